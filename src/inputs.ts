@@ -1,0 +1,447 @@
+/**
+ * Every input of action.yml is read here, once, into one typed plan. Nothing
+ * here sends a request: a bad input fails the step before the first one.
+ */
+import { existsSync, readFileSync, statSync } from 'node:fs';
+import path from 'node:path';
+import { parse as parseYaml } from 'yaml';
+import { z } from 'zod';
+import { InputError } from './errors.js';
+import {
+  SOURCES,
+  SecretReferenceSchema,
+  SourceConfigRequestSchema,
+  SourceRevisionConfigRequestSchema,
+  formatZodIssues,
+  type Secret,
+  type SecretReference,
+  type Source,
+  type SourceConfigRequest,
+  type SourceRevisionConfigRequest,
+} from './schemas.js';
+
+/** The names of every input, as action.yml declares them. */
+export const INPUT_NAMES = [
+  'api-url',
+  'api-key',
+  'api-key-header',
+  'headers',
+  'name',
+  'source',
+  'config',
+  'integration-id',
+  'repository',
+  'repo-ref',
+  'agent-config-path',
+  'image-uri',
+  'secrets',
+  'wait-for-ready',
+  'wait-timeout',
+  'dry-run',
+] as const;
+export type InputName = (typeof INPUT_NAMES)[number];
+
+/** Reads one input as `core.getInput` does: trimmed, `''` when not given. */
+export type InputReader = (name: InputName) => string;
+
+export interface RunEnvironment {
+  /** GITHUB_WORKSPACE: where a `config` file path is resolved. */
+  workspace: string;
+}
+
+/** The `config` input: what may be set beyond the dedicated inputs. */
+export const ConfigSchema = z.strictObject({
+  source_config: SourceConfigRequestSchema.nullish(),
+  source_revision_config: SourceRevisionConfigRequestSchema.nullish(),
+  secret_references: z.array(SecretReferenceSchema).nullish(),
+});
+export type Config = z.infer<typeof ConfigSchema>;
+
+export interface RepositoryName {
+  owner: string;
+  name: string;
+}
+
+interface CommonPlan {
+  /** Base address without a trailing slash. */
+  apiUrl: string;
+  /** Every header sent with each request: the api key and the extra headers. */
+  headers: Record<string, string>;
+  name: string;
+  sourceConfig: SourceConfigRequest;
+  sourceRevisionConfig: SourceRevisionConfigRequest;
+  secrets: Secret[];
+  waitForReady: boolean;
+  waitTimeoutSeconds: number;
+  dryRun: boolean;
+  /** Every value that must never be printed: api key, header values, secret values. */
+  sensitiveValues: string[];
+}
+
+export interface CodehostPlan extends CommonPlan {
+  source: 'codehost';
+  integrationId: string;
+  repository: RepositoryName;
+}
+
+export interface ExternalDockerPlan extends CommonPlan {
+  source: 'external_docker';
+  secretReferences: SecretReference[] | null;
+}
+
+export interface OtherSourcePlan extends CommonPlan {
+  source: Exclude<Source, 'codehost' | 'external_docker'>;
+}
+
+export type Plan = CodehostPlan | ExternalDockerPlan | OtherSourcePlan;
+
+const YAML_TRUE = ['true', 'True', 'TRUE'];
+const YAML_FALSE = ['false', 'False', 'FALSE'];
+const HEADER_TOKEN = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
+const SECRET_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
+const GUID = /^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$/;
+const REPOSITORY = /^([A-Za-z0-9_.-]+)\/([A-Za-z0-9_.-]+)$/;
+// eslint-disable-next-line no-control-regex
+const CONTROL_CHARACTERS = /[\u0000-\u001f\u007f]/;
+/** The longest a job may run on a hosted runner: a longer wait cannot be meant. */
+export const MAX_WAIT_TIMEOUT_SECONDS = 6 * 60 * 60;
+/** Headers the action sets itself. */
+const RESERVED_HEADERS = ['content-type', 'content-length', 'host', 'accept'];
+
+/** Thrown by a parser below: what is wrong with the value, without naming the input. */
+export class Invalid extends Error {
+  override name = 'Invalid';
+}
+
+/** A zod schema for one input, from a parser that throws `Invalid`. */
+function input<T>(parse: (raw: string) => T) {
+  return z.string().transform((raw, context): T => {
+    try {
+      return parse(raw);
+    } catch (error) {
+      if (!(error instanceof Invalid)) throw error;
+      context.addIssue({ code: 'custom', message: error.message });
+      return z.NEVER;
+    }
+  });
+}
+
+function fail(message: string): never {
+  throw new Invalid(message);
+}
+
+export function parseBoolean(raw: string): boolean {
+  if (YAML_TRUE.includes(raw)) return true;
+  if (YAML_FALSE.includes(raw)) return false;
+  fail(`must be true or false, got '${raw}'`);
+}
+
+function isLoopback(hostname: string): boolean {
+  if (hostname === 'localhost' || hostname === '[::1]') return true;
+  const octets = hostname.split('.');
+  return (
+    octets.length === 4 &&
+    octets[0] === '127' &&
+    octets.every((octet) => /^\d{1,3}$/.test(octet) && Number(octet) <= 255)
+  );
+}
+
+export function parseApiUrl(raw: string): string {
+  if (raw === '') fail('is required (the service base address, e.g. https://api.example.com)');
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    fail('is not a valid URL (expected e.g. https://api.example.com)');
+  }
+  // Checked before anything echoes the URL: credentials in it would leak.
+  if (url.username !== '' || url.password !== '') {
+    fail('must not contain credentials: pass them with api-key or headers');
+  }
+  if (url.protocol === 'http:' && !isLoopback(url.hostname)) {
+    fail(
+      `must use https:// (http:// is allowed only for localhost, 127.0.0.0/8 and [::1]), got '${raw}'`,
+    );
+  }
+  if (url.protocol !== 'https:' && url.protocol !== 'http:') {
+    fail(`must be an https:// URL, got '${raw}'`);
+  }
+  if (url.search !== '' || url.hash !== '') {
+    fail(`must not have a query or fragment, got '${raw}'`);
+  }
+  return `${url.origin}${url.pathname.replace(/\/+$/, '')}`;
+}
+
+export function parseSource(raw: string): Source {
+  const source = SOURCES.find((candidate) => candidate === raw);
+  if (source === undefined) fail(`must be one of ${SOURCES.join(', ')}, got '${raw}'`);
+  return source;
+}
+
+export function parseName(raw: string): string {
+  if (raw === '') fail('is required (the deployment name)');
+  if (CONTROL_CHARACTERS.test(raw)) fail('must not contain control characters or line breaks');
+  return raw;
+}
+
+export function parseWaitTimeout(raw: string): number {
+  if (!/^\d+(\.\d+)?$/.test(raw)) fail(`must be a positive number of seconds, got '${raw}'`);
+  const seconds = Number(raw);
+  if (!(seconds > 0)) fail(`must be a positive number of seconds, got '${raw}'`);
+  if (seconds > MAX_WAIT_TIMEOUT_SECONDS) {
+    fail(`must be at most ${MAX_WAIT_TIMEOUT_SECONDS} seconds (6 hours), got '${raw}'`);
+  }
+  return seconds;
+}
+
+export function parseGuid(raw: string): string {
+  if (!GUID.test(raw))
+    fail(`must be a uuid (like 0f8fad5b-d9cb-469f-a165-70867728950e), got '${raw}'`);
+  return raw.toLowerCase();
+}
+
+export function parseRepository(raw: string): RepositoryName {
+  const match = REPOSITORY.exec(raw);
+  if (match === null) fail(`must be owner/name, got '${raw}'`);
+  return { owner: match[1] ?? '', name: match[2] ?? '' };
+}
+
+export function parseHeaderName(raw: string): string {
+  if (!HEADER_TOKEN.test(raw)) fail(`is not a valid header name: '${raw}'`);
+  return raw;
+}
+
+/** `Name: value` lines. Messages never include a value: values are secret. */
+export function parseHeaders(raw: string): Record<string, string> {
+  const headers: Record<string, string> = {};
+  const seen = new Set<string>();
+  for (const [index, line] of raw.split(/\r?\n/).entries()) {
+    if (line.trim() === '' || line.trimStart().startsWith('#')) continue;
+    const colon = line.indexOf(':');
+    const name = colon < 0 ? '' : line.slice(0, colon).trim();
+    const value = colon < 0 ? '' : line.slice(colon + 1).trim();
+    if (colon < 0 || !HEADER_TOKEN.test(name)) {
+      fail(`line ${index + 1} is not 'Name: value' with a valid header name`);
+    }
+    if (value === '') fail(`header '${name}' (line ${index + 1}) has an empty value`);
+    const key = name.toLowerCase();
+    if (seen.has(key)) fail(`header '${name}' is given twice`);
+    if (RESERVED_HEADERS.includes(key)) fail(`header '${name}' is set by the action itself`);
+    seen.add(key);
+    headers[name] = value;
+  }
+  return headers;
+}
+
+/**
+ * `NAME=value` lines (split at the first `=`, blank lines and `#` comments
+ * ignored) or a JSON object. Messages never include a value.
+ */
+export function parseSecrets(raw: string): Secret[] {
+  if (raw === '') return [];
+  const pairs: [string, unknown][] = [];
+  if (raw.startsWith('{')) {
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(raw);
+    } catch {
+      fail('looks like a JSON object but is not valid JSON');
+    }
+    if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {
+      fail('must be NAME=value lines or a JSON object');
+    }
+    pairs.push(...Object.entries(parsed));
+  } else {
+    for (const [index, line] of raw.split(/\r?\n/).entries()) {
+      if (line.trim() === '' || line.trimStart().startsWith('#')) continue;
+      const equals = line.indexOf('=');
+      if (equals < 0) fail(`line ${index + 1} is not NAME=value (no '=' found)`);
+      pairs.push([line.slice(0, equals).trim(), line.slice(equals + 1).trim()]);
+    }
+  }
+  const seen = new Set<string>();
+  return pairs.map(([name, value], index) => {
+    // The name is not echoed when invalid: it may be a piece of a multi-line value.
+    if (!SECRET_NAME.test(name)) {
+      fail(
+        `entry ${index + 1} does not start with a valid secret name (letters, digits and _, not starting with a digit)`,
+      );
+    }
+    if (seen.has(name)) fail(`secret ${name} is given twice`);
+    seen.add(name);
+    if (typeof value !== 'string') fail(`the value of ${name} must be a string`);
+    if (value === '') {
+      fail(`secret ${name} has an empty value (is the GitHub secret it comes from defined?)`);
+    }
+    return { name, value };
+  });
+}
+
+function parseConfigText(text: string, format: 'json' | 'yaml'): unknown {
+  try {
+    return format === 'json' ? JSON.parse(text) : parseYaml(text, { uniqueKeys: true });
+  } catch (error) {
+    const reason = error instanceof Error ? error.message.split('\n')[0] : String(error);
+    fail(`is not valid ${format === 'json' ? 'JSON' : 'YAML'}: ${reason}`);
+  }
+}
+
+function readConfigFile(raw: string, workspace: string): unknown {
+  const root = path.resolve(workspace);
+  const file = path.resolve(root, raw);
+  const relative = path.relative(root, file);
+  if (relative.startsWith('..') || path.isAbsolute(relative)) {
+    fail(`file '${raw}' is outside the workspace`);
+  }
+  if (!existsSync(file) || !statSync(file).isFile()) {
+    fail(`file '${raw}' was not found in the workspace (${root})`);
+  }
+  const format = file.toLowerCase().endsWith('.json') ? 'json' : 'yaml';
+  return parseConfigText(readFileSync(file, 'utf8'), format);
+}
+
+/** Inline JSON or YAML, or the path of a .json/.yaml/.yml file in the workspace. */
+export function parseConfig(raw: string, workspace: string): Config {
+  if (raw === '') return {};
+  const isPath = !raw.includes('\n') && /\.(json|ya?ml)$/i.test(raw) && !/^[{[]/.test(raw);
+  const parsed = isPath ? readConfigFile(raw, workspace) : parseConfigText(raw, 'yaml');
+  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {
+    fail(
+      'must be a JSON or YAML object with keys source_config, source_revision_config, secret_references',
+    );
+  }
+  const result = ConfigSchema.safeParse(parsed);
+  if (!result.success) fail(formatZodIssues(result.error).join('; '));
+  return result.data;
+}
+
+function optional(raw: string): string | undefined {
+  return raw === '' ? undefined : raw;
+}
+
+/**
+ * The inputs as action.yml declares them (defaults applied), each parsed by
+ * its own schema; the combinations that depend on `source` are checked once
+ * every input parsed on its own.
+ */
+export function inputsSchema(environment: RunEnvironment) {
+  return z
+    .object({
+      'api-url': input(parseApiUrl),
+      'api-key': z.string(),
+      'api-key-header': input(parseHeaderName),
+      headers: input(parseHeaders),
+      name: input(parseName),
+      source: input(parseSource),
+      config: input((raw) => parseConfig(raw, environment.workspace)),
+      'integration-id': input((raw) => (raw === '' ? undefined : parseGuid(raw))),
+      repository: input((raw) => (raw === '' ? undefined : parseRepository(raw))),
+      'repo-ref': input(optional),
+      'agent-config-path': input(optional),
+      'image-uri': input(optional),
+      secrets: input(parseSecrets),
+      'wait-for-ready': input(parseBoolean),
+      'wait-timeout': input(parseWaitTimeout),
+      'dry-run': input(parseBoolean),
+    })
+    .transform((inputs, context): Plan => {
+      const problem = (name: InputName, message: string) => {
+        context.addIssue({ code: 'custom', path: [name], message });
+      };
+      const { config, source } = inputs;
+      const sourceConfig: SourceConfigRequest = { ...config.source_config };
+      if (inputs['integration-id'] !== undefined) {
+        sourceConfig.integration_id = inputs['integration-id'];
+      }
+      const sourceRevisionConfig: SourceRevisionConfigRequest = {
+        ...config.source_revision_config,
+      };
+      if (inputs['repo-ref'] !== undefined) sourceRevisionConfig.repo_ref = inputs['repo-ref'];
+      if (inputs['agent-config-path'] !== undefined) {
+        sourceRevisionConfig.agent_config_path = inputs['agent-config-path'];
+      }
+      if (inputs['image-uri'] !== undefined) sourceRevisionConfig.image_uri = inputs['image-uri'];
+      const secretReferences = config.secret_references ?? null;
+
+      const apiKey = inputs['api-key'];
+      const headers: Record<string, string> = { ...inputs.headers };
+      const apiKeyHeader = inputs['api-key-header'];
+      if (apiKey !== '') {
+        const clash = Object.keys(headers).find(
+          (header) => header.toLowerCase() === apiKeyHeader.toLowerCase(),
+        );
+        if (clash !== undefined) {
+          problem('headers', `header '${clash}' would replace the api-key header`);
+        }
+        headers[apiKeyHeader] = apiKey;
+      }
+
+      if (source !== 'external_docker' && secretReferences !== null) {
+        problem(
+          'config',
+          `secret_references applies only to source external_docker, not ${source}`,
+        );
+      }
+      if (
+        (source === 'external_docker' || source === 'internal_docker') &&
+        sourceRevisionConfig.image_uri == null
+      ) {
+        problem(
+          'image-uri',
+          `is required with source ${source} (or config.source_revision_config.image_uri)`,
+        );
+      }
+      if (source === 'internal_source' && sourceRevisionConfig.source_tarball_path == null) {
+        problem(
+          'config',
+          'source internal_source needs source_revision_config.source_tarball_path',
+        );
+      }
+      const integrationId = sourceConfig.integration_id;
+      if (source === 'codehost' && integrationId == null) {
+        problem(
+          'integration-id',
+          'is required with source codehost (or config.source_config.integration_id)',
+        );
+      }
+      if (source === 'codehost' && inputs.repository === undefined) {
+        problem('repository', 'is required with source codehost (owner/name)');
+      }
+
+      const common: CommonPlan = {
+        apiUrl: inputs['api-url'],
+        headers,
+        name: inputs.name,
+        sourceConfig,
+        sourceRevisionConfig,
+        secrets: inputs.secrets,
+        waitForReady: inputs['wait-for-ready'],
+        waitTimeoutSeconds: inputs['wait-timeout'],
+        dryRun: inputs['dry-run'],
+        sensitiveValues: [
+          apiKey,
+          ...Object.values(inputs.headers),
+          ...inputs.secrets.map((secret) => secret.value),
+        ],
+      };
+      if (source === 'codehost') {
+        if (integrationId == null || inputs.repository === undefined) return z.NEVER;
+        return { ...common, source, integrationId, repository: inputs.repository };
+      }
+      if (source === 'external_docker') return { ...common, source, secretReferences };
+      return { ...common, source };
+    });
+}
+
+/** Reads and validates every input. Throws an `InputError` naming each bad one. */
+export function readPlan(read: InputReader, environment: RunEnvironment): Plan {
+  const raw = Object.fromEntries(INPUT_NAMES.map((name) => [name, read(name)]));
+  const result = inputsSchema(environment).safeParse(raw);
+  if (result.success) return result.data;
+  throw new InputError(
+    result.error.issues.map((issue) => ({
+      input: String(issue.path[0] ?? 'inputs'),
+      problem: issue.message,
+    })),
+  );
+}

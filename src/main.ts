@@ -1,0 +1,162 @@
+/**
+ * The action's run: read the plan, deploy, wait, report. Wires the flow to
+ * @actions/core; all the logic lives in the modules it calls.
+ */
+import * as core from '@actions/core';
+import { ServiceClient, systemClock, type Clock, type Logger, type RetryPolicy } from './client.js';
+import { deploy, buildCreateRequest, type DeployResult } from './deploy.js';
+import { CancelledError, describeError } from './errors.js';
+import { readPlan, type Plan } from './inputs.js';
+import { MASK, Redactor } from './redact.js';
+import { outputsOf, summaryHtml, type OutputName, type Outputs } from './report.js';
+import type { Deployment } from './schemas.js';
+import { DEFAULT_WAIT, WaitError, waitForReady, type WaitOptions } from './wait.js';
+
+/** Inputs whose raw text is masked before it is even parsed. */
+const SENSITIVE_INPUTS = ['api-key', 'headers', 'secrets'] as const;
+
+export interface RunOverrides {
+  clock?: Clock;
+  retry?: RetryPolicy;
+  wait?: Partial<Omit<WaitOptions, 'timeoutMs'>>;
+}
+
+/** Sets each output once it is known, again only when its value changes. */
+class OutputWriter {
+  readonly #written = new Map<OutputName, string>();
+  readonly #redactor: Redactor;
+
+  constructor(redactor: Redactor) {
+    this.#redactor = redactor;
+  }
+
+  set(outputs: Outputs): void {
+    for (const [name, value] of Object.entries(outputs) as [OutputName, string][]) {
+      const safe = this.#redactor.redact(value);
+      if (this.#written.get(name) === safe) continue;
+      this.#written.set(name, safe);
+      core.setOutput(name, safe);
+    }
+  }
+}
+
+function logger(redactor: Redactor): Logger {
+  return {
+    info: (message) => core.info(redactor.redact(message)),
+    warning: (message) => core.warning(redactor.redact(message)),
+    debug: (message) => core.debug(redactor.redact(message)),
+  };
+}
+
+function mask(redactor: Redactor, value: string): void {
+  const before = new Set(redactor.values);
+  redactor.add(value);
+  for (const needle of redactor.values) if (!before.has(needle)) core.setSecret(needle);
+}
+
+/** Cancels the run on SIGINT/SIGTERM (a cancelled workflow); a second signal ends it at once. */
+function onCancel(controller: AbortController): () => void {
+  const handler = (signal: NodeJS.Signals) => {
+    if (controller.signal.aborted) process.exit(1);
+    core.warning(`received ${signal}: cancelling`);
+    controller.abort();
+  };
+  process.on('SIGINT', handler);
+  process.on('SIGTERM', handler);
+  return () => {
+    process.off('SIGINT', handler);
+    process.off('SIGTERM', handler);
+  };
+}
+
+async function writeSummary(html: string): Promise<void> {
+  if (!process.env.GITHUB_STEP_SUMMARY) return;
+  try {
+    await core.summary.addRaw(html).write();
+  } catch (error) {
+    core.warning(`could not write the job summary: ${describeError(error)}`);
+  }
+}
+
+export async function run(overrides: RunOverrides = {}): Promise<void> {
+  const redactor = new Redactor();
+  for (const name of SENSITIVE_INPUTS) mask(redactor, core.getInput(name));
+  const log = logger(redactor);
+  const outputs = new OutputWriter(redactor);
+  const controller = new AbortController();
+  const stopListening = onCancel(controller);
+  const clock = overrides.clock ?? systemClock;
+  let plan: Plan | undefined;
+  let result: DeployResult | undefined;
+  let latest: Deployment | undefined;
+  try {
+    const current = readPlan((name) => core.getInput(name), {
+      workspace: process.env.GITHUB_WORKSPACE ?? process.cwd(),
+    });
+    plan = current;
+    for (const value of current.sensitiveValues) mask(redactor, value);
+    const client = new ServiceClient({
+      baseUrl: plan.apiUrl,
+      headers: plan.headers,
+      retry: overrides.retry,
+      clock,
+      logger: log,
+      signal: controller.signal,
+    });
+    const dependencies = { client, clock, logger: log, signal: controller.signal };
+    result = await deploy(plan, dependencies, {
+      group: (name, phase) => core.group(name, phase),
+      onDeployment: (known) => outputs.set(outputsOf(known)),
+    });
+    latest = result.deployment;
+
+    if (plan.dryRun) {
+      const body = buildCreateRequest(plan, result.repository);
+      body.secrets = body.secrets.map((secret) => ({ ...secret, value: MASK }));
+      core.info(
+        redactor.redact(
+          `dry run: ${result.deployment === undefined ? 'the request body that would be sent' : 'the deployment exists; a create would have sent'}:\n${JSON.stringify(body, null, 2)}`,
+        ),
+      );
+    }
+    const known = result;
+    const { deployment } = known;
+    if (plan.waitForReady && deployment !== undefined) {
+      latest = await core.group(`Waiting for '${plan.name}' to be READY`, () =>
+        waitForReady(
+          deployment,
+          { ...DEFAULT_WAIT, ...overrides.wait, timeoutMs: current.waitTimeoutSeconds * 1000 },
+          {
+            ...dependencies,
+            onPoll: (seen) => {
+              latest = seen;
+              outputs.set(outputsOf(known, seen));
+            },
+          },
+        ),
+      );
+      log.info(`'${plan.name}' is READY`);
+    } else if (plan.waitForReady) {
+      log.info('dry run: nothing to wait for');
+    }
+    if (latest !== undefined) {
+      log.info(
+        `${result.created ? 'created' : 'reused'} deployment '${plan.name}': ${latest.id} (${latest.status})`,
+      );
+    }
+    await writeSummary(summaryHtml({ plan, result, deployment: latest }));
+  } catch (error) {
+    if (error instanceof WaitError) latest = error.deployment;
+    if (result !== undefined) outputs.set(outputsOf(result, latest));
+    const message =
+      error instanceof CancelledError
+        ? `The run was cancelled${latest !== undefined ? ` while deployment ${latest.id} was ${latest.status}` : ''}; the outputs hold what was known.`
+        : redactor.redact(describeError(error));
+    core.setFailed(message);
+    if (plan !== undefined) {
+      await writeSummary(summaryHtml({ plan, result, deployment: latest, failure: message }));
+    }
+  } finally {
+    stopListening();
+  }
+}

@@ -1,0 +1,385 @@
+/**
+ * The wire schemas of the deployment management service (SERVICE-API.md §2).
+ *
+ * Every resource is a zod schema and every TypeScript type is `z.infer` of one.
+ * The fields are written once, in `buildFamily`, and built twice:
+ *
+ * - REQUEST schemas are strict at every level of the known structure: an
+ *   unknown key is an error, because in something we send it is a typo
+ *   (`resource_spec.min_scal`). Free-form maps (labels, securityContext,
+ *   valueFrom, volume sources, ...) stay free-form.
+ * - RESPONSE schemas are loose: unknown keys are tolerated and kept, because
+ *   the service may grow; missing or mistyped known fields still fail, with
+ *   the field's path.
+ *
+ * Where SERVICE-API.md and the service's OpenAPI document differ,
+ * SERVICE-API.md wins (e.g. `source_config.deployment_type` is not accepted in
+ * a request). Value ranges that only the OpenAPI document shows (cpu 0.1..8,
+ * cpu_limit 0.1..16) are not enforced here; the service reports them.
+ */
+import { z } from 'zod';
+
+// ---------------------------------------------------------------------------
+// Enums
+// ---------------------------------------------------------------------------
+
+/** Source kinds (SERVICE-API.md §2.2). */
+export const SOURCES = [
+  'codehost',
+  'external_docker',
+  'internal_docker',
+  'internal_source',
+  'internal_template',
+] as const;
+export const SourceSchema = z.enum(SOURCES);
+export type Source = z.infer<typeof SourceSchema>;
+
+/** Deployment states (SERVICE-API.md §3). */
+export const STATUSES = [
+  'AWAITING_DATABASE',
+  'READY',
+  'UNUSED',
+  'AWAITING_DELETE',
+  'UNKNOWN',
+] as const;
+export const DeploymentStatusSchema = z.enum(STATUSES);
+export type DeploymentStatus = z.infer<typeof DeploymentStatusSchema>;
+
+// ---------------------------------------------------------------------------
+// Building blocks
+// ---------------------------------------------------------------------------
+
+/** An object whose inner structure SERVICE-API.md does not show: anything goes. */
+const freeForm = () => z.record(z.string(), z.unknown());
+/** A string→string map (labels, annotations, resource quantities). */
+const stringMap = () => z.record(z.string(), z.string());
+/**
+ * Any 8-4-4-4-12 hex id (z.guid), not only RFC 4122 variants. A malformed id
+ * reads "Invalid UUID" as the contract names it; a missing one keeps zod's
+ * "expected string, received undefined".
+ */
+const uuid = () =>
+  z.guid({ error: (issue) => (issue.code === 'invalid_format' ? 'Invalid UUID' : undefined) });
+const int = () => z.number().int();
+/**
+ * Accepts ISO 8601 date-time strings with an offset (`Z`, `+02:00`) or without
+ * one (`2024-05-01T12:00:00.123456`), with any number of fractional digits.
+ */
+const dateTime = () => z.iso.datetime({ offset: true, local: true });
+
+type ObjectConfig = z.core.$strict | z.core.$loose;
+type ObjectFactory<C extends ObjectConfig> = <S extends z.core.$ZodShape>(
+  shape: S,
+) => z.ZodObject<S, C>;
+
+const strictObject: ObjectFactory<z.core.$strict> = (shape) => z.strictObject(shape);
+const looseObject: ObjectFactory<z.core.$loose> = (shape) => z.looseObject(shape);
+
+/**
+ * The one definition of the nested resources, wrapped by `object` at every
+ * level: strict for requests, loose for responses. Fields that exist only in
+ * a request or only in a response are added with `.extend`, which keeps the
+ * strictness of the object it extends.
+ */
+function buildFamily<C extends ObjectConfig>(object: ObjectFactory<C>) {
+  // volume_mounts item, also a container's volumeMounts item (§2.3.1).
+  const VolumeMount = object({
+    name: z.string().nullish(),
+    mountPath: z.string().nullish(),
+    subPath: z.string().nullish(),
+    mountPropagation: z.string().nullish(),
+    readOnly: z.boolean().nullish(),
+    subPathExpr: z.string().nullish(),
+  });
+
+  const EnvVar = object({
+    name: z.string(),
+    value: z.string().nullish(),
+    valueFrom: freeForm().nullish(),
+  });
+
+  const ResourceRequirements = object({
+    limits: stringMap().nullish(),
+    requests: stringMap().nullish(),
+  });
+
+  // init_containers and sidecars item. The service requires name and image.
+  const Container = object({
+    name: z.string(),
+    image: z.string(),
+    imagePullPolicy: z.string().nullish(),
+    command: z.array(z.string()).nullish(),
+    args: z.array(z.string()).nullish(),
+    workingDir: z.string().nullish(),
+    env: z.array(EnvVar).nullish(),
+    envFrom: z.array(freeForm()).nullish(),
+    resources: ResourceRequirements.nullish(),
+    volumeMounts: z.array(VolumeMount).nullish(),
+    securityContext: freeForm().nullish(),
+    restartPolicy: z.string().nullish(),
+  });
+
+  const Volume = object({
+    name: z.string().nullish(),
+    configMap: freeForm().nullish(),
+    secret: freeForm().nullish(),
+    emptyDir: freeForm().nullish(),
+    persistentVolumeClaim: freeForm().nullish(),
+    nfs: freeForm().nullish(),
+    projected: freeForm().nullish(),
+    downwardAPI: freeForm().nullish(),
+    csi: freeForm().nullish(),
+  });
+
+  // image_pull_secrets item; the service requires its name.
+  const LocalObjectReference = object({ name: z.string() });
+
+  // §2.3.1: all fields nullable.
+  const ResourceSpec = object({
+    // main service
+    min_scale: int().nullish(),
+    max_scale: int().nullish(),
+    cpu: z.number().nullish(),
+    cpu_limit: z.number().nullish(),
+    memory_mb: int().nullish(),
+    memory_limit_mb: int().nullish(),
+    // queue
+    queue_min_scale: int().nullish(),
+    queue_max_scale: int().nullish(),
+    queue_cpu: z.number().nullish(),
+    queue_cpu_limit: z.number().nullish(),
+    queue_memory_mb: int().nullish(),
+    queue_memory_limit_mb: int().nullish(),
+    // orchestrator
+    orchestrator_cpu: z.number().nullish(),
+    orchestrator_cpu_limit: z.number().nullish(),
+    orchestrator_memory_mb: int().nullish(),
+    orchestrator_memory_limit_mb: int().nullish(),
+    orchestrator_min_scale: int().nullish(),
+    orchestrator_max_scale: int().nullish(),
+    // executor
+    executor_cpu: z.number().nullish(),
+    executor_cpu_limit: z.number().nullish(),
+    executor_memory_mb: int().nullish(),
+    executor_memory_limit_mb: int().nullish(),
+    // redis
+    redis_cpu: z.number().nullish(),
+    redis_cpu_limit: z.number().nullish(),
+    redis_memory_mb: int().nullish(),
+    redis_memory_limit_mb: int().nullish(),
+    // database
+    db_cpu: z.number().nullish(),
+    db_cpu_limit: z.number().nullish(),
+    db_memory_mb: int().nullish(),
+    db_memory_limit_mb: int().nullish(),
+    db_storage_gi: int().nullish(),
+    db_max_connections: int().nullish(),
+    // placement and pod customization
+    labels: stringMap().nullish(),
+    annotations: stringMap().nullish(),
+    service_account_name: z.string().nullish(),
+    image_pull_secrets: z.array(LocalObjectReference).nullish(),
+    volumes: z.array(Volume).nullish(),
+    volume_mounts: z.array(VolumeMount).nullish(),
+    init_containers: z.array(Container).nullish(),
+    sidecars: z.array(Container).nullish(),
+  });
+
+  const ListenerConfig = object({ k8s_namespace: z.string().nullish() });
+
+  // §2.3: all fields nullable. No deployment_type: SERVICE-API.md does not list it.
+  const SourceConfig = object({
+    integration_id: uuid().nullish(),
+    repo_url: z.string().nullish(),
+    build_on_push: z.boolean().nullish(),
+    custom_url: z.string().nullish(),
+    resource_spec: ResourceSpec.nullish(),
+    listener_id: uuid().nullish(),
+    listener_config: ListenerConfig.nullish(),
+    install_command: z.string().nullish(),
+    build_command: z.string().nullish(),
+  });
+
+  // §2.4, the fields that are both sent and returned.
+  const SourceRevisionConfig = object({
+    repo_ref: z.string().nullish(),
+    agent_config_path: z.string().nullish(),
+    image_uri: z.string().nullish(),
+    source_tarball_path: z.string().nullish(),
+  });
+
+  const Secret = object({ name: z.string(), value: z.string() });
+  const SecretReference = object({
+    name: z.string(),
+    secret_name: z.string(),
+    secret_key: z.string(),
+  });
+
+  // §2.2, the fields that are both sent and returned.
+  const Deployment = object({
+    name: z.string(),
+    source: SourceSchema,
+    source_config: SourceConfig,
+    source_revision_config: SourceRevisionConfig,
+    secrets: z.array(Secret),
+    secret_references: z.array(SecretReference).nullish(),
+  });
+
+  return {
+    ResourceSpec,
+    SourceConfig,
+    SourceRevisionConfig,
+    Secret,
+    SecretReference,
+    Deployment,
+  };
+}
+
+const request = buildFamily(strictObject);
+const response = buildFamily(looseObject);
+
+// ---------------------------------------------------------------------------
+// Request schemas (strict)
+// ---------------------------------------------------------------------------
+
+export const ResourceSpecRequestSchema = request.ResourceSpec;
+export type ResourceSpecRequest = z.infer<typeof ResourceSpecRequestSchema>;
+
+export const SourceConfigRequestSchema = request.SourceConfig;
+export type SourceConfigRequest = z.infer<typeof SourceConfigRequestSchema>;
+
+/** repo_commit_sha is response-only: a request carrying it is rejected. */
+export const SourceRevisionConfigRequestSchema = request.SourceRevisionConfig;
+export type SourceRevisionConfigRequest = z.infer<typeof SourceRevisionConfigRequestSchema>;
+
+export const SecretSchema = request.Secret;
+export type Secret = z.infer<typeof SecretSchema>;
+
+export const SecretReferenceSchema = request.SecretReference;
+export type SecretReference = z.infer<typeof SecretReferenceSchema>;
+
+/** Body of POST /v2/deployments (§4.2). */
+export const DeploymentCreateRequestSchema = request.Deployment.extend({
+  name: z.string().min(1, 'must not be empty'),
+});
+export type DeploymentCreateRequest = z.infer<typeof DeploymentCreateRequestSchema>;
+
+// ---------------------------------------------------------------------------
+// Response schemas (loose)
+// ---------------------------------------------------------------------------
+
+/** Item of GET /v1/integrations/forge/codehost/{integration_id}/repos (§2.1). */
+export const RepositorySchema = z.looseObject({
+  host_integration_id: uuid(),
+  id: int(),
+  name: z.string(),
+  owner: z.string(),
+  url: z.string(),
+  default_branch: z.string(),
+});
+export type Repository = z.infer<typeof RepositorySchema>;
+
+export const RepositoryListSchema = z.array(RepositorySchema);
+export type RepositoryList = z.infer<typeof RepositoryListSchema>;
+
+export const ResourceSpecSchema = response.ResourceSpec;
+export type ResourceSpec = z.infer<typeof ResourceSpecSchema>;
+
+export const SourceConfigSchema = response.SourceConfig;
+export type SourceConfig = z.infer<typeof SourceConfigSchema>;
+
+export const SourceRevisionConfigSchema = response.SourceRevisionConfig.extend({
+  repo_commit_sha: z.string().nullish(),
+});
+export type SourceRevisionConfig = z.infer<typeof SourceRevisionConfigSchema>;
+
+export const DeploymentSchema = response.Deployment.extend({
+  source_revision_config: SourceRevisionConfigSchema,
+  id: uuid(),
+  tenant_id: uuid(),
+  created_at: dateTime(),
+  updated_at: dateTime(),
+  // Deliberately the closed enum of §3, like every other field: a status the
+  // contract does not list is a mistyped field and fails the parse with its
+  // path, instead of letting the action wait on a state it cannot interpret.
+  status: DeploymentStatusSchema,
+  // Required keys whose value may be null (§2.2 "Response: required").
+  latest_revision_id: uuid().nullable(),
+  active_revision_id: uuid().nullable(),
+  image_version: z.string().nullish(),
+});
+export type Deployment = z.infer<typeof DeploymentSchema>;
+
+/** Body of GET /v2/deployments (§4.3). */
+export const DeploymentListSchema = z.looseObject({
+  resources: z.array(DeploymentSchema),
+  offset: int(),
+});
+export type DeploymentList = z.infer<typeof DeploymentListSchema>;
+
+/**
+ * An error body, read only to show the service's own message. `detail` is a
+ * string (`{"detail": "Error description."}`) or a validation list
+ * (`[{loc, msg, type}]`).
+ */
+export const ErrorBodySchema = z.looseObject({
+  detail: z
+    .union([
+      z.string(),
+      z.array(
+        z.looseObject({
+          loc: z.array(z.union([z.string(), z.number()])),
+          msg: z.string(),
+          type: z.string(),
+        }),
+      ),
+    ])
+    .optional(),
+  message: z.string().optional(),
+  error: z.string().optional(),
+});
+export type ErrorBody = z.infer<typeof ErrorBodySchema>;
+
+// ---------------------------------------------------------------------------
+// Messages
+// ---------------------------------------------------------------------------
+
+const PLAIN_KEY = /^[A-Za-z_][A-Za-z0-9_-]*$/;
+
+/**
+ * A readable path: `source_config.resource_spec`, `resources[0].id`,
+ * `labels["app.kubernetes.io/name"]`; `(root)` when empty.
+ */
+export function formatIssuePath(path: readonly PropertyKey[]): string {
+  let out = '';
+  for (const segment of path) {
+    if (typeof segment === 'number') {
+      out += `[${segment}]`;
+    } else if (typeof segment === 'string' && PLAIN_KEY.test(segment)) {
+      out += out === '' ? segment : `.${segment}`;
+    } else {
+      out += `[${JSON.stringify(String(segment))}]`;
+    }
+  }
+  return out === '' ? '(root)' : out;
+}
+
+/**
+ * One line per problem, each starting with the path of the field:
+ * `source_config.resource_spec.min_scal: unknown key` (one line per unknown
+ * key, the key appended to the path) or
+ * `resources[0].id: Invalid input: expected string, received undefined`.
+ */
+export function formatZodIssues(error: z.ZodError): string[] {
+  const lines: string[] = [];
+  for (const issue of error.issues) {
+    if (issue.code === 'unrecognized_keys') {
+      for (const key of issue.keys) {
+        lines.push(`${formatIssuePath([...issue.path, key])}: unknown key`);
+      }
+    } else {
+      lines.push(`${formatIssuePath(issue.path)}: ${issue.message}`);
+    }
+  }
+  return lines;
+}

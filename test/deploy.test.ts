@@ -1,0 +1,198 @@
+/**
+ * The deploy flow in-process, with the real HTTP client against the
+ * emulator and a fake clock (no real waiting).
+ */
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { ServiceClient, ServiceError, type RetryPolicy } from '../src/client.ts';
+import {
+  buildCreateRequest,
+  deploy,
+  findDeployment,
+  resolveRepository,
+  type FlowDependencies,
+} from '../src/deploy.ts';
+import { ActionError } from '../src/errors.ts';
+import { readPlan, type CodehostPlan, type Plan } from '../src/inputs.ts';
+import { startEmulator, type Emulator } from './emulator.ts';
+import { reader } from './support/action.ts';
+import { FakeClock, MemoryLogger } from './support/clock.ts';
+
+const INTEGRATION = '3f2b8a1e-6c4d-4e5f-8a9b-0c1d2e3f4a5b';
+const RETRY: RetryPolicy = {
+  attempts: 4,
+  initialDelayMs: 100,
+  maxDelayMs: 1_000,
+  maxRetryAfterMs: 5_000,
+  requestTimeoutMs: 2_000,
+};
+
+let emu: Emulator;
+let clock: FakeClock;
+let logger: MemoryLogger;
+let dependencies: FlowDependencies;
+
+beforeEach(async () => {
+  emu = await startEmulator();
+  emu.seedRepos(INTEGRATION, [{ owner: 'acme', name: 'agent', default_branch: 'main' }]);
+  clock = new FakeClock();
+  logger = new MemoryLogger();
+  const client = new ServiceClient({ baseUrl: emu.url, headers: {}, retry: RETRY, clock, logger });
+  dependencies = { client, clock, logger };
+});
+
+afterEach(async () => {
+  await emu.close();
+});
+
+function plan(given: Record<string, string> = {}): Plan {
+  return readPlan(
+    reader({ 'api-url': emu.url, name: 'app', 'integration-id': INTEGRATION, ...given }),
+    {
+      workspace: process.cwd(),
+    },
+  );
+}
+
+const posts = () => emu.requests.filter((request) => request.method === 'POST');
+
+describe('findDeployment', () => {
+  it('matches the exact, case-sensitive name only', async () => {
+    emu.seedDeployment({ name: 'app-staging' });
+    emu.seedDeployment({ name: 'App' });
+    emu.seedDeployment({ name: 'my-app' });
+
+    expect(await findDeployment(dependencies.client, 'app', logger)).toBeUndefined();
+    const exact = emu.seedDeployment({ name: 'app' });
+    expect((await findDeployment(dependencies.client, 'app', logger))?.id).toBe(exact.id);
+  });
+
+  it('URL-encodes names and matches them exactly', async () => {
+    const name = 'agent & co + 100% / ünï 🚀';
+    emu.seedDeployment({ name: `${name} (old)` });
+    const exact = emu.seedDeployment({ name });
+
+    const found = await findDeployment(dependencies.client, name, logger);
+
+    expect(found?.id).toBe(exact.id);
+    expect(emu.requests[0]?.query.name_contains).toBe(name);
+  });
+
+  it('ends the list at a short page without reading further', async () => {
+    emu.seedDeployments(100, (i) => ({ name: `app-${i}` }));
+
+    expect(await findDeployment(dependencies.client, 'app', logger)).toBeUndefined();
+    // 100 partial matches: one full page, then an empty one.
+    expect(emu.requests.map((request) => request.query.offset)).toEqual(['0', '100']);
+  });
+
+  it('stops at the page cap when the service never ends the list', async () => {
+    emu.setOptions({ pagination: 'never-ending' });
+
+    const search = findDeployment(dependencies.client, 'app', logger, 7);
+
+    await expect(search).rejects.toThrow(ActionError);
+    await expect(findDeployment(dependencies.client, 'app', logger, 7)).rejects.toThrow(
+      /no end of the list after 7 pages/,
+    );
+    expect(emu.requests).toHaveLength(14);
+  });
+
+  it.each(['offset-stuck', 'offset-backwards', 'offset-negative'] as const)(
+    'takes an offset that does not advance (%s) as the end of the list',
+    async (pagination) => {
+      emu.seedDeployments(150, (i) => ({ name: `app-${i}` }));
+      emu.setOptions({ pagination });
+
+      expect(await findDeployment(dependencies.client, 'app', logger)).toBeUndefined();
+      expect(emu.requests.length).toBeLessThanOrEqual(2);
+      expect(logger.text).toMatch(/does not advance/);
+    },
+  );
+
+  it('scans every item of a page larger than the limit', async () => {
+    emu.seedDeployments(150, (i) => ({ name: `app-${i}` }));
+    const exact = emu.seedDeployment({ name: 'app' });
+    emu.setOptions({ pagination: 'oversized' });
+
+    expect((await findDeployment(dependencies.client, 'app', logger))?.id).toBe(exact.id);
+  });
+});
+
+describe('resolveRepository', () => {
+  it('names the integration-id input when the service does not know the integration', async () => {
+    const other = plan({
+      'integration-id': '00000000-0000-4000-8000-000000000000',
+    }) as CodehostPlan;
+
+    const error = await resolveRepository(dependencies.client, other).catch((e: unknown) => e);
+
+    expect(error).toBeInstanceOf(ServiceError);
+    expect((error as Error).message).toMatch(/404/);
+    expect((error as Error).message).toMatch(/integration-id/);
+  });
+});
+
+describe('buildCreateRequest', () => {
+  it('takes repo_url, integration_id and the default branch from the resolved repository', async () => {
+    const codehost = plan() as CodehostPlan;
+    const repository = await resolveRepository(dependencies.client, codehost);
+
+    expect(buildCreateRequest(codehost, repository)).toEqual({
+      name: 'app',
+      source: 'codehost',
+      source_config: { integration_id: repository.host_integration_id, repo_url: repository.url },
+      source_revision_config: { repo_ref: 'main' },
+      secrets: [],
+    });
+  });
+
+  it('keeps a repo_ref set in config over the default branch', async () => {
+    const codehost = plan({
+      config: '{"source_revision_config": {"repo_ref": "v2"}}',
+    }) as CodehostPlan;
+    const repository = await resolveRepository(dependencies.client, codehost);
+
+    expect(buildCreateRequest(codehost, repository).source_revision_config.repo_ref).toBe('v2');
+  });
+});
+
+describe('deploy', () => {
+  it('looks the name up after a dropped POST that did nothing, then creates it once', async () => {
+    emu.inject({ method: 'POST', drop: 'before' });
+
+    const result = await deploy(plan(), dependencies);
+
+    expect(result.created).toBe(true);
+    expect(emu.deployments).toHaveLength(1);
+    expect(posts()).toHaveLength(2);
+    expect(emu.requests.map((request) => request.method)).toEqual([
+      'GET', // repos
+      'GET', // look-up
+      'POST', // dropped
+      'GET', // look-up again: not there
+      'POST',
+    ]);
+  });
+
+  it('answers a 409 from a concurrent run with a look-up and reuse', async () => {
+    emu.setOptions({ createDelayMs: 50 });
+    const [a, b] = await Promise.all([deploy(plan(), dependencies), deploy(plan(), dependencies)]);
+
+    expect(emu.deployments).toHaveLength(1);
+    expect(a.deployment?.id).toBe(emu.deployments[0]?.id);
+    expect(b.deployment?.id).toBe(emu.deployments[0]?.id);
+    expect([a.created, b.created].sort()).toEqual([false, true]);
+    expect(logger.text).toMatch(/409/);
+  });
+
+  it('uses the deployment a dropped POST created, without a second POST', async () => {
+    emu.inject({ method: 'POST', drop: 'after' });
+
+    const result = await deploy(plan(), dependencies);
+
+    expect(emu.deployments).toHaveLength(1);
+    expect(posts()).toHaveLength(1);
+    expect(result.deployment?.id).toBe(emu.deployments[0]?.id);
+    expect(logger.text).toMatch(/may or may not have created/);
+  });
+});

