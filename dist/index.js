@@ -41830,14 +41830,16 @@ function parseApiUrl(raw) {
     if (url.username !== '' || url.password !== '') {
         fail('must not contain credentials: pass them with api-key or headers');
     }
+    // Shown without its query and fragment: they may carry a key too.
+    const shown = `${url.protocol}//${url.host}${url.pathname}`;
     if (url.protocol === 'http:' && !isLoopback(url.hostname)) {
-        fail(`must use https:// (http:// is allowed only for localhost, 127.0.0.0/8 and [::1]), got '${raw}'`);
+        fail(`must use https:// (http:// is allowed only for localhost, 127.0.0.0/8 and [::1]), got '${shown}'`);
     }
     if (url.protocol !== 'https:' && url.protocol !== 'http:') {
-        fail(`must be an https:// URL, got '${raw}'`);
+        fail(`must be an https:// URL, got '${shown}'`);
     }
     if (url.search !== '' || url.hash !== '') {
-        fail(`must not have a query or fragment, got '${raw}'`);
+        fail(`must not have a query or fragment: give the base address only, like '${shown}'`);
     }
     return `${url.origin}${url.pathname.replace(/\/+$/, '')}`;
 }
@@ -41884,7 +41886,8 @@ function parseHeaderName(raw) {
 /** `Name: value` lines. Messages never include a value: values are secret. */
 function parseHeaders(raw) {
     const headers = {};
-    const seen = new Set();
+    // Lines are named by number, not by content: a stray line may be part of a value.
+    const seen = new Map();
     for (const [index, line] of raw.split(/\r?\n/).entries()) {
         if (line.trim() === '' || line.trimStart().startsWith('#'))
             continue;
@@ -41895,13 +41898,14 @@ function parseHeaders(raw) {
             fail(`line ${index + 1} is not 'Name: value' with a valid header name`);
         }
         if (value === '')
-            fail(`header '${name}' (line ${index + 1}) has an empty value`);
+            fail(`line ${index + 1} has an empty value`);
         const key = name.toLowerCase();
-        if (seen.has(key))
-            fail(`header '${name}' is given twice`);
+        const first = seen.get(key);
+        if (first !== undefined)
+            fail(`line ${index + 1} repeats the header of line ${first}`);
         if (RESERVED_HEADERS.includes(key))
-            fail(`header '${name}' is set by the action itself`);
-        seen.add(key);
+            fail(`line ${index + 1} sets a header the action sets itself`);
+        seen.set(key, index + 1);
         headers[name] = value;
     }
     return headers;
@@ -41913,7 +41917,10 @@ function parseHeaders(raw) {
 function parseSecrets(raw) {
     if (raw === '')
         return [];
-    const pairs = [];
+    // Where each entry comes from, as messages name it. A line is named by its
+    // number, never by its text: a line of a multi-line value pasted by mistake
+    // may look like NAME=value, and its "name" is then a piece of a secret.
+    const entries = [];
     if (raw.startsWith('{')) {
         let parsed;
         try {
@@ -41925,7 +41932,11 @@ function parseSecrets(raw) {
         if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {
             fail('must be NAME=value lines or a JSON object');
         }
-        pairs.push(...Object.entries(parsed));
+        for (const [index, [name, value]] of Object.entries(parsed).entries()) {
+            // An invalid key is not echoed: it may be a value put in its place.
+            const where = SECRET_NAME.test(name) ? `secret ${name}` : `key ${index + 1}`;
+            entries.push({ name, value, where });
+        }
     }
     else {
         for (const [index, line] of raw.split(/\r?\n/).entries()) {
@@ -41934,22 +41945,23 @@ function parseSecrets(raw) {
             const equals = line.indexOf('=');
             if (equals < 0)
                 fail(`line ${index + 1} is not NAME=value (no '=' found)`);
-            pairs.push([line.slice(0, equals).trim(), line.slice(equals + 1).trim()]);
+            const name = line.slice(0, equals).trim();
+            entries.push({ name, value: line.slice(equals + 1).trim(), where: `line ${index + 1}` });
         }
     }
-    const seen = new Set();
-    return pairs.map(([name, value], index) => {
-        // The name is not echoed when invalid: it may be a piece of a multi-line value.
+    const seen = new Map();
+    return entries.map(({ name, value, where }) => {
         if (!SECRET_NAME.test(name)) {
-            fail(`entry ${index + 1} does not start with a valid secret name (letters, digits and _, not starting with a digit)`);
+            fail(`${where} does not start with a valid secret name (letters, digits and _, not starting with a digit)`);
         }
-        if (seen.has(name))
-            fail(`secret ${name} is given twice`);
-        seen.add(name);
+        const earlier = seen.get(name);
+        if (earlier !== undefined)
+            fail(`${where} repeats the secret name of ${earlier}`);
+        seen.set(name, where);
         if (typeof value !== 'string')
-            fail(`the value of ${name} must be a string`);
+            fail(`${where} must have a string value`);
         if (value === '') {
-            fail(`secret ${name} has an empty value (is the GitHub secret it comes from defined?)`);
+            fail(`${where} has an empty value (is the GitHub secret it comes from defined?)`);
         }
         return { name, value };
     });
@@ -41967,7 +41979,7 @@ function readConfigFile(raw, workspace) {
     const root = external_node_path_default().resolve(workspace);
     const file = external_node_path_default().resolve(root, raw);
     const relative = external_node_path_default().relative(root, file);
-    if (relative.startsWith('..') || external_node_path_default().isAbsolute(relative)) {
+    if (relative === '..' || relative.startsWith(`..${(external_node_path_default()).sep}`) || external_node_path_default().isAbsolute(relative)) {
         fail(`file '${raw}' is outside the workspace`);
     }
     if (!(0,external_node_fs_namespaceObject.existsSync)(file) || !(0,external_node_fs_namespaceObject.statSync)(file).isFile()) {
@@ -42105,7 +42117,7 @@ function readPlan(read, environment) {
 ;// CONCATENATED MODULE: ./src/redact.ts
 /**
  * Removes every secret value from text before it reaches a log line, an
- * output, the job summary or an error message. The runner masks values
+ * output, the job summary or an error message. The runner masks the values
  * registered with `core.setSecret` too, but only in the log it renders; this
  * keeps them out of outputs and files, and out of the log when no runner
  * masks it.
@@ -42113,21 +42125,21 @@ function readPlan(read, environment) {
 const MASK = '***';
 class Redactor {
     #needles = new Set();
-    /** Registers a secret value, with the forms it takes inside JSON and URLs. */
+    /**
+     * Registers a secret value: the value, each of its lines, and the forms it
+     * takes inside JSON and URLs. Returns the value and its lines that were not
+     * known yet, for the runner's mask.
+     */
     add(value) {
-        if (value.trim() === '')
-            return;
-        const forms = [value, JSON.stringify(value).slice(1, -1), encodeURIComponent(value)];
-        for (const line of value.split(/\r?\n/))
-            if (line.trim() !== '')
-                forms.push(line);
-        for (const form of forms)
-            if (form !== '')
-                this.#needles.add(form);
-    }
-    /** Values to hand to `core.setSecret`: the raw values and each of their lines. */
-    get values() {
-        return [...this.#needles];
+        const lines = value.split(/\r?\n/).filter((line) => line.trim() !== '');
+        const fresh = [value, ...lines].filter((form, index, all) => form.trim() !== '' && !this.#needles.has(form) && all.indexOf(form) === index);
+        for (const form of [value, ...lines]) {
+            for (const variant of [form, JSON.stringify(form).slice(1, -1), encodeURIComponent(form)]) {
+                if (variant.trim() !== '')
+                    this.#needles.add(variant);
+            }
+        }
+        return fresh;
     }
     redact(text) {
         let out = text;
@@ -42364,12 +42376,10 @@ function logger(redactor) {
         debug: (message) => core_debug(redactor.redact(message)),
     };
 }
+/** Masks a value for the runner and for this action's own redaction. */
 function mask(redactor, value) {
-    const before = new Set(redactor.values);
-    redactor.add(value);
-    for (const needle of redactor.values)
-        if (!before.has(needle))
-            core_setSecret(needle);
+    for (const fresh of redactor.add(value))
+        core_setSecret(fresh);
 }
 /** Cancels the run on SIGINT/SIGTERM (a cancelled workflow); a second signal ends it at once. */
 function onCancel(controller) {
@@ -42398,8 +42408,11 @@ async function writeSummary(html) {
 }
 async function run(overrides = {}) {
     const redactor = new Redactor();
-    for (const name of SENSITIVE_INPUTS)
-        mask(redactor, getInput(name));
+    // Before anything is parsed or logged: the raw text, line by line.
+    for (const name of SENSITIVE_INPUTS) {
+        for (const line of getInput(name).split(/\r?\n/))
+            mask(redactor, line.trim());
+    }
     const log = logger(redactor);
     const outputs = new OutputWriter(redactor);
     const controller = new AbortController();

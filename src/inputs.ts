@@ -158,16 +158,18 @@ export function parseApiUrl(raw: string): string {
   if (url.username !== '' || url.password !== '') {
     fail('must not contain credentials: pass them with api-key or headers');
   }
+  // Shown without its query and fragment: they may carry a key too.
+  const shown = `${url.protocol}//${url.host}${url.pathname}`;
   if (url.protocol === 'http:' && !isLoopback(url.hostname)) {
     fail(
-      `must use https:// (http:// is allowed only for localhost, 127.0.0.0/8 and [::1]), got '${raw}'`,
+      `must use https:// (http:// is allowed only for localhost, 127.0.0.0/8 and [::1]), got '${shown}'`,
     );
   }
   if (url.protocol !== 'https:' && url.protocol !== 'http:') {
-    fail(`must be an https:// URL, got '${raw}'`);
+    fail(`must be an https:// URL, got '${shown}'`);
   }
   if (url.search !== '' || url.hash !== '') {
-    fail(`must not have a query or fragment, got '${raw}'`);
+    fail(`must not have a query or fragment: give the base address only, like '${shown}'`);
   }
   return `${url.origin}${url.pathname.replace(/\/+$/, '')}`;
 }
@@ -214,7 +216,8 @@ export function parseHeaderName(raw: string): string {
 /** `Name: value` lines. Messages never include a value: values are secret. */
 export function parseHeaders(raw: string): Record<string, string> {
   const headers: Record<string, string> = {};
-  const seen = new Set<string>();
+  // Lines are named by number, not by content: a stray line may be part of a value.
+  const seen = new Map<string, number>();
   for (const [index, line] of raw.split(/\r?\n/).entries()) {
     if (line.trim() === '' || line.trimStart().startsWith('#')) continue;
     const colon = line.indexOf(':');
@@ -223,11 +226,13 @@ export function parseHeaders(raw: string): Record<string, string> {
     if (colon < 0 || !HEADER_TOKEN.test(name)) {
       fail(`line ${index + 1} is not 'Name: value' with a valid header name`);
     }
-    if (value === '') fail(`header '${name}' (line ${index + 1}) has an empty value`);
+    if (value === '') fail(`line ${index + 1} has an empty value`);
     const key = name.toLowerCase();
-    if (seen.has(key)) fail(`header '${name}' is given twice`);
-    if (RESERVED_HEADERS.includes(key)) fail(`header '${name}' is set by the action itself`);
-    seen.add(key);
+    const first = seen.get(key);
+    if (first !== undefined) fail(`line ${index + 1} repeats the header of line ${first}`);
+    if (RESERVED_HEADERS.includes(key))
+      fail(`line ${index + 1} sets a header the action sets itself`);
+    seen.set(key, index + 1);
     headers[name] = value;
   }
   return headers;
@@ -239,7 +244,10 @@ export function parseHeaders(raw: string): Record<string, string> {
  */
 export function parseSecrets(raw: string): Secret[] {
   if (raw === '') return [];
-  const pairs: [string, unknown][] = [];
+  // Where each entry comes from, as messages name it. A line is named by its
+  // number, never by its text: a line of a multi-line value pasted by mistake
+  // may look like NAME=value, and its "name" is then a piece of a secret.
+  const entries: { name: string; value: unknown; where: string }[] = [];
   if (raw.startsWith('{')) {
     let parsed: unknown;
     try {
@@ -250,28 +258,33 @@ export function parseSecrets(raw: string): Secret[] {
     if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {
       fail('must be NAME=value lines or a JSON object');
     }
-    pairs.push(...Object.entries(parsed));
+    for (const [index, [name, value]] of Object.entries(parsed).entries()) {
+      // An invalid key is not echoed: it may be a value put in its place.
+      const where = SECRET_NAME.test(name) ? `secret ${name}` : `key ${index + 1}`;
+      entries.push({ name, value, where });
+    }
   } else {
     for (const [index, line] of raw.split(/\r?\n/).entries()) {
       if (line.trim() === '' || line.trimStart().startsWith('#')) continue;
       const equals = line.indexOf('=');
       if (equals < 0) fail(`line ${index + 1} is not NAME=value (no '=' found)`);
-      pairs.push([line.slice(0, equals).trim(), line.slice(equals + 1).trim()]);
+      const name = line.slice(0, equals).trim();
+      entries.push({ name, value: line.slice(equals + 1).trim(), where: `line ${index + 1}` });
     }
   }
-  const seen = new Set<string>();
-  return pairs.map(([name, value], index) => {
-    // The name is not echoed when invalid: it may be a piece of a multi-line value.
+  const seen = new Map<string, string>();
+  return entries.map(({ name, value, where }) => {
     if (!SECRET_NAME.test(name)) {
       fail(
-        `entry ${index + 1} does not start with a valid secret name (letters, digits and _, not starting with a digit)`,
+        `${where} does not start with a valid secret name (letters, digits and _, not starting with a digit)`,
       );
     }
-    if (seen.has(name)) fail(`secret ${name} is given twice`);
-    seen.add(name);
-    if (typeof value !== 'string') fail(`the value of ${name} must be a string`);
+    const earlier = seen.get(name);
+    if (earlier !== undefined) fail(`${where} repeats the secret name of ${earlier}`);
+    seen.set(name, where);
+    if (typeof value !== 'string') fail(`${where} must have a string value`);
     if (value === '') {
-      fail(`secret ${name} has an empty value (is the GitHub secret it comes from defined?)`);
+      fail(`${where} has an empty value (is the GitHub secret it comes from defined?)`);
     }
     return { name, value };
   });
@@ -290,7 +303,7 @@ function readConfigFile(raw: string, workspace: string): unknown {
   const root = path.resolve(workspace);
   const file = path.resolve(root, raw);
   const relative = path.relative(root, file);
-  if (relative.startsWith('..') || path.isAbsolute(relative)) {
+  if (relative === '..' || relative.startsWith(`..${path.sep}`) || path.isAbsolute(relative)) {
     fail(`file '${raw}' is outside the workspace`);
   }
   if (!existsSync(file) || !statSync(file).isFile()) {

@@ -48,10 +48,9 @@ function logger(redactor: Redactor): Logger {
   };
 }
 
+/** Masks a value for the runner and for this action's own redaction. */
 function mask(redactor: Redactor, value: string): void {
-  const before = new Set(redactor.values);
-  redactor.add(value);
-  for (const needle of redactor.values) if (!before.has(needle)) core.setSecret(needle);
+  for (const fresh of redactor.add(value)) core.setSecret(fresh);
 }
 
 /** Cancels the run on SIGINT/SIGTERM (a cancelled workflow); a second signal ends it at once. */
@@ -80,7 +79,10 @@ async function writeSummary(html: string): Promise<void> {
 
 export async function run(overrides: RunOverrides = {}): Promise<void> {
   const redactor = new Redactor();
-  for (const name of SENSITIVE_INPUTS) mask(redactor, core.getInput(name));
+  // Before anything is parsed or logged: the raw text, line by line.
+  for (const name of SENSITIVE_INPUTS) {
+    for (const line of core.getInput(name).split(/\r?\n/)) mask(redactor, line.trim());
+  }
   const log = logger(redactor);
   const outputs = new OutputWriter(redactor);
   const controller = new AbortController();

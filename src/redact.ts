@@ -1,6 +1,6 @@
 /**
  * Removes every secret value from text before it reaches a log line, an
- * output, the job summary or an error message. The runner masks values
+ * output, the job summary or an error message. The runner masks the values
  * registered with `core.setSecret` too, but only in the log it renders; this
  * keeps them out of outputs and files, and out of the log when no runner
  * masks it.
@@ -10,17 +10,23 @@ export const MASK = '***';
 export class Redactor {
   readonly #needles = new Set<string>();
 
-  /** Registers a secret value, with the forms it takes inside JSON and URLs. */
-  add(value: string): void {
-    if (value.trim() === '') return;
-    const forms = [value, JSON.stringify(value).slice(1, -1), encodeURIComponent(value)];
-    for (const line of value.split(/\r?\n/)) if (line.trim() !== '') forms.push(line);
-    for (const form of forms) if (form !== '') this.#needles.add(form);
-  }
-
-  /** Values to hand to `core.setSecret`: the raw values and each of their lines. */
-  get values(): string[] {
-    return [...this.#needles];
+  /**
+   * Registers a secret value: the value, each of its lines, and the forms it
+   * takes inside JSON and URLs. Returns the value and its lines that were not
+   * known yet, for the runner's mask.
+   */
+  add(value: string): string[] {
+    const lines = value.split(/\r?\n/).filter((line) => line.trim() !== '');
+    const fresh = [value, ...lines].filter(
+      (form, index, all) =>
+        form.trim() !== '' && !this.#needles.has(form) && all.indexOf(form) === index,
+    );
+    for (const form of [value, ...lines]) {
+      for (const variant of [form, JSON.stringify(form).slice(1, -1), encodeURIComponent(form)]) {
+        if (variant.trim() !== '') this.#needles.add(variant);
+      }
+    }
+    return fresh;
   }
 
   redact(text: string): string {

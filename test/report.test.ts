@@ -1,0 +1,93 @@
+import { describe, expect, it } from 'vitest';
+import type { DeployResult } from '../src/deploy.ts';
+import { escapeHtml, outputsOf, redactDeployment, summaryHtml } from '../src/report.ts';
+import type { Deployment } from '../src/schemas.ts';
+
+const deployment: Deployment = {
+  name: 'my-agent',
+  source: 'codehost',
+  source_config: { repo_url: 'https://git.example/acme/agent' },
+  source_revision_config: { repo_ref: 'main' },
+  secrets: [{ name: 'OPENAI_API_KEY', value: 'sk-live-123' }],
+  secret_references: null,
+  id: '6a1f0a5e-8f6e-4b1e-9a52-1d0f3c7b2e11',
+  tenant_id: '7e4a1c2b-5d3f-4a6e-9b8c-0d1e2f3a4b5c',
+  created_at: '2026-11-22T05:00:00Z',
+  updated_at: '2026-11-22T05:00:00Z',
+  status: 'AWAITING_DATABASE',
+  latest_revision_id: null,
+  active_revision_id: null,
+};
+
+const plan = { name: 'my-agent', source: 'codehost' as const, dryRun: false };
+
+describe('outputs', () => {
+  it('gives empty strings for null revision ids and redacts secrets in the deployment JSON', () => {
+    const result: DeployResult = { deployment, created: true };
+    const outputs = outputsOf(result);
+
+    expect(outputs).toMatchObject({
+      'deployment-id': deployment.id,
+      status: 'AWAITING_DATABASE',
+      created: 'true',
+      'latest-revision-id': '',
+      'active-revision-id': '',
+      'repo-url': '',
+      'repo-ref': '',
+    });
+    expect(outputs.deployment).not.toContain('sk-live-123');
+    expect(JSON.parse(outputs.deployment ?? '') as Deployment).toEqual(
+      redactDeployment(deployment),
+    );
+  });
+
+  it('follows a later state of the deployment', () => {
+    const ready = { ...deployment, status: 'READY' as const };
+
+    expect(outputsOf({ deployment, created: false }, ready).status).toBe('READY');
+  });
+
+  it('has no deployment outputs in a dry run that would create', () => {
+    expect(outputsOf({ created: false })).toEqual({
+      created: 'false',
+      'repo-url': '',
+      'repo-ref': '',
+    });
+  });
+});
+
+describe('summary', () => {
+  it('never shows undefined or null, and escapes what it interpolates', () => {
+    const html = summaryHtml({
+      plan: { ...plan, name: '<img src=x onerror=alert(1)>|x' },
+      result: { deployment, created: true },
+    });
+
+    expect(html).not.toMatch(/undefined|null/);
+    expect(html).not.toContain('<img');
+    expect(html).toContain('&lt;img src=x onerror=alert(1)&gt;&#124;x');
+    expect(html).toContain('<td>—</td>');
+  });
+
+  it('shows the failure and what was known', () => {
+    const html = summaryHtml({ plan, failure: "Invalid input 'name': <bad>" });
+
+    expect(html).toContain('failed');
+    expect(html).toContain('&lt;bad&gt;');
+    expect(html).not.toMatch(/undefined|null/);
+  });
+
+  it('says a dry run would create', () => {
+    const html = summaryHtml({ plan: { ...plan, dryRun: true }, result: { created: false } });
+
+    expect(html).toContain('would be created (dry run)');
+  });
+});
+
+describe('escapeHtml', () => {
+  it('escapes markup and table pipes', () => {
+    expect(escapeHtml(`<a href="x">'&'</a>|`)).toBe(
+      '&lt;a href=&quot;x&quot;&gt;&#39;&amp;&#39;&lt;/a&gt;&#124;',
+    );
+  });
+});
