@@ -1,0 +1,319 @@
+/**
+ * The HTTP client against the emulator over real HTTP: success codes,
+ * failure messages, retries, Retry-After, timeouts. A fake clock makes
+ * backoff instant; the per-request timeout is real but tiny.
+ */
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import {
+  ServiceClient,
+  ServiceError,
+  excerpt,
+  parseRetryAfter,
+  serviceMessageOf,
+  type RetryPolicy,
+} from '../src/client.ts';
+import { DeploymentListSchema, DeploymentSchema } from '../src/schemas.ts';
+import { startEmulator, type Emulator } from './emulator.ts';
+import { FakeClock, MemoryLogger } from './support/clock.ts';
+
+const RETRY: RetryPolicy = {
+  attempts: 4,
+  initialDelayMs: 1_000,
+  maxDelayMs: 8_000,
+  maxRetryAfterMs: 30_000,
+  requestTimeoutMs: 300,
+};
+
+let emu: Emulator;
+let clock: FakeClock;
+let logger: MemoryLogger;
+let client: ServiceClient;
+
+beforeEach(async () => {
+  emu = await startEmulator();
+  clock = new FakeClock();
+  logger = new MemoryLogger();
+  client = new ServiceClient({
+    baseUrl: emu.url,
+    headers: { 'X-Api-Key': 'k' },
+    retry: RETRY,
+    clock,
+    logger,
+  });
+});
+
+afterEach(async () => {
+  await emu.close();
+});
+
+const list = () =>
+  client.request({
+    method: 'GET',
+    path: '/v2/deployments',
+    query: { limit: 1 },
+    schema: DeploymentListSchema,
+  });
+
+const create = () =>
+  client.request({
+    method: 'POST',
+    path: '/v2/deployments',
+    body: {
+      name: 'app',
+      source: 'internal_template',
+      source_config: {},
+      source_revision_config: {},
+      secrets: [],
+    },
+    schema: DeploymentSchema,
+  });
+
+async function failure(promise: Promise<unknown>): Promise<ServiceError> {
+  const error = await promise.then(
+    () => undefined,
+    (e: unknown) => e,
+  );
+  expect(error).toBeInstanceOf(ServiceError);
+  return error as ServiceError;
+}
+
+describe('success', () => {
+  it.each([200, 201, 202])('accepts %i with a valid body', async (status) => {
+    emu.inject({ status, body: { resources: [], offset: 0 } });
+
+    expect(await list()).toEqual({ resources: [], offset: 0 });
+  });
+
+  it('accepts the real 201 to a create', async () => {
+    const deployment = await create();
+
+    expect(deployment.name).toBe('app');
+    expect(emu.requests[0]?.headers['content-type']).toBe('application/json');
+    expect(emu.requests[0]?.headers['x-api-key']).toBe('k');
+  });
+
+  it('keeps unknown fields of a response', async () => {
+    emu.inject({ bodyTransform: (body) => ({ ...(body as object), next_cursor: 'x' }) });
+
+    expect(await list()).toMatchObject({ next_cursor: 'x' });
+  });
+});
+
+describe('failure messages', () => {
+  it('gives method, path, status and a string detail, without retrying a 400', async () => {
+    emu.inject({ method: 'POST', status: 400, body: { detail: 'Error description.' } });
+
+    const error = await failure(create());
+
+    expect(error.message).toBe(
+      'POST /v2/deployments failed: 400 Bad Request (service said: Error description.)',
+    );
+    expect(emu.requests).toHaveLength(1);
+  });
+
+  it('renders a 422 detail list as path: message lines, never the echoed input', async () => {
+    const error = await failure(
+      client.request({
+        method: 'POST',
+        path: '/v2/deployments',
+        body: { name: 'x', secrets: [{ name: 'A', value: 'echoed-secret' }] },
+        schema: DeploymentSchema,
+      }),
+    );
+
+    expect(error.status).toBe(422);
+    expect(error.message).toMatch(
+      /POST \/v2\/deployments failed: 422 Unprocessable Entity:\n {2}body\.source: /,
+    );
+    expect(error.message).not.toContain('echoed-secret');
+  });
+
+  it.each([
+    [{ message: 'quota exceeded' }, 'quota exceeded'],
+    [{ error: 'bad tenant' }, 'bad tenant'],
+  ])('reads the service message from %j', async (body, shown) => {
+    emu.inject({ status: 400, body });
+
+    expect((await failure(list())).message).toContain(`(service said: ${shown})`);
+  });
+
+  it.each([
+    [401, /check the api-key input/i],
+    [403, /permissions and workspace.*headers input/i],
+    [404, /check api-url/i],
+  ])('names the remedy for %i', async (status, remedy) => {
+    emu.inject({ status });
+
+    expect((await failure(list())).message).toMatch(remedy);
+    expect(emu.requests).toHaveLength(1);
+  });
+
+  it('includes the request id the service sent', async () => {
+    emu.inject({ status: 400, body: { detail: 'no' }, headers: { 'x-request-id': 'req-8f2c' } });
+
+    expect((await failure(list())).message).toMatch(/request id: req-8f2c/);
+  });
+
+  it('says so in one sentence when a 200 is not JSON', async () => {
+    emu.inject({ rawBody: '<html><body>Welcome to nginx</body></html>' });
+
+    const error = await failure(list());
+
+    expect(error.message).toBe(
+      'GET /v2/deployments failed: 200 answer is not JSON (application/json): Welcome to nginx',
+    );
+    expect(emu.requests).toHaveLength(1);
+  });
+
+  it('names the field path when a response misses a required field', async () => {
+    emu.seedDeployment({ name: 'app' });
+    emu.inject({
+      bodyTransform: (body) => {
+        const page = body as { resources: Record<string, unknown>[] };
+        delete page.resources[0]?.id;
+        return page;
+      },
+    });
+
+    expect((await failure(list())).message).toMatch(
+      /GET \/v2\/deployments failed: 200 answer does not match the service's schema: resources\[0\]\.id/,
+    );
+  });
+});
+
+describe('retries', () => {
+  it('retries 503, 502 with an HTML page, 408 and 429, then succeeds, logging each retry', async () => {
+    emu.inject(
+      { status: 503 },
+      {
+        status: 502,
+        body: '<html><head><title>502 Bad Gateway</title></head><body>nginx</body></html>',
+        headers: { 'content-type': 'text/html' },
+      },
+      { status: 408 },
+    );
+
+    expect(await list()).toEqual({ resources: [], offset: 0 });
+    expect(emu.requests).toHaveLength(4);
+    expect(clock.sleeps).toEqual([750, 1_500, 3_000]);
+    expect(logger.lines.filter((line) => line.startsWith('warning'))).toEqual([
+      'warning: retrying GET /v2/deployments in 0.8 s (attempt 2 of 4): 503 Service Unavailable',
+      'warning: retrying GET /v2/deployments in 1.5 s (attempt 3 of 4): 502 Bad Gateway',
+      'warning: retrying GET /v2/deployments in 3.0 s (attempt 4 of 4): 408 Request Timeout',
+    ]);
+  });
+
+  it('stops after the last attempt with the last failure, its attempts and the service message', async () => {
+    emu.inject({ status: 500, body: { detail: 'database unavailable' }, times: Infinity });
+
+    const error = await failure(list());
+
+    expect(error.message).toBe(
+      'GET /v2/deployments failed after 4 attempts: 500 Internal Server Error (service said: database unavailable)',
+    );
+    expect(emu.requests).toHaveLength(4);
+  });
+
+  it('honours Retry-After in seconds and as an HTTP date, capped', async () => {
+    emu.inject(
+      { status: 429, headers: { 'retry-after': '7' } },
+      { status: 503, headers: { 'retry-after': new Date(clock.now() + 12_000).toUTCString() } },
+      { status: 429, headers: { 'retry-after': '3600' } },
+    );
+
+    await list();
+
+    // The date is 12 s after the first request, which came 7 s before the second.
+    expect(clock.sleeps).toEqual([7_000, 5_000, 30_000]);
+  });
+
+  it.each([400, 401, 403, 404, 409, 422])('never retries %i', async (status) => {
+    emu.inject({ status, times: Infinity });
+
+    await failure(list());
+
+    expect(emu.requests).toHaveLength(1);
+  });
+
+  it('retries a dropped connection on a GET', async () => {
+    emu.inject({ drop: 'before' });
+
+    await list();
+
+    expect(emu.requests).toHaveLength(2);
+    expect(logger.text).toMatch(/retrying GET \/v2\/deployments .*connection|socket|closed/);
+  });
+
+  it('gives up on a hung answer after the per-request timeout, and retries it', async () => {
+    emu.inject({ delayMs: 60_000, times: 2 });
+
+    await list();
+
+    expect(emu.requests).toHaveLength(3);
+    expect(logger.text).toMatch(/no answer within 0.3 s/);
+  });
+
+  it('never retries a POST that may have been handled: it is thrown as ambiguous', async () => {
+    for (const fault of [{ status: 503 }, { drop: 'after' as const }, { delayMs: 60_000 }]) {
+      emu.inject({ method: 'POST', ...fault });
+      const before = emu.requests.length;
+
+      const error = await failure(create());
+
+      expect(error.ambiguous).toBe(true);
+      expect(emu.requests.length - before).toBe(1);
+    }
+  });
+
+  it('retries a POST that was refused before it was handled (429)', async () => {
+    emu.inject({ method: 'POST', status: 429, headers: { 'retry-after': '1' } });
+
+    expect((await create()).name).toBe('app');
+    expect(emu.deployments).toHaveLength(1);
+  });
+});
+
+describe('helpers', () => {
+  it('parses Retry-After forms', () => {
+    const now = Date.parse('2026-11-22T10:00:00Z');
+    expect(parseRetryAfter('5', now)).toBe(5_000);
+    expect(parseRetryAfter('1.5', now)).toBe(1_500);
+    expect(parseRetryAfter('Sun, 22 Nov 2026 10:00:09 GMT', now)).toBe(9_000);
+    expect(parseRetryAfter('Sun, 22 Nov 2026 09:00:00 GMT', now)).toBe(0);
+    expect(parseRetryAfter('soon', now)).toBeUndefined();
+    expect(parseRetryAfter(null, now)).toBeUndefined();
+  });
+
+  it('cuts long bodies to a one-line excerpt', () => {
+    const long = excerpt(`${'x'.repeat(300)}\n\nmore`);
+    expect(long).toHaveLength(201);
+    expect(excerpt('<html><style>a{}</style><h1>Bad\nGateway</h1></html>')).toBe('Bad Gateway');
+  });
+
+  it('reads every error body shape', () => {
+    expect(serviceMessageOf('{"detail":"nope"}')).toBe('nope');
+    expect(
+      serviceMessageOf('{"detail":[{"loc":["query","limit"],"msg":"too big","type":"x"}]}'),
+    ).toBe('  query.limit: too big');
+    expect(serviceMessageOf('plain text')).toBe('plain text');
+    expect(serviceMessageOf('')).toBeUndefined();
+    expect(serviceMessageOf('{"other": 1}')).toBe('{"other": 1}');
+  });
+
+  it('builds URLs with encoded query values', () => {
+    expect(
+      client.url('/v2/deployments', { name_contains: 'a b&c', offset: 0, skip: undefined }),
+    ).toBe(`${emu.url}/v2/deployments?name_contains=a+b%26c&offset=0`);
+  });
+});
+
+describe('schemas of answers', () => {
+  it('validates with the schema it is given', async () => {
+    const error = await failure(
+      client.request({ method: 'GET', path: '/v2/deployments', schema: z.array(z.string()) }),
+    );
+
+    expect(error.message).toMatch(/does not match the service's schema/);
+  });
+});
