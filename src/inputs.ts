@@ -47,6 +47,8 @@ export type InputReader = (name: InputName) => string;
 export interface RunEnvironment {
   /** GITHUB_WORKSPACE: where a `config` file path is resolved. */
   workspace: string;
+  /** The workflow's repository (`owner/name`), when `repository` is given empty. */
+  repository?: string;
 }
 
 /** The `config` input: what may be set beyond the dedicated inputs. */
@@ -348,7 +350,10 @@ export function inputsSchema(environment: RunEnvironment) {
       source: input(parseSource),
       config: input((raw) => parseConfig(raw, environment.workspace)),
       'integration-id': input((raw) => (raw === '' ? undefined : parseGuid(raw))),
-      repository: input((raw) => (raw === '' ? undefined : parseRepository(raw))),
+      repository: input((raw) => {
+        const given = raw === '' ? environment.repository : raw;
+        return given === undefined || given === '' ? undefined : parseRepository(given);
+      }),
       'repo-ref': input(optional),
       'agent-config-path': input(optional),
       'image-uri': input(optional),

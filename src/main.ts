@@ -3,6 +3,7 @@
  * @actions/core; all the logic lives in the modules it calls.
  */
 import * as core from '@actions/core';
+import { context } from '@actions/github';
 import { ServiceClient, systemClock, type Clock, type Logger, type RetryPolicy } from './client.js';
 import { deploy, buildCreateRequest, type DeployResult } from './deploy.js';
 import { CancelledError, describeError } from './errors.js';
@@ -94,6 +95,10 @@ export async function run(overrides: RunOverrides = {}): Promise<void> {
   try {
     const current = readPlan((name) => core.getInput(name), {
       workspace: process.env.GITHUB_WORKSPACE ?? process.cwd(),
+      // context.repo throws without GITHUB_REPOSITORY (e.g. outside a runner).
+      repository: process.env.GITHUB_REPOSITORY
+        ? `${context.repo.owner}/${context.repo.repo}`
+        : undefined,
     });
     plan = current;
     for (const value of current.sensitiveValues) mask(redactor, value);
@@ -146,7 +151,7 @@ export async function run(overrides: RunOverrides = {}): Promise<void> {
         `${result.created ? 'created' : 'reused'} deployment '${plan.name}': ${latest.id} (${latest.status})`,
       );
     }
-    await writeSummary(summaryHtml({ plan, result, deployment: latest }));
+    await writeSummary(summaryHtml({ plan, result, deployment: latest, commit: context.sha }));
   } catch (error) {
     if (error instanceof WaitError) latest = error.deployment;
     if (result !== undefined) outputs.set(outputsOf(result, latest));
@@ -156,7 +161,9 @@ export async function run(overrides: RunOverrides = {}): Promise<void> {
         : redactor.redact(describeError(error));
     core.setFailed(message);
     if (plan !== undefined) {
-      await writeSummary(summaryHtml({ plan, result, deployment: latest, failure: message }));
+      await writeSummary(
+        summaryHtml({ plan, result, deployment: latest, failure: message, commit: context.sha }),
+      );
     }
   } finally {
     stopListening();

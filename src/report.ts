@@ -67,10 +67,12 @@ export interface SummaryInput {
   deployment?: Deployment;
   /** The failure, already redacted, when the run failed. */
   failure?: string;
+  /** The commit the workflow runs for (GITHUB_SHA). */
+  commit?: string;
 }
 
 /** The job summary as HTML: a heading, a table of the deployment, the failure if any. */
-export function summaryHtml({ plan, result, deployment, failure }: SummaryInput): string {
+export function summaryHtml({ plan, result, deployment, failure, commit }: SummaryInput): string {
   const shown = deployment ?? result?.deployment;
   const outcome =
     result === undefined
@@ -90,6 +92,7 @@ export function summaryHtml({ plan, result, deployment, failure }: SummaryInput)
     ['Ref', result?.repoRef],
     ['Latest revision', shown?.latest_revision_id],
     ['Active revision', shown?.active_revision_id],
+    ['Workflow commit', commit?.slice(0, 12)],
   ];
   const cell = (value: string | null | undefined) =>
     value === undefined || value === null || value === '' ? '—' : escapeHtml(value);

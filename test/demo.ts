@@ -30,7 +30,9 @@ const inputs = {
 };
 
 console.log(`Emulator of the service listening at ${emu.url}`);
-console.log(`Running dist/index.js under Node 24 with:\n${JSON.stringify({ ...inputs, 'api-key': '(set)', secrets: '(2 secrets)' }, null, 2)}\n`);
+console.log(
+  `Running dist/index.js under Node 24 with:\n${JSON.stringify({ ...inputs, 'api-key': '(set)', secrets: '(2 secrets)' }, null, 2)}\n`,
+);
 console.log('─'.repeat(30), 'step log', '─'.repeat(30));
 const started = startAction(inputs);
 started.child.stdout?.on('data', (chunk: string) => process.stdout.write(chunk));

@@ -115,6 +115,7 @@ describe('codehost', () => {
     expect(run.summary).toContain('my-agent');
     expect(run.summary).toContain(stored?.id);
     expect(run.summary).toContain('created');
+    expect(run.summary).toContain('c0ffee012345');
     expect(run.summary).not.toMatch(/undefined|null/);
     expect(run.stdout).toContain('::group::');
     expectNoSecrets(run);
@@ -147,6 +148,13 @@ describe('codehost', () => {
     expect(emu.requests.map(requestLine)).toEqual([
       `GET /v1/integrations/forge/codehost/${INTEGRATION}/repos`,
     ]);
+  });
+
+  it('takes the workflow repository from the run when repository is given empty', async () => {
+    const run = await runAction(codehost({ repository: '' }));
+
+    expect(run.exitCode).toBe(0);
+    expect(run.outputs['repo-url']).toBe('https://git.example/Acme/Agent');
   });
 
   it('defaults to the workflow repository, preferring an entry that matches its case exactly', async () => {

@@ -77,6 +77,12 @@ describe('summary', () => {
     expect(html).not.toMatch(/undefined|null/);
   });
 
+  it('shows the workflow commit, shortened', () => {
+    const html = summaryHtml({ plan, commit: '0123456789abcdef0123456789abcdef01234567' });
+
+    expect(html).toContain('<td>0123456789ab</td>');
+  });
+
   it('says a dry run would create', () => {
     const html = summaryHtml({ plan: { ...plan, dryRun: true }, result: { created: false } });
 

@@ -90,6 +90,7 @@ export function startAction(
     GITHUB_STEP_SUMMARY: summaryPath,
     GITHUB_WORKSPACE: workspace,
     GITHUB_REPOSITORY: WORKFLOW_REPOSITORY,
+    GITHUB_SHA: 'c0ffee0123456789c0ffee0123456789c0ffee01',
     RUNNER_TEMP: directory,
     ...options.env,
   };
