@@ -47503,7 +47503,12 @@ async function createDeployment(request, dependencies) {
             if (!error.ambiguous)
                 throw error;
             logger.warning(`POST /v2/deployments may or may not have created '${request.name}' (${error.details.problem}): looking it up before trying again`);
-            const existing = await lookUp();
+            const existing = await lookUp().catch((lookUpError) => {
+                if (!(lookUpError instanceof ActionError) || lookUpError instanceof CancelledError) {
+                    throw lookUpError;
+                }
+                throw new ActionError(`${error.message}\nThe create may have taken effect, and looking '${request.name}' up failed too: ${lookUpError.message}\nRunning the step again is safe: it finds the deployment before creating one.`);
+            });
             if (existing !== undefined) {
                 logger.info(`'${request.name}' exists (${existing.id}): using it`);
                 return { deployment: existing, created: true };

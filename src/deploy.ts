@@ -2,7 +2,7 @@
  * The deploy flow: resolve the repository (codehost), find the deployment by
  * its exact name, reuse it or create it — never two from one name.
  */
-import { ActionError } from './errors.js';
+import { ActionError, CancelledError } from './errors.js';
 import type { Clock, Logger, ServiceClient } from './client.js';
 import { ServiceError } from './client.js';
 import type { CodehostPlan, Plan } from './inputs.js';
@@ -186,7 +186,14 @@ export async function createDeployment(
       logger.warning(
         `POST /v2/deployments may or may not have created '${request.name}' (${error.details.problem}): looking it up before trying again`,
       );
-      const existing = await lookUp();
+      const existing = await lookUp().catch((lookUpError: unknown) => {
+        if (!(lookUpError instanceof ActionError) || lookUpError instanceof CancelledError) {
+          throw lookUpError;
+        }
+        throw new ActionError(
+          `${error.message}\nThe create may have taken effect, and looking '${request.name}' up failed too: ${lookUpError.message}\nRunning the step again is safe: it finds the deployment before creating one.`,
+        );
+      });
       if (existing !== undefined) {
         logger.info(`'${request.name}' exists (${existing.id}): using it`);
         return { deployment: existing, created: true };

@@ -185,6 +185,44 @@ describe('deploy', () => {
     expect(logger.text).toMatch(/409/);
   });
 
+  it('creates once when a POST times out and the service commits it late', async () => {
+    const impatient = new ServiceClient({
+      baseUrl: emu.url,
+      headers: {},
+      retry: { ...RETRY, requestTimeoutMs: 150 },
+      clock,
+      logger,
+    });
+    emu.inject({ method: 'POST', delayMs: 400 });
+
+    const result = await deploy(plan(), { ...dependencies, client: impatient });
+    await new Promise((resolve) => setTimeout(resolve, 500));
+
+    expect(result.created).toBe(true);
+    expect(emu.deployments).toHaveLength(1);
+    expect(result.deployment?.id).toBe(emu.deployments[0]?.id);
+    expect(logger.text).toMatch(/no answer within 0.15 s/);
+  });
+
+  it('says the create may have happened when the look-up after it fails too', async () => {
+    emu.inject(
+      { method: 'GET', delayMs: 0 }, // the first look-up answers normally
+      { method: 'POST', status: 502 },
+      { method: 'GET', status: 503, times: Infinity },
+    );
+
+    const error = await deploy(plan({ source: 'internal_template' }), dependencies).then(
+      () => undefined,
+      (e: unknown) => e,
+    );
+
+    expect(error).toBeInstanceOf(ActionError);
+    expect((error as Error).message).toMatch(
+      /^POST \/v2\/deployments failed: 502 Bad Gateway[\s\S]*The create may have taken effect, and looking 'app' up failed too: GET \/v2\/deployments failed after 4 attempts: 503[\s\S]*Running the step again is safe/,
+    );
+    expect(posts()).toHaveLength(1);
+  });
+
   it('uses the deployment a dropped POST created, without a second POST', async () => {
     emu.inject({ method: 'POST', drop: 'after' });
 
