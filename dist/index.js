@@ -48040,6 +48040,17 @@ function outputsOf(result, deployment = result.deployment) {
         deployment: JSON.stringify(redactDeployment(deployment)),
     };
 }
+/** What a dry run prints: the request body, with every secret value replaced by `***`. */
+function dryRunReport(result) {
+    const body = {
+        ...result.request,
+        secrets: result.request.secrets.map((secret) => ({ ...secret, value: MASK })),
+    };
+    const what = result.deployment === undefined
+        ? 'dry run: POST /v2/deployments would send'
+        : `dry run: '${result.deployment.name}' exists, so nothing would be sent; a create would send`;
+    return `${what}:\n${JSON.stringify(body, null, 2)}`;
+}
 const HTML_ESCAPES = {
     '&': '&amp;',
     '<': '&lt;',
@@ -48295,11 +48306,8 @@ async function run(overrides = {}) {
             onDeployment: (known) => outputs.set(outputsOf(known)),
         });
         latest = result.deployment;
-        if (plan.dryRun) {
-            const body = buildCreateRequest(plan, result.repository);
-            body.secrets = body.secrets.map((secret) => ({ ...secret, value: MASK }));
-            info(redactor.redact(`dry run: ${result.deployment === undefined ? 'the request body that would be sent' : 'the deployment exists; a create would have sent'}:\n${JSON.stringify(body, null, 2)}`));
-        }
+        if (plan.dryRun)
+            log.info(dryRunReport(result));
         const known = result;
         const { deployment } = known;
         if (plan.waitForReady && deployment !== undefined) {
@@ -48328,6 +48336,9 @@ async function run(overrides = {}) {
         const message = error instanceof CancelledError
             ? `The run was cancelled${latest !== undefined ? ` while deployment ${latest.id} was ${latest.status}` : ''}; the outputs hold what was known.`
             : redactor.redact(describeError(error));
+        if (!(error instanceof ActionError) && error instanceof Error && error.stack) {
+            log.debug(error.stack);
+        }
         setFailed(message);
         if (plan !== undefined) {
             await writeSummary(summaryHtml({ plan, result, deployment: latest, failure: message, commit: github_context.sha }));

@@ -35,8 +35,8 @@ export interface DeployResult {
   /** Absent only in a dry run that would create the deployment. */
   deployment?: Deployment;
   created: boolean;
-  /** The request body that was (or, in a dry run, would have been) sent. */
-  request?: DeploymentCreateRequest;
+  /** The request body that was sent, or, when it was not, that a create would send. */
+  request: DeploymentCreateRequest;
   repository?: Repository;
   repoRef?: string;
 }

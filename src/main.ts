@@ -5,11 +5,11 @@
 import * as core from '@actions/core';
 import { context } from '@actions/github';
 import { ServiceClient, systemClock, type Clock, type Logger, type RetryPolicy } from './client.js';
-import { deploy, buildCreateRequest, type DeployResult } from './deploy.js';
-import { CancelledError, describeError } from './errors.js';
+import { deploy, type DeployResult } from './deploy.js';
+import { ActionError, CancelledError, describeError } from './errors.js';
 import { readPlan, type Plan } from './inputs.js';
-import { MASK, Redactor } from './redact.js';
-import { outputsOf, summaryHtml, type OutputName, type Outputs } from './report.js';
+import { Redactor } from './redact.js';
+import { dryRunReport, outputsOf, summaryHtml, type OutputName, type Outputs } from './report.js';
 import type { Deployment } from './schemas.js';
 import { DEFAULT_WAIT, WaitError, waitForReady, type WaitOptions } from './wait.js';
 
@@ -117,15 +117,7 @@ export async function run(overrides: RunOverrides = {}): Promise<void> {
     });
     latest = result.deployment;
 
-    if (plan.dryRun) {
-      const body = buildCreateRequest(plan, result.repository);
-      body.secrets = body.secrets.map((secret) => ({ ...secret, value: MASK }));
-      core.info(
-        redactor.redact(
-          `dry run: ${result.deployment === undefined ? 'the request body that would be sent' : 'the deployment exists; a create would have sent'}:\n${JSON.stringify(body, null, 2)}`,
-        ),
-      );
-    }
+    if (plan.dryRun) log.info(dryRunReport(result));
     const known = result;
     const { deployment } = known;
     if (plan.waitForReady && deployment !== undefined) {
@@ -159,6 +151,9 @@ export async function run(overrides: RunOverrides = {}): Promise<void> {
       error instanceof CancelledError
         ? `The run was cancelled${latest !== undefined ? ` while deployment ${latest.id} was ${latest.status}` : ''}; the outputs hold what was known.`
         : redactor.redact(describeError(error));
+    if (!(error instanceof ActionError) && error instanceof Error && error.stack) {
+      log.debug(error.stack);
+    }
     core.setFailed(message);
     if (plan !== undefined) {
       await writeSummary(

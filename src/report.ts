@@ -47,6 +47,19 @@ export function outputsOf(result: DeployResult, deployment = result.deployment):
   };
 }
 
+/** What a dry run prints: the request body, with every secret value replaced by `***`. */
+export function dryRunReport(result: DeployResult): string {
+  const body = {
+    ...result.request,
+    secrets: result.request.secrets.map((secret) => ({ ...secret, value: MASK })),
+  };
+  const what =
+    result.deployment === undefined
+      ? 'dry run: POST /v2/deployments would send'
+      : `dry run: '${result.deployment.name}' exists, so nothing would be sent; a create would send`;
+  return `${what}:\n${JSON.stringify(body, null, 2)}`;
+}
+
 const HTML_ESCAPES: Record<string, string> = {
   '&': '&amp;',
   '<': '&lt;',

@@ -1,7 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import type { DeployResult } from '../src/deploy.ts';
-import { escapeHtml, outputsOf, redactDeployment, summaryHtml } from '../src/report.ts';
-import type { Deployment } from '../src/schemas.ts';
+import {
+  dryRunReport,
+  escapeHtml,
+  outputsOf,
+  redactDeployment,
+  summaryHtml,
+} from '../src/report.ts';
+import type { Deployment, DeploymentCreateRequest } from '../src/schemas.ts';
 
 const deployment: Deployment = {
   name: 'my-agent',
@@ -21,9 +27,17 @@ const deployment: Deployment = {
 
 const plan = { name: 'my-agent', source: 'codehost' as const, dryRun: false };
 
+const request: DeploymentCreateRequest = {
+  name: 'my-agent',
+  source: 'codehost',
+  source_config: {},
+  source_revision_config: { repo_ref: 'main' },
+  secrets: [{ name: 'OPENAI_API_KEY', value: 'sk-live-123' }],
+};
+
 describe('outputs', () => {
   it('gives empty strings for null revision ids and redacts secrets in the deployment JSON', () => {
-    const result: DeployResult = { deployment, created: true };
+    const result: DeployResult = { deployment, created: true, request };
     const outputs = outputsOf(result);
 
     expect(outputs).toMatchObject({
@@ -44,11 +58,11 @@ describe('outputs', () => {
   it('follows a later state of the deployment', () => {
     const ready = { ...deployment, status: 'READY' as const };
 
-    expect(outputsOf({ deployment, created: false }, ready).status).toBe('READY');
+    expect(outputsOf({ deployment, created: false, request }, ready).status).toBe('READY');
   });
 
   it('has no deployment outputs in a dry run that would create', () => {
-    expect(outputsOf({ created: false })).toEqual({
+    expect(outputsOf({ created: false, request })).toEqual({
       created: 'false',
       'repo-url': '',
       'repo-ref': '',
@@ -60,7 +74,7 @@ describe('summary', () => {
   it('never shows undefined or null, and escapes what it interpolates', () => {
     const html = summaryHtml({
       plan: { ...plan, name: '<img src=x onerror=alert(1)>|x' },
-      result: { deployment, created: true },
+      result: { deployment, created: true, request },
     });
 
     expect(html).not.toMatch(/undefined|null/);
@@ -84,9 +98,29 @@ describe('summary', () => {
   });
 
   it('says a dry run would create', () => {
-    const html = summaryHtml({ plan: { ...plan, dryRun: true }, result: { created: false } });
+    const html = summaryHtml({
+      plan: { ...plan, dryRun: true },
+      result: { created: false, request },
+    });
 
     expect(html).toContain('would be created (dry run)');
+  });
+});
+
+describe('dryRunReport', () => {
+  it('prints the body that would be sent, secret values redacted', () => {
+    const text = dryRunReport({ created: false, request });
+
+    expect(text).toMatch(/^dry run: POST \/v2\/deployments would send:\n\{/);
+    expect(text).toContain('"name": "OPENAI_API_KEY"');
+    expect(text).toContain('"value": "***"');
+    expect(text).not.toContain('sk-live-123');
+  });
+
+  it('says nothing would be sent when the deployment exists', () => {
+    expect(dryRunReport({ deployment, created: false, request })).toMatch(
+      /^dry run: 'my-agent' exists, so nothing would be sent/,
+    );
   });
 });
 
