@@ -47162,6 +47162,10 @@ const DEFAULT_REMEDIES = {
     403: 'The api key lacks access: check its permissions and workspace, or pass the workspace/tenant header with the headers input.',
     404: 'Check api-url: the service has no such endpoint or resource.',
 };
+/** A redirect means api-url is not the service's base address. */
+function redirectRemedy(location) {
+    return `Check api-url: the service redirected${location ? ` to ${location}` : ''}, and the action does not follow redirects (they would carry the api key elsewhere).`;
+}
 const REQUEST_ID_HEADERS = ['x-request-id', 'request-id', 'x-correlation-id', 'x-amzn-requestid'];
 const EXCERPT_LENGTH = 200;
 /** A short, single-line excerpt of a text body (tags of an HTML page dropped). */
@@ -47291,8 +47295,9 @@ class ServiceClient {
         const cancel = this.#options.signal;
         if (cancel?.aborted)
             throw new CancelledError('The run was cancelled');
+        const timeoutMs = Math.min(this.#retry.requestTimeoutMs, spec.timeoutMs ?? Infinity);
         const timeout = new AbortController();
-        const timer = setTimeout(() => timeout.abort(), this.#retry.requestTimeoutMs);
+        const timer = setTimeout(() => timeout.abort(), timeoutMs);
         const signal = cancel ? AbortSignal.any([cancel, timeout.signal]) : timeout.signal;
         const started = this.#clock.now();
         const headers = {
@@ -47311,14 +47316,15 @@ class ServiceClient {
                 headers,
                 body: spec.body === undefined ? undefined : JSON.stringify(spec.body),
                 signal,
-                redirect: 'error',
+                // A redirect is answered, not followed: it would carry the api key to another address.
+                redirect: 'manual',
             });
             text = await response.text();
         }
         catch (error) {
             if (cancel?.aborted)
                 throw new CancelledError('The run was cancelled');
-            const { problem, reached } = describeNetworkError(error, timeout.signal.aborted, this.#retry.requestTimeoutMs);
+            const { problem, reached } = describeNetworkError(error, timeout.signal.aborted, timeoutMs);
             const ambiguous = reached && !idempotent;
             return {
                 error: new ServiceError({ method, path, problem, ambiguous, transient: true }),
@@ -47342,7 +47348,11 @@ class ServiceClient {
                 problem: `${status} ${response.statusText || 'error'}`.trim(),
                 serviceMessage: serviceMessageOf(text),
                 requestId: requestId ?? undefined,
-                remedy: retryable ? undefined : { ...DEFAULT_REMEDIES, ...spec.remedies }[status],
+                remedy: status >= 300 && status < 400
+                    ? redirectRemedy(response.headers.get('location'))
+                    : retryable
+                        ? undefined
+                        : { ...DEFAULT_REMEDIES, ...spec.remedies }[status],
                 ambiguous,
                 transient: retryable,
             });
@@ -47970,6 +47980,13 @@ function readPlan(read, environment) {
  * masks it.
  */
 const MASK = '***';
+/**
+ * Whether a line of a multi-line value is worth masking on its own: a line
+ * like `{` or `},` of a JSON value would mask that punctuation everywhere.
+ */
+function distinctive(line) {
+    return /[\p{L}\p{N}]/u.test(line) || line.length >= 4;
+}
 class Redactor {
     #needles = new Set();
     /**
@@ -47978,12 +47995,12 @@ class Redactor {
      * known yet, for the runner's mask.
      */
     add(value) {
-        const lines = value.split(/\r?\n/).filter((line) => line.trim() !== '');
-        const fresh = [value, ...lines].filter((form, index, all) => form.trim() !== '' && !this.#needles.has(form) && all.indexOf(form) === index);
-        for (const form of [value, ...lines]) {
+        const lines = value.split(/\r?\n/).map((line) => line.trim());
+        const forms = [value, ...lines.filter(distinctive)].filter((form, index, all) => form.trim() !== '' && all.indexOf(form) === index);
+        const fresh = forms.filter((form) => !this.#needles.has(form));
+        for (const form of forms) {
             for (const variant of [form, JSON.stringify(form).slice(1, -1), encodeURIComponent(form)]) {
-                if (variant.trim() !== '')
-                    this.#needles.add(variant);
+                this.#needles.add(variant);
             }
         }
         return fresh;
@@ -48140,7 +48157,7 @@ class NotListedError extends ActionError {
     name = 'NotListedError';
 }
 const wait_seconds = (ms) => `${Math.round(ms / 1000)} s`;
-async function poll(client, id) {
+async function poll(client, id, timeoutMs) {
     const list = await client.request({
         method: 'GET',
         path: '/v2/deployments',
@@ -48148,6 +48165,7 @@ async function poll(client, id) {
         schema: DeploymentListSchema,
         // A failed poll is retried by the next poll, not inside this one.
         attempts: 1,
+        timeoutMs,
     });
     return list.resources.find((deployment) => deployment.id === id);
 }
@@ -48175,7 +48193,8 @@ async function waitForReady(initial, options, dependencies) {
         interval = Math.min(options.maxIntervalMs, interval * options.growth);
         polls++;
         try {
-            const seen = await poll(client, deployment.id);
+            // The last check may not outlast the deadline by more than a second.
+            const seen = await poll(client, deployment.id, Math.max(1_000, deadline - clock.now()));
             if (seen === undefined) {
                 throw new NotListedError(`GET /v2/deployments?deployment_ids=${deployment.id} does not list the deployment`);
             }
@@ -48268,11 +48287,9 @@ async function writeSummary(html) {
 }
 async function run(overrides = {}) {
     const redactor = new Redactor();
-    // Before anything is parsed or logged: the raw text, line by line.
-    for (const name of SENSITIVE_INPUTS) {
-        for (const line of getInput(name).split(/\r?\n/))
-            mask(redactor, line.trim());
-    }
+    // Before anything is parsed or logged: the raw text, and each of its lines.
+    for (const name of SENSITIVE_INPUTS)
+        mask(redactor, getInput(name));
     const log = logger(redactor);
     const outputs = new OutputWriter(redactor);
     const controller = new AbortController();
@@ -48310,7 +48327,10 @@ async function run(overrides = {}) {
             log.info(dryRunReport(result));
         const known = result;
         const { deployment } = known;
-        if (plan.waitForReady && deployment !== undefined) {
+        if (plan.waitForReady && plan.dryRun) {
+            log.info('dry run: not waiting for READY');
+        }
+        else if (plan.waitForReady && deployment !== undefined) {
             latest = await group(`Waiting for '${plan.name}' to be READY`, () => waitForReady(deployment, { ...DEFAULT_WAIT, ...overrides.wait, timeoutMs: current.waitTimeoutSeconds * 1000 }, {
                 ...dependencies,
                 onPoll: (seen) => {
@@ -48319,9 +48339,6 @@ async function run(overrides = {}) {
                 },
             }));
             log.info(`'${plan.name}' is READY`);
-        }
-        else if (plan.waitForReady) {
-            log.info('dry run: nothing to wait for');
         }
         if (latest !== undefined) {
             log.info(`${result.created ? 'created' : 'reused'} deployment '${plan.name}': ${latest.id} (${latest.status})`);

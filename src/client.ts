@@ -142,6 +142,8 @@ export interface RequestSpec<T> {
   remedies?: Partial<Record<number, string>>;
   /** Attempts for this request, instead of the policy's. */
   attempts?: number;
+  /** How long this request may take, when shorter than the policy's per-request timeout. */
+  timeoutMs?: number;
 }
 
 export interface ClientOptions {
@@ -160,6 +162,11 @@ const DEFAULT_REMEDIES: Partial<Record<number, string>> = {
   403: 'The api key lacks access: check its permissions and workspace, or pass the workspace/tenant header with the headers input.',
   404: 'Check api-url: the service has no such endpoint or resource.',
 };
+
+/** A redirect means api-url is not the service's base address. */
+function redirectRemedy(location: string | null): string {
+  return `Check api-url: the service redirected${location ? ` to ${location}` : ''}, and the action does not follow redirects (they would carry the api key elsewhere).`;
+}
 
 const REQUEST_ID_HEADERS = ['x-request-id', 'request-id', 'x-correlation-id', 'x-amzn-requestid'];
 const EXCERPT_LENGTH = 200;
@@ -304,8 +311,9 @@ export class ServiceClient {
     const { method, path } = spec;
     const cancel = this.#options.signal;
     if (cancel?.aborted) throw new CancelledError('The run was cancelled');
+    const timeoutMs = Math.min(this.#retry.requestTimeoutMs, spec.timeoutMs ?? Infinity);
     const timeout = new AbortController();
-    const timer = setTimeout(() => timeout.abort(), this.#retry.requestTimeoutMs);
+    const timer = setTimeout(() => timeout.abort(), timeoutMs);
     const signal = cancel ? AbortSignal.any([cancel, timeout.signal]) : timeout.signal;
     const started = this.#clock.now();
     const headers: Record<string, string> = {
@@ -323,16 +331,13 @@ export class ServiceClient {
         headers,
         body: spec.body === undefined ? undefined : JSON.stringify(spec.body),
         signal,
-        redirect: 'error',
+        // A redirect is answered, not followed: it would carry the api key to another address.
+        redirect: 'manual',
       });
       text = await response.text();
     } catch (error) {
       if (cancel?.aborted) throw new CancelledError('The run was cancelled');
-      const { problem, reached } = describeNetworkError(
-        error,
-        timeout.signal.aborted,
-        this.#retry.requestTimeoutMs,
-      );
+      const { problem, reached } = describeNetworkError(error, timeout.signal.aborted, timeoutMs);
       const ambiguous = reached && !idempotent;
       return {
         error: new ServiceError({ method, path, problem, ambiguous, transient: true }),
@@ -360,7 +365,12 @@ export class ServiceClient {
         problem: `${status} ${response.statusText || 'error'}`.trim(),
         serviceMessage: serviceMessageOf(text),
         requestId: requestId ?? undefined,
-        remedy: retryable ? undefined : { ...DEFAULT_REMEDIES, ...spec.remedies }[status],
+        remedy:
+          status >= 300 && status < 400
+            ? redirectRemedy(response.headers.get('location'))
+            : retryable
+              ? undefined
+              : { ...DEFAULT_REMEDIES, ...spec.remedies }[status],
         ambiguous,
         transient: retryable,
       });

@@ -80,10 +80,8 @@ async function writeSummary(html: string): Promise<void> {
 
 export async function run(overrides: RunOverrides = {}): Promise<void> {
   const redactor = new Redactor();
-  // Before anything is parsed or logged: the raw text, line by line.
-  for (const name of SENSITIVE_INPUTS) {
-    for (const line of core.getInput(name).split(/\r?\n/)) mask(redactor, line.trim());
-  }
+  // Before anything is parsed or logged: the raw text, and each of its lines.
+  for (const name of SENSITIVE_INPUTS) mask(redactor, core.getInput(name));
   const log = logger(redactor);
   const outputs = new OutputWriter(redactor);
   const controller = new AbortController();
@@ -120,7 +118,9 @@ export async function run(overrides: RunOverrides = {}): Promise<void> {
     if (plan.dryRun) log.info(dryRunReport(result));
     const known = result;
     const { deployment } = known;
-    if (plan.waitForReady && deployment !== undefined) {
+    if (plan.waitForReady && plan.dryRun) {
+      log.info('dry run: not waiting for READY');
+    } else if (plan.waitForReady && deployment !== undefined) {
       latest = await core.group(`Waiting for '${plan.name}' to be READY`, () =>
         waitForReady(
           deployment,
@@ -135,8 +135,6 @@ export async function run(overrides: RunOverrides = {}): Promise<void> {
         ),
       );
       log.info(`'${plan.name}' is READY`);
-    } else if (plan.waitForReady) {
-      log.info('dry run: nothing to wait for');
     }
     if (latest !== undefined) {
       log.info(

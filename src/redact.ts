@@ -7,6 +7,14 @@
  */
 export const MASK = '***';
 
+/**
+ * Whether a line of a multi-line value is worth masking on its own: a line
+ * like `{` or `},` of a JSON value would mask that punctuation everywhere.
+ */
+function distinctive(line: string): boolean {
+  return /[\p{L}\p{N}]/u.test(line) || line.length >= 4;
+}
+
 export class Redactor {
   readonly #needles = new Set<string>();
 
@@ -16,14 +24,14 @@ export class Redactor {
    * known yet, for the runner's mask.
    */
   add(value: string): string[] {
-    const lines = value.split(/\r?\n/).filter((line) => line.trim() !== '');
-    const fresh = [value, ...lines].filter(
-      (form, index, all) =>
-        form.trim() !== '' && !this.#needles.has(form) && all.indexOf(form) === index,
+    const lines = value.split(/\r?\n/).map((line) => line.trim());
+    const forms = [value, ...lines.filter(distinctive)].filter(
+      (form, index, all) => form.trim() !== '' && all.indexOf(form) === index,
     );
-    for (const form of [value, ...lines]) {
+    const fresh = forms.filter((form) => !this.#needles.has(form));
+    for (const form of forms) {
       for (const variant of [form, JSON.stringify(form).slice(1, -1), encodeURIComponent(form)]) {
-        if (variant.trim() !== '') this.#needles.add(variant);
+        this.#needles.add(variant);
       }
     }
     return fresh;

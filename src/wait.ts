@@ -65,7 +65,11 @@ class NotListedError extends ActionError {
 
 const seconds = (ms: number) => `${Math.round(ms / 1000)} s`;
 
-async function poll(client: ServiceClient, id: string): Promise<Deployment | undefined> {
+async function poll(
+  client: ServiceClient,
+  id: string,
+  timeoutMs: number,
+): Promise<Deployment | undefined> {
   const list = await client.request({
     method: 'GET',
     path: '/v2/deployments',
@@ -73,6 +77,7 @@ async function poll(client: ServiceClient, id: string): Promise<Deployment | und
     schema: DeploymentListSchema,
     // A failed poll is retried by the next poll, not inside this one.
     attempts: 1,
+    timeoutMs,
   });
   return list.resources.find((deployment) => deployment.id === id);
 }
@@ -112,7 +117,8 @@ export async function waitForReady(
     interval = Math.min(options.maxIntervalMs, interval * options.growth);
     polls++;
     try {
-      const seen = await poll(client, deployment.id);
+      // The last check may not outlast the deadline by more than a second.
+      const seen = await poll(client, deployment.id, Math.max(1_000, deadline - clock.now()));
       if (seen === undefined) {
         throw new NotListedError(
           `GET /v2/deployments?deployment_ids=${deployment.id} does not list the deployment`,

@@ -254,6 +254,32 @@ describe('retries', () => {
     expect(logger.text).toMatch(/no answer within 0.3 s/);
   });
 
+  it('answers a redirect with a remedy instead of following it or retrying', async () => {
+    emu.inject({ status: 302, headers: { location: 'https://elsewhere.example/v2/deployments' } });
+
+    const error = await failure(list());
+
+    expect(error.message).toMatch(/^GET \/v2\/deployments failed: 302 Found/);
+    expect(error.message).toMatch(/redirected to https:\/\/elsewhere\.example\/v2\/deployments/);
+    expect(emu.requests).toHaveLength(1);
+  });
+
+  it('takes a shorter timeout for one request when asked', async () => {
+    emu.inject({ delayMs: 60_000 });
+
+    await failure(
+      client.request({
+        method: 'GET',
+        path: '/v2/deployments',
+        schema: DeploymentListSchema,
+        attempts: 1,
+        timeoutMs: 100,
+      }),
+    );
+
+    expect(logger.text).not.toMatch(/retrying/);
+  });
+
   it('never retries a POST that may have been handled: it is thrown as ambiguous', async () => {
     for (const fault of [{ status: 503 }, { drop: 'after' as const }, { delayMs: 60_000 }]) {
       emu.inject({ method: 'POST', ...fault });

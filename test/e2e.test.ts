@@ -257,6 +257,28 @@ describe('every source', () => {
   });
 });
 
+describe('secrets as a JSON object', () => {
+  it('sends them, masks the values and keeps the deployment output valid JSON', async () => {
+    const run = await runAction(
+      codehost({
+        secrets: `{\n  "OPENAI_API_KEY": "${SECRET_A}",\n  "DB_PASSWORD": "${SECRET_B}"\n}`,
+      }),
+    );
+
+    expect(run.exitCode).toBe(0);
+    expect(emu.requests[2]?.body).toMatchObject({
+      secrets: [
+        { name: 'OPENAI_API_KEY', value: SECRET_A },
+        { name: 'DB_PASSWORD', value: SECRET_B },
+      ],
+    });
+    const deployment = JSON.parse(run.outputs.deployment ?? '') as { id: string };
+    expect(deployment.id).toBe(emu.deployments[0]?.id);
+    expect(run.stdout).not.toMatch(/^::add-mask::[{}]$/m);
+    expectNoSecrets(run);
+  });
+});
+
 describe('config file', () => {
   it('reads a YAML file from the workspace, explicit inputs winning', async () => {
     const run = await runAction(
@@ -305,6 +327,26 @@ describe('dry run', () => {
     expect(run.outputs['deployment-id']).toBeUndefined();
     expect(run.summary).toContain('dry run');
     expectNoSecrets(run);
+  });
+});
+
+describe('dry run of an existing deployment', () => {
+  it('reports it and does not wait, even when asked to', async () => {
+    const existing = emu.seedDeployment({
+      name: 'my-agent',
+      source: 'codehost',
+      status: 'AWAITING_DATABASE',
+    });
+
+    const run = await runAction(codehost({ 'dry-run': 'true', 'wait-for-ready': 'true' }));
+
+    expect(run.exitCode).toBe(0);
+    expect(run.outputs).toMatchObject({ 'deployment-id': existing.id, created: 'false' });
+    expect(run.stdout).toContain("dry run: 'my-agent' exists, so nothing would be sent");
+    expect(run.stdout).toContain('dry run: not waiting for READY');
+    expect(
+      emu.requests.filter((request) => request.query.deployment_ids !== undefined),
+    ).toHaveLength(0);
   });
 });
 

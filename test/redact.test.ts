@@ -29,6 +29,16 @@ describe('Redactor', () => {
     expect(redactor.redact('abcdef abc')).toBe(`${MASK} ${MASK}`);
   });
 
+  it('leaves the punctuation lines of a multi-line JSON value alone, not the value itself', () => {
+    const redactor = new Redactor();
+    redactor.add('{\n  "A": "sk-live-1",\n  "B": "!@#$%"\n}');
+    redactor.add('!!!');
+
+    expect(redactor.redact('{"id": "x"}')).toBe('{"id": "x"}');
+    expect(redactor.redact('"A": "sk-live-1",')).toBe(MASK);
+    expect(redactor.redact('pw !!! end')).toBe(`pw ${MASK} end`);
+  });
+
   it('ignores blank values and reports only new ones for the runner', () => {
     const redactor = new Redactor();
 
