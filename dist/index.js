@@ -47295,11 +47295,6 @@ class ServiceClient {
         const cancel = this.#options.signal;
         if (cancel?.aborted)
             throw new CancelledError('The run was cancelled');
-        const timeoutMs = Math.min(this.#retry.requestTimeoutMs, spec.timeoutMs ?? Infinity);
-        const timeout = new AbortController();
-        const timer = setTimeout(() => timeout.abort(), timeoutMs);
-        const signal = cancel ? AbortSignal.any([cancel, timeout.signal]) : timeout.signal;
-        const started = this.#clock.now();
         const headers = {
             accept: 'application/json',
             'user-agent': this.#options.userAgent ?? 'deploy-agent-action',
@@ -47307,6 +47302,12 @@ class ServiceClient {
         };
         if (spec.body !== undefined)
             headers['content-type'] = 'application/json';
+        const body = spec.body === undefined ? undefined : JSON.stringify(spec.body);
+        const timeoutMs = Math.min(this.#retry.requestTimeoutMs, spec.timeoutMs ?? Infinity);
+        const timeout = new AbortController();
+        const timer = setTimeout(() => timeout.abort(), timeoutMs);
+        const signal = cancel ? AbortSignal.any([cancel, timeout.signal]) : timeout.signal;
+        const started = this.#clock.now();
         let response;
         let text;
         this.requestCount++;
@@ -47314,7 +47315,7 @@ class ServiceClient {
             response = await fetch(this.url(path, spec.query), {
                 method,
                 headers,
-                body: spec.body === undefined ? undefined : JSON.stringify(spec.body),
+                body,
                 signal,
                 // A redirect is answered, not followed: it would carry the api key to another address.
                 redirect: 'manual',
@@ -47625,6 +47626,9 @@ const ConfigSchema = strictObject({
 const YAML_TRUE = ['true', 'True', 'TRUE'];
 const YAML_FALSE = ['false', 'False', 'FALSE'];
 const HEADER_TOKEN = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
+/** What an HTTP header value may hold: no control characters, nothing beyond Latin-1. */
+const HEADER_VALUE = /^[\t\x20-\x7e\x80-\xff]*$/;
+const UNSENDABLE = 'cannot be sent in an HTTP header (it has a control character or a character beyond Latin-1)';
 const SECRET_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
 const GUID = /^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$/;
 const REPOSITORY = /^([A-Za-z0-9_.-]+)\/([A-Za-z0-9_.-]+)$/;
@@ -47732,14 +47736,18 @@ function parseRepository(raw) {
         fail(`must be owner/name, got '${raw}'`);
     return { owner: match[1] ?? '', name: match[2] ?? '' };
 }
+/** A header name fetch can send: `__proto__` is a token, but a record of headers drops it. */
+function isSendableHeaderName(name) {
+    return HEADER_TOKEN.test(name) && name !== '__proto__';
+}
 function parseHeaderName(raw) {
-    if (!HEADER_TOKEN.test(raw))
+    if (!isSendableHeaderName(raw))
         fail(`is not a valid header name: '${raw}'`);
     return raw;
 }
 /** `Name: value` lines. Messages never include a value: values are secret. */
 function parseHeaders(raw) {
-    const headers = {};
+    const headers = [];
     // Lines are named by number, not by content: a stray line may be part of a value.
     const seen = new Map();
     for (const [index, line] of raw.split(/\r?\n/).entries()) {
@@ -47748,11 +47756,13 @@ function parseHeaders(raw) {
         const colon = line.indexOf(':');
         const name = colon < 0 ? '' : line.slice(0, colon).trim();
         const value = colon < 0 ? '' : line.slice(colon + 1).trim();
-        if (colon < 0 || !HEADER_TOKEN.test(name)) {
+        if (colon < 0 || !isSendableHeaderName(name)) {
             fail(`line ${index + 1} is not 'Name: value' with a valid header name`);
         }
         if (value === '')
             fail(`line ${index + 1} has an empty value`);
+        if (!HEADER_VALUE.test(value))
+            fail(`the value on line ${index + 1} ${UNSENDABLE}`);
         const key = name.toLowerCase();
         const first = seen.get(key);
         if (first !== undefined)
@@ -47760,9 +47770,14 @@ function parseHeaders(raw) {
         if (RESERVED_HEADERS.includes(key))
             fail(`line ${index + 1} sets a header the action sets itself`);
         seen.set(key, index + 1);
-        headers[name] = value;
+        headers.push([name, value]);
     }
-    return headers;
+    return Object.fromEntries(headers);
+}
+function parseApiKey(raw) {
+    if (!HEADER_VALUE.test(raw))
+        fail(`the value ${UNSENDABLE}`);
+    return raw;
 }
 /**
  * `NAME=value` lines (split at the first `=`, blank lines and `#` comments
@@ -47851,6 +47866,12 @@ function parseConfig(raw, workspace) {
     if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {
         fail('must be a JSON or YAML object with keys source_config, source_revision_config, secret_references');
     }
+    try {
+        JSON.stringify(parsed);
+    }
+    catch {
+        fail('cannot be sent as JSON (a YAML anchor refers to itself?)');
+    }
     const result = ConfigSchema.safeParse(parsed);
     if (!result.success)
         fail(formatZodIssues(result.error).join('; '));
@@ -47867,7 +47888,7 @@ function inputs_optional(raw) {
 function inputsSchema(environment) {
     return object({
         'api-url': input(parseApiUrl),
-        'api-key': schemas_string(),
+        'api-key': input(parseApiKey),
         'api-key-header': input(parseHeaderName),
         headers: input(parseHeaders),
         name: input(parseName),
@@ -47907,15 +47928,15 @@ function inputsSchema(environment) {
             sourceRevisionConfig.image_uri = inputs['image-uri'];
         const secretReferences = config.secret_references ?? null;
         const apiKey = inputs['api-key'];
-        const headers = { ...inputs.headers };
         const apiKeyHeader = inputs['api-key-header'];
+        const extraHeaders = Object.entries(inputs.headers);
         if (apiKey !== '') {
-            const clash = Object.keys(headers).find((header) => header.toLowerCase() === apiKeyHeader.toLowerCase());
+            const clash = extraHeaders.find(([header]) => header.toLowerCase() === apiKeyHeader.toLowerCase());
             if (clash !== undefined) {
-                problem('headers', `header '${clash}' would replace the api-key header`);
+                problem('headers', `header '${clash[0]}' would replace the api-key header`);
             }
-            headers[apiKeyHeader] = apiKey;
         }
+        const headers = Object.fromEntries(apiKey === '' ? extraHeaders : [...extraHeaders, [apiKeyHeader, apiKey]]);
         if (source !== 'external_docker' && secretReferences !== null) {
             problem('config', `secret_references applies only to source external_docker, not ${source}`);
         }

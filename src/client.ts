@@ -311,17 +311,18 @@ export class ServiceClient {
     const { method, path } = spec;
     const cancel = this.#options.signal;
     if (cancel?.aborted) throw new CancelledError('The run was cancelled');
-    const timeoutMs = Math.min(this.#retry.requestTimeoutMs, spec.timeoutMs ?? Infinity);
-    const timeout = new AbortController();
-    const timer = setTimeout(() => timeout.abort(), timeoutMs);
-    const signal = cancel ? AbortSignal.any([cancel, timeout.signal]) : timeout.signal;
-    const started = this.#clock.now();
     const headers: Record<string, string> = {
       accept: 'application/json',
       'user-agent': this.#options.userAgent ?? 'deploy-agent-action',
       ...this.#options.headers,
     };
     if (spec.body !== undefined) headers['content-type'] = 'application/json';
+    const body = spec.body === undefined ? undefined : JSON.stringify(spec.body);
+    const timeoutMs = Math.min(this.#retry.requestTimeoutMs, spec.timeoutMs ?? Infinity);
+    const timeout = new AbortController();
+    const timer = setTimeout(() => timeout.abort(), timeoutMs);
+    const signal = cancel ? AbortSignal.any([cancel, timeout.signal]) : timeout.signal;
+    const started = this.#clock.now();
     let response: Response;
     let text: string;
     this.requestCount++;
@@ -329,7 +330,7 @@ export class ServiceClient {
       response = await fetch(this.url(path, spec.query), {
         method,
         headers,
-        body: spec.body === undefined ? undefined : JSON.stringify(spec.body),
+        body,
         signal,
         // A redirect is answered, not followed: it would carry the api key to another address.
         redirect: 'manual',

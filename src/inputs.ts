@@ -100,6 +100,10 @@ export type Plan = CodehostPlan | ExternalDockerPlan | OtherSourcePlan;
 const YAML_TRUE = ['true', 'True', 'TRUE'];
 const YAML_FALSE = ['false', 'False', 'FALSE'];
 const HEADER_TOKEN = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
+/** What an HTTP header value may hold: no control characters, nothing beyond Latin-1. */
+const HEADER_VALUE = /^[\t\x20-\x7e\x80-\xff]*$/;
+const UNSENDABLE =
+  'cannot be sent in an HTTP header (it has a control character or a character beyond Latin-1)';
 const SECRET_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
 const GUID = /^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$/;
 const REPOSITORY = /^([A-Za-z0-9_.-]+)\/([A-Za-z0-9_.-]+)$/;
@@ -210,14 +214,19 @@ export function parseRepository(raw: string): RepositoryName {
   return { owner: match[1] ?? '', name: match[2] ?? '' };
 }
 
+/** A header name fetch can send: `__proto__` is a token, but a record of headers drops it. */
+function isSendableHeaderName(name: string): boolean {
+  return HEADER_TOKEN.test(name) && name !== '__proto__';
+}
+
 export function parseHeaderName(raw: string): string {
-  if (!HEADER_TOKEN.test(raw)) fail(`is not a valid header name: '${raw}'`);
+  if (!isSendableHeaderName(raw)) fail(`is not a valid header name: '${raw}'`);
   return raw;
 }
 
 /** `Name: value` lines. Messages never include a value: values are secret. */
 export function parseHeaders(raw: string): Record<string, string> {
-  const headers: Record<string, string> = {};
+  const headers: [string, string][] = [];
   // Lines are named by number, not by content: a stray line may be part of a value.
   const seen = new Map<string, number>();
   for (const [index, line] of raw.split(/\r?\n/).entries()) {
@@ -225,19 +234,25 @@ export function parseHeaders(raw: string): Record<string, string> {
     const colon = line.indexOf(':');
     const name = colon < 0 ? '' : line.slice(0, colon).trim();
     const value = colon < 0 ? '' : line.slice(colon + 1).trim();
-    if (colon < 0 || !HEADER_TOKEN.test(name)) {
+    if (colon < 0 || !isSendableHeaderName(name)) {
       fail(`line ${index + 1} is not 'Name: value' with a valid header name`);
     }
     if (value === '') fail(`line ${index + 1} has an empty value`);
+    if (!HEADER_VALUE.test(value)) fail(`the value on line ${index + 1} ${UNSENDABLE}`);
     const key = name.toLowerCase();
     const first = seen.get(key);
     if (first !== undefined) fail(`line ${index + 1} repeats the header of line ${first}`);
     if (RESERVED_HEADERS.includes(key))
       fail(`line ${index + 1} sets a header the action sets itself`);
     seen.set(key, index + 1);
-    headers[name] = value;
+    headers.push([name, value]);
   }
-  return headers;
+  return Object.fromEntries(headers);
+}
+
+export function parseApiKey(raw: string): string {
+  if (!HEADER_VALUE.test(raw)) fail(`the value ${UNSENDABLE}`);
+  return raw;
 }
 
 /**
@@ -325,6 +340,11 @@ export function parseConfig(raw: string, workspace: string): Config {
       'must be a JSON or YAML object with keys source_config, source_revision_config, secret_references',
     );
   }
+  try {
+    JSON.stringify(parsed);
+  } catch {
+    fail('cannot be sent as JSON (a YAML anchor refers to itself?)');
+  }
   const result = ConfigSchema.safeParse(parsed);
   if (!result.success) fail(formatZodIssues(result.error).join('; '));
   return result.data;
@@ -343,7 +363,7 @@ export function inputsSchema(environment: RunEnvironment) {
   return z
     .object({
       'api-url': input(parseApiUrl),
-      'api-key': z.string(),
+      'api-key': input(parseApiKey),
       'api-key-header': input(parseHeaderName),
       headers: input(parseHeaders),
       name: input(parseName),
@@ -382,17 +402,19 @@ export function inputsSchema(environment: RunEnvironment) {
       const secretReferences = config.secret_references ?? null;
 
       const apiKey = inputs['api-key'];
-      const headers: Record<string, string> = { ...inputs.headers };
       const apiKeyHeader = inputs['api-key-header'];
+      const extraHeaders = Object.entries(inputs.headers);
       if (apiKey !== '') {
-        const clash = Object.keys(headers).find(
-          (header) => header.toLowerCase() === apiKeyHeader.toLowerCase(),
+        const clash = extraHeaders.find(
+          ([header]) => header.toLowerCase() === apiKeyHeader.toLowerCase(),
         );
         if (clash !== undefined) {
-          problem('headers', `header '${clash}' would replace the api-key header`);
+          problem('headers', `header '${clash[0]}' would replace the api-key header`);
         }
-        headers[apiKeyHeader] = apiKey;
       }
+      const headers = Object.fromEntries(
+        apiKey === '' ? extraHeaders : [...extraHeaders, [apiKeyHeader, apiKey]],
+      );
 
       if (source !== 'external_docker' && secretReferences !== null) {
         problem(

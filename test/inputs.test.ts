@@ -286,6 +286,16 @@ describe('config', () => {
     expect(plan({}).sourceRevisionConfig).toEqual({});
   });
 
+  it('rejects a YAML anchor that refers to itself, which could not be sent as JSON', () => {
+    rejects(
+      {
+        config: 'source_config: {resource_spec: {volumes: [{name: v, configMap: &a {x: *a}}]}}',
+      },
+      'config',
+      /cannot be sent as JSON/,
+    );
+  });
+
   it('accepts inline JSON', () => {
     const result = plan({ config: json });
     expect(result.sourceConfig).toEqual({
@@ -610,6 +620,18 @@ describe('secrets', () => {
   });
 });
 
+describe('api-key', () => {
+  it.each([
+    ['a NUL', `${API_KEY}\u0000`],
+    ['a carriage return', `${API_KEY}\rmore`],
+    ['a character beyond Latin-1', `${API_KEY}…`],
+  ])('rejects a key with %s, without echoing it', (_what, key) => {
+    const message = rejects({ 'api-key': key }, 'api-key', /cannot be sent in an HTTP header/);
+
+    expect(message).not.toContain(API_KEY);
+  });
+});
+
 describe('headers', () => {
   const VALUE = 'header-hunter2-s3cr3t';
 
@@ -631,6 +653,26 @@ describe('headers', () => {
 
   it('rejects a line without a colon', () => {
     rejectsHeaders({ headers: `X-Tenant-Id ${VALUE}` }, /line 1 is not 'Name: value'/);
+  });
+
+  it.each([
+    ['a NUL', `${VALUE}\u0000x`],
+    ['a lone carriage return', `${VALUE}\rx`],
+    ['a character beyond Latin-1', `${VALUE}€`],
+  ])('rejects a value with %s, which fetch could not send', (_what, value) => {
+    rejectsHeaders({ headers: `X-Tenant-Id: ${value}` }, /value on line 1 cannot be sent/);
+  });
+
+  it('rejects a header named __proto__, which fetch would silently drop', () => {
+    rejectsHeaders(
+      { headers: `__proto__: ${VALUE}` },
+      /line 1 is not 'Name: value' with a valid header name/,
+    );
+    rejects(
+      { 'api-key-header': '__proto__', 'api-key': API_KEY },
+      'api-key-header',
+      /not a valid header name/,
+    );
   });
 
   it.each(['X Tenant', 'X-Tenant(1)', 'Ünicode', ''])('rejects the header name %j', (name) => {
