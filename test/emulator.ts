@@ -135,6 +135,9 @@ export interface RecordedRequest {
   body: unknown;
   /** Date.now() when the request arrived. */
   time: number;
+  /** performance.now() when the request arrived, and when its answer was handed to the socket. */
+  arrivedAt: number;
+  answeredAt?: number;
 }
 
 export interface Emulator {
@@ -258,6 +261,7 @@ export async function startEmulator(initialOptions: EmulatorOptions = {}): Promi
         headers: flattenHeaders(req),
         body: undefined,
         time: Date.now(),
+        arrivedAt: performance.now(),
       };
       requests.push(record);
       const raw = await readBody(req);
@@ -287,6 +291,7 @@ export async function startEmulator(initialOptions: EmulatorOptions = {}): Promi
       await sleep(options.latencyMs);
       if (closing) return void res.destroy();
       send(res, answer);
+      record.answeredAt = performance.now();
     } catch {
       res.destroy(); // the client went away, or the emulator is closing
     }
