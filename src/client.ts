@@ -5,6 +5,8 @@
  * into a `ServiceError` that names the call, the status and the service's
  * own message.
  */
+import { STATUS_CODES } from 'node:http';
+import { request as undiciRequest } from 'undici';
 import type { z } from 'zod';
 import { ActionError, CancelledError } from './errors.js';
 import { ErrorBodySchema, formatZodIssues } from './schemas.js';
@@ -164,7 +166,7 @@ const DEFAULT_REMEDIES: Partial<Record<number, string>> = {
 };
 
 /** A redirect means api-url is not the service's base address. */
-function redirectRemedy(location: string | null): string {
+function redirectRemedy(location: string | undefined): string {
   return `Check api-url: the service redirected${location ? ` to ${location}` : ''}, and the action does not follow redirects (they would carry the api key elsewhere).`;
 }
 
@@ -207,8 +209,8 @@ export function serviceMessageOf(text: string): string | undefined {
 }
 
 /** `Retry-After` in milliseconds (seconds or an HTTP date), or undefined. */
-export function parseRetryAfter(value: string | null, now: number): number | undefined {
-  if (value === null || value.trim() === '') return undefined;
+export function parseRetryAfter(value: string | null | undefined, now: number): number | undefined {
+  if (value == null || value.trim() === '') return undefined;
   const trimmed = value.trim();
   if (/^\d+(\.\d+)?$/.test(trimmed)) return Number(trimmed) * 1000;
   const date = Date.parse(trimmed);
@@ -242,6 +244,37 @@ function describeNetworkError(error: unknown, timedOut: boolean, timeoutMs: numb
 
 function seconds(ms: number): string {
   return `${(ms / 1000).toFixed(1)} s`;
+}
+
+/** An answer, body read, before it is judged. */
+interface RawAnswer {
+  status: number;
+  text: string;
+  header(name: string): string | undefined;
+}
+
+/**
+ * One HTTP exchange. undici's `request` rather than `fetch`: it is the same
+ * connection pool, without the WHATWG streams on every answer (bench/), and
+ * it follows no redirect (one would carry the api key to another address).
+ */
+async function send(
+  url: string,
+  method: 'GET' | 'POST',
+  headers: Record<string, string>,
+  body: string | undefined,
+  signal: AbortSignal,
+): Promise<RawAnswer> {
+  const answer = await undiciRequest(url, { method, headers, body, signal });
+  const text = await answer.body.text();
+  return {
+    status: answer.statusCode,
+    text,
+    header: (name) => {
+      const value = answer.headers[name];
+      return Array.isArray(value) ? value.join(', ') : value;
+    },
+  };
 }
 
 interface Attempt {
@@ -319,26 +352,23 @@ export class ServiceClient {
     if (spec.body !== undefined) headers['content-type'] = 'application/json';
     const body = spec.body === undefined ? undefined : JSON.stringify(spec.body);
     const timeoutMs = Math.min(this.#retry.requestTimeoutMs, spec.timeoutMs ?? Infinity);
-    const timeout = new AbortController();
-    const timer = setTimeout(() => timeout.abort(), timeoutMs);
-    const signal = cancel ? AbortSignal.any([cancel, timeout.signal]) : timeout.signal;
+    // One controller, aborted by the per-request timeout or by the run's cancellation.
+    const abort = new AbortController();
+    let timedOut = false;
+    const timer = setTimeout(() => {
+      timedOut = true;
+      abort.abort();
+    }, timeoutMs);
+    const onCancel = () => abort.abort();
+    cancel?.addEventListener('abort', onCancel, { once: true });
     const started = this.#clock.now();
-    let response: Response;
-    let text: string;
+    let response: RawAnswer;
     this.requestCount++;
     try {
-      response = await fetch(this.url(path, spec.query), {
-        method,
-        headers,
-        body,
-        signal,
-        // A redirect is answered, not followed: it would carry the api key to another address.
-        redirect: 'manual',
-      });
-      text = await response.text();
+      response = await send(this.url(path, spec.query), method, headers, body, abort.signal);
     } catch (error) {
       if (cancel?.aborted) throw new CancelledError('The run was cancelled');
-      const { problem, reached } = describeNetworkError(error, timeout.signal.aborted, timeoutMs);
+      const { problem, reached } = describeNetworkError(error, timedOut, timeoutMs);
       const ambiguous = reached && !idempotent;
       return {
         error: new ServiceError({ method, path, problem, ambiguous, transient: true }),
@@ -346,15 +376,16 @@ export class ServiceClient {
       };
     } finally {
       clearTimeout(timer);
+      cancel?.removeEventListener('abort', onCancel);
     }
-    const status = response.status;
+    const { status, text } = response;
     this.#options.logger.debug(
       `${method} ${path} (attempt ${attempt}): ${status} in ${this.#clock.now() - started} ms`,
     );
 
     if (status < 200 || status > 299) {
-      const requestId = REQUEST_ID_HEADERS.map((name) => response.headers.get(name)).find(
-        (value) => value !== null && value !== '',
+      const requestId = REQUEST_ID_HEADERS.map((name) => response.header(name)).find(
+        (value) => value !== undefined && value !== '',
       );
       const retryable = isRetryableStatus(status);
       // A 408 or 429 was refused before it was handled; a 5xx may have been handled.
@@ -363,12 +394,12 @@ export class ServiceClient {
         method,
         path,
         status,
-        problem: `${status} ${response.statusText || 'error'}`.trim(),
+        problem: `${status} ${STATUS_CODES[status] ?? 'error'}`,
         serviceMessage: serviceMessageOf(text),
-        requestId: requestId ?? undefined,
+        requestId,
         remedy:
           status >= 300 && status < 400
-            ? redirectRemedy(response.headers.get('location'))
+            ? redirectRemedy(response.header('location'))
             : retryable
               ? undefined
               : { ...DEFAULT_REMEDIES, ...spec.remedies }[status],
@@ -378,7 +409,7 @@ export class ServiceClient {
       return {
         error,
         retryable: retryable && !ambiguous,
-        retryAfterMs: parseRetryAfter(response.headers.get('retry-after'), this.#clock.now()),
+        retryAfterMs: parseRetryAfter(response.header('retry-after'), this.#clock.now()),
       };
     }
 
@@ -389,7 +420,7 @@ export class ServiceClient {
     try {
       json = JSON.parse(text);
     } catch {
-      const type = response.headers.get('content-type') ?? 'no content type';
+      const type = response.header('content-type') ?? 'no content type';
       return fail(
         `${status} answer is not JSON (${type})${text.trim() === '' ? ', empty body' : `: ${excerpt(text)}`}`,
       );

@@ -3,7 +3,6 @@
  * @actions/core; all the logic lives in the modules it calls.
  */
 import * as core from '@actions/core';
-import { context } from '@actions/github';
 import { ServiceClient, systemClock, type Clock, type Logger, type RetryPolicy } from './client.js';
 import { deploy, type DeployResult } from './deploy.js';
 import { ActionError, CancelledError, describeError } from './errors.js';
@@ -12,6 +11,12 @@ import { Redactor } from './redact.js';
 import { dryRunReport, outputsOf, summaryHtml, type OutputName, type Outputs } from './report.js';
 import type { Deployment } from './schemas.js';
 import { DEFAULT_WAIT, WaitError, waitForReady, type WaitOptions } from './wait.js';
+
+/*
+ * The run's context is read from GITHUB_REPOSITORY and GITHUB_SHA directly:
+ * @actions/github would give the same two values, but loads Octokit and a
+ * second HTTP client at start-up, about 7 ms (bench/README.md).
+ */
 
 /** Inputs whose raw text is masked before it is even parsed. */
 const SENSITIVE_INPUTS = ['api-key', 'headers', 'secrets'] as const;
@@ -45,7 +50,10 @@ function logger(redactor: Redactor): Logger {
   return {
     info: (message) => core.info(redactor.redact(message)),
     warning: (message) => core.warning(redactor.redact(message)),
-    debug: (message) => core.debug(redactor.redact(message)),
+    // Formatted and written only when the runner shows debug lines (RUNNER_DEBUG=1).
+    debug: (message) => {
+      if (core.isDebug()) core.debug(redactor.redact(message));
+    },
   };
 }
 
@@ -93,10 +101,7 @@ export async function run(overrides: RunOverrides = {}): Promise<void> {
   try {
     const current = readPlan((name) => core.getInput(name), {
       workspace: process.env.GITHUB_WORKSPACE ?? process.cwd(),
-      // context.repo throws without GITHUB_REPOSITORY (e.g. outside a runner).
-      repository: process.env.GITHUB_REPOSITORY
-        ? `${context.repo.owner}/${context.repo.repo}`
-        : undefined,
+      repository: process.env.GITHUB_REPOSITORY,
     });
     plan = current;
     for (const value of current.sensitiveValues) mask(redactor, value);
@@ -141,7 +146,9 @@ export async function run(overrides: RunOverrides = {}): Promise<void> {
         `${result.created ? 'created' : 'reused'} deployment '${plan.name}': ${latest.id} (${latest.status})`,
       );
     }
-    await writeSummary(summaryHtml({ plan, result, deployment: latest, commit: context.sha }));
+    await writeSummary(
+      summaryHtml({ plan, result, deployment: latest, commit: process.env.GITHUB_SHA }),
+    );
   } catch (error) {
     if (error instanceof WaitError) latest = error.deployment;
     if (result !== undefined) outputs.set(outputsOf(result, latest));
@@ -155,7 +162,13 @@ export async function run(overrides: RunOverrides = {}): Promise<void> {
     core.setFailed(message);
     if (plan !== undefined) {
       await writeSummary(
-        summaryHtml({ plan, result, deployment: latest, failure: message, commit: context.sha }),
+        summaryHtml({
+          plan,
+          result,
+          deployment: latest,
+          failure: message,
+          commit: process.env.GITHUB_SHA,
+        }),
       );
     }
   } finally {

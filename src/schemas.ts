@@ -235,33 +235,40 @@ function buildFamily<C extends ObjectConfig>(object: ObjectFactory<C>) {
   };
 }
 
-const request = buildFamily(strictObject);
 const response = buildFamily(looseObject);
 
 // ---------------------------------------------------------------------------
 // Request schemas (strict)
 // ---------------------------------------------------------------------------
 
-export const ResourceSpecRequestSchema = request.ResourceSpec;
+/**
+ * The request family is built on first use: a run parses a request schema
+ * only when the `config` input is given, and building the family is a
+ * measurable part of start-up (bench/RESULTS.md).
+ */
+let requestFamily: ReturnType<typeof buildFamily<z.core.$strict>> | undefined;
+const request = () => (requestFamily ??= buildFamily(strictObject));
+
+export const ResourceSpecRequestSchema = z.lazy(() => request().ResourceSpec);
 export type ResourceSpecRequest = z.infer<typeof ResourceSpecRequestSchema>;
 
-export const SourceConfigRequestSchema = request.SourceConfig;
+export const SourceConfigRequestSchema = z.lazy(() => request().SourceConfig);
 export type SourceConfigRequest = z.infer<typeof SourceConfigRequestSchema>;
 
 /** repo_commit_sha is response-only: a request carrying it is rejected. */
-export const SourceRevisionConfigRequestSchema = request.SourceRevisionConfig;
+export const SourceRevisionConfigRequestSchema = z.lazy(() => request().SourceRevisionConfig);
 export type SourceRevisionConfigRequest = z.infer<typeof SourceRevisionConfigRequestSchema>;
 
-export const SecretSchema = request.Secret;
+export const SecretSchema = z.lazy(() => request().Secret);
 export type Secret = z.infer<typeof SecretSchema>;
 
-export const SecretReferenceSchema = request.SecretReference;
+export const SecretReferenceSchema = z.lazy(() => request().SecretReference);
 export type SecretReference = z.infer<typeof SecretReferenceSchema>;
 
 /** Body of POST /v2/deployments (§4.2). */
-export const DeploymentCreateRequestSchema = request.Deployment.extend({
-  name: z.string().min(1, 'must not be empty'),
-});
+export const DeploymentCreateRequestSchema = z.lazy(() =>
+  request().Deployment.extend({ name: z.string().min(1, 'must not be empty') }),
+);
 export type DeploymentCreateRequest = z.infer<typeof DeploymentCreateRequestSchema>;
 
 // ---------------------------------------------------------------------------

@@ -92,6 +92,7 @@ export async function waitForReady(
   const deadline = started + options.timeoutMs;
   let deployment = initial;
   let interval = options.initialIntervalMs;
+  let lastCheck = started;
   let failedPolls = 0;
   for (let polls = 0; ;) {
     const verdict = classifyStatus(deployment.status);
@@ -109,11 +110,13 @@ export async function waitForReady(
         deployment,
       );
     }
-    const delay = Math.min(interval, remaining);
+    // Intervals run from the start of one check to the start of the next.
+    const delay = Math.max(0, Math.min(interval - (clock.now() - lastCheck), remaining));
     logger.info(
       `waiting for READY: ${deployment.status} after ${seconds(clock.now() - started)}; next check in ${seconds(delay)}`,
     );
     await clock.sleep(delay, signal);
+    lastCheck = clock.now();
     interval = Math.min(options.maxIntervalMs, interval * options.growth);
     polls++;
     try {

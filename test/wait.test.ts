@@ -86,6 +86,22 @@ describe('waitForReady', () => {
     );
   });
 
+  it('counts intervals from the start of one check to the next, so a slow check is not added', async () => {
+    const deployment = pending();
+    emu.setOptions({ readyAfterPolls: 3 });
+    // The first check takes 3 s (the emulator runs in this process, on the fake clock).
+    emu.inject({
+      bodyTransform: (body) => {
+        clock.time += 3_000;
+        return body;
+      },
+    });
+
+    await waitForReady(deployment, options(600_000), { client, clock, logger });
+
+    expect(clock.sleeps).toEqual([1_000, 0, 4_000, 8_000]);
+  });
+
   it('fails at the deadline with the last status, never sleeping past it', async () => {
     const deployment = pending();
 
