@@ -6,11 +6,10 @@
  * optional Node flags (e.g. `--import` of the peak-memory hook).
  */
 import { spawn } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { WORKFLOW_REPOSITORY, withDefaults } from '../test/support/action.ts';
-import { BUNDLE, NODE24, parseOutputFile } from '../test/support/run-action.ts';
+import { BUNDLE, NODE24, parseOutputFile, runnerEnvironment } from '../test/support/run-action.ts';
 
 export { BUNDLE, NODE24 };
 
@@ -69,29 +68,7 @@ function timedSpawn(
   given: Record<string, string> | undefined,
   options: SpawnOptions,
 ): Promise<Timed> {
-  const directory = mkdtempSync(path.join(tmpdir(), 'bench-run-'));
-  const workspace = path.join(directory, 'workspace');
-  const outputPath = path.join(directory, 'output');
-  const summaryPath = path.join(directory, 'summary');
-  mkdirSync(workspace);
-  writeFileSync(outputPath, '');
-  writeFileSync(summaryPath, '');
-  const env: Record<string, string> = {
-    PATH: process.env.PATH ?? '/usr/bin:/bin',
-    HOME: directory,
-    GITHUB_ACTIONS: 'true',
-    GITHUB_OUTPUT: outputPath,
-    GITHUB_STEP_SUMMARY: summaryPath,
-    GITHUB_WORKSPACE: workspace,
-    GITHUB_REPOSITORY: WORKFLOW_REPOSITORY,
-    GITHUB_SHA: 'c0ffee0123456789c0ffee0123456789c0ffee01',
-    RUNNER_TEMP: directory,
-  };
-  if (given !== undefined) {
-    for (const [name, value] of Object.entries(withDefaults(given))) {
-      env[`INPUT_${name.replace(/ /g, '_').toUpperCase()}`] = value;
-    }
-  }
+  const { directory, workspace, outputPath, env } = runnerEnvironment(given);
   const argv = [...(options.nodeArgs ?? []), ...args];
   return new Promise<Timed>((resolve, reject) => {
     const spawnedAt = Date.now();

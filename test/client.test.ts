@@ -14,8 +14,9 @@ import {
   type RetryPolicy,
 } from '../src/client.ts';
 import { DeploymentListSchema, DeploymentSchema } from '../src/schemas.ts';
-import { startEmulator, type Emulator } from './emulator.ts';
-import { FakeClock, MemoryLogger } from './support/clock.ts';
+import type { Emulator } from './emulator.ts';
+import type { FakeClock, MemoryLogger } from './support/clock.ts';
+import { startFlow } from './support/flow.ts';
 
 const RETRY: RetryPolicy = {
   attempts: 4,
@@ -31,16 +32,10 @@ let logger: MemoryLogger;
 let client: ServiceClient;
 
 beforeEach(async () => {
-  emu = await startEmulator();
-  clock = new FakeClock();
-  logger = new MemoryLogger();
-  client = new ServiceClient({
-    baseUrl: emu.url,
-    headers: { 'X-Api-Key': 'k' },
+  ({ emu, clock, logger, client } = await startFlow({
     retry: RETRY,
-    clock,
-    logger,
-  });
+    headers: { 'X-Api-Key': 'k' },
+  }));
 });
 
 afterEach(async () => {

@@ -13,9 +13,10 @@ import {
 } from '../src/deploy.ts';
 import { ActionError } from '../src/errors.ts';
 import { readPlan, type CodehostPlan, type Plan } from '../src/inputs.ts';
-import { startEmulator, type Emulator } from './emulator.ts';
+import type { Emulator } from './emulator.ts';
 import { reader } from './support/action.ts';
-import { FakeClock, MemoryLogger } from './support/clock.ts';
+import type { FakeClock, MemoryLogger } from './support/clock.ts';
+import { startFlow } from './support/flow.ts';
 
 const INTEGRATION = '3f2b8a1e-6c4d-4e5f-8a9b-0c1d2e3f4a5b';
 const RETRY: RetryPolicy = {
@@ -32,11 +33,9 @@ let logger: MemoryLogger;
 let dependencies: FlowDependencies;
 
 beforeEach(async () => {
-  emu = await startEmulator();
+  let client: ServiceClient;
+  ({ emu, clock, logger, client } = await startFlow({ retry: RETRY }));
   emu.seedRepos(INTEGRATION, [{ owner: 'acme', name: 'agent', default_branch: 'main' }]);
-  clock = new FakeClock();
-  logger = new MemoryLogger();
-  const client = new ServiceClient({ baseUrl: emu.url, headers: {}, retry: RETRY, clock, logger });
   dependencies = { client, clock, logger };
 });
 

@@ -14,8 +14,9 @@ import {
   waitForReady,
   type WaitOptions,
 } from '../src/wait.ts';
-import { startEmulator, type Emulator } from './emulator.ts';
-import { FakeClock, MemoryLogger } from './support/clock.ts';
+import type { Emulator } from './emulator.ts';
+import type { FakeClock, MemoryLogger } from './support/clock.ts';
+import { startFlow } from './support/flow.ts';
 
 let emu: Emulator;
 let clock: FakeClock;
@@ -23,10 +24,7 @@ let logger: MemoryLogger;
 let client: ServiceClient;
 
 beforeEach(async () => {
-  emu = await startEmulator();
-  clock = new FakeClock();
-  logger = new MemoryLogger();
-  client = new ServiceClient({ baseUrl: emu.url, headers: {}, clock, logger });
+  ({ emu, clock, logger, client } = await startFlow());
 });
 
 afterEach(async () => {

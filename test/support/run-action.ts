@@ -66,18 +66,33 @@ export interface StartedAction {
   stdoutSoFar(): string;
 }
 
-export function startAction(
-  given: Record<string, string>,
-  options: RunOptions = {},
-): StartedAction {
+/** A step's files and environment, as the runner prepares them. */
+export interface RunnerEnvironment {
+  /** The temporary folder holding everything below; remove it after the run. */
+  directory: string;
+  workspace: string;
+  outputPath: string;
+  summaryPath: string;
+  env: Record<string, string>;
+}
+
+/**
+ * Makes a workspace (with `files`), empty GITHUB_OUTPUT and GITHUB_STEP_SUMMARY
+ * files, and the environment of a step: GITHUB_* variables, then `extraEnv`,
+ * then one INPUT_* variable per input (none when `given` is undefined).
+ */
+export function runnerEnvironment(
+  given: Record<string, string> | undefined,
+  files: Record<string, string> = {},
+  extraEnv: Record<string, string> = {},
+): RunnerEnvironment {
   const directory = mkdtempSync(path.join(tmpdir(), 'action-run-'));
   const workspace = path.join(directory, 'workspace');
   const outputPath = path.join(directory, 'output');
   const summaryPath = path.join(directory, 'summary');
   writeFileSync(outputPath, '');
   writeFileSync(summaryPath, '');
-  rmSync(workspace, { recursive: true, force: true });
-  for (const [file, content] of Object.entries({ '.keep': '', ...options.files })) {
+  for (const [file, content] of Object.entries({ '.keep': '', ...files })) {
     const target = path.join(workspace, file);
     mkdirSync(path.dirname(target), { recursive: true });
     writeFileSync(target, content);
@@ -92,11 +107,23 @@ export function startAction(
     GITHUB_REPOSITORY: WORKFLOW_REPOSITORY,
     GITHUB_SHA: 'c0ffee0123456789c0ffee0123456789c0ffee01',
     RUNNER_TEMP: directory,
-    ...options.env,
+    ...extraEnv,
   };
-  for (const [name, value] of Object.entries(withDefaults(given))) {
+  for (const [name, value] of Object.entries(given === undefined ? {} : withDefaults(given))) {
     env[`INPUT_${name.replace(/ /g, '_').toUpperCase()}`] = value;
   }
+  return { directory, workspace, outputPath, summaryPath, env };
+}
+
+export function startAction(
+  given: Record<string, string>,
+  options: RunOptions = {},
+): StartedAction {
+  const { directory, workspace, outputPath, summaryPath, env } = runnerEnvironment(
+    given,
+    options.files,
+    options.env,
+  );
   const child = spawn(NODE24, [BUNDLE], { env, cwd: workspace, stdio: ['ignore', 'pipe', 'pipe'] });
   let stdout = '';
   let stderr = '';
