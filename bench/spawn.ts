@@ -9,7 +9,13 @@ import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { BUNDLE, NODE24, parseOutputFile, runnerEnvironment } from '../test/support/run-action.ts';
+import {
+  BUNDLE,
+  NODE24,
+  parseOutputFile,
+  runnerEnvironment,
+  type ActionRun,
+} from '../test/support/run-action.ts';
 
 export { BUNDLE, NODE24 };
 
@@ -37,12 +43,8 @@ export function peakMemoryHook(): string {
   return hookPath;
 }
 
-export interface Timed {
-  exitCode: number | null;
-  signal: NodeJS.Signals | null;
-  stdout: string;
-  stderr: string;
-  outputs: Record<string, string>;
+/** A run as the tests see it (less the files' text), timed. */
+export interface Timed extends Omit<ActionRun, 'outputFile' | 'summary'> {
   /** Date.now() just before spawn (comparable with the emulator's request times). */
   spawnedAt: number;
   /** Date.now() when the process exited. */
@@ -51,8 +53,6 @@ export interface Timed {
   elapsedMs: number;
   /** From PEAK_RSS_KB= on stderr, when the hook was preloaded. */
   peakRssKb: number | undefined;
-  /** The `::error::` line's message, if any (still escaped). */
-  error: string | undefined;
 }
 
 export interface SpawnOptions {

@@ -222,6 +222,23 @@ describe('deploy', () => {
     expect(posts()).toHaveLength(1);
   });
 
+  it('gives up creating after the last attempt, looking the name up after each', async () => {
+    emu.inject({ method: 'POST', status: 503, times: Infinity });
+
+    const error = await deploy(plan({ source: 'internal_template' }), dependencies).then(
+      () => undefined,
+      (e: unknown) => e,
+    );
+
+    expect((error as Error).message).toMatch(
+      /^POST \/v2\/deployments failed after 4 attempts: 503 Service Unavailable/,
+    );
+    expect(emu.requests.map((request) => request.method).join(' ')).toBe(
+      'GET POST GET POST GET POST GET POST GET',
+    );
+    expect(emu.deployments).toHaveLength(0);
+  });
+
   it('uses the deployment a dropped POST created, without a second POST', async () => {
     emu.inject({ method: 'POST', drop: 'after' });
 
