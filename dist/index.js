@@ -42508,7 +42508,7 @@ async function writeSummary(html) {
         warning(`could not write the job summary: ${describeError(error)}`);
     }
 }
-async function run(overrides = {}) {
+async function run() {
     const redactor = new Redactor();
     // Before anything is parsed or logged: the raw text, and each of its lines.
     for (const name of SENSITIVE_INPUTS)
@@ -42517,7 +42517,7 @@ async function run(overrides = {}) {
     const outputs = new OutputWriter(redactor);
     const controller = new AbortController();
     const stopListening = onCancel(controller);
-    const clock = overrides.clock ?? systemClock;
+    const clock = systemClock;
     let plan;
     let result;
     let latest;
@@ -42532,7 +42532,6 @@ async function run(overrides = {}) {
         const client = new ServiceClient({
             baseUrl: plan.apiUrl,
             headers: plan.headers,
-            retry: overrides.retry,
             clock,
             logger: log,
             signal: controller.signal,
@@ -42551,7 +42550,7 @@ async function run(overrides = {}) {
             log.info('dry run: not waiting for READY');
         }
         else if (plan.waitForReady && deployment !== undefined) {
-            latest = await group(`Waiting for '${plan.name}' to be READY`, () => waitForReady(deployment, { ...DEFAULT_WAIT, ...overrides.wait, timeoutMs: current.waitTimeoutSeconds * 1000 }, {
+            latest = await group(`Waiting for '${plan.name}' to be READY`, () => waitForReady(deployment, { ...DEFAULT_WAIT, timeoutMs: current.waitTimeoutSeconds * 1000 }, {
                 ...dependencies,
                 onPoll: (seen) => {
                     latest = seen;

@@ -3,14 +3,14 @@
  * @actions/core; all the logic lives in the modules it calls.
  */
 import * as core from '@actions/core';
-import { ServiceClient, systemClock, type Clock, type Logger, type RetryPolicy } from './client.js';
+import { ServiceClient, systemClock, type Logger } from './client.js';
 import { deploy, type DeployResult } from './deploy.js';
 import { ActionError, CancelledError, describeError } from './errors.js';
 import { readPlan, type Plan } from './inputs.js';
 import { Redactor } from './redact.js';
 import { dryRunReport, outputsOf, summaryHtml, type OutputName, type Outputs } from './report.js';
 import type { Deployment } from './schemas.js';
-import { DEFAULT_WAIT, WaitError, waitForReady, type WaitOptions } from './wait.js';
+import { DEFAULT_WAIT, WaitError, waitForReady } from './wait.js';
 
 /*
  * The run's context is read from GITHUB_REPOSITORY and GITHUB_SHA directly:
@@ -20,12 +20,6 @@ import { DEFAULT_WAIT, WaitError, waitForReady, type WaitOptions } from './wait.
 
 /** Inputs whose raw text is masked before it is even parsed. */
 const SENSITIVE_INPUTS = ['api-key', 'headers', 'secrets'] as const;
-
-export interface RunOverrides {
-  clock?: Clock;
-  retry?: RetryPolicy;
-  wait?: Partial<Omit<WaitOptions, 'timeoutMs'>>;
-}
 
 /** Sets each output once it is known, again only when its value changes. */
 class OutputWriter {
@@ -86,7 +80,7 @@ async function writeSummary(html: string): Promise<void> {
   }
 }
 
-export async function run(overrides: RunOverrides = {}): Promise<void> {
+export async function run(): Promise<void> {
   const redactor = new Redactor();
   // Before anything is parsed or logged: the raw text, and each of its lines.
   for (const name of SENSITIVE_INPUTS) mask(redactor, core.getInput(name));
@@ -94,7 +88,7 @@ export async function run(overrides: RunOverrides = {}): Promise<void> {
   const outputs = new OutputWriter(redactor);
   const controller = new AbortController();
   const stopListening = onCancel(controller);
-  const clock = overrides.clock ?? systemClock;
+  const clock = systemClock;
   let plan: Plan | undefined;
   let result: DeployResult | undefined;
   let latest: Deployment | undefined;
@@ -108,7 +102,6 @@ export async function run(overrides: RunOverrides = {}): Promise<void> {
     const client = new ServiceClient({
       baseUrl: plan.apiUrl,
       headers: plan.headers,
-      retry: overrides.retry,
       clock,
       logger: log,
       signal: controller.signal,
@@ -129,7 +122,7 @@ export async function run(overrides: RunOverrides = {}): Promise<void> {
       latest = await core.group(`Waiting for '${plan.name}' to be READY`, () =>
         waitForReady(
           deployment,
-          { ...DEFAULT_WAIT, ...overrides.wait, timeoutMs: current.waitTimeoutSeconds * 1000 },
+          { ...DEFAULT_WAIT, timeoutMs: current.waitTimeoutSeconds * 1000 },
           {
             ...dependencies,
             onPoll: (seen) => {
