@@ -41439,8 +41439,6 @@ class ServiceClient {
     #options;
     #retry;
     #clock;
-    /** Requests sent, attempts included: for the log and the benchmark. */
-    requestCount = 0;
     constructor(options) {
         this.#options = options;
         this.#retry = options.retry ?? DEFAULT_RETRY_POLICY;
@@ -41508,7 +41506,6 @@ class ServiceClient {
         cancel?.addEventListener('abort', onCancel, { once: true });
         const started = this.#clock.now();
         let response;
-        this.requestCount++;
         try {
             response = await send(this.url(path, spec.query), method, headers, body, abort.signal);
         }

@@ -288,8 +288,6 @@ export class ServiceClient {
   readonly #options: ClientOptions;
   readonly #retry: RetryPolicy;
   readonly #clock: Clock;
-  /** Requests sent, attempts included: for the log and the benchmark. */
-  requestCount = 0;
 
   constructor(options: ClientOptions) {
     this.#options = options;
@@ -363,7 +361,6 @@ export class ServiceClient {
     cancel?.addEventListener('abort', onCancel, { once: true });
     const started = this.#clock.now();
     let response: RawAnswer;
-    this.requestCount++;
     try {
       response = await send(this.url(path, spec.query), method, headers, body, abort.signal);
     } catch (error) {
