@@ -1,21 +1,14 @@
 /**
- * The bench's own way to run the bundled action: the same process set-up as
- * test/support/run-action.ts (INPUT_* variables with action.yml defaults,
- * GITHUB_OUTPUT and GITHUB_STEP_SUMMARY files), but with everything prepared
- * before the clock starts, the spawn time taken just before `spawn`, and
- * optional Node flags (e.g. `--import` of the peak-memory hook).
+ * The bench runs the bundled action the way the tests do
+ * (test/support/run-action.ts: INPUT_* variables with action.yml defaults,
+ * GITHUB_OUTPUT and GITHUB_STEP_SUMMARY files, the spawn time taken just
+ * before `spawn`), with optional Node flags (e.g. `--import` of the
+ * peak-memory hook).
  */
-import { spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import {
-  BUNDLE,
-  NODE24,
-  parseOutputFile,
-  runnerEnvironment,
-  type ActionRun,
-} from '../test/support/run-action.ts';
+import { BUNDLE, NODE24, startAction, type ActionRun } from '../test/support/run-action.ts';
 
 export { BUNDLE, NODE24 };
 
@@ -43,15 +36,9 @@ export function peakMemoryHook(): string {
   return hookPath;
 }
 
-/** A run as the tests see it (less the files' text), timed. */
-export interface Timed extends Omit<ActionRun, 'outputFile' | 'summary'> {
-  /** Date.now() just before spawn (comparable with the emulator's request times). */
-  spawnedAt: number;
-  /** Date.now() when the process exited. */
-  exitedAt: number;
-  /** performance.now() from just before spawn to the exit event, in ms. */
-  elapsedMs: number;
-  /** From PEAK_RSS_KB= on stderr, when the hook was preloaded. */
+/** A run as the tests see it, with the peak memory when the hook was preloaded. */
+export interface Timed extends ActionRun {
+  /** From PEAK_RSS_KB= on stderr. */
   peakRssKb: number | undefined;
 }
 
@@ -62,53 +49,18 @@ export interface SpawnOptions {
   killAfterMs?: number;
 }
 
-/** Spawns `NODE24 ...args` with an action-like environment and times it. */
-function timedSpawn(
-  args: string[],
-  given: Record<string, string> | undefined,
+/** Spawns `NODE24 ...nodeArgs ...script` in a step's environment, as the tests do, and times it. */
+async function timedSpawn(
+  script: string[],
+  given: Record<string, string>,
   options: SpawnOptions,
 ): Promise<Timed> {
-  const { directory, workspace, outputPath, env } = runnerEnvironment(given);
-  const argv = [...(options.nodeArgs ?? []), ...args];
-  return new Promise<Timed>((resolve, reject) => {
-    const spawnedAt = Date.now();
-    const started = performance.now();
-    const child = spawn(NODE24, argv, { env, cwd: workspace, stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    let exitedAt = 0;
-    let elapsedMs = 0;
-    child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
-    child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
-    const killer = setTimeout(() => child.kill('SIGKILL'), options.killAfterMs ?? 120_000);
-    child.on('exit', () => {
-      elapsedMs = performance.now() - started;
-      exitedAt = Date.now();
-    });
-    child.on('error', (error) => {
-      clearTimeout(killer);
-      reject(error);
-    });
-    child.on('close', (exitCode, signal) => {
-      clearTimeout(killer);
-      const outputs = parseOutputFile(readFileSync(outputPath, 'utf8'));
-      rmSync(directory, { recursive: true, force: true });
-      const rss = /^PEAK_RSS_KB=(\d+)$/m.exec(stderr);
-      const errorLine = stdout.split('\n').find((line) => line.startsWith('::error::'));
-      resolve({
-        exitCode,
-        signal,
-        stdout,
-        stderr,
-        outputs,
-        spawnedAt,
-        exitedAt,
-        elapsedMs,
-        peakRssKb: rss === null ? undefined : Number(rss[1]),
-        error: errorLine?.slice(9),
-      });
-    });
-  });
+  const run = await startAction(given, {
+    argv: [...(options.nodeArgs ?? []), ...script],
+    killAfterMs: options.killAfterMs ?? 120_000,
+  }).finished;
+  const rss = /^PEAK_RSS_KB=(\d+)$/m.exec(run.stderr);
+  return { ...run, peakRssKb: rss === null ? undefined : Number(rss[1]) };
 }
 
 /** Runs dist/index.js with these inputs (action.yml defaults applied). */
@@ -118,5 +70,5 @@ export function runBundle(given: Record<string, string>, options: SpawnOptions =
 
 /** Runs `node -e 0` on the same binary, in the same kind of environment. */
 export function runBareNode(options: SpawnOptions = {}) {
-  return timedSpawn(['-e', '0'], undefined, options);
+  return timedSpawn(['-e', '0'], {}, options);
 }

@@ -26,6 +26,11 @@ export interface ActionRun {
   summary: string;
   /** The message of the `::error::` command, if any, unescaped. */
   error: string | undefined;
+  /** Date.now() just before spawn, and when the process exited (comparable with the emulator's times). */
+  spawnedAt: number;
+  exitedAt: number;
+  /** performance.now() from just before spawn to the exit, in ms. */
+  elapsedMs: number;
 }
 
 export interface RunOptions {
@@ -35,6 +40,8 @@ export interface RunOptions {
   files?: Record<string, string>;
   /** Kills the run after this long (a test safety net, not a timing assertion). */
   killAfterMs?: number;
+  /** What Node runs, flags included. Default: the bundle. */
+  argv?: string[];
 }
 
 /** Parses the `name<<DELIMITER ... DELIMITER` blocks that core.setOutput appends. */
@@ -67,7 +74,7 @@ export interface StartedAction {
 }
 
 /** A step's files and environment, as the runner prepares them. */
-export interface RunnerEnvironment {
+interface RunnerEnvironment {
   /** The temporary folder holding everything below; remove it after the run. */
   directory: string;
   workspace: string;
@@ -81,7 +88,7 @@ export interface RunnerEnvironment {
  * files, and the environment of a step: GITHUB_* variables, then `extraEnv`,
  * then one INPUT_* variable per input (none when `given` is undefined).
  */
-export function runnerEnvironment(
+function runnerEnvironment(
   given: Record<string, string> | undefined,
   files: Record<string, string> = {},
   extraEnv: Record<string, string> = {},
@@ -124,7 +131,19 @@ export function startAction(
     options.files,
     options.env,
   );
-  const child = spawn(NODE24, [BUNDLE], { env, cwd: workspace, stdio: ['ignore', 'pipe', 'pipe'] });
+  const spawnedAt = Date.now();
+  const started = performance.now();
+  const child = spawn(NODE24, options.argv ?? [BUNDLE], {
+    env,
+    cwd: workspace,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let exitedAt = 0;
+  let elapsedMs = 0;
+  child.on('exit', () => {
+    elapsedMs = performance.now() - started;
+    exitedAt = Date.now();
+  });
   let stdout = '';
   let stderr = '';
   child.stdout?.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
@@ -150,6 +169,9 @@ export function startAction(
         outputFile,
         summary,
         error: errorLine === undefined ? undefined : unescapeCommand(errorLine.slice(9)),
+        spawnedAt,
+        exitedAt,
+        elapsedMs,
       });
     });
   });
