@@ -41415,6 +41415,7 @@ function describeNetworkError(error, timedOut, timeoutMs) {
     const reached = !['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN'].includes(code);
     return { problem: code !== '' ? `${text} (${code})` : text, reached };
 }
+/** `1.5 s`: how delays are written in the log. */
 function seconds(ms) {
     return `${(ms / 1000).toFixed(1)} s`;
 }
@@ -41716,7 +41717,7 @@ async function createDeployment(request, dependencies) {
                 throw new ServiceError({ ...error.details, attempts: attempt });
             }
             const delayMs = client.delayBeforeRetry(attempt);
-            logger.warning(`retrying POST /v2/deployments in ${(delayMs / 1000).toFixed(1)} s (attempt ${attempt + 1} of ${attempts}): it was not created`);
+            logger.warning(`retrying POST /v2/deployments in ${seconds(delayMs)} (attempt ${attempt + 1} of ${attempts}): it was not created`);
             await clock.sleep(delayMs, signal);
         }
     }
@@ -42518,6 +42519,7 @@ async function run() {
     let plan;
     let result;
     let latest;
+    let failure;
     try {
         const current = readPlan((name) => getInput(name), {
             workspace: process.env.GITHUB_WORKSPACE ?? process.cwd(),
@@ -42559,7 +42561,6 @@ async function run() {
         if (latest !== undefined) {
             log.info(`${result.created ? 'created' : 'reused'} deployment '${plan.name}': ${latest.id} (${latest.status})`);
         }
-        await writeSummary(summaryHtml({ plan, result, deployment: latest, commit: process.env.GITHUB_SHA }));
     }
     catch (error) {
         if (error instanceof WaitError)
@@ -42573,18 +42574,20 @@ async function run() {
             log.debug(error.stack);
         }
         setFailed(message);
-        if (plan !== undefined) {
-            await writeSummary(summaryHtml({
-                plan,
-                result,
-                deployment: latest,
-                failure: message,
-                commit: process.env.GITHUB_SHA,
-            }));
-        }
+        failure = message;
     }
     finally {
         stopListening();
+    }
+    if (plan !== undefined) {
+        const html = summaryHtml({
+            plan,
+            result,
+            deployment: latest,
+            failure,
+            commit: process.env.GITHUB_SHA,
+        });
+        await writeSummary(redactor.redact(html));
     }
 }
 

@@ -242,7 +242,8 @@ function describeNetworkError(error: unknown, timedOut: boolean, timeoutMs: numb
   return { problem: code !== '' ? `${text} (${code})` : text, reached };
 }
 
-function seconds(ms: number): string {
+/** `1.5 s`: how delays are written in the log. */
+export function seconds(ms: number): string {
   return `${(ms / 1000).toFixed(1)} s`;
 }
 

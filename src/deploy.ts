@@ -4,7 +4,7 @@
  */
 import { ActionError, CancelledError } from './errors.js';
 import type { Clock, Logger, ServiceClient } from './client.js';
-import { ServiceError } from './client.js';
+import { ServiceError, seconds } from './client.js';
 import type { CodehostPlan, Plan } from './inputs.js';
 import {
   DeploymentListSchema,
@@ -203,7 +203,7 @@ export async function createDeployment(
       }
       const delayMs = client.delayBeforeRetry(attempt);
       logger.warning(
-        `retrying POST /v2/deployments in ${(delayMs / 1000).toFixed(1)} s (attempt ${attempt + 1} of ${attempts}): it was not created`,
+        `retrying POST /v2/deployments in ${seconds(delayMs)} (attempt ${attempt + 1} of ${attempts}): it was not created`,
       );
       await clock.sleep(delayMs, signal);
     }

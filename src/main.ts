@@ -92,6 +92,7 @@ export async function run(): Promise<void> {
   let plan: Plan | undefined;
   let result: DeployResult | undefined;
   let latest: Deployment | undefined;
+  let failure: string | undefined;
   try {
     const current = readPlan((name) => core.getInput(name), {
       workspace: process.env.GITHUB_WORKSPACE ?? process.cwd(),
@@ -139,9 +140,6 @@ export async function run(): Promise<void> {
         `${result.created ? 'created' : 'reused'} deployment '${plan.name}': ${latest.id} (${latest.status})`,
       );
     }
-    await writeSummary(
-      summaryHtml({ plan, result, deployment: latest, commit: process.env.GITHUB_SHA }),
-    );
   } catch (error) {
     if (error instanceof WaitError) latest = error.deployment;
     if (result !== undefined) outputs.set(outputsOf(result, latest));
@@ -153,18 +151,18 @@ export async function run(): Promise<void> {
       log.debug(error.stack);
     }
     core.setFailed(message);
-    if (plan !== undefined) {
-      await writeSummary(
-        summaryHtml({
-          plan,
-          result,
-          deployment: latest,
-          failure: message,
-          commit: process.env.GITHUB_SHA,
-        }),
-      );
-    }
+    failure = message;
   } finally {
     stopListening();
+  }
+  if (plan !== undefined) {
+    const html = summaryHtml({
+      plan,
+      result,
+      deployment: latest,
+      failure,
+      commit: process.env.GITHUB_SHA,
+    });
+    await writeSummary(redactor.redact(html));
   }
 }
