@@ -1,4 +1,6 @@
 import { execFile } from 'node:child_process';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { DEFAULT_TENANT_ID, startEmulator } from './emulator.ts';
@@ -678,5 +680,418 @@ describe('recording and lifecycle', () => {
       );
     });
     expect(stdout.trim()).toBe('200');
+  });
+});
+
+describe('port option', () => {
+  it('listens on the given port of 127.0.0.1', async () => {
+    const probe = createServer();
+    await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
+    const { port } = probe.address() as AddressInfo;
+    await new Promise<void>((resolve) => probe.close(() => resolve()));
+
+    const fixed = await start({ port });
+
+    expect(fixed.url).toBe(`http://127.0.0.1:${port}`);
+    expect((await list({}, fixed)).status).toBe(200);
+  });
+});
+
+const REPO = 'https://github.com/acme/agent';
+const SHA_A = 'a'.repeat(40);
+const SHA_B = 'b'.repeat(40);
+const SHA_C = 'c'.repeat(40);
+
+/** A codehost deployment that tracks main of REPO and builds on push. */
+function tracked(overrides: Partial<Deployment> = {}): Deployment {
+  return emu.seedDeployment({
+    name: 'tracked',
+    source: 'codehost',
+    source_config: { integration_id: INTEGRATION, repo_url: REPO, build_on_push: true },
+    source_revision_config: { repo_ref: 'main', repo_commit_sha: SHA_A },
+    ...overrides,
+  });
+}
+
+async function poll(id: string): Promise<Deployment> {
+  const reply = await list({ deployment_ids: id });
+  const found = reply.body.resources[0];
+  if (!found) throw new Error(`deployment ${id} not listed`);
+  return found;
+}
+
+const states = (id: string): string[] => emu.revisions(id).map((r) => r.state);
+
+describe('revisions', () => {
+  it('a created codehost deployment starts from the head set for its repository and ref', async () => {
+    emu.setHead('https://GitHub.com/acme/agent.git/', 'main', SHA_A);
+    emu.setHead(REPO, 'develop', SHA_B);
+    const { body } = await create();
+
+    expect(body.source_revision_config.repo_commit_sha).toBe(SHA_A);
+    expect(body.latest_revision_id).toMatch(UUID);
+    expect(body.active_revision_id).toBeNull();
+    expect(emu.revisions(body.id)).toEqual([
+      {
+        id: body.latest_revision_id,
+        commitSha: SHA_A,
+        repoRef: 'main',
+        state: 'building',
+        queuedAt: expect.any(Number) as number,
+        polls: 0,
+      },
+    ]);
+
+    const other = await create({ name: 'other-repo', source_config: { repo_url: `${REPO}-2` } });
+    expect(other.body.source_revision_config.repo_commit_sha).toMatch(/^[0-9a-f]{40}$/);
+    expect(other.body.source_revision_config.repo_commit_sha).not.toBe(SHA_A);
+
+    const docker = await create({
+      name: 'docker',
+      source: 'internal_docker',
+      source_config: {},
+      source_revision_config: { image_uri: 'registry/agent:1' },
+    });
+    expect(docker.body.source_revision_config.repo_commit_sha).toBeNull();
+    expect(emu.revisions(docker.body.id)[0]?.commitSha).toBeNull();
+    expect(emu.revisions('00000000-0000-4000-8000-000000000000')).toEqual([]);
+  });
+
+  it('by default the first revision goes live on the read that turns the deployment READY', async () => {
+    emu.setOptions({ readyAfterPolls: 1 });
+    const { body } = await create();
+
+    const first = await poll(body.id);
+    expect(first).toMatchObject({ status: 'AWAITING_DATABASE', active_revision_id: null });
+    const second = await poll(body.id);
+    expect(second.status).toBe('READY');
+    expect(second.active_revision_id).toBe(body.latest_revision_id);
+    expect(states(body.id)).toEqual(['live']);
+  });
+
+  it('buildPolls: a created deployment is READY before its first revision is active', async () => {
+    emu.setOptions({ readyAfterPolls: 0, buildPolls: 2 });
+    const { body } = await create();
+
+    const seen = [];
+    for (let i = 0; i < 4; i++) {
+      const d = await poll(body.id);
+      seen.push([d.status, d.active_revision_id === d.latest_revision_id]);
+    }
+    expect(seen).toEqual([
+      ['READY', false],
+      ['READY', false],
+      ['READY', true],
+      ['READY', true],
+    ]);
+    expect(emu.revisions(body.id)[0]).toMatchObject({ state: 'live', polls: 2 });
+  });
+
+  it('buildMs counts from the queueing or from READY, whichever is later (clock from `now`)', async () => {
+    let time = 1_000_000;
+    emu.setOptions({ now: () => time, readyAfterMs: 10_000, buildMs: 5_000 });
+    const { body } = await create();
+    expect(body.created_at).toBe(new Date(1_000_000).toISOString());
+
+    time += 10_000;
+    expect(await poll(body.id)).toMatchObject({ status: 'READY', active_revision_id: null });
+    time += 4_999;
+    expect((await poll(body.id)).active_revision_id).toBeNull();
+    time += 1;
+    expect((await poll(body.id)).active_revision_id).toBe(body.latest_revision_id);
+  });
+
+  it('initialStatus READY: the created deployment is live at once, as before', async () => {
+    emu.setOptions({ initialStatus: 'READY' });
+    const { body } = await create();
+    expect(body.status).toBe('READY');
+    expect(body.active_revision_id).toBe(body.latest_revision_id);
+  });
+
+  it('push queues a new latest revision that goes live after buildPolls', async () => {
+    emu.setOptions({ buildPolls: 1 });
+    const d = tracked();
+    const before = d.latest_revision_id;
+    expect(d.active_revision_id).toBe(before);
+
+    expect(emu.push('https://github.com/ACME/agent/', 'main', SHA_B)).toEqual([d.id]);
+
+    expect(d.latest_revision_id).not.toBe(before);
+    expect(d.active_revision_id).toBe(before);
+    expect(d.source_revision_config).toEqual({ repo_ref: 'main', repo_commit_sha: SHA_B });
+    const building = await poll(d.id);
+    expect(building.active_revision_id).toBe(before);
+    expect(building.latest_revision_id).toBe(d.latest_revision_id);
+    const live = await poll(d.id);
+    expect(live.active_revision_id).toBe(live.latest_revision_id);
+    expect(live.source_revision_config.repo_commit_sha).toBe(SHA_B);
+    expect(emu.revisions(d.id).map((r) => [r.commitSha, r.state])).toEqual([
+      [SHA_A, 'live'],
+      [SHA_B, 'live'],
+    ]);
+  });
+
+  it('push moves the head: a later create starts from the pushed commit', async () => {
+    emu.push(REPO, 'main', SHA_C);
+    expect((await create()).body.source_revision_config.repo_commit_sha).toBe(SHA_C);
+  });
+
+  it('push touches only codehost deployments of that repository and ref with build_on_push true', () => {
+    const d = tracked();
+    const off = tracked({
+      name: 'off',
+      source_config: { repo_url: REPO, build_on_push: false },
+    });
+    const unset = tracked({ name: 'unset', source_config: { repo_url: REPO } });
+    const otherRef = tracked({
+      name: 'other-ref',
+      source_revision_config: { repo_ref: 'develop', repo_commit_sha: SHA_A },
+    });
+    const docker = tracked({ name: 'docker', source: 'internal_docker' });
+    const snapshot = structuredClone([off, unset, otherRef, docker]);
+
+    expect(emu.push(REPO, 'main', SHA_B)).toEqual([d.id]);
+    expect(emu.push(`${REPO}-other`, 'main', SHA_C)).toEqual([]);
+    expect([off, unset, otherRef, docker]).toEqual(snapshot);
+    for (const unchanged of snapshot) expect(states(unchanged.id)).toEqual(['live']);
+  });
+
+  it('rapid pushes: older queued commits are skipped, only the newest is built', async () => {
+    emu.setOptions({ buildPolls: 1 });
+    const d = tracked();
+    emu.push(REPO, 'main', SHA_B);
+    emu.push(REPO, 'main', SHA_C);
+
+    expect(states(d.id)).toEqual(['live', 'skipped', 'building']);
+    await poll(d.id);
+    const live = await poll(d.id);
+    expect(states(d.id)).toEqual(['live', 'skipped', 'live']);
+    expect(live.source_revision_config.repo_commit_sha).toBe(SHA_C);
+    expect(live.active_revision_id).toBe(emu.revisions(d.id)[2]?.id);
+  });
+
+  it('a failed build never goes live: active stays the previous revision', async () => {
+    const d = tracked();
+    const previous = d.active_revision_id;
+    emu.push(REPO, 'main', SHA_B, { fail: true });
+
+    for (let i = 0; i < 3; i++) {
+      const seen = await poll(d.id);
+      expect(seen.status).toBe('READY');
+      expect(seen.active_revision_id).toBe(previous);
+      expect(seen.latest_revision_id).toBe(emu.revisions(d.id)[1]?.id);
+    }
+    expect(states(d.id)).toEqual(['live', 'failed']);
+
+    emu.push(REPO, 'main', SHA_C);
+    expect((await poll(d.id)).active_revision_id).toBe(emu.revisions(d.id)[2]?.id);
+  });
+
+  it('failBuilds fails every build, a created deployment first revision included', async () => {
+    emu.setOptions({ readyAfterPolls: 0, failBuilds: true });
+    const { body } = await create();
+    const seen = await poll(body.id);
+    expect(seen).toMatchObject({ status: 'READY', active_revision_id: null });
+    expect(seen.latest_revision_id).toBe(body.latest_revision_id);
+    expect(states(body.id)).toEqual(['failed']);
+  });
+
+  it('builds only while READY', async () => {
+    const d = tracked({ status: 'UNUSED' });
+    expect(d.active_revision_id).toBeNull();
+    expect(states(d.id)).toEqual(['building']);
+    await poll(d.id);
+    expect(states(d.id)).toEqual(['building']);
+    d.status = 'READY';
+    expect((await poll(d.id)).active_revision_id).toBe(d.latest_revision_id);
+  });
+});
+
+describe('seeded revisions', () => {
+  it('one revision for the seeded commit, live when READY', () => {
+    const d = tracked();
+    // The emulator's own state is invisible: not in JSON, copies or deep equality.
+    expect(Object.keys(d)).not.toContain('revisions');
+    expect(structuredClone(d)).toStrictEqual(d);
+    expect(JSON.parse(JSON.stringify(d))).toStrictEqual(d);
+    expect(emu.revisions(d.id)).toEqual([
+      expect.objectContaining({
+        id: d.latest_revision_id,
+        commitSha: SHA_A,
+        repoRef: 'main',
+        state: 'live',
+      }) as unknown,
+    ]);
+    const plain = emu.seedDeployment({ source: 'codehost' });
+    expect(emu.revisions(plain.id)[0]?.commitSha).toBe(
+      plain.source_revision_config.repo_commit_sha,
+    );
+    expect(plain.source_revision_config.repo_commit_sha).toMatch(/^[0-9a-f]{40}$/);
+  });
+
+  it('honours explicit revision ids until a build or a push changes them', async () => {
+    emu.setOptions({ buildPolls: Infinity });
+    const latest = '11111111-1111-4111-8111-111111111111';
+    const active = '22222222-2222-4222-8222-222222222222';
+    const d = tracked({ latest_revision_id: latest, active_revision_id: active });
+
+    expect(d).toMatchObject({ latest_revision_id: latest, active_revision_id: active });
+    expect(emu.revisions(d.id).map((r) => [r.id, r.state])).toEqual([
+      [active, 'live'],
+      [latest, 'building'],
+    ]);
+    expect(await poll(d.id)).toMatchObject({
+      latest_revision_id: latest,
+      active_revision_id: active,
+    });
+    emu.setOptions({ buildPolls: undefined });
+    expect(await poll(d.id)).toMatchObject({
+      latest_revision_id: latest,
+      active_revision_id: latest,
+    });
+
+    const odd = emu.seedDeployment({ latest_revision_id: null, active_revision_id: active });
+    expect(odd).toMatchObject({ latest_revision_id: null, active_revision_id: active });
+    await list();
+    expect(odd).toMatchObject({ latest_revision_id: null, active_revision_id: active });
+  });
+
+  it('serves an unknown status as is, and builds nothing while in it', async () => {
+    const d = tracked({ status: 'MIGRATING', active_revision_id: null });
+    expect((await poll(d.id)).status).toBe('MIGRATING');
+    const { body } = await create({ name: 'created' });
+    const created = emu.deployments.find((x) => x.id === body.id);
+    if (created) created.status = 'MIGRATING';
+    expect((await poll(body.id)).status).toBe('MIGRATING');
+    expect((await list({ status: 'MIGRATING' })).body.resources).toHaveLength(2);
+    expect(states(body.id)).toEqual(['building']);
+  });
+
+  it('seeds 10,000 in a few ms per thousand', () => {
+    const t0 = performance.now();
+    emu.seedDeployments(10_000, (i) => ({ name: `fast-${i}`, source: 'codehost' }));
+    expect(performance.now() - t0).toBeLessThan(500);
+    expect(emu.revisions(emu.deployments[9_999]?.id ?? '')).toHaveLength(1);
+  });
+
+  it('gives deployments pushed into the array directly revisions from their fields', async () => {
+    const template = emu.seedDeployment({ name: 'template', status: 'AWAITING_DATABASE' });
+    emu.deployments.length = 0;
+    const direct: Deployment = { ...template, id: '33333333-3333-4333-8333-333333333333' };
+    emu.deployments.push(direct);
+    expect(states(direct.id)).toEqual(['building']);
+    direct.status = 'READY';
+    expect((await poll(direct.id)).active_revision_id).toBe(direct.latest_revision_id);
+  });
+});
+
+describe('listing lag and names (issue 8)', () => {
+  it('listingLagReads: a created deployment is left out of that many matching listings', async () => {
+    emu.setOptions({ listingLagReads: 2 });
+    emu.seedDeployment({ name: 'agent-one-seeded' });
+    const { body } = await create();
+
+    expect((await list({ name_contains: 'agent-one' })).body.resources.map((d) => d.name)).toEqual([
+      'agent-one-seeded',
+    ]);
+    expect((await list({ name_contains: 'unrelated' })).body.resources).toEqual([]); // not counted
+    expect((await list({ deployment_ids: body.id })).body.resources).toEqual([]);
+    expect((await create<Message>()).status).toBe(409); // uniqueness sees it at once
+    expect((await list({ deployment_ids: body.id })).body.resources.map((d) => d.id)).toEqual([
+      body.id,
+    ]);
+    expect((await list({ name_contains: 'agent-one' })).body.resources).toHaveLength(2);
+  });
+
+  it('listingLagMs: left out of listings until that long after it was stored', async () => {
+    let time = 5_000;
+    emu.setOptions({ now: () => time, listingLagMs: 2_000 });
+    const { body } = await create();
+    time += 1_999;
+    expect((await list()).body.resources).toEqual([]);
+    time += 1;
+    expect((await list()).body.resources.map((d) => d.id)).toEqual([body.id]);
+    emu.setOptions({ listingLagMs: 60_000 });
+    expect((await list()).body.resources).toHaveLength(1); // once listed, always listed
+  });
+
+  it('normalizeNames lowercase stores and answers the lower-cased name, and 409 compares it', async () => {
+    emu.setOptions({ normalizeNames: 'lowercase' });
+    const { body, status } = await create({ name: 'Agent-App' });
+    expect(status).toBe(201);
+    expect(body.name).toBe('agent-app');
+    const duplicate = await create<Message>({ name: 'AGENT-app' });
+    expect(duplicate.status).toBe(409);
+    expect(duplicate.body.detail).toBe('A deployment named agent-app already exists');
+    expect((await list({ name_contains: 'Agent-App' })).body.resources).toEqual([]);
+    expect((await list({ name_contains: 'agent-app' })).body.resources).toHaveLength(1);
+  });
+});
+
+describe('answer faults (issue 8)', () => {
+  it('endless streams JSON with backpressure until the client aborts', async () => {
+    emu.inject({ endless: true, headers: { 'x-request-id': 'endless' } });
+    const controller = new AbortController();
+    const res = await fetch(`${emu.url}/v2/deployments`, { signal: controller.signal });
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toBe('application/json');
+    expect(res.headers.get('x-request-id')).toBe('endless');
+    expect(res.headers.get('content-length')).toBeNull();
+
+    const reader = (res.body as ReadableStream<Uint8Array>).getReader();
+    const decoder = new TextDecoder();
+    let text = '';
+    while (text.length < 2 * 2 ** 20) {
+      const { value, done } = await reader.read();
+      if (done) throw new Error('the endless body ended');
+      text += decoder.decode(value, { stream: true });
+    }
+    expect(text.startsWith('{"resources":[{"name":"never-ending-filler-0"')).toBe(true);
+    controller.abort();
+
+    const record = emu.requests[0];
+    while (record?.bytesSent === undefined) await new Promise((r) => setTimeout(r, 5));
+    // Backpressure: what the emulator wrote is what was read plus the socket buffers.
+    expect(record.bytesSent).toBeLessThan(text.length + 16 * 2 ** 20);
+    expect((await list()).status).toBe(200); // the emulator is unharmed
+  });
+
+  it('endless stops at endlessMaxBytes and destroys the socket', async () => {
+    emu.inject({ endless: true, endlessMaxBytes: 100_000 });
+    const res = await fetch(`${emu.url}/v2/deployments`);
+    await expect(res.text()).rejects.toThrow();
+    expect(emu.requests[0]?.bytesSent).toBe(100_000);
+  });
+
+  it('close() ends an endless answer that nobody reads', async () => {
+    const other = await start();
+    other.inject({ endless: true });
+    const res = await fetch(`${other.url}/v2/deployments`);
+    expect(res.status).toBe(200);
+    await other.close();
+    await expect(res.text()).rejects.toThrow();
+    expect(other.requests[0]?.bytesSent).toBeLessThan(32 * 2 ** 20);
+  });
+
+  it('truncateAt sends only the first N bytes of the real JSON answer', async () => {
+    emu.seedDeployment({ name: 'cut', secrets: [{ name: 'TOKEN', value: 'stg-tok-123456' }] });
+    const full = await list();
+    emu.inject({ truncateAt: 60 });
+    const cut = await list();
+    expect(cut.status).toBe(200);
+    expect(cut.headers.get('content-type')).toBe('application/json');
+    expect(cut.headers.get('content-length')).toBe('60');
+    expect(cut.text).toBe(full.text.slice(0, 60));
+    expect(emu.requests[1]?.bytesSent).toBe(60);
+    expect(emu.requests[0]?.bytesSent).toBe(full.text.length);
+  });
+
+  it('a canned 5xx to a POST carries retry-after', async () => {
+    emu.inject({ method: 'POST', status: 503, headers: { 'Retry-After': '3' } });
+    const reply = await create<Message>();
+    expect(reply.status).toBe(503);
+    expect(reply.headers.get('retry-after')).toBe('3');
+    expect(reply.body).toEqual({ detail: 'Service Unavailable' });
+    expect(emu.deployments).toHaveLength(0);
   });
 });

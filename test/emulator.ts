@@ -1,6 +1,6 @@
 /**
- * In-memory emulator of the deployment management service (see SERVICE-API.md): a real HTTP
- * server on 127.0.0.1 with fault injection, status evolution and pagination quirks.
+ * In-memory emulator of the deployment management service (README, "The service's interface"): a real HTTP
+ * server on 127.0.0.1 with fault injection, status and revision evolution and pagination quirks.
  * Test-only. Uses Node built-ins only and erasable TypeScript, so it also runs directly under
  * Node 24 type stripping. Options and fault hooks are described in test/EMULATOR.md.
  */
@@ -68,6 +68,23 @@ export interface ValidationIssue {
   ctx?: Record<string, unknown>;
 }
 
+/** building: queued, not live yet; live: went live (the newest live one is active); failed: its
+ * build failed, it never goes live; skipped: a newer commit was queued before it was built. */
+export type RevisionState = 'building' | 'live' | 'failed' | 'skipped';
+
+/** One revision of a deployment, as `emu.revisions(id)` returns it (a copy). */
+export interface Revision {
+  id: string;
+  /** The commit it builds; null for sources other than codehost. */
+  commitSha: string | null;
+  repoRef: string | null;
+  state: RevisionState;
+  /** The emulator's clock (`now`, default Date.now()) when it was queued. */
+  queuedAt: number;
+  /** Polls (lists filtered by deployment_ids) that saw it building while the deployment was READY. */
+  polls: number;
+}
+
 export type PaginationQuirk =
   'normal' | 'offset-stuck' | 'offset-backwards' | 'offset-negative' | 'never-ending' | 'oversized';
 
@@ -96,6 +113,22 @@ export interface EmulatorOptions {
   createDelayMs?: number;
   /** How GET /v2/deployments pages. Default "normal". */
   pagination?: PaginationQuirk;
+  /** Port on 127.0.0.1, read by startEmulator only. Default 0 (ephemeral). */
+  port?: number;
+  /** A building revision goes live after this many polls saw it building while READY. Default 0. */
+  buildPolls?: number;
+  /** ...and at least this many ms after it was queued or the deployment turned READY. Default 0. */
+  buildMs?: number;
+  /** Every build fails when it completes: the revision never goes live. */
+  failBuilds?: boolean;
+  /** A created deployment is left out of this many listing reads that would have matched it. */
+  listingLagReads?: number;
+  /** A created deployment is left out of listings until this many ms after it was stored. */
+  listingLagMs?: number;
+  /** "lowercase": a created deployment's name is stored lower-cased; 409 compares that. */
+  normalizeNames?: 'lowercase';
+  /** The clock for readyAfterMs, buildMs, listingLagMs, queuedAt, created_at and updated_at. */
+  now?: () => number;
 }
 
 /**
@@ -121,6 +154,12 @@ export interface Fault {
   bodyTransform?: (body: unknown) => unknown;
   /** Run the real handler, then send this text instead of its body (content-type stays JSON). */
   rawBody?: string;
+  /** Send only the first N bytes of the answer's text (content-length N): a cut answer. */
+  truncateAt?: number;
+  /** Answer `status` (default 200) with a JSON body that never ends, until the client goes away,
+   * close() is called or `endlessMaxBytes` (default 4 GiB) were sent; then destroy the socket. */
+  endless?: boolean;
+  endlessMaxBytes?: number;
 }
 
 export interface RecordedRequest {
@@ -138,6 +177,8 @@ export interface RecordedRequest {
   /** performance.now() when the request arrived, and when its answer was handed to the socket. */
   arrivedAt: number;
   answeredAt?: number;
+  /** Body bytes written to the socket, once the answer has been sent (or an endless one ended). */
+  bytesSent?: number;
 }
 
 export interface Emulator {
@@ -154,6 +195,15 @@ export interface Emulator {
   /** Stores a deployment, filling defaults (status READY unless given). Not checked for unique names. */
   seedDeployment(partial?: Partial<Deployment>): Deployment;
   seedDeployments(count: number, make?: (i: number) => Partial<Deployment>): Deployment[];
+  /** The deployment's revisions (copies), oldest first; [] for an unknown id. */
+  revisions(deploymentId: string): Revision[];
+  /** The commit a create of a codehost deployment for this repository and ref starts from. */
+  setHead(repoUrl: string, ref: string, sha: string): void;
+  /**
+   * A push of `sha` to `ref`: a new revision on every codehost deployment of that repository
+   * tracking that ref with build_on_push true. Returns their ids.
+   */
+  push(repoUrl: string, ref: string, sha: string, options?: { fail?: boolean }): string[];
   /** Queues faults, in order. */
   inject(...faults: Fault[]): void;
   clearFaults(): void;
@@ -169,12 +219,26 @@ interface Answer {
   headers: Record<string, string>;
   /** Sent instead of JSON.stringify(body). */
   raw?: string;
+  /** Only this many bytes of the text are sent. */
+  truncateAt?: number;
+}
+
+interface RevisionRecord extends Revision {
+  /** Its build fails when it completes. */
+  fail: boolean;
 }
 
 interface Meta {
   storedMs: number;
   polls: number;
   settled: boolean;
+  /** Oldest first; the last is the latest revision. Only the last can be building. */
+  revisions: RevisionRecord[];
+  /** When the deployment was last seen turning (or being) READY; undefined while not READY. */
+  readySince: number | undefined;
+  /** Created by POST and not listed yet (listingLagReads / listingLagMs). */
+  lagging: boolean;
+  lagMisses: number;
 }
 
 interface QueuedFault {
@@ -193,13 +257,19 @@ const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/
 const REPOS_RE = /^\/v1\/integrations\/forge\/codehost\/([^/]+)\/repos$/;
 const MAX_TIMER_MS = 2_147_483_647;
 const OBJECT_MSG = 'Input should be a valid dictionary or object to extract fields from';
+/** The hard cap of an `endless` answer, so a test that never aborts still ends. */
+const ENDLESS_MAX_BYTES = 4 * 2 ** 30;
 
 export async function startEmulator(initialOptions: EmulatorOptions = {}): Promise<Emulator> {
   let options: EmulatorOptions = { ...initialOptions };
   const requests: RecordedRequest[] = [];
   const deployments: Deployment[] = [];
   const repos = new Map<string, Repository[]>();
-  const meta = new WeakMap<Deployment, Meta>();
+  // The emulator's own state of a deployment rides on it under a hidden (non-enumerable) key: a
+  // listing reads it for every deployment it scans, and a property is cheaper than a WeakMap.
+  const META = Symbol('emulator state');
+  /** repoKey(url, ref) → the commit a create starts from (setHead, push). */
+  const heads = new Map<string, string>();
   const sleepers = new Set<Sleeper>();
   let faults: QueuedFault[] = [];
   let closing: Promise<void> | undefined;
@@ -211,7 +281,7 @@ export async function startEmulator(initialOptions: EmulatorOptions = {}): Promi
   });
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
+    server.listen(initialOptions.port ?? 0, '127.0.0.1', () => {
       server.off('error', reject);
       resolve();
     });
@@ -219,6 +289,10 @@ export async function startEmulator(initialOptions: EmulatorOptions = {}): Promi
   const { port } = server.address() as AddressInfo;
 
   // ---- plumbing -------------------------------------------------------------------------------
+
+  function now(): number {
+    return (options.now ?? Date.now)();
+  }
 
   function sleep(ms: number | undefined): Promise<void> {
     if (ms === undefined || !(ms > 0) || closing) return Promise.resolve();
@@ -270,6 +344,7 @@ export async function startEmulator(initialOptions: EmulatorOptions = {}): Promi
       const fault = takeFault(record.method, record.path);
       await sleep(fault?.delayMs);
       if (closing || fault?.drop === 'before') return void res.destroy();
+      if (fault?.endless) return await streamEndless(res, record, fault);
 
       let answer: Answer;
       if (fault?.status !== undefined) {
@@ -286,15 +361,49 @@ export async function startEmulator(initialOptions: EmulatorOptions = {}): Promi
         if (fault?.headers) answer.headers = { ...answer.headers, ...lowerKeys(fault.headers) };
         if (fault?.rawBody !== undefined) answer.raw = fault.rawBody;
       }
+      if (fault?.truncateAt !== undefined) answer.truncateAt = fault.truncateAt;
       if (closing || fault?.drop === 'after') return void res.destroy();
 
       await sleep(options.latencyMs);
       if (closing) return void res.destroy();
-      send(res, answer);
+      record.bytesSent = send(res, answer);
       record.answeredAt = performance.now();
     } catch {
       res.destroy(); // the client went away, or the emulator is closing
     }
+  }
+
+  /**
+   * `{"resources":[` and then deployments, comma after comma, for as long as the client reads.
+   * Writes wait for 'drain', so an aborted or slow client costs no memory; the cap is a safety net.
+   */
+  async function streamEndless(
+    res: ServerResponse,
+    record: RecordedRequest,
+    fault: Fault,
+  ): Promise<void> {
+    const cap = Math.max(0, fault.endlessMaxBytes ?? ENDLESS_MAX_BYTES);
+    const item = JSON.stringify(filler(0));
+    const chunk = Buffer.from(`,${item}`.repeat(Math.ceil(65_536 / (item.length + 1))));
+    let gone = false;
+    res.on('close', () => (gone = true));
+    res.on('error', () => (gone = true));
+    res.writeHead(fault.status ?? 200, {
+      'content-type': 'application/json',
+      ...lowerKeys(fault.headers ?? {}),
+    });
+    let next = Buffer.from(`{"resources":[${item}`);
+    let sent = 0;
+    while (!gone && !closing && sent < cap) {
+      const piece = next.subarray(0, cap - sent);
+      sent += piece.length;
+      if (res.write(piece)) await new Promise((resolve) => setImmediate(resolve));
+      else await drained(res);
+      next = chunk;
+    }
+    record.bytesSent = sent;
+    record.answeredAt = performance.now();
+    res.destroy(); // never a clean end: the body is not JSON, whatever stopped it
   }
 
   function route(
@@ -365,13 +474,20 @@ export async function startEmulator(initialOptions: EmulatorOptions = {}): Promi
             .filter((id) => id !== ''),
         )
       : undefined;
+    const filtered = (d: Deployment): boolean =>
+      (nameContains === undefined || d.name.includes(nameContains)) &&
+      (status === undefined || d.status === status);
+    const time = now();
     const matches = (d: Deployment): boolean => {
       if (ids !== undefined && !ids.has(d.id.toLowerCase())) return false;
-      evolve(d, ids !== undefined);
-      return (
-        (nameContains === undefined || d.name.includes(nameContains)) &&
-        (status === undefined || d.status === status)
-      );
+      const m = metaOf(d, time);
+      if (m.lagging && stillLagging(m, time)) {
+        // The service's listing lags its writes: left out, and not seen (no poll, no evolution).
+        if (filtered(d)) m.lagMisses += 1;
+        return false;
+      }
+      evolve(d, m, ids !== undefined, time);
+      return filtered(d);
     };
     return json(200, paginate(options.pagination ?? 'normal', matches, offset, limit));
   }
@@ -429,49 +545,65 @@ export async function startEmulator(initialOptions: EmulatorOptions = {}): Promi
     const request = parsed.value as CreateRequest;
 
     await sleep(options.createDelayMs);
-    if ((options.uniqueNames ?? true) && deployments.some((d) => d.name === request.name)) {
-      return json(409, { detail: `A deployment named ${request.name} already exists` });
+    const storedName = normalizeName(request.name);
+    if (
+      (options.uniqueNames ?? true) &&
+      deployments.some((d) => normalizeName(d.name) === storedName)
+    ) {
+      return json(409, { detail: `A deployment named ${storedName} already exists` });
     }
+    const time = now();
+    const repoRef = stringOrNull(request.source_revision_config.repo_ref);
+    const commit =
+      request.source === 'codehost'
+        ? (heads.get(repoKey(request.source_config.repo_url, repoRef)) ?? fakeSha())
+        : null;
+    const first = newRevision(commit, repoRef, time);
     const deployment = makeDeployment(
       {
-        name: request.name,
+        name: storedName,
         source: request.source,
         source_config: request.source_config,
-        source_revision_config: {
-          ...request.source_revision_config,
-          repo_commit_sha: request.source === 'codehost' ? fakeSha() : null,
-        },
+        source_revision_config: { ...request.source_revision_config, repo_commit_sha: commit },
         secrets: request.secrets.map(({ name, value }) => ({ name, value })),
         secret_references: request.secret_references ?? null,
+        latest_revision_id: first.id,
+        active_revision_id: null,
       },
       options.initialStatus ?? 'AWAITING_DATABASE',
     );
-    store(deployment);
+    const m = store(deployment, [first], true, time);
+    build(deployment, m, false, time); // created READY (initialStatus): live at once by default
     return json(201, deployment);
+  }
+
+  function normalizeName(name: string): string {
+    return options.normalizeNames === 'lowercase' ? name.toLowerCase() : name;
   }
 
   // ---- store and status evolution -------------------------------------------------------------
 
   function makeDeployment(partial: Partial<Deployment>, defaultStatus: string): Deployment {
-    const now = new Date().toISOString();
+    const stamp = isoTime(now());
     const source = partial.source ?? 'codehost';
     const status = partial.status ?? defaultStatus;
     const latest =
       partial.latest_revision_id === undefined ? randomUUID() : partial.latest_revision_id;
+    const revisionConfig = { ...(partial.source_revision_config ?? { repo_ref: 'main' }) };
+    if (revisionConfig.repo_commit_sha === undefined) {
+      revisionConfig.repo_commit_sha = source === 'codehost' ? fakeSha() : null;
+    }
     return {
       name: partial.name ?? `deployment-${++seededCount}`,
       source,
       source_config: partial.source_config ?? {},
-      source_revision_config: partial.source_revision_config ?? {
-        repo_ref: 'main',
-        repo_commit_sha: source === 'codehost' ? fakeSha() : null,
-      },
+      source_revision_config: revisionConfig,
       secrets: partial.secrets ?? [],
       secret_references: partial.secret_references ?? null,
       id: partial.id ?? randomUUID(),
       tenant_id: partial.tenant_id ?? options.tenantId ?? DEFAULT_TENANT_ID,
-      created_at: partial.created_at ?? now,
-      updated_at: partial.updated_at ?? partial.created_at ?? now,
+      created_at: partial.created_at ?? stamp,
+      updated_at: partial.updated_at ?? partial.created_at ?? stamp,
       status,
       latest_revision_id: latest,
       active_revision_id:
@@ -484,35 +616,180 @@ export async function startEmulator(initialOptions: EmulatorOptions = {}): Promi
     };
   }
 
-  function store(deployment: Deployment): void {
-    deployments.push(deployment);
-    meta.set(deployment, { storedMs: Date.now(), polls: 0, settled: false });
+  function newRevision(
+    commitSha: string | null,
+    repoRef: string | null,
+    time: number,
+  ): RevisionRecord {
+    return {
+      id: randomUUID(),
+      commitSha,
+      repoRef,
+      state: 'building',
+      queuedAt: time,
+      polls: 0,
+      fail: false,
+    };
   }
 
-  function metaOf(d: Deployment): Meta {
-    let m = meta.get(d);
+  /**
+   * Revisions consistent with a deployment's fields, for seeds and deployments pushed into the
+   * array directly: the latest is live when it is the active one, else building; an active
+   * revision that is not the latest is an older live one.
+   */
+  function revisionsOf(d: Deployment, time: number): RevisionRecord[] {
+    const config = isRecord(d.source_revision_config) ? d.source_revision_config : {};
+    const repoRef = stringOrNull(config.repo_ref);
+    const make = (id: string, commitSha: string | null, state: RevisionState): RevisionRecord => ({
+      id,
+      commitSha,
+      repoRef,
+      state,
+      queuedAt: time,
+      polls: 0,
+      fail: false,
+    });
+    const { latest_revision_id: latest, active_revision_id: active } = d;
+    const list: RevisionRecord[] = [];
+    if (active !== null && active !== latest) {
+      list.push(make(active, d.source === 'codehost' ? fakeSha() : null, 'live'));
+    }
+    if (latest !== null) {
+      list.push(
+        make(latest, stringOrNull(config.repo_commit_sha), latest === active ? 'live' : 'building'),
+      );
+    }
+    return list;
+  }
+
+  function store(d: Deployment, revisions?: RevisionRecord[], lagging = false, time = now()): Meta {
+    deployments.push(d);
+    const m = newMeta(d, revisions, time);
+    m.lagging = lagging;
+    attach(d, m);
+    return m;
+  }
+
+  function newMeta(d: Deployment, revisions?: RevisionRecord[], time = now()): Meta {
+    return {
+      storedMs: time,
+      polls: 0,
+      settled: false,
+      revisions: revisions ?? revisionsOf(d, time),
+      readySince: d.status === 'READY' ? time : undefined,
+      lagging: false,
+      lagMisses: 0,
+    };
+  }
+
+  function attach(d: Deployment, m: Meta): void {
+    Object.defineProperty(d, META, { value: m, writable: true, configurable: true });
+  }
+
+  function metaOf(d: Deployment, time?: number): Meta {
+    let m = (d as Deployment & { [META]?: Meta })[META];
     if (!m) {
-      m = { storedMs: Date.now(), polls: 0, settled: false }; // pushed into `deployments` directly
-      meta.set(d, m);
+      m = newMeta(d, undefined, time); // pushed into `deployments` directly
+      attach(d, m);
     }
     return m;
   }
 
-  /** Applies readyAfterPolls / readyAfterMs when a deployment is read; counts polls. */
-  function evolve(d: Deployment, polled: boolean): void {
+  function stillLagging(m: Meta, time: number): boolean {
+    const { listingLagReads = 0, listingLagMs = 0 } = options;
+    if (m.lagMisses >= listingLagReads && time - m.storedMs >= listingLagMs) m.lagging = false;
+    return m.lagging;
+  }
+
+  /**
+   * The state machine, run when a list read reaches a deployment: first the status
+   * (readyAfterPolls / readyAfterMs → finalStatus, once), then the build of its latest revision.
+   */
+  function evolve(d: Deployment, m: Meta, polled: boolean, time: number): void {
     const { readyAfterPolls, readyAfterMs, finalStatus = 'READY' } = options;
-    if (readyAfterPolls === undefined && readyAfterMs === undefined && !polled) return;
-    const m = metaOf(d);
-    const due =
-      (readyAfterPolls !== undefined && m.polls >= readyAfterPolls) ||
-      (readyAfterMs !== undefined && Date.now() - m.storedMs >= readyAfterMs);
-    if (due && !m.settled && d.status !== 'READY' && d.status !== finalStatus) {
-      m.settled = true;
-      d.status = finalStatus;
-      if (finalStatus === 'READY') d.active_revision_id = d.latest_revision_id;
-      d.updated_at = new Date().toISOString();
+    const timed = readyAfterPolls !== undefined || readyAfterMs !== undefined;
+    // Nothing can change (the common case when a listing scans thousands of seeds).
+    if (!timed && !polled && m.revisions[m.revisions.length - 1]?.state !== 'building') return;
+    if (timed) {
+      const due =
+        (readyAfterPolls !== undefined && m.polls >= readyAfterPolls) ||
+        (readyAfterMs !== undefined && time - m.storedMs >= readyAfterMs);
+      if (due && !m.settled && d.status !== 'READY' && d.status !== finalStatus) {
+        m.settled = true;
+        d.status = finalStatus;
+        d.updated_at = isoTime(time);
+      }
     }
+    build(d, m, polled, time);
     if (polled) m.polls += 1;
+  }
+
+  /** Builds only while READY: the latest revision goes live (or fails) after buildPolls / buildMs. */
+  function build(d: Deployment, m: Meta, polled: boolean, time: number): void {
+    if (d.status !== 'READY') {
+      m.readySince = undefined;
+      return;
+    }
+    m.readySince ??= time;
+    const latest = m.revisions[m.revisions.length - 1];
+    if (latest?.state !== 'building') return;
+    const { buildPolls = 0, buildMs = 0 } = options;
+    // A clock read a moment earlier (or a test's `now` going back) must not make the wait negative.
+    const since = Math.min(time, Math.max(latest.queuedAt, m.readySince));
+    if (latest.polls >= buildPolls && time - since >= buildMs) {
+      latest.state = latest.fail || options.failBuilds ? 'failed' : 'live';
+      derive(d, m, time);
+    } else if (polled) {
+      latest.polls += 1;
+    }
+  }
+
+  /** The public revision fields, from the revisions. Only called when a revision changed. */
+  function derive(d: Deployment, m: Meta, time: number): void {
+    const latest = m.revisions[m.revisions.length - 1];
+    let active: RevisionRecord | undefined;
+    for (let i = m.revisions.length - 1; i >= 0 && !active; i--) {
+      if (m.revisions[i]?.state === 'live') active = m.revisions[i];
+    }
+    d.latest_revision_id = latest?.id ?? null;
+    d.active_revision_id = active?.id ?? null;
+    if (latest) {
+      d.source_revision_config = {
+        ...d.source_revision_config,
+        repo_commit_sha: latest.commitSha,
+      };
+    }
+    d.updated_at = isoTime(time);
+  }
+
+  function push(repoUrl: string, ref: string, sha: string, fail: boolean): string[] {
+    const key = repoKey(repoUrl, ref);
+    heads.set(key, sha);
+    const time = now();
+    const affected: string[] = [];
+    for (const d of deployments) {
+      if (
+        d.source !== 'codehost' ||
+        d.source_config.build_on_push !== true ||
+        typeof d.source_config.repo_url !== 'string' ||
+        repoKey(d.source_config.repo_url, stringOrNull(d.source_revision_config.repo_ref)) !== key
+      ) {
+        continue;
+      }
+      const m = metaOf(d);
+      // Reads skip a deployment with nothing building, so READY is counted from here on.
+      m.readySince = d.status === 'READY' ? time : undefined;
+      // The service builds only the newest of queued commits.
+      for (const revision of m.revisions) {
+        if (revision.state === 'building') revision.state = 'skipped';
+      }
+      const revision = newRevision(sha, ref, time);
+      revision.fail = fail;
+      m.revisions.push(revision);
+      derive(d, m, time);
+      affected.push(d.id);
+    }
+    return affected;
   }
 
   // ---- the handle -----------------------------------------------------------------------------
@@ -538,6 +815,17 @@ export async function startEmulator(initialOptions: EmulatorOptions = {}): Promi
       const key = integrationId.toLowerCase();
       repos.set(key, [...(repos.get(key) ?? []), ...filled]);
       return filled;
+    },
+    revisions(deploymentId) {
+      const id = deploymentId.toLowerCase();
+      const d = deployments.find((candidate) => candidate.id.toLowerCase() === id);
+      return d ? metaOf(d).revisions.map(({ fail: _fail, ...revision }) => revision) : [];
+    },
+    setHead(repoUrl, ref, sha) {
+      heads.set(repoKey(repoUrl, ref), sha);
+    },
+    push(repoUrl, ref, sha, { fail = false } = {}) {
+      return push(repoUrl, ref, sha, fail);
     },
     seedDeployment(partial = {}) {
       const deployment = makeDeployment(partial, 'READY');
@@ -624,15 +912,48 @@ function cannedAnswer(status: number, body: unknown, headers: Record<string, str
   return { status, body: body ?? { detail: STATUS_CODES[status] ?? 'Error' }, headers: lowered };
 }
 
-function send(res: ServerResponse, answer: Answer): void {
+/** Sends the answer; returns the body's length in bytes. */
+function send(res: ServerResponse, answer: Answer): number {
   const bodyless = answer.status === 204 || answer.status === 304 || answer.status < 200;
-  const text = bodyless ? '' : (answer.raw ?? JSON.stringify(answer.body) ?? '');
+  let body = Buffer.from(bodyless ? '' : (answer.raw ?? JSON.stringify(answer.body) ?? ''));
+  if (answer.truncateAt !== undefined) body = body.subarray(0, Math.max(0, answer.truncateAt));
   res.writeHead(answer.status, {
     'content-type': 'application/json',
     ...answer.headers,
-    'content-length': String(Buffer.byteLength(text)),
+    'content-length': String(body.length),
   });
-  res.end(text);
+  res.end(body);
+  return body.length;
+}
+
+/** Resolves when the response can take more, or is gone. */
+function drained(res: ServerResponse): Promise<void> {
+  return new Promise((resolve) => {
+    const done = (): void => {
+      res.off('drain', done);
+      res.off('close', done);
+      resolve();
+    };
+    res.on('drain', done);
+    res.on('close', done);
+  });
+}
+
+function isoTime(ms: number): string {
+  return new Date(ms).toISOString();
+}
+
+function stringOrNull(value: unknown): string | null {
+  return typeof value === 'string' ? value : null;
+}
+
+/** Repository URLs match case-insensitively, without a trailing `/` or `.git`. */
+function repoKey(repoUrl: unknown, ref: string | null): string {
+  const url = typeof repoUrl === 'string' ? repoUrl.trim().toLowerCase() : '';
+  return `${url
+    .replace(/\/+$/, '')
+    .replace(/\.git$/, '')
+    .replace(/\/+$/, '')}\n${ref ?? ''}`;
 }
 
 function lowerKeys(headers: Record<string, string>): Record<string, string> {
