@@ -15,5 +15,13 @@ export default tseslint.config(
       '@typescript-eslint/no-floating-promises': 'error',
     },
   },
-  { files: ['eslint.config.js', 'vitest.config.ts'], ...tseslint.configs.disableTypeChecked },
+  {
+    files: ['eslint.config.js', 'vitest.config.ts', 'script/**/*.mjs'],
+    ...tseslint.configs.disableTypeChecked,
+  },
+  {
+    // Plain Node scripts: any Node runs them, before anything is installed or built.
+    files: ['script/**/*.mjs'],
+    languageOptions: { globals: { process: 'readonly', console: 'readonly', URL: 'readonly' } },
+  },
 );

@@ -1,29 +1,18 @@
 /**
- * The one HTTP client of the service. Every request goes through `request()`,
- * which sets the headers and the per-request timeout, retries what is safe to
- * retry, validates the answer against its schema, and turns every failure
- * into a `ServiceError` that names the call, the status and the service's
- * own message.
+ * The one HTTP client of the service. Every request goes through `exchange()`:
+ * one loop that sets the headers and the per-request timeout, retries what is
+ * safe to retry (every method, one rule, `Retry-After` honoured), asks the
+ * caller's reconcile hook what happened when a request may have taken effect,
+ * reads at most `maxAnswerBytes`, validates the answer against its schema,
+ * and turns every failure into a `ServiceError`.
  */
 import { STATUS_CODES } from 'node:http';
-import { request as undiciRequest } from 'undici';
+import { EnvHttpProxyAgent, request as undiciRequest, type Dispatcher } from 'undici';
 import type { z } from 'zod';
-import { ActionError, CancelledError } from './errors.js';
-import { ErrorBodySchema, formatZodIssues } from './schemas.js';
-
-export interface Clock {
-  now(): number;
-  /** Resolves after `ms`; rejects with a `CancelledError` when `signal` aborts. */
-  sleep(ms: number, signal?: AbortSignal): Promise<void>;
-  /** A number in [0, 1), for jitter. */
-  random(): number;
-}
-
-export interface Logger {
-  info(message: string): void;
-  warning(message: string): void;
-  debug(message: string): void;
-}
+import { CancelledError, ServiceError } from './errors.js';
+import { describeAnswer, serviceMessageOf } from './answers.js';
+import { formatDuration, systemClock, type Clock, type Logger } from './runtime.js';
+import { formatZodIssues } from './schemas.js';
 
 export interface RetryPolicy {
   /** Attempts per request, the first one included. */
@@ -46,84 +35,8 @@ export const DEFAULT_RETRY_POLICY: RetryPolicy = {
   requestTimeoutMs: 30_000,
 };
 
-export const systemClock: Clock = {
-  now: () => Date.now(),
-  random: () => Math.random(),
-  sleep: (ms, signal) =>
-    new Promise((resolve, reject) => {
-      if (signal?.aborted) {
-        reject(new CancelledError('The run was cancelled'));
-        return;
-      }
-      const onAbort = () => {
-        clearTimeout(timer);
-        reject(new CancelledError('The run was cancelled'));
-      };
-      const timer = setTimeout(() => {
-        signal?.removeEventListener('abort', onAbort);
-        resolve();
-      }, ms);
-      signal?.addEventListener('abort', onAbort, { once: true });
-    }),
-};
-
-export interface ServiceErrorDetails {
-  method: string;
-  path: string;
-  /** HTTP status, absent when no answer came (network error, timeout). */
-  status?: number;
-  /** What went wrong, e.g. `503 Service Unavailable` or `connection reset`. */
-  problem: string;
-  /** The service's own message, when it gave one. */
-  serviceMessage?: string;
-  requestId?: string;
-  /** What the user can do about it. */
-  remedy?: string;
-  attempts?: number;
-  /**
-   * The request may or may not have taken effect (no answer, or a 5xx to a
-   * request that is not idempotent).
-   */
-  ambiguous?: boolean;
-  /** A transient failure (network, 408, 429, 5xx): trying again later may succeed. */
-  transient?: boolean;
-}
-
-export class ServiceError extends ActionError {
-  override name = 'ServiceError';
-  readonly details: ServiceErrorDetails;
-
-  constructor(details: ServiceErrorDetails) {
-    super(ServiceError.format(details));
-    this.details = details;
-  }
-
-  get status(): number | undefined {
-    return this.details.status;
-  }
-
-  get ambiguous(): boolean {
-    return this.details.ambiguous === true;
-  }
-
-  get transient(): boolean {
-    return this.details.transient === true;
-  }
-
-  static format(details: ServiceErrorDetails): string {
-    const { method, path, problem, serviceMessage, requestId, remedy, attempts } = details;
-    const tries = attempts !== undefined && attempts > 1 ? ` after ${attempts} attempts` : '';
-    let message = `${method} ${path} failed${tries}: ${problem}`;
-    if (serviceMessage !== undefined && serviceMessage !== '') {
-      message += serviceMessage.includes('\n')
-        ? `:\n${serviceMessage}`
-        : ` (service said: ${serviceMessage})`;
-    }
-    if (remedy !== undefined) message += `\n${remedy}`;
-    if (requestId !== undefined) message += `\nrequest id: ${requestId}`;
-    return message;
-  }
-}
+/** Far above a page of 100 deployments (~1 MiB); an answer past it is not the service's. */
+export const DEFAULT_MAX_ANSWER_BYTES = 32 * 1024 * 1024;
 
 export type QueryValue = string | number | boolean | undefined;
 
@@ -135,17 +48,31 @@ export interface RequestSpec<T> {
   body?: unknown;
   schema: z.ZodType<T>;
   /**
-   * Whether sending it twice is harmless. Not idempotent (a POST): a failure
-   * after it may have reached the service is not retried but thrown as
-   * ambiguous, for the caller to check what happened.
+   * Whether sending it twice is harmless (default: GET only). A request that
+   * is not idempotent is retried only after `reconcile` found that it did
+   * not take effect.
    */
   idempotent?: boolean;
+  /**
+   * Asked when the request may have taken effect without an answer saying so
+   * (a dropped connection, a timeout or a 5xx to a POST), or when the service
+   * answered `409 Conflict`: finds the effect. A value is the request's result;
+   * `undefined` means it did not take effect, and the request is tried again
+   * within the same attempts. It may throw to end the request.
+   */
+  reconcile?: (failure: ServiceError) => Promise<T | undefined>;
   /** Remedies for statuses, in addition to the defaults. */
   remedies?: Partial<Record<number, string>>;
   /** Attempts for this request, instead of the policy's. */
   attempts?: number;
   /** How long this request may take, when shorter than the policy's per-request timeout. */
   timeoutMs?: number;
+}
+
+/** How a request ended well: with its own answer, or through the reconcile hook. */
+export interface Answered<T> {
+  value: T;
+  via: 'answer' | 'ambiguous' | 'conflict';
 }
 
 export interface ClientOptions {
@@ -157,6 +84,11 @@ export interface ClientOptions {
   /** Aborts every request and wait when the run is cancelled. */
   signal?: AbortSignal;
   userAgent?: string;
+  /** Removes secret values from the service's free text before it is shortened. */
+  redact?: (text: string) => string;
+  maxAnswerBytes?: number;
+  /** Where connections go: a proxy agent, or undici's global dispatcher when absent. */
+  dispatcher?: Dispatcher;
 }
 
 const DEFAULT_REMEDIES: Partial<Record<number, string>> = {
@@ -165,62 +97,25 @@ const DEFAULT_REMEDIES: Partial<Record<number, string>> = {
   404: 'Check api-url: the service has no such endpoint or resource.',
 };
 
-/** A redirect means api-url is not the service's base address. */
-function redirectRemedy(location: string | undefined): string {
-  return `Check api-url: the service redirected${location ? ` to ${location}` : ''}, and the action does not follow redirects (they would carry the api key elsewhere).`;
-}
-
-const REQUEST_ID_HEADERS = ['x-request-id', 'request-id', 'x-correlation-id', 'x-amzn-requestid'];
-const EXCERPT_LENGTH = 200;
-
-/** A short, single-line excerpt of a text body (tags of an HTML page dropped). */
-export function excerpt(text: string): string {
-  const plain = /<[a-z!/][^>]*>/i.test(text)
-    ? text.replace(/<(script|style)[\s\S]*?<\/\1>/gi, ' ').replace(/<[^>]*>/g, ' ')
-    : text;
-  const line = plain.replace(/\s+/g, ' ').trim();
-  return line.length > EXCERPT_LENGTH ? `${line.slice(0, EXCERPT_LENGTH)}…` : line;
-}
-
-/** The service's own message: `detail` (a string or a list of field errors), `message` or `error`. */
-export function serviceMessageOf(text: string): string | undefined {
-  if (text.trim() === '') return undefined;
-  let json: unknown;
-  try {
-    json = JSON.parse(text);
-  } catch {
-    return excerpt(text);
-  }
-  const parsed = ErrorBodySchema.safeParse(json);
-  if (!parsed.success) return excerpt(text);
-  const { detail, message, error } = parsed.data;
-  if (Array.isArray(detail)) {
-    return detail
-      .map((entry) => {
-        const location = entry.loc.map(String).join('.');
-        return location === '' ? entry.msg : `  ${location}: ${entry.msg}`;
-      })
-      .join('\n');
-  }
-  for (const candidate of [detail, message, error]) {
-    if (typeof candidate === 'string' && candidate !== '') return excerpt(candidate);
-  }
-  return excerpt(text);
+/** The proxy of the runner's environment (`HTTPS_PROXY`, `HTTP_PROXY`, `NO_PROXY`, any case), if any. */
+export function proxyDispatcher(env: NodeJS.ProcessEnv): Dispatcher | undefined {
+  const names = ['https_proxy', 'HTTPS_PROXY', 'http_proxy', 'HTTP_PROXY'];
+  return names.some((name) => (env[name] ?? '') !== '') ? new EnvHttpProxyAgent() : undefined;
 }
 
 /** `Retry-After` in milliseconds (seconds or an HTTP date), or undefined. */
-export function parseRetryAfter(value: string | null | undefined, now: number): number | undefined {
-  if (value == null || value.trim() === '') return undefined;
+export function parseRetryAfter(value: string | undefined, wallTime: number): number | undefined {
+  if (value === undefined || value.trim() === '') return undefined;
   const trimmed = value.trim();
   if (/^\d+(\.\d+)?$/.test(trimmed)) return Number(trimmed) * 1000;
   const date = Date.parse(trimmed);
   if (Number.isNaN(date)) return undefined;
-  return Math.max(0, date - now);
+  return Math.max(0, date - wallTime);
 }
 
-function isRetryableStatus(status: number): boolean {
-  return status === 408 || status === 429 || status >= 500;
-}
+const REQUEST_ID_HEADERS = ['x-request-id', 'request-id', 'x-correlation-id', 'x-amzn-requestid'];
+
+const isRetryableStatus = (status: number) => status === 408 || status === 429 || status >= 500;
 
 /** How an attempt without an answer failed, in words, and whether it may have reached the service. */
 function describeNetworkError(error: unknown, timedOut: boolean, timeoutMs: number) {
@@ -242,58 +137,34 @@ function describeNetworkError(error: unknown, timedOut: boolean, timeoutMs: numb
   return { problem: code !== '' ? `${text} (${code})` : text, reached };
 }
 
-/** `1.5 s`: how delays are written in the log. */
-export function seconds(ms: number): string {
-  return `${(ms / 1000).toFixed(1)} s`;
-}
-
 /** An answer, body read, before it is judged. */
 interface RawAnswer {
   status: number;
-  text: string;
+  body: Buffer;
   header(name: string): string | undefined;
 }
 
-/**
- * One HTTP exchange. undici's `request` rather than `fetch`: it is the same
- * connection pool, without the WHATWG streams on every answer (bench/), and
- * it follows no redirect (one would carry the api key to another address).
- */
-async function send(
-  url: string,
-  method: 'GET' | 'POST',
-  headers: Record<string, string>,
-  body: string | undefined,
-  signal: AbortSignal,
-): Promise<RawAnswer> {
-  const answer = await undiciRequest(url, { method, headers, body, signal });
-  const text = await answer.body.text();
-  return {
-    status: answer.statusCode,
-    text,
-    header: (name) => {
-      const value = answer.headers[name];
-      return Array.isArray(value) ? value.join(', ') : value;
-    },
-  };
-}
+/** The answer was larger than the client reads. */
+class OversizedAnswer extends Error {
+  readonly status: number;
 
-interface Attempt {
-  /** The error to throw if this is the last attempt. */
-  error: ServiceError;
-  retryable: boolean;
-  retryAfterMs?: number;
+  constructor(status: number) {
+    super('oversized');
+    this.status = status;
+  }
 }
 
 export class ServiceClient {
   readonly #options: ClientOptions;
   readonly #retry: RetryPolicy;
   readonly #clock: Clock;
+  readonly #redact: (text: string) => string;
 
   constructor(options: ClientOptions) {
     this.#options = options;
     this.#retry = options.retry ?? DEFAULT_RETRY_POLICY;
     this.#clock = options.clock ?? systemClock;
+    this.#redact = options.redact ?? ((text) => text);
   }
 
   url(path: string, query: Record<string, QueryValue> = {}): string {
@@ -305,51 +176,47 @@ export class ServiceClient {
   }
 
   async request<T>(spec: RequestSpec<T>): Promise<T> {
-    const idempotent = spec.idempotent ?? spec.method === 'GET';
+    return (await this.exchange(spec)).value;
+  }
+
+  async exchange<T>(spec: RequestSpec<T>): Promise<Answered<T>> {
     const attempts = spec.attempts ?? this.#retry.attempts;
     for (let attempt = 1; ; attempt++) {
-      const outcome = await this.#attempt(spec, idempotent, attempt);
-      if (!('error' in outcome)) return outcome.value;
-      const { error, retryable, retryAfterMs } = outcome;
-      if (!retryable || attempt >= attempts) {
-        if (attempt > 1) throw new ServiceError({ ...error.details, attempts: attempt });
-        throw error;
+      const outcome = await this.#attempt(spec, attempt);
+      if (!(outcome instanceof ServiceError)) return { value: outcome.value, via: 'answer' };
+      const conflict = outcome.status === 409;
+      let reason = outcome.details.problem;
+      if (spec.reconcile !== undefined && (outcome.ambiguous || conflict)) {
+        const found = await spec.reconcile(outcome);
+        if (found !== undefined) return { value: found, via: conflict ? 'conflict' : 'ambiguous' };
+        if (conflict) throw outcome;
+        reason = `it did not take effect (${reason})`;
+      } else if (!outcome.transient || outcome.ambiguous) {
+        throw outcome.after(attempt);
       }
-      const delayMs = this.delayBeforeRetry(attempt, retryAfterMs);
+      if (attempt >= attempts) throw outcome.after(attempt);
+      const delayMs = this.#delayBeforeRetry(attempt, outcome.details.retryAfterMs);
       this.#options.logger.warning(
-        `retrying ${spec.method} ${spec.path} in ${seconds(delayMs)} (attempt ${attempt + 1} of ${attempts}): ${error.details.problem}`,
+        `retrying ${spec.method} ${spec.path} in ${formatDuration(delayMs)} (attempt ${attempt + 1} of ${attempts}): ${reason}`,
       );
       await this.#clock.sleep(delayMs, this.#options.signal);
     }
   }
 
-  get retryPolicy(): RetryPolicy {
-    return this.#retry;
-  }
-
-  /** The backoff after failed attempt number `attempt` (1-based), or the service's `Retry-After`, capped. */
-  delayBeforeRetry(attempt: number, retryAfterMs?: number): number {
+  /** The service's `Retry-After` (capped) after failed attempt number `attempt`, else backoff with jitter. */
+  #delayBeforeRetry(attempt: number, retryAfterMs?: number): number {
     const { initialDelayMs, maxDelayMs, maxRetryAfterMs } = this.#retry;
     if (retryAfterMs !== undefined) return Math.min(retryAfterMs, maxRetryAfterMs);
     const backoff = Math.min(maxDelayMs, initialDelayMs * 2 ** (attempt - 1));
     return Math.round(backoff / 2 + (backoff / 2) * this.#clock.random());
   }
 
-  async #attempt<T>(
-    spec: RequestSpec<T>,
-    idempotent: boolean,
-    attempt: number,
-  ): Promise<{ value: T } | Attempt> {
+  /** One exchange: the parsed value, or the failure as a `ServiceError` (thrown only on cancel). */
+  async #attempt<T>(spec: RequestSpec<T>, attempt: number): Promise<{ value: T } | ServiceError> {
     const { method, path } = spec;
+    const idempotent = spec.idempotent ?? method === 'GET';
     const cancel = this.#options.signal;
     if (cancel?.aborted) throw new CancelledError('The run was cancelled');
-    const headers: Record<string, string> = {
-      accept: 'application/json',
-      'user-agent': this.#options.userAgent ?? 'deploy-agent-action',
-      ...this.#options.headers,
-    };
-    if (spec.body !== undefined) headers['content-type'] = 'application/json';
-    const body = spec.body === undefined ? undefined : JSON.stringify(spec.body);
     const timeoutMs = Math.min(this.#retry.requestTimeoutMs, spec.timeoutMs ?? Infinity);
     // One controller, aborted by the per-request timeout or by the run's cancellation.
     const abort = new AbortController();
@@ -361,75 +228,153 @@ export class ServiceClient {
     const onCancel = () => abort.abort();
     cancel?.addEventListener('abort', onCancel, { once: true });
     const started = this.#clock.now();
-    let response: RawAnswer;
+    let answer: RawAnswer;
     try {
-      response = await send(this.url(path, spec.query), method, headers, body, abort.signal);
+      answer = await this.#send(spec, abort.signal);
     } catch (error) {
       if (cancel?.aborted) throw new CancelledError('The run was cancelled');
+      if (error instanceof OversizedAnswer) {
+        const cap = `${Math.round(this.#maxAnswerBytes / 1024 / 1024)} MiB`;
+        return new ServiceError({
+          method,
+          path,
+          status: error.status,
+          problem: `${error.status} answer is larger than ${cap}; stopped reading it (is api-url the service?)`,
+        });
+      }
       const { problem, reached } = describeNetworkError(error, timedOut, timeoutMs);
-      const ambiguous = reached && !idempotent;
-      return {
-        error: new ServiceError({ method, path, problem, ambiguous, transient: true }),
-        retryable: !ambiguous,
-      };
+      return new ServiceError({
+        method,
+        path,
+        problem,
+        ambiguous: reached && !idempotent,
+        transient: true,
+      });
     } finally {
       clearTimeout(timer);
       cancel?.removeEventListener('abort', onCancel);
     }
-    const { status, text } = response;
     this.#options.logger.debug(
-      `${method} ${path} (attempt ${attempt}): ${status} in ${this.#clock.now() - started} ms`,
+      `${method} ${path} (attempt ${attempt}): ${answer.status} in ${Math.round(this.#clock.now() - started)} ms`,
     );
+    if (answer.status < 200 || answer.status > 299) return this.#failure(spec, answer, idempotent);
+    return this.#parse(spec, answer);
+  }
 
-    if (status < 200 || status > 299) {
-      const requestId = REQUEST_ID_HEADERS.map((name) => response.header(name)).find(
-        (value) => value !== undefined && value !== '',
-      );
-      const retryable = isRetryableStatus(status);
-      // A 408 or 429 was refused before it was handled; a 5xx may have been handled.
-      const ambiguous = status >= 500 && !idempotent;
-      const error = new ServiceError({
-        method,
-        path,
-        status,
-        problem: `${status} ${STATUS_CODES[status] ?? 'error'}`,
-        serviceMessage: serviceMessageOf(text),
-        requestId,
-        remedy:
-          status >= 300 && status < 400
-            ? redirectRemedy(response.header('location'))
-            : retryable
-              ? undefined
-              : { ...DEFAULT_REMEDIES, ...spec.remedies }[status],
-        ambiguous,
-        transient: retryable,
-      });
-      return {
-        error,
-        retryable: retryable && !ambiguous,
-        retryAfterMs: parseRetryAfter(response.header('retry-after'), this.#clock.now()),
-      };
-    }
+  get #maxAnswerBytes(): number {
+    return this.#options.maxAnswerBytes ?? DEFAULT_MAX_ANSWER_BYTES;
+  }
 
-    const fail = (problem: string): never => {
-      throw new ServiceError({ method, path, status, problem });
+  /**
+   * One HTTP exchange. undici's `request` rather than `fetch`: the same
+   * connection pool without WHATWG streams on every answer (bench/README.md),
+   * and it follows no redirect (one would carry the api key elsewhere).
+   */
+  async #send(spec: RequestSpec<unknown>, signal: AbortSignal): Promise<RawAnswer> {
+    const headers: Record<string, string> = {
+      accept: 'application/json',
+      'user-agent': this.#options.userAgent ?? 'deploy-agent-action',
+      ...this.#options.headers,
     };
+    if (spec.body !== undefined) headers['content-type'] = 'application/json';
+    const answer = await undiciRequest(this.url(spec.path, spec.query), {
+      method: spec.method,
+      headers,
+      body: spec.body === undefined ? undefined : JSON.stringify(spec.body),
+      signal,
+      dispatcher: this.#options.dispatcher,
+    });
+    const chunks: Buffer[] = [];
+    let size = 0;
+    for await (const chunk of answer.body as AsyncIterable<Buffer>) {
+      size += chunk.length;
+      if (size > this.#maxAnswerBytes) {
+        answer.body.destroy();
+        throw new OversizedAnswer(answer.statusCode);
+      }
+      chunks.push(chunk);
+    }
+    return {
+      status: answer.statusCode,
+      body: Buffer.concat(chunks),
+      header: (name) => {
+        const value = answer.headers[name];
+        return Array.isArray(value) ? value.join(', ') : value;
+      },
+    };
+  }
+
+  #failure(spec: RequestSpec<unknown>, answer: RawAnswer, idempotent: boolean): ServiceError {
+    const { method, path } = spec;
+    const { status } = answer;
+    const retryable = isRetryableStatus(status);
+    const serviceMessage = serviceMessageOf(answer.body.toString('utf8'), this.#redact);
+    const requestId = REQUEST_ID_HEADERS.map((name) => answer.header(name)).find(
+      (value) => value !== undefined && value !== '',
+    );
+    return new ServiceError({
+      method,
+      path,
+      status,
+      problem: `${status} ${STATUS_CODES[status] ?? 'error'}`,
+      serviceMessage,
+      requestId,
+      remedy: retryable ? undefined : this.#remedy(spec, status, answer, serviceMessage),
+      // A 408 or 429 was refused before it was handled; a 5xx may have been handled.
+      ambiguous: status >= 500 && !idempotent,
+      transient: retryable,
+      retryAfterMs: parseRetryAfter(answer.header('retry-after'), this.#clock.wallTime()),
+    });
+  }
+
+  #remedy(
+    spec: RequestSpec<unknown>,
+    status: number,
+    answer: RawAnswer,
+    serviceMessage: string | undefined,
+  ): string | undefined {
+    if (status >= 300 && status < 400) {
+      const location = answer.header('location');
+      return `Check api-url: the service redirected${location ? ` to ${location}` : ''}, and the action does not follow redirects (they would carry the api key elsewhere).`;
+    }
+    const remedy = { ...DEFAULT_REMEDIES, ...spec.remedies }[status];
+    // The web framework's own 404 means no route at all: the base address is wrong.
+    if (status === 404 && serviceMessage === 'Not Found') {
+      const wrongPath = `Check api-url first: ${this.#options.baseUrl} has no ${spec.path} (is a path prefix such as /api missing?).`;
+      return remedy === DEFAULT_REMEDIES[404] || remedy === undefined
+        ? wrongPath
+        : `${wrongPath}\nOtherwise: ${remedy}`;
+    }
+    return remedy;
+  }
+
+  #parse<T>(spec: RequestSpec<T>, answer: RawAnswer): { value: T } | ServiceError {
+    const { method, path } = spec;
+    const { status } = answer;
+    const text = answer.body.toString('utf8');
     let json: unknown;
     try {
       json = JSON.parse(text);
-    } catch {
-      const type = response.header('content-type') ?? 'no content type';
-      return fail(
-        `${status} answer is not JSON (${type})${text.trim() === '' ? ', empty body' : `: ${excerpt(text)}`}`,
-      );
+    } catch (error) {
+      // Never echoed: a listing carries other deployments' secrets, which no mask covers.
+      const what = describeAnswer(answer.body, answer.header('content-type'), error);
+      return new ServiceError({
+        method,
+        path,
+        status,
+        problem: `${status} answer is not JSON (${what})`,
+      });
     }
     const parsed = spec.schema.safeParse(json);
-    if (!parsed.success) {
-      const issues = formatZodIssues(parsed.error);
-      const shown = issues.slice(0, 5).join('; ');
-      const more = issues.length > 5 ? ` (and ${issues.length - 5} more)` : '';
-      return fail(`${status} answer does not match the service's schema: ${shown}${more}`);
-    }
-    return { value: parsed.data };
+    if (parsed.success) return { value: parsed.data };
+    const issues = formatZodIssues(parsed.error);
+    const shown = issues.slice(0, 5).join('; ');
+    const more = issues.length > 5 ? ` (and ${issues.length - 5} more)` : '';
+    return new ServiceError({
+      method,
+      path,
+      status,
+      problem: `${status} answer does not match the service's schema: ${shown}${more}`,
+    });
   }
 }

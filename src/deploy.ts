@@ -1,34 +1,31 @@
 /**
- * The deploy flow: resolve the repository (codehost), find the deployment by
- * its exact name, reuse it or create it — never two from one name.
+ * The deploy flow's decisions: which repository (codehost), which deployment
+ * of the name, reuse or create — never two from one name where the service
+ * lets the action prevent it, and a warning with every id where it cannot.
  */
-import { ActionError, CancelledError } from './errors.js';
-import type { Clock, Logger, ServiceClient } from './client.js';
-import { ServiceError, seconds } from './client.js';
-import type { CodehostPlan, Plan } from './inputs.js';
-import {
-  DeploymentListSchema,
-  DeploymentSchema,
-  RepositoryListSchema,
-  type Deployment,
-  type DeploymentCreateRequest,
-  type Repository,
-} from './schemas.js';
+import { ActionError, CancelledError, type ServiceError } from './errors.js';
+import type { CodehostPlan, Plan } from './plan.js';
+import type { Clock, Logger } from './runtime.js';
+import { formatDuration, untrusted } from './runtime.js';
+import type { Service } from './service.js';
+import type { Deployment, DeploymentCreateRequest, Repository } from './schemas.js';
 
-/** The largest page the service serves. */
-export const PAGE_LIMIT = 100;
-/** Pages read at most in one search: 100,000 deployments that contain the name. */
-export const MAX_PAGES = 1_000;
 /** Repositories named in the error when the wanted one is not listed. */
 const REPOSITORIES_SHOWN = 5;
+/**
+ * When the service may have created a deployment that its listing does not
+ * show yet (it promises no read-after-write), the name is looked up again
+ * after each of these pauses: 6 s in all, before concluding it was not created.
+ */
+export const SETTLE_PAUSES_MS = [0, 1_000, 2_000, 3_000];
 
 export interface FlowDependencies {
-  client: ServiceClient;
+  service: Service;
   logger: Logger;
   clock: Clock;
   signal?: AbortSignal;
-  /** Pages read at most when searching by name. */
-  maxPages?: number;
+  /** Runs a phase of the flow in a log group. */
+  group?: <T>(name: string, phase: () => Promise<T>) => Promise<T>;
 }
 
 export interface DeployResult {
@@ -38,84 +35,31 @@ export interface DeployResult {
   /** The request body that was sent, or, when it was not, that a create would send. */
   request: DeploymentCreateRequest;
   repository?: Repository;
-  repoRef?: string;
 }
 
-const sameRepository = (repository: Repository, plan: CodehostPlan) =>
-  repository.owner.toLowerCase() === plan.repository.owner.toLowerCase() &&
-  repository.name.toLowerCase() === plan.repository.name.toLowerCase();
+const fullName = (repository: { owner: string; name: string }) =>
+  `${repository.owner}/${repository.name}`;
 
-/** `GET /v1/integrations/forge/codehost/{id}/repos`, and the entry for `plan.repository`. */
-export async function resolveRepository(
-  client: ServiceClient,
-  plan: CodehostPlan,
-): Promise<Repository> {
-  const repositories = await client.request({
-    method: 'GET',
-    // The id is a validated uuid: nothing else reaches the path.
-    path: `/v1/integrations/forge/codehost/${encodeURIComponent(plan.integrationId)}/repos`,
-    schema: RepositoryListSchema,
-    remedies: {
-      404: `Check the integration-id input: the service knows no integration ${plan.integrationId}.`,
-    },
-  });
-  const exact = repositories.find(
-    (repository) =>
-      repository.owner === plan.repository.owner && repository.name === plan.repository.name,
-  );
-  const match = exact ?? repositories.find((repository) => sameRepository(repository, plan));
+/** The entry of the integration's listing for `plan.repository`: exact, else case-insensitive. */
+export async function resolveRepository(service: Service, plan: CodehostPlan): Promise<Repository> {
+  const repositories = await service.listRepositories(plan.integrationId);
+  const wanted = fullName(plan.repository);
+  const match =
+    repositories.find((repository) => fullName(repository) === wanted) ??
+    repositories.find((repository) => fullName(repository).toLowerCase() === wanted.toLowerCase());
   if (match !== undefined) return match;
-  const wanted = `${plan.repository.owner}/${plan.repository.name}`;
   if (repositories.length === 0) {
     throw new ActionError(
       `Repository ${wanted} is not available to integration ${plan.integrationId}: the integration lists no repositories. Grant the integration access to ${wanted}.`,
     );
   }
-  const shown = repositories
-    .slice(0, REPOSITORIES_SHOWN)
-    .map((repository) => `${repository.owner}/${repository.name}`);
+  const shown = repositories.slice(0, REPOSITORIES_SHOWN).map((r) => untrusted(fullName(r)));
   const more =
     repositories.length > REPOSITORIES_SHOWN
       ? ` and ${repositories.length - REPOSITORIES_SHOWN} more`
       : '';
   throw new ActionError(
     `Repository ${wanted} is not available to integration ${plan.integrationId}. It lists: ${shown.join(', ')}${more}. Check the repository input, or grant the integration access to ${wanted}.`,
-  );
-}
-
-/**
- * Searches `name_contains=name` page by page for the deployment named exactly
- * `name`. The service does not say where the list ends: a short or empty page,
- * or an offset that does not advance, ends it; `maxPages` stops a service
- * that never ends it.
- */
-export async function findDeployment(
-  client: ServiceClient,
-  name: string,
-  logger: Logger,
-  maxPages = MAX_PAGES,
-): Promise<Deployment | undefined> {
-  let offset = 0;
-  for (let page = 1; page <= maxPages; page++) {
-    const list = await client.request({
-      method: 'GET',
-      path: '/v2/deployments',
-      query: { name_contains: name, limit: PAGE_LIMIT, offset },
-      schema: DeploymentListSchema,
-    });
-    const match = list.resources.find((deployment) => deployment.name === name);
-    if (match !== undefined) return match;
-    if (list.resources.length < PAGE_LIMIT) return undefined;
-    if (list.offset <= offset) {
-      logger.warning(
-        `GET /v2/deployments returned offset ${list.offset} after offset ${offset}: it does not advance, so the list is taken to end here`,
-      );
-      return undefined;
-    }
-    offset = list.offset;
-  }
-  throw new ActionError(
-    `GET /v2/deployments: no end of the list after ${maxPages} pages of ${PAGE_LIMIT} deployments whose names contain '${name}'; stopped rather than risk creating a duplicate. Use a more distinctive name, or report the service's pagination.`,
   );
 }
 
@@ -139,138 +83,178 @@ export function buildCreateRequest(plan: Plan, repository?: Repository): Deploym
   return request;
 }
 
-function checkSource(deployment: Deployment, plan: Plan): Deployment {
+/**
+ * The one deployment to use when several have the name (the service does not
+ * enforce unique names): one not being deleted, then the oldest; a warning
+ * names every id and the pick.
+ */
+export function pickOne(found: Deployment[], name: string, logger: Logger): Deployment | undefined {
+  const [first, ...others] = [...found].sort(
+    (a, b) =>
+      Number(a.status === 'AWAITING_DELETE') - Number(b.status === 'AWAITING_DELETE') ||
+      Date.parse(a.created_at) - Date.parse(b.created_at),
+  );
+  if (first === undefined || others.length === 0) return first;
+  logger.warning(
+    `${found.length} deployments are named '${name}': ${found.map((d) => `${d.id} (${untrusted(d.status)}, created ${untrusted(d.created_at)})`).join(', ')}. Using ${first.id}: not being deleted first, then the oldest. The service does not enforce unique names; delete the others in the service.`,
+  );
+  return first;
+}
+
+/** A deployment found by its name, fit to reuse: same source, not being deleted. */
+function checkReusable(deployment: Deployment, plan: Plan): Deployment {
   if (deployment.source !== plan.source) {
     throw new ActionError(
       `Deployment '${plan.name}' (${deployment.id}) exists with source ${deployment.source}, but source ${plan.source} was asked for. A deployment's name and source cannot change: use another name, or set source to ${deployment.source}.`,
+    );
+  }
+  if (deployment.status === 'AWAITING_DELETE') {
+    throw new ActionError(
+      `Deployment '${plan.name}' (${deployment.id}) is AWAITING_DELETE: it is being deleted, and the name is unavailable until it is gone. Wait for the deletion to finish and run the step again, or deploy under another name.`,
     );
   }
   return deployment;
 }
 
 /**
- * `POST /v2/deployments`. An answer-less failure or a 5xx may have created
- * the deployment anyway: the name is looked up again before any new attempt.
- * A 409 means another run created it: it is looked up and reused.
+ * Looks the name up again after each pause of `SETTLE_PAUSES_MS`, until the
+ * deployment is listed: the service's listing may lag its writes.
  */
-export async function createDeployment(
+async function findSettled(
+  name: string,
+  dependencies: FlowDependencies,
+): Promise<Deployment | undefined> {
+  const { service, clock, signal, logger } = dependencies;
+  for (const pause of SETTLE_PAUSES_MS) {
+    await clock.sleep(pause, signal);
+    const found = pickOne(await service.findByName(name), name, logger);
+    if (found !== undefined) return found;
+  }
+  return undefined;
+}
+
+const settleWindow = formatDuration(SETTLE_PAUSES_MS.reduce((sum, pause) => sum + pause, 0));
+
+/**
+ * The reconcile hook of the create: after a 409 or a create that may have
+ * taken effect, what is there under the name. A 409 with nothing listed
+ * fails; an ambiguous create with nothing listed is tried again.
+ */
+function reconcileCreate(name: string, dependencies: FlowDependencies) {
+  const { logger } = dependencies;
+  return async (failure: ServiceError): Promise<Deployment | undefined> => {
+    const conflict = failure.status === 409;
+    logger.info(
+      conflict
+        ? `POST /v2/deployments answered 409: another run created '${name}'; looking it up`
+        : `POST /v2/deployments may or may not have created '${name}' (${failure.details.problem}): looking it up before trying again`,
+    );
+    const found = await findSettled(name, dependencies).catch((lookUpError: unknown) => {
+      if (!(lookUpError instanceof ActionError) || lookUpError instanceof CancelledError) {
+        throw lookUpError;
+      }
+      throw new ActionError(
+        `${failure.message}\n${conflict ? 'The service says it exists' : 'The create may have taken effect'}, and looking '${name}' up failed too: ${lookUpError.message}\nRunning the step again is safe: it finds the deployment before creating one.`,
+      );
+    });
+    if (found !== undefined) {
+      logger.info(`'${name}' exists (${found.id}): using it`);
+      return found;
+    }
+    if (conflict) {
+      throw new ActionError(
+        `${failure.message}\nThe service says '${name}' exists, but no deployment of that exact name was listed within ${settleWindow}. Run the step again later.`,
+      );
+    }
+    logger.info(`'${name}' is not listed after ${settleWindow}: it was not created`);
+    return undefined;
+  };
+}
+
+/**
+ * After a create: the name the service stored must be the one asked for
+ * (else every run would create another), and one more look-up warns when the
+ * name now has more than one deployment (two runs raced on a service that
+ * does not enforce unique names).
+ */
+async function checkCreated(deployment: Deployment, name: string, dependencies: FlowDependencies) {
+  if (deployment.name !== name) {
+    throw new ActionError(
+      `The service stored deployment ${deployment.id} as '${untrusted(deployment.name)}', not '${name}': it changes names, so the next run would not find it and would create another. Set the name input to '${untrusted(deployment.name)}'.`,
+    );
+  }
+  const ids = new Set([
+    deployment.id,
+    ...(await dependencies.service.findByName(name)).map((d) => d.id),
+  ]);
+  if (ids.size > 1) {
+    dependencies.logger.warning(
+      `${ids.size} deployments are now named '${name}': ${[...ids].join(', ')}. Another run created one at the same time, and the service does not enforce unique names. Delete the extra ones in the service, and give the deploy job a 'concurrency:' group so that runs of this step never overlap.`,
+    );
+  }
+}
+
+/**
+ * `POST /v2/deployments`, reconciled: the deployment and whether this run
+ * created it. The answer to this run's own create is the deployment; one
+ * found by a look-up is checked like any other found by its name.
+ */
+async function create(
+  plan: Plan,
   request: DeploymentCreateRequest,
   dependencies: FlowDependencies,
-): Promise<{ deployment: Deployment; created: boolean }> {
-  const { client, logger, clock, signal } = dependencies;
-  const lookUp = () => findDeployment(client, request.name, logger, dependencies.maxPages);
-  const { attempts } = client.retryPolicy;
-  for (let attempt = 1; ; attempt++) {
-    try {
-      const deployment = await client.request({
-        method: 'POST',
-        path: '/v2/deployments',
-        body: request,
-        schema: DeploymentSchema,
-        idempotent: false,
-      });
-      return { deployment, created: true };
-    } catch (error) {
-      if (!(error instanceof ServiceError)) throw error;
-      if (error.status === 409) {
-        logger.info(
-          `POST /v2/deployments answered 409: another run created '${request.name}'; looking it up`,
-        );
-        const existing = await lookUp();
-        if (existing !== undefined) return { deployment: existing, created: false };
-        throw new ActionError(
-          `${error.message}\nThe service says '${request.name}' exists, but no deployment of that exact name is listed.`,
-        );
-      }
-      if (!error.ambiguous) throw error;
-      logger.warning(
-        `POST /v2/deployments may or may not have created '${request.name}' (${error.details.problem}): looking it up before trying again`,
-      );
-      const existing = await lookUp().catch((lookUpError: unknown) => {
-        if (!(lookUpError instanceof ActionError) || lookUpError instanceof CancelledError) {
-          throw lookUpError;
-        }
-        throw new ActionError(
-          `${error.message}\nThe create may have taken effect, and looking '${request.name}' up failed too: ${lookUpError.message}\nRunning the step again is safe: it finds the deployment before creating one.`,
-        );
-      });
-      if (existing !== undefined) {
-        logger.info(`'${request.name}' exists (${existing.id}): using it`);
-        return { deployment: existing, created: true };
-      }
-      if (attempt >= attempts) {
-        throw new ServiceError({ ...error.details, attempts: attempt });
-      }
-      const delayMs = client.delayBeforeRetry(attempt);
-      logger.warning(
-        `retrying POST /v2/deployments in ${seconds(delayMs)} (attempt ${attempt + 1} of ${attempts}): it was not created`,
-      );
-      await clock.sleep(delayMs, signal);
-    }
-  }
+) {
+  const { value, via } = await dependencies.service.create(
+    request,
+    reconcileCreate(request.name, dependencies),
+  );
+  const deployment = via === 'answer' ? value : checkReusable(value, plan);
+  await checkCreated(deployment, request.name, dependencies);
+  // A deployment that answered a 409 was created by another run.
+  return { deployment, created: via !== 'conflict' };
 }
 
-export interface DeployOptions {
-  /** Called as soon as the deployment is known, before any wait. */
-  onDeployment?: (result: DeployResult) => void;
-  /** Runs a phase of the flow in a log group. */
-  group?: <T>(name: string, phase: () => Promise<T>) => Promise<T>;
-}
+const inGroup = (dependencies: FlowDependencies) =>
+  dependencies.group ?? (<T>(_name: string, phase: () => Promise<T>) => phase());
 
 /** Resolve, find, then reuse or create (or, in a dry run, say what would be created). */
-export async function deploy(
-  plan: Plan,
-  dependencies: FlowDependencies,
-  options: DeployOptions = {},
-): Promise<DeployResult> {
-  const { client, logger } = dependencies;
-  const group = options.group ?? ((_name, phase) => phase());
-  let repository: Repository | undefined;
-  if (plan.source === 'codehost') {
-    const wanted = `${plan.repository.owner}/${plan.repository.name}`;
-    repository = await group(`Resolving repository ${wanted}`, async () => {
-      const found = await resolveRepository(client, plan);
-      logger.info(`${wanted}: ${found.url} (default branch ${found.default_branch})`);
-      return found;
-    });
-  }
+export async function deploy(plan: Plan, dependencies: FlowDependencies): Promise<DeployResult> {
+  const { service, logger } = dependencies;
+  const group = inGroup(dependencies);
+  const repository =
+    plan.source === 'codehost'
+      ? await group(`Resolving repository ${fullName(plan.repository)}`, async () => {
+          const found = await resolveRepository(service, plan);
+          logger.info(
+            `${fullName(plan.repository)}: ${untrusted(found.url)} (default branch ${untrusted(found.default_branch)})`,
+          );
+          return found;
+        })
+      : undefined;
   const request = buildCreateRequest(plan, repository);
-  const repoRef =
-    repository !== undefined ? (request.source_revision_config.repo_ref ?? undefined) : undefined;
-  const base = { request, repository, repoRef };
-
   const existing = await group(`Looking for deployment '${plan.name}'`, async () => {
-    const found = await findDeployment(client, plan.name, logger, dependencies.maxPages);
+    const found = pickOne(await service.findByName(plan.name), plan.name, logger);
     logger.info(
       found === undefined
         ? `no deployment is named '${plan.name}'`
-        : `found '${plan.name}': ${found.id} (${found.status})`,
+        : `found '${plan.name}': ${found.id} (${untrusted(found.status)})`,
     );
     return found;
   });
-
-  let result: DeployResult;
   if (existing !== undefined) {
-    checkSource(existing, plan);
-    logger.info(
-      `reusing ${existing.id}: the service has no update call, so changes to its configuration or secrets are not applied by this run`,
-    );
-    result = { ...base, deployment: existing, created: false };
-  } else if (plan.dryRun) {
-    logger.info(`dry run: would POST /v2/deployments to create '${plan.name}'`);
-    result = { ...base, created: false };
-  } else {
-    result = await group(`Creating deployment '${plan.name}'`, async () => {
-      const outcome = await createDeployment(request, dependencies);
-      checkSource(outcome.deployment, plan);
-      logger.info(
-        outcome.created
-          ? `created ${outcome.deployment.id} (${outcome.deployment.status})`
-          : `reusing ${outcome.deployment.id}, created by another run (${outcome.deployment.status})`,
-      );
-      return { ...base, ...outcome };
-    });
+    return { request, repository, deployment: checkReusable(existing, plan), created: false };
   }
-  options.onDeployment?.(result);
-  return result;
+  if (plan.dryRun) {
+    logger.info(`dry run: would POST /v2/deployments to create '${plan.name}'`);
+    return { request, repository, created: false };
+  }
+  return group(`Creating deployment '${plan.name}'`, async () => {
+    const outcome = await create(plan, request, dependencies);
+    logger.info(
+      outcome.created
+        ? `created ${outcome.deployment.id} (${untrusted(outcome.deployment.status)})`
+        : `reusing ${outcome.deployment.id}, created by another run (${untrusted(outcome.deployment.status)})`,
+    );
+    return { request, repository, ...outcome };
+  });
 }

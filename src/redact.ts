@@ -1,47 +1,74 @@
 /**
- * Removes every secret value from text before it reaches a log line, an
- * output, the job summary or an error message. The runner masks the values
- * registered with `core.setSecret` too, but only in the log it renders; this
- * keeps them out of outputs and files, and out of the log when no runner
- * masks it.
+ * Removes secret values from free text (log lines, error messages, the job
+ * summary) before it is shown. Outputs are not free text: they are redacted
+ * by structure (report.ts). The runner masks the values registered with
+ * `core.setSecret` too, but only in the log it renders.
  */
 export const MASK = '***';
 
 /**
- * Whether a line of a multi-line value is worth masking on its own: a line
- * like `{` or `},` of a JSON value would mask that punctuation everywhere.
+ * Whether a value can be hidden in text without destroying it: `4`, `true`
+ * or `off` occur everywhere (ids, counts, words), so replacing them would
+ * garble every line and still not hide them.
  */
-function distinctive(line: string): boolean {
-  return /[\p{L}\p{N}]/u.test(line) || line.length >= 4;
+export function isRedactable(value: string): boolean {
+  const trimmed = value.trim();
+  return (
+    trimmed.length >= 4 &&
+    !/^(true|false|null|none|yes|no|on|off)$/i.test(trimmed) &&
+    !/^[-+]?\d+(\.\d+)?$/.test(trimmed)
+  );
+}
+
+/** `\u00e9` (and `\u00E9`) for every character outside printable ASCII, as Python's json does. */
+function asciiEscaped(text: string, upper: boolean): string {
+  return text.replace(/[^\x20-\x7e]/g, (character) => {
+    const hex = character.charCodeAt(0).toString(16).padStart(4, '0');
+    return `\\u${upper ? hex.toUpperCase() : hex}`;
+  });
+}
+
+/** The forms a value takes inside JSON text: escaped quotes, `\/`, and escaped non-ASCII. */
+function jsonForms(value: string): string[] {
+  const inner = JSON.stringify(value).slice(1, -1);
+  const slashes = inner.replaceAll('/', '\\/');
+  return [inner, slashes].flatMap((form) => [
+    form,
+    asciiEscaped(form, false),
+    asciiEscaped(form, true),
+  ]);
 }
 
 export class Redactor {
   readonly #needles = new Set<string>();
+  #sorted: string[] | undefined;
 
   /**
-   * Registers a secret value: the value, each of its lines, and the forms it
-   * takes inside JSON and URLs. Returns the value and its lines that were not
-   * known yet, for the runner's mask.
+   * Registers a secret value: the value, each of its lines that is
+   * redactable, and the forms they take inside JSON and URLs. Returns the
+   * value and lines that were not known yet, for the runner's mask; a value
+   * that is not redactable is not registered (see `isRedactable`).
    */
   add(value: string): string[] {
     const lines = value.split(/\r?\n/).map((line) => line.trim());
-    const forms = [value, ...lines.filter(distinctive)].filter(
-      (form, index, all) => form.trim() !== '' && all.indexOf(form) === index,
+    const forms = [value, ...lines].filter(
+      (form, index, all) => isRedactable(form) && all.indexOf(form) === index,
     );
     const fresh = forms.filter((form) => !this.#needles.has(form));
     for (const form of forms) {
-      for (const variant of [form, JSON.stringify(form).slice(1, -1), encodeURIComponent(form)]) {
+      for (const variant of [form, ...jsonForms(form), encodeURIComponent(form)]) {
         this.#needles.add(variant);
       }
     }
+    this.#sorted = undefined;
     return fresh;
   }
 
   redact(text: string): string {
-    let out = text;
     // Longest first, so that a secret containing another is replaced whole.
-    const needles = [...this.#needles].sort((a, b) => b.length - a.length);
-    for (const needle of needles) out = out.split(needle).join(MASK);
+    this.#sorted ??= [...this.#needles].sort((a, b) => b.length - a.length);
+    let out = text;
+    for (const needle of this.#sorted) out = out.split(needle).join(MASK);
     return out;
   }
 }

@@ -3,8 +3,9 @@
  * the job summary. Every secret value is replaced by `***` first.
  */
 import { MASK } from './redact.js';
-import type { Plan } from './inputs.js';
+import type { Plan } from './plan.js';
 import type { DeployResult } from './deploy.js';
+import { showValue, type DriftEntry } from './drift.js';
 import type { Deployment } from './schemas.js';
 
 /** The names of every output, as action.yml declares them. */
@@ -17,6 +18,9 @@ export const OUTPUT_NAMES = [
   'repo-url',
   'repo-ref',
   'deployment',
+  'live',
+  'commit-sha',
+  'drift',
 ] as const;
 export type OutputName = (typeof OUTPUT_NAMES)[number];
 export type Outputs = Partial<Record<OutputName, string>>;
@@ -29,12 +33,39 @@ export function redactDeployment(deployment: Deployment): Deployment {
   };
 }
 
+/**
+ * The repository and ref of the deployment (codehost): what was sent when
+ * this run created it (or would), the live values when it was reused.
+ */
+export function repositoryOf(result: DeployResult): { url?: string; ref?: string } {
+  if (result.request.source !== 'codehost') return {};
+  const described =
+    result.created || result.deployment === undefined ? result.request : result.deployment;
+  return {
+    url: described.source_config.repo_url ?? undefined,
+    ref: described.source_revision_config.repo_ref ?? undefined,
+  };
+}
+
+/** What the run judged of the deployment: whether it is live, and what drifted. */
+export interface Assessment {
+  live: boolean;
+  drift: DriftEntry[];
+}
+
 /** The outputs known from a deploy result (and, when waited, its latest state). */
-export function outputsOf(result: DeployResult, deployment = result.deployment): Outputs {
+export function outputsOf(
+  result: DeployResult,
+  deployment: Deployment | undefined,
+  assessment: Assessment,
+): Outputs {
+  const repository = repositoryOf(result);
   const outputs: Outputs = {
     created: String(result.created),
-    'repo-url': result.repository?.url ?? '',
-    'repo-ref': result.repoRef ?? '',
+    'repo-url': repository.url ?? '',
+    'repo-ref': repository.ref ?? '',
+    live: String(assessment.live),
+    drift: JSON.stringify(assessment.drift),
   };
   if (deployment === undefined) return outputs;
   return {
@@ -44,6 +75,7 @@ export function outputsOf(result: DeployResult, deployment = result.deployment):
     'latest-revision-id': deployment.latest_revision_id ?? '',
     'active-revision-id': deployment.active_revision_id ?? '',
     deployment: JSON.stringify(redactDeployment(deployment)),
+    'commit-sha': deployment.source_revision_config.repo_commit_sha ?? '',
   };
 }
 
@@ -78,37 +110,66 @@ export interface SummaryInput {
   result?: DeployResult;
   /** The latest state of the deployment (after waiting), if any. */
   deployment?: Deployment;
+  /** Whether it is live, and the commit live instead of a superseded target. */
+  liveness?: { live: boolean; supersededBy?: string; missing?: string };
+  /** The targeted commit, if any. */
+  target?: string;
+  drift?: DriftEntry[];
   /** The failure, already redacted, when the run failed. */
   failure?: string;
   /** The commit the workflow runs for (GITHUB_SHA). */
   commit?: string;
 }
 
-/** The job summary as HTML: a heading, a table of the deployment, the failure if any. */
-export function summaryHtml({ plan, result, deployment, failure, commit }: SummaryInput): string {
-  const shown = deployment ?? result?.deployment;
-  const outcome =
-    result === undefined
-      ? '—'
-      : result.created
-        ? 'created'
-        : shown === undefined
-          ? 'would be created (dry run)'
-          : 'reused';
+const cell = (value: string | null | undefined) =>
+  value === undefined || value === null || value === '' ? '—' : escapeHtml(value);
+
+function outcomeOf(result: DeployResult | undefined, shown: Deployment | undefined): string {
+  if (result === undefined) return '—';
+  if (result.created) return 'created';
+  return shown === undefined ? 'would be created (dry run)' : 'reused';
+}
+
+function liveCell(liveness: SummaryInput['liveness']): string | undefined {
+  if (liveness === undefined) return undefined;
+  if (!liveness.live) return `no: ${liveness.missing ?? 'not live'}`;
+  return liveness.supersededBy === undefined
+    ? 'yes'
+    : `yes: commit ${liveness.supersededBy.slice(0, 12)} of a newer push is live instead of the target`;
+}
+
+/** The drift table: one row a difference, secret values already `***`. */
+function driftTable(drift: DriftEntry[]): string {
+  if (drift.length === 0) return '';
+  const rows = drift
+    .map(
+      (entry) =>
+        `<tr><td><code>${escapeHtml(entry.field)}</code></td><td>${cell(showValue(entry.wanted))}</td><td>${cell(showValue(entry.live))}</td></tr>`,
+    )
+    .join('\n');
+  return `\n<h3>⚠️ Drift: not applied</h3>\n<p>The service cannot update a deployment: change these in the service, or deploy under a new name.</p>\n<table>\n<tr><th>Field</th><th>Step wants</th><th>Deployment has</th></tr>\n${rows}\n</table>`;
+}
+
+/** The job summary as HTML: a heading, a table of the deployment, drift, the failure if any. */
+export function summaryHtml(input: SummaryInput): string {
+  const { plan, result, failure, commit } = input;
+  const shown = input.deployment ?? result?.deployment;
+  const repository = result === undefined ? {} : repositoryOf(result);
   const rows: [string, string | null | undefined][] = [
     ['Name', plan.name],
     ['Id', shown?.id],
     ['Status', shown?.status],
-    ['Outcome', outcome],
+    ['Outcome', outcomeOf(result, shown)],
+    ['Live', liveCell(input.liveness)],
     ['Source', plan.source],
-    ['Repository', result?.repository?.url],
-    ['Ref', result?.repoRef],
+    ['Repository', repository.url],
+    ['Ref', repository.ref],
+    ['Target commit', input.target?.slice(0, 12)],
     ['Latest revision', shown?.latest_revision_id],
+    ['Latest revision commit', shown?.source_revision_config.repo_commit_sha?.slice(0, 12)],
     ['Active revision', shown?.active_revision_id],
     ['Workflow commit', commit?.slice(0, 12)],
   ];
-  const cell = (value: string | null | undefined) =>
-    value === undefined || value === null || value === '' ? '—' : escapeHtml(value);
   const table = rows
     .map(([label, value]) => `<tr><th align="left">${label}</th><td>${cell(value)}</td></tr>`)
     .join('\n');
@@ -122,5 +183,5 @@ export function summaryHtml({ plan, result, deployment, failure, commit }: Summa
     failure === undefined
       ? ''
       : `\n<p><strong>Error:</strong></p>\n<pre>${escapeHtml(failure)}</pre>`;
-  return `<h2>${title}: ${escapeHtml(plan.name)}</h2>\n<table>\n${table}\n</table>${failureBlock}\n`;
+  return `<h2>${title}: ${escapeHtml(plan.name)}</h2>\n<table>\n${table}\n</table>${driftTable(input.drift ?? [])}${failureBlock}\n`;
 }

@@ -1,5 +1,5 @@
 /**
- * The wire schemas of the deployment management service (SERVICE-API.md §2).
+ * The wire schemas of the deployment management service (the README's "The service").
  *
  * Every resource is a zod schema and every TypeScript type is `z.infer` of one.
  * The fields are written once, in `buildFamily`, and built twice:
@@ -12,8 +12,8 @@
  *   the service may grow; missing or mistyped known fields still fail, with
  *   the field's path.
  *
- * Where SERVICE-API.md and the service's OpenAPI document differ,
- * SERVICE-API.md wins (e.g. `source_config.deployment_type` is not accepted in
+ * Where the service's interface (README, "The service's interface") and its
+ * OpenAPI document differ, the interface wins (e.g. `source_config.deployment_type` is not accepted in
  * a request). Value ranges that only the OpenAPI document shows (cpu 0.1..8,
  * cpu_limit 0.1..16) are not enforced here; the service reports them.
  */
@@ -23,7 +23,7 @@ import { z } from 'zod';
 // Enums
 // ---------------------------------------------------------------------------
 
-/** Source kinds (SERVICE-API.md §2.2). */
+/** Source kinds (README, "The service's interface"). */
 export const SOURCES = [
   'codehost',
   'external_docker',
@@ -34,7 +34,7 @@ export const SOURCES = [
 export const SourceSchema = z.enum(SOURCES);
 export type Source = z.infer<typeof SourceSchema>;
 
-/** Deployment states (SERVICE-API.md §3). */
+/** Deployment states (README, "The service's interface"). */
 export const STATUSES = [
   'AWAITING_DATABASE',
   'READY',
@@ -49,7 +49,7 @@ export type DeploymentStatus = z.infer<typeof DeploymentStatusSchema>;
 // Building blocks
 // ---------------------------------------------------------------------------
 
-/** An object whose inner structure SERVICE-API.md does not show: anything goes. */
+/** An object whose inner structure the service interface does not show: anything goes. */
 const freeForm = () => z.record(z.string(), z.unknown());
 /** A string→string map (labels, annotations, resource quantities). */
 const stringMap = () => z.record(z.string(), z.string());
@@ -187,7 +187,7 @@ function buildFamily<C extends ObjectConfig>(object: ObjectFactory<C>) {
 
   const ListenerConfig = object({ k8s_namespace: z.string().nullish() });
 
-  // §2.3: all fields nullable. No deployment_type: SERVICE-API.md does not list it.
+  // §2.3: all fields nullable. No deployment_type: the service interface does not list it.
   const SourceConfig = object({
     integration_id: uuid().nullish(),
     repo_url: z.string().nullish(),
@@ -287,7 +287,6 @@ export const RepositorySchema = z.looseObject({
 export type Repository = z.infer<typeof RepositorySchema>;
 
 export const RepositoryListSchema = z.array(RepositorySchema);
-export type RepositoryList = z.infer<typeof RepositoryListSchema>;
 
 export const ResourceSpecSchema = response.ResourceSpec;
 export type ResourceSpec = z.infer<typeof ResourceSpecSchema>;
@@ -306,10 +305,9 @@ export const DeploymentSchema = response.Deployment.extend({
   tenant_id: uuid(),
   created_at: dateTime(),
   updated_at: dateTime(),
-  // Deliberately the closed enum of §3, like every other field: a status the
-  // contract does not list is a mistyped field and fails the parse with its
-  // path, instead of letting the action wait on a state it cannot interpret.
-  status: DeploymentStatusSchema,
+  // A known status, or one the service adds later: that is not a schema
+  // failure, the wait logs it and waits through it.
+  status: z.union([DeploymentStatusSchema, z.string()]),
   // Required keys whose value may be null (§2.2 "Response: required").
   latest_revision_id: uuid().nullable(),
   active_revision_id: uuid().nullable(),
@@ -322,7 +320,6 @@ export const DeploymentListSchema = z.looseObject({
   resources: z.array(DeploymentSchema),
   offset: int(),
 });
-export type DeploymentList = z.infer<typeof DeploymentListSchema>;
 
 /**
  * An error body, read only to show the service's own message. `detail` is a
@@ -345,7 +342,6 @@ export const ErrorBodySchema = z.looseObject({
   message: z.string().optional(),
   error: z.string().optional(),
 });
-export type ErrorBody = z.infer<typeof ErrorBodySchema>;
 
 // ---------------------------------------------------------------------------
 // Messages

@@ -1,11 +1,14 @@
 /**
- * Waiting until a deployment is READY: poll `deployment_ids=ID` with a
- * growing interval, up to a deadline, tolerating a few failed polls.
+ * Waiting until a deployment is live (live.ts says what that means): the
+ * polling schedule only. Polls `getById` with a growing interval, up to a
+ * deadline, tolerating a few failed polls; a deployment that already is live
+ * needs no check.
  */
-import { ActionError } from './errors.js';
-import type { Clock, Logger, ServiceClient } from './client.js';
-import { ServiceError } from './client.js';
-import { DeploymentListSchema, type Deployment, type DeploymentStatus } from './schemas.js';
+import { ActionError, ServiceError, WaitError } from './errors.js';
+import { formatDuration, untrusted, type Clock, type Logger } from './runtime.js';
+import { Service } from './service.js';
+import { liveness, type Liveness, type Target } from './live.js';
+import { STATUSES, type Deployment } from './schemas.js';
 
 export interface WaitOptions {
   timeoutMs: number;
@@ -24,33 +27,8 @@ export const DEFAULT_WAIT: Omit<WaitOptions, 'timeoutMs'> = {
   maxFailedPolls: 5,
 };
 
-/** What a status means to the wait. */
-export function classifyStatus(status: DeploymentStatus): 'ready' | 'failed' | 'pending' {
-  switch (status) {
-    case 'READY':
-      return 'ready';
-    case 'AWAITING_DELETE':
-      return 'failed';
-    case 'AWAITING_DATABASE':
-    case 'UNUSED':
-    case 'UNKNOWN':
-      return 'pending';
-  }
-}
-
-/** The wait ended without READY; carries the last deployment seen. */
-export class WaitError extends ActionError {
-  override name = 'WaitError';
-  readonly deployment: Deployment;
-
-  constructor(message: string, deployment: Deployment) {
-    super(message);
-    this.deployment = deployment;
-  }
-}
-
 export interface WaitDependencies {
-  client: ServiceClient;
+  service: Service;
   clock: Clock;
   logger: Logger;
   signal?: AbortSignal;
@@ -58,92 +36,90 @@ export interface WaitDependencies {
   onPoll?: (deployment: Deployment) => void;
 }
 
-/** A poll whose answer does not list the deployment (yet): tolerated like a failed poll. */
-class NotListedError extends ActionError {
-  override name = 'NotListedError';
-}
-
-const seconds = (ms: number) => `${Math.round(ms / 1000)} s`;
-
-async function poll(
-  client: ServiceClient,
+/** One check: the deployment as the service lists it now, or why the check failed. */
+async function check(
+  service: Service,
   id: string,
   timeoutMs: number,
-): Promise<Deployment | undefined> {
-  const list = await client.request({
-    method: 'GET',
-    path: '/v2/deployments',
-    query: { deployment_ids: id },
-    schema: DeploymentListSchema,
-    // A failed poll is retried by the next poll, not inside this one.
-    attempts: 1,
-    timeoutMs,
-  });
-  return list.resources.find((deployment) => deployment.id === id);
+): Promise<Deployment | ActionError> {
+  try {
+    const seen = await service.getById(id, timeoutMs);
+    return seen ?? new ActionError(`${Service.describeGetById(id)} does not list the deployment`);
+  } catch (error) {
+    if (error instanceof ServiceError && error.transient) return error;
+    throw error;
+  }
 }
 
-export async function waitForReady(
+export interface WaitGoal {
+  /** The commit that must be live, if one is targeted. */
+  target?: Target;
+  /** Revision ids the step saw when it found the deployment (none on create). */
+  seenRevisions: ReadonlySet<string>;
+}
+
+/** A status the action does not know is waited through, and said once. */
+function noteUnknownStatus(status: string, known: Set<string>, logger: Logger): void {
+  if ((STATUSES as readonly string[]).includes(status) || known.has(status)) return;
+  known.add(status);
+  logger.info(`status ${untrusted(status)} is not one the action knows: waiting through it`);
+}
+
+/** Polls until the deployment is live; the deployment, and how it is live. */
+export async function waitUntilLive(
   initial: Deployment,
+  goal: WaitGoal,
   options: WaitOptions,
   dependencies: WaitDependencies,
-): Promise<Deployment> {
-  const { client, clock, logger, signal } = dependencies;
+): Promise<{ deployment: Deployment; verdict: Liveness & { live: true } }> {
+  const { service, clock, logger, signal } = dependencies;
   const started = clock.now();
   const deadline = started + options.timeoutMs;
+  const unknownStatuses = new Set<string>();
   let deployment = initial;
   let interval = options.initialIntervalMs;
   let lastCheck = started;
   let failedPolls = 0;
   for (let polls = 0; ;) {
-    const verdict = classifyStatus(deployment.status);
-    if (verdict === 'ready') return deployment;
-    if (verdict === 'failed') {
-      throw new WaitError(
-        `Deployment '${deployment.name}' (${deployment.id}) is ${deployment.status}: it is being deleted and will not become READY.`,
-        deployment,
-      );
-    }
+    const verdict = liveness(deployment, goal.target, goal.seenRevisions);
+    if (verdict.live) return { deployment, verdict };
+    const name = `'${deployment.name}' (${deployment.id})`;
+    if (verdict.final)
+      throw new WaitError(`Deployment ${name} will not be live: ${verdict.missing}.`, deployment);
+    noteUnknownStatus(deployment.status, unknownStatuses, logger);
     const remaining = deadline - clock.now();
     if (remaining <= 0) {
       throw new WaitError(
-        `Deployment '${deployment.name}' (${deployment.id}) is not READY after ${seconds(options.timeoutMs)} (${polls} checks; last status ${deployment.status}). Raise wait-timeout, or look at the deployment in the service.`,
+        `Deployment ${name} is not live after ${formatDuration(options.timeoutMs)} (${polls} checks): ${verdict.missing}. Raise wait-timeout, or look at the deployment in the service.`,
         deployment,
       );
     }
     // Intervals run from the start of one check to the start of the next.
     const delay = Math.max(0, Math.min(interval - (clock.now() - lastCheck), remaining));
     logger.info(
-      `waiting for READY: ${deployment.status} after ${seconds(clock.now() - started)}; next check in ${seconds(delay)}`,
+      `waiting until live: ${verdict.missing}; ${formatDuration(clock.now() - started)} so far, next check in ${formatDuration(delay)}`,
     );
     await clock.sleep(delay, signal);
     lastCheck = clock.now();
     interval = Math.min(options.maxIntervalMs, interval * options.growth);
     polls++;
-    try {
-      // The last check may not outlast the deadline by more than a second.
-      const seen = await poll(client, deployment.id, Math.max(1_000, deadline - clock.now()));
-      if (seen === undefined) {
-        throw new NotListedError(
-          `GET /v2/deployments?deployment_ids=${deployment.id} does not list the deployment`,
-        );
-      }
+    // The last check may not outlast the deadline by more than a second.
+    const seen = await check(service, deployment.id, Math.max(1_000, deadline - clock.now()));
+    if (!(seen instanceof ActionError)) {
       deployment = seen;
       failedPolls = 0;
       dependencies.onPoll?.(deployment);
-    } catch (error) {
-      const tolerated =
-        (error instanceof ServiceError && error.transient) || error instanceof NotListedError;
-      if (!tolerated || !(error instanceof ActionError)) throw error;
-      failedPolls++;
-      if (failedPolls > options.maxFailedPolls) {
-        throw new WaitError(
-          `Gave up waiting for '${deployment.name}' (${deployment.id}) after ${failedPolls} failed checks in a row; the last: ${error.message}`,
-          deployment,
-        );
-      }
-      logger.warning(
-        `check ${polls} failed (${failedPolls} of ${options.maxFailedPolls} tolerated in a row): ${error.message}`,
+      continue;
+    }
+    failedPolls++;
+    if (failedPolls > options.maxFailedPolls) {
+      throw new WaitError(
+        `Gave up waiting for ${name} after ${failedPolls} failed checks in a row; the last: ${seen.message}`,
+        deployment,
       );
     }
+    logger.warning(
+      `check ${polls} failed (${failedPolls} of ${options.maxFailedPolls} tolerated in a row): ${seen.message}`,
+    );
   }
 }

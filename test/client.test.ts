@@ -5,14 +5,9 @@
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import {
-  ServiceClient,
-  ServiceError,
-  excerpt,
-  parseRetryAfter,
-  serviceMessageOf,
-  type RetryPolicy,
-} from '../src/client.ts';
+import { excerpt, serviceMessageOf } from '../src/answers.ts';
+import { ServiceClient, parseRetryAfter, type RetryPolicy } from '../src/client.ts';
+import { ServiceError } from '../src/errors.ts';
 import { DeploymentListSchema, DeploymentSchema } from '../src/schemas.ts';
 import type { Emulator } from './emulator.ts';
 import type { FakeClock, MemoryLogger } from './support/clock.ts';
@@ -156,7 +151,7 @@ describe('failure messages', () => {
     const error = await failure(list());
 
     expect(error.message).toBe(
-      'GET /v2/deployments failed: 200 answer is not JSON (application/json): Welcome to nginx',
+      'GET /v2/deployments failed: 200 answer is not JSON (application/json, 42 bytes, it does not start like JSON)',
     );
     expect(emu.requests).toHaveLength(1);
   });
@@ -303,7 +298,7 @@ describe('helpers', () => {
     expect(parseRetryAfter('Sun, 22 Nov 2026 10:00:09 GMT', now)).toBe(9_000);
     expect(parseRetryAfter('Sun, 22 Nov 2026 09:00:00 GMT', now)).toBe(0);
     expect(parseRetryAfter('soon', now)).toBeUndefined();
-    expect(parseRetryAfter(null, now)).toBeUndefined();
+    expect(parseRetryAfter(undefined, now)).toBeUndefined();
   });
 
   it('cuts long bodies to a one-line excerpt', () => {
@@ -326,6 +321,186 @@ describe('helpers', () => {
     expect(
       client.url('/v2/deployments', { name_contains: 'a b&c', offset: 0, skip: undefined }),
     ).toBe(`${emu.url}/v2/deployments?name_contains=a+b%26c&offset=0`);
+  });
+});
+
+describe('answers that must not be echoed or kept whole (issue 8)', () => {
+  it("describes a cut listing without echoing it: other deployments' secrets stay out", async () => {
+    emu.seedDeployment({
+      name: 'other',
+      secrets: [{ name: 'TOKEN', value: 'stg-tok-9f8e7d6c5b4a' }],
+    });
+    emu.inject({ truncateAt: 120 });
+
+    const error = await failure(list());
+
+    expect(error.message).toMatch(
+      /^GET \/v2\/deployments failed: 200 answer is not JSON \(application\/json, 120 bytes, it ends early\)$/,
+    );
+    expect(error.message).not.toContain('stg-tok');
+    expect(error.message).not.toContain('"value"');
+  });
+
+  it('names an HTML page by its title only', async () => {
+    emu.inject({
+      rawBody:
+        '<html><head><title>Sign in</title></head><body>{"value":"leak-me-please"}</body></html>',
+    });
+
+    const error = await failure(list());
+
+    expect(error.message).toContain("page titled 'Sign in'");
+    expect(error.message).not.toContain('leak-me-please');
+  });
+
+  it('redacts a secret before the service message is cut, so no prefix of it survives', async () => {
+    const secret = 'abcdefghijklmnopqrst';
+    const redacting = new ServiceClient({
+      baseUrl: emu.url,
+      headers: {},
+      retry: RETRY,
+      clock,
+      logger,
+      redact: (text) => text.split(secret).join('***'),
+    });
+    emu.inject({ status: 400, body: { detail: `${'x'.repeat(186)}${secret} trailing` } });
+
+    const error = await failure(
+      redacting.request({ method: 'GET', path: '/v2/deployments', schema: DeploymentListSchema }),
+    );
+
+    expect(error.message).not.toContain(secret.slice(0, 4));
+    expect(error.message).toContain('***');
+  });
+
+  it('shows the first 20 entries of a long 422 list and counts the rest', async () => {
+    const detail = Array.from({ length: 3_000 }, (_, i) => ({
+      loc: ['body', 'secrets', i, 'value'],
+      msg: 'bad value',
+      type: 'value_error',
+    }));
+    emu.inject({ status: 422, body: { detail } });
+
+    const error = await failure(list());
+
+    expect(error.message.split('\n').filter((line) => line.startsWith('  body.'))).toHaveLength(20);
+    expect(error.message).toContain('  and 2980 more');
+    expect(error.message.length).toBeLessThan(2_000);
+  });
+
+  it('keeps each entry of a service message on one line', async () => {
+    emu.inject({
+      status: 422,
+      body: {
+        detail: [{ loc: ['body', 'name'], msg: 'bad\n::error title=injected::owned', type: 'x' }],
+      },
+    });
+
+    const error = await failure(list());
+
+    expect(error.message).toContain('  body.name: bad\\n::error title=injected::owned');
+    expect(error.message.split('\n').some((line) => line.trimStart().startsWith('::'))).toBe(false);
+  });
+
+  it('stops reading an endless answer at the cap and names the call and the cap', async () => {
+    const capped = new ServiceClient({
+      baseUrl: emu.url,
+      headers: {},
+      retry: RETRY,
+      clock,
+      logger,
+      maxAnswerBytes: 1024 * 1024,
+    });
+    emu.inject({ endless: true });
+
+    const error = await failure(
+      capped.request({ method: 'GET', path: '/v2/deployments', schema: DeploymentListSchema }),
+    );
+
+    expect(error.message).toBe(
+      'GET /v2/deployments failed: 200 answer is larger than 1 MiB; stopped reading it (is api-url the service?)',
+    );
+    expect(emu.requests).toHaveLength(1);
+  });
+
+  it('names api-url first when the framework answers its generic 404', async () => {
+    emu.inject({ status: 404, body: { detail: 'Not Found' } });
+
+    const error = await failure(
+      client.request({
+        method: 'GET',
+        path: '/v1/integrations/forge/codehost/x/repos',
+        schema: z.array(z.unknown()),
+        remedies: { 404: 'Check the integration-id input.' },
+      }),
+    );
+
+    expect(error.message).toContain(
+      `Check api-url first: ${emu.url} has no /v1/integrations/forge/codehost/x/repos (is a path prefix such as /api missing?).\nOtherwise: Check the integration-id input.`,
+    );
+  });
+
+  it('keeps the endpoint remedy alone for a 404 the service explains', async () => {
+    emu.inject({ status: 404, body: { detail: 'Integration not found' } });
+
+    const error = await failure(
+      client.request({
+        method: 'GET',
+        path: '/v1/x',
+        schema: z.array(z.unknown()),
+        remedies: { 404: 'Check the integration-id input.' },
+      }),
+    );
+
+    expect(error.message).not.toContain('api-url');
+    expect(error.message).toContain('Check the integration-id input.');
+  });
+});
+
+describe('one retry loop for every method (issue 7, issue 8 #7)', () => {
+  const reconciled = (found: () => Promise<unknown>) =>
+    client.exchange({
+      method: 'POST',
+      path: '/v2/deployments',
+      body: {
+        name: 'app',
+        source: 'internal_template',
+        source_config: {},
+        source_revision_config: {},
+        secrets: [],
+      },
+      schema: DeploymentSchema,
+      idempotent: false,
+      reconcile: () => found() as Promise<never>,
+    });
+
+  it('honours Retry-After on a 5xx to a POST once the reconcile hook found nothing', async () => {
+    emu.inject({ method: 'POST', status: 503, headers: { 'retry-after': '3' } });
+
+    const answered = await reconciled(() => Promise.resolve(undefined));
+
+    expect(answered.via).toBe('answer');
+    expect(clock.sleeps).toEqual([3_000]);
+    expect(logger.text).toContain(
+      'retrying POST /v2/deployments in 3.0 s (attempt 2 of 4): it did not take effect (503 Service Unavailable)',
+    );
+  });
+
+  it('returns what the reconcile hook found after an ambiguous POST, without a second POST', async () => {
+    emu.inject({ method: 'POST', drop: 'after' });
+
+    const answered = await reconciled(() => Promise.resolve(emu.deployments[0]));
+
+    expect(answered.via).toBe('ambiguous');
+    expect(emu.requests.filter((r) => r.method === 'POST')).toHaveLength(1);
+  });
+
+  it('asks the reconcile hook on a 409, and throws the 409 when it finds nothing', async () => {
+    emu.seedDeployment({ name: 'app' });
+
+    expect((await reconciled(() => Promise.resolve(emu.deployments[0]))).via).toBe('conflict');
+    const error = await failure(reconciled(() => Promise.resolve(undefined)));
+    expect(error.status).toBe(409);
   });
 });
 

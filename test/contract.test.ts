@@ -5,9 +5,9 @@
  */
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { INPUT_NAMES } from '../src/inputs.ts';
+import { INPUTS, INPUT_NAMES } from '../src/declared-inputs.ts';
 import { OUTPUT_NAMES } from '../src/report.ts';
-import { ROOT, actionYml } from './support/action.ts';
+import { ROOT, WORKFLOW_REPOSITORY, actionYml, withDefaults } from './support/action.ts';
 
 /** The rows of the first markdown table under `heading`, each a list of cells. */
 function markdownTable(markdown: string, heading: string): string[][] {
@@ -143,9 +143,21 @@ describe('action.yml and the code', () => {
   it('declare the same inputs in the same order', () => {
     expect(
       declaredInputs.map(([name]) => name),
-      'action.yml inputs vs INPUT_NAMES of src/inputs.ts',
+      'action.yml inputs vs INPUT_NAMES of src/declared-inputs.ts',
     ).toEqual([...INPUT_NAMES]);
   });
+
+  it.each(declaredInputs.filter(([, declared]) => declared.default !== undefined))(
+    'input %s: its parser accepts the default action.yml declares',
+    (name) => {
+      const parser = INPUT_NAMES.find((known) => known === name);
+      expect(parser, `input '${name}' is not in src/declared-inputs.ts`).toBeDefined();
+      if (parser === undefined) return;
+      const fallback = withDefaults({})[name] ?? '';
+      const environment = { workspace: ROOT, repository: WORKFLOW_REPOSITORY };
+      expect(() => INPUTS[parser].parse(fallback, environment)).not.toThrow();
+    },
+  );
 
   it('declare the same outputs in the same order', () => {
     expect(

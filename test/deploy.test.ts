@@ -3,16 +3,17 @@
  * emulator and a fake clock (no real waiting).
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { ServiceClient, ServiceError, type RetryPolicy } from '../src/client.ts';
+import { ServiceClient, type RetryPolicy } from '../src/client.ts';
 import {
   buildCreateRequest,
   deploy,
-  findDeployment,
   resolveRepository,
   type FlowDependencies,
 } from '../src/deploy.ts';
-import { ActionError } from '../src/errors.ts';
-import { readPlan, type CodehostPlan, type Plan } from '../src/inputs.ts';
+import { ActionError, ServiceError } from '../src/errors.ts';
+import { readPlan } from '../src/inputs.ts';
+import type { CodehostPlan, Plan } from '../src/plan.ts';
+import { Service } from '../src/service.ts';
 import type { Emulator } from './emulator.ts';
 import { reader } from './support/action.ts';
 import type { FakeClock, MemoryLogger } from './support/clock.ts';
@@ -31,12 +32,12 @@ let emu: Emulator;
 let clock: FakeClock;
 let logger: MemoryLogger;
 let dependencies: FlowDependencies;
+let client: ServiceClient;
+let service: Service;
 
 beforeEach(async () => {
-  let client: ServiceClient;
-  ({ emu, clock, logger, client } = await startFlow({ retry: RETRY }));
+  ({ emu, clock, logger, client, service, dependencies } = await startFlow({ retry: RETRY }));
   emu.seedRepos(INTEGRATION, [{ owner: 'acme', name: 'agent', default_branch: 'main' }]);
-  dependencies = { client, clock, logger };
 });
 
 afterEach(async () => {
@@ -54,15 +55,15 @@ function plan(given: Record<string, string> = {}): Plan {
 
 const posts = () => emu.requests.filter((request) => request.method === 'POST');
 
-describe('findDeployment', () => {
+describe('Service.findByName', () => {
   it('matches the exact, case-sensitive name only', async () => {
     emu.seedDeployment({ name: 'app-staging' });
     emu.seedDeployment({ name: 'App' });
     emu.seedDeployment({ name: 'my-app' });
 
-    expect(await findDeployment(dependencies.client, 'app', logger)).toBeUndefined();
+    expect(await service.findByName('app')).toEqual([]);
     const exact = emu.seedDeployment({ name: 'app' });
-    expect((await findDeployment(dependencies.client, 'app', logger))?.id).toBe(exact.id);
+    expect((await service.findByName('app')).map((d) => d.id)).toEqual([exact.id]);
   });
 
   it('URL-encodes names and matches them exactly', async () => {
@@ -70,16 +71,16 @@ describe('findDeployment', () => {
     emu.seedDeployment({ name: `${name} (old)` });
     const exact = emu.seedDeployment({ name });
 
-    const found = await findDeployment(dependencies.client, name, logger);
+    const found = await service.findByName(name);
 
-    expect(found?.id).toBe(exact.id);
+    expect(found.map((d) => d.id)).toEqual([exact.id]);
     expect(emu.requests[0]?.query.name_contains).toBe(name);
   });
 
   it('ends the list at a short page without reading further', async () => {
     emu.seedDeployments(100, (i) => ({ name: `app-${i}` }));
 
-    expect(await findDeployment(dependencies.client, 'app', logger)).toBeUndefined();
+    expect(await service.findByName('app')).toEqual([]);
     // 100 partial matches: one full page, then an empty one.
     expect(emu.requests.map((request) => request.query.offset)).toEqual(['0', '100']);
   });
@@ -87,9 +88,8 @@ describe('findDeployment', () => {
   it('stops at the page cap when the service never ends the list', async () => {
     emu.setOptions({ pagination: 'never-ending' });
 
-    const error = await findDeployment(dependencies.client, 'app', logger, 7).catch(
-      (e: unknown) => e,
-    );
+    const capped = new Service(client, logger, { maxPages: 7 });
+    const error = await capped.findByName('app').catch((e: unknown) => e);
 
     expect(error).toBeInstanceOf(ActionError);
     expect((error as Error).message).toMatch(/no end of the list after 7 pages/);
@@ -102,7 +102,7 @@ describe('findDeployment', () => {
       emu.seedDeployments(150, (i) => ({ name: `app-${i}` }));
       emu.setOptions({ pagination });
 
-      expect(await findDeployment(dependencies.client, 'app', logger)).toBeUndefined();
+      expect(await service.findByName('app')).toEqual([]);
       expect(emu.requests.length).toBeLessThanOrEqual(2);
       expect(logger.text).toMatch(/does not advance/);
     },
@@ -113,7 +113,7 @@ describe('findDeployment', () => {
     const exact = emu.seedDeployment({ name: 'app' });
     emu.setOptions({ pagination: 'oversized' });
 
-    expect((await findDeployment(dependencies.client, 'app', logger))?.id).toBe(exact.id);
+    expect((await service.findByName('app')).map((d) => d.id)).toEqual([exact.id]);
   });
 });
 
@@ -123,7 +123,7 @@ describe('resolveRepository', () => {
       'integration-id': '00000000-0000-4000-8000-000000000000',
     }) as CodehostPlan;
 
-    const error = await resolveRepository(dependencies.client, other).catch((e: unknown) => e);
+    const error = await resolveRepository(service, other).catch((e: unknown) => e);
 
     expect(error).toBeInstanceOf(ServiceError);
     expect((error as Error).message).toMatch(/404/);
@@ -134,7 +134,7 @@ describe('resolveRepository', () => {
 describe('buildCreateRequest', () => {
   it('takes repo_url, integration_id and the default branch from the resolved repository', async () => {
     const codehost = plan() as CodehostPlan;
-    const repository = await resolveRepository(dependencies.client, codehost);
+    const repository = await resolveRepository(service, codehost);
 
     expect(buildCreateRequest(codehost, repository)).toEqual({
       name: 'app',
@@ -149,7 +149,7 @@ describe('buildCreateRequest', () => {
     const codehost = plan({
       config: '{"source_revision_config": {"repo_ref": "v2"}}',
     }) as CodehostPlan;
-    const repository = await resolveRepository(dependencies.client, codehost);
+    const repository = await resolveRepository(service, codehost);
 
     expect(buildCreateRequest(codehost, repository).source_revision_config.repo_ref).toBe('v2');
   });
@@ -168,8 +168,9 @@ describe('deploy', () => {
       'GET', // repos
       'GET', // look-up
       'POST', // dropped
-      'GET', // look-up again: not there
+      ...['GET', 'GET', 'GET', 'GET'], // looked up over the settle window: not there
       'POST',
+      'GET', // the name looked up once more after the create
     ]);
   });
 
@@ -194,7 +195,10 @@ describe('deploy', () => {
     });
     emu.inject({ method: 'POST', delayMs: 400 });
 
-    const result = await deploy(plan(), { ...dependencies, client: impatient });
+    const result = await deploy(plan(), {
+      ...dependencies,
+      service: new Service(impatient, logger),
+    });
     await new Promise((resolve) => setTimeout(resolve, 500));
 
     expect(result.created).toBe(true);
@@ -233,8 +237,9 @@ describe('deploy', () => {
     expect((error as Error).message).toMatch(
       /^POST \/v2\/deployments failed after 4 attempts: 503 Service Unavailable/,
     );
+    // Each POST is followed by the look-ups of the settle window.
     expect(emu.requests.map((request) => request.method).join(' ')).toBe(
-      'GET POST GET POST GET POST GET POST GET',
+      `GET ${'POST GET GET GET GET '.repeat(4).trim()}`,
     );
     expect(emu.deployments).toHaveLength(0);
   });
@@ -248,5 +253,108 @@ describe('deploy', () => {
     expect(posts()).toHaveLength(1);
     expect(result.deployment?.id).toBe(emu.deployments[0]?.id);
     expect(logger.text).toMatch(/may or may not have created/);
+  });
+});
+
+describe('never two, honestly (issue 8)', () => {
+  it('waits for a listing that lags its writes before concluding a dropped POST did nothing', async () => {
+    emu.setOptions({ listingLagReads: 2 });
+    emu.inject({ method: 'POST', drop: 'after' });
+
+    const result = await deploy(plan(), dependencies);
+
+    expect(emu.deployments).toHaveLength(1);
+    expect(posts()).toHaveLength(1);
+    expect(result.deployment?.id).toBe(emu.deployments[0]?.id);
+    expect(result.created).toBe(true);
+  });
+
+  it('looks again over the settle window after a 409 whose name is not listed yet', async () => {
+    emu.setOptions({ listingLagReads: 3 });
+    const first = await deploy(plan(), dependencies);
+
+    const second = await deploy(plan(), dependencies);
+
+    expect(emu.deployments).toHaveLength(1);
+    expect(second.deployment?.id).toBe(first.deployment?.id);
+    expect(second.created).toBe(false);
+    expect(logger.text).toMatch(/answered 409/);
+  });
+
+  it('fails a 409 whose name never shows up, after the settle window', async () => {
+    emu.inject({ method: 'POST', status: 409, body: { detail: 'exists' } });
+
+    const error = await deploy(plan({ source: 'internal_template' }), dependencies).catch(
+      (e: unknown) => e,
+    );
+
+    expect((error as Error).message).toMatch(
+      /409 Conflict[\s\S]*no deployment of that exact name was listed within 6\.0 s/,
+    );
+    expect(clock.sleeps).toEqual([0, 1_000, 2_000, 3_000]);
+  });
+
+  it('warns with every id when racing runs created two on a service without unique names', async () => {
+    emu.setOptions({ uniqueNames: false, createDelayMs: 50 });
+
+    const [a, b] = await Promise.all([deploy(plan(), dependencies), deploy(plan(), dependencies)]);
+
+    expect(emu.deployments).toHaveLength(2);
+    expect([a.created, b.created]).toEqual([true, true]);
+    const warning = logger.lines.find((line) => line.includes('deployments are now named'));
+    expect(warning).toContain(a.deployment?.id);
+    expect(warning).toContain(b.deployment?.id);
+    expect(warning).toContain('does not enforce unique names');
+    expect(warning).toContain("'concurrency:'");
+  });
+
+  it('picks the deployment not being deleted, then the oldest, among duplicates, and says so', async () => {
+    const deleting = emu.seedDeployment({
+      name: 'app',
+      status: 'AWAITING_DELETE',
+      created_at: '2026-01-01T00:00:00Z',
+    });
+    const newer = emu.seedDeployment({ name: 'app', created_at: '2026-03-01T00:00:00Z' });
+    const older = emu.seedDeployment({ name: 'app', created_at: '2026-02-01T00:00:00Z' });
+
+    const result = await deploy(plan(), dependencies);
+
+    expect(result.deployment?.id).toBe(older.id);
+    const warning = logger.lines.find((line) => line.includes('3 deployments are named'));
+    for (const id of [deleting.id, newer.id, older.id]) expect(warning).toContain(id);
+    expect(warning).toContain(`Using ${older.id}`);
+  });
+
+  it('fails when the service stores another name than the one asked for', async () => {
+    emu.setOptions({ normalizeNames: 'lowercase' });
+
+    const error = await deploy(plan({ name: 'Agent-App' }), dependencies).catch((e: unknown) => e);
+
+    expect((error as Error).message).toMatch(
+      /stored deployment .* as 'agent-app', not 'Agent-App'.*Set the name input to 'agent-app'/,
+    );
+  });
+
+  it('fails on a deployment that is being deleted', async () => {
+    const deleting = emu.seedDeployment({ name: 'app', status: 'AWAITING_DELETE' });
+
+    const error = await deploy(plan(), dependencies).catch((e: unknown) => e);
+
+    expect((error as Error).message).toContain(
+      `Deployment 'app' (${deleting.id}) is AWAITING_DELETE: it is being deleted`,
+    );
+    expect(posts()).toHaveLength(0);
+  });
+
+  it('takes the answer to its own create as the deployment, whatever its source says', async () => {
+    emu.inject({
+      method: 'POST',
+      bodyTransform: (body) => ({ ...(body as object), source: 'internal_docker' }),
+    });
+
+    const result = await deploy(plan(), dependencies);
+
+    expect(result.created).toBe(true);
+    expect(result.deployment?.id).toBe(emu.deployments[0]?.id);
   });
 });

@@ -145,16 +145,18 @@ describe('hostile answers', () => {
 
     expectOneSentence(run);
     expect(run.error).toBe(
-      'GET /v2/deployments failed: 200 answer is not JSON (application/json): {"resources": [',
+      'GET /v2/deployments failed: 200 answer is not JSON (application/json, 15 bytes, it ends early)',
     );
     expect(posts()).toHaveLength(0);
   });
 
-  it('an HTML page on a 200', async () => {
+  it('an HTML page on a 200: named by its title, never echoed', async () => {
+    const page =
+      '<!doctype html><html><head><title>Sign in</title></head><body><h1>Welcome back</h1></body></html>';
     emu.inject({
       path: '/v2/deployments',
       status: 200,
-      body: '<!doctype html><html><body><h1>Sign in</h1></body></html>',
+      body: page,
       headers: { 'content-type': 'text/html' },
     });
 
@@ -162,7 +164,7 @@ describe('hostile answers', () => {
 
     expectOneSentence(run);
     expect(run.error).toBe(
-      'GET /v2/deployments failed: 200 answer is not JSON (text/html): Sign in',
+      `GET /v2/deployments failed: 200 answer is not JSON (text/html, ${page.length} bytes, it does not start like JSON, page titled 'Sign in')`,
     );
   });
 

@@ -70,6 +70,8 @@ describe('codehost', () => {
       `GET /v1/integrations/forge/codehost/${INTEGRATION}/repos`,
       'GET /v2/deployments',
       'POST /v2/deployments',
+      // The name looked up once more: the service does not enforce unique names.
+      'GET /v2/deployments',
     ]);
     expect(emu.requests[1]?.query).toEqual({
       name_contains: 'my-agent',
@@ -251,7 +253,11 @@ describe('every source', () => {
 
     expect(run.error).toBeUndefined();
     expect(run.exitCode).toBe(0);
-    expect(emu.requests.map(requestLine)).toEqual(['GET /v2/deployments', 'POST /v2/deployments']);
+    expect(emu.requests.map(requestLine)).toEqual([
+      'GET /v2/deployments',
+      'POST /v2/deployments',
+      'GET /v2/deployments',
+    ]);
     expect(emu.requests[1]?.body).toMatchObject({ name: `agent-${source}`, source, ...body });
     expect(run.outputs).toMatchObject({ created: 'true', 'repo-url': '', 'repo-ref': '' });
   });
@@ -343,7 +349,7 @@ describe('dry run of an existing deployment', () => {
     expect(run.exitCode).toBe(0);
     expect(run.outputs).toMatchObject({ 'deployment-id': existing.id, created: 'false' });
     expect(run.stdout).toContain("dry run: 'my-agent' exists, so nothing would be sent");
-    expect(run.stdout).toContain('dry run: not waiting for READY');
+    expect(run.stdout).toContain('dry run: not waiting');
     expect(
       emu.requests.filter((request) => request.query.deployment_ids !== undefined),
     ).toHaveLength(0);
@@ -363,7 +369,7 @@ describe('waiting', () => {
     expect(polls.map((request) => request.query.deployment_ids)).toEqual([id, id]);
     expect(run.outputs.status).toBe('READY');
     expect(run.outputs['active-revision-id']).toBe(emu.deployments[0]?.latest_revision_id);
-    expect(run.stdout).toMatch(/waiting for READY: AWAITING_DATABASE/);
+    expect(run.stdout).toMatch(/waiting until live: status is AWAITING_DATABASE, not READY/);
     expect(run.summary).toContain('READY');
     expectNoSecrets(run);
   });
@@ -383,7 +389,7 @@ describe('waiting', () => {
     const run = await runAction(codehost({ 'wait-for-ready': 'true', 'wait-timeout': '1' }));
 
     expect(run.exitCode).toBe(1);
-    expect(run.error).toMatch(/not READY after 1 s.*AWAITING_DATABASE/);
+    expect(run.error).toMatch(/not live after 1\.0 s.*status is AWAITING_DATABASE/);
     expect(run.outputs['deployment-id']).toBe(emu.deployments[0]?.id);
     expect(run.outputs.status).toBe('AWAITING_DATABASE');
     expect(run.summary).toContain('failed');

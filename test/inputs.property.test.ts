@@ -10,16 +10,13 @@ import path from 'node:path';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { ServiceClient } from '../src/client.ts';
-import { findDeployment } from '../src/deploy.ts';
+import { INPUT_NAMES } from '../src/declared-inputs.ts';
 import { InputError } from '../src/errors.ts';
-import {
-  INPUT_NAMES,
-  MAX_WAIT_TIMEOUT_SECONDS,
-  parseName,
-  readPlan,
-  type Plan,
-} from '../src/inputs.ts';
+import { MAX_WAIT_TIMEOUT_SECONDS, parseName } from '../src/input-parsers.ts';
+import { readPlan } from '../src/inputs.ts';
+import type { Plan } from '../src/plan.ts';
 import { SOURCES } from '../src/schemas.ts';
+import { Service } from '../src/service.ts';
 import { startEmulator, type Emulator } from './emulator.ts';
 import { reader, withDefaults } from './support/action.ts';
 import { FakeClock, MemoryLogger } from './support/clock.ts';
@@ -242,6 +239,7 @@ const FUZZED_INPUTS = [
   'config',
   'secrets',
   'headers',
+  'api-key-header',
   'wait-timeout',
   'name',
   'integration-id',
@@ -249,6 +247,8 @@ const FUZZED_INPUTS = [
   'source',
   'wait-for-ready',
   'repository',
+  'commit',
+  'on-drift',
 ] as const;
 
 describe('readPlan on arbitrary text', () => {
@@ -678,6 +678,87 @@ describe('headers of a plan', () => {
   });
 });
 
+/** Headers a step may not set, in any case (ACTION-CONTRACT behaviour 1; the HTTP client refuses or obeys them). */
+const CONTROLLED = [
+  'Accept',
+  'Content-Type',
+  'Content-Length',
+  'Host',
+  'Connection',
+  'Expect',
+  'Keep-Alive',
+  'Proxy-Connection',
+  'TE',
+  'Trailer',
+  'Transfer-Encoding',
+  'Upgrade',
+];
+const controlledName = fc
+  .tuple(fc.constantFrom(...CONTROLLED), fc.array(fc.boolean(), { maxLength: 20 }))
+  .map(([name, upper]) =>
+    [...name].map((c, i) => (upper[i] ? c.toUpperCase() : c.toLowerCase())).join(''),
+  );
+
+describe('headers the action controls', () => {
+  it('never reach a plan, from headers or as api-key-header', () => {
+    const headerName = fc.oneof(controlledName, fc.stringMatching(/^X-[A-Za-z]{1,8}$/));
+    fc.assert(
+      fc.property(
+        fc.uniqueArray(headerName, { maxLength: 4, selector: (name) => name.toLowerCase() }),
+        fc.oneof(controlledName, fc.constant('X-Api-Key')),
+        (names, apiKeyHeader) => {
+          const given = {
+            headers: names.map((name) => `${name}: value`).join('\n'),
+            'api-key': 'k3y-value',
+            'api-key-header': apiKeyHeader,
+          };
+          const outcome = attempt(given);
+          const controlled = new Set(CONTROLLED.map((name) => name.toLowerCase()));
+          if (outcome.plan !== undefined) {
+            for (const name of Object.keys(outcome.plan.headers)) {
+              expect(controlled.has(name.toLowerCase())).toBe(false);
+            }
+            return;
+          }
+          const inputs = expectInputError(outcome.error).problems.map(({ input }) => input);
+          expect(inputs.includes('api-key-header')).toBe(
+            controlled.has(apiKeyHeader.toLowerCase()),
+          );
+          const badHeader = names.some((name) => controlled.has(name.toLowerCase()));
+          expect(inputs.includes('headers')).toBe(badHeader);
+        },
+      ),
+      { numRuns: 300 },
+    );
+  });
+});
+
+// ---------------------------------------------------------------------------
+// 2b. commit
+// ---------------------------------------------------------------------------
+
+describe('commit', () => {
+  it('only auto, none or a full sha (lower-cased) reaches the plan', () => {
+    const shaLike = fc
+      .tuple(fc.stringMatching(/^[0-9a-fA-F]{1,45}$/), fc.constantFrom('', ' ', 'g', '\n'))
+      .map(([hex, tail]) => `${hex}${tail}`);
+    fc.assert(
+      fc.property(fc.oneof(shaLike, anyText, fc.constantFrom('auto', 'none')), (text) => {
+        const outcome = attempt({ commit: text });
+        const raw = text.trim();
+        if (raw === 'auto' || raw === 'none') {
+          expect(outcome.plan?.commit.kind).toBe('none'); // no event: auto derives nothing
+        } else if (/^[0-9a-fA-F]{40}$/.test(raw)) {
+          expect(outcome.plan?.commit).toEqual({ kind: 'sha', sha: raw.toLowerCase() });
+        } else {
+          expect(rejectedInputs({ commit: text })).toEqual(['commit']);
+        }
+      }),
+      { numRuns: 300 },
+    );
+  });
+});
+
 // ---------------------------------------------------------------------------
 // 3. Secrets round trips
 // ---------------------------------------------------------------------------
@@ -1039,7 +1120,7 @@ describe('names in the query string', () => {
     );
   });
 
-  it('findDeployment sends the exact name and finds only the deployment of that exact name', async () => {
+  it('findByName sends the exact name and finds only the deployment of that exact name', async () => {
     await fc.assert(
       fc.asyncProperty(deploymentName, fc.boolean(), async (name, seedExact) => {
         emu.deployments.length = 0;
@@ -1059,10 +1140,12 @@ describe('names in the query string', () => {
           clock: new FakeClock(),
           logger,
         });
-        const found = await findDeployment(client, name, logger);
+        const found = await new Service(client, logger).findByName(name);
 
-        expect(found?.id).toBe(exact?.id);
-        if (found !== undefined) expect(found.name).toBe(name);
+        expect(found.map((deployment) => deployment.id)).toEqual(
+          exact === undefined ? [] : [exact.id],
+        );
+        for (const deployment of found) expect(deployment.name).toBe(name);
         expect(emu.requests.length).toBe(1);
         for (const request of emu.requests) {
           expect(request.method).toBe('GET');

@@ -38,7 +38,7 @@ const request: DeploymentCreateRequest = {
 describe('outputs', () => {
   it('gives empty strings for null revision ids and redacts secrets in the deployment JSON', () => {
     const result: DeployResult = { deployment, created: true, request };
-    const outputs = outputsOf(result);
+    const outputs = outputsOf(result, deployment, { live: false, drift: [] });
 
     expect(outputs).toMatchObject({
       'deployment-id': deployment.id,
@@ -46,8 +46,12 @@ describe('outputs', () => {
       created: 'true',
       'latest-revision-id': '',
       'active-revision-id': '',
+      // What this run sent: the request's repository and ref.
       'repo-url': '',
-      'repo-ref': '',
+      'repo-ref': 'main',
+      live: 'false',
+      drift: '[]',
+      'commit-sha': '',
     });
     expect(outputs.deployment).not.toContain('sk-live-123');
     expect(JSON.parse(outputs.deployment ?? '') as Deployment).toEqual(
@@ -58,14 +62,18 @@ describe('outputs', () => {
   it('follows a later state of the deployment', () => {
     const ready = { ...deployment, status: 'READY' as const };
 
-    expect(outputsOf({ deployment, created: false, request }, ready).status).toBe('READY');
+    expect(
+      outputsOf({ deployment, created: false, request }, ready, { live: true, drift: [] }).status,
+    ).toBe('READY');
   });
 
   it('has no deployment outputs in a dry run that would create', () => {
-    expect(outputsOf({ created: false, request })).toEqual({
+    expect(outputsOf({ created: false, request }, undefined, { live: false, drift: [] })).toEqual({
       created: 'false',
       'repo-url': '',
-      'repo-ref': '',
+      'repo-ref': 'main',
+      live: 'false',
+      drift: '[]',
     });
   });
 });
@@ -104,6 +112,52 @@ describe('summary', () => {
     });
 
     expect(html).toContain('would be created (dry run)');
+  });
+});
+
+describe('summary of what green means', () => {
+  it('has a drift table whose secret entries show no value', () => {
+    const html = summaryHtml({
+      plan,
+      result: { deployment, created: false, request },
+      drift: [
+        { field: 'source_revision_config.agent_config_path', wanted: 'new.json', live: 'old.json' },
+        { field: 'secrets.OPENAI_API_KEY', wanted: '***', live: null },
+      ],
+    });
+
+    expect(html).toContain('Drift: not applied');
+    expect(html).toContain(
+      '<tr><td><code>source_revision_config.agent_config_path</code></td><td>new.json</td><td>old.json</td></tr>',
+    );
+    expect(html).toContain(
+      '<tr><td><code>secrets.OPENAI_API_KEY</code></td><td>***</td><td>(not set)</td></tr>',
+    );
+    expect(html).not.toContain('sk-live-123');
+  });
+
+  it('says which commit is live when a newer push superseded the target', () => {
+    const html = summaryHtml({
+      plan,
+      result: { deployment, created: false, request },
+      liveness: { live: true, supersededBy: 'c'.repeat(40) },
+      target: 'b'.repeat(40),
+    });
+
+    expect(html).toContain(
+      `yes: commit ${'c'.repeat(12)} of a newer push is live instead of the target`,
+    );
+    expect(html).toContain(`<td>${'b'.repeat(12)}</td>`);
+  });
+
+  it('says what is missing when the deployment is not live', () => {
+    const html = summaryHtml({
+      plan,
+      result: { deployment, created: false, request },
+      liveness: { live: false, missing: 'status is AWAITING_DATABASE, not READY' },
+    });
+
+    expect(html).toContain('<td>no: status is AWAITING_DATABASE, not READY</td>');
   });
 });
 

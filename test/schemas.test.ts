@@ -366,7 +366,7 @@ describe('DeploymentSchema (response)', () => {
   it.each<[string, (d: Json) => void, (string | number)[]]>([
     ['name as number', (d) => (d['name'] = 1), ['name']],
     ['unknown source', (d) => (d['source'] = 'ftp'), ['source']],
-    ['unknown status', (d) => (d['status'] = 'DEPLOYING'), ['status']],
+    ['status as number', (d) => (d['status'] = 3), ['status']],
     ['id not a uuid', (d) => (d['id'] = 'abc'), ['id']],
     ['tenant_id not a uuid', (d) => (d['tenant_id'] = 7), ['tenant_id']],
     ['created_at not a date-time', (d) => (d['created_at'] = 'yesterday'), ['created_at']],
@@ -426,7 +426,9 @@ describe('DeploymentSchema (response)', () => {
   });
 
   it('infers the read-only fields', () => {
-    expectTypeOf<Deployment['status']>().toEqualTypeOf<DeploymentStatus>();
+    // A known status, or any status the service adds later.
+    expectTypeOf<DeploymentStatus>().toExtend<Deployment['status']>();
+    expectTypeOf<Deployment['status']>().toEqualTypeOf<string>();
     expectTypeOf<Deployment['latest_revision_id']>().toEqualTypeOf<string | null>();
     expectTypeOf<Deployment['image_version']>().toEqualTypeOf<string | null | undefined>();
     expectTypeOf<Deployment['source_revision_config']['repo_commit_sha']>().toEqualTypeOf<
@@ -790,9 +792,15 @@ describe('formatZodIssues', () => {
 
   it('prints the enum message with the path', () => {
     const input = deploymentResponse();
-    input['status'] = 'DEPLOYING';
+    input['source'] = 'ftp';
     const [line] = linesOf(DeploymentSchema, input);
-    expect(line).toMatch(/^status: Invalid option: expected one of /);
-    expect(line).toContain('"READY"');
+    expect(line).toMatch(/^source: Invalid option: expected one of /);
+    expect(line).toContain('"codehost"');
+  });
+
+  it('takes a status the service adds later (it is waited through, not a failure)', () => {
+    const input = deploymentResponse();
+    input['status'] = 'DEPLOYING';
+    expect(DeploymentSchema.parse(input).status).toBe('DEPLOYING');
   });
 });

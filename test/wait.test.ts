@@ -3,17 +3,12 @@
  * the intervals, the deadline and the error budget, in no real time.
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { ServiceClient, ServiceError } from '../src/client.ts';
-import { CancelledError } from '../src/errors.ts';
+import { ServiceClient } from '../src/client.ts';
+import { CancelledError, ServiceError, WaitError } from '../src/errors.ts';
+import { Service } from '../src/service.ts';
 import type { Deployment } from '../src/schemas.ts';
 import { DeploymentSchema } from '../src/schemas.ts';
-import {
-  DEFAULT_WAIT,
-  WaitError,
-  classifyStatus,
-  waitForReady,
-  type WaitOptions,
-} from '../src/wait.ts';
+import { DEFAULT_WAIT, waitUntilLive, type WaitGoal, type WaitOptions } from '../src/wait.ts';
 import type { Emulator } from './emulator.ts';
 import type { FakeClock, MemoryLogger } from './support/clock.ts';
 import { startFlow } from './support/flow.ts';
@@ -21,10 +16,10 @@ import { startFlow } from './support/flow.ts';
 let emu: Emulator;
 let clock: FakeClock;
 let logger: MemoryLogger;
-let client: ServiceClient;
+let service: Service;
 
 beforeEach(async () => {
-  ({ emu, clock, logger, client } = await startFlow());
+  ({ emu, clock, logger, service } = await startFlow());
 });
 
 afterEach(async () => {
@@ -43,21 +38,22 @@ const options = (timeoutMs: number, extra: Partial<WaitOptions> = {}): WaitOptio
 
 const polls = () => emu.requests.filter((request) => request.query.deployment_ids !== undefined);
 
-describe('classifyStatus', () => {
-  it('knows which statuses end the wait', () => {
-    expect(classifyStatus('READY')).toBe('ready');
-    expect(classifyStatus('AWAITING_DELETE')).toBe('failed');
-    for (const status of ['AWAITING_DATABASE', 'UNUSED', 'UNKNOWN'] as const) {
-      expect(classifyStatus(status)).toBe('pending');
-    }
-  });
-});
+/** No commit targeted, nothing seen: live is READY with the latest revision active. */
+const NO_GOAL: WaitGoal = { seenRevisions: new Set() };
 
-describe('waitForReady', () => {
-  it('returns at once, with no poll, when the deployment is already READY', async () => {
+async function waitForReady(
+  deployment: Deployment,
+  waitOptions: WaitOptions,
+  dependencies: Parameters<typeof waitUntilLive>[3],
+): Promise<Deployment> {
+  return (await waitUntilLive(deployment, NO_GOAL, waitOptions, dependencies)).deployment;
+}
+
+describe('waitUntilLive, no commit targeted', () => {
+  it('returns at once, with no poll, when the deployment is already live', async () => {
     const ready = DeploymentSchema.parse(emu.seedDeployment({ name: 'app', status: 'READY' }));
 
-    expect((await waitForReady(ready, options(60_000), { client, clock, logger })).status).toBe(
+    expect((await waitForReady(ready, options(60_000), { service, clock, logger })).status).toBe(
       'READY',
     );
     expect(emu.requests).toHaveLength(0);
@@ -69,7 +65,7 @@ describe('waitForReady', () => {
     const seen: string[] = [];
 
     const ready = await waitForReady(deployment, options(600_000), {
-      client,
+      service,
       clock,
       logger,
       onPoll: (d) => seen.push(d.status),
@@ -80,7 +76,7 @@ describe('waitForReady', () => {
     expect(polls().every((request) => request.query.deployment_ids === deployment.id)).toBe(true);
     expect(seen.at(-1)).toBe('READY');
     expect(logger.text).toMatch(
-      /waiting for READY: AWAITING_DATABASE after 0 s; next check in 1 s/,
+      /waiting until live: status is AWAITING_DATABASE, not READY; 0\.0 s so far, next check in 1\.0 s/,
     );
   });
 
@@ -95,7 +91,7 @@ describe('waitForReady', () => {
       },
     });
 
-    await waitForReady(deployment, options(600_000), { client, clock, logger });
+    await waitForReady(deployment, options(600_000), { service, clock, logger });
 
     expect(clock.sleeps).toEqual([1_000, 0, 4_000, 8_000]);
   });
@@ -103,13 +99,13 @@ describe('waitForReady', () => {
   it('fails at the deadline with the last status, never sleeping past it', async () => {
     const deployment = pending();
 
-    const error = await waitForReady(deployment, options(10_000), { client, clock, logger }).catch(
+    const error = await waitForReady(deployment, options(10_000), { service, clock, logger }).catch(
       (e: unknown) => e,
     );
 
     expect(error).toBeInstanceOf(WaitError);
     expect((error as WaitError).message).toMatch(
-      /not READY after 10 s \(4 checks; last status AWAITING_DATABASE\)/,
+      /not live after 10\.0 s \(4 checks\): status is AWAITING_DATABASE, not READY/,
     );
     expect((error as WaitError).deployment.id).toBe(deployment.id);
     expect(clock.sleeps).toEqual([1_000, 2_000, 4_000, 3_000]);
@@ -120,7 +116,7 @@ describe('waitForReady', () => {
     emu.setOptions({ readyAfterPolls: 1, finalStatus: 'AWAITING_DELETE' });
 
     await expect(
-      waitForReady(deployment, options(600_000), { client, clock, logger }),
+      waitForReady(deployment, options(600_000), { service, clock, logger }),
     ).rejects.toThrow(/AWAITING_DELETE/);
     expect(polls()).toHaveLength(2);
   });
@@ -130,7 +126,7 @@ describe('waitForReady', () => {
     emu.setOptions({ readyAfterPolls: 0 });
     emu.inject({ status: 503, times: 2 }, { drop: 'before' }, { status: 429 });
 
-    const ready = await waitForReady(deployment, options(600_000), { client, clock, logger });
+    const ready = await waitForReady(deployment, options(600_000), { service, clock, logger });
 
     expect(ready.status).toBe('READY');
     expect(logger.lines.filter((line) => line.startsWith('warning: check'))).toHaveLength(4);
@@ -141,7 +137,7 @@ describe('waitForReady', () => {
     emu.inject({ status: 502, times: Infinity });
 
     const error = await waitForReady(deployment, options(600_000, { maxFailedPolls: 3 }), {
-      client,
+      service,
       clock,
       logger,
     }).catch((e: unknown) => e);
@@ -156,7 +152,7 @@ describe('waitForReady', () => {
     emu.inject({ status: 401, body: { detail: 'Invalid API key' } });
 
     await expect(
-      waitForReady(deployment, options(600_000), { client, clock, logger }),
+      waitForReady(deployment, options(600_000), { service, clock, logger }),
     ).rejects.toThrow(ServiceError);
     expect(polls()).toHaveLength(1);
   });
@@ -177,12 +173,127 @@ describe('waitForReady', () => {
 
     await expect(
       waitForReady(deployment, options(600_000), {
-        client: cancellable,
+        service: new Service(cancellable, logger),
         clock,
         logger,
         signal: controller.signal,
       }),
     ).rejects.toThrow(CancelledError);
     expect(polls()).toHaveLength(2);
+  });
+});
+
+describe('waitUntilLive, revisions and commits (issue 9)', () => {
+  const REPO = 'https://github.com/acme/agent';
+  const OLD = 'a'.repeat(40);
+  const NEW = 'b'.repeat(40);
+  const NEWER = 'c'.repeat(40);
+
+  /** A live codehost deployment that builds on push, on commit OLD, as the step found it. */
+  function liveOn(commit: string, buildOnPush = true): { deployment: Deployment; goal: WaitGoal } {
+    const seeded = emu.seedDeployment({
+      name: 'app',
+      source_config: { repo_url: REPO, build_on_push: buildOnPush },
+      source_revision_config: { repo_ref: 'main', repo_commit_sha: commit },
+    });
+    const deployment = DeploymentSchema.parse(seeded);
+    return {
+      deployment,
+      goal: {
+        target: { sha: NEW, branch: 'main' },
+        seenRevisions: new Set([deployment.latest_revision_id!]),
+      },
+    };
+  }
+
+  it('waits for the pushed commit to be built and active', async () => {
+    const { deployment, goal } = liveOn(OLD);
+    emu.setOptions({ buildPolls: 2 });
+    emu.push(REPO, 'main', NEW);
+
+    const { deployment: live, verdict } = await waitUntilLive(deployment, goal, options(600_000), {
+      service,
+      clock,
+      logger,
+    });
+
+    expect(live.source_revision_config.repo_commit_sha).toBe(NEW);
+    expect(live.active_revision_id).toBe(live.latest_revision_id);
+    expect(verdict.supersededBy).toBeUndefined();
+    expect(logger.text).toMatch(/the latest revision .* is not active yet \(revision .* still is/);
+  });
+
+  it('times out naming the revision whose build failed and the one still active', async () => {
+    const { deployment, goal } = liveOn(OLD);
+    emu.push(REPO, 'main', NEW, { fail: true });
+    const failed = emu.revisions(deployment.id).at(-1)!;
+
+    const error = await waitUntilLive(deployment, goal, options(20_000), {
+      service,
+      clock,
+      logger,
+    }).catch((e: unknown) => e);
+
+    expect(error).toBeInstanceOf(WaitError);
+    expect((error as Error).message).toContain(
+      `the latest revision ${failed.id} is not active yet (revision ${deployment.active_revision_id} still is; if it stays so, its build may have failed)`,
+    );
+  });
+
+  it('succeeds when a newer push superseded the target, and says which commit is live', async () => {
+    const { deployment, goal } = liveOn(OLD);
+    emu.setOptions({ buildPolls: 1 });
+    emu.push(REPO, 'main', NEW);
+    emu.push(REPO, 'main', NEWER);
+
+    const { deployment: live, verdict } = await waitUntilLive(deployment, goal, options(600_000), {
+      service,
+      clock,
+      logger,
+    });
+
+    expect(verdict.supersededBy).toBe(NEWER);
+    expect(live.source_revision_config.repo_commit_sha).toBe(NEWER);
+    expect(emu.revisions(deployment.id).map((revision) => revision.state)).toEqual([
+      'live',
+      'skipped',
+      'live',
+    ]);
+  });
+
+  it("times out naming the target, the latest revision's commit and the branch when no push came", async () => {
+    const { deployment, goal } = liveOn(OLD);
+
+    const error = await waitUntilLive(deployment, goal, options(5_000), {
+      service,
+      clock,
+      logger,
+    }).catch((e: unknown) => e);
+
+    expect((error as Error).message).toContain(
+      `the latest revision is for commit ${OLD.slice(0, 12)}, not the target ${NEW.slice(0, 12)} of branch main`,
+    );
+  });
+
+  it('needs no check when the target is already live', async () => {
+    const { deployment, goal } = liveOn(NEW);
+
+    await waitUntilLive(deployment, goal, options(600_000), { service, clock, logger });
+
+    expect(emu.requests).toHaveLength(0);
+  });
+
+  it('waits through a status it does not know, saying so once', async () => {
+    const deployment = DeploymentSchema.parse(
+      emu.seedDeployment({ name: 'app', status: 'MIGRATING' }),
+    );
+    emu.setOptions({ readyAfterPolls: 3 });
+
+    const live = await waitForReady(deployment, options(600_000), { service, clock, logger });
+
+    expect(live.status).toBe('READY');
+    expect(
+      logger.lines.filter((line) => line.includes('status MIGRATING is not one the action knows')),
+    ).toHaveLength(1);
   });
 });

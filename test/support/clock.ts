@@ -2,7 +2,7 @@
  * A clock for flow tests: `sleep` returns at once and moves time forward, so
  * backoff and polling run in no real time while the HTTP is real.
  */
-import type { Clock, Logger } from '../../src/client.ts';
+import type { Clock, Logger } from '../../src/runtime.ts';
 import { CancelledError } from '../../src/errors.ts';
 
 export class FakeClock implements Clock {
@@ -13,6 +13,10 @@ export class FakeClock implements Clock {
   onSleep: ((ms: number) => void) | undefined;
 
   now(): number {
+    return this.time;
+  }
+
+  wallTime(): number {
     return this.time;
   }
 
@@ -35,6 +39,10 @@ export class MemoryLogger implements Logger {
 
   info(message: string): void {
     this.lines.push(`info: ${message}`);
+  }
+
+  notice(message: string): void {
+    this.lines.push(`notice: ${message}`);
   }
 
   warning(message: string): void {

@@ -1,8 +1,11 @@
 /**
  * What an in-process flow test needs: the emulator, a fake clock, a logger
- * that keeps its lines, and the real HTTP client pointed at the emulator.
+ * that keeps its lines, the real HTTP client pointed at the emulator, and
+ * the service API over it.
  */
 import { ServiceClient, type RetryPolicy } from '../../src/client.ts';
+import type { FlowDependencies } from '../../src/deploy.ts';
+import { Service } from '../../src/service.ts';
 import { startEmulator, type Emulator } from '../emulator.ts';
 import { FakeClock, MemoryLogger } from './clock.ts';
 
@@ -11,10 +14,18 @@ export interface Flow {
   clock: FakeClock;
   logger: MemoryLogger;
   client: ServiceClient;
+  service: Service;
+  /** What the flow functions take. */
+  dependencies: FlowDependencies;
 }
 
 export async function startFlow(
-  options: { retry?: RetryPolicy; headers?: Record<string, string> } = {},
+  options: {
+    retry?: RetryPolicy;
+    headers?: Record<string, string>;
+    maxPages?: number;
+    redact?: (text: string) => string;
+  } = {},
 ): Promise<Flow> {
   const emu = await startEmulator();
   const clock = new FakeClock();
@@ -25,6 +36,8 @@ export async function startFlow(
     retry: options.retry,
     clock,
     logger,
+    redact: options.redact,
   });
-  return { emu, clock, logger, client };
+  const service = new Service(client, logger, { maxPages: options.maxPages });
+  return { emu, clock, logger, client, service, dependencies: { service, clock, logger } };
 }

@@ -53,6 +53,11 @@ export interface RunOptions {
   killAfterMs?: number;
   /** What Node runs, flags included. Default: the bundle. */
   argv?: string[];
+  /**
+   * The event the run is for, as the runner gives it: GITHUB_EVENT_NAME, GITHUB_REF,
+   * GITHUB_SHA, and the payload in the file GITHUB_EVENT_PATH names.
+   */
+  event?: { name: string; ref: string; sha: string; payload?: unknown };
 }
 
 /** Parses the `name<<DELIMITER ... DELIMITER` blocks that core.setOutput appends. */
@@ -103,6 +108,7 @@ function runnerEnvironment(
   given: Record<string, string> | undefined,
   files: Record<string, string> = {},
   extraEnv: Record<string, string> = {},
+  event?: RunOptions['event'],
 ): RunnerEnvironment {
   const directory = mkdtempSync(path.join(tmpdir(), 'action-run-'));
   const workspace = path.join(directory, 'workspace');
@@ -127,6 +133,16 @@ function runnerEnvironment(
     RUNNER_TEMP: directory,
     ...extraEnv,
   };
+  if (event !== undefined) {
+    const eventPath = path.join(directory, 'event.json');
+    writeFileSync(eventPath, JSON.stringify(event.payload ?? {}));
+    Object.assign(env, {
+      GITHUB_EVENT_NAME: event.name,
+      GITHUB_REF: event.ref,
+      GITHUB_SHA: event.sha,
+      GITHUB_EVENT_PATH: eventPath,
+    });
+  }
   for (const [name, value] of Object.entries(given === undefined ? {} : withDefaults(given))) {
     env[`INPUT_${name.replace(/ /g, '_').toUpperCase()}`] = value;
   }
@@ -141,6 +157,7 @@ export function startAction(
     given,
     options.files,
     options.env,
+    options.event,
   );
   const spawnedAt = Date.now();
   const started = performance.now();

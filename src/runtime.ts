@@ -1,0 +1,85 @@
+/**
+ * What every module needs from the world, passed in rather than imported:
+ * time (a clock tests can fake), logging, and how values are written in a log.
+ */
+import { CancelledError } from './errors.js';
+
+export interface Clock {
+  /**
+   * Milliseconds on a monotonic clock: deadlines and elapsed times are
+   * measured with it, so a wall clock stepped back or forward cannot stretch
+   * or cut a wait.
+   */
+  now(): number;
+  /** Milliseconds since the epoch, only to read an HTTP date (`Retry-After`). */
+  wallTime(): number;
+  /** Resolves after `ms`; rejects with a `CancelledError` when `signal` aborts. */
+  sleep(ms: number, signal?: AbortSignal): Promise<void>;
+  /** A number in [0, 1), for jitter. */
+  random(): number;
+}
+
+export interface Logger {
+  info(message: string): void;
+  /** A notice annotation: something the user should see, not a problem. */
+  notice(message: string): void;
+  warning(message: string): void;
+  debug(message: string): void;
+}
+
+const cancelled = () => new CancelledError('The run was cancelled');
+
+export const systemClock: Clock = {
+  now: () => performance.now(),
+  wallTime: () => Date.now(),
+  random: () => Math.random(),
+  sleep: (ms, signal) =>
+    new Promise((resolve, reject) => {
+      if (signal?.aborted) {
+        reject(cancelled());
+        return;
+      }
+      const onAbort = () => {
+        clearTimeout(timer);
+        reject(cancelled());
+      };
+      const timer = setTimeout(() => {
+        signal?.removeEventListener('abort', onAbort);
+        resolve();
+      }, ms);
+      signal?.addEventListener('abort', onAbort, { once: true });
+    }),
+};
+
+/** How every duration is written in the log: `1.5 s`, `12.0 s`. */
+export function formatDuration(ms: number): string {
+  return `${(ms / 1000).toFixed(1)} s`;
+}
+
+/**
+ * A value that came from the service, made fit for one log line: line breaks
+ * and other control characters escaped, so that it cannot start a line of
+ * its own (a line starting with `::` is a runner command).
+ */
+export function untrusted(value: string): string {
+  // eslint-disable-next-line no-control-regex
+  return value.replace(/[\u0000-\u001f\u007f\u2028\u2029]/g, (character) => {
+    const escaped = JSON.stringify(character).slice(1, -1);
+    return escaped.length > 1
+      ? escaped
+      : `\\u${character.charCodeAt(0).toString(16).padStart(4, '0')}`;
+  });
+}
+
+/**
+ * The last defence for text the action logs: a line that would start a
+ * runner command (`::name::`, leading white space ignored as the runner
+ * does) is shown with a marker in front, so only the action's own
+ * `@actions/core` calls issue commands.
+ */
+export function neutraliseCommands(text: string): string {
+  return text
+    .split('\n')
+    .map((line) => (/^\s*::/.test(line) ? `[text] ${line}` : line))
+    .join('\n');
+}

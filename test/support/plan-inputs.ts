@@ -1,0 +1,83 @@
+/**
+ * What the example tests of the inputs share: a plan read from a name→value
+ * map of inputs (action.yml's defaults applied), and assertions on the
+ * `InputError` that bad inputs raise.
+ */
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, expect } from 'vitest';
+import { InputError } from '../../src/errors.ts';
+import { readPlan } from '../../src/inputs.ts';
+import type { Plan, RunEnvironment } from '../../src/plan.ts';
+import { reader } from './action.ts';
+
+export const INTEGRATION_ID = '0f8fad5b-d9cb-469f-a165-70867728950e';
+export const OTHER_ID = '7c9e6679-7425-40de-944b-e07fc1f90ae7';
+export const SECRET = 'hunter2-s3cr3t';
+export const API_KEY = 'k3y-hunter2-s3cr3t';
+
+/** The least a codehost step needs; each test adds or overrides inputs. */
+export const BASE: Record<string, string> = {
+  'api-url': 'https://api.example.com',
+  name: 'my-agent',
+  'integration-id': INTEGRATION_ID,
+};
+
+/** A temporary workspace, removed after the test file; `write` puts a file in it. */
+export function temporaryWorkspace(prefix: string) {
+  const root = mkdtempSync(path.join(tmpdir(), prefix));
+  afterAll(() => rmSync(root, { recursive: true, force: true }));
+  return {
+    root,
+    write: (name: string, text: string): string => {
+      const file = path.join(root, name);
+      mkdirSync(path.dirname(file), { recursive: true });
+      writeFileSync(file, text);
+      return name;
+    },
+  };
+}
+
+/** Plans and rejections read with `environment` (a workspace, perhaps an event). */
+export function planReader(environment: RunEnvironment) {
+  function plan(given: Record<string, string>, extra: Partial<RunEnvironment> = {}): Plan {
+    return readPlan(reader({ ...BASE, ...given }), { ...environment, ...extra });
+  }
+
+  /** The InputError that the given inputs raise (fails the test if none is thrown). */
+  function inputError(given: Record<string, string>): InputError {
+    try {
+      plan(given);
+    } catch (error) {
+      expect(error).toBeInstanceOf(InputError);
+      return error as InputError;
+    }
+    throw new Error(`expected an InputError for ${JSON.stringify(given)}`);
+  }
+
+  /** `input 'name': problem` lines, as the message shows them. */
+  function problems(given: Record<string, string>): string[] {
+    return inputError(given).problems.map(({ input, problem }) => `input '${input}': ${problem}`);
+  }
+
+  /** Asserts exactly one problem, on `input`, and returns the whole message. */
+  function rejects(given: Record<string, string>, input: string, pattern?: RegExp): string {
+    expect(() => plan(given)).toThrow(InputError);
+    const error = inputError(given);
+    expect(error.problems.map((problem) => problem.input)).toEqual([input]);
+    expect(error.message).toContain(`input '${input}'`);
+    if (pattern !== undefined) expect(error.message).toMatch(pattern);
+    return error.message;
+  }
+
+  return { plan, inputError, problems, rejects };
+}
+
+export function narrow<S extends Plan['source']>(
+  value: Plan,
+  source: S,
+): Extract<Plan, { source: S }> {
+  expect(value.source).toBe(source);
+  return value as Extract<Plan, { source: S }>;
+}
