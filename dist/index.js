@@ -29215,7 +29215,7 @@ module.exports = {
 /***/ ((module, __unused_webpack___webpack_exports__, __nccwpck_require__) => {
 
 __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
-/* harmony import */ var _main_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(5494);
+/* harmony import */ var _main_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(2654);
 /** The action's entry: runs it, and nothing else. */
 
 await (0,_main_js__WEBPACK_IMPORTED_MODULE_0__/* .run */ .e)();
@@ -29225,7 +29225,7 @@ __webpack_async_result__();
 
 /***/ }),
 
-/***/ 5494:
+/***/ 2654:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -47730,8 +47730,9 @@ function neutraliseCommands(text) {
 
 ;// CONCATENATED MODULE: ./src/answers.ts
 /**
- * What the action shows of an answer it did not expect: the service's own
- * message from an error body, or a description of a body it could not read.
+ * What the action says about an exchange that failed: the service's own
+ * message from an error body, a description of a body it could not read,
+ * how a request without an answer failed, and what the user can do about it.
  * Text from the service is untrusted: secret values are redacted before
  * anything is shortened, and every value is kept to one line.
  */
@@ -47809,6 +47810,80 @@ function describeAnswer(body, contentType, error) {
         parts.push(`page titled '${excerpt(untrusted(title))}'`);
     return parts.join(', ');
 }
+const DEFAULT_REMEDIES = {
+    401: 'Check the api-key input (and api-key-header, if the service expects another header).',
+    403: 'The api key lacks access: check its permissions and workspace, or pass the workspace/tenant header with the headers input.',
+    404: 'Check api-url: the service has no such endpoint or resource.',
+};
+/** What the user can do about a status that trying again will not fix. */
+function remedyFor(context) {
+    const { status, location } = context;
+    if (status >= 300 && status < 400) {
+        return `Check api-url: the service redirected${location ? ` to ${location}` : ''}, and the action does not follow redirects (they would carry the api key elsewhere).`;
+    }
+    const remedy = { ...DEFAULT_REMEDIES, ...context.remedies }[status];
+    // The web framework's own 404 means no route at all: the base address is wrong.
+    if (status === 404 && context.serviceMessage === 'Not Found') {
+        const wrongPath = `Check api-url first: ${context.baseUrl} has no ${context.path} (is a path prefix such as /api missing?).`;
+        return remedy === DEFAULT_REMEDIES[404] || remedy === undefined
+            ? wrongPath
+            : `${wrongPath}\nOtherwise: ${remedy}`;
+    }
+    return remedy;
+}
+const REQUEST_ID_HEADERS = ['x-request-id', 'request-id', 'x-correlation-id', 'x-amzn-requestid'];
+/** The id the service or its gateway gave the request, for a support ticket. */
+function requestIdOf(header) {
+    return REQUEST_ID_HEADERS.map(header).find((value) => value !== undefined && value !== '');
+}
+const NETWORK_WORDS = {
+    ECONNREFUSED: 'connection refused',
+    ECONNRESET: 'connection reset',
+    ENOTFOUND: 'host not found',
+    EAI_AGAIN: 'host name lookup failed',
+    UND_ERR_SOCKET: 'connection closed before an answer',
+    ETIMEDOUT: 'connection timed out',
+};
+/** How an attempt without an answer failed, in words, and whether it may have reached the service. */
+function networkFailure(error, timedOut, timeoutMs) {
+    if (timedOut)
+        return { problem: `no answer within ${timeoutMs / 1000} s`, reached: true };
+    const cause = error instanceof Error && error.cause instanceof Error ? error.cause : error;
+    const code = typeof cause === 'object' && cause !== null && 'code' in cause ? String(cause.code) : '';
+    const text = NETWORK_WORDS[code] ?? (cause instanceof Error ? cause.message : 'network error');
+    // A refused connection or a failed look-up never reached the service.
+    const reached = !['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN'].includes(code);
+    return { problem: code !== '' ? `${text} (${code})` : text, reached };
+}
+
+;// CONCATENATED MODULE: ./src/retry.ts
+const DEFAULT_RETRY_POLICY = {
+    attempts: 5,
+    initialDelayMs: 1_000,
+    maxDelayMs: 20_000,
+    maxRetryAfterMs: 60_000,
+    requestTimeoutMs: 30_000,
+};
+/** `Retry-After` in milliseconds (seconds or an HTTP date), or undefined. */
+function parseRetryAfter(value, wallTime) {
+    if (value === undefined || value.trim() === '')
+        return undefined;
+    const trimmed = value.trim();
+    if (/^\d+(\.\d+)?$/.test(trimmed))
+        return Number(trimmed) * 1000;
+    const date = Date.parse(trimmed);
+    if (Number.isNaN(date))
+        return undefined;
+    return Math.max(0, date - wallTime);
+}
+/** The delay after failed attempt number `attempt` (1-based): `Retry-After` (capped), else backoff with jitter. */
+function delayBeforeRetry(policy, attempt, retryAfterMs, clock) {
+    const { initialDelayMs, maxDelayMs, maxRetryAfterMs } = policy;
+    if (retryAfterMs !== undefined)
+        return Math.min(retryAfterMs, maxRetryAfterMs);
+    const backoff = Math.min(maxDelayMs, initialDelayMs * 2 ** (attempt - 1));
+    return Math.round(backoff / 2 + (backoff / 2) * clock.random());
+}
 
 ;// CONCATENATED MODULE: ./src/client.ts
 /**
@@ -47825,58 +47900,15 @@ function describeAnswer(body, contentType, error) {
 
 
 
-const DEFAULT_RETRY_POLICY = {
-    attempts: 5,
-    initialDelayMs: 1_000,
-    maxDelayMs: 20_000,
-    maxRetryAfterMs: 60_000,
-    requestTimeoutMs: 30_000,
-};
+
 /** Far above a page of 100 deployments (~1 MiB); an answer past it is not the service's. */
 const DEFAULT_MAX_ANSWER_BYTES = 32 * 1024 * 1024;
-const DEFAULT_REMEDIES = {
-    401: 'Check the api-key input (and api-key-header, if the service expects another header).',
-    403: 'The api key lacks access: check its permissions and workspace, or pass the workspace/tenant header with the headers input.',
-    404: 'Check api-url: the service has no such endpoint or resource.',
-};
 /** The proxy of the runner's environment (`HTTPS_PROXY`, `HTTP_PROXY`, `NO_PROXY`, any case), if any. */
 function proxyDispatcher(env) {
     const names = ['https_proxy', 'HTTPS_PROXY', 'http_proxy', 'HTTP_PROXY'];
     return names.some((name) => (env[name] ?? '') !== '') ? new undici.EnvHttpProxyAgent() : undefined;
 }
-/** `Retry-After` in milliseconds (seconds or an HTTP date), or undefined. */
-function parseRetryAfter(value, wallTime) {
-    if (value === undefined || value.trim() === '')
-        return undefined;
-    const trimmed = value.trim();
-    if (/^\d+(\.\d+)?$/.test(trimmed))
-        return Number(trimmed) * 1000;
-    const date = Date.parse(trimmed);
-    if (Number.isNaN(date))
-        return undefined;
-    return Math.max(0, date - wallTime);
-}
-const REQUEST_ID_HEADERS = ['x-request-id', 'request-id', 'x-correlation-id', 'x-amzn-requestid'];
 const isRetryableStatus = (status) => status === 408 || status === 429 || status >= 500;
-/** How an attempt without an answer failed, in words, and whether it may have reached the service. */
-function describeNetworkError(error, timedOut, timeoutMs) {
-    if (timedOut)
-        return { problem: `no answer within ${timeoutMs / 1000} s`, reached: true };
-    const cause = error instanceof Error && error.cause instanceof Error ? error.cause : error;
-    const code = typeof cause === 'object' && cause !== null && 'code' in cause ? String(cause.code) : '';
-    const words = {
-        ECONNREFUSED: 'connection refused',
-        ECONNRESET: 'connection reset',
-        ENOTFOUND: 'host not found',
-        EAI_AGAIN: 'host name lookup failed',
-        UND_ERR_SOCKET: 'connection closed before an answer',
-        ETIMEDOUT: 'connection timed out',
-    };
-    const text = words[code] ?? (cause instanceof Error ? cause.message : 'network error');
-    // A refused connection or a failed look-up never reached the service.
-    const reached = !['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN'].includes(code);
-    return { problem: code !== '' ? `${text} (${code})` : text, reached };
-}
 /** The answer was larger than the client reads. */
 class OversizedAnswer extends Error {
     status;
@@ -47928,18 +47960,10 @@ class ServiceClient {
             }
             if (attempt >= attempts)
                 throw outcome.after(attempt);
-            const delayMs = this.#delayBeforeRetry(attempt, outcome.details.retryAfterMs);
+            const delayMs = delayBeforeRetry(this.#retry, attempt, outcome.details.retryAfterMs, this.#clock);
             this.#options.logger.warning(`retrying ${spec.method} ${spec.path} in ${formatDuration(delayMs)} (attempt ${attempt + 1} of ${attempts}): ${reason}`);
             await this.#clock.sleep(delayMs, this.#options.signal);
         }
-    }
-    /** The service's `Retry-After` (capped) after failed attempt number `attempt`, else backoff with jitter. */
-    #delayBeforeRetry(attempt, retryAfterMs) {
-        const { initialDelayMs, maxDelayMs, maxRetryAfterMs } = this.#retry;
-        if (retryAfterMs !== undefined)
-            return Math.min(retryAfterMs, maxRetryAfterMs);
-        const backoff = Math.min(maxDelayMs, initialDelayMs * 2 ** (attempt - 1));
-        return Math.round(backoff / 2 + (backoff / 2) * this.#clock.random());
     }
     /** One exchange: the parsed value, or the failure as a `ServiceError` (thrown only on cancel). */
     async #attempt(spec, attempt) {
@@ -47975,7 +47999,7 @@ class ServiceClient {
                     problem: `${error.status} answer is larger than ${cap}; stopped reading it (is api-url the service?)`,
                 });
             }
-            const { problem, reached } = describeNetworkError(error, timedOut, timeoutMs);
+            const { problem, reached } = networkFailure(error, timedOut, timeoutMs);
             return new ServiceError({
                 method,
                 path,
@@ -48040,7 +48064,7 @@ class ServiceClient {
         const { status } = answer;
         const retryable = isRetryableStatus(status);
         const serviceMessage = serviceMessageOf(answer.body.toString('utf8'), this.#redact);
-        const requestId = REQUEST_ID_HEADERS.map((name) => answer.header(name)).find((value) => value !== undefined && value !== '');
+        const requestId = requestIdOf(answer.header);
         return new ServiceError({
             method,
             path,
@@ -48048,27 +48072,21 @@ class ServiceClient {
             problem: `${status} ${external_node_http_.STATUS_CODES[status] ?? 'error'}`,
             serviceMessage,
             requestId,
-            remedy: retryable ? undefined : this.#remedy(spec, status, answer, serviceMessage),
+            remedy: retryable
+                ? undefined
+                : remedyFor({
+                    status,
+                    path: spec.path,
+                    baseUrl: this.#options.baseUrl,
+                    location: answer.header('location'),
+                    serviceMessage,
+                    remedies: spec.remedies,
+                }),
             // A 408 or 429 was refused before it was handled; a 5xx may have been handled.
             ambiguous: status >= 500 && !idempotent,
             transient: retryable,
             retryAfterMs: parseRetryAfter(answer.header('retry-after'), this.#clock.wallTime()),
         });
-    }
-    #remedy(spec, status, answer, serviceMessage) {
-        if (status >= 300 && status < 400) {
-            const location = answer.header('location');
-            return `Check api-url: the service redirected${location ? ` to ${location}` : ''}, and the action does not follow redirects (they would carry the api key elsewhere).`;
-        }
-        const remedy = { ...DEFAULT_REMEDIES, ...spec.remedies }[status];
-        // The web framework's own 404 means no route at all: the base address is wrong.
-        if (status === 404 && serviceMessage === 'Not Found') {
-            const wrongPath = `Check api-url first: ${this.#options.baseUrl} has no ${spec.path} (is a path prefix such as /api missing?).`;
-            return remedy === DEFAULT_REMEDIES[404] || remedy === undefined
-                ? wrongPath
-                : `${wrongPath}\nOtherwise: ${remedy}`;
-        }
-        return remedy;
     }
     #parse(spec, answer) {
         const { method, path } = spec;

@@ -1,6 +1,7 @@
 /**
- * What the action shows of an answer it did not expect: the service's own
- * message from an error body, or a description of a body it could not read.
+ * What the action says about an exchange that failed: the service's own
+ * message from an error body, a description of a body it could not read,
+ * how a request without an answer failed, and what the user can do about it.
  * Text from the service is untrusted: secret values are redacted before
  * anything is shortened, and every value is kept to one line.
  */
@@ -78,4 +79,66 @@ export function describeAnswer(
   if (title !== undefined && title.trim() !== '')
     parts.push(`page titled '${excerpt(untrusted(title))}'`);
   return parts.join(', ');
+}
+
+const DEFAULT_REMEDIES: Partial<Record<number, string>> = {
+  401: 'Check the api-key input (and api-key-header, if the service expects another header).',
+  403: 'The api key lacks access: check its permissions and workspace, or pass the workspace/tenant header with the headers input.',
+  404: 'Check api-url: the service has no such endpoint or resource.',
+};
+
+export interface RemedyContext {
+  status: number;
+  path: string;
+  baseUrl: string;
+  /** The `Location` of a redirect. */
+  location?: string;
+  serviceMessage?: string;
+  /** The endpoint's own remedies, over the defaults. */
+  remedies?: Partial<Record<number, string>>;
+}
+
+/** What the user can do about a status that trying again will not fix. */
+export function remedyFor(context: RemedyContext): string | undefined {
+  const { status, location } = context;
+  if (status >= 300 && status < 400) {
+    return `Check api-url: the service redirected${location ? ` to ${location}` : ''}, and the action does not follow redirects (they would carry the api key elsewhere).`;
+  }
+  const remedy = { ...DEFAULT_REMEDIES, ...context.remedies }[status];
+  // The web framework's own 404 means no route at all: the base address is wrong.
+  if (status === 404 && context.serviceMessage === 'Not Found') {
+    const wrongPath = `Check api-url first: ${context.baseUrl} has no ${context.path} (is a path prefix such as /api missing?).`;
+    return remedy === DEFAULT_REMEDIES[404] || remedy === undefined
+      ? wrongPath
+      : `${wrongPath}\nOtherwise: ${remedy}`;
+  }
+  return remedy;
+}
+
+const REQUEST_ID_HEADERS = ['x-request-id', 'request-id', 'x-correlation-id', 'x-amzn-requestid'];
+
+/** The id the service or its gateway gave the request, for a support ticket. */
+export function requestIdOf(header: (name: string) => string | undefined): string | undefined {
+  return REQUEST_ID_HEADERS.map(header).find((value) => value !== undefined && value !== '');
+}
+
+const NETWORK_WORDS: Record<string, string> = {
+  ECONNREFUSED: 'connection refused',
+  ECONNRESET: 'connection reset',
+  ENOTFOUND: 'host not found',
+  EAI_AGAIN: 'host name lookup failed',
+  UND_ERR_SOCKET: 'connection closed before an answer',
+  ETIMEDOUT: 'connection timed out',
+};
+
+/** How an attempt without an answer failed, in words, and whether it may have reached the service. */
+export function networkFailure(error: unknown, timedOut: boolean, timeoutMs: number) {
+  if (timedOut) return { problem: `no answer within ${timeoutMs / 1000} s`, reached: true };
+  const cause = error instanceof Error && error.cause instanceof Error ? error.cause : error;
+  const code =
+    typeof cause === 'object' && cause !== null && 'code' in cause ? String(cause.code) : '';
+  const text = NETWORK_WORDS[code] ?? (cause instanceof Error ? cause.message : 'network error');
+  // A refused connection or a failed look-up never reached the service.
+  const reached = !['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN'].includes(code);
+  return { problem: code !== '' ? `${text} (${code})` : text, reached };
 }

@@ -10,30 +10,21 @@ import { STATUS_CODES } from 'node:http';
 import { EnvHttpProxyAgent, request as undiciRequest, type Dispatcher } from 'undici';
 import type { z } from 'zod';
 import { CancelledError, ServiceError } from './errors.js';
-import { describeAnswer, serviceMessageOf } from './answers.js';
+import {
+  describeAnswer,
+  networkFailure,
+  remedyFor,
+  requestIdOf,
+  serviceMessageOf,
+} from './answers.js';
+import {
+  DEFAULT_RETRY_POLICY,
+  delayBeforeRetry,
+  parseRetryAfter,
+  type RetryPolicy,
+} from './retry.js';
 import { formatDuration, systemClock, type Clock, type Logger } from './runtime.js';
 import { formatZodIssues } from './schemas.js';
-
-export interface RetryPolicy {
-  /** Attempts per request, the first one included. */
-  attempts: number;
-  /** Backoff before the second attempt; doubles with each further one. */
-  initialDelayMs: number;
-  /** The longest backoff between two attempts. */
-  maxDelayMs: number;
-  /** The longest `Retry-After` honoured; a longer one is cut to this. */
-  maxRetryAfterMs: number;
-  /** How long one attempt may take, answer body included. */
-  requestTimeoutMs: number;
-}
-
-export const DEFAULT_RETRY_POLICY: RetryPolicy = {
-  attempts: 5,
-  initialDelayMs: 1_000,
-  maxDelayMs: 20_000,
-  maxRetryAfterMs: 60_000,
-  requestTimeoutMs: 30_000,
-};
 
 /** Far above a page of 100 deployments (~1 MiB); an answer past it is not the service's. */
 export const DEFAULT_MAX_ANSWER_BYTES = 32 * 1024 * 1024;
@@ -91,57 +82,19 @@ export interface ClientOptions {
   dispatcher?: Dispatcher;
 }
 
-const DEFAULT_REMEDIES: Partial<Record<number, string>> = {
-  401: 'Check the api-key input (and api-key-header, if the service expects another header).',
-  403: 'The api key lacks access: check its permissions and workspace, or pass the workspace/tenant header with the headers input.',
-  404: 'Check api-url: the service has no such endpoint or resource.',
-};
-
 /** The proxy of the runner's environment (`HTTPS_PROXY`, `HTTP_PROXY`, `NO_PROXY`, any case), if any. */
 export function proxyDispatcher(env: NodeJS.ProcessEnv): Dispatcher | undefined {
   const names = ['https_proxy', 'HTTPS_PROXY', 'http_proxy', 'HTTP_PROXY'];
   return names.some((name) => (env[name] ?? '') !== '') ? new EnvHttpProxyAgent() : undefined;
 }
 
-/** `Retry-After` in milliseconds (seconds or an HTTP date), or undefined. */
-export function parseRetryAfter(value: string | undefined, wallTime: number): number | undefined {
-  if (value === undefined || value.trim() === '') return undefined;
-  const trimmed = value.trim();
-  if (/^\d+(\.\d+)?$/.test(trimmed)) return Number(trimmed) * 1000;
-  const date = Date.parse(trimmed);
-  if (Number.isNaN(date)) return undefined;
-  return Math.max(0, date - wallTime);
-}
-
-const REQUEST_ID_HEADERS = ['x-request-id', 'request-id', 'x-correlation-id', 'x-amzn-requestid'];
-
 const isRetryableStatus = (status: number) => status === 408 || status === 429 || status >= 500;
-
-/** How an attempt without an answer failed, in words, and whether it may have reached the service. */
-function describeNetworkError(error: unknown, timedOut: boolean, timeoutMs: number) {
-  if (timedOut) return { problem: `no answer within ${timeoutMs / 1000} s`, reached: true };
-  const cause = error instanceof Error && error.cause instanceof Error ? error.cause : error;
-  const code =
-    typeof cause === 'object' && cause !== null && 'code' in cause ? String(cause.code) : '';
-  const words: Record<string, string> = {
-    ECONNREFUSED: 'connection refused',
-    ECONNRESET: 'connection reset',
-    ENOTFOUND: 'host not found',
-    EAI_AGAIN: 'host name lookup failed',
-    UND_ERR_SOCKET: 'connection closed before an answer',
-    ETIMEDOUT: 'connection timed out',
-  };
-  const text = words[code] ?? (cause instanceof Error ? cause.message : 'network error');
-  // A refused connection or a failed look-up never reached the service.
-  const reached = !['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN'].includes(code);
-  return { problem: code !== '' ? `${text} (${code})` : text, reached };
-}
 
 /** An answer, body read, before it is judged. */
 interface RawAnswer {
   status: number;
   body: Buffer;
-  header(name: string): string | undefined;
+  header: (name: string) => string | undefined;
 }
 
 /** The answer was larger than the client reads. */
@@ -195,20 +148,17 @@ export class ServiceClient {
         throw outcome.after(attempt);
       }
       if (attempt >= attempts) throw outcome.after(attempt);
-      const delayMs = this.#delayBeforeRetry(attempt, outcome.details.retryAfterMs);
+      const delayMs = delayBeforeRetry(
+        this.#retry,
+        attempt,
+        outcome.details.retryAfterMs,
+        this.#clock,
+      );
       this.#options.logger.warning(
         `retrying ${spec.method} ${spec.path} in ${formatDuration(delayMs)} (attempt ${attempt + 1} of ${attempts}): ${reason}`,
       );
       await this.#clock.sleep(delayMs, this.#options.signal);
     }
-  }
-
-  /** The service's `Retry-After` (capped) after failed attempt number `attempt`, else backoff with jitter. */
-  #delayBeforeRetry(attempt: number, retryAfterMs?: number): number {
-    const { initialDelayMs, maxDelayMs, maxRetryAfterMs } = this.#retry;
-    if (retryAfterMs !== undefined) return Math.min(retryAfterMs, maxRetryAfterMs);
-    const backoff = Math.min(maxDelayMs, initialDelayMs * 2 ** (attempt - 1));
-    return Math.round(backoff / 2 + (backoff / 2) * this.#clock.random());
   }
 
   /** One exchange: the parsed value, or the failure as a `ServiceError` (thrown only on cancel). */
@@ -242,7 +192,7 @@ export class ServiceClient {
           problem: `${error.status} answer is larger than ${cap}; stopped reading it (is api-url the service?)`,
         });
       }
-      const { problem, reached } = describeNetworkError(error, timedOut, timeoutMs);
+      const { problem, reached } = networkFailure(error, timedOut, timeoutMs);
       return new ServiceError({
         method,
         path,
@@ -309,9 +259,7 @@ export class ServiceClient {
     const { status } = answer;
     const retryable = isRetryableStatus(status);
     const serviceMessage = serviceMessageOf(answer.body.toString('utf8'), this.#redact);
-    const requestId = REQUEST_ID_HEADERS.map((name) => answer.header(name)).find(
-      (value) => value !== undefined && value !== '',
-    );
+    const requestId = requestIdOf(answer.header);
     return new ServiceError({
       method,
       path,
@@ -319,33 +267,21 @@ export class ServiceClient {
       problem: `${status} ${STATUS_CODES[status] ?? 'error'}`,
       serviceMessage,
       requestId,
-      remedy: retryable ? undefined : this.#remedy(spec, status, answer, serviceMessage),
+      remedy: retryable
+        ? undefined
+        : remedyFor({
+            status,
+            path: spec.path,
+            baseUrl: this.#options.baseUrl,
+            location: answer.header('location'),
+            serviceMessage,
+            remedies: spec.remedies,
+          }),
       // A 408 or 429 was refused before it was handled; a 5xx may have been handled.
       ambiguous: status >= 500 && !idempotent,
       transient: retryable,
       retryAfterMs: parseRetryAfter(answer.header('retry-after'), this.#clock.wallTime()),
     });
-  }
-
-  #remedy(
-    spec: RequestSpec<unknown>,
-    status: number,
-    answer: RawAnswer,
-    serviceMessage: string | undefined,
-  ): string | undefined {
-    if (status >= 300 && status < 400) {
-      const location = answer.header('location');
-      return `Check api-url: the service redirected${location ? ` to ${location}` : ''}, and the action does not follow redirects (they would carry the api key elsewhere).`;
-    }
-    const remedy = { ...DEFAULT_REMEDIES, ...spec.remedies }[status];
-    // The web framework's own 404 means no route at all: the base address is wrong.
-    if (status === 404 && serviceMessage === 'Not Found') {
-      const wrongPath = `Check api-url first: ${this.#options.baseUrl} has no ${spec.path} (is a path prefix such as /api missing?).`;
-      return remedy === DEFAULT_REMEDIES[404] || remedy === undefined
-        ? wrongPath
-        : `${wrongPath}\nOtherwise: ${remedy}`;
-    }
-    return remedy;
   }
 
   #parse<T>(spec: RequestSpec<T>, answer: RawAnswer): { value: T } | ServiceError {

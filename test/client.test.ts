@@ -6,7 +6,8 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { excerpt, serviceMessageOf } from '../src/answers.ts';
-import { ServiceClient, parseRetryAfter, type RetryPolicy } from '../src/client.ts';
+import { ServiceClient } from '../src/client.ts';
+import { parseRetryAfter, type RetryPolicy } from '../src/retry.ts';
 import { ServiceError } from '../src/errors.ts';
 import { DeploymentListSchema, DeploymentSchema } from '../src/schemas.ts';
 import type { Emulator } from './emulator.ts';

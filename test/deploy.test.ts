@@ -3,7 +3,8 @@
  * emulator and a fake clock (no real waiting).
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { ServiceClient, type RetryPolicy } from '../src/client.ts';
+import { ServiceClient } from '../src/client.ts';
+import type { RetryPolicy } from '../src/retry.ts';
 import {
   buildCreateRequest,
   deploy,

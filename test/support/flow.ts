@@ -3,7 +3,8 @@
  * that keeps its lines, the real HTTP client pointed at the emulator, and
  * the service API over it.
  */
-import { ServiceClient, type RetryPolicy } from '../../src/client.ts';
+import { ServiceClient } from '../../src/client.ts';
+import type { RetryPolicy } from '../../src/retry.ts';
 import type { FlowDependencies } from '../../src/deploy.ts';
 import { Service } from '../../src/service.ts';
 import { startEmulator, type Emulator } from '../emulator.ts';
