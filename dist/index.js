@@ -46726,6 +46726,98 @@ const external_node_path_namespaceObject = __WEBPACK_EXTERNAL_createRequire(impo
 var external_node_path_default = /*#__PURE__*/__nccwpck_require__.n(external_node_path_namespaceObject);
 // EXTERNAL MODULE: ./node_modules/yaml/dist/index.js
 var dist = __nccwpck_require__(8815);
+;// CONCATENATED MODULE: ./src/errors.ts
+class ActionError extends Error {
+    name = 'ActionError';
+}
+/**
+ * Thrown by an input's parser: what is wrong with the value, without naming
+ * the input (the declared list knows which input it parses, and turns it
+ * into an `InputError`).
+ */
+class Invalid extends Error {
+    name = 'Invalid';
+}
+/** One or more bad inputs, found before any request is sent. */
+class InputError extends ActionError {
+    name = 'InputError';
+    problems;
+    constructor(problems) {
+        const lines = problems.map(({ input, problem }) => `input '${input}': ${problem}`);
+        super(lines.length === 1
+            ? `Invalid ${lines[0]}`
+            : `Invalid inputs:\n${lines.map((line) => `  - ${line}`).join('\n')}`);
+        this.problems = problems;
+    }
+}
+/** The workflow was cancelled (SIGINT/SIGTERM) while the action was running. */
+class CancelledError extends ActionError {
+    name = 'CancelledError';
+}
+/** A call to the service failed: names the call, the status and the service's message. */
+class ServiceError extends ActionError {
+    name = 'ServiceError';
+    details;
+    constructor(details) {
+        super(ServiceError.format(details));
+        this.details = details;
+    }
+    get status() {
+        return this.details.status;
+    }
+    get ambiguous() {
+        return this.details.ambiguous === true;
+    }
+    get transient() {
+        return this.details.transient === true;
+    }
+    /** The same failure, counted over `attempts`. */
+    after(attempts) {
+        return attempts > 1 ? new ServiceError({ ...this.details, attempts }) : this;
+    }
+    static format(details) {
+        const { method, path, problem, serviceMessage, requestId, remedy, attempts } = details;
+        const tries = attempts !== undefined && attempts > 1 ? ` after ${attempts} attempts` : '';
+        let message = `${method} ${path} failed${tries}: ${problem}`;
+        if (serviceMessage !== undefined && serviceMessage !== '') {
+            message += serviceMessage.includes('\n')
+                ? `:\n${serviceMessage}`
+                : ` (service said: ${serviceMessage})`;
+        }
+        if (remedy !== undefined)
+            message += `\n${remedy}`;
+        if (requestId !== undefined)
+            message += `\nrequest id: ${requestId}`;
+        return message;
+    }
+}
+/** A wait ended without the deployment being live; carries the last deployment seen. */
+class WaitError extends ActionError {
+    name = 'WaitError';
+    deployment;
+    constructor(message, deployment) {
+        super(message);
+        this.deployment = deployment;
+    }
+}
+/** Turns any thrown value into one readable sentence. */
+function describeError(error) {
+    if (error instanceof ActionError)
+        return error.message;
+    if (error instanceof Error) {
+        const cause = error.cause instanceof Error ? ` (${error.cause.message})` : '';
+        return `Unexpected error: ${error.message}${cause}`;
+    }
+    if (typeof error === 'string')
+        return `Unexpected error: ${error}`;
+    try {
+        return `Unexpected error: ${JSON.stringify(error)}`;
+    }
+    catch {
+        return `Unexpected error: ${String(error)}`;
+    }
+}
+
 ;// CONCATENATED MODULE: ./src/plan.ts
 /** The values of the `on-drift` input. */
 const ON_DRIFT_MODES = ['warn', 'fail'];
@@ -46817,7 +46909,7 @@ const schemas_looseObject = (shape) => looseObject(shape);
  * strictness of the object it extends.
  */
 function buildFamily(object) {
-    // volume_mounts item, also a container's volumeMounts item (§2.3.1).
+    // volume_mounts item, also a container's volumeMounts item.
     const VolumeMount = object({
         name: schemas_string().nullish(),
         mountPath: schemas_string().nullish(),
@@ -46863,7 +46955,7 @@ function buildFamily(object) {
     });
     // image_pull_secrets item; the service requires its name.
     const LocalObjectReference = object({ name: schemas_string() });
-    // §2.3.1: all fields nullable.
+    // resource_spec: all fields nullable.
     const ResourceSpec = object({
         // main service
         min_scale: src_schemas_int().nullish(),
@@ -46914,7 +47006,7 @@ function buildFamily(object) {
         sidecars: array(Container).nullish(),
     });
     const ListenerConfig = object({ k8s_namespace: schemas_string().nullish() });
-    // §2.3: all fields nullable. No deployment_type: the service interface does not list it.
+    // source_config: all fields nullable. No deployment_type: the service interface does not list it.
     const SourceConfig = object({
         integration_id: src_schemas_uuid().nullish(),
         repo_url: schemas_string().nullish(),
@@ -46926,7 +47018,7 @@ function buildFamily(object) {
         install_command: schemas_string().nullish(),
         build_command: schemas_string().nullish(),
     });
-    // §2.4, the fields that are both sent and returned.
+    // source_revision_config, the fields that are both sent and returned.
     const SourceRevisionConfig = object({
         repo_ref: schemas_string().nullish(),
         agent_config_path: schemas_string().nullish(),
@@ -46939,7 +47031,7 @@ function buildFamily(object) {
         secret_name: schemas_string(),
         secret_key: schemas_string(),
     });
-    // §2.2, the fields that are both sent and returned.
+    // The deployment, the fields that are both sent and returned.
     const Deployment = object({
         name: schemas_string(),
         source: SourceSchema,
@@ -46974,12 +47066,12 @@ const SourceConfigRequestSchema = lazy(() => schemas_request().SourceConfig);
 const SourceRevisionConfigRequestSchema = lazy(() => schemas_request().SourceRevisionConfig);
 const SecretSchema = lazy(() => schemas_request().Secret);
 const SecretReferenceSchema = lazy(() => schemas_request().SecretReference);
-/** Body of POST /v2/deployments (§4.2). */
+/** Body of the create call (README, "The service's interface"). */
 const DeploymentCreateRequestSchema = lazy(() => schemas_request().Deployment.extend({ name: schemas_string().min(1, 'must not be empty') }));
 // ---------------------------------------------------------------------------
 // Response schemas (loose)
 // ---------------------------------------------------------------------------
-/** Item of GET /v1/integrations/forge/codehost/{integration_id}/repos (§2.1). */
+/** Item of the repository listing of a source-hosting integration. */
 const RepositorySchema = looseObject({
     host_integration_id: src_schemas_uuid(),
     id: src_schemas_int(),
@@ -47003,12 +47095,12 @@ const DeploymentSchema = response.Deployment.extend({
     // A known status, or one the service adds later: that is not a schema
     // failure, the wait logs it and waits through it.
     status: union([DeploymentStatusSchema, schemas_string()]),
-    // Required keys whose value may be null (§2.2 "Response: required").
+    // Required keys whose value may be null.
     latest_revision_id: src_schemas_uuid().nullable(),
     active_revision_id: src_schemas_uuid().nullable(),
     image_version: schemas_string().nullish(),
 });
-/** Body of GET /v2/deployments (§4.3). */
+/** Body of the deployment listing: a page and the offset of the next one. */
 const DeploymentListSchema = looseObject({
     resources: array(DeploymentSchema),
     offset: src_schemas_int(),
@@ -47084,10 +47176,7 @@ function formatZodIssues(error) {
  */
 
 
-/** Thrown by a parser: what is wrong with the value, without naming the input. */
-class Invalid extends Error {
-    name = 'Invalid';
-}
+
 function fail(message) {
     throw new Invalid(message);
 }
@@ -47533,6 +47622,7 @@ function parseSecrets(raw) {
 
 
 
+
 function input(parse, { sensitive = false } = {}) {
     return { parse, sensitive };
 }
@@ -47582,90 +47672,6 @@ function inputSchema(parse) {
 function inputsSchema(environment) {
     const shape = Object.fromEntries(INPUT_NAMES.map((name) => [name, inputSchema((raw) => INPUTS[name].parse(raw, environment))]));
     return object(shape);
-}
-
-;// CONCATENATED MODULE: ./src/errors.ts
-class ActionError extends Error {
-    name = 'ActionError';
-}
-/** One or more bad inputs, found before any request is sent. */
-class InputError extends ActionError {
-    name = 'InputError';
-    problems;
-    constructor(problems) {
-        const lines = problems.map(({ input, problem }) => `input '${input}': ${problem}`);
-        super(lines.length === 1
-            ? `Invalid ${lines[0]}`
-            : `Invalid inputs:\n${lines.map((line) => `  - ${line}`).join('\n')}`);
-        this.problems = problems;
-    }
-}
-/** The workflow was cancelled (SIGINT/SIGTERM) while the action was running. */
-class CancelledError extends ActionError {
-    name = 'CancelledError';
-}
-/** A call to the service failed: names the call, the status and the service's message. */
-class ServiceError extends ActionError {
-    name = 'ServiceError';
-    details;
-    constructor(details) {
-        super(ServiceError.format(details));
-        this.details = details;
-    }
-    get status() {
-        return this.details.status;
-    }
-    get ambiguous() {
-        return this.details.ambiguous === true;
-    }
-    get transient() {
-        return this.details.transient === true;
-    }
-    /** The same failure, counted over `attempts`. */
-    after(attempts) {
-        return attempts > 1 ? new ServiceError({ ...this.details, attempts }) : this;
-    }
-    static format(details) {
-        const { method, path, problem, serviceMessage, requestId, remedy, attempts } = details;
-        const tries = attempts !== undefined && attempts > 1 ? ` after ${attempts} attempts` : '';
-        let message = `${method} ${path} failed${tries}: ${problem}`;
-        if (serviceMessage !== undefined && serviceMessage !== '') {
-            message += serviceMessage.includes('\n')
-                ? `:\n${serviceMessage}`
-                : ` (service said: ${serviceMessage})`;
-        }
-        if (remedy !== undefined)
-            message += `\n${remedy}`;
-        if (requestId !== undefined)
-            message += `\nrequest id: ${requestId}`;
-        return message;
-    }
-}
-/** A wait ended without the deployment being live; carries the last deployment seen. */
-class WaitError extends ActionError {
-    name = 'WaitError';
-    deployment;
-    constructor(message, deployment) {
-        super(message);
-        this.deployment = deployment;
-    }
-}
-/** Turns any thrown value into one readable sentence. */
-function describeError(error) {
-    if (error instanceof ActionError)
-        return error.message;
-    if (error instanceof Error) {
-        const cause = error.cause instanceof Error ? ` (${error.cause.message})` : '';
-        return `Unexpected error: ${error.message}${cause}`;
-    }
-    if (typeof error === 'string')
-        return `Unexpected error: ${error}`;
-    try {
-        return `Unexpected error: ${JSON.stringify(error)}`;
-    }
-    catch {
-        return `Unexpected error: ${String(error)}`;
-    }
 }
 
 // EXTERNAL MODULE: external "node:http"
@@ -47909,14 +47915,6 @@ function proxyDispatcher(env) {
     return names.some((name) => (env[name] ?? '') !== '') ? new undici.EnvHttpProxyAgent() : undefined;
 }
 const isRetryableStatus = (status) => status === 408 || status === 429 || status >= 500;
-/** The answer was larger than the client reads. */
-class OversizedAnswer extends Error {
-    status;
-    constructor(status) {
-        super('oversized');
-        this.status = status;
-    }
-}
 class ServiceClient {
     #options;
     #retry;
@@ -47990,15 +47988,6 @@ class ServiceClient {
         catch (error) {
             if (cancel?.aborted)
                 throw new CancelledError('The run was cancelled');
-            if (error instanceof OversizedAnswer) {
-                const cap = `${Math.round(this.#maxAnswerBytes / 1024 / 1024)} MiB`;
-                return new ServiceError({
-                    method,
-                    path,
-                    status: error.status,
-                    problem: `${error.status} answer is larger than ${cap}; stopped reading it (is api-url the service?)`,
-                });
-            }
             const { problem, reached } = networkFailure(error, timedOut, timeoutMs);
             return new ServiceError({
                 method,
@@ -48013,6 +48002,15 @@ class ServiceClient {
             cancel?.removeEventListener('abort', onCancel);
         }
         this.#options.logger.debug(`${method} ${path} (attempt ${attempt}): ${answer.status} in ${Math.round(this.#clock.now() - started)} ms`);
+        if (answer.oversized) {
+            const cap = `${Math.round(this.#maxAnswerBytes / 1024 / 1024)} MiB`;
+            return new ServiceError({
+                method,
+                path,
+                status: answer.status,
+                problem: `${answer.status} answer is larger than ${cap}; stopped reading it (is api-url the service?)`,
+            });
+        }
         if (answer.status < 200 || answer.status > 299)
             return this.#failure(spec, answer, idempotent);
         return this.#parse(spec, answer);
@@ -48042,16 +48040,18 @@ class ServiceClient {
         });
         const chunks = [];
         let size = 0;
+        let oversized = false;
         for await (const chunk of answer.body) {
             size += chunk.length;
-            if (size > this.#maxAnswerBytes) {
-                answer.body.destroy();
-                throw new OversizedAnswer(answer.statusCode);
-            }
+            oversized = size > this.#maxAnswerBytes;
+            if (oversized)
+                break;
             chunks.push(chunk);
         }
+        // Leaving the loop early destroys the rest of the answer (and its connection).
         return {
             status: answer.statusCode,
+            oversized,
             body: Buffer.concat(chunks),
             header: (name) => {
                 const value = answer.headers[name];
@@ -48121,12 +48121,112 @@ class ServiceClient {
     }
 }
 
+;// CONCATENATED MODULE: ./src/service.ts
+/**
+ * The deployment management service as a typed API: one function an
+ * endpoint, the only place that spells a path, a query or a schema. The flow
+ * reads like the contract (`findByName`, `create`, `getById`) and never sees
+ * HTTP. Endpoints are described in the README's "How it works".
+ */
+
+
+const DEPLOYMENTS = '/v2/deployments';
+/** How messages name the create call. */
+const CREATE_CALL = `POST ${DEPLOYMENTS}`;
+/** The largest page the service serves. */
+const PAGE_LIMIT = 100;
+/** Pages read at most in one search: 100,000 deployments that contain the name. */
+const MAX_PAGES = 1_000;
+class Service {
+    #client;
+    #logger;
+    #maxPages;
+    constructor(client, logger, options = {}) {
+        this.#client = client;
+        this.#logger = logger;
+        this.#maxPages = options.maxPages ?? MAX_PAGES;
+    }
+    /** `GET /v1/integrations/forge/codehost/{id}/repos`. */
+    listRepositories(integrationId) {
+        return this.#client.request({
+            method: 'GET',
+            // The id is a validated uuid: nothing else reaches the path.
+            path: `/v1/integrations/forge/codehost/${encodeURIComponent(integrationId)}/repos`,
+            schema: RepositoryListSchema,
+            remedies: {
+                404: `Check the integration-id input: the service knows no integration ${integrationId}.`,
+            },
+        });
+    }
+    /**
+     * Every deployment named exactly `name`, in the order listed. The service
+     * filters by substring only and does not say where the list ends: a short
+     * or empty page, or an offset that does not advance, ends it; `maxPages`
+     * stops a service that never ends it.
+     */
+    async findByName(name) {
+        const found = [];
+        let offset = 0;
+        for (let page = 1; page <= this.#maxPages; page++) {
+            const list = await this.#client.request({
+                method: 'GET',
+                path: DEPLOYMENTS,
+                query: { name_contains: name, limit: PAGE_LIMIT, offset },
+                schema: DeploymentListSchema,
+            });
+            found.push(...list.resources.filter((deployment) => deployment.name === name));
+            if (list.resources.length < PAGE_LIMIT)
+                return found;
+            if (list.offset <= offset) {
+                this.#logger.warning(`GET ${DEPLOYMENTS} returned offset ${list.offset} after offset ${offset}: it does not advance, so the list is taken to end here`);
+                return found;
+            }
+            offset = list.offset;
+        }
+        throw new ActionError(`GET ${DEPLOYMENTS}: no end of the list after ${this.#maxPages} pages of ${PAGE_LIMIT} deployments whose names contain '${name}'; stopped rather than risk creating a duplicate. Use a more distinctive name, or report the service's pagination.`);
+    }
+    /**
+     * `GET /v2/deployments?deployment_ids=ID`: the deployment, or undefined when
+     * the answer does not list it. One attempt: a poll is retried by the next poll.
+     */
+    async getById(id, timeoutMs) {
+        const list = await this.#client.request({
+            method: 'GET',
+            path: DEPLOYMENTS,
+            query: { deployment_ids: id },
+            schema: DeploymentListSchema,
+            attempts: 1,
+            timeoutMs,
+        });
+        return list.resources.find((deployment) => deployment.id === id);
+    }
+    /**
+     * `POST /v2/deployments`. When the create may have taken effect without an
+     * answer, or the service answers 409, `reconcile` finds what is there.
+     */
+    create(request, reconcile) {
+        return this.#client.exchange({
+            method: 'POST',
+            path: DEPLOYMENTS,
+            body: request,
+            schema: DeploymentSchema,
+            idempotent: false,
+            reconcile,
+        });
+    }
+    /** How a person reads a call, for messages: `GET /v2/deployments?deployment_ids=ID`. */
+    static describeGetById(id) {
+        return `GET ${DEPLOYMENTS}?deployment_ids=${id}`;
+    }
+}
+
 ;// CONCATENATED MODULE: ./src/deploy.ts
 /**
  * The deploy flow's decisions: which repository (codehost), which deployment
  * of the name, reuse or create — never two from one name where the service
  * lets the action prevent it, and a warning with every id where it cannot.
  */
+
 
 
 /** Repositories named in the error when the wanted one is not listed. */
@@ -48155,7 +48255,7 @@ async function resolveRepository(service, plan) {
         : '';
     throw new ActionError(`Repository ${wanted} is not available to integration ${plan.integrationId}. It lists: ${shown.join(', ')}${more}. Check the repository input, or grant the integration access to ${wanted}.`);
 }
-/** The body of `POST /v2/deployments` for the plan (and the resolved repository). */
+/** The body of the create call for the plan (and the resolved repository). */
 function buildCreateRequest(plan, repository) {
     const request = {
         name: plan.name,
@@ -48222,8 +48322,8 @@ function reconcileCreate(name, dependencies) {
     return async (failure) => {
         const conflict = failure.status === 409;
         logger.info(conflict
-            ? `POST /v2/deployments answered 409: another run created '${name}'; looking it up`
-            : `POST /v2/deployments may or may not have created '${name}' (${failure.details.problem}): looking it up before trying again`);
+            ? `${CREATE_CALL} answered 409: another run created '${name}'; looking it up`
+            : `${CREATE_CALL} may or may not have created '${name}' (${failure.details.problem}): looking it up before trying again`);
         const found = await findSettled(name, dependencies).catch((lookUpError) => {
             if (!(lookUpError instanceof ActionError) || lookUpError instanceof CancelledError) {
                 throw lookUpError;
@@ -48260,7 +48360,7 @@ async function checkCreated(deployment, name, dependencies) {
     }
 }
 /**
- * `POST /v2/deployments`, reconciled: the deployment and whether this run
+ * The create call, reconciled: the deployment and whether this run
  * created it. The answer to this run's own create is the deployment; one
  * found by a look-up is checked like any other found by its name.
  */
@@ -48295,7 +48395,7 @@ async function deploy(plan, dependencies) {
         return { request, repository, deployment: checkReusable(existing, plan), created: false };
     }
     if (plan.dryRun) {
-        logger.info(`dry run: would POST /v2/deployments to create '${plan.name}'`);
+        logger.info(`dry run: would ${CREATE_CALL} to create '${plan.name}'`);
         return { request, repository, created: false };
     }
     return group(`Creating deployment '${plan.name}'`, async () => {
@@ -48808,6 +48908,7 @@ function chooseTarget(commit, tracked, logger) {
  */
 
 
+
 /** The names of every output, as action.yml declares them. */
 const OUTPUT_NAMES = (/* unused pure expression or super */ null && ([
     'deployment-id',
@@ -48871,7 +48972,7 @@ function dryRunReport(result) {
         secrets: result.request.secrets.map((secret) => ({ ...secret, value: MASK })),
     };
     const what = result.deployment === undefined
-        ? 'dry run: POST /v2/deployments would send'
+        ? `dry run: ${CREATE_CALL} would send`
         : `dry run: '${result.deployment.name}' exists, so nothing would be sent; a create would send`;
     return `${what}:\n${JSON.stringify(body, null, 2)}`;
 }
@@ -48944,103 +49045,6 @@ function summaryHtml(input) {
         ? ''
         : `\n<p><strong>Error:</strong></p>\n<pre>${escapeHtml(failure)}</pre>`;
     return `<h2>${title}: ${escapeHtml(plan.name)}</h2>\n<table>\n${table}\n</table>${driftTable(input.drift ?? [])}${failureBlock}\n`;
-}
-
-;// CONCATENATED MODULE: ./src/service.ts
-/**
- * The deployment management service as a typed API: one function an
- * endpoint, the only place that spells a path, a query or a schema. The flow
- * reads like the contract (`findByName`, `create`, `getById`) and never sees
- * HTTP. Endpoints are described in the README's "How it works".
- */
-
-
-const DEPLOYMENTS = '/v2/deployments';
-/** The largest page the service serves. */
-const PAGE_LIMIT = 100;
-/** Pages read at most in one search: 100,000 deployments that contain the name. */
-const MAX_PAGES = 1_000;
-class Service {
-    #client;
-    #logger;
-    #maxPages;
-    constructor(client, logger, options = {}) {
-        this.#client = client;
-        this.#logger = logger;
-        this.#maxPages = options.maxPages ?? MAX_PAGES;
-    }
-    /** `GET /v1/integrations/forge/codehost/{id}/repos`. */
-    listRepositories(integrationId) {
-        return this.#client.request({
-            method: 'GET',
-            // The id is a validated uuid: nothing else reaches the path.
-            path: `/v1/integrations/forge/codehost/${encodeURIComponent(integrationId)}/repos`,
-            schema: RepositoryListSchema,
-            remedies: {
-                404: `Check the integration-id input: the service knows no integration ${integrationId}.`,
-            },
-        });
-    }
-    /**
-     * Every deployment named exactly `name`, in the order listed. The service
-     * filters by substring only and does not say where the list ends: a short
-     * or empty page, or an offset that does not advance, ends it; `maxPages`
-     * stops a service that never ends it.
-     */
-    async findByName(name) {
-        const found = [];
-        let offset = 0;
-        for (let page = 1; page <= this.#maxPages; page++) {
-            const list = await this.#client.request({
-                method: 'GET',
-                path: DEPLOYMENTS,
-                query: { name_contains: name, limit: PAGE_LIMIT, offset },
-                schema: DeploymentListSchema,
-            });
-            found.push(...list.resources.filter((deployment) => deployment.name === name));
-            if (list.resources.length < PAGE_LIMIT)
-                return found;
-            if (list.offset <= offset) {
-                this.#logger.warning(`GET ${DEPLOYMENTS} returned offset ${list.offset} after offset ${offset}: it does not advance, so the list is taken to end here`);
-                return found;
-            }
-            offset = list.offset;
-        }
-        throw new ActionError(`GET ${DEPLOYMENTS}: no end of the list after ${this.#maxPages} pages of ${PAGE_LIMIT} deployments whose names contain '${name}'; stopped rather than risk creating a duplicate. Use a more distinctive name, or report the service's pagination.`);
-    }
-    /**
-     * `GET /v2/deployments?deployment_ids=ID`: the deployment, or undefined when
-     * the answer does not list it. One attempt: a poll is retried by the next poll.
-     */
-    async getById(id, timeoutMs) {
-        const list = await this.#client.request({
-            method: 'GET',
-            path: DEPLOYMENTS,
-            query: { deployment_ids: id },
-            schema: DeploymentListSchema,
-            attempts: 1,
-            timeoutMs,
-        });
-        return list.resources.find((deployment) => deployment.id === id);
-    }
-    /**
-     * `POST /v2/deployments`. When the create may have taken effect without an
-     * answer, or the service answers 409, `reconcile` finds what is there.
-     */
-    create(request, reconcile) {
-        return this.#client.exchange({
-            method: 'POST',
-            path: DEPLOYMENTS,
-            body: request,
-            schema: DeploymentSchema,
-            idempotent: false,
-            reconcile,
-        });
-    }
-    /** How a person reads a call, for messages: `GET /v2/deployments?deployment_ids=ID`. */
-    static describeGetById(id) {
-        return `GET ${DEPLOYMENTS}?deployment_ids=${id}`;
-    }
 }
 
 ;// CONCATENATED MODULE: ./src/wait.ts

@@ -33,7 +33,7 @@ export type QueryValue = string | number | boolean | undefined;
 
 export interface RequestSpec<T> {
   method: 'GET' | 'POST';
-  /** The path below the base address, e.g. `/v2/deployments`. */
+  /** The path below the base address, as the service module spells it. */
   path: string;
   query?: Record<string, QueryValue>;
   body?: unknown;
@@ -93,18 +93,10 @@ const isRetryableStatus = (status: number) => status === 408 || status === 429 |
 /** An answer, body read, before it is judged. */
 interface RawAnswer {
   status: number;
+  /** Larger than `maxAnswerBytes`: only the start was read. */
+  oversized: boolean;
   body: Buffer;
   header: (name: string) => string | undefined;
-}
-
-/** The answer was larger than the client reads. */
-class OversizedAnswer extends Error {
-  readonly status: number;
-
-  constructor(status: number) {
-    super('oversized');
-    this.status = status;
-  }
 }
 
 export class ServiceClient {
@@ -183,15 +175,6 @@ export class ServiceClient {
       answer = await this.#send(spec, abort.signal);
     } catch (error) {
       if (cancel?.aborted) throw new CancelledError('The run was cancelled');
-      if (error instanceof OversizedAnswer) {
-        const cap = `${Math.round(this.#maxAnswerBytes / 1024 / 1024)} MiB`;
-        return new ServiceError({
-          method,
-          path,
-          status: error.status,
-          problem: `${error.status} answer is larger than ${cap}; stopped reading it (is api-url the service?)`,
-        });
-      }
       const { problem, reached } = networkFailure(error, timedOut, timeoutMs);
       return new ServiceError({
         method,
@@ -207,6 +190,15 @@ export class ServiceClient {
     this.#options.logger.debug(
       `${method} ${path} (attempt ${attempt}): ${answer.status} in ${Math.round(this.#clock.now() - started)} ms`,
     );
+    if (answer.oversized) {
+      const cap = `${Math.round(this.#maxAnswerBytes / 1024 / 1024)} MiB`;
+      return new ServiceError({
+        method,
+        path,
+        status: answer.status,
+        problem: `${answer.status} answer is larger than ${cap}; stopped reading it (is api-url the service?)`,
+      });
+    }
     if (answer.status < 200 || answer.status > 299) return this.#failure(spec, answer, idempotent);
     return this.#parse(spec, answer);
   }
@@ -236,16 +228,17 @@ export class ServiceClient {
     });
     const chunks: Buffer[] = [];
     let size = 0;
+    let oversized = false;
     for await (const chunk of answer.body as AsyncIterable<Buffer>) {
       size += chunk.length;
-      if (size > this.#maxAnswerBytes) {
-        answer.body.destroy();
-        throw new OversizedAnswer(answer.statusCode);
-      }
+      oversized = size > this.#maxAnswerBytes;
+      if (oversized) break;
       chunks.push(chunk);
     }
+    // Leaving the loop early destroys the rest of the answer (and its connection).
     return {
       status: answer.statusCode,
+      oversized,
       body: Buffer.concat(chunks),
       header: (name) => {
         const value = answer.headers[name];

@@ -8,8 +8,8 @@
 import { z } from 'zod';
 import { parseConfig } from './config-input.js';
 import { parseApiKey, parseApiKeyHeader, parseHeaders } from './header-input.js';
+import { Invalid } from './errors.js';
 import {
-  Invalid,
   parseApiUrl,
   parseBoolean,
   parseCommit,

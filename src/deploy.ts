@@ -7,7 +7,7 @@ import { ActionError, CancelledError, type ServiceError } from './errors.js';
 import type { CodehostPlan, Plan } from './plan.js';
 import type { Clock, Logger } from './runtime.js';
 import { formatDuration, untrusted } from './runtime.js';
-import type { Service } from './service.js';
+import { CREATE_CALL, type Service } from './service.js';
 import type { Deployment, DeploymentCreateRequest, Repository } from './schemas.js';
 
 /** Repositories named in the error when the wanted one is not listed. */
@@ -63,7 +63,7 @@ export async function resolveRepository(service: Service, plan: CodehostPlan): P
   );
 }
 
-/** The body of `POST /v2/deployments` for the plan (and the resolved repository). */
+/** The body of the create call for the plan (and the resolved repository). */
 export function buildCreateRequest(plan: Plan, repository?: Repository): DeploymentCreateRequest {
   const request: DeploymentCreateRequest = {
     name: plan.name,
@@ -146,8 +146,8 @@ function reconcileCreate(name: string, dependencies: FlowDependencies) {
     const conflict = failure.status === 409;
     logger.info(
       conflict
-        ? `POST /v2/deployments answered 409: another run created '${name}'; looking it up`
-        : `POST /v2/deployments may or may not have created '${name}' (${failure.details.problem}): looking it up before trying again`,
+        ? `${CREATE_CALL} answered 409: another run created '${name}'; looking it up`
+        : `${CREATE_CALL} may or may not have created '${name}' (${failure.details.problem}): looking it up before trying again`,
     );
     const found = await findSettled(name, dependencies).catch((lookUpError: unknown) => {
       if (!(lookUpError instanceof ActionError) || lookUpError instanceof CancelledError) {
@@ -195,7 +195,7 @@ async function checkCreated(deployment: Deployment, name: string, dependencies: 
 }
 
 /**
- * `POST /v2/deployments`, reconciled: the deployment and whether this run
+ * The create call, reconciled: the deployment and whether this run
  * created it. The answer to this run's own create is the deployment; one
  * found by a look-up is checked like any other found by its name.
  */
@@ -245,7 +245,7 @@ export async function deploy(plan: Plan, dependencies: FlowDependencies): Promis
     return { request, repository, deployment: checkReusable(existing, plan), created: false };
   }
   if (plan.dryRun) {
-    logger.info(`dry run: would POST /v2/deployments to create '${plan.name}'`);
+    logger.info(`dry run: would ${CREATE_CALL} to create '${plan.name}'`);
     return { request, repository, created: false };
   }
   return group(`Creating deployment '${plan.name}'`, async () => {

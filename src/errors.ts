@@ -13,6 +13,15 @@ export interface InputProblem {
   problem: string;
 }
 
+/**
+ * Thrown by an input's parser: what is wrong with the value, without naming
+ * the input (the declared list knows which input it parses, and turns it
+ * into an `InputError`).
+ */
+export class Invalid extends Error {
+  override name = 'Invalid';
+}
+
 /** One or more bad inputs, found before any request is sent. */
 export class InputError extends ActionError {
   override name = 'InputError';

@@ -4,13 +4,9 @@
  * declared list in src/declared-inputs.ts knows which input it parses).
  * Headers, secrets and `config` have modules of their own.
  */
+import { Invalid } from './errors.js';
 import { ON_DRIFT_MODES, type OnDrift, type RepositoryName } from './plan.js';
 import { SOURCES, type Source } from './schemas.js';
-
-/** Thrown by a parser: what is wrong with the value, without naming the input. */
-export class Invalid extends Error {
-  override name = 'Invalid';
-}
 
 export function fail(message: string): never {
   throw new Invalid(message);

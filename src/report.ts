@@ -3,6 +3,7 @@
  * the job summary. Every secret value is replaced by `***` first.
  */
 import { MASK } from './redact.js';
+import { CREATE_CALL } from './service.js';
 import type { Plan } from './plan.js';
 import type { DeployResult } from './deploy.js';
 import { showValue, type DriftEntry } from './drift.js';
@@ -87,7 +88,7 @@ export function dryRunReport(result: DeployResult): string {
   };
   const what =
     result.deployment === undefined
-      ? 'dry run: POST /v2/deployments would send'
+      ? `dry run: ${CREATE_CALL} would send`
       : `dry run: '${result.deployment.name}' exists, so nothing would be sent; a create would send`;
   return `${what}:\n${JSON.stringify(body, null, 2)}`;
 }

@@ -82,7 +82,7 @@ const looseObject: ObjectFactory<z.core.$loose> = (shape) => z.looseObject(shape
  * strictness of the object it extends.
  */
 function buildFamily<C extends ObjectConfig>(object: ObjectFactory<C>) {
-  // volume_mounts item, also a container's volumeMounts item (§2.3.1).
+  // volume_mounts item, also a container's volumeMounts item.
   const VolumeMount = object({
     name: z.string().nullish(),
     mountPath: z.string().nullish(),
@@ -134,7 +134,7 @@ function buildFamily<C extends ObjectConfig>(object: ObjectFactory<C>) {
   // image_pull_secrets item; the service requires its name.
   const LocalObjectReference = object({ name: z.string() });
 
-  // §2.3.1: all fields nullable.
+  // resource_spec: all fields nullable.
   const ResourceSpec = object({
     // main service
     min_scale: int().nullish(),
@@ -187,7 +187,7 @@ function buildFamily<C extends ObjectConfig>(object: ObjectFactory<C>) {
 
   const ListenerConfig = object({ k8s_namespace: z.string().nullish() });
 
-  // §2.3: all fields nullable. No deployment_type: the service interface does not list it.
+  // source_config: all fields nullable. No deployment_type: the service interface does not list it.
   const SourceConfig = object({
     integration_id: uuid().nullish(),
     repo_url: z.string().nullish(),
@@ -200,7 +200,7 @@ function buildFamily<C extends ObjectConfig>(object: ObjectFactory<C>) {
     build_command: z.string().nullish(),
   });
 
-  // §2.4, the fields that are both sent and returned.
+  // source_revision_config, the fields that are both sent and returned.
   const SourceRevisionConfig = object({
     repo_ref: z.string().nullish(),
     agent_config_path: z.string().nullish(),
@@ -215,7 +215,7 @@ function buildFamily<C extends ObjectConfig>(object: ObjectFactory<C>) {
     secret_key: z.string(),
   });
 
-  // §2.2, the fields that are both sent and returned.
+  // The deployment, the fields that are both sent and returned.
   const Deployment = object({
     name: z.string(),
     source: SourceSchema,
@@ -265,7 +265,7 @@ export type Secret = z.infer<typeof SecretSchema>;
 export const SecretReferenceSchema = z.lazy(() => request().SecretReference);
 export type SecretReference = z.infer<typeof SecretReferenceSchema>;
 
-/** Body of POST /v2/deployments (§4.2). */
+/** Body of the create call (README, "The service's interface"). */
 export const DeploymentCreateRequestSchema = z.lazy(() =>
   request().Deployment.extend({ name: z.string().min(1, 'must not be empty') }),
 );
@@ -275,7 +275,7 @@ export type DeploymentCreateRequest = z.infer<typeof DeploymentCreateRequestSche
 // Response schemas (loose)
 // ---------------------------------------------------------------------------
 
-/** Item of GET /v1/integrations/forge/codehost/{integration_id}/repos (§2.1). */
+/** Item of the repository listing of a source-hosting integration. */
 export const RepositorySchema = z.looseObject({
   host_integration_id: uuid(),
   id: int(),
@@ -308,14 +308,14 @@ export const DeploymentSchema = response.Deployment.extend({
   // A known status, or one the service adds later: that is not a schema
   // failure, the wait logs it and waits through it.
   status: z.union([DeploymentStatusSchema, z.string()]),
-  // Required keys whose value may be null (§2.2 "Response: required").
+  // Required keys whose value may be null.
   latest_revision_id: uuid().nullable(),
   active_revision_id: uuid().nullable(),
   image_version: z.string().nullish(),
 });
 export type Deployment = z.infer<typeof DeploymentSchema>;
 
-/** Body of GET /v2/deployments (§4.3). */
+/** Body of the deployment listing: a page and the offset of the next one. */
 export const DeploymentListSchema = z.looseObject({
   resources: z.array(DeploymentSchema),
   offset: int(),

@@ -17,6 +17,8 @@ import {
 } from './schemas.js';
 
 const DEPLOYMENTS = '/v2/deployments';
+/** How messages name the create call. */
+export const CREATE_CALL = `POST ${DEPLOYMENTS}`;
 /** The largest page the service serves. */
 export const PAGE_LIMIT = 100;
 /** Pages read at most in one search: 100,000 deployments that contain the name. */

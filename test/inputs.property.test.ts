@@ -1,6 +1,5 @@
 /**
- * Property-based tests of the inputs (ACTION-CONTRACT.md, Inputs and
- * Behaviour 1 and 9): whatever text a workflow passes, `readPlan` either
+ * Property-based tests of the inputs (README, "Inputs" and "Secrets"): whatever text a workflow passes, `readPlan` either
  * returns a plan or throws an `InputError` that names declared inputs, and no
  * sensitive value ever shows in its message.
  */
@@ -678,7 +677,7 @@ describe('headers of a plan', () => {
   });
 });
 
-/** Headers a step may not set, in any case (ACTION-CONTRACT behaviour 1; the HTTP client refuses or obeys them). */
+/** Headers a step may not set, in any case (README, Inputs; the HTTP client refuses or obeys them). */
 const CONTROLLED = [
   'Accept',
   'Content-Type',

@@ -41,7 +41,7 @@ const REVISION_ID = '12345678-9abc-def0-1234-56789abcdef0';
 
 type Json = Record<string, unknown>;
 
-/** A container with every field of §2.3.1 filled in. */
+/** A container with every field of resource_spec containers filled in. */
 function container(name: string): Json {
   return {
     name,
@@ -63,7 +63,7 @@ function container(name: string): Json {
   };
 }
 
-/** A resource_spec with every field of §2.3.1, written out once. */
+/** A resource_spec with every field the interface lists, written out once. */
 function fullResourceSpec(): Json {
   return {
     min_scale: 1,
@@ -548,7 +548,7 @@ describe('DeploymentCreateRequestSchema (request)', () => {
       'repo_uri',
     ],
     [
-      'source_config.deployment_type (in OpenAPI, not in SERVICE-API.md)',
+      'source_config.deployment_type (in OpenAPI, not in the service interface)',
       (d) => (at(d, 'source_config')['deployment_type'] = 'dev'),
       ['source_config'],
       'deployment_type',
