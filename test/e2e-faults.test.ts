@@ -84,7 +84,7 @@ describe('cancellation', () => {
     'stops waiting at once on %s, keeps the outputs and says it was cancelled',
     async (signal) => {
       const started = startAction(step({ 'wait-for-ready': 'true' }), { killAfterMs: 30_000 });
-      for (let i = 0; i < 500 && !started.stdoutSoFar().includes('waiting for READY'); i++) {
+      for (let i = 0; i < 500 && !started.stdoutSoFar().includes('waiting until live'); i++) {
         await new Promise((resolve) => setTimeout(resolve, 20));
       }
       started.child.kill(signal);

@@ -210,11 +210,12 @@ describe("ci.yml's self-test job, run locally against `npm run emulator`", () =>
     });
   }
 
-  it('create: made the deployment, waited until READY, sent one POST', () => {
+  it('create: made the deployment, waited until live, sent one POST', () => {
     const create = result('create');
     expect(create.outputs).toMatchObject({
       created: 'true',
       status: 'READY',
+      live: 'true',
       'repo-url': `https://github.com/${WORKFLOW_REPOSITORY}`,
       'repo-ref': 'main',
     });
@@ -230,6 +231,7 @@ describe("ci.yml's self-test job, run locally against `npm run emulator`", () =>
       'deployment-id': result('create').outputs['deployment-id'],
       created: 'false',
       status: 'READY',
+      live: 'true',
       drift: '[]',
     });
     expect(during(reuse.run).filter((r) => r.startsWith('POST '))).toEqual([]);

@@ -1,5 +1,5 @@
 /**
- * Waiting for READY, in-process against the emulator with a fake clock:
+ * Waiting until live, in-process against the emulator with a fake clock:
  * the intervals, the deadline and the error budget, in no real time.
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
