@@ -1,10 +1,15 @@
 import { execFile } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:http';
+import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
 import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { DEFAULT_TENANT_ID, startEmulator } from './emulator.ts';
 import type { Deployment, Emulator, EmulatorOptions, ValidationIssue } from './emulator.ts';
+import { makeCertificate, type Certificate } from './support/tls.ts';
 
 const INTEGRATION = '3f2b8a1e-6c4d-4e5f-8a9b-0c1d2e3f4a5b';
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
@@ -694,6 +699,101 @@ describe('port option', () => {
 
     expect(fixed.url).toBe(`http://127.0.0.1:${port}`);
     expect((await list({}, fixed)).status).toBe(200);
+  });
+});
+
+describe('tls option', () => {
+  let directory: string;
+  let certificate: Certificate;
+
+  beforeAll(() => {
+    directory = mkdtempSync(path.join(tmpdir(), 'emulator-tls-'));
+    certificate = makeCertificate(directory);
+  });
+
+  afterAll(() => {
+    rmSync(directory, { recursive: true, force: true });
+  });
+
+  /** One request over node:https, trusting `ca` only (none: the default roots). */
+  function secureCall(
+    target: Emulator,
+    route: string,
+    {
+      method = 'GET',
+      body,
+      ca,
+      agent,
+    }: { method?: string; body?: string; ca?: string; agent?: HttpsAgent } = {},
+  ): Promise<{ status: number; body: unknown }> {
+    return new Promise((resolve, reject) => {
+      const req = httpsRequest(
+        `${target.url}${route}`,
+        {
+          method,
+          ...(ca === undefined ? {} : { ca }),
+          ...(agent === undefined ? {} : { agent }),
+          headers: body === undefined ? {} : { 'content-type': 'application/json' },
+        },
+        (res) => {
+          let text = '';
+          res.setEncoding('utf8').on('data', (chunk: string) => (text += chunk));
+          res.on('error', reject);
+          res.on('end', () => resolve({ status: res.statusCode ?? 0, body: JSON.parse(text) }));
+        },
+      );
+      req.on('error', reject);
+      req.end(body);
+    });
+  }
+
+  it('serves the same API over https on 127.0.0.1 with the given key and certificate', async () => {
+    const secure = await start({ tls: { key: certificate.key, cert: certificate.cert } });
+
+    expect(secure.url).toMatch(/^https:\/\/127\.0\.0\.1:\d+$/);
+    expect(emu.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/); // the default is unchanged
+    const created = await secureCall(secure, '/v2/deployments', {
+      method: 'POST',
+      body: JSON.stringify(createBody()),
+      ca: certificate.cert,
+    });
+    expect(created.status).toBe(201);
+    const listed = await secureCall(secure, '/v2/deployments?limit=10', { ca: certificate.cert });
+    expect(listed.status).toBe(200);
+    expect((listed.body as Page).resources.map((d) => d.name)).toEqual(['agent-one']);
+    expect(secure.requests.map((r) => `${r.method} ${r.path}`)).toEqual([
+      'POST /v2/deployments',
+      'GET /v2/deployments',
+    ]);
+  });
+
+  it('is refused by a client that does not trust the certificate', async () => {
+    const secure = await start({ tls: certificate });
+
+    await expect(secureCall(secure, '/v2/deployments')).rejects.toMatchObject({
+      code: 'DEPTH_ZERO_SELF_SIGNED_CERT',
+    });
+    expect(secure.requests).toEqual([]);
+  });
+
+  it('close() ends a hung request and keep-alive sockets over TLS', async () => {
+    const secure = await start({ tls: certificate });
+    const agent = new HttpsAgent({ keepAlive: true });
+    try {
+      expect(
+        (await secureCall(secure, '/v2/deployments', { ca: certificate.cert, agent })).status,
+      ).toBe(200);
+      secure.inject({ delayMs: Infinity });
+      const pending = secureCall(secure, '/v2/deployments', { ca: certificate.cert, agent });
+      pending.catch(() => undefined);
+      while (secure.requests.length < 2) await new Promise((resolve) => setTimeout(resolve, 2));
+
+      await secure.close();
+
+      await expect(pending).rejects.toThrow();
+    } finally {
+      agent.destroy();
+    }
   });
 });
 

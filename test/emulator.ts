@@ -5,6 +5,7 @@
  * Node 24 type stripping. Options and fault hooks are described in test/EMULATOR.md.
  */
 import { createServer, STATUS_CODES } from 'node:http';
+import { createServer as createTlsServer } from 'node:https';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { randomUUID } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
@@ -115,6 +116,11 @@ export interface EmulatorOptions {
   pagination?: PaginationQuirk;
   /** Port on 127.0.0.1, read by startEmulator only. Default 0 (ephemeral). */
   port?: number;
+  /**
+   * Serve over TLS (node:https) with this PEM key and certificate; `url` is then https://. Read by
+   * startEmulator only. Default: plain HTTP. See test/support/tls.ts for a throwaway certificate.
+   */
+  tls?: { key: string; cert: string };
   /** A building revision goes live after this many polls saw it building while READY. Default 0. */
   buildPolls?: number;
   /** ...and at least this many ms after it was queued or the deployment turned READY. Default 0. */
@@ -182,7 +188,7 @@ export interface RecordedRequest {
 }
 
 export interface Emulator {
-  /** e.g. http://127.0.0.1:34567 (no trailing slash). */
+  /** e.g. http://127.0.0.1:34567 (no trailing slash); https://127.0.0.1:34567 with `tls`. */
   readonly url: string;
   /** Every request in arrival order, including ones answered by faults or dropped. */
   readonly requests: RecordedRequest[];
@@ -276,9 +282,14 @@ export async function startEmulator(initialOptions: EmulatorOptions = {}): Promi
   let seededCount = 0;
   let nextRepoId = 1000;
 
-  const server = createServer((req, res) => {
+  const onRequest = (req: IncomingMessage, res: ServerResponse): void => {
     void handle(req, res);
-  });
+  };
+  const tls = initialOptions.tls;
+  const server =
+    tls === undefined
+      ? createServer(onRequest)
+      : createTlsServer({ key: tls.key, cert: tls.cert }, onRequest);
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(initialOptions.port ?? 0, '127.0.0.1', () => {
@@ -795,7 +806,7 @@ export async function startEmulator(initialOptions: EmulatorOptions = {}): Promi
   // ---- the handle -----------------------------------------------------------------------------
 
   return {
-    url: `http://127.0.0.1:${port}`,
+    url: `${tls === undefined ? 'http' : 'https'}://127.0.0.1:${port}`,
     requests,
     deployments,
     repos,
