@@ -46,17 +46,19 @@ const list = () =>
     schema: DeploymentListSchema,
   });
 
+const CREATE_BODY = {
+  name: 'app',
+  source: 'internal_template',
+  source_config: {},
+  source_revision_config: {},
+  secrets: [],
+};
+
 const create = () =>
   client.request({
     method: 'POST',
     path: '/v2/deployments',
-    body: {
-      name: 'app',
-      source: 'internal_template',
-      source_config: {},
-      source_revision_config: {},
-      secrets: [],
-    },
+    body: CREATE_BODY,
     schema: DeploymentSchema,
   });
 
@@ -463,13 +465,7 @@ describe('one retry loop for every method (issue 7, issue 8 #7)', () => {
     client.exchange({
       method: 'POST',
       path: '/v2/deployments',
-      body: {
-        name: 'app',
-        source: 'internal_template',
-        source_config: {},
-        source_revision_config: {},
-        secrets: [],
-      },
+      body: CREATE_BODY,
       schema: DeploymentSchema,
       idempotent: false,
       reconcile: () => found() as Promise<never>,
