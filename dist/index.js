@@ -49061,10 +49061,17 @@ function summaryHtml(input) {
 
 const DEFAULT_WAIT = {
     initialIntervalMs: 1_000,
+    earlyIntervalMs: 1_500,
+    earlyPhaseMs: 10_000,
     maxIntervalMs: 15_000,
     growth: 2,
     maxFailedPolls: 5,
 };
+/** The interval after `interval`, `elapsed` into the wait. */
+function nextInterval(interval, elapsed, options) {
+    const cap = elapsed < options.earlyPhaseMs ? options.earlyIntervalMs : options.maxIntervalMs;
+    return Math.min(cap, interval * options.growth);
+}
 /** One check: the deployment as the service lists it now, or why the check failed. */
 async function wait_check(service, id, timeoutMs) {
     try {
@@ -49111,7 +49118,7 @@ async function waitUntilLive(initial, goal, options, dependencies) {
         logger.info(`waiting until live: ${verdict.missing}; ${formatDuration(clock.now() - started)} so far, next check in ${formatDuration(delay)}`);
         await clock.sleep(delay, signal);
         lastCheck = clock.now();
-        interval = Math.min(options.maxIntervalMs, interval * options.growth);
+        interval = nextInterval(interval, lastCheck - started, options);
         polls++;
         // The last check may not outlast the deadline by more than a second.
         const seen = await wait_check(service, deployment.id, Math.max(1_000, deadline - clock.now()));

@@ -12,8 +12,15 @@ import { STATUSES, type Deployment } from './schemas.js';
 
 export interface WaitOptions {
   timeoutMs: number;
-  /** The first interval; each next one is `growth` times longer, up to `maxIntervalMs`. */
+  /** The first interval; each next one is `growth` times longer, up to the cap of its phase. */
   initialIntervalMs: number;
+  /**
+   * The cap while the wait is young (`earlyPhaseMs`): most deployments go
+   * live within seconds, and a check every `earlyIntervalMs` sees it soon.
+   */
+  earlyIntervalMs: number;
+  earlyPhaseMs: number;
+  /** The cap after the early phase. */
   maxIntervalMs: number;
   growth: number;
   /** Failed polls in a row that are tolerated before the wait fails. */
@@ -22,10 +29,18 @@ export interface WaitOptions {
 
 export const DEFAULT_WAIT: Omit<WaitOptions, 'timeoutMs'> = {
   initialIntervalMs: 1_000,
+  earlyIntervalMs: 1_500,
+  earlyPhaseMs: 10_000,
   maxIntervalMs: 15_000,
   growth: 2,
   maxFailedPolls: 5,
 };
+
+/** The interval after `interval`, `elapsed` into the wait. */
+function nextInterval(interval: number, elapsed: number, options: WaitOptions): number {
+  const cap = elapsed < options.earlyPhaseMs ? options.earlyIntervalMs : options.maxIntervalMs;
+  return Math.min(cap, interval * options.growth);
+}
 
 export interface WaitDependencies {
   service: Service;
@@ -101,7 +116,7 @@ export async function waitUntilLive(
     );
     await clock.sleep(delay, signal);
     lastCheck = clock.now();
-    interval = Math.min(options.maxIntervalMs, interval * options.growth);
+    interval = nextInterval(interval, lastCheck - started, options);
     polls++;
     // The last check may not outlast the deadline by more than a second.
     const seen = await check(service, deployment.id, Math.max(1_000, deadline - clock.now()));

@@ -59,9 +59,9 @@ describe('waitUntilLive, no commit targeted', () => {
     expect(emu.requests).toHaveLength(0);
   });
 
-  it('polls deployment_ids with an interval doubling from 1 s to a 15 s cap', async () => {
+  it('polls deployment_ids every 1.5 s for the first 10 s, then doubling to a 15 s cap', async () => {
     const deployment = pending();
-    emu.setOptions({ readyAfterPolls: 7 });
+    emu.setOptions({ readyAfterPolls: 11 });
     const seen: string[] = [];
 
     const ready = await waitForReady(deployment, options(600_000), {
@@ -72,7 +72,10 @@ describe('waitUntilLive, no commit targeted', () => {
     });
 
     expect(ready.status).toBe('READY');
-    expect(clock.sleeps).toEqual([1_000, 2_000, 4_000, 8_000, 15_000, 15_000, 15_000, 15_000]);
+    // Checks at 1, 2.5, 4, 5.5, 7, 8.5, 10 s, then 13, 19, 31, 46, 61 s.
+    expect(clock.sleeps).toEqual([
+      1_000, 1_500, 1_500, 1_500, 1_500, 1_500, 1_500, 3_000, 6_000, 12_000, 15_000, 15_000,
+    ]);
     expect(polls().every((request) => request.query.deployment_ids === deployment.id)).toBe(true);
     expect(seen.at(-1)).toBe('READY');
     expect(logger.text).toMatch(
@@ -93,7 +96,7 @@ describe('waitUntilLive, no commit targeted', () => {
 
     await waitForReady(deployment, options(600_000), { service, clock, logger });
 
-    expect(clock.sleeps).toEqual([1_000, 0, 4_000, 8_000]);
+    expect(clock.sleeps).toEqual([1_000, 0, 1_500, 1_500]);
   });
 
   it('fails at the deadline with the last status, never sleeping past it', async () => {
@@ -105,10 +108,10 @@ describe('waitUntilLive, no commit targeted', () => {
 
     expect(error).toBeInstanceOf(WaitError);
     expect((error as WaitError).message).toMatch(
-      /not live after 10\.0 s \(4 checks\): status is AWAITING_DATABASE, not READY/,
+      /not live after 10\.0 s \(7 checks\): status is AWAITING_DATABASE, not READY/,
     );
     expect((error as WaitError).deployment.id).toBe(deployment.id);
-    expect(clock.sleeps).toEqual([1_000, 2_000, 4_000, 3_000]);
+    expect(clock.sleeps).toEqual([1_000, 1_500, 1_500, 1_500, 1_500, 1_500, 1_500]);
   });
 
   it('fails at once on AWAITING_DELETE', async () => {
