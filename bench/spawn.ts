@@ -1,16 +1,68 @@
 /**
  * The bench runs the bundled action the way the tests do
  * (test/support/run-action.ts: INPUT_* variables with action.yml defaults,
- * GITHUB_OUTPUT and GITHUB_STEP_SUMMARY files, the spawn time taken just
- * before `spawn`), with optional Node flags (e.g. `--import` of the
- * peak-memory hook).
+ * GITHUB_OUTPUT and GITHUB_STEP_SUMMARY files, the run's event, the spawn
+ * time taken just before `spawn`), with optional Node flags (e.g. `--import`
+ * of the peak-memory hook). Other scripts (the ECS anchor, the bundle of an
+ * earlier commit, `node -e 0`) run in exactly the same environment.
  */
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { BUNDLE, NODE24, startAction, type ActionRun } from '../test/support/run-action.ts';
+import { ROOT } from '../test/support/action.ts';
+import {
+  BUNDLE,
+  NODE24,
+  startAction,
+  type ActionRun,
+  type RunOptions,
+} from '../test/support/run-action.ts';
 
 export { BUNDLE, NODE24 };
+
+/**
+ * The ECS deploy action's committed bundle (../shared/reference/anchors/README.md): the
+ * side-by-side start-up comparison. Undefined when this checkout has no ../shared next to it.
+ */
+export const ANCHOR = ((file) => (existsSync(file) ? file : undefined))(
+  path.join(ROOT, '..', 'shared', 'reference', 'anchors', 'ecs-deploy-task-definition.dist.js'),
+);
+
+const temporary: string[] = [];
+process.on('exit', () => {
+  for (const directory of temporary) rmSync(directory, { recursive: true, force: true });
+});
+
+function temporaryDirectory(prefix: string): string {
+  const directory = mkdtempSync(path.join(tmpdir(), prefix));
+  temporary.push(directory);
+  return directory;
+}
+
+/**
+ * `dist/` of an earlier commit (`git show COMMIT:dist/...`) in a temporary folder, removed when
+ * the bench exits: the "before" of a before/after. A string saying why when git cannot give it.
+ */
+export function bundleAt(commit: string): { path: string; kb: number } | string {
+  const show = (file: string) =>
+    execFileSync('git', ['show', `${commit}:dist/${file}`], {
+      cwd: ROOT,
+      maxBuffer: 64 * 2 ** 20,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+  try {
+    const bundle = show('index.js');
+    const directory = temporaryDirectory(`bench-${commit}-`);
+    writeFileSync(path.join(directory, 'index.js'), bundle);
+    // The bundle is an ES module only with its package.json beside it.
+    writeFileSync(path.join(directory, 'package.json'), show('package.json'));
+    return { path: path.join(directory, 'index.js'), kb: bundle.length / 1000 };
+  } catch (error) {
+    const stderr = (error as { stderr?: Buffer }).stderr?.toString().trim();
+    return `git show ${commit}:dist/index.js failed${stderr ? `: ${stderr.split('\n')[0]}` : ''}`;
+  }
+}
 
 /**
  * Preloaded into the action's process with `--import`: prints the peak
@@ -28,10 +80,8 @@ let hookPath: string | undefined;
 /** The absolute path of the peak-memory preload module (created once). */
 export function peakMemoryHook(): string {
   if (hookPath === undefined) {
-    const directory = mkdtempSync(path.join(tmpdir(), 'bench-hook-'));
-    hookPath = path.join(directory, 'peak-memory.mjs');
+    hookPath = path.join(temporaryDirectory('bench-hook-'), 'peak-memory.mjs');
     writeFileSync(hookPath, PEAK_MEMORY_HOOK);
-    process.on('exit', () => rmSync(directory, { recursive: true, force: true }));
   }
   return hookPath;
 }
@@ -47,6 +97,8 @@ export interface SpawnOptions {
   nodeArgs?: string[];
   /** Safety net: SIGKILL after this long. */
   killAfterMs?: number;
+  /** The run's event (GITHUB_EVENT_NAME, GITHUB_REF, GITHUB_SHA, the payload file). */
+  event?: RunOptions['event'];
 }
 
 /** Spawns `NODE24 ...nodeArgs ...script` in a step's environment, as the tests do, and times it. */
@@ -58,6 +110,7 @@ async function timedSpawn(
   const run = await startAction(given, {
     argv: [...(options.nodeArgs ?? []), ...script],
     killAfterMs: options.killAfterMs ?? 120_000,
+    event: options.event,
   }).finished;
   const rss = /^PEAK_RSS_KB=(\d+)$/m.exec(run.stderr);
   return { ...run, peakRssKb: rss === null ? undefined : Number(rss[1]) };
@@ -66,6 +119,19 @@ async function timedSpawn(
 /** Runs dist/index.js with these inputs (action.yml defaults applied). */
 export function runBundle(given: Record<string, string>, options: SpawnOptions = {}) {
   return timedSpawn([BUNDLE], given, options);
+}
+
+/**
+ * Runs another script (the ECS anchor, an earlier bundle) in the same environment as
+ * `runBundle(given)`: the same INPUT_* variables, which a script that declares other inputs
+ * ignores.
+ */
+export function runScript(
+  script: string,
+  given: Record<string, string>,
+  options: SpawnOptions = {},
+) {
+  return timedSpawn([script], given, options);
 }
 
 /** Runs `node -e 0` on the same binary, in the same kind of environment. */
