@@ -48366,8 +48366,11 @@ async function checkCreated(deployment, name, dependencies) {
  */
 async function create(plan, request, dependencies) {
     const { value, via } = await dependencies.service.create(request, reconcileCreate(request.name, dependencies));
+    // A deployment found by the reconcile look-up has the exact name, and that
+    // look-up already warned about duplicates: only the create's own answer is checked.
+    if (via === 'answer')
+        await checkCreated(value, request.name, dependencies);
     const deployment = via === 'answer' ? value : checkReusable(value, plan);
-    await checkCreated(deployment, request.name, dependencies);
     // A deployment that answered a 409 was created by another run.
     return { deployment, created: via !== 'conflict' };
 }

@@ -208,8 +208,10 @@ async function create(
     request,
     reconcileCreate(request.name, dependencies),
   );
+  // A deployment found by the reconcile look-up has the exact name, and that
+  // look-up already warned about duplicates: only the create's own answer is checked.
+  if (via === 'answer') await checkCreated(value, request.name, dependencies);
   const deployment = via === 'answer' ? value : checkReusable(value, plan);
-  await checkCreated(deployment, request.name, dependencies);
   // A deployment that answered a 409 was created by another run.
   return { deployment, created: via !== 'conflict' };
 }

@@ -254,6 +254,8 @@ describe('deploy', () => {
     expect(posts()).toHaveLength(1);
     expect(result.deployment?.id).toBe(emu.deployments[0]?.id);
     expect(logger.text).toMatch(/may or may not have created/);
+    // The look-up that found it is the last request: no second look-up after it.
+    expect(emu.requests.map((request) => request.method)).toEqual(['GET', 'GET', 'POST', 'GET']);
   });
 });
 
