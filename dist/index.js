@@ -49265,8 +49265,7 @@ function reportDrift(plan, drift, logger) {
     logger.info(`${drift.length} difference(s) not applied: ${fields}. ${advice}`);
 }
 /** Waits until live when asked; otherwise says whether it is. The deployment as it ends up. */
-async function waitStep(plan, deployment, flow, record) {
-    const goal = record.goal ?? { seenRevisions: new Set(), drift: [] };
+async function waitStep(plan, deployment, goal, flow, record) {
     if (deployment === undefined)
         return deployment;
     if (!plan.waitForReady || plan.dryRun) {
@@ -49315,7 +49314,7 @@ async function pipeline(io) {
         if (plan.dryRun)
             io.logger.info(dryRunReport(result));
         reportDrift(plan, goal.drift, io.logger);
-        const deployment = await waitStep(plan, result.deployment, flow, record);
+        const deployment = await waitStep(plan, result.deployment, goal, flow, record);
         record.seen(deployment);
         if (deployment !== undefined) {
             io.logger.info(`${result.created ? 'created' : 'reused'} deployment '${plan.name}': ${deployment.id} (${deployment.status})`);

@@ -178,10 +178,10 @@ function reportDrift(plan: Plan, drift: DriftEntry[], logger: Logger): void {
 async function waitStep(
   plan: Plan,
   deployment: Deployment | undefined,
+  goal: Goal,
   flow: FlowDependencies,
   record: RunRecord,
 ): Promise<Deployment | undefined> {
-  const goal = record.goal ?? { seenRevisions: new Set(), drift: [] };
   if (deployment === undefined) return deployment;
   if (!plan.waitForReady || plan.dryRun) {
     if (plan.waitForReady) flow.logger.info('dry run: not waiting');
@@ -242,7 +242,7 @@ export async function pipeline(io: RunnerIO): Promise<RunRecord> {
     record.deployed(result, goal);
     if (plan.dryRun) io.logger.info(dryRunReport(result));
     reportDrift(plan, goal.drift, io.logger);
-    const deployment = await waitStep(plan, result.deployment, flow, record);
+    const deployment = await waitStep(plan, result.deployment, goal, flow, record);
     record.seen(deployment);
     if (deployment !== undefined) {
       io.logger.info(
