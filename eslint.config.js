@@ -16,12 +16,12 @@ export default tseslint.config(
     },
   },
   {
-    files: ['eslint.config.js', 'vitest.config.ts', 'script/**/*.mjs'],
+    files: ['eslint.config.js', 'vitest.config.ts', 'script/**/*.mjs', 'test/**/*.mjs'],
     ...tseslint.configs.disableTypeChecked,
   },
   {
     // Plain Node scripts: any Node runs them, before anything is installed or built.
-    files: ['script/**/*.mjs'],
+    files: ['script/**/*.mjs', 'test/**/*.mjs'],
     languageOptions: { globals: { process: 'readonly', console: 'readonly', URL: 'readonly' } },
   },
 );

@@ -47239,7 +47239,11 @@ function parseApiUrl(raw) {
     if (url.search !== '' || url.hash !== '') {
         fail(`must not have a query or fragment: give the base address only, like '${shown}'`);
     }
-    return `${url.origin}${url.pathname.replace(/\/+$/, '')}`;
+    // A loop, not /\/+$/: that pattern reads the rest of the text again from every slash.
+    let end = url.pathname.length;
+    while (end > 0 && url.pathname[end - 1] === '/')
+        end--;
+    return `${url.origin}${url.pathname.slice(0, end)}`;
 }
 function parseSource(raw) {
     const source = SOURCES.find((candidate) => candidate === raw);
@@ -47708,30 +47712,43 @@ function formatDuration(ms) {
     return `${(ms / 1000).toFixed(1)} s`;
 }
 /**
+ * Characters that must not reach a log line raw: every character that ends
+ * a line for some reader (the runner ends one at a lone CR too, as .NET's
+ * `ReadLine` does; NEL, U+2028 and U+2029 for Unicode-aware ones), every
+ * other C0 and C1 control character (an ANSI escape starts with ESC), and
+ * the bidirectional controls that reorder what a person sees.
+ */
+const UNSAFE_IN_A_LINE = 
+// eslint-disable-next-line no-control-regex
+/[\u0000-\u001f\u007f-\u009f\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g;
+/**
  * A value that came from the service, made fit for one log line: line breaks
- * and other control characters escaped, so that it cannot start a line of
- * its own (a line starting with `::` is a runner command).
+ * and other control characters shown escaped (`\r`, `\u001b`), not
+ * interpreted, so that it cannot start a line of its own (a line starting
+ * with `::` is a runner command) nor colour or rewrite the log.
  */
 function untrusted(value) {
-    // eslint-disable-next-line no-control-regex
-    return value.replace(/[\u0000-\u001f\u007f\u2028\u2029]/g, (character) => {
+    return value.replace(UNSAFE_IN_A_LINE, (character) => {
         const escaped = JSON.stringify(character).slice(1, -1);
         return escaped.length > 1
             ? escaped
             : `\\u${character.charCodeAt(0).toString(16).padStart(4, '0')}`;
     });
 }
+/** Every sequence some reader takes for a line break, the separators kept. */
+const LINE_BREAKS = /(\r\n|[\n\r\u0085\u2028\u2029])/;
 /**
  * The last defence for text the action logs: a line that would start a
  * runner command (`::name::`, leading white space ignored as the runner
  * does) is shown with a marker in front, so only the action's own
- * `@actions/core` calls issue commands.
+ * `@actions/core` calls issue commands. A line ends at any break a reader
+ * honours, a lone CR included.
  */
 function neutraliseCommands(text) {
     return text
-        .split('\n')
-        .map((line) => (/^\s*::/.test(line) ? `[text] ${line}` : line))
-        .join('\n');
+        .split(LINE_BREAKS)
+        .map((part, index) => (index % 2 === 0 && /^\s*::/.test(part) ? `[text] ${part}` : part))
+        .join('');
 }
 
 ;// CONCATENATED MODULE: ./src/answers.ts
@@ -47745,15 +47762,48 @@ function neutraliseCommands(text) {
 
 
 const EXCERPT_LENGTH = 200;
+/**
+ * How much of a text the excerpt reads: enough for 200 characters once the
+ * tags of a page are dropped, and never the whole of a 32 MiB answer.
+ */
+const EXCERPT_SCAN = 8 * 1024;
+/** How much of a body is searched for an HTML page's title. */
+const TITLE_SCAN = 64 * 1024;
 /** Entries of a validation list shown; the rest are counted. */
 const ISSUES_SHOWN = 20;
-/** A short, single-line excerpt of a text body (tags of an HTML page dropped). */
+/**
+ * The text without its `<script>` and `<style>` elements, in one pass: each
+ * search starts where the last one ended (a lazy `[\s\S]*?` per opening
+ * would read the rest of the text again for every unclosed one).
+ */
+function withoutScripts(html) {
+    const opening = /<(?:script|style)\b[^<>]*>/gi;
+    const closing = /<\/(?:script|style)\s*>/gi;
+    let out = '';
+    let from = 0;
+    for (let open = opening.exec(html); open !== null; open = opening.exec(html)) {
+        out += `${html.slice(from, open.index)} `;
+        closing.lastIndex = opening.lastIndex;
+        if (closing.exec(html) === null)
+            return out;
+        from = closing.lastIndex;
+        opening.lastIndex = from;
+    }
+    return out + html.slice(from);
+}
+/**
+ * A short, single-line excerpt of a text body (tags of an HTML page
+ * dropped), read from its first few kilobytes only. Every pattern here stops
+ * at the next `<`, so the work grows with the text's length, not its square.
+ */
 function excerpt(text) {
-    const plain = /<[a-z!/][^>]*>/i.test(text)
-        ? text.replace(/<(script|style)[\s\S]*?<\/\1>/gi, ' ').replace(/<[^>]*>/g, ' ')
-        : text;
+    const head = text.slice(0, EXCERPT_SCAN);
+    const plain = /<[a-z!/][^<>]*>/i.test(head)
+        ? withoutScripts(head).replace(/<[^<>]*>/g, ' ')
+        : head;
     const line = plain.replace(/\s+/g, ' ').trim();
-    return line.length > EXCERPT_LENGTH ? `${line.slice(0, EXCERPT_LENGTH)}…` : line;
+    const cut = line.length > EXCERPT_LENGTH || text.length > head.length;
+    return untrusted(cut ? `${line.slice(0, EXCERPT_LENGTH)}…` : line);
 }
 /**
  * The service's own message: `detail` (a string, or a list of field errors
@@ -47802,7 +47852,8 @@ function describeAnswer(body, contentType, error) {
     // Only the shape of the parser's message is used: V8 quotes the body in it.
     const message = error instanceof Error ? error.message : '';
     const position = /at position (\d+)/.exec(message)?.[1];
-    const first = /\S/.exec(body.toString('utf8'))?.[0] ?? '';
+    const head = body.subarray(0, TITLE_SCAN).toString('utf8');
+    const first = /\S/.exec(head)?.[0] ?? '';
     if (/end of (JSON )?input|Unterminated/i.test(message))
         parts.push('it ends early');
     else if (position !== undefined)
@@ -47811,7 +47862,7 @@ function describeAnswer(body, contentType, error) {
         parts.push('it does not start like JSON');
     else
         parts.push('malformed JSON');
-    const title = /<title[^>]*>([^<]*)<\/title>/i.exec(body.toString('utf8'))?.[1];
+    const title = /<title[^<>]*>([^<]*)<\/title>/i.exec(head)?.[1];
     if (title !== undefined && title.trim() !== '')
         parts.push(`page titled '${excerpt(untrusted(title))}'`);
     return parts.join(', ');
@@ -48446,12 +48497,25 @@ function jsonForms(value) {
         asciiEscaped(form, true),
     ]);
 }
+const percentEncoded = (character) => `%${character.charCodeAt(0).toString(16).toUpperCase().padStart(2, '0')}`;
+/**
+ * The forms a value takes inside a URL or a form body: `encodeURIComponent`'s;
+ * RFC 3986's and Python's `quote` (`!'()*` encoded too); and the
+ * `application/x-www-form-urlencoded` forms, space as `+`, of Python's
+ * `urlencode` (`~` kept) and of `URLSearchParams` (`*` kept, `~` encoded).
+ */
+function urlForms(value) {
+    const component = encodeURIComponent(value);
+    const strict = component.replace(/[!'()*]/g, percentEncoded);
+    const searchParams = new URLSearchParams({ v: value }).toString().slice('v='.length);
+    return [component, strict, strict.replaceAll('%20', '+'), searchParams];
+}
 class Redactor {
     #needles = new Set();
     #sorted;
     /**
      * Registers a secret value: the value, each of its lines that is
-     * redactable, and the forms they take inside JSON and URLs. Returns the
+     * redactable, and the forms they take inside JSON, URLs and form bodies. Returns the
      * value and lines that were not known yet, for the runner's mask; a value
      * that is not redactable is not registered (see `isRedactable`).
      */
@@ -48460,7 +48524,7 @@ class Redactor {
         const forms = [value, ...lines].filter((form, index, all) => isRedactable(form) && all.indexOf(form) === index);
         const fresh = forms.filter((form) => !this.#needles.has(form));
         for (const form of forms) {
-            for (const variant of [form, ...jsonForms(form), encodeURIComponent(form)]) {
+            for (const variant of [form, ...jsonForms(form), ...urlForms(form)]) {
                 this.#needles.add(variant);
             }
         }
@@ -48483,6 +48547,7 @@ class Redactor {
  * service has no update call, so these differences stay until someone
  * changes the deployment in the service (README, "Drift").
  */
+
 
 const isObject = (value) => typeof value === 'object' && value !== null && !Array.isArray(value);
 /** null and absent are the same to the service (every field is nullable). */
@@ -48566,11 +48631,11 @@ function findDrift(plan, request, deployment) {
     }
     return out;
 }
-/** How a drifted value is written in a message: JSON, short. */
+/** How a drifted value is written in a message: JSON, short, on one line. */
 function showValue(value) {
     if (value === null || value === undefined)
         return '(not set)';
-    const text = typeof value === 'string' ? value : JSON.stringify(value);
+    const text = untrusted(typeof value === 'string' ? value : JSON.stringify(value));
     return text.length > 120 ? `${text.slice(0, 120)}…` : text;
 }
 
@@ -48912,6 +48977,7 @@ function chooseTarget(commit, tracked, logger) {
 
 
 
+
 /** The names of every output, as action.yml declares them. */
 const OUTPUT_NAMES = (/* unused pure expression or super */ null && ([
     'deployment-id',
@@ -48984,13 +49050,26 @@ const HTML_ESCAPES = {
     '<': '&lt;',
     '>': '&gt;',
     '"': '&quot;',
-    "'": '&#39;',
-    '|': '&#124;',
 };
+/**
+ * Text for the summary's HTML, with nothing HTML or Markdown could take for
+ * markup (tags and entities, table cells `|`, links and images `[`, `]`,
+ * `(`, `)`, `!`, mentions `@`, code spans and escapes) is written as a
+ * character reference, which both show as the character. Inside an unbroken
+ * HTML block Markdown reads nothing; these hold even if the block ended.
+ */
 function escapeHtml(text) {
-    return text.replace(/[&<>"'|]/g, (character) => HTML_ESCAPES[character] ?? character);
+    return text.replace(/[&<>"'|[\]()!@`\\]/g, (character) => HTML_ESCAPES[character] ?? `&#${character.charCodeAt(0)};`);
 }
-const cell = (value) => value === undefined || value === null || value === '' ? '—' : escapeHtml(value);
+/**
+ * A value for one cell of the summary: secret values removed first (they
+ * could not be found once escaped), kept to one line (a blank line would end
+ * the HTML block, and GitHub would render the rest as Markdown), then escaped.
+ */
+function summaryText(value, redact) {
+    return escapeHtml(untrusted(redact(value)));
+}
+const cellOf = (redact) => (value) => value === undefined || value === null || value === '' ? '—' : summaryText(value, redact);
 function outcomeOf(result, shown) {
     if (result === undefined)
         return '—';
@@ -49008,17 +49087,33 @@ function liveCell(liveness) {
         : `yes: commit ${liveness.supersededBy.slice(0, 12)} of a newer push is live instead of the target`;
 }
 /** The drift table: one row a difference, secret values already `***`. */
-function driftTable(drift) {
+function driftTable(drift, cell) {
     if (drift.length === 0)
         return '';
     const rows = drift
-        .map((entry) => `<tr><td><code>${escapeHtml(entry.field)}</code></td><td>${cell(showValue(entry.wanted))}</td><td>${cell(showValue(entry.live))}</td></tr>`)
+        .map((entry) => `<tr><td><code>${cell(entry.field)}</code></td><td>${cell(showValue(entry.wanted))}</td><td>${cell(showValue(entry.live))}</td></tr>`)
         .join('\n');
     return `\n<h3>⚠️ Drift: not applied</h3>\n<p>The service cannot update a deployment: change these in the service, or deploy under a new name.</p>\n<table>\n<tr><th>Field</th><th>Step wants</th><th>Deployment has</th></tr>\n${rows}\n</table>`;
+}
+/**
+ * The failure in a `<pre>`, its lines kept (the action's messages span
+ * lines; text from the service in them is already on one line each) but no
+ * blank one, so the block cannot end before its closing tag.
+ */
+function failureBlock(failure, redact) {
+    if (failure === undefined)
+        return '';
+    const lines = redact(failure)
+        .split(/\r\n|[\n\r\u0085\u2028\u2029]/)
+        .filter((line) => line.trim() !== '')
+        .map((line) => escapeHtml(untrusted(line)));
+    return `\n<p><strong>Error:</strong></p>\n<pre>${lines.join('\n')}</pre>`;
 }
 /** The job summary as HTML: a heading, a table of the deployment, drift, the failure if any. */
 function summaryHtml(input) {
     const { plan, result, failure, commit } = input;
+    const redact = input.redact ?? ((text) => text);
+    const cell = cellOf(redact);
     const shown = input.deployment ?? result?.deployment;
     const repository = result === undefined ? {} : repositoryOf(result);
     const rows = [
@@ -49044,10 +49139,7 @@ function summaryHtml(input) {
         : plan.dryRun
             ? '🔎 Deployment (dry run)'
             : '🚀 Deployment';
-    const failureBlock = failure === undefined
-        ? ''
-        : `\n<p><strong>Error:</strong></p>\n<pre>${escapeHtml(failure)}</pre>`;
-    return `<h2>${title}: ${escapeHtml(plan.name)}</h2>\n<table>\n${table}\n</table>${driftTable(input.drift ?? [])}${failureBlock}\n`;
+    return `<h2>${title}: ${cell(plan.name)}</h2>\n<table>\n${table}\n</table>${driftTable(input.drift ?? [], cell)}${failureBlock(failure, redact)}\n`;
 }
 
 ;// CONCATENATED MODULE: ./src/wait.ts
@@ -49108,7 +49200,7 @@ async function waitUntilLive(initial, goal, options, dependencies) {
         const verdict = liveness(deployment, goal.target, goal.seenRevisions);
         if (verdict.live)
             return { deployment, verdict };
-        const name = `'${deployment.name}' (${deployment.id})`;
+        const name = `'${untrusted(deployment.name)}' (${deployment.id})`;
         if (verdict.final)
             throw new WaitError(`Deployment ${name} will not be live: ${verdict.missing}.`, deployment);
         noteUnknownStatus(deployment.status, unknownStatuses, logger);
@@ -49146,6 +49238,7 @@ async function waitUntilLive(initial, goal, options, dependencies) {
  * `RunRecord`, which sets the outputs as soon as they are known and is what
  * the job summary is written from, whether the run succeeded or not.
  */
+
 
 
 
@@ -49196,7 +49289,7 @@ class RunRecord {
             this.seen(error.deployment);
         const state = this.deployment === undefined
             ? ''
-            : ` while deployment ${this.deployment.id} was ${this.deployment.status}`;
+            : ` while deployment ${this.deployment.id} was ${untrusted(this.deployment.status)}`;
         this.failure =
             error instanceof CancelledError
                 ? `The run was cancelled${state}; the outputs hold what was known.`
@@ -49253,11 +49346,11 @@ function reportDrift(plan, drift, logger) {
         const buildOff = entry.field === 'source_revision_config.repo_commit_sha'
             ? ' (build_on_push is off: the service will not build this commit, so the step does not wait for it)'
             : '';
-        logger.warning(`drift: ${entry.field}: the step wants ${showValue(entry.wanted)}, the deployment has ${showValue(entry.live)}${buildOff}`);
+        logger.warning(`drift: ${untrusted(entry.field)}: the step wants ${showValue(entry.wanted)}, the deployment has ${showValue(entry.live)}${buildOff}`);
     }
     if (drift.length === 0)
         return;
-    const fields = drift.map((entry) => entry.field).join(', ');
+    const fields = drift.map((entry) => untrusted(entry.field)).join(', ');
     const advice = `The service cannot update a deployment: change it in the service, or deploy under a new name.`;
     if (plan.onDrift === 'fail') {
         throw new ActionError(`Deployment '${plan.name}' differs from what the step asks for (on-drift: fail): ${fields}. ${advice}`);
@@ -49317,7 +49410,7 @@ async function pipeline(io) {
         const deployment = await waitStep(plan, result.deployment, goal, flow, record);
         record.seen(deployment);
         if (deployment !== undefined) {
-            io.logger.info(`${result.created ? 'created' : 'reused'} deployment '${plan.name}': ${deployment.id} (${deployment.status})`);
+            io.logger.info(`${result.created ? 'created' : 'reused'} deployment '${plan.name}': ${deployment.id} (${untrusted(deployment.status)})`);
         }
     }
     catch (error) {
@@ -49439,6 +49532,7 @@ async function run() {
             drift: record.goal?.drift,
             failure: record.failure,
             commit: context.sha,
+            redact: (text) => redactor.redact(text),
         });
         await writeSummary(redactor.redact(html));
     }

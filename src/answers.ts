@@ -9,16 +9,49 @@ import { untrusted } from './runtime.js';
 import { ErrorBodySchema } from './schemas.js';
 
 const EXCERPT_LENGTH = 200;
+/**
+ * How much of a text the excerpt reads: enough for 200 characters once the
+ * tags of a page are dropped, and never the whole of a 32 MiB answer.
+ */
+const EXCERPT_SCAN = 8 * 1024;
+/** How much of a body is searched for an HTML page's title. */
+const TITLE_SCAN = 64 * 1024;
 /** Entries of a validation list shown; the rest are counted. */
 const ISSUES_SHOWN = 20;
 
-/** A short, single-line excerpt of a text body (tags of an HTML page dropped). */
+/**
+ * The text without its `<script>` and `<style>` elements, in one pass: each
+ * search starts where the last one ended (a lazy `[\s\S]*?` per opening
+ * would read the rest of the text again for every unclosed one).
+ */
+function withoutScripts(html: string): string {
+  const opening = /<(?:script|style)\b[^<>]*>/gi;
+  const closing = /<\/(?:script|style)\s*>/gi;
+  let out = '';
+  let from = 0;
+  for (let open = opening.exec(html); open !== null; open = opening.exec(html)) {
+    out += `${html.slice(from, open.index)} `;
+    closing.lastIndex = opening.lastIndex;
+    if (closing.exec(html) === null) return out;
+    from = closing.lastIndex;
+    opening.lastIndex = from;
+  }
+  return out + html.slice(from);
+}
+
+/**
+ * A short, single-line excerpt of a text body (tags of an HTML page
+ * dropped), read from its first few kilobytes only. Every pattern here stops
+ * at the next `<`, so the work grows with the text's length, not its square.
+ */
 export function excerpt(text: string): string {
-  const plain = /<[a-z!/][^>]*>/i.test(text)
-    ? text.replace(/<(script|style)[\s\S]*?<\/\1>/gi, ' ').replace(/<[^>]*>/g, ' ')
-    : text;
+  const head = text.slice(0, EXCERPT_SCAN);
+  const plain = /<[a-z!/][^<>]*>/i.test(head)
+    ? withoutScripts(head).replace(/<[^<>]*>/g, ' ')
+    : head;
   const line = plain.replace(/\s+/g, ' ').trim();
-  return line.length > EXCERPT_LENGTH ? `${line.slice(0, EXCERPT_LENGTH)}…` : line;
+  const cut = line.length > EXCERPT_LENGTH || text.length > head.length;
+  return untrusted(cut ? `${line.slice(0, EXCERPT_LENGTH)}…` : line);
 }
 
 /**
@@ -70,12 +103,13 @@ export function describeAnswer(
   // Only the shape of the parser's message is used: V8 quotes the body in it.
   const message = error instanceof Error ? error.message : '';
   const position = /at position (\d+)/.exec(message)?.[1];
-  const first = /\S/.exec(body.toString('utf8'))?.[0] ?? '';
+  const head = body.subarray(0, TITLE_SCAN).toString('utf8');
+  const first = /\S/.exec(head)?.[0] ?? '';
   if (/end of (JSON )?input|Unterminated/i.test(message)) parts.push('it ends early');
   else if (position !== undefined) parts.push(`parsing failed at character ${position}`);
   else if (!/[{["\-0-9tfn]/.test(first)) parts.push('it does not start like JSON');
   else parts.push('malformed JSON');
-  const title = /<title[^>]*>([^<]*)<\/title>/i.exec(body.toString('utf8'))?.[1];
+  const title = /<title[^<>]*>([^<]*)<\/title>/i.exec(head)?.[1];
   if (title !== undefined && title.trim() !== '')
     parts.push(`page titled '${excerpt(untrusted(title))}'`);
   return parts.join(', ');

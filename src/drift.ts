@@ -4,6 +4,7 @@
  * changes the deployment in the service (README, "Drift").
  */
 import { MASK } from './redact.js';
+import { untrusted } from './runtime.js';
 import type { Plan } from './plan.js';
 import type { Deployment, DeploymentCreateRequest } from './schemas.js';
 
@@ -110,9 +111,9 @@ export function findDrift(
   return out;
 }
 
-/** How a drifted value is written in a message: JSON, short. */
+/** How a drifted value is written in a message: JSON, short, on one line. */
 export function showValue(value: unknown): string {
   if (value === null || value === undefined) return '(not set)';
-  const text = typeof value === 'string' ? value : JSON.stringify(value);
+  const text = untrusted(typeof value === 'string' ? value : JSON.stringify(value));
   return text.length > 120 ? `${text.slice(0, 120)}…` : text;
 }

@@ -20,7 +20,7 @@ import {
 import type { Plan, RunEnvironment } from './plan.js';
 import { isRedactable } from './redact.js';
 import { dryRunReport, outputsOf, type Outputs } from './report.js';
-import type { Clock, Logger } from './runtime.js';
+import { untrusted, type Clock, type Logger } from './runtime.js';
 import type { Deployment } from './schemas.js';
 import { Service } from './service.js';
 import { DEFAULT_WAIT, waitUntilLive } from './wait.js';
@@ -96,7 +96,7 @@ export class RunRecord {
     const state =
       this.deployment === undefined
         ? ''
-        : ` while deployment ${this.deployment.id} was ${this.deployment.status}`;
+        : ` while deployment ${this.deployment.id} was ${untrusted(this.deployment.status)}`;
     this.failure =
       error instanceof CancelledError
         ? `The run was cancelled${state}; the outputs hold what was known.`
@@ -160,11 +160,11 @@ function reportDrift(plan: Plan, drift: DriftEntry[], logger: Logger): void {
         ? ' (build_on_push is off: the service will not build this commit, so the step does not wait for it)'
         : '';
     logger.warning(
-      `drift: ${entry.field}: the step wants ${showValue(entry.wanted)}, the deployment has ${showValue(entry.live)}${buildOff}`,
+      `drift: ${untrusted(entry.field)}: the step wants ${showValue(entry.wanted)}, the deployment has ${showValue(entry.live)}${buildOff}`,
     );
   }
   if (drift.length === 0) return;
-  const fields = drift.map((entry) => entry.field).join(', ');
+  const fields = drift.map((entry) => untrusted(entry.field)).join(', ');
   const advice = `The service cannot update a deployment: change it in the service, or deploy under a new name.`;
   if (plan.onDrift === 'fail') {
     throw new ActionError(
@@ -246,7 +246,7 @@ export async function pipeline(io: RunnerIO): Promise<RunRecord> {
     record.seen(deployment);
     if (deployment !== undefined) {
       io.logger.info(
-        `${result.created ? 'created' : 'reused'} deployment '${plan.name}': ${deployment.id} (${deployment.status})`,
+        `${result.created ? 'created' : 'reused'} deployment '${plan.name}': ${deployment.id} (${untrusted(deployment.status)})`,
       );
     }
   } catch (error) {

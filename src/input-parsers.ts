@@ -76,7 +76,10 @@ export function parseApiUrl(raw: string): string {
   if (url.search !== '' || url.hash !== '') {
     fail(`must not have a query or fragment: give the base address only, like '${shown}'`);
   }
-  return `${url.origin}${url.pathname.replace(/\/+$/, '')}`;
+  // A loop, not /\/+$/: that pattern reads the rest of the text again from every slash.
+  let end = url.pathname.length;
+  while (end > 0 && url.pathname[end - 1] === '/') end--;
+  return `${url.origin}${url.pathname.slice(0, end)}`;
 }
 
 export function parseSource(raw: string): Source {

@@ -107,6 +107,7 @@ export async function run(): Promise<void> {
       drift: record.goal?.drift,
       failure: record.failure,
       commit: context.sha,
+      redact: (text) => redactor.redact(text),
     });
     await writeSummary(redactor.redact(html));
   }

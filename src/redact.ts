@@ -39,13 +39,29 @@ function jsonForms(value: string): string[] {
   ]);
 }
 
+const percentEncoded = (character: string) =>
+  `%${character.charCodeAt(0).toString(16).toUpperCase().padStart(2, '0')}`;
+
+/**
+ * The forms a value takes inside a URL or a form body: `encodeURIComponent`'s;
+ * RFC 3986's and Python's `quote` (`!'()*` encoded too); and the
+ * `application/x-www-form-urlencoded` forms, space as `+`, of Python's
+ * `urlencode` (`~` kept) and of `URLSearchParams` (`*` kept, `~` encoded).
+ */
+function urlForms(value: string): string[] {
+  const component = encodeURIComponent(value);
+  const strict = component.replace(/[!'()*]/g, percentEncoded);
+  const searchParams = new URLSearchParams({ v: value }).toString().slice('v='.length);
+  return [component, strict, strict.replaceAll('%20', '+'), searchParams];
+}
+
 export class Redactor {
   readonly #needles = new Set<string>();
   #sorted: string[] | undefined;
 
   /**
    * Registers a secret value: the value, each of its lines that is
-   * redactable, and the forms they take inside JSON and URLs. Returns the
+   * redactable, and the forms they take inside JSON, URLs and form bodies. Returns the
    * value and lines that were not known yet, for the runner's mask; a value
    * that is not redactable is not registered (see `isRedactable`).
    */
@@ -56,7 +72,7 @@ export class Redactor {
     );
     const fresh = forms.filter((form) => !this.#needles.has(form));
     for (const form of forms) {
-      for (const variant of [form, ...jsonForms(form), encodeURIComponent(form)]) {
+      for (const variant of [form, ...jsonForms(form), ...urlForms(form)]) {
         this.#needles.add(variant);
       }
     }

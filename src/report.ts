@@ -3,6 +3,7 @@
  * the job summary. Every secret value is replaced by `***` first.
  */
 import { MASK } from './redact.js';
+import { untrusted } from './runtime.js';
 import { CREATE_CALL } from './service.js';
 import type { Plan } from './plan.js';
 import type { DeployResult } from './deploy.js';
@@ -98,12 +99,29 @@ const HTML_ESCAPES: Record<string, string> = {
   '<': '&lt;',
   '>': '&gt;',
   '"': '&quot;',
-  "'": '&#39;',
-  '|': '&#124;',
 };
 
+/**
+ * Text for the summary's HTML, with nothing HTML or Markdown could take for
+ * markup (tags and entities, table cells `|`, links and images `[`, `]`,
+ * `(`, `)`, `!`, mentions `@`, code spans and escapes) is written as a
+ * character reference, which both show as the character. Inside an unbroken
+ * HTML block Markdown reads nothing; these hold even if the block ended.
+ */
 export function escapeHtml(text: string): string {
-  return text.replace(/[&<>"'|]/g, (character) => HTML_ESCAPES[character] ?? character);
+  return text.replace(
+    /[&<>"'|[\]()!@`\\]/g,
+    (character) => HTML_ESCAPES[character] ?? `&#${character.charCodeAt(0)};`,
+  );
+}
+
+/**
+ * A value for one cell of the summary: secret values removed first (they
+ * could not be found once escaped), kept to one line (a blank line would end
+ * the HTML block, and GitHub would render the rest as Markdown), then escaped.
+ */
+function summaryText(value: string, redact: (text: string) => string): string {
+  return escapeHtml(untrusted(redact(value)));
 }
 
 export interface SummaryInput {
@@ -120,10 +138,16 @@ export interface SummaryInput {
   failure?: string;
   /** The commit the workflow runs for (GITHUB_SHA). */
   commit?: string;
+  /** Removes secret values from a text, before it is escaped. */
+  redact?: (text: string) => string;
 }
 
-const cell = (value: string | null | undefined) =>
-  value === undefined || value === null || value === '' ? '—' : escapeHtml(value);
+type Cell = (value: string | null | undefined) => string;
+
+const cellOf =
+  (redact: (text: string) => string): Cell =>
+  (value) =>
+    value === undefined || value === null || value === '' ? '—' : summaryText(value, redact);
 
 function outcomeOf(result: DeployResult | undefined, shown: Deployment | undefined): string {
   if (result === undefined) return '—';
@@ -140,20 +164,36 @@ function liveCell(liveness: SummaryInput['liveness']): string | undefined {
 }
 
 /** The drift table: one row a difference, secret values already `***`. */
-function driftTable(drift: DriftEntry[]): string {
+function driftTable(drift: DriftEntry[], cell: Cell): string {
   if (drift.length === 0) return '';
   const rows = drift
     .map(
       (entry) =>
-        `<tr><td><code>${escapeHtml(entry.field)}</code></td><td>${cell(showValue(entry.wanted))}</td><td>${cell(showValue(entry.live))}</td></tr>`,
+        `<tr><td><code>${cell(entry.field)}</code></td><td>${cell(showValue(entry.wanted))}</td><td>${cell(showValue(entry.live))}</td></tr>`,
     )
     .join('\n');
   return `\n<h3>⚠️ Drift: not applied</h3>\n<p>The service cannot update a deployment: change these in the service, or deploy under a new name.</p>\n<table>\n<tr><th>Field</th><th>Step wants</th><th>Deployment has</th></tr>\n${rows}\n</table>`;
 }
 
+/**
+ * The failure in a `<pre>`, its lines kept (the action's messages span
+ * lines; text from the service in them is already on one line each) but no
+ * blank one, so the block cannot end before its closing tag.
+ */
+function failureBlock(failure: string | undefined, redact: (text: string) => string): string {
+  if (failure === undefined) return '';
+  const lines = redact(failure)
+    .split(/\r\n|[\n\r\u0085\u2028\u2029]/)
+    .filter((line) => line.trim() !== '')
+    .map((line) => escapeHtml(untrusted(line)));
+  return `\n<p><strong>Error:</strong></p>\n<pre>${lines.join('\n')}</pre>`;
+}
+
 /** The job summary as HTML: a heading, a table of the deployment, drift, the failure if any. */
 export function summaryHtml(input: SummaryInput): string {
   const { plan, result, failure, commit } = input;
+  const redact = input.redact ?? ((text: string) => text);
+  const cell = cellOf(redact);
   const shown = input.deployment ?? result?.deployment;
   const repository = result === undefined ? {} : repositoryOf(result);
   const rows: [string, string | null | undefined][] = [
@@ -180,9 +220,5 @@ export function summaryHtml(input: SummaryInput): string {
       : plan.dryRun
         ? '🔎 Deployment (dry run)'
         : '🚀 Deployment';
-  const failureBlock =
-    failure === undefined
-      ? ''
-      : `\n<p><strong>Error:</strong></p>\n<pre>${escapeHtml(failure)}</pre>`;
-  return `<h2>${title}: ${escapeHtml(plan.name)}</h2>\n<table>\n${table}\n</table>${driftTable(input.drift ?? [])}${failureBlock}\n`;
+  return `<h2>${title}: ${cell(plan.name)}</h2>\n<table>\n${table}\n</table>${driftTable(input.drift ?? [], cell)}${failureBlock(failure, redact)}\n`;
 }

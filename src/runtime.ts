@@ -57,13 +57,24 @@ export function formatDuration(ms: number): string {
 }
 
 /**
+ * Characters that must not reach a log line raw: every character that ends
+ * a line for some reader (the runner ends one at a lone CR too, as .NET's
+ * `ReadLine` does; NEL, U+2028 and U+2029 for Unicode-aware ones), every
+ * other C0 and C1 control character (an ANSI escape starts with ESC), and
+ * the bidirectional controls that reorder what a person sees.
+ */
+const UNSAFE_IN_A_LINE =
+  // eslint-disable-next-line no-control-regex
+  /[\u0000-\u001f\u007f-\u009f\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g;
+
+/**
  * A value that came from the service, made fit for one log line: line breaks
- * and other control characters escaped, so that it cannot start a line of
- * its own (a line starting with `::` is a runner command).
+ * and other control characters shown escaped (`\r`, `\u001b`), not
+ * interpreted, so that it cannot start a line of its own (a line starting
+ * with `::` is a runner command) nor colour or rewrite the log.
  */
 export function untrusted(value: string): string {
-  // eslint-disable-next-line no-control-regex
-  return value.replace(/[\u0000-\u001f\u007f\u2028\u2029]/g, (character) => {
+  return value.replace(UNSAFE_IN_A_LINE, (character) => {
     const escaped = JSON.stringify(character).slice(1, -1);
     return escaped.length > 1
       ? escaped
@@ -71,15 +82,19 @@ export function untrusted(value: string): string {
   });
 }
 
+/** Every sequence some reader takes for a line break, the separators kept. */
+const LINE_BREAKS = /(\r\n|[\n\r\u0085\u2028\u2029])/;
+
 /**
  * The last defence for text the action logs: a line that would start a
  * runner command (`::name::`, leading white space ignored as the runner
  * does) is shown with a marker in front, so only the action's own
- * `@actions/core` calls issue commands.
+ * `@actions/core` calls issue commands. A line ends at any break a reader
+ * honours, a lone CR included.
  */
 export function neutraliseCommands(text: string): string {
   return text
-    .split('\n')
-    .map((line) => (/^\s*::/.test(line) ? `[text] ${line}` : line))
-    .join('\n');
+    .split(LINE_BREAKS)
+    .map((part, index) => (index % 2 === 0 && /^\s*::/.test(part) ? `[text] ${part}` : part))
+    .join('');
 }

@@ -98,7 +98,7 @@ export async function waitUntilLive(
   for (let polls = 0; ;) {
     const verdict = liveness(deployment, goal.target, goal.seenRevisions);
     if (verdict.live) return { deployment, verdict };
-    const name = `'${deployment.name}' (${deployment.id})`;
+    const name = `'${untrusted(deployment.name)}' (${deployment.id})`;
     if (verdict.final)
       throw new WaitError(`Deployment ${name} will not be live: ${verdict.missing}.`, deployment);
     noteUnknownStatus(deployment.status, unknownStatuses, logger);

@@ -5,7 +5,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { startEmulator, type Emulator } from './emulator.ts';
 import { startProxy, type Proxy } from './support/proxy.ts';
-import { BUNDLE, printed, runAction } from './support/run-action.ts';
+import { BUNDLE, printed, runAction, startAction } from './support/run-action.ts';
 
 const INTEGRATION = '3f2b8a1e-6c4d-4e5f-8a9b-0c1d2e3f4a5b';
 
@@ -156,5 +156,112 @@ describe('time', () => {
     expect(run.exitCode).toBe(1);
     expect(run.error).toMatch(/is not live after 3\.0 s/);
     expect(run.stdout).not.toMatch(/-\d+\.\d s so far/);
+  });
+});
+
+/** Every line as the runner reads it: it ends a line at LF, CRLF and a lone CR alike. */
+const runnerLines = (stdout: string) => stdout.split(/\r\n|\r|\n/);
+
+describe('hardening, round three', () => {
+  it('a carriage return in a status cannot forge a runner command', async () => {
+    emu.seedDeployment({
+      name: 'my-agent',
+      status:
+        'READY\r::error title=Deploy approved::forged\n::warning ::forged too\u0085::notice::x',
+    });
+
+    const run = await runAction(step());
+
+    expect(run.exitCode).toBe(0);
+    const forged = runnerLines(run.stdout).filter((line) =>
+      /^\s*::(error title=Deploy approved|warning ::forged too|notice::x)/.test(line),
+    );
+    expect(forged).toEqual([]);
+    expect(run.stdout).toContain('(READY\\r::error title=Deploy approved::forged\\n::warning');
+  });
+
+  it('service text cannot break out of the summary into Markdown', async () => {
+    emu.seedDeployment({
+      name: 'my-agent',
+      status:
+        'READY\n\n![x](http://tracker.example/pixel.png) [Re-authenticate here](http://phish.example)',
+    });
+
+    const run = await runAction(step());
+
+    expect(run.exitCode).toBe(0);
+    expect(run.summary).toContain('Re-authenticate here');
+    // A blank line would end the HTML block; GitHub would then render the rest as Markdown.
+    expect(run.summary).not.toMatch(/\n[ \t]*\n/);
+    expect(run.summary).not.toContain('![');
+    expect(run.summary).not.toContain('](');
+  });
+
+  it('a secret the service echoes form-encoded is not printed', async () => {
+    const secret = 'sk live (key)! 0123';
+    const echoed = new URLSearchParams({ name: 'OPENAI_API_KEY', value: secret }).toString();
+    const python = 'value=sk+live+%28key%29%21+0123';
+    emu.inject({
+      method: 'POST',
+      path: '/v2/deployments',
+      status: 422,
+      body: { detail: `could not read the form body: ${echoed} (as sent: ${python})` },
+    });
+
+    const run = await runAction(step({ secrets: `OPENAI_API_KEY=${secret}` }));
+
+    expect(run.exitCode).toBe(1);
+    expect(run.error).toContain('could not read the form body');
+    for (const form of [echoed.slice(echoed.indexOf('value=')), python, 'sk+live', 'sk%20live']) {
+      expect(printed(run)).not.toContain(form);
+      expect(run.summary).not.toContain(form);
+    }
+  });
+
+  it.each([
+    ['a 400 of one tag and a million <', 400, 'text/plain', `<a>${'<'.repeat(1_000_000)}`],
+    ['a 200 page of <title repeated', 200, 'text/html', '<title'.repeat(500_000)],
+  ])('answers %s with a failure, not minutes of work', async (_, status, type, body) => {
+    emu.inject({
+      method: 'GET',
+      path: '/v2/deployments',
+      status,
+      body,
+      headers: { 'content-type': type },
+    });
+
+    // The safety net kills a run that is still busy; a run that fails by itself exits 1.
+    const run = await runAction(step(), { killAfterMs: 20_000 });
+
+    expect(run.signal).toBeNull();
+    expect(run.exitCode).toBe(1);
+    expect(run.error).toContain(`${status}`);
+    expect(run.error).toContain('GET /v2/deployments');
+  });
+
+  it('is cancelled at once after a hostile answer arrives', async () => {
+    emu.inject({
+      method: 'GET',
+      path: '/v2/deployments',
+      status: 503,
+      body: `<a>${'<'.repeat(1_000_000)}`,
+      headers: { 'retry-after': '20' },
+      times: Infinity,
+    });
+    const started = startAction(step(), { killAfterMs: 20_000 });
+    const answered = () =>
+      emu.requests.some(
+        (request) => request.answeredAt !== undefined && request.path === '/v2/deployments',
+      );
+    for (let i = 0; i < 500 && !answered(); i++)
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    started.child.kill('SIGTERM');
+
+    const run = await started.finished;
+
+    expect(run.signal).toBeNull();
+    expect(run.exitCode).toBe(1);
+    expect(run.error).toMatch(/cancelled/);
   });
 });

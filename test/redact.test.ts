@@ -70,3 +70,21 @@ describe('Redactor', () => {
     expect(isRedactable('acme')).toBe(true);
   });
 });
+
+describe('Redactor and form bodies', () => {
+  // A service that echoes a request as application/x-www-form-urlencoded, as
+  // Python's urlencode and URLSearchParams write it: space as +, ! as %21.
+  const secret = "s3cr3t pass!~*'(x)";
+
+  it.each([
+    ['URLSearchParams', new URLSearchParams({ KEY: secret }).toString()],
+    ['Python urlencode', 'KEY=s3cr3t+pass%21~%2A%27%28x%29'],
+    ['Python quote', 'KEY=s3cr3t%20pass%21~%2A%27%28x%29'],
+    ['encodeURIComponent', `KEY=${encodeURIComponent(secret)}`],
+  ])('removes the %s form', (_, body) => {
+    const redactor = new Redactor();
+    redactor.add(secret);
+
+    expect(redactor.redact(`detail: ${body}&other=1`)).toBe('detail: KEY=***&other=1');
+  });
+});

@@ -87,7 +87,7 @@ describe('summary', () => {
 
     expect(html).not.toMatch(/undefined|null/);
     expect(html).not.toContain('<img');
-    expect(html).toContain('&lt;img src=x onerror=alert(1)&gt;&#124;x');
+    expect(html).toContain('&lt;img src=x onerror=alert&#40;1&#41;&gt;&#124;x');
     expect(html).toContain('<td>—</td>');
   });
 
@@ -111,7 +111,7 @@ describe('summary', () => {
       result: { created: false, request },
     });
 
-    expect(html).toContain('would be created (dry run)');
+    expect(html).toContain('would be created &#40;dry run&#41;');
   });
 });
 
@@ -131,7 +131,7 @@ describe('summary of what green means', () => {
       '<tr><td><code>source_revision_config.agent_config_path</code></td><td>new.json</td><td>old.json</td></tr>',
     );
     expect(html).toContain(
-      '<tr><td><code>secrets.OPENAI_API_KEY</code></td><td>***</td><td>(not set)</td></tr>',
+      '<tr><td><code>secrets.OPENAI_API_KEY</code></td><td>***</td><td>&#40;not set&#41;</td></tr>',
     );
     expect(html).not.toContain('sk-live-123');
   });
@@ -183,5 +183,50 @@ describe('escapeHtml', () => {
     expect(escapeHtml(`<a href="x">'&'</a>|`)).toBe(
       '&lt;a href=&quot;x&quot;&gt;&#39;&amp;&#39;&lt;/a&gt;&#124;',
     );
+  });
+});
+
+describe('summary and hostile service text', () => {
+  const hostile =
+    'READY\n\n![x](http://tracker.example/pixel.png) [Re-authenticate here](http://phish.example)\r\n\r\n<b>x</b>';
+
+  it('keeps a status on one line, with nothing Markdown could render', () => {
+    const html = summaryHtml({
+      plan,
+      result: { deployment: { ...deployment, status: hostile }, created: false, request },
+    });
+
+    // A blank line would end the HTML block and GitHub would render the rest as Markdown.
+    expect(html).not.toMatch(/\n\s*\n/);
+    expect(html).not.toContain('![');
+    expect(html).not.toContain('](');
+    expect(html).not.toContain('<b>');
+    expect(html).toContain(
+      'READY&#92;n&#92;n&#33;&#91;x&#93;&#40;http://tracker.example/pixel.png&#41;',
+    );
+  });
+
+  it('keeps a failure block free of blank lines', () => {
+    const html = summaryHtml({
+      plan,
+      failure: `400 from GET /x:\n\n\n![x](http://t.example/p.png)`,
+    });
+
+    expect(html).not.toMatch(/\n\s*\n/);
+    expect(html).not.toContain('![');
+  });
+
+  it('removes a secret before escaping, so an escaped form cannot slip through', () => {
+    const secret = 'p&ss<w>rd(1)';
+    const html = summaryHtml({
+      plan,
+      result: { deployment: { ...deployment, status: `echo ${secret}` }, created: false, request },
+      failure: `the service said ${secret}`,
+      redact: (text) => text.replaceAll(secret, '***'),
+    });
+
+    expect(html).toContain('echo ***');
+    expect(html).toContain('the service said ***');
+    expect(html).not.toContain('p&amp;ss');
   });
 });
