@@ -1,0 +1,228 @@
+/** The GitHub emulator answers as GitHub does, over real HTTP. */
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import {
+  GITHUB_ACTIONS_BOT,
+  rateLimited,
+  startGitHubEmulator,
+  type GitHubEmulator,
+} from './github.ts';
+
+let gh: GitHubEmulator;
+const TOKEN = 'ghs_workflow';
+const PAT = 'ghp_person';
+
+beforeEach(async () => {
+  gh = await startGitHubEmulator();
+  gh.addToken(TOKEN, GITHUB_ACTIONS_BOT);
+  gh.addToken(PAT, { login: 'octocat', type: 'User' });
+});
+afterEach(() => gh.close());
+
+async function api(
+  method: string,
+  path: string,
+  body?: unknown,
+  token: string | null = TOKEN,
+): Promise<{ status: number; body: unknown; headers: Headers }> {
+  const response = await fetch(`${gh.url}${path}`, {
+    method,
+    headers: {
+      ...(token === null ? {} : { authorization: `token ${token}` }),
+      ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+    },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  return { status: response.status, body: await response.json(), headers: response.headers };
+}
+
+describe('identity', () => {
+  it('answers 401 Bad credentials to a token it does not know, and to none', async () => {
+    const unknown = await api('GET', '/repos/acme/agent/compare/a...b', undefined, 'nope');
+    expect(unknown.status).toBe(401);
+    expect(unknown.body).toMatchObject({
+      message: 'Bad credentials',
+      documentation_url: expect.any(String),
+    });
+    expect((await api('POST', '/graphql', {}, null)).status).toBe(401);
+  });
+
+  it('forbids GET /user to GITHUB_TOKEN, and answers viewer { login } to both kinds of token', async () => {
+    expect(await api('GET', '/user')).toMatchObject({
+      status: 403,
+      body: { message: 'Resource not accessible by integration' },
+    });
+    expect(await api('GET', '/user', undefined, PAT)).toMatchObject({ body: { login: 'octocat' } });
+    const query = { query: 'query { viewer { login } }' };
+    expect((await api('POST', '/graphql', query)).body).toEqual({
+      data: { viewer: { login: 'github-actions' } },
+    });
+    expect((await api('POST', '/graphql', query, PAT)).body).toEqual({
+      data: { viewer: { login: 'octocat' } },
+    });
+  });
+});
+
+describe('deployments', () => {
+  it('creates a deployment and its statuses, listed newest first; a success turns older ones inactive', async () => {
+    const first = await api('POST', '/repos/acme/agent/deployments', {
+      ref: 'abc',
+      environment: 'production',
+      payload: { id: 'd1' },
+    });
+    expect(first.status).toBe(201);
+    const id = (first.body as { id: number }).id;
+    await api('POST', `/repos/acme/agent/deployments/${id}/statuses`, { state: 'success' });
+    const second = await api('POST', '/repos/acme/agent/deployments', {
+      ref: 'def',
+      environment: 'production',
+    });
+    const secondId = (second.body as { id: number }).id;
+    await api('POST', `/repos/acme/agent/deployments/${secondId}/statuses`, {
+      state: 'in_progress',
+      log_url: 'https://github.com/acme/agent/actions/runs/1',
+    });
+    await api('POST', `/repos/acme/agent/deployments/${secondId}/statuses`, {
+      state: 'success',
+      auto_inactive: true,
+    });
+    const listed = await api('GET', `/repos/acme/agent/deployments/${secondId}/statuses`);
+    expect((listed.body as { state: string }[]).map((s) => s.state)).toEqual([
+      'success',
+      'in_progress',
+    ]);
+    expect(gh.deployments[0]?.statuses.map((s) => s.state)).toEqual(['success', 'inactive']);
+    expect(gh.deployments[0]?.payload).toEqual({ id: 'd1' });
+  });
+
+  it('rejects a bad state, a description over 140 characters and an unknown deployment', async () => {
+    const { body } = await api('POST', '/repos/acme/agent/deployments', { ref: 'abc' });
+    const id = (body as { id: number }).id;
+    const path = `/repos/acme/agent/deployments/${id}/statuses`;
+    expect((await api('POST', path, { state: 'done' })).status).toBe(422);
+    expect(
+      (await api('POST', path, { state: 'success', description: 'x'.repeat(141) })).status,
+    ).toBe(422);
+    expect(
+      (await api('POST', path, { state: 'success', description: 'x'.repeat(140) })).status,
+    ).toBe(201);
+    expect(
+      (await api('POST', `/repos/acme/agent/deployments/9/statuses`, { state: 'success' })).status,
+    ).toBe(404);
+    expect((await api('POST', '/repos/acme/agent/deployments', {})).status).toBe(422);
+  });
+
+  it('answers 403 to a token without deployments: write, 404 for a repository it cannot see', async () => {
+    gh.addToken('fork', { ...GITHUB_ACTIONS_BOT, permissions: { deployments: 'read' } });
+    gh.addToken('narrow', { login: 'x', type: 'User', repositories: ['acme/agent'] });
+    const forbidden = await api('POST', '/repos/acme/agent/deployments', { ref: 'a' }, 'fork');
+    expect(forbidden).toMatchObject({
+      status: 403,
+      body: { message: 'Resource not accessible by integration' },
+    });
+    expect(
+      (await api('POST', '/repos/acme/other/deployments', { ref: 'a' }, 'narrow')).status,
+    ).toBe(404);
+    expect(
+      (await api('POST', '/repos/ACME/Agent/deployments', { ref: 'a' }, 'narrow')).status,
+    ).toBe(201);
+  });
+});
+
+describe('comments', () => {
+  it('pages with per_page up to 100 and a Link header with next and last', async () => {
+    gh.seedComments('acme/agent', 7, 250);
+    const first = await api('GET', '/repos/acme/agent/issues/7/comments?per_page=100');
+    expect((first.body as unknown[]).length).toBe(100);
+    const link = first.headers.get('link') ?? '';
+    expect(link).toContain('page=2>; rel="next"');
+    expect(link).toContain('page=3>; rel="last"');
+    const third = await api('GET', '/repos/acme/agent/issues/7/comments?per_page=100&page=3');
+    expect((third.body as { body: string }[]).map((c) => c.body).at(-1)).toBe('comment 250');
+    expect(third.headers.get('link')).not.toContain('rel="next"');
+    const capped = await api('GET', '/repos/acme/agent/issues/7/comments?per_page=500');
+    expect((capped.body as unknown[]).length).toBe(100);
+    const other = await api('GET', '/repos/acme/agent/issues/8/comments');
+    expect(other.body).toEqual([]);
+    expect(other.headers.get('link')).toBeNull();
+  });
+
+  it('creates a comment as the token’s identity, edits it, and refuses a body over 65,536 characters', async () => {
+    const created = await api('POST', '/repos/acme/agent/issues/7/comments', { body: 'hi' });
+    expect(created.body).toMatchObject({
+      body: 'hi',
+      user: { login: 'github-actions[bot]', type: 'Bot' },
+    });
+    const id = (created.body as { id: number }).id;
+    expect(
+      (await api('PATCH', `/repos/acme/agent/issues/comments/${id}`, { body: 'bye' })).status,
+    ).toBe(200);
+    expect(gh.comments.map((c) => c.body)).toEqual(['bye']);
+    const long = await api('POST', '/repos/acme/agent/issues/7/comments', {
+      body: 'x'.repeat(65_537),
+    });
+    expect(long.status).toBe(422);
+    expect((await api('PATCH', '/repos/acme/agent/issues/comments/1', { body: 'x' })).status).toBe(
+      404,
+    );
+  });
+});
+
+describe('compare', () => {
+  it('answers ahead, behind, identical and diverged from the seeded graph, 404 for an unknown commit', async () => {
+    const [a, b, c] = gh.chain('a'.repeat(40), 'b'.repeat(40), 'c'.repeat(40));
+    gh.commit('d'.repeat(40), [a as string]);
+    const status = async (base: string, head: string) =>
+      (await api('GET', `/repos/acme/agent/compare/${base}...${head}`)).body;
+    expect(await status(a as string, c as string)).toMatchObject({
+      status: 'ahead',
+      ahead_by: 2,
+      behind_by: 0,
+    });
+    expect(await status(c as string, b as string)).toMatchObject({
+      status: 'behind',
+      ahead_by: 0,
+      behind_by: 1,
+    });
+    expect(await status(b as string, b as string)).toMatchObject({ status: 'identical' });
+    expect(await status(c as string, 'd'.repeat(40))).toMatchObject({
+      status: 'diverged',
+      ahead_by: 1,
+      behind_by: 2,
+    });
+    expect(
+      (await api('GET', `/repos/acme/agent/compare/${a as string}...${'e'.repeat(40)}`)).status,
+    ).toBe(404);
+  });
+});
+
+describe('faults and records', () => {
+  it('injects a status per method and path for a count, a rate limit, and records every request', async () => {
+    gh.inject(
+      { method: 'POST', path: /\/deployments$/, status: 502, times: 2 },
+      rateLimited(429, 3),
+    );
+    expect((await api('GET', '/repos/acme/agent/compare/a...b')).status).toBe(429);
+    expect((await api('POST', '/repos/acme/agent/deployments', { ref: 'a' })).status).toBe(502);
+    expect((await api('POST', '/repos/acme/agent/deployments', { ref: 'a' })).status).toBe(502);
+    const limited = gh.requests[0];
+    expect(limited?.status).toBe(429);
+    expect((await api('POST', '/repos/acme/agent/deployments', { ref: 'a' })).status).toBe(201);
+    expect(gh.requests.map((r) => `${r.method} ${r.path} ${r.status}`)).toEqual([
+      'GET /repos/acme/agent/compare/a...b 429',
+      'POST /repos/acme/agent/deployments 502',
+      'POST /repos/acme/agent/deployments 502',
+      'POST /repos/acme/agent/deployments 201',
+    ]);
+    expect(gh.requests[1]).toMatchObject({ auth: `token ${TOKEN}`, body: { ref: 'a' } });
+  });
+
+  it('hangs until closed', async () => {
+    gh.inject({ hang: true });
+    const outcome = fetch(`${gh.url}/graphql`, {
+      method: 'POST',
+      signal: AbortSignal.timeout(300),
+    });
+    await expect(outcome).rejects.toThrow();
+    expect(gh.requests[0]?.answeredAt).toBeUndefined();
+  });
+});
