@@ -1,0 +1,252 @@
+/**
+ * The pull request comment (contract v1.2, behaviour 14): its Markdown body,
+ * written from a neutral report of the run, and the hidden marker that finds
+ * it again. Text from the service is data, never Markdown: no HTML, no link
+ * the action did not build, no `@` mention that notifies anyone, and the
+ * body stays under GitHub's limit.
+ */
+
+/** One difference of a reused deployment; secret values already `***`. */
+export interface DriftRow {
+  field: string;
+  wanted: unknown;
+  live: unknown;
+}
+
+/** Where the run stands: found or created and going on, or how it ended. */
+export type Stage = 'deploying' | 'live' | 'not-live' | 'failed' | 'cancelled';
+
+/** What the comment says, in the core's words; nothing GitHub-specific. */
+export interface DeploymentReport {
+  name: string;
+  stage: Stage;
+  /** The service's deployment id and status. */
+  id?: string;
+  status?: string;
+  created?: boolean;
+  /** The commit the step wants live, and the one the latest revision is for. */
+  targetCommit?: string;
+  liveCommit?: string;
+  /** A newer commit that superseded the target (live instead of it). */
+  supersededBy?: string;
+  /** What the step waits for, or why the deployment is not live ("not live yet"). */
+  waitingFor?: string;
+  /** Why the run failed, already redacted. */
+  failure?: string;
+  drift: readonly DriftRow[];
+  /** The deployment's own address (`source_config.custom_url`). */
+  url?: string;
+  /** The filled `dashboard-url`. */
+  dashboardUrl?: string;
+  /** The workflow run's page. */
+  runUrl?: string;
+}
+
+/** GitHub refuses a comment over 65,536 characters; the body stays well under it. */
+export const COMMENT_LIMIT = 65_536;
+const BODY_BUDGET = 60_000;
+/** The longest a service value is shown in a cell, before escaping. */
+const CELL_CHARS = 300;
+const FAILURE_CHARS = 1_000;
+
+/**
+ * The marker's name: every character but `A–Z a–z 0–9 _` percent-encoded
+ * (UTF-8), so `-`, `>` and `!` never appear raw (no name ends the comment
+ * early) and distinct names give distinct markers (the encoding is one to
+ * one, and the marker's ` -->` ends it, so `app` does not match `app-b`).
+ */
+export function encodeName(name: string): string {
+  let encoded = '';
+  for (const byte of new TextEncoder().encode(name)) {
+    const character = String.fromCharCode(byte);
+    encoded += /[A-Za-z0-9_]/.test(character)
+      ? character
+      : `%${byte.toString(16).toUpperCase().padStart(2, '0')}`;
+  }
+  return encoded;
+}
+
+export function marker(name: string): string {
+  return `<!-- deploy-agent:${encodeName(name)} -->`;
+}
+
+/** Whether a comment's body is this deployment's comment (the marker opens it). */
+export function carriesMarker(body: string | null | undefined, name: string): boolean {
+  return typeof body === 'string' && body.startsWith(marker(name));
+}
+
+/**
+ * Whether a comment was written by the token's own identity. GraphQL's
+ * `viewer` names a bot without the `[bot]` suffix that REST shows
+ * (`github-actions` / `github-actions[bot]`); logins compare without case.
+ */
+export function isOwnComment(
+  author: { login: string; type?: string | undefined } | null | undefined,
+  viewer: string,
+): boolean {
+  if (author === null || author === undefined) return false;
+  const login = author.login.toLowerCase();
+  const me = viewer.toLowerCase();
+  if (login === me) return true;
+  return author.type === 'Bot' && (login === `${me}[bot]` || `${login}[bot]` === me);
+}
+
+// ---- escaping -----------------------------------------------------------------------------------
+
+/** Breaks nothing a reader sees: zero width, and stops autolinks and mentions. */
+const ZWSP = '&#8203;';
+// eslint-disable-next-line no-control-regex
+const CONTROL = /[\u0000-\u001f\u007f-\u009f\u2028\u2029\u200e\u200f\u202a-\u202e\u2066-\u2069]+/g;
+const MARKDOWN = /[\\`*_~|[\]()!#{}+=-]/g;
+
+/**
+ * Service text as Markdown text: on one line, cut to `max` characters, HTML
+ * as entities, Markdown punctuation escaped, and a zero-width space after
+ * every `@`, `://`, `www.` and `#` so no mention, autolink or issue reference
+ * forms.
+ */
+export function escapeText(value: string, max = CELL_CHARS): string {
+  const flat = value.replace(CONTROL, ' ');
+  const characters = [...flat];
+  const cut = characters.length > max ? `${characters.slice(0, max - 1).join('')}…` : flat;
+  return cut
+    .replace(/&/g, '&amp;')
+    .replace(/</g, '&lt;')
+    .replace(/>/g, '&gt;')
+    .replace(/"/g, '&quot;')
+    .replace(MARKDOWN, (c) => `\\${c}`)
+    .replace(/@/g, `@${ZWSP}`)
+    .replace(/:\/\//g, `:${ZWSP}//`)
+    .replace(/www\./gi, (w) => `${w.slice(0, 3)}${ZWSP}.`)
+    .replace(/\\#/g, `\\#${ZWSP}`)
+    .replace(/\bGH(\\-)/gi, (_w, dash: string) => `GH${ZWSP}${dash}`);
+}
+
+/** A commit in a code span when it is one (hex), else escaped text. */
+function commit(sha: string | undefined): string {
+  if (sha === undefined || sha === '') return '(none)';
+  return /^[0-9a-f]{7,64}$/i.test(sha)
+    ? `\`${sha.slice(0, 12).toLowerCase()}\``
+    : escapeText(sha, 64);
+}
+
+/** A link the action builds: only from an http(s) URL it can parse, its text fixed. */
+function link(text: string, address: string | undefined): string | undefined {
+  if (address === undefined || address === '') return undefined;
+  let url: URL;
+  try {
+    url = new URL(address);
+  } catch {
+    return undefined;
+  }
+  if (url.protocol !== 'https:' && url.protocol !== 'http:') return undefined;
+  // Characters that would end the link's destination early are percent-encoded.
+  const href = url.href.replace(
+    /[()<>\s"'`]/g,
+    (c) => `%${c.charCodeAt(0).toString(16).toUpperCase().padStart(2, '0')}`,
+  );
+  return `[${text}](${href})`;
+}
+
+function show(value: unknown): string {
+  if (value === null || value === undefined) return '(none)';
+  if (typeof value === 'string') return escapeText(value);
+  return escapeText(JSON.stringify(value) ?? String(value));
+}
+
+// ---- the body -----------------------------------------------------------------------------------
+
+const HEADLINE: Record<Stage, (name: string) => string> = {
+  deploying: (name) => `🟡 ${name}: deploying`,
+  live: (name) => `🟢 ${name} is live`,
+  'not-live': (name) => `🟡 ${name} is not live yet`,
+  failed: (name) => `🔴 ${name}: the deploy failed`,
+  cancelled: (name) => `⚪ ${name}: the run was cancelled`,
+};
+
+/**
+ * The comment's Markdown. `redact` hides secret values in the free text
+ * (the failure, the waiting text) before it is escaped.
+ */
+export function commentBody(
+  report: DeploymentReport,
+  redact: (text: string) => string = (text) => text,
+): string {
+  const text = (value: string, max?: number) => escapeText(redact(value), max);
+  const name = `**${text(report.name, 200)}**`;
+  const lines = [marker(report.name), `### ${HEADLINE[report.stage](name)}`, ''];
+
+  const rows: [string, string][] = [];
+  if (report.id !== undefined) {
+    const verb =
+      report.created === undefined ? '' : report.created ? ' (created by this run)' : ' (reused)';
+    rows.push(['Deployment', `${text(report.id, 100)}${verb}`]);
+  }
+  if (report.status !== undefined) rows.push(['Status', text(report.status, 100)]);
+  if (report.supersededBy !== undefined) {
+    rows.push([
+      'Commit',
+      `${commit(report.supersededBy)} is live: it superseded ${commit(report.targetCommit)} (a newer push)`,
+    ]);
+  } else if (report.stage === 'live' && report.liveCommit !== undefined) {
+    rows.push(['Commit', `${commit(report.liveCommit)} is live`]);
+  } else if (report.targetCommit !== undefined) {
+    const latest =
+      report.liveCommit === undefined
+        ? ''
+        : `; the latest revision is for ${commit(report.liveCommit)}`;
+    rows.push(['Commit', `${commit(report.targetCommit)} wanted${latest}`]);
+  }
+  if (report.waitingFor !== undefined && report.stage !== 'live') {
+    rows.push([report.stage === 'deploying' ? 'Waiting for' : 'Not live', text(report.waitingFor)]);
+  }
+  const preview = link('open', report.url);
+  if (preview !== undefined) rows.push(['Address', preview]);
+  if (rows.length > 0) {
+    lines.push(
+      '| | |',
+      '| --- | --- |',
+      ...rows.map(([key, value]) => `| ${key} | ${value} |`),
+      '',
+    );
+  }
+  if (report.stage === 'failed' && report.failure !== undefined) {
+    lines.push(`**Why:** ${text(report.failure, FAILURE_CHARS)}`, '');
+  }
+
+  const footer = [
+    link('Dashboard', report.dashboardUrl),
+    link('Workflow run', report.runUrl),
+  ].filter((part) => part !== undefined);
+  const tail = footer.length > 0 ? ['', footer.join(' · ')] : [];
+
+  if (report.drift.length > 0) {
+    lines.push(
+      `**Drift:** ${report.drift.length} difference${report.drift.length === 1 ? '' : 's'} the service cannot apply to a reused deployment:`,
+      '',
+      '| Field | Wanted | Live |',
+      '| --- | --- | --- |',
+    );
+    let used = lines.join('\n').length + tail.join('\n').length + 200;
+    let shown = 0;
+    for (const entry of report.drift) {
+      const row = `| ${text(entry.field, 200)} | ${show(entry.wanted)} | ${show(entry.live)} |`;
+      if (used + row.length + 1 > BODY_BUDGET) break;
+      lines.push(row);
+      used += row.length + 1;
+      shown += 1;
+    }
+    if (shown < report.drift.length) {
+      lines.push(
+        '',
+        `…and ${report.drift.length - shown} more: see the job summary and the step's \`drift\` output.`,
+      );
+    }
+  }
+  return (
+    [...lines, ...tail]
+      .join('\n')
+      .replace(/\n{3,}/g, '\n\n')
+      .trimEnd() + '\n'
+  );
+}
