@@ -151,7 +151,7 @@ function link(text: string, address: string | undefined): string | undefined {
 function show(value: unknown): string {
   if (value === null || value === undefined) return '(none)';
   if (typeof value === 'string') return escapeText(value);
-  return escapeText(JSON.stringify(value) ?? String(value));
+  return escapeText(JSON.stringify(value) ?? typeof value);
 }
 
 // ---- the body -----------------------------------------------------------------------------------

@@ -41,7 +41,7 @@ describe('identity', () => {
     expect(unknown.status).toBe(401);
     expect(unknown.body).toMatchObject({
       message: 'Bad credentials',
-      documentation_url: expect.any(String),
+      documentation_url: expect.any(String) as string,
     });
     expect((await api('POST', '/graphql', {}, null)).status).toBe(401);
   });

@@ -24,7 +24,13 @@ interface Node {
 }
 
 async function parse(markdown: string): Promise<Node> {
-  const parsed = (await prettier.__debug.parse(markdown, { parser: 'markdown' })) as { ast: Node };
+  // prettier's debug API is untyped: it hands back the parser's AST (remark, GitHub's autolinks included).
+  const debug = (
+    prettier as unknown as {
+      __debug: { parse: (text: string, options: object) => Promise<{ ast: Node }> };
+    }
+  ).__debug;
+  const parsed = await debug.parse(markdown, { parser: 'markdown' });
   return parsed.ast;
 }
 

@@ -1,0 +1,127 @@
+/**
+ * The GitHub deployment record of a run (contract v1.2, behaviour 13): one
+ * deployment in the `environment` input's environment, an `in_progress`
+ * status once the service deployment is found or created, and one final
+ * status when the run ends.
+ */
+import type {
+  CallOptions,
+  DeploymentState,
+  DeploymentStatusRequest,
+  GitHubApi,
+  Repo,
+} from './api.js';
+import type { DeploymentReport } from './comment.js';
+
+/** GitHub's limit on a status description. */
+export const DESCRIPTION_LIMIT = 140;
+
+export interface RecordContext {
+  repository: Repo;
+  /** The commit the run is for (the pull request's head on pull request events). */
+  sha: string;
+  environment: string;
+  /** A pull request's environment is transient (it goes away with the pull request). */
+  transient: boolean;
+  runUrl?: string;
+}
+
+/** A description on one line, at most 140 characters. */
+export function description(text: string): string {
+  // eslint-disable-next-line no-control-regex
+  const flat = text.replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029]+/g, ' ').trim();
+  const characters = [...flat];
+  return characters.length <= DESCRIPTION_LIMIT
+    ? flat
+    : `${characters.slice(0, DESCRIPTION_LIMIT - 1).join('')}…`;
+}
+
+/** The final state and its description, from how the run ended. */
+export function finalStatus(report: DeploymentReport): { state: DeploymentState; text: string } {
+  const name = report.name;
+  switch (report.stage) {
+    case 'live': {
+      const commit = report.supersededBy ?? report.liveCommit;
+      return {
+        state: 'success',
+        text: `${name} is live${commit === undefined ? '' : ` at commit ${commit.slice(0, 12)}`}`,
+      };
+    }
+    case 'failed':
+      return {
+        state: 'failure',
+        text: `${name}: the deploy failed${report.failure === undefined ? '' : `: ${report.failure}`}`,
+      };
+    case 'cancelled':
+      return { state: 'error', text: `${name}: the run was cancelled` };
+    case 'not-live':
+    case 'deploying':
+      return { state: 'in_progress', text: `${name} is not live yet; the step did not wait` };
+  }
+}
+
+export class DeploymentRecord {
+  readonly #api: GitHubApi;
+  readonly #context: RecordContext;
+  readonly #redact: (text: string) => string;
+  #id: number | undefined;
+
+  constructor(api: GitHubApi, context: RecordContext, redact: (text: string) => string) {
+    this.#api = api;
+    this.#context = context;
+    this.#redact = redact;
+  }
+
+  /** The GitHub deployment's id, once created. */
+  get id(): number | undefined {
+    return this.#id;
+  }
+
+  /** Creates the deployment and its `in_progress` status. */
+  async start(report: DeploymentReport, options: CallOptions = {}): Promise<void> {
+    const { repository, sha, environment, transient } = this.#context;
+    const created = await this.#api.createDeployment(
+      repository,
+      {
+        ref: sha,
+        environment,
+        transient_environment: transient,
+        description: description(this.#redact(`Deployment ${report.name} (deploy-agent)`)),
+        payload: { id: report.id ?? null, name: report.name },
+      },
+      options,
+    );
+    if (!created.ok) return;
+    this.#id = created.value;
+    const waiting =
+      report.waitingFor === undefined ? 'deploying' : `waiting for ${report.waitingFor}`;
+    await this.#status(
+      { state: 'in_progress', text: `${report.name}: ${waiting}` },
+      report,
+      options,
+    );
+  }
+
+  /** The one final status; nothing when the deployment was never created. */
+  async finish(report: DeploymentReport, options: CallOptions = {}): Promise<void> {
+    if (this.#id === undefined) return;
+    await this.#status(finalStatus(report), report, options);
+  }
+
+  async #status(
+    { state, text }: { state: DeploymentState; text: string },
+    report: DeploymentReport,
+    options: CallOptions,
+  ): Promise<void> {
+    if (this.#id === undefined) return;
+    const environmentUrl = report.url || report.dashboardUrl;
+    const body: DeploymentStatusRequest = {
+      state,
+      description: description(this.#redact(text)),
+      ...(this.#context.runUrl === undefined ? {} : { log_url: this.#context.runUrl }),
+      ...(environmentUrl ? { environment_url: environmentUrl } : {}),
+      ...(state === 'success' ? { auto_inactive: true } : {}),
+    };
+    await this.#api.createDeploymentStatus(this.#context.repository, this.#id, body, options);
+  }
+}

@@ -1,0 +1,104 @@
+/**
+ * The pull request comment's life in one run (contract v1.2, behaviour 14):
+ * one walk of the comment pages to find this deployment's comment among the
+ * token's own, then at most two writes: create or update when the
+ * deployment is found or created, and one update at the end. A comment by
+ * anyone else is never edited, whatever it carries.
+ */
+import { MAX_COMMENT_PAGES, PER_PAGE, type CallOptions, type GitHubApi, type Repo } from './api.js';
+import { carriesMarker, commentBody, isOwnComment, type DeploymentReport } from './comment.js';
+import type { Logger } from '../runtime.js';
+
+export interface CommentContext {
+  repository: Repo;
+  pullRequest: number;
+}
+
+/** The most writes a run makes to its comment. */
+export const MAX_WRITES = 2;
+
+export class PullRequestComment {
+  readonly #api: GitHubApi;
+  readonly #context: CommentContext;
+  readonly #logger: Logger;
+  readonly #redact: (text: string) => string;
+  #commentId: number | undefined;
+  #writes = 0;
+  /** Set once the comment cannot be written this run (already warned). */
+  #given = false;
+  #searched = false;
+
+  constructor(
+    api: GitHubApi,
+    context: CommentContext,
+    logger: Logger,
+    redact: (text: string) => string,
+  ) {
+    this.#api = api;
+    this.#context = context;
+    this.#logger = logger;
+    this.#redact = redact;
+  }
+
+  get commentId(): number | undefined {
+    return this.#commentId;
+  }
+
+  get writes(): number {
+    return this.#writes;
+  }
+
+  /**
+   * Writes the report: the first time, after finding the comment (create
+   * when there is none); then an update of the comment found or created.
+   */
+  async write(report: DeploymentReport, options: CallOptions = {}): Promise<void> {
+    if (this.#given || this.#writes >= MAX_WRITES) return;
+    if (!this.#searched) {
+      this.#searched = true;
+      const found = await this.#find(report.name, options);
+      if (found === 'give up') {
+        this.#given = true;
+        return;
+      }
+      this.#commentId = found;
+    }
+    const body = commentBody(report, this.#redact);
+    const { repository, pullRequest } = this.#context;
+    this.#writes += 1;
+    const written =
+      this.#commentId === undefined
+        ? await this.#api.createComment(repository, pullRequest, body, options)
+        : await this.#api.updateComment(repository, this.#commentId, body, options);
+    if (written.ok) this.#commentId = written.value;
+    // A failed write was warned about; a second would fail the same way (or double a create).
+    else this.#given = true;
+  }
+
+  /** This deployment's comment by the token's own identity, undefined for none, or 'give up'. */
+  async #find(name: string, options: CallOptions): Promise<number | undefined | 'give up'> {
+    const viewer = await this.#api.viewerLogin(options);
+    if (!viewer.ok) return 'give up';
+    let found: number | undefined;
+    const walked = await this.#api.walkComments(
+      this.#context.repository,
+      this.#context.pullRequest,
+      (comments) => {
+        found = comments.find(
+          (c) => isOwnComment(c.user, viewer.value) && carriesMarker(c.body, name),
+        )?.id;
+        return found === undefined ? 'more' : 'stop';
+      },
+      options,
+    );
+    if (!walked.ok) return 'give up';
+    if (found === undefined && !walked.value.ended) {
+      // Past the cap the comment may exist: a new one could be a second one on every run.
+      this.#logger.warning(
+        `GitHub: pull request #${this.#context.pullRequest} has more than ${MAX_COMMENT_PAGES * PER_PAGE} comments; the action reads no further, and writes no comment for '${name}' so as not to add a second one. The deploy itself is not affected.`,
+      );
+      return 'give up';
+    }
+    return found;
+  }
+}

@@ -1,0 +1,243 @@
+/**
+ * What the run tells GitHub (contract v1.2), behind the small neutral
+ * interface the core calls: `onDeployed` once the service deployment is
+ * found or created, `onFinished` when the run ends, and `commitOrder` when
+ * it asks which of two commits is newer (behaviour 15). Everything here is
+ * advisory: it warns, it never throws, and its time is bounded by the run's
+ * budget.
+ */
+import { GitHubApi, type CallOptions, type GitHubApiOptions, type Repo } from './api.js';
+import { Budget } from './budget.js';
+import type { DeploymentReport } from './comment.js';
+import { DeploymentRecord } from './deployment-record.js';
+import { PullRequestComment } from './pr-comment.js';
+import { untrusted, type Clock, type Logger } from '../runtime.js';
+
+/** Where the run stands on GitHub: from the event and the runner's variables. */
+export interface GitHubRunContext {
+  /** The workflow's repository: the record and the comment go there. */
+  repository: Repo;
+  /** The commit the run is for: the pull request's head on pull request events, else GITHUB_SHA. */
+  sha: string;
+  /** The pull request's number on `pull_request` and `pull_request_target` events. */
+  pullRequest?: number;
+  /** The pull request comes from a fork: its token is read-only. */
+  fork: boolean;
+  /** The workflow run's page, for `log_url` and the comment. */
+  runUrl?: string;
+  /** GITHUB_API_URL. */
+  apiUrl?: string;
+}
+
+/** What the step's inputs ask of GitHub. */
+export interface GitHubFeatures {
+  /** `github-token`; empty: every feature is skipped. */
+  token: string;
+  /** `environment`: record a GitHub deployment there when not empty. */
+  environment: string;
+  /** `pr-comment`. */
+  comment: boolean;
+}
+
+/** How `latest` stands against `target`: newer (target is its ancestor), older, or unknown. */
+export type CommitOrder = 'newer' | 'older' | undefined;
+
+/** The hooks the core calls; every method is safe to call in any order, any number of times. */
+export interface RunReporter {
+  onDeployed(report: DeploymentReport): void;
+  onFinished(report: DeploymentReport): Promise<void>;
+  commitOrder(repository: Repo, target: string, latest: string): Promise<CommitOrder>;
+  /** The GitHub deployment's id, once recorded (the `github-deployment-id` output). */
+  readonly deploymentId: number | undefined;
+}
+
+export interface ReporterDependencies {
+  logger: Logger;
+  clock: Clock;
+  redact: (text: string) => string;
+  /** Overrides for tests: call limits, budget, Octokit's loader. */
+  api?: Partial<Pick<GitHubApiOptions, 'limits' | 'load'>>;
+  budgetMs?: number;
+}
+
+/** How long the last status of a cancelled run may take: the runner kills the step soon after. */
+export const CANCEL_WINDOW_MS = 2_500;
+
+export class GitHubReporter implements RunReporter {
+  readonly api: GitHubApi;
+  readonly #record: DeploymentRecord | undefined;
+  readonly #comment: PullRequestComment | undefined;
+  readonly #logger: Logger;
+  /** Ends calls still under way when the run is cancelled, so the last status goes at once. */
+  readonly #work = new AbortController();
+  #started: Promise<void> | undefined;
+  #finished = false;
+  readonly #orders = new Map<string, Promise<CommitOrder>>();
+
+  constructor(
+    context: GitHubRunContext,
+    features: GitHubFeatures,
+    dependencies: ReporterDependencies,
+  ) {
+    const { logger, clock, redact } = dependencies;
+    this.#logger = logger;
+    this.api = new GitHubApi({
+      token: features.token,
+      baseUrl: context.apiUrl,
+      logger,
+      clock,
+      budget: new Budget(clock, dependencies.budgetMs),
+      fork: context.fork,
+      ...dependencies.api,
+    });
+    if (features.token !== '' && features.environment !== '') {
+      this.#record = new DeploymentRecord(
+        this.api,
+        {
+          repository: context.repository,
+          sha: context.sha,
+          environment: features.environment,
+          transient: context.pullRequest !== undefined,
+          ...(context.runUrl === undefined ? {} : { runUrl: context.runUrl }),
+        },
+        redact,
+      );
+    }
+    if (features.token !== '' && features.comment && context.pullRequest !== undefined) {
+      this.#comment = new PullRequestComment(
+        this.api,
+        { repository: context.repository, pullRequest: context.pullRequest },
+        logger,
+        redact,
+      );
+    }
+  }
+
+  get deploymentId(): number | undefined {
+    return this.#record?.id;
+  }
+
+  /** Starts the record and the first comment write; the run goes on meanwhile. */
+  onDeployed(report: DeploymentReport): void {
+    if (this.#started !== undefined || this.#finished) return;
+    const options: CallOptions = { signal: this.#work.signal };
+    this.#started = Promise.all([
+      this.#record?.start(report, options),
+      this.#comment?.write(report, options),
+    ]).then(() => undefined);
+  }
+
+  /**
+   * The final status and the comment's update. A cancelled run ends what is
+   * still under way and writes its `error` status within `CANCEL_WINDOW_MS`.
+   */
+  async onFinished(report: DeploymentReport): Promise<void> {
+    if (this.#finished) return;
+    this.#finished = true;
+    const cancelled = report.stage === 'cancelled';
+    if (cancelled) this.#work.abort();
+    await this.#started;
+    const options: CallOptions = cancelled ? { callMs: CANCEL_WINDOW_MS } : {};
+    // A cancelled run has no time to look for the comment: it updates one it already has.
+    const comment = cancelled && this.#comment?.commentId === undefined ? undefined : this.#comment;
+    await Promise.all([this.#record?.finish(report, options), comment?.write(report, options)]);
+  }
+
+  /**
+   * Behaviour 15: `GET compare/{target}...{latest}` on the deployed
+   * repository. `ahead`: latest is newer; `behind`: older; any other answer
+   * (diverged, identical, an error) is unknown, with one debug line. Asked
+   * once per pair of commits.
+   */
+  commitOrder(repository: Repo, target: string, latest: string): Promise<CommitOrder> {
+    const key = `${repository.owner}/${repository.repo}\n${target}\n${latest}`.toLowerCase();
+    let order = this.#orders.get(key);
+    if (order === undefined) {
+      order = this.#compare(repository, target, latest);
+      this.#orders.set(key, order);
+    }
+    return order;
+  }
+
+  async #compare(repository: Repo, target: string, latest: string): Promise<CommitOrder> {
+    const result = await this.api.compare(repository, target, latest, { quiet: true });
+    if (!result.ok) return undefined;
+    const { status } = result.value;
+    if (status === 'ahead') return 'newer';
+    if (status === 'behind') return 'older';
+    this.#logger.debug(
+      `GitHub compares ${target.slice(0, 12)}...${latest.slice(0, 12)} as '${untrusted(status)}': the commit order is unknown`,
+    );
+    return undefined;
+  }
+}
+
+/** The reporter a run needs, or undefined (one notice, or one debug line, says why). */
+export function gitHubReporter(
+  context: GitHubRunContext,
+  features: GitHubFeatures,
+  dependencies: ReporterDependencies,
+): GitHubReporter | undefined {
+  const { logger } = dependencies;
+  if (features.comment && context.pullRequest === undefined) {
+    logger.debug('pr-comment is ignored: the run is not for a pull request');
+  }
+  const wanted = [
+    features.environment === '' ? undefined : 'the GitHub deployment record',
+    features.comment && context.pullRequest !== undefined ? 'the pull request comment' : undefined,
+  ].filter((what) => what !== undefined);
+  if (features.token === '') {
+    if (wanted.length > 0) {
+      logger.notice(
+        `github-token is empty: ${wanted.join(' and ')} ${wanted.length > 1 ? 'are' : 'is'} skipped.`,
+      );
+    }
+    return undefined;
+  }
+  return new GitHubReporter(context, features, dependencies);
+}
+
+/** Builds the run's context from the runner's variables and the event's payload. */
+export function runContext(
+  env: Record<string, string | undefined>,
+  event: { name: string; sha: string; payload: unknown },
+): GitHubRunContext | undefined {
+  const [owner, repo] = (env.GITHUB_REPOSITORY ?? '').split('/');
+  if (!owner || !repo) return undefined;
+  const pull = pullRequestOf(event);
+  const server = (env.GITHUB_SERVER_URL || 'https://github.com').replace(/\/+$/, '');
+  const runId = env.GITHUB_RUN_ID;
+  return {
+    repository: { owner, repo },
+    sha: pull?.headSha ?? event.sha,
+    ...(pull === undefined ? {} : { pullRequest: pull.number }),
+    fork: pull?.fork === true,
+    ...(runId ? { runUrl: `${server}/${owner}/${repo}/actions/runs/${runId}` } : {}),
+    ...(env.GITHUB_API_URL ? { apiUrl: env.GITHUB_API_URL } : {}),
+  };
+}
+
+function pullRequestOf(event: {
+  name: string;
+  payload: unknown;
+}): { number: number; headSha?: string; fork: boolean } | undefined {
+  if (event.name !== 'pull_request' && event.name !== 'pull_request_target') return undefined;
+  const pull = (event.payload as { pull_request?: unknown } | undefined)?.pull_request as
+    | {
+        number?: unknown;
+        head?: { sha?: unknown; repo?: { full_name?: unknown } | null };
+        base?: { repo?: { full_name?: unknown } | null };
+      }
+    | undefined;
+  if (typeof pull?.number !== 'number') return undefined;
+  const head = pull.head?.repo?.full_name;
+  const base = pull.base?.repo?.full_name;
+  return {
+    number: pull.number,
+    ...(typeof pull.head?.sha === 'string' ? { headSha: pull.head.sha } : {}),
+    // A deleted fork has no head repository: still not this repository.
+    fork:
+      typeof base === 'string' &&
+      (typeof head !== 'string' || head.toLowerCase() !== base.toLowerCase()),
+  };
+}
