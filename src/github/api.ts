@@ -517,7 +517,7 @@ function toAttempt(error: unknown, signal: AbortSignal, timeoutMs: number): Atte
       error:
         reason instanceof NoAnswer && reason.message === 'cancelled'
           ? 'cancelled'
-          : `no answer within ${formatDuration(timeoutMs)}`,
+          : `timed out after ${formatDuration(timeoutMs)}`,
     };
   }
   const message = error instanceof Error ? error.message : String(error);

@@ -60,7 +60,12 @@ export interface ReporterDependencies {
   budgetMs?: number;
 }
 
-/** How long the last status of a cancelled run may take: the runner kills the step soon after. */
+/**
+ * A cancelled run: the runner sends SIGINT, then SIGTERM 7.5 s later, then
+ * kills the step. Calls under way get `CANCEL_GRACE_MS` to finish, and the
+ * last status `CANCEL_WINDOW_MS`.
+ */
+export const CANCEL_GRACE_MS = 1_000;
 export const CANCEL_WINDOW_MS = 2_500;
 
 export class GitHubReporter implements RunReporter {
@@ -135,7 +140,16 @@ export class GitHubReporter implements RunReporter {
     if (this.#finished) return;
     this.#finished = true;
     const cancelled = report.stage === 'cancelled';
-    if (cancelled) this.#work.abort();
+    if (cancelled && this.#started !== undefined) {
+      // What is under way may finish (the record's id is needed for its last status), briefly.
+      let timer: ReturnType<typeof setTimeout> | undefined;
+      await Promise.race([
+        this.#started,
+        new Promise((resolve) => (timer = setTimeout(resolve, CANCEL_GRACE_MS))),
+      ]);
+      clearTimeout(timer);
+      this.#work.abort();
+    }
     await this.#started;
     const options: CallOptions = cancelled ? { callMs: CANCEL_WINDOW_MS } : {};
     // A cancelled run has no time to look for the comment: it updates one it already has.

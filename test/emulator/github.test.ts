@@ -54,7 +54,7 @@ describe('identity', () => {
     expect(await api('GET', '/user', undefined, PAT)).toMatchObject({ body: { login: 'octocat' } });
     const query = { query: 'query { viewer { login } }' };
     expect((await api('POST', '/graphql', query)).body).toEqual({
-      data: { viewer: { login: 'github-actions' } },
+      data: { viewer: { login: 'github-actions[bot]' } },
     });
     expect((await api('POST', '/graphql', query, PAT)).body).toEqual({
       data: { viewer: { login: 'octocat' } },

@@ -21,7 +21,10 @@ export interface Identity {
   type: 'User' | 'Bot';
   /** A GITHUB_TOKEN or a GitHub App installation token: `GET /user` answers 403. */
   integration?: boolean;
-  /** What GraphQL's `viewer { login }` answers. Default: `login` without a `[bot]` suffix. */
+  /**
+   * What GraphQL's `viewer { login }` answers. Default: `login`, `[bot]` suffix included (a GitHub
+   * App's installation token answers `name[bot]`); set it to try a suffix-less answer.
+   */
   viewerLogin?: string;
   /** Missing scopes are `write`. A fork's GITHUB_TOKEN has `read` everywhere. */
   permissions?: Partial<Record<Scope, Permission>>;
@@ -392,7 +395,7 @@ export async function startGitHubEmulator(): Promise<GitHubEmulator> {
         body: { errors: [{ message: 'the emulator answers only { viewer { login } }' }] },
       };
     }
-    const login = who.viewerLogin ?? who.login.replace(/\[bot\]$/, '');
+    const login = who.viewerLogin ?? who.login;
     return { status: 200, body: { data: { viewer: { login } } } };
   }
 

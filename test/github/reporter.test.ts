@@ -1,0 +1,489 @@
+/**
+ * The GitHub side of a run against the GitHub emulator over real HTTP, with
+ * the real Octokit: the record and its statuses, the comment's one walk and
+ * two writes, the commit order, and every fault as one advisory warning.
+ */
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { DEFAULT_LIMITS } from '../../src/github/api.ts';
+import { RUN_BUDGET_MS } from '../../src/github/budget.ts';
+import { marker, type DeploymentReport } from '../../src/github/comment.ts';
+import {
+  GitHubReporter,
+  gitHubReporter,
+  runContext,
+  type GitHubFeatures,
+  type GitHubRunContext,
+  type ReporterDependencies,
+} from '../../src/github/reporter.ts';
+import { systemClock, type Logger } from '../../src/runtime.ts';
+import {
+  GITHUB_ACTIONS_BOT,
+  rateLimited,
+  startGitHubEmulator,
+  type GitHubEmulator,
+} from '../emulator/github.ts';
+
+const TOKEN = 'ghs_workflow_token';
+const SHA = 'c0ffee0123456789c0ffee0123456789c0ffee01';
+const NAME = 'my-agent-pr-7';
+
+let gh: GitHubEmulator;
+let lines: { level: keyof Logger; message: string }[];
+
+beforeEach(async () => {
+  gh = await startGitHubEmulator();
+  gh.addToken(TOKEN, GITHUB_ACTIONS_BOT);
+  lines = [];
+});
+afterEach(() => gh.close());
+
+const logger: Logger = {
+  info: (message) => lines.push({ level: 'info', message }),
+  notice: (message) => lines.push({ level: 'notice', message }),
+  warning: (message) => lines.push({ level: 'warning', message }),
+  debug: (message) => lines.push({ level: 'debug', message }),
+};
+const warnings = () => lines.filter((l) => l.level === 'warning').map((l) => l.message);
+
+function context(overrides: Partial<GitHubRunContext> = {}): GitHubRunContext {
+  return {
+    repository: { owner: 'acme', repo: 'agent' },
+    sha: SHA,
+    pullRequest: 7,
+    fork: false,
+    runUrl: 'https://github.com/acme/agent/actions/runs/42',
+    apiUrl: gh.url,
+    ...overrides,
+  };
+}
+
+const features: GitHubFeatures = { token: TOKEN, environment: 'preview-pr-7', comment: true };
+
+function reporter(
+  overrides: Partial<GitHubRunContext> = {},
+  wanted: Partial<GitHubFeatures> = {},
+  dependencies: Partial<ReporterDependencies> = {},
+): GitHubReporter {
+  return new GitHubReporter(
+    context(overrides),
+    { ...features, ...wanted },
+    {
+      logger,
+      clock: systemClock,
+      redact: (text) => text.replaceAll('s3cr3t-value', '***'),
+      ...dependencies,
+    },
+  );
+}
+
+const deployed: DeploymentReport = {
+  name: NAME,
+  stage: 'deploying',
+  id: 'd-1',
+  status: 'AWAITING_DATABASE',
+  created: true,
+  targetCommit: SHA,
+  waitingFor: `commit ${SHA.slice(0, 12)} to be live`,
+  drift: [],
+  dashboardUrl: 'https://console.example/deployments/d-1',
+  runUrl: 'https://github.com/acme/agent/actions/runs/42',
+};
+const live: DeploymentReport = { ...deployed, stage: 'live', status: 'READY', liveCommit: SHA };
+
+async function run(r: GitHubReporter, end: DeploymentReport = live): Promise<void> {
+  r.onDeployed(deployed);
+  await r.onFinished(end);
+}
+
+const writes = () => gh.calls(/^(POST|PATCH) \/repos\/acme\/agent\/issues\//);
+
+describe('deployment record', () => {
+  it('creates the deployment for the run’s commit, in_progress, then success with auto_inactive', async () => {
+    const r = reporter();
+    await run(r);
+    expect(gh.deployments).toHaveLength(1);
+    const record = gh.deployments[0]!;
+    expect(r.deploymentId).toBe(record.id);
+    expect(record).toMatchObject({
+      ref: SHA,
+      environment: 'preview-pr-7',
+      transient_environment: true,
+      auto_merge: false,
+      required_contexts: [],
+      payload: { id: 'd-1', name: NAME },
+    });
+    expect(record.description).toContain(NAME);
+    expect(record.statuses.map((s) => s.state)).toEqual(['in_progress', 'success']);
+    for (const status of record.statuses) {
+      expect(status.log_url).toBe('https://github.com/acme/agent/actions/runs/42');
+      expect(status.environment_url).toBe('https://console.example/deployments/d-1');
+      expect(status.description.length).toBeLessThanOrEqual(140);
+    }
+    expect(record.statuses[1]?.auto_inactive).toBe(true);
+    expect(record.statuses[1]?.description).toBe(`${NAME} is live at commit c0ffee012345`);
+    expect(warnings()).toEqual([]);
+  });
+
+  it('prefers the deployment’s own address for environment_url; no transient environment off a pull request', async () => {
+    await run(reporter({ pullRequest: undefined }, { comment: false }), {
+      ...live,
+      url: 'https://my-agent.example',
+    });
+    const record = gh.deployments[0]!;
+    expect(record.transient_environment).toBe(false);
+    expect(record.statuses[1]?.environment_url).toBe('https://my-agent.example');
+  });
+
+  it.each([
+    ['failed', 'failure'],
+    ['cancelled', 'error'],
+    ['not-live', 'in_progress'],
+  ] as const)('ends a %s run with a %s status', async (stage, state) => {
+    await run(reporter({}, { comment: false }), {
+      ...deployed,
+      stage,
+      failure: `timed out; the service said s3cr3t-value ${'x'.repeat(300)}`,
+    });
+    const last = gh.deployments[0]!.statuses.at(-1)!;
+    expect(last.state).toBe(state);
+    expect(last.description.length).toBeLessThanOrEqual(140);
+    expect(last.description).not.toContain('s3cr3t-value');
+    if (stage === 'not-live')
+      expect(last.description).toContain('not live yet; the step did not wait');
+    expect(last.auto_inactive).toBeUndefined();
+  });
+
+  it('a token without deployments: write: one warning naming the call, the status and the permissions line', async () => {
+    gh.addToken('narrow', { ...GITHUB_ACTIONS_BOT, permissions: { deployments: 'read' } });
+    const r = reporter({}, { token: 'narrow' });
+    await run(r);
+    expect(r.deploymentId).toBeUndefined();
+    expect(warnings()).toHaveLength(1);
+    expect(warnings()[0]).toContain(
+      'POST /repos/acme/agent/deployments: 403 Resource not accessible by integration',
+    );
+    expect(warnings()[0]).toContain('`deployments: write`');
+    expect(gh.calls('POST /repos/acme/agent/deployments')).toHaveLength(1); // a 403 is not retried
+    expect(gh.comments).toHaveLength(1); // the comment is a feature of its own
+  });
+
+  it('on a fork’s pull request, the warning says the token is read-only', async () => {
+    gh.addToken('fork', {
+      ...GITHUB_ACTIONS_BOT,
+      permissions: { deployments: 'read', 'pull-requests': 'read', contents: 'read' },
+    });
+    await run(reporter({ fork: true }, { token: 'fork' }));
+    expect(warnings()).toHaveLength(2);
+    for (const warning of warnings())
+      expect(warning).toContain('from a fork: GitHub gives it a read-only token');
+  });
+});
+
+describe('pull request comment', () => {
+  it('creates one comment when found or created, and updates it once at the end', async () => {
+    await run(reporter({}, { environment: '' }));
+    expect(writes().map((w) => w.method)).toEqual(['POST', 'PATCH']);
+    expect(gh.comments).toHaveLength(1);
+    const body = gh.comments[0]!.body;
+    expect(body.startsWith(marker(NAME))).toBe(true);
+    expect(body).toContain('is live');
+    expect(gh.calls(/comments$/).filter((c) => c.method === 'GET')).toHaveLength(1);
+    expect(gh.calls('POST /graphql')).toHaveLength(1);
+  });
+
+  it('a second run finds its comment and only updates it (no comment spam)', async () => {
+    await run(reporter({}, { environment: '' }));
+    await run(reporter({}, { environment: '' }), { ...live, stage: 'failed', failure: 'boom' });
+    expect(gh.comments).toHaveLength(1);
+    expect(writes().map((w) => w.method)).toEqual(['POST', 'PATCH', 'PATCH', 'PATCH']);
+    expect(gh.comments[0]!.body).toContain('boom');
+  });
+
+  it('walks every page once to find its comment, and leaves foreign comments with the marker alone', async () => {
+    const foreign = gh.seedComment('acme/agent', 7, `${marker(NAME)}\nfake by someone`, {
+      login: 'mallory',
+    });
+    const impostor = gh.seedComment(
+      'acme/agent',
+      7,
+      `${marker(NAME)}\nfrom a user named like the bot`,
+      {
+        login: 'github-actions',
+        type: 'User',
+      },
+    );
+    gh.seedComments('acme/agent', 7, 240);
+    const mine = gh.seedComment('acme/agent', 7, `${marker(NAME)}\nold`, {
+      login: 'github-actions[bot]',
+      type: 'Bot',
+    });
+    const other = gh.seedComment('acme/agent', 7, `${marker('my-agent')}\nanother app`, {
+      login: 'github-actions[bot]',
+      type: 'Bot',
+    });
+    await run(reporter({}, { environment: '' }));
+    const pages = gh.calls('GET /repos/acme/agent/issues/7/comments').map((c) => c.query.page);
+    expect(pages).toEqual(['1', '2', '3']);
+    expect(
+      gh.calls('GET /repos/acme/agent/issues/7/comments').every((c) => c.query.per_page === '100'),
+    ).toBe(true);
+    expect(writes().map((w) => `${w.method} ${w.path}`)).toEqual([
+      `PATCH /repos/acme/agent/issues/comments/${mine.id}`,
+      `PATCH /repos/acme/agent/issues/comments/${mine.id}`,
+    ]);
+    expect(foreign.body).toContain('fake by someone');
+    expect(impostor.body).toContain('from a user named like the bot');
+    expect(other.body).toContain('another app');
+    expect(mine.body).toContain('is live');
+  });
+
+  it('stops after 10 pages of 100, and then writes nothing (it could be a second comment)', async () => {
+    gh.seedComments('acme/agent', 7, 1_050);
+    await run(reporter({}, { environment: '' }));
+    expect(gh.calls('GET /repos/acme/agent/issues/7/comments')).toHaveLength(10);
+    expect(writes()).toEqual([]);
+    expect(warnings()).toHaveLength(1);
+    expect(warnings()[0]).toContain('more than 1000 comments');
+  });
+
+  it('without pull-requests: write: one warning with the permissions line, and no second try at the end', async () => {
+    gh.addToken('narrow', { ...GITHUB_ACTIONS_BOT, permissions: { 'pull-requests': 'read' } });
+    await run(reporter({}, { token: 'narrow', environment: '' }));
+    expect(writes()).toHaveLength(1);
+    expect(warnings()).toHaveLength(1);
+    expect(warnings()[0]).toContain('POST /repos/acme/agent/issues/7/comments: 403');
+    expect(warnings()[0]).toContain('`pull-requests: write`');
+  });
+
+  it('finds its own comment when GraphQL names the bot without the [bot] suffix', async () => {
+    gh.addToken('bare', { ...GITHUB_ACTIONS_BOT, viewerLogin: 'github-actions' });
+    const mine = gh.seedComment('acme/agent', 7, `${marker(NAME)}\nold`, {
+      login: 'github-actions[bot]',
+      type: 'Bot',
+    });
+    await run(reporter({}, { token: 'bare', environment: '' }));
+    expect(gh.comments).toHaveLength(1);
+    expect(mine.body).toContain('is live');
+  });
+
+  it('works for a personal token too: its own comments are the user’s', async () => {
+    gh.addToken('ghp_pat', { login: 'octocat', type: 'User' });
+    gh.seedComment('acme/agent', 7, `${marker(NAME)}\nby the bot, not by this token`, {
+      login: 'github-actions[bot]',
+      type: 'Bot',
+    });
+    await run(reporter({}, { token: 'ghp_pat', environment: '' }));
+    expect(gh.comments).toHaveLength(2);
+    expect(gh.comments[1]?.user.login).toBe('octocat');
+    expect(gh.comments[0]?.body).toContain('by the bot');
+  });
+
+  it('a run that failed before the deploy writes one comment with the reason', async () => {
+    await reporter({}, { environment: '' }).onFinished({
+      name: NAME,
+      stage: 'failed',
+      failure: '401 Unauthorized from GET /v2/deployments: check the api-key input',
+      drift: [],
+    });
+    expect(writes().map((w) => w.method)).toEqual(['POST']);
+    expect(gh.comments[0]?.body).toContain('check the api\\-key input');
+  });
+});
+
+describe('faults', () => {
+  it('retries a 502 once, and warns once when the second attempt fails too', async () => {
+    gh.inject({ method: 'POST', path: '/repos/acme/agent/deployments', status: 502 });
+    await run(reporter({}, { comment: false }), live);
+    expect(gh.calls('POST /repos/acme/agent/deployments')).toHaveLength(2);
+    expect(gh.deployments).toHaveLength(1);
+    expect(warnings()).toEqual([]);
+
+    gh.inject({ method: 'POST', path: '/repos/acme/agent/deployments', status: 502, times: 2 });
+    await run(reporter({}, { comment: false }), live);
+    expect(gh.calls('POST /repos/acme/agent/deployments')).toHaveLength(4);
+    expect(warnings()).toHaveLength(1);
+    expect(warnings()[0]).toContain(
+      'POST /repos/acme/agent/deployments: 502 Server Error (2 attempts)',
+    );
+  });
+
+  it('an unknown token: one warning that names github-token, and nothing more is tried after it', async () => {
+    await run(reporter({}, { token: 'ghp_revoked' }));
+    expect(warnings()).toHaveLength(2); // the record and the comment each say so once
+    for (const warning of warnings()) {
+      expect(warning).toContain('401 Bad credentials');
+      expect(warning).toContain('github-token');
+    }
+    expect(gh.requests.map((r) => `${r.method} ${r.path}`)).toEqual([
+      'POST /repos/acme/agent/deployments',
+      'POST /graphql',
+    ]);
+  });
+
+  it('a hanging GitHub: every call bounded, all of it within the run’s budget', async () => {
+    gh.inject({ hang: true, times: Infinity });
+    const r = reporter(
+      {},
+      {},
+      {
+        api: { limits: { attemptMs: 400, callMs: 800, retryDelayMs: 50 } },
+        budgetMs: 1_500,
+      },
+    );
+    const started = performance.now();
+    r.onDeployed(deployed);
+    await r.onFinished(live);
+    const elapsed = performance.now() - started;
+    expect(elapsed).toBeLessThan(1_500 + 400);
+    expect(elapsed).toBeGreaterThan(700);
+    expect(warnings().length).toBeGreaterThanOrEqual(2);
+    expect(
+      warnings().some((w) => /no answer: timed out after 0\.[34] s \(2 attempts\)/.test(w)),
+    ).toBe(true);
+    expect(gh.requests.length).toBeLessThanOrEqual(4);
+  });
+
+  it('the default bounds are those of the contract', () => {
+    expect(DEFAULT_LIMITS).toMatchObject({ attempts: 2, callMs: 10_000 });
+    expect(DEFAULT_LIMITS.attemptMs * DEFAULT_LIMITS.attempts).toBeLessThanOrEqual(10_000);
+    expect(RUN_BUDGET_MS).toBe(15_000);
+  });
+
+  it('a rate limit: retried when GitHub’s wait fits, else one warning and no wait', async () => {
+    gh.inject({ path: '/repos/acme/agent/deployments', ...rateLimited(429, 0) });
+    await run(reporter({}, { comment: false }), live);
+    expect(gh.calls('POST /repos/acme/agent/deployments')).toHaveLength(2);
+    expect(warnings()).toEqual([]);
+
+    gh.inject({ path: '/repos/acme/agent/deployments', ...rateLimited(403, 3_600) });
+    const started = performance.now();
+    await run(reporter({}, { comment: false }), live);
+    expect(performance.now() - started).toBeLessThan(2_000);
+    expect(warnings()).toHaveLength(1);
+    expect(warnings()[0]).toContain('rate-limits this token');
+  });
+
+  it('a cancelled run writes its error status at once, even while a call hangs', async () => {
+    const r = reporter({}, { comment: false });
+    r.onDeployed(deployed);
+    await expect.poll(() => gh.deployments[0]?.statuses.length ?? 0).toBe(1);
+    gh.inject({ method: 'POST', path: /\/statuses$/, hang: true });
+    // A progress status would hang here; the cancel goes around it.
+    const started = performance.now();
+    await r.onFinished({ ...deployed, stage: 'cancelled' });
+    expect(performance.now() - started).toBeLessThan(3_000);
+  });
+});
+
+describe('commit order', () => {
+  const [a, b, c] = ['a'.repeat(40), 'b'.repeat(40), 'c'.repeat(40)];
+
+  it('newer when the latest commit is ahead of the target, older when behind, asked once a pair', async () => {
+    gh.chain(a, b, c);
+    gh.commit('d'.repeat(40), [a]);
+    const r = reporter({}, { environment: '', comment: false });
+    const repo = { owner: 'acme', repo: 'agent' };
+    expect(await r.commitOrder(repo, a, c)).toBe('newer');
+    expect(await r.commitOrder(repo, c, b)).toBe('older');
+    expect(await r.commitOrder(repo, c, 'd'.repeat(40))).toBeUndefined();
+    expect(await r.commitOrder(repo, b, b)).toBeUndefined();
+    expect(await r.commitOrder(repo, a, c)).toBe('newer');
+    expect(gh.calls(/^GET \/repos\/acme\/agent\/compare\//)).toHaveLength(4);
+    expect(gh.calls(/compare/)[0]?.path).toBe(`/repos/acme/agent/compare/${a}...${c}`);
+    expect(lines.filter((l) => l.level === 'debug')).toHaveLength(2);
+    expect(warnings()).toEqual([]);
+  });
+
+  it('unknown (one debug line, no warning) for an unknown commit or a repository the token cannot read', async () => {
+    gh.chain(a, b);
+    gh.addToken('narrow', { ...GITHUB_ACTIONS_BOT, repositories: ['acme/agent'] });
+    const r = reporter({}, { token: 'narrow', environment: '', comment: false });
+    expect(await r.commitOrder({ owner: 'acme', repo: 'agent' }, a, c)).toBeUndefined();
+    expect(await r.commitOrder({ owner: 'acme', repo: 'other' }, a, b)).toBeUndefined();
+    expect(warnings()).toEqual([]);
+    const debug = lines.filter((l) => l.level === 'debug').map((l) => l.message);
+    expect(debug).toHaveLength(2);
+    expect(debug[1]).toContain('GET /repos/acme/other/compare/');
+    expect(debug[1]).toContain('404 Not Found');
+  });
+});
+
+describe('wiring', () => {
+  it('no token: skipped with one notice, no request', () => {
+    const none = gitHubReporter(
+      context(),
+      { ...features, token: '' },
+      {
+        logger,
+        clock: systemClock,
+        redact: (t) => t,
+      },
+    );
+    expect(none).toBeUndefined();
+    expect(lines).toEqual([
+      {
+        level: 'notice',
+        message:
+          'github-token is empty: the GitHub deployment record and the pull request comment are skipped.',
+      },
+    ]);
+    expect(gh.requests).toEqual([]);
+  });
+
+  it('pr-comment off a pull request: one debug line', () => {
+    gitHubReporter(
+      context({ pullRequest: undefined }),
+      { ...features, environment: '' },
+      {
+        logger,
+        clock: systemClock,
+        redact: (t) => t,
+      },
+    );
+    expect(lines).toEqual([
+      { level: 'debug', message: 'pr-comment is ignored: the run is not for a pull request' },
+    ]);
+  });
+
+  it('loads Octokit on the first call only, and never for a run that makes none', async () => {
+    let loads = 0;
+    const load = async () => {
+      loads += 1;
+      return import('@actions/github');
+    };
+    const idle = reporter({}, {}, { api: { load } });
+    expect(idle.deploymentId).toBeUndefined();
+    expect(loads).toBe(0);
+    await run(reporter({}, {}, { api: { load } }));
+    expect(loads).toBe(1);
+  });
+
+  it('reads the run’s context from the event: the head sha, the pull request, a fork', () => {
+    const env = {
+      GITHUB_REPOSITORY: 'acme/agent',
+      GITHUB_SERVER_URL: 'https://github.example',
+      GITHUB_RUN_ID: '42',
+      GITHUB_API_URL: 'https://github.example/api/v3',
+    };
+    const payload = {
+      pull_request: {
+        number: 7,
+        head: { sha: 'f'.repeat(40), repo: { full_name: 'someone/agent' } },
+        base: { repo: { full_name: 'acme/agent' } },
+      },
+    };
+    expect(runContext(env, { name: 'pull_request', sha: SHA, payload })).toEqual({
+      repository: { owner: 'acme', repo: 'agent' },
+      sha: 'f'.repeat(40),
+      pullRequest: 7,
+      fork: true,
+      runUrl: 'https://github.example/acme/agent/actions/runs/42',
+      apiUrl: 'https://github.example/api/v3',
+    });
+    expect(runContext(env, { name: 'push', sha: SHA, payload })).toMatchObject({
+      sha: SHA,
+      fork: false,
+    });
+    expect(runContext(env, { name: 'push', sha: SHA, payload })?.pullRequest).toBeUndefined();
+  });
+});
