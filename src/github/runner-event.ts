@@ -1,0 +1,39 @@
+/**
+ * The run's event, read as @actions/github's `context` reads it (the
+ * variables GITHUB_EVENT_NAME, GITHUB_REF, GITHUB_SHA and the JSON file
+ * GITHUB_EVENT_PATH names), without loading @actions/github: its only
+ * entry points (`.` and `./lib/utils`) load Octokit, and a run that uses no
+ * GitHub feature should not pay for it at start-up.
+ */
+import { readFileSync } from 'node:fs';
+
+export interface RunnerEvent {
+  name: string;
+  ref: string;
+  sha: string;
+  /** The webhook payload, not yet checked; `{}` when there is none. */
+  payload: unknown;
+  /** Why the payload could not be read, for one debug line. */
+  problem?: string;
+}
+
+export function readRunnerEvent(env: Record<string, string | undefined>): RunnerEvent {
+  const event = {
+    name: env.GITHUB_EVENT_NAME ?? '',
+    ref: env.GITHUB_REF ?? '',
+    sha: env.GITHUB_SHA ?? '',
+  };
+  const path = env.GITHUB_EVENT_PATH;
+  if (!path) return { ...event, payload: {} };
+  try {
+    return { ...event, payload: JSON.parse(readFileSync(path, 'utf8')) as unknown };
+  } catch (error) {
+    // @actions/github's context throws on a payload it cannot parse; the run goes on without one.
+    const why = error instanceof Error ? error.message : String(error);
+    return {
+      ...event,
+      payload: {},
+      problem: `the event payload ${path} could not be read: ${why}`,
+    };
+  }
+}
