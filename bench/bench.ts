@@ -7,7 +7,7 @@
 import { execFileSync } from 'node:child_process';
 import { statSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
-import { startEmulator, type Emulator, type RecordedRequest } from '../test/emulator.ts';
+import { startEmulator, type Emulator, type RecordedRequest } from '../test/emulator/emulator.ts';
 import { allowSourceImports } from './source-hooks.ts';
 import {
   ANCHOR,

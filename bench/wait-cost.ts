@@ -4,11 +4,11 @@
  * clock (`now`) is the same fake clock, so a wait of minutes takes no real
  * time. Imported dynamically by bench.ts after `allowSourceImports()`.
  */
-import { ServiceClient } from '../src/client.ts';
-import { WaitError } from '../src/errors.ts';
-import { Service } from '../src/service.ts';
-import { DEFAULT_WAIT, waitUntilLive } from '../src/wait.ts';
-import { startEmulator } from '../test/emulator.ts';
+import { ServiceClient } from '../src/service/client.ts';
+import { WaitError } from '../src/common/errors.ts';
+import { Service } from '../src/service/endpoints.ts';
+import { DEFAULT_WAIT, waitUntilLive } from '../src/run/wait.ts';
+import { startEmulator } from '../test/emulator/emulator.ts';
 import { FakeClock, MemoryLogger } from '../test/support/clock.ts';
 
 const NAME = 'bench-wait';

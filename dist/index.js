@@ -29211,21 +29211,7 @@ module.exports = {
 
 /***/ }),
 
-/***/ 9407:
-/***/ ((module, __unused_webpack___webpack_exports__, __nccwpck_require__) => {
-
-__nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
-/* harmony import */ var _main_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(2654);
-/** The action's entry: runs it, and nothing else. */
-
-await (0,_main_js__WEBPACK_IMPORTED_MODULE_0__/* .run */ .e)();
-
-__webpack_async_result__();
-} catch(e) { __webpack_async_result__(e); } }, 1);
-
-/***/ }),
-
-/***/ 2654:
+/***/ 3812:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -46726,7 +46712,7 @@ const external_node_path_namespaceObject = __WEBPACK_EXTERNAL_createRequire(impo
 var external_node_path_default = /*#__PURE__*/__nccwpck_require__.n(external_node_path_namespaceObject);
 // EXTERNAL MODULE: ./node_modules/yaml/dist/index.js
 var dist = __nccwpck_require__(8815);
-;// CONCATENATED MODULE: ./src/errors.ts
+;// CONCATENATED MODULE: ./src/common/errors.ts
 class ActionError extends Error {
     name = 'ActionError';
 }
@@ -46818,7 +46804,7 @@ function describeError(error) {
     }
 }
 
-;// CONCATENATED MODULE: ./src/plan.ts
+;// CONCATENATED MODULE: ./src/inputs/plan.ts
 /** The values of the `on-drift` input. */
 const ON_DRIFT_MODES = ['warn', 'fail'];
 
@@ -46839,7 +46825,7 @@ function iso_duration(params) {
     return core._isoDuration(ZodISODuration, params);
 }
 
-;// CONCATENATED MODULE: ./src/schemas.ts
+;// CONCATENATED MODULE: ./src/service/schemas.ts
 /**
  * The wire schemas of the deployment management service (the README's "The service").
  *
@@ -46893,8 +46879,8 @@ const stringMap = () => record(schemas_string(), schemas_string());
  * reads "Invalid UUID" as the contract names it; a missing one keeps zod's
  * "expected string, received undefined".
  */
-const src_schemas_uuid = () => schemas_guid({ error: (issue) => (issue.code === 'invalid_format' ? 'Invalid UUID' : undefined) });
-const src_schemas_int = () => schemas_number().int();
+const service_schemas_uuid = () => schemas_guid({ error: (issue) => (issue.code === 'invalid_format' ? 'Invalid UUID' : undefined) });
+const service_schemas_int = () => schemas_number().int();
 /**
  * Accepts ISO 8601 date-time strings with an offset (`Z`, `+02:00`) or without
  * one (`2024-05-01T12:00:00.123456`), with any number of fractional digits.
@@ -46958,43 +46944,43 @@ function buildFamily(object) {
     // resource_spec: all fields nullable.
     const ResourceSpec = object({
         // main service
-        min_scale: src_schemas_int().nullish(),
-        max_scale: src_schemas_int().nullish(),
+        min_scale: service_schemas_int().nullish(),
+        max_scale: service_schemas_int().nullish(),
         cpu: schemas_number().nullish(),
         cpu_limit: schemas_number().nullish(),
-        memory_mb: src_schemas_int().nullish(),
-        memory_limit_mb: src_schemas_int().nullish(),
+        memory_mb: service_schemas_int().nullish(),
+        memory_limit_mb: service_schemas_int().nullish(),
         // queue
-        queue_min_scale: src_schemas_int().nullish(),
-        queue_max_scale: src_schemas_int().nullish(),
+        queue_min_scale: service_schemas_int().nullish(),
+        queue_max_scale: service_schemas_int().nullish(),
         queue_cpu: schemas_number().nullish(),
         queue_cpu_limit: schemas_number().nullish(),
-        queue_memory_mb: src_schemas_int().nullish(),
-        queue_memory_limit_mb: src_schemas_int().nullish(),
+        queue_memory_mb: service_schemas_int().nullish(),
+        queue_memory_limit_mb: service_schemas_int().nullish(),
         // orchestrator
         orchestrator_cpu: schemas_number().nullish(),
         orchestrator_cpu_limit: schemas_number().nullish(),
-        orchestrator_memory_mb: src_schemas_int().nullish(),
-        orchestrator_memory_limit_mb: src_schemas_int().nullish(),
-        orchestrator_min_scale: src_schemas_int().nullish(),
-        orchestrator_max_scale: src_schemas_int().nullish(),
+        orchestrator_memory_mb: service_schemas_int().nullish(),
+        orchestrator_memory_limit_mb: service_schemas_int().nullish(),
+        orchestrator_min_scale: service_schemas_int().nullish(),
+        orchestrator_max_scale: service_schemas_int().nullish(),
         // executor
         executor_cpu: schemas_number().nullish(),
         executor_cpu_limit: schemas_number().nullish(),
-        executor_memory_mb: src_schemas_int().nullish(),
-        executor_memory_limit_mb: src_schemas_int().nullish(),
+        executor_memory_mb: service_schemas_int().nullish(),
+        executor_memory_limit_mb: service_schemas_int().nullish(),
         // redis
         redis_cpu: schemas_number().nullish(),
         redis_cpu_limit: schemas_number().nullish(),
-        redis_memory_mb: src_schemas_int().nullish(),
-        redis_memory_limit_mb: src_schemas_int().nullish(),
+        redis_memory_mb: service_schemas_int().nullish(),
+        redis_memory_limit_mb: service_schemas_int().nullish(),
         // database
         db_cpu: schemas_number().nullish(),
         db_cpu_limit: schemas_number().nullish(),
-        db_memory_mb: src_schemas_int().nullish(),
-        db_memory_limit_mb: src_schemas_int().nullish(),
-        db_storage_gi: src_schemas_int().nullish(),
-        db_max_connections: src_schemas_int().nullish(),
+        db_memory_mb: service_schemas_int().nullish(),
+        db_memory_limit_mb: service_schemas_int().nullish(),
+        db_storage_gi: service_schemas_int().nullish(),
+        db_max_connections: service_schemas_int().nullish(),
         // placement and pod customization
         labels: stringMap().nullish(),
         annotations: stringMap().nullish(),
@@ -47008,12 +46994,12 @@ function buildFamily(object) {
     const ListenerConfig = object({ k8s_namespace: schemas_string().nullish() });
     // source_config: all fields nullable. No deployment_type: the service interface does not list it.
     const SourceConfig = object({
-        integration_id: src_schemas_uuid().nullish(),
+        integration_id: service_schemas_uuid().nullish(),
         repo_url: schemas_string().nullish(),
         build_on_push: schemas_boolean().nullish(),
         custom_url: schemas_string().nullish(),
         resource_spec: ResourceSpec.nullish(),
-        listener_id: src_schemas_uuid().nullish(),
+        listener_id: service_schemas_uuid().nullish(),
         listener_config: ListenerConfig.nullish(),
         install_command: schemas_string().nullish(),
         build_command: schemas_string().nullish(),
@@ -47073,8 +47059,8 @@ const DeploymentCreateRequestSchema = lazy(() => schemas_request().Deployment.ex
 // ---------------------------------------------------------------------------
 /** Item of the repository listing of a source-hosting integration. */
 const RepositorySchema = looseObject({
-    host_integration_id: src_schemas_uuid(),
-    id: src_schemas_int(),
+    host_integration_id: service_schemas_uuid(),
+    id: service_schemas_int(),
     name: schemas_string(),
     owner: schemas_string(),
     url: schemas_string(),
@@ -47088,22 +47074,22 @@ const SourceRevisionConfigSchema = response.SourceRevisionConfig.extend({
 });
 const DeploymentSchema = response.Deployment.extend({
     source_revision_config: SourceRevisionConfigSchema,
-    id: src_schemas_uuid(),
-    tenant_id: src_schemas_uuid(),
+    id: service_schemas_uuid(),
+    tenant_id: service_schemas_uuid(),
     created_at: dateTime(),
     updated_at: dateTime(),
     // A known status, or one the service adds later: that is not a schema
     // failure, the wait logs it and waits through it.
     status: union([DeploymentStatusSchema, schemas_string()]),
     // Required keys whose value may be null.
-    latest_revision_id: src_schemas_uuid().nullable(),
-    active_revision_id: src_schemas_uuid().nullable(),
+    latest_revision_id: service_schemas_uuid().nullable(),
+    active_revision_id: service_schemas_uuid().nullable(),
     image_version: schemas_string().nullish(),
 });
 /** Body of the deployment listing: a page and the offset of the next one. */
 const DeploymentListSchema = looseObject({
     resources: array(DeploymentSchema),
-    offset: src_schemas_int(),
+    offset: service_schemas_int(),
 });
 /**
  * An error body, read only to show the service's own message. `detail` is a
@@ -47167,7 +47153,7 @@ function formatZodIssues(error) {
     return lines;
 }
 
-;// CONCATENATED MODULE: ./src/input-parsers.ts
+;// CONCATENATED MODULE: ./src/inputs/parsers.ts
 /**
  * Parsers of single inputs: pure functions from the input's text to its value
  * that throw `Invalid` with what is wrong (never naming the input: the
@@ -47294,7 +47280,7 @@ function parseOnDrift(raw) {
     return mode;
 }
 
-;// CONCATENATED MODULE: ./src/strict-json.ts
+;// CONCATENATED MODULE: ./src/inputs/strict-json.ts
 /**
  * JSON as the inputs read it: strict JSON syntax (JSON.parse), and no key
  * given twice in one object. JSON.parse keeps the last of repeated keys
@@ -47347,7 +47333,7 @@ function firstRepeatedKey(node, path) {
     return undefined;
 }
 
-;// CONCATENATED MODULE: ./src/config-input.ts
+;// CONCATENATED MODULE: ./src/inputs/config.ts
 /**
  * The `config` input: a JSON or YAML object given inline, or the path of a
  * `.json`, `.yaml` or `.yml` file in the workspace (README, "The `config`
@@ -47441,7 +47427,7 @@ function parseConfig(raw, workspace) {
     return result.data;
 }
 
-;// CONCATENATED MODULE: ./src/header-input.ts
+;// CONCATENATED MODULE: ./src/inputs/headers.ts
 /**
  * The inputs that become HTTP headers: `headers`, `api-key-header` and
  * `api-key`. A header the HTTP client would refuse, or one that would change
@@ -47537,7 +47523,7 @@ function parseHeaders(raw) {
     return Object.fromEntries(headers);
 }
 
-;// CONCATENATED MODULE: ./src/secrets-input.ts
+;// CONCATENATED MODULE: ./src/inputs/secrets.ts
 /**
  * The `secrets` input: `NAME=value` lines (split at the first `=`, blank
  * lines and `#` comments ignored) or a JSON object. Messages never include a
@@ -47609,7 +47595,7 @@ function parseSecrets(raw) {
     });
 }
 
-;// CONCATENATED MODULE: ./src/declared-inputs.ts
+;// CONCATENATED MODULE: ./src/inputs/declared.ts
 /**
  * The inputs action.yml declares, once: each input's name, in action.yml's
  * order, with its parser. `INPUT_NAMES`, `InputName`, the inputs masked
@@ -47676,7 +47662,7 @@ function inputsSchema(environment) {
 
 // EXTERNAL MODULE: external "node:http"
 var external_node_http_ = __nccwpck_require__(7067);
-;// CONCATENATED MODULE: ./src/runtime.ts
+;// CONCATENATED MODULE: ./src/common/runtime.ts
 /**
  * What every module needs from the world, passed in rather than imported:
  * time (a clock tests can fake), logging, and how values are written in a log.
@@ -47734,7 +47720,7 @@ function neutraliseCommands(text) {
         .join('\n');
 }
 
-;// CONCATENATED MODULE: ./src/answers.ts
+;// CONCATENATED MODULE: ./src/service/answers.ts
 /**
  * What the action says about an exchange that failed: the service's own
  * message from an error body, a description of a body it could not read,
@@ -47862,7 +47848,7 @@ function networkFailure(error, timedOut, timeoutMs) {
     return { problem: code !== '' ? `${text} (${code})` : text, reached };
 }
 
-;// CONCATENATED MODULE: ./src/retry.ts
+;// CONCATENATED MODULE: ./src/service/retry.ts
 const DEFAULT_RETRY_POLICY = {
     attempts: 5,
     initialDelayMs: 1_000,
@@ -47891,7 +47877,7 @@ function delayBeforeRetry(policy, attempt, retryAfterMs, clock) {
     return Math.round(backoff / 2 + (backoff / 2) * clock.random());
 }
 
-;// CONCATENATED MODULE: ./src/client.ts
+;// CONCATENATED MODULE: ./src/service/client.ts
 /**
  * The one HTTP client of the service. Every request goes through `exchange()`:
  * one loop that sets the headers and the per-request timeout, retries what is
@@ -48121,7 +48107,7 @@ class ServiceClient {
     }
 }
 
-;// CONCATENATED MODULE: ./src/service.ts
+;// CONCATENATED MODULE: ./src/service/endpoints.ts
 /**
  * The deployment management service as a typed API: one function an
  * endpoint, the only place that spells a path, a query or a schema. The flow
@@ -48220,7 +48206,7 @@ class Service {
     }
 }
 
-;// CONCATENATED MODULE: ./src/deploy.ts
+;// CONCATENATED MODULE: ./src/run/deploy.ts
 /**
  * The deploy flow's decisions: which repository (codehost), which deployment
  * of the name, reuse or create — never two from one name where the service
@@ -48410,7 +48396,7 @@ async function deploy(plan, dependencies) {
     });
 }
 
-;// CONCATENATED MODULE: ./src/redact.ts
+;// CONCATENATED MODULE: ./src/common/redact.ts
 /**
  * Removes secret values from free text (log lines, error messages, the job
  * summary) before it is shown. Outputs are not free text: they are redacted
@@ -48477,7 +48463,7 @@ class Redactor {
     }
 }
 
-;// CONCATENATED MODULE: ./src/drift.ts
+;// CONCATENATED MODULE: ./src/run/drift.ts
 /**
  * Drift: where a reused deployment differs from what the step asks for. The
  * service has no update call, so these differences stay until someone
@@ -48574,7 +48560,7 @@ function showValue(value) {
     return text.length > 120 ? `${text.slice(0, 120)}…` : text;
 }
 
-;// CONCATENATED MODULE: ./src/commit-target.ts
+;// CONCATENATED MODULE: ./src/inputs/commit.ts
 /**
  * Which commit must be live (README "What green means"): the `commit` input,
  * with `auto` derived from the run's event. Whether an `auto` commit is
@@ -48582,7 +48568,7 @@ function showValue(value) {
  * deploy step knows; this module says which branch and sha the run is for.
  */
 
-const commit_target_FULL_SHA = /^[0-9a-fA-F]{40}$/;
+const commit_FULL_SHA = /^[0-9a-fA-F]{40}$/;
 const BRANCH_REF = 'refs/heads/';
 /** Events whose GITHUB_SHA is a merge commit the service never builds. */
 const PULL_REQUEST_EVENTS = ['pull_request', 'pull_request_target'];
@@ -48591,7 +48577,7 @@ const PullRequestPayloadSchema = looseObject({
     pull_request: looseObject({
         head: looseObject({
             ref: schemas_string().min(1),
-            sha: schemas_string().regex(commit_target_FULL_SHA),
+            sha: schemas_string().regex(commit_FULL_SHA),
             // null when the fork the pull request comes from was deleted
             repo: looseObject({ full_name: schemas_string() }).nullish(),
         }),
@@ -48629,7 +48615,7 @@ function branchHead(event, workflowRepository, repository) {
     if (workflowRepository !== undefined && !sameRepository(workflowRepository, repository)) {
         return none(`the run is for ${workflowRepository}, not ${repository.owner}/${repository.name}`);
     }
-    if (!commit_target_FULL_SHA.test(event.sha))
+    if (!commit_FULL_SHA.test(event.sha))
         return none(`GITHUB_SHA '${event.sha}' is not a full commit sha`);
     return { kind: 'auto', branch: event.ref.slice(BRANCH_REF.length), sha: event.sha.toLowerCase() };
 }
@@ -48652,7 +48638,7 @@ function commitRequest(commit, fields, environment) {
     return branchHead(event, environment.repository, fields.repository);
 }
 
-;// CONCATENATED MODULE: ./src/plan-builder.ts
+;// CONCATENATED MODULE: ./src/inputs/build-plan.ts
 /**
  * From inputs that each parsed on their own to one plan: `config` merged
  * under the explicit inputs, the request headers, and the checks that depend
@@ -48802,7 +48788,7 @@ function buildPlan(inputs, environment) {
     return { ...commonFields(inputs, wanted, fields, environment), ...fields };
 }
 
-;// CONCATENATED MODULE: ./src/inputs.ts
+;// CONCATENATED MODULE: ./src/inputs/read-plan.ts
 /**
  * Every input of action.yml is read here, once, into one typed plan. Nothing
  * here sends a request: a bad input fails the step before the first one.
@@ -48831,7 +48817,7 @@ function readPlan(read, environment) {
     return buildPlan(result.data, environment);
 }
 
-;// CONCATENATED MODULE: ./src/live.ts
+;// CONCATENATED MODULE: ./src/run/live.ts
 
 const live_short = (sha) => sha.slice(0, 12);
 /** The commit of the deployment's latest revision, lower-cased, if the service says. */
@@ -48904,7 +48890,7 @@ function chooseTarget(commit, tracked, logger) {
     }
 }
 
-;// CONCATENATED MODULE: ./src/report.ts
+;// CONCATENATED MODULE: ./src/run/report.ts
 /**
  * What the run hands to later steps and shows to people: the outputs, and
  * the job summary. Every secret value is replaced by `***` first.
@@ -49050,7 +49036,7 @@ function summaryHtml(input) {
     return `<h2>${title}: ${escapeHtml(plan.name)}</h2>\n<table>\n${table}\n</table>${driftTable(input.drift ?? [])}${failureBlock}\n`;
 }
 
-;// CONCATENATED MODULE: ./src/wait.ts
+;// CONCATENATED MODULE: ./src/run/wait.ts
 /**
  * Waiting until a deployment is live (live.ts says what that means): the
  * polling schedule only. Polls `getById` with a growing interval, up to a
@@ -49139,7 +49125,7 @@ async function waitUntilLive(initial, goal, options, dependencies) {
     }
 }
 
-;// CONCATENATED MODULE: ./src/flow.ts
+;// CONCATENATED MODULE: ./src/run/pipeline.ts
 /**
  * The run as a pipeline: inputs → plan → deploy → wait → report. Each step is
  * a function that returns a value; what is known so far is kept in one
@@ -49326,7 +49312,7 @@ async function pipeline(io) {
     return record;
 }
 
-;// CONCATENATED MODULE: ./src/main.ts
+;// CONCATENATED MODULE: ./src/github/action.ts
 /**
  * The action's run, wired to the runner through @actions/core (the only
  * module that imports it): masks the sensitive inputs, runs the pipeline,
@@ -49444,6 +49430,20 @@ async function run() {
     }
 }
 
+
+/***/ }),
+
+/***/ 9407:
+/***/ ((module, __unused_webpack___webpack_exports__, __nccwpck_require__) => {
+
+__nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
+/* harmony import */ var _github_action_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(3812);
+/** The action's entry: runs it, and nothing else. */
+
+await (0,_github_action_js__WEBPACK_IMPORTED_MODULE_0__/* .run */ .e)();
+
+__webpack_async_result__();
+} catch(e) { __webpack_async_result__(e); } }, 1);
 
 /***/ }),
 

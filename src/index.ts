@@ -1,4 +1,4 @@
 /** The action's entry: runs it, and nothing else. */
-import { run } from './main.js';
+import { run } from './github/action.js';
 
 await run();

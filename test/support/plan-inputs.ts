@@ -7,9 +7,9 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, expect } from 'vitest';
-import { InputError } from '../../src/errors.ts';
-import { readPlan } from '../../src/inputs.ts';
-import type { Plan, RunEnvironment } from '../../src/plan.ts';
+import { InputError } from '../../src/common/errors.ts';
+import { readPlan } from '../../src/inputs/read-plan.ts';
+import type { Plan, RunEnvironment } from '../../src/inputs/plan.ts';
 import { reader } from './action.ts';
 
 export const INTEGRATION_ID = '0f8fad5b-d9cb-469f-a165-70867728950e';

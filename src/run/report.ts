@@ -1,0 +1,188 @@
+/**
+ * What the run hands to later steps and shows to people: the outputs, and
+ * the job summary. Every secret value is replaced by `***` first.
+ */
+import { MASK } from '../common/redact.js';
+import { CREATE_CALL } from '../service/endpoints.js';
+import type { Plan } from '../inputs/plan.js';
+import type { DeployResult } from './deploy.js';
+import { showValue, type DriftEntry } from './drift.js';
+import type { Deployment } from '../service/schemas.js';
+
+/** The names of every output, as action.yml declares them. */
+export const OUTPUT_NAMES = [
+  'deployment-id',
+  'status',
+  'created',
+  'latest-revision-id',
+  'active-revision-id',
+  'repo-url',
+  'repo-ref',
+  'deployment',
+  'live',
+  'commit-sha',
+  'drift',
+] as const;
+export type OutputName = (typeof OUTPUT_NAMES)[number];
+export type Outputs = Partial<Record<OutputName, string>>;
+
+/** The deployment with every secret value replaced by `***`. */
+export function redactDeployment(deployment: Deployment): Deployment {
+  return {
+    ...deployment,
+    secrets: deployment.secrets.map((secret) => ({ ...secret, value: MASK })),
+  };
+}
+
+/**
+ * The repository and ref of the deployment (codehost): what was sent when
+ * this run created it (or would), the live values when it was reused.
+ */
+export function repositoryOf(result: DeployResult): { url?: string; ref?: string } {
+  if (result.request.source !== 'codehost') return {};
+  const described =
+    result.created || result.deployment === undefined ? result.request : result.deployment;
+  return {
+    url: described.source_config.repo_url ?? undefined,
+    ref: described.source_revision_config.repo_ref ?? undefined,
+  };
+}
+
+/** What the run judged of the deployment: whether it is live, and what drifted. */
+export interface Assessment {
+  live: boolean;
+  drift: DriftEntry[];
+}
+
+/** The outputs known from a deploy result (and, when waited, its latest state). */
+export function outputsOf(
+  result: DeployResult,
+  deployment: Deployment | undefined,
+  assessment: Assessment,
+): Outputs {
+  const repository = repositoryOf(result);
+  const outputs: Outputs = {
+    created: String(result.created),
+    'repo-url': repository.url ?? '',
+    'repo-ref': repository.ref ?? '',
+    live: String(assessment.live),
+    drift: JSON.stringify(assessment.drift),
+  };
+  if (deployment === undefined) return outputs;
+  return {
+    ...outputs,
+    'deployment-id': deployment.id,
+    status: deployment.status,
+    'latest-revision-id': deployment.latest_revision_id ?? '',
+    'active-revision-id': deployment.active_revision_id ?? '',
+    deployment: JSON.stringify(redactDeployment(deployment)),
+    'commit-sha': deployment.source_revision_config.repo_commit_sha ?? '',
+  };
+}
+
+/** What a dry run prints: the request body, with every secret value replaced by `***`. */
+export function dryRunReport(result: DeployResult): string {
+  const body = {
+    ...result.request,
+    secrets: result.request.secrets.map((secret) => ({ ...secret, value: MASK })),
+  };
+  const what =
+    result.deployment === undefined
+      ? `dry run: ${CREATE_CALL} would send`
+      : `dry run: '${result.deployment.name}' exists, so nothing would be sent; a create would send`;
+  return `${what}:\n${JSON.stringify(body, null, 2)}`;
+}
+
+const HTML_ESCAPES: Record<string, string> = {
+  '&': '&amp;',
+  '<': '&lt;',
+  '>': '&gt;',
+  '"': '&quot;',
+  "'": '&#39;',
+  '|': '&#124;',
+};
+
+export function escapeHtml(text: string): string {
+  return text.replace(/[&<>"'|]/g, (character) => HTML_ESCAPES[character] ?? character);
+}
+
+export interface SummaryInput {
+  plan: Pick<Plan, 'name' | 'source' | 'dryRun'>;
+  result?: DeployResult;
+  /** The latest state of the deployment (after waiting), if any. */
+  deployment?: Deployment;
+  /** Whether it is live, and the commit live instead of a superseded target. */
+  liveness?: { live: boolean; supersededBy?: string; missing?: string };
+  /** The targeted commit, if any. */
+  target?: string;
+  drift?: DriftEntry[];
+  /** The failure, already redacted, when the run failed. */
+  failure?: string;
+  /** The commit the workflow runs for (GITHUB_SHA). */
+  commit?: string;
+}
+
+const cell = (value: string | null | undefined) =>
+  value === undefined || value === null || value === '' ? '—' : escapeHtml(value);
+
+function outcomeOf(result: DeployResult | undefined, shown: Deployment | undefined): string {
+  if (result === undefined) return '—';
+  if (result.created) return 'created';
+  return shown === undefined ? 'would be created (dry run)' : 'reused';
+}
+
+function liveCell(liveness: SummaryInput['liveness']): string | undefined {
+  if (liveness === undefined) return undefined;
+  if (!liveness.live) return `no: ${liveness.missing ?? 'not live'}`;
+  return liveness.supersededBy === undefined
+    ? 'yes'
+    : `yes: commit ${liveness.supersededBy.slice(0, 12)} of a newer push is live instead of the target`;
+}
+
+/** The drift table: one row a difference, secret values already `***`. */
+function driftTable(drift: DriftEntry[]): string {
+  if (drift.length === 0) return '';
+  const rows = drift
+    .map(
+      (entry) =>
+        `<tr><td><code>${escapeHtml(entry.field)}</code></td><td>${cell(showValue(entry.wanted))}</td><td>${cell(showValue(entry.live))}</td></tr>`,
+    )
+    .join('\n');
+  return `\n<h3>⚠️ Drift: not applied</h3>\n<p>The service cannot update a deployment: change these in the service, or deploy under a new name.</p>\n<table>\n<tr><th>Field</th><th>Step wants</th><th>Deployment has</th></tr>\n${rows}\n</table>`;
+}
+
+/** The job summary as HTML: a heading, a table of the deployment, drift, the failure if any. */
+export function summaryHtml(input: SummaryInput): string {
+  const { plan, result, failure, commit } = input;
+  const shown = input.deployment ?? result?.deployment;
+  const repository = result === undefined ? {} : repositoryOf(result);
+  const rows: [string, string | null | undefined][] = [
+    ['Name', plan.name],
+    ['Id', shown?.id],
+    ['Status', shown?.status],
+    ['Outcome', outcomeOf(result, shown)],
+    ['Live', liveCell(input.liveness)],
+    ['Source', plan.source],
+    ['Repository', repository.url],
+    ['Ref', repository.ref],
+    ['Target commit', input.target?.slice(0, 12)],
+    ['Latest revision', shown?.latest_revision_id],
+    ['Latest revision commit', shown?.source_revision_config.repo_commit_sha?.slice(0, 12)],
+    ['Active revision', shown?.active_revision_id],
+    ['Workflow commit', commit?.slice(0, 12)],
+  ];
+  const table = rows
+    .map(([label, value]) => `<tr><th align="left">${label}</th><td>${cell(value)}</td></tr>`)
+    .join('\n');
+  const title =
+    failure !== undefined
+      ? '❌ Deployment failed'
+      : plan.dryRun
+        ? '🔎 Deployment (dry run)'
+        : '🚀 Deployment';
+  const failureBlock =
+    failure === undefined
+      ? ''
+      : `\n<p><strong>Error:</strong></p>\n<pre>${escapeHtml(failure)}</pre>`;
+  return `<h2>${title}: ${escapeHtml(plan.name)}</h2>\n<table>\n${table}\n</table>${driftTable(input.drift ?? [])}${failureBlock}\n`;
+}

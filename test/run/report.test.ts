@@ -1,0 +1,187 @@
+import { describe, expect, it } from 'vitest';
+import type { DeployResult } from '../../src/run/deploy.ts';
+import {
+  dryRunReport,
+  escapeHtml,
+  outputsOf,
+  redactDeployment,
+  summaryHtml,
+} from '../../src/run/report.ts';
+import type { Deployment, DeploymentCreateRequest } from '../../src/service/schemas.ts';
+
+const deployment: Deployment = {
+  name: 'my-agent',
+  source: 'codehost',
+  source_config: { repo_url: 'https://git.example/acme/agent' },
+  source_revision_config: { repo_ref: 'main' },
+  secrets: [{ name: 'OPENAI_API_KEY', value: 'sk-live-123' }],
+  secret_references: null,
+  id: '6a1f0a5e-8f6e-4b1e-9a52-1d0f3c7b2e11',
+  tenant_id: '7e4a1c2b-5d3f-4a6e-9b8c-0d1e2f3a4b5c',
+  created_at: '2026-11-22T05:00:00Z',
+  updated_at: '2026-11-22T05:00:00Z',
+  status: 'AWAITING_DATABASE',
+  latest_revision_id: null,
+  active_revision_id: null,
+};
+
+const plan = { name: 'my-agent', source: 'codehost' as const, dryRun: false };
+
+const request: DeploymentCreateRequest = {
+  name: 'my-agent',
+  source: 'codehost',
+  source_config: {},
+  source_revision_config: { repo_ref: 'main' },
+  secrets: [{ name: 'OPENAI_API_KEY', value: 'sk-live-123' }],
+};
+
+describe('outputs', () => {
+  it('gives empty strings for null revision ids and redacts secrets in the deployment JSON', () => {
+    const result: DeployResult = { deployment, created: true, request };
+    const outputs = outputsOf(result, deployment, { live: false, drift: [] });
+
+    expect(outputs).toMatchObject({
+      'deployment-id': deployment.id,
+      status: 'AWAITING_DATABASE',
+      created: 'true',
+      'latest-revision-id': '',
+      'active-revision-id': '',
+      // What this run sent: the request's repository and ref.
+      'repo-url': '',
+      'repo-ref': 'main',
+      live: 'false',
+      drift: '[]',
+      'commit-sha': '',
+    });
+    expect(outputs.deployment).not.toContain('sk-live-123');
+    expect(JSON.parse(outputs.deployment ?? '') as Deployment).toEqual(
+      redactDeployment(deployment),
+    );
+  });
+
+  it('follows a later state of the deployment', () => {
+    const ready = { ...deployment, status: 'READY' as const };
+
+    expect(
+      outputsOf({ deployment, created: false, request }, ready, { live: true, drift: [] }).status,
+    ).toBe('READY');
+  });
+
+  it('has no deployment outputs in a dry run that would create', () => {
+    expect(outputsOf({ created: false, request }, undefined, { live: false, drift: [] })).toEqual({
+      created: 'false',
+      'repo-url': '',
+      'repo-ref': 'main',
+      live: 'false',
+      drift: '[]',
+    });
+  });
+});
+
+describe('summary', () => {
+  it('never shows undefined or null, and escapes what it interpolates', () => {
+    const html = summaryHtml({
+      plan: { ...plan, name: '<img src=x onerror=alert(1)>|x' },
+      result: { deployment, created: true, request },
+    });
+
+    expect(html).not.toMatch(/undefined|null/);
+    expect(html).not.toContain('<img');
+    expect(html).toContain('&lt;img src=x onerror=alert(1)&gt;&#124;x');
+    expect(html).toContain('<td>—</td>');
+  });
+
+  it('shows the failure and what was known', () => {
+    const html = summaryHtml({ plan, failure: "Invalid input 'name': <bad>" });
+
+    expect(html).toContain('failed');
+    expect(html).toContain('&lt;bad&gt;');
+    expect(html).not.toMatch(/undefined|null/);
+  });
+
+  it('shows the workflow commit, shortened', () => {
+    const html = summaryHtml({ plan, commit: '0123456789abcdef0123456789abcdef01234567' });
+
+    expect(html).toContain('<td>0123456789ab</td>');
+  });
+
+  it('says a dry run would create', () => {
+    const html = summaryHtml({
+      plan: { ...plan, dryRun: true },
+      result: { created: false, request },
+    });
+
+    expect(html).toContain('would be created (dry run)');
+  });
+});
+
+describe('summary of what green means', () => {
+  it('has a drift table whose secret entries show no value', () => {
+    const html = summaryHtml({
+      plan,
+      result: { deployment, created: false, request },
+      drift: [
+        { field: 'source_revision_config.agent_config_path', wanted: 'new.json', live: 'old.json' },
+        { field: 'secrets.OPENAI_API_KEY', wanted: '***', live: null },
+      ],
+    });
+
+    expect(html).toContain('Drift: not applied');
+    expect(html).toContain(
+      '<tr><td><code>source_revision_config.agent_config_path</code></td><td>new.json</td><td>old.json</td></tr>',
+    );
+    expect(html).toContain(
+      '<tr><td><code>secrets.OPENAI_API_KEY</code></td><td>***</td><td>(not set)</td></tr>',
+    );
+    expect(html).not.toContain('sk-live-123');
+  });
+
+  it('says which commit is live when a newer push superseded the target', () => {
+    const html = summaryHtml({
+      plan,
+      result: { deployment, created: false, request },
+      liveness: { live: true, supersededBy: 'c'.repeat(40) },
+      target: 'b'.repeat(40),
+    });
+
+    expect(html).toContain(
+      `yes: commit ${'c'.repeat(12)} of a newer push is live instead of the target`,
+    );
+    expect(html).toContain(`<td>${'b'.repeat(12)}</td>`);
+  });
+
+  it('says what is missing when the deployment is not live', () => {
+    const html = summaryHtml({
+      plan,
+      result: { deployment, created: false, request },
+      liveness: { live: false, missing: 'status is AWAITING_DATABASE, not READY' },
+    });
+
+    expect(html).toContain('<td>no: status is AWAITING_DATABASE, not READY</td>');
+  });
+});
+
+describe('dryRunReport', () => {
+  it('prints the body that would be sent, secret values redacted', () => {
+    const text = dryRunReport({ created: false, request });
+
+    expect(text).toMatch(/^dry run: POST \/v2\/deployments would send:\n\{/);
+    expect(text).toContain('"name": "OPENAI_API_KEY"');
+    expect(text).toContain('"value": "***"');
+    expect(text).not.toContain('sk-live-123');
+  });
+
+  it('says nothing would be sent when the deployment exists', () => {
+    expect(dryRunReport({ deployment, created: false, request })).toMatch(
+      /^dry run: 'my-agent' exists, so nothing would be sent/,
+    );
+  });
+});
+
+describe('escapeHtml', () => {
+  it('escapes markup and table pipes', () => {
+    expect(escapeHtml(`<a href="x">'&'</a>|`)).toBe(
+      '&lt;a href=&quot;x&quot;&gt;&#39;&amp;&#39;&lt;/a&gt;&#124;',
+    );
+  });
+});
