@@ -5,9 +5,8 @@
  * time. Imported dynamically by bench.ts after `allowSourceImports()`.
  */
 import { ServiceClient } from '../src/service/client.ts';
-import { WaitError } from '../src/common/errors.ts';
 import { Service } from '../src/service/endpoints.ts';
-import { DEFAULT_WAIT, waitUntilLive } from '../src/run/wait.ts';
+import { DEFAULT_WAIT, WaitError, waitUntilLive } from '../src/run/wait.ts';
 import { startEmulator } from '../test/emulator/emulator.ts';
 import { FakeClock, MemoryLogger } from '../test/support/clock.ts';
 

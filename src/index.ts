@@ -1,4 +1,4 @@
 /** The action's entry: runs it, and nothing else. */
-import { run } from './github/action.js';
+import { run } from './main.js';
 
 await run();

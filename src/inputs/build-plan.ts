@@ -6,7 +6,7 @@
  */
 import { commitRequest } from './commit.js';
 import type { ParsedInputs } from './declared.js';
-import { InputError, type InputProblem } from '../common/errors.js';
+import { InputError, type InputProblem } from './errors.js';
 import type { Plan, PlanCommon, RunEnvironment, SourceFields } from './plan.js';
 import type {
   SecretReference,

@@ -8,7 +8,7 @@ import { existsSync, readFileSync, realpathSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { parse as parseYaml } from 'yaml';
 import { z } from 'zod';
-import { fail } from './parsers.js';
+import { fail } from './errors.js';
 import {
   SecretReferenceSchema,
   SourceConfigRequestSchema,

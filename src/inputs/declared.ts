@@ -8,7 +8,7 @@
 import { z } from 'zod';
 import { parseConfig } from './config.js';
 import { parseApiKey, parseApiKeyHeader, parseHeaders } from './headers.js';
-import { Invalid } from '../common/errors.js';
+import { Invalid } from './errors.js';
 import {
   parseApiUrl,
   parseBoolean,

@@ -4,7 +4,7 @@
  * how the request is framed or where it goes, is an input error here, before
  * any request. Messages never include a header value: values are secret.
  */
-import { fail } from './parsers.js';
+import { fail } from './errors.js';
 
 const HEADER_TOKEN = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
 /** What an HTTP header value may hold: no control characters, nothing beyond Latin-1. */

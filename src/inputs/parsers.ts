@@ -4,13 +4,9 @@
  * declared list in src/declared-inputs.ts knows which input it parses).
  * Headers, secrets and `config` have modules of their own.
  */
-import { Invalid } from '../common/errors.js';
+import { fail } from './errors.js';
 import { ON_DRIFT_MODES, type OnDrift, type RepositoryName } from './plan.js';
 import { SOURCES, type Source } from '../service/schemas.js';
-
-export function fail(message: string): never {
-  throw new Invalid(message);
-}
 
 /** The longest a job may run on a hosted runner: a longer wait cannot be meant. */
 export const MAX_WAIT_TIMEOUT_SECONDS = 6 * 60 * 60;

@@ -7,7 +7,7 @@
  * src/plan-builder.ts; its types are in src/plan.ts.
  */
 import { INPUT_NAMES, inputsSchema, type InputName } from './declared.js';
-import { InputError } from '../common/errors.js';
+import { InputError } from './errors.js';
 import { buildPlan } from './build-plan.js';
 import type { Plan, RunEnvironment } from './plan.js';
 

@@ -5,7 +5,7 @@
  * multi-line value pasted by mistake may look like NAME=value, and its
  * "name" is then a piece of a secret.
  */
-import { fail } from './parsers.js';
+import { fail } from './errors.js';
 import type { Secret } from '../service/schemas.js';
 import { parseStrictJson } from './strict-json.js';
 

@@ -3,7 +3,8 @@
  * of the name, reuse or create — never two from one name where the service
  * lets the action prevent it, and a warning with every id where it cannot.
  */
-import { ActionError, CancelledError, type ServiceError } from '../common/errors.js';
+import { ActionError, CancelledError } from '../common/errors.js';
+import type { ServiceError } from '../service/errors.js';
 import type { CodehostPlan, Plan } from '../inputs/plan.js';
 import type { Clock, Logger } from '../common/runtime.js';
 import { formatDuration, untrusted } from '../common/runtime.js';

@@ -7,7 +7,7 @@
 import { ServiceClient, proxyDispatcher } from '../service/client.js';
 import { deploy, type DeployResult, type FlowDependencies } from './deploy.js';
 import { findDrift, showValue, type DriftEntry } from './drift.js';
-import { ActionError, CancelledError, WaitError, describeError } from '../common/errors.js';
+import { ActionError, CancelledError, describeError } from '../common/errors.js';
 import { readPlan, type InputReader } from '../inputs/read-plan.js';
 import {
   chooseTarget,
@@ -23,7 +23,7 @@ import { dryRunReport, outputsOf, type Outputs } from './report.js';
 import type { Clock, Logger } from '../common/runtime.js';
 import type { Deployment } from '../service/schemas.js';
 import { Service } from '../service/endpoints.js';
-import { DEFAULT_WAIT, waitUntilLive } from './wait.js';
+import { DEFAULT_WAIT, WaitError, waitUntilLive } from './wait.js';
 
 /** What the pipeline needs from the runner, passed in by the entry. */
 export interface RunnerIO {

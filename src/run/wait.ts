@@ -4,7 +4,8 @@
  * deadline, tolerating a few failed polls; a deployment that already is live
  * needs no check.
  */
-import { ActionError, ServiceError, WaitError } from '../common/errors.js';
+import { ActionError } from '../common/errors.js';
+import { ServiceError } from '../service/errors.js';
 import { formatDuration, untrusted, type Clock, type Logger } from '../common/runtime.js';
 import { Service } from '../service/endpoints.js';
 import { liveness, type Liveness, type Target } from './live.js';
@@ -25,6 +26,17 @@ export interface WaitOptions {
   growth: number;
   /** Failed polls in a row that are tolerated before the wait fails. */
   maxFailedPolls: number;
+}
+
+/** A wait ended without the deployment being live; carries the last deployment seen. */
+export class WaitError extends ActionError {
+  override name = 'WaitError';
+  readonly deployment: Deployment;
+
+  constructor(message: string, deployment: Deployment) {
+    super(message);
+    this.deployment = deployment;
+  }
 }
 
 export const DEFAULT_WAIT: Omit<WaitOptions, 'timeoutMs'> = {

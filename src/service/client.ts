@@ -9,7 +9,8 @@
 import { STATUS_CODES } from 'node:http';
 import { EnvHttpProxyAgent, request as undiciRequest, type Dispatcher } from 'undici';
 import type { z } from 'zod';
-import { CancelledError, ServiceError } from '../common/errors.js';
+import { CancelledError } from '../common/errors.js';
+import { ServiceError } from './errors.js';
 import {
   describeAnswer,
   networkFailure,

@@ -4,7 +4,8 @@
  * reads like the contract (`findByName`, `create`, `getById`) and never sees
  * HTTP. Endpoints are described in the README's "How it works".
  */
-import { ActionError, type ServiceError } from '../common/errors.js';
+import { ActionError } from '../common/errors.js';
+import type { ServiceError } from './errors.js';
 import type { Answered, ServiceClient } from './client.js';
 import type { Logger } from '../common/runtime.js';
 import {

@@ -10,7 +10,7 @@ import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { ServiceClient } from '../../src/service/client.ts';
 import { INPUT_NAMES } from '../../src/inputs/declared.ts';
-import { InputError } from '../../src/common/errors.ts';
+import { InputError } from '../../src/inputs/errors.ts';
 import { MAX_WAIT_TIMEOUT_SECONDS, parseName } from '../../src/inputs/parsers.ts';
 import { readPlan } from '../../src/inputs/read-plan.ts';
 import type { Plan } from '../../src/inputs/plan.ts';

@@ -7,7 +7,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { INPUT_NAMES, SENSITIVE_INPUT_NAMES, inputsSchema } from '../../src/inputs/declared.ts';
-import { InputError } from '../../src/common/errors.ts';
+import { InputError } from '../../src/inputs/errors.ts';
 import { WORKFLOW_REPOSITORY } from '../support/action.ts';
 import {
   API_KEY,

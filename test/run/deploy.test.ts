@@ -11,7 +11,8 @@ import {
   resolveRepository,
   type FlowDependencies,
 } from '../../src/run/deploy.ts';
-import { ActionError, ServiceError } from '../../src/common/errors.ts';
+import { ActionError } from '../../src/common/errors.ts';
+import { ServiceError } from '../../src/service/errors.ts';
 import { readPlan } from '../../src/inputs/read-plan.ts';
 import type { CodehostPlan, Plan } from '../../src/inputs/plan.ts';
 import { Service } from '../../src/service/endpoints.ts';

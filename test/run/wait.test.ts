@@ -4,12 +4,14 @@
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ServiceClient } from '../../src/service/client.ts';
-import { CancelledError, ServiceError, WaitError } from '../../src/common/errors.ts';
+import { CancelledError } from '../../src/common/errors.ts';
+import { ServiceError } from '../../src/service/errors.ts';
 import { Service } from '../../src/service/endpoints.ts';
 import type { Deployment } from '../../src/service/schemas.ts';
 import { DeploymentSchema } from '../../src/service/schemas.ts';
 import {
   DEFAULT_WAIT,
+  WaitError,
   waitUntilLive,
   type WaitGoal,
   type WaitOptions,

@@ -8,7 +8,7 @@ import { z } from 'zod';
 import { excerpt, serviceMessageOf } from '../../src/service/answers.ts';
 import { ServiceClient } from '../../src/service/client.ts';
 import { parseRetryAfter, type RetryPolicy } from '../../src/service/retry.ts';
-import { ServiceError } from '../../src/common/errors.ts';
+import { ServiceError } from '../../src/service/errors.ts';
 import { DeploymentListSchema, DeploymentSchema } from '../../src/service/schemas.ts';
 import type { Emulator } from '../emulator/emulator.ts';
 import type { FakeClock, MemoryLogger } from '../support/clock.ts';

@@ -7,7 +7,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, expect } from 'vitest';
-import { InputError } from '../../src/common/errors.ts';
+import { InputError } from '../../src/inputs/errors.ts';
 import { readPlan } from '../../src/inputs/read-plan.ts';
 import type { Plan, RunEnvironment } from '../../src/inputs/plan.ts';
 import { reader } from './action.ts';
