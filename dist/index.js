@@ -29215,7 +29215,7 @@ module.exports = {
 /***/ ((module, __unused_webpack___webpack_exports__, __nccwpck_require__) => {
 
 __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
-/* harmony import */ var _main_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(8719);
+/* harmony import */ var _main_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(8320);
 /** The action's entry: runs it, and nothing else. */
 
 await (0,_main_js__WEBPACK_IMPORTED_MODULE_0__/* .run */ .e)();
@@ -29225,7 +29225,7 @@ __webpack_async_result__();
 
 /***/ }),
 
-/***/ 8719:
+/***/ 8320:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -47377,6 +47377,14 @@ function parseHeaders(raw) {
     return Object.fromEntries(headers);
 }
 
+;// CONCATENATED MODULE: ./src/common/text.ts
+/** How commits are matched and written, the same way everywhere. */
+/** A full commit sha: 40 hex digits, either case (the service records full shas only). */
+const FULL_SHA = /^[0-9a-fA-F]{40}$/;
+function shortSha(sha) {
+    return sha?.slice(0, 12);
+}
+
 ;// CONCATENATED MODULE: ./src/inputs/plan.ts
 /** The values of the `on-drift` input. */
 const ON_DRIFT_MODES = ['warn', 'fail'];
@@ -47391,6 +47399,7 @@ const ON_DRIFT_MODES = ['warn', 'fail'];
 
 
 
+
 /** The longest a job may run on a hosted runner: a longer wait cannot be meant. */
 const MAX_WAIT_TIMEOUT_SECONDS = 6 * 60 * 60;
 const YAML_TRUE = ['true', 'True', 'TRUE'];
@@ -47399,7 +47408,6 @@ const GUID = /^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a
 const REPOSITORY = /^([A-Za-z0-9_.-]+)\/([A-Za-z0-9_.-]+)$/;
 // eslint-disable-next-line no-control-regex
 const CONTROL_CHARACTERS = /[\u0000-\u001f\u007f]/;
-const FULL_SHA = /^[0-9a-fA-F]{40}$/;
 const SHORT_SHA = /^[0-9a-fA-F]{4,39}$/;
 /** `parse`, except that an empty input means "not given". */
 function unlessEmpty(parse) {
@@ -48592,7 +48600,7 @@ function showValue(value) {
  * deploy step knows; this module says which branch and sha the run is for.
  */
 
-const commit_FULL_SHA = /^[0-9a-fA-F]{40}$/;
+
 const BRANCH_REF = 'refs/heads/';
 /** Events whose GITHUB_SHA is a merge commit the service never builds. */
 const PULL_REQUEST_EVENTS = ['pull_request', 'pull_request_target'];
@@ -48601,7 +48609,7 @@ const PullRequestPayloadSchema = looseObject({
     pull_request: looseObject({
         head: looseObject({
             ref: schemas_string().min(1),
-            sha: schemas_string().regex(commit_FULL_SHA),
+            sha: schemas_string().regex(FULL_SHA),
             // null when the fork the pull request comes from was deleted
             repo: looseObject({ full_name: schemas_string() }).nullish(),
         }),
@@ -48639,7 +48647,7 @@ function branchHead(event, workflowRepository, repository) {
     if (workflowRepository !== undefined && !sameRepository(workflowRepository, repository)) {
         return none(`the run is for ${workflowRepository}, not ${repository.owner}/${repository.name}`);
     }
-    if (!commit_FULL_SHA.test(event.sha))
+    if (!FULL_SHA.test(event.sha))
         return none(`GITHUB_SHA '${event.sha}' is not a full commit sha`);
     return { kind: 'auto', branch: event.ref.slice(BRANCH_REF.length), sha: event.sha.toLowerCase() };
 }
@@ -48843,7 +48851,7 @@ function readPlan(read, environment) {
 
 ;// CONCATENATED MODULE: ./src/run/live.ts
 
-const live_short = (sha) => sha.slice(0, 12);
+
 /** The commit of the deployment's latest revision, lower-cased, if the service says. */
 function latestCommit(deployment) {
     const sha = deployment.source_revision_config.repo_commit_sha;
@@ -48868,7 +48876,7 @@ function liveness(deployment, target, seenRevisions) {
     if (latest === null) {
         return target === undefined
             ? { live: true }
-            : { live: false, missing: `no revision yet for commit ${live_short(target.sha)}` };
+            : { live: false, missing: `no revision yet for commit ${shortSha(target.sha)}` };
     }
     if (active !== latest) {
         const still = active === null ? 'no revision is active yet' : `revision ${active} still is`;
@@ -48887,7 +48895,7 @@ function liveness(deployment, target, seenRevisions) {
     const branch = target.branch === undefined ? '' : ` of branch ${target.branch}`;
     return {
         live: false,
-        missing: `the latest revision is for commit ${commit === undefined ? '(none given)' : live_short(untrusted(commit))}, not the target ${live_short(target.sha)}${branch}`,
+        missing: `the latest revision is for commit ${commit === undefined ? '(none given)' : shortSha(untrusted(commit))}, not the target ${shortSha(target.sha)}${branch}`,
     };
 }
 /** The ref a deployment tracks: the live one, else the one the request sets. */
@@ -49176,6 +49184,7 @@ async function waitUntilLive(initial, goal, options, dependencies) {
 
 
 
+
 /** What the run knows at any point, for the outputs and the summary. */
 class RunRecord {
     plan;
@@ -49293,15 +49302,15 @@ async function waitStep(plan, deployment, goal, flow, record) {
             flow.logger.info('dry run: not waiting');
         const verdict = liveness(deployment, goal.target, goal.seenRevisions);
         if (!verdict.live && goal.target !== undefined) {
-            flow.logger.notice(`commit ${goal.target.sha.slice(0, 12)} is not live yet: ${verdict.missing}`);
+            flow.logger.notice(`commit ${shortSha(goal.target.sha)} is not live yet: ${verdict.missing}`);
         }
         return deployment;
     }
     const group = flow.group ?? ((_name, phase) => phase());
-    const what = goal.target === undefined ? '' : ` with commit ${goal.target.sha.slice(0, 12)}`;
+    const what = goal.target === undefined ? '' : ` with commit ${shortSha(goal.target.sha)}`;
     const { deployment: live, verdict } = await group(`Waiting until '${plan.name}' is live${what}`, () => waitUntilLive(deployment, goal, { ...DEFAULT_WAIT, timeoutMs: plan.waitTimeoutSeconds * 1000 }, { ...flow, onPoll: (seen) => record.seen(seen) }));
     if (verdict.supersededBy !== undefined && goal.target !== undefined) {
-        flow.logger.info(`commit ${goal.target.sha.slice(0, 12)} was superseded by a newer push: commit ${verdict.supersededBy.slice(0, 12)} is live instead`);
+        flow.logger.info(`commit ${shortSha(goal.target.sha)} was superseded by a newer push: commit ${shortSha(verdict.supersededBy)} is live instead`);
     }
     flow.logger.info(`'${plan.name}' is live`);
     return live;

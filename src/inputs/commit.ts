@@ -5,6 +5,7 @@
  * deploy step knows; this module says which branch and sha the run is for.
  */
 import { z } from 'zod';
+import { FULL_SHA } from '../common/text.js';
 import type { CommitInput } from './parsers.js';
 import type {
   CommitRequest,
@@ -14,7 +15,6 @@ import type {
   SourceFields,
 } from './plan.js';
 
-const FULL_SHA = /^[0-9a-fA-F]{40}$/;
 const BRANCH_REF = 'refs/heads/';
 /** Events whose GITHUB_SHA is a merge commit the service never builds. */
 const PULL_REQUEST_EVENTS = ['pull_request', 'pull_request_target'];

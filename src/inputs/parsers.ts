@@ -4,6 +4,7 @@
  * declared list in src/declared-inputs.ts knows which input it parses).
  * Headers, secrets and `config` have modules of their own.
  */
+import { FULL_SHA } from '../common/text.js';
 import { fail } from './errors.js';
 import { ON_DRIFT_MODES, type OnDrift, type RepositoryName } from './plan.js';
 import { SOURCES, type Source } from '../service/schemas.js';
@@ -17,7 +18,6 @@ const GUID = /^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a
 const REPOSITORY = /^([A-Za-z0-9_.-]+)\/([A-Za-z0-9_.-]+)$/;
 // eslint-disable-next-line no-control-regex
 const CONTROL_CHARACTERS = /[\u0000-\u001f\u007f]/;
-const FULL_SHA = /^[0-9a-fA-F]{40}$/;
 const SHORT_SHA = /^[0-9a-fA-F]{4,39}$/;
 
 /** `parse`, except that an empty input means "not given". */

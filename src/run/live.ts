@@ -6,6 +6,7 @@
  */
 import type { CommitRequest } from '../inputs/plan.js';
 import { untrusted, type Logger } from '../common/runtime.js';
+import { shortSha } from '../common/text.js';
 import type { Deployment } from '../service/schemas.js';
 
 /** The commit that must be live, once the flow decided it is targeted. */
@@ -25,8 +26,6 @@ export type Liveness =
       /** What is missing, for the log and a timeout's message. */ missing: string;
       final?: boolean;
     };
-
-const short = (sha: string) => sha.slice(0, 12);
 
 /** The commit of the deployment's latest revision, lower-cased, if the service says. */
 export function latestCommit(deployment: Deployment): string | undefined {
@@ -57,7 +56,7 @@ export function liveness(
   if (latest === null) {
     return target === undefined
       ? { live: true }
-      : { live: false, missing: `no revision yet for commit ${short(target.sha)}` };
+      : { live: false, missing: `no revision yet for commit ${shortSha(target.sha)}` };
   }
   if (active !== latest) {
     const still = active === null ? 'no revision is active yet' : `revision ${active} still is`;
@@ -74,7 +73,7 @@ export function liveness(
   const branch = target.branch === undefined ? '' : ` of branch ${target.branch}`;
   return {
     live: false,
-    missing: `the latest revision is for commit ${commit === undefined ? '(none given)' : short(untrusted(commit))}, not the target ${short(target.sha)}${branch}`,
+    missing: `the latest revision is for commit ${commit === undefined ? '(none given)' : shortSha(untrusted(commit))}, not the target ${shortSha(target.sha)}${branch}`,
   };
 }
 

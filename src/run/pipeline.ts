@@ -21,6 +21,7 @@ import type { Plan, RunEnvironment } from '../inputs/plan.js';
 import { isRedactable } from '../common/redact.js';
 import { dryRunReport, outputsOf, type Outputs } from './report.js';
 import type { Clock, Logger } from '../common/runtime.js';
+import { shortSha } from '../common/text.js';
 import type { Deployment } from '../service/schemas.js';
 import { Service } from '../service/endpoints.js';
 import { DEFAULT_WAIT, WaitError, waitUntilLive } from './wait.js';
@@ -187,14 +188,12 @@ async function waitStep(
     if (plan.waitForReady) flow.logger.info('dry run: not waiting');
     const verdict = liveness(deployment, goal.target, goal.seenRevisions);
     if (!verdict.live && goal.target !== undefined) {
-      flow.logger.notice(
-        `commit ${goal.target.sha.slice(0, 12)} is not live yet: ${verdict.missing}`,
-      );
+      flow.logger.notice(`commit ${shortSha(goal.target.sha)} is not live yet: ${verdict.missing}`);
     }
     return deployment;
   }
   const group = flow.group ?? ((_name, phase) => phase());
-  const what = goal.target === undefined ? '' : ` with commit ${goal.target.sha.slice(0, 12)}`;
+  const what = goal.target === undefined ? '' : ` with commit ${shortSha(goal.target.sha)}`;
   const { deployment: live, verdict } = await group(
     `Waiting until '${plan.name}' is live${what}`,
     () =>
@@ -207,7 +206,7 @@ async function waitStep(
   );
   if (verdict.supersededBy !== undefined && goal.target !== undefined) {
     flow.logger.info(
-      `commit ${goal.target.sha.slice(0, 12)} was superseded by a newer push: commit ${verdict.supersededBy.slice(0, 12)} is live instead`,
+      `commit ${shortSha(goal.target.sha)} was superseded by a newer push: commit ${shortSha(verdict.supersededBy)} is live instead`,
     );
   }
   flow.logger.info(`'${plan.name}' is live`);
