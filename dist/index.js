@@ -48930,6 +48930,7 @@ function chooseTarget(commit, tracked, logger) {
 
 
 
+
 /** The names of every output, as action.yml declares them. */
 const OUTPUT_NAMES = (/* unused pure expression or super */ null && ([
     'deployment-id',
@@ -49023,7 +49024,7 @@ function liveCell(liveness) {
         return `no: ${liveness.missing ?? 'not live'}`;
     return liveness.supersededBy === undefined
         ? 'yes'
-        : `yes: commit ${liveness.supersededBy.slice(0, 12)} of a newer push is live instead of the target`;
+        : `yes: commit ${shortSha(liveness.supersededBy)} of a newer push is live instead of the target`;
 }
 /** The drift table: one row a difference, secret values already `***`. */
 function driftTable(drift) {
@@ -49048,11 +49049,11 @@ function summaryHtml(input) {
         ['Source', plan.source],
         ['Repository', repository.url],
         ['Ref', repository.ref],
-        ['Target commit', input.target?.slice(0, 12)],
+        ['Target commit', shortSha(input.target)],
         ['Latest revision', shown?.latest_revision_id],
-        ['Latest revision commit', shown?.source_revision_config.repo_commit_sha?.slice(0, 12)],
+        ['Latest revision commit', shortSha(shown?.source_revision_config.repo_commit_sha)],
         ['Active revision', shown?.active_revision_id],
-        ['Workflow commit', commit?.slice(0, 12)],
+        ['Workflow commit', shortSha(commit)],
     ];
     const table = rows
         .map(([label, value]) => `<tr><th align="left">${label}</th><td>${cell(value)}</td></tr>`)

@@ -3,6 +3,7 @@
  * the job summary. Every secret value is replaced by `***` first.
  */
 import { MASK } from '../common/redact.js';
+import { shortSha } from '../common/text.js';
 import { CREATE_CALL } from '../service/endpoints.js';
 import type { Plan } from '../inputs/plan.js';
 import type { DeployResult } from './deploy.js';
@@ -136,7 +137,7 @@ function liveCell(liveness: SummaryInput['liveness']): string | undefined {
   if (!liveness.live) return `no: ${liveness.missing ?? 'not live'}`;
   return liveness.supersededBy === undefined
     ? 'yes'
-    : `yes: commit ${liveness.supersededBy.slice(0, 12)} of a newer push is live instead of the target`;
+    : `yes: commit ${shortSha(liveness.supersededBy)} of a newer push is live instead of the target`;
 }
 
 /** The drift table: one row a difference, secret values already `***`. */
@@ -165,11 +166,11 @@ export function summaryHtml(input: SummaryInput): string {
     ['Source', plan.source],
     ['Repository', repository.url],
     ['Ref', repository.ref],
-    ['Target commit', input.target?.slice(0, 12)],
+    ['Target commit', shortSha(input.target)],
     ['Latest revision', shown?.latest_revision_id],
-    ['Latest revision commit', shown?.source_revision_config.repo_commit_sha?.slice(0, 12)],
+    ['Latest revision commit', shortSha(shown?.source_revision_config.repo_commit_sha)],
     ['Active revision', shown?.active_revision_id],
-    ['Workflow commit', commit?.slice(0, 12)],
+    ['Workflow commit', shortSha(commit)],
   ];
   const table = rows
     .map(([label, value]) => `<tr><th align="left">${label}</th><td>${cell(value)}</td></tr>`)
