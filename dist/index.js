@@ -29215,7 +29215,7 @@ module.exports = {
 /***/ ((module, __unused_webpack___webpack_exports__, __nccwpck_require__) => {
 
 __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
-/* harmony import */ var _main_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(8320);
+/* harmony import */ var _main_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(7735);
 /** The action's entry: runs it, and nothing else. */
 
 await (0,_main_js__WEBPACK_IMPORTED_MODULE_0__/* .run */ .e)();
@@ -29225,7 +29225,7 @@ __webpack_async_result__();
 
 /***/ }),
 
-/***/ 8320:
+/***/ 7735:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -47588,10 +47588,10 @@ function parseSecrets(raw) {
 ;// CONCATENATED MODULE: ./src/inputs/declared.ts
 /**
  * The inputs action.yml declares, once: each input's name, in action.yml's
- * order, with its parser. `INPUT_NAMES`, `InputName`, the inputs masked
- * before they are parsed, and the keys of the zod object that parses them
- * all come from this one record (test/contract.test.ts checks it against
- * action.yml and the README).
+ * order, with its parser and its default. `INPUT_NAMES`, `InputName`, the
+ * inputs masked before they are parsed, the defaults, and the keys of the zod
+ * object that parses them all come from this one record
+ * (test/repo/contract.test.ts checks it against action.yml and the README).
  */
 
 
@@ -47599,37 +47599,42 @@ function parseSecrets(raw) {
 
 
 
-function input(parse, { sensitive = false } = {}) {
-    return { parse, sensitive };
+function input(parse, options = {}) {
+    return { parse, sensitive: options.sensitive ?? false, default: options.default };
 }
-/** `repository`, or the workflow's own when given empty. */
-function parseRepositoryInput(raw, environment) {
-    return unlessEmpty(parseRepository)(raw === '' ? (environment.repository ?? '') : raw);
+/** `repository`, or the run's own when given empty. */
+function parseRepositoryInput(raw, run) {
+    return unlessEmpty(parseRepository)(raw === '' ? (run.repository ?? '') : raw);
 }
 const INPUTS = {
     'api-url': input(parseApiUrl),
-    'api-key': input(parseApiKey, { sensitive: true }),
-    'api-key-header': input(parseApiKeyHeader),
-    headers: input(parseHeaders, { sensitive: true }),
+    'api-key': input(parseApiKey, { sensitive: true, default: '' }),
+    'api-key-header': input(parseApiKeyHeader, { default: 'X-Api-Key' }),
+    headers: input(parseHeaders, { sensitive: true, default: '' }),
     name: input(parseName),
-    source: input(parseSource),
-    config: input((raw, environment) => parseConfig(raw, environment.workspace)),
-    'integration-id': input(unlessEmpty(parseGuid)),
-    repository: input(parseRepositoryInput),
-    'repo-ref': input(unlessEmpty(parseText)),
-    'agent-config-path': input(unlessEmpty(parseText)),
-    'image-uri': input(unlessEmpty(parseText)),
-    secrets: input(parseSecrets, { sensitive: true }),
-    'wait-for-ready': input(parseBoolean),
-    'wait-timeout': input(parseWaitTimeout),
-    commit: input(parseCommit),
-    'on-drift': input(parseOnDrift),
-    'dry-run': input(parseBoolean),
+    source: input(parseSource, { default: 'codehost' }),
+    config: input((raw, run) => parseConfig(raw, run.workspace), { default: '' }),
+    'integration-id': input(unlessEmpty(parseGuid), { default: '' }),
+    repository: input(parseRepositoryInput, { default: { run: 'repository' } }),
+    'repo-ref': input(unlessEmpty(parseText), { default: '' }),
+    'agent-config-path': input(unlessEmpty(parseText), { default: '' }),
+    'image-uri': input(unlessEmpty(parseText), { default: '' }),
+    secrets: input(parseSecrets, { sensitive: true, default: '' }),
+    'wait-for-ready': input(parseBoolean, { default: 'false' }),
+    'wait-timeout': input(parseWaitTimeout, { default: '900' }),
+    commit: input(parseCommit, { default: 'auto' }),
+    'on-drift': input(parseOnDrift, { default: 'warn' }),
+    'dry-run': input(parseBoolean, { default: 'false' }),
 };
 /** The names of every input, in action.yml's order. */
 const INPUT_NAMES = Object.keys(INPUTS);
 /** Inputs whose raw text is masked before it is even parsed. */
 const SENSITIVE_INPUT_NAMES = INPUT_NAMES.filter((name) => INPUTS[name].sensitive);
+/** The text an input has when it is not given: its default, or `''` for a required one. */
+function defaultText(name, run) {
+    const fallback = INPUTS[name].default ?? '';
+    return typeof fallback === 'string' ? fallback : (run[fallback.run] ?? '');
+}
 /** A zod schema for one input: its parser's `Invalid` becomes an issue. */
 function inputSchema(parse) {
     return schemas_string().transform((raw, context) => {
@@ -47645,8 +47650,8 @@ function inputSchema(parse) {
     });
 }
 /** Every input parsed on its own; an issue's path is the input's name. */
-function inputsSchema(environment) {
-    const shape = Object.fromEntries(INPUT_NAMES.map((name) => [name, inputSchema((raw) => INPUTS[name].parse(raw, environment))]));
+function inputsSchema(run) {
+    const shape = Object.fromEntries(INPUT_NAMES.map((name) => [name, inputSchema((raw) => INPUTS[name].parse(raw, run))]));
     return object(shape);
 }
 
@@ -47927,11 +47932,6 @@ function delayBeforeRetry(policy, attempt, retryAfterMs, clock) {
 
 /** Far above a page of 100 deployments (~1 MiB); an answer past it is not the service's. */
 const DEFAULT_MAX_ANSWER_BYTES = 32 * 1024 * 1024;
-/** The proxy of the runner's environment (`HTTPS_PROXY`, `HTTP_PROXY`, `NO_PROXY`, any case), if any. */
-function proxyDispatcher(env) {
-    const names = ['https_proxy', 'HTTPS_PROXY', 'http_proxy', 'HTTP_PROXY'];
-    return names.some((name) => (env[name] ?? '') !== '') ? new undici.EnvHttpProxyAgent() : undefined;
-}
 const isRetryableStatus = (status) => status === 408 || status === 429 || status >= 500;
 class ServiceClient {
     #options;
@@ -48137,6 +48137,46 @@ class ServiceClient {
             problem: `${status} answer does not match the service's schema: ${shown}${more}`,
         });
     }
+}
+
+;// CONCATENATED MODULE: ./src/service/proxy.ts
+/**
+ * Where the service's requests go: through the proxy the step's environment
+ * names (README "Retries and timeouts"), read by the adapter and passed in as
+ * data, or straight to the service.
+ */
+
+/** The code of undici's one-time warning that `EnvHttpProxyAgent` is experimental. */
+const EXPERIMENTAL_WARNING = 'UNDICI-EHPA';
+/**
+ * Runs `make` with undici's "EnvHttpProxyAgent is experimental" warning
+ * dropped: the step log would show it on stderr, and users read it as a
+ * fault. Every other warning goes through.
+ */
+function withoutExperimentalWarning(make) {
+    const emitWarning = process.emitWarning;
+    process.emitWarning = ((warning, ...rest) => {
+        const [options] = rest;
+        const code = typeof options === 'object' && options !== null && 'code' in options
+            ? options.code
+            : undefined;
+        if (code === EXPERIMENTAL_WARNING)
+            return;
+        emitWarning.call(process, warning, ...rest);
+    });
+    try {
+        return make();
+    }
+    finally {
+        process.emitWarning = emitWarning;
+    }
+}
+/** A dispatcher through the proxy, or undefined (undici's global one) when no proxy is set. */
+function proxyDispatcher(proxy) {
+    const { httpsProxy = '', httpProxy = '', noProxy = '' } = proxy;
+    if (httpsProxy === '' && httpProxy === '')
+        return undefined;
+    return withoutExperimentalWarning(() => new undici.EnvHttpProxyAgent({ httpsProxy, httpProxy, noProxy }));
 }
 
 ;// CONCATENATED MODULE: ./src/service/endpoints.ts
@@ -48593,81 +48633,40 @@ function showValue(value) {
 }
 
 ;// CONCATENATED MODULE: ./src/inputs/commit.ts
-/**
- * Which commit must be live (README "What green means"): the `commit` input,
- * with `auto` derived from the run's event. Whether an `auto` commit is
- * targeted depends on the branch the deployment tracks, which only the
- * deploy step knows; this module says which branch and sha the run is for.
- */
-
-
-const BRANCH_REF = 'refs/heads/';
-/** Events whose GITHUB_SHA is a merge commit the service never builds. */
-const PULL_REQUEST_EVENTS = ['pull_request', 'pull_request_target'];
-/** The part of a pull request event's payload that is read; the rest may be anything. */
-const PullRequestPayloadSchema = looseObject({
-    pull_request: looseObject({
-        head: looseObject({
-            ref: schemas_string().min(1),
-            sha: schemas_string().regex(FULL_SHA),
-            // null when the fork the pull request comes from was deleted
-            repo: looseObject({ full_name: schemas_string() }).nullish(),
-        }),
-    }),
-});
 function none(reason) {
     return { kind: 'none', reason };
 }
 function sameRepository(fullName, repository) {
     return fullName.toLowerCase() === `${repository.owner}/${repository.name}`.toLowerCase();
 }
-/** The head of the pull request: its branch and sha (never GITHUB_SHA, the merge commit). */
-function pullRequestHead(event, repository) {
-    const parsed = PullRequestPayloadSchema.safeParse(event.payload);
-    if (!parsed.success) {
-        return none(`the ${event.name} event has no pull_request.head.ref and .sha in its payload`);
-    }
-    const { ref, sha, repo } = parsed.data.pull_request.head;
-    // A head in another repository (a fork) is a commit the deployment's repository does not have.
-    if (repo === null || (repo !== undefined && !sameRepository(repo.full_name, repository))) {
-        const where = repo === null ? 'a deleted repository' : repo.full_name;
-        return none(`the pull request's head is in ${where}, not ${repository.owner}/${repository.name}`);
-    }
-    return { kind: 'auto', branch: ref, sha: sha.toLowerCase() };
-}
-/** The branch of `refs/heads/B` and GITHUB_SHA, for every other event. */
-function branchHead(event, workflowRepository, repository) {
-    if (!event.ref.startsWith(BRANCH_REF) || event.ref === BRANCH_REF) {
-        if (event.ref.startsWith('refs/tags/'))
-            return none(`the run is for tag ${event.ref}`);
-        if (event.ref === '')
-            return none(`the ${event.name} event has no ref`);
-        return none(`the run is for ${event.ref}, not a branch`);
-    }
-    if (workflowRepository !== undefined && !sameRepository(workflowRepository, repository)) {
-        return none(`the run is for ${workflowRepository}, not ${repository.owner}/${repository.name}`);
-    }
-    if (!FULL_SHA.test(event.sha))
-        return none(`GITHUB_SHA '${event.sha}' is not a full commit sha`);
-    return { kind: 'auto', branch: event.ref.slice(BRANCH_REF.length), sha: event.sha.toLowerCase() };
-}
 /**
  * The commit the plan asks for, once the plan's source fields are known (a
- * sha with a source other than codehost is refused before this).
+ * sha with a source other than codehost is refused before this). A head in
+ * another repository (a fork) is a commit the deployment's repository does
+ * not have.
  */
-function commitRequest(commit, fields, environment) {
+function commitRequest(commit, fields, run) {
     if (commit.kind === 'none')
         return none('the commit input is none');
     if (commit.kind === 'sha')
         return commit;
     if (fields.source !== 'codehost')
         return none(`source ${fields.source} has no commits`);
-    const { event } = environment;
-    if (event === undefined)
+    const { head } = run;
+    if (head === undefined)
         return none("the run's event is not known");
-    if (PULL_REQUEST_EVENTS.includes(event.name))
-        return pullRequestHead(event, fields.repository);
-    return branchHead(event, environment.repository, fields.repository);
+    if (head.kind === 'none')
+        return head;
+    const { repository } = fields;
+    if (head.repository === null ||
+        (head.repository !== undefined && !sameRepository(head.repository, repository))) {
+        const where = head.repository ?? 'a deleted repository';
+        const wanted = `${repository.owner}/${repository.name}`;
+        return none(head.pullRequest
+            ? `the pull request's head is in ${where}, not ${wanted}`
+            : `the run is for ${where}, not ${wanted}`);
+    }
+    return { kind: 'auto', branch: head.branch, sha: head.sha };
 }
 
 ;// CONCATENATED MODULE: ./src/inputs/build-plan.ts
@@ -48788,7 +48787,7 @@ function sourceFields(inputs, wanted) {
             return { source };
     }
 }
-function commonFields(inputs, wanted, fields, environment) {
+function commonFields(inputs, wanted, fields, run) {
     return {
         apiUrl: inputs['api-url'],
         headers: requestHeaders(inputs),
@@ -48798,7 +48797,7 @@ function commonFields(inputs, wanted, fields, environment) {
         secrets: inputs.secrets,
         waitForReady: inputs['wait-for-ready'],
         waitTimeoutSeconds: inputs['wait-timeout'],
-        commit: commitRequest(inputs.commit, fields, environment),
+        commit: commitRequest(inputs.commit, fields, run),
         onDrift: inputs['on-drift'],
         dryRun: inputs['dry-run'],
         sensitiveValues: [
@@ -48809,7 +48808,7 @@ function commonFields(inputs, wanted, fields, environment) {
     };
 }
 /** The plan, or an `InputError` naming every input that does not fit the others. */
-function buildPlan(inputs, environment) {
+function buildPlan(inputs, run) {
     const wanted = requested(inputs);
     const problems = combinationProblems(inputs, wanted);
     const fields = sourceFields(inputs, wanted);
@@ -48817,7 +48816,7 @@ function buildPlan(inputs, environment) {
         throw new InputError([...problems, ...fields]);
     if (problems.length > 0)
         throw new InputError(problems);
-    return { ...commonFields(inputs, wanted, fields, environment), ...fields };
+    return { ...commonFields(inputs, wanted, fields, run), ...fields };
 }
 
 ;// CONCATENATED MODULE: ./src/inputs/read-plan.ts
@@ -48825,9 +48824,9 @@ function buildPlan(inputs, environment) {
  * Every input of action.yml is read here, once, into one typed plan. Nothing
  * here sends a request: a bad input fails the step before the first one.
  *
- * The inputs and their parsers are listed in src/declared-inputs.ts; the plan
- * is assembled, and the inputs checked against each other, in
- * src/plan-builder.ts; its types are in src/plan.ts.
+ * The inputs, their parsers and defaults are listed in declared.ts; the plan
+ * is assembled, and the inputs checked against each other, in build-plan.ts;
+ * its types are in plan.ts.
  */
 
 
@@ -48837,16 +48836,16 @@ function buildPlan(inputs, environment) {
  * one: first every input that is wrong on its own, else every input that
  * does not fit the others.
  */
-function readPlan(read, environment) {
-    const raw = Object.fromEntries(INPUT_NAMES.map((name) => [name, read(name)]));
-    const result = inputsSchema(environment).safeParse(raw);
+function readPlan(read, run) {
+    const raw = Object.fromEntries(INPUT_NAMES.map((name) => [name, read(name) ?? defaultText(name, run)]));
+    const result = inputsSchema(run).safeParse(raw);
     if (!result.success) {
         throw new InputError(result.error.issues.map((issue) => ({
             input: String(issue.path[0] ?? 'inputs'),
             problem: issue.message,
         })));
     }
-    return buildPlan(result.data, environment);
+    return buildPlan(result.data, run);
 }
 
 ;// CONCATENATED MODULE: ./src/run/live.ts
@@ -49186,6 +49185,7 @@ async function waitUntilLive(initial, goal, options, dependencies) {
 
 
 
+
 /** What the run knows at any point, for the outputs and the summary. */
 class RunRecord {
     plan;
@@ -49234,6 +49234,21 @@ class RunRecord {
         if (!(error instanceof ActionError) && error instanceof Error)
             this.stack = error.stack;
     }
+    /** What the job summary shows; undefined when the inputs could not be read. */
+    summary(commit) {
+        if (this.plan === undefined)
+            return undefined;
+        return {
+            plan: this.plan,
+            result: this.result,
+            deployment: this.deployment,
+            liveness: this.liveness,
+            target: this.goal?.target?.sha,
+            drift: this.goal?.drift,
+            failure: this.failure,
+            commit,
+        };
+    }
 }
 function dependencies(plan, io) {
     const { logger, clock, signal, group } = io;
@@ -49244,7 +49259,7 @@ function dependencies(plan, io) {
         logger,
         signal,
         redact: io.redact,
-        dispatcher: proxyDispatcher(io.env),
+        dispatcher: proxyDispatcher(io.proxy),
     });
     return { service: new Service(client, logger), logger, clock, signal, group };
 }
@@ -49330,11 +49345,11 @@ function maskPlan(plan, io) {
         io.logger.warning(`the value of secret ${secret.name} is too short or common to redact in text: outputs hide it, but it cannot be hidden in the service's own messages. Prefer a longer value if it is sensitive.`);
     }
 }
-/** Runs the action; never throws: how it ended is in the record. */
+/** Runs the action; never throws: how it ended is in the outcome. */
 async function pipeline(io) {
     const record = new RunRecord(io.setOutputs);
     try {
-        const plan = readPlan(io.read, io.environment);
+        const plan = readPlan(io.read, io.run);
         record.plan = plan;
         maskPlan(plan, io);
         const flow = dependencies(plan, io);
@@ -49353,15 +49368,95 @@ async function pipeline(io) {
     catch (error) {
         record.failed(error, io.redact);
     }
-    return record;
+    const { failure, stack } = record;
+    return { failure, stack, summary: record.summary(io.run.commit) };
+}
+
+;// CONCATENATED MODULE: ./src/github/event.ts
+/**
+ * The run as GitHub describes it, turned into the core's neutral
+ * `RunDescription`: the workspace, the workflow's repository, and the branch
+ * head the run is for, worked out from the event (README "Which commit must
+ * be live"): on a pull request its head, never GITHUB_SHA, the merge commit.
+ */
+
+
+const BRANCH_REF = 'refs/heads/';
+/** Events whose GITHUB_SHA is a merge commit the service never builds. */
+const PULL_REQUEST_EVENTS = ['pull_request', 'pull_request_target'];
+/** The part of a pull request event's payload that is read; the rest may be anything. */
+const PullRequestPayloadSchema = looseObject({
+    pull_request: looseObject({
+        head: looseObject({
+            ref: schemas_string().min(1),
+            sha: schemas_string().regex(FULL_SHA),
+            // null when the fork the pull request comes from was deleted
+            repo: looseObject({ full_name: schemas_string() }).nullish(),
+        }),
+    }),
+});
+function event_none(reason) {
+    return { kind: 'none', reason };
+}
+/** The head of the pull request: its branch, sha and repository. */
+function pullRequestHead(event) {
+    const parsed = PullRequestPayloadSchema.safeParse(event.payload);
+    if (!parsed.success) {
+        return event_none(`the ${event.name} event has no pull_request.head.ref and .sha in its payload`);
+    }
+    const { ref, sha, repo } = parsed.data.pull_request.head;
+    return {
+        kind: 'branch',
+        branch: ref,
+        sha: sha.toLowerCase(),
+        repository: repo === null ? null : repo?.full_name,
+        pullRequest: true,
+    };
+}
+/** The branch of `refs/heads/B` and GITHUB_SHA, for every other event. */
+function branchHead(event, workflowRepository) {
+    if (!event.ref.startsWith(BRANCH_REF) || event.ref === BRANCH_REF) {
+        if (event.ref.startsWith('refs/tags/'))
+            return event_none(`the run is for tag ${event.ref}`);
+        if (event.ref === '') {
+            return event_none(`the ${event.name === '' ? "run's" : event.name} event has no ref`);
+        }
+        return event_none(`the run is for ${event.ref}, not a branch`);
+    }
+    if (!FULL_SHA.test(event.sha))
+        return event_none(`GITHUB_SHA '${event.sha}' is not a full commit sha`);
+    return {
+        kind: 'branch',
+        branch: event.ref.slice(BRANCH_REF.length),
+        sha: event.sha.toLowerCase(),
+        repository: workflowRepository,
+        pullRequest: false,
+    };
+}
+/** The branch head a GitHub run is for, or why there is none. */
+function runHead(event, workflowRepository) {
+    return PULL_REQUEST_EVENTS.includes(event.name)
+        ? pullRequestHead(event)
+        : branchHead(event, workflowRepository);
+}
+/** The run as the core takes it, from the event and the runner's variables. */
+function describeRun(event, variables, cwd) {
+    return {
+        workspace: variables.GITHUB_WORKSPACE ?? cwd,
+        repository: variables.GITHUB_REPOSITORY,
+        head: runHead(event, variables.GITHUB_REPOSITORY),
+        commit: event.sha,
+    };
 }
 
 ;// CONCATENATED MODULE: ./src/github/action.ts
 /**
- * The action's run, wired to the runner through @actions/core (the only
- * module that imports it): masks the sensitive inputs, runs the pipeline,
- * then fails the step or not, and writes the job summary.
+ * The action's run on a GitHub runner, wired through @actions/core and
+ * @actions/github (only src/github/ imports them): masks the sensitive
+ * inputs, describes the run from the event, runs the pipeline, then fails
+ * the step or not, and writes the job summary the pipeline returns.
  */
+
 
 
 
@@ -49392,6 +49487,14 @@ function logger(redactor) {
             if (isDebug())
                 core_debug(redactor.redact(message));
         },
+    };
+}
+/** The proxy variables as undici reads them: the lower-case name first. */
+function proxySettings(env) {
+    return {
+        httpsProxy: env.https_proxy ?? env.HTTPS_PROXY,
+        httpProxy: env.http_proxy ?? env.HTTP_PROXY,
+        noProxy: env.no_proxy ?? env.NO_PROXY,
     };
 }
 /** Cancels the run on SIGINT/SIGTERM (a cancelled workflow); a second signal ends it at once. */
@@ -49432,20 +49535,17 @@ async function run() {
     const controller = new AbortController();
     const stopListening = onCancel(controller);
     const { /* context */ "_": context } = github_namespaceObject;
-    const record = await pipeline({
+    // The context reads GITHUB_EVENT_NAME, GITHUB_REF and GITHUB_SHA, unset outside a runner.
+    const event = {
+        name: context.eventName ?? '',
+        ref: context.ref ?? '',
+        sha: context.sha ?? '',
+        payload: context.payload,
+    };
+    const outcome = await pipeline({
         read: (name) => getInput(name),
-        environment: {
-            workspace: process.env.GITHUB_WORKSPACE ?? process.cwd(),
-            repository: process.env.GITHUB_REPOSITORY,
-            // The context reads GITHUB_EVENT_NAME, GITHUB_REF and GITHUB_SHA, unset outside a runner.
-            event: {
-                name: context.eventName ?? '',
-                ref: context.ref ?? '',
-                sha: context.sha ?? '',
-                payload: context.payload,
-            },
-        },
-        env: process.env,
+        run: describeRun(event, process.env, process.cwd()),
+        proxy: proxySettings(process.env),
         logger: log,
         clock: systemClock,
         signal: controller.signal,
@@ -49455,22 +49555,12 @@ async function run() {
         setOutputs: outputWriter(),
     });
     stopListening();
-    if (record.stack !== undefined)
-        log.debug(record.stack);
-    if (record.failure !== undefined)
-        setFailed(record.failure);
-    if (record.plan !== undefined) {
-        const html = summaryHtml({
-            plan: record.plan,
-            result: record.result,
-            deployment: record.deployment,
-            liveness: record.liveness,
-            target: record.goal?.target?.sha,
-            drift: record.goal?.drift,
-            failure: record.failure,
-            commit: context.sha,
-        });
-        await writeSummary(redactor.redact(html));
+    if (outcome.stack !== undefined)
+        log.debug(outcome.stack);
+    if (outcome.failure !== undefined)
+        setFailed(outcome.failure);
+    if (outcome.summary !== undefined) {
+        await writeSummary(redactor.redact(summaryHtml(outcome.summary)));
     }
 }
 

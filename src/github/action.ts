@@ -1,13 +1,16 @@
 /**
- * The action's run, wired to the runner through @actions/core (the only
- * module that imports it): masks the sensitive inputs, runs the pipeline,
- * then fails the step or not, and writes the job summary.
+ * The action's run on a GitHub runner, wired through @actions/core and
+ * @actions/github (only src/github/ imports them): masks the sensitive
+ * inputs, describes the run from the event, runs the pipeline, then fails
+ * the step or not, and writes the job summary the pipeline returns.
  */
 import * as core from '@actions/core';
 import * as github from '@actions/github';
 import { SENSITIVE_INPUT_NAMES } from '../inputs/declared.js';
 import { describeError } from '../common/errors.js';
 import { pipeline } from '../run/pipeline.js';
+import type { ProxySettings } from '../service/proxy.js';
+import { describeRun } from './event.js';
 import type { OutputName, Outputs } from '../run/report.js';
 import { summaryHtml } from '../run/report.js';
 import { Redactor } from '../common/redact.js';
@@ -34,6 +37,15 @@ function logger(redactor: Redactor): Logger {
     debug: (message) => {
       if (core.isDebug()) core.debug(redactor.redact(message));
     },
+  };
+}
+
+/** The proxy variables as undici reads them: the lower-case name first. */
+function proxySettings(env: NodeJS.ProcessEnv): ProxySettings {
+  return {
+    httpsProxy: env.https_proxy ?? env.HTTPS_PROXY,
+    httpProxy: env.http_proxy ?? env.HTTP_PROXY,
+    noProxy: env.no_proxy ?? env.NO_PROXY,
   };
 }
 
@@ -72,20 +84,17 @@ export async function run(): Promise<void> {
   const controller = new AbortController();
   const stopListening = onCancel(controller);
   const { context } = github;
-  const record = await pipeline({
+  // The context reads GITHUB_EVENT_NAME, GITHUB_REF and GITHUB_SHA, unset outside a runner.
+  const event = {
+    name: context.eventName ?? '',
+    ref: context.ref ?? '',
+    sha: context.sha ?? '',
+    payload: context.payload,
+  };
+  const outcome = await pipeline({
     read: (name) => core.getInput(name),
-    environment: {
-      workspace: process.env.GITHUB_WORKSPACE ?? process.cwd(),
-      repository: process.env.GITHUB_REPOSITORY,
-      // The context reads GITHUB_EVENT_NAME, GITHUB_REF and GITHUB_SHA, unset outside a runner.
-      event: {
-        name: context.eventName ?? '',
-        ref: context.ref ?? '',
-        sha: context.sha ?? '',
-        payload: context.payload,
-      },
-    },
-    env: process.env,
+    run: describeRun(event, process.env, process.cwd()),
+    proxy: proxySettings(process.env),
     logger: log,
     clock: systemClock,
     signal: controller.signal,
@@ -95,19 +104,9 @@ export async function run(): Promise<void> {
     setOutputs: outputWriter(),
   });
   stopListening();
-  if (record.stack !== undefined) log.debug(record.stack);
-  if (record.failure !== undefined) core.setFailed(record.failure);
-  if (record.plan !== undefined) {
-    const html = summaryHtml({
-      plan: record.plan,
-      result: record.result,
-      deployment: record.deployment,
-      liveness: record.liveness,
-      target: record.goal?.target?.sha,
-      drift: record.goal?.drift,
-      failure: record.failure,
-      commit: context.sha,
-    });
-    await writeSummary(redactor.redact(html));
+  if (outcome.stack !== undefined) log.debug(outcome.stack);
+  if (outcome.failure !== undefined) core.setFailed(outcome.failure);
+  if (outcome.summary !== undefined) {
+    await writeSummary(redactor.redact(summaryHtml(outcome.summary)));
   }
 }

@@ -7,7 +7,8 @@
 import { commitRequest } from './commit.js';
 import type { ParsedInputs } from './declared.js';
 import { InputError, type InputProblem } from './errors.js';
-import type { Plan, PlanCommon, RunEnvironment, SourceFields } from './plan.js';
+import type { Plan, PlanCommon, SourceFields } from './plan.js';
+import type { RunDescription } from './run-description.js';
 import type {
   SecretReference,
   SourceConfigRequest,
@@ -142,7 +143,7 @@ function commonFields(
   inputs: ParsedInputs,
   wanted: Requested,
   fields: SourceFields,
-  environment: RunEnvironment,
+  run: RunDescription,
 ): PlanCommon {
   return {
     apiUrl: inputs['api-url'],
@@ -153,7 +154,7 @@ function commonFields(
     secrets: inputs.secrets,
     waitForReady: inputs['wait-for-ready'],
     waitTimeoutSeconds: inputs['wait-timeout'],
-    commit: commitRequest(inputs.commit, fields, environment),
+    commit: commitRequest(inputs.commit, fields, run),
     onDrift: inputs['on-drift'],
     dryRun: inputs['dry-run'],
     sensitiveValues: [
@@ -165,11 +166,11 @@ function commonFields(
 }
 
 /** The plan, or an `InputError` naming every input that does not fit the others. */
-export function buildPlan(inputs: ParsedInputs, environment: RunEnvironment): Plan {
+export function buildPlan(inputs: ParsedInputs, run: RunDescription): Plan {
   const wanted = requested(inputs);
   const problems = combinationProblems(inputs, wanted);
   const fields = sourceFields(inputs, wanted);
   if (Array.isArray(fields)) throw new InputError([...problems, ...fields]);
   if (problems.length > 0) throw new InputError(problems);
-  return { ...commonFields(inputs, wanted, fields, environment), ...fields };
+  return { ...commonFields(inputs, wanted, fields, run), ...fields };
 }

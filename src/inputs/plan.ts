@@ -1,7 +1,7 @@
 /**
  * What one run is asked to do, read from the inputs once (`readPlan` in
- * src/inputs.ts), and the run's context it is read with. Types only, apart
- * from the list of `on-drift` modes: nothing here runs.
+ * read-plan.ts). Types only, apart from the list of `on-drift` modes:
+ * nothing here runs.
  */
 import type {
   Secret,
@@ -10,28 +10,6 @@ import type {
   SourceConfigRequest,
   SourceRevisionConfigRequest,
 } from '../service/schemas.js';
-
-/** The event the workflow runs for, as @actions/github's `context` gives it. */
-export interface RunEvent {
-  /** `context.eventName`: `push`, `pull_request`, `workflow_dispatch`, ... */
-  name: string;
-  /** `context.ref` (GITHUB_REF): `refs/heads/main`, `refs/tags/v1`, `refs/pull/7/merge`. */
-  ref: string;
-  /** `context.sha` (GITHUB_SHA). On a pull request this is a merge commit, not the head. */
-  sha: string;
-  /** `context.payload`: the webhook event as GitHub sent it, not yet checked. */
-  payload: unknown;
-}
-
-/** What the inputs are read with, beside the inputs themselves. */
-export interface RunEnvironment {
-  /** GITHUB_WORKSPACE: where a `config` file path is resolved. */
-  workspace: string;
-  /** The workflow's repository (`owner/name`), when `repository` is given empty. */
-  repository?: string;
-  /** The run's event: what `commit: auto` is derived from. */
-  event?: RunEvent;
-}
 
 /** The values of the `on-drift` input. */
 export const ON_DRIFT_MODES = ['warn', 'fail'] as const;

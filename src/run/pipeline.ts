@@ -4,7 +4,8 @@
  * `RunRecord`, which sets the outputs as soon as they are known and is what
  * the job summary is written from, whether the run succeeded or not.
  */
-import { ServiceClient, proxyDispatcher } from '../service/client.js';
+import { ServiceClient } from '../service/client.js';
+import { proxyDispatcher, type ProxySettings } from '../service/proxy.js';
 import { deploy, type DeployResult, type FlowDependencies } from './deploy.js';
 import { findDrift, showValue, type DriftEntry } from './drift.js';
 import { ActionError, CancelledError, describeError } from '../common/errors.js';
@@ -17,21 +18,23 @@ import {
   type Liveness,
   type Target,
 } from './live.js';
-import type { Plan, RunEnvironment } from '../inputs/plan.js';
+import type { Plan } from '../inputs/plan.js';
+import type { RunDescription } from '../inputs/run-description.js';
 import { isRedactable } from '../common/redact.js';
-import { dryRunReport, outputsOf, type Outputs } from './report.js';
+import { dryRunReport, outputsOf, type Outputs, type SummaryInput } from './report.js';
 import type { Clock, Logger } from '../common/runtime.js';
 import { shortSha } from '../common/text.js';
 import type { Deployment } from '../service/schemas.js';
 import { Service } from '../service/endpoints.js';
 import { DEFAULT_WAIT, WaitError, waitUntilLive } from './wait.js';
 
-/** What the pipeline needs from the runner, passed in by the entry. */
+/** What the pipeline needs from where it runs, passed in by the adapter (src/github/). */
 export interface RunnerIO {
   read: InputReader;
-  environment: RunEnvironment;
-  /** The process environment, for the proxy settings. */
-  env: NodeJS.ProcessEnv;
+  /** The run the inputs are read for: workspace, repository, the head it is for. */
+  run: RunDescription;
+  /** The proxy the requests go through, if any. */
+  proxy: ProxySettings;
   logger: Logger;
   clock: Clock;
   /** Aborted when the run is cancelled. */
@@ -104,6 +107,31 @@ export class RunRecord {
         : redact(describeError(error));
     if (!(error instanceof ActionError) && error instanceof Error) this.stack = error.stack;
   }
+
+  /** What the job summary shows; undefined when the inputs could not be read. */
+  summary(commit: string | undefined): SummaryInput | undefined {
+    if (this.plan === undefined) return undefined;
+    return {
+      plan: this.plan,
+      result: this.result,
+      deployment: this.deployment,
+      liveness: this.liveness,
+      target: this.goal?.target?.sha,
+      drift: this.goal?.drift,
+      failure: this.failure,
+      commit,
+    };
+  }
+}
+
+/** How a run ended: all the adapter reports, and all the summary shows. */
+export interface RunOutcome {
+  /** Why the run failed, already redacted; undefined when it succeeded. */
+  failure?: string;
+  /** The stack of an unexpected error, for the debug log. */
+  stack?: string;
+  /** What the job summary shows; undefined when the inputs could not be read. */
+  summary?: SummaryInput;
 }
 
 function dependencies(plan: Plan, io: RunnerIO): FlowDependencies {
@@ -115,7 +143,7 @@ function dependencies(plan: Plan, io: RunnerIO): FlowDependencies {
     logger,
     signal,
     redact: io.redact,
-    dispatcher: proxyDispatcher(io.env),
+    dispatcher: proxyDispatcher(io.proxy),
   });
   return { service: new Service(client, logger), logger, clock, signal, group };
 }
@@ -228,11 +256,11 @@ function maskPlan(plan: Plan, io: RunnerIO): void {
   }
 }
 
-/** Runs the action; never throws: how it ended is in the record. */
-export async function pipeline(io: RunnerIO): Promise<RunRecord> {
+/** Runs the action; never throws: how it ended is in the outcome. */
+export async function pipeline(io: RunnerIO): Promise<RunOutcome> {
   const record = new RunRecord(io.setOutputs);
   try {
-    const plan = readPlan(io.read, io.environment);
+    const plan = readPlan(io.read, io.run);
     record.plan = plan;
     maskPlan(plan, io);
     const flow = dependencies(plan, io);
@@ -251,5 +279,6 @@ export async function pipeline(io: RunnerIO): Promise<RunRecord> {
   } catch (error) {
     record.failed(error, io.redact);
   }
-  return record;
+  const { failure, stack } = record;
+  return { failure, stack, summary: record.summary(io.run.commit) };
 }

@@ -7,7 +7,7 @@
  * and turns every failure into a `ServiceError`.
  */
 import { STATUS_CODES } from 'node:http';
-import { EnvHttpProxyAgent, request as undiciRequest, type Dispatcher } from 'undici';
+import { request as undiciRequest, type Dispatcher } from 'undici';
 import type { z } from 'zod';
 import { CancelledError } from '../common/errors.js';
 import { ServiceError } from './errors.js';
@@ -81,12 +81,6 @@ export interface ClientOptions {
   maxAnswerBytes?: number;
   /** Where connections go: a proxy agent, or undici's global dispatcher when absent. */
   dispatcher?: Dispatcher;
-}
-
-/** The proxy of the runner's environment (`HTTPS_PROXY`, `HTTP_PROXY`, `NO_PROXY`, any case), if any. */
-export function proxyDispatcher(env: NodeJS.ProcessEnv): Dispatcher | undefined {
-  const names = ['https_proxy', 'HTTPS_PROXY', 'http_proxy', 'HTTP_PROXY'];
-  return names.some((name) => (env[name] ?? '') !== '') ? new EnvHttpProxyAgent() : undefined;
 }
 
 const isRetryableStatus = (status: number) => status === 408 || status === 429 || status >= 500;

@@ -87,6 +87,8 @@ describe('an https:// api-url behind a proxy', () => {
       // One tunnel per request, each to the emulator; nothing sent to the proxy in the clear.
       expect(proxy.connects).toEqual(served.map(() => target()));
       expect(proxy.requests).toEqual([]);
+      // undici's "EnvHttpProxyAgent is experimental" warning is not a fault: not in the log.
+      expect(run.stderr).not.toContain('experimental');
     },
   );
 
@@ -142,6 +144,8 @@ describe('an https:// api-url behind a proxy', () => {
       expect(run.exitCode).toBe(0);
       expect(proxy.connects).toEqual(emu.requests.map(() => target()));
       expect(proxy.requests).toEqual([]);
+      // undici's "EnvHttpProxyAgent is experimental" warning is not a fault: not in the log.
+      expect(run.stderr).not.toContain('experimental');
     },
   );
 

@@ -2,11 +2,12 @@
  * readPlan as a whole: every input read into one plan, the action.yml
  * defaults, `config` merged under the explicit inputs, what each source needs,
  * and every bad input reported at once. The parsers of single inputs have
- * test files of their own (input-parsers, header-input, secrets-input,
- * config-input, commit-target).
+ * test files of their own (parsers, headers, secrets, config, commit, and
+ * github/event for the run's event).
  */
 import { describe, expect, it } from 'vitest';
 import { INPUT_NAMES, SENSITIVE_INPUT_NAMES, inputsSchema } from '../../src/inputs/declared.ts';
+import { readPlan } from '../../src/inputs/read-plan.ts';
 import { InputError } from '../../src/inputs/errors.ts';
 import { WORKFLOW_REPOSITORY } from '../support/action.ts';
 import {
@@ -81,6 +82,17 @@ describe('a valid codehost plan', () => {
     expect(result.dryRun).toBe(false);
     expect(result.onDrift).toBe('warn');
     expect(result.commit).toEqual({ kind: 'none', reason: "the run's event is not known" });
+  });
+
+  it('applies the defaults declared in the code to inputs not given at all (no runner)', () => {
+    const given: Record<string, string> = {
+      'api-url': 'https://api.example.com',
+      name: 'my-agent',
+      'integration-id': INTEGRATION_ID,
+    };
+    const run = { workspace: workspace.root, repository: WORKFLOW_REPOSITORY };
+    // undefined is "not given": what a reader without action.yml's defaults says.
+    expect(readPlan((name) => given[name], run)).toEqual(plan({}, run));
   });
 
   it('sends the api key under api-key-header', () => {

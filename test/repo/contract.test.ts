@@ -5,7 +5,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { INPUTS, INPUT_NAMES } from '../../src/inputs/declared.ts';
+import { INPUTS, INPUT_NAMES, defaultText } from '../../src/inputs/declared.ts';
 import { OUTPUT_NAMES } from '../../src/run/report.ts';
 import { ROOT, WORKFLOW_REPOSITORY, actionYml, withDefaults } from '../support/action.ts';
 
@@ -128,7 +128,7 @@ describe('action.yml', () => {
       } else {
         expect(
           typeof declared.default,
-          `input '${name}' is optional, so action.yml must declare its default (not the code)`,
+          `input '${name}' is optional, so action.yml must declare its default`,
         ).toBe('string');
       }
     },
@@ -143,7 +143,7 @@ describe('action.yml and the code', () => {
   it('declare the same inputs in the same order', () => {
     expect(
       declaredInputs.map(([name]) => name),
-      'action.yml inputs vs INPUT_NAMES of src/declared-inputs.ts',
+      'action.yml inputs vs INPUT_NAMES of src/inputs/declared.ts',
     ).toEqual([...INPUT_NAMES]);
   });
 
@@ -151,18 +151,39 @@ describe('action.yml and the code', () => {
     'input %s: its parser accepts the default action.yml declares',
     (name) => {
       const parser = INPUT_NAMES.find((known) => known === name);
-      expect(parser, `input '${name}' is not in src/declared-inputs.ts`).toBeDefined();
+      expect(parser, `input '${name}' is not in src/inputs/declared.ts`).toBeDefined();
       if (parser === undefined) return;
       const fallback = withDefaults({})[name] ?? '';
-      const environment = { workspace: ROOT, repository: WORKFLOW_REPOSITORY };
-      expect(() => INPUTS[parser].parse(fallback, environment)).not.toThrow();
+      const run = { workspace: ROOT, repository: WORKFLOW_REPOSITORY };
+      expect(() => INPUTS[parser].parse(fallback, run)).not.toThrow();
     },
   );
+
+  it.each(declaredInputs)(
+    'input %s: the code declares the default action.yml does',
+    (name, declared) => {
+      const input = INPUT_NAMES.find((known) => known === name);
+      if (input === undefined) throw new Error(`input '${name}' is not in src/inputs/declared.ts`);
+      const code = INPUTS[input].default;
+      // A default taken from the run is the expression action.yml evaluates for it.
+      const spelled = typeof code === 'object' ? `\${{ github.${code.run} }}` : code;
+      expect(spelled, `the default of input '${name}' in src/inputs/declared.ts`).toBe(
+        declared.default,
+      );
+    },
+  );
+
+  it('evaluates a default taken from the run with the run, as the runner does', () => {
+    const run = { workspace: ROOT, repository: WORKFLOW_REPOSITORY };
+    for (const name of INPUT_NAMES) {
+      expect(defaultText(name, run), name).toBe(withDefaults({})[name]);
+    }
+  });
 
   it('declare the same outputs in the same order', () => {
     expect(
       declaredOutputs.map(([name]) => name),
-      'action.yml outputs vs OUTPUT_NAMES of src/report.ts',
+      'action.yml outputs vs OUTPUT_NAMES of src/run/report.ts',
     ).toEqual([...OUTPUT_NAMES]);
   });
 });
