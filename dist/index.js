@@ -29215,7 +29215,7 @@ module.exports = {
 /***/ ((module, __unused_webpack___webpack_exports__, __nccwpck_require__) => {
 
 __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
-/* harmony import */ var _main_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(7735);
+/* harmony import */ var _main_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(7846);
 /** The action's entry: runs it, and nothing else. */
 
 await (0,_main_js__WEBPACK_IMPORTED_MODULE_0__/* .run */ .e)();
@@ -29225,7 +29225,7 @@ __webpack_async_result__();
 
 /***/ }),
 
-/***/ 7735:
+/***/ 7846:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -47655,6 +47655,289 @@ function inputsSchema(run) {
     return object(shape);
 }
 
+;// CONCATENATED MODULE: ./src/common/redact.ts
+/**
+ * Removes secret values from free text (log lines, error messages, the job
+ * summary) before it is shown. Outputs are not free text: they are redacted
+ * by structure (report.ts). The runner masks the values registered with
+ * `core.setSecret` too, but only in the log it renders.
+ */
+const MASK = '***';
+/**
+ * Whether a value can be hidden in text without destroying it: `4`, `true`
+ * or `off` occur everywhere (ids, counts, words), so replacing them would
+ * garble every line and still not hide them.
+ */
+function isRedactable(value) {
+    const trimmed = value.trim();
+    return (trimmed.length >= 4 &&
+        !/^(true|false|null|none|yes|no|on|off)$/i.test(trimmed) &&
+        !/^[-+]?\d+(\.\d+)?$/.test(trimmed));
+}
+/** `\u00e9` (and `\u00E9`) for every character outside printable ASCII, as Python's json does. */
+function asciiEscaped(text, upper) {
+    return text.replace(/[^\x20-\x7e]/g, (character) => {
+        const hex = character.charCodeAt(0).toString(16).padStart(4, '0');
+        return `\\u${upper ? hex.toUpperCase() : hex}`;
+    });
+}
+/** The forms a value takes inside JSON text: escaped quotes, `\/`, and escaped non-ASCII. */
+function jsonForms(value) {
+    const inner = JSON.stringify(value).slice(1, -1);
+    const slashes = inner.replaceAll('/', '\\/');
+    return [inner, slashes].flatMap((form) => [
+        form,
+        asciiEscaped(form, false),
+        asciiEscaped(form, true),
+    ]);
+}
+class Redactor {
+    #needles = new Set();
+    #sorted;
+    /**
+     * Registers a secret value: the value, each of its lines that is
+     * redactable, and the forms they take inside JSON and URLs. Returns the
+     * value and lines that were not known yet, for the runner's mask; a value
+     * that is not redactable is not registered (see `isRedactable`).
+     */
+    add(value) {
+        const lines = value.split(/\r?\n/).map((line) => line.trim());
+        const forms = [value, ...lines].filter((form, index, all) => isRedactable(form) && all.indexOf(form) === index);
+        const fresh = forms.filter((form) => !this.#needles.has(form));
+        for (const form of forms) {
+            for (const variant of [form, ...jsonForms(form), encodeURIComponent(form)]) {
+                this.#needles.add(variant);
+            }
+        }
+        this.#sorted = undefined;
+        return fresh;
+    }
+    redact(text) {
+        // Longest first, so that a secret containing another is replaced whole.
+        this.#sorted ??= [...this.#needles].sort((a, b) => b.length - a.length);
+        let out = text;
+        for (const needle of this.#sorted)
+            out = out.split(needle).join(MASK);
+        return out;
+    }
+}
+
+;// CONCATENATED MODULE: ./src/inputs/commit.ts
+function none(reason) {
+    return { kind: 'none', reason };
+}
+function sameRepository(fullName, repository) {
+    return fullName.toLowerCase() === `${repository.owner}/${repository.name}`.toLowerCase();
+}
+/**
+ * The commit the plan asks for, once the plan's source fields are known (a
+ * sha with a source other than codehost is refused before this). A head in
+ * another repository (a fork) is a commit the deployment's repository does
+ * not have.
+ */
+function commitRequest(commit, fields, run) {
+    if (commit.kind === 'none')
+        return none('the commit input is none');
+    if (commit.kind === 'sha')
+        return commit;
+    if (fields.source !== 'codehost')
+        return none(`source ${fields.source} has no commits`);
+    const { head } = run;
+    if (head === undefined)
+        return none("the run's event is not known");
+    if (head.kind === 'none')
+        return head;
+    const { repository } = fields;
+    if (head.repository === null ||
+        (head.repository !== undefined && !sameRepository(head.repository, repository))) {
+        const where = head.repository ?? 'a deleted repository';
+        const wanted = `${repository.owner}/${repository.name}`;
+        return none(head.pullRequest
+            ? `the pull request's head is in ${where}, not ${wanted}`
+            : `the run is for ${where}, not ${wanted}`);
+    }
+    return { kind: 'auto', branch: head.branch, sha: head.sha };
+}
+
+;// CONCATENATED MODULE: ./src/inputs/build-plan.ts
+/**
+ * From inputs that each parsed on their own to one plan: `config` merged
+ * under the explicit inputs, the request headers, and the checks that depend
+ * on more than one input (mostly on `source`). Every such problem is found
+ * before the plan is built, and all of them are reported together.
+ */
+
+
+/** The fields of `record` whose value is not undefined: an input that was not given. */
+function given(record) {
+    return Object.fromEntries(Object.entries(record).filter(([, value]) => value !== undefined));
+}
+function requested(inputs) {
+    const { config } = inputs;
+    return {
+        sourceConfig: {
+            ...config.source_config,
+            ...given({ integration_id: inputs['integration-id'] }),
+        },
+        sourceRevisionConfig: {
+            ...config.source_revision_config,
+            ...given({
+                repo_ref: inputs['repo-ref'],
+                agent_config_path: inputs['agent-config-path'],
+                image_uri: inputs['image-uri'],
+            }),
+        },
+        secretReferences: config.secret_references ?? null,
+    };
+}
+/** The extra headers, and the api key under `api-key-header` when one is given. */
+function requestHeaders(inputs) {
+    const apiKey = inputs['api-key'];
+    if (apiKey === '')
+        return { ...inputs.headers };
+    return { ...inputs.headers, [inputs['api-key-header']]: apiKey };
+}
+/** Problems of inputs that are each valid but do not go together. */
+function combinationProblems(inputs, wanted) {
+    const problems = [];
+    const { source } = inputs;
+    const apiKeyHeader = inputs['api-key-header'].toLowerCase();
+    const clash = Object.keys(inputs.headers).find((name) => name.toLowerCase() === apiKeyHeader);
+    if (inputs['api-key'] !== '' && clash !== undefined) {
+        problems.push({
+            input: 'headers',
+            problem: `header '${clash}' would replace the api-key header`,
+        });
+    }
+    if (source !== 'external_docker' && wanted.secretReferences !== null) {
+        problems.push({
+            input: 'config',
+            problem: `secret_references applies only to source external_docker, not ${source}`,
+        });
+    }
+    if (source !== 'codehost' && inputs.commit.kind === 'sha') {
+        problems.push({
+            input: 'commit',
+            problem: `a commit sha applies only to source codehost, not ${source} (use auto or none)`,
+        });
+    }
+    return problems;
+}
+function needsImage(source, wanted) {
+    if (wanted.sourceRevisionConfig.image_uri != null)
+        return [];
+    return [
+        {
+            input: 'image-uri',
+            problem: `is required with source ${source} (or config.source_revision_config.image_uri)`,
+        },
+    ];
+}
+function codehostFields(inputs, wanted) {
+    const integrationId = wanted.sourceConfig.integration_id;
+    const { repository } = inputs;
+    if (integrationId != null && repository !== undefined) {
+        return { source: 'codehost', integrationId, repository };
+    }
+    const problems = [];
+    if (integrationId == null) {
+        problems.push({
+            input: 'integration-id',
+            problem: 'is required with source codehost (or config.source_config.integration_id)',
+        });
+    }
+    if (repository === undefined) {
+        problems.push({
+            input: 'repository',
+            problem: 'is required with source codehost (owner/name)',
+        });
+    }
+    return problems;
+}
+/** The fields only the plan's source has, or what that source needs and lacks. */
+function sourceFields(inputs, wanted) {
+    const { source } = inputs;
+    const missing = (problems, fields) => problems.length > 0 ? problems : fields;
+    switch (source) {
+        case 'codehost':
+            return codehostFields(inputs, wanted);
+        case 'external_docker':
+            return missing(needsImage(source, wanted), {
+                source,
+                secretReferences: wanted.secretReferences,
+            });
+        case 'internal_docker':
+            return missing(needsImage(source, wanted), { source });
+        case 'internal_source': {
+            const tarball = wanted.sourceRevisionConfig.source_tarball_path;
+            const problem = 'source internal_source needs source_revision_config.source_tarball_path';
+            return missing(tarball == null ? [{ input: 'config', problem }] : [], { source });
+        }
+        case 'internal_template':
+            return { source };
+    }
+}
+function commonFields(inputs, wanted, fields, run) {
+    return {
+        apiUrl: inputs['api-url'],
+        headers: requestHeaders(inputs),
+        name: inputs.name,
+        sourceConfig: wanted.sourceConfig,
+        sourceRevisionConfig: wanted.sourceRevisionConfig,
+        secrets: inputs.secrets,
+        waitForReady: inputs['wait-for-ready'],
+        waitTimeoutSeconds: inputs['wait-timeout'],
+        commit: commitRequest(inputs.commit, fields, run),
+        onDrift: inputs['on-drift'],
+        dryRun: inputs['dry-run'],
+        sensitiveValues: [
+            inputs['api-key'],
+            ...Object.values(inputs.headers),
+            ...inputs.secrets.map((secret) => secret.value),
+        ],
+    };
+}
+/** The plan, or an `InputError` naming every input that does not fit the others. */
+function buildPlan(inputs, run) {
+    const wanted = requested(inputs);
+    const problems = combinationProblems(inputs, wanted);
+    const fields = sourceFields(inputs, wanted);
+    if (Array.isArray(fields))
+        throw new InputError([...problems, ...fields]);
+    if (problems.length > 0)
+        throw new InputError(problems);
+    return { ...commonFields(inputs, wanted, fields, run), ...fields };
+}
+
+;// CONCATENATED MODULE: ./src/inputs/read-plan.ts
+/**
+ * Every input of action.yml is read here, once, into one typed plan. Nothing
+ * here sends a request: a bad input fails the step before the first one.
+ *
+ * The inputs, their parsers and defaults are listed in declared.ts; the plan
+ * is assembled, and the inputs checked against each other, in build-plan.ts;
+ * its types are in plan.ts.
+ */
+
+
+
+/**
+ * Reads and validates every input. Throws an `InputError` naming each bad
+ * one: first every input that is wrong on its own, else every input that
+ * does not fit the others.
+ */
+function readPlan(read, run) {
+    const raw = Object.fromEntries(INPUT_NAMES.map((name) => [name, read(name) ?? defaultText(name, run)]));
+    const result = inputsSchema(run).safeParse(raw);
+    if (!result.success) {
+        throw new InputError(result.error.issues.map((issue) => ({
+            input: String(issue.path[0] ?? 'inputs'),
+            problem: issue.message,
+        })));
+    }
+    return buildPlan(result.data, run);
+}
+
 // EXTERNAL MODULE: external "node:http"
 var external_node_http_ = __nccwpck_require__(7067);
 ;// CONCATENATED MODULE: ./src/service/errors.ts
@@ -48139,46 +48422,6 @@ class ServiceClient {
     }
 }
 
-;// CONCATENATED MODULE: ./src/service/proxy.ts
-/**
- * Where the service's requests go: through the proxy the step's environment
- * names (README "Retries and timeouts"), read by the adapter and passed in as
- * data, or straight to the service.
- */
-
-/** The code of undici's one-time warning that `EnvHttpProxyAgent` is experimental. */
-const EXPERIMENTAL_WARNING = 'UNDICI-EHPA';
-/**
- * Runs `make` with undici's "EnvHttpProxyAgent is experimental" warning
- * dropped: the step log would show it on stderr, and users read it as a
- * fault. Every other warning goes through.
- */
-function withoutExperimentalWarning(make) {
-    const emitWarning = process.emitWarning;
-    process.emitWarning = ((warning, ...rest) => {
-        const [options] = rest;
-        const code = typeof options === 'object' && options !== null && 'code' in options
-            ? options.code
-            : undefined;
-        if (code === EXPERIMENTAL_WARNING)
-            return;
-        emitWarning.call(process, warning, ...rest);
-    });
-    try {
-        return make();
-    }
-    finally {
-        process.emitWarning = emitWarning;
-    }
-}
-/** A dispatcher through the proxy, or undefined (undici's global one) when no proxy is set. */
-function proxyDispatcher(proxy) {
-    const { httpsProxy = '', httpProxy = '', noProxy = '' } = proxy;
-    if (httpsProxy === '' && httpProxy === '')
-        return undefined;
-    return withoutExperimentalWarning(() => new undici.EnvHttpProxyAgent({ httpsProxy, httpProxy, noProxy }));
-}
-
 ;// CONCATENATED MODULE: ./src/service/endpoints.ts
 /**
  * The deployment management service as a typed API: one function an
@@ -48278,12 +48521,61 @@ class Service {
     }
 }
 
+;// CONCATENATED MODULE: ./src/service/proxy.ts
+/**
+ * Where the service's requests go: through the proxy the step's environment
+ * names (README "Retries and timeouts"), read by the adapter and passed in as
+ * data, or straight to the service.
+ */
+
+/** The code of undici's one-time warning that `EnvHttpProxyAgent` is experimental. */
+const EXPERIMENTAL_WARNING = 'UNDICI-EHPA';
+/**
+ * Runs `make` with undici's "EnvHttpProxyAgent is experimental" warning
+ * dropped: the step log would show it on stderr, and users read it as a
+ * fault. Every other warning goes through.
+ */
+function withoutExperimentalWarning(make) {
+    // Put back as it was, unbound: it is process's own method.
+    // eslint-disable-next-line @typescript-eslint/unbound-method
+    const emitWarning = process.emitWarning;
+    process.emitWarning = (warning, ...rest) => {
+        const [options] = rest;
+        const code = typeof options === 'object' && options !== null && 'code' in options
+            ? options.code
+            : undefined;
+        if (code === EXPERIMENTAL_WARNING)
+            return;
+        Reflect.apply(emitWarning, process, [warning, ...rest]);
+    };
+    try {
+        return make();
+    }
+    finally {
+        process.emitWarning = emitWarning;
+    }
+}
+/** A dispatcher through the proxy, or undefined (undici's global one) when no proxy is set. */
+function proxyDispatcher(proxy) {
+    const { httpsProxy = '', httpProxy = '', noProxy = '' } = proxy;
+    if (httpsProxy === '' && httpProxy === '')
+        return undefined;
+    return withoutExperimentalWarning(() => new undici.EnvHttpProxyAgent({ httpsProxy, httpProxy, noProxy }));
+}
+
+;// CONCATENATED MODULE: ./src/run/dependencies.ts
+/** The dependencies' log groups, or a phase run without one. */
+function inGroup(dependencies) {
+    return dependencies.group ?? ((_name, phase) => phase());
+}
+
 ;// CONCATENATED MODULE: ./src/run/deploy.ts
 /**
  * The deploy flow's decisions: which repository (codehost), which deployment
  * of the name, reuse or create — never two from one name where the service
  * lets the action prevent it, and a warning with every id where it cannot.
  */
+
 
 
 
@@ -48432,7 +48724,6 @@ async function create(plan, request, dependencies) {
     // A deployment that answered a 409 was created by another run.
     return { deployment, created: via !== 'conflict' };
 }
-const inGroup = (dependencies) => dependencies.group ?? ((_name, phase) => phase());
 /** Resolve, find, then reuse or create (or, in a dry run, say what would be created). */
 async function deploy(plan, dependencies) {
     const { service, logger } = dependencies;
@@ -48466,73 +48757,6 @@ async function deploy(plan, dependencies) {
             : `reusing ${outcome.deployment.id}, created by another run (${untrusted(outcome.deployment.status)})`);
         return { request, repository, ...outcome };
     });
-}
-
-;// CONCATENATED MODULE: ./src/common/redact.ts
-/**
- * Removes secret values from free text (log lines, error messages, the job
- * summary) before it is shown. Outputs are not free text: they are redacted
- * by structure (report.ts). The runner masks the values registered with
- * `core.setSecret` too, but only in the log it renders.
- */
-const MASK = '***';
-/**
- * Whether a value can be hidden in text without destroying it: `4`, `true`
- * or `off` occur everywhere (ids, counts, words), so replacing them would
- * garble every line and still not hide them.
- */
-function isRedactable(value) {
-    const trimmed = value.trim();
-    return (trimmed.length >= 4 &&
-        !/^(true|false|null|none|yes|no|on|off)$/i.test(trimmed) &&
-        !/^[-+]?\d+(\.\d+)?$/.test(trimmed));
-}
-/** `\u00e9` (and `\u00E9`) for every character outside printable ASCII, as Python's json does. */
-function asciiEscaped(text, upper) {
-    return text.replace(/[^\x20-\x7e]/g, (character) => {
-        const hex = character.charCodeAt(0).toString(16).padStart(4, '0');
-        return `\\u${upper ? hex.toUpperCase() : hex}`;
-    });
-}
-/** The forms a value takes inside JSON text: escaped quotes, `\/`, and escaped non-ASCII. */
-function jsonForms(value) {
-    const inner = JSON.stringify(value).slice(1, -1);
-    const slashes = inner.replaceAll('/', '\\/');
-    return [inner, slashes].flatMap((form) => [
-        form,
-        asciiEscaped(form, false),
-        asciiEscaped(form, true),
-    ]);
-}
-class Redactor {
-    #needles = new Set();
-    #sorted;
-    /**
-     * Registers a secret value: the value, each of its lines that is
-     * redactable, and the forms they take inside JSON and URLs. Returns the
-     * value and lines that were not known yet, for the runner's mask; a value
-     * that is not redactable is not registered (see `isRedactable`).
-     */
-    add(value) {
-        const lines = value.split(/\r?\n/).map((line) => line.trim());
-        const forms = [value, ...lines].filter((form, index, all) => isRedactable(form) && all.indexOf(form) === index);
-        const fresh = forms.filter((form) => !this.#needles.has(form));
-        for (const form of forms) {
-            for (const variant of [form, ...jsonForms(form), encodeURIComponent(form)]) {
-                this.#needles.add(variant);
-            }
-        }
-        this.#sorted = undefined;
-        return fresh;
-    }
-    redact(text) {
-        // Longest first, so that a secret containing another is replaced whole.
-        this.#sorted ??= [...this.#needles].sort((a, b) => b.length - a.length);
-        let out = text;
-        for (const needle of this.#sorted)
-            out = out.split(needle).join(MASK);
-        return out;
-    }
 }
 
 ;// CONCATENATED MODULE: ./src/run/drift.ts
@@ -48632,222 +48856,6 @@ function showValue(value) {
     return text.length > 120 ? `${text.slice(0, 120)}…` : text;
 }
 
-;// CONCATENATED MODULE: ./src/inputs/commit.ts
-function none(reason) {
-    return { kind: 'none', reason };
-}
-function sameRepository(fullName, repository) {
-    return fullName.toLowerCase() === `${repository.owner}/${repository.name}`.toLowerCase();
-}
-/**
- * The commit the plan asks for, once the plan's source fields are known (a
- * sha with a source other than codehost is refused before this). A head in
- * another repository (a fork) is a commit the deployment's repository does
- * not have.
- */
-function commitRequest(commit, fields, run) {
-    if (commit.kind === 'none')
-        return none('the commit input is none');
-    if (commit.kind === 'sha')
-        return commit;
-    if (fields.source !== 'codehost')
-        return none(`source ${fields.source} has no commits`);
-    const { head } = run;
-    if (head === undefined)
-        return none("the run's event is not known");
-    if (head.kind === 'none')
-        return head;
-    const { repository } = fields;
-    if (head.repository === null ||
-        (head.repository !== undefined && !sameRepository(head.repository, repository))) {
-        const where = head.repository ?? 'a deleted repository';
-        const wanted = `${repository.owner}/${repository.name}`;
-        return none(head.pullRequest
-            ? `the pull request's head is in ${where}, not ${wanted}`
-            : `the run is for ${where}, not ${wanted}`);
-    }
-    return { kind: 'auto', branch: head.branch, sha: head.sha };
-}
-
-;// CONCATENATED MODULE: ./src/inputs/build-plan.ts
-/**
- * From inputs that each parsed on their own to one plan: `config` merged
- * under the explicit inputs, the request headers, and the checks that depend
- * on more than one input (mostly on `source`). Every such problem is found
- * before the plan is built, and all of them are reported together.
- */
-
-
-/** The fields of `record` whose value is not undefined: an input that was not given. */
-function given(record) {
-    return Object.fromEntries(Object.entries(record).filter(([, value]) => value !== undefined));
-}
-function requested(inputs) {
-    const { config } = inputs;
-    return {
-        sourceConfig: {
-            ...config.source_config,
-            ...given({ integration_id: inputs['integration-id'] }),
-        },
-        sourceRevisionConfig: {
-            ...config.source_revision_config,
-            ...given({
-                repo_ref: inputs['repo-ref'],
-                agent_config_path: inputs['agent-config-path'],
-                image_uri: inputs['image-uri'],
-            }),
-        },
-        secretReferences: config.secret_references ?? null,
-    };
-}
-/** The extra headers, and the api key under `api-key-header` when one is given. */
-function requestHeaders(inputs) {
-    const apiKey = inputs['api-key'];
-    if (apiKey === '')
-        return { ...inputs.headers };
-    return { ...inputs.headers, [inputs['api-key-header']]: apiKey };
-}
-/** Problems of inputs that are each valid but do not go together. */
-function combinationProblems(inputs, wanted) {
-    const problems = [];
-    const { source } = inputs;
-    const apiKeyHeader = inputs['api-key-header'].toLowerCase();
-    const clash = Object.keys(inputs.headers).find((name) => name.toLowerCase() === apiKeyHeader);
-    if (inputs['api-key'] !== '' && clash !== undefined) {
-        problems.push({
-            input: 'headers',
-            problem: `header '${clash}' would replace the api-key header`,
-        });
-    }
-    if (source !== 'external_docker' && wanted.secretReferences !== null) {
-        problems.push({
-            input: 'config',
-            problem: `secret_references applies only to source external_docker, not ${source}`,
-        });
-    }
-    if (source !== 'codehost' && inputs.commit.kind === 'sha') {
-        problems.push({
-            input: 'commit',
-            problem: `a commit sha applies only to source codehost, not ${source} (use auto or none)`,
-        });
-    }
-    return problems;
-}
-function needsImage(source, wanted) {
-    if (wanted.sourceRevisionConfig.image_uri != null)
-        return [];
-    return [
-        {
-            input: 'image-uri',
-            problem: `is required with source ${source} (or config.source_revision_config.image_uri)`,
-        },
-    ];
-}
-function codehostFields(inputs, wanted) {
-    const integrationId = wanted.sourceConfig.integration_id;
-    const { repository } = inputs;
-    if (integrationId != null && repository !== undefined) {
-        return { source: 'codehost', integrationId, repository };
-    }
-    const problems = [];
-    if (integrationId == null) {
-        problems.push({
-            input: 'integration-id',
-            problem: 'is required with source codehost (or config.source_config.integration_id)',
-        });
-    }
-    if (repository === undefined) {
-        problems.push({
-            input: 'repository',
-            problem: 'is required with source codehost (owner/name)',
-        });
-    }
-    return problems;
-}
-/** The fields only the plan's source has, or what that source needs and lacks. */
-function sourceFields(inputs, wanted) {
-    const { source } = inputs;
-    const missing = (problems, fields) => problems.length > 0 ? problems : fields;
-    switch (source) {
-        case 'codehost':
-            return codehostFields(inputs, wanted);
-        case 'external_docker':
-            return missing(needsImage(source, wanted), {
-                source,
-                secretReferences: wanted.secretReferences,
-            });
-        case 'internal_docker':
-            return missing(needsImage(source, wanted), { source });
-        case 'internal_source': {
-            const tarball = wanted.sourceRevisionConfig.source_tarball_path;
-            const problem = 'source internal_source needs source_revision_config.source_tarball_path';
-            return missing(tarball == null ? [{ input: 'config', problem }] : [], { source });
-        }
-        case 'internal_template':
-            return { source };
-    }
-}
-function commonFields(inputs, wanted, fields, run) {
-    return {
-        apiUrl: inputs['api-url'],
-        headers: requestHeaders(inputs),
-        name: inputs.name,
-        sourceConfig: wanted.sourceConfig,
-        sourceRevisionConfig: wanted.sourceRevisionConfig,
-        secrets: inputs.secrets,
-        waitForReady: inputs['wait-for-ready'],
-        waitTimeoutSeconds: inputs['wait-timeout'],
-        commit: commitRequest(inputs.commit, fields, run),
-        onDrift: inputs['on-drift'],
-        dryRun: inputs['dry-run'],
-        sensitiveValues: [
-            inputs['api-key'],
-            ...Object.values(inputs.headers),
-            ...inputs.secrets.map((secret) => secret.value),
-        ],
-    };
-}
-/** The plan, or an `InputError` naming every input that does not fit the others. */
-function buildPlan(inputs, run) {
-    const wanted = requested(inputs);
-    const problems = combinationProblems(inputs, wanted);
-    const fields = sourceFields(inputs, wanted);
-    if (Array.isArray(fields))
-        throw new InputError([...problems, ...fields]);
-    if (problems.length > 0)
-        throw new InputError(problems);
-    return { ...commonFields(inputs, wanted, fields, run), ...fields };
-}
-
-;// CONCATENATED MODULE: ./src/inputs/read-plan.ts
-/**
- * Every input of action.yml is read here, once, into one typed plan. Nothing
- * here sends a request: a bad input fails the step before the first one.
- *
- * The inputs, their parsers and defaults are listed in declared.ts; the plan
- * is assembled, and the inputs checked against each other, in build-plan.ts;
- * its types are in plan.ts.
- */
-
-
-
-/**
- * Reads and validates every input. Throws an `InputError` naming each bad
- * one: first every input that is wrong on its own, else every input that
- * does not fit the others.
- */
-function readPlan(read, run) {
-    const raw = Object.fromEntries(INPUT_NAMES.map((name) => [name, read(name) ?? defaultText(name, run)]));
-    const result = inputsSchema(run).safeParse(raw);
-    if (!result.success) {
-        throw new InputError(result.error.issues.map((issue) => ({
-            input: String(issue.path[0] ?? 'inputs'),
-            problem: issue.message,
-        })));
-    }
-    return buildPlan(result.data, run);
-}
-
 ;// CONCATENATED MODULE: ./src/run/live.ts
 
 
@@ -48919,6 +48927,56 @@ function chooseTarget(commit, tracked, logger) {
             logger.info(`no commit is targeted: the run is for branch ${commit.branch}, and the deployment tracks ${tracked === undefined ? 'no branch' : untrusted(tracked)}`);
             return undefined;
     }
+}
+
+;// CONCATENATED MODULE: ./src/run/goal.ts
+
+
+/** The deployment `deploy` found, or undefined when it created one (or would). */
+function reusedOf(result) {
+    return result.created ? undefined : result.deployment;
+}
+/** The revisions of a reused deployment: a revision the step did not see is a newer push. */
+function seenRevisionsOf(reused) {
+    if (reused === undefined)
+        return new Set();
+    return new Set([reused.latest_revision_id, reused.active_revision_id].filter((id) => id !== null));
+}
+/** The target of a codehost plan, against the branch the deployment tracks. */
+function targetOf(plan, result, logger) {
+    if (plan.source !== 'codehost')
+        return undefined;
+    const tracked = trackedRef(reusedOf(result), result.request.source_revision_config.repo_ref);
+    return chooseTarget(plan.commit, tracked, logger);
+}
+/** The target as drift, when a reused deployment will not build it and another commit is live. */
+function unbuiltOf(reused, target) {
+    if (reused === undefined || target === undefined)
+        return undefined;
+    if (reused.source_config.build_on_push === true)
+        return undefined;
+    const live = latestCommit(reused);
+    if (live === target.sha)
+        return undefined;
+    return {
+        field: 'source_revision_config.repo_commit_sha',
+        wanted: target.sha,
+        live: live ?? null,
+    };
+}
+/**
+ * The goal of the run. A target the deployment will not build is drift, and
+ * it is dropped: the step does not wait for it.
+ */
+function assess(plan, result, logger) {
+    const reused = reusedOf(result);
+    const seenRevisions = seenRevisionsOf(reused);
+    const drift = reused === undefined ? [] : findDrift(plan, result.request, reused);
+    const target = targetOf(plan, result, logger);
+    const unbuilt = unbuiltOf(reused, target);
+    if (unbuilt === undefined)
+        return { target, seenRevisions, drift };
+    return { seenRevisions, drift: [...drift, unbuilt], unbuilt };
 }
 
 ;// CONCATENATED MODULE: ./src/run/report.ts
@@ -49186,6 +49244,8 @@ async function waitUntilLive(initial, goal, options, dependencies) {
 
 
 
+
+
 /** What the run knows at any point, for the outputs and the summary. */
 class RunRecord {
     plan;
@@ -49250,7 +49310,7 @@ class RunRecord {
         };
     }
 }
-function dependencies(plan, io) {
+function dependenciesOf(plan, io) {
     const { logger, clock, signal, group } = io;
     const client = new ServiceClient({
         baseUrl: plan.apiUrl,
@@ -49263,42 +49323,14 @@ function dependencies(plan, io) {
     });
     return { service: new Service(client, logger), logger, clock, signal, group };
 }
-/**
- * The commit target and the drift of what `deploy` found or created. A
- * reused deployment that will not build the target (`build_on_push` off,
- * another commit live) is drift, and the target is dropped.
- */
-function assess(plan, result, logger) {
-    const { deployment, created, request } = result;
-    const reused = !created && deployment !== undefined;
-    const seenRevisions = new Set(reused
-        ? [deployment.latest_revision_id, deployment.active_revision_id].filter((id) => id !== null)
-        : []);
-    const drift = reused ? findDrift(plan, request, deployment) : [];
-    if (plan.source !== 'codehost')
-        return { seenRevisions, drift };
-    const tracked = trackedRef(reused ? deployment : undefined, request.source_revision_config.repo_ref);
-    const target = chooseTarget(plan.commit, tracked, logger);
-    if (!reused || target === undefined || deployment.source_config.build_on_push === true) {
-        return { target, seenRevisions, drift };
-    }
-    const live = latestCommit(deployment);
-    if (live === target.sha)
-        return { target, seenRevisions, drift };
-    drift.push({
-        field: 'source_revision_config.repo_commit_sha',
-        wanted: target.sha,
-        live: live ?? null,
-    });
-    return { seenRevisions, drift };
-}
+/** Why the step does not wait for a commit the deployment will not build. */
+const BUILD_OFF = 'build_on_push is off: the service will not build this commit, so the step does not wait for it';
 /** One warning a difference; with `on-drift: fail`, the step fails after all are reported. */
-function reportDrift(plan, drift, logger) {
+function reportDrift(plan, goal, logger) {
+    const { drift } = goal;
     for (const entry of drift) {
-        const buildOff = entry.field === 'source_revision_config.repo_commit_sha'
-            ? ' (build_on_push is off: the service will not build this commit, so the step does not wait for it)'
-            : '';
-        logger.warning(`drift: ${entry.field}: the step wants ${showValue(entry.wanted)}, the deployment has ${showValue(entry.live)}${buildOff}`);
+        const note = entry === goal.unbuilt ? ` (${BUILD_OFF})` : '';
+        logger.warning(`drift: ${entry.field}: the step wants ${showValue(entry.wanted)}, the deployment has ${showValue(entry.live)}${note}`);
     }
     if (drift.length === 0)
         return;
@@ -49309,26 +49341,24 @@ function reportDrift(plan, drift, logger) {
     }
     logger.info(`${drift.length} difference(s) not applied: ${fields}. ${advice}`);
 }
-/** Waits until live when asked; otherwise says whether it is. The deployment as it ends up. */
-async function waitStep(plan, deployment, goal, flow, record) {
-    if (deployment === undefined)
-        return deployment;
-    if (!plan.waitForReady || plan.dryRun) {
-        if (plan.waitForReady)
-            flow.logger.info('dry run: not waiting');
-        const verdict = liveness(deployment, goal.target, goal.seenRevisions);
-        if (!verdict.live && goal.target !== undefined) {
-            flow.logger.notice(`commit ${shortSha(goal.target.sha)} is not live yet: ${verdict.missing}`);
-        }
-        return deployment;
+/** Without a wait (not asked for, or a dry run): says when the target is not live yet. */
+function noteLiveness(plan, deployment, goal, logger) {
+    if (plan.waitForReady)
+        logger.info('dry run: not waiting');
+    const verdict = liveness(deployment, goal.target, goal.seenRevisions);
+    if (!verdict.live && goal.target !== undefined) {
+        logger.notice(`commit ${shortSha(goal.target.sha)} is not live yet: ${verdict.missing}`);
     }
-    const group = flow.group ?? ((_name, phase) => phase());
+}
+/** Waits, in a log group, until the deployment is live; the deployment as it ends up. */
+async function waitForLive(plan, deployment, goal, dependencies) {
+    const { logger } = dependencies;
     const what = goal.target === undefined ? '' : ` with commit ${shortSha(goal.target.sha)}`;
-    const { deployment: live, verdict } = await group(`Waiting until '${plan.name}' is live${what}`, () => waitUntilLive(deployment, goal, { ...DEFAULT_WAIT, timeoutMs: plan.waitTimeoutSeconds * 1000 }, { ...flow, onPoll: (seen) => record.seen(seen) }));
+    const { deployment: live, verdict } = await inGroup(dependencies)(`Waiting until '${plan.name}' is live${what}`, () => waitUntilLive(deployment, goal, { ...DEFAULT_WAIT, timeoutMs: plan.waitTimeoutSeconds * 1000 }, dependencies));
     if (verdict.supersededBy !== undefined && goal.target !== undefined) {
-        flow.logger.info(`commit ${shortSha(goal.target.sha)} was superseded by a newer push: commit ${shortSha(verdict.supersededBy)} is live instead`);
+        logger.info(`commit ${shortSha(goal.target.sha)} was superseded by a newer push: commit ${shortSha(verdict.supersededBy)} is live instead`);
     }
-    flow.logger.info(`'${plan.name}' is live`);
+    logger.info(`'${plan.name}' is live`);
     return live;
 }
 /**
@@ -49352,14 +49382,23 @@ async function pipeline(io) {
         const plan = readPlan(io.read, io.run);
         record.plan = plan;
         maskPlan(plan, io);
-        const flow = dependencies(plan, io);
-        const result = await deploy(plan, flow);
+        const dependencies = dependenciesOf(plan, io);
+        const result = await deploy(plan, dependencies);
         const goal = assess(plan, result, io.logger);
         record.deployed(result, goal);
         if (plan.dryRun)
             io.logger.info(dryRunReport(result));
-        reportDrift(plan, goal.drift, io.logger);
-        const deployment = await waitStep(plan, result.deployment, goal, flow, record);
+        reportDrift(plan, goal, io.logger);
+        const found = result.deployment;
+        const waits = found !== undefined && plan.waitForReady && !plan.dryRun;
+        if (found !== undefined && !waits)
+            noteLiveness(plan, found, goal, io.logger);
+        const deployment = waits
+            ? await waitForLive(plan, found, goal, {
+                ...dependencies,
+                onPoll: (seen) => record.seen(seen),
+            })
+            : found;
         record.seen(deployment);
         if (deployment !== undefined) {
             io.logger.info(`${result.created ? 'created' : 'reused'} deployment '${plan.name}': ${deployment.id} (${deployment.status})`);

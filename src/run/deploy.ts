@@ -6,10 +6,10 @@
 import { ActionError, CancelledError } from '../common/errors.js';
 import type { ServiceError } from '../service/errors.js';
 import type { CodehostPlan, Plan } from '../inputs/plan.js';
-import type { Clock, Logger } from '../common/runtime.js';
-import { formatDuration, untrusted } from '../common/runtime.js';
+import { formatDuration, untrusted, type Logger } from '../common/runtime.js';
 import { CREATE_CALL, type Service } from '../service/endpoints.js';
 import type { Deployment, DeploymentCreateRequest, Repository } from '../service/schemas.js';
+import { inGroup, type RunDependencies } from './dependencies.js';
 
 /** Repositories named in the error when the wanted one is not listed. */
 const REPOSITORIES_SHOWN = 5;
@@ -19,15 +19,6 @@ const REPOSITORIES_SHOWN = 5;
  * after each of these pauses: 6 s in all, before concluding it was not created.
  */
 export const SETTLE_PAUSES_MS = [0, 1_000, 2_000, 3_000];
-
-export interface FlowDependencies {
-  service: Service;
-  logger: Logger;
-  clock: Clock;
-  signal?: AbortSignal;
-  /** Runs a phase of the flow in a log group. */
-  group?: <T>(name: string, phase: () => Promise<T>) => Promise<T>;
-}
 
 export interface DeployResult {
   /** Absent only in a dry run that would create the deployment. */
@@ -123,7 +114,7 @@ function checkReusable(deployment: Deployment, plan: Plan): Deployment {
  */
 async function findSettled(
   name: string,
-  dependencies: FlowDependencies,
+  dependencies: RunDependencies,
 ): Promise<Deployment | undefined> {
   const { service, clock, signal, logger } = dependencies;
   for (const pause of SETTLE_PAUSES_MS) {
@@ -141,7 +132,7 @@ const settleWindow = formatDuration(SETTLE_PAUSES_MS.reduce((sum, pause) => sum 
  * taken effect, what is there under the name. A 409 with nothing listed
  * fails; an ambiguous create with nothing listed is tried again.
  */
-function reconcileCreate(name: string, dependencies: FlowDependencies) {
+function reconcileCreate(name: string, dependencies: RunDependencies) {
   const { logger } = dependencies;
   return async (failure: ServiceError): Promise<Deployment | undefined> => {
     const conflict = failure.status === 409;
@@ -178,7 +169,7 @@ function reconcileCreate(name: string, dependencies: FlowDependencies) {
  * name now has more than one deployment (two runs raced on a service that
  * does not enforce unique names).
  */
-async function checkCreated(deployment: Deployment, name: string, dependencies: FlowDependencies) {
+async function checkCreated(deployment: Deployment, name: string, dependencies: RunDependencies) {
   if (deployment.name !== name) {
     throw new ActionError(
       `The service stored deployment ${deployment.id} as '${untrusted(deployment.name)}', not '${name}': it changes names, so the next run would not find it and would create another. Set the name input to '${untrusted(deployment.name)}'.`,
@@ -200,11 +191,7 @@ async function checkCreated(deployment: Deployment, name: string, dependencies: 
  * created it. The answer to this run's own create is the deployment; one
  * found by a look-up is checked like any other found by its name.
  */
-async function create(
-  plan: Plan,
-  request: DeploymentCreateRequest,
-  dependencies: FlowDependencies,
-) {
+async function create(plan: Plan, request: DeploymentCreateRequest, dependencies: RunDependencies) {
   const { value, via } = await dependencies.service.create(
     request,
     reconcileCreate(request.name, dependencies),
@@ -217,11 +204,8 @@ async function create(
   return { deployment, created: via !== 'conflict' };
 }
 
-const inGroup = (dependencies: FlowDependencies) =>
-  dependencies.group ?? (<T>(_name: string, phase: () => Promise<T>) => phase());
-
 /** Resolve, find, then reuse or create (or, in a dry run, say what would be created). */
-export async function deploy(plan: Plan, dependencies: FlowDependencies): Promise<DeployResult> {
+export async function deploy(plan: Plan, dependencies: RunDependencies): Promise<DeployResult> {
   const { service, logger } = dependencies;
   const group = inGroup(dependencies);
   const repository =

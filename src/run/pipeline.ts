@@ -4,28 +4,23 @@
  * `RunRecord`, which sets the outputs as soon as they are known and is what
  * the job summary is written from, whether the run succeeded or not.
  */
-import { ServiceClient } from '../service/client.js';
-import { proxyDispatcher, type ProxySettings } from '../service/proxy.js';
-import { deploy, type DeployResult, type FlowDependencies } from './deploy.js';
-import { findDrift, showValue, type DriftEntry } from './drift.js';
 import { ActionError, CancelledError, describeError } from '../common/errors.js';
-import { readPlan, type InputReader } from '../inputs/read-plan.js';
-import {
-  chooseTarget,
-  latestCommit,
-  liveness,
-  trackedRef,
-  type Liveness,
-  type Target,
-} from './live.js';
-import type { Plan } from '../inputs/plan.js';
-import type { RunDescription } from '../inputs/run-description.js';
 import { isRedactable } from '../common/redact.js';
-import { dryRunReport, outputsOf, type Outputs, type SummaryInput } from './report.js';
 import type { Clock, Logger } from '../common/runtime.js';
 import { shortSha } from '../common/text.js';
-import type { Deployment } from '../service/schemas.js';
+import type { Plan } from '../inputs/plan.js';
+import { readPlan, type InputReader } from '../inputs/read-plan.js';
+import type { RunDescription } from '../inputs/run-description.js';
+import { ServiceClient } from '../service/client.js';
 import { Service } from '../service/endpoints.js';
+import { proxyDispatcher, type ProxySettings } from '../service/proxy.js';
+import type { Deployment } from '../service/schemas.js';
+import { deploy, type DeployResult } from './deploy.js';
+import { inGroup, type Group, type RunDependencies } from './dependencies.js';
+import { showValue } from './drift.js';
+import { assess, type Goal } from './goal.js';
+import { liveness, type Liveness } from './live.js';
+import { dryRunReport, outputsOf, type Outputs, type SummaryInput } from './report.js';
 import { DEFAULT_WAIT, WaitError, waitUntilLive } from './wait.js';
 
 /** What the pipeline needs from where it runs, passed in by the adapter (src/github/). */
@@ -39,20 +34,11 @@ export interface RunnerIO {
   clock: Clock;
   /** Aborted when the run is cancelled. */
   signal: AbortSignal;
-  group: <T>(name: string, phase: () => Promise<T>) => Promise<T>;
+  group: Group;
   /** Masks a value for the runner and for the action's own redaction. */
   mask: (value: string) => void;
   redact: (text: string) => string;
   setOutputs: (outputs: Outputs) => void;
-}
-
-/** What the step asks of a deployment it found or created: the commit, and what it saw. */
-export interface Goal {
-  target?: Target;
-  /** Revision ids the step saw when it found the deployment (none on create). */
-  seenRevisions: ReadonlySet<string>;
-  /** Differences from what the step asks for (reuse only). */
-  drift: DriftEntry[];
 }
 
 /** What the run knows at any point, for the outputs and the summary. */
@@ -134,7 +120,7 @@ export interface RunOutcome {
   summary?: SummaryInput;
 }
 
-function dependencies(plan: Plan, io: RunnerIO): FlowDependencies {
+function dependenciesOf(plan: Plan, io: RunnerIO): RunDependencies {
   const { logger, clock, signal, group } = io;
   const client = new ServiceClient({
     baseUrl: plan.apiUrl,
@@ -148,48 +134,17 @@ function dependencies(plan: Plan, io: RunnerIO): FlowDependencies {
   return { service: new Service(client, logger), logger, clock, signal, group };
 }
 
-/**
- * The commit target and the drift of what `deploy` found or created. A
- * reused deployment that will not build the target (`build_on_push` off,
- * another commit live) is drift, and the target is dropped.
- */
-function assess(plan: Plan, result: DeployResult, logger: Logger): Goal {
-  const { deployment, created, request } = result;
-  const reused = !created && deployment !== undefined;
-  const seenRevisions = new Set(
-    reused
-      ? [deployment.latest_revision_id, deployment.active_revision_id].filter((id) => id !== null)
-      : [],
-  );
-  const drift = reused ? findDrift(plan, request, deployment) : [];
-  if (plan.source !== 'codehost') return { seenRevisions, drift };
-  const tracked = trackedRef(
-    reused ? deployment : undefined,
-    request.source_revision_config.repo_ref,
-  );
-  const target = chooseTarget(plan.commit, tracked, logger);
-  if (!reused || target === undefined || deployment.source_config.build_on_push === true) {
-    return { target, seenRevisions, drift };
-  }
-  const live = latestCommit(deployment);
-  if (live === target.sha) return { target, seenRevisions, drift };
-  drift.push({
-    field: 'source_revision_config.repo_commit_sha',
-    wanted: target.sha,
-    live: live ?? null,
-  });
-  return { seenRevisions, drift };
-}
+/** Why the step does not wait for a commit the deployment will not build. */
+const BUILD_OFF =
+  'build_on_push is off: the service will not build this commit, so the step does not wait for it';
 
 /** One warning a difference; with `on-drift: fail`, the step fails after all are reported. */
-function reportDrift(plan: Plan, drift: DriftEntry[], logger: Logger): void {
+function reportDrift(plan: Plan, goal: Goal, logger: Logger): void {
+  const { drift } = goal;
   for (const entry of drift) {
-    const buildOff =
-      entry.field === 'source_revision_config.repo_commit_sha'
-        ? ' (build_on_push is off: the service will not build this commit, so the step does not wait for it)'
-        : '';
+    const note = entry === goal.unbuilt ? ` (${BUILD_OFF})` : '';
     logger.warning(
-      `drift: ${entry.field}: the step wants ${showValue(entry.wanted)}, the deployment has ${showValue(entry.live)}${buildOff}`,
+      `drift: ${entry.field}: the step wants ${showValue(entry.wanted)}, the deployment has ${showValue(entry.live)}${note}`,
     );
   }
   if (drift.length === 0) return;
@@ -203,41 +158,40 @@ function reportDrift(plan: Plan, drift: DriftEntry[], logger: Logger): void {
   logger.info(`${drift.length} difference(s) not applied: ${fields}. ${advice}`);
 }
 
-/** Waits until live when asked; otherwise says whether it is. The deployment as it ends up. */
-async function waitStep(
-  plan: Plan,
-  deployment: Deployment | undefined,
-  goal: Goal,
-  flow: FlowDependencies,
-  record: RunRecord,
-): Promise<Deployment | undefined> {
-  if (deployment === undefined) return deployment;
-  if (!plan.waitForReady || plan.dryRun) {
-    if (plan.waitForReady) flow.logger.info('dry run: not waiting');
-    const verdict = liveness(deployment, goal.target, goal.seenRevisions);
-    if (!verdict.live && goal.target !== undefined) {
-      flow.logger.notice(`commit ${shortSha(goal.target.sha)} is not live yet: ${verdict.missing}`);
-    }
-    return deployment;
+/** Without a wait (not asked for, or a dry run): says when the target is not live yet. */
+function noteLiveness(plan: Plan, deployment: Deployment, goal: Goal, logger: Logger): void {
+  if (plan.waitForReady) logger.info('dry run: not waiting');
+  const verdict = liveness(deployment, goal.target, goal.seenRevisions);
+  if (!verdict.live && goal.target !== undefined) {
+    logger.notice(`commit ${shortSha(goal.target.sha)} is not live yet: ${verdict.missing}`);
   }
-  const group = flow.group ?? ((_name, phase) => phase());
+}
+
+/** Waits, in a log group, until the deployment is live; the deployment as it ends up. */
+async function waitForLive(
+  plan: Plan,
+  deployment: Deployment,
+  goal: Goal,
+  dependencies: RunDependencies,
+): Promise<Deployment> {
+  const { logger } = dependencies;
   const what = goal.target === undefined ? '' : ` with commit ${shortSha(goal.target.sha)}`;
-  const { deployment: live, verdict } = await group(
+  const { deployment: live, verdict } = await inGroup(dependencies)(
     `Waiting until '${plan.name}' is live${what}`,
     () =>
       waitUntilLive(
         deployment,
         goal,
         { ...DEFAULT_WAIT, timeoutMs: plan.waitTimeoutSeconds * 1000 },
-        { ...flow, onPoll: (seen) => record.seen(seen) },
+        dependencies,
       ),
   );
   if (verdict.supersededBy !== undefined && goal.target !== undefined) {
-    flow.logger.info(
+    logger.info(
       `commit ${shortSha(goal.target.sha)} was superseded by a newer push: commit ${shortSha(verdict.supersededBy)} is live instead`,
     );
   }
-  flow.logger.info(`'${plan.name}' is live`);
+  logger.info(`'${plan.name}' is live`);
   return live;
 }
 
@@ -263,13 +217,21 @@ export async function pipeline(io: RunnerIO): Promise<RunOutcome> {
     const plan = readPlan(io.read, io.run);
     record.plan = plan;
     maskPlan(plan, io);
-    const flow = dependencies(plan, io);
-    const result = await deploy(plan, flow);
+    const dependencies = dependenciesOf(plan, io);
+    const result = await deploy(plan, dependencies);
     const goal = assess(plan, result, io.logger);
     record.deployed(result, goal);
     if (plan.dryRun) io.logger.info(dryRunReport(result));
-    reportDrift(plan, goal.drift, io.logger);
-    const deployment = await waitStep(plan, result.deployment, goal, flow, record);
+    reportDrift(plan, goal, io.logger);
+    const found = result.deployment;
+    const waits = found !== undefined && plan.waitForReady && !plan.dryRun;
+    if (found !== undefined && !waits) noteLiveness(plan, found, goal, io.logger);
+    const deployment = waits
+      ? await waitForLive(plan, found, goal, {
+          ...dependencies,
+          onPoll: (seen) => record.seen(seen),
+        })
+      : found;
     record.seen(deployment);
     if (deployment !== undefined) {
       io.logger.info(

@@ -6,9 +6,11 @@
  */
 import { ActionError } from '../common/errors.js';
 import { ServiceError } from '../service/errors.js';
-import { formatDuration, untrusted, type Clock, type Logger } from '../common/runtime.js';
+import { formatDuration, untrusted, type Logger } from '../common/runtime.js';
 import { Service } from '../service/endpoints.js';
-import { liveness, type Liveness, type Target } from './live.js';
+import type { RunDependencies } from './dependencies.js';
+import type { Goal } from './goal.js';
+import { liveness, type Liveness } from './live.js';
 import { STATUSES, type Deployment } from '../service/schemas.js';
 
 export interface WaitOptions {
@@ -54,15 +56,6 @@ function nextInterval(interval: number, elapsed: number, options: WaitOptions): 
   return Math.min(cap, interval * options.growth);
 }
 
-export interface WaitDependencies {
-  service: Service;
-  clock: Clock;
-  logger: Logger;
-  signal?: AbortSignal;
-  /** Called with each deployment seen, so that outputs follow the status. */
-  onPoll?: (deployment: Deployment) => void;
-}
-
 /** One check: the deployment as the service lists it now, or why the check failed. */
 async function check(
   service: Service,
@@ -78,13 +71,6 @@ async function check(
   }
 }
 
-export interface WaitGoal {
-  /** The commit that must be live, if one is targeted. */
-  target?: Target;
-  /** Revision ids the step saw when it found the deployment (none on create). */
-  seenRevisions: ReadonlySet<string>;
-}
-
 /** A status the action does not know is waited through, and said once. */
 function noteUnknownStatus(status: string, known: Set<string>, logger: Logger): void {
   if ((STATUSES as readonly string[]).includes(status) || known.has(status)) return;
@@ -95,9 +81,9 @@ function noteUnknownStatus(status: string, known: Set<string>, logger: Logger): 
 /** Polls until the deployment is live; the deployment, and how it is live. */
 export async function waitUntilLive(
   initial: Deployment,
-  goal: WaitGoal,
+  goal: Pick<Goal, 'target' | 'seenRevisions'>,
   options: WaitOptions,
-  dependencies: WaitDependencies,
+  dependencies: RunDependencies,
 ): Promise<{ deployment: Deployment; verdict: Liveness & { live: true } }> {
   const { service, clock, logger, signal } = dependencies;
   const started = clock.now();

@@ -25,16 +25,18 @@ const EXPERIMENTAL_WARNING = 'UNDICI-EHPA';
  * fault. Every other warning goes through.
  */
 function withoutExperimentalWarning<T>(make: () => T): T {
+  // Put back as it was, unbound: it is process's own method.
+  // eslint-disable-next-line @typescript-eslint/unbound-method
   const emitWarning = process.emitWarning;
-  process.emitWarning = ((warning: string | Error, ...rest: unknown[]) => {
+  process.emitWarning = (warning: string | Error, ...rest: unknown[]) => {
     const [options] = rest;
     const code =
       typeof options === 'object' && options !== null && 'code' in options
         ? options.code
         : undefined;
     if (code === EXPERIMENTAL_WARNING) return;
-    (emitWarning as (...args: unknown[]) => void).call(process, warning, ...rest);
-  }) as typeof process.emitWarning;
+    Reflect.apply(emitWarning, process, [warning, ...rest]);
+  };
   try {
     return make();
   } finally {

@@ -5,12 +5,8 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ServiceClient } from '../../src/service/client.ts';
 import type { RetryPolicy } from '../../src/service/retry.ts';
-import {
-  buildCreateRequest,
-  deploy,
-  resolveRepository,
-  type FlowDependencies,
-} from '../../src/run/deploy.ts';
+import { buildCreateRequest, deploy, resolveRepository } from '../../src/run/deploy.ts';
+import type { RunDependencies } from '../../src/run/dependencies.ts';
 import { ActionError } from '../../src/common/errors.ts';
 import { ServiceError } from '../../src/service/errors.ts';
 import { readPlan } from '../../src/inputs/read-plan.ts';
@@ -33,7 +29,7 @@ const RETRY: RetryPolicy = {
 let emu: Emulator;
 let clock: FakeClock;
 let logger: MemoryLogger;
-let dependencies: FlowDependencies;
+let dependencies: RunDependencies;
 let client: ServiceClient;
 let service: Service;
 

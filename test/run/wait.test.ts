@@ -9,13 +9,8 @@ import { ServiceError } from '../../src/service/errors.ts';
 import { Service } from '../../src/service/endpoints.ts';
 import type { Deployment } from '../../src/service/schemas.ts';
 import { DeploymentSchema } from '../../src/service/schemas.ts';
-import {
-  DEFAULT_WAIT,
-  WaitError,
-  waitUntilLive,
-  type WaitGoal,
-  type WaitOptions,
-} from '../../src/run/wait.ts';
+import { DEFAULT_WAIT, WaitError, waitUntilLive, type WaitOptions } from '../../src/run/wait.ts';
+import type { Goal } from '../../src/run/goal.ts';
 import type { Emulator } from '../emulator/emulator.ts';
 import type { FakeClock, MemoryLogger } from '../support/clock.ts';
 import { startFlow } from '../support/flow.ts';
@@ -46,7 +41,7 @@ const options = (timeoutMs: number, extra: Partial<WaitOptions> = {}): WaitOptio
 const polls = () => emu.requests.filter((request) => request.query.deployment_ids !== undefined);
 
 /** No commit targeted, nothing seen: live is READY with the latest revision active. */
-const NO_GOAL: WaitGoal = { seenRevisions: new Set() };
+const NO_GOAL: Pick<Goal, 'target' | 'seenRevisions'> = { seenRevisions: new Set() };
 
 async function waitForReady(
   deployment: Deployment,
@@ -200,7 +195,10 @@ describe('waitUntilLive, revisions and commits (issue 9)', () => {
   const NEWER = 'c'.repeat(40);
 
   /** A live codehost deployment that builds on push, on commit OLD, as the step found it. */
-  function liveOn(commit: string, buildOnPush = true): { deployment: Deployment; goal: WaitGoal } {
+  function liveOn(
+    commit: string,
+    buildOnPush = true,
+  ): { deployment: Deployment; goal: Pick<Goal, 'target' | 'seenRevisions'> } {
     const seeded = emu.seedDeployment({
       name: 'app',
       source_config: { repo_url: REPO, build_on_push: buildOnPush },

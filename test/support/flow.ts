@@ -5,7 +5,7 @@
  */
 import { ServiceClient } from '../../src/service/client.ts';
 import type { RetryPolicy } from '../../src/service/retry.ts';
-import type { FlowDependencies } from '../../src/run/deploy.ts';
+import type { RunDependencies } from '../../src/run/dependencies.ts';
 import { Service } from '../../src/service/endpoints.ts';
 import { startEmulator, type Emulator } from '../emulator/emulator.ts';
 import { FakeClock, MemoryLogger } from './clock.ts';
@@ -17,7 +17,7 @@ export interface Flow {
   client: ServiceClient;
   service: Service;
   /** What the flow functions take. */
-  dependencies: FlowDependencies;
+  dependencies: RunDependencies;
 }
 
 export async function startFlow(
