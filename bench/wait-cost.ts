@@ -9,9 +9,9 @@ import { Service } from '../src/service/endpoints.ts';
 import { DEFAULT_WAIT, WaitError, waitUntilLive } from '../src/run/wait.ts';
 import { startEmulator } from '../test/emulator/emulator.ts';
 import { FakeClock, MemoryLogger } from '../test/support/clock.ts';
+import { INTEGRATION } from '../test/support/ids.ts';
 
 const NAME = 'bench-wait';
-const INTEGRATION = '3f2b8a1e-6c4d-4e5f-8a9b-0c1d2e3f4a5b';
 const REPO = 'https://github.com/acme/agent';
 const OLD = '1111111111111111111111111111111111111111';
 const NEW = '2222222222222222222222222222222222222222';

@@ -12,8 +12,8 @@
 import { startEmulator } from '../test/emulator/emulator.ts';
 import { WORKFLOW_REPOSITORY } from '../test/support/action.ts';
 import { startAction, type ActionRun } from '../test/support/run-action.ts';
+import { INTEGRATION } from '../test/support/ids.ts';
 
-const INTEGRATION = '3f2b8a1e-6c4d-4e5f-8a9b-0c1d2e3f4a5b';
 const API_KEY = 'demo-api-key-0123456789';
 const REPO_URL = `https://github.com/${WORKFLOW_REPOSITORY}`;
 const FIRST = 'a1b2c3d4e5f60718293a4b5c6d7e8f9012345678';

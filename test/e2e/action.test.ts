@@ -6,8 +6,8 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { startEmulator, type Emulator } from '../emulator/emulator.ts';
 import { WORKFLOW_REPOSITORY } from '../support/action.ts';
 import { printed, runAction, type ActionRun } from '../support/run-action.ts';
+import { INTEGRATION, codehostStep } from '../support/fixtures.ts';
 
-const INTEGRATION = '3f2b8a1e-6c4d-4e5f-8a9b-0c1d2e3f4a5b';
 const API_KEY = 'key-9f8e7d6c5b4a3210';
 const SECRET_A = 'sk-live-0123456789abcdef';
 const SECRET_B = 'pa55-w0rd=with=equals';
@@ -35,16 +35,13 @@ afterEach(async () => {
 
 /** The inputs of a typical codehost step. */
 function codehost(extra: Record<string, string> = {}): Record<string, string> {
-  return {
-    'api-url': emu.url,
+  return codehostStep(emu, {
     'api-key': API_KEY,
     headers: `X-Tenant-Id: ${TENANT}`,
-    name: 'my-agent',
-    'integration-id': INTEGRATION,
     'agent-config-path': 'agent.json',
     secrets: `# model keys\nOPENAI_API_KEY=${SECRET_A}\n\nDB_PASSWORD=${SECRET_B}\n`,
     ...extra,
-  };
+  });
 }
 
 function requestLine(request: { method: string; path: string }): string {

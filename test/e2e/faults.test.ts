@@ -6,8 +6,8 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { startEmulator, type Emulator } from '../emulator/emulator.ts';
 import { printed, runAction, startAction, type ActionRun } from '../support/run-action.ts';
+import { INTEGRATION, codehostStep } from '../support/fixtures.ts';
 
-const INTEGRATION = '3f2b8a1e-6c4d-4e5f-8a9b-0c1d2e3f4a5b';
 const API_KEY = 'key-5a4b3c2d1e0f9988';
 const SECRET = 'sk-live-faults-7766554433';
 const TENANT = 'tenant-77-secret-header';
@@ -24,14 +24,7 @@ afterEach(async () => {
 });
 
 function step(extra: Record<string, string> = {}): Record<string, string> {
-  return {
-    'api-url': emu.url,
-    'api-key': API_KEY,
-    name: 'my-agent',
-    'integration-id': INTEGRATION,
-    secrets: `OPENAI_API_KEY=${SECRET}`,
-    ...extra,
-  };
+  return codehostStep(emu, { 'api-key': API_KEY, secrets: `OPENAI_API_KEY=${SECRET}`, ...extra });
 }
 
 const posts = () => emu.requests.filter((request) => request.method === 'POST');

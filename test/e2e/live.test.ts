@@ -6,8 +6,8 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { startEmulator, type Emulator } from '../emulator/emulator.ts';
 import { printed, runAction, startAction, type ActionRun } from '../support/run-action.ts';
+import { INTEGRATION, codehostStep } from '../support/fixtures.ts';
 
-const INTEGRATION = '3f2b8a1e-6c4d-4e5f-8a9b-0c1d2e3f4a5b';
 const REPO = 'https://github.com/acme/agent';
 const OLD = '1111111111111111111111111111111111111111';
 const NEW = '2222222222222222222222222222222222222222';
@@ -27,14 +27,7 @@ afterEach(async () => {
 });
 
 function step(extra: Record<string, string> = {}): Record<string, string> {
-  return {
-    'api-url': emu.url,
-    name: 'my-agent',
-    'integration-id': INTEGRATION,
-    'wait-for-ready': 'true',
-    'wait-timeout': '30',
-    ...extra,
-  };
+  return codehostStep(emu, { 'wait-for-ready': 'true', 'wait-timeout': '30', ...extra });
 }
 
 const pushTo = (branch: string, sha: string) => ({

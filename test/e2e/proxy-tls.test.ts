@@ -13,8 +13,8 @@ import { startEmulator, type Emulator } from '../emulator/emulator.ts';
 import { startProxy, type Proxy } from '../support/proxy.ts';
 import { runAction } from '../support/run-action.ts';
 import { makeCertificate, type Certificate } from '../support/tls.ts';
+import { INTEGRATION, codehostStep } from '../support/fixtures.ts';
 
-const INTEGRATION = '3f2b8a1e-6c4d-4e5f-8a9b-0c1d2e3f4a5b';
 /** A failing run retries its first request 5 times with back-off (about 7.5 to 15 s). */
 const RETRYING_RUN_MS = 45_000;
 
@@ -42,9 +42,7 @@ afterEach(async () => {
   await Promise.all([emu.close(), proxy.close()]);
 });
 
-function step(): Record<string, string> {
-  return { 'api-url': emu.url, name: 'my-agent', 'integration-id': INTEGRATION };
-}
+const step = () => codehostStep(emu);
 
 /** The run's environment: the test certificate trusted, plus `extra`. */
 function env(extra: Record<string, string> = {}): Record<string, string> {

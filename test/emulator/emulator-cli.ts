@@ -10,10 +10,8 @@
  */
 import { renameSync, writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
+import { INTEGRATION as INTEGRATION_ID } from '../support/ids.ts';
 import { startEmulator } from './emulator.ts';
-
-/** The integration whose listing holds the repository; the self-test workflow names it too. */
-const INTEGRATION_ID = '3f2b8a1e-6c4d-4e5f-8a9b-0c1d2e3f4a5b';
 
 const USAGE = `Usage: npm run emulator -- [options]
 

@@ -10,8 +10,8 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from
 import { DEFAULT_TENANT_ID, startEmulator } from './emulator.ts';
 import type { Deployment, Emulator, EmulatorOptions, ValidationIssue } from './emulator.ts';
 import { makeCertificate, type Certificate } from '../support/tls.ts';
+import { INTEGRATION } from '../support/ids.ts';
 
-const INTEGRATION = '3f2b8a1e-6c4d-4e5f-8a9b-0c1d2e3f4a5b';
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
 interface Reply<T> {

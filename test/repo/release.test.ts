@@ -5,7 +5,14 @@
  * will reach), committed in the clone.
  */
 import { execFileSync, spawnSync } from 'node:child_process';
-import { appendFileSync, copyFileSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  appendFileSync,
+  copyFileSync,
+  mkdtempSync,
+  realpathSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -94,10 +101,12 @@ beforeAll(() => {
   git(clone, 'remote', 'set-url', 'origin', origin);
   // The build needs the dependencies: hard links are instant and, unlike a symlink, leave the
   // paths that ncc writes into dist/ as they are in a real checkout.
+  // The real folder, should node_modules be a link to another checkout's (a git worktree).
+  const modules = realpathSync(path.join(ROOT, 'node_modules'));
   try {
-    execFileSync('cp', ['-al', path.join(ROOT, 'node_modules'), clone]);
+    execFileSync('cp', ['-al', modules, path.join(clone, 'node_modules')]);
   } catch {
-    execFileSync('cp', ['-a', path.join(ROOT, 'node_modules'), clone]);
+    execFileSync('cp', ['-a', modules, path.join(clone, 'node_modules')]);
   }
   copyFileSync(path.join(ROOT, 'script/release'), path.join(clone, 'script/release'));
   git(clone, 'add', 'script/release');

@@ -17,6 +17,7 @@ import { parse } from 'yaml';
 import { startEmulator } from '../emulator/emulator.ts';
 import { actionYml, ROOT, WORKFLOW_REPOSITORY } from '../support/action.ts';
 import { printed, startAction, type ActionRun } from '../support/run-action.ts';
+import { INTEGRATION } from '../support/fixtures.ts';
 
 interface Step {
   id?: string;
@@ -252,7 +253,6 @@ describe("ci.yml's self-test job, run locally against `npm run emulator`", () =>
 });
 
 describe('npm run local', () => {
-  const INTEGRATION = '3f2b8a1e-6c4d-4e5f-8a9b-0c1d2e3f4a5b';
   const SECRET = 'local-secret-value-0123';
 
   /** Async: the emulator answers from this process, so it must not be blocked. */

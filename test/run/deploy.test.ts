@@ -16,8 +16,8 @@ import type { Emulator } from '../emulator/emulator.ts';
 import { reader } from '../support/action.ts';
 import type { FakeClock, MemoryLogger } from '../support/clock.ts';
 import { startFlow } from '../support/flow.ts';
+import { INTEGRATION } from '../support/fixtures.ts';
 
-const INTEGRATION = '3f2b8a1e-6c4d-4e5f-8a9b-0c1d2e3f4a5b';
 const RETRY: RetryPolicy = {
   attempts: 4,
   initialDelayMs: 100,

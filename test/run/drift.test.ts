@@ -6,12 +6,12 @@ import { describe, expect, it } from 'vitest';
 import { buildCreateRequest } from '../../src/run/deploy.ts';
 import { findDrift } from '../../src/run/drift.ts';
 import type { Plan } from '../../src/inputs/plan.ts';
-import { DeploymentSchema, type Deployment, type Repository } from '../../src/service/schemas.ts';
+import type { Deployment, Repository } from '../../src/service/schemas.ts';
+import { INTEGRATION, aDeployment } from '../support/fixtures.ts';
 import { planReader } from '../support/plan-inputs.ts';
 
 const { plan: planOf } = planReader({ workspace: process.cwd() });
 
-const INTEGRATION = '3f2b8a1e-6c4d-4e5f-8a9b-0c1d2e3f4a5b';
 const repository: Repository = {
   host_integration_id: INTEGRATION,
   id: 1,
@@ -23,20 +23,8 @@ const repository: Repository = {
 
 /** A deployment as the service answers, with what the step would have created, then `live` over it. */
 function deployment(live: Partial<Deployment> = {}): Deployment {
-  return DeploymentSchema.parse({
-    name: 'app',
-    source: 'codehost',
+  return aDeployment({
     source_config: { integration_id: INTEGRATION, repo_url: repository.url },
-    source_revision_config: { repo_ref: 'main', repo_commit_sha: 'a'.repeat(40) },
-    secrets: [],
-    secret_references: null,
-    id: '6a1f0a5e-8f6e-4b1e-9a52-1d0f3c7b2e11',
-    tenant_id: '7e4a1c2b-5d3f-4a6e-9b8c-0d1e2f3a4b5c',
-    created_at: '2026-11-22T05:00:00Z',
-    updated_at: '2026-11-22T05:00:00Z',
-    status: 'READY',
-    latest_revision_id: null,
-    active_revision_id: null,
     ...live,
   });
 }

@@ -4,26 +4,16 @@
  */
 import { describe, expect, it } from 'vitest';
 import { chooseTarget, liveness, type Target } from '../../src/run/live.ts';
-import { DeploymentSchema, type Deployment } from '../../src/service/schemas.ts';
+import type { Deployment } from '../../src/service/schemas.ts';
 import { MemoryLogger } from '../support/clock.ts';
+import { OLD_SHA as OLD, REVISION_A, REVISION_B, aDeployment } from '../support/fixtures.ts';
 
-const REVISION_A = '11111111-1111-4111-8111-111111111111';
-const REVISION_B = '22222222-2222-4222-8222-222222222222';
-const OLD = 'a'.repeat(40);
 const NEW = 'b'.repeat(40);
 
+/** A deployment whose latest revision, for `commit`, is active; `fields` over it. */
 function deployment(fields: Partial<Deployment>, commit: string | null = OLD): Deployment {
-  return DeploymentSchema.parse({
-    name: 'app',
-    source: 'codehost',
-    source_config: {},
+  return aDeployment({
     source_revision_config: { repo_ref: 'main', repo_commit_sha: commit },
-    secrets: [],
-    id: '6a1f0a5e-8f6e-4b1e-9a52-1d0f3c7b2e11',
-    tenant_id: '7e4a1c2b-5d3f-4a6e-9b8c-0d1e2f3a4b5c',
-    created_at: '2026-11-22T05:00:00Z',
-    updated_at: '2026-11-22T05:00:00Z',
-    status: 'READY',
     latest_revision_id: REVISION_A,
     active_revision_id: REVISION_A,
     ...fields,
