@@ -1,5 +1,6 @@
 /**
- * `npm run emulator -- [--port 0] [--api-key K] [--repository owner/name] [--url-file PATH]`:
+ * `npm run emulator -- [--port 0] [--api-key K] [--repository owner/name] [--head-sha [BRANCH=]SHA]...
+ * [--url-file PATH]`:
  * the emulator of the service as a process of its own, for the CI self-test job (which runs
  * the action with `uses: ./` against it) and for trying the action by hand.
  *
@@ -19,8 +20,11 @@ const USAGE = `Usage: npm run emulator -- [options]
   --api-key K          answer 401 unless the X-Api-Key header is K (default: no key needed)
   --repository O/N     repository in the integration's listing
                        (default: $GITHUB_REPOSITORY, else acme/agent)
-  --head-sha SHA       the commit at the head of the repository's main branch, which a create
-                       builds (default: $GITHUB_SHA when it is a full sha, else a made-up one)
+  --head-sha [BRANCH=]SHA
+                       the commit at the head of BRANCH (default main) of the repository, which
+                       a create tracking that branch builds; repeat it for other branches (a pull
+                       request's head branch). Main's default: $GITHUB_SHA when it is a full sha,
+                       else a made-up one
   --ready-after-ms N   a created deployment is READY when read N ms after its creation
                        (default 1000)
   --url-file PATH      also write the URL to PATH, once the emulator answers
@@ -45,7 +49,7 @@ function parse() {
         port: { type: 'string', default: '0' },
         'api-key': { type: 'string' },
         repository: { type: 'string' },
-        'head-sha': { type: 'string' },
+        'head-sha': { type: 'string', multiple: true },
         'ready-after-ms': { type: 'string', default: '1000' },
         'url-file': { type: 'string' },
         help: { type: 'boolean', short: 'h', default: false },
@@ -70,12 +74,25 @@ const match = /^([^/\s]+)\/([^/\s]+)$/.exec(repository);
 if (match === null) fail(`--repository must be owner/name, got '${repository}'`);
 const [, owner, name] = match as unknown as [string, string, string];
 const FULL_SHA = /^[0-9a-f]{40}$/i;
-const headSha =
-  parsed['head-sha'] ??
-  (FULL_SHA.test(process.env.GITHUB_SHA ?? '') ? process.env.GITHUB_SHA : undefined);
-if (headSha !== undefined && !FULL_SHA.test(headSha)) {
-  fail(`--head-sha must be a full 40-hex commit sha, got '${headSha}'`);
+
+/** The heads `--head-sha` sets, branch → sha; a sha without a branch is main's. */
+function heads(given: readonly string[]): Map<string, string> {
+  const set = new Map<string, string>();
+  for (const value of given) {
+    const equals = value.lastIndexOf('=');
+    const branch = equals < 0 ? 'main' : value.slice(0, equals);
+    const sha = value.slice(equals + 1);
+    if (branch === '' || !FULL_SHA.test(sha)) {
+      fail(`--head-sha must be [BRANCH=]SHA with a full 40-hex commit sha, got '${value}'`);
+    }
+    set.set(branch, sha);
+  }
+  return set;
 }
+const headShas = heads(parsed['head-sha'] ?? []);
+const runSha = process.env.GITHUB_SHA ?? '';
+if (!headShas.has('main') && FULL_SHA.test(runSha)) headShas.set('main', runSha);
+const headSha = headShas.get('main');
 
 const emu = await startEmulator({ port, apiKey: parsed['api-key'], readyAfterMs }).catch(
   (error: unknown) =>
@@ -84,8 +101,12 @@ const emu = await startEmulator({ port, apiKey: parsed['api-key'], readyAfterMs 
 const [repo] = emu.seedRepos(INTEGRATION_ID, [{ owner, name, default_branch: 'main' }]);
 // A run on a real runner is for a pushed commit: on the tracked branch, that is what a create
 // builds, so that a step targeting it (commit: auto) sees it live and no commit drift.
-if (repo !== undefined && headSha !== undefined) emu.setHead(repo.url, 'main', headSha);
+if (repo !== undefined) {
+  for (const [branch, sha] of headShas) emu.setHead(repo.url, branch, sha);
+}
 
+// Listening for the signals before the URL is out: whoever reads it may stop the emulator at once.
+for (const signal of ['SIGINT', 'SIGTERM'] as const) process.on(signal, () => void stop(signal));
 console.log(`INTEGRATION_ID=${INTEGRATION_ID}`);
 console.log(`REPOSITORY=${owner}/${name}`);
 if (headSha !== undefined) console.log(`HEAD_SHA=${headSha}`);
@@ -121,4 +142,3 @@ async function stop(signal: NodeJS.Signals): Promise<void> {
   console.log(`stopped on ${signal} after ${emu.requests.length} requests`);
   process.exit(0);
 }
-for (const signal of ['SIGINT', 'SIGTERM'] as const) process.on(signal, () => void stop(signal));
