@@ -47393,7 +47393,7 @@ const ON_DRIFT_MODES = ['warn', 'fail'];
 /**
  * Parsers of single inputs: pure functions from the input's text to its value
  * that throw `Invalid` with what is wrong (never naming the input: the
- * declared list in src/declared-inputs.ts knows which input it parses).
+ * declared list in declared.ts knows which input it parses).
  * Headers, secrets and `config` have modules of their own.
  */
 

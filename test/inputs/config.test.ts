@@ -1,5 +1,5 @@
 /**
- * The `config` input (src/config-input.ts): inline JSON or YAML, or a file in
+ * The `config` input (src/inputs/config.ts): inline JSON or YAML, or a file in
  * the workspace; unknown and repeated keys are errors that name their path.
  */
 import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';

@@ -1,5 +1,5 @@
 /**
- * The inputs that become HTTP headers (src/header-input.ts): `headers`,
+ * The inputs that become HTTP headers (src/inputs/headers.ts): `headers`,
  * `api-key-header` and `api-key`. No message shows a header value.
  */
 import { describe, expect, it } from 'vitest';

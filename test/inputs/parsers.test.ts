@@ -1,5 +1,5 @@
 /**
- * The parsers of single inputs (src/input-parsers.ts), through readPlan: each
+ * The parsers of single inputs (src/inputs/parsers.ts), through readPlan: each
  * bad value is an input error that names its input.
  */
 import { describe, expect, it } from 'vitest';

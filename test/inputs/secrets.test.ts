@@ -1,5 +1,5 @@
 /**
- * The `secrets` input (src/secrets-input.ts): lines or a JSON object, and no
+ * The `secrets` input (src/inputs/secrets.ts): lines or a JSON object, and no
  * message that shows a secret value.
  */
 import { describe, expect, it } from 'vitest';

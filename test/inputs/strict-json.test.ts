@@ -1,5 +1,5 @@
 /**
- * parseStrictJson (src/strict-json.ts): JSON.parse's syntax and values, and
+ * parseStrictJson (src/inputs/strict-json.ts): JSON.parse's syntax and values, and
  * the first key given twice in an object, found on the yaml package's
  * document of the same text.
  */

@@ -5,7 +5,7 @@
  * its script under bash with its `env:`, as the runner would. The workflow is the one source of
  * the steps, so the job cannot test something else than this file does.
  *
- * Below that, `npm run local` (test/local.ts), the other way to run the bundle outside a
+ * Below that, `npm run local` (script/local.ts), the other way to run the bundle outside a
  * workflow, against an emulator in this process.
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
