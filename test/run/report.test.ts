@@ -8,22 +8,15 @@ import {
   summaryHtml,
 } from '../../src/run/report.ts';
 import type { Deployment, DeploymentCreateRequest } from '../../src/service/schemas.ts';
+import { aDeployment } from '../support/fixtures.ts';
 
-const deployment: Deployment = {
+const deployment: Deployment = aDeployment({
   name: 'my-agent',
-  source: 'codehost',
   source_config: { repo_url: 'https://git.example/acme/agent' },
   source_revision_config: { repo_ref: 'main' },
   secrets: [{ name: 'OPENAI_API_KEY', value: 'sk-live-123' }],
-  secret_references: null,
-  id: '6a1f0a5e-8f6e-4b1e-9a52-1d0f3c7b2e11',
-  tenant_id: '7e4a1c2b-5d3f-4a6e-9b8c-0d1e2f3a4b5c',
-  created_at: '2026-11-22T05:00:00Z',
-  updated_at: '2026-11-22T05:00:00Z',
   status: 'AWAITING_DATABASE',
-  latest_revision_id: null,
-  active_revision_id: null,
-};
+});
 
 const plan = { name: 'my-agent', source: 'codehost' as const, dryRun: false };
 
