@@ -13,8 +13,8 @@
  */
 import type { getOctokit } from '@actions/github';
 import { z } from 'zod';
-import { parseRetryAfter } from '../retry.js';
-import { formatDuration, untrusted, type Clock, type Logger } from '../runtime.js';
+import { parseRetryAfter } from '../service/retry.js';
+import { formatDuration, untrusted, type Clock, type Logger } from '../common/runtime.js';
 import { Budget } from './budget.js';
 
 type Octokit = ReturnType<typeof getOctokit>;
@@ -75,9 +75,11 @@ export interface CallFailure {
 
 export type Result<T> = { ok: true; value: T } | { ok: false; failure: CallFailure };
 
-/** How a failure is reported: a warning (default), or one debug line (a question, not a task). */
+/** How a failure is reported: a warning (default), one debug line, or nothing (the caller says it). */
 export interface CallOptions {
   quiet?: boolean;
+  /** No line at all: the caller reports the failure itself (the core's commit-order debug line). */
+  silent?: boolean;
   /** Ends the call early (a cancelled run); the failure is then one debug line. */
   signal?: AbortSignal;
   /** A shorter window than the call's usual one (the last status of a cancelled run). */
@@ -459,6 +461,7 @@ export class GitHubApi {
       last,
       this.#options.fork === true,
     )} The deploy itself is not affected.`;
+    if (options.silent) return;
     if (options.quiet || options.signal?.aborted) logger.debug(line);
     else logger.warning(line);
   }
@@ -481,6 +484,7 @@ export class GitHubApi {
       problem: `an answer the action cannot read (${untrusted(path)})`,
     };
     const line = `GitHub: ${call}: ${failure.problem}. The deploy itself is not affected.`;
+    if (options.silent) return { ok: false, failure };
     if (options.quiet) this.#options.logger.debug(line);
     else this.#options.logger.warning(line);
     return { ok: false, failure };

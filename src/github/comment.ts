@@ -5,42 +5,13 @@
  * the action did not build, no `@` mention that notifies anyone, and the
  * body stays under GitHub's limit.
  */
+import type { RunReport, Stage } from '../run/progress.js';
 
-/** One difference of a reused deployment; secret values already `***`. */
-export interface DriftRow {
-  field: string;
-  wanted: unknown;
-  live: unknown;
-}
-
-/** Where the run stands: found or created and going on, or how it ended. */
-export type Stage = 'deploying' | 'live' | 'not-live' | 'failed' | 'cancelled';
-
-/** What the comment says, in the core's words; nothing GitHub-specific. */
-export interface DeploymentReport {
-  name: string;
-  stage: Stage;
-  /** The service's deployment id and status. */
-  id?: string;
-  status?: string;
-  created?: boolean;
-  /** The commit the step wants live, and the one the latest revision is for. */
-  targetCommit?: string;
-  liveCommit?: string;
-  /** A newer commit that superseded the target (live instead of it). */
-  supersededBy?: string;
-  /** What the step waits for, or why the deployment is not live ("not live yet"). */
-  waitingFor?: string;
-  /** Why the run failed, already redacted. */
-  failure?: string;
-  drift: readonly DriftRow[];
-  /** The deployment's own address (`source_config.custom_url`). */
-  url?: string;
-  /** The filled `dashboard-url`. */
-  dashboardUrl?: string;
+/** What the comment says: the core's report, and the workflow run's page (GitHub's own). */
+export type CommentReport = RunReport & {
   /** The workflow run's page. */
   runUrl?: string;
-}
+};
 
 /** GitHub refuses a comment over 65,536 characters; the body stays well under it. */
 export const COMMENT_LIMIT = 65_536;
@@ -169,7 +140,7 @@ const HEADLINE: Record<Stage, (name: string) => string> = {
  * (the failure, the waiting text) before it is escaped.
  */
 export function commentBody(
-  report: DeploymentReport,
+  report: CommentReport,
   redact: (text: string) => string = (text) => text,
 ): string {
   const text = (value: string, max?: number) => escapeText(redact(value), max);

@@ -11,7 +11,7 @@ import type {
   GitHubApi,
   Repo,
 } from './api.js';
-import type { DeploymentReport } from './comment.js';
+import type { RunReport } from '../run/progress.js';
 
 /** GitHub's limit on a status description. */
 export const DESCRIPTION_LIMIT = 140;
@@ -37,7 +37,7 @@ export function description(text: string): string {
 }
 
 /** The final state and its description, from how the run ended. */
-export function finalStatus(report: DeploymentReport): { state: DeploymentState; text: string } {
+export function finalStatus(report: RunReport): { state: DeploymentState; text: string } {
   const name = report.name;
   switch (report.stage) {
     case 'live': {
@@ -78,7 +78,7 @@ export class DeploymentRecord {
   }
 
   /** Creates the deployment and its `in_progress` status. */
-  async start(report: DeploymentReport, options: CallOptions = {}): Promise<void> {
+  async start(report: RunReport, options: CallOptions = {}): Promise<void> {
     const { repository, sha, environment, transient } = this.#context;
     const created = await this.#api.createDeployment(
       repository,
@@ -103,14 +103,14 @@ export class DeploymentRecord {
   }
 
   /** The one final status; nothing when the deployment was never created. */
-  async finish(report: DeploymentReport, options: CallOptions = {}): Promise<void> {
+  async finish(report: RunReport, options: CallOptions = {}): Promise<void> {
     if (this.#id === undefined) return;
     await this.#status(finalStatus(report), report, options);
   }
 
   async #status(
     { state, text }: { state: DeploymentState; text: string },
-    report: DeploymentReport,
+    report: RunReport,
     options: CallOptions,
   ): Promise<void> {
     if (this.#id === undefined) return;

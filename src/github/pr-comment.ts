@@ -6,8 +6,8 @@
  * anyone else is never edited, whatever it carries.
  */
 import { MAX_COMMENT_PAGES, PER_PAGE, type CallOptions, type GitHubApi, type Repo } from './api.js';
-import { carriesMarker, commentBody, isOwnComment, type DeploymentReport } from './comment.js';
-import type { Logger } from '../runtime.js';
+import { carriesMarker, commentBody, isOwnComment, type CommentReport } from './comment.js';
+import type { Logger } from '../common/runtime.js';
 
 export interface CommentContext {
   repository: Repo;
@@ -52,7 +52,7 @@ export class PullRequestComment {
    * Writes the report: the first time, after finding the comment (create
    * when there is none); then an update of the comment found or created.
    */
-  async write(report: DeploymentReport, options: CallOptions = {}): Promise<void> {
+  async write(report: CommentReport, options: CallOptions = {}): Promise<void> {
     if (this.#given || this.#writes >= MAX_WRITES) return;
     if (!this.#searched) {
       this.#searched = true;

@@ -1,17 +1,18 @@
 /**
- * What the run tells GitHub (contract v1.2), behind the small neutral
- * interface the core calls: `onDeployed` once the service deployment is
- * found or created, `onFinished` when the run ends, and `commitOrder` when
- * it asks which of two commits is newer (behaviour 15). Everything here is
- * advisory: it warns, it never throws, and its time is bounded by the run's
- * budget.
+ * What the run tells GitHub (contract v1.2), behind the core's neutral
+ * hooks (`RunProgress` in src/run/progress.ts): `deployed` once the service
+ * deployment is found or created, `finished` when the run ends, and
+ * `commitOrder` when the core asks which of two commits is newer (behaviour
+ * 15). Everything here is advisory: it warns, it never throws, and its time
+ * is bounded by the run's budget.
  */
 import { GitHubApi, type CallOptions, type GitHubApiOptions, type Repo } from './api.js';
+import type { CommentReport } from './comment.js';
 import { Budget } from './budget.js';
-import type { DeploymentReport } from './comment.js';
 import { DeploymentRecord } from './deployment-record.js';
 import { PullRequestComment } from './pr-comment.js';
-import { untrusted, type Clock, type Logger } from '../runtime.js';
+import type { Clock, Logger } from '../common/runtime.js';
+import type { CommitOrder, RunProgress, RunReport } from '../run/progress.js';
 
 /** Where the run stands on GitHub: from the event and the runner's variables. */
 export interface GitHubRunContext {
@@ -39,14 +40,10 @@ export interface GitHubFeatures {
   comment: boolean;
 }
 
-/** How `latest` stands against `target`: newer (target is its ancestor), older, or unknown. */
-export type CommitOrder = 'newer' | 'older' | undefined;
-
 /** The hooks the core calls; every method is safe to call in any order, any number of times. */
-export interface RunReporter {
-  onDeployed(report: DeploymentReport): void;
-  onFinished(report: DeploymentReport): Promise<void>;
-  commitOrder(repository: Repo, target: string, latest: string): Promise<CommitOrder>;
+export interface RunReporter extends RunProgress {
+  /** Which commit is newer, in `repository` (`owner/name`): the core's `AskCommitOrder`. */
+  commitOrder(repository: string, target: string, latest: string): Promise<CommitOrder>;
   /** The GitHub deployment's id, once recorded (the `github-deployment-id` output). */
   readonly deploymentId: number | undefined;
 }
@@ -72,7 +69,7 @@ export class GitHubReporter implements RunReporter {
   readonly api: GitHubApi;
   readonly #record: DeploymentRecord | undefined;
   readonly #comment: PullRequestComment | undefined;
-  readonly #logger: Logger;
+  readonly #runUrl: string | undefined;
   /** Ends calls still under way when the run is cancelled, so the last status goes at once. */
   readonly #work = new AbortController();
   #started: Promise<void> | undefined;
@@ -85,7 +82,7 @@ export class GitHubReporter implements RunReporter {
     dependencies: ReporterDependencies,
   ) {
     const { logger, clock, redact } = dependencies;
-    this.#logger = logger;
+    this.#runUrl = context.runUrl;
     this.api = new GitHubApi({
       token: features.token,
       baseUrl: context.apiUrl,
@@ -123,12 +120,12 @@ export class GitHubReporter implements RunReporter {
   }
 
   /** Starts the record and the first comment write; the run goes on meanwhile. */
-  onDeployed(report: DeploymentReport): void {
+  deployed(report: RunReport): void {
     if (this.#started !== undefined || this.#finished) return;
     const options: CallOptions = { signal: this.#work.signal };
     this.#started = Promise.all([
       this.#record?.start(report, options),
-      this.#comment?.write(report, options),
+      this.#comment?.write(this.#withRunUrl(report), options),
     ]).then(() => undefined);
   }
 
@@ -136,7 +133,7 @@ export class GitHubReporter implements RunReporter {
    * The final status and the comment's update. A cancelled run ends what is
    * still under way and writes its `error` status within `CANCEL_WINDOW_MS`.
    */
-  async onFinished(report: DeploymentReport): Promise<void> {
+  async finished(report: RunReport): Promise<void> {
     if (this.#finished) return;
     this.#finished = true;
     const cancelled = report.stage === 'cancelled';
@@ -154,17 +151,25 @@ export class GitHubReporter implements RunReporter {
     const options: CallOptions = cancelled ? { callMs: CANCEL_WINDOW_MS } : {};
     // A cancelled run has no time to look for the comment: it updates one it already has.
     const comment = cancelled && this.#comment?.commentId === undefined ? undefined : this.#comment;
-    await Promise.all([this.#record?.finish(report, options), comment?.write(report, options)]);
+    await Promise.all([
+      this.#record?.finish(report, options),
+      comment?.write(this.#withRunUrl(report), options),
+    ]);
+  }
+
+  #withRunUrl(report: RunReport): CommentReport {
+    return this.#runUrl === undefined ? report : { ...report, runUrl: this.#runUrl };
   }
 
   /**
    * Behaviour 15: `GET compare/{target}...{latest}` on the deployed
    * repository. `ahead`: latest is newer; `behind`: older; any other answer
-   * (diverged, identical, an error) is unknown, with one debug line. Asked
-   * once per pair of commits.
+   * (diverged, identical, an error) is unknown, and says nothing: the core
+   * writes the one debug line an unknown order gets. Asked once per pair of
+   * commits.
    */
-  commitOrder(repository: Repo, target: string, latest: string): Promise<CommitOrder> {
-    const key = `${repository.owner}/${repository.repo}\n${target}\n${latest}`.toLowerCase();
+  commitOrder(repository: string, target: string, latest: string): Promise<CommitOrder> {
+    const key = `${repository}\n${target}\n${latest}`.toLowerCase();
     let order = this.#orders.get(key);
     if (order === undefined) {
       order = this.#compare(repository, target, latest);
@@ -173,15 +178,14 @@ export class GitHubReporter implements RunReporter {
     return order;
   }
 
-  async #compare(repository: Repo, target: string, latest: string): Promise<CommitOrder> {
-    const result = await this.api.compare(repository, target, latest, { quiet: true });
+  async #compare(repository: string, target: string, latest: string): Promise<CommitOrder> {
+    const [owner, repo, ...rest] = repository.split('/');
+    if (!owner || !repo || rest.length > 0) return undefined;
+    const result = await this.api.compare({ owner, repo }, target, latest, { silent: true });
     if (!result.ok) return undefined;
     const { status } = result.value;
     if (status === 'ahead') return 'newer';
     if (status === 'behind') return 'older';
-    this.#logger.debug(
-      `GitHub compares ${target.slice(0, 12)}...${latest.slice(0, 12)} as '${untrusted(status)}': the commit order is unknown`,
-    );
     return undefined;
   }
 }

@@ -13,7 +13,7 @@ import {
   escapeText,
   isOwnComment,
   marker,
-  type DeploymentReport,
+  type CommentReport,
 } from '../../src/github/comment.ts';
 
 interface Node {
@@ -49,7 +49,7 @@ function visibleText(root: Node): string {
   return [...nodes(root, 'text'), ...nodes(root, 'inlineCode')].map((n) => n.value).join(' ');
 }
 
-const base: DeploymentReport = {
+const base: CommentReport = {
   name: 'my-agent-pr-7',
   stage: 'live',
   id: '3f2b8a1e-6c4d-4e5f-8a9b-0c1d2e3f4a5b',
