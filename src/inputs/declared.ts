@@ -32,7 +32,7 @@ import { parseSecrets } from './secrets.js';
  */
 export type InputDefault = string | { run: 'repository' };
 
-interface DeclaredInput<T> {
+export interface DeclaredInput<T> {
   /** From the input's text (trimmed, `''` when not given) to its value; throws `Invalid`. */
   readonly parse: (raw: string, run: RunDescription) => T;
   /** Its raw text is masked before it is parsed: it holds secret values. */
@@ -41,7 +41,7 @@ interface DeclaredInput<T> {
   readonly default?: InputDefault;
 }
 
-function input<T>(
+export function input<T>(
   parse: (raw: string, run: RunDescription) => T,
   options: { sensitive?: boolean; default?: InputDefault } = {},
 ): DeclaredInput<T> {

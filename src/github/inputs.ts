@@ -1,0 +1,102 @@
+/**
+ * The inputs only the GitHub Action has (contract v1.2, "New inputs"),
+ * declared as the core's are (src/inputs/declared.ts): each with its parser
+ * and its default, in action.yml's order. They are read, and checked, before
+ * any request; a bad one is an input error that names it, as the core's are.
+ */
+import { input, type DeclaredInput } from '../inputs/declared.js';
+import { fail, Invalid, type InputProblem } from '../inputs/errors.js';
+import { parseBoolean, parseText } from '../inputs/parsers.js';
+import type { RunDescription } from '../inputs/run-description.js';
+
+/** GitHub refuses an environment name longer than this. */
+export const ENVIRONMENT_NAME_LIMIT = 255;
+
+/**
+ * An environment name GitHub accepts: at most 255 characters, on one line,
+ * with no control character (it shows in the Environments page and in URLs).
+ */
+export function parseEnvironment(raw: string): string {
+  const length = [...raw].length;
+  if (length > ENVIRONMENT_NAME_LIMIT) {
+    fail(`is ${length} characters long; GitHub takes at most ${ENVIRONMENT_NAME_LIMIT}`);
+  }
+  // eslint-disable-next-line no-control-regex
+  if (/[\u0000-\u001f\u007f-\u009f\u2028\u2029]/.test(raw)) {
+    fail('holds a line break or another control character, which GitHub refuses in a name');
+  }
+  return raw;
+}
+
+/** A token on one line: a line break would end the Authorization header. */
+function parseToken(raw: string): string {
+  if (/[\r\n]/.test(raw)) fail('holds a line break; a token is one line');
+  return parseText(raw);
+}
+
+export const GITHUB_INPUTS = {
+  // `${{ github.token }}` is action.yml's default, which the runner fills in.
+  'github-token': input(parseToken, { sensitive: true, default: '${{ github.token }}' }),
+  environment: input(parseEnvironment, { default: '' }),
+  'pr-comment': input(parseBoolean, { default: 'false' }),
+} satisfies Record<string, DeclaredInput<unknown>>;
+
+export type GitHubInputName = keyof typeof GITHUB_INPUTS;
+
+/** The names of the GitHub inputs, in action.yml's order. */
+export const GITHUB_INPUT_NAMES = Object.keys(GITHUB_INPUTS) as readonly GitHubInputName[];
+
+/** Outputs only the GitHub Action sets. */
+export const GITHUB_OUTPUT_NAMES = ['github-deployment-id'] as const;
+export type GitHubOutputName = (typeof GITHUB_OUTPUT_NAMES)[number];
+
+/** What the GitHub inputs ask for. */
+export interface GitHubSettings {
+  /** `github-token`; empty: every feature that needs it is skipped. */
+  token: string;
+  /** `environment`: record a GitHub deployment there when not empty. */
+  environment: string;
+  /** `pr-comment`. */
+  comment: boolean;
+}
+
+/**
+ * The text an input has when it is not given at all: its default, but
+ * nothing for an expression (`${{ github.token }}`), which only the runner
+ * can evaluate.
+ */
+function defaultText(name: GitHubInputName): string {
+  const fallback = GITHUB_INPUTS[name].default;
+  return typeof fallback === 'string' && !fallback.startsWith('${{') ? fallback : '';
+}
+
+/**
+ * Reads the GitHub inputs, each as `core.getInput` gives it (trimmed, `''`
+ * when given empty), or undefined when not given (its default applies).
+ * Returns the settings, or every problem, each naming its input, to report
+ * in one `InputError` with the core's own.
+ */
+export function readGitHubInputs(
+  read: (name: GitHubInputName) => string | undefined,
+  run: RunDescription,
+): { ok: true; settings: GitHubSettings } | { ok: false; problems: InputProblem[] } {
+  const problems: InputProblem[] = [];
+  const parse = <N extends GitHubInputName>(
+    name: N,
+    fallback: ReturnType<(typeof GITHUB_INPUTS)[N]['parse']>,
+  ) => {
+    try {
+      return GITHUB_INPUTS[name].parse(read(name) ?? defaultText(name), run) as typeof fallback;
+    } catch (error) {
+      if (!(error instanceof Invalid)) throw error;
+      problems.push({ input: name, problem: error.message });
+      return fallback;
+    }
+  };
+  const settings: GitHubSettings = {
+    token: parse('github-token', ''),
+    environment: parse('environment', ''),
+    comment: parse('pr-comment', false),
+  };
+  return problems.length === 0 ? { ok: true, settings } : { ok: false, problems };
+}
