@@ -41,7 +41,10 @@ describe('readGitHubInputs', () => {
       ok: true,
       settings: { token: 'ghs_x', environment: 'preview-pr-7', comment: true },
     });
-    expect(read({})).toEqual({ ok: true, settings: { token: '', environment: '', comment: false } });
+    expect(read({})).toEqual({
+      ok: true,
+      settings: { token: '', environment: '', comment: false },
+    });
   });
 
   it('names every bad input: pr-comment not a boolean, an environment GitHub refuses', () => {
