@@ -24,6 +24,12 @@ import {
 import { INTEGRATION } from '../test/support/ids.ts';
 
 const QUICK = process.argv.includes('--quick');
+/** `--only=startup,github`: just those sections (RESULTS.md is then left alone). */
+const ONLY = process.argv
+  .find((arg) => arg.startsWith('--only='))
+  ?.slice('--only='.length)
+  .split(',');
+const wanted = (section: string) => ONLY === undefined || ONLY.includes(section);
 const WARM_UPS = QUICK ? 1 : 3;
 const STARTUP_RUNS = QUICK ? 5 : 30;
 const SEARCH_RUNS = QUICK ? 1 : 3;
@@ -1013,11 +1019,11 @@ async function waitingOnFakeClock(): Promise<string> {
 const started = performance.now();
 const sections = [machine()];
 progress('start-up');
-sections.push(await startUp());
-sections.push(await requestsPerRun());
-sections.push(await searchCost());
-sections.push(await waitingInRealTime());
-sections.push(await waitingOnFakeClock());
+if (wanted('startup')) sections.push(await startUp());
+if (wanted('requests')) sections.push(await requestsPerRun());
+if (wanted('search')) sections.push(await searchCost());
+if (wanted('live')) sections.push(await waitingInRealTime());
+if (wanted('fake-clock')) sections.push(await waitingOnFakeClock());
 sections.splice(
   1,
   0,
@@ -1037,4 +1043,4 @@ sections.push(
 );
 const report = `${sections.join('\n\n')}\n`;
 process.stdout.write(report);
-if (!QUICK) writeFileSync(RESULTS, report);
+if (!QUICK && ONLY === undefined) writeFileSync(RESULTS, report);

@@ -8,6 +8,7 @@
  */
 import { GitHubApi, type CallOptions, type GitHubApiOptions, type Repo } from './api.js';
 import type { CommentReport } from './comment.js';
+import type { GitHubSettings } from './inputs.js';
 import { Budget } from './budget.js';
 import { DeploymentRecord } from './deployment-record.js';
 import { PullRequestComment } from './pr-comment.js';
@@ -30,16 +31,6 @@ export interface GitHubRunContext {
   apiUrl?: string;
 }
 
-/** What the step's inputs ask of GitHub. */
-export interface GitHubFeatures {
-  /** `github-token`; empty: every feature is skipped. */
-  token: string;
-  /** `environment`: record a GitHub deployment there when not empty. */
-  environment: string;
-  /** `pr-comment`. */
-  comment: boolean;
-}
-
 /** The hooks the core calls; every method is safe to call in any order, any number of times. */
 export interface RunReporter extends RunProgress {
   /** Which commit is newer, in `repository` (`owner/name`): the core's `AskCommitOrder`. */
@@ -55,6 +46,8 @@ export interface ReporterDependencies {
   /** Overrides for tests: call limits, budget, Octokit's loader. */
   api?: Partial<Pick<GitHubApiOptions, 'limits' | 'load'>>;
   budgetMs?: number;
+  /** Called once the GitHub deployment is recorded (the `github-deployment-id` output). */
+  onRecorded?: (id: number) => void;
 }
 
 /**
@@ -70,6 +63,7 @@ export class GitHubReporter implements RunReporter {
   readonly #record: DeploymentRecord | undefined;
   readonly #comment: PullRequestComment | undefined;
   readonly #runUrl: string | undefined;
+  readonly #onRecorded: ((id: number) => void) | undefined;
   /** Ends calls still under way when the run is cancelled, so the last status goes at once. */
   readonly #work = new AbortController();
   #started: Promise<void> | undefined;
@@ -78,11 +72,12 @@ export class GitHubReporter implements RunReporter {
 
   constructor(
     context: GitHubRunContext,
-    features: GitHubFeatures,
+    features: GitHubSettings,
     dependencies: ReporterDependencies,
   ) {
     const { logger, clock, redact } = dependencies;
     this.#runUrl = context.runUrl;
+    this.#onRecorded = dependencies.onRecorded;
     this.api = new GitHubApi({
       token: features.token,
       baseUrl: context.apiUrl,
@@ -124,7 +119,9 @@ export class GitHubReporter implements RunReporter {
     if (this.#started !== undefined || this.#finished) return;
     const options: CallOptions = { signal: this.#work.signal };
     this.#started = Promise.all([
-      this.#record?.start(report, options),
+      this.#record?.start(report, options).then(() => {
+        if (this.#record?.id !== undefined) this.#onRecorded?.(this.#record.id);
+      }),
       this.#comment?.write(this.#withRunUrl(report), options),
     ]).then(() => undefined);
   }
@@ -188,31 +185,6 @@ export class GitHubReporter implements RunReporter {
     if (status === 'behind') return 'older';
     return undefined;
   }
-}
-
-/** The reporter a run needs, or undefined (one notice, or one debug line, says why). */
-export function gitHubReporter(
-  context: GitHubRunContext,
-  features: GitHubFeatures,
-  dependencies: ReporterDependencies,
-): GitHubReporter | undefined {
-  const { logger } = dependencies;
-  if (features.comment && context.pullRequest === undefined) {
-    logger.debug('pr-comment is ignored: the run is not for a pull request');
-  }
-  const wanted = [
-    features.environment === '' ? undefined : 'the GitHub deployment record',
-    features.comment && context.pullRequest !== undefined ? 'the pull request comment' : undefined,
-  ].filter((what) => what !== undefined);
-  if (features.token === '') {
-    if (wanted.length > 0) {
-      logger.notice(
-        `github-token is empty: ${wanted.join(' and ')} ${wanted.length > 1 ? 'are' : 'is'} skipped.`,
-      );
-    }
-    return undefined;
-  }
-  return new GitHubReporter(context, features, dependencies);
 }
 
 /** Builds the run's context from the runner's variables and the event's payload. */

@@ -10,12 +10,12 @@ import { marker } from '../../src/github/comment.ts';
 import type { RunReport } from '../../src/run/progress.ts';
 import {
   GitHubReporter,
-  gitHubReporter,
   runContext,
-  type GitHubFeatures,
   type GitHubRunContext,
   type ReporterDependencies,
 } from '../../src/github/reporter.ts';
+import { gitHubHooks } from '../../src/github/integration.ts';
+import type { GitHubSettings } from '../../src/github/inputs.ts';
 import { systemClock, type Logger } from '../../src/common/runtime.ts';
 import {
   GITHUB_ACTIONS_BOT,
@@ -58,11 +58,11 @@ function context(overrides: Partial<GitHubRunContext> = {}): GitHubRunContext {
   };
 }
 
-const features: GitHubFeatures = { token: TOKEN, environment: 'preview-pr-7', comment: true };
+const features: GitHubSettings = { token: TOKEN, environment: 'preview-pr-7', comment: true };
 
 function reporter(
   overrides: Partial<GitHubRunContext> = {},
-  wanted: Partial<GitHubFeatures> = {},
+  wanted: Partial<GitHubSettings> = {},
   dependencies: Partial<ReporterDependencies> = {},
 ): GitHubReporter {
   return new GitHubReporter(
@@ -408,17 +408,15 @@ describe('commit order', () => {
 });
 
 describe('wiring', () => {
-  it('no token: skipped with one notice, no request', () => {
-    const none = gitHubReporter(
-      context(),
-      { ...features, token: '' },
-      {
-        logger,
-        clock: systemClock,
-        redact: (t) => t,
-      },
-    );
-    expect(none).toBeUndefined();
+  const dependencies = (): ReporterDependencies => ({
+    logger,
+    clock: systemClock,
+    redact: (t) => t,
+  });
+
+  it('no token: skipped with one notice, no hook, no request', () => {
+    const hooks = gitHubHooks({ ...features, token: '' }, context(), dependencies());
+    expect(hooks).toEqual({ reporter: undefined });
     expect(lines).toEqual([
       {
         level: 'notice',
@@ -429,19 +427,32 @@ describe('wiring', () => {
     expect(gh.requests).toEqual([]);
   });
 
-  it('pr-comment off a pull request: one debug line', () => {
-    gitHubReporter(
-      context({ pullRequest: undefined }),
+  it('pr-comment off a pull request: one debug line; commit order only, and no reporter until asked', async () => {
+    gh.chain('a'.repeat(40), 'b'.repeat(40));
+    const hooks = gitHubHooks(
       { ...features, environment: '' },
-      {
-        logger,
-        clock: systemClock,
-        redact: (t) => t,
-      },
+      context({ pullRequest: undefined }),
+      dependencies(),
     );
     expect(lines).toEqual([
       { level: 'debug', message: 'pr-comment is ignored: the run is not for a pull request' },
     ]);
+    expect(hooks.progress).toBeUndefined();
+    expect(hooks.reporter).toBeUndefined();
+    expect(await hooks.commitOrder?.('acme/agent', 'a'.repeat(40), 'b'.repeat(40))).toBe('newer');
+    expect(hooks.reporter?.api.requests).toBe(1);
+  });
+
+  it('tells the GitHub deployment id once it is recorded', async () => {
+    const ids: number[] = [];
+    const hooks = gitHubHooks({ ...features, comment: false }, context(), {
+      ...dependencies(),
+      onRecorded: (id) => ids.push(id),
+    });
+    hooks.progress?.deployed(deployed);
+    await hooks.progress?.finished(live);
+    expect(ids).toEqual([gh.deployments[0]?.id]);
+    expect(hooks.reporter?.deploymentId).toBe(gh.deployments[0]?.id);
   });
 
   it('loads Octokit on the first call only, and never for a run that makes none', async () => {

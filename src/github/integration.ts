@@ -1,0 +1,67 @@
+/**
+ * Which GitHub features a run uses, and the hooks the core gets for them
+ * (`RunnerIO.progress` and `RunnerIO.commitOrder`). Nothing here talks to
+ * GitHub until the core calls a hook: the reporter is made on the first
+ * call, and Octokit is loaded on its first request, so a run that uses no
+ * feature pays nothing for them.
+ */
+import type { AskCommitOrder, RunProgress } from '../run/progress.js';
+import type { GitHubSettings } from './inputs.js';
+import { GitHubReporter, type GitHubRunContext, type ReporterDependencies } from './reporter.js';
+
+export interface GitHubHooks {
+  /** Set when the run records a deployment or writes a comment. */
+  progress?: RunProgress;
+  /** Set when there is a token to ask GitHub with (behaviour 15). */
+  commitOrder?: AskCommitOrder;
+  /** The reporter, once a hook made it (the bench and tests count its requests). */
+  readonly reporter: GitHubReporter | undefined;
+}
+
+/**
+ * The hooks a run needs. `pr-comment` off a pull request is one debug line;
+ * an empty token with a feature asked for is one notice, and no hook.
+ */
+export function gitHubHooks(
+  settings: GitHubSettings,
+  context: GitHubRunContext | undefined,
+  dependencies: ReporterDependencies,
+): GitHubHooks {
+  const { logger } = dependencies;
+  const pullRequest = context?.pullRequest !== undefined;
+  if (settings.comment && !pullRequest) {
+    logger.debug('pr-comment is ignored: the run is not for a pull request');
+  }
+  const wanted = [
+    settings.environment === '' ? undefined : 'the GitHub deployment record',
+    settings.comment && pullRequest ? 'the pull request comment' : undefined,
+  ].filter((what) => what !== undefined);
+  const skipped = (why: string) => {
+    if (wanted.length === 0) return;
+    logger.notice(`${why}: ${wanted.join(' and ')} ${wanted.length > 1 ? 'are' : 'is'} skipped.`);
+  };
+  if (settings.token === '') {
+    skipped('github-token is empty');
+    return { reporter: undefined };
+  }
+  if (context === undefined) {
+    skipped('GITHUB_REPOSITORY is not set, so the run has no repository on GitHub');
+    return { reporter: undefined };
+  }
+  let reporter: GitHubReporter | undefined;
+  const made = () => (reporter ??= new GitHubReporter(context, settings, dependencies));
+  return {
+    get reporter() {
+      return reporter;
+    },
+    ...(wanted.length === 0
+      ? {}
+      : {
+          progress: {
+            deployed: (report) => made().deployed(report),
+            finished: (report) => made().finished(report),
+          },
+        }),
+    commitOrder: (repository, target, latest) => made().commitOrder(repository, target, latest),
+  };
+}
