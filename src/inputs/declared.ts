@@ -7,6 +7,7 @@
  */
 import { z } from 'zod';
 import { parseConfig } from './config.js';
+import { parseDashboardUrl } from './dashboard-url.js';
 import { parseApiKey, parseApiKeyHeader, parseHeaders } from './headers.js';
 import { Invalid } from './errors.js';
 import {
@@ -72,6 +73,7 @@ export const INPUTS = {
   commit: input(parseCommit, { default: 'auto' }),
   'on-drift': input(parseOnDrift, { default: 'warn' }),
   'dry-run': input(parseBoolean, { default: 'false' }),
+  'dashboard-url': input(unlessEmpty(parseDashboardUrl), { default: '' }),
 };
 
 export type InputName = keyof typeof INPUTS;
