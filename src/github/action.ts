@@ -1,20 +1,34 @@
 /**
- * The action's run on a GitHub runner, wired through @actions/core and
- * @actions/github (only src/github/ imports them): masks the sensitive
- * inputs, describes the run from the event, runs the pipeline, then fails
- * the step or not, and writes the job summary the pipeline returns.
+ * The action's run on a GitHub runner, wired through @actions/core (only
+ * src/github/ imports @actions/*): masks the sensitive inputs, describes the
+ * run from the event, reads the GitHub inputs, runs the pipeline with the
+ * GitHub hooks the inputs ask for, then fails the step or not, and writes
+ * the job summary the pipeline returns. @actions/github (Octokit) is loaded
+ * only by the first GitHub API call (src/github/api.ts), so a run that uses
+ * no GitHub feature starts without it.
  */
 import * as core from '@actions/core';
-import * as github from '@actions/github';
-import { SENSITIVE_INPUT_NAMES } from '../inputs/declared.js';
 import { describeError } from '../common/errors.js';
-import { pipeline } from '../run/pipeline.js';
-import type { ProxySettings } from '../service/proxy.js';
-import { describeRun } from './event.js';
-import type { OutputName, Outputs } from '../run/report.js';
-import { summaryHtml } from '../run/report.js';
 import { Redactor } from '../common/redact.js';
 import { neutraliseCommands, systemClock, type Logger } from '../common/runtime.js';
+import { SENSITIVE_INPUT_NAMES } from '../inputs/declared.js';
+import { InputError, type InputProblem } from '../inputs/errors.js';
+import { readPlan, type InputReader } from '../inputs/read-plan.js';
+import type { RunDescription } from '../inputs/run-description.js';
+import { pipeline } from '../run/pipeline.js';
+import type { OutputName, Outputs } from '../run/report.js';
+import { summaryHtml } from '../run/report.js';
+import type { ProxySettings } from '../service/proxy.js';
+import { WarningAnnotations } from './annotations.js';
+import { RUN_BUDGET_MS } from './budget.js';
+import { describeRun, gitHubRunContext } from './event.js';
+import { GITHUB_INPUT_NAMES, GITHUB_INPUTS, readGitHubInputs } from './inputs.js';
+import { gitHubHooks } from './integration.js';
+import { readRunnerEvent } from './runner-event.js';
+
+/** Where the warnings GitHub does not show as annotations are (behaviour 18). */
+const OTHER_WARNINGS =
+  "every one is in the step's log; drift entries are also in the job summary and the step's `drift` output";
 
 /** Sets each output, again only when its value changes. Outputs are data: no substring redaction. */
 function outputWriter(): (outputs: Outputs) => void {
@@ -28,11 +42,12 @@ function outputWriter(): (outputs: Outputs) => void {
   };
 }
 
-function logger(redactor: Redactor): Logger {
+/** The step's logger: warnings as annotations within GitHub's limit, the rest as log lines. */
+function logger(redactor: Redactor, annotations: WarningAnnotations): Logger {
   return {
     info: (message) => core.info(neutraliseCommands(redactor.redact(message))),
     notice: (message) => core.notice(redactor.redact(message)),
-    warning: (message) => core.warning(redactor.redact(message)),
+    warning: (message) => annotations.warning(redactor.redact(message)),
     // Formatted and written only when the runner shows debug lines (RUNNER_DEBUG=1).
     debug: (message) => {
       if (core.isDebug()) core.debug(redactor.redact(message));
@@ -49,11 +64,16 @@ function proxySettings(env: NodeJS.ProcessEnv): ProxySettings {
   };
 }
 
-/** Cancels the run on SIGINT/SIGTERM (a cancelled workflow); a second signal ends it at once. */
-function onCancel(controller: AbortController): () => void {
+/**
+ * Cancels the run on SIGINT/SIGTERM (a cancelled workflow): the pipeline
+ * stops, and the GitHub record gets its `error` status within the seconds
+ * the runner leaves (it sends SIGINT, SIGTERM 7.5 s later, then kills the
+ * step). A second signal ends the step at once.
+ */
+function onCancel(controller: AbortController, log: Logger): () => void {
   const handler = (signal: NodeJS.Signals) => {
     if (controller.signal.aborted) process.exit(1);
-    core.warning(`received ${signal}: cancelling`);
+    log.warning(`received ${signal}: cancelling`);
     controller.abort();
   };
   process.on('SIGINT', handler);
@@ -64,12 +84,36 @@ function onCancel(controller: AbortController): () => void {
   };
 }
 
-async function writeSummary(html: string): Promise<void> {
+async function writeSummary(html: string, log: Logger): Promise<void> {
   if (!process.env.GITHUB_STEP_SUMMARY) return;
   try {
     await core.summary.addRaw(html).write();
   } catch (error) {
-    core.warning(`could not write the job summary: ${describeError(error)}`);
+    log.warning(`could not write the job summary: ${describeError(error)}`);
+  }
+}
+
+/**
+ * A shorter budget for the GitHub work, for tests of a hanging GitHub only
+ * (`DEPLOY_AGENT_GITHUB_BUDGET_MS`); it can never exceed the contract's 15 s.
+ */
+function gitHubBudgetMs(env: NodeJS.ProcessEnv): number {
+  const wanted = Number(env.DEPLOY_AGENT_GITHUB_BUDGET_MS);
+  return Number.isFinite(wanted) && wanted > 0 ? Math.min(wanted, RUN_BUDGET_MS) : RUN_BUDGET_MS;
+}
+
+/** The variable the runner gives an input in, as `core.getInput` reads it. */
+function inputVariable(name: string): string {
+  return `INPUT_${name.replace(/ /g, '_').toUpperCase()}`;
+}
+
+/** The core's input problems, so that a bad GitHub input is reported with them, all at once. */
+function coreInputProblems(read: InputReader, run: RunDescription): readonly InputProblem[] {
+  try {
+    readPlan(read, run);
+    return [];
+  } catch (error) {
+    return error instanceof InputError ? error.problems : [];
   }
 }
 
@@ -80,20 +124,47 @@ export async function run(): Promise<void> {
   };
   // Before anything is parsed or logged: the raw text, and each of its lines.
   for (const name of SENSITIVE_INPUT_NAMES) mask(core.getInput(name));
-  const log = logger(redactor);
+  for (const name of GITHUB_INPUT_NAMES) {
+    if (GITHUB_INPUTS[name].sensitive) mask(core.getInput(name));
+  }
+  const annotations = new WarningAnnotations({
+    annotate: (message) => core.warning(message),
+    line: (message) => core.info(neutraliseCommands(message)),
+  });
+  const log = logger(redactor, annotations);
   const controller = new AbortController();
-  const stopListening = onCancel(controller);
-  const { context } = github;
-  // The context reads GITHUB_EVENT_NAME, GITHUB_REF and GITHUB_SHA, unset outside a runner.
-  const event = {
-    name: context.eventName ?? '',
-    ref: context.ref ?? '',
-    sha: context.sha ?? '',
-    payload: context.payload,
-  };
+  const stopListening = onCancel(controller, log);
+  const event = readRunnerEvent(process.env);
+  if (event.problem !== undefined) log.debug(event.problem);
+  const description = describeRun(event, process.env, process.cwd());
+  const read: InputReader = (name) => core.getInput(name);
+
+  // Not given at all (no INPUT_ variable: an action.yml older than these inputs, a local run):
+  // the declared default.
+  const gitHubInputs = readGitHubInputs(
+    (name) => (process.env[inputVariable(name)] === undefined ? undefined : core.getInput(name)),
+    description,
+  );
+  if (!gitHubInputs.ok) {
+    stopListening();
+    const problems = [...coreInputProblems(read, description), ...gitHubInputs.problems];
+    core.setFailed(redactor.redact(new InputError(problems).message));
+    return;
+  }
+  const hooks = gitHubHooks(
+    gitHubInputs.settings,
+    gitHubRunContext(event, process.env, description),
+    {
+      logger: log,
+      clock: systemClock,
+      redact: (text) => redactor.redact(text),
+      budgetMs: gitHubBudgetMs(process.env),
+      onRecorded: (id) => core.setOutput('github-deployment-id', String(id)),
+    },
+  );
   const outcome = await pipeline({
-    read: (name) => core.getInput(name),
-    run: describeRun(event, process.env, process.cwd()),
+    read,
+    run: description,
     proxy: proxySettings(process.env),
     logger: log,
     clock: systemClock,
@@ -102,11 +173,14 @@ export async function run(): Promise<void> {
     mask,
     redact: (text) => redactor.redact(text),
     setOutputs: outputWriter(),
+    ...(hooks.progress === undefined ? {} : { progress: hooks.progress }),
+    ...(hooks.commitOrder === undefined ? {} : { commitOrder: hooks.commitOrder }),
   });
   stopListening();
   if (outcome.stack !== undefined) log.debug(outcome.stack);
   if (outcome.failure !== undefined) core.setFailed(outcome.failure);
   if (outcome.summary !== undefined) {
-    await writeSummary(redactor.redact(summaryHtml(outcome.summary)));
+    await writeSummary(redactor.redact(summaryHtml(outcome.summary)), log);
   }
+  annotations.flush(OTHER_WARNINGS);
 }

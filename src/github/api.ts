@@ -7,9 +7,10 @@
  * warning that names the call, the status, GitHub's message and the remedy,
  * and the caller gets `{ ok: false }`.
  *
- * Octokit is loaded on the first call only (a dynamic import, a chunk of
- * its own in dist/), so a run that uses no GitHub feature does not pay for
- * it at start-up.
+ * Octokit is loaded on the first call only: a dynamic import, kept in
+ * dist/index.js (`webpackMode: "eager"`: one file, and ncc's licenses.txt,
+ * which it writes per chunk, stays whole) but evaluated only when called, so
+ * a run that uses no GitHub feature does not pay for it at start-up.
  */
 import type { getOctokit } from '@actions/github';
 import { z } from 'zod';
@@ -244,7 +245,7 @@ export class GitHubApi {
       const parsed = this.#parse(result, CommentPage, (c) => c, call, options);
       if (!parsed.ok) return parsed;
       const link = String(result.value.headers.link ?? '');
-      const hasNext = /<[^>]*>;\s*rel="next"/.test(link) && parsed.value.length > 0;
+      const hasNext = hasNextPage(link) && parsed.value.length > 0;
       if (visit(parsed.value) === 'stop') return { ok: true, value: { pages: page, ended: false } };
       if (!hasNext) return { ok: true, value: { pages: page, ended: true } };
     }
@@ -328,14 +329,15 @@ export class GitHubApi {
   // ---- the one request loop ------------------------------------------------------------------
 
   #load(): Promise<Octokit> {
-    this.#octokit ??= (this.#options.load ?? (() => import('@actions/github')))().then(
-      ({ getOctokit }) =>
-        getOctokit(this.#options.token, {
-          baseUrl: (this.#options.baseUrl || 'https://api.github.com').replace(/\/+$/, ''),
-          userAgent: 'deploy-agent-action',
-          // Octokit writes deprecation notices to the console; the action decides what is logged.
-          log: { debug: () => {}, info: () => {}, warn: () => {}, error: () => {} },
-        }),
+    this.#octokit ??= (
+      this.#options.load ?? (() => import(/* webpackMode: "eager" */ '@actions/github'))
+    )().then(({ getOctokit }) =>
+      getOctokit(this.#options.token, {
+        baseUrl: withoutTrailingSlashes(this.#options.baseUrl || 'https://api.github.com'),
+        userAgent: 'deploy-agent-action',
+        // Octokit writes deprecation notices to the console; the action decides what is logged.
+        log: { debug: () => {}, info: () => {}, warn: () => {}, error: () => {} },
+      }),
     );
     return this.#octokit;
   }
@@ -492,6 +494,18 @@ export class GitHubApi {
 }
 
 // ---- pure helpers -------------------------------------------------------------------------------
+
+/** An address without its trailing slashes (a loop: `/\/+$/` reads the rest again from every slash). */
+export function withoutTrailingSlashes(address: string): string {
+  let end = address.length;
+  while (end > 0 && address[end - 1] === '/') end--;
+  return address.slice(0, end);
+}
+
+/** Whether a `Link` header names a next page: one of its comma-separated links is `rel="next"`. */
+function hasNextPage(link: string): boolean {
+  return link.split(',').some((part) => /^\s*<[^>]*>\s*;\s*rel="next"/.test(part));
+}
 
 function header(headers: Attempt['headers'], name: string): string | undefined {
   const value = headers[name];

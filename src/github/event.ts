@@ -6,7 +6,9 @@
  */
 import { z } from 'zod';
 import { FULL_SHA } from '../common/text.js';
-import type { RunDescription, RunHead } from '../inputs/run-description.js';
+import { isFromFork, type RunDescription, type RunHead } from '../inputs/run-description.js';
+import { withoutTrailingSlashes } from './api.js';
+import type { GitHubRunContext } from './reporter.js';
 
 /** The event the workflow runs for, as @actions/github's `context` gives it. */
 export interface RunEvent {
@@ -103,5 +105,47 @@ export function describeRun(
     head: runHead(event, variables.GITHUB_REPOSITORY),
     commit: event.sha,
     skipForks: `if: ${SKIP_FORKS}`,
+  };
+}
+
+/** What the runner says of where the run is on GitHub. */
+export interface GitHubVariables {
+  GITHUB_REPOSITORY?: string;
+  GITHUB_SERVER_URL?: string;
+  GITHUB_RUN_ID?: string;
+  GITHUB_API_URL?: string;
+}
+
+const PullRequestNumberSchema = z.looseObject({
+  pull_request: z.looseObject({ number: z.number().int().positive() }),
+});
+
+/**
+ * Where the run stands on GitHub, for the record and the comment: the
+ * workflow's repository, the commit the run is for (the pull request's head
+ * on pull request events, else GITHUB_SHA), the pull request's number, and
+ * the workflow run's page. Undefined without GITHUB_REPOSITORY.
+ */
+export function gitHubRunContext(
+  event: RunEvent,
+  variables: GitHubVariables,
+  run: RunDescription,
+): GitHubRunContext | undefined {
+  const [owner, repo, ...rest] = (variables.GITHUB_REPOSITORY ?? '').split('/');
+  if (!owner || !repo || rest.length > 0) return undefined;
+  const pull = PULL_REQUEST_EVENTS.includes(event.name)
+    ? PullRequestNumberSchema.safeParse(event.payload)
+    : undefined;
+  const pullRequest = pull?.success === true ? pull.data.pull_request.number : undefined;
+  const head = run.head?.kind === 'branch' && run.head.pullRequest ? run.head.sha : undefined;
+  const server = withoutTrailingSlashes(variables.GITHUB_SERVER_URL || 'https://github.com');
+  const runId = variables.GITHUB_RUN_ID;
+  return {
+    repository: { owner, repo },
+    sha: head ?? event.sha,
+    ...(pullRequest === undefined ? {} : { pullRequest }),
+    fork: isFromFork(run),
+    ...(runId ? { runUrl: `${server}/${owner}/${repo}/actions/runs/${runId}` } : {}),
+    ...(variables.GITHUB_API_URL ? { apiUrl: variables.GITHUB_API_URL } : {}),
   };
 }

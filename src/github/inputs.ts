@@ -28,10 +28,14 @@ export function parseEnvironment(raw: string): string {
   return raw;
 }
 
-/** A token on one line: a line break would end the Authorization header. */
+/**
+ * A token on one line (a line break would end the Authorization header).
+ * An expression left as it is (`${{ github.token }}`, which only a runner
+ * evaluates: a local run that reads action.yml's defaults) is no token.
+ */
 function parseToken(raw: string): string {
   if (/[\r\n]/.test(raw)) fail('holds a line break; a token is one line');
-  return parseText(raw);
+  return /^\$\{\{.*\}\}$/.test(raw) ? '' : parseText(raw);
 }
 
 export const GITHUB_INPUTS = {
@@ -61,16 +65,6 @@ export interface GitHubSettings {
 }
 
 /**
- * The text an input has when it is not given at all: its default, but
- * nothing for an expression (`${{ github.token }}`), which only the runner
- * can evaluate.
- */
-function defaultText(name: GitHubInputName): string {
-  const fallback = GITHUB_INPUTS[name].default;
-  return typeof fallback === 'string' && !fallback.startsWith('${{') ? fallback : '';
-}
-
-/**
  * Reads the GitHub inputs, each as `core.getInput` gives it (trimmed, `''`
  * when given empty), or undefined when not given (its default applies).
  * Returns the settings, or every problem, each naming its input, to report
@@ -85,8 +79,10 @@ export function readGitHubInputs(
     name: N,
     fallback: ReturnType<(typeof GITHUB_INPUTS)[N]['parse']>,
   ) => {
+    const declared = GITHUB_INPUTS[name].default;
     try {
-      return GITHUB_INPUTS[name].parse(read(name) ?? defaultText(name), run) as typeof fallback;
+      const raw = read(name) ?? (typeof declared === 'string' ? declared : '');
+      return GITHUB_INPUTS[name].parse(raw, run) as typeof fallback;
     } catch (error) {
       if (!(error instanceof Invalid)) throw error;
       problems.push({ input: name, problem: error.message });

@@ -5,7 +5,13 @@
  * a push, and a reason whenever there is nothing to derive.
  */
 import { describe, expect, it } from 'vitest';
-import { SKIP_FORKS, describeRun, runHead, type RunEvent } from '../../src/github/event.ts';
+import {
+  SKIP_FORKS,
+  describeRun,
+  gitHubRunContext,
+  runHead,
+  type RunEvent,
+} from '../../src/github/event.ts';
 import { WORKFLOW_REPOSITORY } from '../support/action.ts';
 import { planReader, temporaryWorkspace } from '../support/plan-inputs.ts';
 
@@ -226,5 +232,50 @@ describe('the run GitHub describes', () => {
       repository: 'someone/agent',
       pullRequest: true,
     });
+  });
+});
+
+describe('where the run stands on GitHub', () => {
+  const variables = {
+    GITHUB_REPOSITORY: WORKFLOW_REPOSITORY,
+    GITHUB_SERVER_URL: 'https://github.example/',
+    GITHUB_RUN_ID: '42',
+    GITHUB_API_URL: 'https://github.example/api/v3',
+  };
+  const contextOf = (event: RunEvent, given: Partial<typeof variables> = variables) =>
+    gitHubRunContext(event, given, describeRun(event, given, '/cwd'));
+
+  it("a fork's pull request: its head, its number, a fork, the run's page", () => {
+    const head = { ref: 'feature', sha: HEAD_SHA, repo: { full_name: 'someone/agent' } };
+    expect(contextOf(pullRequest('pull_request_target', head))).toEqual({
+      repository: { owner: 'acme', repo: 'agent' },
+      sha: HEAD_SHA,
+      pullRequest: 7,
+      fork: true,
+      runUrl: 'https://github.example/acme/agent/actions/runs/42',
+      apiUrl: 'https://github.example/api/v3',
+    });
+  });
+
+  it('a push: GITHUB_SHA, no pull request, no fork; github.com by default', () => {
+    const context = contextOf(push('refs/heads/main'), {
+      GITHUB_REPOSITORY: WORKFLOW_REPOSITORY,
+      GITHUB_RUN_ID: '9',
+    });
+    expect(context).toEqual({
+      repository: { owner: 'acme', repo: 'agent' },
+      sha: PUSH_SHA,
+      fork: false,
+      runUrl: 'https://github.com/acme/agent/actions/runs/9',
+    });
+  });
+
+  it("the repository's own pull request is no fork; no GITHUB_REPOSITORY, no context", () => {
+    const head = { ref: 'feature', sha: HEAD_SHA, repo: { full_name: 'ACME/agent' } };
+    expect(contextOf(pullRequest('pull_request', head))).toMatchObject({
+      pullRequest: 7,
+      fork: false,
+    });
+    expect(contextOf(push('refs/heads/main'), {})).toBeUndefined();
   });
 });

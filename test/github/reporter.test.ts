@@ -10,7 +10,6 @@ import { marker } from '../../src/github/comment.ts';
 import type { RunReport } from '../../src/run/progress.ts';
 import {
   GitHubReporter,
-  runContext,
   type GitHubRunContext,
   type ReporterDependencies,
 } from '../../src/github/reporter.ts';
@@ -466,34 +465,5 @@ describe('wiring', () => {
     expect(loads).toBe(0);
     await run(reporter({}, {}, { api: { load } }));
     expect(loads).toBe(1);
-  });
-
-  it('reads the run’s context from the event: the head sha, the pull request, a fork', () => {
-    const env = {
-      GITHUB_REPOSITORY: 'acme/agent',
-      GITHUB_SERVER_URL: 'https://github.example',
-      GITHUB_RUN_ID: '42',
-      GITHUB_API_URL: 'https://github.example/api/v3',
-    };
-    const payload = {
-      pull_request: {
-        number: 7,
-        head: { sha: 'f'.repeat(40), repo: { full_name: 'someone/agent' } },
-        base: { repo: { full_name: 'acme/agent' } },
-      },
-    };
-    expect(runContext(env, { name: 'pull_request', sha: SHA, payload })).toEqual({
-      repository: { owner: 'acme', repo: 'agent' },
-      sha: 'f'.repeat(40),
-      pullRequest: 7,
-      fork: true,
-      runUrl: 'https://github.example/acme/agent/actions/runs/42',
-      apiUrl: 'https://github.example/api/v3',
-    });
-    expect(runContext(env, { name: 'push', sha: SHA, payload })).toMatchObject({
-      sha: SHA,
-      fork: false,
-    });
-    expect(runContext(env, { name: 'push', sha: SHA, payload })?.pullRequest).toBeUndefined();
   });
 });

@@ -1,0 +1,78 @@
+/**
+ * A step run against both emulators: the service's, and GitHub's through
+ * GITHUB_API_URL as on any runner. The GitHub inputs (github-token,
+ * environment, pr-comment) go in as the runner gives them; the run's page
+ * comes from GITHUB_SERVER_URL, GITHUB_REPOSITORY and GITHUB_RUN_ID.
+ */
+import { actionYml, WORKFLOW_REPOSITORY } from './action.ts';
+import type { RunOptions } from './run-action.ts';
+
+/** The workflow's token in these tests (a GITHUB_TOKEN: the bot). */
+export const GITHUB_TOKEN = 'ghs_e2eWorkflowToken0123456789abcdef';
+export const SERVER_URL = 'https://github.example';
+export const RUN_ID = '4242';
+export const RUN_URL = `${SERVER_URL}/${WORKFLOW_REPOSITORY}/actions/runs/${RUN_ID}`;
+/** The head of pull request 7, and the merge commit GITHUB_SHA names on its events. */
+export const PR_HEAD = '4444444444444444444444444444444444444444';
+export const PR_MERGE = '9999999999999999999999999999999999999999';
+
+export interface GitHubInputs {
+  'github-token'?: string;
+  environment?: string;
+  'pr-comment'?: string;
+}
+
+/**
+ * The step's inputs and options: `inputs` (the core's) plus the GitHub
+ * inputs, and the runner's GitHub variables. A GitHub input that action.yml
+ * does not declare (yet) goes in as its INPUT_ variable, as the runner
+ * would pass it.
+ */
+export function gitHubStep(
+  gh: { url: string },
+  inputs: Record<string, string>,
+  github: GitHubInputs = {},
+  options: RunOptions = {},
+): [Record<string, string>, RunOptions] {
+  const declared = actionYml().inputs;
+  const given = { ...inputs };
+  const env: Record<string, string> = {
+    GITHUB_API_URL: gh.url,
+    GITHUB_SERVER_URL: SERVER_URL,
+    GITHUB_RUN_ID: RUN_ID,
+    ...options.env,
+  };
+  const values = { 'github-token': GITHUB_TOKEN, ...github };
+  for (const [name, value] of Object.entries(values)) {
+    if (name in declared) given[name] = value;
+    else env[`INPUT_${name.toUpperCase()}`] = value;
+  }
+  return [given, { ...options, env }];
+}
+
+/** A `pull_request` event for pull request 7 from `headRepository`. */
+export function pullRequestEvent(
+  headRepository: string = WORKFLOW_REPOSITORY,
+  name: 'pull_request' | 'pull_request_target' = 'pull_request',
+): NonNullable<RunOptions['event']> {
+  return {
+    name,
+    ref: 'refs/pull/7/merge',
+    sha: PR_MERGE,
+    payload: {
+      number: 7,
+      pull_request: {
+        number: 7,
+        head: { ref: 'feature', sha: PR_HEAD, repo: { full_name: headRepository } },
+        base: { ref: 'main', repo: { full_name: WORKFLOW_REPOSITORY } },
+      },
+    },
+  };
+}
+
+export const pushEvent = (sha: string, branch = 'main'): NonNullable<RunOptions['event']> => ({
+  name: 'push',
+  ref: `refs/heads/${branch}`,
+  sha,
+  payload: { ref: `refs/heads/${branch}`, after: sha },
+});
