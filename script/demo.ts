@@ -7,11 +7,23 @@
  *    revision is live;
  * 2. a second push: the same step waits until that commit's revision is live;
  * 3. the step with a changed agent-config-path: the service cannot update a
- *    deployment, so the step reports the drift (annotation and summary).
+ *    deployment, so the step reports the drift (annotation and summary);
+ * 4. a pull request: the preview deployment `my-agent-pr-7`, recorded as a
+ *    GitHub deployment in the transient environment `preview-pr-7`, with one
+ *    comment on the pull request, against the GitHub API emulator too
+ *    (GITHUB_API_URL): the comment's Markdown and the GitHub records are
+ *    printed.
  */
 import { startEmulator } from '../test/emulator/emulator.ts';
+import { GITHUB_ACTIONS_BOT, startGitHubEmulator } from '../test/emulator/github.ts';
+import {
+  GITHUB_TOKEN,
+  PR_HEAD,
+  gitHubStep,
+  pullRequestEvent,
+} from '../test/support/github-step.ts';
 import { WORKFLOW_REPOSITORY } from '../test/support/action.ts';
-import { startAction, type ActionRun } from '../test/support/run-action.ts';
+import { startAction, type ActionRun, type RunOptions } from '../test/support/run-action.ts';
 import { INTEGRATION } from '../test/support/ids.ts';
 
 const API_KEY = 'demo-api-key-0123456789';
@@ -39,10 +51,15 @@ const step = {
 const rule = (title: string) =>
   console.log(`\n${'─'.repeat(8)} ${title} ${'─'.repeat(Math.max(3, 60 - title.length))}`);
 
-async function act(title: string, inputs: Record<string, string>, sha: string): Promise<ActionRun> {
+async function act(
+  title: string,
+  inputs: Record<string, string>,
+  sha: string,
+  options: RunOptions = { event: { name: 'push', ref: 'refs/heads/main', sha } },
+): Promise<ActionRun> {
   rule(title);
   const firstRequest = emu.requests.length;
-  const started = startAction(inputs, { event: { name: 'push', ref: 'refs/heads/main', sha } });
+  const started = startAction(inputs, options);
   started.child.stdout?.on('data', (chunk: string) => process.stdout.write(chunk));
   started.child.stderr?.on('data', (chunk: string) => process.stderr.write(chunk));
   const run = await started.finished;
@@ -77,7 +94,47 @@ const third = await act(
   { ...step, 'agent-config-path': 'agents/v2.json', 'wait-for-ready': 'false' },
   SECOND,
 );
-await emu.close();
+
+// Act 4: a pull request, against GitHub's API too.
+const gh = await startGitHubEmulator();
+gh.addToken(GITHUB_TOKEN, GITHUB_ACTIONS_BOT);
+gh.seedComments(WORKFLOW_REPOSITORY, 7, 3, 'a-reviewer');
+emu.setHead(REPO_URL, 'feature', PR_HEAD);
+const [prInputs, prOptions] = gitHubStep(
+  gh,
+  {
+    ...step,
+    name: 'my-agent-pr-7',
+    'repo-ref': 'feature',
+    'dashboard-url': 'https://console.example/o/{tenant_id}/deployments/{id}',
+  },
+  { environment: 'preview-pr-7', 'pr-comment': 'true' },
+  { event: pullRequestEvent() },
+);
+const fourth = await act(
+  `Act 4: pull request #7 (head ${PR_HEAD.slice(0, 7)}): a preview, a GitHub deployment, one comment`,
+  prInputs,
+  PR_HEAD,
+  prOptions,
+);
+console.log(
+  `── GitHub: ${gh.requests.length} requests: ${gh.requests.map((r) => `${r.method} ${r.path}`).join(', ')}`,
+);
+for (const record of gh.deployments) {
+  console.log(
+    `── GitHub deployment ${record.id}: environment ${record.environment}, ref ${record.ref.slice(0, 12)}, transient ${record.transient_environment}`,
+  );
+  for (const status of record.statuses) {
+    console.log(
+      `   ${status.state}: ${status.description} (environment_url ${status.environment_url || '-'}, log_url ${status.log_url || '-'})`,
+    );
+  }
+}
+for (const comment of gh.comments.filter((c) => c.user.login === 'github-actions[bot]')) {
+  console.log(`── the pull request comment (${comment.user.login}), as Markdown:`);
+  console.log(comment.body.trim());
+}
+await Promise.all([emu.close(), gh.close()]);
 
 rule('What green meant');
 console.log(
@@ -85,6 +142,7 @@ console.log(
     `Act 1: created=${first.outputs.created}, live=${first.outputs.live}, commit-sha=${first.outputs['commit-sha']}`,
     `Act 2: created=${second.outputs.created}, live=${second.outputs.live}, commit-sha=${second.outputs['commit-sha']}`,
     `Act 3: drift=${third.outputs.drift}`,
+    `Act 4: live=${fourth.outputs.live}, github-deployment-id=${fourth.outputs['github-deployment-id']}, dashboard-url=${fourth.outputs['dashboard-url']}`,
   ].join('\n'),
 );
-process.exitCode = [first, second, third].every((run) => run.exitCode === 0) ? 0 : 1;
+process.exitCode = [first, second, third, fourth].every((run) => run.exitCode === 0) ? 0 : 1;
