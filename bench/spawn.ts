@@ -99,6 +99,8 @@ export interface SpawnOptions {
   killAfterMs?: number;
   /** The run's event (GITHUB_EVENT_NAME, GITHUB_REF, GITHUB_SHA, the payload file). */
   event?: RunOptions['event'];
+  /** Extra environment variables (GITHUB_API_URL, a GitHub input not in action.yml yet). */
+  env?: Record<string, string>;
 }
 
 /** Spawns `NODE24 ...nodeArgs ...script` in a step's environment, as the tests do, and times it. */
@@ -111,6 +113,7 @@ async function timedSpawn(
     argv: [...(options.nodeArgs ?? []), ...script],
     killAfterMs: options.killAfterMs ?? 120_000,
     event: options.event,
+    ...(options.env === undefined ? {} : { env: options.env }),
   }).finished;
   const rss = /^PEAK_RSS_KB=(\d+)$/m.exec(run.stderr);
   return { ...run, peakRssKb: rss === null ? undefined : Number(rss[1]) };
