@@ -44870,6 +44870,40 @@ const Comparison = object({
     behind_by: schemas_number(),
 });
 const Viewer = object({ viewer: object({ login: schemas_string() }) });
+const DEPLOYMENT = 'POST /repos/{owner}/{repo}/deployments';
+const COMMENTS = '/repos/{owner}/{repo}/issues/{issue_number}/comments';
+const COMMENT_UPDATE = 'PATCH /repos/{owner}/{repo}/issues/comments/{comment_id}';
+const COMPARE = 'GET /repos/{owner}/{repo}/compare/{basehead}';
+/** Each REST route the action calls: what it is for (its failure says so), and its permission. */
+const ROUTES = {
+    [DEPLOYMENT]: { purpose: 'record the GitHub deployment', permission: 'deployments: write' },
+    [`${DEPLOYMENT}/{deployment_id}/statuses`]: {
+        purpose: 'set the GitHub deployment’s status',
+        permission: 'deployments: write',
+    },
+    [`GET ${COMMENTS}`]: {
+        purpose: 'find this deployment’s comment',
+        permission: 'pull-requests: write',
+    },
+    [`POST ${COMMENTS}`]: {
+        purpose: 'write the pull request comment',
+        permission: 'pull-requests: write',
+    },
+    [COMMENT_UPDATE]: {
+        purpose: 'update the pull request comment',
+        permission: 'pull-requests: write',
+    },
+    [COMPARE]: { purpose: 'learn which commit is newer', permission: 'contents: read' },
+};
+const rest = (route, parameters) => ({
+    route,
+    parameters,
+});
+/** The call as a failure names it (`POST /repos/acme/agent/deployments`): the route filled in. */
+function callName({ route, parameters }) {
+    const path = route.replace(/\{(\w+)\}/g, (_match, key) => String(parameters[key]));
+    return typeof parameters.page === 'number' ? `${path}?page=${parameters.page}` : path;
+}
 class NoAnswer extends Error {
 }
 class GitHubApi {
@@ -44892,28 +44926,13 @@ class GitHubApi {
         });
         return this.#parse(result, Viewer, (v) => v.viewer.login, 'POST /graphql', options);
     }
-    async createDeployment({ owner, repo }, body, options = {}) {
-        const call = `POST /repos/${owner}/${repo}/deployments`;
-        const result = await this.#call(call, 'record the GitHub deployment', 'deployments: write', options, (octokit, signal) => octokit.request('POST /repos/{owner}/{repo}/deployments', {
-            owner,
-            repo,
-            ...body,
-            auto_merge: false,
-            required_contexts: [],
-            request: { signal },
-        }));
-        return this.#parse(result, Created, (d) => d.id, call, options);
+    createDeployment(repo, body, options = {}) {
+        const parameters = { ...repo, ...body, auto_merge: false, required_contexts: [] };
+        return this.#created('POST /repos/{owner}/{repo}/deployments', parameters, options);
     }
-    async createDeploymentStatus({ owner, repo }, deploymentId, body, options = {}) {
-        const call = `POST /repos/${owner}/${repo}/deployments/${deploymentId}/statuses`;
-        const result = await this.#call(call, `set the GitHub deployment's status to ${body.state}`, 'deployments: write', options, (octokit, signal) => octokit.request('POST /repos/{owner}/{repo}/deployments/{deployment_id}/statuses', {
-            owner,
-            repo,
-            deployment_id: deploymentId,
-            ...body,
-            request: { signal },
-        }));
-        return this.#parse(result, Created, (s) => s.id, call, options);
+    createDeploymentStatus(repo, id, body, options = {}) {
+        const parameters = { ...repo, deployment_id: id, ...body };
+        return this.#created(`${DEPLOYMENT}/{deployment_id}/statuses`, parameters, options);
     }
     /**
      * Reads a pull request's comments page by page, `PER_PAGE` at a time,
@@ -44922,17 +44941,15 @@ class GitHubApi {
      * here, never taken from the `Link` header, so no page is read twice and
      * the token goes to no other address.
      */
-    async walkComments({ owner, repo }, issue, visit, options = {}) {
+    async walkComments(repo, issue, visit, options = {}) {
         for (let page = 1; page <= MAX_COMMENT_PAGES; page++) {
-            const call = `GET /repos/${owner}/${repo}/issues/${issue}/comments?page=${page}`;
-            const result = await this.#call(call, 'find this deployment’s comment', 'pull-requests: write', options, (octokit, signal) => octokit.request('GET /repos/{owner}/{repo}/issues/{issue_number}/comments', {
-                owner,
-                repo,
+            const call = rest(`GET ${COMMENTS}`, {
+                ...repo,
                 issue_number: issue,
                 per_page: PER_PAGE,
                 page,
-                request: { signal },
-            }));
+            });
+            const result = await this.#rest(call, options);
             if (!result.ok)
                 return result;
             const parsed = this.#parse(result, CommentPage, (c) => c, call, options);
@@ -44947,40 +44964,17 @@ class GitHubApi {
         }
         return { ok: true, value: { pages: MAX_COMMENT_PAGES, ended: false } };
     }
-    async createComment({ owner, repo }, issue, body, options = {}) {
-        const call = `POST /repos/${owner}/${repo}/issues/${issue}/comments`;
-        const result = await this.#call(call, 'write the pull request comment', 'pull-requests: write', options, (octokit, signal) => octokit.request('POST /repos/{owner}/{repo}/issues/{issue_number}/comments', {
-            owner,
-            repo,
-            issue_number: issue,
-            body,
-            request: { signal },
-        }));
-        return this.#parse(result, Created, (c) => c.id, call, options);
-    }
-    async updateComment({ owner, repo }, commentId, body, options = {}) {
-        const call = `PATCH /repos/${owner}/${repo}/issues/comments/${commentId}`;
-        const result = await this.#call(call, 'update the pull request comment', 'pull-requests: write', options, (octokit, signal) => octokit.request('PATCH /repos/{owner}/{repo}/issues/comments/{comment_id}', {
-            owner,
-            repo,
-            comment_id: commentId,
-            body,
-            request: { signal },
-        }));
-        return this.#parse(result, Created, (c) => c.id, call, options);
+    /** Creates this deployment's comment on pull request `issue`, or updates `existing`. */
+    writeComment(repo, issue, existing, body, options = {}) {
+        return existing === undefined
+            ? this.#created(`POST ${COMMENTS}`, { ...repo, issue_number: issue, body }, options)
+            : this.#created(COMMENT_UPDATE, { ...repo, comment_id: existing, body }, options);
     }
     /** `GET /repos/{owner}/{repo}/compare/{base}...{head}`: how `head` stands against `base`. */
-    async compare({ owner, repo }, base, head, options = {}) {
-        const call = `GET /repos/${owner}/${repo}/compare/${base}...${head}`;
-        const result = await this.#call(call, 'learn which commit is newer', 'contents: read', options, (octokit, signal) => octokit.request('GET /repos/{owner}/{repo}/compare/{basehead}', {
-            owner,
-            repo,
-            basehead: `${base}...${head}`,
-            // Only the order is needed: the smallest page of commits and files.
-            per_page: 1,
-            request: { signal },
-        }));
-        return this.#parse(result, Comparison, (c) => c, call, options);
+    async compare(repo, base, head, options = {}) {
+        // Only the order is needed: the smallest page of commits and files.
+        const call = rest(COMPARE, { ...repo, basehead: `${base}...${head}`, per_page: 1 });
+        return this.#parse(await this.#rest(call, options), Comparison, (c) => c, call, options);
     }
     // ---- the one request loop ------------------------------------------------------------------
     #load() {
@@ -44991,6 +44985,16 @@ class GitHubApi {
             log: { debug: () => { }, info: () => { }, warn: () => { }, error: () => { } },
         }));
         return this.#octokit;
+    }
+    /** A call whose answer is what it created (or updated): its id. */
+    async #created(route, parameters, options) {
+        const call = rest(route, parameters);
+        return this.#parse(await this.#rest(call, options), Created, (c) => c.id, call, options);
+    }
+    /** One REST call through the request loop below. */
+    #rest(call, options) {
+        const { purpose, permission } = ROUTES[call.route] ?? { purpose: 'call GitHub' };
+        return this.#call(callName(call), purpose, permission, options, (octokit, signal) => octokit.request(call.route, { ...call.parameters, request: { signal } }));
     }
     /**
      * At most `attempts` attempts within `callMs` and the run's budget. A
@@ -45102,9 +45106,10 @@ class GitHubApi {
             logger.warning(line);
     }
     /** Validates a successful answer; a malformed one is a failure like any other. */
-    #parse(result, schema, pick, call, options) {
+    #parse(result, schema, pick, made, options) {
         if (!result.ok)
             return result;
+        const call = typeof made === 'string' ? made : callName(made);
         const parsed = schema.safeParse(result.value.data);
         if (parsed.success)
             return { ok: true, value: pick(parsed.data) };
@@ -45717,9 +45722,7 @@ class PullRequestComment {
         const body = commentBody(report, this.#redact);
         const { repository, pullRequest } = this.#context;
         this.#writes += 1;
-        const written = this.#commentId === undefined
-            ? await this.#api.createComment(repository, pullRequest, body, options)
-            : await this.#api.updateComment(repository, this.#commentId, body, options);
+        const written = await this.#api.writeComment(repository, pullRequest, this.#commentId, body, options);
         if (written.ok)
             this.#commentId = written.value;
         // A failed write was warned about; a second would fail the same way (or double a create).

@@ -123,6 +123,50 @@ export interface DeploymentStatusRequest {
   auto_inactive?: boolean;
 }
 
+const DEPLOYMENT = 'POST /repos/{owner}/{repo}/deployments';
+const COMMENTS = '/repos/{owner}/{repo}/issues/{issue_number}/comments';
+const COMMENT_UPDATE = 'PATCH /repos/{owner}/{repo}/issues/comments/{comment_id}';
+const COMPARE = 'GET /repos/{owner}/{repo}/compare/{basehead}';
+
+/** Each REST route the action calls: what it is for (its failure says so), and its permission. */
+const ROUTES: Record<string, { purpose: string; permission: Permission }> = {
+  [DEPLOYMENT]: { purpose: 'record the GitHub deployment', permission: 'deployments: write' },
+  [`${DEPLOYMENT}/{deployment_id}/statuses`]: {
+    purpose: 'set the GitHub deployment’s status',
+    permission: 'deployments: write',
+  },
+  [`GET ${COMMENTS}`]: {
+    purpose: 'find this deployment’s comment',
+    permission: 'pull-requests: write',
+  },
+  [`POST ${COMMENTS}`]: {
+    purpose: 'write the pull request comment',
+    permission: 'pull-requests: write',
+  },
+  [COMMENT_UPDATE]: {
+    purpose: 'update the pull request comment',
+    permission: 'pull-requests: write',
+  },
+  [COMPARE]: { purpose: 'learn which commit is newer', permission: 'contents: read' },
+};
+
+/** A REST call: one of `ROUTES` and its parameters. */
+interface RestCall {
+  route: string;
+  parameters: Record<string, unknown>;
+}
+
+const rest = (route: string, parameters: Record<string, unknown>): RestCall => ({
+  route,
+  parameters,
+});
+
+/** The call as a failure names it (`POST /repos/acme/agent/deployments`): the route filled in. */
+function callName({ route, parameters }: RestCall): string {
+  const path = route.replace(/\{(\w+)\}/g, (_match, key: string) => String(parameters[key]));
+  return typeof parameters.page === 'number' ? `${path}?page=${parameters.page}` : path;
+}
+
 /** An answer GitHub gave, or none. */
 interface Attempt {
   status?: number;
@@ -163,52 +207,14 @@ export class GitHubApi {
     return this.#parse(result, Viewer, (v) => v.viewer.login, 'POST /graphql', options);
   }
 
-  async createDeployment(
-    { owner, repo }: Repo,
-    body: DeploymentRequest,
-    options: CallOptions = {},
-  ): Promise<Result<number>> {
-    const call = `POST /repos/${owner}/${repo}/deployments`;
-    const result = await this.#call(
-      call,
-      'record the GitHub deployment',
-      'deployments: write',
-      options,
-      (octokit, signal) =>
-        octokit.request('POST /repos/{owner}/{repo}/deployments', {
-          owner,
-          repo,
-          ...body,
-          auto_merge: false,
-          required_contexts: [],
-          request: { signal },
-        }),
-    );
-    return this.#parse(result, Created, (d) => d.id, call, options);
+  createDeployment(repo: Repo, body: DeploymentRequest, options: CallOptions = {}) {
+    const parameters = { ...repo, ...body, auto_merge: false, required_contexts: [] };
+    return this.#created('POST /repos/{owner}/{repo}/deployments', parameters, options);
   }
 
-  async createDeploymentStatus(
-    { owner, repo }: Repo,
-    deploymentId: number,
-    body: DeploymentStatusRequest,
-    options: CallOptions = {},
-  ): Promise<Result<number>> {
-    const call = `POST /repos/${owner}/${repo}/deployments/${deploymentId}/statuses`;
-    const result = await this.#call(
-      call,
-      `set the GitHub deployment's status to ${body.state}`,
-      'deployments: write',
-      options,
-      (octokit, signal) =>
-        octokit.request('POST /repos/{owner}/{repo}/deployments/{deployment_id}/statuses', {
-          owner,
-          repo,
-          deployment_id: deploymentId,
-          ...body,
-          request: { signal },
-        }),
-    );
-    return this.#parse(result, Created, (s) => s.id, call, options);
+  createDeploymentStatus(repo: Repo, id: number, body: DeploymentStatusRequest, options = {}) {
+    const parameters = { ...repo, deployment_id: id, ...body };
+    return this.#created(`${DEPLOYMENT}/{deployment_id}/statuses`, parameters, options);
   }
 
   /**
@@ -219,28 +225,19 @@ export class GitHubApi {
    * the token goes to no other address.
    */
   async walkComments(
-    { owner, repo }: Repo,
+    repo: Repo,
     issue: number,
     visit: (comments: IssueComment[]) => 'stop' | 'more',
     options: CallOptions = {},
   ): Promise<Result<{ pages: number; ended: boolean }>> {
     for (let page = 1; page <= MAX_COMMENT_PAGES; page++) {
-      const call = `GET /repos/${owner}/${repo}/issues/${issue}/comments?page=${page}`;
-      const result = await this.#call(
-        call,
-        'find this deployment’s comment',
-        'pull-requests: write',
-        options,
-        (octokit, signal) =>
-          octokit.request('GET /repos/{owner}/{repo}/issues/{issue_number}/comments', {
-            owner,
-            repo,
-            issue_number: issue,
-            per_page: PER_PAGE,
-            page,
-            request: { signal },
-          }),
-      );
+      const call = rest(`GET ${COMMENTS}`, {
+        ...repo,
+        issue_number: issue,
+        per_page: PER_PAGE,
+        page,
+      });
+      const result = await this.#rest(call, options);
       if (!result.ok) return result;
       const parsed = this.#parse(result, CommentPage, (c) => c, call, options);
       if (!parsed.ok) return parsed;
@@ -252,78 +249,24 @@ export class GitHubApi {
     return { ok: true, value: { pages: MAX_COMMENT_PAGES, ended: false } };
   }
 
-  async createComment(
-    { owner, repo }: Repo,
+  /** Creates this deployment's comment on pull request `issue`, or updates `existing`. */
+  writeComment(
+    repo: Repo,
     issue: number,
+    existing: number | undefined,
     body: string,
-    options: CallOptions = {},
-  ): Promise<Result<number>> {
-    const call = `POST /repos/${owner}/${repo}/issues/${issue}/comments`;
-    const result = await this.#call(
-      call,
-      'write the pull request comment',
-      'pull-requests: write',
-      options,
-      (octokit, signal) =>
-        octokit.request('POST /repos/{owner}/{repo}/issues/{issue_number}/comments', {
-          owner,
-          repo,
-          issue_number: issue,
-          body,
-          request: { signal },
-        }),
-    );
-    return this.#parse(result, Created, (c) => c.id, call, options);
-  }
-
-  async updateComment(
-    { owner, repo }: Repo,
-    commentId: number,
-    body: string,
-    options: CallOptions = {},
-  ): Promise<Result<number>> {
-    const call = `PATCH /repos/${owner}/${repo}/issues/comments/${commentId}`;
-    const result = await this.#call(
-      call,
-      'update the pull request comment',
-      'pull-requests: write',
-      options,
-      (octokit, signal) =>
-        octokit.request('PATCH /repos/{owner}/{repo}/issues/comments/{comment_id}', {
-          owner,
-          repo,
-          comment_id: commentId,
-          body,
-          request: { signal },
-        }),
-    );
-    return this.#parse(result, Created, (c) => c.id, call, options);
+    options = {},
+  ) {
+    return existing === undefined
+      ? this.#created(`POST ${COMMENTS}`, { ...repo, issue_number: issue, body }, options)
+      : this.#created(COMMENT_UPDATE, { ...repo, comment_id: existing, body }, options);
   }
 
   /** `GET /repos/{owner}/{repo}/compare/{base}...{head}`: how `head` stands against `base`. */
-  async compare(
-    { owner, repo }: Repo,
-    base: string,
-    head: string,
-    options: CallOptions = {},
-  ): Promise<Result<Comparison>> {
-    const call = `GET /repos/${owner}/${repo}/compare/${base}...${head}`;
-    const result = await this.#call(
-      call,
-      'learn which commit is newer',
-      'contents: read',
-      options,
-      (octokit, signal) =>
-        octokit.request('GET /repos/{owner}/{repo}/compare/{basehead}', {
-          owner,
-          repo,
-          basehead: `${base}...${head}`,
-          // Only the order is needed: the smallest page of commits and files.
-          per_page: 1,
-          request: { signal },
-        }),
-    );
-    return this.#parse(result, Comparison, (c) => c, call, options);
+  async compare(repo: Repo, base: string, head: string, options: CallOptions = {}) {
+    // Only the order is needed: the smallest page of commits and files.
+    const call = rest(COMPARE, { ...repo, basehead: `${base}...${head}`, per_page: 1 });
+    return this.#parse(await this.#rest(call, options), Comparison, (c) => c, call, options);
   }
 
   // ---- the one request loop ------------------------------------------------------------------
@@ -340,6 +283,24 @@ export class GitHubApi {
       }),
     );
     return this.#octokit;
+  }
+
+  /** A call whose answer is what it created (or updated): its id. */
+  async #created(
+    route: string,
+    parameters: Record<string, unknown>,
+    options: CallOptions,
+  ): Promise<Result<number>> {
+    const call = rest(route, parameters);
+    return this.#parse(await this.#rest(call, options), Created, (c) => c.id, call, options);
+  }
+
+  /** One REST call through the request loop below. */
+  #rest(call: RestCall, options: CallOptions): Promise<Result<Attempt>> {
+    const { purpose, permission } = ROUTES[call.route] ?? { purpose: 'call GitHub' };
+    return this.#call(callName(call), purpose, permission, options, (octokit, signal) =>
+      octokit.request(call.route, { ...call.parameters, request: { signal } }),
+    );
   }
 
   /**
@@ -473,10 +434,11 @@ export class GitHubApi {
     result: Result<Attempt>,
     schema: S,
     pick: (value: z.infer<S>) => T,
-    call: string,
+    made: string | RestCall,
     options: CallOptions,
   ): Result<T> {
     if (!result.ok) return result;
+    const call = typeof made === 'string' ? made : callName(made);
     const parsed = schema.safeParse(result.value.data);
     if (parsed.success) return { ok: true, value: pick(parsed.data) };
     const path = parsed.error.issues[0]?.path.join('.') || '(the answer)';

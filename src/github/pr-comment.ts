@@ -66,10 +66,13 @@ export class PullRequestComment {
     const body = commentBody(report, this.#redact);
     const { repository, pullRequest } = this.#context;
     this.#writes += 1;
-    const written =
-      this.#commentId === undefined
-        ? await this.#api.createComment(repository, pullRequest, body, options)
-        : await this.#api.updateComment(repository, this.#commentId, body, options);
+    const written = await this.#api.writeComment(
+      repository,
+      pullRequest,
+      this.#commentId,
+      body,
+      options,
+    );
     if (written.ok) this.#commentId = written.value;
     // A failed write was warned about; a second would fail the same way (or double a create).
     else this.#given = true;
