@@ -24,13 +24,7 @@ import {
   type GitHubInputs,
 } from '../support/github-step.ts';
 import { TENANT_ID } from '../support/ids.ts';
-import {
-  printed,
-  runAction,
-  startAction,
-  type ActionRun,
-  type RunOptions,
-} from '../support/run-action.ts';
+import { printed, startAction, type ActionRun, type RunOptions } from '../support/run-action.ts';
 
 const REPO = 'https://github.com/acme/agent';
 const OLD = '1111111111111111111111111111111111111111';
@@ -78,19 +72,24 @@ function existing(
   });
 }
 
-/** Runs a codehost step with `inputs` and the GitHub inputs, on `event`. */
-function run(
-  inputs: Record<string, string>,
-  github: GitHubInputs,
-  options: RunOptions = {},
-): Promise<ActionRun> {
+/** Starts a codehost step with `inputs` and the GitHub inputs, on `options.event`. */
+function start(inputs: Record<string, string>, github: GitHubInputs, options: RunOptions = {}) {
   const [given, runOptions] = gitHubStep(
     gh,
     codehostStep(emu, { 'api-key': API_KEY, 'agent-config-path': 'agent.json', ...inputs }),
     github,
     { killAfterMs: 30_000, ...options },
   );
-  return runAction(given, runOptions);
+  return startAction(given, runOptions);
+}
+
+/** Runs it to the end. */
+function run(
+  inputs: Record<string, string>,
+  github: GitHubInputs,
+  options: RunOptions = {},
+): Promise<ActionRun> {
+  return start(inputs, github, options).finished;
 }
 
 const annotations = (r: ActionRun, kind = 'warning') =>
@@ -176,17 +175,11 @@ describe('the GitHub deployment record (behaviour 13)', () => {
     existing(OLD);
     emu.setOptions({ buildMs: 600_000 });
     emu.push(REPO, 'main', NEW);
-    const [given, options] = gitHubStep(
-      gh,
-      codehostStep(emu, {
-        'api-key': API_KEY,
-        'agent-config-path': 'agent.json',
-        'wait-for-ready': 'true',
-      }),
+    const started = start(
+      { 'wait-for-ready': 'true' },
       { environment: 'production' },
-      { event: pushEvent(NEW), killAfterMs: 30_000 },
+      { event: pushEvent(NEW) },
     );
-    const started = startAction(given, options);
     while (states()?.[0] !== 'in_progress') await new Promise((resolve) => setTimeout(resolve, 20));
     const signalled = performance.now();
     started.child.kill('SIGINT');
@@ -310,18 +303,11 @@ describe('commit order (behaviour 15)', () => {
     existing(OLD);
     emu.setOptions({ buildPolls: 1 });
     emu.push(REPO, 'main', NEW);
-    const [given, options] = gitHubStep(
-      gh,
-      codehostStep(emu, {
-        'api-key': API_KEY,
-        'agent-config-path': 'agent.json',
-        'wait-for-ready': 'true',
-        'wait-timeout': '3',
-      }),
+    const started = start(
+      { 'wait-for-ready': 'true', 'wait-timeout': '3' },
       {},
-      { event: pushEvent(NEW), killAfterMs: 30_000 },
+      { event: pushEvent(NEW) },
     );
-    const started = startAction(given, options);
     // Once the step has looked the deployment up (repos, then the list), the service builds
     // MIDDLE, an ancestor of NEW (a listing that lagged the push), and it goes live first.
     while (emu.requests.length < 2) await new Promise((resolve) => setTimeout(resolve, 5));
