@@ -45752,13 +45752,15 @@ function outputsDotenv(outputs) {
             skipped.push(name);
             continue;
         }
-        lines.push(`${dotenvName(name)}=${text}`);
+        lines.push([name, `${dotenvName(name)}=${text}\n`]);
     }
-    let text = lines.map((line) => `${line}\n`).join('');
+    const joined = () => lines.map(([, line]) => line).join('');
+    let text = joined();
+    // The longest value goes first: one huge value must not push out the short ones.
     while (Buffer.byteLength(text) >= DOTENV_LIMIT_BYTES && lines.length > 0) {
-        const dropped = lines.pop() ?? '';
-        skipped.push(dropped.slice(0, dropped.indexOf('=')));
-        text = lines.map((line) => `${line}\n`).join('');
+        const longest = lines.reduce((best, line, index) => (line[1].length > (lines[best]?.[1].length ?? 0) ? index : best), 0);
+        skipped.push(lines.splice(longest, 1)[0]?.[0] ?? '');
+        text = joined();
     }
     return { text, skipped };
 }

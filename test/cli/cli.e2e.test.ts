@@ -1,0 +1,411 @@
+/**
+ * dist/cli.js against the service emulator over real HTTP, as a GitLab job,
+ * a CircleCI job or a person at a terminal runs it: create, reuse, wait,
+ * time out, bad input, interrupt, commit targeting from the CI's variables,
+ * and no secret in anything it writes.
+ */
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { startEmulator, type Emulator } from '../emulator.ts';
+import { optionTable } from '../../src/cli/options.ts';
+import { runCli, startCli, type CliRun } from './run-cli.ts';
+
+const KEY = 'cli-api-key-0123456789';
+const SECRET = 'openai-secret-value-42';
+const TENANT = 'tenant-header-value-7';
+const INTEGRATION = '3f2b8a1e-6c4d-4e5f-8a9b-0c1d2e3f4a5b';
+const HEAD = '1234567890abcdef1234567890abcdef12345678';
+const MERGE = 'fedcba0987654321fedcba0987654321fedcba09';
+const OUT = ['out.json', 'deploy.env', 'summary.md'];
+
+let emu: Emulator;
+
+beforeEach(async () => {
+  emu = await startEmulator({ apiKey: KEY });
+  emu.seedRepos(INTEGRATION, [{ name: 'agent' }]);
+});
+afterEach(async () => {
+  await emu.close();
+});
+
+/** The service options, from the environment as a CI job sets them. */
+function serviceEnv(extra: Record<string, string> = {}): Record<string, string> {
+  return { DEPLOY_API_URL: emu.url, DEPLOY_API_KEY: KEY, ...extra };
+}
+
+const DOCKER = ['--name', 'agent', '--source', 'external_docker', '--image-uri', 'reg/agent:1'];
+const OUTPUTS = ['--json', '--dotenv', 'deploy.env', '--summary', 'summary.md'];
+
+function posts() {
+  return emu.requests.filter((request) => request.method === 'POST');
+}
+
+function dotenv(run: CliRun): Record<string, string> {
+  const text = run.files['deploy.env'] ?? '';
+  return Object.fromEntries(
+    text
+      .split('\n')
+      .filter((line) => line !== '')
+      .map((line) => [line.slice(0, line.indexOf('=')), line.slice(line.indexOf('=') + 1)]),
+  );
+}
+
+function expectNoSecrets(run: CliRun): void {
+  for (const text of [run.stdout, run.stderr, ...Object.values(run.files)]) {
+    for (const secret of [KEY, SECRET, TENANT]) expect(text).not.toContain(secret);
+  }
+}
+
+describe('deploy', () => {
+  it('creates a deployment and writes --json, --dotenv and --summary', async () => {
+    const run = await runCli(['deploy', ...DOCKER, ...OUTPUTS], {
+      env: serviceEnv(),
+      read: OUT,
+    });
+
+    expect(run.stderr).toContain("created deployment 'agent'");
+    expect(run.exitCode).toBe(0);
+    expect(emu.deployments).toHaveLength(1);
+    const id = emu.deployments[0]?.id;
+    expect(run.json).toMatchObject({
+      'deployment-id': id,
+      created: true,
+      live: false,
+      status: 'AWAITING_DATABASE',
+      drift: [],
+      deployment: { id, name: 'agent' },
+    });
+    expect(run.json).not.toHaveProperty('error');
+    expect(dotenv(run)).toMatchObject({
+      DEPLOY_ID: id,
+      DEPLOY_CREATED: 'true',
+      DEPLOY_LIVE: 'false',
+      DEPLOY_STATUS: 'AWAITING_DATABASE',
+    });
+    expect(run.files['summary.md']).toContain('Deployment: agent');
+    expect(run.files['summary.md']).toContain(String(id));
+  });
+
+  it('reuses the deployment of that exact name: no POST, created false', async () => {
+    const existing = emu.seedDeployment({
+      name: 'agent',
+      source: 'external_docker',
+      source_revision_config: { image_uri: 'reg/agent:1', repo_commit_sha: null },
+    } as never);
+    emu.seedDeployment({ name: 'agent-staging' });
+
+    const run = await runCli(['deploy', ...DOCKER, '--json'], { env: serviceEnv() });
+
+    expect(run.exitCode).toBe(0);
+    expect(posts()).toHaveLength(0);
+    expect(run.json).toMatchObject({ 'deployment-id': existing.id, created: false, live: true });
+  });
+
+  it('waits until live with --wait, one log line per status change', async () => {
+    emu.setOptions({ readyAfterPolls: 3 });
+
+    const run = await runCli(['deploy', ...DOCKER, '--wait', '--json'], { env: serviceEnv() });
+
+    expect(run.exitCode).toBe(0);
+    expect(run.json).toMatchObject({ status: 'READY', live: true, created: true });
+    const waiting = run.stderr.split('\n').filter((line) => line.startsWith('waiting until live'));
+    // Three checks saw the same status: one line, not three.
+    expect(waiting).toEqual([
+      expect.stringMatching(/^waiting until live: status is AWAITING_DATABASE, not READY/),
+    ]);
+    expect(run.stderr).toContain("'agent' is live");
+    // No terminal: no live line, no colour.
+    expect(run.stderr).not.toMatch(/\r|\u001b/);
+  });
+
+  it('fails with exit 1 at --wait-timeout, and still writes --json and --dotenv', async () => {
+    const run = await runCli(['deploy', ...DOCKER, '--wait', '--wait-timeout', '1', ...OUTPUTS], {
+      env: serviceEnv(),
+      read: OUT,
+    });
+
+    expect(run.exitCode).toBe(1);
+    const id = emu.deployments[0]?.id;
+    expect(run.json).toMatchObject({
+      'deployment-id': id,
+      status: 'AWAITING_DATABASE',
+      live: false,
+      error: expect.stringMatching(/is not live after 1\.0 s .*Raise wait-timeout/),
+    });
+    expect(dotenv(run)).toMatchObject({ DEPLOY_ID: id, DEPLOY_LIVE: 'false' });
+    expect(run.files['summary.md']).toContain('Deployment failed');
+    expect(run.stderr).toMatch(/^error: Deployment 'agent' .* is not live after 1\.0 s/m);
+    expect(run.stderr).not.toMatch(/^\s+at /m);
+  });
+});
+
+describe('bad input: exit 2, before any request', () => {
+  it.each([
+    [
+      ['--wait-timeout', 'abc'],
+      {},
+      /^error: invalid input --wait-timeout: must be a positive number of seconds, got 'abc'$/m,
+    ],
+    [
+      [],
+      { DEPLOY_WAIT_TIMEOUT: '-3' },
+      /^error: invalid input DEPLOY_WAIT_TIMEOUT: must be a positive number/m,
+    ],
+    [
+      ['--image-uri', 'x'],
+      { DEPLOY_SOURCE: 'ftp' },
+      /^error: invalid input DEPLOY_SOURCE: must be one of codehost, /m,
+    ],
+    [['--bogus'], {}, /^deploy-agent: unknown option --bogus/m],
+    [['--api-key', 'x'], {}, /--api-key is not an option/],
+    [
+      ['--secret', 'UNSET_SECRET'],
+      {},
+      /^deploy-agent: --secret UNSET_SECRET: the environment variable UNSET_SECRET is not set/m,
+    ],
+  ] as const)('%j %j', async (args, env, message) => {
+    const run = await runCli(['deploy', '--name', 'agent', ...args, '--json'], {
+      env: serviceEnv({ DEPLOY_SOURCE: 'external_docker', DEPLOY_IMAGE_URI: 'reg/a:1', ...env }),
+    });
+
+    expect(run.exitCode).toBe(2);
+    expect(run.stderr).toMatch(message);
+    expect(emu.requests).toHaveLength(0);
+    expect(run.stderr).not.toMatch(/^\s+at /m);
+  });
+
+  it('names every bad input at once, as the option or variable it came from', async () => {
+    const run = await runCli(['deploy', '--name', 'agent', '--source', 'codehost', '--json'], {
+      env: serviceEnv({ DEPLOY_ON_DRIFT: 'explode', DEPLOY_INTEGRATION_ID: 'nope' }),
+    });
+
+    expect(run.exitCode).toBe(2);
+    expect(run.stderr).toContain('DEPLOY_INTEGRATION_ID: must be a uuid');
+    expect(run.stderr).toContain("DEPLOY_ON_DRIFT: must be warn or fail, got 'explode'");
+    expect(run.json?.error).toEqual(expect.stringContaining('DEPLOY_ON_DRIFT'));
+    expect(emu.requests).toHaveLength(0);
+  });
+
+  it('says a required option is missing, naming its variable too', async () => {
+    const run = await runCli(['deploy', '--source', 'external_docker', '--image-uri', 'x'], {
+      env: { DEPLOY_API_URL: emu.url },
+    });
+    expect(run.exitCode).toBe(2);
+    expect(run.stderr).toContain('--name (or DEPLOY_NAME): is required');
+    expect(emu.requests).toHaveLength(0);
+  });
+});
+
+describe('interrupt', () => {
+  it.each(['SIGINT', 'SIGTERM'] as const)(
+    'on %s: exit 130, and what was known is written',
+    async (signal) => {
+      const started = startCli(['deploy', ...DOCKER, '--wait', ...OUTPUTS], {
+        env: serviceEnv(),
+        read: OUT,
+      });
+      for (let i = 0; i < 500 && !started.stderrSoFar().includes('waiting until live'); i++) {
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      }
+      started.child.kill(signal);
+      const run = await started.finished;
+
+      expect(run.signal).toBeNull();
+      expect(run.exitCode).toBe(130);
+      const id = emu.deployments[0]?.id;
+      expect(run.json).toMatchObject({
+        'deployment-id': id,
+        status: 'AWAITING_DATABASE',
+        error: expect.stringMatching(/cancelled while deployment .* was AWAITING_DATABASE/),
+      });
+      expect(dotenv(run)).toMatchObject({ DEPLOY_ID: id, DEPLOY_STATUS: 'AWAITING_DATABASE' });
+      expect(run.files['summary.md']).toContain(String(id));
+    },
+  );
+});
+
+describe('which commit, from the CI system', () => {
+  const CODEHOST = ['--name', 'agent', '--integration-id', INTEGRATION, '--json'];
+  const WAIT = ['--wait', '--wait-timeout', '10'];
+
+  beforeEach(() => {
+    emu.setOptions({ readyAfterPolls: 0 });
+  });
+
+  it('GitLab merged-results pipeline: targets the source branch head, not the merge commit', async () => {
+    emu.setHead('https://github.com/acme/agent', 'feature', HEAD);
+
+    const run = await runCli(['deploy', ...CODEHOST, ...WAIT, '--repo-ref', 'feature'], {
+      env: serviceEnv({
+        GITLAB_CI: 'true',
+        CI: 'true',
+        CI_PROJECT_PATH: 'acme/agent',
+        CI_MERGE_REQUEST_ID: '41',
+        CI_MERGE_REQUEST_SOURCE_BRANCH_NAME: 'feature',
+        CI_MERGE_REQUEST_TARGET_BRANCH_NAME: 'main',
+        CI_MERGE_REQUEST_SOURCE_BRANCH_SHA: HEAD,
+        CI_COMMIT_SHA: MERGE,
+        CI_COMMIT_REF_NAME: 'feature',
+      }),
+    });
+
+    expect(run.stderr).toContain(`run: GitLab CI/CD, branch feature at ${HEAD.slice(0, 12)}`);
+    expect(run.exitCode).toBe(0);
+    expect(run.json).toMatchObject({ live: true, 'commit-sha': HEAD });
+    expect(run.stderr).not.toContain(MERGE.slice(0, 12));
+    // --repository came from CI_PROJECT_PATH.
+    expect(emu.deployments[0]?.source_config.repo_url).toBe('https://github.com/acme/agent');
+  });
+
+  it('CircleCI branch build: --repository from the project, the commit from CIRCLE_SHA1', async () => {
+    emu.setHead('https://github.com/acme/agent', 'main', HEAD);
+
+    const run = await runCli(['deploy', ...CODEHOST, ...WAIT], {
+      env: serviceEnv({
+        CIRCLECI: 'true',
+        CI: 'true',
+        CIRCLE_PROJECT_USERNAME: 'acme',
+        CIRCLE_PROJECT_REPONAME: 'agent',
+        CIRCLE_BRANCH: 'main',
+        CIRCLE_SHA1: HEAD,
+      }),
+    });
+
+    expect(run.exitCode).toBe(0);
+    expect(run.json).toMatchObject({ live: true, 'commit-sha': HEAD, 'repo-ref': 'main' });
+    expect(run.stderr).toContain(`run: CircleCI, branch main at ${HEAD.slice(0, 12)}`);
+  });
+
+  it('a branch the deployment does not track: nothing targeted, one line says why', async () => {
+    const run = await runCli(['deploy', ...CODEHOST], {
+      env: serviceEnv({
+        CIRCLECI: 'true',
+        CIRCLE_PROJECT_USERNAME: 'acme',
+        CIRCLE_PROJECT_REPONAME: 'agent',
+        CIRCLE_BRANCH: 'feature',
+        CIRCLE_SHA1: HEAD,
+      }),
+    });
+
+    expect(run.exitCode).toBe(0);
+    expect(run.stderr).toContain(
+      'no commit is targeted: the run is for branch feature, and the deployment tracks main',
+    );
+  });
+});
+
+describe('secrets', () => {
+  const SECRET_OPTIONS = ['--secret', 'OPENAI_KEY', '--header', 'X-Tenant-Id', ...OUTPUTS];
+  const SECRET_ENV = { OPENAI_KEY: SECRET, X_TENANT_ID: TENANT };
+
+  it('appear nowhere it writes, though the service echoes them', async () => {
+    const run = await runCli(['deploy', ...DOCKER, ...SECRET_OPTIONS], {
+      env: serviceEnv(SECRET_ENV),
+      read: OUT,
+    });
+
+    expect(run.exitCode).toBe(0);
+    // They were sent.
+    expect(emu.requests.at(-1)?.headers['x-tenant-id']).toBe(TENANT);
+    expect(posts()[0]?.body).toMatchObject({ secrets: [{ name: 'OPENAI_KEY', value: SECRET }] });
+    expect(run.json).toMatchObject({
+      deployment: { secrets: [{ name: 'OPENAI_KEY', value: '***' }] },
+    });
+    expectNoSecrets(run);
+  });
+
+  it('appear nowhere when the service echoes them in an error', async () => {
+    emu.inject({
+      method: 'POST',
+      status: 400,
+      body: { detail: `bad secret ${SECRET} for tenant ${TENANT} with key ${KEY}` },
+    });
+
+    const run = await runCli(['deploy', ...DOCKER, ...SECRET_OPTIONS], {
+      env: serviceEnv(SECRET_ENV),
+      read: OUT,
+    });
+
+    expect(run.exitCode).toBe(1);
+    expect(run.json?.error).toContain('bad secret *** for tenant *** with key ***');
+    expectNoSecrets(run);
+  });
+
+  it('reads the key from --api-key-file', async () => {
+    const run = await runCli(['deploy', ...DOCKER, '--api-key-file', 'key.txt', '--json'], {
+      env: { DEPLOY_API_URL: emu.url },
+      files: { 'key.txt': `${KEY}\n` },
+    });
+    expect(run.exitCode).toBe(0);
+    expect(emu.requests[0]?.headers['x-api-key']).toBe(KEY);
+    expectNoSecrets(run);
+  });
+});
+
+describe('every option can come from its environment variable', () => {
+  /**
+   * For each variable, a value and what shows that the command read it: an
+   * input error naming the variable (no request), or the value in a dry run's
+   * request body. Keyed by variable, and checked against the option table, so
+   * that an option added without a way to check its variable fails here.
+   */
+  const CHECKS: Record<string, { value: string; shows: RegExp; env?: Record<string, string> }> = {
+    DEPLOY_API_URL: {
+      value: 'ftp://example.com',
+      shows: /DEPLOY_API_URL: must be an https:\/\/ URL/,
+    },
+    DEPLOY_API_KEY: { value: 'bad\u0001key', shows: /DEPLOY_API_KEY: the value/ },
+    DEPLOY_API_KEY_HEADER: { value: 'Bad Header', shows: /DEPLOY_API_KEY_HEADER: / },
+    DEPLOY_HEADERS: {
+      value: 'no colon here',
+      shows: /DEPLOY_HEADERS: line 1 is not 'Name: value'/,
+    },
+    DEPLOY_NAME: {
+      value: 'bad\u0001name',
+      shows: /DEPLOY_NAME: must not contain control characters/,
+    },
+    DEPLOY_SOURCE: { value: 'ftp', shows: /DEPLOY_SOURCE: must be one of/ },
+    DEPLOY_CONFIG: { value: '{"bogus": 1}', shows: /DEPLOY_CONFIG: .*bogus/ },
+    DEPLOY_INTEGRATION_ID: { value: 'nope', shows: /DEPLOY_INTEGRATION_ID: must be a uuid/ },
+    DEPLOY_REPOSITORY: { value: 'a/b/c', shows: /DEPLOY_REPOSITORY: must be owner\/name/ },
+    DEPLOY_REPO_REF: { value: 'ref-from-env', shows: /"repo_ref": "ref-from-env"/ },
+    DEPLOY_AGENT_CONFIG_PATH: {
+      value: 'from-env.json',
+      shows: /"agent_config_path": "from-env.json"/,
+    },
+    DEPLOY_IMAGE_URI: {
+      value: 'reg/from-env:2',
+      shows: /"image_uri": "reg\/from-env:2"/,
+      env: { DEPLOY_SOURCE: 'external_docker' },
+    },
+    DEPLOY_SECRETS: { value: 'not a line', shows: /DEPLOY_SECRETS: line 1 is not NAME=value/ },
+    DEPLOY_WAIT: { value: 'yes', shows: /DEPLOY_WAIT: must be true or false, got 'yes'/ },
+    DEPLOY_WAIT_TIMEOUT: { value: 'abc', shows: /DEPLOY_WAIT_TIMEOUT: must be a positive number/ },
+    DEPLOY_COMMIT: {
+      value: 'abc123',
+      shows: /DEPLOY_COMMIT: must be a full 40-character commit sha/,
+    },
+    DEPLOY_ON_DRIFT: { value: 'explode', shows: /DEPLOY_ON_DRIFT: must be warn or fail/ },
+    DEPLOY_DRY_RUN: { value: 'yes', shows: /DEPLOY_DRY_RUN: must be true or false/ },
+  };
+
+  it('checks every variable of the option table', () => {
+    const variables = optionTable()
+      .map((spec) => spec.variable)
+      .filter((variable) => variable !== undefined);
+    expect(Object.keys(CHECKS).sort()).toEqual([...new Set(variables)].sort());
+  });
+
+  it.each(Object.entries(CHECKS))('%s', async (variable, { value, shows, env }) => {
+    // A codehost dry run, so that the text inputs show in the request body it prints.
+    const base: Record<string, string> = {
+      DEPLOY_API_URL: emu.url,
+      DEPLOY_API_KEY: KEY,
+      DEPLOY_NAME: 'agent',
+      DEPLOY_INTEGRATION_ID: INTEGRATION,
+      DEPLOY_REPOSITORY: 'acme/agent',
+      DEPLOY_DRY_RUN: 'true',
+    };
+    const run = await runCli(['deploy'], { env: { ...base, ...env, [variable]: value } });
+    expect(`${run.stderr}`).toMatch(shows);
+  });
+});
