@@ -114,7 +114,8 @@ describe('deploy', () => {
     ]);
     expect(run.stderr).toContain("'agent' is live");
     // No terminal: no live line, no colour.
-    expect(run.stderr).not.toMatch(/\r|\u001b/);
+    expect(run.stderr).not.toContain('\r');
+    expect(run.stderr).not.toContain('\u001b');
   });
 
   it('fails with exit 1 at --wait-timeout, and still writes --json and --dotenv', async () => {
@@ -129,8 +130,8 @@ describe('deploy', () => {
       'deployment-id': id,
       status: 'AWAITING_DATABASE',
       live: false,
-      error: expect.stringMatching(/is not live after 1\.0 s .*Raise wait-timeout/),
     });
+    expect(run.json?.error).toMatch(/is not live after 1\.0 s .*Raise wait-timeout/);
     expect(dotenv(run)).toMatchObject({ DEPLOY_ID: id, DEPLOY_LIVE: 'false' });
     expect(run.files['summary.md']).toContain('Deployment failed');
     expect(run.stderr).toMatch(/^error: Deployment 'agent' .* is not live after 1\.0 s/m);
@@ -215,8 +216,8 @@ describe('interrupt', () => {
       expect(run.json).toMatchObject({
         'deployment-id': id,
         status: 'AWAITING_DATABASE',
-        error: expect.stringMatching(/cancelled while deployment .* was AWAITING_DATABASE/),
       });
+      expect(run.json?.error).toMatch(/cancelled while deployment .* was AWAITING_DATABASE/);
       expect(dotenv(run)).toMatchObject({ DEPLOY_ID: id, DEPLOY_STATUS: 'AWAITING_DATABASE' });
       expect(run.files['summary.md']).toContain(String(id));
     },
