@@ -22,6 +22,14 @@ export default tseslint.config(
   {
     // Plain Node scripts: any Node runs them, before anything is installed or built.
     files: ['script/**/*.mjs', 'test/**/*.mjs'],
-    languageOptions: { globals: { process: 'readonly', console: 'readonly', URL: 'readonly' } },
+    languageOptions: {
+      globals: {
+        process: 'readonly',
+        console: 'readonly',
+        URL: 'readonly',
+        setInterval: 'readonly',
+        clearInterval: 'readonly',
+      },
+    },
   },
 );

@@ -7,7 +7,7 @@
 import { execFileSync } from 'node:child_process';
 import { statSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
-import { startEmulator, type Emulator, type RecordedRequest } from '../test/emulator.ts';
+import { startEmulator, type Emulator, type RecordedRequest } from '../test/emulator/emulator.ts';
 import { allowSourceImports } from './source-hooks.ts';
 import {
   ANCHOR,
@@ -21,6 +21,7 @@ import {
   type SpawnOptions,
   type Timed,
 } from './spawn.ts';
+import { INTEGRATION } from '../test/support/ids.ts';
 
 const QUICK = process.argv.includes('--quick');
 const WARM_UPS = QUICK ? 1 : 3;
@@ -34,7 +35,6 @@ const WAIT_COSTS_MS = [60_000, 300_000];
 const BEFORE_COMMIT = '3fa45b1';
 const PAGE_LIMIT = 100;
 const API_KEY = 'bench-api-key-0123456789';
-const INTEGRATION = '3f2b8a1e-6c4d-4e5f-8a9b-0c1d2e3f4a5b';
 const IMAGE = 'registry.example.com/acme/agent:1.0.0';
 const REPO = 'https://github.com/acme/agent';
 const OLD_SHA = '1111111111111111111111111111111111111111';
@@ -967,7 +967,7 @@ async function waitingOnFakeClock(): Promise<string> {
   return [
     '### On a fake clock',
     '',
-    'The action’s own wait code (`waitUntilLive` with `DEFAULT_WAIT` from `src/wait.ts`: first ' +
+    'The action’s own wait code (`waitUntilLive` with `DEFAULT_WAIT` from `src/run/wait.ts`: first ' +
       `interval ${DEFAULT_WAIT.initialIntervalMs / 1000} s, ×${DEFAULT_WAIT.growth}, cap ` +
       `${DEFAULT_WAIT.maxIntervalMs / 1000} s), in the bench process, with \`Service\` and ` +
       '`ServiceClient` over real HTTP to an emulator whose `now` is the same fake clock as the ' +

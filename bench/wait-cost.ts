@@ -4,15 +4,14 @@
  * clock (`now`) is the same fake clock, so a wait of minutes takes no real
  * time. Imported dynamically by bench.ts after `allowSourceImports()`.
  */
-import { ServiceClient } from '../src/client.ts';
-import { WaitError } from '../src/errors.ts';
-import { Service } from '../src/service.ts';
-import { DEFAULT_WAIT, waitUntilLive } from '../src/wait.ts';
-import { startEmulator } from '../test/emulator.ts';
+import { ServiceClient } from '../src/service/client.ts';
+import { Service } from '../src/service/endpoints.ts';
+import { DEFAULT_WAIT, WaitError, waitUntilLive } from '../src/run/wait.ts';
+import { startEmulator } from '../test/emulator/emulator.ts';
 import { FakeClock, MemoryLogger } from '../test/support/clock.ts';
+import { INTEGRATION } from '../test/support/ids.ts';
 
 const NAME = 'bench-wait';
-const INTEGRATION = '3f2b8a1e-6c4d-4e5f-8a9b-0c1d2e3f4a5b';
 const REPO = 'https://github.com/acme/agent';
 const OLD = '1111111111111111111111111111111111111111';
 const NEW = '2222222222222222222222222222222222222222';

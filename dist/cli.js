@@ -29076,17 +29076,22 @@ __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __we
 /* harmony import */ var node_path__WEBPACK_IMPORTED_MODULE_1___default = /*#__PURE__*/__nccwpck_require__.n(node_path__WEBPACK_IMPORTED_MODULE_1__);
 /* harmony import */ var node_url__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(3136);
 /* harmony import */ var node_url__WEBPACK_IMPORTED_MODULE_2___default = /*#__PURE__*/__nccwpck_require__.n(node_url__WEBPACK_IMPORTED_MODULE_2__);
-/* harmony import */ var _main_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(751);
+/* harmony import */ var _main_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(4248);
 /** The command's entry (dist/cli.js, the package's bin): wires the process to `main`, nothing else. */
 
 
 
 
-/** The package's version: dist/cli.js sits one level below package.json, in the repository and in the package. */
+/**
+ * The package's folder: dist/cli.js sits one level below package.json and
+ * action.yml, in the repository and in the package. Joined at run time: a
+ * path the bundler can work out would be copied into dist/ instead.
+ */
+const PACKAGE_DIR = [(0,node_path__WEBPACK_IMPORTED_MODULE_1__.dirname)((0,node_url__WEBPACK_IMPORTED_MODULE_2__.fileURLToPath)(import.meta.url)), '..'].join(node_path__WEBPACK_IMPORTED_MODULE_1__.sep);
+/** The package's version. */
 function version() {
     try {
-        // Joined at run time: a path the bundler can work out would be copied into dist/ instead.
-        const file = [(0,node_path__WEBPACK_IMPORTED_MODULE_1__.dirname)((0,node_url__WEBPACK_IMPORTED_MODULE_2__.fileURLToPath)(import.meta.url)), '..', 'package.json'].join(node_path__WEBPACK_IMPORTED_MODULE_1__.sep);
+        const file = [PACKAGE_DIR, 'package.json'].join(node_path__WEBPACK_IMPORTED_MODULE_1__.sep);
         const manifest = JSON.parse((0,node_fs__WEBPACK_IMPORTED_MODULE_0__.readFileSync)(file, 'utf8'));
         const found = manifest.version;
         return typeof found === 'string' ? found : 'unknown';
@@ -29105,6 +29110,7 @@ process.exitCode = await (0,_main_js__WEBPACK_IMPORTED_MODULE_3__/* .main */ .i)
     readFile: (path) => (0,node_fs__WEBPACK_IMPORTED_MODULE_0__.readFileSync)(path, 'utf8'),
     writeFile: (path, text) => (0,node_fs__WEBPACK_IMPORTED_MODULE_0__.writeFileSync)(path, text),
     version: version(),
+    packageDir: PACKAGE_DIR,
     onSignal: (handler) => {
         for (const signal of SIGNALS)
             process.on(signal, handler);
@@ -29121,7 +29127,7 @@ __webpack_async_result__();
 
 /***/ }),
 
-/***/ 751:
+/***/ 4248:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -29132,8 +29138,228 @@ __nccwpck_require__.d(__webpack_exports__, {
 
 // UNUSED EXPORTS: EXIT
 
-// EXTERNAL MODULE: external "node:util"
-var external_node_util_ = __nccwpck_require__(7975);
+;// CONCATENATED MODULE: ./src/common/redact.ts
+/**
+ * Removes secret values from free text (log lines, error messages, the job
+ * summary) before it is shown. Outputs are not free text: they are redacted
+ * by structure (report.ts). The runner masks the values registered with
+ * `core.setSecret` too, but only in the log it renders.
+ */
+const MASK = '***';
+/**
+ * Whether a value can be hidden in text without destroying it: `4`, `true`
+ * or `off` occur everywhere (ids, counts, words), so replacing them would
+ * garble every line and still not hide them.
+ */
+function isRedactable(value) {
+    const trimmed = value.trim();
+    return (trimmed.length >= 4 &&
+        !/^(true|false|null|none|yes|no|on|off)$/i.test(trimmed) &&
+        !/^[-+]?\d+(\.\d+)?$/.test(trimmed));
+}
+/** `\u00e9` (and `\u00E9`) for every character outside printable ASCII, as Python's json does. */
+function asciiEscaped(text, upper) {
+    return text.replace(/[^\x20-\x7e]/g, (character) => {
+        const hex = character.charCodeAt(0).toString(16).padStart(4, '0');
+        return `\\u${upper ? hex.toUpperCase() : hex}`;
+    });
+}
+/** The forms a value takes inside JSON text: escaped quotes, `\/`, and escaped non-ASCII. */
+function jsonForms(value) {
+    const inner = JSON.stringify(value).slice(1, -1);
+    const slashes = inner.replaceAll('/', '\\/');
+    return [inner, slashes].flatMap((form) => [
+        form,
+        asciiEscaped(form, false),
+        asciiEscaped(form, true),
+    ]);
+}
+const percentEncoded = (character) => `%${character.charCodeAt(0).toString(16).toUpperCase().padStart(2, '0')}`;
+/**
+ * The forms a value takes inside a URL or a form body: `encodeURIComponent`'s;
+ * RFC 3986's and Python's `quote` (`!'()*` encoded too); and the
+ * `application/x-www-form-urlencoded` forms, space as `+`, of Python's
+ * `urlencode` (`~` kept) and of `URLSearchParams` (`*` kept, `~` encoded).
+ */
+function urlForms(value) {
+    const component = encodeURIComponent(value);
+    const strict = component.replace(/[!'()*]/g, percentEncoded);
+    const searchParams = new URLSearchParams({ v: value }).toString().slice('v='.length);
+    return [component, strict, strict.replaceAll('%20', '+'), searchParams];
+}
+class Redactor {
+    #needles = new Set();
+    #sorted;
+    /**
+     * Registers a secret value: the value, each of its lines that is
+     * redactable, and the forms they take inside JSON, URLs and form bodies. Returns the
+     * value and lines that were not known yet, for the runner's mask; a value
+     * that is not redactable is not registered (see `isRedactable`).
+     */
+    add(value) {
+        const lines = value.split(/\r?\n/).map((line) => line.trim());
+        const forms = [value, ...lines].filter((form, index, all) => isRedactable(form) && all.indexOf(form) === index);
+        const fresh = forms.filter((form) => !this.#needles.has(form));
+        for (const form of forms) {
+            for (const variant of [form, ...jsonForms(form), ...urlForms(form)]) {
+                this.#needles.add(variant);
+            }
+        }
+        this.#sorted = undefined;
+        return fresh;
+    }
+    redact(text) {
+        // Longest first, so that a secret containing another is replaced whole.
+        this.#sorted ??= [...this.#needles].sort((a, b) => b.length - a.length);
+        let out = text;
+        for (const needle of this.#sorted)
+            out = out.split(needle).join(MASK);
+        return out;
+    }
+}
+
+;// CONCATENATED MODULE: ./src/common/errors.ts
+/**
+ * The errors every part of the action shares. An `ActionError` is an
+ * expected failure: its message is shown as it is, without a stack trace.
+ * An error only one folder throws lives in that folder (inputs/errors.ts,
+ * service/errors.ts, run/wait.ts).
+ */
+class ActionError extends Error {
+    name = 'ActionError';
+}
+/** The workflow was cancelled (SIGINT/SIGTERM) while the action was running. */
+class CancelledError extends ActionError {
+    name = 'CancelledError';
+}
+/** Turns any thrown value into one readable sentence. */
+function describeError(error) {
+    if (error instanceof ActionError)
+        return error.message;
+    if (error instanceof Error) {
+        const cause = error.cause instanceof Error ? ` (${error.cause.message})` : '';
+        return `Unexpected error: ${error.message}${cause}`;
+    }
+    if (typeof error === 'string')
+        return `Unexpected error: ${error}`;
+    try {
+        return `Unexpected error: ${JSON.stringify(error)}`;
+    }
+    catch {
+        return `Unexpected error: ${String(error)}`;
+    }
+}
+
+;// CONCATENATED MODULE: ./src/common/runtime.ts
+/**
+ * What every module needs from the world, passed in rather than imported:
+ * time (a clock tests can fake), logging, and how values are written in a log.
+ */
+
+const cancelled = () => new CancelledError('The run was cancelled');
+const systemClock = {
+    now: () => performance.now(),
+    wallTime: () => Date.now(),
+    random: () => Math.random(),
+    sleep: (ms, signal) => new Promise((resolve, reject) => {
+        if (signal?.aborted) {
+            reject(cancelled());
+            return;
+        }
+        const onAbort = () => {
+            clearTimeout(timer);
+            reject(cancelled());
+        };
+        const timer = setTimeout(() => {
+            signal?.removeEventListener('abort', onAbort);
+            resolve();
+        }, ms);
+        signal?.addEventListener('abort', onAbort, { once: true });
+    }),
+};
+/** How every duration is written in the log: `1.5 s`, `12.0 s`. */
+function formatDuration(ms) {
+    return `${(ms / 1000).toFixed(1)} s`;
+}
+/**
+ * Characters that must not reach a log line raw: every character that ends
+ * a line for some reader (the runner ends one at a lone CR too, as .NET's
+ * `ReadLine` does; NEL, U+2028 and U+2029 for Unicode-aware ones), every
+ * other C0 and C1 control character (an ANSI escape starts with ESC), and
+ * the bidirectional controls that reorder what a person sees.
+ */
+const UNSAFE_IN_A_LINE = 
+// eslint-disable-next-line no-control-regex
+/[\u0000-\u001f\u007f-\u009f\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g;
+/**
+ * A value that came from the service, made fit for one log line: line breaks
+ * and other control characters shown escaped (`\r`, `\u001b`), not
+ * interpreted, so that it cannot start a line of its own (a line starting
+ * with `::` is a runner command) nor colour or rewrite the log.
+ */
+function untrusted(value) {
+    return value.replace(UNSAFE_IN_A_LINE, (character) => {
+        const escaped = JSON.stringify(character).slice(1, -1);
+        return escaped.length > 1
+            ? escaped
+            : `\\u${character.charCodeAt(0).toString(16).padStart(4, '0')}`;
+    });
+}
+/** Every sequence some reader takes for a line break, the separators kept. */
+const LINE_BREAKS = /(\r\n|[\n\r\u0085\u2028\u2029])/;
+/**
+ * The last defence for text the action logs: a line that would start a
+ * runner command (`::name::`, leading white space ignored as the runner
+ * does) is shown with a marker in front, so only the action's own
+ * `@actions/core` calls issue commands. A line ends at any break a reader
+ * honours, a lone CR included.
+ */
+function neutraliseCommands(text) {
+    return text
+        .split(LINE_BREAKS)
+        .map((part, index) => (index % 2 === 0 && /^\s*::/.test(part) ? `[text] ${part}` : part))
+        .join('');
+}
+
+;// CONCATENATED MODULE: ./src/inputs/errors.ts
+/**
+ * What a bad input raises: a parser's `Invalid` (what is wrong with one
+ * value), turned into one `InputError` naming every bad input.
+ */
+
+/**
+ * Thrown by an input's parser: what is wrong with the value, without naming
+ * the input (the declared list knows which input it parses, and turns it
+ * into an `InputError`).
+ */
+class Invalid extends Error {
+    name = 'Invalid';
+}
+/** One or more bad inputs, found before any request is sent. */
+class InputError extends ActionError {
+    name = 'InputError';
+    problems;
+    constructor(problems) {
+        const lines = problems.map(({ input, problem }) => `input '${input}': ${problem}`);
+        super(lines.length === 1
+            ? `Invalid ${lines[0]}`
+            : `Invalid inputs:\n${lines.map((line) => `  - ${line}`).join('\n')}`);
+        this.problems = problems;
+    }
+}
+/** Ends a parser with what is wrong with the value. */
+function fail(message) {
+    throw new Invalid(message);
+}
+
+;// CONCATENATED MODULE: ./src/common/text.ts
+/** How commits are matched and written, the same way everywhere. */
+/** A full commit sha: 40 hex digits, either case (the service records full shas only). */
+const FULL_SHA = /^[0-9a-fA-F]{40}$/;
+function shortSha(sha) {
+    return sha?.slice(0, 12);
+}
+
 ;// CONCATENATED MODULE: ./node_modules/zod/v4/core/util.js
 
 // functions
@@ -38669,109 +38895,6 @@ function preprocess(fn, schema) {
     });
 }
 
-// EXTERNAL MODULE: external "node:fs"
-var external_node_fs_ = __nccwpck_require__(3024);
-// EXTERNAL MODULE: external "node:path"
-var external_node_path_ = __nccwpck_require__(6760);
-var external_node_path_default = /*#__PURE__*/__nccwpck_require__.n(external_node_path_);
-// EXTERNAL MODULE: ./node_modules/yaml/dist/index.js
-var dist = __nccwpck_require__(8815);
-;// CONCATENATED MODULE: ./src/errors.ts
-class ActionError extends Error {
-    name = 'ActionError';
-}
-/**
- * Thrown by an input's parser: what is wrong with the value, without naming
- * the input (the declared list knows which input it parses, and turns it
- * into an `InputError`).
- */
-class Invalid extends Error {
-    name = 'Invalid';
-}
-/** One or more bad inputs, found before any request is sent. */
-class InputError extends ActionError {
-    name = 'InputError';
-    problems;
-    constructor(problems) {
-        const lines = problems.map(({ input, problem }) => `input '${input}': ${problem}`);
-        super(lines.length === 1
-            ? `Invalid ${lines[0]}`
-            : `Invalid inputs:\n${lines.map((line) => `  - ${line}`).join('\n')}`);
-        this.problems = problems;
-    }
-}
-/** The workflow was cancelled (SIGINT/SIGTERM) while the action was running. */
-class CancelledError extends ActionError {
-    name = 'CancelledError';
-}
-/** A call to the service failed: names the call, the status and the service's message. */
-class ServiceError extends ActionError {
-    name = 'ServiceError';
-    details;
-    constructor(details) {
-        super(ServiceError.format(details));
-        this.details = details;
-    }
-    get status() {
-        return this.details.status;
-    }
-    get ambiguous() {
-        return this.details.ambiguous === true;
-    }
-    get transient() {
-        return this.details.transient === true;
-    }
-    /** The same failure, counted over `attempts`. */
-    after(attempts) {
-        return attempts > 1 ? new ServiceError({ ...this.details, attempts }) : this;
-    }
-    static format(details) {
-        const { method, path, problem, serviceMessage, requestId, remedy, attempts } = details;
-        const tries = attempts !== undefined && attempts > 1 ? ` after ${attempts} attempts` : '';
-        let message = `${method} ${path} failed${tries}: ${problem}`;
-        if (serviceMessage !== undefined && serviceMessage !== '') {
-            message += serviceMessage.includes('\n')
-                ? `:\n${serviceMessage}`
-                : ` (service said: ${serviceMessage})`;
-        }
-        if (remedy !== undefined)
-            message += `\n${remedy}`;
-        if (requestId !== undefined)
-            message += `\nrequest id: ${requestId}`;
-        return message;
-    }
-}
-/** A wait ended without the deployment being live; carries the last deployment seen. */
-class WaitError extends ActionError {
-    name = 'WaitError';
-    deployment;
-    constructor(message, deployment) {
-        super(message);
-        this.deployment = deployment;
-    }
-}
-/** Turns any thrown value into one readable sentence. */
-function describeError(error) {
-    if (error instanceof ActionError)
-        return error.message;
-    if (error instanceof Error) {
-        const cause = error.cause instanceof Error ? ` (${error.cause.message})` : '';
-        return `Unexpected error: ${error.message}${cause}`;
-    }
-    if (typeof error === 'string')
-        return `Unexpected error: ${error}`;
-    try {
-        return `Unexpected error: ${JSON.stringify(error)}`;
-    }
-    catch {
-        return `Unexpected error: ${String(error)}`;
-    }
-}
-
-;// CONCATENATED MODULE: ./src/plan.ts
-/** The values of the `on-drift` input. */
-const ON_DRIFT_MODES = ['warn', 'fail'];
-
 ;// CONCATENATED MODULE: ./node_modules/zod/v4/classic/iso.js
 
 
@@ -38789,7 +38912,7 @@ function iso_duration(params) {
     return core._isoDuration(ZodISODuration, params);
 }
 
-;// CONCATENATED MODULE: ./src/schemas.ts
+;// CONCATENATED MODULE: ./src/service/schemas.ts
 /**
  * The wire schemas of the deployment management service (the README's "The service").
  *
@@ -38843,8 +38966,8 @@ const stringMap = () => record(schemas_string(), schemas_string());
  * reads "Invalid UUID" as the contract names it; a missing one keeps zod's
  * "expected string, received undefined".
  */
-const src_schemas_uuid = () => schemas_guid({ error: (issue) => (issue.code === 'invalid_format' ? 'Invalid UUID' : undefined) });
-const src_schemas_int = () => schemas_number().int();
+const service_schemas_uuid = () => schemas_guid({ error: (issue) => (issue.code === 'invalid_format' ? 'Invalid UUID' : undefined) });
+const service_schemas_int = () => schemas_number().int();
 /**
  * Accepts ISO 8601 date-time strings with an offset (`Z`, `+02:00`) or without
  * one (`2024-05-01T12:00:00.123456`), with any number of fractional digits.
@@ -38908,43 +39031,43 @@ function buildFamily(object) {
     // resource_spec: all fields nullable.
     const ResourceSpec = object({
         // main service
-        min_scale: src_schemas_int().nullish(),
-        max_scale: src_schemas_int().nullish(),
+        min_scale: service_schemas_int().nullish(),
+        max_scale: service_schemas_int().nullish(),
         cpu: schemas_number().nullish(),
         cpu_limit: schemas_number().nullish(),
-        memory_mb: src_schemas_int().nullish(),
-        memory_limit_mb: src_schemas_int().nullish(),
+        memory_mb: service_schemas_int().nullish(),
+        memory_limit_mb: service_schemas_int().nullish(),
         // queue
-        queue_min_scale: src_schemas_int().nullish(),
-        queue_max_scale: src_schemas_int().nullish(),
+        queue_min_scale: service_schemas_int().nullish(),
+        queue_max_scale: service_schemas_int().nullish(),
         queue_cpu: schemas_number().nullish(),
         queue_cpu_limit: schemas_number().nullish(),
-        queue_memory_mb: src_schemas_int().nullish(),
-        queue_memory_limit_mb: src_schemas_int().nullish(),
+        queue_memory_mb: service_schemas_int().nullish(),
+        queue_memory_limit_mb: service_schemas_int().nullish(),
         // orchestrator
         orchestrator_cpu: schemas_number().nullish(),
         orchestrator_cpu_limit: schemas_number().nullish(),
-        orchestrator_memory_mb: src_schemas_int().nullish(),
-        orchestrator_memory_limit_mb: src_schemas_int().nullish(),
-        orchestrator_min_scale: src_schemas_int().nullish(),
-        orchestrator_max_scale: src_schemas_int().nullish(),
+        orchestrator_memory_mb: service_schemas_int().nullish(),
+        orchestrator_memory_limit_mb: service_schemas_int().nullish(),
+        orchestrator_min_scale: service_schemas_int().nullish(),
+        orchestrator_max_scale: service_schemas_int().nullish(),
         // executor
         executor_cpu: schemas_number().nullish(),
         executor_cpu_limit: schemas_number().nullish(),
-        executor_memory_mb: src_schemas_int().nullish(),
-        executor_memory_limit_mb: src_schemas_int().nullish(),
+        executor_memory_mb: service_schemas_int().nullish(),
+        executor_memory_limit_mb: service_schemas_int().nullish(),
         // redis
         redis_cpu: schemas_number().nullish(),
         redis_cpu_limit: schemas_number().nullish(),
-        redis_memory_mb: src_schemas_int().nullish(),
-        redis_memory_limit_mb: src_schemas_int().nullish(),
+        redis_memory_mb: service_schemas_int().nullish(),
+        redis_memory_limit_mb: service_schemas_int().nullish(),
         // database
         db_cpu: schemas_number().nullish(),
         db_cpu_limit: schemas_number().nullish(),
-        db_memory_mb: src_schemas_int().nullish(),
-        db_memory_limit_mb: src_schemas_int().nullish(),
-        db_storage_gi: src_schemas_int().nullish(),
-        db_max_connections: src_schemas_int().nullish(),
+        db_memory_mb: service_schemas_int().nullish(),
+        db_memory_limit_mb: service_schemas_int().nullish(),
+        db_storage_gi: service_schemas_int().nullish(),
+        db_max_connections: service_schemas_int().nullish(),
         // placement and pod customization
         labels: stringMap().nullish(),
         annotations: stringMap().nullish(),
@@ -38958,12 +39081,12 @@ function buildFamily(object) {
     const ListenerConfig = object({ k8s_namespace: schemas_string().nullish() });
     // source_config: all fields nullable. No deployment_type: the service interface does not list it.
     const SourceConfig = object({
-        integration_id: src_schemas_uuid().nullish(),
+        integration_id: service_schemas_uuid().nullish(),
         repo_url: schemas_string().nullish(),
         build_on_push: schemas_boolean().nullish(),
         custom_url: schemas_string().nullish(),
         resource_spec: ResourceSpec.nullish(),
-        listener_id: src_schemas_uuid().nullish(),
+        listener_id: service_schemas_uuid().nullish(),
         listener_config: ListenerConfig.nullish(),
         install_command: schemas_string().nullish(),
         build_command: schemas_string().nullish(),
@@ -39023,8 +39146,8 @@ const DeploymentCreateRequestSchema = lazy(() => request().Deployment.extend({ n
 // ---------------------------------------------------------------------------
 /** Item of the repository listing of a source-hosting integration. */
 const RepositorySchema = looseObject({
-    host_integration_id: src_schemas_uuid(),
-    id: src_schemas_int(),
+    host_integration_id: service_schemas_uuid(),
+    id: service_schemas_int(),
     name: schemas_string(),
     owner: schemas_string(),
     url: schemas_string(),
@@ -39038,22 +39161,22 @@ const SourceRevisionConfigSchema = response.SourceRevisionConfig.extend({
 });
 const DeploymentSchema = response.Deployment.extend({
     source_revision_config: SourceRevisionConfigSchema,
-    id: src_schemas_uuid(),
-    tenant_id: src_schemas_uuid(),
+    id: service_schemas_uuid(),
+    tenant_id: service_schemas_uuid(),
     created_at: dateTime(),
     updated_at: dateTime(),
     // A known status, or one the service adds later: that is not a schema
     // failure, the wait logs it and waits through it.
     status: union([DeploymentStatusSchema, schemas_string()]),
     // Required keys whose value may be null.
-    latest_revision_id: src_schemas_uuid().nullable(),
-    active_revision_id: src_schemas_uuid().nullable(),
+    latest_revision_id: service_schemas_uuid().nullable(),
+    active_revision_id: service_schemas_uuid().nullable(),
     image_version: schemas_string().nullish(),
 });
 /** Body of the deployment listing: a page and the offset of the next one. */
 const DeploymentListSchema = looseObject({
     resources: array(DeploymentSchema),
-    offset: src_schemas_int(),
+    offset: service_schemas_int(),
 });
 /**
  * An error body, read only to show the service's own message. `detail` is a
@@ -39117,19 +39240,716 @@ function formatZodIssues(error) {
     return lines;
 }
 
-;// CONCATENATED MODULE: ./src/input-parsers.ts
+;// CONCATENATED MODULE: ./src/service/endpoints.ts
+/**
+ * The deployment management service as a typed API: one function an
+ * endpoint, the only place that spells a path, a query or a schema. The flow
+ * reads like the contract (`findByName`, `create`, `getById`) and never sees
+ * HTTP. Endpoints are described in the README's "How it works".
+ */
+
+
+const DEPLOYMENTS = '/v2/deployments';
+/** How messages name the create call. */
+const CREATE_CALL = `POST ${DEPLOYMENTS}`;
+/** The largest page the service serves. */
+const PAGE_LIMIT = 100;
+/** Pages read at most in one search: 100,000 deployments that contain the name. */
+const MAX_PAGES = 1_000;
+class Service {
+    #client;
+    #logger;
+    #maxPages;
+    constructor(client, logger, options = {}) {
+        this.#client = client;
+        this.#logger = logger;
+        this.#maxPages = options.maxPages ?? MAX_PAGES;
+    }
+    /** `GET /v1/integrations/forge/codehost/{id}/repos`. */
+    listRepositories(integrationId) {
+        return this.#client.request({
+            method: 'GET',
+            // The id is a validated uuid: nothing else reaches the path.
+            path: `/v1/integrations/forge/codehost/${encodeURIComponent(integrationId)}/repos`,
+            schema: RepositoryListSchema,
+            remedies: {
+                404: `Check the integration-id input: the service knows no integration ${integrationId}.`,
+            },
+        });
+    }
+    /**
+     * Every deployment named exactly `name`, in the order listed. The service
+     * filters by substring only and does not say where the list ends: a short
+     * or empty page, or an offset that does not advance, ends it; `maxPages`
+     * stops a service that never ends it.
+     */
+    async findByName(name) {
+        const found = [];
+        let offset = 0;
+        for (let page = 1; page <= this.#maxPages; page++) {
+            const list = await this.#client.request({
+                method: 'GET',
+                path: DEPLOYMENTS,
+                query: { name_contains: name, limit: PAGE_LIMIT, offset },
+                schema: DeploymentListSchema,
+            });
+            found.push(...list.resources.filter((deployment) => deployment.name === name));
+            if (list.resources.length < PAGE_LIMIT)
+                return found;
+            if (list.offset <= offset) {
+                this.#logger.warning(`GET ${DEPLOYMENTS} returned offset ${list.offset} after offset ${offset}: it does not advance, so the list is taken to end here`);
+                return found;
+            }
+            offset = list.offset;
+        }
+        throw new ActionError(`GET ${DEPLOYMENTS}: no end of the list after ${this.#maxPages} pages of ${PAGE_LIMIT} deployments whose names contain '${name}'; stopped rather than risk creating a duplicate. Use a more distinctive name, or report the service's pagination.`);
+    }
+    /**
+     * `GET /v2/deployments?deployment_ids=ID`: the deployment, or undefined when
+     * the answer does not list it. One attempt: a poll is retried by the next poll.
+     */
+    async getById(id, timeoutMs) {
+        const list = await this.#client.request({
+            method: 'GET',
+            path: DEPLOYMENTS,
+            query: { deployment_ids: id },
+            schema: DeploymentListSchema,
+            attempts: 1,
+            timeoutMs,
+        });
+        return list.resources.find((deployment) => deployment.id === id);
+    }
+    /**
+     * `POST /v2/deployments`. When the create may have taken effect without an
+     * answer, or the service answers 409, `reconcile` finds what is there.
+     */
+    create(request, reconcile) {
+        return this.#client.exchange({
+            method: 'POST',
+            path: DEPLOYMENTS,
+            body: request,
+            schema: DeploymentSchema,
+            idempotent: false,
+            reconcile,
+        });
+    }
+    /** How a person reads a call, for messages: `GET /v2/deployments?deployment_ids=ID`. */
+    static describeGetById(id) {
+        return `GET ${DEPLOYMENTS}?deployment_ids=${id}`;
+    }
+}
+
+;// CONCATENATED MODULE: ./src/run/drift.ts
+/**
+ * Drift: where a reused deployment differs from what the step asks for. The
+ * service has no update call, so these differences stay until someone
+ * changes the deployment in the service (README, "Drift").
+ */
+
+
+const isObject = (value) => typeof value === 'object' && value !== null && !Array.isArray(value);
+/** null and absent are the same to the service (every field is nullable). */
+const isAbsent = (value) => value === undefined || value === null;
+/** Deep equality of JSON values; numbers by value (`2` equals `2.0`). */
+function same(a, b) {
+    if (isAbsent(a) || isAbsent(b))
+        return isAbsent(a) && isAbsent(b);
+    if (Array.isArray(a) || Array.isArray(b)) {
+        return (Array.isArray(a) &&
+            Array.isArray(b) &&
+            a.length === b.length &&
+            a.every((item, index) => same(item, b[index])));
+    }
+    if (isObject(a) && isObject(b)) {
+        const keys = new Set([...Object.keys(a), ...Object.keys(b)]);
+        return [...keys].every((key) => same(a[key], b[key]));
+    }
+    return a === b;
+}
+/**
+ * Compares what the step sets in an object with the live object: only the
+ * keys the step sets, recursing into objects (the service fills in
+ * defaults), arrays whole.
+ */
+function compareSet(path, wanted, live, out) {
+    const liveObject = isObject(live) ? live : {};
+    for (const [key, value] of Object.entries(wanted)) {
+        if (value === undefined)
+            continue;
+        const field = `${path}.${key}`;
+        if (isObject(value) && isObject(liveObject[key])) {
+            compareSet(field, value, liveObject[key], out);
+        }
+        else if (!same(value, liveObject[key])) {
+            out.push({ field, wanted: value, live: liveObject[key] ?? null });
+        }
+    }
+}
+function compareSecrets(plan, deployment, out) {
+    const live = new Map(deployment.secrets.map((secret) => [secret.name, secret.value]));
+    const wanted = new Map(plan.secrets.map((secret) => [secret.name, secret.value]));
+    for (const [name, value] of wanted) {
+        const liveValue = live.get(name);
+        if (liveValue === undefined) {
+            out.push({ field: `secrets.${name}`, wanted: MASK, live: null });
+        }
+        else if (liveValue !== '' && liveValue !== value) {
+            out.push({ field: `secrets.${name}`, wanted: MASK, live: MASK });
+        }
+    }
+    for (const name of live.keys()) {
+        if (!wanted.has(name))
+            out.push({ field: `secrets.${name}`, wanted: null, live: MASK });
+    }
+}
+const sortedReferences = (references) => references.map((reference) => JSON.stringify(reference)).sort();
+/**
+ * Every difference between the step and the deployment it reused:
+ * `source_config` (what the step sets, and for codehost the listing's
+ * repo_url and integration_id), `source_revision_config` fields the step
+ * sets, secrets when the step gives any, secret_references as a set.
+ */
+function findDrift(plan, request, deployment) {
+    const out = [];
+    compareSet('source_config', request.source_config, deployment.source_config, out);
+    const revision = {
+        repo_ref: plan.sourceRevisionConfig.repo_ref,
+        agent_config_path: plan.sourceRevisionConfig.agent_config_path,
+        image_uri: plan.sourceRevisionConfig.image_uri,
+        source_tarball_path: plan.sourceRevisionConfig.source_tarball_path,
+    };
+    compareSet('source_revision_config', revision, deployment.source_revision_config, out);
+    if (plan.secrets.length > 0)
+        compareSecrets(plan, deployment, out);
+    if (plan.source === 'external_docker' && plan.secretReferences !== null) {
+        const live = deployment.secret_references ?? [];
+        if (!same(sortedReferences(plan.secretReferences), sortedReferences(live))) {
+            out.push({ field: 'secret_references', wanted: plan.secretReferences, live });
+        }
+    }
+    return out;
+}
+/** How a drifted value is written in a message: JSON, short, on one line. */
+function showValue(value) {
+    if (value === null || value === undefined)
+        return '(not set)';
+    const text = untrusted(typeof value === 'string' ? value : JSON.stringify(value));
+    return text.length > 120 ? `${text.slice(0, 120)}…` : text;
+}
+
+;// CONCATENATED MODULE: ./src/run/report.ts
+/**
+ * What the run hands to later steps and shows to people: the outputs, and
+ * the job summary. Every secret value is replaced by `***` first.
+ */
+
+
+
+
+
+/** The names of every output, as action.yml declares them. */
+const OUTPUT_NAMES = (/* unused pure expression or super */ null && ([
+    'deployment-id',
+    'status',
+    'created',
+    'latest-revision-id',
+    'active-revision-id',
+    'repo-url',
+    'repo-ref',
+    'deployment',
+    'live',
+    'commit-sha',
+    'drift',
+]));
+/** The deployment with every secret value replaced by `***`. */
+function redactDeployment(deployment) {
+    return {
+        ...deployment,
+        secrets: deployment.secrets.map((secret) => ({ ...secret, value: MASK })),
+    };
+}
+/**
+ * The repository and ref of the deployment (codehost): what was sent when
+ * this run created it (or would), the live values when it was reused.
+ */
+function repositoryOf(result) {
+    if (result.request.source !== 'codehost')
+        return {};
+    const described = result.created || result.deployment === undefined ? result.request : result.deployment;
+    return {
+        url: described.source_config.repo_url ?? undefined,
+        ref: described.source_revision_config.repo_ref ?? undefined,
+    };
+}
+/** The outputs known from a deploy result (and, when waited, its latest state). */
+function outputsOf(result, deployment, assessment) {
+    const repository = repositoryOf(result);
+    const outputs = {
+        created: String(result.created),
+        'repo-url': repository.url ?? '',
+        'repo-ref': repository.ref ?? '',
+        live: String(assessment.live),
+        drift: JSON.stringify(assessment.drift),
+    };
+    if (deployment === undefined)
+        return outputs;
+    return {
+        ...outputs,
+        'deployment-id': deployment.id,
+        status: deployment.status,
+        'latest-revision-id': deployment.latest_revision_id ?? '',
+        'active-revision-id': deployment.active_revision_id ?? '',
+        deployment: JSON.stringify(redactDeployment(deployment)),
+        'commit-sha': deployment.source_revision_config.repo_commit_sha ?? '',
+    };
+}
+/** What a dry run prints: the request body, with every secret value replaced by `***`. */
+function dryRunReport(result) {
+    const body = {
+        ...result.request,
+        secrets: result.request.secrets.map((secret) => ({ ...secret, value: MASK })),
+    };
+    const what = result.deployment === undefined
+        ? `dry run: ${CREATE_CALL} would send`
+        : `dry run: '${result.deployment.name}' exists, so nothing would be sent; a create would send`;
+    return `${what}:\n${JSON.stringify(body, null, 2)}`;
+}
+const HTML_ESCAPES = {
+    '&': '&amp;',
+    '<': '&lt;',
+    '>': '&gt;',
+    '"': '&quot;',
+};
+/**
+ * Text for the summary's HTML, with nothing HTML or Markdown could take for
+ * markup (tags and entities, table cells `|`, links and images `[`, `]`,
+ * `(`, `)`, `!`, mentions `@`, code spans and escapes) is written as a
+ * character reference, which both show as the character. Inside an unbroken
+ * HTML block Markdown reads nothing; these hold even if the block ended.
+ */
+function escapeHtml(text) {
+    return text.replace(/[&<>"'|[\]()!@`\\]/g, (character) => HTML_ESCAPES[character] ?? `&#${character.charCodeAt(0)};`);
+}
+/**
+ * A value for one cell of the summary: secret values removed first (they
+ * could not be found once escaped), kept to one line (a blank line would end
+ * the HTML block, and GitHub would render the rest as Markdown), then escaped.
+ */
+function summaryText(value, redact) {
+    return escapeHtml(untrusted(redact(value)));
+}
+const cellOf = (redact) => (value) => value === undefined || value === null || value === '' ? '—' : summaryText(value, redact);
+function outcomeOf(result, shown) {
+    if (result === undefined)
+        return '—';
+    if (result.created)
+        return 'created';
+    return shown === undefined ? 'would be created (dry run)' : 'reused';
+}
+function liveCell(liveness) {
+    if (liveness === undefined)
+        return undefined;
+    if (!liveness.live)
+        return `no: ${liveness.missing ?? 'not live'}`;
+    return liveness.supersededBy === undefined
+        ? 'yes'
+        : `yes: commit ${shortSha(liveness.supersededBy)} of a newer push is live instead of the target`;
+}
+/** The drift table: one row a difference, secret values already `***`. */
+function driftTable(drift, cell) {
+    if (drift.length === 0)
+        return '';
+    const rows = drift
+        .map((entry) => `<tr><td><code>${cell(entry.field)}</code></td><td>${cell(showValue(entry.wanted))}</td><td>${cell(showValue(entry.live))}</td></tr>`)
+        .join('\n');
+    return `\n<h3>⚠️ Drift: not applied</h3>\n<p>The service cannot update a deployment: change these in the service, or deploy under a new name.</p>\n<table>\n<tr><th>Field</th><th>Step wants</th><th>Deployment has</th></tr>\n${rows}\n</table>`;
+}
+/**
+ * The failure in a `<pre>`, its lines kept (the action's messages span
+ * lines; text from the service in them is already on one line each) but no
+ * blank one, so the block cannot end before its closing tag.
+ */
+function failureBlock(failure, redact) {
+    if (failure === undefined)
+        return '';
+    const lines = redact(failure)
+        .split(/\r\n|[\n\r\u0085\u2028\u2029]/)
+        .filter((line) => line.trim() !== '')
+        .map((line) => escapeHtml(untrusted(line)));
+    return `\n<p><strong>Error:</strong></p>\n<pre>${lines.join('\n')}</pre>`;
+}
+/** The job summary as HTML: a heading, a table of the deployment, drift, the failure if any. */
+function summaryHtml(input) {
+    const { plan, result, failure, commit } = input;
+    const redact = input.redact ?? ((text) => text);
+    const cell = cellOf(redact);
+    const shown = input.deployment ?? result?.deployment;
+    const repository = result === undefined ? {} : repositoryOf(result);
+    const rows = [
+        ['Name', plan.name],
+        ['Id', shown?.id],
+        ['Status', shown?.status],
+        ['Outcome', outcomeOf(result, shown)],
+        ['Live', liveCell(input.liveness)],
+        ['Source', plan.source],
+        ['Repository', repository.url],
+        ['Ref', repository.ref],
+        ['Target commit', shortSha(input.target)],
+        ['Latest revision', shown?.latest_revision_id],
+        ['Latest revision commit', shortSha(shown?.source_revision_config.repo_commit_sha)],
+        ['Active revision', shown?.active_revision_id],
+        ['Workflow commit', shortSha(commit)],
+    ];
+    const table = rows
+        .map(([label, value]) => `<tr><th align="left">${label}</th><td>${cell(value)}</td></tr>`)
+        .join('\n');
+    const title = failure !== undefined
+        ? '❌ Deployment failed'
+        : plan.dryRun
+            ? '🔎 Deployment (dry run)'
+            : '🚀 Deployment';
+    return `<h2>${title}: ${cell(plan.name)}</h2>\n<table>\n${table}\n</table>${driftTable(input.drift ?? [], cell)}${failureBlock(failure, redact)}\n`;
+}
+
+// EXTERNAL MODULE: external "node:util"
+var external_node_util_ = __nccwpck_require__(7975);
+// EXTERNAL MODULE: ./node_modules/yaml/dist/index.js
+var dist = __nccwpck_require__(8815);
+;// CONCATENATED MODULE: ./src/inputs/strict-json.ts
+/**
+ * JSON as the inputs read it: strict JSON syntax (JSON.parse), and no key
+ * given twice in one object. JSON.parse keeps the last of repeated keys
+ * silently, so the text is also read by the yaml package, whose document
+ * keeps every key as written (JSON is YAML 1.2, escapes such as `\/` and
+ * `\u00e9` included), and the first repeated key is looked for there.
+ */
+
+function parseStrictJson(text) {
+    let value;
+    try {
+        value = JSON.parse(text);
+    }
+    catch (error) {
+        return { kind: 'invalid', reason: error instanceof Error ? error.message : String(error) };
+    }
+    const document = (0,dist/* parseDocument */.Tp)(text, { uniqueKeys: false, prettyErrors: false });
+    if (document.errors.length > 0)
+        return { kind: 'unchecked' };
+    return { kind: 'json', value, repeated: firstRepeatedKey(document.contents, []) };
+}
+/** A map key as JSON has it: always a string scalar in text that JSON.parse accepted. */
+function keyOf(key) {
+    return String((0,dist/* isScalar */.jn)(key) ? key.value : key);
+}
+function firstRepeatedKey(node, path) {
+    if ((0,dist/* isSeq */.oP)(node)) {
+        for (const [index, item] of node.items.entries()) {
+            const repeated = firstRepeatedKey(item, [...path, index]);
+            if (repeated !== undefined)
+                return repeated;
+        }
+        return undefined;
+    }
+    if (!(0,dist/* isMap */.jh)(node))
+        return undefined;
+    const seen = new Map();
+    for (const [index, pair] of node.items.entries()) {
+        const key = keyOf(pair.key);
+        const firstIndex = seen.get(key);
+        if (firstIndex !== undefined)
+            return { path: [...path, key], index, firstIndex };
+        seen.set(key, index);
+    }
+    for (const pair of node.items) {
+        const repeated = firstRepeatedKey(pair.value, [...path, keyOf(pair.key)]);
+        if (repeated !== undefined)
+            return repeated;
+    }
+    return undefined;
+}
+
+;// CONCATENATED MODULE: ./src/inputs/secrets.ts
+/**
+ * The `secrets` input: `NAME=value` lines (split at the first `=`, blank
+ * lines and `#` comments ignored) or a JSON object. Messages never include a
+ * value, and name a line by its number, never by its text: a line of a
+ * multi-line value pasted by mistake may look like NAME=value, and its
+ * "name" is then a piece of a secret.
+ */
+
+
+const SECRET_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
+function lineEntries(raw) {
+    const entries = [];
+    for (const [index, line] of raw.split(/\r?\n/).entries()) {
+        if (line.trim() === '' || line.trimStart().startsWith('#'))
+            continue;
+        const equals = line.indexOf('=');
+        if (equals < 0)
+            fail(`line ${index + 1} is not NAME=value (no '=' found)`);
+        const name = line.slice(0, equals).trim();
+        entries.push({ name, value: line.slice(equals + 1).trim(), where: `line ${index + 1}` });
+    }
+    return entries;
+}
+function jsonEntries(raw) {
+    const json = parseStrictJson(raw);
+    // JSON.parse's own message may quote the text, so it is not shown.
+    if (json.kind === 'invalid')
+        fail('looks like a JSON object but is not valid JSON');
+    if (json.kind === 'unchecked')
+        fail('is nested too deeply to be checked for repeated names');
+    const { value: parsed, repeated } = json;
+    if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {
+        fail('must be NAME=value lines or a JSON object');
+    }
+    // Keys are named by position: a repeated key may be a value put in a name's place.
+    // A key repeated deeper, inside a value, fails below: a value must be a string.
+    if (repeated !== undefined && repeated.path.length === 1) {
+        fail(`key ${repeated.index + 1} repeats the secret name of key ${repeated.firstIndex + 1}`);
+    }
+    return Object.entries(parsed).map(([name, value], index) => ({
+        name,
+        value,
+        // An invalid key is not echoed: it may be a value put in its place.
+        where: SECRET_NAME.test(name) ? `secret ${name}` : `key ${index + 1}`,
+    }));
+}
+function checkEntry({ name, value, where }, earlier) {
+    if (!SECRET_NAME.test(name)) {
+        fail(`${where} does not start with a valid secret name (letters, digits and _, not starting with a digit)`);
+    }
+    if (earlier !== undefined)
+        fail(`${where} repeats the secret name of ${earlier}`);
+    if (typeof value !== 'string')
+        fail(`${where} must have a string value`);
+    if (value === '') {
+        fail(`${where} has an empty value (is the GitHub secret it comes from defined?)`);
+    }
+    return { name, value };
+}
+function parseSecrets(raw) {
+    if (raw === '')
+        return [];
+    const entries = raw.startsWith('{') ? jsonEntries(raw) : lineEntries(raw);
+    const seen = new Map();
+    return entries.map((entry) => {
+        const secret = checkEntry(entry, seen.get(entry.name));
+        seen.set(entry.name, entry.where);
+        return secret;
+    });
+}
+
+// EXTERNAL MODULE: external "node:fs"
+var external_node_fs_ = __nccwpck_require__(3024);
+// EXTERNAL MODULE: external "node:path"
+var external_node_path_ = __nccwpck_require__(6760);
+var external_node_path_default = /*#__PURE__*/__nccwpck_require__.n(external_node_path_);
+;// CONCATENATED MODULE: ./src/inputs/config.ts
+/**
+ * The `config` input: a JSON or YAML object given inline, or the path of a
+ * `.json`, `.yaml` or `.yml` file in the workspace (README, "The `config`
+ * input"). Unknown keys in the known schema, and keys given twice, are errors
+ * that name the key's path.
+ */
+
+
+
+
+
+
+
+/** What may be set beyond the dedicated inputs. */
+const ConfigSchema = strictObject({
+    source_config: SourceConfigRequestSchema.nullish(),
+    source_revision_config: SourceRevisionConfigRequestSchema.nullish(),
+    secret_references: array(SecretReferenceSchema).nullish(),
+});
+function firstLine(error) {
+    return (error instanceof Error ? error.message : String(error)).split('\n')[0] ?? '';
+}
+function parseJsonText(text) {
+    const json = parseStrictJson(text);
+    if (json.kind === 'invalid')
+        fail(`is not valid JSON: ${json.reason.split('\n')[0]}`);
+    if (json.kind === 'unchecked')
+        fail('is nested too deeply to be checked for repeated keys');
+    if (json.repeated !== undefined)
+        fail(`${formatIssuePath(json.repeated.path)}: repeated key`);
+    return json.value;
+}
+function parseYamlText(text) {
+    try {
+        return (0,dist/* parse */.qg)(text, { uniqueKeys: true });
+    }
+    catch (error) {
+        fail(`is not valid YAML: ${firstLine(error)}`);
+    }
+}
+/** Whether `inner` is `root` or inside it (both absolute, normalised). */
+function isInside(root, inner) {
+    const relative = external_node_path_default().relative(root, inner);
+    return !(relative === '..' || relative.startsWith(`..${(external_node_path_default()).sep}`) || external_node_path_default().isAbsolute(relative));
+}
+/**
+ * The real path of the file `raw` names in the workspace. Checked twice: as
+ * written (`../x.json`), and once symbolic links are followed, since a link
+ * in the workspace (or a linked directory on the way) may point anywhere.
+ */
+function workspaceFile(raw, workspace) {
+    const root = external_node_path_default().resolve(workspace);
+    const file = external_node_path_default().resolve(root, raw);
+    if (!isInside(root, file))
+        fail(`file '${raw}' is outside the workspace`);
+    if (!(0,external_node_fs_.existsSync)(file) || !(0,external_node_fs_.statSync)(file).isFile()) {
+        fail(`file '${raw}' was not found in the workspace (${root})`);
+    }
+    const real = (0,external_node_fs_.realpathSync)(file);
+    if (!isInside((0,external_node_fs_.realpathSync)(root), real)) {
+        fail(`file '${raw}' is outside the workspace: a symbolic link leads out of it`);
+    }
+    return real;
+}
+function readConfigFile(raw, workspace) {
+    const file = workspaceFile(raw, workspace);
+    const text = (0,external_node_fs_.readFileSync)(file, 'utf8');
+    return raw.toLowerCase().endsWith('.json') ? parseJsonText(text) : parseYamlText(text);
+}
+/** A single line ending in .json/.yaml/.yml that is not itself inline JSON or YAML flow. */
+function isFilePath(raw) {
+    return !raw.includes('\n') && /\.(json|ya?ml)$/i.test(raw) && !/^[{[]/.test(raw);
+}
+/** Inline JSON or YAML, or the path of a .json/.yaml/.yml file in the workspace. */
+function parseConfig(raw, workspace) {
+    if (raw === '')
+        return {};
+    const parsed = isFilePath(raw) ? readConfigFile(raw, workspace) : parseYamlText(raw);
+    if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {
+        fail('must be a JSON or YAML object with keys source_config, source_revision_config, secret_references');
+    }
+    try {
+        JSON.stringify(parsed);
+    }
+    catch {
+        fail('cannot be sent as JSON (a YAML anchor refers to itself?)');
+    }
+    const result = ConfigSchema.safeParse(parsed);
+    if (!result.success)
+        fail(formatZodIssues(result.error).join('; '));
+    return result.data;
+}
+
+;// CONCATENATED MODULE: ./src/inputs/headers.ts
+/**
+ * The inputs that become HTTP headers: `headers`, `api-key-header` and
+ * `api-key`. A header the HTTP client would refuse, or one that would change
+ * how the request is framed or where it goes, is an input error here, before
+ * any request. Messages never include a header value: values are secret.
+ */
+
+const HEADER_TOKEN = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
+/** What an HTTP header value may hold: no control characters, nothing beyond Latin-1. */
+const HEADER_VALUE = /^[\t\x20-\x7e\x80-\xff]*$/;
+const UNSENDABLE = 'cannot be sent in an HTTP header (it has a control character or a character beyond Latin-1)';
+/**
+ * Headers a step may not set. The action sets Accept and Content-Type itself.
+ * The others belong to the connection and the framing of the body, which the
+ * HTTP client owns: undici refuses Expect, Keep-Alive, Transfer-Encoding,
+ * Upgrade and a Content-Length that differs from the body, so each request
+ * would fail; it obeys Host, which would send the request and its api key to
+ * another virtual host, and Connection; Proxy-Connection, TE and Trailer are
+ * hop-by-hop headers that mean nothing on these requests.
+ */
+const CONTROLLED_HEADERS = new Map([
+    'Accept',
+    'Content-Type',
+    'Content-Length',
+    'Host',
+    'Connection',
+    'Expect',
+    'Keep-Alive',
+    'Proxy-Connection',
+    'TE',
+    'Trailer',
+    'Transfer-Encoding',
+    'Upgrade',
+].map((name) => [name.toLowerCase(), name]));
+/** The canonical spelling of a header the action controls, or undefined. */
+function controlledHeader(name) {
+    return CONTROLLED_HEADERS.get(name.toLowerCase());
+}
+/** A header name fetch can send: `__proto__` is a token, but a record of headers drops it. */
+function isSendableHeaderName(name) {
+    return HEADER_TOKEN.test(name) && name !== '__proto__';
+}
+/** The `api-key-header` input. */
+function parseApiKeyHeader(raw) {
+    if (!isSendableHeaderName(raw))
+        fail(`is not a valid header name: '${raw}'`);
+    const controlled = controlledHeader(raw);
+    if (controlled !== undefined) {
+        fail(`${controlled} is a header the action sets itself or cannot send: name another header (e.g. X-Api-Key or Authorization)`);
+    }
+    return raw;
+}
+/** The `api-key` input: any text a header can carry (empty: no key is sent). */
+function parseApiKey(raw) {
+    if (!HEADER_VALUE.test(raw))
+        fail(`the value ${UNSENDABLE}`);
+    return raw;
+}
+/** One `Name: value` line; `number` counts from 1, as messages name lines. */
+function parseHeaderLine(line, number) {
+    const colon = line.indexOf(':');
+    const name = colon < 0 ? '' : line.slice(0, colon).trim();
+    const value = colon < 0 ? '' : line.slice(colon + 1).trim();
+    if (colon < 0 || !isSendableHeaderName(name)) {
+        fail(`line ${number} is not 'Name: value' with a valid header name`);
+    }
+    if (value === '')
+        fail(`line ${number} has an empty value`);
+    if (!HEADER_VALUE.test(value))
+        fail(`the value on line ${number} ${UNSENDABLE}`);
+    return [name, value];
+}
+/** The `headers` input: `Name: value` lines, blank lines and `#` comments ignored. */
+function parseHeaders(raw) {
+    const headers = [];
+    // Lines are named by number, not by content: a stray line may be part of a value.
+    const seen = new Map();
+    for (const [index, line] of raw.split(/\r?\n/).entries()) {
+        if (line.trim() === '' || line.trimStart().startsWith('#'))
+            continue;
+        const [name, value] = parseHeaderLine(line, index + 1);
+        const key = name.toLowerCase();
+        const first = seen.get(key);
+        if (first !== undefined)
+            fail(`line ${index + 1} repeats the header of line ${first}`);
+        const controlled = controlledHeader(name);
+        if (controlled !== undefined) {
+            fail(`line ${index + 1} sets a header the action sets itself or cannot send (${controlled})`);
+        }
+        seen.set(key, index + 1);
+        headers.push([name, value]);
+    }
+    return Object.fromEntries(headers);
+}
+
+;// CONCATENATED MODULE: ./src/inputs/plan.ts
+/** The values of the `on-drift` input. */
+const ON_DRIFT_MODES = ['warn', 'fail'];
+
+;// CONCATENATED MODULE: ./src/inputs/parsers.ts
 /**
  * Parsers of single inputs: pure functions from the input's text to its value
  * that throw `Invalid` with what is wrong (never naming the input: the
- * declared list in src/declared-inputs.ts knows which input it parses).
+ * declared list in declared.ts knows which input it parses).
  * Headers, secrets and `config` have modules of their own.
  */
 
 
 
-function fail(message) {
-    throw new Invalid(message);
-}
+
 /** The longest a job may run on a hosted runner: a longer wait cannot be meant. */
 const MAX_WAIT_TIMEOUT_SECONDS = 6 * 60 * 60;
 const YAML_TRUE = ['true', 'True', 'TRUE'];
@@ -39138,7 +39958,6 @@ const GUID = /^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a
 const REPOSITORY = /^([A-Za-z0-9_.-]+)\/([A-Za-z0-9_.-]+)$/;
 // eslint-disable-next-line no-control-regex
 const CONTROL_CHARACTERS = /[\u0000-\u001f\u007f]/;
-const FULL_SHA = /^[0-9a-fA-F]{40}$/;
 const SHORT_SHA = /^[0-9a-fA-F]{4,39}$/;
 /** `parse`, except that an empty input means "not given". */
 function unlessEmpty(parse) {
@@ -39248,328 +40067,13 @@ function parseOnDrift(raw) {
     return mode;
 }
 
-;// CONCATENATED MODULE: ./src/strict-json.ts
-/**
- * JSON as the inputs read it: strict JSON syntax (JSON.parse), and no key
- * given twice in one object. JSON.parse keeps the last of repeated keys
- * silently, so the text is also read by the yaml package, whose document
- * keeps every key as written (JSON is YAML 1.2, escapes such as `\/` and
- * `\u00e9` included), and the first repeated key is looked for there.
- */
-
-function parseStrictJson(text) {
-    let value;
-    try {
-        value = JSON.parse(text);
-    }
-    catch (error) {
-        return { kind: 'invalid', reason: error instanceof Error ? error.message : String(error) };
-    }
-    const document = (0,dist/* parseDocument */.Tp)(text, { uniqueKeys: false, prettyErrors: false });
-    if (document.errors.length > 0)
-        return { kind: 'unchecked' };
-    return { kind: 'json', value, repeated: firstRepeatedKey(document.contents, []) };
-}
-/** A map key as JSON has it: always a string scalar in text that JSON.parse accepted. */
-function keyOf(key) {
-    return String((0,dist/* isScalar */.jn)(key) ? key.value : key);
-}
-function firstRepeatedKey(node, path) {
-    if ((0,dist/* isSeq */.oP)(node)) {
-        for (const [index, item] of node.items.entries()) {
-            const repeated = firstRepeatedKey(item, [...path, index]);
-            if (repeated !== undefined)
-                return repeated;
-        }
-        return undefined;
-    }
-    if (!(0,dist/* isMap */.jh)(node))
-        return undefined;
-    const seen = new Map();
-    for (const [index, pair] of node.items.entries()) {
-        const key = keyOf(pair.key);
-        const firstIndex = seen.get(key);
-        if (firstIndex !== undefined)
-            return { path: [...path, key], index, firstIndex };
-        seen.set(key, index);
-    }
-    for (const pair of node.items) {
-        const repeated = firstRepeatedKey(pair.value, [...path, keyOf(pair.key)]);
-        if (repeated !== undefined)
-            return repeated;
-    }
-    return undefined;
-}
-
-;// CONCATENATED MODULE: ./src/config-input.ts
-/**
- * The `config` input: a JSON or YAML object given inline, or the path of a
- * `.json`, `.yaml` or `.yml` file in the workspace (README, "The `config`
- * input"). Unknown keys in the known schema, and keys given twice, are errors
- * that name the key's path.
- */
-
-
-
-
-
-
-
-/** What may be set beyond the dedicated inputs. */
-const ConfigSchema = strictObject({
-    source_config: SourceConfigRequestSchema.nullish(),
-    source_revision_config: SourceRevisionConfigRequestSchema.nullish(),
-    secret_references: array(SecretReferenceSchema).nullish(),
-});
-function firstLine(error) {
-    return (error instanceof Error ? error.message : String(error)).split('\n')[0] ?? '';
-}
-function parseJsonText(text) {
-    const json = parseStrictJson(text);
-    if (json.kind === 'invalid')
-        fail(`is not valid JSON: ${json.reason.split('\n')[0]}`);
-    if (json.kind === 'unchecked')
-        fail('is nested too deeply to be checked for repeated keys');
-    if (json.repeated !== undefined)
-        fail(`${formatIssuePath(json.repeated.path)}: repeated key`);
-    return json.value;
-}
-function parseYamlText(text) {
-    try {
-        return (0,dist/* parse */.qg)(text, { uniqueKeys: true });
-    }
-    catch (error) {
-        fail(`is not valid YAML: ${firstLine(error)}`);
-    }
-}
-/** Whether `inner` is `root` or inside it (both absolute, normalised). */
-function isInside(root, inner) {
-    const relative = external_node_path_default().relative(root, inner);
-    return !(relative === '..' || relative.startsWith(`..${(external_node_path_default()).sep}`) || external_node_path_default().isAbsolute(relative));
-}
-/**
- * The real path of the file `raw` names in the workspace. Checked twice: as
- * written (`../x.json`), and once symbolic links are followed, since a link
- * in the workspace (or a linked directory on the way) may point anywhere.
- */
-function workspaceFile(raw, workspace) {
-    const root = external_node_path_default().resolve(workspace);
-    const file = external_node_path_default().resolve(root, raw);
-    if (!isInside(root, file))
-        fail(`file '${raw}' is outside the workspace`);
-    if (!(0,external_node_fs_.existsSync)(file) || !(0,external_node_fs_.statSync)(file).isFile()) {
-        fail(`file '${raw}' was not found in the workspace (${root})`);
-    }
-    const real = (0,external_node_fs_.realpathSync)(file);
-    if (!isInside((0,external_node_fs_.realpathSync)(root), real)) {
-        fail(`file '${raw}' is outside the workspace: a symbolic link leads out of it`);
-    }
-    return real;
-}
-function readConfigFile(raw, workspace) {
-    const file = workspaceFile(raw, workspace);
-    const text = (0,external_node_fs_.readFileSync)(file, 'utf8');
-    return raw.toLowerCase().endsWith('.json') ? parseJsonText(text) : parseYamlText(text);
-}
-/** A single line ending in .json/.yaml/.yml that is not itself inline JSON or YAML flow. */
-function isFilePath(raw) {
-    return !raw.includes('\n') && /\.(json|ya?ml)$/i.test(raw) && !/^[{[]/.test(raw);
-}
-/** Inline JSON or YAML, or the path of a .json/.yaml/.yml file in the workspace. */
-function parseConfig(raw, workspace) {
-    if (raw === '')
-        return {};
-    const parsed = isFilePath(raw) ? readConfigFile(raw, workspace) : parseYamlText(raw);
-    if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {
-        fail('must be a JSON or YAML object with keys source_config, source_revision_config, secret_references');
-    }
-    try {
-        JSON.stringify(parsed);
-    }
-    catch {
-        fail('cannot be sent as JSON (a YAML anchor refers to itself?)');
-    }
-    const result = ConfigSchema.safeParse(parsed);
-    if (!result.success)
-        fail(formatZodIssues(result.error).join('; '));
-    return result.data;
-}
-
-;// CONCATENATED MODULE: ./src/header-input.ts
-/**
- * The inputs that become HTTP headers: `headers`, `api-key-header` and
- * `api-key`. A header the HTTP client would refuse, or one that would change
- * how the request is framed or where it goes, is an input error here, before
- * any request. Messages never include a header value: values are secret.
- */
-
-const HEADER_TOKEN = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
-/** What an HTTP header value may hold: no control characters, nothing beyond Latin-1. */
-const HEADER_VALUE = /^[\t\x20-\x7e\x80-\xff]*$/;
-const UNSENDABLE = 'cannot be sent in an HTTP header (it has a control character or a character beyond Latin-1)';
-/**
- * Headers a step may not set. The action sets Accept and Content-Type itself.
- * The others belong to the connection and the framing of the body, which the
- * HTTP client owns: undici refuses Expect, Keep-Alive, Transfer-Encoding,
- * Upgrade and a Content-Length that differs from the body, so each request
- * would fail; it obeys Host, which would send the request and its api key to
- * another virtual host, and Connection; Proxy-Connection, TE and Trailer are
- * hop-by-hop headers that mean nothing on these requests.
- */
-const CONTROLLED_HEADERS = new Map([
-    'Accept',
-    'Content-Type',
-    'Content-Length',
-    'Host',
-    'Connection',
-    'Expect',
-    'Keep-Alive',
-    'Proxy-Connection',
-    'TE',
-    'Trailer',
-    'Transfer-Encoding',
-    'Upgrade',
-].map((name) => [name.toLowerCase(), name]));
-/** The canonical spelling of a header the action controls, or undefined. */
-function controlledHeader(name) {
-    return CONTROLLED_HEADERS.get(name.toLowerCase());
-}
-/** A header name fetch can send: `__proto__` is a token, but a record of headers drops it. */
-function isSendableHeaderName(name) {
-    return HEADER_TOKEN.test(name) && name !== '__proto__';
-}
-/** The `api-key-header` input. */
-function parseApiKeyHeader(raw) {
-    if (!isSendableHeaderName(raw))
-        fail(`is not a valid header name: '${raw}'`);
-    const controlled = controlledHeader(raw);
-    if (controlled !== undefined) {
-        fail(`${controlled} is a header the action sets itself or cannot send: name another header (e.g. X-Api-Key or Authorization)`);
-    }
-    return raw;
-}
-/** The `api-key` input: any text a header can carry (empty: no key is sent). */
-function parseApiKey(raw) {
-    if (!HEADER_VALUE.test(raw))
-        fail(`the value ${UNSENDABLE}`);
-    return raw;
-}
-/** One `Name: value` line; `number` counts from 1, as messages name lines. */
-function parseHeaderLine(line, number) {
-    const colon = line.indexOf(':');
-    const name = colon < 0 ? '' : line.slice(0, colon).trim();
-    const value = colon < 0 ? '' : line.slice(colon + 1).trim();
-    if (colon < 0 || !isSendableHeaderName(name)) {
-        fail(`line ${number} is not 'Name: value' with a valid header name`);
-    }
-    if (value === '')
-        fail(`line ${number} has an empty value`);
-    if (!HEADER_VALUE.test(value))
-        fail(`the value on line ${number} ${UNSENDABLE}`);
-    return [name, value];
-}
-/** The `headers` input: `Name: value` lines, blank lines and `#` comments ignored. */
-function parseHeaders(raw) {
-    const headers = [];
-    // Lines are named by number, not by content: a stray line may be part of a value.
-    const seen = new Map();
-    for (const [index, line] of raw.split(/\r?\n/).entries()) {
-        if (line.trim() === '' || line.trimStart().startsWith('#'))
-            continue;
-        const [name, value] = parseHeaderLine(line, index + 1);
-        const key = name.toLowerCase();
-        const first = seen.get(key);
-        if (first !== undefined)
-            fail(`line ${index + 1} repeats the header of line ${first}`);
-        const controlled = controlledHeader(name);
-        if (controlled !== undefined) {
-            fail(`line ${index + 1} sets a header the action sets itself or cannot send (${controlled})`);
-        }
-        seen.set(key, index + 1);
-        headers.push([name, value]);
-    }
-    return Object.fromEntries(headers);
-}
-
-;// CONCATENATED MODULE: ./src/secrets-input.ts
-/**
- * The `secrets` input: `NAME=value` lines (split at the first `=`, blank
- * lines and `#` comments ignored) or a JSON object. Messages never include a
- * value, and name a line by its number, never by its text: a line of a
- * multi-line value pasted by mistake may look like NAME=value, and its
- * "name" is then a piece of a secret.
- */
-
-
-const SECRET_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
-function lineEntries(raw) {
-    const entries = [];
-    for (const [index, line] of raw.split(/\r?\n/).entries()) {
-        if (line.trim() === '' || line.trimStart().startsWith('#'))
-            continue;
-        const equals = line.indexOf('=');
-        if (equals < 0)
-            fail(`line ${index + 1} is not NAME=value (no '=' found)`);
-        const name = line.slice(0, equals).trim();
-        entries.push({ name, value: line.slice(equals + 1).trim(), where: `line ${index + 1}` });
-    }
-    return entries;
-}
-function jsonEntries(raw) {
-    const json = parseStrictJson(raw);
-    // JSON.parse's own message may quote the text, so it is not shown.
-    if (json.kind === 'invalid')
-        fail('looks like a JSON object but is not valid JSON');
-    if (json.kind === 'unchecked')
-        fail('is nested too deeply to be checked for repeated names');
-    const { value: parsed, repeated } = json;
-    if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {
-        fail('must be NAME=value lines or a JSON object');
-    }
-    // Keys are named by position: a repeated key may be a value put in a name's place.
-    // A key repeated deeper, inside a value, fails below: a value must be a string.
-    if (repeated !== undefined && repeated.path.length === 1) {
-        fail(`key ${repeated.index + 1} repeats the secret name of key ${repeated.firstIndex + 1}`);
-    }
-    return Object.entries(parsed).map(([name, value], index) => ({
-        name,
-        value,
-        // An invalid key is not echoed: it may be a value put in its place.
-        where: SECRET_NAME.test(name) ? `secret ${name}` : `key ${index + 1}`,
-    }));
-}
-function checkEntry({ name, value, where }, earlier) {
-    if (!SECRET_NAME.test(name)) {
-        fail(`${where} does not start with a valid secret name (letters, digits and _, not starting with a digit)`);
-    }
-    if (earlier !== undefined)
-        fail(`${where} repeats the secret name of ${earlier}`);
-    if (typeof value !== 'string')
-        fail(`${where} must have a string value`);
-    if (value === '') {
-        fail(`${where} has an empty value (is the GitHub secret it comes from defined?)`);
-    }
-    return { name, value };
-}
-function parseSecrets(raw) {
-    if (raw === '')
-        return [];
-    const entries = raw.startsWith('{') ? jsonEntries(raw) : lineEntries(raw);
-    const seen = new Map();
-    return entries.map((entry) => {
-        const secret = checkEntry(entry, seen.get(entry.name));
-        seen.set(entry.name, entry.where);
-        return secret;
-    });
-}
-
-;// CONCATENATED MODULE: ./src/declared-inputs.ts
+;// CONCATENATED MODULE: ./src/inputs/declared.ts
 /**
  * The inputs action.yml declares, once: each input's name, in action.yml's
- * order, with its parser. `INPUT_NAMES`, `InputName`, the inputs masked
- * before they are parsed, and the keys of the zod object that parses them
- * all come from this one record (test/contract.test.ts checks it against
- * action.yml and the README).
+ * order, with its parser and its default. `INPUT_NAMES`, `InputName`, the
+ * inputs masked before they are parsed, the defaults, and the keys of the zod
+ * object that parses them all come from this one record
+ * (test/repo/contract.test.ts checks it against action.yml and the README).
  */
 
 
@@ -39577,37 +40081,42 @@ function parseSecrets(raw) {
 
 
 
-function input(parse, { sensitive = false } = {}) {
-    return { parse, sensitive };
+function input(parse, options = {}) {
+    return { parse, sensitive: options.sensitive ?? false, default: options.default };
 }
-/** `repository`, or the workflow's own when given empty. */
-function parseRepositoryInput(raw, environment) {
-    return unlessEmpty(parseRepository)(raw === '' ? (environment.repository ?? '') : raw);
+/** `repository`, or the run's own when given empty. */
+function parseRepositoryInput(raw, run) {
+    return unlessEmpty(parseRepository)(raw === '' ? (run.repository ?? '') : raw);
 }
 const INPUTS = {
     'api-url': input(parseApiUrl),
-    'api-key': input(parseApiKey, { sensitive: true }),
-    'api-key-header': input(parseApiKeyHeader),
-    headers: input(parseHeaders, { sensitive: true }),
+    'api-key': input(parseApiKey, { sensitive: true, default: '' }),
+    'api-key-header': input(parseApiKeyHeader, { default: 'X-Api-Key' }),
+    headers: input(parseHeaders, { sensitive: true, default: '' }),
     name: input(parseName),
-    source: input(parseSource),
-    config: input((raw, environment) => parseConfig(raw, environment.workspace)),
-    'integration-id': input(unlessEmpty(parseGuid)),
-    repository: input(parseRepositoryInput),
-    'repo-ref': input(unlessEmpty(parseText)),
-    'agent-config-path': input(unlessEmpty(parseText)),
-    'image-uri': input(unlessEmpty(parseText)),
-    secrets: input(parseSecrets, { sensitive: true }),
-    'wait-for-ready': input(parseBoolean),
-    'wait-timeout': input(parseWaitTimeout),
-    commit: input(parseCommit),
-    'on-drift': input(parseOnDrift),
-    'dry-run': input(parseBoolean),
+    source: input(parseSource, { default: 'codehost' }),
+    config: input((raw, run) => parseConfig(raw, run.workspace), { default: '' }),
+    'integration-id': input(unlessEmpty(parseGuid), { default: '' }),
+    repository: input(parseRepositoryInput, { default: { run: 'repository' } }),
+    'repo-ref': input(unlessEmpty(parseText), { default: '' }),
+    'agent-config-path': input(unlessEmpty(parseText), { default: '' }),
+    'image-uri': input(unlessEmpty(parseText), { default: '' }),
+    secrets: input(parseSecrets, { sensitive: true, default: '' }),
+    'wait-for-ready': input(parseBoolean, { default: 'false' }),
+    'wait-timeout': input(parseWaitTimeout, { default: '900' }),
+    commit: input(parseCommit, { default: 'auto' }),
+    'on-drift': input(parseOnDrift, { default: 'warn' }),
+    'dry-run': input(parseBoolean, { default: 'false' }),
 };
 /** The names of every input, in action.yml's order. */
-const declared_inputs_INPUT_NAMES = Object.keys(INPUTS);
+const INPUT_NAMES = Object.keys(INPUTS);
 /** Inputs whose raw text is masked before it is even parsed. */
-const SENSITIVE_INPUT_NAMES = declared_inputs_INPUT_NAMES.filter((name) => INPUTS[name].sensitive);
+const SENSITIVE_INPUT_NAMES = INPUT_NAMES.filter((name) => INPUTS[name].sensitive);
+/** The text an input has when it is not given: its default, or `''` for a required one. */
+function defaultText(name, run) {
+    const fallback = INPUTS[name].default ?? '';
+    return typeof fallback === 'string' ? fallback : (run[fallback.run] ?? '');
+}
 /** A zod schema for one input: its parser's `Invalid` becomes an issue. */
 function inputSchema(parse) {
     return schemas_string().transform((raw, context) => {
@@ -39623,51 +40132,47 @@ function inputSchema(parse) {
     });
 }
 /** Every input parsed on its own; an issue's path is the input's name. */
-function inputsSchema(environment) {
-    const shape = Object.fromEntries(declared_inputs_INPUT_NAMES.map((name) => [name, inputSchema((raw) => INPUTS[name].parse(raw, environment))]));
+function inputsSchema(run) {
+    const shape = Object.fromEntries(INPUT_NAMES.map((name) => [name, inputSchema((raw) => INPUTS[name].parse(raw, run))]));
     return object(shape);
 }
 
 ;// CONCATENATED MODULE: ./src/cli/options.ts
 /**
- * The command's options, generated from the declared inputs: each input of
- * the action is `--name` with the variable `DEPLOY_NAME`, its default and
- * its description, so that the action, the command and the help cannot
- * disagree (test/cli/options.test.ts and the contract test check them
- * against action.yml). The only hand-written part is how an input reaches
- * the command (`INPUT_SHAPES`), typed so that a new input without one does
- * not compile; the differences are all for secrets, which never sit on a
- * command line.
+ * The command's options, generated from the declared inputs (`INPUTS`): each
+ * input of the action is `--name` with the variable `DEPLOY_NAME` and its
+ * declared default, and its description is action.yml's, so that the action,
+ * the command and the help cannot disagree (test/cli/contract.test.ts checks
+ * them against action.yml). A new input is a `--value` option by itself;
+ * the only hand-written part is the inputs that reach the command otherwise
+ * (`INPUT_SHAPES`): flags, and secrets, which never sit on a command line.
  */
 
 const COMMANDS = ['deploy', 'status'];
-/**
- * Every input, and how the command takes it. `status: true` marks the
- * inputs `status` takes besides the service's (it looks a deployment up by
- * name: no source, no plan).
- */
+/** The inputs that are not `--name VALUE`; every other declared input is. */
 const INPUT_SHAPES = {
-    'api-url': { kind: 'value', status: true },
     'api-key': { kind: 'api-key' },
-    'api-key-header': { kind: 'value', status: true },
     headers: { kind: 'headers' },
-    name: { kind: 'value', status: true },
-    source: { kind: 'value' },
-    config: { kind: 'value' },
-    'integration-id': { kind: 'value' },
-    repository: { kind: 'value' },
-    'repo-ref': { kind: 'value' },
-    'agent-config-path': { kind: 'value' },
-    'image-uri': { kind: 'value' },
     secrets: { kind: 'secrets' },
-    'wait-for-ready': { kind: 'flag', option: 'wait', status: true },
-    'wait-timeout': { kind: 'value', status: true },
-    commit: { kind: 'value' },
-    'on-drift': { kind: 'value' },
+    'wait-for-ready': { kind: 'flag', option: 'wait' },
     'dry-run': { kind: 'flag' },
 };
-/** The service options every command takes: where it is and how to sign in. */
-const SERVICE_INPUTS = ['api-url', 'api-key', 'api-key-header', 'headers'];
+function shapeOf(input) {
+    return INPUT_SHAPES[input] ?? { kind: 'value' };
+}
+/**
+ * The inputs `status` takes: the service's (where it is, how to sign in),
+ * the name, and the wait's. It looks a deployment up: no source, no plan.
+ */
+const STATUS_INPUTS = [
+    'api-url',
+    'api-key',
+    'api-key-header',
+    'headers',
+    'name',
+    'wait-for-ready',
+    'wait-timeout',
+];
 /** `DEPLOY_` + the name upper-cased with `-` as `_`: `wait-timeout` → `DEPLOY_WAIT_TIMEOUT`. */
 function variableOf(name) {
     return `DEPLOY_${environmentName(name)}`;
@@ -39676,23 +40181,22 @@ function variableOf(name) {
 function environmentName(name) {
     return name.toUpperCase().replaceAll('-', '_');
 }
-function shownDefault(declared) {
-    const value = declared.default;
+function shownDefault(value) {
     if (value === undefined || value === '')
         return undefined;
     if (typeof value === 'string')
         return value;
     // `repository`'s `${{ github.repository }}`: here, the CI's project slug.
-    return `the CI system's project (${value.run})`;
+    return "the CI system's project slug";
 }
-function commandsOf(input, shape) {
-    const forStatus = SERVICE_INPUTS.includes(input) || ('status' in shape && shape.status === true);
-    return forStatus ? COMMANDS : ['deploy'];
+function commandsOf(input) {
+    return STATUS_INPUTS.includes(input) ? COMMANDS : ['deploy'];
 }
 /** The options of one input, from its shape and its declaration. */
-function inputOptions(input, shape, declared) {
-    const description = declared.description ?? '';
-    const commands = commandsOf(input, shape);
+function inputOptions(input, description) {
+    const shape = shapeOf(input);
+    const commands = commandsOf(input);
+    const defaultText = shownDefault(INPUTS[input].default);
     const role = { kind: 'input', input };
     switch (shape.kind) {
         case 'value':
@@ -39703,7 +40207,7 @@ function inputOptions(input, shape, declared) {
                     multiple: false,
                     valueName: 'VALUE',
                     variable: variableOf(input),
-                    defaultText: shownDefault(declared),
+                    defaultText,
                     description,
                     commands,
                     role,
@@ -39717,7 +40221,7 @@ function inputOptions(input, shape, declared) {
                     type: 'boolean',
                     multiple: false,
                     variable: variableOf(option),
-                    defaultText: shownDefault(declared),
+                    defaultText,
                     description,
                     commands,
                     role,
@@ -39772,8 +40276,6 @@ function inputOptions(input, shape, declared) {
                     role: { kind: 'secret' },
                 },
             ];
-        case 'action-only':
-            return [];
     }
 }
 const OUTPUT_OPTIONS = [
@@ -39805,12 +40307,12 @@ const OUTPUT_OPTIONS = [
     },
 ];
 /**
- * Every option, in the declared inputs' order, then the output options.
- * `declared` is the declared inputs list (its defaults and descriptions).
+ * Every option, in the declared inputs' order, then the output options;
+ * `descriptions` are action.yml's (the help reads them from the package).
  */
-function optionTable(declared = INPUTS) {
+function optionTable(descriptions = {}) {
     return [
-        ...declared_inputs_INPUT_NAMES.flatMap((input) => inputOptions(input, INPUT_SHAPES[input], declared[input])),
+        ...INPUT_NAMES.flatMap((input) => inputOptions(input, descriptions[input] ?? '')),
         ...OUTPUT_OPTIONS,
     ];
 }
@@ -39820,10 +40322,6 @@ const REFUSED_OPTIONS = {
     headers: 'header values may be secrets, which must not sit on a command line: pass --header NAME (the value comes from the environment variable NAME) or set DEPLOY_HEADERS',
     secrets: 'secret values must not sit on a command line: pass --secret NAME (the value comes from the environment variable NAME), --secrets-file FILE, or set DEPLOY_SECRETS',
 };
-/** The inputs that have an option or a variable of the command. */
-function commandInputs() {
-    return INPUT_NAMES.filter((input) => INPUT_SHAPES[input].kind !== 'action-only');
-}
 
 ;// CONCATENATED MODULE: ./src/cli/arguments.ts
 /**
@@ -39833,7 +40331,6 @@ function commandInputs() {
  * parsed by the core here: a usage error names the option before any
  * request, and the input parsers (the same as the action's) run next.
  */
-
 
 
 
@@ -40176,8 +40673,6 @@ function readInvocation(args, sources) {
         },
     };
 }
-/** The inputs the command cannot set, kept for the contract test. */
-const ACTION_ONLY_INPUTS = declared_inputs_INPUT_NAMES.filter((input) => INPUT_SHAPES[input].kind === 'action-only');
 
 ;// CONCATENATED MODULE: ./node_modules/env-ci/services/appveyor.js
 // https://www.appveyor.com/docs/environment-variables
@@ -43634,83 +44129,469 @@ function describeCiRun(env, cwd) {
         commit: answer.commit,
     };
 }
+/** The run as the core takes it: the CI's slug is the default of `--repository`. */
+function runDescription(run, workspace) {
+    return { workspace, repository: run.slug, head: run.head, commit: run.commit };
+}
+
+;// CONCATENATED MODULE: ./src/inputs/commit.ts
+function commit_none(reason) {
+    return { kind: 'none', reason };
+}
+function sameRepository(fullName, repository) {
+    return fullName.toLowerCase() === `${repository.owner}/${repository.name}`.toLowerCase();
+}
+/**
+ * The commit the plan asks for, once the plan's source fields are known (a
+ * sha with a source other than codehost is refused before this). A head in
+ * another repository (a fork) is a commit the deployment's repository does
+ * not have.
+ */
+function commitRequest(commit, fields, run) {
+    if (commit.kind === 'none')
+        return commit_none('the commit input is none');
+    if (commit.kind === 'sha')
+        return commit;
+    if (fields.source !== 'codehost')
+        return commit_none(`source ${fields.source} has no commits`);
+    const { head } = run;
+    if (head === undefined)
+        return commit_none("the run's event is not known");
+    if (head.kind === 'none')
+        return head;
+    const { repository } = fields;
+    if (head.repository === null ||
+        (head.repository !== undefined && !sameRepository(head.repository, repository))) {
+        const where = head.repository ?? 'a deleted repository';
+        const wanted = `${repository.owner}/${repository.name}`;
+        return commit_none(head.pullRequest
+            ? `the pull request's head is in ${where}, not ${wanted}`
+            : `the run is for ${where}, not ${wanted}`);
+    }
+    return { kind: 'auto', branch: head.branch, sha: head.sha };
+}
+
+;// CONCATENATED MODULE: ./src/inputs/build-plan.ts
+/**
+ * From inputs that each parsed on their own to one plan: `config` merged
+ * under the explicit inputs, the request headers, and the checks that depend
+ * on more than one input (mostly on `source`). Every such problem is found
+ * before the plan is built, and all of them are reported together.
+ */
+
+
+/** The fields of `record` whose value is not undefined: an input that was not given. */
+function given(record) {
+    return Object.fromEntries(Object.entries(record).filter(([, value]) => value !== undefined));
+}
+function requested(inputs) {
+    const { config } = inputs;
+    return {
+        sourceConfig: {
+            ...config.source_config,
+            ...given({ integration_id: inputs['integration-id'] }),
+        },
+        sourceRevisionConfig: {
+            ...config.source_revision_config,
+            ...given({
+                repo_ref: inputs['repo-ref'],
+                agent_config_path: inputs['agent-config-path'],
+                image_uri: inputs['image-uri'],
+            }),
+        },
+        secretReferences: config.secret_references ?? null,
+    };
+}
+/** The extra headers, and the api key under `api-key-header` when one is given. */
+function requestHeaders(inputs) {
+    const apiKey = inputs['api-key'];
+    if (apiKey === '')
+        return { ...inputs.headers };
+    return { ...inputs.headers, [inputs['api-key-header']]: apiKey };
+}
+/** Problems of inputs that are each valid but do not go together. */
+function combinationProblems(inputs, wanted) {
+    const problems = [];
+    const { source } = inputs;
+    const apiKeyHeader = inputs['api-key-header'].toLowerCase();
+    const clash = Object.keys(inputs.headers).find((name) => name.toLowerCase() === apiKeyHeader);
+    if (inputs['api-key'] !== '' && clash !== undefined) {
+        problems.push({
+            input: 'headers',
+            problem: `header '${clash}' would replace the api-key header`,
+        });
+    }
+    if (source !== 'external_docker' && wanted.secretReferences !== null) {
+        problems.push({
+            input: 'config',
+            problem: `secret_references applies only to source external_docker, not ${source}`,
+        });
+    }
+    if (source !== 'codehost' && inputs.commit.kind === 'sha') {
+        problems.push({
+            input: 'commit',
+            problem: `a commit sha applies only to source codehost, not ${source} (use auto or none)`,
+        });
+    }
+    return problems;
+}
+function needsImage(source, wanted) {
+    if (wanted.sourceRevisionConfig.image_uri != null)
+        return [];
+    return [
+        {
+            input: 'image-uri',
+            problem: `is required with source ${source} (or config.source_revision_config.image_uri)`,
+        },
+    ];
+}
+function codehostFields(inputs, wanted) {
+    const integrationId = wanted.sourceConfig.integration_id;
+    const { repository } = inputs;
+    if (integrationId != null && repository !== undefined) {
+        return { source: 'codehost', integrationId, repository };
+    }
+    const problems = [];
+    if (integrationId == null) {
+        problems.push({
+            input: 'integration-id',
+            problem: 'is required with source codehost (or config.source_config.integration_id)',
+        });
+    }
+    if (repository === undefined) {
+        problems.push({
+            input: 'repository',
+            problem: 'is required with source codehost (owner/name)',
+        });
+    }
+    return problems;
+}
+/** The fields only the plan's source has, or what that source needs and lacks. */
+function sourceFields(inputs, wanted) {
+    const { source } = inputs;
+    const missing = (problems, fields) => problems.length > 0 ? problems : fields;
+    switch (source) {
+        case 'codehost':
+            return codehostFields(inputs, wanted);
+        case 'external_docker':
+            return missing(needsImage(source, wanted), {
+                source,
+                secretReferences: wanted.secretReferences,
+            });
+        case 'internal_docker':
+            return missing(needsImage(source, wanted), { source });
+        case 'internal_source': {
+            const tarball = wanted.sourceRevisionConfig.source_tarball_path;
+            const problem = 'source internal_source needs source_revision_config.source_tarball_path';
+            return missing(tarball == null ? [{ input: 'config', problem }] : [], { source });
+        }
+        case 'internal_template':
+            return { source };
+    }
+}
+function commonFields(inputs, wanted, fields, run) {
+    return {
+        apiUrl: inputs['api-url'],
+        headers: requestHeaders(inputs),
+        name: inputs.name,
+        sourceConfig: wanted.sourceConfig,
+        sourceRevisionConfig: wanted.sourceRevisionConfig,
+        secrets: inputs.secrets,
+        waitForReady: inputs['wait-for-ready'],
+        waitTimeoutSeconds: inputs['wait-timeout'],
+        commit: commitRequest(inputs.commit, fields, run),
+        onDrift: inputs['on-drift'],
+        dryRun: inputs['dry-run'],
+        sensitiveValues: [
+            inputs['api-key'],
+            ...Object.values(inputs.headers),
+            ...inputs.secrets.map((secret) => secret.value),
+        ],
+    };
+}
+/** The plan, or an `InputError` naming every input that does not fit the others. */
+function buildPlan(inputs, run) {
+    const wanted = requested(inputs);
+    const problems = combinationProblems(inputs, wanted);
+    const fields = sourceFields(inputs, wanted);
+    if (Array.isArray(fields))
+        throw new InputError([...problems, ...fields]);
+    if (problems.length > 0)
+        throw new InputError(problems);
+    return { ...commonFields(inputs, wanted, fields, run), ...fields };
+}
+
+;// CONCATENATED MODULE: ./src/inputs/read-plan.ts
+/**
+ * Every input of action.yml is read here, once, into one typed plan. Nothing
+ * here sends a request: a bad input fails the step before the first one.
+ *
+ * The inputs, their parsers and defaults are listed in declared.ts; the plan
+ * is assembled, and the inputs checked against each other, in build-plan.ts;
+ * its types are in plan.ts.
+ */
+
+
+
+/**
+ * Reads and validates every input. Throws an `InputError` naming each bad
+ * one: first every input that is wrong on its own, else every input that
+ * does not fit the others.
+ */
+function readPlan(read, run) {
+    const raw = Object.fromEntries(INPUT_NAMES.map((name) => [name, read(name) ?? defaultText(name, run)]));
+    const result = inputsSchema(run).safeParse(raw);
+    if (!result.success) {
+        throw new InputError(result.error.issues.map((issue) => ({
+            input: String(issue.path[0] ?? 'inputs'),
+            problem: issue.message,
+        })));
+    }
+    return buildPlan(result.data, run);
+}
+
+;// CONCATENATED MODULE: ./src/run/dependencies.ts
+/** The dependencies' log groups, or a phase run without one. */
+function inGroup(dependencies) {
+    return dependencies.group ?? ((_name, phase) => phase());
+}
+
+;// CONCATENATED MODULE: ./src/run/deploy.ts
+/**
+ * The deploy flow's decisions: which repository (codehost), which deployment
+ * of the name, reuse or create — never two from one name where the service
+ * lets the action prevent it, and a warning with every id where it cannot.
+ */
+
+
+
+
+/** Repositories named in the error when the wanted one is not listed. */
+const REPOSITORIES_SHOWN = 5;
+/**
+ * When the service may have created a deployment that its listing does not
+ * show yet (it promises no read-after-write), the name is looked up again
+ * after each of these pauses: 6 s in all, before concluding it was not created.
+ */
+const SETTLE_PAUSES_MS = [0, 1_000, 2_000, 3_000];
+const fullName = (repository) => `${repository.owner}/${repository.name}`;
+/** The entry of the integration's listing for `plan.repository`: exact, else case-insensitive. */
+async function resolveRepository(service, plan) {
+    const repositories = await service.listRepositories(plan.integrationId);
+    const wanted = fullName(plan.repository);
+    const match = repositories.find((repository) => fullName(repository) === wanted) ??
+        repositories.find((repository) => fullName(repository).toLowerCase() === wanted.toLowerCase());
+    if (match !== undefined)
+        return match;
+    if (repositories.length === 0) {
+        throw new ActionError(`Repository ${wanted} is not available to integration ${plan.integrationId}: the integration lists no repositories. Grant the integration access to ${wanted}.`);
+    }
+    const shown = repositories.slice(0, REPOSITORIES_SHOWN).map((r) => untrusted(fullName(r)));
+    const more = repositories.length > REPOSITORIES_SHOWN
+        ? ` and ${repositories.length - REPOSITORIES_SHOWN} more`
+        : '';
+    throw new ActionError(`Repository ${wanted} is not available to integration ${plan.integrationId}. It lists: ${shown.join(', ')}${more}. Check the repository input, or grant the integration access to ${wanted}.`);
+}
+/** The body of the create call for the plan (and the resolved repository). */
+function buildCreateRequest(plan, repository) {
+    const request = {
+        name: plan.name,
+        source: plan.source,
+        source_config: { ...plan.sourceConfig },
+        source_revision_config: { ...plan.sourceRevisionConfig },
+        secrets: plan.secrets.map((secret) => ({ ...secret })),
+    };
+    if (repository !== undefined) {
+        request.source_config.repo_url = repository.url;
+        request.source_config.integration_id = repository.host_integration_id;
+        request.source_revision_config.repo_ref ??= repository.default_branch;
+    }
+    if (plan.source === 'external_docker' && plan.secretReferences !== null) {
+        request.secret_references = plan.secretReferences;
+    }
+    return request;
+}
+/**
+ * The one deployment to use when several have the name (the service does not
+ * enforce unique names): one not being deleted, then the oldest; a warning
+ * names every id and the pick.
+ */
+function pickOne(found, name, logger) {
+    const [first, ...others] = [...found].sort((a, b) => Number(a.status === 'AWAITING_DELETE') - Number(b.status === 'AWAITING_DELETE') ||
+        Date.parse(a.created_at) - Date.parse(b.created_at));
+    if (first === undefined || others.length === 0)
+        return first;
+    logger.warning(`${found.length} deployments are named '${name}': ${found.map((d) => `${d.id} (${untrusted(d.status)}, created ${untrusted(d.created_at)})`).join(', ')}. Using ${first.id}: not being deleted first, then the oldest. The service does not enforce unique names; delete the others in the service.`);
+    return first;
+}
+/** A deployment found by its name, fit to reuse: same source, not being deleted. */
+function checkReusable(deployment, plan) {
+    if (deployment.source !== plan.source) {
+        throw new ActionError(`Deployment '${plan.name}' (${deployment.id}) exists with source ${deployment.source}, but source ${plan.source} was asked for. A deployment's name and source cannot change: use another name, or set source to ${deployment.source}.`);
+    }
+    if (deployment.status === 'AWAITING_DELETE') {
+        throw new ActionError(`Deployment '${plan.name}' (${deployment.id}) is AWAITING_DELETE: it is being deleted, and the name is unavailable until it is gone. Wait for the deletion to finish and run the step again, or deploy under another name.`);
+    }
+    return deployment;
+}
+/**
+ * Looks the name up again after each pause of `SETTLE_PAUSES_MS`, until the
+ * deployment is listed: the service's listing may lag its writes.
+ */
+async function findSettled(name, dependencies) {
+    const { service, clock, signal, logger } = dependencies;
+    for (const pause of SETTLE_PAUSES_MS) {
+        await clock.sleep(pause, signal);
+        const found = pickOne(await service.findByName(name), name, logger);
+        if (found !== undefined)
+            return found;
+    }
+    return undefined;
+}
+const settleWindow = formatDuration(SETTLE_PAUSES_MS.reduce((sum, pause) => sum + pause, 0));
+/**
+ * The reconcile hook of the create: after a 409 or a create that may have
+ * taken effect, what is there under the name. A 409 with nothing listed
+ * fails; an ambiguous create with nothing listed is tried again.
+ */
+function reconcileCreate(name, dependencies) {
+    const { logger } = dependencies;
+    return async (failure) => {
+        const conflict = failure.status === 409;
+        logger.info(conflict
+            ? `${CREATE_CALL} answered 409: another run created '${name}'; looking it up`
+            : `${CREATE_CALL} may or may not have created '${name}' (${failure.details.problem}): looking it up before trying again`);
+        const found = await findSettled(name, dependencies).catch((lookUpError) => {
+            if (!(lookUpError instanceof ActionError) || lookUpError instanceof CancelledError) {
+                throw lookUpError;
+            }
+            throw new ActionError(`${failure.message}\n${conflict ? 'The service says it exists' : 'The create may have taken effect'}, and looking '${name}' up failed too: ${lookUpError.message}\nRunning the step again is safe: it finds the deployment before creating one.`);
+        });
+        if (found !== undefined) {
+            logger.info(`'${name}' exists (${found.id}): using it`);
+            return found;
+        }
+        if (conflict) {
+            throw new ActionError(`${failure.message}\nThe service says '${name}' exists, but no deployment of that exact name was listed within ${settleWindow}. Run the step again later.`);
+        }
+        logger.info(`'${name}' is not listed after ${settleWindow}: it was not created`);
+        return undefined;
+    };
+}
+/**
+ * After a create: the name the service stored must be the one asked for
+ * (else every run would create another), and one more look-up warns when the
+ * name now has more than one deployment (two runs raced on a service that
+ * does not enforce unique names).
+ */
+async function checkCreated(deployment, name, dependencies) {
+    if (deployment.name !== name) {
+        throw new ActionError(`The service stored deployment ${deployment.id} as '${untrusted(deployment.name)}', not '${name}': it changes names, so the next run would not find it and would create another. Set the name input to '${untrusted(deployment.name)}'.`);
+    }
+    const ids = new Set([
+        deployment.id,
+        ...(await dependencies.service.findByName(name)).map((d) => d.id),
+    ]);
+    if (ids.size > 1) {
+        dependencies.logger.warning(`${ids.size} deployments are now named '${name}': ${[...ids].join(', ')}. Another run created one at the same time, and the service does not enforce unique names. Delete the extra ones in the service, and give the deploy job a 'concurrency:' group so that runs of this step never overlap.`);
+    }
+}
+/**
+ * The create call, reconciled: the deployment and whether this run
+ * created it. The answer to this run's own create is the deployment; one
+ * found by a look-up is checked like any other found by its name.
+ */
+async function create(plan, request, dependencies) {
+    const { value, via } = await dependencies.service.create(request, reconcileCreate(request.name, dependencies));
+    // A deployment found by the reconcile look-up has the exact name, and that
+    // look-up already warned about duplicates: only the create's own answer is checked.
+    if (via === 'answer')
+        await checkCreated(value, request.name, dependencies);
+    const deployment = via === 'answer' ? value : checkReusable(value, plan);
+    // A deployment that answered a 409 was created by another run.
+    return { deployment, created: via !== 'conflict' };
+}
+/** Resolve, find, then reuse or create (or, in a dry run, say what would be created). */
+async function deploy(plan, dependencies) {
+    const { service, logger } = dependencies;
+    const group = inGroup(dependencies);
+    const repository = plan.source === 'codehost'
+        ? await group(`Resolving repository ${fullName(plan.repository)}`, async () => {
+            const found = await resolveRepository(service, plan);
+            logger.info(`${fullName(plan.repository)}: ${untrusted(found.url)} (default branch ${untrusted(found.default_branch)})`);
+            return found;
+        })
+        : undefined;
+    const request = buildCreateRequest(plan, repository);
+    const existing = await group(`Looking for deployment '${plan.name}'`, async () => {
+        const found = pickOne(await service.findByName(plan.name), plan.name, logger);
+        logger.info(found === undefined
+            ? `no deployment is named '${plan.name}'`
+            : `found '${plan.name}': ${found.id} (${untrusted(found.status)})`);
+        return found;
+    });
+    if (existing !== undefined) {
+        return { request, repository, deployment: checkReusable(existing, plan), created: false };
+    }
+    if (plan.dryRun) {
+        logger.info(`dry run: would ${CREATE_CALL} to create '${plan.name}'`);
+        return { request, repository, created: false };
+    }
+    return group(`Creating deployment '${plan.name}'`, async () => {
+        const outcome = await create(plan, request, dependencies);
+        logger.info(outcome.created
+            ? `created ${outcome.deployment.id} (${untrusted(outcome.deployment.status)})`
+            : `reusing ${outcome.deployment.id}, created by another run (${untrusted(outcome.deployment.status)})`);
+        return { request, repository, ...outcome };
+    });
+}
 
 // EXTERNAL MODULE: external "node:http"
 var external_node_http_ = __nccwpck_require__(7067);
 // EXTERNAL MODULE: ./node_modules/undici/index.js
 var undici = __nccwpck_require__(4371);
-;// CONCATENATED MODULE: ./src/runtime.ts
-/**
- * What every module needs from the world, passed in rather than imported:
- * time (a clock tests can fake), logging, and how values are written in a log.
- */
+;// CONCATENATED MODULE: ./src/service/errors.ts
+/** What a failed call to the service raises. */
 
-const cancelled = () => new CancelledError('The run was cancelled');
-const systemClock = {
-    now: () => performance.now(),
-    wallTime: () => Date.now(),
-    random: () => Math.random(),
-    sleep: (ms, signal) => new Promise((resolve, reject) => {
-        if (signal?.aborted) {
-            reject(cancelled());
-            return;
+/** A call to the service failed: names the call, the status and the service's message. */
+class ServiceError extends ActionError {
+    name = 'ServiceError';
+    details;
+    constructor(details) {
+        super(ServiceError.format(details));
+        this.details = details;
+    }
+    get status() {
+        return this.details.status;
+    }
+    get ambiguous() {
+        return this.details.ambiguous === true;
+    }
+    get transient() {
+        return this.details.transient === true;
+    }
+    /** The same failure, counted over `attempts`. */
+    after(attempts) {
+        return attempts > 1 ? new ServiceError({ ...this.details, attempts }) : this;
+    }
+    static format(details) {
+        const { method, path, problem, serviceMessage, requestId, remedy, attempts } = details;
+        const tries = attempts !== undefined && attempts > 1 ? ` after ${attempts} attempts` : '';
+        let message = `${method} ${path} failed${tries}: ${problem}`;
+        if (serviceMessage !== undefined && serviceMessage !== '') {
+            message += serviceMessage.includes('\n')
+                ? `:\n${serviceMessage}`
+                : ` (service said: ${serviceMessage})`;
         }
-        const onAbort = () => {
-            clearTimeout(timer);
-            reject(cancelled());
-        };
-        const timer = setTimeout(() => {
-            signal?.removeEventListener('abort', onAbort);
-            resolve();
-        }, ms);
-        signal?.addEventListener('abort', onAbort, { once: true });
-    }),
-};
-/** How every duration is written in the log: `1.5 s`, `12.0 s`. */
-function formatDuration(ms) {
-    return `${(ms / 1000).toFixed(1)} s`;
-}
-/**
- * Characters that must not reach a log line raw: every character that ends
- * a line for some reader (the runner ends one at a lone CR too, as .NET's
- * `ReadLine` does; NEL, U+2028 and U+2029 for Unicode-aware ones), every
- * other C0 and C1 control character (an ANSI escape starts with ESC), and
- * the bidirectional controls that reorder what a person sees.
- */
-const UNSAFE_IN_A_LINE = 
-// eslint-disable-next-line no-control-regex
-/[\u0000-\u001f\u007f-\u009f\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g;
-/**
- * A value that came from the service, made fit for one log line: line breaks
- * and other control characters shown escaped (`\r`, `\u001b`), not
- * interpreted, so that it cannot start a line of its own (a line starting
- * with `::` is a runner command) nor colour or rewrite the log.
- */
-function untrusted(value) {
-    return value.replace(UNSAFE_IN_A_LINE, (character) => {
-        const escaped = JSON.stringify(character).slice(1, -1);
-        return escaped.length > 1
-            ? escaped
-            : `\\u${character.charCodeAt(0).toString(16).padStart(4, '0')}`;
-    });
-}
-/** Every sequence some reader takes for a line break, the separators kept. */
-const LINE_BREAKS = /(\r\n|[\n\r\u0085\u2028\u2029])/;
-/**
- * The last defence for text the action logs: a line that would start a
- * runner command (`::name::`, leading white space ignored as the runner
- * does) is shown with a marker in front, so only the action's own
- * `@actions/core` calls issue commands. A line ends at any break a reader
- * honours, a lone CR included.
- */
-function neutraliseCommands(text) {
-    return text
-        .split(LINE_BREAKS)
-        .map((part, index) => (index % 2 === 0 && /^\s*::/.test(part) ? `[text] ${part}` : part))
-        .join('');
+        if (remedy !== undefined)
+            message += `\n${remedy}`;
+        if (requestId !== undefined)
+            message += `\nrequest id: ${requestId}`;
+        return message;
+    }
 }
 
-;// CONCATENATED MODULE: ./src/answers.ts
+;// CONCATENATED MODULE: ./src/service/answers.ts
 /**
  * What the action says about an exchange that failed: the service's own
  * message from an error body, a description of a body it could not read,
@@ -43872,7 +44753,7 @@ function networkFailure(error, timedOut, timeoutMs) {
     return { problem: code !== '' ? `${text} (${code})` : text, reached };
 }
 
-;// CONCATENATED MODULE: ./src/retry.ts
+;// CONCATENATED MODULE: ./src/service/retry.ts
 const DEFAULT_RETRY_POLICY = {
     attempts: 5,
     initialDelayMs: 1_000,
@@ -43901,7 +44782,7 @@ function delayBeforeRetry(policy, attempt, retryAfterMs, clock) {
     return Math.round(backoff / 2 + (backoff / 2) * clock.random());
 }
 
-;// CONCATENATED MODULE: ./src/client.ts
+;// CONCATENATED MODULE: ./src/service/client.ts
 /**
  * The one HTTP client of the service. Every request goes through `exchange()`:
  * one loop that sets the headers and the per-request timeout, retries what is
@@ -43917,13 +44798,9 @@ function delayBeforeRetry(policy, attempt, retryAfterMs, clock) {
 
 
 
+
 /** Far above a page of 100 deployments (~1 MiB); an answer past it is not the service's. */
 const DEFAULT_MAX_ANSWER_BYTES = 32 * 1024 * 1024;
-/** The proxy of the runner's environment (`HTTPS_PROXY`, `HTTP_PROXY`, `NO_PROXY`, any case), if any. */
-function proxyDispatcher(env) {
-    const names = ['https_proxy', 'HTTPS_PROXY', 'http_proxy', 'HTTP_PROXY'];
-    return names.some((name) => (env[name] ?? '') !== '') ? new undici/* EnvHttpProxyAgent */.J2() : undefined;
-}
 const isRetryableStatus = (status) => status === 408 || status === 429 || status >= 500;
 class ServiceClient {
     #options;
@@ -44131,733 +45008,51 @@ class ServiceClient {
     }
 }
 
-;// CONCATENATED MODULE: ./src/service.ts
+;// CONCATENATED MODULE: ./src/service/proxy.ts
 /**
- * The deployment management service as a typed API: one function an
- * endpoint, the only place that spells a path, a query or a schema. The flow
- * reads like the contract (`findByName`, `create`, `getById`) and never sees
- * HTTP. Endpoints are described in the README's "How it works".
+ * Where the service's requests go: through the proxy the step's environment
+ * names (README "Retries and timeouts"), read by the adapter and passed in as
+ * data, or straight to the service.
  */
 
-
-const DEPLOYMENTS = '/v2/deployments';
-/** How messages name the create call. */
-const CREATE_CALL = `POST ${DEPLOYMENTS}`;
-/** The largest page the service serves. */
-const PAGE_LIMIT = 100;
-/** Pages read at most in one search: 100,000 deployments that contain the name. */
-const MAX_PAGES = 1_000;
-class Service {
-    #client;
-    #logger;
-    #maxPages;
-    constructor(client, logger, options = {}) {
-        this.#client = client;
-        this.#logger = logger;
-        this.#maxPages = options.maxPages ?? MAX_PAGES;
-    }
-    /** `GET /v1/integrations/forge/codehost/{id}/repos`. */
-    listRepositories(integrationId) {
-        return this.#client.request({
-            method: 'GET',
-            // The id is a validated uuid: nothing else reaches the path.
-            path: `/v1/integrations/forge/codehost/${encodeURIComponent(integrationId)}/repos`,
-            schema: RepositoryListSchema,
-            remedies: {
-                404: `Check the integration-id input: the service knows no integration ${integrationId}.`,
-            },
-        });
-    }
-    /**
-     * Every deployment named exactly `name`, in the order listed. The service
-     * filters by substring only and does not say where the list ends: a short
-     * or empty page, or an offset that does not advance, ends it; `maxPages`
-     * stops a service that never ends it.
-     */
-    async findByName(name) {
-        const found = [];
-        let offset = 0;
-        for (let page = 1; page <= this.#maxPages; page++) {
-            const list = await this.#client.request({
-                method: 'GET',
-                path: DEPLOYMENTS,
-                query: { name_contains: name, limit: PAGE_LIMIT, offset },
-                schema: DeploymentListSchema,
-            });
-            found.push(...list.resources.filter((deployment) => deployment.name === name));
-            if (list.resources.length < PAGE_LIMIT)
-                return found;
-            if (list.offset <= offset) {
-                this.#logger.warning(`GET ${DEPLOYMENTS} returned offset ${list.offset} after offset ${offset}: it does not advance, so the list is taken to end here`);
-                return found;
-            }
-            offset = list.offset;
-        }
-        throw new ActionError(`GET ${DEPLOYMENTS}: no end of the list after ${this.#maxPages} pages of ${PAGE_LIMIT} deployments whose names contain '${name}'; stopped rather than risk creating a duplicate. Use a more distinctive name, or report the service's pagination.`);
-    }
-    /**
-     * `GET /v2/deployments?deployment_ids=ID`: the deployment, or undefined when
-     * the answer does not list it. One attempt: a poll is retried by the next poll.
-     */
-    async getById(id, timeoutMs) {
-        const list = await this.#client.request({
-            method: 'GET',
-            path: DEPLOYMENTS,
-            query: { deployment_ids: id },
-            schema: DeploymentListSchema,
-            attempts: 1,
-            timeoutMs,
-        });
-        return list.resources.find((deployment) => deployment.id === id);
-    }
-    /**
-     * `POST /v2/deployments`. When the create may have taken effect without an
-     * answer, or the service answers 409, `reconcile` finds what is there.
-     */
-    create(request, reconcile) {
-        return this.#client.exchange({
-            method: 'POST',
-            path: DEPLOYMENTS,
-            body: request,
-            schema: DeploymentSchema,
-            idempotent: false,
-            reconcile,
-        });
-    }
-    /** How a person reads a call, for messages: `GET /v2/deployments?deployment_ids=ID`. */
-    static describeGetById(id) {
-        return `GET ${DEPLOYMENTS}?deployment_ids=${id}`;
-    }
-}
-
-;// CONCATENATED MODULE: ./src/deploy.ts
+/** The code of undici's one-time warning that `EnvHttpProxyAgent` is experimental. */
+const EXPERIMENTAL_WARNING = 'UNDICI-EHPA';
 /**
- * The deploy flow's decisions: which repository (codehost), which deployment
- * of the name, reuse or create — never two from one name where the service
- * lets the action prevent it, and a warning with every id where it cannot.
+ * Runs `make` with undici's "EnvHttpProxyAgent is experimental" warning
+ * dropped: the step log would show it on stderr, and users read it as a
+ * fault. Every other warning goes through.
  */
-
-
-
-/** Repositories named in the error when the wanted one is not listed. */
-const REPOSITORIES_SHOWN = 5;
-/**
- * When the service may have created a deployment that its listing does not
- * show yet (it promises no read-after-write), the name is looked up again
- * after each of these pauses: 6 s in all, before concluding it was not created.
- */
-const SETTLE_PAUSES_MS = [0, 1_000, 2_000, 3_000];
-const fullName = (repository) => `${repository.owner}/${repository.name}`;
-/** The entry of the integration's listing for `plan.repository`: exact, else case-insensitive. */
-async function resolveRepository(service, plan) {
-    const repositories = await service.listRepositories(plan.integrationId);
-    const wanted = fullName(plan.repository);
-    const match = repositories.find((repository) => fullName(repository) === wanted) ??
-        repositories.find((repository) => fullName(repository).toLowerCase() === wanted.toLowerCase());
-    if (match !== undefined)
-        return match;
-    if (repositories.length === 0) {
-        throw new ActionError(`Repository ${wanted} is not available to integration ${plan.integrationId}: the integration lists no repositories. Grant the integration access to ${wanted}.`);
-    }
-    const shown = repositories.slice(0, REPOSITORIES_SHOWN).map((r) => untrusted(fullName(r)));
-    const more = repositories.length > REPOSITORIES_SHOWN
-        ? ` and ${repositories.length - REPOSITORIES_SHOWN} more`
-        : '';
-    throw new ActionError(`Repository ${wanted} is not available to integration ${plan.integrationId}. It lists: ${shown.join(', ')}${more}. Check the repository input, or grant the integration access to ${wanted}.`);
-}
-/** The body of the create call for the plan (and the resolved repository). */
-function buildCreateRequest(plan, repository) {
-    const request = {
-        name: plan.name,
-        source: plan.source,
-        source_config: { ...plan.sourceConfig },
-        source_revision_config: { ...plan.sourceRevisionConfig },
-        secrets: plan.secrets.map((secret) => ({ ...secret })),
+function withoutExperimentalWarning(make) {
+    // Put back as it was, unbound: it is process's own method.
+    // eslint-disable-next-line @typescript-eslint/unbound-method
+    const emitWarning = process.emitWarning;
+    process.emitWarning = (warning, ...rest) => {
+        const [options] = rest;
+        const code = typeof options === 'object' && options !== null && 'code' in options
+            ? options.code
+            : undefined;
+        if (code === EXPERIMENTAL_WARNING)
+            return;
+        Reflect.apply(emitWarning, process, [warning, ...rest]);
     };
-    if (repository !== undefined) {
-        request.source_config.repo_url = repository.url;
-        request.source_config.integration_id = repository.host_integration_id;
-        request.source_revision_config.repo_ref ??= repository.default_branch;
+    try {
+        return make();
     }
-    if (plan.source === 'external_docker' && plan.secretReferences !== null) {
-        request.secret_references = plan.secretReferences;
+    finally {
+        process.emitWarning = emitWarning;
     }
-    return request;
 }
-/**
- * The one deployment to use when several have the name (the service does not
- * enforce unique names): one not being deleted, then the oldest; a warning
- * names every id and the pick.
- */
-function pickOne(found, name, logger) {
-    const [first, ...others] = [...found].sort((a, b) => Number(a.status === 'AWAITING_DELETE') - Number(b.status === 'AWAITING_DELETE') ||
-        Date.parse(a.created_at) - Date.parse(b.created_at));
-    if (first === undefined || others.length === 0)
-        return first;
-    logger.warning(`${found.length} deployments are named '${name}': ${found.map((d) => `${d.id} (${untrusted(d.status)}, created ${untrusted(d.created_at)})`).join(', ')}. Using ${first.id}: not being deleted first, then the oldest. The service does not enforce unique names; delete the others in the service.`);
-    return first;
-}
-/** A deployment found by its name, fit to reuse: same source, not being deleted. */
-function checkReusable(deployment, plan) {
-    if (deployment.source !== plan.source) {
-        throw new ActionError(`Deployment '${plan.name}' (${deployment.id}) exists with source ${deployment.source}, but source ${plan.source} was asked for. A deployment's name and source cannot change: use another name, or set source to ${deployment.source}.`);
-    }
-    if (deployment.status === 'AWAITING_DELETE') {
-        throw new ActionError(`Deployment '${plan.name}' (${deployment.id}) is AWAITING_DELETE: it is being deleted, and the name is unavailable until it is gone. Wait for the deletion to finish and run the step again, or deploy under another name.`);
-    }
-    return deployment;
-}
-/**
- * Looks the name up again after each pause of `SETTLE_PAUSES_MS`, until the
- * deployment is listed: the service's listing may lag its writes.
- */
-async function findSettled(name, dependencies) {
-    const { service, clock, signal, logger } = dependencies;
-    for (const pause of SETTLE_PAUSES_MS) {
-        await clock.sleep(pause, signal);
-        const found = pickOne(await service.findByName(name), name, logger);
-        if (found !== undefined)
-            return found;
-    }
-    return undefined;
-}
-const settleWindow = formatDuration(SETTLE_PAUSES_MS.reduce((sum, pause) => sum + pause, 0));
-/**
- * The reconcile hook of the create: after a 409 or a create that may have
- * taken effect, what is there under the name. A 409 with nothing listed
- * fails; an ambiguous create with nothing listed is tried again.
- */
-function reconcileCreate(name, dependencies) {
-    const { logger } = dependencies;
-    return async (failure) => {
-        const conflict = failure.status === 409;
-        logger.info(conflict
-            ? `${CREATE_CALL} answered 409: another run created '${name}'; looking it up`
-            : `${CREATE_CALL} may or may not have created '${name}' (${failure.details.problem}): looking it up before trying again`);
-        const found = await findSettled(name, dependencies).catch((lookUpError) => {
-            if (!(lookUpError instanceof ActionError) || lookUpError instanceof CancelledError) {
-                throw lookUpError;
-            }
-            throw new ActionError(`${failure.message}\n${conflict ? 'The service says it exists' : 'The create may have taken effect'}, and looking '${name}' up failed too: ${lookUpError.message}\nRunning the step again is safe: it finds the deployment before creating one.`);
-        });
-        if (found !== undefined) {
-            logger.info(`'${name}' exists (${found.id}): using it`);
-            return found;
-        }
-        if (conflict) {
-            throw new ActionError(`${failure.message}\nThe service says '${name}' exists, but no deployment of that exact name was listed within ${settleWindow}. Run the step again later.`);
-        }
-        logger.info(`'${name}' is not listed after ${settleWindow}: it was not created`);
+/** A dispatcher through the proxy, or undefined (undici's global one) when no proxy is set. */
+function proxyDispatcher(proxy) {
+    const { httpsProxy = '', httpProxy = '', noProxy = '' } = proxy;
+    if (httpsProxy === '' && httpProxy === '')
         return undefined;
-    };
-}
-/**
- * After a create: the name the service stored must be the one asked for
- * (else every run would create another), and one more look-up warns when the
- * name now has more than one deployment (two runs raced on a service that
- * does not enforce unique names).
- */
-async function checkCreated(deployment, name, dependencies) {
-    if (deployment.name !== name) {
-        throw new ActionError(`The service stored deployment ${deployment.id} as '${untrusted(deployment.name)}', not '${name}': it changes names, so the next run would not find it and would create another. Set the name input to '${untrusted(deployment.name)}'.`);
-    }
-    const ids = new Set([
-        deployment.id,
-        ...(await dependencies.service.findByName(name)).map((d) => d.id),
-    ]);
-    if (ids.size > 1) {
-        dependencies.logger.warning(`${ids.size} deployments are now named '${name}': ${[...ids].join(', ')}. Another run created one at the same time, and the service does not enforce unique names. Delete the extra ones in the service, and give the deploy job a 'concurrency:' group so that runs of this step never overlap.`);
-    }
-}
-/**
- * The create call, reconciled: the deployment and whether this run
- * created it. The answer to this run's own create is the deployment; one
- * found by a look-up is checked like any other found by its name.
- */
-async function create(plan, request, dependencies) {
-    const { value, via } = await dependencies.service.create(request, reconcileCreate(request.name, dependencies));
-    // A deployment found by the reconcile look-up has the exact name, and that
-    // look-up already warned about duplicates: only the create's own answer is checked.
-    if (via === 'answer')
-        await checkCreated(value, request.name, dependencies);
-    const deployment = via === 'answer' ? value : checkReusable(value, plan);
-    // A deployment that answered a 409 was created by another run.
-    return { deployment, created: via !== 'conflict' };
-}
-const inGroup = (dependencies) => dependencies.group ?? ((_name, phase) => phase());
-/** Resolve, find, then reuse or create (or, in a dry run, say what would be created). */
-async function deploy(plan, dependencies) {
-    const { service, logger } = dependencies;
-    const group = inGroup(dependencies);
-    const repository = plan.source === 'codehost'
-        ? await group(`Resolving repository ${fullName(plan.repository)}`, async () => {
-            const found = await resolveRepository(service, plan);
-            logger.info(`${fullName(plan.repository)}: ${untrusted(found.url)} (default branch ${untrusted(found.default_branch)})`);
-            return found;
-        })
-        : undefined;
-    const request = buildCreateRequest(plan, repository);
-    const existing = await group(`Looking for deployment '${plan.name}'`, async () => {
-        const found = pickOne(await service.findByName(plan.name), plan.name, logger);
-        logger.info(found === undefined
-            ? `no deployment is named '${plan.name}'`
-            : `found '${plan.name}': ${found.id} (${untrusted(found.status)})`);
-        return found;
-    });
-    if (existing !== undefined) {
-        return { request, repository, deployment: checkReusable(existing, plan), created: false };
-    }
-    if (plan.dryRun) {
-        logger.info(`dry run: would ${CREATE_CALL} to create '${plan.name}'`);
-        return { request, repository, created: false };
-    }
-    return group(`Creating deployment '${plan.name}'`, async () => {
-        const outcome = await create(plan, request, dependencies);
-        logger.info(outcome.created
-            ? `created ${outcome.deployment.id} (${untrusted(outcome.deployment.status)})`
-            : `reusing ${outcome.deployment.id}, created by another run (${untrusted(outcome.deployment.status)})`);
-        return { request, repository, ...outcome };
-    });
+    return withoutExperimentalWarning(() => new undici/* EnvHttpProxyAgent */.J2({ httpsProxy, httpProxy, noProxy }));
 }
 
-;// CONCATENATED MODULE: ./src/redact.ts
-/**
- * Removes secret values from free text (log lines, error messages, the job
- * summary) before it is shown. Outputs are not free text: they are redacted
- * by structure (report.ts). The runner masks the values registered with
- * `core.setSecret` too, but only in the log it renders.
- */
-const MASK = '***';
-/**
- * Whether a value can be hidden in text without destroying it: `4`, `true`
- * or `off` occur everywhere (ids, counts, words), so replacing them would
- * garble every line and still not hide them.
- */
-function isRedactable(value) {
-    const trimmed = value.trim();
-    return (trimmed.length >= 4 &&
-        !/^(true|false|null|none|yes|no|on|off)$/i.test(trimmed) &&
-        !/^[-+]?\d+(\.\d+)?$/.test(trimmed));
-}
-/** `\u00e9` (and `\u00E9`) for every character outside printable ASCII, as Python's json does. */
-function asciiEscaped(text, upper) {
-    return text.replace(/[^\x20-\x7e]/g, (character) => {
-        const hex = character.charCodeAt(0).toString(16).padStart(4, '0');
-        return `\\u${upper ? hex.toUpperCase() : hex}`;
-    });
-}
-/** The forms a value takes inside JSON text: escaped quotes, `\/`, and escaped non-ASCII. */
-function jsonForms(value) {
-    const inner = JSON.stringify(value).slice(1, -1);
-    const slashes = inner.replaceAll('/', '\\/');
-    return [inner, slashes].flatMap((form) => [
-        form,
-        asciiEscaped(form, false),
-        asciiEscaped(form, true),
-    ]);
-}
-const percentEncoded = (character) => `%${character.charCodeAt(0).toString(16).toUpperCase().padStart(2, '0')}`;
-/**
- * The forms a value takes inside a URL or a form body: `encodeURIComponent`'s;
- * RFC 3986's and Python's `quote` (`!'()*` encoded too); and the
- * `application/x-www-form-urlencoded` forms, space as `+`, of Python's
- * `urlencode` (`~` kept) and of `URLSearchParams` (`*` kept, `~` encoded).
- */
-function urlForms(value) {
-    const component = encodeURIComponent(value);
-    const strict = component.replace(/[!'()*]/g, percentEncoded);
-    const searchParams = new URLSearchParams({ v: value }).toString().slice('v='.length);
-    return [component, strict, strict.replaceAll('%20', '+'), searchParams];
-}
-class Redactor {
-    #needles = new Set();
-    #sorted;
-    /**
-     * Registers a secret value: the value, each of its lines that is
-     * redactable, and the forms they take inside JSON, URLs and form bodies. Returns the
-     * value and lines that were not known yet, for the runner's mask; a value
-     * that is not redactable is not registered (see `isRedactable`).
-     */
-    add(value) {
-        const lines = value.split(/\r?\n/).map((line) => line.trim());
-        const forms = [value, ...lines].filter((form, index, all) => isRedactable(form) && all.indexOf(form) === index);
-        const fresh = forms.filter((form) => !this.#needles.has(form));
-        for (const form of forms) {
-            for (const variant of [form, ...jsonForms(form), ...urlForms(form)]) {
-                this.#needles.add(variant);
-            }
-        }
-        this.#sorted = undefined;
-        return fresh;
-    }
-    redact(text) {
-        // Longest first, so that a secret containing another is replaced whole.
-        this.#sorted ??= [...this.#needles].sort((a, b) => b.length - a.length);
-        let out = text;
-        for (const needle of this.#sorted)
-            out = out.split(needle).join(MASK);
-        return out;
-    }
-}
-
-;// CONCATENATED MODULE: ./src/drift.ts
-/**
- * Drift: where a reused deployment differs from what the step asks for. The
- * service has no update call, so these differences stay until someone
- * changes the deployment in the service (README, "Drift").
- */
+;// CONCATENATED MODULE: ./src/run/live.ts
 
 
-const isObject = (value) => typeof value === 'object' && value !== null && !Array.isArray(value);
-/** null and absent are the same to the service (every field is nullable). */
-const isAbsent = (value) => value === undefined || value === null;
-/** Deep equality of JSON values; numbers by value (`2` equals `2.0`). */
-function same(a, b) {
-    if (isAbsent(a) || isAbsent(b))
-        return isAbsent(a) && isAbsent(b);
-    if (Array.isArray(a) || Array.isArray(b)) {
-        return (Array.isArray(a) &&
-            Array.isArray(b) &&
-            a.length === b.length &&
-            a.every((item, index) => same(item, b[index])));
-    }
-    if (isObject(a) && isObject(b)) {
-        const keys = new Set([...Object.keys(a), ...Object.keys(b)]);
-        return [...keys].every((key) => same(a[key], b[key]));
-    }
-    return a === b;
-}
-/**
- * Compares what the step sets in an object with the live object: only the
- * keys the step sets, recursing into objects (the service fills in
- * defaults), arrays whole.
- */
-function compareSet(path, wanted, live, out) {
-    const liveObject = isObject(live) ? live : {};
-    for (const [key, value] of Object.entries(wanted)) {
-        if (value === undefined)
-            continue;
-        const field = `${path}.${key}`;
-        if (isObject(value) && isObject(liveObject[key])) {
-            compareSet(field, value, liveObject[key], out);
-        }
-        else if (!same(value, liveObject[key])) {
-            out.push({ field, wanted: value, live: liveObject[key] ?? null });
-        }
-    }
-}
-function compareSecrets(plan, deployment, out) {
-    const live = new Map(deployment.secrets.map((secret) => [secret.name, secret.value]));
-    const wanted = new Map(plan.secrets.map((secret) => [secret.name, secret.value]));
-    for (const [name, value] of wanted) {
-        const liveValue = live.get(name);
-        if (liveValue === undefined) {
-            out.push({ field: `secrets.${name}`, wanted: MASK, live: null });
-        }
-        else if (liveValue !== '' && liveValue !== value) {
-            out.push({ field: `secrets.${name}`, wanted: MASK, live: MASK });
-        }
-    }
-    for (const name of live.keys()) {
-        if (!wanted.has(name))
-            out.push({ field: `secrets.${name}`, wanted: null, live: MASK });
-    }
-}
-const sortedReferences = (references) => references.map((reference) => JSON.stringify(reference)).sort();
-/**
- * Every difference between the step and the deployment it reused:
- * `source_config` (what the step sets, and for codehost the listing's
- * repo_url and integration_id), `source_revision_config` fields the step
- * sets, secrets when the step gives any, secret_references as a set.
- */
-function findDrift(plan, request, deployment) {
-    const out = [];
-    compareSet('source_config', request.source_config, deployment.source_config, out);
-    const revision = {
-        repo_ref: plan.sourceRevisionConfig.repo_ref,
-        agent_config_path: plan.sourceRevisionConfig.agent_config_path,
-        image_uri: plan.sourceRevisionConfig.image_uri,
-        source_tarball_path: plan.sourceRevisionConfig.source_tarball_path,
-    };
-    compareSet('source_revision_config', revision, deployment.source_revision_config, out);
-    if (plan.secrets.length > 0)
-        compareSecrets(plan, deployment, out);
-    if (plan.source === 'external_docker' && plan.secretReferences !== null) {
-        const live = deployment.secret_references ?? [];
-        if (!same(sortedReferences(plan.secretReferences), sortedReferences(live))) {
-            out.push({ field: 'secret_references', wanted: plan.secretReferences, live });
-        }
-    }
-    return out;
-}
-/** How a drifted value is written in a message: JSON, short, on one line. */
-function showValue(value) {
-    if (value === null || value === undefined)
-        return '(not set)';
-    const text = untrusted(typeof value === 'string' ? value : JSON.stringify(value));
-    return text.length > 120 ? `${text.slice(0, 120)}…` : text;
-}
-
-;// CONCATENATED MODULE: ./src/commit-target.ts
-/**
- * Which commit must be live (README "What green means"): the `commit` input,
- * with `auto` derived from the run's event. Whether an `auto` commit is
- * targeted depends on the branch the deployment tracks, which only the
- * deploy step knows; this module says which branch and sha the run is for.
- */
-
-const commit_target_FULL_SHA = /^[0-9a-fA-F]{40}$/;
-const BRANCH_REF = 'refs/heads/';
-/** Events whose GITHUB_SHA is a merge commit the service never builds. */
-const PULL_REQUEST_EVENTS = ['pull_request', 'pull_request_target'];
-/** The part of a pull request event's payload that is read; the rest may be anything. */
-const PullRequestPayloadSchema = looseObject({
-    pull_request: looseObject({
-        head: looseObject({
-            ref: schemas_string().min(1),
-            sha: schemas_string().regex(commit_target_FULL_SHA),
-            // null when the fork the pull request comes from was deleted
-            repo: looseObject({ full_name: schemas_string() }).nullish(),
-        }),
-    }),
-});
-function commit_target_none(reason) {
-    return { kind: 'none', reason };
-}
-function sameRepository(fullName, repository) {
-    return fullName.toLowerCase() === `${repository.owner}/${repository.name}`.toLowerCase();
-}
-/** The head of the pull request: its branch and sha (never GITHUB_SHA, the merge commit). */
-function pullRequestHead(event, repository) {
-    const parsed = PullRequestPayloadSchema.safeParse(event.payload);
-    if (!parsed.success) {
-        return commit_target_none(`the ${event.name} event has no pull_request.head.ref and .sha in its payload`);
-    }
-    const { ref, sha, repo } = parsed.data.pull_request.head;
-    // A head in another repository (a fork) is a commit the deployment's repository does not have.
-    if (repo === null || (repo !== undefined && !sameRepository(repo.full_name, repository))) {
-        const where = repo === null ? 'a deleted repository' : repo.full_name;
-        return commit_target_none(`the pull request's head is in ${where}, not ${repository.owner}/${repository.name}`);
-    }
-    return { kind: 'auto', branch: ref, sha: sha.toLowerCase() };
-}
-/** The branch of `refs/heads/B` and GITHUB_SHA, for every other event. */
-function branchHead(event, workflowRepository, repository) {
-    if (!event.ref.startsWith(BRANCH_REF) || event.ref === BRANCH_REF) {
-        if (event.ref.startsWith('refs/tags/'))
-            return commit_target_none(`the run is for tag ${event.ref}`);
-        if (event.ref === '')
-            return commit_target_none(`the ${event.name} event has no ref`);
-        return commit_target_none(`the run is for ${event.ref}, not a branch`);
-    }
-    if (workflowRepository !== undefined && !sameRepository(workflowRepository, repository)) {
-        return commit_target_none(`the run is for ${workflowRepository}, not ${repository.owner}/${repository.name}`);
-    }
-    if (!commit_target_FULL_SHA.test(event.sha))
-        return commit_target_none(`GITHUB_SHA '${event.sha}' is not a full commit sha`);
-    return { kind: 'auto', branch: event.ref.slice(BRANCH_REF.length), sha: event.sha.toLowerCase() };
-}
-/**
- * The commit the plan asks for, once the plan's source fields are known (a
- * sha with a source other than codehost is refused before this).
- */
-function commitRequest(commit, fields, environment) {
-    if (commit.kind === 'none')
-        return commit_target_none('the commit input is none');
-    if (commit.kind === 'sha')
-        return commit;
-    if (fields.source !== 'codehost')
-        return commit_target_none(`source ${fields.source} has no commits`);
-    const { event } = environment;
-    if (event === undefined)
-        return commit_target_none("the run's event is not known");
-    if (PULL_REQUEST_EVENTS.includes(event.name))
-        return pullRequestHead(event, fields.repository);
-    return branchHead(event, environment.repository, fields.repository);
-}
-
-;// CONCATENATED MODULE: ./src/plan-builder.ts
-/**
- * From inputs that each parsed on their own to one plan: `config` merged
- * under the explicit inputs, the request headers, and the checks that depend
- * on more than one input (mostly on `source`). Every such problem is found
- * before the plan is built, and all of them are reported together.
- */
-
-
-/** The fields of `record` whose value is not undefined: an input that was not given. */
-function given(record) {
-    return Object.fromEntries(Object.entries(record).filter(([, value]) => value !== undefined));
-}
-function requested(inputs) {
-    const { config } = inputs;
-    return {
-        sourceConfig: {
-            ...config.source_config,
-            ...given({ integration_id: inputs['integration-id'] }),
-        },
-        sourceRevisionConfig: {
-            ...config.source_revision_config,
-            ...given({
-                repo_ref: inputs['repo-ref'],
-                agent_config_path: inputs['agent-config-path'],
-                image_uri: inputs['image-uri'],
-            }),
-        },
-        secretReferences: config.secret_references ?? null,
-    };
-}
-/** The extra headers, and the api key under `api-key-header` when one is given. */
-function requestHeaders(inputs) {
-    const apiKey = inputs['api-key'];
-    if (apiKey === '')
-        return { ...inputs.headers };
-    return { ...inputs.headers, [inputs['api-key-header']]: apiKey };
-}
-/** Problems of inputs that are each valid but do not go together. */
-function combinationProblems(inputs, wanted) {
-    const problems = [];
-    const { source } = inputs;
-    const apiKeyHeader = inputs['api-key-header'].toLowerCase();
-    const clash = Object.keys(inputs.headers).find((name) => name.toLowerCase() === apiKeyHeader);
-    if (inputs['api-key'] !== '' && clash !== undefined) {
-        problems.push({
-            input: 'headers',
-            problem: `header '${clash}' would replace the api-key header`,
-        });
-    }
-    if (source !== 'external_docker' && wanted.secretReferences !== null) {
-        problems.push({
-            input: 'config',
-            problem: `secret_references applies only to source external_docker, not ${source}`,
-        });
-    }
-    if (source !== 'codehost' && inputs.commit.kind === 'sha') {
-        problems.push({
-            input: 'commit',
-            problem: `a commit sha applies only to source codehost, not ${source} (use auto or none)`,
-        });
-    }
-    return problems;
-}
-function needsImage(source, wanted) {
-    if (wanted.sourceRevisionConfig.image_uri != null)
-        return [];
-    return [
-        {
-            input: 'image-uri',
-            problem: `is required with source ${source} (or config.source_revision_config.image_uri)`,
-        },
-    ];
-}
-function codehostFields(inputs, wanted) {
-    const integrationId = wanted.sourceConfig.integration_id;
-    const { repository } = inputs;
-    if (integrationId != null && repository !== undefined) {
-        return { source: 'codehost', integrationId, repository };
-    }
-    const problems = [];
-    if (integrationId == null) {
-        problems.push({
-            input: 'integration-id',
-            problem: 'is required with source codehost (or config.source_config.integration_id)',
-        });
-    }
-    if (repository === undefined) {
-        problems.push({
-            input: 'repository',
-            problem: 'is required with source codehost (owner/name)',
-        });
-    }
-    return problems;
-}
-/** The fields only the plan's source has, or what that source needs and lacks. */
-function sourceFields(inputs, wanted) {
-    const { source } = inputs;
-    const missing = (problems, fields) => problems.length > 0 ? problems : fields;
-    switch (source) {
-        case 'codehost':
-            return codehostFields(inputs, wanted);
-        case 'external_docker':
-            return missing(needsImage(source, wanted), {
-                source,
-                secretReferences: wanted.secretReferences,
-            });
-        case 'internal_docker':
-            return missing(needsImage(source, wanted), { source });
-        case 'internal_source': {
-            const tarball = wanted.sourceRevisionConfig.source_tarball_path;
-            const problem = 'source internal_source needs source_revision_config.source_tarball_path';
-            return missing(tarball == null ? [{ input: 'config', problem }] : [], { source });
-        }
-        case 'internal_template':
-            return { source };
-    }
-}
-function commonFields(inputs, wanted, fields, environment) {
-    return {
-        apiUrl: inputs['api-url'],
-        headers: requestHeaders(inputs),
-        name: inputs.name,
-        sourceConfig: wanted.sourceConfig,
-        sourceRevisionConfig: wanted.sourceRevisionConfig,
-        secrets: inputs.secrets,
-        waitForReady: inputs['wait-for-ready'],
-        waitTimeoutSeconds: inputs['wait-timeout'],
-        commit: commitRequest(inputs.commit, fields, environment),
-        onDrift: inputs['on-drift'],
-        dryRun: inputs['dry-run'],
-        sensitiveValues: [
-            inputs['api-key'],
-            ...Object.values(inputs.headers),
-            ...inputs.secrets.map((secret) => secret.value),
-        ],
-    };
-}
-/** The plan, or an `InputError` naming every input that does not fit the others. */
-function buildPlan(inputs, environment) {
-    const wanted = requested(inputs);
-    const problems = combinationProblems(inputs, wanted);
-    const fields = sourceFields(inputs, wanted);
-    if (Array.isArray(fields))
-        throw new InputError([...problems, ...fields]);
-    if (problems.length > 0)
-        throw new InputError(problems);
-    return { ...commonFields(inputs, wanted, fields, environment), ...fields };
-}
-
-;// CONCATENATED MODULE: ./src/inputs.ts
-/**
- * Every input of action.yml is read here, once, into one typed plan. Nothing
- * here sends a request: a bad input fails the step before the first one.
- *
- * The inputs and their parsers are listed in src/declared-inputs.ts; the plan
- * is assembled, and the inputs checked against each other, in
- * src/plan-builder.ts; its types are in src/plan.ts.
- */
-
-
-
-/**
- * Reads and validates every input. Throws an `InputError` naming each bad
- * one: first every input that is wrong on its own, else every input that
- * does not fit the others.
- */
-function readPlan(read, environment) {
-    const raw = Object.fromEntries(declared_inputs_INPUT_NAMES.map((name) => [name, read(name)]));
-    const result = inputsSchema(environment).safeParse(raw);
-    if (!result.success) {
-        throw new InputError(result.error.issues.map((issue) => ({
-            input: String(issue.path[0] ?? 'inputs'),
-            problem: issue.message,
-        })));
-    }
-    return buildPlan(result.data, environment);
-}
-
-;// CONCATENATED MODULE: ./src/live.ts
-
-const live_short = (sha) => sha.slice(0, 12);
 /** The commit of the deployment's latest revision, lower-cased, if the service says. */
 function latestCommit(deployment) {
     const sha = deployment.source_revision_config.repo_commit_sha;
@@ -44882,7 +45077,7 @@ function liveness(deployment, target, seenRevisions) {
     if (latest === null) {
         return target === undefined
             ? { live: true }
-            : { live: false, missing: `no revision yet for commit ${live_short(target.sha)}` };
+            : { live: false, missing: `no revision yet for commit ${shortSha(target.sha)}` };
     }
     if (active !== latest) {
         const still = active === null ? 'no revision is active yet' : `revision ${active} still is`;
@@ -44901,7 +45096,7 @@ function liveness(deployment, target, seenRevisions) {
     const branch = target.branch === undefined ? '' : ` of branch ${target.branch}`;
     return {
         live: false,
-        missing: `the latest revision is for commit ${commit === undefined ? '(none given)' : live_short(untrusted(commit))}, not the target ${live_short(target.sha)}${branch}`,
+        missing: `the latest revision is for commit ${commit === undefined ? '(none given)' : shortSha(untrusted(commit))}, not the target ${shortSha(target.sha)}${branch}`,
     };
 }
 /** The ref a deployment tracks: the live one, else the one the request sets. */
@@ -44928,180 +45123,57 @@ function chooseTarget(commit, tracked, logger) {
     }
 }
 
-;// CONCATENATED MODULE: ./src/report.ts
-/**
- * What the run hands to later steps and shows to people: the outputs, and
- * the job summary. Every secret value is replaced by `***` first.
- */
+;// CONCATENATED MODULE: ./src/run/goal.ts
 
 
-
-
-/** The names of every output, as action.yml declares them. */
-const OUTPUT_NAMES = (/* unused pure expression or super */ null && ([
-    'deployment-id',
-    'status',
-    'created',
-    'latest-revision-id',
-    'active-revision-id',
-    'repo-url',
-    'repo-ref',
-    'deployment',
-    'live',
-    'commit-sha',
-    'drift',
-]));
-/** The deployment with every secret value replaced by `***`. */
-function redactDeployment(deployment) {
-    return {
-        ...deployment,
-        secrets: deployment.secrets.map((secret) => ({ ...secret, value: MASK })),
-    };
+/** The deployment `deploy` found, or undefined when it created one (or would). */
+function reusedOf(result) {
+    return result.created ? undefined : result.deployment;
 }
-/**
- * The repository and ref of the deployment (codehost): what was sent when
- * this run created it (or would), the live values when it was reused.
- */
-function repositoryOf(result) {
-    if (result.request.source !== 'codehost')
-        return {};
-    const described = result.created || result.deployment === undefined ? result.request : result.deployment;
-    return {
-        url: described.source_config.repo_url ?? undefined,
-        ref: described.source_revision_config.repo_ref ?? undefined,
-    };
+/** The revisions of a reused deployment: a revision the step did not see is a newer push. */
+function seenRevisionsOf(reused) {
+    if (reused === undefined)
+        return new Set();
+    return new Set([reused.latest_revision_id, reused.active_revision_id].filter((id) => id !== null));
 }
-/** The outputs known from a deploy result (and, when waited, its latest state). */
-function outputsOf(result, deployment, assessment) {
-    const repository = repositoryOf(result);
-    const outputs = {
-        created: String(result.created),
-        'repo-url': repository.url ?? '',
-        'repo-ref': repository.ref ?? '',
-        live: String(assessment.live),
-        drift: JSON.stringify(assessment.drift),
-    };
-    if (deployment === undefined)
-        return outputs;
-    return {
-        ...outputs,
-        'deployment-id': deployment.id,
-        status: deployment.status,
-        'latest-revision-id': deployment.latest_revision_id ?? '',
-        'active-revision-id': deployment.active_revision_id ?? '',
-        deployment: JSON.stringify(redactDeployment(deployment)),
-        'commit-sha': deployment.source_revision_config.repo_commit_sha ?? '',
-    };
-}
-/** What a dry run prints: the request body, with every secret value replaced by `***`. */
-function dryRunReport(result) {
-    const body = {
-        ...result.request,
-        secrets: result.request.secrets.map((secret) => ({ ...secret, value: MASK })),
-    };
-    const what = result.deployment === undefined
-        ? `dry run: ${CREATE_CALL} would send`
-        : `dry run: '${result.deployment.name}' exists, so nothing would be sent; a create would send`;
-    return `${what}:\n${JSON.stringify(body, null, 2)}`;
-}
-const HTML_ESCAPES = {
-    '&': '&amp;',
-    '<': '&lt;',
-    '>': '&gt;',
-    '"': '&quot;',
-};
-/**
- * Text for the summary's HTML, with nothing HTML or Markdown could take for
- * markup (tags and entities, table cells `|`, links and images `[`, `]`,
- * `(`, `)`, `!`, mentions `@`, code spans and escapes) is written as a
- * character reference, which both show as the character. Inside an unbroken
- * HTML block Markdown reads nothing; these hold even if the block ended.
- */
-function escapeHtml(text) {
-    return text.replace(/[&<>"'|[\]()!@`\\]/g, (character) => HTML_ESCAPES[character] ?? `&#${character.charCodeAt(0)};`);
-}
-/**
- * A value for one cell of the summary: secret values removed first (they
- * could not be found once escaped), kept to one line (a blank line would end
- * the HTML block, and GitHub would render the rest as Markdown), then escaped.
- */
-function summaryText(value, redact) {
-    return escapeHtml(untrusted(redact(value)));
-}
-const cellOf = (redact) => (value) => value === undefined || value === null || value === '' ? '—' : summaryText(value, redact);
-function outcomeOf(result, shown) {
-    if (result === undefined)
-        return '—';
-    if (result.created)
-        return 'created';
-    return shown === undefined ? 'would be created (dry run)' : 'reused';
-}
-function liveCell(liveness) {
-    if (liveness === undefined)
+/** The target of a codehost plan, against the branch the deployment tracks. */
+function targetOf(plan, result, logger) {
+    if (plan.source !== 'codehost')
         return undefined;
-    if (!liveness.live)
-        return `no: ${liveness.missing ?? 'not live'}`;
-    return liveness.supersededBy === undefined
-        ? 'yes'
-        : `yes: commit ${liveness.supersededBy.slice(0, 12)} of a newer push is live instead of the target`;
+    const tracked = trackedRef(reusedOf(result), result.request.source_revision_config.repo_ref);
+    return chooseTarget(plan.commit, tracked, logger);
 }
-/** The drift table: one row a difference, secret values already `***`. */
-function driftTable(drift, cell) {
-    if (drift.length === 0)
-        return '';
-    const rows = drift
-        .map((entry) => `<tr><td><code>${cell(entry.field)}</code></td><td>${cell(showValue(entry.wanted))}</td><td>${cell(showValue(entry.live))}</td></tr>`)
-        .join('\n');
-    return `\n<h3>⚠️ Drift: not applied</h3>\n<p>The service cannot update a deployment: change these in the service, or deploy under a new name.</p>\n<table>\n<tr><th>Field</th><th>Step wants</th><th>Deployment has</th></tr>\n${rows}\n</table>`;
+/** The target as drift, when a reused deployment will not build it and another commit is live. */
+function unbuiltOf(reused, target) {
+    if (reused === undefined || target === undefined)
+        return undefined;
+    if (reused.source_config.build_on_push === true)
+        return undefined;
+    const live = latestCommit(reused);
+    if (live === target.sha)
+        return undefined;
+    return {
+        field: 'source_revision_config.repo_commit_sha',
+        wanted: target.sha,
+        live: live ?? null,
+    };
 }
 /**
- * The failure in a `<pre>`, its lines kept (the action's messages span
- * lines; text from the service in them is already on one line each) but no
- * blank one, so the block cannot end before its closing tag.
+ * The goal of the run. A target the deployment will not build is drift, and
+ * it is dropped: the step does not wait for it.
  */
-function failureBlock(failure, redact) {
-    if (failure === undefined)
-        return '';
-    const lines = redact(failure)
-        .split(/\r\n|[\n\r\u0085\u2028\u2029]/)
-        .filter((line) => line.trim() !== '')
-        .map((line) => escapeHtml(untrusted(line)));
-    return `\n<p><strong>Error:</strong></p>\n<pre>${lines.join('\n')}</pre>`;
-}
-/** The job summary as HTML: a heading, a table of the deployment, drift, the failure if any. */
-function summaryHtml(input) {
-    const { plan, result, failure, commit } = input;
-    const redact = input.redact ?? ((text) => text);
-    const cell = cellOf(redact);
-    const shown = input.deployment ?? result?.deployment;
-    const repository = result === undefined ? {} : repositoryOf(result);
-    const rows = [
-        ['Name', plan.name],
-        ['Id', shown?.id],
-        ['Status', shown?.status],
-        ['Outcome', outcomeOf(result, shown)],
-        ['Live', liveCell(input.liveness)],
-        ['Source', plan.source],
-        ['Repository', repository.url],
-        ['Ref', repository.ref],
-        ['Target commit', input.target?.slice(0, 12)],
-        ['Latest revision', shown?.latest_revision_id],
-        ['Latest revision commit', shown?.source_revision_config.repo_commit_sha?.slice(0, 12)],
-        ['Active revision', shown?.active_revision_id],
-        ['Workflow commit', commit?.slice(0, 12)],
-    ];
-    const table = rows
-        .map(([label, value]) => `<tr><th align="left">${label}</th><td>${cell(value)}</td></tr>`)
-        .join('\n');
-    const title = failure !== undefined
-        ? '❌ Deployment failed'
-        : plan.dryRun
-            ? '🔎 Deployment (dry run)'
-            : '🚀 Deployment';
-    return `<h2>${title}: ${cell(plan.name)}</h2>\n<table>\n${table}\n</table>${driftTable(input.drift ?? [], cell)}${failureBlock(failure, redact)}\n`;
+function assess(plan, result, logger) {
+    const reused = reusedOf(result);
+    const seenRevisions = seenRevisionsOf(reused);
+    const drift = reused === undefined ? [] : findDrift(plan, result.request, reused);
+    const target = targetOf(plan, result, logger);
+    const unbuilt = unbuiltOf(reused, target);
+    if (unbuilt === undefined)
+        return { target, seenRevisions, drift };
+    return { seenRevisions, drift: [...drift, unbuilt], unbuilt };
 }
 
-;// CONCATENATED MODULE: ./src/wait.ts
+;// CONCATENATED MODULE: ./src/run/wait.ts
 /**
  * Waiting until a deployment is live (live.ts says what that means): the
  * polling schedule only. Polls `getById` with a growing interval, up to a
@@ -45113,6 +45185,16 @@ function summaryHtml(input) {
 
 
 
+
+/** A wait ended without the deployment being live; carries the last deployment seen. */
+class WaitError extends ActionError {
+    name = 'WaitError';
+    deployment;
+    constructor(message, deployment) {
+        super(message);
+        this.deployment = deployment;
+    }
+}
 const DEFAULT_WAIT = {
     initialIntervalMs: 1_000,
     earlyIntervalMs: 1_500,
@@ -45190,13 +45272,17 @@ async function waitUntilLive(initial, goal, options, dependencies) {
     }
 }
 
-;// CONCATENATED MODULE: ./src/flow.ts
+;// CONCATENATED MODULE: ./src/run/pipeline.ts
 /**
  * The run as a pipeline: inputs → plan → deploy → wait → report. Each step is
  * a function that returns a value; what is known so far is kept in one
  * `RunRecord`, which sets the outputs as soon as they are known and is what
  * the job summary is written from, whether the run succeeded or not.
  */
+
+
+
+
 
 
 
@@ -45256,8 +45342,23 @@ class RunRecord {
         if (!(error instanceof ActionError) && error instanceof Error)
             this.stack = error.stack;
     }
+    /** What the job summary shows; undefined when the inputs could not be read. */
+    summary(commit) {
+        if (this.plan === undefined)
+            return undefined;
+        return {
+            plan: this.plan,
+            result: this.result,
+            deployment: this.deployment,
+            liveness: this.liveness,
+            target: this.goal?.target?.sha,
+            drift: this.goal?.drift,
+            failure: this.failure,
+            commit,
+        };
+    }
 }
-function dependencies(plan, io) {
+function dependenciesOf(plan, io) {
     const { logger, clock, signal, group } = io;
     const client = new ServiceClient({
         baseUrl: plan.apiUrl,
@@ -45266,46 +45367,18 @@ function dependencies(plan, io) {
         logger,
         signal,
         redact: io.redact,
-        dispatcher: proxyDispatcher(io.env),
+        dispatcher: proxyDispatcher(io.proxy),
     });
     return { service: new Service(client, logger), logger, clock, signal, group };
 }
-/**
- * The commit target and the drift of what `deploy` found or created. A
- * reused deployment that will not build the target (`build_on_push` off,
- * another commit live) is drift, and the target is dropped.
- */
-function assess(plan, result, logger) {
-    const { deployment, created, request } = result;
-    const reused = !created && deployment !== undefined;
-    const seenRevisions = new Set(reused
-        ? [deployment.latest_revision_id, deployment.active_revision_id].filter((id) => id !== null)
-        : []);
-    const drift = reused ? findDrift(plan, request, deployment) : [];
-    if (plan.source !== 'codehost')
-        return { seenRevisions, drift };
-    const tracked = trackedRef(reused ? deployment : undefined, request.source_revision_config.repo_ref);
-    const target = chooseTarget(plan.commit, tracked, logger);
-    if (!reused || target === undefined || deployment.source_config.build_on_push === true) {
-        return { target, seenRevisions, drift };
-    }
-    const live = latestCommit(deployment);
-    if (live === target.sha)
-        return { target, seenRevisions, drift };
-    drift.push({
-        field: 'source_revision_config.repo_commit_sha',
-        wanted: target.sha,
-        live: live ?? null,
-    });
-    return { seenRevisions, drift };
-}
+/** Why the step does not wait for a commit the deployment will not build. */
+const BUILD_OFF = 'build_on_push is off: the service will not build this commit, so the step does not wait for it';
 /** One warning a difference; with `on-drift: fail`, the step fails after all are reported. */
-function reportDrift(plan, drift, logger) {
+function reportDrift(plan, goal, logger) {
+    const { drift } = goal;
     for (const entry of drift) {
-        const buildOff = entry.field === 'source_revision_config.repo_commit_sha'
-            ? ' (build_on_push is off: the service will not build this commit, so the step does not wait for it)'
-            : '';
-        logger.warning(`drift: ${untrusted(entry.field)}: the step wants ${showValue(entry.wanted)}, the deployment has ${showValue(entry.live)}${buildOff}`);
+        const note = entry === goal.unbuilt ? ` (${BUILD_OFF})` : '';
+        logger.warning(`drift: ${untrusted(entry.field)}: the step wants ${showValue(entry.wanted)}, the deployment has ${showValue(entry.live)}${note}`);
     }
     if (drift.length === 0)
         return;
@@ -45316,26 +45389,24 @@ function reportDrift(plan, drift, logger) {
     }
     logger.info(`${drift.length} difference(s) not applied: ${fields}. ${advice}`);
 }
-/** Waits until live when asked; otherwise says whether it is. The deployment as it ends up. */
-async function waitStep(plan, deployment, goal, flow, record) {
-    if (deployment === undefined)
-        return deployment;
-    if (!plan.waitForReady || plan.dryRun) {
-        if (plan.waitForReady)
-            flow.logger.info('dry run: not waiting');
-        const verdict = liveness(deployment, goal.target, goal.seenRevisions);
-        if (!verdict.live && goal.target !== undefined) {
-            flow.logger.notice(`commit ${goal.target.sha.slice(0, 12)} is not live yet: ${verdict.missing}`);
-        }
-        return deployment;
+/** Without a wait (not asked for, or a dry run): says when the target is not live yet. */
+function noteLiveness(plan, deployment, goal, logger) {
+    if (plan.waitForReady)
+        logger.info('dry run: not waiting');
+    const verdict = liveness(deployment, goal.target, goal.seenRevisions);
+    if (!verdict.live && goal.target !== undefined) {
+        logger.notice(`commit ${shortSha(goal.target.sha)} is not live yet: ${verdict.missing}`);
     }
-    const group = flow.group ?? ((_name, phase) => phase());
-    const what = goal.target === undefined ? '' : ` with commit ${goal.target.sha.slice(0, 12)}`;
-    const { deployment: live, verdict } = await group(`Waiting until '${plan.name}' is live${what}`, () => waitUntilLive(deployment, goal, { ...DEFAULT_WAIT, timeoutMs: plan.waitTimeoutSeconds * 1000 }, { ...flow, onPoll: (seen) => record.seen(seen) }));
+}
+/** Waits, in a log group, until the deployment is live; the deployment as it ends up. */
+async function waitForLive(plan, deployment, goal, dependencies) {
+    const { logger } = dependencies;
+    const what = goal.target === undefined ? '' : ` with commit ${shortSha(goal.target.sha)}`;
+    const { deployment: live, verdict } = await inGroup(dependencies)(`Waiting until '${plan.name}' is live${what}`, () => waitUntilLive(deployment, goal, { ...DEFAULT_WAIT, timeoutMs: plan.waitTimeoutSeconds * 1000 }, dependencies));
     if (verdict.supersededBy !== undefined && goal.target !== undefined) {
-        flow.logger.info(`commit ${goal.target.sha.slice(0, 12)} was superseded by a newer push: commit ${verdict.supersededBy.slice(0, 12)} is live instead`);
+        logger.info(`commit ${shortSha(goal.target.sha)} was superseded by a newer push: commit ${shortSha(verdict.supersededBy)} is live instead`);
     }
-    flow.logger.info(`'${plan.name}' is live`);
+    logger.info(`'${plan.name}' is live`);
     return live;
 }
 /**
@@ -45352,21 +45423,30 @@ function maskPlan(plan, io) {
         io.logger.warning(`the value of secret ${secret.name} is too short or common to redact in text: outputs hide it, but it cannot be hidden in the service's own messages. Prefer a longer value if it is sensitive.`);
     }
 }
-/** Runs the action; never throws: how it ended is in the record. */
+/** Runs the action; never throws: how it ended is in the outcome. */
 async function pipeline(io) {
     const record = new RunRecord(io.setOutputs);
     try {
-        const plan = readPlan(io.read, io.environment);
+        const plan = readPlan(io.read, io.run);
         record.plan = plan;
         maskPlan(plan, io);
-        const flow = dependencies(plan, io);
-        const result = await deploy(plan, flow);
+        const dependencies = dependenciesOf(plan, io);
+        const result = await deploy(plan, dependencies);
         const goal = assess(plan, result, io.logger);
         record.deployed(result, goal);
         if (plan.dryRun)
             io.logger.info(dryRunReport(result));
-        reportDrift(plan, goal.drift, io.logger);
-        const deployment = await waitStep(plan, result.deployment, goal, flow, record);
+        reportDrift(plan, goal, io.logger);
+        const found = result.deployment;
+        const waits = found !== undefined && plan.waitForReady && !plan.dryRun;
+        if (found !== undefined && !waits)
+            noteLiveness(plan, found, goal, io.logger);
+        const deployment = waits
+            ? await waitForLive(plan, found, goal, {
+                ...dependencies,
+                onPoll: (seen) => record.seen(seen),
+            })
+            : found;
         record.seen(deployment);
         if (deployment !== undefined) {
             io.logger.info(`${result.created ? 'created' : 'reused'} deployment '${plan.name}': ${deployment.id} (${untrusted(deployment.status)})`);
@@ -45375,14 +45455,16 @@ async function pipeline(io) {
     catch (error) {
         record.failed(error, io.redact);
     }
-    return record;
+    const { failure, stack } = record;
+    return { failure, stack, summary: record.summary(io.run.commit) };
 }
 
 ;// CONCATENATED MODULE: ./src/cli/core.ts
 /**
- * The core as the command uses it: the same pipeline, plan reader, Redactor
- * and summary as the action. The only file of src/cli/ that knows the core's
- * module layout.
+ * The core as the command drives it: `deploy` is the action's pipeline, run
+ * with a `RunDescription` from the CI system; `status` is a look-up by name
+ * over the same service client, wait and outputs, that never creates. Both
+ * read their inputs with the action's own reader and parsers.
  */
 
 
@@ -45390,59 +45472,81 @@ async function pipeline(io) {
 
 
 
-
-/** The run as the core takes it. */
-function runEnvironment(run, workspace) {
-    const head = run.head;
-    return {
-        workspace,
-        repository: run.slug,
-        // Until the core takes a neutral description: a push to the branch the run is for.
-        event: head.kind === 'branch'
-            ? { name: 'push', ref: `refs/heads/${head.branch}`, sha: head.sha, payload: {} }
-            : { name: 'push', ref: '', sha: '', payload: {} },
+/**
+ * `status` takes only the service's inputs, the name and the wait's; the
+ * plan still needs a source, and `internal_template` is the one that asks
+ * for no other field. The deployment's own source is what is reported.
+ */
+function statusReader(read) {
+    return (name) => {
+        if (name === 'source')
+            return 'internal_template';
+        if (name === 'commit')
+            return 'none';
+        return read(name);
     };
 }
-/** Reads and checks every input without a request; throws the core's `InputError`. */
-function checkInputs(read, environment) {
-    readPlan(withDefaults(read), environment);
+/** The reader and run a command's plan is read with. */
+function planSources(command, read, run) {
+    // `status` has no --repository: the CI's slug must not be parsed as one.
+    return command === 'status'
+        ? [statusReader(read), { ...run, repository: undefined }]
+        : [read, run];
 }
-/** The defaults action.yml declares, until the declared inputs carry them. */
-const DEFAULTS = {
-    'api-key-header': 'X-Api-Key',
-    source: 'codehost',
-    'wait-for-ready': 'false',
-    'wait-timeout': '900',
-    commit: 'auto',
-    'on-drift': 'warn',
-    'dry-run': 'false',
-};
-function withDefaults(read) {
-    return (name) => read(name) ?? DEFAULTS[name] ?? '';
+/** Reads and checks every input of `command` without a request; throws the core's `InputError`. */
+function checkInputs(command, read, run) {
+    readPlan(...planSources(command, read, run));
 }
-async function runDeploy(io, commit) {
-    const record = await pipeline({ ...io, read: withDefaults(io.read) });
+/** `deploy-agent status`: the deployment named exactly `name`, reported as `deploy` would. */
+async function core_status(io) {
+    const record = new RunRecord(io.setOutputs);
+    try {
+        const plan = (record.plan = readPlan(io.read, io.run));
+        maskPlan(plan, io);
+        const dependencies = dependenciesOf(plan, io);
+        const found = await inGroup(dependencies)(`Looking for deployment '${plan.name}'`, async () => pickOne(await dependencies.service.findByName(plan.name), plan.name, io.logger));
+        if (found === undefined) {
+            throw new ActionError(`No deployment is named '${plan.name}' (names match exactly, case included).`);
+        }
+        // What `deploy` would have found: a reused deployment, nothing asked of it but to be live.
+        const result = {
+            deployment: found,
+            created: false,
+            request: { ...buildCreateRequest(plan), source: found.source },
+        };
+        const goal = { seenRevisions: new Set(), drift: [] };
+        record.deployed(result, goal);
+        const deployment = plan.waitForReady
+            ? await waitForLive(plan, found, goal, {
+                ...dependencies,
+                onPoll: (seen) => record.seen(seen),
+            })
+            : found;
+        record.seen(deployment);
+        const verdict = record.liveness;
+        const live = verdict === undefined || verdict.live ? 'live' : `not live: ${verdict.missing}`;
+        io.logger.info(`deployment '${plan.name}': ${deployment.id} (${untrusted(deployment.status)}), ${live}`);
+    }
+    catch (error) {
+        record.failed(error, io.redact);
+    }
+    const { failure, stack, deployment } = record;
+    const summary = record.summary(io.run.commit);
     return {
-        failure: record.failure,
-        stack: record.stack,
-        planned: record.plan !== undefined,
-        summary: record.plan === undefined
+        failure,
+        stack,
+        // The summary names the deployment's source, not the placeholder the plan was read with.
+        summary: summary === undefined || deployment === undefined
             ? undefined
-            : summaryHtml({
-                plan: record.plan,
-                result: record.result,
-                deployment: record.deployment,
-                liveness: record.liveness,
-                target: record.goal?.target?.sha,
-                drift: record.goal?.drift,
-                failure: record.failure,
-                commit,
-                redact: io.redact,
-            }),
+            : { ...summary, plan: { ...summary.plan, source: deployment.source } },
     };
 }
-function isInputError(error) {
-    return error instanceof InputError;
+/** Runs `command` through the core; never throws: how it ended is in the outcome. */
+function runCommand(command, io) {
+    if (command === 'deploy')
+        return pipeline(io);
+    const [read, run] = planSources(command, io.read, io.run);
+    return core_status({ ...io, read, run });
 }
 
 ;// CONCATENATED MODULE: ./src/cli/help.ts
@@ -45450,6 +45554,7 @@ function isInputError(error) {
  * The help, written from the option table: every option with its variable
  * and its default, so the help cannot miss one or show a stale default.
  */
+
 
 const WIDTH = 80;
 const INDENT = '      ';
@@ -45494,7 +45599,14 @@ function optionHelp(spec) {
     return `${head}\n${wrap(spec.description, INDENT)}`;
 }
 const EXIT_CODES = `Exit status: 0 done (with --wait: live); 1 the deploy failed (service error, drift with --on-drift fail, AWAITING_DELETE, a wait that timed out, no deployment of that name for status); 2 usage or input error, before any request; 130 interrupted (outputs still written).`;
-function commandHelp(command, table = optionTable()) {
+/** Each input's description in action.yml's text; throws when it is not YAML. */
+function actionDescriptions(actionYml) {
+    const inputs = (0,dist/* parse */.qg)(actionYml)
+        .inputs;
+    return Object.fromEntries(Object.entries(inputs ?? {}).flatMap(([name, input]) => typeof input.description === 'string' ? [[name, input.description.trim()]] : []));
+}
+function commandHelp(command, descriptions = {}) {
+    const table = optionTable(descriptions);
     const { usage, does } = ABOUT[command];
     const options = table.filter((spec) => spec.commands.includes(command));
     return [
@@ -45781,6 +45893,10 @@ function outputsDotenv(outputs) {
 
 
 
+
+
+
+
 /** Exit statuses (the contract's table). */
 const EXIT = { done: 0, failed: 1, usage: 2, interrupted: 130 };
 const BOOLEAN_TRUE = new Set(['true', 'True', 'TRUE', '1']);
@@ -45835,6 +45951,15 @@ function describeRun(ci) {
             : '';
     return `run: ${ci.where}, branch ${head.branch} at ${head.sha.slice(0, 12)}${from}`;
 }
+/** The proxy variables as undici reads them: the lower-case name first. */
+function proxySettings(env) {
+    const variable = (name) => env[name.toLowerCase()] ?? env[name];
+    return {
+        httpsProxy: variable('HTTPS_PROXY'),
+        httpProxy: variable('HTTP_PROXY'),
+        noProxy: variable('NO_PROXY'),
+    };
+}
 /** Writes --json, --dotenv and --summary; false when a file could not be written. */
 function writeResults(request, written, summary, world, log, redact) {
     let ok = true;
@@ -45869,7 +45994,7 @@ function writeResults(request, written, summary, world, log, redact) {
     }
     return ok;
 }
-async function runCommand(request, world) {
+async function main_runCommand(request, world) {
     const redactor = new Redactor();
     for (const value of request.secretValues)
         redactor.add(value);
@@ -45882,21 +46007,22 @@ async function runCommand(request, world) {
         redact,
     });
     const ci = describeCiRun(world.env, world.cwd);
-    const environment = runEnvironment(ci, world.cwd);
+    const run = runDescription(ci, world.cwd);
     const read = (name) => request.inputs[name];
     const written = { outputs: {} };
     try {
-        checkInputs(read, environment);
+        checkInputs(request.command, read, run);
     }
     catch (error) {
-        if (!isInputError(error))
+        if (!(error instanceof InputError))
             throw error;
         written.error = describeInputError(error, request, ci);
         log.error(written.error);
         writeResults(request, written, undefined, world, log, redact);
         return EXIT.usage;
     }
-    log.info(describeRun(ci));
+    if (request.command === 'deploy')
+        log.info(describeRun(ci));
     const controller = new AbortController();
     const stopListening = world.onSignal((signal) => {
         if (controller.signal.aborted) {
@@ -45909,10 +46035,10 @@ async function runCommand(request, world) {
     });
     let outcome;
     try {
-        outcome = await runDeploy({
+        outcome = await runCommand(request.command, {
             read,
-            environment,
-            env: { ...world.env },
+            run,
+            proxy: proxySettings(world.env),
             logger: log,
             clock: systemClock,
             signal: controller.signal,
@@ -45922,7 +46048,7 @@ async function runCommand(request, world) {
             setOutputs: (outputs) => {
                 written.outputs = { ...written.outputs, ...outputs };
             },
-        }, ci.commit);
+        });
     }
     finally {
         stopListening();
@@ -45934,12 +46060,23 @@ async function runCommand(request, world) {
     const interrupted = controller.signal.aborted;
     if (outcome.failure !== undefined)
         log.error(outcome.failure);
-    const filesWritten = writeResults(request, written, outcome.summary, world, log, redact);
+    const summary = outcome.summary === undefined ? undefined : summaryHtml({ ...outcome.summary, redact });
+    const filesWritten = writeResults(request, written, summary, world, log, redact);
     if (interrupted)
         return EXIT.interrupted;
+    // The inputs were checked above: a failure now is the deploy's.
     if (outcome.failure !== undefined)
-        return outcome.planned ? EXIT.failed : EXIT.usage;
+        return EXIT.failed;
     return filesWritten ? EXIT.done : EXIT.failed;
+}
+/** action.yml's descriptions of the inputs; none when it cannot be read (the help still lists every option). */
+function readDescriptions(world) {
+    try {
+        return actionDescriptions(world.readFile(`${world.packageDir}/action.yml`));
+    }
+    catch {
+        return {};
+    }
 }
 /** Runs the command; resolves to its exit status. Never throws for an expected failure. */
 async function main(world) {
@@ -45955,13 +46092,15 @@ async function main(world) {
     }
     switch (invocation.kind) {
         case 'help':
-            world.stdout.write(invocation.command === undefined ? topHelp(world.version) : commandHelp(invocation.command));
+            world.stdout.write(invocation.command === undefined
+                ? topHelp(world.version)
+                : commandHelp(invocation.command, readDescriptions(world)));
             return EXIT.done;
         case 'version':
             world.stdout.write(`${world.version}\n`);
             return EXIT.done;
         case 'run':
-            return runCommand(invocation.request, world);
+            return main_runCommand(invocation.request, world);
     }
 }
 

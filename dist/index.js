@@ -29215,7 +29215,7 @@ module.exports = {
 /***/ ((module, __unused_webpack___webpack_exports__, __nccwpck_require__) => {
 
 __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
-/* harmony import */ var _main_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(2654);
+/* harmony import */ var _main_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(7846);
 /** The action's entry: runs it, and nothing else. */
 
 await (0,_main_js__WEBPACK_IMPORTED_MODULE_0__/* .run */ .e)();
@@ -29225,13 +29225,13 @@ __webpack_async_result__();
 
 /***/ }),
 
-/***/ 2654:
+/***/ 7846:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
 // EXPORTS
 __nccwpck_require__.d(__webpack_exports__, {
-  e: () => (/* binding */ run)
+  e: () => (/* reexport */ run)
 });
 
 // NAMESPACE OBJECT: ./node_modules/@actions/github/lib/github.js
@@ -46726,10 +46726,44 @@ const external_node_path_namespaceObject = __WEBPACK_EXTERNAL_createRequire(impo
 var external_node_path_default = /*#__PURE__*/__nccwpck_require__.n(external_node_path_namespaceObject);
 // EXTERNAL MODULE: ./node_modules/yaml/dist/index.js
 var dist = __nccwpck_require__(8815);
-;// CONCATENATED MODULE: ./src/errors.ts
+;// CONCATENATED MODULE: ./src/common/errors.ts
+/**
+ * The errors every part of the action shares. An `ActionError` is an
+ * expected failure: its message is shown as it is, without a stack trace.
+ * An error only one folder throws lives in that folder (inputs/errors.ts,
+ * service/errors.ts, run/wait.ts).
+ */
 class ActionError extends Error {
     name = 'ActionError';
 }
+/** The workflow was cancelled (SIGINT/SIGTERM) while the action was running. */
+class CancelledError extends ActionError {
+    name = 'CancelledError';
+}
+/** Turns any thrown value into one readable sentence. */
+function describeError(error) {
+    if (error instanceof ActionError)
+        return error.message;
+    if (error instanceof Error) {
+        const cause = error.cause instanceof Error ? ` (${error.cause.message})` : '';
+        return `Unexpected error: ${error.message}${cause}`;
+    }
+    if (typeof error === 'string')
+        return `Unexpected error: ${error}`;
+    try {
+        return `Unexpected error: ${JSON.stringify(error)}`;
+    }
+    catch {
+        return `Unexpected error: ${String(error)}`;
+    }
+}
+
+;// CONCATENATED MODULE: ./src/inputs/errors.ts
+/**
+ * What a bad input raises: a parser's `Invalid` (what is wrong with one
+ * value), turned into one `InputError` naming every bad input.
+ */
+
 /**
  * Thrown by an input's parser: what is wrong with the value, without naming
  * the input (the declared list knows which input it parses, and turns it
@@ -46750,77 +46784,10 @@ class InputError extends ActionError {
         this.problems = problems;
     }
 }
-/** The workflow was cancelled (SIGINT/SIGTERM) while the action was running. */
-class CancelledError extends ActionError {
-    name = 'CancelledError';
+/** Ends a parser with what is wrong with the value. */
+function fail(message) {
+    throw new Invalid(message);
 }
-/** A call to the service failed: names the call, the status and the service's message. */
-class ServiceError extends ActionError {
-    name = 'ServiceError';
-    details;
-    constructor(details) {
-        super(ServiceError.format(details));
-        this.details = details;
-    }
-    get status() {
-        return this.details.status;
-    }
-    get ambiguous() {
-        return this.details.ambiguous === true;
-    }
-    get transient() {
-        return this.details.transient === true;
-    }
-    /** The same failure, counted over `attempts`. */
-    after(attempts) {
-        return attempts > 1 ? new ServiceError({ ...this.details, attempts }) : this;
-    }
-    static format(details) {
-        const { method, path, problem, serviceMessage, requestId, remedy, attempts } = details;
-        const tries = attempts !== undefined && attempts > 1 ? ` after ${attempts} attempts` : '';
-        let message = `${method} ${path} failed${tries}: ${problem}`;
-        if (serviceMessage !== undefined && serviceMessage !== '') {
-            message += serviceMessage.includes('\n')
-                ? `:\n${serviceMessage}`
-                : ` (service said: ${serviceMessage})`;
-        }
-        if (remedy !== undefined)
-            message += `\n${remedy}`;
-        if (requestId !== undefined)
-            message += `\nrequest id: ${requestId}`;
-        return message;
-    }
-}
-/** A wait ended without the deployment being live; carries the last deployment seen. */
-class WaitError extends ActionError {
-    name = 'WaitError';
-    deployment;
-    constructor(message, deployment) {
-        super(message);
-        this.deployment = deployment;
-    }
-}
-/** Turns any thrown value into one readable sentence. */
-function describeError(error) {
-    if (error instanceof ActionError)
-        return error.message;
-    if (error instanceof Error) {
-        const cause = error.cause instanceof Error ? ` (${error.cause.message})` : '';
-        return `Unexpected error: ${error.message}${cause}`;
-    }
-    if (typeof error === 'string')
-        return `Unexpected error: ${error}`;
-    try {
-        return `Unexpected error: ${JSON.stringify(error)}`;
-    }
-    catch {
-        return `Unexpected error: ${String(error)}`;
-    }
-}
-
-;// CONCATENATED MODULE: ./src/plan.ts
-/** The values of the `on-drift` input. */
-const ON_DRIFT_MODES = ['warn', 'fail'];
 
 ;// CONCATENATED MODULE: ./node_modules/zod/v4/classic/iso.js
 
@@ -46839,7 +46806,7 @@ function iso_duration(params) {
     return core._isoDuration(ZodISODuration, params);
 }
 
-;// CONCATENATED MODULE: ./src/schemas.ts
+;// CONCATENATED MODULE: ./src/service/schemas.ts
 /**
  * The wire schemas of the deployment management service (the README's "The service").
  *
@@ -46893,8 +46860,8 @@ const stringMap = () => record(schemas_string(), schemas_string());
  * reads "Invalid UUID" as the contract names it; a missing one keeps zod's
  * "expected string, received undefined".
  */
-const src_schemas_uuid = () => schemas_guid({ error: (issue) => (issue.code === 'invalid_format' ? 'Invalid UUID' : undefined) });
-const src_schemas_int = () => schemas_number().int();
+const service_schemas_uuid = () => schemas_guid({ error: (issue) => (issue.code === 'invalid_format' ? 'Invalid UUID' : undefined) });
+const service_schemas_int = () => schemas_number().int();
 /**
  * Accepts ISO 8601 date-time strings with an offset (`Z`, `+02:00`) or without
  * one (`2024-05-01T12:00:00.123456`), with any number of fractional digits.
@@ -46958,43 +46925,43 @@ function buildFamily(object) {
     // resource_spec: all fields nullable.
     const ResourceSpec = object({
         // main service
-        min_scale: src_schemas_int().nullish(),
-        max_scale: src_schemas_int().nullish(),
+        min_scale: service_schemas_int().nullish(),
+        max_scale: service_schemas_int().nullish(),
         cpu: schemas_number().nullish(),
         cpu_limit: schemas_number().nullish(),
-        memory_mb: src_schemas_int().nullish(),
-        memory_limit_mb: src_schemas_int().nullish(),
+        memory_mb: service_schemas_int().nullish(),
+        memory_limit_mb: service_schemas_int().nullish(),
         // queue
-        queue_min_scale: src_schemas_int().nullish(),
-        queue_max_scale: src_schemas_int().nullish(),
+        queue_min_scale: service_schemas_int().nullish(),
+        queue_max_scale: service_schemas_int().nullish(),
         queue_cpu: schemas_number().nullish(),
         queue_cpu_limit: schemas_number().nullish(),
-        queue_memory_mb: src_schemas_int().nullish(),
-        queue_memory_limit_mb: src_schemas_int().nullish(),
+        queue_memory_mb: service_schemas_int().nullish(),
+        queue_memory_limit_mb: service_schemas_int().nullish(),
         // orchestrator
         orchestrator_cpu: schemas_number().nullish(),
         orchestrator_cpu_limit: schemas_number().nullish(),
-        orchestrator_memory_mb: src_schemas_int().nullish(),
-        orchestrator_memory_limit_mb: src_schemas_int().nullish(),
-        orchestrator_min_scale: src_schemas_int().nullish(),
-        orchestrator_max_scale: src_schemas_int().nullish(),
+        orchestrator_memory_mb: service_schemas_int().nullish(),
+        orchestrator_memory_limit_mb: service_schemas_int().nullish(),
+        orchestrator_min_scale: service_schemas_int().nullish(),
+        orchestrator_max_scale: service_schemas_int().nullish(),
         // executor
         executor_cpu: schemas_number().nullish(),
         executor_cpu_limit: schemas_number().nullish(),
-        executor_memory_mb: src_schemas_int().nullish(),
-        executor_memory_limit_mb: src_schemas_int().nullish(),
+        executor_memory_mb: service_schemas_int().nullish(),
+        executor_memory_limit_mb: service_schemas_int().nullish(),
         // redis
         redis_cpu: schemas_number().nullish(),
         redis_cpu_limit: schemas_number().nullish(),
-        redis_memory_mb: src_schemas_int().nullish(),
-        redis_memory_limit_mb: src_schemas_int().nullish(),
+        redis_memory_mb: service_schemas_int().nullish(),
+        redis_memory_limit_mb: service_schemas_int().nullish(),
         // database
         db_cpu: schemas_number().nullish(),
         db_cpu_limit: schemas_number().nullish(),
-        db_memory_mb: src_schemas_int().nullish(),
-        db_memory_limit_mb: src_schemas_int().nullish(),
-        db_storage_gi: src_schemas_int().nullish(),
-        db_max_connections: src_schemas_int().nullish(),
+        db_memory_mb: service_schemas_int().nullish(),
+        db_memory_limit_mb: service_schemas_int().nullish(),
+        db_storage_gi: service_schemas_int().nullish(),
+        db_max_connections: service_schemas_int().nullish(),
         // placement and pod customization
         labels: stringMap().nullish(),
         annotations: stringMap().nullish(),
@@ -47008,12 +46975,12 @@ function buildFamily(object) {
     const ListenerConfig = object({ k8s_namespace: schemas_string().nullish() });
     // source_config: all fields nullable. No deployment_type: the service interface does not list it.
     const SourceConfig = object({
-        integration_id: src_schemas_uuid().nullish(),
+        integration_id: service_schemas_uuid().nullish(),
         repo_url: schemas_string().nullish(),
         build_on_push: schemas_boolean().nullish(),
         custom_url: schemas_string().nullish(),
         resource_spec: ResourceSpec.nullish(),
-        listener_id: src_schemas_uuid().nullish(),
+        listener_id: service_schemas_uuid().nullish(),
         listener_config: ListenerConfig.nullish(),
         install_command: schemas_string().nullish(),
         build_command: schemas_string().nullish(),
@@ -47073,8 +47040,8 @@ const DeploymentCreateRequestSchema = lazy(() => schemas_request().Deployment.ex
 // ---------------------------------------------------------------------------
 /** Item of the repository listing of a source-hosting integration. */
 const RepositorySchema = looseObject({
-    host_integration_id: src_schemas_uuid(),
-    id: src_schemas_int(),
+    host_integration_id: service_schemas_uuid(),
+    id: service_schemas_int(),
     name: schemas_string(),
     owner: schemas_string(),
     url: schemas_string(),
@@ -47088,22 +47055,22 @@ const SourceRevisionConfigSchema = response.SourceRevisionConfig.extend({
 });
 const DeploymentSchema = response.Deployment.extend({
     source_revision_config: SourceRevisionConfigSchema,
-    id: src_schemas_uuid(),
-    tenant_id: src_schemas_uuid(),
+    id: service_schemas_uuid(),
+    tenant_id: service_schemas_uuid(),
     created_at: dateTime(),
     updated_at: dateTime(),
     // A known status, or one the service adds later: that is not a schema
     // failure, the wait logs it and waits through it.
     status: union([DeploymentStatusSchema, schemas_string()]),
     // Required keys whose value may be null.
-    latest_revision_id: src_schemas_uuid().nullable(),
-    active_revision_id: src_schemas_uuid().nullable(),
+    latest_revision_id: service_schemas_uuid().nullable(),
+    active_revision_id: service_schemas_uuid().nullable(),
     image_version: schemas_string().nullish(),
 });
 /** Body of the deployment listing: a page and the offset of the next one. */
 const DeploymentListSchema = looseObject({
     resources: array(DeploymentSchema),
-    offset: src_schemas_int(),
+    offset: service_schemas_int(),
 });
 /**
  * An error body, read only to show the service's own message. `detail` is a
@@ -47167,19 +47134,272 @@ function formatZodIssues(error) {
     return lines;
 }
 
-;// CONCATENATED MODULE: ./src/input-parsers.ts
+;// CONCATENATED MODULE: ./src/inputs/strict-json.ts
+/**
+ * JSON as the inputs read it: strict JSON syntax (JSON.parse), and no key
+ * given twice in one object. JSON.parse keeps the last of repeated keys
+ * silently, so the text is also read by the yaml package, whose document
+ * keeps every key as written (JSON is YAML 1.2, escapes such as `\/` and
+ * `\u00e9` included), and the first repeated key is looked for there.
+ */
+
+function parseStrictJson(text) {
+    let value;
+    try {
+        value = JSON.parse(text);
+    }
+    catch (error) {
+        return { kind: 'invalid', reason: error instanceof Error ? error.message : String(error) };
+    }
+    const document = (0,dist/* parseDocument */.Tp)(text, { uniqueKeys: false, prettyErrors: false });
+    if (document.errors.length > 0)
+        return { kind: 'unchecked' };
+    return { kind: 'json', value, repeated: firstRepeatedKey(document.contents, []) };
+}
+/** A map key as JSON has it: always a string scalar in text that JSON.parse accepted. */
+function keyOf(key) {
+    return String((0,dist/* isScalar */.jn)(key) ? key.value : key);
+}
+function firstRepeatedKey(node, path) {
+    if ((0,dist/* isSeq */.oP)(node)) {
+        for (const [index, item] of node.items.entries()) {
+            const repeated = firstRepeatedKey(item, [...path, index]);
+            if (repeated !== undefined)
+                return repeated;
+        }
+        return undefined;
+    }
+    if (!(0,dist/* isMap */.jh)(node))
+        return undefined;
+    const seen = new Map();
+    for (const [index, pair] of node.items.entries()) {
+        const key = keyOf(pair.key);
+        const firstIndex = seen.get(key);
+        if (firstIndex !== undefined)
+            return { path: [...path, key], index, firstIndex };
+        seen.set(key, index);
+    }
+    for (const pair of node.items) {
+        const repeated = firstRepeatedKey(pair.value, [...path, keyOf(pair.key)]);
+        if (repeated !== undefined)
+            return repeated;
+    }
+    return undefined;
+}
+
+;// CONCATENATED MODULE: ./src/inputs/config.ts
+/**
+ * The `config` input: a JSON or YAML object given inline, or the path of a
+ * `.json`, `.yaml` or `.yml` file in the workspace (README, "The `config`
+ * input"). Unknown keys in the known schema, and keys given twice, are errors
+ * that name the key's path.
+ */
+
+
+
+
+
+
+
+/** What may be set beyond the dedicated inputs. */
+const ConfigSchema = strictObject({
+    source_config: SourceConfigRequestSchema.nullish(),
+    source_revision_config: SourceRevisionConfigRequestSchema.nullish(),
+    secret_references: array(SecretReferenceSchema).nullish(),
+});
+function firstLine(error) {
+    return (error instanceof Error ? error.message : String(error)).split('\n')[0] ?? '';
+}
+function parseJsonText(text) {
+    const json = parseStrictJson(text);
+    if (json.kind === 'invalid')
+        fail(`is not valid JSON: ${json.reason.split('\n')[0]}`);
+    if (json.kind === 'unchecked')
+        fail('is nested too deeply to be checked for repeated keys');
+    if (json.repeated !== undefined)
+        fail(`${formatIssuePath(json.repeated.path)}: repeated key`);
+    return json.value;
+}
+function parseYamlText(text) {
+    try {
+        return (0,dist/* parse */.qg)(text, { uniqueKeys: true });
+    }
+    catch (error) {
+        fail(`is not valid YAML: ${firstLine(error)}`);
+    }
+}
+/** Whether `inner` is `root` or inside it (both absolute, normalised). */
+function isInside(root, inner) {
+    const relative = external_node_path_default().relative(root, inner);
+    return !(relative === '..' || relative.startsWith(`..${(external_node_path_default()).sep}`) || external_node_path_default().isAbsolute(relative));
+}
+/**
+ * The real path of the file `raw` names in the workspace. Checked twice: as
+ * written (`../x.json`), and once symbolic links are followed, since a link
+ * in the workspace (or a linked directory on the way) may point anywhere.
+ */
+function workspaceFile(raw, workspace) {
+    const root = external_node_path_default().resolve(workspace);
+    const file = external_node_path_default().resolve(root, raw);
+    if (!isInside(root, file))
+        fail(`file '${raw}' is outside the workspace`);
+    if (!(0,external_node_fs_namespaceObject.existsSync)(file) || !(0,external_node_fs_namespaceObject.statSync)(file).isFile()) {
+        fail(`file '${raw}' was not found in the workspace (${root})`);
+    }
+    const real = (0,external_node_fs_namespaceObject.realpathSync)(file);
+    if (!isInside((0,external_node_fs_namespaceObject.realpathSync)(root), real)) {
+        fail(`file '${raw}' is outside the workspace: a symbolic link leads out of it`);
+    }
+    return real;
+}
+function readConfigFile(raw, workspace) {
+    const file = workspaceFile(raw, workspace);
+    const text = (0,external_node_fs_namespaceObject.readFileSync)(file, 'utf8');
+    return raw.toLowerCase().endsWith('.json') ? parseJsonText(text) : parseYamlText(text);
+}
+/** A single line ending in .json/.yaml/.yml that is not itself inline JSON or YAML flow. */
+function isFilePath(raw) {
+    return !raw.includes('\n') && /\.(json|ya?ml)$/i.test(raw) && !/^[{[]/.test(raw);
+}
+/** Inline JSON or YAML, or the path of a .json/.yaml/.yml file in the workspace. */
+function parseConfig(raw, workspace) {
+    if (raw === '')
+        return {};
+    const parsed = isFilePath(raw) ? readConfigFile(raw, workspace) : parseYamlText(raw);
+    if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {
+        fail('must be a JSON or YAML object with keys source_config, source_revision_config, secret_references');
+    }
+    try {
+        JSON.stringify(parsed);
+    }
+    catch {
+        fail('cannot be sent as JSON (a YAML anchor refers to itself?)');
+    }
+    const result = ConfigSchema.safeParse(parsed);
+    if (!result.success)
+        fail(formatZodIssues(result.error).join('; '));
+    return result.data;
+}
+
+;// CONCATENATED MODULE: ./src/inputs/headers.ts
+/**
+ * The inputs that become HTTP headers: `headers`, `api-key-header` and
+ * `api-key`. A header the HTTP client would refuse, or one that would change
+ * how the request is framed or where it goes, is an input error here, before
+ * any request. Messages never include a header value: values are secret.
+ */
+
+const HEADER_TOKEN = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
+/** What an HTTP header value may hold: no control characters, nothing beyond Latin-1. */
+const HEADER_VALUE = /^[\t\x20-\x7e\x80-\xff]*$/;
+const UNSENDABLE = 'cannot be sent in an HTTP header (it has a control character or a character beyond Latin-1)';
+/**
+ * Headers a step may not set. The action sets Accept and Content-Type itself.
+ * The others belong to the connection and the framing of the body, which the
+ * HTTP client owns: undici refuses Expect, Keep-Alive, Transfer-Encoding,
+ * Upgrade and a Content-Length that differs from the body, so each request
+ * would fail; it obeys Host, which would send the request and its api key to
+ * another virtual host, and Connection; Proxy-Connection, TE and Trailer are
+ * hop-by-hop headers that mean nothing on these requests.
+ */
+const CONTROLLED_HEADERS = new Map([
+    'Accept',
+    'Content-Type',
+    'Content-Length',
+    'Host',
+    'Connection',
+    'Expect',
+    'Keep-Alive',
+    'Proxy-Connection',
+    'TE',
+    'Trailer',
+    'Transfer-Encoding',
+    'Upgrade',
+].map((name) => [name.toLowerCase(), name]));
+/** The canonical spelling of a header the action controls, or undefined. */
+function controlledHeader(name) {
+    return CONTROLLED_HEADERS.get(name.toLowerCase());
+}
+/** A header name fetch can send: `__proto__` is a token, but a record of headers drops it. */
+function isSendableHeaderName(name) {
+    return HEADER_TOKEN.test(name) && name !== '__proto__';
+}
+/** The `api-key-header` input. */
+function parseApiKeyHeader(raw) {
+    if (!isSendableHeaderName(raw))
+        fail(`is not a valid header name: '${raw}'`);
+    const controlled = controlledHeader(raw);
+    if (controlled !== undefined) {
+        fail(`${controlled} is a header the action sets itself or cannot send: name another header (e.g. X-Api-Key or Authorization)`);
+    }
+    return raw;
+}
+/** The `api-key` input: any text a header can carry (empty: no key is sent). */
+function parseApiKey(raw) {
+    if (!HEADER_VALUE.test(raw))
+        fail(`the value ${UNSENDABLE}`);
+    return raw;
+}
+/** One `Name: value` line; `number` counts from 1, as messages name lines. */
+function parseHeaderLine(line, number) {
+    const colon = line.indexOf(':');
+    const name = colon < 0 ? '' : line.slice(0, colon).trim();
+    const value = colon < 0 ? '' : line.slice(colon + 1).trim();
+    if (colon < 0 || !isSendableHeaderName(name)) {
+        fail(`line ${number} is not 'Name: value' with a valid header name`);
+    }
+    if (value === '')
+        fail(`line ${number} has an empty value`);
+    if (!HEADER_VALUE.test(value))
+        fail(`the value on line ${number} ${UNSENDABLE}`);
+    return [name, value];
+}
+/** The `headers` input: `Name: value` lines, blank lines and `#` comments ignored. */
+function parseHeaders(raw) {
+    const headers = [];
+    // Lines are named by number, not by content: a stray line may be part of a value.
+    const seen = new Map();
+    for (const [index, line] of raw.split(/\r?\n/).entries()) {
+        if (line.trim() === '' || line.trimStart().startsWith('#'))
+            continue;
+        const [name, value] = parseHeaderLine(line, index + 1);
+        const key = name.toLowerCase();
+        const first = seen.get(key);
+        if (first !== undefined)
+            fail(`line ${index + 1} repeats the header of line ${first}`);
+        const controlled = controlledHeader(name);
+        if (controlled !== undefined) {
+            fail(`line ${index + 1} sets a header the action sets itself or cannot send (${controlled})`);
+        }
+        seen.set(key, index + 1);
+        headers.push([name, value]);
+    }
+    return Object.fromEntries(headers);
+}
+
+;// CONCATENATED MODULE: ./src/common/text.ts
+/** How commits are matched and written, the same way everywhere. */
+/** A full commit sha: 40 hex digits, either case (the service records full shas only). */
+const FULL_SHA = /^[0-9a-fA-F]{40}$/;
+function shortSha(sha) {
+    return sha?.slice(0, 12);
+}
+
+;// CONCATENATED MODULE: ./src/inputs/plan.ts
+/** The values of the `on-drift` input. */
+const ON_DRIFT_MODES = ['warn', 'fail'];
+
+;// CONCATENATED MODULE: ./src/inputs/parsers.ts
 /**
  * Parsers of single inputs: pure functions from the input's text to its value
  * that throw `Invalid` with what is wrong (never naming the input: the
- * declared list in src/declared-inputs.ts knows which input it parses).
+ * declared list in declared.ts knows which input it parses).
  * Headers, secrets and `config` have modules of their own.
  */
 
 
 
-function fail(message) {
-    throw new Invalid(message);
-}
+
 /** The longest a job may run on a hosted runner: a longer wait cannot be meant. */
 const MAX_WAIT_TIMEOUT_SECONDS = 6 * 60 * 60;
 const YAML_TRUE = ['true', 'True', 'TRUE'];
@@ -47188,7 +47408,6 @@ const GUID = /^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a
 const REPOSITORY = /^([A-Za-z0-9_.-]+)\/([A-Za-z0-9_.-]+)$/;
 // eslint-disable-next-line no-control-regex
 const CONTROL_CHARACTERS = /[\u0000-\u001f\u007f]/;
-const FULL_SHA = /^[0-9a-fA-F]{40}$/;
 const SHORT_SHA = /^[0-9a-fA-F]{4,39}$/;
 /** `parse`, except that an empty input means "not given". */
 function unlessEmpty(parse) {
@@ -47298,250 +47517,7 @@ function parseOnDrift(raw) {
     return mode;
 }
 
-;// CONCATENATED MODULE: ./src/strict-json.ts
-/**
- * JSON as the inputs read it: strict JSON syntax (JSON.parse), and no key
- * given twice in one object. JSON.parse keeps the last of repeated keys
- * silently, so the text is also read by the yaml package, whose document
- * keeps every key as written (JSON is YAML 1.2, escapes such as `\/` and
- * `\u00e9` included), and the first repeated key is looked for there.
- */
-
-function parseStrictJson(text) {
-    let value;
-    try {
-        value = JSON.parse(text);
-    }
-    catch (error) {
-        return { kind: 'invalid', reason: error instanceof Error ? error.message : String(error) };
-    }
-    const document = (0,dist/* parseDocument */.Tp)(text, { uniqueKeys: false, prettyErrors: false });
-    if (document.errors.length > 0)
-        return { kind: 'unchecked' };
-    return { kind: 'json', value, repeated: firstRepeatedKey(document.contents, []) };
-}
-/** A map key as JSON has it: always a string scalar in text that JSON.parse accepted. */
-function keyOf(key) {
-    return String((0,dist/* isScalar */.jn)(key) ? key.value : key);
-}
-function firstRepeatedKey(node, path) {
-    if ((0,dist/* isSeq */.oP)(node)) {
-        for (const [index, item] of node.items.entries()) {
-            const repeated = firstRepeatedKey(item, [...path, index]);
-            if (repeated !== undefined)
-                return repeated;
-        }
-        return undefined;
-    }
-    if (!(0,dist/* isMap */.jh)(node))
-        return undefined;
-    const seen = new Map();
-    for (const [index, pair] of node.items.entries()) {
-        const key = keyOf(pair.key);
-        const firstIndex = seen.get(key);
-        if (firstIndex !== undefined)
-            return { path: [...path, key], index, firstIndex };
-        seen.set(key, index);
-    }
-    for (const pair of node.items) {
-        const repeated = firstRepeatedKey(pair.value, [...path, keyOf(pair.key)]);
-        if (repeated !== undefined)
-            return repeated;
-    }
-    return undefined;
-}
-
-;// CONCATENATED MODULE: ./src/config-input.ts
-/**
- * The `config` input: a JSON or YAML object given inline, or the path of a
- * `.json`, `.yaml` or `.yml` file in the workspace (README, "The `config`
- * input"). Unknown keys in the known schema, and keys given twice, are errors
- * that name the key's path.
- */
-
-
-
-
-
-
-
-/** What may be set beyond the dedicated inputs. */
-const ConfigSchema = strictObject({
-    source_config: SourceConfigRequestSchema.nullish(),
-    source_revision_config: SourceRevisionConfigRequestSchema.nullish(),
-    secret_references: array(SecretReferenceSchema).nullish(),
-});
-function firstLine(error) {
-    return (error instanceof Error ? error.message : String(error)).split('\n')[0] ?? '';
-}
-function parseJsonText(text) {
-    const json = parseStrictJson(text);
-    if (json.kind === 'invalid')
-        fail(`is not valid JSON: ${json.reason.split('\n')[0]}`);
-    if (json.kind === 'unchecked')
-        fail('is nested too deeply to be checked for repeated keys');
-    if (json.repeated !== undefined)
-        fail(`${formatIssuePath(json.repeated.path)}: repeated key`);
-    return json.value;
-}
-function parseYamlText(text) {
-    try {
-        return (0,dist/* parse */.qg)(text, { uniqueKeys: true });
-    }
-    catch (error) {
-        fail(`is not valid YAML: ${firstLine(error)}`);
-    }
-}
-/** Whether `inner` is `root` or inside it (both absolute, normalised). */
-function isInside(root, inner) {
-    const relative = external_node_path_default().relative(root, inner);
-    return !(relative === '..' || relative.startsWith(`..${(external_node_path_default()).sep}`) || external_node_path_default().isAbsolute(relative));
-}
-/**
- * The real path of the file `raw` names in the workspace. Checked twice: as
- * written (`../x.json`), and once symbolic links are followed, since a link
- * in the workspace (or a linked directory on the way) may point anywhere.
- */
-function workspaceFile(raw, workspace) {
-    const root = external_node_path_default().resolve(workspace);
-    const file = external_node_path_default().resolve(root, raw);
-    if (!isInside(root, file))
-        fail(`file '${raw}' is outside the workspace`);
-    if (!(0,external_node_fs_namespaceObject.existsSync)(file) || !(0,external_node_fs_namespaceObject.statSync)(file).isFile()) {
-        fail(`file '${raw}' was not found in the workspace (${root})`);
-    }
-    const real = (0,external_node_fs_namespaceObject.realpathSync)(file);
-    if (!isInside((0,external_node_fs_namespaceObject.realpathSync)(root), real)) {
-        fail(`file '${raw}' is outside the workspace: a symbolic link leads out of it`);
-    }
-    return real;
-}
-function readConfigFile(raw, workspace) {
-    const file = workspaceFile(raw, workspace);
-    const text = (0,external_node_fs_namespaceObject.readFileSync)(file, 'utf8');
-    return raw.toLowerCase().endsWith('.json') ? parseJsonText(text) : parseYamlText(text);
-}
-/** A single line ending in .json/.yaml/.yml that is not itself inline JSON or YAML flow. */
-function isFilePath(raw) {
-    return !raw.includes('\n') && /\.(json|ya?ml)$/i.test(raw) && !/^[{[]/.test(raw);
-}
-/** Inline JSON or YAML, or the path of a .json/.yaml/.yml file in the workspace. */
-function parseConfig(raw, workspace) {
-    if (raw === '')
-        return {};
-    const parsed = isFilePath(raw) ? readConfigFile(raw, workspace) : parseYamlText(raw);
-    if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {
-        fail('must be a JSON or YAML object with keys source_config, source_revision_config, secret_references');
-    }
-    try {
-        JSON.stringify(parsed);
-    }
-    catch {
-        fail('cannot be sent as JSON (a YAML anchor refers to itself?)');
-    }
-    const result = ConfigSchema.safeParse(parsed);
-    if (!result.success)
-        fail(formatZodIssues(result.error).join('; '));
-    return result.data;
-}
-
-;// CONCATENATED MODULE: ./src/header-input.ts
-/**
- * The inputs that become HTTP headers: `headers`, `api-key-header` and
- * `api-key`. A header the HTTP client would refuse, or one that would change
- * how the request is framed or where it goes, is an input error here, before
- * any request. Messages never include a header value: values are secret.
- */
-
-const HEADER_TOKEN = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
-/** What an HTTP header value may hold: no control characters, nothing beyond Latin-1. */
-const HEADER_VALUE = /^[\t\x20-\x7e\x80-\xff]*$/;
-const UNSENDABLE = 'cannot be sent in an HTTP header (it has a control character or a character beyond Latin-1)';
-/**
- * Headers a step may not set. The action sets Accept and Content-Type itself.
- * The others belong to the connection and the framing of the body, which the
- * HTTP client owns: undici refuses Expect, Keep-Alive, Transfer-Encoding,
- * Upgrade and a Content-Length that differs from the body, so each request
- * would fail; it obeys Host, which would send the request and its api key to
- * another virtual host, and Connection; Proxy-Connection, TE and Trailer are
- * hop-by-hop headers that mean nothing on these requests.
- */
-const CONTROLLED_HEADERS = new Map([
-    'Accept',
-    'Content-Type',
-    'Content-Length',
-    'Host',
-    'Connection',
-    'Expect',
-    'Keep-Alive',
-    'Proxy-Connection',
-    'TE',
-    'Trailer',
-    'Transfer-Encoding',
-    'Upgrade',
-].map((name) => [name.toLowerCase(), name]));
-/** The canonical spelling of a header the action controls, or undefined. */
-function controlledHeader(name) {
-    return CONTROLLED_HEADERS.get(name.toLowerCase());
-}
-/** A header name fetch can send: `__proto__` is a token, but a record of headers drops it. */
-function isSendableHeaderName(name) {
-    return HEADER_TOKEN.test(name) && name !== '__proto__';
-}
-/** The `api-key-header` input. */
-function parseApiKeyHeader(raw) {
-    if (!isSendableHeaderName(raw))
-        fail(`is not a valid header name: '${raw}'`);
-    const controlled = controlledHeader(raw);
-    if (controlled !== undefined) {
-        fail(`${controlled} is a header the action sets itself or cannot send: name another header (e.g. X-Api-Key or Authorization)`);
-    }
-    return raw;
-}
-/** The `api-key` input: any text a header can carry (empty: no key is sent). */
-function parseApiKey(raw) {
-    if (!HEADER_VALUE.test(raw))
-        fail(`the value ${UNSENDABLE}`);
-    return raw;
-}
-/** One `Name: value` line; `number` counts from 1, as messages name lines. */
-function parseHeaderLine(line, number) {
-    const colon = line.indexOf(':');
-    const name = colon < 0 ? '' : line.slice(0, colon).trim();
-    const value = colon < 0 ? '' : line.slice(colon + 1).trim();
-    if (colon < 0 || !isSendableHeaderName(name)) {
-        fail(`line ${number} is not 'Name: value' with a valid header name`);
-    }
-    if (value === '')
-        fail(`line ${number} has an empty value`);
-    if (!HEADER_VALUE.test(value))
-        fail(`the value on line ${number} ${UNSENDABLE}`);
-    return [name, value];
-}
-/** The `headers` input: `Name: value` lines, blank lines and `#` comments ignored. */
-function parseHeaders(raw) {
-    const headers = [];
-    // Lines are named by number, not by content: a stray line may be part of a value.
-    const seen = new Map();
-    for (const [index, line] of raw.split(/\r?\n/).entries()) {
-        if (line.trim() === '' || line.trimStart().startsWith('#'))
-            continue;
-        const [name, value] = parseHeaderLine(line, index + 1);
-        const key = name.toLowerCase();
-        const first = seen.get(key);
-        if (first !== undefined)
-            fail(`line ${index + 1} repeats the header of line ${first}`);
-        const controlled = controlledHeader(name);
-        if (controlled !== undefined) {
-            fail(`line ${index + 1} sets a header the action sets itself or cannot send (${controlled})`);
-        }
-        seen.set(key, index + 1);
-        headers.push([name, value]);
-    }
-    return Object.fromEntries(headers);
-}
-
-;// CONCATENATED MODULE: ./src/secrets-input.ts
+;// CONCATENATED MODULE: ./src/inputs/secrets.ts
 /**
  * The `secrets` input: `NAME=value` lines (split at the first `=`, blank
  * lines and `#` comments ignored) or a JSON object. Messages never include a
@@ -47613,13 +47589,13 @@ function parseSecrets(raw) {
     });
 }
 
-;// CONCATENATED MODULE: ./src/declared-inputs.ts
+;// CONCATENATED MODULE: ./src/inputs/declared.ts
 /**
  * The inputs action.yml declares, once: each input's name, in action.yml's
- * order, with its parser. `INPUT_NAMES`, `InputName`, the inputs masked
- * before they are parsed, and the keys of the zod object that parses them
- * all come from this one record (test/contract.test.ts checks it against
- * action.yml and the README).
+ * order, with its parser and its default. `INPUT_NAMES`, `InputName`, the
+ * inputs masked before they are parsed, the defaults, and the keys of the zod
+ * object that parses them all come from this one record
+ * (test/repo/contract.test.ts checks it against action.yml and the README).
  */
 
 
@@ -47627,37 +47603,42 @@ function parseSecrets(raw) {
 
 
 
-function input(parse, { sensitive = false } = {}) {
-    return { parse, sensitive };
+function input(parse, options = {}) {
+    return { parse, sensitive: options.sensitive ?? false, default: options.default };
 }
-/** `repository`, or the workflow's own when given empty. */
-function parseRepositoryInput(raw, environment) {
-    return unlessEmpty(parseRepository)(raw === '' ? (environment.repository ?? '') : raw);
+/** `repository`, or the run's own when given empty. */
+function parseRepositoryInput(raw, run) {
+    return unlessEmpty(parseRepository)(raw === '' ? (run.repository ?? '') : raw);
 }
 const INPUTS = {
     'api-url': input(parseApiUrl),
-    'api-key': input(parseApiKey, { sensitive: true }),
-    'api-key-header': input(parseApiKeyHeader),
-    headers: input(parseHeaders, { sensitive: true }),
+    'api-key': input(parseApiKey, { sensitive: true, default: '' }),
+    'api-key-header': input(parseApiKeyHeader, { default: 'X-Api-Key' }),
+    headers: input(parseHeaders, { sensitive: true, default: '' }),
     name: input(parseName),
-    source: input(parseSource),
-    config: input((raw, environment) => parseConfig(raw, environment.workspace)),
-    'integration-id': input(unlessEmpty(parseGuid)),
-    repository: input(parseRepositoryInput),
-    'repo-ref': input(unlessEmpty(parseText)),
-    'agent-config-path': input(unlessEmpty(parseText)),
-    'image-uri': input(unlessEmpty(parseText)),
-    secrets: input(parseSecrets, { sensitive: true }),
-    'wait-for-ready': input(parseBoolean),
-    'wait-timeout': input(parseWaitTimeout),
-    commit: input(parseCommit),
-    'on-drift': input(parseOnDrift),
-    'dry-run': input(parseBoolean),
+    source: input(parseSource, { default: 'codehost' }),
+    config: input((raw, run) => parseConfig(raw, run.workspace), { default: '' }),
+    'integration-id': input(unlessEmpty(parseGuid), { default: '' }),
+    repository: input(parseRepositoryInput, { default: { run: 'repository' } }),
+    'repo-ref': input(unlessEmpty(parseText), { default: '' }),
+    'agent-config-path': input(unlessEmpty(parseText), { default: '' }),
+    'image-uri': input(unlessEmpty(parseText), { default: '' }),
+    secrets: input(parseSecrets, { sensitive: true, default: '' }),
+    'wait-for-ready': input(parseBoolean, { default: 'false' }),
+    'wait-timeout': input(parseWaitTimeout, { default: '900' }),
+    commit: input(parseCommit, { default: 'auto' }),
+    'on-drift': input(parseOnDrift, { default: 'warn' }),
+    'dry-run': input(parseBoolean, { default: 'false' }),
 };
 /** The names of every input, in action.yml's order. */
 const INPUT_NAMES = Object.keys(INPUTS);
 /** Inputs whose raw text is masked before it is even parsed. */
 const SENSITIVE_INPUT_NAMES = INPUT_NAMES.filter((name) => INPUTS[name].sensitive);
+/** The text an input has when it is not given: its default, or `''` for a required one. */
+function defaultText(name, run) {
+    const fallback = INPUTS[name].default ?? '';
+    return typeof fallback === 'string' ? fallback : (run[fallback.run] ?? '');
+}
 /** A zod schema for one input: its parser's `Invalid` becomes an issue. */
 function inputSchema(parse) {
     return schemas_string().transform((raw, context) => {
@@ -47673,14 +47654,92 @@ function inputSchema(parse) {
     });
 }
 /** Every input parsed on its own; an issue's path is the input's name. */
-function inputsSchema(environment) {
-    const shape = Object.fromEntries(INPUT_NAMES.map((name) => [name, inputSchema((raw) => INPUTS[name].parse(raw, environment))]));
+function inputsSchema(run) {
+    const shape = Object.fromEntries(INPUT_NAMES.map((name) => [name, inputSchema((raw) => INPUTS[name].parse(raw, run))]));
     return object(shape);
 }
 
-// EXTERNAL MODULE: external "node:http"
-var external_node_http_ = __nccwpck_require__(7067);
-;// CONCATENATED MODULE: ./src/runtime.ts
+;// CONCATENATED MODULE: ./src/common/redact.ts
+/**
+ * Removes secret values from free text (log lines, error messages, the job
+ * summary) before it is shown. Outputs are not free text: they are redacted
+ * by structure (report.ts). The runner masks the values registered with
+ * `core.setSecret` too, but only in the log it renders.
+ */
+const MASK = '***';
+/**
+ * Whether a value can be hidden in text without destroying it: `4`, `true`
+ * or `off` occur everywhere (ids, counts, words), so replacing them would
+ * garble every line and still not hide them.
+ */
+function isRedactable(value) {
+    const trimmed = value.trim();
+    return (trimmed.length >= 4 &&
+        !/^(true|false|null|none|yes|no|on|off)$/i.test(trimmed) &&
+        !/^[-+]?\d+(\.\d+)?$/.test(trimmed));
+}
+/** `\u00e9` (and `\u00E9`) for every character outside printable ASCII, as Python's json does. */
+function asciiEscaped(text, upper) {
+    return text.replace(/[^\x20-\x7e]/g, (character) => {
+        const hex = character.charCodeAt(0).toString(16).padStart(4, '0');
+        return `\\u${upper ? hex.toUpperCase() : hex}`;
+    });
+}
+/** The forms a value takes inside JSON text: escaped quotes, `\/`, and escaped non-ASCII. */
+function jsonForms(value) {
+    const inner = JSON.stringify(value).slice(1, -1);
+    const slashes = inner.replaceAll('/', '\\/');
+    return [inner, slashes].flatMap((form) => [
+        form,
+        asciiEscaped(form, false),
+        asciiEscaped(form, true),
+    ]);
+}
+const percentEncoded = (character) => `%${character.charCodeAt(0).toString(16).toUpperCase().padStart(2, '0')}`;
+/**
+ * The forms a value takes inside a URL or a form body: `encodeURIComponent`'s;
+ * RFC 3986's and Python's `quote` (`!'()*` encoded too); and the
+ * `application/x-www-form-urlencoded` forms, space as `+`, of Python's
+ * `urlencode` (`~` kept) and of `URLSearchParams` (`*` kept, `~` encoded).
+ */
+function urlForms(value) {
+    const component = encodeURIComponent(value);
+    const strict = component.replace(/[!'()*]/g, percentEncoded);
+    const searchParams = new URLSearchParams({ v: value }).toString().slice('v='.length);
+    return [component, strict, strict.replaceAll('%20', '+'), searchParams];
+}
+class Redactor {
+    #needles = new Set();
+    #sorted;
+    /**
+     * Registers a secret value: the value, each of its lines that is
+     * redactable, and the forms they take inside JSON, URLs and form bodies. Returns the
+     * value and lines that were not known yet, for the runner's mask; a value
+     * that is not redactable is not registered (see `isRedactable`).
+     */
+    add(value) {
+        const lines = value.split(/\r?\n/).map((line) => line.trim());
+        const forms = [value, ...lines].filter((form, index, all) => isRedactable(form) && all.indexOf(form) === index);
+        const fresh = forms.filter((form) => !this.#needles.has(form));
+        for (const form of forms) {
+            for (const variant of [form, ...jsonForms(form), ...urlForms(form)]) {
+                this.#needles.add(variant);
+            }
+        }
+        this.#sorted = undefined;
+        return fresh;
+    }
+    redact(text) {
+        // Longest first, so that a secret containing another is replaced whole.
+        this.#sorted ??= [...this.#needles].sort((a, b) => b.length - a.length);
+        let out = text;
+        for (const needle of this.#sorted)
+            out = out.split(needle).join(MASK);
+        return out;
+    }
+}
+
+;// CONCATENATED MODULE: ./src/common/runtime.ts
 /**
  * What every module needs from the world, passed in rather than imported:
  * time (a clock tests can fake), logging, and how values are written in a log.
@@ -47751,7 +47810,266 @@ function neutraliseCommands(text) {
         .join('');
 }
 
-;// CONCATENATED MODULE: ./src/answers.ts
+;// CONCATENATED MODULE: ./src/inputs/commit.ts
+function none(reason) {
+    return { kind: 'none', reason };
+}
+function sameRepository(fullName, repository) {
+    return fullName.toLowerCase() === `${repository.owner}/${repository.name}`.toLowerCase();
+}
+/**
+ * The commit the plan asks for, once the plan's source fields are known (a
+ * sha with a source other than codehost is refused before this). A head in
+ * another repository (a fork) is a commit the deployment's repository does
+ * not have.
+ */
+function commitRequest(commit, fields, run) {
+    if (commit.kind === 'none')
+        return none('the commit input is none');
+    if (commit.kind === 'sha')
+        return commit;
+    if (fields.source !== 'codehost')
+        return none(`source ${fields.source} has no commits`);
+    const { head } = run;
+    if (head === undefined)
+        return none("the run's event is not known");
+    if (head.kind === 'none')
+        return head;
+    const { repository } = fields;
+    if (head.repository === null ||
+        (head.repository !== undefined && !sameRepository(head.repository, repository))) {
+        const where = head.repository ?? 'a deleted repository';
+        const wanted = `${repository.owner}/${repository.name}`;
+        return none(head.pullRequest
+            ? `the pull request's head is in ${where}, not ${wanted}`
+            : `the run is for ${where}, not ${wanted}`);
+    }
+    return { kind: 'auto', branch: head.branch, sha: head.sha };
+}
+
+;// CONCATENATED MODULE: ./src/inputs/build-plan.ts
+/**
+ * From inputs that each parsed on their own to one plan: `config` merged
+ * under the explicit inputs, the request headers, and the checks that depend
+ * on more than one input (mostly on `source`). Every such problem is found
+ * before the plan is built, and all of them are reported together.
+ */
+
+
+/** The fields of `record` whose value is not undefined: an input that was not given. */
+function given(record) {
+    return Object.fromEntries(Object.entries(record).filter(([, value]) => value !== undefined));
+}
+function requested(inputs) {
+    const { config } = inputs;
+    return {
+        sourceConfig: {
+            ...config.source_config,
+            ...given({ integration_id: inputs['integration-id'] }),
+        },
+        sourceRevisionConfig: {
+            ...config.source_revision_config,
+            ...given({
+                repo_ref: inputs['repo-ref'],
+                agent_config_path: inputs['agent-config-path'],
+                image_uri: inputs['image-uri'],
+            }),
+        },
+        secretReferences: config.secret_references ?? null,
+    };
+}
+/** The extra headers, and the api key under `api-key-header` when one is given. */
+function requestHeaders(inputs) {
+    const apiKey = inputs['api-key'];
+    if (apiKey === '')
+        return { ...inputs.headers };
+    return { ...inputs.headers, [inputs['api-key-header']]: apiKey };
+}
+/** Problems of inputs that are each valid but do not go together. */
+function combinationProblems(inputs, wanted) {
+    const problems = [];
+    const { source } = inputs;
+    const apiKeyHeader = inputs['api-key-header'].toLowerCase();
+    const clash = Object.keys(inputs.headers).find((name) => name.toLowerCase() === apiKeyHeader);
+    if (inputs['api-key'] !== '' && clash !== undefined) {
+        problems.push({
+            input: 'headers',
+            problem: `header '${clash}' would replace the api-key header`,
+        });
+    }
+    if (source !== 'external_docker' && wanted.secretReferences !== null) {
+        problems.push({
+            input: 'config',
+            problem: `secret_references applies only to source external_docker, not ${source}`,
+        });
+    }
+    if (source !== 'codehost' && inputs.commit.kind === 'sha') {
+        problems.push({
+            input: 'commit',
+            problem: `a commit sha applies only to source codehost, not ${source} (use auto or none)`,
+        });
+    }
+    return problems;
+}
+function needsImage(source, wanted) {
+    if (wanted.sourceRevisionConfig.image_uri != null)
+        return [];
+    return [
+        {
+            input: 'image-uri',
+            problem: `is required with source ${source} (or config.source_revision_config.image_uri)`,
+        },
+    ];
+}
+function codehostFields(inputs, wanted) {
+    const integrationId = wanted.sourceConfig.integration_id;
+    const { repository } = inputs;
+    if (integrationId != null && repository !== undefined) {
+        return { source: 'codehost', integrationId, repository };
+    }
+    const problems = [];
+    if (integrationId == null) {
+        problems.push({
+            input: 'integration-id',
+            problem: 'is required with source codehost (or config.source_config.integration_id)',
+        });
+    }
+    if (repository === undefined) {
+        problems.push({
+            input: 'repository',
+            problem: 'is required with source codehost (owner/name)',
+        });
+    }
+    return problems;
+}
+/** The fields only the plan's source has, or what that source needs and lacks. */
+function sourceFields(inputs, wanted) {
+    const { source } = inputs;
+    const missing = (problems, fields) => problems.length > 0 ? problems : fields;
+    switch (source) {
+        case 'codehost':
+            return codehostFields(inputs, wanted);
+        case 'external_docker':
+            return missing(needsImage(source, wanted), {
+                source,
+                secretReferences: wanted.secretReferences,
+            });
+        case 'internal_docker':
+            return missing(needsImage(source, wanted), { source });
+        case 'internal_source': {
+            const tarball = wanted.sourceRevisionConfig.source_tarball_path;
+            const problem = 'source internal_source needs source_revision_config.source_tarball_path';
+            return missing(tarball == null ? [{ input: 'config', problem }] : [], { source });
+        }
+        case 'internal_template':
+            return { source };
+    }
+}
+function commonFields(inputs, wanted, fields, run) {
+    return {
+        apiUrl: inputs['api-url'],
+        headers: requestHeaders(inputs),
+        name: inputs.name,
+        sourceConfig: wanted.sourceConfig,
+        sourceRevisionConfig: wanted.sourceRevisionConfig,
+        secrets: inputs.secrets,
+        waitForReady: inputs['wait-for-ready'],
+        waitTimeoutSeconds: inputs['wait-timeout'],
+        commit: commitRequest(inputs.commit, fields, run),
+        onDrift: inputs['on-drift'],
+        dryRun: inputs['dry-run'],
+        sensitiveValues: [
+            inputs['api-key'],
+            ...Object.values(inputs.headers),
+            ...inputs.secrets.map((secret) => secret.value),
+        ],
+    };
+}
+/** The plan, or an `InputError` naming every input that does not fit the others. */
+function buildPlan(inputs, run) {
+    const wanted = requested(inputs);
+    const problems = combinationProblems(inputs, wanted);
+    const fields = sourceFields(inputs, wanted);
+    if (Array.isArray(fields))
+        throw new InputError([...problems, ...fields]);
+    if (problems.length > 0)
+        throw new InputError(problems);
+    return { ...commonFields(inputs, wanted, fields, run), ...fields };
+}
+
+;// CONCATENATED MODULE: ./src/inputs/read-plan.ts
+/**
+ * Every input of action.yml is read here, once, into one typed plan. Nothing
+ * here sends a request: a bad input fails the step before the first one.
+ *
+ * The inputs, their parsers and defaults are listed in declared.ts; the plan
+ * is assembled, and the inputs checked against each other, in build-plan.ts;
+ * its types are in plan.ts.
+ */
+
+
+
+/**
+ * Reads and validates every input. Throws an `InputError` naming each bad
+ * one: first every input that is wrong on its own, else every input that
+ * does not fit the others.
+ */
+function readPlan(read, run) {
+    const raw = Object.fromEntries(INPUT_NAMES.map((name) => [name, read(name) ?? defaultText(name, run)]));
+    const result = inputsSchema(run).safeParse(raw);
+    if (!result.success) {
+        throw new InputError(result.error.issues.map((issue) => ({
+            input: String(issue.path[0] ?? 'inputs'),
+            problem: issue.message,
+        })));
+    }
+    return buildPlan(result.data, run);
+}
+
+// EXTERNAL MODULE: external "node:http"
+var external_node_http_ = __nccwpck_require__(7067);
+;// CONCATENATED MODULE: ./src/service/errors.ts
+/** What a failed call to the service raises. */
+
+/** A call to the service failed: names the call, the status and the service's message. */
+class ServiceError extends ActionError {
+    name = 'ServiceError';
+    details;
+    constructor(details) {
+        super(ServiceError.format(details));
+        this.details = details;
+    }
+    get status() {
+        return this.details.status;
+    }
+    get ambiguous() {
+        return this.details.ambiguous === true;
+    }
+    get transient() {
+        return this.details.transient === true;
+    }
+    /** The same failure, counted over `attempts`. */
+    after(attempts) {
+        return attempts > 1 ? new ServiceError({ ...this.details, attempts }) : this;
+    }
+    static format(details) {
+        const { method, path, problem, serviceMessage, requestId, remedy, attempts } = details;
+        const tries = attempts !== undefined && attempts > 1 ? ` after ${attempts} attempts` : '';
+        let message = `${method} ${path} failed${tries}: ${problem}`;
+        if (serviceMessage !== undefined && serviceMessage !== '') {
+            message += serviceMessage.includes('\n')
+                ? `:\n${serviceMessage}`
+                : ` (service said: ${serviceMessage})`;
+        }
+        if (remedy !== undefined)
+            message += `\n${remedy}`;
+        if (requestId !== undefined)
+            message += `\nrequest id: ${requestId}`;
+        return message;
+    }
+}
+
+;// CONCATENATED MODULE: ./src/service/answers.ts
 /**
  * What the action says about an exchange that failed: the service's own
  * message from an error body, a description of a body it could not read,
@@ -47913,7 +48231,7 @@ function networkFailure(error, timedOut, timeoutMs) {
     return { problem: code !== '' ? `${text} (${code})` : text, reached };
 }
 
-;// CONCATENATED MODULE: ./src/retry.ts
+;// CONCATENATED MODULE: ./src/service/retry.ts
 const DEFAULT_RETRY_POLICY = {
     attempts: 5,
     initialDelayMs: 1_000,
@@ -47942,7 +48260,7 @@ function delayBeforeRetry(policy, attempt, retryAfterMs, clock) {
     return Math.round(backoff / 2 + (backoff / 2) * clock.random());
 }
 
-;// CONCATENATED MODULE: ./src/client.ts
+;// CONCATENATED MODULE: ./src/service/client.ts
 /**
  * The one HTTP client of the service. Every request goes through `exchange()`:
  * one loop that sets the headers and the per-request timeout, retries what is
@@ -47958,13 +48276,9 @@ function delayBeforeRetry(policy, attempt, retryAfterMs, clock) {
 
 
 
+
 /** Far above a page of 100 deployments (~1 MiB); an answer past it is not the service's. */
 const DEFAULT_MAX_ANSWER_BYTES = 32 * 1024 * 1024;
-/** The proxy of the runner's environment (`HTTPS_PROXY`, `HTTP_PROXY`, `NO_PROXY`, any case), if any. */
-function proxyDispatcher(env) {
-    const names = ['https_proxy', 'HTTPS_PROXY', 'http_proxy', 'HTTP_PROXY'];
-    return names.some((name) => (env[name] ?? '') !== '') ? new undici.EnvHttpProxyAgent() : undefined;
-}
 const isRetryableStatus = (status) => status === 408 || status === 429 || status >= 500;
 class ServiceClient {
     #options;
@@ -48172,7 +48486,7 @@ class ServiceClient {
     }
 }
 
-;// CONCATENATED MODULE: ./src/service.ts
+;// CONCATENATED MODULE: ./src/service/endpoints.ts
 /**
  * The deployment management service as a typed API: one function an
  * endpoint, the only place that spells a path, a query or a schema. The flow
@@ -48271,12 +48585,61 @@ class Service {
     }
 }
 
-;// CONCATENATED MODULE: ./src/deploy.ts
+;// CONCATENATED MODULE: ./src/service/proxy.ts
+/**
+ * Where the service's requests go: through the proxy the step's environment
+ * names (README "Retries and timeouts"), read by the adapter and passed in as
+ * data, or straight to the service.
+ */
+
+/** The code of undici's one-time warning that `EnvHttpProxyAgent` is experimental. */
+const EXPERIMENTAL_WARNING = 'UNDICI-EHPA';
+/**
+ * Runs `make` with undici's "EnvHttpProxyAgent is experimental" warning
+ * dropped: the step log would show it on stderr, and users read it as a
+ * fault. Every other warning goes through.
+ */
+function withoutExperimentalWarning(make) {
+    // Put back as it was, unbound: it is process's own method.
+    // eslint-disable-next-line @typescript-eslint/unbound-method
+    const emitWarning = process.emitWarning;
+    process.emitWarning = (warning, ...rest) => {
+        const [options] = rest;
+        const code = typeof options === 'object' && options !== null && 'code' in options
+            ? options.code
+            : undefined;
+        if (code === EXPERIMENTAL_WARNING)
+            return;
+        Reflect.apply(emitWarning, process, [warning, ...rest]);
+    };
+    try {
+        return make();
+    }
+    finally {
+        process.emitWarning = emitWarning;
+    }
+}
+/** A dispatcher through the proxy, or undefined (undici's global one) when no proxy is set. */
+function proxyDispatcher(proxy) {
+    const { httpsProxy = '', httpProxy = '', noProxy = '' } = proxy;
+    if (httpsProxy === '' && httpProxy === '')
+        return undefined;
+    return withoutExperimentalWarning(() => new undici.EnvHttpProxyAgent({ httpsProxy, httpProxy, noProxy }));
+}
+
+;// CONCATENATED MODULE: ./src/run/dependencies.ts
+/** The dependencies' log groups, or a phase run without one. */
+function inGroup(dependencies) {
+    return dependencies.group ?? ((_name, phase) => phase());
+}
+
+;// CONCATENATED MODULE: ./src/run/deploy.ts
 /**
  * The deploy flow's decisions: which repository (codehost), which deployment
  * of the name, reuse or create — never two from one name where the service
  * lets the action prevent it, and a warning with every id where it cannot.
  */
+
 
 
 
@@ -48425,7 +48788,6 @@ async function create(plan, request, dependencies) {
     // A deployment that answered a 409 was created by another run.
     return { deployment, created: via !== 'conflict' };
 }
-const inGroup = (dependencies) => dependencies.group ?? ((_name, phase) => phase());
 /** Resolve, find, then reuse or create (or, in a dry run, say what would be created). */
 async function deploy(plan, dependencies) {
     const { service, logger } = dependencies;
@@ -48461,87 +48823,7 @@ async function deploy(plan, dependencies) {
     });
 }
 
-;// CONCATENATED MODULE: ./src/redact.ts
-/**
- * Removes secret values from free text (log lines, error messages, the job
- * summary) before it is shown. Outputs are not free text: they are redacted
- * by structure (report.ts). The runner masks the values registered with
- * `core.setSecret` too, but only in the log it renders.
- */
-const MASK = '***';
-/**
- * Whether a value can be hidden in text without destroying it: `4`, `true`
- * or `off` occur everywhere (ids, counts, words), so replacing them would
- * garble every line and still not hide them.
- */
-function isRedactable(value) {
-    const trimmed = value.trim();
-    return (trimmed.length >= 4 &&
-        !/^(true|false|null|none|yes|no|on|off)$/i.test(trimmed) &&
-        !/^[-+]?\d+(\.\d+)?$/.test(trimmed));
-}
-/** `\u00e9` (and `\u00E9`) for every character outside printable ASCII, as Python's json does. */
-function asciiEscaped(text, upper) {
-    return text.replace(/[^\x20-\x7e]/g, (character) => {
-        const hex = character.charCodeAt(0).toString(16).padStart(4, '0');
-        return `\\u${upper ? hex.toUpperCase() : hex}`;
-    });
-}
-/** The forms a value takes inside JSON text: escaped quotes, `\/`, and escaped non-ASCII. */
-function jsonForms(value) {
-    const inner = JSON.stringify(value).slice(1, -1);
-    const slashes = inner.replaceAll('/', '\\/');
-    return [inner, slashes].flatMap((form) => [
-        form,
-        asciiEscaped(form, false),
-        asciiEscaped(form, true),
-    ]);
-}
-const percentEncoded = (character) => `%${character.charCodeAt(0).toString(16).toUpperCase().padStart(2, '0')}`;
-/**
- * The forms a value takes inside a URL or a form body: `encodeURIComponent`'s;
- * RFC 3986's and Python's `quote` (`!'()*` encoded too); and the
- * `application/x-www-form-urlencoded` forms, space as `+`, of Python's
- * `urlencode` (`~` kept) and of `URLSearchParams` (`*` kept, `~` encoded).
- */
-function urlForms(value) {
-    const component = encodeURIComponent(value);
-    const strict = component.replace(/[!'()*]/g, percentEncoded);
-    const searchParams = new URLSearchParams({ v: value }).toString().slice('v='.length);
-    return [component, strict, strict.replaceAll('%20', '+'), searchParams];
-}
-class Redactor {
-    #needles = new Set();
-    #sorted;
-    /**
-     * Registers a secret value: the value, each of its lines that is
-     * redactable, and the forms they take inside JSON, URLs and form bodies. Returns the
-     * value and lines that were not known yet, for the runner's mask; a value
-     * that is not redactable is not registered (see `isRedactable`).
-     */
-    add(value) {
-        const lines = value.split(/\r?\n/).map((line) => line.trim());
-        const forms = [value, ...lines].filter((form, index, all) => isRedactable(form) && all.indexOf(form) === index);
-        const fresh = forms.filter((form) => !this.#needles.has(form));
-        for (const form of forms) {
-            for (const variant of [form, ...jsonForms(form), ...urlForms(form)]) {
-                this.#needles.add(variant);
-            }
-        }
-        this.#sorted = undefined;
-        return fresh;
-    }
-    redact(text) {
-        // Longest first, so that a secret containing another is replaced whole.
-        this.#sorted ??= [...this.#needles].sort((a, b) => b.length - a.length);
-        let out = text;
-        for (const needle of this.#sorted)
-            out = out.split(needle).join(MASK);
-        return out;
-    }
-}
-
-;// CONCATENATED MODULE: ./src/drift.ts
+;// CONCATENATED MODULE: ./src/run/drift.ts
 /**
  * Drift: where a reused deployment differs from what the step asks for. The
  * service has no update call, so these differences stay until someone
@@ -48639,266 +48921,9 @@ function showValue(value) {
     return text.length > 120 ? `${text.slice(0, 120)}…` : text;
 }
 
-;// CONCATENATED MODULE: ./src/commit-target.ts
-/**
- * Which commit must be live (README "What green means"): the `commit` input,
- * with `auto` derived from the run's event. Whether an `auto` commit is
- * targeted depends on the branch the deployment tracks, which only the
- * deploy step knows; this module says which branch and sha the run is for.
- */
-
-const commit_target_FULL_SHA = /^[0-9a-fA-F]{40}$/;
-const BRANCH_REF = 'refs/heads/';
-/** Events whose GITHUB_SHA is a merge commit the service never builds. */
-const PULL_REQUEST_EVENTS = ['pull_request', 'pull_request_target'];
-/** The part of a pull request event's payload that is read; the rest may be anything. */
-const PullRequestPayloadSchema = looseObject({
-    pull_request: looseObject({
-        head: looseObject({
-            ref: schemas_string().min(1),
-            sha: schemas_string().regex(commit_target_FULL_SHA),
-            // null when the fork the pull request comes from was deleted
-            repo: looseObject({ full_name: schemas_string() }).nullish(),
-        }),
-    }),
-});
-function none(reason) {
-    return { kind: 'none', reason };
-}
-function sameRepository(fullName, repository) {
-    return fullName.toLowerCase() === `${repository.owner}/${repository.name}`.toLowerCase();
-}
-/** The head of the pull request: its branch and sha (never GITHUB_SHA, the merge commit). */
-function pullRequestHead(event, repository) {
-    const parsed = PullRequestPayloadSchema.safeParse(event.payload);
-    if (!parsed.success) {
-        return none(`the ${event.name} event has no pull_request.head.ref and .sha in its payload`);
-    }
-    const { ref, sha, repo } = parsed.data.pull_request.head;
-    // A head in another repository (a fork) is a commit the deployment's repository does not have.
-    if (repo === null || (repo !== undefined && !sameRepository(repo.full_name, repository))) {
-        const where = repo === null ? 'a deleted repository' : repo.full_name;
-        return none(`the pull request's head is in ${where}, not ${repository.owner}/${repository.name}`);
-    }
-    return { kind: 'auto', branch: ref, sha: sha.toLowerCase() };
-}
-/** The branch of `refs/heads/B` and GITHUB_SHA, for every other event. */
-function branchHead(event, workflowRepository, repository) {
-    if (!event.ref.startsWith(BRANCH_REF) || event.ref === BRANCH_REF) {
-        if (event.ref.startsWith('refs/tags/'))
-            return none(`the run is for tag ${event.ref}`);
-        if (event.ref === '')
-            return none(`the ${event.name} event has no ref`);
-        return none(`the run is for ${event.ref}, not a branch`);
-    }
-    if (workflowRepository !== undefined && !sameRepository(workflowRepository, repository)) {
-        return none(`the run is for ${workflowRepository}, not ${repository.owner}/${repository.name}`);
-    }
-    if (!commit_target_FULL_SHA.test(event.sha))
-        return none(`GITHUB_SHA '${event.sha}' is not a full commit sha`);
-    return { kind: 'auto', branch: event.ref.slice(BRANCH_REF.length), sha: event.sha.toLowerCase() };
-}
-/**
- * The commit the plan asks for, once the plan's source fields are known (a
- * sha with a source other than codehost is refused before this).
- */
-function commitRequest(commit, fields, environment) {
-    if (commit.kind === 'none')
-        return none('the commit input is none');
-    if (commit.kind === 'sha')
-        return commit;
-    if (fields.source !== 'codehost')
-        return none(`source ${fields.source} has no commits`);
-    const { event } = environment;
-    if (event === undefined)
-        return none("the run's event is not known");
-    if (PULL_REQUEST_EVENTS.includes(event.name))
-        return pullRequestHead(event, fields.repository);
-    return branchHead(event, environment.repository, fields.repository);
-}
-
-;// CONCATENATED MODULE: ./src/plan-builder.ts
-/**
- * From inputs that each parsed on their own to one plan: `config` merged
- * under the explicit inputs, the request headers, and the checks that depend
- * on more than one input (mostly on `source`). Every such problem is found
- * before the plan is built, and all of them are reported together.
- */
+;// CONCATENATED MODULE: ./src/run/live.ts
 
 
-/** The fields of `record` whose value is not undefined: an input that was not given. */
-function given(record) {
-    return Object.fromEntries(Object.entries(record).filter(([, value]) => value !== undefined));
-}
-function requested(inputs) {
-    const { config } = inputs;
-    return {
-        sourceConfig: {
-            ...config.source_config,
-            ...given({ integration_id: inputs['integration-id'] }),
-        },
-        sourceRevisionConfig: {
-            ...config.source_revision_config,
-            ...given({
-                repo_ref: inputs['repo-ref'],
-                agent_config_path: inputs['agent-config-path'],
-                image_uri: inputs['image-uri'],
-            }),
-        },
-        secretReferences: config.secret_references ?? null,
-    };
-}
-/** The extra headers, and the api key under `api-key-header` when one is given. */
-function requestHeaders(inputs) {
-    const apiKey = inputs['api-key'];
-    if (apiKey === '')
-        return { ...inputs.headers };
-    return { ...inputs.headers, [inputs['api-key-header']]: apiKey };
-}
-/** Problems of inputs that are each valid but do not go together. */
-function combinationProblems(inputs, wanted) {
-    const problems = [];
-    const { source } = inputs;
-    const apiKeyHeader = inputs['api-key-header'].toLowerCase();
-    const clash = Object.keys(inputs.headers).find((name) => name.toLowerCase() === apiKeyHeader);
-    if (inputs['api-key'] !== '' && clash !== undefined) {
-        problems.push({
-            input: 'headers',
-            problem: `header '${clash}' would replace the api-key header`,
-        });
-    }
-    if (source !== 'external_docker' && wanted.secretReferences !== null) {
-        problems.push({
-            input: 'config',
-            problem: `secret_references applies only to source external_docker, not ${source}`,
-        });
-    }
-    if (source !== 'codehost' && inputs.commit.kind === 'sha') {
-        problems.push({
-            input: 'commit',
-            problem: `a commit sha applies only to source codehost, not ${source} (use auto or none)`,
-        });
-    }
-    return problems;
-}
-function needsImage(source, wanted) {
-    if (wanted.sourceRevisionConfig.image_uri != null)
-        return [];
-    return [
-        {
-            input: 'image-uri',
-            problem: `is required with source ${source} (or config.source_revision_config.image_uri)`,
-        },
-    ];
-}
-function codehostFields(inputs, wanted) {
-    const integrationId = wanted.sourceConfig.integration_id;
-    const { repository } = inputs;
-    if (integrationId != null && repository !== undefined) {
-        return { source: 'codehost', integrationId, repository };
-    }
-    const problems = [];
-    if (integrationId == null) {
-        problems.push({
-            input: 'integration-id',
-            problem: 'is required with source codehost (or config.source_config.integration_id)',
-        });
-    }
-    if (repository === undefined) {
-        problems.push({
-            input: 'repository',
-            problem: 'is required with source codehost (owner/name)',
-        });
-    }
-    return problems;
-}
-/** The fields only the plan's source has, or what that source needs and lacks. */
-function sourceFields(inputs, wanted) {
-    const { source } = inputs;
-    const missing = (problems, fields) => problems.length > 0 ? problems : fields;
-    switch (source) {
-        case 'codehost':
-            return codehostFields(inputs, wanted);
-        case 'external_docker':
-            return missing(needsImage(source, wanted), {
-                source,
-                secretReferences: wanted.secretReferences,
-            });
-        case 'internal_docker':
-            return missing(needsImage(source, wanted), { source });
-        case 'internal_source': {
-            const tarball = wanted.sourceRevisionConfig.source_tarball_path;
-            const problem = 'source internal_source needs source_revision_config.source_tarball_path';
-            return missing(tarball == null ? [{ input: 'config', problem }] : [], { source });
-        }
-        case 'internal_template':
-            return { source };
-    }
-}
-function commonFields(inputs, wanted, fields, environment) {
-    return {
-        apiUrl: inputs['api-url'],
-        headers: requestHeaders(inputs),
-        name: inputs.name,
-        sourceConfig: wanted.sourceConfig,
-        sourceRevisionConfig: wanted.sourceRevisionConfig,
-        secrets: inputs.secrets,
-        waitForReady: inputs['wait-for-ready'],
-        waitTimeoutSeconds: inputs['wait-timeout'],
-        commit: commitRequest(inputs.commit, fields, environment),
-        onDrift: inputs['on-drift'],
-        dryRun: inputs['dry-run'],
-        sensitiveValues: [
-            inputs['api-key'],
-            ...Object.values(inputs.headers),
-            ...inputs.secrets.map((secret) => secret.value),
-        ],
-    };
-}
-/** The plan, or an `InputError` naming every input that does not fit the others. */
-function buildPlan(inputs, environment) {
-    const wanted = requested(inputs);
-    const problems = combinationProblems(inputs, wanted);
-    const fields = sourceFields(inputs, wanted);
-    if (Array.isArray(fields))
-        throw new InputError([...problems, ...fields]);
-    if (problems.length > 0)
-        throw new InputError(problems);
-    return { ...commonFields(inputs, wanted, fields, environment), ...fields };
-}
-
-;// CONCATENATED MODULE: ./src/inputs.ts
-/**
- * Every input of action.yml is read here, once, into one typed plan. Nothing
- * here sends a request: a bad input fails the step before the first one.
- *
- * The inputs and their parsers are listed in src/declared-inputs.ts; the plan
- * is assembled, and the inputs checked against each other, in
- * src/plan-builder.ts; its types are in src/plan.ts.
- */
-
-
-
-/**
- * Reads and validates every input. Throws an `InputError` naming each bad
- * one: first every input that is wrong on its own, else every input that
- * does not fit the others.
- */
-function readPlan(read, environment) {
-    const raw = Object.fromEntries(INPUT_NAMES.map((name) => [name, read(name)]));
-    const result = inputsSchema(environment).safeParse(raw);
-    if (!result.success) {
-        throw new InputError(result.error.issues.map((issue) => ({
-            input: String(issue.path[0] ?? 'inputs'),
-            problem: issue.message,
-        })));
-    }
-    return buildPlan(result.data, environment);
-}
-
-;// CONCATENATED MODULE: ./src/live.ts
-
-const live_short = (sha) => sha.slice(0, 12);
 /** The commit of the deployment's latest revision, lower-cased, if the service says. */
 function latestCommit(deployment) {
     const sha = deployment.source_revision_config.repo_commit_sha;
@@ -48923,7 +48948,7 @@ function liveness(deployment, target, seenRevisions) {
     if (latest === null) {
         return target === undefined
             ? { live: true }
-            : { live: false, missing: `no revision yet for commit ${live_short(target.sha)}` };
+            : { live: false, missing: `no revision yet for commit ${shortSha(target.sha)}` };
     }
     if (active !== latest) {
         const still = active === null ? 'no revision is active yet' : `revision ${active} still is`;
@@ -48942,7 +48967,7 @@ function liveness(deployment, target, seenRevisions) {
     const branch = target.branch === undefined ? '' : ` of branch ${target.branch}`;
     return {
         live: false,
-        missing: `the latest revision is for commit ${commit === undefined ? '(none given)' : live_short(untrusted(commit))}, not the target ${live_short(target.sha)}${branch}`,
+        missing: `the latest revision is for commit ${commit === undefined ? '(none given)' : shortSha(untrusted(commit))}, not the target ${shortSha(target.sha)}${branch}`,
     };
 }
 /** The ref a deployment tracks: the live one, else the one the request sets. */
@@ -48969,11 +48994,62 @@ function chooseTarget(commit, tracked, logger) {
     }
 }
 
-;// CONCATENATED MODULE: ./src/report.ts
+;// CONCATENATED MODULE: ./src/run/goal.ts
+
+
+/** The deployment `deploy` found, or undefined when it created one (or would). */
+function reusedOf(result) {
+    return result.created ? undefined : result.deployment;
+}
+/** The revisions of a reused deployment: a revision the step did not see is a newer push. */
+function seenRevisionsOf(reused) {
+    if (reused === undefined)
+        return new Set();
+    return new Set([reused.latest_revision_id, reused.active_revision_id].filter((id) => id !== null));
+}
+/** The target of a codehost plan, against the branch the deployment tracks. */
+function targetOf(plan, result, logger) {
+    if (plan.source !== 'codehost')
+        return undefined;
+    const tracked = trackedRef(reusedOf(result), result.request.source_revision_config.repo_ref);
+    return chooseTarget(plan.commit, tracked, logger);
+}
+/** The target as drift, when a reused deployment will not build it and another commit is live. */
+function unbuiltOf(reused, target) {
+    if (reused === undefined || target === undefined)
+        return undefined;
+    if (reused.source_config.build_on_push === true)
+        return undefined;
+    const live = latestCommit(reused);
+    if (live === target.sha)
+        return undefined;
+    return {
+        field: 'source_revision_config.repo_commit_sha',
+        wanted: target.sha,
+        live: live ?? null,
+    };
+}
+/**
+ * The goal of the run. A target the deployment will not build is drift, and
+ * it is dropped: the step does not wait for it.
+ */
+function assess(plan, result, logger) {
+    const reused = reusedOf(result);
+    const seenRevisions = seenRevisionsOf(reused);
+    const drift = reused === undefined ? [] : findDrift(plan, result.request, reused);
+    const target = targetOf(plan, result, logger);
+    const unbuilt = unbuiltOf(reused, target);
+    if (unbuilt === undefined)
+        return { target, seenRevisions, drift };
+    return { seenRevisions, drift: [...drift, unbuilt], unbuilt };
+}
+
+;// CONCATENATED MODULE: ./src/run/report.ts
 /**
  * What the run hands to later steps and shows to people: the outputs, and
  * the job summary. Every secret value is replaced by `***` first.
  */
+
 
 
 
@@ -49084,7 +49160,7 @@ function liveCell(liveness) {
         return `no: ${liveness.missing ?? 'not live'}`;
     return liveness.supersededBy === undefined
         ? 'yes'
-        : `yes: commit ${liveness.supersededBy.slice(0, 12)} of a newer push is live instead of the target`;
+        : `yes: commit ${shortSha(liveness.supersededBy)} of a newer push is live instead of the target`;
 }
 /** The drift table: one row a difference, secret values already `***`. */
 function driftTable(drift, cell) {
@@ -49125,11 +49201,11 @@ function summaryHtml(input) {
         ['Source', plan.source],
         ['Repository', repository.url],
         ['Ref', repository.ref],
-        ['Target commit', input.target?.slice(0, 12)],
+        ['Target commit', shortSha(input.target)],
         ['Latest revision', shown?.latest_revision_id],
-        ['Latest revision commit', shown?.source_revision_config.repo_commit_sha?.slice(0, 12)],
+        ['Latest revision commit', shortSha(shown?.source_revision_config.repo_commit_sha)],
         ['Active revision', shown?.active_revision_id],
-        ['Workflow commit', commit?.slice(0, 12)],
+        ['Workflow commit', shortSha(commit)],
     ];
     const table = rows
         .map(([label, value]) => `<tr><th align="left">${label}</th><td>${cell(value)}</td></tr>`)
@@ -49142,7 +49218,7 @@ function summaryHtml(input) {
     return `<h2>${title}: ${cell(plan.name)}</h2>\n<table>\n${table}\n</table>${driftTable(input.drift ?? [], cell)}${failureBlock(failure, redact)}\n`;
 }
 
-;// CONCATENATED MODULE: ./src/wait.ts
+;// CONCATENATED MODULE: ./src/run/wait.ts
 /**
  * Waiting until a deployment is live (live.ts says what that means): the
  * polling schedule only. Polls `getById` with a growing interval, up to a
@@ -49154,6 +49230,16 @@ function summaryHtml(input) {
 
 
 
+
+/** A wait ended without the deployment being live; carries the last deployment seen. */
+class WaitError extends ActionError {
+    name = 'WaitError';
+    deployment;
+    constructor(message, deployment) {
+        super(message);
+        this.deployment = deployment;
+    }
+}
 const DEFAULT_WAIT = {
     initialIntervalMs: 1_000,
     earlyIntervalMs: 1_500,
@@ -49231,13 +49317,17 @@ async function waitUntilLive(initial, goal, options, dependencies) {
     }
 }
 
-;// CONCATENATED MODULE: ./src/flow.ts
+;// CONCATENATED MODULE: ./src/run/pipeline.ts
 /**
  * The run as a pipeline: inputs → plan → deploy → wait → report. Each step is
  * a function that returns a value; what is known so far is kept in one
  * `RunRecord`, which sets the outputs as soon as they are known and is what
  * the job summary is written from, whether the run succeeded or not.
  */
+
+
+
+
 
 
 
@@ -49297,8 +49387,23 @@ class RunRecord {
         if (!(error instanceof ActionError) && error instanceof Error)
             this.stack = error.stack;
     }
+    /** What the job summary shows; undefined when the inputs could not be read. */
+    summary(commit) {
+        if (this.plan === undefined)
+            return undefined;
+        return {
+            plan: this.plan,
+            result: this.result,
+            deployment: this.deployment,
+            liveness: this.liveness,
+            target: this.goal?.target?.sha,
+            drift: this.goal?.drift,
+            failure: this.failure,
+            commit,
+        };
+    }
 }
-function dependencies(plan, io) {
+function dependenciesOf(plan, io) {
     const { logger, clock, signal, group } = io;
     const client = new ServiceClient({
         baseUrl: plan.apiUrl,
@@ -49307,46 +49412,18 @@ function dependencies(plan, io) {
         logger,
         signal,
         redact: io.redact,
-        dispatcher: proxyDispatcher(io.env),
+        dispatcher: proxyDispatcher(io.proxy),
     });
     return { service: new Service(client, logger), logger, clock, signal, group };
 }
-/**
- * The commit target and the drift of what `deploy` found or created. A
- * reused deployment that will not build the target (`build_on_push` off,
- * another commit live) is drift, and the target is dropped.
- */
-function assess(plan, result, logger) {
-    const { deployment, created, request } = result;
-    const reused = !created && deployment !== undefined;
-    const seenRevisions = new Set(reused
-        ? [deployment.latest_revision_id, deployment.active_revision_id].filter((id) => id !== null)
-        : []);
-    const drift = reused ? findDrift(plan, request, deployment) : [];
-    if (plan.source !== 'codehost')
-        return { seenRevisions, drift };
-    const tracked = trackedRef(reused ? deployment : undefined, request.source_revision_config.repo_ref);
-    const target = chooseTarget(plan.commit, tracked, logger);
-    if (!reused || target === undefined || deployment.source_config.build_on_push === true) {
-        return { target, seenRevisions, drift };
-    }
-    const live = latestCommit(deployment);
-    if (live === target.sha)
-        return { target, seenRevisions, drift };
-    drift.push({
-        field: 'source_revision_config.repo_commit_sha',
-        wanted: target.sha,
-        live: live ?? null,
-    });
-    return { seenRevisions, drift };
-}
+/** Why the step does not wait for a commit the deployment will not build. */
+const BUILD_OFF = 'build_on_push is off: the service will not build this commit, so the step does not wait for it';
 /** One warning a difference; with `on-drift: fail`, the step fails after all are reported. */
-function reportDrift(plan, drift, logger) {
+function reportDrift(plan, goal, logger) {
+    const { drift } = goal;
     for (const entry of drift) {
-        const buildOff = entry.field === 'source_revision_config.repo_commit_sha'
-            ? ' (build_on_push is off: the service will not build this commit, so the step does not wait for it)'
-            : '';
-        logger.warning(`drift: ${untrusted(entry.field)}: the step wants ${showValue(entry.wanted)}, the deployment has ${showValue(entry.live)}${buildOff}`);
+        const note = entry === goal.unbuilt ? ` (${BUILD_OFF})` : '';
+        logger.warning(`drift: ${untrusted(entry.field)}: the step wants ${showValue(entry.wanted)}, the deployment has ${showValue(entry.live)}${note}`);
     }
     if (drift.length === 0)
         return;
@@ -49357,26 +49434,24 @@ function reportDrift(plan, drift, logger) {
     }
     logger.info(`${drift.length} difference(s) not applied: ${fields}. ${advice}`);
 }
-/** Waits until live when asked; otherwise says whether it is. The deployment as it ends up. */
-async function waitStep(plan, deployment, goal, flow, record) {
-    if (deployment === undefined)
-        return deployment;
-    if (!plan.waitForReady || plan.dryRun) {
-        if (plan.waitForReady)
-            flow.logger.info('dry run: not waiting');
-        const verdict = liveness(deployment, goal.target, goal.seenRevisions);
-        if (!verdict.live && goal.target !== undefined) {
-            flow.logger.notice(`commit ${goal.target.sha.slice(0, 12)} is not live yet: ${verdict.missing}`);
-        }
-        return deployment;
+/** Without a wait (not asked for, or a dry run): says when the target is not live yet. */
+function noteLiveness(plan, deployment, goal, logger) {
+    if (plan.waitForReady)
+        logger.info('dry run: not waiting');
+    const verdict = liveness(deployment, goal.target, goal.seenRevisions);
+    if (!verdict.live && goal.target !== undefined) {
+        logger.notice(`commit ${shortSha(goal.target.sha)} is not live yet: ${verdict.missing}`);
     }
-    const group = flow.group ?? ((_name, phase) => phase());
-    const what = goal.target === undefined ? '' : ` with commit ${goal.target.sha.slice(0, 12)}`;
-    const { deployment: live, verdict } = await group(`Waiting until '${plan.name}' is live${what}`, () => waitUntilLive(deployment, goal, { ...DEFAULT_WAIT, timeoutMs: plan.waitTimeoutSeconds * 1000 }, { ...flow, onPoll: (seen) => record.seen(seen) }));
+}
+/** Waits, in a log group, until the deployment is live; the deployment as it ends up. */
+async function waitForLive(plan, deployment, goal, dependencies) {
+    const { logger } = dependencies;
+    const what = goal.target === undefined ? '' : ` with commit ${shortSha(goal.target.sha)}`;
+    const { deployment: live, verdict } = await inGroup(dependencies)(`Waiting until '${plan.name}' is live${what}`, () => waitUntilLive(deployment, goal, { ...DEFAULT_WAIT, timeoutMs: plan.waitTimeoutSeconds * 1000 }, dependencies));
     if (verdict.supersededBy !== undefined && goal.target !== undefined) {
-        flow.logger.info(`commit ${goal.target.sha.slice(0, 12)} was superseded by a newer push: commit ${verdict.supersededBy.slice(0, 12)} is live instead`);
+        logger.info(`commit ${shortSha(goal.target.sha)} was superseded by a newer push: commit ${shortSha(verdict.supersededBy)} is live instead`);
     }
-    flow.logger.info(`'${plan.name}' is live`);
+    logger.info(`'${plan.name}' is live`);
     return live;
 }
 /**
@@ -49393,21 +49468,30 @@ function maskPlan(plan, io) {
         io.logger.warning(`the value of secret ${secret.name} is too short or common to redact in text: outputs hide it, but it cannot be hidden in the service's own messages. Prefer a longer value if it is sensitive.`);
     }
 }
-/** Runs the action; never throws: how it ended is in the record. */
+/** Runs the action; never throws: how it ended is in the outcome. */
 async function pipeline(io) {
     const record = new RunRecord(io.setOutputs);
     try {
-        const plan = readPlan(io.read, io.environment);
+        const plan = readPlan(io.read, io.run);
         record.plan = plan;
         maskPlan(plan, io);
-        const flow = dependencies(plan, io);
-        const result = await deploy(plan, flow);
+        const dependencies = dependenciesOf(plan, io);
+        const result = await deploy(plan, dependencies);
         const goal = assess(plan, result, io.logger);
         record.deployed(result, goal);
         if (plan.dryRun)
             io.logger.info(dryRunReport(result));
-        reportDrift(plan, goal.drift, io.logger);
-        const deployment = await waitStep(plan, result.deployment, goal, flow, record);
+        reportDrift(plan, goal, io.logger);
+        const found = result.deployment;
+        const waits = found !== undefined && plan.waitForReady && !plan.dryRun;
+        if (found !== undefined && !waits)
+            noteLiveness(plan, found, goal, io.logger);
+        const deployment = waits
+            ? await waitForLive(plan, found, goal, {
+                ...dependencies,
+                onPoll: (seen) => record.seen(seen),
+            })
+            : found;
         record.seen(deployment);
         if (deployment !== undefined) {
             io.logger.info(`${result.created ? 'created' : 'reused'} deployment '${plan.name}': ${deployment.id} (${untrusted(deployment.status)})`);
@@ -49416,15 +49500,95 @@ async function pipeline(io) {
     catch (error) {
         record.failed(error, io.redact);
     }
-    return record;
+    const { failure, stack } = record;
+    return { failure, stack, summary: record.summary(io.run.commit) };
 }
 
-;// CONCATENATED MODULE: ./src/main.ts
+;// CONCATENATED MODULE: ./src/github/event.ts
 /**
- * The action's run, wired to the runner through @actions/core (the only
- * module that imports it): masks the sensitive inputs, runs the pipeline,
- * then fails the step or not, and writes the job summary.
+ * The run as GitHub describes it, turned into the core's neutral
+ * `RunDescription`: the workspace, the workflow's repository, and the branch
+ * head the run is for, worked out from the event (README "Which commit must
+ * be live"): on a pull request its head, never GITHUB_SHA, the merge commit.
  */
+
+
+const BRANCH_REF = 'refs/heads/';
+/** Events whose GITHUB_SHA is a merge commit the service never builds. */
+const PULL_REQUEST_EVENTS = ['pull_request', 'pull_request_target'];
+/** The part of a pull request event's payload that is read; the rest may be anything. */
+const PullRequestPayloadSchema = looseObject({
+    pull_request: looseObject({
+        head: looseObject({
+            ref: schemas_string().min(1),
+            sha: schemas_string().regex(FULL_SHA),
+            // null when the fork the pull request comes from was deleted
+            repo: looseObject({ full_name: schemas_string() }).nullish(),
+        }),
+    }),
+});
+function event_none(reason) {
+    return { kind: 'none', reason };
+}
+/** The head of the pull request: its branch, sha and repository. */
+function pullRequestHead(event) {
+    const parsed = PullRequestPayloadSchema.safeParse(event.payload);
+    if (!parsed.success) {
+        return event_none(`the ${event.name} event has no pull_request.head.ref and .sha in its payload`);
+    }
+    const { ref, sha, repo } = parsed.data.pull_request.head;
+    return {
+        kind: 'branch',
+        branch: ref,
+        sha: sha.toLowerCase(),
+        repository: repo === null ? null : repo?.full_name,
+        pullRequest: true,
+    };
+}
+/** The branch of `refs/heads/B` and GITHUB_SHA, for every other event. */
+function branchHead(event, workflowRepository) {
+    if (!event.ref.startsWith(BRANCH_REF) || event.ref === BRANCH_REF) {
+        if (event.ref.startsWith('refs/tags/'))
+            return event_none(`the run is for tag ${event.ref}`);
+        if (event.ref === '') {
+            return event_none(`the ${event.name === '' ? "run's" : event.name} event has no ref`);
+        }
+        return event_none(`the run is for ${event.ref}, not a branch`);
+    }
+    if (!FULL_SHA.test(event.sha))
+        return event_none(`GITHUB_SHA '${event.sha}' is not a full commit sha`);
+    return {
+        kind: 'branch',
+        branch: event.ref.slice(BRANCH_REF.length),
+        sha: event.sha.toLowerCase(),
+        repository: workflowRepository,
+        pullRequest: false,
+    };
+}
+/** The branch head a GitHub run is for, or why there is none. */
+function runHead(event, workflowRepository) {
+    return PULL_REQUEST_EVENTS.includes(event.name)
+        ? pullRequestHead(event)
+        : branchHead(event, workflowRepository);
+}
+/** The run as the core takes it, from the event and the runner's variables. */
+function describeRun(event, variables, cwd) {
+    return {
+        workspace: variables.GITHUB_WORKSPACE ?? cwd,
+        repository: variables.GITHUB_REPOSITORY,
+        head: runHead(event, variables.GITHUB_REPOSITORY),
+        commit: event.sha,
+    };
+}
+
+;// CONCATENATED MODULE: ./src/github/action.ts
+/**
+ * The action's run on a GitHub runner, wired through @actions/core and
+ * @actions/github (only src/github/ imports them): masks the sensitive
+ * inputs, describes the run from the event, runs the pipeline, then fails
+ * the step or not, and writes the job summary the pipeline returns.
+ */
+
 
 
 
@@ -49455,6 +49619,14 @@ function logger(redactor) {
             if (isDebug())
                 core_debug(redactor.redact(message));
         },
+    };
+}
+/** The proxy variables as undici reads them: the lower-case name first. */
+function proxySettings(env) {
+    return {
+        httpsProxy: env.https_proxy ?? env.HTTPS_PROXY,
+        httpProxy: env.http_proxy ?? env.HTTP_PROXY,
+        noProxy: env.no_proxy ?? env.NO_PROXY,
     };
 }
 /** Cancels the run on SIGINT/SIGTERM (a cancelled workflow); a second signal ends it at once. */
@@ -49495,20 +49667,17 @@ async function run() {
     const controller = new AbortController();
     const stopListening = onCancel(controller);
     const { /* context */ "_": context } = github_namespaceObject;
-    const record = await pipeline({
+    // The context reads GITHUB_EVENT_NAME, GITHUB_REF and GITHUB_SHA, unset outside a runner.
+    const event = {
+        name: context.eventName ?? '',
+        ref: context.ref ?? '',
+        sha: context.sha ?? '',
+        payload: context.payload,
+    };
+    const outcome = await pipeline({
         read: (name) => getInput(name),
-        environment: {
-            workspace: process.env.GITHUB_WORKSPACE ?? process.cwd(),
-            repository: process.env.GITHUB_REPOSITORY,
-            // The context reads GITHUB_EVENT_NAME, GITHUB_REF and GITHUB_SHA, unset outside a runner.
-            event: {
-                name: context.eventName ?? '',
-                ref: context.ref ?? '',
-                sha: context.sha ?? '',
-                payload: context.payload,
-            },
-        },
-        env: process.env,
+        run: describeRun(event, process.env, process.cwd()),
+        proxy: proxySettings(process.env),
         logger: log,
         clock: systemClock,
         signal: controller.signal,
@@ -49518,25 +49687,22 @@ async function run() {
         setOutputs: outputWriter(),
     });
     stopListening();
-    if (record.stack !== undefined)
-        log.debug(record.stack);
-    if (record.failure !== undefined)
-        setFailed(record.failure);
-    if (record.plan !== undefined) {
-        const html = summaryHtml({
-            plan: record.plan,
-            result: record.result,
-            deployment: record.deployment,
-            liveness: record.liveness,
-            target: record.goal?.target?.sha,
-            drift: record.goal?.drift,
-            failure: record.failure,
-            commit: context.sha,
-            redact: (text) => redactor.redact(text),
-        });
-        await writeSummary(redactor.redact(html));
+    if (outcome.stack !== undefined)
+        log.debug(outcome.stack);
+    if (outcome.failure !== undefined)
+        setFailed(outcome.failure);
+    if (outcome.summary !== undefined) {
+        await writeSummary(redactor.redact(summaryHtml(outcome.summary)));
     }
 }
+
+;// CONCATENATED MODULE: ./src/main.ts
+/**
+ * The action's `run()`, where GitHub's `@github/local-action` looks for it
+ * (`npx local-action . src/main.ts .env`). The entry itself is
+ * src/github/action.ts; src/index.ts runs it.
+ */
+
 
 
 /***/ }),

@@ -6,12 +6,11 @@
  * request, and the input parsers (the same as the action's) run next.
  */
 import { parseArgs } from 'node:util';
-import { INPUT_NAMES, type InputName } from '../declared-inputs.js';
-import { parseSecrets } from '../secrets-input.js';
-import { Invalid } from '../errors.js';
+import type { InputName } from '../inputs/declared.js';
+import { Invalid } from '../inputs/errors.js';
+import { parseSecrets } from '../inputs/secrets.js';
 import {
   COMMANDS,
-  INPUT_SHAPES,
   REFUSED_OPTIONS,
   environmentName,
   optionTable,
@@ -418,8 +417,3 @@ export function readInvocation(args: readonly string[], sources: ArgumentSources
     },
   };
 }
-
-/** The inputs the command cannot set, kept for the contract test. */
-export const ACTION_ONLY_INPUTS: readonly InputName[] = INPUT_NAMES.filter(
-  (input) => INPUT_SHAPES[input].kind === 'action-only',
-);

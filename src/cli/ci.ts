@@ -7,20 +7,8 @@
  * head instead, as the action does with GITHUB_SHA (behaviour 12).
  */
 import envCi, { type EnvCiAnswer } from 'env-ci';
+import type { RunDescription, RunHead } from '../inputs/run-description.js';
 import type { Environment } from './arguments.js';
-
-/** The branch and commit the run is for, or why there is none (one log line). */
-export type CiHead =
-  | {
-      kind: 'branch';
-      branch: string;
-      /** A full sha, lower-cased. */
-      sha: string;
-      /** The repository that has the branch (`owner/name`), when the CI says; a fork's on a fork's pull request. */
-      repository?: string;
-      pullRequest: boolean;
-    }
-  | { kind: 'none'; reason: string };
 
 /** The run as the CI system describes it. */
 export interface CiRun {
@@ -28,14 +16,14 @@ export interface CiRun {
   where: string;
   /** The project's slug (`owner/name`, or `group/sub/name` on GitLab), the default of `--repository`. */
   slug?: string;
-  head: CiHead;
+  head: RunHead;
   /** The commit the CI checked out (on a merged-results pipeline, a merge commit), for the summary. */
   commit?: string;
 }
 
 const FULL_SHA = /^[0-9a-fA-F]{40}$/;
 
-function none(reason: string): CiHead {
+function none(reason: string): RunHead {
   return { kind: 'none', reason };
 }
 
@@ -166,7 +154,7 @@ const SLUGS: Record<string, (env: Environment) => string | undefined> = {
   azurePipelines: (env) => nonEmpty(env.BUILD_REPOSITORY_NAME),
 };
 
-function headOf(candidate: Candidate, where: string): CiHead {
+function headOf(candidate: Candidate, where: string): RunHead {
   if (candidate.unknown !== undefined) return none(candidate.unknown);
   if (candidate.tag !== undefined) return none(`the run is for the tag ${candidate.tag}`);
   if (candidate.branch === undefined) {
@@ -227,4 +215,9 @@ export function describeCiRun(env: Environment, cwd: string): CiRun {
     head: headOf({ branch: answer.branch, sha: answer.commit, pullRequest: false }, where),
     commit: answer.commit,
   };
+}
+
+/** The run as the core takes it: the CI's slug is the default of `--repository`. */
+export function runDescription(run: CiRun, workspace: string): RunDescription {
+  return { workspace, repository: run.slug, head: run.head, commit: run.commit };
 }

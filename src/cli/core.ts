@@ -1,104 +1,111 @@
 /**
- * The core as the command uses it: the same pipeline, plan reader, Redactor
- * and summary as the action. The only file of src/cli/ that knows the core's
- * module layout.
+ * The core as the command drives it: `deploy` is the action's pipeline, run
+ * with a `RunDescription` from the CI system; `status` is a look-up by name
+ * over the same service client, wait and outputs, that never creates. Both
+ * read their inputs with the action's own reader and parsers.
  */
-import { InputError } from '../errors.js';
-import { pipeline, type RunnerIO } from '../flow.js';
-import { readPlan, type InputReader } from '../inputs.js';
-import type { RunEnvironment } from '../plan.js';
-import { summaryHtml, type Outputs } from '../report.js';
-import type { InputName } from '../declared-inputs.js';
-import type { Clock, Logger } from '../runtime.js';
-import type { CiRun } from './ci.js';
+import { ActionError } from '../common/errors.js';
+import { untrusted } from '../common/runtime.js';
+import { readPlan, type InputReader } from '../inputs/read-plan.js';
+import type { RunDescription } from '../inputs/run-description.js';
+import { buildCreateRequest, pickOne, type DeployResult } from '../run/deploy.js';
+import { inGroup } from '../run/dependencies.js';
+import type { Goal } from '../run/goal.js';
+import {
+  dependenciesOf,
+  maskPlan,
+  pipeline,
+  RunRecord,
+  waitForLive,
+  type RunnerIO,
+  type RunOutcome,
+} from '../run/pipeline.js';
+import type { Command } from './options.js';
 
-export { Redactor } from '../redact.js';
-export { InputError } from '../errors.js';
-export { systemClock, type Clock, type Logger } from '../runtime.js';
-export type { Outputs } from '../report.js';
-
-/** The run as the core takes it. */
-export function runEnvironment(run: CiRun, workspace: string): RunEnvironment {
-  const head = run.head;
-  return {
-    workspace,
-    repository: run.slug,
-    // Until the core takes a neutral description: a push to the branch the run is for.
-    event:
-      head.kind === 'branch'
-        ? { name: 'push', ref: `refs/heads/${head.branch}`, sha: head.sha, payload: {} }
-        : { name: 'push', ref: '', sha: '', payload: {} },
+/**
+ * `status` takes only the service's inputs, the name and the wait's; the
+ * plan still needs a source, and `internal_template` is the one that asks
+ * for no other field. The deployment's own source is what is reported.
+ */
+function statusReader(read: InputReader): InputReader {
+  return (name) => {
+    if (name === 'source') return 'internal_template';
+    if (name === 'commit') return 'none';
+    return read(name);
   };
 }
 
-/** Reads and checks every input without a request; throws the core's `InputError`. */
-export function checkInputs(
-  read: (name: InputName) => string | undefined,
-  environment: RunEnvironment,
-): void {
-  readPlan(withDefaults(read), environment);
+/** The reader and run a command's plan is read with. */
+function planSources(
+  command: Command,
+  read: InputReader,
+  run: RunDescription,
+): [InputReader, RunDescription] {
+  // `status` has no --repository: the CI's slug must not be parsed as one.
+  return command === 'status'
+    ? [statusReader(read), { ...run, repository: undefined }]
+    : [read, run];
 }
 
-/** The defaults action.yml declares, until the declared inputs carry them. */
-const DEFAULTS: Partial<Record<InputName, string>> = {
-  'api-key-header': 'X-Api-Key',
-  source: 'codehost',
-  'wait-for-ready': 'false',
-  'wait-timeout': '900',
-  commit: 'auto',
-  'on-drift': 'warn',
-  'dry-run': 'false',
-};
-
-function withDefaults(read: (name: InputName) => string | undefined): InputReader {
-  return (name) => read(name) ?? DEFAULTS[name] ?? '';
+/** Reads and checks every input of `command` without a request; throws the core's `InputError`. */
+export function checkInputs(command: Command, read: InputReader, run: RunDescription): void {
+  readPlan(...planSources(command, read, run));
 }
 
-export interface CoreIO {
-  read: (name: InputName) => string | undefined;
-  environment: RunEnvironment;
-  env: NodeJS.ProcessEnv;
-  logger: Logger;
-  clock: Clock;
-  signal: AbortSignal;
-  group: RunnerIO['group'];
-  mask: (value: string) => void;
-  redact: (text: string) => string;
-  setOutputs: (outputs: Outputs) => void;
-}
-
-export interface DeployOutcome {
-  failure?: string;
-  stack?: string;
-  /** The summary as the action writes it to the job summary (HTML in Markdown). */
-  summary?: string;
-  /** Whether the inputs were read (a plan exists): else the failure is an input error. */
-  planned: boolean;
-}
-
-export async function runDeploy(io: CoreIO, commit: string | undefined): Promise<DeployOutcome> {
-  const record = await pipeline({ ...io, read: withDefaults(io.read) });
+/** `deploy-agent status`: the deployment named exactly `name`, reported as `deploy` would. */
+async function status(io: RunnerIO): Promise<RunOutcome> {
+  const record = new RunRecord(io.setOutputs);
+  try {
+    const plan = (record.plan = readPlan(io.read, io.run));
+    maskPlan(plan, io);
+    const dependencies = dependenciesOf(plan, io);
+    const found = await inGroup(dependencies)(`Looking for deployment '${plan.name}'`, async () =>
+      pickOne(await dependencies.service.findByName(plan.name), plan.name, io.logger),
+    );
+    if (found === undefined) {
+      throw new ActionError(
+        `No deployment is named '${plan.name}' (names match exactly, case included).`,
+      );
+    }
+    // What `deploy` would have found: a reused deployment, nothing asked of it but to be live.
+    const result: DeployResult = {
+      deployment: found,
+      created: false,
+      request: { ...buildCreateRequest(plan), source: found.source },
+    };
+    const goal: Goal = { seenRevisions: new Set(), drift: [] };
+    record.deployed(result, goal);
+    const deployment = plan.waitForReady
+      ? await waitForLive(plan, found, goal, {
+          ...dependencies,
+          onPoll: (seen) => record.seen(seen),
+        })
+      : found;
+    record.seen(deployment);
+    const verdict = record.liveness;
+    const live = verdict === undefined || verdict.live ? 'live' : `not live: ${verdict.missing}`;
+    io.logger.info(
+      `deployment '${plan.name}': ${deployment.id} (${untrusted(deployment.status)}), ${live}`,
+    );
+  } catch (error) {
+    record.failed(error, io.redact);
+  }
+  const { failure, stack, deployment } = record;
+  const summary = record.summary(io.run.commit);
   return {
-    failure: record.failure,
-    stack: record.stack,
-    planned: record.plan !== undefined,
+    failure,
+    stack,
+    // The summary names the deployment's source, not the placeholder the plan was read with.
     summary:
-      record.plan === undefined
+      summary === undefined || deployment === undefined
         ? undefined
-        : summaryHtml({
-            plan: record.plan,
-            result: record.result,
-            deployment: record.deployment,
-            liveness: record.liveness,
-            target: record.goal?.target?.sha,
-            drift: record.goal?.drift,
-            failure: record.failure,
-            commit,
-            redact: io.redact,
-          }),
+        : { ...summary, plan: { ...summary.plan, source: deployment.source } },
   };
 }
 
-export function isInputError(error: unknown): error is InputError {
-  return error instanceof InputError;
+/** Runs `command` through the core; never throws: how it ended is in the outcome. */
+export function runCommand(command: Command, io: RunnerIO): Promise<RunOutcome> {
+  if (command === 'deploy') return pipeline(io);
+  const [read, run] = planSources(command, io.read, io.run);
+  return status({ ...io, read, run });
 }

@@ -2,7 +2,14 @@
  * The help, written from the option table: every option with its variable
  * and its default, so the help cannot miss one or show a stale default.
  */
-import { COMMANDS, optionTable, type Command, type OptionSpec } from './options.js';
+import { parse } from 'yaml';
+import {
+  COMMANDS,
+  optionTable,
+  type Command,
+  type Descriptions,
+  type OptionSpec,
+} from './options.js';
 
 const WIDTH = 80;
 const INDENT = '      ';
@@ -51,10 +58,19 @@ function optionHelp(spec: OptionSpec): string {
 
 const EXIT_CODES = `Exit status: 0 done (with --wait: live); 1 the deploy failed (service error, drift with --on-drift fail, AWAITING_DELETE, a wait that timed out, no deployment of that name for status); 2 usage or input error, before any request; 130 interrupted (outputs still written).`;
 
-export function commandHelp(
-  command: Command,
-  table: readonly OptionSpec[] = optionTable(),
-): string {
+/** Each input's description in action.yml's text; throws when it is not YAML. */
+export function actionDescriptions(actionYml: string): Descriptions {
+  const inputs = (parse(actionYml) as { inputs?: Record<string, { description?: unknown }> })
+    .inputs;
+  return Object.fromEntries(
+    Object.entries(inputs ?? {}).flatMap(([name, input]) =>
+      typeof input.description === 'string' ? [[name, input.description.trim()]] : [],
+    ),
+  );
+}
+
+export function commandHelp(command: Command, descriptions: Descriptions = {}): string {
+  const table: readonly OptionSpec[] = optionTable(descriptions);
   const { usage, does } = ABOUT[command];
   const options = table.filter((spec) => spec.commands.includes(command));
   return [

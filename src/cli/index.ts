@@ -5,11 +5,17 @@ import { dirname, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { main } from './main.js';
 
-/** The package's version: dist/cli.js sits one level below package.json, in the repository and in the package. */
+/**
+ * The package's folder: dist/cli.js sits one level below package.json and
+ * action.yml, in the repository and in the package. Joined at run time: a
+ * path the bundler can work out would be copied into dist/ instead.
+ */
+const PACKAGE_DIR = [dirname(fileURLToPath(import.meta.url)), '..'].join(sep);
+
+/** The package's version. */
 function version(): string {
   try {
-    // Joined at run time: a path the bundler can work out would be copied into dist/ instead.
-    const file = [dirname(fileURLToPath(import.meta.url)), '..', 'package.json'].join(sep);
+    const file = [PACKAGE_DIR, 'package.json'].join(sep);
     const manifest: unknown = JSON.parse(readFileSync(file, 'utf8'));
     const found = (manifest as { version?: unknown }).version;
     return typeof found === 'string' ? found : 'unknown';
@@ -29,6 +35,7 @@ process.exitCode = await main({
   readFile: (path) => readFileSync(path, 'utf8'),
   writeFile: (path, text) => writeFileSync(path, text),
   version: version(),
+  packageDir: PACKAGE_DIR,
   onSignal: (handler) => {
     for (const signal of SIGNALS) process.on(signal, handler);
     return () => {

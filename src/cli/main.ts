@@ -6,19 +6,15 @@
  * run; everything here takes the world as an argument, so tests can run it
  * in-process as well as through dist/cli.js.
  */
+import { Redactor } from '../common/redact.js';
+import { systemClock } from '../common/runtime.js';
+import { InputError } from '../inputs/errors.js';
+import { summaryHtml, type Outputs } from '../run/report.js';
+import type { ProxySettings } from '../service/proxy.js';
 import { readInvocation, UsageError, type CliRequest, type Environment } from './arguments.js';
-import { describeCiRun, type CiRun } from './ci.js';
-import {
-  checkInputs,
-  isInputError,
-  Redactor,
-  runDeploy,
-  runEnvironment,
-  systemClock,
-  type InputError,
-  type Outputs,
-} from './core.js';
-import { commandHelp, topHelp } from './help.js';
+import { describeCiRun, runDescription, type CiRun } from './ci.js';
+import { checkInputs, runCommand as runCore } from './core.js';
+import { actionDescriptions, commandHelp, topHelp } from './help.js';
 import { StderrLog, wantsColour, type LogStream } from './log.js';
 import { optionTable, type OptionSpec } from './options.js';
 import { outputsDotenv, outputsJson } from './outputs.js';
@@ -35,6 +31,8 @@ export interface CliWorld {
   readFile: (path: string) => string;
   writeFile: (path: string, text: string) => void;
   version: string;
+  /** The package's folder (dist/..), which holds action.yml: the help's descriptions. */
+  packageDir: string;
   /** Calls `handler` on SIGINT and SIGTERM until the returned function is called. */
   onSignal: (handler: (signal: string) => void) => () => void;
   /** Ends the process at once (a second signal). */
@@ -97,6 +95,16 @@ function describeRun(ci: CiRun): string {
   return `run: ${ci.where}, branch ${head.branch} at ${head.sha.slice(0, 12)}${from}`;
 }
 
+/** The proxy variables as undici reads them: the lower-case name first. */
+function proxySettings(env: Environment): ProxySettings {
+  const variable = (name: string) => env[name.toLowerCase()] ?? env[name];
+  return {
+    httpsProxy: variable('HTTPS_PROXY'),
+    httpProxy: variable('HTTP_PROXY'),
+    noProxy: variable('NO_PROXY'),
+  };
+}
+
 interface Written {
   outputs: Outputs;
   error?: string;
@@ -157,19 +165,19 @@ async function runCommand(request: CliRequest, world: CliWorld): Promise<number>
     redact,
   });
   const ci = describeCiRun(world.env, world.cwd);
-  const environment = runEnvironment(ci, world.cwd);
+  const run = runDescription(ci, world.cwd);
   const read = (name: keyof CliRequest['inputs']) => request.inputs[name];
   const written: Written = { outputs: {} };
   try {
-    checkInputs(read, environment);
+    checkInputs(request.command, read, run);
   } catch (error) {
-    if (!isInputError(error)) throw error;
+    if (!(error instanceof InputError)) throw error;
     written.error = describeInputError(error, request, ci);
     log.error(written.error);
     writeResults(request, written, undefined, world, log, redact);
     return EXIT.usage;
   }
-  log.info(describeRun(ci));
+  if (request.command === 'deploy') log.info(describeRun(ci));
   const controller = new AbortController();
   const stopListening = world.onSignal((signal) => {
     if (controller.signal.aborted) {
@@ -182,23 +190,20 @@ async function runCommand(request: CliRequest, world: CliWorld): Promise<number>
   });
   let outcome;
   try {
-    outcome = await runDeploy(
-      {
-        read,
-        environment,
-        env: { ...world.env },
-        logger: log,
-        clock: systemClock,
-        signal: controller.signal,
-        group: (name, phase) => log.group(name, phase),
-        mask: (value) => redactor.add(value),
-        redact,
-        setOutputs: (outputs) => {
-          written.outputs = { ...written.outputs, ...outputs };
-        },
+    outcome = await runCore(request.command, {
+      read,
+      run,
+      proxy: proxySettings(world.env),
+      logger: log,
+      clock: systemClock,
+      signal: controller.signal,
+      group: (name, phase) => log.group(name, phase),
+      mask: (value) => redactor.add(value),
+      redact,
+      setOutputs: (outputs) => {
+        written.outputs = { ...written.outputs, ...outputs };
       },
-      ci.commit,
-    );
+    });
   } finally {
     stopListening();
     log.close();
@@ -207,10 +212,22 @@ async function runCommand(request: CliRequest, world: CliWorld): Promise<number>
   written.error = outcome.failure;
   const interrupted = controller.signal.aborted;
   if (outcome.failure !== undefined) log.error(outcome.failure);
-  const filesWritten = writeResults(request, written, outcome.summary, world, log, redact);
+  const summary =
+    outcome.summary === undefined ? undefined : summaryHtml({ ...outcome.summary, redact });
+  const filesWritten = writeResults(request, written, summary, world, log, redact);
   if (interrupted) return EXIT.interrupted;
-  if (outcome.failure !== undefined) return outcome.planned ? EXIT.failed : EXIT.usage;
+  // The inputs were checked above: a failure now is the deploy's.
+  if (outcome.failure !== undefined) return EXIT.failed;
   return filesWritten ? EXIT.done : EXIT.failed;
+}
+
+/** action.yml's descriptions of the inputs; none when it cannot be read (the help still lists every option). */
+function readDescriptions(world: CliWorld) {
+  try {
+    return actionDescriptions(world.readFile(`${world.packageDir}/action.yml`));
+  } catch {
+    return {};
+  }
 }
 
 /** Runs the command; resolves to its exit status. Never throws for an expected failure. */
@@ -226,7 +243,9 @@ export async function main(world: CliWorld): Promise<number> {
   switch (invocation.kind) {
     case 'help':
       world.stdout.write(
-        invocation.command === undefined ? topHelp(world.version) : commandHelp(invocation.command),
+        invocation.command === undefined
+          ? topHelp(world.version)
+          : commandHelp(invocation.command, readDescriptions(world)),
       );
       return EXIT.done;
     case 'version':

@@ -1,14 +1,13 @@
 /**
- * The command's options, generated from the declared inputs: each input of
- * the action is `--name` with the variable `DEPLOY_NAME`, its default and
- * its description, so that the action, the command and the help cannot
- * disagree (test/cli/options.test.ts and the contract test check them
- * against action.yml). The only hand-written part is how an input reaches
- * the command (`INPUT_SHAPES`), typed so that a new input without one does
- * not compile; the differences are all for secrets, which never sit on a
- * command line.
+ * The command's options, generated from the declared inputs (`INPUTS`): each
+ * input of the action is `--name` with the variable `DEPLOY_NAME` and its
+ * declared default, and its description is action.yml's, so that the action,
+ * the command and the help cannot disagree (test/cli/contract.test.ts checks
+ * them against action.yml). A new input is a `--value` option by itself;
+ * the only hand-written part is the inputs that reach the command otherwise
+ * (`INPUT_SHAPES`): flags, and secrets, which never sit on a command line.
  */
-import { INPUTS, INPUT_NAMES, type InputName } from '../declared-inputs.js';
+import { INPUTS, INPUT_NAMES, type InputDefault, type InputName } from '../inputs/declared.js';
 
 export const COMMANDS = ['deploy', 'status'] as const;
 export type Command = (typeof COMMANDS)[number];
@@ -16,55 +15,45 @@ export type Command = (typeof COMMANDS)[number];
 /** How one of the action's inputs reaches the command. */
 export type InputShape =
   /** `--input VALUE`, or `DEPLOY_INPUT`. */
-  | { kind: 'value'; status?: boolean }
+  | { kind: 'value' }
   /** `--option` (no value), or `DEPLOY_OPTION` with the action's boolean spellings. */
-  | { kind: 'flag'; option?: string; status?: boolean }
+  | { kind: 'flag'; option?: string }
   /** `DEPLOY_API_KEY`, or `--api-key-file FILE`: never `--api-key`. */
   | { kind: 'api-key' }
   /** `--header NAME` (repeatable), each value from the variable NAME, or `DEPLOY_HEADERS`. */
   | { kind: 'headers' }
   /** `--secrets-file FILE`, `--secret NAME` (repeatable), or `DEPLOY_SECRETS`. */
-  | { kind: 'secrets' }
-  /** The action's alone (a GitHub feature): not an option of the command. */
-  | { kind: 'action-only' };
+  | { kind: 'secrets' };
 
-/**
- * Every input, and how the command takes it. `status: true` marks the
- * inputs `status` takes besides the service's (it looks a deployment up by
- * name: no source, no plan).
- */
-export const INPUT_SHAPES: { readonly [K in InputName]: InputShape } = {
-  'api-url': { kind: 'value', status: true },
+/** The inputs that are not `--name VALUE`; every other declared input is. */
+export const INPUT_SHAPES: Readonly<Partial<Record<InputName, InputShape>>> = {
   'api-key': { kind: 'api-key' },
-  'api-key-header': { kind: 'value', status: true },
   headers: { kind: 'headers' },
-  name: { kind: 'value', status: true },
-  source: { kind: 'value' },
-  config: { kind: 'value' },
-  'integration-id': { kind: 'value' },
-  repository: { kind: 'value' },
-  'repo-ref': { kind: 'value' },
-  'agent-config-path': { kind: 'value' },
-  'image-uri': { kind: 'value' },
   secrets: { kind: 'secrets' },
-  'wait-for-ready': { kind: 'flag', option: 'wait', status: true },
-  'wait-timeout': { kind: 'value', status: true },
-  commit: { kind: 'value' },
-  'on-drift': { kind: 'value' },
+  'wait-for-ready': { kind: 'flag', option: 'wait' },
   'dry-run': { kind: 'flag' },
 };
 
-/** The service options every command takes: where it is and how to sign in. */
-const SERVICE_INPUTS: readonly InputName[] = ['api-url', 'api-key', 'api-key-header', 'headers'];
-
-/** What the declared list says of an input, as far as the command needs it. */
-export interface DeclaredInputText {
-  /** Whether its raw text holds secret values (every declared input says). */
-  sensitive: boolean;
-  /** Its default as action.yml writes it; undefined for a required input. */
-  default?: string | { run: string };
-  description?: string;
+export function shapeOf(input: InputName): InputShape {
+  return INPUT_SHAPES[input] ?? { kind: 'value' };
 }
+
+/**
+ * The inputs `status` takes: the service's (where it is, how to sign in),
+ * the name, and the wait's. It looks a deployment up: no source, no plan.
+ */
+export const STATUS_INPUTS: readonly InputName[] = [
+  'api-url',
+  'api-key',
+  'api-key-header',
+  'headers',
+  'name',
+  'wait-for-ready',
+  'wait-timeout',
+];
+
+/** Each input's description, as action.yml words it (read at run time, for the help). */
+export type Descriptions = Readonly<Partial<Record<string, string>>>;
 
 export type OptionRole =
   | { kind: 'input'; input: InputName }
@@ -101,27 +90,22 @@ export function environmentName(name: string): string {
   return name.toUpperCase().replaceAll('-', '_');
 }
 
-function shownDefault(declared: DeclaredInputText): string | undefined {
-  const value = declared.default;
+function shownDefault(value: InputDefault | undefined): string | undefined {
   if (value === undefined || value === '') return undefined;
   if (typeof value === 'string') return value;
   // `repository`'s `${{ github.repository }}`: here, the CI's project slug.
-  return `the CI system's project (${value.run})`;
+  return "the CI system's project slug";
 }
 
-function commandsOf(input: InputName, shape: InputShape): readonly Command[] {
-  const forStatus = SERVICE_INPUTS.includes(input) || ('status' in shape && shape.status === true);
-  return forStatus ? COMMANDS : ['deploy'];
+function commandsOf(input: InputName): readonly Command[] {
+  return STATUS_INPUTS.includes(input) ? COMMANDS : ['deploy'];
 }
 
 /** The options of one input, from its shape and its declaration. */
-function inputOptions(
-  input: InputName,
-  shape: InputShape,
-  declared: DeclaredInputText,
-): OptionSpec[] {
-  const description = declared.description ?? '';
-  const commands = commandsOf(input, shape);
+function inputOptions(input: InputName, description: string): OptionSpec[] {
+  const shape = shapeOf(input);
+  const commands = commandsOf(input);
+  const defaultText = shownDefault(INPUTS[input].default);
   const role: OptionRole = { kind: 'input', input };
   switch (shape.kind) {
     case 'value':
@@ -132,7 +116,7 @@ function inputOptions(
           multiple: false,
           valueName: 'VALUE',
           variable: variableOf(input),
-          defaultText: shownDefault(declared),
+          defaultText,
           description,
           commands,
           role,
@@ -146,7 +130,7 @@ function inputOptions(
           type: 'boolean',
           multiple: false,
           variable: variableOf(option),
-          defaultText: shownDefault(declared),
+          defaultText,
           description,
           commands,
           role,
@@ -204,8 +188,6 @@ function inputOptions(
           role: { kind: 'secret' },
         },
       ];
-    case 'action-only':
-      return [];
   }
 }
 
@@ -241,14 +223,12 @@ const OUTPUT_OPTIONS: readonly OptionSpec[] = [
 ];
 
 /**
- * Every option, in the declared inputs' order, then the output options.
- * `declared` is the declared inputs list (its defaults and descriptions).
+ * Every option, in the declared inputs' order, then the output options;
+ * `descriptions` are action.yml's (the help reads them from the package).
  */
-export function optionTable(
-  declared: { readonly [K in InputName]: DeclaredInputText } = INPUTS,
-): OptionSpec[] {
+export function optionTable(descriptions: Descriptions = {}): OptionSpec[] {
   return [
-    ...INPUT_NAMES.flatMap((input) => inputOptions(input, INPUT_SHAPES[input], declared[input])),
+    ...INPUT_NAMES.flatMap((input) => inputOptions(input, descriptions[input] ?? '')),
     ...OUTPUT_OPTIONS,
   ];
 }
@@ -262,8 +242,3 @@ export const REFUSED_OPTIONS: Readonly<Record<string, string>> = {
   secrets:
     'secret values must not sit on a command line: pass --secret NAME (the value comes from the environment variable NAME), --secrets-file FILE, or set DEPLOY_SECRETS',
 };
-
-/** The inputs that have an option or a variable of the command. */
-export function commandInputs(): InputName[] {
-  return INPUT_NAMES.filter((input) => INPUT_SHAPES[input].kind !== 'action-only');
-}

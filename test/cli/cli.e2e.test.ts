@@ -5,14 +5,14 @@
  * and no secret in anything it writes.
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { startEmulator, type Emulator } from '../emulator.ts';
+import { startEmulator, type Emulator } from '../emulator/emulator.ts';
 import { optionTable } from '../../src/cli/options.ts';
+import { INTEGRATION } from '../support/fixtures.ts';
 import { runCli, startCli, type CliRun } from './run-cli.ts';
 
 const KEY = 'cli-api-key-0123456789';
 const SECRET = 'openai-secret-value-42';
 const TENANT = 'tenant-header-value-7';
-const INTEGRATION = '3f2b8a1e-6c4d-4e5f-8a9b-0c1d2e3f4a5b';
 const HEAD = '1234567890abcdef1234567890abcdef12345678';
 const MERGE = 'fedcba0987654321fedcba0987654321fedcba09';
 const OUT = ['out.json', 'deploy.env', 'summary.md'];

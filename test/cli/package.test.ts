@@ -12,7 +12,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startEmulator, type Emulator } from '../emulator.ts';
+import { startEmulator, type Emulator } from '../emulator/emulator.ts';
 import { ROOT } from '../support/action.ts';
 import { NODE24 } from '../support/run-action.ts';
 import { runCli } from './run-cli.ts';
@@ -85,7 +85,7 @@ describe('the published package', () => {
       ),
     ) as Record<string, unknown>;
     expect(manifest.bin).toEqual({ 'deploy-agent': 'dist/cli.js' });
-    expect(manifest.engines).toEqual({ node: '^22 || >=24' });
+    expect(manifest.engines).toEqual({ node: '>=22' });
     expect(manifest.private).toBeUndefined();
     for (const field of ['dependencies', 'optionalDependencies', 'devDependencies', 'scripts']) {
       expect(manifest, field).not.toHaveProperty(field);

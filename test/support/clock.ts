@@ -2,8 +2,8 @@
  * A clock for flow tests: `sleep` returns at once and moves time forward, so
  * backoff and polling run in no real time while the HTTP is real.
  */
-import type { Clock, Logger } from '../../src/runtime.ts';
-import { CancelledError } from '../../src/errors.ts';
+import type { Clock, Logger } from '../../src/common/runtime.ts';
+import { CancelledError } from '../../src/common/errors.ts';
 
 export class FakeClock implements Clock {
   time = 1_700_000_000_000;

@@ -3,11 +3,11 @@
  * that keeps its lines, the real HTTP client pointed at the emulator, and
  * the service API over it.
  */
-import { ServiceClient } from '../../src/client.ts';
-import type { RetryPolicy } from '../../src/retry.ts';
-import type { FlowDependencies } from '../../src/deploy.ts';
-import { Service } from '../../src/service.ts';
-import { startEmulator, type Emulator } from '../emulator.ts';
+import { ServiceClient } from '../../src/service/client.ts';
+import type { RetryPolicy } from '../../src/service/retry.ts';
+import type { RunDependencies } from '../../src/run/dependencies.ts';
+import { Service } from '../../src/service/endpoints.ts';
+import { startEmulator, type Emulator } from '../emulator/emulator.ts';
 import { FakeClock, MemoryLogger } from './clock.ts';
 
 export interface Flow {
@@ -17,7 +17,7 @@ export interface Flow {
   client: ServiceClient;
   service: Service;
   /** What the flow functions take. */
-  dependencies: FlowDependencies;
+  dependencies: RunDependencies;
 }
 
 export async function startFlow(

@@ -7,9 +7,10 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, expect } from 'vitest';
-import { InputError } from '../../src/errors.ts';
-import { readPlan } from '../../src/inputs.ts';
-import type { Plan, RunEnvironment } from '../../src/plan.ts';
+import { InputError } from '../../src/inputs/errors.ts';
+import { readPlan } from '../../src/inputs/read-plan.ts';
+import type { Plan } from '../../src/inputs/plan.ts';
+import type { RunDescription } from '../../src/inputs/run-description.ts';
 import { reader } from './action.ts';
 
 export const INTEGRATION_ID = '0f8fad5b-d9cb-469f-a165-70867728950e';
@@ -39,10 +40,10 @@ export function temporaryWorkspace(prefix: string) {
   };
 }
 
-/** Plans and rejections read with `environment` (a workspace, perhaps an event). */
-export function planReader(environment: RunEnvironment) {
-  function plan(given: Record<string, string>, extra: Partial<RunEnvironment> = {}): Plan {
-    return readPlan(reader({ ...BASE, ...given }), { ...environment, ...extra });
+/** Plans and rejections read for `run` (a workspace, perhaps a head). */
+export function planReader(run: RunDescription) {
+  function plan(given: Record<string, string>, extra: Partial<RunDescription> = {}): Plan {
+    return readPlan(reader({ ...BASE, ...given }), { ...run, ...extra });
   }
 
   /** The InputError that the given inputs raise (fails the test if none is thrown). */

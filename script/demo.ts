@@ -1,0 +1,90 @@
+/**
+ * `npm run demo`: what green means, in three acts, against the emulator of
+ * the service. The bundled action runs as a workflow step would (codehost,
+ * secrets, wait-for-ready), on push events to main:
+ *
+ * 1. the first push creates the deployment and waits until its first
+ *    revision is live;
+ * 2. a second push: the same step waits until that commit's revision is live;
+ * 3. the step with a changed agent-config-path: the service cannot update a
+ *    deployment, so the step reports the drift (annotation and summary).
+ */
+import { startEmulator } from '../test/emulator/emulator.ts';
+import { WORKFLOW_REPOSITORY } from '../test/support/action.ts';
+import { startAction, type ActionRun } from '../test/support/run-action.ts';
+import { INTEGRATION } from '../test/support/ids.ts';
+
+const API_KEY = 'demo-api-key-0123456789';
+const REPO_URL = `https://github.com/${WORKFLOW_REPOSITORY}`;
+const FIRST = 'a1b2c3d4e5f60718293a4b5c6d7e8f9012345678';
+const SECOND = 'f00dfeed0123456789abcdef0123456789abcdef';
+
+const emu = await startEmulator({ apiKey: API_KEY, readyAfterMs: 2_000, buildMs: 2_500 });
+const [owner, name] = WORKFLOW_REPOSITORY.split('/');
+emu.seedRepos(INTEGRATION, [{ owner, name, default_branch: 'main', url: REPO_URL }]);
+emu.seedDeployments(3, (i) => ({ name: `my-agent-preview-${i}` }));
+
+const step = {
+  'api-url': emu.url,
+  'api-key': API_KEY,
+  name: 'my-agent',
+  'integration-id': INTEGRATION,
+  'agent-config-path': 'agent.json',
+  config: 'source_config:\n  build_on_push: true\n',
+  secrets: 'OPENAI_API_KEY=sk-demo-not-a-real-key\nDATABASE_URL=postgres://demo:demo@db/agent',
+  'wait-for-ready': 'true',
+  'wait-timeout': '60',
+};
+
+const rule = (title: string) =>
+  console.log(`\n${'─'.repeat(8)} ${title} ${'─'.repeat(Math.max(3, 60 - title.length))}`);
+
+async function act(title: string, inputs: Record<string, string>, sha: string): Promise<ActionRun> {
+  rule(title);
+  const firstRequest = emu.requests.length;
+  const started = startAction(inputs, { event: { name: 'push', ref: 'refs/heads/main', sha } });
+  started.child.stdout?.on('data', (chunk: string) => process.stdout.write(chunk));
+  started.child.stderr?.on('data', (chunk: string) => process.stderr.write(chunk));
+  const run = await started.finished;
+  console.log('── outputs');
+  for (const [key, value] of Object.entries(run.outputs)) {
+    if (key !== 'deployment') console.log(`${key}: ${value}`);
+  }
+  console.log('── job summary (HTML)');
+  console.log(run.summary.trim());
+  const requests = emu.requests.slice(firstRequest);
+  console.log(
+    `── ${run.exitCode === 0 ? 'succeeded' : `failed (exit ${run.exitCode})`}: ${requests.length} requests: ${requests.map((r) => `${r.method} ${r.path}${r.query.deployment_ids ? ' (poll)' : ''}`).join(', ')}`,
+  );
+  return run;
+}
+
+console.log(
+  `Emulator of the service listening at ${emu.url}; the step runs dist/index.js under Node 24.`,
+);
+emu.setHead(REPO_URL, 'main', FIRST);
+const first = await act(`Act 1: push ${FIRST.slice(0, 7)} to main, no deployment yet`, step, FIRST);
+
+emu.push(REPO_URL, 'main', SECOND);
+const second = await act(
+  `Act 2: push ${SECOND.slice(0, 7)}; the service builds a new revision; the same step waits for it`,
+  step,
+  SECOND,
+);
+
+const third = await act(
+  'Act 3: the step now asks for agent-config-path: agents/v2.json',
+  { ...step, 'agent-config-path': 'agents/v2.json', 'wait-for-ready': 'false' },
+  SECOND,
+);
+await emu.close();
+
+rule('What green meant');
+console.log(
+  [
+    `Act 1: created=${first.outputs.created}, live=${first.outputs.live}, commit-sha=${first.outputs['commit-sha']}`,
+    `Act 2: created=${second.outputs.created}, live=${second.outputs.live}, commit-sha=${second.outputs['commit-sha']}`,
+    `Act 3: drift=${third.outputs.drift}`,
+  ].join('\n'),
+);
+process.exitCode = [first, second, third].every((run) => run.exitCode === 0) ? 0 : 1;

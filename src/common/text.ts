@@ -1,0 +1,11 @@
+/** How commits are matched and written, the same way everywhere. */
+
+/** A full commit sha: 40 hex digits, either case (the service records full shas only). */
+export const FULL_SHA = /^[0-9a-fA-F]{40}$/;
+
+/** How a sha is written in a message or the summary: its first 12 digits. */
+export function shortSha(sha: string): string;
+export function shortSha(sha: string | null | undefined): string | undefined;
+export function shortSha(sha: string | null | undefined): string | undefined {
+  return sha?.slice(0, 12);
+}

@@ -1,0 +1,103 @@
+/**
+ * The run as GitHub describes it, turned into the core's neutral
+ * `RunDescription`: the workspace, the workflow's repository, and the branch
+ * head the run is for, worked out from the event (README "Which commit must
+ * be live"): on a pull request its head, never GITHUB_SHA, the merge commit.
+ */
+import { z } from 'zod';
+import { FULL_SHA } from '../common/text.js';
+import type { RunDescription, RunHead } from '../inputs/run-description.js';
+
+/** The event the workflow runs for, as @actions/github's `context` gives it. */
+export interface RunEvent {
+  /** `context.eventName`: `push`, `pull_request`, `workflow_dispatch`, ... */
+  name: string;
+  /** `context.ref` (GITHUB_REF): `refs/heads/main`, `refs/tags/v1`, `refs/pull/7/merge`. */
+  ref: string;
+  /** `context.sha` (GITHUB_SHA). On a pull request this is a merge commit, not the head. */
+  sha: string;
+  /** `context.payload`: the webhook event as GitHub sent it, not yet checked. */
+  payload: unknown;
+}
+
+const BRANCH_REF = 'refs/heads/';
+/** Events whose GITHUB_SHA is a merge commit the service never builds. */
+const PULL_REQUEST_EVENTS = ['pull_request', 'pull_request_target'];
+
+/** The part of a pull request event's payload that is read; the rest may be anything. */
+const PullRequestPayloadSchema = z.looseObject({
+  pull_request: z.looseObject({
+    head: z.looseObject({
+      ref: z.string().min(1),
+      sha: z.string().regex(FULL_SHA),
+      // null when the fork the pull request comes from was deleted
+      repo: z.looseObject({ full_name: z.string() }).nullish(),
+    }),
+  }),
+});
+
+function none(reason: string): RunHead {
+  return { kind: 'none', reason };
+}
+
+/** The head of the pull request: its branch, sha and repository. */
+function pullRequestHead(event: RunEvent): RunHead {
+  const parsed = PullRequestPayloadSchema.safeParse(event.payload);
+  if (!parsed.success) {
+    return none(`the ${event.name} event has no pull_request.head.ref and .sha in its payload`);
+  }
+  const { ref, sha, repo } = parsed.data.pull_request.head;
+  return {
+    kind: 'branch',
+    branch: ref,
+    sha: sha.toLowerCase(),
+    repository: repo === null ? null : repo?.full_name,
+    pullRequest: true,
+  };
+}
+
+/** The branch of `refs/heads/B` and GITHUB_SHA, for every other event. */
+function branchHead(event: RunEvent, workflowRepository: string | undefined): RunHead {
+  if (!event.ref.startsWith(BRANCH_REF) || event.ref === BRANCH_REF) {
+    if (event.ref.startsWith('refs/tags/')) return none(`the run is for tag ${event.ref}`);
+    if (event.ref === '') {
+      return none(`the ${event.name === '' ? "run's" : event.name} event has no ref`);
+    }
+    return none(`the run is for ${event.ref}, not a branch`);
+  }
+  if (!FULL_SHA.test(event.sha)) return none(`GITHUB_SHA '${event.sha}' is not a full commit sha`);
+  return {
+    kind: 'branch',
+    branch: event.ref.slice(BRANCH_REF.length),
+    sha: event.sha.toLowerCase(),
+    repository: workflowRepository,
+    pullRequest: false,
+  };
+}
+
+/** The branch head a GitHub run is for, or why there is none. */
+export function runHead(event: RunEvent, workflowRepository: string | undefined): RunHead {
+  return PULL_REQUEST_EVENTS.includes(event.name)
+    ? pullRequestHead(event)
+    : branchHead(event, workflowRepository);
+}
+
+/** What the runner's environment says of the run: GITHUB_WORKSPACE, GITHUB_REPOSITORY. */
+export interface RunnerVariables {
+  GITHUB_WORKSPACE?: string;
+  GITHUB_REPOSITORY?: string;
+}
+
+/** The run as the core takes it, from the event and the runner's variables. */
+export function describeRun(
+  event: RunEvent,
+  variables: RunnerVariables,
+  cwd: string,
+): RunDescription {
+  return {
+    workspace: variables.GITHUB_WORKSPACE ?? cwd,
+    repository: variables.GITHUB_REPOSITORY,
+    head: runHead(event, variables.GITHUB_REPOSITORY),
+    commit: event.sha,
+  };
+}

@@ -1,0 +1,176 @@
+/**
+ * From inputs that each parsed on their own to one plan: `config` merged
+ * under the explicit inputs, the request headers, and the checks that depend
+ * on more than one input (mostly on `source`). Every such problem is found
+ * before the plan is built, and all of them are reported together.
+ */
+import { commitRequest } from './commit.js';
+import type { ParsedInputs } from './declared.js';
+import { InputError, type InputProblem } from './errors.js';
+import type { Plan, PlanCommon, SourceFields } from './plan.js';
+import type { RunDescription } from './run-description.js';
+import type {
+  SecretReference,
+  SourceConfigRequest,
+  SourceRevisionConfigRequest,
+} from '../service/schemas.js';
+
+/** What the step asks the service for: `config`, with each explicit input written over it. */
+interface Requested {
+  sourceConfig: SourceConfigRequest;
+  sourceRevisionConfig: SourceRevisionConfigRequest;
+  secretReferences: SecretReference[] | null;
+}
+
+/** The fields of `record` whose value is not undefined: an input that was not given. */
+function given<T extends object>(record: T): Partial<T> {
+  return Object.fromEntries(
+    Object.entries(record).filter(([, value]) => value !== undefined),
+  ) as Partial<T>;
+}
+
+function requested(inputs: ParsedInputs): Requested {
+  const { config } = inputs;
+  return {
+    sourceConfig: {
+      ...config.source_config,
+      ...given({ integration_id: inputs['integration-id'] }),
+    },
+    sourceRevisionConfig: {
+      ...config.source_revision_config,
+      ...given({
+        repo_ref: inputs['repo-ref'],
+        agent_config_path: inputs['agent-config-path'],
+        image_uri: inputs['image-uri'],
+      }),
+    },
+    secretReferences: config.secret_references ?? null,
+  };
+}
+
+/** The extra headers, and the api key under `api-key-header` when one is given. */
+function requestHeaders(inputs: ParsedInputs): Record<string, string> {
+  const apiKey = inputs['api-key'];
+  if (apiKey === '') return { ...inputs.headers };
+  return { ...inputs.headers, [inputs['api-key-header']]: apiKey };
+}
+
+/** Problems of inputs that are each valid but do not go together. */
+function combinationProblems(inputs: ParsedInputs, wanted: Requested): InputProblem[] {
+  const problems: InputProblem[] = [];
+  const { source } = inputs;
+  const apiKeyHeader = inputs['api-key-header'].toLowerCase();
+  const clash = Object.keys(inputs.headers).find((name) => name.toLowerCase() === apiKeyHeader);
+  if (inputs['api-key'] !== '' && clash !== undefined) {
+    problems.push({
+      input: 'headers',
+      problem: `header '${clash}' would replace the api-key header`,
+    });
+  }
+  if (source !== 'external_docker' && wanted.secretReferences !== null) {
+    problems.push({
+      input: 'config',
+      problem: `secret_references applies only to source external_docker, not ${source}`,
+    });
+  }
+  if (source !== 'codehost' && inputs.commit.kind === 'sha') {
+    problems.push({
+      input: 'commit',
+      problem: `a commit sha applies only to source codehost, not ${source} (use auto or none)`,
+    });
+  }
+  return problems;
+}
+
+function needsImage(source: string, wanted: Requested): InputProblem[] {
+  if (wanted.sourceRevisionConfig.image_uri != null) return [];
+  return [
+    {
+      input: 'image-uri',
+      problem: `is required with source ${source} (or config.source_revision_config.image_uri)`,
+    },
+  ];
+}
+
+function codehostFields(inputs: ParsedInputs, wanted: Requested): SourceFields | InputProblem[] {
+  const integrationId = wanted.sourceConfig.integration_id;
+  const { repository } = inputs;
+  if (integrationId != null && repository !== undefined) {
+    return { source: 'codehost', integrationId, repository };
+  }
+  const problems: InputProblem[] = [];
+  if (integrationId == null) {
+    problems.push({
+      input: 'integration-id',
+      problem: 'is required with source codehost (or config.source_config.integration_id)',
+    });
+  }
+  if (repository === undefined) {
+    problems.push({
+      input: 'repository',
+      problem: 'is required with source codehost (owner/name)',
+    });
+  }
+  return problems;
+}
+
+/** The fields only the plan's source has, or what that source needs and lacks. */
+function sourceFields(inputs: ParsedInputs, wanted: Requested): SourceFields | InputProblem[] {
+  const { source } = inputs;
+  const missing = (problems: InputProblem[], fields: SourceFields) =>
+    problems.length > 0 ? problems : fields;
+  switch (source) {
+    case 'codehost':
+      return codehostFields(inputs, wanted);
+    case 'external_docker':
+      return missing(needsImage(source, wanted), {
+        source,
+        secretReferences: wanted.secretReferences,
+      });
+    case 'internal_docker':
+      return missing(needsImage(source, wanted), { source });
+    case 'internal_source': {
+      const tarball = wanted.sourceRevisionConfig.source_tarball_path;
+      const problem = 'source internal_source needs source_revision_config.source_tarball_path';
+      return missing(tarball == null ? [{ input: 'config', problem }] : [], { source });
+    }
+    case 'internal_template':
+      return { source };
+  }
+}
+
+function commonFields(
+  inputs: ParsedInputs,
+  wanted: Requested,
+  fields: SourceFields,
+  run: RunDescription,
+): PlanCommon {
+  return {
+    apiUrl: inputs['api-url'],
+    headers: requestHeaders(inputs),
+    name: inputs.name,
+    sourceConfig: wanted.sourceConfig,
+    sourceRevisionConfig: wanted.sourceRevisionConfig,
+    secrets: inputs.secrets,
+    waitForReady: inputs['wait-for-ready'],
+    waitTimeoutSeconds: inputs['wait-timeout'],
+    commit: commitRequest(inputs.commit, fields, run),
+    onDrift: inputs['on-drift'],
+    dryRun: inputs['dry-run'],
+    sensitiveValues: [
+      inputs['api-key'],
+      ...Object.values(inputs.headers),
+      ...inputs.secrets.map((secret) => secret.value),
+    ],
+  };
+}
+
+/** The plan, or an `InputError` naming every input that does not fit the others. */
+export function buildPlan(inputs: ParsedInputs, run: RunDescription): Plan {
+  const wanted = requested(inputs);
+  const problems = combinationProblems(inputs, wanted);
+  const fields = sourceFields(inputs, wanted);
+  if (Array.isArray(fields)) throw new InputError([...problems, ...fields]);
+  if (problems.length > 0) throw new InputError(problems);
+  return { ...commonFields(inputs, wanted, fields, run), ...fields };
+}

@@ -1,0 +1,102 @@
+/**
+ * The `config` input: a JSON or YAML object given inline, or the path of a
+ * `.json`, `.yaml` or `.yml` file in the workspace (README, "The `config`
+ * input"). Unknown keys in the known schema, and keys given twice, are errors
+ * that name the key's path.
+ */
+import { existsSync, readFileSync, realpathSync, statSync } from 'node:fs';
+import path from 'node:path';
+import { parse as parseYaml } from 'yaml';
+import { z } from 'zod';
+import { fail } from './errors.js';
+import {
+  SecretReferenceSchema,
+  SourceConfigRequestSchema,
+  SourceRevisionConfigRequestSchema,
+  formatIssuePath,
+  formatZodIssues,
+} from '../service/schemas.js';
+import { parseStrictJson } from './strict-json.js';
+
+/** What may be set beyond the dedicated inputs. */
+export const ConfigSchema = z.strictObject({
+  source_config: SourceConfigRequestSchema.nullish(),
+  source_revision_config: SourceRevisionConfigRequestSchema.nullish(),
+  secret_references: z.array(SecretReferenceSchema).nullish(),
+});
+export type Config = z.infer<typeof ConfigSchema>;
+
+function firstLine(error: unknown): string {
+  return (error instanceof Error ? error.message : String(error)).split('\n')[0] ?? '';
+}
+
+function parseJsonText(text: string): unknown {
+  const json = parseStrictJson(text);
+  if (json.kind === 'invalid') fail(`is not valid JSON: ${json.reason.split('\n')[0]}`);
+  if (json.kind === 'unchecked') fail('is nested too deeply to be checked for repeated keys');
+  if (json.repeated !== undefined) fail(`${formatIssuePath(json.repeated.path)}: repeated key`);
+  return json.value;
+}
+
+function parseYamlText(text: string): unknown {
+  try {
+    return parseYaml(text, { uniqueKeys: true });
+  } catch (error) {
+    fail(`is not valid YAML: ${firstLine(error)}`);
+  }
+}
+
+/** Whether `inner` is `root` or inside it (both absolute, normalised). */
+function isInside(root: string, inner: string): boolean {
+  const relative = path.relative(root, inner);
+  return !(relative === '..' || relative.startsWith(`..${path.sep}`) || path.isAbsolute(relative));
+}
+
+/**
+ * The real path of the file `raw` names in the workspace. Checked twice: as
+ * written (`../x.json`), and once symbolic links are followed, since a link
+ * in the workspace (or a linked directory on the way) may point anywhere.
+ */
+function workspaceFile(raw: string, workspace: string): string {
+  const root = path.resolve(workspace);
+  const file = path.resolve(root, raw);
+  if (!isInside(root, file)) fail(`file '${raw}' is outside the workspace`);
+  if (!existsSync(file) || !statSync(file).isFile()) {
+    fail(`file '${raw}' was not found in the workspace (${root})`);
+  }
+  const real = realpathSync(file);
+  if (!isInside(realpathSync(root), real)) {
+    fail(`file '${raw}' is outside the workspace: a symbolic link leads out of it`);
+  }
+  return real;
+}
+
+function readConfigFile(raw: string, workspace: string): unknown {
+  const file = workspaceFile(raw, workspace);
+  const text = readFileSync(file, 'utf8');
+  return raw.toLowerCase().endsWith('.json') ? parseJsonText(text) : parseYamlText(text);
+}
+
+/** A single line ending in .json/.yaml/.yml that is not itself inline JSON or YAML flow. */
+function isFilePath(raw: string): boolean {
+  return !raw.includes('\n') && /\.(json|ya?ml)$/i.test(raw) && !/^[{[]/.test(raw);
+}
+
+/** Inline JSON or YAML, or the path of a .json/.yaml/.yml file in the workspace. */
+export function parseConfig(raw: string, workspace: string): Config {
+  if (raw === '') return {};
+  const parsed = isFilePath(raw) ? readConfigFile(raw, workspace) : parseYamlText(raw);
+  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {
+    fail(
+      'must be a JSON or YAML object with keys source_config, source_revision_config, secret_references',
+    );
+  }
+  try {
+    JSON.stringify(parsed);
+  } catch {
+    fail('cannot be sent as JSON (a YAML anchor refers to itself?)');
+  }
+  const result = ConfigSchema.safeParse(parsed);
+  if (!result.success) fail(formatZodIssues(result.error).join('; '));
+  return result.data;
+}

@@ -1,0 +1,132 @@
+/**
+ * Parsers of single inputs: pure functions from the input's text to its value
+ * that throw `Invalid` with what is wrong (never naming the input: the
+ * declared list in declared.ts knows which input it parses).
+ * Headers, secrets and `config` have modules of their own.
+ */
+import { FULL_SHA } from '../common/text.js';
+import { fail } from './errors.js';
+import { ON_DRIFT_MODES, type OnDrift, type RepositoryName } from './plan.js';
+import { SOURCES, type Source } from '../service/schemas.js';
+
+/** The longest a job may run on a hosted runner: a longer wait cannot be meant. */
+export const MAX_WAIT_TIMEOUT_SECONDS = 6 * 60 * 60;
+
+const YAML_TRUE = ['true', 'True', 'TRUE'];
+const YAML_FALSE = ['false', 'False', 'FALSE'];
+const GUID = /^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$/;
+const REPOSITORY = /^([A-Za-z0-9_.-]+)\/([A-Za-z0-9_.-]+)$/;
+// eslint-disable-next-line no-control-regex
+const CONTROL_CHARACTERS = /[\u0000-\u001f\u007f]/;
+const SHORT_SHA = /^[0-9a-fA-F]{4,39}$/;
+
+/** `parse`, except that an empty input means "not given". */
+export function unlessEmpty<T>(parse: (raw: string) => T): (raw: string) => T | undefined {
+  return (raw) => (raw === '' ? undefined : parse(raw));
+}
+
+/** Any text; empty when not given. */
+export function parseText(raw: string): string {
+  return raw;
+}
+
+/** YAML 1.2 core booleans, as `core.getBooleanInput` reads them. */
+export function parseBoolean(raw: string): boolean {
+  if (YAML_TRUE.includes(raw)) return true;
+  if (YAML_FALSE.includes(raw)) return false;
+  fail(`must be true or false, got '${raw}'`);
+}
+
+function isLoopback(hostname: string): boolean {
+  if (hostname === 'localhost' || hostname === '[::1]') return true;
+  const octets = hostname.split('.');
+  return (
+    octets.length === 4 &&
+    octets[0] === '127' &&
+    octets.every((octet) => /^\d{1,3}$/.test(octet) && Number(octet) <= 255)
+  );
+}
+
+export function parseApiUrl(raw: string): string {
+  if (raw === '') fail('is required (the service base address, e.g. https://api.example.com)');
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    fail('is not a valid URL (expected e.g. https://api.example.com)');
+  }
+  // Checked before anything echoes the URL: credentials in it would leak.
+  if (url.username !== '' || url.password !== '') {
+    fail('must not contain credentials: pass them with api-key or headers');
+  }
+  // Shown without its query and fragment: they may carry a key too.
+  const shown = `${url.protocol}//${url.host}${url.pathname}`;
+  if (url.protocol === 'http:' && !isLoopback(url.hostname)) {
+    fail(
+      `must use https:// (http:// is allowed only for localhost, 127.0.0.0/8 and [::1]), got '${shown}'`,
+    );
+  }
+  if (url.protocol !== 'https:' && url.protocol !== 'http:') {
+    fail(`must be an https:// URL, got '${shown}'`);
+  }
+  if (url.search !== '' || url.hash !== '') {
+    fail(`must not have a query or fragment: give the base address only, like '${shown}'`);
+  }
+  // A loop, not /\/+$/: that pattern reads the rest of the text again from every slash.
+  let end = url.pathname.length;
+  while (end > 0 && url.pathname[end - 1] === '/') end--;
+  return `${url.origin}${url.pathname.slice(0, end)}`;
+}
+
+export function parseSource(raw: string): Source {
+  const source = SOURCES.find((candidate) => candidate === raw);
+  if (source === undefined) fail(`must be one of ${SOURCES.join(', ')}, got '${raw}'`);
+  return source;
+}
+
+export function parseName(raw: string): string {
+  if (raw === '') fail('is required (the deployment name)');
+  if (CONTROL_CHARACTERS.test(raw)) fail('must not contain control characters or line breaks');
+  return raw;
+}
+
+export function parseWaitTimeout(raw: string): number {
+  if (!/^\d+(\.\d+)?$/.test(raw)) fail(`must be a positive number of seconds, got '${raw}'`);
+  const seconds = Number(raw);
+  if (!(seconds > 0)) fail(`must be a positive number of seconds, got '${raw}'`);
+  if (seconds > MAX_WAIT_TIMEOUT_SECONDS) {
+    fail(`must be at most ${MAX_WAIT_TIMEOUT_SECONDS} seconds (6 hours), got '${raw}'`);
+  }
+  return seconds;
+}
+
+export function parseGuid(raw: string): string {
+  if (!GUID.test(raw))
+    fail(`must be a uuid (like 0f8fad5b-d9cb-469f-a165-70867728950e), got '${raw}'`);
+  return raw.toLowerCase();
+}
+
+export function parseRepository(raw: string): RepositoryName {
+  const match = REPOSITORY.exec(raw);
+  if (match === null) fail(`must be owner/name, got '${raw}'`);
+  return { owner: match[1] ?? '', name: match[2] ?? '' };
+}
+
+/** The `commit` input as given; `auto` is resolved against the run's event later. */
+export type CommitInput = { kind: 'auto' } | { kind: 'none' } | { kind: 'sha'; sha: string };
+
+export function parseCommit(raw: string): CommitInput {
+  if (raw === 'auto' || raw === 'none') return { kind: raw };
+  if (FULL_SHA.test(raw)) return { kind: 'sha', sha: raw.toLowerCase() };
+  if (SHORT_SHA.test(raw)) {
+    // The service records full shas only: a prefix could never be matched.
+    fail(`must be a full 40-character commit sha, got the short sha '${raw}'`);
+  }
+  fail(`must be auto, none or a full 40-character commit sha, got '${raw}'`);
+}
+
+export function parseOnDrift(raw: string): OnDrift {
+  const mode = ON_DRIFT_MODES.find((candidate) => candidate === raw);
+  if (mode === undefined) fail(`must be ${ON_DRIFT_MODES.join(' or ')}, got '${raw}'`);
+  return mode;
+}

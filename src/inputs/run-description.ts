@@ -1,0 +1,35 @@
+/**
+ * The run the inputs are read for, as the adapter that runs the core
+ * describes it: src/github/ derives it from the workflow's event, and a
+ * command would take it from its flags or its CI's variables. Nothing here
+ * knows where it runs.
+ */
+
+/** Where the run is, and for which repository and commit. */
+export interface RunDescription {
+  /** Where a `config` file path is resolved (on GitHub, GITHUB_WORKSPACE). */
+  workspace: string;
+  /** The repository the run is for (`owner/name`): the default of the `repository` input. */
+  repository?: string;
+  /** The branch head the run is for, which `commit: auto` targets; undefined when not known. */
+  head?: RunHead;
+  /** The commit the run checked out, for the summary (on a pull request, a merge commit). */
+  commit?: string;
+}
+
+/** The branch and commit the run is for, or why there is none (one log line). */
+export type RunHead =
+  | {
+      kind: 'branch';
+      branch: string;
+      /** A full sha, lower-cased. */
+      sha: string;
+      /**
+       * The repository that has the branch (`owner/name`): null when it was
+       * deleted (a pull request from a removed fork), undefined when not said.
+       */
+      repository?: string | null;
+      /** The head of a pull request, which may come from a fork. */
+      pullRequest: boolean;
+    }
+  | { kind: 'none'; reason: string };

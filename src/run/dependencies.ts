@@ -1,0 +1,29 @@
+/**
+ * What every step of the run is given rather than imports: the service, the
+ * clock, the logger, the cancellation signal and, where it runs, log groups.
+ * The adapter (src/github/) supplies the runner's side through the pipeline;
+ * tests pass a fake clock and the real client pointed at the emulator.
+ */
+import type { Clock, Logger } from '../common/runtime.js';
+import type { Service } from '../service/endpoints.js';
+import type { Deployment } from '../service/schemas.js';
+
+/** Runs a phase of the run in a log group named `name`. */
+export type Group = <T>(name: string, phase: () => Promise<T>) => Promise<T>;
+
+export interface RunDependencies {
+  service: Service;
+  logger: Logger;
+  clock: Clock;
+  /** Aborted when the run is cancelled. */
+  signal?: AbortSignal;
+  /** Log groups; without them a phase runs as it is. */
+  group?: Group;
+  /** Called with each deployment a wait sees, so that outputs follow the status. */
+  onPoll?: (deployment: Deployment) => void;
+}
+
+/** The dependencies' log groups, or a phase run without one. */
+export function inGroup(dependencies: Pick<RunDependencies, 'group'>): Group {
+  return dependencies.group ?? ((_name, phase) => phase());
+}

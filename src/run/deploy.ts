@@ -1,0 +1,247 @@
+/**
+ * The deploy flow's decisions: which repository (codehost), which deployment
+ * of the name, reuse or create — never two from one name where the service
+ * lets the action prevent it, and a warning with every id where it cannot.
+ */
+import { ActionError, CancelledError } from '../common/errors.js';
+import type { ServiceError } from '../service/errors.js';
+import type { CodehostPlan, Plan } from '../inputs/plan.js';
+import { formatDuration, untrusted, type Logger } from '../common/runtime.js';
+import { CREATE_CALL, type Service } from '../service/endpoints.js';
+import type { Deployment, DeploymentCreateRequest, Repository } from '../service/schemas.js';
+import { inGroup, type RunDependencies } from './dependencies.js';
+
+/** Repositories named in the error when the wanted one is not listed. */
+const REPOSITORIES_SHOWN = 5;
+/**
+ * When the service may have created a deployment that its listing does not
+ * show yet (it promises no read-after-write), the name is looked up again
+ * after each of these pauses: 6 s in all, before concluding it was not created.
+ */
+export const SETTLE_PAUSES_MS = [0, 1_000, 2_000, 3_000];
+
+export interface DeployResult {
+  /** Absent only in a dry run that would create the deployment. */
+  deployment?: Deployment;
+  created: boolean;
+  /** The request body that was sent, or, when it was not, that a create would send. */
+  request: DeploymentCreateRequest;
+  repository?: Repository;
+}
+
+const fullName = (repository: { owner: string; name: string }) =>
+  `${repository.owner}/${repository.name}`;
+
+/** The entry of the integration's listing for `plan.repository`: exact, else case-insensitive. */
+export async function resolveRepository(service: Service, plan: CodehostPlan): Promise<Repository> {
+  const repositories = await service.listRepositories(plan.integrationId);
+  const wanted = fullName(plan.repository);
+  const match =
+    repositories.find((repository) => fullName(repository) === wanted) ??
+    repositories.find((repository) => fullName(repository).toLowerCase() === wanted.toLowerCase());
+  if (match !== undefined) return match;
+  if (repositories.length === 0) {
+    throw new ActionError(
+      `Repository ${wanted} is not available to integration ${plan.integrationId}: the integration lists no repositories. Grant the integration access to ${wanted}.`,
+    );
+  }
+  const shown = repositories.slice(0, REPOSITORIES_SHOWN).map((r) => untrusted(fullName(r)));
+  const more =
+    repositories.length > REPOSITORIES_SHOWN
+      ? ` and ${repositories.length - REPOSITORIES_SHOWN} more`
+      : '';
+  throw new ActionError(
+    `Repository ${wanted} is not available to integration ${plan.integrationId}. It lists: ${shown.join(', ')}${more}. Check the repository input, or grant the integration access to ${wanted}.`,
+  );
+}
+
+/** The body of the create call for the plan (and the resolved repository). */
+export function buildCreateRequest(plan: Plan, repository?: Repository): DeploymentCreateRequest {
+  const request: DeploymentCreateRequest = {
+    name: plan.name,
+    source: plan.source,
+    source_config: { ...plan.sourceConfig },
+    source_revision_config: { ...plan.sourceRevisionConfig },
+    secrets: plan.secrets.map((secret) => ({ ...secret })),
+  };
+  if (repository !== undefined) {
+    request.source_config.repo_url = repository.url;
+    request.source_config.integration_id = repository.host_integration_id;
+    request.source_revision_config.repo_ref ??= repository.default_branch;
+  }
+  if (plan.source === 'external_docker' && plan.secretReferences !== null) {
+    request.secret_references = plan.secretReferences;
+  }
+  return request;
+}
+
+/**
+ * The one deployment to use when several have the name (the service does not
+ * enforce unique names): one not being deleted, then the oldest; a warning
+ * names every id and the pick.
+ */
+export function pickOne(found: Deployment[], name: string, logger: Logger): Deployment | undefined {
+  const [first, ...others] = [...found].sort(
+    (a, b) =>
+      Number(a.status === 'AWAITING_DELETE') - Number(b.status === 'AWAITING_DELETE') ||
+      Date.parse(a.created_at) - Date.parse(b.created_at),
+  );
+  if (first === undefined || others.length === 0) return first;
+  logger.warning(
+    `${found.length} deployments are named '${name}': ${found.map((d) => `${d.id} (${untrusted(d.status)}, created ${untrusted(d.created_at)})`).join(', ')}. Using ${first.id}: not being deleted first, then the oldest. The service does not enforce unique names; delete the others in the service.`,
+  );
+  return first;
+}
+
+/** A deployment found by its name, fit to reuse: same source, not being deleted. */
+function checkReusable(deployment: Deployment, plan: Plan): Deployment {
+  if (deployment.source !== plan.source) {
+    throw new ActionError(
+      `Deployment '${plan.name}' (${deployment.id}) exists with source ${deployment.source}, but source ${plan.source} was asked for. A deployment's name and source cannot change: use another name, or set source to ${deployment.source}.`,
+    );
+  }
+  if (deployment.status === 'AWAITING_DELETE') {
+    throw new ActionError(
+      `Deployment '${plan.name}' (${deployment.id}) is AWAITING_DELETE: it is being deleted, and the name is unavailable until it is gone. Wait for the deletion to finish and run the step again, or deploy under another name.`,
+    );
+  }
+  return deployment;
+}
+
+/**
+ * Looks the name up again after each pause of `SETTLE_PAUSES_MS`, until the
+ * deployment is listed: the service's listing may lag its writes.
+ */
+async function findSettled(
+  name: string,
+  dependencies: RunDependencies,
+): Promise<Deployment | undefined> {
+  const { service, clock, signal, logger } = dependencies;
+  for (const pause of SETTLE_PAUSES_MS) {
+    await clock.sleep(pause, signal);
+    const found = pickOne(await service.findByName(name), name, logger);
+    if (found !== undefined) return found;
+  }
+  return undefined;
+}
+
+const settleWindow = formatDuration(SETTLE_PAUSES_MS.reduce((sum, pause) => sum + pause, 0));
+
+/**
+ * The reconcile hook of the create: after a 409 or a create that may have
+ * taken effect, what is there under the name. A 409 with nothing listed
+ * fails; an ambiguous create with nothing listed is tried again.
+ */
+function reconcileCreate(name: string, dependencies: RunDependencies) {
+  const { logger } = dependencies;
+  return async (failure: ServiceError): Promise<Deployment | undefined> => {
+    const conflict = failure.status === 409;
+    logger.info(
+      conflict
+        ? `${CREATE_CALL} answered 409: another run created '${name}'; looking it up`
+        : `${CREATE_CALL} may or may not have created '${name}' (${failure.details.problem}): looking it up before trying again`,
+    );
+    const found = await findSettled(name, dependencies).catch((lookUpError: unknown) => {
+      if (!(lookUpError instanceof ActionError) || lookUpError instanceof CancelledError) {
+        throw lookUpError;
+      }
+      throw new ActionError(
+        `${failure.message}\n${conflict ? 'The service says it exists' : 'The create may have taken effect'}, and looking '${name}' up failed too: ${lookUpError.message}\nRunning the step again is safe: it finds the deployment before creating one.`,
+      );
+    });
+    if (found !== undefined) {
+      logger.info(`'${name}' exists (${found.id}): using it`);
+      return found;
+    }
+    if (conflict) {
+      throw new ActionError(
+        `${failure.message}\nThe service says '${name}' exists, but no deployment of that exact name was listed within ${settleWindow}. Run the step again later.`,
+      );
+    }
+    logger.info(`'${name}' is not listed after ${settleWindow}: it was not created`);
+    return undefined;
+  };
+}
+
+/**
+ * After a create: the name the service stored must be the one asked for
+ * (else every run would create another), and one more look-up warns when the
+ * name now has more than one deployment (two runs raced on a service that
+ * does not enforce unique names).
+ */
+async function checkCreated(deployment: Deployment, name: string, dependencies: RunDependencies) {
+  if (deployment.name !== name) {
+    throw new ActionError(
+      `The service stored deployment ${deployment.id} as '${untrusted(deployment.name)}', not '${name}': it changes names, so the next run would not find it and would create another. Set the name input to '${untrusted(deployment.name)}'.`,
+    );
+  }
+  const ids = new Set([
+    deployment.id,
+    ...(await dependencies.service.findByName(name)).map((d) => d.id),
+  ]);
+  if (ids.size > 1) {
+    dependencies.logger.warning(
+      `${ids.size} deployments are now named '${name}': ${[...ids].join(', ')}. Another run created one at the same time, and the service does not enforce unique names. Delete the extra ones in the service, and give the deploy job a 'concurrency:' group so that runs of this step never overlap.`,
+    );
+  }
+}
+
+/**
+ * The create call, reconciled: the deployment and whether this run
+ * created it. The answer to this run's own create is the deployment; one
+ * found by a look-up is checked like any other found by its name.
+ */
+async function create(plan: Plan, request: DeploymentCreateRequest, dependencies: RunDependencies) {
+  const { value, via } = await dependencies.service.create(
+    request,
+    reconcileCreate(request.name, dependencies),
+  );
+  // A deployment found by the reconcile look-up has the exact name, and that
+  // look-up already warned about duplicates: only the create's own answer is checked.
+  if (via === 'answer') await checkCreated(value, request.name, dependencies);
+  const deployment = via === 'answer' ? value : checkReusable(value, plan);
+  // A deployment that answered a 409 was created by another run.
+  return { deployment, created: via !== 'conflict' };
+}
+
+/** Resolve, find, then reuse or create (or, in a dry run, say what would be created). */
+export async function deploy(plan: Plan, dependencies: RunDependencies): Promise<DeployResult> {
+  const { service, logger } = dependencies;
+  const group = inGroup(dependencies);
+  const repository =
+    plan.source === 'codehost'
+      ? await group(`Resolving repository ${fullName(plan.repository)}`, async () => {
+          const found = await resolveRepository(service, plan);
+          logger.info(
+            `${fullName(plan.repository)}: ${untrusted(found.url)} (default branch ${untrusted(found.default_branch)})`,
+          );
+          return found;
+        })
+      : undefined;
+  const request = buildCreateRequest(plan, repository);
+  const existing = await group(`Looking for deployment '${plan.name}'`, async () => {
+    const found = pickOne(await service.findByName(plan.name), plan.name, logger);
+    logger.info(
+      found === undefined
+        ? `no deployment is named '${plan.name}'`
+        : `found '${plan.name}': ${found.id} (${untrusted(found.status)})`,
+    );
+    return found;
+  });
+  if (existing !== undefined) {
+    return { request, repository, deployment: checkReusable(existing, plan), created: false };
+  }
+  if (plan.dryRun) {
+    logger.info(`dry run: would ${CREATE_CALL} to create '${plan.name}'`);
+    return { request, repository, created: false };
+  }
+  return group(`Creating deployment '${plan.name}'`, async () => {
+    const outcome = await create(plan, request, dependencies);
+    logger.info(
+      outcome.created
+        ? `created ${outcome.deployment.id} (${untrusted(outcome.deployment.status)})`
+        : `reusing ${outcome.deployment.id}, created by another run (${untrusted(outcome.deployment.status)})`,
+    );
+    return { request, repository, ...outcome };
+  });
+}

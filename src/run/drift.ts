@@ -1,0 +1,119 @@
+/**
+ * Drift: where a reused deployment differs from what the step asks for. The
+ * service has no update call, so these differences stay until someone
+ * changes the deployment in the service (README, "Drift").
+ */
+import { MASK } from '../common/redact.js';
+import { untrusted } from '../common/runtime.js';
+import type { Plan } from '../inputs/plan.js';
+import type { Deployment, DeploymentCreateRequest } from '../service/schemas.js';
+
+/** One difference. Secret values are never carried: `***` or null. */
+export interface DriftEntry {
+  field: string;
+  wanted: unknown;
+  live: unknown;
+}
+
+const isObject = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
+
+/** null and absent are the same to the service (every field is nullable). */
+const isAbsent = (value: unknown) => value === undefined || value === null;
+
+/** Deep equality of JSON values; numbers by value (`2` equals `2.0`). */
+function same(a: unknown, b: unknown): boolean {
+  if (isAbsent(a) || isAbsent(b)) return isAbsent(a) && isAbsent(b);
+  if (Array.isArray(a) || Array.isArray(b)) {
+    return (
+      Array.isArray(a) &&
+      Array.isArray(b) &&
+      a.length === b.length &&
+      a.every((item, index) => same(item, b[index]))
+    );
+  }
+  if (isObject(a) && isObject(b)) {
+    const keys = new Set([...Object.keys(a), ...Object.keys(b)]);
+    return [...keys].every((key) => same(a[key], b[key]));
+  }
+  return a === b;
+}
+
+/**
+ * Compares what the step sets in an object with the live object: only the
+ * keys the step sets, recursing into objects (the service fills in
+ * defaults), arrays whole.
+ */
+function compareSet(
+  path: string,
+  wanted: Record<string, unknown>,
+  live: unknown,
+  out: DriftEntry[],
+) {
+  const liveObject = isObject(live) ? live : {};
+  for (const [key, value] of Object.entries(wanted)) {
+    if (value === undefined) continue;
+    const field = `${path}.${key}`;
+    if (isObject(value) && isObject(liveObject[key])) {
+      compareSet(field, value, liveObject[key], out);
+    } else if (!same(value, liveObject[key])) {
+      out.push({ field, wanted: value, live: liveObject[key] ?? null });
+    }
+  }
+}
+
+function compareSecrets(plan: Plan, deployment: Deployment, out: DriftEntry[]) {
+  const live = new Map(deployment.secrets.map((secret) => [secret.name, secret.value]));
+  const wanted = new Map(plan.secrets.map((secret) => [secret.name, secret.value]));
+  for (const [name, value] of wanted) {
+    const liveValue = live.get(name);
+    if (liveValue === undefined) {
+      out.push({ field: `secrets.${name}`, wanted: MASK, live: null });
+    } else if (liveValue !== '' && liveValue !== value) {
+      out.push({ field: `secrets.${name}`, wanted: MASK, live: MASK });
+    }
+  }
+  for (const name of live.keys()) {
+    if (!wanted.has(name)) out.push({ field: `secrets.${name}`, wanted: null, live: MASK });
+  }
+}
+
+const sortedReferences = (references: readonly unknown[]) =>
+  references.map((reference) => JSON.stringify(reference)).sort();
+
+/**
+ * Every difference between the step and the deployment it reused:
+ * `source_config` (what the step sets, and for codehost the listing's
+ * repo_url and integration_id), `source_revision_config` fields the step
+ * sets, secrets when the step gives any, secret_references as a set.
+ */
+export function findDrift(
+  plan: Plan,
+  request: DeploymentCreateRequest,
+  deployment: Deployment,
+): DriftEntry[] {
+  const out: DriftEntry[] = [];
+  compareSet('source_config', request.source_config, deployment.source_config, out);
+  const revision = {
+    repo_ref: plan.sourceRevisionConfig.repo_ref,
+    agent_config_path: plan.sourceRevisionConfig.agent_config_path,
+    image_uri: plan.sourceRevisionConfig.image_uri,
+    source_tarball_path: plan.sourceRevisionConfig.source_tarball_path,
+  };
+  compareSet('source_revision_config', revision, deployment.source_revision_config, out);
+  if (plan.secrets.length > 0) compareSecrets(plan, deployment, out);
+  if (plan.source === 'external_docker' && plan.secretReferences !== null) {
+    const live = deployment.secret_references ?? [];
+    if (!same(sortedReferences(plan.secretReferences), sortedReferences(live))) {
+      out.push({ field: 'secret_references', wanted: plan.secretReferences, live });
+    }
+  }
+  return out;
+}
+
+/** How a drifted value is written in a message: JSON, short, on one line. */
+export function showValue(value: unknown): string {
+  if (value === null || value === undefined) return '(not set)';
+  const text = untrusted(typeof value === 'string' ? value : JSON.stringify(value));
+  return text.length > 120 ? `${text.slice(0, 120)}…` : text;
+}

@@ -1,0 +1,72 @@
+/**
+ * What the step asks of the deployment `deploy` found or created: the commit
+ * that must be live, the revisions it saw, and where a reused deployment
+ * differs from what the step asks for (README "What green means", "Drift").
+ */
+import type { Logger } from '../common/runtime.js';
+import type { Plan } from '../inputs/plan.js';
+import type { Deployment } from '../service/schemas.js';
+import type { DeployResult } from './deploy.js';
+import { findDrift, type DriftEntry } from './drift.js';
+import { chooseTarget, latestCommit, trackedRef, type Target } from './live.js';
+
+export interface Goal {
+  /** The commit that must be live, if one is targeted. */
+  target?: Target;
+  /** Revision ids the step saw when it found the deployment (none on create). */
+  seenRevisions: ReadonlySet<string>;
+  /** Differences from what the step asks for (reuse only), `unbuilt` last. */
+  drift: DriftEntry[];
+  /**
+   * The entry of `drift` for a commit the deployment will not build
+   * (`build_on_push` off, another commit live): the step does not wait for it.
+   */
+  unbuilt?: DriftEntry;
+}
+
+/** The deployment `deploy` found, or undefined when it created one (or would). */
+function reusedOf(result: DeployResult): Deployment | undefined {
+  return result.created ? undefined : result.deployment;
+}
+
+/** The revisions of a reused deployment: a revision the step did not see is a newer push. */
+function seenRevisionsOf(reused: Deployment | undefined): Set<string> {
+  if (reused === undefined) return new Set();
+  return new Set(
+    [reused.latest_revision_id, reused.active_revision_id].filter((id) => id !== null),
+  );
+}
+
+/** The target of a codehost plan, against the branch the deployment tracks. */
+function targetOf(plan: Plan, result: DeployResult, logger: Logger): Target | undefined {
+  if (plan.source !== 'codehost') return undefined;
+  const tracked = trackedRef(reusedOf(result), result.request.source_revision_config.repo_ref);
+  return chooseTarget(plan.commit, tracked, logger);
+}
+
+/** The target as drift, when a reused deployment will not build it and another commit is live. */
+function unbuiltOf(reused: Deployment | undefined, target: Target | undefined) {
+  if (reused === undefined || target === undefined) return undefined;
+  if (reused.source_config.build_on_push === true) return undefined;
+  const live = latestCommit(reused);
+  if (live === target.sha) return undefined;
+  return {
+    field: 'source_revision_config.repo_commit_sha',
+    wanted: target.sha,
+    live: live ?? null,
+  };
+}
+
+/**
+ * The goal of the run. A target the deployment will not build is drift, and
+ * it is dropped: the step does not wait for it.
+ */
+export function assess(plan: Plan, result: DeployResult, logger: Logger): Goal {
+  const reused = reusedOf(result);
+  const seenRevisions = seenRevisionsOf(reused);
+  const drift = reused === undefined ? [] : findDrift(plan, result.request, reused);
+  const target = targetOf(plan, result, logger);
+  const unbuilt = unbuiltOf(reused, target);
+  if (unbuilt === undefined) return { target, seenRevisions, drift };
+  return { seenRevisions, drift: [...drift, unbuilt], unbuilt };
+}

@@ -1,0 +1,111 @@
+/**
+ * What "live" means (README, "What green means"): the deployment is READY,
+ * its latest revision is the active one (a READY deployment with no revision
+ * counts), and, when a commit is targeted, the latest revision is for that
+ * commit — or for a newer push that superseded it.
+ */
+import type { CommitRequest } from '../inputs/plan.js';
+import { untrusted, type Logger } from '../common/runtime.js';
+import { shortSha } from '../common/text.js';
+import type { Deployment } from '../service/schemas.js';
+
+/** The commit that must be live, once the flow decided it is targeted. */
+export interface Target {
+  sha: string;
+  /** The branch the run is for, when the commit was derived from the event. */
+  branch?: string;
+}
+
+export type Liveness =
+  | {
+      live: true;
+      /** The commit live instead of the target, which a newer push superseded. */ supersededBy?: string;
+    }
+  | {
+      live: false;
+      /** What is missing, for the log and a timeout's message. */ missing: string;
+      final?: boolean;
+    };
+
+/** The commit of the deployment's latest revision, lower-cased, if the service says. */
+export function latestCommit(deployment: Deployment): string | undefined {
+  const sha = deployment.source_revision_config.repo_commit_sha;
+  return sha === undefined || sha === null || sha === '' ? undefined : sha.toLowerCase();
+}
+
+/**
+ * Whether the deployment is live. `seenRevisions` are the revision ids the
+ * step saw when it found the deployment (none on create): a revision for
+ * another commit that is not among them is a newer push.
+ */
+export function liveness(
+  deployment: Deployment,
+  target: Target | undefined,
+  seenRevisions: ReadonlySet<string>,
+): Liveness {
+  const { status, latest_revision_id: latest, active_revision_id: active } = deployment;
+  if (status === 'AWAITING_DELETE') {
+    return {
+      live: false,
+      missing: 'the deployment is being deleted (AWAITING_DELETE)',
+      final: true,
+    };
+  }
+  if (status !== 'READY')
+    return { live: false, missing: `status is ${untrusted(status)}, not READY` };
+  if (latest === null) {
+    return target === undefined
+      ? { live: true }
+      : { live: false, missing: `no revision yet for commit ${shortSha(target.sha)}` };
+  }
+  if (active !== latest) {
+    const still = active === null ? 'no revision is active yet' : `revision ${active} still is`;
+    return {
+      live: false,
+      missing: `the latest revision ${latest} is not active yet (${still}; if it stays so, its build may have failed)`,
+    };
+  }
+  if (target === undefined) return { live: true };
+  const commit = latestCommit(deployment);
+  if (commit === target.sha) return { live: true };
+  if (commit !== undefined && !seenRevisions.has(latest))
+    return { live: true, supersededBy: commit };
+  const branch = target.branch === undefined ? '' : ` of branch ${target.branch}`;
+  return {
+    live: false,
+    missing: `the latest revision is for commit ${commit === undefined ? '(none given)' : shortSha(untrusted(commit))}, not the target ${shortSha(target.sha)}${branch}`,
+  };
+}
+
+/** The ref a deployment tracks: the live one, else the one the request sets. */
+export function trackedRef(
+  deployment: Deployment | undefined,
+  requested: string | undefined | null,
+) {
+  return deployment?.source_revision_config.repo_ref ?? requested ?? undefined;
+}
+
+/**
+ * The target of a run, from what the step asked for: an explicit sha always;
+ * `auto` only when the run's branch is the one the deployment tracks. Says in
+ * one line why nothing is targeted otherwise.
+ */
+export function chooseTarget(
+  commit: CommitRequest,
+  tracked: string | undefined,
+  logger: Logger,
+): Target | undefined {
+  switch (commit.kind) {
+    case 'sha':
+      return { sha: commit.sha };
+    case 'none':
+      logger.info(`no commit is targeted: ${commit.reason}`);
+      return undefined;
+    case 'auto':
+      if (tracked === commit.branch) return { sha: commit.sha, branch: commit.branch };
+      logger.info(
+        `no commit is targeted: the run is for branch ${commit.branch}, and the deployment tracks ${tracked === undefined ? 'no branch' : untrusted(tracked)}`,
+      );
+      return undefined;
+  }
+}

@@ -1,0 +1,246 @@
+/**
+ * The run as a pipeline: inputs → plan → deploy → wait → report. Each step is
+ * a function that returns a value; what is known so far is kept in one
+ * `RunRecord`, which sets the outputs as soon as they are known and is what
+ * the job summary is written from, whether the run succeeded or not.
+ */
+import { ActionError, CancelledError, describeError } from '../common/errors.js';
+import { isRedactable } from '../common/redact.js';
+import { untrusted, type Clock, type Logger } from '../common/runtime.js';
+import { shortSha } from '../common/text.js';
+import type { Plan } from '../inputs/plan.js';
+import { readPlan, type InputReader } from '../inputs/read-plan.js';
+import type { RunDescription } from '../inputs/run-description.js';
+import { ServiceClient } from '../service/client.js';
+import { Service } from '../service/endpoints.js';
+import { proxyDispatcher, type ProxySettings } from '../service/proxy.js';
+import type { Deployment } from '../service/schemas.js';
+import { deploy, type DeployResult } from './deploy.js';
+import { inGroup, type Group, type RunDependencies } from './dependencies.js';
+import { showValue } from './drift.js';
+import { assess, type Goal } from './goal.js';
+import { liveness, type Liveness } from './live.js';
+import { dryRunReport, outputsOf, type Outputs, type SummaryInput } from './report.js';
+import { DEFAULT_WAIT, WaitError, waitUntilLive } from './wait.js';
+
+/** What the pipeline needs from where it runs, passed in by the adapter (src/github/). */
+export interface RunnerIO {
+  read: InputReader;
+  /** The run the inputs are read for: workspace, repository, the head it is for. */
+  run: RunDescription;
+  /** The proxy the requests go through, if any. */
+  proxy: ProxySettings;
+  logger: Logger;
+  clock: Clock;
+  /** Aborted when the run is cancelled. */
+  signal: AbortSignal;
+  group: Group;
+  /** Masks a value for the runner and for the action's own redaction. */
+  mask: (value: string) => void;
+  redact: (text: string) => string;
+  setOutputs: (outputs: Outputs) => void;
+}
+
+/** What the run knows at any point, for the outputs and the summary. */
+export class RunRecord {
+  plan?: Plan;
+  result?: DeployResult;
+  goal?: Goal;
+  /** The deployment's latest state (after waiting, when the run waited). */
+  deployment?: Deployment;
+  /** Why the run failed, already redacted. */
+  failure?: string;
+  /** The stack of an unexpected error, for the debug log. */
+  stack?: string;
+  readonly #setOutputs: (outputs: Outputs) => void;
+
+  constructor(setOutputs: (outputs: Outputs) => void) {
+    this.#setOutputs = setOutputs;
+  }
+
+  /** Whether the deployment is live now, and how. */
+  get liveness(): Liveness | undefined {
+    if (this.deployment === undefined || this.goal === undefined) return undefined;
+    return liveness(this.deployment, this.goal.target, this.goal.seenRevisions);
+  }
+
+  deployed(result: DeployResult, goal: Goal): void {
+    this.result = result;
+    this.goal = goal;
+    this.seen(result.deployment);
+  }
+
+  seen(deployment: Deployment | undefined): void {
+    if (this.result === undefined) return;
+    this.deployment = deployment ?? this.deployment;
+    this.#setOutputs(
+      outputsOf(this.result, this.deployment, {
+        live: this.liveness?.live === true,
+        drift: this.goal?.drift ?? [],
+      }),
+    );
+  }
+
+  failed(error: unknown, redact: (text: string) => string): void {
+    if (error instanceof WaitError) this.seen(error.deployment);
+    const state =
+      this.deployment === undefined
+        ? ''
+        : ` while deployment ${this.deployment.id} was ${untrusted(this.deployment.status)}`;
+    this.failure =
+      error instanceof CancelledError
+        ? `The run was cancelled${state}; the outputs hold what was known.`
+        : redact(describeError(error));
+    if (!(error instanceof ActionError) && error instanceof Error) this.stack = error.stack;
+  }
+
+  /** What the job summary shows; undefined when the inputs could not be read. */
+  summary(commit: string | undefined): SummaryInput | undefined {
+    if (this.plan === undefined) return undefined;
+    return {
+      plan: this.plan,
+      result: this.result,
+      deployment: this.deployment,
+      liveness: this.liveness,
+      target: this.goal?.target?.sha,
+      drift: this.goal?.drift,
+      failure: this.failure,
+      commit,
+    };
+  }
+}
+
+/** How a run ended: all the adapter reports, and all the summary shows. */
+export interface RunOutcome {
+  /** Why the run failed, already redacted; undefined when it succeeded. */
+  failure?: string;
+  /** The stack of an unexpected error, for the debug log. */
+  stack?: string;
+  /** What the job summary shows; undefined when the inputs could not be read. */
+  summary?: SummaryInput;
+}
+
+export function dependenciesOf(plan: Plan, io: RunnerIO): RunDependencies {
+  const { logger, clock, signal, group } = io;
+  const client = new ServiceClient({
+    baseUrl: plan.apiUrl,
+    headers: plan.headers,
+    clock,
+    logger,
+    signal,
+    redact: io.redact,
+    dispatcher: proxyDispatcher(io.proxy),
+  });
+  return { service: new Service(client, logger), logger, clock, signal, group };
+}
+
+/** Why the step does not wait for a commit the deployment will not build. */
+const BUILD_OFF =
+  'build_on_push is off: the service will not build this commit, so the step does not wait for it';
+
+/** One warning a difference; with `on-drift: fail`, the step fails after all are reported. */
+function reportDrift(plan: Plan, goal: Goal, logger: Logger): void {
+  const { drift } = goal;
+  for (const entry of drift) {
+    const note = entry === goal.unbuilt ? ` (${BUILD_OFF})` : '';
+    logger.warning(
+      `drift: ${untrusted(entry.field)}: the step wants ${showValue(entry.wanted)}, the deployment has ${showValue(entry.live)}${note}`,
+    );
+  }
+  if (drift.length === 0) return;
+  const fields = drift.map((entry) => untrusted(entry.field)).join(', ');
+  const advice = `The service cannot update a deployment: change it in the service, or deploy under a new name.`;
+  if (plan.onDrift === 'fail') {
+    throw new ActionError(
+      `Deployment '${plan.name}' differs from what the step asks for (on-drift: fail): ${fields}. ${advice}`,
+    );
+  }
+  logger.info(`${drift.length} difference(s) not applied: ${fields}. ${advice}`);
+}
+
+/** Without a wait (not asked for, or a dry run): says when the target is not live yet. */
+function noteLiveness(plan: Plan, deployment: Deployment, goal: Goal, logger: Logger): void {
+  if (plan.waitForReady) logger.info('dry run: not waiting');
+  const verdict = liveness(deployment, goal.target, goal.seenRevisions);
+  if (!verdict.live && goal.target !== undefined) {
+    logger.notice(`commit ${shortSha(goal.target.sha)} is not live yet: ${verdict.missing}`);
+  }
+}
+
+/** Waits, in a log group, until the deployment is live; the deployment as it ends up. */
+export async function waitForLive(
+  plan: Plan,
+  deployment: Deployment,
+  goal: Goal,
+  dependencies: RunDependencies,
+): Promise<Deployment> {
+  const { logger } = dependencies;
+  const what = goal.target === undefined ? '' : ` with commit ${shortSha(goal.target.sha)}`;
+  const { deployment: live, verdict } = await inGroup(dependencies)(
+    `Waiting until '${plan.name}' is live${what}`,
+    () =>
+      waitUntilLive(
+        deployment,
+        goal,
+        { ...DEFAULT_WAIT, timeoutMs: plan.waitTimeoutSeconds * 1000 },
+        dependencies,
+      ),
+  );
+  if (verdict.supersededBy !== undefined && goal.target !== undefined) {
+    logger.info(
+      `commit ${shortSha(goal.target.sha)} was superseded by a newer push: commit ${shortSha(verdict.supersededBy)} is live instead`,
+    );
+  }
+  logger.info(`'${plan.name}' is live`);
+  return live;
+}
+
+/**
+ * Masks every sensitive value of the plan; one warning for each secret too
+ * short or common to hide in text (`4`, `true`): it is sent, outputs redact
+ * it by structure, but the service's own messages may show it.
+ */
+export function maskPlan(plan: Plan, io: RunnerIO): void {
+  for (const value of plan.sensitiveValues) io.mask(value);
+  for (const secret of plan.secrets) {
+    if (isRedactable(secret.value)) continue;
+    io.logger.warning(
+      `the value of secret ${secret.name} is too short or common to redact in text: outputs hide it, but it cannot be hidden in the service's own messages. Prefer a longer value if it is sensitive.`,
+    );
+  }
+}
+
+/** Runs the action; never throws: how it ended is in the outcome. */
+export async function pipeline(io: RunnerIO): Promise<RunOutcome> {
+  const record = new RunRecord(io.setOutputs);
+  try {
+    const plan = readPlan(io.read, io.run);
+    record.plan = plan;
+    maskPlan(plan, io);
+    const dependencies = dependenciesOf(plan, io);
+    const result = await deploy(plan, dependencies);
+    const goal = assess(plan, result, io.logger);
+    record.deployed(result, goal);
+    if (plan.dryRun) io.logger.info(dryRunReport(result));
+    reportDrift(plan, goal, io.logger);
+    const found = result.deployment;
+    const waits = found !== undefined && plan.waitForReady && !plan.dryRun;
+    if (found !== undefined && !waits) noteLiveness(plan, found, goal, io.logger);
+    const deployment = waits
+      ? await waitForLive(plan, found, goal, {
+          ...dependencies,
+          onPoll: (seen) => record.seen(seen),
+        })
+      : found;
+    record.seen(deployment);
+    if (deployment !== undefined) {
+      io.logger.info(
+        `${result.created ? 'created' : 'reused'} deployment '${plan.name}': ${deployment.id} (${untrusted(deployment.status)})`,
+      );
+    }
+  } catch (error) {
+    record.failed(error, io.redact);
+  }
+  const { failure, stack } = record;
+  return { failure, stack, summary: record.summary(io.run.commit) };
+}

@@ -1,0 +1,66 @@
+/**
+ * What the core tells whoever runs it while the run goes, and the one
+ * question it may ask: which of two commits is newer. The adapter (the GitHub
+ * side, for instance) decides what to do with them; the core neither waits
+ * on them nor fails because of them beyond what the adapter bounds.
+ */
+
+/** Where the run stands: found or created and going on, or how it ended. */
+export type Stage = 'deploying' | 'live' | 'not-live' | 'failed' | 'cancelled';
+
+/** One difference of a reused deployment; secret values already `***`. */
+export interface ReportedDrift {
+  field: string;
+  wanted: unknown;
+  live: unknown;
+}
+
+/** The run in the core's words: nothing here knows where it runs. */
+export interface RunReport {
+  /** The deployment's name, as the step asked for it. */
+  name: string;
+  stage: Stage;
+  /** The service's deployment id and status. */
+  id?: string;
+  status?: string;
+  created?: boolean;
+  /** The commit the step wants live, and the one the latest revision is for. */
+  targetCommit?: string;
+  liveCommit?: string;
+  /** A newer commit that superseded the target (live instead of it, or awaited instead of it). */
+  supersededBy?: string;
+  /** What the step waits for, or why the deployment is not live ("not live yet"). */
+  waitingFor?: string;
+  /** Why the run failed, already redacted. */
+  failure?: string;
+  drift: readonly ReportedDrift[];
+  /** The deployment's own address (`source_config.custom_url`). */
+  url?: string;
+  /** The filled `dashboard-url`. */
+  dashboardUrl?: string;
+}
+
+/**
+ * Hooks the pipeline calls: `deployed` once the deployment is found or
+ * created (never on a dry run), `finished` once when the run ends, only after
+ * `deployed`. Both must not throw; `finished` is awaited, so the adapter
+ * bounds its time.
+ */
+export interface RunProgress {
+  deployed(report: RunReport): void;
+  finished(report: RunReport): Promise<void>;
+}
+
+/**
+ * How `latest` stands against `target`: `newer` when `target` is its
+ * ancestor, `older` when `latest` is behind it, undefined for anything else
+ * (diverged, identical, unknown, an error).
+ */
+export type CommitOrder = 'newer' | 'older' | undefined;
+
+/** Asks which commit is newer, in `repository` (`owner/name`); never throws, bounded by the adapter. */
+export type AskCommitOrder = (
+  repository: string,
+  target: string,
+  latest: string,
+) => Promise<CommitOrder>;

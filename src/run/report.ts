@@ -1,0 +1,225 @@
+/**
+ * What the run hands to later steps and shows to people: the outputs, and
+ * the job summary. Every secret value is replaced by `***` first.
+ */
+import { MASK } from '../common/redact.js';
+import { untrusted } from '../common/runtime.js';
+import { shortSha } from '../common/text.js';
+import { CREATE_CALL } from '../service/endpoints.js';
+import type { Plan } from '../inputs/plan.js';
+import type { DeployResult } from './deploy.js';
+import { showValue, type DriftEntry } from './drift.js';
+import type { Deployment } from '../service/schemas.js';
+
+/** The names of every output, as action.yml declares them. */
+export const OUTPUT_NAMES = [
+  'deployment-id',
+  'status',
+  'created',
+  'latest-revision-id',
+  'active-revision-id',
+  'repo-url',
+  'repo-ref',
+  'deployment',
+  'live',
+  'commit-sha',
+  'drift',
+] as const;
+export type OutputName = (typeof OUTPUT_NAMES)[number];
+export type Outputs = Partial<Record<OutputName, string>>;
+
+/** The deployment with every secret value replaced by `***`. */
+export function redactDeployment(deployment: Deployment): Deployment {
+  return {
+    ...deployment,
+    secrets: deployment.secrets.map((secret) => ({ ...secret, value: MASK })),
+  };
+}
+
+/**
+ * The repository and ref of the deployment (codehost): what was sent when
+ * this run created it (or would), the live values when it was reused.
+ */
+export function repositoryOf(result: DeployResult): { url?: string; ref?: string } {
+  if (result.request.source !== 'codehost') return {};
+  const described =
+    result.created || result.deployment === undefined ? result.request : result.deployment;
+  return {
+    url: described.source_config.repo_url ?? undefined,
+    ref: described.source_revision_config.repo_ref ?? undefined,
+  };
+}
+
+/** What the run judged of the deployment: whether it is live, and what drifted. */
+export interface Assessment {
+  live: boolean;
+  drift: DriftEntry[];
+}
+
+/** The outputs known from a deploy result (and, when waited, its latest state). */
+export function outputsOf(
+  result: DeployResult,
+  deployment: Deployment | undefined,
+  assessment: Assessment,
+): Outputs {
+  const repository = repositoryOf(result);
+  const outputs: Outputs = {
+    created: String(result.created),
+    'repo-url': repository.url ?? '',
+    'repo-ref': repository.ref ?? '',
+    live: String(assessment.live),
+    drift: JSON.stringify(assessment.drift),
+  };
+  if (deployment === undefined) return outputs;
+  return {
+    ...outputs,
+    'deployment-id': deployment.id,
+    status: deployment.status,
+    'latest-revision-id': deployment.latest_revision_id ?? '',
+    'active-revision-id': deployment.active_revision_id ?? '',
+    deployment: JSON.stringify(redactDeployment(deployment)),
+    'commit-sha': deployment.source_revision_config.repo_commit_sha ?? '',
+  };
+}
+
+/** What a dry run prints: the request body, with every secret value replaced by `***`. */
+export function dryRunReport(result: DeployResult): string {
+  const body = {
+    ...result.request,
+    secrets: result.request.secrets.map((secret) => ({ ...secret, value: MASK })),
+  };
+  const what =
+    result.deployment === undefined
+      ? `dry run: ${CREATE_CALL} would send`
+      : `dry run: '${result.deployment.name}' exists, so nothing would be sent; a create would send`;
+  return `${what}:\n${JSON.stringify(body, null, 2)}`;
+}
+
+const HTML_ESCAPES: Record<string, string> = {
+  '&': '&amp;',
+  '<': '&lt;',
+  '>': '&gt;',
+  '"': '&quot;',
+};
+
+/**
+ * Text for the summary's HTML, with nothing HTML or Markdown could take for
+ * markup (tags and entities, table cells `|`, links and images `[`, `]`,
+ * `(`, `)`, `!`, mentions `@`, code spans and escapes) is written as a
+ * character reference, which both show as the character. Inside an unbroken
+ * HTML block Markdown reads nothing; these hold even if the block ended.
+ */
+export function escapeHtml(text: string): string {
+  return text.replace(
+    /[&<>"'|[\]()!@`\\]/g,
+    (character) => HTML_ESCAPES[character] ?? `&#${character.charCodeAt(0)};`,
+  );
+}
+
+/**
+ * A value for one cell of the summary: secret values removed first (they
+ * could not be found once escaped), kept to one line (a blank line would end
+ * the HTML block, and GitHub would render the rest as Markdown), then escaped.
+ */
+function summaryText(value: string, redact: (text: string) => string): string {
+  return escapeHtml(untrusted(redact(value)));
+}
+
+export interface SummaryInput {
+  plan: Pick<Plan, 'name' | 'source' | 'dryRun'>;
+  result?: DeployResult;
+  /** The latest state of the deployment (after waiting), if any. */
+  deployment?: Deployment;
+  /** Whether it is live, and the commit live instead of a superseded target. */
+  liveness?: { live: boolean; supersededBy?: string; missing?: string };
+  /** The targeted commit, if any. */
+  target?: string;
+  drift?: DriftEntry[];
+  /** The failure, already redacted, when the run failed. */
+  failure?: string;
+  /** The commit the workflow runs for (GITHUB_SHA). */
+  commit?: string;
+  /** Removes secret values from a text, before it is escaped. */
+  redact?: (text: string) => string;
+}
+
+type Cell = (value: string | null | undefined) => string;
+
+const cellOf =
+  (redact: (text: string) => string): Cell =>
+  (value) =>
+    value === undefined || value === null || value === '' ? '—' : summaryText(value, redact);
+
+function outcomeOf(result: DeployResult | undefined, shown: Deployment | undefined): string {
+  if (result === undefined) return '—';
+  if (result.created) return 'created';
+  return shown === undefined ? 'would be created (dry run)' : 'reused';
+}
+
+function liveCell(liveness: SummaryInput['liveness']): string | undefined {
+  if (liveness === undefined) return undefined;
+  if (!liveness.live) return `no: ${liveness.missing ?? 'not live'}`;
+  return liveness.supersededBy === undefined
+    ? 'yes'
+    : `yes: commit ${shortSha(liveness.supersededBy)} of a newer push is live instead of the target`;
+}
+
+/** The drift table: one row a difference, secret values already `***`. */
+function driftTable(drift: DriftEntry[], cell: Cell): string {
+  if (drift.length === 0) return '';
+  const rows = drift
+    .map(
+      (entry) =>
+        `<tr><td><code>${cell(entry.field)}</code></td><td>${cell(showValue(entry.wanted))}</td><td>${cell(showValue(entry.live))}</td></tr>`,
+    )
+    .join('\n');
+  return `\n<h3>⚠️ Drift: not applied</h3>\n<p>The service cannot update a deployment: change these in the service, or deploy under a new name.</p>\n<table>\n<tr><th>Field</th><th>Step wants</th><th>Deployment has</th></tr>\n${rows}\n</table>`;
+}
+
+/**
+ * The failure in a `<pre>`, its lines kept (the action's messages span
+ * lines; text from the service in them is already on one line each) but no
+ * blank one, so the block cannot end before its closing tag.
+ */
+function failureBlock(failure: string | undefined, redact: (text: string) => string): string {
+  if (failure === undefined) return '';
+  const lines = redact(failure)
+    .split(/\r\n|[\n\r\u0085\u2028\u2029]/)
+    .filter((line) => line.trim() !== '')
+    .map((line) => escapeHtml(untrusted(line)));
+  return `\n<p><strong>Error:</strong></p>\n<pre>${lines.join('\n')}</pre>`;
+}
+
+/** The job summary as HTML: a heading, a table of the deployment, drift, the failure if any. */
+export function summaryHtml(input: SummaryInput): string {
+  const { plan, result, failure, commit } = input;
+  const redact = input.redact ?? ((text: string) => text);
+  const cell = cellOf(redact);
+  const shown = input.deployment ?? result?.deployment;
+  const repository = result === undefined ? {} : repositoryOf(result);
+  const rows: [string, string | null | undefined][] = [
+    ['Name', plan.name],
+    ['Id', shown?.id],
+    ['Status', shown?.status],
+    ['Outcome', outcomeOf(result, shown)],
+    ['Live', liveCell(input.liveness)],
+    ['Source', plan.source],
+    ['Repository', repository.url],
+    ['Ref', repository.ref],
+    ['Target commit', shortSha(input.target)],
+    ['Latest revision', shown?.latest_revision_id],
+    ['Latest revision commit', shortSha(shown?.source_revision_config.repo_commit_sha)],
+    ['Active revision', shown?.active_revision_id],
+    ['Workflow commit', shortSha(commit)],
+  ];
+  const table = rows
+    .map(([label, value]) => `<tr><th align="left">${label}</th><td>${cell(value)}</td></tr>`)
+    .join('\n');
+  const title =
+    failure !== undefined
+      ? '❌ Deployment failed'
+      : plan.dryRun
+        ? '🔎 Deployment (dry run)'
+        : '🚀 Deployment';
+  return `<h2>${title}: ${cell(plan.name)}</h2>\n<table>\n${table}\n</table>${driftTable(input.drift ?? [], cell)}${failureBlock(failure, redact)}\n`;
+}

@@ -1,0 +1,178 @@
+/**
+ * What the action says about an exchange that failed: the service's own
+ * message from an error body, a description of a body it could not read,
+ * how a request without an answer failed, and what the user can do about it.
+ * Text from the service is untrusted: secret values are redacted before
+ * anything is shortened, and every value is kept to one line.
+ */
+import { untrusted } from '../common/runtime.js';
+import { ErrorBodySchema } from './schemas.js';
+
+const EXCERPT_LENGTH = 200;
+/**
+ * How much of a text the excerpt reads: enough for 200 characters once the
+ * tags of a page are dropped, and never the whole of a 32 MiB answer.
+ */
+const EXCERPT_SCAN = 8 * 1024;
+/** How much of a body is searched for an HTML page's title. */
+const TITLE_SCAN = 64 * 1024;
+/** Entries of a validation list shown; the rest are counted. */
+const ISSUES_SHOWN = 20;
+
+/**
+ * The text without its `<script>` and `<style>` elements, in one pass: each
+ * search starts where the last one ended (a lazy `[\s\S]*?` per opening
+ * would read the rest of the text again for every unclosed one).
+ */
+function withoutScripts(html: string): string {
+  const opening = /<(?:script|style)\b[^<>]*>/gi;
+  const closing = /<\/(?:script|style)\s*>/gi;
+  let out = '';
+  let from = 0;
+  for (let open = opening.exec(html); open !== null; open = opening.exec(html)) {
+    out += `${html.slice(from, open.index)} `;
+    closing.lastIndex = opening.lastIndex;
+    if (closing.exec(html) === null) return out;
+    from = closing.lastIndex;
+    opening.lastIndex = from;
+  }
+  return out + html.slice(from);
+}
+
+/**
+ * A short, single-line excerpt of a text body (tags of an HTML page
+ * dropped), read from its first few kilobytes only. Every pattern here stops
+ * at the next `<`, so the work grows with the text's length, not its square.
+ */
+export function excerpt(text: string): string {
+  const head = text.slice(0, EXCERPT_SCAN);
+  const plain = /<[a-z!/][^<>]*>/i.test(head)
+    ? withoutScripts(head).replace(/<[^<>]*>/g, ' ')
+    : head;
+  const line = plain.replace(/\s+/g, ' ').trim();
+  const cut = line.length > EXCERPT_LENGTH || text.length > head.length;
+  return untrusted(cut ? `${line.slice(0, EXCERPT_LENGTH)}…` : line);
+}
+
+/**
+ * The service's own message: `detail` (a string, or a list of field errors
+ * shown one a line, the first 20 of them), `message` or `error`, else the
+ * start of the text. `redact` runs first, on the raw text and on each value.
+ */
+export function serviceMessageOf(
+  raw: string,
+  redact: (text: string) => string = (text) => text,
+): string | undefined {
+  const text = redact(raw);
+  if (text.trim() === '') return undefined;
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch {
+    return excerpt(text);
+  }
+  const parsed = ErrorBodySchema.safeParse(json);
+  if (!parsed.success) return excerpt(text);
+  const { detail, message, error } = parsed.data;
+  if (Array.isArray(detail)) {
+    const lines = detail.slice(0, ISSUES_SHOWN).map((entry) => {
+      const location = untrusted(redact(entry.loc.map(String).join('.')));
+      const said = excerpt(untrusted(redact(entry.msg)));
+      return location === '' ? said : `  ${location}: ${said}`;
+    });
+    if (detail.length > ISSUES_SHOWN) lines.push(`  and ${detail.length - ISSUES_SHOWN} more`);
+    return lines.join('\n');
+  }
+  for (const candidate of [detail, message, error]) {
+    if (typeof candidate === 'string' && candidate !== '') return excerpt(redact(candidate));
+  }
+  return excerpt(text);
+}
+
+/**
+ * A body that is not JSON, described without echoing it: its content type,
+ * its size, where parsing failed, and an HTML page's title.
+ */
+export function describeAnswer(
+  body: Buffer,
+  contentType: string | undefined,
+  error: unknown,
+): string {
+  const parts = [contentType ?? 'no content type', `${body.length} bytes`];
+  if (body.length === 0) return `${parts.join(', ')}: empty body`;
+  // Only the shape of the parser's message is used: V8 quotes the body in it.
+  const message = error instanceof Error ? error.message : '';
+  const position = /at position (\d+)/.exec(message)?.[1];
+  const head = body.subarray(0, TITLE_SCAN).toString('utf8');
+  const first = /\S/.exec(head)?.[0] ?? '';
+  if (/end of (JSON )?input|Unterminated/i.test(message)) parts.push('it ends early');
+  else if (position !== undefined) parts.push(`parsing failed at character ${position}`);
+  else if (!/[{["\-0-9tfn]/.test(first)) parts.push('it does not start like JSON');
+  else parts.push('malformed JSON');
+  const title = /<title[^<>]*>([^<]*)<\/title>/i.exec(head)?.[1];
+  if (title !== undefined && title.trim() !== '')
+    parts.push(`page titled '${excerpt(untrusted(title))}'`);
+  return parts.join(', ');
+}
+
+const DEFAULT_REMEDIES: Partial<Record<number, string>> = {
+  401: 'Check the api-key input (and api-key-header, if the service expects another header).',
+  403: 'The api key lacks access: check its permissions and workspace, or pass the workspace/tenant header with the headers input.',
+  404: 'Check api-url: the service has no such endpoint or resource.',
+};
+
+export interface RemedyContext {
+  status: number;
+  path: string;
+  baseUrl: string;
+  /** The `Location` of a redirect. */
+  location?: string;
+  serviceMessage?: string;
+  /** The endpoint's own remedies, over the defaults. */
+  remedies?: Partial<Record<number, string>>;
+}
+
+/** What the user can do about a status that trying again will not fix. */
+export function remedyFor(context: RemedyContext): string | undefined {
+  const { status, location } = context;
+  if (status >= 300 && status < 400) {
+    return `Check api-url: the service redirected${location ? ` to ${location}` : ''}, and the action does not follow redirects (they would carry the api key elsewhere).`;
+  }
+  const remedy = { ...DEFAULT_REMEDIES, ...context.remedies }[status];
+  // The web framework's own 404 means no route at all: the base address is wrong.
+  if (status === 404 && context.serviceMessage === 'Not Found') {
+    const wrongPath = `Check api-url first: ${context.baseUrl} has no ${context.path} (is a path prefix such as /api missing?).`;
+    return remedy === DEFAULT_REMEDIES[404] || remedy === undefined
+      ? wrongPath
+      : `${wrongPath}\nOtherwise: ${remedy}`;
+  }
+  return remedy;
+}
+
+const REQUEST_ID_HEADERS = ['x-request-id', 'request-id', 'x-correlation-id', 'x-amzn-requestid'];
+
+/** The id the service or its gateway gave the request, for a support ticket. */
+export function requestIdOf(header: (name: string) => string | undefined): string | undefined {
+  return REQUEST_ID_HEADERS.map(header).find((value) => value !== undefined && value !== '');
+}
+
+const NETWORK_WORDS: Record<string, string> = {
+  ECONNREFUSED: 'connection refused',
+  ECONNRESET: 'connection reset',
+  ENOTFOUND: 'host not found',
+  EAI_AGAIN: 'host name lookup failed',
+  UND_ERR_SOCKET: 'connection closed before an answer',
+  ETIMEDOUT: 'connection timed out',
+};
+
+/** How an attempt without an answer failed, in words, and whether it may have reached the service. */
+export function networkFailure(error: unknown, timedOut: boolean, timeoutMs: number) {
+  if (timedOut) return { problem: `no answer within ${timeoutMs / 1000} s`, reached: true };
+  const cause = error instanceof Error && error.cause instanceof Error ? error.cause : error;
+  const code =
+    typeof cause === 'object' && cause !== null && 'code' in cause ? String(cause.code) : '';
+  const text = NETWORK_WORDS[code] ?? (cause instanceof Error ? cause.message : 'network error');
+  // A refused connection or a failed look-up never reached the service.
+  const reached = !['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN'].includes(code);
+  return { problem: code !== '' ? `${text} (${code})` : text, reached };
+}

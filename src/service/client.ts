@@ -1,0 +1,304 @@
+/**
+ * The one HTTP client of the service. Every request goes through `exchange()`:
+ * one loop that sets the headers and the per-request timeout, retries what is
+ * safe to retry (every method, one rule, `Retry-After` honoured), asks the
+ * caller's reconcile hook what happened when a request may have taken effect,
+ * reads at most `maxAnswerBytes`, validates the answer against its schema,
+ * and turns every failure into a `ServiceError`.
+ */
+import { STATUS_CODES } from 'node:http';
+import { request as undiciRequest, type Dispatcher } from 'undici';
+import type { z } from 'zod';
+import { CancelledError } from '../common/errors.js';
+import { ServiceError } from './errors.js';
+import {
+  describeAnswer,
+  networkFailure,
+  remedyFor,
+  requestIdOf,
+  serviceMessageOf,
+} from './answers.js';
+import {
+  DEFAULT_RETRY_POLICY,
+  delayBeforeRetry,
+  parseRetryAfter,
+  type RetryPolicy,
+} from './retry.js';
+import { formatDuration, systemClock, type Clock, type Logger } from '../common/runtime.js';
+import { formatZodIssues } from './schemas.js';
+
+/** Far above a page of 100 deployments (~1 MiB); an answer past it is not the service's. */
+export const DEFAULT_MAX_ANSWER_BYTES = 32 * 1024 * 1024;
+
+export type QueryValue = string | number | boolean | undefined;
+
+export interface RequestSpec<T> {
+  method: 'GET' | 'POST';
+  /** The path below the base address, as the service module spells it. */
+  path: string;
+  query?: Record<string, QueryValue>;
+  body?: unknown;
+  schema: z.ZodType<T>;
+  /**
+   * Whether sending it twice is harmless (default: GET only). A request that
+   * is not idempotent is retried only after `reconcile` found that it did
+   * not take effect.
+   */
+  idempotent?: boolean;
+  /**
+   * Asked when the request may have taken effect without an answer saying so
+   * (a dropped connection, a timeout or a 5xx to a POST), or when the service
+   * answered `409 Conflict`: finds the effect. A value is the request's result;
+   * `undefined` means it did not take effect, and the request is tried again
+   * within the same attempts. It may throw to end the request.
+   */
+  reconcile?: (failure: ServiceError) => Promise<T | undefined>;
+  /** Remedies for statuses, in addition to the defaults. */
+  remedies?: Partial<Record<number, string>>;
+  /** Attempts for this request, instead of the policy's. */
+  attempts?: number;
+  /** How long this request may take, when shorter than the policy's per-request timeout. */
+  timeoutMs?: number;
+}
+
+/** How a request ended well: with its own answer, or through the reconcile hook. */
+export interface Answered<T> {
+  value: T;
+  via: 'answer' | 'ambiguous' | 'conflict';
+}
+
+export interface ClientOptions {
+  baseUrl: string;
+  headers: Record<string, string>;
+  retry?: RetryPolicy;
+  clock?: Clock;
+  logger: Logger;
+  /** Aborts every request and wait when the run is cancelled. */
+  signal?: AbortSignal;
+  userAgent?: string;
+  /** Removes secret values from the service's free text before it is shortened. */
+  redact?: (text: string) => string;
+  maxAnswerBytes?: number;
+  /** Where connections go: a proxy agent, or undici's global dispatcher when absent. */
+  dispatcher?: Dispatcher;
+}
+
+const isRetryableStatus = (status: number) => status === 408 || status === 429 || status >= 500;
+
+/** An answer, body read, before it is judged. */
+interface RawAnswer {
+  status: number;
+  /** Larger than `maxAnswerBytes`: only the start was read. */
+  oversized: boolean;
+  body: Buffer;
+  header: (name: string) => string | undefined;
+}
+
+export class ServiceClient {
+  readonly #options: ClientOptions;
+  readonly #retry: RetryPolicy;
+  readonly #clock: Clock;
+  readonly #redact: (text: string) => string;
+
+  constructor(options: ClientOptions) {
+    this.#options = options;
+    this.#retry = options.retry ?? DEFAULT_RETRY_POLICY;
+    this.#clock = options.clock ?? systemClock;
+    this.#redact = options.redact ?? ((text) => text);
+  }
+
+  url(path: string, query: Record<string, QueryValue> = {}): string {
+    const url = new URL(`${this.#options.baseUrl}${path}`);
+    for (const [key, value] of Object.entries(query)) {
+      if (value !== undefined) url.searchParams.set(key, String(value));
+    }
+    return url.toString();
+  }
+
+  async request<T>(spec: RequestSpec<T>): Promise<T> {
+    return (await this.exchange(spec)).value;
+  }
+
+  async exchange<T>(spec: RequestSpec<T>): Promise<Answered<T>> {
+    const attempts = spec.attempts ?? this.#retry.attempts;
+    for (let attempt = 1; ; attempt++) {
+      const outcome = await this.#attempt(spec, attempt);
+      if (!(outcome instanceof ServiceError)) return { value: outcome.value, via: 'answer' };
+      const conflict = outcome.status === 409;
+      let reason = outcome.details.problem;
+      if (spec.reconcile !== undefined && (outcome.ambiguous || conflict)) {
+        const found = await spec.reconcile(outcome);
+        if (found !== undefined) return { value: found, via: conflict ? 'conflict' : 'ambiguous' };
+        if (conflict) throw outcome;
+        reason = `it did not take effect (${reason})`;
+      } else if (!outcome.transient || outcome.ambiguous) {
+        throw outcome.after(attempt);
+      }
+      if (attempt >= attempts) throw outcome.after(attempt);
+      const delayMs = delayBeforeRetry(
+        this.#retry,
+        attempt,
+        outcome.details.retryAfterMs,
+        this.#clock,
+      );
+      this.#options.logger.warning(
+        `retrying ${spec.method} ${spec.path} in ${formatDuration(delayMs)} (attempt ${attempt + 1} of ${attempts}): ${reason}`,
+      );
+      await this.#clock.sleep(delayMs, this.#options.signal);
+    }
+  }
+
+  /** One exchange: the parsed value, or the failure as a `ServiceError` (thrown only on cancel). */
+  async #attempt<T>(spec: RequestSpec<T>, attempt: number): Promise<{ value: T } | ServiceError> {
+    const { method, path } = spec;
+    const idempotent = spec.idempotent ?? method === 'GET';
+    const cancel = this.#options.signal;
+    if (cancel?.aborted) throw new CancelledError('The run was cancelled');
+    const timeoutMs = Math.min(this.#retry.requestTimeoutMs, spec.timeoutMs ?? Infinity);
+    // One controller, aborted by the per-request timeout or by the run's cancellation.
+    const abort = new AbortController();
+    let timedOut = false;
+    const timer = setTimeout(() => {
+      timedOut = true;
+      abort.abort();
+    }, timeoutMs);
+    const onCancel = () => abort.abort();
+    cancel?.addEventListener('abort', onCancel, { once: true });
+    const started = this.#clock.now();
+    let answer: RawAnswer;
+    try {
+      answer = await this.#send(spec, abort.signal);
+    } catch (error) {
+      if (cancel?.aborted) throw new CancelledError('The run was cancelled');
+      const { problem, reached } = networkFailure(error, timedOut, timeoutMs);
+      return new ServiceError({
+        method,
+        path,
+        problem,
+        ambiguous: reached && !idempotent,
+        transient: true,
+      });
+    } finally {
+      clearTimeout(timer);
+      cancel?.removeEventListener('abort', onCancel);
+    }
+    this.#options.logger.debug(
+      `${method} ${path} (attempt ${attempt}): ${answer.status} in ${Math.round(this.#clock.now() - started)} ms`,
+    );
+    if (answer.oversized) {
+      const cap = `${Math.round(this.#maxAnswerBytes / 1024 / 1024)} MiB`;
+      return new ServiceError({
+        method,
+        path,
+        status: answer.status,
+        problem: `${answer.status} answer is larger than ${cap}; stopped reading it (is api-url the service?)`,
+      });
+    }
+    if (answer.status < 200 || answer.status > 299) return this.#failure(spec, answer, idempotent);
+    return this.#parse(spec, answer);
+  }
+
+  get #maxAnswerBytes(): number {
+    return this.#options.maxAnswerBytes ?? DEFAULT_MAX_ANSWER_BYTES;
+  }
+
+  /**
+   * One HTTP exchange. undici's `request` rather than `fetch`: the same
+   * connection pool without WHATWG streams on every answer (bench/README.md),
+   * and it follows no redirect (one would carry the api key elsewhere).
+   */
+  async #send(spec: RequestSpec<unknown>, signal: AbortSignal): Promise<RawAnswer> {
+    const headers: Record<string, string> = {
+      accept: 'application/json',
+      'user-agent': this.#options.userAgent ?? 'deploy-agent-action',
+      ...this.#options.headers,
+    };
+    if (spec.body !== undefined) headers['content-type'] = 'application/json';
+    const answer = await undiciRequest(this.url(spec.path, spec.query), {
+      method: spec.method,
+      headers,
+      body: spec.body === undefined ? undefined : JSON.stringify(spec.body),
+      signal,
+      dispatcher: this.#options.dispatcher,
+    });
+    const chunks: Buffer[] = [];
+    let size = 0;
+    let oversized = false;
+    for await (const chunk of answer.body as AsyncIterable<Buffer>) {
+      size += chunk.length;
+      oversized = size > this.#maxAnswerBytes;
+      if (oversized) break;
+      chunks.push(chunk);
+    }
+    // Leaving the loop early destroys the rest of the answer (and its connection).
+    return {
+      status: answer.statusCode,
+      oversized,
+      body: Buffer.concat(chunks),
+      header: (name) => {
+        const value = answer.headers[name];
+        return Array.isArray(value) ? value.join(', ') : value;
+      },
+    };
+  }
+
+  #failure(spec: RequestSpec<unknown>, answer: RawAnswer, idempotent: boolean): ServiceError {
+    const { method, path } = spec;
+    const { status } = answer;
+    const retryable = isRetryableStatus(status);
+    const serviceMessage = serviceMessageOf(answer.body.toString('utf8'), this.#redact);
+    const requestId = requestIdOf(answer.header);
+    return new ServiceError({
+      method,
+      path,
+      status,
+      problem: `${status} ${STATUS_CODES[status] ?? 'error'}`,
+      serviceMessage,
+      requestId,
+      remedy: retryable
+        ? undefined
+        : remedyFor({
+            status,
+            path: spec.path,
+            baseUrl: this.#options.baseUrl,
+            location: answer.header('location'),
+            serviceMessage,
+            remedies: spec.remedies,
+          }),
+      // A 408 or 429 was refused before it was handled; a 5xx may have been handled.
+      ambiguous: status >= 500 && !idempotent,
+      transient: retryable,
+      retryAfterMs: parseRetryAfter(answer.header('retry-after'), this.#clock.wallTime()),
+    });
+  }
+
+  #parse<T>(spec: RequestSpec<T>, answer: RawAnswer): { value: T } | ServiceError {
+    const { method, path } = spec;
+    const { status } = answer;
+    const text = answer.body.toString('utf8');
+    let json: unknown;
+    try {
+      json = JSON.parse(text);
+    } catch (error) {
+      // Never echoed: a listing carries other deployments' secrets, which no mask covers.
+      const what = describeAnswer(answer.body, answer.header('content-type'), error);
+      return new ServiceError({
+        method,
+        path,
+        status,
+        problem: `${status} answer is not JSON (${what})`,
+      });
+    }
+    const parsed = spec.schema.safeParse(json);
+    if (parsed.success) return { value: parsed.data };
+    const issues = formatZodIssues(parsed.error);
+    const shown = issues.slice(0, 5).join('; ');
+    const more = issues.length > 5 ? ` (and ${issues.length - 5} more)` : '';
+    return new ServiceError({
+      method,
+      path,
+      status,
+      problem: `${status} answer does not match the service's schema: ${shown}${more}`,
+    });
+  }
+}

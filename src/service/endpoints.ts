@@ -1,0 +1,126 @@
+/**
+ * The deployment management service as a typed API: one function an
+ * endpoint, the only place that spells a path, a query or a schema. The flow
+ * reads like the contract (`findByName`, `create`, `getById`) and never sees
+ * HTTP. Endpoints are described in the README's "How it works".
+ */
+import { ActionError } from '../common/errors.js';
+import type { ServiceError } from './errors.js';
+import type { Answered, ServiceClient } from './client.js';
+import type { Logger } from '../common/runtime.js';
+import {
+  DeploymentListSchema,
+  DeploymentSchema,
+  RepositoryListSchema,
+  type Deployment,
+  type DeploymentCreateRequest,
+  type Repository,
+} from './schemas.js';
+
+const DEPLOYMENTS = '/v2/deployments';
+/** How messages name the create call. */
+export const CREATE_CALL = `POST ${DEPLOYMENTS}`;
+/** The largest page the service serves. */
+export const PAGE_LIMIT = 100;
+/** Pages read at most in one search: 100,000 deployments that contain the name. */
+export const MAX_PAGES = 1_000;
+
+export interface ServiceOptions {
+  /** Pages read at most when searching by name. */
+  maxPages?: number;
+}
+
+export class Service {
+  readonly #client: ServiceClient;
+  readonly #logger: Logger;
+  readonly #maxPages: number;
+
+  constructor(client: ServiceClient, logger: Logger, options: ServiceOptions = {}) {
+    this.#client = client;
+    this.#logger = logger;
+    this.#maxPages = options.maxPages ?? MAX_PAGES;
+  }
+
+  /** `GET /v1/integrations/forge/codehost/{id}/repos`. */
+  listRepositories(integrationId: string): Promise<Repository[]> {
+    return this.#client.request({
+      method: 'GET',
+      // The id is a validated uuid: nothing else reaches the path.
+      path: `/v1/integrations/forge/codehost/${encodeURIComponent(integrationId)}/repos`,
+      schema: RepositoryListSchema,
+      remedies: {
+        404: `Check the integration-id input: the service knows no integration ${integrationId}.`,
+      },
+    });
+  }
+
+  /**
+   * Every deployment named exactly `name`, in the order listed. The service
+   * filters by substring only and does not say where the list ends: a short
+   * or empty page, or an offset that does not advance, ends it; `maxPages`
+   * stops a service that never ends it.
+   */
+  async findByName(name: string): Promise<Deployment[]> {
+    const found: Deployment[] = [];
+    let offset = 0;
+    for (let page = 1; page <= this.#maxPages; page++) {
+      const list = await this.#client.request({
+        method: 'GET',
+        path: DEPLOYMENTS,
+        query: { name_contains: name, limit: PAGE_LIMIT, offset },
+        schema: DeploymentListSchema,
+      });
+      found.push(...list.resources.filter((deployment) => deployment.name === name));
+      if (list.resources.length < PAGE_LIMIT) return found;
+      if (list.offset <= offset) {
+        this.#logger.warning(
+          `GET ${DEPLOYMENTS} returned offset ${list.offset} after offset ${offset}: it does not advance, so the list is taken to end here`,
+        );
+        return found;
+      }
+      offset = list.offset;
+    }
+    throw new ActionError(
+      `GET ${DEPLOYMENTS}: no end of the list after ${this.#maxPages} pages of ${PAGE_LIMIT} deployments whose names contain '${name}'; stopped rather than risk creating a duplicate. Use a more distinctive name, or report the service's pagination.`,
+    );
+  }
+
+  /**
+   * `GET /v2/deployments?deployment_ids=ID`: the deployment, or undefined when
+   * the answer does not list it. One attempt: a poll is retried by the next poll.
+   */
+  async getById(id: string, timeoutMs?: number): Promise<Deployment | undefined> {
+    const list = await this.#client.request({
+      method: 'GET',
+      path: DEPLOYMENTS,
+      query: { deployment_ids: id },
+      schema: DeploymentListSchema,
+      attempts: 1,
+      timeoutMs,
+    });
+    return list.resources.find((deployment) => deployment.id === id);
+  }
+
+  /**
+   * `POST /v2/deployments`. When the create may have taken effect without an
+   * answer, or the service answers 409, `reconcile` finds what is there.
+   */
+  create(
+    request: DeploymentCreateRequest,
+    reconcile: (failure: ServiceError) => Promise<Deployment | undefined>,
+  ): Promise<Answered<Deployment>> {
+    return this.#client.exchange({
+      method: 'POST',
+      path: DEPLOYMENTS,
+      body: request,
+      schema: DeploymentSchema,
+      idempotent: false,
+      reconcile,
+    });
+  }
+
+  /** How a person reads a call, for messages: `GET /v2/deployments?deployment_ids=ID`. */
+  static describeGetById(id: string): string {
+    return `GET ${DEPLOYMENTS}?deployment_ids=${id}`;
+  }
+}

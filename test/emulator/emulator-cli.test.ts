@@ -1,0 +1,153 @@
+/**
+ * The emulator as a process of its own (`npm run emulator`, test/emulator/emulator-cli.ts)
+ * behind the Node 24 launcher (script/node24.mjs): the heads it sets, and that it stops
+ * with whatever started it.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { ROOT } from '../support/action.ts';
+import { INTEGRATION } from '../support/ids.ts';
+
+const MAIN_SHA = 'a'.repeat(40);
+const FEATURE_SHA = 'b'.repeat(40);
+
+interface Started {
+  process: ChildProcess;
+  url: string;
+  /** Everything printed so far. */
+  log: () => string;
+  exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
+}
+
+const started: Started[] = [];
+
+afterEach(async () => {
+  // SIGTERM, which the launcher passes on: SIGKILL would leave the emulator running.
+  const running = started.splice(0).filter(({ process: child }) => child.exitCode === null);
+  for (const { process: child } of running) child.kill('SIGTERM');
+  await Promise.all(running.map(({ exited }) => exited));
+});
+
+/** Runs `command` and waits for the EMULATOR_URL line. */
+async function start(command: string, args: string[], env: NodeJS.ProcessEnv = {}) {
+  const child = spawn(command, args, {
+    cwd: ROOT,
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let log = '';
+  child.stdout.setEncoding('utf8').on('data', (chunk: string) => (log += chunk));
+  child.stderr.setEncoding('utf8').on('data', (chunk: string) => (log += chunk));
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
+    child.on('exit', (code, signal) => resolve({ code, signal })),
+  );
+  const url = await new Promise<string>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`no URL in 15 s:\n${log}`)), 15_000);
+    child.stdout.on('data', () => {
+      const match = /^EMULATOR_URL=(\S+)$/m.exec(log);
+      if (match?.[1] === undefined) return;
+      clearTimeout(timer);
+      resolve(match[1]);
+    });
+    void exited.then(({ code }) => reject(new Error(`exited (${code}):\n${log}`)));
+  });
+  const run = { process: child, url, log: () => log, exited };
+  started.push(run);
+  return run;
+}
+
+const launcher = (...args: string[]) => [
+  path.join(ROOT, 'script/node24.mjs'),
+  path.join(ROOT, 'test/emulator/emulator-cli.ts'),
+  '--port',
+  '0',
+  ...args,
+];
+
+/** Whether anything answers at `url` (a refused connection is false). */
+async function answers(url: string): Promise<boolean> {
+  try {
+    await fetch(`${url}/v2/deployments`, { signal: AbortSignal.timeout(2_000) });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+async function until(condition: () => Promise<boolean>, ms: number): Promise<boolean> {
+  for (const deadline = Date.now() + ms; Date.now() < deadline;) {
+    if (await condition()) return true;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  return condition();
+}
+
+/** The commit a create tracking `branch` starts from. */
+async function headOf(url: string, branch: string): Promise<unknown> {
+  const repos = (await (
+    await fetch(`${url}/v1/integrations/forge/codehost/${INTEGRATION}/repos`)
+  ).json()) as { url: string }[];
+  const answer = await fetch(`${url}/v2/deployments`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({
+      name: `on-${branch}`,
+      source: 'codehost',
+      source_config: { integration_id: INTEGRATION, repo_url: repos[0]?.url },
+      source_revision_config: { repo_ref: branch },
+      secrets: [],
+    }),
+  });
+  const created = (await answer.json()) as { source_revision_config: { repo_commit_sha: unknown } };
+  return created.source_revision_config.repo_commit_sha;
+}
+
+describe('npm run emulator', () => {
+  it('sets the head of main and of any other branch with --head-sha', async () => {
+    const { url, log } = await start(
+      process.execPath,
+      launcher('--head-sha', MAIN_SHA, '--head-sha', `feature/x=${FEATURE_SHA}`),
+    );
+
+    expect(log()).toContain(`HEAD_SHA=${MAIN_SHA}`);
+    expect(await headOf(url, 'main')).toBe(MAIN_SHA);
+    expect(await headOf(url, 'feature/x')).toBe(FEATURE_SHA);
+  });
+
+  it.each([['abc'], ['=' + MAIN_SHA], [`feature=${'g'.repeat(40)}`]])(
+    'refuses --head-sha %s',
+    async (value) => {
+      const child = spawn(process.execPath, launcher('--head-sha', value), { cwd: ROOT });
+      let stderr = '';
+      child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
+      const code = await new Promise((resolve) => child.on('exit', resolve));
+      expect(code).toBe(2);
+      expect(stderr).toContain('--head-sha must be [BRANCH=]SHA');
+    },
+  );
+
+  it.each(['SIGTERM', 'SIGINT'] as const)(
+    'the launcher passes %s on to the emulator and ends as it does',
+    async (signal) => {
+      const run = await start(process.execPath, launcher());
+
+      run.process.kill(signal);
+
+      expect(await run.exited).toEqual({ code: 0, signal: null });
+      expect(run.log()).toContain(`stopped on ${signal}`);
+      expect(await answers(run.url)).toBe(false);
+    },
+  );
+
+  it('stops when the npm process that started it is killed', async () => {
+    const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
+    const run = await start(npm, ['run', '--silent', 'emulator', '--', '--port', '0']);
+
+    run.process.kill('SIGTERM');
+    await run.exited;
+
+    // npm passes the signal to its shell only; the launcher sees the shell go.
+    expect(await until(async () => !(await answers(run.url)), 5_000)).toBe(true);
+  });
+});

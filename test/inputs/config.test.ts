@@ -1,0 +1,323 @@
+/**
+ * The `config` input (src/inputs/config.ts): inline JSON or YAML, or a file in
+ * the workspace; unknown and repeated keys are errors that name their path.
+ */
+import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { INTEGRATION_ID, planReader, temporaryWorkspace } from '../support/plan-inputs.ts';
+
+const workspace = temporaryWorkspace('config-input-test-');
+const WORKSPACE = workspace.root;
+const writeWorkspaceFile = workspace.write;
+const { plan, rejects } = planReader({ workspace: WORKSPACE });
+
+describe('config', () => {
+  const expected = {
+    source_config: { build_on_push: true },
+    source_revision_config: { repo_ref: 'main' },
+  };
+  const json = JSON.stringify(expected);
+  const yaml = 'source_config:\n  build_on_push: true\nsource_revision_config:\n  repo_ref: main\n';
+
+  it('is empty by default', () => {
+    expect(plan({}).sourceRevisionConfig).toEqual({});
+  });
+
+  it('rejects a YAML anchor that refers to itself, which could not be sent as JSON', () => {
+    rejects(
+      {
+        config: 'source_config: {resource_spec: {volumes: [{name: v, configMap: &a {x: *a}}]}}',
+      },
+      'config',
+      /cannot be sent as JSON/,
+    );
+  });
+
+  it('accepts inline JSON', () => {
+    const result = plan({ config: json });
+    expect(result.sourceConfig).toEqual({
+      ...expected.source_config,
+      integration_id: INTEGRATION_ID,
+    });
+    expect(result.sourceRevisionConfig).toEqual(expected.source_revision_config);
+  });
+
+  it('accepts inline YAML', () => {
+    const result = plan({ config: yaml });
+    expect(result.sourceConfig).toEqual({
+      ...expected.source_config,
+      integration_id: INTEGRATION_ID,
+    });
+    expect(result.sourceRevisionConfig).toEqual(expected.source_revision_config);
+  });
+
+  it.each([
+    ['deploy/config.json', json],
+    ['deploy/config.yaml', yaml],
+    ['config.yml', yaml],
+    ['CONFIG.YML', yaml],
+  ])('reads the workspace file %s', (name, text) => {
+    writeWorkspaceFile(name, text);
+    const result = plan({ config: name });
+    expect(result.sourceConfig).toEqual({
+      ...expected.source_config,
+      integration_id: INTEGRATION_ID,
+    });
+    expect(result.sourceRevisionConfig).toEqual(expected.source_revision_config);
+  });
+
+  it('reads a file path given with ./', () => {
+    writeWorkspaceFile('dot.json', json);
+    expect(plan({ config: './dot.json' }).sourceRevisionConfig).toEqual({ repo_ref: 'main' });
+  });
+
+  it('reads a file whose name starts with two dots (inside the workspace)', () => {
+    writeWorkspaceFile('..dotted.json', json);
+    expect(plan({ config: '..dotted.json' }).sourceRevisionConfig).toEqual({ repo_ref: 'main' });
+  });
+
+  it('rejects a missing file', () => {
+    rejects({ config: 'missing.json' }, 'config', /file 'missing\.json' was not found/);
+  });
+
+  it('rejects a directory named like a file', () => {
+    mkdirSync(path.join(WORKSPACE, 'dir.yaml'), { recursive: true });
+    rejects({ config: 'dir.yaml' }, 'config', /not found/);
+  });
+
+  it.each(['../x.json', 'deploy/../../x.yaml', path.join(tmpdir(), 'elsewhere.yml')])(
+    'rejects %s outside the workspace',
+    (name) => {
+      rejects({ config: name }, 'config', /outside the workspace/);
+    },
+  );
+
+  it('rejects unparsable JSON in a file', () => {
+    writeWorkspaceFile('broken.json', '{"source_config": ');
+    rejects({ config: 'broken.json' }, 'config', /is not valid JSON/);
+  });
+
+  it('rejects unparsable YAML in a file', () => {
+    writeWorkspaceFile('broken.yaml', 'source_config: [unclosed\n');
+    rejects({ config: 'broken.yaml' }, 'config', /is not valid YAML/);
+  });
+
+  it.each(['{"source_config": {', 'source_config: [unclosed', 'a: b: c'])(
+    'rejects unparsable inline text %j',
+    (text) => {
+      rejects({ config: text }, 'config', /is not valid YAML/);
+    },
+  );
+
+  it.each([
+    ['a list', '- source_config\n- x'],
+    ['a JSON list', '[1, 2]'],
+    ['a scalar', 'hello'],
+    ['a number', '42'],
+    ['null', 'null'],
+  ])('rejects %s', (_, text) => {
+    rejects({ config: text }, 'config', /must be a JSON or YAML object/);
+  });
+
+  it('rejects a list in a file', () => {
+    writeWorkspaceFile('list.json', '[{"source_config": {}}]');
+    rejects({ config: 'list.json' }, 'config', /must be a JSON or YAML object/);
+  });
+
+  it('rejects duplicate YAML keys', () => {
+    rejects(
+      { config: 'source_config:\n  build_on_push: true\n  build_on_push: false\n' },
+      'config',
+      /not valid YAML.*unique/i,
+    );
+    writeWorkspaceFile('dup.yml', 'source_config: {}\nsource_config: {}\n');
+    rejects({ config: 'dup.yml' }, 'config', /not valid YAML/);
+  });
+
+  it('rejects an unknown top-level key, naming it', () => {
+    rejects({ config: '{"source_confg": {}}' }, 'config', /source_confg: unknown key/);
+  });
+
+  it('rejects an unknown nested key, naming its dotted path', () => {
+    rejects(
+      { config: 'source_config:\n  resource_spec:\n    min_scal: 1\n' },
+      'config',
+      /source_config\.resource_spec\.min_scal: unknown key/,
+    );
+  });
+
+  it('rejects an unknown key inside a list item, naming its path', () => {
+    const config = {
+      source_config: { resource_spec: { sidecars: [{ name: 'a', image: 'b', imag: 'c' }] } },
+    };
+    rejects(
+      { config: JSON.stringify(config) },
+      'config',
+      /source_config\.resource_spec\.sidecars\[0\]\.imag: unknown key/,
+    );
+  });
+
+  it('reports every unknown key', () => {
+    const message = rejects(
+      { config: '{"source_revision_config": {"repo_reff": "x", "image": "y"}, "extra": 1}' },
+      'config',
+    );
+    expect(message).toContain('source_revision_config.repo_reff: unknown key');
+    expect(message).toContain('source_revision_config.image: unknown key');
+    expect(message).toContain('extra: unknown key');
+  });
+
+  it('rejects a mistyped field, naming its path', () => {
+    rejects(
+      { config: '{"source_config": {"resource_spec": {"min_scale": "one"}}}' },
+      'config',
+      /source_config\.resource_spec\.min_scale: .*expected number/,
+    );
+  });
+
+  it('rejects a non-uuid integration_id in the config', () => {
+    rejects(
+      { 'integration-id': '', config: '{"source_config": {"integration_id": "nope"}}' },
+      'config',
+      /source_config\.integration_id: Invalid UUID/,
+    );
+  });
+
+  it('accepts anything in free-form maps', () => {
+    const resourceSpec = {
+      labels: { 'app.kubernetes.io/name': 'agent', anything_goes: 'yes' },
+      annotations: { 'example.com/whatever': 'x' },
+      sidecars: [
+        {
+          name: 'proxy',
+          image: 'envoy',
+          securityContext: { runAsUser: 1000, capabilities: { drop: ['ALL'] } },
+          env: [{ name: 'A', valueFrom: { secretKeyRef: { name: 's', key: 'k' } } }],
+        },
+      ],
+      volumes: [{ name: 'v', emptyDir: { medium: 'Memory', sizeLimit: '1Gi' } }],
+    };
+    const result = plan({
+      config: JSON.stringify({ source_config: { resource_spec: resourceSpec } }),
+    });
+    expect(result.sourceConfig.resource_spec).toEqual(resourceSpec);
+  });
+
+  it('accepts null for optional sections', () => {
+    const result = plan({ config: 'source_config: null\nsource_revision_config: ~\n' });
+    expect(result.sourceRevisionConfig).toEqual({});
+  });
+});
+
+describe('config: repeated keys', () => {
+  it.each([
+    [
+      'at the top',
+      '{"source_config": {}, "source_config": {"build_on_push": true}}',
+      'source_config',
+    ],
+    [
+      'in a nested object',
+      '{"source_config": {"build_on_push": true, "build_on_push": false}}',
+      'source_config.build_on_push',
+    ],
+    [
+      'in a list item',
+      '{"source_config": {"resource_spec": {"sidecars": [{"name": "a", "image": "b", "name": "c"}]}}}',
+      'source_config.resource_spec.sidecars[0].name',
+    ],
+    ['through an escape', '{"source_config": {}, "\\u0073ource_config": {}}', 'source_config'],
+  ])('rejects a .json file with a key repeated %s, naming its path', (_, text, where) => {
+    writeWorkspaceFile('repeated.json', text);
+    const message = rejects({ config: 'repeated.json' }, 'config');
+    expect(message).toBe(`Invalid input 'config': ${where}: repeated key`);
+  });
+
+  it('rejects inline JSON with a key repeated', () => {
+    rejects(
+      { config: '{"source_config": {"build_on_push": true, "build_on_push": false}}' },
+      'config',
+      /not valid YAML.*unique/i,
+    );
+  });
+
+  it('reads JSON escapes in a .json file as JSON does', () => {
+    writeWorkspaceFile(
+      'escapes.json',
+      '{"source_revision_config": {"agent_config_path": "agents\\/caf\\u00e9.json", "repo_ref": "a\\"b"}}',
+    );
+    expect(plan({ config: 'escapes.json' }).sourceRevisionConfig).toEqual({
+      agent_config_path: 'agents/café.json',
+      repo_ref: 'a"b',
+    });
+  });
+
+  it('still rejects what JSON does not allow in a .json file', () => {
+    writeWorkspaceFile('trailing.json', '{"source_config": {},}');
+    rejects({ config: 'trailing.json' }, 'config', /is not valid JSON/);
+    writeWorkspaceFile('unquoted.json', '{source_config: {}}');
+    rejects({ config: 'unquoted.json' }, 'config', /is not valid JSON/);
+  });
+});
+
+describe('config: symbolic links', () => {
+  const OUTSIDE = mkdtempSync(path.join(tmpdir(), 'config-input-outside-'));
+  afterAll(() => rmSync(OUTSIDE, { recursive: true, force: true }));
+  const yaml = 'source_revision_config:\n  repo_ref: from-the-link\n';
+
+  /** A symbolic link at `name` in the workspace, to `target`. */
+  function link(target: string, name: string): string {
+    const at = path.join(WORKSPACE, name);
+    mkdirSync(path.dirname(at), { recursive: true });
+    symlinkSync(target, at);
+    return name;
+  }
+
+  it('rejects a link to a file outside the workspace', () => {
+    const outside = path.join(OUTSIDE, 'secret.yaml');
+    writeFileSync(outside, yaml);
+    rejects(
+      { config: link(outside, 'deploy/agent.yaml') },
+      'config',
+      /file 'deploy\/agent\.yaml' is outside the workspace: a symbolic link leads out of it/,
+    );
+  });
+
+  it('rejects a file under a linked directory that is outside the workspace', () => {
+    mkdirSync(path.join(OUTSIDE, 'dir'));
+    writeFileSync(path.join(OUTSIDE, 'dir', 'agent.json'), '{}');
+    link(path.join(OUTSIDE, 'dir'), 'linked-dir');
+    rejects({ config: 'linked-dir/agent.json' }, 'config', /is outside the workspace/);
+  });
+
+  it('rejects a relative link that climbs out of the workspace', () => {
+    writeFileSync(path.join(OUTSIDE, 'relative.yml'), yaml);
+    const target = path.relative(WORKSPACE, path.join(OUTSIDE, 'relative.yml'));
+    rejects({ config: link(target, 'relative.yml') }, 'config', /is outside the workspace/);
+  });
+
+  it('reads a link that stays inside the workspace', () => {
+    writeWorkspaceFile('real/agent.yaml', yaml);
+    link(path.join(WORKSPACE, 'real', 'agent.yaml'), 'inside-link.yaml');
+    expect(plan({ config: 'inside-link.yaml' }).sourceRevisionConfig).toEqual({
+      repo_ref: 'from-the-link',
+    });
+  });
+
+  it('reads a file in a workspace that is itself reached through a link', () => {
+    const linkedWorkspace = path.join(OUTSIDE, 'workspace-link');
+    symlinkSync(WORKSPACE, linkedWorkspace);
+    writeWorkspaceFile('via-link.yaml', yaml);
+    const linked = planReader({ workspace: linkedWorkspace });
+    expect(linked.plan({ config: 'via-link.yaml' }).sourceRevisionConfig).toEqual({
+      repo_ref: 'from-the-link',
+    });
+  });
+
+  it('rejects a dangling link as a missing file', () => {
+    link(path.join(OUTSIDE, 'gone.yaml'), 'dangling.yaml');
+    rejects({ config: 'dangling.yaml' }, 'config', /was not found in the workspace/);
+  });
+});

@@ -1,0 +1,269 @@
+/**
+ * action.yml, the name lists of the code and the README's tables must tell the
+ * same story: the same inputs and outputs, in the same order, with the same
+ * required flags, defaults and descriptions.
+ */
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { INPUTS, INPUT_NAMES, defaultText } from '../../src/inputs/declared.ts';
+import { OUTPUT_NAMES } from '../../src/run/report.ts';
+import { ROOT, WORKFLOW_REPOSITORY, actionYml, withDefaults } from '../support/action.ts';
+
+/** The rows of the first markdown table under `heading`, each a list of cells. */
+function markdownTable(markdown: string, heading: string): string[][] {
+  const lines = markdown.split(/\r?\n/);
+  const start = lines.findIndex((line) => line.trim() === heading);
+  if (start < 0) throw new Error(`README.md has no '${heading}' heading`);
+  const level = /^#+/.exec(heading)?.[0] ?? '#';
+  const rows: string[][] = [];
+  for (const line of lines.slice(start + 1)) {
+    const trimmed = line.trim();
+    const nextHeading = /^(#+)\s/.exec(trimmed);
+    if (nextHeading !== null && (nextHeading[1]?.length ?? 0) <= level.length) break;
+    if (trimmed.startsWith('|')) {
+      rows.push(tableCells(trimmed));
+    } else if (rows.length > 0) {
+      break; // the first table under the heading has ended
+    }
+  }
+  if (rows.length < 2) throw new Error(`README.md has no table under '${heading}'`);
+  const [header, separator, ...body] = rows;
+  if (separator === undefined || !separator.every((cell) => /^:?-+:?$/.test(cell))) {
+    throw new Error(`the table under '${heading}' has no separator row`);
+  }
+  return [header ?? [], ...body];
+}
+
+/** The cells of one table row, split at unescaped `|`, with markdown escapes undone. */
+function tableCells(row: string): string[] {
+  const cells = row
+    .replace(/^\|/, '')
+    .replace(/(?<!\\)\|\s*$/, '')
+    .split(/(?<!\\)\|/);
+  return cells.map((cell) => unescapeMarkdown(cell.trim()));
+}
+
+/** Undoes backslash escapes of ASCII punctuation (`\|`, `\*`, `\_`, ...). */
+function unescapeMarkdown(text: string): string {
+  return text.replace(/\\([!-/:-@[-`{-~])/g, '$1');
+}
+
+/** `` `name` `` → `name`; anything else unchanged (so that a missing backtick shows). */
+function unquote(cell: string): string {
+  const match = /^`(.*)`$/.exec(cell);
+  return match?.[1] ?? cell;
+}
+
+const action = actionYml();
+const readme = readFileSync(`${ROOT}README.md`, 'utf8');
+const declaredInputs = Object.entries(action.inputs ?? {});
+const declaredOutputs = Object.entries(action.outputs ?? {});
+
+interface InputRow {
+  name: string;
+  nameCell: string;
+  required: string;
+  default: string;
+  description: string;
+}
+
+function readmeInputs(): InputRow[] {
+  const [header, ...rows] = markdownTable(readme, '## Inputs');
+  expect(header, 'columns of the README inputs table').toEqual([
+    'input',
+    'required',
+    'default',
+    'description',
+  ]);
+  return rows.map((cells, index) => {
+    expect(cells, `README inputs table, row ${index + 1}: number of cells`).toHaveLength(4);
+    const [nameCell = '', required = '', defaultCell = '', description = ''] = cells;
+    return {
+      name: unquote(nameCell),
+      nameCell,
+      required,
+      default: defaultCell,
+      description,
+    };
+  });
+}
+
+function readmeOutputs(): { name: string; nameCell: string; description: string }[] {
+  const [header, ...rows] = markdownTable(readme, '## Outputs');
+  expect(header, 'columns of the README outputs table').toEqual(['output', 'description']);
+  return rows.map((cells, index) => {
+    expect(cells, `README outputs table, row ${index + 1}: number of cells`).toHaveLength(2);
+    const [nameCell = '', description = ''] = cells;
+    return { name: unquote(nameCell), nameCell, description };
+  });
+}
+
+describe('action.yml', () => {
+  it('runs dist/index.js on node24', () => {
+    expect(action.runs?.using, 'runs.using').toBe('node24');
+    expect(action.runs?.main, 'runs.main').toBe('dist/index.js');
+  });
+
+  it('has a name, a description and branding', () => {
+    expect(action.name, 'name').toMatch(/\S/);
+    expect(action.description, 'description').toMatch(/\S/);
+    expect(action.branding?.icon, 'branding.icon').toMatch(/\S/);
+    expect(action.branding?.color, 'branding.color').toMatch(/\S/);
+  });
+
+  it.each(declaredInputs)('input %s has a description', (name, declared) => {
+    expect(declared.description?.trim() ?? '', `input '${name}' has no description`).not.toBe('');
+  });
+
+  it.each(declaredInputs)(
+    'input %s declares required and, when optional, a default',
+    (name, declared) => {
+      expect(typeof declared.required, `input '${name}': required must be true or false`).toBe(
+        'boolean',
+      );
+      if (declared.required === true) {
+        expect(declared.default, `input '${name}' is required, so it must have no default`).toBe(
+          undefined,
+        );
+      } else {
+        expect(
+          typeof declared.default,
+          `input '${name}' is optional, so action.yml must declare its default`,
+        ).toBe('string');
+      }
+    },
+  );
+
+  it.each(declaredOutputs)('output %s has a description', (name, declared) => {
+    expect(declared.description?.trim() ?? '', `output '${name}' has no description`).not.toBe('');
+  });
+});
+
+describe('action.yml and the code', () => {
+  it('declare the same inputs in the same order', () => {
+    expect(
+      declaredInputs.map(([name]) => name),
+      'action.yml inputs vs INPUT_NAMES of src/inputs/declared.ts',
+    ).toEqual([...INPUT_NAMES]);
+  });
+
+  it.each(declaredInputs.filter(([, declared]) => declared.default !== undefined))(
+    'input %s: its parser accepts the default action.yml declares',
+    (name) => {
+      const parser = INPUT_NAMES.find((known) => known === name);
+      expect(parser, `input '${name}' is not in src/inputs/declared.ts`).toBeDefined();
+      if (parser === undefined) return;
+      const fallback = withDefaults({})[name] ?? '';
+      const run = { workspace: ROOT, repository: WORKFLOW_REPOSITORY };
+      expect(() => INPUTS[parser].parse(fallback, run)).not.toThrow();
+    },
+  );
+
+  it.each(declaredInputs)(
+    'input %s: the code declares the default action.yml does',
+    (name, declared) => {
+      const input = INPUT_NAMES.find((known) => known === name);
+      if (input === undefined) throw new Error(`input '${name}' is not in src/inputs/declared.ts`);
+      const code = INPUTS[input].default;
+      // A default taken from the run is the expression action.yml evaluates for it.
+      const spelled = typeof code === 'object' ? `\${{ github.${code.run} }}` : code;
+      expect(spelled, `the default of input '${name}' in src/inputs/declared.ts`).toBe(
+        declared.default,
+      );
+    },
+  );
+
+  it('evaluates a default taken from the run with the run, as the runner does', () => {
+    const run = { workspace: ROOT, repository: WORKFLOW_REPOSITORY };
+    for (const name of INPUT_NAMES) {
+      expect(defaultText(name, run), name).toBe(withDefaults({})[name]);
+    }
+  });
+
+  it('declare the same outputs in the same order', () => {
+    expect(
+      declaredOutputs.map(([name]) => name),
+      'action.yml outputs vs OUTPUT_NAMES of src/run/report.ts',
+    ).toEqual([...OUTPUT_NAMES]);
+  });
+});
+
+describe('action.yml and the README', () => {
+  it('list the same inputs in the same order', () => {
+    expect(
+      readmeInputs().map((row) => row.name),
+      'README inputs table vs action.yml inputs',
+    ).toEqual(declaredInputs.map(([name]) => name));
+  });
+
+  it('list the same outputs in the same order', () => {
+    expect(
+      readmeOutputs().map((row) => row.name),
+      'README outputs table vs action.yml outputs',
+    ).toEqual(declaredOutputs.map(([name]) => name));
+  });
+
+  it.each(declaredInputs)('agree on input %s', (name, declared) => {
+    const row = readmeInputs().find((candidate) => candidate.name === name);
+    expect(row, `input '${name}' is missing from the README inputs table`).toBeDefined();
+    if (row === undefined) return;
+    expect(row.nameCell, `input '${name}': the README writes the name in backticks`).toBe(
+      `\`${name}\``,
+    );
+    expect(row.required, `input '${name}': README 'required' vs action.yml`).toBe(
+      declared.required === true ? 'yes' : 'no',
+    );
+    const declaredDefault = declared.default ?? '';
+    expect(row.default, `input '${name}': README 'default' vs action.yml`).toBe(
+      declaredDefault === '' ? '' : `\`${declaredDefault}\``,
+    );
+    expect(row.description, `input '${name}': README description vs action.yml`).toBe(
+      declared.description?.trim(),
+    );
+  });
+
+  it.each(declaredOutputs)('agree on output %s', (name, declared) => {
+    const row = readmeOutputs().find((candidate) => candidate.name === name);
+    expect(row, `output '${name}' is missing from the README outputs table`).toBeDefined();
+    if (row === undefined) return;
+    expect(row.nameCell, `output '${name}': the README writes the name in backticks`).toBe(
+      `\`${name}\``,
+    );
+    expect(row.description, `output '${name}': README description vs action.yml`).toBe(
+      declared.description?.trim(),
+    );
+  });
+});
+
+describe('markdownTable', () => {
+  const doc = [
+    '# Title',
+    '## Inputs',
+    'Some text.',
+    '',
+    '| a | b |',
+    '| --- | :-: |',
+    '| `x` | one \\| two |',
+    '| y | \\*\\*\\* |',
+    '',
+    '| other | table |',
+    '| - | - |',
+    '## Outputs',
+    '| c |',
+    '|---|',
+    '| z |',
+  ].join('\n');
+
+  it('reads the first table under a heading, splitting on unescaped pipes only', () => {
+    expect(markdownTable(doc, '## Inputs')).toEqual([
+      ['a', 'b'],
+      ['`x`', 'one | two'],
+      ['y', '***'],
+    ]);
+    expect(markdownTable(doc, '## Outputs')).toEqual([['c'], ['z']]);
+  });
+
+  it('says which heading is missing', () => {
+    expect(() => markdownTable(doc, '## Nothing')).toThrow("no '## Nothing' heading");
+  });
+});

@@ -1,0 +1,82 @@
+/**
+ * The layout of src/ (CONTRIBUTING.md): imports run one way, common ← service ← inputs ← run
+ * ← github (and cli), and only the adapters know where the action runs. The two adapters,
+ * src/github/ (the action) and src/cli/ (the deploy-agent command), know nothing of each
+ * other, and the command does without @actions/* (it runs where there is no runner).
+ */
+import { readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { ROOT } from '../support/action.ts';
+
+const SRC = path.join(ROOT, 'src');
+/** Each folder's place: a file may import from its own folder and the ones before it. */
+const RANK: Record<string, number> = {
+  common: 0,
+  service: 1,
+  inputs: 2,
+  run: 3,
+  github: 4,
+  cli: 4,
+};
+const ADAPTERS = ['github', 'cli'];
+
+const files = readdirSync(SRC, { recursive: true, encoding: 'utf8' })
+  .filter((file) => file.endsWith('.ts'))
+  .map((file) => ({
+    file,
+    folder: path.dirname(file),
+    text: readFileSync(path.join(SRC, file), 'utf8'),
+  }));
+
+/** The relative and package specifiers a file imports or re-exports. */
+const specifiers = (text: string) =>
+  [...text.matchAll(/^(?:import|export)\b[^;]*?from '([^']+)'/gms)].map((match) => match[1] ?? '');
+
+describe('src/', () => {
+  it('has its files in the folders of the architecture, entries at the top', () => {
+    const top = files.filter(({ folder }) => folder === '.').map(({ file }) => file);
+    expect(top.sort()).toEqual(['index.ts', 'main.ts']);
+    for (const { folder } of files.filter(({ folder }) => folder !== '.')) {
+      expect(Object.keys(RANK), folder).toContain(folder);
+    }
+  });
+
+  it('imports one way: common ← service ← inputs ← run ← github', () => {
+    expect(files.flatMap(({ text }) => specifiers(text)).length).toBeGreaterThan(100);
+    const backwards: string[] = [];
+    for (const { file, folder, text } of files) {
+      if (folder === '.') continue;
+      for (const specifier of specifiers(text).filter((s) => s.startsWith('.'))) {
+        const target = path.dirname(path.normalize(path.join(folder, specifier)));
+        if ((RANK[target] ?? 99) > (RANK[folder] ?? -1)) backwards.push(`${file} → ${specifier}`);
+      }
+    }
+    expect(backwards).toEqual([]);
+  });
+
+  it('leaves @actions/* and process.env to the adapters', () => {
+    const leaks = files
+      .filter(({ folder }) => !ADAPTERS.includes(folder) && folder !== '.')
+      .filter(({ text }) => /from '@actions\/|process\.env/.test(text))
+      .map(({ file }) => file);
+    expect(leaks).toEqual([]);
+  });
+
+  it('keeps the two adapters apart: neither imports the other, the command no @actions/*', () => {
+    const crossings = files
+      .filter(({ folder }) => ADAPTERS.includes(folder))
+      .flatMap(({ file, folder, text }) =>
+        specifiers(text)
+          .filter((specifier) => {
+            if (specifier.startsWith('@actions/')) return folder === 'cli';
+            if (!specifier.startsWith('.')) return false;
+            const target = path.dirname(path.normalize(path.join(folder, specifier)));
+            return ADAPTERS.includes(target) && target !== folder;
+          })
+          .map((specifier) => `${file} → ${specifier}`),
+      );
+    expect(files.filter(({ folder }) => folder === 'cli').length).toBeGreaterThan(5);
+    expect(crossings).toEqual([]);
+  });
+});

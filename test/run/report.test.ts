@@ -1,0 +1,225 @@
+import { describe, expect, it } from 'vitest';
+import type { DeployResult } from '../../src/run/deploy.ts';
+import {
+  dryRunReport,
+  escapeHtml,
+  outputsOf,
+  redactDeployment,
+  summaryHtml,
+} from '../../src/run/report.ts';
+import type { Deployment, DeploymentCreateRequest } from '../../src/service/schemas.ts';
+import { aDeployment } from '../support/fixtures.ts';
+
+const deployment: Deployment = aDeployment({
+  name: 'my-agent',
+  source_config: { repo_url: 'https://git.example/acme/agent' },
+  source_revision_config: { repo_ref: 'main' },
+  secrets: [{ name: 'OPENAI_API_KEY', value: 'sk-live-123' }],
+  status: 'AWAITING_DATABASE',
+});
+
+const plan = { name: 'my-agent', source: 'codehost' as const, dryRun: false };
+
+const request: DeploymentCreateRequest = {
+  name: 'my-agent',
+  source: 'codehost',
+  source_config: {},
+  source_revision_config: { repo_ref: 'main' },
+  secrets: [{ name: 'OPENAI_API_KEY', value: 'sk-live-123' }],
+};
+
+describe('outputs', () => {
+  it('gives empty strings for null revision ids and redacts secrets in the deployment JSON', () => {
+    const result: DeployResult = { deployment, created: true, request };
+    const outputs = outputsOf(result, deployment, { live: false, drift: [] });
+
+    expect(outputs).toMatchObject({
+      'deployment-id': deployment.id,
+      status: 'AWAITING_DATABASE',
+      created: 'true',
+      'latest-revision-id': '',
+      'active-revision-id': '',
+      // What this run sent: the request's repository and ref.
+      'repo-url': '',
+      'repo-ref': 'main',
+      live: 'false',
+      drift: '[]',
+      'commit-sha': '',
+    });
+    expect(outputs.deployment).not.toContain('sk-live-123');
+    expect(JSON.parse(outputs.deployment ?? '') as Deployment).toEqual(
+      redactDeployment(deployment),
+    );
+  });
+
+  it('follows a later state of the deployment', () => {
+    const ready = { ...deployment, status: 'READY' as const };
+
+    expect(
+      outputsOf({ deployment, created: false, request }, ready, { live: true, drift: [] }).status,
+    ).toBe('READY');
+  });
+
+  it('has no deployment outputs in a dry run that would create', () => {
+    expect(outputsOf({ created: false, request }, undefined, { live: false, drift: [] })).toEqual({
+      created: 'false',
+      'repo-url': '',
+      'repo-ref': 'main',
+      live: 'false',
+      drift: '[]',
+    });
+  });
+});
+
+describe('summary', () => {
+  it('never shows undefined or null, and escapes what it interpolates', () => {
+    const html = summaryHtml({
+      plan: { ...plan, name: '<img src=x onerror=alert(1)>|x' },
+      result: { deployment, created: true, request },
+    });
+
+    expect(html).not.toMatch(/undefined|null/);
+    expect(html).not.toContain('<img');
+    expect(html).toContain('&lt;img src=x onerror=alert&#40;1&#41;&gt;&#124;x');
+    expect(html).toContain('<td>—</td>');
+  });
+
+  it('shows the failure and what was known', () => {
+    const html = summaryHtml({ plan, failure: "Invalid input 'name': <bad>" });
+
+    expect(html).toContain('failed');
+    expect(html).toContain('&lt;bad&gt;');
+    expect(html).not.toMatch(/undefined|null/);
+  });
+
+  it('shows the workflow commit, shortened', () => {
+    const html = summaryHtml({ plan, commit: '0123456789abcdef0123456789abcdef01234567' });
+
+    expect(html).toContain('<td>0123456789ab</td>');
+  });
+
+  it('says a dry run would create', () => {
+    const html = summaryHtml({
+      plan: { ...plan, dryRun: true },
+      result: { created: false, request },
+    });
+
+    expect(html).toContain('would be created &#40;dry run&#41;');
+  });
+});
+
+describe('summary of what green means', () => {
+  it('has a drift table whose secret entries show no value', () => {
+    const html = summaryHtml({
+      plan,
+      result: { deployment, created: false, request },
+      drift: [
+        { field: 'source_revision_config.agent_config_path', wanted: 'new.json', live: 'old.json' },
+        { field: 'secrets.OPENAI_API_KEY', wanted: '***', live: null },
+      ],
+    });
+
+    expect(html).toContain('Drift: not applied');
+    expect(html).toContain(
+      '<tr><td><code>source_revision_config.agent_config_path</code></td><td>new.json</td><td>old.json</td></tr>',
+    );
+    expect(html).toContain(
+      '<tr><td><code>secrets.OPENAI_API_KEY</code></td><td>***</td><td>&#40;not set&#41;</td></tr>',
+    );
+    expect(html).not.toContain('sk-live-123');
+  });
+
+  it('says which commit is live when a newer push superseded the target', () => {
+    const html = summaryHtml({
+      plan,
+      result: { deployment, created: false, request },
+      liveness: { live: true, supersededBy: 'c'.repeat(40) },
+      target: 'b'.repeat(40),
+    });
+
+    expect(html).toContain(
+      `yes: commit ${'c'.repeat(12)} of a newer push is live instead of the target`,
+    );
+    expect(html).toContain(`<td>${'b'.repeat(12)}</td>`);
+  });
+
+  it('says what is missing when the deployment is not live', () => {
+    const html = summaryHtml({
+      plan,
+      result: { deployment, created: false, request },
+      liveness: { live: false, missing: 'status is AWAITING_DATABASE, not READY' },
+    });
+
+    expect(html).toContain('<td>no: status is AWAITING_DATABASE, not READY</td>');
+  });
+});
+
+describe('dryRunReport', () => {
+  it('prints the body that would be sent, secret values redacted', () => {
+    const text = dryRunReport({ created: false, request });
+
+    expect(text).toMatch(/^dry run: POST \/v2\/deployments would send:\n\{/);
+    expect(text).toContain('"name": "OPENAI_API_KEY"');
+    expect(text).toContain('"value": "***"');
+    expect(text).not.toContain('sk-live-123');
+  });
+
+  it('says nothing would be sent when the deployment exists', () => {
+    expect(dryRunReport({ deployment, created: false, request })).toMatch(
+      /^dry run: 'my-agent' exists, so nothing would be sent/,
+    );
+  });
+});
+
+describe('escapeHtml', () => {
+  it('escapes markup and table pipes', () => {
+    expect(escapeHtml(`<a href="x">'&'</a>|`)).toBe(
+      '&lt;a href=&quot;x&quot;&gt;&#39;&amp;&#39;&lt;/a&gt;&#124;',
+    );
+  });
+});
+
+describe('summary and hostile service text', () => {
+  const hostile =
+    'READY\n\n![x](http://tracker.example/pixel.png) [Re-authenticate here](http://phish.example)\r\n\r\n<b>x</b>';
+
+  it('keeps a status on one line, with nothing Markdown could render', () => {
+    const html = summaryHtml({
+      plan,
+      result: { deployment: { ...deployment, status: hostile }, created: false, request },
+    });
+
+    // A blank line would end the HTML block and GitHub would render the rest as Markdown.
+    expect(html).not.toMatch(/\n\s*\n/);
+    expect(html).not.toContain('![');
+    expect(html).not.toContain('](');
+    expect(html).not.toContain('<b>');
+    expect(html).toContain(
+      'READY&#92;n&#92;n&#33;&#91;x&#93;&#40;http://tracker.example/pixel.png&#41;',
+    );
+  });
+
+  it('keeps a failure block free of blank lines', () => {
+    const html = summaryHtml({
+      plan,
+      failure: `400 from GET /x:\n\n\n![x](http://t.example/p.png)`,
+    });
+
+    expect(html).not.toMatch(/\n\s*\n/);
+    expect(html).not.toContain('![');
+  });
+
+  it('removes a secret before escaping, so an escaped form cannot slip through', () => {
+    const secret = 'p&ss<w>rd(1)';
+    const html = summaryHtml({
+      plan,
+      result: { deployment: { ...deployment, status: `echo ${secret}` }, created: false, request },
+      failure: `the service said ${secret}`,
+      redact: (text) => text.replaceAll(secret, '***'),
+    });
+
+    expect(html).toContain('echo ***');
+    expect(html).toContain('the service said ***');
+    expect(html).not.toContain('p&amp;ss');
+  });
+});

@@ -1,0 +1,307 @@
+/**
+ * Waiting until live, in-process against the emulator with a fake clock:
+ * the intervals, the deadline and the error budget, in no real time.
+ */
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { ServiceClient } from '../../src/service/client.ts';
+import { CancelledError } from '../../src/common/errors.ts';
+import { ServiceError } from '../../src/service/errors.ts';
+import { Service } from '../../src/service/endpoints.ts';
+import type { Deployment } from '../../src/service/schemas.ts';
+import { DeploymentSchema } from '../../src/service/schemas.ts';
+import { DEFAULT_WAIT, WaitError, waitUntilLive, type WaitOptions } from '../../src/run/wait.ts';
+import type { Goal } from '../../src/run/goal.ts';
+import type { Emulator } from '../emulator/emulator.ts';
+import type { FakeClock, MemoryLogger } from '../support/clock.ts';
+import { startFlow } from '../support/flow.ts';
+
+let emu: Emulator;
+let clock: FakeClock;
+let logger: MemoryLogger;
+let service: Service;
+
+beforeEach(async () => {
+  ({ emu, clock, logger, service } = await startFlow());
+});
+
+afterEach(async () => {
+  await emu.close();
+});
+
+function pending(): Deployment {
+  return DeploymentSchema.parse(emu.seedDeployment({ name: 'app', status: 'AWAITING_DATABASE' }));
+}
+
+const options = (timeoutMs: number, extra: Partial<WaitOptions> = {}): WaitOptions => ({
+  ...DEFAULT_WAIT,
+  timeoutMs,
+  ...extra,
+});
+
+const polls = () => emu.requests.filter((request) => request.query.deployment_ids !== undefined);
+
+/** No commit targeted, nothing seen: live is READY with the latest revision active. */
+const NO_GOAL: Pick<Goal, 'target' | 'seenRevisions'> = { seenRevisions: new Set() };
+
+async function waitForReady(
+  deployment: Deployment,
+  waitOptions: WaitOptions,
+  dependencies: Parameters<typeof waitUntilLive>[3],
+): Promise<Deployment> {
+  return (await waitUntilLive(deployment, NO_GOAL, waitOptions, dependencies)).deployment;
+}
+
+describe('waitUntilLive, no commit targeted', () => {
+  it('returns at once, with no poll, when the deployment is already live', async () => {
+    const ready = DeploymentSchema.parse(emu.seedDeployment({ name: 'app', status: 'READY' }));
+
+    expect((await waitForReady(ready, options(60_000), { service, clock, logger })).status).toBe(
+      'READY',
+    );
+    expect(emu.requests).toHaveLength(0);
+  });
+
+  it('polls deployment_ids every 1.5 s for the first 10 s, then doubling to a 15 s cap', async () => {
+    const deployment = pending();
+    emu.setOptions({ readyAfterPolls: 11 });
+    const seen: string[] = [];
+
+    const ready = await waitForReady(deployment, options(600_000), {
+      service,
+      clock,
+      logger,
+      onPoll: (d) => seen.push(d.status),
+    });
+
+    expect(ready.status).toBe('READY');
+    // Checks at 1, 2.5, 4, 5.5, 7, 8.5, 10 s, then 13, 19, 31, 46, 61 s.
+    expect(clock.sleeps).toEqual([
+      1_000, 1_500, 1_500, 1_500, 1_500, 1_500, 1_500, 3_000, 6_000, 12_000, 15_000, 15_000,
+    ]);
+    expect(polls().every((request) => request.query.deployment_ids === deployment.id)).toBe(true);
+    expect(seen.at(-1)).toBe('READY');
+    expect(logger.text).toMatch(
+      /waiting until live: status is AWAITING_DATABASE, not READY; 0\.0 s so far, next check in 1\.0 s/,
+    );
+  });
+
+  it('counts intervals from the start of one check to the next, so a slow check is not added', async () => {
+    const deployment = pending();
+    emu.setOptions({ readyAfterPolls: 3 });
+    // The first check takes 3 s (the emulator runs in this process, on the fake clock).
+    emu.inject({
+      bodyTransform: (body) => {
+        clock.time += 3_000;
+        return body;
+      },
+    });
+
+    await waitForReady(deployment, options(600_000), { service, clock, logger });
+
+    expect(clock.sleeps).toEqual([1_000, 0, 1_500, 1_500]);
+  });
+
+  it('fails at the deadline with the last status, never sleeping past it', async () => {
+    const deployment = pending();
+
+    const error = await waitForReady(deployment, options(10_000), { service, clock, logger }).catch(
+      (e: unknown) => e,
+    );
+
+    expect(error).toBeInstanceOf(WaitError);
+    expect((error as WaitError).message).toMatch(
+      /not live after 10\.0 s \(7 checks\): status is AWAITING_DATABASE, not READY/,
+    );
+    expect((error as WaitError).deployment.id).toBe(deployment.id);
+    expect(clock.sleeps).toEqual([1_000, 1_500, 1_500, 1_500, 1_500, 1_500, 1_500]);
+  });
+
+  it('fails at once on AWAITING_DELETE', async () => {
+    const deployment = pending();
+    emu.setOptions({ readyAfterPolls: 1, finalStatus: 'AWAITING_DELETE' });
+
+    await expect(
+      waitForReady(deployment, options(600_000), { service, clock, logger }),
+    ).rejects.toThrow(/AWAITING_DELETE/);
+    expect(polls()).toHaveLength(2);
+  });
+
+  it('tolerates a few failed polls in a row, logging each', async () => {
+    const deployment = pending();
+    emu.setOptions({ readyAfterPolls: 0 });
+    emu.inject({ status: 503, times: 2 }, { drop: 'before' }, { status: 429 });
+
+    const ready = await waitForReady(deployment, options(600_000), { service, clock, logger });
+
+    expect(ready.status).toBe('READY');
+    expect(logger.lines.filter((line) => line.startsWith('warning: check'))).toHaveLength(4);
+  });
+
+  it('gives up after more failed polls in a row than the budget', async () => {
+    const deployment = pending();
+    emu.inject({ status: 502, times: Infinity });
+
+    const error = await waitForReady(deployment, options(600_000, { maxFailedPolls: 3 }), {
+      service,
+      clock,
+      logger,
+    }).catch((e: unknown) => e);
+
+    expect(error).toBeInstanceOf(WaitError);
+    expect((error as Error).message).toMatch(/after 4 failed checks in a row.*502/s);
+    expect(polls()).toHaveLength(4);
+  });
+
+  it('fails at once on a poll error that will not pass (401)', async () => {
+    const deployment = pending();
+    emu.inject({ status: 401, body: { detail: 'Invalid API key' } });
+
+    await expect(
+      waitForReady(deployment, options(600_000), { service, clock, logger }),
+    ).rejects.toThrow(ServiceError);
+    expect(polls()).toHaveLength(1);
+  });
+
+  it('stops at once when the run is cancelled', async () => {
+    const deployment = pending();
+    const controller = new AbortController();
+    clock.onSleep = () => {
+      if (clock.sleeps.length === 3) controller.abort();
+    };
+    const cancellable = new ServiceClient({
+      baseUrl: emu.url,
+      headers: {},
+      clock,
+      logger,
+      signal: controller.signal,
+    });
+
+    await expect(
+      waitForReady(deployment, options(600_000), {
+        service: new Service(cancellable, logger),
+        clock,
+        logger,
+        signal: controller.signal,
+      }),
+    ).rejects.toThrow(CancelledError);
+    expect(polls()).toHaveLength(2);
+  });
+});
+
+describe('waitUntilLive, revisions and commits (issue 9)', () => {
+  const REPO = 'https://github.com/acme/agent';
+  const OLD = 'a'.repeat(40);
+  const NEW = 'b'.repeat(40);
+  const NEWER = 'c'.repeat(40);
+
+  /** A live codehost deployment that builds on push, on commit OLD, as the step found it. */
+  function liveOn(
+    commit: string,
+    buildOnPush = true,
+  ): { deployment: Deployment; goal: Pick<Goal, 'target' | 'seenRevisions'> } {
+    const seeded = emu.seedDeployment({
+      name: 'app',
+      source_config: { repo_url: REPO, build_on_push: buildOnPush },
+      source_revision_config: { repo_ref: 'main', repo_commit_sha: commit },
+    });
+    const deployment = DeploymentSchema.parse(seeded);
+    return {
+      deployment,
+      goal: {
+        target: { sha: NEW, branch: 'main' },
+        seenRevisions: new Set([deployment.latest_revision_id!]),
+      },
+    };
+  }
+
+  it('waits for the pushed commit to be built and active', async () => {
+    const { deployment, goal } = liveOn(OLD);
+    emu.setOptions({ buildPolls: 2 });
+    emu.push(REPO, 'main', NEW);
+
+    const { deployment: live, verdict } = await waitUntilLive(deployment, goal, options(600_000), {
+      service,
+      clock,
+      logger,
+    });
+
+    expect(live.source_revision_config.repo_commit_sha).toBe(NEW);
+    expect(live.active_revision_id).toBe(live.latest_revision_id);
+    expect(verdict.supersededBy).toBeUndefined();
+    expect(logger.text).toMatch(/the latest revision .* is not active yet \(revision .* still is/);
+  });
+
+  it('times out naming the revision whose build failed and the one still active', async () => {
+    const { deployment, goal } = liveOn(OLD);
+    emu.push(REPO, 'main', NEW, { fail: true });
+    const failed = emu.revisions(deployment.id).at(-1)!;
+
+    const error = await waitUntilLive(deployment, goal, options(20_000), {
+      service,
+      clock,
+      logger,
+    }).catch((e: unknown) => e);
+
+    expect(error).toBeInstanceOf(WaitError);
+    expect((error as Error).message).toContain(
+      `the latest revision ${failed.id} is not active yet (revision ${deployment.active_revision_id} still is; if it stays so, its build may have failed)`,
+    );
+  });
+
+  it('succeeds when a newer push superseded the target, and says which commit is live', async () => {
+    const { deployment, goal } = liveOn(OLD);
+    emu.setOptions({ buildPolls: 1 });
+    emu.push(REPO, 'main', NEW);
+    emu.push(REPO, 'main', NEWER);
+
+    const { deployment: live, verdict } = await waitUntilLive(deployment, goal, options(600_000), {
+      service,
+      clock,
+      logger,
+    });
+
+    expect(verdict.supersededBy).toBe(NEWER);
+    expect(live.source_revision_config.repo_commit_sha).toBe(NEWER);
+    expect(emu.revisions(deployment.id).map((revision) => revision.state)).toEqual([
+      'live',
+      'skipped',
+      'live',
+    ]);
+  });
+
+  it("times out naming the target, the latest revision's commit and the branch when no push came", async () => {
+    const { deployment, goal } = liveOn(OLD);
+
+    const error = await waitUntilLive(deployment, goal, options(5_000), {
+      service,
+      clock,
+      logger,
+    }).catch((e: unknown) => e);
+
+    expect((error as Error).message).toContain(
+      `the latest revision is for commit ${OLD.slice(0, 12)}, not the target ${NEW.slice(0, 12)} of branch main`,
+    );
+  });
+
+  it('needs no check when the target is already live', async () => {
+    const { deployment, goal } = liveOn(NEW);
+
+    await waitUntilLive(deployment, goal, options(600_000), { service, clock, logger });
+
+    expect(emu.requests).toHaveLength(0);
+  });
+
+  it('waits through a status it does not know, saying so once', async () => {
+    const deployment = DeploymentSchema.parse(
+      emu.seedDeployment({ name: 'app', status: 'MIGRATING' }),
+    );
+    emu.setOptions({ readyAfterPolls: 3 });
+
+    const live = await waitForReady(deployment, options(600_000), { service, clock, logger });
+
+    expect(live.status).toBe('READY');
+    expect(
+      logger.lines.filter((line) => line.includes('status MIGRATING is not one the action knows')),
+    ).toHaveLength(1);
+  });
+});
