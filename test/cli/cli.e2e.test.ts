@@ -139,6 +139,72 @@ describe('deploy', () => {
   });
 });
 
+describe('status', () => {
+  it('reports the deployment of that exact name, read-only, whatever the deploy options say', async () => {
+    const existing = emu.seedDeployment({
+      name: 'agent',
+      source: 'codehost',
+      source_config: { repo_url: 'https://github.com/acme/agent' },
+    } as never);
+    emu.seedDeployment({ name: 'agent-staging' });
+
+    // A GitLab job's environment and a deploy's variables: status reads neither source nor slug.
+    const run = await runCli(['status', '--name', 'agent', ...OUTPUTS], {
+      env: serviceEnv({ DEPLOY_SOURCE: 'bogus', GITLAB_CI: 'true', CI_PROJECT_PATH: 'g/s/agent' }),
+      read: OUT,
+    });
+
+    expect(run.exitCode).toBe(0);
+    expect(emu.requests.every((request) => request.method === 'GET')).toBe(true);
+    expect(run.json).toMatchObject({
+      'deployment-id': existing.id,
+      status: 'READY',
+      created: false,
+      live: true,
+      'commit-sha': existing.source_revision_config.repo_commit_sha,
+      'repo-url': 'https://github.com/acme/agent',
+      drift: [],
+    });
+    expect(dotenv(run)).toMatchObject({ DEPLOY_ID: existing.id, DEPLOY_LIVE: 'true' });
+    expect(run.files['summary.md']).toContain('codehost');
+    expect(run.stderr).toMatch(/deployment 'agent': .* \(READY\), live/);
+  });
+
+  it('exits 1 when no deployment has that name, and creates none', async () => {
+    emu.seedDeployment({ name: 'agent-staging' });
+
+    const run = await runCli(['status', '--name', 'agent', '--json'], { env: serviceEnv() });
+
+    expect(run.exitCode).toBe(1);
+    expect(posts()).toHaveLength(0);
+    expect(run.json?.error).toMatch(/No deployment is named 'agent'/);
+  });
+
+  it('waits until live with --wait', async () => {
+    emu.seedDeployment({ name: 'agent', source: 'external_docker', status: 'DEPLOYING' } as never);
+    emu.setOptions({ readyAfterPolls: 2 });
+
+    const run = await runCli(['status', '--name', 'agent', '--wait', '--json'], {
+      env: serviceEnv(),
+    });
+
+    expect(run.exitCode).toBe(0);
+    expect(run.json).toMatchObject({ status: 'READY', live: true, created: false });
+    expect(run.stderr).toContain("'agent' is live");
+    expect(posts()).toHaveLength(0);
+  });
+
+  it('takes no deploy option', async () => {
+    const run = await runCli(['status', '--name', 'agent', '--source', 'codehost'], {
+      env: serviceEnv(),
+    });
+
+    expect(run.exitCode).toBe(2);
+    expect(run.stderr).toContain('status takes no option --source');
+    expect(emu.requests).toHaveLength(0);
+  });
+});
+
 describe('bad input: exit 2, before any request', () => {
   it.each([
     [
