@@ -182,7 +182,7 @@ describe('status', () => {
 
   it('waits until live with --wait', async () => {
     emu.seedDeployment({ name: 'agent', source: 'external_docker', status: 'DEPLOYING' } as never);
-    emu.setOptions({ readyAfterPolls: 2 });
+    emu.setOptions({ readyAfterPolls: 1 });
 
     const run = await runCli(['status', '--name', 'agent', '--wait', '--json'], {
       env: serviceEnv(),

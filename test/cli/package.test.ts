@@ -12,6 +12,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { parse } from 'yaml';
 import { startEmulator, type Emulator } from '../emulator/emulator.ts';
 import { ROOT } from '../support/action.ts';
 import { NODE24 } from '../support/run-action.ts';
@@ -131,5 +132,30 @@ describe('the published package', () => {
     expect(dryRun.json).toMatchObject({ created: false, live: false });
     expect(emu.requests.filter((request) => request.method === 'POST')).toHaveLength(0);
     expect(emu.requests.length).toBeGreaterThan(0);
+  });
+});
+
+describe('the release workflow', () => {
+  interface Workflow {
+    on: { push: { tags: string[] } };
+    jobs: Record<string, { permissions?: Record<string, string>; steps: { run?: string }[] }>;
+  }
+  const workflow = parse(
+    readFileSync(path.join(ROOT, '.github', 'workflows', 'release.yml'), 'utf8'),
+  ) as Workflow;
+
+  it('publishes what script/pack.mjs packs, with provenance, on the vX.Y.Z tag', () => {
+    expect(workflow.on.push.tags).toEqual(['v*.*.*']);
+    const [job] = Object.values(workflow.jobs);
+    expect(job?.permissions).toMatchObject({ 'id-token': 'write' });
+    const runs = (job?.steps ?? []).map((step) => step.run ?? '');
+    const order = (text: string) => runs.findIndex((run) => run.includes(text));
+    expect(order('require("./package.json").version')).toBeGreaterThanOrEqual(0);
+    expect(order('script/pack.mjs')).toBeGreaterThan(order('npm run build'));
+    expect(runs[order('npm publish')]).toMatch(
+      /npm publish "\$TARBALL" --provenance --access public/,
+    );
+    // The npm package first: a GitHub Release is never announced for a version npm refused.
+    expect(order('gh release create')).toBeGreaterThan(order('npm publish'));
   });
 });

@@ -1,6 +1,6 @@
 /**
  * Runs the bundled command (dist/cli.js) as a user's shell or CI job does:
- * under Node 24, in a folder of its own, with only the environment a test
+ * under Node 24 (or CLI_TEST_NODE), in a folder of its own, with only the environment a test
  * gives it (plus PATH and HOME), so that the CI system the tests run on
  * cannot leak into the run. Reads back stdout, stderr and the files the
  * run wrote.
@@ -13,6 +13,8 @@ import { ROOT } from '../support/action.ts';
 import { NODE24 } from '../support/run-action.ts';
 
 export const CLI = path.join(ROOT, 'dist', 'cli.js');
+/** The Node that runs it: Node 24, or another one to check by hand (CLI_TEST_NODE=path/to/node22). */
+const NODE = process.env.CLI_TEST_NODE ?? NODE24;
 
 export interface CliRun {
   exitCode: number | null;
@@ -53,7 +55,7 @@ export function startCli(args: string[], options: CliOptions = {}): StartedCli {
     mkdirSync(path.dirname(target), { recursive: true });
     writeFileSync(target, content);
   }
-  const [program = NODE24, ...programArgs] = options.command ?? [NODE24, CLI];
+  const [program = NODE, ...programArgs] = options.command ?? [NODE, CLI];
   const child = spawn(program, [...programArgs, ...args], {
     cwd: directory,
     env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: directory, ...options.env },
