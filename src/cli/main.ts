@@ -82,10 +82,13 @@ function describeInputError(error: InputError, request: CliRequest, ci: CiRun): 
     : `invalid inputs:\n${lines.map((line) => `  - ${line}`).join('\n')}`;
 }
 
-/** One line on how the run was described, or why nothing is targeted. */
+/**
+ * One line on where the run is, and the branch head it is for when known
+ * (when not, the core says why nothing is targeted, where that matters).
+ */
 function describeRun(ci: CiRun): string {
   const { head } = ci;
-  if (head.kind === 'none') return `run: ${ci.where}; no commit to target: ${head.reason}`;
+  if (head.kind === 'none') return `run: ${ci.where}`;
   const from =
     head.pullRequest && head.repository !== undefined && head.repository !== ci.slug
       ? ` (a pull request from ${head.repository})`

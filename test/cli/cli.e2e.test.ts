@@ -358,6 +358,18 @@ describe('which commit, from the CI system', () => {
       'no commit is targeted: the run is for branch feature, and the deployment tracks main',
     );
   });
+  it('a CI system the command does not know: nothing targeted, one line says why', async () => {
+    const run = await runCli(['deploy', ...CODEHOST, '--repository', 'acme/agent'], {
+      env: serviceEnv({ CI: 'true', CI_COMMIT_SHA: MERGE }),
+    });
+
+    expect(run.exitCode).toBe(0);
+    const why = run.stderr.split('\n').filter((line) => line.startsWith('no commit is targeted'));
+    expect(why).toEqual([
+      expect.stringContaining('CI is set but the CI system is not one the command recognises'),
+    ]);
+    expect(run.json ?? {}).not.toHaveProperty('commit-sha', MERGE);
+  });
 });
 
 describe('secrets', () => {
