@@ -29215,7 +29215,7 @@ module.exports = {
 /***/ ((module, __unused_webpack___webpack_exports__, __nccwpck_require__) => {
 
 __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
-/* harmony import */ var _main_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(7846);
+/* harmony import */ var _main_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(816);
 /** The action's entry: runs it, and nothing else. */
 
 await (0,_main_js__WEBPACK_IMPORTED_MODULE_0__/* .run */ .e)();
@@ -29225,7 +29225,7 @@ __webpack_async_result__();
 
 /***/ }),
 
-/***/ 7846:
+/***/ 816:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -47281,6 +47281,193 @@ function parseConfig(raw, workspace) {
     return result.data;
 }
 
+;// CONCATENATED MODULE: ./src/common/text.ts
+/** How commits are matched and written, the same way everywhere. */
+/** A full commit sha: 40 hex digits, either case (the service records full shas only). */
+const FULL_SHA = /^[0-9a-fA-F]{40}$/;
+function shortSha(sha) {
+    return sha?.slice(0, 12);
+}
+
+;// CONCATENATED MODULE: ./src/inputs/plan.ts
+/** The values of the `on-drift` input. */
+const ON_DRIFT_MODES = ['warn', 'fail'];
+
+;// CONCATENATED MODULE: ./src/inputs/parsers.ts
+/**
+ * Parsers of single inputs: pure functions from the input's text to its value
+ * that throw `Invalid` with what is wrong (never naming the input: the
+ * declared list in declared.ts knows which input it parses).
+ * Headers, secrets and `config` have modules of their own.
+ */
+
+
+
+
+/** The longest a job may run on a hosted runner: a longer wait cannot be meant. */
+const MAX_WAIT_TIMEOUT_SECONDS = 6 * 60 * 60;
+const YAML_TRUE = ['true', 'True', 'TRUE'];
+const YAML_FALSE = ['false', 'False', 'FALSE'];
+const GUID = /^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$/;
+const REPOSITORY = /^([A-Za-z0-9_.-]+)\/([A-Za-z0-9_.-]+)$/;
+// eslint-disable-next-line no-control-regex
+const CONTROL_CHARACTERS = /[\u0000-\u001f\u007f]/;
+const SHORT_SHA = /^[0-9a-fA-F]{4,39}$/;
+/** `parse`, except that an empty input means "not given". */
+function unlessEmpty(parse) {
+    return (raw) => (raw === '' ? undefined : parse(raw));
+}
+/** Any text; empty when not given. */
+function parseText(raw) {
+    return raw;
+}
+/** YAML 1.2 core booleans, as `core.getBooleanInput` reads them. */
+function parseBoolean(raw) {
+    if (YAML_TRUE.includes(raw))
+        return true;
+    if (YAML_FALSE.includes(raw))
+        return false;
+    fail(`must be true or false, got '${raw}'`);
+}
+/** localhost, 127.0.0.0/8 or [::1]: where plain http:// is allowed. */
+function isLoopback(hostname) {
+    if (hostname === 'localhost' || hostname === '[::1]')
+        return true;
+    const octets = hostname.split('.');
+    return (octets.length === 4 &&
+        octets[0] === '127' &&
+        octets.every((octet) => /^\d{1,3}$/.test(octet) && Number(octet) <= 255));
+}
+function parseApiUrl(raw) {
+    if (raw === '')
+        fail('is required (the service base address, e.g. https://api.example.com)');
+    let url;
+    try {
+        url = new URL(raw);
+    }
+    catch {
+        fail('is not a valid URL (expected e.g. https://api.example.com)');
+    }
+    // Checked before anything echoes the URL: credentials in it would leak.
+    if (url.username !== '' || url.password !== '') {
+        fail('must not contain credentials: pass them with api-key or headers');
+    }
+    // Shown without its query and fragment: they may carry a key too.
+    const shown = `${url.protocol}//${url.host}${url.pathname}`;
+    if (url.protocol === 'http:' && !isLoopback(url.hostname)) {
+        fail(`must use https:// (http:// is allowed only for localhost, 127.0.0.0/8 and [::1]), got '${shown}'`);
+    }
+    if (url.protocol !== 'https:' && url.protocol !== 'http:') {
+        fail(`must be an https:// URL, got '${shown}'`);
+    }
+    if (url.search !== '' || url.hash !== '') {
+        fail(`must not have a query or fragment: give the base address only, like '${shown}'`);
+    }
+    // A loop, not /\/+$/: that pattern reads the rest of the text again from every slash.
+    let end = url.pathname.length;
+    while (end > 0 && url.pathname[end - 1] === '/')
+        end--;
+    return `${url.origin}${url.pathname.slice(0, end)}`;
+}
+function parseSource(raw) {
+    const source = SOURCES.find((candidate) => candidate === raw);
+    if (source === undefined)
+        fail(`must be one of ${SOURCES.join(', ')}, got '${raw}'`);
+    return source;
+}
+function parseName(raw) {
+    if (raw === '')
+        fail('is required (the deployment name)');
+    if (CONTROL_CHARACTERS.test(raw))
+        fail('must not contain control characters or line breaks');
+    return raw;
+}
+function parseWaitTimeout(raw) {
+    if (!/^\d+(\.\d+)?$/.test(raw))
+        fail(`must be a positive number of seconds, got '${raw}'`);
+    const seconds = Number(raw);
+    if (!(seconds > 0))
+        fail(`must be a positive number of seconds, got '${raw}'`);
+    if (seconds > MAX_WAIT_TIMEOUT_SECONDS) {
+        fail(`must be at most ${MAX_WAIT_TIMEOUT_SECONDS} seconds (6 hours), got '${raw}'`);
+    }
+    return seconds;
+}
+function parseGuid(raw) {
+    if (!GUID.test(raw))
+        fail(`must be a uuid (like 0f8fad5b-d9cb-469f-a165-70867728950e), got '${raw}'`);
+    return raw.toLowerCase();
+}
+function parseRepository(raw) {
+    const match = REPOSITORY.exec(raw);
+    if (match === null)
+        fail(`must be owner/name, got '${raw}'`);
+    return { owner: match[1] ?? '', name: match[2] ?? '' };
+}
+function parseCommit(raw) {
+    if (raw === 'auto' || raw === 'none')
+        return { kind: raw };
+    if (FULL_SHA.test(raw))
+        return { kind: 'sha', sha: raw.toLowerCase() };
+    if (SHORT_SHA.test(raw)) {
+        // The service records full shas only: a prefix could never be matched.
+        fail(`must be a full 40-character commit sha, got the short sha '${raw}'`);
+    }
+    fail(`must be auto, none or a full 40-character commit sha, got '${raw}'`);
+}
+function parseOnDrift(raw) {
+    const mode = ON_DRIFT_MODES.find((candidate) => candidate === raw);
+    if (mode === undefined)
+        fail(`must be ${ON_DRIFT_MODES.join(' or ')}, got '${raw}'`);
+    return mode;
+}
+
+;// CONCATENATED MODULE: ./src/inputs/dashboard-url.ts
+/**
+ * The `dashboard-url` input: where a person opens the deployment in the
+ * service, as a URL template with the placeholders `{id}`, `{tenant_id}` and
+ * `{name}`. Checked before any request; filled once the deployment is known.
+ */
+
+
+const PLACEHOLDERS = ['id', 'tenant_id', 'name'];
+/** `{…}` with no brace inside: linear, one pass. */
+const PLACEHOLDER = /\{([^{}]*)\}/g;
+function isPlaceholder(name) {
+    return PLACEHOLDERS.includes(name);
+}
+/** The template with each placeholder replaced by its value, URL-encoded as `encodeURIComponent` does. */
+function fillDashboardUrl(template, values) {
+    return template.replace(PLACEHOLDER, (whole, name) => isPlaceholder(name) ? encodeURIComponent(values[name]) : whole);
+}
+/** The template, once it is known to fill into an https:// (or loopback http://) address. */
+function parseDashboardUrl(raw) {
+    for (const [, name = ''] of raw.matchAll(PLACEHOLDER)) {
+        if (!isPlaceholder(name)) {
+            fail(`has an unknown placeholder {${name}}: the placeholders are {id}, {tenant_id} and {name}`);
+        }
+    }
+    const sample = fillDashboardUrl(raw, { id: 'id', tenant_id: 'tenant', name: 'name' });
+    if (sample.includes('{') || sample.includes('}')) {
+        fail('has a { or } outside a placeholder: the placeholders are {id}, {tenant_id} and {name}');
+    }
+    let url;
+    try {
+        url = new URL(sample);
+    }
+    catch {
+        fail('is not a URL template (expected e.g. https://console.example/deployments/{id})');
+    }
+    if (url.username !== '' || url.password !== '') {
+        fail('must not contain credentials: it is printed and written to the outputs');
+    }
+    const loopbackHttp = url.protocol === 'http:' && isLoopback(url.hostname);
+    if (url.protocol !== 'https:' && !loopbackHttp) {
+        fail(`must be an https:// address (http:// is allowed only for localhost, 127.0.0.0/8 and [::1]), got ${url.protocol}//${url.host}`);
+    }
+    return raw;
+}
+
 ;// CONCATENATED MODULE: ./src/inputs/headers.ts
 /**
  * The inputs that become HTTP headers: `headers`, `api-key-header` and
@@ -47377,146 +47564,6 @@ function parseHeaders(raw) {
     return Object.fromEntries(headers);
 }
 
-;// CONCATENATED MODULE: ./src/common/text.ts
-/** How commits are matched and written, the same way everywhere. */
-/** A full commit sha: 40 hex digits, either case (the service records full shas only). */
-const FULL_SHA = /^[0-9a-fA-F]{40}$/;
-function shortSha(sha) {
-    return sha?.slice(0, 12);
-}
-
-;// CONCATENATED MODULE: ./src/inputs/plan.ts
-/** The values of the `on-drift` input. */
-const ON_DRIFT_MODES = ['warn', 'fail'];
-
-;// CONCATENATED MODULE: ./src/inputs/parsers.ts
-/**
- * Parsers of single inputs: pure functions from the input's text to its value
- * that throw `Invalid` with what is wrong (never naming the input: the
- * declared list in declared.ts knows which input it parses).
- * Headers, secrets and `config` have modules of their own.
- */
-
-
-
-
-/** The longest a job may run on a hosted runner: a longer wait cannot be meant. */
-const MAX_WAIT_TIMEOUT_SECONDS = 6 * 60 * 60;
-const YAML_TRUE = ['true', 'True', 'TRUE'];
-const YAML_FALSE = ['false', 'False', 'FALSE'];
-const GUID = /^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$/;
-const REPOSITORY = /^([A-Za-z0-9_.-]+)\/([A-Za-z0-9_.-]+)$/;
-// eslint-disable-next-line no-control-regex
-const CONTROL_CHARACTERS = /[\u0000-\u001f\u007f]/;
-const SHORT_SHA = /^[0-9a-fA-F]{4,39}$/;
-/** `parse`, except that an empty input means "not given". */
-function unlessEmpty(parse) {
-    return (raw) => (raw === '' ? undefined : parse(raw));
-}
-/** Any text; empty when not given. */
-function parseText(raw) {
-    return raw;
-}
-/** YAML 1.2 core booleans, as `core.getBooleanInput` reads them. */
-function parseBoolean(raw) {
-    if (YAML_TRUE.includes(raw))
-        return true;
-    if (YAML_FALSE.includes(raw))
-        return false;
-    fail(`must be true or false, got '${raw}'`);
-}
-function isLoopback(hostname) {
-    if (hostname === 'localhost' || hostname === '[::1]')
-        return true;
-    const octets = hostname.split('.');
-    return (octets.length === 4 &&
-        octets[0] === '127' &&
-        octets.every((octet) => /^\d{1,3}$/.test(octet) && Number(octet) <= 255));
-}
-function parseApiUrl(raw) {
-    if (raw === '')
-        fail('is required (the service base address, e.g. https://api.example.com)');
-    let url;
-    try {
-        url = new URL(raw);
-    }
-    catch {
-        fail('is not a valid URL (expected e.g. https://api.example.com)');
-    }
-    // Checked before anything echoes the URL: credentials in it would leak.
-    if (url.username !== '' || url.password !== '') {
-        fail('must not contain credentials: pass them with api-key or headers');
-    }
-    // Shown without its query and fragment: they may carry a key too.
-    const shown = `${url.protocol}//${url.host}${url.pathname}`;
-    if (url.protocol === 'http:' && !isLoopback(url.hostname)) {
-        fail(`must use https:// (http:// is allowed only for localhost, 127.0.0.0/8 and [::1]), got '${shown}'`);
-    }
-    if (url.protocol !== 'https:' && url.protocol !== 'http:') {
-        fail(`must be an https:// URL, got '${shown}'`);
-    }
-    if (url.search !== '' || url.hash !== '') {
-        fail(`must not have a query or fragment: give the base address only, like '${shown}'`);
-    }
-    // A loop, not /\/+$/: that pattern reads the rest of the text again from every slash.
-    let end = url.pathname.length;
-    while (end > 0 && url.pathname[end - 1] === '/')
-        end--;
-    return `${url.origin}${url.pathname.slice(0, end)}`;
-}
-function parseSource(raw) {
-    const source = SOURCES.find((candidate) => candidate === raw);
-    if (source === undefined)
-        fail(`must be one of ${SOURCES.join(', ')}, got '${raw}'`);
-    return source;
-}
-function parseName(raw) {
-    if (raw === '')
-        fail('is required (the deployment name)');
-    if (CONTROL_CHARACTERS.test(raw))
-        fail('must not contain control characters or line breaks');
-    return raw;
-}
-function parseWaitTimeout(raw) {
-    if (!/^\d+(\.\d+)?$/.test(raw))
-        fail(`must be a positive number of seconds, got '${raw}'`);
-    const seconds = Number(raw);
-    if (!(seconds > 0))
-        fail(`must be a positive number of seconds, got '${raw}'`);
-    if (seconds > MAX_WAIT_TIMEOUT_SECONDS) {
-        fail(`must be at most ${MAX_WAIT_TIMEOUT_SECONDS} seconds (6 hours), got '${raw}'`);
-    }
-    return seconds;
-}
-function parseGuid(raw) {
-    if (!GUID.test(raw))
-        fail(`must be a uuid (like 0f8fad5b-d9cb-469f-a165-70867728950e), got '${raw}'`);
-    return raw.toLowerCase();
-}
-function parseRepository(raw) {
-    const match = REPOSITORY.exec(raw);
-    if (match === null)
-        fail(`must be owner/name, got '${raw}'`);
-    return { owner: match[1] ?? '', name: match[2] ?? '' };
-}
-function parseCommit(raw) {
-    if (raw === 'auto' || raw === 'none')
-        return { kind: raw };
-    if (FULL_SHA.test(raw))
-        return { kind: 'sha', sha: raw.toLowerCase() };
-    if (SHORT_SHA.test(raw)) {
-        // The service records full shas only: a prefix could never be matched.
-        fail(`must be a full 40-character commit sha, got the short sha '${raw}'`);
-    }
-    fail(`must be auto, none or a full 40-character commit sha, got '${raw}'`);
-}
-function parseOnDrift(raw) {
-    const mode = ON_DRIFT_MODES.find((candidate) => candidate === raw);
-    if (mode === undefined)
-        fail(`must be ${ON_DRIFT_MODES.join(' or ')}, got '${raw}'`);
-    return mode;
-}
-
 ;// CONCATENATED MODULE: ./src/inputs/secrets.ts
 /**
  * The `secrets` input: `NAME=value` lines (split at the first `=`, blank
@@ -47603,6 +47650,7 @@ function parseSecrets(raw) {
 
 
 
+
 function input(parse, options = {}) {
     return { parse, sensitive: options.sensitive ?? false, default: options.default };
 }
@@ -47629,6 +47677,7 @@ const INPUTS = {
     commit: input(parseCommit, { default: 'auto' }),
     'on-drift': input(parseOnDrift, { default: 'warn' }),
     'dry-run': input(parseBoolean, { default: 'false' }),
+    'dashboard-url': input(unlessEmpty(parseDashboardUrl), { default: '' }),
 };
 /** The names of every input, in action.yml's order. */
 const INPUT_NAMES = Object.keys(INPUTS);
@@ -47847,6 +47896,24 @@ function commitRequest(commit, fields, run) {
     return { kind: 'auto', branch: head.branch, sha: head.sha };
 }
 
+;// CONCATENATED MODULE: ./src/inputs/run-description.ts
+/**
+ * The run the inputs are read for, as the adapter that runs the core
+ * describes it: src/github/ derives it from the workflow's event, and a
+ * command would take it from its flags or its CI's variables. Nothing here
+ * knows where it runs.
+ */
+/**
+ * The run is for a pull request from another repository than the run's own
+ * (or from a deleted one): CI systems give such runs no secrets.
+ */
+function isFromFork(run) {
+    const { head } = run;
+    if (head?.kind !== 'branch' || !head.pullRequest || head.repository === undefined)
+        return false;
+    return head.repository?.toLowerCase() !== run.repository?.toLowerCase();
+}
+
 ;// CONCATENATED MODULE: ./src/inputs/build-plan.ts
 /**
  * From inputs that each parsed on their own to one plan: `config` merged
@@ -47854,6 +47921,7 @@ function commitRequest(commit, fields, run) {
  * on more than one input (mostly on `source`). Every such problem is found
  * before the plan is built, and all of them are reported together.
  */
+
 
 
 /** The fields of `record` whose value is not undefined: an input that was not given. */
@@ -47885,9 +47953,21 @@ function requestHeaders(inputs) {
         return { ...inputs.headers };
     return { ...inputs.headers, [inputs['api-key-header']]: apiKey };
 }
+/** An empty api key on a fork's pull request: it can never have one, so say so before any request. */
+function forkProblem(run) {
+    const head = run.head?.kind === 'branch' ? run.head.repository : undefined;
+    const from = head === null || head === undefined ? 'a deleted fork' : `the fork ${head}`;
+    const skip = run.skipForks === undefined ? 'Skip runs from forks' : `Skip them with \`${run.skipForks}\``;
+    return {
+        input: 'api-key',
+        problem: `is empty: this run is for a pull request from ${from}, and a fork's runs get no secrets, so the step cannot authenticate. ${skip} on the step or the job.`,
+    };
+}
 /** Problems of inputs that are each valid but do not go together. */
-function combinationProblems(inputs, wanted) {
+function combinationProblems(inputs, wanted, run) {
     const problems = [];
+    if (inputs['api-key'] === '' && isFromFork(run))
+        problems.push(forkProblem(run));
     const { source } = inputs;
     const apiKeyHeader = inputs['api-key-header'].toLowerCase();
     const clash = Object.keys(inputs.headers).find((name) => name.toLowerCase() === apiKeyHeader);
@@ -47978,6 +48058,7 @@ function commonFields(inputs, wanted, fields, run) {
         commit: commitRequest(inputs.commit, fields, run),
         onDrift: inputs['on-drift'],
         dryRun: inputs['dry-run'],
+        dashboardUrl: inputs['dashboard-url'],
         sensitiveValues: [
             inputs['api-key'],
             ...Object.values(inputs.headers),
@@ -47988,7 +48069,7 @@ function commonFields(inputs, wanted, fields, run) {
 /** The plan, or an `InputError` naming every input that does not fit the others. */
 function buildPlan(inputs, run) {
     const wanted = requested(inputs);
-    const problems = combinationProblems(inputs, wanted);
+    const problems = combinationProblems(inputs, wanted, run);
     const fields = sourceFields(inputs, wanted);
     if (Array.isArray(fields))
         throw new InputError([...problems, ...fields]);
@@ -48652,6 +48733,20 @@ const REPOSITORIES_SHOWN = 5;
  */
 const SETTLE_PAUSES_MS = [0, 1_000, 2_000, 3_000];
 const fullName = (repository) => `${repository.owner}/${repository.name}`;
+/**
+ * The service stored a created deployment under another name: the step fails,
+ * since the next run would not find it, but what was created is known, so
+ * the outputs say it (contract, behaviour 17).
+ */
+class RenamedError extends ActionError {
+    name = 'RenamedError';
+    created;
+    constructor(created) {
+        const { deployment, request } = created;
+        super(`The service stored deployment ${deployment.id} as '${untrusted(deployment.name)}', not '${request.name}': it changes names, so the next run would not find it and would create another. Set the name input to '${untrusted(deployment.name)}'.`);
+        this.created = created;
+    }
+}
 /** The entry of the integration's listing for `plan.repository`: exact, else case-insensitive. */
 async function resolveRepository(service, plan) {
     const repositories = await service.listRepositories(plan.integrationId);
@@ -48761,10 +48856,11 @@ function reconcileCreate(name, dependencies) {
  * name now has more than one deployment (two runs raced on a service that
  * does not enforce unique names).
  */
-async function checkCreated(deployment, name, dependencies) {
-    if (deployment.name !== name) {
-        throw new ActionError(`The service stored deployment ${deployment.id} as '${untrusted(deployment.name)}', not '${name}': it changes names, so the next run would not find it and would create another. Set the name input to '${untrusted(deployment.name)}'.`);
-    }
+async function checkCreated(created, dependencies) {
+    const { deployment } = created;
+    const name = created.request.name;
+    if (deployment.name !== name)
+        throw new RenamedError(created);
     const ids = new Set([
         deployment.id,
         ...(await dependencies.service.findByName(name)).map((d) => d.id),
@@ -48778,12 +48874,13 @@ async function checkCreated(deployment, name, dependencies) {
  * created it. The answer to this run's own create is the deployment; one
  * found by a look-up is checked like any other found by its name.
  */
-async function create(plan, request, dependencies) {
+async function create(plan, request, repository, dependencies) {
     const { value, via } = await dependencies.service.create(request, reconcileCreate(request.name, dependencies));
     // A deployment found by the reconcile look-up has the exact name, and that
     // look-up already warned about duplicates: only the create's own answer is checked.
-    if (via === 'answer')
-        await checkCreated(value, request.name, dependencies);
+    if (via === 'answer') {
+        await checkCreated({ request, repository, deployment: value, created: true }, dependencies);
+    }
     const deployment = via === 'answer' ? value : checkReusable(value, plan);
     // A deployment that answered a 409 was created by another run.
     return { deployment, created: via !== 'conflict' };
@@ -48815,7 +48912,7 @@ async function deploy(plan, dependencies) {
         return { request, repository, created: false };
     }
     return group(`Creating deployment '${plan.name}'`, async () => {
-        const outcome = await create(plan, request, dependencies);
+        const outcome = await create(plan, request, repository, dependencies);
         logger.info(outcome.created
             ? `created ${outcome.deployment.id} (${untrusted(outcome.deployment.status)})`
             : `reusing ${outcome.deployment.id}, created by another run (${untrusted(outcome.deployment.status)})`);
@@ -48934,7 +49031,7 @@ function latestCommit(deployment) {
  * step saw when it found the deployment (none on create): a revision for
  * another commit that is not among them is a newer push.
  */
-function liveness(deployment, target, seenRevisions) {
+function liveness(deployment, target, seenRevisions, orderOf = () => undefined) {
     const { status, latest_revision_id: latest, active_revision_id: active } = deployment;
     if (status === 'AWAITING_DELETE') {
         return {
@@ -48962,12 +49059,17 @@ function liveness(deployment, target, seenRevisions) {
     const commit = latestCommit(deployment);
     if (commit === target.sha)
         return { live: true };
-    if (commit !== undefined && !seenRevisions.has(latest))
+    const order = commit === undefined ? undefined : orderOf(commit);
+    // Newer than the target (its descendant): live instead of it. Unseen: a newer push, unless it is older.
+    if (commit !== undefined &&
+        (order === 'newer' || (order !== 'older' && !seenRevisions.has(latest))))
         return { live: true, supersededBy: commit };
     const branch = target.branch === undefined ? '' : ` of branch ${target.branch}`;
+    const shown = commit === undefined ? '(none given)' : shortSha(untrusted(commit));
+    const relation = order === 'older' ? 'older than' : 'not';
     return {
         live: false,
-        missing: `the latest revision is for commit ${commit === undefined ? '(none given)' : shortSha(untrusted(commit))}, not the target ${shortSha(target.sha)}${branch}`,
+        missing: `the latest revision is for commit ${shown}, ${relation} the target ${shortSha(target.sha)}${branch}`,
     };
 }
 /** The ref a deployment tracks: the live one, else the one the request sets. */
@@ -48994,7 +49096,55 @@ function chooseTarget(commit, tracked, logger) {
     }
 }
 
+;// CONCATENATED MODULE: ./src/run/commit-order.ts
+
+
+
+/** The longest list of commits a run asks about: a wait sees a few pushes, not hundreds. */
+const MAX_QUESTIONS = 20;
+class CommitOrders {
+    #answers = new Map();
+    #ask;
+    #repository;
+    #target;
+    #logger;
+    /** Without a question, a repository or a target, nothing is asked and every answer is unknown. */
+    constructor(ask, repository, target, logger) {
+        this.#ask = ask;
+        this.#repository = repository;
+        this.#target = target;
+        this.#logger = logger;
+    }
+    /** What is known of `commit` against the target; undefined when not asked or not known. */
+    of(commit) {
+        return this.#answers.get(commit);
+    }
+    /** Asks about the commit of the deployment's latest revision, once, when it is not the target. */
+    async learn(deployment) {
+        const commit = latestCommit(deployment);
+        const ask = this.#ask;
+        const target = this.#target?.sha;
+        if (ask === undefined || this.#repository === undefined || target === undefined)
+            return;
+        if (commit === undefined || commit === target || this.#answers.has(commit))
+            return;
+        if (this.#answers.size >= MAX_QUESTIONS)
+            return;
+        this.#answers.set(commit, undefined);
+        const order = await ask(this.#repository, target, commit);
+        this.#answers.set(commit, order);
+        const which = `commit ${shortSha(untrusted(commit))} against the target ${shortSha(target)}`;
+        if (order === undefined) {
+            this.#logger.debug(`commit order of ${which}: not known, so it counts as before`);
+        }
+        else {
+            this.#logger.debug(`commit order of ${which}: ${order}`);
+        }
+    }
+}
+
 ;// CONCATENATED MODULE: ./src/run/goal.ts
+
 
 
 /** The deployment `deploy` found, or undefined when it created one (or would). */
@@ -49014,8 +49164,11 @@ function targetOf(plan, result, logger) {
     const tracked = trackedRef(reusedOf(result), result.request.source_revision_config.repo_ref);
     return chooseTarget(plan.commit, tracked, logger);
 }
-/** The target as drift, when a reused deployment will not build it and another commit is live. */
-function unbuiltOf(reused, target) {
+/**
+ * The target as drift, when a reused deployment will not build it and
+ * another commit is live that is not newer than it (a newer one supersedes it).
+ */
+function unbuiltOf(reused, target, orders) {
     if (reused === undefined || target === undefined)
         return undefined;
     if (reused.source_config.build_on_push === true)
@@ -49023,25 +49176,37 @@ function unbuiltOf(reused, target) {
     const live = latestCommit(reused);
     if (live === target.sha)
         return undefined;
+    if (live !== undefined && orders.of(live) === 'newer')
+        return undefined;
     return {
         field: 'source_revision_config.repo_commit_sha',
         wanted: target.sha,
         live: live ?? null,
     };
 }
+/** The repository whose commits are compared: the deployed one (`repository`). */
+function comparedRepository(plan) {
+    return plan.source === 'codehost'
+        ? `${plan.repository.owner}/${plan.repository.name}`
+        : undefined;
+}
 /**
- * The goal of the run. A target the deployment will not build is drift, and
- * it is dropped: the step does not wait for it.
+ * The goal of the run. When the reused deployment's latest revision is for
+ * another commit, `ask` (if any) says which is newer. A target the deployment
+ * will not build is drift, and it is dropped: the step does not wait for it.
  */
-function assess(plan, result, logger) {
+async function assess(plan, result, logger, ask) {
     const reused = reusedOf(result);
     const seenRevisions = seenRevisionsOf(reused);
     const drift = reused === undefined ? [] : findDrift(plan, result.request, reused);
     const target = targetOf(plan, result, logger);
-    const unbuilt = unbuiltOf(reused, target);
+    const orders = new CommitOrders(ask, comparedRepository(plan), target, logger);
+    if (reused !== undefined)
+        await orders.learn(reused);
+    const unbuilt = unbuiltOf(reused, target, orders);
     if (unbuilt === undefined)
-        return { target, seenRevisions, drift };
-    return { seenRevisions, drift: [...drift, unbuilt], unbuilt };
+        return { target, seenRevisions, drift, orders };
+    return { seenRevisions, drift: [...drift, unbuilt], unbuilt, orders };
 }
 
 ;// CONCATENATED MODULE: ./src/run/report.ts
@@ -49049,6 +49214,7 @@ function assess(plan, result, logger) {
  * What the run hands to later steps and shows to people: the outputs, and
  * the job summary. Every secret value is replaced by `***` first.
  */
+
 
 
 
@@ -49067,6 +49233,8 @@ const OUTPUT_NAMES = (/* unused pure expression or super */ null && ([
     'live',
     'commit-sha',
     'drift',
+    'url',
+    'dashboard-url',
 ]));
 /** The deployment with every secret value replaced by `***`. */
 function redactDeployment(deployment) {
@@ -49088,8 +49256,15 @@ function repositoryOf(result) {
         ref: described.source_revision_config.repo_ref ?? undefined,
     };
 }
+/** The `dashboard-url` template filled for the deployment; undefined without a template. */
+function dashboardUrlOf(template, deployment) {
+    if (template === undefined)
+        return undefined;
+    const { id, tenant_id, name } = deployment;
+    return fillDashboardUrl(template, { id, tenant_id, name });
+}
 /** The outputs known from a deploy result (and, when waited, its latest state). */
-function outputsOf(result, deployment, assessment) {
+function outputsOf(result, deployment, assessment, dashboardTemplate) {
     const repository = repositoryOf(result);
     const outputs = {
         created: String(result.created),
@@ -49108,6 +49283,8 @@ function outputsOf(result, deployment, assessment) {
         'active-revision-id': deployment.active_revision_id ?? '',
         deployment: JSON.stringify(redactDeployment(deployment)),
         'commit-sha': deployment.source_revision_config.repo_commit_sha ?? '',
+        url: deployment.source_config.custom_url ?? '',
+        'dashboard-url': dashboardUrlOf(dashboardTemplate, deployment) ?? '',
     };
 }
 /** What a dry run prints: the request body, with every secret value replaced by `***`. */
@@ -49283,7 +49460,8 @@ async function waitUntilLive(initial, goal, options, dependencies) {
     let lastCheck = started;
     let failedPolls = 0;
     for (let polls = 0;;) {
-        const verdict = liveness(deployment, goal.target, goal.seenRevisions);
+        await goal.orders?.learn(deployment);
+        const verdict = liveness(deployment, goal.target, goal.seenRevisions, (commit) => goal.orders?.of(commit));
         if (verdict.live)
             return { deployment, verdict };
         const name = `'${untrusted(deployment.name)}' (${deployment.id})`;
@@ -49350,6 +49528,10 @@ class RunRecord {
     failure;
     /** The stack of an unexpected error, for the debug log. */
     stack;
+    /** The run was cancelled (SIGINT, SIGTERM). */
+    cancelled = false;
+    /** The adapter was told the deployment was found or created: it is told how the run ends. */
+    reported = false;
     #setOutputs;
     constructor(setOutputs) {
         this.#setOutputs = setOutputs;
@@ -49358,7 +49540,8 @@ class RunRecord {
     get liveness() {
         if (this.deployment === undefined || this.goal === undefined)
             return undefined;
-        return liveness(this.deployment, this.goal.target, this.goal.seenRevisions);
+        const { target, seenRevisions, orders } = this.goal;
+        return liveness(this.deployment, target, seenRevisions, (commit) => orders.of(commit));
     }
     deployed(result, goal) {
         this.result = result;
@@ -49372,11 +49555,48 @@ class RunRecord {
         this.#setOutputs(outputsOf(this.result, this.deployment, {
             live: this.liveness?.live === true,
             drift: this.goal?.drift ?? [],
-        }));
+        }, this.plan?.dashboardUrl));
+    }
+    /** The run in the core's words, for the adapter's progress hooks. */
+    report(stage, waitingFor) {
+        const { plan, result, deployment, goal } = this;
+        const verdict = this.liveness;
+        return {
+            name: plan?.name ?? '',
+            stage,
+            id: deployment?.id,
+            status: deployment?.status,
+            created: result?.created,
+            targetCommit: goal?.target?.sha ??
+                (typeof goal?.unbuilt?.wanted === 'string' ? goal.unbuilt.wanted : undefined),
+            liveCommit: deployment === undefined ? undefined : latestCommit(deployment),
+            supersededBy: verdict?.live === true ? verdict.supersededBy : undefined,
+            waitingFor: waitingFor ?? (verdict?.live === false ? verdict.missing : undefined),
+            failure: this.failure,
+            drift: goal?.drift ?? [],
+            url: deployment?.source_config.custom_url ?? undefined,
+            dashboardUrl: plan === undefined || deployment === undefined
+                ? undefined
+                : dashboardUrlOf(plan.dashboardUrl, deployment),
+        };
+    }
+    /** How the run ended, for the last report. */
+    get stage() {
+        if (this.cancelled)
+            return 'cancelled';
+        if (this.failure !== undefined)
+            return 'failed';
+        return this.liveness?.live === true ? 'live' : 'not-live';
     }
     failed(error, redact) {
         if (error instanceof WaitError)
             this.seen(error.deployment);
+        // What was created is known: the outputs say it, so a person can remove it.
+        if (error instanceof RenamedError) {
+            this.result = error.created;
+            this.seen(error.created.deployment);
+        }
+        this.cancelled = error instanceof CancelledError;
         const state = this.deployment === undefined
             ? ''
             : ` while deployment ${this.deployment.id} was ${untrusted(this.deployment.status)}`;
@@ -49434,11 +49654,19 @@ function reportDrift(plan, goal, logger) {
     }
     logger.info(`${drift.length} difference(s) not applied: ${fields}. ${advice}`);
 }
+/** Says which commit is live when another one superseded the target. */
+function noteSuperseded(goal, verdict, logger) {
+    if (!verdict.live || verdict.supersededBy === undefined || goal.target === undefined)
+        return;
+    const newer = goal.orders.of(verdict.supersededBy) === 'newer' ? 'a newer commit' : 'a newer push';
+    logger.info(`commit ${shortSha(goal.target.sha)} was superseded by ${newer}: commit ${shortSha(untrusted(verdict.supersededBy))} is live instead`);
+}
 /** Without a wait (not asked for, or a dry run): says when the target is not live yet. */
 function noteLiveness(plan, deployment, goal, logger) {
     if (plan.waitForReady)
         logger.info('dry run: not waiting');
-    const verdict = liveness(deployment, goal.target, goal.seenRevisions);
+    const verdict = liveness(deployment, goal.target, goal.seenRevisions, (commit) => goal.orders.of(commit));
+    noteSuperseded(goal, verdict, logger);
     if (!verdict.live && goal.target !== undefined) {
         logger.notice(`commit ${shortSha(goal.target.sha)} is not live yet: ${verdict.missing}`);
     }
@@ -49448,9 +49676,7 @@ async function waitForLive(plan, deployment, goal, dependencies) {
     const { logger } = dependencies;
     const what = goal.target === undefined ? '' : ` with commit ${shortSha(goal.target.sha)}`;
     const { deployment: live, verdict } = await inGroup(dependencies)(`Waiting until '${plan.name}' is live${what}`, () => waitUntilLive(deployment, goal, { ...DEFAULT_WAIT, timeoutMs: plan.waitTimeoutSeconds * 1000 }, dependencies));
-    if (verdict.supersededBy !== undefined && goal.target !== undefined) {
-        logger.info(`commit ${shortSha(goal.target.sha)} was superseded by a newer push: commit ${shortSha(verdict.supersededBy)} is live instead`);
-    }
+    noteSuperseded(goal, verdict, logger);
     logger.info(`'${plan.name}' is live`);
     return live;
 }
@@ -49468,38 +49694,56 @@ function maskPlan(plan, io) {
         io.logger.warning(`the value of secret ${secret.name} is too short or common to redact in text: outputs hide it, but it cannot be hidden in the service's own messages. Prefer a longer value if it is sensitive.`);
     }
 }
+/** What the step waits for, said once the deployment is found or created. */
+function waitingFor(goal, waits) {
+    if (!waits)
+        return undefined;
+    return goal.target === undefined
+        ? 'the deployment to be live'
+        : `commit ${shortSha(goal.target.sha)} to be live`;
+}
+/** The steps of a run, each feeding the record; throws on any failure. */
+async function steps(io, record) {
+    const plan = readPlan(io.read, io.run);
+    record.plan = plan;
+    maskPlan(plan, io);
+    const dependencies = dependenciesOf(plan, io);
+    const result = await deploy(plan, dependencies);
+    const goal = await assess(plan, result, io.logger, io.commitOrder);
+    record.deployed(result, goal);
+    if (plan.dryRun)
+        io.logger.info(dryRunReport(result));
+    const found = result.deployment;
+    const waits = found !== undefined && plan.waitForReady && !plan.dryRun;
+    if (found !== undefined && !plan.dryRun) {
+        record.reported = true;
+        io.progress?.deployed(record.report('deploying', waitingFor(goal, waits)));
+    }
+    reportDrift(plan, goal, io.logger);
+    if (found !== undefined && !waits)
+        noteLiveness(plan, found, goal, io.logger);
+    const deployment = waits
+        ? await waitForLive(plan, found, goal, {
+            ...dependencies,
+            onPoll: (seen) => record.seen(seen),
+        })
+        : found;
+    record.seen(deployment);
+    if (deployment !== undefined) {
+        io.logger.info(`${result.created ? 'created' : 'reused'} deployment '${plan.name}': ${deployment.id} (${untrusted(deployment.status)})`);
+    }
+}
 /** Runs the action; never throws: how it ended is in the outcome. */
 async function pipeline(io) {
     const record = new RunRecord(io.setOutputs);
     try {
-        const plan = readPlan(io.read, io.run);
-        record.plan = plan;
-        maskPlan(plan, io);
-        const dependencies = dependenciesOf(plan, io);
-        const result = await deploy(plan, dependencies);
-        const goal = assess(plan, result, io.logger);
-        record.deployed(result, goal);
-        if (plan.dryRun)
-            io.logger.info(dryRunReport(result));
-        reportDrift(plan, goal, io.logger);
-        const found = result.deployment;
-        const waits = found !== undefined && plan.waitForReady && !plan.dryRun;
-        if (found !== undefined && !waits)
-            noteLiveness(plan, found, goal, io.logger);
-        const deployment = waits
-            ? await waitForLive(plan, found, goal, {
-                ...dependencies,
-                onPoll: (seen) => record.seen(seen),
-            })
-            : found;
-        record.seen(deployment);
-        if (deployment !== undefined) {
-            io.logger.info(`${result.created ? 'created' : 'reused'} deployment '${plan.name}': ${deployment.id} (${untrusted(deployment.status)})`);
-        }
+        await steps(io, record);
     }
     catch (error) {
         record.failed(error, io.redact);
     }
+    if (record.reported)
+        await io.progress?.finished(record.report(record.stage));
     const { failure, stack } = record;
     return { failure, stack, summary: record.summary(io.run.commit) };
 }
@@ -49571,6 +49815,8 @@ function runHead(event, workflowRepository) {
         ? pullRequestHead(event)
         : branchHead(event, workflowRepository);
 }
+/** The step or job condition that skips a fork's pull request runs (README, "Forks"). */
+const SKIP_FORKS = 'github.event.pull_request.head.repo.full_name == github.repository';
 /** The run as the core takes it, from the event and the runner's variables. */
 function describeRun(event, variables, cwd) {
     return {
@@ -49578,6 +49824,7 @@ function describeRun(event, variables, cwd) {
         repository: variables.GITHUB_REPOSITORY,
         head: runHead(event, variables.GITHUB_REPOSITORY),
         commit: event.sha,
+        skipForks: `if: ${SKIP_FORKS}`,
     };
 }
 

@@ -8,6 +8,7 @@ import { ActionError } from '../common/errors.js';
 import { untrusted } from '../common/runtime.js';
 import { readPlan, type InputReader } from '../inputs/read-plan.js';
 import type { RunDescription } from '../inputs/run-description.js';
+import { CommitOrders } from '../run/commit-order.js';
 import { buildCreateRequest, pickOne, type DeployResult } from '../run/deploy.js';
 import { inGroup } from '../run/dependencies.js';
 import type { Goal } from '../run/goal.js';
@@ -73,7 +74,12 @@ async function status(io: RunnerIO): Promise<RunOutcome> {
       created: false,
       request: { ...buildCreateRequest(plan), source: found.source },
     };
-    const goal: Goal = { seenRevisions: new Set(), drift: [] };
+    // No target, so no commit order to ask (the command has no GitHub API).
+    const goal: Goal = {
+      seenRevisions: new Set(),
+      drift: [],
+      orders: new CommitOrders(undefined, undefined, undefined, io.logger),
+    };
     record.deployed(result, goal);
     const deployment = plan.waitForReady
       ? await waitForLive(plan, found, goal, {

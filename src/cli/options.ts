@@ -40,7 +40,8 @@ export function shapeOf(input: InputName): InputShape {
 
 /**
  * The inputs `status` takes: the service's (where it is, how to sign in),
- * the name, and the wait's. It looks a deployment up: no source, no plan.
+ * the name, the wait's, and the dashboard's address for its output. It
+ * looks a deployment up: no source, no plan.
  */
 export const STATUS_INPUTS: readonly InputName[] = [
   'api-url',
@@ -50,6 +51,7 @@ export const STATUS_INPUTS: readonly InputName[] = [
   'name',
   'wait-for-ready',
   'wait-timeout',
+  'dashboard-url',
 ];
 
 /** Each input's description, as action.yml words it (read at run time, for the help). */

@@ -82,6 +82,9 @@ export function runHead(event: RunEvent, workflowRepository: string | undefined)
     : branchHead(event, workflowRepository);
 }
 
+/** The step or job condition that skips a fork's pull request runs (README, "Forks"). */
+export const SKIP_FORKS = 'github.event.pull_request.head.repo.full_name == github.repository';
+
 /** What the runner's environment says of the run: GITHUB_WORKSPACE, GITHUB_REPOSITORY. */
 export interface RunnerVariables {
   GITHUB_WORKSPACE?: string;
@@ -99,5 +102,6 @@ export function describeRun(
     repository: variables.GITHUB_REPOSITORY,
     head: runHead(event, variables.GITHUB_REPOSITORY),
     commit: event.sha,
+    skipForks: `if: ${SKIP_FORKS}`,
   };
 }

@@ -8,7 +8,7 @@ import { commitRequest } from './commit.js';
 import type { ParsedInputs } from './declared.js';
 import { InputError, type InputProblem } from './errors.js';
 import type { Plan, PlanCommon, SourceFields } from './plan.js';
-import type { RunDescription } from './run-description.js';
+import { isFromFork, type RunDescription } from './run-description.js';
 import type {
   SecretReference,
   SourceConfigRequest,
@@ -55,9 +55,26 @@ function requestHeaders(inputs: ParsedInputs): Record<string, string> {
   return { ...inputs.headers, [inputs['api-key-header']]: apiKey };
 }
 
+/** An empty api key on a fork's pull request: it can never have one, so say so before any request. */
+function forkProblem(run: RunDescription): InputProblem {
+  const head = run.head?.kind === 'branch' ? run.head.repository : undefined;
+  const from = head === null || head === undefined ? 'a deleted fork' : `the fork ${head}`;
+  const skip =
+    run.skipForks === undefined ? 'Skip runs from forks' : `Skip them with \`${run.skipForks}\``;
+  return {
+    input: 'api-key',
+    problem: `is empty: this run is for a pull request from ${from}, and a fork's runs get no secrets, so the step cannot authenticate. ${skip} on the step or the job.`,
+  };
+}
+
 /** Problems of inputs that are each valid but do not go together. */
-function combinationProblems(inputs: ParsedInputs, wanted: Requested): InputProblem[] {
+function combinationProblems(
+  inputs: ParsedInputs,
+  wanted: Requested,
+  run: RunDescription,
+): InputProblem[] {
   const problems: InputProblem[] = [];
+  if (inputs['api-key'] === '' && isFromFork(run)) problems.push(forkProblem(run));
   const { source } = inputs;
   const apiKeyHeader = inputs['api-key-header'].toLowerCase();
   const clash = Object.keys(inputs.headers).find((name) => name.toLowerCase() === apiKeyHeader);
@@ -157,6 +174,7 @@ function commonFields(
     commit: commitRequest(inputs.commit, fields, run),
     onDrift: inputs['on-drift'],
     dryRun: inputs['dry-run'],
+    dashboardUrl: inputs['dashboard-url'],
     sensitiveValues: [
       inputs['api-key'],
       ...Object.values(inputs.headers),
@@ -168,7 +186,7 @@ function commonFields(
 /** The plan, or an `InputError` naming every input that does not fit the others. */
 export function buildPlan(inputs: ParsedInputs, run: RunDescription): Plan {
   const wanted = requested(inputs);
-  const problems = combinationProblems(inputs, wanted);
+  const problems = combinationProblems(inputs, wanted, run);
   const fields = sourceFields(inputs, wanted);
   if (Array.isArray(fields)) throw new InputError([...problems, ...fields]);
   if (problems.length > 0) throw new InputError(problems);

@@ -7,6 +7,7 @@
  */
 import { z } from 'zod';
 import { parseConfig } from './config.js';
+import { parseDashboardUrl } from './dashboard-url.js';
 import { parseApiKey, parseApiKeyHeader, parseHeaders } from './headers.js';
 import { Invalid } from './errors.js';
 import {
@@ -32,7 +33,7 @@ import { parseSecrets } from './secrets.js';
  */
 export type InputDefault = string | { run: 'repository' };
 
-interface DeclaredInput<T> {
+export interface DeclaredInput<T> {
   /** From the input's text (trimmed, `''` when not given) to its value; throws `Invalid`. */
   readonly parse: (raw: string, run: RunDescription) => T;
   /** Its raw text is masked before it is parsed: it holds secret values. */
@@ -41,7 +42,7 @@ interface DeclaredInput<T> {
   readonly default?: InputDefault;
 }
 
-function input<T>(
+export function input<T>(
   parse: (raw: string, run: RunDescription) => T,
   options: { sensitive?: boolean; default?: InputDefault } = {},
 ): DeclaredInput<T> {
@@ -72,6 +73,7 @@ export const INPUTS = {
   commit: input(parseCommit, { default: 'auto' }),
   'on-drift': input(parseOnDrift, { default: 'warn' }),
   'dry-run': input(parseBoolean, { default: 'false' }),
+  'dashboard-url': input(unlessEmpty(parseDashboardUrl), { default: '' }),
 };
 
 export type InputName = keyof typeof INPUTS;

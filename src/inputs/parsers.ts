@@ -37,7 +37,8 @@ export function parseBoolean(raw: string): boolean {
   fail(`must be true or false, got '${raw}'`);
 }
 
-function isLoopback(hostname: string): boolean {
+/** localhost, 127.0.0.0/8 or [::1]: where plain http:// is allowed. */
+export function isLoopback(hostname: string): boolean {
   if (hostname === 'localhost' || hostname === '[::1]') return true;
   const octets = hostname.split('.');
   return (

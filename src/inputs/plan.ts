@@ -44,6 +44,8 @@ export interface PlanCommon {
   commit: CommitRequest;
   onDrift: OnDrift;
   dryRun: boolean;
+  /** Where a person opens the deployment: a template of `{id}`, `{tenant_id}`, `{name}`. */
+  dashboardUrl?: string;
   /** Every value that must never be printed: api key, header values, secret values. */
   sensitiveValues: string[];
 }

@@ -15,6 +15,8 @@ export interface RunDescription {
   head?: RunHead;
   /** The commit the run checked out, for the summary (on a pull request, a merge commit). */
   commit?: string;
+  /** How to skip a fork's runs where this runs (shown when a fork's run has no api key). */
+  skipForks?: string;
 }
 
 /** The branch and commit the run is for, or why there is none (one log line). */
@@ -33,3 +35,13 @@ export type RunHead =
       pullRequest: boolean;
     }
   | { kind: 'none'; reason: string };
+
+/**
+ * The run is for a pull request from another repository than the run's own
+ * (or from a deleted one): CI systems give such runs no secrets.
+ */
+export function isFromFork(run: RunDescription): boolean {
+  const { head } = run;
+  if (head?.kind !== 'branch' || !head.pullRequest || head.repository === undefined) return false;
+  return head.repository?.toLowerCase() !== run.repository?.toLowerCase();
+}

@@ -32,6 +32,24 @@ export interface DeployResult {
 const fullName = (repository: { owner: string; name: string }) =>
   `${repository.owner}/${repository.name}`;
 
+/**
+ * The service stored a created deployment under another name: the step fails,
+ * since the next run would not find it, but what was created is known, so
+ * the outputs say it (contract, behaviour 17).
+ */
+export class RenamedError extends ActionError {
+  override name = 'RenamedError';
+  readonly created: DeployResult & { deployment: Deployment };
+
+  constructor(created: DeployResult & { deployment: Deployment }) {
+    const { deployment, request } = created;
+    super(
+      `The service stored deployment ${deployment.id} as '${untrusted(deployment.name)}', not '${request.name}': it changes names, so the next run would not find it and would create another. Set the name input to '${untrusted(deployment.name)}'.`,
+    );
+    this.created = created;
+  }
+}
+
 /** The entry of the integration's listing for `plan.repository`: exact, else case-insensitive. */
 export async function resolveRepository(service: Service, plan: CodehostPlan): Promise<Repository> {
   const repositories = await service.listRepositories(plan.integrationId);
@@ -169,12 +187,13 @@ function reconcileCreate(name: string, dependencies: RunDependencies) {
  * name now has more than one deployment (two runs raced on a service that
  * does not enforce unique names).
  */
-async function checkCreated(deployment: Deployment, name: string, dependencies: RunDependencies) {
-  if (deployment.name !== name) {
-    throw new ActionError(
-      `The service stored deployment ${deployment.id} as '${untrusted(deployment.name)}', not '${name}': it changes names, so the next run would not find it and would create another. Set the name input to '${untrusted(deployment.name)}'.`,
-    );
-  }
+async function checkCreated(
+  created: DeployResult & { deployment: Deployment },
+  dependencies: RunDependencies,
+) {
+  const { deployment } = created;
+  const name = created.request.name;
+  if (deployment.name !== name) throw new RenamedError(created);
   const ids = new Set([
     deployment.id,
     ...(await dependencies.service.findByName(name)).map((d) => d.id),
@@ -191,14 +210,21 @@ async function checkCreated(deployment: Deployment, name: string, dependencies: 
  * created it. The answer to this run's own create is the deployment; one
  * found by a look-up is checked like any other found by its name.
  */
-async function create(plan: Plan, request: DeploymentCreateRequest, dependencies: RunDependencies) {
+async function create(
+  plan: Plan,
+  request: DeploymentCreateRequest,
+  repository: Repository | undefined,
+  dependencies: RunDependencies,
+) {
   const { value, via } = await dependencies.service.create(
     request,
     reconcileCreate(request.name, dependencies),
   );
   // A deployment found by the reconcile look-up has the exact name, and that
   // look-up already warned about duplicates: only the create's own answer is checked.
-  if (via === 'answer') await checkCreated(value, request.name, dependencies);
+  if (via === 'answer') {
+    await checkCreated({ request, repository, deployment: value, created: true }, dependencies);
+  }
   const deployment = via === 'answer' ? value : checkReusable(value, plan);
   // A deployment that answered a 409 was created by another run.
   return { deployment, created: via !== 'conflict' };
@@ -236,7 +262,7 @@ export async function deploy(plan: Plan, dependencies: RunDependencies): Promise
     return { request, repository, created: false };
   }
   return group(`Creating deployment '${plan.name}'`, async () => {
-    const outcome = await create(plan, request, dependencies);
+    const outcome = await create(plan, request, repository, dependencies);
     logger.info(
       outcome.created
         ? `created ${outcome.deployment.id} (${untrusted(outcome.deployment.status)})`

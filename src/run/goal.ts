@@ -7,8 +7,10 @@ import type { Logger } from '../common/runtime.js';
 import type { Plan } from '../inputs/plan.js';
 import type { Deployment } from '../service/schemas.js';
 import type { DeployResult } from './deploy.js';
+import { CommitOrders } from './commit-order.js';
 import { findDrift, type DriftEntry } from './drift.js';
 import { chooseTarget, latestCommit, trackedRef, type Target } from './live.js';
+import type { AskCommitOrder } from './progress.js';
 
 export interface Goal {
   /** The commit that must be live, if one is targeted. */
@@ -22,6 +24,8 @@ export interface Goal {
    * (`build_on_push` off, another commit live): the step does not wait for it.
    */
   unbuilt?: DriftEntry;
+  /** What the adapter said of the commits the deployment's latest revision was for. */
+  orders: CommitOrders;
 }
 
 /** The deployment `deploy` found, or undefined when it created one (or would). */
@@ -44,12 +48,20 @@ function targetOf(plan: Plan, result: DeployResult, logger: Logger): Target | un
   return chooseTarget(plan.commit, tracked, logger);
 }
 
-/** The target as drift, when a reused deployment will not build it and another commit is live. */
-function unbuiltOf(reused: Deployment | undefined, target: Target | undefined) {
+/**
+ * The target as drift, when a reused deployment will not build it and
+ * another commit is live that is not newer than it (a newer one supersedes it).
+ */
+function unbuiltOf(
+  reused: Deployment | undefined,
+  target: Target | undefined,
+  orders: CommitOrders,
+) {
   if (reused === undefined || target === undefined) return undefined;
   if (reused.source_config.build_on_push === true) return undefined;
   const live = latestCommit(reused);
   if (live === target.sha) return undefined;
+  if (live !== undefined && orders.of(live) === 'newer') return undefined;
   return {
     field: 'source_revision_config.repo_commit_sha',
     wanted: target.sha,
@@ -57,16 +69,31 @@ function unbuiltOf(reused: Deployment | undefined, target: Target | undefined) {
   };
 }
 
+/** The repository whose commits are compared: the deployed one (`repository`). */
+function comparedRepository(plan: Plan): string | undefined {
+  return plan.source === 'codehost'
+    ? `${plan.repository.owner}/${plan.repository.name}`
+    : undefined;
+}
+
 /**
- * The goal of the run. A target the deployment will not build is drift, and
- * it is dropped: the step does not wait for it.
+ * The goal of the run. When the reused deployment's latest revision is for
+ * another commit, `ask` (if any) says which is newer. A target the deployment
+ * will not build is drift, and it is dropped: the step does not wait for it.
  */
-export function assess(plan: Plan, result: DeployResult, logger: Logger): Goal {
+export async function assess(
+  plan: Plan,
+  result: DeployResult,
+  logger: Logger,
+  ask?: AskCommitOrder,
+): Promise<Goal> {
   const reused = reusedOf(result);
   const seenRevisions = seenRevisionsOf(reused);
   const drift = reused === undefined ? [] : findDrift(plan, result.request, reused);
   const target = targetOf(plan, result, logger);
-  const unbuilt = unbuiltOf(reused, target);
-  if (unbuilt === undefined) return { target, seenRevisions, drift };
-  return { seenRevisions, drift: [...drift, unbuilt], unbuilt };
+  const orders = new CommitOrders(ask, comparedRepository(plan), target, logger);
+  if (reused !== undefined) await orders.learn(reused);
+  const unbuilt = unbuiltOf(reused, target, orders);
+  if (unbuilt === undefined) return { target, seenRevisions, drift, orders };
+  return { seenRevisions, drift: [...drift, unbuilt], unbuilt, orders };
 }

@@ -2,12 +2,14 @@
  * What "live" means (README, "What green means"): the deployment is READY,
  * its latest revision is the active one (a READY deployment with no revision
  * counts), and, when a commit is targeted, the latest revision is for that
- * commit — or for a newer push that superseded it.
+ * commit — or for a newer push that superseded it: a commit the adapter says
+ * is newer, or a revision the step did not see for a commit not said older.
  */
 import type { CommitRequest } from '../inputs/plan.js';
 import { untrusted, type Logger } from '../common/runtime.js';
 import { shortSha } from '../common/text.js';
 import type { Deployment } from '../service/schemas.js';
+import type { CommitOrder } from './progress.js';
 
 /** The commit that must be live, once the flow decided it is targeted. */
 export interface Target {
@@ -42,6 +44,7 @@ export function liveness(
   deployment: Deployment,
   target: Target | undefined,
   seenRevisions: ReadonlySet<string>,
+  orderOf: (commit: string) => CommitOrder = () => undefined,
 ): Liveness {
   const { status, latest_revision_id: latest, active_revision_id: active } = deployment;
   if (status === 'AWAITING_DELETE') {
@@ -68,12 +71,19 @@ export function liveness(
   if (target === undefined) return { live: true };
   const commit = latestCommit(deployment);
   if (commit === target.sha) return { live: true };
-  if (commit !== undefined && !seenRevisions.has(latest))
+  const order = commit === undefined ? undefined : orderOf(commit);
+  // Newer than the target (its descendant): live instead of it. Unseen: a newer push, unless it is older.
+  if (
+    commit !== undefined &&
+    (order === 'newer' || (order !== 'older' && !seenRevisions.has(latest)))
+  )
     return { live: true, supersededBy: commit };
   const branch = target.branch === undefined ? '' : ` of branch ${target.branch}`;
+  const shown = commit === undefined ? '(none given)' : shortSha(untrusted(commit));
+  const relation = order === 'older' ? 'older than' : 'not';
   return {
     live: false,
-    missing: `the latest revision is for commit ${commit === undefined ? '(none given)' : shortSha(untrusted(commit))}, not the target ${shortSha(target.sha)}${branch}`,
+    missing: `the latest revision is for commit ${shown}, ${relation} the target ${shortSha(target.sha)}${branch}`,
   };
 }
 

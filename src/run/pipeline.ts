@@ -15,12 +15,19 @@ import { ServiceClient } from '../service/client.js';
 import { Service } from '../service/endpoints.js';
 import { proxyDispatcher, type ProxySettings } from '../service/proxy.js';
 import type { Deployment } from '../service/schemas.js';
-import { deploy, type DeployResult } from './deploy.js';
+import { deploy, RenamedError, type DeployResult } from './deploy.js';
 import { inGroup, type Group, type RunDependencies } from './dependencies.js';
 import { showValue } from './drift.js';
 import { assess, type Goal } from './goal.js';
-import { liveness, type Liveness } from './live.js';
-import { dryRunReport, outputsOf, type Outputs, type SummaryInput } from './report.js';
+import { latestCommit, liveness, type Liveness } from './live.js';
+import type { AskCommitOrder, RunProgress, RunReport, Stage } from './progress.js';
+import {
+  dashboardUrlOf,
+  dryRunReport,
+  outputsOf,
+  type Outputs,
+  type SummaryInput,
+} from './report.js';
 import { DEFAULT_WAIT, WaitError, waitUntilLive } from './wait.js';
 
 /** What the pipeline needs from where it runs, passed in by the adapter (src/github/). */
@@ -39,6 +46,10 @@ export interface RunnerIO {
   mask: (value: string) => void;
   redact: (text: string) => string;
   setOutputs: (outputs: Outputs) => void;
+  /** Told when the deployment is found or created, and when the run ends. */
+  progress?: RunProgress;
+  /** Asked which of two commits is newer, when the deployment's is not the target. */
+  commitOrder?: AskCommitOrder;
 }
 
 /** What the run knows at any point, for the outputs and the summary. */
@@ -52,6 +63,10 @@ export class RunRecord {
   failure?: string;
   /** The stack of an unexpected error, for the debug log. */
   stack?: string;
+  /** The run was cancelled (SIGINT, SIGTERM). */
+  cancelled = false;
+  /** The adapter was told the deployment was found or created: it is told how the run ends. */
+  reported = false;
   readonly #setOutputs: (outputs: Outputs) => void;
 
   constructor(setOutputs: (outputs: Outputs) => void) {
@@ -61,7 +76,8 @@ export class RunRecord {
   /** Whether the deployment is live now, and how. */
   get liveness(): Liveness | undefined {
     if (this.deployment === undefined || this.goal === undefined) return undefined;
-    return liveness(this.deployment, this.goal.target, this.goal.seenRevisions);
+    const { target, seenRevisions, orders } = this.goal;
+    return liveness(this.deployment, target, seenRevisions, (commit) => orders.of(commit));
   }
 
   deployed(result: DeployResult, goal: Goal): void {
@@ -74,15 +90,59 @@ export class RunRecord {
     if (this.result === undefined) return;
     this.deployment = deployment ?? this.deployment;
     this.#setOutputs(
-      outputsOf(this.result, this.deployment, {
-        live: this.liveness?.live === true,
-        drift: this.goal?.drift ?? [],
-      }),
+      outputsOf(
+        this.result,
+        this.deployment,
+        {
+          live: this.liveness?.live === true,
+          drift: this.goal?.drift ?? [],
+        },
+        this.plan?.dashboardUrl,
+      ),
     );
+  }
+
+  /** The run in the core's words, for the adapter's progress hooks. */
+  report(stage: Stage, waitingFor?: string): RunReport {
+    const { plan, result, deployment, goal } = this;
+    const verdict = this.liveness;
+    return {
+      name: plan?.name ?? '',
+      stage,
+      id: deployment?.id,
+      status: deployment?.status,
+      created: result?.created,
+      targetCommit:
+        goal?.target?.sha ??
+        (typeof goal?.unbuilt?.wanted === 'string' ? goal.unbuilt.wanted : undefined),
+      liveCommit: deployment === undefined ? undefined : latestCommit(deployment),
+      supersededBy: verdict?.live === true ? verdict.supersededBy : undefined,
+      waitingFor: waitingFor ?? (verdict?.live === false ? verdict.missing : undefined),
+      failure: this.failure,
+      drift: goal?.drift ?? [],
+      url: deployment?.source_config.custom_url ?? undefined,
+      dashboardUrl:
+        plan === undefined || deployment === undefined
+          ? undefined
+          : dashboardUrlOf(plan.dashboardUrl, deployment),
+    };
+  }
+
+  /** How the run ended, for the last report. */
+  get stage(): Stage {
+    if (this.cancelled) return 'cancelled';
+    if (this.failure !== undefined) return 'failed';
+    return this.liveness?.live === true ? 'live' : 'not-live';
   }
 
   failed(error: unknown, redact: (text: string) => string): void {
     if (error instanceof WaitError) this.seen(error.deployment);
+    // What was created is known: the outputs say it, so a person can remove it.
+    if (error instanceof RenamedError) {
+      this.result = error.created;
+      this.seen(error.created.deployment);
+    }
+    this.cancelled = error instanceof CancelledError;
     const state =
       this.deployment === undefined
         ? ''
@@ -158,10 +218,23 @@ function reportDrift(plan: Plan, goal: Goal, logger: Logger): void {
   logger.info(`${drift.length} difference(s) not applied: ${fields}. ${advice}`);
 }
 
+/** Says which commit is live when another one superseded the target. */
+function noteSuperseded(goal: Goal, verdict: Liveness, logger: Logger): void {
+  if (!verdict.live || verdict.supersededBy === undefined || goal.target === undefined) return;
+  const newer =
+    goal.orders.of(verdict.supersededBy) === 'newer' ? 'a newer commit' : 'a newer push';
+  logger.info(
+    `commit ${shortSha(goal.target.sha)} was superseded by ${newer}: commit ${shortSha(untrusted(verdict.supersededBy))} is live instead`,
+  );
+}
+
 /** Without a wait (not asked for, or a dry run): says when the target is not live yet. */
 function noteLiveness(plan: Plan, deployment: Deployment, goal: Goal, logger: Logger): void {
   if (plan.waitForReady) logger.info('dry run: not waiting');
-  const verdict = liveness(deployment, goal.target, goal.seenRevisions);
+  const verdict = liveness(deployment, goal.target, goal.seenRevisions, (commit) =>
+    goal.orders.of(commit),
+  );
+  noteSuperseded(goal, verdict, logger);
   if (!verdict.live && goal.target !== undefined) {
     logger.notice(`commit ${shortSha(goal.target.sha)} is not live yet: ${verdict.missing}`);
   }
@@ -186,11 +259,7 @@ export async function waitForLive(
         dependencies,
       ),
   );
-  if (verdict.supersededBy !== undefined && goal.target !== undefined) {
-    logger.info(
-      `commit ${shortSha(goal.target.sha)} was superseded by a newer push: commit ${shortSha(verdict.supersededBy)} is live instead`,
-    );
-  }
+  noteSuperseded(goal, verdict, logger);
   logger.info(`'${plan.name}' is live`);
   return live;
 }
@@ -210,37 +279,55 @@ export function maskPlan(plan: Plan, io: RunnerIO): void {
   }
 }
 
+/** What the step waits for, said once the deployment is found or created. */
+function waitingFor(goal: Goal, waits: boolean): string | undefined {
+  if (!waits) return undefined;
+  return goal.target === undefined
+    ? 'the deployment to be live'
+    : `commit ${shortSha(goal.target.sha)} to be live`;
+}
+
+/** The steps of a run, each feeding the record; throws on any failure. */
+async function steps(io: RunnerIO, record: RunRecord): Promise<void> {
+  const plan = readPlan(io.read, io.run);
+  record.plan = plan;
+  maskPlan(plan, io);
+  const dependencies = dependenciesOf(plan, io);
+  const result = await deploy(plan, dependencies);
+  const goal = await assess(plan, result, io.logger, io.commitOrder);
+  record.deployed(result, goal);
+  if (plan.dryRun) io.logger.info(dryRunReport(result));
+  const found = result.deployment;
+  const waits = found !== undefined && plan.waitForReady && !plan.dryRun;
+  if (found !== undefined && !plan.dryRun) {
+    record.reported = true;
+    io.progress?.deployed(record.report('deploying', waitingFor(goal, waits)));
+  }
+  reportDrift(plan, goal, io.logger);
+  if (found !== undefined && !waits) noteLiveness(plan, found, goal, io.logger);
+  const deployment = waits
+    ? await waitForLive(plan, found, goal, {
+        ...dependencies,
+        onPoll: (seen) => record.seen(seen),
+      })
+    : found;
+  record.seen(deployment);
+  if (deployment !== undefined) {
+    io.logger.info(
+      `${result.created ? 'created' : 'reused'} deployment '${plan.name}': ${deployment.id} (${untrusted(deployment.status)})`,
+    );
+  }
+}
+
 /** Runs the action; never throws: how it ended is in the outcome. */
 export async function pipeline(io: RunnerIO): Promise<RunOutcome> {
   const record = new RunRecord(io.setOutputs);
   try {
-    const plan = readPlan(io.read, io.run);
-    record.plan = plan;
-    maskPlan(plan, io);
-    const dependencies = dependenciesOf(plan, io);
-    const result = await deploy(plan, dependencies);
-    const goal = assess(plan, result, io.logger);
-    record.deployed(result, goal);
-    if (plan.dryRun) io.logger.info(dryRunReport(result));
-    reportDrift(plan, goal, io.logger);
-    const found = result.deployment;
-    const waits = found !== undefined && plan.waitForReady && !plan.dryRun;
-    if (found !== undefined && !waits) noteLiveness(plan, found, goal, io.logger);
-    const deployment = waits
-      ? await waitForLive(plan, found, goal, {
-          ...dependencies,
-          onPoll: (seen) => record.seen(seen),
-        })
-      : found;
-    record.seen(deployment);
-    if (deployment !== undefined) {
-      io.logger.info(
-        `${result.created ? 'created' : 'reused'} deployment '${plan.name}': ${deployment.id} (${untrusted(deployment.status)})`,
-      );
-    }
+    await steps(io, record);
   } catch (error) {
     record.failed(error, io.redact);
   }
+  if (record.reported) await io.progress?.finished(record.report(record.stage));
   const { failure, stack } = record;
   return { failure, stack, summary: record.summary(io.run.commit) };
 }

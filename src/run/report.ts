@@ -6,6 +6,7 @@ import { MASK } from '../common/redact.js';
 import { untrusted } from '../common/runtime.js';
 import { shortSha } from '../common/text.js';
 import { CREATE_CALL } from '../service/endpoints.js';
+import { fillDashboardUrl } from '../inputs/dashboard-url.js';
 import type { Plan } from '../inputs/plan.js';
 import type { DeployResult } from './deploy.js';
 import { showValue, type DriftEntry } from './drift.js';
@@ -24,6 +25,8 @@ export const OUTPUT_NAMES = [
   'live',
   'commit-sha',
   'drift',
+  'url',
+  'dashboard-url',
 ] as const;
 export type OutputName = (typeof OUTPUT_NAMES)[number];
 export type Outputs = Partial<Record<OutputName, string>>;
@@ -56,11 +59,22 @@ export interface Assessment {
   drift: DriftEntry[];
 }
 
+/** The `dashboard-url` template filled for the deployment; undefined without a template. */
+export function dashboardUrlOf(
+  template: string | undefined,
+  deployment: Deployment,
+): string | undefined {
+  if (template === undefined) return undefined;
+  const { id, tenant_id, name } = deployment;
+  return fillDashboardUrl(template, { id, tenant_id, name });
+}
+
 /** The outputs known from a deploy result (and, when waited, its latest state). */
 export function outputsOf(
   result: DeployResult,
   deployment: Deployment | undefined,
   assessment: Assessment,
+  dashboardTemplate?: string,
 ): Outputs {
   const repository = repositoryOf(result);
   const outputs: Outputs = {
@@ -79,6 +93,8 @@ export function outputsOf(
     'active-revision-id': deployment.active_revision_id ?? '',
     deployment: JSON.stringify(redactDeployment(deployment)),
     'commit-sha': deployment.source_revision_config.repo_commit_sha ?? '',
+    url: deployment.source_config.custom_url ?? '',
+    'dashboard-url': dashboardUrlOf(dashboardTemplate, deployment) ?? '',
   };
 }
 

@@ -81,7 +81,7 @@ function noteUnknownStatus(status: string, known: Set<string>, logger: Logger): 
 /** Polls until the deployment is live; the deployment, and how it is live. */
 export async function waitUntilLive(
   initial: Deployment,
-  goal: Pick<Goal, 'target' | 'seenRevisions'>,
+  goal: Pick<Goal, 'target' | 'seenRevisions'> & Partial<Pick<Goal, 'orders'>>,
   options: WaitOptions,
   dependencies: RunDependencies,
 ): Promise<{ deployment: Deployment; verdict: Liveness & { live: true } }> {
@@ -94,7 +94,10 @@ export async function waitUntilLive(
   let lastCheck = started;
   let failedPolls = 0;
   for (let polls = 0; ;) {
-    const verdict = liveness(deployment, goal.target, goal.seenRevisions);
+    await goal.orders?.learn(deployment);
+    const verdict = liveness(deployment, goal.target, goal.seenRevisions, (commit) =>
+      goal.orders?.of(commit),
+    );
     if (verdict.live) return { deployment, verdict };
     const name = `'${untrusted(deployment.name)}' (${deployment.id})`;
     if (verdict.final)

@@ -150,7 +150,12 @@ describe('status', () => {
 
     // A GitLab job's environment and a deploy's variables: status reads neither source nor slug.
     const run = await runCli(['status', '--name', 'agent', ...OUTPUTS], {
-      env: serviceEnv({ DEPLOY_SOURCE: 'bogus', GITLAB_CI: 'true', CI_PROJECT_PATH: 'g/s/agent' }),
+      env: serviceEnv({
+        DEPLOY_SOURCE: 'bogus',
+        DEPLOY_DASHBOARD_URL: 'https://console.example/d/{id}',
+        GITLAB_CI: 'true',
+        CI_PROJECT_PATH: 'g/s/agent',
+      }),
       read: OUT,
     });
 
@@ -165,7 +170,11 @@ describe('status', () => {
       'repo-url': 'https://github.com/acme/agent',
       drift: [],
     });
-    expect(dotenv(run)).toMatchObject({ DEPLOY_ID: existing.id, DEPLOY_LIVE: 'true' });
+    expect(dotenv(run)).toMatchObject({
+      DEPLOY_ID: existing.id,
+      DEPLOY_LIVE: 'true',
+      DEPLOY_DASHBOARD_URL: `https://console.example/d/${existing.id}`,
+    });
     expect(run.files['summary.md']).toContain('codehost');
     expect(run.stderr).toMatch(/deployment 'agent': .* \(READY\), live/);
   });
@@ -465,6 +474,10 @@ describe('every option can come from its environment variable', () => {
     },
     DEPLOY_ON_DRIFT: { value: 'explode', shows: /DEPLOY_ON_DRIFT: must be warn or fail/ },
     DEPLOY_DRY_RUN: { value: 'yes', shows: /DEPLOY_DRY_RUN: must be true or false/ },
+    DEPLOY_DASHBOARD_URL: {
+      value: 'https://console.example/{bogus}',
+      shows: /DEPLOY_DASHBOARD_URL: .*\{bogus\}/,
+    },
   };
 
   it('checks every variable of the option table', () => {

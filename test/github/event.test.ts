@@ -5,7 +5,7 @@
  * a push, and a reason whenever there is nothing to derive.
  */
 import { describe, expect, it } from 'vitest';
-import { describeRun, runHead, type RunEvent } from '../../src/github/event.ts';
+import { SKIP_FORKS, describeRun, runHead, type RunEvent } from '../../src/github/event.ts';
 import { WORKFLOW_REPOSITORY } from '../support/action.ts';
 import { planReader, temporaryWorkspace } from '../support/plan-inputs.ts';
 
@@ -31,7 +31,9 @@ function pullRequest(name: string, head: unknown): RunEvent {
 
 /** The commit request of a codehost plan read for `event`. */
 function commitFor(event: RunEvent | undefined, given: Record<string, string> = {}) {
-  return plan(given, { head: event && runHead(event, WORKFLOW_REPOSITORY) }).commit;
+  // With a key: a fork's run without one fails before targeting (test/inputs/fork.test.ts).
+  const keyed = { 'api-key': 'a-key-for-the-test', ...given };
+  return plan(keyed, { head: event && runHead(event, WORKFLOW_REPOSITORY) }).commit;
 }
 
 describe('commit: auto', () => {
@@ -204,6 +206,7 @@ describe('the run GitHub describes', () => {
         pullRequest: false,
       },
       commit: PUSH_SHA,
+      skipForks: `if: ${SKIP_FORKS}`,
     });
   });
 

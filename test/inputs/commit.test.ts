@@ -11,7 +11,9 @@ const workspace = temporaryWorkspace('commit-test-');
 const { plan } = planReader({ workspace: workspace.root });
 const SHA = 'aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa';
 
-const commitFor = (head: RunHead) => plan({ repository: 'acme/agent' }, { head }).commit;
+// With a key: a fork's run without one fails earlier (test/inputs/fork.test.ts).
+const commitFor = (head: RunHead) =>
+  plan({ repository: 'acme/agent', 'api-key': 'a-key-for-the-test' }, { head }).commit;
 
 describe('commit: auto from the run head', () => {
   it('targets the branch head of the deployed repository', () => {

@@ -5,7 +5,9 @@
 import { describe, expect, it } from 'vitest';
 import type { Plan } from '../../src/inputs/plan.ts';
 import { buildCreateRequest, type DeployResult } from '../../src/run/deploy.ts';
+import { CommitOrders } from '../../src/run/commit-order.ts';
 import { assess } from '../../src/run/goal.ts';
+import type { CommitOrder } from '../../src/run/progress.ts';
 import type { Deployment } from '../../src/service/schemas.ts';
 import { MemoryLogger } from '../support/clock.ts';
 import { INTEGRATION, OLD_SHA, REVISION_A, REVISION_B, aDeployment } from '../support/fixtures.ts';
@@ -40,24 +42,25 @@ const reused = (fields: Partial<Deployment> = {}): DeployResult => ({
 });
 
 describe('assess', () => {
-  it('on a create: no revision seen, no drift, the run head targeted', () => {
+  it('on a create: no revision seen, no drift, the run head targeted', async () => {
     const created = { ...reused(), created: true };
-    expect(assess(plan, created, new MemoryLogger())).toEqual({
+    expect(await assess(plan, created, new MemoryLogger())).toEqual({
       target: { sha: NEW_SHA, branch: 'main' },
       seenRevisions: new Set(),
       drift: [],
+      orders: expect.any(CommitOrders) as unknown,
     });
   });
 
-  it('on a reuse: the revisions it saw are not a newer push', () => {
-    const goal = assess(plan, reused(), new MemoryLogger());
+  it('on a reuse: the revisions it saw are not a newer push', async () => {
+    const goal = await assess(plan, reused(), new MemoryLogger());
     expect(goal.seenRevisions).toEqual(new Set([REVISION_A, REVISION_B]));
     expect(goal.target).toEqual({ sha: NEW_SHA, branch: 'main' });
     expect(goal.unbuilt).toBeUndefined();
   });
 
-  it('with build_on_push off and another commit live: the commit is drift, not a target', () => {
-    const goal = assess(
+  it('with build_on_push off and another commit live: the commit is drift, not a target', async () => {
+    const goal = await assess(
       plan,
       reused({ source_config: { integration_id: INTEGRATION, build_on_push: false } }),
       new MemoryLogger(),
@@ -70,5 +73,45 @@ describe('assess', () => {
     expect(goal.target).toBeUndefined();
     expect(goal.unbuilt).toEqual(unbuilt);
     expect(goal.drift.at(-1)).toBe(goal.unbuilt);
+  });
+
+  describe('with a commit-order question', () => {
+    const offBuild = () =>
+      reused({ source_config: { integration_id: INTEGRATION, build_on_push: false } });
+    const asker = (answer: CommitOrder) => {
+      const asked: string[][] = [];
+      const ask = (repository: string, target: string, latest: string) => {
+        asked.push([repository, target, latest]);
+        return Promise.resolve(answer);
+      };
+      return { asked, ask };
+    };
+
+    it('asks once, on the deployed repository, about the live commit against the target', async () => {
+      const { asked, ask } = asker(undefined);
+      const goal = await assess(plan, reused(), new MemoryLogger(), ask);
+      expect(asked).toEqual([['acme/agent', NEW_SHA, OLD_SHA]]);
+      await goal.orders.learn(reused().deployment as Deployment);
+      expect(asked).toHaveLength(1);
+    });
+
+    it('a live commit newer than the target supersedes it: not drift, the target is kept', async () => {
+      const goal = await assess(plan, offBuild(), new MemoryLogger(), asker('newer').ask);
+      expect(goal.target).toEqual({ sha: NEW_SHA, branch: 'main' });
+      expect(goal.unbuilt).toBeUndefined();
+      expect(goal.orders.of(OLD_SHA)).toBe('newer');
+    });
+
+    it('an older live commit stays drift when the deployment will not build the target', async () => {
+      const goal = await assess(plan, offBuild(), new MemoryLogger(), asker('older').ask);
+      expect(goal.target).toBeUndefined();
+      expect(goal.unbuilt?.wanted).toBe(NEW_SHA);
+    });
+
+    it('asks nothing on a create: there is no other commit yet', async () => {
+      const { asked, ask } = asker('newer');
+      await assess(plan, { ...reused(), created: true }, new MemoryLogger(), ask);
+      expect(asked).toEqual([]);
+    });
   });
 });

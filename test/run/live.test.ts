@@ -75,6 +75,23 @@ describe('liveness', () => {
       supersededBy: newer,
     });
   });
+
+  it('takes a commit said to be newer as superseding the target, even a revision it saw', () => {
+    const newer = 'c'.repeat(40);
+    const order = (commit: string) => (commit === newer ? 'newer' : undefined);
+    expect(liveness(deployment({}, newer), target, new Set([REVISION_A]), order)).toEqual({
+      live: true,
+      supersededBy: newer,
+    });
+  });
+
+  it('never takes a commit said to be older as a newer push, and says it is older', () => {
+    const order = (commit: string) => (commit === OLD ? 'older' : undefined);
+    expect(liveness(deployment({}, OLD), target, nothingSeen, order)).toEqual({
+      live: false,
+      missing: `the latest revision is for commit ${OLD.slice(0, 12)}, older than the target ${NEW.slice(0, 12)} of branch main`,
+    });
+  });
 });
 
 describe('chooseTarget', () => {

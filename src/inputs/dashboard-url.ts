@@ -1,0 +1,58 @@
+/**
+ * The `dashboard-url` input: where a person opens the deployment in the
+ * service, as a URL template with the placeholders `{id}`, `{tenant_id}` and
+ * `{name}`. Checked before any request; filled once the deployment is known.
+ */
+import { fail } from './errors.js';
+import { isLoopback } from './parsers.js';
+
+const PLACEHOLDERS = ['id', 'tenant_id', 'name'] as const;
+type Placeholder = (typeof PLACEHOLDERS)[number];
+
+/** What fills the placeholders: the deployment's own fields. */
+export type DashboardValues = Record<Placeholder, string>;
+
+/** `{…}` with no brace inside: linear, one pass. */
+const PLACEHOLDER = /\{([^{}]*)\}/g;
+
+function isPlaceholder(name: string): name is Placeholder {
+  return (PLACEHOLDERS as readonly string[]).includes(name);
+}
+
+/** The template with each placeholder replaced by its value, URL-encoded as `encodeURIComponent` does. */
+export function fillDashboardUrl(template: string, values: DashboardValues): string {
+  return template.replace(PLACEHOLDER, (whole, name: string) =>
+    isPlaceholder(name) ? encodeURIComponent(values[name]) : whole,
+  );
+}
+
+/** The template, once it is known to fill into an https:// (or loopback http://) address. */
+export function parseDashboardUrl(raw: string): string {
+  for (const [, name = ''] of raw.matchAll(PLACEHOLDER)) {
+    if (!isPlaceholder(name)) {
+      fail(
+        `has an unknown placeholder {${name}}: the placeholders are {id}, {tenant_id} and {name}`,
+      );
+    }
+  }
+  const sample = fillDashboardUrl(raw, { id: 'id', tenant_id: 'tenant', name: 'name' });
+  if (sample.includes('{') || sample.includes('}')) {
+    fail('has a { or } outside a placeholder: the placeholders are {id}, {tenant_id} and {name}');
+  }
+  let url: URL;
+  try {
+    url = new URL(sample);
+  } catch {
+    fail('is not a URL template (expected e.g. https://console.example/deployments/{id})');
+  }
+  if (url.username !== '' || url.password !== '') {
+    fail('must not contain credentials: it is printed and written to the outputs');
+  }
+  const loopbackHttp = url.protocol === 'http:' && isLoopback(url.hostname);
+  if (url.protocol !== 'https:' && !loopbackHttp) {
+    fail(
+      `must be an https:// address (http:// is allowed only for localhost, 127.0.0.0/8 and [::1]), got ${url.protocol}//${url.host}`,
+    );
+  }
+  return raw;
+}

@@ -1,0 +1,116 @@
+/**
+ * End-to-end, the core's part of contract v1.2 through the bundle against
+ * the service emulator: a fork's pull request without a key fails before any
+ * request (behaviour 16), a renamed create still sets its outputs (behaviour
+ * 17), and the `url` and `dashboard-url` outputs. The GitHub API side is in
+ * test/e2e/github.test.ts.
+ */
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { startEmulator, type Emulator } from '../emulator/emulator.ts';
+import { runAction } from '../support/run-action.ts';
+import { INTEGRATION, codehostStep } from '../support/fixtures.ts';
+import { TENANT_ID } from '../support/ids.ts';
+
+const REPO = 'https://github.com/acme/agent';
+const HEAD = '4444444444444444444444444444444444444444';
+
+let emu: Emulator;
+
+beforeEach(async () => {
+  emu = await startEmulator({ tenantId: TENANT_ID });
+  emu.seedRepos(INTEGRATION, [{ owner: 'acme', name: 'agent', url: REPO, default_branch: 'main' }]);
+});
+
+afterEach(async () => {
+  await emu.close();
+});
+
+const pullRequestFrom = (repository: string) => ({
+  name: 'pull_request',
+  ref: 'refs/pull/7/merge',
+  sha: 'c0ffee0123456789c0ffee0123456789c0ffee01',
+  payload: {
+    number: 7,
+    pull_request: {
+      number: 7,
+      head: { ref: 'feature', sha: HEAD, repo: { full_name: repository } },
+    },
+  },
+});
+
+describe("a fork's pull request without an api key (behaviour 16)", () => {
+  it('fails before any request, saying why and showing the if: that skips forks', async () => {
+    const run = await runAction(codehostStep(emu), { event: pullRequestFrom('someone/agent') });
+
+    expect(run.exitCode).toBe(1);
+    expect(run.error).toContain(
+      "input 'api-key': is empty: this run is for a pull request from the fork someone/agent, and a fork's runs get no secrets, so the step cannot authenticate.",
+    );
+    expect(run.error).toContain(
+      'Skip them with `if: github.event.pull_request.head.repo.full_name == github.repository` on the step or the job.',
+    );
+    expect(emu.requests).toEqual([]);
+  });
+
+  it("runs as before on the repository's own pull request", async () => {
+    const run = await runAction(codehostStep(emu), { event: pullRequestFrom('acme/agent') });
+    expect(run.exitCode).toBe(0);
+    expect(run.outputs.created).toBe('true');
+  });
+});
+
+describe('a create stored under another name (behaviour 17)', () => {
+  it('fails, and still sets deployment-id, created and status', async () => {
+    emu.setOptions({ normalizeNames: 'lowercase' });
+    const run = await runAction(codehostStep(emu, { name: 'My-Agent' }));
+
+    const created = emu.deployments[0];
+    expect(run.exitCode).toBe(1);
+    expect(run.error).toContain(`The service stored deployment ${created?.id} as 'my-agent'`);
+    expect(run.outputs).toMatchObject({
+      'deployment-id': created?.id,
+      created: 'true',
+      status: created?.status,
+      live: 'false',
+    });
+    expect(run.summary).toContain(created?.id);
+  });
+});
+
+describe('url and dashboard-url', () => {
+  it('hands the deployment own address and its filled dashboard link to later steps', async () => {
+    const seeded = emu.seedDeployment({
+      name: 'my agent',
+      source_config: {
+        integration_id: INTEGRATION,
+        repo_url: REPO,
+        custom_url: 'https://agent.example',
+      },
+      source_revision_config: { repo_ref: 'main' },
+    });
+    const run = await runAction(
+      codehostStep(emu, {
+        name: 'my agent',
+        'dashboard-url': 'https://console.example/o/{tenant_id}/deployments/{id}?q={name}',
+      }),
+    );
+
+    expect(run.exitCode).toBe(0);
+    expect(run.outputs).toMatchObject({
+      url: 'https://agent.example',
+      'dashboard-url': `https://console.example/o/${TENANT_ID}/deployments/${seeded.id}?q=my%20agent`,
+    });
+  });
+
+  it('rejects a template with an unknown placeholder or plain http before any request', async () => {
+    const run = await runAction(
+      codehostStep(emu, { 'dashboard-url': 'http://console.example/{deployment_id}' }),
+    );
+
+    expect(run.exitCode).toBe(1);
+    expect(run.error).toContain(
+      "input 'dashboard-url': has an unknown placeholder {deployment_id}",
+    );
+    expect(emu.requests).toEqual([]);
+  });
+});

@@ -1,0 +1,74 @@
+/**
+ * A fork's pull request gets no secrets (contract, behaviour 16): an empty
+ * `api-key` there is an input error that says why and how to skip such runs,
+ * before any request; a key, or a run from the repository itself, is fine.
+ */
+import { describe, expect, it } from 'vitest';
+import { InputError } from '../../src/inputs/errors.ts';
+import type { RunDescription, RunHead } from '../../src/inputs/run-description.ts';
+import { planReader, temporaryWorkspace } from '../support/plan-inputs.ts';
+
+const workspace = temporaryWorkspace('fork-test-');
+const { plan } = planReader({ workspace: workspace.root });
+const SHA = 'a'.repeat(40);
+const SKIP = 'if: github.event.pull_request.head.repo.full_name == github.repository';
+
+const pullRequestFrom = (repository: string | null): RunHead => ({
+  kind: 'branch',
+  branch: 'feature',
+  sha: SHA,
+  repository,
+  pullRequest: true,
+});
+
+const run = (head: RunHead, skipForks?: string): Partial<RunDescription> => ({
+  repository: 'acme/agent',
+  head,
+  skipForks,
+});
+
+function errorOf(action: () => unknown): InputError {
+  try {
+    action();
+  } catch (error) {
+    if (error instanceof InputError) return error;
+    throw error;
+  }
+  throw new Error('no input error');
+}
+
+describe("a fork's pull request without an api key", () => {
+  it('fails on api-key, naming the fork and the condition that skips forks', () => {
+    const error = errorOf(() => plan({ name: 'app' }, run(pullRequestFrom('someone/agent'), SKIP)));
+    expect(error.message).toContain(
+      "input 'api-key': is empty: this run is for a pull request from the fork someone/agent, and a fork's runs get no secrets",
+    );
+    expect(error.message).toContain(`Skip them with \`${SKIP}\` on the step or the job.`);
+  });
+
+  it('says so for a pull request from a deleted fork too', () => {
+    const error = errorOf(() => plan({ name: 'app' }, run(pullRequestFrom(null), SKIP)));
+    expect(error.message).toContain('from a deleted fork');
+  });
+
+  it('is not an error with a key, or for a pull request from the repository itself', () => {
+    const withKey = plan(
+      { name: 'app', 'api-key': 'k-123456' },
+      run(pullRequestFrom('someone/agent')),
+    );
+    expect(withKey.name).toBe('app');
+    const own = plan({ name: 'app' }, run(pullRequestFrom('ACME/agent')));
+    expect(own.name).toBe('app');
+  });
+
+  it('is not an error for a push: only pull requests come from forks', () => {
+    const push: RunHead = {
+      kind: 'branch',
+      branch: 'main',
+      sha: SHA,
+      repository: 'other/agent',
+      pullRequest: false,
+    };
+    expect(plan({ name: 'app' }, run(push)).name).toBe('app');
+  });
+});

@@ -1,0 +1,273 @@
+/**
+ * The pipeline in-process, over real HTTP against the emulator with a fake
+ * clock: what it tells its adapter (the progress hooks), what it asks it
+ * (which commit is newer, behaviour 15), and the outputs it sets when a create
+ * fails loudly (behaviour 17) or links are asked for (`url`, `dashboard-url`).
+ */
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { Outputs } from '../../src/run/report.ts';
+import { pipeline, type RunnerIO } from '../../src/run/pipeline.ts';
+import type { CommitOrder, RunReport } from '../../src/run/progress.ts';
+import { startEmulator, type Emulator } from '../emulator/emulator.ts';
+import { reader, WORKFLOW_REPOSITORY } from '../support/action.ts';
+import { FakeClock, MemoryLogger } from '../support/clock.ts';
+import { INTEGRATION, TENANT_ID } from '../support/ids.ts';
+
+const REPO = 'https://github.com/acme/agent';
+const OLD = '1111111111111111111111111111111111111111';
+const NEW = '2222222222222222222222222222222222222222';
+const NEWER = '3333333333333333333333333333333333333333';
+/** A create that builds each push to its branch, as previews do. */
+const BUILDS_PUSHES = { config: 'source_config:\n  build_on_push: true' };
+
+let emu: Emulator;
+
+beforeEach(async () => {
+  emu = await startEmulator({ tenantId: TENANT_ID });
+  emu.seedRepos(INTEGRATION, [{ owner: 'acme', name: 'agent', url: REPO, default_branch: 'main' }]);
+});
+
+afterEach(async () => {
+  await emu.close();
+});
+
+/** The deployment as an earlier run left it: live on `commit`, tracking main. */
+function existing(commit: string, extra: { custom_url?: string } = {}) {
+  return emu.seedDeployment({
+    name: 'my-agent',
+    source_config: { integration_id: INTEGRATION, repo_url: REPO, build_on_push: true, ...extra },
+    source_revision_config: {
+      repo_ref: 'main',
+      agent_config_path: 'a.json',
+      repo_commit_sha: commit,
+    },
+  });
+}
+
+interface Run {
+  outputs: Outputs;
+  failure?: string;
+  logger: MemoryLogger;
+  reports: RunReport[];
+  asked: string[][];
+}
+
+/**
+ * Runs the pipeline for a push of `head` to main. `order` answers the
+ * commit-order question (absent: not asked, as without a token).
+ */
+async function run(
+  given: Record<string, string>,
+  options: {
+    head?: string;
+    order?: (latest: string) => CommitOrder;
+    clock?: FakeClock;
+    signal?: AbortSignal;
+  } = {},
+): Promise<Run> {
+  const logger = new MemoryLogger();
+  const outputs: Outputs = {};
+  const reports: RunReport[] = [];
+  const asked: string[][] = [];
+  const head = options.head ?? NEW;
+  const order = options.order;
+  const io: RunnerIO = {
+    read: reader({
+      'api-url': emu.url,
+      name: 'my-agent',
+      'integration-id': INTEGRATION,
+      'agent-config-path': 'a.json',
+      'wait-for-ready': 'true',
+      'wait-timeout': '60',
+      ...given,
+    }),
+    run: {
+      workspace: process.cwd(),
+      repository: WORKFLOW_REPOSITORY,
+      head: {
+        kind: 'branch',
+        branch: 'main',
+        sha: head,
+        repository: WORKFLOW_REPOSITORY,
+        pullRequest: false,
+      },
+      commit: head,
+    },
+    proxy: {},
+    logger,
+    clock: options.clock ?? new FakeClock(),
+    signal: options.signal ?? new AbortController().signal,
+    group: (_name, phase) => phase(),
+    mask: () => undefined,
+    redact: (text) => text,
+    setOutputs: (fresh) => Object.assign(outputs, fresh),
+    progress: {
+      deployed: (report) => reports.push(report),
+      finished: (report) => {
+        reports.push(report);
+        return Promise.resolve();
+      },
+    },
+    commitOrder:
+      order === undefined
+        ? undefined
+        : (repository, target, latest) => {
+            asked.push([repository, target, latest]);
+            return Promise.resolve(order(latest));
+          },
+  };
+  const outcome = await pipeline(io);
+  return { outputs, failure: outcome.failure, logger, reports, asked };
+}
+
+describe('commit order (behaviour 15)', () => {
+  it('a re-run of an old commit whose newer descendant is live goes green at once, naming it', async () => {
+    existing(NEWER);
+    const result = await run(
+      {},
+      { head: NEW, order: (latest) => (latest === NEWER ? 'newer' : undefined) },
+    );
+
+    expect(result.failure).toBeUndefined();
+    expect(result.asked).toEqual([['acme/agent', NEW, NEWER]]);
+    expect(result.outputs).toMatchObject({ live: 'true', 'commit-sha': NEWER });
+    expect(result.logger.lines).toContain(
+      `info: commit ${NEW.slice(0, 12)} was superseded by a newer commit: commit ${NEWER.slice(0, 12)} is live instead`,
+    );
+    expect(emu.requests.filter((request) => request.query.deployment_ids !== undefined)).toEqual(
+      [],
+    );
+  });
+
+  it('without an answer, the same re-run waits for its own commit until the timeout', async () => {
+    existing(NEWER);
+    const result = await run({ 'wait-timeout': '30' }, { head: NEW, order: () => undefined });
+
+    expect(result.failure).toContain('is not live after 30.0 s');
+    expect(result.outputs.live).toBe('false');
+    expect(
+      result.logger.lines.some((line) =>
+        line.startsWith('debug: commit order of commit 333333333333'),
+      ),
+    ).toBe(true);
+  });
+
+  it('a revision for an older commit does not supersede the target: the step waits for it', async () => {
+    emu.setHead(REPO, 'main', NEW);
+    const clock = new FakeClock();
+    let sleeps = 0;
+    clock.onSleep = () => {
+      sleeps++;
+      // The service builds an older commit first (a lagging listing), then the target.
+      if (sleeps === 1) emu.push(REPO, 'main', OLD);
+      if (sleeps === 4) emu.push(REPO, 'main', NEW);
+    };
+    emu.setOptions({ initialStatus: 'AWAITING_DATABASE', readyAfterPolls: 0 });
+    const result = await run(BUILDS_PUSHES, {
+      head: NEW,
+      clock,
+      order: (latest) => (latest === OLD ? 'older' : undefined),
+    });
+
+    expect(result.failure).toBeUndefined();
+    expect(result.asked).toEqual([['acme/agent', NEW, OLD]]);
+    expect(result.outputs).toMatchObject({ live: 'true', 'commit-sha': NEW });
+    expect(result.logger.lines.join('\n')).toContain(
+      `commit ${OLD.slice(0, 12)}, older than the target`,
+    );
+    expect(result.logger.lines.join('\n')).not.toContain('superseded');
+  });
+
+  it('without the question, that older revision is taken for a newer push (behaviour 12 as before)', async () => {
+    emu.setHead(REPO, 'main', NEW);
+    const clock = new FakeClock();
+    clock.onSleep = () => {
+      if (emu.revisions(emu.deployments[0]?.id ?? '').length === 1) emu.push(REPO, 'main', OLD);
+    };
+    emu.setOptions({ readyAfterPolls: 0 });
+    const result = await run(BUILDS_PUSHES, { head: NEW, clock });
+
+    expect(result.outputs).toMatchObject({ live: 'true', 'commit-sha': OLD });
+  });
+});
+
+describe('progress hooks', () => {
+  it('tells the adapter once when found and once how it ended, with links and the live commit', async () => {
+    existing(NEW, { custom_url: 'https://my-agent.example' });
+    const result = await run({
+      'dashboard-url': 'https://console.example/{tenant_id}/d/{id}?n={name}',
+    });
+
+    const [deployed, finished] = result.reports;
+    expect(result.reports).toHaveLength(2);
+    expect(deployed).toMatchObject({
+      name: 'my-agent',
+      stage: 'deploying',
+      created: false,
+      waitingFor: `commit ${NEW.slice(0, 12)} to be live`,
+    });
+    const id = result.outputs['deployment-id'] ?? '';
+    const dashboard = `https://console.example/${TENANT_ID}/d/${id}?n=my-agent`;
+    expect(finished).toMatchObject({
+      stage: 'live',
+      id,
+      status: 'READY',
+      targetCommit: NEW,
+      liveCommit: NEW,
+      url: 'https://my-agent.example',
+      dashboardUrl: dashboard,
+      drift: [],
+    });
+    expect(result.outputs).toMatchObject({
+      url: 'https://my-agent.example',
+      'dashboard-url': dashboard,
+    });
+  });
+
+  it('reports a failed run with its reason, and a run without waiting as not live yet', async () => {
+    existing(OLD);
+    const failed = await run({ 'wait-timeout': '5' }, { head: NEW });
+    expect(failed.reports.at(-1)).toMatchObject({
+      stage: 'failed',
+      failure: expect.stringContaining('is not live after 5.0 s') as unknown,
+    });
+
+    const notWaited = await run({ 'wait-for-ready': 'false' }, { head: NEW });
+    expect(notWaited.reports.map((report) => report.stage)).toEqual(['deploying', 'not-live']);
+    expect(notWaited.reports[1]?.waitingFor).toContain(`not the target ${NEW.slice(0, 12)}`);
+  });
+
+  it('reports a cancelled run as cancelled', async () => {
+    existing(OLD);
+    const controller = new AbortController();
+    const clock = new FakeClock();
+    clock.onSleep = () => controller.abort();
+    const result = await run({}, { head: NEW, clock, signal: controller.signal });
+    expect(result.reports.map((report) => report.stage)).toEqual(['deploying', 'cancelled']);
+  });
+
+  it('tells nothing on a dry run, or when the inputs are wrong', async () => {
+    expect((await run({ 'dry-run': 'true' })).reports).toEqual([]);
+    const sent = emu.requests.length;
+    expect((await run({ 'dashboard-url': 'https://c.example/{nope}' })).reports).toEqual([]);
+    expect(emu.requests).toHaveLength(sent);
+  });
+});
+
+describe('a create the service stores under another name (behaviour 17)', () => {
+  it('fails, and still sets the outputs of what it created', async () => {
+    emu.setOptions({ normalizeNames: 'lowercase' });
+    const result = await run({ name: 'My-Agent', 'wait-for-ready': 'false' });
+
+    const created = emu.deployments[0];
+    expect(result.failure).toContain(
+      `The service stored deployment ${created?.id} as 'my-agent', not 'My-Agent'`,
+    );
+    expect(result.outputs).toMatchObject({
+      'deployment-id': created?.id,
+      created: 'true',
+      status: created?.status,
+      live: 'false',
+    });
+  });
+});
