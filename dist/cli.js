@@ -45900,14 +45900,13 @@ function topHelp(version) {
  * the waiting lines. Colour only on a terminal, never with NO_COLOR. Every
  * line is redacted before it is written.
  */
+
 const STYLES = { bold: '1', dim: '2', red: '31', yellow: '33', green: '32', cyan: '36' };
 /**
  * A waiting line of the core (run/wait): `waiting until live: WHAT; 12.0 s so
  * far, next check in 4.0 s`. WHAT changes when the status does.
  */
 const WAITING = /^waiting until live: (.*); (\d+(?:\.\d+)?) s so far, next check in \d+(?:\.\d+)? s$/s;
-/** A line the runner of a GitHub workflow would take for a command (the command may run there). */
-const RUNNER_COMMAND = /^(\s*)::/gm;
 /** Whether colour is wanted: a terminal, and NO_COLOR unset or empty (no-color.org). */
 function wantsColour(terminal, env) {
     return terminal && (env.NO_COLOR === undefined || env.NO_COLOR === '');
@@ -45935,7 +45934,8 @@ class StderrLog {
         return this.#options.colour ? `\u001b[${STYLES[style]}m${text}\u001b[0m` : text;
     }
     #clean(message) {
-        return this.#options.redact(message).replace(RUNNER_COMMAND, '$1[text] ::');
+        // The command may run on a GitHub runner too: no line of it may start a runner command.
+        return neutraliseCommands(this.#options.redact(message));
     }
     #clearLive() {
         if (this.#liveShown) {

@@ -6,6 +6,8 @@
  * line is redacted before it is written.
  */
 
+import { neutraliseCommands } from '../common/runtime.js';
+
 export interface LogStream {
   write(text: string): unknown;
   isTTY?: boolean;
@@ -31,9 +33,6 @@ type Style = keyof typeof STYLES;
  */
 const WAITING =
   /^waiting until live: (.*); (\d+(?:\.\d+)?) s so far, next check in \d+(?:\.\d+)? s$/s;
-
-/** A line the runner of a GitHub workflow would take for a command (the command may run there). */
-const RUNNER_COMMAND = /^(\s*)::/gm;
 
 /** Whether colour is wanted: a terminal, and NO_COLOR unset or empty (no-color.org). */
 export function wantsColour(
@@ -69,7 +68,8 @@ export class StderrLog {
   }
 
   #clean(message: string): string {
-    return this.#options.redact(message).replace(RUNNER_COMMAND, '$1[text] ::');
+    // The command may run on a GitHub runner too: no line of it may start a runner command.
+    return neutraliseCommands(this.#options.redact(message));
   }
 
   #clearLive(): void {
