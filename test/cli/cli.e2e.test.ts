@@ -4,6 +4,10 @@
  * time out, bad input, interrupt, commit targeting from the CI's variables,
  * and no secret in anything it writes.
  */
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { startEmulator, type Emulator } from '../emulator/emulator.ts';
 import { optionTable } from '../../src/cli/options.ts';
@@ -367,6 +371,31 @@ describe('which commit, from the CI system', () => {
       'no commit is targeted: the run is for branch feature, and the deployment tracks main',
     );
   });
+  it('a terminal in a git checkout: targets HEAD of its branch', async () => {
+    const checkout = mkdtempSync(path.join(tmpdir(), 'cli-checkout-'));
+    try {
+      // A checkout of its own, with none of this machine's git configuration.
+      const script = `git init -q -b main && git -c user.name=t -c user.email=t@example.invalid commit -q --allow-empty -m one && git rev-parse HEAD`;
+      const head = execFileSync('sh', ['-c', script], {
+        cwd: checkout,
+        encoding: 'utf8',
+        env: { PATH: process.env.PATH, GIT_CONFIG_NOSYSTEM: '1', GIT_CONFIG_GLOBAL: '/dev/null' },
+      }).trim();
+      emu.setHead('https://github.com/acme/agent', 'main', head);
+
+      const run = await runCli(['deploy', ...CODEHOST, ...WAIT, '--repository', 'acme/agent'], {
+        env: serviceEnv(),
+        cwd: checkout,
+      });
+
+      expect(run.stderr).toContain(`run: the git checkout, branch main at ${head.slice(0, 12)}`);
+      expect(run.exitCode).toBe(0);
+      expect(run.json).toMatchObject({ live: true, 'commit-sha': head });
+    } finally {
+      rmSync(checkout, { recursive: true, force: true });
+    }
+  });
+
   it('a CI system the command does not know: nothing targeted, one line says why', async () => {
     const run = await runCli(['deploy', ...CODEHOST, '--repository', 'acme/agent'], {
       env: serviceEnv({ CI: 'true', CI_COMMIT_SHA: MERGE }),
