@@ -4,7 +4,7 @@
  * `{name}`. Checked before any request; filled once the deployment is known.
  */
 import { fail } from './errors.js';
-import { isLoopback } from './parsers.js';
+import { parseWebAddress } from './parsers.js';
 
 const PLACEHOLDERS = ['id', 'tenant_id', 'name'] as const;
 type Placeholder = (typeof PLACEHOLDERS)[number];
@@ -39,20 +39,9 @@ export function parseDashboardUrl(raw: string): string {
   if (sample.includes('{') || sample.includes('}')) {
     fail('has a { or } outside a placeholder: the placeholders are {id}, {tenant_id} and {name}');
   }
-  let url: URL;
-  try {
-    url = new URL(sample);
-  } catch {
-    fail('is not a URL template (expected e.g. https://console.example/deployments/{id})');
-  }
-  if (url.username !== '' || url.password !== '') {
-    fail('must not contain credentials: it is printed and written to the outputs');
-  }
-  const loopbackHttp = url.protocol === 'http:' && isLoopback(url.hostname);
-  if (url.protocol !== 'https:' && !loopbackHttp) {
-    fail(
-      `must be an https:// address (http:// is allowed only for localhost, 127.0.0.0/8 and [::1]), got ${url.protocol}//${url.host}`,
-    );
-  }
+  parseWebAddress(sample, {
+    example: 'https://console.example/deployments/{id}',
+    credentials: 'the address is printed and written to the outputs',
+  });
   return raw;
 }

@@ -48,17 +48,24 @@ export function isLoopback(hostname: string): boolean {
   );
 }
 
-export function parseApiUrl(raw: string): string {
-  if (raw === '') fail('is required (the service base address, e.g. https://api.example.com)');
+/**
+ * `text` as an https:// address (http:// only on a loopback host) without
+ * credentials. `example` shows what is expected; `credentials` says where
+ * credentials go instead.
+ */
+export function parseWebAddress(
+  text: string,
+  messages: { example: string; credentials: string },
+): URL {
   let url: URL;
   try {
-    url = new URL(raw);
+    url = new URL(text);
   } catch {
-    fail('is not a valid URL (expected e.g. https://api.example.com)');
+    fail(`is not a valid URL (expected e.g. ${messages.example})`);
   }
   // Checked before anything echoes the URL: credentials in it would leak.
   if (url.username !== '' || url.password !== '') {
-    fail('must not contain credentials: pass them with api-key or headers');
+    fail(`must not contain credentials: ${messages.credentials}`);
   }
   // Shown without its query and fragment: they may carry a key too.
   const shown = `${url.protocol}//${url.host}${url.pathname}`;
@@ -70,6 +77,16 @@ export function parseApiUrl(raw: string): string {
   if (url.protocol !== 'https:' && url.protocol !== 'http:') {
     fail(`must be an https:// URL, got '${shown}'`);
   }
+  return url;
+}
+
+export function parseApiUrl(raw: string): string {
+  if (raw === '') fail('is required (the service base address, e.g. https://api.example.com)');
+  const url = parseWebAddress(raw, {
+    example: 'https://api.example.com',
+    credentials: 'pass them with api-key or headers',
+  });
+  const shown = `${url.protocol}//${url.host}${url.pathname}`;
   if (url.search !== '' || url.hash !== '') {
     fail(`must not have a query or fragment: give the base address only, like '${shown}'`);
   }

@@ -104,7 +104,7 @@ describe('url and dashboard-url', () => {
 
   it('rejects a template with an unknown placeholder or plain http before any request', async () => {
     const run = await runAction(
-      codehostStep(emu, { 'dashboard-url': 'http://console.example/{deployment_id}' }),
+      codehostStep(emu, { 'dashboard-url': 'https://console.example/{deployment_id}' }),
     );
 
     expect(run.exitCode).toBe(1);

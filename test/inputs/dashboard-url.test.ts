@@ -22,12 +22,15 @@ describe('dashboard-url', () => {
     ['https://console.example/{ID}', /unknown placeholder \{ID\}/],
     ['https://console.example/{id', /\{ or \} outside a placeholder/],
     ['https://console.example/id}', /\{ or \} outside a placeholder/],
-    ['console.example/{id}', /is not a URL template/],
+    [
+      'console.example/{id}',
+      /is not a valid URL \(expected e.g. https:\/\/console.example\/deployments\/\{id\}\)/,
+    ],
     [
       'http://console.example/{id}',
-      /must be an https:\/\/ address .*got http:\/\/console\.example/,
+      /must use https:\/\/ \(http:\/\/ is allowed only for localhost.*got 'http:\/\/console\.example\/id'/,
     ],
-    ['ftp://console.example/{id}', /must be an https:\/\/ address/],
+    ['ftp://console.example/{id}', /must be an https:\/\/ URL/],
     ['https://user:pw@console.example/{id}', /must not contain credentials/],
   ])('rejects %s before any request', (template, problem) => {
     rejects({ 'dashboard-url': template }, 'dashboard-url', problem);
