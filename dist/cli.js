@@ -39388,19 +39388,22 @@ function isLoopback(hostname) {
         octets[0] === '127' &&
         octets.every((octet) => /^\d{1,3}$/.test(octet) && Number(octet) <= 255));
 }
-function parseApiUrl(raw) {
-    if (raw === '')
-        fail('is required (the service base address, e.g. https://api.example.com)');
+/**
+ * `text` as an https:// address (http:// only on a loopback host) without
+ * credentials. `example` shows what is expected; `credentials` says where
+ * credentials go instead.
+ */
+function parseWebAddress(text, messages) {
     let url;
     try {
-        url = new URL(raw);
+        url = new URL(text);
     }
     catch {
-        fail('is not a valid URL (expected e.g. https://api.example.com)');
+        fail(`is not a valid URL (expected e.g. ${messages.example})`);
     }
     // Checked before anything echoes the URL: credentials in it would leak.
     if (url.username !== '' || url.password !== '') {
-        fail('must not contain credentials: pass them with api-key or headers');
+        fail(`must not contain credentials: ${messages.credentials}`);
     }
     // Shown without its query and fragment: they may carry a key too.
     const shown = `${url.protocol}//${url.host}${url.pathname}`;
@@ -39410,6 +39413,16 @@ function parseApiUrl(raw) {
     if (url.protocol !== 'https:' && url.protocol !== 'http:') {
         fail(`must be an https:// URL, got '${shown}'`);
     }
+    return url;
+}
+function parseApiUrl(raw) {
+    if (raw === '')
+        fail('is required (the service base address, e.g. https://api.example.com)');
+    const url = parseWebAddress(raw, {
+        example: 'https://api.example.com',
+        credentials: 'pass them with api-key or headers',
+    });
+    const shown = `${url.protocol}//${url.host}${url.pathname}`;
     if (url.search !== '' || url.hash !== '') {
         fail(`must not have a query or fragment: give the base address only, like '${shown}'`);
     }
@@ -39501,20 +39514,10 @@ function parseDashboardUrl(raw) {
     if (sample.includes('{') || sample.includes('}')) {
         fail('has a { or } outside a placeholder: the placeholders are {id}, {tenant_id} and {name}');
     }
-    let url;
-    try {
-        url = new URL(sample);
-    }
-    catch {
-        fail('is not a URL template (expected e.g. https://console.example/deployments/{id})');
-    }
-    if (url.username !== '' || url.password !== '') {
-        fail('must not contain credentials: it is printed and written to the outputs');
-    }
-    const loopbackHttp = url.protocol === 'http:' && isLoopback(url.hostname);
-    if (url.protocol !== 'https:' && !loopbackHttp) {
-        fail(`must be an https:// address (http:// is allowed only for localhost, 127.0.0.0/8 and [::1]), got ${url.protocol}//${url.host}`);
-    }
+    parseWebAddress(sample, {
+        example: 'https://console.example/deployments/{id}',
+        credentials: 'the address is printed and written to the outputs',
+    });
     return raw;
 }
 
