@@ -8,7 +8,10 @@
  * 2. a second push: the same step waits until that commit's revision is live;
  * 3. the step with a changed agent-config-path: the service cannot update a
  *    deployment, so the step reports the drift (annotation and summary);
- * 4. a pull request: the preview deployment `my-agent-pr-7`, recorded as a
+ * 4. in a terminal: the command dist/cli.js (deploy-agent) deploys a third
+ *    push the same way outside GitHub Actions, secrets from the environment,
+ *    outputs as a dotenv file, then `deploy-agent status` reports it as JSON;
+ * 5. a pull request: the preview deployment `my-agent-pr-7`, recorded as a
  *    GitHub deployment in the transient environment `preview-pr-7`, with one
  *    comment on the pull request, against the GitHub API emulator too
  *    (GITHUB_API_URL): the comment's Markdown and the GitHub records are
@@ -25,11 +28,17 @@ import {
 import { WORKFLOW_REPOSITORY } from '../test/support/action.ts';
 import { startAction, type ActionRun, type RunOptions } from '../test/support/run-action.ts';
 import { INTEGRATION } from '../test/support/ids.ts';
+import { startCli, type CliRun } from '../test/cli/run-cli.ts';
 
 const API_KEY = 'demo-api-key-0123456789';
 const REPO_URL = `https://github.com/${WORKFLOW_REPOSITORY}`;
 const FIRST = 'a1b2c3d4e5f60718293a4b5c6d7e8f9012345678';
 const SECOND = 'f00dfeed0123456789abcdef0123456789abcdef';
+const THIRD = '0badc0de0123456789abcdef0123456789abcdef';
+const [OPENAI_API_KEY = '', DATABASE_URL = ''] = [
+  'sk-demo-not-a-real-key',
+  'postgres://demo:demo@db/agent',
+];
 
 const emu = await startEmulator({ apiKey: API_KEY, readyAfterMs: 2_000, buildMs: 2_500 });
 const [owner, name] = WORKFLOW_REPOSITORY.split('/');
@@ -43,7 +52,7 @@ const step = {
   'integration-id': INTEGRATION,
   'agent-config-path': 'agent.json',
   config: 'source_config:\n  build_on_push: true\n',
-  secrets: 'OPENAI_API_KEY=sk-demo-not-a-real-key\nDATABASE_URL=postgres://demo:demo@db/agent',
+  secrets: `OPENAI_API_KEY=${OPENAI_API_KEY}\nDATABASE_URL=${DATABASE_URL}`,
   'wait-for-ready': 'true',
   'wait-timeout': '60',
 };
@@ -94,8 +103,54 @@ const third = await act(
   { ...step, 'agent-config-path': 'agents/v2.json', 'wait-for-ready': 'false' },
   SECOND,
 );
+/** One command at the prompt: its log (stderr) as it comes, then what it wrote. */
+async function terminal(args: string[], read: string[] = []): Promise<CliRun> {
+  console.log(
+    `$ deploy-agent ${args.map((arg) => (/[\s']/.test(arg) ? `'${arg}'` : arg)).join(' ')}`,
+  );
+  const started = startCli(args, {
+    env: { DEPLOY_API_URL: emu.url, DEPLOY_API_KEY: API_KEY, OPENAI_API_KEY, DATABASE_URL },
+    read,
+  });
+  started.child.stderr?.on('data', (chunk: string) => process.stderr.write(chunk));
+  const run = await started.finished;
+  if (run.stdout !== '') console.log(run.stdout.trimEnd());
+  for (const [file, text] of Object.entries(run.files))
+    console.log(`── ${file}\n${text.trimEnd()}`);
+  console.log(`── exit ${run.exitCode}`);
+  return run;
+}
 
-// Act 4: a pull request, against GitHub's API too.
+rule(`Act 4: in a terminal, deploy-agent deploys a third push (${THIRD.slice(0, 7)}) the same way`);
+emu.push(REPO_URL, 'main', THIRD);
+const fourth = await terminal(
+  [
+    'deploy',
+    '--name',
+    'my-agent',
+    '--integration-id',
+    INTEGRATION,
+    '--repository',
+    WORKFLOW_REPOSITORY,
+    '--agent-config-path',
+    'agent.json',
+    '--config',
+    step.config,
+    '--secret',
+    'OPENAI_API_KEY',
+    '--secret',
+    'DATABASE_URL',
+    '--commit',
+    THIRD,
+    '--wait',
+    '--dotenv',
+    'deploy.env',
+  ],
+  ['deploy.env'],
+);
+const status = await terminal(['status', '--name', 'my-agent', '--json']);
+
+// Act 5: a pull request, against GitHub's API too.
 const gh = await startGitHubEmulator();
 gh.addToken(GITHUB_TOKEN, GITHUB_ACTIONS_BOT);
 gh.seedComments(WORKFLOW_REPOSITORY, 7, 3, 'a-reviewer');
@@ -111,8 +166,8 @@ const [prInputs, prOptions] = gitHubStep(
   { environment: 'preview-pr-7', 'pr-comment': 'true' },
   { event: pullRequestEvent() },
 );
-const fourth = await act(
-  `Act 4: pull request #7 (head ${PR_HEAD.slice(0, 7)}): a preview, a GitHub deployment, one comment`,
+const fifth = await act(
+  `Act 5: pull request #7 (head ${PR_HEAD.slice(0, 7)}): a preview, a GitHub deployment, one comment`,
   prInputs,
   PR_HEAD,
   prOptions,
@@ -142,7 +197,9 @@ console.log(
     `Act 1: created=${first.outputs.created}, live=${first.outputs.live}, commit-sha=${first.outputs['commit-sha']}`,
     `Act 2: created=${second.outputs.created}, live=${second.outputs.live}, commit-sha=${second.outputs['commit-sha']}`,
     `Act 3: drift=${third.outputs.drift}`,
-    `Act 4: live=${fourth.outputs.live}, github-deployment-id=${fourth.outputs['github-deployment-id']}, dashboard-url=${fourth.outputs['dashboard-url']}`,
+    `Act 4: deploy-agent exit ${fourth.exitCode}; status: live=${String(status.json?.live)}, commit-sha=${String(status.json?.['commit-sha'])}`,
+    `Act 5: live=${fifth.outputs.live}, github-deployment-id=${fifth.outputs['github-deployment-id']}, dashboard-url=${fifth.outputs['dashboard-url']}`,
   ].join('\n'),
 );
-process.exitCode = [first, second, third, fourth].every((run) => run.exitCode === 0) ? 0 : 1;
+const exits = [first, second, third, fourth, status, fifth].map((run) => run.exitCode);
+process.exitCode = exits.every((code) => code === 0) ? 0 : 1;

@@ -180,7 +180,7 @@ export interface RunOutcome {
   summary?: SummaryInput;
 }
 
-function dependenciesOf(plan: Plan, io: RunnerIO): RunDependencies {
+export function dependenciesOf(plan: Plan, io: RunnerIO): RunDependencies {
   const { logger, clock, signal, group } = io;
   const client = new ServiceClient({
     baseUrl: plan.apiUrl,
@@ -241,7 +241,7 @@ function noteLiveness(plan: Plan, deployment: Deployment, goal: Goal, logger: Lo
 }
 
 /** Waits, in a log group, until the deployment is live; the deployment as it ends up. */
-async function waitForLive(
+export async function waitForLive(
   plan: Plan,
   deployment: Deployment,
   goal: Goal,
@@ -269,7 +269,7 @@ async function waitForLive(
  * short or common to hide in text (`4`, `true`): it is sent, outputs redact
  * it by structure, but the service's own messages may show it.
  */
-function maskPlan(plan: Plan, io: RunnerIO): void {
+export function maskPlan(plan: Plan, io: RunnerIO): void {
   for (const value of plan.sensitiveValues) io.mask(value);
   for (const secret of plan.secrets) {
     if (isRedactable(secret.value)) continue;

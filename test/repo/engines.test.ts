@@ -28,10 +28,18 @@ function compare(a: Version, b: Version): number {
   return a[0] - b[0] || a[1] - b[1] || a[2] - b[2];
 }
 
-/** Whether `node` satisfies `range`: `||` alternatives of `>=`, `>`, `<=`, `<` comparators. */
+/** `^X.Y.Z` as the comparators it stands for: `>=X.Y.Z <(X+1).0.0`. */
+function caret(alternative: string): string {
+  return alternative.replace(
+    /\^v?(\d+)((?:\.\d+){0,2})/g,
+    (_, major: string, rest: string) => `>=${major}${rest} <${Number(major) + 1}.0.0`,
+  );
+}
+
+/** Whether `node` satisfies `range`: `||` alternatives of `^`, `>=`, `>`, `<=`, `<` comparators. */
 function satisfies(node: Version, range: string): boolean {
   return range.split('||').some((alternative) =>
-    alternative
+    caret(alternative)
       .replace(/([<>]=?)\s+/g, '$1')
       .trim()
       .split(/\s+/)

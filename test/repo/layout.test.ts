@@ -1,6 +1,8 @@
 /**
  * The layout of src/ (CONTRIBUTING.md): imports run one way, common ← service ← inputs ← run
- * ← github (and cli), and only the adapters know where the action runs.
+ * ← github (and cli), and only the adapters know where the action runs. The two adapters,
+ * src/github/ (the action) and src/cli/ (the deploy-agent command), know nothing of each
+ * other, and the command does without @actions/* (it runs where there is no runner).
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
@@ -59,5 +61,22 @@ describe('src/', () => {
       .filter(({ text }) => /from '@actions\/|process\.env/.test(text))
       .map(({ file }) => file);
     expect(leaks).toEqual([]);
+  });
+
+  it('keeps the two adapters apart: neither imports the other, the command no @actions/*', () => {
+    const crossings = files
+      .filter(({ folder }) => ADAPTERS.includes(folder))
+      .flatMap(({ file, folder, text }) =>
+        specifiers(text)
+          .filter((specifier) => {
+            if (specifier.startsWith('@actions/')) return folder === 'cli';
+            if (!specifier.startsWith('.')) return false;
+            const target = path.dirname(path.normalize(path.join(folder, specifier)));
+            return ADAPTERS.includes(target) && target !== folder;
+          })
+          .map((specifier) => `${file} → ${specifier}`),
+      );
+    expect(files.filter(({ folder }) => folder === 'cli').length).toBeGreaterThan(5);
+    expect(crossings).toEqual([]);
   });
 });

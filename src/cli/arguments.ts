@@ -1,0 +1,419 @@
+/**
+ * The command line and the environment, read into one request: the command,
+ * each input's raw text (as `core.getInput` would give it), the secret
+ * values to mask, and where the outputs go. Nothing is sent and nothing is
+ * parsed by the core here: a usage error names the option before any
+ * request, and the input parsers (the same as the action's) run next.
+ */
+import { parseArgs } from 'node:util';
+import type { InputName } from '../inputs/declared.js';
+import { Invalid } from '../inputs/errors.js';
+import { parseSecrets } from '../inputs/secrets.js';
+import {
+  COMMANDS,
+  REFUSED_OPTIONS,
+  environmentName,
+  optionTable,
+  type Command,
+  type OptionSpec,
+} from './options.js';
+
+/** A mistake in how the command was called or in what it was given: exit 2, before any request. */
+export class UsageError extends Error {
+  override name = 'UsageError';
+  readonly problems: readonly string[];
+
+  constructor(problems: readonly string[]) {
+    super(
+      problems.length === 1
+        ? (problems[0] ?? '')
+        : `${problems.length} problems:\n${problems.map((problem) => `  - ${problem}`).join('\n')}`,
+    );
+    this.problems = problems;
+  }
+}
+
+export type Environment = Readonly<Record<string, string | undefined>>;
+
+/** What the command reads from the world besides its arguments. */
+export interface ArgumentSources {
+  env: Environment;
+  /** Reads a file named by an option (UTF-8); throws when it cannot. */
+  readFile: (path: string) => string;
+}
+
+export interface CliRequest {
+  command: Command;
+  /** Each given input's raw text; an input not given is absent (its declared default applies). */
+  inputs: Partial<Record<InputName, string>>;
+  /** Where each given input came from, as a message names it: `--name`, `DEPLOY_NAME`. */
+  origins: Partial<Record<InputName, string>>;
+  /** Every secret value read (key, header values, secrets): masked before anything is written. */
+  secretValues: string[];
+  json: boolean;
+  dotenv?: string;
+  summary?: string;
+}
+
+export type Invocation =
+  { kind: 'help'; command?: Command } | { kind: 'version' } | { kind: 'run'; request: CliRequest };
+
+const HELP = ['--help', '-h', 'help'];
+/** A header name as RFC 9110 allows one (a token). */
+const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
+const VARIABLE_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
+
+function isCommand(word: string | undefined): word is Command {
+  return COMMANDS.some((command) => command === word);
+}
+
+/** Options whose action name differs: the name a person may try, and the option it is here. */
+function renamedOptions(table: readonly OptionSpec[]): Map<string, string> {
+  const renamed = new Map<string, string>();
+  for (const spec of table) {
+    if (spec.role.kind === 'input' && spec.role.input !== spec.option) {
+      renamed.set(spec.role.input, spec.option);
+    }
+  }
+  return renamed;
+}
+
+/** Why an option is not one of `command`'s, and what to use instead. */
+function unknownOption(raw: string, command: Command, table: readonly OptionSpec[]): string {
+  const name = raw.replace(/^-+/, '');
+  const refused = REFUSED_OPTIONS[name];
+  if (refused !== undefined) return `${raw} is not an option: ${refused}`;
+  const renamed = renamedOptions(table).get(name);
+  if (renamed !== undefined)
+    return `unknown option ${raw}: the action's ${name} is --${renamed} here`;
+  const elsewhere = table.find((spec) => spec.option === name);
+  if (elsewhere !== undefined) {
+    return `${command} takes no option ${raw} (it is an option of ${elsewhere.commands.join(', ')})`;
+  }
+  const near = table
+    .map((spec) => spec.option)
+    .filter((option) => option.startsWith(name.slice(0, 3)) && name.length > 0);
+  const hint = near.length > 0 ? ` (did you mean ${near.map((o) => `--${o}`).join(', ')}?)` : '';
+  return `unknown option ${raw}${hint}; see deploy-agent ${command} --help`;
+}
+
+/** Drops one trailing line break, as `$(cat FILE)` would drop them all. */
+function withoutTrailingLineBreak(text: string): string {
+  if (text.endsWith('\r\n')) return text.slice(0, -2);
+  if (text.endsWith('\n')) return text.slice(0, -1);
+  return text;
+}
+
+/** Gathers the values read so far and every problem found, to report them all at once. */
+class Reading {
+  readonly problems: string[] = [];
+  readonly inputs: Partial<Record<InputName, string>> = {};
+  readonly origins: Partial<Record<InputName, string>> = {};
+  readonly secretValues: string[] = [];
+
+  readonly sources: ArgumentSources;
+
+  constructor(sources: ArgumentSources) {
+    this.sources = sources;
+  }
+
+  set(input: InputName, raw: string, origin: string): void {
+    // As `core.getInput` gives it: trimmed (a key from a file keeps its inner text).
+    this.inputs[input] = raw.trim();
+    this.origins[input] = origin;
+  }
+
+  secret(value: string): void {
+    if (value !== '') this.secretValues.push(value);
+  }
+
+  file(option: string, path: string): string | undefined {
+    try {
+      return this.sources.readFile(path);
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException | undefined)?.code;
+      const why =
+        code === 'ENOENT'
+          ? 'no such file'
+          : code === 'EISDIR'
+            ? 'it is a directory'
+            : (code ?? 'unreadable');
+      this.problems.push(`--${option} ${path}: cannot read it (${why})`);
+      return undefined;
+    }
+  }
+}
+
+/** The option values `parseArgs` found, as lists of strings or `true`. */
+type Given = Map<string, { raw: string; values: string[] }>;
+
+function readTokens(
+  args: readonly string[],
+  command: Command,
+  table: readonly OptionSpec[],
+  problems: string[],
+): Given {
+  const specs = new Map(
+    table.filter((spec) => spec.commands.includes(command)).map((spec) => [spec.option, spec]),
+  );
+  const options = Object.fromEntries(
+    [...specs.values()].map((spec) => [spec.option, { type: spec.type, multiple: spec.multiple }]),
+  );
+  const { tokens } = parseArgs({
+    args: [...args],
+    options: { ...options, help: { type: 'boolean', short: 'h' } },
+    strict: false,
+    allowPositionals: true,
+    tokens: true,
+  });
+  const given: Given = new Map();
+  let previous: string | undefined;
+  for (const token of tokens) {
+    if (token.kind === 'option-terminator') {
+      problems.push('-- ends the options, but the command takes no arguments after it');
+      break;
+    }
+    if (token.kind === 'positional') {
+      // Not echoed: a value put where it does not belong may be a secret.
+      const after = previous === undefined ? '' : ` after ${previous}`;
+      const flag = previous !== undefined && specs.get(previous.slice(2))?.type === 'boolean';
+      problems.push(
+        `unexpected argument ${token.index + 2}${after}: ${flag ? `${previous} is a flag and takes no value` : 'options are --name VALUE or --name=VALUE'}`,
+      );
+      continue;
+    }
+    previous = token.rawName;
+    if (token.name === 'help') {
+      given.set('help', { raw: token.rawName, values: [] });
+      continue;
+    }
+    const spec = token.rawName.startsWith('--') ? specs.get(token.name) : undefined;
+    if (spec === undefined) {
+      problems.push(unknownOption(token.rawName, command, table));
+      continue;
+    }
+    const entry = given.get(spec.option) ?? { raw: token.rawName, values: [] };
+    if (spec.type === 'boolean') {
+      if (token.inlineValue === true) {
+        problems.push(
+          `${token.rawName} is a flag and takes no value (write ${token.rawName} alone)`,
+        );
+        continue;
+      }
+      entry.values.push('true');
+    } else {
+      const value = token.value;
+      if (value === undefined || (token.inlineValue !== true && value.startsWith('--'))) {
+        problems.push(
+          `${token.rawName} needs a ${spec.valueName ?? 'value'}${value === undefined ? '' : ` (the next argument is the option ${value}; write ${token.rawName}=VALUE for a value that starts with --)`}`,
+        );
+        continue;
+      }
+      if (!spec.multiple && entry.values.length > 0) {
+        problems.push(`${token.rawName} is given more than once`);
+        continue;
+      }
+      entry.values.push(value);
+    }
+    given.set(spec.option, entry);
+  }
+  return given;
+}
+
+function readInputs(
+  given: Given,
+  command: Command,
+  table: readonly OptionSpec[],
+  reading: Reading,
+): void {
+  const { env } = reading.sources;
+  for (const spec of table) {
+    if (!spec.commands.includes(command)) continue;
+    const values = given.get(spec.option)?.values ?? [];
+    const variable = spec.variable;
+    const fromVariable = variable === undefined ? undefined : env[variable];
+    const role = spec.role;
+    switch (role.kind) {
+      case 'input': {
+        if (values.length > 0) reading.set(role.input, values[0] ?? '', `--${spec.option}`);
+        else if (fromVariable !== undefined && variable !== undefined) {
+          reading.set(role.input, fromVariable, variable);
+        }
+        break;
+      }
+      case 'api-key-file': {
+        const path = values[0];
+        if (path !== undefined) {
+          const text = reading.file(spec.option, path);
+          if (text !== undefined) {
+            const key = withoutTrailingLineBreak(text);
+            reading.secret(key);
+            reading.inputs['api-key'] = key;
+            reading.origins['api-key'] = `--api-key-file ${path}`;
+          }
+        } else if (fromVariable !== undefined && variable !== undefined) {
+          reading.secret(fromVariable);
+          reading.set('api-key', fromVariable, variable);
+        }
+        break;
+      }
+      case 'header': {
+        if (values.length > 0) readHeaderOptions(values, reading);
+        else if (fromVariable !== undefined && variable !== undefined) {
+          maskLines(fromVariable, reading, (line) => line.slice(line.indexOf(':') + 1));
+          reading.set('headers', fromVariable, variable);
+        }
+        break;
+      }
+      case 'secrets-file':
+        // Read with `--secret` below, as one list.
+        break;
+      case 'secret':
+        readSecretOptions(given, table, reading);
+        break;
+      case 'output':
+        break;
+    }
+  }
+}
+
+/** Masks the raw text and each line's value: a line of it may be printed alone. */
+function maskLines(text: string, reading: Reading, valueOf: (line: string) => string): void {
+  reading.secret(text.trim());
+  for (const line of text.split(/\r?\n/)) {
+    reading.secret(line.trim());
+    reading.secret(valueOf(line).trim());
+  }
+}
+
+function readHeaderOptions(names: readonly string[], reading: Reading): void {
+  const lines: string[] = [];
+  for (const name of names) {
+    if (!HEADER_NAME.test(name)) {
+      reading.problems.push(`--header wants a header name (letters, digits and -), got '${name}'`);
+      continue;
+    }
+    const variable = environmentName(name);
+    const value = reading.sources.env[variable];
+    if (value === undefined) {
+      reading.problems.push(
+        `--header ${name}: the environment variable ${variable} that holds its value is not set`,
+      );
+      continue;
+    }
+    reading.secret(value.trim());
+    if (/[\r\n]/.test(value.trim())) {
+      reading.problems.push(`--header ${name}: the value of ${variable} has a line break`);
+      continue;
+    }
+    lines.push(`${name}: ${value.trim()}`);
+  }
+  reading.inputs.headers = lines.join('\n');
+  reading.origins.headers = '--header';
+}
+
+/** `--secrets-file`, then each `--secret NAME`, as one JSON object; else `DEPLOY_SECRETS`. */
+function readSecretOptions(given: Given, table: readonly OptionSpec[], reading: Reading): void {
+  const fileSpec = table.find((spec) => spec.role.kind === 'secrets-file');
+  const path = given.get('secrets-file')?.values[0];
+  const names = given.get('secret')?.values ?? [];
+  const variable = fileSpec?.variable;
+  if (path === undefined && names.length === 0) {
+    const text = variable === undefined ? undefined : reading.sources.env[variable];
+    if (text !== undefined && variable !== undefined) {
+      maskLines(text, reading, (line) => line.slice(line.indexOf('=') + 1));
+      readSecretText(text, variable, reading);
+      reading.set('secrets', text, variable);
+    }
+    return;
+  }
+  const secrets = new Map<string, string>();
+  if (path !== undefined) {
+    const text = reading.file('secrets-file', path);
+    if (text === undefined) return;
+    maskLines(text, reading, (line) => line.slice(line.indexOf('=') + 1));
+    for (const secret of readSecretText(text, `--secrets-file ${path}`, reading)) {
+      secrets.set(secret.name, secret.value);
+    }
+  }
+  for (const name of names) {
+    if (!VARIABLE_NAME.test(name)) {
+      reading.problems.push(
+        `--secret wants a secret name (letters, digits and _, not starting with a digit), got '${name}'`,
+      );
+      continue;
+    }
+    const value = reading.sources.env[name];
+    if (value === undefined) {
+      reading.problems.push(
+        `--secret ${name}: the environment variable ${name} is not set (export it, or drop --secret ${name})`,
+      );
+      continue;
+    }
+    reading.secret(value);
+    if (secrets.has(name)) {
+      reading.problems.push(`--secret ${name}: the secret ${name} is given twice`);
+      continue;
+    }
+    secrets.set(name, value);
+  }
+  reading.inputs.secrets = secrets.size === 0 ? '' : JSON.stringify(Object.fromEntries(secrets));
+  reading.origins.secrets = path === undefined ? '--secret' : '--secrets-file/--secret';
+}
+
+/** The secrets of a text, their values masked; a problem names `origin` and the line, never a value. */
+function readSecretText(
+  text: string,
+  origin: string,
+  reading: Reading,
+): { name: string; value: string }[] {
+  try {
+    const secrets = parseSecrets(text.trim());
+    for (const secret of secrets) reading.secret(secret.value);
+    return secrets;
+  } catch (error) {
+    if (!(error instanceof Invalid)) throw error;
+    reading.problems.push(`${origin}: ${error.message}`);
+    return [];
+  }
+}
+
+/**
+ * Reads the command line (without `node` and the script) and the
+ * environment. Throws a `UsageError` listing every problem found.
+ */
+export function readInvocation(args: readonly string[], sources: ArgumentSources): Invocation {
+  const [first, ...rest] = args;
+  if (first === undefined || HELP.includes(first)) {
+    if (first === 'help' && isCommand(rest[0])) return { kind: 'help', command: rest[0] };
+    return { kind: 'help' };
+  }
+  if (first === '--version' || first === '-v') return { kind: 'version' };
+  if (!isCommand(first)) {
+    const what = first.startsWith('-')
+      ? `the option ${first.split('=')[0] ?? first}`
+      : `'${first}'`;
+    throw new UsageError([
+      `a command comes first (deploy or status), not ${what}; see deploy-agent --help`,
+    ]);
+  }
+  const table = optionTable();
+  const reading = new Reading(sources);
+  const given = readTokens(rest, first, table, reading.problems);
+  if (given.has('help')) return { kind: 'help', command: first };
+  if (reading.problems.length > 0) throw new UsageError(reading.problems);
+  readInputs(given, first, table, reading);
+  if (reading.problems.length > 0) throw new UsageError(reading.problems);
+  return {
+    kind: 'run',
+    request: {
+      command: first,
+      inputs: reading.inputs,
+      origins: reading.origins,
+      secretValues: reading.secretValues,
+      json: given.has('json'),
+      dotenv: given.get('dotenv')?.values[0],
+      summary: given.get('summary')?.values[0],
+    },
+  };
+}

@@ -1,0 +1,117 @@
+/**
+ * The core as the command drives it: `deploy` is the action's pipeline, run
+ * with a `RunDescription` from the CI system; `status` is a look-up by name
+ * over the same service client, wait and outputs, that never creates. Both
+ * read their inputs with the action's own reader and parsers.
+ */
+import { ActionError } from '../common/errors.js';
+import { untrusted } from '../common/runtime.js';
+import { readPlan, type InputReader } from '../inputs/read-plan.js';
+import type { RunDescription } from '../inputs/run-description.js';
+import { CommitOrders } from '../run/commit-order.js';
+import { buildCreateRequest, pickOne, type DeployResult } from '../run/deploy.js';
+import { inGroup } from '../run/dependencies.js';
+import type { Goal } from '../run/goal.js';
+import {
+  dependenciesOf,
+  maskPlan,
+  pipeline,
+  RunRecord,
+  waitForLive,
+  type RunnerIO,
+  type RunOutcome,
+} from '../run/pipeline.js';
+import type { Command } from './options.js';
+
+/**
+ * `status` takes only the service's inputs, the name and the wait's; the
+ * plan still needs a source, and `internal_template` is the one that asks
+ * for no other field. The deployment's own source is what is reported.
+ */
+function statusReader(read: InputReader): InputReader {
+  return (name) => {
+    if (name === 'source') return 'internal_template';
+    if (name === 'commit') return 'none';
+    return read(name);
+  };
+}
+
+/** The reader and run a command's plan is read with. */
+function planSources(
+  command: Command,
+  read: InputReader,
+  run: RunDescription,
+): [InputReader, RunDescription] {
+  // `status` has no --repository: the CI's slug must not be parsed as one.
+  return command === 'status'
+    ? [statusReader(read), { ...run, repository: undefined }]
+    : [read, run];
+}
+
+/** Reads and checks every input of `command` without a request; throws the core's `InputError`. */
+export function checkInputs(command: Command, read: InputReader, run: RunDescription): void {
+  readPlan(...planSources(command, read, run));
+}
+
+/** `deploy-agent status`: the deployment named exactly `name`, reported as `deploy` would. */
+async function status(io: RunnerIO): Promise<RunOutcome> {
+  const record = new RunRecord(io.setOutputs);
+  try {
+    const plan = (record.plan = readPlan(io.read, io.run));
+    maskPlan(plan, io);
+    const dependencies = dependenciesOf(plan, io);
+    const found = await inGroup(dependencies)(`Looking for deployment '${plan.name}'`, async () =>
+      pickOne(await dependencies.service.findByName(plan.name), plan.name, io.logger),
+    );
+    if (found === undefined) {
+      throw new ActionError(
+        `No deployment is named '${plan.name}' (names match exactly, case included).`,
+      );
+    }
+    // What `deploy` would have found: a reused deployment, nothing asked of it but to be live.
+    const result: DeployResult = {
+      deployment: found,
+      created: false,
+      request: { ...buildCreateRequest(plan), source: found.source },
+    };
+    // No target, so no commit order to ask (the command has no GitHub API).
+    const goal: Goal = {
+      seenRevisions: new Set(),
+      drift: [],
+      orders: new CommitOrders(undefined, undefined, undefined, io.logger),
+    };
+    record.deployed(result, goal);
+    const deployment = plan.waitForReady
+      ? await waitForLive(plan, found, goal, {
+          ...dependencies,
+          onPoll: (seen) => record.seen(seen),
+        })
+      : found;
+    record.seen(deployment);
+    const verdict = record.liveness;
+    const live = verdict === undefined || verdict.live ? 'live' : `not live: ${verdict.missing}`;
+    io.logger.info(
+      `deployment '${plan.name}': ${deployment.id} (${untrusted(deployment.status)}), ${live}`,
+    );
+  } catch (error) {
+    record.failed(error, io.redact);
+  }
+  const { failure, stack, deployment } = record;
+  const summary = record.summary(io.run.commit);
+  return {
+    failure,
+    stack,
+    // The summary names the deployment's source, not the placeholder the plan was read with.
+    summary:
+      summary === undefined || deployment === undefined
+        ? undefined
+        : { ...summary, plan: { ...summary.plan, source: deployment.source } },
+  };
+}
+
+/** Runs `command` through the core; never throws: how it ended is in the outcome. */
+export function runCommand(command: Command, io: RunnerIO): Promise<RunOutcome> {
+  if (command === 'deploy') return pipeline(io);
+  const [read, run] = planSources(command, io.read, io.run);
+  return status({ ...io, read, run });
+}

@@ -1,0 +1,108 @@
+/**
+ * The help, written from the option table: every option with its variable
+ * and its default, so the help cannot miss one or show a stale default.
+ */
+import { parse } from 'yaml';
+import {
+  COMMANDS,
+  optionTable,
+  type Command,
+  type Descriptions,
+  type OptionSpec,
+} from './options.js';
+
+const WIDTH = 80;
+const INDENT = '      ';
+
+const ABOUT: Record<Command, { usage: string; does: string }> = {
+  deploy: {
+    usage: 'deploy-agent deploy --name NAME [options]',
+    does: 'Finds the deployment NAME or creates it, reports drift, optionally waits until it is live, and reports it (what the GitHub Action does).',
+  },
+  status: {
+    usage: 'deploy-agent status --name NAME [options]',
+    does: 'Looks the deployment NAME up (read-only: never creates) and reports it as deploy does; with --wait, waits until it is live. Exit 1 when no deployment has that name.',
+  },
+};
+
+function wrap(text: string, indent: string): string {
+  const lines: string[] = [];
+  let line = '';
+  for (const word of text.split(/\s+/).filter((part) => part !== '')) {
+    if (line !== '' && indent.length + line.length + 1 + word.length > WIDTH) {
+      lines.push(indent + line);
+      line = word;
+    } else {
+      line = line === '' ? word : `${line} ${word}`;
+    }
+  }
+  if (line !== '') lines.push(indent + line);
+  return lines.join('\n');
+}
+
+/** `--name VALUE`, `--header NAME (repeatable)`, `--wait`. */
+export function optionSynopsis(spec: OptionSpec): string {
+  const value = spec.type === 'string' ? ` ${spec.valueName ?? 'VALUE'}` : '';
+  return `--${spec.option}${value}`;
+}
+
+function optionHelp(spec: OptionSpec): string {
+  const facts = [
+    spec.variable === undefined ? undefined : `env ${spec.variable}`,
+    spec.defaultText === undefined ? undefined : `default: ${spec.defaultText}`,
+    spec.multiple ? 'repeatable' : undefined,
+  ].filter((fact) => fact !== undefined);
+  const head = `  ${optionSynopsis(spec)}${facts.length > 0 ? `  (${facts.join('; ')})` : ''}`;
+  return `${head}\n${wrap(spec.description, INDENT)}`;
+}
+
+const EXIT_CODES = `Exit status: 0 done (with --wait: live); 1 the deploy failed (service error, drift with --on-drift fail, AWAITING_DELETE, a wait that timed out, no deployment of that name for status); 2 usage or input error, before any request; 130 interrupted (outputs still written).`;
+
+/** Each input's description in action.yml's text; throws when it is not YAML. */
+export function actionDescriptions(actionYml: string): Descriptions {
+  const inputs = (parse(actionYml) as { inputs?: Record<string, { description?: unknown }> })
+    .inputs;
+  return Object.fromEntries(
+    Object.entries(inputs ?? {}).flatMap(([name, input]) =>
+      typeof input.description === 'string' ? [[name, input.description.trim()]] : [],
+    ),
+  );
+}
+
+export function commandHelp(command: Command, descriptions: Descriptions = {}): string {
+  const table: readonly OptionSpec[] = optionTable(descriptions);
+  const { usage, does } = ABOUT[command];
+  const options = table.filter((spec) => spec.commands.includes(command));
+  return [
+    `Usage: ${usage}`,
+    '',
+    wrap(does, ''),
+    '',
+    'Options (a flag wins over its variable; secrets are never options: DEPLOY_API_KEY or --api-key-file, --header NAME, --secret NAME):',
+    ...options.map(optionHelp),
+    '  --help, -h',
+    `${INDENT}This help.`,
+    '',
+    wrap(EXIT_CODES, ''),
+    '',
+  ].join('\n');
+}
+
+export function topHelp(version: string): string {
+  return [
+    `deploy-agent ${version}: the deploy of the deploy-agent GitHub Action, outside GitHub Actions (GitLab CI, Jenkins, CircleCI, Bitbucket, Azure Pipelines, a terminal).`,
+    '',
+    'Usage: deploy-agent COMMAND [options]',
+    '',
+    'Commands:',
+    ...COMMANDS.map((command) => `  ${command.padEnd(8)}${ABOUT[command].does}`).map((line) =>
+      wrap(line, '').replace(/\n/g, `\n${' '.repeat(10)}`),
+    ),
+    '',
+    '  deploy-agent COMMAND --help   every option of COMMAND, with its variable and default',
+    '  deploy-agent --version        the version',
+    '',
+    'Every option can come from its environment variable instead: DEPLOY_ + the option upper-cased, - as _ (--wait-timeout: DEPLOY_WAIT_TIMEOUT).',
+    '',
+  ].join('\n');
+}

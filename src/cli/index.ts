@@ -1,0 +1,46 @@
+#!/usr/bin/env node
+/** The command's entry (dist/cli.js, the package's bin): wires the process to `main`, nothing else. */
+import { readFileSync, writeFileSync } from 'node:fs';
+import { dirname, sep } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { main } from './main.js';
+
+/**
+ * The package's folder: dist/cli.js sits one level below package.json and
+ * action.yml, in the repository and in the package. Joined at run time: a
+ * path the bundler can work out would be copied into dist/ instead.
+ */
+const PACKAGE_DIR = [dirname(fileURLToPath(import.meta.url)), '..'].join(sep);
+
+/** The package's version. */
+function version(): string {
+  try {
+    const file = [PACKAGE_DIR, 'package.json'].join(sep);
+    const manifest: unknown = JSON.parse(readFileSync(file, 'utf8'));
+    const found = (manifest as { version?: unknown }).version;
+    return typeof found === 'string' ? found : 'unknown';
+  } catch {
+    return 'unknown';
+  }
+}
+
+const SIGNALS = ['SIGINT', 'SIGTERM'] as const;
+
+process.exitCode = await main({
+  args: process.argv.slice(2),
+  env: process.env,
+  cwd: process.cwd(),
+  stdout: process.stdout,
+  stderr: process.stderr,
+  readFile: (path) => readFileSync(path, 'utf8'),
+  writeFile: (path, text) => writeFileSync(path, text),
+  version: version(),
+  packageDir: PACKAGE_DIR,
+  onSignal: (handler) => {
+    for (const signal of SIGNALS) process.on(signal, handler);
+    return () => {
+      for (const signal of SIGNALS) process.off(signal, handler);
+    };
+  },
+  exit: (code) => process.exit(code),
+});

@@ -1,0 +1,165 @@
+/**
+ * The log on stderr, for a person. In CI (no terminal) one line per event,
+ * and one line per status change while waiting rather than one per check;
+ * on a terminal, a live line with the status and the elapsed time replaces
+ * the waiting lines. Colour only on a terminal, never with NO_COLOR. Every
+ * line is redacted before it is written.
+ */
+
+import { neutraliseCommands } from '../common/runtime.js';
+
+export interface LogStream {
+  write(text: string): unknown;
+  isTTY?: boolean;
+}
+
+export interface LogOptions {
+  /** A terminal: the live status line, and colour unless `colour` is false. */
+  terminal: boolean;
+  colour: boolean;
+  /** Debug lines are written too. */
+  debug: boolean;
+  redact: (text: string) => string;
+  /** Milliseconds on a monotonic clock, for the live line's elapsed time. */
+  now?: () => number;
+}
+
+const STYLES = { bold: '1', dim: '2', red: '31', yellow: '33', green: '32', cyan: '36' } as const;
+type Style = keyof typeof STYLES;
+
+/**
+ * A waiting line of the core (run/wait): `waiting until live: WHAT; 12.0 s so
+ * far, next check in 4.0 s`. WHAT changes when the status does.
+ */
+const WAITING =
+  /^waiting until live: (.*); (\d+(?:\.\d+)?) s so far, next check in \d+(?:\.\d+)? s$/s;
+
+/** Whether colour is wanted: a terminal, and NO_COLOR unset or empty (no-color.org). */
+export function wantsColour(
+  terminal: boolean,
+  env: Readonly<Record<string, string | undefined>>,
+): boolean {
+  return terminal && (env.NO_COLOR === undefined || env.NO_COLOR === '');
+}
+
+function formatSeconds(seconds: number): string {
+  if (seconds < 60) return `${Math.floor(seconds)} s`;
+  const minutes = Math.floor(seconds / 60);
+  return `${minutes} min ${String(Math.floor(seconds % 60)).padStart(2, '0')} s`;
+}
+
+export class StderrLog {
+  readonly #stream: LogStream;
+  readonly #options: LogOptions;
+  readonly #now: () => number;
+  /** The waiting state last shown: in CI, the line; on a terminal, the live line. */
+  #waiting: string | undefined;
+  #live: { what: string; since: number; timer?: ReturnType<typeof setInterval> } | undefined;
+  #liveShown = false;
+
+  constructor(stream: LogStream, options: LogOptions) {
+    this.#stream = stream;
+    this.#options = options;
+    this.#now = options.now ?? (() => performance.now());
+  }
+
+  #style(style: Style, text: string): string {
+    return this.#options.colour ? `\u001b[${STYLES[style]}m${text}\u001b[0m` : text;
+  }
+
+  #clean(message: string): string {
+    // The command may run on a GitHub runner too: no line of it may start a runner command.
+    return neutraliseCommands(this.#options.redact(message));
+  }
+
+  #clearLive(): void {
+    if (this.#liveShown) {
+      this.#stream.write('\r\u001b[2K');
+      this.#liveShown = false;
+    }
+  }
+
+  #drawLive(): void {
+    const live = this.#live;
+    if (live === undefined) return;
+    const elapsed = formatSeconds((this.#now() - live.since) / 1000);
+    this.#stream.write(
+      `\r\u001b[2K${this.#style('cyan', '…')} waiting until live: ${live.what} ${this.#style('dim', `(${elapsed})`)}`,
+    );
+    this.#liveShown = true;
+  }
+
+  #line(text: string): void {
+    this.#clearLive();
+    this.#stream.write(`${text}\n`);
+    if (this.#live !== undefined) this.#drawLive();
+  }
+
+  info(message: string): void {
+    const clean = this.#clean(message);
+    const waiting = WAITING.exec(clean);
+    if (waiting === null) {
+      // The wait is over (or never began): the live line gives way for good.
+      this.#endLive(false);
+      this.#line(clean);
+      return;
+    }
+    const what = waiting[1] ?? '';
+    const soFarMs = Number(waiting[2]) * 1000;
+    if (this.#options.terminal) {
+      this.#live ??= { what, since: this.#now() - soFarMs };
+      this.#live.what = what;
+      this.#live.timer ??= setInterval(() => this.#drawLive(), 1000);
+      // The timer must not keep the process alive once the run is over.
+      this.#live.timer.unref?.();
+      this.#drawLive();
+      return;
+    }
+    if (what === this.#waiting) return;
+    this.#waiting = what;
+    this.#line(`waiting until live: ${what} (${formatSeconds(soFarMs / 1000)} so far)`);
+  }
+
+  notice(message: string): void {
+    this.#line(`${this.#style('bold', 'notice:')} ${this.#clean(message)}`);
+  }
+
+  warning(message: string): void {
+    this.#line(`${this.#style('yellow', 'warning:')} ${this.#clean(message)}`);
+  }
+
+  error(message: string): void {
+    this.#line(`${this.#style('red', 'error:')} ${this.#clean(message)}`);
+  }
+
+  success(message: string): void {
+    this.#line(`${this.#style('green', 'done:')} ${this.#clean(message)}`);
+  }
+
+  debug(message: string): void {
+    if (this.#options.debug) this.#line(this.#style('dim', `debug: ${this.#clean(message)}`));
+  }
+
+  /** A phase's heading, as the action's log groups. */
+  async group<T>(name: string, phase: () => Promise<T>): Promise<T> {
+    this.#line(this.#style('bold', `== ${this.#clean(name)}`));
+    return phase();
+  }
+
+  #endLive(keep: boolean): void {
+    const live = this.#live;
+    if (live === undefined) return;
+    if (live.timer !== undefined) clearInterval(live.timer);
+    this.#live = undefined;
+    if (keep && this.#liveShown) {
+      this.#stream.write('\n');
+      this.#liveShown = false;
+    }
+    this.#clearLive();
+  }
+
+  /** Ends the live line, if any, leaving its last state on screen. */
+  close(): void {
+    this.#endLive(true);
+  }
+}

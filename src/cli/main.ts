@@ -1,0 +1,260 @@
+/**
+ * The command's run, wired to the world it is given (arguments, environment,
+ * streams, files, signals): reads the invocation, describes the run from the
+ * CI system, runs the core, and writes the outputs and the exit status.
+ * Only this folder and src/github/ read the environment or know where they
+ * run; everything here takes the world as an argument, so tests can run it
+ * in-process as well as through dist/cli.js.
+ */
+import { Redactor } from '../common/redact.js';
+import { systemClock } from '../common/runtime.js';
+import { InputError } from '../inputs/errors.js';
+import { summaryHtml, type Outputs } from '../run/report.js';
+import type { ProxySettings } from '../service/proxy.js';
+import { readInvocation, UsageError, type CliRequest, type Environment } from './arguments.js';
+import { describeCiRun, runDescription, type CiRun } from './ci.js';
+import { checkInputs, runCommand as runCore } from './core.js';
+import { actionDescriptions, commandHelp, topHelp } from './help.js';
+import { StderrLog, wantsColour, type LogStream } from './log.js';
+import { optionTable, type OptionSpec } from './options.js';
+import { outputsDotenv, outputsJson } from './outputs.js';
+
+/** Exit statuses (the contract's table). */
+export const EXIT = { done: 0, failed: 1, usage: 2, interrupted: 130 } as const;
+
+export interface CliWorld {
+  args: readonly string[];
+  env: Environment;
+  cwd: string;
+  stdout: LogStream;
+  stderr: LogStream;
+  readFile: (path: string) => string;
+  writeFile: (path: string, text: string) => void;
+  version: string;
+  /** The package's folder (dist/..), which holds action.yml: the help's descriptions. */
+  packageDir: string;
+  /** Calls `handler` on SIGINT and SIGTERM until the returned function is called. */
+  onSignal: (handler: (signal: string) => void) => () => void;
+  /** Ends the process at once (a second signal). */
+  exit: (code: number) => void;
+}
+
+const BOOLEAN_TRUE = new Set(['true', 'True', 'TRUE', '1']);
+
+/** How a message names an input: the way it was given, else its option and variable. */
+function inputLabels(table: readonly OptionSpec[]): Map<string, string> {
+  const labels = new Map<string, string>();
+  for (const spec of table) {
+    const variable = spec.variable === undefined ? '' : ` (or ${spec.variable})`;
+    switch (spec.role.kind) {
+      case 'input':
+        labels.set(spec.role.input, `--${spec.option}${variable}`);
+        break;
+      case 'api-key-file':
+        labels.set('api-key', `the API key (DEPLOY_API_KEY or --api-key-file)`);
+        break;
+      case 'header':
+        labels.set('headers', `the headers (--header or DEPLOY_HEADERS)`);
+        break;
+      case 'secrets-file':
+        labels.set('secrets', `the secrets (--secret, --secrets-file or DEPLOY_SECRETS)`);
+        break;
+      default:
+        break;
+    }
+  }
+  return labels;
+}
+
+/** The core's input error, with each input named as the command knows it. */
+function describeInputError(error: InputError, request: CliRequest, ci: CiRun): string {
+  const labels = inputLabels(optionTable());
+  const lines = error.problems.map(({ input, problem }) => {
+    const origin = request.origins[input as keyof CliRequest['origins']];
+    let label = origin ?? labels.get(input) ?? input;
+    if (input === 'repository' && origin === undefined && ci.slug !== undefined) {
+      label = `--repository (defaulted to ${ci.where}'s project ${ci.slug}: pass --repository owner/name)`;
+    }
+    return `${label}: ${problem}`;
+  });
+  return lines.length === 1
+    ? `invalid input ${lines[0]}`
+    : `invalid inputs:\n${lines.map((line) => `  - ${line}`).join('\n')}`;
+}
+
+/**
+ * One line on where the run is, and the branch head it is for when known
+ * (when not, the core says why nothing is targeted, where that matters).
+ */
+function describeRun(ci: CiRun): string {
+  const { head } = ci;
+  if (head.kind === 'none') return `run: ${ci.where}`;
+  const from =
+    head.pullRequest && head.repository !== undefined && head.repository !== ci.slug
+      ? ` (a pull request from ${head.repository})`
+      : head.pullRequest
+        ? ' (a pull request)'
+        : '';
+  return `run: ${ci.where}, branch ${head.branch} at ${head.sha.slice(0, 12)}${from}`;
+}
+
+/** The proxy variables as undici reads them: the lower-case name first. */
+function proxySettings(env: Environment): ProxySettings {
+  const variable = (name: string) => env[name.toLowerCase()] ?? env[name];
+  return {
+    httpsProxy: variable('HTTPS_PROXY'),
+    httpProxy: variable('HTTP_PROXY'),
+    noProxy: variable('NO_PROXY'),
+  };
+}
+
+interface Written {
+  outputs: Outputs;
+  error?: string;
+}
+
+/** Writes --json, --dotenv and --summary; false when a file could not be written. */
+function writeResults(
+  request: CliRequest,
+  written: Written,
+  summary: string | undefined,
+  world: CliWorld,
+  log: StderrLog,
+  redact: (text: string) => string,
+): boolean {
+  let ok = true;
+  if (request.json) {
+    // Outputs are redacted by structure; the error is free text.
+    const json = outputsJson(
+      written.outputs,
+      written.error === undefined ? undefined : redact(written.error),
+    );
+    world.stdout.write(`${JSON.stringify(json, null, 2)}\n`);
+  }
+  const files: [string | undefined, () => string][] = [
+    [
+      request.dotenv,
+      () => {
+        const { text, skipped } = outputsDotenv(written.outputs);
+        for (const name of skipped)
+          log.warning(`--dotenv: ${name} is left out (it would not fit a dotenv line)`);
+        return text;
+      },
+    ],
+    [request.summary, () => (summary === undefined ? '' : redact(summary))],
+  ];
+  for (const [path, text] of files) {
+    if (path === undefined) continue;
+    try {
+      world.writeFile(path, text());
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException | undefined)?.code ?? 'failed';
+      log.error(`could not write ${path} (${code})`);
+      ok = false;
+    }
+  }
+  return ok;
+}
+
+async function runCommand(request: CliRequest, world: CliWorld): Promise<number> {
+  const redactor = new Redactor();
+  for (const value of request.secretValues) redactor.add(value);
+  const redact = (text: string) => redactor.redact(text);
+  const terminal = world.stderr.isTTY === true;
+  const log = new StderrLog(world.stderr, {
+    terminal,
+    colour: wantsColour(terminal, world.env),
+    debug: BOOLEAN_TRUE.has(world.env.DEPLOY_DEBUG ?? ''),
+    redact,
+  });
+  const ci = describeCiRun(world.env, world.cwd);
+  const run = runDescription(ci, world.cwd);
+  const read = (name: keyof CliRequest['inputs']) => request.inputs[name];
+  const written: Written = { outputs: {} };
+  try {
+    checkInputs(request.command, read, run);
+  } catch (error) {
+    if (!(error instanceof InputError)) throw error;
+    written.error = describeInputError(error, request, ci);
+    log.error(written.error);
+    writeResults(request, written, undefined, world, log, redact);
+    return EXIT.usage;
+  }
+  if (request.command === 'deploy') log.info(describeRun(ci));
+  const controller = new AbortController();
+  const stopListening = world.onSignal((signal) => {
+    if (controller.signal.aborted) {
+      log.close();
+      world.exit(EXIT.interrupted);
+      return;
+    }
+    log.warning(`received ${signal}: stopping (again to quit at once)`);
+    controller.abort();
+  });
+  let outcome;
+  try {
+    outcome = await runCore(request.command, {
+      read,
+      run,
+      proxy: proxySettings(world.env),
+      logger: log,
+      clock: systemClock,
+      signal: controller.signal,
+      group: (name, phase) => log.group(name, phase),
+      mask: (value) => redactor.add(value),
+      redact,
+      setOutputs: (outputs) => {
+        written.outputs = { ...written.outputs, ...outputs };
+      },
+    });
+  } finally {
+    stopListening();
+    log.close();
+  }
+  if (outcome.stack !== undefined) log.debug(outcome.stack);
+  written.error = outcome.failure;
+  const interrupted = controller.signal.aborted;
+  if (outcome.failure !== undefined) log.error(outcome.failure);
+  const summary =
+    outcome.summary === undefined ? undefined : summaryHtml({ ...outcome.summary, redact });
+  const filesWritten = writeResults(request, written, summary, world, log, redact);
+  if (interrupted) return EXIT.interrupted;
+  // The inputs were checked above: a failure now is the deploy's.
+  if (outcome.failure !== undefined) return EXIT.failed;
+  return filesWritten ? EXIT.done : EXIT.failed;
+}
+
+/** action.yml's descriptions of the inputs; none when it cannot be read (the help still lists every option). */
+function readDescriptions(world: CliWorld) {
+  try {
+    return actionDescriptions(world.readFile(`${world.packageDir}/action.yml`));
+  } catch {
+    return {};
+  }
+}
+
+/** Runs the command; resolves to its exit status. Never throws for an expected failure. */
+export async function main(world: CliWorld): Promise<number> {
+  let invocation;
+  try {
+    invocation = readInvocation(world.args, { env: world.env, readFile: world.readFile });
+  } catch (error) {
+    if (!(error instanceof UsageError)) throw error;
+    world.stderr.write(`deploy-agent: ${error.message}\n`);
+    return EXIT.usage;
+  }
+  switch (invocation.kind) {
+    case 'help':
+      world.stdout.write(
+        invocation.command === undefined
+          ? topHelp(world.version)
+          : commandHelp(invocation.command, readDescriptions(world)),
+      );
+      return EXIT.done;
+    case 'version':
+      world.stdout.write(`${world.version}\n`);
+      return EXIT.done;
+    case 'run':
+      return runCommand(invocation.request, world);
+  }
+}

@@ -1,0 +1,246 @@
+/**
+ * The command's options, generated from the declared inputs (`INPUTS`): each
+ * input of the action is `--name` with the variable `DEPLOY_NAME` and its
+ * declared default, and its description is action.yml's, so that the action,
+ * the command and the help cannot disagree (test/cli/contract.test.ts checks
+ * them against action.yml). A new input is a `--value` option by itself;
+ * the only hand-written part is the inputs that reach the command otherwise
+ * (`INPUT_SHAPES`): flags, and secrets, which never sit on a command line.
+ */
+import { INPUTS, INPUT_NAMES, type InputDefault, type InputName } from '../inputs/declared.js';
+
+export const COMMANDS = ['deploy', 'status'] as const;
+export type Command = (typeof COMMANDS)[number];
+
+/** How one of the action's inputs reaches the command. */
+export type InputShape =
+  /** `--input VALUE`, or `DEPLOY_INPUT`. */
+  | { kind: 'value' }
+  /** `--option` (no value), or `DEPLOY_OPTION` with the action's boolean spellings. */
+  | { kind: 'flag'; option?: string }
+  /** `DEPLOY_API_KEY`, or `--api-key-file FILE`: never `--api-key`. */
+  | { kind: 'api-key' }
+  /** `--header NAME` (repeatable), each value from the variable NAME, or `DEPLOY_HEADERS`. */
+  | { kind: 'headers' }
+  /** `--secrets-file FILE`, `--secret NAME` (repeatable), or `DEPLOY_SECRETS`. */
+  | { kind: 'secrets' };
+
+/** The inputs that are not `--name VALUE`; every other declared input is. */
+export const INPUT_SHAPES: Readonly<Partial<Record<InputName, InputShape>>> = {
+  'api-key': { kind: 'api-key' },
+  headers: { kind: 'headers' },
+  secrets: { kind: 'secrets' },
+  'wait-for-ready': { kind: 'flag', option: 'wait' },
+  'dry-run': { kind: 'flag' },
+};
+
+export function shapeOf(input: InputName): InputShape {
+  return INPUT_SHAPES[input] ?? { kind: 'value' };
+}
+
+/**
+ * The inputs `status` takes: the service's (where it is, how to sign in),
+ * the name, the wait's, and the dashboard's address for its output. It
+ * looks a deployment up: no source, no plan.
+ */
+export const STATUS_INPUTS: readonly InputName[] = [
+  'api-url',
+  'api-key',
+  'api-key-header',
+  'headers',
+  'name',
+  'wait-for-ready',
+  'wait-timeout',
+  'dashboard-url',
+];
+
+/** Each input's description, as action.yml words it (read at run time, for the help). */
+export type Descriptions = Readonly<Partial<Record<string, string>>>;
+
+export type OptionRole =
+  | { kind: 'input'; input: InputName }
+  | { kind: 'api-key-file' }
+  | { kind: 'header' }
+  | { kind: 'secrets-file' }
+  | { kind: 'secret' }
+  | { kind: 'output'; output: 'json' | 'dotenv' | 'summary' };
+
+/** One option of the command line, generated or written here. */
+export interface OptionSpec {
+  /** Without the dashes: `name`, `wait`, `api-key-file`. */
+  option: string;
+  type: 'string' | 'boolean';
+  multiple: boolean;
+  /** What the value is, for the help: `VALUE`, `FILE`, `NAME`. */
+  valueName?: string;
+  /** The environment variable that gives it when the option is absent. */
+  variable?: string;
+  /** The default, as the help shows it. */
+  defaultText?: string;
+  description: string;
+  commands: readonly Command[];
+  role: OptionRole;
+}
+
+/** `DEPLOY_` + the name upper-cased with `-` as `_`: `wait-timeout` → `DEPLOY_WAIT_TIMEOUT`. */
+export function variableOf(name: string): string {
+  return `DEPLOY_${environmentName(name)}`;
+}
+
+/** A name as an environment variable's: upper-cased, `-` as `_` (`X-Tenant-Id` → `X_TENANT_ID`). */
+export function environmentName(name: string): string {
+  return name.toUpperCase().replaceAll('-', '_');
+}
+
+function shownDefault(value: InputDefault | undefined): string | undefined {
+  if (value === undefined || value === '') return undefined;
+  if (typeof value === 'string') return value;
+  // `repository`'s `${{ github.repository }}`: here, the CI's project slug.
+  return "the CI system's project slug";
+}
+
+function commandsOf(input: InputName): readonly Command[] {
+  return STATUS_INPUTS.includes(input) ? COMMANDS : ['deploy'];
+}
+
+/** The options of one input, from its shape and its declaration. */
+function inputOptions(input: InputName, description: string): OptionSpec[] {
+  const shape = shapeOf(input);
+  const commands = commandsOf(input);
+  const defaultText = shownDefault(INPUTS[input].default);
+  const role: OptionRole = { kind: 'input', input };
+  switch (shape.kind) {
+    case 'value':
+      return [
+        {
+          option: input,
+          type: 'string',
+          multiple: false,
+          valueName: 'VALUE',
+          variable: variableOf(input),
+          defaultText,
+          description,
+          commands,
+          role,
+        },
+      ];
+    case 'flag': {
+      const option = shape.option ?? input;
+      return [
+        {
+          option,
+          type: 'boolean',
+          multiple: false,
+          variable: variableOf(option),
+          defaultText,
+          description,
+          commands,
+          role,
+        },
+      ];
+    }
+    case 'api-key':
+      return [
+        {
+          option: 'api-key-file',
+          type: 'string',
+          multiple: false,
+          valueName: 'FILE',
+          variable: variableOf(input),
+          description: `${description} Read from FILE (one trailing line break dropped) or from the variable; never an option's value.`,
+          commands,
+          role: { kind: 'api-key-file' },
+        },
+      ];
+    case 'headers':
+      return [
+        {
+          option: 'header',
+          type: 'string',
+          multiple: true,
+          valueName: 'NAME',
+          variable: variableOf(input),
+          description:
+            'Sends the header NAME with the value of the environment variable NAME upper-cased, - as _ (--header X-Tenant-Id reads X_TENANT_ID); repeatable. The variable holds "Name: value" lines instead. Values are masked.',
+          commands,
+          role: { kind: 'header' },
+        },
+      ];
+    case 'secrets':
+      return [
+        {
+          option: 'secrets-file',
+          type: 'string',
+          multiple: false,
+          valueName: 'FILE',
+          variable: variableOf(input),
+          description:
+            'Deployment secrets from FILE: NAME=value lines or a JSON object {"NAME": "value"}. The variable holds the same text. Every value is masked.',
+          commands,
+          role: { kind: 'secrets-file' },
+        },
+        {
+          option: 'secret',
+          type: 'string',
+          multiple: true,
+          valueName: 'NAME',
+          description:
+            'The deployment secret NAME, its value from the environment variable NAME (as docker run -e NAME); repeatable.',
+          commands,
+          role: { kind: 'secret' },
+        },
+      ];
+  }
+}
+
+const OUTPUT_OPTIONS: readonly OptionSpec[] = [
+  {
+    option: 'json',
+    type: 'boolean',
+    multiple: false,
+    description:
+      'Writes the outputs to stdout as one JSON object (created and live as booleans, drift as an array, deployment as an object; error when it failed), on failure and interrupt too.',
+    commands: COMMANDS,
+    role: { kind: 'output', output: 'json' },
+  },
+  {
+    option: 'dotenv',
+    type: 'string',
+    multiple: false,
+    valueName: 'FILE',
+    description:
+      "Writes the outputs to FILE as DEPLOY_ID=..., DEPLOY_STATUS=..., DEPLOY_URL=... lines (GitLab's dotenv report), on failure and interrupt too.",
+    commands: COMMANDS,
+    role: { kind: 'output', output: 'dotenv' },
+  },
+  {
+    option: 'summary',
+    type: 'string',
+    multiple: false,
+    valueName: 'FILE',
+    description: 'Writes the run summary (what the action writes to the job summary) to FILE.',
+    commands: COMMANDS,
+    role: { kind: 'output', output: 'summary' },
+  },
+];
+
+/**
+ * Every option, in the declared inputs' order, then the output options;
+ * `descriptions` are action.yml's (the help reads them from the package).
+ */
+export function optionTable(descriptions: Descriptions = {}): OptionSpec[] {
+  return [
+    ...INPUT_NAMES.flatMap((input) => inputOptions(input, descriptions[input] ?? '')),
+    ...OUTPUT_OPTIONS,
+  ];
+}
+
+/** Options a person may try that the command refuses on purpose, and why. */
+export const REFUSED_OPTIONS: Readonly<Record<string, string>> = {
+  'api-key':
+    'a key on the command line is visible in process lists, shell history and CI logs: set DEPLOY_API_KEY or pass --api-key-file FILE',
+  headers:
+    'header values may be secrets, which must not sit on a command line: pass --header NAME (the value comes from the environment variable NAME) or set DEPLOY_HEADERS',
+  secrets:
+    'secret values must not sit on a command line: pass --secret NAME (the value comes from the environment variable NAME), --secrets-file FILE, or set DEPLOY_SECRETS',
+};

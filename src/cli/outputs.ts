@@ -1,0 +1,115 @@
+/**
+ * The action's outputs, written for machines outside GitHub: one JSON object
+ * on stdout (`--json`) and `KEY=value` lines for GitLab's dotenv report
+ * (`--dotenv`). The outputs arrive already redacted by their structure (the
+ * core replaces every secret value in `deployment` and `drift` by `***`);
+ * nothing here redacts by substring, so that a secret `true` cannot turn
+ * `created` into `***`.
+ */
+
+/** The outputs as the core sets them: each a string. */
+export type OutputTexts = Readonly<Partial<Record<string, string>>>;
+
+/** Outputs about GitHub (behaviour 13): the action's alone. */
+const ACTION_ONLY_OUTPUTS = new Set(['github-deployment-id']);
+/** The order of the JSON object's fields: the deployment first, its details last. */
+const JSON_ORDER = [
+  'deployment-id',
+  'status',
+  'created',
+  'live',
+  'commit-sha',
+  'latest-revision-id',
+  'active-revision-id',
+  'repo-url',
+  'repo-ref',
+  'url',
+  'dashboard-url',
+  'drift',
+  'deployment',
+];
+
+function ordered(outputs: OutputTexts): [string, string | undefined][] {
+  const rank = (name: string) => {
+    const index = JSON_ORDER.indexOf(name);
+    return index < 0 ? JSON_ORDER.length : index;
+  };
+  return Object.entries(outputs).sort(([a], [b]) => rank(a) - rank(b));
+}
+
+const BOOLEAN_OUTPUTS = new Set(['created', 'live']);
+const JSON_OUTPUTS = new Set(['drift', 'deployment']);
+
+function parsedJson(name: string, text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    // The core writes these as JSON; text that is not is kept as text rather than lost.
+    return name === 'drift' ? [] : null;
+  }
+}
+
+/**
+ * The JSON object `--json` prints: each known output (`created` and `live`
+ * as booleans, `drift` as an array, `deployment` as an object, the others as
+ * strings), and `error` when the run failed.
+ */
+export function outputsJson(outputs: OutputTexts, error?: string): Record<string, unknown> {
+  const json: Record<string, unknown> = {};
+  for (const [name, text] of ordered(outputs)) {
+    if (text === undefined || ACTION_ONLY_OUTPUTS.has(name)) continue;
+    if (BOOLEAN_OUTPUTS.has(name)) json[name] = text === 'true';
+    else if (JSON_OUTPUTS.has(name)) json[name] = text === '' ? null : parsedJson(name, text);
+    else json[name] = text;
+  }
+  if (error !== undefined) json.error = error;
+  return json;
+}
+
+/** `deployment-id` → `DEPLOY_ID`; `commit-sha` → `DEPLOY_COMMIT_SHA`. */
+export function dotenvName(output: string): string {
+  const name = output === 'deployment-id' ? 'id' : output;
+  return `DEPLOY_${name.toUpperCase().replaceAll('-', '_')}`;
+}
+
+/** GitLab refuses a dotenv report of 5 KB or more. */
+const DOTENV_LIMIT_BYTES = 5 * 1024;
+
+/**
+ * The outputs as a dotenv report GitLab accepts: `KEY=value` lines, no
+ * quotes (GitLab keeps them as part of the value), no blank line, no
+ * comment, no multi-line value (so no `drift` nor `deployment`), and no
+ * empty value (an unset variable reads the same in a later job).
+ */
+export function outputsDotenv(outputs: OutputTexts): { text: string; skipped: string[] } {
+  const lines: [string, string][] = [];
+  const skipped: string[] = [];
+  for (const [name, text] of ordered(outputs)) {
+    if (
+      text === undefined ||
+      text === '' ||
+      ACTION_ONLY_OUTPUTS.has(name) ||
+      JSON_OUTPUTS.has(name)
+    ) {
+      continue;
+    }
+    // eslint-disable-next-line no-control-regex
+    if (/[\u0000-\u001f\u007f]/.test(text) || text !== text.trim()) {
+      skipped.push(name);
+      continue;
+    }
+    lines.push([name, `${dotenvName(name)}=${text}\n`]);
+  }
+  const joined = () => lines.map(([, line]) => line).join('');
+  let text = joined();
+  // The longest value goes first: one huge value must not push out the short ones.
+  while (Buffer.byteLength(text) >= DOTENV_LIMIT_BYTES && lines.length > 0) {
+    const longest = lines.reduce(
+      (best, line, index) => (line[1].length > (lines[best]?.[1].length ?? 0) ? index : best),
+      0,
+    );
+    skipped.push(lines.splice(longest, 1)[0]?.[0] ?? '');
+    text = joined();
+  }
+  return { text, skipped };
+}

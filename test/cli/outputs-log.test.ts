@@ -1,0 +1,181 @@
+/**
+ * What the command writes for machines (--json, --dotenv) and for people
+ * (the stderr log: a line per status change in CI, a live line on a
+ * terminal, colour only there and never with NO_COLOR).
+ */
+import { describe, expect, it } from 'vitest';
+import { StderrLog, wantsColour } from '../../src/cli/log.ts';
+import { dotenvName, outputsDotenv, outputsJson } from '../../src/cli/outputs.ts';
+
+const OUTPUTS = {
+  'deployment-id': 'dep-1',
+  status: 'READY',
+  created: 'false',
+  live: 'true',
+  'commit-sha': '',
+  drift: '[{"field":"secrets.A","wanted":"***","live":"***"}]',
+  deployment: '{"id":"dep-1","secrets":[{"name":"A","value":"***"}]}',
+  'repo-url': 'https://github.com/acme/agent',
+  'github-deployment-id': '77',
+};
+
+describe('--json', () => {
+  it('has created and live as booleans, drift as an array, deployment as an object', () => {
+    const json = outputsJson(OUTPUTS);
+    expect(json).toEqual({
+      'deployment-id': 'dep-1',
+      status: 'READY',
+      created: false,
+      live: true,
+      'commit-sha': '',
+      'repo-url': 'https://github.com/acme/agent',
+      drift: [{ field: 'secrets.A', wanted: '***', live: '***' }],
+      deployment: { id: 'dep-1', secrets: [{ name: 'A', value: '***' }] },
+    });
+    expect(Object.keys(json)[0]).toBe('deployment-id');
+  });
+
+  it('leaves out the outputs about GitHub, and adds error when the run failed', () => {
+    const json = outputsJson(OUTPUTS, 'it failed');
+    expect(json).not.toHaveProperty('github-deployment-id');
+    expect(json.error).toBe('it failed');
+  });
+});
+
+describe('--dotenv', () => {
+  it('names outputs DEPLOY_*, deployment-id as DEPLOY_ID', () => {
+    expect(dotenvName('deployment-id')).toBe('DEPLOY_ID');
+    expect(dotenvName('commit-sha')).toBe('DEPLOY_COMMIT_SHA');
+    expect(dotenvName('dashboard-url')).toBe('DEPLOY_DASHBOARD_URL');
+  });
+
+  it("writes KEY=value lines GitLab's dotenv report accepts: no blank, comment, quote or multi-line value", () => {
+    const { text, skipped } = outputsDotenv({ ...OUTPUTS, url: 'https://agent.example/x y' });
+    expect(text).toBe(
+      [
+        'DEPLOY_ID=dep-1',
+        'DEPLOY_STATUS=READY',
+        'DEPLOY_CREATED=false',
+        'DEPLOY_LIVE=true',
+        'DEPLOY_REPO_URL=https://github.com/acme/agent',
+        'DEPLOY_URL=https://agent.example/x y',
+        '',
+      ].join('\n'),
+    );
+    expect(skipped).toEqual([]);
+    for (const line of text.trimEnd().split('\n')) {
+      expect(line).toMatch(/^[A-Z_][A-Z0-9_]*=[^\n"']*$/);
+    }
+  });
+
+  it('leaves out a value that would break a line, and says so', () => {
+    const { text, skipped } = outputsDotenv({ status: 'READY\nINJECTED=1' });
+    expect(text).toBe('');
+    expect(skipped).toEqual(['status']);
+  });
+
+  it('stays under the 5 KB GitLab accepts', () => {
+    const { text, skipped } = outputsDotenv({ status: 'READY', url: 'x'.repeat(6000) });
+    expect(Buffer.byteLength(text)).toBeLessThan(5 * 1024);
+    expect(skipped).toEqual(['url']);
+  });
+});
+
+function capture(terminal: boolean, colour = false) {
+  const writes: string[] = [];
+  let now = 0;
+  const log = new StderrLog(
+    { write: (text: string) => writes.push(text), isTTY: terminal },
+    {
+      terminal,
+      colour,
+      debug: false,
+      redact: (text) => text.replaceAll('s3cret-value', '***'),
+      now: () => now,
+    },
+  );
+  return {
+    log,
+    text: () => writes.join(''),
+    advance: (ms: number) => {
+      now += ms;
+    },
+  };
+}
+
+const waiting = (what: string, soFar: number) =>
+  `waiting until live: ${what}; ${soFar.toFixed(1)} s so far, next check in 1.0 s`;
+
+describe('the log in CI (no terminal)', () => {
+  it('writes one line per status change while waiting, not one per check', () => {
+    const { log, text } = capture(false);
+    log.info(waiting('status is DEPLOYING, not READY', 0));
+    log.info(waiting('status is DEPLOYING, not READY', 2));
+    log.info(waiting('status is DEPLOYING, not READY', 4));
+    log.info(waiting('revision r2 is not active yet', 6));
+    log.info("'agent' is live");
+    expect(text()).toBe(
+      [
+        'waiting until live: status is DEPLOYING, not READY (0 s so far)',
+        'waiting until live: revision r2 is not active yet (6 s so far)',
+        "'agent' is live",
+        '',
+      ].join('\n'),
+    );
+  });
+
+  it('redacts every line, and never writes a line a GitHub runner would take for a command', () => {
+    const { log, text } = capture(false);
+    log.warning('the key s3cret-value was refused');
+    log.info('::set-output name=x::y');
+    expect(text()).toBe('warning: the key *** was refused\n[text] ::set-output name=x::y\n');
+  });
+
+  it('has no colour and no control sequence', () => {
+    const { log, text } = capture(false);
+    log.error('failed');
+    log.info(waiting('status is DEPLOYING, not READY', 0));
+    // eslint-disable-next-line no-control-regex
+    expect(text()).not.toMatch(/\u001b|\r/);
+  });
+});
+
+describe('the log on a terminal', () => {
+  it('keeps one live line with the status and the elapsed time', () => {
+    const { log, text, advance } = capture(true);
+    log.info(waiting('status is DEPLOYING, not READY', 0));
+    advance(3000);
+    log.info(waiting('status is DEPLOYING, not READY', 3));
+    advance(62_000);
+    log.info(waiting('revision r2 is not active yet', 65));
+    log.info("'agent' is live");
+    log.close();
+    const screen = text();
+    expect(screen).toContain(
+      '\r\u001b[2K… waiting until live: status is DEPLOYING, not READY (0 s)',
+    );
+    expect(screen).toContain('waiting until live: status is DEPLOYING, not READY (3 s)');
+    expect(screen).toContain('waiting until live: revision r2 is not active yet (1 min 05 s)');
+    // The live line is cleared, not left behind, when the run goes on.
+    expect(screen.endsWith("\r\u001b[2K'agent' is live\n")).toBe(true);
+    expect(screen.split('\n')).toHaveLength(2);
+  });
+
+  it('colours only when asked', () => {
+    const plain = capture(true, false);
+    plain.log.error('failed');
+    expect(plain.text()).toBe('error: failed\n');
+    const coloured = capture(true, true);
+    coloured.log.error('failed');
+    expect(coloured.text()).toBe('\u001b[31merror:\u001b[0m failed\n');
+  });
+});
+
+describe('wantsColour', () => {
+  it('on a terminal, unless NO_COLOR is set and not empty', () => {
+    expect(wantsColour(true, {})).toBe(true);
+    expect(wantsColour(true, { NO_COLOR: '1' })).toBe(false);
+    expect(wantsColour(true, { NO_COLOR: '' })).toBe(true);
+    expect(wantsColour(false, {})).toBe(false);
+  });
+});
