@@ -157,7 +157,7 @@ export function commentBody(
   if (report.supersededBy !== undefined) {
     rows.push([
       'Commit',
-      `${commit(report.supersededBy)} is live: it superseded ${commit(report.targetCommit)} (a newer push)`,
+      `${commit(report.supersededBy)} is live: a newer commit, which superseded ${commit(report.targetCommit)}`,
     ]);
   } else if (report.stage === 'live' && report.liveCommit !== undefined) {
     rows.push(['Commit', `${commit(report.liveCommit)} is live`]);

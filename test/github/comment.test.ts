@@ -118,7 +118,9 @@ describe('body', () => {
       targetCommit: 'a'.repeat(40),
       supersededBy: 'b'.repeat(40),
     });
-    expect(superseded).toContain('`bbbbbbbbbbbb` is live: it superseded `aaaaaaaaaaaa`');
+    expect(superseded).toContain(
+      '`bbbbbbbbbbbb` is live: a newer commit, which superseded `aaaaaaaaaaaa`',
+    );
     const waiting = commentBody({
       ...base,
       stage: 'deploying',
