@@ -100,11 +100,8 @@ describe('the published package', () => {
 
   const bin = () => path.join(installed, 'node_modules', '.bin', 'deploy-agent');
 
-  it.each([
-    ['24', NODE24],
-    ['22', process.env.NODE22],
-  ])('runs deploy-agent --version and a dry run from the install, on Node %s', async (_, node) => {
-    if (node === undefined || node === '') return; // NODE22 not given: Node 24 only.
+  /** `deploy-agent --version` and a dry run from the install, under `node`. */
+  async function runsFromTheInstall(node: string) {
     const env = { PATH: pathWith(node) };
     const version = await runCli(['--version'], { command: [bin()], env, cwd: installed });
     expect(version.stdout.trim()).toBe(
@@ -132,7 +129,19 @@ describe('the published package', () => {
     expect(dryRun.json).toMatchObject({ created: false, live: false });
     expect(emu.requests.filter((request) => request.method === 'POST')).toHaveLength(0);
     expect(emu.requests.length).toBeGreaterThan(0);
+  }
+
+  it('runs deploy-agent --version and a dry run from the install, on Node 24', async () => {
+    await runsFromTheInstall(NODE24);
   });
+
+  // CI's node22 job sets NODE22 (ci.yml); elsewhere this shows as skipped, not passed.
+  it.skipIf(!process.env.NODE22)(
+    'runs deploy-agent --version and a dry run from the install, on Node 22',
+    async () => {
+      await runsFromTheInstall(process.env.NODE22 ?? '');
+    },
+  );
 });
 
 describe('the release workflow', () => {
