@@ -5,6 +5,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
+import { GITHUB_INPUTS, GITHUB_INPUT_NAMES, GITHUB_OUTPUT_NAMES } from '../../src/github/inputs.ts';
 import { INPUTS, INPUT_NAMES, defaultText } from '../../src/inputs/declared.ts';
 import { OUTPUT_NAMES } from '../../src/run/report.ts';
 import { ROOT, WORKFLOW_REPOSITORY, actionYml, withDefaults } from '../support/action.ts';
@@ -57,6 +58,10 @@ function unquote(cell: string): string {
 const action = actionYml();
 const readme = readFileSync(`${ROOT}README.md`, 'utf8');
 const declaredInputs = Object.entries(action.inputs ?? {});
+/** Every input the code declares: the core's, then the GitHub Action's own (src/github/inputs.ts). */
+const CODE_INPUTS = { ...INPUTS, ...GITHUB_INPUTS };
+type CodeInputName = keyof typeof CODE_INPUTS;
+const CODE_INPUT_NAMES: readonly CodeInputName[] = [...INPUT_NAMES, ...GITHUB_INPUT_NAMES];
 const declaredOutputs = Object.entries(action.outputs ?? {});
 
 interface InputRow {
@@ -143,28 +148,28 @@ describe('action.yml and the code', () => {
   it('declare the same inputs in the same order', () => {
     expect(
       declaredInputs.map(([name]) => name),
-      'action.yml inputs vs INPUT_NAMES of src/inputs/declared.ts',
-    ).toEqual([...INPUT_NAMES]);
+      'action.yml inputs vs INPUT_NAMES of src/inputs/declared.ts, then GITHUB_INPUT_NAMES of src/github/inputs.ts',
+    ).toEqual([...CODE_INPUT_NAMES]);
   });
 
   it.each(declaredInputs.filter(([, declared]) => declared.default !== undefined))(
     'input %s: its parser accepts the default action.yml declares',
     (name) => {
-      const parser = INPUT_NAMES.find((known) => known === name);
-      expect(parser, `input '${name}' is not in src/inputs/declared.ts`).toBeDefined();
+      const parser = CODE_INPUT_NAMES.find((known) => known === name);
+      expect(parser, `input '${name}' is not declared in src/`).toBeDefined();
       if (parser === undefined) return;
       const fallback = withDefaults({})[name] ?? '';
       const run = { workspace: ROOT, repository: WORKFLOW_REPOSITORY };
-      expect(() => INPUTS[parser].parse(fallback, run)).not.toThrow();
+      expect(() => CODE_INPUTS[parser].parse(fallback, run)).not.toThrow();
     },
   );
 
   it.each(declaredInputs)(
     'input %s: the code declares the default action.yml does',
     (name, declared) => {
-      const input = INPUT_NAMES.find((known) => known === name);
-      if (input === undefined) throw new Error(`input '${name}' is not in src/inputs/declared.ts`);
-      const code = INPUTS[input].default;
+      const input = CODE_INPUT_NAMES.find((known) => known === name);
+      if (input === undefined) throw new Error(`input '${name}' is not declared in src/`);
+      const code = CODE_INPUTS[input].default;
       // A default taken from the run is the expression action.yml evaluates for it.
       const spelled = typeof code === 'object' ? `\${{ github.${code.run} }}` : code;
       expect(spelled, `the default of input '${name}' in src/inputs/declared.ts`).toBe(
@@ -183,8 +188,8 @@ describe('action.yml and the code', () => {
   it('declare the same outputs in the same order', () => {
     expect(
       declaredOutputs.map(([name]) => name),
-      'action.yml outputs vs OUTPUT_NAMES of src/run/report.ts',
-    ).toEqual([...OUTPUT_NAMES]);
+      'action.yml outputs vs OUTPUT_NAMES of src/run/report.ts, then GITHUB_OUTPUT_NAMES of src/github/inputs.ts',
+    ).toEqual([...OUTPUT_NAMES, ...GITHUB_OUTPUT_NAMES]);
   });
 });
 
