@@ -39794,6 +39794,13 @@ function summaryHtml(input) {
         ['Active revision', shown?.active_revision_id],
         ['Workflow commit', shortSha(commit)],
     ];
+    // Shown as text, not links: the address is the service's, the template the workflow's.
+    const url = shown?.source_config.custom_url;
+    const dashboard = shown === undefined ? undefined : dashboardUrlOf(plan.dashboardUrl, shown);
+    if (url != null && url !== '')
+        rows.splice(2, 0, ['URL', url]);
+    if (dashboard !== undefined)
+        rows.splice(2, 0, ['Dashboard', dashboard]);
     const table = rows
         .map(([label, value]) => `<tr><th align="left">${label}</th><td>${cell(value)}</td></tr>`)
         .join('\n');

@@ -142,7 +142,7 @@ function summaryText(value: string, redact: (text: string) => string): string {
 }
 
 export interface SummaryInput {
-  plan: Pick<Plan, 'name' | 'source' | 'dryRun'>;
+  plan: Pick<Plan, 'name' | 'source' | 'dryRun' | 'dashboardUrl'>;
   result?: DeployResult;
   /** The latest state of the deployment (after waiting), if any. */
   deployment?: Deployment;
@@ -228,6 +228,11 @@ export function summaryHtml(input: SummaryInput): string {
     ['Active revision', shown?.active_revision_id],
     ['Workflow commit', shortSha(commit)],
   ];
+  // Shown as text, not links: the address is the service's, the template the workflow's.
+  const url = shown?.source_config.custom_url;
+  const dashboard = shown === undefined ? undefined : dashboardUrlOf(plan.dashboardUrl, shown);
+  if (url != null && url !== '') rows.splice(2, 0, ['URL', url]);
+  if (dashboard !== undefined) rows.splice(2, 0, ['Dashboard', dashboard]);
   const table = rows
     .map(([label, value]) => `<tr><th align="left">${label}</th><td>${cell(value)}</td></tr>`)
     .join('\n');

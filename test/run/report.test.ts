@@ -98,6 +98,24 @@ describe('summary', () => {
     expect(html).toContain('<td>0123456789ab</td>');
   });
 
+  it("shows the deployment's address and its dashboard as text, only when known", () => {
+    const withUrl = { ...deployment, source_config: { custom_url: 'https://a.example/[x](y)' } };
+    const html = summaryHtml({
+      plan: { ...plan, dashboardUrl: 'https://console.example/d/{id}' },
+      result: { deployment: withUrl, created: false, request },
+    });
+
+    expect(html).toContain(
+      '<th align="left">URL</th><td>https://a.example/&#91;x&#93;&#40;y&#41;</td>',
+    );
+    expect(html).toContain(
+      `<th align="left">Dashboard</th><td>https://console.example/d/${deployment.id}</td>`,
+    );
+    expect(html).not.toContain('<a ');
+    const plain = summaryHtml({ plan, result: { deployment, created: false, request } });
+    expect(plain).not.toMatch(/>URL<|>Dashboard</);
+  });
+
   it('says a dry run would create', () => {
     const html = summaryHtml({
       plan: { ...plan, dryRun: true },
