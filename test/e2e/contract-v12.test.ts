@@ -8,17 +8,22 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { startEmulator, type Emulator } from '../emulator/emulator.ts';
 import { runAction } from '../support/run-action.ts';
-import { INTEGRATION, codehostStep } from '../support/fixtures.ts';
+import {
+  INTEGRATION,
+  codehostStep,
+  AGENT_REPO_URL,
+  seedAgentRepository,
+} from '../support/fixtures.ts';
 import { TENANT_ID } from '../support/ids.ts';
 
-const REPO = 'https://github.com/acme/agent';
+const REPO = AGENT_REPO_URL;
 const HEAD = '4444444444444444444444444444444444444444';
 
 let emu: Emulator;
 
 beforeEach(async () => {
   emu = await startEmulator({ tenantId: TENANT_ID });
-  emu.seedRepos(INTEGRATION, [{ owner: 'acme', name: 'agent', url: REPO, default_branch: 'main' }]);
+  seedAgentRepository(emu);
 });
 
 afterEach(async () => {

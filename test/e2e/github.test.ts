@@ -13,7 +13,12 @@ import {
   startGitHubEmulator,
   type GitHubEmulator,
 } from '../emulator/github.ts';
-import { INTEGRATION, codehostStep } from '../support/fixtures.ts';
+import {
+  INTEGRATION,
+  codehostStep,
+  AGENT_REPO_URL,
+  seedAgentRepository,
+} from '../support/fixtures.ts';
 import {
   GITHUB_TOKEN,
   PR_HEAD,
@@ -26,7 +31,7 @@ import {
 import { TENANT_ID } from '../support/ids.ts';
 import { printed, startAction, type ActionRun, type RunOptions } from '../support/run-action.ts';
 
-const REPO = 'https://github.com/acme/agent';
+const REPO = AGENT_REPO_URL;
 const OLD = '1111111111111111111111111111111111111111';
 const MIDDLE = '2222222222222222222222222222222222222222';
 const NEW = '3333333333333333333333333333333333333333';
@@ -42,7 +47,7 @@ beforeEach(async () => {
     startEmulator({ tenantId: TENANT_ID, apiKey: API_KEY }),
     startGitHubEmulator(),
   ]);
-  emu.seedRepos(INTEGRATION, [{ owner: 'acme', name: 'agent', url: REPO, default_branch: 'main' }]);
+  seedAgentRepository(emu);
   gh.addToken(GITHUB_TOKEN, GITHUB_ACTIONS_BOT);
   gh.chain(OLD, MIDDLE, NEW, PR_HEAD);
 });

@@ -6,9 +6,14 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { startEmulator, type Emulator } from '../emulator/emulator.ts';
 import { printed, runAction, startAction, type ActionRun } from '../support/run-action.ts';
-import { INTEGRATION, codehostStep } from '../support/fixtures.ts';
+import {
+  INTEGRATION,
+  codehostStep,
+  AGENT_REPO_URL,
+  seedAgentRepository,
+} from '../support/fixtures.ts';
 
-const REPO = 'https://github.com/acme/agent';
+const REPO = AGENT_REPO_URL;
 const OLD = '1111111111111111111111111111111111111111';
 const NEW = '2222222222222222222222222222222222222222';
 const NEWER = '3333333333333333333333333333333333333333';
@@ -19,7 +24,7 @@ let emu: Emulator;
 
 beforeEach(async () => {
   emu = await startEmulator();
-  emu.seedRepos(INTEGRATION, [{ owner: 'acme', name: 'agent', url: REPO, default_branch: 'main' }]);
+  seedAgentRepository(emu);
 });
 
 afterEach(async () => {

@@ -11,9 +11,14 @@ import type { CommitOrder, RunReport } from '../../src/run/progress.ts';
 import { startEmulator, type Emulator } from '../emulator/emulator.ts';
 import { reader, WORKFLOW_REPOSITORY } from '../support/action.ts';
 import { FakeClock, MemoryLogger } from '../support/clock.ts';
-import { INTEGRATION, TENANT_ID } from '../support/ids.ts';
+import {
+  AGENT_REPO_URL,
+  INTEGRATION,
+  TENANT_ID,
+  seedAgentRepository,
+} from '../support/fixtures.ts';
 
-const REPO = 'https://github.com/acme/agent';
+const REPO = AGENT_REPO_URL;
 const OLD = '1111111111111111111111111111111111111111';
 const NEW = '2222222222222222222222222222222222222222';
 const NEWER = '3333333333333333333333333333333333333333';
@@ -24,7 +29,7 @@ let emu: Emulator;
 
 beforeEach(async () => {
   emu = await startEmulator({ tenantId: TENANT_ID });
-  emu.seedRepos(INTEGRATION, [{ owner: 'acme', name: 'agent', url: REPO, default_branch: 'main' }]);
+  seedAgentRepository(emu);
 });
 
 afterEach(async () => {

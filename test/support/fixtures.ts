@@ -40,3 +40,18 @@ export function codehostStep(
 ): Record<string, string> {
   return { 'api-url': emu.url, name: 'my-agent', 'integration-id': INTEGRATION, ...extra };
 }
+
+/** The repository most flow tests deploy: acme/agent, default branch main. */
+export const AGENT_REPO_URL = 'https://github.com/acme/agent';
+
+/** Lets the emulator's integration list acme/agent, as a codehost step needs. */
+export function seedAgentRepository(emu: {
+  seedRepos: (
+    integrationId: string,
+    repos: { owner: string; name: string; url: string; default_branch: string }[],
+  ) => unknown;
+}): void {
+  emu.seedRepos(INTEGRATION, [
+    { owner: 'acme', name: 'agent', url: AGENT_REPO_URL, default_branch: 'main' },
+  ]);
+}
