@@ -45361,6 +45361,13 @@ async function assess(plan, result, logger, ask) {
         return { target, seenRevisions, drift, orders };
     return { seenRevisions, drift: [...drift, unbuilt], unbuilt, orders };
 }
+/**
+ * Whether the deployment is live for the goal: its target, the revisions it
+ * saw, and what the adapter said of the order of commits (none: unknown).
+ */
+function livenessFor(deployment, goal) {
+    return liveness(deployment, goal.target, goal.seenRevisions, (commit) => goal.orders?.of(commit));
+}
 
 ;// CONCATENATED MODULE: ./src/run/wait.ts
 /**
@@ -45428,7 +45435,7 @@ async function waitUntilLive(initial, goal, options, dependencies) {
     let failedPolls = 0;
     for (let polls = 0;;) {
         await goal.orders?.learn(deployment);
-        const verdict = liveness(deployment, goal.target, goal.seenRevisions, (commit) => goal.orders?.of(commit));
+        const verdict = livenessFor(deployment, goal);
         if (verdict.live)
             return { deployment, verdict };
         const name = `'${untrusted(deployment.name)}' (${deployment.id})`;
@@ -45507,8 +45514,7 @@ class RunRecord {
     get liveness() {
         if (this.deployment === undefined || this.goal === undefined)
             return undefined;
-        const { target, seenRevisions, orders } = this.goal;
-        return liveness(this.deployment, target, seenRevisions, (commit) => orders.of(commit));
+        return livenessFor(this.deployment, this.goal);
     }
     deployed(result, goal) {
         this.result = result;
@@ -45632,7 +45638,7 @@ function noteSuperseded(goal, verdict, logger) {
 function noteLiveness(plan, deployment, goal, logger) {
     if (plan.waitForReady)
         logger.info('dry run: not waiting');
-    const verdict = liveness(deployment, goal.target, goal.seenRevisions, (commit) => goal.orders.of(commit));
+    const verdict = livenessFor(deployment, goal);
     noteSuperseded(goal, verdict, logger);
     if (!verdict.live && goal.target !== undefined) {
         logger.notice(`commit ${shortSha(goal.target.sha)} is not live yet: ${verdict.missing}`);

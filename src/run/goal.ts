@@ -9,7 +9,14 @@ import type { Deployment } from '../service/schemas.js';
 import type { DeployResult } from './deploy.js';
 import { CommitOrders } from './commit-order.js';
 import { findDrift, type DriftEntry } from './drift.js';
-import { chooseTarget, latestCommit, trackedRef, type Target } from './live.js';
+import {
+  chooseTarget,
+  latestCommit,
+  liveness,
+  trackedRef,
+  type Liveness,
+  type Target,
+} from './live.js';
 import type { AskCommitOrder } from './progress.js';
 
 export interface Goal {
@@ -96,4 +103,15 @@ export async function assess(
   const unbuilt = unbuiltOf(reused, target, orders);
   if (unbuilt === undefined) return { target, seenRevisions, drift, orders };
   return { seenRevisions, drift: [...drift, unbuilt], unbuilt, orders };
+}
+
+/**
+ * Whether the deployment is live for the goal: its target, the revisions it
+ * saw, and what the adapter said of the order of commits (none: unknown).
+ */
+export function livenessFor(
+  deployment: Deployment,
+  goal: Pick<Goal, 'target' | 'seenRevisions'> & Partial<Pick<Goal, 'orders'>>,
+): Liveness {
+  return liveness(deployment, goal.target, goal.seenRevisions, (commit) => goal.orders?.of(commit));
 }

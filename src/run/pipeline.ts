@@ -18,8 +18,8 @@ import type { Deployment } from '../service/schemas.js';
 import { deploy, RenamedError, type DeployResult } from './deploy.js';
 import { inGroup, type Group, type RunDependencies } from './dependencies.js';
 import { showValue } from './drift.js';
-import { assess, type Goal } from './goal.js';
-import { latestCommit, liveness, type Liveness } from './live.js';
+import { assess, livenessFor, type Goal } from './goal.js';
+import { latestCommit, type Liveness } from './live.js';
 import type { AskCommitOrder, RunProgress, RunReport, Stage } from './progress.js';
 import {
   dashboardUrlOf,
@@ -76,8 +76,7 @@ export class RunRecord {
   /** Whether the deployment is live now, and how. */
   get liveness(): Liveness | undefined {
     if (this.deployment === undefined || this.goal === undefined) return undefined;
-    const { target, seenRevisions, orders } = this.goal;
-    return liveness(this.deployment, target, seenRevisions, (commit) => orders.of(commit));
+    return livenessFor(this.deployment, this.goal);
   }
 
   deployed(result: DeployResult, goal: Goal): void {
@@ -231,9 +230,7 @@ function noteSuperseded(goal: Goal, verdict: Liveness, logger: Logger): void {
 /** Without a wait (not asked for, or a dry run): says when the target is not live yet. */
 function noteLiveness(plan: Plan, deployment: Deployment, goal: Goal, logger: Logger): void {
   if (plan.waitForReady) logger.info('dry run: not waiting');
-  const verdict = liveness(deployment, goal.target, goal.seenRevisions, (commit) =>
-    goal.orders.of(commit),
-  );
+  const verdict = livenessFor(deployment, goal);
   noteSuperseded(goal, verdict, logger);
   if (!verdict.live && goal.target !== undefined) {
     logger.notice(`commit ${shortSha(goal.target.sha)} is not live yet: ${verdict.missing}`);

@@ -4,16 +4,10 @@
  * side, for instance) decides what to do with them; the core neither waits
  * on them nor fails because of them beyond what the adapter bounds.
  */
+import type { DriftEntry } from './drift.js';
 
 /** Where the run stands: found or created and going on, or how it ended. */
 export type Stage = 'deploying' | 'live' | 'not-live' | 'failed' | 'cancelled';
-
-/** One difference of a reused deployment; secret values already `***`. */
-export interface ReportedDrift {
-  field: string;
-  wanted: unknown;
-  live: unknown;
-}
 
 /** The run in the core's words: nothing here knows where it runs. */
 export interface RunReport {
@@ -33,7 +27,8 @@ export interface RunReport {
   waitingFor?: string;
   /** Why the run failed, already redacted. */
   failure?: string;
-  drift: readonly ReportedDrift[];
+  /** Differences of a reused deployment; secret values already `***`. */
+  drift: readonly DriftEntry[];
   /** The deployment's own address (`source_config.custom_url`). */
   url?: string;
   /** The filled `dashboard-url`. */

@@ -9,8 +9,8 @@ import { ServiceError } from '../service/errors.js';
 import { formatDuration, untrusted, type Logger } from '../common/runtime.js';
 import { Service } from '../service/endpoints.js';
 import type { RunDependencies } from './dependencies.js';
-import type { Goal } from './goal.js';
-import { liveness, type Liveness } from './live.js';
+import { livenessFor, type Goal } from './goal.js';
+import type { Liveness } from './live.js';
 import { STATUSES, type Deployment } from '../service/schemas.js';
 
 export interface WaitOptions {
@@ -95,9 +95,7 @@ export async function waitUntilLive(
   let failedPolls = 0;
   for (let polls = 0; ;) {
     await goal.orders?.learn(deployment);
-    const verdict = liveness(deployment, goal.target, goal.seenRevisions, (commit) =>
-      goal.orders?.of(commit),
-    );
+    const verdict = livenessFor(deployment, goal);
     if (verdict.live) return { deployment, verdict };
     const name = `'${untrusted(deployment.name)}' (${deployment.id})`;
     if (verdict.final)
