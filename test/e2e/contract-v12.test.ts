@@ -116,6 +116,15 @@ describe('url and dashboard-url', () => {
     expect(run.error).toContain(
       "input 'dashboard-url': has an unknown placeholder {deployment_id}",
     );
+
+    const plain = await runAction(
+      codehostStep(emu, { 'dashboard-url': 'http://console.example/{id}' }),
+    );
+
+    expect(plain.exitCode).toBe(1);
+    expect(plain.error).toContain(
+      "input 'dashboard-url': must use https:// (http:// is allowed only for localhost, 127.0.0.0/8 and [::1]), got 'http://console.example/id'",
+    );
     expect(emu.requests).toEqual([]);
   });
 });
