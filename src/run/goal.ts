@@ -30,7 +30,7 @@ export interface Goal {
    * The entry of `drift` for a commit the deployment will not build
    * (`build_on_push` off, another commit live): the step does not wait for it.
    */
-  unbuilt?: DriftEntry;
+  unbuilt?: DriftEntry & { wanted: string };
   /** What the adapter said of the commits the deployment's latest revision was for. */
   orders: CommitOrders;
 }
@@ -63,7 +63,7 @@ function unbuiltOf(
   reused: Deployment | undefined,
   target: Target | undefined,
   orders: CommitOrders,
-) {
+): Goal['unbuilt'] {
   if (reused === undefined || target === undefined) return undefined;
   if (reused.source_config.build_on_push === true) return undefined;
   const live = latestCommit(reused);

@@ -111,9 +111,8 @@ export class RunRecord {
       id: deployment?.id,
       status: deployment?.status,
       created: result?.created,
-      targetCommit:
-        goal?.target?.sha ??
-        (typeof goal?.unbuilt?.wanted === 'string' ? goal.unbuilt.wanted : undefined),
+      // A target the deployment will not build is still the commit the step asked for.
+      targetCommit: goal?.target?.sha ?? goal?.unbuilt?.wanted,
       liveCommit: deployment === undefined ? undefined : latestCommit(deployment),
       supersededBy: verdict?.live === true ? verdict.supersededBy : undefined,
       waitingFor: waitingFor ?? (verdict?.live === false ? verdict.missing : undefined),
