@@ -29321,6 +29321,14 @@ function neutraliseCommands(text) {
         .join('');
 }
 
+;// CONCATENATED MODULE: ./src/common/text.ts
+/** How commits are matched and written, the same way everywhere. */
+/** A full commit sha: 40 hex digits, either case (the service records full shas only). */
+const FULL_SHA = /^[0-9a-fA-F]{40}$/;
+function shortSha(sha) {
+    return sha?.slice(0, 12);
+}
+
 ;// CONCATENATED MODULE: ./src/inputs/errors.ts
 /**
  * What a bad input raises: a parser's `Invalid` (what is wrong with one
@@ -29350,14 +29358,6 @@ class InputError extends ActionError {
 /** Ends a parser with what is wrong with the value. */
 function fail(message) {
     throw new Invalid(message);
-}
-
-;// CONCATENATED MODULE: ./src/common/text.ts
-/** How commits are matched and written, the same way everywhere. */
-/** A full commit sha: 40 hex digits, either case (the service records full shas only). */
-const FULL_SHA = /^[0-9a-fA-F]{40}$/;
-function shortSha(sha) {
-    return sha?.slice(0, 12);
 }
 
 ;// CONCATENATED MODULE: ./node_modules/zod/v4/core/util.js
@@ -44021,7 +44021,7 @@ const services = {
  * head instead, as the action does with GITHUB_SHA (behaviour 12).
  */
 
-const ci_FULL_SHA = /^[0-9a-fA-F]{40}$/;
+
 function none(reason) {
     return { kind: 'none', reason };
 }
@@ -44150,7 +44150,7 @@ function headOf(candidate, where) {
     }
     if (candidate.sha === undefined)
         return none(`${where} does not say which commit the run is for`);
-    if (!ci_FULL_SHA.test(candidate.sha)) {
+    if (!FULL_SHA.test(candidate.sha)) {
         return none(`${where} gives '${candidate.sha}', not a full commit sha`);
     }
     return {
@@ -46159,6 +46159,7 @@ function outputsDotenv(outputs) {
 
 
 
+
 /** Exit statuses (the contract's table). */
 const EXIT = { done: 0, failed: 1, usage: 2, interrupted: 130 };
 const BOOLEAN_TRUE = new Set(['true', 'True', 'TRUE', '1']);
@@ -46214,7 +46215,7 @@ function describeRun(ci) {
         : head.pullRequest
             ? ' (a pull request)'
             : '';
-    return `run: ${ci.where}, branch ${head.branch} at ${head.sha.slice(0, 12)}${from}`;
+    return `run: ${ci.where}, branch ${head.branch} at ${shortSha(head.sha)}${from}`;
 }
 /** The proxy variables as undici reads them: the lower-case name first. */
 function proxySettings(env) {

@@ -8,6 +8,7 @@
  */
 import { Redactor } from '../common/redact.js';
 import { systemClock } from '../common/runtime.js';
+import { shortSha } from '../common/text.js';
 import { InputError } from '../inputs/errors.js';
 import { summaryHtml, type Outputs } from '../run/report.js';
 import type { ProxySettings } from '../service/proxy.js';
@@ -95,7 +96,7 @@ function describeRun(ci: CiRun): string {
       : head.pullRequest
         ? ' (a pull request)'
         : '';
-  return `run: ${ci.where}, branch ${head.branch} at ${head.sha.slice(0, 12)}${from}`;
+  return `run: ${ci.where}, branch ${head.branch} at ${shortSha(head.sha)}${from}`;
 }
 
 /** The proxy variables as undici reads them: the lower-case name first. */
