@@ -46041,6 +46041,7 @@ class StderrLog {
  * nothing here redacts by substring, so that a secret `true` cannot turn
  * `created` into `***`.
  */
+
 /** Outputs about GitHub (behaviour 13): the action's alone. */
 const ACTION_ONLY_OUTPUTS = new Set(['github-deployment-id']);
 /** The order of the JSON object's fields: the deployment first, its details last. */
@@ -46100,8 +46101,7 @@ function outputsJson(outputs, error) {
 }
 /** `deployment-id` → `DEPLOY_ID`; `commit-sha` → `DEPLOY_COMMIT_SHA`. */
 function dotenvName(output) {
-    const name = output === 'deployment-id' ? 'id' : output;
-    return `DEPLOY_${name.toUpperCase().replaceAll('-', '_')}`;
+    return variableOf(output === 'deployment-id' ? 'id' : output);
 }
 /** GitLab refuses a dotenv report of 5 KB or more. */
 const DOTENV_LIMIT_BYTES = 5 * 1024;
