@@ -45911,7 +45911,7 @@ function topHelp(version) {
  * line is redacted before it is written.
  */
 
-const STYLES = { bold: '1', dim: '2', red: '31', yellow: '33', green: '32', cyan: '36' };
+const STYLES = { bold: '1', dim: '2', red: '31', yellow: '33', cyan: '36' };
 /**
  * A waiting line of the core (run/wait): `waiting until live: WHAT; 12.0 s so
  * far, next check in 4.0 s`. WHAT changes when the status does.
@@ -46000,9 +46000,6 @@ class StderrLog {
     }
     error(message) {
         this.#line(`${this.#style('red', 'error:')} ${this.#clean(message)}`);
-    }
-    success(message) {
-        this.#line(`${this.#style('green', 'done:')} ${this.#clean(message)}`);
     }
     debug(message) {
         if (this.#options.debug)
