@@ -29088,7 +29088,7 @@ __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __we
  * path the bundler can work out would be copied into dist/ instead.
  */
 const PACKAGE_DIR = [(0,node_path__WEBPACK_IMPORTED_MODULE_1__.dirname)((0,node_url__WEBPACK_IMPORTED_MODULE_2__.fileURLToPath)(import.meta.url)), '..'].join(node_path__WEBPACK_IMPORTED_MODULE_1__.sep);
-/** The package's version. */
+/** The package's version, read from its package.json when --help or --version asks. */
 function version() {
     try {
         const file = [PACKAGE_DIR, 'package.json'].join(node_path__WEBPACK_IMPORTED_MODULE_1__.sep);
@@ -29109,7 +29109,7 @@ process.exitCode = await (0,_main_js__WEBPACK_IMPORTED_MODULE_3__/* .main */ .i)
     stderr: process.stderr,
     readFile: (path) => (0,node_fs__WEBPACK_IMPORTED_MODULE_0__.readFileSync)(path, 'utf8'),
     writeFile: (path, text) => (0,node_fs__WEBPACK_IMPORTED_MODULE_0__.writeFileSync)(path, text),
-    version: version(),
+    version,
     packageDir: PACKAGE_DIR,
     onSignal: (handler) => {
         for (const signal of SIGNALS)
@@ -46356,11 +46356,11 @@ async function main(world) {
     switch (invocation.kind) {
         case 'help':
             world.stdout.write(invocation.command === undefined
-                ? topHelp(world.version)
+                ? topHelp(world.version())
                 : commandHelp(invocation.command, readDescriptions(world)));
             return EXIT.done;
         case 'version':
-            world.stdout.write(`${world.version}\n`);
+            world.stdout.write(`${world.version()}\n`);
             return EXIT.done;
         case 'run':
             return main_runCommand(invocation.request, world);

@@ -31,7 +31,8 @@ export interface CliWorld {
   stderr: LogStream;
   readFile: (path: string) => string;
   writeFile: (path: string, text: string) => void;
-  version: string;
+  /** The package's version; read only when --help or --version shows it. */
+  version: () => string;
   /** The package's folder (dist/..), which holds action.yml: the help's descriptions. */
   packageDir: string;
   /** Calls `handler` on SIGINT and SIGTERM until the returned function is called. */
@@ -248,12 +249,12 @@ export async function main(world: CliWorld): Promise<number> {
     case 'help':
       world.stdout.write(
         invocation.command === undefined
-          ? topHelp(world.version)
+          ? topHelp(world.version())
           : commandHelp(invocation.command, readDescriptions(world)),
       );
       return EXIT.done;
     case 'version':
-      world.stdout.write(`${world.version}\n`);
+      world.stdout.write(`${world.version()}\n`);
       return EXIT.done;
     case 'run':
       return runCommand(invocation.request, world);
