@@ -40611,13 +40611,14 @@ function readInputs(given, command, table, reading) {
         }
     }
 }
-/** Masks the raw text and each line's value: a line of it may be printed alone. */
+/**
+ * Masks the raw text (the redactor registers each of its lines too, as for
+ * the action's inputs) and each line's value, which may be printed alone.
+ */
 function maskLines(text, reading, valueOf) {
     reading.secret(text.trim());
-    for (const line of text.split(/\r?\n/)) {
-        reading.secret(line.trim());
+    for (const line of text.split(/\r?\n/))
         reading.secret(valueOf(line).trim());
-    }
 }
 function readHeaderOptions(names, reading) {
     const lines = [];
