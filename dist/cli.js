@@ -29088,7 +29088,7 @@ __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __we
  * path the bundler can work out would be copied into dist/ instead.
  */
 const PACKAGE_DIR = [(0,node_path__WEBPACK_IMPORTED_MODULE_1__.dirname)((0,node_url__WEBPACK_IMPORTED_MODULE_2__.fileURLToPath)(import.meta.url)), '..'].join(node_path__WEBPACK_IMPORTED_MODULE_1__.sep);
-/** The package's version. */
+/** The package's version, read from its package.json when --help or --version asks. */
 function version() {
     try {
         const file = [PACKAGE_DIR, 'package.json'].join(node_path__WEBPACK_IMPORTED_MODULE_1__.sep);
@@ -29109,7 +29109,7 @@ process.exitCode = await (0,_main_js__WEBPACK_IMPORTED_MODULE_3__/* .main */ .i)
     stderr: process.stderr,
     readFile: (path) => (0,node_fs__WEBPACK_IMPORTED_MODULE_0__.readFileSync)(path, 'utf8'),
     writeFile: (path, text) => (0,node_fs__WEBPACK_IMPORTED_MODULE_0__.writeFileSync)(path, text),
-    version: version(),
+    version,
     packageDir: PACKAGE_DIR,
     onSignal: (handler) => {
         for (const signal of SIGNALS)
@@ -29321,6 +29321,14 @@ function neutraliseCommands(text) {
         .join('');
 }
 
+;// CONCATENATED MODULE: ./src/common/text.ts
+/** How commits are matched and written, the same way everywhere. */
+/** A full commit sha: 40 hex digits, either case (the service records full shas only). */
+const FULL_SHA = /^[0-9a-fA-F]{40}$/;
+function shortSha(sha) {
+    return sha?.slice(0, 12);
+}
+
 ;// CONCATENATED MODULE: ./src/inputs/errors.ts
 /**
  * What a bad input raises: a parser's `Invalid` (what is wrong with one
@@ -29350,14 +29358,6 @@ class InputError extends ActionError {
 /** Ends a parser with what is wrong with the value. */
 function fail(message) {
     throw new Invalid(message);
-}
-
-;// CONCATENATED MODULE: ./src/common/text.ts
-/** How commits are matched and written, the same way everywhere. */
-/** A full commit sha: 40 hex digits, either case (the service records full shas only). */
-const FULL_SHA = /^[0-9a-fA-F]{40}$/;
-function shortSha(sha) {
-    return sha?.slice(0, 12);
 }
 
 ;// CONCATENATED MODULE: ./node_modules/zod/v4/core/util.js
@@ -40611,13 +40611,14 @@ function readInputs(given, command, table, reading) {
         }
     }
 }
-/** Masks the raw text and each line's value: a line of it may be printed alone. */
+/**
+ * Masks the raw text (the redactor registers each of its lines too, as for
+ * the action's inputs) and each line's value, which may be printed alone.
+ */
 function maskLines(text, reading, valueOf) {
     reading.secret(text.trim());
-    for (const line of text.split(/\r?\n/)) {
-        reading.secret(line.trim());
+    for (const line of text.split(/\r?\n/))
         reading.secret(valueOf(line).trim());
-    }
 }
 function readHeaderOptions(names, reading) {
     const lines = [];
@@ -44021,7 +44022,7 @@ const services = {
  * head instead, as the action does with GITHUB_SHA (behaviour 12).
  */
 
-const ci_FULL_SHA = /^[0-9a-fA-F]{40}$/;
+
 function none(reason) {
     return { kind: 'none', reason };
 }
@@ -44150,7 +44151,7 @@ function headOf(candidate, where) {
     }
     if (candidate.sha === undefined)
         return none(`${where} does not say which commit the run is for`);
-    if (!ci_FULL_SHA.test(candidate.sha)) {
+    if (!FULL_SHA.test(candidate.sha)) {
         return none(`${where} gives '${candidate.sha}', not a full commit sha`);
     }
     return {
@@ -45917,7 +45918,7 @@ function topHelp(version) {
  * line is redacted before it is written.
  */
 
-const STYLES = { bold: '1', dim: '2', red: '31', yellow: '33', green: '32', cyan: '36' };
+const STYLES = { bold: '1', dim: '2', red: '31', yellow: '33', cyan: '36' };
 /**
  * A waiting line of the core (run/wait): `waiting until live: WHAT; 12.0 s so
  * far, next check in 4.0 s`. WHAT changes when the status does.
@@ -46007,9 +46008,6 @@ class StderrLog {
     error(message) {
         this.#line(`${this.#style('red', 'error:')} ${this.#clean(message)}`);
     }
-    success(message) {
-        this.#line(`${this.#style('green', 'done:')} ${this.#clean(message)}`);
-    }
     debug(message) {
         if (this.#options.debug)
             this.#line(this.#style('dim', `debug: ${this.#clean(message)}`));
@@ -46047,6 +46045,7 @@ class StderrLog {
  * nothing here redacts by substring, so that a secret `true` cannot turn
  * `created` into `***`.
  */
+
 /** Outputs about GitHub (behaviour 13): the action's alone. */
 const ACTION_ONLY_OUTPUTS = new Set(['github-deployment-id']);
 /** The order of the JSON object's fields: the deployment first, its details last. */
@@ -46106,8 +46105,7 @@ function outputsJson(outputs, error) {
 }
 /** `deployment-id` → `DEPLOY_ID`; `commit-sha` → `DEPLOY_COMMIT_SHA`. */
 function dotenvName(output) {
-    const name = output === 'deployment-id' ? 'id' : output;
-    return `DEPLOY_${name.toUpperCase().replaceAll('-', '_')}`;
+    return variableOf(output === 'deployment-id' ? 'id' : output);
 }
 /** GitLab refuses a dotenv report of 5 KB or more. */
 const DOTENV_LIMIT_BYTES = 5 * 1024;
@@ -46154,6 +46152,7 @@ function outputsDotenv(outputs) {
  * run; everything here takes the world as an argument, so tests can run it
  * in-process as well as through dist/cli.js.
  */
+
 
 
 
@@ -46220,7 +46219,7 @@ function describeRun(ci) {
         : head.pullRequest
             ? ' (a pull request)'
             : '';
-    return `run: ${ci.where}, branch ${head.branch} at ${head.sha.slice(0, 12)}${from}`;
+    return `run: ${ci.where}, branch ${head.branch} at ${shortSha(head.sha)}${from}`;
 }
 /** The proxy variables as undici reads them: the lower-case name first. */
 function proxySettings(env) {
@@ -46364,11 +46363,11 @@ async function main(world) {
     switch (invocation.kind) {
         case 'help':
             world.stdout.write(invocation.command === undefined
-                ? topHelp(world.version)
+                ? topHelp(world.version())
                 : commandHelp(invocation.command, readDescriptions(world)));
             return EXIT.done;
         case 'version':
-            world.stdout.write(`${world.version}\n`);
+            world.stdout.write(`${world.version()}\n`);
             return EXIT.done;
         case 'run':
             return main_runCommand(invocation.request, world);

@@ -277,13 +277,13 @@ function readInputs(
   }
 }
 
-/** Masks the raw text and each line's value: a line of it may be printed alone. */
+/**
+ * Masks the raw text (the redactor registers each of its lines too, as for
+ * the action's inputs) and each line's value, which may be printed alone.
+ */
 function maskLines(text: string, reading: Reading, valueOf: (line: string) => string): void {
   reading.secret(text.trim());
-  for (const line of text.split(/\r?\n/)) {
-    reading.secret(line.trim());
-    reading.secret(valueOf(line).trim());
-  }
+  for (const line of text.split(/\r?\n/)) reading.secret(valueOf(line).trim());
 }
 
 function readHeaderOptions(names: readonly string[], reading: Reading): void {

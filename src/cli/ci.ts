@@ -7,6 +7,7 @@
  * head instead, as the action does with GITHUB_SHA (behaviour 12).
  */
 import envCi, { type EnvCiAnswer } from 'env-ci';
+import { FULL_SHA } from '../common/text.js';
 import type { RunDescription, RunHead } from '../inputs/run-description.js';
 import type { Environment } from './arguments.js';
 
@@ -20,8 +21,6 @@ export interface CiRun {
   /** The commit the CI checked out (on a merged-results pipeline, a merge commit), for the summary. */
   commit?: string;
 }
-
-const FULL_SHA = /^[0-9a-fA-F]{40}$/;
 
 function none(reason: string): RunHead {
   return { kind: 'none', reason };

@@ -41,7 +41,7 @@ function wrap(text: string, indent: string): string {
 }
 
 /** `--name VALUE`, `--header NAME (repeatable)`, `--wait`. */
-export function optionSynopsis(spec: OptionSpec): string {
+function optionSynopsis(spec: OptionSpec): string {
   const value = spec.type === 'string' ? ` ${spec.valueName ?? 'VALUE'}` : '';
   return `--${spec.option}${value}`;
 }

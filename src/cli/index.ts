@@ -12,7 +12,7 @@ import { main } from './main.js';
  */
 const PACKAGE_DIR = [dirname(fileURLToPath(import.meta.url)), '..'].join(sep);
 
-/** The package's version. */
+/** The package's version, read from its package.json when --help or --version asks. */
 function version(): string {
   try {
     const file = [PACKAGE_DIR, 'package.json'].join(sep);
@@ -34,7 +34,7 @@ process.exitCode = await main({
   stderr: process.stderr,
   readFile: (path) => readFileSync(path, 'utf8'),
   writeFile: (path, text) => writeFileSync(path, text),
-  version: version(),
+  version,
   packageDir: PACKAGE_DIR,
   onSignal: (handler) => {
     for (const signal of SIGNALS) process.on(signal, handler);

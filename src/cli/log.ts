@@ -24,7 +24,7 @@ export interface LogOptions {
   now?: () => number;
 }
 
-const STYLES = { bold: '1', dim: '2', red: '31', yellow: '33', green: '32', cyan: '36' } as const;
+const STYLES = { bold: '1', dim: '2', red: '31', yellow: '33', cyan: '36' } as const;
 type Style = keyof typeof STYLES;
 
 /**
@@ -130,10 +130,6 @@ export class StderrLog {
 
   error(message: string): void {
     this.#line(`${this.#style('red', 'error:')} ${this.#clean(message)}`);
-  }
-
-  success(message: string): void {
-    this.#line(`${this.#style('green', 'done:')} ${this.#clean(message)}`);
   }
 
   debug(message: string): void {

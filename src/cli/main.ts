@@ -8,6 +8,7 @@
  */
 import { Redactor } from '../common/redact.js';
 import { systemClock } from '../common/runtime.js';
+import { shortSha } from '../common/text.js';
 import { InputError } from '../inputs/errors.js';
 import { summaryHtml, type Outputs } from '../run/report.js';
 import type { ProxySettings } from '../service/proxy.js';
@@ -30,7 +31,8 @@ export interface CliWorld {
   stderr: LogStream;
   readFile: (path: string) => string;
   writeFile: (path: string, text: string) => void;
-  version: string;
+  /** The package's version; read only when --help or --version shows it. */
+  version: () => string;
   /** The package's folder (dist/..), which holds action.yml: the help's descriptions. */
   packageDir: string;
   /** Calls `handler` on SIGINT and SIGTERM until the returned function is called. */
@@ -95,7 +97,7 @@ function describeRun(ci: CiRun): string {
       : head.pullRequest
         ? ' (a pull request)'
         : '';
-  return `run: ${ci.where}, branch ${head.branch} at ${head.sha.slice(0, 12)}${from}`;
+  return `run: ${ci.where}, branch ${head.branch} at ${shortSha(head.sha)}${from}`;
 }
 
 /** The proxy variables as undici reads them: the lower-case name first. */
@@ -247,12 +249,12 @@ export async function main(world: CliWorld): Promise<number> {
     case 'help':
       world.stdout.write(
         invocation.command === undefined
-          ? topHelp(world.version)
+          ? topHelp(world.version())
           : commandHelp(invocation.command, readDescriptions(world)),
       );
       return EXIT.done;
     case 'version':
-      world.stdout.write(`${world.version}\n`);
+      world.stdout.write(`${world.version()}\n`);
       return EXIT.done;
     case 'run':
       return runCommand(invocation.request, world);

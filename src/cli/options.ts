@@ -26,7 +26,7 @@ export type InputShape =
   | { kind: 'secrets' };
 
 /** The inputs that are not `--name VALUE`; every other declared input is. */
-export const INPUT_SHAPES: Readonly<Partial<Record<InputName, InputShape>>> = {
+const INPUT_SHAPES: Readonly<Partial<Record<InputName, InputShape>>> = {
   'api-key': { kind: 'api-key' },
   headers: { kind: 'headers' },
   secrets: { kind: 'secrets' },
@@ -34,7 +34,7 @@ export const INPUT_SHAPES: Readonly<Partial<Record<InputName, InputShape>>> = {
   'dry-run': { kind: 'flag' },
 };
 
-export function shapeOf(input: InputName): InputShape {
+function shapeOf(input: InputName): InputShape {
   return INPUT_SHAPES[input] ?? { kind: 'value' };
 }
 
@@ -43,7 +43,7 @@ export function shapeOf(input: InputName): InputShape {
  * the name, the wait's, and the dashboard's address for its output. It
  * looks a deployment up: no source, no plan.
  */
-export const STATUS_INPUTS: readonly InputName[] = [
+const STATUS_INPUTS: readonly InputName[] = [
   'api-url',
   'api-key',
   'api-key-header',

@@ -6,6 +6,7 @@
  * nothing here redacts by substring, so that a secret `true` cannot turn
  * `created` into `***`.
  */
+import { variableOf } from './options.js';
 
 /** The outputs as the core sets them: each a string. */
 export type OutputTexts = Readonly<Partial<Record<string, string>>>;
@@ -68,8 +69,7 @@ export function outputsJson(outputs: OutputTexts, error?: string): Record<string
 
 /** `deployment-id` → `DEPLOY_ID`; `commit-sha` → `DEPLOY_COMMIT_SHA`. */
 export function dotenvName(output: string): string {
-  const name = output === 'deployment-id' ? 'id' : output;
-  return `DEPLOY_${name.toUpperCase().replaceAll('-', '_')}`;
+  return variableOf(output === 'deployment-id' ? 'id' : output);
 }
 
 /** GitLab refuses a dotenv report of 5 KB or more. */

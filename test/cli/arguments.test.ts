@@ -4,6 +4,7 @@
  * usage errors that name the option (never a value that may be a secret).
  */
 import { describe, expect, it } from 'vitest';
+import { Redactor } from '../../src/common/redact.ts';
 import { readInvocation, UsageError, type CliRequest } from '../../src/cli/arguments.ts';
 
 const KEY = 'k3y-from-the-environment';
@@ -167,6 +168,10 @@ describe('secrets come from the environment or files, never the command line', (
     const request = read(['deploy'], { DEPLOY_HEADERS: 'X-A: value-a-123\nX-B: value-b-456' });
     expect(request.inputs.headers).toBe('X-A: value-a-123\nX-B: value-b-456');
     expect(request.secretValues).toEqual(expect.arrayContaining(['value-a-123', 'value-b-456']));
+    // The redactor the command builds from them hides each whole line too.
+    const redactor = new Redactor();
+    for (const value of request.secretValues) redactor.add(value);
+    expect(redactor.redact('X-A: value-a-123 and X-B: value-b-456')).toBe('*** and ***');
   });
 
   it('reads --secret NAME from the variable NAME, and --secrets-file, as one list', () => {
