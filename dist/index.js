@@ -44935,7 +44935,7 @@ class GitHubApi {
     }
     createDeployment(repo, body, options = {}) {
         const parameters = { ...repo, ...body, auto_merge: false, required_contexts: [] };
-        return this.#created('POST /repos/{owner}/{repo}/deployments', parameters, options);
+        return this.#created(DEPLOYMENT, parameters, options);
     }
     createDeploymentStatus(repo, id, body, options = {}) {
         const parameters = { ...repo, deployment_id: id, ...body };
@@ -45103,14 +45103,17 @@ class GitHubApi {
     }
     /** The one line a failed call writes: what failed, GitHub's word, and what to do. */
     #report(failure, purpose, permission, last, options) {
-        const { logger } = this.#options;
         const line = `GitHub: could not ${purpose}: ${failure.call}: ${failure.problem}.${remedy(failure.status, permission, last, this.#options.fork === true)} The deploy itself is not affected.`;
+        this.#say(line, options);
+    }
+    /** A failure's one line: a warning, a debug line once the run is cancelled, none when silent. */
+    #say(line, options) {
         if (options.silent)
             return;
-        if (options.quiet || options.signal?.aborted)
-            logger.debug(line);
+        if (options.signal?.aborted)
+            this.#options.logger.debug(line);
         else
-            logger.warning(line);
+            this.#options.logger.warning(line);
     }
     /** Validates a successful answer; a malformed one is a failure like any other. */
     #parse(result, schema, pick, made, options) {
@@ -45126,13 +45129,7 @@ class GitHubApi {
             status: result.value.status,
             problem: `an answer the action cannot read (${untrusted(path)})`,
         };
-        const line = `GitHub: ${call}: ${failure.problem}. The deploy itself is not affected.`;
-        if (options.silent)
-            return { ok: false, failure };
-        if (options.quiet)
-            this.#options.logger.debug(line);
-        else
-            this.#options.logger.warning(line);
+        this.#say(`GitHub: ${call}: ${failure.problem}. The deploy itself is not affected.`, options);
         return { ok: false, failure };
     }
 }
