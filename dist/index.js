@@ -44823,9 +44823,6 @@ class Budget {
     get remainingMs() {
         return Math.max(0, this.totalMs - this.#reservedMs);
     }
-    get spent() {
-        return this.remainingMs <= 0;
-    }
     /**
      * Reserves up to `wantedMs`; returns what was granted (0 when spent) and a
      * function that ends the reservation, keeping only the time really used.
@@ -44965,11 +44962,11 @@ class GitHubApi {
             const link = String(result.value.headers.link ?? '');
             const hasNext = hasNextPage(link) && parsed.value.length > 0;
             if (visit(parsed.value) === 'stop')
-                return { ok: true, value: { pages: page, ended: false } };
+                return { ok: true, value: { ended: false } };
             if (!hasNext)
-                return { ok: true, value: { pages: page, ended: true } };
+                return { ok: true, value: { ended: true } };
         }
-        return { ok: true, value: { pages: MAX_COMMENT_PAGES, ended: false } };
+        return { ok: true, value: { ended: false } };
     }
     /** Creates this deployment's comment on pull request `issue`, or updates `existing`. */
     writeComment(repo, issue, existing, body, options = {}) {
@@ -45704,9 +45701,6 @@ class PullRequestComment {
     get commentId() {
         return this.#commentId;
     }
-    get writes() {
-        return this.#writes;
-    }
     /**
      * Writes the report: the first time, after finding the comment (create
      * when there is none); then an update of the comment found or created.
@@ -45774,6 +45768,7 @@ class PullRequestComment {
  */
 const CANCEL_GRACE_MS = 1_000;
 const CANCEL_WINDOW_MS = 2_500;
+/** The hooks the core calls; every method is safe to call in any order, any number of times. */
 class GitHubReporter {
     api;
     #record;
@@ -45811,6 +45806,7 @@ class GitHubReporter {
             this.#comment = new PullRequestComment(this.api, { repository: context.repository, pullRequest: context.pullRequest }, logger, redact);
         }
     }
+    /** The GitHub deployment's id, once recorded (the `github-deployment-id` output). */
     get deploymentId() {
         return this.#record?.id;
     }

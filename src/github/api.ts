@@ -228,7 +228,7 @@ export class GitHubApi {
     issue: number,
     visit: (comments: IssueComment[]) => 'stop' | 'more',
     options: CallOptions = {},
-  ): Promise<Result<{ pages: number; ended: boolean }>> {
+  ): Promise<Result<{ ended: boolean }>> {
     for (let page = 1; page <= MAX_COMMENT_PAGES; page++) {
       const call = rest(`GET ${COMMENTS}`, {
         ...repo,
@@ -242,10 +242,10 @@ export class GitHubApi {
       if (!parsed.ok) return parsed;
       const link = String(result.value.headers.link ?? '');
       const hasNext = hasNextPage(link) && parsed.value.length > 0;
-      if (visit(parsed.value) === 'stop') return { ok: true, value: { pages: page, ended: false } };
-      if (!hasNext) return { ok: true, value: { pages: page, ended: true } };
+      if (visit(parsed.value) === 'stop') return { ok: true, value: { ended: false } };
+      if (!hasNext) return { ok: true, value: { ended: true } };
     }
-    return { ok: true, value: { pages: MAX_COMMENT_PAGES, ended: false } };
+    return { ok: true, value: { ended: false } };
   }
 
   /** Creates this deployment's comment on pull request `issue`, or updates `existing`. */
