@@ -45768,7 +45768,10 @@ class PullRequestComment {
  */
 const CANCEL_GRACE_MS = 1_000;
 const CANCEL_WINDOW_MS = 2_500;
-/** The hooks the core calls; every method is safe to call in any order, any number of times. */
+/**
+ * The hooks the core calls; every method is safe to call in any order, any
+ * number of times. Made by `gitHubHooks` (integration.ts), only with a token.
+ */
 class GitHubReporter {
     api;
     #record;
@@ -45793,7 +45796,7 @@ class GitHubReporter {
             fork: context.fork,
             ...dependencies.api,
         });
-        if (features.token !== '' && features.environment !== '') {
+        if (features.environment !== '') {
             this.#record = new DeploymentRecord(this.api, {
                 repository: context.repository,
                 sha: context.sha,
@@ -45802,7 +45805,7 @@ class GitHubReporter {
                 ...(context.runUrl === undefined ? {} : { runUrl: context.runUrl }),
             }, redact);
         }
-        if (features.token !== '' && features.comment && context.pullRequest !== undefined) {
+        if (features.comment && context.pullRequest !== undefined) {
             this.#comment = new PullRequestComment(this.api, { repository: context.repository, pullRequest: context.pullRequest }, logger, redact);
         }
     }

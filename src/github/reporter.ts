@@ -50,7 +50,10 @@ export interface ReporterDependencies {
 export const CANCEL_GRACE_MS = 1_000;
 export const CANCEL_WINDOW_MS = 2_500;
 
-/** The hooks the core calls; every method is safe to call in any order, any number of times. */
+/**
+ * The hooks the core calls; every method is safe to call in any order, any
+ * number of times. Made by `gitHubHooks` (integration.ts), only with a token.
+ */
 export class GitHubReporter implements RunProgress {
   readonly api: GitHubApi;
   readonly #record: DeploymentRecord | undefined;
@@ -80,7 +83,7 @@ export class GitHubReporter implements RunProgress {
       fork: context.fork,
       ...dependencies.api,
     });
-    if (features.token !== '' && features.environment !== '') {
+    if (features.environment !== '') {
       this.#record = new DeploymentRecord(
         this.api,
         {
@@ -93,7 +96,7 @@ export class GitHubReporter implements RunProgress {
         redact,
       );
     }
-    if (features.token !== '' && features.comment && context.pullRequest !== undefined) {
+    if (features.comment && context.pullRequest !== undefined) {
       this.#comment = new PullRequestComment(
         this.api,
         { repository: context.repository, pullRequest: context.pullRequest },
