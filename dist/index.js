@@ -45404,6 +45404,7 @@ function readGitHubInputs(read, run) {
 }
 
 ;// CONCATENATED MODULE: ./src/github/deployment-record.ts
+
 /** GitHub's limit on a status description. */
 const DESCRIPTION_LIMIT = 140;
 /** A description on one line, at most 140 characters. */
@@ -45423,7 +45424,7 @@ function finalStatus(report) {
             const commit = report.supersededBy ?? report.liveCommit;
             return {
                 state: 'success',
-                text: `${name} is live${commit === undefined ? '' : ` at commit ${commit.slice(0, 12)}`}`,
+                text: `${name} is live${commit === undefined ? '' : ` at commit ${shortSha(commit)}`}`,
             };
         }
         case 'failed':
@@ -45490,6 +45491,14 @@ class DeploymentRecord {
 }
 
 ;// CONCATENATED MODULE: ./src/github/comment.ts
+/**
+ * The pull request comment (contract v1.2, behaviour 14): its Markdown body,
+ * written from a neutral report of the run, and the hidden marker that finds
+ * it again. Text from the service is data, never Markdown: no HTML, no link
+ * the action did not build, no `@` mention that notifies anyone, and the
+ * body stays under GitHub's limit.
+ */
+
 /** GitHub refuses a comment over 65,536 characters; the body stays well under it. */
 const COMMENT_LIMIT = 65_536;
 const BODY_BUDGET = 60_000;
@@ -45565,9 +45574,7 @@ function escapeText(value, max = CELL_CHARS) {
 function commit(sha) {
     if (sha === undefined || sha === '')
         return '(none)';
-    return /^[0-9a-f]{7,64}$/i.test(sha)
-        ? `\`${sha.slice(0, 12).toLowerCase()}\``
-        : escapeText(sha, 64);
+    return /^[0-9a-f]{7,64}$/i.test(sha) ? `\`${shortSha(sha).toLowerCase()}\`` : escapeText(sha, 64);
 }
 /** A link the action builds: only from an http(s) URL it can parse, its text fixed. */
 function comment_link(text, address) {
