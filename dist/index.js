@@ -44829,9 +44829,6 @@ class Budget {
     get remainingMs() {
         return Math.max(0, this.totalMs - this.#reservedMs);
     }
-    get spent() {
-        return this.remainingMs <= 0;
-    }
     /**
      * Reserves up to `wantedMs`; returns what was granted (0 when spent) and a
      * function that ends the reservation, keeping only the time really used.
@@ -44941,7 +44938,7 @@ class GitHubApi {
     }
     createDeployment(repo, body, options = {}) {
         const parameters = { ...repo, ...body, auto_merge: false, required_contexts: [] };
-        return this.#created('POST /repos/{owner}/{repo}/deployments', parameters, options);
+        return this.#created(DEPLOYMENT, parameters, options);
     }
     createDeploymentStatus(repo, id, body, options = {}) {
         const parameters = { ...repo, deployment_id: id, ...body };
@@ -44971,11 +44968,11 @@ class GitHubApi {
             const link = String(result.value.headers.link ?? '');
             const hasNext = hasNextPage(link) && parsed.value.length > 0;
             if (visit(parsed.value) === 'stop')
-                return { ok: true, value: { pages: page, ended: false } };
+                return { ok: true, value: { ended: false } };
             if (!hasNext)
-                return { ok: true, value: { pages: page, ended: true } };
+                return { ok: true, value: { ended: true } };
         }
-        return { ok: true, value: { pages: MAX_COMMENT_PAGES, ended: false } };
+        return { ok: true, value: { ended: false } };
     }
     /** Creates this deployment's comment on pull request `issue`, or updates `existing`. */
     writeComment(repo, issue, existing, body, options = {}) {
@@ -45109,14 +45106,17 @@ class GitHubApi {
     }
     /** The one line a failed call writes: what failed, GitHub's word, and what to do. */
     #report(failure, purpose, permission, last, options) {
-        const { logger } = this.#options;
         const line = `GitHub: could not ${purpose}: ${failure.call}: ${failure.problem}.${remedy(failure.status, permission, last, this.#options.fork === true)} The deploy itself is not affected.`;
+        this.#say(line, options);
+    }
+    /** A failure's one line: a warning, a debug line once the run is cancelled, none when silent. */
+    #say(line, options) {
         if (options.silent)
             return;
-        if (options.quiet || options.signal?.aborted)
-            logger.debug(line);
+        if (options.signal?.aborted)
+            this.#options.logger.debug(line);
         else
-            logger.warning(line);
+            this.#options.logger.warning(line);
     }
     /** Validates a successful answer; a malformed one is a failure like any other. */
     #parse(result, schema, pick, made, options) {
@@ -45132,13 +45132,7 @@ class GitHubApi {
             status: result.value.status,
             problem: `an answer the action cannot read (${untrusted(path)})`,
         };
-        const line = `GitHub: ${call}: ${failure.problem}. The deploy itself is not affected.`;
-        if (options.silent)
-            return { ok: false, failure };
-        if (options.quiet)
-            this.#options.logger.debug(line);
-        else
-            this.#options.logger.warning(line);
+        this.#say(`GitHub: ${call}: ${failure.problem}. The deploy itself is not affected.`, options);
         return { ok: false, failure };
     }
 }
@@ -45416,6 +45410,7 @@ function readGitHubInputs(read, run) {
 }
 
 ;// CONCATENATED MODULE: ./src/github/deployment-record.ts
+
 /** GitHub's limit on a status description. */
 const DESCRIPTION_LIMIT = 140;
 /** A description on one line, at most 140 characters. */
@@ -45435,7 +45430,7 @@ function finalStatus(report) {
             const commit = report.supersededBy ?? report.liveCommit;
             return {
                 state: 'success',
-                text: `${name} is live${commit === undefined ? '' : ` at commit ${commit.slice(0, 12)}`}`,
+                text: `${name} is live${commit === undefined ? '' : ` at commit ${shortSha(commit)}`}`,
             };
         }
         case 'failed':
@@ -45502,6 +45497,14 @@ class DeploymentRecord {
 }
 
 ;// CONCATENATED MODULE: ./src/github/comment.ts
+/**
+ * The pull request comment (contract v1.2, behaviour 14): its Markdown body,
+ * written from a neutral report of the run, and the hidden marker that finds
+ * it again. Text from the service is data, never Markdown: no HTML, no link
+ * the action did not build, no `@` mention that notifies anyone, and the
+ * body stays under GitHub's limit.
+ */
+
 /** GitHub refuses a comment over 65,536 characters; the body stays well under it. */
 const COMMENT_LIMIT = 65_536;
 const BODY_BUDGET = 60_000;
@@ -45577,9 +45580,7 @@ function escapeText(value, max = CELL_CHARS) {
 function commit(sha) {
     if (sha === undefined || sha === '')
         return '(none)';
-    return /^[0-9a-f]{7,64}$/i.test(sha)
-        ? `\`${sha.slice(0, 12).toLowerCase()}\``
-        : escapeText(sha, 64);
+    return /^[0-9a-f]{7,64}$/i.test(sha) ? `\`${shortSha(sha).toLowerCase()}\`` : escapeText(sha, 64);
 }
 /** A link the action builds: only from an http(s) URL it can parse, its text fixed. */
 function comment_link(text, address) {
@@ -45713,9 +45714,6 @@ class PullRequestComment {
     get commentId() {
         return this.#commentId;
     }
-    get writes() {
-        return this.#writes;
-    }
     /**
      * Writes the report: the first time, after finding the comment (create
      * when there is none); then an update of the comment found or created.
@@ -45783,6 +45781,10 @@ class PullRequestComment {
  */
 const CANCEL_GRACE_MS = 1_000;
 const CANCEL_WINDOW_MS = 2_500;
+/**
+ * The hooks the core calls; every method is safe to call in any order, any
+ * number of times. Made by `gitHubHooks` (integration.ts), only with a token.
+ */
 class GitHubReporter {
     api;
     #record;
@@ -45807,7 +45809,7 @@ class GitHubReporter {
             fork: context.fork,
             ...dependencies.api,
         });
-        if (features.token !== '' && features.environment !== '') {
+        if (features.environment !== '') {
             this.#record = new DeploymentRecord(this.api, {
                 repository: context.repository,
                 sha: context.sha,
@@ -45816,10 +45818,11 @@ class GitHubReporter {
                 ...(context.runUrl === undefined ? {} : { runUrl: context.runUrl }),
             }, redact);
         }
-        if (features.token !== '' && features.comment && context.pullRequest !== undefined) {
+        if (features.comment && context.pullRequest !== undefined) {
             this.#comment = new PullRequestComment(this.api, { repository: context.repository, pullRequest: context.pullRequest }, logger, redact);
         }
     }
+    /** The GitHub deployment's id, once recorded (the `github-deployment-id` output). */
     get deploymentId() {
         return this.#record?.id;
     }

@@ -76,9 +76,8 @@ export interface CallFailure {
 
 export type Result<T> = { ok: true; value: T } | { ok: false; failure: CallFailure };
 
-/** How a failure is reported: a warning (default), one debug line, or nothing (the caller says it). */
+/** How a failure is reported: a warning (default), one debug line when cancelled, or nothing. */
 export interface CallOptions {
-  quiet?: boolean;
   /** No line at all: the caller reports the failure itself (the core's commit-order debug line). */
   silent?: boolean;
   /** Ends the call early (a cancelled run); the failure is then one debug line. */
@@ -209,7 +208,7 @@ export class GitHubApi {
 
   createDeployment(repo: Repo, body: DeploymentRequest, options: CallOptions = {}) {
     const parameters = { ...repo, ...body, auto_merge: false, required_contexts: [] };
-    return this.#created('POST /repos/{owner}/{repo}/deployments', parameters, options);
+    return this.#created(DEPLOYMENT, parameters, options);
   }
 
   createDeploymentStatus(repo: Repo, id: number, body: DeploymentStatusRequest, options = {}) {
@@ -229,7 +228,7 @@ export class GitHubApi {
     issue: number,
     visit: (comments: IssueComment[]) => 'stop' | 'more',
     options: CallOptions = {},
-  ): Promise<Result<{ pages: number; ended: boolean }>> {
+  ): Promise<Result<{ ended: boolean }>> {
     for (let page = 1; page <= MAX_COMMENT_PAGES; page++) {
       const call = rest(`GET ${COMMENTS}`, {
         ...repo,
@@ -243,10 +242,10 @@ export class GitHubApi {
       if (!parsed.ok) return parsed;
       const link = String(result.value.headers.link ?? '');
       const hasNext = hasNextPage(link) && parsed.value.length > 0;
-      if (visit(parsed.value) === 'stop') return { ok: true, value: { pages: page, ended: false } };
-      if (!hasNext) return { ok: true, value: { pages: page, ended: true } };
+      if (visit(parsed.value) === 'stop') return { ok: true, value: { ended: false } };
+      if (!hasNext) return { ok: true, value: { ended: true } };
     }
-    return { ok: true, value: { pages: MAX_COMMENT_PAGES, ended: false } };
+    return { ok: true, value: { ended: false } };
   }
 
   /** Creates this deployment's comment on pull request `issue`, or updates `existing`. */
@@ -417,16 +416,20 @@ export class GitHubApi {
     last: Attempt | undefined,
     options: CallOptions,
   ): void {
-    const { logger } = this.#options;
     const line = `GitHub: could not ${purpose}: ${failure.call}: ${failure.problem}.${remedy(
       failure.status,
       permission,
       last,
       this.#options.fork === true,
     )} The deploy itself is not affected.`;
+    this.#say(line, options);
+  }
+
+  /** A failure's one line: a warning, a debug line once the run is cancelled, none when silent. */
+  #say(line: string, options: CallOptions): void {
     if (options.silent) return;
-    if (options.quiet || options.signal?.aborted) logger.debug(line);
-    else logger.warning(line);
+    if (options.signal?.aborted) this.#options.logger.debug(line);
+    else this.#options.logger.warning(line);
   }
 
   /** Validates a successful answer; a malformed one is a failure like any other. */
@@ -447,10 +450,7 @@ export class GitHubApi {
       status: result.value.status,
       problem: `an answer the action cannot read (${untrusted(path)})`,
     };
-    const line = `GitHub: ${call}: ${failure.problem}. The deploy itself is not affected.`;
-    if (options.silent) return { ok: false, failure };
-    if (options.quiet) this.#options.logger.debug(line);
-    else this.#options.logger.warning(line);
+    this.#say(`GitHub: ${call}: ${failure.problem}. The deploy itself is not affected.`, options);
     return { ok: false, failure };
   }
 }

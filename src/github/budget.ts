@@ -24,10 +24,6 @@ export class Budget {
     return Math.max(0, this.totalMs - this.#reservedMs);
   }
 
-  get spent(): boolean {
-    return this.remainingMs <= 0;
-  }
-
   /**
    * Reserves up to `wantedMs`; returns what was granted (0 when spent) and a
    * function that ends the reservation, keeping only the time really used.

@@ -5,6 +5,7 @@
  * the action did not build, no `@` mention that notifies anyone, and the
  * body stays under GitHub's limit.
  */
+import { shortSha } from '../common/text.js';
 import type { RunReport, Stage } from '../run/progress.js';
 
 /** What the comment says: the core's report, and the workflow run's page (GitHub's own). */
@@ -96,9 +97,7 @@ export function escapeText(value: string, max = CELL_CHARS): string {
 /** A commit in a code span when it is one (hex), else escaped text. */
 function commit(sha: string | undefined): string {
   if (sha === undefined || sha === '') return '(none)';
-  return /^[0-9a-f]{7,64}$/i.test(sha)
-    ? `\`${sha.slice(0, 12).toLowerCase()}\``
-    : escapeText(sha, 64);
+  return /^[0-9a-f]{7,64}$/i.test(sha) ? `\`${shortSha(sha).toLowerCase()}\`` : escapeText(sha, 64);
 }
 
 /** A link the action builds: only from an http(s) URL it can parse, its text fixed. */

@@ -11,6 +11,7 @@ import type {
   GitHubApi,
   Repo,
 } from './api.js';
+import { shortSha } from '../common/text.js';
 import type { RunReport } from '../run/progress.js';
 
 /** GitHub's limit on a status description. */
@@ -44,7 +45,7 @@ export function finalStatus(report: RunReport): { state: DeploymentState; text: 
       const commit = report.supersededBy ?? report.liveCommit;
       return {
         state: 'success',
-        text: `${name} is live${commit === undefined ? '' : ` at commit ${commit.slice(0, 12)}`}`,
+        text: `${name} is live${commit === undefined ? '' : ` at commit ${shortSha(commit)}`}`,
       };
     }
     case 'failed':

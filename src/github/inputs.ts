@@ -52,7 +52,6 @@ export const GITHUB_INPUT_NAMES = Object.keys(GITHUB_INPUTS) as readonly GitHubI
 
 /** Outputs only the GitHub Action sets. */
 export const GITHUB_OUTPUT_NAMES = ['github-deployment-id'] as const;
-export type GitHubOutputName = (typeof GITHUB_OUTPUT_NAMES)[number];
 
 /** What the GitHub inputs ask for. */
 export interface GitHubSettings {

@@ -15,7 +15,7 @@ export interface CommentContext {
 }
 
 /** The most writes a run makes to its comment. */
-export const MAX_WRITES = 2;
+const MAX_WRITES = 2;
 
 export class PullRequestComment {
   readonly #api: GitHubApi;
@@ -42,10 +42,6 @@ export class PullRequestComment {
 
   get commentId(): number | undefined {
     return this.#commentId;
-  }
-
-  get writes(): number {
-    return this.#writes;
   }
 
   /**

@@ -31,14 +31,6 @@ export interface GitHubRunContext {
   apiUrl?: string;
 }
 
-/** The hooks the core calls; every method is safe to call in any order, any number of times. */
-export interface RunReporter extends RunProgress {
-  /** Which commit is newer, in `repository` (`owner/name`): the core's `AskCommitOrder`. */
-  commitOrder(repository: string, target: string, latest: string): Promise<CommitOrder>;
-  /** The GitHub deployment's id, once recorded (the `github-deployment-id` output). */
-  readonly deploymentId: number | undefined;
-}
-
 export interface ReporterDependencies {
   logger: Logger;
   clock: Clock;
@@ -58,7 +50,11 @@ export interface ReporterDependencies {
 export const CANCEL_GRACE_MS = 1_000;
 export const CANCEL_WINDOW_MS = 2_500;
 
-export class GitHubReporter implements RunReporter {
+/**
+ * The hooks the core calls; every method is safe to call in any order, any
+ * number of times. Made by `gitHubHooks` (integration.ts), only with a token.
+ */
+export class GitHubReporter implements RunProgress {
   readonly api: GitHubApi;
   readonly #record: DeploymentRecord | undefined;
   readonly #comment: PullRequestComment | undefined;
@@ -87,7 +83,7 @@ export class GitHubReporter implements RunReporter {
       fork: context.fork,
       ...dependencies.api,
     });
-    if (features.token !== '' && features.environment !== '') {
+    if (features.environment !== '') {
       this.#record = new DeploymentRecord(
         this.api,
         {
@@ -100,7 +96,7 @@ export class GitHubReporter implements RunReporter {
         redact,
       );
     }
-    if (features.token !== '' && features.comment && context.pullRequest !== undefined) {
+    if (features.comment && context.pullRequest !== undefined) {
       this.#comment = new PullRequestComment(
         this.api,
         { repository: context.repository, pullRequest: context.pullRequest },
@@ -110,6 +106,7 @@ export class GitHubReporter implements RunReporter {
     }
   }
 
+  /** The GitHub deployment's id, once recorded (the `github-deployment-id` output). */
   get deploymentId(): number | undefined {
     return this.#record?.id;
   }

@@ -362,7 +362,7 @@ describe('faults', () => {
     expect(warnings()[0]).toContain('rate-limits this token');
   });
 
-  it('a cancelled run writes its error status at once, even while a call hangs', async () => {
+  it('a cancelled run ends at once, even while its error status hangs', async () => {
     const r = reporter({}, { comment: false });
     r.deployed(deployed);
     await expect.poll(() => gh.deployments[0]?.statuses.length ?? 0).toBe(1);
@@ -371,6 +371,19 @@ describe('faults', () => {
     const started = performance.now();
     await r.finished({ ...deployed, stage: 'cancelled' });
     expect(performance.now() - started).toBeLessThan(3_000);
+  });
+
+  it('a cancelled run writes its error status at once, even while a call hangs', async () => {
+    const r = reporter({}, { comment: false });
+    gh.inject({ method: 'POST', path: /\/statuses$/, hang: true });
+    r.deployed(deployed);
+    // The in_progress status is under way, and hangs.
+    await expect.poll(() => gh.calls(/\/statuses$/).length).toBe(1);
+    const started = performance.now();
+    await r.finished({ ...deployed, stage: 'cancelled' });
+    expect(performance.now() - started).toBeLessThan(3_000);
+    expect(gh.calls(/\/statuses$/)).toHaveLength(2);
+    expect(gh.deployments[0]?.statuses.map((status) => status.state)).toEqual(['error']);
   });
 });
 

@@ -4,7 +4,7 @@
  * environment, pr-comment) go in as the runner gives them; the run's page
  * comes from GITHUB_SERVER_URL, GITHUB_REPOSITORY and GITHUB_RUN_ID.
  */
-import { actionYml, WORKFLOW_REPOSITORY } from './action.ts';
+import { WORKFLOW_REPOSITORY } from './action.ts';
 import type { RunOptions } from './run-action.ts';
 
 /** The workflow's token in these tests (a GITHUB_TOKEN: the bot). */
@@ -24,9 +24,8 @@ export interface GitHubInputs {
 
 /**
  * The step's inputs and options: `inputs` (the core's) plus the GitHub
- * inputs, and the runner's GitHub variables. A GitHub input that action.yml
- * does not declare (yet) goes in as its INPUT_ variable, as the runner
- * would pass it.
+ * inputs (declared in action.yml like the core's), and the runner's GitHub
+ * variables.
  */
 export function gitHubStep(
   gh: { url: string },
@@ -34,20 +33,16 @@ export function gitHubStep(
   github: GitHubInputs = {},
   options: RunOptions = {},
 ): [Record<string, string>, RunOptions] {
-  const declared = actionYml().inputs;
-  const given = { ...inputs };
   const env: Record<string, string> = {
     GITHUB_API_URL: gh.url,
     GITHUB_SERVER_URL: SERVER_URL,
     GITHUB_RUN_ID: RUN_ID,
     ...options.env,
   };
-  const values = { 'github-token': GITHUB_TOKEN, ...github };
-  for (const [name, value] of Object.entries(values)) {
-    if (name in declared) given[name] = value;
-    else env[`INPUT_${name.toUpperCase()}`] = value;
-  }
-  return [given, { ...options, env }];
+  return [
+    { ...inputs, 'github-token': GITHUB_TOKEN, ...github },
+    { ...options, env },
+  ];
 }
 
 /** A `pull_request` event for pull request 7 from `headRepository`. */
