@@ -9,3 +9,10 @@ export function shortSha(sha: string | null | undefined): string | undefined;
 export function shortSha(sha: string | null | undefined): string | undefined {
   return sha?.slice(0, 12);
 }
+
+/** An address without its trailing slashes (a loop: `/\/+$/` reads the rest again from every slash). */
+export function withoutTrailingSlashes(address: string): string {
+  let end = address.length;
+  while (end > 0 && address[end - 1] === '/') end--;
+  return address.slice(0, end);
+}

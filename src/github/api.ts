@@ -16,6 +16,7 @@ import type { getOctokit } from '@actions/github';
 import { z } from 'zod';
 import { parseRetryAfter } from '../service/retry.js';
 import { formatDuration, untrusted, type Clock, type Logger } from '../common/runtime.js';
+import { withoutTrailingSlashes } from '../common/text.js';
 import { Budget } from './budget.js';
 
 type Octokit = ReturnType<typeof getOctokit>;
@@ -456,13 +457,6 @@ export class GitHubApi {
 }
 
 // ---- pure helpers -------------------------------------------------------------------------------
-
-/** An address without its trailing slashes (a loop: `/\/+$/` reads the rest again from every slash). */
-export function withoutTrailingSlashes(address: string): string {
-  let end = address.length;
-  while (end > 0 && address[end - 1] === '/') end--;
-  return address.slice(0, end);
-}
 
 /** Whether a `Link` header names a next page: one of its comma-separated links is `rel="next"`. */
 function hasNextPage(link: string): boolean {

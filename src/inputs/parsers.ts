@@ -4,7 +4,7 @@
  * declared list in declared.ts knows which input it parses).
  * Headers, secrets and `config` have modules of their own.
  */
-import { FULL_SHA } from '../common/text.js';
+import { FULL_SHA, withoutTrailingSlashes } from '../common/text.js';
 import { fail } from './errors.js';
 import { ON_DRIFT_MODES, type OnDrift, type RepositoryName } from './plan.js';
 import { SOURCES, type Source } from '../service/schemas.js';
@@ -90,10 +90,7 @@ export function parseApiUrl(raw: string): string {
   if (url.search !== '' || url.hash !== '') {
     fail(`must not have a query or fragment: give the base address only, like '${shown}'`);
   }
-  // A loop, not /\/+$/: that pattern reads the rest of the text again from every slash.
-  let end = url.pathname.length;
-  while (end > 0 && url.pathname[end - 1] === '/') end--;
-  return `${url.origin}${url.pathname.slice(0, end)}`;
+  return `${url.origin}${withoutTrailingSlashes(url.pathname)}`;
 }
 
 export function parseSource(raw: string): Source {
