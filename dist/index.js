@@ -42434,6 +42434,13 @@ const FULL_SHA = /^[0-9a-fA-F]{40}$/;
 function shortSha(sha) {
     return sha?.slice(0, 12);
 }
+/** An address without its trailing slashes (a loop: `/\/+$/` reads the rest again from every slash). */
+function withoutTrailingSlashes(address) {
+    let end = address.length;
+    while (end > 0 && address[end - 1] === '/')
+        end--;
+    return address.slice(0, end);
+}
 
 ;// CONCATENATED MODULE: ./src/inputs/plan.ts
 /** The values of the `on-drift` input. */
@@ -42522,11 +42529,7 @@ function parseApiUrl(raw) {
     if (url.search !== '' || url.hash !== '') {
         fail(`must not have a query or fragment: give the base address only, like '${shown}'`);
     }
-    // A loop, not /\/+$/: that pattern reads the rest of the text again from every slash.
-    let end = url.pathname.length;
-    while (end > 0 && url.pathname[end - 1] === '/')
-        end--;
-    return `${url.origin}${url.pathname.slice(0, end)}`;
+    return `${url.origin}${withoutTrailingSlashes(url.pathname)}`;
 }
 function parseSource(raw) {
     const source = SOURCES.find((candidate) => candidate === raw);
@@ -43671,6 +43674,17 @@ class Service {
  * data, or straight to the service.
  */
 
+/**
+ * The proxy settings in an environment (the process's, as the adapter hands
+ * it over), read as undici reads them: the lower-case name first.
+ */
+function proxySettingsFrom(env) {
+    return {
+        httpsProxy: env.https_proxy ?? env.HTTPS_PROXY,
+        httpProxy: env.http_proxy ?? env.HTTP_PROXY,
+        noProxy: env.no_proxy ?? env.NO_PROXY,
+    };
+}
 /** The code of undici's one-time warning that `EnvHttpProxyAgent` is experimental. */
 const EXPERIMENTAL_WARNING = 'UNDICI-EHPA';
 /**
@@ -44852,7 +44866,195 @@ class Budget {
     }
 }
 
+;// CONCATENATED MODULE: ./src/github/event.ts
+/**
+ * The run as GitHub describes it, turned into the core's neutral
+ * `RunDescription`: the workspace, the workflow's repository, and the branch
+ * head the run is for, worked out from the event (README "Which commit must
+ * be live"): on a pull request its head, never GITHUB_SHA, the merge commit.
+ */
+
+
+
+
+const BRANCH_REF = 'refs/heads/';
+/** Events whose GITHUB_SHA is a merge commit the service never builds. */
+const PULL_REQUEST_EVENTS = ['pull_request', 'pull_request_target'];
+/** The part of a pull request event's payload that is read; the rest may be anything. */
+const PullRequestPayloadSchema = looseObject({
+    pull_request: looseObject({
+        head: looseObject({
+            ref: schemas_string().min(1),
+            sha: schemas_string().regex(FULL_SHA),
+            // null when the fork the pull request comes from was deleted
+            repo: looseObject({ full_name: schemas_string() }).nullish(),
+        }),
+    }),
+});
+function event_none(reason) {
+    return { kind: 'none', reason };
+}
+/** The head of the pull request: its branch, sha and repository. */
+function pullRequestHead(event) {
+    const parsed = PullRequestPayloadSchema.safeParse(event.payload);
+    if (!parsed.success) {
+        return event_none(`the ${event.name} event has no pull_request.head.ref and .sha in its payload`);
+    }
+    const { ref, sha, repo } = parsed.data.pull_request.head;
+    return {
+        kind: 'branch',
+        branch: ref,
+        sha: sha.toLowerCase(),
+        repository: repo === null ? null : repo?.full_name,
+        pullRequest: true,
+    };
+}
+/** The branch of `refs/heads/B` and GITHUB_SHA, for every other event. */
+function branchHead(event, workflowRepository) {
+    if (!event.ref.startsWith(BRANCH_REF) || event.ref === BRANCH_REF) {
+        if (event.ref.startsWith('refs/tags/'))
+            return event_none(`the run is for tag ${event.ref}`);
+        if (event.ref === '') {
+            return event_none(`the ${event.name === '' ? "run's" : event.name} event has no ref`);
+        }
+        return event_none(`the run is for ${event.ref}, not a branch`);
+    }
+    if (!FULL_SHA.test(event.sha))
+        return event_none(`GITHUB_SHA '${event.sha}' is not a full commit sha`);
+    return {
+        kind: 'branch',
+        branch: event.ref.slice(BRANCH_REF.length),
+        sha: event.sha.toLowerCase(),
+        repository: workflowRepository,
+        pullRequest: false,
+    };
+}
+/** The branch head a GitHub run is for, or why there is none. */
+function runHead(event, workflowRepository) {
+    return PULL_REQUEST_EVENTS.includes(event.name)
+        ? pullRequestHead(event)
+        : branchHead(event, workflowRepository);
+}
+/** The step or job condition that skips a fork's pull request runs (README, "Forks"). */
+const SKIP_FORKS = 'github.event.pull_request.head.repo.full_name == github.repository';
+/** The run as the core takes it, from the event and the runner's variables. */
+function describeRun(event, variables, cwd) {
+    return {
+        workspace: variables.GITHUB_WORKSPACE ?? cwd,
+        repository: variables.GITHUB_REPOSITORY,
+        head: runHead(event, variables.GITHUB_REPOSITORY),
+        commit: event.sha,
+        skipForks: `if: ${SKIP_FORKS}`,
+    };
+}
+const PullRequestNumberSchema = looseObject({
+    pull_request: looseObject({ number: schemas_number().int().positive() }),
+});
+/**
+ * Where the run stands on GitHub, for the record and the comment: the
+ * workflow's repository, the commit the run is for (the pull request's head
+ * on pull request events, else GITHUB_SHA), the pull request's number, and
+ * the workflow run's page. Undefined without GITHUB_REPOSITORY.
+ */
+function gitHubRunContext(event, variables, run) {
+    const [owner, repo, ...rest] = (variables.GITHUB_REPOSITORY ?? '').split('/');
+    if (!owner || !repo || rest.length > 0)
+        return undefined;
+    const pull = PULL_REQUEST_EVENTS.includes(event.name)
+        ? PullRequestNumberSchema.safeParse(event.payload)
+        : undefined;
+    const pullRequest = pull?.success === true ? pull.data.pull_request.number : undefined;
+    const head = run.head?.kind === 'branch' && run.head.pullRequest ? run.head.sha : undefined;
+    const server = withoutTrailingSlashes(variables.GITHUB_SERVER_URL || 'https://github.com');
+    const runId = variables.GITHUB_RUN_ID;
+    return {
+        repository: { owner, repo },
+        sha: head ?? event.sha,
+        ...(pullRequest === undefined ? {} : { pullRequest }),
+        fork: isFromFork(run),
+        ...(runId ? { runUrl: `${server}/${owner}/${repo}/actions/runs/${runId}` } : {}),
+        ...(variables.GITHUB_API_URL ? { apiUrl: variables.GITHUB_API_URL } : {}),
+    };
+}
+
+;// CONCATENATED MODULE: ./src/github/inputs.ts
+/**
+ * The inputs only the GitHub Action has (contract v1.2, "New inputs"),
+ * declared as the core's are (src/inputs/declared.ts): each with its parser
+ * and its default, in action.yml's order. They are read, and checked, before
+ * any request; a bad one is an input error that names it, as the core's are.
+ */
+
+
+
+/** GitHub refuses an environment name longer than this. */
+const ENVIRONMENT_NAME_LIMIT = 255;
+/**
+ * An environment name GitHub accepts: at most 255 characters, on one line,
+ * with no control character (it shows in the Environments page and in URLs).
+ */
+function parseEnvironment(raw) {
+    const length = [...raw].length;
+    if (length > ENVIRONMENT_NAME_LIMIT) {
+        fail(`is ${length} characters long; GitHub takes at most ${ENVIRONMENT_NAME_LIMIT}`);
+    }
+    // eslint-disable-next-line no-control-regex
+    if (/[\u0000-\u001f\u007f-\u009f\u2028\u2029]/.test(raw)) {
+        fail('holds a line break or another control character, which GitHub refuses in a name');
+    }
+    return raw;
+}
+/**
+ * A token on one line (a line break would end the Authorization header).
+ * An expression left as it is (`${{ github.token }}`, which only a runner
+ * evaluates: a local run that reads action.yml's defaults) is no token.
+ */
+function parseToken(raw) {
+    if (/[\r\n]/.test(raw))
+        fail('holds a line break; a token is one line');
+    return /^\$\{\{.*\}\}$/.test(raw) ? '' : parseText(raw);
+}
+const GITHUB_INPUTS = {
+    // `${{ github.token }}` is action.yml's default, which the runner fills in.
+    'github-token': input(parseToken, { sensitive: true, default: '${{ github.token }}' }),
+    environment: input(parseEnvironment, { default: '' }),
+    'pr-comment': input(parseBoolean, { default: 'false' }),
+};
+/** The names of the GitHub inputs, in action.yml's order. */
+const GITHUB_INPUT_NAMES = Object.keys(GITHUB_INPUTS);
+/** Outputs only the GitHub Action sets. */
+const GITHUB_OUTPUT_NAMES = (/* unused pure expression or super */ null && (['github-deployment-id']));
+/**
+ * Reads the GitHub inputs, each as `core.getInput` gives it (trimmed, `''`
+ * when given empty), or undefined when not given (its default applies).
+ * Returns the settings, or every problem, each naming its input, to report
+ * in one `InputError` with the core's own.
+ */
+function readGitHubInputs(read, run) {
+    const problems = [];
+    const parse = (name, fallback) => {
+        const declared = GITHUB_INPUTS[name].default;
+        try {
+            const raw = read(name) ?? (typeof declared === 'string' ? declared : '');
+            return GITHUB_INPUTS[name].parse(raw, run);
+        }
+        catch (error) {
+            if (!(error instanceof Invalid))
+                throw error;
+            problems.push({ input: name, problem: error.message });
+            return fallback;
+        }
+    };
+    const settings = {
+        token: parse('github-token', ''),
+        environment: parse('environment', ''),
+        comment: parse('pr-comment', false),
+    };
+    return problems.length === 0 ? { ok: true, settings } : { ok: false, problems };
+}
+
 ;// CONCATENATED MODULE: ./src/github/api.ts
+
 
 
 
@@ -45137,13 +45339,6 @@ class GitHubApi {
     }
 }
 // ---- pure helpers -------------------------------------------------------------------------------
-/** An address without its trailing slashes (a loop: `/\/+$/` reads the rest again from every slash). */
-function withoutTrailingSlashes(address) {
-    let end = address.length;
-    while (end > 0 && address[end - 1] === '/')
-        end--;
-    return address.slice(0, end);
-}
 /** Whether a `Link` header names a next page: one of its comma-separated links is `rel="next"`. */
 function hasNextPage(link) {
     return link.split(',').some((part) => /^\s*<[^>]*>\s*;\s*rel="next"/.test(part));
@@ -45220,193 +45415,6 @@ function remedy(status, permission, last, fork) {
         return ` The token cannot see this repository, or lacks \`${permission}\` (a personal token needs the repo scope).`;
     }
     return '';
-}
-
-;// CONCATENATED MODULE: ./src/github/event.ts
-/**
- * The run as GitHub describes it, turned into the core's neutral
- * `RunDescription`: the workspace, the workflow's repository, and the branch
- * head the run is for, worked out from the event (README "Which commit must
- * be live"): on a pull request its head, never GITHUB_SHA, the merge commit.
- */
-
-
-
-
-const BRANCH_REF = 'refs/heads/';
-/** Events whose GITHUB_SHA is a merge commit the service never builds. */
-const PULL_REQUEST_EVENTS = ['pull_request', 'pull_request_target'];
-/** The part of a pull request event's payload that is read; the rest may be anything. */
-const PullRequestPayloadSchema = looseObject({
-    pull_request: looseObject({
-        head: looseObject({
-            ref: schemas_string().min(1),
-            sha: schemas_string().regex(FULL_SHA),
-            // null when the fork the pull request comes from was deleted
-            repo: looseObject({ full_name: schemas_string() }).nullish(),
-        }),
-    }),
-});
-function event_none(reason) {
-    return { kind: 'none', reason };
-}
-/** The head of the pull request: its branch, sha and repository. */
-function pullRequestHead(event) {
-    const parsed = PullRequestPayloadSchema.safeParse(event.payload);
-    if (!parsed.success) {
-        return event_none(`the ${event.name} event has no pull_request.head.ref and .sha in its payload`);
-    }
-    const { ref, sha, repo } = parsed.data.pull_request.head;
-    return {
-        kind: 'branch',
-        branch: ref,
-        sha: sha.toLowerCase(),
-        repository: repo === null ? null : repo?.full_name,
-        pullRequest: true,
-    };
-}
-/** The branch of `refs/heads/B` and GITHUB_SHA, for every other event. */
-function branchHead(event, workflowRepository) {
-    if (!event.ref.startsWith(BRANCH_REF) || event.ref === BRANCH_REF) {
-        if (event.ref.startsWith('refs/tags/'))
-            return event_none(`the run is for tag ${event.ref}`);
-        if (event.ref === '') {
-            return event_none(`the ${event.name === '' ? "run's" : event.name} event has no ref`);
-        }
-        return event_none(`the run is for ${event.ref}, not a branch`);
-    }
-    if (!FULL_SHA.test(event.sha))
-        return event_none(`GITHUB_SHA '${event.sha}' is not a full commit sha`);
-    return {
-        kind: 'branch',
-        branch: event.ref.slice(BRANCH_REF.length),
-        sha: event.sha.toLowerCase(),
-        repository: workflowRepository,
-        pullRequest: false,
-    };
-}
-/** The branch head a GitHub run is for, or why there is none. */
-function runHead(event, workflowRepository) {
-    return PULL_REQUEST_EVENTS.includes(event.name)
-        ? pullRequestHead(event)
-        : branchHead(event, workflowRepository);
-}
-/** The step or job condition that skips a fork's pull request runs (README, "Forks"). */
-const SKIP_FORKS = 'github.event.pull_request.head.repo.full_name == github.repository';
-/** The run as the core takes it, from the event and the runner's variables. */
-function describeRun(event, variables, cwd) {
-    return {
-        workspace: variables.GITHUB_WORKSPACE ?? cwd,
-        repository: variables.GITHUB_REPOSITORY,
-        head: runHead(event, variables.GITHUB_REPOSITORY),
-        commit: event.sha,
-        skipForks: `if: ${SKIP_FORKS}`,
-    };
-}
-const PullRequestNumberSchema = looseObject({
-    pull_request: looseObject({ number: schemas_number().int().positive() }),
-});
-/**
- * Where the run stands on GitHub, for the record and the comment: the
- * workflow's repository, the commit the run is for (the pull request's head
- * on pull request events, else GITHUB_SHA), the pull request's number, and
- * the workflow run's page. Undefined without GITHUB_REPOSITORY.
- */
-function gitHubRunContext(event, variables, run) {
-    const [owner, repo, ...rest] = (variables.GITHUB_REPOSITORY ?? '').split('/');
-    if (!owner || !repo || rest.length > 0)
-        return undefined;
-    const pull = PULL_REQUEST_EVENTS.includes(event.name)
-        ? PullRequestNumberSchema.safeParse(event.payload)
-        : undefined;
-    const pullRequest = pull?.success === true ? pull.data.pull_request.number : undefined;
-    const head = run.head?.kind === 'branch' && run.head.pullRequest ? run.head.sha : undefined;
-    const server = withoutTrailingSlashes(variables.GITHUB_SERVER_URL || 'https://github.com');
-    const runId = variables.GITHUB_RUN_ID;
-    return {
-        repository: { owner, repo },
-        sha: head ?? event.sha,
-        ...(pullRequest === undefined ? {} : { pullRequest }),
-        fork: isFromFork(run),
-        ...(runId ? { runUrl: `${server}/${owner}/${repo}/actions/runs/${runId}` } : {}),
-        ...(variables.GITHUB_API_URL ? { apiUrl: variables.GITHUB_API_URL } : {}),
-    };
-}
-
-;// CONCATENATED MODULE: ./src/github/inputs.ts
-/**
- * The inputs only the GitHub Action has (contract v1.2, "New inputs"),
- * declared as the core's are (src/inputs/declared.ts): each with its parser
- * and its default, in action.yml's order. They are read, and checked, before
- * any request; a bad one is an input error that names it, as the core's are.
- */
-
-
-
-/** GitHub refuses an environment name longer than this. */
-const ENVIRONMENT_NAME_LIMIT = 255;
-/**
- * An environment name GitHub accepts: at most 255 characters, on one line,
- * with no control character (it shows in the Environments page and in URLs).
- */
-function parseEnvironment(raw) {
-    const length = [...raw].length;
-    if (length > ENVIRONMENT_NAME_LIMIT) {
-        fail(`is ${length} characters long; GitHub takes at most ${ENVIRONMENT_NAME_LIMIT}`);
-    }
-    // eslint-disable-next-line no-control-regex
-    if (/[\u0000-\u001f\u007f-\u009f\u2028\u2029]/.test(raw)) {
-        fail('holds a line break or another control character, which GitHub refuses in a name');
-    }
-    return raw;
-}
-/**
- * A token on one line (a line break would end the Authorization header).
- * An expression left as it is (`${{ github.token }}`, which only a runner
- * evaluates: a local run that reads action.yml's defaults) is no token.
- */
-function parseToken(raw) {
-    if (/[\r\n]/.test(raw))
-        fail('holds a line break; a token is one line');
-    return /^\$\{\{.*\}\}$/.test(raw) ? '' : parseText(raw);
-}
-const GITHUB_INPUTS = {
-    // `${{ github.token }}` is action.yml's default, which the runner fills in.
-    'github-token': input(parseToken, { sensitive: true, default: '${{ github.token }}' }),
-    environment: input(parseEnvironment, { default: '' }),
-    'pr-comment': input(parseBoolean, { default: 'false' }),
-};
-/** The names of the GitHub inputs, in action.yml's order. */
-const GITHUB_INPUT_NAMES = Object.keys(GITHUB_INPUTS);
-/** Outputs only the GitHub Action sets. */
-const GITHUB_OUTPUT_NAMES = (/* unused pure expression or super */ null && (['github-deployment-id']));
-/**
- * Reads the GitHub inputs, each as `core.getInput` gives it (trimmed, `''`
- * when given empty), or undefined when not given (its default applies).
- * Returns the settings, or every problem, each naming its input, to report
- * in one `InputError` with the core's own.
- */
-function readGitHubInputs(read, run) {
-    const problems = [];
-    const parse = (name, fallback) => {
-        const declared = GITHUB_INPUTS[name].default;
-        try {
-            const raw = read(name) ?? (typeof declared === 'string' ? declared : '');
-            return GITHUB_INPUTS[name].parse(raw, run);
-        }
-        catch (error) {
-            if (!(error instanceof Invalid))
-                throw error;
-            problems.push({ input: name, problem: error.message });
-            return fallback;
-        }
-    };
-    const settings = {
-        token: parse('github-token', ''),
-        environment: parse('environment', ''),
-        comment: parse('pr-comment', false),
-    };
-    return problems.length === 0 ? { ok: true, settings } : { ok: false, problems };
 }
 
 ;// CONCATENATED MODULE: ./src/github/deployment-record.ts
@@ -46006,6 +46014,7 @@ function readRunnerEvent(env) {
 
 
 
+
 /** Where the warnings GitHub does not show as annotations are (behaviour 18). */
 const OTHER_WARNINGS = "every one is in the step's log; drift entries are also in the job summary and the step's `drift` output";
 /** Sets each output, again only when its value changes. Outputs are data: no substring redaction. */
@@ -46031,14 +46040,6 @@ function logger(redactor, annotations) {
             if (isDebug())
                 core_debug(redactor.redact(message));
         },
-    };
-}
-/** The proxy variables as undici reads them: the lower-case name first. */
-function proxySettings(env) {
-    return {
-        httpsProxy: env.https_proxy ?? env.HTTPS_PROXY,
-        httpProxy: env.http_proxy ?? env.HTTP_PROXY,
-        noProxy: env.no_proxy ?? env.NO_PROXY,
     };
 }
 /**
@@ -46137,7 +46138,7 @@ async function run() {
     const outcome = await pipeline({
         read,
         run: description,
-        proxy: proxySettings(process.env),
+        proxy: proxySettingsFrom(process.env),
         logger: log,
         clock: systemClock,
         signal: controller.signal,

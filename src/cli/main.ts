@@ -11,7 +11,7 @@ import { systemClock } from '../common/runtime.js';
 import { shortSha } from '../common/text.js';
 import { InputError } from '../inputs/errors.js';
 import { summaryHtml, type Outputs } from '../run/report.js';
-import type { ProxySettings } from '../service/proxy.js';
+import { proxySettingsFrom } from '../service/proxy.js';
 import { readInvocation, UsageError, type CliRequest, type Environment } from './arguments.js';
 import { describeCiRun, runDescription, type CiRun } from './ci.js';
 import { checkInputs, runCommand as runCore } from './core.js';
@@ -98,16 +98,6 @@ function describeRun(ci: CiRun): string {
         ? ' (a pull request)'
         : '';
   return `run: ${ci.where}, branch ${head.branch} at ${shortSha(head.sha)}${from}`;
-}
-
-/** The proxy variables as undici reads them: the lower-case name first. */
-function proxySettings(env: Environment): ProxySettings {
-  const variable = (name: string) => env[name.toLowerCase()] ?? env[name];
-  return {
-    httpsProxy: variable('HTTPS_PROXY'),
-    httpProxy: variable('HTTP_PROXY'),
-    noProxy: variable('NO_PROXY'),
-  };
 }
 
 interface Written {
@@ -198,7 +188,7 @@ async function runCommand(request: CliRequest, world: CliWorld): Promise<number>
     outcome = await runCore(request.command, {
       read,
       run,
-      proxy: proxySettings(world.env),
+      proxy: proxySettingsFrom(world.env),
       logger: log,
       clock: systemClock,
       signal: controller.signal,

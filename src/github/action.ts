@@ -18,7 +18,7 @@ import type { RunDescription } from '../inputs/run-description.js';
 import { pipeline } from '../run/pipeline.js';
 import type { OutputName, Outputs } from '../run/report.js';
 import { summaryHtml } from '../run/report.js';
-import type { ProxySettings } from '../service/proxy.js';
+import { proxySettingsFrom } from '../service/proxy.js';
 import { WarningAnnotations } from './annotations.js';
 import { RUN_BUDGET_MS } from './budget.js';
 import { describeRun, gitHubRunContext } from './event.js';
@@ -52,15 +52,6 @@ function logger(redactor: Redactor, annotations: WarningAnnotations): Logger {
     debug: (message) => {
       if (core.isDebug()) core.debug(redactor.redact(message));
     },
-  };
-}
-
-/** The proxy variables as undici reads them: the lower-case name first. */
-function proxySettings(env: NodeJS.ProcessEnv): ProxySettings {
-  return {
-    httpsProxy: env.https_proxy ?? env.HTTPS_PROXY,
-    httpProxy: env.http_proxy ?? env.HTTP_PROXY,
-    noProxy: env.no_proxy ?? env.NO_PROXY,
   };
 }
 
@@ -165,7 +156,7 @@ export async function run(): Promise<void> {
   const outcome = await pipeline({
     read,
     run: description,
-    proxy: proxySettings(process.env),
+    proxy: proxySettingsFrom(process.env),
     logger: log,
     clock: systemClock,
     signal: controller.signal,

@@ -16,6 +16,20 @@ export interface ProxySettings {
   noProxy?: string;
 }
 
+/**
+ * The proxy settings in an environment (the process's, as the adapter hands
+ * it over), read as undici reads them: the lower-case name first.
+ */
+export function proxySettingsFrom(
+  env: Readonly<Record<string, string | undefined>>,
+): ProxySettings {
+  return {
+    httpsProxy: env.https_proxy ?? env.HTTPS_PROXY,
+    httpProxy: env.http_proxy ?? env.HTTP_PROXY,
+    noProxy: env.no_proxy ?? env.NO_PROXY,
+  };
+}
+
 /** The code of undici's one-time warning that `EnvHttpProxyAgent` is experimental. */
 const EXPERIMENTAL_WARNING = 'UNDICI-EHPA';
 

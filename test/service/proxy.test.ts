@@ -5,6 +5,7 @@ import { startEmulator } from '../emulator/emulator.ts';
 import type { Emulator } from '../emulator/emulator.ts';
 import { startProxy } from '../support/proxy.ts';
 import type { Proxy } from '../support/proxy.ts';
+import { proxySettingsFrom } from '../../src/service/proxy.ts';
 
 let emu: Emulator;
 let proxy: Proxy;
@@ -114,5 +115,19 @@ describe('startProxy', () => {
 
     await expect(pending).rejects.toThrow();
     await proxy.close(); // idempotent
+  });
+});
+
+describe('proxySettingsFrom', () => {
+  it('reads the proxy variables as undici does, the lower-case name first', () => {
+    expect(
+      proxySettingsFrom({
+        HTTPS_PROXY: 'http://upper:1',
+        https_proxy: 'http://lower:1',
+        HTTP_PROXY: 'http://upper:2',
+        NO_PROXY: 'localhost',
+      }),
+    ).toEqual({ httpsProxy: 'http://lower:1', httpProxy: 'http://upper:2', noProxy: 'localhost' });
+    expect(proxySettingsFrom({})).toEqual({});
   });
 });
