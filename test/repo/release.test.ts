@@ -3,6 +3,10 @@
  * repository: the real repository's tags and remotes are never touched. The clone gets this
  * tree's script/release and a CHANGELOG.md made up here (version 99.x, which no real release
  * will reach), committed in the clone.
+ *
+ * The release rebuilds dist/ to check it; its cases share one real build, the one the test run
+ * itself checked current (test/support/build-dist.ts), through script/build's BUILD_CACHE_DIR:
+ * a build of the same inputs is copied from there rather than run again.
  */
 import { execFileSync, spawnSync } from 'node:child_process';
 import {
@@ -16,6 +20,7 @@ import {
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { store } from '../../script/build-record.mjs';
 import { ROOT } from '../support/action.ts';
 
 const BUILD_TIMEOUT_MS = 120_000;
@@ -60,6 +65,7 @@ let directory: string;
 let clone: string;
 let origin: string;
 let realTags: string;
+let buildCache: string;
 
 function git(cwd: string, ...args: string[]): string {
   return execFileSync('git', args, {
@@ -73,7 +79,7 @@ function release(...args: string[]): { status: number | null; stdout: string; st
   const run = spawnSync('bash', [path.join(clone, 'script/release'), ...args], {
     cwd: clone,
     encoding: 'utf8',
-    env: { ...process.env, ...GIT_ENV },
+    env: { ...process.env, ...GIT_ENV, BUILD_CACHE_DIR: buildCache },
     timeout: BUILD_TIMEOUT_MS,
   });
   return { status: run.status, stdout: run.stdout, stderr: run.stderr };
@@ -94,6 +100,8 @@ beforeAll(() => {
   directory = mkdtempSync(path.join(tmpdir(), 'release-test-'));
   clone = path.join(directory, 'clone');
   origin = path.join(directory, 'origin.git');
+  buildCache = path.join(directory, 'build-cache');
+  store(ROOT, { BUILD_CACHE_DIR: buildCache });
   git(directory, 'clone', '-q', '--no-tags', ROOT, clone);
   git(directory, 'init', '-q', '--bare', origin);
   // A CI checkout is often shallow (fetch-depth 1), and so is a clone of it.
