@@ -2,7 +2,7 @@
  * The waiting schedule on a fake clock: the action's real wait code
  * (`waitUntilLive`, `DEFAULT_WAIT`) and real HTTP to the emulator, whose own
  * clock (`now`) is the same fake clock, so a wait of minutes takes no real
- * time. Imported dynamically by bench.ts after `allowSourceImports()`.
+ * time. Imported dynamically by fake-clock.ts after `allowSourceImports()`.
  */
 import { ServiceClient } from '../src/service/client.ts';
 import { Service } from '../src/service/endpoints.ts';

@@ -1,0 +1,158 @@
+/**
+ * Section 2, requests per run: each flow (codehost and internal_docker, create and reuse, a
+ * commit already live, reuse among 10,000 partial name matches) once against a fresh emulator,
+ * its requests counted. **Budget: each flow's floor.** Alone: `node script/node24.mjs
+ * bench/requests.ts [--quick]`.
+ */
+import { startEmulator, type Emulator } from '../test/emulator/emulator.ts';
+import { INTEGRATION } from '../test/support/ids.ts';
+import {
+  API_KEY,
+  IMAGE,
+  NEW_SHA,
+  PAGE_LIMIT,
+  base,
+  count,
+  describeRequests,
+  failureNote,
+  judge,
+  progress,
+  pushEvent,
+  runAlone,
+  searchInputs,
+  seedCodehost,
+  seedSearch,
+  table,
+} from './common.ts';
+import { runBundle, type SpawnOptions } from './spawn.ts';
+
+interface Flow {
+  name: string;
+  floor: number;
+  floorWhy: string;
+  /** Outputs the run must set (e.g. created, live). */
+  outputs: Record<string, string>;
+  setUp: (emu: Emulator) => Record<string, string>;
+  event?: SpawnOptions['event'];
+}
+
+const FLOWS: Flow[] = [
+  {
+    name: 'codehost, create',
+    floor: 4,
+    floorWhy: 'repos, 1 list page, POST, 1 list page: the name looked up again',
+    outputs: { created: 'true' },
+    setUp: (emu) => {
+      emu.seedRepos(INTEGRATION, [{ owner: 'acme', name: 'agent' }, { name: 'website' }]);
+      return { ...base(emu), name: 'bench-agent', 'integration-id': INTEGRATION };
+    },
+  },
+  {
+    name: 'codehost, reuse',
+    floor: 2,
+    floorWhy: 'repos, 1 list page',
+    outputs: { created: 'false' },
+    setUp: (emu) => {
+      emu.seedRepos(INTEGRATION, [{ owner: 'acme', name: 'agent' }]);
+      emu.seedDeployment({ name: 'bench-agent', source: 'codehost' });
+      return { ...base(emu), name: 'bench-agent', 'integration-id': INTEGRATION };
+    },
+  },
+  {
+    name: 'codehost, reuse, commit already live, `wait-for-ready: true`',
+    floor: 2,
+    floorWhy: 'repos, 1 list page; no status check',
+    outputs: { created: 'false', live: 'true', 'commit-sha': NEW_SHA },
+    event: pushEvent(NEW_SHA),
+    setUp: (emu) => {
+      seedCodehost(emu, 'bench-agent', NEW_SHA);
+      return {
+        ...base(emu),
+        name: 'bench-agent',
+        'integration-id': INTEGRATION,
+        'wait-for-ready': 'true',
+      };
+    },
+  },
+  {
+    name: 'internal_docker (image-uri), create',
+    floor: 3,
+    floorWhy: '1 list page, POST, 1 list page: the name looked up again',
+    outputs: { created: 'true' },
+    setUp: (emu) => ({
+      ...base(emu),
+      name: 'bench-agent',
+      source: 'internal_docker',
+      'image-uri': IMAGE,
+    }),
+  },
+  {
+    name: 'internal_docker (image-uri), reuse',
+    floor: 1,
+    floorWhy: '1 list page',
+    outputs: { created: 'false' },
+    setUp: (emu) => {
+      emu.seedDeployment({
+        name: 'bench-agent',
+        source: 'internal_docker',
+        source_revision_config: { image_uri: IMAGE },
+      });
+      return { ...base(emu), name: 'bench-agent', source: 'internal_docker', 'image-uri': IMAGE };
+    },
+  },
+];
+
+export async function requestsPerRun(): Promise<string> {
+  const rows: string[][] = [];
+  const flows: Flow[] = [...FLOWS];
+  let searchFloor = 0;
+  flows.push({
+    name: 'reuse among 10,000 partial name matches, exact one last',
+    floor: NaN, // set in setUp, from where the match is
+    floorWhy: '',
+    outputs: { created: 'false' },
+    setUp: (emu) => {
+      searchFloor = seedSearch(emu, 10_000);
+      return searchInputs(emu);
+    },
+  });
+  for (const flow of flows) {
+    progress(`requests: ${flow.name}`);
+    const emu = await startEmulator({ apiKey: API_KEY });
+    const inputs = flow.setUp(emu);
+    const run = await runBundle(inputs, { killAfterMs: 120_000, event: flow.event });
+    await emu.close();
+    const floor = Number.isNaN(flow.floor) ? searchFloor : flow.floor;
+    const why = flow.floorWhy || `⌈10,001 matches to the exact one / ${PAGE_LIMIT}⌉ list pages`;
+    const n = emu.requests.length;
+    const wrong = Object.entries(flow.outputs)
+      .filter(([output, value]) => run.outputs[output] !== value)
+      .map(([output]) => `${output}=${run.outputs[output] ?? '(unset)'}`);
+    const problems = [failureNote(run), run.exitCode === 0 ? wrong.join(', ') : ''].filter(Boolean);
+    const ok = n <= floor && problems.length === 0;
+    rows.push([
+      flow.name,
+      count(n),
+      `${count(floor)} (${why})`,
+      describeRequests(emu.requests),
+      judge(
+        ok,
+        `requests: ${flow.name}: ${count(n)} requests, floor ${count(floor)}${problems.length > 0 ? `; ${problems.join('; ')}` : ''}`,
+      ) +
+        (n > floor ? ' above floor' : '') +
+        (problems.length > 0 ? ` ${problems.join('; ')}` : ''),
+    ]);
+  }
+  return [
+    '## 2. Requests per run',
+    '',
+    'Counted from `emu.requests` (one fresh emulator per flow). Pages are `limit=100`. After a ' +
+      'create the action looks the exact name up once more (the service does not enforce unique ' +
+      'names). The “commit already live” flow runs for a push to main of the commit the ' +
+      'deployment already has live, so `wait-for-ready` needs no status check.',
+    '',
+    table(['Flow', 'Requests', 'Budget: floor', 'Sequence', 'Verdict'], rows),
+  ].join('\n');
+}
+
+runAlone(import.meta.url, requestsPerRun);
