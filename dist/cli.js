@@ -29076,7 +29076,7 @@ __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __we
 /* harmony import */ var node_path__WEBPACK_IMPORTED_MODULE_1___default = /*#__PURE__*/__nccwpck_require__.n(node_path__WEBPACK_IMPORTED_MODULE_1__);
 /* harmony import */ var node_url__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(3136);
 /* harmony import */ var node_url__WEBPACK_IMPORTED_MODULE_2___default = /*#__PURE__*/__nccwpck_require__.n(node_url__WEBPACK_IMPORTED_MODULE_2__);
-/* harmony import */ var _main_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(8061);
+/* harmony import */ var _main_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(1472);
 /** The command's entry (dist/cli.js, the package's bin): wires the process to `main`, nothing else. */
 
 
@@ -29127,7 +29127,7 @@ __webpack_async_result__();
 
 /***/ }),
 
-/***/ 8061:
+/***/ 1472:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -29365,6 +29365,76 @@ class InputError extends ActionError {
 /** Ends a parser with what is wrong with the value. */
 function fail(message) {
     throw new Invalid(message);
+}
+
+;// CONCATENATED MODULE: ./src/service/retry.ts
+const DEFAULT_RETRY_POLICY = {
+    attempts: 5,
+    initialDelayMs: 1_000,
+    maxDelayMs: 20_000,
+    maxRetryAfterMs: 60_000,
+    requestTimeoutMs: 30_000,
+};
+/** `Retry-After` in milliseconds (seconds or an HTTP date), or undefined. */
+function parseRetryAfter(value, wallTime) {
+    if (value === undefined || value.trim() === '')
+        return undefined;
+    const trimmed = value.trim();
+    if (/^\d+(\.\d+)?$/.test(trimmed))
+        return Number(trimmed) * 1000;
+    const date = Date.parse(trimmed);
+    if (Number.isNaN(date))
+        return undefined;
+    return Math.max(0, date - wallTime);
+}
+/** The delay after failed attempt number `attempt` (1-based): `Retry-After` (capped), else backoff with jitter. */
+function delayBeforeRetry(policy, attempt, retryAfterMs, clock) {
+    const { initialDelayMs, maxDelayMs, maxRetryAfterMs } = policy;
+    if (retryAfterMs !== undefined)
+        return Math.min(retryAfterMs, maxRetryAfterMs);
+    const backoff = Math.min(maxDelayMs, initialDelayMs * 2 ** (attempt - 1));
+    return Math.round(backoff / 2 + (backoff / 2) * clock.random());
+}
+
+;// CONCATENATED MODULE: ./src/service/errors.ts
+/** What a failed call to the service raises. */
+
+/** A call to the service failed: names the call, the status and the service's message. */
+class ServiceError extends ActionError {
+    name = 'ServiceError';
+    details;
+    constructor(details) {
+        super(ServiceError.format(details));
+        this.details = details;
+    }
+    get status() {
+        return this.details.status;
+    }
+    get ambiguous() {
+        return this.details.ambiguous === true;
+    }
+    get transient() {
+        return this.details.transient === true;
+    }
+    /** The same failure, counted over `attempts`. */
+    after(attempts) {
+        return attempts > 1 ? new ServiceError({ ...this.details, attempts }) : this;
+    }
+    static format(details) {
+        const { method, path, problem, serviceMessage, requestId, remedy, attempts } = details;
+        const tries = attempts !== undefined && attempts > 1 ? ` after ${attempts} attempts` : '';
+        let message = `${method} ${path} failed${tries}: ${problem}`;
+        if (serviceMessage !== undefined && serviceMessage !== '') {
+            message += serviceMessage.includes('\n')
+                ? `:\n${serviceMessage}`
+                : ` (service said: ${serviceMessage})`;
+        }
+        if (remedy !== undefined)
+            message += `\n${remedy}`;
+        if (requestId !== undefined)
+            message += `\nrequest id: ${requestId}`;
+        return message;
+    }
 }
 
 ;// CONCATENATED MODULE: ./node_modules/zod/v4/core/util.js
@@ -39346,6 +39416,445 @@ class Service {
     }
 }
 
+;// CONCATENATED MODULE: ./src/run/live.ts
+
+
+/** The commit of the deployment's latest revision, lower-cased, if the service says. */
+function latestCommit(deployment) {
+    const sha = deployment.source_revision_config.repo_commit_sha;
+    return sha === undefined || sha === null || sha === '' ? undefined : sha.toLowerCase();
+}
+/**
+ * Whether the deployment is live. `seenRevisions` are the revision ids the
+ * step saw when it found the deployment (none on create): a revision for
+ * another commit that is not among them is a newer push.
+ */
+function liveness(deployment, target, seenRevisions, orderOf = () => undefined) {
+    const { status, latest_revision_id: latest, active_revision_id: active } = deployment;
+    if (status === 'AWAITING_DELETE') {
+        return {
+            live: false,
+            missing: 'the deployment is being deleted (AWAITING_DELETE)',
+            final: true,
+        };
+    }
+    if (status !== 'READY')
+        return { live: false, missing: `status is ${untrusted(status)}, not READY` };
+    if (latest === null) {
+        return target === undefined
+            ? { live: true }
+            : { live: false, missing: `no revision yet for commit ${shortSha(target.sha)}` };
+    }
+    if (active !== latest) {
+        const still = active === null ? 'no revision is active yet' : `revision ${active} still is`;
+        return {
+            live: false,
+            missing: `the latest revision ${latest} is not active yet (${still}; if it stays so, its build may have failed)`,
+        };
+    }
+    if (target === undefined)
+        return { live: true };
+    const commit = latestCommit(deployment);
+    if (commit === target.sha)
+        return { live: true };
+    const order = commit === undefined ? undefined : orderOf(commit);
+    // Newer than the target (its descendant): live instead of it. Unseen: a newer push, unless it is older.
+    if (commit !== undefined &&
+        (order === 'newer' || (order !== 'older' && !seenRevisions.has(latest))))
+        return { live: true, supersededBy: commit };
+    const branch = target.branch === undefined ? '' : ` of branch ${target.branch}`;
+    const shown = commit === undefined ? '(none given)' : shortSha(untrusted(commit));
+    const relation = order === 'older' ? 'older than' : 'not';
+    return {
+        live: false,
+        missing: `the latest revision is for commit ${shown}, ${relation} the target ${shortSha(target.sha)}${branch}`,
+    };
+}
+/** The ref a deployment tracks: the live one, else the one the request sets. */
+function trackedRef(deployment, requested) {
+    return deployment?.source_revision_config.repo_ref ?? requested ?? undefined;
+}
+/**
+ * The target of a run, from what the step asked for: an explicit sha always;
+ * `auto` only when the run's branch is the one the deployment tracks. Says in
+ * one line why nothing is targeted otherwise.
+ */
+function chooseTarget(commit, tracked, logger) {
+    switch (commit.kind) {
+        case 'sha':
+            return { sha: commit.sha };
+        case 'none':
+            logger.info(`no commit is targeted: ${commit.reason}`);
+            return undefined;
+        case 'auto':
+            if (tracked === commit.branch)
+                return { sha: commit.sha, branch: commit.branch };
+            logger.info(`no commit is targeted: the run is for branch ${commit.branch}, and the deployment tracks ${tracked === undefined ? 'no branch' : untrusted(tracked)}`);
+            return undefined;
+    }
+}
+
+;// CONCATENATED MODULE: ./src/run/commit-order.ts
+
+
+
+/** The longest list of commits a run asks about: a wait sees a few pushes, not hundreds. */
+const MAX_QUESTIONS = 20;
+class CommitOrders {
+    #answers = new Map();
+    #ask;
+    #repository;
+    #target;
+    #logger;
+    /** Without a question, a repository or a target, nothing is asked and every answer is unknown. */
+    constructor(ask, repository, target, logger) {
+        this.#ask = ask;
+        this.#repository = repository;
+        this.#target = target;
+        this.#logger = logger;
+    }
+    /** What is known of `commit` against the target; undefined when not asked or not known. */
+    of(commit) {
+        return this.#answers.get(commit);
+    }
+    /** Asks about the commit of the deployment's latest revision, once, when it is not the target. */
+    async learn(deployment) {
+        const commit = latestCommit(deployment);
+        const ask = this.#ask;
+        const target = this.#target?.sha;
+        if (ask === undefined || this.#repository === undefined || target === undefined)
+            return;
+        if (commit === undefined || commit === target || this.#answers.has(commit))
+            return;
+        if (this.#answers.size >= MAX_QUESTIONS)
+            return;
+        this.#answers.set(commit, undefined);
+        const order = await ask(this.#repository, target, commit);
+        this.#answers.set(commit, order);
+        const which = `commit ${shortSha(untrusted(commit))} against the target ${shortSha(target)}`;
+        if (order === undefined) {
+            this.#logger.debug(`commit order of ${which}: not known, so it counts as before`);
+        }
+        else {
+            this.#logger.debug(`commit order of ${which}: ${order}`);
+        }
+    }
+}
+
+;// CONCATENATED MODULE: ./src/run/drift.ts
+/**
+ * Drift: where a reused deployment differs from what the step asks for. The
+ * service has no update call, so these differences stay until someone
+ * changes the deployment in the service (README, "Drift").
+ */
+
+
+const isObject = (value) => typeof value === 'object' && value !== null && !Array.isArray(value);
+/** null and absent are the same to the service (every field is nullable). */
+const isAbsent = (value) => value === undefined || value === null;
+/** Deep equality of JSON values; numbers by value (`2` equals `2.0`). */
+function same(a, b) {
+    if (isAbsent(a) || isAbsent(b))
+        return isAbsent(a) && isAbsent(b);
+    if (Array.isArray(a) || Array.isArray(b)) {
+        return (Array.isArray(a) &&
+            Array.isArray(b) &&
+            a.length === b.length &&
+            a.every((item, index) => same(item, b[index])));
+    }
+    if (isObject(a) && isObject(b)) {
+        const keys = new Set([...Object.keys(a), ...Object.keys(b)]);
+        return [...keys].every((key) => same(a[key], b[key]));
+    }
+    return a === b;
+}
+/**
+ * Compares what the step sets in an object with the live object: only the
+ * keys the step sets, recursing into objects (the service fills in
+ * defaults), arrays whole.
+ */
+function compareSet(path, wanted, live, out) {
+    const liveObject = isObject(live) ? live : {};
+    for (const [key, value] of Object.entries(wanted)) {
+        if (value === undefined)
+            continue;
+        const field = `${path}.${key}`;
+        if (isObject(value) && isObject(liveObject[key])) {
+            compareSet(field, value, liveObject[key], out);
+        }
+        else if (!same(value, liveObject[key])) {
+            out.push({ field, wanted: value, live: liveObject[key] ?? null });
+        }
+    }
+}
+function compareSecrets(plan, deployment, out) {
+    const live = new Map(deployment.secrets.map((secret) => [secret.name, secret.value]));
+    const wanted = new Map(plan.secrets.map((secret) => [secret.name, secret.value]));
+    for (const [name, value] of wanted) {
+        const liveValue = live.get(name);
+        if (liveValue === undefined) {
+            out.push({ field: `secrets.${name}`, wanted: MASK, live: null });
+        }
+        else if (liveValue !== '' && liveValue !== value) {
+            out.push({ field: `secrets.${name}`, wanted: MASK, live: MASK });
+        }
+    }
+    for (const name of live.keys()) {
+        if (!wanted.has(name))
+            out.push({ field: `secrets.${name}`, wanted: null, live: MASK });
+    }
+}
+const sortedReferences = (references) => references.map((reference) => JSON.stringify(reference)).sort();
+/**
+ * Every difference between the step and the deployment it reused:
+ * `source_config` (what the step sets, and for codehost the listing's
+ * repo_url and integration_id), `source_revision_config` fields the step
+ * sets, secrets when the step gives any, secret_references as a set.
+ */
+function findDrift(plan, request, deployment) {
+    const out = [];
+    compareSet('source_config', request.source_config, deployment.source_config, out);
+    const revision = {
+        repo_ref: plan.sourceRevisionConfig.repo_ref,
+        agent_config_path: plan.sourceRevisionConfig.agent_config_path,
+        image_uri: plan.sourceRevisionConfig.image_uri,
+        source_tarball_path: plan.sourceRevisionConfig.source_tarball_path,
+    };
+    compareSet('source_revision_config', revision, deployment.source_revision_config, out);
+    if (plan.secrets.length > 0)
+        compareSecrets(plan, deployment, out);
+    if (plan.source === 'external_docker' && plan.secretReferences !== null) {
+        const live = deployment.secret_references ?? [];
+        if (!same(sortedReferences(plan.secretReferences), sortedReferences(live))) {
+            out.push({ field: 'secret_references', wanted: plan.secretReferences, live });
+        }
+    }
+    return out;
+}
+/** How a drifted value is written in a message: JSON, short, on one line. */
+function showValue(value) {
+    if (value === null || value === undefined)
+        return '(not set)';
+    const text = untrusted(typeof value === 'string' ? value : JSON.stringify(value));
+    return text.length > 120 ? `${text.slice(0, 120)}…` : text;
+}
+
+;// CONCATENATED MODULE: ./src/run/goal.ts
+
+
+
+/** The deployment `deploy` found, or undefined when it created one (or would). */
+function reusedOf(result) {
+    return result.created ? undefined : result.deployment;
+}
+/** The revisions of a reused deployment: a revision the step did not see is a newer push. */
+function seenRevisionsOf(reused) {
+    if (reused === undefined)
+        return new Set();
+    return new Set([reused.latest_revision_id, reused.active_revision_id].filter((id) => id !== null));
+}
+/** The target of a codehost plan, against the branch the deployment tracks. */
+function targetOf(plan, result, logger) {
+    if (plan.source !== 'codehost')
+        return undefined;
+    const tracked = trackedRef(reusedOf(result), result.request.source_revision_config.repo_ref);
+    return chooseTarget(plan.commit, tracked, logger);
+}
+/**
+ * The target as drift, when a reused deployment will not build it and
+ * another commit is live that is not newer than it (a newer one supersedes it).
+ */
+function unbuiltOf(reused, target, orders) {
+    if (reused === undefined || target === undefined)
+        return undefined;
+    if (reused.source_config.build_on_push === true)
+        return undefined;
+    const live = latestCommit(reused);
+    if (live === target.sha)
+        return undefined;
+    if (live !== undefined && orders.of(live) === 'newer')
+        return undefined;
+    return {
+        field: 'source_revision_config.repo_commit_sha',
+        wanted: target.sha,
+        live: live ?? null,
+    };
+}
+/** The repository whose commits are compared: the deployed one (`repository`). */
+function comparedRepository(plan) {
+    return plan.source === 'codehost'
+        ? `${plan.repository.owner}/${plan.repository.name}`
+        : undefined;
+}
+/**
+ * The goal of the run. When the reused deployment's latest revision is for
+ * another commit, `ask` (if any) says which is newer. A target the deployment
+ * will not build is drift, and it is dropped: the step does not wait for it.
+ */
+async function assess(plan, result, logger, ask) {
+    const reused = reusedOf(result);
+    const seenRevisions = seenRevisionsOf(reused);
+    const drift = reused === undefined ? [] : findDrift(plan, result.request, reused);
+    const target = targetOf(plan, result, logger);
+    const orders = new CommitOrders(ask, comparedRepository(plan), target, logger);
+    if (reused !== undefined)
+        await orders.learn(reused);
+    const unbuilt = unbuiltOf(reused, target, orders);
+    if (unbuilt === undefined)
+        return { target, seenRevisions, drift, orders };
+    return { seenRevisions, drift: [...drift, unbuilt], unbuilt, orders };
+}
+/**
+ * Whether the deployment is live for the goal: its target, the revisions it
+ * saw, and what the adapter said of the order of commits (none: unknown).
+ */
+function livenessFor(deployment, goal) {
+    return liveness(deployment, goal.target, goal.seenRevisions, (commit) => goal.orders?.of(commit));
+}
+
+;// CONCATENATED MODULE: ./src/run/wait.ts
+/**
+ * Waiting until a deployment is live (live.ts says what that means): the
+ * polling schedule only. Polls `getById` with a growing interval, up to a
+ * deadline, tolerating a few failed polls; a deployment that already is live
+ * needs no check.
+ */
+
+
+
+
+
+
+/** A wait ended without the deployment being live; carries the last deployment seen. */
+class WaitError extends ActionError {
+    name = 'WaitError';
+    deployment;
+    constructor(message, deployment) {
+        super(message);
+        this.deployment = deployment;
+    }
+}
+const DEFAULT_WAIT = {
+    initialIntervalMs: 1_000,
+    earlyIntervalMs: 1_500,
+    earlyPhaseMs: 10_000,
+    maxIntervalMs: 15_000,
+    growth: 2,
+    maxFailedPolls: 5,
+};
+/** The interval after `interval`, `elapsed` into the wait. */
+function nextInterval(interval, elapsed, options) {
+    const cap = elapsed < options.earlyPhaseMs ? options.earlyIntervalMs : options.maxIntervalMs;
+    return Math.min(cap, interval * options.growth);
+}
+/** One check: the deployment as the service lists it now, or why the check failed. */
+async function wait_check(service, id, timeoutMs) {
+    try {
+        const seen = await service.getById(id, timeoutMs);
+        return seen ?? new ActionError(`${Service.describeGetById(id)} does not list the deployment`);
+    }
+    catch (error) {
+        if (error instanceof ServiceError && error.transient)
+            return error;
+        throw error;
+    }
+}
+/** A status the action does not know is waited through, and said once. */
+function noteUnknownStatus(status, known, logger) {
+    if (STATUSES.includes(status) || known.has(status))
+        return;
+    known.add(status);
+    logger.info(`status ${untrusted(status)} is not one the action knows: waiting through it`);
+}
+/** Polls until the deployment is live; the deployment, and how it is live. */
+async function waitUntilLive(initial, goal, options, dependencies) {
+    const { service, clock, logger, signal } = dependencies;
+    const started = clock.now();
+    const deadline = started + options.timeoutMs;
+    const unknownStatuses = new Set();
+    let deployment = initial;
+    let interval = options.initialIntervalMs;
+    let lastCheck = started;
+    let failedPolls = 0;
+    for (let polls = 0;;) {
+        await goal.orders?.learn(deployment);
+        const verdict = livenessFor(deployment, goal);
+        if (verdict.live)
+            return { deployment, verdict };
+        const name = `'${untrusted(deployment.name)}' (${deployment.id})`;
+        if (verdict.final)
+            throw new WaitError(`Deployment ${name} will not be live: ${verdict.missing}.`, deployment);
+        noteUnknownStatus(deployment.status, unknownStatuses, logger);
+        const remaining = deadline - clock.now();
+        if (remaining <= 0) {
+            throw new WaitError(`Deployment ${name} is not live after ${formatDuration(options.timeoutMs)} (${polls} checks): ${verdict.missing}. Raise wait-timeout, or look at the deployment in the service.`, deployment);
+        }
+        // Intervals run from the start of one check to the start of the next.
+        const delay = Math.max(0, Math.min(interval - (clock.now() - lastCheck), remaining));
+        logger.info(`waiting until live: ${verdict.missing}; ${formatDuration(clock.now() - started)} so far, next check in ${formatDuration(delay)}`);
+        await clock.sleep(delay, signal);
+        lastCheck = clock.now();
+        interval = nextInterval(interval, lastCheck - started, options);
+        polls++;
+        // The last check may not outlast the deadline by more than a second.
+        const seen = await wait_check(service, deployment.id, Math.max(1_000, deadline - clock.now()));
+        if (!(seen instanceof ActionError)) {
+            deployment = seen;
+            failedPolls = 0;
+            dependencies.onPoll?.(deployment);
+            continue;
+        }
+        failedPolls++;
+        if (failedPolls > options.maxFailedPolls) {
+            throw new WaitError(`Gave up waiting for ${name} after ${failedPolls} failed checks in a row; the last: ${seen.message}`, deployment);
+        }
+        logger.warning(`check ${polls} failed (${failedPolls} of ${options.maxFailedPolls} tolerated in a row): ${seen.message}`);
+    }
+}
+
+;// CONCATENATED MODULE: ./src/run/pace.ts
+/**
+ * How long the run waits between attempts and between checks: the shipped
+ * defaults (`DEFAULT_RETRY_POLICY`, `DEFAULT_WAIT`), or shorter for tests of
+ * retries and waits only. Like the GitHub side's test budget, a variable can
+ * only shorten them, never lengthen them, and nothing else changes: the same
+ * attempts, the same growth, the same deadlines.
+ *
+ * - `DEPLOY_AGENT_RETRY_DELAY_MS`: the back-off before a request's second
+ *   attempt (default 1 s; it doubles for each further attempt, up to 20 s).
+ * - `DEPLOY_AGENT_POLL_INTERVAL_MS`: the longest interval between two checks
+ *   of a wait (default: the schedule of `DEFAULT_WAIT`).
+ */
+
+
+const DEFAULT_PACE = { retry: DEFAULT_RETRY_POLICY, wait: DEFAULT_WAIT };
+/** A positive number of milliseconds under `limit` in `text`, else `limit`. */
+function shorter(text, limit) {
+    const wanted = Number(text);
+    return text !== undefined && text.trim() !== '' && Number.isFinite(wanted) && wanted > 0
+        ? Math.min(wanted, limit)
+        : limit;
+}
+/** The pace an environment (the process's, as the adapter hands it over) asks for. */
+function paceFrom(env) {
+    const retryDelayMs = shorter(env.DEPLOY_AGENT_RETRY_DELAY_MS, DEFAULT_RETRY_POLICY.initialDelayMs);
+    const scale = retryDelayMs / DEFAULT_RETRY_POLICY.initialDelayMs;
+    const pollMs = shorter(env.DEPLOY_AGENT_POLL_INTERVAL_MS, DEFAULT_WAIT.maxIntervalMs);
+    return {
+        retry: {
+            ...DEFAULT_RETRY_POLICY,
+            initialDelayMs: retryDelayMs,
+            maxDelayMs: DEFAULT_RETRY_POLICY.maxDelayMs * scale,
+        },
+        wait: {
+            ...DEFAULT_WAIT,
+            initialIntervalMs: Math.min(DEFAULT_WAIT.initialIntervalMs, pollMs),
+            earlyIntervalMs: Math.min(DEFAULT_WAIT.earlyIntervalMs, pollMs),
+            maxIntervalMs: pollMs,
+        },
+    };
+}
+
 ;// CONCATENATED MODULE: ./src/inputs/plan.ts
 /** The values of the `on-drift` input. */
 const ON_DRIFT_MODES = ['warn', 'fail'];
@@ -39522,104 +40031,6 @@ function parseDashboardUrl(raw) {
         credentials: 'the address is printed and written to the outputs',
     });
     return raw;
-}
-
-;// CONCATENATED MODULE: ./src/run/drift.ts
-/**
- * Drift: where a reused deployment differs from what the step asks for. The
- * service has no update call, so these differences stay until someone
- * changes the deployment in the service (README, "Drift").
- */
-
-
-const isObject = (value) => typeof value === 'object' && value !== null && !Array.isArray(value);
-/** null and absent are the same to the service (every field is nullable). */
-const isAbsent = (value) => value === undefined || value === null;
-/** Deep equality of JSON values; numbers by value (`2` equals `2.0`). */
-function same(a, b) {
-    if (isAbsent(a) || isAbsent(b))
-        return isAbsent(a) && isAbsent(b);
-    if (Array.isArray(a) || Array.isArray(b)) {
-        return (Array.isArray(a) &&
-            Array.isArray(b) &&
-            a.length === b.length &&
-            a.every((item, index) => same(item, b[index])));
-    }
-    if (isObject(a) && isObject(b)) {
-        const keys = new Set([...Object.keys(a), ...Object.keys(b)]);
-        return [...keys].every((key) => same(a[key], b[key]));
-    }
-    return a === b;
-}
-/**
- * Compares what the step sets in an object with the live object: only the
- * keys the step sets, recursing into objects (the service fills in
- * defaults), arrays whole.
- */
-function compareSet(path, wanted, live, out) {
-    const liveObject = isObject(live) ? live : {};
-    for (const [key, value] of Object.entries(wanted)) {
-        if (value === undefined)
-            continue;
-        const field = `${path}.${key}`;
-        if (isObject(value) && isObject(liveObject[key])) {
-            compareSet(field, value, liveObject[key], out);
-        }
-        else if (!same(value, liveObject[key])) {
-            out.push({ field, wanted: value, live: liveObject[key] ?? null });
-        }
-    }
-}
-function compareSecrets(plan, deployment, out) {
-    const live = new Map(deployment.secrets.map((secret) => [secret.name, secret.value]));
-    const wanted = new Map(plan.secrets.map((secret) => [secret.name, secret.value]));
-    for (const [name, value] of wanted) {
-        const liveValue = live.get(name);
-        if (liveValue === undefined) {
-            out.push({ field: `secrets.${name}`, wanted: MASK, live: null });
-        }
-        else if (liveValue !== '' && liveValue !== value) {
-            out.push({ field: `secrets.${name}`, wanted: MASK, live: MASK });
-        }
-    }
-    for (const name of live.keys()) {
-        if (!wanted.has(name))
-            out.push({ field: `secrets.${name}`, wanted: null, live: MASK });
-    }
-}
-const sortedReferences = (references) => references.map((reference) => JSON.stringify(reference)).sort();
-/**
- * Every difference between the step and the deployment it reused:
- * `source_config` (what the step sets, and for codehost the listing's
- * repo_url and integration_id), `source_revision_config` fields the step
- * sets, secrets when the step gives any, secret_references as a set.
- */
-function findDrift(plan, request, deployment) {
-    const out = [];
-    compareSet('source_config', request.source_config, deployment.source_config, out);
-    const revision = {
-        repo_ref: plan.sourceRevisionConfig.repo_ref,
-        agent_config_path: plan.sourceRevisionConfig.agent_config_path,
-        image_uri: plan.sourceRevisionConfig.image_uri,
-        source_tarball_path: plan.sourceRevisionConfig.source_tarball_path,
-    };
-    compareSet('source_revision_config', revision, deployment.source_revision_config, out);
-    if (plan.secrets.length > 0)
-        compareSecrets(plan, deployment, out);
-    if (plan.source === 'external_docker' && plan.secretReferences !== null) {
-        const live = deployment.secret_references ?? [];
-        if (!same(sortedReferences(plan.secretReferences), sortedReferences(live))) {
-            out.push({ field: 'secret_references', wanted: plan.secretReferences, live });
-        }
-    }
-    return out;
-}
-/** How a drifted value is written in a message: JSON, short, on one line. */
-function showValue(value) {
-    if (value === null || value === undefined)
-        return '(not set)';
-    const text = untrusted(typeof value === 'string' ? value : JSON.stringify(value));
-    return text.length > 120 ? `${text.slice(0, 120)}…` : text;
 }
 
 ;// CONCATENATED MODULE: ./src/run/report.ts
@@ -44514,131 +44925,6 @@ function readPlan(read, run) {
     return buildPlan(result.data, run);
 }
 
-;// CONCATENATED MODULE: ./src/run/live.ts
-
-
-/** The commit of the deployment's latest revision, lower-cased, if the service says. */
-function latestCommit(deployment) {
-    const sha = deployment.source_revision_config.repo_commit_sha;
-    return sha === undefined || sha === null || sha === '' ? undefined : sha.toLowerCase();
-}
-/**
- * Whether the deployment is live. `seenRevisions` are the revision ids the
- * step saw when it found the deployment (none on create): a revision for
- * another commit that is not among them is a newer push.
- */
-function liveness(deployment, target, seenRevisions, orderOf = () => undefined) {
-    const { status, latest_revision_id: latest, active_revision_id: active } = deployment;
-    if (status === 'AWAITING_DELETE') {
-        return {
-            live: false,
-            missing: 'the deployment is being deleted (AWAITING_DELETE)',
-            final: true,
-        };
-    }
-    if (status !== 'READY')
-        return { live: false, missing: `status is ${untrusted(status)}, not READY` };
-    if (latest === null) {
-        return target === undefined
-            ? { live: true }
-            : { live: false, missing: `no revision yet for commit ${shortSha(target.sha)}` };
-    }
-    if (active !== latest) {
-        const still = active === null ? 'no revision is active yet' : `revision ${active} still is`;
-        return {
-            live: false,
-            missing: `the latest revision ${latest} is not active yet (${still}; if it stays so, its build may have failed)`,
-        };
-    }
-    if (target === undefined)
-        return { live: true };
-    const commit = latestCommit(deployment);
-    if (commit === target.sha)
-        return { live: true };
-    const order = commit === undefined ? undefined : orderOf(commit);
-    // Newer than the target (its descendant): live instead of it. Unseen: a newer push, unless it is older.
-    if (commit !== undefined &&
-        (order === 'newer' || (order !== 'older' && !seenRevisions.has(latest))))
-        return { live: true, supersededBy: commit };
-    const branch = target.branch === undefined ? '' : ` of branch ${target.branch}`;
-    const shown = commit === undefined ? '(none given)' : shortSha(untrusted(commit));
-    const relation = order === 'older' ? 'older than' : 'not';
-    return {
-        live: false,
-        missing: `the latest revision is for commit ${shown}, ${relation} the target ${shortSha(target.sha)}${branch}`,
-    };
-}
-/** The ref a deployment tracks: the live one, else the one the request sets. */
-function trackedRef(deployment, requested) {
-    return deployment?.source_revision_config.repo_ref ?? requested ?? undefined;
-}
-/**
- * The target of a run, from what the step asked for: an explicit sha always;
- * `auto` only when the run's branch is the one the deployment tracks. Says in
- * one line why nothing is targeted otherwise.
- */
-function chooseTarget(commit, tracked, logger) {
-    switch (commit.kind) {
-        case 'sha':
-            return { sha: commit.sha };
-        case 'none':
-            logger.info(`no commit is targeted: ${commit.reason}`);
-            return undefined;
-        case 'auto':
-            if (tracked === commit.branch)
-                return { sha: commit.sha, branch: commit.branch };
-            logger.info(`no commit is targeted: the run is for branch ${commit.branch}, and the deployment tracks ${tracked === undefined ? 'no branch' : untrusted(tracked)}`);
-            return undefined;
-    }
-}
-
-;// CONCATENATED MODULE: ./src/run/commit-order.ts
-
-
-
-/** The longest list of commits a run asks about: a wait sees a few pushes, not hundreds. */
-const MAX_QUESTIONS = 20;
-class CommitOrders {
-    #answers = new Map();
-    #ask;
-    #repository;
-    #target;
-    #logger;
-    /** Without a question, a repository or a target, nothing is asked and every answer is unknown. */
-    constructor(ask, repository, target, logger) {
-        this.#ask = ask;
-        this.#repository = repository;
-        this.#target = target;
-        this.#logger = logger;
-    }
-    /** What is known of `commit` against the target; undefined when not asked or not known. */
-    of(commit) {
-        return this.#answers.get(commit);
-    }
-    /** Asks about the commit of the deployment's latest revision, once, when it is not the target. */
-    async learn(deployment) {
-        const commit = latestCommit(deployment);
-        const ask = this.#ask;
-        const target = this.#target?.sha;
-        if (ask === undefined || this.#repository === undefined || target === undefined)
-            return;
-        if (commit === undefined || commit === target || this.#answers.has(commit))
-            return;
-        if (this.#answers.size >= MAX_QUESTIONS)
-            return;
-        this.#answers.set(commit, undefined);
-        const order = await ask(this.#repository, target, commit);
-        this.#answers.set(commit, order);
-        const which = `commit ${shortSha(untrusted(commit))} against the target ${shortSha(target)}`;
-        if (order === undefined) {
-            this.#logger.debug(`commit order of ${which}: not known, so it counts as before`);
-        }
-        else {
-            this.#logger.debug(`commit order of ${which}: ${order}`);
-        }
-    }
-}
-
 ;// CONCATENATED MODULE: ./src/run/dependencies.ts
 /** The dependencies' log groups, or a phase run without one. */
 function inGroup(dependencies) {
@@ -44853,47 +45139,6 @@ async function deploy(plan, dependencies) {
 
 // EXTERNAL MODULE: external "node:http"
 var external_node_http_ = __nccwpck_require__(7067);
-;// CONCATENATED MODULE: ./src/service/errors.ts
-/** What a failed call to the service raises. */
-
-/** A call to the service failed: names the call, the status and the service's message. */
-class ServiceError extends ActionError {
-    name = 'ServiceError';
-    details;
-    constructor(details) {
-        super(ServiceError.format(details));
-        this.details = details;
-    }
-    get status() {
-        return this.details.status;
-    }
-    get ambiguous() {
-        return this.details.ambiguous === true;
-    }
-    get transient() {
-        return this.details.transient === true;
-    }
-    /** The same failure, counted over `attempts`. */
-    after(attempts) {
-        return attempts > 1 ? new ServiceError({ ...this.details, attempts }) : this;
-    }
-    static format(details) {
-        const { method, path, problem, serviceMessage, requestId, remedy, attempts } = details;
-        const tries = attempts !== undefined && attempts > 1 ? ` after ${attempts} attempts` : '';
-        let message = `${method} ${path} failed${tries}: ${problem}`;
-        if (serviceMessage !== undefined && serviceMessage !== '') {
-            message += serviceMessage.includes('\n')
-                ? `:\n${serviceMessage}`
-                : ` (service said: ${serviceMessage})`;
-        }
-        if (remedy !== undefined)
-            message += `\n${remedy}`;
-        if (requestId !== undefined)
-            message += `\nrequest id: ${requestId}`;
-        return message;
-    }
-}
-
 ;// CONCATENATED MODULE: ./src/service/answers.ts
 /**
  * What the action says about an exchange that failed: the service's own
@@ -45054,35 +45299,6 @@ function networkFailure(error, timedOut, timeoutMs) {
     // A refused connection or a failed look-up never reached the service.
     const reached = !['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN'].includes(code);
     return { problem: code !== '' ? `${text} (${code})` : text, reached };
-}
-
-;// CONCATENATED MODULE: ./src/service/retry.ts
-const DEFAULT_RETRY_POLICY = {
-    attempts: 5,
-    initialDelayMs: 1_000,
-    maxDelayMs: 20_000,
-    maxRetryAfterMs: 60_000,
-    requestTimeoutMs: 30_000,
-};
-/** `Retry-After` in milliseconds (seconds or an HTTP date), or undefined. */
-function parseRetryAfter(value, wallTime) {
-    if (value === undefined || value.trim() === '')
-        return undefined;
-    const trimmed = value.trim();
-    if (/^\d+(\.\d+)?$/.test(trimmed))
-        return Number(trimmed) * 1000;
-    const date = Date.parse(trimmed);
-    if (Number.isNaN(date))
-        return undefined;
-    return Math.max(0, date - wallTime);
-}
-/** The delay after failed attempt number `attempt` (1-based): `Retry-After` (capped), else backoff with jitter. */
-function delayBeforeRetry(policy, attempt, retryAfterMs, clock) {
-    const { initialDelayMs, maxDelayMs, maxRetryAfterMs } = policy;
-    if (retryAfterMs !== undefined)
-        return Math.min(retryAfterMs, maxRetryAfterMs);
-    const backoff = Math.min(maxDelayMs, initialDelayMs * 2 ** (attempt - 1));
-    return Math.round(backoff / 2 + (backoff / 2) * clock.random());
 }
 
 ;// CONCATENATED MODULE: ./src/service/client.ts
@@ -45311,179 +45527,6 @@ class ServiceClient {
     }
 }
 
-;// CONCATENATED MODULE: ./src/run/goal.ts
-
-
-
-/** The deployment `deploy` found, or undefined when it created one (or would). */
-function reusedOf(result) {
-    return result.created ? undefined : result.deployment;
-}
-/** The revisions of a reused deployment: a revision the step did not see is a newer push. */
-function seenRevisionsOf(reused) {
-    if (reused === undefined)
-        return new Set();
-    return new Set([reused.latest_revision_id, reused.active_revision_id].filter((id) => id !== null));
-}
-/** The target of a codehost plan, against the branch the deployment tracks. */
-function targetOf(plan, result, logger) {
-    if (plan.source !== 'codehost')
-        return undefined;
-    const tracked = trackedRef(reusedOf(result), result.request.source_revision_config.repo_ref);
-    return chooseTarget(plan.commit, tracked, logger);
-}
-/**
- * The target as drift, when a reused deployment will not build it and
- * another commit is live that is not newer than it (a newer one supersedes it).
- */
-function unbuiltOf(reused, target, orders) {
-    if (reused === undefined || target === undefined)
-        return undefined;
-    if (reused.source_config.build_on_push === true)
-        return undefined;
-    const live = latestCommit(reused);
-    if (live === target.sha)
-        return undefined;
-    if (live !== undefined && orders.of(live) === 'newer')
-        return undefined;
-    return {
-        field: 'source_revision_config.repo_commit_sha',
-        wanted: target.sha,
-        live: live ?? null,
-    };
-}
-/** The repository whose commits are compared: the deployed one (`repository`). */
-function comparedRepository(plan) {
-    return plan.source === 'codehost'
-        ? `${plan.repository.owner}/${plan.repository.name}`
-        : undefined;
-}
-/**
- * The goal of the run. When the reused deployment's latest revision is for
- * another commit, `ask` (if any) says which is newer. A target the deployment
- * will not build is drift, and it is dropped: the step does not wait for it.
- */
-async function assess(plan, result, logger, ask) {
-    const reused = reusedOf(result);
-    const seenRevisions = seenRevisionsOf(reused);
-    const drift = reused === undefined ? [] : findDrift(plan, result.request, reused);
-    const target = targetOf(plan, result, logger);
-    const orders = new CommitOrders(ask, comparedRepository(plan), target, logger);
-    if (reused !== undefined)
-        await orders.learn(reused);
-    const unbuilt = unbuiltOf(reused, target, orders);
-    if (unbuilt === undefined)
-        return { target, seenRevisions, drift, orders };
-    return { seenRevisions, drift: [...drift, unbuilt], unbuilt, orders };
-}
-/**
- * Whether the deployment is live for the goal: its target, the revisions it
- * saw, and what the adapter said of the order of commits (none: unknown).
- */
-function livenessFor(deployment, goal) {
-    return liveness(deployment, goal.target, goal.seenRevisions, (commit) => goal.orders?.of(commit));
-}
-
-;// CONCATENATED MODULE: ./src/run/wait.ts
-/**
- * Waiting until a deployment is live (live.ts says what that means): the
- * polling schedule only. Polls `getById` with a growing interval, up to a
- * deadline, tolerating a few failed polls; a deployment that already is live
- * needs no check.
- */
-
-
-
-
-
-
-/** A wait ended without the deployment being live; carries the last deployment seen. */
-class WaitError extends ActionError {
-    name = 'WaitError';
-    deployment;
-    constructor(message, deployment) {
-        super(message);
-        this.deployment = deployment;
-    }
-}
-const DEFAULT_WAIT = {
-    initialIntervalMs: 1_000,
-    earlyIntervalMs: 1_500,
-    earlyPhaseMs: 10_000,
-    maxIntervalMs: 15_000,
-    growth: 2,
-    maxFailedPolls: 5,
-};
-/** The interval after `interval`, `elapsed` into the wait. */
-function nextInterval(interval, elapsed, options) {
-    const cap = elapsed < options.earlyPhaseMs ? options.earlyIntervalMs : options.maxIntervalMs;
-    return Math.min(cap, interval * options.growth);
-}
-/** One check: the deployment as the service lists it now, or why the check failed. */
-async function wait_check(service, id, timeoutMs) {
-    try {
-        const seen = await service.getById(id, timeoutMs);
-        return seen ?? new ActionError(`${Service.describeGetById(id)} does not list the deployment`);
-    }
-    catch (error) {
-        if (error instanceof ServiceError && error.transient)
-            return error;
-        throw error;
-    }
-}
-/** A status the action does not know is waited through, and said once. */
-function noteUnknownStatus(status, known, logger) {
-    if (STATUSES.includes(status) || known.has(status))
-        return;
-    known.add(status);
-    logger.info(`status ${untrusted(status)} is not one the action knows: waiting through it`);
-}
-/** Polls until the deployment is live; the deployment, and how it is live. */
-async function waitUntilLive(initial, goal, options, dependencies) {
-    const { service, clock, logger, signal } = dependencies;
-    const started = clock.now();
-    const deadline = started + options.timeoutMs;
-    const unknownStatuses = new Set();
-    let deployment = initial;
-    let interval = options.initialIntervalMs;
-    let lastCheck = started;
-    let failedPolls = 0;
-    for (let polls = 0;;) {
-        await goal.orders?.learn(deployment);
-        const verdict = livenessFor(deployment, goal);
-        if (verdict.live)
-            return { deployment, verdict };
-        const name = `'${untrusted(deployment.name)}' (${deployment.id})`;
-        if (verdict.final)
-            throw new WaitError(`Deployment ${name} will not be live: ${verdict.missing}.`, deployment);
-        noteUnknownStatus(deployment.status, unknownStatuses, logger);
-        const remaining = deadline - clock.now();
-        if (remaining <= 0) {
-            throw new WaitError(`Deployment ${name} is not live after ${formatDuration(options.timeoutMs)} (${polls} checks): ${verdict.missing}. Raise wait-timeout, or look at the deployment in the service.`, deployment);
-        }
-        // Intervals run from the start of one check to the start of the next.
-        const delay = Math.max(0, Math.min(interval - (clock.now() - lastCheck), remaining));
-        logger.info(`waiting until live: ${verdict.missing}; ${formatDuration(clock.now() - started)} so far, next check in ${formatDuration(delay)}`);
-        await clock.sleep(delay, signal);
-        lastCheck = clock.now();
-        interval = nextInterval(interval, lastCheck - started, options);
-        polls++;
-        // The last check may not outlast the deadline by more than a second.
-        const seen = await wait_check(service, deployment.id, Math.max(1_000, deadline - clock.now()));
-        if (!(seen instanceof ActionError)) {
-            deployment = seen;
-            failedPolls = 0;
-            dependencies.onPoll?.(deployment);
-            continue;
-        }
-        failedPolls++;
-        if (failedPolls > options.maxFailedPolls) {
-            throw new WaitError(`Gave up waiting for ${name} after ${failedPolls} failed checks in a row; the last: ${seen.message}`, deployment);
-        }
-        logger.warning(`check ${polls} failed (${failedPolls} of ${options.maxFailedPolls} tolerated in a row): ${seen.message}`);
-    }
-}
-
 ;// CONCATENATED MODULE: ./src/run/pipeline.ts
 /**
  * The run as a pipeline: inputs → plan → deploy → wait → report. Each step is
@@ -45621,8 +45664,16 @@ function dependenciesOf(plan, io) {
         signal,
         redact: io.redact,
         dispatcher: proxyDispatcher(io.proxy),
+        ...(io.pace === undefined ? {} : { retry: io.pace.retry }),
     });
-    return { service: new Service(client, logger), logger, clock, signal, group };
+    return {
+        service: new Service(client, logger),
+        logger,
+        clock,
+        signal,
+        group,
+        ...(io.pace === undefined ? {} : { wait: io.pace.wait }),
+    };
 }
 /** Why the step does not wait for a commit the deployment will not build. */
 const BUILD_OFF = 'build_on_push is off: the service will not build this commit, so the step does not wait for it';
@@ -45663,7 +45714,7 @@ function noteLiveness(plan, deployment, goal, logger) {
 async function waitForLive(plan, deployment, goal, dependencies) {
     const { logger } = dependencies;
     const what = goal.target === undefined ? '' : ` with commit ${shortSha(goal.target.sha)}`;
-    const { deployment: live, verdict } = await inGroup(dependencies)(`Waiting until '${plan.name}' is live${what}`, () => waitUntilLive(deployment, goal, { ...DEFAULT_WAIT, timeoutMs: plan.waitTimeoutSeconds * 1000 }, dependencies));
+    const { deployment: live, verdict } = await inGroup(dependencies)(`Waiting until '${plan.name}' is live${what}`, () => waitUntilLive(deployment, goal, { ...(dependencies.wait ?? DEFAULT_WAIT), timeoutMs: plan.waitTimeoutSeconds * 1000 }, dependencies));
     noteSuperseded(goal, verdict, logger);
     logger.info(`'${plan.name}' is live`);
     return live;
@@ -46179,6 +46230,7 @@ function outputsDotenv(outputs) {
 
 
 
+
 /** Exit statuses (the contract's table). */
 const EXIT = { done: 0, failed: 1, usage: 2, interrupted: 130 };
 const BOOLEAN_TRUE = new Set(['true', 'True', 'TRUE', '1']);
@@ -46315,6 +46367,7 @@ async function main_runCommand(request, world) {
             read,
             run,
             proxy: proxySettingsFrom(world.env),
+            pace: paceFrom(world.env),
             logger: log,
             clock: systemClock,
             signal: controller.signal,

@@ -10,6 +10,7 @@ import { Redactor } from '../common/redact.js';
 import { systemClock } from '../common/runtime.js';
 import { shortSha } from '../common/text.js';
 import { InputError } from '../inputs/errors.js';
+import { paceFrom } from '../run/pace.js';
 import { summaryHtml, type Outputs } from '../run/report.js';
 import { proxySettingsFrom } from '../service/proxy.js';
 import { readInvocation, UsageError, type CliRequest, type Environment } from './arguments.js';
@@ -189,6 +190,7 @@ async function runCommand(request: CliRequest, world: CliWorld): Promise<number>
       read,
       run,
       proxy: proxySettingsFrom(world.env),
+      pace: paceFrom(world.env),
       logger: log,
       clock: systemClock,
       signal: controller.signal,

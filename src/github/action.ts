@@ -15,6 +15,7 @@ import { SENSITIVE_INPUT_NAMES } from '../inputs/declared.js';
 import { InputError, type InputProblem } from '../inputs/errors.js';
 import { readPlan, type InputReader } from '../inputs/read-plan.js';
 import type { RunDescription } from '../inputs/run-description.js';
+import { paceFrom } from '../run/pace.js';
 import { pipeline } from '../run/pipeline.js';
 import type { OutputName, Outputs } from '../run/report.js';
 import { summaryHtml } from '../run/report.js';
@@ -157,6 +158,7 @@ export async function run(): Promise<void> {
     read,
     run: description,
     proxy: proxySettingsFrom(process.env),
+    pace: paceFrom(process.env),
     logger: log,
     clock: systemClock,
     signal: controller.signal,

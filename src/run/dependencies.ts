@@ -7,6 +7,7 @@
 import type { Clock, Logger } from '../common/runtime.js';
 import type { Service } from '../service/endpoints.js';
 import type { Deployment } from '../service/schemas.js';
+import type { WaitOptions } from './wait.js';
 
 /** Runs a phase of the run in a log group named `name`. */
 export type Group = <T>(name: string, phase: () => Promise<T>) => Promise<T>;
@@ -19,6 +20,8 @@ export interface RunDependencies {
   signal?: AbortSignal;
   /** Log groups; without them a phase runs as it is. */
   group?: Group;
+  /** The schedule of a wait's checks; `DEFAULT_WAIT` when absent. */
+  wait?: Omit<WaitOptions, 'timeoutMs'>;
   /** Called with each deployment a wait sees, so that outputs follow the status. */
   onPoll?: (deployment: Deployment) => void;
 }

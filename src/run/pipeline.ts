@@ -28,6 +28,7 @@ import {
   type Outputs,
   type SummaryInput,
 } from './report.js';
+import type { Pace } from './pace.js';
 import { DEFAULT_WAIT, WaitError, waitUntilLive } from './wait.js';
 
 /** What the pipeline needs from where it runs, passed in by the adapter (src/github/). */
@@ -50,6 +51,8 @@ export interface RunnerIO {
   progress?: RunProgress;
   /** Asked which of two commits is newer, when the deployment's is not the target. */
   commitOrder?: AskCommitOrder;
+  /** The back-off between attempts and the wait's schedule; the defaults when absent. */
+  pace?: Pace;
 }
 
 /** What the run knows at any point, for the outputs and the summary. */
@@ -188,8 +191,16 @@ export function dependenciesOf(plan: Plan, io: RunnerIO): RunDependencies {
     signal,
     redact: io.redact,
     dispatcher: proxyDispatcher(io.proxy),
+    ...(io.pace === undefined ? {} : { retry: io.pace.retry }),
   });
-  return { service: new Service(client, logger), logger, clock, signal, group };
+  return {
+    service: new Service(client, logger),
+    logger,
+    clock,
+    signal,
+    group,
+    ...(io.pace === undefined ? {} : { wait: io.pace.wait }),
+  };
 }
 
 /** Why the step does not wait for a commit the deployment will not build. */
@@ -251,7 +262,7 @@ export async function waitForLive(
       waitUntilLive(
         deployment,
         goal,
-        { ...DEFAULT_WAIT, timeoutMs: plan.waitTimeoutSeconds * 1000 },
+        { ...(dependencies.wait ?? DEFAULT_WAIT), timeoutMs: plan.waitTimeoutSeconds * 1000 },
         dependencies,
       ),
   );

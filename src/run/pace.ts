@@ -1,0 +1,52 @@
+/**
+ * How long the run waits between attempts and between checks: the shipped
+ * defaults (`DEFAULT_RETRY_POLICY`, `DEFAULT_WAIT`), or shorter for tests of
+ * retries and waits only. Like the GitHub side's test budget, a variable can
+ * only shorten them, never lengthen them, and nothing else changes: the same
+ * attempts, the same growth, the same deadlines.
+ *
+ * - `DEPLOY_AGENT_RETRY_DELAY_MS`: the back-off before a request's second
+ *   attempt (default 1 s; it doubles for each further attempt, up to 20 s).
+ * - `DEPLOY_AGENT_POLL_INTERVAL_MS`: the longest interval between two checks
+ *   of a wait (default: the schedule of `DEFAULT_WAIT`).
+ */
+import { DEFAULT_RETRY_POLICY, type RetryPolicy } from '../service/retry.js';
+import { DEFAULT_WAIT, type WaitOptions } from './wait.js';
+
+export interface Pace {
+  retry: RetryPolicy;
+  wait: Omit<WaitOptions, 'timeoutMs'>;
+}
+
+export const DEFAULT_PACE: Pace = { retry: DEFAULT_RETRY_POLICY, wait: DEFAULT_WAIT };
+
+/** A positive number of milliseconds under `limit` in `text`, else `limit`. */
+function shorter(text: string | undefined, limit: number): number {
+  const wanted = Number(text);
+  return text !== undefined && text.trim() !== '' && Number.isFinite(wanted) && wanted > 0
+    ? Math.min(wanted, limit)
+    : limit;
+}
+
+/** The pace an environment (the process's, as the adapter hands it over) asks for. */
+export function paceFrom(env: Readonly<Record<string, string | undefined>>): Pace {
+  const retryDelayMs = shorter(
+    env.DEPLOY_AGENT_RETRY_DELAY_MS,
+    DEFAULT_RETRY_POLICY.initialDelayMs,
+  );
+  const scale = retryDelayMs / DEFAULT_RETRY_POLICY.initialDelayMs;
+  const pollMs = shorter(env.DEPLOY_AGENT_POLL_INTERVAL_MS, DEFAULT_WAIT.maxIntervalMs);
+  return {
+    retry: {
+      ...DEFAULT_RETRY_POLICY,
+      initialDelayMs: retryDelayMs,
+      maxDelayMs: DEFAULT_RETRY_POLICY.maxDelayMs * scale,
+    },
+    wait: {
+      ...DEFAULT_WAIT,
+      initialIntervalMs: Math.min(DEFAULT_WAIT.initialIntervalMs, pollMs),
+      earlyIntervalMs: Math.min(DEFAULT_WAIT.earlyIntervalMs, pollMs),
+      maxIntervalMs: pollMs,
+    },
+  };
+}
