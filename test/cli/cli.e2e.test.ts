@@ -32,6 +32,9 @@ afterEach(async () => {
 });
 
 /** The service options, from the environment as a CI job sets them. */
+/** A check every 100 ms instead of the shipped schedule (src/run/pace.ts), for the waits. */
+const QUICK_CHECKS = { DEPLOY_AGENT_POLL_INTERVAL_MS: '100' };
+
 function serviceEnv(extra: Record<string, string> = {}): Record<string, string> {
   return { DEPLOY_API_URL: emu.url, DEPLOY_API_KEY: KEY, ...extra };
 }
@@ -107,7 +110,9 @@ describe('deploy', () => {
   it('waits until live with --wait, one log line per status change', async () => {
     emu.setOptions({ readyAfterPolls: 3 });
 
-    const run = await runCli(['deploy', ...DOCKER, '--wait', '--json'], { env: serviceEnv() });
+    const run = await runCli(['deploy', ...DOCKER, '--wait', '--json'], {
+      env: serviceEnv(QUICK_CHECKS),
+    });
 
     expect(run.exitCode).toBe(0);
     expect(run.json).toMatchObject({ status: 'READY', live: true, created: true });
@@ -198,7 +203,7 @@ describe('status', () => {
     emu.setOptions({ readyAfterPolls: 1 });
 
     const run = await runCli(['status', '--name', 'agent', '--wait', '--json'], {
-      env: serviceEnv(),
+      env: serviceEnv(QUICK_CHECKS),
     });
 
     expect(run.exitCode).toBe(0);

@@ -5,7 +5,13 @@
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { startEmulator, type Emulator } from '../emulator/emulator.ts';
-import { printed, runAction, startAction, type ActionRun } from '../support/run-action.ts';
+import {
+  printed,
+  runAction,
+  startAction,
+  type ActionRun,
+  type RunOptions,
+} from '../support/run-action.ts';
 import {
   INTEGRATION,
   codehostStep,
@@ -30,6 +36,21 @@ beforeEach(async () => {
 afterEach(async () => {
   await emu.close();
 });
+
+/**
+ * The bundle as the runner starts it, checking every 100 ms instead of on the shipped schedule
+ * (src/run/pace.ts; test/run/wait.test.ts runs the shipped one on a fake clock): the same checks
+ * and verdicts, without the real waiting between them.
+ */
+const QUICK_CHECKS = { DEPLOY_AGENT_POLL_INTERVAL_MS: '100' };
+const quickly = (options: RunOptions = {}): RunOptions => ({
+  ...options,
+  env: { ...QUICK_CHECKS, ...options.env },
+});
+const quickRun = (given: Record<string, string>, options?: RunOptions) =>
+  runAction(given, quickly(options));
+const quickStart = (given: Record<string, string>, options?: RunOptions) =>
+  startAction(given, quickly(options));
 
 function step(extra: Record<string, string> = {}): Record<string, string> {
   return codehostStep(emu, { 'wait-for-ready': 'true', 'wait-timeout': '30', ...extra });
@@ -67,7 +88,7 @@ describe('waiting for the commit of a push', () => {
     emu.setOptions({ buildPolls: 2 });
     emu.push(REPO, 'main', NEW);
 
-    const run = await runAction(step(), { event: pushTo('main', NEW) });
+    const run = await quickRun(step(), { event: pushTo('main', NEW) });
 
     expect(run.error).toBeUndefined();
     expect(run.outputs).toMatchObject({ live: 'true', 'commit-sha': NEW, drift: '[]' });
@@ -81,7 +102,7 @@ describe('waiting for the commit of a push', () => {
     emu.push(REPO, 'main', NEW, { fail: true });
     const failed = emu.revisions(deployment.id).at(-1);
 
-    const run = await runAction(step({ 'wait-timeout': '2' }), { event: pushTo('main', NEW) });
+    const run = await quickRun(step({ 'wait-timeout': '2' }), { event: pushTo('main', NEW) });
 
     expect(run.exitCode).toBe(1);
     expect(run.error).toContain(
@@ -94,7 +115,7 @@ describe('waiting for the commit of a push', () => {
     existing(OLD);
     emu.setOptions({ buildMs: 1_500 });
     emu.push(REPO, 'main', NEW);
-    const started = startAction(step(), { event: pushTo('main', NEW), killAfterMs: 60_000 });
+    const started = quickStart(step(), { event: pushTo('main', NEW), killAfterMs: 60_000 });
     // The newer push lands while the step waits.
     while (polls().length === 0) await new Promise((resolve) => setTimeout(resolve, 20));
     emu.push(REPO, 'main', NEWER);
@@ -112,7 +133,7 @@ describe('waiting for the commit of a push', () => {
   it('needs no status check when the commit is already live: 2 requests', async () => {
     existing(NEW);
 
-    const run = await runAction(step(), { event: pushTo('main', NEW) });
+    const run = await quickRun(step(), { event: pushTo('main', NEW) });
 
     expect(run.exitCode).toBe(0);
     expect(run.outputs).toMatchObject({ live: 'true', 'commit-sha': NEW, created: 'false' });
@@ -122,7 +143,7 @@ describe('waiting for the commit of a push', () => {
   it('does not wait for a commit that build_on_push off will never build: drift', async () => {
     existing(OLD, { buildOnPush: false });
 
-    const run = await runAction(step(), { event: pushTo('main', NEW) });
+    const run = await quickRun(step(), { event: pushTo('main', NEW) });
 
     expect(run.exitCode).toBe(0);
     expect(drift(run)).toEqual([
@@ -138,7 +159,7 @@ describe('waiting for the commit of a push', () => {
   it('fails on that drift with on-drift: fail, before any wait', async () => {
     existing(OLD, { buildOnPush: false });
 
-    const run = await runAction(step({ 'on-drift': 'fail' }), { event: pushTo('main', NEW) });
+    const run = await quickRun(step({ 'on-drift': 'fail' }), { event: pushTo('main', NEW) });
 
     expect(run.exitCode).toBe(1);
     expect(run.error).toMatch(
@@ -151,7 +172,7 @@ describe('waiting for the commit of a push', () => {
     emu.setOptions({ readyAfterPolls: 0, buildPolls: 2 });
     emu.setHead(REPO, 'main', NEW);
 
-    const run = await runAction(step(), { event: pushTo('main', NEW) });
+    const run = await quickRun(step(), { event: pushTo('main', NEW) });
 
     expect(run.exitCode).toBe(0);
     expect(run.outputs).toMatchObject({
@@ -169,7 +190,7 @@ describe('waiting for the commit of a push', () => {
     emu.push(REPO, 'main', NEW);
     emu.setOptions({ buildPolls: 5 });
 
-    const run = await runAction(step({ 'wait-for-ready': 'false' }), {
+    const run = await quickRun(step({ 'wait-for-ready': 'false' }), {
       event: pushTo('main', NEW),
     });
 
@@ -185,7 +206,7 @@ describe('which commit a run is for', () => {
     emu.setOptions({ buildPolls: 1 });
     emu.push(REPO, 'feature', NEW);
 
-    const run = await runAction(step({ 'repo-ref': 'feature' }), {
+    const run = await quickRun(step({ 'repo-ref': 'feature' }), {
       event: {
         name: 'pull_request',
         ref: 'refs/pull/7/merge',
@@ -203,7 +224,7 @@ describe('which commit a run is for', () => {
   it('targets nothing for a pull request whose branch the deployment does not track', async () => {
     existing(OLD);
 
-    const run = await runAction(step(), {
+    const run = await quickRun(step(), {
       event: {
         name: 'pull_request',
         ref: 'refs/pull/8/merge',
@@ -225,7 +246,7 @@ describe('which commit a run is for', () => {
     emu.setOptions({ buildPolls: 1 });
     emu.push(REPO, 'main', NEW);
 
-    const run = await runAction(step({ commit: NEW.toUpperCase() }), {
+    const run = await quickRun(step({ commit: NEW.toUpperCase() }), {
       event: pushTo('some-other-branch', MERGE),
     });
 
@@ -238,7 +259,7 @@ describe('which commit a run is for', () => {
     ['a word', { commit: 'latest' }],
     ['a sha with another source', { commit: NEW, source: 'internal_docker', 'image-uri': 'img:1' }],
   ])('rejects %s before any request', async (_title, given) => {
-    const run = await runAction(step(given));
+    const run = await quickRun(step(given));
 
     expect(run.exitCode).toBe(1);
     expect(run.error).toContain("input 'commit'");
@@ -251,7 +272,7 @@ describe('drift on reuse', () => {
     const deployment = existing(OLD);
     deployment.secrets = [{ name: 'OLD_ONLY', value: 'old-secret-value-123' }];
 
-    const run = await runAction(
+    const run = await quickRun(
       step({
         'agent-config-path': 'new.json',
         secrets: `OPENAI_API_KEY=${SECRET}`,
@@ -279,7 +300,7 @@ describe('drift on reuse', () => {
   it('fails with on-drift: fail after reporting, outputs set, naming fields and the remedy', async () => {
     const deployment = existing(OLD);
 
-    const run = await runAction(step({ 'agent-config-path': 'new.json', 'on-drift': 'fail' }));
+    const run = await quickRun(step({ 'agent-config-path': 'new.json', 'on-drift': 'fail' }));
 
     expect(run.exitCode).toBe(1);
     expect(run.error).toBe(
@@ -293,7 +314,7 @@ describe('drift on reuse', () => {
     const deployment = existing(OLD);
     deployment.source_config.resource_spec = { min_scale: 2, cpu: 2, memory_mb: 1024 };
 
-    const run = await runAction(
+    const run = await quickRun(
       step({ config: 'source_config:\n  resource_spec:\n    min_scale: 2\n    cpu: 2.0\n' }),
     );
 
@@ -305,7 +326,7 @@ describe('drift on reuse', () => {
   it('reports drift in a dry run, which sends nothing', async () => {
     existing(OLD);
 
-    const run = await runAction(step({ 'agent-config-path': 'new.json', 'dry-run': 'true' }));
+    const run = await quickRun(step({ 'agent-config-path': 'new.json', 'dry-run': 'true' }));
 
     expect(run.exitCode).toBe(0);
     expect(drift(run)).toHaveLength(1);
@@ -316,7 +337,7 @@ describe('drift on reuse', () => {
     existing(OLD, { ref: 'master' });
     emu.deployments[0]!.source_config.repo_url = 'https://github.com/other-org/agent-app';
 
-    const run = await runAction(step({ 'wait-for-ready': 'false' }));
+    const run = await quickRun(step({ 'wait-for-ready': 'false' }));
 
     expect(run.outputs['repo-url']).toBe('https://github.com/other-org/agent-app');
     expect(run.outputs['repo-ref']).toBe('master');
@@ -335,7 +356,7 @@ describe('statuses the action does not know', () => {
     existing(OLD).status = 'MIGRATING';
     emu.setOptions({ readyAfterPolls: 2 });
 
-    const run = await runAction(step({ commit: 'none' }));
+    const run = await quickRun(step({ commit: 'none' }));
 
     expect(run.exitCode).toBe(0);
     expect(run.outputs.status).toBe('READY');
