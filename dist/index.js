@@ -29215,7 +29215,7 @@ module.exports = {
 /***/ ((module, __unused_webpack___webpack_exports__, __nccwpck_require__) => {
 
 __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
-/* harmony import */ var _main_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(6215);
+/* harmony import */ var _main_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(1920);
 /** The action's entry: runs it, and nothing else. */
 
 await (0,_main_js__WEBPACK_IMPORTED_MODULE_0__/* .run */ .e)();
@@ -29225,7 +29225,7 @@ __webpack_async_result__();
 
 /***/ }),
 
-/***/ 6215:
+/***/ 1920:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -43178,6 +43178,132 @@ class ServiceError extends ActionError {
     }
 }
 
+;// CONCATENATED MODULE: ./src/common/address.ts
+/**
+ * The one rule for an address the action publishes (the `url` output, the
+ * deployment's `custom_url` in the `deployment` output and the command's
+ * `--json`, a GitHub deployment's `environment_url`, every link in the
+ * comment and the summary): an `http(s)` address, never a user or a
+ * password. An address with credentials is published without them; the
+ * caller masks what was removed before anything is written.
+ */
+
+/** The address as it may be published, or why it may not. */
+function publishableAddress(text) {
+    let url;
+    try {
+        url = new URL(text);
+    }
+    catch {
+        return { ok: false, why: 'it is not an address', removed: [] };
+    }
+    const removed = credentialsOf(url);
+    if (url.protocol !== 'https:' && url.protocol !== 'http:') {
+        return { ok: false, why: 'it is not an http(s) address', removed };
+    }
+    // As given when nothing in it needs rewriting. The parser drops tabs and line breaks, trims
+    // spaces and encodes control characters: an address with any is published as it reads it.
+    const hadCredentials = url.username !== '' || url.password !== '';
+    if (!hadCredentials && !/\s/.test(text) && untrusted(text) === text) {
+        return { ok: true, address: text, removed, hadCredentials };
+    }
+    url.username = '';
+    url.password = '';
+    return { ok: true, address: url.href, removed, hadCredentials };
+}
+/** The address when it may be published as it is or without its credentials, else undefined. */
+function publishedOrNothing(text) {
+    if (text === undefined || text === null || text === '')
+        return undefined;
+    const verdict = publishableAddress(text);
+    return verdict.ok ? verdict.address : undefined;
+}
+/** The password of an address, as written and decoded; the user name is not a secret. */
+function credentialsOf(url) {
+    if (url.password === '')
+        return [];
+    const forms = new Set([url.password]);
+    try {
+        forms.add(decodeURIComponent(url.password));
+    }
+    catch {
+        // A stray '%' is written as it is: the form above covers it.
+    }
+    return [...forms];
+}
+
+;// CONCATENATED MODULE: ./src/service/vet.ts
+/**
+ * What of a deployment the service answers the run passes on. Service text
+ * is untrusted, and two fields reach other systems as they are: `custom_url`
+ * (the `url` output, GitHub's `environment_url`, links) and `repo_commit_sha`
+ * (the `commit-sha` output, a GitLab variable, GitHub's compare). So:
+ *
+ * - `custom_url` only as an address that may be published
+ *   (`publishableAddress`): a password in it is masked at once and the
+ *   address kept without it; anything else is dropped.
+ * - `repo_commit_sha` only as a full 40-hex commit; anything else is dropped.
+ *
+ * Each value dropped or changed is said once a run, not at every poll.
+ */
+
+
+
+class DeploymentVetting {
+    #logger;
+    #mask;
+    #said = new Set();
+    constructor(logger, mask) {
+        this.#logger = logger;
+        this.#mask = mask;
+    }
+    /** The deployment as the run may pass it on. */
+    vet(deployment) {
+        const url = this.#url(deployment);
+        const commit = this.#commit(deployment);
+        if (url === deployment.source_config.custom_url) {
+            if (commit === deployment.source_revision_config.repo_commit_sha)
+                return deployment;
+        }
+        return {
+            ...deployment,
+            source_config: { ...deployment.source_config, custom_url: url },
+            source_revision_config: { ...deployment.source_revision_config, repo_commit_sha: commit },
+        };
+    }
+    #url(deployment) {
+        const given = deployment.source_config.custom_url;
+        if (given === undefined || given === null || given === '')
+            return given;
+        const verdict = publishableAddress(given);
+        for (const secret of verdict.removed)
+            this.#mask(secret);
+        if (verdict.ok && verdict.address === given)
+            return given;
+        if (verdict.ok) {
+            this.#once(`custom_url:${verdict.address}`, verdict.hadCredentials
+                ? `the service's custom_url of '${untrusted(deployment.name)}' holds a user or password: it is published without them (the password is masked)`
+                : `the service's custom_url of '${untrusted(deployment.name)}' holds spaces or control characters: it is published as an address parser reads it`);
+            return verdict.address;
+        }
+        this.#once(`custom_url-refused:${given}`, `the service's custom_url of '${untrusted(deployment.name)}' is not published: ${verdict.why}`);
+        return null;
+    }
+    #commit(deployment) {
+        const given = deployment.source_revision_config.repo_commit_sha;
+        if (given === undefined || given === null || given === '' || FULL_SHA.test(given))
+            return given;
+        this.#once(`commit:${given}`, `the service's repo_commit_sha of '${untrusted(deployment.name)}' is not a 40-hex commit (${untrusted(given.slice(0, 64))}): it is not passed on`);
+        return null;
+    }
+    #once(key, message) {
+        if (this.#said.has(key))
+            return;
+        this.#said.add(key);
+        this.#logger.warning(message);
+    }
+}
+
 ;// CONCATENATED MODULE: ./src/service/endpoints.ts
 /**
  * The deployment management service as a typed API: one function an
@@ -43185,6 +43311,7 @@ class ServiceError extends ActionError {
  * reads like the contract (`findByName`, `create`, `getById`) and never sees
  * HTTP. Endpoints are described in the README's "How it works".
  */
+
 
 
 const DEPLOYMENTS = '/v2/deployments';
@@ -43198,10 +43325,13 @@ class Service {
     #client;
     #logger;
     #maxPages;
+    /** Every deployment answered passes through it before the run sees it. */
+    #vetting;
     constructor(client, logger, options = {}) {
         this.#client = client;
         this.#logger = logger;
         this.#maxPages = options.maxPages ?? MAX_PAGES;
+        this.#vetting = new DeploymentVetting(logger, options.mask ?? (() => { }));
     }
     /** `GET /v1/integrations/forge/codehost/{id}/repos`. */
     listRepositories(integrationId) {
@@ -43231,7 +43361,10 @@ class Service {
                 query: { name_contains: name, limit: PAGE_LIMIT, offset },
                 schema: DeploymentListSchema,
             });
-            found.push(...list.resources.filter((deployment) => deployment.name === name));
+            for (const deployment of list.resources) {
+                if (deployment.name === name)
+                    found.push(this.#vetting.vet(deployment));
+            }
             if (list.resources.length < PAGE_LIMIT)
                 return found;
             if (list.offset <= offset) {
@@ -43255,14 +43388,15 @@ class Service {
             attempts: 1,
             timeoutMs,
         });
-        return list.resources.find((deployment) => deployment.id === id);
+        const found = list.resources.find((deployment) => deployment.id === id);
+        return found === undefined ? undefined : this.#vetting.vet(found);
     }
     /**
      * `POST /v2/deployments`. When the create may have taken effect without an
      * answer, or the service answers 409, `reconcile` finds what is there.
      */
-    create(request, reconcile) {
-        return this.#client.exchange({
+    async create(request, reconcile) {
+        const answered = await this.#client.exchange({
             method: 'POST',
             path: DEPLOYMENTS,
             body: request,
@@ -43270,6 +43404,7 @@ class Service {
             idempotent: false,
             reconcile,
         });
+        return { ...answered, value: this.#vetting.vet(answered.value) };
     }
     /** How a person reads a call, for messages: `GET /v2/deployments?deployment_ids=ID`. */
     static describeGetById(id) {
@@ -44704,7 +44839,7 @@ function dependenciesOf(plan, io) {
         ...(io.pace === undefined ? {} : { retry: io.pace.retry }),
     });
     return {
-        service: new Service(client, logger),
+        service: new Service(client, logger, { mask: io.mask }),
         logger,
         clock,
         signal,
@@ -45470,6 +45605,7 @@ function remedy(status, permission, last, fork) {
 
 ;// CONCATENATED MODULE: ./src/github/deployment-record.ts
 
+
 /** GitHub's limit on a status description. */
 const DESCRIPTION_LIMIT = 140;
 /** A description on one line, at most 140 characters. */
@@ -45543,7 +45679,9 @@ class DeploymentRecord {
     async #status({ state, text }, report, options) {
         if (this.#id === undefined)
             return;
-        const environmentUrl = report.url || report.dashboardUrl;
+        // The one address rule (src/common/address.ts): the deployment's own address when it may be
+        // published, else the dashboard's, else none.
+        const environmentUrl = publishedOrNothing(report.url) ?? publishedOrNothing(report.dashboardUrl);
         const body = {
             state,
             description: description(this.#redact(text)),
@@ -45563,6 +45701,7 @@ class DeploymentRecord {
  * the action did not build, no `@` mention that notifies anyone, and the
  * body stays under GitHub's limit.
  */
+
 
 /** GitHub refuses a comment over 65,536 characters; the body stays well under it. */
 const COMMENT_LIMIT = 65_536;
@@ -45641,21 +45780,13 @@ function commit(sha) {
         return '(none)';
     return /^[0-9a-f]{7,64}$/i.test(sha) ? `\`${shortSha(sha).toLowerCase()}\`` : escapeText(sha, 64);
 }
-/** A link the action builds: only from an http(s) URL it can parse, its text fixed. */
+/** A link the action builds: only to an address that may be published, its text fixed. */
 function comment_link(text, address) {
-    if (address === undefined || address === '')
-        return undefined;
-    let url;
-    try {
-        url = new URL(address);
-    }
-    catch {
-        return undefined;
-    }
-    if (url.protocol !== 'https:' && url.protocol !== 'http:')
+    const published = publishedOrNothing(address);
+    if (published === undefined)
         return undefined;
     // Characters that would end the link's destination early are percent-encoded.
-    const href = url.href.replace(/[()<>\s"'`]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase().padStart(2, '0')}`);
+    const href = published.replace(/[()<>\s"'`]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase().padStart(2, '0')}`);
     return `[${text}](${href})`;
 }
 function show(value) {

@@ -5,6 +5,7 @@
  * the action did not build, no `@` mention that notifies anyone, and the
  * body stays under GitHub's limit.
  */
+import { publishedOrNothing } from '../common/address.js';
 import { shortSha } from '../common/text.js';
 import type { RunReport, Stage } from '../run/progress.js';
 
@@ -100,18 +101,12 @@ function commit(sha: string | undefined): string {
   return /^[0-9a-f]{7,64}$/i.test(sha) ? `\`${shortSha(sha).toLowerCase()}\`` : escapeText(sha, 64);
 }
 
-/** A link the action builds: only from an http(s) URL it can parse, its text fixed. */
+/** A link the action builds: only to an address that may be published, its text fixed. */
 function link(text: string, address: string | undefined): string | undefined {
-  if (address === undefined || address === '') return undefined;
-  let url: URL;
-  try {
-    url = new URL(address);
-  } catch {
-    return undefined;
-  }
-  if (url.protocol !== 'https:' && url.protocol !== 'http:') return undefined;
+  const published = publishedOrNothing(address);
+  if (published === undefined) return undefined;
   // Characters that would end the link's destination early are percent-encoded.
-  const href = url.href.replace(
+  const href = published.replace(
     /[()<>\s"'`]/g,
     (c) => `%${c.charCodeAt(0).toString(16).toUpperCase().padStart(2, '0')}`,
   );

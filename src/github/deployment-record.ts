@@ -11,6 +11,7 @@ import type {
   GitHubApi,
   Repo,
 } from './api.js';
+import { publishedOrNothing } from '../common/address.js';
 import { shortSha } from '../common/text.js';
 import type { RunReport } from '../run/progress.js';
 
@@ -115,7 +116,10 @@ export class DeploymentRecord {
     options: CallOptions,
   ): Promise<void> {
     if (this.#id === undefined) return;
-    const environmentUrl = report.url || report.dashboardUrl;
+    // The one address rule (src/common/address.ts): the deployment's own address when it may be
+    // published, else the dashboard's, else none.
+    const environmentUrl =
+      publishedOrNothing(report.url) ?? publishedOrNothing(report.dashboardUrl);
     const body: DeploymentStatusRequest = {
       state,
       description: description(this.#redact(text)),

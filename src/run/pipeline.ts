@@ -194,7 +194,7 @@ export function dependenciesOf(plan: Plan, io: RunnerIO): RunDependencies {
     ...(io.pace === undefined ? {} : { retry: io.pace.retry }),
   });
   return {
-    service: new Service(client, logger),
+    service: new Service(client, logger, { mask: io.mask }),
     logger,
     clock,
     signal,

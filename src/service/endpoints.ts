@@ -16,6 +16,7 @@ import {
   type DeploymentCreateRequest,
   type Repository,
 } from './schemas.js';
+import { DeploymentVetting } from './vet.js';
 
 const DEPLOYMENTS = '/v2/deployments';
 /** How messages name the create call. */
@@ -28,17 +29,22 @@ export const MAX_PAGES = 1_000;
 export interface ServiceOptions {
   /** Pages read at most when searching by name. */
   maxPages?: number;
+  /** Masks a value for the runner and the run's own redaction (a password in `custom_url`). */
+  mask?: (secret: string) => void;
 }
 
 export class Service {
   readonly #client: ServiceClient;
   readonly #logger: Logger;
   readonly #maxPages: number;
+  /** Every deployment answered passes through it before the run sees it. */
+  readonly #vetting: DeploymentVetting;
 
   constructor(client: ServiceClient, logger: Logger, options: ServiceOptions = {}) {
     this.#client = client;
     this.#logger = logger;
     this.#maxPages = options.maxPages ?? MAX_PAGES;
+    this.#vetting = new DeploymentVetting(logger, options.mask ?? (() => {}));
   }
 
   /** `GET /v1/integrations/forge/codehost/{id}/repos`. */
@@ -70,7 +76,9 @@ export class Service {
         query: { name_contains: name, limit: PAGE_LIMIT, offset },
         schema: DeploymentListSchema,
       });
-      found.push(...list.resources.filter((deployment) => deployment.name === name));
+      for (const deployment of list.resources) {
+        if (deployment.name === name) found.push(this.#vetting.vet(deployment));
+      }
       if (list.resources.length < PAGE_LIMIT) return found;
       if (list.offset <= offset) {
         this.#logger.warning(
@@ -98,18 +106,19 @@ export class Service {
       attempts: 1,
       timeoutMs,
     });
-    return list.resources.find((deployment) => deployment.id === id);
+    const found = list.resources.find((deployment) => deployment.id === id);
+    return found === undefined ? undefined : this.#vetting.vet(found);
   }
 
   /**
    * `POST /v2/deployments`. When the create may have taken effect without an
    * answer, or the service answers 409, `reconcile` finds what is there.
    */
-  create(
+  async create(
     request: DeploymentCreateRequest,
     reconcile: (failure: ServiceError) => Promise<Deployment | undefined>,
   ): Promise<Answered<Deployment>> {
-    return this.#client.exchange({
+    const answered = await this.#client.exchange({
       method: 'POST',
       path: DEPLOYMENTS,
       body: request,
@@ -117,6 +126,7 @@ export class Service {
       idempotent: false,
       reconcile,
     });
+    return { ...answered, value: this.#vetting.vet(answered.value) };
   }
 
   /** How a person reads a call, for messages: `GET /v2/deployments?deployment_ids=ID`. */

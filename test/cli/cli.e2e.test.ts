@@ -535,3 +535,21 @@ describe('every option can come from its environment variable', () => {
     expect(`${run.stderr}`).toMatch(shows);
   });
 });
+
+describe('hardening IV: the command passes on a commit only', () => {
+  it('a repo_commit_sha of $(id) is no commit: commit-sha is empty in --json, with one warning', async () => {
+    emu.seedDeployment({
+      name: 'agent',
+      source: 'external_docker',
+      source_revision_config: { repo_commit_sha: '$(id)' },
+    } as never);
+
+    const run = await runCli(['status', '--name', 'agent', '--json'], { env: serviceEnv() });
+
+    expect(run.exitCode).toBe(0);
+    expect(run.json?.['commit-sha']).toBe('');
+    expect(run.stderr).toContain(
+      "the service's repo_commit_sha of 'agent' is not a 40-hex commit ($(id)): it is not passed on",
+    );
+  });
+});

@@ -464,3 +464,86 @@ describe('inputs and annotations', () => {
     for (const name of names) expect(r.stdout).toContain(`drift: secrets.${name}:`);
   });
 });
+
+describe('the addresses the action publishes (hardening IV)', () => {
+  const preview = { environment: 'preview-pr-7', 'pr-comment': 'true' };
+  const PASSWORD = 'hunter2-Pa55word-0123';
+
+  it('a custom_url with a user and password: masked at once, published without them everywhere', async () => {
+    existing(PR_HEAD, {
+      ref: 'feature',
+      customUrl: `https://deployer:${PASSWORD}@preview.example/app`,
+    });
+
+    const r = await run({ 'wait-for-ready': 'true' }, preview, { event: pullRequestEvent() });
+
+    expect(r.exitCode).toBe(0);
+    // Masked before any line that could carry it.
+    const lines = r.stdout.split('\n');
+    const mask = lines.indexOf(`::add-mask::${PASSWORD}`);
+    expect(mask).toBeGreaterThanOrEqual(0);
+    expect(lines.findIndex((line) => line.includes('custom_url'))).toBeGreaterThan(mask);
+    expect(r.outputs.url).toBe('https://preview.example/app');
+    const deployment = JSON.parse(r.outputs.deployment ?? '{}') as {
+      source_config: { custom_url: string };
+    };
+    expect(deployment.source_config.custom_url).toBe('https://preview.example/app');
+    for (const status of gh.deployments[0]?.statuses ?? []) {
+      expect(status.environment_url).toBe('https://preview.example/app');
+    }
+    expect(gh.deployments[0]?.statuses).toHaveLength(2);
+    const comment = botComments()[0]?.body ?? '';
+    expect(comment).toContain('(https://preview.example/app)');
+    const everything = [printed(r), r.outputFile, r.summary, comment];
+    everything.push(...gh.requests.map((request) => JSON.stringify(request.body ?? '')));
+    for (const text of everything) {
+      expect(text).not.toContain(PASSWORD);
+      expect(text).not.toContain('deployer:');
+    }
+  });
+
+  it.each(['javascript:alert(document.domain)', 'data:text/html,<script>alert(1)</script>'])(
+    'a custom_url of %s is not published: environment_url falls back to the dashboard address',
+    async (customUrl) => {
+      const deployment = existing(NEW, { customUrl });
+
+      const r = await run(
+        { 'wait-for-ready': 'true', 'dashboard-url': DASHBOARD },
+        { environment: 'production' },
+        { event: pushEvent(NEW) },
+      );
+
+      expect(r.exitCode).toBe(0);
+      const dashboard = `https://console.example/o/${TENANT_ID}/deployments/${deployment.id}`;
+      expect(gh.deployments[0]?.statuses.map((status) => status.environment_url)).toEqual([
+        dashboard,
+        dashboard,
+      ]);
+      expect(r.outputs.url).toBe('');
+      expect(r.outputs['dashboard-url']).toBe(dashboard);
+      const published = JSON.parse(r.outputs.deployment ?? '{}') as {
+        source_config: { custom_url: unknown };
+      };
+      expect(published.source_config.custom_url).toBeNull();
+      expect(r.summary).not.toContain(customUrl.slice(0, 10));
+      expect(r.stdout).toContain(
+        "the service's custom_url of 'my-agent' is not published: it is not an http(s) address",
+      );
+    },
+  );
+
+  it('without a dashboard address, such a custom_url leaves environment_url out', async () => {
+    existing(NEW, { customUrl: 'javascript:alert(1)' });
+
+    const r = await run(
+      { 'wait-for-ready': 'true' },
+      { environment: 'production' },
+      { event: pushEvent(NEW) },
+    );
+
+    expect(r.exitCode).toBe(0);
+    const sent = gh.calls(/^POST .*\/deployments\/\d+\/statuses$/);
+    expect(sent).toHaveLength(2);
+    for (const call of sent) expect(call.body).not.toHaveProperty('environment_url');
+  });
+});

@@ -265,3 +265,31 @@ describe('hardening, round three', () => {
     expect(run.error).toMatch(/cancelled/);
   });
 });
+
+describe('hardening IV: what the service answers is passed on only as what it claims to be', () => {
+  it.each(['$(id)', '`id`', 'abc1234'])(
+    'a repo_commit_sha of %s is no commit: commit-sha is empty, with one warning',
+    async (sha) => {
+      emu.seedDeployment({
+        name: 'my-agent',
+        source_config: { integration_id: INTEGRATION, repo_url: 'https://github.com/acme/agent' },
+        source_revision_config: { repo_ref: 'main', repo_commit_sha: sha },
+      });
+
+      const run = await runAction(step());
+
+      expect(run.exitCode).toBe(0);
+      expect(run.outputs['commit-sha']).toBe('');
+      const deployment = JSON.parse(run.outputs.deployment ?? '{}') as {
+        source_revision_config: { repo_commit_sha: unknown };
+      };
+      expect(deployment.source_revision_config.repo_commit_sha).toBeNull();
+      const warnings = run.stdout
+        .split('\n')
+        .filter((line) => line.startsWith('::warning::') && line.includes('repo_commit_sha'));
+      expect(warnings).toEqual([
+        `::warning::the service's repo_commit_sha of 'my-agent' is not a 40-hex commit (${sha}): it is not passed on`,
+      ]);
+    },
+  );
+});

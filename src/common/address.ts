@@ -1,0 +1,68 @@
+/**
+ * The one rule for an address the action publishes (the `url` output, the
+ * deployment's `custom_url` in the `deployment` output and the command's
+ * `--json`, a GitHub deployment's `environment_url`, every link in the
+ * comment and the summary): an `http(s)` address, never a user or a
+ * password. An address with credentials is published without them; the
+ * caller masks what was removed before anything is written.
+ */
+import { untrusted } from './runtime.js';
+
+export type AddressVerdict =
+  | {
+      ok: true;
+      /** The address to publish: as given, or re-written without its credentials. */
+      address: string;
+      /** What was removed from it (the password, decoded and as written), to mask. */
+      removed: string[];
+      /** It held a user or a password, now removed. */
+      hadCredentials: boolean;
+    }
+  | {
+      ok: false;
+      /** Why it is not published, in a few words that name no part of it. */
+      why: string;
+      removed: string[];
+    };
+
+/** The address as it may be published, or why it may not. */
+export function publishableAddress(text: string): AddressVerdict {
+  let url: URL;
+  try {
+    url = new URL(text);
+  } catch {
+    return { ok: false, why: 'it is not an address', removed: [] };
+  }
+  const removed = credentialsOf(url);
+  if (url.protocol !== 'https:' && url.protocol !== 'http:') {
+    return { ok: false, why: 'it is not an http(s) address', removed };
+  }
+  // As given when nothing in it needs rewriting. The parser drops tabs and line breaks, trims
+  // spaces and encodes control characters: an address with any is published as it reads it.
+  const hadCredentials = url.username !== '' || url.password !== '';
+  if (!hadCredentials && !/\s/.test(text) && untrusted(text) === text) {
+    return { ok: true, address: text, removed, hadCredentials };
+  }
+  url.username = '';
+  url.password = '';
+  return { ok: true, address: url.href, removed, hadCredentials };
+}
+
+/** The address when it may be published as it is or without its credentials, else undefined. */
+export function publishedOrNothing(text: string | null | undefined): string | undefined {
+  if (text === undefined || text === null || text === '') return undefined;
+  const verdict = publishableAddress(text);
+  return verdict.ok ? verdict.address : undefined;
+}
+
+/** The password of an address, as written and decoded; the user name is not a secret. */
+function credentialsOf(url: URL): string[] {
+  if (url.password === '') return [];
+  const forms = new Set([url.password]);
+  try {
+    forms.add(decodeURIComponent(url.password));
+  } catch {
+    // A stray '%' is written as it is: the form above covers it.
+  }
+  return [...forms];
+}

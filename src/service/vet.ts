@@ -1,0 +1,80 @@
+/**
+ * What of a deployment the service answers the run passes on. Service text
+ * is untrusted, and two fields reach other systems as they are: `custom_url`
+ * (the `url` output, GitHub's `environment_url`, links) and `repo_commit_sha`
+ * (the `commit-sha` output, a GitLab variable, GitHub's compare). So:
+ *
+ * - `custom_url` only as an address that may be published
+ *   (`publishableAddress`): a password in it is masked at once and the
+ *   address kept without it; anything else is dropped.
+ * - `repo_commit_sha` only as a full 40-hex commit; anything else is dropped.
+ *
+ * Each value dropped or changed is said once a run, not at every poll.
+ */
+import { publishableAddress } from '../common/address.js';
+import { untrusted, type Logger } from '../common/runtime.js';
+import { FULL_SHA } from '../common/text.js';
+import type { Deployment } from './schemas.js';
+
+export class DeploymentVetting {
+  readonly #logger: Logger;
+  readonly #mask: (secret: string) => void;
+  readonly #said = new Set<string>();
+
+  constructor(logger: Logger, mask: (secret: string) => void) {
+    this.#logger = logger;
+    this.#mask = mask;
+  }
+
+  /** The deployment as the run may pass it on. */
+  vet(deployment: Deployment): Deployment {
+    const url = this.#url(deployment);
+    const commit = this.#commit(deployment);
+    if (url === deployment.source_config.custom_url) {
+      if (commit === deployment.source_revision_config.repo_commit_sha) return deployment;
+    }
+    return {
+      ...deployment,
+      source_config: { ...deployment.source_config, custom_url: url },
+      source_revision_config: { ...deployment.source_revision_config, repo_commit_sha: commit },
+    };
+  }
+
+  #url(deployment: Deployment): string | null | undefined {
+    const given = deployment.source_config.custom_url;
+    if (given === undefined || given === null || given === '') return given;
+    const verdict = publishableAddress(given);
+    for (const secret of verdict.removed) this.#mask(secret);
+    if (verdict.ok && verdict.address === given) return given;
+    if (verdict.ok) {
+      this.#once(
+        `custom_url:${verdict.address}`,
+        verdict.hadCredentials
+          ? `the service's custom_url of '${untrusted(deployment.name)}' holds a user or password: it is published without them (the password is masked)`
+          : `the service's custom_url of '${untrusted(deployment.name)}' holds spaces or control characters: it is published as an address parser reads it`,
+      );
+      return verdict.address;
+    }
+    this.#once(
+      `custom_url-refused:${given}`,
+      `the service's custom_url of '${untrusted(deployment.name)}' is not published: ${verdict.why}`,
+    );
+    return null;
+  }
+
+  #commit(deployment: Deployment): string | null | undefined {
+    const given = deployment.source_revision_config.repo_commit_sha;
+    if (given === undefined || given === null || given === '' || FULL_SHA.test(given)) return given;
+    this.#once(
+      `commit:${given}`,
+      `the service's repo_commit_sha of '${untrusted(deployment.name)}' is not a 40-hex commit (${untrusted(given.slice(0, 64))}): it is not passed on`,
+    );
+    return null;
+  }
+
+  #once(key: string, message: string): void {
+    if (this.#said.has(key)) return;
+    this.#said.add(key);
+    this.#logger.warning(message);
+  }
+}

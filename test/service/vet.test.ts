@@ -1,0 +1,75 @@
+/**
+ * What of a deployment the service answers the run passes on (src/service/vet.ts): custom_url
+ * only as an address that may be published, repo_commit_sha only as a commit, each said once.
+ */
+import { describe, expect, it } from 'vitest';
+import { DeploymentVetting } from '../../src/service/vet.ts';
+import { MemoryLogger } from '../support/clock.ts';
+import { aDeployment, OLD_SHA } from '../support/fixtures.ts';
+
+function vetting() {
+  const logger = new MemoryLogger();
+  const masked: string[] = [];
+  return { logger, masked, vetting: new DeploymentVetting(logger, (s) => masked.push(s)) };
+}
+
+const withUrl = (custom_url: string | null) => aDeployment({ source_config: { custom_url } });
+const withCommit = (repo_commit_sha: string | null) =>
+  aDeployment({ source_revision_config: { repo_ref: 'main', repo_commit_sha } });
+
+describe('custom_url', () => {
+  it('an http(s) address passes as it is, the same object, nothing said', () => {
+    const { logger, vetting: v } = vetting();
+    const deployment = withUrl('https://agent.example');
+    expect(v.vet(deployment)).toBe(deployment);
+    expect(logger.lines).toEqual([]);
+  });
+
+  it('a password is masked before anything is said, and the address passes without it', () => {
+    const { logger, masked, vetting: v } = vetting();
+    const vetted = v.vet(withUrl('https://deployer:hunter2-PASSWORD@preview.example/app'));
+    expect(masked).toEqual(['hunter2-PASSWORD']);
+    expect(vetted.source_config.custom_url).toBe('https://preview.example/app');
+    expect(logger.lines).toEqual([
+      "warning: the service's custom_url of 'app' holds a user or password: it is published without them (the password is masked)",
+    ]);
+    expect(logger.text).not.toContain('hunter2');
+  });
+
+  it.each(['javascript:alert(1)', 'data:text/html,x', 'preview.example/app'])(
+    '%s is dropped, and said once however often it is seen',
+    (url) => {
+      const { logger, vetting: v } = vetting();
+      for (let poll = 0; poll < 3; poll++) {
+        expect(v.vet(withUrl(url)).source_config.custom_url).toBeNull();
+      }
+      expect(logger.lines).toHaveLength(1);
+      expect(logger.lines[0]).toMatch(
+        /^warning: the service's custom_url of 'app' is not published: it is not/,
+      );
+      expect(logger.text).not.toContain(url);
+    },
+  );
+});
+
+describe('repo_commit_sha', () => {
+  it('a full sha passes, in either case', () => {
+    const { logger, vetting: v } = vetting();
+    expect(v.vet(withCommit(OLD_SHA.toUpperCase())).source_revision_config.repo_commit_sha).toBe(
+      OLD_SHA.toUpperCase(),
+    );
+    expect(logger.lines).toEqual([]);
+  });
+
+  it.each(['$(id)', 'abc1234', `${OLD_SHA}\n::error::forged`, `${OLD_SHA}0`])(
+    '%j is not passed on, and said once on one line',
+    (sha) => {
+      const { logger, vetting: v } = vetting();
+      expect(v.vet(withCommit(sha)).source_revision_config.repo_commit_sha).toBeNull();
+      expect(v.vet(withCommit(sha)).source_revision_config.repo_commit_sha).toBeNull();
+      expect(logger.lines).toHaveLength(1);
+      expect(logger.lines[0]).toContain('is not a 40-hex commit');
+      expect(logger.lines[0]).not.toContain('\n');
+    },
+  );
+});
