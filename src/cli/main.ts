@@ -129,8 +129,8 @@ function writeResults(
       request.dotenv,
       () => {
         const { text, skipped } = outputsDotenv(written.outputs);
-        for (const name of skipped)
-          log.warning(`--dotenv: ${name} is left out (it would not fit a dotenv line)`);
+        for (const { variable, reason } of skipped)
+          log.warning(`${variable} is left out of --dotenv: ${reason}`);
         return text;
       },
     ],

@@ -6,6 +6,7 @@
  * nothing here redacts by substring, so that a secret `true` cannot turn
  * `created` into `***`.
  */
+import { DOTENV_LIMIT_BYTES, DOTENV_LIMIT_VARIABLES, dotenvRefusal } from './dotenv.js';
 import { variableOf } from './options.js';
 
 /** The outputs as the core sets them: each a string. */
@@ -72,18 +73,27 @@ export function dotenvName(output: string): string {
   return variableOf(output === 'deployment-id' ? 'id' : output);
 }
 
-/** GitLab refuses a dotenv report of 5 KB or more. */
-const DOTENV_LIMIT_BYTES = 5 * 1024;
+/** An output `--dotenv` leaves out, and why in plain words (never its value). */
+export interface DotenvSkip {
+  name: string;
+  variable: string;
+  reason: string;
+}
 
 /**
- * The outputs as a dotenv report GitLab accepts: `KEY=value` lines, no
- * quotes (GitLab keeps them as part of the value), no blank line, no
- * comment, no multi-line value (so no `drift` nor `deployment`), and no
- * empty value (an unset variable reads the same in a later job).
+ * The outputs as a dotenv report GitLab accepts and reads back exactly:
+ * `KEY=value` lines, no blank line, no comment, no multi-line value (so no
+ * `drift` nor `deployment`), no empty value (an unset variable reads the
+ * same in a later job), and no value GitLab would change or expand
+ * (`dotenvRefusal`). Under GitLab's limits: past the number of variables the
+ * last ones go, past 5 KB the longest line (the last of equals) goes first,
+ * so that one huge value does not push out the short ones.
  */
-export function outputsDotenv(outputs: OutputTexts): { text: string; skipped: string[] } {
+export function outputsDotenv(outputs: OutputTexts): { text: string; skipped: DotenvSkip[] } {
   const lines: [string, string][] = [];
-  const skipped: string[] = [];
+  const skipped: DotenvSkip[] = [];
+  const skip = (name: string, reason: string) =>
+    skipped.push({ name, variable: dotenvName(name), reason });
   for (const [name, text] of ordered(outputs)) {
     if (
       text === undefined ||
@@ -93,22 +103,26 @@ export function outputsDotenv(outputs: OutputTexts): { text: string; skipped: st
     ) {
       continue;
     }
-    // eslint-disable-next-line no-control-regex
-    if (/[\u0000-\u001f\u007f]/.test(text) || text !== text.trim()) {
-      skipped.push(name);
+    const refusal = dotenvRefusal(text);
+    if (refusal !== undefined) {
+      skip(name, refusal);
       continue;
     }
     lines.push([name, `${dotenvName(name)}=${text}\n`]);
   }
+  for (const [name] of lines.splice(DOTENV_LIMIT_VARIABLES)) {
+    skip(name, `GitLab takes at most ${DOTENV_LIMIT_VARIABLES} variables`);
+  }
   const joined = () => lines.map(([, line]) => line).join('');
   let text = joined();
-  // The longest value goes first: one huge value must not push out the short ones.
   while (Buffer.byteLength(text) >= DOTENV_LIMIT_BYTES && lines.length > 0) {
     const longest = lines.reduce(
-      (best, line, index) => (line[1].length > (lines[best]?.[1].length ?? 0) ? index : best),
+      (best, [, line], index) =>
+        Buffer.byteLength(line) >= Buffer.byteLength(lines[best]?.[1] ?? '') ? index : best,
       0,
     );
-    skipped.push(lines.splice(longest, 1)[0]?.[0] ?? '');
+    const [name = ''] = lines.splice(longest, 1)[0] ?? [];
+    skip(name, 'the file would reach the 5 KB GitLab accepts');
     text = joined();
   }
   return { text, skipped };

@@ -12,6 +12,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { startEmulator, type Emulator } from '../emulator/emulator.ts';
 import { optionTable } from '../../src/cli/options.ts';
 import { INTEGRATION } from '../support/fixtures.ts';
+import { readGitLabDotenv } from '../support/gitlab-dotenv.ts';
 import { runCli, startCli, type CliRun } from './run-cli.ts';
 
 const KEY = 'cli-api-key-0123456789';
@@ -46,14 +47,9 @@ function posts() {
   return emu.requests.filter((request) => request.method === 'POST');
 }
 
+/** The dotenv report as GitLab reads it (and refuses it). */
 function dotenv(run: CliRun): Record<string, string> {
-  const text = run.files['deploy.env'] ?? '';
-  return Object.fromEntries(
-    text
-      .split('\n')
-      .filter((line) => line !== '')
-      .map((line) => [line.slice(0, line.indexOf('=')), line.slice(line.indexOf('=') + 1)]),
-  );
+  return readGitLabDotenv(run.files['deploy.env'] ?? '');
 }
 
 function expectNoSecrets(run: CliRun): void {

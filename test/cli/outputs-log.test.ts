@@ -50,7 +50,7 @@ describe('--dotenv', () => {
   });
 
   it("writes KEY=value lines GitLab's dotenv report accepts: no blank, comment, quote or multi-line value", () => {
-    const { text, skipped } = outputsDotenv({ ...OUTPUTS, url: 'https://agent.example/x y' });
+    const { text, skipped } = outputsDotenv({ ...OUTPUTS, url: 'https://agent.example/x#y' });
     expect(text).toBe(
       [
         'DEPLOY_ID=dep-1',
@@ -58,7 +58,7 @@ describe('--dotenv', () => {
         'DEPLOY_CREATED=false',
         'DEPLOY_LIVE=true',
         'DEPLOY_REPO_URL=https://github.com/acme/agent',
-        'DEPLOY_URL=https://agent.example/x y',
+        'DEPLOY_URL=https://agent.example/x#y',
         '',
       ].join('\n'),
     );
@@ -71,13 +71,47 @@ describe('--dotenv', () => {
   it('leaves out a value that would break a line, and says so', () => {
     const { text, skipped } = outputsDotenv({ status: 'READY\nINJECTED=1' });
     expect(text).toBe('');
-    expect(skipped).toEqual(['status']);
+    expect(skipped).toEqual([
+      { name: 'status', variable: 'DEPLOY_STATUS', reason: 'it has a line break' },
+    ]);
+  });
+
+  it('leaves out a value GitLab would expand, change or read differently from dotenv', () => {
+    const { text, skipped } = outputsDotenv({
+      status: 'READY',
+      url: 'https://x.example/?t=$CI_JOB_TOKEN',
+      'repo-ref': 'a b',
+      'dashboard-url': '"https://x.example/"',
+    });
+    expect(text).toBe('DEPLOY_STATUS=READY\n');
+    expect(skipped.map(({ variable }) => variable)).toEqual([
+      'DEPLOY_REPO_REF',
+      'DEPLOY_URL',
+      'DEPLOY_DASHBOARD_URL',
+    ]);
   });
 
   it('stays under the 5 KB GitLab accepts', () => {
     const { text, skipped } = outputsDotenv({ status: 'READY', url: 'x'.repeat(6000) });
     expect(Buffer.byteLength(text)).toBeLessThan(5 * 1024);
-    expect(skipped).toEqual(['url']);
+    expect(skipped).toEqual([
+      {
+        name: 'url',
+        variable: 'DEPLOY_URL',
+        reason: 'the file would reach the 5 KB GitLab accepts',
+      },
+    ]);
+  });
+
+  it('past 5 KB leaves out the longest line first, the last of equal ones', () => {
+    const x = (count: number) => 'x'.repeat(count);
+    // DEPLOY_REPO_URL=… is the longest line: it goes, and the rest fits.
+    const longest = outputsDotenv({ status: 'READY', 'repo-url': x(3000), url: x(3000) });
+    expect(longest.skipped.map(({ name }) => name)).toEqual(['repo-url']);
+    // Three lines of 2012 bytes each: the last of them goes.
+    const equal = outputsDotenv({ url: x(2000), live: x(1999), status: x(1997) });
+    expect(equal.text.split('\n').map((line) => line.length)).toEqual([2011, 2011, 0]);
+    expect(equal.skipped.map(({ name }) => name)).toEqual(['url']);
   });
 });
 

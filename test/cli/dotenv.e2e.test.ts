@@ -1,0 +1,126 @@
+/**
+ * What dist/cli.js hands to GitLab with --dotenv when the service answers
+ * with hostile text: the file read as GitLab reads its dotenv report
+ * (test/support/gitlab-dotenv.ts) stores every variable exactly as --json
+ * has it and expands nothing; a value that GitLab would expand or read
+ * differently is left out, with one warning naming it and not its value.
+ */
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { startEmulator, type Emulator } from '../emulator/emulator.ts';
+import { INTEGRATION } from '../support/fixtures.ts';
+import { expandsInGitLab, readGitLabDotenv } from '../support/gitlab-dotenv.ts';
+import { runCli, type CliRun } from './run-cli.ts';
+
+const KEY = 'cli-api-key-0123456789';
+const DOCKER = ['--name', 'agent', '--source', 'external_docker', '--image-uri', 'reg/agent:1'];
+const OUTPUTS = ['--json', '--dotenv', 'deploy.env'];
+
+let emu: Emulator;
+
+beforeEach(async () => {
+  emu = await startEmulator({ apiKey: KEY });
+  emu.seedRepos(INTEGRATION, [{ name: 'agent' }]);
+});
+afterEach(async () => {
+  await emu.close();
+});
+
+function seedAgent(customUrl: string): void {
+  emu.seedDeployment({
+    name: 'agent',
+    source: 'external_docker',
+    source_config: { custom_url: customUrl },
+    source_revision_config: { image_uri: 'reg/agent:1', repo_commit_sha: null },
+  } as never);
+}
+
+async function run(command: 'status' | 'deploy'): Promise<CliRun> {
+  const args = command === 'status' ? ['status', '--name', 'agent'] : ['deploy', ...DOCKER];
+  return runCli([...args, ...OUTPUTS], {
+    env: { DEPLOY_API_URL: emu.url, DEPLOY_API_KEY: KEY },
+    read: ['deploy.env'],
+  });
+}
+
+/** The variable each --json output becomes in the dotenv report. */
+const VARIABLES: Record<string, string> = {
+  'deployment-id': 'DEPLOY_ID',
+  status: 'DEPLOY_STATUS',
+  created: 'DEPLOY_CREATED',
+  live: 'DEPLOY_LIVE',
+  'commit-sha': 'DEPLOY_COMMIT_SHA',
+  'latest-revision-id': 'DEPLOY_LATEST_REVISION_ID',
+  'active-revision-id': 'DEPLOY_ACTIVE_REVISION_ID',
+  'repo-url': 'DEPLOY_REPO_URL',
+  'repo-ref': 'DEPLOY_REPO_REF',
+  url: 'DEPLOY_URL',
+  'dashboard-url': 'DEPLOY_DASHBOARD_URL',
+};
+
+/** GitLab stores every variable exactly as --json has it, and expands none of them. */
+function expectGitLabReadsJson(result: CliRun): Record<string, string> {
+  const stored = readGitLabDotenv(result.files['deploy.env'] ?? '');
+  const json = result.json ?? {};
+  for (const [variable, value] of Object.entries(stored)) {
+    const output = Object.keys(VARIABLES).find((name) => VARIABLES[name] === variable);
+    expect(output, variable).toBeDefined();
+    expect(value, variable).toBe(String(json[output ?? '']));
+    expect(expandsInGitLab(value), variable).toBe(false);
+  }
+  return stored;
+}
+
+function warnings(result: CliRun, variable: string): string[] {
+  return result.stderr.split('\n').filter((line) => line.includes(variable));
+}
+
+describe('--dotenv with hostile answers from the service', () => {
+  it.each([
+    ['a $ (GitLab would expand the job token)', 'https://x.example/?t=$CI_JOB_TOKEN', /expand/],
+    ['${...}', 'https://x.example/${CI_JOB_TOKEN}/', /expand/],
+    ['a space', 'https://x.example/a b', /whitespace/],
+    ['a newline', 'https://x.example/\nCI_JOB_TOKEN=x', /line break/],
+    ['quotes around it', '"https://x.example/"', /quoted/],
+  ])(
+    'leaves out a custom_url with %s, warns once, and --json still has it',
+    async (_what, url, why) => {
+      seedAgent(url);
+
+      const result = await run('status');
+
+      expect(result.exitCode).toBe(0);
+      expect(result.json?.url).toBe(url);
+      const stored = expectGitLabReadsJson(result);
+      expect(stored).not.toHaveProperty('DEPLOY_URL');
+      expect(stored).toMatchObject({ DEPLOY_STATUS: 'READY', DEPLOY_LIVE: 'true' });
+      const lines = warnings(result, 'DEPLOY_URL');
+      expect(lines).toHaveLength(1);
+      expect(lines[0]).toMatch(/^warning: DEPLOY_URL is left out of --dotenv: /);
+      expect(lines[0]).toMatch(why);
+      expect(result.stderr).not.toContain('x.example');
+    },
+  );
+
+  it('leaves out a $ in the answer to deploy too', async () => {
+    seedAgent('https://x.example/?t=$CI_JOB_TOKEN');
+
+    const result = await run('deploy');
+
+    expect(result.exitCode).toBe(0);
+    expect(result.json?.url).toBe('https://x.example/?t=$CI_JOB_TOKEN');
+    expect(expectGitLabReadsJson(result)).not.toHaveProperty('DEPLOY_URL');
+    expect(warnings(result, 'DEPLOY_URL')).toHaveLength(1);
+  });
+
+  it('keeps a value with # inside: GitLab refuses only a line that starts with one', async () => {
+    seedAgent('https://x.example/app#ready');
+
+    const result = await run('status');
+
+    expect(result.exitCode).toBe(0);
+    expect(expectGitLabReadsJson(result)).toMatchObject({
+      DEPLOY_URL: 'https://x.example/app#ready',
+    });
+    expect(result.stderr).not.toContain('left out of --dotenv');
+  });
+});
