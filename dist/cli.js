@@ -29076,7 +29076,7 @@ __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __we
 /* harmony import */ var node_path__WEBPACK_IMPORTED_MODULE_1___default = /*#__PURE__*/__nccwpck_require__.n(node_path__WEBPACK_IMPORTED_MODULE_1__);
 /* harmony import */ var node_url__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(3136);
 /* harmony import */ var node_url__WEBPACK_IMPORTED_MODULE_2___default = /*#__PURE__*/__nccwpck_require__.n(node_url__WEBPACK_IMPORTED_MODULE_2__);
-/* harmony import */ var _main_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(9941);
+/* harmony import */ var _main_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(8584);
 /** The command's entry (dist/cli.js, the package's bin): wires the process to `main`, nothing else. */
 
 
@@ -29127,7 +29127,7 @@ __webpack_async_result__();
 
 /***/ }),
 
-/***/ 9941:
+/***/ 8584:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -46236,6 +46236,38 @@ class StderrLog {
     }
 }
 
+;// CONCATENATED MODULE: ./src/cli/dotenv.ts
+/**
+ * The one rule for a value written to `--dotenv`. GitLab reads the file as its
+ * dotenv report and stores each variable as expandable: a `$` in a value the
+ * service sent (`custom_url`) would be expanded in every later job that uses
+ * it, `environment:url` included, and could hand `$CI_JOB_TOKEN` to another
+ * host. So a value is written only when GitLab reads it back exactly and
+ * expands nothing; any other is left out, and `--json` still has it.
+ */
+/** GitLab refuses a dotenv report of 5 KB or more (`dotenv_size`, 5120 bytes by default). */
+const DOTENV_LIMIT_BYTES = 5 * 1024;
+/** GitLab refuses more variables than this (`dotenv_variables`, 20 by default on GitLab Self-Managed). */
+const DOTENV_LIMIT_VARIABLES = 20;
+/**
+ * Why GitLab would not read `value` back exactly as it is, in plain words,
+ * or undefined when it would. Never includes the value: it is untrusted text.
+ */
+function dotenvRefusal(value) {
+    if (value.includes('$'))
+        return "GitLab would expand its '$'";
+    if (/[\n\r\u0085\u2028\u2029]/u.test(value))
+        return 'it has a line break';
+    if (/\p{Cc}/u.test(value))
+        return 'it has a control character';
+    if (/\s/u.test(value))
+        return 'it has whitespace, which GitLab trims or a shell splits';
+    if (value.length >= 2 && (value[0] === '"' || value[0] === "'") && value.at(-1) === value[0]) {
+        return 'it is wholly quoted, which GitLab keeps and other dotenv readers strip';
+    }
+    return undefined;
+}
+
 ;// CONCATENATED MODULE: ./src/cli/outputs.ts
 /**
  * The action's outputs, written for machines outside GitHub: one JSON object
@@ -46245,6 +46277,7 @@ class StderrLog {
  * nothing here redacts by substring, so that a secret `true` cannot turn
  * `created` into `***`.
  */
+
 
 /** Outputs about GitHub (behaviour 13): the action's alone. */
 const ACTION_ONLY_OUTPUTS = new Set(['github-deployment-id']);
@@ -46307,17 +46340,19 @@ function outputsJson(outputs, error) {
 function dotenvName(output) {
     return variableOf(output === 'deployment-id' ? 'id' : output);
 }
-/** GitLab refuses a dotenv report of 5 KB or more. */
-const DOTENV_LIMIT_BYTES = 5 * 1024;
 /**
- * The outputs as a dotenv report GitLab accepts: `KEY=value` lines, no
- * quotes (GitLab keeps them as part of the value), no blank line, no
- * comment, no multi-line value (so no `drift` nor `deployment`), and no
- * empty value (an unset variable reads the same in a later job).
+ * The outputs as a dotenv report GitLab accepts and reads back exactly:
+ * `KEY=value` lines, no blank line, no comment, no multi-line value (so no
+ * `drift` nor `deployment`), no empty value (an unset variable reads the
+ * same in a later job), and no value GitLab would change or expand
+ * (`dotenvRefusal`). Under GitLab's limits: past the number of variables the
+ * last ones go, past 5 KB the longest line (the last of equals) goes first,
+ * so that one huge value does not push out the short ones.
  */
 function outputsDotenv(outputs) {
     const lines = [];
     const skipped = [];
+    const skip = (name, reason) => skipped.push({ name, variable: dotenvName(name), reason });
     for (const [name, text] of ordered(outputs)) {
         if (text === undefined ||
             text === '' ||
@@ -46325,19 +46360,22 @@ function outputsDotenv(outputs) {
             JSON_OUTPUTS.has(name)) {
             continue;
         }
-        // eslint-disable-next-line no-control-regex
-        if (/[\u0000-\u001f\u007f]/.test(text) || text !== text.trim()) {
-            skipped.push(name);
+        const refusal = dotenvRefusal(text);
+        if (refusal !== undefined) {
+            skip(name, refusal);
             continue;
         }
         lines.push([name, `${dotenvName(name)}=${text}\n`]);
     }
+    for (const [name] of lines.splice(DOTENV_LIMIT_VARIABLES)) {
+        skip(name, `GitLab takes at most ${DOTENV_LIMIT_VARIABLES} variables`);
+    }
     const joined = () => lines.map(([, line]) => line).join('');
     let text = joined();
-    // The longest value goes first: one huge value must not push out the short ones.
     while (Buffer.byteLength(text) >= DOTENV_LIMIT_BYTES && lines.length > 0) {
-        const longest = lines.reduce((best, line, index) => (line[1].length > (lines[best]?.[1].length ?? 0) ? index : best), 0);
-        skipped.push(lines.splice(longest, 1)[0]?.[0] ?? '');
+        const longest = lines.reduce((best, [, line], index) => Buffer.byteLength(line) >= Buffer.byteLength(lines[best]?.[1] ?? '') ? index : best, 0);
+        const [name = ''] = lines.splice(longest, 1)[0] ?? [];
+        skip(name, 'the file would reach the 5 KB GitLab accepts');
         text = joined();
     }
     return { text, skipped };
@@ -46436,8 +46474,8 @@ function writeResults(request, written, summary, world, log, redact) {
             request.dotenv,
             () => {
                 const { text, skipped } = outputsDotenv(written.outputs);
-                for (const name of skipped)
-                    log.warning(`--dotenv: ${name} is left out (it would not fit a dotenv line)`);
+                for (const { variable, reason } of skipped)
+                    log.warning(`${variable} is left out of --dotenv: ${reason}`);
                 return text;
             },
         ],
