@@ -9,6 +9,7 @@
 import { Redactor } from '../common/redact.js';
 import { systemClock } from '../common/runtime.js';
 import { shortSha } from '../common/text.js';
+import { MIB } from '../inputs/bounded-read.js';
 import { InputError } from '../inputs/errors.js';
 import { paceFrom } from '../run/pace.js';
 import { summaryHtml, type Outputs } from '../run/report.js';
@@ -30,7 +31,8 @@ export interface CliWorld {
   cwd: string;
   stdout: LogStream;
   stderr: LogStream;
-  readFile: (path: string) => string;
+  /** Reads a file, at most `cap` bytes (see `readBounded`). */
+  readFile: (path: string, cap: number) => string;
   writeFile: (path: string, text: string) => void;
   /** The package's version; read only when --help or --version shows it. */
   version: () => string;
@@ -221,7 +223,7 @@ async function runCommand(request: CliRequest, world: CliWorld): Promise<number>
 /** action.yml's descriptions of the inputs; none when it cannot be read (the help still lists every option). */
 function readDescriptions(world: CliWorld) {
   try {
-    return actionDescriptions(world.readFile(`${world.packageDir}/action.yml`));
+    return actionDescriptions(world.readFile(`${world.packageDir}/action.yml`, MIB));
   } catch {
     return {};
   }

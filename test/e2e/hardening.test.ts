@@ -265,3 +265,21 @@ describe('hardening, round three', () => {
     expect(run.error).toMatch(/cancelled/);
   });
 });
+
+describe('files read from a user path are bounded (issue 25)', () => {
+  it('refuses a config file larger than 1 MiB as an input error, before any request', async () => {
+    const huge = `{"source_config": {"build_on_push": true}}${' '.repeat(2 * 1024 * 1024)}`;
+
+    const run = await runAction(step({ config: 'huge.json' }), {
+      files: { 'huge.json': huge },
+      killAfterMs: 20_000,
+    });
+
+    expect(run.exitCode).toBe(1);
+    expect(run.error).toMatch(
+      /Invalid input 'config': file 'huge\.json' cannot be read: it is larger than 1 MiB/,
+    );
+    expect(run.elapsedMs).toBeLessThan(10_000);
+    expect(emu.requests).toEqual([]);
+  });
+});
