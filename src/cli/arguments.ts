@@ -402,7 +402,15 @@ export function readInvocation(args: readonly string[], sources: ArgumentSources
     if (first === 'help' && isCommand(rest[0])) return { kind: 'help', command: rest[0] };
     return { kind: 'help' };
   }
-  if (first === '--version' || first === '-v') return { kind: 'version' };
+  if (first === '--version' || first === '-v') {
+    // Not echoed: a word put where it does not belong may be a secret.
+    if (rest.length > 0) {
+      throw new UsageError([
+        `${first} takes no arguments (${rest.length} given); see deploy-agent --help`,
+      ]);
+    }
+    return { kind: 'version' };
+  }
   if (!isCommand(first)) {
     const what = first.startsWith('-')
       ? `the option ${first.split('=')[0] ?? first}`

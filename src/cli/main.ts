@@ -21,6 +21,7 @@ import { actionDescriptions, commandHelp, topHelp } from './help.js';
 import { StderrLog, wantsColour, type LogStream } from './log.js';
 import { optionTable, type OptionSpec } from './options.js';
 import { outputsDotenv, outputsJson } from './outputs.js';
+import { COMMAND_WORDS } from './wording.js';
 
 /** Exit statuses (the contract's table). */
 export const EXIT = { done: 0, failed: 1, usage: 2, interrupted: 130 } as const;
@@ -193,6 +194,7 @@ async function runCommand(request: CliRequest, world: CliWorld): Promise<number>
       run,
       proxy: proxySettingsFrom(world.env),
       pace: paceFrom(world.env),
+      words: COMMAND_WORDS,
       logger: log,
       clock: systemClock,
       signal: controller.signal,
