@@ -2905,7 +2905,7 @@ module.exports = {
 
 
 const diagnosticsChannel = __nccwpck_require__(3053)
-const util = __nccwpck_require__(7975)
+const util = __nccwpck_require__(356)
 
 const undiciDebugLog = util.debuglog('undici')
 const fetchDebuglog = util.debuglog('fetch')
@@ -4274,7 +4274,7 @@ const { IncomingMessage } = __nccwpck_require__(7067)
 const stream = __nccwpck_require__(7075)
 const net = __nccwpck_require__(7030)
 const { Blob } = __nccwpck_require__(4573)
-const nodeUtil = __nccwpck_require__(7975)
+const nodeUtil = __nccwpck_require__(356)
 const { stringify } = __nccwpck_require__(1792)
 const { EventEmitter: EE } = __nccwpck_require__(8474)
 const { InvalidArgumentError } = __nccwpck_require__(8707)
@@ -11423,7 +11423,7 @@ module.exports = MockAgent
 
 
 
-const { promisify } = __nccwpck_require__(7975)
+const { promisify } = __nccwpck_require__(356)
 const Client = __nccwpck_require__(3701)
 const { buildMockDispatch } = __nccwpck_require__(3397)
 const {
@@ -11738,7 +11738,7 @@ module.exports.MockScope = MockScope
 
 
 
-const { promisify } = __nccwpck_require__(7975)
+const { promisify } = __nccwpck_require__(356)
 const Pool = __nccwpck_require__(628)
 const { buildMockDispatch } = __nccwpck_require__(3397)
 const {
@@ -11848,7 +11848,7 @@ const {
   types: {
     isPromise
   }
-} = __nccwpck_require__(7975)
+} = __nccwpck_require__(356)
 
 function matchValue (match, value) {
   if (typeof match === 'string') {
@@ -17905,7 +17905,7 @@ const { kEnumerableProperty } = __nccwpck_require__(3440)
 const { FileLike, isFileLike } = __nccwpck_require__(7114)
 const { webidl } = __nccwpck_require__(5893)
 const { File: NativeFile } = __nccwpck_require__(4573)
-const nodeUtil = __nccwpck_require__(7975)
+const nodeUtil = __nccwpck_require__(356)
 
 /** @type {globalThis['File']} */
 const File = globalThis.File ?? NativeFile
@@ -18216,7 +18216,7 @@ const {
 } = __nccwpck_require__(3168)
 const { webidl } = __nccwpck_require__(5893)
 const assert = __nccwpck_require__(4589)
-const util = __nccwpck_require__(7975)
+const util = __nccwpck_require__(356)
 
 const kHeadersMap = Symbol('headers map')
 const kHeadersSortedMap = Symbol('headers map sorted')
@@ -21182,7 +21182,7 @@ const { extractBody, mixinBody, cloneBody, bodyUnusable } = __nccwpck_require__(
 const { Headers, fill: fillHeaders, HeadersList, setHeadersGuard, getHeadersGuard, setHeadersList, getHeadersList } = __nccwpck_require__(660)
 const { FinalizationRegistry } = __nccwpck_require__(6653)()
 const util = __nccwpck_require__(3440)
-const nodeUtil = __nccwpck_require__(7975)
+const nodeUtil = __nccwpck_require__(356)
 const {
   isValidHTTPToken,
   sameOrigin,
@@ -22223,7 +22223,7 @@ module.exports = { Request, makeRequest, fromInnerRequest, cloneRequest }
 const { Headers, HeadersList, fill, getHeadersGuard, setHeadersGuard, setHeadersList } = __nccwpck_require__(660)
 const { extractBody, cloneBody, mixinBody, hasFinalizationRegistry, streamRegistry, bodyUnusable } = __nccwpck_require__(4492)
 const util = __nccwpck_require__(3440)
-const nodeUtil = __nccwpck_require__(7975)
+const nodeUtil = __nccwpck_require__(356)
 const { kEnumerableProperty } = util
 const {
   isValidReasonPhrase,
@@ -22245,7 +22245,7 @@ const { FormData } = __nccwpck_require__(5910)
 const { URLSerializer } = __nccwpck_require__(1900)
 const { kConstruct } = __nccwpck_require__(6443)
 const assert = __nccwpck_require__(4589)
-const { types } = __nccwpck_require__(7975)
+const { types } = __nccwpck_require__(356)
 
 const textEncoder = new TextEncoder('utf-8')
 
@@ -24492,7 +24492,7 @@ module.exports = {
 
 
 
-const { types, inspect } = __nccwpck_require__(7975)
+const { types, inspect } = __nccwpck_require__(356)
 const { markAsUncloneable } = __nccwpck_require__(5919)
 const { toUSVString } = __nccwpck_require__(3440)
 
@@ -25954,7 +25954,7 @@ const {
 const { ProgressEvent } = __nccwpck_require__(8573)
 const { getEncoding } = __nccwpck_require__(2607)
 const { serializeAMimeType, parseMIMEType } = __nccwpck_require__(1900)
-const { types } = __nccwpck_require__(7975)
+const { types } = __nccwpck_require__(356)
 const { StringDecoder } = __nccwpck_require__(3193)
 const { btoa } = __nccwpck_require__(4573)
 
@@ -28361,7 +28361,7 @@ const { establishWebSocketConnection, closeWebSocketConnection } = __nccwpck_req
 const { ByteParser } = __nccwpck_require__(1652)
 const { kEnumerableProperty, isBlobLike } = __nccwpck_require__(3440)
 const { getGlobalDispatcher } = __nccwpck_require__(2581)
-const { types } = __nccwpck_require__(7975)
+const { types } = __nccwpck_require__(356)
 const { ErrorEvent, CloseEvent } = __nccwpck_require__(5188)
 const { SendQueue } = __nccwpck_require__(3900)
 
@@ -29076,8 +29076,10 @@ __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __we
 /* harmony import */ var node_path__WEBPACK_IMPORTED_MODULE_1___default = /*#__PURE__*/__nccwpck_require__.n(node_path__WEBPACK_IMPORTED_MODULE_1__);
 /* harmony import */ var node_url__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(3136);
 /* harmony import */ var node_url__WEBPACK_IMPORTED_MODULE_2___default = /*#__PURE__*/__nccwpck_require__.n(node_url__WEBPACK_IMPORTED_MODULE_2__);
-/* harmony import */ var _main_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(8584);
+/* harmony import */ var _inputs_bounded_read_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(4033);
+/* harmony import */ var _main_js__WEBPACK_IMPORTED_MODULE_4__ = __nccwpck_require__(7975);
 /** The command's entry (dist/cli.js, the package's bin): wires the process to `main`, nothing else. */
+
 
 
 
@@ -29101,13 +29103,13 @@ function version() {
     }
 }
 const SIGNALS = ['SIGINT', 'SIGTERM'];
-process.exitCode = await (0,_main_js__WEBPACK_IMPORTED_MODULE_3__/* .main */ .i)({
+process.exitCode = await (0,_main_js__WEBPACK_IMPORTED_MODULE_4__/* .main */ .i)({
     args: process.argv.slice(2),
     env: process.env,
     cwd: process.cwd(),
     stdout: process.stdout,
     stderr: process.stderr,
-    readFile: (path) => (0,node_fs__WEBPACK_IMPORTED_MODULE_0__.readFileSync)(path, 'utf8'),
+    readFile: (path, cap) => (0,_inputs_bounded_read_js__WEBPACK_IMPORTED_MODULE_3__/* .readBounded */ .CB)(path, { cap }),
     writeFile: (path, text) => (0,node_fs__WEBPACK_IMPORTED_MODULE_0__.writeFileSync)(path, text),
     version,
     packageDir: PACKAGE_DIR,
@@ -29127,7 +29129,7 @@ __webpack_async_result__();
 
 /***/ }),
 
-/***/ 8584:
+/***/ 7975:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -29336,6 +29338,8 @@ function withoutTrailingSlashes(address) {
     return address.slice(0, end);
 }
 
+// EXTERNAL MODULE: ./src/inputs/bounded-read.ts
+var bounded_read = __nccwpck_require__(4033);
 ;// CONCATENATED MODULE: ./src/inputs/errors.ts
 /**
  * What a bad input raises: a parser's `Invalid` (what is wrong with one
@@ -39480,7 +39484,7 @@ class Service {
             path: `/v1/integrations/forge/codehost/${encodeURIComponent(integrationId)}/repos`,
             schema: RepositoryListSchema,
             remedies: {
-                404: `Check the integration-id input: the service knows no integration ${integrationId}.`,
+                404: `Check ${this.#client.words.integrationId}: the service knows no integration ${integrationId}.`,
             },
         });
     }
@@ -40417,7 +40421,7 @@ function proxyDispatcher(proxy) {
 }
 
 // EXTERNAL MODULE: external "node:util"
-var external_node_util_ = __nccwpck_require__(7975);
+var external_node_util_ = __nccwpck_require__(356);
 // EXTERNAL MODULE: ./node_modules/yaml/dist/index.js
 var dist = __nccwpck_require__(8815);
 ;// CONCATENATED MODULE: ./src/inputs/strict-json.ts
@@ -40564,6 +40568,7 @@ var external_node_path_default = /*#__PURE__*/__nccwpck_require__.n(external_nod
 
 
 
+
 /** What may be set beyond the dedicated inputs. */
 const ConfigSchema = strictObject({
     source_config: SourceConfigRequestSchema.nullish(),
@@ -40615,9 +40620,22 @@ function workspaceFile(raw, workspace) {
     }
     return real;
 }
+/** The most a config file may hold: far more than any config, far less than a runner's memory. */
+const CONFIG_FILE_CAP = bounded_read/* MIB */.D6;
 function readConfigFile(raw, workspace) {
     const file = workspaceFile(raw, workspace);
-    const text = (0,external_node_fs_.readFileSync)(file, 'utf8');
+    let text;
+    try {
+        text = (0,bounded_read/* readBounded */.CB)(file, { cap: CONFIG_FILE_CAP });
+    }
+    catch (error) {
+        if (!(error instanceof bounded_read/* BoundedReadError */.uu))
+            throw error;
+        const limit = error.reason === 'too-large'
+            ? ` (a config file may hold ${(0,bounded_read/* formatSize */.Xq)(CONFIG_FILE_CAP)})`
+            : '';
+        fail(`file '${raw}' cannot be read: ${error.message}${limit}`);
+    }
     return raw.toLowerCase().endsWith('.json') ? parseJsonText(text) : parseYamlText(text);
 }
 /** A single line ending in .json/.yaml/.yml that is not itself inline JSON or YAML flow. */
@@ -40812,6 +40830,23 @@ function inputsSchema(run) {
     return object(shape);
 }
 
+;// CONCATENATED MODULE: ./src/cli/wording.ts
+/** How a remedy names what the user gives: the command's options and variables. */
+const COMMAND_WORDS = {
+    apiKey: 'DEPLOY_API_KEY or --api-key-file',
+    apiKeyHeader: '--api-key-header',
+    headers: '--header or DEPLOY_HEADERS',
+    integrationId: '--integration-id',
+};
+/** The help's description of an input, where action.yml's speaks of the action's world. */
+const COMMAND_DESCRIPTIONS = {
+    'api-key': 'Credential sent in the header named by --api-key-header. Masked and never printed.',
+    'api-key-header': 'Header that carries the API key (not one the command sets itself, such as Host or Content-Type).',
+    config: 'A JSON or YAML object, inline or as a path to a .json, .yaml or .yml file in the current folder (at most 1 MiB), with optional keys source_config, source_revision_config and secret_references. Unknown and repeated keys are an error.',
+    repository: "owner/name of the repository to deploy with codehost, matched case-insensitively against the integration's repository listing. Defaults to the CI system's project slug (e.g. GitLab's CI_PROJECT_PATH); where there is none, required for codehost.",
+    'on-drift': 'What to do when a reused deployment differs from what the command asks for: warn or fail.',
+};
+
 ;// CONCATENATED MODULE: ./src/cli/options.ts
 /**
  * The command's options, generated from the declared inputs (`INPUTS`): each
@@ -40822,6 +40857,7 @@ function inputsSchema(run) {
  * the only hand-written part is the inputs that reach the command otherwise
  * (`INPUT_SHAPES`): flags, and secrets, which never sit on a command line.
  */
+
 
 const COMMANDS = ['deploy', 'status'];
 /** The inputs that are not `--name VALUE`; every other declared input is. */
@@ -40985,11 +41021,12 @@ const OUTPUT_OPTIONS = [
 ];
 /**
  * Every option, in the declared inputs' order, then the output options;
- * `descriptions` are action.yml's (the help reads them from the package).
+ * `descriptions` are action.yml's (the help reads them from the package),
+ * except where the command has its own words (`COMMAND_DESCRIPTIONS`).
  */
 function optionTable(descriptions = {}) {
     return [
-        ...INPUT_NAMES.flatMap((input) => inputOptions(input, descriptions[input] ?? '')),
+        ...INPUT_NAMES.flatMap((input) => inputOptions(input, COMMAND_DESCRIPTIONS[input] ?? descriptions[input] ?? '')),
         ...OUTPUT_OPTIONS,
     ];
 }
@@ -41012,6 +41049,7 @@ const REFUSED_OPTIONS = {
 
 
 
+
 /** A mistake in how the command was called or in what it was given: exit 2, before any request. */
 class UsageError extends Error {
     name = 'UsageError';
@@ -41023,6 +41061,8 @@ class UsageError extends Error {
         this.problems = problems;
     }
 }
+/** The most an option's file may hold: a key is short; secrets are lines of NAME=value. */
+const FILE_CAPS = { 'api-key-file': 64 * bounded_read/* KIB */.nH, 'secrets-file': bounded_read/* MIB */.D6 };
 const HELP = ['--help', '-h', 'help'];
 /** A header name as RFC 9110 allows one (a token). */
 const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
@@ -41087,10 +41127,16 @@ class Reading {
             this.secretValues.push(value);
     }
     file(option, path) {
+        const cap = FILE_CAPS[option];
         try {
-            return this.sources.readFile(path);
+            return this.sources.readFile(path, cap);
         }
         catch (error) {
+            if (error instanceof bounded_read/* BoundedReadError */.uu) {
+                const limit = error.reason === 'too-large' ? ` (--${option} reads at most ${(0,bounded_read/* formatSize */.Xq)(cap)})` : '';
+                this.problems.push(`--${option} ${path}: cannot read it: ${error.message}${limit}`);
+                return undefined;
+            }
             const code = error?.code;
             const why = code === 'ENOENT'
                 ? 'no such file'
@@ -41181,7 +41227,7 @@ function readInputs(given, command, table, reading) {
             case 'api-key-file': {
                 const path = values[0];
                 if (path !== undefined) {
-                    const text = reading.file(spec.option, path);
+                    const text = reading.file('api-key-file', path);
                     if (text !== undefined) {
                         const key = withoutTrailingLineBreak(text);
                         reading.secret(key);
@@ -41318,8 +41364,15 @@ function readInvocation(args, sources) {
             return { kind: 'help', command: rest[0] };
         return { kind: 'help' };
     }
-    if (first === '--version' || first === '-v')
+    if (first === '--version' || first === '-v') {
+        // Not echoed: a word put where it does not belong may be a secret.
+        if (rest.length > 0) {
+            throw new UsageError([
+                `${first} takes no arguments (${rest.length} given); see deploy-agent --help`,
+            ]);
+        }
         return { kind: 'version' };
+    }
     if (!isCommand(first)) {
         const what = first.startsWith('-')
             ? `the option ${first.split('=')[0] ?? first}`
@@ -45390,22 +45443,32 @@ function describeAnswer(body, contentType, error) {
         parts.push(`page titled '${excerpt(untrusted(title))}'`);
     return parts.join(', ');
 }
-const DEFAULT_REMEDIES = {
-    401: 'Check the api-key input (and api-key-header, if the service expects another header).',
-    403: 'The api key lacks access: check its permissions and workspace, or pass the workspace/tenant header with the headers input.',
-    404: 'Check api-url: the service has no such endpoint or resource.',
+/** The action's words: its inputs. */
+const ACTION_WORDS = {
+    apiKey: 'the api-key input',
+    apiKeyHeader: 'api-key-header',
+    headers: 'the headers input',
+    integrationId: 'the integration-id input',
 };
+const NO_SUCH_ENDPOINT = 'Check api-url: the service has no such endpoint or resource.';
+function defaultRemedies(words) {
+    return {
+        401: `Check ${words.apiKey} (and ${words.apiKeyHeader}, if the service expects another header).`,
+        403: `The api key lacks access: check its permissions and workspace, or pass the workspace/tenant header with ${words.headers}.`,
+        404: NO_SUCH_ENDPOINT,
+    };
+}
 /** What the user can do about a status that trying again will not fix. */
 function remedyFor(context) {
     const { status, location } = context;
     if (status >= 300 && status < 400) {
         return `Check api-url: the service redirected${location ? ` to ${location}` : ''}, and the action does not follow redirects (they would carry the api key elsewhere).`;
     }
-    const remedy = { ...DEFAULT_REMEDIES, ...context.remedies }[status];
+    const remedy = { ...defaultRemedies(context.words ?? ACTION_WORDS), ...context.remedies }[status];
     // The web framework's own 404 means no route at all: the base address is wrong.
     if (status === 404 && context.serviceMessage === 'Not Found') {
         const wrongPath = `Check api-url first: ${context.baseUrl} has no ${context.path} (is a path prefix such as /api missing?).`;
-        return remedy === DEFAULT_REMEDIES[404] || remedy === undefined
+        return remedy === NO_SUCH_ENDPOINT || remedy === undefined
             ? wrongPath
             : `${wrongPath}\nOtherwise: ${remedy}`;
     }
@@ -45461,8 +45524,11 @@ class ServiceClient {
     #retry;
     #clock;
     #redact;
+    /** How remedies name what they point to (the endpoints' remedies use them too). */
+    words;
     constructor(options) {
         this.#options = options;
+        this.words = options.words ?? ACTION_WORDS;
         this.#retry = options.retry ?? DEFAULT_RETRY_POLICY;
         this.#clock = options.clock ?? systemClock;
         this.#redact = options.redact ?? ((text) => text);
@@ -45622,6 +45688,7 @@ class ServiceClient {
                     location: answer.header('location'),
                     serviceMessage,
                     remedies: spec.remedies,
+                    words: this.words,
                 }),
             // A 408 or 429 was refused before it was handled; a 5xx may have been handled.
             ambiguous: status >= 500 && !idempotent,
@@ -45800,6 +45867,7 @@ function dependenciesOf(plan, io) {
         redact: io.redact,
         dispatcher: proxyDispatcher(io.proxy),
         ...(io.pace === undefined ? {} : { retry: io.pace.retry }),
+        ...(io.words === undefined ? {} : { words: io.words }),
     });
     return {
         service: new Service(client, logger, { mask: io.mask }),
@@ -46092,19 +46160,33 @@ function commandHelp(command, descriptions = {}) {
         '',
     ].join('\n');
 }
+/**
+ * Rows of a name and its text, the texts in one column after the longest
+ * name, wrapped to the width with each continuation line in that column.
+ */
+function columns(rows) {
+    const width = Math.max(...rows.map(([name]) => name.length));
+    const column = ' '.repeat(2 + width + 2);
+    return rows.map(([name, text]) => {
+        const [first = '', ...more] = wrap(text, column).split('\n');
+        return [`  ${name.padEnd(width)}  ${first.trimStart()}`, ...more].join('\n');
+    });
+}
 function topHelp(version) {
     return [
-        `deploy-agent ${version}: the deploy of the deploy-agent GitHub Action, outside GitHub Actions (GitLab CI, Jenkins, CircleCI, Bitbucket, Azure Pipelines, a terminal).`,
+        wrap(`deploy-agent ${version}: the deploy of the deploy-agent GitHub Action, outside GitHub Actions (GitLab CI, Jenkins, CircleCI, Bitbucket, Azure Pipelines, a terminal).`, ''),
         '',
         'Usage: deploy-agent COMMAND [options]',
         '',
         'Commands:',
-        ...COMMANDS.map((command) => `  ${command.padEnd(8)}${ABOUT[command].does}`).map((line) => wrap(line, '').replace(/\n/g, `\n${' '.repeat(10)}`)),
+        ...columns(COMMANDS.map((command) => [command, ABOUT[command].does])),
         '',
-        '  deploy-agent COMMAND --help   every option of COMMAND, with its variable and default',
-        '  deploy-agent --version        the version',
+        ...columns([
+            ['deploy-agent COMMAND --help', 'every option of COMMAND, with its variable and default'],
+            ['deploy-agent --version', 'the version'],
+        ]),
         '',
-        'Every option can come from its environment variable instead: DEPLOY_ + the option upper-cased, - as _ (--wait-timeout: DEPLOY_WAIT_TIMEOUT).',
+        wrap('Every option can come from its environment variable instead: DEPLOY_ + the option upper-cased, - as _ (--wait-timeout: DEPLOY_WAIT_TIMEOUT).', ''),
         '',
     ].join('\n');
 }
@@ -46404,6 +46486,8 @@ function outputsDotenv(outputs) {
 
 
 
+
+
 /** Exit statuses (the contract's table). */
 const EXIT = { done: 0, failed: 1, usage: 2, interrupted: 130 };
 const BOOLEAN_TRUE = new Set(['true', 'True', 'TRUE', '1']);
@@ -46541,6 +46625,7 @@ async function main_runCommand(request, world) {
             run,
             proxy: proxySettingsFrom(world.env),
             pace: paceFrom(world.env),
+            words: COMMAND_WORDS,
             logger: log,
             clock: systemClock,
             signal: controller.signal,
@@ -46574,7 +46659,7 @@ async function main_runCommand(request, world) {
 /** action.yml's descriptions of the inputs; none when it cannot be read (the help still lists every option). */
 function readDescriptions(world) {
     try {
-        return actionDescriptions(world.readFile(`${world.packageDir}/action.yml`));
+        return actionDescriptions(world.readFile(`${world.packageDir}/action.yml`, bounded_read/* MIB */.D6));
     }
     catch {
         return {};
@@ -46603,6 +46688,108 @@ async function main(world) {
             return EXIT.done;
         case 'run':
             return main_runCommand(invocation.request, world);
+    }
+}
+
+
+/***/ }),
+
+/***/ 4033:
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   CB: () => (/* binding */ readBounded),
+/* harmony export */   D6: () => (/* binding */ MIB),
+/* harmony export */   Xq: () => (/* binding */ formatSize),
+/* harmony export */   nH: () => (/* binding */ KIB),
+/* harmony export */   uu: () => (/* binding */ BoundedReadError)
+/* harmony export */ });
+/* harmony import */ var node_fs__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(3024);
+/* harmony import */ var node_fs__WEBPACK_IMPORTED_MODULE_0___default = /*#__PURE__*/__nccwpck_require__.n(node_fs__WEBPACK_IMPORTED_MODULE_0__);
+/**
+ * Reads a file a user named (the command's `--api-key-file` and
+ * `--secrets-file`, the `config` input's path) with a cap on its size and a
+ * deadline: a path to an endless stream (`<(yes)`, `/dev/zero`, a FIFO whose
+ * writer never stops or never closes) would otherwise grow the process until
+ * it is killed, or block it forever. At most `cap + 1` bytes are read, in
+ * chunks; nothing larger is ever held. Pipes (`<(cmd)`, `/dev/stdin`) are
+ * read too, without blocking, until the deadline.
+ */
+
+/** Why a file was not read whole; the caller names the input. */
+class BoundedReadError extends Error {
+    name = 'BoundedReadError';
+    reason;
+    constructor(reason, message) {
+        super(message);
+        this.reason = reason;
+    }
+}
+const KIB = 1024;
+const MIB = 1024 * KIB;
+const DEFAULT_DEADLINE_MS = 5_000;
+const CHUNK = 64 * KIB;
+/** How long to sleep while a pipe has nothing to read yet. */
+const PAUSE_MS = 10;
+/** `cap` as a person reads it: `64 KiB`, `1 MiB`. */
+function formatSize(bytes) {
+    if (bytes >= MIB && bytes % MIB === 0)
+        return `${bytes / MIB} MiB`;
+    if (bytes >= KIB && bytes % KIB === 0)
+        return `${bytes / KIB} KiB`;
+    return `${bytes} bytes`;
+}
+/** Blocks this thread for `ms`: the reads are synchronous, as the inputs' parsers are. */
+function pause(ms) {
+    Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms);
+}
+/**
+ * The file's text (UTF-8). Throws `BoundedReadError` when it holds more than
+ * `cap` bytes or does not end within the deadline, and the file system's own
+ * error (`ENOENT`, `EISDIR`, …) when it cannot be read.
+ */
+function readBounded(path, options) {
+    const { cap, deadlineMs = DEFAULT_DEADLINE_MS } = options;
+    // Non-blocking: opening a FIFO for reading would otherwise wait for a writer forever.
+    const fd = (0,node_fs__WEBPACK_IMPORTED_MODULE_0__.openSync)(path, node_fs__WEBPACK_IMPORTED_MODULE_0__.constants.O_RDONLY | node_fs__WEBPACK_IMPORTED_MODULE_0__.constants.O_NONBLOCK);
+    try {
+        // A FIFO read before its writer has opened it reads as empty: wait for the writer too.
+        const fifo = (0,node_fs__WEBPACK_IMPORTED_MODULE_0__.fstatSync)(fd).isFIFO();
+        const deadline = Date.now() + deadlineMs;
+        const chunks = [];
+        let total = 0;
+        for (;;) {
+            const buffer = Buffer.alloc(Math.min(CHUNK, cap + 1 - total));
+            let read;
+            try {
+                read = (0,node_fs__WEBPACK_IMPORTED_MODULE_0__.readSync)(fd, buffer, 0, buffer.length, null);
+            }
+            catch (error) {
+                if (error.code !== 'EAGAIN')
+                    throw error;
+                read = -1;
+            }
+            if (read === 0 && !(fifo && total === 0))
+                break;
+            if (read <= 0) {
+                if (Date.now() >= deadline) {
+                    throw new BoundedReadError('too-slow', total === 0
+                        ? `nothing came through it within ${deadlineMs / 1000} s (a pipe with no writer?)`
+                        : `it did not end within ${deadlineMs / 1000} s (a pipe that is never closed?)`);
+                }
+                pause(PAUSE_MS);
+                continue;
+            }
+            chunks.push(buffer.subarray(0, read));
+            total += read;
+            if (total > cap) {
+                throw new BoundedReadError('too-large', `it is larger than ${formatSize(cap)}`);
+            }
+        }
+        return Buffer.concat(chunks).toString('utf8');
+    }
+    finally {
+        (0,node_fs__WEBPACK_IMPORTED_MODULE_0__.closeSync)(fd);
     }
 }
 
@@ -46756,7 +46943,7 @@ module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:url");
 
 /***/ }),
 
-/***/ 7975:
+/***/ 356:
 /***/ ((module) => {
 
 module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:util");

@@ -29215,7 +29215,7 @@ module.exports = {
 /***/ ((module, __unused_webpack___webpack_exports__, __nccwpck_require__) => {
 
 __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
-/* harmony import */ var _main_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(1920);
+/* harmony import */ var _main_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(4258);
 /** The action's entry: runs it, and nothing else. */
 
 await (0,_main_js__WEBPACK_IMPORTED_MODULE_0__/* .run */ .e)();
@@ -29225,7 +29225,7 @@ __webpack_async_result__();
 
 /***/ }),
 
-/***/ 1920:
+/***/ 4258:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -41904,6 +41904,94 @@ const external_node_path_namespaceObject = __WEBPACK_EXTERNAL_createRequire(impo
 var external_node_path_default = /*#__PURE__*/__nccwpck_require__.n(external_node_path_namespaceObject);
 // EXTERNAL MODULE: ./node_modules/yaml/dist/index.js
 var dist = __nccwpck_require__(8815);
+;// CONCATENATED MODULE: ./src/inputs/bounded-read.ts
+/**
+ * Reads a file a user named (the command's `--api-key-file` and
+ * `--secrets-file`, the `config` input's path) with a cap on its size and a
+ * deadline: a path to an endless stream (`<(yes)`, `/dev/zero`, a FIFO whose
+ * writer never stops or never closes) would otherwise grow the process until
+ * it is killed, or block it forever. At most `cap + 1` bytes are read, in
+ * chunks; nothing larger is ever held. Pipes (`<(cmd)`, `/dev/stdin`) are
+ * read too, without blocking, until the deadline.
+ */
+
+/** Why a file was not read whole; the caller names the input. */
+class BoundedReadError extends Error {
+    name = 'BoundedReadError';
+    reason;
+    constructor(reason, message) {
+        super(message);
+        this.reason = reason;
+    }
+}
+const KIB = 1024;
+const MIB = 1024 * KIB;
+const DEFAULT_DEADLINE_MS = 5_000;
+const CHUNK = 64 * KIB;
+/** How long to sleep while a pipe has nothing to read yet. */
+const PAUSE_MS = 10;
+/** `cap` as a person reads it: `64 KiB`, `1 MiB`. */
+function formatSize(bytes) {
+    if (bytes >= MIB && bytes % MIB === 0)
+        return `${bytes / MIB} MiB`;
+    if (bytes >= KIB && bytes % KIB === 0)
+        return `${bytes / KIB} KiB`;
+    return `${bytes} bytes`;
+}
+/** Blocks this thread for `ms`: the reads are synchronous, as the inputs' parsers are. */
+function pause(ms) {
+    Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms);
+}
+/**
+ * The file's text (UTF-8). Throws `BoundedReadError` when it holds more than
+ * `cap` bytes or does not end within the deadline, and the file system's own
+ * error (`ENOENT`, `EISDIR`, …) when it cannot be read.
+ */
+function readBounded(path, options) {
+    const { cap, deadlineMs = DEFAULT_DEADLINE_MS } = options;
+    // Non-blocking: opening a FIFO for reading would otherwise wait for a writer forever.
+    const fd = (0,external_node_fs_namespaceObject.openSync)(path, external_node_fs_namespaceObject.constants.O_RDONLY | external_node_fs_namespaceObject.constants.O_NONBLOCK);
+    try {
+        // A FIFO read before its writer has opened it reads as empty: wait for the writer too.
+        const fifo = (0,external_node_fs_namespaceObject.fstatSync)(fd).isFIFO();
+        const deadline = Date.now() + deadlineMs;
+        const chunks = [];
+        let total = 0;
+        for (;;) {
+            const buffer = Buffer.alloc(Math.min(CHUNK, cap + 1 - total));
+            let read;
+            try {
+                read = (0,external_node_fs_namespaceObject.readSync)(fd, buffer, 0, buffer.length, null);
+            }
+            catch (error) {
+                if (error.code !== 'EAGAIN')
+                    throw error;
+                read = -1;
+            }
+            if (read === 0 && !(fifo && total === 0))
+                break;
+            if (read <= 0) {
+                if (Date.now() >= deadline) {
+                    throw new BoundedReadError('too-slow', total === 0
+                        ? `nothing came through it within ${deadlineMs / 1000} s (a pipe with no writer?)`
+                        : `it did not end within ${deadlineMs / 1000} s (a pipe that is never closed?)`);
+                }
+                pause(PAUSE_MS);
+                continue;
+            }
+            chunks.push(buffer.subarray(0, read));
+            total += read;
+            if (total > cap) {
+                throw new BoundedReadError('too-large', `it is larger than ${formatSize(cap)}`);
+            }
+        }
+        return Buffer.concat(chunks).toString('utf8');
+    }
+    finally {
+        (0,external_node_fs_namespaceObject.closeSync)(fd);
+    }
+}
+
 ;// CONCATENATED MODULE: ./src/inputs/errors.ts
 /**
  * What a bad input raises: a parser's `Invalid` (what is wrong with one
@@ -42347,6 +42435,7 @@ function firstRepeatedKey(node, path) {
 
 
 
+
 /** What may be set beyond the dedicated inputs. */
 const ConfigSchema = strictObject({
     source_config: SourceConfigRequestSchema.nullish(),
@@ -42398,9 +42487,22 @@ function workspaceFile(raw, workspace) {
     }
     return real;
 }
+/** The most a config file may hold: far more than any config, far less than a runner's memory. */
+const CONFIG_FILE_CAP = MIB;
 function readConfigFile(raw, workspace) {
     const file = workspaceFile(raw, workspace);
-    const text = (0,external_node_fs_namespaceObject.readFileSync)(file, 'utf8');
+    let text;
+    try {
+        text = readBounded(file, { cap: CONFIG_FILE_CAP });
+    }
+    catch (error) {
+        if (!(error instanceof BoundedReadError))
+            throw error;
+        const limit = error.reason === 'too-large'
+            ? ` (a config file may hold ${formatSize(CONFIG_FILE_CAP)})`
+            : '';
+        fail(`file '${raw}' cannot be read: ${error.message}${limit}`);
+    }
     return raw.toLowerCase().endsWith('.json') ? parseJsonText(text) : parseYamlText(text);
 }
 /** A single line ending in .json/.yaml/.yml that is not itself inline JSON or YAML flow. */
@@ -43341,7 +43443,7 @@ class Service {
             path: `/v1/integrations/forge/codehost/${encodeURIComponent(integrationId)}/repos`,
             schema: RepositoryListSchema,
             remedies: {
-                404: `Check the integration-id input: the service knows no integration ${integrationId}.`,
+                404: `Check ${this.#client.words.integrationId}: the service knows no integration ${integrationId}.`,
             },
         });
     }
@@ -43969,22 +44071,32 @@ function describeAnswer(body, contentType, error) {
         parts.push(`page titled '${excerpt(untrusted(title))}'`);
     return parts.join(', ');
 }
-const DEFAULT_REMEDIES = {
-    401: 'Check the api-key input (and api-key-header, if the service expects another header).',
-    403: 'The api key lacks access: check its permissions and workspace, or pass the workspace/tenant header with the headers input.',
-    404: 'Check api-url: the service has no such endpoint or resource.',
+/** The action's words: its inputs. */
+const ACTION_WORDS = {
+    apiKey: 'the api-key input',
+    apiKeyHeader: 'api-key-header',
+    headers: 'the headers input',
+    integrationId: 'the integration-id input',
 };
+const NO_SUCH_ENDPOINT = 'Check api-url: the service has no such endpoint or resource.';
+function defaultRemedies(words) {
+    return {
+        401: `Check ${words.apiKey} (and ${words.apiKeyHeader}, if the service expects another header).`,
+        403: `The api key lacks access: check its permissions and workspace, or pass the workspace/tenant header with ${words.headers}.`,
+        404: NO_SUCH_ENDPOINT,
+    };
+}
 /** What the user can do about a status that trying again will not fix. */
 function remedyFor(context) {
     const { status, location } = context;
     if (status >= 300 && status < 400) {
         return `Check api-url: the service redirected${location ? ` to ${location}` : ''}, and the action does not follow redirects (they would carry the api key elsewhere).`;
     }
-    const remedy = { ...DEFAULT_REMEDIES, ...context.remedies }[status];
+    const remedy = { ...defaultRemedies(context.words ?? ACTION_WORDS), ...context.remedies }[status];
     // The web framework's own 404 means no route at all: the base address is wrong.
     if (status === 404 && context.serviceMessage === 'Not Found') {
         const wrongPath = `Check api-url first: ${context.baseUrl} has no ${context.path} (is a path prefix such as /api missing?).`;
-        return remedy === DEFAULT_REMEDIES[404] || remedy === undefined
+        return remedy === NO_SUCH_ENDPOINT || remedy === undefined
             ? wrongPath
             : `${wrongPath}\nOtherwise: ${remedy}`;
     }
@@ -44040,8 +44152,11 @@ class ServiceClient {
     #retry;
     #clock;
     #redact;
+    /** How remedies name what they point to (the endpoints' remedies use them too). */
+    words;
     constructor(options) {
         this.#options = options;
+        this.words = options.words ?? ACTION_WORDS;
         this.#retry = options.retry ?? DEFAULT_RETRY_POLICY;
         this.#clock = options.clock ?? systemClock;
         this.#redact = options.redact ?? ((text) => text);
@@ -44201,6 +44316,7 @@ class ServiceClient {
                     location: answer.header('location'),
                     serviceMessage,
                     remedies: spec.remedies,
+                    words: this.words,
                 }),
             // A 408 or 429 was refused before it was handled; a 5xx may have been handled.
             ambiguous: status >= 500 && !idempotent,
@@ -44837,6 +44953,7 @@ function dependenciesOf(plan, io) {
         redact: io.redact,
         dispatcher: proxyDispatcher(io.proxy),
         ...(io.pace === undefined ? {} : { retry: io.pace.retry }),
+        ...(io.words === undefined ? {} : { words: io.words }),
     });
     return {
         service: new Service(client, logger, { mask: io.mask }),

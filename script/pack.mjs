@@ -4,8 +4,10 @@
  * tarball's path. The package holds the two bundles, action.yml, the README and the licence,
  * and a manifest without the repository's development fields: every runtime dependency is
  * bundled into dist/, so the published package has no dependencies at all (and not the
- * optional Node 24 binary the tests use). On GitHub Actions (GITHUB_REPOSITORY set) the
- * manifest names the repository, which npm's provenance check compares with the workflow's.
+ * optional Node 24 binary the tests use), no scripts (the root's `prepack` refuses to pack the
+ * root: script/refuse-root-pack.mjs) and no `private` (the root is). On GitHub Actions
+ * (GITHUB_REPOSITORY set) the manifest names the repository, which npm's provenance check
+ * compares with the workflow's.
  * Plain JavaScript, so any Node runs it.
  */
 import { execFileSync } from 'node:child_process';

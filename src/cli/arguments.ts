@@ -6,6 +6,7 @@
  * request, and the input parsers (the same as the action's) run next.
  */
 import { parseArgs } from 'node:util';
+import { BoundedReadError, formatSize, KIB, MIB } from '../inputs/bounded-read.js';
 import type { InputName } from '../inputs/declared.js';
 import { Invalid } from '../inputs/errors.js';
 import { parseSecrets } from '../inputs/secrets.js';
@@ -38,9 +39,15 @@ export type Environment = Readonly<Record<string, string | undefined>>;
 /** What the command reads from the world besides its arguments. */
 export interface ArgumentSources {
   env: Environment;
-  /** Reads a file named by an option (UTF-8); throws when it cannot. */
-  readFile: (path: string) => string;
+  /**
+   * Reads a file named by an option (UTF-8), at most `cap` bytes; throws when
+   * it cannot, or (`BoundedReadError`) when it is larger or never ends.
+   */
+  readFile: (path: string, cap: number) => string;
 }
+
+/** The most an option's file may hold: a key is short; secrets are lines of NAME=value. */
+export const FILE_CAPS = { 'api-key-file': 64 * KIB, 'secrets-file': MIB } as const;
 
 export interface CliRequest {
   command: Command;
@@ -127,10 +134,17 @@ class Reading {
     if (value !== '') this.secretValues.push(value);
   }
 
-  file(option: string, path: string): string | undefined {
+  file(option: keyof typeof FILE_CAPS, path: string): string | undefined {
+    const cap = FILE_CAPS[option];
     try {
-      return this.sources.readFile(path);
+      return this.sources.readFile(path, cap);
     } catch (error) {
+      if (error instanceof BoundedReadError) {
+        const limit =
+          error.reason === 'too-large' ? ` (--${option} reads at most ${formatSize(cap)})` : '';
+        this.problems.push(`--${option} ${path}: cannot read it: ${error.message}${limit}`);
+        return undefined;
+      }
       const code = (error as NodeJS.ErrnoException | undefined)?.code;
       const why =
         code === 'ENOENT'
@@ -244,7 +258,7 @@ function readInputs(
       case 'api-key-file': {
         const path = values[0];
         if (path !== undefined) {
-          const text = reading.file(spec.option, path);
+          const text = reading.file('api-key-file', path);
           if (text !== undefined) {
             const key = withoutTrailingLineBreak(text);
             reading.secret(key);
@@ -388,7 +402,15 @@ export function readInvocation(args: readonly string[], sources: ArgumentSources
     if (first === 'help' && isCommand(rest[0])) return { kind: 'help', command: rest[0] };
     return { kind: 'help' };
   }
-  if (first === '--version' || first === '-v') return { kind: 'version' };
+  if (first === '--version' || first === '-v') {
+    // Not echoed: a word put where it does not belong may be a secret.
+    if (rest.length > 0) {
+      throw new UsageError([
+        `${first} takes no arguments (${rest.length} given); see deploy-agent --help`,
+      ]);
+    }
+    return { kind: 'version' };
+  }
   if (!isCommand(first)) {
     const what = first.startsWith('-')
       ? `the option ${first.split('=')[0] ?? first}`

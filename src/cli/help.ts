@@ -88,21 +88,40 @@ export function commandHelp(command: Command, descriptions: Descriptions = {}): 
   ].join('\n');
 }
 
+/**
+ * Rows of a name and its text, the texts in one column after the longest
+ * name, wrapped to the width with each continuation line in that column.
+ */
+function columns(rows: readonly (readonly [string, string])[]): string[] {
+  const width = Math.max(...rows.map(([name]) => name.length));
+  const column = ' '.repeat(2 + width + 2);
+  return rows.map(([name, text]) => {
+    const [first = '', ...more] = wrap(text, column).split('\n');
+    return [`  ${name.padEnd(width)}  ${first.trimStart()}`, ...more].join('\n');
+  });
+}
+
 export function topHelp(version: string): string {
   return [
-    `deploy-agent ${version}: the deploy of the deploy-agent GitHub Action, outside GitHub Actions (GitLab CI, Jenkins, CircleCI, Bitbucket, Azure Pipelines, a terminal).`,
+    wrap(
+      `deploy-agent ${version}: the deploy of the deploy-agent GitHub Action, outside GitHub Actions (GitLab CI, Jenkins, CircleCI, Bitbucket, Azure Pipelines, a terminal).`,
+      '',
+    ),
     '',
     'Usage: deploy-agent COMMAND [options]',
     '',
     'Commands:',
-    ...COMMANDS.map((command) => `  ${command.padEnd(8)}${ABOUT[command].does}`).map((line) =>
-      wrap(line, '').replace(/\n/g, `\n${' '.repeat(10)}`),
+    ...columns(COMMANDS.map((command) => [command, ABOUT[command].does])),
+    '',
+    ...columns([
+      ['deploy-agent COMMAND --help', 'every option of COMMAND, with its variable and default'],
+      ['deploy-agent --version', 'the version'],
+    ]),
+    '',
+    wrap(
+      'Every option can come from its environment variable instead: DEPLOY_ + the option upper-cased, - as _ (--wait-timeout: DEPLOY_WAIT_TIMEOUT).',
+      '',
     ),
-    '',
-    '  deploy-agent COMMAND --help   every option of COMMAND, with its variable and default',
-    '  deploy-agent --version        the version',
-    '',
-    'Every option can come from its environment variable instead: DEPLOY_ + the option upper-cased, - as _ (--wait-timeout: DEPLOY_WAIT_TIMEOUT).',
     '',
   ].join('\n');
 }

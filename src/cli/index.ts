@@ -3,6 +3,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { dirname, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { readBounded } from '../inputs/bounded-read.js';
 import { main } from './main.js';
 
 /**
@@ -32,7 +33,7 @@ process.exitCode = await main({
   cwd: process.cwd(),
   stdout: process.stdout,
   stderr: process.stderr,
-  readFile: (path) => readFileSync(path, 'utf8'),
+  readFile: (path, cap) => readBounded(path, { cap }),
   writeFile: (path, text) => writeFileSync(path, text),
   version,
   packageDir: PACKAGE_DIR,

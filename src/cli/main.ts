@@ -9,6 +9,7 @@
 import { Redactor } from '../common/redact.js';
 import { systemClock } from '../common/runtime.js';
 import { shortSha } from '../common/text.js';
+import { MIB } from '../inputs/bounded-read.js';
 import { InputError } from '../inputs/errors.js';
 import { paceFrom } from '../run/pace.js';
 import { summaryHtml, type Outputs } from '../run/report.js';
@@ -20,6 +21,7 @@ import { actionDescriptions, commandHelp, topHelp } from './help.js';
 import { StderrLog, wantsColour, type LogStream } from './log.js';
 import { optionTable, type OptionSpec } from './options.js';
 import { outputsDotenv, outputsJson } from './outputs.js';
+import { COMMAND_WORDS } from './wording.js';
 
 /** Exit statuses (the contract's table). */
 export const EXIT = { done: 0, failed: 1, usage: 2, interrupted: 130 } as const;
@@ -30,7 +32,8 @@ export interface CliWorld {
   cwd: string;
   stdout: LogStream;
   stderr: LogStream;
-  readFile: (path: string) => string;
+  /** Reads a file, at most `cap` bytes (see `readBounded`). */
+  readFile: (path: string, cap: number) => string;
   writeFile: (path: string, text: string) => void;
   /** The package's version; read only when --help or --version shows it. */
   version: () => string;
@@ -191,6 +194,7 @@ async function runCommand(request: CliRequest, world: CliWorld): Promise<number>
       run,
       proxy: proxySettingsFrom(world.env),
       pace: paceFrom(world.env),
+      words: COMMAND_WORDS,
       logger: log,
       clock: systemClock,
       signal: controller.signal,
@@ -221,7 +225,7 @@ async function runCommand(request: CliRequest, world: CliWorld): Promise<number>
 /** action.yml's descriptions of the inputs; none when it cannot be read (the help still lists every option). */
 function readDescriptions(world: CliWorld) {
   try {
-    return actionDescriptions(world.readFile(`${world.packageDir}/action.yml`));
+    return actionDescriptions(world.readFile(`${world.packageDir}/action.yml`, MIB));
   } catch {
     return {};
   }

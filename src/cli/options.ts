@@ -8,6 +8,7 @@
  * (`INPUT_SHAPES`): flags, and secrets, which never sit on a command line.
  */
 import { INPUTS, INPUT_NAMES, type InputDefault, type InputName } from '../inputs/declared.js';
+import { COMMAND_DESCRIPTIONS } from './wording.js';
 
 export const COMMANDS = ['deploy', 'status'] as const;
 export type Command = (typeof COMMANDS)[number];
@@ -226,11 +227,14 @@ const OUTPUT_OPTIONS: readonly OptionSpec[] = [
 
 /**
  * Every option, in the declared inputs' order, then the output options;
- * `descriptions` are action.yml's (the help reads them from the package).
+ * `descriptions` are action.yml's (the help reads them from the package),
+ * except where the command has its own words (`COMMAND_DESCRIPTIONS`).
  */
 export function optionTable(descriptions: Descriptions = {}): OptionSpec[] {
   return [
-    ...INPUT_NAMES.flatMap((input) => inputOptions(input, descriptions[input] ?? '')),
+    ...INPUT_NAMES.flatMap((input) =>
+      inputOptions(input, COMMAND_DESCRIPTIONS[input] ?? descriptions[input] ?? ''),
+    ),
     ...OUTPUT_OPTIONS,
   ];
 }

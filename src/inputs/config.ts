@@ -4,10 +4,11 @@
  * input"). Unknown keys in the known schema, and keys given twice, are errors
  * that name the key's path.
  */
-import { existsSync, readFileSync, realpathSync, statSync } from 'node:fs';
+import { existsSync, realpathSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { parse as parseYaml } from 'yaml';
 import { z } from 'zod';
+import { BoundedReadError, formatSize, MIB, readBounded } from './bounded-read.js';
 import { fail } from './errors.js';
 import {
   SecretReferenceSchema,
@@ -71,9 +72,22 @@ function workspaceFile(raw: string, workspace: string): string {
   return real;
 }
 
+/** The most a config file may hold: far more than any config, far less than a runner's memory. */
+export const CONFIG_FILE_CAP = MIB;
+
 function readConfigFile(raw: string, workspace: string): unknown {
   const file = workspaceFile(raw, workspace);
-  const text = readFileSync(file, 'utf8');
+  let text: string;
+  try {
+    text = readBounded(file, { cap: CONFIG_FILE_CAP });
+  } catch (error) {
+    if (!(error instanceof BoundedReadError)) throw error;
+    const limit =
+      error.reason === 'too-large'
+        ? ` (a config file may hold ${formatSize(CONFIG_FILE_CAP)})`
+        : '';
+    fail(`file '${raw}' cannot be read: ${error.message}${limit}`);
+  }
   return raw.toLowerCase().endsWith('.json') ? parseJsonText(text) : parseYamlText(text);
 }
 

@@ -28,6 +28,7 @@ import {
   type Outputs,
   type SummaryInput,
 } from './report.js';
+import type { RemedyWords } from '../service/answers.js';
 import type { Pace } from './pace.js';
 import { DEFAULT_WAIT, WaitError, waitUntilLive } from './wait.js';
 
@@ -53,6 +54,8 @@ export interface RunnerIO {
   commitOrder?: AskCommitOrder;
   /** The back-off between attempts and the wait's schedule; the defaults when absent. */
   pace?: Pace;
+  /** How a remedy names the key, the headers and the integration id; the action's inputs when absent. */
+  words?: RemedyWords;
 }
 
 /** What the run knows at any point, for the outputs and the summary. */
@@ -192,6 +195,7 @@ export function dependenciesOf(plan: Plan, io: RunnerIO): RunDependencies {
     redact: io.redact,
     dispatcher: proxyDispatcher(io.proxy),
     ...(io.pace === undefined ? {} : { retry: io.pace.retry }),
+    ...(io.words === undefined ? {} : { words: io.words }),
   });
   return {
     service: new Service(client, logger, { mask: io.mask }),

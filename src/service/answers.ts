@@ -115,11 +115,39 @@ export function describeAnswer(
   return parts.join(', ');
 }
 
-const DEFAULT_REMEDIES: Partial<Record<number, string>> = {
-  401: 'Check the api-key input (and api-key-header, if the service expects another header).',
-  403: 'The api key lacks access: check its permissions and workspace, or pass the workspace/tenant header with the headers input.',
-  404: 'Check api-url: the service has no such endpoint or resource.',
+/**
+ * How the user of an entry gives what a remedy points to: the action's
+ * inputs, or the command's options and variables. The core speaks of the
+ * key, not of how it was given, so each entry says it in its own words.
+ */
+export interface RemedyWords {
+  /** How the key is given. */
+  apiKey: string;
+  /** How the key's header is named. */
+  apiKeyHeader: string;
+  /** How extra request headers are given. */
+  headers: string;
+  /** How the integration's id is given. */
+  integrationId: string;
+}
+
+/** The action's words: its inputs. */
+export const ACTION_WORDS: RemedyWords = {
+  apiKey: 'the api-key input',
+  apiKeyHeader: 'api-key-header',
+  headers: 'the headers input',
+  integrationId: 'the integration-id input',
 };
+
+const NO_SUCH_ENDPOINT = 'Check api-url: the service has no such endpoint or resource.';
+
+function defaultRemedies(words: RemedyWords): Partial<Record<number, string>> {
+  return {
+    401: `Check ${words.apiKey} (and ${words.apiKeyHeader}, if the service expects another header).`,
+    403: `The api key lacks access: check its permissions and workspace, or pass the workspace/tenant header with ${words.headers}.`,
+    404: NO_SUCH_ENDPOINT,
+  };
+}
 
 export interface RemedyContext {
   status: number;
@@ -130,6 +158,8 @@ export interface RemedyContext {
   serviceMessage?: string;
   /** The endpoint's own remedies, over the defaults. */
   remedies?: Partial<Record<number, string>>;
+  /** How the entry names what the defaults point to; the action's inputs when absent. */
+  words?: RemedyWords;
 }
 
 /** What the user can do about a status that trying again will not fix. */
@@ -138,11 +168,11 @@ export function remedyFor(context: RemedyContext): string | undefined {
   if (status >= 300 && status < 400) {
     return `Check api-url: the service redirected${location ? ` to ${location}` : ''}, and the action does not follow redirects (they would carry the api key elsewhere).`;
   }
-  const remedy = { ...DEFAULT_REMEDIES, ...context.remedies }[status];
+  const remedy = { ...defaultRemedies(context.words ?? ACTION_WORDS), ...context.remedies }[status];
   // The web framework's own 404 means no route at all: the base address is wrong.
   if (status === 404 && context.serviceMessage === 'Not Found') {
     const wrongPath = `Check api-url first: ${context.baseUrl} has no ${context.path} (is a path prefix such as /api missing?).`;
-    return remedy === DEFAULT_REMEDIES[404] || remedy === undefined
+    return remedy === NO_SUCH_ENDPOINT || remedy === undefined
       ? wrongPath
       : `${wrongPath}\nOtherwise: ${remedy}`;
   }

@@ -15,6 +15,8 @@ import {
   describeAnswer,
   networkFailure,
   remedyFor,
+  ACTION_WORDS,
+  type RemedyWords,
   requestIdOf,
   serviceMessageOf,
 } from './answers.js';
@@ -81,6 +83,8 @@ export interface ClientOptions {
   maxAnswerBytes?: number;
   /** Where connections go: a proxy agent, or undici's global dispatcher when absent. */
   dispatcher?: Dispatcher;
+  /** How the entry names the key, headers and ids a remedy points to; the action's inputs when absent. */
+  words?: RemedyWords;
 }
 
 const isRetryableStatus = (status: number) => status === 408 || status === 429 || status >= 500;
@@ -100,8 +104,12 @@ export class ServiceClient {
   readonly #clock: Clock;
   readonly #redact: (text: string) => string;
 
+  /** How remedies name what they point to (the endpoints' remedies use them too). */
+  readonly words: RemedyWords;
+
   constructor(options: ClientOptions) {
     this.#options = options;
+    this.words = options.words ?? ACTION_WORDS;
     this.#retry = options.retry ?? DEFAULT_RETRY_POLICY;
     this.#clock = options.clock ?? systemClock;
     this.#redact = options.redact ?? ((text) => text);
@@ -264,6 +272,7 @@ export class ServiceClient {
             location: answer.header('location'),
             serviceMessage,
             remedies: spec.remedies,
+            words: this.words,
           }),
       // A 408 or 429 was refused before it was handled; a 5xx may have been handled.
       ambiguous: status >= 500 && !idempotent,

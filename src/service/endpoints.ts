@@ -55,7 +55,7 @@ export class Service {
       path: `/v1/integrations/forge/codehost/${encodeURIComponent(integrationId)}/repos`,
       schema: RepositoryListSchema,
       remedies: {
-        404: `Check the integration-id input: the service knows no integration ${integrationId}.`,
+        404: `Check ${this.#client.words.integrationId}: the service knows no integration ${integrationId}.`,
       },
     });
   }

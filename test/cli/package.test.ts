@@ -7,8 +7,8 @@
  * The bundle is also meant for Node 22: set NODE22 to a Node 22 binary to run
  * the installed command with it too (see the README's "Outside GitHub Actions").
  */
-import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { execFileSync, spawnSync } from 'node:child_process';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -142,6 +142,43 @@ describe('the published package', () => {
       await runsFromTheInstall(process.env.NODE22 ?? '');
     },
   );
+});
+
+describe("the repository's root (issue 25, point 6)", () => {
+  /** `npm ARGS` at the root, its exit status and stderr. */
+  function npmAtRoot(args: string[]) {
+    const run = spawnSync('npm', args, {
+      cwd: ROOT,
+      encoding: 'utf8',
+      timeout: 60_000,
+      env: { ...process.env, npm_config_cache: path.join(directory, 'root-cache') },
+    });
+    return { status: run.status, stderr: run.stderr };
+  }
+
+  it('refuses npm pack, saying to run npm run tarball, and packs nothing', () => {
+    const out = mkdtempSync(path.join(directory, 'root-pack-'));
+    const run = npmAtRoot(['pack', '--pack-destination', out]);
+
+    expect(run.status).not.toBe(0);
+    expect(run.stderr).toContain("the repository's root is not the package");
+    expect(run.stderr).toContain('npm run tarball');
+    expect(readdirSync(out)).toEqual([]);
+  });
+
+  it('refuses npm publish before anything is packed or sent, saying what to run', () => {
+    const run = npmAtRoot(['publish', '--dry-run']);
+
+    expect(run.status).not.toBe(0);
+    expect(run.stderr).toContain('npm run tarball');
+  });
+
+  it('is private, so that even npm publish --ignore-scripts cannot publish it', () => {
+    const manifest = JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as {
+      private?: unknown;
+    };
+    expect(manifest.private).toBe(true);
+  });
 });
 
 describe('the release workflow', () => {

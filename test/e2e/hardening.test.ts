@@ -293,3 +293,20 @@ describe('hardening IV: what the service answers is passed on only as what it cl
     },
   );
 });
+
+describe('files read from a user path are bounded (issue 25)', () => {
+  it('refuses a config file larger than 1 MiB as an input error, before any request', async () => {
+    const huge = `{"source_config": {"build_on_push": true}}${' '.repeat(2 * 1024 * 1024)}`;
+
+    const run = await runAction(step({ config: 'huge.json' }), {
+      files: { 'huge.json': huge },
+      killAfterMs: 20_000,
+    });
+
+    expect(run.exitCode).toBe(1);
+    expect(run.error).toMatch(
+      /Invalid input 'config': file 'huge\.json' cannot be read: it is larger than 1 MiB/,
+    );
+    expect(emu.requests).toEqual([]);
+  });
+});

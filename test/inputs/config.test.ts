@@ -82,6 +82,21 @@ describe('config', () => {
     rejects({ config: 'missing.json' }, 'config', /file 'missing\.json' was not found/);
   });
 
+  it('rejects a file larger than 1 MiB, saying so, and reads one just under it', () => {
+    const padding = ' '.repeat(1024 * 1024);
+    writeWorkspaceFile('huge.json', `{"source_config": {"build_on_push": true}}${padding}`);
+    rejects(
+      { config: 'huge.json' },
+      'config',
+      /file 'huge\.json' cannot be read: it is larger than 1 MiB \(a config file may hold 1 MiB\)/,
+    );
+    writeWorkspaceFile(
+      'large.json',
+      `{"source_config": {"build_on_push": true}}${padding.slice(100)}`,
+    );
+    expect(plan({ config: 'large.json' }).sourceConfig).toMatchObject({ build_on_push: true });
+  });
+
   it('rejects a directory named like a file', () => {
     mkdirSync(path.join(WORKSPACE, 'dir.yaml'), { recursive: true });
     rejects({ config: 'dir.yaml' }, 'config', /not found/);

@@ -142,6 +142,32 @@ describe('failure messages', () => {
     expect(emu.requests).toHaveLength(1);
   });
 
+  it("names the remedies in the entry's words when it gives them", async () => {
+    const words = {
+      apiKey: 'KEY-WORDS',
+      apiKeyHeader: 'HEADER-WORDS',
+      headers: 'HEADERS-WORDS',
+      integrationId: 'ID-WORDS',
+    };
+    const worded = new ServiceClient({
+      baseUrl: emu.url,
+      headers: { 'X-Api-Key': 'k' },
+      retry: RETRY,
+      clock,
+      logger,
+      words,
+    });
+    const listWith = (other: ServiceClient) =>
+      other.request({ method: 'GET', path: '/v2/deployments', schema: DeploymentListSchema });
+    emu.inject({ status: 401 });
+    emu.inject({ status: 403 });
+
+    await expect(listWith(worded)).rejects.toThrow(
+      'Check KEY-WORDS (and HEADER-WORDS, if the service expects another header).',
+    );
+    await expect(listWith(worded)).rejects.toThrow(/workspace\/tenant header with HEADERS-WORDS\./);
+  });
+
   it('includes the request id the service sent', async () => {
     emu.inject({ status: 400, body: { detail: 'no' }, headers: { 'x-request-id': 'req-8f2c' } });
 

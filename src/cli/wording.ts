@@ -1,0 +1,28 @@
+/**
+ * The command's own words where the action's do not fit: the action speaks
+ * of inputs, the workflow and the step; the command of options, variables
+ * and the CI system it runs in. Everything else is action.yml's wording.
+ */
+import type { InputName } from '../inputs/declared.js';
+import type { RemedyWords } from '../service/answers.js';
+
+/** How a remedy names what the user gives: the command's options and variables. */
+export const COMMAND_WORDS: RemedyWords = {
+  apiKey: 'DEPLOY_API_KEY or --api-key-file',
+  apiKeyHeader: '--api-key-header',
+  headers: '--header or DEPLOY_HEADERS',
+  integrationId: '--integration-id',
+};
+
+/** The help's description of an input, where action.yml's speaks of the action's world. */
+export const COMMAND_DESCRIPTIONS: Readonly<Partial<Record<InputName, string>>> = {
+  'api-key': 'Credential sent in the header named by --api-key-header. Masked and never printed.',
+  'api-key-header':
+    'Header that carries the API key (not one the command sets itself, such as Host or Content-Type).',
+  config:
+    'A JSON or YAML object, inline or as a path to a .json, .yaml or .yml file in the current folder (at most 1 MiB), with optional keys source_config, source_revision_config and secret_references. Unknown and repeated keys are an error.',
+  repository:
+    "owner/name of the repository to deploy with codehost, matched case-insensitively against the integration's repository listing. Defaults to the CI system's project slug (e.g. GitLab's CI_PROJECT_PATH); where there is none, required for codehost.",
+  'on-drift':
+    'What to do when a reused deployment differs from what the command asks for: warn or fail.',
+};
