@@ -43435,6 +43435,10 @@ class Service {
         this.#maxPages = options.maxPages ?? MAX_PAGES;
         this.#vetting = new DeploymentVetting(logger, options.mask ?? (() => { }));
     }
+    /** How the entry names what a remedy points to (its inputs, or its options). */
+    get words() {
+        return this.#client.words;
+    }
     /** `GET /v1/integrations/forge/codehost/{id}/repos`. */
     listRepositories(integrationId) {
         return this.#client.request({
@@ -43885,7 +43889,7 @@ async function waitUntilLive(initial, goal, options, dependencies) {
         noteUnknownStatus(deployment.status, unknownStatuses, logger);
         const remaining = deadline - clock.now();
         if (remaining <= 0) {
-            throw new WaitError(`Deployment ${name} is not live after ${formatDuration(options.timeoutMs)} (${polls} checks): ${verdict.missing}. Raise wait-timeout, or look at the deployment in the service.`, deployment);
+            throw new WaitError(`Deployment ${name} is not live after ${formatDuration(options.timeoutMs)} (${polls} checks): ${verdict.missing}. Raise ${service.words.waitTimeout}, or look at the deployment in the service.`, deployment);
         }
         // Intervals run from the start of one check to the start of the next.
         const delay = Math.max(0, Math.min(interval - (clock.now() - lastCheck), remaining));
@@ -44077,26 +44081,32 @@ const ACTION_WORDS = {
     apiKeyHeader: 'api-key-header',
     headers: 'the headers input',
     integrationId: 'the integration-id input',
+    apiUrl: 'api-url',
+    name: 'the name input',
+    repository: 'the repository input',
+    waitTimeout: 'wait-timeout',
+    onDriftFail: 'on-drift: fail',
 };
-const NO_SUCH_ENDPOINT = 'Check api-url: the service has no such endpoint or resource.';
+const noSuchEndpoint = (words) => `Check ${words.apiUrl}: the service has no such endpoint or resource.`;
 function defaultRemedies(words) {
     return {
         401: `Check ${words.apiKey} (and ${words.apiKeyHeader}, if the service expects another header).`,
         403: `The api key lacks access: check its permissions and workspace, or pass the workspace/tenant header with ${words.headers}.`,
-        404: NO_SUCH_ENDPOINT,
+        404: noSuchEndpoint(words),
     };
 }
 /** What the user can do about a status that trying again will not fix. */
 function remedyFor(context) {
     const { status, location } = context;
+    const words = context.words ?? ACTION_WORDS;
     if (status >= 300 && status < 400) {
-        return `Check api-url: the service redirected${location ? ` to ${location}` : ''}, and the action does not follow redirects (they would carry the api key elsewhere).`;
+        return `Check ${words.apiUrl}: the service redirected${location ? ` to ${location}` : ''}, and redirects are not followed (they would carry the api key elsewhere).`;
     }
-    const remedy = { ...defaultRemedies(context.words ?? ACTION_WORDS), ...context.remedies }[status];
+    const remedy = { ...defaultRemedies(words), ...context.remedies }[status];
     // The web framework's own 404 means no route at all: the base address is wrong.
     if (status === 404 && context.serviceMessage === 'Not Found') {
-        const wrongPath = `Check api-url first: ${context.baseUrl} has no ${context.path} (is a path prefix such as /api missing?).`;
-        return remedy === NO_SUCH_ENDPOINT || remedy === undefined
+        const wrongPath = `Check ${words.apiUrl} first: ${context.baseUrl} has no ${context.path} (is a path prefix such as /api missing?).`;
+        return remedy === noSuchEndpoint(words) || remedy === undefined
             ? wrongPath
             : `${wrongPath}\nOtherwise: ${remedy}`;
     }
@@ -44243,7 +44253,7 @@ class ServiceClient {
                 method,
                 path,
                 status: answer.status,
-                problem: `${answer.status} answer is larger than ${cap}; stopped reading it (is api-url the service?)`,
+                problem: `${answer.status} answer is larger than ${cap}; stopped reading it (is ${this.words.apiUrl} the service?)`,
             });
         }
         if (answer.status < 200 || answer.status > 299)
@@ -44443,9 +44453,9 @@ const fullName = (repository) => `${repository.owner}/${repository.name}`;
 class RenamedError extends ActionError {
     name = 'RenamedError';
     created;
-    constructor(created) {
+    constructor(created, words) {
         const { deployment, request } = created;
-        super(`The service stored deployment ${deployment.id} as '${untrusted(deployment.name)}', not '${request.name}': it changes names, so the next run would not find it and would create another. Set the name input to '${untrusted(deployment.name)}'.`);
+        super(`The service stored deployment ${deployment.id} as '${untrusted(deployment.name)}', not '${request.name}': it changes names, so the next run would not find it and would create another. Set ${words.name} to '${untrusted(deployment.name)}'.`);
         this.created = created;
     }
 }
@@ -44464,7 +44474,7 @@ async function resolveRepository(service, plan) {
     const more = repositories.length > REPOSITORIES_SHOWN
         ? ` and ${repositories.length - REPOSITORIES_SHOWN} more`
         : '';
-    throw new ActionError(`Repository ${wanted} is not available to integration ${plan.integrationId}. It lists: ${shown.join(', ')}${more}. Check the repository input, or grant the integration access to ${wanted}.`);
+    throw new ActionError(`Repository ${wanted} is not available to integration ${plan.integrationId}. It lists: ${shown.join(', ')}${more}. Check ${service.words.repository}, or grant the integration access to ${wanted}.`);
 }
 /** The body of the create call for the plan (and the resolved repository). */
 function buildCreateRequest(plan, repository) {
@@ -44562,7 +44572,7 @@ async function checkCreated(created, dependencies) {
     const { deployment } = created;
     const name = created.request.name;
     if (deployment.name !== name)
-        throw new RenamedError(created);
+        throw new RenamedError(created, dependencies.service.words);
     const ids = new Set([
         deployment.id,
         ...(await dependencies.service.findByName(name)).map((d) => d.id),
@@ -44967,7 +44977,7 @@ function dependenciesOf(plan, io) {
 /** Why the step does not wait for a commit the deployment will not build. */
 const BUILD_OFF = 'build_on_push is off: the service will not build this commit, so the step does not wait for it';
 /** One warning a difference; with `on-drift: fail`, the step fails after all are reported. */
-function reportDrift(plan, goal, logger) {
+function reportDrift(plan, goal, logger, words) {
     const { drift } = goal;
     for (const entry of drift) {
         const note = entry === goal.unbuilt ? ` (${BUILD_OFF})` : '';
@@ -44978,7 +44988,7 @@ function reportDrift(plan, goal, logger) {
     const fields = drift.map((entry) => untrusted(entry.field)).join(', ');
     const advice = `The service cannot update a deployment: change it in the service, or deploy under a new name.`;
     if (plan.onDrift === 'fail') {
-        throw new ActionError(`Deployment '${plan.name}' differs from what the step asks for (on-drift: fail): ${fields}. ${advice}`);
+        throw new ActionError(`Deployment '${plan.name}' differs from what the step asks for (${words.onDriftFail}): ${fields}. ${advice}`);
     }
     logger.info(`${drift.length} difference(s) not applied: ${fields}. ${advice}`);
 }
@@ -45047,7 +45057,7 @@ async function steps(io, record) {
         record.reported = true;
         io.progress?.deployed(record.report('deploying', waitingFor(goal, waits)));
     }
-    reportDrift(plan, goal, io.logger);
+    reportDrift(plan, goal, io.logger, dependencies.service.words);
     if (found !== undefined && !waits)
         noteLiveness(plan, found, goal, io.logger);
     const deployment = waits

@@ -12,6 +12,11 @@ export const COMMAND_WORDS: RemedyWords = {
   apiKeyHeader: '--api-key-header',
   headers: '--header or DEPLOY_HEADERS',
   integrationId: '--integration-id',
+  apiUrl: '--api-url (DEPLOY_API_URL)',
+  name: '--name',
+  repository: '--repository',
+  waitTimeout: '--wait-timeout',
+  onDriftFail: '--on-drift fail',
 };
 
 /** The help's description of an input, where action.yml's speaks of the action's world. */

@@ -4,6 +4,7 @@
  * lets the action prevent it, and a warning with every id where it cannot.
  */
 import { ActionError, CancelledError } from '../common/errors.js';
+import type { RemedyWords } from '../service/answers.js';
 import type { ServiceError } from '../service/errors.js';
 import type { CodehostPlan, Plan } from '../inputs/plan.js';
 import { formatDuration, untrusted, type Logger } from '../common/runtime.js';
@@ -41,10 +42,10 @@ export class RenamedError extends ActionError {
   override name = 'RenamedError';
   readonly created: DeployResult & { deployment: Deployment };
 
-  constructor(created: DeployResult & { deployment: Deployment }) {
+  constructor(created: DeployResult & { deployment: Deployment }, words: RemedyWords) {
     const { deployment, request } = created;
     super(
-      `The service stored deployment ${deployment.id} as '${untrusted(deployment.name)}', not '${request.name}': it changes names, so the next run would not find it and would create another. Set the name input to '${untrusted(deployment.name)}'.`,
+      `The service stored deployment ${deployment.id} as '${untrusted(deployment.name)}', not '${request.name}': it changes names, so the next run would not find it and would create another. Set ${words.name} to '${untrusted(deployment.name)}'.`,
     );
     this.created = created;
   }
@@ -69,7 +70,7 @@ export async function resolveRepository(service: Service, plan: CodehostPlan): P
       ? ` and ${repositories.length - REPOSITORIES_SHOWN} more`
       : '';
   throw new ActionError(
-    `Repository ${wanted} is not available to integration ${plan.integrationId}. It lists: ${shown.join(', ')}${more}. Check the repository input, or grant the integration access to ${wanted}.`,
+    `Repository ${wanted} is not available to integration ${plan.integrationId}. It lists: ${shown.join(', ')}${more}. Check ${service.words.repository}, or grant the integration access to ${wanted}.`,
   );
 }
 
@@ -193,7 +194,7 @@ async function checkCreated(
 ) {
   const { deployment } = created;
   const name = created.request.name;
-  if (deployment.name !== name) throw new RenamedError(created);
+  if (deployment.name !== name) throw new RenamedError(created, dependencies.service.words);
   const ids = new Set([
     deployment.id,
     ...(await dependencies.service.findByName(name)).map((d) => d.id),

@@ -212,7 +212,7 @@ const BUILD_OFF =
   'build_on_push is off: the service will not build this commit, so the step does not wait for it';
 
 /** One warning a difference; with `on-drift: fail`, the step fails after all are reported. */
-function reportDrift(plan: Plan, goal: Goal, logger: Logger): void {
+function reportDrift(plan: Plan, goal: Goal, logger: Logger, words: RemedyWords): void {
   const { drift } = goal;
   for (const entry of drift) {
     const note = entry === goal.unbuilt ? ` (${BUILD_OFF})` : '';
@@ -225,7 +225,7 @@ function reportDrift(plan: Plan, goal: Goal, logger: Logger): void {
   const advice = `The service cannot update a deployment: change it in the service, or deploy under a new name.`;
   if (plan.onDrift === 'fail') {
     throw new ActionError(
-      `Deployment '${plan.name}' differs from what the step asks for (on-drift: fail): ${fields}. ${advice}`,
+      `Deployment '${plan.name}' differs from what the step asks for (${words.onDriftFail}): ${fields}. ${advice}`,
     );
   }
   logger.info(`${drift.length} difference(s) not applied: ${fields}. ${advice}`);
@@ -314,7 +314,7 @@ async function steps(io: RunnerIO, record: RunRecord): Promise<void> {
     record.reported = true;
     io.progress?.deployed(record.report('deploying', waitingFor(goal, waits)));
   }
-  reportDrift(plan, goal, io.logger);
+  reportDrift(plan, goal, io.logger, dependencies.service.words);
   if (found !== undefined && !waits) noteLiveness(plan, found, goal, io.logger);
   const deployment = waits
     ? await waitForLive(plan, found, goal, {

@@ -104,7 +104,7 @@ export async function waitUntilLive(
     const remaining = deadline - clock.now();
     if (remaining <= 0) {
       throw new WaitError(
-        `Deployment ${name} is not live after ${formatDuration(options.timeoutMs)} (${polls} checks): ${verdict.missing}. Raise wait-timeout, or look at the deployment in the service.`,
+        `Deployment ${name} is not live after ${formatDuration(options.timeoutMs)} (${polls} checks): ${verdict.missing}. Raise ${service.words.waitTimeout}, or look at the deployment in the service.`,
         deployment,
       );
     }

@@ -129,6 +129,16 @@ export interface RemedyWords {
   headers: string;
   /** How the integration's id is given. */
   integrationId: string;
+  /** How the service's address is given. */
+  apiUrl: string;
+  /** How the deployment's name is given. */
+  name: string;
+  /** How the repository is given. */
+  repository: string;
+  /** How the wait's limit is given. */
+  waitTimeout: string;
+  /** How failing on drift is asked for. */
+  onDriftFail: string;
 }
 
 /** The action's words: its inputs. */
@@ -137,15 +147,21 @@ export const ACTION_WORDS: RemedyWords = {
   apiKeyHeader: 'api-key-header',
   headers: 'the headers input',
   integrationId: 'the integration-id input',
+  apiUrl: 'api-url',
+  name: 'the name input',
+  repository: 'the repository input',
+  waitTimeout: 'wait-timeout',
+  onDriftFail: 'on-drift: fail',
 };
 
-const NO_SUCH_ENDPOINT = 'Check api-url: the service has no such endpoint or resource.';
+const noSuchEndpoint = (words: RemedyWords) =>
+  `Check ${words.apiUrl}: the service has no such endpoint or resource.`;
 
 function defaultRemedies(words: RemedyWords): Partial<Record<number, string>> {
   return {
     401: `Check ${words.apiKey} (and ${words.apiKeyHeader}, if the service expects another header).`,
     403: `The api key lacks access: check its permissions and workspace, or pass the workspace/tenant header with ${words.headers}.`,
-    404: NO_SUCH_ENDPOINT,
+    404: noSuchEndpoint(words),
   };
 }
 
@@ -165,14 +181,15 @@ export interface RemedyContext {
 /** What the user can do about a status that trying again will not fix. */
 export function remedyFor(context: RemedyContext): string | undefined {
   const { status, location } = context;
+  const words = context.words ?? ACTION_WORDS;
   if (status >= 300 && status < 400) {
-    return `Check api-url: the service redirected${location ? ` to ${location}` : ''}, and the action does not follow redirects (they would carry the api key elsewhere).`;
+    return `Check ${words.apiUrl}: the service redirected${location ? ` to ${location}` : ''}, and redirects are not followed (they would carry the api key elsewhere).`;
   }
-  const remedy = { ...defaultRemedies(context.words ?? ACTION_WORDS), ...context.remedies }[status];
+  const remedy = { ...defaultRemedies(words), ...context.remedies }[status];
   // The web framework's own 404 means no route at all: the base address is wrong.
   if (status === 404 && context.serviceMessage === 'Not Found') {
-    const wrongPath = `Check api-url first: ${context.baseUrl} has no ${context.path} (is a path prefix such as /api missing?).`;
-    return remedy === NO_SUCH_ENDPOINT || remedy === undefined
+    const wrongPath = `Check ${words.apiUrl} first: ${context.baseUrl} has no ${context.path} (is a path prefix such as /api missing?).`;
+    return remedy === noSuchEndpoint(words) || remedy === undefined
       ? wrongPath
       : `${wrongPath}\nOtherwise: ${remedy}`;
   }

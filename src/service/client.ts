@@ -199,7 +199,7 @@ export class ServiceClient {
         method,
         path,
         status: answer.status,
-        problem: `${answer.status} answer is larger than ${cap}; stopped reading it (is api-url the service?)`,
+        problem: `${answer.status} answer is larger than ${cap}; stopped reading it (is ${this.words.apiUrl} the service?)`,
       });
     }
     if (answer.status < 200 || answer.status > 299) return this.#failure(spec, answer, idempotent);

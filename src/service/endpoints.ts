@@ -5,6 +5,7 @@
  * HTTP. Endpoints are described in the README's "How it works".
  */
 import { ActionError } from '../common/errors.js';
+import type { RemedyWords } from './answers.js';
 import type { ServiceError } from './errors.js';
 import type { Answered, ServiceClient } from './client.js';
 import type { Logger } from '../common/runtime.js';
@@ -45,6 +46,11 @@ export class Service {
     this.#logger = logger;
     this.#maxPages = options.maxPages ?? MAX_PAGES;
     this.#vetting = new DeploymentVetting(logger, options.mask ?? (() => {}));
+  }
+
+  /** How the entry names what a remedy points to (its inputs, or its options). */
+  get words(): RemedyWords {
+    return this.#client.words;
   }
 
   /** `GET /v1/integrations/forge/codehost/{id}/repos`. */

@@ -136,7 +136,7 @@ describe('deploy', () => {
       status: 'AWAITING_DATABASE',
       live: false,
     });
-    expect(run.json?.error).toMatch(/is not live after 1\.0 s .*Raise wait-timeout/);
+    expect(run.json?.error).toMatch(/is not live after 1\.0 s .*Raise --wait-timeout/);
     expect(dotenv(run)).toMatchObject({ DEPLOY_ID: id, DEPLOY_LIVE: 'false' });
     expect(run.files['summary.md']).toContain('Deployment failed');
     expect(run.stderr).toMatch(/^error: Deployment 'agent' .* is not live after 1\.0 s/m);

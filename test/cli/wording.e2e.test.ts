@@ -75,3 +75,50 @@ describe('a 401', () => {
     expect(run.stderr).not.toContain('wrong-key-123456');
   });
 });
+
+describe("the core's remedies in the command's words", () => {
+  let emu: Emulator;
+
+  beforeEach(async () => {
+    emu = await startEmulator();
+  });
+
+  afterEach(async () => {
+    await emu.close();
+  });
+
+  const service = () => ({ DEPLOY_API_URL: emu.url, DEPLOY_API_KEY: 'key-0123456789' });
+
+  it('a timeout says to raise --wait-timeout', async () => {
+    const run = await runCli(['deploy', ...DOCKER, '--wait', '--wait-timeout', '1'], {
+      env: service(),
+    });
+
+    expect(run.exitCode).toBe(1);
+    expect(run.stderr).toMatch(/is not live after 1\.0 s .*Raise --wait-timeout, or look/);
+    expect(run.stderr).not.toContain('Raise wait-timeout');
+  });
+
+  it('drift with --on-drift fail names the option', async () => {
+    emu.seedDeployment({
+      name: 'agent',
+      source: 'external_docker',
+      source_revision_config: { image_uri: 'reg/agent:0' },
+    } as never);
+
+    const run = await runCli(['deploy', ...DOCKER, '--on-drift', 'fail'], { env: service() });
+
+    expect(run.exitCode).toBe(1);
+    expect(run.stderr).toContain('differs from what the step asks for (--on-drift fail)');
+  });
+
+  it('a 404 of the web framework says to check --api-url', async () => {
+    emu.inject({ status: 404, body: { detail: 'Not Found' }, times: Infinity });
+
+    const run = await runCli(['deploy', ...DOCKER], { env: service() });
+
+    expect(run.exitCode).toBe(1);
+    expect(run.stderr).toContain('Check --api-url (DEPLOY_API_URL) first: ');
+    expect(run.stderr).not.toContain('Check api-url');
+  });
+});

@@ -148,6 +148,11 @@ describe('failure messages', () => {
       apiKeyHeader: 'HEADER-WORDS',
       headers: 'HEADERS-WORDS',
       integrationId: 'ID-WORDS',
+      apiUrl: 'URL-WORDS',
+      name: 'NAME-WORDS',
+      repository: 'REPO-WORDS',
+      waitTimeout: 'WAIT-WORDS',
+      onDriftFail: 'DRIFT-WORDS',
     };
     const worded = new ServiceClient({
       baseUrl: emu.url,
@@ -161,11 +166,15 @@ describe('failure messages', () => {
       other.request({ method: 'GET', path: '/v2/deployments', schema: DeploymentListSchema });
     emu.inject({ status: 401 });
     emu.inject({ status: 403 });
+    emu.inject({ status: 404, body: { detail: 'Not Found' } });
+    emu.inject({ status: 302, headers: { location: 'https://elsewhere.example/' } });
 
     await expect(listWith(worded)).rejects.toThrow(
       'Check KEY-WORDS (and HEADER-WORDS, if the service expects another header).',
     );
     await expect(listWith(worded)).rejects.toThrow(/workspace\/tenant header with HEADERS-WORDS\./);
+    await expect(listWith(worded)).rejects.toThrow(/Check URL-WORDS first: /);
+    await expect(listWith(worded)).rejects.toThrow(/Check URL-WORDS: the service redirected/);
   });
 
   it('includes the request id the service sent', async () => {
