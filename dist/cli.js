@@ -2905,7 +2905,7 @@ module.exports = {
 
 
 const diagnosticsChannel = __nccwpck_require__(3053)
-const util = __nccwpck_require__(356)
+const util = __nccwpck_require__(7975)
 
 const undiciDebugLog = util.debuglog('undici')
 const fetchDebuglog = util.debuglog('fetch')
@@ -4274,7 +4274,7 @@ const { IncomingMessage } = __nccwpck_require__(7067)
 const stream = __nccwpck_require__(7075)
 const net = __nccwpck_require__(7030)
 const { Blob } = __nccwpck_require__(4573)
-const nodeUtil = __nccwpck_require__(356)
+const nodeUtil = __nccwpck_require__(7975)
 const { stringify } = __nccwpck_require__(1792)
 const { EventEmitter: EE } = __nccwpck_require__(8474)
 const { InvalidArgumentError } = __nccwpck_require__(8707)
@@ -11423,7 +11423,7 @@ module.exports = MockAgent
 
 
 
-const { promisify } = __nccwpck_require__(356)
+const { promisify } = __nccwpck_require__(7975)
 const Client = __nccwpck_require__(3701)
 const { buildMockDispatch } = __nccwpck_require__(3397)
 const {
@@ -11738,7 +11738,7 @@ module.exports.MockScope = MockScope
 
 
 
-const { promisify } = __nccwpck_require__(356)
+const { promisify } = __nccwpck_require__(7975)
 const Pool = __nccwpck_require__(628)
 const { buildMockDispatch } = __nccwpck_require__(3397)
 const {
@@ -11848,7 +11848,7 @@ const {
   types: {
     isPromise
   }
-} = __nccwpck_require__(356)
+} = __nccwpck_require__(7975)
 
 function matchValue (match, value) {
   if (typeof match === 'string') {
@@ -17905,7 +17905,7 @@ const { kEnumerableProperty } = __nccwpck_require__(3440)
 const { FileLike, isFileLike } = __nccwpck_require__(7114)
 const { webidl } = __nccwpck_require__(5893)
 const { File: NativeFile } = __nccwpck_require__(4573)
-const nodeUtil = __nccwpck_require__(356)
+const nodeUtil = __nccwpck_require__(7975)
 
 /** @type {globalThis['File']} */
 const File = globalThis.File ?? NativeFile
@@ -18216,7 +18216,7 @@ const {
 } = __nccwpck_require__(3168)
 const { webidl } = __nccwpck_require__(5893)
 const assert = __nccwpck_require__(4589)
-const util = __nccwpck_require__(356)
+const util = __nccwpck_require__(7975)
 
 const kHeadersMap = Symbol('headers map')
 const kHeadersSortedMap = Symbol('headers map sorted')
@@ -21182,7 +21182,7 @@ const { extractBody, mixinBody, cloneBody, bodyUnusable } = __nccwpck_require__(
 const { Headers, fill: fillHeaders, HeadersList, setHeadersGuard, getHeadersGuard, setHeadersList, getHeadersList } = __nccwpck_require__(660)
 const { FinalizationRegistry } = __nccwpck_require__(6653)()
 const util = __nccwpck_require__(3440)
-const nodeUtil = __nccwpck_require__(356)
+const nodeUtil = __nccwpck_require__(7975)
 const {
   isValidHTTPToken,
   sameOrigin,
@@ -22223,7 +22223,7 @@ module.exports = { Request, makeRequest, fromInnerRequest, cloneRequest }
 const { Headers, HeadersList, fill, getHeadersGuard, setHeadersGuard, setHeadersList } = __nccwpck_require__(660)
 const { extractBody, cloneBody, mixinBody, hasFinalizationRegistry, streamRegistry, bodyUnusable } = __nccwpck_require__(4492)
 const util = __nccwpck_require__(3440)
-const nodeUtil = __nccwpck_require__(356)
+const nodeUtil = __nccwpck_require__(7975)
 const { kEnumerableProperty } = util
 const {
   isValidReasonPhrase,
@@ -22245,7 +22245,7 @@ const { FormData } = __nccwpck_require__(5910)
 const { URLSerializer } = __nccwpck_require__(1900)
 const { kConstruct } = __nccwpck_require__(6443)
 const assert = __nccwpck_require__(4589)
-const { types } = __nccwpck_require__(356)
+const { types } = __nccwpck_require__(7975)
 
 const textEncoder = new TextEncoder('utf-8')
 
@@ -24492,7 +24492,7 @@ module.exports = {
 
 
 
-const { types, inspect } = __nccwpck_require__(356)
+const { types, inspect } = __nccwpck_require__(7975)
 const { markAsUncloneable } = __nccwpck_require__(5919)
 const { toUSVString } = __nccwpck_require__(3440)
 
@@ -25954,7 +25954,7 @@ const {
 const { ProgressEvent } = __nccwpck_require__(8573)
 const { getEncoding } = __nccwpck_require__(2607)
 const { serializeAMimeType, parseMIMEType } = __nccwpck_require__(1900)
-const { types } = __nccwpck_require__(356)
+const { types } = __nccwpck_require__(7975)
 const { StringDecoder } = __nccwpck_require__(3193)
 const { btoa } = __nccwpck_require__(4573)
 
@@ -28361,7 +28361,7 @@ const { establishWebSocketConnection, closeWebSocketConnection } = __nccwpck_req
 const { ByteParser } = __nccwpck_require__(1652)
 const { kEnumerableProperty, isBlobLike } = __nccwpck_require__(3440)
 const { getGlobalDispatcher } = __nccwpck_require__(2581)
-const { types } = __nccwpck_require__(356)
+const { types } = __nccwpck_require__(7975)
 const { ErrorEvent, CloseEvent } = __nccwpck_require__(5188)
 const { SendQueue } = __nccwpck_require__(3900)
 
@@ -29077,7 +29077,7 @@ __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __we
 /* harmony import */ var node_url__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(3136);
 /* harmony import */ var node_url__WEBPACK_IMPORTED_MODULE_2___default = /*#__PURE__*/__nccwpck_require__.n(node_url__WEBPACK_IMPORTED_MODULE_2__);
 /* harmony import */ var _inputs_bounded_read_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(4033);
-/* harmony import */ var _main_js__WEBPACK_IMPORTED_MODULE_4__ = __nccwpck_require__(7975);
+/* harmony import */ var _main_js__WEBPACK_IMPORTED_MODULE_4__ = __nccwpck_require__(1323);
 /** The command's entry (dist/cli.js, the package's bin): wires the process to `main`, nothing else. */
 
 
@@ -29129,7 +29129,7 @@ __webpack_async_result__();
 
 /***/ }),
 
-/***/ 7975:
+/***/ 1323:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -29220,6 +29220,53 @@ class Redactor {
     }
 }
 
+;// CONCATENATED MODULE: ./src/common/characters.ts
+/**
+ * The one place that says what a control character and a line break are,
+ * and which of them each kind of text may hold. Every writer and parser
+ * takes its set from here.
+ *
+ * - A line break is every sequence some reader ends a line at: LF, a lone
+ *   CR (the runner, as .NET's `ReadLine` does), CRLF, NEL (U+0085) and the
+ *   Unicode separators U+2028 and U+2029.
+ * - A control character is C0 (U+0000–U+001F, tab included), DEL and C1
+ *   (U+0080–U+009F; an ANSI escape starts with ESC).
+ * - A bidirectional control (U+200E, U+200F, U+202A–U+202E, U+2066–U+2069)
+ *   reorders what a person sees.
+ */
+/* eslint-disable no-control-regex -- naming control characters is this file's job */
+/** Every line-break sequence, each matched whole (CRLF as one). */
+const LINE_BREAK = /\r\n|[\n\r\u0085\u2028\u2029]/;
+/** The same, captured: `text.split(LINE_BREAK_KEPT)` keeps the breaks between the lines. */
+const LINE_BREAK_KEPT = /(\r\n|[\n\r\u0085\u2028\u2029])/;
+/**
+ * What must not reach one line of output raw (a log line, a status, a cell
+ * of the comment or the summary): every control character, every line
+ * break and every bidirectional control. Global, for `replace`.
+ */
+const UNSAFE_IN_A_LINE = /[\u0000-\u001f\u007f-\u009f\u2028\u2029\u200e\u200f\u202a-\u202e\u2066-\u2069]/g;
+/** The same, a run of them at a time, for text flattened to one line. */
+const characters_UNSAFE_RUN_IN_A_LINE = /[\u0000-\u001f\u007f-\u009f\u2028\u2029\u200e\u200f\u202a-\u202e\u2066-\u2069]+/g;
+/**
+ * What an input on one line refuses (`name`, ids, a ref): C0 and DEL, line
+ * breaks included. C1 and the separators are accepted, as they always were:
+ * an input is the workflow author's text, not the service's.
+ */
+const UNSAFE_IN_AN_INPUT = /[\u0000-\u001f\u007f]/;
+/**
+ * What a name GitHub shows and puts in addresses refuses (an environment):
+ * every control character and line break.
+ */
+const UNSAFE_IN_A_NAME = /[\u0000-\u001f\u007f-\u009f\u2028\u2029]/;
+/** Whether `text` holds a line break. */
+function hasLineBreak(text) {
+    return LINE_BREAK.test(text);
+}
+/** Whether `text` holds a control character (C0, DEL or C1). */
+function hasControlCharacter(text) {
+    return /[\u0000-\u001f\u007f-\u009f]/.test(text);
+}
+
 ;// CONCATENATED MODULE: ./src/common/errors.ts
 /**
  * The errors every part of the action shares. An `ActionError` is an
@@ -29258,6 +29305,7 @@ function describeError(error) {
  * time (a clock tests can fake), logging, and how values are written in a log.
  */
 
+
 const cancelled = () => new CancelledError('The run was cancelled');
 const systemClock = {
     now: () => performance.now(),
@@ -29284,16 +29332,6 @@ function formatDuration(ms) {
     return `${(ms / 1000).toFixed(1)} s`;
 }
 /**
- * Characters that must not reach a log line raw: every character that ends
- * a line for some reader (the runner ends one at a lone CR too, as .NET's
- * `ReadLine` does; NEL, U+2028 and U+2029 for Unicode-aware ones), every
- * other C0 and C1 control character (an ANSI escape starts with ESC), and
- * the bidirectional controls that reorder what a person sees.
- */
-const UNSAFE_IN_A_LINE = 
-// eslint-disable-next-line no-control-regex
-/[\u0000-\u001f\u007f-\u009f\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g;
-/**
  * A value that came from the service, made fit for one log line: line breaks
  * and other control characters shown escaped (`\r`, `\u001b`), not
  * interpreted, so that it cannot start a line of its own (a line starting
@@ -29307,8 +29345,6 @@ function untrusted(value) {
             : `\\u${character.charCodeAt(0).toString(16).padStart(4, '0')}`;
     });
 }
-/** Every sequence some reader takes for a line break, the separators kept. */
-const LINE_BREAKS = /(\r\n|[\n\r\u0085\u2028\u2029])/;
 /**
  * The last defence for text the action logs: a line that would start a
  * runner command (`::name::`, leading white space ignored as the runner
@@ -29318,7 +29354,7 @@ const LINE_BREAKS = /(\r\n|[\n\r\u0085\u2028\u2029])/;
  */
 function neutraliseCommands(text) {
     return text
-        .split(LINE_BREAKS)
+        .split(LINE_BREAK_KEPT)
         .map((part, index) => (index % 2 === 0 && /^\s*::/.test(part) ? `[text] ${part}` : part))
         .join('');
 }
@@ -39355,7 +39391,7 @@ function publishableAddress(text) {
     return { ok: true, address: url.href, removed, hadCredentials };
 }
 /** The address when it may be published as it is or without its credentials, else undefined. */
-function publishedOrNothing(text) {
+function address_publishedOrNothing(text) {
     if (text === undefined || text === null || text === '')
         return undefined;
     const verdict = publishableAddress(text);
@@ -39998,6 +40034,141 @@ function paceFrom(env) {
     };
 }
 
+;// CONCATENATED MODULE: ./src/common/github-text.ts
+/**
+ * The one writer of text that goes to GitHub: the pull request comment
+ * (Markdown), the job summary and the command's `--summary` (HTML inside
+ * Markdown), and deployment statuses (plain text on one line). Text from the
+ * service is data in all of them: it shows as the text it is, never as HTML,
+ * a link, an image, an autolink, a mention (`@name`) or an issue reference
+ * (`#12`, `owner/repo#3`, `GH-12`). The only links are the ones built here,
+ * to addresses the address rule lets through (`common/address.ts`).
+ *
+ * GitHub renders Markdown with cmark-gfm, then links mentions, issue
+ * references and bare addresses in the text it rendered (outside code and
+ * links), whether the text came from Markdown or from HTML: an entity such
+ * as `&#64;` decodes back to `@` before that. So a zero-width space goes
+ * after every `@`, `#`, `://`, `www.` and `GH-` in service text, and code
+ * spans hold what reads best as code (ids, names, commits).
+ *
+ * A new kind of GitHub text adds its writer here.
+ */
+
+
+/** Zero width: breaks a mention, an issue reference or an autolink, and shows nothing. */
+const ZWSP = '\u200b';
+/** `value` on one line (controls and breaks as one space), cut to `max` characters with `…`. */
+function oneLine(value, max = Infinity) {
+    const flat = value.replace(characters_UNSAFE_RUN_IN_A_LINE, ' ');
+    const characters = [...flat];
+    return characters.length > max ? `${characters.slice(0, max - 1).join('')}…` : flat;
+}
+/** What GitHub would link in rendered text, each made inert by a zero-width space. */
+function inert(text) {
+    return text
+        .replace(/[@#]/g, (c) => `${c}${ZWSP}`)
+        .replace(/:\/\//g, `:${ZWSP}//`)
+        .replace(/www\./gi, (w) => `${w.slice(0, 3)}${ZWSP}.`)
+        .replace(/\bGH-/gi, (w) => `${w.slice(0, 2)}${ZWSP}-`);
+}
+// ---- plain text: deployment statuses and descriptions --------------------------------------------
+/** A description or status text: one line, trimmed, at most `max` characters. GitHub shows it as is. */
+function plainLine(value, max) {
+    return oneLine(value.replace(UNSAFE_RUN_IN_A_LINE, ' ').trim(), max);
+}
+// ---- Markdown: the pull request comment ---------------------------------------------------------
+/**
+ * Inline Markdown punctuation that can start markup anywhere in a line: a
+ * backslash escape keeps it literal. (`-`, `+`, `=`, `#` and `>` start markup
+ * only at the start of a line, where service text never is; `!` only before
+ * a `[`, which is escaped.)
+ */
+const MARKDOWN_INLINE = /[\\`*_~[\]<&|]/g;
+/**
+ * Service text as inline Markdown: on one line, cut to `max`, the punctuation
+ * that would start markup escaped, nothing GitHub would link.
+ */
+function markdownText(value, max = 300) {
+    return inert(oneLine(value, max)).replace(MARKDOWN_INLINE, (c) => `\\${c}`);
+}
+/**
+ * Service text as a code span, which reads best for ids, names and commits:
+ * fenced by more backticks than any run inside, on one line, cut to `max`.
+ * In a table cell a `|` ends the cell even inside a code span, so it is
+ * escaped there (GitHub shows `|`).
+ */
+function markdownCode(value, max = 300, inTable = true) {
+    const text = oneLine(value, max);
+    if (text.trim() === '')
+        return '(none)';
+    const longest = Math.max(0, ...(text.match(/`+/g) ?? []).map((run) => run.length));
+    const fence = '`'.repeat(longest + 1);
+    // A span that starts or ends with a backtick, or with a space at both ends, needs a space
+    // each side: CommonMark takes one away from each.
+    const pad = text.startsWith('`') || text.endsWith('`') || (text.startsWith(' ') && text.endsWith(' '));
+    const padded = pad ? ` ${text} ` : text;
+    const body = inTable ? padded.replace(/\|/g, '\\|') : padded;
+    return `${fence}${body}${fence}`;
+}
+/** Characters that would end a link's destination early, break a table or start markup. */
+const UNSAFE_IN_A_DESTINATION = /[()<>\s"'`|[\]\\]/g;
+const github_text_percentEncoded = (c) => `%${c.charCodeAt(0).toString(16).toUpperCase().padStart(2, '0')}`;
+/** A link the action builds, `[text](address)`: only to an address that may be published. */
+function markdownLink(text, address) {
+    const published = publishedOrNothing(address);
+    if (published === undefined)
+        return undefined;
+    return `[${text}](${published.replace(UNSAFE_IN_A_DESTINATION, github_text_percentEncoded)})`;
+}
+// ---- HTML inside Markdown: the job summary and --summary ---------------------------------------
+const HTML_ESCAPES = {
+    '&': '&amp;',
+    '<': '&lt;',
+    '>': '&gt;',
+    '"': '&quot;',
+    "'": '&#39;',
+};
+/** HTML's own characters as references. */
+function htmlEscaped(text) {
+    return text.replace(/[&<>"']/g, (c) => HTML_ESCAPES[c] ?? c);
+}
+/**
+ * Characters Markdown could take for markup should the HTML block end early
+ * (it cannot: no blank line gets in), as character references.
+ */
+const MARKDOWN_IN_HTML = /[|[\]()!`\\]/g;
+/**
+ * Service text for the summary's HTML: on one line (a blank line would end
+ * the HTML block), cut to `max`, escaped, nothing GitHub would link.
+ */
+function htmlText(value, max = 1_000) {
+    // Made inert first: the references written next hold a '#' of their own.
+    return htmlEscaped(inert(oneLine(value, max))).replace(MARKDOWN_IN_HTML, (c) => `&#${c.charCodeAt(0)};`);
+}
+/** Service text in `<code>`, which reads best for ids, names and commits. */
+function htmlCode(value, max = 300) {
+    return `<code>${htmlText(value, max)}</code>`;
+}
+/** A link the action builds, `<a href>`: only to an address that may be published. */
+function htmlLink(text, address) {
+    const published = address_publishedOrNothing(address);
+    if (published === undefined)
+        return undefined;
+    const href = published.replace(UNSAFE_IN_A_DESTINATION, github_text_percentEncoded).replace(/&/g, '&amp;');
+    return `<a href="${href}">${htmlText(text)}</a>`;
+}
+/**
+ * Several lines of text for a `<pre>` in the summary: its lines kept, each
+ * escaped, no blank one (the HTML block would end before its closing tag).
+ */
+function htmlLines(value) {
+    return value
+        .split(LINE_BREAK)
+        .filter((line) => line.trim() !== '')
+        .map((line) => htmlText(line, Infinity))
+        .join('\n');
+}
+
 ;// CONCATENATED MODULE: ./src/inputs/plan.ts
 /** The values of the `on-drift` input. */
 const ON_DRIFT_MODES = ['warn', 'fail'];
@@ -40013,14 +40184,13 @@ const ON_DRIFT_MODES = ['warn', 'fail'];
 
 
 
+
 /** The longest a job may run on a hosted runner: a longer wait cannot be meant. */
 const MAX_WAIT_TIMEOUT_SECONDS = 6 * 60 * 60;
 const YAML_TRUE = ['true', 'True', 'TRUE'];
 const YAML_FALSE = ['false', 'False', 'FALSE'];
 const GUID = /^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$/;
 const REPOSITORY = /^([A-Za-z0-9_.-]+)\/([A-Za-z0-9_.-]+)$/;
-// eslint-disable-next-line no-control-regex
-const CONTROL_CHARACTERS = /[\u0000-\u001f\u007f]/;
 const SHORT_SHA = /^[0-9a-fA-F]{4,39}$/;
 /** `parse`, except that an empty input means "not given". */
 function unlessEmpty(parse) {
@@ -40096,7 +40266,7 @@ function parseSource(raw) {
 function parseName(raw) {
     if (raw === '')
         fail('is required (the deployment name)');
-    if (CONTROL_CHARACTERS.test(raw))
+    if (UNSAFE_IN_AN_INPUT.test(raw))
         fail('must not contain control characters or line breaks');
     return raw;
 }
@@ -40265,31 +40435,11 @@ function dryRunReport(result) {
         : `dry run: '${result.deployment.name}' exists, so nothing would be sent; a create would send`;
     return `${what}:\n${JSON.stringify(body, null, 2)}`;
 }
-const HTML_ESCAPES = {
-    '&': '&amp;',
-    '<': '&lt;',
-    '>': '&gt;',
-    '"': '&quot;',
-};
 /**
- * Text for the summary's HTML, with nothing HTML or Markdown could take for
- * markup (tags and entities, table cells `|`, links and images `[`, `]`,
- * `(`, `)`, `!`, mentions `@`, code spans and escapes) is written as a
- * character reference, which both show as the character. Inside an unbroken
- * HTML block Markdown reads nothing; these hold even if the block ended.
+ * A cell of the summary, written by the one GitHub-text module: secret values
+ * removed first (they could not be found once escaped), then text or code.
  */
-function escapeHtml(text) {
-    return text.replace(/[&<>"'|[\]()!@`\\]/g, (character) => HTML_ESCAPES[character] ?? `&#${character.charCodeAt(0)};`);
-}
-/**
- * A value for one cell of the summary: secret values removed first (they
- * could not be found once escaped), kept to one line (a blank line would end
- * the HTML block, and GitHub would render the rest as Markdown), then escaped.
- */
-function summaryText(value, redact) {
-    return escapeHtml(untrusted(redact(value)));
-}
-const cellOf = (redact) => (value) => value === undefined || value === null || value === '' ? '—' : summaryText(value, redact);
+const cellOf = (redact, write) => (value) => value === undefined || value === null || value === '' ? '—' : write(redact(value));
 function outcomeOf(result, shown) {
     if (result === undefined)
         return '—';
@@ -40307,11 +40457,11 @@ function liveCell(liveness) {
         : `yes: commit ${shortSha(liveness.supersededBy)} of a newer push is live instead of the target`;
 }
 /** The drift table: one row a difference, secret values already `***`. */
-function driftTable(drift, cell) {
+function driftTable(drift, code) {
     if (drift.length === 0)
         return '';
     const rows = drift
-        .map((entry) => `<tr><td><code>${cell(entry.field)}</code></td><td>${cell(showValue(entry.wanted))}</td><td>${cell(showValue(entry.live))}</td></tr>`)
+        .map((entry) => `<tr><td>${code(entry.field)}</td><td>${code(showValue(entry.wanted))}</td><td>${code(showValue(entry.live))}</td></tr>`)
         .join('\n');
     return `\n<h3>⚠️ Drift: not applied</h3>\n<p>The service cannot update a deployment: change these in the service, or deploy under a new name.</p>\n<table>\n<tr><th>Field</th><th>Step wants</th><th>Deployment has</th></tr>\n${rows}\n</table>`;
 }
@@ -40323,50 +40473,49 @@ function driftTable(drift, cell) {
 function failureBlock(failure, redact) {
     if (failure === undefined)
         return '';
-    const lines = redact(failure)
-        .split(/\r\n|[\n\r\u0085\u2028\u2029]/)
-        .filter((line) => line.trim() !== '')
-        .map((line) => escapeHtml(untrusted(line)));
-    return `\n<p><strong>Error:</strong></p>\n<pre>${lines.join('\n')}</pre>`;
+    return `\n<p><strong>Error:</strong></p>\n<pre>${htmlLines(redact(failure))}</pre>`;
 }
 /** The job summary as HTML: a heading, a table of the deployment, drift, the failure if any. */
 function summaryHtml(input) {
     const { plan, result, failure, commit } = input;
     const redact = input.redact ?? ((text) => text);
-    const cell = cellOf(redact);
+    const text = cellOf(redact, (value) => htmlText(value));
+    const code = cellOf(redact, (value) => htmlCode(value));
     const shown = input.deployment ?? result?.deployment;
     const repository = result === undefined ? {} : repositoryOf(result);
+    // Each row: its label, and its cell already written (text, code or a link).
     const rows = [
-        ['Name', plan.name],
-        ['Id', shown?.id],
-        ['Status', shown?.status],
-        ['Outcome', outcomeOf(result, shown)],
-        ['Live', liveCell(input.liveness)],
-        ['Source', plan.source],
-        ['Repository', repository.url],
-        ['Ref', repository.ref],
-        ['Target commit', shortSha(input.target)],
-        ['Latest revision', shown?.latest_revision_id],
-        ['Latest revision commit', shortSha(shown?.source_revision_config.repo_commit_sha)],
-        ['Active revision', shown?.active_revision_id],
-        ['Workflow commit', shortSha(commit)],
+        ['Name', code(plan.name)],
+        ['Id', code(shown?.id)],
+        ['Status', code(shown?.status)],
+        ['Outcome', text(outcomeOf(result, shown))],
+        ['Live', text(liveCell(input.liveness))],
+        ['Source', code(plan.source)],
+        ['Repository', text(repository.url)],
+        ['Ref', code(repository.ref)],
+        ['Target commit', code(shortSha(input.target))],
+        ['Latest revision', code(shown?.latest_revision_id)],
+        ['Latest revision commit', code(shortSha(shown?.source_revision_config.repo_commit_sha))],
+        ['Active revision', code(shown?.active_revision_id)],
+        ['Workflow commit', code(shortSha(commit))],
     ];
-    // Shown as text, not links: the address is the service's, the template the workflow's.
-    const url = shown?.source_config.custom_url;
-    const dashboard = shown === undefined ? undefined : dashboardUrlOf(plan.dashboardUrl, shown);
-    if (url != null && url !== '')
+    // Links the action builds, to addresses the address rule lets through; else no row.
+    const address = (value) => value === undefined || value === null ? undefined : htmlLink(redact(value), value);
+    const url = address(shown?.source_config.custom_url);
+    const dashboard = address(shown === undefined ? undefined : dashboardUrlOf(plan.dashboardUrl, shown));
+    if (url !== undefined)
         rows.splice(2, 0, ['URL', url]);
     if (dashboard !== undefined)
         rows.splice(2, 0, ['Dashboard', dashboard]);
     const table = rows
-        .map(([label, value]) => `<tr><th align="left">${label}</th><td>${cell(value)}</td></tr>`)
+        .map(([label, value]) => `<tr><th align="left">${label}</th><td>${value}</td></tr>`)
         .join('\n');
     const title = failure !== undefined
         ? '❌ Deployment failed'
         : plan.dryRun
             ? '🔎 Deployment (dry run)'
             : '🚀 Deployment';
-    return `<h2>${title}: ${cell(plan.name)}</h2>\n<table>\n${table}\n</table>${driftTable(input.drift ?? [], cell)}${failureBlock(failure, redact)}\n`;
+    return `<h2>${title}: ${code(plan.name)}</h2>\n<table>\n${table}\n</table>${driftTable(input.drift ?? [], code)}${failureBlock(failure, redact)}\n`;
 }
 
 // EXTERNAL MODULE: ./node_modules/undici/index.js
@@ -40425,7 +40574,7 @@ function proxyDispatcher(proxy) {
 }
 
 // EXTERNAL MODULE: external "node:util"
-var external_node_util_ = __nccwpck_require__(356);
+var external_node_util_ = __nccwpck_require__(7975);
 // EXTERNAL MODULE: ./node_modules/yaml/dist/index.js
 var dist = __nccwpck_require__(8815);
 ;// CONCATENATED MODULE: ./src/inputs/strict-json.ts
@@ -46342,6 +46491,7 @@ class StderrLog {
  * host. So a value is written only when GitLab reads it back exactly and
  * expands nothing; any other is left out, and `--json` still has it.
  */
+
 /** GitLab refuses a dotenv report of 5 KB or more (`dotenv_size`, 5120 bytes by default). */
 const DOTENV_LIMIT_BYTES = 5 * 1024;
 /** GitLab refuses more variables than this (`dotenv_variables`, 20 by default on GitLab Self-Managed). */
@@ -46353,9 +46503,9 @@ const DOTENV_LIMIT_VARIABLES = 20;
 function dotenvRefusal(value) {
     if (value.includes('$'))
         return "GitLab would expand its '$'";
-    if (/[\n\r\u0085\u2028\u2029]/u.test(value))
+    if (hasLineBreak(value))
         return 'it has a line break';
-    if (/\p{Cc}/u.test(value))
+    if (hasControlCharacter(value))
         return 'it has a control character';
     if (/\s/u.test(value))
         return 'it has whitespace, which GitLab trims or a shell splits';
@@ -46958,7 +47108,7 @@ module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:url");
 
 /***/ }),
 
-/***/ 356:
+/***/ 7975:
 /***/ ((module) => {
 
 module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:util");

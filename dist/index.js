@@ -29215,7 +29215,7 @@ module.exports = {
 /***/ ((module, __unused_webpack___webpack_exports__, __nccwpck_require__) => {
 
 __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
-/* harmony import */ var _main_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(4258);
+/* harmony import */ var _main_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(4493);
 /** The action's entry: runs it, and nothing else. */
 
 await (0,_main_js__WEBPACK_IMPORTED_MODULE_0__/* .run */ .e)();
@@ -29225,7 +29225,7 @@ __webpack_async_result__();
 
 /***/ }),
 
-/***/ 4258:
+/***/ 4493:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -32291,11 +32291,59 @@ class Redactor {
     }
 }
 
+;// CONCATENATED MODULE: ./src/common/characters.ts
+/**
+ * The one place that says what a control character and a line break are,
+ * and which of them each kind of text may hold. Every writer and parser
+ * takes its set from here.
+ *
+ * - A line break is every sequence some reader ends a line at: LF, a lone
+ *   CR (the runner, as .NET's `ReadLine` does), CRLF, NEL (U+0085) and the
+ *   Unicode separators U+2028 and U+2029.
+ * - A control character is C0 (U+0000–U+001F, tab included), DEL and C1
+ *   (U+0080–U+009F; an ANSI escape starts with ESC).
+ * - A bidirectional control (U+200E, U+200F, U+202A–U+202E, U+2066–U+2069)
+ *   reorders what a person sees.
+ */
+/* eslint-disable no-control-regex -- naming control characters is this file's job */
+/** Every line-break sequence, each matched whole (CRLF as one). */
+const LINE_BREAK = /\r\n|[\n\r\u0085\u2028\u2029]/;
+/** The same, captured: `text.split(LINE_BREAK_KEPT)` keeps the breaks between the lines. */
+const LINE_BREAK_KEPT = /(\r\n|[\n\r\u0085\u2028\u2029])/;
+/**
+ * What must not reach one line of output raw (a log line, a status, a cell
+ * of the comment or the summary): every control character, every line
+ * break and every bidirectional control. Global, for `replace`.
+ */
+const UNSAFE_IN_A_LINE = /[\u0000-\u001f\u007f-\u009f\u2028\u2029\u200e\u200f\u202a-\u202e\u2066-\u2069]/g;
+/** The same, a run of them at a time, for text flattened to one line. */
+const UNSAFE_RUN_IN_A_LINE = /[\u0000-\u001f\u007f-\u009f\u2028\u2029\u200e\u200f\u202a-\u202e\u2066-\u2069]+/g;
+/**
+ * What an input on one line refuses (`name`, ids, a ref): C0 and DEL, line
+ * breaks included. C1 and the separators are accepted, as they always were:
+ * an input is the workflow author's text, not the service's.
+ */
+const UNSAFE_IN_AN_INPUT = /[\u0000-\u001f\u007f]/;
+/**
+ * What a name GitHub shows and puts in addresses refuses (an environment):
+ * every control character and line break.
+ */
+const UNSAFE_IN_A_NAME = /[\u0000-\u001f\u007f-\u009f\u2028\u2029]/;
+/** Whether `text` holds a line break. */
+function hasLineBreak(text) {
+    return LINE_BREAK.test(text);
+}
+/** Whether `text` holds a control character (C0, DEL or C1). */
+function hasControlCharacter(text) {
+    return /[\u0000-\u001f\u007f-\u009f]/.test(text);
+}
+
 ;// CONCATENATED MODULE: ./src/common/runtime.ts
 /**
  * What every module needs from the world, passed in rather than imported:
  * time (a clock tests can fake), logging, and how values are written in a log.
  */
+
 
 const cancelled = () => new CancelledError('The run was cancelled');
 const systemClock = {
@@ -32323,16 +32371,6 @@ function formatDuration(ms) {
     return `${(ms / 1000).toFixed(1)} s`;
 }
 /**
- * Characters that must not reach a log line raw: every character that ends
- * a line for some reader (the runner ends one at a lone CR too, as .NET's
- * `ReadLine` does; NEL, U+2028 and U+2029 for Unicode-aware ones), every
- * other C0 and C1 control character (an ANSI escape starts with ESC), and
- * the bidirectional controls that reorder what a person sees.
- */
-const UNSAFE_IN_A_LINE = 
-// eslint-disable-next-line no-control-regex
-/[\u0000-\u001f\u007f-\u009f\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g;
-/**
  * A value that came from the service, made fit for one log line: line breaks
  * and other control characters shown escaped (`\r`, `\u001b`), not
  * interpreted, so that it cannot start a line of its own (a line starting
@@ -32346,8 +32384,6 @@ function untrusted(value) {
             : `\\u${character.charCodeAt(0).toString(16).padStart(4, '0')}`;
     });
 }
-/** Every sequence some reader takes for a line break, the separators kept. */
-const LINE_BREAKS = /(\r\n|[\n\r\u0085\u2028\u2029])/;
 /**
  * The last defence for text the action logs: a line that would start a
  * runner command (`::name::`, leading white space ignored as the runner
@@ -32357,7 +32393,7 @@ const LINE_BREAKS = /(\r\n|[\n\r\u0085\u2028\u2029])/;
  */
 function neutraliseCommands(text) {
     return text
-        .split(LINE_BREAKS)
+        .split(LINE_BREAK_KEPT)
         .map((part, index) => (index % 2 === 0 && /^\s*::/.test(part) ? `[text] ${part}` : part))
         .join('');
 }
@@ -42559,14 +42595,13 @@ const ON_DRIFT_MODES = ['warn', 'fail'];
 
 
 
+
 /** The longest a job may run on a hosted runner: a longer wait cannot be meant. */
 const MAX_WAIT_TIMEOUT_SECONDS = 6 * 60 * 60;
 const YAML_TRUE = ['true', 'True', 'TRUE'];
 const YAML_FALSE = ['false', 'False', 'FALSE'];
 const GUID = /^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$/;
 const REPOSITORY = /^([A-Za-z0-9_.-]+)\/([A-Za-z0-9_.-]+)$/;
-// eslint-disable-next-line no-control-regex
-const CONTROL_CHARACTERS = /[\u0000-\u001f\u007f]/;
 const SHORT_SHA = /^[0-9a-fA-F]{4,39}$/;
 /** `parse`, except that an empty input means "not given". */
 function unlessEmpty(parse) {
@@ -42642,7 +42677,7 @@ function parseSource(raw) {
 function parseName(raw) {
     if (raw === '')
         fail('is required (the deployment name)');
-    if (CONTROL_CHARACTERS.test(raw))
+    if (UNSAFE_IN_AN_INPUT.test(raw))
         fail('must not contain control characters or line breaks');
     return raw;
 }
@@ -44632,6 +44667,141 @@ async function deploy(plan, dependencies) {
     });
 }
 
+;// CONCATENATED MODULE: ./src/common/github-text.ts
+/**
+ * The one writer of text that goes to GitHub: the pull request comment
+ * (Markdown), the job summary and the command's `--summary` (HTML inside
+ * Markdown), and deployment statuses (plain text on one line). Text from the
+ * service is data in all of them: it shows as the text it is, never as HTML,
+ * a link, an image, an autolink, a mention (`@name`) or an issue reference
+ * (`#12`, `owner/repo#3`, `GH-12`). The only links are the ones built here,
+ * to addresses the address rule lets through (`common/address.ts`).
+ *
+ * GitHub renders Markdown with cmark-gfm, then links mentions, issue
+ * references and bare addresses in the text it rendered (outside code and
+ * links), whether the text came from Markdown or from HTML: an entity such
+ * as `&#64;` decodes back to `@` before that. So a zero-width space goes
+ * after every `@`, `#`, `://`, `www.` and `GH-` in service text, and code
+ * spans hold what reads best as code (ids, names, commits).
+ *
+ * A new kind of GitHub text adds its writer here.
+ */
+
+
+/** Zero width: breaks a mention, an issue reference or an autolink, and shows nothing. */
+const ZWSP = '\u200b';
+/** `value` on one line (controls and breaks as one space), cut to `max` characters with `…`. */
+function oneLine(value, max = Infinity) {
+    const flat = value.replace(UNSAFE_RUN_IN_A_LINE, ' ');
+    const characters = [...flat];
+    return characters.length > max ? `${characters.slice(0, max - 1).join('')}…` : flat;
+}
+/** What GitHub would link in rendered text, each made inert by a zero-width space. */
+function inert(text) {
+    return text
+        .replace(/[@#]/g, (c) => `${c}${ZWSP}`)
+        .replace(/:\/\//g, `:${ZWSP}//`)
+        .replace(/www\./gi, (w) => `${w.slice(0, 3)}${ZWSP}.`)
+        .replace(/\bGH-/gi, (w) => `${w.slice(0, 2)}${ZWSP}-`);
+}
+// ---- plain text: deployment statuses and descriptions --------------------------------------------
+/** A description or status text: one line, trimmed, at most `max` characters. GitHub shows it as is. */
+function plainLine(value, max) {
+    return oneLine(value.replace(UNSAFE_RUN_IN_A_LINE, ' ').trim(), max);
+}
+// ---- Markdown: the pull request comment ---------------------------------------------------------
+/**
+ * Inline Markdown punctuation that can start markup anywhere in a line: a
+ * backslash escape keeps it literal. (`-`, `+`, `=`, `#` and `>` start markup
+ * only at the start of a line, where service text never is; `!` only before
+ * a `[`, which is escaped.)
+ */
+const MARKDOWN_INLINE = /[\\`*_~[\]<&|]/g;
+/**
+ * Service text as inline Markdown: on one line, cut to `max`, the punctuation
+ * that would start markup escaped, nothing GitHub would link.
+ */
+function markdownText(value, max = 300) {
+    return inert(oneLine(value, max)).replace(MARKDOWN_INLINE, (c) => `\\${c}`);
+}
+/**
+ * Service text as a code span, which reads best for ids, names and commits:
+ * fenced by more backticks than any run inside, on one line, cut to `max`.
+ * In a table cell a `|` ends the cell even inside a code span, so it is
+ * escaped there (GitHub shows `|`).
+ */
+function markdownCode(value, max = 300, inTable = true) {
+    const text = oneLine(value, max);
+    if (text.trim() === '')
+        return '(none)';
+    const longest = Math.max(0, ...(text.match(/`+/g) ?? []).map((run) => run.length));
+    const fence = '`'.repeat(longest + 1);
+    // A span that starts or ends with a backtick, or with a space at both ends, needs a space
+    // each side: CommonMark takes one away from each.
+    const pad = text.startsWith('`') || text.endsWith('`') || (text.startsWith(' ') && text.endsWith(' '));
+    const padded = pad ? ` ${text} ` : text;
+    const body = inTable ? padded.replace(/\|/g, '\\|') : padded;
+    return `${fence}${body}${fence}`;
+}
+/** Characters that would end a link's destination early, break a table or start markup. */
+const UNSAFE_IN_A_DESTINATION = /[()<>\s"'`|[\]\\]/g;
+const github_text_percentEncoded = (c) => `%${c.charCodeAt(0).toString(16).toUpperCase().padStart(2, '0')}`;
+/** A link the action builds, `[text](address)`: only to an address that may be published. */
+function markdownLink(text, address) {
+    const published = publishedOrNothing(address);
+    if (published === undefined)
+        return undefined;
+    return `[${text}](${published.replace(UNSAFE_IN_A_DESTINATION, github_text_percentEncoded)})`;
+}
+// ---- HTML inside Markdown: the job summary and --summary ---------------------------------------
+const HTML_ESCAPES = {
+    '&': '&amp;',
+    '<': '&lt;',
+    '>': '&gt;',
+    '"': '&quot;',
+    "'": '&#39;',
+};
+/** HTML's own characters as references. */
+function htmlEscaped(text) {
+    return text.replace(/[&<>"']/g, (c) => HTML_ESCAPES[c] ?? c);
+}
+/**
+ * Characters Markdown could take for markup should the HTML block end early
+ * (it cannot: no blank line gets in), as character references.
+ */
+const MARKDOWN_IN_HTML = /[|[\]()!`\\]/g;
+/**
+ * Service text for the summary's HTML: on one line (a blank line would end
+ * the HTML block), cut to `max`, escaped, nothing GitHub would link.
+ */
+function htmlText(value, max = 1_000) {
+    // Made inert first: the references written next hold a '#' of their own.
+    return htmlEscaped(inert(oneLine(value, max))).replace(MARKDOWN_IN_HTML, (c) => `&#${c.charCodeAt(0)};`);
+}
+/** Service text in `<code>`, which reads best for ids, names and commits. */
+function htmlCode(value, max = 300) {
+    return `<code>${htmlText(value, max)}</code>`;
+}
+/** A link the action builds, `<a href>`: only to an address that may be published. */
+function htmlLink(text, address) {
+    const published = publishedOrNothing(address);
+    if (published === undefined)
+        return undefined;
+    const href = published.replace(UNSAFE_IN_A_DESTINATION, github_text_percentEncoded).replace(/&/g, '&amp;');
+    return `<a href="${href}">${htmlText(text)}</a>`;
+}
+/**
+ * Several lines of text for a `<pre>` in the summary: its lines kept, each
+ * escaped, no blank one (the HTML block would end before its closing tag).
+ */
+function htmlLines(value) {
+    return value
+        .split(LINE_BREAK)
+        .filter((line) => line.trim() !== '')
+        .map((line) => htmlText(line, Infinity))
+        .join('\n');
+}
+
 ;// CONCATENATED MODULE: ./src/run/report.ts
 /**
  * What the run hands to later steps and shows to people: the outputs, and
@@ -44721,31 +44891,11 @@ function dryRunReport(result) {
         : `dry run: '${result.deployment.name}' exists, so nothing would be sent; a create would send`;
     return `${what}:\n${JSON.stringify(body, null, 2)}`;
 }
-const HTML_ESCAPES = {
-    '&': '&amp;',
-    '<': '&lt;',
-    '>': '&gt;',
-    '"': '&quot;',
-};
 /**
- * Text for the summary's HTML, with nothing HTML or Markdown could take for
- * markup (tags and entities, table cells `|`, links and images `[`, `]`,
- * `(`, `)`, `!`, mentions `@`, code spans and escapes) is written as a
- * character reference, which both show as the character. Inside an unbroken
- * HTML block Markdown reads nothing; these hold even if the block ended.
+ * A cell of the summary, written by the one GitHub-text module: secret values
+ * removed first (they could not be found once escaped), then text or code.
  */
-function escapeHtml(text) {
-    return text.replace(/[&<>"'|[\]()!@`\\]/g, (character) => HTML_ESCAPES[character] ?? `&#${character.charCodeAt(0)};`);
-}
-/**
- * A value for one cell of the summary: secret values removed first (they
- * could not be found once escaped), kept to one line (a blank line would end
- * the HTML block, and GitHub would render the rest as Markdown), then escaped.
- */
-function summaryText(value, redact) {
-    return escapeHtml(untrusted(redact(value)));
-}
-const cellOf = (redact) => (value) => value === undefined || value === null || value === '' ? '—' : summaryText(value, redact);
+const cellOf = (redact, write) => (value) => value === undefined || value === null || value === '' ? '—' : write(redact(value));
 function outcomeOf(result, shown) {
     if (result === undefined)
         return '—';
@@ -44763,11 +44913,11 @@ function liveCell(liveness) {
         : `yes: commit ${shortSha(liveness.supersededBy)} of a newer push is live instead of the target`;
 }
 /** The drift table: one row a difference, secret values already `***`. */
-function driftTable(drift, cell) {
+function driftTable(drift, code) {
     if (drift.length === 0)
         return '';
     const rows = drift
-        .map((entry) => `<tr><td><code>${cell(entry.field)}</code></td><td>${cell(showValue(entry.wanted))}</td><td>${cell(showValue(entry.live))}</td></tr>`)
+        .map((entry) => `<tr><td>${code(entry.field)}</td><td>${code(showValue(entry.wanted))}</td><td>${code(showValue(entry.live))}</td></tr>`)
         .join('\n');
     return `\n<h3>⚠️ Drift: not applied</h3>\n<p>The service cannot update a deployment: change these in the service, or deploy under a new name.</p>\n<table>\n<tr><th>Field</th><th>Step wants</th><th>Deployment has</th></tr>\n${rows}\n</table>`;
 }
@@ -44779,50 +44929,49 @@ function driftTable(drift, cell) {
 function failureBlock(failure, redact) {
     if (failure === undefined)
         return '';
-    const lines = redact(failure)
-        .split(/\r\n|[\n\r\u0085\u2028\u2029]/)
-        .filter((line) => line.trim() !== '')
-        .map((line) => escapeHtml(untrusted(line)));
-    return `\n<p><strong>Error:</strong></p>\n<pre>${lines.join('\n')}</pre>`;
+    return `\n<p><strong>Error:</strong></p>\n<pre>${htmlLines(redact(failure))}</pre>`;
 }
 /** The job summary as HTML: a heading, a table of the deployment, drift, the failure if any. */
 function summaryHtml(input) {
     const { plan, result, failure, commit } = input;
     const redact = input.redact ?? ((text) => text);
-    const cell = cellOf(redact);
+    const text = cellOf(redact, (value) => htmlText(value));
+    const code = cellOf(redact, (value) => htmlCode(value));
     const shown = input.deployment ?? result?.deployment;
     const repository = result === undefined ? {} : repositoryOf(result);
+    // Each row: its label, and its cell already written (text, code or a link).
     const rows = [
-        ['Name', plan.name],
-        ['Id', shown?.id],
-        ['Status', shown?.status],
-        ['Outcome', outcomeOf(result, shown)],
-        ['Live', liveCell(input.liveness)],
-        ['Source', plan.source],
-        ['Repository', repository.url],
-        ['Ref', repository.ref],
-        ['Target commit', shortSha(input.target)],
-        ['Latest revision', shown?.latest_revision_id],
-        ['Latest revision commit', shortSha(shown?.source_revision_config.repo_commit_sha)],
-        ['Active revision', shown?.active_revision_id],
-        ['Workflow commit', shortSha(commit)],
+        ['Name', code(plan.name)],
+        ['Id', code(shown?.id)],
+        ['Status', code(shown?.status)],
+        ['Outcome', text(outcomeOf(result, shown))],
+        ['Live', text(liveCell(input.liveness))],
+        ['Source', code(plan.source)],
+        ['Repository', text(repository.url)],
+        ['Ref', code(repository.ref)],
+        ['Target commit', code(shortSha(input.target))],
+        ['Latest revision', code(shown?.latest_revision_id)],
+        ['Latest revision commit', code(shortSha(shown?.source_revision_config.repo_commit_sha))],
+        ['Active revision', code(shown?.active_revision_id)],
+        ['Workflow commit', code(shortSha(commit))],
     ];
-    // Shown as text, not links: the address is the service's, the template the workflow's.
-    const url = shown?.source_config.custom_url;
-    const dashboard = shown === undefined ? undefined : dashboardUrlOf(plan.dashboardUrl, shown);
-    if (url != null && url !== '')
+    // Links the action builds, to addresses the address rule lets through; else no row.
+    const address = (value) => value === undefined || value === null ? undefined : htmlLink(redact(value), value);
+    const url = address(shown?.source_config.custom_url);
+    const dashboard = address(shown === undefined ? undefined : dashboardUrlOf(plan.dashboardUrl, shown));
+    if (url !== undefined)
         rows.splice(2, 0, ['URL', url]);
     if (dashboard !== undefined)
         rows.splice(2, 0, ['Dashboard', dashboard]);
     const table = rows
-        .map(([label, value]) => `<tr><th align="left">${label}</th><td>${cell(value)}</td></tr>`)
+        .map(([label, value]) => `<tr><th align="left">${label}</th><td>${value}</td></tr>`)
         .join('\n');
     const title = failure !== undefined
         ? '❌ Deployment failed'
         : plan.dryRun
             ? '🔎 Deployment (dry run)'
             : '🚀 Deployment';
-    return `<h2>${title}: ${cell(plan.name)}</h2>\n<table>\n${table}\n</table>${driftTable(input.drift ?? [], cell)}${failureBlock(failure, redact)}\n`;
+    return `<h2>${title}: ${code(plan.name)}</h2>\n<table>\n${table}\n</table>${driftTable(input.drift ?? [], code)}${failureBlock(failure, redact)}\n`;
 }
 
 ;// CONCATENATED MODULE: ./src/run/pipeline.ts
@@ -45300,6 +45449,7 @@ function gitHubRunContext(event, variables, run) {
 
 
 
+
 /** GitHub refuses an environment name longer than this. */
 const ENVIRONMENT_NAME_LIMIT = 255;
 /**
@@ -45311,8 +45461,7 @@ function parseEnvironment(raw) {
     if (length > ENVIRONMENT_NAME_LIMIT) {
         fail(`is ${length} characters long; GitHub takes at most ${ENVIRONMENT_NAME_LIMIT}`);
     }
-    // eslint-disable-next-line no-control-regex
-    if (/[\u0000-\u001f\u007f-\u009f\u2028\u2029]/.test(raw)) {
+    if (UNSAFE_IN_A_NAME.test(raw)) {
         fail('holds a line break or another control character, which GitHub refuses in a name');
     }
     return raw;
@@ -45733,16 +45882,12 @@ function remedy(status, permission, last, fork) {
 ;// CONCATENATED MODULE: ./src/github/deployment-record.ts
 
 
+
 /** GitHub's limit on a status description. */
 const DESCRIPTION_LIMIT = 140;
 /** A description on one line, at most 140 characters. */
 function description(text) {
-    // eslint-disable-next-line no-control-regex
-    const flat = text.replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029]+/g, ' ').trim();
-    const characters = [...flat];
-    return characters.length <= DESCRIPTION_LIMIT
-        ? flat
-        : `${characters.slice(0, DESCRIPTION_LIMIT - 1).join('')}…`;
+    return plainLine(text, DESCRIPTION_LIMIT);
 }
 /** The final state and its description, from how the run ended. */
 function finalStatus(report) {
@@ -45794,7 +45939,7 @@ class DeploymentRecord {
         if (!created.ok)
             return;
         this.#id = created.value;
-        const waiting = report.waitingFor === undefined ? 'deploying' : `waiting for ${report.waitingFor}`;
+        const waiting = report.waitingFor === undefined ? 'deploying' : `deploying (${report.waitingFor})`;
         await this.#status({ state: 'in_progress', text: `${report.name}: ${waiting}` }, report, options);
     }
     /** The one final status; nothing when the deployment was never created. */
@@ -45824,17 +45969,15 @@ class DeploymentRecord {
 /**
  * The pull request comment (contract v1.2, behaviour 14): its Markdown body,
  * written from a neutral report of the run, and the hidden marker that finds
- * it again. Text from the service is data, never Markdown: no HTML, no link
- * the action did not build, no `@` mention that notifies anyone, and the
- * body stays under GitHub's limit.
+ * it again. Text from the service is data, never Markdown (the one writer of
+ * GitHub text, `common/github-text.ts`, says how), and the body stays under
+ * GitHub's limit.
  */
 
 
 /** GitHub refuses a comment over 65,536 characters; the body stays well under it. */
 const COMMENT_LIMIT = 65_536;
 const BODY_BUDGET = 60_000;
-/** The longest a service value is shown in a cell, before escaping. */
-const CELL_CHARS = 300;
 const FAILURE_CHARS = 1_000;
 /**
  * The marker's name: every character but `A–Z a–z 0–9 _` percent-encoded
@@ -45873,55 +46016,19 @@ function isOwnComment(author, viewer) {
         return true;
     return author.type === 'Bot' && (login === `${me}[bot]` || `${login}[bot]` === me);
 }
-// ---- escaping -----------------------------------------------------------------------------------
-/** Breaks nothing a reader sees: zero width, and stops autolinks and mentions. */
-const ZWSP = '&#8203;';
-// eslint-disable-next-line no-control-regex
-const CONTROL = /[\u0000-\u001f\u007f-\u009f\u2028\u2029\u200e\u200f\u202a-\u202e\u2066-\u2069]+/g;
-const MARKDOWN = /[\\`*_~|[\]()!#{}+=-]/g;
-/**
- * Service text as Markdown text: on one line, cut to `max` characters, HTML
- * as entities, Markdown punctuation escaped, and a zero-width space after
- * every `@`, `://`, `www.` and `#` so no mention, autolink or issue reference
- * forms.
- */
-function escapeText(value, max = CELL_CHARS) {
-    const flat = value.replace(CONTROL, ' ');
-    const characters = [...flat];
-    const cut = characters.length > max ? `${characters.slice(0, max - 1).join('')}…` : flat;
-    return cut
-        .replace(/&/g, '&amp;')
-        .replace(/</g, '&lt;')
-        .replace(/>/g, '&gt;')
-        .replace(/"/g, '&quot;')
-        .replace(MARKDOWN, (c) => `\\${c}`)
-        .replace(/@/g, `@${ZWSP}`)
-        .replace(/:\/\//g, `:${ZWSP}//`)
-        .replace(/www\./gi, (w) => `${w.slice(0, 3)}${ZWSP}.`)
-        .replace(/\\#/g, `\\#${ZWSP}`)
-        .replace(/\bGH(\\-)/gi, (_w, dash) => `GH${ZWSP}${dash}`);
-}
-/** A commit in a code span when it is one (hex), else escaped text. */
+// ---- service text, written by the one GitHub-text module -----------------------------------------
+/** A commit in a code span, short, when it is one (hex), else text. */
 function commit(sha) {
     if (sha === undefined || sha === '')
         return '(none)';
-    return /^[0-9a-f]{7,64}$/i.test(sha) ? `\`${shortSha(sha).toLowerCase()}\`` : escapeText(sha, 64);
-}
-/** A link the action builds: only to an address that may be published, its text fixed. */
-function comment_link(text, address) {
-    const published = publishedOrNothing(address);
-    if (published === undefined)
-        return undefined;
-    // Characters that would end the link's destination early are percent-encoded.
-    const href = published.replace(/[()<>\s"'`]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase().padStart(2, '0')}`);
-    return `[${text}](${href})`;
+    return /^[0-9a-f]{7,64}$/i.test(sha)
+        ? markdownCode(shortSha(sha).toLowerCase())
+        : markdownText(sha, 64);
 }
 function show(value) {
     if (value === null || value === undefined)
         return '(none)';
-    if (typeof value === 'string')
-        return escapeText(value);
-    return escapeText(JSON.stringify(value) ?? typeof value);
+    return markdownCode(typeof value === 'string' ? value : (JSON.stringify(value) ?? typeof value));
 }
 // ---- the body -----------------------------------------------------------------------------------
 const HEADLINE = {
@@ -45936,16 +46043,17 @@ const HEADLINE = {
  * (the failure, the waiting text) before it is escaped.
  */
 function commentBody(report, redact = (text) => text) {
-    const text = (value, max) => escapeText(redact(value), max);
-    const name = `**${text(report.name, 200)}**`;
+    const text = (value, max) => markdownText(redact(value), max);
+    const code = (value, max) => markdownCode(redact(value), max);
+    const name = markdownCode(redact(report.name), 200, false);
     const lines = [marker(report.name), `### ${HEADLINE[report.stage](name)}`, ''];
     const rows = [];
     if (report.id !== undefined) {
         const verb = report.created === undefined ? '' : report.created ? ' (created by this run)' : ' (reused)';
-        rows.push(['Deployment', `${text(report.id, 100)}${verb}`]);
+        rows.push(['Deployment', `${code(report.id, 100)}${verb}`]);
     }
     if (report.status !== undefined)
-        rows.push(['Status', text(report.status, 100)]);
+        rows.push(['Status', code(report.status, 100)]);
     if (report.supersededBy !== undefined) {
         rows.push([
             'Commit',
@@ -45964,7 +46072,7 @@ function commentBody(report, redact = (text) => text) {
     if (report.waitingFor !== undefined && report.stage !== 'live') {
         rows.push([report.stage === 'deploying' ? 'Waiting for' : 'Not live', text(report.waitingFor)]);
     }
-    const preview = comment_link('open', report.url);
+    const preview = markdownLink('open', report.url);
     if (preview !== undefined)
         rows.push(['Address', preview]);
     if (rows.length > 0) {
@@ -45974,8 +46082,8 @@ function commentBody(report, redact = (text) => text) {
         lines.push(`**Why:** ${text(report.failure, FAILURE_CHARS)}`, '');
     }
     const footer = [
-        comment_link('Dashboard', report.dashboardUrl),
-        comment_link('Workflow run', report.runUrl),
+        markdownLink('Dashboard', report.dashboardUrl),
+        markdownLink('Workflow run', report.runUrl),
     ].filter((part) => part !== undefined);
     const tail = footer.length > 0 ? ['', footer.join(' · ')] : [];
     if (report.drift.length > 0) {
@@ -45983,7 +46091,7 @@ function commentBody(report, redact = (text) => text) {
         let used = lines.join('\n').length + tail.join('\n').length + 200;
         let shown = 0;
         for (const entry of report.drift) {
-            const row = `| ${text(entry.field, 200)} | ${show(entry.wanted)} | ${show(entry.live)} |`;
+            const row = `| ${code(entry.field, 200)} | ${show(entry.wanted)} | ${show(entry.live)} |`;
             if (used + row.length + 1 > BODY_BUDGET)
                 break;
             lines.push(row);

@@ -6,6 +6,7 @@
  * host. So a value is written only when GitLab reads it back exactly and
  * expands nothing; any other is left out, and `--json` still has it.
  */
+import { hasControlCharacter, hasLineBreak } from '../common/characters.js';
 
 /** GitLab refuses a dotenv report of 5 KB or more (`dotenv_size`, 5120 bytes by default). */
 export const DOTENV_LIMIT_BYTES = 5 * 1024;
@@ -18,8 +19,8 @@ export const DOTENV_LIMIT_VARIABLES = 20;
  */
 export function dotenvRefusal(value: string): string | undefined {
   if (value.includes('$')) return "GitLab would expand its '$'";
-  if (/[\n\r\u0085\u2028\u2029]/u.test(value)) return 'it has a line break';
-  if (/\p{Cc}/u.test(value)) return 'it has a control character';
+  if (hasLineBreak(value)) return 'it has a line break';
+  if (hasControlCharacter(value)) return 'it has a control character';
   if (/\s/u.test(value)) return 'it has whitespace, which GitLab trims or a shell splits';
   if (value.length >= 2 && (value[0] === '"' || value[0] === "'") && value.at(-1) === value[0]) {
     return 'it is wholly quoted, which GitLab keeps and other dotenv readers strip';

@@ -2,6 +2,7 @@
  * What every module needs from the world, passed in rather than imported:
  * time (a clock tests can fake), logging, and how values are written in a log.
  */
+import { LINE_BREAK_KEPT, UNSAFE_IN_A_LINE } from './characters.js';
 import { CancelledError } from './errors.js';
 
 export interface Clock {
@@ -57,17 +58,6 @@ export function formatDuration(ms: number): string {
 }
 
 /**
- * Characters that must not reach a log line raw: every character that ends
- * a line for some reader (the runner ends one at a lone CR too, as .NET's
- * `ReadLine` does; NEL, U+2028 and U+2029 for Unicode-aware ones), every
- * other C0 and C1 control character (an ANSI escape starts with ESC), and
- * the bidirectional controls that reorder what a person sees.
- */
-const UNSAFE_IN_A_LINE =
-  // eslint-disable-next-line no-control-regex
-  /[\u0000-\u001f\u007f-\u009f\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g;
-
-/**
  * A value that came from the service, made fit for one log line: line breaks
  * and other control characters shown escaped (`\r`, `\u001b`), not
  * interpreted, so that it cannot start a line of its own (a line starting
@@ -82,9 +72,6 @@ export function untrusted(value: string): string {
   });
 }
 
-/** Every sequence some reader takes for a line break, the separators kept. */
-const LINE_BREAKS = /(\r\n|[\n\r\u0085\u2028\u2029])/;
-
 /**
  * The last defence for text the action logs: a line that would start a
  * runner command (`::name::`, leading white space ignored as the runner
@@ -94,7 +81,7 @@ const LINE_BREAKS = /(\r\n|[\n\r\u0085\u2028\u2029])/;
  */
 export function neutraliseCommands(text: string): string {
   return text
-    .split(LINE_BREAKS)
+    .split(LINE_BREAK_KEPT)
     .map((part, index) => (index % 2 === 0 && /^\s*::/.test(part) ? `[text] ${part}` : part))
     .join('');
 }

@@ -1,11 +1,11 @@
 /**
  * The pull request comment (contract v1.2, behaviour 14): its Markdown body,
  * written from a neutral report of the run, and the hidden marker that finds
- * it again. Text from the service is data, never Markdown: no HTML, no link
- * the action did not build, no `@` mention that notifies anyone, and the
- * body stays under GitHub's limit.
+ * it again. Text from the service is data, never Markdown (the one writer of
+ * GitHub text, `common/github-text.ts`, says how), and the body stays under
+ * GitHub's limit.
  */
-import { publishedOrNothing } from '../common/address.js';
+import { markdownCode, markdownLink, markdownText } from '../common/github-text.js';
 import { shortSha } from '../common/text.js';
 import type { RunReport, Stage } from '../run/progress.js';
 
@@ -18,8 +18,6 @@ export type CommentReport = RunReport & {
 /** GitHub refuses a comment over 65,536 characters; the body stays well under it. */
 export const COMMENT_LIMIT = 65_536;
 const BODY_BUDGET = 60_000;
-/** The longest a service value is shown in a cell, before escaping. */
-const CELL_CHARS = 300;
 const FAILURE_CHARS = 1_000;
 
 /**
@@ -64,59 +62,19 @@ export function isOwnComment(
   return author.type === 'Bot' && (login === `${me}[bot]` || `${login}[bot]` === me);
 }
 
-// ---- escaping -----------------------------------------------------------------------------------
+// ---- service text, written by the one GitHub-text module -----------------------------------------
 
-/** Breaks nothing a reader sees: zero width, and stops autolinks and mentions. */
-const ZWSP = '&#8203;';
-// eslint-disable-next-line no-control-regex
-const CONTROL = /[\u0000-\u001f\u007f-\u009f\u2028\u2029\u200e\u200f\u202a-\u202e\u2066-\u2069]+/g;
-const MARKDOWN = /[\\`*_~|[\]()!#{}+=-]/g;
-
-/**
- * Service text as Markdown text: on one line, cut to `max` characters, HTML
- * as entities, Markdown punctuation escaped, and a zero-width space after
- * every `@`, `://`, `www.` and `#` so no mention, autolink or issue reference
- * forms.
- */
-export function escapeText(value: string, max = CELL_CHARS): string {
-  const flat = value.replace(CONTROL, ' ');
-  const characters = [...flat];
-  const cut = characters.length > max ? `${characters.slice(0, max - 1).join('')}…` : flat;
-  return cut
-    .replace(/&/g, '&amp;')
-    .replace(/</g, '&lt;')
-    .replace(/>/g, '&gt;')
-    .replace(/"/g, '&quot;')
-    .replace(MARKDOWN, (c) => `\\${c}`)
-    .replace(/@/g, `@${ZWSP}`)
-    .replace(/:\/\//g, `:${ZWSP}//`)
-    .replace(/www\./gi, (w) => `${w.slice(0, 3)}${ZWSP}.`)
-    .replace(/\\#/g, `\\#${ZWSP}`)
-    .replace(/\bGH(\\-)/gi, (_w, dash: string) => `GH${ZWSP}${dash}`);
-}
-
-/** A commit in a code span when it is one (hex), else escaped text. */
+/** A commit in a code span, short, when it is one (hex), else text. */
 function commit(sha: string | undefined): string {
   if (sha === undefined || sha === '') return '(none)';
-  return /^[0-9a-f]{7,64}$/i.test(sha) ? `\`${shortSha(sha).toLowerCase()}\`` : escapeText(sha, 64);
-}
-
-/** A link the action builds: only to an address that may be published, its text fixed. */
-function link(text: string, address: string | undefined): string | undefined {
-  const published = publishedOrNothing(address);
-  if (published === undefined) return undefined;
-  // Characters that would end the link's destination early are percent-encoded.
-  const href = published.replace(
-    /[()<>\s"'`]/g,
-    (c) => `%${c.charCodeAt(0).toString(16).toUpperCase().padStart(2, '0')}`,
-  );
-  return `[${text}](${href})`;
+  return /^[0-9a-f]{7,64}$/i.test(sha)
+    ? markdownCode(shortSha(sha).toLowerCase())
+    : markdownText(sha, 64);
 }
 
 function show(value: unknown): string {
   if (value === null || value === undefined) return '(none)';
-  if (typeof value === 'string') return escapeText(value);
-  return escapeText(JSON.stringify(value) ?? typeof value);
+  return markdownCode(typeof value === 'string' ? value : (JSON.stringify(value) ?? typeof value));
 }
 
 // ---- the body -----------------------------------------------------------------------------------
@@ -137,17 +95,18 @@ export function commentBody(
   report: CommentReport,
   redact: (text: string) => string = (text) => text,
 ): string {
-  const text = (value: string, max?: number) => escapeText(redact(value), max);
-  const name = `**${text(report.name, 200)}**`;
+  const text = (value: string, max?: number) => markdownText(redact(value), max);
+  const code = (value: string, max?: number) => markdownCode(redact(value), max);
+  const name = markdownCode(redact(report.name), 200, false);
   const lines = [marker(report.name), `### ${HEADLINE[report.stage](name)}`, ''];
 
   const rows: [string, string][] = [];
   if (report.id !== undefined) {
     const verb =
       report.created === undefined ? '' : report.created ? ' (created by this run)' : ' (reused)';
-    rows.push(['Deployment', `${text(report.id, 100)}${verb}`]);
+    rows.push(['Deployment', `${code(report.id, 100)}${verb}`]);
   }
-  if (report.status !== undefined) rows.push(['Status', text(report.status, 100)]);
+  if (report.status !== undefined) rows.push(['Status', code(report.status, 100)]);
   if (report.supersededBy !== undefined) {
     rows.push([
       'Commit',
@@ -165,7 +124,7 @@ export function commentBody(
   if (report.waitingFor !== undefined && report.stage !== 'live') {
     rows.push([report.stage === 'deploying' ? 'Waiting for' : 'Not live', text(report.waitingFor)]);
   }
-  const preview = link('open', report.url);
+  const preview = markdownLink('open', report.url);
   if (preview !== undefined) rows.push(['Address', preview]);
   if (rows.length > 0) {
     lines.push(
@@ -180,8 +139,8 @@ export function commentBody(
   }
 
   const footer = [
-    link('Dashboard', report.dashboardUrl),
-    link('Workflow run', report.runUrl),
+    markdownLink('Dashboard', report.dashboardUrl),
+    markdownLink('Workflow run', report.runUrl),
   ].filter((part) => part !== undefined);
   const tail = footer.length > 0 ? ['', footer.join(' · ')] : [];
 
@@ -195,7 +154,7 @@ export function commentBody(
     let used = lines.join('\n').length + tail.join('\n').length + 200;
     let shown = 0;
     for (const entry of report.drift) {
-      const row = `| ${text(entry.field, 200)} | ${show(entry.wanted)} | ${show(entry.live)} |`;
+      const row = `| ${code(entry.field, 200)} | ${show(entry.wanted)} | ${show(entry.live)} |`;
       if (used + row.length + 1 > BODY_BUDGET) break;
       lines.push(row);
       used += row.length + 1;

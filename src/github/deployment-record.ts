@@ -12,6 +12,7 @@ import type {
   Repo,
 } from './api.js';
 import { publishedOrNothing } from '../common/address.js';
+import { plainLine } from '../common/github-text.js';
 import { shortSha } from '../common/text.js';
 import type { RunReport } from '../run/progress.js';
 
@@ -30,12 +31,7 @@ export interface RecordContext {
 
 /** A description on one line, at most 140 characters. */
 export function description(text: string): string {
-  // eslint-disable-next-line no-control-regex
-  const flat = text.replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029]+/g, ' ').trim();
-  const characters = [...flat];
-  return characters.length <= DESCRIPTION_LIMIT
-    ? flat
-    : `${characters.slice(0, DESCRIPTION_LIMIT - 1).join('')}…`;
+  return plainLine(text, DESCRIPTION_LIMIT);
 }
 
 /** The final state and its description, from how the run ended. */
@@ -96,7 +92,7 @@ export class DeploymentRecord {
     if (!created.ok) return;
     this.#id = created.value;
     const waiting =
-      report.waitingFor === undefined ? 'deploying' : `waiting for ${report.waitingFor}`;
+      report.waitingFor === undefined ? 'deploying' : `deploying (${report.waitingFor})`;
     await this.#status(
       { state: 'in_progress', text: `${report.name}: ${waiting}` },
       report,

@@ -4,6 +4,7 @@
  * and its default, in action.yml's order. They are read, and checked, before
  * any request; a bad one is an input error that names it, as the core's are.
  */
+import { UNSAFE_IN_A_NAME } from '../common/characters.js';
 import { input, type DeclaredInput } from '../inputs/declared.js';
 import { fail, Invalid, type InputProblem } from '../inputs/errors.js';
 import { parseBoolean, parseText } from '../inputs/parsers.js';
@@ -21,8 +22,7 @@ export function parseEnvironment(raw: string): string {
   if (length > ENVIRONMENT_NAME_LIMIT) {
     fail(`is ${length} characters long; GitHub takes at most ${ENVIRONMENT_NAME_LIMIT}`);
   }
-  // eslint-disable-next-line no-control-regex
-  if (/[\u0000-\u001f\u007f-\u009f\u2028\u2029]/.test(raw)) {
+  if (UNSAFE_IN_A_NAME.test(raw)) {
     fail('holds a line break or another control character, which GitHub refuses in a name');
   }
   return raw;

@@ -4,6 +4,7 @@
  * declared list in declared.ts knows which input it parses).
  * Headers, secrets and `config` have modules of their own.
  */
+import { UNSAFE_IN_AN_INPUT } from '../common/characters.js';
 import { FULL_SHA, withoutTrailingSlashes } from '../common/text.js';
 import { fail } from './errors.js';
 import { ON_DRIFT_MODES, type OnDrift, type RepositoryName } from './plan.js';
@@ -16,8 +17,6 @@ const YAML_TRUE = ['true', 'True', 'TRUE'];
 const YAML_FALSE = ['false', 'False', 'FALSE'];
 const GUID = /^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$/;
 const REPOSITORY = /^([A-Za-z0-9_.-]+)\/([A-Za-z0-9_.-]+)$/;
-// eslint-disable-next-line no-control-regex
-const CONTROL_CHARACTERS = /[\u0000-\u001f\u007f]/;
 const SHORT_SHA = /^[0-9a-fA-F]{4,39}$/;
 
 /** `parse`, except that an empty input means "not given". */
@@ -101,7 +100,7 @@ export function parseSource(raw: string): Source {
 
 export function parseName(raw: string): string {
   if (raw === '') fail('is required (the deployment name)');
-  if (CONTROL_CHARACTERS.test(raw)) fail('must not contain control characters or line breaks');
+  if (UNSAFE_IN_AN_INPUT.test(raw)) fail('must not contain control characters or line breaks');
   return raw;
 }
 

@@ -2,8 +2,8 @@
  * What the run hands to later steps and shows to people: the outputs, and
  * the job summary. Every secret value is replaced by `***` first.
  */
+import { htmlCode, htmlLines, htmlLink, htmlText } from '../common/github-text.js';
 import { MASK } from '../common/redact.js';
-import { untrusted } from '../common/runtime.js';
 import { shortSha } from '../common/text.js';
 import { CREATE_CALL } from '../service/endpoints.js';
 import { fillDashboardUrl } from '../inputs/dashboard-url.js';
@@ -111,36 +111,6 @@ export function dryRunReport(result: DeployResult): string {
   return `${what}:\n${JSON.stringify(body, null, 2)}`;
 }
 
-const HTML_ESCAPES: Record<string, string> = {
-  '&': '&amp;',
-  '<': '&lt;',
-  '>': '&gt;',
-  '"': '&quot;',
-};
-
-/**
- * Text for the summary's HTML, with nothing HTML or Markdown could take for
- * markup (tags and entities, table cells `|`, links and images `[`, `]`,
- * `(`, `)`, `!`, mentions `@`, code spans and escapes) is written as a
- * character reference, which both show as the character. Inside an unbroken
- * HTML block Markdown reads nothing; these hold even if the block ended.
- */
-export function escapeHtml(text: string): string {
-  return text.replace(
-    /[&<>"'|[\]()!@`\\]/g,
-    (character) => HTML_ESCAPES[character] ?? `&#${character.charCodeAt(0)};`,
-  );
-}
-
-/**
- * A value for one cell of the summary: secret values removed first (they
- * could not be found once escaped), kept to one line (a blank line would end
- * the HTML block, and GitHub would render the rest as Markdown), then escaped.
- */
-function summaryText(value: string, redact: (text: string) => string): string {
-  return escapeHtml(untrusted(redact(value)));
-}
-
 export interface SummaryInput {
   plan: Pick<Plan, 'name' | 'source' | 'dryRun' | 'dashboardUrl'>;
   result?: DeployResult;
@@ -161,10 +131,14 @@ export interface SummaryInput {
 
 type Cell = (value: string | null | undefined) => string;
 
+/**
+ * A cell of the summary, written by the one GitHub-text module: secret values
+ * removed first (they could not be found once escaped), then text or code.
+ */
 const cellOf =
-  (redact: (text: string) => string): Cell =>
+  (redact: (text: string) => string, write: (text: string) => string): Cell =>
   (value) =>
-    value === undefined || value === null || value === '' ? '—' : summaryText(value, redact);
+    value === undefined || value === null || value === '' ? '—' : write(redact(value));
 
 function outcomeOf(result: DeployResult | undefined, shown: Deployment | undefined): string {
   if (result === undefined) return '—';
@@ -181,12 +155,12 @@ function liveCell(liveness: SummaryInput['liveness']): string | undefined {
 }
 
 /** The drift table: one row a difference, secret values already `***`. */
-function driftTable(drift: DriftEntry[], cell: Cell): string {
+function driftTable(drift: DriftEntry[], code: Cell): string {
   if (drift.length === 0) return '';
   const rows = drift
     .map(
       (entry) =>
-        `<tr><td><code>${cell(entry.field)}</code></td><td>${cell(showValue(entry.wanted))}</td><td>${cell(showValue(entry.live))}</td></tr>`,
+        `<tr><td>${code(entry.field)}</td><td>${code(showValue(entry.wanted))}</td><td>${code(showValue(entry.live))}</td></tr>`,
     )
     .join('\n');
   return `\n<h3>⚠️ Drift: not applied</h3>\n<p>The service cannot update a deployment: change these in the service, or deploy under a new name.</p>\n<table>\n<tr><th>Field</th><th>Step wants</th><th>Deployment has</th></tr>\n${rows}\n</table>`;
@@ -199,42 +173,44 @@ function driftTable(drift: DriftEntry[], cell: Cell): string {
  */
 function failureBlock(failure: string | undefined, redact: (text: string) => string): string {
   if (failure === undefined) return '';
-  const lines = redact(failure)
-    .split(/\r\n|[\n\r\u0085\u2028\u2029]/)
-    .filter((line) => line.trim() !== '')
-    .map((line) => escapeHtml(untrusted(line)));
-  return `\n<p><strong>Error:</strong></p>\n<pre>${lines.join('\n')}</pre>`;
+  return `\n<p><strong>Error:</strong></p>\n<pre>${htmlLines(redact(failure))}</pre>`;
 }
 
 /** The job summary as HTML: a heading, a table of the deployment, drift, the failure if any. */
 export function summaryHtml(input: SummaryInput): string {
   const { plan, result, failure, commit } = input;
   const redact = input.redact ?? ((text: string) => text);
-  const cell = cellOf(redact);
+  const text = cellOf(redact, (value) => htmlText(value));
+  const code = cellOf(redact, (value) => htmlCode(value));
   const shown = input.deployment ?? result?.deployment;
   const repository = result === undefined ? {} : repositoryOf(result);
-  const rows: [string, string | null | undefined][] = [
-    ['Name', plan.name],
-    ['Id', shown?.id],
-    ['Status', shown?.status],
-    ['Outcome', outcomeOf(result, shown)],
-    ['Live', liveCell(input.liveness)],
-    ['Source', plan.source],
-    ['Repository', repository.url],
-    ['Ref', repository.ref],
-    ['Target commit', shortSha(input.target)],
-    ['Latest revision', shown?.latest_revision_id],
-    ['Latest revision commit', shortSha(shown?.source_revision_config.repo_commit_sha)],
-    ['Active revision', shown?.active_revision_id],
-    ['Workflow commit', shortSha(commit)],
+  // Each row: its label, and its cell already written (text, code or a link).
+  const rows: [string, string][] = [
+    ['Name', code(plan.name)],
+    ['Id', code(shown?.id)],
+    ['Status', code(shown?.status)],
+    ['Outcome', text(outcomeOf(result, shown))],
+    ['Live', text(liveCell(input.liveness))],
+    ['Source', code(plan.source)],
+    ['Repository', text(repository.url)],
+    ['Ref', code(repository.ref)],
+    ['Target commit', code(shortSha(input.target))],
+    ['Latest revision', code(shown?.latest_revision_id)],
+    ['Latest revision commit', code(shortSha(shown?.source_revision_config.repo_commit_sha))],
+    ['Active revision', code(shown?.active_revision_id)],
+    ['Workflow commit', code(shortSha(commit))],
   ];
-  // Shown as text, not links: the address is the service's, the template the workflow's.
-  const url = shown?.source_config.custom_url;
-  const dashboard = shown === undefined ? undefined : dashboardUrlOf(plan.dashboardUrl, shown);
-  if (url != null && url !== '') rows.splice(2, 0, ['URL', url]);
+  // Links the action builds, to addresses the address rule lets through; else no row.
+  const address = (value: string | null | undefined) =>
+    value === undefined || value === null ? undefined : htmlLink(redact(value), value);
+  const url = address(shown?.source_config.custom_url);
+  const dashboard = address(
+    shown === undefined ? undefined : dashboardUrlOf(plan.dashboardUrl, shown),
+  );
+  if (url !== undefined) rows.splice(2, 0, ['URL', url]);
   if (dashboard !== undefined) rows.splice(2, 0, ['Dashboard', dashboard]);
   const table = rows
-    .map(([label, value]) => `<tr><th align="left">${label}</th><td>${cell(value)}</td></tr>`)
+    .map(([label, value]) => `<tr><th align="left">${label}</th><td>${value}</td></tr>`)
     .join('\n');
   const title =
     failure !== undefined
@@ -242,5 +218,5 @@ export function summaryHtml(input: SummaryInput): string {
       : plan.dryRun
         ? '🔎 Deployment (dry run)'
         : '🚀 Deployment';
-  return `<h2>${title}: ${cell(plan.name)}</h2>\n<table>\n${table}\n</table>${driftTable(input.drift ?? [], cell)}${failureBlock(failure, redact)}\n`;
+  return `<h2>${title}: ${code(plan.name)}</h2>\n<table>\n${table}\n</table>${driftTable(input.drift ?? [], code)}${failureBlock(failure, redact)}\n`;
 }

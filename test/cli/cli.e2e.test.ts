@@ -84,7 +84,7 @@ describe('deploy', () => {
       DEPLOY_LIVE: 'false',
       DEPLOY_STATUS: 'AWAITING_DATABASE',
     });
-    expect(run.files['summary.md']).toContain('Deployment: agent');
+    expect(run.files['summary.md']).toContain('Deployment: <code>agent</code>');
     expect(run.files['summary.md']).toContain(String(id));
   });
 

@@ -242,7 +242,7 @@ describe('a pull request: transient environment and one comment (behaviour 14)',
 
     const mine = botComments()[0]?.body ?? '';
     expect(mine.startsWith('<!-- deploy-agent:my%2Dagent -->')).toBe(true);
-    expect(mine).toContain('**my\\-agent** is live');
+    expect(mine).toContain('`my-agent` is live');
     expect(mine).toContain(`[Workflow run](${RUN_URL})`);
     expect(mine).toContain('https://pr-7.agent.example');
 

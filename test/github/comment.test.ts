@@ -5,12 +5,12 @@
  */
 import * as prettier from 'prettier';
 import { describe, expect, it } from 'vitest';
+import { markdownText } from '../../src/common/github-text.ts';
 import {
   COMMENT_LIMIT,
   carriesMarker,
   commentBody,
   encodeName,
-  escapeText,
   isOwnComment,
   marker,
   type CommentReport,
@@ -151,18 +151,23 @@ describe('body', () => {
     expect(nodes(ast, 'delete')).toEqual([]);
     const text = visibleText(ast);
     expect(text).toContain('<script>'); // shown, not run
-    expect(text).not.toMatch(/@[A-Za-z0-9]/); // a mention needs a name right after @
-    expect(text).not.toMatch(/#[0-9]/);
-    expect(text).not.toMatch(/GH-[0-9]/i);
-    expect(text).not.toMatch(/https?:\/\//);
-    expect(text).not.toMatch(/www\./);
+    // GitHub links mentions and references in text, not in code spans: only text nodes count.
+    const plain = nodes(ast, 'text')
+      .map((n) => n.value)
+      .join(' ');
+    expect(plain).toContain('<script>');
+    expect(plain).not.toMatch(/@[A-Za-z0-9]/); // a mention needs a name right after @
+    expect(plain).not.toMatch(/#[0-9]/);
+    expect(plain).not.toMatch(/GH-[0-9]/i);
+    expect(plain).not.toMatch(/https?:\/\//);
+    expect(plain).not.toMatch(/www\./);
     // A table row keeps its three cells: the service's `|` did not open a new one.
     const rows = nodes(ast, 'tableRow');
     expect(rows.at(-1)?.children).toHaveLength(3);
   });
 
   it('keeps each value on one line and short', () => {
-    const escaped = escapeText(`line one\nline two\r\u2028${'x'.repeat(1000)}`, 50);
+    const escaped = markdownText(`line one\nline two\r\u2028${'x'.repeat(1000)}`, 50);
     expect(escaped).not.toMatch(/[\n\r\u2028]/);
     expect([...escaped].length).toBeLessThanOrEqual(50);
   });
@@ -178,7 +183,7 @@ describe('body', () => {
       (text) => text.replaceAll('sk-live-123456', '***'),
     );
     expect(body).not.toContain('sk-live-123456');
-    expect(body).toContain('| secrets.OPENAI\\_API\\_KEY | \\*\\*\\* | (none) |');
+    expect(body).toContain('| `secrets.OPENAI_API_KEY` | `***` | (none) |');
   });
 
   it('stays under GitHub’s limit: a huge drift table is cut with "and N more"', async () => {
@@ -189,7 +194,7 @@ describe('body', () => {
     }));
     const body = commentBody({ ...base, drift, failure: 'x'.repeat(10_000), stage: 'failed' });
     expect([...body].length).toBeLessThan(COMMENT_LIMIT);
-    const shown = (body.match(/^\| secrets\./gm) ?? []).length;
+    const shown = (body.match(/^\| `secrets\./gm) ?? []).length;
     expect(shown).toBeGreaterThan(0);
     expect(body).toContain(`…and ${5_000 - shown} more: see the job summary`);
     const ast = await parse(body);

@@ -285,7 +285,7 @@ describe('pull request comment', () => {
       drift: [],
     });
     expect(writes().map((w) => w.method)).toEqual(['POST']);
-    expect(gh.comments[0]?.body).toContain('check the api\\-key input');
+    expect(gh.comments[0]?.body).toContain('check the api-key input');
   });
 });
 

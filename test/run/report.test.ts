@@ -1,12 +1,7 @@
+import { htmlText } from '../../src/common/github-text.ts';
 import { describe, expect, it } from 'vitest';
 import type { DeployResult } from '../../src/run/deploy.ts';
-import {
-  dryRunReport,
-  escapeHtml,
-  outputsOf,
-  redactDeployment,
-  summaryHtml,
-} from '../../src/run/report.ts';
+import { dryRunReport, outputsOf, redactDeployment, summaryHtml } from '../../src/run/report.ts';
 import type { Deployment, DeploymentCreateRequest } from '../../src/service/schemas.ts';
 import { aDeployment } from '../support/fixtures.ts';
 
@@ -95,10 +90,10 @@ describe('summary', () => {
   it('shows the workflow commit, shortened', () => {
     const html = summaryHtml({ plan, commit: '0123456789abcdef0123456789abcdef01234567' });
 
-    expect(html).toContain('<td>0123456789ab</td>');
+    expect(html).toContain('<td><code>0123456789ab</code></td>');
   });
 
-  it("shows the deployment's address and its dashboard as text, only when known", () => {
+  it("links the deployment's address and its dashboard, only when known", () => {
     const withUrl = { ...deployment, source_config: { custom_url: 'https://a.example/[x](y)' } };
     const html = summaryHtml({
       plan: { ...plan, dashboardUrl: 'https://console.example/d/{id}' },
@@ -106,12 +101,11 @@ describe('summary', () => {
     });
 
     expect(html).toContain(
-      '<th align="left">URL</th><td>https://a.example/&#91;x&#93;&#40;y&#41;</td>',
+      '<th align="left">URL</th><td><a href="https://a.example/%5Bx%5D%28y%29">https:\u200b//a.example/&#91;x&#93;&#40;y&#41;</a></td>',
     );
     expect(html).toContain(
-      `<th align="left">Dashboard</th><td>https://console.example/d/${deployment.id}</td>`,
+      `<th align="left">Dashboard</th><td><a href="https://console.example/d/${deployment.id}">https:\u200b//console.example/d/${deployment.id}</a></td>`,
     );
-    expect(html).not.toContain('<a ');
     const plain = summaryHtml({ plan, result: { deployment, created: false, request } });
     expect(plain).not.toMatch(/>URL<|>Dashboard</);
   });
@@ -139,10 +133,10 @@ describe('summary of what green means', () => {
 
     expect(html).toContain('Drift: not applied');
     expect(html).toContain(
-      '<tr><td><code>source_revision_config.agent_config_path</code></td><td>new.json</td><td>old.json</td></tr>',
+      '<tr><td><code>source_revision_config.agent_config_path</code></td><td><code>new.json</code></td><td><code>old.json</code></td></tr>',
     );
     expect(html).toContain(
-      '<tr><td><code>secrets.OPENAI_API_KEY</code></td><td>***</td><td>&#40;not set&#41;</td></tr>',
+      '<tr><td><code>secrets.OPENAI_API_KEY</code></td><td><code>***</code></td><td><code>&#40;not set&#41;</code></td></tr>',
     );
     expect(html).not.toContain('sk-live-123');
   });
@@ -158,7 +152,7 @@ describe('summary of what green means', () => {
     expect(html).toContain(
       `yes: commit ${'c'.repeat(12)} of a newer push is live instead of the target`,
     );
-    expect(html).toContain(`<td>${'b'.repeat(12)}</td>`);
+    expect(html).toContain(`<td><code>${'b'.repeat(12)}</code></td>`);
   });
 
   it('says what is missing when the deployment is not live', () => {
@@ -189,9 +183,9 @@ describe('dryRunReport', () => {
   });
 });
 
-describe('escapeHtml', () => {
+describe('htmlText', () => {
   it('escapes markup and table pipes', () => {
-    expect(escapeHtml(`<a href="x">'&'</a>|`)).toBe(
+    expect(htmlText(`<a href="x">'&'</a>|`)).toBe(
       '&lt;a href=&quot;x&quot;&gt;&#39;&amp;&#39;&lt;/a&gt;&#124;',
     );
   });
@@ -213,7 +207,7 @@ describe('summary and hostile service text', () => {
     expect(html).not.toContain('](');
     expect(html).not.toContain('<b>');
     expect(html).toContain(
-      'READY&#92;n&#92;n&#33;&#91;x&#93;&#40;http://tracker.example/pixel.png&#41;',
+      '<code>READY &#33;&#91;x&#93;&#40;http:\u200b//tracker.example/pixel.png&#41;',
     );
   });
 

@@ -1,0 +1,55 @@
+/**
+ * The one place that says what a control character and a line break are,
+ * and which of them each kind of text may hold. Every writer and parser
+ * takes its set from here.
+ *
+ * - A line break is every sequence some reader ends a line at: LF, a lone
+ *   CR (the runner, as .NET's `ReadLine` does), CRLF, NEL (U+0085) and the
+ *   Unicode separators U+2028 and U+2029.
+ * - A control character is C0 (U+0000–U+001F, tab included), DEL and C1
+ *   (U+0080–U+009F; an ANSI escape starts with ESC).
+ * - A bidirectional control (U+200E, U+200F, U+202A–U+202E, U+2066–U+2069)
+ *   reorders what a person sees.
+ */
+/* eslint-disable no-control-regex -- naming control characters is this file's job */
+
+/** Every line-break sequence, each matched whole (CRLF as one). */
+export const LINE_BREAK = /\r\n|[\n\r\u0085\u2028\u2029]/;
+
+/** The same, captured: `text.split(LINE_BREAK_KEPT)` keeps the breaks between the lines. */
+export const LINE_BREAK_KEPT = /(\r\n|[\n\r\u0085\u2028\u2029])/;
+
+/**
+ * What must not reach one line of output raw (a log line, a status, a cell
+ * of the comment or the summary): every control character, every line
+ * break and every bidirectional control. Global, for `replace`.
+ */
+export const UNSAFE_IN_A_LINE =
+  /[\u0000-\u001f\u007f-\u009f\u2028\u2029\u200e\u200f\u202a-\u202e\u2066-\u2069]/g;
+
+/** The same, a run of them at a time, for text flattened to one line. */
+export const UNSAFE_RUN_IN_A_LINE =
+  /[\u0000-\u001f\u007f-\u009f\u2028\u2029\u200e\u200f\u202a-\u202e\u2066-\u2069]+/g;
+
+/**
+ * What an input on one line refuses (`name`, ids, a ref): C0 and DEL, line
+ * breaks included. C1 and the separators are accepted, as they always were:
+ * an input is the workflow author's text, not the service's.
+ */
+export const UNSAFE_IN_AN_INPUT = /[\u0000-\u001f\u007f]/;
+
+/**
+ * What a name GitHub shows and puts in addresses refuses (an environment):
+ * every control character and line break.
+ */
+export const UNSAFE_IN_A_NAME = /[\u0000-\u001f\u007f-\u009f\u2028\u2029]/;
+
+/** Whether `text` holds a line break. */
+export function hasLineBreak(text: string): boolean {
+  return LINE_BREAK.test(text);
+}
+
+/** Whether `text` holds a control character (C0, DEL or C1). */
+export function hasControlCharacter(text: string): boolean {
+  return /[\u0000-\u001f\u007f-\u009f]/.test(text);
+}
