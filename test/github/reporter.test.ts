@@ -119,6 +119,9 @@ describe('deployment record', () => {
       expect(status.description.length).toBeLessThanOrEqual(140);
     }
     expect(record.statuses[1]?.auto_inactive).toBe(true);
+    expect(record.statuses[0]?.description).toBe(
+      `${NAME}: deploying (commit ${SHA.slice(0, 12)} to be live)`,
+    );
     expect(record.statuses[1]?.description).toBe(`${NAME} is live at commit c0ffee012345`);
     expect(warnings()).toEqual([]);
   });

@@ -1,0 +1,55 @@
+/** The one place that says what a control character and a line break are (src/common/characters.ts). */
+import { describe, expect, it } from 'vitest';
+import {
+  LINE_BREAK,
+  UNSAFE_IN_AN_INPUT,
+  UNSAFE_IN_A_LINE,
+  UNSAFE_IN_A_NAME,
+  hasControlCharacter,
+  hasLineBreak,
+} from '../../src/common/characters.ts';
+
+const BREAKS = ['\n', '\r', '\r\n', '\u0085', '\u2028', '\u2029'];
+
+describe('line breaks', () => {
+  it.each(BREAKS.map((b) => [JSON.stringify(b), b]))('%s is one', (_, b) => {
+    expect(hasLineBreak(`a${b}b`)).toBe(true);
+    expect(`a${b}b`.split(LINE_BREAK)).toEqual(['a', 'b']);
+  });
+
+  it('a tab or a form feed is not one', () => {
+    expect(hasLineBreak('a\tb\fc')).toBe(false);
+  });
+});
+
+describe('the subsets', () => {
+  it('an output line takes no control, break or bidirectional control', () => {
+    for (const c of ['\t', '\u001b', '\u007f', '\u0085', '\u009b', '\u2028', '\u202e', '\u2066']) {
+      expect(`a${c}b`.replace(UNSAFE_IN_A_LINE, '?')).toBe('a?b');
+    }
+    expect('plain text, ümlaut, 漢字'.replace(UNSAFE_IN_A_LINE, '?')).toBe(
+      'plain text, ümlaut, 漢字',
+    );
+  });
+
+  it('an input refuses C0 and DEL, as it always did, and keeps C1 and the separators', () => {
+    expect(UNSAFE_IN_AN_INPUT.test('a\tb')).toBe(true);
+    expect(UNSAFE_IN_AN_INPUT.test('a\u007fb')).toBe(true);
+    expect(UNSAFE_IN_AN_INPUT.test('a\u0085b')).toBe(false);
+    expect(UNSAFE_IN_AN_INPUT.test('a\u2028b')).toBe(false);
+  });
+
+  it('a name GitHub shows refuses every control character and break', () => {
+    for (const c of ['\t', '\u0085', '\u009f', '\u2028', '\u2029']) {
+      expect(UNSAFE_IN_A_NAME.test(`a${c}b`)).toBe(true);
+    }
+    expect(UNSAFE_IN_A_NAME.test('preview-pr-7')).toBe(false);
+  });
+
+  it('a control character is C0, DEL or C1', () => {
+    expect(['\u0000', '\u001f', '\u007f', '\u0080', '\u009f'].every(hasControlCharacter)).toBe(
+      true,
+    );
+    expect([' ', '\u00a0', '\u2028', '\u202e'].some(hasControlCharacter)).toBe(false);
+  });
+});
