@@ -45931,8 +45931,15 @@ class RunRecord {
     /** The adapter was told the deployment was found or created: it is told how the run ends. */
     reported = false;
     #setOutputs;
-    constructor(setOutputs) {
+    /**
+     * The summary names the source of the deployment found, not the plan's: a
+     * run that looks a deployment up by name (`status`) reads its plan with a
+     * placeholder source.
+     */
+    #sourceFromDeployment;
+    constructor(setOutputs, options = {}) {
         this.#setOutputs = setOutputs;
+        this.#sourceFromDeployment = options.sourceFromDeployment ?? false;
     }
     /** Whether the deployment is live now, and how. */
     get liveness() {
@@ -46008,8 +46015,11 @@ class RunRecord {
     summary(commit) {
         if (this.plan === undefined)
             return undefined;
+        if (this.#sourceFromDeployment && this.deployment === undefined)
+            return undefined;
+        const source = this.#sourceFromDeployment ? this.deployment?.source : undefined;
         return {
-            plan: this.plan,
+            plan: source === undefined ? this.plan : { ...this.plan, source },
             result: this.result,
             deployment: this.deployment,
             liveness: this.liveness,
@@ -46195,7 +46205,7 @@ function checkInputs(command, read, run) {
 }
 /** `deploy-agent status`: the deployment named exactly `name`, reported as `deploy` would. */
 async function core_status(io) {
-    const record = new RunRecord(io.setOutputs);
+    const record = new RunRecord(io.setOutputs, { sourceFromDeployment: true });
     try {
         const plan = (record.plan = readPlan(io.read, io.run));
         maskPlan(plan, io);
@@ -46231,16 +46241,8 @@ async function core_status(io) {
     catch (error) {
         record.failed(error, io.redact);
     }
-    const { failure, stack, deployment } = record;
-    const summary = record.summary(io.run.commit);
-    return {
-        failure,
-        stack,
-        // The summary names the deployment's source, not the placeholder the plan was read with.
-        summary: summary === undefined || deployment === undefined
-            ? undefined
-            : { ...summary, plan: { ...summary.plan, source: deployment.source } },
-    };
+    const { failure, stack } = record;
+    return { failure, stack, summary: record.summary(io.run.commit) };
 }
 /** Runs `command` through the core; never throws: how it ended is in the outcome. */
 function runCommand(command, io) {

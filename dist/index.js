@@ -45012,8 +45012,15 @@ class RunRecord {
     /** The adapter was told the deployment was found or created: it is told how the run ends. */
     reported = false;
     #setOutputs;
-    constructor(setOutputs) {
+    /**
+     * The summary names the source of the deployment found, not the plan's: a
+     * run that looks a deployment up by name (`status`) reads its plan with a
+     * placeholder source.
+     */
+    #sourceFromDeployment;
+    constructor(setOutputs, options = {}) {
         this.#setOutputs = setOutputs;
+        this.#sourceFromDeployment = options.sourceFromDeployment ?? false;
     }
     /** Whether the deployment is live now, and how. */
     get liveness() {
@@ -45089,8 +45096,11 @@ class RunRecord {
     summary(commit) {
         if (this.plan === undefined)
             return undefined;
+        if (this.#sourceFromDeployment && this.deployment === undefined)
+            return undefined;
+        const source = this.#sourceFromDeployment ? this.deployment?.source : undefined;
         return {
-            plan: this.plan,
+            plan: source === undefined ? this.plan : { ...this.plan, source },
             result: this.result,
             deployment: this.deployment,
             liveness: this.liveness,

@@ -55,7 +55,7 @@ export function checkInputs(command: Command, read: InputReader, run: RunDescrip
 
 /** `deploy-agent status`: the deployment named exactly `name`, reported as `deploy` would. */
 async function status(io: RunnerIO): Promise<RunOutcome> {
-  const record = new RunRecord(io.setOutputs);
+  const record = new RunRecord(io.setOutputs, { sourceFromDeployment: true });
   try {
     const plan = (record.plan = readPlan(io.read, io.run));
     maskPlan(plan, io);
@@ -96,17 +96,8 @@ async function status(io: RunnerIO): Promise<RunOutcome> {
   } catch (error) {
     record.failed(error, io.redact);
   }
-  const { failure, stack, deployment } = record;
-  const summary = record.summary(io.run.commit);
-  return {
-    failure,
-    stack,
-    // The summary names the deployment's source, not the placeholder the plan was read with.
-    summary:
-      summary === undefined || deployment === undefined
-        ? undefined
-        : { ...summary, plan: { ...summary.plan, source: deployment.source } },
-  };
+  const { failure, stack } = record;
+  return { failure, stack, summary: record.summary(io.run.commit) };
 }
 
 /** Runs `command` through the core; never throws: how it ended is in the outcome. */

@@ -74,9 +74,19 @@ export class RunRecord {
   /** The adapter was told the deployment was found or created: it is told how the run ends. */
   reported = false;
   readonly #setOutputs: (outputs: Outputs) => void;
+  /**
+   * The summary names the source of the deployment found, not the plan's: a
+   * run that looks a deployment up by name (`status`) reads its plan with a
+   * placeholder source.
+   */
+  readonly #sourceFromDeployment: boolean;
 
-  constructor(setOutputs: (outputs: Outputs) => void) {
+  constructor(
+    setOutputs: (outputs: Outputs) => void,
+    options: { sourceFromDeployment?: boolean } = {},
+  ) {
     this.#setOutputs = setOutputs;
+    this.#sourceFromDeployment = options.sourceFromDeployment ?? false;
   }
 
   /** Whether the deployment is live now, and how. */
@@ -161,8 +171,10 @@ export class RunRecord {
   /** What the job summary shows; undefined when the inputs could not be read. */
   summary(commit: string | undefined): SummaryInput | undefined {
     if (this.plan === undefined) return undefined;
+    if (this.#sourceFromDeployment && this.deployment === undefined) return undefined;
+    const source = this.#sourceFromDeployment ? this.deployment?.source : undefined;
     return {
-      plan: this.plan,
+      plan: source === undefined ? this.plan : { ...this.plan, source },
       result: this.result,
       deployment: this.deployment,
       liveness: this.liveness,

@@ -549,3 +549,19 @@ describe('hardening IV: the command passes on a commit only', () => {
     );
   });
 });
+
+describe('status and the summary', () => {
+  it('names the source of the deployment found, not the placeholder status reads its plan with', async () => {
+    emu.seedDeployment({ name: 'agent', source: 'external_docker' } as never);
+
+    const run = await runCli(['status', '--name', 'agent', '--summary', 'summary.md'], {
+      env: serviceEnv(),
+      read: ['summary.md'],
+    });
+
+    expect(run.exitCode).toBe(0);
+    expect(run.files['summary.md']).toContain(
+      '<tr><th align="left">Source</th><td><code>external_docker</code></td></tr>',
+    );
+  });
+});
