@@ -6,7 +6,6 @@
  * request, and the input parsers (the same as the action's) run next.
  */
 import { parseArgs } from 'node:util';
-import { BoundedReadError, formatSize, KIB, MIB } from '../inputs/bounded-read.js';
 import type { InputName } from '../inputs/declared.js';
 import { Invalid } from '../inputs/errors.js';
 import { parseSecrets } from '../inputs/secrets.js';
@@ -18,6 +17,7 @@ import {
   type Command,
   type OptionSpec,
 } from './options.js';
+import { Reading, type ArgumentSources } from './sources.js';
 
 /** A mistake in how the command was called or in what it was given: exit 2, before any request. */
 export class UsageError extends Error {
@@ -33,21 +33,6 @@ export class UsageError extends Error {
     this.problems = problems;
   }
 }
-
-export type Environment = Readonly<Record<string, string | undefined>>;
-
-/** What the command reads from the world besides its arguments. */
-export interface ArgumentSources {
-  env: Environment;
-  /**
-   * Reads a file named by an option (UTF-8), at most `cap` bytes; throws when
-   * it cannot, or (`BoundedReadError`) when it is larger or never ends.
-   */
-  readFile: (path: string, cap: number) => string;
-}
-
-/** The most an option's file may hold: a key is short; secrets are lines of NAME=value. */
-export const FILE_CAPS = { 'api-key-file': 64 * KIB, 'secrets-file': MIB } as const;
 
 export interface CliRequest {
   command: Command;
@@ -109,53 +94,6 @@ function withoutTrailingLineBreak(text: string): string {
   if (text.endsWith('\r\n')) return text.slice(0, -2);
   if (text.endsWith('\n')) return text.slice(0, -1);
   return text;
-}
-
-/** Gathers the values read so far and every problem found, to report them all at once. */
-class Reading {
-  readonly problems: string[] = [];
-  readonly inputs: Partial<Record<InputName, string>> = {};
-  readonly origins: Partial<Record<InputName, string>> = {};
-  readonly secretValues: string[] = [];
-
-  readonly sources: ArgumentSources;
-
-  constructor(sources: ArgumentSources) {
-    this.sources = sources;
-  }
-
-  set(input: InputName, raw: string, origin: string): void {
-    // As `core.getInput` gives it: trimmed (a key from a file keeps its inner text).
-    this.inputs[input] = raw.trim();
-    this.origins[input] = origin;
-  }
-
-  secret(value: string): void {
-    if (value !== '') this.secretValues.push(value);
-  }
-
-  file(option: keyof typeof FILE_CAPS, path: string): string | undefined {
-    const cap = FILE_CAPS[option];
-    try {
-      return this.sources.readFile(path, cap);
-    } catch (error) {
-      if (error instanceof BoundedReadError) {
-        const limit =
-          error.reason === 'too-large' ? ` (--${option} reads at most ${formatSize(cap)})` : '';
-        this.problems.push(`--${option} ${path}: cannot read it: ${error.message}${limit}`);
-        return undefined;
-      }
-      const code = (error as NodeJS.ErrnoException | undefined)?.code;
-      const why =
-        code === 'ENOENT'
-          ? 'no such file'
-          : code === 'EISDIR'
-            ? 'it is a directory'
-            : (code ?? 'unreadable');
-      this.problems.push(`--${option} ${path}: cannot read it (${why})`);
-      return undefined;
-    }
-  }
 }
 
 /** The option values `parseArgs` found, as lists of strings or `true`. */
