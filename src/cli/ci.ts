@@ -9,7 +9,7 @@
 import envCi, { type EnvCiAnswer } from 'env-ci';
 import { FULL_SHA } from '../common/text.js';
 import type { RunDescription, RunHead } from '../inputs/run-description.js';
-import type { Environment } from './arguments.js';
+import type { Environment } from './sources.js';
 
 /** The run as the CI system describes it. */
 export interface CiRun {

@@ -14,13 +14,14 @@ import { InputError } from '../inputs/errors.js';
 import { paceFrom } from '../run/pace.js';
 import { summaryHtml, type Outputs } from '../run/report.js';
 import { proxySettingsFrom } from '../service/proxy.js';
-import { readInvocation, UsageError, type CliRequest, type Environment } from './arguments.js';
+import { readInvocation, UsageError, type CliRequest } from './arguments.js';
 import { describeCiRun, runDescription, type CiRun } from './ci.js';
 import { checkInputs, runCommand as runCore } from './core.js';
 import { actionDescriptions, commandHelp, topHelp } from './help.js';
 import { StderrLog, wantsColour, type LogStream } from './log.js';
 import { optionTable, type OptionSpec } from './options.js';
 import { outputsDotenv, outputsJson } from './outputs.js';
+import type { Environment } from './sources.js';
 import { COMMAND_WORDS } from './wording.js';
 
 /** Exit statuses (the contract's table). */

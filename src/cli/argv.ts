@@ -1,0 +1,117 @@
+/**
+ * The command line after the command, read into tokens: the options given
+ * (each with the values it was given), and a problem for each argument that
+ * is not one of the command's options, with what to write instead.
+ */
+import { parseArgs } from 'node:util';
+import { REFUSED_OPTIONS, type Command, type OptionSpec } from './options.js';
+
+/** Options whose action name differs: the name a person may try, and the option it is here. */
+function renamedOptions(table: readonly OptionSpec[]): Map<string, string> {
+  const renamed = new Map<string, string>();
+  for (const spec of table) {
+    if (spec.role.kind === 'input' && spec.role.input !== spec.option) {
+      renamed.set(spec.role.input, spec.option);
+    }
+  }
+  return renamed;
+}
+
+/** Why an option is not one of `command`'s, and what to use instead. */
+function unknownOption(raw: string, command: Command, table: readonly OptionSpec[]): string {
+  const name = raw.replace(/^-+/, '');
+  const refused = REFUSED_OPTIONS[name];
+  if (refused !== undefined) return `${raw} is not an option: ${refused}`;
+  const renamed = renamedOptions(table).get(name);
+  if (renamed !== undefined)
+    return `unknown option ${raw}: the action's ${name} is --${renamed} here`;
+  const elsewhere = table.find((spec) => spec.option === name);
+  if (elsewhere !== undefined) {
+    return `${command} takes no option ${raw} (it is an option of ${elsewhere.commands.join(', ')})`;
+  }
+  const near = table
+    .map((spec) => spec.option)
+    .filter((option) => option.startsWith(name.slice(0, 3)) && name.length > 0);
+  const hint = near.length > 0 ? ` (did you mean ${near.map((o) => `--${o}`).join(', ')}?)` : '';
+  return `unknown option ${raw}${hint}; see deploy-agent ${command} --help`;
+}
+
+/** The option values `parseArgs` found, as lists of strings or `true`. */
+export type Given = Map<string, { raw: string; values: string[] }>;
+
+/**
+ * Reads `args` against `command`'s options in `table`; every mistake found
+ * goes to `problems`, and what was read is returned.
+ */
+export function readTokens(
+  args: readonly string[],
+  command: Command,
+  table: readonly OptionSpec[],
+  problems: string[],
+): Given {
+  const specs = new Map(
+    table.filter((spec) => spec.commands.includes(command)).map((spec) => [spec.option, spec]),
+  );
+  const options = Object.fromEntries(
+    [...specs.values()].map((spec) => [spec.option, { type: spec.type, multiple: spec.multiple }]),
+  );
+  const { tokens } = parseArgs({
+    args: [...args],
+    options: { ...options, help: { type: 'boolean', short: 'h' } },
+    strict: false,
+    allowPositionals: true,
+    tokens: true,
+  });
+  const given: Given = new Map();
+  let previous: string | undefined;
+  for (const token of tokens) {
+    if (token.kind === 'option-terminator') {
+      problems.push('-- ends the options, but the command takes no arguments after it');
+      break;
+    }
+    if (token.kind === 'positional') {
+      // Not echoed: a value put where it does not belong may be a secret.
+      const after = previous === undefined ? '' : ` after ${previous}`;
+      const flag = previous !== undefined && specs.get(previous.slice(2))?.type === 'boolean';
+      problems.push(
+        `unexpected argument ${token.index + 2}${after}: ${flag ? `${previous} is a flag and takes no value` : 'options are --name VALUE or --name=VALUE'}`,
+      );
+      continue;
+    }
+    previous = token.rawName;
+    if (token.name === 'help') {
+      given.set('help', { raw: token.rawName, values: [] });
+      continue;
+    }
+    const spec = token.rawName.startsWith('--') ? specs.get(token.name) : undefined;
+    if (spec === undefined) {
+      problems.push(unknownOption(token.rawName, command, table));
+      continue;
+    }
+    const entry = given.get(spec.option) ?? { raw: token.rawName, values: [] };
+    if (spec.type === 'boolean') {
+      if (token.inlineValue === true) {
+        problems.push(
+          `${token.rawName} is a flag and takes no value (write ${token.rawName} alone)`,
+        );
+        continue;
+      }
+      entry.values.push('true');
+    } else {
+      const value = token.value;
+      if (value === undefined || (token.inlineValue !== true && value.startsWith('--'))) {
+        problems.push(
+          `${token.rawName} needs a ${spec.valueName ?? 'value'}${value === undefined ? '' : ` (the next argument is the option ${value}; write ${token.rawName}=VALUE for a value that starts with --)`}`,
+        );
+        continue;
+      }
+      if (!spec.multiple && entry.values.length > 0) {
+        problems.push(`${token.rawName} is given more than once`);
+        continue;
+      }
+      entry.values.push(value);
+    }
+    given.set(spec.option, entry);
+  }
+  return given;
+}

@@ -1,0 +1,181 @@
+/**
+ * The values of the options given, and of their DEPLOY_ variables, read into
+ * each input's raw text: a flag wins over its variable; the API key from its
+ * file, headers and secrets from the variables they name; every secret value
+ * read is kept to be masked.
+ */
+import { Invalid } from '../inputs/errors.js';
+import { parseSecrets } from '../inputs/secrets.js';
+import type { Given } from './argv.js';
+import { environmentName, type Command, type OptionSpec } from './options.js';
+import type { Reading } from './sources.js';
+
+/** A header name as RFC 9110 allows one (a token). */
+const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
+const VARIABLE_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
+
+/** Drops one trailing line break, as `$(cat FILE)` would drop them all. */
+function withoutTrailingLineBreak(text: string): string {
+  if (text.endsWith('\r\n')) return text.slice(0, -2);
+  if (text.endsWith('\n')) return text.slice(0, -1);
+  return text;
+}
+
+/** Reads each of `command`'s options in `table` (given, else its variable) into `reading`. */
+export function readInputs(
+  given: Given,
+  command: Command,
+  table: readonly OptionSpec[],
+  reading: Reading,
+): void {
+  const { env } = reading.sources;
+  for (const spec of table) {
+    if (!spec.commands.includes(command)) continue;
+    const values = given.get(spec.option)?.values ?? [];
+    const variable = spec.variable;
+    const fromVariable = variable === undefined ? undefined : env[variable];
+    const role = spec.role;
+    switch (role.kind) {
+      case 'input': {
+        if (values.length > 0) reading.set(role.input, values[0] ?? '', `--${spec.option}`);
+        else if (fromVariable !== undefined && variable !== undefined) {
+          reading.set(role.input, fromVariable, variable);
+        }
+        break;
+      }
+      case 'api-key-file': {
+        const path = values[0];
+        if (path !== undefined) {
+          const text = reading.file('api-key-file', path);
+          if (text !== undefined) {
+            const key = withoutTrailingLineBreak(text);
+            reading.secret(key);
+            reading.inputs['api-key'] = key;
+            reading.origins['api-key'] = `--api-key-file ${path}`;
+          }
+        } else if (fromVariable !== undefined && variable !== undefined) {
+          reading.secret(fromVariable);
+          reading.set('api-key', fromVariable, variable);
+        }
+        break;
+      }
+      case 'header': {
+        if (values.length > 0) readHeaderOptions(values, reading);
+        else if (fromVariable !== undefined && variable !== undefined) {
+          maskLines(fromVariable, reading, (line) => line.slice(line.indexOf(':') + 1));
+          reading.set('headers', fromVariable, variable);
+        }
+        break;
+      }
+      case 'secrets-file':
+        // Read with `--secret` below, as one list.
+        break;
+      case 'secret':
+        readSecretOptions(given, table, reading);
+        break;
+      case 'output':
+        break;
+    }
+  }
+}
+
+/**
+ * Masks the raw text (the redactor registers each of its lines too, as for
+ * the action's inputs) and each line's value, which may be printed alone.
+ */
+function maskLines(text: string, reading: Reading, valueOf: (line: string) => string): void {
+  reading.secret(text.trim());
+  for (const line of text.split(/\r?\n/)) reading.secret(valueOf(line).trim());
+}
+
+function readHeaderOptions(names: readonly string[], reading: Reading): void {
+  const lines: string[] = [];
+  for (const name of names) {
+    if (!HEADER_NAME.test(name)) {
+      reading.problems.push(`--header wants a header name (letters, digits and -), got '${name}'`);
+      continue;
+    }
+    const variable = environmentName(name);
+    const value = reading.sources.env[variable];
+    if (value === undefined) {
+      reading.problems.push(
+        `--header ${name}: the environment variable ${variable} that holds its value is not set`,
+      );
+      continue;
+    }
+    reading.secret(value.trim());
+    if (/[\r\n]/.test(value.trim())) {
+      reading.problems.push(`--header ${name}: the value of ${variable} has a line break`);
+      continue;
+    }
+    lines.push(`${name}: ${value.trim()}`);
+  }
+  reading.inputs.headers = lines.join('\n');
+  reading.origins.headers = '--header';
+}
+
+/** `--secrets-file`, then each `--secret NAME`, as one JSON object; else `DEPLOY_SECRETS`. */
+function readSecretOptions(given: Given, table: readonly OptionSpec[], reading: Reading): void {
+  const fileSpec = table.find((spec) => spec.role.kind === 'secrets-file');
+  const path = given.get('secrets-file')?.values[0];
+  const names = given.get('secret')?.values ?? [];
+  const variable = fileSpec?.variable;
+  if (path === undefined && names.length === 0) {
+    const text = variable === undefined ? undefined : reading.sources.env[variable];
+    if (text !== undefined && variable !== undefined) {
+      maskLines(text, reading, (line) => line.slice(line.indexOf('=') + 1));
+      readSecretText(text, variable, reading);
+      reading.set('secrets', text, variable);
+    }
+    return;
+  }
+  const secrets = new Map<string, string>();
+  if (path !== undefined) {
+    const text = reading.file('secrets-file', path);
+    if (text === undefined) return;
+    maskLines(text, reading, (line) => line.slice(line.indexOf('=') + 1));
+    for (const secret of readSecretText(text, `--secrets-file ${path}`, reading)) {
+      secrets.set(secret.name, secret.value);
+    }
+  }
+  for (const name of names) {
+    if (!VARIABLE_NAME.test(name)) {
+      reading.problems.push(
+        `--secret wants a secret name (letters, digits and _, not starting with a digit), got '${name}'`,
+      );
+      continue;
+    }
+    const value = reading.sources.env[name];
+    if (value === undefined) {
+      reading.problems.push(
+        `--secret ${name}: the environment variable ${name} is not set (export it, or drop --secret ${name})`,
+      );
+      continue;
+    }
+    reading.secret(value);
+    if (secrets.has(name)) {
+      reading.problems.push(`--secret ${name}: the secret ${name} is given twice`);
+      continue;
+    }
+    secrets.set(name, value);
+  }
+  reading.inputs.secrets = secrets.size === 0 ? '' : JSON.stringify(Object.fromEntries(secrets));
+  reading.origins.secrets = path === undefined ? '--secret' : '--secrets-file/--secret';
+}
+
+/** The secrets of a text, their values masked; a problem names `origin` and the line, never a value. */
+function readSecretText(
+  text: string,
+  origin: string,
+  reading: Reading,
+): { name: string; value: string }[] {
+  try {
+    const secrets = parseSecrets(text.trim());
+    for (const secret of secrets) reading.secret(secret.value);
+    return secrets;
+  } catch (error) {
+    if (!(error instanceof Invalid)) throw error;
+    reading.problems.push(`${origin}: ${error.message}`);
+    return [];
+  }
+}

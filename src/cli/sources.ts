@@ -1,0 +1,69 @@
+/**
+ * What the command reads besides its arguments (the environment, files named
+ * by an option, within their caps), and the `Reading` that gathers the values
+ * read from them and every problem found.
+ */
+import { BoundedReadError, formatSize, KIB, MIB } from '../inputs/bounded-read.js';
+import type { InputName } from '../inputs/declared.js';
+
+export type Environment = Readonly<Record<string, string | undefined>>;
+
+/** What the command reads from the world besides its arguments. */
+export interface ArgumentSources {
+  env: Environment;
+  /**
+   * Reads a file named by an option (UTF-8), at most `cap` bytes; throws when
+   * it cannot, or (`BoundedReadError`) when it is larger or never ends.
+   */
+  readFile: (path: string, cap: number) => string;
+}
+
+/** The most an option's file may hold: a key is short; secrets are lines of NAME=value. */
+export const FILE_CAPS = { 'api-key-file': 64 * KIB, 'secrets-file': MIB } as const;
+
+/** Gathers the values read so far and every problem found, to report them all at once. */
+export class Reading {
+  readonly problems: string[] = [];
+  readonly inputs: Partial<Record<InputName, string>> = {};
+  readonly origins: Partial<Record<InputName, string>> = {};
+  readonly secretValues: string[] = [];
+
+  readonly sources: ArgumentSources;
+
+  constructor(sources: ArgumentSources) {
+    this.sources = sources;
+  }
+
+  set(input: InputName, raw: string, origin: string): void {
+    // As `core.getInput` gives it: trimmed (a key from a file keeps its inner text).
+    this.inputs[input] = raw.trim();
+    this.origins[input] = origin;
+  }
+
+  secret(value: string): void {
+    if (value !== '') this.secretValues.push(value);
+  }
+
+  file(option: keyof typeof FILE_CAPS, path: string): string | undefined {
+    const cap = FILE_CAPS[option];
+    try {
+      return this.sources.readFile(path, cap);
+    } catch (error) {
+      if (error instanceof BoundedReadError) {
+        const limit =
+          error.reason === 'too-large' ? ` (--${option} reads at most ${formatSize(cap)})` : '';
+        this.problems.push(`--${option} ${path}: cannot read it: ${error.message}${limit}`);
+        return undefined;
+      }
+      const code = (error as NodeJS.ErrnoException | undefined)?.code;
+      const why =
+        code === 'ENOENT'
+          ? 'no such file'
+          : code === 'EISDIR'
+            ? 'it is a directory'
+            : (code ?? 'unreadable');
+      this.problems.push(`--${option} ${path}: cannot read it (${why})`);
+      return undefined;
+    }
+  }
+}
