@@ -18,6 +18,7 @@ import { parseRetryAfter } from '../service/retry.js';
 import { formatDuration, untrusted, type Clock, type Logger } from '../common/runtime.js';
 import { withoutTrailingSlashes } from '../common/text.js';
 import { Budget } from './budget.js';
+import { CommentPage, Comparison, Created, Viewer, type IssueComment } from './answers.js';
 
 type Octokit = ReturnType<typeof getOctokit>;
 
@@ -86,24 +87,6 @@ export interface CallOptions {
   /** A shorter window than the call's usual one (the last status of a cancelled run). */
   callMs?: number;
 }
-
-// ---- answers: only the fields the action reads, unknown ones tolerated ----------------------
-
-const Created = z.object({ id: z.number() });
-const CommentSchema = z.object({
-  id: z.number(),
-  body: z.string().nullish(),
-  user: z.object({ login: z.string(), type: z.string().optional() }).nullish(),
-});
-export type IssueComment = z.infer<typeof CommentSchema>;
-const CommentPage = z.array(CommentSchema);
-const Comparison = z.object({
-  status: z.string(),
-  ahead_by: z.number(),
-  behind_by: z.number(),
-});
-export type Comparison = z.infer<typeof Comparison>;
-const Viewer = z.object({ viewer: z.object({ login: z.string() }) });
 
 export interface DeploymentRequest {
   ref: string;
