@@ -19,6 +19,18 @@ import { formatDuration, untrusted, type Clock, type Logger } from '../common/ru
 import { withoutTrailingSlashes } from '../common/text.js';
 import { Budget } from './budget.js';
 import { CommentPage, Comparison, Created, Viewer, type IssueComment } from './answers.js';
+import {
+  callName,
+  COMMENT_UPDATE,
+  COMMENTS,
+  COMPARE,
+  DEPLOYMENT,
+  rest,
+  ROUTES,
+  type Permission,
+  VIEWER,
+  type RestCall,
+} from './routes.js';
 
 type Octokit = ReturnType<typeof getOctokit>;
 
@@ -27,9 +39,6 @@ export interface Repo {
   owner: string;
   repo: string;
 }
-
-/** The permission a call needs, as a workflow's `permissions:` block spells it. */
-export type Permission = 'deployments: write' | 'pull-requests: write' | 'contents: read';
 
 export interface CallLimits {
   /** Attempts per call, the first one included. */
@@ -106,50 +115,6 @@ export interface DeploymentStatusRequest {
   auto_inactive?: boolean;
 }
 
-const DEPLOYMENT = 'POST /repos/{owner}/{repo}/deployments';
-const COMMENTS = '/repos/{owner}/{repo}/issues/{issue_number}/comments';
-const COMMENT_UPDATE = 'PATCH /repos/{owner}/{repo}/issues/comments/{comment_id}';
-const COMPARE = 'GET /repos/{owner}/{repo}/compare/{basehead}';
-
-/** Each REST route the action calls: what it is for (its failure says so), and its permission. */
-const ROUTES: Record<string, { purpose: string; permission: Permission }> = {
-  [DEPLOYMENT]: { purpose: 'record the GitHub deployment', permission: 'deployments: write' },
-  [`${DEPLOYMENT}/{deployment_id}/statuses`]: {
-    purpose: 'set the GitHub deployment’s status',
-    permission: 'deployments: write',
-  },
-  [`GET ${COMMENTS}`]: {
-    purpose: 'find this deployment’s comment',
-    permission: 'pull-requests: write',
-  },
-  [`POST ${COMMENTS}`]: {
-    purpose: 'write the pull request comment',
-    permission: 'pull-requests: write',
-  },
-  [COMMENT_UPDATE]: {
-    purpose: 'update the pull request comment',
-    permission: 'pull-requests: write',
-  },
-  [COMPARE]: { purpose: 'learn which commit is newer', permission: 'contents: read' },
-};
-
-/** A REST call: one of `ROUTES` and its parameters. */
-interface RestCall {
-  route: string;
-  parameters: Record<string, unknown>;
-}
-
-const rest = (route: string, parameters: Record<string, unknown>): RestCall => ({
-  route,
-  parameters,
-});
-
-/** The call as a failure names it (`POST /repos/acme/agent/deployments`): the route filled in. */
-function callName({ route, parameters }: RestCall): string {
-  const path = route.replace(/\{(\w+)\}/g, (_match, key: string) => String(parameters[key]));
-  return typeof parameters.page === 'number' ? `${path}?page=${parameters.page}` : path;
-}
-
 /** An answer GitHub gave, or none. */
 interface Attempt {
   status?: number;
@@ -176,8 +141,8 @@ export class GitHubApi {
   /** The token's login, as GraphQL's `viewer` tells it (works for GITHUB_TOKEN, app tokens and PATs). */
   async viewerLogin(options: CallOptions = {}): Promise<Result<string>> {
     const result = await this.#call(
-      'POST /graphql',
-      'find the token’s own login',
+      VIEWER.call,
+      VIEWER.purpose,
       undefined,
       options,
       async (octokit, signal) => {
@@ -187,7 +152,7 @@ export class GitHubApi {
         return { status: 200, data, headers: {} };
       },
     );
-    return this.#parse(result, Viewer, (v) => v.viewer.login, 'POST /graphql', options);
+    return this.#parse(result, Viewer, (v) => v.viewer.login, VIEWER.call, options);
   }
 
   createDeployment(repo: Repo, body: DeploymentRequest, options: CallOptions = {}) {
