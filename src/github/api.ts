@@ -15,9 +15,17 @@
 import type { getOctokit } from '@actions/github';
 import { z } from 'zod';
 import { parseRetryAfter } from '../service/retry.js';
-import { formatDuration, untrusted, type Clock, type Logger } from '../common/runtime.js';
+import type { Clock, Logger } from '../common/runtime.js';
 import { withoutTrailingSlashes } from '../common/text.js';
 import { Budget } from './budget.js';
+import { header, NoAnswer, toAttempt, type Attempt } from './attempt.js';
+import {
+  callFailure,
+  failureLine,
+  unreadableAnswer,
+  unreadableLine,
+  type CallFailure,
+} from './failures.js';
 import { CommentPage, Comparison, Created, Viewer, type IssueComment } from './answers.js';
 import {
   callName,
@@ -76,15 +84,6 @@ export interface GitHubApiOptions {
   load?: () => Promise<{ getOctokit: typeof getOctokit }>;
 }
 
-export interface CallFailure {
-  /** `POST /repos/acme/agent/deployments` */
-  call: string;
-  /** Absent when GitHub did not answer (network error, timeout, budget spent). */
-  status?: number;
-  /** What went wrong, GitHub's message included, one line. */
-  problem: string;
-}
-
 export type Result<T> = { ok: true; value: T } | { ok: false; failure: CallFailure };
 
 /** How a failure is reported: a warning (default), one debug line when cancelled, or nothing. */
@@ -114,17 +113,6 @@ export interface DeploymentStatusRequest {
   environment_url?: string;
   auto_inactive?: boolean;
 }
-
-/** An answer GitHub gave, or none. */
-interface Attempt {
-  status?: number;
-  data?: unknown;
-  headers: Record<string, string | number | undefined>;
-  /** Why there was no answer: a timeout, the network, a cancel. */
-  error?: string;
-}
-
-class NoAnswer extends Error {}
 
 export class GitHubApi {
   readonly #options: GitHubApiOptions;
@@ -292,8 +280,11 @@ export class GitHubApi {
       }
       pause.end();
     }
-    const failure = this.#failure(call, last, attempts, options.signal);
-    this.#report(failure, purpose, permission, last, options);
+    const failure = callFailure(call, last, attempts, options.signal, budget.totalMs);
+    this.#say(
+      failureLine(failure, purpose, permission, last, this.#options.fork === true),
+      options,
+    );
     return { ok: false, failure };
   }
 
@@ -333,47 +324,6 @@ export class GitHubApi {
     return status === 429 ? this.#limits.retryDelayMs : undefined;
   }
 
-  #failure(
-    call: string,
-    last: Attempt | undefined,
-    attempts: number,
-    cancel: AbortSignal | undefined,
-  ): CallFailure {
-    if (last === undefined) {
-      return {
-        call,
-        problem: `not sent: the ${formatDuration(this.#options.budget.totalMs)} the GitHub work of a run may take are spent`,
-      };
-    }
-    const tries = attempts > 1 ? ` (${attempts} attempts)` : '';
-    if (last.status === undefined) {
-      const why = cancel?.aborted ? 'the run was cancelled' : (last.error ?? 'no answer');
-      return { call, problem: `no answer: ${why}${tries}` };
-    }
-    return {
-      call,
-      status: last.status,
-      problem: `${last.status} ${githubMessage(last.data)}${tries}`,
-    };
-  }
-
-  /** The one line a failed call writes: what failed, GitHub's word, and what to do. */
-  #report(
-    failure: CallFailure,
-    purpose: string,
-    permission: Permission | undefined,
-    last: Attempt | undefined,
-    options: CallOptions,
-  ): void {
-    const line = `GitHub: could not ${purpose}: ${failure.call}: ${failure.problem}.${remedy(
-      failure.status,
-      permission,
-      last,
-      this.#options.fork === true,
-    )} The deploy itself is not affected.`;
-    this.#say(line, options);
-  }
-
   /** A failure's one line: a warning, a debug line once the run is cancelled, none when silent. */
   #say(line: string, options: CallOptions): void {
     if (options.silent) return;
@@ -394,12 +344,8 @@ export class GitHubApi {
     const parsed = schema.safeParse(result.value.data);
     if (parsed.success) return { ok: true, value: pick(parsed.data) };
     const path = parsed.error.issues[0]?.path.join('.') || '(the answer)';
-    const failure: CallFailure = {
-      call,
-      status: result.value.status,
-      problem: `an answer the action cannot read (${untrusted(path)})`,
-    };
-    this.#say(`GitHub: ${call}: ${failure.problem}. The deploy itself is not affected.`, options);
+    const failure = unreadableAnswer(call, result.value.status, path);
+    this.#say(unreadableLine(failure), options);
     return { ok: false, failure };
   }
 }
@@ -409,88 +355,4 @@ export class GitHubApi {
 /** Whether a `Link` header names a next page: one of its comma-separated links is `rel="next"`. */
 function hasNextPage(link: string): boolean {
   return link.split(',').some((part) => /^\s*<[^>]*>\s*;\s*rel="next"/.test(part));
-}
-
-function header(headers: Attempt['headers'], name: string): string | undefined {
-  const value = headers[name];
-  return value === undefined ? undefined : String(value);
-}
-
-/** An Octokit answer or error as an attempt: an answer's status, or why there was none. */
-function toAttempt(error: unknown, signal: AbortSignal, timeoutMs: number): Attempt {
-  const response = (error as { response?: { status?: unknown; data?: unknown; headers?: unknown } })
-    ?.response;
-  if (response !== undefined && typeof response.status === 'number') {
-    return {
-      status: response.status,
-      data: response.data,
-      headers: (response.headers ?? {}) as Attempt['headers'],
-    };
-  }
-  const graphqlErrors = (error as { errors?: unknown })?.errors;
-  if (Array.isArray(graphqlErrors)) {
-    // A GraphQL answer with errors: GitHub answered 200, but not the question.
-    return { status: 400, data: graphqlErrors[0], headers: {} };
-  }
-  if (signal.aborted) {
-    const reason = signal.reason as unknown;
-    return {
-      headers: {},
-      error:
-        reason instanceof NoAnswer && reason.message === 'cancelled'
-          ? 'cancelled'
-          : `timed out after ${formatDuration(timeoutMs)}`,
-    };
-  }
-  const message = error instanceof Error ? error.message : String(error);
-  return { headers: {}, error: untrusted(message).slice(0, 200) };
-}
-
-/** GitHub's own message (`message` of its JSON error body), on one line and short. */
-function githubMessage(data: unknown): string {
-  const message =
-    typeof data === 'object' &&
-    data !== null &&
-    typeof (data as { message?: unknown }).message === 'string'
-      ? (data as { message: string }).message
-      : typeof data === 'string'
-        ? data
-        : '';
-  const text = untrusted(message.trim()).slice(0, 300);
-  return text === '' ? '(no message)' : text;
-}
-
-function isRateLimit(status: number | undefined, last: Attempt | undefined): boolean {
-  if (status === 429) return true;
-  if (status !== 403 || last === undefined) return false;
-  return (
-    header(last.headers, 'x-ratelimit-remaining') === '0' ||
-    header(last.headers, 'retry-after') !== undefined ||
-    /rate limit/i.test(githubMessage(last.data))
-  );
-}
-
-/** What a person does about a failed call. */
-function remedy(
-  status: number | undefined,
-  permission: Permission | undefined,
-  last: Attempt | undefined,
-  fork: boolean,
-): string {
-  if (status === undefined) return '';
-  if (status === 401) {
-    return ' Check the github-token input: GitHub does not accept this token (the default, ${{ github.token }}, always works).';
-  }
-  if (isRateLimit(status, last))
-    return ' GitHub rate-limits this token: a later run will write it.';
-  if ((status === 403 || status === 404) && fork && permission !== 'contents: read') {
-    return ' This run is for a pull request from a fork: GitHub gives it a read-only token, so no permissions: line can allow this (see the README, "Forks").';
-  }
-  if (status === 403 && permission !== undefined) {
-    return ` Add \`${permission}\` to the job's \`permissions:\` (a permissions: block grants only what it lists).`;
-  }
-  if (status === 404 && permission !== undefined) {
-    return ` The token cannot see this repository, or lacks \`${permission}\` (a personal token needs the repo scope).`;
-  }
-  return '';
 }
