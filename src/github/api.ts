@@ -5,42 +5,13 @@
  * call is advisory and bounded (2 attempts within 10 s, within the run's
  * budget), and no failure leaves this module as an exception: it is one
  * warning that names the call, the status, GitHub's message and the remedy,
- * and the caller gets `{ ok: false }`.
- *
- * Octokit is loaded on the first call only: a dynamic import, kept in
- * dist/index.js (`webpackMode: "eager"`: one file, and ncc's licenses.txt,
- * which it writes per chunk, stays whole) but evaluated only when called, so
- * a run that uses no GitHub feature does not pay for it at start-up.
+ * and the caller gets `{ ok: false }`. The calls go through the request
+ * loop in calls.ts, to the routes of routes.ts, and their answers are read
+ * with the schemas of answers.ts.
  */
-import type { getOctokit } from '@actions/github';
-import { z } from 'zod';
-import { parseRetryAfter } from '../service/retry.js';
-import type { Clock, Logger } from '../common/runtime.js';
-import { withoutTrailingSlashes } from '../common/text.js';
-import { Budget } from './budget.js';
-import { header, NoAnswer, toAttempt, type Attempt } from './attempt.js';
-import {
-  callFailure,
-  failureLine,
-  unreadableAnswer,
-  unreadableLine,
-  type CallFailure,
-} from './failures.js';
 import { CommentPage, Comparison, Created, Viewer, type IssueComment } from './answers.js';
-import {
-  callName,
-  COMMENT_UPDATE,
-  COMMENTS,
-  COMPARE,
-  DEPLOYMENT,
-  rest,
-  ROUTES,
-  type Permission,
-  VIEWER,
-  type RestCall,
-} from './routes.js';
-
-type Octokit = ReturnType<typeof getOctokit>;
+import { GitHubCalls, type CallOptions, type GitHubApiOptions, type Result } from './calls.js';
+import { COMMENT_UPDATE, COMMENTS, COMPARE, DEPLOYMENT, rest, VIEWER } from './routes.js';
 
 /** A repository, `owner/name`. */
 export interface Repo {
@@ -48,53 +19,9 @@ export interface Repo {
   repo: string;
 }
 
-export interface CallLimits {
-  /** Attempts per call, the first one included. */
-  attempts: number;
-  /** All the attempts of one call, waits included. */
-  callMs: number;
-  /** One attempt, answer included. */
-  attemptMs: number;
-  /** The wait before a retry when GitHub names none. */
-  retryDelayMs: number;
-}
-
-export const DEFAULT_LIMITS: CallLimits = {
-  attempts: 2,
-  callMs: 10_000,
-  attemptMs: 5_000,
-  retryDelayMs: 1_000,
-};
-
 /** A walk of a pull request's comments reads at most this many pages of `PER_PAGE`. */
 export const MAX_COMMENT_PAGES = 10;
 export const PER_PAGE = 100;
-
-export interface GitHubApiOptions {
-  token: string;
-  /** GITHUB_API_URL; https://api.github.com when empty. */
-  baseUrl: string | undefined;
-  logger: Logger;
-  clock: Clock;
-  budget: Budget;
-  /** The run is for a fork's pull request: its token is read-only whatever `permissions:` says. */
-  fork?: boolean;
-  limits?: Partial<CallLimits>;
-  /** How Octokit is loaded; tests of the lazy load count calls. Default: a dynamic import. */
-  load?: () => Promise<{ getOctokit: typeof getOctokit }>;
-}
-
-export type Result<T> = { ok: true; value: T } | { ok: false; failure: CallFailure };
-
-/** How a failure is reported: a warning (default), one debug line when cancelled, or nothing. */
-export interface CallOptions {
-  /** No line at all: the caller reports the failure itself (the core's commit-order debug line). */
-  silent?: boolean;
-  /** Ends the call early (a cancelled run); the failure is then one debug line. */
-  signal?: AbortSignal;
-  /** A shorter window than the call's usual one (the last status of a cancelled run). */
-  callMs?: number;
-}
 
 export interface DeploymentRequest {
   ref: string;
@@ -115,20 +42,20 @@ export interface DeploymentStatusRequest {
 }
 
 export class GitHubApi {
-  readonly #options: GitHubApiOptions;
-  readonly #limits: CallLimits;
-  #octokit: Promise<Octokit> | undefined;
-  /** Requests sent, every attempt counted (the bench reports it). */
-  requests = 0;
+  readonly #calls: GitHubCalls;
 
   constructor(options: GitHubApiOptions) {
-    this.#options = options;
-    this.#limits = { ...DEFAULT_LIMITS, ...options.limits };
+    this.#calls = new GitHubCalls(options);
+  }
+
+  /** Requests sent, every attempt counted (the bench reports it). */
+  get requests(): number {
+    return this.#calls.requests;
   }
 
   /** The token's login, as GraphQL's `viewer` tells it (works for GITHUB_TOKEN, app tokens and PATs). */
   async viewerLogin(options: CallOptions = {}): Promise<Result<string>> {
-    const result = await this.#call(
+    const result = await this.#calls.call(
       VIEWER.call,
       VIEWER.purpose,
       undefined,
@@ -140,7 +67,7 @@ export class GitHubApi {
         return { status: 200, data, headers: {} };
       },
     );
-    return this.#parse(result, Viewer, (v) => v.viewer.login, VIEWER.call, options);
+    return this.#calls.parse(result, Viewer, (v) => v.viewer.login, VIEWER.call, options);
   }
 
   createDeployment(repo: Repo, body: DeploymentRequest, options: CallOptions = {}) {
@@ -173,9 +100,9 @@ export class GitHubApi {
         per_page: PER_PAGE,
         page,
       });
-      const result = await this.#rest(call, options);
+      const result = await this.#calls.rest(call, options);
       if (!result.ok) return result;
-      const parsed = this.#parse(result, CommentPage, (c) => c, call, options);
+      const parsed = this.#calls.parse(result, CommentPage, (c) => c, call, options);
       if (!parsed.ok) return parsed;
       const link = String(result.value.headers.link ?? '');
       const hasNext = hasNextPage(link) && parsed.value.length > 0;
@@ -202,23 +129,13 @@ export class GitHubApi {
   async compare(repo: Repo, base: string, head: string, options: CallOptions = {}) {
     // Only the order is needed: the smallest page of commits and files.
     const call = rest(COMPARE, { ...repo, basehead: `${base}...${head}`, per_page: 1 });
-    return this.#parse(await this.#rest(call, options), Comparison, (c) => c, call, options);
-  }
-
-  // ---- the one request loop ------------------------------------------------------------------
-
-  #load(): Promise<Octokit> {
-    this.#octokit ??= (
-      this.#options.load ?? (() => import(/* webpackMode: "eager" */ '@actions/github'))
-    )().then(({ getOctokit }) =>
-      getOctokit(this.#options.token, {
-        baseUrl: withoutTrailingSlashes(this.#options.baseUrl || 'https://api.github.com'),
-        userAgent: 'deploy-agent-action',
-        // Octokit writes deprecation notices to the console; the action decides what is logged.
-        log: { debug: () => {}, info: () => {}, warn: () => {}, error: () => {} },
-      }),
+    return this.#calls.parse(
+      await this.#calls.rest(call, options),
+      Comparison,
+      (c) => c,
+      call,
+      options,
     );
-    return this.#octokit;
   }
 
   /** A call whose answer is what it created (or updated): its id. */
@@ -228,125 +145,13 @@ export class GitHubApi {
     options: CallOptions,
   ): Promise<Result<number>> {
     const call = rest(route, parameters);
-    return this.#parse(await this.#rest(call, options), Created, (c) => c.id, call, options);
-  }
-
-  /** One REST call through the request loop below. */
-  #rest(call: RestCall, options: CallOptions): Promise<Result<Attempt>> {
-    const { purpose, permission } = ROUTES[call.route] ?? { purpose: 'call GitHub' };
-    return this.#call(callName(call), purpose, permission, options, (octokit, signal) =>
-      octokit.request(call.route, { ...call.parameters, request: { signal } }),
-    );
-  }
-
-  /**
-   * At most `attempts` attempts within `callMs` and the run's budget. A
-   * retry follows no answer, a 5xx, or a rate limit whose wait fits.
-   */
-  async #call(
-    call: string,
-    purpose: string,
-    permission: Permission | undefined,
-    options: CallOptions,
-    send: (octokit: Octokit, signal: AbortSignal) => Promise<Attempt>,
-  ): Promise<Result<Attempt>> {
-    const { clock, budget } = this.#options;
-    const limits = this.#limits;
-    const callEnd = clock.now() + Math.min(limits.callMs, options.callMs ?? limits.callMs);
-    let last: Attempt | undefined;
-    let attempts = 0;
-    for (let attempt = 1; attempt <= limits.attempts; attempt++) {
-      const windowMs = Math.min(limits.attemptMs, callEnd - clock.now());
-      const reservation = budget.reserve(windowMs);
-      if (reservation.grantedMs <= 0) {
-        reservation.end();
-        break;
-      }
-      attempts = attempt;
-      last = await this.#attempt(send, reservation.grantedMs, options.signal);
-      reservation.end();
-      if (options.signal?.aborted) break;
-      if (last.status !== undefined && last.status < 400) return { ok: true, value: last };
-      const waitMs = this.#retryWait(last, clock.wallTime());
-      if (attempt === limits.attempts || waitMs === undefined) break;
-      // The wait counts against the call's window and the run's budget like an attempt.
-      if (clock.now() + waitMs >= callEnd || waitMs >= budget.remainingMs) break;
-      const pause = budget.reserve(waitMs);
-      try {
-        await clock.sleep(pause.grantedMs, options.signal);
-      } catch {
-        pause.end();
-        break;
-      }
-      pause.end();
-    }
-    const failure = callFailure(call, last, attempts, options.signal, budget.totalMs);
-    this.#say(
-      failureLine(failure, purpose, permission, last, this.#options.fork === true),
+    return this.#calls.parse(
+      await this.#calls.rest(call, options),
+      Created,
+      (c) => c.id,
+      call,
       options,
     );
-    return { ok: false, failure };
-  }
-
-  async #attempt(
-    send: (octokit: Octokit, signal: AbortSignal) => Promise<Attempt>,
-    timeoutMs: number,
-    cancel: AbortSignal | undefined,
-  ): Promise<Attempt> {
-    const controller = new AbortController();
-    const timer = setTimeout(() => controller.abort(new NoAnswer('timeout')), timeoutMs);
-    const onCancel = () => controller.abort(new NoAnswer('cancelled'));
-    cancel?.addEventListener('abort', onCancel, { once: true });
-    if (cancel?.aborted) onCancel();
-    this.requests += 1;
-    try {
-      const octokit = await this.#load();
-      return await send(octokit, controller.signal);
-    } catch (error) {
-      return toAttempt(error, controller.signal, timeoutMs);
-    } finally {
-      clearTimeout(timer);
-      cancel?.removeEventListener('abort', onCancel);
-    }
-  }
-
-  /** The wait before another attempt, or undefined when another attempt cannot help. */
-  #retryWait(last: Attempt, wallTime: number): number | undefined {
-    const { status, headers } = last;
-    if (status === undefined || status >= 500) return this.#limits.retryDelayMs;
-    if (status !== 403 && status !== 429) return undefined;
-    const retryAfter = parseRetryAfter(header(headers, 'retry-after'), wallTime);
-    if (retryAfter !== undefined) return retryAfter;
-    if (header(headers, 'x-ratelimit-remaining') === '0') {
-      const reset = Number(header(headers, 'x-ratelimit-reset'));
-      return Number.isFinite(reset) ? Math.max(0, reset * 1000 - wallTime) : undefined;
-    }
-    return status === 429 ? this.#limits.retryDelayMs : undefined;
-  }
-
-  /** A failure's one line: a warning, a debug line once the run is cancelled, none when silent. */
-  #say(line: string, options: CallOptions): void {
-    if (options.silent) return;
-    if (options.signal?.aborted) this.#options.logger.debug(line);
-    else this.#options.logger.warning(line);
-  }
-
-  /** Validates a successful answer; a malformed one is a failure like any other. */
-  #parse<S extends z.ZodType, T>(
-    result: Result<Attempt>,
-    schema: S,
-    pick: (value: z.infer<S>) => T,
-    made: string | RestCall,
-    options: CallOptions,
-  ): Result<T> {
-    if (!result.ok) return result;
-    const call = typeof made === 'string' ? made : callName(made);
-    const parsed = schema.safeParse(result.value.data);
-    if (parsed.success) return { ok: true, value: pick(parsed.data) };
-    const path = parsed.error.issues[0]?.path.join('.') || '(the answer)';
-    const failure = unreadableAnswer(call, result.value.status, path);
-    this.#say(unreadableLine(failure), options);
-    return { ok: false, failure };
   }
 }
 
