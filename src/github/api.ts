@@ -11,6 +11,7 @@
  */
 import { CommentPage, Comparison, Created, Viewer, type IssueComment } from './answers.js';
 import { GitHubCalls, type CallOptions, type GitHubApiOptions, type Result } from './calls.js';
+import { MAX_COMMENT_PAGES, PER_PAGE, walkPages, type Page } from './pages.js';
 import { COMMENT_UPDATE, COMMENTS, COMPARE, DEPLOYMENT, rest, VIEWER } from './routes.js';
 
 /** A repository, `owner/name`. */
@@ -18,10 +19,6 @@ export interface Repo {
   owner: string;
   repo: string;
 }
-
-/** A walk of a pull request's comments reads at most this many pages of `PER_PAGE`. */
-export const MAX_COMMENT_PAGES = 10;
-export const PER_PAGE = 100;
 
 export interface DeploymentRequest {
   ref: string;
@@ -83,17 +80,15 @@ export class GitHubApi {
   /**
    * Reads a pull request's comments page by page, `PER_PAGE` at a time,
    * until `visit` says it found what it looks for, the list ends (no
-   * `rel="next"`) or `MAX_COMMENT_PAGES` were read. Page numbers are counted
-   * here, never taken from the `Link` header, so no page is read twice and
-   * the token goes to no other address.
+   * `rel="next"`) or `MAX_COMMENT_PAGES` were read (`walkPages`).
    */
-  async walkComments(
+  walkComments(
     repo: Repo,
     issue: number,
     visit: (comments: IssueComment[]) => 'stop' | 'more',
     options: CallOptions = {},
   ): Promise<Result<{ ended: boolean }>> {
-    for (let page = 1; page <= MAX_COMMENT_PAGES; page++) {
+    const read = async (page: number): Promise<Result<Page<IssueComment>>> => {
       const call = rest(`GET ${COMMENTS}`, {
         ...repo,
         issue_number: issue,
@@ -105,11 +100,9 @@ export class GitHubApi {
       const parsed = this.#calls.parse(result, CommentPage, (c) => c, call, options);
       if (!parsed.ok) return parsed;
       const link = String(result.value.headers.link ?? '');
-      const hasNext = hasNextPage(link) && parsed.value.length > 0;
-      if (visit(parsed.value) === 'stop') return { ok: true, value: { ended: false } };
-      if (!hasNext) return { ok: true, value: { ended: true } };
-    }
-    return { ok: true, value: { ended: false } };
+      return { ok: true, value: { items: parsed.value, link } };
+    };
+    return walkPages(read, visit, MAX_COMMENT_PAGES);
   }
 
   /** Creates this deployment's comment on pull request `issue`, or updates `existing`. */
@@ -153,11 +146,4 @@ export class GitHubApi {
       options,
     );
   }
-}
-
-// ---- pure helpers -------------------------------------------------------------------------------
-
-/** Whether a `Link` header names a next page: one of its comma-separated links is `rel="next"`. */
-function hasNextPage(link: string): boolean {
-  return link.split(',').some((part) => /^\s*<[^>]*>\s*;\s*rel="next"/.test(part));
 }
