@@ -4,13 +4,8 @@
  * status once the service deployment is found or created, and one final
  * status when the run ends.
  */
-import type {
-  CallOptions,
-  DeploymentState,
-  DeploymentStatusRequest,
-  GitHubApi,
-  Repo,
-} from './api.js';
+import type { DeploymentState, DeploymentStatusRequest, GitHubApi, Repo } from './api.js';
+import type { CallOptions } from './calls.js';
 import { publishedOrNothing } from '../common/address.js';
 import { plainLine } from '../common/github-text.js';
 import { shortSha } from '../common/text.js';

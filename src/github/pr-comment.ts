@@ -5,7 +5,9 @@
  * deployment is found or created, and one update at the end. A comment by
  * anyone else is never edited, whatever it carries.
  */
-import { MAX_COMMENT_PAGES, PER_PAGE, type CallOptions, type GitHubApi, type Repo } from './api.js';
+import type { GitHubApi, Repo } from './api.js';
+import type { CallOptions } from './calls.js';
+import { MAX_COMMENT_PAGES, PER_PAGE } from './pages.js';
 import { carriesMarker, commentBody, isOwnComment, type CommentReport } from './comment.js';
 import type { Logger } from '../common/runtime.js';
 

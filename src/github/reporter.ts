@@ -6,7 +6,8 @@
  * 15). Everything here is advisory: it warns, it never throws, and its time
  * is bounded by the run's budget.
  */
-import { GitHubApi, type CallOptions, type GitHubApiOptions, type Repo } from './api.js';
+import { GitHubApi, type Repo } from './api.js';
+import type { CallOptions, GitHubApiOptions } from './calls.js';
 import type { CommentReport } from './comment.js';
 import type { GitHubSettings } from './inputs.js';
 import { Budget } from './budget.js';

@@ -4,7 +4,7 @@
  * two writes, the commit order, and every fault as one advisory warning.
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { DEFAULT_LIMITS } from '../../src/github/api.ts';
+import { DEFAULT_LIMITS } from '../../src/github/calls.ts';
 import { RUN_BUDGET_MS } from '../../src/github/budget.ts';
 import { marker } from '../../src/github/comment.ts';
 import type { RunReport } from '../../src/run/progress.ts';

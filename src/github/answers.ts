@@ -1,0 +1,22 @@
+/**
+ * GitHub's answers as the action reads them: one zod schema per answer, only
+ * the fields the action reads, unknown ones tolerated.
+ */
+import { z } from 'zod';
+
+/** What a call created (or updated): its id. */
+export const Created = z.object({ id: z.number() });
+const CommentSchema = z.object({
+  id: z.number(),
+  body: z.string().nullish(),
+  user: z.object({ login: z.string(), type: z.string().optional() }).nullish(),
+});
+export type IssueComment = z.infer<typeof CommentSchema>;
+export const CommentPage = z.array(CommentSchema);
+export const Comparison = z.object({
+  status: z.string(),
+  ahead_by: z.number(),
+  behind_by: z.number(),
+});
+export type Comparison = z.infer<typeof Comparison>;
+export const Viewer = z.object({ viewer: z.object({ login: z.string() }) });

@@ -1,0 +1,52 @@
+/**
+ * One attempt of a GitHub call, as the request loop sees it: the answer
+ * GitHub gave (status, body, headers), or why there was none (a timeout, the
+ * network, a cancel).
+ */
+import { formatDuration, untrusted } from '../common/runtime.js';
+
+/** An answer GitHub gave, or none. */
+export interface Attempt {
+  status?: number;
+  data?: unknown;
+  headers: Record<string, string | number | undefined>;
+  /** Why there was no answer: a timeout, the network, a cancel. */
+  error?: string;
+}
+
+export class NoAnswer extends Error {}
+
+export function header(headers: Attempt['headers'], name: string): string | undefined {
+  const value = headers[name];
+  return value === undefined ? undefined : String(value);
+}
+
+/** An Octokit answer or error as an attempt: an answer's status, or why there was none. */
+export function toAttempt(error: unknown, signal: AbortSignal, timeoutMs: number): Attempt {
+  const response = (error as { response?: { status?: unknown; data?: unknown; headers?: unknown } })
+    ?.response;
+  if (response !== undefined && typeof response.status === 'number') {
+    return {
+      status: response.status,
+      data: response.data,
+      headers: (response.headers ?? {}) as Attempt['headers'],
+    };
+  }
+  const graphqlErrors = (error as { errors?: unknown })?.errors;
+  if (Array.isArray(graphqlErrors)) {
+    // A GraphQL answer with errors: GitHub answered 200, but not the question.
+    return { status: 400, data: graphqlErrors[0], headers: {} };
+  }
+  if (signal.aborted) {
+    const reason = signal.reason as unknown;
+    return {
+      headers: {},
+      error:
+        reason instanceof NoAnswer && reason.message === 'cancelled'
+          ? 'cancelled'
+          : `timed out after ${formatDuration(timeoutMs)}`,
+    };
+  }
+  const message = error instanceof Error ? error.message : String(error);
+  return { headers: {}, error: untrusted(message).slice(0, 200) };
+}

@@ -1,0 +1,122 @@
+/**
+ * The text of a failed GitHub call: what failed (the call, the status,
+ * GitHub's own message, the attempts) and what a person does about it (the
+ * token, a rate limit, a fork, the `permissions:` line the route names).
+ */
+import { formatDuration, untrusted } from '../common/runtime.js';
+import { header, type Attempt } from './attempt.js';
+import type { Permission } from './routes.js';
+
+export interface CallFailure {
+  /** `POST /repos/acme/agent/deployments` */
+  call: string;
+  /** Absent when GitHub did not answer (network error, timeout, budget spent). */
+  status?: number;
+  /** What went wrong, GitHub's message included, one line. */
+  problem: string;
+}
+
+/** What went wrong with a call that got no answer it could use: not sent, no answer, or an error status. */
+export function callFailure(
+  call: string,
+  last: Attempt | undefined,
+  attempts: number,
+  cancel: AbortSignal | undefined,
+  budgetMs: number,
+): CallFailure {
+  if (last === undefined) {
+    return {
+      call,
+      problem: `not sent: the ${formatDuration(budgetMs)} the GitHub work of a run may take are spent`,
+    };
+  }
+  const tries = attempts > 1 ? ` (${attempts} attempts)` : '';
+  if (last.status === undefined) {
+    const why = cancel?.aborted ? 'the run was cancelled' : (last.error ?? 'no answer');
+    return { call, problem: `no answer: ${why}${tries}` };
+  }
+  return {
+    call,
+    status: last.status,
+    problem: `${last.status} ${githubMessage(last.data)}${tries}`,
+  };
+}
+
+/** The one line a failed call writes: what failed, GitHub's word, and what to do. */
+export function failureLine(
+  failure: CallFailure,
+  purpose: string,
+  permission: Permission | undefined,
+  last: Attempt | undefined,
+  fork: boolean,
+): string {
+  return `GitHub: could not ${purpose}: ${failure.call}: ${failure.problem}.${remedy(
+    failure.status,
+    permission,
+    last,
+    fork,
+  )} The deploy itself is not affected.`;
+}
+
+/** A successful answer that does not match its schema; `path` is where it first differs. */
+export function unreadableAnswer(
+  call: string,
+  status: number | undefined,
+  path: string,
+): CallFailure {
+  return { call, status, problem: `an answer the action cannot read (${untrusted(path)})` };
+}
+
+/** The one line an unreadable answer writes. */
+export function unreadableLine(failure: CallFailure): string {
+  return `GitHub: ${failure.call}: ${failure.problem}. The deploy itself is not affected.`;
+}
+
+/** GitHub's own message (`message` of its JSON error body), on one line and short. */
+function githubMessage(data: unknown): string {
+  const message =
+    typeof data === 'object' &&
+    data !== null &&
+    typeof (data as { message?: unknown }).message === 'string'
+      ? (data as { message: string }).message
+      : typeof data === 'string'
+        ? data
+        : '';
+  const text = untrusted(message.trim()).slice(0, 300);
+  return text === '' ? '(no message)' : text;
+}
+
+function isRateLimit(status: number | undefined, last: Attempt | undefined): boolean {
+  if (status === 429) return true;
+  if (status !== 403 || last === undefined) return false;
+  return (
+    header(last.headers, 'x-ratelimit-remaining') === '0' ||
+    header(last.headers, 'retry-after') !== undefined ||
+    /rate limit/i.test(githubMessage(last.data))
+  );
+}
+
+/** What a person does about a failed call. */
+function remedy(
+  status: number | undefined,
+  permission: Permission | undefined,
+  last: Attempt | undefined,
+  fork: boolean,
+): string {
+  if (status === undefined) return '';
+  if (status === 401) {
+    return ' Check the github-token input: GitHub does not accept this token (the default, ${{ github.token }}, always works).';
+  }
+  if (isRateLimit(status, last))
+    return ' GitHub rate-limits this token: a later run will write it.';
+  if ((status === 403 || status === 404) && fork && permission !== 'contents: read') {
+    return ' This run is for a pull request from a fork: GitHub gives it a read-only token, so no permissions: line can allow this (see the README, "Forks").';
+  }
+  if (status === 403 && permission !== undefined) {
+    return ` Add \`${permission}\` to the job's \`permissions:\` (a permissions: block grants only what it lists).`;
+  }
+  if (status === 404 && permission !== undefined) {
+    return ` The token cannot see this repository, or lacks \`${permission}\` (a personal token needs the repo scope).`;
+  }
+  return '';
+}

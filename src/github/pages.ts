@@ -1,0 +1,42 @@
+/**
+ * Pagination of GitHub's lists: a list read page by page, up to a limit of
+ * pages, until the reader has found what it looks for or the list ends.
+ */
+import type { Result } from './calls.js';
+
+/** A walk of a pull request's comments reads at most this many pages of `PER_PAGE`. */
+export const MAX_COMMENT_PAGES = 10;
+export const PER_PAGE = 100;
+
+/** One page of a list: its items, and the `Link` header GitHub sent with them. */
+export interface Page<T> {
+  items: T[];
+  link: string;
+}
+
+/**
+ * Reads pages 1 to `maxPages` with `read` until `visit` says it found what it
+ * looks for or the list ends (no `rel="next"`, or an empty page). Page numbers
+ * are counted here, never taken from the `Link` header, so no page is read
+ * twice and the token goes to no other address.
+ */
+export async function walkPages<T>(
+  read: (page: number) => Promise<Result<Page<T>>>,
+  visit: (items: T[]) => 'stop' | 'more',
+  maxPages: number,
+): Promise<Result<{ ended: boolean }>> {
+  for (let page = 1; page <= maxPages; page++) {
+    const result = await read(page);
+    if (!result.ok) return result;
+    const { items, link } = result.value;
+    const hasNext = hasNextPage(link) && items.length > 0;
+    if (visit(items) === 'stop') return { ok: true, value: { ended: false } };
+    if (!hasNext) return { ok: true, value: { ended: true } };
+  }
+  return { ok: true, value: { ended: false } };
+}
+
+/** Whether a `Link` header names a next page: one of its comma-separated links is `rel="next"`. */
+function hasNextPage(link: string): boolean {
+  return link.split(',').some((part) => /^\s*<[^>]*>\s*;\s*rel="next"/.test(part));
+}

@@ -1,0 +1,55 @@
+/**
+ * The route table: each GitHub call the action makes (the only place that
+ * spells a GitHub path), what it is for and the `permissions:` line its
+ * failure names, and how a call is named in a failure.
+ */
+
+/** The permission a call needs, as a workflow's `permissions:` block spells it. */
+export type Permission = 'deployments: write' | 'pull-requests: write' | 'contents: read';
+
+export const DEPLOYMENT = 'POST /repos/{owner}/{repo}/deployments';
+export const COMMENTS = '/repos/{owner}/{repo}/issues/{issue_number}/comments';
+export const COMMENT_UPDATE = 'PATCH /repos/{owner}/{repo}/issues/comments/{comment_id}';
+export const COMPARE = 'GET /repos/{owner}/{repo}/compare/{basehead}';
+
+/** Each REST route the action calls: what it is for (its failure says so), and its permission. */
+export const ROUTES: Record<string, { purpose: string; permission: Permission }> = {
+  [DEPLOYMENT]: { purpose: 'record the GitHub deployment', permission: 'deployments: write' },
+  [`${DEPLOYMENT}/{deployment_id}/statuses`]: {
+    purpose: 'set the GitHub deployment’s status',
+    permission: 'deployments: write',
+  },
+  [`GET ${COMMENTS}`]: {
+    purpose: 'find this deployment’s comment',
+    permission: 'pull-requests: write',
+  },
+  [`POST ${COMMENTS}`]: {
+    purpose: 'write the pull request comment',
+    permission: 'pull-requests: write',
+  },
+  [COMMENT_UPDATE]: {
+    purpose: 'update the pull request comment',
+    permission: 'pull-requests: write',
+  },
+  [COMPARE]: { purpose: 'learn which commit is newer', permission: 'contents: read' },
+};
+
+/** The one GraphQL call, the token's own login; its failure names no permission. */
+export const VIEWER = { call: 'POST /graphql', purpose: 'find the token’s own login' } as const;
+
+/** A REST call: one of `ROUTES` and its parameters. */
+export interface RestCall {
+  route: string;
+  parameters: Record<string, unknown>;
+}
+
+export const rest = (route: string, parameters: Record<string, unknown>): RestCall => ({
+  route,
+  parameters,
+});
+
+/** The call as a failure names it (`POST /repos/acme/agent/deployments`): the route filled in. */
+export function callName({ route, parameters }: RestCall): string {
+  const path = route.replace(/\{(\w+)\}/g, (_match, key: string) => String(parameters[key]));
+  return typeof parameters.page === 'number' ? `${path}?page=${parameters.page}` : path;
+}
