@@ -893,7 +893,7 @@ __webpack_unused_export__ = {
   redirect: __nccwpck_require__(1514),
   retry: __nccwpck_require__(2026),
   dump: __nccwpck_require__(8060),
-  dns: __nccwpck_require__(379)
+  dns: __nccwpck_require__(2760)
 }
 
 __webpack_unused_export__ = buildConnector
@@ -10325,7 +10325,7 @@ module.exports = RetryHandler
 
 /***/ }),
 
-/***/ 379:
+/***/ 2760:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
@@ -29077,7 +29077,7 @@ __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __we
 /* harmony import */ var node_url__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(3136);
 /* harmony import */ var node_url__WEBPACK_IMPORTED_MODULE_2___default = /*#__PURE__*/__nccwpck_require__.n(node_url__WEBPACK_IMPORTED_MODULE_2__);
 /* harmony import */ var _inputs_bounded_read_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(4033);
-/* harmony import */ var _main_js__WEBPACK_IMPORTED_MODULE_4__ = __nccwpck_require__(1323);
+/* harmony import */ var _main_js__WEBPACK_IMPORTED_MODULE_4__ = __nccwpck_require__(379);
 /** The command's entry (dist/cli.js, the package's bin): wires the process to `main`, nothing else. */
 
 
@@ -29129,7 +29129,7 @@ __webpack_async_result__();
 
 /***/ }),
 
-/***/ 1323:
+/***/ 379:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -40575,6 +40575,11 @@ function proxyDispatcher(proxy) {
 
 // EXTERNAL MODULE: external "node:util"
 var external_node_util_ = __nccwpck_require__(7975);
+// EXTERNAL MODULE: external "node:fs"
+var external_node_fs_ = __nccwpck_require__(3024);
+// EXTERNAL MODULE: external "node:path"
+var external_node_path_ = __nccwpck_require__(6760);
+var external_node_path_default = /*#__PURE__*/__nccwpck_require__.n(external_node_path_);
 // EXTERNAL MODULE: ./node_modules/yaml/dist/index.js
 var dist = __nccwpck_require__(8815);
 ;// CONCATENATED MODULE: ./src/inputs/strict-json.ts
@@ -40630,83 +40635,6 @@ function firstRepeatedKey(node, path) {
     return undefined;
 }
 
-;// CONCATENATED MODULE: ./src/inputs/secrets.ts
-/**
- * The `secrets` input: `NAME=value` lines (split at the first `=`, blank
- * lines and `#` comments ignored) or a JSON object. Messages never include a
- * value, and name a line by its number, never by its text: a line of a
- * multi-line value pasted by mistake may look like NAME=value, and its
- * "name" is then a piece of a secret.
- */
-
-
-const SECRET_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
-function lineEntries(raw) {
-    const entries = [];
-    for (const [index, line] of raw.split(/\r?\n/).entries()) {
-        if (line.trim() === '' || line.trimStart().startsWith('#'))
-            continue;
-        const equals = line.indexOf('=');
-        if (equals < 0)
-            fail(`line ${index + 1} is not NAME=value (no '=' found)`);
-        const name = line.slice(0, equals).trim();
-        entries.push({ name, value: line.slice(equals + 1).trim(), where: `line ${index + 1}` });
-    }
-    return entries;
-}
-function jsonEntries(raw) {
-    const json = parseStrictJson(raw);
-    // JSON.parse's own message may quote the text, so it is not shown.
-    if (json.kind === 'invalid')
-        fail('looks like a JSON object but is not valid JSON');
-    if (json.kind === 'unchecked')
-        fail('is nested too deeply to be checked for repeated names');
-    const { value: parsed, repeated } = json;
-    if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {
-        fail('must be NAME=value lines or a JSON object');
-    }
-    // Keys are named by position: a repeated key may be a value put in a name's place.
-    // A key repeated deeper, inside a value, fails below: a value must be a string.
-    if (repeated !== undefined && repeated.path.length === 1) {
-        fail(`key ${repeated.index + 1} repeats the secret name of key ${repeated.firstIndex + 1}`);
-    }
-    return Object.entries(parsed).map(([name, value], index) => ({
-        name,
-        value,
-        // An invalid key is not echoed: it may be a value put in its place.
-        where: SECRET_NAME.test(name) ? `secret ${name}` : `key ${index + 1}`,
-    }));
-}
-function checkEntry({ name, value, where }, earlier) {
-    if (!SECRET_NAME.test(name)) {
-        fail(`${where} does not start with a valid secret name (letters, digits and _, not starting with a digit)`);
-    }
-    if (earlier !== undefined)
-        fail(`${where} repeats the secret name of ${earlier}`);
-    if (typeof value !== 'string')
-        fail(`${where} must have a string value`);
-    if (value === '') {
-        fail(`${where} has an empty value (is the GitHub secret it comes from defined?)`);
-    }
-    return { name, value };
-}
-function parseSecrets(raw) {
-    if (raw === '')
-        return [];
-    const entries = raw.startsWith('{') ? jsonEntries(raw) : lineEntries(raw);
-    const seen = new Map();
-    return entries.map((entry) => {
-        const secret = checkEntry(entry, seen.get(entry.name));
-        seen.set(entry.name, entry.where);
-        return secret;
-    });
-}
-
-// EXTERNAL MODULE: external "node:fs"
-var external_node_fs_ = __nccwpck_require__(3024);
-// EXTERNAL MODULE: external "node:path"
-var external_node_path_ = __nccwpck_require__(6760);
-var external_node_path_default = /*#__PURE__*/__nccwpck_require__.n(external_node_path_);
 ;// CONCATENATED MODULE: ./src/inputs/config.ts
 /**
  * The `config` input: a JSON or YAML object given inline, or the path of a
@@ -40909,6 +40837,78 @@ function parseHeaders(raw) {
         headers.push([name, value]);
     }
     return Object.fromEntries(headers);
+}
+
+;// CONCATENATED MODULE: ./src/inputs/secrets.ts
+/**
+ * The `secrets` input: `NAME=value` lines (split at the first `=`, blank
+ * lines and `#` comments ignored) or a JSON object. Messages never include a
+ * value, and name a line by its number, never by its text: a line of a
+ * multi-line value pasted by mistake may look like NAME=value, and its
+ * "name" is then a piece of a secret.
+ */
+
+
+const SECRET_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
+function lineEntries(raw) {
+    const entries = [];
+    for (const [index, line] of raw.split(/\r?\n/).entries()) {
+        if (line.trim() === '' || line.trimStart().startsWith('#'))
+            continue;
+        const equals = line.indexOf('=');
+        if (equals < 0)
+            fail(`line ${index + 1} is not NAME=value (no '=' found)`);
+        const name = line.slice(0, equals).trim();
+        entries.push({ name, value: line.slice(equals + 1).trim(), where: `line ${index + 1}` });
+    }
+    return entries;
+}
+function jsonEntries(raw) {
+    const json = parseStrictJson(raw);
+    // JSON.parse's own message may quote the text, so it is not shown.
+    if (json.kind === 'invalid')
+        fail('looks like a JSON object but is not valid JSON');
+    if (json.kind === 'unchecked')
+        fail('is nested too deeply to be checked for repeated names');
+    const { value: parsed, repeated } = json;
+    if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {
+        fail('must be NAME=value lines or a JSON object');
+    }
+    // Keys are named by position: a repeated key may be a value put in a name's place.
+    // A key repeated deeper, inside a value, fails below: a value must be a string.
+    if (repeated !== undefined && repeated.path.length === 1) {
+        fail(`key ${repeated.index + 1} repeats the secret name of key ${repeated.firstIndex + 1}`);
+    }
+    return Object.entries(parsed).map(([name, value], index) => ({
+        name,
+        value,
+        // An invalid key is not echoed: it may be a value put in its place.
+        where: SECRET_NAME.test(name) ? `secret ${name}` : `key ${index + 1}`,
+    }));
+}
+function checkEntry({ name, value, where }, earlier) {
+    if (!SECRET_NAME.test(name)) {
+        fail(`${where} does not start with a valid secret name (letters, digits and _, not starting with a digit)`);
+    }
+    if (earlier !== undefined)
+        fail(`${where} repeats the secret name of ${earlier}`);
+    if (typeof value !== 'string')
+        fail(`${where} must have a string value`);
+    if (value === '') {
+        fail(`${where} has an empty value (is the GitHub secret it comes from defined?)`);
+    }
+    return { name, value };
+}
+function parseSecrets(raw) {
+    if (raw === '')
+        return [];
+    const entries = raw.startsWith('{') ? jsonEntries(raw) : lineEntries(raw);
+    const seen = new Map();
+    return entries.map((entry) => {
+        const secret = checkEntry(entry, seen.get(entry.name));
+        seen.set(entry.name, entry.where);
+        return secret;
+    });
 }
 
 ;// CONCATENATED MODULE: ./src/inputs/declared.ts
@@ -41195,39 +41195,14 @@ const REFUSED_OPTIONS = {
     secrets: 'secret values must not sit on a command line: pass --secret NAME (the value comes from the environment variable NAME), --secrets-file FILE, or set DEPLOY_SECRETS',
 };
 
-;// CONCATENATED MODULE: ./src/cli/arguments.ts
+;// CONCATENATED MODULE: ./src/cli/argv.ts
 /**
- * The command line and the environment, read into one request: the command,
- * each input's raw text (as `core.getInput` would give it), the secret
- * values to mask, and where the outputs go. Nothing is sent and nothing is
- * parsed by the core here: a usage error names the option before any
- * request, and the input parsers (the same as the action's) run next.
+ * The command line after the command, read into tokens: the options given
+ * (each with the values it was given), and a problem for each argument that
+ * is not one of the command's options, with what to write instead.
  */
 
 
-
-
-
-/** A mistake in how the command was called or in what it was given: exit 2, before any request. */
-class UsageError extends Error {
-    name = 'UsageError';
-    problems;
-    constructor(problems) {
-        super(problems.length === 1
-            ? (problems[0] ?? '')
-            : `${problems.length} problems:\n${problems.map((problem) => `  - ${problem}`).join('\n')}`);
-        this.problems = problems;
-    }
-}
-/** The most an option's file may hold: a key is short; secrets are lines of NAME=value. */
-const FILE_CAPS = { 'api-key-file': 64 * bounded_read/* KIB */.nH, 'secrets-file': bounded_read/* MIB */.D6 };
-const HELP = ['--help', '-h', 'help'];
-/** A header name as RFC 9110 allows one (a token). */
-const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
-const VARIABLE_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
-function isCommand(word) {
-    return COMMANDS.some((command) => command === word);
-}
 /** Options whose action name differs: the name a person may try, and the option it is here. */
 function renamedOptions(table) {
     const renamed = new Map();
@@ -41257,55 +41232,10 @@ function unknownOption(raw, command, table) {
     const hint = near.length > 0 ? ` (did you mean ${near.map((o) => `--${o}`).join(', ')}?)` : '';
     return `unknown option ${raw}${hint}; see deploy-agent ${command} --help`;
 }
-/** Drops one trailing line break, as `$(cat FILE)` would drop them all. */
-function withoutTrailingLineBreak(text) {
-    if (text.endsWith('\r\n'))
-        return text.slice(0, -2);
-    if (text.endsWith('\n'))
-        return text.slice(0, -1);
-    return text;
-}
-/** Gathers the values read so far and every problem found, to report them all at once. */
-class Reading {
-    problems = [];
-    inputs = {};
-    origins = {};
-    secretValues = [];
-    sources;
-    constructor(sources) {
-        this.sources = sources;
-    }
-    set(input, raw, origin) {
-        // As `core.getInput` gives it: trimmed (a key from a file keeps its inner text).
-        this.inputs[input] = raw.trim();
-        this.origins[input] = origin;
-    }
-    secret(value) {
-        if (value !== '')
-            this.secretValues.push(value);
-    }
-    file(option, path) {
-        const cap = FILE_CAPS[option];
-        try {
-            return this.sources.readFile(path, cap);
-        }
-        catch (error) {
-            if (error instanceof bounded_read/* BoundedReadError */.uu) {
-                const limit = error.reason === 'too-large' ? ` (--${option} reads at most ${(0,bounded_read/* formatSize */.Xq)(cap)})` : '';
-                this.problems.push(`--${option} ${path}: cannot read it: ${error.message}${limit}`);
-                return undefined;
-            }
-            const code = error?.code;
-            const why = code === 'ENOENT'
-                ? 'no such file'
-                : code === 'EISDIR'
-                    ? 'it is a directory'
-                    : (code ?? 'unreadable');
-            this.problems.push(`--${option} ${path}: cannot read it (${why})`);
-            return undefined;
-        }
-    }
-}
+/**
+ * Reads `args` against `command`'s options in `table`; every mistake found
+ * goes to `problems`, and what was read is returned.
+ */
 function readTokens(args, command, table, problems) {
     const specs = new Map(table.filter((spec) => spec.commands.includes(command)).map((spec) => [spec.option, spec]));
     const options = Object.fromEntries([...specs.values()].map((spec) => [spec.option, { type: spec.type, multiple: spec.multiple }]));
@@ -41364,6 +41294,29 @@ function readTokens(args, command, table, problems) {
     }
     return given;
 }
+
+;// CONCATENATED MODULE: ./src/cli/option-values.ts
+/**
+ * The values of the options given, and of their DEPLOY_ variables, read into
+ * each input's raw text: a flag wins over its variable; the API key from its
+ * file, headers and secrets from the variables they name; every secret value
+ * read is kept to be masked.
+ */
+
+
+
+/** A header name as RFC 9110 allows one (a token). */
+const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
+const VARIABLE_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
+/** Drops one trailing line break, as `$(cat FILE)` would drop them all. */
+function withoutTrailingLineBreak(text) {
+    if (text.endsWith('\r\n'))
+        return text.slice(0, -2);
+    if (text.endsWith('\n'))
+        return text.slice(0, -1);
+    return text;
+}
+/** Reads each of `command`'s options in `table` (given, else its variable) into `reading`. */
 function readInputs(given, command, table, reading) {
     const { env } = reading.sources;
     for (const spec of table) {
@@ -41510,6 +41463,78 @@ function readSecretText(text, origin, reading) {
         reading.problems.push(`${origin}: ${error.message}`);
         return [];
     }
+}
+
+;// CONCATENATED MODULE: ./src/cli/sources.ts
+/**
+ * What the command reads besides its arguments (the environment, files named
+ * by an option, within their caps), and the `Reading` that gathers the values
+ * read from them and every problem found.
+ */
+
+/** The most an option's file may hold: a key is short; secrets are lines of NAME=value. */
+const FILE_CAPS = { 'api-key-file': 64 * bounded_read/* KIB */.nH, 'secrets-file': bounded_read/* MIB */.D6 };
+/** Gathers the values read so far and every problem found, to report them all at once. */
+class Reading {
+    problems = [];
+    inputs = {};
+    origins = {};
+    secretValues = [];
+    sources;
+    constructor(sources) {
+        this.sources = sources;
+    }
+    set(input, raw, origin) {
+        // As `core.getInput` gives it: trimmed (a key from a file keeps its inner text).
+        this.inputs[input] = raw.trim();
+        this.origins[input] = origin;
+    }
+    secret(value) {
+        if (value !== '')
+            this.secretValues.push(value);
+    }
+    file(option, path) {
+        const cap = FILE_CAPS[option];
+        try {
+            return this.sources.readFile(path, cap);
+        }
+        catch (error) {
+            if (error instanceof bounded_read/* BoundedReadError */.uu) {
+                const limit = error.reason === 'too-large' ? ` (--${option} reads at most ${(0,bounded_read/* formatSize */.Xq)(cap)})` : '';
+                this.problems.push(`--${option} ${path}: cannot read it: ${error.message}${limit}`);
+                return undefined;
+            }
+            const code = error?.code;
+            const why = code === 'ENOENT'
+                ? 'no such file'
+                : code === 'EISDIR'
+                    ? 'it is a directory'
+                    : (code ?? 'unreadable');
+            this.problems.push(`--${option} ${path}: cannot read it (${why})`);
+            return undefined;
+        }
+    }
+}
+
+;// CONCATENATED MODULE: ./src/cli/arguments.ts
+
+
+
+
+/** A mistake in how the command was called or in what it was given: exit 2, before any request. */
+class UsageError extends Error {
+    name = 'UsageError';
+    problems;
+    constructor(problems) {
+        super(problems.length === 1
+            ? (problems[0] ?? '')
+            : `${problems.length} problems:\n${problems.map((problem) => `  - ${problem}`).join('\n')}`);
+        this.problems = problems;
+    }
+}
+const HELP = ['--help', '-h', 'help'];
+function isCommand(word) {
+    return COMMANDS.some((command) => command === word);
 }
 /**
  * Reads the command line (without `node` and the script) and the
@@ -45931,15 +45956,11 @@ class RunRecord {
     /** The adapter was told the deployment was found or created: it is told how the run ends. */
     reported = false;
     #setOutputs;
-    /**
-     * The summary names the source of the deployment found, not the plan's: a
-     * run that looks a deployment up by name (`status`) reads its plan with a
-     * placeholder source.
-     */
+    /** The summary names the found deployment's source (`status` reads a placeholder one). */
     #sourceFromDeployment;
-    constructor(setOutputs, options = {}) {
+    constructor(setOutputs, { sourceFromDeployment = false } = {}) {
         this.#setOutputs = setOutputs;
-        this.#sourceFromDeployment = options.sourceFromDeployment ?? false;
+        this.#sourceFromDeployment = sourceFromDeployment;
     }
     /** Whether the deployment is live now, and how. */
     get liveness() {

@@ -29215,7 +29215,7 @@ module.exports = {
 /***/ ((module, __unused_webpack___webpack_exports__, __nccwpck_require__) => {
 
 __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
-/* harmony import */ var _main_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(4493);
+/* harmony import */ var _main_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(5095);
 /** The action's entry: runs it, and nothing else. */
 
 await (0,_main_js__WEBPACK_IMPORTED_MODULE_0__/* .run */ .e)();
@@ -29225,7 +29225,7 @@ __webpack_async_result__();
 
 /***/ }),
 
-/***/ 4493:
+/***/ 5095:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -45012,15 +45012,11 @@ class RunRecord {
     /** The adapter was told the deployment was found or created: it is told how the run ends. */
     reported = false;
     #setOutputs;
-    /**
-     * The summary names the source of the deployment found, not the plan's: a
-     * run that looks a deployment up by name (`status`) reads its plan with a
-     * placeholder source.
-     */
+    /** The summary names the found deployment's source (`status` reads a placeholder one). */
     #sourceFromDeployment;
-    constructor(setOutputs, options = {}) {
+    constructor(setOutputs, { sourceFromDeployment = false } = {}) {
         this.#setOutputs = setOutputs;
-        this.#sourceFromDeployment = options.sourceFromDeployment ?? false;
+        this.#sourceFromDeployment = sourceFromDeployment;
     }
     /** Whether the deployment is live now, and how. */
     get liveness() {
@@ -45525,22 +45521,13 @@ function readGitHubInputs(read, run) {
     return problems.length === 0 ? { ok: true, settings } : { ok: false, problems };
 }
 
-;// CONCATENATED MODULE: ./src/github/api.ts
+;// CONCATENATED MODULE: ./src/github/answers.ts
+/**
+ * GitHub's answers as the action reads them: one zod schema per answer, only
+ * the fields the action reads, unknown ones tolerated.
+ */
 
-
-
-
-
-const DEFAULT_LIMITS = {
-    attempts: 2,
-    callMs: 10_000,
-    attemptMs: 5_000,
-    retryDelayMs: 1_000,
-};
-/** A walk of a pull request's comments reads at most this many pages of `PER_PAGE`. */
-const MAX_COMMENT_PAGES = 10;
-const PER_PAGE = 100;
-// ---- answers: only the fields the action reads, unknown ones tolerated ----------------------
+/** What a call created (or updated): its id. */
 const Created = object({ id: schemas_number() });
 const CommentSchema = object({
     id: schemas_number(),
@@ -45554,266 +45541,15 @@ const Comparison = object({
     behind_by: schemas_number(),
 });
 const Viewer = object({ viewer: object({ login: schemas_string() }) });
-const DEPLOYMENT = 'POST /repos/{owner}/{repo}/deployments';
-const COMMENTS = '/repos/{owner}/{repo}/issues/{issue_number}/comments';
-const COMMENT_UPDATE = 'PATCH /repos/{owner}/{repo}/issues/comments/{comment_id}';
-const COMPARE = 'GET /repos/{owner}/{repo}/compare/{basehead}';
-/** Each REST route the action calls: what it is for (its failure says so), and its permission. */
-const ROUTES = {
-    [DEPLOYMENT]: { purpose: 'record the GitHub deployment', permission: 'deployments: write' },
-    [`${DEPLOYMENT}/{deployment_id}/statuses`]: {
-        purpose: 'set the GitHub deployment’s status',
-        permission: 'deployments: write',
-    },
-    [`GET ${COMMENTS}`]: {
-        purpose: 'find this deployment’s comment',
-        permission: 'pull-requests: write',
-    },
-    [`POST ${COMMENTS}`]: {
-        purpose: 'write the pull request comment',
-        permission: 'pull-requests: write',
-    },
-    [COMMENT_UPDATE]: {
-        purpose: 'update the pull request comment',
-        permission: 'pull-requests: write',
-    },
-    [COMPARE]: { purpose: 'learn which commit is newer', permission: 'contents: read' },
-};
-const rest = (route, parameters) => ({
-    route,
-    parameters,
-});
-/** The call as a failure names it (`POST /repos/acme/agent/deployments`): the route filled in. */
-function callName({ route, parameters }) {
-    const path = route.replace(/\{(\w+)\}/g, (_match, key) => String(parameters[key]));
-    return typeof parameters.page === 'number' ? `${path}?page=${parameters.page}` : path;
-}
+
+;// CONCATENATED MODULE: ./src/github/attempt.ts
+/**
+ * One attempt of a GitHub call, as the request loop sees it: the answer
+ * GitHub gave (status, body, headers), or why there was none (a timeout, the
+ * network, a cancel).
+ */
+
 class NoAnswer extends Error {
-}
-class GitHubApi {
-    #options;
-    #limits;
-    #octokit;
-    /** Requests sent, every attempt counted (the bench reports it). */
-    requests = 0;
-    constructor(options) {
-        this.#options = options;
-        this.#limits = { ...DEFAULT_LIMITS, ...options.limits };
-    }
-    /** The token's login, as GraphQL's `viewer` tells it (works for GITHUB_TOKEN, app tokens and PATs). */
-    async viewerLogin(options = {}) {
-        const result = await this.#call('POST /graphql', 'find the token’s own login', undefined, options, async (octokit, signal) => {
-            const data = await octokit.graphql('query { viewer { login } }', {
-                request: { signal },
-            });
-            return { status: 200, data, headers: {} };
-        });
-        return this.#parse(result, Viewer, (v) => v.viewer.login, 'POST /graphql', options);
-    }
-    createDeployment(repo, body, options = {}) {
-        const parameters = { ...repo, ...body, auto_merge: false, required_contexts: [] };
-        return this.#created(DEPLOYMENT, parameters, options);
-    }
-    createDeploymentStatus(repo, id, body, options = {}) {
-        const parameters = { ...repo, deployment_id: id, ...body };
-        return this.#created(`${DEPLOYMENT}/{deployment_id}/statuses`, parameters, options);
-    }
-    /**
-     * Reads a pull request's comments page by page, `PER_PAGE` at a time,
-     * until `visit` says it found what it looks for, the list ends (no
-     * `rel="next"`) or `MAX_COMMENT_PAGES` were read. Page numbers are counted
-     * here, never taken from the `Link` header, so no page is read twice and
-     * the token goes to no other address.
-     */
-    async walkComments(repo, issue, visit, options = {}) {
-        for (let page = 1; page <= MAX_COMMENT_PAGES; page++) {
-            const call = rest(`GET ${COMMENTS}`, {
-                ...repo,
-                issue_number: issue,
-                per_page: PER_PAGE,
-                page,
-            });
-            const result = await this.#rest(call, options);
-            if (!result.ok)
-                return result;
-            const parsed = this.#parse(result, CommentPage, (c) => c, call, options);
-            if (!parsed.ok)
-                return parsed;
-            const link = String(result.value.headers.link ?? '');
-            const hasNext = hasNextPage(link) && parsed.value.length > 0;
-            if (visit(parsed.value) === 'stop')
-                return { ok: true, value: { ended: false } };
-            if (!hasNext)
-                return { ok: true, value: { ended: true } };
-        }
-        return { ok: true, value: { ended: false } };
-    }
-    /** Creates this deployment's comment on pull request `issue`, or updates `existing`. */
-    writeComment(repo, issue, existing, body, options = {}) {
-        return existing === undefined
-            ? this.#created(`POST ${COMMENTS}`, { ...repo, issue_number: issue, body }, options)
-            : this.#created(COMMENT_UPDATE, { ...repo, comment_id: existing, body }, options);
-    }
-    /** `GET /repos/{owner}/{repo}/compare/{base}...{head}`: how `head` stands against `base`. */
-    async compare(repo, base, head, options = {}) {
-        // Only the order is needed: the smallest page of commits and files.
-        const call = rest(COMPARE, { ...repo, basehead: `${base}...${head}`, per_page: 1 });
-        return this.#parse(await this.#rest(call, options), Comparison, (c) => c, call, options);
-    }
-    // ---- the one request loop ------------------------------------------------------------------
-    #load() {
-        this.#octokit ??= (this.#options.load ?? (() => Promise.resolve(/* import() eager */).then(__nccwpck_require__.bind(__nccwpck_require__, 2413))))().then(({ getOctokit }) => getOctokit(this.#options.token, {
-            baseUrl: withoutTrailingSlashes(this.#options.baseUrl || 'https://api.github.com'),
-            userAgent: 'deploy-agent-action',
-            // Octokit writes deprecation notices to the console; the action decides what is logged.
-            log: { debug: () => { }, info: () => { }, warn: () => { }, error: () => { } },
-        }));
-        return this.#octokit;
-    }
-    /** A call whose answer is what it created (or updated): its id. */
-    async #created(route, parameters, options) {
-        const call = rest(route, parameters);
-        return this.#parse(await this.#rest(call, options), Created, (c) => c.id, call, options);
-    }
-    /** One REST call through the request loop below. */
-    #rest(call, options) {
-        const { purpose, permission } = ROUTES[call.route] ?? { purpose: 'call GitHub' };
-        return this.#call(callName(call), purpose, permission, options, (octokit, signal) => octokit.request(call.route, { ...call.parameters, request: { signal } }));
-    }
-    /**
-     * At most `attempts` attempts within `callMs` and the run's budget. A
-     * retry follows no answer, a 5xx, or a rate limit whose wait fits.
-     */
-    async #call(call, purpose, permission, options, send) {
-        const { clock, budget } = this.#options;
-        const limits = this.#limits;
-        const callEnd = clock.now() + Math.min(limits.callMs, options.callMs ?? limits.callMs);
-        let last;
-        let attempts = 0;
-        for (let attempt = 1; attempt <= limits.attempts; attempt++) {
-            const windowMs = Math.min(limits.attemptMs, callEnd - clock.now());
-            const reservation = budget.reserve(windowMs);
-            if (reservation.grantedMs <= 0) {
-                reservation.end();
-                break;
-            }
-            attempts = attempt;
-            last = await this.#attempt(send, reservation.grantedMs, options.signal);
-            reservation.end();
-            if (options.signal?.aborted)
-                break;
-            if (last.status !== undefined && last.status < 400)
-                return { ok: true, value: last };
-            const waitMs = this.#retryWait(last, clock.wallTime());
-            if (attempt === limits.attempts || waitMs === undefined)
-                break;
-            // The wait counts against the call's window and the run's budget like an attempt.
-            if (clock.now() + waitMs >= callEnd || waitMs >= budget.remainingMs)
-                break;
-            const pause = budget.reserve(waitMs);
-            try {
-                await clock.sleep(pause.grantedMs, options.signal);
-            }
-            catch {
-                pause.end();
-                break;
-            }
-            pause.end();
-        }
-        const failure = this.#failure(call, last, attempts, options.signal);
-        this.#report(failure, purpose, permission, last, options);
-        return { ok: false, failure };
-    }
-    async #attempt(send, timeoutMs, cancel) {
-        const controller = new AbortController();
-        const timer = setTimeout(() => controller.abort(new NoAnswer('timeout')), timeoutMs);
-        const onCancel = () => controller.abort(new NoAnswer('cancelled'));
-        cancel?.addEventListener('abort', onCancel, { once: true });
-        if (cancel?.aborted)
-            onCancel();
-        this.requests += 1;
-        try {
-            const octokit = await this.#load();
-            return await send(octokit, controller.signal);
-        }
-        catch (error) {
-            return toAttempt(error, controller.signal, timeoutMs);
-        }
-        finally {
-            clearTimeout(timer);
-            cancel?.removeEventListener('abort', onCancel);
-        }
-    }
-    /** The wait before another attempt, or undefined when another attempt cannot help. */
-    #retryWait(last, wallTime) {
-        const { status, headers } = last;
-        if (status === undefined || status >= 500)
-            return this.#limits.retryDelayMs;
-        if (status !== 403 && status !== 429)
-            return undefined;
-        const retryAfter = parseRetryAfter(header(headers, 'retry-after'), wallTime);
-        if (retryAfter !== undefined)
-            return retryAfter;
-        if (header(headers, 'x-ratelimit-remaining') === '0') {
-            const reset = Number(header(headers, 'x-ratelimit-reset'));
-            return Number.isFinite(reset) ? Math.max(0, reset * 1000 - wallTime) : undefined;
-        }
-        return status === 429 ? this.#limits.retryDelayMs : undefined;
-    }
-    #failure(call, last, attempts, cancel) {
-        if (last === undefined) {
-            return {
-                call,
-                problem: `not sent: the ${formatDuration(this.#options.budget.totalMs)} the GitHub work of a run may take are spent`,
-            };
-        }
-        const tries = attempts > 1 ? ` (${attempts} attempts)` : '';
-        if (last.status === undefined) {
-            const why = cancel?.aborted ? 'the run was cancelled' : (last.error ?? 'no answer');
-            return { call, problem: `no answer: ${why}${tries}` };
-        }
-        return {
-            call,
-            status: last.status,
-            problem: `${last.status} ${githubMessage(last.data)}${tries}`,
-        };
-    }
-    /** The one line a failed call writes: what failed, GitHub's word, and what to do. */
-    #report(failure, purpose, permission, last, options) {
-        const line = `GitHub: could not ${purpose}: ${failure.call}: ${failure.problem}.${remedy(failure.status, permission, last, this.#options.fork === true)} The deploy itself is not affected.`;
-        this.#say(line, options);
-    }
-    /** A failure's one line: a warning, a debug line once the run is cancelled, none when silent. */
-    #say(line, options) {
-        if (options.silent)
-            return;
-        if (options.signal?.aborted)
-            this.#options.logger.debug(line);
-        else
-            this.#options.logger.warning(line);
-    }
-    /** Validates a successful answer; a malformed one is a failure like any other. */
-    #parse(result, schema, pick, made, options) {
-        if (!result.ok)
-            return result;
-        const call = typeof made === 'string' ? made : callName(made);
-        const parsed = schema.safeParse(result.value.data);
-        if (parsed.success)
-            return { ok: true, value: pick(parsed.data) };
-        const path = parsed.error.issues[0]?.path.join('.') || '(the answer)';
-        const failure = {
-            call,
-            status: result.value.status,
-            problem: `an answer the action cannot read (${untrusted(path)})`,
-        };
-        this.#say(`GitHub: ${call}: ${failure.problem}. The deploy itself is not affected.`, options);
-        return { ok: false, failure };
-    }
-}
-// ---- pure helpers -------------------------------------------------------------------------------
-/** Whether a `Link` header names a next page: one of its comma-separated links is `rel="next"`. */
-function hasNextPage(link) {
-    return link.split(',').some((part) => /^\s*<[^>]*>\s*;\s*rel="next"/.test(part));
 }
 function header(headers, name) {
     const value = headers[name];
@@ -45846,6 +45582,46 @@ function toAttempt(error, signal, timeoutMs) {
     }
     const message = error instanceof Error ? error.message : String(error);
     return { headers: {}, error: untrusted(message).slice(0, 200) };
+}
+
+;// CONCATENATED MODULE: ./src/github/failures.ts
+/**
+ * The text of a failed GitHub call: what failed (the call, the status,
+ * GitHub's own message, the attempts) and what a person does about it (the
+ * token, a rate limit, a fork, the `permissions:` line the route names).
+ */
+
+
+/** What went wrong with a call that got no answer it could use: not sent, no answer, or an error status. */
+function callFailure(call, last, attempts, cancel, budgetMs) {
+    if (last === undefined) {
+        return {
+            call,
+            problem: `not sent: the ${formatDuration(budgetMs)} the GitHub work of a run may take are spent`,
+        };
+    }
+    const tries = attempts > 1 ? ` (${attempts} attempts)` : '';
+    if (last.status === undefined) {
+        const why = cancel?.aborted ? 'the run was cancelled' : (last.error ?? 'no answer');
+        return { call, problem: `no answer: ${why}${tries}` };
+    }
+    return {
+        call,
+        status: last.status,
+        problem: `${last.status} ${githubMessage(last.data)}${tries}`,
+    };
+}
+/** The one line a failed call writes: what failed, GitHub's word, and what to do. */
+function failureLine(failure, purpose, permission, last, fork) {
+    return `GitHub: could not ${purpose}: ${failure.call}: ${failure.problem}.${remedy(failure.status, permission, last, fork)} The deploy itself is not affected.`;
+}
+/** A successful answer that does not match its schema; `path` is where it first differs. */
+function unreadableAnswer(call, status, path) {
+    return { call, status, problem: `an answer the action cannot read (${untrusted(path)})` };
+}
+/** The one line an unreadable answer writes. */
+function unreadableLine(failure) {
+    return `GitHub: ${failure.call}: ${failure.problem}. The deploy itself is not affected.`;
 }
 /** GitHub's own message (`message` of its JSON error body), on one line and short. */
 function githubMessage(data) {
@@ -45887,6 +45663,305 @@ function remedy(status, permission, last, fork) {
         return ` The token cannot see this repository, or lacks \`${permission}\` (a personal token needs the repo scope).`;
     }
     return '';
+}
+
+;// CONCATENATED MODULE: ./src/github/routes.ts
+/**
+ * The route table: each GitHub call the action makes (the only place that
+ * spells a GitHub path), what it is for and the `permissions:` line its
+ * failure names, and how a call is named in a failure.
+ */
+const DEPLOYMENT = 'POST /repos/{owner}/{repo}/deployments';
+const COMMENTS = '/repos/{owner}/{repo}/issues/{issue_number}/comments';
+const COMMENT_UPDATE = 'PATCH /repos/{owner}/{repo}/issues/comments/{comment_id}';
+const COMPARE = 'GET /repos/{owner}/{repo}/compare/{basehead}';
+/** Each REST route the action calls: what it is for (its failure says so), and its permission. */
+const ROUTES = {
+    [DEPLOYMENT]: { purpose: 'record the GitHub deployment', permission: 'deployments: write' },
+    [`${DEPLOYMENT}/{deployment_id}/statuses`]: {
+        purpose: 'set the GitHub deployment’s status',
+        permission: 'deployments: write',
+    },
+    [`GET ${COMMENTS}`]: {
+        purpose: 'find this deployment’s comment',
+        permission: 'pull-requests: write',
+    },
+    [`POST ${COMMENTS}`]: {
+        purpose: 'write the pull request comment',
+        permission: 'pull-requests: write',
+    },
+    [COMMENT_UPDATE]: {
+        purpose: 'update the pull request comment',
+        permission: 'pull-requests: write',
+    },
+    [COMPARE]: { purpose: 'learn which commit is newer', permission: 'contents: read' },
+};
+/** The one GraphQL call, the token's own login; its failure names no permission. */
+const VIEWER = { call: 'POST /graphql', purpose: 'find the token’s own login' };
+const rest = (route, parameters) => ({
+    route,
+    parameters,
+});
+/** The call as a failure names it (`POST /repos/acme/agent/deployments`): the route filled in. */
+function callName({ route, parameters }) {
+    const path = route.replace(/\{(\w+)\}/g, (_match, key) => String(parameters[key]));
+    return typeof parameters.page === 'number' ? `${path}?page=${parameters.page}` : path;
+}
+
+;// CONCATENATED MODULE: ./src/github/calls.ts
+
+
+
+
+
+const DEFAULT_LIMITS = {
+    attempts: 2,
+    callMs: 10_000,
+    attemptMs: 5_000,
+    retryDelayMs: 1_000,
+};
+/** The calls of one `GitHubApi`: its Octokit, its limits, and the requests it sent. */
+class GitHubCalls {
+    #options;
+    #limits;
+    #octokit;
+    /** Requests sent, every attempt counted (the bench reports it). */
+    requests = 0;
+    constructor(options) {
+        this.#options = options;
+        this.#limits = { ...DEFAULT_LIMITS, ...options.limits };
+    }
+    #load() {
+        this.#octokit ??= (this.#options.load ?? (() => Promise.resolve(/* import() eager */).then(__nccwpck_require__.bind(__nccwpck_require__, 2413))))().then(({ getOctokit }) => getOctokit(this.#options.token, {
+            baseUrl: withoutTrailingSlashes(this.#options.baseUrl || 'https://api.github.com'),
+            userAgent: 'deploy-agent-action',
+            // Octokit writes deprecation notices to the console; the action decides what is logged.
+            log: { debug: () => { }, info: () => { }, warn: () => { }, error: () => { } },
+        }));
+        return this.#octokit;
+    }
+    /** One REST call through the request loop below: its purpose and permission from `ROUTES`. */
+    rest(call, options) {
+        const { purpose, permission } = ROUTES[call.route] ?? { purpose: 'call GitHub' };
+        return this.call(callName(call), purpose, permission, options, (octokit, signal) => octokit.request(call.route, { ...call.parameters, request: { signal } }));
+    }
+    /**
+     * At most `attempts` attempts within `callMs` and the run's budget. A
+     * retry follows no answer, a 5xx, or a rate limit whose wait fits.
+     */
+    async call(call, purpose, permission, options, send) {
+        const { clock, budget } = this.#options;
+        const limits = this.#limits;
+        const callEnd = clock.now() + Math.min(limits.callMs, options.callMs ?? limits.callMs);
+        let last;
+        let attempts = 0;
+        for (let attempt = 1; attempt <= limits.attempts; attempt++) {
+            const windowMs = Math.min(limits.attemptMs, callEnd - clock.now());
+            const reservation = budget.reserve(windowMs);
+            if (reservation.grantedMs <= 0) {
+                reservation.end();
+                break;
+            }
+            attempts = attempt;
+            last = await this.#attempt(send, reservation.grantedMs, options.signal);
+            reservation.end();
+            if (options.signal?.aborted)
+                break;
+            if (last.status !== undefined && last.status < 400)
+                return { ok: true, value: last };
+            const waitMs = this.#retryWait(last, clock.wallTime());
+            if (attempt === limits.attempts || waitMs === undefined)
+                break;
+            // The wait counts against the call's window and the run's budget like an attempt.
+            if (clock.now() + waitMs >= callEnd || waitMs >= budget.remainingMs)
+                break;
+            const pause = budget.reserve(waitMs);
+            try {
+                await clock.sleep(pause.grantedMs, options.signal);
+            }
+            catch {
+                pause.end();
+                break;
+            }
+            pause.end();
+        }
+        const failure = callFailure(call, last, attempts, options.signal, budget.totalMs);
+        this.#say(failureLine(failure, purpose, permission, last, this.#options.fork === true), options);
+        return { ok: false, failure };
+    }
+    async #attempt(send, timeoutMs, cancel) {
+        const controller = new AbortController();
+        const timer = setTimeout(() => controller.abort(new NoAnswer('timeout')), timeoutMs);
+        const onCancel = () => controller.abort(new NoAnswer('cancelled'));
+        cancel?.addEventListener('abort', onCancel, { once: true });
+        if (cancel?.aborted)
+            onCancel();
+        this.requests += 1;
+        try {
+            const octokit = await this.#load();
+            return await send(octokit, controller.signal);
+        }
+        catch (error) {
+            return toAttempt(error, controller.signal, timeoutMs);
+        }
+        finally {
+            clearTimeout(timer);
+            cancel?.removeEventListener('abort', onCancel);
+        }
+    }
+    /** The wait before another attempt, or undefined when another attempt cannot help. */
+    #retryWait(last, wallTime) {
+        const { status, headers } = last;
+        if (status === undefined || status >= 500)
+            return this.#limits.retryDelayMs;
+        if (status !== 403 && status !== 429)
+            return undefined;
+        const retryAfter = parseRetryAfter(header(headers, 'retry-after'), wallTime);
+        if (retryAfter !== undefined)
+            return retryAfter;
+        if (header(headers, 'x-ratelimit-remaining') === '0') {
+            const reset = Number(header(headers, 'x-ratelimit-reset'));
+            return Number.isFinite(reset) ? Math.max(0, reset * 1000 - wallTime) : undefined;
+        }
+        return status === 429 ? this.#limits.retryDelayMs : undefined;
+    }
+    /** A failure's one line: a warning, a debug line once the run is cancelled, none when silent. */
+    #say(line, options) {
+        if (options.silent)
+            return;
+        if (options.signal?.aborted)
+            this.#options.logger.debug(line);
+        else
+            this.#options.logger.warning(line);
+    }
+    /** Validates a successful answer; a malformed one is a failure like any other. */
+    parse(result, schema, pick, made, options) {
+        if (!result.ok)
+            return result;
+        const call = typeof made === 'string' ? made : callName(made);
+        const parsed = schema.safeParse(result.value.data);
+        if (parsed.success)
+            return { ok: true, value: pick(parsed.data) };
+        const path = parsed.error.issues[0]?.path.join('.') || '(the answer)';
+        const failure = unreadableAnswer(call, result.value.status, path);
+        this.#say(unreadableLine(failure), options);
+        return { ok: false, failure };
+    }
+}
+
+;// CONCATENATED MODULE: ./src/github/pages.ts
+/** A walk of a pull request's comments reads at most this many pages of `PER_PAGE`. */
+const MAX_COMMENT_PAGES = 10;
+const PER_PAGE = 100;
+/**
+ * Reads pages 1 to `maxPages` with `read` until `visit` says it found what it
+ * looks for or the list ends (no `rel="next"`, or an empty page). Page numbers
+ * are counted here, never taken from the `Link` header, so no page is read
+ * twice and the token goes to no other address.
+ */
+async function walkPages(read, visit, maxPages) {
+    for (let page = 1; page <= maxPages; page++) {
+        const result = await read(page);
+        if (!result.ok)
+            return result;
+        const { items, link } = result.value;
+        const hasNext = hasNextPage(link) && items.length > 0;
+        if (visit(items) === 'stop')
+            return { ok: true, value: { ended: false } };
+        if (!hasNext)
+            return { ok: true, value: { ended: true } };
+    }
+    return { ok: true, value: { ended: false } };
+}
+/** Whether a `Link` header names a next page: one of its comma-separated links is `rel="next"`. */
+function hasNextPage(link) {
+    return link.split(',').some((part) => /^\s*<[^>]*>\s*;\s*rel="next"/.test(part));
+}
+
+;// CONCATENATED MODULE: ./src/github/api.ts
+/**
+ * GitHub's REST API, as a service like any other: one typed function per
+ * call the action makes, through @actions/github's Octokit (base address
+ * from GITHUB_API_URL, so GitHub Enterprise works too). Contract v1.2: every
+ * call is advisory and bounded (2 attempts within 10 s, within the run's
+ * budget), and no failure leaves this module as an exception: it is one
+ * warning that names the call, the status, GitHub's message and the remedy,
+ * and the caller gets `{ ok: false }`. The calls go through the request
+ * loop in calls.ts, to the routes of routes.ts, and their answers are read
+ * with the schemas of answers.ts.
+ */
+
+
+
+
+class GitHubApi {
+    #calls;
+    constructor(options) {
+        this.#calls = new GitHubCalls(options);
+    }
+    /** Requests sent, every attempt counted (the bench reports it). */
+    get requests() {
+        return this.#calls.requests;
+    }
+    /** The token's login, as GraphQL's `viewer` tells it (works for GITHUB_TOKEN, app tokens and PATs). */
+    async viewerLogin(options = {}) {
+        const result = await this.#calls.call(VIEWER.call, VIEWER.purpose, undefined, options, async (octokit, signal) => {
+            const data = await octokit.graphql('query { viewer { login } }', {
+                request: { signal },
+            });
+            return { status: 200, data, headers: {} };
+        });
+        return this.#calls.parse(result, Viewer, (v) => v.viewer.login, VIEWER.call, options);
+    }
+    createDeployment(repo, body, options = {}) {
+        const parameters = { ...repo, ...body, auto_merge: false, required_contexts: [] };
+        return this.#created(DEPLOYMENT, parameters, options);
+    }
+    createDeploymentStatus(repo, id, body, options = {}) {
+        const parameters = { ...repo, deployment_id: id, ...body };
+        return this.#created(`${DEPLOYMENT}/{deployment_id}/statuses`, parameters, options);
+    }
+    /**
+     * Reads a pull request's comments page by page, `PER_PAGE` at a time,
+     * until `visit` says it found what it looks for, the list ends (no
+     * `rel="next"`) or `MAX_COMMENT_PAGES` were read (`walkPages`).
+     */
+    walkComments(repo, issue, visit, options = {}) {
+        const read = async (page) => {
+            const call = rest(`GET ${COMMENTS}`, {
+                ...repo,
+                issue_number: issue,
+                per_page: PER_PAGE,
+                page,
+            });
+            const result = await this.#calls.rest(call, options);
+            if (!result.ok)
+                return result;
+            const parsed = this.#calls.parse(result, CommentPage, (c) => c, call, options);
+            if (!parsed.ok)
+                return parsed;
+            const link = String(result.value.headers.link ?? '');
+            return { ok: true, value: { items: parsed.value, link } };
+        };
+        return walkPages(read, visit, MAX_COMMENT_PAGES);
+    }
+    /** Creates this deployment's comment on pull request `issue`, or updates `existing`. */
+    writeComment(repo, issue, existing, body, options = {}) {
+        return existing === undefined
+            ? this.#created(`POST ${COMMENTS}`, { ...repo, issue_number: issue, body }, options)
+            : this.#created(COMMENT_UPDATE, { ...repo, comment_id: existing, body }, options);
+    }
+    /** `GET /repos/{owner}/{repo}/compare/{base}...{head}`: how `head` stands against `base`. */
+    async compare(repo, base, head, options = {}) {
+        // Only the order is needed: the smallest page of commits and files.
+        const call = rest(COMPARE, { ...repo, basehead: `${base}...${head}`, per_page: 1 });
+        return this.#calls.parse(await this.#calls.rest(call, options), Comparison, (c) => c, call, options);
+    }
+    /** A call whose answer is what it created (or updated): its id. */
+    async #created(route, parameters, options) {
+        const call = rest(route, parameters);
+        return this.#calls.parse(await this.#calls.rest(call, options), Created, (c) => c.id, call, options);
+    }
 }
 
 ;// CONCATENATED MODULE: ./src/github/deployment-record.ts
@@ -46119,13 +46194,6 @@ function commentBody(report, redact = (text) => text) {
 }
 
 ;// CONCATENATED MODULE: ./src/github/pr-comment.ts
-/**
- * The pull request comment's life in one run (contract v1.2, behaviour 14):
- * one walk of the comment pages to find this deployment's comment among the
- * token's own, then at most two writes: create or update when the
- * deployment is found or created, and one update at the end. A comment by
- * anyone else is never edited, whatever it carries.
- */
 
 
 /** The most writes a run makes to its comment. */
@@ -46423,7 +46491,7 @@ function readRunnerEvent(env) {
  * run from the event, reads the GitHub inputs, runs the pipeline with the
  * GitHub hooks the inputs ask for, then fails the step or not, and writes
  * the job summary the pipeline returns. @actions/github (Octokit) is loaded
- * only by the first GitHub API call (src/github/api.ts), so a run that uses
+ * only by the first GitHub API call (src/github/calls.ts), so a run that uses
  * no GitHub feature starts without it.
  */
 

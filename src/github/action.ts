@@ -4,7 +4,7 @@
  * run from the event, reads the GitHub inputs, runs the pipeline with the
  * GitHub hooks the inputs ask for, then fails the step or not, and writes
  * the job summary the pipeline returns. @actions/github (Octokit) is loaded
- * only by the first GitHub API call (src/github/api.ts), so a run that uses
+ * only by the first GitHub API call (src/github/calls.ts), so a run that uses
  * no GitHub feature starts without it.
  */
 import * as core from '@actions/core';

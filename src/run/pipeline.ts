@@ -74,19 +74,12 @@ export class RunRecord {
   /** The adapter was told the deployment was found or created: it is told how the run ends. */
   reported = false;
   readonly #setOutputs: (outputs: Outputs) => void;
-  /**
-   * The summary names the source of the deployment found, not the plan's: a
-   * run that looks a deployment up by name (`status`) reads its plan with a
-   * placeholder source.
-   */
+  /** The summary names the found deployment's source (`status` reads a placeholder one). */
   readonly #sourceFromDeployment: boolean;
 
-  constructor(
-    setOutputs: (outputs: Outputs) => void,
-    options: { sourceFromDeployment?: boolean } = {},
-  ) {
+  constructor(setOutputs: (outputs: Outputs) => void, { sourceFromDeployment = false } = {}) {
     this.#setOutputs = setOutputs;
-    this.#sourceFromDeployment = options.sourceFromDeployment ?? false;
+    this.#sourceFromDeployment = sourceFromDeployment;
   }
 
   /** Whether the deployment is live now, and how. */
