@@ -40710,12 +40710,10 @@ function readConfigFile(raw, workspace) {
         text = (0,bounded_read/* readBounded */.CB)(file, { cap: CONFIG_FILE_CAP });
     }
     catch (error) {
+        // Its message names the cap ("it is larger than 1 MiB") or the deadline.
         if (!(error instanceof bounded_read/* BoundedReadError */.uu))
             throw error;
-        const limit = error.reason === 'too-large'
-            ? ` (a config file may hold ${(0,bounded_read/* formatSize */.Xq)(CONFIG_FILE_CAP)})`
-            : '';
-        fail(`file '${raw}' cannot be read: ${error.message}${limit}`);
+        fail(`file '${raw}' cannot be read: ${error.message}`);
     }
     return raw.toLowerCase().endsWith('.json') ? parseJsonText(text) : parseYamlText(text);
 }
@@ -41499,9 +41497,9 @@ class Reading {
             return this.sources.readFile(path, cap);
         }
         catch (error) {
+            // Its message names the cap ("it is larger than 1 MiB") or the deadline.
             if (error instanceof bounded_read/* BoundedReadError */.uu) {
-                const limit = error.reason === 'too-large' ? ` (--${option} reads at most ${(0,bounded_read/* formatSize */.Xq)(cap)})` : '';
-                this.problems.push(`--${option} ${path}: cannot read it: ${error.message}${limit}`);
+                this.problems.push(`--${option} ${path}: cannot read it: ${error.message}`);
                 return undefined;
             }
             const code = error?.code;
@@ -46888,7 +46886,6 @@ async function main(world) {
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
 /* harmony export */   CB: () => (/* binding */ readBounded),
 /* harmony export */   D6: () => (/* binding */ MIB),
-/* harmony export */   Xq: () => (/* binding */ formatSize),
 /* harmony export */   nH: () => (/* binding */ KIB),
 /* harmony export */   uu: () => (/* binding */ BoundedReadError)
 /* harmony export */ });

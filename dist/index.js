@@ -42532,12 +42532,10 @@ function readConfigFile(raw, workspace) {
         text = readBounded(file, { cap: CONFIG_FILE_CAP });
     }
     catch (error) {
+        // Its message names the cap ("it is larger than 1 MiB") or the deadline.
         if (!(error instanceof BoundedReadError))
             throw error;
-        const limit = error.reason === 'too-large'
-            ? ` (a config file may hold ${formatSize(CONFIG_FILE_CAP)})`
-            : '';
-        fail(`file '${raw}' cannot be read: ${error.message}${limit}`);
+        fail(`file '${raw}' cannot be read: ${error.message}`);
     }
     return raw.toLowerCase().endsWith('.json') ? parseJsonText(text) : parseYamlText(text);
 }

@@ -3,7 +3,7 @@
  * by an option, within their caps), and the `Reading` that gathers the values
  * read from them and every problem found.
  */
-import { BoundedReadError, formatSize, KIB, MIB } from '../inputs/bounded-read.js';
+import { BoundedReadError, KIB, MIB } from '../inputs/bounded-read.js';
 import type { InputName } from '../inputs/declared.js';
 
 export type Environment = Readonly<Record<string, string | undefined>>;
@@ -49,10 +49,9 @@ export class Reading {
     try {
       return this.sources.readFile(path, cap);
     } catch (error) {
+      // Its message names the cap ("it is larger than 1 MiB") or the deadline.
       if (error instanceof BoundedReadError) {
-        const limit =
-          error.reason === 'too-large' ? ` (--${option} reads at most ${formatSize(cap)})` : '';
-        this.problems.push(`--${option} ${path}: cannot read it: ${error.message}${limit}`);
+        this.problems.push(`--${option} ${path}: cannot read it: ${error.message}`);
         return undefined;
       }
       const code = (error as NodeJS.ErrnoException | undefined)?.code;

@@ -35,7 +35,7 @@ const CHUNK = 64 * KIB;
 const PAUSE_MS = 10;
 
 /** `cap` as a person reads it: `64 KiB`, `1 MiB`. */
-export function formatSize(bytes: number): string {
+function formatSize(bytes: number): string {
   if (bytes >= MIB && bytes % MIB === 0) return `${bytes / MIB} MiB`;
   if (bytes >= KIB && bytes % KIB === 0) return `${bytes / KIB} KiB`;
   return `${bytes} bytes`;

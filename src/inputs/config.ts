@@ -8,7 +8,7 @@ import { existsSync, realpathSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { parse as parseYaml } from 'yaml';
 import { z } from 'zod';
-import { BoundedReadError, formatSize, MIB, readBounded } from './bounded-read.js';
+import { BoundedReadError, MIB, readBounded } from './bounded-read.js';
 import { fail } from './errors.js';
 import {
   SecretReferenceSchema,
@@ -73,7 +73,7 @@ function workspaceFile(raw: string, workspace: string): string {
 }
 
 /** The most a config file may hold: far more than any config, far less than a runner's memory. */
-export const CONFIG_FILE_CAP = MIB;
+const CONFIG_FILE_CAP = MIB;
 
 function readConfigFile(raw: string, workspace: string): unknown {
   const file = workspaceFile(raw, workspace);
@@ -81,12 +81,9 @@ function readConfigFile(raw: string, workspace: string): unknown {
   try {
     text = readBounded(file, { cap: CONFIG_FILE_CAP });
   } catch (error) {
+    // Its message names the cap ("it is larger than 1 MiB") or the deadline.
     if (!(error instanceof BoundedReadError)) throw error;
-    const limit =
-      error.reason === 'too-large'
-        ? ` (a config file may hold ${formatSize(CONFIG_FILE_CAP)})`
-        : '';
-    fail(`file '${raw}' cannot be read: ${error.message}${limit}`);
+    fail(`file '${raw}' cannot be read: ${error.message}`);
   }
   return raw.toLowerCase().endsWith('.json') ? parseJsonText(text) : parseYamlText(text);
 }
