@@ -29246,7 +29246,7 @@ const LINE_BREAK_KEPT = /(\r\n|[\n\r\u0085\u2028\u2029])/;
  */
 const UNSAFE_IN_A_LINE = /[\u0000-\u001f\u007f-\u009f\u2028\u2029\u200e\u200f\u202a-\u202e\u2066-\u2069]/g;
 /** The same, a run of them at a time, for text flattened to one line. */
-const characters_UNSAFE_RUN_IN_A_LINE = /[\u0000-\u001f\u007f-\u009f\u2028\u2029\u200e\u200f\u202a-\u202e\u2066-\u2069]+/g;
+const UNSAFE_RUN_IN_A_LINE = /[\u0000-\u001f\u007f-\u009f\u2028\u2029\u200e\u200f\u202a-\u202e\u2066-\u2069]+/g;
 /**
  * What an input on one line refuses (`name`, ids, a ref): C0 and DEL, line
  * breaks included. C1 and the separators are accepted, as they always were:
@@ -39440,10 +39440,10 @@ class DeploymentVetting {
     vet(deployment) {
         const url = this.#url(deployment);
         const commit = this.#commit(deployment);
-        if (url === deployment.source_config.custom_url) {
-            if (commit === deployment.source_revision_config.repo_commit_sha)
-                return deployment;
-        }
+        const unchanged = url === deployment.source_config.custom_url &&
+            commit === deployment.source_revision_config.repo_commit_sha;
+        if (unchanged)
+            return deployment;
         return {
             ...deployment,
             source_config: { ...deployment.source_config, custom_url: url },
@@ -40007,18 +40007,19 @@ async function waitUntilLive(initial, goal, options, dependencies) {
 
 
 const DEFAULT_PACE = { retry: DEFAULT_RETRY_POLICY, wait: DEFAULT_WAIT };
-/** A positive number of milliseconds under `limit` in `text`, else `limit`. */
-function shorter(text, limit) {
+/**
+ * The milliseconds a test-only variable asks for, never more than `limit`:
+ * `limit` itself when the text is not a positive number (unset, empty, a word).
+ */
+function shortenedMs(text, limit) {
     const wanted = Number(text);
-    return text !== undefined && text.trim() !== '' && Number.isFinite(wanted) && wanted > 0
-        ? Math.min(wanted, limit)
-        : limit;
+    return Number.isFinite(wanted) && wanted > 0 ? Math.min(wanted, limit) : limit;
 }
 /** The pace an environment (the process's, as the adapter hands it over) asks for. */
 function paceFrom(env) {
-    const retryDelayMs = shorter(env.DEPLOY_AGENT_RETRY_DELAY_MS, DEFAULT_RETRY_POLICY.initialDelayMs);
+    const retryDelayMs = shortenedMs(env.DEPLOY_AGENT_RETRY_DELAY_MS, DEFAULT_RETRY_POLICY.initialDelayMs);
     const scale = retryDelayMs / DEFAULT_RETRY_POLICY.initialDelayMs;
-    const pollMs = shorter(env.DEPLOY_AGENT_POLL_INTERVAL_MS, DEFAULT_WAIT.maxIntervalMs);
+    const pollMs = shortenedMs(env.DEPLOY_AGENT_POLL_INTERVAL_MS, DEFAULT_WAIT.maxIntervalMs);
     return {
         retry: {
             ...DEFAULT_RETRY_POLICY,
@@ -40057,11 +40058,14 @@ function paceFrom(env) {
 
 /** Zero width: breaks a mention, an issue reference or an autolink, and shows nothing. */
 const ZWSP = '\u200b';
+/** `text` cut to `max` characters, the last one `…` when cut. */
+function cut(text, max) {
+    const characters = [...text];
+    return characters.length > max ? `${characters.slice(0, max - 1).join('')}…` : text;
+}
 /** `value` on one line (controls and breaks as one space), cut to `max` characters with `…`. */
 function oneLine(value, max = Infinity) {
-    const flat = value.replace(characters_UNSAFE_RUN_IN_A_LINE, ' ');
-    const characters = [...flat];
-    return characters.length > max ? `${characters.slice(0, max - 1).join('')}…` : flat;
+    return cut(value.replace(UNSAFE_RUN_IN_A_LINE, ' '), max);
 }
 /** What GitHub would link in rendered text, each made inert by a zero-width space. */
 function inert(text) {
@@ -40074,7 +40078,7 @@ function inert(text) {
 // ---- plain text: deployment statuses and descriptions --------------------------------------------
 /** A description or status text: one line, trimmed, at most `max` characters. GitHub shows it as is. */
 function plainLine(value, max) {
-    return oneLine(value.replace(UNSAFE_RUN_IN_A_LINE, ' ').trim(), max);
+    return cut(oneLine(value).trim(), max);
 }
 // ---- Markdown: the pull request comment ---------------------------------------------------------
 /**

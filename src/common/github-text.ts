@@ -22,11 +22,15 @@ import { LINE_BREAK, UNSAFE_RUN_IN_A_LINE } from './characters.js';
 /** Zero width: breaks a mention, an issue reference or an autolink, and shows nothing. */
 const ZWSP = '\u200b';
 
+/** `text` cut to `max` characters, the last one `…` when cut. */
+function cut(text: string, max: number): string {
+  const characters = [...text];
+  return characters.length > max ? `${characters.slice(0, max - 1).join('')}…` : text;
+}
+
 /** `value` on one line (controls and breaks as one space), cut to `max` characters with `…`. */
-export function oneLine(value: string, max = Infinity): string {
-  const flat = value.replace(UNSAFE_RUN_IN_A_LINE, ' ');
-  const characters = [...flat];
-  return characters.length > max ? `${characters.slice(0, max - 1).join('')}…` : flat;
+function oneLine(value: string, max = Infinity): string {
+  return cut(value.replace(UNSAFE_RUN_IN_A_LINE, ' '), max);
 }
 
 /** What GitHub would link in rendered text, each made inert by a zero-width space. */
@@ -42,7 +46,7 @@ function inert(text: string): string {
 
 /** A description or status text: one line, trimmed, at most `max` characters. GitHub shows it as is. */
 export function plainLine(value: string, max: number): string {
-  return oneLine(value.replace(UNSAFE_RUN_IN_A_LINE, ' ').trim(), max);
+  return cut(oneLine(value).trim(), max);
 }
 
 // ---- Markdown: the pull request comment ---------------------------------------------------------

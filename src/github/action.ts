@@ -15,7 +15,7 @@ import { SENSITIVE_INPUT_NAMES } from '../inputs/declared.js';
 import { InputError, type InputProblem } from '../inputs/errors.js';
 import { readPlan, type InputReader } from '../inputs/read-plan.js';
 import type { RunDescription } from '../inputs/run-description.js';
-import { paceFrom } from '../run/pace.js';
+import { paceFrom, shortenedMs } from '../run/pace.js';
 import { pipeline } from '../run/pipeline.js';
 import type { OutputName, Outputs } from '../run/report.js';
 import { summaryHtml } from '../run/report.js';
@@ -90,8 +90,7 @@ async function writeSummary(html: string, log: Logger): Promise<void> {
  * (`DEPLOY_AGENT_GITHUB_BUDGET_MS`); it can never exceed the contract's 15 s.
  */
 function gitHubBudgetMs(env: NodeJS.ProcessEnv): number {
-  const wanted = Number(env.DEPLOY_AGENT_GITHUB_BUDGET_MS);
-  return Number.isFinite(wanted) && wanted > 0 ? Math.min(wanted, RUN_BUDGET_MS) : RUN_BUDGET_MS;
+  return shortenedMs(env.DEPLOY_AGENT_GITHUB_BUDGET_MS, RUN_BUDGET_MS);
 }
 
 /** The variable the runner gives an input in, as `core.getInput` reads it. */

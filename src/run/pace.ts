@@ -20,22 +20,23 @@ export interface Pace {
 
 export const DEFAULT_PACE: Pace = { retry: DEFAULT_RETRY_POLICY, wait: DEFAULT_WAIT };
 
-/** A positive number of milliseconds under `limit` in `text`, else `limit`. */
-function shorter(text: string | undefined, limit: number): number {
+/**
+ * The milliseconds a test-only variable asks for, never more than `limit`:
+ * `limit` itself when the text is not a positive number (unset, empty, a word).
+ */
+export function shortenedMs(text: string | undefined, limit: number): number {
   const wanted = Number(text);
-  return text !== undefined && text.trim() !== '' && Number.isFinite(wanted) && wanted > 0
-    ? Math.min(wanted, limit)
-    : limit;
+  return Number.isFinite(wanted) && wanted > 0 ? Math.min(wanted, limit) : limit;
 }
 
 /** The pace an environment (the process's, as the adapter hands it over) asks for. */
 export function paceFrom(env: Readonly<Record<string, string | undefined>>): Pace {
-  const retryDelayMs = shorter(
+  const retryDelayMs = shortenedMs(
     env.DEPLOY_AGENT_RETRY_DELAY_MS,
     DEFAULT_RETRY_POLICY.initialDelayMs,
   );
   const scale = retryDelayMs / DEFAULT_RETRY_POLICY.initialDelayMs;
-  const pollMs = shorter(env.DEPLOY_AGENT_POLL_INTERVAL_MS, DEFAULT_WAIT.maxIntervalMs);
+  const pollMs = shortenedMs(env.DEPLOY_AGENT_POLL_INTERVAL_MS, DEFAULT_WAIT.maxIntervalMs);
   return {
     retry: {
       ...DEFAULT_RETRY_POLICY,

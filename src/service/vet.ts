@@ -30,9 +30,10 @@ export class DeploymentVetting {
   vet(deployment: Deployment): Deployment {
     const url = this.#url(deployment);
     const commit = this.#commit(deployment);
-    if (url === deployment.source_config.custom_url) {
-      if (commit === deployment.source_revision_config.repo_commit_sha) return deployment;
-    }
+    const unchanged =
+      url === deployment.source_config.custom_url &&
+      commit === deployment.source_revision_config.repo_commit_sha;
+    if (unchanged) return deployment;
     return {
       ...deployment,
       source_config: { ...deployment.source_config, custom_url: url },

@@ -3,7 +3,7 @@
  * shorten them (never lengthen them, never change the attempts or the deadlines).
  */
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_PACE, paceFrom } from '../../src/run/pace.ts';
+import { DEFAULT_PACE, paceFrom, shortenedMs } from '../../src/run/pace.ts';
 import { DEFAULT_RETRY_POLICY } from '../../src/service/retry.ts';
 import { DEFAULT_WAIT } from '../../src/run/wait.ts';
 
@@ -57,5 +57,15 @@ describe('a shorter pace for tests', () => {
       ...DEFAULT_WAIT,
       maxIntervalMs: 5_000,
     });
+  });
+});
+
+describe("shortenedMs, shared with the GitHub side's test budget", () => {
+  it('takes a positive number under the limit, and the limit for anything else', () => {
+    expect(shortenedMs('1500', 15_000)).toBe(1_500);
+    expect(shortenedMs('60000', 15_000)).toBe(15_000);
+    for (const text of [undefined, '', ' ', '0', '-3', 'NaN', 'Infinity', 'soon']) {
+      expect(shortenedMs(text, 15_000)).toBe(15_000);
+    }
   });
 });
