@@ -6,6 +6,7 @@
  * output is still what the build wrote.
  *
  *   node script/build-record.mjs write    record dist/ as built from the tree as it is now
+ *                                         (and keep it in BUILD_CACHE_DIR when set)
  *   node script/build-record.mjs check    exit 0 when dist/ is current, 1 when not (says why)
  *   node script/build-record.mjs ensure   `npm run build` only when dist/ is not current
  *
@@ -94,13 +95,19 @@ export function whyStale(root) {
   if (record?.inputs !== inputsHash(root)) {
     return 'src/ or the build files changed since dist/ was built';
   }
-  for (const name of OUTPUTS) {
-    if (!existsSync(path.join(dist, name))) return `dist/${name} is missing`;
-    if (record.outputs?.[name] !== sha256(readFileSync(path.join(dist, name)))) {
-      return `dist/${name} is not what the build wrote`;
-    }
-  }
-  return undefined;
+  const wrong = unlikeRecord(dist, record);
+  if (wrong === undefined) return undefined;
+  return existsSync(path.join(dist, wrong))
+    ? `dist/${wrong} is not what the build wrote`
+    : `dist/${wrong} is missing`;
+}
+
+/** The first output in `directory` missing or not as `record` says the build wrote it. */
+function unlikeRecord(directory, record) {
+  return OUTPUTS.find((name) => {
+    const file = path.join(directory, name);
+    return !existsSync(file) || record.outputs?.[name] !== sha256(readFileSync(file));
+  });
 }
 
 /** The cache folder of the tree's inputs, when BUILD_CACHE_DIR is set. */
@@ -117,8 +124,7 @@ export function restore(root, env = process.env) {
   const folder = cacheFolder(root, env);
   if (folder === undefined || !existsSync(path.join(folder, RECORD))) return false;
   const record = JSON.parse(readFileSync(path.join(folder, RECORD), 'utf8'));
-  const cached = outputHashes(folder);
-  if (OUTPUTS.some((name) => record.outputs?.[name] !== cached[name])) return false;
+  if (unlikeRecord(folder, record) !== undefined) return false;
   const dist = path.join(root, 'dist');
   mkdirSync(dist, { recursive: true });
   for (const name of [...OUTPUTS, RECORD])
@@ -151,16 +157,17 @@ export function ensure(root, say = (line) => console.error(line)) {
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
   const root = process.cwd();
   const command = process.argv[2];
-  if (command === 'write') writeRecord(root);
-  else if (command === 'ensure') ensure(root);
+  if (command === 'write') {
+    writeRecord(root);
+    store(root);
+  } else if (command === 'ensure') ensure(root);
   else if (command === 'restore') process.exit(restore(root) ? 0 : 1);
-  else if (command === 'store') store(root);
   else if (command === 'check') {
     const why = whyStale(root);
     if (why !== undefined) console.error(`dist/ is not current: ${why}`);
     process.exit(why === undefined ? 0 : 1);
   } else {
-    console.error('usage: node script/build-record.mjs write|check|ensure|restore|store');
+    console.error('usage: node script/build-record.mjs write|check|ensure|restore');
     process.exit(2);
   }
 }

@@ -28,7 +28,6 @@ mkdir -p dist
 for name in index.js cli.js; do cat src/*.ts > "dist/$name"; done
 for name in licenses.txt cli-licenses.txt package.json; do echo "$name" > "dist/$name"; done
 node script/build-record.mjs write
-node script/build-record.mjs store
 `;
 
 let tree: string;
