@@ -43,7 +43,7 @@ describe('readBounded', () => {
     expect(error.message).toBe('it is larger than 1 KiB');
   });
 
-  it('stops an endless FIFO at the cap, at once', () => {
+  it('stops an endless FIFO at the cap rather than reading on', () => {
     const fifo = endlessFifo();
     try {
       expect(failure(() => readBounded(fifo.path, { cap: 64 * KIB })).reason).toBe('too-large');
