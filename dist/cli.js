@@ -893,7 +893,7 @@ __webpack_unused_export__ = {
   redirect: __nccwpck_require__(1514),
   retry: __nccwpck_require__(2026),
   dump: __nccwpck_require__(8060),
-  dns: __nccwpck_require__(2760)
+  dns: __nccwpck_require__(379)
 }
 
 __webpack_unused_export__ = buildConnector
@@ -10325,7 +10325,7 @@ module.exports = RetryHandler
 
 /***/ }),
 
-/***/ 2760:
+/***/ 379:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
@@ -29077,7 +29077,7 @@ __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __we
 /* harmony import */ var node_url__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(3136);
 /* harmony import */ var node_url__WEBPACK_IMPORTED_MODULE_2___default = /*#__PURE__*/__nccwpck_require__.n(node_url__WEBPACK_IMPORTED_MODULE_2__);
 /* harmony import */ var _inputs_bounded_read_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(4033);
-/* harmony import */ var _main_js__WEBPACK_IMPORTED_MODULE_4__ = __nccwpck_require__(379);
+/* harmony import */ var _main_js__WEBPACK_IMPORTED_MODULE_4__ = __nccwpck_require__(9582);
 /** The command's entry (dist/cli.js, the package's bin): wires the process to `main`, nothing else. */
 
 
@@ -29129,7 +29129,7 @@ __webpack_async_result__();
 
 /***/ }),
 
-/***/ 379:
+/***/ 9582:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -40841,6 +40841,69 @@ function parseHeaders(raw) {
     return Object.fromEntries(headers);
 }
 
+;// CONCATENATED MODULE: ./src/inputs/declare.ts
+/**
+ * How an input is declared, and the one reader of any set of declared
+ * inputs: the core's (declared.ts), the GitHub Action's own
+ * (src/github/inputs.ts), and each entry's set made of them. Reading a set
+ * reads, defaults and parses every input in one pass and reports every bad
+ * one in one `InputError`, before any request.
+ */
+
+
+function input(parse, options = {}) {
+    return { parse, sensitive: options.sensitive ?? false, default: options.default };
+}
+/** The names of a set, in its order. */
+function namesOf(declarations) {
+    return Object.keys(declarations);
+}
+/** The inputs of a set whose raw text is masked before it is even parsed. */
+function sensitiveNames(declarations) {
+    return namesOf(declarations).filter((name) => declarations[name]?.sensitive === true);
+}
+/** The text an input has when it is not given: its default, or `''` for a required one. */
+function defaultText(declared, run) {
+    const fallback = declared.default ?? '';
+    return typeof fallback === 'string' ? fallback : (run[fallback.run] ?? '');
+}
+/** A zod schema for one input: its parser's `Invalid` becomes an issue. */
+function inputSchema(declared, run) {
+    return schemas_string().transform((raw, context) => {
+        try {
+            return declared.parse(raw, run);
+        }
+        catch (error) {
+            if (!(error instanceof Invalid))
+                throw error;
+            context.addIssue({ code: 'custom', message: error.message });
+            return NEVER;
+        }
+    });
+}
+/** Every input of a set parsed on its own; an issue's path is the input's name. */
+function declarationsSchema(declarations, run) {
+    return object(Object.fromEntries(Object.entries(declarations).map(([name, declared]) => [name, inputSchema(declared, run)])));
+}
+/**
+ * Reads every input of a set, each on its own. Throws one `InputError`
+ * naming every bad input, in the set's order.
+ */
+function readInputs(declarations, read, run) {
+    const raw = Object.fromEntries(namesOf(declarations).map((name) => [
+        name,
+        read(name) ?? defaultText(declarations[name], run),
+    ]));
+    const result = declarationsSchema(declarations, run).safeParse(raw);
+    if (!result.success) {
+        throw new InputError(result.error.issues.map((issue) => ({
+            input: String(issue.path[0] ?? 'inputs'),
+            problem: issue.message,
+        })));
+    }
+    return result.data;
+}
+
 ;// CONCATENATED MODULE: ./src/inputs/secrets.ts
 /**
  * The `secrets` input: `NAME=value` lines (split at the first `=`, blank
@@ -40915,11 +40978,11 @@ function parseSecrets(raw) {
 
 ;// CONCATENATED MODULE: ./src/inputs/declared.ts
 /**
- * The inputs action.yml declares, once: each input's name, in action.yml's
- * order, with its parser and its default. `INPUT_NAMES`, `InputName`, the
- * inputs masked before they are parsed, the defaults, and the keys of the zod
- * object that parses them all come from this one record
- * (test/repo/contract.test.ts checks it against action.yml and the README).
+ * The core's inputs, declared once (declare.ts says how): each input's name,
+ * in action.yml's order, with its parser and its default. `INPUT_NAMES`,
+ * `InputName`, the inputs masked before they are parsed and the parsed
+ * values' type come from this one record (test/repo/contract.test.ts checks
+ * each entry's set, these and its own, against its action.yml).
  */
 
 
@@ -40927,14 +40990,11 @@ function parseSecrets(raw) {
 
 
 
-
-function input(parse, options = {}) {
-    return { parse, sensitive: options.sensitive ?? false, default: options.default };
-}
 /** `repository`, or the run's own when given empty. */
 function parseRepositoryInput(raw, run) {
     return unlessEmpty(parseRepository)(raw === '' ? (run.repository ?? '') : raw);
 }
+/** The core's inputs: every entry's set shares them (the deploy step's declares them all). */
 const INPUTS = {
     'api-url': input(parseApiUrl),
     'api-key': input(parseApiKey, { sensitive: true, default: '' }),
@@ -40957,33 +41017,9 @@ const INPUTS = {
     'dashboard-url': input(unlessEmpty(parseDashboardUrl), { default: '' }),
 };
 /** The names of every input, in action.yml's order. */
-const INPUT_NAMES = Object.keys(INPUTS);
+const INPUT_NAMES = namesOf(INPUTS);
 /** Inputs whose raw text is masked before it is even parsed. */
-const SENSITIVE_INPUT_NAMES = INPUT_NAMES.filter((name) => INPUTS[name].sensitive);
-/** The text an input has when it is not given: its default, or `''` for a required one. */
-function defaultText(name, run) {
-    const fallback = INPUTS[name].default ?? '';
-    return typeof fallback === 'string' ? fallback : (run[fallback.run] ?? '');
-}
-/** A zod schema for one input: its parser's `Invalid` becomes an issue. */
-function inputSchema(parse) {
-    return schemas_string().transform((raw, context) => {
-        try {
-            return parse(raw);
-        }
-        catch (error) {
-            if (!(error instanceof Invalid))
-                throw error;
-            context.addIssue({ code: 'custom', message: error.message });
-            return NEVER;
-        }
-    });
-}
-/** Every input parsed on its own; an issue's path is the input's name. */
-function inputsSchema(run) {
-    const shape = Object.fromEntries(INPUT_NAMES.map((name) => [name, inputSchema((raw) => INPUTS[name].parse(raw, run))]));
-    return object(shape);
-}
+const SENSITIVE_INPUT_NAMES = sensitiveNames(INPUTS);
 
 ;// CONCATENATED MODULE: ./src/cli/wording.ts
 /** How a remedy names what the user gives: the command's options and variables. */
@@ -41008,15 +41044,6 @@ const COMMAND_DESCRIPTIONS = {
 };
 
 ;// CONCATENATED MODULE: ./src/cli/options.ts
-/**
- * The command's options, generated from the declared inputs (`INPUTS`): each
- * input of the action is `--name` with the variable `DEPLOY_NAME` and its
- * declared default, and its description is action.yml's, so that the action,
- * the command and the help cannot disagree (test/cli/contract.test.ts checks
- * them against action.yml). A new input is a `--value` option by itself;
- * the only hand-written part is the inputs that reach the command otherwise
- * (`INPUT_SHAPES`): flags, and secrets, which never sit on a command line.
- */
 
 
 const COMMANDS = ['deploy', 'status'];
@@ -41319,7 +41346,7 @@ function withoutTrailingLineBreak(text) {
     return text;
 }
 /** Reads each of `command`'s options in `table` (given, else its variable) into `reading`. */
-function readInputs(given, command, table, reading) {
+function option_values_readInputs(given, command, table, reading) {
     const { env } = reading.sources;
     for (const spec of table) {
         if (!spec.commands.includes(command))
@@ -41573,7 +41600,7 @@ function readInvocation(args, sources) {
         return { kind: 'help', command: first };
     if (reading.problems.length > 0)
         throw new UsageError(reading.problems);
-    readInputs(given, first, table, reading);
+    option_values_readInputs(given, first, table, reading);
     if (reading.problems.length > 0)
         throw new UsageError(reading.problems);
     return {
@@ -45271,31 +45298,23 @@ function buildPlan(inputs, run) {
 
 ;// CONCATENATED MODULE: ./src/inputs/read-plan.ts
 /**
- * Every input of action.yml is read here, once, into one typed plan. Nothing
- * here sends a request: a bad input fails the step before the first one.
+ * The core's inputs read into one typed plan. Nothing here sends a request:
+ * a bad input fails the step before the first one.
  *
- * The inputs, their parsers and defaults are listed in declared.ts; the plan
- * is assembled, and the inputs checked against each other, in build-plan.ts;
- * its types are in plan.ts.
+ * The inputs, their parsers and defaults are listed in declared.ts and read
+ * by declare.ts's one reader; the plan is assembled, and the inputs checked
+ * against each other, in build-plan.ts; its types are in plan.ts.
  */
 
 
 
 /**
- * Reads and validates every input. Throws an `InputError` naming each bad
- * one: first every input that is wrong on its own, else every input that
- * does not fit the others.
+ * Reads and validates every core input. Throws an `InputError` naming each
+ * bad one: first every input that is wrong on its own, else every input
+ * that does not fit the others.
  */
 function readPlan(read, run) {
-    const raw = Object.fromEntries(INPUT_NAMES.map((name) => [name, read(name) ?? defaultText(name, run)]));
-    const result = inputsSchema(run).safeParse(raw);
-    if (!result.success) {
-        throw new InputError(result.error.issues.map((issue) => ({
-            input: String(issue.path[0] ?? 'inputs'),
-            problem: issue.message,
-        })));
-    }
-    return buildPlan(result.data, run);
+    return buildPlan(readInputs(INPUTS, read, run), run);
 }
 
 ;// CONCATENATED MODULE: ./src/run/dependencies.ts
@@ -45922,12 +45941,11 @@ class ServiceClient {
 
 ;// CONCATENATED MODULE: ./src/run/pipeline.ts
 /**
- * The run as a pipeline: inputs → plan → deploy → wait → report. Each step is
+ * The run as a pipeline: plan → deploy → wait → report. Each step is
  * a function that returns a value; what is known so far is kept in one
  * `RunRecord`, which sets the outputs as soon as they are known and is what
  * the job summary is written from, whether the run succeeded or not.
  */
-
 
 
 
@@ -45960,7 +45978,8 @@ class RunRecord {
     #setOutputs;
     /** The summary names the found deployment's source (`status` reads a placeholder one). */
     #sourceFromDeployment;
-    constructor(setOutputs, { sourceFromDeployment = false } = {}) {
+    constructor(plan, setOutputs, { sourceFromDeployment = false } = {}) {
+        this.plan = plan;
         this.#setOutputs = setOutputs;
         this.#sourceFromDeployment = sourceFromDeployment;
     }
@@ -45982,14 +46001,14 @@ class RunRecord {
         this.#setOutputs(outputsOf(this.result, this.deployment, {
             live: this.liveness?.live === true,
             drift: this.goal?.drift ?? [],
-        }, this.plan?.dashboardUrl));
+        }, this.plan.dashboardUrl));
     }
     /** The run in the core's words, for the adapter's progress hooks. */
     report(stage, waitingFor) {
         const { plan, result, deployment, goal } = this;
         const verdict = this.liveness;
         return {
-            name: plan?.name ?? '',
+            name: plan.name,
             stage,
             id: deployment?.id,
             status: deployment?.status,
@@ -46002,9 +46021,7 @@ class RunRecord {
             failure: this.failure,
             drift: goal?.drift ?? [],
             url: deployment?.source_config.custom_url ?? undefined,
-            dashboardUrl: plan === undefined || deployment === undefined
-                ? undefined
-                : dashboardUrlOf(plan.dashboardUrl, deployment),
+            dashboardUrl: deployment === undefined ? undefined : dashboardUrlOf(plan.dashboardUrl, deployment),
         };
     }
     /** How the run ended, for the last report. */
@@ -46034,10 +46051,8 @@ class RunRecord {
         if (!(error instanceof ActionError) && error instanceof Error)
             this.stack = error.stack;
     }
-    /** What the job summary shows; undefined when the inputs could not be read. */
+    /** What the job summary shows; undefined when `status` found no deployment. */
     summary(commit) {
-        if (this.plan === undefined)
-            return undefined;
         if (this.#sourceFromDeployment && this.deployment === undefined)
             return undefined;
         const source = this.#sourceFromDeployment ? this.deployment?.source : undefined;
@@ -46142,9 +46157,7 @@ function waitingFor(goal, waits) {
         : `commit ${shortSha(goal.target.sha)} to be live`;
 }
 /** The steps of a run, each feeding the record; throws on any failure. */
-async function steps(io, record) {
-    const plan = readPlan(io.read, io.run);
-    record.plan = plan;
+async function steps(plan, io, record) {
     maskPlan(plan, io);
     const dependencies = dependenciesOf(plan, io);
     const result = await deploy(plan, dependencies);
@@ -46172,11 +46185,11 @@ async function steps(io, record) {
         io.logger.info(`${result.created ? 'created' : 'reused'} deployment '${plan.name}': ${deployment.id} (${untrusted(deployment.status)})`);
     }
 }
-/** Runs the action; never throws: how it ended is in the outcome. */
-async function pipeline(io) {
-    const record = new RunRecord(io.setOutputs);
+/** Deploys what the plan asks for; never throws: how it ended is in the outcome. */
+async function pipeline(plan, io) {
+    const record = new RunRecord(plan, io.setOutputs);
     try {
-        await steps(io, record);
+        await steps(plan, io, record);
     }
     catch (error) {
         record.failed(error, io.redact);
@@ -46215,22 +46228,17 @@ function statusReader(read) {
         return read(name);
     };
 }
-/** The reader and run a command's plan is read with. */
-function planSources(command, read, run) {
+/** Reads and checks every input of `command` without a request; throws the core's `InputError`. */
+function readCommandPlan(command, read, run) {
     // `status` has no --repository: the CI's slug must not be parsed as one.
     return command === 'status'
-        ? [statusReader(read), { ...run, repository: undefined }]
-        : [read, run];
-}
-/** Reads and checks every input of `command` without a request; throws the core's `InputError`. */
-function checkInputs(command, read, run) {
-    readPlan(...planSources(command, read, run));
+        ? readPlan(statusReader(read), { ...run, repository: undefined })
+        : readPlan(read, run);
 }
 /** `deploy-agent status`: the deployment named exactly `name`, reported as `deploy` would. */
-async function core_status(io) {
-    const record = new RunRecord(io.setOutputs, { sourceFromDeployment: true });
+async function core_status(plan, io) {
+    const record = new RunRecord(plan, io.setOutputs, { sourceFromDeployment: true });
     try {
-        const plan = (record.plan = readPlan(io.read, io.run));
         maskPlan(plan, io);
         const dependencies = dependenciesOf(plan, io);
         const found = await inGroup(dependencies)(`Looking for deployment '${plan.name}'`, async () => pickOne(await dependencies.service.findByName(plan.name), plan.name, io.logger));
@@ -46267,12 +46275,9 @@ async function core_status(io) {
     const { failure, stack } = record;
     return { failure, stack, summary: record.summary(io.run.commit) };
 }
-/** Runs `command` through the core; never throws: how it ended is in the outcome. */
-function runCommand(command, io) {
-    if (command === 'deploy')
-        return pipeline(io);
-    const [read, run] = planSources(command, io.read, io.run);
-    return core_status({ ...io, read, run });
+/** Runs `command`'s plan through the core; never throws: how it ended is in the outcome. */
+function runCommand(command, plan, io) {
+    return command === 'deploy' ? pipeline(plan, io) : core_status(plan, io);
 }
 
 ;// CONCATENATED MODULE: ./src/cli/help.ts
@@ -46785,8 +46790,9 @@ async function main_runCommand(request, world) {
     const run = runDescription(ci, world.cwd);
     const read = (name) => request.inputs[name];
     const written = { outputs: {} };
+    let plan;
     try {
-        checkInputs(request.command, read, run);
+        plan = readCommandPlan(request.command, read, run);
     }
     catch (error) {
         if (!(error instanceof InputError))
@@ -46810,8 +46816,7 @@ async function main_runCommand(request, world) {
     });
     let outcome;
     try {
-        outcome = await runCommand(request.command, {
-            read,
+        outcome = await runCommand(request.command, plan, {
             run,
             proxy: proxySettingsFrom(world.env),
             pace: paceFrom(world.env),

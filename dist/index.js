@@ -29215,7 +29215,7 @@ module.exports = {
 /***/ ((module, __unused_webpack___webpack_exports__, __nccwpck_require__) => {
 
 __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
-/* harmony import */ var _main_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(5095);
+/* harmony import */ var _main_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(1779);
 /** The action's entry: runs it, and nothing else. */
 
 await (0,_main_js__WEBPACK_IMPORTED_MODULE_0__/* .run */ .e)();
@@ -29225,3071 +29225,16 @@ __webpack_async_result__();
 
 /***/ }),
 
-/***/ 5095:
+/***/ 1779:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
 // EXPORTS
 __nccwpck_require__.d(__webpack_exports__, {
-  e: () => (/* reexport */ run)
+  e: () => (/* binding */ run)
 });
 
-// EXTERNAL MODULE: external "os"
-var external_os_ = __nccwpck_require__(857);
-;// CONCATENATED MODULE: ./node_modules/@actions/core/lib/utils.js
-// We use any as a valid input type
-/* eslint-disable @typescript-eslint/no-explicit-any */
-/**
- * Sanitizes an input into a string so it can be passed into issueCommand safely
- * @param input input to sanitize into a string
- */
-function utils_toCommandValue(input) {
-    if (input === null || input === undefined) {
-        return '';
-    }
-    else if (typeof input === 'string' || input instanceof String) {
-        return input;
-    }
-    return JSON.stringify(input);
-}
-/**
- *
- * @param annotationProperties
- * @returns The command properties to send with the actual annotation command
- * See IssueCommandProperties: https://github.com/actions/runner/blob/main/src/Runner.Worker/ActionCommandManager.cs#L646
- */
-function toCommandProperties(annotationProperties) {
-    if (!Object.keys(annotationProperties).length) {
-        return {};
-    }
-    return {
-        title: annotationProperties.title,
-        file: annotationProperties.file,
-        line: annotationProperties.startLine,
-        endLine: annotationProperties.endLine,
-        col: annotationProperties.startColumn,
-        endColumn: annotationProperties.endColumn
-    };
-}
-//# sourceMappingURL=utils.js.map
-;// CONCATENATED MODULE: ./node_modules/@actions/core/lib/command.js
-
-
-/**
- * Issues a command to the GitHub Actions runner
- *
- * @param command - The command name to issue
- * @param properties - Additional properties for the command (key-value pairs)
- * @param message - The message to include with the command
- * @remarks
- * This function outputs a specially formatted string to stdout that the Actions
- * runner interprets as a command. These commands can control workflow behavior,
- * set outputs, create annotations, mask values, and more.
- *
- * Command Format:
- *   ::name key=value,key=value::message
- *
- * @example
- * ```typescript
- * // Issue a warning annotation
- * issueCommand('warning', {}, 'This is a warning message');
- * // Output: ::warning::This is a warning message
- *
- * // Set an environment variable
- * issueCommand('set-env', { name: 'MY_VAR' }, 'some value');
- * // Output: ::set-env name=MY_VAR::some value
- *
- * // Add a secret mask
- * issueCommand('add-mask', {}, 'secretValue123');
- * // Output: ::add-mask::secretValue123
- * ```
- *
- * @internal
- * This is an internal utility function that powers the public API functions
- * such as setSecret, warning, error, and exportVariable.
- */
-function command_issueCommand(command, properties, message) {
-    const cmd = new Command(command, properties, message);
-    process.stdout.write(cmd.toString() + external_os_.EOL);
-}
-function command_issue(name, message = '') {
-    command_issueCommand(name, {}, message);
-}
-const CMD_STRING = '::';
-class Command {
-    constructor(command, properties, message) {
-        if (!command) {
-            command = 'missing.command';
-        }
-        this.command = command;
-        this.properties = properties;
-        this.message = message;
-    }
-    toString() {
-        let cmdStr = CMD_STRING + this.command;
-        if (this.properties && Object.keys(this.properties).length > 0) {
-            cmdStr += ' ';
-            let first = true;
-            for (const key in this.properties) {
-                if (this.properties.hasOwnProperty(key)) {
-                    const val = this.properties[key];
-                    if (val) {
-                        if (first) {
-                            first = false;
-                        }
-                        else {
-                            cmdStr += ',';
-                        }
-                        cmdStr += `${key}=${escapeProperty(val)}`;
-                    }
-                }
-            }
-        }
-        cmdStr += `${CMD_STRING}${escapeData(this.message)}`;
-        return cmdStr;
-    }
-}
-function escapeData(s) {
-    return utils_toCommandValue(s)
-        .replace(/%/g, '%25')
-        .replace(/\r/g, '%0D')
-        .replace(/\n/g, '%0A');
-}
-function escapeProperty(s) {
-    return utils_toCommandValue(s)
-        .replace(/%/g, '%25')
-        .replace(/\r/g, '%0D')
-        .replace(/\n/g, '%0A')
-        .replace(/:/g, '%3A')
-        .replace(/,/g, '%2C');
-}
-//# sourceMappingURL=command.js.map
-;// CONCATENATED MODULE: external "crypto"
-const external_crypto_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("crypto");
-// EXTERNAL MODULE: external "fs"
-var external_fs_ = __nccwpck_require__(9896);
-;// CONCATENATED MODULE: ./node_modules/@actions/core/lib/file-command.js
-// For internal use, subject to change.
-// We use any as a valid input type
-/* eslint-disable @typescript-eslint/no-explicit-any */
-
-
-
-
-function file_command_issueFileCommand(command, message) {
-    const filePath = process.env[`GITHUB_${command}`];
-    if (!filePath) {
-        throw new Error(`Unable to find environment variable for file command ${command}`);
-    }
-    if (!external_fs_.existsSync(filePath)) {
-        throw new Error(`Missing file at path: ${filePath}`);
-    }
-    external_fs_.appendFileSync(filePath, `${utils_toCommandValue(message)}${external_os_.EOL}`, {
-        encoding: 'utf8'
-    });
-}
-function file_command_prepareKeyValueMessage(key, value) {
-    const delimiter = `ghadelimiter_${external_crypto_namespaceObject.randomUUID()}`;
-    const convertedValue = utils_toCommandValue(value);
-    // These should realistically never happen, but just in case someone finds a
-    // way to exploit uuid generation let's not allow keys or values that contain
-    // the delimiter.
-    if (key.includes(delimiter)) {
-        throw new Error(`Unexpected input: name should not contain the delimiter "${delimiter}"`);
-    }
-    if (convertedValue.includes(delimiter)) {
-        throw new Error(`Unexpected input: value should not contain the delimiter "${delimiter}"`);
-    }
-    return `${key}<<${delimiter}${external_os_.EOL}${convertedValue}${external_os_.EOL}${delimiter}`;
-}
-//# sourceMappingURL=file-command.js.map
-;// CONCATENATED MODULE: external "path"
-const external_path_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("path");
-// EXTERNAL MODULE: external "http"
-var external_http_ = __nccwpck_require__(8611);
-// EXTERNAL MODULE: external "https"
-var external_https_ = __nccwpck_require__(5692);
-;// CONCATENATED MODULE: ./node_modules/@actions/http-client/lib/proxy.js
-function getProxyUrl(reqUrl) {
-    const usingSsl = reqUrl.protocol === 'https:';
-    if (checkBypass(reqUrl)) {
-        return undefined;
-    }
-    const proxyVar = (() => {
-        if (usingSsl) {
-            return process.env['https_proxy'] || process.env['HTTPS_PROXY'];
-        }
-        else {
-            return process.env['http_proxy'] || process.env['HTTP_PROXY'];
-        }
-    })();
-    if (proxyVar) {
-        try {
-            return new DecodedURL(proxyVar);
-        }
-        catch (_a) {
-            if (!proxyVar.startsWith('http://') && !proxyVar.startsWith('https://'))
-                return new DecodedURL(`http://${proxyVar}`);
-        }
-    }
-    else {
-        return undefined;
-    }
-}
-function checkBypass(reqUrl) {
-    if (!reqUrl.hostname) {
-        return false;
-    }
-    const reqHost = reqUrl.hostname;
-    if (isLoopbackAddress(reqHost)) {
-        return true;
-    }
-    const noProxy = process.env['no_proxy'] || process.env['NO_PROXY'] || '';
-    if (!noProxy) {
-        return false;
-    }
-    // Determine the request port
-    let reqPort;
-    if (reqUrl.port) {
-        reqPort = Number(reqUrl.port);
-    }
-    else if (reqUrl.protocol === 'http:') {
-        reqPort = 80;
-    }
-    else if (reqUrl.protocol === 'https:') {
-        reqPort = 443;
-    }
-    // Format the request hostname and hostname with port
-    const upperReqHosts = [reqUrl.hostname.toUpperCase()];
-    if (typeof reqPort === 'number') {
-        upperReqHosts.push(`${upperReqHosts[0]}:${reqPort}`);
-    }
-    // Compare request host against noproxy
-    for (const upperNoProxyItem of noProxy
-        .split(',')
-        .map(x => x.trim().toUpperCase())
-        .filter(x => x)) {
-        if (upperNoProxyItem === '*' ||
-            upperReqHosts.some(x => x === upperNoProxyItem ||
-                x.endsWith(`.${upperNoProxyItem}`) ||
-                (upperNoProxyItem.startsWith('.') &&
-                    x.endsWith(`${upperNoProxyItem}`)))) {
-            return true;
-        }
-    }
-    return false;
-}
-function isLoopbackAddress(host) {
-    const hostLower = host.toLowerCase();
-    return (hostLower === 'localhost' ||
-        hostLower.startsWith('127.') ||
-        hostLower.startsWith('[::1]') ||
-        hostLower.startsWith('[0:0:0:0:0:0:0:1]'));
-}
-class DecodedURL extends URL {
-    constructor(url, base) {
-        super(url, base);
-        this._decodedUsername = decodeURIComponent(super.username);
-        this._decodedPassword = decodeURIComponent(super.password);
-    }
-    get username() {
-        return this._decodedUsername;
-    }
-    get password() {
-        return this._decodedPassword;
-    }
-}
-//# sourceMappingURL=proxy.js.map
-// EXTERNAL MODULE: ./node_modules/tunnel/index.js
-var node_modules_tunnel = __nccwpck_require__(770);
-// EXTERNAL MODULE: ./node_modules/undici/index.js
-var undici = __nccwpck_require__(6752);
-;// CONCATENATED MODULE: ./node_modules/@actions/http-client/lib/index.js
-/* eslint-disable @typescript-eslint/no-explicit-any */
-var __awaiter = (undefined && undefined.__awaiter) || function (thisArg, _arguments, P, generator) {
-    function adopt(value) { return value instanceof P ? value : new P(function (resolve) { resolve(value); }); }
-    return new (P || (P = Promise))(function (resolve, reject) {
-        function fulfilled(value) { try { step(generator.next(value)); } catch (e) { reject(e); } }
-        function rejected(value) { try { step(generator["throw"](value)); } catch (e) { reject(e); } }
-        function step(result) { result.done ? resolve(result.value) : adopt(result.value).then(fulfilled, rejected); }
-        step((generator = generator.apply(thisArg, _arguments || [])).next());
-    });
-};
-
-
-
-
-
-var HttpCodes;
-(function (HttpCodes) {
-    HttpCodes[HttpCodes["OK"] = 200] = "OK";
-    HttpCodes[HttpCodes["MultipleChoices"] = 300] = "MultipleChoices";
-    HttpCodes[HttpCodes["MovedPermanently"] = 301] = "MovedPermanently";
-    HttpCodes[HttpCodes["ResourceMoved"] = 302] = "ResourceMoved";
-    HttpCodes[HttpCodes["SeeOther"] = 303] = "SeeOther";
-    HttpCodes[HttpCodes["NotModified"] = 304] = "NotModified";
-    HttpCodes[HttpCodes["UseProxy"] = 305] = "UseProxy";
-    HttpCodes[HttpCodes["SwitchProxy"] = 306] = "SwitchProxy";
-    HttpCodes[HttpCodes["TemporaryRedirect"] = 307] = "TemporaryRedirect";
-    HttpCodes[HttpCodes["PermanentRedirect"] = 308] = "PermanentRedirect";
-    HttpCodes[HttpCodes["BadRequest"] = 400] = "BadRequest";
-    HttpCodes[HttpCodes["Unauthorized"] = 401] = "Unauthorized";
-    HttpCodes[HttpCodes["PaymentRequired"] = 402] = "PaymentRequired";
-    HttpCodes[HttpCodes["Forbidden"] = 403] = "Forbidden";
-    HttpCodes[HttpCodes["NotFound"] = 404] = "NotFound";
-    HttpCodes[HttpCodes["MethodNotAllowed"] = 405] = "MethodNotAllowed";
-    HttpCodes[HttpCodes["NotAcceptable"] = 406] = "NotAcceptable";
-    HttpCodes[HttpCodes["ProxyAuthenticationRequired"] = 407] = "ProxyAuthenticationRequired";
-    HttpCodes[HttpCodes["RequestTimeout"] = 408] = "RequestTimeout";
-    HttpCodes[HttpCodes["Conflict"] = 409] = "Conflict";
-    HttpCodes[HttpCodes["Gone"] = 410] = "Gone";
-    HttpCodes[HttpCodes["TooManyRequests"] = 429] = "TooManyRequests";
-    HttpCodes[HttpCodes["InternalServerError"] = 500] = "InternalServerError";
-    HttpCodes[HttpCodes["NotImplemented"] = 501] = "NotImplemented";
-    HttpCodes[HttpCodes["BadGateway"] = 502] = "BadGateway";
-    HttpCodes[HttpCodes["ServiceUnavailable"] = 503] = "ServiceUnavailable";
-    HttpCodes[HttpCodes["GatewayTimeout"] = 504] = "GatewayTimeout";
-})(HttpCodes || (HttpCodes = {}));
-var Headers;
-(function (Headers) {
-    Headers["Accept"] = "accept";
-    Headers["ContentType"] = "content-type";
-})(Headers || (Headers = {}));
-var MediaTypes;
-(function (MediaTypes) {
-    MediaTypes["ApplicationJson"] = "application/json";
-})(MediaTypes || (MediaTypes = {}));
-/**
- * Returns the proxy URL, depending upon the supplied url and proxy environment variables.
- * @param serverUrl  The server URL where the request will be sent. For example, https://api.github.com
- */
-function lib_getProxyUrl(serverUrl) {
-    const proxyUrl = pm.getProxyUrl(new URL(serverUrl));
-    return proxyUrl ? proxyUrl.href : '';
-}
-const HttpRedirectCodes = [
-    HttpCodes.MovedPermanently,
-    HttpCodes.ResourceMoved,
-    HttpCodes.SeeOther,
-    HttpCodes.TemporaryRedirect,
-    HttpCodes.PermanentRedirect
-];
-const HttpResponseRetryCodes = [
-    HttpCodes.BadGateway,
-    HttpCodes.ServiceUnavailable,
-    HttpCodes.GatewayTimeout
-];
-const RetryableHttpVerbs = (/* unused pure expression or super */ null && (['OPTIONS', 'GET', 'DELETE', 'HEAD']));
-const ExponentialBackoffCeiling = 10;
-const ExponentialBackoffTimeSlice = 5;
-class HttpClientError extends Error {
-    constructor(message, statusCode) {
-        super(message);
-        this.name = 'HttpClientError';
-        this.statusCode = statusCode;
-        Object.setPrototypeOf(this, HttpClientError.prototype);
-    }
-}
-class HttpClientResponse {
-    constructor(message) {
-        this.message = message;
-    }
-    readBody() {
-        return __awaiter(this, void 0, void 0, function* () {
-            return new Promise((resolve) => __awaiter(this, void 0, void 0, function* () {
-                let output = Buffer.alloc(0);
-                this.message.on('data', (chunk) => {
-                    output = Buffer.concat([output, chunk]);
-                });
-                this.message.on('end', () => {
-                    resolve(output.toString());
-                });
-            }));
-        });
-    }
-    readBodyBuffer() {
-        return __awaiter(this, void 0, void 0, function* () {
-            return new Promise((resolve) => __awaiter(this, void 0, void 0, function* () {
-                const chunks = [];
-                this.message.on('data', (chunk) => {
-                    chunks.push(chunk);
-                });
-                this.message.on('end', () => {
-                    resolve(Buffer.concat(chunks));
-                });
-            }));
-        });
-    }
-}
-function isHttps(requestUrl) {
-    const parsedUrl = new URL(requestUrl);
-    return parsedUrl.protocol === 'https:';
-}
-class lib_HttpClient {
-    constructor(userAgent, handlers, requestOptions) {
-        this._ignoreSslError = false;
-        this._allowRedirects = true;
-        this._allowRedirectDowngrade = false;
-        this._maxRedirects = 50;
-        this._allowRetries = false;
-        this._maxRetries = 1;
-        this._keepAlive = false;
-        this._disposed = false;
-        this.userAgent = this._getUserAgentWithOrchestrationId(userAgent);
-        this.handlers = handlers || [];
-        this.requestOptions = requestOptions;
-        if (requestOptions) {
-            if (requestOptions.ignoreSslError != null) {
-                this._ignoreSslError = requestOptions.ignoreSslError;
-            }
-            this._socketTimeout = requestOptions.socketTimeout;
-            if (requestOptions.allowRedirects != null) {
-                this._allowRedirects = requestOptions.allowRedirects;
-            }
-            if (requestOptions.allowRedirectDowngrade != null) {
-                this._allowRedirectDowngrade = requestOptions.allowRedirectDowngrade;
-            }
-            if (requestOptions.maxRedirects != null) {
-                this._maxRedirects = Math.max(requestOptions.maxRedirects, 0);
-            }
-            if (requestOptions.keepAlive != null) {
-                this._keepAlive = requestOptions.keepAlive;
-            }
-            if (requestOptions.allowRetries != null) {
-                this._allowRetries = requestOptions.allowRetries;
-            }
-            if (requestOptions.maxRetries != null) {
-                this._maxRetries = requestOptions.maxRetries;
-            }
-        }
-    }
-    options(requestUrl, additionalHeaders) {
-        return __awaiter(this, void 0, void 0, function* () {
-            return this.request('OPTIONS', requestUrl, null, additionalHeaders || {});
-        });
-    }
-    get(requestUrl, additionalHeaders) {
-        return __awaiter(this, void 0, void 0, function* () {
-            return this.request('GET', requestUrl, null, additionalHeaders || {});
-        });
-    }
-    del(requestUrl, additionalHeaders) {
-        return __awaiter(this, void 0, void 0, function* () {
-            return this.request('DELETE', requestUrl, null, additionalHeaders || {});
-        });
-    }
-    post(requestUrl, data, additionalHeaders) {
-        return __awaiter(this, void 0, void 0, function* () {
-            return this.request('POST', requestUrl, data, additionalHeaders || {});
-        });
-    }
-    patch(requestUrl, data, additionalHeaders) {
-        return __awaiter(this, void 0, void 0, function* () {
-            return this.request('PATCH', requestUrl, data, additionalHeaders || {});
-        });
-    }
-    put(requestUrl, data, additionalHeaders) {
-        return __awaiter(this, void 0, void 0, function* () {
-            return this.request('PUT', requestUrl, data, additionalHeaders || {});
-        });
-    }
-    head(requestUrl, additionalHeaders) {
-        return __awaiter(this, void 0, void 0, function* () {
-            return this.request('HEAD', requestUrl, null, additionalHeaders || {});
-        });
-    }
-    sendStream(verb, requestUrl, stream, additionalHeaders) {
-        return __awaiter(this, void 0, void 0, function* () {
-            return this.request(verb, requestUrl, stream, additionalHeaders);
-        });
-    }
-    /**
-     * Gets a typed object from an endpoint
-     * Be aware that not found returns a null.  Other errors (4xx, 5xx) reject the promise
-     */
-    getJson(requestUrl_1) {
-        return __awaiter(this, arguments, void 0, function* (requestUrl, additionalHeaders = {}) {
-            additionalHeaders[Headers.Accept] = this._getExistingOrDefaultHeader(additionalHeaders, Headers.Accept, MediaTypes.ApplicationJson);
-            const res = yield this.get(requestUrl, additionalHeaders);
-            return this._processResponse(res, this.requestOptions);
-        });
-    }
-    postJson(requestUrl_1, obj_1) {
-        return __awaiter(this, arguments, void 0, function* (requestUrl, obj, additionalHeaders = {}) {
-            const data = JSON.stringify(obj, null, 2);
-            additionalHeaders[Headers.Accept] = this._getExistingOrDefaultHeader(additionalHeaders, Headers.Accept, MediaTypes.ApplicationJson);
-            additionalHeaders[Headers.ContentType] =
-                this._getExistingOrDefaultContentTypeHeader(additionalHeaders, MediaTypes.ApplicationJson);
-            const res = yield this.post(requestUrl, data, additionalHeaders);
-            return this._processResponse(res, this.requestOptions);
-        });
-    }
-    putJson(requestUrl_1, obj_1) {
-        return __awaiter(this, arguments, void 0, function* (requestUrl, obj, additionalHeaders = {}) {
-            const data = JSON.stringify(obj, null, 2);
-            additionalHeaders[Headers.Accept] = this._getExistingOrDefaultHeader(additionalHeaders, Headers.Accept, MediaTypes.ApplicationJson);
-            additionalHeaders[Headers.ContentType] =
-                this._getExistingOrDefaultContentTypeHeader(additionalHeaders, MediaTypes.ApplicationJson);
-            const res = yield this.put(requestUrl, data, additionalHeaders);
-            return this._processResponse(res, this.requestOptions);
-        });
-    }
-    patchJson(requestUrl_1, obj_1) {
-        return __awaiter(this, arguments, void 0, function* (requestUrl, obj, additionalHeaders = {}) {
-            const data = JSON.stringify(obj, null, 2);
-            additionalHeaders[Headers.Accept] = this._getExistingOrDefaultHeader(additionalHeaders, Headers.Accept, MediaTypes.ApplicationJson);
-            additionalHeaders[Headers.ContentType] =
-                this._getExistingOrDefaultContentTypeHeader(additionalHeaders, MediaTypes.ApplicationJson);
-            const res = yield this.patch(requestUrl, data, additionalHeaders);
-            return this._processResponse(res, this.requestOptions);
-        });
-    }
-    /**
-     * Makes a raw http request.
-     * All other methods such as get, post, patch, and request ultimately call this.
-     * Prefer get, del, post and patch
-     */
-    request(verb, requestUrl, data, headers) {
-        return __awaiter(this, void 0, void 0, function* () {
-            if (this._disposed) {
-                throw new Error('Client has already been disposed.');
-            }
-            const parsedUrl = new URL(requestUrl);
-            let info = this._prepareRequest(verb, parsedUrl, headers);
-            // Only perform retries on reads since writes may not be idempotent.
-            const maxTries = this._allowRetries && RetryableHttpVerbs.includes(verb)
-                ? this._maxRetries + 1
-                : 1;
-            let numTries = 0;
-            let response;
-            do {
-                response = yield this.requestRaw(info, data);
-                // Check if it's an authentication challenge
-                if (response &&
-                    response.message &&
-                    response.message.statusCode === HttpCodes.Unauthorized) {
-                    let authenticationHandler;
-                    for (const handler of this.handlers) {
-                        if (handler.canHandleAuthentication(response)) {
-                            authenticationHandler = handler;
-                            break;
-                        }
-                    }
-                    if (authenticationHandler) {
-                        return authenticationHandler.handleAuthentication(this, info, data);
-                    }
-                    else {
-                        // We have received an unauthorized response but have no handlers to handle it.
-                        // Let the response return to the caller.
-                        return response;
-                    }
-                }
-                let redirectsRemaining = this._maxRedirects;
-                while (response.message.statusCode &&
-                    HttpRedirectCodes.includes(response.message.statusCode) &&
-                    this._allowRedirects &&
-                    redirectsRemaining > 0) {
-                    const redirectUrl = response.message.headers['location'];
-                    if (!redirectUrl) {
-                        // if there's no location to redirect to, we won't
-                        break;
-                    }
-                    const parsedRedirectUrl = new URL(redirectUrl);
-                    if (parsedUrl.protocol === 'https:' &&
-                        parsedUrl.protocol !== parsedRedirectUrl.protocol &&
-                        !this._allowRedirectDowngrade) {
-                        throw new Error('Redirect from HTTPS to HTTP protocol. This downgrade is not allowed for security reasons. If you want to allow this behavior, set the allowRedirectDowngrade option to true.');
-                    }
-                    // we need to finish reading the response before reassigning response
-                    // which will leak the open socket.
-                    yield response.readBody();
-                    // strip authorization header if redirected to a different hostname
-                    if (parsedRedirectUrl.hostname !== parsedUrl.hostname) {
-                        for (const header in headers) {
-                            // header names are case insensitive
-                            if (header.toLowerCase() === 'authorization') {
-                                delete headers[header];
-                            }
-                        }
-                    }
-                    // let's make the request with the new redirectUrl
-                    info = this._prepareRequest(verb, parsedRedirectUrl, headers);
-                    response = yield this.requestRaw(info, data);
-                    redirectsRemaining--;
-                }
-                if (!response.message.statusCode ||
-                    !HttpResponseRetryCodes.includes(response.message.statusCode)) {
-                    // If not a retry code, return immediately instead of retrying
-                    return response;
-                }
-                numTries += 1;
-                if (numTries < maxTries) {
-                    yield response.readBody();
-                    yield this._performExponentialBackoff(numTries);
-                }
-            } while (numTries < maxTries);
-            return response;
-        });
-    }
-    /**
-     * Needs to be called if keepAlive is set to true in request options.
-     */
-    dispose() {
-        if (this._agent) {
-            this._agent.destroy();
-        }
-        this._disposed = true;
-    }
-    /**
-     * Raw request.
-     * @param info
-     * @param data
-     */
-    requestRaw(info, data) {
-        return __awaiter(this, void 0, void 0, function* () {
-            return new Promise((resolve, reject) => {
-                function callbackForResult(err, res) {
-                    if (err) {
-                        reject(err);
-                    }
-                    else if (!res) {
-                        // If `err` is not passed, then `res` must be passed.
-                        reject(new Error('Unknown error'));
-                    }
-                    else {
-                        resolve(res);
-                    }
-                }
-                this.requestRawWithCallback(info, data, callbackForResult);
-            });
-        });
-    }
-    /**
-     * Raw request with callback.
-     * @param info
-     * @param data
-     * @param onResult
-     */
-    requestRawWithCallback(info, data, onResult) {
-        if (typeof data === 'string') {
-            if (!info.options.headers) {
-                info.options.headers = {};
-            }
-            info.options.headers['Content-Length'] = Buffer.byteLength(data, 'utf8');
-        }
-        let callbackCalled = false;
-        function handleResult(err, res) {
-            if (!callbackCalled) {
-                callbackCalled = true;
-                onResult(err, res);
-            }
-        }
-        const req = info.httpModule.request(info.options, (msg) => {
-            const res = new HttpClientResponse(msg);
-            handleResult(undefined, res);
-        });
-        let socket;
-        req.on('socket', sock => {
-            socket = sock;
-        });
-        // If we ever get disconnected, we want the socket to timeout eventually
-        req.setTimeout(this._socketTimeout || 3 * 60000, () => {
-            if (socket) {
-                socket.end();
-            }
-            handleResult(new Error(`Request timeout: ${info.options.path}`));
-        });
-        req.on('error', function (err) {
-            // err has statusCode property
-            // res should have headers
-            handleResult(err);
-        });
-        if (data && typeof data === 'string') {
-            req.write(data, 'utf8');
-        }
-        if (data && typeof data !== 'string') {
-            data.on('close', function () {
-                req.end();
-            });
-            data.pipe(req);
-        }
-        else {
-            req.end();
-        }
-    }
-    /**
-     * Gets an http agent. This function is useful when you need an http agent that handles
-     * routing through a proxy server - depending upon the url and proxy environment variables.
-     * @param serverUrl  The server URL where the request will be sent. For example, https://api.github.com
-     */
-    getAgent(serverUrl) {
-        const parsedUrl = new URL(serverUrl);
-        return this._getAgent(parsedUrl);
-    }
-    getAgentDispatcher(serverUrl) {
-        const parsedUrl = new URL(serverUrl);
-        const proxyUrl = pm.getProxyUrl(parsedUrl);
-        const useProxy = proxyUrl && proxyUrl.hostname;
-        if (!useProxy) {
-            return;
-        }
-        return this._getProxyAgentDispatcher(parsedUrl, proxyUrl);
-    }
-    _prepareRequest(method, requestUrl, headers) {
-        const info = {};
-        info.parsedUrl = requestUrl;
-        const usingSsl = info.parsedUrl.protocol === 'https:';
-        info.httpModule = usingSsl ? https : http;
-        const defaultPort = usingSsl ? 443 : 80;
-        info.options = {};
-        info.options.host = info.parsedUrl.hostname;
-        info.options.port = info.parsedUrl.port
-            ? parseInt(info.parsedUrl.port)
-            : defaultPort;
-        info.options.path =
-            (info.parsedUrl.pathname || '') + (info.parsedUrl.search || '');
-        info.options.method = method;
-        info.options.headers = this._mergeHeaders(headers);
-        if (this.userAgent != null) {
-            info.options.headers['user-agent'] = this.userAgent;
-        }
-        info.options.agent = this._getAgent(info.parsedUrl);
-        // gives handlers an opportunity to participate
-        if (this.handlers) {
-            for (const handler of this.handlers) {
-                handler.prepareRequest(info.options);
-            }
-        }
-        return info;
-    }
-    _mergeHeaders(headers) {
-        if (this.requestOptions && this.requestOptions.headers) {
-            return Object.assign({}, lowercaseKeys(this.requestOptions.headers), lowercaseKeys(headers || {}));
-        }
-        return lowercaseKeys(headers || {});
-    }
-    /**
-     * Gets an existing header value or returns a default.
-     * Handles converting number header values to strings since HTTP headers must be strings.
-     * Note: This returns string | string[] since some headers can have multiple values.
-     * For headers that must always be a single string (like Content-Type), use the
-     * specialized _getExistingOrDefaultContentTypeHeader method instead.
-     */
-    _getExistingOrDefaultHeader(additionalHeaders, header, _default) {
-        let clientHeader;
-        if (this.requestOptions && this.requestOptions.headers) {
-            const headerValue = lowercaseKeys(this.requestOptions.headers)[header];
-            if (headerValue) {
-                clientHeader =
-                    typeof headerValue === 'number' ? headerValue.toString() : headerValue;
-            }
-        }
-        const additionalValue = additionalHeaders[header];
-        if (additionalValue !== undefined) {
-            return typeof additionalValue === 'number'
-                ? additionalValue.toString()
-                : additionalValue;
-        }
-        if (clientHeader !== undefined) {
-            return clientHeader;
-        }
-        return _default;
-    }
-    /**
-     * Specialized version of _getExistingOrDefaultHeader for Content-Type header.
-     * Always returns a single string (not an array) since Content-Type should be a single value.
-     * Converts arrays to comma-separated strings and numbers to strings to ensure type safety.
-     * This was split from _getExistingOrDefaultHeader to provide stricter typing for callers
-     * that assign the result to places expecting a string (e.g., additionalHeaders[Headers.ContentType]).
-     */
-    _getExistingOrDefaultContentTypeHeader(additionalHeaders, _default) {
-        let clientHeader;
-        if (this.requestOptions && this.requestOptions.headers) {
-            const headerValue = lowercaseKeys(this.requestOptions.headers)[Headers.ContentType];
-            if (headerValue) {
-                if (typeof headerValue === 'number') {
-                    clientHeader = String(headerValue);
-                }
-                else if (Array.isArray(headerValue)) {
-                    clientHeader = headerValue.join(', ');
-                }
-                else {
-                    clientHeader = headerValue;
-                }
-            }
-        }
-        const additionalValue = additionalHeaders[Headers.ContentType];
-        // Return the first non-undefined value, converting numbers or arrays to strings if necessary
-        if (additionalValue !== undefined) {
-            if (typeof additionalValue === 'number') {
-                return String(additionalValue);
-            }
-            else if (Array.isArray(additionalValue)) {
-                return additionalValue.join(', ');
-            }
-            else {
-                return additionalValue;
-            }
-        }
-        if (clientHeader !== undefined) {
-            return clientHeader;
-        }
-        return _default;
-    }
-    _getAgent(parsedUrl) {
-        let agent;
-        const proxyUrl = pm.getProxyUrl(parsedUrl);
-        const useProxy = proxyUrl && proxyUrl.hostname;
-        if (this._keepAlive && useProxy) {
-            agent = this._proxyAgent;
-        }
-        if (!useProxy) {
-            agent = this._agent;
-        }
-        // if agent is already assigned use that agent.
-        if (agent) {
-            return agent;
-        }
-        const usingSsl = parsedUrl.protocol === 'https:';
-        let maxSockets = 100;
-        if (this.requestOptions) {
-            maxSockets = this.requestOptions.maxSockets || http.globalAgent.maxSockets;
-        }
-        // This is `useProxy` again, but we need to check `proxyURl` directly for TypeScripts's flow analysis.
-        if (proxyUrl && proxyUrl.hostname) {
-            const agentOptions = {
-                maxSockets,
-                keepAlive: this._keepAlive,
-                proxy: Object.assign(Object.assign({}, ((proxyUrl.username || proxyUrl.password) && {
-                    proxyAuth: `${proxyUrl.username}:${proxyUrl.password}`
-                })), { host: proxyUrl.hostname, port: proxyUrl.port })
-            };
-            let tunnelAgent;
-            const overHttps = proxyUrl.protocol === 'https:';
-            if (usingSsl) {
-                tunnelAgent = overHttps ? tunnel.httpsOverHttps : tunnel.httpsOverHttp;
-            }
-            else {
-                tunnelAgent = overHttps ? tunnel.httpOverHttps : tunnel.httpOverHttp;
-            }
-            agent = tunnelAgent(agentOptions);
-            this._proxyAgent = agent;
-        }
-        // if tunneling agent isn't assigned create a new agent
-        if (!agent) {
-            const options = { keepAlive: this._keepAlive, maxSockets };
-            agent = usingSsl ? new https.Agent(options) : new http.Agent(options);
-            this._agent = agent;
-        }
-        if (usingSsl && this._ignoreSslError) {
-            // we don't want to set NODE_TLS_REJECT_UNAUTHORIZED=0 since that will affect request for entire process
-            // http.RequestOptions doesn't expose a way to modify RequestOptions.agent.options
-            // we have to cast it to any and change it directly
-            agent.options = Object.assign(agent.options || {}, {
-                rejectUnauthorized: false
-            });
-        }
-        return agent;
-    }
-    _getProxyAgentDispatcher(parsedUrl, proxyUrl) {
-        let proxyAgent;
-        if (this._keepAlive) {
-            proxyAgent = this._proxyAgentDispatcher;
-        }
-        // if agent is already assigned use that agent.
-        if (proxyAgent) {
-            return proxyAgent;
-        }
-        const usingSsl = parsedUrl.protocol === 'https:';
-        proxyAgent = new ProxyAgent(Object.assign({ uri: proxyUrl.href, pipelining: !this._keepAlive ? 0 : 1 }, ((proxyUrl.username || proxyUrl.password) && {
-            token: `Basic ${Buffer.from(`${proxyUrl.username}:${proxyUrl.password}`).toString('base64')}`
-        })));
-        this._proxyAgentDispatcher = proxyAgent;
-        if (usingSsl && this._ignoreSslError) {
-            // we don't want to set NODE_TLS_REJECT_UNAUTHORIZED=0 since that will affect request for entire process
-            // http.RequestOptions doesn't expose a way to modify RequestOptions.agent.options
-            // we have to cast it to any and change it directly
-            proxyAgent.options = Object.assign(proxyAgent.options.requestTls || {}, {
-                rejectUnauthorized: false
-            });
-        }
-        return proxyAgent;
-    }
-    _getUserAgentWithOrchestrationId(userAgent) {
-        const baseUserAgent = userAgent || 'actions/http-client';
-        const orchId = process.env['ACTIONS_ORCHESTRATION_ID'];
-        if (orchId) {
-            // Sanitize the orchestration ID to ensure it contains only valid characters
-            // Valid characters: 0-9, a-z, _, -, .
-            const sanitizedId = orchId.replace(/[^a-z0-9_.-]/gi, '_');
-            return `${baseUserAgent} actions_orchestration_id/${sanitizedId}`;
-        }
-        return baseUserAgent;
-    }
-    _performExponentialBackoff(retryNumber) {
-        return __awaiter(this, void 0, void 0, function* () {
-            retryNumber = Math.min(ExponentialBackoffCeiling, retryNumber);
-            const ms = ExponentialBackoffTimeSlice * Math.pow(2, retryNumber);
-            return new Promise(resolve => setTimeout(() => resolve(), ms));
-        });
-    }
-    _processResponse(res, options) {
-        return __awaiter(this, void 0, void 0, function* () {
-            return new Promise((resolve, reject) => __awaiter(this, void 0, void 0, function* () {
-                const statusCode = res.message.statusCode || 0;
-                const response = {
-                    statusCode,
-                    result: null,
-                    headers: {}
-                };
-                // not found leads to null obj returned
-                if (statusCode === HttpCodes.NotFound) {
-                    resolve(response);
-                }
-                // get the result from the body
-                function dateTimeDeserializer(key, value) {
-                    if (typeof value === 'string') {
-                        const a = new Date(value);
-                        if (!isNaN(a.valueOf())) {
-                            return a;
-                        }
-                    }
-                    return value;
-                }
-                let obj;
-                let contents;
-                try {
-                    contents = yield res.readBody();
-                    if (contents && contents.length > 0) {
-                        if (options && options.deserializeDates) {
-                            obj = JSON.parse(contents, dateTimeDeserializer);
-                        }
-                        else {
-                            obj = JSON.parse(contents);
-                        }
-                        response.result = obj;
-                    }
-                    response.headers = res.message.headers;
-                }
-                catch (err) {
-                    // Invalid resource (contents not json);  leaving result obj null
-                }
-                // note that 3xx redirects are handled by the http layer.
-                if (statusCode > 299) {
-                    let msg;
-                    // if exception/error in body, attempt to get better error
-                    if (obj && obj.message) {
-                        msg = obj.message;
-                    }
-                    else if (contents && contents.length > 0) {
-                        // it may be the case that the exception is in the body message as string
-                        msg = contents;
-                    }
-                    else {
-                        msg = `Failed request: (${statusCode})`;
-                    }
-                    const err = new HttpClientError(msg, statusCode);
-                    err.result = response.result;
-                    reject(err);
-                }
-                else {
-                    resolve(response);
-                }
-            }));
-        });
-    }
-}
-const lowercaseKeys = (obj) => Object.keys(obj).reduce((c, k) => ((c[k.toLowerCase()] = obj[k]), c), {});
-//# sourceMappingURL=index.js.map
-;// CONCATENATED MODULE: ./node_modules/@actions/http-client/lib/auth.js
-var auth_awaiter = (undefined && undefined.__awaiter) || function (thisArg, _arguments, P, generator) {
-    function adopt(value) { return value instanceof P ? value : new P(function (resolve) { resolve(value); }); }
-    return new (P || (P = Promise))(function (resolve, reject) {
-        function fulfilled(value) { try { step(generator.next(value)); } catch (e) { reject(e); } }
-        function rejected(value) { try { step(generator["throw"](value)); } catch (e) { reject(e); } }
-        function step(result) { result.done ? resolve(result.value) : adopt(result.value).then(fulfilled, rejected); }
-        step((generator = generator.apply(thisArg, _arguments || [])).next());
-    });
-};
-class BasicCredentialHandler {
-    constructor(username, password) {
-        this.username = username;
-        this.password = password;
-    }
-    prepareRequest(options) {
-        if (!options.headers) {
-            throw Error('The request has no headers');
-        }
-        options.headers['Authorization'] = `Basic ${Buffer.from(`${this.username}:${this.password}`).toString('base64')}`;
-    }
-    // This handler cannot handle 401
-    canHandleAuthentication() {
-        return false;
-    }
-    handleAuthentication() {
-        return auth_awaiter(this, void 0, void 0, function* () {
-            throw new Error('not implemented');
-        });
-    }
-}
-class auth_BearerCredentialHandler {
-    constructor(token) {
-        this.token = token;
-    }
-    // currently implements pre-authorization
-    // TODO: support preAuth = false where it hooks on 401
-    prepareRequest(options) {
-        if (!options.headers) {
-            throw Error('The request has no headers');
-        }
-        options.headers['Authorization'] = `Bearer ${this.token}`;
-    }
-    // This handler cannot handle 401
-    canHandleAuthentication() {
-        return false;
-    }
-    handleAuthentication() {
-        return auth_awaiter(this, void 0, void 0, function* () {
-            throw new Error('not implemented');
-        });
-    }
-}
-class PersonalAccessTokenCredentialHandler {
-    constructor(token) {
-        this.token = token;
-    }
-    // currently implements pre-authorization
-    // TODO: support preAuth = false where it hooks on 401
-    prepareRequest(options) {
-        if (!options.headers) {
-            throw Error('The request has no headers');
-        }
-        options.headers['Authorization'] = `Basic ${Buffer.from(`PAT:${this.token}`).toString('base64')}`;
-    }
-    // This handler cannot handle 401
-    canHandleAuthentication() {
-        return false;
-    }
-    handleAuthentication() {
-        return auth_awaiter(this, void 0, void 0, function* () {
-            throw new Error('not implemented');
-        });
-    }
-}
-//# sourceMappingURL=auth.js.map
-;// CONCATENATED MODULE: ./node_modules/@actions/core/lib/oidc-utils.js
-var oidc_utils_awaiter = (undefined && undefined.__awaiter) || function (thisArg, _arguments, P, generator) {
-    function adopt(value) { return value instanceof P ? value : new P(function (resolve) { resolve(value); }); }
-    return new (P || (P = Promise))(function (resolve, reject) {
-        function fulfilled(value) { try { step(generator.next(value)); } catch (e) { reject(e); } }
-        function rejected(value) { try { step(generator["throw"](value)); } catch (e) { reject(e); } }
-        function step(result) { result.done ? resolve(result.value) : adopt(result.value).then(fulfilled, rejected); }
-        step((generator = generator.apply(thisArg, _arguments || [])).next());
-    });
-};
-
-
-
-class oidc_utils_OidcClient {
-    static createHttpClient(allowRetry = true, maxRetry = 10) {
-        const requestOptions = {
-            allowRetries: allowRetry,
-            maxRetries: maxRetry
-        };
-        return new HttpClient('actions/oidc-client', [new BearerCredentialHandler(oidc_utils_OidcClient.getRequestToken())], requestOptions);
-    }
-    static getRequestToken() {
-        const token = process.env['ACTIONS_ID_TOKEN_REQUEST_TOKEN'];
-        if (!token) {
-            throw new Error('Unable to get ACTIONS_ID_TOKEN_REQUEST_TOKEN env variable');
-        }
-        return token;
-    }
-    static getIDTokenUrl() {
-        const runtimeUrl = process.env['ACTIONS_ID_TOKEN_REQUEST_URL'];
-        if (!runtimeUrl) {
-            throw new Error('Unable to get ACTIONS_ID_TOKEN_REQUEST_URL env variable');
-        }
-        return runtimeUrl;
-    }
-    static getCall(id_token_url) {
-        return oidc_utils_awaiter(this, void 0, void 0, function* () {
-            var _a;
-            const httpclient = oidc_utils_OidcClient.createHttpClient();
-            const res = yield httpclient
-                .getJson(id_token_url)
-                .catch(error => {
-                throw new Error(`Failed to get ID Token. \n 
-        Error Code : ${error.statusCode}\n 
-        Error Message: ${error.message}`);
-            });
-            const id_token = (_a = res.result) === null || _a === void 0 ? void 0 : _a.value;
-            if (!id_token) {
-                throw new Error('Response json body do not have ID Token field');
-            }
-            return id_token;
-        });
-    }
-    static getIDToken(audience) {
-        return oidc_utils_awaiter(this, void 0, void 0, function* () {
-            try {
-                // New ID Token is requested from action service
-                let id_token_url = oidc_utils_OidcClient.getIDTokenUrl();
-                if (audience) {
-                    const encodedAudience = encodeURIComponent(audience);
-                    id_token_url = `${id_token_url}&audience=${encodedAudience}`;
-                }
-                debug(`ID token url is ${id_token_url}`);
-                const id_token = yield oidc_utils_OidcClient.getCall(id_token_url);
-                setSecret(id_token);
-                return id_token;
-            }
-            catch (error) {
-                throw new Error(`Error message: ${error.message}`);
-            }
-        });
-    }
-}
-//# sourceMappingURL=oidc-utils.js.map
-;// CONCATENATED MODULE: ./node_modules/@actions/core/lib/summary.js
-var summary_awaiter = (undefined && undefined.__awaiter) || function (thisArg, _arguments, P, generator) {
-    function adopt(value) { return value instanceof P ? value : new P(function (resolve) { resolve(value); }); }
-    return new (P || (P = Promise))(function (resolve, reject) {
-        function fulfilled(value) { try { step(generator.next(value)); } catch (e) { reject(e); } }
-        function rejected(value) { try { step(generator["throw"](value)); } catch (e) { reject(e); } }
-        function step(result) { result.done ? resolve(result.value) : adopt(result.value).then(fulfilled, rejected); }
-        step((generator = generator.apply(thisArg, _arguments || [])).next());
-    });
-};
-
-
-const { access, appendFile, writeFile } = external_fs_.promises;
-const SUMMARY_ENV_VAR = 'GITHUB_STEP_SUMMARY';
-const SUMMARY_DOCS_URL = 'https://docs.github.com/actions/using-workflows/workflow-commands-for-github-actions#adding-a-job-summary';
-class Summary {
-    constructor() {
-        this._buffer = '';
-    }
-    /**
-     * Finds the summary file path from the environment, rejects if env var is not found or file does not exist
-     * Also checks r/w permissions.
-     *
-     * @returns step summary file path
-     */
-    filePath() {
-        return summary_awaiter(this, void 0, void 0, function* () {
-            if (this._filePath) {
-                return this._filePath;
-            }
-            const pathFromEnv = process.env[SUMMARY_ENV_VAR];
-            if (!pathFromEnv) {
-                throw new Error(`Unable to find environment variable for $${SUMMARY_ENV_VAR}. Check if your runtime environment supports job summaries.`);
-            }
-            try {
-                yield access(pathFromEnv, external_fs_.constants.R_OK | external_fs_.constants.W_OK);
-            }
-            catch (_a) {
-                throw new Error(`Unable to access summary file: '${pathFromEnv}'. Check if the file has correct read/write permissions.`);
-            }
-            this._filePath = pathFromEnv;
-            return this._filePath;
-        });
-    }
-    /**
-     * Wraps content in an HTML tag, adding any HTML attributes
-     *
-     * @param {string} tag HTML tag to wrap
-     * @param {string | null} content content within the tag
-     * @param {[attribute: string]: string} attrs key-value list of HTML attributes to add
-     *
-     * @returns {string} content wrapped in HTML element
-     */
-    wrap(tag, content, attrs = {}) {
-        const htmlAttrs = Object.entries(attrs)
-            .map(([key, value]) => ` ${key}="${value}"`)
-            .join('');
-        if (!content) {
-            return `<${tag}${htmlAttrs}>`;
-        }
-        return `<${tag}${htmlAttrs}>${content}</${tag}>`;
-    }
-    /**
-     * Writes text in the buffer to the summary buffer file and empties buffer. Will append by default.
-     *
-     * @param {SummaryWriteOptions} [options] (optional) options for write operation
-     *
-     * @returns {Promise<Summary>} summary instance
-     */
-    write(options) {
-        return summary_awaiter(this, void 0, void 0, function* () {
-            const overwrite = !!(options === null || options === void 0 ? void 0 : options.overwrite);
-            const filePath = yield this.filePath();
-            const writeFunc = overwrite ? writeFile : appendFile;
-            yield writeFunc(filePath, this._buffer, { encoding: 'utf8' });
-            return this.emptyBuffer();
-        });
-    }
-    /**
-     * Clears the summary buffer and wipes the summary file
-     *
-     * @returns {Summary} summary instance
-     */
-    clear() {
-        return summary_awaiter(this, void 0, void 0, function* () {
-            return this.emptyBuffer().write({ overwrite: true });
-        });
-    }
-    /**
-     * Returns the current summary buffer as a string
-     *
-     * @returns {string} string of summary buffer
-     */
-    stringify() {
-        return this._buffer;
-    }
-    /**
-     * If the summary buffer is empty
-     *
-     * @returns {boolen} true if the buffer is empty
-     */
-    isEmptyBuffer() {
-        return this._buffer.length === 0;
-    }
-    /**
-     * Resets the summary buffer without writing to summary file
-     *
-     * @returns {Summary} summary instance
-     */
-    emptyBuffer() {
-        this._buffer = '';
-        return this;
-    }
-    /**
-     * Adds raw text to the summary buffer
-     *
-     * @param {string} text content to add
-     * @param {boolean} [addEOL=false] (optional) append an EOL to the raw text (default: false)
-     *
-     * @returns {Summary} summary instance
-     */
-    addRaw(text, addEOL = false) {
-        this._buffer += text;
-        return addEOL ? this.addEOL() : this;
-    }
-    /**
-     * Adds the operating system-specific end-of-line marker to the buffer
-     *
-     * @returns {Summary} summary instance
-     */
-    addEOL() {
-        return this.addRaw(external_os_.EOL);
-    }
-    /**
-     * Adds an HTML codeblock to the summary buffer
-     *
-     * @param {string} code content to render within fenced code block
-     * @param {string} lang (optional) language to syntax highlight code
-     *
-     * @returns {Summary} summary instance
-     */
-    addCodeBlock(code, lang) {
-        const attrs = Object.assign({}, (lang && { lang }));
-        const element = this.wrap('pre', this.wrap('code', code), attrs);
-        return this.addRaw(element).addEOL();
-    }
-    /**
-     * Adds an HTML list to the summary buffer
-     *
-     * @param {string[]} items list of items to render
-     * @param {boolean} [ordered=false] (optional) if the rendered list should be ordered or not (default: false)
-     *
-     * @returns {Summary} summary instance
-     */
-    addList(items, ordered = false) {
-        const tag = ordered ? 'ol' : 'ul';
-        const listItems = items.map(item => this.wrap('li', item)).join('');
-        const element = this.wrap(tag, listItems);
-        return this.addRaw(element).addEOL();
-    }
-    /**
-     * Adds an HTML table to the summary buffer
-     *
-     * @param {SummaryTableCell[]} rows table rows
-     *
-     * @returns {Summary} summary instance
-     */
-    addTable(rows) {
-        const tableBody = rows
-            .map(row => {
-            const cells = row
-                .map(cell => {
-                if (typeof cell === 'string') {
-                    return this.wrap('td', cell);
-                }
-                const { header, data, colspan, rowspan } = cell;
-                const tag = header ? 'th' : 'td';
-                const attrs = Object.assign(Object.assign({}, (colspan && { colspan })), (rowspan && { rowspan }));
-                return this.wrap(tag, data, attrs);
-            })
-                .join('');
-            return this.wrap('tr', cells);
-        })
-            .join('');
-        const element = this.wrap('table', tableBody);
-        return this.addRaw(element).addEOL();
-    }
-    /**
-     * Adds a collapsable HTML details element to the summary buffer
-     *
-     * @param {string} label text for the closed state
-     * @param {string} content collapsable content
-     *
-     * @returns {Summary} summary instance
-     */
-    addDetails(label, content) {
-        const element = this.wrap('details', this.wrap('summary', label) + content);
-        return this.addRaw(element).addEOL();
-    }
-    /**
-     * Adds an HTML image tag to the summary buffer
-     *
-     * @param {string} src path to the image you to embed
-     * @param {string} alt text description of the image
-     * @param {SummaryImageOptions} options (optional) addition image attributes
-     *
-     * @returns {Summary} summary instance
-     */
-    addImage(src, alt, options) {
-        const { width, height } = options || {};
-        const attrs = Object.assign(Object.assign({}, (width && { width })), (height && { height }));
-        const element = this.wrap('img', null, Object.assign({ src, alt }, attrs));
-        return this.addRaw(element).addEOL();
-    }
-    /**
-     * Adds an HTML section heading element
-     *
-     * @param {string} text heading text
-     * @param {number | string} [level=1] (optional) the heading level, default: 1
-     *
-     * @returns {Summary} summary instance
-     */
-    addHeading(text, level) {
-        const tag = `h${level}`;
-        const allowedTag = ['h1', 'h2', 'h3', 'h4', 'h5', 'h6'].includes(tag)
-            ? tag
-            : 'h1';
-        const element = this.wrap(allowedTag, text);
-        return this.addRaw(element).addEOL();
-    }
-    /**
-     * Adds an HTML thematic break (<hr>) to the summary buffer
-     *
-     * @returns {Summary} summary instance
-     */
-    addSeparator() {
-        const element = this.wrap('hr', null);
-        return this.addRaw(element).addEOL();
-    }
-    /**
-     * Adds an HTML line break (<br>) to the summary buffer
-     *
-     * @returns {Summary} summary instance
-     */
-    addBreak() {
-        const element = this.wrap('br', null);
-        return this.addRaw(element).addEOL();
-    }
-    /**
-     * Adds an HTML blockquote to the summary buffer
-     *
-     * @param {string} text quote text
-     * @param {string} cite (optional) citation url
-     *
-     * @returns {Summary} summary instance
-     */
-    addQuote(text, cite) {
-        const attrs = Object.assign({}, (cite && { cite }));
-        const element = this.wrap('blockquote', text, attrs);
-        return this.addRaw(element).addEOL();
-    }
-    /**
-     * Adds an HTML anchor tag to the summary buffer
-     *
-     * @param {string} text link text/content
-     * @param {string} href hyperlink
-     *
-     * @returns {Summary} summary instance
-     */
-    addLink(text, href) {
-        const element = this.wrap('a', text, { href });
-        return this.addRaw(element).addEOL();
-    }
-}
-const _summary = new Summary();
-/**
- * @deprecated use `core.summary`
- */
-const markdownSummary = (/* unused pure expression or super */ null && (_summary));
-const summary = _summary;
-//# sourceMappingURL=summary.js.map
-;// CONCATENATED MODULE: ./node_modules/@actions/core/lib/path-utils.js
-
-/**
- * toPosixPath converts the given path to the posix form. On Windows, \\ will be
- * replaced with /.
- *
- * @param pth. Path to transform.
- * @return string Posix path.
- */
-function toPosixPath(pth) {
-    return pth.replace(/[\\]/g, '/');
-}
-/**
- * toWin32Path converts the given path to the win32 form. On Linux, / will be
- * replaced with \\.
- *
- * @param pth. Path to transform.
- * @return string Win32 path.
- */
-function toWin32Path(pth) {
-    return pth.replace(/[/]/g, '\\');
-}
-/**
- * toPlatformPath converts the given path to a platform-specific path. It does
- * this by replacing instances of / and \ with the platform-specific path
- * separator.
- *
- * @param pth The path to platformize.
- * @return string The platform-specific path.
- */
-function toPlatformPath(pth) {
-    return pth.replace(/[/\\]/g, path.sep);
-}
-//# sourceMappingURL=path-utils.js.map
-// EXTERNAL MODULE: external "string_decoder"
-var external_string_decoder_ = __nccwpck_require__(3193);
-// EXTERNAL MODULE: external "events"
-var external_events_ = __nccwpck_require__(4434);
-;// CONCATENATED MODULE: external "child_process"
-const external_child_process_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("child_process");
-// EXTERNAL MODULE: external "assert"
-var external_assert_ = __nccwpck_require__(2613);
-;// CONCATENATED MODULE: ./node_modules/@actions/io/lib/io-util.js
-var io_util_awaiter = (undefined && undefined.__awaiter) || function (thisArg, _arguments, P, generator) {
-    function adopt(value) { return value instanceof P ? value : new P(function (resolve) { resolve(value); }); }
-    return new (P || (P = Promise))(function (resolve, reject) {
-        function fulfilled(value) { try { step(generator.next(value)); } catch (e) { reject(e); } }
-        function rejected(value) { try { step(generator["throw"](value)); } catch (e) { reject(e); } }
-        function step(result) { result.done ? resolve(result.value) : adopt(result.value).then(fulfilled, rejected); }
-        step((generator = generator.apply(thisArg, _arguments || [])).next());
-    });
-};
-
-
-const { chmod, copyFile, lstat, mkdir, open: io_util_open, readdir, rename, rm, rmdir, stat, symlink, unlink } = external_fs_.promises;
-// export const {open} = 'fs'
-const IS_WINDOWS = process.platform === 'win32';
-/**
- * Custom implementation of readlink to ensure Windows junctions
- * maintain trailing backslash for backward compatibility with Node.js < 24
- *
- * In Node.js 20, Windows junctions (directory symlinks) always returned paths
- * with trailing backslashes. Node.js 24 removed this behavior, which breaks
- * code that relied on this format for path operations.
- *
- * This implementation restores the Node 20 behavior by adding a trailing
- * backslash to all junction results on Windows.
- */
-function readlink(fsPath) {
-    return io_util_awaiter(this, void 0, void 0, function* () {
-        const result = yield fs.promises.readlink(fsPath);
-        // On Windows, restore Node 20 behavior: add trailing backslash to all results
-        // since junctions on Windows are always directory links
-        if (IS_WINDOWS && !result.endsWith('\\')) {
-            return `${result}\\`;
-        }
-        return result;
-    });
-}
-// See https://github.com/nodejs/node/blob/d0153aee367422d0858105abec186da4dff0a0c5/deps/uv/include/uv/win.h#L691
-const UV_FS_O_EXLOCK = 0x10000000;
-const READONLY = external_fs_.constants.O_RDONLY;
-function exists(fsPath) {
-    return io_util_awaiter(this, void 0, void 0, function* () {
-        try {
-            yield stat(fsPath);
-        }
-        catch (err) {
-            if (err.code === 'ENOENT') {
-                return false;
-            }
-            throw err;
-        }
-        return true;
-    });
-}
-function isDirectory(fsPath_1) {
-    return io_util_awaiter(this, arguments, void 0, function* (fsPath, useStat = false) {
-        const stats = useStat ? yield stat(fsPath) : yield lstat(fsPath);
-        return stats.isDirectory();
-    });
-}
-/**
- * On OSX/Linux, true if path starts with '/'. On Windows, true for paths like:
- * \, \hello, \\hello\share, C:, and C:\hello (and corresponding alternate separator cases).
- */
-function isRooted(p) {
-    p = normalizeSeparators(p);
-    if (!p) {
-        throw new Error('isRooted() parameter "p" cannot be empty');
-    }
-    if (IS_WINDOWS) {
-        return (p.startsWith('\\') || /^[A-Z]:/i.test(p) // e.g. \ or \hello or \\hello
-        ); // e.g. C: or C:\hello
-    }
-    return p.startsWith('/');
-}
-/**
- * Best effort attempt to determine whether a file exists and is executable.
- * @param filePath    file path to check
- * @param extensions  additional file extensions to try
- * @return if file exists and is executable, returns the file path. otherwise empty string.
- */
-function tryGetExecutablePath(filePath, extensions) {
-    return io_util_awaiter(this, void 0, void 0, function* () {
-        let stats = undefined;
-        try {
-            // test file exists
-            stats = yield stat(filePath);
-        }
-        catch (err) {
-            if (err.code !== 'ENOENT') {
-                // eslint-disable-next-line no-console
-                console.log(`Unexpected error attempting to determine if executable file exists '${filePath}': ${err}`);
-            }
-        }
-        if (stats && stats.isFile()) {
-            if (IS_WINDOWS) {
-                // on Windows, test for valid extension
-                const upperExt = external_path_namespaceObject.extname(filePath).toUpperCase();
-                if (extensions.some(validExt => validExt.toUpperCase() === upperExt)) {
-                    return filePath;
-                }
-            }
-            else {
-                if (isUnixExecutable(stats)) {
-                    return filePath;
-                }
-            }
-        }
-        // try each extension
-        const originalFilePath = filePath;
-        for (const extension of extensions) {
-            filePath = originalFilePath + extension;
-            stats = undefined;
-            try {
-                stats = yield stat(filePath);
-            }
-            catch (err) {
-                if (err.code !== 'ENOENT') {
-                    // eslint-disable-next-line no-console
-                    console.log(`Unexpected error attempting to determine if executable file exists '${filePath}': ${err}`);
-                }
-            }
-            if (stats && stats.isFile()) {
-                if (IS_WINDOWS) {
-                    // preserve the case of the actual file (since an extension was appended)
-                    try {
-                        const directory = external_path_namespaceObject.dirname(filePath);
-                        const upperName = external_path_namespaceObject.basename(filePath).toUpperCase();
-                        for (const actualName of yield readdir(directory)) {
-                            if (upperName === actualName.toUpperCase()) {
-                                filePath = external_path_namespaceObject.join(directory, actualName);
-                                break;
-                            }
-                        }
-                    }
-                    catch (err) {
-                        // eslint-disable-next-line no-console
-                        console.log(`Unexpected error attempting to determine the actual case of the file '${filePath}': ${err}`);
-                    }
-                    return filePath;
-                }
-                else {
-                    if (isUnixExecutable(stats)) {
-                        return filePath;
-                    }
-                }
-            }
-        }
-        return '';
-    });
-}
-function normalizeSeparators(p) {
-    p = p || '';
-    if (IS_WINDOWS) {
-        // convert slashes on Windows
-        p = p.replace(/\//g, '\\');
-        // remove redundant slashes
-        return p.replace(/\\\\+/g, '\\');
-    }
-    // remove redundant slashes
-    return p.replace(/\/\/+/g, '/');
-}
-// on Mac/Linux, test the execute bit
-//     R   W  X  R  W X R W X
-//   256 128 64 32 16 8 4 2 1
-function isUnixExecutable(stats) {
-    return ((stats.mode & 1) > 0 ||
-        ((stats.mode & 8) > 0 &&
-            process.getgid !== undefined &&
-            stats.gid === process.getgid()) ||
-        ((stats.mode & 64) > 0 &&
-            process.getuid !== undefined &&
-            stats.uid === process.getuid()));
-}
-// Get the path of cmd.exe in windows
-function getCmdPath() {
-    var _a;
-    return (_a = process.env['COMSPEC']) !== null && _a !== void 0 ? _a : `cmd.exe`;
-}
-//# sourceMappingURL=io-util.js.map
-;// CONCATENATED MODULE: ./node_modules/@actions/io/lib/io.js
-var io_awaiter = (undefined && undefined.__awaiter) || function (thisArg, _arguments, P, generator) {
-    function adopt(value) { return value instanceof P ? value : new P(function (resolve) { resolve(value); }); }
-    return new (P || (P = Promise))(function (resolve, reject) {
-        function fulfilled(value) { try { step(generator.next(value)); } catch (e) { reject(e); } }
-        function rejected(value) { try { step(generator["throw"](value)); } catch (e) { reject(e); } }
-        function step(result) { result.done ? resolve(result.value) : adopt(result.value).then(fulfilled, rejected); }
-        step((generator = generator.apply(thisArg, _arguments || [])).next());
-    });
-};
-
-
-
-/**
- * Copies a file or folder.
- * Based off of shelljs - https://github.com/shelljs/shelljs/blob/9237f66c52e5daa40458f94f9565e18e8132f5a6/src/cp.js
- *
- * @param     source    source path
- * @param     dest      destination path
- * @param     options   optional. See CopyOptions.
- */
-function cp(source_1, dest_1) {
-    return io_awaiter(this, arguments, void 0, function* (source, dest, options = {}) {
-        const { force, recursive, copySourceDirectory } = readCopyOptions(options);
-        const destStat = (yield ioUtil.exists(dest)) ? yield ioUtil.stat(dest) : null;
-        // Dest is an existing file, but not forcing
-        if (destStat && destStat.isFile() && !force) {
-            return;
-        }
-        // If dest is an existing directory, should copy inside.
-        const newDest = destStat && destStat.isDirectory() && copySourceDirectory
-            ? path.join(dest, path.basename(source))
-            : dest;
-        if (!(yield ioUtil.exists(source))) {
-            throw new Error(`no such file or directory: ${source}`);
-        }
-        const sourceStat = yield ioUtil.stat(source);
-        if (sourceStat.isDirectory()) {
-            if (!recursive) {
-                throw new Error(`Failed to copy. ${source} is a directory, but tried to copy without recursive flag.`);
-            }
-            else {
-                yield cpDirRecursive(source, newDest, 0, force);
-            }
-        }
-        else {
-            if (path.relative(source, newDest) === '') {
-                // a file cannot be copied to itself
-                throw new Error(`'${newDest}' and '${source}' are the same file`);
-            }
-            yield io_copyFile(source, newDest, force);
-        }
-    });
-}
-/**
- * Moves a path.
- *
- * @param     source    source path
- * @param     dest      destination path
- * @param     options   optional. See MoveOptions.
- */
-function mv(source_1, dest_1) {
-    return io_awaiter(this, arguments, void 0, function* (source, dest, options = {}) {
-        if (yield ioUtil.exists(dest)) {
-            let destExists = true;
-            if (yield ioUtil.isDirectory(dest)) {
-                // If dest is directory copy src into dest
-                dest = path.join(dest, path.basename(source));
-                destExists = yield ioUtil.exists(dest);
-            }
-            if (destExists) {
-                if (options.force == null || options.force) {
-                    yield rmRF(dest);
-                }
-                else {
-                    throw new Error('Destination already exists');
-                }
-            }
-        }
-        yield mkdirP(path.dirname(dest));
-        yield ioUtil.rename(source, dest);
-    });
-}
-/**
- * Remove a path recursively with force
- *
- * @param inputPath path to remove
- */
-function rmRF(inputPath) {
-    return io_awaiter(this, void 0, void 0, function* () {
-        if (ioUtil.IS_WINDOWS) {
-            // Check for invalid characters
-            // https://docs.microsoft.com/en-us/windows/win32/fileio/naming-a-file
-            if (/[*"<>|]/.test(inputPath)) {
-                throw new Error('File path must not contain `*`, `"`, `<`, `>` or `|` on Windows');
-            }
-        }
-        try {
-            // note if path does not exist, error is silent
-            yield ioUtil.rm(inputPath, {
-                force: true,
-                maxRetries: 3,
-                recursive: true,
-                retryDelay: 300
-            });
-        }
-        catch (err) {
-            throw new Error(`File was unable to be removed ${err}`);
-        }
-    });
-}
-/**
- * Make a directory.  Creates the full path with folders in between
- * Will throw if it fails
- *
- * @param   fsPath        path to create
- * @returns Promise<void>
- */
-function mkdirP(fsPath) {
-    return io_awaiter(this, void 0, void 0, function* () {
-        ok(fsPath, 'a path argument must be provided');
-        yield ioUtil.mkdir(fsPath, { recursive: true });
-    });
-}
-/**
- * Returns path of a tool had the tool actually been invoked.  Resolves via paths.
- * If you check and the tool does not exist, it will throw.
- *
- * @param     tool              name of the tool
- * @param     check             whether to check if tool exists
- * @returns   Promise<string>   path to tool
- */
-function which(tool, check) {
-    return io_awaiter(this, void 0, void 0, function* () {
-        if (!tool) {
-            throw new Error("parameter 'tool' is required");
-        }
-        // recursive when check=true
-        if (check) {
-            const result = yield which(tool, false);
-            if (!result) {
-                if (IS_WINDOWS) {
-                    throw new Error(`Unable to locate executable file: ${tool}. Please verify either the file path exists or the file can be found within a directory specified by the PATH environment variable. Also verify the file has a valid extension for an executable file.`);
-                }
-                else {
-                    throw new Error(`Unable to locate executable file: ${tool}. Please verify either the file path exists or the file can be found within a directory specified by the PATH environment variable. Also check the file mode to verify the file is executable.`);
-                }
-            }
-            return result;
-        }
-        const matches = yield findInPath(tool);
-        if (matches && matches.length > 0) {
-            return matches[0];
-        }
-        return '';
-    });
-}
-/**
- * Returns a list of all occurrences of the given tool on the system path.
- *
- * @returns   Promise<string[]>  the paths of the tool
- */
-function findInPath(tool) {
-    return io_awaiter(this, void 0, void 0, function* () {
-        if (!tool) {
-            throw new Error("parameter 'tool' is required");
-        }
-        // build the list of extensions to try
-        const extensions = [];
-        if (IS_WINDOWS && process.env['PATHEXT']) {
-            for (const extension of process.env['PATHEXT'].split(external_path_namespaceObject.delimiter)) {
-                if (extension) {
-                    extensions.push(extension);
-                }
-            }
-        }
-        // if it's rooted, return it if exists. otherwise return empty.
-        if (isRooted(tool)) {
-            const filePath = yield tryGetExecutablePath(tool, extensions);
-            if (filePath) {
-                return [filePath];
-            }
-            return [];
-        }
-        // if any path separators, return empty
-        if (tool.includes(external_path_namespaceObject.sep)) {
-            return [];
-        }
-        // build the list of directories
-        //
-        // Note, technically "where" checks the current directory on Windows. From a toolkit perspective,
-        // it feels like we should not do this. Checking the current directory seems like more of a use
-        // case of a shell, and the which() function exposed by the toolkit should strive for consistency
-        // across platforms.
-        const directories = [];
-        if (process.env.PATH) {
-            for (const p of process.env.PATH.split(external_path_namespaceObject.delimiter)) {
-                if (p) {
-                    directories.push(p);
-                }
-            }
-        }
-        // find all matches
-        const matches = [];
-        for (const directory of directories) {
-            const filePath = yield tryGetExecutablePath(external_path_namespaceObject.join(directory, tool), extensions);
-            if (filePath) {
-                matches.push(filePath);
-            }
-        }
-        return matches;
-    });
-}
-function readCopyOptions(options) {
-    const force = options.force == null ? true : options.force;
-    const recursive = Boolean(options.recursive);
-    const copySourceDirectory = options.copySourceDirectory == null
-        ? true
-        : Boolean(options.copySourceDirectory);
-    return { force, recursive, copySourceDirectory };
-}
-function cpDirRecursive(sourceDir, destDir, currentDepth, force) {
-    return io_awaiter(this, void 0, void 0, function* () {
-        // Ensure there is not a run away recursive copy
-        if (currentDepth >= 255)
-            return;
-        currentDepth++;
-        yield mkdirP(destDir);
-        const files = yield ioUtil.readdir(sourceDir);
-        for (const fileName of files) {
-            const srcFile = `${sourceDir}/${fileName}`;
-            const destFile = `${destDir}/${fileName}`;
-            const srcFileStat = yield ioUtil.lstat(srcFile);
-            if (srcFileStat.isDirectory()) {
-                // Recurse
-                yield cpDirRecursive(srcFile, destFile, currentDepth, force);
-            }
-            else {
-                yield io_copyFile(srcFile, destFile, force);
-            }
-        }
-        // Change the mode for the newly created directory
-        yield ioUtil.chmod(destDir, (yield ioUtil.stat(sourceDir)).mode);
-    });
-}
-// Buffered file copy
-function io_copyFile(srcFile, destFile, force) {
-    return io_awaiter(this, void 0, void 0, function* () {
-        if ((yield ioUtil.lstat(srcFile)).isSymbolicLink()) {
-            // unlink/re-link it
-            try {
-                yield ioUtil.lstat(destFile);
-                yield ioUtil.unlink(destFile);
-            }
-            catch (e) {
-                // Try to override file permission
-                if (e.code === 'EPERM') {
-                    yield ioUtil.chmod(destFile, '0666');
-                    yield ioUtil.unlink(destFile);
-                }
-                // other errors = it doesn't exist, no work to do
-            }
-            // Copy over symlink
-            const symlinkFull = yield ioUtil.readlink(srcFile);
-            yield ioUtil.symlink(symlinkFull, destFile, ioUtil.IS_WINDOWS ? 'junction' : null);
-        }
-        else if (!(yield ioUtil.exists(destFile)) || force) {
-            yield ioUtil.copyFile(srcFile, destFile);
-        }
-    });
-}
-//# sourceMappingURL=io.js.map
-;// CONCATENATED MODULE: external "timers"
-const external_timers_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("timers");
-;// CONCATENATED MODULE: ./node_modules/@actions/exec/lib/toolrunner.js
-var toolrunner_awaiter = (undefined && undefined.__awaiter) || function (thisArg, _arguments, P, generator) {
-    function adopt(value) { return value instanceof P ? value : new P(function (resolve) { resolve(value); }); }
-    return new (P || (P = Promise))(function (resolve, reject) {
-        function fulfilled(value) { try { step(generator.next(value)); } catch (e) { reject(e); } }
-        function rejected(value) { try { step(generator["throw"](value)); } catch (e) { reject(e); } }
-        function step(result) { result.done ? resolve(result.value) : adopt(result.value).then(fulfilled, rejected); }
-        step((generator = generator.apply(thisArg, _arguments || [])).next());
-    });
-};
-
-
-
-
-
-
-
-/* eslint-disable @typescript-eslint/unbound-method */
-const toolrunner_IS_WINDOWS = process.platform === 'win32';
-/*
- * Class for running command line tools. Handles quoting and arg parsing in a platform agnostic way.
- */
-class ToolRunner extends external_events_.EventEmitter {
-    constructor(toolPath, args, options) {
-        super();
-        if (!toolPath) {
-            throw new Error("Parameter 'toolPath' cannot be null or empty.");
-        }
-        this.toolPath = toolPath;
-        this.args = args || [];
-        this.options = options || {};
-    }
-    _debug(message) {
-        if (this.options.listeners && this.options.listeners.debug) {
-            this.options.listeners.debug(message);
-        }
-    }
-    _getCommandString(options, noPrefix) {
-        const toolPath = this._getSpawnFileName();
-        const args = this._getSpawnArgs(options);
-        let cmd = noPrefix ? '' : '[command]'; // omit prefix when piped to a second tool
-        if (toolrunner_IS_WINDOWS) {
-            // Windows + cmd file
-            if (this._isCmdFile()) {
-                cmd += toolPath;
-                for (const a of args) {
-                    cmd += ` ${a}`;
-                }
-            }
-            // Windows + verbatim
-            else if (options.windowsVerbatimArguments) {
-                cmd += `"${toolPath}"`;
-                for (const a of args) {
-                    cmd += ` ${a}`;
-                }
-            }
-            // Windows (regular)
-            else {
-                cmd += this._windowsQuoteCmdArg(toolPath);
-                for (const a of args) {
-                    cmd += ` ${this._windowsQuoteCmdArg(a)}`;
-                }
-            }
-        }
-        else {
-            // OSX/Linux - this can likely be improved with some form of quoting.
-            // creating processes on Unix is fundamentally different than Windows.
-            // on Unix, execvp() takes an arg array.
-            cmd += toolPath;
-            for (const a of args) {
-                cmd += ` ${a}`;
-            }
-        }
-        return cmd;
-    }
-    _processLineBuffer(data, strBuffer, onLine) {
-        try {
-            let s = strBuffer + data.toString();
-            let n = s.indexOf(external_os_.EOL);
-            while (n > -1) {
-                const line = s.substring(0, n);
-                onLine(line);
-                // the rest of the string ...
-                s = s.substring(n + external_os_.EOL.length);
-                n = s.indexOf(external_os_.EOL);
-            }
-            return s;
-        }
-        catch (err) {
-            // streaming lines to console is best effort.  Don't fail a build.
-            this._debug(`error processing line. Failed with error ${err}`);
-            return '';
-        }
-    }
-    _getSpawnFileName() {
-        if (toolrunner_IS_WINDOWS) {
-            if (this._isCmdFile()) {
-                return process.env['COMSPEC'] || 'cmd.exe';
-            }
-        }
-        return this.toolPath;
-    }
-    _getSpawnArgs(options) {
-        if (toolrunner_IS_WINDOWS) {
-            if (this._isCmdFile()) {
-                let argline = `/D /S /C "${this._windowsQuoteCmdArg(this.toolPath)}`;
-                for (const a of this.args) {
-                    argline += ' ';
-                    argline += options.windowsVerbatimArguments
-                        ? a
-                        : this._windowsQuoteCmdArg(a);
-                }
-                argline += '"';
-                return [argline];
-            }
-        }
-        return this.args;
-    }
-    _endsWith(str, end) {
-        return str.endsWith(end);
-    }
-    _isCmdFile() {
-        const upperToolPath = this.toolPath.toUpperCase();
-        return (this._endsWith(upperToolPath, '.CMD') ||
-            this._endsWith(upperToolPath, '.BAT'));
-    }
-    _windowsQuoteCmdArg(arg) {
-        // for .exe, apply the normal quoting rules that libuv applies
-        if (!this._isCmdFile()) {
-            return this._uvQuoteCmdArg(arg);
-        }
-        // otherwise apply quoting rules specific to the cmd.exe command line parser.
-        // the libuv rules are generic and are not designed specifically for cmd.exe
-        // command line parser.
-        //
-        // for a detailed description of the cmd.exe command line parser, refer to
-        // http://stackoverflow.com/questions/4094699/how-does-the-windows-command-interpreter-cmd-exe-parse-scripts/7970912#7970912
-        // need quotes for empty arg
-        if (!arg) {
-            return '""';
-        }
-        // determine whether the arg needs to be quoted
-        const cmdSpecialChars = [
-            ' ',
-            '\t',
-            '&',
-            '(',
-            ')',
-            '[',
-            ']',
-            '{',
-            '}',
-            '^',
-            '=',
-            ';',
-            '!',
-            "'",
-            '+',
-            ',',
-            '`',
-            '~',
-            '|',
-            '<',
-            '>',
-            '"'
-        ];
-        let needsQuotes = false;
-        for (const char of arg) {
-            if (cmdSpecialChars.some(x => x === char)) {
-                needsQuotes = true;
-                break;
-            }
-        }
-        // short-circuit if quotes not needed
-        if (!needsQuotes) {
-            return arg;
-        }
-        // the following quoting rules are very similar to the rules that by libuv applies.
-        //
-        // 1) wrap the string in quotes
-        //
-        // 2) double-up quotes - i.e. " => ""
-        //
-        //    this is different from the libuv quoting rules. libuv replaces " with \", which unfortunately
-        //    doesn't work well with a cmd.exe command line.
-        //
-        //    note, replacing " with "" also works well if the arg is passed to a downstream .NET console app.
-        //    for example, the command line:
-        //          foo.exe "myarg:""my val"""
-        //    is parsed by a .NET console app into an arg array:
-        //          [ "myarg:\"my val\"" ]
-        //    which is the same end result when applying libuv quoting rules. although the actual
-        //    command line from libuv quoting rules would look like:
-        //          foo.exe "myarg:\"my val\""
-        //
-        // 3) double-up slashes that precede a quote,
-        //    e.g.  hello \world    => "hello \world"
-        //          hello\"world    => "hello\\""world"
-        //          hello\\"world   => "hello\\\\""world"
-        //          hello world\    => "hello world\\"
-        //
-        //    technically this is not required for a cmd.exe command line, or the batch argument parser.
-        //    the reasons for including this as a .cmd quoting rule are:
-        //
-        //    a) this is optimized for the scenario where the argument is passed from the .cmd file to an
-        //       external program. many programs (e.g. .NET console apps) rely on the slash-doubling rule.
-        //
-        //    b) it's what we've been doing previously (by deferring to node default behavior) and we
-        //       haven't heard any complaints about that aspect.
-        //
-        // note, a weakness of the quoting rules chosen here, is that % is not escaped. in fact, % cannot be
-        // escaped when used on the command line directly - even though within a .cmd file % can be escaped
-        // by using %%.
-        //
-        // the saving grace is, on the command line, %var% is left as-is if var is not defined. this contrasts
-        // the line parsing rules within a .cmd file, where if var is not defined it is replaced with nothing.
-        //
-        // one option that was explored was replacing % with ^% - i.e. %var% => ^%var^%. this hack would
-        // often work, since it is unlikely that var^ would exist, and the ^ character is removed when the
-        // variable is used. the problem, however, is that ^ is not removed when %* is used to pass the args
-        // to an external program.
-        //
-        // an unexplored potential solution for the % escaping problem, is to create a wrapper .cmd file.
-        // % can be escaped within a .cmd file.
-        let reverse = '"';
-        let quoteHit = true;
-        for (let i = arg.length; i > 0; i--) {
-            // walk the string in reverse
-            reverse += arg[i - 1];
-            if (quoteHit && arg[i - 1] === '\\') {
-                reverse += '\\'; // double the slash
-            }
-            else if (arg[i - 1] === '"') {
-                quoteHit = true;
-                reverse += '"'; // double the quote
-            }
-            else {
-                quoteHit = false;
-            }
-        }
-        reverse += '"';
-        return reverse.split('').reverse().join('');
-    }
-    _uvQuoteCmdArg(arg) {
-        // Tool runner wraps child_process.spawn() and needs to apply the same quoting as
-        // Node in certain cases where the undocumented spawn option windowsVerbatimArguments
-        // is used.
-        //
-        // Since this function is a port of quote_cmd_arg from Node 4.x (technically, lib UV,
-        // see https://github.com/nodejs/node/blob/v4.x/deps/uv/src/win/process.c for details),
-        // pasting copyright notice from Node within this function:
-        //
-        //      Copyright Joyent, Inc. and other Node contributors. All rights reserved.
-        //
-        //      Permission is hereby granted, free of charge, to any person obtaining a copy
-        //      of this software and associated documentation files (the "Software"), to
-        //      deal in the Software without restriction, including without limitation the
-        //      rights to use, copy, modify, merge, publish, distribute, sublicense, and/or
-        //      sell copies of the Software, and to permit persons to whom the Software is
-        //      furnished to do so, subject to the following conditions:
-        //
-        //      The above copyright notice and this permission notice shall be included in
-        //      all copies or substantial portions of the Software.
-        //
-        //      THE SOFTWARE IS PROVIDED "AS IS", WITHOUT WARRANTY OF ANY KIND, EXPRESS OR
-        //      IMPLIED, INCLUDING BUT NOT LIMITED TO THE WARRANTIES OF MERCHANTABILITY,
-        //      FITNESS FOR A PARTICULAR PURPOSE AND NONINFRINGEMENT. IN NO EVENT SHALL THE
-        //      AUTHORS OR COPYRIGHT HOLDERS BE LIABLE FOR ANY CLAIM, DAMAGES OR OTHER
-        //      LIABILITY, WHETHER IN AN ACTION OF CONTRACT, TORT OR OTHERWISE, ARISING
-        //      FROM, OUT OF OR IN CONNECTION WITH THE SOFTWARE OR THE USE OR OTHER DEALINGS
-        //      IN THE SOFTWARE.
-        if (!arg) {
-            // Need double quotation for empty argument
-            return '""';
-        }
-        if (!arg.includes(' ') && !arg.includes('\t') && !arg.includes('"')) {
-            // No quotation needed
-            return arg;
-        }
-        if (!arg.includes('"') && !arg.includes('\\')) {
-            // No embedded double quotes or backslashes, so I can just wrap
-            // quote marks around the whole thing.
-            return `"${arg}"`;
-        }
-        // Expected input/output:
-        //   input : hello"world
-        //   output: "hello\"world"
-        //   input : hello""world
-        //   output: "hello\"\"world"
-        //   input : hello\world
-        //   output: hello\world
-        //   input : hello\\world
-        //   output: hello\\world
-        //   input : hello\"world
-        //   output: "hello\\\"world"
-        //   input : hello\\"world
-        //   output: "hello\\\\\"world"
-        //   input : hello world\
-        //   output: "hello world\\" - note the comment in libuv actually reads "hello world\"
-        //                             but it appears the comment is wrong, it should be "hello world\\"
-        let reverse = '"';
-        let quoteHit = true;
-        for (let i = arg.length; i > 0; i--) {
-            // walk the string in reverse
-            reverse += arg[i - 1];
-            if (quoteHit && arg[i - 1] === '\\') {
-                reverse += '\\';
-            }
-            else if (arg[i - 1] === '"') {
-                quoteHit = true;
-                reverse += '\\';
-            }
-            else {
-                quoteHit = false;
-            }
-        }
-        reverse += '"';
-        return reverse.split('').reverse().join('');
-    }
-    _cloneExecOptions(options) {
-        options = options || {};
-        const result = {
-            cwd: options.cwd || process.cwd(),
-            env: options.env || process.env,
-            silent: options.silent || false,
-            windowsVerbatimArguments: options.windowsVerbatimArguments || false,
-            failOnStdErr: options.failOnStdErr || false,
-            ignoreReturnCode: options.ignoreReturnCode || false,
-            delay: options.delay || 10000
-        };
-        result.outStream = options.outStream || process.stdout;
-        result.errStream = options.errStream || process.stderr;
-        return result;
-    }
-    _getSpawnOptions(options, toolPath) {
-        options = options || {};
-        const result = {};
-        result.cwd = options.cwd;
-        result.env = options.env;
-        result['windowsVerbatimArguments'] =
-            options.windowsVerbatimArguments || this._isCmdFile();
-        if (options.windowsVerbatimArguments) {
-            result.argv0 = `"${toolPath}"`;
-        }
-        return result;
-    }
-    /**
-     * Exec a tool.
-     * Output will be streamed to the live console.
-     * Returns promise with return code
-     *
-     * @param     tool     path to tool to exec
-     * @param     options  optional exec options.  See ExecOptions
-     * @returns   number
-     */
-    exec() {
-        return toolrunner_awaiter(this, void 0, void 0, function* () {
-            // root the tool path if it is unrooted and contains relative pathing
-            if (!isRooted(this.toolPath) &&
-                (this.toolPath.includes('/') ||
-                    (toolrunner_IS_WINDOWS && this.toolPath.includes('\\')))) {
-                // prefer options.cwd if it is specified, however options.cwd may also need to be rooted
-                this.toolPath = external_path_namespaceObject.resolve(process.cwd(), this.options.cwd || process.cwd(), this.toolPath);
-            }
-            // if the tool is only a file name, then resolve it from the PATH
-            // otherwise verify it exists (add extension on Windows if necessary)
-            this.toolPath = yield which(this.toolPath, true);
-            return new Promise((resolve, reject) => toolrunner_awaiter(this, void 0, void 0, function* () {
-                this._debug(`exec tool: ${this.toolPath}`);
-                this._debug('arguments:');
-                for (const arg of this.args) {
-                    this._debug(`   ${arg}`);
-                }
-                const optionsNonNull = this._cloneExecOptions(this.options);
-                if (!optionsNonNull.silent && optionsNonNull.outStream) {
-                    optionsNonNull.outStream.write(this._getCommandString(optionsNonNull) + external_os_.EOL);
-                }
-                const state = new ExecState(optionsNonNull, this.toolPath);
-                state.on('debug', (message) => {
-                    this._debug(message);
-                });
-                if (this.options.cwd && !(yield exists(this.options.cwd))) {
-                    return reject(new Error(`The cwd: ${this.options.cwd} does not exist!`));
-                }
-                const fileName = this._getSpawnFileName();
-                const cp = external_child_process_namespaceObject.spawn(fileName, this._getSpawnArgs(optionsNonNull), this._getSpawnOptions(this.options, fileName));
-                let stdbuffer = '';
-                if (cp.stdout) {
-                    cp.stdout.on('data', (data) => {
-                        if (this.options.listeners && this.options.listeners.stdout) {
-                            this.options.listeners.stdout(data);
-                        }
-                        if (!optionsNonNull.silent && optionsNonNull.outStream) {
-                            optionsNonNull.outStream.write(data);
-                        }
-                        stdbuffer = this._processLineBuffer(data, stdbuffer, (line) => {
-                            if (this.options.listeners && this.options.listeners.stdline) {
-                                this.options.listeners.stdline(line);
-                            }
-                        });
-                    });
-                }
-                let errbuffer = '';
-                if (cp.stderr) {
-                    cp.stderr.on('data', (data) => {
-                        state.processStderr = true;
-                        if (this.options.listeners && this.options.listeners.stderr) {
-                            this.options.listeners.stderr(data);
-                        }
-                        if (!optionsNonNull.silent &&
-                            optionsNonNull.errStream &&
-                            optionsNonNull.outStream) {
-                            const s = optionsNonNull.failOnStdErr
-                                ? optionsNonNull.errStream
-                                : optionsNonNull.outStream;
-                            s.write(data);
-                        }
-                        errbuffer = this._processLineBuffer(data, errbuffer, (line) => {
-                            if (this.options.listeners && this.options.listeners.errline) {
-                                this.options.listeners.errline(line);
-                            }
-                        });
-                    });
-                }
-                cp.on('error', (err) => {
-                    state.processError = err.message;
-                    state.processExited = true;
-                    state.processClosed = true;
-                    state.CheckComplete();
-                });
-                cp.on('exit', (code) => {
-                    state.processExitCode = code;
-                    state.processExited = true;
-                    this._debug(`Exit code ${code} received from tool '${this.toolPath}'`);
-                    state.CheckComplete();
-                });
-                cp.on('close', (code) => {
-                    state.processExitCode = code;
-                    state.processExited = true;
-                    state.processClosed = true;
-                    this._debug(`STDIO streams have closed for tool '${this.toolPath}'`);
-                    state.CheckComplete();
-                });
-                state.on('done', (error, exitCode) => {
-                    if (stdbuffer.length > 0) {
-                        this.emit('stdline', stdbuffer);
-                    }
-                    if (errbuffer.length > 0) {
-                        this.emit('errline', errbuffer);
-                    }
-                    cp.removeAllListeners();
-                    if (error) {
-                        reject(error);
-                    }
-                    else {
-                        resolve(exitCode);
-                    }
-                });
-                if (this.options.input) {
-                    if (!cp.stdin) {
-                        throw new Error('child process missing stdin');
-                    }
-                    cp.stdin.end(this.options.input);
-                }
-            }));
-        });
-    }
-}
-/**
- * Convert an arg string to an array of args. Handles escaping
- *
- * @param    argString   string of arguments
- * @returns  string[]    array of arguments
- */
-function argStringToArray(argString) {
-    const args = [];
-    let inQuotes = false;
-    let escaped = false;
-    let arg = '';
-    function append(c) {
-        // we only escape double quotes.
-        if (escaped && c !== '"') {
-            arg += '\\';
-        }
-        arg += c;
-        escaped = false;
-    }
-    for (let i = 0; i < argString.length; i++) {
-        const c = argString.charAt(i);
-        if (c === '"') {
-            if (!escaped) {
-                inQuotes = !inQuotes;
-            }
-            else {
-                append(c);
-            }
-            continue;
-        }
-        if (c === '\\' && escaped) {
-            append(c);
-            continue;
-        }
-        if (c === '\\' && inQuotes) {
-            escaped = true;
-            continue;
-        }
-        if (c === ' ' && !inQuotes) {
-            if (arg.length > 0) {
-                args.push(arg);
-                arg = '';
-            }
-            continue;
-        }
-        append(c);
-    }
-    if (arg.length > 0) {
-        args.push(arg.trim());
-    }
-    return args;
-}
-class ExecState extends external_events_.EventEmitter {
-    constructor(options, toolPath) {
-        super();
-        this.processClosed = false; // tracks whether the process has exited and stdio is closed
-        this.processError = '';
-        this.processExitCode = 0;
-        this.processExited = false; // tracks whether the process has exited
-        this.processStderr = false; // tracks whether stderr was written to
-        this.delay = 10000; // 10 seconds
-        this.done = false;
-        this.timeout = null;
-        if (!toolPath) {
-            throw new Error('toolPath must not be empty');
-        }
-        this.options = options;
-        this.toolPath = toolPath;
-        if (options.delay) {
-            this.delay = options.delay;
-        }
-    }
-    CheckComplete() {
-        if (this.done) {
-            return;
-        }
-        if (this.processClosed) {
-            this._setResult();
-        }
-        else if (this.processExited) {
-            this.timeout = (0,external_timers_namespaceObject.setTimeout)(ExecState.HandleTimeout, this.delay, this);
-        }
-    }
-    _debug(message) {
-        this.emit('debug', message);
-    }
-    _setResult() {
-        // determine whether there is an error
-        let error;
-        if (this.processExited) {
-            if (this.processError) {
-                error = new Error(`There was an error when attempting to execute the process '${this.toolPath}'. This may indicate the process failed to start. Error: ${this.processError}`);
-            }
-            else if (this.processExitCode !== 0 && !this.options.ignoreReturnCode) {
-                error = new Error(`The process '${this.toolPath}' failed with exit code ${this.processExitCode}`);
-            }
-            else if (this.processStderr && this.options.failOnStdErr) {
-                error = new Error(`The process '${this.toolPath}' failed because one or more lines were written to the STDERR stream`);
-            }
-        }
-        // clear the timeout
-        if (this.timeout) {
-            clearTimeout(this.timeout);
-            this.timeout = null;
-        }
-        this.done = true;
-        this.emit('done', error, this.processExitCode);
-    }
-    static HandleTimeout(state) {
-        if (state.done) {
-            return;
-        }
-        if (!state.processClosed && state.processExited) {
-            const message = `The STDIO streams did not close within ${state.delay / 1000} seconds of the exit event from process '${state.toolPath}'. This may indicate a child process inherited the STDIO streams and has not yet exited.`;
-            state._debug(message);
-        }
-        state._setResult();
-    }
-}
-//# sourceMappingURL=toolrunner.js.map
-;// CONCATENATED MODULE: ./node_modules/@actions/exec/lib/exec.js
-var exec_awaiter = (undefined && undefined.__awaiter) || function (thisArg, _arguments, P, generator) {
-    function adopt(value) { return value instanceof P ? value : new P(function (resolve) { resolve(value); }); }
-    return new (P || (P = Promise))(function (resolve, reject) {
-        function fulfilled(value) { try { step(generator.next(value)); } catch (e) { reject(e); } }
-        function rejected(value) { try { step(generator["throw"](value)); } catch (e) { reject(e); } }
-        function step(result) { result.done ? resolve(result.value) : adopt(result.value).then(fulfilled, rejected); }
-        step((generator = generator.apply(thisArg, _arguments || [])).next());
-    });
-};
-
-
-/**
- * Exec a command.
- * Output will be streamed to the live console.
- * Returns promise with return code
- *
- * @param     commandLine        command to execute (can include additional args). Must be correctly escaped.
- * @param     args               optional arguments for tool. Escaping is handled by the lib.
- * @param     options            optional exec options.  See ExecOptions
- * @returns   Promise<number>    exit code
- */
-function exec_exec(commandLine, args, options) {
-    return exec_awaiter(this, void 0, void 0, function* () {
-        const commandArgs = tr.argStringToArray(commandLine);
-        if (commandArgs.length === 0) {
-            throw new Error(`Parameter 'commandLine' cannot be null or empty.`);
-        }
-        // Path to tool to execute should be first arg
-        const toolPath = commandArgs[0];
-        args = commandArgs.slice(1).concat(args || []);
-        const runner = new tr.ToolRunner(toolPath, args, options);
-        return runner.exec();
-    });
-}
-/**
- * Exec a command and get the output.
- * Output will be streamed to the live console.
- * Returns promise with the exit code and collected stdout and stderr
- *
- * @param     commandLine           command to execute (can include additional args). Must be correctly escaped.
- * @param     args                  optional arguments for tool. Escaping is handled by the lib.
- * @param     options               optional exec options.  See ExecOptions
- * @returns   Promise<ExecOutput>   exit code, stdout, and stderr
- */
-function getExecOutput(commandLine, args, options) {
-    return exec_awaiter(this, void 0, void 0, function* () {
-        var _a, _b;
-        let stdout = '';
-        let stderr = '';
-        //Using string decoder covers the case where a mult-byte character is split
-        const stdoutDecoder = new StringDecoder('utf8');
-        const stderrDecoder = new StringDecoder('utf8');
-        const originalStdoutListener = (_a = options === null || options === void 0 ? void 0 : options.listeners) === null || _a === void 0 ? void 0 : _a.stdout;
-        const originalStdErrListener = (_b = options === null || options === void 0 ? void 0 : options.listeners) === null || _b === void 0 ? void 0 : _b.stderr;
-        const stdErrListener = (data) => {
-            stderr += stderrDecoder.write(data);
-            if (originalStdErrListener) {
-                originalStdErrListener(data);
-            }
-        };
-        const stdOutListener = (data) => {
-            stdout += stdoutDecoder.write(data);
-            if (originalStdoutListener) {
-                originalStdoutListener(data);
-            }
-        };
-        const listeners = Object.assign(Object.assign({}, options === null || options === void 0 ? void 0 : options.listeners), { stdout: stdOutListener, stderr: stdErrListener });
-        const exitCode = yield exec_exec(commandLine, args, Object.assign(Object.assign({}, options), { listeners }));
-        //flush any remaining characters
-        stdout += stdoutDecoder.end();
-        stderr += stderrDecoder.end();
-        return {
-            exitCode,
-            stdout,
-            stderr
-        };
-    });
-}
-//# sourceMappingURL=exec.js.map
-;// CONCATENATED MODULE: ./node_modules/@actions/core/lib/platform.js
-var platform_awaiter = (undefined && undefined.__awaiter) || function (thisArg, _arguments, P, generator) {
-    function adopt(value) { return value instanceof P ? value : new P(function (resolve) { resolve(value); }); }
-    return new (P || (P = Promise))(function (resolve, reject) {
-        function fulfilled(value) { try { step(generator.next(value)); } catch (e) { reject(e); } }
-        function rejected(value) { try { step(generator["throw"](value)); } catch (e) { reject(e); } }
-        function step(result) { result.done ? resolve(result.value) : adopt(result.value).then(fulfilled, rejected); }
-        step((generator = generator.apply(thisArg, _arguments || [])).next());
-    });
-};
-
-
-const getWindowsInfo = () => platform_awaiter(void 0, void 0, void 0, function* () {
-    const { stdout: version } = yield exec.getExecOutput('powershell -command "(Get-CimInstance -ClassName Win32_OperatingSystem).Version"', undefined, {
-        silent: true
-    });
-    const { stdout: name } = yield exec.getExecOutput('powershell -command "(Get-CimInstance -ClassName Win32_OperatingSystem).Caption"', undefined, {
-        silent: true
-    });
-    return {
-        name: name.trim(),
-        version: version.trim()
-    };
-});
-const getMacOsInfo = () => platform_awaiter(void 0, void 0, void 0, function* () {
-    var _a, _b, _c, _d;
-    const { stdout } = yield exec.getExecOutput('sw_vers', undefined, {
-        silent: true
-    });
-    const version = (_b = (_a = stdout.match(/ProductVersion:\s*(.+)/)) === null || _a === void 0 ? void 0 : _a[1]) !== null && _b !== void 0 ? _b : '';
-    const name = (_d = (_c = stdout.match(/ProductName:\s*(.+)/)) === null || _c === void 0 ? void 0 : _c[1]) !== null && _d !== void 0 ? _d : '';
-    return {
-        name,
-        version
-    };
-});
-const getLinuxInfo = () => platform_awaiter(void 0, void 0, void 0, function* () {
-    const { stdout } = yield exec.getExecOutput('lsb_release', ['-i', '-r', '-s'], {
-        silent: true
-    });
-    const [name, version] = stdout.trim().split('\n');
-    return {
-        name,
-        version
-    };
-});
-const platform = external_os_.platform();
-const arch = external_os_.arch();
-const isWindows = platform === 'win32';
-const isMacOS = platform === 'darwin';
-const isLinux = platform === 'linux';
-function getDetails() {
-    return platform_awaiter(this, void 0, void 0, function* () {
-        return Object.assign(Object.assign({}, (yield (isWindows
-            ? getWindowsInfo()
-            : isMacOS
-                ? getMacOsInfo()
-                : getLinuxInfo()))), { platform,
-            arch,
-            isWindows,
-            isMacOS,
-            isLinux });
-    });
-}
-//# sourceMappingURL=platform.js.map
-;// CONCATENATED MODULE: ./node_modules/@actions/core/lib/core.js
-var core_awaiter = (undefined && undefined.__awaiter) || function (thisArg, _arguments, P, generator) {
-    function adopt(value) { return value instanceof P ? value : new P(function (resolve) { resolve(value); }); }
-    return new (P || (P = Promise))(function (resolve, reject) {
-        function fulfilled(value) { try { step(generator.next(value)); } catch (e) { reject(e); } }
-        function rejected(value) { try { step(generator["throw"](value)); } catch (e) { reject(e); } }
-        function step(result) { result.done ? resolve(result.value) : adopt(result.value).then(fulfilled, rejected); }
-        step((generator = generator.apply(thisArg, _arguments || [])).next());
-    });
-};
-
-
-
-
-
-
-/**
- * The code to exit an action
- */
-var ExitCode;
-(function (ExitCode) {
-    /**
-     * A code indicating that the action was successful
-     */
-    ExitCode[ExitCode["Success"] = 0] = "Success";
-    /**
-     * A code indicating that the action was a failure
-     */
-    ExitCode[ExitCode["Failure"] = 1] = "Failure";
-})(ExitCode || (ExitCode = {}));
-//-----------------------------------------------------------------------
-// Variables
-//-----------------------------------------------------------------------
-/**
- * Sets env variable for this action and future actions in the job
- * @param name the name of the variable to set
- * @param val the value of the variable. Non-string values will be converted to a string via JSON.stringify
- */
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
-function exportVariable(name, val) {
-    const convertedVal = toCommandValue(val);
-    process.env[name] = convertedVal;
-    const filePath = process.env['GITHUB_ENV'] || '';
-    if (filePath) {
-        return issueFileCommand('ENV', prepareKeyValueMessage(name, val));
-    }
-    issueCommand('set-env', { name }, convertedVal);
-}
-/**
- * Registers a secret which will get masked from logs
- *
- * @param secret - Value of the secret to be masked
- * @remarks
- * This function instructs the Actions runner to mask the specified value in any
- * logs produced during the workflow run. Once registered, the secret value will
- * be replaced with asterisks (***) whenever it appears in console output, logs,
- * or error messages.
- *
- * This is useful for protecting sensitive information such as:
- * - API keys
- * - Access tokens
- * - Authentication credentials
- * - URL parameters containing signatures (SAS tokens)
- *
- * Note that masking only affects future logs; any previous appearances of the
- * secret in logs before calling this function will remain unmasked.
- *
- * @example
- * ```typescript
- * // Register an API token as a secret
- * const apiToken = "abc123xyz456";
- * setSecret(apiToken);
- *
- * // Now any logs containing this value will show *** instead
- * console.log(`Using token: ${apiToken}`); // Outputs: "Using token: ***"
- * ```
- */
-function core_setSecret(secret) {
-    command_issueCommand('add-mask', {}, secret);
-}
-/**
- * Prepends inputPath to the PATH (for this action and future actions)
- * @param inputPath
- */
-function addPath(inputPath) {
-    const filePath = process.env['GITHUB_PATH'] || '';
-    if (filePath) {
-        issueFileCommand('PATH', inputPath);
-    }
-    else {
-        issueCommand('add-path', {}, inputPath);
-    }
-    process.env['PATH'] = `${inputPath}${path.delimiter}${process.env['PATH']}`;
-}
-/**
- * Gets the value of an input.
- * Unless trimWhitespace is set to false in InputOptions, the value is also trimmed.
- * Returns an empty string if the value is not defined.
- *
- * @param     name     name of the input to get
- * @param     options  optional. See InputOptions.
- * @returns   string
- */
-function getInput(name, options) {
-    const val = process.env[`INPUT_${name.replace(/ /g, '_').toUpperCase()}`] || '';
-    if (options && options.required && !val) {
-        throw new Error(`Input required and not supplied: ${name}`);
-    }
-    if (options && options.trimWhitespace === false) {
-        return val;
-    }
-    return val.trim();
-}
-/**
- * Gets the values of an multiline input.  Each value is also trimmed.
- *
- * @param     name     name of the input to get
- * @param     options  optional. See InputOptions.
- * @returns   string[]
- *
- */
-function getMultilineInput(name, options) {
-    const inputs = getInput(name, options)
-        .split('\n')
-        .filter(x => x !== '');
-    if (options && options.trimWhitespace === false) {
-        return inputs;
-    }
-    return inputs.map(input => input.trim());
-}
-/**
- * Gets the input value of the boolean type in the YAML 1.2 "core schema" specification.
- * Support boolean input list: `true | True | TRUE | false | False | FALSE` .
- * The return value is also in boolean type.
- * ref: https://yaml.org/spec/1.2/spec.html#id2804923
- *
- * @param     name     name of the input to get
- * @param     options  optional. See InputOptions.
- * @returns   boolean
- */
-function getBooleanInput(name, options) {
-    const trueValue = ['true', 'True', 'TRUE'];
-    const falseValue = ['false', 'False', 'FALSE'];
-    const val = getInput(name, options);
-    if (trueValue.includes(val))
-        return true;
-    if (falseValue.includes(val))
-        return false;
-    throw new TypeError(`Input does not meet YAML 1.2 "Core Schema" specification: ${name}\n` +
-        `Support boolean input list: \`true | True | TRUE | false | False | FALSE\``);
-}
-/**
- * Sets the value of an output.
- *
- * @param     name     name of the output to set
- * @param     value    value to store. Non-string values will be converted to a string via JSON.stringify
- */
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
-function setOutput(name, value) {
-    const filePath = process.env['GITHUB_OUTPUT'] || '';
-    if (filePath) {
-        return file_command_issueFileCommand('OUTPUT', file_command_prepareKeyValueMessage(name, value));
-    }
-    process.stdout.write(external_os_.EOL);
-    command_issueCommand('set-output', { name }, utils_toCommandValue(value));
-}
-/**
- * Enables or disables the echoing of commands into stdout for the rest of the step.
- * Echoing is disabled by default if ACTIONS_STEP_DEBUG is not set.
- *
- */
-function setCommandEcho(enabled) {
-    issue('echo', enabled ? 'on' : 'off');
-}
-//-----------------------------------------------------------------------
-// Results
-//-----------------------------------------------------------------------
-/**
- * Sets the action status to failed.
- * When the action exits it will be with an exit code of 1
- * @param message add error issue message
- */
-function setFailed(message) {
-    process.exitCode = ExitCode.Failure;
-    error(message);
-}
-//-----------------------------------------------------------------------
-// Logging Commands
-//-----------------------------------------------------------------------
-/**
- * Gets whether Actions Step Debug is on or not
- */
-function isDebug() {
-    return process.env['RUNNER_DEBUG'] === '1';
-}
-/**
- * Writes debug message to user log
- * @param message debug message
- */
-function core_debug(message) {
-    command_issueCommand('debug', {}, message);
-}
-/**
- * Adds an error issue
- * @param message error issue message. Errors will be converted to string via toString()
- * @param properties optional properties to add to the annotation.
- */
-function error(message, properties = {}) {
-    command_issueCommand('error', toCommandProperties(properties), message instanceof Error ? message.toString() : message);
-}
-/**
- * Adds a warning issue
- * @param message warning issue message. Errors will be converted to string via toString()
- * @param properties optional properties to add to the annotation.
- */
-function warning(message, properties = {}) {
-    command_issueCommand('warning', toCommandProperties(properties), message instanceof Error ? message.toString() : message);
-}
-/**
- * Adds a notice issue
- * @param message notice issue message. Errors will be converted to string via toString()
- * @param properties optional properties to add to the annotation.
- */
-function notice(message, properties = {}) {
-    command_issueCommand('notice', toCommandProperties(properties), message instanceof Error ? message.toString() : message);
-}
-/**
- * Writes info to log with console.log.
- * @param message info message
- */
-function info(message) {
-    process.stdout.write(message + external_os_.EOL);
-}
-/**
- * Begin an output group.
- *
- * Output until the next `groupEnd` will be foldable in this group
- *
- * @param name The name of the output group
- */
-function startGroup(name) {
-    command_issue('group', name);
-}
-/**
- * End an output group.
- */
-function endGroup() {
-    command_issue('endgroup');
-}
-/**
- * Wrap an asynchronous function call in a group.
- *
- * Returns the same type as the function itself.
- *
- * @param name The name of the group
- * @param fn The function to wrap in the group
- */
-function group(name, fn) {
-    return core_awaiter(this, void 0, void 0, function* () {
-        startGroup(name);
-        let result;
-        try {
-            result = yield fn();
-        }
-        finally {
-            endGroup();
-        }
-        return result;
-    });
-}
-//-----------------------------------------------------------------------
-// Wrapper action state
-//-----------------------------------------------------------------------
-/**
- * Saves state for current action, the state can only be retrieved by this action's post job execution.
- *
- * @param     name     name of the state to store
- * @param     value    value to store. Non-string values will be converted to a string via JSON.stringify
- */
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
-function saveState(name, value) {
-    const filePath = process.env['GITHUB_STATE'] || '';
-    if (filePath) {
-        return issueFileCommand('STATE', prepareKeyValueMessage(name, value));
-    }
-    issueCommand('save-state', { name }, toCommandValue(value));
-}
-/**
- * Gets the value of an state set by this action's main execution.
- *
- * @param     name     name of the state to get
- * @returns   string
- */
-function getState(name) {
-    return process.env[`STATE_${name}`] || '';
-}
-function getIDToken(aud) {
-    return core_awaiter(this, void 0, void 0, function* () {
-        return yield OidcClient.getIDToken(aud);
-    });
-}
-/**
- * Summary exports
- */
-
-/**
- * @deprecated use core.summary
- */
-
-/**
- * Path exports
- */
-
-/**
- * Platform utilities exports
- */
-
-//# sourceMappingURL=core.js.map
-;// CONCATENATED MODULE: ./src/common/errors.ts
-/**
- * The errors every part of the action shares. An `ActionError` is an
- * expected failure: its message is shown as it is, without a stack trace.
- * An error only one folder throws lives in that folder (inputs/errors.ts,
- * service/errors.ts, run/wait.ts).
- */
-class ActionError extends Error {
-    name = 'ActionError';
-}
-/** The workflow was cancelled (SIGINT/SIGTERM) while the action was running. */
-class CancelledError extends ActionError {
-    name = 'CancelledError';
-}
-/** Turns any thrown value into one readable sentence. */
-function describeError(error) {
-    if (error instanceof ActionError)
-        return error.message;
-    if (error instanceof Error) {
-        const cause = error.cause instanceof Error ? ` (${error.cause.message})` : '';
-        return `Unexpected error: ${error.message}${cause}`;
-    }
-    if (typeof error === 'string')
-        return `Unexpected error: ${error}`;
-    try {
-        return `Unexpected error: ${JSON.stringify(error)}`;
-    }
-    catch {
-        return `Unexpected error: ${String(error)}`;
-    }
-}
-
-;// CONCATENATED MODULE: ./src/common/redact.ts
-/**
- * Removes secret values from free text (log lines, error messages, the job
- * summary) before it is shown. Outputs are not free text: they are redacted
- * by structure (report.ts). The runner masks the values registered with
- * `core.setSecret` too, but only in the log it renders.
- */
-const MASK = '***';
-/**
- * Whether a value can be hidden in text without destroying it: `4`, `true`
- * or `off` occur everywhere (ids, counts, words), so replacing them would
- * garble every line and still not hide them.
- */
-function isRedactable(value) {
-    const trimmed = value.trim();
-    return (trimmed.length >= 4 &&
-        !/^(true|false|null|none|yes|no|on|off)$/i.test(trimmed) &&
-        !/^[-+]?\d+(\.\d+)?$/.test(trimmed));
-}
-/** `\u00e9` (and `\u00E9`) for every character outside printable ASCII, as Python's json does. */
-function asciiEscaped(text, upper) {
-    return text.replace(/[^\x20-\x7e]/g, (character) => {
-        const hex = character.charCodeAt(0).toString(16).padStart(4, '0');
-        return `\\u${upper ? hex.toUpperCase() : hex}`;
-    });
-}
-/** The forms a value takes inside JSON text: escaped quotes, `\/`, and escaped non-ASCII. */
-function jsonForms(value) {
-    const inner = JSON.stringify(value).slice(1, -1);
-    const slashes = inner.replaceAll('/', '\\/');
-    return [inner, slashes].flatMap((form) => [
-        form,
-        asciiEscaped(form, false),
-        asciiEscaped(form, true),
-    ]);
-}
-const percentEncoded = (character) => `%${character.charCodeAt(0).toString(16).toUpperCase().padStart(2, '0')}`;
-/**
- * The forms a value takes inside a URL or a form body: `encodeURIComponent`'s;
- * RFC 3986's and Python's `quote` (`!'()*` encoded too); and the
- * `application/x-www-form-urlencoded` forms, space as `+`, of Python's
- * `urlencode` (`~` kept) and of `URLSearchParams` (`*` kept, `~` encoded).
- */
-function urlForms(value) {
-    const component = encodeURIComponent(value);
-    const strict = component.replace(/[!'()*]/g, percentEncoded);
-    const searchParams = new URLSearchParams({ v: value }).toString().slice('v='.length);
-    return [component, strict, strict.replaceAll('%20', '+'), searchParams];
-}
-class Redactor {
-    #needles = new Set();
-    #sorted;
-    /**
-     * Registers a secret value: the value, each of its lines that is
-     * redactable, and the forms they take inside JSON, URLs and form bodies. Returns the
-     * value and lines that were not known yet, for the runner's mask; a value
-     * that is not redactable is not registered (see `isRedactable`).
-     */
-    add(value) {
-        const lines = value.split(/\r?\n/).map((line) => line.trim());
-        const forms = [value, ...lines].filter((form, index, all) => isRedactable(form) && all.indexOf(form) === index);
-        const fresh = forms.filter((form) => !this.#needles.has(form));
-        for (const form of forms) {
-            for (const variant of [form, ...jsonForms(form), ...urlForms(form)]) {
-                this.#needles.add(variant);
-            }
-        }
-        this.#sorted = undefined;
-        return fresh;
-    }
-    redact(text) {
-        // Longest first, so that a secret containing another is replaced whole.
-        this.#sorted ??= [...this.#needles].sort((a, b) => b.length - a.length);
-        let out = text;
-        for (const needle of this.#sorted)
-            out = out.split(needle).join(MASK);
-        return out;
-    }
-}
+// UNUSED EXPORTS: DEPLOY_INPUTS
 
 ;// CONCATENATED MODULE: ./src/common/characters.ts
 /**
@@ -32336,66 +29281,6 @@ function hasLineBreak(text) {
 /** Whether `text` holds a control character (C0, DEL or C1). */
 function hasControlCharacter(text) {
     return /[\u0000-\u001f\u007f-\u009f]/.test(text);
-}
-
-;// CONCATENATED MODULE: ./src/common/runtime.ts
-/**
- * What every module needs from the world, passed in rather than imported:
- * time (a clock tests can fake), logging, and how values are written in a log.
- */
-
-
-const cancelled = () => new CancelledError('The run was cancelled');
-const systemClock = {
-    now: () => performance.now(),
-    wallTime: () => Date.now(),
-    random: () => Math.random(),
-    sleep: (ms, signal) => new Promise((resolve, reject) => {
-        if (signal?.aborted) {
-            reject(cancelled());
-            return;
-        }
-        const onAbort = () => {
-            clearTimeout(timer);
-            reject(cancelled());
-        };
-        const timer = setTimeout(() => {
-            signal?.removeEventListener('abort', onAbort);
-            resolve();
-        }, ms);
-        signal?.addEventListener('abort', onAbort, { once: true });
-    }),
-};
-/** How every duration is written in the log: `1.5 s`, `12.0 s`. */
-function formatDuration(ms) {
-    return `${(ms / 1000).toFixed(1)} s`;
-}
-/**
- * A value that came from the service, made fit for one log line: line breaks
- * and other control characters shown escaped (`\r`, `\u001b`), not
- * interpreted, so that it cannot start a line of its own (a line starting
- * with `::` is a runner command) nor colour or rewrite the log.
- */
-function untrusted(value) {
-    return value.replace(UNSAFE_IN_A_LINE, (character) => {
-        const escaped = JSON.stringify(character).slice(1, -1);
-        return escaped.length > 1
-            ? escaped
-            : `\\u${character.charCodeAt(0).toString(16).padStart(4, '0')}`;
-    });
-}
-/**
- * The last defence for text the action logs: a line that would start a
- * runner command (`::name::`, leading white space ignored as the runner
- * does) is shown with a marker in front, so only the action's own
- * `@actions/core` calls issue commands. A line ends at any break a reader
- * honours, a lone CR included.
- */
-function neutraliseCommands(text) {
-    return text
-        .split(LINE_BREAK_KEPT)
-        .map((part, index) => (index % 2 === 0 && /^\s*::/.test(part) ? `[text] ${part}` : part))
-        .join('');
 }
 
 ;// CONCATENATED MODULE: ./node_modules/zod/v4/core/util.js
@@ -39748,7 +36633,7 @@ function toJSONSchema(input, params) {
 
 ;// CONCATENATED MODULE: ./node_modules/zod/v4/locales/en.js
 
-const en_error = () => {
+const error = () => {
     const Sizable = {
         string: { unit: "characters", verb: "to have" },
         file: { unit: "bytes", verb: "to have" },
@@ -39869,7 +36754,7 @@ const en_error = () => {
 };
 /* harmony default export */ function en() {
     return {
-        localeError: en_error(),
+        localeError: error(),
     };
 }
 
@@ -41933,98 +38818,35 @@ function preprocess(fn, schema) {
     });
 }
 
-;// CONCATENATED MODULE: external "node:fs"
-const external_node_fs_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:fs");
-;// CONCATENATED MODULE: external "node:path"
-const external_node_path_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:path");
-var external_node_path_default = /*#__PURE__*/__nccwpck_require__.n(external_node_path_namespaceObject);
-// EXTERNAL MODULE: ./node_modules/yaml/dist/index.js
-var dist = __nccwpck_require__(8815);
-;// CONCATENATED MODULE: ./src/inputs/bounded-read.ts
+;// CONCATENATED MODULE: ./src/common/errors.ts
 /**
- * Reads a file a user named (the command's `--api-key-file` and
- * `--secrets-file`, the `config` input's path) with a cap on its size and a
- * deadline: a path to an endless stream (`<(yes)`, `/dev/zero`, a FIFO whose
- * writer never stops or never closes) would otherwise grow the process until
- * it is killed, or block it forever. At most `cap + 1` bytes are read, in
- * chunks; nothing larger is ever held. Pipes (`<(cmd)`, `/dev/stdin`) are
- * read too, without blocking, until the deadline.
+ * The errors every part of the action shares. An `ActionError` is an
+ * expected failure: its message is shown as it is, without a stack trace.
+ * An error only one folder throws lives in that folder (inputs/errors.ts,
+ * service/errors.ts, run/wait.ts).
  */
-
-/** Why a file was not read whole; the caller names the input. */
-class BoundedReadError extends Error {
-    name = 'BoundedReadError';
-    reason;
-    constructor(reason, message) {
-        super(message);
-        this.reason = reason;
+class ActionError extends Error {
+    name = 'ActionError';
+}
+/** The workflow was cancelled (SIGINT/SIGTERM) while the action was running. */
+class CancelledError extends ActionError {
+    name = 'CancelledError';
+}
+/** Turns any thrown value into one readable sentence. */
+function describeError(error) {
+    if (error instanceof ActionError)
+        return error.message;
+    if (error instanceof Error) {
+        const cause = error.cause instanceof Error ? ` (${error.cause.message})` : '';
+        return `Unexpected error: ${error.message}${cause}`;
     }
-}
-const KIB = 1024;
-const MIB = 1024 * KIB;
-const DEFAULT_DEADLINE_MS = 5_000;
-const CHUNK = 64 * KIB;
-/** How long to sleep while a pipe has nothing to read yet. */
-const PAUSE_MS = 10;
-/** `cap` as a person reads it: `64 KiB`, `1 MiB`. */
-function formatSize(bytes) {
-    if (bytes >= MIB && bytes % MIB === 0)
-        return `${bytes / MIB} MiB`;
-    if (bytes >= KIB && bytes % KIB === 0)
-        return `${bytes / KIB} KiB`;
-    return `${bytes} bytes`;
-}
-/** Blocks this thread for `ms`: the reads are synchronous, as the inputs' parsers are. */
-function pause(ms) {
-    Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms);
-}
-/**
- * The file's text (UTF-8). Throws `BoundedReadError` when it holds more than
- * `cap` bytes or does not end within the deadline, and the file system's own
- * error (`ENOENT`, `EISDIR`, …) when it cannot be read.
- */
-function readBounded(path, options) {
-    const { cap, deadlineMs = DEFAULT_DEADLINE_MS } = options;
-    // Non-blocking: opening a FIFO for reading would otherwise wait for a writer forever.
-    const fd = (0,external_node_fs_namespaceObject.openSync)(path, external_node_fs_namespaceObject.constants.O_RDONLY | external_node_fs_namespaceObject.constants.O_NONBLOCK);
+    if (typeof error === 'string')
+        return `Unexpected error: ${error}`;
     try {
-        // A FIFO read before its writer has opened it reads as empty: wait for the writer too.
-        const fifo = (0,external_node_fs_namespaceObject.fstatSync)(fd).isFIFO();
-        const deadline = Date.now() + deadlineMs;
-        const chunks = [];
-        let total = 0;
-        for (;;) {
-            const buffer = Buffer.alloc(Math.min(CHUNK, cap + 1 - total));
-            let read;
-            try {
-                read = (0,external_node_fs_namespaceObject.readSync)(fd, buffer, 0, buffer.length, null);
-            }
-            catch (error) {
-                if (error.code !== 'EAGAIN')
-                    throw error;
-                read = -1;
-            }
-            if (read === 0 && !(fifo && total === 0))
-                break;
-            if (read <= 0) {
-                if (Date.now() >= deadline) {
-                    throw new BoundedReadError('too-slow', total === 0
-                        ? `nothing came through it within ${deadlineMs / 1000} s (a pipe with no writer?)`
-                        : `it did not end within ${deadlineMs / 1000} s (a pipe that is never closed?)`);
-                }
-                pause(PAUSE_MS);
-                continue;
-            }
-            chunks.push(buffer.subarray(0, read));
-            total += read;
-            if (total > cap) {
-                throw new BoundedReadError('too-large', `it is larger than ${formatSize(cap)}`);
-            }
-        }
-        return Buffer.concat(chunks).toString('utf8');
+        return `Unexpected error: ${JSON.stringify(error)}`;
     }
-    finally {
-        (0,external_node_fs_namespaceObject.closeSync)(fd);
+    catch {
+        return `Unexpected error: ${String(error)}`;
     }
 }
 
@@ -42058,6 +38880,88 @@ class InputError extends ActionError {
 function fail(message) {
     throw new Invalid(message);
 }
+
+;// CONCATENATED MODULE: ./src/inputs/declare.ts
+/**
+ * How an input is declared, and the one reader of any set of declared
+ * inputs: the core's (declared.ts), the GitHub Action's own
+ * (src/github/inputs.ts), and each entry's set made of them. Reading a set
+ * reads, defaults and parses every input in one pass and reports every bad
+ * one in one `InputError`, before any request.
+ */
+
+
+function input(parse, options = {}) {
+    return { parse, sensitive: options.sensitive ?? false, default: options.default };
+}
+/** The names of a set, in its order. */
+function namesOf(declarations) {
+    return Object.keys(declarations);
+}
+/** The inputs of a set whose raw text is masked before it is even parsed. */
+function sensitiveNames(declarations) {
+    return namesOf(declarations).filter((name) => declarations[name]?.sensitive === true);
+}
+/** The text an input has when it is not given: its default, or `''` for a required one. */
+function defaultText(declared, run) {
+    const fallback = declared.default ?? '';
+    return typeof fallback === 'string' ? fallback : (run[fallback.run] ?? '');
+}
+/** A zod schema for one input: its parser's `Invalid` becomes an issue. */
+function inputSchema(declared, run) {
+    return schemas_string().transform((raw, context) => {
+        try {
+            return declared.parse(raw, run);
+        }
+        catch (error) {
+            if (!(error instanceof Invalid))
+                throw error;
+            context.addIssue({ code: 'custom', message: error.message });
+            return NEVER;
+        }
+    });
+}
+/** Every input of a set parsed on its own; an issue's path is the input's name. */
+function declarationsSchema(declarations, run) {
+    return object(Object.fromEntries(Object.entries(declarations).map(([name, declared]) => [name, inputSchema(declared, run)])));
+}
+/**
+ * Reads every input of a set, each on its own. Throws one `InputError`
+ * naming every bad input, in the set's order.
+ */
+function readInputs(declarations, read, run) {
+    const raw = Object.fromEntries(namesOf(declarations).map((name) => [
+        name,
+        read(name) ?? defaultText(declarations[name], run),
+    ]));
+    const result = declarationsSchema(declarations, run).safeParse(raw);
+    if (!result.success) {
+        throw new InputError(result.error.issues.map((issue) => ({
+            input: String(issue.path[0] ?? 'inputs'),
+            problem: issue.message,
+        })));
+    }
+    return result.data;
+}
+
+;// CONCATENATED MODULE: ./src/common/text.ts
+/** How commits are matched and written, the same way everywhere. */
+/** A full commit sha: 40 hex digits, either case (the service records full shas only). */
+const FULL_SHA = /^[0-9a-fA-F]{40}$/;
+function shortSha(sha) {
+    return sha?.slice(0, 12);
+}
+/** An address without its trailing slashes (a loop: `/\/+$/` reads the rest again from every slash). */
+function withoutTrailingSlashes(address) {
+    let end = address.length;
+    while (end > 0 && address[end - 1] === '/')
+        end--;
+    return address.slice(0, end);
+}
+
+;// CONCATENATED MODULE: ./src/inputs/plan.ts
+/** The values of the `on-drift` input. */
+const ON_DRIFT_MODES = ['warn', 'fail'];
 
 ;// CONCATENATED MODULE: ./node_modules/zod/v4/classic/iso.js
 
@@ -42404,184 +39308,6 @@ function formatZodIssues(error) {
     return lines;
 }
 
-;// CONCATENATED MODULE: ./src/inputs/strict-json.ts
-/**
- * JSON as the inputs read it: strict JSON syntax (JSON.parse), and no key
- * given twice in one object. JSON.parse keeps the last of repeated keys
- * silently, so the text is also read by the yaml package, whose document
- * keeps every key as written (JSON is YAML 1.2, escapes such as `\/` and
- * `\u00e9` included), and the first repeated key is looked for there.
- */
-
-function parseStrictJson(text) {
-    let value;
-    try {
-        value = JSON.parse(text);
-    }
-    catch (error) {
-        return { kind: 'invalid', reason: error instanceof Error ? error.message : String(error) };
-    }
-    const document = (0,dist/* parseDocument */.Tp)(text, { uniqueKeys: false, prettyErrors: false });
-    if (document.errors.length > 0)
-        return { kind: 'unchecked' };
-    return { kind: 'json', value, repeated: firstRepeatedKey(document.contents, []) };
-}
-/** A map key as JSON has it: always a string scalar in text that JSON.parse accepted. */
-function keyOf(key) {
-    return String((0,dist/* isScalar */.jn)(key) ? key.value : key);
-}
-function firstRepeatedKey(node, path) {
-    if ((0,dist/* isSeq */.oP)(node)) {
-        for (const [index, item] of node.items.entries()) {
-            const repeated = firstRepeatedKey(item, [...path, index]);
-            if (repeated !== undefined)
-                return repeated;
-        }
-        return undefined;
-    }
-    if (!(0,dist/* isMap */.jh)(node))
-        return undefined;
-    const seen = new Map();
-    for (const [index, pair] of node.items.entries()) {
-        const key = keyOf(pair.key);
-        const firstIndex = seen.get(key);
-        if (firstIndex !== undefined)
-            return { path: [...path, key], index, firstIndex };
-        seen.set(key, index);
-    }
-    for (const pair of node.items) {
-        const repeated = firstRepeatedKey(pair.value, [...path, keyOf(pair.key)]);
-        if (repeated !== undefined)
-            return repeated;
-    }
-    return undefined;
-}
-
-;// CONCATENATED MODULE: ./src/inputs/config.ts
-/**
- * The `config` input: a JSON or YAML object given inline, or the path of a
- * `.json`, `.yaml` or `.yml` file in the workspace (README, "The `config`
- * input"). Unknown keys in the known schema, and keys given twice, are errors
- * that name the key's path.
- */
-
-
-
-
-
-
-
-
-/** What may be set beyond the dedicated inputs. */
-const ConfigSchema = strictObject({
-    source_config: SourceConfigRequestSchema.nullish(),
-    source_revision_config: SourceRevisionConfigRequestSchema.nullish(),
-    secret_references: array(SecretReferenceSchema).nullish(),
-});
-function firstLine(error) {
-    return (error instanceof Error ? error.message : String(error)).split('\n')[0] ?? '';
-}
-function parseJsonText(text) {
-    const json = parseStrictJson(text);
-    if (json.kind === 'invalid')
-        fail(`is not valid JSON: ${json.reason.split('\n')[0]}`);
-    if (json.kind === 'unchecked')
-        fail('is nested too deeply to be checked for repeated keys');
-    if (json.repeated !== undefined)
-        fail(`${formatIssuePath(json.repeated.path)}: repeated key`);
-    return json.value;
-}
-function parseYamlText(text) {
-    try {
-        return (0,dist/* parse */.qg)(text, { uniqueKeys: true });
-    }
-    catch (error) {
-        fail(`is not valid YAML: ${firstLine(error)}`);
-    }
-}
-/** Whether `inner` is `root` or inside it (both absolute, normalised). */
-function isInside(root, inner) {
-    const relative = external_node_path_default().relative(root, inner);
-    return !(relative === '..' || relative.startsWith(`..${(external_node_path_default()).sep}`) || external_node_path_default().isAbsolute(relative));
-}
-/**
- * The real path of the file `raw` names in the workspace. Checked twice: as
- * written (`../x.json`), and once symbolic links are followed, since a link
- * in the workspace (or a linked directory on the way) may point anywhere.
- */
-function workspaceFile(raw, workspace) {
-    const root = external_node_path_default().resolve(workspace);
-    const file = external_node_path_default().resolve(root, raw);
-    if (!isInside(root, file))
-        fail(`file '${raw}' is outside the workspace`);
-    if (!(0,external_node_fs_namespaceObject.existsSync)(file) || !(0,external_node_fs_namespaceObject.statSync)(file).isFile()) {
-        fail(`file '${raw}' was not found in the workspace (${root})`);
-    }
-    const real = (0,external_node_fs_namespaceObject.realpathSync)(file);
-    if (!isInside((0,external_node_fs_namespaceObject.realpathSync)(root), real)) {
-        fail(`file '${raw}' is outside the workspace: a symbolic link leads out of it`);
-    }
-    return real;
-}
-/** The most a config file may hold: far more than any config, far less than a runner's memory. */
-const CONFIG_FILE_CAP = MIB;
-function readConfigFile(raw, workspace) {
-    const file = workspaceFile(raw, workspace);
-    let text;
-    try {
-        text = readBounded(file, { cap: CONFIG_FILE_CAP });
-    }
-    catch (error) {
-        // Its message names the cap ("it is larger than 1 MiB") or the deadline.
-        if (!(error instanceof BoundedReadError))
-            throw error;
-        fail(`file '${raw}' cannot be read: ${error.message}`);
-    }
-    return raw.toLowerCase().endsWith('.json') ? parseJsonText(text) : parseYamlText(text);
-}
-/** A single line ending in .json/.yaml/.yml that is not itself inline JSON or YAML flow. */
-function isFilePath(raw) {
-    return !raw.includes('\n') && /\.(json|ya?ml)$/i.test(raw) && !/^[{[]/.test(raw);
-}
-/** Inline JSON or YAML, or the path of a .json/.yaml/.yml file in the workspace. */
-function parseConfig(raw, workspace) {
-    if (raw === '')
-        return {};
-    const parsed = isFilePath(raw) ? readConfigFile(raw, workspace) : parseYamlText(raw);
-    if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {
-        fail('must be a JSON or YAML object with keys source_config, source_revision_config, secret_references');
-    }
-    try {
-        JSON.stringify(parsed);
-    }
-    catch {
-        fail('cannot be sent as JSON (a YAML anchor refers to itself?)');
-    }
-    const result = ConfigSchema.safeParse(parsed);
-    if (!result.success)
-        fail(formatZodIssues(result.error).join('; '));
-    return result.data;
-}
-
-;// CONCATENATED MODULE: ./src/common/text.ts
-/** How commits are matched and written, the same way everywhere. */
-/** A full commit sha: 40 hex digits, either case (the service records full shas only). */
-const FULL_SHA = /^[0-9a-fA-F]{40}$/;
-function shortSha(sha) {
-    return sha?.slice(0, 12);
-}
-/** An address without its trailing slashes (a loop: `/\/+$/` reads the rest again from every slash). */
-function withoutTrailingSlashes(address) {
-    let end = address.length;
-    while (end > 0 && address[end - 1] === '/')
-        end--;
-    return address.slice(0, end);
-}
-
-;// CONCATENATED MODULE: ./src/inputs/plan.ts
-/** The values of the `on-drift` input. */
-const ON_DRIFT_MODES = ['warn', 'fail'];
-
 ;// CONCATENATED MODULE: ./src/inputs/parsers.ts
 /**
  * Parsers of single inputs: pure functions from the input's text to its value
@@ -42719,528 +39445,3145 @@ function parseOnDrift(raw) {
     return mode;
 }
 
-;// CONCATENATED MODULE: ./src/inputs/dashboard-url.ts
+;// CONCATENATED MODULE: ./src/github/inputs.ts
 /**
- * The `dashboard-url` input: where a person opens the deployment in the
- * service, as a URL template with the placeholders `{id}`, `{tenant_id}` and
- * `{name}`. Checked before any request; filled once the deployment is known.
+ * The inputs only the GitHub Action has (contract v1.2, "New inputs"),
+ * declared as the core's are (src/inputs/declared.ts): each with its parser
+ * and its default, in action.yml's order. An entry's set holds them beside
+ * the core's, and the one reader (src/inputs/declare.ts) reads them all.
  */
 
 
-const PLACEHOLDERS = ['id', 'tenant_id', 'name'];
-/** `{…}` with no brace inside: linear, one pass. */
-const PLACEHOLDER = /\{([^{}]*)\}/g;
-function isPlaceholder(name) {
-    return PLACEHOLDERS.includes(name);
-}
-/** The template with each placeholder replaced by its value, URL-encoded as `encodeURIComponent` does. */
-function fillDashboardUrl(template, values) {
-    return template.replace(PLACEHOLDER, (whole, name) => isPlaceholder(name) ? encodeURIComponent(values[name]) : whole);
-}
-/** The template, once it is known to fill into an https:// (or loopback http://) address. */
-function parseDashboardUrl(raw) {
-    for (const [, name = ''] of raw.matchAll(PLACEHOLDER)) {
-        if (!isPlaceholder(name)) {
-            fail(`has an unknown placeholder {${name}}: the placeholders are {id}, {tenant_id} and {name}`);
-        }
+
+
+/** GitHub refuses an environment name longer than this. */
+const ENVIRONMENT_NAME_LIMIT = 255;
+/**
+ * An environment name GitHub accepts: at most 255 characters, on one line,
+ * with no control character (it shows in the Environments page and in URLs).
+ */
+function parseEnvironment(raw) {
+    const length = [...raw].length;
+    if (length > ENVIRONMENT_NAME_LIMIT) {
+        fail(`is ${length} characters long; GitHub takes at most ${ENVIRONMENT_NAME_LIMIT}`);
     }
-    const sample = fillDashboardUrl(raw, { id: 'id', tenant_id: 'tenant', name: 'name' });
-    if (sample.includes('{') || sample.includes('}')) {
-        fail('has a { or } outside a placeholder: the placeholders are {id}, {tenant_id} and {name}');
-    }
-    parseWebAddress(sample, {
-        example: 'https://console.example/deployments/{id}',
-        credentials: 'the address is printed and written to the outputs',
-    });
-    return raw;
-}
-
-;// CONCATENATED MODULE: ./src/inputs/headers.ts
-/**
- * The inputs that become HTTP headers: `headers`, `api-key-header` and
- * `api-key`. A header the HTTP client would refuse, or one that would change
- * how the request is framed or where it goes, is an input error here, before
- * any request. Messages never include a header value: values are secret.
- */
-
-const HEADER_TOKEN = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
-/** What an HTTP header value may hold: no control characters, nothing beyond Latin-1. */
-const HEADER_VALUE = /^[\t\x20-\x7e\x80-\xff]*$/;
-const UNSENDABLE = 'cannot be sent in an HTTP header (it has a control character or a character beyond Latin-1)';
-/**
- * Headers a step may not set. The action sets Accept and Content-Type itself.
- * The others belong to the connection and the framing of the body, which the
- * HTTP client owns: undici refuses Expect, Keep-Alive, Transfer-Encoding,
- * Upgrade and a Content-Length that differs from the body, so each request
- * would fail; it obeys Host, which would send the request and its api key to
- * another virtual host, and Connection; Proxy-Connection, TE and Trailer are
- * hop-by-hop headers that mean nothing on these requests.
- */
-const CONTROLLED_HEADERS = new Map([
-    'Accept',
-    'Content-Type',
-    'Content-Length',
-    'Host',
-    'Connection',
-    'Expect',
-    'Keep-Alive',
-    'Proxy-Connection',
-    'TE',
-    'Trailer',
-    'Transfer-Encoding',
-    'Upgrade',
-].map((name) => [name.toLowerCase(), name]));
-/** The canonical spelling of a header the action controls, or undefined. */
-function controlledHeader(name) {
-    return CONTROLLED_HEADERS.get(name.toLowerCase());
-}
-/** A header name fetch can send: `__proto__` is a token, but a record of headers drops it. */
-function isSendableHeaderName(name) {
-    return HEADER_TOKEN.test(name) && name !== '__proto__';
-}
-/** The `api-key-header` input. */
-function parseApiKeyHeader(raw) {
-    if (!isSendableHeaderName(raw))
-        fail(`is not a valid header name: '${raw}'`);
-    const controlled = controlledHeader(raw);
-    if (controlled !== undefined) {
-        fail(`${controlled} is a header the action sets itself or cannot send: name another header (e.g. X-Api-Key or Authorization)`);
+    if (UNSAFE_IN_A_NAME.test(raw)) {
+        fail('holds a line break or another control character, which GitHub refuses in a name');
     }
     return raw;
 }
-/** The `api-key` input: any text a header can carry (empty: no key is sent). */
-function parseApiKey(raw) {
-    if (!HEADER_VALUE.test(raw))
-        fail(`the value ${UNSENDABLE}`);
-    return raw;
-}
-/** One `Name: value` line; `number` counts from 1, as messages name lines. */
-function parseHeaderLine(line, number) {
-    const colon = line.indexOf(':');
-    const name = colon < 0 ? '' : line.slice(0, colon).trim();
-    const value = colon < 0 ? '' : line.slice(colon + 1).trim();
-    if (colon < 0 || !isSendableHeaderName(name)) {
-        fail(`line ${number} is not 'Name: value' with a valid header name`);
-    }
-    if (value === '')
-        fail(`line ${number} has an empty value`);
-    if (!HEADER_VALUE.test(value))
-        fail(`the value on line ${number} ${UNSENDABLE}`);
-    return [name, value];
-}
-/** The `headers` input: `Name: value` lines, blank lines and `#` comments ignored. */
-function parseHeaders(raw) {
-    const headers = [];
-    // Lines are named by number, not by content: a stray line may be part of a value.
-    const seen = new Map();
-    for (const [index, line] of raw.split(/\r?\n/).entries()) {
-        if (line.trim() === '' || line.trimStart().startsWith('#'))
-            continue;
-        const [name, value] = parseHeaderLine(line, index + 1);
-        const key = name.toLowerCase();
-        const first = seen.get(key);
-        if (first !== undefined)
-            fail(`line ${index + 1} repeats the header of line ${first}`);
-        const controlled = controlledHeader(name);
-        if (controlled !== undefined) {
-            fail(`line ${index + 1} sets a header the action sets itself or cannot send (${controlled})`);
-        }
-        seen.set(key, index + 1);
-        headers.push([name, value]);
-    }
-    return Object.fromEntries(headers);
-}
-
-;// CONCATENATED MODULE: ./src/inputs/secrets.ts
 /**
- * The `secrets` input: `NAME=value` lines (split at the first `=`, blank
- * lines and `#` comments ignored) or a JSON object. Messages never include a
- * value, and name a line by its number, never by its text: a line of a
- * multi-line value pasted by mistake may look like NAME=value, and its
- * "name" is then a piece of a secret.
+ * A token on one line (a line break would end the Authorization header).
+ * An expression left as it is (`${{ github.token }}`, which only a runner
+ * evaluates: a local run that reads action.yml's defaults) is no token.
  */
-
-
-const SECRET_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
-function lineEntries(raw) {
-    const entries = [];
-    for (const [index, line] of raw.split(/\r?\n/).entries()) {
-        if (line.trim() === '' || line.trimStart().startsWith('#'))
-            continue;
-        const equals = line.indexOf('=');
-        if (equals < 0)
-            fail(`line ${index + 1} is not NAME=value (no '=' found)`);
-        const name = line.slice(0, equals).trim();
-        entries.push({ name, value: line.slice(equals + 1).trim(), where: `line ${index + 1}` });
-    }
-    return entries;
+function parseToken(raw) {
+    if (/[\r\n]/.test(raw))
+        fail('holds a line break; a token is one line');
+    return /^\$\{\{.*\}\}$/.test(raw) ? '' : parseText(raw);
 }
-function jsonEntries(raw) {
-    const json = parseStrictJson(raw);
-    // JSON.parse's own message may quote the text, so it is not shown.
-    if (json.kind === 'invalid')
-        fail('looks like a JSON object but is not valid JSON');
-    if (json.kind === 'unchecked')
-        fail('is nested too deeply to be checked for repeated names');
-    const { value: parsed, repeated } = json;
-    if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {
-        fail('must be NAME=value lines or a JSON object');
-    }
-    // Keys are named by position: a repeated key may be a value put in a name's place.
-    // A key repeated deeper, inside a value, fails below: a value must be a string.
-    if (repeated !== undefined && repeated.path.length === 1) {
-        fail(`key ${repeated.index + 1} repeats the secret name of key ${repeated.firstIndex + 1}`);
-    }
-    return Object.entries(parsed).map(([name, value], index) => ({
-        name,
-        value,
-        // An invalid key is not echoed: it may be a value put in its place.
-        where: SECRET_NAME.test(name) ? `secret ${name}` : `key ${index + 1}`,
-    }));
-}
-function checkEntry({ name, value, where }, earlier) {
-    if (!SECRET_NAME.test(name)) {
-        fail(`${where} does not start with a valid secret name (letters, digits and _, not starting with a digit)`);
-    }
-    if (earlier !== undefined)
-        fail(`${where} repeats the secret name of ${earlier}`);
-    if (typeof value !== 'string')
-        fail(`${where} must have a string value`);
-    if (value === '') {
-        fail(`${where} has an empty value (is the GitHub secret it comes from defined?)`);
-    }
-    return { name, value };
-}
-function parseSecrets(raw) {
-    if (raw === '')
-        return [];
-    const entries = raw.startsWith('{') ? jsonEntries(raw) : lineEntries(raw);
-    const seen = new Map();
-    return entries.map((entry) => {
-        const secret = checkEntry(entry, seen.get(entry.name));
-        seen.set(entry.name, entry.where);
-        return secret;
-    });
-}
-
-;// CONCATENATED MODULE: ./src/inputs/declared.ts
-/**
- * The inputs action.yml declares, once: each input's name, in action.yml's
- * order, with its parser and its default. `INPUT_NAMES`, `InputName`, the
- * inputs masked before they are parsed, the defaults, and the keys of the zod
- * object that parses them all come from this one record
- * (test/repo/contract.test.ts checks it against action.yml and the README).
- */
-
-
-
-
-
-
-
-function input(parse, options = {}) {
-    return { parse, sensitive: options.sensitive ?? false, default: options.default };
-}
-/** `repository`, or the run's own when given empty. */
-function parseRepositoryInput(raw, run) {
-    return unlessEmpty(parseRepository)(raw === '' ? (run.repository ?? '') : raw);
-}
-const INPUTS = {
-    'api-url': input(parseApiUrl),
-    'api-key': input(parseApiKey, { sensitive: true, default: '' }),
-    'api-key-header': input(parseApiKeyHeader, { default: 'X-Api-Key' }),
-    headers: input(parseHeaders, { sensitive: true, default: '' }),
-    name: input(parseName),
-    source: input(parseSource, { default: 'codehost' }),
-    config: input((raw, run) => parseConfig(raw, run.workspace), { default: '' }),
-    'integration-id': input(unlessEmpty(parseGuid), { default: '' }),
-    repository: input(parseRepositoryInput, { default: { run: 'repository' } }),
-    'repo-ref': input(unlessEmpty(parseText), { default: '' }),
-    'agent-config-path': input(unlessEmpty(parseText), { default: '' }),
-    'image-uri': input(unlessEmpty(parseText), { default: '' }),
-    secrets: input(parseSecrets, { sensitive: true, default: '' }),
-    'wait-for-ready': input(parseBoolean, { default: 'false' }),
-    'wait-timeout': input(parseWaitTimeout, { default: '900' }),
-    commit: input(parseCommit, { default: 'auto' }),
-    'on-drift': input(parseOnDrift, { default: 'warn' }),
-    'dry-run': input(parseBoolean, { default: 'false' }),
-    'dashboard-url': input(unlessEmpty(parseDashboardUrl), { default: '' }),
+const GITHUB_INPUTS = {
+    // `${{ github.token }}` is action.yml's default, which the runner fills in.
+    'github-token': input(parseToken, { sensitive: true, default: '${{ github.token }}' }),
+    environment: input(parseEnvironment, { default: '' }),
+    'pr-comment': input(parseBoolean, { default: 'false' }),
 };
-/** The names of every input, in action.yml's order. */
-const INPUT_NAMES = Object.keys(INPUTS);
-/** Inputs whose raw text is masked before it is even parsed. */
-const SENSITIVE_INPUT_NAMES = INPUT_NAMES.filter((name) => INPUTS[name].sensitive);
-/** The text an input has when it is not given: its default, or `''` for a required one. */
-function defaultText(name, run) {
-    const fallback = INPUTS[name].default ?? '';
-    return typeof fallback === 'string' ? fallback : (run[fallback.run] ?? '');
+/** The names of the GitHub inputs, in action.yml's order. */
+const GITHUB_INPUT_NAMES = namesOf(GITHUB_INPUTS);
+/** Outputs only the GitHub Action sets. */
+const GITHUB_OUTPUT_NAMES = (/* unused pure expression or super */ null && (['github-deployment-id']));
+/** What the GitHub inputs, read with the rest of an entry's set, ask for. */
+function gitHubSettings(inputs) {
+    return {
+        token: inputs['github-token'],
+        environment: inputs.environment,
+        comment: inputs['pr-comment'],
+    };
 }
-/** A zod schema for one input: its parser's `Invalid` becomes an issue. */
-function inputSchema(parse) {
-    return schemas_string().transform((raw, context) => {
-        try {
-            return parse(raw);
+
+// EXTERNAL MODULE: external "os"
+var external_os_ = __nccwpck_require__(857);
+;// CONCATENATED MODULE: ./node_modules/@actions/core/lib/utils.js
+// We use any as a valid input type
+/* eslint-disable @typescript-eslint/no-explicit-any */
+/**
+ * Sanitizes an input into a string so it can be passed into issueCommand safely
+ * @param input input to sanitize into a string
+ */
+function utils_toCommandValue(input) {
+    if (input === null || input === undefined) {
+        return '';
+    }
+    else if (typeof input === 'string' || input instanceof String) {
+        return input;
+    }
+    return JSON.stringify(input);
+}
+/**
+ *
+ * @param annotationProperties
+ * @returns The command properties to send with the actual annotation command
+ * See IssueCommandProperties: https://github.com/actions/runner/blob/main/src/Runner.Worker/ActionCommandManager.cs#L646
+ */
+function toCommandProperties(annotationProperties) {
+    if (!Object.keys(annotationProperties).length) {
+        return {};
+    }
+    return {
+        title: annotationProperties.title,
+        file: annotationProperties.file,
+        line: annotationProperties.startLine,
+        endLine: annotationProperties.endLine,
+        col: annotationProperties.startColumn,
+        endColumn: annotationProperties.endColumn
+    };
+}
+//# sourceMappingURL=utils.js.map
+;// CONCATENATED MODULE: ./node_modules/@actions/core/lib/command.js
+
+
+/**
+ * Issues a command to the GitHub Actions runner
+ *
+ * @param command - The command name to issue
+ * @param properties - Additional properties for the command (key-value pairs)
+ * @param message - The message to include with the command
+ * @remarks
+ * This function outputs a specially formatted string to stdout that the Actions
+ * runner interprets as a command. These commands can control workflow behavior,
+ * set outputs, create annotations, mask values, and more.
+ *
+ * Command Format:
+ *   ::name key=value,key=value::message
+ *
+ * @example
+ * ```typescript
+ * // Issue a warning annotation
+ * issueCommand('warning', {}, 'This is a warning message');
+ * // Output: ::warning::This is a warning message
+ *
+ * // Set an environment variable
+ * issueCommand('set-env', { name: 'MY_VAR' }, 'some value');
+ * // Output: ::set-env name=MY_VAR::some value
+ *
+ * // Add a secret mask
+ * issueCommand('add-mask', {}, 'secretValue123');
+ * // Output: ::add-mask::secretValue123
+ * ```
+ *
+ * @internal
+ * This is an internal utility function that powers the public API functions
+ * such as setSecret, warning, error, and exportVariable.
+ */
+function command_issueCommand(command, properties, message) {
+    const cmd = new Command(command, properties, message);
+    process.stdout.write(cmd.toString() + external_os_.EOL);
+}
+function command_issue(name, message = '') {
+    command_issueCommand(name, {}, message);
+}
+const CMD_STRING = '::';
+class Command {
+    constructor(command, properties, message) {
+        if (!command) {
+            command = 'missing.command';
         }
-        catch (error) {
-            if (!(error instanceof Invalid))
-                throw error;
-            context.addIssue({ code: 'custom', message: error.message });
-            return NEVER;
+        this.command = command;
+        this.properties = properties;
+        this.message = message;
+    }
+    toString() {
+        let cmdStr = CMD_STRING + this.command;
+        if (this.properties && Object.keys(this.properties).length > 0) {
+            cmdStr += ' ';
+            let first = true;
+            for (const key in this.properties) {
+                if (this.properties.hasOwnProperty(key)) {
+                    const val = this.properties[key];
+                    if (val) {
+                        if (first) {
+                            first = false;
+                        }
+                        else {
+                            cmdStr += ',';
+                        }
+                        cmdStr += `${key}=${escapeProperty(val)}`;
+                    }
+                }
+            }
+        }
+        cmdStr += `${CMD_STRING}${escapeData(this.message)}`;
+        return cmdStr;
+    }
+}
+function escapeData(s) {
+    return utils_toCommandValue(s)
+        .replace(/%/g, '%25')
+        .replace(/\r/g, '%0D')
+        .replace(/\n/g, '%0A');
+}
+function escapeProperty(s) {
+    return utils_toCommandValue(s)
+        .replace(/%/g, '%25')
+        .replace(/\r/g, '%0D')
+        .replace(/\n/g, '%0A')
+        .replace(/:/g, '%3A')
+        .replace(/,/g, '%2C');
+}
+//# sourceMappingURL=command.js.map
+;// CONCATENATED MODULE: external "crypto"
+const external_crypto_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("crypto");
+// EXTERNAL MODULE: external "fs"
+var external_fs_ = __nccwpck_require__(9896);
+;// CONCATENATED MODULE: ./node_modules/@actions/core/lib/file-command.js
+// For internal use, subject to change.
+// We use any as a valid input type
+/* eslint-disable @typescript-eslint/no-explicit-any */
+
+
+
+
+function file_command_issueFileCommand(command, message) {
+    const filePath = process.env[`GITHUB_${command}`];
+    if (!filePath) {
+        throw new Error(`Unable to find environment variable for file command ${command}`);
+    }
+    if (!external_fs_.existsSync(filePath)) {
+        throw new Error(`Missing file at path: ${filePath}`);
+    }
+    external_fs_.appendFileSync(filePath, `${utils_toCommandValue(message)}${external_os_.EOL}`, {
+        encoding: 'utf8'
+    });
+}
+function file_command_prepareKeyValueMessage(key, value) {
+    const delimiter = `ghadelimiter_${external_crypto_namespaceObject.randomUUID()}`;
+    const convertedValue = utils_toCommandValue(value);
+    // These should realistically never happen, but just in case someone finds a
+    // way to exploit uuid generation let's not allow keys or values that contain
+    // the delimiter.
+    if (key.includes(delimiter)) {
+        throw new Error(`Unexpected input: name should not contain the delimiter "${delimiter}"`);
+    }
+    if (convertedValue.includes(delimiter)) {
+        throw new Error(`Unexpected input: value should not contain the delimiter "${delimiter}"`);
+    }
+    return `${key}<<${delimiter}${external_os_.EOL}${convertedValue}${external_os_.EOL}${delimiter}`;
+}
+//# sourceMappingURL=file-command.js.map
+;// CONCATENATED MODULE: external "path"
+const external_path_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("path");
+// EXTERNAL MODULE: external "http"
+var external_http_ = __nccwpck_require__(8611);
+// EXTERNAL MODULE: external "https"
+var external_https_ = __nccwpck_require__(5692);
+;// CONCATENATED MODULE: ./node_modules/@actions/http-client/lib/proxy.js
+function getProxyUrl(reqUrl) {
+    const usingSsl = reqUrl.protocol === 'https:';
+    if (checkBypass(reqUrl)) {
+        return undefined;
+    }
+    const proxyVar = (() => {
+        if (usingSsl) {
+            return process.env['https_proxy'] || process.env['HTTPS_PROXY'];
+        }
+        else {
+            return process.env['http_proxy'] || process.env['HTTP_PROXY'];
+        }
+    })();
+    if (proxyVar) {
+        try {
+            return new DecodedURL(proxyVar);
+        }
+        catch (_a) {
+            if (!proxyVar.startsWith('http://') && !proxyVar.startsWith('https://'))
+                return new DecodedURL(`http://${proxyVar}`);
+        }
+    }
+    else {
+        return undefined;
+    }
+}
+function checkBypass(reqUrl) {
+    if (!reqUrl.hostname) {
+        return false;
+    }
+    const reqHost = reqUrl.hostname;
+    if (isLoopbackAddress(reqHost)) {
+        return true;
+    }
+    const noProxy = process.env['no_proxy'] || process.env['NO_PROXY'] || '';
+    if (!noProxy) {
+        return false;
+    }
+    // Determine the request port
+    let reqPort;
+    if (reqUrl.port) {
+        reqPort = Number(reqUrl.port);
+    }
+    else if (reqUrl.protocol === 'http:') {
+        reqPort = 80;
+    }
+    else if (reqUrl.protocol === 'https:') {
+        reqPort = 443;
+    }
+    // Format the request hostname and hostname with port
+    const upperReqHosts = [reqUrl.hostname.toUpperCase()];
+    if (typeof reqPort === 'number') {
+        upperReqHosts.push(`${upperReqHosts[0]}:${reqPort}`);
+    }
+    // Compare request host against noproxy
+    for (const upperNoProxyItem of noProxy
+        .split(',')
+        .map(x => x.trim().toUpperCase())
+        .filter(x => x)) {
+        if (upperNoProxyItem === '*' ||
+            upperReqHosts.some(x => x === upperNoProxyItem ||
+                x.endsWith(`.${upperNoProxyItem}`) ||
+                (upperNoProxyItem.startsWith('.') &&
+                    x.endsWith(`${upperNoProxyItem}`)))) {
+            return true;
+        }
+    }
+    return false;
+}
+function isLoopbackAddress(host) {
+    const hostLower = host.toLowerCase();
+    return (hostLower === 'localhost' ||
+        hostLower.startsWith('127.') ||
+        hostLower.startsWith('[::1]') ||
+        hostLower.startsWith('[0:0:0:0:0:0:0:1]'));
+}
+class DecodedURL extends URL {
+    constructor(url, base) {
+        super(url, base);
+        this._decodedUsername = decodeURIComponent(super.username);
+        this._decodedPassword = decodeURIComponent(super.password);
+    }
+    get username() {
+        return this._decodedUsername;
+    }
+    get password() {
+        return this._decodedPassword;
+    }
+}
+//# sourceMappingURL=proxy.js.map
+// EXTERNAL MODULE: ./node_modules/tunnel/index.js
+var node_modules_tunnel = __nccwpck_require__(770);
+// EXTERNAL MODULE: ./node_modules/undici/index.js
+var undici = __nccwpck_require__(6752);
+;// CONCATENATED MODULE: ./node_modules/@actions/http-client/lib/index.js
+/* eslint-disable @typescript-eslint/no-explicit-any */
+var __awaiter = (undefined && undefined.__awaiter) || function (thisArg, _arguments, P, generator) {
+    function adopt(value) { return value instanceof P ? value : new P(function (resolve) { resolve(value); }); }
+    return new (P || (P = Promise))(function (resolve, reject) {
+        function fulfilled(value) { try { step(generator.next(value)); } catch (e) { reject(e); } }
+        function rejected(value) { try { step(generator["throw"](value)); } catch (e) { reject(e); } }
+        function step(result) { result.done ? resolve(result.value) : adopt(result.value).then(fulfilled, rejected); }
+        step((generator = generator.apply(thisArg, _arguments || [])).next());
+    });
+};
+
+
+
+
+
+var HttpCodes;
+(function (HttpCodes) {
+    HttpCodes[HttpCodes["OK"] = 200] = "OK";
+    HttpCodes[HttpCodes["MultipleChoices"] = 300] = "MultipleChoices";
+    HttpCodes[HttpCodes["MovedPermanently"] = 301] = "MovedPermanently";
+    HttpCodes[HttpCodes["ResourceMoved"] = 302] = "ResourceMoved";
+    HttpCodes[HttpCodes["SeeOther"] = 303] = "SeeOther";
+    HttpCodes[HttpCodes["NotModified"] = 304] = "NotModified";
+    HttpCodes[HttpCodes["UseProxy"] = 305] = "UseProxy";
+    HttpCodes[HttpCodes["SwitchProxy"] = 306] = "SwitchProxy";
+    HttpCodes[HttpCodes["TemporaryRedirect"] = 307] = "TemporaryRedirect";
+    HttpCodes[HttpCodes["PermanentRedirect"] = 308] = "PermanentRedirect";
+    HttpCodes[HttpCodes["BadRequest"] = 400] = "BadRequest";
+    HttpCodes[HttpCodes["Unauthorized"] = 401] = "Unauthorized";
+    HttpCodes[HttpCodes["PaymentRequired"] = 402] = "PaymentRequired";
+    HttpCodes[HttpCodes["Forbidden"] = 403] = "Forbidden";
+    HttpCodes[HttpCodes["NotFound"] = 404] = "NotFound";
+    HttpCodes[HttpCodes["MethodNotAllowed"] = 405] = "MethodNotAllowed";
+    HttpCodes[HttpCodes["NotAcceptable"] = 406] = "NotAcceptable";
+    HttpCodes[HttpCodes["ProxyAuthenticationRequired"] = 407] = "ProxyAuthenticationRequired";
+    HttpCodes[HttpCodes["RequestTimeout"] = 408] = "RequestTimeout";
+    HttpCodes[HttpCodes["Conflict"] = 409] = "Conflict";
+    HttpCodes[HttpCodes["Gone"] = 410] = "Gone";
+    HttpCodes[HttpCodes["TooManyRequests"] = 429] = "TooManyRequests";
+    HttpCodes[HttpCodes["InternalServerError"] = 500] = "InternalServerError";
+    HttpCodes[HttpCodes["NotImplemented"] = 501] = "NotImplemented";
+    HttpCodes[HttpCodes["BadGateway"] = 502] = "BadGateway";
+    HttpCodes[HttpCodes["ServiceUnavailable"] = 503] = "ServiceUnavailable";
+    HttpCodes[HttpCodes["GatewayTimeout"] = 504] = "GatewayTimeout";
+})(HttpCodes || (HttpCodes = {}));
+var Headers;
+(function (Headers) {
+    Headers["Accept"] = "accept";
+    Headers["ContentType"] = "content-type";
+})(Headers || (Headers = {}));
+var MediaTypes;
+(function (MediaTypes) {
+    MediaTypes["ApplicationJson"] = "application/json";
+})(MediaTypes || (MediaTypes = {}));
+/**
+ * Returns the proxy URL, depending upon the supplied url and proxy environment variables.
+ * @param serverUrl  The server URL where the request will be sent. For example, https://api.github.com
+ */
+function lib_getProxyUrl(serverUrl) {
+    const proxyUrl = pm.getProxyUrl(new URL(serverUrl));
+    return proxyUrl ? proxyUrl.href : '';
+}
+const HttpRedirectCodes = [
+    HttpCodes.MovedPermanently,
+    HttpCodes.ResourceMoved,
+    HttpCodes.SeeOther,
+    HttpCodes.TemporaryRedirect,
+    HttpCodes.PermanentRedirect
+];
+const HttpResponseRetryCodes = [
+    HttpCodes.BadGateway,
+    HttpCodes.ServiceUnavailable,
+    HttpCodes.GatewayTimeout
+];
+const RetryableHttpVerbs = (/* unused pure expression or super */ null && (['OPTIONS', 'GET', 'DELETE', 'HEAD']));
+const ExponentialBackoffCeiling = 10;
+const ExponentialBackoffTimeSlice = 5;
+class HttpClientError extends Error {
+    constructor(message, statusCode) {
+        super(message);
+        this.name = 'HttpClientError';
+        this.statusCode = statusCode;
+        Object.setPrototypeOf(this, HttpClientError.prototype);
+    }
+}
+class HttpClientResponse {
+    constructor(message) {
+        this.message = message;
+    }
+    readBody() {
+        return __awaiter(this, void 0, void 0, function* () {
+            return new Promise((resolve) => __awaiter(this, void 0, void 0, function* () {
+                let output = Buffer.alloc(0);
+                this.message.on('data', (chunk) => {
+                    output = Buffer.concat([output, chunk]);
+                });
+                this.message.on('end', () => {
+                    resolve(output.toString());
+                });
+            }));
+        });
+    }
+    readBodyBuffer() {
+        return __awaiter(this, void 0, void 0, function* () {
+            return new Promise((resolve) => __awaiter(this, void 0, void 0, function* () {
+                const chunks = [];
+                this.message.on('data', (chunk) => {
+                    chunks.push(chunk);
+                });
+                this.message.on('end', () => {
+                    resolve(Buffer.concat(chunks));
+                });
+            }));
+        });
+    }
+}
+function isHttps(requestUrl) {
+    const parsedUrl = new URL(requestUrl);
+    return parsedUrl.protocol === 'https:';
+}
+class lib_HttpClient {
+    constructor(userAgent, handlers, requestOptions) {
+        this._ignoreSslError = false;
+        this._allowRedirects = true;
+        this._allowRedirectDowngrade = false;
+        this._maxRedirects = 50;
+        this._allowRetries = false;
+        this._maxRetries = 1;
+        this._keepAlive = false;
+        this._disposed = false;
+        this.userAgent = this._getUserAgentWithOrchestrationId(userAgent);
+        this.handlers = handlers || [];
+        this.requestOptions = requestOptions;
+        if (requestOptions) {
+            if (requestOptions.ignoreSslError != null) {
+                this._ignoreSslError = requestOptions.ignoreSslError;
+            }
+            this._socketTimeout = requestOptions.socketTimeout;
+            if (requestOptions.allowRedirects != null) {
+                this._allowRedirects = requestOptions.allowRedirects;
+            }
+            if (requestOptions.allowRedirectDowngrade != null) {
+                this._allowRedirectDowngrade = requestOptions.allowRedirectDowngrade;
+            }
+            if (requestOptions.maxRedirects != null) {
+                this._maxRedirects = Math.max(requestOptions.maxRedirects, 0);
+            }
+            if (requestOptions.keepAlive != null) {
+                this._keepAlive = requestOptions.keepAlive;
+            }
+            if (requestOptions.allowRetries != null) {
+                this._allowRetries = requestOptions.allowRetries;
+            }
+            if (requestOptions.maxRetries != null) {
+                this._maxRetries = requestOptions.maxRetries;
+            }
+        }
+    }
+    options(requestUrl, additionalHeaders) {
+        return __awaiter(this, void 0, void 0, function* () {
+            return this.request('OPTIONS', requestUrl, null, additionalHeaders || {});
+        });
+    }
+    get(requestUrl, additionalHeaders) {
+        return __awaiter(this, void 0, void 0, function* () {
+            return this.request('GET', requestUrl, null, additionalHeaders || {});
+        });
+    }
+    del(requestUrl, additionalHeaders) {
+        return __awaiter(this, void 0, void 0, function* () {
+            return this.request('DELETE', requestUrl, null, additionalHeaders || {});
+        });
+    }
+    post(requestUrl, data, additionalHeaders) {
+        return __awaiter(this, void 0, void 0, function* () {
+            return this.request('POST', requestUrl, data, additionalHeaders || {});
+        });
+    }
+    patch(requestUrl, data, additionalHeaders) {
+        return __awaiter(this, void 0, void 0, function* () {
+            return this.request('PATCH', requestUrl, data, additionalHeaders || {});
+        });
+    }
+    put(requestUrl, data, additionalHeaders) {
+        return __awaiter(this, void 0, void 0, function* () {
+            return this.request('PUT', requestUrl, data, additionalHeaders || {});
+        });
+    }
+    head(requestUrl, additionalHeaders) {
+        return __awaiter(this, void 0, void 0, function* () {
+            return this.request('HEAD', requestUrl, null, additionalHeaders || {});
+        });
+    }
+    sendStream(verb, requestUrl, stream, additionalHeaders) {
+        return __awaiter(this, void 0, void 0, function* () {
+            return this.request(verb, requestUrl, stream, additionalHeaders);
+        });
+    }
+    /**
+     * Gets a typed object from an endpoint
+     * Be aware that not found returns a null.  Other errors (4xx, 5xx) reject the promise
+     */
+    getJson(requestUrl_1) {
+        return __awaiter(this, arguments, void 0, function* (requestUrl, additionalHeaders = {}) {
+            additionalHeaders[Headers.Accept] = this._getExistingOrDefaultHeader(additionalHeaders, Headers.Accept, MediaTypes.ApplicationJson);
+            const res = yield this.get(requestUrl, additionalHeaders);
+            return this._processResponse(res, this.requestOptions);
+        });
+    }
+    postJson(requestUrl_1, obj_1) {
+        return __awaiter(this, arguments, void 0, function* (requestUrl, obj, additionalHeaders = {}) {
+            const data = JSON.stringify(obj, null, 2);
+            additionalHeaders[Headers.Accept] = this._getExistingOrDefaultHeader(additionalHeaders, Headers.Accept, MediaTypes.ApplicationJson);
+            additionalHeaders[Headers.ContentType] =
+                this._getExistingOrDefaultContentTypeHeader(additionalHeaders, MediaTypes.ApplicationJson);
+            const res = yield this.post(requestUrl, data, additionalHeaders);
+            return this._processResponse(res, this.requestOptions);
+        });
+    }
+    putJson(requestUrl_1, obj_1) {
+        return __awaiter(this, arguments, void 0, function* (requestUrl, obj, additionalHeaders = {}) {
+            const data = JSON.stringify(obj, null, 2);
+            additionalHeaders[Headers.Accept] = this._getExistingOrDefaultHeader(additionalHeaders, Headers.Accept, MediaTypes.ApplicationJson);
+            additionalHeaders[Headers.ContentType] =
+                this._getExistingOrDefaultContentTypeHeader(additionalHeaders, MediaTypes.ApplicationJson);
+            const res = yield this.put(requestUrl, data, additionalHeaders);
+            return this._processResponse(res, this.requestOptions);
+        });
+    }
+    patchJson(requestUrl_1, obj_1) {
+        return __awaiter(this, arguments, void 0, function* (requestUrl, obj, additionalHeaders = {}) {
+            const data = JSON.stringify(obj, null, 2);
+            additionalHeaders[Headers.Accept] = this._getExistingOrDefaultHeader(additionalHeaders, Headers.Accept, MediaTypes.ApplicationJson);
+            additionalHeaders[Headers.ContentType] =
+                this._getExistingOrDefaultContentTypeHeader(additionalHeaders, MediaTypes.ApplicationJson);
+            const res = yield this.patch(requestUrl, data, additionalHeaders);
+            return this._processResponse(res, this.requestOptions);
+        });
+    }
+    /**
+     * Makes a raw http request.
+     * All other methods such as get, post, patch, and request ultimately call this.
+     * Prefer get, del, post and patch
+     */
+    request(verb, requestUrl, data, headers) {
+        return __awaiter(this, void 0, void 0, function* () {
+            if (this._disposed) {
+                throw new Error('Client has already been disposed.');
+            }
+            const parsedUrl = new URL(requestUrl);
+            let info = this._prepareRequest(verb, parsedUrl, headers);
+            // Only perform retries on reads since writes may not be idempotent.
+            const maxTries = this._allowRetries && RetryableHttpVerbs.includes(verb)
+                ? this._maxRetries + 1
+                : 1;
+            let numTries = 0;
+            let response;
+            do {
+                response = yield this.requestRaw(info, data);
+                // Check if it's an authentication challenge
+                if (response &&
+                    response.message &&
+                    response.message.statusCode === HttpCodes.Unauthorized) {
+                    let authenticationHandler;
+                    for (const handler of this.handlers) {
+                        if (handler.canHandleAuthentication(response)) {
+                            authenticationHandler = handler;
+                            break;
+                        }
+                    }
+                    if (authenticationHandler) {
+                        return authenticationHandler.handleAuthentication(this, info, data);
+                    }
+                    else {
+                        // We have received an unauthorized response but have no handlers to handle it.
+                        // Let the response return to the caller.
+                        return response;
+                    }
+                }
+                let redirectsRemaining = this._maxRedirects;
+                while (response.message.statusCode &&
+                    HttpRedirectCodes.includes(response.message.statusCode) &&
+                    this._allowRedirects &&
+                    redirectsRemaining > 0) {
+                    const redirectUrl = response.message.headers['location'];
+                    if (!redirectUrl) {
+                        // if there's no location to redirect to, we won't
+                        break;
+                    }
+                    const parsedRedirectUrl = new URL(redirectUrl);
+                    if (parsedUrl.protocol === 'https:' &&
+                        parsedUrl.protocol !== parsedRedirectUrl.protocol &&
+                        !this._allowRedirectDowngrade) {
+                        throw new Error('Redirect from HTTPS to HTTP protocol. This downgrade is not allowed for security reasons. If you want to allow this behavior, set the allowRedirectDowngrade option to true.');
+                    }
+                    // we need to finish reading the response before reassigning response
+                    // which will leak the open socket.
+                    yield response.readBody();
+                    // strip authorization header if redirected to a different hostname
+                    if (parsedRedirectUrl.hostname !== parsedUrl.hostname) {
+                        for (const header in headers) {
+                            // header names are case insensitive
+                            if (header.toLowerCase() === 'authorization') {
+                                delete headers[header];
+                            }
+                        }
+                    }
+                    // let's make the request with the new redirectUrl
+                    info = this._prepareRequest(verb, parsedRedirectUrl, headers);
+                    response = yield this.requestRaw(info, data);
+                    redirectsRemaining--;
+                }
+                if (!response.message.statusCode ||
+                    !HttpResponseRetryCodes.includes(response.message.statusCode)) {
+                    // If not a retry code, return immediately instead of retrying
+                    return response;
+                }
+                numTries += 1;
+                if (numTries < maxTries) {
+                    yield response.readBody();
+                    yield this._performExponentialBackoff(numTries);
+                }
+            } while (numTries < maxTries);
+            return response;
+        });
+    }
+    /**
+     * Needs to be called if keepAlive is set to true in request options.
+     */
+    dispose() {
+        if (this._agent) {
+            this._agent.destroy();
+        }
+        this._disposed = true;
+    }
+    /**
+     * Raw request.
+     * @param info
+     * @param data
+     */
+    requestRaw(info, data) {
+        return __awaiter(this, void 0, void 0, function* () {
+            return new Promise((resolve, reject) => {
+                function callbackForResult(err, res) {
+                    if (err) {
+                        reject(err);
+                    }
+                    else if (!res) {
+                        // If `err` is not passed, then `res` must be passed.
+                        reject(new Error('Unknown error'));
+                    }
+                    else {
+                        resolve(res);
+                    }
+                }
+                this.requestRawWithCallback(info, data, callbackForResult);
+            });
+        });
+    }
+    /**
+     * Raw request with callback.
+     * @param info
+     * @param data
+     * @param onResult
+     */
+    requestRawWithCallback(info, data, onResult) {
+        if (typeof data === 'string') {
+            if (!info.options.headers) {
+                info.options.headers = {};
+            }
+            info.options.headers['Content-Length'] = Buffer.byteLength(data, 'utf8');
+        }
+        let callbackCalled = false;
+        function handleResult(err, res) {
+            if (!callbackCalled) {
+                callbackCalled = true;
+                onResult(err, res);
+            }
+        }
+        const req = info.httpModule.request(info.options, (msg) => {
+            const res = new HttpClientResponse(msg);
+            handleResult(undefined, res);
+        });
+        let socket;
+        req.on('socket', sock => {
+            socket = sock;
+        });
+        // If we ever get disconnected, we want the socket to timeout eventually
+        req.setTimeout(this._socketTimeout || 3 * 60000, () => {
+            if (socket) {
+                socket.end();
+            }
+            handleResult(new Error(`Request timeout: ${info.options.path}`));
+        });
+        req.on('error', function (err) {
+            // err has statusCode property
+            // res should have headers
+            handleResult(err);
+        });
+        if (data && typeof data === 'string') {
+            req.write(data, 'utf8');
+        }
+        if (data && typeof data !== 'string') {
+            data.on('close', function () {
+                req.end();
+            });
+            data.pipe(req);
+        }
+        else {
+            req.end();
+        }
+    }
+    /**
+     * Gets an http agent. This function is useful when you need an http agent that handles
+     * routing through a proxy server - depending upon the url and proxy environment variables.
+     * @param serverUrl  The server URL where the request will be sent. For example, https://api.github.com
+     */
+    getAgent(serverUrl) {
+        const parsedUrl = new URL(serverUrl);
+        return this._getAgent(parsedUrl);
+    }
+    getAgentDispatcher(serverUrl) {
+        const parsedUrl = new URL(serverUrl);
+        const proxyUrl = pm.getProxyUrl(parsedUrl);
+        const useProxy = proxyUrl && proxyUrl.hostname;
+        if (!useProxy) {
+            return;
+        }
+        return this._getProxyAgentDispatcher(parsedUrl, proxyUrl);
+    }
+    _prepareRequest(method, requestUrl, headers) {
+        const info = {};
+        info.parsedUrl = requestUrl;
+        const usingSsl = info.parsedUrl.protocol === 'https:';
+        info.httpModule = usingSsl ? https : http;
+        const defaultPort = usingSsl ? 443 : 80;
+        info.options = {};
+        info.options.host = info.parsedUrl.hostname;
+        info.options.port = info.parsedUrl.port
+            ? parseInt(info.parsedUrl.port)
+            : defaultPort;
+        info.options.path =
+            (info.parsedUrl.pathname || '') + (info.parsedUrl.search || '');
+        info.options.method = method;
+        info.options.headers = this._mergeHeaders(headers);
+        if (this.userAgent != null) {
+            info.options.headers['user-agent'] = this.userAgent;
+        }
+        info.options.agent = this._getAgent(info.parsedUrl);
+        // gives handlers an opportunity to participate
+        if (this.handlers) {
+            for (const handler of this.handlers) {
+                handler.prepareRequest(info.options);
+            }
+        }
+        return info;
+    }
+    _mergeHeaders(headers) {
+        if (this.requestOptions && this.requestOptions.headers) {
+            return Object.assign({}, lowercaseKeys(this.requestOptions.headers), lowercaseKeys(headers || {}));
+        }
+        return lowercaseKeys(headers || {});
+    }
+    /**
+     * Gets an existing header value or returns a default.
+     * Handles converting number header values to strings since HTTP headers must be strings.
+     * Note: This returns string | string[] since some headers can have multiple values.
+     * For headers that must always be a single string (like Content-Type), use the
+     * specialized _getExistingOrDefaultContentTypeHeader method instead.
+     */
+    _getExistingOrDefaultHeader(additionalHeaders, header, _default) {
+        let clientHeader;
+        if (this.requestOptions && this.requestOptions.headers) {
+            const headerValue = lowercaseKeys(this.requestOptions.headers)[header];
+            if (headerValue) {
+                clientHeader =
+                    typeof headerValue === 'number' ? headerValue.toString() : headerValue;
+            }
+        }
+        const additionalValue = additionalHeaders[header];
+        if (additionalValue !== undefined) {
+            return typeof additionalValue === 'number'
+                ? additionalValue.toString()
+                : additionalValue;
+        }
+        if (clientHeader !== undefined) {
+            return clientHeader;
+        }
+        return _default;
+    }
+    /**
+     * Specialized version of _getExistingOrDefaultHeader for Content-Type header.
+     * Always returns a single string (not an array) since Content-Type should be a single value.
+     * Converts arrays to comma-separated strings and numbers to strings to ensure type safety.
+     * This was split from _getExistingOrDefaultHeader to provide stricter typing for callers
+     * that assign the result to places expecting a string (e.g., additionalHeaders[Headers.ContentType]).
+     */
+    _getExistingOrDefaultContentTypeHeader(additionalHeaders, _default) {
+        let clientHeader;
+        if (this.requestOptions && this.requestOptions.headers) {
+            const headerValue = lowercaseKeys(this.requestOptions.headers)[Headers.ContentType];
+            if (headerValue) {
+                if (typeof headerValue === 'number') {
+                    clientHeader = String(headerValue);
+                }
+                else if (Array.isArray(headerValue)) {
+                    clientHeader = headerValue.join(', ');
+                }
+                else {
+                    clientHeader = headerValue;
+                }
+            }
+        }
+        const additionalValue = additionalHeaders[Headers.ContentType];
+        // Return the first non-undefined value, converting numbers or arrays to strings if necessary
+        if (additionalValue !== undefined) {
+            if (typeof additionalValue === 'number') {
+                return String(additionalValue);
+            }
+            else if (Array.isArray(additionalValue)) {
+                return additionalValue.join(', ');
+            }
+            else {
+                return additionalValue;
+            }
+        }
+        if (clientHeader !== undefined) {
+            return clientHeader;
+        }
+        return _default;
+    }
+    _getAgent(parsedUrl) {
+        let agent;
+        const proxyUrl = pm.getProxyUrl(parsedUrl);
+        const useProxy = proxyUrl && proxyUrl.hostname;
+        if (this._keepAlive && useProxy) {
+            agent = this._proxyAgent;
+        }
+        if (!useProxy) {
+            agent = this._agent;
+        }
+        // if agent is already assigned use that agent.
+        if (agent) {
+            return agent;
+        }
+        const usingSsl = parsedUrl.protocol === 'https:';
+        let maxSockets = 100;
+        if (this.requestOptions) {
+            maxSockets = this.requestOptions.maxSockets || http.globalAgent.maxSockets;
+        }
+        // This is `useProxy` again, but we need to check `proxyURl` directly for TypeScripts's flow analysis.
+        if (proxyUrl && proxyUrl.hostname) {
+            const agentOptions = {
+                maxSockets,
+                keepAlive: this._keepAlive,
+                proxy: Object.assign(Object.assign({}, ((proxyUrl.username || proxyUrl.password) && {
+                    proxyAuth: `${proxyUrl.username}:${proxyUrl.password}`
+                })), { host: proxyUrl.hostname, port: proxyUrl.port })
+            };
+            let tunnelAgent;
+            const overHttps = proxyUrl.protocol === 'https:';
+            if (usingSsl) {
+                tunnelAgent = overHttps ? tunnel.httpsOverHttps : tunnel.httpsOverHttp;
+            }
+            else {
+                tunnelAgent = overHttps ? tunnel.httpOverHttps : tunnel.httpOverHttp;
+            }
+            agent = tunnelAgent(agentOptions);
+            this._proxyAgent = agent;
+        }
+        // if tunneling agent isn't assigned create a new agent
+        if (!agent) {
+            const options = { keepAlive: this._keepAlive, maxSockets };
+            agent = usingSsl ? new https.Agent(options) : new http.Agent(options);
+            this._agent = agent;
+        }
+        if (usingSsl && this._ignoreSslError) {
+            // we don't want to set NODE_TLS_REJECT_UNAUTHORIZED=0 since that will affect request for entire process
+            // http.RequestOptions doesn't expose a way to modify RequestOptions.agent.options
+            // we have to cast it to any and change it directly
+            agent.options = Object.assign(agent.options || {}, {
+                rejectUnauthorized: false
+            });
+        }
+        return agent;
+    }
+    _getProxyAgentDispatcher(parsedUrl, proxyUrl) {
+        let proxyAgent;
+        if (this._keepAlive) {
+            proxyAgent = this._proxyAgentDispatcher;
+        }
+        // if agent is already assigned use that agent.
+        if (proxyAgent) {
+            return proxyAgent;
+        }
+        const usingSsl = parsedUrl.protocol === 'https:';
+        proxyAgent = new ProxyAgent(Object.assign({ uri: proxyUrl.href, pipelining: !this._keepAlive ? 0 : 1 }, ((proxyUrl.username || proxyUrl.password) && {
+            token: `Basic ${Buffer.from(`${proxyUrl.username}:${proxyUrl.password}`).toString('base64')}`
+        })));
+        this._proxyAgentDispatcher = proxyAgent;
+        if (usingSsl && this._ignoreSslError) {
+            // we don't want to set NODE_TLS_REJECT_UNAUTHORIZED=0 since that will affect request for entire process
+            // http.RequestOptions doesn't expose a way to modify RequestOptions.agent.options
+            // we have to cast it to any and change it directly
+            proxyAgent.options = Object.assign(proxyAgent.options.requestTls || {}, {
+                rejectUnauthorized: false
+            });
+        }
+        return proxyAgent;
+    }
+    _getUserAgentWithOrchestrationId(userAgent) {
+        const baseUserAgent = userAgent || 'actions/http-client';
+        const orchId = process.env['ACTIONS_ORCHESTRATION_ID'];
+        if (orchId) {
+            // Sanitize the orchestration ID to ensure it contains only valid characters
+            // Valid characters: 0-9, a-z, _, -, .
+            const sanitizedId = orchId.replace(/[^a-z0-9_.-]/gi, '_');
+            return `${baseUserAgent} actions_orchestration_id/${sanitizedId}`;
+        }
+        return baseUserAgent;
+    }
+    _performExponentialBackoff(retryNumber) {
+        return __awaiter(this, void 0, void 0, function* () {
+            retryNumber = Math.min(ExponentialBackoffCeiling, retryNumber);
+            const ms = ExponentialBackoffTimeSlice * Math.pow(2, retryNumber);
+            return new Promise(resolve => setTimeout(() => resolve(), ms));
+        });
+    }
+    _processResponse(res, options) {
+        return __awaiter(this, void 0, void 0, function* () {
+            return new Promise((resolve, reject) => __awaiter(this, void 0, void 0, function* () {
+                const statusCode = res.message.statusCode || 0;
+                const response = {
+                    statusCode,
+                    result: null,
+                    headers: {}
+                };
+                // not found leads to null obj returned
+                if (statusCode === HttpCodes.NotFound) {
+                    resolve(response);
+                }
+                // get the result from the body
+                function dateTimeDeserializer(key, value) {
+                    if (typeof value === 'string') {
+                        const a = new Date(value);
+                        if (!isNaN(a.valueOf())) {
+                            return a;
+                        }
+                    }
+                    return value;
+                }
+                let obj;
+                let contents;
+                try {
+                    contents = yield res.readBody();
+                    if (contents && contents.length > 0) {
+                        if (options && options.deserializeDates) {
+                            obj = JSON.parse(contents, dateTimeDeserializer);
+                        }
+                        else {
+                            obj = JSON.parse(contents);
+                        }
+                        response.result = obj;
+                    }
+                    response.headers = res.message.headers;
+                }
+                catch (err) {
+                    // Invalid resource (contents not json);  leaving result obj null
+                }
+                // note that 3xx redirects are handled by the http layer.
+                if (statusCode > 299) {
+                    let msg;
+                    // if exception/error in body, attempt to get better error
+                    if (obj && obj.message) {
+                        msg = obj.message;
+                    }
+                    else if (contents && contents.length > 0) {
+                        // it may be the case that the exception is in the body message as string
+                        msg = contents;
+                    }
+                    else {
+                        msg = `Failed request: (${statusCode})`;
+                    }
+                    const err = new HttpClientError(msg, statusCode);
+                    err.result = response.result;
+                    reject(err);
+                }
+                else {
+                    resolve(response);
+                }
+            }));
+        });
+    }
+}
+const lowercaseKeys = (obj) => Object.keys(obj).reduce((c, k) => ((c[k.toLowerCase()] = obj[k]), c), {});
+//# sourceMappingURL=index.js.map
+;// CONCATENATED MODULE: ./node_modules/@actions/http-client/lib/auth.js
+var auth_awaiter = (undefined && undefined.__awaiter) || function (thisArg, _arguments, P, generator) {
+    function adopt(value) { return value instanceof P ? value : new P(function (resolve) { resolve(value); }); }
+    return new (P || (P = Promise))(function (resolve, reject) {
+        function fulfilled(value) { try { step(generator.next(value)); } catch (e) { reject(e); } }
+        function rejected(value) { try { step(generator["throw"](value)); } catch (e) { reject(e); } }
+        function step(result) { result.done ? resolve(result.value) : adopt(result.value).then(fulfilled, rejected); }
+        step((generator = generator.apply(thisArg, _arguments || [])).next());
+    });
+};
+class BasicCredentialHandler {
+    constructor(username, password) {
+        this.username = username;
+        this.password = password;
+    }
+    prepareRequest(options) {
+        if (!options.headers) {
+            throw Error('The request has no headers');
+        }
+        options.headers['Authorization'] = `Basic ${Buffer.from(`${this.username}:${this.password}`).toString('base64')}`;
+    }
+    // This handler cannot handle 401
+    canHandleAuthentication() {
+        return false;
+    }
+    handleAuthentication() {
+        return auth_awaiter(this, void 0, void 0, function* () {
+            throw new Error('not implemented');
+        });
+    }
+}
+class auth_BearerCredentialHandler {
+    constructor(token) {
+        this.token = token;
+    }
+    // currently implements pre-authorization
+    // TODO: support preAuth = false where it hooks on 401
+    prepareRequest(options) {
+        if (!options.headers) {
+            throw Error('The request has no headers');
+        }
+        options.headers['Authorization'] = `Bearer ${this.token}`;
+    }
+    // This handler cannot handle 401
+    canHandleAuthentication() {
+        return false;
+    }
+    handleAuthentication() {
+        return auth_awaiter(this, void 0, void 0, function* () {
+            throw new Error('not implemented');
+        });
+    }
+}
+class PersonalAccessTokenCredentialHandler {
+    constructor(token) {
+        this.token = token;
+    }
+    // currently implements pre-authorization
+    // TODO: support preAuth = false where it hooks on 401
+    prepareRequest(options) {
+        if (!options.headers) {
+            throw Error('The request has no headers');
+        }
+        options.headers['Authorization'] = `Basic ${Buffer.from(`PAT:${this.token}`).toString('base64')}`;
+    }
+    // This handler cannot handle 401
+    canHandleAuthentication() {
+        return false;
+    }
+    handleAuthentication() {
+        return auth_awaiter(this, void 0, void 0, function* () {
+            throw new Error('not implemented');
+        });
+    }
+}
+//# sourceMappingURL=auth.js.map
+;// CONCATENATED MODULE: ./node_modules/@actions/core/lib/oidc-utils.js
+var oidc_utils_awaiter = (undefined && undefined.__awaiter) || function (thisArg, _arguments, P, generator) {
+    function adopt(value) { return value instanceof P ? value : new P(function (resolve) { resolve(value); }); }
+    return new (P || (P = Promise))(function (resolve, reject) {
+        function fulfilled(value) { try { step(generator.next(value)); } catch (e) { reject(e); } }
+        function rejected(value) { try { step(generator["throw"](value)); } catch (e) { reject(e); } }
+        function step(result) { result.done ? resolve(result.value) : adopt(result.value).then(fulfilled, rejected); }
+        step((generator = generator.apply(thisArg, _arguments || [])).next());
+    });
+};
+
+
+
+class oidc_utils_OidcClient {
+    static createHttpClient(allowRetry = true, maxRetry = 10) {
+        const requestOptions = {
+            allowRetries: allowRetry,
+            maxRetries: maxRetry
+        };
+        return new HttpClient('actions/oidc-client', [new BearerCredentialHandler(oidc_utils_OidcClient.getRequestToken())], requestOptions);
+    }
+    static getRequestToken() {
+        const token = process.env['ACTIONS_ID_TOKEN_REQUEST_TOKEN'];
+        if (!token) {
+            throw new Error('Unable to get ACTIONS_ID_TOKEN_REQUEST_TOKEN env variable');
+        }
+        return token;
+    }
+    static getIDTokenUrl() {
+        const runtimeUrl = process.env['ACTIONS_ID_TOKEN_REQUEST_URL'];
+        if (!runtimeUrl) {
+            throw new Error('Unable to get ACTIONS_ID_TOKEN_REQUEST_URL env variable');
+        }
+        return runtimeUrl;
+    }
+    static getCall(id_token_url) {
+        return oidc_utils_awaiter(this, void 0, void 0, function* () {
+            var _a;
+            const httpclient = oidc_utils_OidcClient.createHttpClient();
+            const res = yield httpclient
+                .getJson(id_token_url)
+                .catch(error => {
+                throw new Error(`Failed to get ID Token. \n 
+        Error Code : ${error.statusCode}\n 
+        Error Message: ${error.message}`);
+            });
+            const id_token = (_a = res.result) === null || _a === void 0 ? void 0 : _a.value;
+            if (!id_token) {
+                throw new Error('Response json body do not have ID Token field');
+            }
+            return id_token;
+        });
+    }
+    static getIDToken(audience) {
+        return oidc_utils_awaiter(this, void 0, void 0, function* () {
+            try {
+                // New ID Token is requested from action service
+                let id_token_url = oidc_utils_OidcClient.getIDTokenUrl();
+                if (audience) {
+                    const encodedAudience = encodeURIComponent(audience);
+                    id_token_url = `${id_token_url}&audience=${encodedAudience}`;
+                }
+                debug(`ID token url is ${id_token_url}`);
+                const id_token = yield oidc_utils_OidcClient.getCall(id_token_url);
+                setSecret(id_token);
+                return id_token;
+            }
+            catch (error) {
+                throw new Error(`Error message: ${error.message}`);
+            }
+        });
+    }
+}
+//# sourceMappingURL=oidc-utils.js.map
+;// CONCATENATED MODULE: ./node_modules/@actions/core/lib/summary.js
+var summary_awaiter = (undefined && undefined.__awaiter) || function (thisArg, _arguments, P, generator) {
+    function adopt(value) { return value instanceof P ? value : new P(function (resolve) { resolve(value); }); }
+    return new (P || (P = Promise))(function (resolve, reject) {
+        function fulfilled(value) { try { step(generator.next(value)); } catch (e) { reject(e); } }
+        function rejected(value) { try { step(generator["throw"](value)); } catch (e) { reject(e); } }
+        function step(result) { result.done ? resolve(result.value) : adopt(result.value).then(fulfilled, rejected); }
+        step((generator = generator.apply(thisArg, _arguments || [])).next());
+    });
+};
+
+
+const { access, appendFile, writeFile } = external_fs_.promises;
+const SUMMARY_ENV_VAR = 'GITHUB_STEP_SUMMARY';
+const SUMMARY_DOCS_URL = 'https://docs.github.com/actions/using-workflows/workflow-commands-for-github-actions#adding-a-job-summary';
+class Summary {
+    constructor() {
+        this._buffer = '';
+    }
+    /**
+     * Finds the summary file path from the environment, rejects if env var is not found or file does not exist
+     * Also checks r/w permissions.
+     *
+     * @returns step summary file path
+     */
+    filePath() {
+        return summary_awaiter(this, void 0, void 0, function* () {
+            if (this._filePath) {
+                return this._filePath;
+            }
+            const pathFromEnv = process.env[SUMMARY_ENV_VAR];
+            if (!pathFromEnv) {
+                throw new Error(`Unable to find environment variable for $${SUMMARY_ENV_VAR}. Check if your runtime environment supports job summaries.`);
+            }
+            try {
+                yield access(pathFromEnv, external_fs_.constants.R_OK | external_fs_.constants.W_OK);
+            }
+            catch (_a) {
+                throw new Error(`Unable to access summary file: '${pathFromEnv}'. Check if the file has correct read/write permissions.`);
+            }
+            this._filePath = pathFromEnv;
+            return this._filePath;
+        });
+    }
+    /**
+     * Wraps content in an HTML tag, adding any HTML attributes
+     *
+     * @param {string} tag HTML tag to wrap
+     * @param {string | null} content content within the tag
+     * @param {[attribute: string]: string} attrs key-value list of HTML attributes to add
+     *
+     * @returns {string} content wrapped in HTML element
+     */
+    wrap(tag, content, attrs = {}) {
+        const htmlAttrs = Object.entries(attrs)
+            .map(([key, value]) => ` ${key}="${value}"`)
+            .join('');
+        if (!content) {
+            return `<${tag}${htmlAttrs}>`;
+        }
+        return `<${tag}${htmlAttrs}>${content}</${tag}>`;
+    }
+    /**
+     * Writes text in the buffer to the summary buffer file and empties buffer. Will append by default.
+     *
+     * @param {SummaryWriteOptions} [options] (optional) options for write operation
+     *
+     * @returns {Promise<Summary>} summary instance
+     */
+    write(options) {
+        return summary_awaiter(this, void 0, void 0, function* () {
+            const overwrite = !!(options === null || options === void 0 ? void 0 : options.overwrite);
+            const filePath = yield this.filePath();
+            const writeFunc = overwrite ? writeFile : appendFile;
+            yield writeFunc(filePath, this._buffer, { encoding: 'utf8' });
+            return this.emptyBuffer();
+        });
+    }
+    /**
+     * Clears the summary buffer and wipes the summary file
+     *
+     * @returns {Summary} summary instance
+     */
+    clear() {
+        return summary_awaiter(this, void 0, void 0, function* () {
+            return this.emptyBuffer().write({ overwrite: true });
+        });
+    }
+    /**
+     * Returns the current summary buffer as a string
+     *
+     * @returns {string} string of summary buffer
+     */
+    stringify() {
+        return this._buffer;
+    }
+    /**
+     * If the summary buffer is empty
+     *
+     * @returns {boolen} true if the buffer is empty
+     */
+    isEmptyBuffer() {
+        return this._buffer.length === 0;
+    }
+    /**
+     * Resets the summary buffer without writing to summary file
+     *
+     * @returns {Summary} summary instance
+     */
+    emptyBuffer() {
+        this._buffer = '';
+        return this;
+    }
+    /**
+     * Adds raw text to the summary buffer
+     *
+     * @param {string} text content to add
+     * @param {boolean} [addEOL=false] (optional) append an EOL to the raw text (default: false)
+     *
+     * @returns {Summary} summary instance
+     */
+    addRaw(text, addEOL = false) {
+        this._buffer += text;
+        return addEOL ? this.addEOL() : this;
+    }
+    /**
+     * Adds the operating system-specific end-of-line marker to the buffer
+     *
+     * @returns {Summary} summary instance
+     */
+    addEOL() {
+        return this.addRaw(external_os_.EOL);
+    }
+    /**
+     * Adds an HTML codeblock to the summary buffer
+     *
+     * @param {string} code content to render within fenced code block
+     * @param {string} lang (optional) language to syntax highlight code
+     *
+     * @returns {Summary} summary instance
+     */
+    addCodeBlock(code, lang) {
+        const attrs = Object.assign({}, (lang && { lang }));
+        const element = this.wrap('pre', this.wrap('code', code), attrs);
+        return this.addRaw(element).addEOL();
+    }
+    /**
+     * Adds an HTML list to the summary buffer
+     *
+     * @param {string[]} items list of items to render
+     * @param {boolean} [ordered=false] (optional) if the rendered list should be ordered or not (default: false)
+     *
+     * @returns {Summary} summary instance
+     */
+    addList(items, ordered = false) {
+        const tag = ordered ? 'ol' : 'ul';
+        const listItems = items.map(item => this.wrap('li', item)).join('');
+        const element = this.wrap(tag, listItems);
+        return this.addRaw(element).addEOL();
+    }
+    /**
+     * Adds an HTML table to the summary buffer
+     *
+     * @param {SummaryTableCell[]} rows table rows
+     *
+     * @returns {Summary} summary instance
+     */
+    addTable(rows) {
+        const tableBody = rows
+            .map(row => {
+            const cells = row
+                .map(cell => {
+                if (typeof cell === 'string') {
+                    return this.wrap('td', cell);
+                }
+                const { header, data, colspan, rowspan } = cell;
+                const tag = header ? 'th' : 'td';
+                const attrs = Object.assign(Object.assign({}, (colspan && { colspan })), (rowspan && { rowspan }));
+                return this.wrap(tag, data, attrs);
+            })
+                .join('');
+            return this.wrap('tr', cells);
+        })
+            .join('');
+        const element = this.wrap('table', tableBody);
+        return this.addRaw(element).addEOL();
+    }
+    /**
+     * Adds a collapsable HTML details element to the summary buffer
+     *
+     * @param {string} label text for the closed state
+     * @param {string} content collapsable content
+     *
+     * @returns {Summary} summary instance
+     */
+    addDetails(label, content) {
+        const element = this.wrap('details', this.wrap('summary', label) + content);
+        return this.addRaw(element).addEOL();
+    }
+    /**
+     * Adds an HTML image tag to the summary buffer
+     *
+     * @param {string} src path to the image you to embed
+     * @param {string} alt text description of the image
+     * @param {SummaryImageOptions} options (optional) addition image attributes
+     *
+     * @returns {Summary} summary instance
+     */
+    addImage(src, alt, options) {
+        const { width, height } = options || {};
+        const attrs = Object.assign(Object.assign({}, (width && { width })), (height && { height }));
+        const element = this.wrap('img', null, Object.assign({ src, alt }, attrs));
+        return this.addRaw(element).addEOL();
+    }
+    /**
+     * Adds an HTML section heading element
+     *
+     * @param {string} text heading text
+     * @param {number | string} [level=1] (optional) the heading level, default: 1
+     *
+     * @returns {Summary} summary instance
+     */
+    addHeading(text, level) {
+        const tag = `h${level}`;
+        const allowedTag = ['h1', 'h2', 'h3', 'h4', 'h5', 'h6'].includes(tag)
+            ? tag
+            : 'h1';
+        const element = this.wrap(allowedTag, text);
+        return this.addRaw(element).addEOL();
+    }
+    /**
+     * Adds an HTML thematic break (<hr>) to the summary buffer
+     *
+     * @returns {Summary} summary instance
+     */
+    addSeparator() {
+        const element = this.wrap('hr', null);
+        return this.addRaw(element).addEOL();
+    }
+    /**
+     * Adds an HTML line break (<br>) to the summary buffer
+     *
+     * @returns {Summary} summary instance
+     */
+    addBreak() {
+        const element = this.wrap('br', null);
+        return this.addRaw(element).addEOL();
+    }
+    /**
+     * Adds an HTML blockquote to the summary buffer
+     *
+     * @param {string} text quote text
+     * @param {string} cite (optional) citation url
+     *
+     * @returns {Summary} summary instance
+     */
+    addQuote(text, cite) {
+        const attrs = Object.assign({}, (cite && { cite }));
+        const element = this.wrap('blockquote', text, attrs);
+        return this.addRaw(element).addEOL();
+    }
+    /**
+     * Adds an HTML anchor tag to the summary buffer
+     *
+     * @param {string} text link text/content
+     * @param {string} href hyperlink
+     *
+     * @returns {Summary} summary instance
+     */
+    addLink(text, href) {
+        const element = this.wrap('a', text, { href });
+        return this.addRaw(element).addEOL();
+    }
+}
+const _summary = new Summary();
+/**
+ * @deprecated use `core.summary`
+ */
+const markdownSummary = (/* unused pure expression or super */ null && (_summary));
+const summary = _summary;
+//# sourceMappingURL=summary.js.map
+;// CONCATENATED MODULE: ./node_modules/@actions/core/lib/path-utils.js
+
+/**
+ * toPosixPath converts the given path to the posix form. On Windows, \\ will be
+ * replaced with /.
+ *
+ * @param pth. Path to transform.
+ * @return string Posix path.
+ */
+function toPosixPath(pth) {
+    return pth.replace(/[\\]/g, '/');
+}
+/**
+ * toWin32Path converts the given path to the win32 form. On Linux, / will be
+ * replaced with \\.
+ *
+ * @param pth. Path to transform.
+ * @return string Win32 path.
+ */
+function toWin32Path(pth) {
+    return pth.replace(/[/]/g, '\\');
+}
+/**
+ * toPlatformPath converts the given path to a platform-specific path. It does
+ * this by replacing instances of / and \ with the platform-specific path
+ * separator.
+ *
+ * @param pth The path to platformize.
+ * @return string The platform-specific path.
+ */
+function toPlatformPath(pth) {
+    return pth.replace(/[/\\]/g, path.sep);
+}
+//# sourceMappingURL=path-utils.js.map
+// EXTERNAL MODULE: external "string_decoder"
+var external_string_decoder_ = __nccwpck_require__(3193);
+// EXTERNAL MODULE: external "events"
+var external_events_ = __nccwpck_require__(4434);
+;// CONCATENATED MODULE: external "child_process"
+const external_child_process_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("child_process");
+// EXTERNAL MODULE: external "assert"
+var external_assert_ = __nccwpck_require__(2613);
+;// CONCATENATED MODULE: ./node_modules/@actions/io/lib/io-util.js
+var io_util_awaiter = (undefined && undefined.__awaiter) || function (thisArg, _arguments, P, generator) {
+    function adopt(value) { return value instanceof P ? value : new P(function (resolve) { resolve(value); }); }
+    return new (P || (P = Promise))(function (resolve, reject) {
+        function fulfilled(value) { try { step(generator.next(value)); } catch (e) { reject(e); } }
+        function rejected(value) { try { step(generator["throw"](value)); } catch (e) { reject(e); } }
+        function step(result) { result.done ? resolve(result.value) : adopt(result.value).then(fulfilled, rejected); }
+        step((generator = generator.apply(thisArg, _arguments || [])).next());
+    });
+};
+
+
+const { chmod, copyFile, lstat, mkdir, open: io_util_open, readdir, rename, rm, rmdir, stat, symlink, unlink } = external_fs_.promises;
+// export const {open} = 'fs'
+const IS_WINDOWS = process.platform === 'win32';
+/**
+ * Custom implementation of readlink to ensure Windows junctions
+ * maintain trailing backslash for backward compatibility with Node.js < 24
+ *
+ * In Node.js 20, Windows junctions (directory symlinks) always returned paths
+ * with trailing backslashes. Node.js 24 removed this behavior, which breaks
+ * code that relied on this format for path operations.
+ *
+ * This implementation restores the Node 20 behavior by adding a trailing
+ * backslash to all junction results on Windows.
+ */
+function readlink(fsPath) {
+    return io_util_awaiter(this, void 0, void 0, function* () {
+        const result = yield fs.promises.readlink(fsPath);
+        // On Windows, restore Node 20 behavior: add trailing backslash to all results
+        // since junctions on Windows are always directory links
+        if (IS_WINDOWS && !result.endsWith('\\')) {
+            return `${result}\\`;
+        }
+        return result;
+    });
+}
+// See https://github.com/nodejs/node/blob/d0153aee367422d0858105abec186da4dff0a0c5/deps/uv/include/uv/win.h#L691
+const UV_FS_O_EXLOCK = 0x10000000;
+const READONLY = external_fs_.constants.O_RDONLY;
+function exists(fsPath) {
+    return io_util_awaiter(this, void 0, void 0, function* () {
+        try {
+            yield stat(fsPath);
+        }
+        catch (err) {
+            if (err.code === 'ENOENT') {
+                return false;
+            }
+            throw err;
+        }
+        return true;
+    });
+}
+function isDirectory(fsPath_1) {
+    return io_util_awaiter(this, arguments, void 0, function* (fsPath, useStat = false) {
+        const stats = useStat ? yield stat(fsPath) : yield lstat(fsPath);
+        return stats.isDirectory();
+    });
+}
+/**
+ * On OSX/Linux, true if path starts with '/'. On Windows, true for paths like:
+ * \, \hello, \\hello\share, C:, and C:\hello (and corresponding alternate separator cases).
+ */
+function isRooted(p) {
+    p = normalizeSeparators(p);
+    if (!p) {
+        throw new Error('isRooted() parameter "p" cannot be empty');
+    }
+    if (IS_WINDOWS) {
+        return (p.startsWith('\\') || /^[A-Z]:/i.test(p) // e.g. \ or \hello or \\hello
+        ); // e.g. C: or C:\hello
+    }
+    return p.startsWith('/');
+}
+/**
+ * Best effort attempt to determine whether a file exists and is executable.
+ * @param filePath    file path to check
+ * @param extensions  additional file extensions to try
+ * @return if file exists and is executable, returns the file path. otherwise empty string.
+ */
+function tryGetExecutablePath(filePath, extensions) {
+    return io_util_awaiter(this, void 0, void 0, function* () {
+        let stats = undefined;
+        try {
+            // test file exists
+            stats = yield stat(filePath);
+        }
+        catch (err) {
+            if (err.code !== 'ENOENT') {
+                // eslint-disable-next-line no-console
+                console.log(`Unexpected error attempting to determine if executable file exists '${filePath}': ${err}`);
+            }
+        }
+        if (stats && stats.isFile()) {
+            if (IS_WINDOWS) {
+                // on Windows, test for valid extension
+                const upperExt = external_path_namespaceObject.extname(filePath).toUpperCase();
+                if (extensions.some(validExt => validExt.toUpperCase() === upperExt)) {
+                    return filePath;
+                }
+            }
+            else {
+                if (isUnixExecutable(stats)) {
+                    return filePath;
+                }
+            }
+        }
+        // try each extension
+        const originalFilePath = filePath;
+        for (const extension of extensions) {
+            filePath = originalFilePath + extension;
+            stats = undefined;
+            try {
+                stats = yield stat(filePath);
+            }
+            catch (err) {
+                if (err.code !== 'ENOENT') {
+                    // eslint-disable-next-line no-console
+                    console.log(`Unexpected error attempting to determine if executable file exists '${filePath}': ${err}`);
+                }
+            }
+            if (stats && stats.isFile()) {
+                if (IS_WINDOWS) {
+                    // preserve the case of the actual file (since an extension was appended)
+                    try {
+                        const directory = external_path_namespaceObject.dirname(filePath);
+                        const upperName = external_path_namespaceObject.basename(filePath).toUpperCase();
+                        for (const actualName of yield readdir(directory)) {
+                            if (upperName === actualName.toUpperCase()) {
+                                filePath = external_path_namespaceObject.join(directory, actualName);
+                                break;
+                            }
+                        }
+                    }
+                    catch (err) {
+                        // eslint-disable-next-line no-console
+                        console.log(`Unexpected error attempting to determine the actual case of the file '${filePath}': ${err}`);
+                    }
+                    return filePath;
+                }
+                else {
+                    if (isUnixExecutable(stats)) {
+                        return filePath;
+                    }
+                }
+            }
+        }
+        return '';
+    });
+}
+function normalizeSeparators(p) {
+    p = p || '';
+    if (IS_WINDOWS) {
+        // convert slashes on Windows
+        p = p.replace(/\//g, '\\');
+        // remove redundant slashes
+        return p.replace(/\\\\+/g, '\\');
+    }
+    // remove redundant slashes
+    return p.replace(/\/\/+/g, '/');
+}
+// on Mac/Linux, test the execute bit
+//     R   W  X  R  W X R W X
+//   256 128 64 32 16 8 4 2 1
+function isUnixExecutable(stats) {
+    return ((stats.mode & 1) > 0 ||
+        ((stats.mode & 8) > 0 &&
+            process.getgid !== undefined &&
+            stats.gid === process.getgid()) ||
+        ((stats.mode & 64) > 0 &&
+            process.getuid !== undefined &&
+            stats.uid === process.getuid()));
+}
+// Get the path of cmd.exe in windows
+function getCmdPath() {
+    var _a;
+    return (_a = process.env['COMSPEC']) !== null && _a !== void 0 ? _a : `cmd.exe`;
+}
+//# sourceMappingURL=io-util.js.map
+;// CONCATENATED MODULE: ./node_modules/@actions/io/lib/io.js
+var io_awaiter = (undefined && undefined.__awaiter) || function (thisArg, _arguments, P, generator) {
+    function adopt(value) { return value instanceof P ? value : new P(function (resolve) { resolve(value); }); }
+    return new (P || (P = Promise))(function (resolve, reject) {
+        function fulfilled(value) { try { step(generator.next(value)); } catch (e) { reject(e); } }
+        function rejected(value) { try { step(generator["throw"](value)); } catch (e) { reject(e); } }
+        function step(result) { result.done ? resolve(result.value) : adopt(result.value).then(fulfilled, rejected); }
+        step((generator = generator.apply(thisArg, _arguments || [])).next());
+    });
+};
+
+
+
+/**
+ * Copies a file or folder.
+ * Based off of shelljs - https://github.com/shelljs/shelljs/blob/9237f66c52e5daa40458f94f9565e18e8132f5a6/src/cp.js
+ *
+ * @param     source    source path
+ * @param     dest      destination path
+ * @param     options   optional. See CopyOptions.
+ */
+function cp(source_1, dest_1) {
+    return io_awaiter(this, arguments, void 0, function* (source, dest, options = {}) {
+        const { force, recursive, copySourceDirectory } = readCopyOptions(options);
+        const destStat = (yield ioUtil.exists(dest)) ? yield ioUtil.stat(dest) : null;
+        // Dest is an existing file, but not forcing
+        if (destStat && destStat.isFile() && !force) {
+            return;
+        }
+        // If dest is an existing directory, should copy inside.
+        const newDest = destStat && destStat.isDirectory() && copySourceDirectory
+            ? path.join(dest, path.basename(source))
+            : dest;
+        if (!(yield ioUtil.exists(source))) {
+            throw new Error(`no such file or directory: ${source}`);
+        }
+        const sourceStat = yield ioUtil.stat(source);
+        if (sourceStat.isDirectory()) {
+            if (!recursive) {
+                throw new Error(`Failed to copy. ${source} is a directory, but tried to copy without recursive flag.`);
+            }
+            else {
+                yield cpDirRecursive(source, newDest, 0, force);
+            }
+        }
+        else {
+            if (path.relative(source, newDest) === '') {
+                // a file cannot be copied to itself
+                throw new Error(`'${newDest}' and '${source}' are the same file`);
+            }
+            yield io_copyFile(source, newDest, force);
         }
     });
 }
-/** Every input parsed on its own; an issue's path is the input's name. */
-function inputsSchema(run) {
-    const shape = Object.fromEntries(INPUT_NAMES.map((name) => [name, inputSchema((raw) => INPUTS[name].parse(raw, run))]));
-    return object(shape);
-}
-
-;// CONCATENATED MODULE: ./src/inputs/commit.ts
-function none(reason) {
-    return { kind: 'none', reason };
-}
-function sameRepository(fullName, repository) {
-    return fullName.toLowerCase() === `${repository.owner}/${repository.name}`.toLowerCase();
-}
 /**
- * The commit the plan asks for, once the plan's source fields are known (a
- * sha with a source other than codehost is refused before this). A head in
- * another repository (a fork) is a commit the deployment's repository does
- * not have.
- */
-function commitRequest(commit, fields, run) {
-    if (commit.kind === 'none')
-        return none('the commit input is none');
-    if (commit.kind === 'sha')
-        return commit;
-    if (fields.source !== 'codehost')
-        return none(`source ${fields.source} has no commits`);
-    const { head } = run;
-    if (head === undefined)
-        return none("the run's event is not known");
-    if (head.kind === 'none')
-        return head;
-    const { repository } = fields;
-    if (head.repository === null ||
-        (head.repository !== undefined && !sameRepository(head.repository, repository))) {
-        const where = head.repository ?? 'a deleted repository';
-        const wanted = `${repository.owner}/${repository.name}`;
-        return none(head.pullRequest
-            ? `the pull request's head is in ${where}, not ${wanted}`
-            : `the run is for ${where}, not ${wanted}`);
-    }
-    return { kind: 'auto', branch: head.branch, sha: head.sha };
-}
-
-;// CONCATENATED MODULE: ./src/inputs/run-description.ts
-/**
- * The run the inputs are read for, as the adapter that runs the core
- * describes it: src/github/ derives it from the workflow's event, and a
- * command would take it from its flags or its CI's variables. Nothing here
- * knows where it runs.
- */
-/**
- * The run is for a pull request from another repository than the run's own
- * (or from a deleted one): CI systems give such runs no secrets.
- */
-function isFromFork(run) {
-    const { head } = run;
-    if (head?.kind !== 'branch' || !head.pullRequest || head.repository === undefined)
-        return false;
-    return head.repository?.toLowerCase() !== run.repository?.toLowerCase();
-}
-
-;// CONCATENATED MODULE: ./src/inputs/build-plan.ts
-/**
- * From inputs that each parsed on their own to one plan: `config` merged
- * under the explicit inputs, the request headers, and the checks that depend
- * on more than one input (mostly on `source`). Every such problem is found
- * before the plan is built, and all of them are reported together.
- */
-
-
-
-/** The fields of `record` whose value is not undefined: an input that was not given. */
-function given(record) {
-    return Object.fromEntries(Object.entries(record).filter(([, value]) => value !== undefined));
-}
-function requested(inputs) {
-    const { config } = inputs;
-    return {
-        sourceConfig: {
-            ...config.source_config,
-            ...given({ integration_id: inputs['integration-id'] }),
-        },
-        sourceRevisionConfig: {
-            ...config.source_revision_config,
-            ...given({
-                repo_ref: inputs['repo-ref'],
-                agent_config_path: inputs['agent-config-path'],
-                image_uri: inputs['image-uri'],
-            }),
-        },
-        secretReferences: config.secret_references ?? null,
-    };
-}
-/** The extra headers, and the api key under `api-key-header` when one is given. */
-function requestHeaders(inputs) {
-    const apiKey = inputs['api-key'];
-    if (apiKey === '')
-        return { ...inputs.headers };
-    return { ...inputs.headers, [inputs['api-key-header']]: apiKey };
-}
-/** An empty api key on a fork's pull request: it can never have one, so say so before any request. */
-function forkProblem(run) {
-    const head = run.head?.kind === 'branch' ? run.head.repository : undefined;
-    const from = head === null || head === undefined ? 'a deleted fork' : `the fork ${head}`;
-    const skip = run.skipForks === undefined ? 'Skip runs from forks' : `Skip them with \`${run.skipForks}\``;
-    return {
-        input: 'api-key',
-        problem: `is empty: this run is for a pull request from ${from}, and a fork's runs get no secrets, so the step cannot authenticate. ${skip} on the step or the job.`,
-    };
-}
-/** Problems of inputs that are each valid but do not go together. */
-function combinationProblems(inputs, wanted, run) {
-    const problems = [];
-    if (inputs['api-key'] === '' && isFromFork(run))
-        problems.push(forkProblem(run));
-    const { source } = inputs;
-    const apiKeyHeader = inputs['api-key-header'].toLowerCase();
-    const clash = Object.keys(inputs.headers).find((name) => name.toLowerCase() === apiKeyHeader);
-    if (inputs['api-key'] !== '' && clash !== undefined) {
-        problems.push({
-            input: 'headers',
-            problem: `header '${clash}' would replace the api-key header`,
-        });
-    }
-    if (source !== 'external_docker' && wanted.secretReferences !== null) {
-        problems.push({
-            input: 'config',
-            problem: `secret_references applies only to source external_docker, not ${source}`,
-        });
-    }
-    if (source !== 'codehost' && inputs.commit.kind === 'sha') {
-        problems.push({
-            input: 'commit',
-            problem: `a commit sha applies only to source codehost, not ${source} (use auto or none)`,
-        });
-    }
-    return problems;
-}
-function needsImage(source, wanted) {
-    if (wanted.sourceRevisionConfig.image_uri != null)
-        return [];
-    return [
-        {
-            input: 'image-uri',
-            problem: `is required with source ${source} (or config.source_revision_config.image_uri)`,
-        },
-    ];
-}
-function codehostFields(inputs, wanted) {
-    const integrationId = wanted.sourceConfig.integration_id;
-    const { repository } = inputs;
-    if (integrationId != null && repository !== undefined) {
-        return { source: 'codehost', integrationId, repository };
-    }
-    const problems = [];
-    if (integrationId == null) {
-        problems.push({
-            input: 'integration-id',
-            problem: 'is required with source codehost (or config.source_config.integration_id)',
-        });
-    }
-    if (repository === undefined) {
-        problems.push({
-            input: 'repository',
-            problem: 'is required with source codehost (owner/name)',
-        });
-    }
-    return problems;
-}
-/** The fields only the plan's source has, or what that source needs and lacks. */
-function sourceFields(inputs, wanted) {
-    const { source } = inputs;
-    const missing = (problems, fields) => problems.length > 0 ? problems : fields;
-    switch (source) {
-        case 'codehost':
-            return codehostFields(inputs, wanted);
-        case 'external_docker':
-            return missing(needsImage(source, wanted), {
-                source,
-                secretReferences: wanted.secretReferences,
-            });
-        case 'internal_docker':
-            return missing(needsImage(source, wanted), { source });
-        case 'internal_source': {
-            const tarball = wanted.sourceRevisionConfig.source_tarball_path;
-            const problem = 'source internal_source needs source_revision_config.source_tarball_path';
-            return missing(tarball == null ? [{ input: 'config', problem }] : [], { source });
-        }
-        case 'internal_template':
-            return { source };
-    }
-}
-function commonFields(inputs, wanted, fields, run) {
-    return {
-        apiUrl: inputs['api-url'],
-        headers: requestHeaders(inputs),
-        name: inputs.name,
-        sourceConfig: wanted.sourceConfig,
-        sourceRevisionConfig: wanted.sourceRevisionConfig,
-        secrets: inputs.secrets,
-        waitForReady: inputs['wait-for-ready'],
-        waitTimeoutSeconds: inputs['wait-timeout'],
-        commit: commitRequest(inputs.commit, fields, run),
-        onDrift: inputs['on-drift'],
-        dryRun: inputs['dry-run'],
-        dashboardUrl: inputs['dashboard-url'],
-        sensitiveValues: [
-            inputs['api-key'],
-            ...Object.values(inputs.headers),
-            ...inputs.secrets.map((secret) => secret.value),
-        ],
-    };
-}
-/** The plan, or an `InputError` naming every input that does not fit the others. */
-function buildPlan(inputs, run) {
-    const wanted = requested(inputs);
-    const problems = combinationProblems(inputs, wanted, run);
-    const fields = sourceFields(inputs, wanted);
-    if (Array.isArray(fields))
-        throw new InputError([...problems, ...fields]);
-    if (problems.length > 0)
-        throw new InputError(problems);
-    return { ...commonFields(inputs, wanted, fields, run), ...fields };
-}
-
-;// CONCATENATED MODULE: ./src/inputs/read-plan.ts
-/**
- * Every input of action.yml is read here, once, into one typed plan. Nothing
- * here sends a request: a bad input fails the step before the first one.
+ * Moves a path.
  *
- * The inputs, their parsers and defaults are listed in declared.ts; the plan
- * is assembled, and the inputs checked against each other, in build-plan.ts;
- * its types are in plan.ts.
+ * @param     source    source path
+ * @param     dest      destination path
+ * @param     options   optional. See MoveOptions.
  */
+function mv(source_1, dest_1) {
+    return io_awaiter(this, arguments, void 0, function* (source, dest, options = {}) {
+        if (yield ioUtil.exists(dest)) {
+            let destExists = true;
+            if (yield ioUtil.isDirectory(dest)) {
+                // If dest is directory copy src into dest
+                dest = path.join(dest, path.basename(source));
+                destExists = yield ioUtil.exists(dest);
+            }
+            if (destExists) {
+                if (options.force == null || options.force) {
+                    yield rmRF(dest);
+                }
+                else {
+                    throw new Error('Destination already exists');
+                }
+            }
+        }
+        yield mkdirP(path.dirname(dest));
+        yield ioUtil.rename(source, dest);
+    });
+}
+/**
+ * Remove a path recursively with force
+ *
+ * @param inputPath path to remove
+ */
+function rmRF(inputPath) {
+    return io_awaiter(this, void 0, void 0, function* () {
+        if (ioUtil.IS_WINDOWS) {
+            // Check for invalid characters
+            // https://docs.microsoft.com/en-us/windows/win32/fileio/naming-a-file
+            if (/[*"<>|]/.test(inputPath)) {
+                throw new Error('File path must not contain `*`, `"`, `<`, `>` or `|` on Windows');
+            }
+        }
+        try {
+            // note if path does not exist, error is silent
+            yield ioUtil.rm(inputPath, {
+                force: true,
+                maxRetries: 3,
+                recursive: true,
+                retryDelay: 300
+            });
+        }
+        catch (err) {
+            throw new Error(`File was unable to be removed ${err}`);
+        }
+    });
+}
+/**
+ * Make a directory.  Creates the full path with folders in between
+ * Will throw if it fails
+ *
+ * @param   fsPath        path to create
+ * @returns Promise<void>
+ */
+function mkdirP(fsPath) {
+    return io_awaiter(this, void 0, void 0, function* () {
+        ok(fsPath, 'a path argument must be provided');
+        yield ioUtil.mkdir(fsPath, { recursive: true });
+    });
+}
+/**
+ * Returns path of a tool had the tool actually been invoked.  Resolves via paths.
+ * If you check and the tool does not exist, it will throw.
+ *
+ * @param     tool              name of the tool
+ * @param     check             whether to check if tool exists
+ * @returns   Promise<string>   path to tool
+ */
+function which(tool, check) {
+    return io_awaiter(this, void 0, void 0, function* () {
+        if (!tool) {
+            throw new Error("parameter 'tool' is required");
+        }
+        // recursive when check=true
+        if (check) {
+            const result = yield which(tool, false);
+            if (!result) {
+                if (IS_WINDOWS) {
+                    throw new Error(`Unable to locate executable file: ${tool}. Please verify either the file path exists or the file can be found within a directory specified by the PATH environment variable. Also verify the file has a valid extension for an executable file.`);
+                }
+                else {
+                    throw new Error(`Unable to locate executable file: ${tool}. Please verify either the file path exists or the file can be found within a directory specified by the PATH environment variable. Also check the file mode to verify the file is executable.`);
+                }
+            }
+            return result;
+        }
+        const matches = yield findInPath(tool);
+        if (matches && matches.length > 0) {
+            return matches[0];
+        }
+        return '';
+    });
+}
+/**
+ * Returns a list of all occurrences of the given tool on the system path.
+ *
+ * @returns   Promise<string[]>  the paths of the tool
+ */
+function findInPath(tool) {
+    return io_awaiter(this, void 0, void 0, function* () {
+        if (!tool) {
+            throw new Error("parameter 'tool' is required");
+        }
+        // build the list of extensions to try
+        const extensions = [];
+        if (IS_WINDOWS && process.env['PATHEXT']) {
+            for (const extension of process.env['PATHEXT'].split(external_path_namespaceObject.delimiter)) {
+                if (extension) {
+                    extensions.push(extension);
+                }
+            }
+        }
+        // if it's rooted, return it if exists. otherwise return empty.
+        if (isRooted(tool)) {
+            const filePath = yield tryGetExecutablePath(tool, extensions);
+            if (filePath) {
+                return [filePath];
+            }
+            return [];
+        }
+        // if any path separators, return empty
+        if (tool.includes(external_path_namespaceObject.sep)) {
+            return [];
+        }
+        // build the list of directories
+        //
+        // Note, technically "where" checks the current directory on Windows. From a toolkit perspective,
+        // it feels like we should not do this. Checking the current directory seems like more of a use
+        // case of a shell, and the which() function exposed by the toolkit should strive for consistency
+        // across platforms.
+        const directories = [];
+        if (process.env.PATH) {
+            for (const p of process.env.PATH.split(external_path_namespaceObject.delimiter)) {
+                if (p) {
+                    directories.push(p);
+                }
+            }
+        }
+        // find all matches
+        const matches = [];
+        for (const directory of directories) {
+            const filePath = yield tryGetExecutablePath(external_path_namespaceObject.join(directory, tool), extensions);
+            if (filePath) {
+                matches.push(filePath);
+            }
+        }
+        return matches;
+    });
+}
+function readCopyOptions(options) {
+    const force = options.force == null ? true : options.force;
+    const recursive = Boolean(options.recursive);
+    const copySourceDirectory = options.copySourceDirectory == null
+        ? true
+        : Boolean(options.copySourceDirectory);
+    return { force, recursive, copySourceDirectory };
+}
+function cpDirRecursive(sourceDir, destDir, currentDepth, force) {
+    return io_awaiter(this, void 0, void 0, function* () {
+        // Ensure there is not a run away recursive copy
+        if (currentDepth >= 255)
+            return;
+        currentDepth++;
+        yield mkdirP(destDir);
+        const files = yield ioUtil.readdir(sourceDir);
+        for (const fileName of files) {
+            const srcFile = `${sourceDir}/${fileName}`;
+            const destFile = `${destDir}/${fileName}`;
+            const srcFileStat = yield ioUtil.lstat(srcFile);
+            if (srcFileStat.isDirectory()) {
+                // Recurse
+                yield cpDirRecursive(srcFile, destFile, currentDepth, force);
+            }
+            else {
+                yield io_copyFile(srcFile, destFile, force);
+            }
+        }
+        // Change the mode for the newly created directory
+        yield ioUtil.chmod(destDir, (yield ioUtil.stat(sourceDir)).mode);
+    });
+}
+// Buffered file copy
+function io_copyFile(srcFile, destFile, force) {
+    return io_awaiter(this, void 0, void 0, function* () {
+        if ((yield ioUtil.lstat(srcFile)).isSymbolicLink()) {
+            // unlink/re-link it
+            try {
+                yield ioUtil.lstat(destFile);
+                yield ioUtil.unlink(destFile);
+            }
+            catch (e) {
+                // Try to override file permission
+                if (e.code === 'EPERM') {
+                    yield ioUtil.chmod(destFile, '0666');
+                    yield ioUtil.unlink(destFile);
+                }
+                // other errors = it doesn't exist, no work to do
+            }
+            // Copy over symlink
+            const symlinkFull = yield ioUtil.readlink(srcFile);
+            yield ioUtil.symlink(symlinkFull, destFile, ioUtil.IS_WINDOWS ? 'junction' : null);
+        }
+        else if (!(yield ioUtil.exists(destFile)) || force) {
+            yield ioUtil.copyFile(srcFile, destFile);
+        }
+    });
+}
+//# sourceMappingURL=io.js.map
+;// CONCATENATED MODULE: external "timers"
+const external_timers_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("timers");
+;// CONCATENATED MODULE: ./node_modules/@actions/exec/lib/toolrunner.js
+var toolrunner_awaiter = (undefined && undefined.__awaiter) || function (thisArg, _arguments, P, generator) {
+    function adopt(value) { return value instanceof P ? value : new P(function (resolve) { resolve(value); }); }
+    return new (P || (P = Promise))(function (resolve, reject) {
+        function fulfilled(value) { try { step(generator.next(value)); } catch (e) { reject(e); } }
+        function rejected(value) { try { step(generator["throw"](value)); } catch (e) { reject(e); } }
+        function step(result) { result.done ? resolve(result.value) : adopt(result.value).then(fulfilled, rejected); }
+        step((generator = generator.apply(thisArg, _arguments || [])).next());
+    });
+};
+
+
+
+
+
+
+
+/* eslint-disable @typescript-eslint/unbound-method */
+const toolrunner_IS_WINDOWS = process.platform === 'win32';
+/*
+ * Class for running command line tools. Handles quoting and arg parsing in a platform agnostic way.
+ */
+class ToolRunner extends external_events_.EventEmitter {
+    constructor(toolPath, args, options) {
+        super();
+        if (!toolPath) {
+            throw new Error("Parameter 'toolPath' cannot be null or empty.");
+        }
+        this.toolPath = toolPath;
+        this.args = args || [];
+        this.options = options || {};
+    }
+    _debug(message) {
+        if (this.options.listeners && this.options.listeners.debug) {
+            this.options.listeners.debug(message);
+        }
+    }
+    _getCommandString(options, noPrefix) {
+        const toolPath = this._getSpawnFileName();
+        const args = this._getSpawnArgs(options);
+        let cmd = noPrefix ? '' : '[command]'; // omit prefix when piped to a second tool
+        if (toolrunner_IS_WINDOWS) {
+            // Windows + cmd file
+            if (this._isCmdFile()) {
+                cmd += toolPath;
+                for (const a of args) {
+                    cmd += ` ${a}`;
+                }
+            }
+            // Windows + verbatim
+            else if (options.windowsVerbatimArguments) {
+                cmd += `"${toolPath}"`;
+                for (const a of args) {
+                    cmd += ` ${a}`;
+                }
+            }
+            // Windows (regular)
+            else {
+                cmd += this._windowsQuoteCmdArg(toolPath);
+                for (const a of args) {
+                    cmd += ` ${this._windowsQuoteCmdArg(a)}`;
+                }
+            }
+        }
+        else {
+            // OSX/Linux - this can likely be improved with some form of quoting.
+            // creating processes on Unix is fundamentally different than Windows.
+            // on Unix, execvp() takes an arg array.
+            cmd += toolPath;
+            for (const a of args) {
+                cmd += ` ${a}`;
+            }
+        }
+        return cmd;
+    }
+    _processLineBuffer(data, strBuffer, onLine) {
+        try {
+            let s = strBuffer + data.toString();
+            let n = s.indexOf(external_os_.EOL);
+            while (n > -1) {
+                const line = s.substring(0, n);
+                onLine(line);
+                // the rest of the string ...
+                s = s.substring(n + external_os_.EOL.length);
+                n = s.indexOf(external_os_.EOL);
+            }
+            return s;
+        }
+        catch (err) {
+            // streaming lines to console is best effort.  Don't fail a build.
+            this._debug(`error processing line. Failed with error ${err}`);
+            return '';
+        }
+    }
+    _getSpawnFileName() {
+        if (toolrunner_IS_WINDOWS) {
+            if (this._isCmdFile()) {
+                return process.env['COMSPEC'] || 'cmd.exe';
+            }
+        }
+        return this.toolPath;
+    }
+    _getSpawnArgs(options) {
+        if (toolrunner_IS_WINDOWS) {
+            if (this._isCmdFile()) {
+                let argline = `/D /S /C "${this._windowsQuoteCmdArg(this.toolPath)}`;
+                for (const a of this.args) {
+                    argline += ' ';
+                    argline += options.windowsVerbatimArguments
+                        ? a
+                        : this._windowsQuoteCmdArg(a);
+                }
+                argline += '"';
+                return [argline];
+            }
+        }
+        return this.args;
+    }
+    _endsWith(str, end) {
+        return str.endsWith(end);
+    }
+    _isCmdFile() {
+        const upperToolPath = this.toolPath.toUpperCase();
+        return (this._endsWith(upperToolPath, '.CMD') ||
+            this._endsWith(upperToolPath, '.BAT'));
+    }
+    _windowsQuoteCmdArg(arg) {
+        // for .exe, apply the normal quoting rules that libuv applies
+        if (!this._isCmdFile()) {
+            return this._uvQuoteCmdArg(arg);
+        }
+        // otherwise apply quoting rules specific to the cmd.exe command line parser.
+        // the libuv rules are generic and are not designed specifically for cmd.exe
+        // command line parser.
+        //
+        // for a detailed description of the cmd.exe command line parser, refer to
+        // http://stackoverflow.com/questions/4094699/how-does-the-windows-command-interpreter-cmd-exe-parse-scripts/7970912#7970912
+        // need quotes for empty arg
+        if (!arg) {
+            return '""';
+        }
+        // determine whether the arg needs to be quoted
+        const cmdSpecialChars = [
+            ' ',
+            '\t',
+            '&',
+            '(',
+            ')',
+            '[',
+            ']',
+            '{',
+            '}',
+            '^',
+            '=',
+            ';',
+            '!',
+            "'",
+            '+',
+            ',',
+            '`',
+            '~',
+            '|',
+            '<',
+            '>',
+            '"'
+        ];
+        let needsQuotes = false;
+        for (const char of arg) {
+            if (cmdSpecialChars.some(x => x === char)) {
+                needsQuotes = true;
+                break;
+            }
+        }
+        // short-circuit if quotes not needed
+        if (!needsQuotes) {
+            return arg;
+        }
+        // the following quoting rules are very similar to the rules that by libuv applies.
+        //
+        // 1) wrap the string in quotes
+        //
+        // 2) double-up quotes - i.e. " => ""
+        //
+        //    this is different from the libuv quoting rules. libuv replaces " with \", which unfortunately
+        //    doesn't work well with a cmd.exe command line.
+        //
+        //    note, replacing " with "" also works well if the arg is passed to a downstream .NET console app.
+        //    for example, the command line:
+        //          foo.exe "myarg:""my val"""
+        //    is parsed by a .NET console app into an arg array:
+        //          [ "myarg:\"my val\"" ]
+        //    which is the same end result when applying libuv quoting rules. although the actual
+        //    command line from libuv quoting rules would look like:
+        //          foo.exe "myarg:\"my val\""
+        //
+        // 3) double-up slashes that precede a quote,
+        //    e.g.  hello \world    => "hello \world"
+        //          hello\"world    => "hello\\""world"
+        //          hello\\"world   => "hello\\\\""world"
+        //          hello world\    => "hello world\\"
+        //
+        //    technically this is not required for a cmd.exe command line, or the batch argument parser.
+        //    the reasons for including this as a .cmd quoting rule are:
+        //
+        //    a) this is optimized for the scenario where the argument is passed from the .cmd file to an
+        //       external program. many programs (e.g. .NET console apps) rely on the slash-doubling rule.
+        //
+        //    b) it's what we've been doing previously (by deferring to node default behavior) and we
+        //       haven't heard any complaints about that aspect.
+        //
+        // note, a weakness of the quoting rules chosen here, is that % is not escaped. in fact, % cannot be
+        // escaped when used on the command line directly - even though within a .cmd file % can be escaped
+        // by using %%.
+        //
+        // the saving grace is, on the command line, %var% is left as-is if var is not defined. this contrasts
+        // the line parsing rules within a .cmd file, where if var is not defined it is replaced with nothing.
+        //
+        // one option that was explored was replacing % with ^% - i.e. %var% => ^%var^%. this hack would
+        // often work, since it is unlikely that var^ would exist, and the ^ character is removed when the
+        // variable is used. the problem, however, is that ^ is not removed when %* is used to pass the args
+        // to an external program.
+        //
+        // an unexplored potential solution for the % escaping problem, is to create a wrapper .cmd file.
+        // % can be escaped within a .cmd file.
+        let reverse = '"';
+        let quoteHit = true;
+        for (let i = arg.length; i > 0; i--) {
+            // walk the string in reverse
+            reverse += arg[i - 1];
+            if (quoteHit && arg[i - 1] === '\\') {
+                reverse += '\\'; // double the slash
+            }
+            else if (arg[i - 1] === '"') {
+                quoteHit = true;
+                reverse += '"'; // double the quote
+            }
+            else {
+                quoteHit = false;
+            }
+        }
+        reverse += '"';
+        return reverse.split('').reverse().join('');
+    }
+    _uvQuoteCmdArg(arg) {
+        // Tool runner wraps child_process.spawn() and needs to apply the same quoting as
+        // Node in certain cases where the undocumented spawn option windowsVerbatimArguments
+        // is used.
+        //
+        // Since this function is a port of quote_cmd_arg from Node 4.x (technically, lib UV,
+        // see https://github.com/nodejs/node/blob/v4.x/deps/uv/src/win/process.c for details),
+        // pasting copyright notice from Node within this function:
+        //
+        //      Copyright Joyent, Inc. and other Node contributors. All rights reserved.
+        //
+        //      Permission is hereby granted, free of charge, to any person obtaining a copy
+        //      of this software and associated documentation files (the "Software"), to
+        //      deal in the Software without restriction, including without limitation the
+        //      rights to use, copy, modify, merge, publish, distribute, sublicense, and/or
+        //      sell copies of the Software, and to permit persons to whom the Software is
+        //      furnished to do so, subject to the following conditions:
+        //
+        //      The above copyright notice and this permission notice shall be included in
+        //      all copies or substantial portions of the Software.
+        //
+        //      THE SOFTWARE IS PROVIDED "AS IS", WITHOUT WARRANTY OF ANY KIND, EXPRESS OR
+        //      IMPLIED, INCLUDING BUT NOT LIMITED TO THE WARRANTIES OF MERCHANTABILITY,
+        //      FITNESS FOR A PARTICULAR PURPOSE AND NONINFRINGEMENT. IN NO EVENT SHALL THE
+        //      AUTHORS OR COPYRIGHT HOLDERS BE LIABLE FOR ANY CLAIM, DAMAGES OR OTHER
+        //      LIABILITY, WHETHER IN AN ACTION OF CONTRACT, TORT OR OTHERWISE, ARISING
+        //      FROM, OUT OF OR IN CONNECTION WITH THE SOFTWARE OR THE USE OR OTHER DEALINGS
+        //      IN THE SOFTWARE.
+        if (!arg) {
+            // Need double quotation for empty argument
+            return '""';
+        }
+        if (!arg.includes(' ') && !arg.includes('\t') && !arg.includes('"')) {
+            // No quotation needed
+            return arg;
+        }
+        if (!arg.includes('"') && !arg.includes('\\')) {
+            // No embedded double quotes or backslashes, so I can just wrap
+            // quote marks around the whole thing.
+            return `"${arg}"`;
+        }
+        // Expected input/output:
+        //   input : hello"world
+        //   output: "hello\"world"
+        //   input : hello""world
+        //   output: "hello\"\"world"
+        //   input : hello\world
+        //   output: hello\world
+        //   input : hello\\world
+        //   output: hello\\world
+        //   input : hello\"world
+        //   output: "hello\\\"world"
+        //   input : hello\\"world
+        //   output: "hello\\\\\"world"
+        //   input : hello world\
+        //   output: "hello world\\" - note the comment in libuv actually reads "hello world\"
+        //                             but it appears the comment is wrong, it should be "hello world\\"
+        let reverse = '"';
+        let quoteHit = true;
+        for (let i = arg.length; i > 0; i--) {
+            // walk the string in reverse
+            reverse += arg[i - 1];
+            if (quoteHit && arg[i - 1] === '\\') {
+                reverse += '\\';
+            }
+            else if (arg[i - 1] === '"') {
+                quoteHit = true;
+                reverse += '\\';
+            }
+            else {
+                quoteHit = false;
+            }
+        }
+        reverse += '"';
+        return reverse.split('').reverse().join('');
+    }
+    _cloneExecOptions(options) {
+        options = options || {};
+        const result = {
+            cwd: options.cwd || process.cwd(),
+            env: options.env || process.env,
+            silent: options.silent || false,
+            windowsVerbatimArguments: options.windowsVerbatimArguments || false,
+            failOnStdErr: options.failOnStdErr || false,
+            ignoreReturnCode: options.ignoreReturnCode || false,
+            delay: options.delay || 10000
+        };
+        result.outStream = options.outStream || process.stdout;
+        result.errStream = options.errStream || process.stderr;
+        return result;
+    }
+    _getSpawnOptions(options, toolPath) {
+        options = options || {};
+        const result = {};
+        result.cwd = options.cwd;
+        result.env = options.env;
+        result['windowsVerbatimArguments'] =
+            options.windowsVerbatimArguments || this._isCmdFile();
+        if (options.windowsVerbatimArguments) {
+            result.argv0 = `"${toolPath}"`;
+        }
+        return result;
+    }
+    /**
+     * Exec a tool.
+     * Output will be streamed to the live console.
+     * Returns promise with return code
+     *
+     * @param     tool     path to tool to exec
+     * @param     options  optional exec options.  See ExecOptions
+     * @returns   number
+     */
+    exec() {
+        return toolrunner_awaiter(this, void 0, void 0, function* () {
+            // root the tool path if it is unrooted and contains relative pathing
+            if (!isRooted(this.toolPath) &&
+                (this.toolPath.includes('/') ||
+                    (toolrunner_IS_WINDOWS && this.toolPath.includes('\\')))) {
+                // prefer options.cwd if it is specified, however options.cwd may also need to be rooted
+                this.toolPath = external_path_namespaceObject.resolve(process.cwd(), this.options.cwd || process.cwd(), this.toolPath);
+            }
+            // if the tool is only a file name, then resolve it from the PATH
+            // otherwise verify it exists (add extension on Windows if necessary)
+            this.toolPath = yield which(this.toolPath, true);
+            return new Promise((resolve, reject) => toolrunner_awaiter(this, void 0, void 0, function* () {
+                this._debug(`exec tool: ${this.toolPath}`);
+                this._debug('arguments:');
+                for (const arg of this.args) {
+                    this._debug(`   ${arg}`);
+                }
+                const optionsNonNull = this._cloneExecOptions(this.options);
+                if (!optionsNonNull.silent && optionsNonNull.outStream) {
+                    optionsNonNull.outStream.write(this._getCommandString(optionsNonNull) + external_os_.EOL);
+                }
+                const state = new ExecState(optionsNonNull, this.toolPath);
+                state.on('debug', (message) => {
+                    this._debug(message);
+                });
+                if (this.options.cwd && !(yield exists(this.options.cwd))) {
+                    return reject(new Error(`The cwd: ${this.options.cwd} does not exist!`));
+                }
+                const fileName = this._getSpawnFileName();
+                const cp = external_child_process_namespaceObject.spawn(fileName, this._getSpawnArgs(optionsNonNull), this._getSpawnOptions(this.options, fileName));
+                let stdbuffer = '';
+                if (cp.stdout) {
+                    cp.stdout.on('data', (data) => {
+                        if (this.options.listeners && this.options.listeners.stdout) {
+                            this.options.listeners.stdout(data);
+                        }
+                        if (!optionsNonNull.silent && optionsNonNull.outStream) {
+                            optionsNonNull.outStream.write(data);
+                        }
+                        stdbuffer = this._processLineBuffer(data, stdbuffer, (line) => {
+                            if (this.options.listeners && this.options.listeners.stdline) {
+                                this.options.listeners.stdline(line);
+                            }
+                        });
+                    });
+                }
+                let errbuffer = '';
+                if (cp.stderr) {
+                    cp.stderr.on('data', (data) => {
+                        state.processStderr = true;
+                        if (this.options.listeners && this.options.listeners.stderr) {
+                            this.options.listeners.stderr(data);
+                        }
+                        if (!optionsNonNull.silent &&
+                            optionsNonNull.errStream &&
+                            optionsNonNull.outStream) {
+                            const s = optionsNonNull.failOnStdErr
+                                ? optionsNonNull.errStream
+                                : optionsNonNull.outStream;
+                            s.write(data);
+                        }
+                        errbuffer = this._processLineBuffer(data, errbuffer, (line) => {
+                            if (this.options.listeners && this.options.listeners.errline) {
+                                this.options.listeners.errline(line);
+                            }
+                        });
+                    });
+                }
+                cp.on('error', (err) => {
+                    state.processError = err.message;
+                    state.processExited = true;
+                    state.processClosed = true;
+                    state.CheckComplete();
+                });
+                cp.on('exit', (code) => {
+                    state.processExitCode = code;
+                    state.processExited = true;
+                    this._debug(`Exit code ${code} received from tool '${this.toolPath}'`);
+                    state.CheckComplete();
+                });
+                cp.on('close', (code) => {
+                    state.processExitCode = code;
+                    state.processExited = true;
+                    state.processClosed = true;
+                    this._debug(`STDIO streams have closed for tool '${this.toolPath}'`);
+                    state.CheckComplete();
+                });
+                state.on('done', (error, exitCode) => {
+                    if (stdbuffer.length > 0) {
+                        this.emit('stdline', stdbuffer);
+                    }
+                    if (errbuffer.length > 0) {
+                        this.emit('errline', errbuffer);
+                    }
+                    cp.removeAllListeners();
+                    if (error) {
+                        reject(error);
+                    }
+                    else {
+                        resolve(exitCode);
+                    }
+                });
+                if (this.options.input) {
+                    if (!cp.stdin) {
+                        throw new Error('child process missing stdin');
+                    }
+                    cp.stdin.end(this.options.input);
+                }
+            }));
+        });
+    }
+}
+/**
+ * Convert an arg string to an array of args. Handles escaping
+ *
+ * @param    argString   string of arguments
+ * @returns  string[]    array of arguments
+ */
+function argStringToArray(argString) {
+    const args = [];
+    let inQuotes = false;
+    let escaped = false;
+    let arg = '';
+    function append(c) {
+        // we only escape double quotes.
+        if (escaped && c !== '"') {
+            arg += '\\';
+        }
+        arg += c;
+        escaped = false;
+    }
+    for (let i = 0; i < argString.length; i++) {
+        const c = argString.charAt(i);
+        if (c === '"') {
+            if (!escaped) {
+                inQuotes = !inQuotes;
+            }
+            else {
+                append(c);
+            }
+            continue;
+        }
+        if (c === '\\' && escaped) {
+            append(c);
+            continue;
+        }
+        if (c === '\\' && inQuotes) {
+            escaped = true;
+            continue;
+        }
+        if (c === ' ' && !inQuotes) {
+            if (arg.length > 0) {
+                args.push(arg);
+                arg = '';
+            }
+            continue;
+        }
+        append(c);
+    }
+    if (arg.length > 0) {
+        args.push(arg.trim());
+    }
+    return args;
+}
+class ExecState extends external_events_.EventEmitter {
+    constructor(options, toolPath) {
+        super();
+        this.processClosed = false; // tracks whether the process has exited and stdio is closed
+        this.processError = '';
+        this.processExitCode = 0;
+        this.processExited = false; // tracks whether the process has exited
+        this.processStderr = false; // tracks whether stderr was written to
+        this.delay = 10000; // 10 seconds
+        this.done = false;
+        this.timeout = null;
+        if (!toolPath) {
+            throw new Error('toolPath must not be empty');
+        }
+        this.options = options;
+        this.toolPath = toolPath;
+        if (options.delay) {
+            this.delay = options.delay;
+        }
+    }
+    CheckComplete() {
+        if (this.done) {
+            return;
+        }
+        if (this.processClosed) {
+            this._setResult();
+        }
+        else if (this.processExited) {
+            this.timeout = (0,external_timers_namespaceObject.setTimeout)(ExecState.HandleTimeout, this.delay, this);
+        }
+    }
+    _debug(message) {
+        this.emit('debug', message);
+    }
+    _setResult() {
+        // determine whether there is an error
+        let error;
+        if (this.processExited) {
+            if (this.processError) {
+                error = new Error(`There was an error when attempting to execute the process '${this.toolPath}'. This may indicate the process failed to start. Error: ${this.processError}`);
+            }
+            else if (this.processExitCode !== 0 && !this.options.ignoreReturnCode) {
+                error = new Error(`The process '${this.toolPath}' failed with exit code ${this.processExitCode}`);
+            }
+            else if (this.processStderr && this.options.failOnStdErr) {
+                error = new Error(`The process '${this.toolPath}' failed because one or more lines were written to the STDERR stream`);
+            }
+        }
+        // clear the timeout
+        if (this.timeout) {
+            clearTimeout(this.timeout);
+            this.timeout = null;
+        }
+        this.done = true;
+        this.emit('done', error, this.processExitCode);
+    }
+    static HandleTimeout(state) {
+        if (state.done) {
+            return;
+        }
+        if (!state.processClosed && state.processExited) {
+            const message = `The STDIO streams did not close within ${state.delay / 1000} seconds of the exit event from process '${state.toolPath}'. This may indicate a child process inherited the STDIO streams and has not yet exited.`;
+            state._debug(message);
+        }
+        state._setResult();
+    }
+}
+//# sourceMappingURL=toolrunner.js.map
+;// CONCATENATED MODULE: ./node_modules/@actions/exec/lib/exec.js
+var exec_awaiter = (undefined && undefined.__awaiter) || function (thisArg, _arguments, P, generator) {
+    function adopt(value) { return value instanceof P ? value : new P(function (resolve) { resolve(value); }); }
+    return new (P || (P = Promise))(function (resolve, reject) {
+        function fulfilled(value) { try { step(generator.next(value)); } catch (e) { reject(e); } }
+        function rejected(value) { try { step(generator["throw"](value)); } catch (e) { reject(e); } }
+        function step(result) { result.done ? resolve(result.value) : adopt(result.value).then(fulfilled, rejected); }
+        step((generator = generator.apply(thisArg, _arguments || [])).next());
+    });
+};
+
+
+/**
+ * Exec a command.
+ * Output will be streamed to the live console.
+ * Returns promise with return code
+ *
+ * @param     commandLine        command to execute (can include additional args). Must be correctly escaped.
+ * @param     args               optional arguments for tool. Escaping is handled by the lib.
+ * @param     options            optional exec options.  See ExecOptions
+ * @returns   Promise<number>    exit code
+ */
+function exec_exec(commandLine, args, options) {
+    return exec_awaiter(this, void 0, void 0, function* () {
+        const commandArgs = tr.argStringToArray(commandLine);
+        if (commandArgs.length === 0) {
+            throw new Error(`Parameter 'commandLine' cannot be null or empty.`);
+        }
+        // Path to tool to execute should be first arg
+        const toolPath = commandArgs[0];
+        args = commandArgs.slice(1).concat(args || []);
+        const runner = new tr.ToolRunner(toolPath, args, options);
+        return runner.exec();
+    });
+}
+/**
+ * Exec a command and get the output.
+ * Output will be streamed to the live console.
+ * Returns promise with the exit code and collected stdout and stderr
+ *
+ * @param     commandLine           command to execute (can include additional args). Must be correctly escaped.
+ * @param     args                  optional arguments for tool. Escaping is handled by the lib.
+ * @param     options               optional exec options.  See ExecOptions
+ * @returns   Promise<ExecOutput>   exit code, stdout, and stderr
+ */
+function getExecOutput(commandLine, args, options) {
+    return exec_awaiter(this, void 0, void 0, function* () {
+        var _a, _b;
+        let stdout = '';
+        let stderr = '';
+        //Using string decoder covers the case where a mult-byte character is split
+        const stdoutDecoder = new StringDecoder('utf8');
+        const stderrDecoder = new StringDecoder('utf8');
+        const originalStdoutListener = (_a = options === null || options === void 0 ? void 0 : options.listeners) === null || _a === void 0 ? void 0 : _a.stdout;
+        const originalStdErrListener = (_b = options === null || options === void 0 ? void 0 : options.listeners) === null || _b === void 0 ? void 0 : _b.stderr;
+        const stdErrListener = (data) => {
+            stderr += stderrDecoder.write(data);
+            if (originalStdErrListener) {
+                originalStdErrListener(data);
+            }
+        };
+        const stdOutListener = (data) => {
+            stdout += stdoutDecoder.write(data);
+            if (originalStdoutListener) {
+                originalStdoutListener(data);
+            }
+        };
+        const listeners = Object.assign(Object.assign({}, options === null || options === void 0 ? void 0 : options.listeners), { stdout: stdOutListener, stderr: stdErrListener });
+        const exitCode = yield exec_exec(commandLine, args, Object.assign(Object.assign({}, options), { listeners }));
+        //flush any remaining characters
+        stdout += stdoutDecoder.end();
+        stderr += stderrDecoder.end();
+        return {
+            exitCode,
+            stdout,
+            stderr
+        };
+    });
+}
+//# sourceMappingURL=exec.js.map
+;// CONCATENATED MODULE: ./node_modules/@actions/core/lib/platform.js
+var platform_awaiter = (undefined && undefined.__awaiter) || function (thisArg, _arguments, P, generator) {
+    function adopt(value) { return value instanceof P ? value : new P(function (resolve) { resolve(value); }); }
+    return new (P || (P = Promise))(function (resolve, reject) {
+        function fulfilled(value) { try { step(generator.next(value)); } catch (e) { reject(e); } }
+        function rejected(value) { try { step(generator["throw"](value)); } catch (e) { reject(e); } }
+        function step(result) { result.done ? resolve(result.value) : adopt(result.value).then(fulfilled, rejected); }
+        step((generator = generator.apply(thisArg, _arguments || [])).next());
+    });
+};
+
+
+const getWindowsInfo = () => platform_awaiter(void 0, void 0, void 0, function* () {
+    const { stdout: version } = yield exec.getExecOutput('powershell -command "(Get-CimInstance -ClassName Win32_OperatingSystem).Version"', undefined, {
+        silent: true
+    });
+    const { stdout: name } = yield exec.getExecOutput('powershell -command "(Get-CimInstance -ClassName Win32_OperatingSystem).Caption"', undefined, {
+        silent: true
+    });
+    return {
+        name: name.trim(),
+        version: version.trim()
+    };
+});
+const getMacOsInfo = () => platform_awaiter(void 0, void 0, void 0, function* () {
+    var _a, _b, _c, _d;
+    const { stdout } = yield exec.getExecOutput('sw_vers', undefined, {
+        silent: true
+    });
+    const version = (_b = (_a = stdout.match(/ProductVersion:\s*(.+)/)) === null || _a === void 0 ? void 0 : _a[1]) !== null && _b !== void 0 ? _b : '';
+    const name = (_d = (_c = stdout.match(/ProductName:\s*(.+)/)) === null || _c === void 0 ? void 0 : _c[1]) !== null && _d !== void 0 ? _d : '';
+    return {
+        name,
+        version
+    };
+});
+const getLinuxInfo = () => platform_awaiter(void 0, void 0, void 0, function* () {
+    const { stdout } = yield exec.getExecOutput('lsb_release', ['-i', '-r', '-s'], {
+        silent: true
+    });
+    const [name, version] = stdout.trim().split('\n');
+    return {
+        name,
+        version
+    };
+});
+const platform = external_os_.platform();
+const arch = external_os_.arch();
+const isWindows = platform === 'win32';
+const isMacOS = platform === 'darwin';
+const isLinux = platform === 'linux';
+function getDetails() {
+    return platform_awaiter(this, void 0, void 0, function* () {
+        return Object.assign(Object.assign({}, (yield (isWindows
+            ? getWindowsInfo()
+            : isMacOS
+                ? getMacOsInfo()
+                : getLinuxInfo()))), { platform,
+            arch,
+            isWindows,
+            isMacOS,
+            isLinux });
+    });
+}
+//# sourceMappingURL=platform.js.map
+;// CONCATENATED MODULE: ./node_modules/@actions/core/lib/core.js
+var core_awaiter = (undefined && undefined.__awaiter) || function (thisArg, _arguments, P, generator) {
+    function adopt(value) { return value instanceof P ? value : new P(function (resolve) { resolve(value); }); }
+    return new (P || (P = Promise))(function (resolve, reject) {
+        function fulfilled(value) { try { step(generator.next(value)); } catch (e) { reject(e); } }
+        function rejected(value) { try { step(generator["throw"](value)); } catch (e) { reject(e); } }
+        function step(result) { result.done ? resolve(result.value) : adopt(result.value).then(fulfilled, rejected); }
+        step((generator = generator.apply(thisArg, _arguments || [])).next());
+    });
+};
+
+
+
 
 
 
 /**
- * Reads and validates every input. Throws an `InputError` naming each bad
- * one: first every input that is wrong on its own, else every input that
- * does not fit the others.
+ * The code to exit an action
  */
-function readPlan(read, run) {
-    const raw = Object.fromEntries(INPUT_NAMES.map((name) => [name, read(name) ?? defaultText(name, run)]));
-    const result = inputsSchema(run).safeParse(raw);
-    if (!result.success) {
-        throw new InputError(result.error.issues.map((issue) => ({
-            input: String(issue.path[0] ?? 'inputs'),
-            problem: issue.message,
-        })));
+var ExitCode;
+(function (ExitCode) {
+    /**
+     * A code indicating that the action was successful
+     */
+    ExitCode[ExitCode["Success"] = 0] = "Success";
+    /**
+     * A code indicating that the action was a failure
+     */
+    ExitCode[ExitCode["Failure"] = 1] = "Failure";
+})(ExitCode || (ExitCode = {}));
+//-----------------------------------------------------------------------
+// Variables
+//-----------------------------------------------------------------------
+/**
+ * Sets env variable for this action and future actions in the job
+ * @param name the name of the variable to set
+ * @param val the value of the variable. Non-string values will be converted to a string via JSON.stringify
+ */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+function exportVariable(name, val) {
+    const convertedVal = toCommandValue(val);
+    process.env[name] = convertedVal;
+    const filePath = process.env['GITHUB_ENV'] || '';
+    if (filePath) {
+        return issueFileCommand('ENV', prepareKeyValueMessage(name, val));
     }
-    return buildPlan(result.data, run);
+    issueCommand('set-env', { name }, convertedVal);
+}
+/**
+ * Registers a secret which will get masked from logs
+ *
+ * @param secret - Value of the secret to be masked
+ * @remarks
+ * This function instructs the Actions runner to mask the specified value in any
+ * logs produced during the workflow run. Once registered, the secret value will
+ * be replaced with asterisks (***) whenever it appears in console output, logs,
+ * or error messages.
+ *
+ * This is useful for protecting sensitive information such as:
+ * - API keys
+ * - Access tokens
+ * - Authentication credentials
+ * - URL parameters containing signatures (SAS tokens)
+ *
+ * Note that masking only affects future logs; any previous appearances of the
+ * secret in logs before calling this function will remain unmasked.
+ *
+ * @example
+ * ```typescript
+ * // Register an API token as a secret
+ * const apiToken = "abc123xyz456";
+ * setSecret(apiToken);
+ *
+ * // Now any logs containing this value will show *** instead
+ * console.log(`Using token: ${apiToken}`); // Outputs: "Using token: ***"
+ * ```
+ */
+function core_setSecret(secret) {
+    command_issueCommand('add-mask', {}, secret);
+}
+/**
+ * Prepends inputPath to the PATH (for this action and future actions)
+ * @param inputPath
+ */
+function addPath(inputPath) {
+    const filePath = process.env['GITHUB_PATH'] || '';
+    if (filePath) {
+        issueFileCommand('PATH', inputPath);
+    }
+    else {
+        issueCommand('add-path', {}, inputPath);
+    }
+    process.env['PATH'] = `${inputPath}${path.delimiter}${process.env['PATH']}`;
+}
+/**
+ * Gets the value of an input.
+ * Unless trimWhitespace is set to false in InputOptions, the value is also trimmed.
+ * Returns an empty string if the value is not defined.
+ *
+ * @param     name     name of the input to get
+ * @param     options  optional. See InputOptions.
+ * @returns   string
+ */
+function getInput(name, options) {
+    const val = process.env[`INPUT_${name.replace(/ /g, '_').toUpperCase()}`] || '';
+    if (options && options.required && !val) {
+        throw new Error(`Input required and not supplied: ${name}`);
+    }
+    if (options && options.trimWhitespace === false) {
+        return val;
+    }
+    return val.trim();
+}
+/**
+ * Gets the values of an multiline input.  Each value is also trimmed.
+ *
+ * @param     name     name of the input to get
+ * @param     options  optional. See InputOptions.
+ * @returns   string[]
+ *
+ */
+function getMultilineInput(name, options) {
+    const inputs = getInput(name, options)
+        .split('\n')
+        .filter(x => x !== '');
+    if (options && options.trimWhitespace === false) {
+        return inputs;
+    }
+    return inputs.map(input => input.trim());
+}
+/**
+ * Gets the input value of the boolean type in the YAML 1.2 "core schema" specification.
+ * Support boolean input list: `true | True | TRUE | false | False | FALSE` .
+ * The return value is also in boolean type.
+ * ref: https://yaml.org/spec/1.2/spec.html#id2804923
+ *
+ * @param     name     name of the input to get
+ * @param     options  optional. See InputOptions.
+ * @returns   boolean
+ */
+function getBooleanInput(name, options) {
+    const trueValue = ['true', 'True', 'TRUE'];
+    const falseValue = ['false', 'False', 'FALSE'];
+    const val = getInput(name, options);
+    if (trueValue.includes(val))
+        return true;
+    if (falseValue.includes(val))
+        return false;
+    throw new TypeError(`Input does not meet YAML 1.2 "Core Schema" specification: ${name}\n` +
+        `Support boolean input list: \`true | True | TRUE | false | False | FALSE\``);
+}
+/**
+ * Sets the value of an output.
+ *
+ * @param     name     name of the output to set
+ * @param     value    value to store. Non-string values will be converted to a string via JSON.stringify
+ */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+function setOutput(name, value) {
+    const filePath = process.env['GITHUB_OUTPUT'] || '';
+    if (filePath) {
+        return file_command_issueFileCommand('OUTPUT', file_command_prepareKeyValueMessage(name, value));
+    }
+    process.stdout.write(external_os_.EOL);
+    command_issueCommand('set-output', { name }, utils_toCommandValue(value));
+}
+/**
+ * Enables or disables the echoing of commands into stdout for the rest of the step.
+ * Echoing is disabled by default if ACTIONS_STEP_DEBUG is not set.
+ *
+ */
+function setCommandEcho(enabled) {
+    issue('echo', enabled ? 'on' : 'off');
+}
+//-----------------------------------------------------------------------
+// Results
+//-----------------------------------------------------------------------
+/**
+ * Sets the action status to failed.
+ * When the action exits it will be with an exit code of 1
+ * @param message add error issue message
+ */
+function setFailed(message) {
+    process.exitCode = ExitCode.Failure;
+    core_error(message);
+}
+//-----------------------------------------------------------------------
+// Logging Commands
+//-----------------------------------------------------------------------
+/**
+ * Gets whether Actions Step Debug is on or not
+ */
+function isDebug() {
+    return process.env['RUNNER_DEBUG'] === '1';
+}
+/**
+ * Writes debug message to user log
+ * @param message debug message
+ */
+function core_debug(message) {
+    command_issueCommand('debug', {}, message);
+}
+/**
+ * Adds an error issue
+ * @param message error issue message. Errors will be converted to string via toString()
+ * @param properties optional properties to add to the annotation.
+ */
+function core_error(message, properties = {}) {
+    command_issueCommand('error', toCommandProperties(properties), message instanceof Error ? message.toString() : message);
+}
+/**
+ * Adds a warning issue
+ * @param message warning issue message. Errors will be converted to string via toString()
+ * @param properties optional properties to add to the annotation.
+ */
+function warning(message, properties = {}) {
+    command_issueCommand('warning', toCommandProperties(properties), message instanceof Error ? message.toString() : message);
+}
+/**
+ * Adds a notice issue
+ * @param message notice issue message. Errors will be converted to string via toString()
+ * @param properties optional properties to add to the annotation.
+ */
+function notice(message, properties = {}) {
+    command_issueCommand('notice', toCommandProperties(properties), message instanceof Error ? message.toString() : message);
+}
+/**
+ * Writes info to log with console.log.
+ * @param message info message
+ */
+function info(message) {
+    process.stdout.write(message + external_os_.EOL);
+}
+/**
+ * Begin an output group.
+ *
+ * Output until the next `groupEnd` will be foldable in this group
+ *
+ * @param name The name of the output group
+ */
+function startGroup(name) {
+    command_issue('group', name);
+}
+/**
+ * End an output group.
+ */
+function endGroup() {
+    command_issue('endgroup');
+}
+/**
+ * Wrap an asynchronous function call in a group.
+ *
+ * Returns the same type as the function itself.
+ *
+ * @param name The name of the group
+ * @param fn The function to wrap in the group
+ */
+function group(name, fn) {
+    return core_awaiter(this, void 0, void 0, function* () {
+        startGroup(name);
+        let result;
+        try {
+            result = yield fn();
+        }
+        finally {
+            endGroup();
+        }
+        return result;
+    });
+}
+//-----------------------------------------------------------------------
+// Wrapper action state
+//-----------------------------------------------------------------------
+/**
+ * Saves state for current action, the state can only be retrieved by this action's post job execution.
+ *
+ * @param     name     name of the state to store
+ * @param     value    value to store. Non-string values will be converted to a string via JSON.stringify
+ */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+function saveState(name, value) {
+    const filePath = process.env['GITHUB_STATE'] || '';
+    if (filePath) {
+        return issueFileCommand('STATE', prepareKeyValueMessage(name, value));
+    }
+    issueCommand('save-state', { name }, toCommandValue(value));
+}
+/**
+ * Gets the value of an state set by this action's main execution.
+ *
+ * @param     name     name of the state to get
+ * @returns   string
+ */
+function getState(name) {
+    return process.env[`STATE_${name}`] || '';
+}
+function getIDToken(aud) {
+    return core_awaiter(this, void 0, void 0, function* () {
+        return yield OidcClient.getIDToken(aud);
+    });
+}
+/**
+ * Summary exports
+ */
+
+/**
+ * @deprecated use core.summary
+ */
+
+/**
+ * Path exports
+ */
+
+/**
+ * Platform utilities exports
+ */
+
+//# sourceMappingURL=core.js.map
+;// CONCATENATED MODULE: ./src/common/redact.ts
+/**
+ * Removes secret values from free text (log lines, error messages, the job
+ * summary) before it is shown. Outputs are not free text: they are redacted
+ * by structure (report.ts). The runner masks the values registered with
+ * `core.setSecret` too, but only in the log it renders.
+ */
+const MASK = '***';
+/**
+ * Whether a value can be hidden in text without destroying it: `4`, `true`
+ * or `off` occur everywhere (ids, counts, words), so replacing them would
+ * garble every line and still not hide them.
+ */
+function isRedactable(value) {
+    const trimmed = value.trim();
+    return (trimmed.length >= 4 &&
+        !/^(true|false|null|none|yes|no|on|off)$/i.test(trimmed) &&
+        !/^[-+]?\d+(\.\d+)?$/.test(trimmed));
+}
+/** `\u00e9` (and `\u00E9`) for every character outside printable ASCII, as Python's json does. */
+function asciiEscaped(text, upper) {
+    return text.replace(/[^\x20-\x7e]/g, (character) => {
+        const hex = character.charCodeAt(0).toString(16).padStart(4, '0');
+        return `\\u${upper ? hex.toUpperCase() : hex}`;
+    });
+}
+/** The forms a value takes inside JSON text: escaped quotes, `\/`, and escaped non-ASCII. */
+function jsonForms(value) {
+    const inner = JSON.stringify(value).slice(1, -1);
+    const slashes = inner.replaceAll('/', '\\/');
+    return [inner, slashes].flatMap((form) => [
+        form,
+        asciiEscaped(form, false),
+        asciiEscaped(form, true),
+    ]);
+}
+const percentEncoded = (character) => `%${character.charCodeAt(0).toString(16).toUpperCase().padStart(2, '0')}`;
+/**
+ * The forms a value takes inside a URL or a form body: `encodeURIComponent`'s;
+ * RFC 3986's and Python's `quote` (`!'()*` encoded too); and the
+ * `application/x-www-form-urlencoded` forms, space as `+`, of Python's
+ * `urlencode` (`~` kept) and of `URLSearchParams` (`*` kept, `~` encoded).
+ */
+function urlForms(value) {
+    const component = encodeURIComponent(value);
+    const strict = component.replace(/[!'()*]/g, percentEncoded);
+    const searchParams = new URLSearchParams({ v: value }).toString().slice('v='.length);
+    return [component, strict, strict.replaceAll('%20', '+'), searchParams];
+}
+class Redactor {
+    #needles = new Set();
+    #sorted;
+    /**
+     * Registers a secret value: the value, each of its lines that is
+     * redactable, and the forms they take inside JSON, URLs and form bodies. Returns the
+     * value and lines that were not known yet, for the runner's mask; a value
+     * that is not redactable is not registered (see `isRedactable`).
+     */
+    add(value) {
+        const lines = value.split(/\r?\n/).map((line) => line.trim());
+        const forms = [value, ...lines].filter((form, index, all) => isRedactable(form) && all.indexOf(form) === index);
+        const fresh = forms.filter((form) => !this.#needles.has(form));
+        for (const form of forms) {
+            for (const variant of [form, ...jsonForms(form), ...urlForms(form)]) {
+                this.#needles.add(variant);
+            }
+        }
+        this.#sorted = undefined;
+        return fresh;
+    }
+    redact(text) {
+        // Longest first, so that a secret containing another is replaced whole.
+        this.#sorted ??= [...this.#needles].sort((a, b) => b.length - a.length);
+        let out = text;
+        for (const needle of this.#sorted)
+            out = out.split(needle).join(MASK);
+        return out;
+    }
+}
+
+;// CONCATENATED MODULE: ./src/common/runtime.ts
+/**
+ * What every module needs from the world, passed in rather than imported:
+ * time (a clock tests can fake), logging, and how values are written in a log.
+ */
+
+
+const cancelled = () => new CancelledError('The run was cancelled');
+const systemClock = {
+    now: () => performance.now(),
+    wallTime: () => Date.now(),
+    random: () => Math.random(),
+    sleep: (ms, signal) => new Promise((resolve, reject) => {
+        if (signal?.aborted) {
+            reject(cancelled());
+            return;
+        }
+        const onAbort = () => {
+            clearTimeout(timer);
+            reject(cancelled());
+        };
+        const timer = setTimeout(() => {
+            signal?.removeEventListener('abort', onAbort);
+            resolve();
+        }, ms);
+        signal?.addEventListener('abort', onAbort, { once: true });
+    }),
+};
+/** How every duration is written in the log: `1.5 s`, `12.0 s`. */
+function formatDuration(ms) {
+    return `${(ms / 1000).toFixed(1)} s`;
+}
+/**
+ * A value that came from the service, made fit for one log line: line breaks
+ * and other control characters shown escaped (`\r`, `\u001b`), not
+ * interpreted, so that it cannot start a line of its own (a line starting
+ * with `::` is a runner command) nor colour or rewrite the log.
+ */
+function untrusted(value) {
+    return value.replace(UNSAFE_IN_A_LINE, (character) => {
+        const escaped = JSON.stringify(character).slice(1, -1);
+        return escaped.length > 1
+            ? escaped
+            : `\\u${character.charCodeAt(0).toString(16).padStart(4, '0')}`;
+    });
+}
+/**
+ * The last defence for text the action logs: a line that would start a
+ * runner command (`::name::`, leading white space ignored as the runner
+ * does) is shown with a marker in front, so only the action's own
+ * `@actions/core` calls issue commands. A line ends at any break a reader
+ * honours, a lone CR included.
+ */
+function neutraliseCommands(text) {
+    return text
+        .split(LINE_BREAK_KEPT)
+        .map((part, index) => (index % 2 === 0 && /^\s*::/.test(part) ? `[text] ${part}` : part))
+        .join('');
 }
 
 ;// CONCATENATED MODULE: ./src/service/retry.ts
@@ -43991,681 +43334,6 @@ function paceFrom(env) {
     };
 }
 
-// EXTERNAL MODULE: external "node:http"
-var external_node_http_ = __nccwpck_require__(7067);
-;// CONCATENATED MODULE: ./src/service/answers.ts
-/**
- * What the action says about an exchange that failed: the service's own
- * message from an error body, a description of a body it could not read,
- * how a request without an answer failed, and what the user can do about it.
- * Text from the service is untrusted: secret values are redacted before
- * anything is shortened, and every value is kept to one line.
- */
-
-
-const EXCERPT_LENGTH = 200;
-/**
- * How much of a text the excerpt reads: enough for 200 characters once the
- * tags of a page are dropped, and never the whole of a 32 MiB answer.
- */
-const EXCERPT_SCAN = 8 * 1024;
-/** How much of a body is searched for an HTML page's title. */
-const TITLE_SCAN = 64 * 1024;
-/** Entries of a validation list shown; the rest are counted. */
-const ISSUES_SHOWN = 20;
-/**
- * The text without its `<script>` and `<style>` elements, in one pass: each
- * search starts where the last one ended (a lazy `[\s\S]*?` per opening
- * would read the rest of the text again for every unclosed one).
- */
-function withoutScripts(html) {
-    const opening = /<(?:script|style)\b[^<>]*>/gi;
-    const closing = /<\/(?:script|style)\s*>/gi;
-    let out = '';
-    let from = 0;
-    for (let open = opening.exec(html); open !== null; open = opening.exec(html)) {
-        out += `${html.slice(from, open.index)} `;
-        closing.lastIndex = opening.lastIndex;
-        if (closing.exec(html) === null)
-            return out;
-        from = closing.lastIndex;
-        opening.lastIndex = from;
-    }
-    return out + html.slice(from);
-}
-/**
- * A short, single-line excerpt of a text body (tags of an HTML page
- * dropped), read from its first few kilobytes only. Every pattern here stops
- * at the next `<`, so the work grows with the text's length, not its square.
- */
-function excerpt(text) {
-    const head = text.slice(0, EXCERPT_SCAN);
-    const plain = /<[a-z!/][^<>]*>/i.test(head)
-        ? withoutScripts(head).replace(/<[^<>]*>/g, ' ')
-        : head;
-    const line = plain.replace(/\s+/g, ' ').trim();
-    const cut = line.length > EXCERPT_LENGTH || text.length > head.length;
-    return untrusted(cut ? `${line.slice(0, EXCERPT_LENGTH)}…` : line);
-}
-/**
- * The service's own message: `detail` (a string, or a list of field errors
- * shown one a line, the first 20 of them), `message` or `error`, else the
- * start of the text. `redact` runs first, on the raw text and on each value.
- */
-function serviceMessageOf(raw, redact = (text) => text) {
-    const text = redact(raw);
-    if (text.trim() === '')
-        return undefined;
-    let json;
-    try {
-        json = JSON.parse(text);
-    }
-    catch {
-        return excerpt(text);
-    }
-    const parsed = ErrorBodySchema.safeParse(json);
-    if (!parsed.success)
-        return excerpt(text);
-    const { detail, message, error } = parsed.data;
-    if (Array.isArray(detail)) {
-        const lines = detail.slice(0, ISSUES_SHOWN).map((entry) => {
-            const location = untrusted(redact(entry.loc.map(String).join('.')));
-            const said = excerpt(untrusted(redact(entry.msg)));
-            return location === '' ? said : `  ${location}: ${said}`;
-        });
-        if (detail.length > ISSUES_SHOWN)
-            lines.push(`  and ${detail.length - ISSUES_SHOWN} more`);
-        return lines.join('\n');
-    }
-    for (const candidate of [detail, message, error]) {
-        if (typeof candidate === 'string' && candidate !== '')
-            return excerpt(redact(candidate));
-    }
-    return excerpt(text);
-}
-/**
- * A body that is not JSON, described without echoing it: its content type,
- * its size, where parsing failed, and an HTML page's title.
- */
-function describeAnswer(body, contentType, error) {
-    const parts = [contentType ?? 'no content type', `${body.length} bytes`];
-    if (body.length === 0)
-        return `${parts.join(', ')}: empty body`;
-    // Only the shape of the parser's message is used: V8 quotes the body in it.
-    const message = error instanceof Error ? error.message : '';
-    const position = /at position (\d+)/.exec(message)?.[1];
-    const head = body.subarray(0, TITLE_SCAN).toString('utf8');
-    const first = /\S/.exec(head)?.[0] ?? '';
-    if (/end of (JSON )?input|Unterminated/i.test(message))
-        parts.push('it ends early');
-    else if (position !== undefined)
-        parts.push(`parsing failed at character ${position}`);
-    else if (!/[{["\-0-9tfn]/.test(first))
-        parts.push('it does not start like JSON');
-    else
-        parts.push('malformed JSON');
-    const title = /<title[^<>]*>([^<]*)<\/title>/i.exec(head)?.[1];
-    if (title !== undefined && title.trim() !== '')
-        parts.push(`page titled '${excerpt(untrusted(title))}'`);
-    return parts.join(', ');
-}
-/** The action's words: its inputs. */
-const ACTION_WORDS = {
-    apiKey: 'the api-key input',
-    apiKeyHeader: 'api-key-header',
-    headers: 'the headers input',
-    integrationId: 'the integration-id input',
-    apiUrl: 'api-url',
-    name: 'the name input',
-    repository: 'the repository input',
-    waitTimeout: 'wait-timeout',
-    onDriftFail: 'on-drift: fail',
-};
-const noSuchEndpoint = (words) => `Check ${words.apiUrl}: the service has no such endpoint or resource.`;
-function defaultRemedies(words) {
-    return {
-        401: `Check ${words.apiKey} (and ${words.apiKeyHeader}, if the service expects another header).`,
-        403: `The api key lacks access: check its permissions and workspace, or pass the workspace/tenant header with ${words.headers}.`,
-        404: noSuchEndpoint(words),
-    };
-}
-/** What the user can do about a status that trying again will not fix. */
-function remedyFor(context) {
-    const { status, location } = context;
-    const words = context.words ?? ACTION_WORDS;
-    if (status >= 300 && status < 400) {
-        return `Check ${words.apiUrl}: the service redirected${location ? ` to ${location}` : ''}, and redirects are not followed (they would carry the api key elsewhere).`;
-    }
-    const remedy = { ...defaultRemedies(words), ...context.remedies }[status];
-    // The web framework's own 404 means no route at all: the base address is wrong.
-    if (status === 404 && context.serviceMessage === 'Not Found') {
-        const wrongPath = `Check ${words.apiUrl} first: ${context.baseUrl} has no ${context.path} (is a path prefix such as /api missing?).`;
-        return remedy === noSuchEndpoint(words) || remedy === undefined
-            ? wrongPath
-            : `${wrongPath}\nOtherwise: ${remedy}`;
-    }
-    return remedy;
-}
-const REQUEST_ID_HEADERS = ['x-request-id', 'request-id', 'x-correlation-id', 'x-amzn-requestid'];
-/** The id the service or its gateway gave the request, for a support ticket. */
-function requestIdOf(header) {
-    return REQUEST_ID_HEADERS.map(header).find((value) => value !== undefined && value !== '');
-}
-const NETWORK_WORDS = {
-    ECONNREFUSED: 'connection refused',
-    ECONNRESET: 'connection reset',
-    ENOTFOUND: 'host not found',
-    EAI_AGAIN: 'host name lookup failed',
-    UND_ERR_SOCKET: 'connection closed before an answer',
-    ETIMEDOUT: 'connection timed out',
-};
-/** How an attempt without an answer failed, in words, and whether it may have reached the service. */
-function networkFailure(error, timedOut, timeoutMs) {
-    if (timedOut)
-        return { problem: `no answer within ${timeoutMs / 1000} s`, reached: true };
-    const cause = error instanceof Error && error.cause instanceof Error ? error.cause : error;
-    const code = typeof cause === 'object' && cause !== null && 'code' in cause ? String(cause.code) : '';
-    const text = NETWORK_WORDS[code] ?? (cause instanceof Error ? cause.message : 'network error');
-    // A refused connection or a failed look-up never reached the service.
-    const reached = !['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN'].includes(code);
-    return { problem: code !== '' ? `${text} (${code})` : text, reached };
-}
-
-;// CONCATENATED MODULE: ./src/service/client.ts
-/**
- * The one HTTP client of the service. Every request goes through `exchange()`:
- * one loop that sets the headers and the per-request timeout, retries what is
- * safe to retry (every method, one rule, `Retry-After` honoured), asks the
- * caller's reconcile hook what happened when a request may have taken effect,
- * reads at most `maxAnswerBytes`, validates the answer against its schema,
- * and turns every failure into a `ServiceError`.
- */
-
-
-
-
-
-
-
-
-/** Far above a page of 100 deployments (~1 MiB); an answer past it is not the service's. */
-const DEFAULT_MAX_ANSWER_BYTES = 32 * 1024 * 1024;
-const isRetryableStatus = (status) => status === 408 || status === 429 || status >= 500;
-class ServiceClient {
-    #options;
-    #retry;
-    #clock;
-    #redact;
-    /** How remedies name what they point to (the endpoints' remedies use them too). */
-    words;
-    constructor(options) {
-        this.#options = options;
-        this.words = options.words ?? ACTION_WORDS;
-        this.#retry = options.retry ?? DEFAULT_RETRY_POLICY;
-        this.#clock = options.clock ?? systemClock;
-        this.#redact = options.redact ?? ((text) => text);
-    }
-    url(path, query = {}) {
-        const url = new URL(`${this.#options.baseUrl}${path}`);
-        for (const [key, value] of Object.entries(query)) {
-            if (value !== undefined)
-                url.searchParams.set(key, String(value));
-        }
-        return url.toString();
-    }
-    async request(spec) {
-        return (await this.exchange(spec)).value;
-    }
-    async exchange(spec) {
-        const attempts = spec.attempts ?? this.#retry.attempts;
-        for (let attempt = 1;; attempt++) {
-            const outcome = await this.#attempt(spec, attempt);
-            if (!(outcome instanceof ServiceError))
-                return { value: outcome.value, via: 'answer' };
-            const conflict = outcome.status === 409;
-            let reason = outcome.details.problem;
-            if (spec.reconcile !== undefined && (outcome.ambiguous || conflict)) {
-                const found = await spec.reconcile(outcome);
-                if (found !== undefined)
-                    return { value: found, via: conflict ? 'conflict' : 'ambiguous' };
-                if (conflict)
-                    throw outcome;
-                reason = `it did not take effect (${reason})`;
-            }
-            else if (!outcome.transient || outcome.ambiguous) {
-                throw outcome.after(attempt);
-            }
-            if (attempt >= attempts)
-                throw outcome.after(attempt);
-            const delayMs = delayBeforeRetry(this.#retry, attempt, outcome.details.retryAfterMs, this.#clock);
-            this.#options.logger.warning(`retrying ${spec.method} ${spec.path} in ${formatDuration(delayMs)} (attempt ${attempt + 1} of ${attempts}): ${reason}`);
-            await this.#clock.sleep(delayMs, this.#options.signal);
-        }
-    }
-    /** One exchange: the parsed value, or the failure as a `ServiceError` (thrown only on cancel). */
-    async #attempt(spec, attempt) {
-        const { method, path } = spec;
-        const idempotent = spec.idempotent ?? method === 'GET';
-        const cancel = this.#options.signal;
-        if (cancel?.aborted)
-            throw new CancelledError('The run was cancelled');
-        const timeoutMs = Math.min(this.#retry.requestTimeoutMs, spec.timeoutMs ?? Infinity);
-        // One controller, aborted by the per-request timeout or by the run's cancellation.
-        const abort = new AbortController();
-        let timedOut = false;
-        const timer = setTimeout(() => {
-            timedOut = true;
-            abort.abort();
-        }, timeoutMs);
-        const onCancel = () => abort.abort();
-        cancel?.addEventListener('abort', onCancel, { once: true });
-        const started = this.#clock.now();
-        let answer;
-        try {
-            answer = await this.#send(spec, abort.signal);
-        }
-        catch (error) {
-            if (cancel?.aborted)
-                throw new CancelledError('The run was cancelled');
-            const { problem, reached } = networkFailure(error, timedOut, timeoutMs);
-            return new ServiceError({
-                method,
-                path,
-                problem,
-                ambiguous: reached && !idempotent,
-                transient: true,
-            });
-        }
-        finally {
-            clearTimeout(timer);
-            cancel?.removeEventListener('abort', onCancel);
-        }
-        this.#options.logger.debug(`${method} ${path} (attempt ${attempt}): ${answer.status} in ${Math.round(this.#clock.now() - started)} ms`);
-        if (answer.oversized) {
-            const cap = `${Math.round(this.#maxAnswerBytes / 1024 / 1024)} MiB`;
-            return new ServiceError({
-                method,
-                path,
-                status: answer.status,
-                problem: `${answer.status} answer is larger than ${cap}; stopped reading it (is ${this.words.apiUrl} the service?)`,
-            });
-        }
-        if (answer.status < 200 || answer.status > 299)
-            return this.#failure(spec, answer, idempotent);
-        return this.#parse(spec, answer);
-    }
-    get #maxAnswerBytes() {
-        return this.#options.maxAnswerBytes ?? DEFAULT_MAX_ANSWER_BYTES;
-    }
-    /**
-     * One HTTP exchange. undici's `request` rather than `fetch`: the same
-     * connection pool without WHATWG streams on every answer (bench/README.md),
-     * and it follows no redirect (one would carry the api key elsewhere).
-     */
-    async #send(spec, signal) {
-        const headers = {
-            accept: 'application/json',
-            'user-agent': this.#options.userAgent ?? 'deploy-agent-action',
-            ...this.#options.headers,
-        };
-        if (spec.body !== undefined)
-            headers['content-type'] = 'application/json';
-        const answer = await (0,undici.request)(this.url(spec.path, spec.query), {
-            method: spec.method,
-            headers,
-            body: spec.body === undefined ? undefined : JSON.stringify(spec.body),
-            signal,
-            dispatcher: this.#options.dispatcher,
-        });
-        const chunks = [];
-        let size = 0;
-        let oversized = false;
-        for await (const chunk of answer.body) {
-            size += chunk.length;
-            oversized = size > this.#maxAnswerBytes;
-            if (oversized)
-                break;
-            chunks.push(chunk);
-        }
-        // Leaving the loop early destroys the rest of the answer (and its connection).
-        return {
-            status: answer.statusCode,
-            oversized,
-            body: Buffer.concat(chunks),
-            header: (name) => {
-                const value = answer.headers[name];
-                return Array.isArray(value) ? value.join(', ') : value;
-            },
-        };
-    }
-    #failure(spec, answer, idempotent) {
-        const { method, path } = spec;
-        const { status } = answer;
-        const retryable = isRetryableStatus(status);
-        const serviceMessage = serviceMessageOf(answer.body.toString('utf8'), this.#redact);
-        const requestId = requestIdOf(answer.header);
-        return new ServiceError({
-            method,
-            path,
-            status,
-            problem: `${status} ${external_node_http_.STATUS_CODES[status] ?? 'error'}`,
-            serviceMessage,
-            requestId,
-            remedy: retryable
-                ? undefined
-                : remedyFor({
-                    status,
-                    path: spec.path,
-                    baseUrl: this.#options.baseUrl,
-                    location: answer.header('location'),
-                    serviceMessage,
-                    remedies: spec.remedies,
-                    words: this.words,
-                }),
-            // A 408 or 429 was refused before it was handled; a 5xx may have been handled.
-            ambiguous: status >= 500 && !idempotent,
-            transient: retryable,
-            retryAfterMs: parseRetryAfter(answer.header('retry-after'), this.#clock.wallTime()),
-        });
-    }
-    #parse(spec, answer) {
-        const { method, path } = spec;
-        const { status } = answer;
-        const text = answer.body.toString('utf8');
-        let json;
-        try {
-            json = JSON.parse(text);
-        }
-        catch (error) {
-            // Never echoed: a listing carries other deployments' secrets, which no mask covers.
-            const what = describeAnswer(answer.body, answer.header('content-type'), error);
-            return new ServiceError({
-                method,
-                path,
-                status,
-                problem: `${status} answer is not JSON (${what})`,
-            });
-        }
-        const parsed = spec.schema.safeParse(json);
-        if (parsed.success)
-            return { value: parsed.data };
-        const issues = formatZodIssues(parsed.error);
-        const shown = issues.slice(0, 5).join('; ');
-        const more = issues.length > 5 ? ` (and ${issues.length - 5} more)` : '';
-        return new ServiceError({
-            method,
-            path,
-            status,
-            problem: `${status} answer does not match the service's schema: ${shown}${more}`,
-        });
-    }
-}
-
-;// CONCATENATED MODULE: ./src/service/proxy.ts
-/**
- * Where the service's requests go: through the proxy the step's environment
- * names (README "Retries and timeouts"), read by the adapter and passed in as
- * data, or straight to the service.
- */
-
-/**
- * The proxy settings in an environment (the process's, as the adapter hands
- * it over), read as undici reads them: the lower-case name first.
- */
-function proxySettingsFrom(env) {
-    return {
-        httpsProxy: env.https_proxy ?? env.HTTPS_PROXY,
-        httpProxy: env.http_proxy ?? env.HTTP_PROXY,
-        noProxy: env.no_proxy ?? env.NO_PROXY,
-    };
-}
-/** The code of undici's one-time warning that `EnvHttpProxyAgent` is experimental. */
-const EXPERIMENTAL_WARNING = 'UNDICI-EHPA';
-/**
- * Runs `make` with undici's "EnvHttpProxyAgent is experimental" warning
- * dropped: the step log would show it on stderr, and users read it as a
- * fault. Every other warning goes through.
- */
-function withoutExperimentalWarning(make) {
-    // Put back as it was, unbound: it is process's own method.
-    // eslint-disable-next-line @typescript-eslint/unbound-method
-    const emitWarning = process.emitWarning;
-    process.emitWarning = (warning, ...rest) => {
-        const [options] = rest;
-        const code = typeof options === 'object' && options !== null && 'code' in options
-            ? options.code
-            : undefined;
-        if (code === EXPERIMENTAL_WARNING)
-            return;
-        Reflect.apply(emitWarning, process, [warning, ...rest]);
-    };
-    try {
-        return make();
-    }
-    finally {
-        process.emitWarning = emitWarning;
-    }
-}
-/** A dispatcher through the proxy, or undefined (undici's global one) when no proxy is set. */
-function proxyDispatcher(proxy) {
-    const { httpsProxy = '', httpProxy = '', noProxy = '' } = proxy;
-    if (httpsProxy === '' && httpProxy === '')
-        return undefined;
-    return withoutExperimentalWarning(() => new undici.EnvHttpProxyAgent({ httpsProxy, httpProxy, noProxy }));
-}
-
-;// CONCATENATED MODULE: ./src/run/dependencies.ts
-/** The dependencies' log groups, or a phase run without one. */
-function inGroup(dependencies) {
-    return dependencies.group ?? ((_name, phase) => phase());
-}
-
-;// CONCATENATED MODULE: ./src/run/deploy.ts
-/**
- * The deploy flow's decisions: which repository (codehost), which deployment
- * of the name, reuse or create — never two from one name where the service
- * lets the action prevent it, and a warning with every id where it cannot.
- */
-
-
-
-
-/** Repositories named in the error when the wanted one is not listed. */
-const REPOSITORIES_SHOWN = 5;
-/**
- * When the service may have created a deployment that its listing does not
- * show yet (it promises no read-after-write), the name is looked up again
- * after each of these pauses: 6 s in all, before concluding it was not created.
- */
-const SETTLE_PAUSES_MS = [0, 1_000, 2_000, 3_000];
-const fullName = (repository) => `${repository.owner}/${repository.name}`;
-/**
- * The service stored a created deployment under another name: the step fails,
- * since the next run would not find it, but what was created is known, so
- * the outputs say it (contract, behaviour 17).
- */
-class RenamedError extends ActionError {
-    name = 'RenamedError';
-    created;
-    constructor(created, words) {
-        const { deployment, request } = created;
-        super(`The service stored deployment ${deployment.id} as '${untrusted(deployment.name)}', not '${request.name}': it changes names, so the next run would not find it and would create another. Set ${words.name} to '${untrusted(deployment.name)}'.`);
-        this.created = created;
-    }
-}
-/** The entry of the integration's listing for `plan.repository`: exact, else case-insensitive. */
-async function resolveRepository(service, plan) {
-    const repositories = await service.listRepositories(plan.integrationId);
-    const wanted = fullName(plan.repository);
-    const match = repositories.find((repository) => fullName(repository) === wanted) ??
-        repositories.find((repository) => fullName(repository).toLowerCase() === wanted.toLowerCase());
-    if (match !== undefined)
-        return match;
-    if (repositories.length === 0) {
-        throw new ActionError(`Repository ${wanted} is not available to integration ${plan.integrationId}: the integration lists no repositories. Grant the integration access to ${wanted}.`);
-    }
-    const shown = repositories.slice(0, REPOSITORIES_SHOWN).map((r) => untrusted(fullName(r)));
-    const more = repositories.length > REPOSITORIES_SHOWN
-        ? ` and ${repositories.length - REPOSITORIES_SHOWN} more`
-        : '';
-    throw new ActionError(`Repository ${wanted} is not available to integration ${plan.integrationId}. It lists: ${shown.join(', ')}${more}. Check ${service.words.repository}, or grant the integration access to ${wanted}.`);
-}
-/** The body of the create call for the plan (and the resolved repository). */
-function buildCreateRequest(plan, repository) {
-    const request = {
-        name: plan.name,
-        source: plan.source,
-        source_config: { ...plan.sourceConfig },
-        source_revision_config: { ...plan.sourceRevisionConfig },
-        secrets: plan.secrets.map((secret) => ({ ...secret })),
-    };
-    if (repository !== undefined) {
-        request.source_config.repo_url = repository.url;
-        request.source_config.integration_id = repository.host_integration_id;
-        request.source_revision_config.repo_ref ??= repository.default_branch;
-    }
-    if (plan.source === 'external_docker' && plan.secretReferences !== null) {
-        request.secret_references = plan.secretReferences;
-    }
-    return request;
-}
-/**
- * The one deployment to use when several have the name (the service does not
- * enforce unique names): one not being deleted, then the oldest; a warning
- * names every id and the pick.
- */
-function pickOne(found, name, logger) {
-    const [first, ...others] = [...found].sort((a, b) => Number(a.status === 'AWAITING_DELETE') - Number(b.status === 'AWAITING_DELETE') ||
-        Date.parse(a.created_at) - Date.parse(b.created_at));
-    if (first === undefined || others.length === 0)
-        return first;
-    logger.warning(`${found.length} deployments are named '${name}': ${found.map((d) => `${d.id} (${untrusted(d.status)}, created ${untrusted(d.created_at)})`).join(', ')}. Using ${first.id}: not being deleted first, then the oldest. The service does not enforce unique names; delete the others in the service.`);
-    return first;
-}
-/** A deployment found by its name, fit to reuse: same source, not being deleted. */
-function checkReusable(deployment, plan) {
-    if (deployment.source !== plan.source) {
-        throw new ActionError(`Deployment '${plan.name}' (${deployment.id}) exists with source ${deployment.source}, but source ${plan.source} was asked for. A deployment's name and source cannot change: use another name, or set source to ${deployment.source}.`);
-    }
-    if (deployment.status === 'AWAITING_DELETE') {
-        throw new ActionError(`Deployment '${plan.name}' (${deployment.id}) is AWAITING_DELETE: it is being deleted, and the name is unavailable until it is gone. Wait for the deletion to finish and run the step again, or deploy under another name.`);
-    }
-    return deployment;
-}
-/**
- * Looks the name up again after each pause of `SETTLE_PAUSES_MS`, until the
- * deployment is listed: the service's listing may lag its writes.
- */
-async function findSettled(name, dependencies) {
-    const { service, clock, signal, logger } = dependencies;
-    for (const pause of SETTLE_PAUSES_MS) {
-        await clock.sleep(pause, signal);
-        const found = pickOne(await service.findByName(name), name, logger);
-        if (found !== undefined)
-            return found;
-    }
-    return undefined;
-}
-const settleWindow = formatDuration(SETTLE_PAUSES_MS.reduce((sum, pause) => sum + pause, 0));
-/**
- * The reconcile hook of the create: after a 409 or a create that may have
- * taken effect, what is there under the name. A 409 with nothing listed
- * fails; an ambiguous create with nothing listed is tried again.
- */
-function reconcileCreate(name, dependencies) {
-    const { logger } = dependencies;
-    return async (failure) => {
-        const conflict = failure.status === 409;
-        logger.info(conflict
-            ? `${CREATE_CALL} answered 409: another run created '${name}'; looking it up`
-            : `${CREATE_CALL} may or may not have created '${name}' (${failure.details.problem}): looking it up before trying again`);
-        const found = await findSettled(name, dependencies).catch((lookUpError) => {
-            if (!(lookUpError instanceof ActionError) || lookUpError instanceof CancelledError) {
-                throw lookUpError;
-            }
-            throw new ActionError(`${failure.message}\n${conflict ? 'The service says it exists' : 'The create may have taken effect'}, and looking '${name}' up failed too: ${lookUpError.message}\nRunning the step again is safe: it finds the deployment before creating one.`);
-        });
-        if (found !== undefined) {
-            logger.info(`'${name}' exists (${found.id}): using it`);
-            return found;
-        }
-        if (conflict) {
-            throw new ActionError(`${failure.message}\nThe service says '${name}' exists, but no deployment of that exact name was listed within ${settleWindow}. Run the step again later.`);
-        }
-        logger.info(`'${name}' is not listed after ${settleWindow}: it was not created`);
-        return undefined;
-    };
-}
-/**
- * After a create: the name the service stored must be the one asked for
- * (else every run would create another), and one more look-up warns when the
- * name now has more than one deployment (two runs raced on a service that
- * does not enforce unique names).
- */
-async function checkCreated(created, dependencies) {
-    const { deployment } = created;
-    const name = created.request.name;
-    if (deployment.name !== name)
-        throw new RenamedError(created, dependencies.service.words);
-    const ids = new Set([
-        deployment.id,
-        ...(await dependencies.service.findByName(name)).map((d) => d.id),
-    ]);
-    if (ids.size > 1) {
-        dependencies.logger.warning(`${ids.size} deployments are now named '${name}': ${[...ids].join(', ')}. Another run created one at the same time, and the service does not enforce unique names. Delete the extra ones in the service, and give the deploy job a 'concurrency:' group so that runs of this step never overlap.`);
-    }
-}
-/**
- * The create call, reconciled: the deployment and whether this run
- * created it. The answer to this run's own create is the deployment; one
- * found by a look-up is checked like any other found by its name.
- */
-async function create(plan, request, repository, dependencies) {
-    const { value, via } = await dependencies.service.create(request, reconcileCreate(request.name, dependencies));
-    // A deployment found by the reconcile look-up has the exact name, and that
-    // look-up already warned about duplicates: only the create's own answer is checked.
-    if (via === 'answer') {
-        await checkCreated({ request, repository, deployment: value, created: true }, dependencies);
-    }
-    const deployment = via === 'answer' ? value : checkReusable(value, plan);
-    // A deployment that answered a 409 was created by another run.
-    return { deployment, created: via !== 'conflict' };
-}
-/** Resolve, find, then reuse or create (or, in a dry run, say what would be created). */
-async function deploy(plan, dependencies) {
-    const { service, logger } = dependencies;
-    const group = inGroup(dependencies);
-    const repository = plan.source === 'codehost'
-        ? await group(`Resolving repository ${fullName(plan.repository)}`, async () => {
-            const found = await resolveRepository(service, plan);
-            logger.info(`${fullName(plan.repository)}: ${untrusted(found.url)} (default branch ${untrusted(found.default_branch)})`);
-            return found;
-        })
-        : undefined;
-    const request = buildCreateRequest(plan, repository);
-    const existing = await group(`Looking for deployment '${plan.name}'`, async () => {
-        const found = pickOne(await service.findByName(plan.name), plan.name, logger);
-        logger.info(found === undefined
-            ? `no deployment is named '${plan.name}'`
-            : `found '${plan.name}': ${found.id} (${untrusted(found.status)})`);
-        return found;
-    });
-    if (existing !== undefined) {
-        return { request, repository, deployment: checkReusable(existing, plan), created: false };
-    }
-    if (plan.dryRun) {
-        logger.info(`dry run: would ${CREATE_CALL} to create '${plan.name}'`);
-        return { request, repository, created: false };
-    }
-    return group(`Creating deployment '${plan.name}'`, async () => {
-        const outcome = await create(plan, request, repository, dependencies);
-        logger.info(outcome.created
-            ? `created ${outcome.deployment.id} (${untrusted(outcome.deployment.status)})`
-            : `reusing ${outcome.deployment.id}, created by another run (${untrusted(outcome.deployment.status)})`);
-        return { request, repository, ...outcome };
-    });
-}
-
 ;// CONCATENATED MODULE: ./src/common/github-text.ts
 /**
  * The one writer of text that goes to GitHub: the pull request comment
@@ -44802,6 +43470,42 @@ function htmlLines(value) {
         .filter((line) => line.trim() !== '')
         .map((line) => htmlText(line, Infinity))
         .join('\n');
+}
+
+;// CONCATENATED MODULE: ./src/inputs/dashboard-url.ts
+/**
+ * The `dashboard-url` input: where a person opens the deployment in the
+ * service, as a URL template with the placeholders `{id}`, `{tenant_id}` and
+ * `{name}`. Checked before any request; filled once the deployment is known.
+ */
+
+
+const PLACEHOLDERS = ['id', 'tenant_id', 'name'];
+/** `{…}` with no brace inside: linear, one pass. */
+const PLACEHOLDER = /\{([^{}]*)\}/g;
+function isPlaceholder(name) {
+    return PLACEHOLDERS.includes(name);
+}
+/** The template with each placeholder replaced by its value, URL-encoded as `encodeURIComponent` does. */
+function fillDashboardUrl(template, values) {
+    return template.replace(PLACEHOLDER, (whole, name) => isPlaceholder(name) ? encodeURIComponent(values[name]) : whole);
+}
+/** The template, once it is known to fill into an https:// (or loopback http://) address. */
+function parseDashboardUrl(raw) {
+    for (const [, name = ''] of raw.matchAll(PLACEHOLDER)) {
+        if (!isPlaceholder(name)) {
+            fail(`has an unknown placeholder {${name}}: the placeholders are {id}, {tenant_id} and {name}`);
+        }
+    }
+    const sample = fillDashboardUrl(raw, { id: 'id', tenant_id: 'tenant', name: 'name' });
+    if (sample.includes('{') || sample.includes('}')) {
+        fail('has a { or } outside a placeholder: the placeholders are {id}, {tenant_id} and {name}');
+    }
+    parseWebAddress(sample, {
+        example: 'https://console.example/deployments/{id}',
+        credentials: 'the address is printed and written to the outputs',
+    });
+    return raw;
 }
 
 ;// CONCATENATED MODULE: ./src/run/report.ts
@@ -44976,271 +43680,57 @@ function summaryHtml(input) {
     return `<h2>${title}: ${code(plan.name)}</h2>\n<table>\n${table}\n</table>${driftTable(input.drift ?? [], code)}${failureBlock(failure, redact)}\n`;
 }
 
-;// CONCATENATED MODULE: ./src/run/pipeline.ts
+;// CONCATENATED MODULE: ./src/service/proxy.ts
 /**
- * The run as a pipeline: inputs → plan → deploy → wait → report. Each step is
- * a function that returns a value; what is known so far is kept in one
- * `RunRecord`, which sets the outputs as soon as they are known and is what
- * the job summary is written from, whether the run succeeded or not.
+ * Where the service's requests go: through the proxy the step's environment
+ * names (README "Retries and timeouts"), read by the adapter and passed in as
+ * data, or straight to the service.
  */
 
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-/** What the run knows at any point, for the outputs and the summary. */
-class RunRecord {
-    plan;
-    result;
-    goal;
-    /** The deployment's latest state (after waiting, when the run waited). */
-    deployment;
-    /** Why the run failed, already redacted. */
-    failure;
-    /** The stack of an unexpected error, for the debug log. */
-    stack;
-    /** The run was cancelled (SIGINT, SIGTERM). */
-    cancelled = false;
-    /** The adapter was told the deployment was found or created: it is told how the run ends. */
-    reported = false;
-    #setOutputs;
-    /** The summary names the found deployment's source (`status` reads a placeholder one). */
-    #sourceFromDeployment;
-    constructor(setOutputs, { sourceFromDeployment = false } = {}) {
-        this.#setOutputs = setOutputs;
-        this.#sourceFromDeployment = sourceFromDeployment;
-    }
-    /** Whether the deployment is live now, and how. */
-    get liveness() {
-        if (this.deployment === undefined || this.goal === undefined)
-            return undefined;
-        return livenessFor(this.deployment, this.goal);
-    }
-    deployed(result, goal) {
-        this.result = result;
-        this.goal = goal;
-        this.seen(result.deployment);
-    }
-    seen(deployment) {
-        if (this.result === undefined)
-            return;
-        this.deployment = deployment ?? this.deployment;
-        this.#setOutputs(outputsOf(this.result, this.deployment, {
-            live: this.liveness?.live === true,
-            drift: this.goal?.drift ?? [],
-        }, this.plan?.dashboardUrl));
-    }
-    /** The run in the core's words, for the adapter's progress hooks. */
-    report(stage, waitingFor) {
-        const { plan, result, deployment, goal } = this;
-        const verdict = this.liveness;
-        return {
-            name: plan?.name ?? '',
-            stage,
-            id: deployment?.id,
-            status: deployment?.status,
-            created: result?.created,
-            // A target the deployment will not build is still the commit the step asked for.
-            targetCommit: goal?.target?.sha ?? goal?.unbuilt?.wanted,
-            liveCommit: deployment === undefined ? undefined : latestCommit(deployment),
-            supersededBy: verdict?.live === true ? verdict.supersededBy : undefined,
-            waitingFor: waitingFor ?? (verdict?.live === false ? verdict.missing : undefined),
-            failure: this.failure,
-            drift: goal?.drift ?? [],
-            url: deployment?.source_config.custom_url ?? undefined,
-            dashboardUrl: plan === undefined || deployment === undefined
-                ? undefined
-                : dashboardUrlOf(plan.dashboardUrl, deployment),
-        };
-    }
-    /** How the run ended, for the last report. */
-    get stage() {
-        if (this.cancelled)
-            return 'cancelled';
-        if (this.failure !== undefined)
-            return 'failed';
-        return this.liveness?.live === true ? 'live' : 'not-live';
-    }
-    failed(error, redact) {
-        if (error instanceof WaitError)
-            this.seen(error.deployment);
-        // What was created is known: the outputs say it, so a person can remove it.
-        if (error instanceof RenamedError) {
-            this.result = error.created;
-            this.seen(error.created.deployment);
-        }
-        this.cancelled = error instanceof CancelledError;
-        const state = this.deployment === undefined
-            ? ''
-            : ` while deployment ${this.deployment.id} was ${untrusted(this.deployment.status)}`;
-        this.failure =
-            error instanceof CancelledError
-                ? `The run was cancelled${state}; the outputs hold what was known.`
-                : redact(describeError(error));
-        if (!(error instanceof ActionError) && error instanceof Error)
-            this.stack = error.stack;
-    }
-    /** What the job summary shows; undefined when the inputs could not be read. */
-    summary(commit) {
-        if (this.plan === undefined)
-            return undefined;
-        if (this.#sourceFromDeployment && this.deployment === undefined)
-            return undefined;
-        const source = this.#sourceFromDeployment ? this.deployment?.source : undefined;
-        return {
-            plan: source === undefined ? this.plan : { ...this.plan, source },
-            result: this.result,
-            deployment: this.deployment,
-            liveness: this.liveness,
-            target: this.goal?.target?.sha,
-            drift: this.goal?.drift,
-            failure: this.failure,
-            commit,
-        };
-    }
-}
-function dependenciesOf(plan, io) {
-    const { logger, clock, signal, group } = io;
-    const client = new ServiceClient({
-        baseUrl: plan.apiUrl,
-        headers: plan.headers,
-        clock,
-        logger,
-        signal,
-        redact: io.redact,
-        dispatcher: proxyDispatcher(io.proxy),
-        ...(io.pace === undefined ? {} : { retry: io.pace.retry }),
-        ...(io.words === undefined ? {} : { words: io.words }),
-    });
+/**
+ * The proxy settings in an environment (the process's, as the adapter hands
+ * it over), read as undici reads them: the lower-case name first.
+ */
+function proxySettingsFrom(env) {
     return {
-        service: new Service(client, logger, { mask: io.mask }),
-        logger,
-        clock,
-        signal,
-        group,
-        ...(io.pace === undefined ? {} : { wait: io.pace.wait }),
+        httpsProxy: env.https_proxy ?? env.HTTPS_PROXY,
+        httpProxy: env.http_proxy ?? env.HTTP_PROXY,
+        noProxy: env.no_proxy ?? env.NO_PROXY,
     };
 }
-/** Why the step does not wait for a commit the deployment will not build. */
-const BUILD_OFF = 'build_on_push is off: the service will not build this commit, so the step does not wait for it';
-/** One warning a difference; with `on-drift: fail`, the step fails after all are reported. */
-function reportDrift(plan, goal, logger, words) {
-    const { drift } = goal;
-    for (const entry of drift) {
-        const note = entry === goal.unbuilt ? ` (${BUILD_OFF})` : '';
-        logger.warning(`drift: ${untrusted(entry.field)}: the step wants ${showValue(entry.wanted)}, the deployment has ${showValue(entry.live)}${note}`);
-    }
-    if (drift.length === 0)
-        return;
-    const fields = drift.map((entry) => untrusted(entry.field)).join(', ');
-    const advice = `The service cannot update a deployment: change it in the service, or deploy under a new name.`;
-    if (plan.onDrift === 'fail') {
-        throw new ActionError(`Deployment '${plan.name}' differs from what the step asks for (${words.onDriftFail}): ${fields}. ${advice}`);
-    }
-    logger.info(`${drift.length} difference(s) not applied: ${fields}. ${advice}`);
-}
-/** Says which commit is live when another one superseded the target. */
-function noteSuperseded(goal, verdict, logger) {
-    if (!verdict.live || verdict.supersededBy === undefined || goal.target === undefined)
-        return;
-    const newer = goal.orders.of(verdict.supersededBy) === 'newer' ? 'a newer commit' : 'a newer push';
-    logger.info(`commit ${shortSha(goal.target.sha)} was superseded by ${newer}: commit ${shortSha(untrusted(verdict.supersededBy))} is live instead`);
-}
-/** Without a wait (not asked for, or a dry run): says when the target is not live yet. */
-function noteLiveness(plan, deployment, goal, logger) {
-    if (plan.waitForReady)
-        logger.info('dry run: not waiting');
-    const verdict = livenessFor(deployment, goal);
-    noteSuperseded(goal, verdict, logger);
-    if (!verdict.live && goal.target !== undefined) {
-        logger.notice(`commit ${shortSha(goal.target.sha)} is not live yet: ${verdict.missing}`);
-    }
-}
-/** Waits, in a log group, until the deployment is live; the deployment as it ends up. */
-async function waitForLive(plan, deployment, goal, dependencies) {
-    const { logger } = dependencies;
-    const what = goal.target === undefined ? '' : ` with commit ${shortSha(goal.target.sha)}`;
-    const { deployment: live, verdict } = await inGroup(dependencies)(`Waiting until '${plan.name}' is live${what}`, () => waitUntilLive(deployment, goal, { ...(dependencies.wait ?? DEFAULT_WAIT), timeoutMs: plan.waitTimeoutSeconds * 1000 }, dependencies));
-    noteSuperseded(goal, verdict, logger);
-    logger.info(`'${plan.name}' is live`);
-    return live;
-}
+/** The code of undici's one-time warning that `EnvHttpProxyAgent` is experimental. */
+const EXPERIMENTAL_WARNING = 'UNDICI-EHPA';
 /**
- * Masks every sensitive value of the plan; one warning for each secret too
- * short or common to hide in text (`4`, `true`): it is sent, outputs redact
- * it by structure, but the service's own messages may show it.
+ * Runs `make` with undici's "EnvHttpProxyAgent is experimental" warning
+ * dropped: the step log would show it on stderr, and users read it as a
+ * fault. Every other warning goes through.
  */
-function maskPlan(plan, io) {
-    for (const value of plan.sensitiveValues)
-        io.mask(value);
-    for (const secret of plan.secrets) {
-        if (isRedactable(secret.value))
-            continue;
-        io.logger.warning(`the value of secret ${secret.name} is too short or common to redact in text: outputs hide it, but it cannot be hidden in the service's own messages. Prefer a longer value if it is sensitive.`);
-    }
-}
-/** What the step waits for, said once the deployment is found or created. */
-function waitingFor(goal, waits) {
-    if (!waits)
-        return undefined;
-    return goal.target === undefined
-        ? 'the deployment to be live'
-        : `commit ${shortSha(goal.target.sha)} to be live`;
-}
-/** The steps of a run, each feeding the record; throws on any failure. */
-async function steps(io, record) {
-    const plan = readPlan(io.read, io.run);
-    record.plan = plan;
-    maskPlan(plan, io);
-    const dependencies = dependenciesOf(plan, io);
-    const result = await deploy(plan, dependencies);
-    const goal = await assess(plan, result, io.logger, io.commitOrder);
-    record.deployed(result, goal);
-    if (plan.dryRun)
-        io.logger.info(dryRunReport(result));
-    const found = result.deployment;
-    const waits = found !== undefined && plan.waitForReady && !plan.dryRun;
-    if (found !== undefined && !plan.dryRun) {
-        record.reported = true;
-        io.progress?.deployed(record.report('deploying', waitingFor(goal, waits)));
-    }
-    reportDrift(plan, goal, io.logger, dependencies.service.words);
-    if (found !== undefined && !waits)
-        noteLiveness(plan, found, goal, io.logger);
-    const deployment = waits
-        ? await waitForLive(plan, found, goal, {
-            ...dependencies,
-            onPoll: (seen) => record.seen(seen),
-        })
-        : found;
-    record.seen(deployment);
-    if (deployment !== undefined) {
-        io.logger.info(`${result.created ? 'created' : 'reused'} deployment '${plan.name}': ${deployment.id} (${untrusted(deployment.status)})`);
-    }
-}
-/** Runs the action; never throws: how it ended is in the outcome. */
-async function pipeline(io) {
-    const record = new RunRecord(io.setOutputs);
+function withoutExperimentalWarning(make) {
+    // Put back as it was, unbound: it is process's own method.
+    // eslint-disable-next-line @typescript-eslint/unbound-method
+    const emitWarning = process.emitWarning;
+    process.emitWarning = (warning, ...rest) => {
+        const [options] = rest;
+        const code = typeof options === 'object' && options !== null && 'code' in options
+            ? options.code
+            : undefined;
+        if (code === EXPERIMENTAL_WARNING)
+            return;
+        Reflect.apply(emitWarning, process, [warning, ...rest]);
+    };
     try {
-        await steps(io, record);
+        return make();
     }
-    catch (error) {
-        record.failed(error, io.redact);
+    finally {
+        process.emitWarning = emitWarning;
     }
-    if (record.reported)
-        await io.progress?.finished(record.report(record.stage));
-    const { failure, stack } = record;
-    return { failure, stack, summary: record.summary(io.run.commit) };
+}
+/** A dispatcher through the proxy, or undefined (undici's global one) when no proxy is set. */
+function proxyDispatcher(proxy) {
+    const { httpsProxy = '', httpProxy = '', noProxy = '' } = proxy;
+    if (httpsProxy === '' && httpProxy === '')
+        return undefined;
+    return withoutExperimentalWarning(() => new undici.EnvHttpProxyAgent({ httpsProxy, httpProxy, noProxy }));
 }
 
 ;// CONCATENATED MODULE: ./src/github/annotations.ts
@@ -45336,6 +43826,24 @@ class Budget {
     }
 }
 
+;// CONCATENATED MODULE: ./src/inputs/run-description.ts
+/**
+ * The run the inputs are read for, as the adapter that runs the core
+ * describes it: src/github/ derives it from the workflow's event, and a
+ * command would take it from its flags or its CI's variables. Nothing here
+ * knows where it runs.
+ */
+/**
+ * The run is for a pull request from another repository than the run's own
+ * (or from a deleted one): CI systems give such runs no secrets.
+ */
+function isFromFork(run) {
+    const { head } = run;
+    if (head?.kind !== 'branch' || !head.pullRequest || head.repository === undefined)
+        return false;
+    return head.repository?.toLowerCase() !== run.repository?.toLowerCase();
+}
+
 ;// CONCATENATED MODULE: ./src/github/event.ts
 /**
  * The run as GitHub describes it, turned into the core's neutral
@@ -45361,14 +43869,14 @@ const PullRequestPayloadSchema = looseObject({
         }),
     }),
 });
-function event_none(reason) {
+function none(reason) {
     return { kind: 'none', reason };
 }
 /** The head of the pull request: its branch, sha and repository. */
 function pullRequestHead(event) {
     const parsed = PullRequestPayloadSchema.safeParse(event.payload);
     if (!parsed.success) {
-        return event_none(`the ${event.name} event has no pull_request.head.ref and .sha in its payload`);
+        return none(`the ${event.name} event has no pull_request.head.ref and .sha in its payload`);
     }
     const { ref, sha, repo } = parsed.data.pull_request.head;
     return {
@@ -45383,14 +43891,14 @@ function pullRequestHead(event) {
 function branchHead(event, workflowRepository) {
     if (!event.ref.startsWith(BRANCH_REF) || event.ref === BRANCH_REF) {
         if (event.ref.startsWith('refs/tags/'))
-            return event_none(`the run is for tag ${event.ref}`);
+            return none(`the run is for tag ${event.ref}`);
         if (event.ref === '') {
-            return event_none(`the ${event.name === '' ? "run's" : event.name} event has no ref`);
+            return none(`the ${event.name === '' ? "run's" : event.name} event has no ref`);
         }
-        return event_none(`the run is for ${event.ref}, not a branch`);
+        return none(`the run is for ${event.ref}, not a branch`);
     }
     if (!FULL_SHA.test(event.sha))
-        return event_none(`GITHUB_SHA '${event.sha}' is not a full commit sha`);
+        return none(`GITHUB_SHA '${event.sha}' is not a full commit sha`);
     return {
         kind: 'branch',
         branch: event.ref.slice(BRANCH_REF.length),
@@ -45445,82 +43953,6 @@ function gitHubRunContext(event, variables, run) {
         ...(runId ? { runUrl: `${server}/${owner}/${repo}/actions/runs/${runId}` } : {}),
         ...(variables.GITHUB_API_URL ? { apiUrl: variables.GITHUB_API_URL } : {}),
     };
-}
-
-;// CONCATENATED MODULE: ./src/github/inputs.ts
-/**
- * The inputs only the GitHub Action has (contract v1.2, "New inputs"),
- * declared as the core's are (src/inputs/declared.ts): each with its parser
- * and its default, in action.yml's order. They are read, and checked, before
- * any request; a bad one is an input error that names it, as the core's are.
- */
-
-
-
-
-/** GitHub refuses an environment name longer than this. */
-const ENVIRONMENT_NAME_LIMIT = 255;
-/**
- * An environment name GitHub accepts: at most 255 characters, on one line,
- * with no control character (it shows in the Environments page and in URLs).
- */
-function parseEnvironment(raw) {
-    const length = [...raw].length;
-    if (length > ENVIRONMENT_NAME_LIMIT) {
-        fail(`is ${length} characters long; GitHub takes at most ${ENVIRONMENT_NAME_LIMIT}`);
-    }
-    if (UNSAFE_IN_A_NAME.test(raw)) {
-        fail('holds a line break or another control character, which GitHub refuses in a name');
-    }
-    return raw;
-}
-/**
- * A token on one line (a line break would end the Authorization header).
- * An expression left as it is (`${{ github.token }}`, which only a runner
- * evaluates: a local run that reads action.yml's defaults) is no token.
- */
-function parseToken(raw) {
-    if (/[\r\n]/.test(raw))
-        fail('holds a line break; a token is one line');
-    return /^\$\{\{.*\}\}$/.test(raw) ? '' : parseText(raw);
-}
-const GITHUB_INPUTS = {
-    // `${{ github.token }}` is action.yml's default, which the runner fills in.
-    'github-token': input(parseToken, { sensitive: true, default: '${{ github.token }}' }),
-    environment: input(parseEnvironment, { default: '' }),
-    'pr-comment': input(parseBoolean, { default: 'false' }),
-};
-/** The names of the GitHub inputs, in action.yml's order. */
-const GITHUB_INPUT_NAMES = Object.keys(GITHUB_INPUTS);
-/** Outputs only the GitHub Action sets. */
-const GITHUB_OUTPUT_NAMES = (/* unused pure expression or super */ null && (['github-deployment-id']));
-/**
- * Reads the GitHub inputs, each as `core.getInput` gives it (trimmed, `''`
- * when given empty), or undefined when not given (its default applies).
- * Returns the settings, or every problem, each naming its input, to report
- * in one `InputError` with the core's own.
- */
-function readGitHubInputs(read, run) {
-    const problems = [];
-    const parse = (name, fallback) => {
-        const declared = GITHUB_INPUTS[name].default;
-        try {
-            const raw = read(name) ?? (typeof declared === 'string' ? declared : '');
-            return GITHUB_INPUTS[name].parse(raw, run);
-        }
-        catch (error) {
-            if (!(error instanceof Invalid))
-                throw error;
-            problems.push({ input: name, problem: error.message });
-            return fallback;
-        }
-    };
-    const settings = {
-        token: parse('github-token', ''),
-        environment: parse('environment', ''),
-        comment: parse('pr-comment', false),
-    };
-    return problems.length === 0 ? { ok: true, settings } : { ok: false, problems };
 }
 
 ;// CONCATENATED MODULE: ./src/github/answers.ts
@@ -46454,6 +44886,8 @@ function gitHubHooks(settings, context, dependencies) {
     };
 }
 
+;// CONCATENATED MODULE: external "node:fs"
+const external_node_fs_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:fs");
 ;// CONCATENATED MODULE: ./src/github/runner-event.ts
 /**
  * The run's event, read as @actions/github's `context` reads it (the
@@ -46486,19 +44920,15 @@ function readRunnerEvent(env) {
     }
 }
 
-;// CONCATENATED MODULE: ./src/github/action.ts
+;// CONCATENATED MODULE: ./src/github/step.ts
 /**
- * The action's run on a GitHub runner, wired through @actions/core (only
- * src/github/ imports @actions/*): masks the sensitive inputs, describes the
- * run from the event, reads the GitHub inputs, runs the pipeline with the
- * GitHub hooks the inputs ask for, then fails the step or not, and writes
- * the job summary the pipeline returns. @actions/github (Octokit) is loaded
+ * A step on a GitHub runner, for every entry of the action (src/main.ts is
+ * the deploy step's), wired through @actions/core (only src/github/ imports
+ * @actions/*). An entry says which inputs it declares, what they ask for and
+ * what it does; `runStep` does the rest. @actions/github (Octokit) is loaded
  * only by the first GitHub API call (src/github/calls.ts), so a run that uses
  * no GitHub feature starts without it.
  */
-
-
-
 
 
 
@@ -46581,72 +45011,80 @@ function gitHubBudgetMs(env) {
 function inputVariable(name) {
     return `INPUT_${name.replace(/ /g, '_').toUpperCase()}`;
 }
-/** The core's input problems, so that a bad GitHub input is reported with them, all at once. */
-function coreInputProblems(read, run) {
+/**
+ * An input as `core.getInput` reads it; undefined when its variable is not
+ * set at all (no runner: `local-action`, an older action.yml), so that it
+ * reads as its declared default, whatever the input.
+ */
+function readInput(name) {
+    return process.env[inputVariable(name)] === undefined ? undefined : getInput(name);
+}
+/** An entry's inputs read, all checked before any request; the problems, redacted, else. */
+function readRequest(entry, run) {
     try {
-        readPlan(read, run);
-        return [];
+        return { request: entry.request(readInputs(entry.inputs, readInput, run), run) };
     }
     catch (error) {
-        return error instanceof InputError ? error.problems : [];
+        if (!(error instanceof InputError))
+            throw error;
+        return { failure: error.message };
     }
 }
-async function run() {
+/**
+ * Runs an entry on a GitHub runner: masks its sensitive inputs, describes
+ * the run from the event, reads every input it declares (one report of all
+ * the bad ones), runs it, then fails the step or not, writes the job summary
+ * it returns and the warnings GitHub would not show.
+ */
+async function runStep(entry) {
     const redactor = new Redactor();
     const mask = (value) => {
         for (const fresh of redactor.add(value))
             core_setSecret(fresh);
     };
     // Before anything is parsed or logged: the raw text, and each of its lines.
-    for (const name of SENSITIVE_INPUT_NAMES)
+    for (const name of sensitiveNames(entry.inputs))
         mask(getInput(name));
-    for (const name of GITHUB_INPUT_NAMES) {
-        if (GITHUB_INPUTS[name].sensitive)
-            mask(getInput(name));
-    }
     const annotations = new WarningAnnotations({
         annotate: (message) => warning(message),
         line: (message) => info(neutraliseCommands(message)),
     });
     const log = logger(redactor, annotations);
-    const controller = new AbortController();
-    const stopListening = onCancel(controller, log);
     const event = readRunnerEvent(process.env);
     if (event.problem !== undefined)
         log.debug(event.problem);
     const description = describeRun(event, process.env, process.cwd());
-    const read = (name) => getInput(name);
-    // Not given at all (no INPUT_ variable: an action.yml older than these inputs, a local run):
-    // the declared default.
-    const gitHubInputs = readGitHubInputs((name) => (process.env[inputVariable(name)] === undefined ? undefined : getInput(name)), description);
-    if (!gitHubInputs.ok) {
-        stopListening();
-        const problems = [...coreInputProblems(read, description), ...gitHubInputs.problems];
-        setFailed(redactor.redact(new InputError(problems).message));
+    const read = readRequest(entry, description);
+    if ('failure' in read) {
+        setFailed(redactor.redact(read.failure));
         return;
     }
-    const hooks = gitHubHooks(gitHubInputs.settings, gitHubRunContext(event, process.env, description), {
-        logger: log,
-        clock: systemClock,
-        redact: (text) => redactor.redact(text),
-        budgetMs: gitHubBudgetMs(process.env),
-        onRecorded: (id) => setOutput('github-deployment-id', String(id)),
-    });
-    const outcome = await pipeline({
-        read,
-        run: description,
-        proxy: proxySettingsFrom(process.env),
-        pace: paceFrom(process.env),
-        logger: log,
-        clock: systemClock,
-        signal: controller.signal,
-        group: (name, phase) => group(name, phase),
-        mask,
-        redact: (text) => redactor.redact(text),
-        setOutputs: outputWriter(),
-        ...(hooks.progress === undefined ? {} : { progress: hooks.progress }),
-        ...(hooks.commitOrder === undefined ? {} : { commitOrder: hooks.commitOrder }),
-    });
+    const controller = new AbortController();
+    const stopListening = onCancel(controller, log);
+    const io = (settings) => {
+        const hooks = gitHubHooks(settings, gitHubRunContext(event, process.env, description), {
+            logger: log,
+            clock: systemClock,
+            redact: (text) => redactor.redact(text),
+            budgetMs: gitHubBudgetMs(process.env),
+            onRecorded: (id) => setOutput('github-deployment-id', String(id)),
+        });
+        return {
+            run: description,
+            proxy: proxySettingsFrom(process.env),
+            pace: paceFrom(process.env),
+            logger: log,
+            clock: systemClock,
+            signal: controller.signal,
+            group: (name, phase) => group(name, phase),
+            mask,
+            redact: (text) => redactor.redact(text),
+            setOutputs: outputWriter(),
+            ...(hooks.progress === undefined ? {} : { progress: hooks.progress }),
+            ...(hooks.commitOrder === undefined ? {} : { commitOrder: hooks.commitOrder }),
+        };
+    };
+    const outcome = await entry.run(read.request, { io });
     stopListening();
     if (outcome.stack !== undefined)
         log.debug(outcome.stack);
@@ -46658,13 +45096,1580 @@ async function run() {
     annotations.flush(OTHER_WARNINGS);
 }
 
-;// CONCATENATED MODULE: ./src/main.ts
+;// CONCATENATED MODULE: ./src/inputs/commit.ts
+function commit_none(reason) {
+    return { kind: 'none', reason };
+}
+function sameRepository(fullName, repository) {
+    return fullName.toLowerCase() === `${repository.owner}/${repository.name}`.toLowerCase();
+}
 /**
- * The action's `run()`, where GitHub's `@github/local-action` looks for it
- * (`npx local-action . src/main.ts .env`). The entry itself is
- * src/github/action.ts; src/index.ts runs it.
+ * The commit the plan asks for, once the plan's source fields are known (a
+ * sha with a source other than codehost is refused before this). A head in
+ * another repository (a fork) is a commit the deployment's repository does
+ * not have.
+ */
+function commitRequest(commit, fields, run) {
+    if (commit.kind === 'none')
+        return commit_none('the commit input is none');
+    if (commit.kind === 'sha')
+        return commit;
+    if (fields.source !== 'codehost')
+        return commit_none(`source ${fields.source} has no commits`);
+    const { head } = run;
+    if (head === undefined)
+        return commit_none("the run's event is not known");
+    if (head.kind === 'none')
+        return head;
+    const { repository } = fields;
+    if (head.repository === null ||
+        (head.repository !== undefined && !sameRepository(head.repository, repository))) {
+        const where = head.repository ?? 'a deleted repository';
+        const wanted = `${repository.owner}/${repository.name}`;
+        return commit_none(head.pullRequest
+            ? `the pull request's head is in ${where}, not ${wanted}`
+            : `the run is for ${where}, not ${wanted}`);
+    }
+    return { kind: 'auto', branch: head.branch, sha: head.sha };
+}
+
+;// CONCATENATED MODULE: ./src/inputs/build-plan.ts
+/**
+ * From inputs that each parsed on their own to one plan: `config` merged
+ * under the explicit inputs, the request headers, and the checks that depend
+ * on more than one input (mostly on `source`). Every such problem is found
+ * before the plan is built, and all of them are reported together.
  */
 
+
+
+/** The fields of `record` whose value is not undefined: an input that was not given. */
+function given(record) {
+    return Object.fromEntries(Object.entries(record).filter(([, value]) => value !== undefined));
+}
+function requested(inputs) {
+    const { config } = inputs;
+    return {
+        sourceConfig: {
+            ...config.source_config,
+            ...given({ integration_id: inputs['integration-id'] }),
+        },
+        sourceRevisionConfig: {
+            ...config.source_revision_config,
+            ...given({
+                repo_ref: inputs['repo-ref'],
+                agent_config_path: inputs['agent-config-path'],
+                image_uri: inputs['image-uri'],
+            }),
+        },
+        secretReferences: config.secret_references ?? null,
+    };
+}
+/** The extra headers, and the api key under `api-key-header` when one is given. */
+function requestHeaders(inputs) {
+    const apiKey = inputs['api-key'];
+    if (apiKey === '')
+        return { ...inputs.headers };
+    return { ...inputs.headers, [inputs['api-key-header']]: apiKey };
+}
+/** An empty api key on a fork's pull request: it can never have one, so say so before any request. */
+function forkProblem(run) {
+    const head = run.head?.kind === 'branch' ? run.head.repository : undefined;
+    const from = head === null || head === undefined ? 'a deleted fork' : `the fork ${head}`;
+    const skip = run.skipForks === undefined ? 'Skip runs from forks' : `Skip them with \`${run.skipForks}\``;
+    return {
+        input: 'api-key',
+        problem: `is empty: this run is for a pull request from ${from}, and a fork's runs get no secrets, so the step cannot authenticate. ${skip} on the step or the job.`,
+    };
+}
+/** Problems of inputs that are each valid but do not go together. */
+function combinationProblems(inputs, wanted, run) {
+    const problems = [];
+    if (inputs['api-key'] === '' && isFromFork(run))
+        problems.push(forkProblem(run));
+    const { source } = inputs;
+    const apiKeyHeader = inputs['api-key-header'].toLowerCase();
+    const clash = Object.keys(inputs.headers).find((name) => name.toLowerCase() === apiKeyHeader);
+    if (inputs['api-key'] !== '' && clash !== undefined) {
+        problems.push({
+            input: 'headers',
+            problem: `header '${clash}' would replace the api-key header`,
+        });
+    }
+    if (source !== 'external_docker' && wanted.secretReferences !== null) {
+        problems.push({
+            input: 'config',
+            problem: `secret_references applies only to source external_docker, not ${source}`,
+        });
+    }
+    if (source !== 'codehost' && inputs.commit.kind === 'sha') {
+        problems.push({
+            input: 'commit',
+            problem: `a commit sha applies only to source codehost, not ${source} (use auto or none)`,
+        });
+    }
+    return problems;
+}
+function needsImage(source, wanted) {
+    if (wanted.sourceRevisionConfig.image_uri != null)
+        return [];
+    return [
+        {
+            input: 'image-uri',
+            problem: `is required with source ${source} (or config.source_revision_config.image_uri)`,
+        },
+    ];
+}
+function codehostFields(inputs, wanted) {
+    const integrationId = wanted.sourceConfig.integration_id;
+    const { repository } = inputs;
+    if (integrationId != null && repository !== undefined) {
+        return { source: 'codehost', integrationId, repository };
+    }
+    const problems = [];
+    if (integrationId == null) {
+        problems.push({
+            input: 'integration-id',
+            problem: 'is required with source codehost (or config.source_config.integration_id)',
+        });
+    }
+    if (repository === undefined) {
+        problems.push({
+            input: 'repository',
+            problem: 'is required with source codehost (owner/name)',
+        });
+    }
+    return problems;
+}
+/** The fields only the plan's source has, or what that source needs and lacks. */
+function sourceFields(inputs, wanted) {
+    const { source } = inputs;
+    const missing = (problems, fields) => problems.length > 0 ? problems : fields;
+    switch (source) {
+        case 'codehost':
+            return codehostFields(inputs, wanted);
+        case 'external_docker':
+            return missing(needsImage(source, wanted), {
+                source,
+                secretReferences: wanted.secretReferences,
+            });
+        case 'internal_docker':
+            return missing(needsImage(source, wanted), { source });
+        case 'internal_source': {
+            const tarball = wanted.sourceRevisionConfig.source_tarball_path;
+            const problem = 'source internal_source needs source_revision_config.source_tarball_path';
+            return missing(tarball == null ? [{ input: 'config', problem }] : [], { source });
+        }
+        case 'internal_template':
+            return { source };
+    }
+}
+function commonFields(inputs, wanted, fields, run) {
+    return {
+        apiUrl: inputs['api-url'],
+        headers: requestHeaders(inputs),
+        name: inputs.name,
+        sourceConfig: wanted.sourceConfig,
+        sourceRevisionConfig: wanted.sourceRevisionConfig,
+        secrets: inputs.secrets,
+        waitForReady: inputs['wait-for-ready'],
+        waitTimeoutSeconds: inputs['wait-timeout'],
+        commit: commitRequest(inputs.commit, fields, run),
+        onDrift: inputs['on-drift'],
+        dryRun: inputs['dry-run'],
+        dashboardUrl: inputs['dashboard-url'],
+        sensitiveValues: [
+            inputs['api-key'],
+            ...Object.values(inputs.headers),
+            ...inputs.secrets.map((secret) => secret.value),
+        ],
+    };
+}
+/** The plan, or an `InputError` naming every input that does not fit the others. */
+function buildPlan(inputs, run) {
+    const wanted = requested(inputs);
+    const problems = combinationProblems(inputs, wanted, run);
+    const fields = sourceFields(inputs, wanted);
+    if (Array.isArray(fields))
+        throw new InputError([...problems, ...fields]);
+    if (problems.length > 0)
+        throw new InputError(problems);
+    return { ...commonFields(inputs, wanted, fields, run), ...fields };
+}
+
+;// CONCATENATED MODULE: external "node:path"
+const external_node_path_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:path");
+var external_node_path_default = /*#__PURE__*/__nccwpck_require__.n(external_node_path_namespaceObject);
+// EXTERNAL MODULE: ./node_modules/yaml/dist/index.js
+var dist = __nccwpck_require__(8815);
+;// CONCATENATED MODULE: ./src/inputs/bounded-read.ts
+/**
+ * Reads a file a user named (the command's `--api-key-file` and
+ * `--secrets-file`, the `config` input's path) with a cap on its size and a
+ * deadline: a path to an endless stream (`<(yes)`, `/dev/zero`, a FIFO whose
+ * writer never stops or never closes) would otherwise grow the process until
+ * it is killed, or block it forever. At most `cap + 1` bytes are read, in
+ * chunks; nothing larger is ever held. Pipes (`<(cmd)`, `/dev/stdin`) are
+ * read too, without blocking, until the deadline.
+ */
+
+/** Why a file was not read whole; the caller names the input. */
+class BoundedReadError extends Error {
+    name = 'BoundedReadError';
+    reason;
+    constructor(reason, message) {
+        super(message);
+        this.reason = reason;
+    }
+}
+const KIB = 1024;
+const MIB = 1024 * KIB;
+const DEFAULT_DEADLINE_MS = 5_000;
+const CHUNK = 64 * KIB;
+/** How long to sleep while a pipe has nothing to read yet. */
+const PAUSE_MS = 10;
+/** `cap` as a person reads it: `64 KiB`, `1 MiB`. */
+function formatSize(bytes) {
+    if (bytes >= MIB && bytes % MIB === 0)
+        return `${bytes / MIB} MiB`;
+    if (bytes >= KIB && bytes % KIB === 0)
+        return `${bytes / KIB} KiB`;
+    return `${bytes} bytes`;
+}
+/** Blocks this thread for `ms`: the reads are synchronous, as the inputs' parsers are. */
+function pause(ms) {
+    Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms);
+}
+/**
+ * The file's text (UTF-8). Throws `BoundedReadError` when it holds more than
+ * `cap` bytes or does not end within the deadline, and the file system's own
+ * error (`ENOENT`, `EISDIR`, …) when it cannot be read.
+ */
+function readBounded(path, options) {
+    const { cap, deadlineMs = DEFAULT_DEADLINE_MS } = options;
+    // Non-blocking: opening a FIFO for reading would otherwise wait for a writer forever.
+    const fd = (0,external_node_fs_namespaceObject.openSync)(path, external_node_fs_namespaceObject.constants.O_RDONLY | external_node_fs_namespaceObject.constants.O_NONBLOCK);
+    try {
+        // A FIFO read before its writer has opened it reads as empty: wait for the writer too.
+        const fifo = (0,external_node_fs_namespaceObject.fstatSync)(fd).isFIFO();
+        const deadline = Date.now() + deadlineMs;
+        const chunks = [];
+        let total = 0;
+        for (;;) {
+            const buffer = Buffer.alloc(Math.min(CHUNK, cap + 1 - total));
+            let read;
+            try {
+                read = (0,external_node_fs_namespaceObject.readSync)(fd, buffer, 0, buffer.length, null);
+            }
+            catch (error) {
+                if (error.code !== 'EAGAIN')
+                    throw error;
+                read = -1;
+            }
+            if (read === 0 && !(fifo && total === 0))
+                break;
+            if (read <= 0) {
+                if (Date.now() >= deadline) {
+                    throw new BoundedReadError('too-slow', total === 0
+                        ? `nothing came through it within ${deadlineMs / 1000} s (a pipe with no writer?)`
+                        : `it did not end within ${deadlineMs / 1000} s (a pipe that is never closed?)`);
+                }
+                pause(PAUSE_MS);
+                continue;
+            }
+            chunks.push(buffer.subarray(0, read));
+            total += read;
+            if (total > cap) {
+                throw new BoundedReadError('too-large', `it is larger than ${formatSize(cap)}`);
+            }
+        }
+        return Buffer.concat(chunks).toString('utf8');
+    }
+    finally {
+        (0,external_node_fs_namespaceObject.closeSync)(fd);
+    }
+}
+
+;// CONCATENATED MODULE: ./src/inputs/strict-json.ts
+/**
+ * JSON as the inputs read it: strict JSON syntax (JSON.parse), and no key
+ * given twice in one object. JSON.parse keeps the last of repeated keys
+ * silently, so the text is also read by the yaml package, whose document
+ * keeps every key as written (JSON is YAML 1.2, escapes such as `\/` and
+ * `\u00e9` included), and the first repeated key is looked for there.
+ */
+
+function parseStrictJson(text) {
+    let value;
+    try {
+        value = JSON.parse(text);
+    }
+    catch (error) {
+        return { kind: 'invalid', reason: error instanceof Error ? error.message : String(error) };
+    }
+    const document = (0,dist/* parseDocument */.Tp)(text, { uniqueKeys: false, prettyErrors: false });
+    if (document.errors.length > 0)
+        return { kind: 'unchecked' };
+    return { kind: 'json', value, repeated: firstRepeatedKey(document.contents, []) };
+}
+/** A map key as JSON has it: always a string scalar in text that JSON.parse accepted. */
+function keyOf(key) {
+    return String((0,dist/* isScalar */.jn)(key) ? key.value : key);
+}
+function firstRepeatedKey(node, path) {
+    if ((0,dist/* isSeq */.oP)(node)) {
+        for (const [index, item] of node.items.entries()) {
+            const repeated = firstRepeatedKey(item, [...path, index]);
+            if (repeated !== undefined)
+                return repeated;
+        }
+        return undefined;
+    }
+    if (!(0,dist/* isMap */.jh)(node))
+        return undefined;
+    const seen = new Map();
+    for (const [index, pair] of node.items.entries()) {
+        const key = keyOf(pair.key);
+        const firstIndex = seen.get(key);
+        if (firstIndex !== undefined)
+            return { path: [...path, key], index, firstIndex };
+        seen.set(key, index);
+    }
+    for (const pair of node.items) {
+        const repeated = firstRepeatedKey(pair.value, [...path, keyOf(pair.key)]);
+        if (repeated !== undefined)
+            return repeated;
+    }
+    return undefined;
+}
+
+;// CONCATENATED MODULE: ./src/inputs/config.ts
+/**
+ * The `config` input: a JSON or YAML object given inline, or the path of a
+ * `.json`, `.yaml` or `.yml` file in the workspace (README, "The `config`
+ * input"). Unknown keys in the known schema, and keys given twice, are errors
+ * that name the key's path.
+ */
+
+
+
+
+
+
+
+
+/** What may be set beyond the dedicated inputs. */
+const ConfigSchema = strictObject({
+    source_config: SourceConfigRequestSchema.nullish(),
+    source_revision_config: SourceRevisionConfigRequestSchema.nullish(),
+    secret_references: array(SecretReferenceSchema).nullish(),
+});
+function firstLine(error) {
+    return (error instanceof Error ? error.message : String(error)).split('\n')[0] ?? '';
+}
+function parseJsonText(text) {
+    const json = parseStrictJson(text);
+    if (json.kind === 'invalid')
+        fail(`is not valid JSON: ${json.reason.split('\n')[0]}`);
+    if (json.kind === 'unchecked')
+        fail('is nested too deeply to be checked for repeated keys');
+    if (json.repeated !== undefined)
+        fail(`${formatIssuePath(json.repeated.path)}: repeated key`);
+    return json.value;
+}
+function parseYamlText(text) {
+    try {
+        return (0,dist/* parse */.qg)(text, { uniqueKeys: true });
+    }
+    catch (error) {
+        fail(`is not valid YAML: ${firstLine(error)}`);
+    }
+}
+/** Whether `inner` is `root` or inside it (both absolute, normalised). */
+function isInside(root, inner) {
+    const relative = external_node_path_default().relative(root, inner);
+    return !(relative === '..' || relative.startsWith(`..${(external_node_path_default()).sep}`) || external_node_path_default().isAbsolute(relative));
+}
+/**
+ * The real path of the file `raw` names in the workspace. Checked twice: as
+ * written (`../x.json`), and once symbolic links are followed, since a link
+ * in the workspace (or a linked directory on the way) may point anywhere.
+ */
+function workspaceFile(raw, workspace) {
+    const root = external_node_path_default().resolve(workspace);
+    const file = external_node_path_default().resolve(root, raw);
+    if (!isInside(root, file))
+        fail(`file '${raw}' is outside the workspace`);
+    if (!(0,external_node_fs_namespaceObject.existsSync)(file) || !(0,external_node_fs_namespaceObject.statSync)(file).isFile()) {
+        fail(`file '${raw}' was not found in the workspace (${root})`);
+    }
+    const real = (0,external_node_fs_namespaceObject.realpathSync)(file);
+    if (!isInside((0,external_node_fs_namespaceObject.realpathSync)(root), real)) {
+        fail(`file '${raw}' is outside the workspace: a symbolic link leads out of it`);
+    }
+    return real;
+}
+/** The most a config file may hold: far more than any config, far less than a runner's memory. */
+const CONFIG_FILE_CAP = MIB;
+function readConfigFile(raw, workspace) {
+    const file = workspaceFile(raw, workspace);
+    let text;
+    try {
+        text = readBounded(file, { cap: CONFIG_FILE_CAP });
+    }
+    catch (error) {
+        // Its message names the cap ("it is larger than 1 MiB") or the deadline.
+        if (!(error instanceof BoundedReadError))
+            throw error;
+        fail(`file '${raw}' cannot be read: ${error.message}`);
+    }
+    return raw.toLowerCase().endsWith('.json') ? parseJsonText(text) : parseYamlText(text);
+}
+/** A single line ending in .json/.yaml/.yml that is not itself inline JSON or YAML flow. */
+function isFilePath(raw) {
+    return !raw.includes('\n') && /\.(json|ya?ml)$/i.test(raw) && !/^[{[]/.test(raw);
+}
+/** Inline JSON or YAML, or the path of a .json/.yaml/.yml file in the workspace. */
+function parseConfig(raw, workspace) {
+    if (raw === '')
+        return {};
+    const parsed = isFilePath(raw) ? readConfigFile(raw, workspace) : parseYamlText(raw);
+    if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {
+        fail('must be a JSON or YAML object with keys source_config, source_revision_config, secret_references');
+    }
+    try {
+        JSON.stringify(parsed);
+    }
+    catch {
+        fail('cannot be sent as JSON (a YAML anchor refers to itself?)');
+    }
+    const result = ConfigSchema.safeParse(parsed);
+    if (!result.success)
+        fail(formatZodIssues(result.error).join('; '));
+    return result.data;
+}
+
+;// CONCATENATED MODULE: ./src/inputs/headers.ts
+/**
+ * The inputs that become HTTP headers: `headers`, `api-key-header` and
+ * `api-key`. A header the HTTP client would refuse, or one that would change
+ * how the request is framed or where it goes, is an input error here, before
+ * any request. Messages never include a header value: values are secret.
+ */
+
+const HEADER_TOKEN = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
+/** What an HTTP header value may hold: no control characters, nothing beyond Latin-1. */
+const HEADER_VALUE = /^[\t\x20-\x7e\x80-\xff]*$/;
+const UNSENDABLE = 'cannot be sent in an HTTP header (it has a control character or a character beyond Latin-1)';
+/**
+ * Headers a step may not set. The action sets Accept and Content-Type itself.
+ * The others belong to the connection and the framing of the body, which the
+ * HTTP client owns: undici refuses Expect, Keep-Alive, Transfer-Encoding,
+ * Upgrade and a Content-Length that differs from the body, so each request
+ * would fail; it obeys Host, which would send the request and its api key to
+ * another virtual host, and Connection; Proxy-Connection, TE and Trailer are
+ * hop-by-hop headers that mean nothing on these requests.
+ */
+const CONTROLLED_HEADERS = new Map([
+    'Accept',
+    'Content-Type',
+    'Content-Length',
+    'Host',
+    'Connection',
+    'Expect',
+    'Keep-Alive',
+    'Proxy-Connection',
+    'TE',
+    'Trailer',
+    'Transfer-Encoding',
+    'Upgrade',
+].map((name) => [name.toLowerCase(), name]));
+/** The canonical spelling of a header the action controls, or undefined. */
+function controlledHeader(name) {
+    return CONTROLLED_HEADERS.get(name.toLowerCase());
+}
+/** A header name fetch can send: `__proto__` is a token, but a record of headers drops it. */
+function isSendableHeaderName(name) {
+    return HEADER_TOKEN.test(name) && name !== '__proto__';
+}
+/** The `api-key-header` input. */
+function parseApiKeyHeader(raw) {
+    if (!isSendableHeaderName(raw))
+        fail(`is not a valid header name: '${raw}'`);
+    const controlled = controlledHeader(raw);
+    if (controlled !== undefined) {
+        fail(`${controlled} is a header the action sets itself or cannot send: name another header (e.g. X-Api-Key or Authorization)`);
+    }
+    return raw;
+}
+/** The `api-key` input: any text a header can carry (empty: no key is sent). */
+function parseApiKey(raw) {
+    if (!HEADER_VALUE.test(raw))
+        fail(`the value ${UNSENDABLE}`);
+    return raw;
+}
+/** One `Name: value` line; `number` counts from 1, as messages name lines. */
+function parseHeaderLine(line, number) {
+    const colon = line.indexOf(':');
+    const name = colon < 0 ? '' : line.slice(0, colon).trim();
+    const value = colon < 0 ? '' : line.slice(colon + 1).trim();
+    if (colon < 0 || !isSendableHeaderName(name)) {
+        fail(`line ${number} is not 'Name: value' with a valid header name`);
+    }
+    if (value === '')
+        fail(`line ${number} has an empty value`);
+    if (!HEADER_VALUE.test(value))
+        fail(`the value on line ${number} ${UNSENDABLE}`);
+    return [name, value];
+}
+/** The `headers` input: `Name: value` lines, blank lines and `#` comments ignored. */
+function parseHeaders(raw) {
+    const headers = [];
+    // Lines are named by number, not by content: a stray line may be part of a value.
+    const seen = new Map();
+    for (const [index, line] of raw.split(/\r?\n/).entries()) {
+        if (line.trim() === '' || line.trimStart().startsWith('#'))
+            continue;
+        const [name, value] = parseHeaderLine(line, index + 1);
+        const key = name.toLowerCase();
+        const first = seen.get(key);
+        if (first !== undefined)
+            fail(`line ${index + 1} repeats the header of line ${first}`);
+        const controlled = controlledHeader(name);
+        if (controlled !== undefined) {
+            fail(`line ${index + 1} sets a header the action sets itself or cannot send (${controlled})`);
+        }
+        seen.set(key, index + 1);
+        headers.push([name, value]);
+    }
+    return Object.fromEntries(headers);
+}
+
+;// CONCATENATED MODULE: ./src/inputs/secrets.ts
+/**
+ * The `secrets` input: `NAME=value` lines (split at the first `=`, blank
+ * lines and `#` comments ignored) or a JSON object. Messages never include a
+ * value, and name a line by its number, never by its text: a line of a
+ * multi-line value pasted by mistake may look like NAME=value, and its
+ * "name" is then a piece of a secret.
+ */
+
+
+const SECRET_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
+function lineEntries(raw) {
+    const entries = [];
+    for (const [index, line] of raw.split(/\r?\n/).entries()) {
+        if (line.trim() === '' || line.trimStart().startsWith('#'))
+            continue;
+        const equals = line.indexOf('=');
+        if (equals < 0)
+            fail(`line ${index + 1} is not NAME=value (no '=' found)`);
+        const name = line.slice(0, equals).trim();
+        entries.push({ name, value: line.slice(equals + 1).trim(), where: `line ${index + 1}` });
+    }
+    return entries;
+}
+function jsonEntries(raw) {
+    const json = parseStrictJson(raw);
+    // JSON.parse's own message may quote the text, so it is not shown.
+    if (json.kind === 'invalid')
+        fail('looks like a JSON object but is not valid JSON');
+    if (json.kind === 'unchecked')
+        fail('is nested too deeply to be checked for repeated names');
+    const { value: parsed, repeated } = json;
+    if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {
+        fail('must be NAME=value lines or a JSON object');
+    }
+    // Keys are named by position: a repeated key may be a value put in a name's place.
+    // A key repeated deeper, inside a value, fails below: a value must be a string.
+    if (repeated !== undefined && repeated.path.length === 1) {
+        fail(`key ${repeated.index + 1} repeats the secret name of key ${repeated.firstIndex + 1}`);
+    }
+    return Object.entries(parsed).map(([name, value], index) => ({
+        name,
+        value,
+        // An invalid key is not echoed: it may be a value put in its place.
+        where: SECRET_NAME.test(name) ? `secret ${name}` : `key ${index + 1}`,
+    }));
+}
+function checkEntry({ name, value, where }, earlier) {
+    if (!SECRET_NAME.test(name)) {
+        fail(`${where} does not start with a valid secret name (letters, digits and _, not starting with a digit)`);
+    }
+    if (earlier !== undefined)
+        fail(`${where} repeats the secret name of ${earlier}`);
+    if (typeof value !== 'string')
+        fail(`${where} must have a string value`);
+    if (value === '') {
+        fail(`${where} has an empty value (is the GitHub secret it comes from defined?)`);
+    }
+    return { name, value };
+}
+function parseSecrets(raw) {
+    if (raw === '')
+        return [];
+    const entries = raw.startsWith('{') ? jsonEntries(raw) : lineEntries(raw);
+    const seen = new Map();
+    return entries.map((entry) => {
+        const secret = checkEntry(entry, seen.get(entry.name));
+        seen.set(entry.name, entry.where);
+        return secret;
+    });
+}
+
+;// CONCATENATED MODULE: ./src/inputs/declared.ts
+/**
+ * The core's inputs, declared once (declare.ts says how): each input's name,
+ * in action.yml's order, with its parser and its default. `INPUT_NAMES`,
+ * `InputName`, the inputs masked before they are parsed and the parsed
+ * values' type come from this one record (test/repo/contract.test.ts checks
+ * each entry's set, these and its own, against its action.yml).
+ */
+
+
+
+
+
+
+/** `repository`, or the run's own when given empty. */
+function parseRepositoryInput(raw, run) {
+    return unlessEmpty(parseRepository)(raw === '' ? (run.repository ?? '') : raw);
+}
+/** The core's inputs: every entry's set shares them (the deploy step's declares them all). */
+const INPUTS = {
+    'api-url': input(parseApiUrl),
+    'api-key': input(parseApiKey, { sensitive: true, default: '' }),
+    'api-key-header': input(parseApiKeyHeader, { default: 'X-Api-Key' }),
+    headers: input(parseHeaders, { sensitive: true, default: '' }),
+    name: input(parseName),
+    source: input(parseSource, { default: 'codehost' }),
+    config: input((raw, run) => parseConfig(raw, run.workspace), { default: '' }),
+    'integration-id': input(unlessEmpty(parseGuid), { default: '' }),
+    repository: input(parseRepositoryInput, { default: { run: 'repository' } }),
+    'repo-ref': input(unlessEmpty(parseText), { default: '' }),
+    'agent-config-path': input(unlessEmpty(parseText), { default: '' }),
+    'image-uri': input(unlessEmpty(parseText), { default: '' }),
+    secrets: input(parseSecrets, { sensitive: true, default: '' }),
+    'wait-for-ready': input(parseBoolean, { default: 'false' }),
+    'wait-timeout': input(parseWaitTimeout, { default: '900' }),
+    commit: input(parseCommit, { default: 'auto' }),
+    'on-drift': input(parseOnDrift, { default: 'warn' }),
+    'dry-run': input(parseBoolean, { default: 'false' }),
+    'dashboard-url': input(unlessEmpty(parseDashboardUrl), { default: '' }),
+};
+/** The names of every input, in action.yml's order. */
+const INPUT_NAMES = namesOf(INPUTS);
+/** Inputs whose raw text is masked before it is even parsed. */
+const SENSITIVE_INPUT_NAMES = sensitiveNames(INPUTS);
+
+// EXTERNAL MODULE: external "node:http"
+var external_node_http_ = __nccwpck_require__(7067);
+;// CONCATENATED MODULE: ./src/service/answers.ts
+/**
+ * What the action says about an exchange that failed: the service's own
+ * message from an error body, a description of a body it could not read,
+ * how a request without an answer failed, and what the user can do about it.
+ * Text from the service is untrusted: secret values are redacted before
+ * anything is shortened, and every value is kept to one line.
+ */
+
+
+const EXCERPT_LENGTH = 200;
+/**
+ * How much of a text the excerpt reads: enough for 200 characters once the
+ * tags of a page are dropped, and never the whole of a 32 MiB answer.
+ */
+const EXCERPT_SCAN = 8 * 1024;
+/** How much of a body is searched for an HTML page's title. */
+const TITLE_SCAN = 64 * 1024;
+/** Entries of a validation list shown; the rest are counted. */
+const ISSUES_SHOWN = 20;
+/**
+ * The text without its `<script>` and `<style>` elements, in one pass: each
+ * search starts where the last one ended (a lazy `[\s\S]*?` per opening
+ * would read the rest of the text again for every unclosed one).
+ */
+function withoutScripts(html) {
+    const opening = /<(?:script|style)\b[^<>]*>/gi;
+    const closing = /<\/(?:script|style)\s*>/gi;
+    let out = '';
+    let from = 0;
+    for (let open = opening.exec(html); open !== null; open = opening.exec(html)) {
+        out += `${html.slice(from, open.index)} `;
+        closing.lastIndex = opening.lastIndex;
+        if (closing.exec(html) === null)
+            return out;
+        from = closing.lastIndex;
+        opening.lastIndex = from;
+    }
+    return out + html.slice(from);
+}
+/**
+ * A short, single-line excerpt of a text body (tags of an HTML page
+ * dropped), read from its first few kilobytes only. Every pattern here stops
+ * at the next `<`, so the work grows with the text's length, not its square.
+ */
+function excerpt(text) {
+    const head = text.slice(0, EXCERPT_SCAN);
+    const plain = /<[a-z!/][^<>]*>/i.test(head)
+        ? withoutScripts(head).replace(/<[^<>]*>/g, ' ')
+        : head;
+    const line = plain.replace(/\s+/g, ' ').trim();
+    const cut = line.length > EXCERPT_LENGTH || text.length > head.length;
+    return untrusted(cut ? `${line.slice(0, EXCERPT_LENGTH)}…` : line);
+}
+/**
+ * The service's own message: `detail` (a string, or a list of field errors
+ * shown one a line, the first 20 of them), `message` or `error`, else the
+ * start of the text. `redact` runs first, on the raw text and on each value.
+ */
+function serviceMessageOf(raw, redact = (text) => text) {
+    const text = redact(raw);
+    if (text.trim() === '')
+        return undefined;
+    let json;
+    try {
+        json = JSON.parse(text);
+    }
+    catch {
+        return excerpt(text);
+    }
+    const parsed = ErrorBodySchema.safeParse(json);
+    if (!parsed.success)
+        return excerpt(text);
+    const { detail, message, error } = parsed.data;
+    if (Array.isArray(detail)) {
+        const lines = detail.slice(0, ISSUES_SHOWN).map((entry) => {
+            const location = untrusted(redact(entry.loc.map(String).join('.')));
+            const said = excerpt(untrusted(redact(entry.msg)));
+            return location === '' ? said : `  ${location}: ${said}`;
+        });
+        if (detail.length > ISSUES_SHOWN)
+            lines.push(`  and ${detail.length - ISSUES_SHOWN} more`);
+        return lines.join('\n');
+    }
+    for (const candidate of [detail, message, error]) {
+        if (typeof candidate === 'string' && candidate !== '')
+            return excerpt(redact(candidate));
+    }
+    return excerpt(text);
+}
+/**
+ * A body that is not JSON, described without echoing it: its content type,
+ * its size, where parsing failed, and an HTML page's title.
+ */
+function describeAnswer(body, contentType, error) {
+    const parts = [contentType ?? 'no content type', `${body.length} bytes`];
+    if (body.length === 0)
+        return `${parts.join(', ')}: empty body`;
+    // Only the shape of the parser's message is used: V8 quotes the body in it.
+    const message = error instanceof Error ? error.message : '';
+    const position = /at position (\d+)/.exec(message)?.[1];
+    const head = body.subarray(0, TITLE_SCAN).toString('utf8');
+    const first = /\S/.exec(head)?.[0] ?? '';
+    if (/end of (JSON )?input|Unterminated/i.test(message))
+        parts.push('it ends early');
+    else if (position !== undefined)
+        parts.push(`parsing failed at character ${position}`);
+    else if (!/[{["\-0-9tfn]/.test(first))
+        parts.push('it does not start like JSON');
+    else
+        parts.push('malformed JSON');
+    const title = /<title[^<>]*>([^<]*)<\/title>/i.exec(head)?.[1];
+    if (title !== undefined && title.trim() !== '')
+        parts.push(`page titled '${excerpt(untrusted(title))}'`);
+    return parts.join(', ');
+}
+/** The action's words: its inputs. */
+const ACTION_WORDS = {
+    apiKey: 'the api-key input',
+    apiKeyHeader: 'api-key-header',
+    headers: 'the headers input',
+    integrationId: 'the integration-id input',
+    apiUrl: 'api-url',
+    name: 'the name input',
+    repository: 'the repository input',
+    waitTimeout: 'wait-timeout',
+    onDriftFail: 'on-drift: fail',
+};
+const noSuchEndpoint = (words) => `Check ${words.apiUrl}: the service has no such endpoint or resource.`;
+function defaultRemedies(words) {
+    return {
+        401: `Check ${words.apiKey} (and ${words.apiKeyHeader}, if the service expects another header).`,
+        403: `The api key lacks access: check its permissions and workspace, or pass the workspace/tenant header with ${words.headers}.`,
+        404: noSuchEndpoint(words),
+    };
+}
+/** What the user can do about a status that trying again will not fix. */
+function remedyFor(context) {
+    const { status, location } = context;
+    const words = context.words ?? ACTION_WORDS;
+    if (status >= 300 && status < 400) {
+        return `Check ${words.apiUrl}: the service redirected${location ? ` to ${location}` : ''}, and redirects are not followed (they would carry the api key elsewhere).`;
+    }
+    const remedy = { ...defaultRemedies(words), ...context.remedies }[status];
+    // The web framework's own 404 means no route at all: the base address is wrong.
+    if (status === 404 && context.serviceMessage === 'Not Found') {
+        const wrongPath = `Check ${words.apiUrl} first: ${context.baseUrl} has no ${context.path} (is a path prefix such as /api missing?).`;
+        return remedy === noSuchEndpoint(words) || remedy === undefined
+            ? wrongPath
+            : `${wrongPath}\nOtherwise: ${remedy}`;
+    }
+    return remedy;
+}
+const REQUEST_ID_HEADERS = ['x-request-id', 'request-id', 'x-correlation-id', 'x-amzn-requestid'];
+/** The id the service or its gateway gave the request, for a support ticket. */
+function requestIdOf(header) {
+    return REQUEST_ID_HEADERS.map(header).find((value) => value !== undefined && value !== '');
+}
+const NETWORK_WORDS = {
+    ECONNREFUSED: 'connection refused',
+    ECONNRESET: 'connection reset',
+    ENOTFOUND: 'host not found',
+    EAI_AGAIN: 'host name lookup failed',
+    UND_ERR_SOCKET: 'connection closed before an answer',
+    ETIMEDOUT: 'connection timed out',
+};
+/** How an attempt without an answer failed, in words, and whether it may have reached the service. */
+function networkFailure(error, timedOut, timeoutMs) {
+    if (timedOut)
+        return { problem: `no answer within ${timeoutMs / 1000} s`, reached: true };
+    const cause = error instanceof Error && error.cause instanceof Error ? error.cause : error;
+    const code = typeof cause === 'object' && cause !== null && 'code' in cause ? String(cause.code) : '';
+    const text = NETWORK_WORDS[code] ?? (cause instanceof Error ? cause.message : 'network error');
+    // A refused connection or a failed look-up never reached the service.
+    const reached = !['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN'].includes(code);
+    return { problem: code !== '' ? `${text} (${code})` : text, reached };
+}
+
+;// CONCATENATED MODULE: ./src/service/client.ts
+/**
+ * The one HTTP client of the service. Every request goes through `exchange()`:
+ * one loop that sets the headers and the per-request timeout, retries what is
+ * safe to retry (every method, one rule, `Retry-After` honoured), asks the
+ * caller's reconcile hook what happened when a request may have taken effect,
+ * reads at most `maxAnswerBytes`, validates the answer against its schema,
+ * and turns every failure into a `ServiceError`.
+ */
+
+
+
+
+
+
+
+
+/** Far above a page of 100 deployments (~1 MiB); an answer past it is not the service's. */
+const DEFAULT_MAX_ANSWER_BYTES = 32 * 1024 * 1024;
+const isRetryableStatus = (status) => status === 408 || status === 429 || status >= 500;
+class ServiceClient {
+    #options;
+    #retry;
+    #clock;
+    #redact;
+    /** How remedies name what they point to (the endpoints' remedies use them too). */
+    words;
+    constructor(options) {
+        this.#options = options;
+        this.words = options.words ?? ACTION_WORDS;
+        this.#retry = options.retry ?? DEFAULT_RETRY_POLICY;
+        this.#clock = options.clock ?? systemClock;
+        this.#redact = options.redact ?? ((text) => text);
+    }
+    url(path, query = {}) {
+        const url = new URL(`${this.#options.baseUrl}${path}`);
+        for (const [key, value] of Object.entries(query)) {
+            if (value !== undefined)
+                url.searchParams.set(key, String(value));
+        }
+        return url.toString();
+    }
+    async request(spec) {
+        return (await this.exchange(spec)).value;
+    }
+    async exchange(spec) {
+        const attempts = spec.attempts ?? this.#retry.attempts;
+        for (let attempt = 1;; attempt++) {
+            const outcome = await this.#attempt(spec, attempt);
+            if (!(outcome instanceof ServiceError))
+                return { value: outcome.value, via: 'answer' };
+            const conflict = outcome.status === 409;
+            let reason = outcome.details.problem;
+            if (spec.reconcile !== undefined && (outcome.ambiguous || conflict)) {
+                const found = await spec.reconcile(outcome);
+                if (found !== undefined)
+                    return { value: found, via: conflict ? 'conflict' : 'ambiguous' };
+                if (conflict)
+                    throw outcome;
+                reason = `it did not take effect (${reason})`;
+            }
+            else if (!outcome.transient || outcome.ambiguous) {
+                throw outcome.after(attempt);
+            }
+            if (attempt >= attempts)
+                throw outcome.after(attempt);
+            const delayMs = delayBeforeRetry(this.#retry, attempt, outcome.details.retryAfterMs, this.#clock);
+            this.#options.logger.warning(`retrying ${spec.method} ${spec.path} in ${formatDuration(delayMs)} (attempt ${attempt + 1} of ${attempts}): ${reason}`);
+            await this.#clock.sleep(delayMs, this.#options.signal);
+        }
+    }
+    /** One exchange: the parsed value, or the failure as a `ServiceError` (thrown only on cancel). */
+    async #attempt(spec, attempt) {
+        const { method, path } = spec;
+        const idempotent = spec.idempotent ?? method === 'GET';
+        const cancel = this.#options.signal;
+        if (cancel?.aborted)
+            throw new CancelledError('The run was cancelled');
+        const timeoutMs = Math.min(this.#retry.requestTimeoutMs, spec.timeoutMs ?? Infinity);
+        // One controller, aborted by the per-request timeout or by the run's cancellation.
+        const abort = new AbortController();
+        let timedOut = false;
+        const timer = setTimeout(() => {
+            timedOut = true;
+            abort.abort();
+        }, timeoutMs);
+        const onCancel = () => abort.abort();
+        cancel?.addEventListener('abort', onCancel, { once: true });
+        const started = this.#clock.now();
+        let answer;
+        try {
+            answer = await this.#send(spec, abort.signal);
+        }
+        catch (error) {
+            if (cancel?.aborted)
+                throw new CancelledError('The run was cancelled');
+            const { problem, reached } = networkFailure(error, timedOut, timeoutMs);
+            return new ServiceError({
+                method,
+                path,
+                problem,
+                ambiguous: reached && !idempotent,
+                transient: true,
+            });
+        }
+        finally {
+            clearTimeout(timer);
+            cancel?.removeEventListener('abort', onCancel);
+        }
+        this.#options.logger.debug(`${method} ${path} (attempt ${attempt}): ${answer.status} in ${Math.round(this.#clock.now() - started)} ms`);
+        if (answer.oversized) {
+            const cap = `${Math.round(this.#maxAnswerBytes / 1024 / 1024)} MiB`;
+            return new ServiceError({
+                method,
+                path,
+                status: answer.status,
+                problem: `${answer.status} answer is larger than ${cap}; stopped reading it (is ${this.words.apiUrl} the service?)`,
+            });
+        }
+        if (answer.status < 200 || answer.status > 299)
+            return this.#failure(spec, answer, idempotent);
+        return this.#parse(spec, answer);
+    }
+    get #maxAnswerBytes() {
+        return this.#options.maxAnswerBytes ?? DEFAULT_MAX_ANSWER_BYTES;
+    }
+    /**
+     * One HTTP exchange. undici's `request` rather than `fetch`: the same
+     * connection pool without WHATWG streams on every answer (bench/README.md),
+     * and it follows no redirect (one would carry the api key elsewhere).
+     */
+    async #send(spec, signal) {
+        const headers = {
+            accept: 'application/json',
+            'user-agent': this.#options.userAgent ?? 'deploy-agent-action',
+            ...this.#options.headers,
+        };
+        if (spec.body !== undefined)
+            headers['content-type'] = 'application/json';
+        const answer = await (0,undici.request)(this.url(spec.path, spec.query), {
+            method: spec.method,
+            headers,
+            body: spec.body === undefined ? undefined : JSON.stringify(spec.body),
+            signal,
+            dispatcher: this.#options.dispatcher,
+        });
+        const chunks = [];
+        let size = 0;
+        let oversized = false;
+        for await (const chunk of answer.body) {
+            size += chunk.length;
+            oversized = size > this.#maxAnswerBytes;
+            if (oversized)
+                break;
+            chunks.push(chunk);
+        }
+        // Leaving the loop early destroys the rest of the answer (and its connection).
+        return {
+            status: answer.statusCode,
+            oversized,
+            body: Buffer.concat(chunks),
+            header: (name) => {
+                const value = answer.headers[name];
+                return Array.isArray(value) ? value.join(', ') : value;
+            },
+        };
+    }
+    #failure(spec, answer, idempotent) {
+        const { method, path } = spec;
+        const { status } = answer;
+        const retryable = isRetryableStatus(status);
+        const serviceMessage = serviceMessageOf(answer.body.toString('utf8'), this.#redact);
+        const requestId = requestIdOf(answer.header);
+        return new ServiceError({
+            method,
+            path,
+            status,
+            problem: `${status} ${external_node_http_.STATUS_CODES[status] ?? 'error'}`,
+            serviceMessage,
+            requestId,
+            remedy: retryable
+                ? undefined
+                : remedyFor({
+                    status,
+                    path: spec.path,
+                    baseUrl: this.#options.baseUrl,
+                    location: answer.header('location'),
+                    serviceMessage,
+                    remedies: spec.remedies,
+                    words: this.words,
+                }),
+            // A 408 or 429 was refused before it was handled; a 5xx may have been handled.
+            ambiguous: status >= 500 && !idempotent,
+            transient: retryable,
+            retryAfterMs: parseRetryAfter(answer.header('retry-after'), this.#clock.wallTime()),
+        });
+    }
+    #parse(spec, answer) {
+        const { method, path } = spec;
+        const { status } = answer;
+        const text = answer.body.toString('utf8');
+        let json;
+        try {
+            json = JSON.parse(text);
+        }
+        catch (error) {
+            // Never echoed: a listing carries other deployments' secrets, which no mask covers.
+            const what = describeAnswer(answer.body, answer.header('content-type'), error);
+            return new ServiceError({
+                method,
+                path,
+                status,
+                problem: `${status} answer is not JSON (${what})`,
+            });
+        }
+        const parsed = spec.schema.safeParse(json);
+        if (parsed.success)
+            return { value: parsed.data };
+        const issues = formatZodIssues(parsed.error);
+        const shown = issues.slice(0, 5).join('; ');
+        const more = issues.length > 5 ? ` (and ${issues.length - 5} more)` : '';
+        return new ServiceError({
+            method,
+            path,
+            status,
+            problem: `${status} answer does not match the service's schema: ${shown}${more}`,
+        });
+    }
+}
+
+;// CONCATENATED MODULE: ./src/run/dependencies.ts
+/** The dependencies' log groups, or a phase run without one. */
+function inGroup(dependencies) {
+    return dependencies.group ?? ((_name, phase) => phase());
+}
+
+;// CONCATENATED MODULE: ./src/run/deploy.ts
+/**
+ * The deploy flow's decisions: which repository (codehost), which deployment
+ * of the name, reuse or create — never two from one name where the service
+ * lets the action prevent it, and a warning with every id where it cannot.
+ */
+
+
+
+
+/** Repositories named in the error when the wanted one is not listed. */
+const REPOSITORIES_SHOWN = 5;
+/**
+ * When the service may have created a deployment that its listing does not
+ * show yet (it promises no read-after-write), the name is looked up again
+ * after each of these pauses: 6 s in all, before concluding it was not created.
+ */
+const SETTLE_PAUSES_MS = [0, 1_000, 2_000, 3_000];
+const fullName = (repository) => `${repository.owner}/${repository.name}`;
+/**
+ * The service stored a created deployment under another name: the step fails,
+ * since the next run would not find it, but what was created is known, so
+ * the outputs say it (contract, behaviour 17).
+ */
+class RenamedError extends ActionError {
+    name = 'RenamedError';
+    created;
+    constructor(created, words) {
+        const { deployment, request } = created;
+        super(`The service stored deployment ${deployment.id} as '${untrusted(deployment.name)}', not '${request.name}': it changes names, so the next run would not find it and would create another. Set ${words.name} to '${untrusted(deployment.name)}'.`);
+        this.created = created;
+    }
+}
+/** The entry of the integration's listing for `plan.repository`: exact, else case-insensitive. */
+async function resolveRepository(service, plan) {
+    const repositories = await service.listRepositories(plan.integrationId);
+    const wanted = fullName(plan.repository);
+    const match = repositories.find((repository) => fullName(repository) === wanted) ??
+        repositories.find((repository) => fullName(repository).toLowerCase() === wanted.toLowerCase());
+    if (match !== undefined)
+        return match;
+    if (repositories.length === 0) {
+        throw new ActionError(`Repository ${wanted} is not available to integration ${plan.integrationId}: the integration lists no repositories. Grant the integration access to ${wanted}.`);
+    }
+    const shown = repositories.slice(0, REPOSITORIES_SHOWN).map((r) => untrusted(fullName(r)));
+    const more = repositories.length > REPOSITORIES_SHOWN
+        ? ` and ${repositories.length - REPOSITORIES_SHOWN} more`
+        : '';
+    throw new ActionError(`Repository ${wanted} is not available to integration ${plan.integrationId}. It lists: ${shown.join(', ')}${more}. Check ${service.words.repository}, or grant the integration access to ${wanted}.`);
+}
+/** The body of the create call for the plan (and the resolved repository). */
+function buildCreateRequest(plan, repository) {
+    const request = {
+        name: plan.name,
+        source: plan.source,
+        source_config: { ...plan.sourceConfig },
+        source_revision_config: { ...plan.sourceRevisionConfig },
+        secrets: plan.secrets.map((secret) => ({ ...secret })),
+    };
+    if (repository !== undefined) {
+        request.source_config.repo_url = repository.url;
+        request.source_config.integration_id = repository.host_integration_id;
+        request.source_revision_config.repo_ref ??= repository.default_branch;
+    }
+    if (plan.source === 'external_docker' && plan.secretReferences !== null) {
+        request.secret_references = plan.secretReferences;
+    }
+    return request;
+}
+/**
+ * The one deployment to use when several have the name (the service does not
+ * enforce unique names): one not being deleted, then the oldest; a warning
+ * names every id and the pick.
+ */
+function pickOne(found, name, logger) {
+    const [first, ...others] = [...found].sort((a, b) => Number(a.status === 'AWAITING_DELETE') - Number(b.status === 'AWAITING_DELETE') ||
+        Date.parse(a.created_at) - Date.parse(b.created_at));
+    if (first === undefined || others.length === 0)
+        return first;
+    logger.warning(`${found.length} deployments are named '${name}': ${found.map((d) => `${d.id} (${untrusted(d.status)}, created ${untrusted(d.created_at)})`).join(', ')}. Using ${first.id}: not being deleted first, then the oldest. The service does not enforce unique names; delete the others in the service.`);
+    return first;
+}
+/** A deployment found by its name, fit to reuse: same source, not being deleted. */
+function checkReusable(deployment, plan) {
+    if (deployment.source !== plan.source) {
+        throw new ActionError(`Deployment '${plan.name}' (${deployment.id}) exists with source ${deployment.source}, but source ${plan.source} was asked for. A deployment's name and source cannot change: use another name, or set source to ${deployment.source}.`);
+    }
+    if (deployment.status === 'AWAITING_DELETE') {
+        throw new ActionError(`Deployment '${plan.name}' (${deployment.id}) is AWAITING_DELETE: it is being deleted, and the name is unavailable until it is gone. Wait for the deletion to finish and run the step again, or deploy under another name.`);
+    }
+    return deployment;
+}
+/**
+ * Looks the name up again after each pause of `SETTLE_PAUSES_MS`, until the
+ * deployment is listed: the service's listing may lag its writes.
+ */
+async function findSettled(name, dependencies) {
+    const { service, clock, signal, logger } = dependencies;
+    for (const pause of SETTLE_PAUSES_MS) {
+        await clock.sleep(pause, signal);
+        const found = pickOne(await service.findByName(name), name, logger);
+        if (found !== undefined)
+            return found;
+    }
+    return undefined;
+}
+const settleWindow = formatDuration(SETTLE_PAUSES_MS.reduce((sum, pause) => sum + pause, 0));
+/**
+ * The reconcile hook of the create: after a 409 or a create that may have
+ * taken effect, what is there under the name. A 409 with nothing listed
+ * fails; an ambiguous create with nothing listed is tried again.
+ */
+function reconcileCreate(name, dependencies) {
+    const { logger } = dependencies;
+    return async (failure) => {
+        const conflict = failure.status === 409;
+        logger.info(conflict
+            ? `${CREATE_CALL} answered 409: another run created '${name}'; looking it up`
+            : `${CREATE_CALL} may or may not have created '${name}' (${failure.details.problem}): looking it up before trying again`);
+        const found = await findSettled(name, dependencies).catch((lookUpError) => {
+            if (!(lookUpError instanceof ActionError) || lookUpError instanceof CancelledError) {
+                throw lookUpError;
+            }
+            throw new ActionError(`${failure.message}\n${conflict ? 'The service says it exists' : 'The create may have taken effect'}, and looking '${name}' up failed too: ${lookUpError.message}\nRunning the step again is safe: it finds the deployment before creating one.`);
+        });
+        if (found !== undefined) {
+            logger.info(`'${name}' exists (${found.id}): using it`);
+            return found;
+        }
+        if (conflict) {
+            throw new ActionError(`${failure.message}\nThe service says '${name}' exists, but no deployment of that exact name was listed within ${settleWindow}. Run the step again later.`);
+        }
+        logger.info(`'${name}' is not listed after ${settleWindow}: it was not created`);
+        return undefined;
+    };
+}
+/**
+ * After a create: the name the service stored must be the one asked for
+ * (else every run would create another), and one more look-up warns when the
+ * name now has more than one deployment (two runs raced on a service that
+ * does not enforce unique names).
+ */
+async function checkCreated(created, dependencies) {
+    const { deployment } = created;
+    const name = created.request.name;
+    if (deployment.name !== name)
+        throw new RenamedError(created, dependencies.service.words);
+    const ids = new Set([
+        deployment.id,
+        ...(await dependencies.service.findByName(name)).map((d) => d.id),
+    ]);
+    if (ids.size > 1) {
+        dependencies.logger.warning(`${ids.size} deployments are now named '${name}': ${[...ids].join(', ')}. Another run created one at the same time, and the service does not enforce unique names. Delete the extra ones in the service, and give the deploy job a 'concurrency:' group so that runs of this step never overlap.`);
+    }
+}
+/**
+ * The create call, reconciled: the deployment and whether this run
+ * created it. The answer to this run's own create is the deployment; one
+ * found by a look-up is checked like any other found by its name.
+ */
+async function create(plan, request, repository, dependencies) {
+    const { value, via } = await dependencies.service.create(request, reconcileCreate(request.name, dependencies));
+    // A deployment found by the reconcile look-up has the exact name, and that
+    // look-up already warned about duplicates: only the create's own answer is checked.
+    if (via === 'answer') {
+        await checkCreated({ request, repository, deployment: value, created: true }, dependencies);
+    }
+    const deployment = via === 'answer' ? value : checkReusable(value, plan);
+    // A deployment that answered a 409 was created by another run.
+    return { deployment, created: via !== 'conflict' };
+}
+/** Resolve, find, then reuse or create (or, in a dry run, say what would be created). */
+async function deploy(plan, dependencies) {
+    const { service, logger } = dependencies;
+    const group = inGroup(dependencies);
+    const repository = plan.source === 'codehost'
+        ? await group(`Resolving repository ${fullName(plan.repository)}`, async () => {
+            const found = await resolveRepository(service, plan);
+            logger.info(`${fullName(plan.repository)}: ${untrusted(found.url)} (default branch ${untrusted(found.default_branch)})`);
+            return found;
+        })
+        : undefined;
+    const request = buildCreateRequest(plan, repository);
+    const existing = await group(`Looking for deployment '${plan.name}'`, async () => {
+        const found = pickOne(await service.findByName(plan.name), plan.name, logger);
+        logger.info(found === undefined
+            ? `no deployment is named '${plan.name}'`
+            : `found '${plan.name}': ${found.id} (${untrusted(found.status)})`);
+        return found;
+    });
+    if (existing !== undefined) {
+        return { request, repository, deployment: checkReusable(existing, plan), created: false };
+    }
+    if (plan.dryRun) {
+        logger.info(`dry run: would ${CREATE_CALL} to create '${plan.name}'`);
+        return { request, repository, created: false };
+    }
+    return group(`Creating deployment '${plan.name}'`, async () => {
+        const outcome = await create(plan, request, repository, dependencies);
+        logger.info(outcome.created
+            ? `created ${outcome.deployment.id} (${untrusted(outcome.deployment.status)})`
+            : `reusing ${outcome.deployment.id}, created by another run (${untrusted(outcome.deployment.status)})`);
+        return { request, repository, ...outcome };
+    });
+}
+
+;// CONCATENATED MODULE: ./src/run/pipeline.ts
+/**
+ * The run as a pipeline: plan → deploy → wait → report. Each step is
+ * a function that returns a value; what is known so far is kept in one
+ * `RunRecord`, which sets the outputs as soon as they are known and is what
+ * the job summary is written from, whether the run succeeded or not.
+ */
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+/** What the run knows at any point, for the outputs and the summary. */
+class RunRecord {
+    plan;
+    result;
+    goal;
+    /** The deployment's latest state (after waiting, when the run waited). */
+    deployment;
+    /** Why the run failed, already redacted. */
+    failure;
+    /** The stack of an unexpected error, for the debug log. */
+    stack;
+    /** The run was cancelled (SIGINT, SIGTERM). */
+    cancelled = false;
+    /** The adapter was told the deployment was found or created: it is told how the run ends. */
+    reported = false;
+    #setOutputs;
+    /** The summary names the found deployment's source (`status` reads a placeholder one). */
+    #sourceFromDeployment;
+    constructor(plan, setOutputs, { sourceFromDeployment = false } = {}) {
+        this.plan = plan;
+        this.#setOutputs = setOutputs;
+        this.#sourceFromDeployment = sourceFromDeployment;
+    }
+    /** Whether the deployment is live now, and how. */
+    get liveness() {
+        if (this.deployment === undefined || this.goal === undefined)
+            return undefined;
+        return livenessFor(this.deployment, this.goal);
+    }
+    deployed(result, goal) {
+        this.result = result;
+        this.goal = goal;
+        this.seen(result.deployment);
+    }
+    seen(deployment) {
+        if (this.result === undefined)
+            return;
+        this.deployment = deployment ?? this.deployment;
+        this.#setOutputs(outputsOf(this.result, this.deployment, {
+            live: this.liveness?.live === true,
+            drift: this.goal?.drift ?? [],
+        }, this.plan.dashboardUrl));
+    }
+    /** The run in the core's words, for the adapter's progress hooks. */
+    report(stage, waitingFor) {
+        const { plan, result, deployment, goal } = this;
+        const verdict = this.liveness;
+        return {
+            name: plan.name,
+            stage,
+            id: deployment?.id,
+            status: deployment?.status,
+            created: result?.created,
+            // A target the deployment will not build is still the commit the step asked for.
+            targetCommit: goal?.target?.sha ?? goal?.unbuilt?.wanted,
+            liveCommit: deployment === undefined ? undefined : latestCommit(deployment),
+            supersededBy: verdict?.live === true ? verdict.supersededBy : undefined,
+            waitingFor: waitingFor ?? (verdict?.live === false ? verdict.missing : undefined),
+            failure: this.failure,
+            drift: goal?.drift ?? [],
+            url: deployment?.source_config.custom_url ?? undefined,
+            dashboardUrl: deployment === undefined ? undefined : dashboardUrlOf(plan.dashboardUrl, deployment),
+        };
+    }
+    /** How the run ended, for the last report. */
+    get stage() {
+        if (this.cancelled)
+            return 'cancelled';
+        if (this.failure !== undefined)
+            return 'failed';
+        return this.liveness?.live === true ? 'live' : 'not-live';
+    }
+    failed(error, redact) {
+        if (error instanceof WaitError)
+            this.seen(error.deployment);
+        // What was created is known: the outputs say it, so a person can remove it.
+        if (error instanceof RenamedError) {
+            this.result = error.created;
+            this.seen(error.created.deployment);
+        }
+        this.cancelled = error instanceof CancelledError;
+        const state = this.deployment === undefined
+            ? ''
+            : ` while deployment ${this.deployment.id} was ${untrusted(this.deployment.status)}`;
+        this.failure =
+            error instanceof CancelledError
+                ? `The run was cancelled${state}; the outputs hold what was known.`
+                : redact(describeError(error));
+        if (!(error instanceof ActionError) && error instanceof Error)
+            this.stack = error.stack;
+    }
+    /** What the job summary shows; undefined when `status` found no deployment. */
+    summary(commit) {
+        if (this.#sourceFromDeployment && this.deployment === undefined)
+            return undefined;
+        const source = this.#sourceFromDeployment ? this.deployment?.source : undefined;
+        return {
+            plan: source === undefined ? this.plan : { ...this.plan, source },
+            result: this.result,
+            deployment: this.deployment,
+            liveness: this.liveness,
+            target: this.goal?.target?.sha,
+            drift: this.goal?.drift,
+            failure: this.failure,
+            commit,
+        };
+    }
+}
+function dependenciesOf(plan, io) {
+    const { logger, clock, signal, group } = io;
+    const client = new ServiceClient({
+        baseUrl: plan.apiUrl,
+        headers: plan.headers,
+        clock,
+        logger,
+        signal,
+        redact: io.redact,
+        dispatcher: proxyDispatcher(io.proxy),
+        ...(io.pace === undefined ? {} : { retry: io.pace.retry }),
+        ...(io.words === undefined ? {} : { words: io.words }),
+    });
+    return {
+        service: new Service(client, logger, { mask: io.mask }),
+        logger,
+        clock,
+        signal,
+        group,
+        ...(io.pace === undefined ? {} : { wait: io.pace.wait }),
+    };
+}
+/** Why the step does not wait for a commit the deployment will not build. */
+const BUILD_OFF = 'build_on_push is off: the service will not build this commit, so the step does not wait for it';
+/** One warning a difference; with `on-drift: fail`, the step fails after all are reported. */
+function reportDrift(plan, goal, logger, words) {
+    const { drift } = goal;
+    for (const entry of drift) {
+        const note = entry === goal.unbuilt ? ` (${BUILD_OFF})` : '';
+        logger.warning(`drift: ${untrusted(entry.field)}: the step wants ${showValue(entry.wanted)}, the deployment has ${showValue(entry.live)}${note}`);
+    }
+    if (drift.length === 0)
+        return;
+    const fields = drift.map((entry) => untrusted(entry.field)).join(', ');
+    const advice = `The service cannot update a deployment: change it in the service, or deploy under a new name.`;
+    if (plan.onDrift === 'fail') {
+        throw new ActionError(`Deployment '${plan.name}' differs from what the step asks for (${words.onDriftFail}): ${fields}. ${advice}`);
+    }
+    logger.info(`${drift.length} difference(s) not applied: ${fields}. ${advice}`);
+}
+/** Says which commit is live when another one superseded the target. */
+function noteSuperseded(goal, verdict, logger) {
+    if (!verdict.live || verdict.supersededBy === undefined || goal.target === undefined)
+        return;
+    const newer = goal.orders.of(verdict.supersededBy) === 'newer' ? 'a newer commit' : 'a newer push';
+    logger.info(`commit ${shortSha(goal.target.sha)} was superseded by ${newer}: commit ${shortSha(untrusted(verdict.supersededBy))} is live instead`);
+}
+/** Without a wait (not asked for, or a dry run): says when the target is not live yet. */
+function noteLiveness(plan, deployment, goal, logger) {
+    if (plan.waitForReady)
+        logger.info('dry run: not waiting');
+    const verdict = livenessFor(deployment, goal);
+    noteSuperseded(goal, verdict, logger);
+    if (!verdict.live && goal.target !== undefined) {
+        logger.notice(`commit ${shortSha(goal.target.sha)} is not live yet: ${verdict.missing}`);
+    }
+}
+/** Waits, in a log group, until the deployment is live; the deployment as it ends up. */
+async function waitForLive(plan, deployment, goal, dependencies) {
+    const { logger } = dependencies;
+    const what = goal.target === undefined ? '' : ` with commit ${shortSha(goal.target.sha)}`;
+    const { deployment: live, verdict } = await inGroup(dependencies)(`Waiting until '${plan.name}' is live${what}`, () => waitUntilLive(deployment, goal, { ...(dependencies.wait ?? DEFAULT_WAIT), timeoutMs: plan.waitTimeoutSeconds * 1000 }, dependencies));
+    noteSuperseded(goal, verdict, logger);
+    logger.info(`'${plan.name}' is live`);
+    return live;
+}
+/**
+ * Masks every sensitive value of the plan; one warning for each secret too
+ * short or common to hide in text (`4`, `true`): it is sent, outputs redact
+ * it by structure, but the service's own messages may show it.
+ */
+function maskPlan(plan, io) {
+    for (const value of plan.sensitiveValues)
+        io.mask(value);
+    for (const secret of plan.secrets) {
+        if (isRedactable(secret.value))
+            continue;
+        io.logger.warning(`the value of secret ${secret.name} is too short or common to redact in text: outputs hide it, but it cannot be hidden in the service's own messages. Prefer a longer value if it is sensitive.`);
+    }
+}
+/** What the step waits for, said once the deployment is found or created. */
+function waitingFor(goal, waits) {
+    if (!waits)
+        return undefined;
+    return goal.target === undefined
+        ? 'the deployment to be live'
+        : `commit ${shortSha(goal.target.sha)} to be live`;
+}
+/** The steps of a run, each feeding the record; throws on any failure. */
+async function steps(plan, io, record) {
+    maskPlan(plan, io);
+    const dependencies = dependenciesOf(plan, io);
+    const result = await deploy(plan, dependencies);
+    const goal = await assess(plan, result, io.logger, io.commitOrder);
+    record.deployed(result, goal);
+    if (plan.dryRun)
+        io.logger.info(dryRunReport(result));
+    const found = result.deployment;
+    const waits = found !== undefined && plan.waitForReady && !plan.dryRun;
+    if (found !== undefined && !plan.dryRun) {
+        record.reported = true;
+        io.progress?.deployed(record.report('deploying', waitingFor(goal, waits)));
+    }
+    reportDrift(plan, goal, io.logger, dependencies.service.words);
+    if (found !== undefined && !waits)
+        noteLiveness(plan, found, goal, io.logger);
+    const deployment = waits
+        ? await waitForLive(plan, found, goal, {
+            ...dependencies,
+            onPoll: (seen) => record.seen(seen),
+        })
+        : found;
+    record.seen(deployment);
+    if (deployment !== undefined) {
+        io.logger.info(`${result.created ? 'created' : 'reused'} deployment '${plan.name}': ${deployment.id} (${untrusted(deployment.status)})`);
+    }
+}
+/** Deploys what the plan asks for; never throws: how it ended is in the outcome. */
+async function pipeline(plan, io) {
+    const record = new RunRecord(plan, io.setOutputs);
+    try {
+        await steps(plan, io, record);
+    }
+    catch (error) {
+        record.failed(error, io.redact);
+    }
+    if (record.reported)
+        await io.progress?.finished(record.report(record.stage));
+    const { failure, stack } = record;
+    return { failure, stack, summary: record.summary(io.run.commit) };
+}
+
+;// CONCATENATED MODULE: ./src/main.ts
+/**
+ * The deploy step (action.yml): find or create the deployment, wait if
+ * asked, report. An entry of the action is this much: the inputs its
+ * action.yml declares (the core's and its own), what they ask for, and the
+ * core run that does it; src/github/step.ts does the rest on the runner.
+ * A new entry (a sub-action) is a file like this one.
+ *
+ * `run()` is where GitHub's `@github/local-action` looks for it
+ * (`npx local-action . src/main.ts .env`); src/index.ts runs it.
+ */
+
+
+
+
+
+/** action.yml's inputs, in its order. */
+const DEPLOY_INPUTS = { ...INPUTS, ...GITHUB_INPUTS };
+function run() {
+    return runStep({
+        inputs: DEPLOY_INPUTS,
+        request: (inputs, run) => ({ plan: buildPlan(inputs, run), settings: gitHubSettings(inputs) }),
+        run: ({ plan, settings }, step) => pipeline(plan, step.io(settings)),
+    });
+}
 
 
 /***/ }),

@@ -1,6 +1,26 @@
 /**
- * The action's `run()`, where GitHub's `@github/local-action` looks for it
- * (`npx local-action . src/main.ts .env`). The entry itself is
- * src/github/action.ts; src/index.ts runs it.
+ * The deploy step (action.yml): find or create the deployment, wait if
+ * asked, report. An entry of the action is this much: the inputs its
+ * action.yml declares (the core's and its own), what they ask for, and the
+ * core run that does it; src/github/step.ts does the rest on the runner.
+ * A new entry (a sub-action) is a file like this one.
+ *
+ * `run()` is where GitHub's `@github/local-action` looks for it
+ * (`npx local-action . src/main.ts .env`); src/index.ts runs it.
  */
-export { run } from './github/action.js';
+import { GITHUB_INPUTS, gitHubSettings } from './github/inputs.js';
+import { runStep } from './github/step.js';
+import { buildPlan } from './inputs/build-plan.js';
+import { INPUTS } from './inputs/declared.js';
+import { pipeline } from './run/pipeline.js';
+
+/** action.yml's inputs, in its order. */
+export const DEPLOY_INPUTS = { ...INPUTS, ...GITHUB_INPUTS };
+
+export function run(): Promise<void> {
+  return runStep({
+    inputs: DEPLOY_INPUTS,
+    request: (inputs, run) => ({ plan: buildPlan(inputs, run), settings: gitHubSettings(inputs) }),
+    run: ({ plan, settings }, step) => pipeline(plan, step.io(settings)),
+  });
+}

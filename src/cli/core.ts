@@ -6,7 +6,10 @@
  */
 import { ActionError } from '../common/errors.js';
 import { untrusted } from '../common/runtime.js';
-import { readPlan, type InputReader } from '../inputs/read-plan.js';
+import type { InputReader } from '../inputs/declare.js';
+import type { InputName } from '../inputs/declared.js';
+import type { Plan } from '../inputs/plan.js';
+import { readPlan } from '../inputs/read-plan.js';
 import type { RunDescription } from '../inputs/run-description.js';
 import { CommitOrders } from '../run/commit-order.js';
 import { buildCreateRequest, pickOne, type DeployResult } from '../run/deploy.js';
@@ -28,7 +31,7 @@ import type { Command } from './options.js';
  * plan still needs a source, and `internal_template` is the one that asks
  * for no other field. The deployment's own source is what is reported.
  */
-function statusReader(read: InputReader): InputReader {
+function statusReader(read: InputReader<InputName>): InputReader<InputName> {
   return (name) => {
     if (name === 'source') return 'internal_template';
     if (name === 'commit') return 'none';
@@ -36,28 +39,22 @@ function statusReader(read: InputReader): InputReader {
   };
 }
 
-/** The reader and run a command's plan is read with. */
-function planSources(
+/** Reads and checks every input of `command` without a request; throws the core's `InputError`. */
+export function readCommandPlan(
   command: Command,
-  read: InputReader,
+  read: InputReader<InputName>,
   run: RunDescription,
-): [InputReader, RunDescription] {
+): Plan {
   // `status` has no --repository: the CI's slug must not be parsed as one.
   return command === 'status'
-    ? [statusReader(read), { ...run, repository: undefined }]
-    : [read, run];
-}
-
-/** Reads and checks every input of `command` without a request; throws the core's `InputError`. */
-export function checkInputs(command: Command, read: InputReader, run: RunDescription): void {
-  readPlan(...planSources(command, read, run));
+    ? readPlan(statusReader(read), { ...run, repository: undefined })
+    : readPlan(read, run);
 }
 
 /** `deploy-agent status`: the deployment named exactly `name`, reported as `deploy` would. */
-async function status(io: RunnerIO): Promise<RunOutcome> {
-  const record = new RunRecord(io.setOutputs, { sourceFromDeployment: true });
+async function status(plan: Plan, io: RunnerIO): Promise<RunOutcome> {
+  const record = new RunRecord(plan, io.setOutputs, { sourceFromDeployment: true });
   try {
-    const plan = (record.plan = readPlan(io.read, io.run));
     maskPlan(plan, io);
     const dependencies = dependenciesOf(plan, io);
     const found = await inGroup(dependencies)(`Looking for deployment '${plan.name}'`, async () =>
@@ -100,9 +97,7 @@ async function status(io: RunnerIO): Promise<RunOutcome> {
   return { failure, stack, summary: record.summary(io.run.commit) };
 }
 
-/** Runs `command` through the core; never throws: how it ended is in the outcome. */
-export function runCommand(command: Command, io: RunnerIO): Promise<RunOutcome> {
-  if (command === 'deploy') return pipeline(io);
-  const [read, run] = planSources(command, io.read, io.run);
-  return status({ ...io, read, run });
+/** Runs `command`'s plan through the core; never throws: how it ended is in the outcome. */
+export function runCommand(command: Command, plan: Plan, io: RunnerIO): Promise<RunOutcome> {
+  return command === 'deploy' ? pipeline(plan, io) : status(plan, io);
 }

@@ -16,7 +16,7 @@ import { summaryHtml, type Outputs } from '../run/report.js';
 import { proxySettingsFrom } from '../service/proxy.js';
 import { readInvocation, UsageError, type CliRequest } from './arguments.js';
 import { describeCiRun, runDescription, type CiRun } from './ci.js';
-import { checkInputs, runCommand as runCore } from './core.js';
+import { readCommandPlan, runCommand as runCore } from './core.js';
 import { actionDescriptions, commandHelp, topHelp } from './help.js';
 import { StderrLog, wantsColour, type LogStream } from './log.js';
 import { optionTable, type OptionSpec } from './options.js';
@@ -168,8 +168,9 @@ async function runCommand(request: CliRequest, world: CliWorld): Promise<number>
   const run = runDescription(ci, world.cwd);
   const read = (name: keyof CliRequest['inputs']) => request.inputs[name];
   const written: Written = { outputs: {} };
+  let plan;
   try {
-    checkInputs(request.command, read, run);
+    plan = readCommandPlan(request.command, read, run);
   } catch (error) {
     if (!(error instanceof InputError)) throw error;
     written.error = describeInputError(error, request, ci);
@@ -190,8 +191,7 @@ async function runCommand(request: CliRequest, world: CliWorld): Promise<number>
   });
   let outcome;
   try {
-    outcome = await runCore(request.command, {
-      read,
+    outcome = await runCore(request.command, plan, {
       run,
       proxy: proxySettingsFrom(world.env),
       pace: paceFrom(world.env),

@@ -7,7 +7,8 @@
  * the only hand-written part is the inputs that reach the command otherwise
  * (`INPUT_SHAPES`): flags, and secrets, which never sit on a command line.
  */
-import { INPUTS, INPUT_NAMES, type InputDefault, type InputName } from '../inputs/declared.js';
+import type { InputDefault } from '../inputs/declare.js';
+import { INPUTS, INPUT_NAMES, type InputName } from '../inputs/declared.js';
 import { COMMAND_DESCRIPTIONS } from './wording.js';
 
 export const COMMANDS = ['deploy', 'status'] as const;

@@ -1,14 +1,13 @@
 /**
  * The inputs only the GitHub Action has (contract v1.2, "New inputs"),
  * declared as the core's are (src/inputs/declared.ts): each with its parser
- * and its default, in action.yml's order. They are read, and checked, before
- * any request; a bad one is an input error that names it, as the core's are.
+ * and its default, in action.yml's order. An entry's set holds them beside
+ * the core's, and the one reader (src/inputs/declare.ts) reads them all.
  */
 import { UNSAFE_IN_A_NAME } from '../common/characters.js';
-import { input, type DeclaredInput } from '../inputs/declared.js';
-import { fail, Invalid, type InputProblem } from '../inputs/errors.js';
+import { input, namesOf, type Declarations, type InputValues } from '../inputs/declare.js';
+import { fail } from '../inputs/errors.js';
 import { parseBoolean, parseText } from '../inputs/parsers.js';
-import type { RunDescription } from '../inputs/run-description.js';
 
 /** GitHub refuses an environment name longer than this. */
 export const ENVIRONMENT_NAME_LIMIT = 255;
@@ -43,12 +42,12 @@ export const GITHUB_INPUTS = {
   'github-token': input(parseToken, { sensitive: true, default: '${{ github.token }}' }),
   environment: input(parseEnvironment, { default: '' }),
   'pr-comment': input(parseBoolean, { default: 'false' }),
-} satisfies Record<string, DeclaredInput<unknown>>;
+} satisfies Declarations;
 
 export type GitHubInputName = keyof typeof GITHUB_INPUTS;
 
 /** The names of the GitHub inputs, in action.yml's order. */
-export const GITHUB_INPUT_NAMES = Object.keys(GITHUB_INPUTS) as readonly GitHubInputName[];
+export const GITHUB_INPUT_NAMES: readonly GitHubInputName[] = namesOf(GITHUB_INPUTS);
 
 /** Outputs only the GitHub Action sets. */
 export const GITHUB_OUTPUT_NAMES = ['github-deployment-id'] as const;
@@ -63,35 +62,11 @@ export interface GitHubSettings {
   comment: boolean;
 }
 
-/**
- * Reads the GitHub inputs, each as `core.getInput` gives it (trimmed, `''`
- * when given empty), or undefined when not given (its default applies).
- * Returns the settings, or every problem, each naming its input, to report
- * in one `InputError` with the core's own.
- */
-export function readGitHubInputs(
-  read: (name: GitHubInputName) => string | undefined,
-  run: RunDescription,
-): { ok: true; settings: GitHubSettings } | { ok: false; problems: InputProblem[] } {
-  const problems: InputProblem[] = [];
-  const parse = <N extends GitHubInputName>(
-    name: N,
-    fallback: ReturnType<(typeof GITHUB_INPUTS)[N]['parse']>,
-  ) => {
-    const declared = GITHUB_INPUTS[name].default;
-    try {
-      const raw = read(name) ?? (typeof declared === 'string' ? declared : '');
-      return GITHUB_INPUTS[name].parse(raw, run) as typeof fallback;
-    } catch (error) {
-      if (!(error instanceof Invalid)) throw error;
-      problems.push({ input: name, problem: error.message });
-      return fallback;
-    }
+/** What the GitHub inputs, read with the rest of an entry's set, ask for. */
+export function gitHubSettings(inputs: InputValues<typeof GITHUB_INPUTS>): GitHubSettings {
+  return {
+    token: inputs['github-token'],
+    environment: inputs.environment,
+    comment: inputs['pr-comment'],
   };
-  const settings: GitHubSettings = {
-    token: parse('github-token', ''),
-    environment: parse('environment', ''),
-    comment: parse('pr-comment', false),
-  };
-  return problems.length === 0 ? { ok: true, settings } : { ok: false, problems };
 }

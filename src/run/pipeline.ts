@@ -1,5 +1,5 @@
 /**
- * The run as a pipeline: inputs → plan → deploy → wait → report. Each step is
+ * The run as a pipeline: plan → deploy → wait → report. Each step is
  * a function that returns a value; what is known so far is kept in one
  * `RunRecord`, which sets the outputs as soon as they are known and is what
  * the job summary is written from, whether the run succeeded or not.
@@ -9,7 +9,6 @@ import { isRedactable } from '../common/redact.js';
 import { untrusted, type Clock, type Logger } from '../common/runtime.js';
 import { shortSha } from '../common/text.js';
 import type { Plan } from '../inputs/plan.js';
-import { readPlan, type InputReader } from '../inputs/read-plan.js';
 import type { RunDescription } from '../inputs/run-description.js';
 import { ServiceClient } from '../service/client.js';
 import { Service } from '../service/endpoints.js';
@@ -34,8 +33,7 @@ import { DEFAULT_WAIT, WaitError, waitUntilLive } from './wait.js';
 
 /** What the pipeline needs from where it runs, passed in by the adapter (src/github/). */
 export interface RunnerIO {
-  read: InputReader;
-  /** The run the inputs are read for: workspace, repository, the head it is for. */
+  /** The run the inputs were read for: workspace, repository, the head it is for. */
   run: RunDescription;
   /** The proxy the requests go through, if any. */
   proxy: ProxySettings;
@@ -60,7 +58,7 @@ export interface RunnerIO {
 
 /** What the run knows at any point, for the outputs and the summary. */
 export class RunRecord {
-  plan?: Plan;
+  readonly plan: Plan;
   result?: DeployResult;
   goal?: Goal;
   /** The deployment's latest state (after waiting, when the run waited). */
@@ -77,7 +75,12 @@ export class RunRecord {
   /** The summary names the found deployment's source (`status` reads a placeholder one). */
   readonly #sourceFromDeployment: boolean;
 
-  constructor(setOutputs: (outputs: Outputs) => void, { sourceFromDeployment = false } = {}) {
+  constructor(
+    plan: Plan,
+    setOutputs: (outputs: Outputs) => void,
+    { sourceFromDeployment = false } = {},
+  ) {
+    this.plan = plan;
     this.#setOutputs = setOutputs;
     this.#sourceFromDeployment = sourceFromDeployment;
   }
@@ -105,7 +108,7 @@ export class RunRecord {
           live: this.liveness?.live === true,
           drift: this.goal?.drift ?? [],
         },
-        this.plan?.dashboardUrl,
+        this.plan.dashboardUrl,
       ),
     );
   }
@@ -115,7 +118,7 @@ export class RunRecord {
     const { plan, result, deployment, goal } = this;
     const verdict = this.liveness;
     return {
-      name: plan?.name ?? '',
+      name: plan.name,
       stage,
       id: deployment?.id,
       status: deployment?.status,
@@ -129,9 +132,7 @@ export class RunRecord {
       drift: goal?.drift ?? [],
       url: deployment?.source_config.custom_url ?? undefined,
       dashboardUrl:
-        plan === undefined || deployment === undefined
-          ? undefined
-          : dashboardUrlOf(plan.dashboardUrl, deployment),
+        deployment === undefined ? undefined : dashboardUrlOf(plan.dashboardUrl, deployment),
     };
   }
 
@@ -161,9 +162,8 @@ export class RunRecord {
     if (!(error instanceof ActionError) && error instanceof Error) this.stack = error.stack;
   }
 
-  /** What the job summary shows; undefined when the inputs could not be read. */
+  /** What the job summary shows; undefined when `status` found no deployment. */
   summary(commit: string | undefined): SummaryInput | undefined {
-    if (this.plan === undefined) return undefined;
     if (this.#sourceFromDeployment && this.deployment === undefined) return undefined;
     const source = this.#sourceFromDeployment ? this.deployment?.source : undefined;
     return {
@@ -185,7 +185,7 @@ export interface RunOutcome {
   failure?: string;
   /** The stack of an unexpected error, for the debug log. */
   stack?: string;
-  /** What the job summary shows; undefined when the inputs could not be read. */
+  /** What the job summary shows; undefined when there is nothing to show. */
   summary?: SummaryInput;
 }
 
@@ -304,9 +304,7 @@ function waitingFor(goal: Goal, waits: boolean): string | undefined {
 }
 
 /** The steps of a run, each feeding the record; throws on any failure. */
-async function steps(io: RunnerIO, record: RunRecord): Promise<void> {
-  const plan = readPlan(io.read, io.run);
-  record.plan = plan;
+async function steps(plan: Plan, io: RunnerIO, record: RunRecord): Promise<void> {
   maskPlan(plan, io);
   const dependencies = dependenciesOf(plan, io);
   const result = await deploy(plan, dependencies);
@@ -335,11 +333,11 @@ async function steps(io: RunnerIO, record: RunRecord): Promise<void> {
   }
 }
 
-/** Runs the action; never throws: how it ended is in the outcome. */
-export async function pipeline(io: RunnerIO): Promise<RunOutcome> {
-  const record = new RunRecord(io.setOutputs);
+/** Deploys what the plan asks for; never throws: how it ended is in the outcome. */
+export async function pipeline(plan: Plan, io: RunnerIO): Promise<RunOutcome> {
+  const record = new RunRecord(plan, io.setOutputs);
   try {
-    await steps(io, record);
+    await steps(plan, io, record);
   } catch (error) {
     record.failed(error, io.redact);
   }

@@ -427,14 +427,21 @@ describe('GitHub faults are advisory', () => {
 });
 
 describe('inputs and annotations', () => {
-  it('a bad pr-comment or environment fails the step before any request, naming each', async () => {
+  it('a bad pr-comment or environment fails the step before any request, named with the core inputs', async () => {
     const r = await run(
-      {},
+      { 'dashboard-url': 'https://c.example/{nope}' },
       { 'pr-comment': 'maybe', environment: 'e'.repeat(256) },
       { event: pushEvent(NEW) },
     );
 
     expect(r.exitCode).toBe(1);
+    // One report, in action.yml's order, the core's inputs and the GitHub ones alike.
+    expect((r.error ?? '').split('\n').map((line) => /input '([^']+)'/.exec(line)?.[1])).toEqual([
+      undefined,
+      'dashboard-url',
+      'environment',
+      'pr-comment',
+    ]);
     expect(r.error).toContain(
       "input 'environment': is 256 characters long; GitHub takes at most 255",
     );

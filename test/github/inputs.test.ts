@@ -6,14 +6,25 @@ import {
   GITHUB_INPUT_NAMES,
   GITHUB_INPUTS,
   GITHUB_OUTPUT_NAMES,
-  readGitHubInputs,
+  gitHubSettings,
 } from '../../src/github/inputs.ts';
+import { readInputs } from '../../src/inputs/declare.ts';
+import { InputError } from '../../src/inputs/errors.ts';
 import type { RunDescription } from '../../src/inputs/run-description.ts';
 
 const run: RunDescription = { workspace: '/tmp' };
 
+/** The GitHub inputs read by the one reader: the settings, or every problem. */
 function read(values: Record<string, string>) {
-  return readGitHubInputs((name) => values[name], run);
+  try {
+    return {
+      ok: true,
+      settings: gitHubSettings(readInputs(GITHUB_INPUTS, (name) => values[name], run)),
+    };
+  } catch (error) {
+    if (!(error instanceof InputError)) throw error;
+    return { ok: false, problems: error.problems };
+  }
 }
 
 describe('GITHUB_INPUTS', () => {
@@ -33,7 +44,7 @@ describe('GITHUB_INPUTS', () => {
   });
 });
 
-describe('readGitHubInputs', () => {
+describe('the GitHub inputs, read', () => {
   it('reads the settings', () => {
     expect(
       read({ 'github-token': 'ghs_x', environment: 'preview-pr-7', 'pr-comment': 'true' }),

@@ -6,7 +6,8 @@
  * github/event for the run's event).
  */
 import { describe, expect, it } from 'vitest';
-import { INPUT_NAMES, SENSITIVE_INPUT_NAMES, inputsSchema } from '../../src/inputs/declared.ts';
+import { declarationsSchema } from '../../src/inputs/declare.ts';
+import { INPUTS, INPUT_NAMES, SENSITIVE_INPUT_NAMES } from '../../src/inputs/declared.ts';
 import { readPlan } from '../../src/inputs/read-plan.ts';
 import { InputError } from '../../src/inputs/errors.ts';
 import { WORKFLOW_REPOSITORY } from '../support/action.ts';
@@ -299,7 +300,7 @@ describe('several bad inputs', () => {
 
 describe('the declared inputs', () => {
   it('are the keys of the schema that parses them, in the same order', () => {
-    expect(Object.keys(inputsSchema({ workspace: workspace.root }).shape)).toEqual([
+    expect(Object.keys(declarationsSchema(INPUTS, { workspace: workspace.root }).shape)).toEqual([
       ...INPUT_NAMES,
     ]);
   });

@@ -1,12 +1,13 @@
 /**
- * action.yml, the name lists of the code and the README's tables must tell the
- * same story: the same inputs and outputs, in the same order, with the same
- * required flags, defaults and descriptions.
+ * Each action.yml, its entry's declarations and the tables of the document
+ * that describes it must tell the same story: the same inputs and outputs, in
+ * the same order, with the same required flags, defaults and descriptions.
  */
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { GITHUB_INPUTS, GITHUB_INPUT_NAMES, GITHUB_OUTPUT_NAMES } from '../../src/github/inputs.ts';
-import { INPUTS, INPUT_NAMES, defaultText } from '../../src/inputs/declared.ts';
+import { GITHUB_OUTPUT_NAMES } from '../../src/github/inputs.ts';
+import { defaultText, namesOf, type Declarations } from '../../src/inputs/declare.ts';
+import { DEPLOY_INPUTS } from '../../src/main.ts';
 import { OUTPUT_NAMES } from '../../src/run/report.ts';
 import { ROOT, WORKFLOW_REPOSITORY, actionYml, withDefaults } from '../support/action.ts';
 
@@ -55,14 +56,20 @@ function unquote(cell: string): string {
   return match?.[1] ?? cell;
 }
 
-const action = actionYml();
-const readme = readFileSync(`${ROOT}README.md`, 'utf8');
-const declaredInputs = Object.entries(action.inputs ?? {});
-/** Every input the code declares: the core's, then the GitHub Action's own (src/github/inputs.ts). */
-const CODE_INPUTS = { ...INPUTS, ...GITHUB_INPUTS };
-type CodeInputName = keyof typeof CODE_INPUTS;
-const CODE_INPUT_NAMES: readonly CodeInputName[] = [...INPUT_NAMES, ...GITHUB_INPUT_NAMES];
-const declaredOutputs = Object.entries(action.outputs ?? {});
+/**
+ * Every action of the repository (action.yml, and each sub-action's): its
+ * entry's declared inputs and outputs, and the document whose tables
+ * describe it. A new entry adds a row.
+ */
+const ACTIONS = [
+  {
+    file: 'action.yml',
+    main: 'dist/index.js',
+    inputs: DEPLOY_INPUTS as Declarations,
+    outputs: [...OUTPUT_NAMES, ...GITHUB_OUTPUT_NAMES] as readonly string[],
+    doc: 'README.md',
+  },
+];
 
 interface InputRow {
   name: string;
@@ -72,16 +79,16 @@ interface InputRow {
   description: string;
 }
 
-function readmeInputs(): InputRow[] {
-  const [header, ...rows] = markdownTable(readme, '## Inputs');
-  expect(header, 'columns of the README inputs table').toEqual([
+function documentedInputs(document: string): InputRow[] {
+  const [header, ...rows] = markdownTable(document, '## Inputs');
+  expect(header, 'columns of the inputs table').toEqual([
     'input',
     'required',
     'default',
     'description',
   ]);
   return rows.map((cells, index) => {
-    expect(cells, `README inputs table, row ${index + 1}: number of cells`).toHaveLength(4);
+    expect(cells, `inputs table, row ${index + 1}: number of cells`).toHaveLength(4);
     const [nameCell = '', required = '', defaultCell = '', description = ''] = cells;
     return {
       name: unquote(nameCell),
@@ -93,150 +100,162 @@ function readmeInputs(): InputRow[] {
   });
 }
 
-function readmeOutputs(): { name: string; nameCell: string; description: string }[] {
-  const [header, ...rows] = markdownTable(readme, '## Outputs');
-  expect(header, 'columns of the README outputs table').toEqual(['output', 'description']);
+function documentedOutputs(
+  document: string,
+): { name: string; nameCell: string; description: string }[] {
+  const [header, ...rows] = markdownTable(document, '## Outputs');
+  expect(header, 'columns of the outputs table').toEqual(['output', 'description']);
   return rows.map((cells, index) => {
-    expect(cells, `README outputs table, row ${index + 1}: number of cells`).toHaveLength(2);
+    expect(cells, `outputs table, row ${index + 1}: number of cells`).toHaveLength(2);
     const [nameCell = '', description = ''] = cells;
     return { name: unquote(nameCell), nameCell, description };
   });
 }
 
-describe('action.yml', () => {
-  it('runs dist/index.js on node24', () => {
-    expect(action.runs?.using, 'runs.using').toBe('node24');
-    expect(action.runs?.main, 'runs.main').toBe('dist/index.js');
-  });
+describe.each(ACTIONS)('$file', ({ file, main, inputs, outputs, doc }) => {
+  const action = actionYml(file);
+  const document = readFileSync(`${ROOT}${doc}`, 'utf8');
+  const declaredInputs = Object.entries(action.inputs ?? {});
+  const declaredOutputs = Object.entries(action.outputs ?? {});
+  const codeInputNames = namesOf(inputs);
+  /** The code's declaration of an input of action.yml. */
+  const inCode = (name: string) => {
+    const declared = inputs[name];
+    if (declared === undefined) throw new Error(`input '${name}' is not declared in src/`);
+    return declared;
+  };
 
-  it('has a name, a description and branding', () => {
-    expect(action.name, 'name').toMatch(/\S/);
-    expect(action.description, 'description').toMatch(/\S/);
-    expect(action.branding?.icon, 'branding.icon').toMatch(/\S/);
-    expect(action.branding?.color, 'branding.color').toMatch(/\S/);
-  });
+  describe('on its own', () => {
+    it(`runs ${main} on node24`, () => {
+      expect(action.runs?.using, 'runs.using').toBe('node24');
+      expect(action.runs?.main, 'runs.main').toBe(main);
+    });
 
-  it.each(declaredInputs)('input %s has a description', (name, declared) => {
-    expect(declared.description?.trim() ?? '', `input '${name}' has no description`).not.toBe('');
-  });
+    it('has a name, a description and branding', () => {
+      expect(action.name, 'name').toMatch(/\S/);
+      expect(action.description, 'description').toMatch(/\S/);
+      expect(action.branding?.icon, 'branding.icon').toMatch(/\S/);
+      expect(action.branding?.color, 'branding.color').toMatch(/\S/);
+    });
 
-  it.each(declaredInputs)(
-    'input %s declares required and, when optional, a default',
-    (name, declared) => {
-      expect(typeof declared.required, `input '${name}': required must be true or false`).toBe(
-        'boolean',
-      );
-      if (declared.required === true) {
-        expect(declared.default, `input '${name}' is required, so it must have no default`).toBe(
-          undefined,
+    it.each(declaredInputs)('input %s has a description', (name, declared) => {
+      expect(declared.description?.trim() ?? '', `input '${name}' has no description`).not.toBe('');
+    });
+
+    it.each(declaredInputs)(
+      'input %s declares required and, when optional, a default',
+      (name, declared) => {
+        expect(typeof declared.required, `input '${name}': required must be true or false`).toBe(
+          'boolean',
         );
-      } else {
-        expect(
-          typeof declared.default,
-          `input '${name}' is optional, so action.yml must declare its default`,
-        ).toBe('string');
-      }
-    },
-  );
+        if (declared.required === true) {
+          expect(declared.default, `input '${name}' is required, so it must have no default`).toBe(
+            undefined,
+          );
+        } else {
+          expect(
+            typeof declared.default,
+            `input '${name}' is optional, so action.yml must declare its default`,
+          ).toBe('string');
+        }
+      },
+    );
 
-  it.each(declaredOutputs)('output %s has a description', (name, declared) => {
-    expect(declared.description?.trim() ?? '', `output '${name}' has no description`).not.toBe('');
-  });
-});
-
-describe('action.yml and the code', () => {
-  it('declare the same inputs in the same order', () => {
-    expect(
-      declaredInputs.map(([name]) => name),
-      'action.yml inputs vs INPUT_NAMES of src/inputs/declared.ts, then GITHUB_INPUT_NAMES of src/github/inputs.ts',
-    ).toEqual([...CODE_INPUT_NAMES]);
-  });
-
-  it.each(declaredInputs.filter(([, declared]) => declared.default !== undefined))(
-    'input %s: its parser accepts the default action.yml declares',
-    (name) => {
-      const parser = CODE_INPUT_NAMES.find((known) => known === name);
-      expect(parser, `input '${name}' is not declared in src/`).toBeDefined();
-      if (parser === undefined) return;
-      const fallback = withDefaults({})[name] ?? '';
-      const run = { workspace: ROOT, repository: WORKFLOW_REPOSITORY };
-      expect(() => CODE_INPUTS[parser].parse(fallback, run)).not.toThrow();
-    },
-  );
-
-  it.each(declaredInputs)(
-    'input %s: the code declares the default action.yml does',
-    (name, declared) => {
-      const input = CODE_INPUT_NAMES.find((known) => known === name);
-      if (input === undefined) throw new Error(`input '${name}' is not declared in src/`);
-      const code = CODE_INPUTS[input].default;
-      // A default taken from the run is the expression action.yml evaluates for it.
-      const spelled = typeof code === 'object' ? `\${{ github.${code.run} }}` : code;
-      expect(spelled, `the default of input '${name}' in src/inputs/declared.ts`).toBe(
-        declared.default,
+    it.each(declaredOutputs)('output %s has a description', (name, declared) => {
+      expect(declared.description?.trim() ?? '', `output '${name}' has no description`).not.toBe(
+        '',
       );
-    },
-  );
-
-  it('evaluates a default taken from the run with the run, as the runner does', () => {
-    const run = { workspace: ROOT, repository: WORKFLOW_REPOSITORY };
-    for (const name of INPUT_NAMES) {
-      expect(defaultText(name, run), name).toBe(withDefaults({})[name]);
-    }
+    });
   });
 
-  it('declare the same outputs in the same order', () => {
-    expect(
-      declaredOutputs.map(([name]) => name),
-      'action.yml outputs vs OUTPUT_NAMES of src/run/report.ts, then GITHUB_OUTPUT_NAMES of src/github/inputs.ts',
-    ).toEqual([...OUTPUT_NAMES, ...GITHUB_OUTPUT_NAMES]);
-  });
-});
+  describe('and the code', () => {
+    it('declare the same inputs in the same order', () => {
+      expect(
+        declaredInputs.map(([name]) => name),
+        `${file} inputs vs its entry's declared inputs`,
+      ).toEqual(codeInputNames);
+    });
 
-describe('action.yml and the README', () => {
-  it('list the same inputs in the same order', () => {
-    expect(
-      readmeInputs().map((row) => row.name),
-      'README inputs table vs action.yml inputs',
-    ).toEqual(declaredInputs.map(([name]) => name));
+    it.each(declaredInputs.filter(([, declared]) => declared.default !== undefined))(
+      'input %s: its parser accepts the default action.yml declares',
+      (name) => {
+        const fallback = withDefaults({}, file)[name] ?? '';
+        const run = { workspace: ROOT, repository: WORKFLOW_REPOSITORY };
+        expect(() => inCode(name).parse(fallback, run)).not.toThrow();
+      },
+    );
+
+    it.each(declaredInputs)(
+      'input %s: the code declares the default action.yml does',
+      (name, declared) => {
+        const code = inCode(name).default;
+        // A default taken from the run is the expression action.yml evaluates for it.
+        const spelled = typeof code === 'object' ? `\${{ github.${code.run} }}` : code;
+        expect(spelled, `the default of input '${name}' in src/`).toBe(declared.default);
+      },
+    );
+
+    it('evaluates a default taken from the run with the run, as the runner does', () => {
+      const run = { workspace: ROOT, repository: WORKFLOW_REPOSITORY };
+      const runnerDefaults = withDefaults({}, file);
+      for (const name of codeInputNames) {
+        expect(defaultText(inCode(name), run), name).toBe(runnerDefaults[name]);
+      }
+    });
+
+    it('declare the same outputs in the same order', () => {
+      expect(
+        declaredOutputs.map(([name]) => name),
+        `${file} outputs vs its entry's outputs`,
+      ).toEqual([...outputs]);
+    });
   });
 
-  it('list the same outputs in the same order', () => {
-    expect(
-      readmeOutputs().map((row) => row.name),
-      'README outputs table vs action.yml outputs',
-    ).toEqual(declaredOutputs.map(([name]) => name));
-  });
+  describe(`and ${doc}`, () => {
+    it('list the same inputs in the same order', () => {
+      expect(
+        documentedInputs(document).map((row) => row.name),
+        `${doc} inputs table vs ${file} inputs`,
+      ).toEqual(declaredInputs.map(([name]) => name));
+    });
 
-  it.each(declaredInputs)('agree on input %s', (name, declared) => {
-    const row = readmeInputs().find((candidate) => candidate.name === name);
-    expect(row, `input '${name}' is missing from the README inputs table`).toBeDefined();
-    if (row === undefined) return;
-    expect(row.nameCell, `input '${name}': the README writes the name in backticks`).toBe(
-      `\`${name}\``,
-    );
-    expect(row.required, `input '${name}': README 'required' vs action.yml`).toBe(
-      declared.required === true ? 'yes' : 'no',
-    );
-    const declaredDefault = declared.default ?? '';
-    expect(row.default, `input '${name}': README 'default' vs action.yml`).toBe(
-      declaredDefault === '' ? '' : `\`${declaredDefault}\``,
-    );
-    expect(row.description, `input '${name}': README description vs action.yml`).toBe(
-      declared.description?.trim(),
-    );
-  });
+    it('list the same outputs in the same order', () => {
+      expect(
+        documentedOutputs(document).map((row) => row.name),
+        `${doc} outputs table vs ${file} outputs`,
+      ).toEqual(declaredOutputs.map(([name]) => name));
+    });
 
-  it.each(declaredOutputs)('agree on output %s', (name, declared) => {
-    const row = readmeOutputs().find((candidate) => candidate.name === name);
-    expect(row, `output '${name}' is missing from the README outputs table`).toBeDefined();
-    if (row === undefined) return;
-    expect(row.nameCell, `output '${name}': the README writes the name in backticks`).toBe(
-      `\`${name}\``,
-    );
-    expect(row.description, `output '${name}': README description vs action.yml`).toBe(
-      declared.description?.trim(),
-    );
+    it.each(declaredInputs)('agree on input %s', (name, declared) => {
+      const row = documentedInputs(document).find((candidate) => candidate.name === name);
+      expect(row, `input '${name}' is missing from the ${doc} inputs table`).toBeDefined();
+      if (row === undefined) return;
+      expect(row.nameCell, `input '${name}': ${doc} writes the name in backticks`).toBe(
+        `\`${name}\``,
+      );
+      expect(row.required, `input '${name}': ${doc} 'required' vs ${file}`).toBe(
+        declared.required === true ? 'yes' : 'no',
+      );
+      const declaredDefault = declared.default ?? '';
+      expect(row.default, `input '${name}': ${doc} 'default' vs ${file}`).toBe(
+        declaredDefault === '' ? '' : `\`${declaredDefault}\``,
+      );
+      expect(row.description, `input '${name}': ${doc} description vs ${file}`).toBe(
+        declared.description?.trim(),
+      );
+    });
+
+    it.each(declaredOutputs)('agree on output %s', (name, declared) => {
+      const row = documentedOutputs(document).find((candidate) => candidate.name === name);
+      expect(row, `output '${name}' is missing from the ${doc} outputs table`).toBeDefined();
+      if (row === undefined) return;
+      expect(row.nameCell, `output '${name}': ${doc} writes the name in backticks`).toBe(
+        `\`${name}\``,
+      );
+      expect(row.description, `output '${name}': ${doc} description vs ${file}`).toBe(
+        declared.description?.trim(),
+      );
+    });
   });
 });
 

@@ -1,6 +1,7 @@
 /**
  * The layout of src/ (CONTRIBUTING.md): imports run one way, common ← service ← inputs ← run
- * ← github (and cli), and only the adapters know where the action runs. The two adapters,
+ * ← github (and cli), and only the adapters know where the action runs. The files at the top
+ * are the action's entries, each a thin file over src/github/step.ts. The two adapters,
  * src/github/ (the action) and src/cli/ (the deploy-agent command), know nothing of each
  * other, and the command does without @actions/* (it runs where there is no runner).
  */
@@ -36,9 +37,26 @@ const specifiers = (text: string) =>
 describe('src/', () => {
   it('has its files in the folders of the architecture, entries at the top', () => {
     const top = files.filter(({ folder }) => folder === '.').map(({ file }) => file);
-    expect(top.sort()).toEqual(['index.ts', 'main.ts']);
+    expect(top).toContain('main.ts');
+    expect(top).toContain('index.ts');
     for (const { folder } of files.filter(({ folder }) => folder !== '.')) {
       expect(Object.keys(RANK), folder).toContain(folder);
+    }
+  });
+
+  it('keeps each entry at the top thin: it declares and wires, src/github/step.ts runs it', () => {
+    const entries = files.filter(({ folder }) => folder === '.');
+    for (const { file, text } of entries) {
+      const code = text
+        .replace(/\/\*[\s\S]*?\*\//g, '')
+        .split('\n')
+        .filter((line) => line.trim() !== '' && !line.trim().startsWith('//'));
+      expect(code.length, `${file}: lines of code`).toBeLessThanOrEqual(40);
+      expect(text, `${file} reaches the runner through src/github/`).not.toMatch(
+        /from '@actions\/|process\.env/,
+      );
+      // An entry exports the run() local-action calls, or runs one (index.ts, a bundle's start).
+      expect(text, file).toMatch(/export function run\(|await run\(\)/);
     }
   });
 

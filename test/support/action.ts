@@ -23,8 +23,9 @@ export interface ActionYml {
   runs: { using: string; main: string };
 }
 
-export function actionYml(): ActionYml {
-  return parse(readFileSync(`${ROOT}action.yml`, 'utf8')) as ActionYml;
+/** The action.yml at `file` (the deploy step's, or a sub-action's such as `plan/action.yml`). */
+export function actionYml(file = 'action.yml'): ActionYml {
+  return parse(readFileSync(`${ROOT}${file}`, 'utf8')) as ActionYml;
 }
 
 /** The value of `${{ github.repository }}` in tests. */
@@ -34,9 +35,12 @@ export const WORKFLOW_REPOSITORY = 'acme/agent';
  * Every input's value as the runner hands it over: the given ones, else the
  * declared default (with `${{ github.repository }}` evaluated), else ''.
  */
-export function withDefaults(given: Record<string, string>): Record<string, string> {
+export function withDefaults(
+  given: Record<string, string>,
+  file = 'action.yml',
+): Record<string, string> {
   const values: Record<string, string> = {};
-  for (const [name, declared] of Object.entries(actionYml().inputs)) {
+  for (const [name, declared] of Object.entries(actionYml(file).inputs)) {
     const fallback = (declared.default ?? '').replace(
       '${{ github.repository }}',
       WORKFLOW_REPOSITORY,
@@ -45,7 +49,7 @@ export function withDefaults(given: Record<string, string>): Record<string, stri
   }
   for (const name of Object.keys(given)) {
     if (!(name in values))
-      throw new Error(`test gives input '${name}', which action.yml does not declare`);
+      throw new Error(`test gives input '${name}', which ${file} does not declare`);
   }
   return values;
 }

@@ -58,6 +58,11 @@ export interface RunOptions {
    * GITHUB_SHA, and the payload in the file GITHUB_EVENT_PATH names.
    */
   event?: { name: string; ref: string; sha: string; payload?: unknown };
+  /**
+   * Sets an INPUT_* variable for the given inputs only, as a run outside a
+   * runner does (`local-action`); by default every declared input has one.
+   */
+  onlyGiven?: boolean;
 }
 
 /** Parses the `name<<DELIMITER ... DELIMITER` blocks that core.setOutput appends. */
@@ -109,6 +114,7 @@ function runnerEnvironment(
   files: Record<string, string> = {},
   extraEnv: Record<string, string> = {},
   event?: RunOptions['event'],
+  onlyGiven = false,
 ): RunnerEnvironment {
   const directory = mkdtempSync(path.join(tmpdir(), 'action-run-'));
   const workspace = path.join(directory, 'workspace');
@@ -143,7 +149,8 @@ function runnerEnvironment(
       GITHUB_EVENT_PATH: eventPath,
     });
   }
-  for (const [name, value] of Object.entries(given === undefined ? {} : withDefaults(given))) {
+  const inputs = given === undefined ? {} : onlyGiven ? given : withDefaults(given);
+  for (const [name, value] of Object.entries(inputs)) {
     env[`INPUT_${name.replace(/ /g, '_').toUpperCase()}`] = value;
   }
   return { directory, workspace, outputPath, summaryPath, env };
@@ -158,6 +165,7 @@ export function startAction(
     options.files,
     options.env,
     options.event,
+    options.onlyGiven,
   );
   const spawnedAt = Date.now();
   const started = performance.now();

@@ -1,9 +1,8 @@
 /**
- * The action's run on a GitHub runner, wired through @actions/core (only
- * src/github/ imports @actions/*): masks the sensitive inputs, describes the
- * run from the event, reads the GitHub inputs, runs the pipeline with the
- * GitHub hooks the inputs ask for, then fails the step or not, and writes
- * the job summary the pipeline returns. @actions/github (Octokit) is loaded
+ * A step on a GitHub runner, for every entry of the action (src/main.ts is
+ * the deploy step's), wired through @actions/core (only src/github/ imports
+ * @actions/*). An entry says which inputs it declares, what they ask for and
+ * what it does; `runStep` does the rest. @actions/github (Octokit) is loaded
  * only by the first GitHub API call (src/github/calls.ts), so a run that uses
  * no GitHub feature starts without it.
  */
@@ -11,19 +10,23 @@ import * as core from '@actions/core';
 import { describeError } from '../common/errors.js';
 import { Redactor } from '../common/redact.js';
 import { neutraliseCommands, systemClock, type Logger } from '../common/runtime.js';
-import { SENSITIVE_INPUT_NAMES } from '../inputs/declared.js';
-import { InputError, type InputProblem } from '../inputs/errors.js';
-import { readPlan, type InputReader } from '../inputs/read-plan.js';
+import {
+  readInputs,
+  sensitiveNames,
+  type Declarations,
+  type InputValues,
+} from '../inputs/declare.js';
+import { InputError } from '../inputs/errors.js';
 import type { RunDescription } from '../inputs/run-description.js';
 import { paceFrom, shortenedMs } from '../run/pace.js';
-import { pipeline } from '../run/pipeline.js';
+import type { RunnerIO, RunOutcome } from '../run/pipeline.js';
 import type { OutputName, Outputs } from '../run/report.js';
 import { summaryHtml } from '../run/report.js';
 import { proxySettingsFrom } from '../service/proxy.js';
 import { WarningAnnotations } from './annotations.js';
 import { RUN_BUDGET_MS } from './budget.js';
 import { describeRun, gitHubRunContext } from './event.js';
-import { GITHUB_INPUT_NAMES, GITHUB_INPUTS, readGitHubInputs } from './inputs.js';
+import type { GitHubSettings } from './inputs.js';
 import { gitHubHooks } from './integration.js';
 import { readRunnerEvent } from './runner-event.js';
 
@@ -98,76 +101,105 @@ function inputVariable(name: string): string {
   return `INPUT_${name.replace(/ /g, '_').toUpperCase()}`;
 }
 
-/** The core's input problems, so that a bad GitHub input is reported with them, all at once. */
-function coreInputProblems(read: InputReader, run: RunDescription): readonly InputProblem[] {
+/**
+ * An input as `core.getInput` reads it; undefined when its variable is not
+ * set at all (no runner: `local-action`, an older action.yml), so that it
+ * reads as its declared default, whatever the input.
+ */
+function readInput(name: string): string | undefined {
+  return process.env[inputVariable(name)] === undefined ? undefined : core.getInput(name);
+}
+
+/**
+ * One entry of the action (action.yml, and each sub-action's): the inputs
+ * its action.yml declares, what they ask for, and what it does. `runStep`
+ * does the rest, the same for every entry.
+ */
+export interface GitHubEntry<D extends Declarations, Request> {
+  /** The inputs its action.yml declares, in that order (the contract test checks them). */
+  readonly inputs: D;
+  /**
+   * What the inputs, each read on its own, ask for; throws `InputError`
+   * for inputs that do not fit each other. No request is sent before it.
+   */
+  readonly request: (inputs: InputValues<D>, run: RunDescription) => Request;
+  /** Does it through the core; never throws: how it ended is in the outcome. */
+  readonly run: (request: Request, step: GitHubStep) => Promise<RunOutcome>;
+}
+
+/** What an entry gets from the runner. */
+export interface GitHubStep {
+  /** What the core needs from the runner, with the hooks the GitHub inputs ask for. */
+  io(settings: GitHubSettings): RunnerIO;
+}
+
+/** An entry's inputs read, all checked before any request; the problems, redacted, else. */
+function readRequest<D extends Declarations, Request>(
+  entry: GitHubEntry<D, Request>,
+  run: RunDescription,
+): { request: Request } | { failure: string } {
   try {
-    readPlan(read, run);
-    return [];
+    return { request: entry.request(readInputs(entry.inputs, readInput, run), run) };
   } catch (error) {
-    return error instanceof InputError ? error.problems : [];
+    if (!(error instanceof InputError)) throw error;
+    return { failure: error.message };
   }
 }
 
-export async function run(): Promise<void> {
+/**
+ * Runs an entry on a GitHub runner: masks its sensitive inputs, describes
+ * the run from the event, reads every input it declares (one report of all
+ * the bad ones), runs it, then fails the step or not, writes the job summary
+ * it returns and the warnings GitHub would not show.
+ */
+export async function runStep<D extends Declarations, Request>(
+  entry: GitHubEntry<D, Request>,
+): Promise<void> {
   const redactor = new Redactor();
   const mask = (value: string) => {
     for (const fresh of redactor.add(value)) core.setSecret(fresh);
   };
   // Before anything is parsed or logged: the raw text, and each of its lines.
-  for (const name of SENSITIVE_INPUT_NAMES) mask(core.getInput(name));
-  for (const name of GITHUB_INPUT_NAMES) {
-    if (GITHUB_INPUTS[name].sensitive) mask(core.getInput(name));
-  }
+  for (const name of sensitiveNames(entry.inputs)) mask(core.getInput(name));
   const annotations = new WarningAnnotations({
     annotate: (message) => core.warning(message),
     line: (message) => core.info(neutraliseCommands(message)),
   });
   const log = logger(redactor, annotations);
-  const controller = new AbortController();
-  const stopListening = onCancel(controller, log);
   const event = readRunnerEvent(process.env);
   if (event.problem !== undefined) log.debug(event.problem);
   const description = describeRun(event, process.env, process.cwd());
-  const read: InputReader = (name) => core.getInput(name);
-
-  // Not given at all (no INPUT_ variable: an action.yml older than these inputs, a local run):
-  // the declared default.
-  const gitHubInputs = readGitHubInputs(
-    (name) => (process.env[inputVariable(name)] === undefined ? undefined : core.getInput(name)),
-    description,
-  );
-  if (!gitHubInputs.ok) {
-    stopListening();
-    const problems = [...coreInputProblems(read, description), ...gitHubInputs.problems];
-    core.setFailed(redactor.redact(new InputError(problems).message));
+  const read = readRequest(entry, description);
+  if ('failure' in read) {
+    core.setFailed(redactor.redact(read.failure));
     return;
   }
-  const hooks = gitHubHooks(
-    gitHubInputs.settings,
-    gitHubRunContext(event, process.env, description),
-    {
+  const controller = new AbortController();
+  const stopListening = onCancel(controller, log);
+  const io = (settings: GitHubSettings): RunnerIO => {
+    const hooks = gitHubHooks(settings, gitHubRunContext(event, process.env, description), {
       logger: log,
       clock: systemClock,
       redact: (text) => redactor.redact(text),
       budgetMs: gitHubBudgetMs(process.env),
       onRecorded: (id) => core.setOutput('github-deployment-id', String(id)),
-    },
-  );
-  const outcome = await pipeline({
-    read,
-    run: description,
-    proxy: proxySettingsFrom(process.env),
-    pace: paceFrom(process.env),
-    logger: log,
-    clock: systemClock,
-    signal: controller.signal,
-    group: (name, phase) => core.group(name, phase),
-    mask,
-    redact: (text) => redactor.redact(text),
-    setOutputs: outputWriter(),
-    ...(hooks.progress === undefined ? {} : { progress: hooks.progress }),
-    ...(hooks.commitOrder === undefined ? {} : { commitOrder: hooks.commitOrder }),
-  });
+    });
+    return {
+      run: description,
+      proxy: proxySettingsFrom(process.env),
+      pace: paceFrom(process.env),
+      logger: log,
+      clock: systemClock,
+      signal: controller.signal,
+      group: (name, phase) => core.group(name, phase),
+      mask,
+      redact: (text) => redactor.redact(text),
+      setOutputs: outputWriter(),
+      ...(hooks.progress === undefined ? {} : { progress: hooks.progress }),
+      ...(hooks.commitOrder === undefined ? {} : { commitOrder: hooks.commitOrder }),
+    };
+  };
+  const outcome = await entry.run(read.request, { io });
   stopListening();
   if (outcome.stack !== undefined) log.debug(outcome.stack);
   if (outcome.failure !== undefined) core.setFailed(outcome.failure);

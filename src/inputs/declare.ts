@@ -1,0 +1,112 @@
+/**
+ * How an input is declared, and the one reader of any set of declared
+ * inputs: the core's (declared.ts), the GitHub Action's own
+ * (src/github/inputs.ts), and each entry's set made of them. Reading a set
+ * reads, defaults and parses every input in one pass and reports every bad
+ * one in one `InputError`, before any request.
+ */
+import { z } from 'zod';
+import { Invalid, InputError } from './errors.js';
+import type { RunDescription } from './run-description.js';
+
+/**
+ * An input's default: a text, or a field of the run's description, which
+ * action.yml spells `${{ github.<field> }}`.
+ */
+export type InputDefault = string | { run: 'repository' };
+
+export interface DeclaredInput<T> {
+  /** From the input's text (trimmed, `''` when not given) to its value; throws `Invalid`. */
+  readonly parse: (raw: string, run: RunDescription) => T;
+  /** Its raw text is masked before it is parsed: it holds secret values. */
+  readonly sensitive: boolean;
+  /** The value when the input is not given; a required input has none. */
+  readonly default?: InputDefault;
+}
+
+export function input<T>(
+  parse: (raw: string, run: RunDescription) => T,
+  options: { sensitive?: boolean; default?: InputDefault } = {},
+): DeclaredInput<T> {
+  return { parse, sensitive: options.sensitive ?? false, default: options.default };
+}
+
+/** A set of declared inputs, in its action.yml's order. */
+export type Declarations = Readonly<Record<string, DeclaredInput<unknown>>>;
+
+/** Each input of a set, parsed. */
+export type InputValues<D extends Declarations> = {
+  -readonly [K in keyof D]: ReturnType<D[K]['parse']>;
+};
+
+/**
+ * Reads one input as `core.getInput` does: trimmed, `''` when given empty.
+ * Undefined when the input is not given at all (outside a runner, which
+ * sets every declared input): its declared default is used.
+ */
+export type InputReader<N extends string = string> = (name: N) => string | undefined;
+
+/** The names of a set, in its order. */
+export function namesOf<D extends Declarations>(declarations: D): (keyof D & string)[] {
+  return Object.keys(declarations);
+}
+
+/** The inputs of a set whose raw text is masked before it is even parsed. */
+export function sensitiveNames<D extends Declarations>(declarations: D): (keyof D & string)[] {
+  return namesOf(declarations).filter((name) => declarations[name]?.sensitive === true);
+}
+
+/** The text an input has when it is not given: its default, or `''` for a required one. */
+export function defaultText(declared: DeclaredInput<unknown>, run: RunDescription): string {
+  const fallback: InputDefault = declared.default ?? '';
+  return typeof fallback === 'string' ? fallback : (run[fallback.run] ?? '');
+}
+
+/** A zod schema for one input: its parser's `Invalid` becomes an issue. */
+function inputSchema(declared: DeclaredInput<unknown>, run: RunDescription) {
+  return z.string().transform((raw, context) => {
+    try {
+      return declared.parse(raw, run);
+    } catch (error) {
+      if (!(error instanceof Invalid)) throw error;
+      context.addIssue({ code: 'custom', message: error.message });
+      return z.NEVER;
+    }
+  });
+}
+
+/** Every input of a set parsed on its own; an issue's path is the input's name. */
+export function declarationsSchema(declarations: Declarations, run: RunDescription) {
+  return z.object(
+    Object.fromEntries(
+      Object.entries(declarations).map(([name, declared]) => [name, inputSchema(declared, run)]),
+    ),
+  );
+}
+
+/**
+ * Reads every input of a set, each on its own. Throws one `InputError`
+ * naming every bad input, in the set's order.
+ */
+export function readInputs<D extends Declarations>(
+  declarations: D,
+  read: InputReader<keyof D & string>,
+  run: RunDescription,
+): InputValues<D> {
+  const raw = Object.fromEntries(
+    namesOf(declarations).map((name) => [
+      name,
+      read(name) ?? defaultText(declarations[name] as DeclaredInput<unknown>, run),
+    ]),
+  );
+  const result = declarationsSchema(declarations, run).safeParse(raw);
+  if (!result.success) {
+    throw new InputError(
+      result.error.issues.map((issue) => ({
+        input: String(issue.path[0] ?? 'inputs'),
+        problem: issue.message,
+      })),
+    );
+  }
+  return result.data as InputValues<D>;
+}
