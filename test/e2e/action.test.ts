@@ -430,6 +430,28 @@ describe('bad input fails before any request', () => {
   });
 });
 
+describe('an input without its INPUT_ variable (a run outside a runner)', () => {
+  it('reads as its declared default, whichever input it is', async () => {
+    // source (codehost), repository (the run's), github-token and the rest: their defaults.
+    const run = await runAction(codehost(), { onlyGiven: true });
+
+    expect(run.error).toBeUndefined();
+    expect(run.exitCode).toBe(0);
+    expect(run.outputs).toMatchObject({ created: 'true', 'deployment-id': emu.deployments[0]?.id });
+    expect(emu.deployments[0]?.source).toBe('codehost');
+  });
+
+  it('leaves a required input without a value, named before any request', async () => {
+    const given = codehost();
+    delete given.name;
+    const run = await runAction(given, { onlyGiven: true });
+
+    expect(run.exitCode).toBe(1);
+    expect(run.error).toContain("input 'name':");
+    expect(emu.requests).toEqual([]);
+  });
+});
+
 describe('service failures', () => {
   it('accepts any 2xx and shows a 422 field list with method, path and status', async () => {
     emu.inject({
