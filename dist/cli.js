@@ -39031,7 +39031,7 @@ function iso_duration(params) {
 
 ;// CONCATENATED MODULE: ./src/service/schemas.ts
 /**
- * The wire schemas of the deployment management service (the README's "The service").
+ * The wire schemas of the deployment management service (docs/how-it-works.md, "The service's interface").
  *
  * Every resource is a zod schema and every TypeScript type is `z.infer` of one.
  * The fields are written once, in `buildFamily`, and built twice:
@@ -39044,7 +39044,7 @@ function iso_duration(params) {
  *   the service may grow; missing or mistyped known fields still fail, with
  *   the field's path.
  *
- * Where the service's interface (README, "The service's interface") and its
+ * Where the service's interface (docs/how-it-works.md, "The service's interface") and its
  * OpenAPI document differ, the interface wins (e.g. `source_config.deployment_type` is not accepted in
  * a request). Value ranges that only the OpenAPI document shows (cpu 0.1..8,
  * cpu_limit 0.1..16) are not enforced here; the service reports them.
@@ -39053,7 +39053,7 @@ function iso_duration(params) {
 // ---------------------------------------------------------------------------
 // Enums
 // ---------------------------------------------------------------------------
-/** Source kinds (README, "The service's interface"). */
+/** Source kinds (docs/how-it-works.md, "The service's interface"). */
 const SOURCES = [
     'codehost',
     'external_docker',
@@ -39062,7 +39062,7 @@ const SOURCES = [
     'internal_template',
 ];
 const SourceSchema = schemas_enum(SOURCES);
-/** Deployment states (README, "The service's interface"). */
+/** Deployment states (docs/how-it-works.md, "The service's interface"). */
 const STATUSES = [
     'AWAITING_DATABASE',
     'READY',
@@ -39256,7 +39256,7 @@ const SourceConfigRequestSchema = lazy(() => request().SourceConfig);
 const SourceRevisionConfigRequestSchema = lazy(() => request().SourceRevisionConfig);
 const SecretSchema = lazy(() => request().Secret);
 const SecretReferenceSchema = lazy(() => request().SecretReference);
-/** Body of the create call (README, "The service's interface"). */
+/** Body of the create call (docs/how-it-works.md, "The service's interface"). */
 const DeploymentCreateRequestSchema = lazy(() => request().Deployment.extend({ name: schemas_string().min(1, 'must not be empty') }));
 // ---------------------------------------------------------------------------
 // Response schemas (loose)
@@ -39488,7 +39488,7 @@ class DeploymentVetting {
  * The deployment management service as a typed API: one function an
  * endpoint, the only place that spells a path, a query or a schema. The flow
  * reads like the contract (`findByName`, `create`, `getById`) and never sees
- * HTTP. Endpoints are described in the README's "How it works".
+ * HTTP. Endpoints are described in docs/how-it-works.md.
  */
 
 
@@ -39724,7 +39724,7 @@ class CommitOrders {
 /**
  * Drift: where a reused deployment differs from what the step asks for. The
  * service has no update call, so these differences stay until someone
- * changes the deployment in the service (README, "Drift").
+ * changes the deployment in the service (docs/how-it-works.md, "Drift").
  */
 
 
@@ -40527,7 +40527,7 @@ var undici = __nccwpck_require__(6752);
 ;// CONCATENATED MODULE: ./src/service/proxy.ts
 /**
  * Where the service's requests go: through the proxy the step's environment
- * names (README "Retries and timeouts"), read by the adapter and passed in as
+ * names (docs/how-it-works.md, "Retries and timeouts"), read by the adapter and passed in as
  * data, or straight to the service.
  */
 
@@ -40642,7 +40642,7 @@ function firstRepeatedKey(node, path) {
 ;// CONCATENATED MODULE: ./src/inputs/config.ts
 /**
  * The `config` input: a JSON or YAML object given inline, or the path of a
- * `.json`, `.yaml` or `.yml` file in the workspace (README, "The `config`
+ * `.json`, `.yaml` or `.yml` file in the workspace (docs/how-it-works.md, "The `config`
  * input"). Unknown keys in the known schema, and keys given twice, are errors
  * that name the key's path.
  */

@@ -38982,7 +38982,7 @@ function iso_duration(params) {
 
 ;// CONCATENATED MODULE: ./src/service/schemas.ts
 /**
- * The wire schemas of the deployment management service (the README's "The service").
+ * The wire schemas of the deployment management service (docs/how-it-works.md, "The service's interface").
  *
  * Every resource is a zod schema and every TypeScript type is `z.infer` of one.
  * The fields are written once, in `buildFamily`, and built twice:
@@ -38995,7 +38995,7 @@ function iso_duration(params) {
  *   the service may grow; missing or mistyped known fields still fail, with
  *   the field's path.
  *
- * Where the service's interface (README, "The service's interface") and its
+ * Where the service's interface (docs/how-it-works.md, "The service's interface") and its
  * OpenAPI document differ, the interface wins (e.g. `source_config.deployment_type` is not accepted in
  * a request). Value ranges that only the OpenAPI document shows (cpu 0.1..8,
  * cpu_limit 0.1..16) are not enforced here; the service reports them.
@@ -39004,7 +39004,7 @@ function iso_duration(params) {
 // ---------------------------------------------------------------------------
 // Enums
 // ---------------------------------------------------------------------------
-/** Source kinds (README, "The service's interface"). */
+/** Source kinds (docs/how-it-works.md, "The service's interface"). */
 const SOURCES = [
     'codehost',
     'external_docker',
@@ -39013,7 +39013,7 @@ const SOURCES = [
     'internal_template',
 ];
 const SourceSchema = schemas_enum(SOURCES);
-/** Deployment states (README, "The service's interface"). */
+/** Deployment states (docs/how-it-works.md, "The service's interface"). */
 const STATUSES = [
     'AWAITING_DATABASE',
     'READY',
@@ -39207,7 +39207,7 @@ const SourceConfigRequestSchema = lazy(() => request().SourceConfig);
 const SourceRevisionConfigRequestSchema = lazy(() => request().SourceRevisionConfig);
 const SecretSchema = lazy(() => request().Secret);
 const SecretReferenceSchema = lazy(() => request().SecretReference);
-/** Body of the create call (README, "The service's interface"). */
+/** Body of the create call (docs/how-it-works.md, "The service's interface"). */
 const DeploymentCreateRequestSchema = lazy(() => request().Deployment.extend({ name: schemas_string().min(1, 'must not be empty') }));
 // ---------------------------------------------------------------------------
 // Response schemas (loose)
@@ -42787,7 +42787,7 @@ class DeploymentVetting {
  * The deployment management service as a typed API: one function an
  * endpoint, the only place that spells a path, a query or a schema. The flow
  * reads like the contract (`findByName`, `create`, `getById`) and never sees
- * HTTP. Endpoints are described in the README's "How it works".
+ * HTTP. Endpoints are described in docs/how-it-works.md.
  */
 
 
@@ -43023,7 +43023,7 @@ class CommitOrders {
 /**
  * Drift: where a reused deployment differs from what the step asks for. The
  * service has no update call, so these differences stay until someone
- * changes the deployment in the service (README, "Drift").
+ * changes the deployment in the service (docs/how-it-works.md, "Drift").
  */
 
 
@@ -43683,7 +43683,7 @@ function summaryHtml(input) {
 ;// CONCATENATED MODULE: ./src/service/proxy.ts
 /**
  * Where the service's requests go: through the proxy the step's environment
- * names (README "Retries and timeouts"), read by the adapter and passed in as
+ * names (docs/how-it-works.md, "Retries and timeouts"), read by the adapter and passed in as
  * data, or straight to the service.
  */
 
@@ -43848,7 +43848,7 @@ function isFromFork(run) {
 /**
  * The run as GitHub describes it, turned into the core's neutral
  * `RunDescription`: the workspace, the workflow's repository, and the branch
- * head the run is for, worked out from the event (README "Which commit must
+ * head the run is for, worked out from the event (docs/how-it-works.md, "Which commit must
  * be live"): on a pull request its head, never GITHUB_SHA, the merge commit.
  */
 
@@ -43913,7 +43913,7 @@ function runHead(event, workflowRepository) {
         ? pullRequestHead(event)
         : branchHead(event, workflowRepository);
 }
-/** The step or job condition that skips a fork's pull request runs (README, "Forks"). */
+/** The step or job condition that skips a fork's pull request runs (docs/github.md, "Forks"). */
 const SKIP_FORKS = 'github.event.pull_request.head.repo.full_name == github.repository';
 /** The run as the core takes it, from the event and the runner's variables. */
 function describeRun(event, variables, cwd) {
@@ -44088,7 +44088,7 @@ function remedy(status, permission, last, fork) {
     if (isRateLimit(status, last))
         return ' GitHub rate-limits this token: a later run will write it.';
     if ((status === 403 || status === 404) && fork && permission !== 'contents: read') {
-        return ' This run is for a pull request from a fork: GitHub gives it a read-only token, so no permissions: line can allow this (see the README, "Forks").';
+        return ' This run is for a pull request from a fork: GitHub gives it a read-only token, so no permissions: line can allow this (see docs/github.md, "Forks").';
     }
     if (status === 403 && permission !== undefined) {
         return ` Add \`${permission}\` to the job's \`permissions:\` (a permissions: block grants only what it lists).`;
@@ -45446,7 +45446,7 @@ function firstRepeatedKey(node, path) {
 ;// CONCATENATED MODULE: ./src/inputs/config.ts
 /**
  * The `config` input: a JSON or YAML object given inline, or the path of a
- * `.json`, `.yaml` or `.yml` file in the workspace (README, "The `config`
+ * `.json`, `.yaml` or `.yml` file in the workspace (docs/how-it-works.md, "The `config`
  * input"). Unknown keys in the known schema, and keys given twice, are errors
  * that name the key's path.
  */

@@ -1,7 +1,7 @@
 /**
  * The run as GitHub describes it, turned into the core's neutral
  * `RunDescription`: the workspace, the workflow's repository, and the branch
- * head the run is for, worked out from the event (README "Which commit must
+ * head the run is for, worked out from the event (docs/how-it-works.md, "Which commit must
  * be live"): on a pull request its head, never GITHUB_SHA, the merge commit.
  */
 import { z } from 'zod';
@@ -84,7 +84,7 @@ export function runHead(event: RunEvent, workflowRepository: string | undefined)
     : branchHead(event, workflowRepository);
 }
 
-/** The step or job condition that skips a fork's pull request runs (README, "Forks"). */
+/** The step or job condition that skips a fork's pull request runs (docs/github.md, "Forks"). */
 export const SKIP_FORKS = 'github.event.pull_request.head.repo.full_name == github.repository';
 
 /** What the runner's environment says of the run: GITHUB_WORKSPACE, GITHUB_REPOSITORY. */

@@ -110,7 +110,7 @@ function remedy(
   if (isRateLimit(status, last))
     return ' GitHub rate-limits this token: a later run will write it.';
   if ((status === 403 || status === 404) && fork && permission !== 'contents: read') {
-    return ' This run is for a pull request from a fork: GitHub gives it a read-only token, so no permissions: line can allow this (see the README, "Forks").';
+    return ' This run is for a pull request from a fork: GitHub gives it a read-only token, so no permissions: line can allow this (see docs/github.md, "Forks").';
   }
   if (status === 403 && permission !== undefined) {
     return ` Add \`${permission}\` to the job's \`permissions:\` (a permissions: block grants only what it lists).`;

@@ -1,5 +1,5 @@
 /**
- * Which commit must be live (README "What green means"): the `commit` input,
+ * Which commit must be live (docs/how-it-works.md, "What green means"): the `commit` input,
  * with `auto` taken from the head the run is for. Whether an `auto` commit is
  * targeted depends on the branch the deployment tracks, which only the
  * deploy step knows; this module says which branch and sha the run is for.

@@ -1,6 +1,6 @@
 /**
  * The `config` input: a JSON or YAML object given inline, or the path of a
- * `.json`, `.yaml` or `.yml` file in the workspace (README, "The `config`
+ * `.json`, `.yaml` or `.yml` file in the workspace (docs/how-it-works.md, "The `config`
  * input"). Unknown keys in the known schema, and keys given twice, are errors
  * that name the key's path.
  */

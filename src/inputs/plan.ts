@@ -15,7 +15,7 @@ import type {
 export const ON_DRIFT_MODES = ['warn', 'fail'] as const;
 export type OnDrift = (typeof ON_DRIFT_MODES)[number];
 
-/** The commit that must be live (README, "What green means"). */
+/** The commit that must be live (docs/how-it-works.md, "What green means"). */
 export type CommitRequest =
   /** `commit: none`, or `auto` with nothing to derive: `reason` says why, for one log line. */
   | { kind: 'none'; reason: string }

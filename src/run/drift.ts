@@ -1,7 +1,7 @@
 /**
  * Drift: where a reused deployment differs from what the step asks for. The
  * service has no update call, so these differences stay until someone
- * changes the deployment in the service (README, "Drift").
+ * changes the deployment in the service (docs/how-it-works.md, "Drift").
  */
 import { MASK } from '../common/redact.js';
 import { untrusted } from '../common/runtime.js';

@@ -1,7 +1,7 @@
 /**
  * What the step asks of the deployment `deploy` found or created: the commit
  * that must be live, the revisions it saw, and where a reused deployment
- * differs from what the step asks for (README "What green means", "Drift").
+ * differs from what the step asks for (docs/how-it-works.md, "What green means", "Drift").
  */
 import type { Logger } from '../common/runtime.js';
 import type { Plan } from '../inputs/plan.js';

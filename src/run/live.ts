@@ -1,5 +1,5 @@
 /**
- * What "live" means (README, "What green means"): the deployment is READY,
+ * What "live" means (docs/how-it-works.md, "What green means"): the deployment is READY,
  * its latest revision is the active one (a READY deployment with no revision
  * counts), and, when a commit is targeted, the latest revision is for that
  * commit — or for a newer push that superseded it: a commit the adapter says

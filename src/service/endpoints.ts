@@ -2,7 +2,7 @@
  * The deployment management service as a typed API: one function an
  * endpoint, the only place that spells a path, a query or a schema. The flow
  * reads like the contract (`findByName`, `create`, `getById`) and never sees
- * HTTP. Endpoints are described in the README's "How it works".
+ * HTTP. Endpoints are described in docs/how-it-works.md.
  */
 import { ActionError } from '../common/errors.js';
 import type { RemedyWords } from './answers.js';

@@ -1,6 +1,6 @@
 /**
  * Where the service's requests go: through the proxy the step's environment
- * names (README "Retries and timeouts"), read by the adapter and passed in as
+ * names (docs/how-it-works.md, "Retries and timeouts"), read by the adapter and passed in as
  * data, or straight to the service.
  */
 import { EnvHttpProxyAgent, type Dispatcher } from 'undici';

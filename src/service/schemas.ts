@@ -1,5 +1,5 @@
 /**
- * The wire schemas of the deployment management service (the README's "The service").
+ * The wire schemas of the deployment management service (docs/how-it-works.md, "The service's interface").
  *
  * Every resource is a zod schema and every TypeScript type is `z.infer` of one.
  * The fields are written once, in `buildFamily`, and built twice:
@@ -12,7 +12,7 @@
  *   the service may grow; missing or mistyped known fields still fail, with
  *   the field's path.
  *
- * Where the service's interface (README, "The service's interface") and its
+ * Where the service's interface (docs/how-it-works.md, "The service's interface") and its
  * OpenAPI document differ, the interface wins (e.g. `source_config.deployment_type` is not accepted in
  * a request). Value ranges that only the OpenAPI document shows (cpu 0.1..8,
  * cpu_limit 0.1..16) are not enforced here; the service reports them.
@@ -23,7 +23,7 @@ import { z } from 'zod';
 // Enums
 // ---------------------------------------------------------------------------
 
-/** Source kinds (README, "The service's interface"). */
+/** Source kinds (docs/how-it-works.md, "The service's interface"). */
 export const SOURCES = [
   'codehost',
   'external_docker',
@@ -34,7 +34,7 @@ export const SOURCES = [
 export const SourceSchema = z.enum(SOURCES);
 export type Source = z.infer<typeof SourceSchema>;
 
-/** Deployment states (README, "The service's interface"). */
+/** Deployment states (docs/how-it-works.md, "The service's interface"). */
 export const STATUSES = [
   'AWAITING_DATABASE',
   'READY',
@@ -265,7 +265,7 @@ export type Secret = z.infer<typeof SecretSchema>;
 export const SecretReferenceSchema = z.lazy(() => request().SecretReference);
 export type SecretReference = z.infer<typeof SecretReferenceSchema>;
 
-/** Body of the create call (README, "The service's interface"). */
+/** Body of the create call (docs/how-it-works.md, "The service's interface"). */
 export const DeploymentCreateRequestSchema = z.lazy(() =>
   request().Deployment.extend({ name: z.string().min(1, 'must not be empty') }),
 );

@@ -1,7 +1,7 @@
 /**
  * The command and the action cannot disagree: the command's options, their
  * variables, defaults and help come from the declared inputs (`INPUTS`) and
- * action.yml, and the README's table of options is the option table.
+ * action.yml, and docs/command.md's table of options is the option table.
  *
  * The command mirrors the core only: action.yml's inputs and outputs that
  * are not in `INPUTS` and `OUTPUT_NAMES` are the GitHub side's (declared in
@@ -121,11 +121,10 @@ describe('the outputs', () => {
   });
 });
 
-/** The rows of the README's table of options: the first table under `### Options of deploy-agent`. */
-function readmeOptionRows(): string[][] {
-  const readme = readFileSync(path.join(ROOT, 'README.md'), 'utf8');
-  const section =
-    (readme.split('\n### Options of `deploy-agent`\n')[1] ?? '').split(/\n#/)[0] ?? '';
+/** The rows of the command's table of options: the first table under `## Options of deploy-agent` of docs/command.md. */
+function documentedOptionRows(): string[][] {
+  const page = readFileSync(path.join(ROOT, 'docs', 'command.md'), 'utf8');
+  const section = (page.split('\n## Options of `deploy-agent`\n')[1] ?? '').split(/\n#/)[0] ?? '';
   const table = /(?:^\|.*\n?)+/m.exec(section)?.[0] ?? '';
   const [, , ...rows] = table.trim().split('\n');
   return rows.map((row) =>
@@ -145,7 +144,7 @@ const SECRET_INPUTS: Partial<Record<OptionSpec['role']['kind'], InputName>> = {
   secret: 'secrets',
 };
 
-/** The README's row for one option: option, variable, action input, default, commands. */
+/** docs/command.md's row for one option: option, variable, action input, default, commands. */
 function expectedRow(spec: OptionSpec): string[] {
   const value = spec.type === 'string' ? ` ${spec.valueName ?? 'VALUE'}` : '';
   const code = (text: string | undefined) => (text === undefined ? '' : `\`${text}\``);
@@ -159,7 +158,7 @@ function expectedRow(spec: OptionSpec): string[] {
   ];
 }
 
-/** The table as the README writes it (printed when it differs). */
+/** The table as docs/command.md writes it (printed when it differs). */
 function markdownOptionTable(): string {
   const header = ['option', 'variable', 'action input', 'default', 'commands'];
   return [header, header.map(() => '---'), ...table.map(expectedRow)]
@@ -167,10 +166,11 @@ function markdownOptionTable(): string {
     .join('\n');
 }
 
-describe("the README's table of options", () => {
+describe("docs/command.md's table of options", () => {
   it('is the option table, row by row', () => {
-    expect(readmeOptionRows(), `the README's table should be:\n${markdownOptionTable()}\n`).toEqual(
-      table.map(expectedRow),
-    );
+    expect(
+      documentedOptionRows(),
+      `docs/command.md's table should be:\n${markdownOptionTable()}\n`,
+    ).toEqual(table.map(expectedRow));
   });
 });

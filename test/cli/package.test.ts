@@ -5,7 +5,7 @@
  * runs from there: --version, and a dry run against the emulator.
  *
  * The bundle is also meant for Node 22: set NODE22 to a Node 22 binary to run
- * the installed command with it too (see the README's "Outside GitHub Actions").
+ * the installed command with it too (see docs/command.md).
  */
 import { execFileSync, spawnSync } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';

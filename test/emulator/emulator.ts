@@ -1,5 +1,5 @@
 /**
- * In-memory emulator of the deployment management service (README, "The service's interface"): a real HTTP
+ * In-memory emulator of the deployment management service (docs/how-it-works.md, "The service's interface"): a real HTTP
  * server on 127.0.0.1 with fault injection, status and revision evolution and pagination quirks.
  * Test-only. Uses Node built-ins only and erasable TypeScript, so it also runs directly under
  * Node 24 type stripping. Options and fault hooks are described in test/EMULATOR.md.

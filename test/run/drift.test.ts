@@ -1,5 +1,5 @@
 /**
- * Drift, field by field (README, "Drift: what a reused deployment does not
+ * Drift, field by field (docs/how-it-works.md, "Drift: what a reused deployment does not
  * get"): what is compared, how, and that secret values never show.
  */
 import { describe, expect, it } from 'vitest';

@@ -1,5 +1,5 @@
 /**
- * What live means (README, "What green means"), as a pure verdict on one
+ * What live means (docs/how-it-works.md, "What green means"), as a pure verdict on one
  * deployment, and which commit a run targets.
  */
 import { describe, expect, it } from 'vitest';

@@ -26,6 +26,7 @@
  * the `<a href>` of the HTML itself, before GitHub adds links for those.
  */
 import cmark from 'cmark-gfm';
+import GithubSlugger from 'github-slugger';
 import { defaultTreeAdapter, html as parse5Html, parseFragment } from 'parse5';
 import type { DefaultTreeAdapterTypes } from 'parse5';
 
@@ -98,6 +99,54 @@ export function whatAReaderSees(markdown: string): ReaderView {
       .map((element) => attribute(element, 'src') ?? ''),
     tables: elements.filter((element) => element.tagName === 'table').map(tableRows),
     rawHtmlTags: rawHtmlElements(markdown, elements),
+  };
+}
+
+/** A file of the repository as GitHub shows it (`readDocument`). */
+export interface DocumentView {
+  /** Each heading's anchor, as GitHub makes it: github-slugger over the heading's text. */
+  anchors: string[];
+  /** Every `<a href>`, in order. */
+  links: string[];
+  /** Every fenced code block: its language, the rest of its info string, and its text. */
+  codeBlocks: { language: string; meta: string; text: string }[];
+}
+
+/** The text of every text node under `node`, as it is (no layout). */
+function textContent(node: ParentNode): string {
+  return childrenOf(node)
+    .map((child) =>
+      'value' in child && child.nodeName === '#text'
+        ? child.value
+        : 'childNodes' in child
+          ? textContent(child)
+          : '',
+    )
+    .join('');
+}
+
+/** A Markdown file of the repository, rendered as GitHub renders it, read for its anchors, links and code. */
+export function readDocument(markdown: string): DocumentView {
+  const root = parse(
+    cmark.renderHtmlSync(markdown, { ...OPTIONS, fullInfoString: true, unsafe: true }),
+  );
+  const elements = descendants(root);
+  const slugger = new GithubSlugger();
+  return {
+    anchors: elements
+      .filter((element) => /^h[1-6]$/.test(element.tagName))
+      .map((heading) => slugger.slug(textContent(heading))),
+    links: elements.flatMap((element) => {
+      const href = element.tagName === 'a' ? attribute(element, 'href') : undefined;
+      return href === undefined ? [] : [href];
+    }),
+    codeBlocks: elements
+      .filter((element) => element.tagName === 'pre')
+      .map((pre) => {
+        const code = descendants(pre).find((element) => element.tagName === 'code');
+        const meta = attribute(pre, 'data-meta') ?? (code && attribute(code, 'data-meta'));
+        return { language: attribute(pre, 'lang') ?? '', meta: meta ?? '', text: textContent(pre) };
+      }),
   };
 }
 
