@@ -43193,10 +43193,14 @@ function livenessFor(deployment, goal) {
 ;// CONCATENATED MODULE: ./src/run/wait.ts
 /**
  * Waiting until a deployment is live (live.ts says what that means): the
- * polling schedule only. Polls `getById` with a growing interval, up to a
- * deadline, tolerating a few failed polls; a deployment that already is live
- * needs no check.
+ * polling schedule and what the log says meanwhile. Polls `getById` every
+ * second at first, then every 2 s at most, up to a deadline, tolerating a few
+ * failed polls; a `429` or a `Retry-After` slows the checks down for as long
+ * as the service asks. A deployment that already is live needs no check.
+ * The log gets a line at each change (status, revision, commit) and, while
+ * nothing changes, one at least every `heartbeatMs`.
  */
+
 
 
 
@@ -43214,16 +43218,29 @@ class WaitError extends ActionError {
 }
 const DEFAULT_WAIT = {
     initialIntervalMs: 1_000,
-    earlyIntervalMs: 1_500,
-    earlyPhaseMs: 10_000,
-    maxIntervalMs: 15_000,
+    maxIntervalMs: 2_000,
     growth: 2,
     maxFailedPolls: 5,
+    maxSlowdownMs: 60_000,
+    heartbeatMs: 30_000,
 };
-/** The interval after `interval`, `elapsed` into the wait. */
-function nextInterval(interval, elapsed, options) {
-    const cap = elapsed < options.earlyPhaseMs ? options.earlyIntervalMs : options.maxIntervalMs;
-    return Math.min(cap, interval * options.growth);
+/**
+ * How long the service asked the checks to pause after a failed one: its
+ * `Retry-After`, else for a `429` a pause that doubles with each one in a
+ * row (`throttled` before this one); 0 when it asked nothing. At most
+ * `maxSlowdownMs`.
+ */
+function slowdownAfter(failure, throttled, options) {
+    if (!(failure instanceof ServiceError))
+        return 0;
+    const asked = failure.details.retryAfterMs ??
+        (failure.status === 429 ? options.maxIntervalMs * 2 ** throttled : 0);
+    return Math.min(asked, options.maxSlowdownMs);
+}
+/** What the log says changed: the status, the revisions, the commit. */
+function progressKey(deployment) {
+    const { status, latest_revision_id: latest, active_revision_id: active } = deployment;
+    return JSON.stringify([status, latest, active, latestCommit(deployment) ?? null]);
 }
 /** One check: the deployment as the service lists it now, or why the check failed. */
 async function wait_check(service, id, timeoutMs) {
@@ -43254,6 +43271,31 @@ async function waitUntilLive(initial, goal, options, dependencies) {
     let interval = options.initialIntervalMs;
     let lastCheck = started;
     let failedPolls = 0;
+    /** The pause the service asked for before the next check; 0 when none. */
+    let slowdown = 0;
+    /** `429` answers in a row: each doubles the pause when the service names none. */
+    let throttled = 0;
+    let shown;
+    let missing = '';
+    /** The line of the wait's state; `note` says why the next check comes later than usual. */
+    const say = (note) => {
+        const after = note === undefined ? '' : `; ${note}`;
+        logger.info(`waiting until live: ${missing}; ${formatDuration(clock.now() - started)} so far${after}`);
+        shown = { key: progressKey(deployment), at: clock.now() };
+    };
+    /** Sleeps `ms`, with a line whenever the heartbeat is due meanwhile. */
+    const pause = async (ms) => {
+        for (let left = ms; left > 0;) {
+            const beat = (shown?.at ?? clock.now()) + options.heartbeatMs - clock.now();
+            if (beat <= 0) {
+                say();
+                continue;
+            }
+            const step = Math.min(left, beat);
+            await clock.sleep(step, signal);
+            left -= step;
+        }
+    };
     for (let polls = 0;;) {
         await goal.orders?.learn(deployment);
         const verdict = livenessFor(deployment, goal);
@@ -43263,30 +43305,49 @@ async function waitUntilLive(initial, goal, options, dependencies) {
         if (verdict.final)
             throw new WaitError(`Deployment ${name} will not be live: ${verdict.missing}.`, deployment);
         noteUnknownStatus(deployment.status, unknownStatuses, logger);
+        missing = verdict.missing;
         const remaining = deadline - clock.now();
         if (remaining <= 0) {
-            throw new WaitError(`Deployment ${name} is not live after ${formatDuration(options.timeoutMs)} (${polls} checks): ${verdict.missing}. Raise ${service.words.waitTimeout}, or look at the deployment in the service.`, deployment);
+            const slowed = slowdown > 0
+                ? `; the service asked to pause ${formatDuration(slowdown)} between checks`
+                : '';
+            throw new WaitError(`Deployment ${name} is not live after ${formatDuration(options.timeoutMs)} (${polls} checks${slowed}): ${verdict.missing}. Raise ${service.words.waitTimeout}, or look at the deployment in the service.`, deployment);
         }
+        if (shown === undefined || shown.key !== progressKey(deployment))
+            say();
         // Intervals run from the start of one check to the start of the next.
-        const delay = Math.max(0, Math.min(interval - (clock.now() - lastCheck), remaining));
-        logger.info(`waiting until live: ${verdict.missing}; ${formatDuration(clock.now() - started)} so far, next check in ${formatDuration(delay)}`);
-        await clock.sleep(delay, signal);
+        const wanted = Math.max(interval - (clock.now() - lastCheck), slowdown);
+        await pause(Math.max(0, Math.min(wanted, remaining)));
+        // The service asked for a pause the deadline cuts short: no check before it ends.
+        if (slowdown > 0 && wanted > remaining)
+            continue;
         lastCheck = clock.now();
-        interval = nextInterval(interval, lastCheck - started, options);
+        interval = Math.min(options.maxIntervalMs, interval * options.growth);
         polls++;
         // The last check may not outlast the deadline by more than a second.
         const seen = await wait_check(service, deployment.id, Math.max(1_000, deadline - clock.now()));
         if (!(seen instanceof ActionError)) {
             deployment = seen;
             failedPolls = 0;
+            throttled = 0;
+            slowdown = 0;
             dependencies.onPoll?.(deployment);
             continue;
         }
+        if (seen instanceof ServiceError && seen.status === 429) {
+            // Asked to slow down: not a failure, and the deadline still holds.
+            slowdown = slowdownAfter(seen, throttled++, options);
+            say(`the service asked to slow down (429): next check in ${formatDuration(slowdown)}`);
+            continue;
+        }
+        slowdown = slowdownAfter(seen, 0, options);
+        throttled = 0;
         failedPolls++;
         if (failedPolls > options.maxFailedPolls) {
             throw new WaitError(`Gave up waiting for ${name} after ${failedPolls} failed checks in a row; the last: ${seen.message}`, deployment);
         }
-        logger.warning(`check ${polls} failed (${failedPolls} of ${options.maxFailedPolls} tolerated in a row): ${seen.message}`);
+        const later = slowdown > 0 ? `; next check in ${formatDuration(slowdown)}, as it asked` : '';
+        logger.warning(`check ${polls} failed (${failedPolls} of ${options.maxFailedPolls} tolerated in a row): ${seen.message}${later}`);
     }
 }
 
@@ -43301,7 +43362,9 @@ async function waitUntilLive(initial, goal, options, dependencies) {
  * - `DEPLOY_AGENT_RETRY_DELAY_MS`: the back-off before a request's second
  *   attempt (default 1 s; it doubles for each further attempt, up to 20 s).
  * - `DEPLOY_AGENT_POLL_INTERVAL_MS`: the longest interval between two checks
- *   of a wait (default: the schedule of `DEFAULT_WAIT`).
+ *   of a wait (default: the schedule of `DEFAULT_WAIT`, 1 s then 2 s).
+ * - `DEPLOY_AGENT_HEARTBEAT_MS`: while a wait sees no change, how often the
+ *   log still says so (default 30 s).
  */
 
 
@@ -43328,8 +43391,8 @@ function paceFrom(env) {
         wait: {
             ...DEFAULT_WAIT,
             initialIntervalMs: Math.min(DEFAULT_WAIT.initialIntervalMs, pollMs),
-            earlyIntervalMs: Math.min(DEFAULT_WAIT.earlyIntervalMs, pollMs),
             maxIntervalMs: pollMs,
+            heartbeatMs: shortenedMs(env.DEPLOY_AGENT_HEARTBEAT_MS, DEFAULT_WAIT.heartbeatMs),
         },
     };
 }

@@ -1,8 +1,8 @@
 /**
  * The log on stderr, for a person. In CI (no terminal) one line per event,
- * and one line per status change while waiting rather than one per check;
- * on a terminal, a live line with the status and the elapsed time replaces
- * the waiting lines. Colour only on a terminal, never with NO_COLOR. Every
+ * and while waiting the core's lines: one per change and one at least every
+ * 30 s while nothing changes, never one per check; on a terminal, a live line
+ * with the status and the elapsed time replaces the waiting lines. Colour only on a terminal, never with NO_COLOR. Every
  * line is redacted before it is written.
  */
 
@@ -28,11 +28,11 @@ const STYLES = { bold: '1', dim: '2', red: '31', yellow: '33', cyan: '36' } as c
 type Style = keyof typeof STYLES;
 
 /**
- * A waiting line of the core (run/wait): `waiting until live: WHAT; 12.0 s so
- * far, next check in 4.0 s`. WHAT changes when the status does.
+ * A waiting line of the core (run/wait), written at each change and at least
+ * every 30 s while nothing changes: `waiting until live: WHAT; 12.0 s so far`,
+ * and `; NOTE` when the next check comes later than usual.
  */
-const WAITING =
-  /^waiting until live: (.*); (\d+(?:\.\d+)?) s so far, next check in \d+(?:\.\d+)? s$/s;
+const WAITING = /^waiting until live: (.*); (\d+(?:\.\d+)?) s so far(?:; (.*))?$/s;
 
 /** Whether colour is wanted: a terminal, and NO_COLOR unset or empty (no-color.org). */
 export function wantsColour(
@@ -52,8 +52,6 @@ export class StderrLog {
   readonly #stream: LogStream;
   readonly #options: LogOptions;
   readonly #now: () => number;
-  /** The waiting state last shown: in CI, the line; on a terminal, the live line. */
-  #waiting: string | undefined;
   #live: { what: string; since: number; timer?: ReturnType<typeof setInterval> } | undefined;
   #liveShown = false;
 
@@ -104,7 +102,7 @@ export class StderrLog {
       this.#line(clean);
       return;
     }
-    const what = waiting[1] ?? '';
+    const what = waiting[3] === undefined ? (waiting[1] ?? '') : `${waiting[1]}; ${waiting[3]}`;
     const soFarMs = Number(waiting[2]) * 1000;
     if (this.#options.terminal) {
       this.#live ??= { what, since: this.#now() - soFarMs };
@@ -115,8 +113,6 @@ export class StderrLog {
       this.#drawLive();
       return;
     }
-    if (what === this.#waiting) return;
-    this.#waiting = what;
     this.#line(`waiting until live: ${what} (${formatSeconds(soFarMs / 1000)} so far)`);
   }
 

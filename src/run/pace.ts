@@ -8,7 +8,9 @@
  * - `DEPLOY_AGENT_RETRY_DELAY_MS`: the back-off before a request's second
  *   attempt (default 1 s; it doubles for each further attempt, up to 20 s).
  * - `DEPLOY_AGENT_POLL_INTERVAL_MS`: the longest interval between two checks
- *   of a wait (default: the schedule of `DEFAULT_WAIT`).
+ *   of a wait (default: the schedule of `DEFAULT_WAIT`, 1 s then 2 s).
+ * - `DEPLOY_AGENT_HEARTBEAT_MS`: while a wait sees no change, how often the
+ *   log still says so (default 30 s).
  */
 import { DEFAULT_RETRY_POLICY, type RetryPolicy } from '../service/retry.js';
 import { DEFAULT_WAIT, type WaitOptions } from './wait.js';
@@ -46,8 +48,8 @@ export function paceFrom(env: Readonly<Record<string, string | undefined>>): Pac
     wait: {
       ...DEFAULT_WAIT,
       initialIntervalMs: Math.min(DEFAULT_WAIT.initialIntervalMs, pollMs),
-      earlyIntervalMs: Math.min(DEFAULT_WAIT.earlyIntervalMs, pollMs),
       maxIntervalMs: pollMs,
+      heartbeatMs: shortenedMs(env.DEPLOY_AGENT_HEARTBEAT_MS, DEFAULT_WAIT.heartbeatMs),
     },
   };
 }

@@ -1,8 +1,11 @@
 /**
  * Waiting until a deployment is live (live.ts says what that means): the
- * polling schedule only. Polls `getById` with a growing interval, up to a
- * deadline, tolerating a few failed polls; a deployment that already is live
- * needs no check.
+ * polling schedule and what the log says meanwhile. Polls `getById` every
+ * second at first, then every 2 s at most, up to a deadline, tolerating a few
+ * failed polls; a `429` or a `Retry-After` slows the checks down for as long
+ * as the service asks. A deployment that already is live needs no check.
+ * The log gets a line at each change (status, revision, commit) and, while
+ * nothing changes, one at least every `heartbeatMs`.
  */
 import { ActionError } from '../common/errors.js';
 import { ServiceError } from '../service/errors.js';
@@ -10,24 +13,22 @@ import { formatDuration, untrusted, type Logger } from '../common/runtime.js';
 import { Service } from '../service/endpoints.js';
 import type { RunDependencies } from './dependencies.js';
 import { livenessFor, type Goal } from './goal.js';
-import type { Liveness } from './live.js';
+import { latestCommit, type Liveness } from './live.js';
 import { STATUSES, type Deployment } from '../service/schemas.js';
 
 export interface WaitOptions {
   timeoutMs: number;
-  /** The first interval; each next one is `growth` times longer, up to the cap of its phase. */
+  /** The first interval; each next one is `growth` times longer, up to `maxIntervalMs`. */
   initialIntervalMs: number;
-  /**
-   * The cap while the wait is young (`earlyPhaseMs`): most deployments go
-   * live within seconds, and a check every `earlyIntervalMs` sees it soon.
-   */
-  earlyIntervalMs: number;
-  earlyPhaseMs: number;
-  /** The cap after the early phase. */
+  /** The longest interval between two checks, at any length of wait (unless the service asks for more). */
   maxIntervalMs: number;
   growth: number;
   /** Failed polls in a row that are tolerated before the wait fails. */
   maxFailedPolls: number;
+  /** The longest pause a `Retry-After` (or a run of `429`s) may ask for between two checks. */
+  maxSlowdownMs: number;
+  /** While nothing changes, a log line at least this often. */
+  heartbeatMs: number;
 }
 
 /** A wait ended without the deployment being live; carries the last deployment seen. */
@@ -43,17 +44,31 @@ export class WaitError extends ActionError {
 
 export const DEFAULT_WAIT: Omit<WaitOptions, 'timeoutMs'> = {
   initialIntervalMs: 1_000,
-  earlyIntervalMs: 1_500,
-  earlyPhaseMs: 10_000,
-  maxIntervalMs: 15_000,
+  maxIntervalMs: 2_000,
   growth: 2,
   maxFailedPolls: 5,
+  maxSlowdownMs: 60_000,
+  heartbeatMs: 30_000,
 };
 
-/** The interval after `interval`, `elapsed` into the wait. */
-function nextInterval(interval: number, elapsed: number, options: WaitOptions): number {
-  const cap = elapsed < options.earlyPhaseMs ? options.earlyIntervalMs : options.maxIntervalMs;
-  return Math.min(cap, interval * options.growth);
+/**
+ * How long the service asked the checks to pause after a failed one: its
+ * `Retry-After`, else for a `429` a pause that doubles with each one in a
+ * row (`throttled` before this one); 0 when it asked nothing. At most
+ * `maxSlowdownMs`.
+ */
+function slowdownAfter(failure: ActionError, throttled: number, options: WaitOptions): number {
+  if (!(failure instanceof ServiceError)) return 0;
+  const asked =
+    failure.details.retryAfterMs ??
+    (failure.status === 429 ? options.maxIntervalMs * 2 ** throttled : 0);
+  return Math.min(asked, options.maxSlowdownMs);
+}
+
+/** What the log says changed: the status, the revisions, the commit. */
+function progressKey(deployment: Deployment): string {
+  const { status, latest_revision_id: latest, active_revision_id: active } = deployment;
+  return JSON.stringify([status, latest, active, latestCommit(deployment) ?? null]);
 }
 
 /** One check: the deployment as the service lists it now, or why the check failed. */
@@ -93,6 +108,33 @@ export async function waitUntilLive(
   let interval = options.initialIntervalMs;
   let lastCheck = started;
   let failedPolls = 0;
+  /** The pause the service asked for before the next check; 0 when none. */
+  let slowdown = 0;
+  /** `429` answers in a row: each doubles the pause when the service names none. */
+  let throttled = 0;
+  let shown: { key: string; at: number } | undefined;
+  let missing = '';
+  /** The line of the wait's state; `note` says why the next check comes later than usual. */
+  const say = (note?: string) => {
+    const after = note === undefined ? '' : `; ${note}`;
+    logger.info(
+      `waiting until live: ${missing}; ${formatDuration(clock.now() - started)} so far${after}`,
+    );
+    shown = { key: progressKey(deployment), at: clock.now() };
+  };
+  /** Sleeps `ms`, with a line whenever the heartbeat is due meanwhile. */
+  const pause = async (ms: number) => {
+    for (let left = ms; left > 0;) {
+      const beat = (shown?.at ?? clock.now()) + options.heartbeatMs - clock.now();
+      if (beat <= 0) {
+        say();
+        continue;
+      }
+      const step = Math.min(left, beat);
+      await clock.sleep(step, signal);
+      left -= step;
+    }
+  };
   for (let polls = 0; ;) {
     await goal.orders?.learn(deployment);
     const verdict = livenessFor(deployment, goal);
@@ -101,30 +143,45 @@ export async function waitUntilLive(
     if (verdict.final)
       throw new WaitError(`Deployment ${name} will not be live: ${verdict.missing}.`, deployment);
     noteUnknownStatus(deployment.status, unknownStatuses, logger);
+    missing = verdict.missing;
     const remaining = deadline - clock.now();
     if (remaining <= 0) {
+      const slowed =
+        slowdown > 0
+          ? `; the service asked to pause ${formatDuration(slowdown)} between checks`
+          : '';
       throw new WaitError(
-        `Deployment ${name} is not live after ${formatDuration(options.timeoutMs)} (${polls} checks): ${verdict.missing}. Raise ${service.words.waitTimeout}, or look at the deployment in the service.`,
+        `Deployment ${name} is not live after ${formatDuration(options.timeoutMs)} (${polls} checks${slowed}): ${verdict.missing}. Raise ${service.words.waitTimeout}, or look at the deployment in the service.`,
         deployment,
       );
     }
+    if (shown === undefined || shown.key !== progressKey(deployment)) say();
     // Intervals run from the start of one check to the start of the next.
-    const delay = Math.max(0, Math.min(interval - (clock.now() - lastCheck), remaining));
-    logger.info(
-      `waiting until live: ${verdict.missing}; ${formatDuration(clock.now() - started)} so far, next check in ${formatDuration(delay)}`,
-    );
-    await clock.sleep(delay, signal);
+    const wanted = Math.max(interval - (clock.now() - lastCheck), slowdown);
+    await pause(Math.max(0, Math.min(wanted, remaining)));
+    // The service asked for a pause the deadline cuts short: no check before it ends.
+    if (slowdown > 0 && wanted > remaining) continue;
     lastCheck = clock.now();
-    interval = nextInterval(interval, lastCheck - started, options);
+    interval = Math.min(options.maxIntervalMs, interval * options.growth);
     polls++;
     // The last check may not outlast the deadline by more than a second.
     const seen = await check(service, deployment.id, Math.max(1_000, deadline - clock.now()));
     if (!(seen instanceof ActionError)) {
       deployment = seen;
       failedPolls = 0;
+      throttled = 0;
+      slowdown = 0;
       dependencies.onPoll?.(deployment);
       continue;
     }
+    if (seen instanceof ServiceError && seen.status === 429) {
+      // Asked to slow down: not a failure, and the deadline still holds.
+      slowdown = slowdownAfter(seen, throttled++, options);
+      say(`the service asked to slow down (429): next check in ${formatDuration(slowdown)}`);
+      continue;
+    }
+    slowdown = slowdownAfter(seen, 0, options);
+    throttled = 0;
     failedPolls++;
     if (failedPolls > options.maxFailedPolls) {
       throw new WaitError(
@@ -132,8 +189,9 @@ export async function waitUntilLive(
         deployment,
       );
     }
+    const later = slowdown > 0 ? `; next check in ${formatDuration(slowdown)}, as it asked` : '';
     logger.warning(
-      `check ${polls} failed (${failedPolls} of ${options.maxFailedPolls} tolerated in a row): ${seen.message}`,
+      `check ${polls} failed (${failedPolls} of ${options.maxFailedPolls} tolerated in a row): ${seen.message}${later}`,
     );
   }
 }

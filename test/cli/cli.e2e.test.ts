@@ -103,7 +103,7 @@ describe('deploy', () => {
     expect(run.json).toMatchObject({ 'deployment-id': existing.id, created: false, live: true });
   });
 
-  it('waits until live with --wait, one log line per status change', async () => {
+  it('waits until live with --wait, one log line per status change, not one per check', async () => {
     emu.setOptions({ readyAfterPolls: 3 });
 
     const run = await runCli(['deploy', ...DOCKER, '--wait', '--json'], {
@@ -121,6 +121,19 @@ describe('deploy', () => {
     // No terminal: no live line, no colour.
     expect(run.stderr).not.toContain('\r');
     expect(run.stderr).not.toContain('\u001b');
+  });
+
+  it('writes a waiting line at least every heartbeat while nothing changes, in CI as in the action', async () => {
+    const run = await runCli(['deploy', ...DOCKER, '--wait', '--wait-timeout', '3'], {
+      env: serviceEnv({ DEPLOY_AGENT_HEARTBEAT_MS: '500' }),
+    });
+
+    expect(run.exitCode).toBe(1);
+    const waiting = run.stderr
+      .split('\n')
+      .filter((line) => line.startsWith('waiting until live: status is AWAITING_DATABASE'));
+    expect(waiting.length).toBeGreaterThanOrEqual(6);
+    expect(waiting.every((line) => / s so far\)$/.test(line))).toBe(true);
   });
 
   it('fails with exit 1 at --wait-timeout, and still writes --json and --dotenv', async () => {

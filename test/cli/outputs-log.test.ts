@@ -137,21 +137,29 @@ function capture(terminal: boolean, colour = false) {
   };
 }
 
-const waiting = (what: string, soFar: number) =>
-  `waiting until live: ${what}; ${soFar.toFixed(1)} s so far, next check in 1.0 s`;
+const waiting = (what: string, soFar: number, note?: string) =>
+  `waiting until live: ${what}; ${soFar.toFixed(1)} s so far${note === undefined ? '' : `; ${note}`}`;
 
 describe('the log in CI (no terminal)', () => {
-  it('writes one line per status change while waiting, not one per check', () => {
+  it("writes each of the core's waiting lines (at a change, or the heartbeat), as a person reads it", () => {
     const { log, text } = capture(false);
     log.info(waiting('status is DEPLOYING, not READY', 0));
-    log.info(waiting('status is DEPLOYING, not READY', 2));
-    log.info(waiting('status is DEPLOYING, not READY', 4));
-    log.info(waiting('revision r2 is not active yet', 6));
+    log.info(waiting('status is DEPLOYING, not READY', 30));
+    log.info(waiting('revision r2 is not active yet', 36));
+    log.info(
+      waiting(
+        'revision r2 is not active yet',
+        38,
+        'the service asked to slow down (429): next check in 8.0 s',
+      ),
+    );
     log.info("'agent' is live");
     expect(text()).toBe(
       [
         'waiting until live: status is DEPLOYING, not READY (0 s so far)',
-        'waiting until live: revision r2 is not active yet (6 s so far)',
+        'waiting until live: status is DEPLOYING, not READY (30 s so far)',
+        'waiting until live: revision r2 is not active yet (36 s so far)',
+        'waiting until live: revision r2 is not active yet; the service asked to slow down (429): next check in 8.0 s (38 s so far)',
         "'agent' is live",
         '',
       ].join('\n'),

@@ -393,6 +393,33 @@ describe('waiting', () => {
   });
 });
 
+describe('a long wait in the log', () => {
+  it('writes a line at least every heartbeat while nothing changes (short for the test; 30 s shipped)', async () => {
+    const run = await runAction(codehost({ 'wait-for-ready': 'true', 'wait-timeout': '3' }), {
+      env: { DEPLOY_AGENT_HEARTBEAT_MS: '500' },
+    });
+
+    expect(run.exitCode).toBe(1);
+    const waiting = run.stdout
+      .split('\n')
+      .filter((line) => line.startsWith('waiting until live: status is AWAITING_DATABASE'));
+    // 3 s of an unchanged status, a line each 0.5 s: at least six (3 checks alone would make one).
+    expect(waiting.length).toBeGreaterThanOrEqual(6);
+    expect(waiting.every((line) => / so far$/.test(line))).toBe(true);
+  });
+
+  it('writes one line for an unchanged status without the heartbeat: not one per check', async () => {
+    const run = await runAction(codehost({ 'wait-for-ready': 'true', 'wait-timeout': '3' }));
+
+    expect(run.exitCode).toBe(1);
+    const checks = emu.requests.filter((request) => request.query.deployment_ids !== undefined);
+    expect(checks.length).toBeGreaterThanOrEqual(2);
+    expect(
+      run.stdout.split('\n').filter((line) => line.startsWith('waiting until live')),
+    ).toHaveLength(1);
+  });
+});
+
 describe('bad input fails before any request', () => {
   const cases: [string, Record<string, string>, string][] = [
     ['unknown source', { source: 'docker' }, "input 'source'"],

@@ -8,13 +8,21 @@ import { DEFAULT_RETRY_POLICY } from '../../src/service/retry.ts';
 import { DEFAULT_WAIT } from '../../src/run/wait.ts';
 
 describe('the shipped pace', () => {
-  it('is what the README promises: 5 attempts, a first backoff of 1 s doubling up to 20 s, 30 s an attempt', () => {
+  it('is what the docs promise: 5 attempts, a first backoff of 1 s doubling up to 20 s, 30 s an attempt; checks 1 s then 2 s apart, a line every 30 s', () => {
     expect(DEFAULT_RETRY_POLICY).toEqual({
       attempts: 5,
       initialDelayMs: 1_000,
       maxDelayMs: 20_000,
       maxRetryAfterMs: 60_000,
       requestTimeoutMs: 30_000,
+    });
+    expect(DEFAULT_WAIT).toEqual({
+      initialIntervalMs: 1_000,
+      maxIntervalMs: 2_000,
+      growth: 2,
+      maxFailedPolls: 5,
+      maxSlowdownMs: 60_000,
+      heartbeatMs: 30_000,
     });
     expect(DEFAULT_PACE).toEqual({ retry: DEFAULT_RETRY_POLICY, wait: DEFAULT_WAIT });
   });
@@ -41,22 +49,25 @@ describe('a shorter pace for tests', () => {
     expect(wait).toEqual(DEFAULT_WAIT);
   });
 
-  it('DEPLOY_AGENT_POLL_INTERVAL_MS caps every interval of the wait, its phases and failures kept', () => {
+  it('DEPLOY_AGENT_POLL_INTERVAL_MS caps every interval of the wait, its failures and heartbeat kept', () => {
     const { retry, wait } = paceFrom({ DEPLOY_AGENT_POLL_INTERVAL_MS: '100' });
-    expect(wait).toEqual({
-      ...DEFAULT_WAIT,
-      initialIntervalMs: 100,
-      earlyIntervalMs: 100,
-      maxIntervalMs: 100,
-    });
+    expect(wait).toEqual({ ...DEFAULT_WAIT, initialIntervalMs: 100, maxIntervalMs: 100 });
     expect(retry).toEqual(DEFAULT_RETRY_POLICY);
   });
 
-  it('a cap between the early and the late interval shortens only the late one', () => {
-    expect(paceFrom({ DEPLOY_AGENT_POLL_INTERVAL_MS: '5000' }).wait).toEqual({
+  it('a cap between the first and the longest interval shortens only the longest', () => {
+    expect(paceFrom({ DEPLOY_AGENT_POLL_INTERVAL_MS: '1500' }).wait).toEqual({
       ...DEFAULT_WAIT,
-      maxIntervalMs: 5_000,
+      maxIntervalMs: 1_500,
     });
+  });
+
+  it('DEPLOY_AGENT_HEARTBEAT_MS shortens the line while nothing changes, never past 30 s', () => {
+    expect(paceFrom({ DEPLOY_AGENT_HEARTBEAT_MS: '500' }).wait).toEqual({
+      ...DEFAULT_WAIT,
+      heartbeatMs: 500,
+    });
+    expect(paceFrom({ DEPLOY_AGENT_HEARTBEAT_MS: '90000' }).wait).toEqual(DEFAULT_WAIT);
   });
 });
 

@@ -61,28 +61,72 @@ describe('waitUntilLive, no commit targeted', () => {
     expect(emu.requests).toHaveLength(0);
   });
 
-  it('polls deployment_ids every 1.5 s for the first 10 s, then doubling to a 15 s cap', async () => {
+  it('polls deployment_ids after 1 s, then every 2 s at any length of wait: at most 30 checks a minute', async () => {
     const deployment = pending();
-    emu.setOptions({ readyAfterPolls: 11 });
+    emu.setOptions({ readyAfterPolls: 90 });
     const seen: string[] = [];
+    const start = clock.now();
+    const checkTimes: number[] = [];
 
     const ready = await waitForReady(deployment, options(600_000), {
       service,
       clock,
       logger,
-      onPoll: (d) => seen.push(d.status),
+      onPoll: (d) => {
+        seen.push(d.status);
+        checkTimes.push(clock.now() - start);
+      },
     });
 
     expect(ready.status).toBe('READY');
-    // Checks at 1, 2.5, 4, 5.5, 7, 8.5, 10 s, then 13, 19, 31, 46, 61 s.
-    expect(clock.sleeps).toEqual([
-      1_000, 1_500, 1_500, 1_500, 1_500, 1_500, 1_500, 3_000, 6_000, 12_000, 15_000, 15_000,
-    ]);
+    // Checks at 1, 3, 5, ... 181 s: never more than 2 s apart, however long the wait.
+    expect(checkTimes).toEqual(Array.from({ length: 91 }, (_, i) => 1_000 + 2_000 * i));
+    for (const from of checkTimes) {
+      const inAMinute = checkTimes.filter((t) => t >= from && t < from + 60_000);
+      expect(inAMinute.length).toBeLessThanOrEqual(30);
+    }
     expect(polls().every((request) => request.query.deployment_ids === deployment.id)).toBe(true);
     expect(seen.at(-1)).toBe('READY');
-    expect(logger.text).toMatch(
-      /waiting until live: status is AWAITING_DATABASE, not READY; 0\.0 s so far, next check in 1\.0 s/,
-    );
+  });
+
+  it('says where the wait is at each change, and while nothing changes every 30 s, not at each check', async () => {
+    const deployment = pending();
+    emu.setOptions({ readyAfterPolls: 50 });
+
+    await waitForReady(deployment, options(600_000), { service, clock, logger });
+
+    const waiting = logger.lines.filter((line) => line.startsWith('info: waiting until live'));
+    // 50 checks over 99 s: the first state at 0 s, the heartbeat at 30, 60 and 90 s.
+    expect(waiting).toEqual([
+      'info: waiting until live: status is AWAITING_DATABASE, not READY; 0.0 s so far',
+      'info: waiting until live: status is AWAITING_DATABASE, not READY; 30.0 s so far',
+      'info: waiting until live: status is AWAITING_DATABASE, not READY; 60.0 s so far',
+      'info: waiting until live: status is AWAITING_DATABASE, not READY; 90.0 s so far',
+    ]);
+    expect(DEFAULT_WAIT.heartbeatMs).toBe(30_000);
+  });
+
+  it('writes a line when the status changes, at the check that sees it', async () => {
+    const deployment = pending();
+    emu.setOptions({ readyAfterPolls: 3 });
+    // Each check sees the next status: a new line for each, none repeated.
+    const statuses = ['DEPLOYING', 'DEPLOYING', 'AWAITING_DATABASE'];
+    emu.inject({
+      times: 3,
+      bodyTransform: (body) => {
+        const list = body as { resources: { status: string }[] };
+        for (const seen of list.resources) seen.status = statuses.shift() ?? seen.status;
+        return list;
+      },
+    });
+
+    await waitForReady(deployment, options(600_000), { service, clock, logger });
+
+    expect(logger.lines.filter((line) => line.startsWith('info: waiting until live'))).toEqual([
+      'info: waiting until live: status is AWAITING_DATABASE, not READY; 0.0 s so far',
+      'info: waiting until live: status is DEPLOYING, not READY; 1.0 s so far',
+      'info: waiting until live: status is AWAITING_DATABASE, not READY; 5.0 s so far',
+    ]);
   });
 
   it('counts intervals from the start of one check to the next, so a slow check is not added', async () => {
@@ -98,7 +142,9 @@ describe('waitUntilLive, no commit targeted', () => {
 
     await waitForReady(deployment, options(600_000), { service, clock, logger });
 
-    expect(clock.sleeps).toEqual([1_000, 0, 1_500, 1_500]);
+    // The second check at once, 4 s in; then 2 s apart.
+    expect(clock.sleeps).toEqual([1_000, 2_000, 2_000]);
+    expect(polls()).toHaveLength(4);
   });
 
   it('fails at the deadline with the last status, never sleeping past it', async () => {
@@ -110,10 +156,51 @@ describe('waitUntilLive, no commit targeted', () => {
 
     expect(error).toBeInstanceOf(WaitError);
     expect((error as WaitError).message).toMatch(
-      /not live after 10\.0 s \(7 checks\): status is AWAITING_DATABASE, not READY/,
+      /not live after 10\.0 s \(6 checks\): status is AWAITING_DATABASE, not READY/,
     );
     expect((error as WaitError).deployment.id).toBe(deployment.id);
-    expect(clock.sleeps).toEqual([1_000, 1_500, 1_500, 1_500, 1_500, 1_500, 1_500]);
+    expect(clock.sleeps).toEqual([1_000, 2_000, 2_000, 2_000, 2_000, 1_000]);
+  });
+
+  it('slows down for as long as a Retry-After asks, then goes back to its schedule', async () => {
+    const deployment = pending();
+    emu.setOptions({ readyAfterPolls: 3 });
+    emu.inject({ status: 503, headers: { 'retry-after': '7' } });
+
+    const ready = await waitForReady(deployment, options(600_000), { service, clock, logger });
+
+    expect(ready.status).toBe('READY');
+    expect(clock.sleeps).toEqual([1_000, 7_000, 2_000, 2_000, 2_000]);
+    expect(logger.text).toMatch(/check 1 failed .*503.*; next check in 7\.0 s, as it asked/);
+  });
+
+  it('pauses after a 429 as long as the service asks, doubling without a Retry-After, and counts none as failed', async () => {
+    const deployment = pending();
+    emu.setOptions({ readyAfterPolls: 0 });
+    emu.inject({ status: 429, times: 6 });
+
+    const ready = await waitForReady(deployment, options(600_000), { service, clock, logger });
+
+    // Six 429s in a row, more than the failed polls tolerated: still waiting, slower each time.
+    expect(ready.status).toBe('READY');
+    expect(logger.lines.filter((line) => line.startsWith('warning:'))).toEqual([]);
+    expect(logger.text).toContain('the service asked to slow down (429): next check in 60.0 s');
+  });
+
+  it('fails at its deadline while slowed down, without a check the service asked it not to make', async () => {
+    const deployment = pending();
+    emu.inject({ status: 429, headers: { 'retry-after': '30' } });
+
+    const error = await waitForReady(deployment, options(10_000), { service, clock, logger }).catch(
+      (e: unknown) => e,
+    );
+
+    expect(error).toBeInstanceOf(WaitError);
+    expect((error as WaitError).message).toMatch(
+      /not live after 10\.0 s \(1 checks; the service asked to pause 30\.0 s between checks\)/,
+    );
+    expect(polls()).toHaveLength(1);
+    expect(clock.sleeps).toEqual([1_000, 9_000]);
   });
 
   it('fails at once on AWAITING_DELETE', async () => {
@@ -129,7 +216,7 @@ describe('waitUntilLive, no commit targeted', () => {
   it('tolerates a few failed polls in a row, logging each', async () => {
     const deployment = pending();
     emu.setOptions({ readyAfterPolls: 0 });
-    emu.inject({ status: 503, times: 2 }, { drop: 'before' }, { status: 429 });
+    emu.inject({ status: 503, times: 2 }, { drop: 'before' }, { status: 502 });
 
     const ready = await waitForReady(deployment, options(600_000), { service, clock, logger });
 
