@@ -154,6 +154,24 @@ function liveCell(liveness: SummaryInput['liveness']): string | undefined {
     : `yes: commit ${shortSha(liveness.supersededBy)} of a newer push is live instead of the target`;
 }
 
+/**
+ * The deployment type's row, when the step set one or the deployment has one:
+ * on reuse the deployment's own (a different wish is drift, shown below), else
+ * the service's answer, or what was (or would be) sent.
+ */
+function typeRow(
+  result: DeployResult | undefined,
+  shown: Deployment | undefined,
+  code: Cell,
+): [string, string][] {
+  if (result === undefined) return [];
+  const live = shown?.source_config.deployment_type ?? undefined;
+  const asked = result.request.source_config.deployment_type ?? undefined;
+  if (live === undefined && asked === undefined) return [];
+  const reused = !result.created && result.deployment !== undefined;
+  return [['Deployment type', code(reused ? live : (live ?? asked))]];
+}
+
 /** The drift table: one row a difference, secret values already `***`. */
 function driftTable(drift: DriftEntry[], code: Cell): string {
   if (drift.length === 0) return '';
@@ -192,6 +210,7 @@ export function summaryHtml(input: SummaryInput): string {
     ['Outcome', text(outcomeOf(result, shown))],
     ['Live', text(liveCell(input.liveness))],
     ['Source', code(plan.source)],
+    ...typeRow(result, shown, code),
     ['Repository', text(repository.url)],
     ['Ref', code(repository.ref)],
     ['Target commit', code(shortSha(input.target))],

@@ -13,9 +13,11 @@
  *   the field's path.
  *
  * Where the service's interface (docs/how-it-works.md, "The service's interface") and its
- * OpenAPI document differ, the interface wins (e.g. `source_config.deployment_type` is not accepted in
- * a request). Value ranges that only the OpenAPI document shows (cpu 0.1..8,
- * cpu_limit 0.1..16) are not enforced here; the service reports them.
+ * OpenAPI document differ, the interface wins, with one exception:
+ * `source_config.deployment_type`, which the interface's table omits but the
+ * service's listing filters by and the real service takes at creation
+ * (contract v1.3). Value ranges that only the OpenAPI document shows (cpu
+ * 0.1..8, cpu_limit 0.1..16) are not enforced here; the service reports them.
  */
 import { z } from 'zod';
 
@@ -44,6 +46,14 @@ export const STATUSES = [
 ] as const;
 export const DeploymentStatusSchema = z.enum(STATUSES);
 export type DeploymentStatus = z.infer<typeof DeploymentStatusSchema>;
+
+/** Deployment types (the service's OpenAPI document, `SourceConfigRequest.deployment_type`). */
+export const DEPLOYMENT_TYPES = ['dev_free', 'dev', 'prod'] as const;
+/** A request names one of them; the message names the three (an input error shows it). */
+const DeploymentTypeRequestSchema = z.enum(DEPLOYMENT_TYPES, {
+  error: (issue) =>
+    issue.code === 'invalid_value' ? `must be one of ${DEPLOYMENT_TYPES.join(', ')}` : undefined,
+});
 
 // ---------------------------------------------------------------------------
 // Building blocks
@@ -81,7 +91,10 @@ const looseObject: ObjectFactory<z.core.$loose> = (shape) => z.looseObject(shape
  * a request or only in a response are added with `.extend`, which keeps the
  * strictness of the object it extends.
  */
-function buildFamily<C extends ObjectConfig>(object: ObjectFactory<C>) {
+function buildFamily<C extends ObjectConfig, T extends z.ZodType>(
+  object: ObjectFactory<C>,
+  deploymentType: T,
+) {
   // volume_mounts item, also a container's volumeMounts item.
   const VolumeMount = object({
     name: z.string().nullish(),
@@ -187,10 +200,11 @@ function buildFamily<C extends ObjectConfig>(object: ObjectFactory<C>) {
 
   const ListenerConfig = object({ k8s_namespace: z.string().nullish() });
 
-  // source_config: all fields nullable. No deployment_type: the service interface does not list it.
+  // source_config: all fields nullable.
   const SourceConfig = object({
     integration_id: uuid().nullish(),
     repo_url: z.string().nullish(),
+    deployment_type: deploymentType.nullish(),
     build_on_push: z.boolean().nullish(),
     custom_url: z.string().nullish(),
     resource_spec: ResourceSpec.nullish(),
@@ -235,7 +249,8 @@ function buildFamily<C extends ObjectConfig>(object: ObjectFactory<C>) {
   };
 }
 
-const response = buildFamily(looseObject);
+// A type the service adds later is no failure of an answer, as with status.
+const response = buildFamily(looseObject, z.string());
 
 // ---------------------------------------------------------------------------
 // Request schemas (strict)
@@ -246,8 +261,9 @@ const response = buildFamily(looseObject);
  * only when the `config` input is given, and building the family is a
  * measurable part of start-up (bench/RESULTS.md).
  */
-let requestFamily: ReturnType<typeof buildFamily<z.core.$strict>> | undefined;
-const request = () => (requestFamily ??= buildFamily(strictObject));
+let requestFamily: ReturnType<typeof buildRequestFamily> | undefined;
+const buildRequestFamily = () => buildFamily(strictObject, DeploymentTypeRequestSchema);
+const request = () => (requestFamily ??= buildRequestFamily());
 
 export const ResourceSpecRequestSchema = z.lazy(() => request().ResourceSpec);
 export type ResourceSpecRequest = z.infer<typeof ResourceSpecRequestSchema>;

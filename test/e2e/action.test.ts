@@ -212,6 +212,70 @@ describe('reuse', () => {
   });
 });
 
+describe('deployment type', () => {
+  const typeRow = (run: ActionRun) =>
+    /<th align="left">Deployment type<\/th><td>(.*?)<\/td>/.exec(run.summary)?.[1];
+  const asking = (type: string, extra: Record<string, string> = {}) =>
+    codehost({ config: `source_config:\n  deployment_type: ${type}\n`, ...extra });
+
+  it('is sent on create and shown in the summary', async () => {
+    const run = await runAction(asking('prod'));
+
+    expect(run.exitCode).toBe(0);
+    const post = emu.requests.find((request) => request.method === 'POST');
+    expect(post?.body).toMatchObject({
+      source_config: {
+        deployment_type: 'prod',
+        integration_id: INTEGRATION,
+        repo_url: 'https://git.example/Acme/Agent',
+      },
+    });
+    expect(emu.deployments[0]?.source_config.deployment_type).toBe('prod');
+    expect(run.outputs.created).toBe('true');
+    expect(run.outputs.drift).toBe('[]');
+    expect(typeRow(run)).toBe('<code>prod</code>');
+    expectNoSecrets(run);
+  });
+
+  it('is drift when a deployment created as dev is asked to be prod, with the remedy', async () => {
+    expect((await runAction(asking('dev'))).outputs.created).toBe('true');
+
+    const run = await runAction(asking('prod'));
+
+    expect(run.exitCode).toBe(0);
+    // The first run's POST only: the second reused what it created.
+    expect(emu.requests.filter((request) => request.method === 'POST')).toHaveLength(1);
+    expect(run.outputs.created).toBe('false');
+    expect(JSON.parse(run.outputs.drift ?? 'null')).toEqual([
+      { field: 'source_config.deployment_type', wanted: 'prod', live: 'dev' },
+    ]);
+    expect(run.stdout.split('\n').filter((line) => line.startsWith('::warning::'))).toEqual([
+      '::warning::drift: source_config.deployment_type: the step wants prod, the deployment has dev',
+    ]);
+    expect(run.stdout).toContain(
+      '1 difference(s) not applied: source_config.deployment_type. The service cannot update a deployment: change it in the service, or deploy under a new name.',
+    );
+    // The summary shows what the deployment is, and the difference in the drift table.
+    expect(typeRow(run)).toBe('<code>dev</code>');
+    expect(run.summary).toContain('Drift: not applied');
+    expect(run.summary).toContain(
+      '<tr><td><code>source_config.deployment_type</code></td><td><code>prod</code></td><td><code>dev</code></td></tr>',
+    );
+  });
+
+  it('fails on that drift with on-drift: fail, naming the field and the remedy', async () => {
+    await runAction(asking('dev'));
+
+    const run = await runAction(asking('prod', { 'on-drift': 'fail' }));
+
+    expect(run.exitCode).toBe(1);
+    expect(run.error).toBe(
+      "Deployment 'my-agent' differs from what the step asks for (on-drift: fail): source_config.deployment_type. The service cannot update a deployment: change it in the service, or deploy under a new name.",
+    );
+    expect(run.outputs['deployment-id']).toBe(emu.deployments[0]?.id);
+  });
+});
+
 describe('every source', () => {
   const cases: [string, Record<string, string>, Record<string, unknown>][] = [
     [
@@ -428,6 +492,11 @@ describe('bad input fails before any request', () => {
       'unknown config key',
       { config: 'source_config:\n  resource_spec:\n    min_scal: 1' },
       'source_config.resource_spec.min_scal',
+    ],
+    [
+      'a deployment_type the service does not have',
+      { config: 'source_config:\n  deployment_type: staging' },
+      "input 'config': source_config.deployment_type: must be one of dev_free, dev, prod",
     ],
     ['non-uuid integration-id', { 'integration-id': 'not-a-uuid' }, "input 'integration-id'"],
     ['codehost without an integration id', { 'integration-id': '' }, "input 'integration-id'"],

@@ -193,6 +193,34 @@ describe('create', () => {
     ]);
   });
 
+  it('stores source_config.deployment_type and returns it, on create and in the listing', async () => {
+    const reply = await create({
+      source_config: { integration_id: INTEGRATION, deployment_type: 'prod' },
+    });
+    expect(reply.status).toBe(201);
+    expect(reply.body.source_config).toEqual({
+      integration_id: INTEGRATION,
+      deployment_type: 'prod',
+    });
+    const listed = await call<Page>('/v2/deployments?name_contains=agent-one');
+    expect(listed.body.resources[0]?.source_config).toEqual(reply.body.source_config);
+  });
+
+  it('answers 422 for a deployment_type other than dev_free, dev or prod', async () => {
+    const reply = await create<Detail>({ source_config: { deployment_type: 'staging' } });
+    expect(reply.status).toBe(422);
+    expect(reply.body.detail).toEqual([
+      {
+        type: 'enum',
+        loc: ['body', 'source_config', 'deployment_type'],
+        msg: "Input should be 'dev_free', 'dev' or 'prod'",
+        input: 'staging',
+        ctx: { expected: "'dev_free', 'dev' or 'prod'" },
+      },
+    ]);
+    expect(emu.deployments).toHaveLength(0);
+  });
+
   it('answers 422 with FastAPI-style locations for missing and mistyped fields', async () => {
     const reply = await call<Detail>('/v2/deployments', {
       method: 'POST',

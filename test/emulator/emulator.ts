@@ -19,6 +19,9 @@ export const SOURCES = [
 ] as const;
 export type Source = (typeof SOURCES)[number];
 
+/** `source_config.deployment_type` (the service's OpenAPI document): stored and returned as sent. */
+const DEPLOYMENT_TYPES = ['dev_free', 'dev', 'prod'] as const;
+
 /** Tenant id given to every deployment unless `tenantId` is set. */
 export const DEFAULT_TENANT_ID = '7e4a1c2b-5d3f-4a6e-9b8c-0d1e2f3a4b5c';
 
@@ -1092,6 +1095,21 @@ function validateCreate(body: unknown): ValidationIssue[] {
         input: body[key],
       });
     }
+  }
+  const type = isRecord(body.source_config) ? body.source_config.deployment_type : undefined;
+  if (
+    type !== undefined &&
+    type !== null &&
+    !(DEPLOYMENT_TYPES as readonly unknown[]).includes(type)
+  ) {
+    const expected = `'dev_free', 'dev' or 'prod'`;
+    issues.push({
+      type: 'enum',
+      loc: ['body', 'source_config', 'deployment_type'],
+      msg: `Input should be ${expected}`,
+      input: type,
+      ctx: { expected },
+    });
   }
   checkList(body, 'secrets', ['name', 'value'], issues);
   if (body.secret_references !== null) {

@@ -184,6 +184,30 @@ describe('config', () => {
     expect(message).toContain('extra: unknown key');
   });
 
+  it.each(['dev_free', 'dev', 'prod'])('accepts source_config.deployment_type %s', (type) => {
+    expect(plan({ config: `source_config:\n  deployment_type: ${type}\n` }).sourceConfig).toEqual({
+      deployment_type: type,
+      integration_id: INTEGRATION_ID,
+    });
+  });
+
+  it('rejects another deployment_type, naming its path and the three values', () => {
+    const message = rejects(
+      { config: '{"source_config": {"deployment_type": "staging"}}' },
+      'config',
+      /source_config\.deployment_type: must be one of dev_free, dev, prod/,
+    );
+    expect(message).not.toContain('unknown key');
+  });
+
+  it('still rejects an unknown key next to deployment_type', () => {
+    rejects(
+      { config: '{"source_config": {"deployment_type": "prod", "deployment_tier": "x"}}' },
+      'config',
+      /source_config\.deployment_tier: unknown key/,
+    );
+  });
+
   it('rejects a mistyped field, naming its path', () => {
     rejects(
       { config: '{"source_config": {"resource_spec": {"min_scale": "one"}}}' },

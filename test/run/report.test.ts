@@ -110,6 +110,48 @@ describe('summary', () => {
     expect(plain).not.toMatch(/>URL<|>Dashboard</);
   });
 
+  describe('deployment type', () => {
+    const typeRow = (html: string) =>
+      /<th align="left">Deployment type<\/th><td>(.*?)<\/td>/.exec(html)?.[1];
+    const typed = (type: string | null | undefined): Deployment => ({
+      ...deployment,
+      source_config: { ...deployment.source_config, deployment_type: type },
+    });
+    const asking = (type?: 'dev' | 'prod'): DeploymentCreateRequest => ({
+      ...request,
+      source_config: type === undefined ? {} : { deployment_type: type },
+    });
+
+    it('has no row when neither the step nor the deployment has one', () => {
+      const html = summaryHtml({
+        plan,
+        result: { deployment: typed(null), created: false, request: asking() },
+      });
+      expect(html).not.toContain('Deployment type');
+    });
+
+    it('shows the one created, or the one a dry run would send', () => {
+      const created = { deployment: typed('prod'), created: true, request: asking('prod') };
+      expect(typeRow(summaryHtml({ plan, result: created }))).toBe('<code>prod</code>');
+      const wouldSend = { created: false, request: asking('prod') };
+      expect(typeRow(summaryHtml({ plan, result: wouldSend }))).toBe('<code>prod</code>');
+    });
+
+    it("shows a reused deployment's own, whatever the step asks", () => {
+      const unasked = { deployment: typed('dev'), created: false, request: asking() };
+      expect(typeRow(summaryHtml({ plan, result: unasked }))).toBe('<code>dev</code>');
+      const drifted = { deployment: typed('dev'), created: false, request: asking('prod') };
+      expect(typeRow(summaryHtml({ plan, result: drifted }))).toBe('<code>dev</code>');
+      const none = { deployment: typed(undefined), created: false, request: asking('prod') };
+      expect(typeRow(summaryHtml({ plan, result: none }))).toBe('—');
+    });
+
+    it('escapes a type the service adds later', () => {
+      const odd = { deployment: typed('<b>x</b>'), created: false, request: asking() };
+      expect(typeRow(summaryHtml({ plan, result: odd }))).toBe('<code>&lt;b&gt;x&lt;/b&gt;</code>');
+    });
+  });
+
   it('says a dry run would create', () => {
     const html = summaryHtml({
       plan: { ...plan, dryRun: true },

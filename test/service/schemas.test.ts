@@ -138,6 +138,7 @@ function createRequest(): Json {
     source_config: {
       integration_id: INTEGRATION_ID,
       repo_url: 'https://github.com/acme/agent',
+      deployment_type: 'prod',
       build_on_push: true,
       custom_url: null,
       resource_spec: fullResourceSpec(),
@@ -300,7 +301,7 @@ describe('DeploymentSchema (response)', () => {
     const parsed = DeploymentSchema.parse(input);
     expect(parsed).toEqual(input);
     expect(parsed['tags']).toEqual(['future-field']);
-    expect(parsed.source_config['deployment_type']).toBe('dev');
+    expect(parsed.source_config.deployment_type).toBe('dev');
     expect(parsed.source_config.resource_spec?.['gpu_count']).toBe(0);
     expect(parsed.source_revision_config.repo_commit_sha).toBe(
       '0123456789abcdef0123456789abcdef01234567',
@@ -466,9 +467,7 @@ describe('DeploymentListSchema', () => {
 
 describe('SourceConfigSchema / SourceRevisionConfigSchema / ResourceSpecSchema (response)', () => {
   it('tolerate unknown keys', () => {
-    expect(SourceConfigSchema.parse({ deployment_type: 'prod' })).toEqual({
-      deployment_type: 'prod',
-    });
+    expect(SourceConfigSchema.parse({ gpu_type: 'a100' })).toEqual({ gpu_type: 'a100' });
     expect(SourceRevisionConfigSchema.parse({ repo_commit_sha: 'abc', x: 1 })).toEqual({
       repo_commit_sha: 'abc',
       x: 1,
@@ -480,6 +479,31 @@ describe('SourceConfigSchema / SourceRevisionConfigSchema / ResourceSpecSchema (
 // ---------------------------------------------------------------------------
 // Requests
 // ---------------------------------------------------------------------------
+
+describe('source_config.deployment_type', () => {
+  it.each(['dev_free', 'dev', 'prod'])('is accepted in a request: %s', (type) => {
+    const input = createRequest();
+    at(input, 'source_config')['deployment_type'] = type;
+    expect(DeploymentCreateRequestSchema.parse(input).source_config.deployment_type).toBe(type);
+  });
+
+  it('refuses any other value in a request, naming the path and the three values', () => {
+    expect(linesOf(SourceConfigRequestSchema, { deployment_type: 'staging' })).toEqual([
+      'deployment_type: must be one of dev_free, dev, prod',
+    ]);
+  });
+
+  it('is read from an answer, a type the service adds later included', () => {
+    const input = deploymentResponse();
+    expect(DeploymentSchema.parse(input).source_config.deployment_type).toBe('dev');
+    at(input, 'source_config')['deployment_type'] = 'enterprise';
+    expect(DeploymentSchema.parse(input).source_config.deployment_type).toBe('enterprise');
+    at(input, 'source_config')['deployment_type'] = 3;
+    expect(linesOf(DeploymentSchema, input)).toEqual([
+      'source_config.deployment_type: Invalid input: expected string, received number',
+    ]);
+  });
+});
 
 describe('DeploymentCreateRequestSchema (request)', () => {
   it('accepts a complete request, including every resource_spec field', () => {
@@ -548,10 +572,10 @@ describe('DeploymentCreateRequestSchema (request)', () => {
       'repo_uri',
     ],
     [
-      'source_config.deployment_type (in OpenAPI, not in the service interface)',
-      (d) => (at(d, 'source_config')['deployment_type'] = 'dev'),
+      'source_config, beside deployment_type',
+      (d) => (at(d, 'source_config')['deployment_typ'] = 'dev'),
       ['source_config'],
-      'deployment_type',
+      'deployment_typ',
     ],
     [
       'source_config.listener_config',
