@@ -39045,9 +39045,11 @@ function iso_duration(params) {
  *   the field's path.
  *
  * Where the service's interface (docs/how-it-works.md, "The service's interface") and its
- * OpenAPI document differ, the interface wins (e.g. `source_config.deployment_type` is not accepted in
- * a request). Value ranges that only the OpenAPI document shows (cpu 0.1..8,
- * cpu_limit 0.1..16) are not enforced here; the service reports them.
+ * OpenAPI document differ, the interface wins, with one exception:
+ * `source_config.deployment_type`, which the interface's table omits but the
+ * service's listing filters by and the real service takes at creation
+ * (contract v1.3). Value ranges that only the OpenAPI document shows (cpu
+ * 0.1..8, cpu_limit 0.1..16) are not enforced here; the service reports them.
  */
 
 // ---------------------------------------------------------------------------
@@ -39071,6 +39073,12 @@ const STATUSES = [
     'UNKNOWN',
 ];
 const DeploymentStatusSchema = schemas_enum(STATUSES);
+/** Deployment types (the service's OpenAPI document, `SourceConfigRequest.deployment_type`). */
+const DEPLOYMENT_TYPES = ['dev_free', 'dev', 'prod'];
+/** A request names one of them; the message names the three (an input error shows it). */
+const DeploymentTypeRequestSchema = schemas_enum(DEPLOYMENT_TYPES, {
+    error: (issue) => issue.code === 'invalid_value' ? `must be one of ${DEPLOYMENT_TYPES.join(', ')}` : undefined,
+});
 // ---------------------------------------------------------------------------
 // Building blocks
 // ---------------------------------------------------------------------------
@@ -39098,7 +39106,7 @@ const schemas_looseObject = (shape) => looseObject(shape);
  * a request or only in a response are added with `.extend`, which keeps the
  * strictness of the object it extends.
  */
-function buildFamily(object) {
+function buildFamily(object, deploymentType) {
     // volume_mounts item, also a container's volumeMounts item.
     const VolumeMount = object({
         name: schemas_string().nullish(),
@@ -39196,10 +39204,11 @@ function buildFamily(object) {
         sidecars: array(Container).nullish(),
     });
     const ListenerConfig = object({ k8s_namespace: schemas_string().nullish() });
-    // source_config: all fields nullable. No deployment_type: the service interface does not list it.
+    // source_config: all fields nullable.
     const SourceConfig = object({
         integration_id: service_schemas_uuid().nullish(),
         repo_url: schemas_string().nullish(),
+        deployment_type: deploymentType.nullish(),
         build_on_push: schemas_boolean().nullish(),
         custom_url: schemas_string().nullish(),
         resource_spec: ResourceSpec.nullish(),
@@ -39239,7 +39248,8 @@ function buildFamily(object) {
         Deployment,
     };
 }
-const response = buildFamily(schemas_looseObject);
+// A type the service adds later is no failure of an answer, as with status.
+const response = buildFamily(schemas_looseObject, schemas_string());
 // ---------------------------------------------------------------------------
 // Request schemas (strict)
 // ---------------------------------------------------------------------------
@@ -39249,7 +39259,8 @@ const response = buildFamily(schemas_looseObject);
  * measurable part of start-up (bench/RESULTS.md).
  */
 let requestFamily;
-const request = () => (requestFamily ??= buildFamily(schemas_strictObject));
+const buildRequestFamily = () => buildFamily(schemas_strictObject, DeploymentTypeRequestSchema);
+const request = () => (requestFamily ??= buildRequestFamily());
 const ResourceSpecRequestSchema = lazy(() => request().ResourceSpec);
 const SourceConfigRequestSchema = lazy(() => request().SourceConfig);
 /** repo_commit_sha is response-only: a request carrying it is rejected. */
@@ -40523,6 +40534,21 @@ function liveCell(liveness) {
         ? 'yes'
         : `yes: commit ${shortSha(liveness.supersededBy)} of a newer push is live instead of the target`;
 }
+/**
+ * The deployment type's row, when the step set one or the deployment has one:
+ * on reuse the deployment's own (a different wish is drift, shown below), else
+ * the service's answer, or what was (or would be) sent.
+ */
+function typeRow(result, shown, code) {
+    if (result === undefined)
+        return [];
+    const live = shown?.source_config.deployment_type ?? undefined;
+    const asked = result.request.source_config.deployment_type ?? undefined;
+    if (live === undefined && asked === undefined)
+        return [];
+    const reused = !result.created && result.deployment !== undefined;
+    return [['Deployment type', code(reused ? live : (live ?? asked))]];
+}
 /** The drift table: one row a difference, secret values already `***`. */
 function driftTable(drift, code) {
     if (drift.length === 0)
@@ -40558,6 +40584,7 @@ function summaryHtml(input) {
         ['Outcome', text(outcomeOf(result, shown))],
         ['Live', text(liveCell(input.liveness))],
         ['Source', code(plan.source)],
+        ...typeRow(result, shown, code),
         ['Repository', text(repository.url)],
         ['Ref', code(repository.ref)],
         ['Target commit', code(shortSha(input.target))],
