@@ -25,6 +25,8 @@ export interface FakeWait {
   endedAfterMs: number;
   /** Status checks (GET /v2/deployments?deployment_ids=...). */
   polls: number;
+  /** The most status checks in any 60 s of the wait. */
+  pollsInAMinute: number;
   live: boolean;
 }
 
@@ -64,12 +66,14 @@ export async function waitOnFakeClock(
     const started = clock.now();
     const from = emu.requests.length;
     let live = true;
+    const times: number[] = [];
     try {
       await waitUntilLive(
         found,
         { target: { sha: NEW, branch: 'main' }, seenRevisions },
         { ...DEFAULT_WAIT, timeoutMs },
-        { service, clock, logger },
+        // Each answered check, on the fake clock (the emulator records real time).
+        { service, clock, logger, onPoll: () => times.push(clock.now()) },
       );
     } catch (error) {
       if (!(error instanceof WaitError)) throw error;
@@ -79,6 +83,10 @@ export async function waitOnFakeClock(
       liveAfterMs,
       endedAfterMs: clock.now() - started,
       polls: emu.requests.slice(from).filter((r) => r.query.deployment_ids !== undefined).length,
+      pollsInAMinute: Math.max(
+        0,
+        ...times.map((at) => times.filter((t) => t >= at && t < at + 60_000).length),
+      ),
       live,
     };
   } finally {

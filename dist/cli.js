@@ -40029,10 +40029,13 @@ async function waitUntilLive(initial, goal, options, dependencies) {
             say();
         // Intervals run from the start of one check to the start of the next.
         const wanted = Math.max(interval - (clock.now() - lastCheck), slowdown);
-        await pause(Math.max(0, Math.min(wanted, remaining)));
-        // The service asked for a pause the deadline cuts short: no check before it ends.
-        if (slowdown > 0 && wanted > remaining)
+        // The next check would come after the deadline (or before the pause the service asked
+        // for ends): the wait ends at the deadline without it, which keeps 30 checks a minute.
+        if (wanted > remaining) {
+            await pause(remaining);
             continue;
+        }
+        await pause(Math.max(0, wanted));
         lastCheck = clock.now();
         interval = Math.min(options.maxIntervalMs, interval * options.growth);
         polls++;

@@ -473,7 +473,7 @@ describe('a long wait in the log', () => {
   });
 
   it('writes one line for an unchanged status without the heartbeat: not one per check', async () => {
-    const run = await runAction(codehost({ 'wait-for-ready': 'true', 'wait-timeout': '3' }));
+    const run = await runAction(codehost({ 'wait-for-ready': 'true', 'wait-timeout': '4' }));
 
     expect(run.exitCode).toBe(1);
     const checks = emu.requests.filter((request) => request.query.deployment_ids !== undefined);

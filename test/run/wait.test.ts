@@ -147,7 +147,7 @@ describe('waitUntilLive, no commit targeted', () => {
     expect(polls()).toHaveLength(4);
   });
 
-  it('fails at the deadline with the last status, never sleeping past it', async () => {
+  it('fails at the deadline with the last status, never sleeping past it nor checking closer than its interval', async () => {
     const deployment = pending();
 
     const error = await waitForReady(deployment, options(10_000), { service, clock, logger }).catch(
@@ -156,7 +156,7 @@ describe('waitUntilLive, no commit targeted', () => {
 
     expect(error).toBeInstanceOf(WaitError);
     expect((error as WaitError).message).toMatch(
-      /not live after 10\.0 s \(6 checks\): status is AWAITING_DATABASE, not READY/,
+      /not live after 10\.0 s \(5 checks\): status is AWAITING_DATABASE, not READY/,
     );
     expect((error as WaitError).deployment.id).toBe(deployment.id);
     expect(clock.sleeps).toEqual([1_000, 2_000, 2_000, 2_000, 2_000, 1_000]);
