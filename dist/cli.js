@@ -29403,7 +29403,7 @@ class InputError extends ActionError {
     }
 }
 /** Ends a parser with what is wrong with the value. */
-function fail(message) {
+function errors_fail(message) {
     throw new Invalid(message);
 }
 
@@ -40287,7 +40287,7 @@ function parseBoolean(raw) {
         return true;
     if (YAML_FALSE.includes(raw))
         return false;
-    fail(`must be true or false, got '${raw}'`);
+    errors_fail(`must be true or false, got '${raw}'`);
 }
 /** localhost, 127.0.0.0/8 or [::1]: where plain http:// is allowed. */
 function isLoopback(hostname) {
@@ -40309,68 +40309,68 @@ function parseWebAddress(text, messages) {
         url = new URL(text);
     }
     catch {
-        fail(`is not a valid URL (expected e.g. ${messages.example})`);
+        errors_fail(`is not a valid URL (expected e.g. ${messages.example})`);
     }
     // Checked before anything echoes the URL: credentials in it would leak.
     if (url.username !== '' || url.password !== '') {
-        fail(`must not contain credentials: ${messages.credentials}`);
+        errors_fail(`must not contain credentials: ${messages.credentials}`);
     }
     // Shown without its query and fragment: they may carry a key too.
     const shown = `${url.protocol}//${url.host}${url.pathname}`;
     if (url.protocol === 'http:' && !isLoopback(url.hostname)) {
-        fail(`must use https:// (http:// is allowed only for localhost, 127.0.0.0/8 and [::1]), got '${shown}'`);
+        errors_fail(`must use https:// (http:// is allowed only for localhost, 127.0.0.0/8 and [::1]), got '${shown}'`);
     }
     if (url.protocol !== 'https:' && url.protocol !== 'http:') {
-        fail(`must be an https:// URL, got '${shown}'`);
+        errors_fail(`must be an https:// URL, got '${shown}'`);
     }
     return url;
 }
 function parseApiUrl(raw) {
     if (raw === '')
-        fail('is required (the service base address, e.g. https://api.example.com)');
+        errors_fail('is required (the service base address, e.g. https://api.example.com)');
     const url = parseWebAddress(raw, {
         example: 'https://api.example.com',
         credentials: 'pass them with api-key or headers',
     });
     const shown = `${url.protocol}//${url.host}${url.pathname}`;
     if (url.search !== '' || url.hash !== '') {
-        fail(`must not have a query or fragment: give the base address only, like '${shown}'`);
+        errors_fail(`must not have a query or fragment: give the base address only, like '${shown}'`);
     }
     return `${url.origin}${withoutTrailingSlashes(url.pathname)}`;
 }
 function parseSource(raw) {
     const source = SOURCES.find((candidate) => candidate === raw);
     if (source === undefined)
-        fail(`must be one of ${SOURCES.join(', ')}, got '${raw}'`);
+        errors_fail(`must be one of ${SOURCES.join(', ')}, got '${raw}'`);
     return source;
 }
 function parseName(raw) {
     if (raw === '')
-        fail('is required (the deployment name)');
+        errors_fail('is required (the deployment name)');
     if (UNSAFE_IN_AN_INPUT.test(raw))
-        fail('must not contain control characters or line breaks');
+        errors_fail('must not contain control characters or line breaks');
     return raw;
 }
 function parseWaitTimeout(raw) {
     if (!/^\d+(\.\d+)?$/.test(raw))
-        fail(`must be a positive number of seconds, got '${raw}'`);
+        errors_fail(`must be a positive number of seconds, got '${raw}'`);
     const seconds = Number(raw);
     if (!(seconds > 0))
-        fail(`must be a positive number of seconds, got '${raw}'`);
+        errors_fail(`must be a positive number of seconds, got '${raw}'`);
     if (seconds > MAX_WAIT_TIMEOUT_SECONDS) {
-        fail(`must be at most ${MAX_WAIT_TIMEOUT_SECONDS} seconds (6 hours), got '${raw}'`);
+        errors_fail(`must be at most ${MAX_WAIT_TIMEOUT_SECONDS} seconds (6 hours), got '${raw}'`);
     }
     return seconds;
 }
 function parseGuid(raw) {
     if (!GUID.test(raw))
-        fail(`must be a uuid (like 0f8fad5b-d9cb-469f-a165-70867728950e), got '${raw}'`);
+        errors_fail(`must be a uuid (like 0f8fad5b-d9cb-469f-a165-70867728950e), got '${raw}'`);
     return raw.toLowerCase();
 }
 function parseRepository(raw) {
     const match = REPOSITORY.exec(raw);
     if (match === null)
-        fail(`must be owner/name, got '${raw}'`);
+        errors_fail(`must be owner/name, got '${raw}'`);
     return { owner: match[1] ?? '', name: match[2] ?? '' };
 }
 function parseCommit(raw) {
@@ -40380,14 +40380,22 @@ function parseCommit(raw) {
         return { kind: 'sha', sha: raw.toLowerCase() };
     if (SHORT_SHA.test(raw)) {
         // The service records full shas only: a prefix could never be matched.
-        fail(`must be a full 40-character commit sha, got the short sha '${raw}'`);
+        errors_fail(`must be a full 40-character commit sha, got the short sha '${raw}'`);
     }
-    fail(`must be auto, none or a full 40-character commit sha, got '${raw}'`);
+    errors_fail(`must be auto, none or a full 40-character commit sha, got '${raw}'`);
 }
 function parseOnDrift(raw) {
     const mode = ON_DRIFT_MODES.find((candidate) => candidate === raw);
     if (mode === undefined)
-        fail(`must be ${ON_DRIFT_MODES.join(' or ')}, got '${raw}'`);
+        errors_fail(`must be ${ON_DRIFT_MODES.join(' or ')}, got '${raw}'`);
+    return mode;
+}
+const ON_CHANGE_MODES = (/* unused pure expression or super */ null && (['none', 'fail']));
+/** `on-change` of the plan: `fail` makes a difference the deploy would not apply fail the step. */
+function parseOnChange(raw) {
+    const mode = ON_CHANGE_MODES.find((candidate) => candidate === raw);
+    if (mode === undefined)
+        fail(`must be ${ON_CHANGE_MODES.join(' or ')}, got '${raw}'`);
     return mode;
 }
 
@@ -40413,12 +40421,12 @@ function fillDashboardUrl(template, values) {
 function parseDashboardUrl(raw) {
     for (const [, name = ''] of raw.matchAll(PLACEHOLDER)) {
         if (!isPlaceholder(name)) {
-            fail(`has an unknown placeholder {${name}}: the placeholders are {id}, {tenant_id} and {name}`);
+            errors_fail(`has an unknown placeholder {${name}}: the placeholders are {id}, {tenant_id} and {name}`);
         }
     }
     const sample = fillDashboardUrl(raw, { id: 'id', tenant_id: 'tenant', name: 'name' });
     if (sample.includes('{') || sample.includes('}')) {
-        fail('has a { or } outside a placeholder: the placeholders are {id}, {tenant_id} and {name}');
+        errors_fail('has a { or } outside a placeholder: the placeholders are {id}, {tenant_id} and {name}');
     }
     parseWebAddress(sample, {
         example: 'https://console.example/deployments/{id}',
@@ -40759,11 +40767,11 @@ function firstLine(error) {
 function parseJsonText(text) {
     const json = parseStrictJson(text);
     if (json.kind === 'invalid')
-        fail(`is not valid JSON: ${json.reason.split('\n')[0]}`);
+        errors_fail(`is not valid JSON: ${json.reason.split('\n')[0]}`);
     if (json.kind === 'unchecked')
-        fail('is nested too deeply to be checked for repeated keys');
+        errors_fail('is nested too deeply to be checked for repeated keys');
     if (json.repeated !== undefined)
-        fail(`${formatIssuePath(json.repeated.path)}: repeated key`);
+        errors_fail(`${formatIssuePath(json.repeated.path)}: repeated key`);
     return json.value;
 }
 function parseYamlText(text) {
@@ -40771,7 +40779,7 @@ function parseYamlText(text) {
         return (0,dist/* parse */.qg)(text, { uniqueKeys: true });
     }
     catch (error) {
-        fail(`is not valid YAML: ${firstLine(error)}`);
+        errors_fail(`is not valid YAML: ${firstLine(error)}`);
     }
 }
 /** Whether `inner` is `root` or inside it (both absolute, normalised). */
@@ -40788,13 +40796,13 @@ function workspaceFile(raw, workspace) {
     const root = external_node_path_default().resolve(workspace);
     const file = external_node_path_default().resolve(root, raw);
     if (!isInside(root, file))
-        fail(`file '${raw}' is outside the workspace`);
+        errors_fail(`file '${raw}' is outside the workspace`);
     if (!(0,external_node_fs_.existsSync)(file) || !(0,external_node_fs_.statSync)(file).isFile()) {
-        fail(`file '${raw}' was not found in the workspace (${root})`);
+        errors_fail(`file '${raw}' was not found in the workspace (${root})`);
     }
     const real = (0,external_node_fs_.realpathSync)(file);
     if (!isInside((0,external_node_fs_.realpathSync)(root), real)) {
-        fail(`file '${raw}' is outside the workspace: a symbolic link leads out of it`);
+        errors_fail(`file '${raw}' is outside the workspace: a symbolic link leads out of it`);
     }
     return real;
 }
@@ -40810,7 +40818,7 @@ function readConfigFile(raw, workspace) {
         // Its message names the cap ("it is larger than 1 MiB") or the deadline.
         if (!(error instanceof bounded_read/* BoundedReadError */.uu))
             throw error;
-        fail(`file '${raw}' cannot be read: ${error.message}`);
+        errors_fail(`file '${raw}' cannot be read: ${error.message}`);
     }
     return raw.toLowerCase().endsWith('.json') ? parseJsonText(text) : parseYamlText(text);
 }
@@ -40824,17 +40832,17 @@ function parseConfig(raw, workspace) {
         return {};
     const parsed = isFilePath(raw) ? readConfigFile(raw, workspace) : parseYamlText(raw);
     if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {
-        fail('must be a JSON or YAML object with keys source_config, source_revision_config, secret_references');
+        errors_fail('must be a JSON or YAML object with keys source_config, source_revision_config, secret_references');
     }
     try {
         JSON.stringify(parsed);
     }
     catch {
-        fail('cannot be sent as JSON (a YAML anchor refers to itself?)');
+        errors_fail('cannot be sent as JSON (a YAML anchor refers to itself?)');
     }
     const result = ConfigSchema.safeParse(parsed);
     if (!result.success)
-        fail(formatZodIssues(result.error).join('; '));
+        errors_fail(formatZodIssues(result.error).join('; '));
     return result.data;
 }
 
@@ -40884,17 +40892,17 @@ function isSendableHeaderName(name) {
 /** The `api-key-header` input. */
 function parseApiKeyHeader(raw) {
     if (!isSendableHeaderName(raw))
-        fail(`is not a valid header name: '${raw}'`);
+        errors_fail(`is not a valid header name: '${raw}'`);
     const controlled = controlledHeader(raw);
     if (controlled !== undefined) {
-        fail(`${controlled} is a header the action sets itself or cannot send: name another header (e.g. X-Api-Key or Authorization)`);
+        errors_fail(`${controlled} is a header the action sets itself or cannot send: name another header (e.g. X-Api-Key or Authorization)`);
     }
     return raw;
 }
 /** The `api-key` input: any text a header can carry (empty: no key is sent). */
 function parseApiKey(raw) {
     if (!HEADER_VALUE.test(raw))
-        fail(`the value ${UNSENDABLE}`);
+        errors_fail(`the value ${UNSENDABLE}`);
     return raw;
 }
 /** One `Name: value` line; `number` counts from 1, as messages name lines. */
@@ -40903,12 +40911,12 @@ function parseHeaderLine(line, number) {
     const name = colon < 0 ? '' : line.slice(0, colon).trim();
     const value = colon < 0 ? '' : line.slice(colon + 1).trim();
     if (colon < 0 || !isSendableHeaderName(name)) {
-        fail(`line ${number} is not 'Name: value' with a valid header name`);
+        errors_fail(`line ${number} is not 'Name: value' with a valid header name`);
     }
     if (value === '')
-        fail(`line ${number} has an empty value`);
+        errors_fail(`line ${number} has an empty value`);
     if (!HEADER_VALUE.test(value))
-        fail(`the value on line ${number} ${UNSENDABLE}`);
+        errors_fail(`the value on line ${number} ${UNSENDABLE}`);
     return [name, value];
 }
 /** The `headers` input: `Name: value` lines, blank lines and `#` comments ignored. */
@@ -40923,10 +40931,10 @@ function parseHeaders(raw) {
         const key = name.toLowerCase();
         const first = seen.get(key);
         if (first !== undefined)
-            fail(`line ${index + 1} repeats the header of line ${first}`);
+            errors_fail(`line ${index + 1} repeats the header of line ${first}`);
         const controlled = controlledHeader(name);
         if (controlled !== undefined) {
-            fail(`line ${index + 1} sets a header the action sets itself or cannot send (${controlled})`);
+            errors_fail(`line ${index + 1} sets a header the action sets itself or cannot send (${controlled})`);
         }
         seen.set(key, index + 1);
         headers.push([name, value]);
@@ -41015,7 +41023,7 @@ function lineEntries(raw) {
             continue;
         const equals = line.indexOf('=');
         if (equals < 0)
-            fail(`line ${index + 1} is not NAME=value (no '=' found)`);
+            errors_fail(`line ${index + 1} is not NAME=value (no '=' found)`);
         const name = line.slice(0, equals).trim();
         entries.push({ name, value: line.slice(equals + 1).trim(), where: `line ${index + 1}` });
     }
@@ -41025,17 +41033,17 @@ function jsonEntries(raw) {
     const json = parseStrictJson(raw);
     // JSON.parse's own message may quote the text, so it is not shown.
     if (json.kind === 'invalid')
-        fail('looks like a JSON object but is not valid JSON');
+        errors_fail('looks like a JSON object but is not valid JSON');
     if (json.kind === 'unchecked')
-        fail('is nested too deeply to be checked for repeated names');
+        errors_fail('is nested too deeply to be checked for repeated names');
     const { value: parsed, repeated } = json;
     if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {
-        fail('must be NAME=value lines or a JSON object');
+        errors_fail('must be NAME=value lines or a JSON object');
     }
     // Keys are named by position: a repeated key may be a value put in a name's place.
     // A key repeated deeper, inside a value, fails below: a value must be a string.
     if (repeated !== undefined && repeated.path.length === 1) {
-        fail(`key ${repeated.index + 1} repeats the secret name of key ${repeated.firstIndex + 1}`);
+        errors_fail(`key ${repeated.index + 1} repeats the secret name of key ${repeated.firstIndex + 1}`);
     }
     return Object.entries(parsed).map(([name, value], index) => ({
         name,
@@ -41046,14 +41054,14 @@ function jsonEntries(raw) {
 }
 function checkEntry({ name, value, where }, earlier) {
     if (!SECRET_NAME.test(name)) {
-        fail(`${where} does not start with a valid secret name (letters, digits and _, not starting with a digit)`);
+        errors_fail(`${where} does not start with a valid secret name (letters, digits and _, not starting with a digit)`);
     }
     if (earlier !== undefined)
-        fail(`${where} repeats the secret name of ${earlier}`);
+        errors_fail(`${where} repeats the secret name of ${earlier}`);
     if (typeof value !== 'string')
-        fail(`${where} must have a string value`);
+        errors_fail(`${where} must have a string value`);
     if (value === '') {
-        fail(`${where} has an empty value (is the GitHub secret it comes from defined?)`);
+        errors_fail(`${where} has an empty value (is the GitHub secret it comes from defined?)`);
     }
     return { name, value };
 }
@@ -45498,13 +45506,22 @@ function pickOne(found, name, logger) {
     logger.warning(`${found.length} deployments are named '${name}': ${found.map((d) => `${d.id} (${untrusted(d.status)}, created ${untrusted(d.created_at)})`).join(', ')}. Using ${first.id}: not being deleted first, then the oldest. The service does not enforce unique names; delete the others in the service.`);
     return first;
 }
+/** A deployment found by its name that the step cannot reuse; carries it, for the outputs. */
+class NotReusableError extends ActionError {
+    name = 'NotReusableError';
+    deployment;
+    constructor(message, deployment) {
+        super(message);
+        this.deployment = deployment;
+    }
+}
 /** A deployment found by its name, fit to reuse: same source, not being deleted. */
 function checkReusable(deployment, plan) {
     if (deployment.source !== plan.source) {
-        throw new ActionError(`Deployment '${plan.name}' (${deployment.id}) exists with source ${deployment.source}, but source ${plan.source} was asked for. A deployment's name and source cannot change: use another name, or set source to ${deployment.source}.`);
+        throw new NotReusableError(`Deployment '${plan.name}' (${deployment.id}) exists with source ${deployment.source}, but source ${plan.source} was asked for. A deployment's name and source cannot change: use another name, or set source to ${deployment.source}.`, deployment);
     }
     if (deployment.status === 'AWAITING_DELETE') {
-        throw new ActionError(`Deployment '${plan.name}' (${deployment.id}) is AWAITING_DELETE: it is being deleted, and the name is unavailable until it is gone. Wait for the deletion to finish and run the step again, or deploy under another name.`);
+        throw new NotReusableError(`Deployment '${plan.name}' (${deployment.id}) is AWAITING_DELETE: it is being deleted, and the name is unavailable until it is gone. Wait for the deletion to finish and run the step again, or deploy under another name.`, deployment);
     }
     return deployment;
 }

@@ -31,7 +31,14 @@ import { fileURLToPath } from 'node:url';
 const INPUT_FILES = ['package.json', 'package-lock.json', 'tsconfig.json', 'script/build'];
 const THIS_FILE = 'script/build-record.mjs';
 /** What script/build writes into dist/. */
-export const OUTPUTS = ['index.js', 'cli.js', 'licenses.txt', 'cli-licenses.txt', 'package.json'];
+export const OUTPUTS = [
+  'index.js',
+  'plan.js',
+  'cli.js',
+  'licenses.txt',
+  'cli-licenses.txt',
+  'package.json',
+];
 export const RECORD = 'build.json';
 /** A source tree far larger than ours is a mistake (a link to somewhere else), not a build input. */
 const MAX_INPUT_FILES = 10_000;

@@ -20,7 +20,6 @@ import { InputError } from '../inputs/errors.js';
 import type { RunDescription } from '../inputs/run-description.js';
 import { paceFrom, shortenedMs } from '../run/pace.js';
 import type { RunnerIO, RunOutcome } from '../run/pipeline.js';
-import type { OutputName, Outputs } from '../run/report.js';
 import { summaryHtml } from '../run/report.js';
 import { proxySettingsFrom } from '../service/proxy.js';
 import { WarningAnnotations } from './annotations.js';
@@ -35,11 +34,11 @@ const OTHER_WARNINGS =
   "every one is in the step's log; drift entries are also in the job summary and the step's `drift` output";
 
 /** Sets each output, again only when its value changes. Outputs are data: no substring redaction. */
-function outputWriter(): (outputs: Outputs) => void {
-  const written = new Map<OutputName, string>();
+function outputWriter(): RunnerIO['setOutputs'] {
+  const written = new Map<string, string>();
   return (outputs) => {
-    for (const [name, value] of Object.entries(outputs) as [OutputName, string][]) {
-      if (written.get(name) === value) continue;
+    for (const [name, value] of Object.entries(outputs)) {
+      if (value === undefined || written.get(name) === value) continue;
       written.set(name, value);
       core.setOutput(name, value);
     }
@@ -203,8 +202,9 @@ export async function runStep<D extends Declarations, Request>(
   stopListening();
   if (outcome.stack !== undefined) log.debug(outcome.stack);
   if (outcome.failure !== undefined) core.setFailed(outcome.failure);
-  if (outcome.summary !== undefined) {
-    await writeSummary(redactor.redact(summaryHtml(outcome.summary)), log);
-  }
+  const summary =
+    outcome.summaryHtml ??
+    (outcome.summary === undefined ? undefined : summaryHtml(outcome.summary));
+  if (summary !== undefined) await writeSummary(redactor.redact(summary), log);
   annotations.flush(OTHER_WARNINGS);
 }

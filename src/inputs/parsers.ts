@@ -144,3 +144,13 @@ export function parseOnDrift(raw: string): OnDrift {
   if (mode === undefined) fail(`must be ${ON_DRIFT_MODES.join(' or ')}, got '${raw}'`);
   return mode;
 }
+
+export const ON_CHANGE_MODES = ['none', 'fail'] as const;
+export type OnChange = (typeof ON_CHANGE_MODES)[number];
+
+/** `on-change` of the plan: `fail` makes a difference the deploy would not apply fail the step. */
+export function parseOnChange(raw: string): OnChange {
+  const mode = ON_CHANGE_MODES.find((candidate) => candidate === raw);
+  if (mode === undefined) fail(`must be ${ON_CHANGE_MODES.join(' or ')}, got '${raw}'`);
+  return mode;
+}

@@ -112,16 +112,29 @@ export function pickOne(found: Deployment[], name: string, logger: Logger): Depl
   return first;
 }
 
+/** A deployment found by its name that the step cannot reuse; carries it, for the outputs. */
+export class NotReusableError extends ActionError {
+  override name = 'NotReusableError';
+  readonly deployment: Deployment;
+
+  constructor(message: string, deployment: Deployment) {
+    super(message);
+    this.deployment = deployment;
+  }
+}
+
 /** A deployment found by its name, fit to reuse: same source, not being deleted. */
 function checkReusable(deployment: Deployment, plan: Plan): Deployment {
   if (deployment.source !== plan.source) {
-    throw new ActionError(
+    throw new NotReusableError(
       `Deployment '${plan.name}' (${deployment.id}) exists with source ${deployment.source}, but source ${plan.source} was asked for. A deployment's name and source cannot change: use another name, or set source to ${deployment.source}.`,
+      deployment,
     );
   }
   if (deployment.status === 'AWAITING_DELETE') {
-    throw new ActionError(
+    throw new NotReusableError(
       `Deployment '${plan.name}' (${deployment.id}) is AWAITING_DELETE: it is being deleted, and the name is unavailable until it is gone. Wait for the deletion to finish and run the step again, or deploy under another name.`,
+      deployment,
     );
   }
   return deployment;

@@ -45,7 +45,8 @@ export interface RunnerIO {
   /** Masks a value for the runner and for the action's own redaction. */
   mask: (value: string) => void;
   redact: (text: string) => string;
-  setOutputs: (outputs: Outputs) => void;
+  /** Sets outputs: the deploy's (`Outputs`), or another entry's. */
+  setOutputs: (outputs: Readonly<Partial<Record<string, string>>>) => void;
   /** Told when the deployment is found or created, and when the run ends. */
   progress?: RunProgress;
   /** Asked which of two commits is newer, when the deployment's is not the target. */
@@ -187,6 +188,8 @@ export interface RunOutcome {
   stack?: string;
   /** What the job summary shows; undefined when there is nothing to show. */
   summary?: SummaryInput;
+  /** A job summary already written as HTML (the plan's), not yet redacted. */
+  summaryHtml?: string;
 }
 
 export function dependenciesOf(plan: Plan, io: RunnerIO): RunDependencies {

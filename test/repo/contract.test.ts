@@ -8,6 +8,8 @@ import { describe, expect, it } from 'vitest';
 import { GITHUB_OUTPUT_NAMES } from '../../src/github/inputs.ts';
 import { defaultText, namesOf, type Declarations } from '../../src/inputs/declare.ts';
 import { DEPLOY_INPUTS } from '../../src/main.ts';
+import { PLAN_INPUTS } from '../../src/plan.ts';
+import { PLAN_OUTPUT_NAMES } from '../../src/run/plan-run.ts';
 import { OUTPUT_NAMES } from '../../src/run/report.ts';
 import { ROOT, WORKFLOW_REPOSITORY, actionYml, withDefaults } from '../support/action.ts';
 
@@ -68,6 +70,13 @@ const ACTIONS = [
     inputs: DEPLOY_INPUTS as Declarations,
     outputs: [...OUTPUT_NAMES, ...GITHUB_OUTPUT_NAMES] as readonly string[],
     doc: 'README.md',
+  },
+  {
+    file: 'plan/action.yml',
+    main: '../dist/plan.js',
+    inputs: PLAN_INPUTS as Declarations,
+    outputs: PLAN_OUTPUT_NAMES as readonly string[],
+    doc: 'docs/plan.md',
   },
 ];
 

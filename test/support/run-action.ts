@@ -24,6 +24,8 @@ function requireNode24(): string {
 /** The runner's `node24`: the current Node when it is 24 or newer, else the optional package's. */
 export const NODE24 = requireNode24();
 export const BUNDLE = path.join(ROOT, 'dist', 'index.js');
+/** What plan/action.yml starts: the same bundle, through dist/plan.js. */
+export const PLAN_BUNDLE = path.join(ROOT, 'dist', 'plan.js');
 
 export interface ActionRun {
   exitCode: number | null;
@@ -63,6 +65,8 @@ export interface RunOptions {
    * runner does (`local-action`); by default every declared input has one.
    */
   onlyGiven?: boolean;
+  /** The sub-action whose inputs and entry the run uses, e.g. `plan/action.yml`. */
+  action?: string;
 }
 
 /** Parses the `name<<DELIMITER ... DELIMITER` blocks that core.setOutput appends. */
@@ -115,6 +119,7 @@ function runnerEnvironment(
   extraEnv: Record<string, string> = {},
   event?: RunOptions['event'],
   onlyGiven = false,
+  action = 'action.yml',
 ): RunnerEnvironment {
   const directory = mkdtempSync(path.join(tmpdir(), 'action-run-'));
   const workspace = path.join(directory, 'workspace');
@@ -149,7 +154,7 @@ function runnerEnvironment(
       GITHUB_EVENT_PATH: eventPath,
     });
   }
-  const inputs = given === undefined ? {} : onlyGiven ? given : withDefaults(given);
+  const inputs = given === undefined ? {} : onlyGiven ? given : withDefaults(given, action);
   for (const [name, value] of Object.entries(inputs)) {
     env[`INPUT_${name.replace(/ /g, '_').toUpperCase()}`] = value;
   }
@@ -166,10 +171,12 @@ export function startAction(
     options.env,
     options.event,
     options.onlyGiven,
+    options.action,
   );
   const spawnedAt = Date.now();
   const started = performance.now();
-  const child = spawn(NODE24, options.argv ?? [BUNDLE], {
+  const entry = options.action === 'plan/action.yml' ? PLAN_BUNDLE : BUNDLE;
+  const child = spawn(NODE24, options.argv ?? [entry], {
     env,
     cwd: workspace,
     stdio: ['ignore', 'pipe', 'pipe'],

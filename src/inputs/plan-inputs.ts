@@ -1,0 +1,69 @@
+/**
+ * The plan step's inputs (contract v1.3, `plan`): the deploy step's inputs
+ * that describe the deployment or reach the service, and `on-change`. The
+ * GitHub ones (`github-token`, `pr-comment` defaulting to `true`) are the
+ * GitHub adapter's to add. The rest of the core's inputs are fixed: a plan
+ * never waits, targets no commit, and is a dry run.
+ */
+import { input, readInputs, type InputValues } from './declare.js';
+import { INPUTS, type InputName, type ParsedInputs } from './declared.js';
+import { buildPlan } from './build-plan.js';
+import { parseOnChange, type OnChange } from './parsers.js';
+import type { Plan } from './plan.js';
+import type { RunDescription } from './run-description.js';
+
+/** The core's inputs a plan takes, in plan/action.yml's order. */
+const SHARED = [
+  'api-url',
+  'api-key',
+  'api-key-header',
+  'headers',
+  'name',
+  'source',
+  'config',
+  'integration-id',
+  'repository',
+  'repo-ref',
+  'agent-config-path',
+  'image-uri',
+  'secrets',
+  'dashboard-url',
+] as const satisfies readonly InputName[];
+
+/** The core's inputs a plan does not take, and the text each reads as. */
+const FIXED = {
+  'wait-for-ready': 'false',
+  'wait-timeout': '900',
+  commit: 'none',
+  'on-drift': 'warn',
+  'dry-run': 'true',
+} as const satisfies Record<Exclude<InputName, (typeof SHARED)[number]>, string>;
+
+const pick = <K extends InputName>(names: readonly K[]) =>
+  Object.fromEntries(names.map((name) => [name, INPUTS[name]])) as { [N in K]: (typeof INPUTS)[N] };
+
+/** The core's inputs a plan shares with the deploy step, in plan/action.yml's order. */
+export const PLAN_SHARED_INPUTS = pick(SHARED);
+
+/** The plan's own: `on-change`. */
+export const PLAN_OWN_INPUTS = { 'on-change': input(parseOnChange, { default: 'none' }) };
+
+export interface PlanRequest {
+  plan: Plan;
+  onChange: OnChange;
+}
+
+/** The plan the deploy step would run with these inputs, checked against each other. */
+export function planRequest(
+  inputs: InputValues<typeof PLAN_SHARED_INPUTS> & InputValues<typeof PLAN_OWN_INPUTS>,
+  run: RunDescription,
+): PlanRequest {
+  const fixed = readInputs(
+    pick(Object.keys(FIXED) as (keyof typeof FIXED)[]),
+    (name) => FIXED[name],
+    run,
+  );
+  const { 'on-change': onChange, ...shared } = inputs;
+  const core: ParsedInputs = { ...fixed, ...shared };
+  return { plan: buildPlan(core, run), onChange };
+}

@@ -1,0 +1,32 @@
+/**
+ * The plan step (plan/action.yml, contract v1.3): what the deploy step would
+ * do with these inputs, read-only, as outputs, a job summary and an exit
+ * status a required check can use. An entry like src/main.ts: its inputs,
+ * what they ask for, the core run that does it.
+ *
+ * `run()` is what `@github/local-action` calls (`npx local-action plan src/plan.ts .env`);
+ * src/index.ts runs it when the runner starts dist/plan.js.
+ */
+import { GITHUB_INPUTS } from './github/inputs.js';
+import { runStep } from './github/step.js';
+import { input } from './inputs/declare.js';
+import { parseBoolean } from './inputs/parsers.js';
+import { PLAN_OWN_INPUTS, PLAN_SHARED_INPUTS, planRequest } from './inputs/plan-inputs.js';
+import { runPlan } from './run/plan-run.js';
+
+/** plan/action.yml's inputs, in its order. */
+export const PLAN_INPUTS = {
+  ...PLAN_SHARED_INPUTS,
+  'github-token': GITHUB_INPUTS['github-token'],
+  'pr-comment': input(parseBoolean, { default: 'true' }),
+  ...PLAN_OWN_INPUTS,
+};
+
+export function run(): Promise<void> {
+  return runStep({
+    inputs: PLAN_INPUTS,
+    request: planRequest,
+    run: (request, step) =>
+      runPlan(request, step.io({ token: '', environment: '', comment: false })),
+  });
+}

@@ -1,0 +1,169 @@
+/**
+ * The plan as a run (contract v1.3, behaviour 19): the verdict, its outputs
+ * and its job summary, and whether the step fails (on `fail`, or on a
+ * difference with `on-change: fail`), after the outputs are written.
+ */
+import { ActionError, describeError } from '../common/errors.js';
+import { htmlCode, htmlLines, htmlLink, htmlText } from '../common/github-text.js';
+import { untrusted } from '../common/runtime.js';
+import type { PlanRequest } from '../inputs/plan-inputs.js';
+import { inGroup } from './dependencies.js';
+import { showValue } from './drift.js';
+import { dependenciesOf, maskPlan, type RunnerIO, type RunOutcome } from './pipeline.js';
+import { dashboardUrlOf } from './report.js';
+import { verdictOf, type Verdict } from './verdict.js';
+
+/** The names of the plan's outputs, as plan/action.yml declares them. */
+export const PLAN_OUTPUT_NAMES = [
+  'plan',
+  'action',
+  'changes',
+  'deployment-id',
+  'status',
+  'dashboard-url',
+] as const;
+export type PlanOutputs = Partial<Record<(typeof PLAN_OUTPUT_NAMES)[number], string>>;
+
+/** What the deploy does with a difference: nothing; the remedy. */
+const REMEDY =
+  'The deploy would not apply it: the service cannot update a deployment. Change it in the service, or deploy under a new name.';
+
+/** The outputs of a verdict: `plan` as one line of JSON, secrets by name only. */
+export function planOutputs(verdict: Verdict, dashboardUrl: string | undefined): PlanOutputs {
+  const { deployment } = verdict;
+  const plan = {
+    action: verdict.action,
+    'deployment-id': deployment?.id ?? null,
+    changes: verdict.changes.map(({ field, wanted, live }) => ({ field, wanted, live })),
+    reason: verdict.reason ?? null,
+  };
+  return {
+    plan: JSON.stringify(plan),
+    action: verdict.action,
+    changes: String(verdict.changes.length),
+    'deployment-id': deployment?.id ?? '',
+    status: deployment?.status ?? '',
+    'dashboard-url':
+      deployment === undefined ? '' : (dashboardUrlOf(dashboardUrl, deployment) ?? ''),
+  };
+}
+
+/** The verdict in one log line a difference, and one for the verdict. */
+function logVerdict(name: string, verdict: Verdict, io: RunnerIO): void {
+  const { logger } = io;
+  if (verdict.action === 'create') {
+    logger.info(`plan: '${name}' does not exist: the deploy would create it`);
+    return;
+  }
+  if (verdict.action === 'fail') {
+    logger.info(`plan: the deploy would fail before creating anything`);
+    return;
+  }
+  for (const { field, wanted, live } of verdict.changes) {
+    logger.info(
+      `plan: ${untrusted(field)}: the step wants ${showValue(wanted)}, the deployment has ${showValue(live)}; not applied`,
+    );
+  }
+  const branch = verdict.tracks?.branch;
+  const builds = verdict.tracks?.buildsOnPush === true;
+  logger.info(
+    `plan: the deploy would reuse ${verdict.deployment?.id ?? ''} with ${verdict.changes.length} difference(s) it would not apply` +
+      (branch === undefined
+        ? ''
+        : `; it tracks ${untrusted(branch)}, and a push there ${builds ? 'builds a new revision' : 'builds nothing (build_on_push is off)'}`),
+  );
+}
+
+/** The job summary of a plan, as HTML (service text escaped by the one GitHub-text module). */
+export function planSummaryHtml(
+  name: string,
+  verdict: Verdict,
+  dashboardUrl: string | undefined,
+  failure: string | undefined,
+  redact: (text: string) => string,
+): string {
+  const code = (value: string | null | undefined) =>
+    value === undefined || value === null ? '—' : htmlCode(redact(value));
+  const { deployment } = verdict;
+  const heading = {
+    create: `🆕 Plan: the deploy would create ${code(name)}`,
+    reuse:
+      verdict.changes.length === 0
+        ? `✅ Plan: the deploy would reuse ${code(name)}, with no difference`
+        : `⚠️ Plan: the deploy would reuse ${code(name)}, and not apply ${verdict.changes.length} difference(s)`,
+    fail: `❌ Plan: the deploy would fail for ${code(name)}`,
+  }[verdict.action];
+  const parts = [`<h2>${heading}</h2>`];
+  if (deployment !== undefined) {
+    const dashboard = dashboardUrlOf(dashboardUrl, deployment);
+    const link = dashboard === undefined ? undefined : htmlLink(redact(dashboard), dashboard);
+    const rows: [string, string][] = [
+      ['Id', code(deployment.id)],
+      ['Status', code(deployment.status)],
+      ['Source', code(deployment.source)],
+      ['Tracks', code(verdict.tracks?.branch)],
+      [
+        'A push there',
+        htmlText(
+          verdict.tracks === undefined
+            ? '—'
+            : verdict.tracks.buildsOnPush
+              ? 'builds a new revision'
+              : 'builds nothing (build_on_push is off)',
+        ),
+      ],
+      ...(link === undefined ? [] : ([['Dashboard', link]] as [string, string][])),
+    ];
+    parts.push(
+      `<table>\n${rows.map(([label, value]) => `<tr><th align="left">${label}</th><td>${value}</td></tr>`).join('\n')}\n</table>`,
+    );
+  }
+  if (verdict.changes.length > 0) {
+    const rows = verdict.changes
+      .map(
+        (entry) =>
+          `<tr><td>${code(entry.field)}</td><td>${code(showValue(entry.wanted))}</td><td>${code(showValue(entry.live))}</td></tr>`,
+      )
+      .join('\n');
+    parts.push(
+      `<h3>Not applied by the deploy</h3>\n<p>${htmlText(REMEDY)}</p>\n<table>\n<tr><th>Field</th><th>The step wants</th><th>The deployment has</th></tr>\n${rows}\n</table>`,
+    );
+  }
+  if (verdict.request !== undefined) {
+    parts.push(
+      `<h3>The request the deploy would send</h3>\n<pre>${htmlLines(redact(JSON.stringify(verdict.request, null, 2)))}</pre>`,
+    );
+  }
+  const why = failure ?? verdict.reason;
+  if (why !== undefined)
+    parts.push(`<p><strong>Why:</strong></p>\n<pre>${htmlLines(redact(why))}</pre>`);
+  return parts.join('\n');
+}
+
+/** Runs the plan; never throws: how it ended is in the outcome. */
+export async function runPlan({ plan, onChange }: PlanRequest, io: RunnerIO): Promise<RunOutcome> {
+  try {
+    maskPlan(plan, io);
+    const dependencies = dependenciesOf(plan, io);
+    const verdict = await inGroup(dependencies)(`Planning the deploy of '${plan.name}'`, () =>
+      verdictOf(plan, dependencies),
+    );
+    io.setOutputs(planOutputs(verdict, plan.dashboardUrl));
+    logVerdict(plan.name, verdict, io);
+    const failure =
+      verdict.action === 'fail'
+        ? io.redact(verdict.reason ?? 'the deploy would fail')
+        : onChange === 'fail' && verdict.changes.length > 0
+          ? `The deploy of '${plan.name}' would not apply ${verdict.changes.length} difference(s) (on-change: fail): ${verdict.changes.map((change) => untrusted(change.field)).join(', ')}. The service cannot update a deployment: change them in the service, or deploy under a new name.`
+          : undefined;
+    return {
+      failure,
+      summaryHtml: planSummaryHtml(plan.name, verdict, plan.dashboardUrl, undefined, io.redact),
+    };
+  } catch (error) {
+    return {
+      failure: io.redact(describeError(error)),
+      ...(error instanceof Error && !(error instanceof ActionError) ? { stack: error.stack } : {}),
+    };
+  }
+}

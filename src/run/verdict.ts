@@ -1,0 +1,88 @@
+/**
+ * The plan's verdict (contract v1.3, behaviour 19): what the deploy step would
+ * do with these inputs, found by the deploy step's own dry run, so that it
+ * sends GET requests only and decides exactly as the deploy would.
+ *
+ * - `create`: no deployment has the name; the request body the deploy would
+ *   send, secret values replaced by `***`.
+ * - `reuse`: every difference the deploy would not apply (its drift), the
+ *   branch the deployment tracks and whether a push there builds.
+ * - `fail`: what the deploy would fail on before a POST, with the deployment
+ *   it found, if any.
+ */
+import { ActionError } from '../common/errors.js';
+import { MASK } from '../common/redact.js';
+import type { Plan } from '../inputs/plan.js';
+import { ServiceError } from '../service/errors.js';
+import type { Deployment, DeploymentCreateRequest } from '../service/schemas.js';
+import { deploy, NotReusableError } from './deploy.js';
+import type { RunDependencies } from './dependencies.js';
+import type { DriftEntry } from './drift.js';
+import { assess } from './goal.js';
+
+export const PLAN_ACTIONS = ['create', 'reuse', 'fail'] as const;
+export type PlanAction = (typeof PLAN_ACTIONS)[number];
+
+export interface Verdict {
+  action: PlanAction;
+  /** The deployment the deploy would reuse, or the one that makes it fail. */
+  deployment?: Deployment;
+  /** `create`: the body the deploy would send, secret values `***`. */
+  request?: DeploymentCreateRequest;
+  /** `reuse`: what the deploy would not apply, field by field. */
+  changes: DriftEntry[];
+  /** `reuse`: the branch the deployment tracks, and whether a push there builds a revision. */
+  tracks?: { branch: string | undefined; buildsOnPush: boolean };
+  /** `fail`: why the deploy would fail. */
+  reason?: string;
+}
+
+/** Why the plan targets no commit. */
+const MERGE =
+  'a plan describes the deploy a merge starts: a push to the branch the deployment tracks, not a commit of the pull request';
+
+/** The request with every secret value replaced by `***`, names kept. */
+function redactedRequest(request: DeploymentCreateRequest): DeploymentCreateRequest {
+  return { ...request, secrets: request.secrets.map((secret) => ({ ...secret, value: MASK })) };
+}
+
+/**
+ * What the deploy step would do with `plan`: its own dry run, with no commit
+ * targeted (the merge's deploy is a push to the branch the deployment tracks).
+ * A failure of the service itself (a 5xx after retries, a 401) is thrown: it
+ * says nothing of what the deploy would do.
+ */
+export async function verdictOf(plan: Plan, dependencies: RunDependencies): Promise<Verdict> {
+  const dryRun: Plan = {
+    ...plan,
+    dryRun: true,
+    waitForReady: false,
+    commit: { kind: 'none', reason: MERGE },
+  };
+  let result;
+  try {
+    result = await deploy(dryRun, dependencies);
+  } catch (error) {
+    if (error instanceof NotReusableError) {
+      return { action: 'fail', deployment: error.deployment, changes: [], reason: error.message };
+    }
+    if (error instanceof ActionError && !(error instanceof ServiceError)) {
+      return { action: 'fail', changes: [], reason: error.message };
+    }
+    throw error;
+  }
+  const found = result.deployment;
+  if (found === undefined) {
+    return { action: 'create', request: redactedRequest(result.request), changes: [] };
+  }
+  const goal = await assess(dryRun, result, dependencies.logger);
+  return {
+    action: 'reuse',
+    deployment: found,
+    changes: goal.drift,
+    tracks: {
+      branch: found.source_revision_config.repo_ref ?? undefined,
+      buildsOnPush: found.source === 'codehost' && found.source_config.build_on_push === true,
+    },
+  };
+}
