@@ -34,6 +34,8 @@ interface Flow {
   outputs: Record<string, string>;
   setUp: (emu: Emulator) => Record<string, string>;
   event?: SpawnOptions['event'];
+  /** A sub-action's flow (the plan's). */
+  action?: SpawnOptions['action'];
 }
 
 const FLOWS: Flow[] = [
@@ -100,6 +102,49 @@ const FLOWS: Flow[] = [
       return { ...base(emu), name: 'bench-agent', source: 'internal_docker', 'image-uri': IMAGE };
     },
   },
+  // The plan (plan/action.yml): the requests of the deploy step's dry run, no more.
+  {
+    name: 'plan, codehost, would create',
+    floor: 2,
+    floorWhy: 'repos, 1 list page: a dry run of the create',
+    outputs: { action: 'create' },
+    action: 'plan/action.yml',
+    setUp: (emu) => {
+      emu.seedRepos(INTEGRATION, [{ owner: 'acme', name: 'agent' }]);
+      return { ...base(emu), name: 'bench-agent', 'integration-id': INTEGRATION };
+    },
+  },
+  {
+    name: 'plan, codehost, would reuse (1 difference)',
+    floor: 2,
+    floorWhy: 'repos, 1 list page: a dry run of the reuse',
+    outputs: { action: 'reuse', changes: '1' },
+    action: 'plan/action.yml',
+    setUp: (emu) => {
+      seedCodehost(emu, 'bench-agent', NEW_SHA);
+      return {
+        ...base(emu),
+        name: 'bench-agent',
+        'integration-id': INTEGRATION,
+        'agent-config-path': 'agent-v2.json',
+      };
+    },
+  },
+  {
+    name: 'plan, internal_docker, would reuse',
+    floor: 1,
+    floorWhy: '1 list page',
+    outputs: { action: 'reuse', changes: '0' },
+    action: 'plan/action.yml',
+    setUp: (emu) => {
+      emu.seedDeployment({
+        name: 'bench-agent',
+        source: 'internal_docker',
+        source_revision_config: { image_uri: IMAGE },
+      });
+      return { ...base(emu), name: 'bench-agent', source: 'internal_docker', 'image-uri': IMAGE };
+    },
+  },
 ];
 
 export async function requestsPerRun(): Promise<string> {
@@ -120,7 +165,11 @@ export async function requestsPerRun(): Promise<string> {
     progress(`requests: ${flow.name}`);
     const emu = await startEmulator({ apiKey: API_KEY });
     const inputs = flow.setUp(emu);
-    const run = await runBundle(inputs, { killAfterMs: 120_000, event: flow.event });
+    const run = await runBundle(inputs, {
+      killAfterMs: 120_000,
+      event: flow.event,
+      ...(flow.action === undefined ? {} : { action: flow.action }),
+    });
     await emu.close();
     const floor = Number.isNaN(flow.floor) ? searchFloor : flow.floor;
     const why = flow.floorWhy || `⌈10,001 matches to the exact one / ${PAGE_LIMIT}⌉ list pages`;
@@ -149,7 +198,8 @@ export async function requestsPerRun(): Promise<string> {
     'Counted from `emu.requests` (one fresh emulator per flow). Pages are `limit=100`. After a ' +
       'create the action looks the exact name up once more (the service does not enforce unique ' +
       'names). The “commit already live” flow runs for a push to main of the commit the ' +
-      'deployment already has live, so `wait-for-ready` needs no status check.',
+      'deployment already has live, so `wait-for-ready` needs no status check. The plan flows ' +
+      'run plan/action.yml (dist/plan.js): the requests of a dry run of the deploy step, GET only.',
     '',
     table(['Flow', 'Requests', 'Budget: floor', 'Sequence', 'Verdict'], rows),
   ].join('\n');

@@ -14,6 +14,7 @@ import { ROOT } from '../test/support/action.ts';
 import {
   BUNDLE,
   NODE24,
+  PLAN_BUNDLE,
   startAction,
   type ActionRun,
   type RunOptions,
@@ -101,6 +102,8 @@ export interface SpawnOptions {
   event?: RunOptions['event'];
   /** Extra environment variables (GITHUB_API_URL, a GitHub input not in action.yml yet). */
   env?: Record<string, string>;
+  /** The sub-action run: its action.yml's defaults, its entry (`plan/action.yml`: dist/plan.js). */
+  action?: 'plan/action.yml';
 }
 
 /** Spawns `NODE24 ...nodeArgs ...script` in a step's environment, as the tests do, and times it. */
@@ -114,14 +117,15 @@ async function timedSpawn(
     killAfterMs: options.killAfterMs ?? 120_000,
     event: options.event,
     ...(options.env === undefined ? {} : { env: options.env }),
+    ...(options.action === undefined ? {} : { action: options.action }),
   }).finished;
   const rss = /^PEAK_RSS_KB=(\d+)$/m.exec(run.stderr);
   return { ...run, peakRssKb: rss === null ? undefined : Number(rss[1]) };
 }
 
-/** Runs dist/index.js with these inputs (action.yml defaults applied). */
+/** Runs dist/index.js (or the sub-action's entry) with these inputs (its action.yml's defaults applied). */
 export function runBundle(given: Record<string, string>, options: SpawnOptions = {}) {
-  return timedSpawn([BUNDLE], given, options);
+  return timedSpawn([options.action === undefined ? BUNDLE : PLAN_BUNDLE], given, options);
 }
 
 /**

@@ -54,7 +54,12 @@ export async function startUp(): Promise<string> {
   /** A step with no `with:`: every input at its action.yml default, required ones empty. */
   const failing = (what: string, script: string | undefined) => async () => {
     const from = emu.requests.length;
-    const run = script === undefined ? await runBundle({}) : await runScript(script, {});
+    const run =
+      script === 'plan'
+        ? await runBundle({}, { action: 'plan/action.yml' })
+        : script === undefined
+          ? await runBundle({})
+          : await runScript(script, {});
     if (run.exitCode !== 1 || run.error === undefined) {
       notes.add(`${what} did not fail with an error: ${failureNote(run) || 'exit 0'}`);
     }
@@ -75,6 +80,7 @@ export async function startUp(): Promise<string> {
     { key: 'bare', run: async () => ({ bare: (await runBareNode()).elapsedMs }) },
     { key: 'ours', run: failing('ours', undefined) },
     { key: 'ours first', run: firstRequest('ours', undefined) },
+    { key: 'plan', run: failing('plan', 'plan') },
   ];
   if (ANCHOR !== undefined) kinds.push({ key: 'ecs', run: failing('ecs', ANCHOR) });
   if (beforePath !== undefined) {
@@ -83,7 +89,7 @@ export async function startUp(): Promise<string> {
   }
   const samples = new Map<string, number[]>();
   /** ours / ECS and before / ECS in the same round: robust to drift over the run. */
-  const paired = { ours: [] as number[], before: [] as number[] };
+  const paired = { ours: [] as number[], before: [] as number[], plan: [] as number[] };
   for (let round = 0; round < WARM_UPS + STARTUP_RUNS; round++) {
     // Alternating: each round runs every kind once, in an order rotated by one each round, so
     // that no kind always follows the same one; a short pause before each lets the previous
@@ -101,6 +107,7 @@ export async function startUp(): Promise<string> {
     }
     if (got.ecs !== undefined && got.ours !== undefined) paired.ours.push(got.ours / got.ecs);
     if (got.ecs !== undefined && got.before !== undefined) paired.before.push(got.before / got.ecs);
+    if (got.ecs !== undefined && got.plan !== undefined) paired.plan.push(got.plan / got.ecs);
   }
   await emu.close();
 
@@ -120,6 +127,7 @@ export async function startUp(): Promise<string> {
     row('bare `node -e 0`: spawn → exit', 'bare'),
     row('**ours, no inputs: spawn → exit (fails)**', 'ours'),
     row('**ECS deploy action, no inputs: spawn → exit (fails)**', 'ecs'),
+    row('**plan (dist/plan.js), no inputs: spawn → exit (fails)**', 'plan'),
     row(`ours ${before}, no inputs: spawn → exit (fails)`, 'before'),
     row('ours: spawn → first request', 'ours first'),
     row(`ours ${before}: spawn → first request`, 'before first'),
@@ -141,6 +149,18 @@ export async function startUp(): Promise<string> {
         : judge(
             oursToEcs <= 1,
             `start-up: ours / ECS failing on missing inputs is ${times(oursToEcs)} (budget ≤ 1.0)`,
+          ),
+    ],
+    [
+      '**plan / ECS, failing on missing inputs** (ratio of the medians)',
+      'n/a',
+      `**${times(median(values('plan')) / ecs)}**`,
+      '≤ 0.90',
+      Number.isNaN(median(values('plan')) / ecs)
+        ? 'n/a'
+        : judge(
+            median(values('plan')) / ecs <= 0.9,
+            `start-up: plan / ECS failing on missing inputs is ${times(median(values('plan')) / ecs)} (budget ≤ 0.90)`,
           ),
     ],
     [

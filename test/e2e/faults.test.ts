@@ -58,7 +58,9 @@ describe('never two deployments from one name', () => {
   });
 
   it('four parallel runs of the same step make one deployment and all report it', async () => {
-    emu.setOptions({ createDelayMs: 300 });
+    // Long enough that all four reach their POST before the first is stored, even when the
+    // machine is busy starting them (300 ms was not, under a loaded full run).
+    emu.setOptions({ createDelayMs: 3_000 });
 
     const runs = await Promise.all([1, 2, 3, 4].map(() => runAction(step())));
 

@@ -1,0 +1,109 @@
+/**
+ * The plan's outputs and job summary (src/run/plan-run.ts), read back as GitHub renders the
+ * summary (cmark-gfm, then parse5): service text stays text, secrets stay names.
+ */
+import { describe, expect, it } from 'vitest';
+import { planOutputs, planSummaryHtml } from '../../src/run/plan-run.ts';
+import type { Verdict } from '../../src/run/verdict.ts';
+import { aDeployment } from '../support/fixtures.ts';
+import { whatAReaderSees } from '../support/github-render.ts';
+
+const ID = '0b7e1c5a-3f2d-4e6a-9b8c-1d2e3f4a5b6c';
+const HOSTILE = '<script>alert(1)</script> @octocat #12 [x](https://evil.example)';
+
+const reuse: Verdict = {
+  action: 'reuse',
+  deployment: aDeployment({ id: ID, status: 'READY' }),
+  changes: [
+    { field: 'source_revision_config.agent_config_path', wanted: 'agent-v2.json', live: HOSTILE },
+    { field: 'secrets.OPENAI_API_KEY', wanted: '***', live: '***' },
+  ],
+  tracks: { branch: 'main', buildsOnPush: true },
+};
+
+describe('planOutputs', () => {
+  it('is one line of JSON with the action, the id and every change; the counts as text', () => {
+    const outputs = planOutputs(reuse, 'https://console.example/deployments/{id}');
+    expect(outputs.plan).not.toContain('\n');
+    expect(JSON.parse(outputs.plan ?? '')).toEqual({
+      action: 'reuse',
+      'deployment-id': ID,
+      changes: reuse.changes,
+      reason: null,
+    });
+    expect(outputs).toMatchObject({
+      action: 'reuse',
+      changes: '2',
+      'deployment-id': ID,
+      status: 'READY',
+      'dashboard-url': `https://console.example/deployments/${ID}`,
+    });
+  });
+
+  it('leaves the deployment outputs empty when none was found', () => {
+    expect(planOutputs({ action: 'create', changes: [] }, undefined)).toMatchObject({
+      'deployment-id': '',
+      status: '',
+      'dashboard-url': '',
+      changes: '0',
+    });
+  });
+});
+
+describe('planSummaryHtml, as GitHub shows it', () => {
+  it('shows the verdict, the branch, each change and its remedy, service text as text', () => {
+    const seen = whatAReaderSees(
+      planSummaryHtml('my-agent', reuse, undefined, undefined, (t) => t),
+    );
+
+    expect(seen.text).toContain(
+      'Plan: the deploy would reuse my-agent, and not apply 2 difference(s)',
+    );
+    expect(seen.text).toContain('Tracks\tmain');
+    expect(seen.text).toContain('A push there\tbuilds a new revision');
+    expect(seen.text).toContain('source_revision_config.agent_config_path\tagent-v2.json');
+    // As text, with the zero-width spaces that keep GitHub from linking a mention or a reference.
+    expect(seen.text.replace(/\u200b/g, '')).toContain(HOSTILE);
+    expect(seen.text).toContain('Change it in the service, or deploy under a new name.');
+    expect(seen.links).toEqual([]);
+    expect(seen.mentions).toEqual([]);
+    expect(seen.issueReferences).toEqual([]);
+    expect(seen.rawHtmlTags).not.toContain('script');
+  });
+
+  it('shows what a create would send, and why a plan fails', () => {
+    const created = whatAReaderSees(
+      planSummaryHtml(
+        'my-agent',
+        {
+          action: 'create',
+          changes: [],
+          request: {
+            name: 'my-agent',
+            secrets: [{ name: 'OPENAI_API_KEY', value: '***' }],
+          } as never,
+        },
+        undefined,
+        undefined,
+        (t) => t,
+      ),
+    );
+    expect(created.text).toContain('Plan: the deploy would create my-agent');
+    expect(created.text).toContain('"name": "OPENAI_API_KEY"');
+
+    const failed = whatAReaderSees(
+      planSummaryHtml(
+        'my-agent',
+        { action: 'fail', changes: [], reason: `Deployment is AWAITING_DELETE ${HOSTILE}` },
+        undefined,
+        undefined,
+        (t) => t,
+      ),
+    );
+    expect(failed.text).toContain('Plan: the deploy would fail for my-agent');
+    expect(failed.text.replace(/\u200b/g, '')).toContain(
+      `Deployment is AWAITING_DELETE ${HOSTILE}`,
+    );
+    expect(failed.links).toEqual([]);
+  });
+});
