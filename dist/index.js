@@ -58592,6 +58592,100 @@ function commentBody(report, redact = (text) => text) {
         .trimEnd() + '\n');
 }
 
+;// CONCATENATED MODULE: ./src/github/plan-comment.ts
+/**
+ * The plan comment (contract v1.3, `plan`): one comment per pull request and
+ * deployment name, with a marker of its own (a plan comment is never a
+ * preview's comment, nor the other way round), written from the core's
+ * `PlanReport` through the one GitHub-text module. A long list of changes
+ * folds into a `<details>` block and is cut, with a count of what was left
+ * out, so that the body stays under GitHub's 65,536 characters.
+ */
+
+
+
+
+/** The body stays this far under GitHub's limit. */
+const plan_comment_BODY_BUDGET = 60_000;
+/** More changes than this fold into a `<details>` block. */
+const FOLD_AFTER = 10;
+function planMarker(name) {
+    return `<!-- deploy-agent-plan:${encodeName(name)} -->`;
+}
+/** Whether a comment's body is this name's plan comment (its marker opens it). */
+function carriesPlanMarker(body, name) {
+    return typeof body === 'string' && body.startsWith(planMarker(name));
+}
+const REMEDY = 'The deploy would not apply these: the service cannot update a deployment. Change them in the service, or deploy under a new name.';
+/** The plan comment's Markdown; `redact` hides secret values in free text first. */
+function planCommentBody(report, redact = (text) => text) {
+    const { verdict } = report;
+    const code = (value, max) => markdownCode(redact(value), max);
+    const name = markdownCode(redact(report.name), 200, false);
+    const count = verdict.changes.length;
+    const headline = {
+        create: `🆕 Plan for ${name}: the deploy would create it`,
+        reuse: count === 0
+            ? `✅ Plan for ${name}: the deploy would reuse it, and nothing differs`
+            : `⚠️ Plan for ${name}: the deploy would reuse it, and not apply ${count} difference${count === 1 ? '' : 's'}`,
+        fail: `❌ Plan for ${name}: the deploy would fail`,
+    }[verdict.action];
+    const lines = [planMarker(report.name), `### ${headline}`, ''];
+    const { deployment } = verdict;
+    if (deployment !== undefined) {
+        const branch = verdict.tracks?.branch;
+        lines.push(`Deployment ${code(deployment.id)} (${code(deployment.status)})` +
+            (branch === undefined
+                ? ''
+                : `, tracking ${code(branch)}: a push there ${verdict.tracks?.buildsOnPush === true ? 'builds a new revision' : 'builds nothing (build_on_push is off)'}`) +
+            '.', '');
+    }
+    if (verdict.reason !== undefined)
+        lines.push(markdownText(redact(verdict.reason), 1_000), '');
+    if (verdict.action === 'reuse' && count === 0) {
+        lines.push('Nothing the pull request asks for differs from the deployment.', '');
+    }
+    const footer = [];
+    const links = [
+        deployment === undefined
+            ? undefined
+            : markdownLink('dashboard', dashboardUrlOf(report.dashboardUrl, deployment)),
+        markdownLink('workflow run', report.runUrl),
+    ].filter((link) => link !== undefined);
+    if (links.length > 0)
+        footer.push('', links.join(' · '));
+    if (count > 0) {
+        const rows = verdict.changes.map((change) => `| ${code(change.field)} | ${code(showValue(change.wanted))} | ${code(showValue(change.live))} |`);
+        const head = [
+            REMEDY,
+            '',
+            '| Field | The pull request asks for | The deployment has |',
+            '| --- | --- | --- |',
+        ];
+        const fixed = [...lines, ...head, ...footer].join('\n').length + 200;
+        const kept = [];
+        let size = fixed;
+        for (const row of rows) {
+            if (size + row.length + 1 > plan_comment_BODY_BUDGET)
+                break;
+            kept.push(row);
+            size += row.length + 1;
+        }
+        const cut = rows.length - kept.length;
+        const table = [...head, ...kept];
+        if (cut > 0)
+            table.push('', `… and ${cut} more, left out to keep this comment under GitHub's limit.`);
+        if (count > FOLD_AFTER) {
+            lines.push(`<details><summary>${count} differences</summary>`, '', ...table, '', '</details>');
+        }
+        else {
+            lines.push(...table);
+        }
+    }
+    const body = [...lines, ...footer].join('\n');
+    return body.length < COMMENT_LIMIT ? body : body.slice(0, plan_comment_BODY_BUDGET);
+}
+
 ;// CONCATENATED MODULE: ./src/github/pr-comment.ts
 
 
@@ -58607,11 +58701,14 @@ class PullRequestComment {
     /** Set once the comment cannot be written this run (already warned). */
     #given = false;
     #searched = false;
-    constructor(api, context, logger, redact) {
+    /** Whether a comment's body is the one for this name (the preview's marker, or the plan's). */
+    #carries;
+    constructor(api, context, logger, redact, carries = carriesMarker) {
         this.#api = api;
         this.#context = context;
         this.#logger = logger;
         this.#redact = redact;
+        this.#carries = carries;
     }
     get commentId() {
         return this.#commentId;
@@ -58621,21 +58718,24 @@ class PullRequestComment {
      * when there is none); then an update of the comment found or created.
      */
     async write(report, options = {}) {
+        await this.writeBody(report.name, () => commentBody(report, this.#redact), options);
+    }
+    /** Writes `body()` as the comment for `name`, finding it first the first time. */
+    async writeBody(name, body, options = {}) {
         if (this.#given || this.#writes >= MAX_WRITES)
             return;
         if (!this.#searched) {
             this.#searched = true;
-            const found = await this.#find(report.name, options);
+            const found = await this.#find(name, options);
             if (found === 'give up') {
                 this.#given = true;
                 return;
             }
             this.#commentId = found;
         }
-        const body = commentBody(report, this.#redact);
         const { repository, pullRequest } = this.#context;
         this.#writes += 1;
-        const written = await this.#api.writeComment(repository, pullRequest, this.#commentId, body, options);
+        const written = await this.#api.writeComment(repository, pullRequest, this.#commentId, body(), options);
         if (written.ok)
             this.#commentId = written.value;
         // A failed write was warned about; a second would fail the same way (or double a create).
@@ -58649,7 +58749,7 @@ class PullRequestComment {
             return 'give up';
         let found;
         const walked = await this.#api.walkComments(this.#context.repository, this.#context.pullRequest, (comments) => {
-            found = comments.find((c) => isOwnComment(c.user, viewer.value) && carriesMarker(c.body, name))?.id;
+            found = comments.find((c) => isOwnComment(c.user, viewer.value) && this.#carries(c.body, name))?.id;
             return found === undefined ? 'more' : 'stop';
         }, options);
         if (!walked.ok)
@@ -58676,6 +58776,7 @@ class PullRequestComment {
 
 
 
+
 /**
  * A cancelled run: the runner sends SIGINT, then SIGTERM 7.5 s later, then
  * kills the step. Calls under way get `CANCEL_GRACE_MS` to finish, and the
@@ -58691,6 +58792,8 @@ class GitHubReporter {
     api;
     #record;
     #comment;
+    #planComment;
+    #redact;
     #runUrl;
     #onRecorded;
     /** Ends calls still under way when the run is cancelled, so the last status goes at once. */
@@ -58721,8 +58824,11 @@ class GitHubReporter {
             }, redact);
         }
         if (features.comment && context.pullRequest !== undefined) {
-            this.#comment = new PullRequestComment(this.api, { repository: context.repository, pullRequest: context.pullRequest }, logger, redact);
+            const where = { repository: context.repository, pullRequest: context.pullRequest };
+            this.#comment = new PullRequestComment(this.api, where, logger, redact);
+            this.#planComment = new PullRequestComment(this.api, where, logger, redact, carriesPlanMarker);
         }
+        this.#redact = redact;
     }
     /** The GitHub deployment's id, once recorded (the `github-deployment-id` output). */
     get deploymentId() {
@@ -58768,6 +58874,16 @@ class GitHubReporter {
             this.#record?.finish(report, options),
             comment?.write(this.#withRunUrl(report), options),
         ]);
+    }
+    /**
+     * The plan comment (contract v1.3): found among the token's own comments by
+     * its own marker, then created or updated in place, one write a run.
+     */
+    async planned(report) {
+        if (this.#planComment === undefined)
+            return;
+        const body = () => planCommentBody(this.#runUrl === undefined ? report : { ...report, runUrl: this.#runUrl }, this.#redact);
+        await this.#planComment.writeBody(report.name, body);
     }
     #withRunUrl(report) {
         return this.#runUrl === undefined ? report : { ...report, runUrl: this.#runUrl };
@@ -58848,6 +58964,7 @@ function gitHubHooks(settings, context, dependencies) {
                 },
             }),
         commitOrder: (repository, target, latest) => made().commitOrder(repository, target, latest),
+        ...(settings.comment && pullRequest ? { planned: (report) => made().planned(report) } : {}),
     };
 }
 
@@ -59047,6 +59164,7 @@ async function runStep(entry) {
             setOutputs: outputWriter(),
             ...(hooks.progress === undefined ? {} : { progress: hooks.progress }),
             ...(hooks.commitOrder === undefined ? {} : { commitOrder: hooks.commitOrder }),
+            ...(hooks.planned === undefined ? {} : { planned: hooks.planned }),
         };
     };
     const outcome = await entry.run(read.request, { io });
@@ -60787,7 +60905,7 @@ const PLAN_OUTPUT_NAMES = (/* unused pure expression or super */ null && ([
     'dashboard-url',
 ]));
 /** What the deploy does with a difference: nothing; the remedy. */
-const REMEDY = 'The deploy would not apply it: the service cannot update a deployment. Change it in the service, or deploy under a new name.';
+const plan_run_REMEDY = 'The deploy would not apply it: the service cannot update a deployment. Change it in the service, or deploy under a new name.';
 /** The outputs of a verdict: `plan` as one line of JSON, secrets by name only. */
 function planOutputs(verdict, dashboardUrl) {
     const { deployment } = verdict;
@@ -60863,7 +60981,7 @@ function planSummaryHtml(name, verdict, dashboardUrl, failure, redact) {
         const rows = verdict.changes
             .map((entry) => `<tr><td>${code(entry.field)}</td><td>${code(showValue(entry.wanted))}</td><td>${code(showValue(entry.live))}</td></tr>`)
             .join('\n');
-        parts.push(`<h3>Not applied by the deploy</h3>\n<p>${htmlText(REMEDY)}</p>\n<table>\n<tr><th>Field</th><th>The step wants</th><th>The deployment has</th></tr>\n${rows}\n</table>`);
+        parts.push(`<h3>Not applied by the deploy</h3>\n<p>${htmlText(plan_run_REMEDY)}</p>\n<table>\n<tr><th>Field</th><th>The step wants</th><th>The deployment has</th></tr>\n${rows}\n</table>`);
     }
     if (verdict.request !== undefined) {
         parts.push(`<h3>The request the deploy would send</h3>\n<pre>${htmlLines(redact(JSON.stringify(verdict.request, null, 2)))}</pre>`);
@@ -60881,6 +60999,11 @@ async function runPlan({ plan, onChange }, io) {
         const verdict = await inGroup(dependencies)(`Planning the deploy of '${plan.name}'`, () => verdictOf(plan, dependencies));
         io.setOutputs(planOutputs(verdict, plan.dashboardUrl));
         logVerdict(plan.name, verdict, io);
+        await io.planned?.({
+            name: plan.name,
+            verdict,
+            ...(plan.dashboardUrl === undefined ? {} : { dashboardUrl: plan.dashboardUrl }),
+        });
         const failure = verdict.action === 'fail'
             ? io.redact(verdict.reason ?? 'the deploy would fail')
             : onChange === 'fail' && verdict.changes.length > 0
@@ -60925,8 +61048,11 @@ const PLAN_INPUTS = {
 function plan_run() {
     return runStep({
         inputs: PLAN_INPUTS,
-        request: planRequest,
-        run: (request, step) => runPlan(request, step.io({ token: '', environment: '', comment: false })),
+        request: (inputs, run) => ({
+            ...planRequest(inputs, run),
+            settings: { token: inputs['github-token'], environment: '', comment: inputs['pr-comment'] },
+        }),
+        run: ({ settings, ...request }, step) => runPlan(request, step.io(settings)),
     });
 }
 

@@ -25,8 +25,10 @@ export const PLAN_INPUTS = {
 export function run(): Promise<void> {
   return runStep({
     inputs: PLAN_INPUTS,
-    request: planRequest,
-    run: (request, step) =>
-      runPlan(request, step.io({ token: '', environment: '', comment: false })),
+    request: (inputs, run) => ({
+      ...planRequest(inputs, run),
+      settings: { token: inputs['github-token'], environment: '', comment: inputs['pr-comment'] },
+    }),
+    run: ({ settings, ...request }, step) => runPlan(request, step.io(settings)),
   });
 }

@@ -5,7 +5,7 @@
  * call, and Octokit is loaded on its first request, so a run that uses no
  * feature pays nothing for them.
  */
-import type { AskCommitOrder, RunProgress } from '../run/progress.js';
+import type { AskCommitOrder, ReportPlan, RunProgress } from '../run/progress.js';
 import type { GitHubSettings } from './inputs.js';
 import { GitHubReporter, type GitHubRunContext, type ReporterDependencies } from './reporter.js';
 
@@ -14,6 +14,8 @@ export interface GitHubHooks {
   progress?: RunProgress;
   /** Set when there is a token to ask GitHub with (behaviour 15). */
   commitOrder?: AskCommitOrder;
+  /** Set when the run writes a plan comment (`pr-comment` on a pull request). */
+  planned?: ReportPlan;
   /** The reporter, once a hook made it (the bench and tests count its requests). */
   readonly reporter: GitHubReporter | undefined;
 }
@@ -63,5 +65,6 @@ export function gitHubHooks(
           },
         }),
     commitOrder: (repository, target, latest) => made().commitOrder(repository, target, latest),
+    ...(settings.comment && pullRequest ? { planned: (report) => made().planned(report) } : {}),
   };
 }

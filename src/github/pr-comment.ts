@@ -30,16 +30,21 @@ export class PullRequestComment {
   #given = false;
   #searched = false;
 
+  /** Whether a comment's body is the one for this name (the preview's marker, or the plan's). */
+  readonly #carries: (body: string | null | undefined, name: string) => boolean;
+
   constructor(
     api: GitHubApi,
     context: CommentContext,
     logger: Logger,
     redact: (text: string) => string,
+    carries: (body: string | null | undefined, name: string) => boolean = carriesMarker,
   ) {
     this.#api = api;
     this.#context = context;
     this.#logger = logger;
     this.#redact = redact;
+    this.#carries = carries;
   }
 
   get commentId(): number | undefined {
@@ -51,24 +56,28 @@ export class PullRequestComment {
    * when there is none); then an update of the comment found or created.
    */
   async write(report: CommentReport, options: CallOptions = {}): Promise<void> {
+    await this.writeBody(report.name, () => commentBody(report, this.#redact), options);
+  }
+
+  /** Writes `body()` as the comment for `name`, finding it first the first time. */
+  async writeBody(name: string, body: () => string, options: CallOptions = {}): Promise<void> {
     if (this.#given || this.#writes >= MAX_WRITES) return;
     if (!this.#searched) {
       this.#searched = true;
-      const found = await this.#find(report.name, options);
+      const found = await this.#find(name, options);
       if (found === 'give up') {
         this.#given = true;
         return;
       }
       this.#commentId = found;
     }
-    const body = commentBody(report, this.#redact);
     const { repository, pullRequest } = this.#context;
     this.#writes += 1;
     const written = await this.#api.writeComment(
       repository,
       pullRequest,
       this.#commentId,
-      body,
+      body(),
       options,
     );
     if (written.ok) this.#commentId = written.value;
@@ -86,7 +95,7 @@ export class PullRequestComment {
       this.#context.pullRequest,
       (comments) => {
         found = comments.find(
-          (c) => isOwnComment(c.user, viewer.value) && carriesMarker(c.body, name),
+          (c) => isOwnComment(c.user, viewer.value) && this.#carries(c.body, name),
         )?.id;
         return found === undefined ? 'more' : 'stop';
       },

@@ -12,9 +12,10 @@ import type { CommentReport } from './comment.js';
 import type { GitHubSettings } from './inputs.js';
 import { Budget } from './budget.js';
 import { DeploymentRecord } from './deployment-record.js';
+import { carriesPlanMarker, planCommentBody } from './plan-comment.js';
 import { PullRequestComment } from './pr-comment.js';
 import type { Clock, Logger } from '../common/runtime.js';
-import type { CommitOrder, RunProgress, RunReport } from '../run/progress.js';
+import type { CommitOrder, PlanReport, RunProgress, RunReport } from '../run/progress.js';
 
 /** Where the run stands on GitHub: from the event and the runner's variables. */
 export interface GitHubRunContext {
@@ -59,6 +60,8 @@ export class GitHubReporter implements RunProgress {
   readonly api: GitHubApi;
   readonly #record: DeploymentRecord | undefined;
   readonly #comment: PullRequestComment | undefined;
+  readonly #planComment: PullRequestComment | undefined;
+  readonly #redact: (text: string) => string;
   readonly #runUrl: string | undefined;
   readonly #onRecorded: ((id: number) => void) | undefined;
   /** Ends calls still under way when the run is cancelled, so the last status goes at once. */
@@ -98,13 +101,17 @@ export class GitHubReporter implements RunProgress {
       );
     }
     if (features.comment && context.pullRequest !== undefined) {
-      this.#comment = new PullRequestComment(
+      const where = { repository: context.repository, pullRequest: context.pullRequest };
+      this.#comment = new PullRequestComment(this.api, where, logger, redact);
+      this.#planComment = new PullRequestComment(
         this.api,
-        { repository: context.repository, pullRequest: context.pullRequest },
+        where,
         logger,
         redact,
+        carriesPlanMarker,
       );
     }
+    this.#redact = redact;
   }
 
   /** The GitHub deployment's id, once recorded (the `github-deployment-id` output). */
@@ -150,6 +157,20 @@ export class GitHubReporter implements RunProgress {
       this.#record?.finish(report, options),
       comment?.write(this.#withRunUrl(report), options),
     ]);
+  }
+
+  /**
+   * The plan comment (contract v1.3): found among the token's own comments by
+   * its own marker, then created or updated in place, one write a run.
+   */
+  async planned(report: PlanReport): Promise<void> {
+    if (this.#planComment === undefined) return;
+    const body = () =>
+      planCommentBody(
+        this.#runUrl === undefined ? report : { ...report, runUrl: this.#runUrl },
+        this.#redact,
+      );
+    await this.#planComment.writeBody(report.name, body);
   }
 
   #withRunUrl(report: RunReport): CommentReport {

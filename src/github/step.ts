@@ -196,6 +196,7 @@ export async function runStep<D extends Declarations, Request>(
       setOutputs: outputWriter(),
       ...(hooks.progress === undefined ? {} : { progress: hooks.progress }),
       ...(hooks.commitOrder === undefined ? {} : { commitOrder: hooks.commitOrder }),
+      ...(hooks.planned === undefined ? {} : { planned: hooks.planned }),
     };
   };
   const outcome = await entry.run(read.request, { io });

@@ -19,7 +19,7 @@ import { inGroup, type Group, type RunDependencies } from './dependencies.js';
 import { showValue } from './drift.js';
 import { assess, livenessFor, type Goal } from './goal.js';
 import { latestCommit, type Liveness } from './live.js';
-import type { AskCommitOrder, RunProgress, RunReport, Stage } from './progress.js';
+import type { AskCommitOrder, ReportPlan, RunProgress, RunReport, Stage } from './progress.js';
 import {
   dashboardUrlOf,
   dryRunReport,
@@ -49,6 +49,8 @@ export interface RunnerIO {
   setOutputs: (outputs: Readonly<Partial<Record<string, string>>>) => void;
   /** Told when the deployment is found or created, and when the run ends. */
   progress?: RunProgress;
+  /** Shown the plan (the plan comment), when the adapter has somewhere to show it. */
+  planned?: ReportPlan;
   /** Asked which of two commits is newer, when the deployment's is not the target. */
   commitOrder?: AskCommitOrder;
   /** The back-off between attempts and the wait's schedule; the defaults when absent. */

@@ -150,6 +150,11 @@ export async function runPlan({ plan, onChange }: PlanRequest, io: RunnerIO): Pr
     );
     io.setOutputs(planOutputs(verdict, plan.dashboardUrl));
     logVerdict(plan.name, verdict, io);
+    await io.planned?.({
+      name: plan.name,
+      verdict,
+      ...(plan.dashboardUrl === undefined ? {} : { dashboardUrl: plan.dashboardUrl }),
+    });
     const failure =
       verdict.action === 'fail'
         ? io.redact(verdict.reason ?? 'the deploy would fail')

@@ -4,6 +4,7 @@
  * side, for instance) decides what to do with them; the core neither waits
  * on them nor fails because of them beyond what the adapter bounds.
  */
+import type { Verdict } from './verdict.js';
 import type { DriftEntry } from './drift.js';
 
 /** Where the run stands: found or created and going on, or how it ended. */
@@ -59,3 +60,14 @@ export type AskCommitOrder = (
   target: string,
   latest: string,
 ) => Promise<CommitOrder>;
+
+/** The plan, for the adapter to show where reviewers read (the plan comment). */
+export interface PlanReport {
+  name: string;
+  verdict: Verdict;
+  /** The dashboard-url input's template, when given. */
+  dashboardUrl?: string;
+}
+
+/** Shows a plan; never throws (what the adapter tells GitHub is advisory). */
+export type ReportPlan = (report: PlanReport) => Promise<void>;

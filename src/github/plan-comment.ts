@@ -1,0 +1,111 @@
+/**
+ * The plan comment (contract v1.3, `plan`): one comment per pull request and
+ * deployment name, with a marker of its own (a plan comment is never a
+ * preview's comment, nor the other way round), written from the core's
+ * `PlanReport` through the one GitHub-text module. A long list of changes
+ * folds into a `<details>` block and is cut, with a count of what was left
+ * out, so that the body stays under GitHub's 65,536 characters.
+ */
+import { markdownCode, markdownLink, markdownText } from '../common/github-text.js';
+import { showValue } from '../run/drift.js';
+import type { PlanReport } from '../run/progress.js';
+import { dashboardUrlOf } from '../run/report.js';
+import { COMMENT_LIMIT, encodeName } from './comment.js';
+
+/** The body stays this far under GitHub's limit. */
+const BODY_BUDGET = 60_000;
+/** More changes than this fold into a `<details>` block. */
+const FOLD_AFTER = 10;
+
+export function planMarker(name: string): string {
+  return `<!-- deploy-agent-plan:${encodeName(name)} -->`;
+}
+
+/** Whether a comment's body is this name's plan comment (its marker opens it). */
+export function carriesPlanMarker(body: string | null | undefined, name: string): boolean {
+  return typeof body === 'string' && body.startsWith(planMarker(name));
+}
+
+const REMEDY =
+  'The deploy would not apply these: the service cannot update a deployment. Change them in the service, or deploy under a new name.';
+
+/** The plan comment's Markdown; `redact` hides secret values in free text first. */
+export function planCommentBody(
+  report: PlanReport & { runUrl?: string },
+  redact: (text: string) => string = (text) => text,
+): string {
+  const { verdict } = report;
+  const code = (value: string, max?: number) => markdownCode(redact(value), max);
+  const name = markdownCode(redact(report.name), 200, false);
+  const count = verdict.changes.length;
+  const headline = {
+    create: `🆕 Plan for ${name}: the deploy would create it`,
+    reuse:
+      count === 0
+        ? `✅ Plan for ${name}: the deploy would reuse it, and nothing differs`
+        : `⚠️ Plan for ${name}: the deploy would reuse it, and not apply ${count} difference${count === 1 ? '' : 's'}`,
+    fail: `❌ Plan for ${name}: the deploy would fail`,
+  }[verdict.action];
+  const lines = [planMarker(report.name), `### ${headline}`, ''];
+  const { deployment } = verdict;
+  if (deployment !== undefined) {
+    const branch = verdict.tracks?.branch;
+    lines.push(
+      `Deployment ${code(deployment.id)} (${code(deployment.status)})` +
+        (branch === undefined
+          ? ''
+          : `, tracking ${code(branch)}: a push there ${verdict.tracks?.buildsOnPush === true ? 'builds a new revision' : 'builds nothing (build_on_push is off)'}`) +
+        '.',
+      '',
+    );
+  }
+  if (verdict.reason !== undefined) lines.push(markdownText(redact(verdict.reason), 1_000), '');
+  if (verdict.action === 'reuse' && count === 0) {
+    lines.push('Nothing the pull request asks for differs from the deployment.', '');
+  }
+  const footer: string[] = [];
+  const links = [
+    deployment === undefined
+      ? undefined
+      : markdownLink('dashboard', dashboardUrlOf(report.dashboardUrl, deployment)),
+    markdownLink('workflow run', report.runUrl),
+  ].filter((link) => link !== undefined);
+  if (links.length > 0) footer.push('', links.join(' · '));
+  if (count > 0) {
+    const rows = verdict.changes.map(
+      (change) =>
+        `| ${code(change.field)} | ${code(showValue(change.wanted))} | ${code(showValue(change.live))} |`,
+    );
+    const head = [
+      REMEDY,
+      '',
+      '| Field | The pull request asks for | The deployment has |',
+      '| --- | --- | --- |',
+    ];
+    const fixed = [...lines, ...head, ...footer].join('\n').length + 200;
+    const kept: string[] = [];
+    let size = fixed;
+    for (const row of rows) {
+      if (size + row.length + 1 > BODY_BUDGET) break;
+      kept.push(row);
+      size += row.length + 1;
+    }
+    const cut = rows.length - kept.length;
+    const table = [...head, ...kept];
+    if (cut > 0)
+      table.push('', `… and ${cut} more, left out to keep this comment under GitHub's limit.`);
+    if (count > FOLD_AFTER) {
+      lines.push(
+        `<details><summary>${count} differences</summary>`,
+        '',
+        ...table,
+        '',
+        '</details>',
+      );
+    } else {
+      lines.push(...table);
+    }
+  }
+  const body = [...lines, ...footer].join('\n');
+  return body.length < COMMENT_LIMIT ? body : body.slice(0, BODY_BUDGET);
+}

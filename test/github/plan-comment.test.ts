@@ -1,0 +1,72 @@
+/**
+ * The plan comment's body (src/github/plan-comment.ts), read back as GitHub renders it:
+ * its own marker, service text as text, a long list folded and cut under GitHub's limit.
+ */
+import { describe, expect, it } from 'vitest';
+import { COMMENT_LIMIT, carriesMarker } from '../../src/github/comment.ts';
+import { carriesPlanMarker, planCommentBody, planMarker } from '../../src/github/plan-comment.ts';
+import type { PlanReport } from '../../src/run/progress.ts';
+import { aDeployment } from '../support/fixtures.ts';
+import { whatAReaderSees } from '../support/github-render.ts';
+
+const ID = '0b7e1c5a-3f2d-4e6a-9b8c-1d2e3f4a5b6c';
+const HOSTILE = '<img src=x> @octocat #12 | [x](https://evil.example)';
+
+function reuse(changes: number, live: unknown = 'agent.json'): PlanReport {
+  return {
+    name: 'my-agent',
+    verdict: {
+      action: 'reuse',
+      deployment: aDeployment({ id: ID, status: 'READY' }),
+      changes: Array.from({ length: changes }, (_, i) => ({
+        field: `source_config.labels.key${i}`,
+        wanted: 'x'.repeat(100),
+        live,
+      })),
+      tracks: { branch: 'main', buildsOnPush: true },
+    },
+  };
+}
+
+describe('the plan comment', () => {
+  it("has a marker of its own: never a preview's, nor the other way round", () => {
+    const body = planCommentBody(reuse(1));
+    expect(body.startsWith(planMarker('my-agent'))).toBe(true);
+    expect(carriesPlanMarker(body, 'my-agent')).toBe(true);
+    expect(carriesMarker(body, 'my-agent')).toBe(false);
+    expect(carriesPlanMarker('<!-- deploy-agent:my%2Dagent -->', 'my-agent')).toBe(false);
+    expect(carriesPlanMarker(body, 'my-agent-b')).toBe(false);
+  });
+
+  it('shows service text as text: no link, mention, reference or tag', () => {
+    const seen = whatAReaderSees(planCommentBody(reuse(2, HOSTILE)));
+    expect(seen.text.replace(/\u200b/g, '')).toContain(HOSTILE);
+    expect(seen.links).toEqual([]);
+    expect(seen.mentions).toEqual([]);
+    expect(seen.issueReferences).toEqual([]);
+    expect(seen.images).toEqual([]);
+    expect(seen.tables[0]?.slice(1).map((row) => row.length)).toEqual([3, 3]);
+  });
+
+  it('folds a long list into <details>, and cuts it with a count to stay under the limit', () => {
+    const body = planCommentBody(reuse(2_000));
+    expect(body.length).toBeLessThan(COMMENT_LIMIT);
+    const seen = whatAReaderSees(body);
+    expect(seen.rawHtmlTags).toContain('details');
+    const shown = (seen.tables[0]?.length ?? 0) - 1;
+    expect(shown).toBeGreaterThan(100);
+    expect(seen.text).toContain(`… and ${2_000 - shown} more, left out`);
+  });
+
+  it('says so when nothing differs, and why a plan fails', () => {
+    expect(whatAReaderSees(planCommentBody(reuse(0))).text).toContain('nothing differs');
+    const failed = whatAReaderSees(
+      planCommentBody({
+        name: 'my-agent',
+        verdict: { action: 'fail', changes: [], reason: 'Deployment is AWAITING_DELETE' },
+      }),
+    );
+    expect(failed.text).toContain('the deploy would fail');
+    expect(failed.text).toContain('Deployment is AWAITING_DELETE');
+  });
+});
