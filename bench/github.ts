@@ -45,6 +45,8 @@ interface GitHubFlow {
   event: SpawnOptions['event'];
   /** Seeds both emulators; returns the core's inputs. */
   setUp: (emu: Emulator, gh: GitHubEmulator) => Record<string, string>;
+  /** A sub-action's flow (the plan's). */
+  action?: SpawnOptions['action'];
 }
 
 const HANG_RUNS = QUICK ? 1 : 3;
@@ -115,6 +117,37 @@ const GITHUB_FLOWS: GitHubFlow[] = [
     },
   },
   {
+    name: 'plan on a pull request, no plan comment yet',
+    floor: 3,
+    floorWhy: 'viewer, 1 comment page, create: one walk, one write',
+    github: {},
+    event: pullRequestEvent(),
+    action: 'plan/action.yml',
+    setUp: (emu) => {
+      seedCodehost(emu, 'bench-agent', NEW_SHA);
+      return { ...base(emu), name: 'bench-agent', 'integration-id': INTEGRATION };
+    },
+  },
+  {
+    name: 'plan on a pull request, its plan comment and a preview comment there',
+    floor: 3,
+    floorWhy: 'viewer, 1 comment page, update: one walk, one write',
+    github: {},
+    event: pullRequestEvent(),
+    action: 'plan/action.yml',
+    setUp: (emu, gh) => {
+      gh.seedComment('acme/agent', 7, OWN_COMMENT, GITHUB_ACTIONS_BOT);
+      gh.seedComment(
+        'acme/agent',
+        7,
+        '<!-- deploy-agent-plan:bench%2Dagent -->\nan earlier plan',
+        GITHUB_ACTIONS_BOT,
+      );
+      seedCodehost(emu, 'bench-agent', NEW_SHA);
+      return { ...base(emu), name: 'bench-agent', 'integration-id': INTEGRATION };
+    },
+  },
+  {
     name: 're-run of an old commit, a newer one live (commit order)',
     floor: 1,
     floorWhy: '1 compare',
@@ -133,7 +166,11 @@ async function gitHubRun(flow: GitHubFlow, github: GitHubInputs, hang = false) {
   gh.addToken(GITHUB_TOKEN, GITHUB_ACTIONS_BOT);
   if (hang) gh.inject({ hang: true, times: Infinity });
   const [given, options] = gitHubStep(gh, flow.setUp(emu, gh), github, { event: flow.event });
-  const run = await runBundle(given, { event: options.event, env: options.env ?? {} });
+  const run = await runBundle(given, {
+    event: options.event,
+    env: options.env ?? {},
+    ...(flow.action === undefined ? {} : { action: flow.action }),
+  });
   const requests = gh.requests.map(
     (r) => `${r.method} ${r.path.replace(/^\/repos\/acme\/agent/, '')}`,
   );
@@ -160,7 +197,7 @@ export async function gitHubSection(): Promise<string> {
   }
   // Added time: the pull request flow with GitHub hanging on every request, against the same
   // step with no token (no GitHub work at all).
-  const flow = GITHUB_FLOWS[2];
+  const flow = GITHUB_FLOWS.find((candidate) => candidate.github === PREVIEW);
   if (flow === undefined) throw new Error('no pull request flow');
   const without: number[] = [];
   const hanging: number[] = [];
