@@ -1,5 +1,5 @@
 /**
- * `npm run demo`: what green means, in three acts, against the emulator of
+ * `npm run demo`: what green means, in three acts (and a terminal, a pull request and its plan), against the emulator of
  * the service. The bundled action runs as a workflow step would (codehost,
  * secrets, wait-for-ready), on push events to main:
  *
@@ -189,6 +189,45 @@ for (const comment of gh.comments.filter((c) => c.user.login === 'github-actions
   console.log(`── the pull request comment (${comment.user.login}), as Markdown:`);
   console.log(comment.body.trim());
 }
+// Act 6: the plan of a pull request that changes the image of an existing deployment.
+emu.seedDeployment({
+  name: 'my-agent-image',
+  source: 'external_docker',
+  source_revision_config: { image_uri: 'registry.example/agent:1.4.2' },
+});
+const planStep = (image: string) =>
+  gitHubStep(
+    gh,
+    {
+      'api-url': emu.url,
+      'api-key': API_KEY,
+      name: 'my-agent-image',
+      source: 'external_docker',
+      'image-uri': image,
+    },
+    {},
+    { event: pullRequestEvent(), action: 'plan/action.yml' },
+  );
+const planComment = () =>
+  gh.comments.find((c) => c.body.startsWith('<!-- deploy-agent-plan:my%2Dagent%2Dimage -->'));
+const [planInputs, planOptions] = planStep('registry.example/agent:1.5.0');
+const sixth = await act(
+  'Act 6: pull request #7 asks for image 1.5.0 of my-agent-image: the plan, and its comment',
+  planInputs,
+  PR_HEAD,
+  planOptions,
+);
+console.log(`── the plan comment (#${planComment()?.id}), as Markdown:`);
+console.log(planComment()?.body.trim());
+const [againInputs, againOptions] = planStep('registry.example/agent:1.6.0');
+const seventh = await act(
+  'Act 7: a second push to the pull request asks for 1.6.0: the same comment, updated in place',
+  againInputs,
+  PR_HEAD,
+  againOptions,
+);
+console.log(`── the plan comment (#${planComment()?.id}, updated), as Markdown:`);
+console.log(planComment()?.body.trim());
 await Promise.all([emu.close(), gh.close()]);
 
 rule('What green meant');
@@ -199,7 +238,10 @@ console.log(
     `Act 3: drift=${third.outputs.drift}`,
     `Act 4: deploy-agent exit ${fourth.exitCode}; status: live=${String(status.json?.live)}, commit-sha=${String(status.json?.['commit-sha'])}`,
     `Act 5: live=${fifth.outputs.live}, github-deployment-id=${fifth.outputs['github-deployment-id']}, dashboard-url=${fifth.outputs['dashboard-url']}`,
+    `Acts 6 and 7: plan action=${sixth.outputs.action}, changes=${sixth.outputs.changes}, then ${seventh.outputs.changes}; ${gh.comments.filter((c) => c.body.startsWith('<!-- deploy-agent-plan:')).length} plan comment`,
   ].join('\n'),
 );
-const exits = [first, second, third, fourth, status, fifth].map((run) => run.exitCode);
+const exits = [first, second, third, fourth, status, fifth, sixth, seventh].map(
+  (run) => run.exitCode,
+);
 process.exitCode = exits.every((code) => code === 0) ? 0 : 1;
