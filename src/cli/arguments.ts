@@ -5,10 +5,9 @@
  * parsed by the core here: a usage error names the option before any
  * request, and the input parsers (the same as the action's) run next.
  */
-import type { InputName } from '../inputs/declared.js';
 import { readTokens } from './argv.js';
 import { readInputs } from './option-values.js';
-import { COMMANDS, optionTable, type Command } from './options.js';
+import { COMMANDS, optionTable, type Command, type CommandInput } from './options.js';
 import { Reading, type ArgumentSources } from './sources.js';
 
 /** A mistake in how the command was called or in what it was given: exit 2, before any request. */
@@ -29,9 +28,9 @@ export class UsageError extends Error {
 export interface CliRequest {
   command: Command;
   /** Each given input's raw text; an input not given is absent (its declared default applies). */
-  inputs: Partial<Record<InputName, string>>;
+  inputs: Partial<Record<CommandInput, string>>;
   /** Where each given input came from, as a message names it: `--name`, `DEPLOY_NAME`. */
-  origins: Partial<Record<InputName, string>>;
+  origins: Partial<Record<CommandInput, string>>;
   /** Every secret value read (key, header values, secrets): masked before anything is written. */
   secretValues: string[];
   json: boolean;
@@ -72,7 +71,7 @@ export function readInvocation(args: readonly string[], sources: ArgumentSources
       ? `the option ${first.split('=')[0] ?? first}`
       : `'${first}'`;
     throw new UsageError([
-      `a command comes first (deploy or status), not ${what}; see deploy-agent --help`,
+      `a command comes first (${COMMANDS.slice(0, -1).join(', ')} or ${COMMANDS.at(-1) ?? ''}), not ${what}; see deploy-agent --help`,
     ]);
   }
   const table = optionTable();

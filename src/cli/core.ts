@@ -1,14 +1,21 @@
 /**
  * The core as the command drives it: `deploy` is the action's pipeline, run
  * with a `RunDescription` from the CI system; `status` is a look-up by name
- * over the same service client, wait and outputs, that never creates. Both
- * read their inputs with the action's own reader and parsers.
+ * over the same service client, wait and outputs, that never creates; `plan`
+ * is the plan sub-action's run (`runPlan`), read-only. All read their inputs
+ * with the action's own reader and parsers.
  */
 import { ActionError } from '../common/errors.js';
 import { untrusted } from '../common/runtime.js';
-import type { InputReader } from '../inputs/declare.js';
+import { readInputs, type InputReader } from '../inputs/declare.js';
 import type { InputName } from '../inputs/declared.js';
 import type { Plan } from '../inputs/plan.js';
+import {
+  PLAN_OWN_INPUTS,
+  PLAN_SHARED_INPUTS,
+  planRequest,
+  type PlanRequest,
+} from '../inputs/plan-inputs.js';
 import { readPlan } from '../inputs/read-plan.js';
 import type { RunDescription } from '../inputs/run-description.js';
 import { CommitOrders } from '../run/commit-order.js';
@@ -24,7 +31,8 @@ import {
   type RunnerIO,
   type RunOutcome,
 } from '../run/pipeline.js';
-import type { Command } from './options.js';
+import { runPlan } from '../run/plan-run.js';
+import type { Command, CommandInput } from './options.js';
 
 /**
  * `status` takes only the service's inputs, the name and the wait's; the
@@ -98,6 +106,38 @@ async function status(plan: Plan, io: RunnerIO): Promise<RunOutcome> {
 }
 
 /** Runs `command`'s plan through the core; never throws: how it ended is in the outcome. */
-export function runCommand(command: Command, plan: Plan, io: RunnerIO): Promise<RunOutcome> {
+export function runCommand(
+  command: Exclude<Command, 'plan'>,
+  plan: Plan,
+  io: RunnerIO,
+): Promise<RunOutcome> {
   return command === 'deploy' ? pipeline(plan, io) : status(plan, io);
+}
+
+/** What a command is asked to do, its inputs read and checked. */
+export type CommandRequest =
+  { command: 'deploy' | 'status'; plan: Plan } | { command: 'plan'; request: PlanRequest };
+
+/**
+ * Reads and checks every input of `command` without a request; throws the
+ * core's `InputError`. `plan` reads plan/action.yml's inputs (the core's it
+ * shares, and `on-change`) into the plan sub-action's request.
+ */
+export function readCommandRequest(
+  command: Command,
+  read: InputReader<CommandInput>,
+  run: RunDescription,
+): CommandRequest {
+  if (command === 'plan') {
+    const inputs = readInputs({ ...PLAN_SHARED_INPUTS, ...PLAN_OWN_INPUTS }, read, run);
+    return { command, request: planRequest(inputs, run) };
+  }
+  return { command, plan: readCommandPlan(command, read, run) };
+}
+
+/** Runs a read request through the core; never throws: how it ended is in the outcome. */
+export function runCommandRequest(request: CommandRequest, io: RunnerIO): Promise<RunOutcome> {
+  return request.command === 'plan'
+    ? runPlan(request.request, io)
+    : runCommand(request.command, request.plan, io);
 }

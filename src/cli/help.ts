@@ -23,6 +23,10 @@ const ABOUT: Record<Command, { usage: string; does: string }> = {
     usage: 'deploy-agent status --name NAME [options]',
     does: 'Looks the deployment NAME up (read-only: never creates) and reports it as deploy does; with --wait, waits until it is live. Exit 1 when no deployment has that name.',
   },
+  plan: {
+    usage: 'deploy-agent plan --name NAME [options]',
+    does: 'Says what deploy would do with these options, read-only (GET requests only): create, reuse with every difference it would not apply, or fail. Exit 1 on fail, or on a difference with --on-change fail.',
+  },
 };
 
 function wrap(text: string, indent: string): string {
@@ -56,7 +60,7 @@ function optionHelp(spec: OptionSpec): string {
   return `${head}\n${wrap(spec.description, INDENT)}`;
 }
 
-const EXIT_CODES = `Exit status: 0 done (with --wait: live); 1 the deploy failed (service error, drift with --on-drift fail, AWAITING_DELETE, a wait that timed out, no deployment of that name for status); 2 usage or input error, before any request; 130 interrupted (outputs still written).`;
+const EXIT_CODES = `Exit status: 0 done (with --wait: live); 1 the deploy failed (service error, drift with --on-drift fail, AWAITING_DELETE, a wait that timed out, no deployment of that name for status; for plan: a fail verdict, or a difference with --on-change fail); 2 usage or input error, before any request; 130 interrupted (outputs still written).`;
 
 /** Each input's description in action.yml's text; throws when it is not YAML. */
 export function actionDescriptions(actionYml: string): Descriptions {

@@ -16,7 +16,7 @@ import { summaryHtml, type Outputs } from '../run/report.js';
 import { proxySettingsFrom } from '../service/proxy.js';
 import { readInvocation, UsageError, type CliRequest } from './arguments.js';
 import { describeCiRun, runDescription, type CiRun } from './ci.js';
-import { readCommandPlan, runCommand as runCore } from './core.js';
+import { readCommandRequest, runCommandRequest } from './core.js';
 import { actionDescriptions, commandHelp, topHelp } from './help.js';
 import { StderrLog, wantsColour, type LogStream } from './log.js';
 import { optionTable, type OptionSpec } from './options.js';
@@ -65,6 +65,9 @@ function inputLabels(table: readonly OptionSpec[]): Map<string, string> {
         break;
       case 'secrets-file':
         labels.set('secrets', `the secrets (--secret, --secrets-file or DEPLOY_SECRETS)`);
+        break;
+      case 'plan-input':
+        labels.set(spec.role.input, `--${spec.option}${variable}`);
         break;
       default:
         break;
@@ -168,9 +171,9 @@ async function runCommand(request: CliRequest, world: CliWorld): Promise<number>
   const run = runDescription(ci, world.cwd);
   const read = (name: keyof CliRequest['inputs']) => request.inputs[name];
   const written: Written = { outputs: {} };
-  let plan;
+  let prepared;
   try {
-    plan = readCommandPlan(request.command, read, run);
+    prepared = readCommandRequest(request.command, read, run);
   } catch (error) {
     if (!(error instanceof InputError)) throw error;
     written.error = describeInputError(error, request, ci);
@@ -191,7 +194,7 @@ async function runCommand(request: CliRequest, world: CliWorld): Promise<number>
   });
   let outcome;
   try {
-    outcome = await runCore(request.command, plan, {
+    outcome = await runCommandRequest(prepared, {
       run,
       proxy: proxySettingsFrom(world.env),
       pace: paceFrom(world.env),
@@ -214,8 +217,10 @@ async function runCommand(request: CliRequest, world: CliWorld): Promise<number>
   written.error = outcome.failure;
   const interrupted = controller.signal.aborted;
   if (outcome.failure !== undefined) log.error(outcome.failure);
+  // The plan's summary comes written (redacted when written out); the others' from their parts.
   const summary =
-    outcome.summary === undefined ? undefined : summaryHtml({ ...outcome.summary, redact });
+    outcome.summaryHtml ??
+    (outcome.summary === undefined ? undefined : summaryHtml({ ...outcome.summary, redact }));
   const filesWritten = writeResults(request, written, summary, world, log, redact);
   if (interrupted) return EXIT.interrupted;
   // The inputs were checked above: a failure now is the deploy's.

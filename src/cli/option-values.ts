@@ -36,7 +36,8 @@ export function readInputs(
     const fromVariable = variable === undefined ? undefined : env[variable];
     const role = spec.role;
     switch (role.kind) {
-      case 'input': {
+      case 'input':
+      case 'plan-input': {
         if (values.length > 0) reading.set(role.input, values[0] ?? '', `--${spec.option}`);
         else if (fromVariable !== undefined && variable !== undefined) {
           reading.set(role.input, fromVariable, variable);

@@ -9,10 +9,16 @@
  */
 import type { InputDefault } from '../inputs/declare.js';
 import { INPUTS, INPUT_NAMES, type InputName } from '../inputs/declared.js';
-import { COMMAND_DESCRIPTIONS } from './wording.js';
+import { PLAN_OWN_INPUTS, PLAN_SHARED_INPUTS } from '../inputs/plan-inputs.js';
+import { COMMAND_DESCRIPTIONS, PLAN_OPTION_DESCRIPTIONS } from './wording.js';
 
-export const COMMANDS = ['deploy', 'status'] as const;
+export const COMMANDS = ['deploy', 'status', 'plan'] as const;
 export type Command = (typeof COMMANDS)[number];
+
+/** The plan's own inputs (plan/action.yml's, not the core's): `on-change`. */
+export type PlanOwnInput = keyof typeof PLAN_OWN_INPUTS;
+/** Every input the command reads: the core's and the plan's own. */
+export type CommandInput = InputName | PlanOwnInput;
 
 /** How one of the action's inputs reaches the command. */
 export type InputShape =
@@ -61,6 +67,8 @@ export type Descriptions = Readonly<Partial<Record<string, string>>>;
 
 export type OptionRole =
   | { kind: 'input'; input: InputName }
+  /** An input of plan/action.yml that is not the core's (`--on-change`). */
+  | { kind: 'plan-input'; input: PlanOwnInput }
   | { kind: 'api-key-file' }
   | { kind: 'header' }
   | { kind: 'secrets-file' }
@@ -101,8 +109,14 @@ function shownDefault(value: InputDefault | undefined): string | undefined {
   return "the CI system's project slug";
 }
 
+/** The commands that take `input`: deploy all; status its few; plan the inputs plan/action.yml shares. */
 function commandsOf(input: InputName): readonly Command[] {
-  return STATUS_INPUTS.includes(input) ? COMMANDS : ['deploy'];
+  return COMMANDS.filter(
+    (command) =>
+      command === 'deploy' ||
+      (command === 'status' && STATUS_INPUTS.includes(input)) ||
+      (command === 'plan' && Object.hasOwn(PLAN_SHARED_INPUTS, input)),
+  );
 }
 
 /** The options of one input, from its shape and its declaration. */
@@ -195,13 +209,28 @@ function inputOptions(input: InputName, description: string): OptionSpec[] {
   }
 }
 
+/** The plan's own options, from plan/action.yml's own inputs: `--on-change VALUE`. */
+function planOptions(): OptionSpec[] {
+  return Object.entries(PLAN_OWN_INPUTS).map(([input, declared]) => ({
+    option: input,
+    type: 'string',
+    multiple: false,
+    valueName: 'VALUE',
+    variable: variableOf(input),
+    defaultText: shownDefault(declared.default),
+    description: PLAN_OPTION_DESCRIPTIONS[input as PlanOwnInput],
+    commands: ['plan'],
+    role: { kind: 'plan-input', input: input as PlanOwnInput },
+  }));
+}
+
 const OUTPUT_OPTIONS: readonly OptionSpec[] = [
   {
     option: 'json',
     type: 'boolean',
     multiple: false,
     description:
-      'Writes the outputs to stdout as one JSON object (created and live as booleans, drift as an array, deployment as an object; error when it failed), on failure and interrupt too.',
+      'Writes the outputs to stdout as one JSON object (created and live as booleans, drift as an array, deployment and plan as objects; error when it failed), on failure and interrupt too.',
     commands: COMMANDS,
     role: { kind: 'output', output: 'json' },
   },
@@ -211,7 +240,7 @@ const OUTPUT_OPTIONS: readonly OptionSpec[] = [
     multiple: false,
     valueName: 'FILE',
     description:
-      "Writes the outputs to FILE as DEPLOY_ID=..., DEPLOY_STATUS=..., DEPLOY_URL=... lines (GitLab's dotenv report), on failure and interrupt too.",
+      "Writes the outputs to FILE as DEPLOY_ID=..., DEPLOY_STATUS=..., DEPLOY_URL=... lines (plan: DEPLOY_PLAN_ACTION=..., DEPLOY_CHANGES=...; GitLab's dotenv report), on failure and interrupt too.",
     commands: COMMANDS,
     role: { kind: 'output', output: 'dotenv' },
   },
@@ -220,7 +249,8 @@ const OUTPUT_OPTIONS: readonly OptionSpec[] = [
     type: 'string',
     multiple: false,
     valueName: 'FILE',
-    description: 'Writes the run summary (what the action writes to the job summary) to FILE.',
+    description:
+      'Writes the run summary (what the action writes to the job summary; for plan, the plan) to FILE.',
     commands: COMMANDS,
     role: { kind: 'output', output: 'summary' },
   },
@@ -236,6 +266,7 @@ export function optionTable(descriptions: Descriptions = {}): OptionSpec[] {
     ...INPUT_NAMES.flatMap((input) =>
       inputOptions(input, COMMAND_DESCRIPTIONS[input] ?? descriptions[input] ?? ''),
     ),
+    ...planOptions(),
     ...OUTPUT_OPTIONS,
   ];
 }

@@ -14,8 +14,10 @@ export type OutputTexts = Readonly<Partial<Record<string, string>>>;
 
 /** Outputs about GitHub (behaviour 13): the action's alone. */
 const ACTION_ONLY_OUTPUTS = new Set(['github-deployment-id']);
-/** The order of the JSON object's fields: the deployment first, its details last. */
+/** The order of the JSON object's fields: the plan's verdict, the deployment, its details last. */
 const JSON_ORDER = [
+  'action',
+  'changes',
   'deployment-id',
   'status',
   'created',
@@ -29,6 +31,7 @@ const JSON_ORDER = [
   'dashboard-url',
   'drift',
   'deployment',
+  'plan',
 ];
 
 function ordered(outputs: OutputTexts): [string, string | undefined][] {
@@ -40,7 +43,8 @@ function ordered(outputs: OutputTexts): [string, string | undefined][] {
 }
 
 const BOOLEAN_OUTPUTS = new Set(['created', 'live']);
-const JSON_OUTPUTS = new Set(['drift', 'deployment']);
+/** Outputs that are JSON text: objects in `--json`, and left out of `--dotenv`. */
+const JSON_OUTPUTS = new Set(['drift', 'deployment', 'plan']);
 
 function parsedJson(name: string, text: string): unknown {
   try {
@@ -54,7 +58,7 @@ function parsedJson(name: string, text: string): unknown {
 /**
  * The JSON object `--json` prints: each known output (`created` and `live`
  * as booleans, `drift` as an array, `deployment` as an object, the others as
- * strings), and `error` when the run failed.
+ * strings; the plan's `plan` as an object), and `error` when the run failed.
  */
 export function outputsJson(outputs: OutputTexts, error?: string): Record<string, unknown> {
   const json: Record<string, unknown> = {};
@@ -68,9 +72,16 @@ export function outputsJson(outputs: OutputTexts, error?: string): Record<string
   return json;
 }
 
-/** `deployment-id` → `DEPLOY_ID`; `commit-sha` → `DEPLOY_COMMIT_SHA`. */
+/** Outputs whose variable is not DEPLOY_ + their name (the contract's names). */
+const DOTENV_NAMES: Readonly<Record<string, string>> = {
+  'deployment-id': 'id',
+  // The plan's verdict: DEPLOY_ACTION would say nothing of a plan.
+  action: 'plan-action',
+};
+
+/** `deployment-id` → `DEPLOY_ID`; `commit-sha` → `DEPLOY_COMMIT_SHA`; `action` → `DEPLOY_PLAN_ACTION`. */
 export function dotenvName(output: string): string {
-  return variableOf(output === 'deployment-id' ? 'id' : output);
+  return variableOf(DOTENV_NAMES[output] ?? output);
 }
 
 /** An output `--dotenv` leaves out, and why in plain words (never its value). */
@@ -82,8 +93,8 @@ export interface DotenvSkip {
 
 /**
  * The outputs as a dotenv report GitLab accepts and reads back exactly:
- * `KEY=value` lines, no blank line, no comment, no multi-line value (so no
- * `drift` nor `deployment`), no empty value (an unset variable reads the
+ * `KEY=value` lines, no blank line, no comment, no JSON value (so no
+ * `drift`, `deployment` nor `plan`), no empty value (an unset variable reads the
  * same in a later job), and no value GitLab would change or expand
  * (`dotenvRefusal`). Under GitLab's limits: past the number of variables the
  * last ones go, past 5 KB the longest line (the last of equals) goes first,

@@ -4,7 +4,7 @@
  * read from them and every problem found.
  */
 import { BoundedReadError, KIB, MIB } from '../inputs/bounded-read.js';
-import type { InputName } from '../inputs/declared.js';
+import type { CommandInput } from './options.js';
 
 export type Environment = Readonly<Record<string, string | undefined>>;
 
@@ -24,8 +24,8 @@ export const FILE_CAPS = { 'api-key-file': 64 * KIB, 'secrets-file': MIB } as co
 /** Gathers the values read so far and every problem found, to report them all at once. */
 export class Reading {
   readonly problems: string[] = [];
-  readonly inputs: Partial<Record<InputName, string>> = {};
-  readonly origins: Partial<Record<InputName, string>> = {};
+  readonly inputs: Partial<Record<CommandInput, string>> = {};
+  readonly origins: Partial<Record<CommandInput, string>> = {};
   readonly secretValues: string[] = [];
 
   readonly sources: ArgumentSources;
@@ -34,7 +34,7 @@ export class Reading {
     this.sources = sources;
   }
 
-  set(input: InputName, raw: string, origin: string): void {
+  set(input: CommandInput, raw: string, origin: string): void {
     // As `core.getInput` gives it: trimmed (a key from a file keeps its inner text).
     this.inputs[input] = raw.trim();
     this.origins[input] = origin;

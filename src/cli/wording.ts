@@ -4,6 +4,7 @@
  * and the CI system it runs in. Everything else is action.yml's wording.
  */
 import type { InputName } from '../inputs/declared.js';
+import type { PLAN_OWN_INPUTS } from '../inputs/plan-inputs.js';
 import type { RemedyWords } from '../service/answers.js';
 
 /** How a remedy names what the user gives: the command's options and variables. */
@@ -30,4 +31,10 @@ export const COMMAND_DESCRIPTIONS: Readonly<Partial<Record<InputName, string>>> 
     "owner/name of the repository to deploy with codehost, matched case-insensitively against the integration's repository listing. Defaults to the CI system's project slug (e.g. GitLab's CI_PROJECT_PATH); where there is none, required for codehost.",
   'on-drift':
     'What to do when a reused deployment differs from what the command asks for: warn or fail.',
+};
+
+/** The help's description of the plan's own options (plan/action.yml's inputs, in the command's words). */
+export const PLAN_OPTION_DESCRIPTIONS: Readonly<Record<keyof typeof PLAN_OWN_INPUTS, string>> = {
+  'on-change':
+    'fail: exit 1 when the plan holds a difference the deploy would not apply, so a required CI job can block the merge. none: it only reports.',
 };

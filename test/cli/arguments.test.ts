@@ -87,8 +87,8 @@ describe('usage errors name the option', () => {
     [['deploy', '--wait-for-ready'], /the action's wait-for-ready is --wait here/],
     [['status', '--source', 'codehost'], /status takes no option --source/],
     [['deploy', '--', 'x'], /-- ends the options/],
-    [['--name', 'x'], /a command comes first \(deploy or status\), not the option --name/],
-    [['destroy'], /a command comes first \(deploy or status\), not 'destroy'/],
+    [['--name', 'x'], /a command comes first \(deploy, status or plan\), not the option --name/],
+    [['destroy'], /a command comes first \(deploy, status or plan\), not 'destroy'/],
   ])('%j', (args, message) => {
     expect(usageError(args).message).toMatch(message);
   });

@@ -479,7 +479,15 @@ describe('every option can come from its environment variable', () => {
    * request body. Keyed by variable, and checked against the option table, so
    * that an option added without a way to check its variable fails here.
    */
-  const CHECKS: Record<string, { value: string; shows: RegExp; env?: Record<string, string> }> = {
+  const CHECKS: Record<
+    string,
+    { value: string; shows: RegExp; env?: Record<string, string>; command?: string }
+  > = {
+    DEPLOY_ON_CHANGE: {
+      value: 'block',
+      shows: /DEPLOY_ON_CHANGE: must be none or fail, got 'block'/,
+      command: 'plan',
+    },
     DEPLOY_API_URL: {
       value: 'ftp://example.com',
       shows: /DEPLOY_API_URL: must be an https:\/\/ URL/,
@@ -530,7 +538,7 @@ describe('every option can come from its environment variable', () => {
     expect(Object.keys(CHECKS).sort()).toEqual([...new Set(variables)].sort());
   });
 
-  it.each(Object.entries(CHECKS))('%s', async (variable, { value, shows, env }) => {
+  it.each(Object.entries(CHECKS))('%s', async (variable, { value, shows, env, command }) => {
     // A codehost dry run, so that the text inputs show in the request body it prints.
     const base: Record<string, string> = {
       DEPLOY_API_URL: emu.url,
@@ -540,7 +548,9 @@ describe('every option can come from its environment variable', () => {
       DEPLOY_REPOSITORY: 'acme/agent',
       DEPLOY_DRY_RUN: 'true',
     };
-    const run = await runCli(['deploy'], { env: { ...base, ...env, [variable]: value } });
+    const run = await runCli([command ?? 'deploy'], {
+      env: { ...base, ...env, [variable]: value },
+    });
     expect(`${run.stderr}`).toMatch(shows);
   });
 });

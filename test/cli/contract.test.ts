@@ -20,6 +20,7 @@ import { ROOT, actionYml } from '../support/action.ts';
 import { runCli } from './run-cli.ts';
 
 const action = actionYml();
+const planAction = actionYml('plan/action.yml');
 const descriptions = actionDescriptions(readFileSync(path.join(ROOT, 'action.yml'), 'utf8'));
 const table = optionTable(descriptions);
 
@@ -70,6 +71,32 @@ describe('the options, from the declared inputs', () => {
       expect(table.map((spec) => spec.option)).not.toContain(input);
       expect(table.map((spec) => spec.variable)).not.toContain(variableOf(input));
     }
+  });
+
+  it("takes plan/action.yml's inputs for plan: the core's it shares, and its own with their defaults", () => {
+    const githubOnly = ['github-token', 'pr-comment'];
+    const planInputs = Object.keys(planAction.inputs).filter((name) => !githubOnly.includes(name));
+    for (const input of planInputs) {
+      const spec =
+        table.find(
+          (option) =>
+            (option.role.kind === 'input' || option.role.kind === 'plan-input') &&
+            option.role.input === input,
+        ) ?? optionsOf(input as InputName)[0];
+      expect(spec?.commands, `no plan option for ${input}`).toContain('plan');
+      if (spec?.role.kind === 'plan-input') {
+        expect(spec.defaultText ?? '').toBe(planAction.inputs[input]?.default ?? '');
+      }
+    }
+    const planOptions = table.filter((spec) => spec.commands.includes('plan'));
+    for (const spec of planOptions) {
+      if (spec.role.kind === 'input' || spec.role.kind === 'plan-input') {
+        expect(planInputs, spec.option).toContain(spec.role.input);
+      }
+    }
+    expect(planOptions.map((spec) => spec.option)).not.toEqual(
+      expect.arrayContaining(['wait', 'wait-timeout', 'commit', 'on-drift', 'dry-run']),
+    );
   });
 
   it('has one variable per option, DEPLOY_ and upper case', () => {
@@ -148,7 +175,10 @@ const SECRET_INPUTS: Partial<Record<OptionSpec['role']['kind'], InputName>> = {
 function expectedRow(spec: OptionSpec): string[] {
   const value = spec.type === 'string' ? ` ${spec.valueName ?? 'VALUE'}` : '';
   const code = (text: string | undefined) => (text === undefined ? '' : `\`${text}\``);
-  const input = spec.role.kind === 'input' ? spec.role.input : SECRET_INPUTS[spec.role.kind];
+  const input =
+    spec.role.kind === 'input' || spec.role.kind === 'plan-input'
+      ? spec.role.input
+      : SECRET_INPUTS[spec.role.kind];
   return [
     code(`--${spec.option}${value}`),
     code(spec.variable),
