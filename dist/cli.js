@@ -29077,7 +29077,7 @@ __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __we
 /* harmony import */ var node_url__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(3136);
 /* harmony import */ var node_url__WEBPACK_IMPORTED_MODULE_2___default = /*#__PURE__*/__nccwpck_require__.n(node_url__WEBPACK_IMPORTED_MODULE_2__);
 /* harmony import */ var _inputs_bounded_read_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(4033);
-/* harmony import */ var _main_js__WEBPACK_IMPORTED_MODULE_4__ = __nccwpck_require__(9582);
+/* harmony import */ var _main_js__WEBPACK_IMPORTED_MODULE_4__ = __nccwpck_require__(4452);
 /** The command's entry (dist/cli.js, the package's bin): wires the process to `main`, nothing else. */
 
 
@@ -29129,7 +29129,7 @@ __webpack_async_result__();
 
 /***/ }),
 
-/***/ 9582:
+/***/ 4452:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -29403,7 +29403,7 @@ class InputError extends ActionError {
     }
 }
 /** Ends a parser with what is wrong with the value. */
-function errors_fail(message) {
+function fail(message) {
     throw new Invalid(message);
 }
 
@@ -40287,7 +40287,7 @@ function parseBoolean(raw) {
         return true;
     if (YAML_FALSE.includes(raw))
         return false;
-    errors_fail(`must be true or false, got '${raw}'`);
+    fail(`must be true or false, got '${raw}'`);
 }
 /** localhost, 127.0.0.0/8 or [::1]: where plain http:// is allowed. */
 function isLoopback(hostname) {
@@ -40309,68 +40309,68 @@ function parseWebAddress(text, messages) {
         url = new URL(text);
     }
     catch {
-        errors_fail(`is not a valid URL (expected e.g. ${messages.example})`);
+        fail(`is not a valid URL (expected e.g. ${messages.example})`);
     }
     // Checked before anything echoes the URL: credentials in it would leak.
     if (url.username !== '' || url.password !== '') {
-        errors_fail(`must not contain credentials: ${messages.credentials}`);
+        fail(`must not contain credentials: ${messages.credentials}`);
     }
     // Shown without its query and fragment: they may carry a key too.
     const shown = `${url.protocol}//${url.host}${url.pathname}`;
     if (url.protocol === 'http:' && !isLoopback(url.hostname)) {
-        errors_fail(`must use https:// (http:// is allowed only for localhost, 127.0.0.0/8 and [::1]), got '${shown}'`);
+        fail(`must use https:// (http:// is allowed only for localhost, 127.0.0.0/8 and [::1]), got '${shown}'`);
     }
     if (url.protocol !== 'https:' && url.protocol !== 'http:') {
-        errors_fail(`must be an https:// URL, got '${shown}'`);
+        fail(`must be an https:// URL, got '${shown}'`);
     }
     return url;
 }
 function parseApiUrl(raw) {
     if (raw === '')
-        errors_fail('is required (the service base address, e.g. https://api.example.com)');
+        fail('is required (the service base address, e.g. https://api.example.com)');
     const url = parseWebAddress(raw, {
         example: 'https://api.example.com',
         credentials: 'pass them with api-key or headers',
     });
     const shown = `${url.protocol}//${url.host}${url.pathname}`;
     if (url.search !== '' || url.hash !== '') {
-        errors_fail(`must not have a query or fragment: give the base address only, like '${shown}'`);
+        fail(`must not have a query or fragment: give the base address only, like '${shown}'`);
     }
     return `${url.origin}${withoutTrailingSlashes(url.pathname)}`;
 }
 function parseSource(raw) {
     const source = SOURCES.find((candidate) => candidate === raw);
     if (source === undefined)
-        errors_fail(`must be one of ${SOURCES.join(', ')}, got '${raw}'`);
+        fail(`must be one of ${SOURCES.join(', ')}, got '${raw}'`);
     return source;
 }
 function parseName(raw) {
     if (raw === '')
-        errors_fail('is required (the deployment name)');
+        fail('is required (the deployment name)');
     if (UNSAFE_IN_AN_INPUT.test(raw))
-        errors_fail('must not contain control characters or line breaks');
+        fail('must not contain control characters or line breaks');
     return raw;
 }
 function parseWaitTimeout(raw) {
     if (!/^\d+(\.\d+)?$/.test(raw))
-        errors_fail(`must be a positive number of seconds, got '${raw}'`);
+        fail(`must be a positive number of seconds, got '${raw}'`);
     const seconds = Number(raw);
     if (!(seconds > 0))
-        errors_fail(`must be a positive number of seconds, got '${raw}'`);
+        fail(`must be a positive number of seconds, got '${raw}'`);
     if (seconds > MAX_WAIT_TIMEOUT_SECONDS) {
-        errors_fail(`must be at most ${MAX_WAIT_TIMEOUT_SECONDS} seconds (6 hours), got '${raw}'`);
+        fail(`must be at most ${MAX_WAIT_TIMEOUT_SECONDS} seconds (6 hours), got '${raw}'`);
     }
     return seconds;
 }
 function parseGuid(raw) {
     if (!GUID.test(raw))
-        errors_fail(`must be a uuid (like 0f8fad5b-d9cb-469f-a165-70867728950e), got '${raw}'`);
+        fail(`must be a uuid (like 0f8fad5b-d9cb-469f-a165-70867728950e), got '${raw}'`);
     return raw.toLowerCase();
 }
 function parseRepository(raw) {
     const match = REPOSITORY.exec(raw);
     if (match === null)
-        errors_fail(`must be owner/name, got '${raw}'`);
+        fail(`must be owner/name, got '${raw}'`);
     return { owner: match[1] ?? '', name: match[2] ?? '' };
 }
 function parseCommit(raw) {
@@ -40380,17 +40380,17 @@ function parseCommit(raw) {
         return { kind: 'sha', sha: raw.toLowerCase() };
     if (SHORT_SHA.test(raw)) {
         // The service records full shas only: a prefix could never be matched.
-        errors_fail(`must be a full 40-character commit sha, got the short sha '${raw}'`);
+        fail(`must be a full 40-character commit sha, got the short sha '${raw}'`);
     }
-    errors_fail(`must be auto, none or a full 40-character commit sha, got '${raw}'`);
+    fail(`must be auto, none or a full 40-character commit sha, got '${raw}'`);
 }
 function parseOnDrift(raw) {
     const mode = ON_DRIFT_MODES.find((candidate) => candidate === raw);
     if (mode === undefined)
-        errors_fail(`must be ${ON_DRIFT_MODES.join(' or ')}, got '${raw}'`);
+        fail(`must be ${ON_DRIFT_MODES.join(' or ')}, got '${raw}'`);
     return mode;
 }
-const ON_CHANGE_MODES = (/* unused pure expression or super */ null && (['none', 'fail']));
+const ON_CHANGE_MODES = ['none', 'fail'];
 /** `on-change` of the plan: `fail` makes a difference the deploy would not apply fail the step. */
 function parseOnChange(raw) {
     const mode = ON_CHANGE_MODES.find((candidate) => candidate === raw);
@@ -40421,12 +40421,12 @@ function fillDashboardUrl(template, values) {
 function parseDashboardUrl(raw) {
     for (const [, name = ''] of raw.matchAll(PLACEHOLDER)) {
         if (!isPlaceholder(name)) {
-            errors_fail(`has an unknown placeholder {${name}}: the placeholders are {id}, {tenant_id} and {name}`);
+            fail(`has an unknown placeholder {${name}}: the placeholders are {id}, {tenant_id} and {name}`);
         }
     }
     const sample = fillDashboardUrl(raw, { id: 'id', tenant_id: 'tenant', name: 'name' });
     if (sample.includes('{') || sample.includes('}')) {
-        errors_fail('has a { or } outside a placeholder: the placeholders are {id}, {tenant_id} and {name}');
+        fail('has a { or } outside a placeholder: the placeholders are {id}, {tenant_id} and {name}');
     }
     parseWebAddress(sample, {
         example: 'https://console.example/deployments/{id}',
@@ -40767,11 +40767,11 @@ function firstLine(error) {
 function parseJsonText(text) {
     const json = parseStrictJson(text);
     if (json.kind === 'invalid')
-        errors_fail(`is not valid JSON: ${json.reason.split('\n')[0]}`);
+        fail(`is not valid JSON: ${json.reason.split('\n')[0]}`);
     if (json.kind === 'unchecked')
-        errors_fail('is nested too deeply to be checked for repeated keys');
+        fail('is nested too deeply to be checked for repeated keys');
     if (json.repeated !== undefined)
-        errors_fail(`${formatIssuePath(json.repeated.path)}: repeated key`);
+        fail(`${formatIssuePath(json.repeated.path)}: repeated key`);
     return json.value;
 }
 function parseYamlText(text) {
@@ -40779,7 +40779,7 @@ function parseYamlText(text) {
         return (0,dist/* parse */.qg)(text, { uniqueKeys: true });
     }
     catch (error) {
-        errors_fail(`is not valid YAML: ${firstLine(error)}`);
+        fail(`is not valid YAML: ${firstLine(error)}`);
     }
 }
 /** Whether `inner` is `root` or inside it (both absolute, normalised). */
@@ -40796,13 +40796,13 @@ function workspaceFile(raw, workspace) {
     const root = external_node_path_default().resolve(workspace);
     const file = external_node_path_default().resolve(root, raw);
     if (!isInside(root, file))
-        errors_fail(`file '${raw}' is outside the workspace`);
+        fail(`file '${raw}' is outside the workspace`);
     if (!(0,external_node_fs_.existsSync)(file) || !(0,external_node_fs_.statSync)(file).isFile()) {
-        errors_fail(`file '${raw}' was not found in the workspace (${root})`);
+        fail(`file '${raw}' was not found in the workspace (${root})`);
     }
     const real = (0,external_node_fs_.realpathSync)(file);
     if (!isInside((0,external_node_fs_.realpathSync)(root), real)) {
-        errors_fail(`file '${raw}' is outside the workspace: a symbolic link leads out of it`);
+        fail(`file '${raw}' is outside the workspace: a symbolic link leads out of it`);
     }
     return real;
 }
@@ -40818,7 +40818,7 @@ function readConfigFile(raw, workspace) {
         // Its message names the cap ("it is larger than 1 MiB") or the deadline.
         if (!(error instanceof bounded_read/* BoundedReadError */.uu))
             throw error;
-        errors_fail(`file '${raw}' cannot be read: ${error.message}`);
+        fail(`file '${raw}' cannot be read: ${error.message}`);
     }
     return raw.toLowerCase().endsWith('.json') ? parseJsonText(text) : parseYamlText(text);
 }
@@ -40832,17 +40832,17 @@ function parseConfig(raw, workspace) {
         return {};
     const parsed = isFilePath(raw) ? readConfigFile(raw, workspace) : parseYamlText(raw);
     if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {
-        errors_fail('must be a JSON or YAML object with keys source_config, source_revision_config, secret_references');
+        fail('must be a JSON or YAML object with keys source_config, source_revision_config, secret_references');
     }
     try {
         JSON.stringify(parsed);
     }
     catch {
-        errors_fail('cannot be sent as JSON (a YAML anchor refers to itself?)');
+        fail('cannot be sent as JSON (a YAML anchor refers to itself?)');
     }
     const result = ConfigSchema.safeParse(parsed);
     if (!result.success)
-        errors_fail(formatZodIssues(result.error).join('; '));
+        fail(formatZodIssues(result.error).join('; '));
     return result.data;
 }
 
@@ -40892,17 +40892,17 @@ function isSendableHeaderName(name) {
 /** The `api-key-header` input. */
 function parseApiKeyHeader(raw) {
     if (!isSendableHeaderName(raw))
-        errors_fail(`is not a valid header name: '${raw}'`);
+        fail(`is not a valid header name: '${raw}'`);
     const controlled = controlledHeader(raw);
     if (controlled !== undefined) {
-        errors_fail(`${controlled} is a header the action sets itself or cannot send: name another header (e.g. X-Api-Key or Authorization)`);
+        fail(`${controlled} is a header the action sets itself or cannot send: name another header (e.g. X-Api-Key or Authorization)`);
     }
     return raw;
 }
 /** The `api-key` input: any text a header can carry (empty: no key is sent). */
 function parseApiKey(raw) {
     if (!HEADER_VALUE.test(raw))
-        errors_fail(`the value ${UNSENDABLE}`);
+        fail(`the value ${UNSENDABLE}`);
     return raw;
 }
 /** One `Name: value` line; `number` counts from 1, as messages name lines. */
@@ -40911,12 +40911,12 @@ function parseHeaderLine(line, number) {
     const name = colon < 0 ? '' : line.slice(0, colon).trim();
     const value = colon < 0 ? '' : line.slice(colon + 1).trim();
     if (colon < 0 || !isSendableHeaderName(name)) {
-        errors_fail(`line ${number} is not 'Name: value' with a valid header name`);
+        fail(`line ${number} is not 'Name: value' with a valid header name`);
     }
     if (value === '')
-        errors_fail(`line ${number} has an empty value`);
+        fail(`line ${number} has an empty value`);
     if (!HEADER_VALUE.test(value))
-        errors_fail(`the value on line ${number} ${UNSENDABLE}`);
+        fail(`the value on line ${number} ${UNSENDABLE}`);
     return [name, value];
 }
 /** The `headers` input: `Name: value` lines, blank lines and `#` comments ignored. */
@@ -40931,10 +40931,10 @@ function parseHeaders(raw) {
         const key = name.toLowerCase();
         const first = seen.get(key);
         if (first !== undefined)
-            errors_fail(`line ${index + 1} repeats the header of line ${first}`);
+            fail(`line ${index + 1} repeats the header of line ${first}`);
         const controlled = controlledHeader(name);
         if (controlled !== undefined) {
-            errors_fail(`line ${index + 1} sets a header the action sets itself or cannot send (${controlled})`);
+            fail(`line ${index + 1} sets a header the action sets itself or cannot send (${controlled})`);
         }
         seen.set(key, index + 1);
         headers.push([name, value]);
@@ -41023,7 +41023,7 @@ function lineEntries(raw) {
             continue;
         const equals = line.indexOf('=');
         if (equals < 0)
-            errors_fail(`line ${index + 1} is not NAME=value (no '=' found)`);
+            fail(`line ${index + 1} is not NAME=value (no '=' found)`);
         const name = line.slice(0, equals).trim();
         entries.push({ name, value: line.slice(equals + 1).trim(), where: `line ${index + 1}` });
     }
@@ -41033,17 +41033,17 @@ function jsonEntries(raw) {
     const json = parseStrictJson(raw);
     // JSON.parse's own message may quote the text, so it is not shown.
     if (json.kind === 'invalid')
-        errors_fail('looks like a JSON object but is not valid JSON');
+        fail('looks like a JSON object but is not valid JSON');
     if (json.kind === 'unchecked')
-        errors_fail('is nested too deeply to be checked for repeated names');
+        fail('is nested too deeply to be checked for repeated names');
     const { value: parsed, repeated } = json;
     if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {
-        errors_fail('must be NAME=value lines or a JSON object');
+        fail('must be NAME=value lines or a JSON object');
     }
     // Keys are named by position: a repeated key may be a value put in a name's place.
     // A key repeated deeper, inside a value, fails below: a value must be a string.
     if (repeated !== undefined && repeated.path.length === 1) {
-        errors_fail(`key ${repeated.index + 1} repeats the secret name of key ${repeated.firstIndex + 1}`);
+        fail(`key ${repeated.index + 1} repeats the secret name of key ${repeated.firstIndex + 1}`);
     }
     return Object.entries(parsed).map(([name, value], index) => ({
         name,
@@ -41054,14 +41054,14 @@ function jsonEntries(raw) {
 }
 function checkEntry({ name, value, where }, earlier) {
     if (!SECRET_NAME.test(name)) {
-        errors_fail(`${where} does not start with a valid secret name (letters, digits and _, not starting with a digit)`);
+        fail(`${where} does not start with a valid secret name (letters, digits and _, not starting with a digit)`);
     }
     if (earlier !== undefined)
-        errors_fail(`${where} repeats the secret name of ${earlier}`);
+        fail(`${where} repeats the secret name of ${earlier}`);
     if (typeof value !== 'string')
-        errors_fail(`${where} must have a string value`);
+        fail(`${where} must have a string value`);
     if (value === '') {
-        errors_fail(`${where} has an empty value (is the GitHub secret it comes from defined?)`);
+        fail(`${where} has an empty value (is the GitHub secret it comes from defined?)`);
     }
     return { name, value };
 }
@@ -41122,6 +41122,275 @@ const INPUT_NAMES = namesOf(INPUTS);
 /** Inputs whose raw text is masked before it is even parsed. */
 const SENSITIVE_INPUT_NAMES = sensitiveNames(INPUTS);
 
+;// CONCATENATED MODULE: ./src/inputs/commit.ts
+function none(reason) {
+    return { kind: 'none', reason };
+}
+function sameRepository(fullName, repository) {
+    return fullName.toLowerCase() === `${repository.owner}/${repository.name}`.toLowerCase();
+}
+/**
+ * The commit the plan asks for, once the plan's source fields are known (a
+ * sha with a source other than codehost is refused before this). A head in
+ * another repository (a fork) is a commit the deployment's repository does
+ * not have.
+ */
+function commitRequest(commit, fields, run) {
+    if (commit.kind === 'none')
+        return none('the commit input is none');
+    if (commit.kind === 'sha')
+        return commit;
+    if (fields.source !== 'codehost')
+        return none(`source ${fields.source} has no commits`);
+    const { head } = run;
+    if (head === undefined)
+        return none("the run's event is not known");
+    if (head.kind === 'none')
+        return head;
+    const { repository } = fields;
+    if (head.repository === null ||
+        (head.repository !== undefined && !sameRepository(head.repository, repository))) {
+        const where = head.repository ?? 'a deleted repository';
+        const wanted = `${repository.owner}/${repository.name}`;
+        return none(head.pullRequest
+            ? `the pull request's head is in ${where}, not ${wanted}`
+            : `the run is for ${where}, not ${wanted}`);
+    }
+    return { kind: 'auto', branch: head.branch, sha: head.sha };
+}
+
+;// CONCATENATED MODULE: ./src/inputs/run-description.ts
+/**
+ * The run the inputs are read for, as the adapter that runs the core
+ * describes it: src/github/ derives it from the workflow's event, and a
+ * command would take it from its flags or its CI's variables. Nothing here
+ * knows where it runs.
+ */
+/**
+ * The run is for a pull request from another repository than the run's own
+ * (or from a deleted one): CI systems give such runs no secrets.
+ */
+function isFromFork(run) {
+    const { head } = run;
+    if (head?.kind !== 'branch' || !head.pullRequest || head.repository === undefined)
+        return false;
+    return head.repository?.toLowerCase() !== run.repository?.toLowerCase();
+}
+
+;// CONCATENATED MODULE: ./src/inputs/build-plan.ts
+/**
+ * From inputs that each parsed on their own to one plan: `config` merged
+ * under the explicit inputs, the request headers, and the checks that depend
+ * on more than one input (mostly on `source`). Every such problem is found
+ * before the plan is built, and all of them are reported together.
+ */
+
+
+
+/** The fields of `record` whose value is not undefined: an input that was not given. */
+function given(record) {
+    return Object.fromEntries(Object.entries(record).filter(([, value]) => value !== undefined));
+}
+function requested(inputs) {
+    const { config } = inputs;
+    return {
+        sourceConfig: {
+            ...config.source_config,
+            ...given({ integration_id: inputs['integration-id'] }),
+        },
+        sourceRevisionConfig: {
+            ...config.source_revision_config,
+            ...given({
+                repo_ref: inputs['repo-ref'],
+                agent_config_path: inputs['agent-config-path'],
+                image_uri: inputs['image-uri'],
+            }),
+        },
+        secretReferences: config.secret_references ?? null,
+    };
+}
+/** The extra headers, and the api key under `api-key-header` when one is given. */
+function requestHeaders(inputs) {
+    const apiKey = inputs['api-key'];
+    if (apiKey === '')
+        return { ...inputs.headers };
+    return { ...inputs.headers, [inputs['api-key-header']]: apiKey };
+}
+/** An empty api key on a fork's pull request: it can never have one, so say so before any request. */
+function forkProblem(run) {
+    const head = run.head?.kind === 'branch' ? run.head.repository : undefined;
+    const from = head === null || head === undefined ? 'a deleted fork' : `the fork ${head}`;
+    const skip = run.skipForks === undefined ? 'Skip runs from forks' : `Skip them with \`${run.skipForks}\``;
+    return {
+        input: 'api-key',
+        problem: `is empty: this run is for a pull request from ${from}, and a fork's runs get no secrets, so the step cannot authenticate. ${skip} on the step or the job.`,
+    };
+}
+/** Problems of inputs that are each valid but do not go together. */
+function combinationProblems(inputs, wanted, run) {
+    const problems = [];
+    if (inputs['api-key'] === '' && isFromFork(run))
+        problems.push(forkProblem(run));
+    const { source } = inputs;
+    const apiKeyHeader = inputs['api-key-header'].toLowerCase();
+    const clash = Object.keys(inputs.headers).find((name) => name.toLowerCase() === apiKeyHeader);
+    if (inputs['api-key'] !== '' && clash !== undefined) {
+        problems.push({
+            input: 'headers',
+            problem: `header '${clash}' would replace the api-key header`,
+        });
+    }
+    if (source !== 'external_docker' && wanted.secretReferences !== null) {
+        problems.push({
+            input: 'config',
+            problem: `secret_references applies only to source external_docker, not ${source}`,
+        });
+    }
+    if (source !== 'codehost' && inputs.commit.kind === 'sha') {
+        problems.push({
+            input: 'commit',
+            problem: `a commit sha applies only to source codehost, not ${source} (use auto or none)`,
+        });
+    }
+    return problems;
+}
+function needsImage(source, wanted) {
+    if (wanted.sourceRevisionConfig.image_uri != null)
+        return [];
+    return [
+        {
+            input: 'image-uri',
+            problem: `is required with source ${source} (or config.source_revision_config.image_uri)`,
+        },
+    ];
+}
+function codehostFields(inputs, wanted) {
+    const integrationId = wanted.sourceConfig.integration_id;
+    const { repository } = inputs;
+    if (integrationId != null && repository !== undefined) {
+        return { source: 'codehost', integrationId, repository };
+    }
+    const problems = [];
+    if (integrationId == null) {
+        problems.push({
+            input: 'integration-id',
+            problem: 'is required with source codehost (or config.source_config.integration_id)',
+        });
+    }
+    if (repository === undefined) {
+        problems.push({
+            input: 'repository',
+            problem: 'is required with source codehost (owner/name)',
+        });
+    }
+    return problems;
+}
+/** The fields only the plan's source has, or what that source needs and lacks. */
+function sourceFields(inputs, wanted) {
+    const { source } = inputs;
+    const missing = (problems, fields) => problems.length > 0 ? problems : fields;
+    switch (source) {
+        case 'codehost':
+            return codehostFields(inputs, wanted);
+        case 'external_docker':
+            return missing(needsImage(source, wanted), {
+                source,
+                secretReferences: wanted.secretReferences,
+            });
+        case 'internal_docker':
+            return missing(needsImage(source, wanted), { source });
+        case 'internal_source': {
+            const tarball = wanted.sourceRevisionConfig.source_tarball_path;
+            const problem = 'source internal_source needs source_revision_config.source_tarball_path';
+            return missing(tarball == null ? [{ input: 'config', problem }] : [], { source });
+        }
+        case 'internal_template':
+            return { source };
+    }
+}
+function commonFields(inputs, wanted, fields, run) {
+    return {
+        apiUrl: inputs['api-url'],
+        headers: requestHeaders(inputs),
+        name: inputs.name,
+        sourceConfig: wanted.sourceConfig,
+        sourceRevisionConfig: wanted.sourceRevisionConfig,
+        secrets: inputs.secrets,
+        waitForReady: inputs['wait-for-ready'],
+        waitTimeoutSeconds: inputs['wait-timeout'],
+        commit: commitRequest(inputs.commit, fields, run),
+        onDrift: inputs['on-drift'],
+        dryRun: inputs['dry-run'],
+        dashboardUrl: inputs['dashboard-url'],
+        sensitiveValues: [
+            inputs['api-key'],
+            ...Object.values(inputs.headers),
+            ...inputs.secrets.map((secret) => secret.value),
+        ],
+    };
+}
+/** The plan, or an `InputError` naming every input that does not fit the others. */
+function buildPlan(inputs, run) {
+    const wanted = requested(inputs);
+    const problems = combinationProblems(inputs, wanted, run);
+    const fields = sourceFields(inputs, wanted);
+    if (Array.isArray(fields))
+        throw new InputError([...problems, ...fields]);
+    if (problems.length > 0)
+        throw new InputError(problems);
+    return { ...commonFields(inputs, wanted, fields, run), ...fields };
+}
+
+;// CONCATENATED MODULE: ./src/inputs/plan-inputs.ts
+/**
+ * The plan step's inputs (contract v1.3, `plan`): the deploy step's inputs
+ * that describe the deployment or reach the service, and `on-change`. The
+ * GitHub ones (`github-token`, `pr-comment` defaulting to `true`) are the
+ * GitHub adapter's to add. The rest of the core's inputs are fixed: a plan
+ * never waits, targets no commit, and is a dry run.
+ */
+
+
+
+
+/** The core's inputs a plan takes, in plan/action.yml's order. */
+const SHARED = [
+    'api-url',
+    'api-key',
+    'api-key-header',
+    'headers',
+    'name',
+    'source',
+    'config',
+    'integration-id',
+    'repository',
+    'repo-ref',
+    'agent-config-path',
+    'image-uri',
+    'secrets',
+    'dashboard-url',
+];
+/** The core's inputs a plan does not take, and the text each reads as. */
+const FIXED = {
+    'wait-for-ready': 'false',
+    'wait-timeout': '900',
+    commit: 'none',
+    'on-drift': 'warn',
+    'dry-run': 'true',
+};
+const plan_inputs_pick = (names) => Object.fromEntries(names.map((name) => [name, INPUTS[name]]));
+/** The core's inputs a plan shares with the deploy step, in plan/action.yml's order. */
+const PLAN_SHARED_INPUTS = plan_inputs_pick(SHARED);
+/** The plan's own: `on-change`. */
+const PLAN_OWN_INPUTS = { 'on-change': input(parseOnChange, { default: 'none' }) };
+/** The plan the deploy step would run with these inputs, checked against each other. */
+function planRequest(inputs, run) {
+    const fixed = readInputs(plan_inputs_pick(Object.keys(FIXED)), (name) => FIXED[name], run);
+    const { 'on-change': onChange, ...shared } = inputs;
+    const core = { ...fixed, ...shared };
+    return { plan: buildPlan(core, run), onChange };
+}
+
 ;// CONCATENATED MODULE: ./src/cli/wording.ts
 /** How a remedy names what the user gives: the command's options and variables. */
 const COMMAND_WORDS = {
@@ -41134,6 +41403,7 @@ const COMMAND_WORDS = {
     repository: '--repository',
     waitTimeout: '--wait-timeout',
     onDriftFail: '--on-drift fail',
+    onChangeFail: '--on-change fail',
 };
 /** The help's description of an input, where action.yml's speaks of the action's world. */
 const COMMAND_DESCRIPTIONS = {
@@ -41143,11 +41413,16 @@ const COMMAND_DESCRIPTIONS = {
     repository: "owner/name of the repository to deploy with codehost, matched case-insensitively against the integration's repository listing. Defaults to the CI system's project slug (e.g. GitLab's CI_PROJECT_PATH); where there is none, required for codehost.",
     'on-drift': 'What to do when a reused deployment differs from what the command asks for: warn or fail.',
 };
+/** The help's description of the plan's own options (plan/action.yml's inputs, in the command's words). */
+const PLAN_OPTION_DESCRIPTIONS = {
+    'on-change': 'fail: exit 1 when the plan holds a difference the deploy would not apply, so a required CI job can block the merge. none: it only reports.',
+};
 
 ;// CONCATENATED MODULE: ./src/cli/options.ts
 
 
-const COMMANDS = ['deploy', 'status'];
+
+const COMMANDS = ['deploy', 'status', 'plan'];
 /** The inputs that are not `--name VALUE`; every other declared input is. */
 const INPUT_SHAPES = {
     'api-key': { kind: 'api-key' },
@@ -41190,8 +41465,11 @@ function shownDefault(value) {
     // `repository`'s `${{ github.repository }}`: here, the CI's project slug.
     return "the CI system's project slug";
 }
+/** The commands that take `input`: deploy all; status its few; plan the inputs plan/action.yml shares. */
 function commandsOf(input) {
-    return STATUS_INPUTS.includes(input) ? COMMANDS : ['deploy'];
+    return COMMANDS.filter((command) => command === 'deploy' ||
+        (command === 'status' && STATUS_INPUTS.includes(input)) ||
+        (command === 'plan' && Object.hasOwn(PLAN_SHARED_INPUTS, input)));
 }
 /** The options of one input, from its shape and its declaration. */
 function inputOptions(input, description) {
@@ -41279,12 +41557,26 @@ function inputOptions(input, description) {
             ];
     }
 }
+/** The plan's own options, from plan/action.yml's own inputs: `--on-change VALUE`. */
+function planOptions() {
+    return Object.entries(PLAN_OWN_INPUTS).map(([input, declared]) => ({
+        option: input,
+        type: 'string',
+        multiple: false,
+        valueName: 'VALUE',
+        variable: variableOf(input),
+        defaultText: shownDefault(declared.default),
+        description: PLAN_OPTION_DESCRIPTIONS[input],
+        commands: ['plan'],
+        role: { kind: 'plan-input', input: input },
+    }));
+}
 const OUTPUT_OPTIONS = [
     {
         option: 'json',
         type: 'boolean',
         multiple: false,
-        description: 'Writes the outputs to stdout as one JSON object (created and live as booleans, drift as an array, deployment as an object; error when it failed), on failure and interrupt too.',
+        description: 'Writes the outputs to stdout as one JSON object (created and live as booleans, drift as an array, deployment and plan as objects; error when it failed), on failure and interrupt too.',
         commands: COMMANDS,
         role: { kind: 'output', output: 'json' },
     },
@@ -41293,7 +41585,7 @@ const OUTPUT_OPTIONS = [
         type: 'string',
         multiple: false,
         valueName: 'FILE',
-        description: "Writes the outputs to FILE as DEPLOY_ID=..., DEPLOY_STATUS=..., DEPLOY_URL=... lines (GitLab's dotenv report), on failure and interrupt too.",
+        description: "Writes the outputs to FILE as DEPLOY_ID=..., DEPLOY_STATUS=..., DEPLOY_URL=... lines (plan: DEPLOY_PLAN_ACTION=..., DEPLOY_CHANGES=...; GitLab's dotenv report), on failure and interrupt too.",
         commands: COMMANDS,
         role: { kind: 'output', output: 'dotenv' },
     },
@@ -41302,7 +41594,7 @@ const OUTPUT_OPTIONS = [
         type: 'string',
         multiple: false,
         valueName: 'FILE',
-        description: 'Writes the run summary (what the action writes to the job summary) to FILE.',
+        description: 'Writes the run summary (what the action writes to the job summary; for plan, the plan) to FILE.',
         commands: COMMANDS,
         role: { kind: 'output', output: 'summary' },
     },
@@ -41315,6 +41607,7 @@ const OUTPUT_OPTIONS = [
 function optionTable(descriptions = {}) {
     return [
         ...INPUT_NAMES.flatMap((input) => inputOptions(input, COMMAND_DESCRIPTIONS[input] ?? descriptions[input] ?? '')),
+        ...planOptions(),
         ...OUTPUT_OPTIONS,
     ];
 }
@@ -41457,7 +41750,8 @@ function option_values_readInputs(given, command, table, reading) {
         const fromVariable = variable === undefined ? undefined : env[variable];
         const role = spec.role;
         switch (role.kind) {
-            case 'input': {
+            case 'input':
+            case 'plan-input': {
                 if (values.length > 0)
                     reading.set(role.input, values[0] ?? '', `--${spec.option}`);
                 else if (fromVariable !== undefined && variable !== undefined) {
@@ -41647,6 +41941,13 @@ class Reading {
 }
 
 ;// CONCATENATED MODULE: ./src/cli/arguments.ts
+/**
+ * The command line and the environment, read into one request: the command,
+ * each input's raw text (as `core.getInput` would give it), the secret
+ * values to mask, and where the outputs go. Nothing is sent and nothing is
+ * parsed by the core here: a usage error names the option before any
+ * request, and the input parsers (the same as the action's) run next.
+ */
 
 
 
@@ -41691,7 +41992,7 @@ function readInvocation(args, sources) {
             ? `the option ${first.split('=')[0] ?? first}`
             : `'${first}'`;
         throw new UsageError([
-            `a command comes first (deploy or status), not ${what}; see deploy-agent --help`,
+            `a command comes first (${COMMANDS.slice(0, -1).join(', ')} or ${COMMANDS.at(-1) ?? ''}), not ${what}; see deploy-agent --help`,
         ]);
     }
     const table = optionTable();
@@ -44993,7 +45294,7 @@ const services = {
  */
 
 
-function none(reason) {
+function ci_none(reason) {
     return { kind: 'none', reason };
 }
 function nonEmpty(value) {
@@ -45113,16 +45414,16 @@ const SLUGS = {
 };
 function headOf(candidate, where) {
     if (candidate.unknown !== undefined)
-        return none(candidate.unknown);
+        return ci_none(candidate.unknown);
     if (candidate.tag !== undefined)
-        return none(`the run is for the tag ${candidate.tag}`);
+        return ci_none(`the run is for the tag ${candidate.tag}`);
     if (candidate.branch === undefined) {
-        return none(`${where} does not say which branch the run is for`);
+        return ci_none(`${where} does not say which branch the run is for`);
     }
     if (candidate.sha === undefined)
-        return none(`${where} does not say which commit the run is for`);
+        return ci_none(`${where} does not say which commit the run is for`);
     if (!FULL_SHA.test(candidate.sha)) {
-        return none(`${where} gives '${candidate.sha}', not a full commit sha`);
+        return ci_none(`${where} gives '${candidate.sha}', not a full commit sha`);
     }
     return {
         kind: 'branch',
@@ -45153,17 +45454,17 @@ function describeCiRun(env, cwd) {
         // CI is set, but by a system env-ci does not know: its checkout may be a merge.
         return {
             where: 'an unknown CI system',
-            head: none('CI is set but the CI system is not one the command recognises: pass --commit with the sha to target'),
+            head: ci_none('CI is set but the CI system is not one the command recognises: pass --commit with the sha to target'),
         };
     }
     const where = 'the git checkout';
     if (answer.commit === undefined) {
-        return { where: 'a terminal', head: none(`${cwd} is not in a git checkout`) };
+        return { where: 'a terminal', head: ci_none(`${cwd} is not in a git checkout`) };
     }
     if (answer.branch === undefined || answer.branch === 'HEAD') {
         return {
             where,
-            head: none('the git checkout is on no branch (a detached HEAD)'),
+            head: ci_none('the git checkout is on no branch (a detached HEAD)'),
             commit: answer.commit,
         };
     }
@@ -45176,225 +45477,6 @@ function describeCiRun(env, cwd) {
 /** The run as the core takes it: the CI's slug is the default of `--repository`. */
 function runDescription(run, workspace) {
     return { workspace, repository: run.slug, head: run.head, commit: run.commit };
-}
-
-;// CONCATENATED MODULE: ./src/inputs/commit.ts
-function commit_none(reason) {
-    return { kind: 'none', reason };
-}
-function sameRepository(fullName, repository) {
-    return fullName.toLowerCase() === `${repository.owner}/${repository.name}`.toLowerCase();
-}
-/**
- * The commit the plan asks for, once the plan's source fields are known (a
- * sha with a source other than codehost is refused before this). A head in
- * another repository (a fork) is a commit the deployment's repository does
- * not have.
- */
-function commitRequest(commit, fields, run) {
-    if (commit.kind === 'none')
-        return commit_none('the commit input is none');
-    if (commit.kind === 'sha')
-        return commit;
-    if (fields.source !== 'codehost')
-        return commit_none(`source ${fields.source} has no commits`);
-    const { head } = run;
-    if (head === undefined)
-        return commit_none("the run's event is not known");
-    if (head.kind === 'none')
-        return head;
-    const { repository } = fields;
-    if (head.repository === null ||
-        (head.repository !== undefined && !sameRepository(head.repository, repository))) {
-        const where = head.repository ?? 'a deleted repository';
-        const wanted = `${repository.owner}/${repository.name}`;
-        return commit_none(head.pullRequest
-            ? `the pull request's head is in ${where}, not ${wanted}`
-            : `the run is for ${where}, not ${wanted}`);
-    }
-    return { kind: 'auto', branch: head.branch, sha: head.sha };
-}
-
-;// CONCATENATED MODULE: ./src/inputs/run-description.ts
-/**
- * The run the inputs are read for, as the adapter that runs the core
- * describes it: src/github/ derives it from the workflow's event, and a
- * command would take it from its flags or its CI's variables. Nothing here
- * knows where it runs.
- */
-/**
- * The run is for a pull request from another repository than the run's own
- * (or from a deleted one): CI systems give such runs no secrets.
- */
-function isFromFork(run) {
-    const { head } = run;
-    if (head?.kind !== 'branch' || !head.pullRequest || head.repository === undefined)
-        return false;
-    return head.repository?.toLowerCase() !== run.repository?.toLowerCase();
-}
-
-;// CONCATENATED MODULE: ./src/inputs/build-plan.ts
-/**
- * From inputs that each parsed on their own to one plan: `config` merged
- * under the explicit inputs, the request headers, and the checks that depend
- * on more than one input (mostly on `source`). Every such problem is found
- * before the plan is built, and all of them are reported together.
- */
-
-
-
-/** The fields of `record` whose value is not undefined: an input that was not given. */
-function given(record) {
-    return Object.fromEntries(Object.entries(record).filter(([, value]) => value !== undefined));
-}
-function requested(inputs) {
-    const { config } = inputs;
-    return {
-        sourceConfig: {
-            ...config.source_config,
-            ...given({ integration_id: inputs['integration-id'] }),
-        },
-        sourceRevisionConfig: {
-            ...config.source_revision_config,
-            ...given({
-                repo_ref: inputs['repo-ref'],
-                agent_config_path: inputs['agent-config-path'],
-                image_uri: inputs['image-uri'],
-            }),
-        },
-        secretReferences: config.secret_references ?? null,
-    };
-}
-/** The extra headers, and the api key under `api-key-header` when one is given. */
-function requestHeaders(inputs) {
-    const apiKey = inputs['api-key'];
-    if (apiKey === '')
-        return { ...inputs.headers };
-    return { ...inputs.headers, [inputs['api-key-header']]: apiKey };
-}
-/** An empty api key on a fork's pull request: it can never have one, so say so before any request. */
-function forkProblem(run) {
-    const head = run.head?.kind === 'branch' ? run.head.repository : undefined;
-    const from = head === null || head === undefined ? 'a deleted fork' : `the fork ${head}`;
-    const skip = run.skipForks === undefined ? 'Skip runs from forks' : `Skip them with \`${run.skipForks}\``;
-    return {
-        input: 'api-key',
-        problem: `is empty: this run is for a pull request from ${from}, and a fork's runs get no secrets, so the step cannot authenticate. ${skip} on the step or the job.`,
-    };
-}
-/** Problems of inputs that are each valid but do not go together. */
-function combinationProblems(inputs, wanted, run) {
-    const problems = [];
-    if (inputs['api-key'] === '' && isFromFork(run))
-        problems.push(forkProblem(run));
-    const { source } = inputs;
-    const apiKeyHeader = inputs['api-key-header'].toLowerCase();
-    const clash = Object.keys(inputs.headers).find((name) => name.toLowerCase() === apiKeyHeader);
-    if (inputs['api-key'] !== '' && clash !== undefined) {
-        problems.push({
-            input: 'headers',
-            problem: `header '${clash}' would replace the api-key header`,
-        });
-    }
-    if (source !== 'external_docker' && wanted.secretReferences !== null) {
-        problems.push({
-            input: 'config',
-            problem: `secret_references applies only to source external_docker, not ${source}`,
-        });
-    }
-    if (source !== 'codehost' && inputs.commit.kind === 'sha') {
-        problems.push({
-            input: 'commit',
-            problem: `a commit sha applies only to source codehost, not ${source} (use auto or none)`,
-        });
-    }
-    return problems;
-}
-function needsImage(source, wanted) {
-    if (wanted.sourceRevisionConfig.image_uri != null)
-        return [];
-    return [
-        {
-            input: 'image-uri',
-            problem: `is required with source ${source} (or config.source_revision_config.image_uri)`,
-        },
-    ];
-}
-function codehostFields(inputs, wanted) {
-    const integrationId = wanted.sourceConfig.integration_id;
-    const { repository } = inputs;
-    if (integrationId != null && repository !== undefined) {
-        return { source: 'codehost', integrationId, repository };
-    }
-    const problems = [];
-    if (integrationId == null) {
-        problems.push({
-            input: 'integration-id',
-            problem: 'is required with source codehost (or config.source_config.integration_id)',
-        });
-    }
-    if (repository === undefined) {
-        problems.push({
-            input: 'repository',
-            problem: 'is required with source codehost (owner/name)',
-        });
-    }
-    return problems;
-}
-/** The fields only the plan's source has, or what that source needs and lacks. */
-function sourceFields(inputs, wanted) {
-    const { source } = inputs;
-    const missing = (problems, fields) => problems.length > 0 ? problems : fields;
-    switch (source) {
-        case 'codehost':
-            return codehostFields(inputs, wanted);
-        case 'external_docker':
-            return missing(needsImage(source, wanted), {
-                source,
-                secretReferences: wanted.secretReferences,
-            });
-        case 'internal_docker':
-            return missing(needsImage(source, wanted), { source });
-        case 'internal_source': {
-            const tarball = wanted.sourceRevisionConfig.source_tarball_path;
-            const problem = 'source internal_source needs source_revision_config.source_tarball_path';
-            return missing(tarball == null ? [{ input: 'config', problem }] : [], { source });
-        }
-        case 'internal_template':
-            return { source };
-    }
-}
-function commonFields(inputs, wanted, fields, run) {
-    return {
-        apiUrl: inputs['api-url'],
-        headers: requestHeaders(inputs),
-        name: inputs.name,
-        sourceConfig: wanted.sourceConfig,
-        sourceRevisionConfig: wanted.sourceRevisionConfig,
-        secrets: inputs.secrets,
-        waitForReady: inputs['wait-for-ready'],
-        waitTimeoutSeconds: inputs['wait-timeout'],
-        commit: commitRequest(inputs.commit, fields, run),
-        onDrift: inputs['on-drift'],
-        dryRun: inputs['dry-run'],
-        dashboardUrl: inputs['dashboard-url'],
-        sensitiveValues: [
-            inputs['api-key'],
-            ...Object.values(inputs.headers),
-            ...inputs.secrets.map((secret) => secret.value),
-        ],
-    };
-}
-/** The plan, or an `InputError` naming every input that does not fit the others. */
-function buildPlan(inputs, run) {
-    const wanted = requested(inputs);
-    const problems = combinationProblems(inputs, wanted, run);
-    const fields = sourceFields(inputs, wanted);
-    if (Array.isArray(fields))
-        throw new InputError([...problems, ...fields]);
-    if (problems.length > 0)
-        throw new InputError(problems);
-    return { ...commonFields(inputs, wanted, fields, run), ...fields };
 }
 
 ;// CONCATENATED MODULE: ./src/inputs/read-plan.ts
@@ -45768,6 +45850,7 @@ const ACTION_WORDS = {
     repository: 'the repository input',
     waitTimeout: 'wait-timeout',
     onDriftFail: 'on-drift: fail',
+    onChangeFail: 'on-change: fail',
 };
 const noSuchEndpoint = (words) => `Check ${words.apiUrl}: the service has no such endpoint or resource.`;
 function defaultRemedies(words) {
@@ -46310,13 +46393,225 @@ async function pipeline(plan, io) {
     return { failure, stack, summary: record.summary(io.run.commit) };
 }
 
+;// CONCATENATED MODULE: ./src/run/verdict.ts
+/**
+ * The plan's verdict (contract v1.3, behaviour 19): what the deploy step would
+ * do with these inputs, found by the deploy step's own dry run, so that it
+ * sends GET requests only and decides exactly as the deploy would.
+ *
+ * - `create`: no deployment has the name; the request body the deploy would
+ *   send, secret values replaced by `***`.
+ * - `reuse`: every difference the deploy would not apply (its drift), the
+ *   branch the deployment tracks and whether a push there builds.
+ * - `fail`: what the deploy would fail on before a POST, with the deployment
+ *   it found, if any.
+ */
+
+
+
+
+
+const PLAN_ACTIONS = (/* unused pure expression or super */ null && (['create', 'reuse', 'fail']));
+/** Why the plan targets no commit. */
+const MERGE = 'a plan describes the deploy a merge starts: a push to the branch the deployment tracks, not a commit of the pull request';
+/** The request with every secret value replaced by `***`, names kept. */
+function redactedRequest(request) {
+    return { ...request, secrets: request.secrets.map((secret) => ({ ...secret, value: MASK })) };
+}
+/**
+ * What the deploy step would do with `plan`: its own dry run, with no commit
+ * targeted (the merge's deploy is a push to the branch the deployment tracks).
+ * A failure of the service itself (a 5xx after retries, a 401) is thrown: it
+ * says nothing of what the deploy would do.
+ */
+async function verdictOf(plan, dependencies) {
+    const dryRun = {
+        ...plan,
+        dryRun: true,
+        waitForReady: false,
+        commit: { kind: 'none', reason: MERGE },
+    };
+    let result;
+    try {
+        result = await deploy(dryRun, dependencies);
+    }
+    catch (error) {
+        if (error instanceof NotReusableError) {
+            return { action: 'fail', deployment: error.deployment, changes: [], reason: error.message };
+        }
+        if (error instanceof ActionError && !(error instanceof ServiceError)) {
+            return { action: 'fail', changes: [], reason: error.message };
+        }
+        throw error;
+    }
+    const found = result.deployment;
+    if (found === undefined) {
+        return { action: 'create', request: redactedRequest(result.request), changes: [] };
+    }
+    const goal = await assess(dryRun, result, dependencies.logger);
+    return {
+        action: 'reuse',
+        deployment: found,
+        changes: goal.drift,
+        tracks: {
+            branch: found.source_revision_config.repo_ref ?? undefined,
+            buildsOnPush: found.source === 'codehost' && found.source_config.build_on_push === true,
+        },
+    };
+}
+
+;// CONCATENATED MODULE: ./src/run/plan-run.ts
+/**
+ * The plan as a run (contract v1.3, behaviour 19): the verdict, its outputs
+ * and its job summary, and whether the step fails (on `fail`, or on a
+ * difference with `on-change: fail`), after the outputs are written.
+ */
+
+
+
+
+
+
+
+
+/** The names of the plan's outputs, as plan/action.yml declares them. */
+const PLAN_OUTPUT_NAMES = (/* unused pure expression or super */ null && ([
+    'plan',
+    'action',
+    'changes',
+    'deployment-id',
+    'status',
+    'dashboard-url',
+]));
+/** What the deploy does with a difference: nothing; the remedy. */
+const REMEDY = 'The deploy would not apply it: the service cannot update a deployment. Change it in the service, or deploy under a new name.';
+/** The outputs of a verdict: `plan` as one line of JSON, secrets by name only. */
+function planOutputs(verdict, dashboardUrl) {
+    const { deployment } = verdict;
+    const plan = {
+        action: verdict.action,
+        'deployment-id': deployment?.id ?? null,
+        changes: verdict.changes.map(({ field, wanted, live }) => ({ field, wanted, live })),
+        reason: verdict.reason ?? null,
+    };
+    return {
+        plan: JSON.stringify(plan),
+        action: verdict.action,
+        changes: String(verdict.changes.length),
+        'deployment-id': deployment?.id ?? '',
+        status: deployment?.status ?? '',
+        'dashboard-url': deployment === undefined ? '' : (dashboardUrlOf(dashboardUrl, deployment) ?? ''),
+    };
+}
+/** The verdict in one log line a difference, and one for the verdict. */
+function logVerdict(name, verdict, io) {
+    const { logger } = io;
+    if (verdict.action === 'create') {
+        logger.info(`plan: '${name}' does not exist: the deploy would create it`);
+        return;
+    }
+    if (verdict.action === 'fail') {
+        logger.info(`plan: the deploy would fail before creating anything`);
+        return;
+    }
+    for (const { field, wanted, live } of verdict.changes) {
+        logger.info(`plan: ${untrusted(field)}: the step wants ${showValue(wanted)}, the deployment has ${showValue(live)}; not applied`);
+    }
+    const branch = verdict.tracks?.branch;
+    const builds = verdict.tracks?.buildsOnPush === true;
+    logger.info(`plan: the deploy would reuse ${verdict.deployment?.id ?? ''} with ${verdict.changes.length} difference(s) it would not apply` +
+        (branch === undefined
+            ? ''
+            : `; it tracks ${untrusted(branch)}, and a push there ${builds ? 'builds a new revision' : 'builds nothing (build_on_push is off)'}`));
+}
+/** The job summary of a plan, as HTML (service text escaped by the one GitHub-text module). */
+function planSummaryHtml(name, verdict, dashboardUrl, failure, redact) {
+    const code = (value) => value === undefined || value === null ? '—' : htmlCode(redact(value));
+    const { deployment } = verdict;
+    const heading = {
+        create: `🆕 Plan: the deploy would create ${code(name)}`,
+        reuse: verdict.changes.length === 0
+            ? `✅ Plan: the deploy would reuse ${code(name)}, with no difference`
+            : `⚠️ Plan: the deploy would reuse ${code(name)}, and not apply ${verdict.changes.length} difference(s)`,
+        fail: `❌ Plan: the deploy would fail for ${code(name)}`,
+    }[verdict.action];
+    const parts = [`<h2>${heading}</h2>`];
+    if (deployment !== undefined) {
+        const dashboard = dashboardUrlOf(dashboardUrl, deployment);
+        const link = dashboard === undefined ? undefined : htmlLink(redact(dashboard), dashboard);
+        const rows = [
+            ['Id', code(deployment.id)],
+            ['Status', code(deployment.status)],
+            ['Source', code(deployment.source)],
+            ['Tracks', code(verdict.tracks?.branch)],
+            [
+                'A push there',
+                htmlText(verdict.tracks === undefined
+                    ? '—'
+                    : verdict.tracks.buildsOnPush
+                        ? 'builds a new revision'
+                        : 'builds nothing (build_on_push is off)'),
+            ],
+            ...(link === undefined ? [] : [['Dashboard', link]]),
+        ];
+        parts.push(`<table>\n${rows.map(([label, value]) => `<tr><th align="left">${label}</th><td>${value}</td></tr>`).join('\n')}\n</table>`);
+    }
+    if (verdict.changes.length > 0) {
+        const rows = verdict.changes
+            .map((entry) => `<tr><td>${code(entry.field)}</td><td>${code(showValue(entry.wanted))}</td><td>${code(showValue(entry.live))}</td></tr>`)
+            .join('\n');
+        parts.push(`<h3>Not applied by the deploy</h3>\n<p>${htmlText(REMEDY)}</p>\n<table>\n<tr><th>Field</th><th>The step wants</th><th>The deployment has</th></tr>\n${rows}\n</table>`);
+    }
+    if (verdict.request !== undefined) {
+        parts.push(`<h3>The request the deploy would send</h3>\n<pre>${htmlLines(redact(JSON.stringify(verdict.request, null, 2)))}</pre>`);
+    }
+    const why = failure ?? verdict.reason;
+    if (why !== undefined)
+        parts.push(`<p><strong>Why:</strong></p>\n<pre>${htmlLines(redact(why))}</pre>`);
+    return parts.join('\n');
+}
+/** Runs the plan; never throws: how it ended is in the outcome. */
+async function runPlan({ plan, onChange }, io) {
+    try {
+        maskPlan(plan, io);
+        const dependencies = dependenciesOf(plan, io);
+        const verdict = await inGroup(dependencies)(`Planning the deploy of '${plan.name}'`, () => verdictOf(plan, dependencies));
+        io.setOutputs(planOutputs(verdict, plan.dashboardUrl));
+        logVerdict(plan.name, verdict, io);
+        await io.planned?.({
+            name: plan.name,
+            verdict,
+            ...(plan.dashboardUrl === undefined ? {} : { dashboardUrl: plan.dashboardUrl }),
+        });
+        const failure = verdict.action === 'fail'
+            ? io.redact(verdict.reason ?? 'the deploy would fail')
+            : onChange === 'fail' && verdict.changes.length > 0
+                ? `The deploy of '${plan.name}' would not apply ${verdict.changes.length} difference(s) (${dependencies.service.words.onChangeFail}): ${verdict.changes.map((change) => untrusted(change.field)).join(', ')}. The service cannot update a deployment: change them in the service, or deploy under a new name.`
+                : undefined;
+        return {
+            failure,
+            summaryHtml: planSummaryHtml(plan.name, verdict, plan.dashboardUrl, undefined, io.redact),
+        };
+    }
+    catch (error) {
+        return {
+            failure: io.redact(describeError(error)),
+            ...(error instanceof Error && !(error instanceof ActionError) ? { stack: error.stack } : {}),
+        };
+    }
+}
+
 ;// CONCATENATED MODULE: ./src/cli/core.ts
 /**
  * The core as the command drives it: `deploy` is the action's pipeline, run
  * with a `RunDescription` from the CI system; `status` is a look-up by name
- * over the same service client, wait and outputs, that never creates. Both
- * read their inputs with the action's own reader and parsers.
+ * over the same service client, wait and outputs, that never creates; `plan`
+ * is the plan sub-action's run (`runPlan`), read-only. All read their inputs
+ * with the action's own reader and parsers.
  */
+
+
+
 
 
 
@@ -46389,6 +46684,24 @@ async function core_status(plan, io) {
 function runCommand(command, plan, io) {
     return command === 'deploy' ? pipeline(plan, io) : core_status(plan, io);
 }
+/**
+ * Reads and checks every input of `command` without a request; throws the
+ * core's `InputError`. `plan` reads plan/action.yml's inputs (the core's it
+ * shares, and `on-change`) into the plan sub-action's request.
+ */
+function readCommandRequest(command, read, run) {
+    if (command === 'plan') {
+        const inputs = readInputs({ ...PLAN_SHARED_INPUTS, ...PLAN_OWN_INPUTS }, read, run);
+        return { command, request: planRequest(inputs, run) };
+    }
+    return { command, plan: readCommandPlan(command, read, run) };
+}
+/** Runs a read request through the core; never throws: how it ended is in the outcome. */
+function runCommandRequest(request, io) {
+    return request.command === 'plan'
+        ? runPlan(request.request, io)
+        : runCommand(request.command, request.plan, io);
+}
 
 ;// CONCATENATED MODULE: ./src/cli/help.ts
 /**
@@ -46407,6 +46720,10 @@ const ABOUT = {
     status: {
         usage: 'deploy-agent status --name NAME [options]',
         does: 'Looks the deployment NAME up (read-only: never creates) and reports it as deploy does; with --wait, waits until it is live. Exit 1 when no deployment has that name.',
+    },
+    plan: {
+        usage: 'deploy-agent plan --name NAME [options]',
+        does: 'Says what deploy would do with these options, read-only (GET requests only): create, reuse with every difference it would not apply, or fail. Exit 1 on fail, or on a difference with --on-change fail.',
     },
 };
 function wrap(text, indent) {
@@ -46439,7 +46756,7 @@ function optionHelp(spec) {
     const head = `  ${optionSynopsis(spec)}${facts.length > 0 ? `  (${facts.join('; ')})` : ''}`;
     return `${head}\n${wrap(spec.description, INDENT)}`;
 }
-const EXIT_CODES = `Exit status: 0 done (with --wait: live); 1 the deploy failed (service error, drift with --on-drift fail, AWAITING_DELETE, a wait that timed out, no deployment of that name for status); 2 usage or input error, before any request; 130 interrupted (outputs still written).`;
+const EXIT_CODES = `Exit status: 0 done (with --wait: live); 1 the deploy failed (service error, drift with --on-drift fail, AWAITING_DELETE, a wait that timed out, no deployment of that name for status; for plan: a fail verdict, or a difference with --on-change fail); 2 usage or input error, before any request; 130 interrupted (outputs still written).`;
 /** Each input's description in action.yml's text; throws when it is not YAML. */
 function actionDescriptions(actionYml) {
     const inputs = (0,dist/* parse */.qg)(actionYml)
@@ -46664,8 +46981,10 @@ function dotenvRefusal(value) {
 
 /** Outputs about GitHub (behaviour 13): the action's alone. */
 const ACTION_ONLY_OUTPUTS = new Set(['github-deployment-id']);
-/** The order of the JSON object's fields: the deployment first, its details last. */
+/** The order of the JSON object's fields: the plan's verdict, the deployment, its details last. */
 const JSON_ORDER = [
+    'action',
+    'changes',
     'deployment-id',
     'status',
     'created',
@@ -46679,6 +46998,7 @@ const JSON_ORDER = [
     'dashboard-url',
     'drift',
     'deployment',
+    'plan',
 ];
 function ordered(outputs) {
     const rank = (name) => {
@@ -46688,7 +47008,8 @@ function ordered(outputs) {
     return Object.entries(outputs).sort(([a], [b]) => rank(a) - rank(b));
 }
 const BOOLEAN_OUTPUTS = new Set(['created', 'live']);
-const JSON_OUTPUTS = new Set(['drift', 'deployment']);
+/** Outputs that are JSON text: objects in `--json`, and left out of `--dotenv`. */
+const JSON_OUTPUTS = new Set(['drift', 'deployment', 'plan']);
 function parsedJson(name, text) {
     try {
         return JSON.parse(text);
@@ -46701,7 +47022,7 @@ function parsedJson(name, text) {
 /**
  * The JSON object `--json` prints: each known output (`created` and `live`
  * as booleans, `drift` as an array, `deployment` as an object, the others as
- * strings), and `error` when the run failed.
+ * strings; the plan's `plan` as an object), and `error` when the run failed.
  */
 function outputsJson(outputs, error) {
     const json = {};
@@ -46719,14 +47040,20 @@ function outputsJson(outputs, error) {
         json.error = error;
     return json;
 }
-/** `deployment-id` → `DEPLOY_ID`; `commit-sha` → `DEPLOY_COMMIT_SHA`. */
+/** Outputs whose variable is not DEPLOY_ + their name (the contract's names). */
+const DOTENV_NAMES = {
+    'deployment-id': 'id',
+    // The plan's verdict: DEPLOY_ACTION would say nothing of a plan.
+    action: 'plan-action',
+};
+/** `deployment-id` → `DEPLOY_ID`; `commit-sha` → `DEPLOY_COMMIT_SHA`; `action` → `DEPLOY_PLAN_ACTION`. */
 function dotenvName(output) {
-    return variableOf(output === 'deployment-id' ? 'id' : output);
+    return variableOf(DOTENV_NAMES[output] ?? output);
 }
 /**
  * The outputs as a dotenv report GitLab accepts and reads back exactly:
- * `KEY=value` lines, no blank line, no comment, no multi-line value (so no
- * `drift` nor `deployment`), no empty value (an unset variable reads the
+ * `KEY=value` lines, no blank line, no comment, no JSON value (so no
+ * `drift`, `deployment` nor `plan`), no empty value (an unset variable reads the
  * same in a later job), and no value GitLab would change or expand
  * (`dotenvRefusal`). Under GitLab's limits: past the number of variables the
  * last ones go, past 5 KB the longest line (the last of equals) goes first,
@@ -46809,6 +47136,9 @@ function inputLabels(table) {
                 break;
             case 'secrets-file':
                 labels.set('secrets', `the secrets (--secret, --secrets-file or DEPLOY_SECRETS)`);
+                break;
+            case 'plan-input':
+                labels.set(spec.role.input, `--${spec.option}${variable}`);
                 break;
             default:
                 break;
@@ -46896,9 +47226,9 @@ async function main_runCommand(request, world) {
     const run = runDescription(ci, world.cwd);
     const read = (name) => request.inputs[name];
     const written = { outputs: {} };
-    let plan;
+    let prepared;
     try {
-        plan = readCommandPlan(request.command, read, run);
+        prepared = readCommandRequest(request.command, read, run);
     }
     catch (error) {
         if (!(error instanceof InputError))
@@ -46922,7 +47252,7 @@ async function main_runCommand(request, world) {
     });
     let outcome;
     try {
-        outcome = await runCommand(request.command, plan, {
+        outcome = await runCommandRequest(prepared, {
             run,
             proxy: proxySettingsFrom(world.env),
             pace: paceFrom(world.env),
@@ -46948,7 +47278,9 @@ async function main_runCommand(request, world) {
     const interrupted = controller.signal.aborted;
     if (outcome.failure !== undefined)
         log.error(outcome.failure);
-    const summary = outcome.summary === undefined ? undefined : summaryHtml({ ...outcome.summary, redact });
+    // The plan's summary comes written (redacted when written out); the others' from their parts.
+    const summary = outcome.summaryHtml ??
+        (outcome.summary === undefined ? undefined : summaryHtml({ ...outcome.summary, redact }));
     const filesWritten = writeResults(request, written, summary, world, log, redact);
     if (interrupted)
         return EXIT.interrupted;

@@ -59975,6 +59975,7 @@ const ACTION_WORDS = {
     repository: 'the repository input',
     waitTimeout: 'wait-timeout',
     onDriftFail: 'on-drift: fail',
+    onChangeFail: 'on-change: fail',
 };
 const noSuchEndpoint = (words) => `Check ${words.apiUrl}: the service has no such endpoint or resource.`;
 function defaultRemedies(words) {
@@ -61007,7 +61008,7 @@ async function runPlan({ plan, onChange }, io) {
         const failure = verdict.action === 'fail'
             ? io.redact(verdict.reason ?? 'the deploy would fail')
             : onChange === 'fail' && verdict.changes.length > 0
-                ? `The deploy of '${plan.name}' would not apply ${verdict.changes.length} difference(s) (on-change: fail): ${verdict.changes.map((change) => untrusted(change.field)).join(', ')}. The service cannot update a deployment: change them in the service, or deploy under a new name.`
+                ? `The deploy of '${plan.name}' would not apply ${verdict.changes.length} difference(s) (${dependencies.service.words.onChangeFail}): ${verdict.changes.map((change) => untrusted(change.field)).join(', ')}. The service cannot update a deployment: change them in the service, or deploy under a new name.`
                 : undefined;
         return {
             failure,

@@ -18,6 +18,7 @@ export const COMMAND_WORDS: RemedyWords = {
   repository: '--repository',
   waitTimeout: '--wait-timeout',
   onDriftFail: '--on-drift fail',
+  onChangeFail: '--on-change fail',
 };
 
 /** The help's description of an input, where action.yml's speaks of the action's world. */

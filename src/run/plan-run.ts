@@ -159,7 +159,7 @@ export async function runPlan({ plan, onChange }: PlanRequest, io: RunnerIO): Pr
       verdict.action === 'fail'
         ? io.redact(verdict.reason ?? 'the deploy would fail')
         : onChange === 'fail' && verdict.changes.length > 0
-          ? `The deploy of '${plan.name}' would not apply ${verdict.changes.length} difference(s) (on-change: fail): ${verdict.changes.map((change) => untrusted(change.field)).join(', ')}. The service cannot update a deployment: change them in the service, or deploy under a new name.`
+          ? `The deploy of '${plan.name}' would not apply ${verdict.changes.length} difference(s) (${dependencies.service.words.onChangeFail}): ${verdict.changes.map((change) => untrusted(change.field)).join(', ')}. The service cannot update a deployment: change them in the service, or deploy under a new name.`
           : undefined;
     return {
       failure,

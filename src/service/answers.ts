@@ -139,6 +139,8 @@ export interface RemedyWords {
   waitTimeout: string;
   /** How failing on drift is asked for. */
   onDriftFail: string;
+  /** How failing a plan on a difference is asked for. */
+  onChangeFail: string;
 }
 
 /** The action's words: its inputs. */
@@ -152,6 +154,7 @@ export const ACTION_WORDS: RemedyWords = {
   repository: 'the repository input',
   waitTimeout: 'wait-timeout',
   onDriftFail: 'on-drift: fail',
+  onChangeFail: 'on-change: fail',
 };
 
 const noSuchEndpoint = (words: RemedyWords) =>

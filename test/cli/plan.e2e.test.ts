@@ -128,6 +128,8 @@ describe('deploy-agent plan', () => {
     expect(run.exitCode).toBe(1);
     expect(run.json).toMatchObject({ action: 'reuse', changes: '1' });
     expect(run.json?.error).toContain('source_revision_config.image_uri');
+    // The command's own words for it, not the action's input.
+    expect(run.json?.error).toContain('(--on-change fail)');
     expect(dotenv(run)).toMatchObject({ DEPLOY_PLAN_ACTION: 'reuse', DEPLOY_CHANGES: '1' });
     expect(methods()).toEqual(['GET']);
   });

@@ -153,6 +153,7 @@ describe('failure messages', () => {
       repository: 'REPO-WORDS',
       waitTimeout: 'WAIT-WORDS',
       onDriftFail: 'DRIFT-WORDS',
+      onChangeFail: 'CHANGE-WORDS',
     };
     const worded = new ServiceClient({
       baseUrl: emu.url,
