@@ -29077,7 +29077,7 @@ __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __we
 /* harmony import */ var node_url__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(3136);
 /* harmony import */ var node_url__WEBPACK_IMPORTED_MODULE_2___default = /*#__PURE__*/__nccwpck_require__.n(node_url__WEBPACK_IMPORTED_MODULE_2__);
 /* harmony import */ var _inputs_bounded_read_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(4033);
-/* harmony import */ var _main_js__WEBPACK_IMPORTED_MODULE_4__ = __nccwpck_require__(4452);
+/* harmony import */ var _main_js__WEBPACK_IMPORTED_MODULE_4__ = __nccwpck_require__(4559);
 /** The command's entry (dist/cli.js, the package's bin): wires the process to `main`, nothing else. */
 
 
@@ -29129,7 +29129,7 @@ __webpack_async_result__();
 
 /***/ }),
 
-/***/ 4452:
+/***/ 4559:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -39606,6 +39606,19 @@ class Service {
     }
 }
 
+;// CONCATENATED MODULE: ./src/run/errors.ts
+/** What the run throws about a deployment it found: the failure, and the deployment, for the outputs. */
+
+/** A failure about a deployment the run found; carries it, so the outputs can still say which. */
+class DeploymentError extends ActionError {
+    name = 'DeploymentError';
+    deployment;
+    constructor(message, deployment) {
+        super(message);
+        this.deployment = deployment;
+    }
+}
+
 ;// CONCATENATED MODULE: ./src/run/live.ts
 
 
@@ -39919,14 +39932,10 @@ function livenessFor(deployment, goal) {
 
 
 
+
 /** A wait ended without the deployment being live; carries the last deployment seen. */
-class WaitError extends ActionError {
+class WaitError extends DeploymentError {
     name = 'WaitError';
-    deployment;
-    constructor(message, deployment) {
-        super(message);
-        this.deployment = deployment;
-    }
 }
 const DEFAULT_WAIT = {
     initialIntervalMs: 1_000,
@@ -45516,6 +45525,7 @@ function inGroup(dependencies) {
 
 
 
+
 /** Repositories named in the error when the wanted one is not listed. */
 const REPOSITORIES_SHOWN = 5;
 /**
@@ -45588,14 +45598,9 @@ function pickOne(found, name, logger) {
     logger.warning(`${found.length} deployments are named '${name}': ${found.map((d) => `${d.id} (${untrusted(d.status)}, created ${untrusted(d.created_at)})`).join(', ')}. Using ${first.id}: not being deleted first, then the oldest. The service does not enforce unique names; delete the others in the service.`);
     return first;
 }
-/** A deployment found by its name that the step cannot reuse; carries it, for the outputs. */
-class NotReusableError extends ActionError {
+/** A deployment found by its name that the step cannot reuse. */
+class NotReusableError extends DeploymentError {
     name = 'NotReusableError';
-    deployment;
-    constructor(message, deployment) {
-        super(message);
-        this.deployment = deployment;
-    }
 }
 /** A deployment found by its name, fit to reuse: same source, not being deleted. */
 function checkReusable(deployment, plan) {

@@ -56777,6 +56777,19 @@ class Service {
     }
 }
 
+;// CONCATENATED MODULE: ./src/run/errors.ts
+/** What the run throws about a deployment it found: the failure, and the deployment, for the outputs. */
+
+/** A failure about a deployment the run found; carries it, so the outputs can still say which. */
+class DeploymentError extends ActionError {
+    name = 'DeploymentError';
+    deployment;
+    constructor(message, deployment) {
+        super(message);
+        this.deployment = deployment;
+    }
+}
+
 ;// CONCATENATED MODULE: ./src/run/live.ts
 
 
@@ -57090,14 +57103,10 @@ function livenessFor(deployment, goal) {
 
 
 
+
 /** A wait ended without the deployment being live; carries the last deployment seen. */
-class WaitError extends ActionError {
+class WaitError extends DeploymentError {
     name = 'WaitError';
-    deployment;
-    constructor(message, deployment) {
-        super(message);
-        this.deployment = deployment;
-    }
 }
 const DEFAULT_WAIT = {
     initialIntervalMs: 1_000,
@@ -60273,6 +60282,7 @@ function inGroup(dependencies) {
 
 
 
+
 /** Repositories named in the error when the wanted one is not listed. */
 const REPOSITORIES_SHOWN = 5;
 /**
@@ -60345,14 +60355,9 @@ function pickOne(found, name, logger) {
     logger.warning(`${found.length} deployments are named '${name}': ${found.map((d) => `${d.id} (${untrusted(d.status)}, created ${untrusted(d.created_at)})`).join(', ')}. Using ${first.id}: not being deleted first, then the oldest. The service does not enforce unique names; delete the others in the service.`);
     return first;
 }
-/** A deployment found by its name that the step cannot reuse; carries it, for the outputs. */
-class NotReusableError extends ActionError {
+/** A deployment found by its name that the step cannot reuse. */
+class NotReusableError extends DeploymentError {
     name = 'NotReusableError';
-    deployment;
-    constructor(message, deployment) {
-        super(message);
-        this.deployment = deployment;
-    }
 }
 /** A deployment found by its name, fit to reuse: same source, not being deleted. */
 function checkReusable(deployment, plan) {

@@ -10,6 +10,7 @@ import type { CodehostPlan, Plan } from '../inputs/plan.js';
 import { formatDuration, untrusted, type Logger } from '../common/runtime.js';
 import { CREATE_CALL, type Service } from '../service/endpoints.js';
 import type { Deployment, DeploymentCreateRequest, Repository } from '../service/schemas.js';
+import { DeploymentError } from './errors.js';
 import { inGroup, type RunDependencies } from './dependencies.js';
 
 /** Repositories named in the error when the wanted one is not listed. */
@@ -112,15 +113,9 @@ export function pickOne(found: Deployment[], name: string, logger: Logger): Depl
   return first;
 }
 
-/** A deployment found by its name that the step cannot reuse; carries it, for the outputs. */
-export class NotReusableError extends ActionError {
+/** A deployment found by its name that the step cannot reuse. */
+export class NotReusableError extends DeploymentError {
   override name = 'NotReusableError';
-  readonly deployment: Deployment;
-
-  constructor(message: string, deployment: Deployment) {
-    super(message);
-    this.deployment = deployment;
-  }
 }
 
 /** A deployment found by its name, fit to reuse: same source, not being deleted. */

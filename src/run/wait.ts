@@ -12,6 +12,7 @@ import { ServiceError } from '../service/errors.js';
 import { formatDuration, untrusted, type Logger } from '../common/runtime.js';
 import { Service } from '../service/endpoints.js';
 import type { RunDependencies } from './dependencies.js';
+import { DeploymentError } from './errors.js';
 import { livenessFor, type Goal } from './goal.js';
 import { latestCommit, type Liveness } from './live.js';
 import { STATUSES, type Deployment } from '../service/schemas.js';
@@ -32,14 +33,8 @@ export interface WaitOptions {
 }
 
 /** A wait ended without the deployment being live; carries the last deployment seen. */
-export class WaitError extends ActionError {
+export class WaitError extends DeploymentError {
   override name = 'WaitError';
-  readonly deployment: Deployment;
-
-  constructor(message: string, deployment: Deployment) {
-    super(message);
-    this.deployment = deployment;
-  }
 }
 
 export const DEFAULT_WAIT: Omit<WaitOptions, 'timeoutMs'> = {
