@@ -61035,7 +61035,7 @@ async function runPlan({ plan, onChange }, io) {
  * status a required check can use. An entry like src/main.ts: its inputs,
  * what they ask for, the core run that does it.
  *
- * `run()` is what `@github/local-action` calls (`npx local-action plan src/plan.ts .env`);
+ * `run()` is what `@github/local-action` calls (`npx --yes @github/local-action plan ../src/plan.ts .env`);
  * src/index.ts runs it when the runner starts dist/plan.js.
  */
 

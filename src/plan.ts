@@ -4,7 +4,7 @@
  * status a required check can use. An entry like src/main.ts: its inputs,
  * what they ask for, the core run that does it.
  *
- * `run()` is what `@github/local-action` calls (`npx local-action plan src/plan.ts .env`);
+ * `run()` is what `@github/local-action` calls (`npx --yes @github/local-action plan ../src/plan.ts .env`);
  * src/index.ts runs it when the runner starts dist/plan.js.
  */
 import { GITHUB_INPUTS } from './github/inputs.js';
