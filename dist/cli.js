@@ -40121,517 +40121,6 @@ function paceFrom(env) {
     };
 }
 
-;// CONCATENATED MODULE: ./src/common/github-text.ts
-/**
- * The one writer of text that goes to GitHub: the pull request comment
- * (Markdown), the job summary and the command's `--summary` (HTML inside
- * Markdown), and deployment statuses (plain text on one line). Text from the
- * service is data in all of them: it shows as the text it is, never as HTML,
- * a link, an image, an autolink, a mention (`@name`) or an issue reference
- * (`#12`, `owner/repo#3`, `GH-12`). The only links are the ones built here,
- * to addresses the address rule lets through (`common/address.ts`).
- *
- * GitHub renders Markdown with cmark-gfm, then links mentions, issue
- * references and bare addresses in the text it rendered (outside code and
- * links), whether the text came from Markdown or from HTML: an entity such
- * as `&#64;` decodes back to `@` before that. So a zero-width space goes
- * after every `@`, `#`, `://`, `www.` and `GH-` in service text, and code
- * spans hold what reads best as code (ids, names, commits).
- *
- * A new kind of GitHub text adds its writer here.
- */
-
-
-/** Zero width: breaks a mention, an issue reference or an autolink, and shows nothing. */
-const ZWSP = '\u200b';
-/** `text` cut to `max` characters, the last one `…` when cut. */
-function cut(text, max) {
-    const characters = [...text];
-    return characters.length > max ? `${characters.slice(0, max - 1).join('')}…` : text;
-}
-/** `value` on one line (controls and breaks as one space), cut to `max` characters with `…`. */
-function oneLine(value, max = Infinity) {
-    return cut(value.replace(UNSAFE_RUN_IN_A_LINE, ' '), max);
-}
-/** What GitHub would link in rendered text, each made inert by a zero-width space. */
-function inert(text) {
-    return text
-        .replace(/[@#]/g, (c) => `${c}${ZWSP}`)
-        .replace(/:\/\//g, `:${ZWSP}//`)
-        .replace(/www\./gi, (w) => `${w.slice(0, 3)}${ZWSP}.`)
-        .replace(/\bGH-/gi, (w) => `${w.slice(0, 2)}${ZWSP}-`);
-}
-// ---- plain text: deployment statuses and descriptions --------------------------------------------
-/** A description or status text: one line, trimmed, at most `max` characters. GitHub shows it as is. */
-function plainLine(value, max) {
-    return cut(oneLine(value).trim(), max);
-}
-// ---- Markdown: the pull request comment ---------------------------------------------------------
-/**
- * Inline Markdown punctuation that can start markup anywhere in a line: a
- * backslash escape keeps it literal. (`-`, `+`, `=`, `#` and `>` start markup
- * only at the start of a line, where service text never is; `!` only before
- * a `[`, which is escaped.)
- */
-const MARKDOWN_INLINE = /[\\`*_~[\]<&|]/g;
-/**
- * Service text as inline Markdown: on one line, cut to `max`, the punctuation
- * that would start markup escaped, nothing GitHub would link.
- */
-function markdownText(value, max = 300) {
-    return inert(oneLine(value, max)).replace(MARKDOWN_INLINE, (c) => `\\${c}`);
-}
-/**
- * Service text as a code span, which reads best for ids, names and commits:
- * fenced by more backticks than any run inside, on one line, cut to `max`.
- * In a table cell a `|` ends the cell even inside a code span, so it is
- * escaped there (GitHub shows `|`).
- */
-function markdownCode(value, max = 300, inTable = true) {
-    const text = oneLine(value, max);
-    if (text.trim() === '')
-        return '(none)';
-    const longest = Math.max(0, ...(text.match(/`+/g) ?? []).map((run) => run.length));
-    const fence = '`'.repeat(longest + 1);
-    // A span that starts or ends with a backtick, or with a space at both ends, needs a space
-    // each side: CommonMark takes one away from each.
-    const pad = text.startsWith('`') || text.endsWith('`') || (text.startsWith(' ') && text.endsWith(' '));
-    const padded = pad ? ` ${text} ` : text;
-    const body = inTable ? padded.replace(/\|/g, '\\|') : padded;
-    return `${fence}${body}${fence}`;
-}
-/** Characters that would end a link's destination early, break a table or start markup. */
-const UNSAFE_IN_A_DESTINATION = /[()<>\s"'`|[\]\\]/g;
-const github_text_percentEncoded = (c) => `%${c.charCodeAt(0).toString(16).toUpperCase().padStart(2, '0')}`;
-/** A link the action builds, `[text](address)`: only to an address that may be published. */
-function markdownLink(text, address) {
-    const published = publishedOrNothing(address);
-    if (published === undefined)
-        return undefined;
-    return `[${text}](${published.replace(UNSAFE_IN_A_DESTINATION, github_text_percentEncoded)})`;
-}
-// ---- HTML inside Markdown: the job summary and --summary ---------------------------------------
-const HTML_ESCAPES = {
-    '&': '&amp;',
-    '<': '&lt;',
-    '>': '&gt;',
-    '"': '&quot;',
-    "'": '&#39;',
-};
-/** HTML's own characters as references. */
-function htmlEscaped(text) {
-    return text.replace(/[&<>"']/g, (c) => HTML_ESCAPES[c] ?? c);
-}
-/**
- * Characters Markdown could take for markup should the HTML block end early
- * (it cannot: no blank line gets in), as character references.
- */
-const MARKDOWN_IN_HTML = /[|[\]()!`\\]/g;
-/**
- * Service text for the summary's HTML: on one line (a blank line would end
- * the HTML block), cut to `max`, escaped, nothing GitHub would link.
- */
-function htmlText(value, max = 1_000) {
-    // Made inert first: the references written next hold a '#' of their own.
-    return htmlEscaped(inert(oneLine(value, max))).replace(MARKDOWN_IN_HTML, (c) => `&#${c.charCodeAt(0)};`);
-}
-/** Service text in `<code>`, which reads best for ids, names and commits. */
-function htmlCode(value, max = 300) {
-    return `<code>${htmlText(value, max)}</code>`;
-}
-/** A link the action builds, `<a href>`: only to an address that may be published. */
-function htmlLink(text, address) {
-    const published = address_publishedOrNothing(address);
-    if (published === undefined)
-        return undefined;
-    const href = published.replace(UNSAFE_IN_A_DESTINATION, github_text_percentEncoded).replace(/&/g, '&amp;');
-    return `<a href="${href}">${htmlText(text)}</a>`;
-}
-/**
- * Several lines of text for a `<pre>` in the summary: its lines kept, each
- * escaped, no blank one (the HTML block would end before its closing tag).
- */
-function htmlLines(value) {
-    return value
-        .split(LINE_BREAK)
-        .filter((line) => line.trim() !== '')
-        .map((line) => htmlText(line, Infinity))
-        .join('\n');
-}
-
-;// CONCATENATED MODULE: ./src/inputs/plan.ts
-/** The values of the `on-drift` input. */
-const ON_DRIFT_MODES = ['warn', 'fail'];
-
-;// CONCATENATED MODULE: ./src/inputs/parsers.ts
-/**
- * Parsers of single inputs: pure functions from the input's text to its value
- * that throw `Invalid` with what is wrong (never naming the input: the
- * declared list in declared.ts knows which input it parses).
- * Headers, secrets and `config` have modules of their own.
- */
-
-
-
-
-
-/** The longest a job may run on a hosted runner: a longer wait cannot be meant. */
-const MAX_WAIT_TIMEOUT_SECONDS = 6 * 60 * 60;
-const YAML_TRUE = ['true', 'True', 'TRUE'];
-const YAML_FALSE = ['false', 'False', 'FALSE'];
-const GUID = /^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$/;
-const REPOSITORY = /^([A-Za-z0-9_.-]+)\/([A-Za-z0-9_.-]+)$/;
-const SHORT_SHA = /^[0-9a-fA-F]{4,39}$/;
-/** `parse`, except that an empty input means "not given". */
-function unlessEmpty(parse) {
-    return (raw) => (raw === '' ? undefined : parse(raw));
-}
-/** Any text; empty when not given. */
-function parseText(raw) {
-    return raw;
-}
-/** YAML 1.2 core booleans, as `core.getBooleanInput` reads them. */
-function parseBoolean(raw) {
-    if (YAML_TRUE.includes(raw))
-        return true;
-    if (YAML_FALSE.includes(raw))
-        return false;
-    fail(`must be true or false, got '${raw}'`);
-}
-/** localhost, 127.0.0.0/8 or [::1]: where plain http:// is allowed. */
-function isLoopback(hostname) {
-    if (hostname === 'localhost' || hostname === '[::1]')
-        return true;
-    const octets = hostname.split('.');
-    return (octets.length === 4 &&
-        octets[0] === '127' &&
-        octets.every((octet) => /^\d{1,3}$/.test(octet) && Number(octet) <= 255));
-}
-/**
- * `text` as an https:// address (http:// only on a loopback host) without
- * credentials. `example` shows what is expected; `credentials` says where
- * credentials go instead.
- */
-function parseWebAddress(text, messages) {
-    let url;
-    try {
-        url = new URL(text);
-    }
-    catch {
-        fail(`is not a valid URL (expected e.g. ${messages.example})`);
-    }
-    // Checked before anything echoes the URL: credentials in it would leak.
-    if (url.username !== '' || url.password !== '') {
-        fail(`must not contain credentials: ${messages.credentials}`);
-    }
-    // Shown without its query and fragment: they may carry a key too.
-    const shown = `${url.protocol}//${url.host}${url.pathname}`;
-    if (url.protocol === 'http:' && !isLoopback(url.hostname)) {
-        fail(`must use https:// (http:// is allowed only for localhost, 127.0.0.0/8 and [::1]), got '${shown}'`);
-    }
-    if (url.protocol !== 'https:' && url.protocol !== 'http:') {
-        fail(`must be an https:// URL, got '${shown}'`);
-    }
-    return url;
-}
-function parseApiUrl(raw) {
-    if (raw === '')
-        fail('is required (the service base address, e.g. https://api.example.com)');
-    const url = parseWebAddress(raw, {
-        example: 'https://api.example.com',
-        credentials: 'pass them with api-key or headers',
-    });
-    const shown = `${url.protocol}//${url.host}${url.pathname}`;
-    if (url.search !== '' || url.hash !== '') {
-        fail(`must not have a query or fragment: give the base address only, like '${shown}'`);
-    }
-    return `${url.origin}${withoutTrailingSlashes(url.pathname)}`;
-}
-function parseSource(raw) {
-    const source = SOURCES.find((candidate) => candidate === raw);
-    if (source === undefined)
-        fail(`must be one of ${SOURCES.join(', ')}, got '${raw}'`);
-    return source;
-}
-function parseName(raw) {
-    if (raw === '')
-        fail('is required (the deployment name)');
-    if (UNSAFE_IN_AN_INPUT.test(raw))
-        fail('must not contain control characters or line breaks');
-    return raw;
-}
-function parseWaitTimeout(raw) {
-    if (!/^\d+(\.\d+)?$/.test(raw))
-        fail(`must be a positive number of seconds, got '${raw}'`);
-    const seconds = Number(raw);
-    if (!(seconds > 0))
-        fail(`must be a positive number of seconds, got '${raw}'`);
-    if (seconds > MAX_WAIT_TIMEOUT_SECONDS) {
-        fail(`must be at most ${MAX_WAIT_TIMEOUT_SECONDS} seconds (6 hours), got '${raw}'`);
-    }
-    return seconds;
-}
-function parseGuid(raw) {
-    if (!GUID.test(raw))
-        fail(`must be a uuid (like 0f8fad5b-d9cb-469f-a165-70867728950e), got '${raw}'`);
-    return raw.toLowerCase();
-}
-function parseRepository(raw) {
-    const match = REPOSITORY.exec(raw);
-    if (match === null)
-        fail(`must be owner/name, got '${raw}'`);
-    return { owner: match[1] ?? '', name: match[2] ?? '' };
-}
-function parseCommit(raw) {
-    if (raw === 'auto' || raw === 'none')
-        return { kind: raw };
-    if (FULL_SHA.test(raw))
-        return { kind: 'sha', sha: raw.toLowerCase() };
-    if (SHORT_SHA.test(raw)) {
-        // The service records full shas only: a prefix could never be matched.
-        fail(`must be a full 40-character commit sha, got the short sha '${raw}'`);
-    }
-    fail(`must be auto, none or a full 40-character commit sha, got '${raw}'`);
-}
-function parseOnDrift(raw) {
-    const mode = ON_DRIFT_MODES.find((candidate) => candidate === raw);
-    if (mode === undefined)
-        fail(`must be ${ON_DRIFT_MODES.join(' or ')}, got '${raw}'`);
-    return mode;
-}
-const ON_CHANGE_MODES = ['none', 'fail'];
-/** `on-change` of the plan: `fail` makes a difference the deploy would not apply fail the step. */
-function parseOnChange(raw) {
-    const mode = ON_CHANGE_MODES.find((candidate) => candidate === raw);
-    if (mode === undefined)
-        fail(`must be ${ON_CHANGE_MODES.join(' or ')}, got '${raw}'`);
-    return mode;
-}
-
-;// CONCATENATED MODULE: ./src/inputs/dashboard-url.ts
-/**
- * The `dashboard-url` input: where a person opens the deployment in the
- * service, as a URL template with the placeholders `{id}`, `{tenant_id}` and
- * `{name}`. Checked before any request; filled once the deployment is known.
- */
-
-
-const PLACEHOLDERS = ['id', 'tenant_id', 'name'];
-/** `{…}` with no brace inside: linear, one pass. */
-const PLACEHOLDER = /\{([^{}]*)\}/g;
-function isPlaceholder(name) {
-    return PLACEHOLDERS.includes(name);
-}
-/** The template with each placeholder replaced by its value, URL-encoded as `encodeURIComponent` does. */
-function fillDashboardUrl(template, values) {
-    return template.replace(PLACEHOLDER, (whole, name) => isPlaceholder(name) ? encodeURIComponent(values[name]) : whole);
-}
-/** The template, once it is known to fill into an https:// (or loopback http://) address. */
-function parseDashboardUrl(raw) {
-    for (const [, name = ''] of raw.matchAll(PLACEHOLDER)) {
-        if (!isPlaceholder(name)) {
-            fail(`has an unknown placeholder {${name}}: the placeholders are {id}, {tenant_id} and {name}`);
-        }
-    }
-    const sample = fillDashboardUrl(raw, { id: 'id', tenant_id: 'tenant', name: 'name' });
-    if (sample.includes('{') || sample.includes('}')) {
-        fail('has a { or } outside a placeholder: the placeholders are {id}, {tenant_id} and {name}');
-    }
-    parseWebAddress(sample, {
-        example: 'https://console.example/deployments/{id}',
-        credentials: 'the address is printed and written to the outputs',
-    });
-    return raw;
-}
-
-;// CONCATENATED MODULE: ./src/run/report.ts
-/**
- * What the run hands to later steps and shows to people: the outputs, and
- * the job summary. Every secret value is replaced by `***` first.
- */
-
-
-
-
-
-
-/** The names of every output, as action.yml declares them. */
-const OUTPUT_NAMES = (/* unused pure expression or super */ null && ([
-    'deployment-id',
-    'status',
-    'created',
-    'latest-revision-id',
-    'active-revision-id',
-    'repo-url',
-    'repo-ref',
-    'deployment',
-    'live',
-    'commit-sha',
-    'drift',
-    'url',
-    'dashboard-url',
-]));
-/** The deployment with every secret value replaced by `***`. */
-function redactDeployment(deployment) {
-    return {
-        ...deployment,
-        secrets: deployment.secrets.map((secret) => ({ ...secret, value: MASK })),
-    };
-}
-/**
- * The repository and ref of the deployment (codehost): what was sent when
- * this run created it (or would), the live values when it was reused.
- */
-function repositoryOf(result) {
-    if (result.request.source !== 'codehost')
-        return {};
-    const described = result.created || result.deployment === undefined ? result.request : result.deployment;
-    return {
-        url: described.source_config.repo_url ?? undefined,
-        ref: described.source_revision_config.repo_ref ?? undefined,
-    };
-}
-/** The `dashboard-url` template filled for the deployment; undefined without a template. */
-function dashboardUrlOf(template, deployment) {
-    if (template === undefined)
-        return undefined;
-    const { id, tenant_id, name } = deployment;
-    return fillDashboardUrl(template, { id, tenant_id, name });
-}
-/** The outputs known from a deploy result (and, when waited, its latest state). */
-function outputsOf(result, deployment, assessment, dashboardTemplate) {
-    const repository = repositoryOf(result);
-    const outputs = {
-        created: String(result.created),
-        'repo-url': repository.url ?? '',
-        'repo-ref': repository.ref ?? '',
-        live: String(assessment.live),
-        drift: JSON.stringify(assessment.drift),
-    };
-    if (deployment === undefined)
-        return outputs;
-    return {
-        ...outputs,
-        'deployment-id': deployment.id,
-        status: deployment.status,
-        'latest-revision-id': deployment.latest_revision_id ?? '',
-        'active-revision-id': deployment.active_revision_id ?? '',
-        deployment: JSON.stringify(redactDeployment(deployment)),
-        'commit-sha': deployment.source_revision_config.repo_commit_sha ?? '',
-        url: deployment.source_config.custom_url ?? '',
-        'dashboard-url': dashboardUrlOf(dashboardTemplate, deployment) ?? '',
-    };
-}
-/** What a dry run prints: the request body, with every secret value replaced by `***`. */
-function dryRunReport(result) {
-    const body = {
-        ...result.request,
-        secrets: result.request.secrets.map((secret) => ({ ...secret, value: MASK })),
-    };
-    const what = result.deployment === undefined
-        ? `dry run: ${CREATE_CALL} would send`
-        : `dry run: '${result.deployment.name}' exists, so nothing would be sent; a create would send`;
-    return `${what}:\n${JSON.stringify(body, null, 2)}`;
-}
-/**
- * A cell of the summary, written by the one GitHub-text module: secret values
- * removed first (they could not be found once escaped), then text or code.
- */
-const cellOf = (redact, write) => (value) => value === undefined || value === null || value === '' ? '—' : write(redact(value));
-function outcomeOf(result, shown) {
-    if (result === undefined)
-        return '—';
-    if (result.created)
-        return 'created';
-    return shown === undefined ? 'would be created (dry run)' : 'reused';
-}
-function liveCell(liveness) {
-    if (liveness === undefined)
-        return undefined;
-    if (!liveness.live)
-        return `no: ${liveness.missing ?? 'not live'}`;
-    return liveness.supersededBy === undefined
-        ? 'yes'
-        : `yes: commit ${shortSha(liveness.supersededBy)} of a newer push is live instead of the target`;
-}
-/**
- * The deployment type's row, when the step set one or the deployment has one:
- * on reuse the deployment's own (a different wish is drift, shown below), else
- * the service's answer, or what was (or would be) sent.
- */
-function typeRow(result, shown, code) {
-    if (result === undefined)
-        return [];
-    const live = shown?.source_config.deployment_type ?? undefined;
-    const asked = result.request.source_config.deployment_type ?? undefined;
-    if (live === undefined && asked === undefined)
-        return [];
-    const reused = !result.created && result.deployment !== undefined;
-    return [['Deployment type', code(reused ? live : (live ?? asked))]];
-}
-/** The drift table: one row a difference, secret values already `***`. */
-function driftTable(drift, code) {
-    if (drift.length === 0)
-        return '';
-    const rows = drift
-        .map((entry) => `<tr><td>${code(entry.field)}</td><td>${code(showValue(entry.wanted))}</td><td>${code(showValue(entry.live))}</td></tr>`)
-        .join('\n');
-    return `\n<h3>⚠️ Drift: not applied</h3>\n<p>The service cannot update a deployment: change these in the service, or deploy under a new name.</p>\n<table>\n<tr><th>Field</th><th>Step wants</th><th>Deployment has</th></tr>\n${rows}\n</table>`;
-}
-/**
- * The failure in a `<pre>`, its lines kept (the action's messages span
- * lines; text from the service in them is already on one line each) but no
- * blank one, so the block cannot end before its closing tag.
- */
-function failureBlock(failure, redact) {
-    if (failure === undefined)
-        return '';
-    return `\n<p><strong>Error:</strong></p>\n<pre>${htmlLines(redact(failure))}</pre>`;
-}
-/** The job summary as HTML: a heading, a table of the deployment, drift, the failure if any. */
-function summaryHtml(input) {
-    const { plan, result, failure, commit } = input;
-    const redact = input.redact ?? ((text) => text);
-    const text = cellOf(redact, (value) => htmlText(value));
-    const code = cellOf(redact, (value) => htmlCode(value));
-    const shown = input.deployment ?? result?.deployment;
-    const repository = result === undefined ? {} : repositoryOf(result);
-    // Each row: its label, and its cell already written (text, code or a link).
-    const rows = [
-        ['Name', code(plan.name)],
-        ['Id', code(shown?.id)],
-        ['Status', code(shown?.status)],
-        ['Outcome', text(outcomeOf(result, shown))],
-        ['Live', text(liveCell(input.liveness))],
-        ['Source', code(plan.source)],
-        ...typeRow(result, shown, code),
-        ['Repository', text(repository.url)],
-        ['Ref', code(repository.ref)],
-        ['Target commit', code(shortSha(input.target))],
-        ['Latest revision', code(shown?.latest_revision_id)],
-        ['Latest revision commit', code(shortSha(shown?.source_revision_config.repo_commit_sha))],
-        ['Active revision', code(shown?.active_revision_id)],
-        ['Workflow commit', code(shortSha(commit))],
-    ];
-    // Links the action builds, to addresses the address rule lets through; else no row.
-    const address = (value) => value === undefined || value === null ? undefined : htmlLink(redact(value), value);
-    const url = address(shown?.source_config.custom_url);
-    const dashboard = address(shown === undefined ? undefined : dashboardUrlOf(plan.dashboardUrl, shown));
-    if (url !== undefined)
-        rows.splice(2, 0, ['URL', url]);
-    if (dashboard !== undefined)
-        rows.splice(2, 0, ['Dashboard', dashboard]);
-    const table = rows
-        .map(([label, value]) => `<tr><th align="left">${label}</th><td>${value}</td></tr>`)
-        .join('\n');
-    const title = failure !== undefined
-        ? '❌ Deployment failed'
-        : plan.dryRun
-            ? '🔎 Deployment (dry run)'
-            : '🚀 Deployment';
-    return `<h2>${title}: ${code(plan.name)}</h2>\n<table>\n${table}\n</table>${driftTable(input.drift ?? [], code)}${failureBlock(failure, redact)}\n`;
-}
-
 // EXTERNAL MODULE: ./node_modules/undici/index.js
 var undici = __nccwpck_require__(6752);
 ;// CONCATENATED MODULE: ./src/service/proxy.ts
@@ -40853,6 +40342,191 @@ function parseConfig(raw, workspace) {
     if (!result.success)
         fail(formatZodIssues(result.error).join('; '));
     return result.data;
+}
+
+;// CONCATENATED MODULE: ./src/inputs/plan.ts
+/** The values of the `on-drift` input. */
+const ON_DRIFT_MODES = ['warn', 'fail'];
+
+;// CONCATENATED MODULE: ./src/inputs/parsers.ts
+/**
+ * Parsers of single inputs: pure functions from the input's text to its value
+ * that throw `Invalid` with what is wrong (never naming the input: the
+ * declared list in declared.ts knows which input it parses).
+ * Headers, secrets and `config` have modules of their own.
+ */
+
+
+
+
+
+/** The longest a job may run on a hosted runner: a longer wait cannot be meant. */
+const MAX_WAIT_TIMEOUT_SECONDS = 6 * 60 * 60;
+const YAML_TRUE = ['true', 'True', 'TRUE'];
+const YAML_FALSE = ['false', 'False', 'FALSE'];
+const GUID = /^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$/;
+const REPOSITORY = /^([A-Za-z0-9_.-]+)\/([A-Za-z0-9_.-]+)$/;
+const SHORT_SHA = /^[0-9a-fA-F]{4,39}$/;
+/** `parse`, except that an empty input means "not given". */
+function unlessEmpty(parse) {
+    return (raw) => (raw === '' ? undefined : parse(raw));
+}
+/** Any text; empty when not given. */
+function parseText(raw) {
+    return raw;
+}
+/** YAML 1.2 core booleans, as `core.getBooleanInput` reads them. */
+function parseBoolean(raw) {
+    if (YAML_TRUE.includes(raw))
+        return true;
+    if (YAML_FALSE.includes(raw))
+        return false;
+    fail(`must be true or false, got '${raw}'`);
+}
+/** localhost, 127.0.0.0/8 or [::1]: where plain http:// is allowed. */
+function isLoopback(hostname) {
+    if (hostname === 'localhost' || hostname === '[::1]')
+        return true;
+    const octets = hostname.split('.');
+    return (octets.length === 4 &&
+        octets[0] === '127' &&
+        octets.every((octet) => /^\d{1,3}$/.test(octet) && Number(octet) <= 255));
+}
+/**
+ * `text` as an https:// address (http:// only on a loopback host) without
+ * credentials. `example` shows what is expected; `credentials` says where
+ * credentials go instead.
+ */
+function parseWebAddress(text, messages) {
+    let url;
+    try {
+        url = new URL(text);
+    }
+    catch {
+        fail(`is not a valid URL (expected e.g. ${messages.example})`);
+    }
+    // Checked before anything echoes the URL: credentials in it would leak.
+    if (url.username !== '' || url.password !== '') {
+        fail(`must not contain credentials: ${messages.credentials}`);
+    }
+    // Shown without its query and fragment: they may carry a key too.
+    const shown = `${url.protocol}//${url.host}${url.pathname}`;
+    if (url.protocol === 'http:' && !isLoopback(url.hostname)) {
+        fail(`must use https:// (http:// is allowed only for localhost, 127.0.0.0/8 and [::1]), got '${shown}'`);
+    }
+    if (url.protocol !== 'https:' && url.protocol !== 'http:') {
+        fail(`must be an https:// URL, got '${shown}'`);
+    }
+    return url;
+}
+function parseApiUrl(raw) {
+    if (raw === '')
+        fail('is required (the service base address, e.g. https://api.example.com)');
+    const url = parseWebAddress(raw, {
+        example: 'https://api.example.com',
+        credentials: 'pass them with api-key or headers',
+    });
+    const shown = `${url.protocol}//${url.host}${url.pathname}`;
+    if (url.search !== '' || url.hash !== '') {
+        fail(`must not have a query or fragment: give the base address only, like '${shown}'`);
+    }
+    return `${url.origin}${withoutTrailingSlashes(url.pathname)}`;
+}
+function parseSource(raw) {
+    const source = SOURCES.find((candidate) => candidate === raw);
+    if (source === undefined)
+        fail(`must be one of ${SOURCES.join(', ')}, got '${raw}'`);
+    return source;
+}
+function parseName(raw) {
+    if (raw === '')
+        fail('is required (the deployment name)');
+    if (UNSAFE_IN_AN_INPUT.test(raw))
+        fail('must not contain control characters or line breaks');
+    return raw;
+}
+function parseWaitTimeout(raw) {
+    if (!/^\d+(\.\d+)?$/.test(raw))
+        fail(`must be a positive number of seconds, got '${raw}'`);
+    const seconds = Number(raw);
+    if (!(seconds > 0))
+        fail(`must be a positive number of seconds, got '${raw}'`);
+    if (seconds > MAX_WAIT_TIMEOUT_SECONDS) {
+        fail(`must be at most ${MAX_WAIT_TIMEOUT_SECONDS} seconds (6 hours), got '${raw}'`);
+    }
+    return seconds;
+}
+function parseGuid(raw) {
+    if (!GUID.test(raw))
+        fail(`must be a uuid (like 0f8fad5b-d9cb-469f-a165-70867728950e), got '${raw}'`);
+    return raw.toLowerCase();
+}
+function parseRepository(raw) {
+    const match = REPOSITORY.exec(raw);
+    if (match === null)
+        fail(`must be owner/name, got '${raw}'`);
+    return { owner: match[1] ?? '', name: match[2] ?? '' };
+}
+function parseCommit(raw) {
+    if (raw === 'auto' || raw === 'none')
+        return { kind: raw };
+    if (FULL_SHA.test(raw))
+        return { kind: 'sha', sha: raw.toLowerCase() };
+    if (SHORT_SHA.test(raw)) {
+        // The service records full shas only: a prefix could never be matched.
+        fail(`must be a full 40-character commit sha, got the short sha '${raw}'`);
+    }
+    fail(`must be auto, none or a full 40-character commit sha, got '${raw}'`);
+}
+function parseOnDrift(raw) {
+    const mode = ON_DRIFT_MODES.find((candidate) => candidate === raw);
+    if (mode === undefined)
+        fail(`must be ${ON_DRIFT_MODES.join(' or ')}, got '${raw}'`);
+    return mode;
+}
+const ON_CHANGE_MODES = ['none', 'fail'];
+/** `on-change` of the plan: `fail` makes a difference the deploy would not apply fail the step. */
+function parseOnChange(raw) {
+    const mode = ON_CHANGE_MODES.find((candidate) => candidate === raw);
+    if (mode === undefined)
+        fail(`must be ${ON_CHANGE_MODES.join(' or ')}, got '${raw}'`);
+    return mode;
+}
+
+;// CONCATENATED MODULE: ./src/inputs/dashboard-url.ts
+/**
+ * The `dashboard-url` input: where a person opens the deployment in the
+ * service, as a URL template with the placeholders `{id}`, `{tenant_id}` and
+ * `{name}`. Checked before any request; filled once the deployment is known.
+ */
+
+
+const PLACEHOLDERS = ['id', 'tenant_id', 'name'];
+/** `{…}` with no brace inside: linear, one pass. */
+const PLACEHOLDER = /\{([^{}]*)\}/g;
+function isPlaceholder(name) {
+    return PLACEHOLDERS.includes(name);
+}
+/** The template with each placeholder replaced by its value, URL-encoded as `encodeURIComponent` does. */
+function fillDashboardUrl(template, values) {
+    return template.replace(PLACEHOLDER, (whole, name) => isPlaceholder(name) ? encodeURIComponent(values[name]) : whole);
+}
+/** The template, once it is known to fill into an https:// (or loopback http://) address. */
+function parseDashboardUrl(raw) {
+    for (const [, name = ''] of raw.matchAll(PLACEHOLDER)) {
+        if (!isPlaceholder(name)) {
+            fail(`has an unknown placeholder {${name}}: the placeholders are {id}, {tenant_id} and {name}`);
+        }
+    }
+    const sample = fillDashboardUrl(raw, { id: 'id', tenant_id: 'tenant', name: 'name' });
+    if (sample.includes('{') || sample.includes('}')) {
+        fail('has a { or } outside a placeholder: the placeholders are {id}, {tenant_id} and {name}');
+    }
+    parseWebAddress(sample, {
+        example: 'https://console.example/deployments/{id}',
+        credentials: 'the address is printed and written to the outputs',
+    });
+    return raw;
 }
 
 ;// CONCATENATED MODULE: ./src/inputs/headers.ts
@@ -46137,6 +45811,332 @@ class ServiceClient {
     }
 }
 
+;// CONCATENATED MODULE: ./src/common/github-text.ts
+/**
+ * The one writer of text that goes to GitHub: the pull request comment
+ * (Markdown), the job summary and the command's `--summary` (HTML inside
+ * Markdown), and deployment statuses (plain text on one line). Text from the
+ * service is data in all of them: it shows as the text it is, never as HTML,
+ * a link, an image, an autolink, a mention (`@name`) or an issue reference
+ * (`#12`, `owner/repo#3`, `GH-12`). The only links are the ones built here,
+ * to addresses the address rule lets through (`common/address.ts`).
+ *
+ * GitHub renders Markdown with cmark-gfm, then links mentions, issue
+ * references and bare addresses in the text it rendered (outside code and
+ * links), whether the text came from Markdown or from HTML: an entity such
+ * as `&#64;` decodes back to `@` before that. So a zero-width space goes
+ * after every `@`, `#`, `://`, `www.` and `GH-` in service text, and code
+ * spans hold what reads best as code (ids, names, commits).
+ *
+ * A new kind of GitHub text adds its writer here.
+ */
+
+
+/** Zero width: breaks a mention, an issue reference or an autolink, and shows nothing. */
+const ZWSP = '\u200b';
+/** `text` cut to `max` characters, the last one `…` when cut. */
+function cut(text, max) {
+    const characters = [...text];
+    return characters.length > max ? `${characters.slice(0, max - 1).join('')}…` : text;
+}
+/** `value` on one line (controls and breaks as one space), cut to `max` characters with `…`. */
+function oneLine(value, max = Infinity) {
+    return cut(value.replace(UNSAFE_RUN_IN_A_LINE, ' '), max);
+}
+/** What GitHub would link in rendered text, each made inert by a zero-width space. */
+function inert(text) {
+    return text
+        .replace(/[@#]/g, (c) => `${c}${ZWSP}`)
+        .replace(/:\/\//g, `:${ZWSP}//`)
+        .replace(/www\./gi, (w) => `${w.slice(0, 3)}${ZWSP}.`)
+        .replace(/\bGH-/gi, (w) => `${w.slice(0, 2)}${ZWSP}-`);
+}
+// ---- plain text: deployment statuses and descriptions --------------------------------------------
+/** A description or status text: one line, trimmed, at most `max` characters. GitHub shows it as is. */
+function plainLine(value, max) {
+    return cut(oneLine(value).trim(), max);
+}
+// ---- Markdown: the pull request comment ---------------------------------------------------------
+/**
+ * Inline Markdown punctuation that can start markup anywhere in a line: a
+ * backslash escape keeps it literal. (`-`, `+`, `=`, `#` and `>` start markup
+ * only at the start of a line, where service text never is; `!` only before
+ * a `[`, which is escaped.)
+ */
+const MARKDOWN_INLINE = /[\\`*_~[\]<&|]/g;
+/**
+ * Service text as inline Markdown: on one line, cut to `max`, the punctuation
+ * that would start markup escaped, nothing GitHub would link.
+ */
+function markdownText(value, max = 300) {
+    return inert(oneLine(value, max)).replace(MARKDOWN_INLINE, (c) => `\\${c}`);
+}
+/**
+ * Service text as a code span, which reads best for ids, names and commits:
+ * fenced by more backticks than any run inside, on one line, cut to `max`.
+ * In a table cell a `|` ends the cell even inside a code span, so it is
+ * escaped there (GitHub shows `|`).
+ */
+function markdownCode(value, max = 300, inTable = true) {
+    const text = oneLine(value, max);
+    if (text.trim() === '')
+        return '(none)';
+    const longest = Math.max(0, ...(text.match(/`+/g) ?? []).map((run) => run.length));
+    const fence = '`'.repeat(longest + 1);
+    // A span that starts or ends with a backtick, or with a space at both ends, needs a space
+    // each side: CommonMark takes one away from each.
+    const pad = text.startsWith('`') || text.endsWith('`') || (text.startsWith(' ') && text.endsWith(' '));
+    const padded = pad ? ` ${text} ` : text;
+    const body = inTable ? padded.replace(/\|/g, '\\|') : padded;
+    return `${fence}${body}${fence}`;
+}
+/** Characters that would end a link's destination early, break a table or start markup. */
+const UNSAFE_IN_A_DESTINATION = /[()<>\s"'`|[\]\\]/g;
+const github_text_percentEncoded = (c) => `%${c.charCodeAt(0).toString(16).toUpperCase().padStart(2, '0')}`;
+/** A link the action builds, `[text](address)`: only to an address that may be published. */
+function markdownLink(text, address) {
+    const published = publishedOrNothing(address);
+    if (published === undefined)
+        return undefined;
+    return `[${text}](${published.replace(UNSAFE_IN_A_DESTINATION, github_text_percentEncoded)})`;
+}
+// ---- HTML inside Markdown: the job summary and --summary ---------------------------------------
+const HTML_ESCAPES = {
+    '&': '&amp;',
+    '<': '&lt;',
+    '>': '&gt;',
+    '"': '&quot;',
+    "'": '&#39;',
+};
+/** HTML's own characters as references. */
+function htmlEscaped(text) {
+    return text.replace(/[&<>"']/g, (c) => HTML_ESCAPES[c] ?? c);
+}
+/**
+ * Characters Markdown could take for markup should the HTML block end early
+ * (it cannot: no blank line gets in), as character references.
+ */
+const MARKDOWN_IN_HTML = /[|[\]()!`\\]/g;
+/**
+ * Service text for the summary's HTML: on one line (a blank line would end
+ * the HTML block), cut to `max`, escaped, nothing GitHub would link.
+ */
+function htmlText(value, max = 1_000) {
+    // Made inert first: the references written next hold a '#' of their own.
+    return htmlEscaped(inert(oneLine(value, max))).replace(MARKDOWN_IN_HTML, (c) => `&#${c.charCodeAt(0)};`);
+}
+/** Service text in `<code>`, which reads best for ids, names and commits. */
+function htmlCode(value, max = 300) {
+    return `<code>${htmlText(value, max)}</code>`;
+}
+/** A link the action builds, `<a href>`: only to an address that may be published. */
+function htmlLink(text, address) {
+    const published = address_publishedOrNothing(address);
+    if (published === undefined)
+        return undefined;
+    const href = published.replace(UNSAFE_IN_A_DESTINATION, github_text_percentEncoded).replace(/&/g, '&amp;');
+    return `<a href="${href}">${htmlText(text)}</a>`;
+}
+/**
+ * Several lines of text for a `<pre>` in the summary: its lines kept, each
+ * escaped, no blank one (the HTML block would end before its closing tag).
+ */
+function htmlLines(value) {
+    return value
+        .split(LINE_BREAK)
+        .filter((line) => line.trim() !== '')
+        .map((line) => htmlText(line, Infinity))
+        .join('\n');
+}
+
+;// CONCATENATED MODULE: ./src/run/report.ts
+/**
+ * What the run hands to later steps and shows to people: the outputs, and
+ * the job summary. Every secret value is replaced by `***` first.
+ */
+
+
+
+
+
+
+/** The names of every output, as action.yml declares them. */
+const OUTPUT_NAMES = (/* unused pure expression or super */ null && ([
+    'deployment-id',
+    'status',
+    'created',
+    'latest-revision-id',
+    'active-revision-id',
+    'repo-url',
+    'repo-ref',
+    'deployment',
+    'live',
+    'commit-sha',
+    'drift',
+    'url',
+    'dashboard-url',
+]));
+/** The deployment with every secret value replaced by `***`. */
+function redactDeployment(deployment) {
+    return {
+        ...deployment,
+        secrets: deployment.secrets.map((secret) => ({ ...secret, value: MASK })),
+    };
+}
+/**
+ * The repository and ref of the deployment (codehost): what was sent when
+ * this run created it (or would), the live values when it was reused.
+ */
+function repositoryOf(result) {
+    if (result.request.source !== 'codehost')
+        return {};
+    const described = result.created || result.deployment === undefined ? result.request : result.deployment;
+    return {
+        url: described.source_config.repo_url ?? undefined,
+        ref: described.source_revision_config.repo_ref ?? undefined,
+    };
+}
+/** The `dashboard-url` template filled for the deployment; undefined without a template. */
+function dashboardUrlOf(template, deployment) {
+    if (template === undefined)
+        return undefined;
+    const { id, tenant_id, name } = deployment;
+    return fillDashboardUrl(template, { id, tenant_id, name });
+}
+/** The outputs known from a deploy result (and, when waited, its latest state). */
+function outputsOf(result, deployment, assessment, dashboardTemplate) {
+    const repository = repositoryOf(result);
+    const outputs = {
+        created: String(result.created),
+        'repo-url': repository.url ?? '',
+        'repo-ref': repository.ref ?? '',
+        live: String(assessment.live),
+        drift: JSON.stringify(assessment.drift),
+    };
+    if (deployment === undefined)
+        return outputs;
+    return {
+        ...outputs,
+        'deployment-id': deployment.id,
+        status: deployment.status,
+        'latest-revision-id': deployment.latest_revision_id ?? '',
+        'active-revision-id': deployment.active_revision_id ?? '',
+        deployment: JSON.stringify(redactDeployment(deployment)),
+        'commit-sha': deployment.source_revision_config.repo_commit_sha ?? '',
+        url: deployment.source_config.custom_url ?? '',
+        'dashboard-url': dashboardUrlOf(dashboardTemplate, deployment) ?? '',
+    };
+}
+/** What a dry run prints: the request body, with every secret value replaced by `***`. */
+function dryRunReport(result) {
+    const body = {
+        ...result.request,
+        secrets: result.request.secrets.map((secret) => ({ ...secret, value: MASK })),
+    };
+    const what = result.deployment === undefined
+        ? `dry run: ${CREATE_CALL} would send`
+        : `dry run: '${result.deployment.name}' exists, so nothing would be sent; a create would send`;
+    return `${what}:\n${JSON.stringify(body, null, 2)}`;
+}
+/**
+ * A cell of the summary, written by the one GitHub-text module: secret values
+ * removed first (they could not be found once escaped), then text or code.
+ */
+const cellOf = (redact, write) => (value) => value === undefined || value === null || value === '' ? '—' : write(redact(value));
+function outcomeOf(result, shown) {
+    if (result === undefined)
+        return '—';
+    if (result.created)
+        return 'created';
+    return shown === undefined ? 'would be created (dry run)' : 'reused';
+}
+function liveCell(liveness) {
+    if (liveness === undefined)
+        return undefined;
+    if (!liveness.live)
+        return `no: ${liveness.missing ?? 'not live'}`;
+    return liveness.supersededBy === undefined
+        ? 'yes'
+        : `yes: commit ${shortSha(liveness.supersededBy)} of a newer push is live instead of the target`;
+}
+/**
+ * The deployment type's row, when the step set one or the deployment has one:
+ * on reuse the deployment's own (a different wish is drift, shown below), else
+ * the service's answer, or what was (or would be) sent.
+ */
+function typeRow(result, shown, code) {
+    if (result === undefined)
+        return [];
+    const live = shown?.source_config.deployment_type ?? undefined;
+    const asked = result.request.source_config.deployment_type ?? undefined;
+    if (live === undefined && asked === undefined)
+        return [];
+    const reused = !result.created && result.deployment !== undefined;
+    return [['Deployment type', code(reused ? live : (live ?? asked))]];
+}
+/** The drift table: one row a difference, secret values already `***`. */
+function driftTable(drift, code) {
+    if (drift.length === 0)
+        return '';
+    const rows = drift
+        .map((entry) => `<tr><td>${code(entry.field)}</td><td>${code(showValue(entry.wanted))}</td><td>${code(showValue(entry.live))}</td></tr>`)
+        .join('\n');
+    return `\n<h3>⚠️ Drift: not applied</h3>\n<p>The service cannot update a deployment: change these in the service, or deploy under a new name.</p>\n<table>\n<tr><th>Field</th><th>Step wants</th><th>Deployment has</th></tr>\n${rows}\n</table>`;
+}
+/**
+ * The failure in a `<pre>`, its lines kept (the action's messages span
+ * lines; text from the service in them is already on one line each) but no
+ * blank one, so the block cannot end before its closing tag.
+ */
+function failureBlock(failure, redact) {
+    if (failure === undefined)
+        return '';
+    return `\n<p><strong>Error:</strong></p>\n<pre>${htmlLines(redact(failure))}</pre>`;
+}
+/** The job summary as HTML: a heading, a table of the deployment, drift, the failure if any. */
+function summaryHtml(input) {
+    const { plan, result, failure, commit } = input;
+    const redact = input.redact ?? ((text) => text);
+    const text = cellOf(redact, (value) => htmlText(value));
+    const code = cellOf(redact, (value) => htmlCode(value));
+    const shown = input.deployment ?? result?.deployment;
+    const repository = result === undefined ? {} : repositoryOf(result);
+    // Each row: its label, and its cell already written (text, code or a link).
+    const rows = [
+        ['Name', code(plan.name)],
+        ['Id', code(shown?.id)],
+        ['Status', code(shown?.status)],
+        ['Outcome', text(outcomeOf(result, shown))],
+        ['Live', text(liveCell(input.liveness))],
+        ['Source', code(plan.source)],
+        ...typeRow(result, shown, code),
+        ['Repository', text(repository.url)],
+        ['Ref', code(repository.ref)],
+        ['Target commit', code(shortSha(input.target))],
+        ['Latest revision', code(shown?.latest_revision_id)],
+        ['Latest revision commit', code(shortSha(shown?.source_revision_config.repo_commit_sha))],
+        ['Active revision', code(shown?.active_revision_id)],
+        ['Workflow commit', code(shortSha(commit))],
+    ];
+    // Links the action builds, to addresses the address rule lets through; else no row.
+    const address = (value) => value === undefined || value === null ? undefined : htmlLink(redact(value), value);
+    const url = address(shown?.source_config.custom_url);
+    const dashboard = address(shown === undefined ? undefined : dashboardUrlOf(plan.dashboardUrl, shown));
+    if (url !== undefined)
+        rows.splice(2, 0, ['URL', url]);
+    if (dashboard !== undefined)
+        rows.splice(2, 0, ['Dashboard', dashboard]);
+    const table = rows
+        .map(([label, value]) => `<tr><th align="left">${label}</th><td>${value}</td></tr>`)
+        .join('\n');
+    const title = failure !== undefined
+        ? '❌ Deployment failed'
+        : plan.dryRun
+            ? '🔎 Deployment (dry run)'
+            : '🚀 Deployment';
+    return `<h2>${title}: ${code(plan.name)}</h2>\n<table>\n${table}\n</table>${driftTable(input.drift ?? [], code)}${failureBlock(failure, redact)}\n`;
+}
+
 ;// CONCATENATED MODULE: ./src/run/pipeline.ts
 /**
  * The run as a pipeline: plan → deploy → wait → report. Each step is
@@ -46249,12 +46249,12 @@ class RunRecord {
         if (!(error instanceof ActionError) && error instanceof Error)
             this.stack = error.stack;
     }
-    /** What the job summary shows; undefined when `status` found no deployment. */
-    summary(commit) {
+    /** The job summary, secret values redacted; undefined when `status` found no deployment. */
+    summary(commit, redact) {
         if (this.#sourceFromDeployment && this.deployment === undefined)
             return undefined;
         const source = this.#sourceFromDeployment ? this.deployment?.source : undefined;
-        return {
+        return summaryHtml({
             plan: source === undefined ? this.plan : { ...this.plan, source },
             result: this.result,
             deployment: this.deployment,
@@ -46263,7 +46263,8 @@ class RunRecord {
             drift: this.goal?.drift,
             failure: this.failure,
             commit,
-        };
+            redact,
+        });
     }
 }
 function dependenciesOf(plan, io) {
@@ -46395,7 +46396,7 @@ async function pipeline(plan, io) {
     if (record.reported)
         await io.progress?.finished(record.report(record.stage));
     const { failure, stack } = record;
-    return { failure, stack, summary: record.summary(io.run.commit) };
+    return { failure, stack, summary: record.summary(io.run.commit, io.redact) };
 }
 
 ;// CONCATENATED MODULE: ./src/run/verdict.ts
@@ -46595,7 +46596,7 @@ async function runPlan({ plan, onChange }, io) {
                 : undefined;
         return {
             failure,
-            summaryHtml: planSummaryHtml(plan.name, verdict, plan.dashboardUrl, undefined, io.redact),
+            summary: planSummaryHtml(plan.name, verdict, plan.dashboardUrl, undefined, io.redact),
         };
     }
     catch (error) {
@@ -46638,7 +46639,7 @@ function statusReader(read) {
         return read(name);
     };
 }
-/** Reads and checks every input of `command` without a request; throws the core's `InputError`. */
+/** The plan of `deploy` or `status`; throws the core's `InputError`. */
 function readCommandPlan(command, read, run) {
     // `status` has no --repository: the CI's slug must not be parsed as one.
     return command === 'status'
@@ -46683,7 +46684,7 @@ async function core_status(plan, io) {
         record.failed(error, io.redact);
     }
     const { failure, stack } = record;
-    return { failure, stack, summary: record.summary(io.run.commit) };
+    return { failure, stack, summary: record.summary(io.run.commit, io.redact) };
 }
 /** Runs `command`'s plan through the core; never throws: how it ended is in the outcome. */
 function runCommand(command, plan, io) {
@@ -47120,7 +47121,6 @@ function outputsDotenv(outputs) {
 
 
 
-
 /** Exit statuses (the contract's table). */
 const EXIT = { done: 0, failed: 1, usage: 2, interrupted: 130 };
 const BOOLEAN_TRUE = new Set(['true', 'True', 'TRUE', '1']);
@@ -47283,10 +47283,7 @@ async function main_runCommand(request, world) {
     const interrupted = controller.signal.aborted;
     if (outcome.failure !== undefined)
         log.error(outcome.failure);
-    // The plan's summary comes written (redacted when written out); the others' from their parts.
-    const summary = outcome.summaryHtml ??
-        (outcome.summary === undefined ? undefined : summaryHtml({ ...outcome.summary, redact }));
-    const filesWritten = writeResults(request, written, summary, world, log, redact);
+    const filesWritten = writeResults(request, written, outcome.summary, world, log, redact);
     if (interrupted)
         return EXIT.interrupted;
     // The inputs were checked above: a failure now is the deploy's.

@@ -47,8 +47,8 @@ function statusReader(read: InputReader<InputName>): InputReader<InputName> {
   };
 }
 
-/** Reads and checks every input of `command` without a request; throws the core's `InputError`. */
-export function readCommandPlan(
+/** The plan of `deploy` or `status`; throws the core's `InputError`. */
+function readCommandPlan(
   command: Command,
   read: InputReader<InputName>,
   run: RunDescription,
@@ -102,11 +102,11 @@ async function status(plan: Plan, io: RunnerIO): Promise<RunOutcome> {
     record.failed(error, io.redact);
   }
   const { failure, stack } = record;
-  return { failure, stack, summary: record.summary(io.run.commit) };
+  return { failure, stack, summary: record.summary(io.run.commit, io.redact) };
 }
 
 /** Runs `command`'s plan through the core; never throws: how it ended is in the outcome. */
-export function runCommand(
+function runCommand(
   command: Exclude<Command, 'plan'>,
   plan: Plan,
   io: RunnerIO,

@@ -12,7 +12,7 @@ import { shortSha } from '../common/text.js';
 import { MIB } from '../inputs/bounded-read.js';
 import { InputError } from '../inputs/errors.js';
 import { paceFrom } from '../run/pace.js';
-import { summaryHtml, type Outputs } from '../run/report.js';
+import type { Outputs } from '../run/report.js';
 import { proxySettingsFrom } from '../service/proxy.js';
 import { readInvocation, UsageError, type CliRequest } from './arguments.js';
 import { describeCiRun, runDescription, type CiRun } from './ci.js';
@@ -217,11 +217,7 @@ async function runCommand(request: CliRequest, world: CliWorld): Promise<number>
   written.error = outcome.failure;
   const interrupted = controller.signal.aborted;
   if (outcome.failure !== undefined) log.error(outcome.failure);
-  // The plan's summary comes written (redacted when written out); the others' from their parts.
-  const summary =
-    outcome.summaryHtml ??
-    (outcome.summary === undefined ? undefined : summaryHtml({ ...outcome.summary, redact }));
-  const filesWritten = writeResults(request, written, summary, world, log, redact);
+  const filesWritten = writeResults(request, written, outcome.summary, world, log, redact);
   if (interrupted) return EXIT.interrupted;
   // The inputs were checked above: a failure now is the deploy's.
   if (outcome.failure !== undefined) return EXIT.failed;

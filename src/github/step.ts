@@ -20,7 +20,6 @@ import { InputError } from '../inputs/errors.js';
 import type { RunDescription } from '../inputs/run-description.js';
 import { paceFrom, shortenedMs } from '../run/pace.js';
 import type { RunnerIO, RunOutcome } from '../run/pipeline.js';
-import { summaryHtml } from '../run/report.js';
 import { proxySettingsFrom } from '../service/proxy.js';
 import { WarningAnnotations } from './annotations.js';
 import { RUN_BUDGET_MS } from './budget.js';
@@ -203,9 +202,6 @@ export async function runStep<D extends Declarations, Request>(
   stopListening();
   if (outcome.stack !== undefined) log.debug(outcome.stack);
   if (outcome.failure !== undefined) core.setFailed(outcome.failure);
-  const summary =
-    outcome.summaryHtml ??
-    (outcome.summary === undefined ? undefined : summaryHtml(outcome.summary));
-  if (summary !== undefined) await writeSummary(redactor.redact(summary), log);
+  if (outcome.summary !== undefined) await writeSummary(redactor.redact(outcome.summary), log);
   annotations.flush(OTHER_WARNINGS);
 }

@@ -20,13 +20,7 @@ import { showValue } from './drift.js';
 import { assess, livenessFor, type Goal } from './goal.js';
 import { latestCommit, type Liveness } from './live.js';
 import type { AskCommitOrder, ReportPlan, RunProgress, RunReport, Stage } from './progress.js';
-import {
-  dashboardUrlOf,
-  dryRunReport,
-  outputsOf,
-  type Outputs,
-  type SummaryInput,
-} from './report.js';
+import { dashboardUrlOf, dryRunReport, outputsOf, type Outputs, summaryHtml } from './report.js';
 import type { RemedyWords } from '../service/answers.js';
 import type { Pace } from './pace.js';
 import { DEFAULT_WAIT, WaitError, waitUntilLive } from './wait.js';
@@ -165,11 +159,11 @@ export class RunRecord {
     if (!(error instanceof ActionError) && error instanceof Error) this.stack = error.stack;
   }
 
-  /** What the job summary shows; undefined when `status` found no deployment. */
-  summary(commit: string | undefined): SummaryInput | undefined {
+  /** The job summary, secret values redacted; undefined when `status` found no deployment. */
+  summary(commit: string | undefined, redact: (text: string) => string): string | undefined {
     if (this.#sourceFromDeployment && this.deployment === undefined) return undefined;
     const source = this.#sourceFromDeployment ? this.deployment?.source : undefined;
-    return {
+    return summaryHtml({
       plan: source === undefined ? this.plan : { ...this.plan, source },
       result: this.result,
       deployment: this.deployment,
@@ -178,7 +172,8 @@ export class RunRecord {
       drift: this.goal?.drift,
       failure: this.failure,
       commit,
-    };
+      redact,
+    });
   }
 }
 
@@ -188,10 +183,8 @@ export interface RunOutcome {
   failure?: string;
   /** The stack of an unexpected error, for the debug log. */
   stack?: string;
-  /** What the job summary shows; undefined when there is nothing to show. */
-  summary?: SummaryInput;
-  /** A job summary already written as HTML (the plan's), not yet redacted. */
-  summaryHtml?: string;
+  /** The job summary as HTML, secret values redacted; undefined when there is nothing to show. */
+  summary?: string;
 }
 
 export function dependenciesOf(plan: Plan, io: RunnerIO): RunDependencies {
@@ -348,5 +341,5 @@ export async function pipeline(plan: Plan, io: RunnerIO): Promise<RunOutcome> {
   }
   if (record.reported) await io.progress?.finished(record.report(record.stage));
   const { failure, stack } = record;
-  return { failure, stack, summary: record.summary(io.run.commit) };
+  return { failure, stack, summary: record.summary(io.run.commit, io.redact) };
 }

@@ -163,7 +163,7 @@ export async function runPlan({ plan, onChange }: PlanRequest, io: RunnerIO): Pr
           : undefined;
     return {
       failure,
-      summaryHtml: planSummaryHtml(plan.name, verdict, plan.dashboardUrl, undefined, io.redact),
+      summary: planSummaryHtml(plan.name, verdict, plan.dashboardUrl, undefined, io.redact),
     };
   } catch (error) {
     return {
