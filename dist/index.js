@@ -58395,14 +58395,25 @@ function typeRow(result, shown, code) {
     const reused = !result.created && result.deployment !== undefined;
     return [['Deployment type', code(reused ? live : (live ?? asked))]];
 }
-/** The drift table: one row a difference, secret values already `***`. */
-function driftTable(drift, code) {
-    if (drift.length === 0)
-        return '';
+/** A table of labelled cells, one row a label. */
+function labelledTable(rows) {
+    const body = rows
+        .map(([label, value]) => `<tr><th align="left">${label}</th><td>${value}</td></tr>`)
+        .join('\n');
+    return `<table>\n${body}\n</table>`;
+}
+/** A table of differences (drift): one row a field, its wanted and live values, secrets `***`. */
+function differencesTable(drift, code, wants, has) {
     const rows = drift
         .map((entry) => `<tr><td>${code(entry.field)}</td><td>${code(showValue(entry.wanted))}</td><td>${code(showValue(entry.live))}</td></tr>`)
         .join('\n');
-    return `\n<h3>⚠️ Drift: not applied</h3>\n<p>The service cannot update a deployment: change these in the service, or deploy under a new name.</p>\n<table>\n<tr><th>Field</th><th>Step wants</th><th>Deployment has</th></tr>\n${rows}\n</table>`;
+    return `<table>\n<tr><th>Field</th><th>${wants}</th><th>${has}</th></tr>\n${rows}\n</table>`;
+}
+/** The drift section of the summary, when anything drifted. */
+function driftTable(drift, code) {
+    if (drift.length === 0)
+        return '';
+    return `\n<h3>⚠️ Drift: not applied</h3>\n<p>The service cannot update a deployment: change these in the service, or deploy under a new name.</p>\n${differencesTable(drift, code, 'Step wants', 'Deployment has')}`;
 }
 /**
  * The failure in a `<pre>`, its lines kept (the action's messages span
@@ -58447,15 +58458,12 @@ function summaryHtml(input) {
         rows.splice(2, 0, ['URL', url]);
     if (dashboard !== undefined)
         rows.splice(2, 0, ['Dashboard', dashboard]);
-    const table = rows
-        .map(([label, value]) => `<tr><th align="left">${label}</th><td>${value}</td></tr>`)
-        .join('\n');
     const title = failure !== undefined
         ? '❌ Deployment failed'
         : plan.dryRun
             ? '🔎 Deployment (dry run)'
             : '🚀 Deployment';
-    return `<h2>${title}: ${code(plan.name)}</h2>\n<table>\n${table}\n</table>${driftTable(input.drift ?? [], code)}${failureBlock(failure, redact)}\n`;
+    return `<h2>${title}: ${code(plan.name)}</h2>\n${labelledTable(rows)}${driftTable(input.drift ?? [], code)}${failureBlock(failure, redact)}\n`;
 }
 
 ;// CONCATENATED MODULE: ./src/github/comment.ts
@@ -60951,7 +60959,7 @@ function logVerdict(name, verdict, io) {
 }
 /** The job summary of a plan, as HTML (service text escaped by the one GitHub-text module). */
 function planSummaryHtml(name, verdict, dashboardUrl, failure, redact) {
-    const code = (value) => value === undefined || value === null ? '—' : htmlCode(redact(value));
+    const code = cellOf(redact, (value) => htmlCode(value));
     const { deployment } = verdict;
     const heading = {
         create: `🆕 Plan: the deploy would create ${code(name)}`,
@@ -60979,13 +60987,10 @@ function planSummaryHtml(name, verdict, dashboardUrl, failure, redact) {
             ],
             ...(link === undefined ? [] : [['Dashboard', link]]),
         ];
-        parts.push(`<table>\n${rows.map(([label, value]) => `<tr><th align="left">${label}</th><td>${value}</td></tr>`).join('\n')}\n</table>`);
+        parts.push(labelledTable(rows));
     }
     if (verdict.changes.length > 0) {
-        const rows = verdict.changes
-            .map((entry) => `<tr><td>${code(entry.field)}</td><td>${code(showValue(entry.wanted))}</td><td>${code(showValue(entry.live))}</td></tr>`)
-            .join('\n');
-        parts.push(`<h3>Not applied by the deploy</h3>\n<p>${htmlText(plan_run_REMEDY)}</p>\n<table>\n<tr><th>Field</th><th>The step wants</th><th>The deployment has</th></tr>\n${rows}\n</table>`);
+        parts.push(`<h3>Not applied by the deploy</h3>\n<p>${htmlText(plan_run_REMEDY)}</p>\n${differencesTable(verdict.changes, code, 'The step wants', 'The deployment has')}`);
     }
     if (verdict.request !== undefined) {
         parts.push(`<h3>The request the deploy would send</h3>\n<pre>${htmlLines(redact(JSON.stringify(verdict.request, null, 2)))}</pre>`);

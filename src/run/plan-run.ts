@@ -10,7 +10,7 @@ import type { PlanRequest } from '../inputs/plan-inputs.js';
 import { inGroup } from './dependencies.js';
 import { showValue } from './drift.js';
 import { dependenciesOf, maskPlan, type RunnerIO, type RunOutcome } from './pipeline.js';
-import { dashboardUrlOf } from './report.js';
+import { cellOf, dashboardUrlOf, differencesTable, labelledTable } from './report.js';
 import { verdictOf, type Verdict } from './verdict.js';
 
 /** The names of the plan's outputs, as plan/action.yml declares them. */
@@ -82,8 +82,7 @@ export function planSummaryHtml(
   failure: string | undefined,
   redact: (text: string) => string,
 ): string {
-  const code = (value: string | null | undefined) =>
-    value === undefined || value === null ? '—' : htmlCode(redact(value));
+  const code = cellOf(redact, (value) => htmlCode(value));
   const { deployment } = verdict;
   const heading = {
     create: `🆕 Plan: the deploy would create ${code(name)}`,
@@ -114,19 +113,11 @@ export function planSummaryHtml(
       ],
       ...(link === undefined ? [] : ([['Dashboard', link]] as [string, string][])),
     ];
-    parts.push(
-      `<table>\n${rows.map(([label, value]) => `<tr><th align="left">${label}</th><td>${value}</td></tr>`).join('\n')}\n</table>`,
-    );
+    parts.push(labelledTable(rows));
   }
   if (verdict.changes.length > 0) {
-    const rows = verdict.changes
-      .map(
-        (entry) =>
-          `<tr><td>${code(entry.field)}</td><td>${code(showValue(entry.wanted))}</td><td>${code(showValue(entry.live))}</td></tr>`,
-      )
-      .join('\n');
     parts.push(
-      `<h3>Not applied by the deploy</h3>\n<p>${htmlText(REMEDY)}</p>\n<table>\n<tr><th>Field</th><th>The step wants</th><th>The deployment has</th></tr>\n${rows}\n</table>`,
+      `<h3>Not applied by the deploy</h3>\n<p>${htmlText(REMEDY)}</p>\n${differencesTable(verdict.changes, code, 'The step wants', 'The deployment has')}`,
     );
   }
   if (verdict.request !== undefined) {

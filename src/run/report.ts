@@ -129,13 +129,13 @@ export interface SummaryInput {
   redact?: (text: string) => string;
 }
 
-type Cell = (value: string | null | undefined) => string;
+export type Cell = (value: string | null | undefined) => string;
 
 /**
  * A cell of the summary, written by the one GitHub-text module: secret values
  * removed first (they could not be found once escaped), then text or code.
  */
-const cellOf =
+export const cellOf =
   (redact: (text: string) => string, write: (text: string) => string): Cell =>
   (value) =>
     value === undefined || value === null || value === '' ? '—' : write(redact(value));
@@ -172,16 +172,34 @@ function typeRow(
   return [['Deployment type', code(reused ? live : (live ?? asked))]];
 }
 
-/** The drift table: one row a difference, secret values already `***`. */
-function driftTable(drift: DriftEntry[], code: Cell): string {
-  if (drift.length === 0) return '';
+/** A table of labelled cells, one row a label. */
+export function labelledTable(rows: [string, string][]): string {
+  const body = rows
+    .map(([label, value]) => `<tr><th align="left">${label}</th><td>${value}</td></tr>`)
+    .join('\n');
+  return `<table>\n${body}\n</table>`;
+}
+
+/** A table of differences (drift): one row a field, its wanted and live values, secrets `***`. */
+export function differencesTable(
+  drift: DriftEntry[],
+  code: Cell,
+  wants: string,
+  has: string,
+): string {
   const rows = drift
     .map(
       (entry) =>
         `<tr><td>${code(entry.field)}</td><td>${code(showValue(entry.wanted))}</td><td>${code(showValue(entry.live))}</td></tr>`,
     )
     .join('\n');
-  return `\n<h3>⚠️ Drift: not applied</h3>\n<p>The service cannot update a deployment: change these in the service, or deploy under a new name.</p>\n<table>\n<tr><th>Field</th><th>Step wants</th><th>Deployment has</th></tr>\n${rows}\n</table>`;
+  return `<table>\n<tr><th>Field</th><th>${wants}</th><th>${has}</th></tr>\n${rows}\n</table>`;
+}
+
+/** The drift section of the summary, when anything drifted. */
+function driftTable(drift: DriftEntry[], code: Cell): string {
+  if (drift.length === 0) return '';
+  return `\n<h3>⚠️ Drift: not applied</h3>\n<p>The service cannot update a deployment: change these in the service, or deploy under a new name.</p>\n${differencesTable(drift, code, 'Step wants', 'Deployment has')}`;
 }
 
 /**
@@ -228,14 +246,11 @@ export function summaryHtml(input: SummaryInput): string {
   );
   if (url !== undefined) rows.splice(2, 0, ['URL', url]);
   if (dashboard !== undefined) rows.splice(2, 0, ['Dashboard', dashboard]);
-  const table = rows
-    .map(([label, value]) => `<tr><th align="left">${label}</th><td>${value}</td></tr>`)
-    .join('\n');
   const title =
     failure !== undefined
       ? '❌ Deployment failed'
       : plan.dryRun
         ? '🔎 Deployment (dry run)'
         : '🚀 Deployment';
-  return `<h2>${title}: ${code(plan.name)}</h2>\n<table>\n${table}\n</table>${driftTable(input.drift ?? [], code)}${failureBlock(failure, redact)}\n`;
+  return `<h2>${title}: ${code(plan.name)}</h2>\n${labelledTable(rows)}${driftTable(input.drift ?? [], code)}${failureBlock(failure, redact)}\n`;
 }
