@@ -111,6 +111,38 @@ describe('deployments', () => {
     expect((await api('POST', '/repos/acme/agent/deployments', {})).status).toBe(422);
   });
 
+  it("lists an environment's deployments newest first, over pages with a Link header", async () => {
+    const seeded = gh.seedDeployments('acme/agent', 'preview-pr-7', 5);
+    gh.seedDeployments('acme/agent', 'production', 2);
+    gh.seedDeployments('acme/other', 'preview-pr-7', 1);
+    const path = '/repos/acme/agent/deployments';
+    const first = await api('GET', `${path}?environment=preview-pr-7&per_page=2`);
+    expect((first.body as { id: number }[]).map((d) => d.id)).toEqual([
+      seeded[4]?.id,
+      seeded[3]?.id,
+    ]);
+    expect(first.headers.get('link')).toContain(
+      'environment=preview-pr-7&per_page=2&page=2>; rel="next"',
+    );
+    const last = await api('GET', `${path}?environment=preview-pr-7&per_page=2&page=3`);
+    expect((last.body as { id: number }[]).map((d) => d.id)).toEqual([seeded[0]?.id]);
+    expect(last.headers.get('link')).not.toContain('rel="next"');
+    const all = await api('GET', `${path}?per_page=100`);
+    expect((all.body as unknown[]).length).toBe(7);
+    expect((await api('GET', `${path}?environment=preview-pr`)).body).toEqual([]);
+  });
+
+  it("takes an inactive status: the deployment's latest state", async () => {
+    const [seeded] = gh.seedDeployments('acme/agent', 'preview-pr-8', 1);
+    const id = seeded?.id ?? 0;
+    expect(gh.stateOf(id)).toBe('success');
+    const path = `/repos/acme/agent/deployments/${id}/statuses`;
+    expect((await api('POST', path, { state: 'inactive', description: 'retired' })).status).toBe(
+      201,
+    );
+    expect(gh.stateOf(id)).toBe('inactive');
+  });
+
   it('answers 403 to a token without deployments: write, 404 for a repository it cannot see', async () => {
     gh.addToken('fork', { ...GITHUB_ACTIONS_BOT, permissions: { deployments: 'read' } });
     gh.addToken('narrow', { login: 'x', type: 'User', repositories: ['acme/agent'] });

@@ -132,6 +132,18 @@ export interface GitHubEmulator {
     body: string,
     user?: { login: string; type?: 'User' | 'Bot' },
   ): Comment;
+  /**
+   * `count` GitHub deployments of `environment` (seeded, not through the API), each with one
+   * `success` status unless `state` says otherwise; returns them, oldest first.
+   */
+  seedDeployments(
+    repository: string,
+    environment: string,
+    count: number,
+    state?: string,
+  ): DeploymentRecord[];
+  /** The state of a deployment's latest status, or undefined when it has none. */
+  stateOf(id: number): string | undefined;
   /** `count` filler comments by `login` (default `someone`), numbered. */
   seedComments(repository: string, issue: number, count: number, login?: string): void;
   inject(...faults: GitHubFault[]): void;
@@ -312,6 +324,12 @@ export async function startGitHubEmulator(): Promise<GitHubEmulator> {
     let match: RegExpExecArray | null;
     if ((match = ROUTES.deployments.exec(path))) {
       const [owner, repo] = names(match);
+      if (method === 'GET') {
+        return (
+          access(who, owner, repo, 'deployments', 'read') ??
+          listDeployments(owner, repo, query, path)
+        );
+      }
       if (method !== 'POST') return notFound();
       return (
         access(who, owner, repo, 'deployments', 'write') ??
@@ -511,25 +529,44 @@ export async function startGitHubEmulator(): Promise<GitHubEmulator> {
     return { status: 200, body: [...record.statuses].reverse() };
   }
 
-  function listComments(
+  /**
+   * `GET /repos/{owner}/{repo}/deployments`: newest first, filtered by `environment` (exact),
+   * `ref`, `sha` and `task` when given, `per_page` (default 30, at most 100) and `page`, with
+   * GitHub's `Link` header.
+   */
+  function listDeployments(
     owner: string,
     repo: string,
-    issue: number,
     query: URLSearchParams,
     path: string,
   ): Answer {
+    const filters = ['environment', 'ref', 'sha', 'task'] as const;
+    const all = deployments
+      .filter(
+        (d) =>
+          d.owner.toLowerCase() === owner.toLowerCase() &&
+          d.repo.toLowerCase() === repo.toLowerCase() &&
+          filters.every((name) => !query.has(name) || d[name] === query.get(name)),
+      )
+      .reverse();
+    return paged(all.map(deploymentJson), query, path);
+  }
+
+  /** One page of `all` as GitHub serves a list: `per_page`, `page` and the `Link` header. */
+  function paged(all: unknown[], query: URLSearchParams, path: string): Answer {
     const perPage = clampInt(query.get('per_page'), 30, 1, 100);
     const page = clampInt(query.get('page'), 1, 1, Number.MAX_SAFE_INTEGER);
-    const all = comments.filter(
-      (c) =>
-        c.owner.toLowerCase() === owner.toLowerCase() &&
-        c.repo.toLowerCase() === repo.toLowerCase() &&
-        c.issue === issue,
-    );
     const last = Math.max(1, Math.ceil(all.length / perPage));
-    const items = all.slice((page - 1) * perPage, page * perPage).map(commentJson);
-    const link = (n: number, rel: string) =>
-      `<${url}${path}?per_page=${perPage}&page=${n}>; rel="${rel}"`;
+    const items = all.slice((page - 1) * perPage, page * perPage);
+    const kept = [...query].filter(([name]) => name !== 'page' && name !== 'per_page');
+    const link = (n: number, rel: string) => {
+      const search = new URLSearchParams([
+        ...kept,
+        ['per_page', String(perPage)],
+        ['page', String(n)],
+      ]);
+      return `<${url}${path}?${search}>; rel="${rel}"`;
+    };
     const links: string[] = [];
     if (page > 1) links.push(link(page - 1, 'prev'));
     if (page < last) links.push(link(page + 1, 'next'), link(last, 'last'));
@@ -539,6 +576,22 @@ export async function startGitHubEmulator(): Promise<GitHubEmulator> {
       body: items,
       headers: links.length > 0 ? { link: links.join(', ') } : {},
     };
+  }
+
+  function listComments(
+    owner: string,
+    repo: string,
+    issue: number,
+    query: URLSearchParams,
+    path: string,
+  ): Answer {
+    const all = comments.filter(
+      (c) =>
+        c.owner.toLowerCase() === owner.toLowerCase() &&
+        c.repo.toLowerCase() === repo.toLowerCase() &&
+        c.issue === issue,
+    );
+    return paged(all.map(commentJson), query, path);
   }
 
   function commentJson(comment: Comment): unknown {
@@ -674,6 +727,47 @@ export async function startGitHubEmulator(): Promise<GitHubEmulator> {
       };
       comments.push(comment);
       return comment;
+    },
+    seedDeployments(repository, environment, count, state = 'success') {
+      const [owner = '', repo = ''] = repository.split('/');
+      const seeded: DeploymentRecord[] = [];
+      for (let i = 0; i < count; i++) {
+        const created_at = new Date().toISOString();
+        const record: DeploymentRecord = {
+          id: nextId++,
+          owner,
+          repo,
+          ref: 'feature',
+          sha: 'f'.repeat(40),
+          environment,
+          description: `seeded ${i + 1}`,
+          payload: {},
+          transient_environment: true,
+          production_environment: false,
+          auto_merge: false,
+          required_contexts: [],
+          task: 'deploy',
+          creator: { login: 'github-actions[bot]', type: 'Bot' },
+          created_at,
+          statuses: [],
+        };
+        record.statuses.push({
+          id: nextId++,
+          state,
+          description: '',
+          environment,
+          environment_url: '',
+          log_url: '',
+          auto_inactive: undefined,
+          created_at,
+        });
+        deployments.push(record);
+        seeded.push(record);
+      }
+      return seeded;
+    },
+    stateOf(id) {
+      return deployments.find((d) => d.id === id)?.statuses.at(-1)?.state;
     },
     seedComments(repository, issue, count, login = 'someone') {
       for (let i = 0; i < count; i++)
