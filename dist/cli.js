@@ -29077,7 +29077,7 @@ __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __we
 /* harmony import */ var node_url__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(3136);
 /* harmony import */ var node_url__WEBPACK_IMPORTED_MODULE_2___default = /*#__PURE__*/__nccwpck_require__.n(node_url__WEBPACK_IMPORTED_MODULE_2__);
 /* harmony import */ var _inputs_bounded_read_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(4033);
-/* harmony import */ var _main_js__WEBPACK_IMPORTED_MODULE_4__ = __nccwpck_require__(4559);
+/* harmony import */ var _main_js__WEBPACK_IMPORTED_MODULE_4__ = __nccwpck_require__(8096);
 /** The command's entry (dist/cli.js, the package's bin): wires the process to `main`, nothing else. */
 
 
@@ -29129,7 +29129,7 @@ __webpack_async_result__();
 
 /***/ }),
 
-/***/ 4559:
+/***/ 8096:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -40804,6 +40804,8 @@ const INPUTS = {
 const INPUT_NAMES = namesOf(INPUTS);
 /** Inputs whose raw text is masked before it is even parsed. */
 const SENSITIVE_INPUT_NAMES = sensitiveNames(INPUTS);
+/** Some of the core's inputs, as an entry that takes only those declares them, in `names`' order. */
+const declared_pick = (names) => Object.fromEntries(names.map((name) => [name, INPUTS[name]]));
 
 ;// CONCATENATED MODULE: ./src/inputs/commit.ts
 function none(reason) {
@@ -40860,6 +40862,45 @@ function isFromFork(run) {
     return head.repository?.toLowerCase() !== run.repository?.toLowerCase();
 }
 
+;// CONCATENATED MODULE: ./src/inputs/service-access.ts
+
+/** The extra headers, and the api key under `api-key-header` when one is given. */
+function serviceAccess(inputs) {
+    const apiKey = inputs['api-key'];
+    return {
+        apiUrl: inputs['api-url'],
+        headers: apiKey === ''
+            ? { ...inputs.headers }
+            : { ...inputs.headers, [inputs['api-key-header']]: apiKey },
+        sensitiveValues: [apiKey, ...Object.values(inputs.headers)],
+    };
+}
+/** An empty api key on a fork's pull request: it can never have one, so say so before any request. */
+function forkProblem(run) {
+    const head = run.head?.kind === 'branch' ? run.head.repository : undefined;
+    const from = head === null || head === undefined ? 'a deleted fork' : `the fork ${head}`;
+    const skip = run.skipForks === undefined ? 'Skip runs from forks' : `Skip them with \`${run.skipForks}\``;
+    return {
+        input: 'api-key',
+        problem: `is empty: this run is for a pull request from ${from}, and a fork's runs get no secrets, so the step cannot authenticate. ${skip} on the step or the job.`,
+    };
+}
+/** Problems of the access inputs that are each valid but do not go together. */
+function accessProblems(inputs, run) {
+    const problems = [];
+    if (inputs['api-key'] === '' && isFromFork(run))
+        problems.push(forkProblem(run));
+    const apiKeyHeader = inputs['api-key-header'].toLowerCase();
+    const clash = Object.keys(inputs.headers).find((name) => name.toLowerCase() === apiKeyHeader);
+    if (inputs['api-key'] !== '' && clash !== undefined) {
+        problems.push({
+            input: 'headers',
+            problem: `header '${clash}' would replace the api-key header`,
+        });
+    }
+    return problems;
+}
+
 ;// CONCATENATED MODULE: ./src/inputs/build-plan.ts
 /**
  * From inputs that each parsed on their own to one plan: `config` merged
@@ -40892,37 +40933,10 @@ function requested(inputs) {
         secretReferences: config.secret_references ?? null,
     };
 }
-/** The extra headers, and the api key under `api-key-header` when one is given. */
-function requestHeaders(inputs) {
-    const apiKey = inputs['api-key'];
-    if (apiKey === '')
-        return { ...inputs.headers };
-    return { ...inputs.headers, [inputs['api-key-header']]: apiKey };
-}
-/** An empty api key on a fork's pull request: it can never have one, so say so before any request. */
-function forkProblem(run) {
-    const head = run.head?.kind === 'branch' ? run.head.repository : undefined;
-    const from = head === null || head === undefined ? 'a deleted fork' : `the fork ${head}`;
-    const skip = run.skipForks === undefined ? 'Skip runs from forks' : `Skip them with \`${run.skipForks}\``;
-    return {
-        input: 'api-key',
-        problem: `is empty: this run is for a pull request from ${from}, and a fork's runs get no secrets, so the step cannot authenticate. ${skip} on the step or the job.`,
-    };
-}
 /** Problems of inputs that are each valid but do not go together. */
 function combinationProblems(inputs, wanted, run) {
-    const problems = [];
-    if (inputs['api-key'] === '' && isFromFork(run))
-        problems.push(forkProblem(run));
+    const problems = accessProblems(inputs, run);
     const { source } = inputs;
-    const apiKeyHeader = inputs['api-key-header'].toLowerCase();
-    const clash = Object.keys(inputs.headers).find((name) => name.toLowerCase() === apiKeyHeader);
-    if (inputs['api-key'] !== '' && clash !== undefined) {
-        problems.push({
-            input: 'headers',
-            problem: `header '${clash}' would replace the api-key header`,
-        });
-    }
     if (source !== 'external_docker' && wanted.secretReferences !== null) {
         problems.push({
             input: 'config',
@@ -40992,9 +41006,10 @@ function sourceFields(inputs, wanted) {
     }
 }
 function commonFields(inputs, wanted, fields, run) {
+    const access = serviceAccess(inputs);
     return {
-        apiUrl: inputs['api-url'],
-        headers: requestHeaders(inputs),
+        apiUrl: access.apiUrl,
+        headers: access.headers,
         name: inputs.name,
         sourceConfig: wanted.sourceConfig,
         sourceRevisionConfig: wanted.sourceRevisionConfig,
@@ -41005,11 +41020,7 @@ function commonFields(inputs, wanted, fields, run) {
         onDrift: inputs['on-drift'],
         dryRun: inputs['dry-run'],
         dashboardUrl: inputs['dashboard-url'],
-        sensitiveValues: [
-            inputs['api-key'],
-            ...Object.values(inputs.headers),
-            ...inputs.secrets.map((secret) => secret.value),
-        ],
+        sensitiveValues: [...access.sensitiveValues, ...inputs.secrets.map((secret) => secret.value)],
     };
 }
 /** The plan, or an `InputError` naming every input that does not fit the others. */
@@ -41061,14 +41072,13 @@ const FIXED = {
     'on-drift': 'warn',
     'dry-run': 'true',
 };
-const plan_inputs_pick = (names) => Object.fromEntries(names.map((name) => [name, INPUTS[name]]));
 /** The core's inputs a plan shares with the deploy step, in plan/action.yml's order. */
-const PLAN_SHARED_INPUTS = plan_inputs_pick(SHARED);
+const PLAN_SHARED_INPUTS = declared_pick(SHARED);
 /** The plan's own: `on-change`. */
 const PLAN_OWN_INPUTS = { 'on-change': input(parseOnChange, { default: 'none' }) };
 /** The plan the deploy step would run with these inputs, checked against each other. */
 function planRequest(inputs, run) {
-    const fixed = readInputs(plan_inputs_pick(Object.keys(FIXED)), (name) => FIXED[name], run);
+    const fixed = readInputs(declared_pick(Object.keys(FIXED)), (name) => FIXED[name], run);
     const { 'on-change': onChange, ...shared } = inputs;
     const core = { ...fixed, ...shared };
     return { plan: buildPlan(core, run), onChange };

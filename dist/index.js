@@ -57538,8 +57538,20 @@ function describeRun(event, variables, cwd) {
     };
 }
 const PullRequestNumberSchema = looseObject({
-    pull_request: looseObject({ number: schemas_number().int().positive() }),
+    pull_request: looseObject({
+        number: schemas_number().int().positive(),
+        state: schemas_string().optional().catch(undefined),
+        merged: schemas_boolean().nullish().catch(undefined),
+    }),
 });
+/** How a pull request stands, from its payload: merged, closed without merging, or open. */
+function pullRequestState(pull) {
+    if (pull.merged === true)
+        return 'merged';
+    if (pull.state === 'closed')
+        return 'closed';
+    return pull.state === 'open' ? 'open' : undefined;
+}
 /**
  * Where the run stands on GitHub, for the record and the comment: the
  * workflow's repository, the commit the run is for (the pull request's head
@@ -57554,6 +57566,7 @@ function gitHubRunContext(event, variables, run) {
         ? PullRequestNumberSchema.safeParse(event.payload)
         : undefined;
     const pullRequest = pull?.success === true ? pull.data.pull_request.number : undefined;
+    const state = pull?.success === true ? pullRequestState(pull.data.pull_request) : undefined;
     const head = run.head?.kind === 'branch' && run.head.pullRequest ? run.head.sha : undefined;
     const server = withoutTrailingSlashes(variables.GITHUB_SERVER_URL || 'https://github.com');
     const runId = variables.GITHUB_RUN_ID;
@@ -57561,6 +57574,7 @@ function gitHubRunContext(event, variables, run) {
         repository: { owner, repo },
         sha: head ?? event.sha,
         ...(pullRequest === undefined ? {} : { pullRequest }),
+        ...(state === undefined ? {} : { pullRequestState: state }),
         fork: isFromFork(run),
         ...(runId ? { runUrl: `${server}/${owner}/${repo}/actions/runs/${runId}` } : {}),
         ...(variables.GITHUB_API_URL ? { apiUrl: variables.GITHUB_API_URL } : {}),
@@ -57581,6 +57595,8 @@ const CommentSchema = object({
     user: object({ login: schemas_string(), type: schemas_string().optional() }).nullish(),
 });
 const CommentPage = array(CommentSchema);
+/** A page of an environment's GitHub deployments: only their ids are read. */
+const DeploymentPage = array(object({ id: schemas_number() }));
 const Comparison = object({
     status: schemas_string(),
     ahead_by: schemas_number(),
@@ -57721,9 +57737,15 @@ const DEPLOYMENT = 'POST /repos/{owner}/{repo}/deployments';
 const COMMENTS = '/repos/{owner}/{repo}/issues/{issue_number}/comments';
 const COMMENT_UPDATE = 'PATCH /repos/{owner}/{repo}/issues/comments/{comment_id}';
 const COMPARE = 'GET /repos/{owner}/{repo}/compare/{basehead}';
+const DEPLOYMENT_LIST = 'GET /repos/{owner}/{repo}/deployments';
 /** Each REST route the action calls: what it is for (its failure says so), and its permission. */
 const ROUTES = {
     [DEPLOYMENT]: { purpose: 'record the GitHub deployment', permission: 'deployments: write' },
+    [DEPLOYMENT_LIST]: {
+        purpose: 'list the environment’s GitHub deployments',
+        // Reading needs `deployments: read`; the statuses that follow need write, which includes it.
+        permission: 'deployments: write',
+    },
     [`${DEPLOYMENT}/{deployment_id}/statuses`]: {
         purpose: 'set the GitHub deployment’s status',
         permission: 'deployments: write',
@@ -57899,6 +57921,8 @@ class GitHubCalls {
 /** A walk of a pull request's comments reads at most this many pages of `PER_PAGE`. */
 const MAX_COMMENT_PAGES = 10;
 const PER_PAGE = 100;
+/** A retire reads at most this many pages of an environment's deployments, newest first. */
+const MAX_DEPLOYMENT_PAGES = 10;
 /**
  * Reads pages 1 to `maxPages` with `read` until `visit` says it found what it
  * looks for or the list ends (no `rel="next"`, or an empty page). Page numbers
@@ -57973,23 +57997,30 @@ class GitHubApi {
      * `rel="next"`) or `MAX_COMMENT_PAGES` were read (`walkPages`).
      */
     walkComments(repo, issue, visit, options = {}) {
-        const read = async (page) => {
-            const call = rest(`GET ${COMMENTS}`, {
-                ...repo,
-                issue_number: issue,
-                per_page: PER_PAGE,
-                page,
-            });
-            const result = await this.#calls.rest(call, options);
+        const call = (page) => rest(`GET ${COMMENTS}`, { ...repo, issue_number: issue, per_page: PER_PAGE, page });
+        return walkPages(this.#pageReader(call, CommentPage, options), visit, MAX_COMMENT_PAGES);
+    }
+    /**
+     * Reads the GitHub deployments of `environment`, newest first, page by
+     * page until `visit` stops, the list ends or `MAX_DEPLOYMENT_PAGES` were read.
+     */
+    walkDeployments(repo, environment, visit, options = {}) {
+        const call = (page) => rest(DEPLOYMENT_LIST, { ...repo, environment, per_page: PER_PAGE, page });
+        return walkPages(this.#pageReader(call, DeploymentPage, options), visit, MAX_DEPLOYMENT_PAGES);
+    }
+    /** Reads one page of a list: its items, read with `schema`, and GitHub's `Link` header. */
+    #pageReader(call, schema, options) {
+        return async (page) => {
+            const made = call(page);
+            const result = await this.#calls.rest(made, options);
             if (!result.ok)
                 return result;
-            const parsed = this.#calls.parse(result, CommentPage, (c) => c, call, options);
+            const parsed = this.#calls.parse(result, schema, (items) => items, made, options);
             if (!parsed.ok)
                 return parsed;
             const link = String(result.value.headers.link ?? '');
             return { ok: true, value: { items: parsed.value, link } };
         };
-        return walkPages(read, visit, MAX_COMMENT_PAGES);
     }
     /** Creates this deployment's comment on pull request `issue`, or updates `existing`. */
     writeComment(repo, issue, existing, body, options = {}) {
@@ -58739,17 +58770,38 @@ class PullRequestComment {
     }
     /** Writes `body()` as the comment for `name`, finding it first the first time. */
     async writeBody(name, body, options = {}) {
+        if (await this.#located(name, options))
+            await this.#write(body, options);
+    }
+    /**
+     * Rewrites the comment for `name` when there is one, and writes none
+     * otherwise (a retired preview's comment): whether it was rewritten,
+     * there was none, or it could not be written (already warned).
+     */
+    async rewrite(name, body, options = {}) {
+        if (!(await this.#located(name, options)))
+            return 'failed';
+        if (this.#commentId === undefined)
+            return 'none';
+        return (await this.#write(body, options)) ? 'rewritten' : 'failed';
+    }
+    /** Finds the comment the first time; false when no write can be made this run. */
+    async #located(name, options) {
         if (this.#given || this.#writes >= MAX_WRITES)
-            return;
+            return false;
         if (!this.#searched) {
             this.#searched = true;
             const found = await this.#find(name, options);
             if (found === 'give up') {
                 this.#given = true;
-                return;
+                return false;
             }
             this.#commentId = found;
         }
+        return true;
+    }
+    /** Creates the comment, or updates the one found or created. */
+    async #write(body, options) {
         const { repository, pullRequest } = this.#context;
         this.#writes += 1;
         const written = await this.#api.writeComment(repository, pullRequest, this.#commentId, body(), options);
@@ -58758,6 +58810,7 @@ class PullRequestComment {
         // A failed write was warned about; a second would fail the same way (or double a create).
         else
             this.#given = true;
+        return written.ok;
     }
     /** This deployment's comment by the token's own identity, undefined for none, or 'give up'. */
     async #find(name, options) {
@@ -58780,6 +58833,81 @@ class PullRequestComment {
     }
 }
 
+;// CONCATENATED MODULE: ./src/github/retire-comment.ts
+/**
+ * A retired preview's comment (contract v1.3, `retire`; behaviour 20): the
+ * preview's own comment (behaviour 14's marker, so a reopened pull request's
+ * next deploy finds it again) rewritten to say the preview is retired and no
+ * longer live, that its deployment still exists in the service, and where to
+ * delete it. It never says the deployment was deleted or stopped. Written
+ * through the one GitHub-text module.
+ */
+
+
+/** The status of a deployment the service is deleting: someone asked for it there. */
+const BEING_DELETED = 'AWAITING_DELETE';
+const WHY = {
+    merged: 'This pull request was merged, so its preview is retired',
+    closed: 'This pull request was closed, so its preview is retired',
+    open: 'This preview is retired',
+};
+/** The retired comment's Markdown; `redact` hides secret values in service text first. */
+function retiredCommentBody(comment, redact = (text) => text) {
+    const code = (value, max) => markdownCode(redact(value), max);
+    const name = markdownCode(redact(comment.name), 200, false);
+    const why = WHY[comment.pullRequestState ?? 'open'];
+    const lines = [
+        marker(comment.name),
+        `### ⚫ ${name}: preview retired`,
+        '',
+        `${why}: this comment no longer says it is live.`,
+        '',
+    ];
+    const { deployment } = comment;
+    if (deployment === undefined) {
+        lines.push(`No deployment is named ${name} in the service: nothing is left to delete there.`);
+    }
+    else {
+        lines.push(deployment.status === BEING_DELETED
+            ? `In the service, a deletion of its deployment was asked for: its status is ${code(deployment.status)}.`
+            : "**Its deployment still exists in the service**, and keeps running (and costing) until someone deletes it there. This action cannot delete it: the service's interface has no delete.", '', '| | |', '| --- | --- |', `| Deployment | ${code(deployment.id, 100)} |`, `| Status | ${code(deployment.status, 100)} |`, `| Delete it | ${markdownLink('in the dashboard', comment.dashboardUrl) ?? `in the service, by its id ${code(deployment.id, 100)}`} |`);
+    }
+    const run = markdownLink('Workflow run', comment.runUrl);
+    if (run !== undefined)
+        lines.push('', run);
+    return `${lines.join('\n')}\n`;
+}
+
+;// CONCATENATED MODULE: ./src/github/retire-records.ts
+
+/** Marks every listed deployment of `environment` inactive, one status each, newest first. */
+async function markInactive(api, repository, environment, status, logger, options = {}) {
+    const ids = [];
+    const walked = await api.walkDeployments(repository, environment, (page) => {
+        ids.push(...page.map((deployment) => deployment.id));
+        return 'more';
+    }, options);
+    // The failed listing was warned about: nothing is known to mark.
+    if (!walked.ok)
+        return { found: 0, inactive: 0, more: false };
+    let inactive = 0;
+    for (const id of ids) {
+        const marked = await api.createDeploymentStatus(repository, id, { state: 'inactive', ...status }, options);
+        if (!marked.ok)
+            break;
+        inactive += 1;
+    }
+    const left = ids.length - inactive;
+    if (left > 0) {
+        logger.warning(`GitHub: ${left} of the ${ids.length} deployments of environment '${environment}' were not marked inactive (the GitHub call above failed, so the step sent no more); they still show as active. Re-run the job to mark them.`);
+    }
+    const more = !walked.value.ended;
+    if (more) {
+        logger.warning(`GitHub: environment '${environment}' has more than ${MAX_DEPLOYMENT_PAGES * PER_PAGE} deployments; the step read the newest ${MAX_DEPLOYMENT_PAGES * PER_PAGE} and no further, so older ones may still show as active.`);
+    }
+    return { found: ids.length, inactive, more };
+}
+
 ;// CONCATENATED MODULE: ./src/github/reporter.ts
 /**
  * What the run tells GitHub (contract v1.2), behind the core's neutral
@@ -58789,6 +58917,8 @@ class PullRequestComment {
  * 15). Everything here is advisory: it warns, it never throws, and its time
  * is bounded by the run's budget.
  */
+
+
 
 
 
@@ -58811,6 +58941,9 @@ class GitHubReporter {
     #comment;
     #planComment;
     #redact;
+    #context;
+    #features;
+    #logger;
     #runUrl;
     #onRecorded;
     /** Ends calls still under way when the run is cancelled, so the last status goes at once. */
@@ -58820,6 +58953,9 @@ class GitHubReporter {
     #orders = new Map();
     constructor(context, features, dependencies) {
         const { logger, clock, redact } = dependencies;
+        this.#context = context;
+        this.#features = features;
+        this.#logger = logger;
         this.#runUrl = context.runUrl;
         this.#onRecorded = dependencies.onRecorded;
         this.api = new GitHubApi({
@@ -58831,7 +58967,7 @@ class GitHubReporter {
             fork: context.fork,
             ...dependencies.api,
         });
-        if (features.environment !== '') {
+        if (features.environment !== '' && features.retire !== true) {
             this.#record = new DeploymentRecord(this.api, {
                 repository: context.repository,
                 sha: context.sha,
@@ -58902,6 +59038,37 @@ class GitHubReporter {
         const body = () => planCommentBody(this.#runUrl === undefined ? report : { ...report, runUrl: this.#runUrl }, this.#redact);
         await this.#planComment.writeBody(report.name, body);
     }
+    /**
+     * Retires the preview on GitHub (contract v1.3, `retire`): every deployment
+     * of the environment marked `inactive`, and the preview's comment rewritten
+     * when there is one, side by side within the run's budget.
+     */
+    async retired(report) {
+        const { environment } = this.#features;
+        const { repository, pullRequest, pullRequestState } = this.#context;
+        const what = report.deployment === undefined ? '' : '; its deployment still exists in the service';
+        const [records, rewritten] = await Promise.all([
+            environment === ''
+                ? undefined
+                : markInactive(this.api, repository, environment, {
+                    description: description(this.#redact(`${report.name}: preview retired${what}`)),
+                    ...(this.#runUrl === undefined ? {} : { log_url: this.#runUrl }),
+                }, this.#logger),
+            this.#comment === undefined || pullRequest === undefined
+                ? 'skipped'
+                : this.#comment.rewrite(report.name, () => retiredCommentBody({
+                    ...report,
+                    ...(pullRequestState === undefined ? {} : { pullRequestState }),
+                    ...(this.#runUrl === undefined ? {} : { runUrl: this.#runUrl }),
+                }, this.#redact)),
+        ]);
+        return {
+            ...(records === undefined
+                ? { found: 0, inactive: 0, more: false }
+                : { environment, ...records }),
+            comment: rewritten,
+        };
+    }
     #withRunUrl(report) {
         return this.#runUrl === undefined ? report : { ...report, runUrl: this.#runUrl };
     }
@@ -58949,9 +59116,18 @@ function gitHubHooks(settings, context, dependencies) {
     if (settings.comment && !pullRequest) {
         logger.debug('pr-comment is ignored: the run is not for a pull request');
     }
+    const retire = settings.retire === true;
     const wanted = [
-        settings.environment === '' ? undefined : 'the GitHub deployment record',
-        settings.comment && pullRequest ? 'the pull request comment' : undefined,
+        settings.environment === ''
+            ? undefined
+            : retire
+                ? `marking the GitHub deployments of '${settings.environment}' inactive`
+                : 'the GitHub deployment record',
+        settings.comment && pullRequest
+            ? retire
+                ? 'rewriting the preview comment'
+                : 'the pull request comment'
+            : undefined,
     ].filter((what) => what !== undefined);
     const skipped = (why) => {
         if (wanted.length === 0)
@@ -58968,6 +59144,14 @@ function gitHubHooks(settings, context, dependencies) {
     }
     let reporter;
     const made = () => (reporter ??= new GitHubReporter(context, settings, dependencies));
+    if (retire) {
+        return {
+            get reporter() {
+                return reporter;
+            },
+            retired: (report) => made().retired(report),
+        };
+    }
     return {
         get reporter() {
             return reporter;
@@ -59181,6 +59365,7 @@ async function runStep(entry) {
             ...(hooks.progress === undefined ? {} : { progress: hooks.progress }),
             ...(hooks.commitOrder === undefined ? {} : { commitOrder: hooks.commitOrder }),
             ...(hooks.planned === undefined ? {} : { planned: hooks.planned }),
+            ...(hooks.retired === undefined ? {} : { retired: hooks.retired }),
         };
     };
     const outcome = await entry.run(read.request, { io });
@@ -59231,6 +59416,45 @@ function commitRequest(commit, fields, run) {
     return { kind: 'auto', branch: head.branch, sha: head.sha };
 }
 
+;// CONCATENATED MODULE: ./src/inputs/service-access.ts
+
+/** The extra headers, and the api key under `api-key-header` when one is given. */
+function serviceAccess(inputs) {
+    const apiKey = inputs['api-key'];
+    return {
+        apiUrl: inputs['api-url'],
+        headers: apiKey === ''
+            ? { ...inputs.headers }
+            : { ...inputs.headers, [inputs['api-key-header']]: apiKey },
+        sensitiveValues: [apiKey, ...Object.values(inputs.headers)],
+    };
+}
+/** An empty api key on a fork's pull request: it can never have one, so say so before any request. */
+function forkProblem(run) {
+    const head = run.head?.kind === 'branch' ? run.head.repository : undefined;
+    const from = head === null || head === undefined ? 'a deleted fork' : `the fork ${head}`;
+    const skip = run.skipForks === undefined ? 'Skip runs from forks' : `Skip them with \`${run.skipForks}\``;
+    return {
+        input: 'api-key',
+        problem: `is empty: this run is for a pull request from ${from}, and a fork's runs get no secrets, so the step cannot authenticate. ${skip} on the step or the job.`,
+    };
+}
+/** Problems of the access inputs that are each valid but do not go together. */
+function accessProblems(inputs, run) {
+    const problems = [];
+    if (inputs['api-key'] === '' && isFromFork(run))
+        problems.push(forkProblem(run));
+    const apiKeyHeader = inputs['api-key-header'].toLowerCase();
+    const clash = Object.keys(inputs.headers).find((name) => name.toLowerCase() === apiKeyHeader);
+    if (inputs['api-key'] !== '' && clash !== undefined) {
+        problems.push({
+            input: 'headers',
+            problem: `header '${clash}' would replace the api-key header`,
+        });
+    }
+    return problems;
+}
+
 ;// CONCATENATED MODULE: ./src/inputs/build-plan.ts
 /**
  * From inputs that each parsed on their own to one plan: `config` merged
@@ -59263,37 +59487,10 @@ function requested(inputs) {
         secretReferences: config.secret_references ?? null,
     };
 }
-/** The extra headers, and the api key under `api-key-header` when one is given. */
-function requestHeaders(inputs) {
-    const apiKey = inputs['api-key'];
-    if (apiKey === '')
-        return { ...inputs.headers };
-    return { ...inputs.headers, [inputs['api-key-header']]: apiKey };
-}
-/** An empty api key on a fork's pull request: it can never have one, so say so before any request. */
-function forkProblem(run) {
-    const head = run.head?.kind === 'branch' ? run.head.repository : undefined;
-    const from = head === null || head === undefined ? 'a deleted fork' : `the fork ${head}`;
-    const skip = run.skipForks === undefined ? 'Skip runs from forks' : `Skip them with \`${run.skipForks}\``;
-    return {
-        input: 'api-key',
-        problem: `is empty: this run is for a pull request from ${from}, and a fork's runs get no secrets, so the step cannot authenticate. ${skip} on the step or the job.`,
-    };
-}
 /** Problems of inputs that are each valid but do not go together. */
 function combinationProblems(inputs, wanted, run) {
-    const problems = [];
-    if (inputs['api-key'] === '' && isFromFork(run))
-        problems.push(forkProblem(run));
+    const problems = accessProblems(inputs, run);
     const { source } = inputs;
-    const apiKeyHeader = inputs['api-key-header'].toLowerCase();
-    const clash = Object.keys(inputs.headers).find((name) => name.toLowerCase() === apiKeyHeader);
-    if (inputs['api-key'] !== '' && clash !== undefined) {
-        problems.push({
-            input: 'headers',
-            problem: `header '${clash}' would replace the api-key header`,
-        });
-    }
     if (source !== 'external_docker' && wanted.secretReferences !== null) {
         problems.push({
             input: 'config',
@@ -59363,9 +59560,10 @@ function sourceFields(inputs, wanted) {
     }
 }
 function commonFields(inputs, wanted, fields, run) {
+    const access = serviceAccess(inputs);
     return {
-        apiUrl: inputs['api-url'],
-        headers: requestHeaders(inputs),
+        apiUrl: access.apiUrl,
+        headers: access.headers,
         name: inputs.name,
         sourceConfig: wanted.sourceConfig,
         sourceRevisionConfig: wanted.sourceRevisionConfig,
@@ -59376,11 +59574,7 @@ function commonFields(inputs, wanted, fields, run) {
         onDrift: inputs['on-drift'],
         dryRun: inputs['dry-run'],
         dashboardUrl: inputs['dashboard-url'],
-        sensitiveValues: [
-            inputs['api-key'],
-            ...Object.values(inputs.headers),
-            ...inputs.secrets.map((secret) => secret.value),
-        ],
+        sensitiveValues: [...access.sensitiveValues, ...inputs.secrets.map((secret) => secret.value)],
     };
 }
 /** The plan, or an `InputError` naming every input that does not fit the others. */
@@ -59859,6 +60053,8 @@ const INPUTS = {
 const INPUT_NAMES = namesOf(INPUTS);
 /** Inputs whose raw text is masked before it is even parsed. */
 const SENSITIVE_INPUT_NAMES = sensitiveNames(INPUTS);
+/** Some of the core's inputs, as an entry that takes only those declares them, in `names`' order. */
+const declared_pick = (names) => Object.fromEntries(names.map((name) => [name, INPUTS[name]]));
 
 // EXTERNAL MODULE: external "node:http"
 var external_node_http_ = __nccwpck_require__(7067);
@@ -60813,14 +61009,13 @@ const FIXED = {
     'on-drift': 'warn',
     'dry-run': 'true',
 };
-const plan_inputs_pick = (names) => Object.fromEntries(names.map((name) => [name, INPUTS[name]]));
 /** The core's inputs a plan shares with the deploy step, in plan/action.yml's order. */
-const PLAN_SHARED_INPUTS = plan_inputs_pick(SHARED);
+const PLAN_SHARED_INPUTS = declared_pick(SHARED);
 /** The plan's own: `on-change`. */
 const PLAN_OWN_INPUTS = { 'on-change': input(parseOnChange, { default: 'none' }) };
 /** The plan the deploy step would run with these inputs, checked against each other. */
 function planRequest(inputs, run) {
-    const fixed = readInputs(plan_inputs_pick(Object.keys(FIXED)), (name) => FIXED[name], run);
+    const fixed = readInputs(declared_pick(Object.keys(FIXED)), (name) => FIXED[name], run);
     const { 'on-change': onChange, ...shared } = inputs;
     const core = { ...fixed, ...shared };
     return { plan: buildPlan(core, run), onChange };
@@ -61065,16 +61260,201 @@ function plan_run() {
     });
 }
 
+;// CONCATENATED MODULE: ./src/inputs/retire-inputs.ts
+
+
+
+/** The core's inputs a retire takes to reach the service, in retire/action.yml's order. */
+const RETIRE_SERVICE_INPUTS = declared_pick([
+    'api-url',
+    'api-key',
+    'api-key-header',
+    'headers',
+    'name',
+]);
+/** The dashboard's address, last in retire/action.yml. */
+const RETIRE_DASHBOARD_INPUT = declared_pick(['dashboard-url']);
+/** The retire these inputs ask for, checked against each other before any request. */
+function retireRequest(inputs, run) {
+    const problems = accessProblems(inputs, run);
+    if (problems.length > 0)
+        throw new InputError(problems);
+    const dashboardUrl = inputs['dashboard-url'];
+    return {
+        ...serviceAccess(inputs),
+        name: inputs.name,
+        ...(dashboardUrl === undefined ? {} : { dashboardUrl }),
+    };
+}
+
+;// CONCATENATED MODULE: ./src/run/retire-run.ts
+/**
+ * The retire as a run (contract v1.3, `retire`, behaviour 20): the preview's
+ * deployment looked up by its exact name (read-only), its outputs, the
+ * adapter told to retire it where it showed it (GitHub's records and the
+ * comment), one log line and the job summary. Nothing here deletes or stops
+ * anything, and nothing says so: the service's interface has no delete, and
+ * the deployment keeps running until someone deletes it in the service.
+ */
+
+
+
+
+
+
+
+/** The names of the retire step's outputs, as retire/action.yml declares them. */
+const RETIRE_OUTPUT_NAMES = (/* unused pure expression or super */ null && (['deployment-id', 'status', 'dashboard-url', 'retired']));
+/** The status of a deployment the service is deleting: someone asked for it there. */
+const retire_run_BEING_DELETED = 'AWAITING_DELETE';
+/** The one log line: what still exists in the service, and where to delete it. */
+function logLine({ name, deployment, dashboardUrl }, io) {
+    if (deployment === undefined) {
+        io.logger.notice(`retire: no deployment is named '${name}' in the service; nothing is left to delete there`);
+        return;
+    }
+    const status = untrusted(deployment.status);
+    io.logger.info(deployment.status === retire_run_BEING_DELETED
+        ? `retire: '${name}' is deployment ${deployment.id} (${status}): a deletion was asked for in the service; ${dashboardUrl === undefined ? `its id there is ${deployment.id}` : `see ${dashboardUrl}`}`
+        : `retire: '${name}' is deployment ${deployment.id} (${status}): it still exists in the service and keeps running until someone deletes ${dashboardUrl === undefined ? `deployment ${deployment.id} there (this step cannot: the service's interface has no delete)` : `it there: ${dashboardUrl}`}`);
+}
+/** What the retire did on GitHub, one row each. */
+function gitHubRows(retirement) {
+    if (retirement === undefined)
+        return [['GitHub', htmlText('nothing was changed (no github-token or no repository)')]];
+    const rows = [];
+    if (retirement.environment !== undefined) {
+        const listed = `${retirement.found}${retirement.more ? '+' : ''}`;
+        rows.push([
+            `GitHub deployments of ${htmlCode(retirement.environment)}`,
+            htmlText(`${retirement.inactive} of ${listed} marked inactive`),
+        ]);
+    }
+    const comment = {
+        rewritten: 'rewritten to say the preview is retired',
+        none: 'none to rewrite',
+        failed: 'not rewritten (see the warning in the log)',
+        skipped: 'not asked for',
+    }[retirement.comment];
+    rows.push(['Pull request comment', htmlText(comment)]);
+    return rows;
+}
+/** The job summary of a retire, as HTML (service text escaped by the one GitHub-text module). */
+function retireSummaryHtml(report, retirement, redact) {
+    const code = cellOf(redact, (value) => htmlCode(value));
+    const { deployment, dashboardUrl } = report;
+    const parts = [`<h2>⚫ Preview retired: ${code(report.name)}</h2>`];
+    if (deployment === undefined) {
+        parts.push(`<p>${htmlText(`No deployment is named '${redact(report.name)}' in the service: nothing is left to delete there.`)}</p>`);
+    }
+    else {
+        parts.push(`<p>${htmlText(deployment.status === retire_run_BEING_DELETED
+            ? 'The preview is retired on GitHub. In the service, a deletion of its deployment was asked for (its status says so).'
+            : 'The preview is retired on GitHub. Its deployment still exists in the service, and keeps running (and costing) until someone deletes it there: this step cannot delete it.')}</p>`);
+    }
+    const link = dashboardUrl === undefined ? undefined : htmlLink('open it in the dashboard', dashboardUrl);
+    const rows = [
+        ...(deployment === undefined
+            ? []
+            : [
+                ['Deployment', code(deployment.id)],
+                ['Status', code(deployment.status)],
+                ['Delete it', link ?? htmlText(`in the service, by its id ${deployment.id}`)],
+            ]),
+        ...gitHubRows(retirement),
+    ];
+    parts.push(labelledTable(rows));
+    return parts.join('\n');
+}
+/** Runs the retire; never throws: how it ended is in the outcome. */
+async function runRetire(request, io) {
+    try {
+        for (const value of request.sensitiveValues)
+            io.mask(value);
+        const dependencies = dependenciesOf(request, io);
+        const { name } = request;
+        const deployment = await inGroup(dependencies)(`Looking for deployment '${name}'`, async () => pickOne(await dependencies.service.findByName(name), name, io.logger));
+        const dashboardUrl = deployment === undefined ? undefined : dashboardUrlOf(request.dashboardUrl, deployment);
+        const report = {
+            name,
+            ...(deployment === undefined ? {} : { deployment }),
+            ...(dashboardUrl === undefined ? {} : { dashboardUrl }),
+        };
+        io.setOutputs({
+            'deployment-id': deployment?.id ?? '',
+            status: deployment?.status ?? '',
+            'dashboard-url': dashboardUrl ?? '',
+        });
+        logLine(report, io);
+        const retirement = await io.retired?.(report);
+        io.setOutputs({ retired: String(retirement?.inactive ?? 0) });
+        return { summary: retireSummaryHtml(report, retirement, io.redact) };
+    }
+    catch (error) {
+        return {
+            failure: io.redact(`${describeError(error)}\nNothing on GitHub was changed: re-run the job to retire the preview.`),
+            ...(error instanceof Error && !(error instanceof ActionError) ? { stack: error.stack } : {}),
+        };
+    }
+}
+
+;// CONCATENATED MODULE: ./src/retire.ts
+/**
+ * The retire step (retire/action.yml, contract v1.3): when a pull request
+ * closes, its preview's GitHub deployments are marked inactive and its
+ * comment says it is retired, with where to delete the deployment, which
+ * still exists in the service (behaviour 20). An entry like src/main.ts.
+ *
+ * `run()` is what `@github/local-action` calls (`npx --yes @github/local-action retire ../src/retire.ts .env`);
+ * src/index.ts runs it when the runner starts dist/retire.js.
+ */
+
+
+
+
+
+
+/** retire/action.yml's inputs, in its order. */
+const RETIRE_INPUTS = {
+    ...RETIRE_SERVICE_INPUTS,
+    environment: GITHUB_INPUTS.environment,
+    'github-token': GITHUB_INPUTS['github-token'],
+    'pr-comment': input(parseBoolean, { default: 'true' }),
+    ...RETIRE_DASHBOARD_INPUT,
+};
+function retire_run() {
+    return runStep({
+        inputs: RETIRE_INPUTS,
+        request: (inputs, run) => ({
+            retire: retireRequest(inputs, run),
+            settings: {
+                token: inputs['github-token'],
+                environment: inputs.environment,
+                comment: inputs['pr-comment'],
+                retire: true,
+            },
+        }),
+        run: ({ retire, settings }, step) => runRetire(retire, step.io(settings)),
+    });
+}
+
 ;// CONCATENATED MODULE: ./src/index.ts
 /**
  * The bundle's start, shared by every entry of the action: the runner starts
- * dist/index.js for action.yml and dist/plan.js (which only imports this
- * bundle) for plan/action.yml; the file it started says which entry runs.
+ * dist/index.js for action.yml, dist/plan.js for plan/action.yml and
+ * dist/retire.js for retire/action.yml (each only imports this bundle); the
+ * file it started says which entry runs.
  * No top-level await: it would keep the bundler from joining the modules
  * into one scope, which costs start-up (bench/RESULTS.md). A rejection still
  * ends the process with an error.
  */
 
 
-void (/[\\/]plan\.js$/.test(process.argv[1] ?? '') ? plan_run() : run());
+
+const started = process.argv[1] ?? '';
+void (/[\\/]plan\.js$/.test(started)
+    ? plan_run()
+    : /[\\/]retire\.js$/.test(started)
+        ? retire_run()
+        : run());
 

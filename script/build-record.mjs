@@ -34,6 +34,7 @@ const THIS_FILE = 'script/build-record.mjs';
 export const OUTPUTS = [
   'index.js',
   'plan.js',
+  'retire.js',
   'cli.js',
   'licenses.txt',
   'cli-licenses.txt',

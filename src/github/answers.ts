@@ -13,6 +13,9 @@ const CommentSchema = z.object({
 });
 export type IssueComment = z.infer<typeof CommentSchema>;
 export const CommentPage = z.array(CommentSchema);
+/** A page of an environment's GitHub deployments: only their ids are read. */
+export const DeploymentPage = z.array(z.object({ id: z.number() }));
+export type GitHubDeployment = z.infer<typeof DeploymentPage>[number];
 export const Comparison = z.object({
   status: z.string(),
   ahead_by: z.number(),

@@ -9,10 +9,34 @@
  * loop in calls.ts, to the routes of routes.ts, and their answers are read
  * with the schemas of answers.ts.
  */
-import { CommentPage, Comparison, Created, Viewer, type IssueComment } from './answers.js';
+import {
+  CommentPage,
+  Comparison,
+  Created,
+  DeploymentPage,
+  Viewer,
+  type GitHubDeployment,
+  type IssueComment,
+} from './answers.js';
 import { GitHubCalls, type CallOptions, type GitHubApiOptions, type Result } from './calls.js';
-import { MAX_COMMENT_PAGES, PER_PAGE, walkPages, type Page } from './pages.js';
-import { COMMENT_UPDATE, COMMENTS, COMPARE, DEPLOYMENT, rest, VIEWER } from './routes.js';
+import {
+  MAX_COMMENT_PAGES,
+  MAX_DEPLOYMENT_PAGES,
+  PER_PAGE,
+  walkPages,
+  type Page,
+} from './pages.js';
+import {
+  COMMENT_UPDATE,
+  COMMENTS,
+  COMPARE,
+  DEPLOYMENT,
+  DEPLOYMENT_LIST,
+  rest,
+  VIEWER,
+  type RestCall,
+} from './routes.js';
+import type { z } from 'zod';
 
 /** A repository, `owner/name`. */
 export interface Repo {
@@ -28,7 +52,7 @@ export interface DeploymentRequest {
   payload: Record<string, unknown>;
 }
 
-export type DeploymentState = 'in_progress' | 'success' | 'failure' | 'error';
+export type DeploymentState = 'in_progress' | 'success' | 'failure' | 'error' | 'inactive';
 
 export interface DeploymentStatusRequest {
   state: DeploymentState;
@@ -88,21 +112,41 @@ export class GitHubApi {
     visit: (comments: IssueComment[]) => 'stop' | 'more',
     options: CallOptions = {},
   ): Promise<Result<{ ended: boolean }>> {
-    const read = async (page: number): Promise<Result<Page<IssueComment>>> => {
-      const call = rest(`GET ${COMMENTS}`, {
-        ...repo,
-        issue_number: issue,
-        per_page: PER_PAGE,
-        page,
-      });
-      const result = await this.#calls.rest(call, options);
+    const call = (page: number) =>
+      rest(`GET ${COMMENTS}`, { ...repo, issue_number: issue, per_page: PER_PAGE, page });
+    return walkPages(this.#pageReader(call, CommentPage, options), visit, MAX_COMMENT_PAGES);
+  }
+
+  /**
+   * Reads the GitHub deployments of `environment`, newest first, page by
+   * page until `visit` stops, the list ends or `MAX_DEPLOYMENT_PAGES` were read.
+   */
+  walkDeployments(
+    repo: Repo,
+    environment: string,
+    visit: (deployments: GitHubDeployment[]) => 'stop' | 'more',
+    options: CallOptions = {},
+  ): Promise<Result<{ ended: boolean }>> {
+    const call = (page: number) =>
+      rest(DEPLOYMENT_LIST, { ...repo, environment, per_page: PER_PAGE, page });
+    return walkPages(this.#pageReader(call, DeploymentPage, options), visit, MAX_DEPLOYMENT_PAGES);
+  }
+
+  /** Reads one page of a list: its items, read with `schema`, and GitHub's `Link` header. */
+  #pageReader<S extends z.ZodType<unknown[]>>(
+    call: (page: number) => RestCall,
+    schema: S,
+    options: CallOptions,
+  ): (page: number) => Promise<Result<Page<z.infer<S>[number]>>> {
+    return async (page) => {
+      const made = call(page);
+      const result = await this.#calls.rest(made, options);
       if (!result.ok) return result;
-      const parsed = this.#calls.parse(result, CommentPage, (c) => c, call, options);
+      const parsed = this.#calls.parse(result, schema, (items) => items, made, options);
       if (!parsed.ok) return parsed;
       const link = String(result.value.headers.link ?? '');
       return { ok: true, value: { items: parsed.value, link } };
     };
-    return walkPages(read, visit, MAX_COMMENT_PAGES);
   }
 
   /** Creates this deployment's comment on pull request `issue`, or updates `existing`. */

@@ -117,8 +117,22 @@ export interface GitHubVariables {
 }
 
 const PullRequestNumberSchema = z.looseObject({
-  pull_request: z.looseObject({ number: z.number().int().positive() }),
+  pull_request: z.looseObject({
+    number: z.number().int().positive(),
+    state: z.string().optional().catch(undefined),
+    merged: z.boolean().nullish().catch(undefined),
+  }),
 });
+
+/** How a pull request stands, from its payload: merged, closed without merging, or open. */
+function pullRequestState(pull: {
+  state?: string | undefined;
+  merged?: boolean | null | undefined;
+}) {
+  if (pull.merged === true) return 'merged';
+  if (pull.state === 'closed') return 'closed';
+  return pull.state === 'open' ? 'open' : undefined;
+}
 
 /**
  * Where the run stands on GitHub, for the record and the comment: the
@@ -137,6 +151,7 @@ export function gitHubRunContext(
     ? PullRequestNumberSchema.safeParse(event.payload)
     : undefined;
   const pullRequest = pull?.success === true ? pull.data.pull_request.number : undefined;
+  const state = pull?.success === true ? pullRequestState(pull.data.pull_request) : undefined;
   const head = run.head?.kind === 'branch' && run.head.pullRequest ? run.head.sha : undefined;
   const server = withoutTrailingSlashes(variables.GITHUB_SERVER_URL || 'https://github.com');
   const runId = variables.GITHUB_RUN_ID;
@@ -144,6 +159,7 @@ export function gitHubRunContext(
     repository: { owner, repo },
     sha: head ?? event.sha,
     ...(pullRequest === undefined ? {} : { pullRequest }),
+    ...(state === undefined ? {} : { pullRequestState: state }),
     fork: isFromFork(run),
     ...(runId ? { runUrl: `${server}/${owner}/${repo}/actions/runs/${runId}` } : {}),
     ...(variables.GITHUB_API_URL ? { apiUrl: variables.GITHUB_API_URL } : {}),

@@ -60,6 +60,12 @@ export interface GitHubSettings {
   environment: string;
   /** `pr-comment`. */
   comment: boolean;
+  /**
+   * The retire step's: `environment` names the environment whose deployments
+   * are marked inactive (none is recorded), and `comment` rewrites the
+   * preview's comment (none is created).
+   */
+  retire?: boolean;
 }
 
 /** What the GitHub inputs, read with the rest of an entry's set, ask for. */

@@ -5,7 +5,7 @@
  * call, and Octokit is loaded on its first request, so a run that uses no
  * feature pays nothing for them.
  */
-import type { AskCommitOrder, ReportPlan, RunProgress } from '../run/progress.js';
+import type { AskCommitOrder, ReportPlan, ReportRetired, RunProgress } from '../run/progress.js';
 import type { GitHubSettings } from './inputs.js';
 import { GitHubReporter, type GitHubRunContext, type ReporterDependencies } from './reporter.js';
 
@@ -16,6 +16,8 @@ export interface GitHubHooks {
   commitOrder?: AskCommitOrder;
   /** Set when the run writes a plan comment (`pr-comment` on a pull request). */
   planned?: ReportPlan;
+  /** Set for the retire step with a token and a repository. */
+  retired?: ReportRetired;
   /** The reporter, once a hook made it (the bench and tests count its requests). */
   readonly reporter: GitHubReporter | undefined;
 }
@@ -34,9 +36,18 @@ export function gitHubHooks(
   if (settings.comment && !pullRequest) {
     logger.debug('pr-comment is ignored: the run is not for a pull request');
   }
+  const retire = settings.retire === true;
   const wanted = [
-    settings.environment === '' ? undefined : 'the GitHub deployment record',
-    settings.comment && pullRequest ? 'the pull request comment' : undefined,
+    settings.environment === ''
+      ? undefined
+      : retire
+        ? `marking the GitHub deployments of '${settings.environment}' inactive`
+        : 'the GitHub deployment record',
+    settings.comment && pullRequest
+      ? retire
+        ? 'rewriting the preview comment'
+        : 'the pull request comment'
+      : undefined,
   ].filter((what) => what !== undefined);
   const skipped = (why: string) => {
     if (wanted.length === 0) return;
@@ -52,6 +63,14 @@ export function gitHubHooks(
   }
   let reporter: GitHubReporter | undefined;
   const made = () => (reporter ??= new GitHubReporter(context, settings, dependencies));
+  if (retire) {
+    return {
+      get reporter() {
+        return reporter;
+      },
+      retired: (report) => made().retired(report),
+    };
+  }
   return {
     get reporter() {
       return reporter;

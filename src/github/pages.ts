@@ -7,6 +7,8 @@ import type { Result } from './calls.js';
 /** A walk of a pull request's comments reads at most this many pages of `PER_PAGE`. */
 export const MAX_COMMENT_PAGES = 10;
 export const PER_PAGE = 100;
+/** A retire reads at most this many pages of an environment's deployments, newest first. */
+export const MAX_DEPLOYMENT_PAGES = 10;
 
 /** One page of a list: its items, and the `Link` header GitHub sent with them. */
 export interface Page<T> {

@@ -61,16 +61,41 @@ export class PullRequestComment {
 
   /** Writes `body()` as the comment for `name`, finding it first the first time. */
   async writeBody(name: string, body: () => string, options: CallOptions = {}): Promise<void> {
-    if (this.#given || this.#writes >= MAX_WRITES) return;
+    if (await this.#located(name, options)) await this.#write(body, options);
+  }
+
+  /**
+   * Rewrites the comment for `name` when there is one, and writes none
+   * otherwise (a retired preview's comment): whether it was rewritten,
+   * there was none, or it could not be written (already warned).
+   */
+  async rewrite(
+    name: string,
+    body: () => string,
+    options: CallOptions = {},
+  ): Promise<'rewritten' | 'none' | 'failed'> {
+    if (!(await this.#located(name, options))) return 'failed';
+    if (this.#commentId === undefined) return 'none';
+    return (await this.#write(body, options)) ? 'rewritten' : 'failed';
+  }
+
+  /** Finds the comment the first time; false when no write can be made this run. */
+  async #located(name: string, options: CallOptions): Promise<boolean> {
+    if (this.#given || this.#writes >= MAX_WRITES) return false;
     if (!this.#searched) {
       this.#searched = true;
       const found = await this.#find(name, options);
       if (found === 'give up') {
         this.#given = true;
-        return;
+        return false;
       }
       this.#commentId = found;
     }
+    return true;
+  }
+
+  /** Creates the comment, or updates the one found or created. */
+  async #write(body: () => string, options: CallOptions): Promise<boolean> {
     const { repository, pullRequest } = this.#context;
     this.#writes += 1;
     const written = await this.#api.writeComment(
@@ -83,6 +108,7 @@ export class PullRequestComment {
     if (written.ok) this.#commentId = written.value;
     // A failed write was warned about; a second would fail the same way (or double a create).
     else this.#given = true;
+    return written.ok;
   }
 
   /** This deployment's comment by the token's own identity, undefined for none, or 'give up'. */

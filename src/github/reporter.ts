@@ -11,11 +11,20 @@ import type { CallOptions, GitHubApiOptions } from './calls.js';
 import type { CommentReport } from './comment.js';
 import type { GitHubSettings } from './inputs.js';
 import { Budget } from './budget.js';
-import { DeploymentRecord } from './deployment-record.js';
+import { DeploymentRecord, description } from './deployment-record.js';
 import { carriesPlanMarker, planCommentBody } from './plan-comment.js';
 import { PullRequestComment } from './pr-comment.js';
+import { retiredCommentBody } from './retire-comment.js';
+import { markInactive } from './retire-records.js';
 import type { Clock, Logger } from '../common/runtime.js';
-import type { CommitOrder, PlanReport, RunProgress, RunReport } from '../run/progress.js';
+import type {
+  CommitOrder,
+  PlanReport,
+  RetireReport,
+  Retirement,
+  RunProgress,
+  RunReport,
+} from '../run/progress.js';
 
 /** Where the run stands on GitHub: from the event and the runner's variables. */
 export interface GitHubRunContext {
@@ -25,6 +34,8 @@ export interface GitHubRunContext {
   sha: string;
   /** The pull request's number on `pull_request` and `pull_request_target` events. */
   pullRequest?: number;
+  /** How the pull request stands, from the event: merged, closed without merging, or open. */
+  pullRequestState?: 'merged' | 'closed' | 'open';
   /** The pull request comes from a fork: its token is read-only. */
   fork: boolean;
   /** The workflow run's page, for `log_url` and the comment. */
@@ -62,6 +73,9 @@ export class GitHubReporter implements RunProgress {
   readonly #comment: PullRequestComment | undefined;
   readonly #planComment: PullRequestComment | undefined;
   readonly #redact: (text: string) => string;
+  readonly #context: GitHubRunContext;
+  readonly #features: GitHubSettings;
+  readonly #logger: Logger;
   readonly #runUrl: string | undefined;
   readonly #onRecorded: ((id: number) => void) | undefined;
   /** Ends calls still under way when the run is cancelled, so the last status goes at once. */
@@ -76,6 +90,9 @@ export class GitHubReporter implements RunProgress {
     dependencies: ReporterDependencies,
   ) {
     const { logger, clock, redact } = dependencies;
+    this.#context = context;
+    this.#features = features;
+    this.#logger = logger;
     this.#runUrl = context.runUrl;
     this.#onRecorded = dependencies.onRecorded;
     this.api = new GitHubApi({
@@ -87,7 +104,7 @@ export class GitHubReporter implements RunProgress {
       fork: context.fork,
       ...dependencies.api,
     });
-    if (features.environment !== '') {
+    if (features.environment !== '' && features.retire !== true) {
       this.#record = new DeploymentRecord(
         this.api,
         {
@@ -171,6 +188,50 @@ export class GitHubReporter implements RunProgress {
         this.#redact,
       );
     await this.#planComment.writeBody(report.name, body);
+  }
+
+  /**
+   * Retires the preview on GitHub (contract v1.3, `retire`): every deployment
+   * of the environment marked `inactive`, and the preview's comment rewritten
+   * when there is one, side by side within the run's budget.
+   */
+  async retired(report: RetireReport): Promise<Retirement> {
+    const { environment } = this.#features;
+    const { repository, pullRequest, pullRequestState } = this.#context;
+    const what =
+      report.deployment === undefined ? '' : '; its deployment still exists in the service';
+    const [records, rewritten] = await Promise.all([
+      environment === ''
+        ? undefined
+        : markInactive(
+            this.api,
+            repository,
+            environment,
+            {
+              description: description(this.#redact(`${report.name}: preview retired${what}`)),
+              ...(this.#runUrl === undefined ? {} : { log_url: this.#runUrl }),
+            },
+            this.#logger,
+          ),
+      this.#comment === undefined || pullRequest === undefined
+        ? ('skipped' as const)
+        : this.#comment.rewrite(report.name, () =>
+            retiredCommentBody(
+              {
+                ...report,
+                ...(pullRequestState === undefined ? {} : { pullRequestState }),
+                ...(this.#runUrl === undefined ? {} : { runUrl: this.#runUrl }),
+              },
+              this.#redact,
+            ),
+          ),
+    ]);
+    return {
+      ...(records === undefined
+        ? { found: 0, inactive: 0, more: false }
+        : { environment, ...records }),
+      comment: rewritten,
+    };
   }
 
   #withRunUrl(report: RunReport): CommentReport {

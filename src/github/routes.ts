@@ -11,10 +11,16 @@ export const DEPLOYMENT = 'POST /repos/{owner}/{repo}/deployments';
 export const COMMENTS = '/repos/{owner}/{repo}/issues/{issue_number}/comments';
 export const COMMENT_UPDATE = 'PATCH /repos/{owner}/{repo}/issues/comments/{comment_id}';
 export const COMPARE = 'GET /repos/{owner}/{repo}/compare/{basehead}';
+export const DEPLOYMENT_LIST = 'GET /repos/{owner}/{repo}/deployments';
 
 /** Each REST route the action calls: what it is for (its failure says so), and its permission. */
 export const ROUTES: Record<string, { purpose: string; permission: Permission }> = {
   [DEPLOYMENT]: { purpose: 'record the GitHub deployment', permission: 'deployments: write' },
+  [DEPLOYMENT_LIST]: {
+    purpose: 'list the environment’s GitHub deployments',
+    // Reading needs `deployments: read`; the statuses that follow need write, which includes it.
+    permission: 'deployments: write',
+  },
   [`${DEPLOYMENT}/{deployment_id}/statuses`]: {
     purpose: 'set the GitHub deployment’s status',
     permission: 'deployments: write',

@@ -196,6 +196,7 @@ export async function runStep<D extends Declarations, Request>(
       ...(hooks.progress === undefined ? {} : { progress: hooks.progress }),
       ...(hooks.commitOrder === undefined ? {} : { commitOrder: hooks.commitOrder }),
       ...(hooks.planned === undefined ? {} : { planned: hooks.planned }),
+      ...(hooks.retired === undefined ? {} : { retired: hooks.retired }),
     };
   };
   const outcome = await entry.run(read.request, { io });

@@ -8,7 +8,8 @@ import { commitRequest } from './commit.js';
 import type { ParsedInputs } from './declared.js';
 import { InputError, type InputProblem } from './errors.js';
 import type { Plan, PlanCommon, SourceFields } from './plan.js';
-import { isFromFork, type RunDescription } from './run-description.js';
+import type { RunDescription } from './run-description.js';
+import { accessProblems, serviceAccess } from './service-access.js';
 import type {
   SecretReference,
   SourceConfigRequest,
@@ -48,42 +49,14 @@ function requested(inputs: ParsedInputs): Requested {
   };
 }
 
-/** The extra headers, and the api key under `api-key-header` when one is given. */
-function requestHeaders(inputs: ParsedInputs): Record<string, string> {
-  const apiKey = inputs['api-key'];
-  if (apiKey === '') return { ...inputs.headers };
-  return { ...inputs.headers, [inputs['api-key-header']]: apiKey };
-}
-
-/** An empty api key on a fork's pull request: it can never have one, so say so before any request. */
-function forkProblem(run: RunDescription): InputProblem {
-  const head = run.head?.kind === 'branch' ? run.head.repository : undefined;
-  const from = head === null || head === undefined ? 'a deleted fork' : `the fork ${head}`;
-  const skip =
-    run.skipForks === undefined ? 'Skip runs from forks' : `Skip them with \`${run.skipForks}\``;
-  return {
-    input: 'api-key',
-    problem: `is empty: this run is for a pull request from ${from}, and a fork's runs get no secrets, so the step cannot authenticate. ${skip} on the step or the job.`,
-  };
-}
-
 /** Problems of inputs that are each valid but do not go together. */
 function combinationProblems(
   inputs: ParsedInputs,
   wanted: Requested,
   run: RunDescription,
 ): InputProblem[] {
-  const problems: InputProblem[] = [];
-  if (inputs['api-key'] === '' && isFromFork(run)) problems.push(forkProblem(run));
+  const problems = accessProblems(inputs, run);
   const { source } = inputs;
-  const apiKeyHeader = inputs['api-key-header'].toLowerCase();
-  const clash = Object.keys(inputs.headers).find((name) => name.toLowerCase() === apiKeyHeader);
-  if (inputs['api-key'] !== '' && clash !== undefined) {
-    problems.push({
-      input: 'headers',
-      problem: `header '${clash}' would replace the api-key header`,
-    });
-  }
   if (source !== 'external_docker' && wanted.secretReferences !== null) {
     problems.push({
       input: 'config',
@@ -162,9 +135,10 @@ function commonFields(
   fields: SourceFields,
   run: RunDescription,
 ): PlanCommon {
+  const access = serviceAccess(inputs);
   return {
-    apiUrl: inputs['api-url'],
-    headers: requestHeaders(inputs),
+    apiUrl: access.apiUrl,
+    headers: access.headers,
     name: inputs.name,
     sourceConfig: wanted.sourceConfig,
     sourceRevisionConfig: wanted.sourceRevisionConfig,
@@ -175,11 +149,7 @@ function commonFields(
     onDrift: inputs['on-drift'],
     dryRun: inputs['dry-run'],
     dashboardUrl: inputs['dashboard-url'],
-    sensitiveValues: [
-      inputs['api-key'],
-      ...Object.values(inputs.headers),
-      ...inputs.secrets.map((secret) => secret.value),
-    ],
+    sensitiveValues: [...access.sensitiveValues, ...inputs.secrets.map((secret) => secret.value)],
   };
 }
 

@@ -64,3 +64,7 @@ export const SENSITIVE_INPUT_NAMES: readonly InputName[] = sensitiveNames(INPUTS
 
 /** Every core input's value, each parsed on its own. */
 export type ParsedInputs = InputValues<typeof INPUTS>;
+
+/** Some of the core's inputs, as an entry that takes only those declares them, in `names`' order. */
+export const pick = <K extends InputName>(names: readonly K[]) =>
+  Object.fromEntries(names.map((name) => [name, INPUTS[name]])) as { [N in K]: (typeof INPUTS)[N] };

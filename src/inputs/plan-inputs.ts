@@ -6,7 +6,7 @@
  * never waits, targets no commit, and is a dry run.
  */
 import { input, readInputs, type InputValues } from './declare.js';
-import { INPUTS, type InputName, type ParsedInputs } from './declared.js';
+import { pick, type InputName, type ParsedInputs } from './declared.js';
 import { buildPlan } from './build-plan.js';
 import { parseOnChange, type OnChange } from './parsers.js';
 import type { Plan } from './plan.js';
@@ -38,9 +38,6 @@ const FIXED = {
   'on-drift': 'warn',
   'dry-run': 'true',
 } as const satisfies Record<Exclude<InputName, (typeof SHARED)[number]>, string>;
-
-const pick = <K extends InputName>(names: readonly K[]) =>
-  Object.fromEntries(names.map((name) => [name, INPUTS[name]])) as { [N in K]: (typeof INPUTS)[N] };
 
 /** The core's inputs a plan shares with the deploy step, in plan/action.yml's order. */
 export const PLAN_SHARED_INPUTS = pick(SHARED);

@@ -19,7 +19,14 @@ import { inGroup, type Group, type RunDependencies } from './dependencies.js';
 import { showValue } from './drift.js';
 import { assess, livenessFor, type Goal } from './goal.js';
 import { latestCommit, type Liveness } from './live.js';
-import type { AskCommitOrder, ReportPlan, RunProgress, RunReport, Stage } from './progress.js';
+import type {
+  AskCommitOrder,
+  ReportPlan,
+  ReportRetired,
+  RunProgress,
+  RunReport,
+  Stage,
+} from './progress.js';
 import { dashboardUrlOf, dryRunReport, outputsOf, type Outputs, summaryHtml } from './report.js';
 import type { RemedyWords } from '../service/answers.js';
 import type { Pace } from './pace.js';
@@ -45,6 +52,8 @@ export interface RunnerIO {
   progress?: RunProgress;
   /** Shown the plan (the plan comment), when the adapter has somewhere to show it. */
   planned?: ReportPlan;
+  /** Retires a preview where the adapter showed it (its records and its comment). */
+  retired?: ReportRetired;
   /** Asked which of two commits is newer, when the deployment's is not the target. */
   commitOrder?: AskCommitOrder;
   /** The back-off between attempts and the wait's schedule; the defaults when absent. */
@@ -187,7 +196,10 @@ export interface RunOutcome {
   summary?: string;
 }
 
-export function dependenciesOf(plan: Plan, io: RunnerIO): RunDependencies {
+export function dependenciesOf(
+  plan: Pick<Plan, 'apiUrl' | 'headers'>,
+  io: RunnerIO,
+): RunDependencies {
   const { logger, clock, signal, group } = io;
   const client = new ServiceClient({
     baseUrl: plan.apiUrl,

@@ -6,6 +6,7 @@
  */
 import type { Verdict } from './verdict.js';
 import type { DriftEntry } from './drift.js';
+import type { Deployment } from '../service/schemas.js';
 
 /** Where the run stands: found or created and going on, or how it ended. */
 export type Stage = 'deploying' | 'live' | 'not-live' | 'failed' | 'cancelled';
@@ -71,3 +72,30 @@ export interface PlanReport {
 
 /** Shows a plan; never throws (what the adapter tells GitHub is advisory). */
 export type ReportPlan = (report: PlanReport) => Promise<void>;
+
+/** A retired preview, for the adapter to end its life where it was shown (GitHub's records and comment). */
+export interface RetireReport {
+  /** The preview's deployment name. */
+  name: string;
+  /** The deployment that has the name, if any: it still exists in the service. */
+  deployment?: Deployment;
+  /** Its dashboard address (the `dashboard-url` template filled), when given. */
+  dashboardUrl?: string;
+}
+
+/** What the adapter did to retire the preview, for the outputs and the summary. */
+export interface Retirement {
+  /** The environment whose records were marked, when one was given. */
+  environment?: string;
+  /** How many of its records were listed (more may exist past the page cap: `more`). */
+  found: number;
+  /** How many got their `inactive` status (a refused call does not count). */
+  inactive: number;
+  /** The listing stopped at its page cap: there are more records than `found`. */
+  more: boolean;
+  /** The preview's comment: rewritten, none to rewrite, not written (warned), or not asked for. */
+  comment: 'rewritten' | 'none' | 'failed' | 'skipped';
+}
+
+/** Retires the preview; never throws (what the adapter tells GitHub is advisory). */
+export type ReportRetired = (report: RetireReport) => Promise<Retirement>;

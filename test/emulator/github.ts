@@ -565,7 +565,7 @@ export async function startGitHubEmulator(): Promise<GitHubEmulator> {
         ['per_page', String(perPage)],
         ['page', String(n)],
       ]);
-      return `<${url}${path}?${search}>; rel="${rel}"`;
+      return `<${url}${path}?${search.toString()}>; rel="${rel}"`;
     };
     const links: string[] = [];
     if (page > 1) links.push(link(page - 1, 'prev'));

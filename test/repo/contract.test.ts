@@ -10,6 +10,8 @@ import { defaultText, namesOf, type Declarations } from '../../src/inputs/declar
 import { DEPLOY_INPUTS } from '../../src/main.ts';
 import { PLAN_INPUTS } from '../../src/plan.ts';
 import { PLAN_OUTPUT_NAMES } from '../../src/run/plan-run.ts';
+import { RETIRE_OUTPUT_NAMES } from '../../src/run/retire-run.ts';
+import { RETIRE_INPUTS } from '../../src/retire.ts';
 import { OUTPUT_NAMES } from '../../src/run/report.ts';
 import { ROOT, WORKFLOW_REPOSITORY, actionYml, withDefaults } from '../support/action.ts';
 
@@ -77,6 +79,13 @@ const ACTIONS = [
     inputs: PLAN_INPUTS as Declarations,
     outputs: PLAN_OUTPUT_NAMES as readonly string[],
     doc: 'docs/plan.md',
+  },
+  {
+    file: 'retire/action.yml',
+    main: '../dist/retire.js',
+    inputs: RETIRE_INPUTS as Declarations,
+    outputs: RETIRE_OUTPUT_NAMES as readonly string[],
+    doc: 'docs/retire.md',
   },
 ];
 

@@ -45,10 +45,11 @@ export function gitHubStep(
   ];
 }
 
-/** A `pull_request` event for pull request 7 from `headRepository`. */
+/** A `pull_request` event for pull request 7 from `headRepository`; `closed` as the retire step sees it. */
 export function pullRequestEvent(
   headRepository: string = WORKFLOW_REPOSITORY,
   name: 'pull_request' | 'pull_request_target' = 'pull_request',
+  closed?: 'merged' | 'closed',
 ): NonNullable<RunOptions['event']> {
   return {
     name,
@@ -56,8 +57,11 @@ export function pullRequestEvent(
     sha: PR_MERGE,
     payload: {
       number: 7,
+      ...(closed === undefined ? {} : { action: 'closed' }),
       pull_request: {
         number: 7,
+        state: closed === undefined ? 'open' : 'closed',
+        merged: closed === 'merged',
         head: { ref: 'feature', sha: PR_HEAD, repo: { full_name: headRepository } },
         base: { ref: 'main', repo: { full_name: WORKFLOW_REPOSITORY } },
       },

@@ -26,6 +26,13 @@ export const NODE24 = requireNode24();
 export const BUNDLE = path.join(ROOT, 'dist', 'index.js');
 /** What plan/action.yml starts: the same bundle, through dist/plan.js. */
 export const PLAN_BUNDLE = path.join(ROOT, 'dist', 'plan.js');
+/** What retire/action.yml starts: the same bundle, through dist/retire.js. */
+export const RETIRE_BUNDLE = path.join(ROOT, 'dist', 'retire.js');
+/** The file each sub-action's action.yml starts; action.yml starts `BUNDLE`. */
+const SUB_ACTION_BUNDLES: Record<string, string> = {
+  'plan/action.yml': PLAN_BUNDLE,
+  'retire/action.yml': RETIRE_BUNDLE,
+};
 
 export interface ActionRun {
   exitCode: number | null;
@@ -175,7 +182,7 @@ export function startAction(
   );
   const spawnedAt = Date.now();
   const started = performance.now();
-  const entry = options.action === 'plan/action.yml' ? PLAN_BUNDLE : BUNDLE;
+  const entry = SUB_ACTION_BUNDLES[options.action ?? ''] ?? BUNDLE;
   const child = spawn(NODE24, options.argv ?? [entry], {
     env,
     cwd: workspace,

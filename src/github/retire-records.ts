@@ -1,0 +1,69 @@
+/**
+ * A retired preview's GitHub deployments (contract v1.3, `retire`): every
+ * deployment of its environment in the workflow's repository, newest first
+ * over every page up to the cap, each given one `inactive` status, so the
+ * Environments page and the pull request no longer show it as deployed.
+ * Advisory and bounded like every GitHub call: the first refused or
+ * unanswered call ends it (the next ones would fail alike, within the same
+ * budget), and what is left is counted in one warning.
+ */
+import type { DeploymentStatusRequest, GitHubApi, Repo } from './api.js';
+import type { CallOptions } from './calls.js';
+import { MAX_DEPLOYMENT_PAGES, PER_PAGE } from './pages.js';
+import type { Logger } from '../common/runtime.js';
+
+export interface RecordsRetired {
+  /** How many deployments were listed. */
+  found: number;
+  /** How many got their `inactive` status. */
+  inactive: number;
+  /** The listing stopped at its page cap: older deployments were not read. */
+  more: boolean;
+}
+
+/** Marks every listed deployment of `environment` inactive, one status each, newest first. */
+export async function markInactive(
+  api: GitHubApi,
+  repository: Repo,
+  environment: string,
+  status: Omit<DeploymentStatusRequest, 'state'>,
+  logger: Logger,
+  options: CallOptions = {},
+): Promise<RecordsRetired> {
+  const ids: number[] = [];
+  const walked = await api.walkDeployments(
+    repository,
+    environment,
+    (page) => {
+      ids.push(...page.map((deployment) => deployment.id));
+      return 'more';
+    },
+    options,
+  );
+  // The failed listing was warned about: nothing is known to mark.
+  if (!walked.ok) return { found: 0, inactive: 0, more: false };
+  let inactive = 0;
+  for (const id of ids) {
+    const marked = await api.createDeploymentStatus(
+      repository,
+      id,
+      { state: 'inactive', ...status },
+      options,
+    );
+    if (!marked.ok) break;
+    inactive += 1;
+  }
+  const left = ids.length - inactive;
+  if (left > 0) {
+    logger.warning(
+      `GitHub: ${left} of the ${ids.length} deployments of environment '${environment}' were not marked inactive (the GitHub call above failed, so the step sent no more); they still show as active. Re-run the job to mark them.`,
+    );
+  }
+  const more = !walked.value.ended;
+  if (more) {
+    logger.warning(
+      `GitHub: environment '${environment}' has more than ${MAX_DEPLOYMENT_PAGES * PER_PAGE} deployments; the step read the newest ${MAX_DEPLOYMENT_PAGES * PER_PAGE} and no further, so older ones may still show as active.`,
+    );
+  }
+  return { found: ids.length, inactive, more };
+}

@@ -1,0 +1,135 @@
+/**
+ * The retire as a run (contract v1.3, `retire`, behaviour 20): the preview's
+ * deployment looked up by its exact name (read-only), its outputs, the
+ * adapter told to retire it where it showed it (GitHub's records and the
+ * comment), one log line and the job summary. Nothing here deletes or stops
+ * anything, and nothing says so: the service's interface has no delete, and
+ * the deployment keeps running until someone deletes it in the service.
+ */
+import { ActionError, describeError } from '../common/errors.js';
+import { htmlCode, htmlLink, htmlText } from '../common/github-text.js';
+import { untrusted } from '../common/runtime.js';
+import type { RetireRequest } from '../inputs/retire-inputs.js';
+import { pickOne } from './deploy.js';
+import { inGroup } from './dependencies.js';
+import { dependenciesOf, type RunnerIO, type RunOutcome } from './pipeline.js';
+import type { RetireReport, Retirement } from './progress.js';
+import { cellOf, dashboardUrlOf, labelledTable } from './report.js';
+
+/** The names of the retire step's outputs, as retire/action.yml declares them. */
+export const RETIRE_OUTPUT_NAMES = ['deployment-id', 'status', 'dashboard-url', 'retired'] as const;
+export type RetireOutputs = Partial<Record<(typeof RETIRE_OUTPUT_NAMES)[number], string>>;
+
+/** The status of a deployment the service is deleting: someone asked for it there. */
+const BEING_DELETED = 'AWAITING_DELETE';
+
+/** The one log line: what still exists in the service, and where to delete it. */
+function logLine({ name, deployment, dashboardUrl }: RetireReport, io: RunnerIO): void {
+  if (deployment === undefined) {
+    io.logger.notice(
+      `retire: no deployment is named '${name}' in the service; nothing is left to delete there`,
+    );
+    return;
+  }
+  const status = untrusted(deployment.status);
+  io.logger.info(
+    deployment.status === BEING_DELETED
+      ? `retire: '${name}' is deployment ${deployment.id} (${status}): a deletion was asked for in the service; ${dashboardUrl === undefined ? `its id there is ${deployment.id}` : `see ${dashboardUrl}`}`
+      : `retire: '${name}' is deployment ${deployment.id} (${status}): it still exists in the service and keeps running until someone deletes ${dashboardUrl === undefined ? `deployment ${deployment.id} there (this step cannot: the service's interface has no delete)` : `it there: ${dashboardUrl}`}`,
+  );
+}
+
+/** What the retire did on GitHub, one row each. */
+function gitHubRows(retirement: Retirement | undefined): [string, string][] {
+  if (retirement === undefined)
+    return [['GitHub', htmlText('nothing was changed (no github-token or no repository)')]];
+  const rows: [string, string][] = [];
+  if (retirement.environment !== undefined) {
+    const listed = `${retirement.found}${retirement.more ? '+' : ''}`;
+    rows.push([
+      `GitHub deployments of ${htmlCode(retirement.environment)}`,
+      htmlText(`${retirement.inactive} of ${listed} marked inactive`),
+    ]);
+  }
+  const comment = {
+    rewritten: 'rewritten to say the preview is retired',
+    none: 'none to rewrite',
+    failed: 'not rewritten (see the warning in the log)',
+    skipped: 'not asked for',
+  }[retirement.comment];
+  rows.push(['Pull request comment', htmlText(comment)]);
+  return rows;
+}
+
+/** The job summary of a retire, as HTML (service text escaped by the one GitHub-text module). */
+export function retireSummaryHtml(
+  report: RetireReport,
+  retirement: Retirement | undefined,
+  redact: (text: string) => string,
+): string {
+  const code = cellOf(redact, (value) => htmlCode(value));
+  const { deployment, dashboardUrl } = report;
+  const parts = [`<h2>⚫ Preview retired: ${code(report.name)}</h2>`];
+  if (deployment === undefined) {
+    parts.push(
+      `<p>${htmlText(`No deployment is named '${redact(report.name)}' in the service: nothing is left to delete there.`)}</p>`,
+    );
+  } else {
+    parts.push(
+      `<p>${htmlText(
+        deployment.status === BEING_DELETED
+          ? 'The preview is retired on GitHub. In the service, a deletion of its deployment was asked for (its status says so).'
+          : 'The preview is retired on GitHub. Its deployment still exists in the service, and keeps running (and costing) until someone deletes it there: this step cannot delete it.',
+      )}</p>`,
+    );
+  }
+  const link =
+    dashboardUrl === undefined ? undefined : htmlLink('open it in the dashboard', dashboardUrl);
+  const rows: [string, string][] = [
+    ...(deployment === undefined
+      ? []
+      : ([
+          ['Deployment', code(deployment.id)],
+          ['Status', code(deployment.status)],
+          ['Delete it', link ?? htmlText(`in the service, by its id ${deployment.id}`)],
+        ] as [string, string][])),
+    ...gitHubRows(retirement),
+  ];
+  parts.push(labelledTable(rows));
+  return parts.join('\n');
+}
+
+/** Runs the retire; never throws: how it ended is in the outcome. */
+export async function runRetire(request: RetireRequest, io: RunnerIO): Promise<RunOutcome> {
+  try {
+    for (const value of request.sensitiveValues) io.mask(value);
+    const dependencies = dependenciesOf(request, io);
+    const { name } = request;
+    const deployment = await inGroup(dependencies)(`Looking for deployment '${name}'`, async () =>
+      pickOne(await dependencies.service.findByName(name), name, io.logger),
+    );
+    const dashboardUrl =
+      deployment === undefined ? undefined : dashboardUrlOf(request.dashboardUrl, deployment);
+    const report: RetireReport = {
+      name,
+      ...(deployment === undefined ? {} : { deployment }),
+      ...(dashboardUrl === undefined ? {} : { dashboardUrl }),
+    };
+    io.setOutputs({
+      'deployment-id': deployment?.id ?? '',
+      status: deployment?.status ?? '',
+      'dashboard-url': dashboardUrl ?? '',
+    } satisfies RetireOutputs);
+    logLine(report, io);
+    const retirement = await io.retired?.(report);
+    io.setOutputs({ retired: String(retirement?.inactive ?? 0) } satisfies RetireOutputs);
+    return { summary: retireSummaryHtml(report, retirement, io.redact) };
+  } catch (error) {
+    return {
+      failure: io.redact(
+        `${describeError(error)}\nNothing on GitHub was changed: re-run the job to retire the preview.`,
+      ),
+      ...(error instanceof Error && !(error instanceof ActionError) ? { stack: error.stack } : {}),
+    };
+  }
+}
