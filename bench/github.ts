@@ -45,7 +45,7 @@ interface GitHubFlow {
   event: SpawnOptions['event'];
   /** Seeds both emulators; returns the core's inputs. */
   setUp: (emu: Emulator, gh: GitHubEmulator) => Record<string, string>;
-  /** A sub-action's flow (the plan's). */
+  /** A sub-action's flow (the plan's, the retire's). */
   action?: SpawnOptions['action'];
 }
 
@@ -145,6 +145,21 @@ const GITHUB_FLOWS: GitHubFlow[] = [
       );
       seedCodehost(emu, 'bench-agent', NEW_SHA);
       return { ...base(emu), name: 'bench-agent', 'integration-id': INTEGRATION };
+    },
+  },
+  {
+    name: 'retire on a merged pull request: 2 GitHub deployments, its preview comment',
+    floor: 6,
+    floorWhy:
+      '1 page of deployments, 1 inactive status each, viewer, 1 comment page, 1 write (and 1 service look-up)',
+    github: { environment: 'preview-pr-7' },
+    event: pullRequestEvent(undefined, undefined, 'merged'),
+    action: 'retire/action.yml',
+    setUp: (emu, gh) => {
+      gh.seedDeployments('acme/agent', 'preview-pr-7', 2);
+      gh.seedComment('acme/agent', 7, OWN_COMMENT, GITHUB_ACTIONS_BOT);
+      emu.seedDeployment({ name: 'bench-agent' });
+      return { ...base(emu), name: 'bench-agent' };
     },
   },
   {

@@ -5,6 +5,7 @@
  * bench/requests.ts [--quick]`.
  */
 import { startEmulator, type Emulator } from '../test/emulator/emulator.ts';
+import { pullRequestEvent } from '../test/support/github-step.ts';
 import { INTEGRATION } from '../test/support/ids.ts';
 import {
   API_KEY,
@@ -34,7 +35,7 @@ interface Flow {
   outputs: Record<string, string>;
   setUp: (emu: Emulator) => Record<string, string>;
   event?: SpawnOptions['event'];
-  /** A sub-action's flow (the plan's). */
+  /** A sub-action's flow (the plan's, the retire's). */
   action?: SpawnOptions['action'];
 }
 
@@ -143,6 +144,19 @@ const FLOWS: Flow[] = [
         source_revision_config: { image_uri: IMAGE },
       });
       return { ...base(emu), name: 'bench-agent', source: 'internal_docker', 'image-uri': IMAGE };
+    },
+  },
+  // The retire (retire/action.yml): the preview looked up by name, read-only.
+  {
+    name: 'retire, the preview exists',
+    floor: 1,
+    floorWhy: '1 list page: the look-up by exact name, GET only',
+    outputs: { status: 'READY', retired: '0' },
+    action: 'retire/action.yml',
+    event: pullRequestEvent(undefined, undefined, 'merged'),
+    setUp: (emu) => {
+      emu.seedDeployment({ name: 'bench-agent-pr-7', status: 'READY' });
+      return { ...base(emu), name: 'bench-agent-pr-7' };
     },
   },
 ];

@@ -102,8 +102,8 @@ export interface SpawnOptions {
   event?: RunOptions['event'];
   /** Extra environment variables (GITHUB_API_URL, a GitHub input not in action.yml yet). */
   env?: Record<string, string>;
-  /** The sub-action run: its action.yml's defaults, its entry (`plan/action.yml`: dist/plan.js). */
-  action?: 'plan/action.yml';
+  /** The sub-action run: its action.yml's defaults, its entry (`plan/action.yml`: dist/plan.js, `retire/action.yml`: dist/retire.js). */
+  action?: 'plan/action.yml' | 'retire/action.yml';
 }
 
 /** Spawns `NODE24 ...nodeArgs ...script` in a step's environment, as the tests do, and times it. */

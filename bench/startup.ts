@@ -55,8 +55,8 @@ export async function startUp(): Promise<string> {
   const failing = (what: string, script: string | undefined) => async () => {
     const from = emu.requests.length;
     const run =
-      script === 'plan'
-        ? await runBundle({}, { action: 'plan/action.yml' })
+      script === 'plan' || script === 'retire'
+        ? await runBundle({}, { action: `${script}/action.yml` })
         : script === undefined
           ? await runBundle({})
           : await runScript(script, {});
@@ -81,6 +81,7 @@ export async function startUp(): Promise<string> {
     { key: 'ours', run: failing('ours', undefined) },
     { key: 'ours first', run: firstRequest('ours', undefined) },
     { key: 'plan', run: failing('plan', 'plan') },
+    { key: 'retire', run: failing('retire', 'retire') },
   ];
   if (ANCHOR !== undefined) kinds.push({ key: 'ecs', run: failing('ecs', ANCHOR) });
   if (beforePath !== undefined) {
@@ -89,7 +90,12 @@ export async function startUp(): Promise<string> {
   }
   const samples = new Map<string, number[]>();
   /** ours / ECS and before / ECS in the same round: robust to drift over the run. */
-  const paired = { ours: [] as number[], before: [] as number[], plan: [] as number[] };
+  const paired = {
+    ours: [] as number[],
+    before: [] as number[],
+    plan: [] as number[],
+    retire: [] as number[],
+  };
   for (let round = 0; round < WARM_UPS + STARTUP_RUNS; round++) {
     // Alternating: each round runs every kind once, in an order rotated by one each round, so
     // that no kind always follows the same one; a short pause before each lets the previous
@@ -108,6 +114,9 @@ export async function startUp(): Promise<string> {
     if (got.ecs !== undefined && got.ours !== undefined) paired.ours.push(got.ours / got.ecs);
     if (got.ecs !== undefined && got.before !== undefined) paired.before.push(got.before / got.ecs);
     if (got.ecs !== undefined && got.plan !== undefined) paired.plan.push(got.plan / got.ecs);
+    if (got.ecs !== undefined && got.retire !== undefined) {
+      paired.retire.push(got.retire / got.ecs);
+    }
   }
   await emu.close();
 
@@ -128,6 +137,7 @@ export async function startUp(): Promise<string> {
     row('**ours, no inputs: spawn → exit (fails)**', 'ours'),
     row('**ECS deploy action, no inputs: spawn → exit (fails)**', 'ecs'),
     row('**plan (dist/plan.js), no inputs: spawn → exit (fails)**', 'plan'),
+    row('**retire (dist/retire.js), no inputs: spawn → exit (fails)**', 'retire'),
     row(`ours ${before}, no inputs: spawn → exit (fails)`, 'before'),
     row('ours: spawn → first request', 'ours first'),
     row(`ours ${before}: spawn → first request`, 'before first'),
@@ -161,6 +171,18 @@ export async function startUp(): Promise<string> {
         : judge(
             median(values('plan')) / ecs <= 0.9,
             `start-up: plan / ECS failing on missing inputs is ${times(median(values('plan')) / ecs)} (budget ≤ 0.90)`,
+          ),
+    ],
+    [
+      '**retire / ECS, failing on missing inputs** (ratio of the medians)',
+      'n/a',
+      `**${times(median(values('retire')) / ecs)}**`,
+      '≤ 0.90',
+      Number.isNaN(median(values('retire')) / ecs)
+        ? 'n/a'
+        : judge(
+            median(values('retire')) / ecs <= 0.9,
+            `start-up: retire / ECS failing on missing inputs is ${times(median(values('retire')) / ecs)} (budget ≤ 0.90)`,
           ),
     ],
     [

@@ -1,5 +1,5 @@
 /**
- * `npm run demo`: what green means, in three acts (and a terminal, a pull request and its plan), against the emulator of
+ * `npm run demo`: what green means, in three acts (and a terminal, a pull request, its plan and its retire), against the emulator of
  * the service. The bundled action runs as a workflow step would (codehost,
  * secrets, wait-for-ready), on push events to main:
  *
@@ -15,7 +15,11 @@
  *    GitHub deployment in the transient environment `preview-pr-7`, with one
  *    comment on the pull request, against the GitHub API emulator too
  *    (GITHUB_API_URL): the comment's Markdown and the GitHub records are
- *    printed.
+ *    printed;
+ * 6–7. the plan of a pull request, and its comment updated in place;
+ * 8. the pull request is merged: the retire step marks the preview's GitHub
+ *    deployments inactive and rewrites its comment to say it is retired and
+ *    where to delete the deployment, which still runs in the service.
  */
 import { startEmulator } from '../test/emulator/emulator.ts';
 import { GITHUB_ACTIONS_BOT, startGitHubEmulator } from '../test/emulator/github.ts';
@@ -228,6 +232,34 @@ const seventh = await act(
 );
 console.log(`── the plan comment (#${planComment()?.id}, updated), as Markdown:`);
 console.log(planComment()?.body.trim());
+
+// Act 8: the pull request is merged; its preview retires.
+const [retireInputs, retireOptions] = gitHubStep(
+  gh,
+  {
+    'api-url': emu.url,
+    'api-key': API_KEY,
+    name: 'my-agent-pr-7',
+    'dashboard-url': 'https://console.example/o/{tenant_id}/deployments/{id}',
+  },
+  { environment: 'preview-pr-7' },
+  { event: pullRequestEvent(undefined, undefined, 'merged'), action: 'retire/action.yml' },
+);
+const eighth = await act(
+  'Act 8: pull request #7 is merged: its preview retires (GitHub records inactive, the comment rewritten)',
+  retireInputs,
+  PR_HEAD,
+  retireOptions,
+);
+for (const record of gh.deployments.filter((d) => d.environment === 'preview-pr-7')) {
+  const last = record.statuses.at(-1);
+  console.log(`── GitHub deployment ${record.id}: now ${last?.state}: ${last?.description}`);
+}
+const preview = gh.comments.find((c) =>
+  c.body.startsWith('<!-- deploy-agent:my%2Dagent%2Dpr%2D7 -->'),
+);
+console.log(`── the preview comment (#${preview?.id}, rewritten), as Markdown:`);
+console.log(preview?.body.trim());
 await Promise.all([emu.close(), gh.close()]);
 
 rule('What green meant');
@@ -239,9 +271,10 @@ console.log(
     `Act 4: deploy-agent exit ${fourth.exitCode}; status: live=${String(status.json?.live)}, commit-sha=${String(status.json?.['commit-sha'])}`,
     `Act 5: live=${fifth.outputs.live}, github-deployment-id=${fifth.outputs['github-deployment-id']}, dashboard-url=${fifth.outputs['dashboard-url']}`,
     `Acts 6 and 7: plan action=${sixth.outputs.action}, changes=${sixth.outputs.changes}, then ${seventh.outputs.changes}; ${gh.comments.filter((c) => c.body.startsWith('<!-- deploy-agent-plan:')).length} plan comment`,
+    `Act 8: retired=${eighth.outputs.retired} GitHub deployment(s) marked inactive; deployment-id=${eighth.outputs['deployment-id']} (${eighth.outputs.status}) still exists in the service: delete it at ${eighth.outputs['dashboard-url']}`,
   ].join('\n'),
 );
-const exits = [first, second, third, fourth, status, fifth, sixth, seventh].map(
+const exits = [first, second, third, fourth, status, fifth, sixth, seventh, eighth].map(
   (run) => run.exitCode,
 );
 process.exitCode = exits.every((code) => code === 0) ? 0 : 1;
