@@ -14,7 +14,7 @@ import { ROOT } from '../test/support/action.ts';
 import {
   BUNDLE,
   NODE24,
-  PLAN_BUNDLE,
+  bundleOf,
   startAction,
   type ActionRun,
   type RunOptions,
@@ -125,7 +125,7 @@ async function timedSpawn(
 
 /** Runs dist/index.js (or the sub-action's entry) with these inputs (its action.yml's defaults applied). */
 export function runBundle(given: Record<string, string>, options: SpawnOptions = {}) {
-  return timedSpawn([options.action === undefined ? BUNDLE : PLAN_BUNDLE], given, options);
+  return timedSpawn([bundleOf(options.action)], given, options);
 }
 
 /**

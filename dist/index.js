@@ -58004,9 +58004,9 @@ class GitHubApi {
      * Reads the GitHub deployments of `environment`, newest first, page by
      * page until `visit` stops, the list ends or `MAX_DEPLOYMENT_PAGES` were read.
      */
-    walkDeployments(repo, environment, visit, options = {}) {
+    walkDeployments(repo, environment, visit, options = {}, maxPages = MAX_DEPLOYMENT_PAGES) {
         const call = (page) => rest(DEPLOYMENT_LIST, { ...repo, environment, per_page: PER_PAGE, page });
-        return walkPages(this.#pageReader(call, DeploymentPage, options), visit, MAX_DEPLOYMENT_PAGES);
+        return walkPages(this.#pageReader(call, DeploymentPage, options), visit, maxPages);
     }
     /** Reads one page of a list: its items, read with `schema`, and GitHub's `Link` header. */
     #pageReader(call, schema, options) {
@@ -58881,12 +58881,12 @@ function retiredCommentBody(comment, redact = (text) => text) {
 ;// CONCATENATED MODULE: ./src/github/retire-records.ts
 
 /** Marks every listed deployment of `environment` inactive, one status each, newest first. */
-async function markInactive(api, repository, environment, status, logger, options = {}) {
+async function markInactive(api, repository, environment, status, logger, options = {}, maxPages = MAX_DEPLOYMENT_PAGES) {
     const ids = [];
     const walked = await api.walkDeployments(repository, environment, (page) => {
         ids.push(...page.map((deployment) => deployment.id));
         return 'more';
-    }, options);
+    }, options, maxPages);
     // The failed listing was warned about: nothing is known to mark.
     if (!walked.ok)
         return { found: 0, inactive: 0, more: false };
@@ -58903,7 +58903,7 @@ async function markInactive(api, repository, environment, status, logger, option
     }
     const more = !walked.value.ended;
     if (more) {
-        logger.warning(`GitHub: environment '${environment}' has more than ${MAX_DEPLOYMENT_PAGES * PER_PAGE} deployments; the step read the newest ${MAX_DEPLOYMENT_PAGES * PER_PAGE} and no further, so older ones may still show as active.`);
+        logger.warning(`GitHub: environment '${environment}' has more than ${maxPages * PER_PAGE} deployments; the step read the newest ${maxPages * PER_PAGE} and no further, so older ones may still show as active.`);
     }
     return { found: ids.length, inactive, more };
 }

@@ -126,10 +126,11 @@ export class GitHubApi {
     environment: string,
     visit: (deployments: GitHubDeployment[]) => 'stop' | 'more',
     options: CallOptions = {},
+    maxPages = MAX_DEPLOYMENT_PAGES,
   ): Promise<Result<{ ended: boolean }>> {
     const call = (page: number) =>
       rest(DEPLOYMENT_LIST, { ...repo, environment, per_page: PER_PAGE, page });
-    return walkPages(this.#pageReader(call, DeploymentPage, options), visit, MAX_DEPLOYMENT_PAGES);
+    return walkPages(this.#pageReader(call, DeploymentPage, options), visit, maxPages);
   }
 
   /** Reads one page of a list: its items, read with `schema`, and GitHub's `Link` header. */

@@ -29,6 +29,7 @@ export async function markInactive(
   status: Omit<DeploymentStatusRequest, 'state'>,
   logger: Logger,
   options: CallOptions = {},
+  maxPages = MAX_DEPLOYMENT_PAGES,
 ): Promise<RecordsRetired> {
   const ids: number[] = [];
   const walked = await api.walkDeployments(
@@ -39,6 +40,7 @@ export async function markInactive(
       return 'more';
     },
     options,
+    maxPages,
   );
   // The failed listing was warned about: nothing is known to mark.
   if (!walked.ok) return { found: 0, inactive: 0, more: false };
@@ -62,7 +64,7 @@ export async function markInactive(
   const more = !walked.value.ended;
   if (more) {
     logger.warning(
-      `GitHub: environment '${environment}' has more than ${MAX_DEPLOYMENT_PAGES * PER_PAGE} deployments; the step read the newest ${MAX_DEPLOYMENT_PAGES * PER_PAGE} and no further, so older ones may still show as active.`,
+      `GitHub: environment '${environment}' has more than ${maxPages * PER_PAGE} deployments; the step read the newest ${maxPages * PER_PAGE} and no further, so older ones may still show as active.`,
     );
   }
   return { found: ids.length, inactive, more };

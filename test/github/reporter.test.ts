@@ -14,6 +14,8 @@ import {
   type ReporterDependencies,
 } from '../../src/github/reporter.ts';
 import { gitHubHooks } from '../../src/github/integration.ts';
+import { markInactive } from '../../src/github/retire-records.ts';
+import { aDeployment } from '../support/fixtures.ts';
 import type { GitHubSettings } from '../../src/github/inputs.ts';
 import { systemClock, type Logger } from '../../src/common/runtime.ts';
 import {
@@ -422,13 +424,13 @@ describe('commit order', () => {
   });
 });
 
-describe('wiring', () => {
-  const dependencies = (): ReporterDependencies => ({
-    logger,
-    clock: systemClock,
-    redact: (t) => t,
-  });
+const dependencies = (): ReporterDependencies => ({
+  logger,
+  clock: systemClock,
+  redact: (t) => t,
+});
 
+describe('wiring', () => {
   it('no token: skipped with one notice, no hook, no request', () => {
     const hooks = gitHubHooks({ ...features, token: '' }, context(), dependencies());
     expect(hooks).toEqual({ reporter: undefined });
@@ -481,5 +483,69 @@ describe('wiring', () => {
     expect(loads).toBe(0);
     await run(reporter({}, {}, { api: { load } }));
     expect(loads).toBe(1);
+  });
+});
+
+describe('retiring a preview (contract v1.3, retire)', () => {
+  const retiring: GitHubSettings = { ...features, retire: true };
+  const report = {
+    name: NAME,
+    deployment: aDeployment({ id: '0b7e1c5a-3f2d-4e6a-9b8c-1d2e3f4a5b6c', status: 'READY' }),
+  };
+
+  it('gives the retire step its one hook, and names what an empty token skips', () => {
+    const hooks = gitHubHooks(retiring, context(), dependencies());
+    expect(Object.keys(hooks).filter((key) => key !== 'reporter')).toEqual(['retired']);
+    const none = gitHubHooks({ ...retiring, token: '' }, context(), dependencies());
+    expect(none.retired).toBeUndefined();
+    expect(lines.filter((l) => l.level === 'notice').map((l) => l.message)).toEqual([
+      "github-token is empty: marking the GitHub deployments of 'preview-pr-7' inactive and rewriting the preview comment are skipped.",
+    ]);
+  });
+
+  it('off a pull request, marks the records and writes no comment', async () => {
+    const records = gh.seedDeployments('acme/agent', 'preview-pr-7', 2);
+    const hooks = gitHubHooks(retiring, context({ pullRequest: undefined }), dependencies());
+    const retired = await hooks.retired?.(report);
+    expect(retired).toEqual({
+      environment: 'preview-pr-7',
+      found: 2,
+      inactive: 2,
+      more: false,
+      comment: 'skipped',
+    });
+    expect(records.map((record) => gh.stateOf(record.id))).toEqual(['inactive', 'inactive']);
+    expect(gh.calls(/comments|graphql/)).toHaveLength(0);
+  });
+
+  it('reads no further than its page cap, newest first, and says so once', async () => {
+    const records = gh.seedDeployments('acme/agent', 'preview-pr-7', 101);
+    const api = reporter({}, retiring).api;
+    const marked = await markInactive(
+      api,
+      { owner: 'acme', repo: 'agent' },
+      'preview-pr-7',
+      { description: 'retired' },
+      logger,
+      {},
+      1,
+    );
+    expect(marked).toEqual({ found: 100, inactive: 100, more: true });
+    expect(gh.stateOf(records[0]?.id ?? 0)).toBe('success');
+    expect(gh.stateOf(records[100]?.id ?? 0)).toBe('inactive');
+    expect(warnings()).toEqual([
+      "GitHub: environment 'preview-pr-7' has more than 100 deployments; the step read the newest 100 and no further, so older ones may still show as active.",
+    ]);
+  });
+
+  it('under a GitHub that never answers, ends within the budget, green, with warnings', async () => {
+    gh.seedDeployments('acme/agent', 'preview-pr-7', 3);
+    gh.inject({ hang: true, times: Infinity });
+    const hooks = gitHubHooks(retiring, context(), { ...dependencies(), budgetMs: 1_500 });
+    const retired = await hooks.retired?.(report);
+    expect(retired).toMatchObject({ found: 0, inactive: 0, comment: 'failed' });
+    // At most 2 attempts of each of the two first calls (the listing, the viewer).
+    expect(gh.requests.length).toBeLessThanOrEqual(4);
+    expect(warnings().join('\n')).toContain('no answer: timed out');
   });
 });

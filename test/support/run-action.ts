@@ -34,6 +34,14 @@ const SUB_ACTION_BUNDLES: Record<string, string> = {
   'retire/action.yml': RETIRE_BUNDLE,
 };
 
+/** The file the runner starts for `action` (an action.yml's path; undefined: action.yml). */
+export function bundleOf(action: string | undefined): string {
+  if (action === undefined || action === 'action.yml') return BUNDLE;
+  const bundle = SUB_ACTION_BUNDLES[action];
+  if (bundle === undefined) throw new Error(`no bundle is known for ${action}`);
+  return bundle;
+}
+
 export interface ActionRun {
   exitCode: number | null;
   signal: NodeJS.Signals | null;
@@ -182,7 +190,7 @@ export function startAction(
   );
   const spawnedAt = Date.now();
   const started = performance.now();
-  const entry = SUB_ACTION_BUNDLES[options.action ?? ''] ?? BUNDLE;
+  const entry = bundleOf(options.action);
   const child = spawn(NODE24, options.argv ?? [entry], {
     env,
     cwd: workspace,
