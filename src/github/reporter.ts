@@ -198,6 +198,11 @@ export class GitHubReporter implements RunProgress {
   async retired(report: RetireReport): Promise<Retirement> {
     const { environment } = this.#features;
     const { repository, pullRequest, pullRequestState } = this.#context;
+    if (pullRequestState === 'open') {
+      this.#logger.warning(
+        `pull request #${pullRequest} is still open, and its preview is retired all the same: run the retire step on \`pull_request: types: [closed]\`.`,
+      );
+    }
     const what =
       report.deployment === undefined ? '' : '; its deployment still exists in the service';
     const [records, rewritten] = await Promise.all([

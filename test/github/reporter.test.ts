@@ -518,6 +518,14 @@ describe('retiring a preview (contract v1.3, retire)', () => {
     expect(gh.calls(/comments|graphql/)).toHaveLength(0);
   });
 
+  it('warns when the pull request is still open: the step is meant for closed ones', async () => {
+    const hooks = gitHubHooks(retiring, context({ pullRequestState: 'open' }), dependencies());
+    await hooks.retired?.(report);
+    expect(warnings()).toEqual([
+      'pull request #7 is still open, and its preview is retired all the same: run the retire step on `pull_request: types: [closed]`.',
+    ]);
+  });
+
   it('reads no further than its page cap, newest first, and says so once', async () => {
     const records = gh.seedDeployments('acme/agent', 'preview-pr-7', 101);
     const api = reporter({}, retiring).api;
