@@ -58844,8 +58844,6 @@ class PullRequestComment {
  */
 
 
-/** The status of a deployment the service is deleting: someone asked for it there. */
-const BEING_DELETED = 'AWAITING_DELETE';
 const WHY = {
     merged: 'This pull request was merged, so its preview is retired',
     closed: 'This pull request was closed, so its preview is retired',
@@ -58868,7 +58866,7 @@ function retiredCommentBody(comment, redact = (text) => text) {
         lines.push(`No deployment is named ${name} in the service: nothing is left to delete there.`);
     }
     else {
-        lines.push(deployment.status === BEING_DELETED
+        lines.push(deployment.status === 'AWAITING_DELETE'
             ? `In the service, a deletion of its deployment was asked for: its status is ${code(deployment.status)}.`
             : "**Its deployment still exists in the service**, and keeps running (and costing) until someone deletes it there. This action cannot delete it: the service's interface has no delete.", '', '| | |', '| --- | --- |', `| Deployment | ${code(deployment.id, 100)} |`, `| Status | ${code(deployment.status, 100)} |`, `| Delete it | ${markdownLink('in the dashboard', comment.dashboardUrl) ?? `in the service, by its id ${code(deployment.id, 100)}`} |`);
     }
@@ -58944,7 +58942,6 @@ class GitHubReporter {
     #context;
     #features;
     #logger;
-    #runUrl;
     #onRecorded;
     /** Ends calls still under way when the run is cancelled, so the last status goes at once. */
     #work = new AbortController();
@@ -58956,7 +58953,6 @@ class GitHubReporter {
         this.#context = context;
         this.#features = features;
         this.#logger = logger;
-        this.#runUrl = context.runUrl;
         this.#onRecorded = dependencies.onRecorded;
         this.api = new GitHubApi({
             token: features.token,
@@ -59035,7 +59031,7 @@ class GitHubReporter {
     async planned(report) {
         if (this.#planComment === undefined)
             return;
-        const body = () => planCommentBody(this.#runUrl === undefined ? report : { ...report, runUrl: this.#runUrl }, this.#redact);
+        const body = () => planCommentBody(this.#context.runUrl === undefined ? report : { ...report, runUrl: this.#context.runUrl }, this.#redact);
         await this.#planComment.writeBody(report.name, body);
     }
     /**
@@ -59055,14 +59051,14 @@ class GitHubReporter {
                 ? undefined
                 : markInactive(this.api, repository, environment, {
                     description: description(this.#redact(`${report.name}: preview retired${what}`)),
-                    ...(this.#runUrl === undefined ? {} : { log_url: this.#runUrl }),
+                    ...(this.#context.runUrl === undefined ? {} : { log_url: this.#context.runUrl }),
                 }, this.#logger),
             this.#comment === undefined || pullRequest === undefined
                 ? 'skipped'
                 : this.#comment.rewrite(report.name, () => retiredCommentBody({
                     ...report,
                     ...(pullRequestState === undefined ? {} : { pullRequestState }),
-                    ...(this.#runUrl === undefined ? {} : { runUrl: this.#runUrl }),
+                    ...(this.#context.runUrl === undefined ? {} : { runUrl: this.#context.runUrl }),
                 }, this.#redact)),
         ]);
         return {
@@ -59073,7 +59069,9 @@ class GitHubReporter {
         };
     }
     #withRunUrl(report) {
-        return this.#runUrl === undefined ? report : { ...report, runUrl: this.#runUrl };
+        return this.#context.runUrl === undefined
+            ? report
+            : { ...report, runUrl: this.#context.runUrl };
     }
     /**
      * Behaviour 15: `GET compare/{target}...{latest}` on the deployed
@@ -59120,17 +59118,16 @@ function gitHubHooks(settings, context, dependencies) {
         logger.debug('pr-comment is ignored: the run is not for a pull request');
     }
     const retire = settings.retire === true;
+    // What each setting turns on, as the notice names it: a retire marks records and rewrites.
+    const names = retire
+        ? {
+            record: `marking the GitHub deployments of '${settings.environment}' inactive`,
+            comment: 'rewriting the preview comment',
+        }
+        : { record: 'the GitHub deployment record', comment: 'the pull request comment' };
     const wanted = [
-        settings.environment === ''
-            ? undefined
-            : retire
-                ? `marking the GitHub deployments of '${settings.environment}' inactive`
-                : 'the GitHub deployment record',
-        settings.comment && pullRequest
-            ? retire
-                ? 'rewriting the preview comment'
-                : 'the pull request comment'
-            : undefined,
+        settings.environment === '' ? undefined : names.record,
+        settings.comment && pullRequest ? names.comment : undefined,
     ].filter((what) => what !== undefined);
     const skipped = (why) => {
         if (wanted.length === 0)
@@ -59147,28 +59144,26 @@ function gitHubHooks(settings, context, dependencies) {
     }
     let reporter;
     const made = () => (reporter ??= new GitHubReporter(context, settings, dependencies));
-    if (retire) {
-        return {
-            get reporter() {
-                return reporter;
-            },
-            retired: (report) => made().retired(report),
+    // A retire has one hook; a deploy or a plan has the others, each when its setting asks.
+    const hooks = retire
+        ? { retired: (report) => made().retired(report) }
+        : {
+            ...(wanted.length === 0
+                ? {}
+                : {
+                    progress: {
+                        deployed: (report) => made().deployed(report),
+                        finished: (report) => made().finished(report),
+                    },
+                }),
+            commitOrder: (repository, target, latest) => made().commitOrder(repository, target, latest),
+            ...(settings.comment && pullRequest ? { planned: (report) => made().planned(report) } : {}),
         };
-    }
     return {
         get reporter() {
             return reporter;
         },
-        ...(wanted.length === 0
-            ? {}
-            : {
-                progress: {
-                    deployed: (report) => made().deployed(report),
-                    finished: (report) => made().finished(report),
-                },
-            }),
-        commitOrder: (repository, target, latest) => made().commitOrder(repository, target, latest),
-        ...(settings.comment && pullRequest ? { planned: (report) => made().planned(report) } : {}),
+        ...hooks,
     };
 }
 
@@ -61308,8 +61303,6 @@ function retireRequest(inputs, run) {
 
 /** The names of the retire step's outputs, as retire/action.yml declares them. */
 const RETIRE_OUTPUT_NAMES = (/* unused pure expression or super */ null && (['deployment-id', 'status', 'dashboard-url', 'retired']));
-/** The status of a deployment the service is deleting: someone asked for it there. */
-const retire_run_BEING_DELETED = 'AWAITING_DELETE';
 /** The one log line: what still exists in the service, and where to delete it. */
 function logLine({ name, deployment, dashboardUrl }, io) {
     if (deployment === undefined) {
@@ -61317,7 +61310,7 @@ function logLine({ name, deployment, dashboardUrl }, io) {
         return;
     }
     const status = untrusted(deployment.status);
-    io.logger.info(deployment.status === retire_run_BEING_DELETED
+    io.logger.info(deployment.status === 'AWAITING_DELETE'
         ? `retire: '${name}' is deployment ${deployment.id} (${status}): a deletion was asked for in the service; ${dashboardUrl === undefined ? `its id there is ${deployment.id}` : `see ${dashboardUrl}`}`
         : `retire: '${name}' is deployment ${deployment.id} (${status}): it still exists in the service and keeps running until someone deletes ${dashboardUrl === undefined ? `deployment ${deployment.id} there (this step cannot: the service's interface has no delete)` : `it there: ${dashboardUrl}`}`);
 }
@@ -61351,7 +61344,7 @@ function retireSummaryHtml(report, retirement, redact) {
         parts.push(`<p>${htmlText(`No deployment is named '${redact(report.name)}' in the service: nothing is left to delete there.`)}</p>`);
     }
     else {
-        parts.push(`<p>${htmlText(deployment.status === retire_run_BEING_DELETED
+        parts.push(`<p>${htmlText(deployment.status === 'AWAITING_DELETE'
             ? 'The preview is retired on GitHub. In the service, a deletion of its deployment was asked for (its status says so).'
             : 'The preview is retired on GitHub. Its deployment still exists in the service, and keeps running (and costing) until someone deletes it there: this step cannot delete it.')}</p>`);
     }
@@ -61454,10 +61447,8 @@ function retire_run() {
 
 
 
-const started = process.argv[1] ?? '';
-void (/[\\/]plan\.js$/.test(started)
-    ? plan_run()
-    : /[\\/]retire\.js$/.test(started)
-        ? retire_run()
-        : run());
+/** The file the runner started: `index.js`, `plan.js` or `retire.js`. */
+const src_file = /[^\\/]*$/.exec(process.argv[1] ?? '')?.[0];
+const entry = src_file === 'plan.js' ? plan_run : src_file === 'retire.js' ? retire_run : run;
+void entry();
 

@@ -11,9 +11,8 @@ import { run as deploy } from './main.js';
 import { run as plan } from './plan.js';
 import { run as retire } from './retire.js';
 
-const started = process.argv[1] ?? '';
-void (/[\\/]plan\.js$/.test(started)
-  ? plan()
-  : /[\\/]retire\.js$/.test(started)
-    ? retire()
-    : deploy());
+/** The file the runner started: `index.js`, `plan.js` or `retire.js`. */
+const file = /[^\\/]*$/.exec(process.argv[1] ?? '')?.[0];
+const entry = file === 'plan.js' ? plan : file === 'retire.js' ? retire : deploy;
+
+void entry();

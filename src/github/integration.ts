@@ -37,17 +37,16 @@ export function gitHubHooks(
     logger.debug('pr-comment is ignored: the run is not for a pull request');
   }
   const retire = settings.retire === true;
+  // What each setting turns on, as the notice names it: a retire marks records and rewrites.
+  const names = retire
+    ? {
+        record: `marking the GitHub deployments of '${settings.environment}' inactive`,
+        comment: 'rewriting the preview comment',
+      }
+    : { record: 'the GitHub deployment record', comment: 'the pull request comment' };
   const wanted = [
-    settings.environment === ''
-      ? undefined
-      : retire
-        ? `marking the GitHub deployments of '${settings.environment}' inactive`
-        : 'the GitHub deployment record',
-    settings.comment && pullRequest
-      ? retire
-        ? 'rewriting the preview comment'
-        : 'the pull request comment'
-      : undefined,
+    settings.environment === '' ? undefined : names.record,
+    settings.comment && pullRequest ? names.comment : undefined,
   ].filter((what) => what !== undefined);
   const skipped = (why: string) => {
     if (wanted.length === 0) return;
@@ -63,27 +62,25 @@ export function gitHubHooks(
   }
   let reporter: GitHubReporter | undefined;
   const made = () => (reporter ??= new GitHubReporter(context, settings, dependencies));
-  if (retire) {
-    return {
-      get reporter() {
-        return reporter;
-      },
-      retired: (report) => made().retired(report),
-    };
-  }
+  // A retire has one hook; a deploy or a plan has the others, each when its setting asks.
+  const hooks: Omit<GitHubHooks, 'reporter'> = retire
+    ? { retired: (report) => made().retired(report) }
+    : {
+        ...(wanted.length === 0
+          ? {}
+          : {
+              progress: {
+                deployed: (report) => made().deployed(report),
+                finished: (report) => made().finished(report),
+              },
+            }),
+        commitOrder: (repository, target, latest) => made().commitOrder(repository, target, latest),
+        ...(settings.comment && pullRequest ? { planned: (report) => made().planned(report) } : {}),
+      };
   return {
     get reporter() {
       return reporter;
     },
-    ...(wanted.length === 0
-      ? {}
-      : {
-          progress: {
-            deployed: (report) => made().deployed(report),
-            finished: (report) => made().finished(report),
-          },
-        }),
-    commitOrder: (repository, target, latest) => made().commitOrder(repository, target, latest),
-    ...(settings.comment && pullRequest ? { planned: (report) => made().planned(report) } : {}),
+    ...hooks,
   };
 }

@@ -76,7 +76,6 @@ export class GitHubReporter implements RunProgress {
   readonly #context: GitHubRunContext;
   readonly #features: GitHubSettings;
   readonly #logger: Logger;
-  readonly #runUrl: string | undefined;
   readonly #onRecorded: ((id: number) => void) | undefined;
   /** Ends calls still under way when the run is cancelled, so the last status goes at once. */
   readonly #work = new AbortController();
@@ -93,7 +92,6 @@ export class GitHubReporter implements RunProgress {
     this.#context = context;
     this.#features = features;
     this.#logger = logger;
-    this.#runUrl = context.runUrl;
     this.#onRecorded = dependencies.onRecorded;
     this.api = new GitHubApi({
       token: features.token,
@@ -184,7 +182,7 @@ export class GitHubReporter implements RunProgress {
     if (this.#planComment === undefined) return;
     const body = () =>
       planCommentBody(
-        this.#runUrl === undefined ? report : { ...report, runUrl: this.#runUrl },
+        this.#context.runUrl === undefined ? report : { ...report, runUrl: this.#context.runUrl },
         this.#redact,
       );
     await this.#planComment.writeBody(report.name, body);
@@ -214,7 +212,7 @@ export class GitHubReporter implements RunProgress {
             environment,
             {
               description: description(this.#redact(`${report.name}: preview retired${what}`)),
-              ...(this.#runUrl === undefined ? {} : { log_url: this.#runUrl }),
+              ...(this.#context.runUrl === undefined ? {} : { log_url: this.#context.runUrl }),
             },
             this.#logger,
           ),
@@ -225,7 +223,7 @@ export class GitHubReporter implements RunProgress {
               {
                 ...report,
                 ...(pullRequestState === undefined ? {} : { pullRequestState }),
-                ...(this.#runUrl === undefined ? {} : { runUrl: this.#runUrl }),
+                ...(this.#context.runUrl === undefined ? {} : { runUrl: this.#context.runUrl }),
               },
               this.#redact,
             ),
@@ -240,7 +238,9 @@ export class GitHubReporter implements RunProgress {
   }
 
   #withRunUrl(report: RunReport): CommentReport {
-    return this.#runUrl === undefined ? report : { ...report, runUrl: this.#runUrl };
+    return this.#context.runUrl === undefined
+      ? report
+      : { ...report, runUrl: this.#context.runUrl };
   }
 
   /**

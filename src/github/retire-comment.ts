@@ -17,9 +17,6 @@ export interface RetiredComment extends RetireReport {
   runUrl?: string;
 }
 
-/** The status of a deployment the service is deleting: someone asked for it there. */
-const BEING_DELETED = 'AWAITING_DELETE';
-
 const WHY = {
   merged: 'This pull request was merged, so its preview is retired',
   closed: 'This pull request was closed, so its preview is retired',
@@ -46,7 +43,7 @@ export function retiredCommentBody(
     lines.push(`No deployment is named ${name} in the service: nothing is left to delete there.`);
   } else {
     lines.push(
-      deployment.status === BEING_DELETED
+      deployment.status === 'AWAITING_DELETE'
         ? `In the service, a deletion of its deployment was asked for: its status is ${code(deployment.status)}.`
         : "**Its deployment still exists in the service**, and keeps running (and costing) until someone deletes it there. This action cannot delete it: the service's interface has no delete.",
       '',

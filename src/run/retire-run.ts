@@ -20,9 +20,6 @@ import { cellOf, dashboardUrlOf, labelledTable } from './report.js';
 export const RETIRE_OUTPUT_NAMES = ['deployment-id', 'status', 'dashboard-url', 'retired'] as const;
 export type RetireOutputs = Partial<Record<(typeof RETIRE_OUTPUT_NAMES)[number], string>>;
 
-/** The status of a deployment the service is deleting: someone asked for it there. */
-const BEING_DELETED = 'AWAITING_DELETE';
-
 /** The one log line: what still exists in the service, and where to delete it. */
 function logLine({ name, deployment, dashboardUrl }: RetireReport, io: RunnerIO): void {
   if (deployment === undefined) {
@@ -33,7 +30,7 @@ function logLine({ name, deployment, dashboardUrl }: RetireReport, io: RunnerIO)
   }
   const status = untrusted(deployment.status);
   io.logger.info(
-    deployment.status === BEING_DELETED
+    deployment.status === 'AWAITING_DELETE'
       ? `retire: '${name}' is deployment ${deployment.id} (${status}): a deletion was asked for in the service; ${dashboardUrl === undefined ? `its id there is ${deployment.id}` : `see ${dashboardUrl}`}`
       : `retire: '${name}' is deployment ${deployment.id} (${status}): it still exists in the service and keeps running until someone deletes ${dashboardUrl === undefined ? `deployment ${deployment.id} there (this step cannot: the service's interface has no delete)` : `it there: ${dashboardUrl}`}`,
   );
@@ -77,7 +74,7 @@ export function retireSummaryHtml(
   } else {
     parts.push(
       `<p>${htmlText(
-        deployment.status === BEING_DELETED
+        deployment.status === 'AWAITING_DELETE'
           ? 'The preview is retired on GitHub. In the service, a deletion of its deployment was asked for (its status says so).'
           : 'The preview is retired on GitHub. Its deployment still exists in the service, and keeps running (and costing) until someone deletes it there: this step cannot delete it.',
       )}</p>`,
