@@ -9,7 +9,7 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'nod
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { node24 } from '../../script/node24-path.mjs';
-import { ROOT, WORKFLOW_REPOSITORY, withDefaults } from './action.ts';
+import { ROOT, WORKFLOW_REPOSITORY, actionYml, withDefaults } from './action.ts';
 
 function requireNode24(): string {
   const binary = node24();
@@ -24,22 +24,9 @@ function requireNode24(): string {
 /** The runner's `node24`: the current Node when it is 24 or newer, else the optional package's. */
 export const NODE24 = requireNode24();
 export const BUNDLE = path.join(ROOT, 'dist', 'index.js');
-/** What plan/action.yml starts: the same bundle, through dist/plan.js. */
-export const PLAN_BUNDLE = path.join(ROOT, 'dist', 'plan.js');
-/** What retire/action.yml starts: the same bundle, through dist/retire.js. */
-export const RETIRE_BUNDLE = path.join(ROOT, 'dist', 'retire.js');
-/** The file each sub-action's action.yml starts; action.yml starts `BUNDLE`. */
-const SUB_ACTION_BUNDLES: Record<string, string> = {
-  'plan/action.yml': PLAN_BUNDLE,
-  'retire/action.yml': RETIRE_BUNDLE,
-};
-
-/** The file the runner starts for `action` (an action.yml's path; undefined: action.yml). */
-export function bundleOf(action: string | undefined): string {
-  if (action === undefined || action === 'action.yml') return BUNDLE;
-  const bundle = SUB_ACTION_BUNDLES[action];
-  if (bundle === undefined) throw new Error(`no bundle is known for ${action}`);
-  return bundle;
+/** The file the runner starts for `action` (an action.yml's path): its `runs.main`, from its folder. */
+export function bundleOf(action = 'action.yml'): string {
+  return path.join(ROOT, path.dirname(action), actionYml(action).runs.main);
 }
 
 export interface ActionRun {
