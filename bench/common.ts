@@ -133,6 +133,24 @@ export function seedCodehost(emu: Emulator, name: string, sha: string, ref = 'ma
   });
 }
 
+/** The inputs of an `internal_docker` step for `name` (image `IMAGE`): no repository look-up. */
+export const imageStep = (emu: Emulator, name: string) => ({
+  ...base(emu),
+  name,
+  source: 'internal_docker',
+  'image-uri': IMAGE,
+});
+
+/** A deployment of image `IMAGE` named `name`, and the inputs of the step that reuses it. */
+export function seedImage(emu: Emulator, name: string) {
+  emu.seedDeployment({
+    name,
+    source: 'internal_docker',
+    source_revision_config: { image_uri: IMAGE },
+  });
+  return imageStep(emu, name);
+}
+
 export const SEARCH_NAME = 'bench-search';
 
 /** `partial` deployments whose names contain SEARCH_NAME, then the exact one; returns its floor. */

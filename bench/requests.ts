@@ -9,7 +9,6 @@ import { pullRequestEvent } from '../test/support/github-step.ts';
 import { INTEGRATION } from '../test/support/ids.ts';
 import {
   API_KEY,
-  IMAGE,
   NEW_SHA,
   PAGE_LIMIT,
   base,
@@ -21,7 +20,9 @@ import {
   pushEvent,
   runAlone,
   searchInputs,
+  imageStep,
   seedCodehost,
+  seedImage,
   seedSearch,
   table,
 } from './common.ts';
@@ -82,26 +83,14 @@ const FLOWS: Flow[] = [
     floor: 3,
     floorWhy: '1 list page, POST, 1 list page: the name looked up again',
     outputs: { created: 'true' },
-    setUp: (emu) => ({
-      ...base(emu),
-      name: 'bench-agent',
-      source: 'internal_docker',
-      'image-uri': IMAGE,
-    }),
+    setUp: (emu) => imageStep(emu, 'bench-agent'),
   },
   {
     name: 'internal_docker (image-uri), reuse',
     floor: 1,
     floorWhy: '1 list page',
     outputs: { created: 'false' },
-    setUp: (emu) => {
-      emu.seedDeployment({
-        name: 'bench-agent',
-        source: 'internal_docker',
-        source_revision_config: { image_uri: IMAGE },
-      });
-      return { ...base(emu), name: 'bench-agent', source: 'internal_docker', 'image-uri': IMAGE };
-    },
+    setUp: (emu) => seedImage(emu, 'bench-agent'),
   },
   // The plan (plan/action.yml): the requests of the deploy step's dry run, no more.
   {
@@ -137,14 +126,7 @@ const FLOWS: Flow[] = [
     floorWhy: '1 list page',
     outputs: { action: 'reuse', changes: '0' },
     action: 'plan/action.yml',
-    setUp: (emu) => {
-      emu.seedDeployment({
-        name: 'bench-agent',
-        source: 'internal_docker',
-        source_revision_config: { image_uri: IMAGE },
-      });
-      return { ...base(emu), name: 'bench-agent', source: 'internal_docker', 'image-uri': IMAGE };
-    },
+    setUp: (emu) => seedImage(emu, 'bench-agent'),
   },
   // The retire (retire/action.yml): the preview looked up by name, read-only.
   {

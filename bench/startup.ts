@@ -9,9 +9,7 @@ import { startEmulator } from '../test/emulator/emulator.ts';
 import {
   API_KEY,
   BEFORE_COMMIT,
-  IMAGE,
   QUICK,
-  base,
   beforeBundle,
   failureNote,
   judge,
@@ -21,6 +19,7 @@ import {
   progress,
   quantile,
   runAlone,
+  seedImage,
   table,
 } from './common.ts';
 import { ANCHOR, runBareNode, runBundle, runScript } from './spawn.ts';
@@ -39,17 +38,7 @@ export async function startUp(): Promise<string> {
   const BEFORE = beforeBundle();
   const beforePath = typeof BEFORE === 'string' ? undefined : BEFORE.path;
   const emu = await startEmulator({ apiKey: API_KEY });
-  emu.seedDeployment({
-    name: 'bench-startup',
-    source: 'internal_docker',
-    source_revision_config: { image_uri: IMAGE },
-  });
-  const reuse = {
-    ...base(emu),
-    name: 'bench-startup',
-    source: 'internal_docker',
-    'image-uri': IMAGE,
-  };
+  const reuse = seedImage(emu, 'bench-startup');
   const notes = new Set<string>();
   /** A step with no `with:`: every input at its action.yml default, required ones empty. */
   const failing = (what: string, script: string | undefined) => async () => {
