@@ -17,7 +17,23 @@ export type CommentReport = RunReport & {
 
 /** GitHub refuses a comment over 65,536 characters; the body stays well under it. */
 export const COMMENT_LIMIT = 65_536;
-const BODY_BUDGET = 60_000;
+export const BODY_BUDGET = 60_000;
+
+/**
+ * The first of `rows` (table rows, one line each) that fit in the body's
+ * budget after `usedChars` of the rest of it; the caller says how many were
+ * left out.
+ */
+export function rowsWithin(rows: readonly string[], usedChars: number): string[] {
+  const kept: string[] = [];
+  let used = usedChars;
+  for (const row of rows) {
+    if (used + row.length + 1 > BODY_BUDGET) break;
+    kept.push(row);
+    used += row.length + 1;
+  }
+  return kept;
+}
 const FAILURE_CHARS = 1_000;
 
 /**
@@ -151,15 +167,14 @@ export function commentBody(
       '| Field | Wanted | Live |',
       '| --- | --- | --- |',
     );
-    let used = lines.join('\n').length + tail.join('\n').length + 200;
-    let shown = 0;
-    for (const entry of report.drift) {
-      const row = `| ${code(entry.field, 200)} | ${show(entry.wanted)} | ${show(entry.live)} |`;
-      if (used + row.length + 1 > BODY_BUDGET) break;
-      lines.push(row);
-      used += row.length + 1;
-      shown += 1;
-    }
+    const rows = rowsWithin(
+      report.drift.map(
+        (entry) => `| ${code(entry.field, 200)} | ${show(entry.wanted)} | ${show(entry.live)} |`,
+      ),
+      lines.join('\n').length + tail.join('\n').length + 200,
+    );
+    lines.push(...rows);
+    const shown = rows.length;
     if (shown < report.drift.length) {
       lines.push(
         '',

@@ -10,10 +10,8 @@ import { markdownCode, markdownLink, markdownText } from '../common/github-text.
 import { showValue } from '../run/drift.js';
 import type { PlanReport } from '../run/progress.js';
 import { dashboardUrlOf } from '../run/report.js';
-import { COMMENT_LIMIT, encodeName } from './comment.js';
+import { BODY_BUDGET, COMMENT_LIMIT, encodeName, rowsWithin } from './comment.js';
 
-/** The body stays this far under GitHub's limit. */
-const BODY_BUDGET = 60_000;
 /** More changes than this fold into a `<details>` block. */
 const FOLD_AFTER = 10;
 
@@ -82,14 +80,7 @@ export function planCommentBody(
       '| Field | The pull request asks for | The deployment has |',
       '| --- | --- | --- |',
     ];
-    const fixed = [...lines, ...head, ...footer].join('\n').length + 200;
-    const kept: string[] = [];
-    let size = fixed;
-    for (const row of rows) {
-      if (size + row.length + 1 > BODY_BUDGET) break;
-      kept.push(row);
-      size += row.length + 1;
-    }
+    const kept = rowsWithin(rows, [...lines, ...head, ...footer].join('\n').length + 200);
     const cut = rows.length - kept.length;
     const table = [...head, ...kept];
     if (cut > 0)
