@@ -40864,6 +40864,13 @@ function isFromFork(run) {
 
 ;// CONCATENATED MODULE: ./src/inputs/service-access.ts
 
+/** The inputs that say where the service is and how to sign in, in action.yml's order. */
+const ACCESS_INPUT_NAMES = [
+    'api-url',
+    'api-key',
+    'api-key-header',
+    'headers',
+];
 /** The extra headers, and the api key under `api-key-header` when one is given. */
 function serviceAccess(inputs) {
     const apiKey = inputs['api-key'];
@@ -41047,12 +41054,10 @@ function buildPlan(inputs, run) {
 
 
 
+
 /** The core's inputs a plan takes, in plan/action.yml's order. */
 const SHARED = [
-    'api-url',
-    'api-key',
-    'api-key-header',
-    'headers',
+    ...ACCESS_INPUT_NAMES,
     'name',
     'source',
     'config',
@@ -41115,6 +41120,7 @@ const PLAN_OPTION_DESCRIPTIONS = {
 
 
 
+
 const COMMANDS = ['deploy', 'status', 'plan'];
 /** The inputs that are not `--name VALUE`; every other declared input is. */
 const INPUT_SHAPES = {
@@ -41133,10 +41139,7 @@ function shapeOf(input) {
  * looks a deployment up: no source, no plan.
  */
 const STATUS_INPUTS = [
-    'api-url',
-    'api-key',
-    'api-key-header',
-    'headers',
+    ...ACCESS_INPUT_NAMES,
     'name',
     'wait-for-ready',
     'wait-timeout',

@@ -58510,6 +58510,22 @@ function summaryHtml(input) {
 /** GitHub refuses a comment over 65,536 characters; the body stays well under it. */
 const COMMENT_LIMIT = 65_536;
 const BODY_BUDGET = 60_000;
+/**
+ * The first of `rows` (table rows, one line each) that fit in the body's
+ * budget after `usedChars` of the rest of it; the caller says how many were
+ * left out.
+ */
+function rowsWithin(rows, usedChars) {
+    const kept = [];
+    let used = usedChars;
+    for (const row of rows) {
+        if (used + row.length + 1 > BODY_BUDGET)
+            break;
+        kept.push(row);
+        used += row.length + 1;
+    }
+    return kept;
+}
 const FAILURE_CHARS = 1_000;
 /**
  * The marker's name: every character but `A–Z a–z 0–9 _` percent-encoded
@@ -58620,16 +58636,9 @@ function commentBody(report, redact = (text) => text) {
     const tail = footer.length > 0 ? ['', footer.join(' · ')] : [];
     if (report.drift.length > 0) {
         lines.push(`**Drift:** ${report.drift.length} difference${report.drift.length === 1 ? '' : 's'} the service cannot apply to a reused deployment:`, '', '| Field | Wanted | Live |', '| --- | --- | --- |');
-        let used = lines.join('\n').length + tail.join('\n').length + 200;
-        let shown = 0;
-        for (const entry of report.drift) {
-            const row = `| ${code(entry.field, 200)} | ${show(entry.wanted)} | ${show(entry.live)} |`;
-            if (used + row.length + 1 > BODY_BUDGET)
-                break;
-            lines.push(row);
-            used += row.length + 1;
-            shown += 1;
-        }
+        const rows = rowsWithin(report.drift.map((entry) => `| ${code(entry.field, 200)} | ${show(entry.wanted)} | ${show(entry.live)} |`), lines.join('\n').length + tail.join('\n').length + 200);
+        lines.push(...rows);
+        const shown = rows.length;
         if (shown < report.drift.length) {
             lines.push('', `…and ${report.drift.length - shown} more: see the job summary and the step's \`drift\` output.`);
         }
@@ -58653,8 +58662,6 @@ function commentBody(report, redact = (text) => text) {
 
 
 
-/** The body stays this far under GitHub's limit. */
-const plan_comment_BODY_BUDGET = 60_000;
 /** More changes than this fold into a `<details>` block. */
 const FOLD_AFTER = 10;
 function planMarker(name) {
@@ -58710,15 +58717,7 @@ function planCommentBody(report, redact = (text) => text) {
             '| Field | The pull request asks for | The deployment has |',
             '| --- | --- | --- |',
         ];
-        const fixed = [...lines, ...head, ...footer].join('\n').length + 200;
-        const kept = [];
-        let size = fixed;
-        for (const row of rows) {
-            if (size + row.length + 1 > plan_comment_BODY_BUDGET)
-                break;
-            kept.push(row);
-            size += row.length + 1;
-        }
+        const kept = rowsWithin(rows, [...lines, ...head, ...footer].join('\n').length + 200);
         const cut = rows.length - kept.length;
         const table = [...head, ...kept];
         if (cut > 0)
@@ -58731,7 +58730,7 @@ function planCommentBody(report, redact = (text) => text) {
         }
     }
     const body = [...lines, ...footer].join('\n');
-    return body.length < COMMENT_LIMIT ? body : body.slice(0, plan_comment_BODY_BUDGET);
+    return body.length < COMMENT_LIMIT ? body : body.slice(0, BODY_BUDGET);
 }
 
 ;// CONCATENATED MODULE: ./src/github/pr-comment.ts
@@ -59416,6 +59415,13 @@ function commitRequest(commit, fields, run) {
 
 ;// CONCATENATED MODULE: ./src/inputs/service-access.ts
 
+/** The inputs that say where the service is and how to sign in, in action.yml's order. */
+const ACCESS_INPUT_NAMES = [
+    'api-url',
+    'api-key',
+    'api-key-header',
+    'headers',
+];
 /** The extra headers, and the api key under `api-key-header` when one is given. */
 function serviceAccess(inputs) {
     const apiKey = inputs['api-key'];
@@ -60982,12 +60988,10 @@ function run() {
 
 
 
+
 /** The core's inputs a plan takes, in plan/action.yml's order. */
 const SHARED = [
-    'api-url',
-    'api-key',
-    'api-key-header',
-    'headers',
+    ...ACCESS_INPUT_NAMES,
     'name',
     'source',
     'config',
@@ -61263,13 +61267,7 @@ function plan_run() {
 
 
 /** The core's inputs a retire takes to reach the service, in retire/action.yml's order. */
-const RETIRE_SERVICE_INPUTS = declared_pick([
-    'api-url',
-    'api-key',
-    'api-key-header',
-    'headers',
-    'name',
-]);
+const RETIRE_SERVICE_INPUTS = declared_pick([...ACCESS_INPUT_NAMES, 'name']);
 /** The dashboard's address, last in retire/action.yml. */
 const RETIRE_DASHBOARD_INPUT = declared_pick(['dashboard-url']);
 /** The retire these inputs ask for, checked against each other before any request. */

@@ -10,6 +10,7 @@
 import type { InputDefault } from '../inputs/declare.js';
 import { INPUTS, INPUT_NAMES, type InputName } from '../inputs/declared.js';
 import { PLAN_OWN_INPUTS, PLAN_SHARED_INPUTS } from '../inputs/plan-inputs.js';
+import { ACCESS_INPUT_NAMES } from '../inputs/service-access.js';
 import { COMMAND_DESCRIPTIONS, PLAN_OPTION_DESCRIPTIONS } from './wording.js';
 
 export const COMMANDS = ['deploy', 'status', 'plan'] as const;
@@ -52,10 +53,7 @@ function shapeOf(input: InputName): InputShape {
  * looks a deployment up: no source, no plan.
  */
 const STATUS_INPUTS: readonly InputName[] = [
-  'api-url',
-  'api-key',
-  'api-key-header',
-  'headers',
+  ...ACCESS_INPUT_NAMES,
   'name',
   'wait-for-ready',
   'wait-timeout',

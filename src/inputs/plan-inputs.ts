@@ -11,13 +11,11 @@ import { buildPlan } from './build-plan.js';
 import { parseOnChange, type OnChange } from './parsers.js';
 import type { Plan } from './plan.js';
 import type { RunDescription } from './run-description.js';
+import { ACCESS_INPUT_NAMES } from './service-access.js';
 
 /** The core's inputs a plan takes, in plan/action.yml's order. */
 const SHARED = [
-  'api-url',
-  'api-key',
-  'api-key-header',
-  'headers',
+  ...ACCESS_INPUT_NAMES,
   'name',
   'source',
   'config',

@@ -8,16 +8,15 @@ import type { InputValues } from './declare.js';
 import { pick } from './declared.js';
 import { InputError } from './errors.js';
 import type { RunDescription } from './run-description.js';
-import { accessProblems, serviceAccess, type ServiceAccess } from './service-access.js';
+import {
+  ACCESS_INPUT_NAMES,
+  accessProblems,
+  serviceAccess,
+  type ServiceAccess,
+} from './service-access.js';
 
 /** The core's inputs a retire takes to reach the service, in retire/action.yml's order. */
-export const RETIRE_SERVICE_INPUTS = pick([
-  'api-url',
-  'api-key',
-  'api-key-header',
-  'headers',
-  'name',
-]);
+export const RETIRE_SERVICE_INPUTS = pick([...ACCESS_INPUT_NAMES, 'name']);
 
 /** The dashboard's address, last in retire/action.yml. */
 export const RETIRE_DASHBOARD_INPUT = pick(['dashboard-url']);

@@ -5,11 +5,19 @@
  * problems of inputs that do not go together (an empty key on a fork's pull
  * request, a header that would replace the key's).
  */
-import type { ParsedInputs } from './declared.js';
+import type { InputName, ParsedInputs } from './declared.js';
 import type { InputProblem } from './errors.js';
 import { isFromFork, type RunDescription } from './run-description.js';
 
-export type AccessInputs = Pick<ParsedInputs, 'api-url' | 'api-key' | 'api-key-header' | 'headers'>;
+/** The inputs that say where the service is and how to sign in, in action.yml's order. */
+export const ACCESS_INPUT_NAMES = [
+  'api-url',
+  'api-key',
+  'api-key-header',
+  'headers',
+] as const satisfies readonly InputName[];
+
+export type AccessInputs = Pick<ParsedInputs, (typeof ACCESS_INPUT_NAMES)[number]>;
 
 export interface ServiceAccess {
   /** Base address without a trailing slash. */
