@@ -134,7 +134,7 @@ describe('retire on a closed pull request', () => {
     }
   });
 
-  it('writes no comment when the pull request has none, and says a closed one was closed', async () => {
+  it("writes no comment when the pull request has none of its own, and leaves someone else's alone", async () => {
     preview();
     gh.seedDeployments('acme/agent', ENVIRONMENT, 1);
     // Someone else's comment with the marker is not the action's to edit.
