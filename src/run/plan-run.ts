@@ -7,7 +7,6 @@ import { ActionError, describeError } from '../common/errors.js';
 import { htmlCode, htmlLines, htmlLink, htmlText } from '../common/github-text.js';
 import { untrusted } from '../common/runtime.js';
 import type { PlanRequest } from '../inputs/plan-inputs.js';
-import { inGroup } from './dependencies.js';
 import { showValue } from './drift.js';
 import { dependenciesOf, maskPlan, type RunnerIO, type RunOutcome } from './pipeline.js';
 import { cellOf, dashboardUrlOf, differencesTable, labelledTable } from './report.js';
@@ -136,9 +135,8 @@ export async function runPlan({ plan, onChange }: PlanRequest, io: RunnerIO): Pr
   try {
     maskPlan(plan, io);
     const dependencies = dependenciesOf(plan, io);
-    const verdict = await inGroup(dependencies)(`Planning the deploy of '${plan.name}'`, () =>
-      verdictOf(plan, dependencies),
-    );
+    // Not in a group of its own: the deploy's dry run opens its groups, and GitHub does not nest them.
+    const verdict = await verdictOf(plan, dependencies);
     io.setOutputs(planOutputs(verdict, plan.dashboardUrl));
     logVerdict(plan.name, verdict, io);
     await io.planned?.({

@@ -178,6 +178,21 @@ describe('the plan (behaviour 19)', () => {
     expect(run.outputFile).toBe('');
   });
 
+  it('logs its phases in groups one level deep: each ::group:: is closed by one ::endgroup:: before the next opens', async () => {
+    existing();
+
+    const run = await runAction(planStep(), PLAN);
+
+    expect(run.exitCode).toBe(0);
+    const marks = run.stdout
+      .split('\n')
+      .filter((line) => line.startsWith('::group::') || line.startsWith('::endgroup::'))
+      .map((line) => (line.startsWith('::group::') ? 'open' : 'close'));
+    expect(marks.length).toBeGreaterThan(0);
+    expect(marks).toEqual(marks.map((_, index) => (index % 2 === 0 ? 'open' : 'close')));
+    expect(run.stdout).toMatch(/^::group::Looking for deployment 'my-agent'$/m);
+  });
+
   it('says "reuse, no difference" only when the deploy then reports no drift, on the same service state', async () => {
     existing();
     const given = planStep({ 'agent-config-path': 'agent-v2.json' });
