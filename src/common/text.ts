@@ -16,3 +16,12 @@ export function withoutTrailingSlashes(address: string): string {
   while (end > 0 && address[end - 1] === '/') end--;
   return address.slice(0, end);
 }
+
+/**
+ * The word that agrees with `count`: `one` for 1, else `many` (`one` + `s`
+ * unless given). For a noun, `${n} ${plural(n, 'difference')}`; for a
+ * pronoun, `plural(n, 'it', 'them')`.
+ */
+export function plural(count: number, one: string, many = `${one}s`): string {
+  return count === 1 ? one : many;
+}

@@ -106,6 +106,7 @@ describe('the plan (behaviour 19)', () => {
     expect(run.outputFile).not.toContain('another-secret-value-xyz');
     expect(run.summary).toMatch(/Tracks<\/th><td><code>main<\/code>/);
     expect(run.summary).toContain('Not applied by the deploy');
+    expect(run.stdout).toContain(`with 3 differences it would not apply`);
     expect(methods()).toEqual(['GET']);
   });
 
@@ -119,8 +120,9 @@ describe('the plan (behaviour 19)', () => {
 
     expect(run.exitCode).toBe(1);
     expect(run.outputs).toMatchObject({ action: 'reuse', changes: '1' });
-    expect(run.error).toContain('source_revision_config.agent_config_path');
-    expect(run.error).toContain('on-change: fail');
+    expect(run.error).toContain(
+      'would not apply 1 difference (on-change: fail): source_revision_config.agent_config_path. The service cannot update a deployment: change it in the service',
+    );
   });
 
   it('reuse with no difference: green, 0 changes, even with on-change: fail', async () => {

@@ -174,6 +174,7 @@ describe('summary of what green means', () => {
     });
 
     expect(html).toContain('Drift: not applied');
+    expect(html).toContain('change them in the service');
     expect(html).toContain(
       '<tr><td><code>source_revision_config.agent_config_path</code></td><td><code>new.json</code></td><td><code>old.json</code></td></tr>',
     );
@@ -181,6 +182,18 @@ describe('summary of what green means', () => {
       '<tr><td><code>secrets.OPENAI_API_KEY</code></td><td><code>***</code></td><td><code>&#40;not set&#41;</code></td></tr>',
     );
     expect(html).not.toContain('sk-live-123');
+  });
+
+  it('says "change it" of a single drifted field', () => {
+    const html = summaryHtml({
+      plan,
+      result: { deployment, created: false, request },
+      drift: [{ field: 'source_config.labels.team', wanted: 'a', live: 'b' }],
+    });
+
+    expect(html).toContain(
+      'The service cannot update a deployment: change it in the service, or deploy under a new name.',
+    );
   });
 
   it('says which commit is live when a newer push superseded the target', () => {
