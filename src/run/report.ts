@@ -229,7 +229,7 @@ export function summaryHtml(input: SummaryInput): string {
     ['Live', text(liveCell(input.liveness))],
     ['Source', code(plan.source)],
     ...typeRow(result, shown, code),
-    ['Repository', text(repository.url)],
+    ['Repository', code(repository.url)],
     ['Ref', code(repository.ref)],
     ['Target commit', code(shortSha(input.target))],
     ['Latest revision', code(shown?.latest_revision_id)],
