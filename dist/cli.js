@@ -29373,9 +29373,13 @@ function withoutTrailingSlashes(address) {
         end--;
     return address.slice(0, end);
 }
-/** A count with its noun, agreeing: `1 difference`, `2 differences`. */
-function counted(count, noun, plural = `${noun}s`) {
-    return `${count} ${count === 1 ? noun : plural}`;
+/**
+ * The word that agrees with `count`: `one` for 1, else `many` (`one` + `s`
+ * unless given). For a noun, `${n} ${plural(n, 'difference')}`; for a
+ * pronoun, `plural(n, 'it', 'them')`.
+ */
+function plural(count, one, many = `${one}s`) {
+    return count === 1 ? one : many;
 }
 
 // EXTERNAL MODULE: ./src/inputs/bounded-read.ts
@@ -41420,6 +41424,21 @@ function unknownOption(raw, command, table) {
     return `unknown option ${raw}${hint}; see deploy-agent ${command} --help`;
 }
 /**
+ * Whether an option that is not one of the command's takes a value, as far as
+ * is known: a refused option does, another command's or a renamed option as
+ * its spec says, and one never heard of is taken to (its error is the one
+ * that says what is wrong; its value reported again as a stray argument only
+ * confuses).
+ */
+function takesValue(raw, table) {
+    const name = raw.replace(/^-+/, '');
+    if (REFUSED_OPTIONS[name] !== undefined)
+        return true;
+    const option = renamedOptions(table).get(name) ?? name;
+    const spec = table.find((known) => known.option === option);
+    return spec === undefined || spec.type === 'string';
+}
+/**
  * Reads `args` against `command`'s options in `table`; every mistake found
  * goes to `problems`, and what was read is returned.
  */
@@ -41435,12 +41454,18 @@ function readTokens(args, command, table, problems) {
     });
     const given = new Map();
     let previous;
+    // An option that is not the command's, whose value is the next argument: that value is not a stray.
+    let valueOfUnknown = false;
     for (const token of tokens) {
+        const isValueOfUnknown = valueOfUnknown;
+        valueOfUnknown = false;
         if (token.kind === 'option-terminator') {
             problems.push('-- ends the options, but the command takes no arguments after it');
             break;
         }
         if (token.kind === 'positional') {
+            if (isValueOfUnknown)
+                continue;
             // Not echoed: a value put where it does not belong may be a secret.
             const after = previous === undefined ? '' : ` after ${previous}`;
             const flag = previous !== undefined && specs.get(previous.slice(2))?.type === 'boolean';
@@ -41455,6 +41480,7 @@ function readTokens(args, command, table, problems) {
         const spec = token.rawName.startsWith('--') ? specs.get(token.name) : undefined;
         if (spec === undefined) {
             problems.push(unknownOption(token.rawName, command, table));
+            valueOfUnknown = token.inlineValue !== true && takesValue(token.rawName, table);
             continue;
         }
         const entry = given.get(spec.option) ?? { raw: token.rawName, values: [] };
@@ -45910,8 +45936,11 @@ class ServiceClient {
  * references and bare addresses in the text it rendered (outside code and
  * links), whether the text came from Markdown or from HTML: an entity such
  * as `&#64;` decodes back to `@` before that. So a zero-width space goes
- * after every `@`, `#`, `://`, `www.` and `GH-` in service text, and code
- * spans hold what reads best as code (ids, names, commits).
+ * after every `@`, `#` and `GH-` in service text; an address in it
+ * (`https://…`, `www.…`) sits in a code span, where GitHub links nothing and
+ * a reader copies it as it is; and code spans hold what reads best as code
+ * (ids, names, commits). Nothing is linked inside a code span, a `<pre>` or
+ * a link, so the text there is only escaped.
  *
  * A new kind of GitHub text adds its writer here.
  */
@@ -45928,13 +45957,40 @@ function cut(text, max) {
 function oneLine(value, max = Infinity) {
     return cut(value.replace(UNSAFE_RUN_IN_A_LINE, ' '), max);
 }
-/** What GitHub would link in rendered text, each made inert by a zero-width space. */
+/** A mention or an issue reference GitHub would link in rendered text, made inert by a zero-width space. */
 function inert(text) {
     return text
         .replace(/[@#]/g, (c) => `${c}${ZWSP}`)
-        .replace(/:\/\//g, `:${ZWSP}//`)
-        .replace(/www\./gi, (w) => `${w.slice(0, 3)}${ZWSP}.`)
         .replace(/\bGH-/gi, (w) => `${w.slice(0, 2)}${ZWSP}-`);
+}
+/**
+ * An address GitHub would link in text: a scheme's `://` or `www.`, up to a
+ * space or a character no code span or table cell keeps as it is. The scheme
+ * is bounded, so that a long word without `://` is not read again from each
+ * of its letters.
+ */
+const ADDRESS = /(?:[a-z][a-z0-9+.-]{0,31}:\/\/|www\.)[^\s|<>"'`\\]*/gi;
+/** Punctuation that ends a sentence rather than an address, as GitHub leaves it out of a link. */
+const TRAILING = new Set('.,:;!?*_~)]}');
+/** `address` without the punctuation after it (a loop: a `[…]+$` reads the rest again from each). */
+function withoutTrailing(address) {
+    let end = address.length;
+    while (end > 0 && TRAILING.has(address.charAt(end - 1)))
+        end--;
+    return address.slice(0, end);
+}
+/** `text` with each address written by `address` and the text between by `prose`. */
+function withAddresses(text, prose, address) {
+    let written = '';
+    let from = 0;
+    for (const match of text.matchAll(ADDRESS)) {
+        const found = withoutTrailing(match[0]);
+        if (found === '')
+            continue;
+        written += prose(text.slice(from, match.index)) + address(found);
+        from = match.index + found.length;
+    }
+    return written + prose(text.slice(from));
 }
 // ---- plain text: deployment statuses and descriptions --------------------------------------------
 /** A description or status text: one line, trimmed, at most `max` characters. GitHub shows it as is. */
@@ -45954,7 +46010,7 @@ const MARKDOWN_INLINE = /[\\`*_~[\]<&|]/g;
  * that would start markup escaped, nothing GitHub would link.
  */
 function markdownText(value, max = 300) {
-    return inert(oneLine(value, max)).replace(MARKDOWN_INLINE, (c) => `\\${c}`);
+    return withAddresses(oneLine(value, max), (part) => inert(part).replace(MARKDOWN_INLINE, (c) => `\\${c}`), (address) => markdownCode(address, Infinity));
 }
 /**
  * Service text as a code span, which reads best for ids, names and commits:
@@ -46002,17 +46058,21 @@ function htmlEscaped(text) {
  * (it cannot: no blank line gets in), as character references.
  */
 const MARKDOWN_IN_HTML = /[|[\]()!`\\]/g;
+/** Text escaped for the summary's HTML, as it is: for where GitHub links nothing (code, pre, a link). */
+function htmlLiteral(text) {
+    return htmlEscaped(text).replace(MARKDOWN_IN_HTML, (c) => `&#${c.charCodeAt(0)};`);
+}
 /**
  * Service text for the summary's HTML: on one line (a blank line would end
  * the HTML block), cut to `max`, escaped, nothing GitHub would link.
  */
 function htmlText(value, max = 1_000) {
-    // Made inert first: the references written next hold a '#' of their own.
-    return htmlEscaped(inert(oneLine(value, max))).replace(MARKDOWN_IN_HTML, (c) => `&#${c.charCodeAt(0)};`);
+    // Made inert before it is escaped: the references written then hold a '#' of their own.
+    return withAddresses(oneLine(value, max), (part) => htmlLiteral(inert(part)), (address) => `<code>${htmlLiteral(address)}</code>`);
 }
-/** Service text in `<code>`, which reads best for ids, names and commits. */
+/** Service text in `<code>`, which reads best for ids, names, commits and addresses. */
 function htmlCode(value, max = 300) {
-    return `<code>${htmlText(value, max)}</code>`;
+    return `<code>${htmlLiteral(oneLine(value, max))}</code>`;
 }
 /** A link the action builds, `<a href>`: only to an address that may be published. */
 function htmlLink(text, address) {
@@ -46020,7 +46080,8 @@ function htmlLink(text, address) {
     if (published === undefined)
         return undefined;
     const href = published.replace(UNSAFE_IN_A_DESTINATION, github_text_percentEncoded).replace(/&/g, '&amp;');
-    return `<a href="${href}">${htmlText(text)}</a>`;
+    // GitHub links nothing inside a link: its text is shown as it is, an address a reader can copy.
+    return `<a href="${href}">${htmlLiteral(oneLine(text, 1_000))}</a>`;
 }
 /**
  * Several lines of text for a `<pre>` in the summary: its lines kept, each
@@ -46030,7 +46091,7 @@ function htmlLines(value) {
     return value
         .split(LINE_BREAK)
         .filter((line) => line.trim() !== '')
-        .map((line) => htmlText(line, Infinity))
+        .map((line) => htmlLiteral(oneLine(line)))
         .join('\n');
 }
 
@@ -46177,7 +46238,7 @@ function differencesTable(drift, code, wants, has) {
 function driftTable(drift, code) {
     if (drift.length === 0)
         return '';
-    return `\n<h3>⚠️ Drift: not applied</h3>\n<p>The service cannot update a deployment: change these in the service, or deploy under a new name.</p>\n${differencesTable(drift, code, 'Step wants', 'Deployment has')}`;
+    return `\n<h3>⚠️ Drift: not applied</h3>\n<p>The service cannot update a deployment: change ${plural(drift.length, 'it', 'them')} in the service, or deploy under a new name.</p>\n${differencesTable(drift, code, 'Step wants', 'Deployment has')}`;
 }
 /**
  * The failure in a `<pre>`, its lines kept (the action's messages span
@@ -46206,7 +46267,7 @@ function summaryHtml(input) {
         ['Live', text(liveCell(input.liveness))],
         ['Source', code(plan.source)],
         ...typeRow(result, shown, code),
-        ['Repository', text(repository.url)],
+        ['Repository', code(repository.url)],
         ['Ref', code(repository.ref)],
         ['Target commit', code(shortSha(input.target))],
         ['Latest revision', code(shown?.latest_revision_id)],
@@ -46406,11 +46467,11 @@ function reportDrift(plan, goal, waits, logger, words) {
     if (rest.length === 0)
         return;
     const fields = rest.map((entry) => untrusted(entry.field)).join(', ');
-    const advice = `The service cannot update a deployment: change it in the service, or deploy under a new name.`;
+    const advice = `The service cannot update a deployment: change ${plural(rest.length, 'it', 'them')} in the service, or deploy under a new name.`;
     if (plan.onDrift === 'fail') {
         throw new ActionError(`Deployment '${plan.name}' differs from what the step asks for (${words.onDriftFail}): ${fields}. ${advice}`);
     }
-    logger.info(`${counted(rest.length, 'difference')} not applied: ${fields}. ${advice}`);
+    logger.info(`${rest.length} ${plural(rest.length, 'difference')} not applied: ${fields}. ${advice}`);
 }
 /** Says which commit is live when another one superseded the target. */
 function noteSuperseded(goal, verdict, logger) {
@@ -46602,8 +46663,13 @@ const PLAN_OUTPUT_NAMES = (/* unused pure expression or super */ null && ([
     'status',
     'dashboard-url',
 ]));
-/** What the deploy does with a difference: nothing; the remedy. */
-const REMEDY = 'The deploy would not apply it: the service cannot update a deployment. Change it in the service, or deploy under a new name.';
+/** What the deploy does with `count` differences: nothing; the remedy. */
+function remedy(count) {
+    const them = plural(count, 'it', 'them');
+    return `The deploy would not apply ${them}: the service cannot update a deployment. Change ${them} in the service, or deploy under a new name.`;
+}
+/** `count` differences, the noun agreeing: `1 difference`, `2 differences`. */
+const differences = (count) => `${count} ${plural(count, 'difference')}`;
 /** The outputs of a verdict: `plan` as one line of JSON, secrets by name only. */
 function planOutputs(verdict, dashboardUrl) {
     const { deployment } = verdict;
@@ -46638,7 +46704,7 @@ function logVerdict(name, verdict, io) {
     }
     const branch = verdict.tracks?.branch;
     const builds = verdict.tracks?.buildsOnPush === true;
-    logger.info(`plan: the deploy would reuse ${verdict.deployment?.id ?? ''} with ${verdict.changes.length} difference(s) it would not apply` +
+    logger.info(`plan: the deploy would reuse ${verdict.deployment?.id ?? ''} with ${differences(verdict.changes.length)} it would not apply` +
         (branch === undefined
             ? ''
             : `; it tracks ${untrusted(branch)}, and a push there ${builds ? 'builds a new revision' : 'builds nothing (build_on_push is off)'}`));
@@ -46654,7 +46720,7 @@ function planSummaryHtml(name, verdict, dashboardUrl, failure, redact) {
         create: `🆕 Plan: the deploy would create ${code(name)}`,
         reuse: verdict.changes.length === 0
             ? `✅ Plan: the deploy would reuse ${code(name)}, with no difference`
-            : `⚠️ Plan: the deploy would reuse ${code(name)}, and not apply ${verdict.changes.length} difference(s)`,
+            : `⚠️ Plan: the deploy would reuse ${code(name)}, and not apply ${differences(verdict.changes.length)}`,
         fail: `❌ Plan: the deploy would fail for ${code(name)}`,
     }[verdict.action];
     const parts = [`<h2>${heading}</h2>`];
@@ -46682,7 +46748,7 @@ function planSummaryHtml(name, verdict, dashboardUrl, failure, redact) {
         parts.push(`<p><strong>${htmlText(upperFirst(redact(verdict.wouldFail)))}</strong></p>`);
     }
     if (verdict.changes.length > 0) {
-        parts.push(`<h3>Not applied by the deploy</h3>\n<p>${htmlText(REMEDY)}</p>\n${differencesTable(verdict.changes, code, 'The step wants', 'The deployment has')}`);
+        parts.push(`<h3>Not applied by the deploy</h3>\n<p>${htmlText(remedy(verdict.changes.length))}</p>\n${differencesTable(verdict.changes, code, 'The step wants', 'The deployment has')}`);
     }
     if (verdict.request !== undefined) {
         parts.push(`<h3>The request the deploy would send</h3>\n<pre>${htmlLines(redact(JSON.stringify(verdict.request, null, 2)))}</pre>`);
@@ -46697,7 +46763,8 @@ async function runPlan({ plan, onChange }, io) {
     try {
         maskPlan(plan, io);
         const dependencies = dependenciesOf(plan, io);
-        const verdict = await inGroup(dependencies)(`Planning the deploy of '${plan.name}'`, () => verdictOf(plan, dependencies));
+        // Not in a group of its own: the deploy's dry run opens its groups, and GitHub does not nest them.
+        const verdict = await verdictOf(plan, dependencies);
         io.setOutputs(planOutputs(verdict, plan.dashboardUrl));
         logVerdict(plan.name, verdict, io);
         await io.planned?.({
@@ -46708,7 +46775,7 @@ async function runPlan({ plan, onChange }, io) {
         const failure = verdict.action === 'fail'
             ? io.redact(verdict.reason ?? 'the deploy would fail')
             : onChange === 'fail' && verdict.changes.length > 0
-                ? `The deploy of '${plan.name}' would not apply ${verdict.changes.length} difference(s) (${dependencies.service.words.onChangeFail}): ${verdict.changes.map((change) => untrusted(change.field)).join(', ')}. The service cannot update a deployment: change them in the service, or deploy under a new name.`
+                ? `The deploy of '${plan.name}' would not apply ${differences(verdict.changes.length)} (${dependencies.service.words.onChangeFail}): ${verdict.changes.map((change) => untrusted(change.field)).join(', ')}. The service cannot update a deployment: change ${plural(verdict.changes.length, 'it', 'them')} in the service, or deploy under a new name.`
                 : undefined;
         return {
             failure,

@@ -36,6 +36,21 @@ function unknownOption(raw: string, command: Command, table: readonly OptionSpec
   return `unknown option ${raw}${hint}; see deploy-agent ${command} --help`;
 }
 
+/**
+ * Whether an option that is not one of the command's takes a value, as far as
+ * is known: a refused option does, another command's or a renamed option as
+ * its spec says, and one never heard of is taken to (its error is the one
+ * that says what is wrong; its value reported again as a stray argument only
+ * confuses).
+ */
+function takesValue(raw: string, table: readonly OptionSpec[]): boolean {
+  const name = raw.replace(/^-+/, '');
+  if (REFUSED_OPTIONS[name] !== undefined) return true;
+  const option = renamedOptions(table).get(name) ?? name;
+  const spec = table.find((known) => known.option === option);
+  return spec === undefined || spec.type === 'string';
+}
+
 /** The option values `parseArgs` found, as lists of strings or `true`. */
 export type Given = Map<string, { raw: string; values: string[] }>;
 
@@ -64,12 +79,17 @@ export function readTokens(
   });
   const given: Given = new Map();
   let previous: string | undefined;
+  // An option that is not the command's, whose value is the next argument: that value is not a stray.
+  let valueOfUnknown = false;
   for (const token of tokens) {
+    const isValueOfUnknown = valueOfUnknown;
+    valueOfUnknown = false;
     if (token.kind === 'option-terminator') {
       problems.push('-- ends the options, but the command takes no arguments after it');
       break;
     }
     if (token.kind === 'positional') {
+      if (isValueOfUnknown) continue;
       // Not echoed: a value put where it does not belong may be a secret.
       const after = previous === undefined ? '' : ` after ${previous}`;
       const flag = previous !== undefined && specs.get(previous.slice(2))?.type === 'boolean';
@@ -86,6 +106,7 @@ export function readTokens(
     const spec = token.rawName.startsWith('--') ? specs.get(token.name) : undefined;
     if (spec === undefined) {
       problems.push(unknownOption(token.rawName, command, table));
+      valueOfUnknown = token.inlineValue !== true && takesValue(token.rawName, table);
       continue;
     }
     const entry = given.get(spec.option) ?? { raw: token.rawName, values: [] };

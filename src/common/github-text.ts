@@ -11,8 +11,11 @@
  * references and bare addresses in the text it rendered (outside code and
  * links), whether the text came from Markdown or from HTML: an entity such
  * as `&#64;` decodes back to `@` before that. So a zero-width space goes
- * after every `@`, `#`, `://`, `www.` and `GH-` in service text, and code
- * spans hold what reads best as code (ids, names, commits).
+ * after every `@`, `#` and `GH-` in service text; an address in it
+ * (`https://…`, `www.…`) sits in a code span, where GitHub links nothing and
+ * a reader copies it as it is; and code spans hold what reads best as code
+ * (ids, names, commits). Nothing is linked inside a code span, a `<pre>` or
+ * a link, so the text there is only escaped.
  *
  * A new kind of GitHub text adds its writer here.
  */
@@ -33,13 +36,46 @@ function oneLine(value: string, max = Infinity): string {
   return cut(value.replace(UNSAFE_RUN_IN_A_LINE, ' '), max);
 }
 
-/** What GitHub would link in rendered text, each made inert by a zero-width space. */
+/** A mention or an issue reference GitHub would link in rendered text, made inert by a zero-width space. */
 function inert(text: string): string {
   return text
     .replace(/[@#]/g, (c) => `${c}${ZWSP}`)
-    .replace(/:\/\//g, `:${ZWSP}//`)
-    .replace(/www\./gi, (w) => `${w.slice(0, 3)}${ZWSP}.`)
     .replace(/\bGH-/gi, (w) => `${w.slice(0, 2)}${ZWSP}-`);
+}
+
+/**
+ * An address GitHub would link in text: a scheme's `://` or `www.`, up to a
+ * space or a character no code span or table cell keeps as it is. The scheme
+ * is bounded, so that a long word without `://` is not read again from each
+ * of its letters.
+ */
+const ADDRESS = /(?:[a-z][a-z0-9+.-]{0,31}:\/\/|www\.)[^\s|<>"'`\\]*/gi;
+
+/** Punctuation that ends a sentence rather than an address, as GitHub leaves it out of a link. */
+const TRAILING = new Set('.,:;!?*_~)]}');
+
+/** `address` without the punctuation after it (a loop: a `[…]+$` reads the rest again from each). */
+function withoutTrailing(address: string): string {
+  let end = address.length;
+  while (end > 0 && TRAILING.has(address.charAt(end - 1))) end--;
+  return address.slice(0, end);
+}
+
+/** `text` with each address written by `address` and the text between by `prose`. */
+function withAddresses(
+  text: string,
+  prose: (part: string) => string,
+  address: (part: string) => string,
+): string {
+  let written = '';
+  let from = 0;
+  for (const match of text.matchAll(ADDRESS)) {
+    const found = withoutTrailing(match[0]);
+    if (found === '') continue;
+    written += prose(text.slice(from, match.index)) + address(found);
+    from = match.index + found.length;
+  }
+  return written + prose(text.slice(from));
 }
 
 // ---- plain text: deployment statuses and descriptions --------------------------------------------
@@ -64,7 +100,11 @@ const MARKDOWN_INLINE = /[\\`*_~[\]<&|]/g;
  * that would start markup escaped, nothing GitHub would link.
  */
 export function markdownText(value: string, max = 300): string {
-  return inert(oneLine(value, max)).replace(MARKDOWN_INLINE, (c) => `\\${c}`);
+  return withAddresses(
+    oneLine(value, max),
+    (part) => inert(part).replace(MARKDOWN_INLINE, (c) => `\\${c}`),
+    (address) => markdownCode(address, Infinity),
+  );
 }
 
 /**
@@ -121,21 +161,27 @@ function htmlEscaped(text: string): string {
  */
 const MARKDOWN_IN_HTML = /[|[\]()!`\\]/g;
 
+/** Text escaped for the summary's HTML, as it is: for where GitHub links nothing (code, pre, a link). */
+function htmlLiteral(text: string): string {
+  return htmlEscaped(text).replace(MARKDOWN_IN_HTML, (c) => `&#${c.charCodeAt(0)};`);
+}
+
 /**
  * Service text for the summary's HTML: on one line (a blank line would end
  * the HTML block), cut to `max`, escaped, nothing GitHub would link.
  */
 export function htmlText(value: string, max = 1_000): string {
-  // Made inert first: the references written next hold a '#' of their own.
-  return htmlEscaped(inert(oneLine(value, max))).replace(
-    MARKDOWN_IN_HTML,
-    (c) => `&#${c.charCodeAt(0)};`,
+  // Made inert before it is escaped: the references written then hold a '#' of their own.
+  return withAddresses(
+    oneLine(value, max),
+    (part) => htmlLiteral(inert(part)),
+    (address) => `<code>${htmlLiteral(address)}</code>`,
   );
 }
 
-/** Service text in `<code>`, which reads best for ids, names and commits. */
+/** Service text in `<code>`, which reads best for ids, names, commits and addresses. */
 export function htmlCode(value: string, max = 300): string {
-  return `<code>${htmlText(value, max)}</code>`;
+  return `<code>${htmlLiteral(oneLine(value, max))}</code>`;
 }
 
 /** A link the action builds, `<a href>`: only to an address that may be published. */
@@ -143,7 +189,8 @@ export function htmlLink(text: string, address: string | null | undefined): stri
   const published = publishedOrNothing(address);
   if (published === undefined) return undefined;
   const href = published.replace(UNSAFE_IN_A_DESTINATION, percentEncoded).replace(/&/g, '&amp;');
-  return `<a href="${href}">${htmlText(text)}</a>`;
+  // GitHub links nothing inside a link: its text is shown as it is, an address a reader can copy.
+  return `<a href="${href}">${htmlLiteral(oneLine(text, 1_000))}</a>`;
 }
 
 /**
@@ -154,6 +201,6 @@ export function htmlLines(value: string): string {
   return value
     .split(LINE_BREAK)
     .filter((line) => line.trim() !== '')
-    .map((line) => htmlText(line, Infinity))
+    .map((line) => htmlLiteral(oneLine(line)))
     .join('\n');
 }

@@ -17,7 +17,11 @@ export function withoutTrailingSlashes(address: string): string {
   return address.slice(0, end);
 }
 
-/** A count with its noun, agreeing: `1 difference`, `2 differences`. */
-export function counted(count: number, noun: string, plural = `${noun}s`): string {
-  return `${count} ${count === 1 ? noun : plural}`;
+/**
+ * The word that agrees with `count`: `one` for 1, else `many` (`one` + `s`
+ * unless given). For a noun, `${n} ${plural(n, 'difference')}`; for a
+ * pronoun, `plural(n, 'it', 'them')`.
+ */
+export function plural(count: number, one: string, many = `${one}s`): string {
+  return count === 1 ? one : many;
 }

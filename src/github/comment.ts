@@ -6,7 +6,7 @@
  * GitHub's limit.
  */
 import { markdownCode, markdownLink, markdownText } from '../common/github-text.js';
-import { shortSha } from '../common/text.js';
+import { plural, shortSha } from '../common/text.js';
 import type { RunReport, Stage } from '../run/progress.js';
 
 /** What the comment says: the core's report, and the workflow run's page (GitHub's own). */
@@ -166,7 +166,7 @@ export function commentBody(
 
   if (report.drift.length > 0) {
     lines.push(
-      `**Drift:** ${report.drift.length} difference${report.drift.length === 1 ? '' : 's'} the service cannot apply to a reused deployment:`,
+      `**Drift:** ${report.drift.length} ${plural(report.drift.length, 'difference')} the service cannot apply to a reused deployment:`,
       '',
       '| Field | Wanted | Live |',
       '| --- | --- | --- |',

@@ -7,6 +7,7 @@
  * out, so that the body stays under GitHub's 65,536 characters.
  */
 import { markdownCode, markdownLink, markdownText } from '../common/github-text.js';
+import { plural } from '../common/text.js';
 import { showValue } from '../run/drift.js';
 import type { PlanReport } from '../run/progress.js';
 import { dashboardUrlOf } from '../run/report.js';
@@ -24,8 +25,10 @@ export function carriesPlanMarker(body: string | null | undefined, name: string)
   return typeof body === 'string' && body.startsWith(planMarker(name));
 }
 
-const REMEDY =
-  'The deploy would not apply these: the service cannot update a deployment. Change them in the service, or deploy under a new name.';
+/** What the deploy does with `count` differences: nothing; the remedy. */
+function remedy(count: number): string {
+  return `The deploy would not apply ${plural(count, 'this', 'these')}: the service cannot update a deployment. Change ${plural(count, 'it', 'them')} in the service, or deploy under a new name.`;
+}
 
 /** The plan comment's Markdown; `redact` hides secret values in free text first. */
 export function planCommentBody(
@@ -41,7 +44,7 @@ export function planCommentBody(
     reuse:
       count === 0
         ? `✅ Plan for ${name}: the deploy would reuse it, and nothing differs`
-        : `⚠️ Plan for ${name}: the deploy would reuse it, and not apply ${count} difference${count === 1 ? '' : 's'}`,
+        : `⚠️ Plan for ${name}: the deploy would reuse it, and not apply ${count} ${plural(count, 'difference')}`,
     fail: `❌ Plan for ${name}: the deploy would fail`,
   }[verdict.action];
   const lines = [planMarker(report.name), `### ${headline}`, ''];
@@ -78,7 +81,7 @@ export function planCommentBody(
         `| ${code(change.field)} | ${code(showValue(change.wanted))} | ${code(showValue(change.live))} |`,
     );
     const head = [
-      REMEDY,
+      remedy(count),
       '',
       '| Field | The pull request asks for | The deployment has |',
       '| --- | --- | --- |',

@@ -7,7 +7,7 @@
 import { ActionError, CancelledError, describeError } from '../common/errors.js';
 import { isRedactable } from '../common/redact.js';
 import { untrusted, type Clock, type Logger } from '../common/runtime.js';
-import { counted, shortSha } from '../common/text.js';
+import { plural, shortSha } from '../common/text.js';
 import type { Plan } from '../inputs/plan.js';
 import type { RunDescription } from '../inputs/run-description.js';
 import { ServiceClient } from '../service/client.js';
@@ -253,13 +253,15 @@ function reportDrift(
   const rest = drift.filter((entry) => !blocked.includes(entry));
   if (rest.length === 0) return;
   const fields = rest.map((entry) => untrusted(entry.field)).join(', ');
-  const advice = `The service cannot update a deployment: change it in the service, or deploy under a new name.`;
+  const advice = `The service cannot update a deployment: change ${plural(rest.length, 'it', 'them')} in the service, or deploy under a new name.`;
   if (plan.onDrift === 'fail') {
     throw new ActionError(
       `Deployment '${plan.name}' differs from what the step asks for (${words.onDriftFail}): ${fields}. ${advice}`,
     );
   }
-  logger.info(`${counted(rest.length, 'difference')} not applied: ${fields}. ${advice}`);
+  logger.info(
+    `${rest.length} ${plural(rest.length, 'difference')} not applied: ${fields}. ${advice}`,
+  );
 }
 
 /** Says which commit is live when another one superseded the target. */

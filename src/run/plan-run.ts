@@ -6,8 +6,8 @@
 import { ActionError, describeError } from '../common/errors.js';
 import { htmlCode, htmlLines, htmlLink, htmlText } from '../common/github-text.js';
 import { untrusted } from '../common/runtime.js';
+import { plural } from '../common/text.js';
 import type { PlanRequest } from '../inputs/plan-inputs.js';
-import { inGroup } from './dependencies.js';
 import { showValue } from './drift.js';
 import { dependenciesOf, maskPlan, type RunnerIO, type RunOutcome } from './pipeline.js';
 import { cellOf, dashboardUrlOf, differencesTable, labelledTable } from './report.js';
@@ -24,9 +24,14 @@ export const PLAN_OUTPUT_NAMES = [
 ] as const;
 export type PlanOutputs = Partial<Record<(typeof PLAN_OUTPUT_NAMES)[number], string>>;
 
-/** What the deploy does with a difference: nothing; the remedy. */
-const REMEDY =
-  'The deploy would not apply it: the service cannot update a deployment. Change it in the service, or deploy under a new name.';
+/** What the deploy does with `count` differences: nothing; the remedy. */
+function remedy(count: number): string {
+  const them = plural(count, 'it', 'them');
+  return `The deploy would not apply ${them}: the service cannot update a deployment. Change ${them} in the service, or deploy under a new name.`;
+}
+
+/** `count` differences, the noun agreeing: `1 difference`, `2 differences`. */
+const differences = (count: number) => `${count} ${plural(count, 'difference')}`;
 
 /** The outputs of a verdict: `plan` as one line of JSON, secrets by name only. */
 export function planOutputs(verdict: Verdict, dashboardUrl: string | undefined): PlanOutputs {
@@ -67,7 +72,7 @@ function logVerdict(name: string, verdict: Verdict, io: RunnerIO): void {
   const branch = verdict.tracks?.branch;
   const builds = verdict.tracks?.buildsOnPush === true;
   logger.info(
-    `plan: the deploy would reuse ${verdict.deployment?.id ?? ''} with ${verdict.changes.length} difference(s) it would not apply` +
+    `plan: the deploy would reuse ${verdict.deployment?.id ?? ''} with ${differences(verdict.changes.length)} it would not apply` +
       (branch === undefined
         ? ''
         : `; it tracks ${untrusted(branch)}, and a push there ${builds ? 'builds a new revision' : 'builds nothing (build_on_push is off)'}`),
@@ -92,7 +97,7 @@ export function planSummaryHtml(
     reuse:
       verdict.changes.length === 0
         ? `✅ Plan: the deploy would reuse ${code(name)}, with no difference`
-        : `⚠️ Plan: the deploy would reuse ${code(name)}, and not apply ${verdict.changes.length} difference(s)`,
+        : `⚠️ Plan: the deploy would reuse ${code(name)}, and not apply ${differences(verdict.changes.length)}`,
     fail: `❌ Plan: the deploy would fail for ${code(name)}`,
   }[verdict.action];
   const parts = [`<h2>${heading}</h2>`];
@@ -123,7 +128,7 @@ export function planSummaryHtml(
   }
   if (verdict.changes.length > 0) {
     parts.push(
-      `<h3>Not applied by the deploy</h3>\n<p>${htmlText(REMEDY)}</p>\n${differencesTable(verdict.changes, code, 'The step wants', 'The deployment has')}`,
+      `<h3>Not applied by the deploy</h3>\n<p>${htmlText(remedy(verdict.changes.length))}</p>\n${differencesTable(verdict.changes, code, 'The step wants', 'The deployment has')}`,
     );
   }
   if (verdict.request !== undefined) {
@@ -142,9 +147,8 @@ export async function runPlan({ plan, onChange }: PlanRequest, io: RunnerIO): Pr
   try {
     maskPlan(plan, io);
     const dependencies = dependenciesOf(plan, io);
-    const verdict = await inGroup(dependencies)(`Planning the deploy of '${plan.name}'`, () =>
-      verdictOf(plan, dependencies),
-    );
+    // Not in a group of its own: the deploy's dry run opens its groups, and GitHub does not nest them.
+    const verdict = await verdictOf(plan, dependencies);
     io.setOutputs(planOutputs(verdict, plan.dashboardUrl));
     logVerdict(plan.name, verdict, io);
     await io.planned?.({
@@ -156,7 +160,7 @@ export async function runPlan({ plan, onChange }: PlanRequest, io: RunnerIO): Pr
       verdict.action === 'fail'
         ? io.redact(verdict.reason ?? 'the deploy would fail')
         : onChange === 'fail' && verdict.changes.length > 0
-          ? `The deploy of '${plan.name}' would not apply ${verdict.changes.length} difference(s) (${dependencies.service.words.onChangeFail}): ${verdict.changes.map((change) => untrusted(change.field)).join(', ')}. The service cannot update a deployment: change them in the service, or deploy under a new name.`
+          ? `The deploy of '${plan.name}' would not apply ${differences(verdict.changes.length)} (${dependencies.service.words.onChangeFail}): ${verdict.changes.map((change) => untrusted(change.field)).join(', ')}. The service cannot update a deployment: change ${plural(verdict.changes.length, 'it', 'them')} in the service, or deploy under a new name.`
           : undefined;
     return {
       failure,

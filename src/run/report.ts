@@ -4,7 +4,7 @@
  */
 import { htmlCode, htmlLines, htmlLink, htmlText } from '../common/github-text.js';
 import { MASK } from '../common/redact.js';
-import { shortSha } from '../common/text.js';
+import { plural, shortSha } from '../common/text.js';
 import { CREATE_CALL } from '../service/endpoints.js';
 import { fillDashboardUrl } from '../inputs/dashboard-url.js';
 import type { Plan } from '../inputs/plan.js';
@@ -199,7 +199,7 @@ export function differencesTable(
 /** The drift section of the summary, when anything drifted. */
 function driftTable(drift: DriftEntry[], code: Cell): string {
   if (drift.length === 0) return '';
-  return `\n<h3>⚠️ Drift: not applied</h3>\n<p>The service cannot update a deployment: change these in the service, or deploy under a new name.</p>\n${differencesTable(drift, code, 'Step wants', 'Deployment has')}`;
+  return `\n<h3>⚠️ Drift: not applied</h3>\n<p>The service cannot update a deployment: change ${plural(drift.length, 'it', 'them')} in the service, or deploy under a new name.</p>\n${differencesTable(drift, code, 'Step wants', 'Deployment has')}`;
 }
 
 /**
@@ -229,7 +229,7 @@ export function summaryHtml(input: SummaryInput): string {
     ['Live', text(liveCell(input.liveness))],
     ['Source', code(plan.source)],
     ...typeRow(result, shown, code),
-    ['Repository', text(repository.url)],
+    ['Repository', code(repository.url)],
     ['Ref', code(repository.ref)],
     ['Target commit', code(shortSha(input.target))],
     ['Latest revision', code(shown?.latest_revision_id)],

@@ -110,6 +110,18 @@ describe('usage errors name the option', () => {
     }
   });
 
+  it("reports an option that is not the command's once, its value with it, and a stray after a known flag still", () => {
+    expect(usageError(['deploy', '--api-key', 'abc', '--name', 'a']).problems).toEqual([
+      expect.stringMatching(/^--api-key is not an option: /),
+    ]);
+    expect(usageError(['status', '--image-uri', 'x', '--name', 'a']).problems).toEqual([
+      'status takes no option --image-uri (it is an option of deploy, plan)',
+    ]);
+    expect(usageError(['status', '--bogus', 'x', '--name', 'a']).problems).toHaveLength(1);
+    // Another command's flag takes no value: what follows it is a stray argument.
+    expect(usageError(['status', '--dry-run', 'x', '--name', 'a']).problems).toHaveLength(2);
+  });
+
   it('refuses --headers and --secrets, pointing to --header and --secret', () => {
     expect(usageError(['deploy', '--headers', 'X: y']).message).toMatch(/--header NAME/);
     expect(usageError(['deploy', '--secrets', 'A=b']).message).toMatch(/--secret NAME/);

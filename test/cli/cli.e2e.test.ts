@@ -267,6 +267,18 @@ describe('bad input: exit 2, before any request', () => {
     expect(run.stderr).not.toMatch(/^\s+at /m);
   });
 
+  it.each([
+    [['deploy', '--api-key', 'abc'], '--api-key is not an option: a key on the command line'],
+    [['status', '--image-uri', 'x'], 'status takes no option --image-uri'],
+  ])('%j: one error, naming the option; its value is not a second error', async (args, message) => {
+    const run = await runCli([...args, '--name', 'agent'], { env: serviceEnv() });
+
+    expect(run.exitCode).toBe(2);
+    expect(run.stderr.trim().split('\n')).toEqual([expect.stringContaining(message)]);
+    expect(run.stderr).not.toContain('unexpected argument');
+    expect(emu.requests).toHaveLength(0);
+  });
+
   it('names every bad input at once, as the option or variable it came from', async () => {
     const run = await runCli(['deploy', '--name', 'agent', '--source', 'codehost', '--json'], {
       env: serviceEnv({ DEPLOY_ON_DRIFT: 'explode', DEPLOY_INTEGRATION_ID: 'nope' }),

@@ -45,6 +45,18 @@ describe('Markdown (the comment)', () => {
     expect(seen.text.replaceAll('\u200b', '')).toBe(`before ${HOSTILE} after`);
   });
 
+  it('an address in service text reads as it is, in code, and is no link', () => {
+    const said = 'see https://evil.example/a?b=c#d, or www.evil.example. (http://x.example/p)';
+    const line = `why: ${markdownText(said)}`;
+    const seen = whatAReaderSees(line);
+
+    expectInert(line);
+    expect(seen.text).toBe(`why: ${said}`);
+    expect(seen.html).toContain('<code>https://evil.example/a?b=c#d</code>');
+    expect(seen.html).toContain('<code>www.evil.example</code>');
+    expect(seen.html).toContain('<code>http://x.example/p</code>)');
+  });
+
   it('a code span reads as the id or name it is, whatever it holds', () => {
     for (const value of ['my-agent-pr-7', '579bbe23-2782-4c1e-9a0b', HOSTILE, 'a`b', '`x`']) {
       const line = `name: ${markdownCode(value, 1_000, false)}`;
@@ -125,6 +137,18 @@ describe('HTML in Markdown (the job summary and --summary)', () => {
       HOSTILE,
       HOSTILE,
     ]);
+  });
+
+  it('an address in service text reads as it is, in <code>; a link we build may show its own address', () => {
+    const said = 'see https://evil.example/a?b=c#d, or www.evil.example.';
+    const address = 'https://console.example/d/1?tab=logs&x=@me';
+    const seen = whatAReaderSees(`<p>${htmlText(said)}</p>\n<p>${htmlLink(address, address)}</p>`);
+
+    expect(seen.text).toBe(`${said}\n${address}`);
+    expect(seen.html).toContain('<code>https://evil.example/a?b=c#d</code>');
+    expect(seen.html).toContain('<code>www.evil.example</code>');
+    expect(seen.links).toEqual([{ href: address, text: address }]);
+    expect(seen.mentions).toEqual([]);
   });
 
   it('builds links only to what may be published, | and brackets encoded', () => {

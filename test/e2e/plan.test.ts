@@ -147,6 +147,7 @@ describe('the plan (behaviour 19)', () => {
     expect(run.outputFile).not.toContain('another-secret-value-xyz');
     expect(run.summary).toMatch(/Tracks<\/th><td><code>main<\/code>/);
     expect(run.summary).toContain('Not applied by the deploy');
+    expect(run.stdout).toContain(`with 3 differences it would not apply`);
     expect(methods()).toEqual(['GET']);
   });
 
@@ -160,8 +161,9 @@ describe('the plan (behaviour 19)', () => {
 
     expect(run.exitCode).toBe(1);
     expect(run.outputs).toMatchObject({ action: 'reuse', changes: '1' });
-    expect(run.error).toContain('source_revision_config.agent_config_path');
-    expect(run.error).toContain('on-change: fail');
+    expect(run.error).toContain(
+      'would not apply 1 difference (on-change: fail): source_revision_config.agent_config_path. The service cannot update a deployment: change it in the service',
+    );
   });
 
   it('reuse with no difference: green, 0 changes, even with on-change: fail', async () => {
@@ -217,6 +219,21 @@ describe('the plan (behaviour 19)', () => {
     expect(run.error).toContain("input 'on-change': must be none or fail, got 'sometimes'");
     expect(emu.requests).toEqual([]);
     expect(run.outputFile).toBe('');
+  });
+
+  it('logs its phases in groups one level deep: each ::group:: is closed by one ::endgroup:: before the next opens', async () => {
+    existing();
+
+    const run = await runAction(planStep(), PLAN);
+
+    expect(run.exitCode).toBe(0);
+    const marks = run.stdout
+      .split('\n')
+      .filter((line) => line.startsWith('::group::') || line.startsWith('::endgroup::'))
+      .map((line) => (line.startsWith('::group::') ? 'open' : 'close'));
+    expect(marks.length).toBeGreaterThan(0);
+    expect(marks).toEqual(marks.map((_, index) => (index % 2 === 0 ? 'open' : 'close')));
+    expect(run.stdout).toMatch(/^::group::Looking for deployment 'my-agent'$/m);
   });
 
   it('says "reuse, no difference" only when the deploy then reports no drift, on the same service state', async () => {

@@ -69,6 +69,20 @@ describe('the plan comment', () => {
     expect(seen.mentions).toEqual([]);
   });
 
+  it('counts its differences with nouns and pronouns that agree: 1 difference, change it; 2 differences, change them', () => {
+    const one = whatAReaderSees(planCommentBody(reuse(1))).text;
+    expect(one).toContain('the deploy would reuse it, and not apply 1 difference\n');
+    expect(one).toContain(
+      'The deploy would not apply this: the service cannot update a deployment. Change it in the service, or deploy under a new name.',
+    );
+
+    const two = whatAReaderSees(planCommentBody(reuse(2))).text;
+    expect(two).toContain('the deploy would reuse it, and not apply 2 differences\n');
+    expect(two).toContain(
+      'The deploy would not apply these: the service cannot update a deployment. Change them in the service, or deploy under a new name.',
+    );
+  });
+
   it('says so when nothing differs, and why a plan fails', () => {
     expect(whatAReaderSees(planCommentBody(reuse(0))).text).toContain('nothing differs');
     const failed = whatAReaderSees(

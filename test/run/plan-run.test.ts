@@ -57,18 +57,32 @@ describe('planSummaryHtml, as GitHub shows it', () => {
     );
 
     expect(seen.text).toContain(
-      'Plan: the deploy would reuse my-agent, and not apply 2 difference(s)',
+      'Plan: the deploy would reuse my-agent, and not apply 2 differences',
     );
     expect(seen.text).toContain('Tracks\tmain');
     expect(seen.text).toContain('A push there\tbuilds a new revision');
     expect(seen.text).toContain('source_revision_config.agent_config_path\tagent-v2.json');
     // As text, with the zero-width spaces that keep GitHub from linking a mention or a reference.
     expect(seen.text.replace(/\u200b/g, '')).toContain(HOSTILE);
-    expect(seen.text).toContain('Change it in the service, or deploy under a new name.');
+    expect(seen.text).toContain(
+      'The deploy would not apply them: the service cannot update a deployment. Change them in the service, or deploy under a new name.',
+    );
     expect(seen.links).toEqual([]);
     expect(seen.mentions).toEqual([]);
     expect(seen.issueReferences).toEqual([]);
     expect(seen.rawHtmlTags).not.toContain('script');
+  });
+
+  it('counts one difference in the singular: "1 difference", "change it"', () => {
+    const one: Verdict = { ...reuse, changes: reuse.changes.slice(0, 1) };
+    const seen = whatAReaderSees(planSummaryHtml('my-agent', one, undefined, undefined, (t) => t));
+
+    expect(seen.text).toContain(
+      'Plan: the deploy would reuse my-agent, and not apply 1 difference\n',
+    );
+    expect(seen.text).toContain(
+      'The deploy would not apply it: the service cannot update a deployment. Change it in the service, or deploy under a new name.',
+    );
   });
 
   it('shows what a create would send, and why a plan fails', () => {

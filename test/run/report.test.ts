@@ -4,6 +4,7 @@ import type { DeployResult } from '../../src/run/deploy.ts';
 import { dryRunReport, outputsOf, redactDeployment, summaryHtml } from '../../src/run/report.ts';
 import type { Deployment, DeploymentCreateRequest } from '../../src/service/schemas.ts';
 import { aDeployment } from '../support/fixtures.ts';
+import { whatAReaderSees } from '../support/github-render.ts';
 
 const deployment: Deployment = aDeployment({
   name: 'my-agent',
@@ -93,6 +94,40 @@ describe('summary', () => {
     expect(html).toContain('<td><code>0123456789ab</code></td>');
   });
 
+  it('shows addresses a reader copies as they are: our links to themselves, the repository in code, none made from service text', () => {
+    const repo = 'https://git.example/acme/agent#main';
+    const url = 'https://agent.example/v1?a=1&b=2';
+    const reused = aDeployment({
+      ...deployment,
+      status: 'READY: see https://evil.example/x and www.evil.example.',
+      source_config: { repo_url: repo, custom_url: url },
+    });
+    const seen = whatAReaderSees(
+      summaryHtml({
+        plan: { ...plan, dashboardUrl: 'https://console.example/d/{id}' },
+        result: { deployment: reused, created: false, request },
+        failure: 'GET https://api.example/v2/x failed',
+      }),
+    );
+
+    const row = (label: string) => seen.tables[0]?.find((cells) => cells[0] === label)?.[1];
+    expect(row('Repository')).toBe(repo);
+    expect(row('URL')).toBe(url);
+    expect(row('Dashboard')).toBe(`https://console.example/d/${deployment.id}`);
+    expect(row('Status')).toBe('READY: see https://evil.example/x and www.evil.example.');
+    expect(seen.text).toContain('GET https://api.example/v2/x failed');
+    expect(seen.text).not.toContain('\u200b');
+    expect(seen.links).toEqual([
+      {
+        href: `https://console.example/d/${deployment.id}`,
+        text: `https://console.example/d/${deployment.id}`,
+      },
+      { href: url, text: url },
+    ]);
+    // The repository's address is no link we built: it sits in code, where GitHub links nothing.
+    expect(seen.html).toContain(`<td><code>${repo}</code></td>`);
+  });
+
   it("links the deployment's address and its dashboard, only when known", () => {
     const withUrl = { ...deployment, source_config: { custom_url: 'https://a.example/[x](y)' } };
     const html = summaryHtml({
@@ -101,10 +136,10 @@ describe('summary', () => {
     });
 
     expect(html).toContain(
-      '<th align="left">URL</th><td><a href="https://a.example/%5Bx%5D%28y%29">https:\u200b//a.example/&#91;x&#93;&#40;y&#41;</a></td>',
+      '<th align="left">URL</th><td><a href="https://a.example/%5Bx%5D%28y%29">https://a.example/&#91;x&#93;&#40;y&#41;</a></td>',
     );
     expect(html).toContain(
-      `<th align="left">Dashboard</th><td><a href="https://console.example/d/${deployment.id}">https:\u200b//console.example/d/${deployment.id}</a></td>`,
+      `<th align="left">Dashboard</th><td><a href="https://console.example/d/${deployment.id}">https://console.example/d/${deployment.id}</a></td>`,
     );
     const plain = summaryHtml({ plan, result: { deployment, created: false, request } });
     expect(plain).not.toMatch(/>URL<|>Dashboard</);
@@ -174,6 +209,7 @@ describe('summary of what green means', () => {
     });
 
     expect(html).toContain('Drift: not applied');
+    expect(html).toContain('change them in the service');
     expect(html).toContain(
       '<tr><td><code>source_revision_config.agent_config_path</code></td><td><code>new.json</code></td><td><code>old.json</code></td></tr>',
     );
@@ -181,6 +217,18 @@ describe('summary of what green means', () => {
       '<tr><td><code>secrets.OPENAI_API_KEY</code></td><td><code>***</code></td><td><code>&#40;not set&#41;</code></td></tr>',
     );
     expect(html).not.toContain('sk-live-123');
+  });
+
+  it('says "change it" of a single drifted field', () => {
+    const html = summaryHtml({
+      plan,
+      result: { deployment, created: false, request },
+      drift: [{ field: 'source_config.labels.team', wanted: 'a', live: 'b' }],
+    });
+
+    expect(html).toContain(
+      'The service cannot update a deployment: change it in the service, or deploy under a new name.',
+    );
   });
 
   it('says which commit is live when a newer push superseded the target', () => {
@@ -249,7 +297,7 @@ describe('summary and hostile service text', () => {
     expect(html).not.toContain('](');
     expect(html).not.toContain('<b>');
     expect(html).toContain(
-      '<code>READY &#33;&#91;x&#93;&#40;http:\u200b//tracker.example/pixel.png&#41;',
+      '<code>READY &#33;&#91;x&#93;&#40;http://tracker.example/pixel.png&#41;',
     );
   });
 
