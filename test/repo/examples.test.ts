@@ -416,6 +416,7 @@ describe('a docker image in docs/command.md', () => {
     );
     expect(rest).toEqual([]);
 
+    // Each line as the docs show it, plus --json: what a script reads of the run.
     const first = await runLine(`${create ?? ''} --json`, {}, []);
     expect(first.exitCode).toBe(0);
     expect(first.json).toMatchObject({ created: true, live: true });
