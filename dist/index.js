@@ -52822,6 +52822,10 @@ function withoutTrailingSlashes(address) {
         end--;
     return address.slice(0, end);
 }
+/** A count with its noun, agreeing: `1 difference`, `2 differences`. */
+function counted(count, noun, plural = `${noun}s`) {
+    return `${count} ${count === 1 ? noun : plural}`;
+}
 
 ;// CONCATENATED MODULE: ./src/inputs/plan.ts
 /** The values of the `on-drift` input. */
@@ -56943,6 +56947,22 @@ function same(a, b) {
     return a === b;
 }
 /**
+ * The fields of a revision: a reused deployment that differs in one of them
+ * never runs what the step asks for (behaviour 21).
+ */
+const REVISION_FIELDS = [
+    'repo_ref',
+    'agent_config_path',
+    'image_uri',
+    'source_tarball_path',
+];
+/** Whether a drift entry changes which code runs (a revision field), not only how it runs. */
+function isRevisionField(field) {
+    return REVISION_FIELDS.some((key) => field === `source_revision_config.${key}`);
+}
+/** `build_on_push` null or absent reads as off (behaviour 22). */
+const buildsOnPush = (value) => value === true;
+/**
  * Compares what the step sets in an object with the live object: only the
  * keys the step sets, recursing into objects (the service fills in
  * defaults), arrays whole.
@@ -56987,13 +57007,16 @@ const sortedReferences = (references) => references.map((reference) => JSON.stri
  */
 function findDrift(plan, request, deployment) {
     const out = [];
-    compareSet('source_config', request.source_config, deployment.source_config, out);
-    const revision = {
-        repo_ref: plan.sourceRevisionConfig.repo_ref,
-        agent_config_path: plan.sourceRevisionConfig.agent_config_path,
-        image_uri: plan.sourceRevisionConfig.image_uri,
-        source_tarball_path: plan.sourceRevisionConfig.source_tarball_path,
-    };
+    // build_on_push is compared only when the step sets it (the create's default is not), as on or off.
+    const wanted = plan.sourceConfig.build_on_push;
+    compareSet('source_config', {
+        ...request.source_config,
+        build_on_push: wanted === undefined ? undefined : buildsOnPush(wanted),
+    }, {
+        ...deployment.source_config,
+        build_on_push: buildsOnPush(deployment.source_config.build_on_push),
+    }, out);
+    const revision = Object.fromEntries(REVISION_FIELDS.map((key) => [key, plan.sourceRevisionConfig[key]]));
     compareSet('source_revision_config', revision, deployment.source_revision_config, out);
     if (plan.secrets.length > 0)
         compareSecrets(plan, deployment, out);
@@ -57014,6 +57037,13 @@ function showValue(value) {
 }
 
 ;// CONCATENATED MODULE: ./src/run/goal.ts
+/**
+ * What the step asks of the deployment `deploy` found or created: the commit
+ * that must be live, the revisions it saw, and where a reused deployment
+ * differs from what the step asks for (docs/how-it-works.md, "What green means", "Drift").
+ */
+
+
 
 
 
@@ -57063,7 +57093,8 @@ function comparedRepository(plan) {
 /**
  * The goal of the run. When the reused deployment's latest revision is for
  * another commit, `ask` (if any) says which is newer. A target the deployment
- * will not build is drift, and it is dropped: the step does not wait for it.
+ * will not build is drift, and blocked with the revision drift: the
+ * deployment is not live, and the step does not wait for it (behaviour 21).
  */
 async function assess(plan, result, logger, ask) {
     const reused = reusedOf(result);
@@ -57074,15 +57105,52 @@ async function assess(plan, result, logger, ask) {
     if (reused !== undefined)
         await orders.learn(reused);
     const unbuilt = unbuiltOf(reused, target, orders);
+    const blocked = drift.filter((entry) => isRevisionField(entry.field));
     if (unbuilt === undefined)
-        return { target, seenRevisions, drift, orders };
-    return { seenRevisions, drift: [...drift, unbuilt], unbuilt, orders };
+        return { target, seenRevisions, drift, blocked, orders };
+    return {
+        seenRevisions,
+        drift: [...drift, unbuilt],
+        unbuilt,
+        blocked: [...blocked, unbuilt],
+        orders,
+    };
+}
+/**
+ * What runs and what the step asked for, for each blocked entry, in one
+ * sentence; the remedy last (behaviour 21).
+ */
+function blockedText(goal) {
+    const { unbuilt } = goal;
+    const parts = goal.blocked.map((entry) => entry === unbuilt
+        ? `it runs commit ${showCommit(entry.live)} and the step asks for commit ${shortSha(unbuilt.wanted)}, which the service will not build (build_on_push is off)`
+        : `${untrusted(entry.field)} is ${showValue(entry.live)} and the step asks for ${showValue(entry.wanted)}`);
+    return `${parts.join('; ')}. The service cannot update a deployment, so what the step asks for will never run there`;
+}
+/** What to do about blocked entries: the remedies that fit them. */
+function blockedRemedy(goal) {
+    const others = goal.blocked.some((entry) => entry !== goal.unbuilt);
+    const remedies = [
+        ...(goal.unbuilt === undefined
+            ? []
+            : ['turn build_on_push on for the deployment in the service (or set commit: none)']),
+        ...(others ? ['change the deployment in the service'] : []),
+        'deploy under a new name',
+    ];
+    return `To fix it: ${remedies.join(', or ')}.`;
+}
+function showCommit(value) {
+    return typeof value === 'string' ? shortSha(untrusted(value)) : '(none given)';
 }
 /**
  * Whether the deployment is live for the goal: its target, the revisions it
  * saw, and what the adapter said of the order of commits (none: unknown).
  */
 function livenessFor(deployment, goal) {
+    const { blocked = [], unbuilt } = goal;
+    if (blocked.length > 0) {
+        return { live: false, missing: blockedText({ blocked, unbuilt }), final: true };
+    }
     return liveness(deployment, goal.target, goal.seenRevisions, (commit) => goal.orders?.of(commit));
 }
 
@@ -58697,6 +58765,9 @@ function planCommentBody(report, redact = (text) => text) {
     }
     if (verdict.reason !== undefined)
         lines.push(markdownText(redact(verdict.reason), 1_000), '');
+    if (verdict.wouldFail !== undefined) {
+        lines.push(`**${markdownText(redact(verdict.wouldFail), 1_000)}**`, '');
+    }
     if (verdict.action === 'reuse' && count === 0) {
         lines.push('Nothing the pull request asks for differs from the deployment.', '');
     }
@@ -60537,6 +60608,10 @@ function buildCreateRequest(plan, repository) {
         source_revision_config: { ...plan.sourceRevisionConfig },
         secrets: plan.secrets.map((secret) => ({ ...secret })),
     };
+    // A codehost deployment builds on push unless the step says otherwise (behaviour 22).
+    if (plan.source === 'codehost' && plan.sourceConfig.build_on_push === undefined) {
+        request.source_config.build_on_push = true;
+    }
     if (repository !== undefined) {
         request.source_config.repo_url = repository.url;
         request.source_config.integration_id = repository.host_integration_id;
@@ -60840,23 +60915,34 @@ function dependenciesOf(plan, io) {
         ...(io.pace === undefined ? {} : { wait: io.pace.wait }),
     };
 }
-/** Why the step does not wait for a commit the deployment will not build. */
-const BUILD_OFF = 'build_on_push is off: the service will not build this commit, so the step does not wait for it';
-/** One warning a difference; with `on-drift: fail`, the step fails after all are reported. */
-function reportDrift(plan, goal, logger, words) {
-    const { drift } = goal;
+/** Why a targeted commit is drift: the deployment will not build it. */
+const BUILD_OFF = 'build_on_push is off: the service will not build this commit';
+/**
+ * One warning a difference. A difference in what runs (behaviour 21) fails
+ * the step at once when it waits, else it is one more warning; `on-drift`
+ * decides for the rest, after all are reported.
+ */
+function reportDrift(plan, goal, waits, logger, words) {
+    const { drift, blocked } = goal;
     for (const entry of drift) {
         const note = entry === goal.unbuilt ? ` (${BUILD_OFF})` : '';
         logger.warning(`drift: ${untrusted(entry.field)}: the step wants ${showValue(entry.wanted)}, the deployment has ${showValue(entry.live)}${note}`);
     }
-    if (drift.length === 0)
+    if (blocked.length > 0) {
+        const message = `Deployment '${plan.name}' is not live and will not be: ${blockedText(goal)}. ${blockedRemedy(goal)}`;
+        if (waits)
+            throw new ActionError(message);
+        logger.warning(message);
+    }
+    const rest = drift.filter((entry) => !blocked.includes(entry));
+    if (rest.length === 0)
         return;
-    const fields = drift.map((entry) => untrusted(entry.field)).join(', ');
+    const fields = rest.map((entry) => untrusted(entry.field)).join(', ');
     const advice = `The service cannot update a deployment: change it in the service, or deploy under a new name.`;
     if (plan.onDrift === 'fail') {
         throw new ActionError(`Deployment '${plan.name}' differs from what the step asks for (${words.onDriftFail}): ${fields}. ${advice}`);
     }
-    logger.info(`${drift.length} difference(s) not applied: ${fields}. ${advice}`);
+    logger.info(`${counted(rest.length, 'difference')} not applied: ${fields}. ${advice}`);
 }
 /** Says which commit is live when another one superseded the target. */
 function noteSuperseded(goal, verdict, logger) {
@@ -60871,7 +60957,8 @@ function noteLiveness(plan, deployment, goal, logger) {
         logger.info('dry run: not waiting');
     const verdict = livenessFor(deployment, goal);
     noteSuperseded(goal, verdict, logger);
-    if (!verdict.live && goal.target !== undefined) {
+    // A deployment that will never run the target was already said so, in a warning.
+    if (!verdict.live && goal.target !== undefined && goal.blocked.length === 0) {
         logger.notice(`commit ${shortSha(goal.target.sha)} is not live yet: ${verdict.missing}`);
     }
 }
@@ -60921,7 +61008,7 @@ async function steps(plan, io, record) {
         record.reported = true;
         io.progress?.deployed(record.report('deploying', waitingFor(goal, waits)));
     }
-    reportDrift(plan, goal, io.logger, dependencies.service.words);
+    reportDrift(plan, goal, waits, io.logger, dependencies.service.words);
     if (found !== undefined && !waits)
         noteLiveness(plan, found, goal, io.logger);
     const deployment = waits
@@ -61042,6 +61129,8 @@ function planRequest(inputs, run) {
 
 
 const PLAN_ACTIONS = (/* unused pure expression or super */ null && (['create', 'reuse', 'fail']));
+/** What a codehost deployment that does not build on push does with the merged commit. */
+const UNBUILT_MERGE = 'build_on_push is off, so the service will not build the merged commit, and a deploy that targets it (commit: auto on the branch the deployment tracks) is not live. Turn build_on_push on for the deployment in the service.';
 /** Why the plan targets no commit. */
 const MERGE = 'a plan describes the deploy a merge starts: a push to the branch the deployment tracks, not a commit of the pull request';
 /** The request with every secret value replaced by `***`, names kept. */
@@ -61079,14 +61168,19 @@ async function verdictOf(plan, dependencies) {
         return { action: 'create', request: redactedRequest(result.request), changes: [] };
     }
     const goal = await assess(dryRun, result, dependencies.logger);
+    const buildsOnPush = found.source === 'codehost' && found.source_config.build_on_push === true;
+    const wouldFail = [
+        ...(goal.blocked.length === 0 ? [] : [`${blockedText(goal)}. ${blockedRemedy(goal)}`]),
+        ...(found.source === 'codehost' && !buildsOnPush ? [UNBUILT_MERGE] : []),
+    ];
     return {
         action: 'reuse',
         deployment: found,
         changes: goal.drift,
-        tracks: {
-            branch: found.source_revision_config.repo_ref ?? undefined,
-            buildsOnPush: found.source === 'codehost' && found.source_config.build_on_push === true,
-        },
+        tracks: { branch: found.source_revision_config.repo_ref ?? undefined, buildsOnPush },
+        ...(wouldFail.length === 0
+            ? {}
+            : { wouldFail: `the deploy on merge would fail: ${wouldFail.join(' ')}` }),
     };
 }
 
@@ -61153,7 +61247,10 @@ function logVerdict(name, verdict, io) {
         (branch === undefined
             ? ''
             : `; it tracks ${untrusted(branch)}, and a push there ${builds ? 'builds a new revision' : 'builds nothing (build_on_push is off)'}`));
+    if (verdict.wouldFail !== undefined)
+        logger.warning(`plan: ${verdict.wouldFail}`);
 }
+const upperFirst = (text) => `${text.charAt(0).toUpperCase()}${text.slice(1)}`;
 /** The job summary of a plan, as HTML (service text escaped by the one GitHub-text module). */
 function planSummaryHtml(name, verdict, dashboardUrl, failure, redact) {
     const code = cellOf(redact, (value) => htmlCode(value));
@@ -61185,6 +61282,9 @@ function planSummaryHtml(name, verdict, dashboardUrl, failure, redact) {
             ...(link === undefined ? [] : [['Dashboard', link]]),
         ];
         parts.push(labelledTable(rows));
+    }
+    if (verdict.wouldFail !== undefined) {
+        parts.push(`<p><strong>${htmlText(upperFirst(redact(verdict.wouldFail)))}</strong></p>`);
     }
     if (verdict.changes.length > 0) {
         parts.push(`<h3>Not applied by the deploy</h3>\n<p>${htmlText(plan_run_REMEDY)}</p>\n${differencesTable(verdict.changes, code, 'The step wants', 'The deployment has')}`);

@@ -83,6 +83,7 @@ async function status(plan: Plan, io: RunnerIO): Promise<RunOutcome> {
     const goal: Goal = {
       seenRevisions: new Set(),
       drift: [],
+      blocked: [],
       orders: new CommitOrders(undefined, undefined, undefined, io.logger),
     };
     record.deployed(result, goal);

@@ -238,7 +238,7 @@ const OUTPUT_OPTIONS: readonly OptionSpec[] = [
     multiple: false,
     valueName: 'FILE',
     description:
-      "Writes the outputs to FILE as DEPLOY_ID=..., DEPLOY_STATUS=..., DEPLOY_URL=... lines (plan: DEPLOY_PLAN_ACTION=..., DEPLOY_CHANGES=...; GitLab's dotenv report), on failure and interrupt too.",
+      "Writes the outputs to FILE as DEPLOYMENT_ID=..., DEPLOYMENT_STATUS=..., DEPLOYMENT_URL=... lines (plan: DEPLOYMENT_PLAN_ACTION=..., DEPLOYMENT_CHANGES=...; GitLab's dotenv report, never named like a DEPLOY_ input), on failure and interrupt too.",
     commands: COMMANDS,
     role: { kind: 'output', output: 'dotenv' },
   },

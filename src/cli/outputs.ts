@@ -7,7 +7,7 @@
  * `created` into `***`.
  */
 import { DOTENV_LIMIT_BYTES, DOTENV_LIMIT_VARIABLES, dotenvRefusal } from './dotenv.js';
-import { variableOf } from './options.js';
+import { environmentName } from './options.js';
 
 /** The outputs as the core sets them: each a string. */
 export type OutputTexts = Readonly<Partial<Record<string, string>>>;
@@ -72,16 +72,22 @@ export function outputsJson(outputs: OutputTexts, error?: string): Record<string
   return json;
 }
 
-/** Outputs whose variable is not DEPLOY_ + their name (the contract's names). */
+/** Outputs whose variable is not DEPLOYMENT_ + their name (the contract's names). */
 const DOTENV_NAMES: Readonly<Record<string, string>> = {
   'deployment-id': 'id',
-  // The plan's verdict: DEPLOY_ACTION would say nothing of a plan.
+  // The plan's verdict: DEPLOYMENT_ACTION would say nothing of a plan.
   action: 'plan-action',
 };
 
-/** `deployment-id` → `DEPLOY_ID`; `commit-sha` → `DEPLOY_COMMIT_SHA`; `action` → `DEPLOY_PLAN_ACTION`. */
+/**
+ * An output's variable: `DEPLOYMENT_` + its name upper-cased, `-` as `_`
+ * (`deployment-id` → `DEPLOYMENT_ID`; `commit-sha` → `DEPLOYMENT_COMMIT_SHA`;
+ * `action` → `DEPLOYMENT_PLAN_ACTION`). Never an input's `DEPLOY_` variable:
+ * GitLab lets a dotenv report's variables override a later job's, so an
+ * output named `DEPLOY_DASHBOARD_URL` would become the next job's input.
+ */
 export function dotenvName(output: string): string {
-  return variableOf(DOTENV_NAMES[output] ?? output);
+  return `DEPLOYMENT_${environmentName(DOTENV_NAMES[output] ?? output)}`;
 }
 
 /** An output `--dotenv` leaves out, and why in plain words (never its value). */

@@ -16,3 +16,8 @@ export function withoutTrailingSlashes(address: string): string {
   while (end > 0 && address[end - 1] === '/') end--;
   return address.slice(0, end);
 }
+
+/** A count with its noun, agreeing: `1 difference`, `2 differences`. */
+export function counted(count: number, noun: string, plural = `${noun}s`): string {
+  return `${count} ${count === 1 ? noun : plural}`;
+}

@@ -58,6 +58,9 @@ export function planCommentBody(
     );
   }
   if (verdict.reason !== undefined) lines.push(markdownText(redact(verdict.reason), 1_000), '');
+  if (verdict.wouldFail !== undefined) {
+    lines.push(`**${markdownText(redact(verdict.wouldFail), 1_000)}**`, '');
+  }
   if (verdict.action === 'reuse' && count === 0) {
     lines.push('Nothing the pull request asks for differs from the deployment.', '');
   }

@@ -84,6 +84,10 @@ export function buildCreateRequest(plan: Plan, repository?: Repository): Deploym
     source_revision_config: { ...plan.sourceRevisionConfig },
     secrets: plan.secrets.map((secret) => ({ ...secret })),
   };
+  // A codehost deployment builds on push unless the step says otherwise (behaviour 22).
+  if (plan.source === 'codehost' && plan.sourceConfig.build_on_push === undefined) {
+    request.source_config.build_on_push = true;
+  }
   if (repository !== undefined) {
     request.source_config.repo_url = repository.url;
     request.source_config.integration_id = repository.host_integration_id;

@@ -40,6 +40,25 @@ function same(a: unknown, b: unknown): boolean {
 }
 
 /**
+ * The fields of a revision: a reused deployment that differs in one of them
+ * never runs what the step asks for (behaviour 21).
+ */
+const REVISION_FIELDS = [
+  'repo_ref',
+  'agent_config_path',
+  'image_uri',
+  'source_tarball_path',
+] as const;
+
+/** Whether a drift entry changes which code runs (a revision field), not only how it runs. */
+export function isRevisionField(field: string): boolean {
+  return REVISION_FIELDS.some((key) => field === `source_revision_config.${key}`);
+}
+
+/** `build_on_push` null or absent reads as off (behaviour 22). */
+const buildsOnPush = (value: unknown) => value === true;
+
+/**
  * Compares what the step sets in an object with the live object: only the
  * keys the step sets, recursing into objects (the service fills in
  * defaults), arrays whole.
@@ -93,13 +112,23 @@ export function findDrift(
   deployment: Deployment,
 ): DriftEntry[] {
   const out: DriftEntry[] = [];
-  compareSet('source_config', request.source_config, deployment.source_config, out);
-  const revision = {
-    repo_ref: plan.sourceRevisionConfig.repo_ref,
-    agent_config_path: plan.sourceRevisionConfig.agent_config_path,
-    image_uri: plan.sourceRevisionConfig.image_uri,
-    source_tarball_path: plan.sourceRevisionConfig.source_tarball_path,
-  };
+  // build_on_push is compared only when the step sets it (the create's default is not), as on or off.
+  const wanted = plan.sourceConfig.build_on_push;
+  compareSet(
+    'source_config',
+    {
+      ...request.source_config,
+      build_on_push: wanted === undefined ? undefined : buildsOnPush(wanted),
+    },
+    {
+      ...deployment.source_config,
+      build_on_push: buildsOnPush(deployment.source_config.build_on_push),
+    },
+    out,
+  );
+  const revision = Object.fromEntries(
+    REVISION_FIELDS.map((key) => [key, plan.sourceRevisionConfig[key]]),
+  );
   compareSet('source_revision_config', revision, deployment.source_revision_config, out);
   if (plan.secrets.length > 0) compareSecrets(plan, deployment, out);
   if (plan.source === 'external_docker' && plan.secretReferences !== null) {

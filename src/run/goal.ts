@@ -3,12 +3,13 @@
  * that must be live, the revisions it saw, and where a reused deployment
  * differs from what the step asks for (docs/how-it-works.md, "What green means", "Drift").
  */
-import type { Logger } from '../common/runtime.js';
+import { untrusted, type Logger } from '../common/runtime.js';
+import { shortSha } from '../common/text.js';
 import type { Plan } from '../inputs/plan.js';
 import type { Deployment } from '../service/schemas.js';
 import type { DeployResult } from './deploy.js';
 import { CommitOrders } from './commit-order.js';
-import { findDrift, type DriftEntry } from './drift.js';
+import { findDrift, isRevisionField, showValue, type DriftEntry } from './drift.js';
 import {
   chooseTarget,
   latestCommit,
@@ -31,6 +32,12 @@ export interface Goal {
    * (`build_on_push` off, another commit live): the step does not wait for it.
    */
   unbuilt?: DriftEntry & { wanted: string };
+  /**
+   * The entries of `drift` that change which code runs (behaviour 21): a
+   * revision field the deployment will never take, and `unbuilt`. Any makes
+   * the deployment not live, whatever its status.
+   */
+  blocked: DriftEntry[];
   /** What the adapter said of the commits the deployment's latest revision was for. */
   orders: CommitOrders;
 }
@@ -86,7 +93,8 @@ function comparedRepository(plan: Plan): string | undefined {
 /**
  * The goal of the run. When the reused deployment's latest revision is for
  * another commit, `ask` (if any) says which is newer. A target the deployment
- * will not build is drift, and it is dropped: the step does not wait for it.
+ * will not build is drift, and blocked with the revision drift: the
+ * deployment is not live, and the step does not wait for it (behaviour 21).
  */
 export async function assess(
   plan: Plan,
@@ -101,8 +109,46 @@ export async function assess(
   const orders = new CommitOrders(ask, comparedRepository(plan), target, logger);
   if (reused !== undefined) await orders.learn(reused);
   const unbuilt = unbuiltOf(reused, target, orders);
-  if (unbuilt === undefined) return { target, seenRevisions, drift, orders };
-  return { seenRevisions, drift: [...drift, unbuilt], unbuilt, orders };
+  const blocked = drift.filter((entry) => isRevisionField(entry.field));
+  if (unbuilt === undefined) return { target, seenRevisions, drift, blocked, orders };
+  return {
+    seenRevisions,
+    drift: [...drift, unbuilt],
+    unbuilt,
+    blocked: [...blocked, unbuilt],
+    orders,
+  };
+}
+
+/**
+ * What runs and what the step asked for, for each blocked entry, in one
+ * sentence; the remedy last (behaviour 21).
+ */
+export function blockedText(goal: Pick<Goal, 'blocked' | 'unbuilt'>): string {
+  const { unbuilt } = goal;
+  const parts = goal.blocked.map((entry) =>
+    entry === unbuilt
+      ? `it runs commit ${showCommit(entry.live)} and the step asks for commit ${shortSha(unbuilt.wanted)}, which the service will not build (build_on_push is off)`
+      : `${untrusted(entry.field)} is ${showValue(entry.live)} and the step asks for ${showValue(entry.wanted)}`,
+  );
+  return `${parts.join('; ')}. The service cannot update a deployment, so what the step asks for will never run there`;
+}
+
+/** What to do about blocked entries: the remedies that fit them. */
+export function blockedRemedy(goal: Pick<Goal, 'blocked' | 'unbuilt'>): string {
+  const others = goal.blocked.some((entry) => entry !== goal.unbuilt);
+  const remedies = [
+    ...(goal.unbuilt === undefined
+      ? []
+      : ['turn build_on_push on for the deployment in the service (or set commit: none)']),
+    ...(others ? ['change the deployment in the service'] : []),
+    'deploy under a new name',
+  ];
+  return `To fix it: ${remedies.join(', or ')}.`;
+}
+
+function showCommit(value: unknown): string {
+  return typeof value === 'string' ? shortSha(untrusted(value)) : '(none given)';
 }
 
 /**
@@ -111,7 +157,12 @@ export async function assess(
  */
 export function livenessFor(
   deployment: Deployment,
-  goal: Pick<Goal, 'target' | 'seenRevisions'> & Partial<Pick<Goal, 'orders'>>,
+  goal: Pick<Goal, 'target' | 'seenRevisions'> &
+    Partial<Pick<Goal, 'orders' | 'blocked' | 'unbuilt'>>,
 ): Liveness {
+  const { blocked = [], unbuilt } = goal;
+  if (blocked.length > 0) {
+    return { live: false, missing: blockedText({ blocked, unbuilt }), final: true };
+  }
   return liveness(deployment, goal.target, goal.seenRevisions, (commit) => goal.orders?.of(commit));
 }

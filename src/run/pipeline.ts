@@ -7,7 +7,7 @@
 import { ActionError, CancelledError, describeError } from '../common/errors.js';
 import { isRedactable } from '../common/redact.js';
 import { untrusted, type Clock, type Logger } from '../common/runtime.js';
-import { shortSha } from '../common/text.js';
+import { counted, shortSha } from '../common/text.js';
 import type { Plan } from '../inputs/plan.js';
 import type { RunDescription } from '../inputs/run-description.js';
 import { ServiceClient } from '../service/client.js';
@@ -17,7 +17,7 @@ import type { Deployment } from '../service/schemas.js';
 import { deploy, RenamedError, type DeployResult } from './deploy.js';
 import { inGroup, type Group, type RunDependencies } from './dependencies.js';
 import { showValue } from './drift.js';
-import { assess, livenessFor, type Goal } from './goal.js';
+import { assess, blockedRemedy, blockedText, livenessFor, type Goal } from './goal.js';
 import { latestCommit, type Liveness } from './live.js';
 import type {
   AskCommitOrder,
@@ -222,28 +222,43 @@ export function dependenciesOf(
   };
 }
 
-/** Why the step does not wait for a commit the deployment will not build. */
-const BUILD_OFF =
-  'build_on_push is off: the service will not build this commit, so the step does not wait for it';
+/** Why a targeted commit is drift: the deployment will not build it. */
+const BUILD_OFF = 'build_on_push is off: the service will not build this commit';
 
-/** One warning a difference; with `on-drift: fail`, the step fails after all are reported. */
-function reportDrift(plan: Plan, goal: Goal, logger: Logger, words: RemedyWords): void {
-  const { drift } = goal;
+/**
+ * One warning a difference. A difference in what runs (behaviour 21) fails
+ * the step at once when it waits, else it is one more warning; `on-drift`
+ * decides for the rest, after all are reported.
+ */
+function reportDrift(
+  plan: Plan,
+  goal: Goal,
+  waits: boolean,
+  logger: Logger,
+  words: RemedyWords,
+): void {
+  const { drift, blocked } = goal;
   for (const entry of drift) {
     const note = entry === goal.unbuilt ? ` (${BUILD_OFF})` : '';
     logger.warning(
       `drift: ${untrusted(entry.field)}: the step wants ${showValue(entry.wanted)}, the deployment has ${showValue(entry.live)}${note}`,
     );
   }
-  if (drift.length === 0) return;
-  const fields = drift.map((entry) => untrusted(entry.field)).join(', ');
+  if (blocked.length > 0) {
+    const message = `Deployment '${plan.name}' is not live and will not be: ${blockedText(goal)}. ${blockedRemedy(goal)}`;
+    if (waits) throw new ActionError(message);
+    logger.warning(message);
+  }
+  const rest = drift.filter((entry) => !blocked.includes(entry));
+  if (rest.length === 0) return;
+  const fields = rest.map((entry) => untrusted(entry.field)).join(', ');
   const advice = `The service cannot update a deployment: change it in the service, or deploy under a new name.`;
   if (plan.onDrift === 'fail') {
     throw new ActionError(
       `Deployment '${plan.name}' differs from what the step asks for (${words.onDriftFail}): ${fields}. ${advice}`,
     );
   }
-  logger.info(`${drift.length} difference(s) not applied: ${fields}. ${advice}`);
+  logger.info(`${counted(rest.length, 'difference')} not applied: ${fields}. ${advice}`);
 }
 
 /** Says which commit is live when another one superseded the target. */
@@ -261,7 +276,8 @@ function noteLiveness(plan: Plan, deployment: Deployment, goal: Goal, logger: Lo
   if (plan.waitForReady) logger.info('dry run: not waiting');
   const verdict = livenessFor(deployment, goal);
   noteSuperseded(goal, verdict, logger);
-  if (!verdict.live && goal.target !== undefined) {
+  // A deployment that will never run the target was already said so, in a warning.
+  if (!verdict.live && goal.target !== undefined && goal.blocked.length === 0) {
     logger.notice(`commit ${shortSha(goal.target.sha)} is not live yet: ${verdict.missing}`);
   }
 }
@@ -327,7 +343,7 @@ async function steps(plan: Plan, io: RunnerIO, record: RunRecord): Promise<void>
     record.reported = true;
     io.progress?.deployed(record.report('deploying', waitingFor(goal, waits)));
   }
-  reportDrift(plan, goal, io.logger, dependencies.service.words);
+  reportDrift(plan, goal, waits, io.logger, dependencies.service.words);
   if (found !== undefined && !waits) noteLiveness(plan, found, goal, io.logger);
   const deployment = waits
     ? await waitForLive(plan, found, goal, {

@@ -72,7 +72,10 @@ function logVerdict(name: string, verdict: Verdict, io: RunnerIO): void {
         ? ''
         : `; it tracks ${untrusted(branch)}, and a push there ${builds ? 'builds a new revision' : 'builds nothing (build_on_push is off)'}`),
   );
+  if (verdict.wouldFail !== undefined) logger.warning(`plan: ${verdict.wouldFail}`);
 }
+
+const upperFirst = (text: string) => `${text.charAt(0).toUpperCase()}${text.slice(1)}`;
 
 /** The job summary of a plan, as HTML (service text escaped by the one GitHub-text module). */
 export function planSummaryHtml(
@@ -114,6 +117,9 @@ export function planSummaryHtml(
       ...(link === undefined ? [] : ([['Dashboard', link]] as [string, string][])),
     ];
     parts.push(labelledTable(rows));
+  }
+  if (verdict.wouldFail !== undefined) {
+    parts.push(`<p><strong>${htmlText(upperFirst(redact(verdict.wouldFail)))}</strong></p>`);
   }
   if (verdict.changes.length > 0) {
     parts.push(

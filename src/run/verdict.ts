@@ -18,7 +18,7 @@ import type { Deployment, DeploymentCreateRequest } from '../service/schemas.js'
 import { deploy, NotReusableError } from './deploy.js';
 import type { RunDependencies } from './dependencies.js';
 import type { DriftEntry } from './drift.js';
-import { assess } from './goal.js';
+import { assess, blockedRemedy, blockedText } from './goal.js';
 
 export const PLAN_ACTIONS = ['create', 'reuse', 'fail'] as const;
 export type PlanAction = (typeof PLAN_ACTIONS)[number];
@@ -35,7 +35,17 @@ export interface Verdict {
   tracks?: { branch: string | undefined; buildsOnPush: boolean };
   /** `fail`: why the deploy would fail. */
   reason?: string;
+  /**
+   * `reuse`: why the deploy on merge would not be live and, waiting, would
+   * fail (behaviour 21): a revision the deployment will never take, or a
+   * merged commit it will not build.
+   */
+  wouldFail?: string;
 }
+
+/** What a codehost deployment that does not build on push does with the merged commit. */
+const UNBUILT_MERGE =
+  'build_on_push is off, so the service will not build the merged commit, and a deploy that targets it (commit: auto on the branch the deployment tracks) is not live. Turn build_on_push on for the deployment in the service.';
 
 /** Why the plan targets no commit. */
 const MERGE =
@@ -76,13 +86,18 @@ export async function verdictOf(plan: Plan, dependencies: RunDependencies): Prom
     return { action: 'create', request: redactedRequest(result.request), changes: [] };
   }
   const goal = await assess(dryRun, result, dependencies.logger);
+  const buildsOnPush = found.source === 'codehost' && found.source_config.build_on_push === true;
+  const wouldFail = [
+    ...(goal.blocked.length === 0 ? [] : [`${blockedText(goal)}. ${blockedRemedy(goal)}`]),
+    ...(found.source === 'codehost' && !buildsOnPush ? [UNBUILT_MERGE] : []),
+  ];
   return {
     action: 'reuse',
     deployment: found,
     changes: goal.drift,
-    tracks: {
-      branch: found.source_revision_config.repo_ref ?? undefined,
-      buildsOnPush: found.source === 'codehost' && found.source_config.build_on_push === true,
-    },
+    tracks: { branch: found.source_revision_config.repo_ref ?? undefined, buildsOnPush },
+    ...(wouldFail.length === 0
+      ? {}
+      : { wouldFail: `the deploy on merge would fail: ${wouldFail.join(' ')}` }),
   };
 }

@@ -79,10 +79,10 @@ describe('deploy', () => {
     });
     expect(run.json).not.toHaveProperty('error');
     expect(dotenv(run)).toMatchObject({
-      DEPLOY_ID: id,
-      DEPLOY_CREATED: 'true',
-      DEPLOY_LIVE: 'false',
-      DEPLOY_STATUS: 'AWAITING_DATABASE',
+      DEPLOYMENT_ID: id,
+      DEPLOYMENT_CREATED: 'true',
+      DEPLOYMENT_LIVE: 'false',
+      DEPLOYMENT_STATUS: 'AWAITING_DATABASE',
     });
     expect(run.files['summary.md']).toContain('Deployment: <code>agent</code>');
     expect(run.files['summary.md']).toContain(String(id));
@@ -150,7 +150,7 @@ describe('deploy', () => {
       live: false,
     });
     expect(run.json?.error).toMatch(/is not live after 1\.0 s .*Raise --wait-timeout/);
-    expect(dotenv(run)).toMatchObject({ DEPLOY_ID: id, DEPLOY_LIVE: 'false' });
+    expect(dotenv(run)).toMatchObject({ DEPLOYMENT_ID: id, DEPLOYMENT_LIVE: 'false' });
     expect(run.files['summary.md']).toContain('Deployment failed');
     expect(run.stderr).toMatch(/^error: Deployment 'agent' .* is not live after 1\.0 s/m);
     expect(run.stderr).not.toMatch(/^\s+at /m);
@@ -189,9 +189,9 @@ describe('status', () => {
       drift: [],
     });
     expect(dotenv(run)).toMatchObject({
-      DEPLOY_ID: existing.id,
-      DEPLOY_LIVE: 'true',
-      DEPLOY_DASHBOARD_URL: `https://console.example/d/${existing.id}`,
+      DEPLOYMENT_ID: existing.id,
+      DEPLOYMENT_LIVE: 'true',
+      DEPLOYMENT_DASHBOARD_URL: `https://console.example/d/${existing.id}`,
     });
     expect(run.files['summary.md']).toContain('codehost');
     expect(run.stderr).toMatch(/deployment 'agent': .* \(READY\), live/);
@@ -311,7 +311,10 @@ describe('interrupt', () => {
         status: 'AWAITING_DATABASE',
       });
       expect(run.json?.error).toMatch(/cancelled while deployment .* was AWAITING_DATABASE/);
-      expect(dotenv(run)).toMatchObject({ DEPLOY_ID: id, DEPLOY_STATUS: 'AWAITING_DATABASE' });
+      expect(dotenv(run)).toMatchObject({
+        DEPLOYMENT_ID: id,
+        DEPLOYMENT_STATUS: 'AWAITING_DATABASE',
+      });
       expect(run.files['summary.md']).toContain(String(id));
     },
   );

@@ -140,7 +140,7 @@ describe('the outputs', () => {
       if (name === 'drift' || name === 'deployment') continue;
       expect(text).toContain(`${dotenvName(name)}=v-${name}\n`);
     }
-    expect(dotenvName('deployment-id')).toBe('DEPLOY_ID');
+    expect(dotenvName('deployment-id')).toBe('DEPLOYMENT_ID');
   });
 
   it("are action.yml's outputs, but for the GitHub side's", () => {

@@ -44,17 +44,17 @@ async function run(command: 'status' | 'deploy'): Promise<CliRun> {
 
 /** The variable each --json output becomes in the dotenv report. */
 const VARIABLES: Record<string, string> = {
-  'deployment-id': 'DEPLOY_ID',
-  status: 'DEPLOY_STATUS',
-  created: 'DEPLOY_CREATED',
-  live: 'DEPLOY_LIVE',
-  'commit-sha': 'DEPLOY_COMMIT_SHA',
-  'latest-revision-id': 'DEPLOY_LATEST_REVISION_ID',
-  'active-revision-id': 'DEPLOY_ACTIVE_REVISION_ID',
-  'repo-url': 'DEPLOY_REPO_URL',
-  'repo-ref': 'DEPLOY_REPO_REF',
-  url: 'DEPLOY_URL',
-  'dashboard-url': 'DEPLOY_DASHBOARD_URL',
+  'deployment-id': 'DEPLOYMENT_ID',
+  status: 'DEPLOYMENT_STATUS',
+  created: 'DEPLOYMENT_CREATED',
+  live: 'DEPLOYMENT_LIVE',
+  'commit-sha': 'DEPLOYMENT_COMMIT_SHA',
+  'latest-revision-id': 'DEPLOYMENT_LATEST_REVISION_ID',
+  'active-revision-id': 'DEPLOYMENT_ACTIVE_REVISION_ID',
+  'repo-url': 'DEPLOYMENT_REPO_URL',
+  'repo-ref': 'DEPLOYMENT_REPO_REF',
+  url: 'DEPLOYMENT_URL',
+  'dashboard-url': 'DEPLOYMENT_DASHBOARD_URL',
 };
 
 /** GitLab stores every variable exactly as --json has it, and expands none of them. */
@@ -88,11 +88,11 @@ describe('--dotenv with hostile answers from the service', () => {
       expect(result.exitCode).toBe(0);
       expect(result.json?.url).toBe(url);
       const stored = expectGitLabReadsJson(result);
-      expect(stored).not.toHaveProperty('DEPLOY_URL');
-      expect(stored).toMatchObject({ DEPLOY_STATUS: 'READY', DEPLOY_LIVE: 'true' });
-      const lines = warnings(result, 'DEPLOY_URL');
+      expect(stored).not.toHaveProperty('DEPLOYMENT_URL');
+      expect(stored).toMatchObject({ DEPLOYMENT_STATUS: 'READY', DEPLOYMENT_LIVE: 'true' });
+      const lines = warnings(result, 'DEPLOYMENT_URL');
       expect(lines).toHaveLength(1);
-      expect(lines[0]).toMatch(/^warning: DEPLOY_URL is left out of --dotenv: /);
+      expect(lines[0]).toMatch(/^warning: DEPLOYMENT_URL is left out of --dotenv: /);
       expect(lines[0]).toMatch(why);
       expect(result.stderr).not.toContain('x.example');
     },
@@ -115,8 +115,8 @@ describe('--dotenv with hostile answers from the service', () => {
       expect(result.exitCode).toBe(0);
       expect(result.json?.url).toBe(published);
       const stored = expectGitLabReadsJson(result);
-      if (published === '') expect(stored).not.toHaveProperty('DEPLOY_URL');
-      else expect(stored.DEPLOY_URL).toBe(published);
+      if (published === '') expect(stored).not.toHaveProperty('DEPLOYMENT_URL');
+      else expect(stored.DEPLOYMENT_URL).toBe(published);
       // No line of its own: the break was dropped, so no variable was smuggled in.
       expect(stored).not.toHaveProperty('CI_JOB_TOKEN');
     },
@@ -129,8 +129,8 @@ describe('--dotenv with hostile answers from the service', () => {
 
     expect(result.exitCode).toBe(0);
     expect(result.json?.url).toBe('https://x.example/?t=$CI_JOB_TOKEN');
-    expect(expectGitLabReadsJson(result)).not.toHaveProperty('DEPLOY_URL');
-    expect(warnings(result, 'DEPLOY_URL')).toHaveLength(1);
+    expect(expectGitLabReadsJson(result)).not.toHaveProperty('DEPLOYMENT_URL');
+    expect(warnings(result, 'DEPLOYMENT_URL')).toHaveLength(1);
   });
 
   it('keeps a value with # inside: GitLab refuses only a line that starts with one', async () => {
@@ -140,7 +140,7 @@ describe('--dotenv with hostile answers from the service', () => {
 
     expect(result.exitCode).toBe(0);
     expect(expectGitLabReadsJson(result)).toMatchObject({
-      DEPLOY_URL: 'https://x.example/app#ready',
+      DEPLOYMENT_URL: 'https://x.example/app#ready',
     });
     expect(result.stderr).not.toContain('left out of --dotenv');
   });

@@ -49,7 +49,7 @@ describe('the rule for a --dotenv value', () => {
 
   it.each(KEPT)('keeps %j: GitLab reads it back exactly and expands nothing', (value) => {
     expect(dotenvRefusal(value)).toBeUndefined();
-    const stored = readGitLabDotenv(`DEPLOY_URL=${value}\n`).DEPLOY_URL ?? '';
+    const stored = readGitLabDotenv(`DEPLOYMENT_URL=${value}\n`).DEPLOYMENT_URL ?? '';
     expect(stored).toBe(value);
     expect(expandsInGitLab(stored)).toBe(false);
   });

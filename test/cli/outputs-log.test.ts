@@ -43,22 +43,24 @@ describe('--json', () => {
 });
 
 describe('--dotenv', () => {
-  it('names outputs DEPLOY_*, deployment-id as DEPLOY_ID', () => {
-    expect(dotenvName('deployment-id')).toBe('DEPLOY_ID');
-    expect(dotenvName('commit-sha')).toBe('DEPLOY_COMMIT_SHA');
-    expect(dotenvName('dashboard-url')).toBe('DEPLOY_DASHBOARD_URL');
+  it('names outputs DEPLOYMENT_*, deployment-id as DEPLOYMENT_ID', () => {
+    expect(dotenvName('deployment-id')).toBe('DEPLOYMENT_ID');
+    expect(dotenvName('commit-sha')).toBe('DEPLOYMENT_COMMIT_SHA');
+    expect(dotenvName('dashboard-url')).toBe('DEPLOYMENT_DASHBOARD_URL');
+    expect(dotenvName('action')).toBe('DEPLOYMENT_PLAN_ACTION');
+    expect(dotenvName('changes')).toBe('DEPLOYMENT_CHANGES');
   });
 
   it("writes KEY=value lines GitLab's dotenv report accepts: no blank, comment, quote or multi-line value", () => {
     const { text, skipped } = outputsDotenv({ ...OUTPUTS, url: 'https://agent.example/x#y' });
     expect(text).toBe(
       [
-        'DEPLOY_ID=dep-1',
-        'DEPLOY_STATUS=READY',
-        'DEPLOY_CREATED=false',
-        'DEPLOY_LIVE=true',
-        'DEPLOY_REPO_URL=https://github.com/acme/agent',
-        'DEPLOY_URL=https://agent.example/x#y',
+        'DEPLOYMENT_ID=dep-1',
+        'DEPLOYMENT_STATUS=READY',
+        'DEPLOYMENT_CREATED=false',
+        'DEPLOYMENT_LIVE=true',
+        'DEPLOYMENT_REPO_URL=https://github.com/acme/agent',
+        'DEPLOYMENT_URL=https://agent.example/x#y',
         '',
       ].join('\n'),
     );
@@ -72,7 +74,7 @@ describe('--dotenv', () => {
     const { text, skipped } = outputsDotenv({ status: 'READY\nINJECTED=1' });
     expect(text).toBe('');
     expect(skipped).toEqual([
-      { name: 'status', variable: 'DEPLOY_STATUS', reason: 'it has a line break' },
+      { name: 'status', variable: 'DEPLOYMENT_STATUS', reason: 'it has a line break' },
     ]);
   });
 
@@ -83,11 +85,11 @@ describe('--dotenv', () => {
       'repo-ref': 'a b',
       'dashboard-url': '"https://x.example/"',
     });
-    expect(text).toBe('DEPLOY_STATUS=READY\n');
+    expect(text).toBe('DEPLOYMENT_STATUS=READY\n');
     expect(skipped.map(({ variable }) => variable)).toEqual([
-      'DEPLOY_REPO_REF',
-      'DEPLOY_URL',
-      'DEPLOY_DASHBOARD_URL',
+      'DEPLOYMENT_REPO_REF',
+      'DEPLOYMENT_URL',
+      'DEPLOYMENT_DASHBOARD_URL',
     ]);
   });
 
@@ -97,7 +99,7 @@ describe('--dotenv', () => {
     expect(skipped).toEqual([
       {
         name: 'url',
-        variable: 'DEPLOY_URL',
+        variable: 'DEPLOYMENT_URL',
         reason: 'the file would reach the 5 KB GitLab accepts',
       },
     ]);
@@ -105,12 +107,12 @@ describe('--dotenv', () => {
 
   it('past 5 KB leaves out the longest line first, the last of equal ones', () => {
     const x = (count: number) => 'x'.repeat(count);
-    // DEPLOY_REPO_URL=… is the longest line: it goes, and the rest fits.
+    // DEPLOYMENT_REPO_URL=… is the longest line: it goes, and the rest fits.
     const longest = outputsDotenv({ status: 'READY', 'repo-url': x(3000), url: x(3000) });
     expect(longest.skipped.map(({ name }) => name)).toEqual(['repo-url']);
-    // Three lines of 2012 bytes each: the last of them goes.
+    // Three lines of 2016 bytes each: the last of them goes.
     const equal = outputsDotenv({ url: x(2000), live: x(1999), status: x(1997) });
-    expect(equal.text.split('\n').map((line) => line.length)).toEqual([2011, 2011, 0]);
+    expect(equal.text.split('\n').map((line) => line.length)).toEqual([2015, 2015, 0]);
     expect(equal.skipped.map(({ name }) => name)).toEqual(['url']);
   });
 });

@@ -70,7 +70,7 @@ describe('deploy-agent plan', () => {
       'dashboard-url': '',
       plan: { action: 'create', 'deployment-id': null, changes: [], reason: null },
     });
-    expect(dotenv(run)).toEqual({ DEPLOY_PLAN_ACTION: 'create', DEPLOY_CHANGES: '0' });
+    expect(dotenv(run)).toEqual({ DEPLOYMENT_PLAN_ACTION: 'create', DEPLOYMENT_CHANGES: '0' });
     expect(run.files['plan.md']).toContain('would create');
     expect(run.files['plan.md']).toContain('OPENAI_API_KEY');
     expect(methods()).toEqual(['GET']);
@@ -107,11 +107,11 @@ describe('deploy-agent plan', () => {
     });
     expect(run.json).not.toHaveProperty('error');
     expect(dotenv(run)).toEqual({
-      DEPLOY_PLAN_ACTION: 'reuse',
-      DEPLOY_CHANGES: '1',
-      DEPLOY_ID: deployment.id,
-      DEPLOY_STATUS: deployment.status,
-      DEPLOY_DASHBOARD_URL: `https://console.example/d/${deployment.id}`,
+      DEPLOYMENT_PLAN_ACTION: 'reuse',
+      DEPLOYMENT_CHANGES: '1',
+      DEPLOYMENT_ID: deployment.id,
+      DEPLOYMENT_STATUS: deployment.status,
+      DEPLOYMENT_DASHBOARD_URL: `https://console.example/d/${deployment.id}`,
     });
     expect(run.files['plan.md']).toContain('Not applied by the deploy');
     expect(methods()).toEqual(['GET']);
@@ -130,7 +130,7 @@ describe('deploy-agent plan', () => {
     expect(run.json?.error).toContain('source_revision_config.image_uri');
     // The command's own words for it, not the action's input.
     expect(run.json?.error).toContain('(--on-change fail)');
-    expect(dotenv(run)).toMatchObject({ DEPLOY_PLAN_ACTION: 'reuse', DEPLOY_CHANGES: '1' });
+    expect(dotenv(run)).toMatchObject({ DEPLOYMENT_PLAN_ACTION: 'reuse', DEPLOYMENT_CHANGES: '1' });
     expect(methods()).toEqual(['GET']);
   });
 
@@ -161,9 +161,9 @@ describe('deploy-agent plan', () => {
     expect((run.json?.plan as { reason: string }).reason).toContain('AWAITING_DELETE');
     expect(run.json?.error).toContain('AWAITING_DELETE');
     expect(dotenv(run)).toMatchObject({
-      DEPLOY_PLAN_ACTION: 'fail',
-      DEPLOY_ID: deployment.id,
-      DEPLOY_STATUS: 'AWAITING_DELETE',
+      DEPLOYMENT_PLAN_ACTION: 'fail',
+      DEPLOYMENT_ID: deployment.id,
+      DEPLOYMENT_STATUS: 'AWAITING_DELETE',
     });
     expect(methods()).toEqual(['GET']);
   });

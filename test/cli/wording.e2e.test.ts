@@ -103,13 +103,40 @@ describe("the core's remedies in the command's words", () => {
     emu.seedDeployment({
       name: 'agent',
       source: 'external_docker',
-      source_revision_config: { image_uri: 'reg/agent:0' },
+      source_config: { resource_spec: { min_scale: 1 } },
+      source_revision_config: { image_uri: 'reg/agent:1' },
     } as never);
 
-    const run = await runCli(['deploy', ...DOCKER, '--on-drift', 'fail'], { env: service() });
+    const run = await runCli(
+      ['deploy', ...DOCKER, '--config', 'source_config: { resource_spec: { min_scale: 3 } }'],
+      { env: { ...service(), DEPLOY_ON_DRIFT: 'fail' } },
+    );
 
     expect(run.exitCode).toBe(1);
     expect(run.stderr).toContain('differs from what the step asks for (--on-drift fail)');
+  });
+
+  it('an image the deployment will never take fails --wait at once, and says what to do', async () => {
+    emu.seedDeployment({
+      name: 'agent',
+      source: 'external_docker',
+      source_revision_config: { image_uri: 'reg/agent:0' },
+    } as never);
+
+    const waited = await runCli(['deploy', ...DOCKER, '--wait', '--json'], { env: service() });
+    const notWaited = await runCli(['deploy', ...DOCKER, '--json'], { env: service() });
+
+    expect(waited.exitCode).toBe(1);
+    expect(waited.stderr).toContain(
+      "Deployment 'agent' is not live and will not be: source_revision_config.image_uri is reg/agent:0 and the step asks for reg/agent:1.",
+    );
+    expect(waited.stderr).toContain(
+      'change the deployment in the service, or deploy under a new name',
+    );
+    expect(JSON.parse(waited.stdout)).toMatchObject({ live: false });
+    expect(notWaited.exitCode).toBe(0);
+    expect(JSON.parse(notWaited.stdout)).toMatchObject({ live: false });
+    expect(notWaited.stderr).toContain("Deployment 'agent' is not live and will not be");
   });
 
   it('a 404 of the web framework says to check --api-url', async () => {

@@ -82,7 +82,11 @@ describe('codehost', () => {
     expect(emu.requests[2]?.body).toEqual({
       name: 'my-agent',
       source: 'codehost',
-      source_config: { integration_id: INTEGRATION, repo_url: 'https://git.example/Acme/Agent' },
+      source_config: {
+        integration_id: INTEGRATION,
+        repo_url: 'https://git.example/Acme/Agent',
+        build_on_push: true,
+      },
       source_revision_config: { agent_config_path: 'agent.json', repo_ref: 'trunk' },
       secrets: [
         { name: 'OPENAI_API_KEY', value: SECRET_A },
@@ -253,7 +257,7 @@ describe('deployment type', () => {
       '::warning::drift: source_config.deployment_type: the step wants prod, the deployment has dev',
     ]);
     expect(run.stdout).toContain(
-      '1 difference(s) not applied: source_config.deployment_type. The service cannot update a deployment: change it in the service, or deploy under a new name.',
+      '1 difference not applied: source_config.deployment_type. The service cannot update a deployment: change it in the service, or deploy under a new name.',
     );
     // The summary shows what the deployment is, and the difference in the drift table.
     expect(typeRow(run)).toBe('<code>dev</code>');

@@ -165,7 +165,7 @@ describe('the GitHub deployment record (behaviour 13)', () => {
     existing(NEW);
 
     const r = await run(
-      { 'agent-config-path': 'other.json', 'on-drift': 'fail' },
+      { 'agent-config-path': 'other.json', 'wait-for-ready': 'true' },
       { environment: 'production' },
       { event: pushEvent(NEW) },
     );

@@ -140,32 +140,51 @@ describe('waiting for the commit of a push', () => {
     expect(emu.requests).toHaveLength(2);
   });
 
-  it('does not wait for a commit that build_on_push off will never build: drift', async () => {
+  it('fails at once on a commit build_on_push off will never build: not live, what runs, what to do', async () => {
     existing(OLD, { buildOnPush: false });
 
     const run = await quickRun(step(), { event: pushTo('main', NEW) });
 
-    expect(run.exitCode).toBe(0);
+    expect(run.exitCode).toBe(1);
     expect(drift(run)).toEqual([
       { field: 'source_revision_config.repo_commit_sha', wanted: NEW, live: OLD },
     ]);
-    expect(run.outputs).toMatchObject({ live: 'true', 'commit-sha': OLD });
+    expect(run.outputs).toMatchObject({ live: 'false', 'commit-sha': OLD });
     expect(run.stdout).toMatch(
       /::warning::drift: source_revision_config\.repo_commit_sha.*build_on_push is off/,
+    );
+    expect(run.error).toBe(
+      `Deployment 'my-agent' is not live and will not be: it runs commit ${OLD.slice(0, 12)} and the step asks for commit ${NEW.slice(0, 12)}, which the service will not build (build_on_push is off). The service cannot update a deployment, so what the step asks for will never run there. To fix it: turn build_on_push on for the deployment in the service (or set commit: none), or deploy under a new name.`,
     );
     expect(polls()).toHaveLength(0);
   });
 
-  it('fails on that drift with on-drift: fail, before any wait', async () => {
+  it('without wait-for-ready, says it in one warning and is green with live false, whatever on-drift says', async () => {
     existing(OLD, { buildOnPush: false });
 
-    const run = await quickRun(step({ 'on-drift': 'fail' }), { event: pushTo('main', NEW) });
+    const run = await quickRun(step({ 'wait-for-ready': 'false', 'on-drift': 'fail' }), {
+      event: pushTo('main', NEW),
+    });
+
+    expect(run.exitCode).toBe(0);
+    expect(run.outputs).toMatchObject({ live: 'false', 'commit-sha': OLD });
+    const notLive = run.stdout
+      .split('\n')
+      .filter((line) => line.startsWith("::warning::Deployment 'my-agent' is not live"));
+    expect(notLive).toHaveLength(1);
+    expect(notLive[0]).toContain('build_on_push is off');
+    expect(polls()).toHaveLength(0);
+  });
+
+  it('reads build_on_push null as off', async () => {
+    const deployment = existing(OLD);
+    deployment.source_config.build_on_push = null;
+
+    const run = await quickRun(step(), { event: pushTo('main', NEW) });
 
     expect(run.exitCode).toBe(1);
-    expect(run.error).toMatch(
-      /source_revision_config\.repo_commit_sha.*cannot update a deployment/,
-    );
-    expect(polls()).toHaveLength(0);
+    expect(run.outputs.live).toBe('false');
+    expect(run.error).toContain('build_on_push is off');
   });
 
   it('waits on create until the first revision is active, not only READY', async () => {
@@ -300,14 +319,32 @@ describe('drift on reuse', () => {
   it('fails with on-drift: fail after reporting, outputs set, naming fields and the remedy', async () => {
     const deployment = existing(OLD);
 
-    const run = await quickRun(step({ 'agent-config-path': 'new.json', 'on-drift': 'fail' }));
+    const run = await quickRun(
+      step({ config: 'source_config:\n  resource_spec:\n    min_scale: 3\n', 'on-drift': 'fail' }),
+    );
 
     expect(run.exitCode).toBe(1);
     expect(run.error).toBe(
-      "Deployment 'my-agent' differs from what the step asks for (on-drift: fail): source_revision_config.agent_config_path. The service cannot update a deployment: change it in the service, or deploy under a new name.",
+      "Deployment 'my-agent' differs from what the step asks for (on-drift: fail): source_config.resource_spec. The service cannot update a deployment: change it in the service, or deploy under a new name.",
     );
     expect(run.outputs['deployment-id']).toBe(deployment.id);
     expect(drift(run)).toHaveLength(1);
+  });
+
+  it('fails at once, with on-drift: warn, on a revision the deployment will never take', async () => {
+    const deployment = existing(OLD);
+
+    const run = await quickRun(step({ 'agent-config-path': 'new.json', commit: 'none' }));
+
+    expect(run.exitCode).toBe(1);
+    expect(run.error).toBe(
+      "Deployment 'my-agent' is not live and will not be: source_revision_config.agent_config_path is agent.json and the step asks for new.json. The service cannot update a deployment, so what the step asks for will never run there. To fix it: change the deployment in the service, or deploy under a new name.",
+    );
+    expect(run.outputs).toMatchObject({ 'deployment-id': deployment.id, live: 'false' });
+    expect(drift(run)).toEqual([
+      { field: 'source_revision_config.agent_config_path', wanted: 'new.json', live: 'agent.json' },
+    ]);
+    expect(polls()).toHaveLength(0);
   });
 
   it('finds none when only service defaults and number forms differ', async () => {

@@ -51,6 +51,47 @@ function existing(overrides: Record<string, unknown> = {}) {
 
 const methods = () => [...new Set(emu.requests.map((request) => request.method))];
 
+describe('the plan of every push (behaviours 21, 22)', () => {
+  it('says the deploy on merge would fail on a revision the deployment will never take', async () => {
+    existing();
+
+    const run = await runAction(planStep({ 'agent-config-path': 'agent-v2.json' }), PLAN);
+
+    expect(run.exitCode).toBe(0);
+    expect(run.outputs).toMatchObject({ action: 'reuse', changes: '1' });
+    expect(run.stdout).toContain(
+      '::warning::plan: the deploy on merge would fail: source_revision_config.agent_config_path is agent.json and the step asks for agent-v2.json.',
+    );
+    expect(run.summary).toContain('The deploy on merge would fail');
+  });
+
+  it('finds no difference in a wanted build_on_push false against a live null, and says a push builds nothing', async () => {
+    existing({
+      source_config: { integration_id: INTEGRATION, repo_url: AGENT_REPO_URL, build_on_push: null },
+    });
+
+    const run = await runAction(
+      planStep({ config: 'source_config:\n  build_on_push: false\n', 'on-change': 'fail' }),
+      PLAN,
+    );
+
+    expect(run.exitCode).toBe(0);
+    expect(run.outputs).toMatchObject({ action: 'reuse', changes: '0' });
+    expect(run.summary).toContain('builds nothing');
+    expect(run.summary).toContain('will not build the merged commit');
+  });
+
+  it('finds no difference when the deployment builds on push, as the deploy creates it', async () => {
+    existing();
+
+    const run = await runAction(planStep({ 'on-change': 'fail' }), PLAN);
+
+    expect(run.exitCode).toBe(0);
+    expect(run.outputs).toMatchObject({ action: 'reuse', changes: '0' });
+    expect(run.stdout).not.toContain('would fail');
+  });
+});
+
 describe('the plan (behaviour 19)', () => {
   it('create: no deployment has the name; the body the deploy would send, secret values hidden', async () => {
     const run = await runAction(planStep(), PLAN);

@@ -137,10 +137,24 @@ describe('buildCreateRequest', () => {
     expect(buildCreateRequest(codehost, repository)).toEqual({
       name: 'app',
       source: 'codehost',
-      source_config: { integration_id: repository.host_integration_id, repo_url: repository.url },
+      source_config: {
+        integration_id: repository.host_integration_id,
+        repo_url: repository.url,
+        build_on_push: true,
+      },
       source_revision_config: { repo_ref: 'main' },
       secrets: [],
     });
+  });
+
+  it('builds on push unless config says otherwise, for codehost only (behaviour 22)', async () => {
+    const off = plan({ config: 'source_config:\n  build_on_push: false\n' }) as CodehostPlan;
+    const docker = plan({ source: 'external_docker', 'image-uri': 'registry.example/agent:1' });
+
+    expect(
+      buildCreateRequest(off, await resolveRepository(service, off)).source_config.build_on_push,
+    ).toBe(false);
+    expect(buildCreateRequest(docker).source_config).not.toHaveProperty('build_on_push');
   });
 
   it('keeps a repo_ref set in config over the default branch', async () => {

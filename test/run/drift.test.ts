@@ -90,6 +90,23 @@ describe('findDrift', () => {
     expect(found.map((entry) => entry.field)).toEqual(['source_config.resource_spec.sidecars']);
   });
 
+  it('compares build_on_push only when config sets it, null and absent as off (behaviour 22)', () => {
+    const off = { source_config: { integration_id: INTEGRATION, repo_url: repository.url } };
+    const wants = (value: string) => ({ config: `source_config:\n  build_on_push: ${value}\n` });
+
+    expect(drift({}, off)).toEqual([]);
+    expect(drift(wants('false'), off)).toEqual([]);
+    expect(
+      drift(wants('false'), { source_config: { ...off.source_config, build_on_push: null } }),
+    ).toEqual([]);
+    expect(drift(wants('true'), off)).toEqual([
+      { field: 'source_config.build_on_push', wanted: true, live: false },
+    ]);
+    expect(
+      drift(wants('false'), { source_config: { ...off.source_config, build_on_push: true } }),
+    ).toEqual([{ field: 'source_config.build_on_push', wanted: false, live: true }]);
+  });
+
   it('takes null and absent as the same', () => {
     expect(drift({ config: 'source_config:\n  custom_url: null\n' })).toEqual([]);
   });

@@ -48,6 +48,7 @@ describe('assess', () => {
       target: { sha: NEW_SHA, branch: 'main' },
       seenRevisions: new Set(),
       drift: [],
+      blocked: [],
       orders: expect.any(CommitOrders) as unknown,
     });
   });
