@@ -405,6 +405,7 @@ describe('the GitLab CI examples of docs/command.md', () => {
     expect(dotenvOf(again, 'deploy.env')).toMatchObject({ DEPLOYMENT_LIVE: 'false' });
     expect(again.stderr).toContain('registry.gitlab.com/acme/agent:v1.5.0');
     expect(again.stderr).toContain('registry.example/acme/agent:v1.5.0');
+    expect(again.stderr).toMatch(/under a new name/);
   });
 });
 
@@ -426,6 +427,7 @@ describe('a docker image in docs/command.md', () => {
     expect(second.json).toMatchObject({ created: false, live: false });
     expect(second.stderr).toContain('registry.example/agent:1.4.2');
     expect(second.stderr).toContain('registry.example/agent:1.5.0');
+    expect(second.stderr).toMatch(/under a new name/);
     expect(emu.deployments).toHaveLength(1);
   });
 });
