@@ -1,7 +1,7 @@
 /**
  * Behaviour 24: every example of the documentation works on its tenth push, not only its
  * first. Each example is read from the documentation itself (README.md, docs/plan.md,
- * docs/github.md, docs/retire.md, docs/command.md) and run end to end against the emulators
+ * docs/github.md, docs/how-it-works.md, docs/retire.md, docs/command.md) and run end to end against the emulators
  * over at least two pushes: the workflow steps through the bundles as the runner runs them,
  * with their `${{ … }}` filled in; the GitLab, Jenkins and CircleCI lines through a shell, with
  * the variables that CI sets, and `npx --yes deploy-agent-action` running dist/cli.js.
@@ -93,11 +93,8 @@ const README_DEPLOY = () =>
 const PLAN = () => theBlock('docs/plan.md', startingWith('# .github/workflows/plan.yml')).text;
 const RETIRE = () =>
   theBlock('docs/retire.md', startingWith('# .github/workflows/retire.yml')).text;
-const PREVIEW = () =>
-  theBlock(
-    'docs/github.md',
-    (block) => block.meta === '' && block.text.includes('name: my-agent-pr-'),
-  ).text;
+const PREVIEW = (file = 'docs/github.md') =>
+  theBlock(file, (block) => block.meta === '' && block.text.includes('name: my-agent-pr-')).text;
 /** The files a checkout of the repository holds for the examples: the shared config file. */
 const CHECKOUT = () => configFile('README.md', 'deploy/agent.yaml');
 
@@ -207,6 +204,23 @@ describe('the plan of docs/plan.md', () => {
         action: 'reuse',
         changes: '0',
         'deployment-id': deployed.outputs['deployment-id'],
+      });
+    }
+  });
+});
+
+describe('the preview of docs/how-it-works.md', () => {
+  it('makes each push to the pull request live', async () => {
+    const preview = PREVIEW('docs/how-it-works.md');
+    emu.setHead(GITHUB_REPO, 'feature', PUSHES[0] ?? '');
+    for (const [index, sha] of PUSHES.entries()) {
+      if (index > 0) emu.push(GITHUB_REPO, 'feature', sha);
+      const run = await runStep(preview, 'OWNER/REPO@v1', pullRequestAt(sha));
+      expect(run.error).toBeUndefined();
+      expect(run.outputs).toMatchObject({
+        created: String(index === 0),
+        live: 'true',
+        'commit-sha': sha,
       });
     }
   });
