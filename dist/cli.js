@@ -41349,7 +41349,7 @@ const OUTPUT_OPTIONS = [
         type: 'string',
         multiple: false,
         valueName: 'FILE',
-        description: "Writes the outputs to FILE as DEPLOY_ID=..., DEPLOY_STATUS=..., DEPLOY_URL=... lines (plan: DEPLOY_PLAN_ACTION=..., DEPLOY_CHANGES=...; GitLab's dotenv report), on failure and interrupt too.",
+        description: "Writes the outputs to FILE as DEPLOYMENT_ID=..., DEPLOYMENT_STATUS=..., DEPLOYMENT_URL=... lines (plan: DEPLOYMENT_PLAN_ACTION=..., DEPLOYMENT_CHANGES=...; GitLab's dotenv report, never named like a DEPLOY_ input), on failure and interrupt too.",
         commands: COMMANDS,
         role: { kind: 'output', output: 'dotenv' },
     },
@@ -46309,6 +46309,7 @@ class RunRecord {
             liveCommit: deployment === undefined ? undefined : latestCommit(deployment),
             supersededBy: verdict?.live === true ? verdict.supersededBy : undefined,
             waitingFor: waitingFor ?? (verdict?.live === false ? verdict.missing : undefined),
+            never: verdict?.live === false && verdict.final === true,
             failure: this.failure,
             drift: goal?.drift ?? [],
             url: deployment?.source_config.custom_url ?? undefined,
@@ -47162,15 +47163,21 @@ function outputsJson(outputs, error) {
         json.error = error;
     return json;
 }
-/** Outputs whose variable is not DEPLOY_ + their name (the contract's names). */
+/** Outputs whose variable is not DEPLOYMENT_ + their name (the contract's names). */
 const DOTENV_NAMES = {
     'deployment-id': 'id',
-    // The plan's verdict: DEPLOY_ACTION would say nothing of a plan.
+    // The plan's verdict: DEPLOYMENT_ACTION would say nothing of a plan.
     action: 'plan-action',
 };
-/** `deployment-id` → `DEPLOY_ID`; `commit-sha` → `DEPLOY_COMMIT_SHA`; `action` → `DEPLOY_PLAN_ACTION`. */
+/**
+ * An output's variable: `DEPLOYMENT_` + its name upper-cased, `-` as `_`
+ * (`deployment-id` → `DEPLOYMENT_ID`; `commit-sha` → `DEPLOYMENT_COMMIT_SHA`;
+ * `action` → `DEPLOYMENT_PLAN_ACTION`). Never an input's `DEPLOY_` variable:
+ * GitLab lets a dotenv report's variables override a later job's, so an
+ * output named `DEPLOY_DASHBOARD_URL` would become the next job's input.
+ */
 function dotenvName(output) {
-    return variableOf(DOTENV_NAMES[output] ?? output);
+    return `DEPLOYMENT_${environmentName(DOTENV_NAMES[output] ?? output)}`;
 }
 /**
  * The outputs as a dotenv report GitLab accepts and reads back exactly:

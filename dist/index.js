@@ -58276,6 +58276,14 @@ function finalStatus(report) {
         case 'cancelled':
             return { state: 'error', text: `${name}: the run was cancelled` };
         case 'not-live':
+            // A revision the deployment will never take: no later status would end an in_progress one.
+            if (report.never === true) {
+                return {
+                    state: 'failure',
+                    text: `${name} will not run what this run asks for${report.waitingFor === undefined ? '' : `: ${report.waitingFor}`}`,
+                };
+            }
+            return { state: 'in_progress', text: `${name} is not live yet; the step did not wait` };
         case 'deploying':
             return { state: 'in_progress', text: `${name} is not live yet; the step did not wait` };
     }
@@ -58662,7 +58670,10 @@ function commentBody(report, redact = (text) => text) {
     const text = (value, max) => markdownText(redact(value), max);
     const code = (value, max) => markdownCode(redact(value), max);
     const name = markdownCode(redact(report.name), 200, false);
-    const lines = [marker(report.name), `### ${HEADLINE[report.stage](name)}`, ''];
+    const headline = report.stage === 'not-live' && report.never === true
+        ? `🔴 ${name} will not run what this push asks for`
+        : HEADLINE[report.stage](name);
+    const lines = [marker(report.name), `### ${headline}`, ''];
     const rows = [];
     if (report.id !== undefined) {
         const verb = report.created === undefined ? '' : report.created ? ' (created by this run)' : ' (reused)';
@@ -60842,6 +60853,7 @@ class RunRecord {
             liveCommit: deployment === undefined ? undefined : latestCommit(deployment),
             supersededBy: verdict?.live === true ? verdict.supersededBy : undefined,
             waitingFor: waitingFor ?? (verdict?.live === false ? verdict.missing : undefined),
+            never: verdict?.live === false && verdict.final === true,
             failure: this.failure,
             drift: goal?.drift ?? [],
             url: deployment?.source_config.custom_url ?? undefined,

@@ -114,7 +114,11 @@ export function commentBody(
   const text = (value: string, max?: number) => markdownText(redact(value), max);
   const code = (value: string, max?: number) => markdownCode(redact(value), max);
   const name = markdownCode(redact(report.name), 200, false);
-  const lines = [marker(report.name), `### ${HEADLINE[report.stage](name)}`, ''];
+  const headline =
+    report.stage === 'not-live' && report.never === true
+      ? `🔴 ${name} will not run what this push asks for`
+      : HEADLINE[report.stage](name);
+  const lines = [marker(report.name), `### ${headline}`, ''];
 
   const rows: [string, string][] = [];
   if (report.id !== undefined) {

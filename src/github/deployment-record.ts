@@ -48,6 +48,14 @@ export function finalStatus(report: RunReport): { state: DeploymentState; text: 
     case 'cancelled':
       return { state: 'error', text: `${name}: the run was cancelled` };
     case 'not-live':
+      // A revision the deployment will never take: no later status would end an in_progress one.
+      if (report.never === true) {
+        return {
+          state: 'failure',
+          text: `${name} will not run what this run asks for${report.waitingFor === undefined ? '' : `: ${report.waitingFor}`}`,
+        };
+      }
+      return { state: 'in_progress', text: `${name} is not live yet; the step did not wait` };
     case 'deploying':
       return { state: 'in_progress', text: `${name} is not live yet; the step did not wait` };
   }

@@ -134,6 +134,7 @@ export class RunRecord {
       liveCommit: deployment === undefined ? undefined : latestCommit(deployment),
       supersededBy: verdict?.live === true ? verdict.supersededBy : undefined,
       waitingFor: waitingFor ?? (verdict?.live === false ? verdict.missing : undefined),
+      never: verdict?.live === false && verdict.final === true,
       failure: this.failure,
       drift: goal?.drift ?? [],
       url: deployment?.source_config.custom_url ?? undefined,

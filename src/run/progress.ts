@@ -27,6 +27,8 @@ export interface RunReport {
   supersededBy?: string;
   /** What the step waits for, or why the deployment is not live ("not live yet"). */
   waitingFor?: string;
+  /** Not live, and waiting would not change it: it will not run what the step asks for (behaviour 21). */
+  never?: boolean;
   /** Why the run failed, already redacted. */
   failure?: string;
   /** Differences of a reused deployment; secret values already `***`. */

@@ -176,6 +176,23 @@ describe('the GitHub deployment record (behaviour 13)', () => {
     expect(r.outputs['github-deployment-id']).toBe(String(gh.deployments[0]?.id));
   });
 
+  it('a revision the deployment will never take, without a wait: failure, never a lasting in_progress', async () => {
+    existing(NEW);
+
+    const r = await run(
+      { 'agent-config-path': 'other.json' },
+      { environment: 'production' },
+      { event: pushEvent(NEW) },
+    );
+
+    expect(r.exitCode).toBe(0);
+    expect(r.outputs.live).toBe('false');
+    expect(states()).toEqual(['in_progress', 'failure']);
+    expect(gh.deployments[0]?.statuses[1]?.description).toContain(
+      'will not run what this run asks for',
+    );
+  });
+
   it('a cancelled run (SIGINT): error, written before the runner would kill the step', async () => {
     existing(OLD);
     emu.setOptions({ buildMs: 600_000 });

@@ -112,6 +112,21 @@ describe('body', () => {
     expect(nodes(ast, 'link').map((n) => n.url)).toEqual([base.dashboardUrl, base.runUrl]);
   });
 
+  it('says a deployment that will never run what was pushed is not live, not "not live yet"', async () => {
+    const body = commentBody({
+      ...base,
+      stage: 'not-live',
+      never: true,
+      waitingFor:
+        'source_revision_config.image_uri is reg/agent:0 and the step asks for reg/agent:1',
+    });
+    const seen = visibleText(await parse(body));
+
+    expect(seen).toContain('will not run what this push asks for');
+    expect(seen).not.toContain('not live yet');
+    expect(seen).toContain('reg/agent:0 and the step asks for reg/agent:1');
+  });
+
   it('says what superseded the target, what it waits for, and why it failed', () => {
     const superseded = commentBody({
       ...base,
