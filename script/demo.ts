@@ -8,6 +8,8 @@
  * 2. a second push: the same step waits until that commit's revision is live;
  * 3. the step with a changed agent-config-path: the service cannot update a
  *    deployment, so the step reports the drift (annotation and summary);
+ * 3b–3c. a docker deployment keeps the image it was created with: a second
+ *    image on the same name fails the step at once, naming both and what to do;
  * 4. in a terminal: the command dist/cli.js (deploy-agent) deploys a third
  *    push the same way outside GitHub Actions, secrets from the environment,
  *    outputs as a dotenv file, then `deploy-agent status` reports it as JSON;
@@ -54,8 +56,8 @@ const step = {
   'api-key': API_KEY,
   name: 'my-agent',
   'integration-id': INTEGRATION,
-  'agent-config-path': 'agent.json',
-  config: 'source_config:\n  build_on_push: true\n',
+  // The README's deploy/agent.yaml; build_on_push is the service's default for a codehost create.
+  config: 'source_revision_config:\n  agent_config_path: agent.json\n',
   secrets: `OPENAI_API_KEY=${OPENAI_API_KEY}\nDATABASE_URL=${DATABASE_URL}`,
   'wait-for-ready': 'true',
   'wait-timeout': '60',
@@ -107,6 +109,26 @@ const third = await act(
   { ...step, 'agent-config-path': 'agents/v2.json', 'wait-for-ready': 'false' },
   SECOND,
 );
+const docker = (image: string) => ({
+  'api-url': emu.url,
+  'api-key': API_KEY,
+  name: 'my-agent-docker',
+  source: 'external_docker',
+  'image-uri': image,
+  'wait-for-ready': 'true',
+  'wait-timeout': '60',
+});
+const dockerFirst = await act(
+  'Act 3b: a docker deployment, my-agent-docker, from registry.example/agent:1.4.2',
+  docker('registry.example/agent:1.4.2'),
+  SECOND,
+);
+const dockerSecond = await act(
+  'Act 3c: my-agent-docker asked for registry.example/agent:1.5.0: it keeps its image, the step says so',
+  docker('registry.example/agent:1.5.0'),
+  SECOND,
+);
+
 /** One command at the prompt: its log (stderr) as it comes, then what it wrote. */
 async function terminal(args: string[], read: string[] = []): Promise<CliRun> {
   console.log(
@@ -268,13 +290,29 @@ console.log(
     `Act 1: created=${first.outputs.created}, live=${first.outputs.live}, commit-sha=${first.outputs['commit-sha']}`,
     `Act 2: created=${second.outputs.created}, live=${second.outputs.live}, commit-sha=${second.outputs['commit-sha']}`,
     `Act 3: drift=${third.outputs.drift}`,
+    `Act 3b: live=${dockerFirst.outputs.live}; Act 3c: exit ${dockerSecond.exitCode}, live=${dockerSecond.outputs.live}: ${dockerSecond.error ?? ''}`,
     `Act 4: deploy-agent exit ${fourth.exitCode}; status: live=${String(status.json?.live)}, commit-sha=${String(status.json?.['commit-sha'])}`,
     `Act 5: live=${fifth.outputs.live}, github-deployment-id=${fifth.outputs['github-deployment-id']}, dashboard-url=${fifth.outputs['dashboard-url']}`,
     `Acts 6 and 7: plan action=${sixth.outputs.action}, changes=${sixth.outputs.changes}, then ${seventh.outputs.changes}; ${gh.comments.filter((c) => c.body.startsWith('<!-- deploy-agent-plan:')).length} plan comment`,
     `Act 8: retired=${eighth.outputs.retired} GitHub deployment(s) marked inactive; deployment-id=${eighth.outputs['deployment-id']} (${eighth.outputs.status}) still exists in the service: delete it at ${eighth.outputs['dashboard-url']}`,
   ].join('\n'),
 );
-const exits = [first, second, third, fourth, status, fifth, sixth, seventh, eighth].map(
-  (run) => run.exitCode,
-);
-process.exitCode = exits.every((code) => code === 0) ? 0 : 1;
+const exits = [
+  first,
+  second,
+  third,
+  dockerFirst,
+  fourth,
+  status,
+  fifth,
+  sixth,
+  seventh,
+  eighth,
+].map((run) => run.exitCode);
+// Green means the pushed commit is live; the second docker image fails, as it must.
+const honest =
+  first.outputs['commit-sha'] === FIRST &&
+  second.outputs['commit-sha'] === SECOND &&
+  dockerSecond.exitCode === 1 &&
+  dockerSecond.outputs.live === 'false';
+process.exitCode = honest && exits.every((code) => code === 0) ? 0 : 1;

