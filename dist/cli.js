@@ -29423,17 +29423,33 @@ const DEFAULT_RETRY_POLICY = {
     maxRetryAfterMs: 60_000,
     requestTimeoutMs: 30_000,
 };
-/** `Retry-After` in milliseconds (seconds or an HTTP date), or undefined. */
+const DAY = '(?:Mon|Tue|Wed|Thu|Fri|Sat|Sun)';
+const LONG_DAY = '(?:Monday|Tuesday|Wednesday|Thursday|Friday|Saturday|Sunday)';
+const MONTH = '(?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec)';
+const TIME = '\\d{2}:\\d{2}:\\d{2}';
+/**
+ * The three forms of an HTTP date (RFC 9110, 5.6.7): IMF-fixdate, the
+ * obsolete RFC 850 form and asctime. Only these are read as a date: what
+ * `Date.parse` alone takes (`-5`, `2025`, `soon 1`) is not one.
+ */
+const HTTP_DATE = new RegExp(`^(?:${DAY}, \\d{2} ${MONTH} \\d{4} ${TIME} GMT|${LONG_DAY}, \\d{2}-${MONTH}-\\d{2} ${TIME} GMT|${DAY} ${MONTH} [ \\d]\\d ${TIME} \\d{4})$`);
+/**
+ * `Retry-After` in milliseconds, or undefined when it says nothing usable
+ * (RFC 9110, 10.2.3): a whole number of seconds (`0` included), or an HTTP
+ * date still to come. Anything else (`-5`, `1.5`, `soon`) and a date already
+ * past are ignored, so the caller's back-off applies: a hostile or stale
+ * header never makes the retries come faster than the back-off would.
+ */
 function parseRetryAfter(value, wallTime) {
-    if (value === undefined || value.trim() === '')
-        return undefined;
-    const trimmed = value.trim();
-    if (/^\d+(\.\d+)?$/.test(trimmed))
+    const trimmed = value?.trim() ?? '';
+    if (/^\d+$/.test(trimmed))
         return Number(trimmed) * 1000;
-    const date = Date.parse(trimmed);
-    if (Number.isNaN(date))
+    if (!HTTP_DATE.test(trimmed))
         return undefined;
-    return Math.max(0, date - wallTime);
+    const date = Date.parse(trimmed);
+    if (Number.isNaN(date) || date <= wallTime)
+        return undefined;
+    return date - wallTime;
 }
 /** The delay after failed attempt number `attempt` (1-based): `Retry-After` (capped), else backoff with jitter. */
 function delayBeforeRetry(policy, attempt, retryAfterMs, clock) {

@@ -333,11 +333,32 @@ describe('helpers', () => {
   it('parses Retry-After forms', () => {
     const now = Date.parse('2026-11-22T10:00:00Z');
     expect(parseRetryAfter('5', now)).toBe(5_000);
-    expect(parseRetryAfter('1.5', now)).toBe(1_500);
+    expect(parseRetryAfter(' 0 ', now)).toBe(0);
     expect(parseRetryAfter('Sun, 22 Nov 2026 10:00:09 GMT', now)).toBe(9_000);
-    expect(parseRetryAfter('Sun, 22 Nov 2026 09:00:00 GMT', now)).toBe(0);
+    expect(parseRetryAfter('Sunday, 22-Nov-26 10:00:09 GMT', now)).toBe(9_000);
+    expect(parseRetryAfter('Sun Nov 22 10:00:09 2026', now)).toBe(9_000);
     expect(parseRetryAfter('soon', now)).toBeUndefined();
     expect(parseRetryAfter(undefined, now)).toBeUndefined();
+  });
+
+  it('ignores a Retry-After that is neither whole seconds nor an HTTP date to come (RFC 9110)', () => {
+    const now = Date.parse('2026-11-22T10:00:00Z');
+    // Date.parse reads each of these as some date; none is an HTTP date.
+    for (const value of [
+      '-5',
+      '1.5',
+      '+3',
+      '2026',
+      '2026-11-22T10:00:09Z',
+      '5 s',
+      '0x10',
+      'Infinity',
+    ]) {
+      expect(parseRetryAfter(value, now), value).toBeUndefined();
+    }
+    // A date already past says nothing of when to come back: the back-off applies.
+    expect(parseRetryAfter('Sun, 22 Nov 2026 09:00:00 GMT', now)).toBeUndefined();
+    expect(parseRetryAfter('Sun, 22 Nov 2026 10:00:00 GMT', now)).toBeUndefined();
   });
 
   it('cuts long bodies to a one-line excerpt', () => {
