@@ -58799,6 +58799,8 @@ function commentBody(report, redact = (text) => text) {
 
 /** More changes than this fold into a `<details>` block. */
 const FOLD_AFTER = 10;
+/** The longest failure a comment shows (the service's message is already shortened). */
+const plan_comment_FAILURE_CHARS = 1_000;
 function planMarker(name) {
     return `<!-- deploy-agent-plan:${encodeName(name)} -->`;
 }
@@ -58872,6 +58874,27 @@ function planCommentBody(report, redact = (text) => text) {
     }
     const body = [...lines, ...footer].join('\n');
     return body.length < COMMENT_LIMIT ? body : body.slice(0, BODY_BUDGET);
+}
+/**
+ * The plan comment when the plan could not be made (contract v1.4): which
+ * head, and why, and no verdict, so that it never keeps speaking for a
+ * commit it did not plan.
+ */
+function planNotMadeBody(report, redact = (text) => text) {
+    const name = markdownCode(redact(report.name), 200, false);
+    const head = report.head === undefined ? 'this head' : markdownCode(report.head.slice(0, 7), 40, false);
+    const lines = [
+        planMarker(report.name),
+        `### 🚫 Plan for ${name}: the plan for ${head} could not be made`,
+        '',
+        'The service failed, so there is no verdict for this commit: what this comment said before was about an earlier commit, and no longer holds. Run the plan again once the cause is fixed.',
+        '',
+        `**Why:** ${markdownText(redact(report.failure), plan_comment_FAILURE_CHARS)}`,
+    ];
+    const run = markdownLink('workflow run', report.runUrl);
+    if (run !== undefined)
+        lines.push('', run);
+    return lines.join('\n');
 }
 
 ;// CONCATENATED MODULE: ./src/github/pr-comment.ts
@@ -59166,12 +59189,21 @@ class GitHubReporter {
     }
     /**
      * The plan comment (contract v1.3): found among the token's own comments by
-     * its own marker, then created or updated in place, one write a run.
+     * its own marker, then created or updated in place, one write a run; a plan
+     * that could not be made rewrites it to say so, without a verdict (v1.4).
      */
     async planned(report) {
         if (this.#planComment === undefined)
             return;
-        const body = () => planCommentBody(this.#context.runUrl === undefined ? report : { ...report, runUrl: this.#context.runUrl }, this.#redact);
+        const { runUrl } = this.#context;
+        const withRunUrl = (value) => runUrl === undefined ? value : { ...value, runUrl };
+        // A plan not made names the head it was for: the core's, else the pull request's head.
+        const body = () => 'verdict' in report
+            ? planCommentBody(withRunUrl(report), this.#redact)
+            : planNotMadeBody(withRunUrl({
+                ...(this.#context.sha === '' ? {} : { head: this.#context.sha }),
+                ...report,
+            }), this.#redact);
         await this.#planComment.writeBody(report.name, body);
     }
     /**
@@ -61259,7 +61291,9 @@ async function verdictOf(plan, dependencies) {
 /**
  * The plan as a run (contract v1.3, behaviour 19): the verdict, its outputs
  * and its job summary, and whether the step fails (on `fail`, or on a
- * difference with `on-change: fail`), after the outputs are written.
+ * difference with `on-change: fail`), after the outputs are written. A plan
+ * that cannot be made is no verdict (v1.4): the step fails, and the adapter
+ * is told so that its comment stops speaking for an earlier commit.
  */
 
 
@@ -61398,8 +61432,20 @@ async function runPlan({ plan, onChange }, io) {
         };
     }
     catch (error) {
+        const failure = io.redact(describeError(error));
+        // No verdict, and no output: none is known (the dry run fails before it finds a deployment),
+        // and `action` or `changes` would speak for a plan that was not made. The comment stops
+        // speaking for an earlier commit; a cancelled run was stopped, not refused, and is left alone.
+        if (!(error instanceof CancelledError) && !io.signal.aborted) {
+            const { head } = io.run;
+            await io.planned?.({
+                name: plan.name,
+                failure,
+                ...(head?.kind === 'branch' ? { head: head.sha } : {}),
+            });
+        }
         return {
-            failure: io.redact(describeError(error)),
+            failure,
             ...(error instanceof Error && !(error instanceof ActionError) ? { stack: error.stack } : {}),
         };
     }

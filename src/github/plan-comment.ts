@@ -9,12 +9,15 @@
 import { markdownCode, markdownLink, markdownText } from '../common/github-text.js';
 import { plural } from '../common/text.js';
 import { showValue } from '../run/drift.js';
-import type { PlanReport } from '../run/progress.js';
+import type { PlanNotMade, PlanReport } from '../run/progress.js';
 import { dashboardUrlOf } from '../run/report.js';
 import { BODY_BUDGET, COMMENT_LIMIT, encodeName, rowsWithin } from './comment.js';
 
 /** More changes than this fold into a `<details>` block. */
 const FOLD_AFTER = 10;
+
+/** The longest failure a comment shows (the service's message is already shortened). */
+const FAILURE_CHARS = 1_000;
 
 export function planMarker(name: string): string {
   return `<!-- deploy-agent-plan:${encodeName(name)} -->`;
@@ -105,4 +108,29 @@ export function planCommentBody(
   }
   const body = [...lines, ...footer].join('\n');
   return body.length < COMMENT_LIMIT ? body : body.slice(0, BODY_BUDGET);
+}
+
+/**
+ * The plan comment when the plan could not be made (contract v1.4): which
+ * head, and why, and no verdict, so that it never keeps speaking for a
+ * commit it did not plan.
+ */
+export function planNotMadeBody(
+  report: PlanNotMade & { runUrl?: string },
+  redact: (text: string) => string = (text) => text,
+): string {
+  const name = markdownCode(redact(report.name), 200, false);
+  const head =
+    report.head === undefined ? 'this head' : markdownCode(report.head.slice(0, 7), 40, false);
+  const lines = [
+    planMarker(report.name),
+    `### 🚫 Plan for ${name}: the plan for ${head} could not be made`,
+    '',
+    'The service failed, so there is no verdict for this commit: what this comment said before was about an earlier commit, and no longer holds. Run the plan again once the cause is fixed.',
+    '',
+    `**Why:** ${markdownText(redact(report.failure), FAILURE_CHARS)}`,
+  ];
+  const run = markdownLink('workflow run', report.runUrl);
+  if (run !== undefined) lines.push('', run);
+  return lines.join('\n');
 }

@@ -12,13 +12,14 @@ import type { CommentReport } from './comment.js';
 import type { GitHubSettings } from './inputs.js';
 import { Budget } from './budget.js';
 import { DeploymentRecord, description } from './deployment-record.js';
-import { carriesPlanMarker, planCommentBody } from './plan-comment.js';
+import { carriesPlanMarker, planCommentBody, planNotMadeBody } from './plan-comment.js';
 import { PullRequestComment } from './pr-comment.js';
 import { retiredCommentBody } from './retire-comment.js';
 import { markInactive } from './retire-records.js';
 import type { Clock, Logger } from '../common/runtime.js';
 import type {
   CommitOrder,
+  PlanNotMade,
   PlanReport,
   RetireReport,
   Retirement,
@@ -176,15 +177,25 @@ export class GitHubReporter implements RunProgress {
 
   /**
    * The plan comment (contract v1.3): found among the token's own comments by
-   * its own marker, then created or updated in place, one write a run.
+   * its own marker, then created or updated in place, one write a run; a plan
+   * that could not be made rewrites it to say so, without a verdict (v1.4).
    */
-  async planned(report: PlanReport): Promise<void> {
+  async planned(report: PlanReport | PlanNotMade): Promise<void> {
     if (this.#planComment === undefined) return;
+    const { runUrl } = this.#context;
+    const withRunUrl = <T extends object>(value: T) =>
+      runUrl === undefined ? value : { ...value, runUrl };
+    // A plan not made names the head it was for: the core's, else the pull request's head.
     const body = () =>
-      planCommentBody(
-        this.#context.runUrl === undefined ? report : { ...report, runUrl: this.#context.runUrl },
-        this.#redact,
-      );
+      'verdict' in report
+        ? planCommentBody(withRunUrl(report), this.#redact)
+        : planNotMadeBody(
+            withRunUrl({
+              ...(this.#context.sha === '' ? {} : { head: this.#context.sha }),
+              ...report,
+            }),
+            this.#redact,
+          );
     await this.#planComment.writeBody(report.name, body);
   }
 

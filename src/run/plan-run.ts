@@ -1,9 +1,11 @@
 /**
  * The plan as a run (contract v1.3, behaviour 19): the verdict, its outputs
  * and its job summary, and whether the step fails (on `fail`, or on a
- * difference with `on-change: fail`), after the outputs are written.
+ * difference with `on-change: fail`), after the outputs are written. A plan
+ * that cannot be made is no verdict (v1.4): the step fails, and the adapter
+ * is told so that its comment stops speaking for an earlier commit.
  */
-import { ActionError, describeError } from '../common/errors.js';
+import { ActionError, CancelledError, describeError } from '../common/errors.js';
 import { htmlCode, htmlLines, htmlLink, htmlText } from '../common/github-text.js';
 import { untrusted } from '../common/runtime.js';
 import { plural } from '../common/text.js';
@@ -167,8 +169,20 @@ export async function runPlan({ plan, onChange }: PlanRequest, io: RunnerIO): Pr
       summary: planSummaryHtml(plan.name, verdict, plan.dashboardUrl, undefined, io.redact),
     };
   } catch (error) {
+    const failure = io.redact(describeError(error));
+    // No verdict, and no output: none is known (the dry run fails before it finds a deployment),
+    // and `action` or `changes` would speak for a plan that was not made. The comment stops
+    // speaking for an earlier commit; a cancelled run was stopped, not refused, and is left alone.
+    if (!(error instanceof CancelledError) && !io.signal.aborted) {
+      const { head } = io.run;
+      await io.planned?.({
+        name: plan.name,
+        failure,
+        ...(head?.kind === 'branch' ? { head: head.sha } : {}),
+      });
+    }
     return {
-      failure: io.redact(describeError(error)),
+      failure,
       ...(error instanceof Error && !(error instanceof ActionError) ? { stack: error.stack } : {}),
     };
   }

@@ -72,8 +72,21 @@ export interface PlanReport {
   dashboardUrl?: string;
 }
 
-/** Shows a plan; never throws (what the adapter tells GitHub is advisory). */
-export type ReportPlan = (report: PlanReport) => Promise<void>;
+/**
+ * A plan that could not be made (the service failed: a 401, a 5xx after the
+ * retries, the network): no verdict, so that what the adapter showed for an
+ * earlier commit stops speaking for this one (contract v1.4).
+ */
+export interface PlanNotMade {
+  name: string;
+  /** Why, already redacted: the call, the status and the service's message. */
+  failure: string;
+  /** The commit the plan was for (a full sha), when the run knows it. */
+  head?: string;
+}
+
+/** Shows a plan, or that it could not be made; never throws (what the adapter tells GitHub is advisory). */
+export type ReportPlan = (report: PlanReport | PlanNotMade) => Promise<void>;
 
 /** A retired preview, for the adapter to end its life where it was shown (GitHub's records and comment). */
 export interface RetireReport {

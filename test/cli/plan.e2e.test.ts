@@ -168,6 +168,24 @@ describe('deploy-agent plan', () => {
     expect(methods()).toEqual(['GET']);
   });
 
+  it('a 401 is no verdict: exit 1, the error names the call, the status and the message; no action', async () => {
+    existing();
+    // The service echoes the key it refused: the command shows its message, the key masked.
+    emu.inject({ status: 401, body: { detail: `Invalid API key ${KEY}` }, times: Infinity });
+
+    const run = await runCli(['plan', ...DOCKER, ...OUTPUTS], { env: serviceEnv(), read: OUT });
+
+    expect(run.exitCode).toBe(1);
+    expect(run.stderr).toMatch(/GET \/v\d\/\S+ failed: 401/);
+    expect(run.stderr).toContain('Invalid API key ***');
+    expect(run.json?.error).toMatch(/GET \/v\d\/\S+ failed: 401/);
+    expect(run.json?.action).toBeUndefined();
+    expect(run.json?.plan).toBeUndefined();
+    expect(dotenv(run).DEPLOYMENT_PLAN_ACTION).toBeUndefined();
+    expectNoSecrets(run);
+    expect(methods()).toEqual(['GET']);
+  });
+
   it('a bad --on-change is an input error: exit 2, before any request', async () => {
     const run = await runCli(['plan', ...DOCKER, '--on-change', 'block', '--json'], {
       env: serviceEnv(),

@@ -14,11 +14,13 @@ import {
 import { AGENT_REPO_URL, INTEGRATION, seedAgentRepository } from '../support/fixtures.ts';
 import {
   GITHUB_TOKEN,
+  PR_HEAD,
   RUN_URL,
   gitHubStep,
   pullRequestEvent,
   pushEvent,
 } from '../support/github-step.ts';
+import { whatAReaderSees } from '../support/github-render.ts';
 import { TENANT_ID } from '../support/ids.ts';
 import { runAction, type ActionRun, type RunOptions } from '../support/run-action.ts';
 
@@ -127,6 +129,77 @@ describe('the plan comment', () => {
     const run = await plan('agent-v2.json', { 'pr-comment': 'false' });
 
     expect(run.exitCode).toBe(0);
+    expect(gh.requests).toEqual([]);
+  });
+});
+
+/** The pull request's event with another head: a new push to the pull request. */
+function withHead(sha: string): NonNullable<RunOptions['event']> {
+  const event = pullRequestEvent();
+  const payload = structuredClone(event.payload) as { pull_request: { head: { sha: string } } };
+  payload.pull_request.head.sha = sha;
+  return { ...event, payload };
+}
+
+describe('the plan comment, when the plan cannot be made (v1.4)', () => {
+  const NEW_HEAD = 'abcdef0123456789abcdef0123456789abcdef01';
+  const KEY = 'rotated-k3y-0123456789';
+
+  it('is updated to say the plan for the new head could not be made, and why, with no verdict', async () => {
+    existing();
+    const first = await plan('agent.json');
+    expect(first.exitCode).toBe(0);
+    expect(gh.comments[0]?.body).toContain('nothing differs');
+    const id = gh.comments[0]?.id;
+
+    // The key is rotated: the service refuses it, and its message echoes the key it got.
+    emu.inject({ status: 401, body: { detail: `Invalid API key ${KEY}` }, times: Infinity });
+    const second = await plan('agent.json', { 'api-key': KEY }, { event: withHead(NEW_HEAD) });
+
+    expect(second.exitCode).toBe(1);
+    expect(second.error).toMatch(/GET \/v\d\/\S+ failed: 401/);
+    expect(second.error).toContain('Invalid API key');
+    // No verdict: `action`, `plan` and `changes` would speak for a plan that was not made.
+    expect(second.outputs).toEqual({});
+    expect(gh.comments).toHaveLength(1);
+    expect(gh.comments[0]?.id).toBe(id);
+    expect(writes()).toHaveLength(2);
+    const body = gh.comments[0]?.body ?? '';
+    expect(body.startsWith('<!-- deploy-agent-plan:my%2Dagent -->')).toBe(true);
+    expect(body).not.toContain(KEY);
+    const seen = whatAReaderSees(body);
+    expect(seen.text).toContain(`the plan for ${NEW_HEAD.slice(0, 7)} could not be made`);
+    expect(seen.text).toMatch(/Why: GET \/v\d\/\S+ failed: 401/);
+    expect(seen.text).toContain('Invalid API key ***');
+    expect(seen.text).not.toContain('nothing differs');
+    expect(seen.text).not.toContain('would reuse');
+    expect(seen.text).not.toContain(PR_HEAD.slice(0, 7));
+    expect(seen.links.map((link) => link.href)).toEqual([RUN_URL]);
+    expect(seen.mentions).toEqual([]);
+  }, 30_000);
+
+  it('is created, saying so, when there is none yet and pr-comment is on', async () => {
+    emu.inject({ status: 503, times: Infinity });
+
+    const run = await plan('agent.json', {}, { env: { DEPLOY_AGENT_RETRY_DELAY_MS: '10' } });
+
+    expect(run.exitCode).toBe(1);
+    expect(run.error).toMatch(/GET \/v\d\/\S+ failed after \d+ attempts: 503/);
+    expect(gh.comments).toHaveLength(1);
+    expect(writes()).toHaveLength(1);
+    const seen = whatAReaderSees(gh.comments[0]?.body ?? '');
+    expect(seen.text).toContain(`the plan for ${PR_HEAD.slice(0, 7)} could not be made`);
+    expect(seen.text).toContain('503');
+    expect(seen.text).toContain('Service Unavailable');
+  }, 30_000);
+
+  it('with pr-comment: false, fails all the same, with no request to GitHub', async () => {
+    emu.inject({ status: 401, body: { detail: 'Invalid API key' }, times: Infinity });
+
+    const run = await plan('agent.json', { 'pr-comment': 'false' });
+
+    expect(run.exitCode).toBe(1);
+    expect(run.error).toContain('401');
     expect(gh.requests).toEqual([]);
   });
 });

@@ -4,7 +4,12 @@
  */
 import { describe, expect, it } from 'vitest';
 import { COMMENT_LIMIT, carriesMarker } from '../../src/github/comment.ts';
-import { carriesPlanMarker, planCommentBody, planMarker } from '../../src/github/plan-comment.ts';
+import {
+  carriesPlanMarker,
+  planCommentBody,
+  planMarker,
+  planNotMadeBody,
+} from '../../src/github/plan-comment.ts';
 import type { PlanReport } from '../../src/run/progress.ts';
 import { aDeployment } from '../support/fixtures.ts';
 import { whatAReaderSees } from '../support/github-render.ts';
@@ -93,5 +98,25 @@ describe('the plan comment', () => {
     );
     expect(failed.text).toContain('the deploy would fail');
     expect(failed.text).toContain('Deployment is AWAITING_DELETE');
+  });
+
+  it('says when the plan could not be made: which head, why, service text as text, and no verdict', () => {
+    const failure = `GET /v2/deployments failed: 401 Unauthorized (service said: ${HOSTILE} s3cret)\ncheck the api-key input`;
+    const body = planNotMadeBody(
+      { name: 'my-agent', failure, head: 'abcdef0123456789abcdef0123456789abcdef01' },
+      (text) => text.replaceAll('s3cret', '***'),
+    );
+    expect(carriesPlanMarker(body, 'my-agent')).toBe(true);
+    const seen = whatAReaderSees(body);
+
+    expect(seen.text).toContain('the plan for abcdef0 could not be made');
+    expect(seen.text.replace(/\u200b/g, '')).toContain(`service said: ${HOSTILE} ***`);
+    expect(seen.text).toContain('check the api-key input');
+    expect(body).not.toContain('s3cret');
+    expect(seen.text).not.toMatch(/would (reuse|create|fail)|differs/);
+    expect(seen.links).toEqual([]);
+    expect(seen.mentions).toEqual([]);
+    expect(seen.issueReferences).toEqual([]);
+    expect(seen.images).toEqual([]);
   });
 });
