@@ -141,6 +141,8 @@ export async function waitUntilLive(
    */
   const checkNow = async (timeoutMs: number) => {
     const asked = clock.now();
+    // Due as the check starts: said now, not as a check the service has not answered.
+    if ((shown?.at ?? asked) + options.heartbeatMs <= asked) say();
     let cancel = () => {};
     const arm = () => {
       const beat = Math.max(0, (shown?.at ?? asked) + options.heartbeatMs - clock.now());
