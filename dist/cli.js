@@ -29326,6 +29326,10 @@ const systemClock = {
         }, ms);
         signal?.addEventListener('abort', onAbort, { once: true });
     }),
+    timer: (ms, callback) => {
+        const timer = setTimeout(callback, ms);
+        return () => clearTimeout(timer);
+    },
 };
 /** How every duration is written in the log: `1.5 s`, `12.0 s`. */
 function formatDuration(ms) {
@@ -40011,7 +40015,8 @@ function livenessFor(deployment, goal) {
  * failed polls; a `429` or a `Retry-After` slows the checks down for as long
  * as the service asks. A deployment that already is live needs no check.
  * The log gets a line at each change (status, revision, commit) and, while
- * nothing changes, one at least every `heartbeatMs`.
+ * nothing changes, one at least every `heartbeatMs`: while a check is in
+ * flight too, which may take up to a request's timeout.
  */
 
 
@@ -40086,7 +40091,10 @@ async function waitUntilLive(initial, goal, options, dependencies) {
     let throttled = 0;
     let shown;
     let missing = '';
-    /** The line of the wait's state; `note` says why the next check comes later than usual. */
+    /**
+     * The line of the wait's state; `note` says why the next check comes later
+     * than usual, or that the service has not answered the one in flight.
+     */
     const say = (note) => {
         const after = note === undefined ? '' : `; ${note}`;
         logger.info(`waiting until live: ${missing}; ${formatDuration(clock.now() - started)} so far${after}`);
@@ -40103,6 +40111,33 @@ async function waitUntilLive(initial, goal, options, dependencies) {
             const step = Math.min(left, beat);
             await clock.sleep(step, signal);
             left -= step;
+        }
+    };
+    /**
+     * One check, with a line whenever the heartbeat is due before the service
+     * answers: a timer on the clock, since the check itself may block for the
+     * request's whole timeout.
+     */
+    const checkNow = async (timeoutMs) => {
+        const asked = clock.now();
+        // Due as the check starts: said now, not as a check the service has not answered.
+        if ((shown?.at ?? asked) + options.heartbeatMs <= asked)
+            say();
+        let cancel = () => { };
+        const arm = () => {
+            const beat = Math.max(0, (shown?.at ?? asked) + options.heartbeatMs - clock.now());
+            cancel = clock.timer(beat, () => {
+                const waited = formatDuration(clock.now() - asked);
+                say(`the service has not answered a status check for ${waited}`);
+                arm();
+            });
+        };
+        arm();
+        try {
+            return await wait_check(service, deployment.id, timeoutMs);
+        }
+        finally {
+            cancel();
         }
     };
     for (let polls = 0;;) {
@@ -40137,7 +40172,7 @@ async function waitUntilLive(initial, goal, options, dependencies) {
         interval = Math.min(options.maxIntervalMs, interval * options.growth);
         polls++;
         // The last check may not outlast the deadline by more than a second.
-        const seen = await wait_check(service, deployment.id, Math.max(1_000, deadline - clock.now()));
+        const seen = await checkNow(Math.max(1_000, deadline - clock.now()));
         if (!(seen instanceof ActionError)) {
             deployment = seen;
             failedPolls = 0;
@@ -47045,7 +47080,8 @@ const STYLES = { bold: '1', dim: '2', red: '31', yellow: '33', cyan: '36' };
 /**
  * A waiting line of the core (run/wait), written at each change and at least
  * every 30 s while nothing changes: `waiting until live: WHAT; 12.0 s so far`,
- * and `; NOTE` when the next check comes later than usual.
+ * and `; NOTE` when the next check comes later than usual or the service has
+ * not answered the one in flight.
  */
 const WAITING = /^waiting until live: (.*); (\d+(?:\.\d+)?) s so far(?:; (.*))?$/s;
 /** Whether colour is wanted: a terminal, and NO_COLOR unset or empty (no-color.org). */

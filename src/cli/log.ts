@@ -30,7 +30,8 @@ type Style = keyof typeof STYLES;
 /**
  * A waiting line of the core (run/wait), written at each change and at least
  * every 30 s while nothing changes: `waiting until live: WHAT; 12.0 s so far`,
- * and `; NOTE` when the next check comes later than usual.
+ * and `; NOTE` when the next check comes later than usual or the service has
+ * not answered the one in flight.
  */
 const WAITING = /^waiting until live: (.*); (\d+(?:\.\d+)?) s so far(?:; (.*))?$/s;
 

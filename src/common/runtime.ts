@@ -18,6 +18,11 @@ export interface Clock {
   sleep(ms: number, signal?: AbortSignal): Promise<void>;
   /** A number in [0, 1), for jitter. */
   random(): number;
+  /**
+   * Calls `callback` once after `ms`, unless the returned function is called
+   * first: for what must happen while something else is awaited.
+   */
+  timer(ms: number, callback: () => void): () => void;
 }
 
 export interface Logger {
@@ -50,6 +55,10 @@ export const systemClock: Clock = {
       }, ms);
       signal?.addEventListener('abort', onAbort, { once: true });
     }),
+  timer: (ms, callback) => {
+    const timer = setTimeout(callback, ms);
+    return () => clearTimeout(timer);
+  },
 };
 
 /** How every duration is written in the log: `1.5 s`, `12.0 s`. */

@@ -5,7 +5,8 @@
  * failed polls; a `429` or a `Retry-After` slows the checks down for as long
  * as the service asks. A deployment that already is live needs no check.
  * The log gets a line at each change (status, revision, commit) and, while
- * nothing changes, one at least every `heartbeatMs`.
+ * nothing changes, one at least every `heartbeatMs`: while a check is in
+ * flight too, which may take up to a request's timeout.
  */
 import { ActionError } from '../common/errors.js';
 import { ServiceError } from '../service/errors.js';
@@ -109,7 +110,10 @@ export async function waitUntilLive(
   let throttled = 0;
   let shown: { key: string; at: number } | undefined;
   let missing = '';
-  /** The line of the wait's state; `note` says why the next check comes later than usual. */
+  /**
+   * The line of the wait's state; `note` says why the next check comes later
+   * than usual, or that the service has not answered the one in flight.
+   */
   const say = (note?: string) => {
     const after = note === undefined ? '' : `; ${note}`;
     logger.info(
@@ -128,6 +132,31 @@ export async function waitUntilLive(
       const step = Math.min(left, beat);
       await clock.sleep(step, signal);
       left -= step;
+    }
+  };
+  /**
+   * One check, with a line whenever the heartbeat is due before the service
+   * answers: a timer on the clock, since the check itself may block for the
+   * request's whole timeout.
+   */
+  const checkNow = async (timeoutMs: number) => {
+    const asked = clock.now();
+    // Due as the check starts: said now, not as a check the service has not answered.
+    if ((shown?.at ?? asked) + options.heartbeatMs <= asked) say();
+    let cancel = () => {};
+    const arm = () => {
+      const beat = Math.max(0, (shown?.at ?? asked) + options.heartbeatMs - clock.now());
+      cancel = clock.timer(beat, () => {
+        const waited = formatDuration(clock.now() - asked);
+        say(`the service has not answered a status check for ${waited}`);
+        arm();
+      });
+    };
+    arm();
+    try {
+      return await check(service, deployment.id, timeoutMs);
+    } finally {
+      cancel();
     }
   };
   for (let polls = 0; ;) {
@@ -164,7 +193,7 @@ export async function waitUntilLive(
     interval = Math.min(options.maxIntervalMs, interval * options.growth);
     polls++;
     // The last check may not outlast the deadline by more than a second.
-    const seen = await check(service, deployment.id, Math.max(1_000, deadline - clock.now()));
+    const seen = await checkNow(Math.max(1_000, deadline - clock.now()));
     if (!(seen instanceof ActionError)) {
       deployment = seen;
       failedPolls = 0;

@@ -9,7 +9,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { startEmulator, type Emulator } from '../emulator/emulator.ts';
+import { startEmulator, type Emulator, type Fault } from '../emulator/emulator.ts';
 import { optionTable } from '../../src/cli/options.ts';
 import { INTEGRATION } from '../support/fixtures.ts';
 import { readGitLabDotenv } from '../support/gitlab-dotenv.ts';
@@ -56,6 +56,22 @@ function expectNoSecrets(run: CliRun): void {
   for (const text of [run.stdout, run.stderr, ...Object.values(run.files)]) {
     for (const secret of [KEY, SECRET, TENANT]) expect(text).not.toContain(secret);
   }
+}
+
+/**
+ * The wait's first status check gets no answer: the listing after the one
+ * that follows the create (which confirms the name is unique).
+ */
+function hangFirstCheck(): void {
+  const then = (fault: Fault) => (body: unknown) => {
+    emu.inject(fault);
+    return body;
+  };
+  const check = { method: 'GET', path: '/v2/deployments', delayMs: Infinity };
+  emu.inject({
+    method: 'POST',
+    bodyTransform: then({ method: 'GET', path: '/v2/deployments', bodyTransform: then(check) }),
+  });
 }
 
 describe('deploy', () => {
@@ -134,6 +150,23 @@ describe('deploy', () => {
       .filter((line) => line.startsWith('waiting until live: status is AWAITING_DATABASE'));
     expect(waiting.length).toBeGreaterThanOrEqual(6);
     expect(waiting.every((line) => / s so far\)$/.test(line))).toBe(true);
+  });
+
+  it('keeps the heartbeat while the service does not answer a status check', async () => {
+    hangFirstCheck();
+    const run = await runCli(['deploy', ...DOCKER, '--wait', '--wait-timeout', '3'], {
+      env: serviceEnv({ DEPLOY_AGENT_HEARTBEAT_MS: '300' }),
+    });
+
+    expect(run.exitCode).toBe(1);
+    const checks = emu.requests.filter((request) => request.query.deployment_ids !== undefined);
+    expect(checks).toHaveLength(1);
+    // The check, 1 s in, hangs until the deadline 2 s later: a line each 0.3 s meanwhile.
+    const hung = run.stderr
+      .split('\n')
+      .filter((line) => line.startsWith('waiting until live: status is AWAITING_DATABASE'))
+      .filter((line) => line.includes('; the service has not answered a status check for '));
+    expect(hung.length).toBeGreaterThanOrEqual(4);
   });
 
   it('fails with exit 1 at --wait-timeout, and still writes --json and --dotenv', async () => {

@@ -3,7 +3,7 @@
  * the runner spawns it, against the emulator over real HTTP.
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { startEmulator, type Emulator } from '../emulator/emulator.ts';
+import { startEmulator, type Emulator, type Fault } from '../emulator/emulator.ts';
 import { WORKFLOW_REPOSITORY } from '../support/action.ts';
 import { printed, runAction, type ActionRun } from '../support/run-action.ts';
 import { INTEGRATION, codehostStep } from '../support/fixtures.ts';
@@ -461,6 +461,22 @@ describe('waiting', () => {
   });
 });
 
+/**
+ * The wait's first status check gets no answer: the listing after the one
+ * that follows the create (which confirms the name is unique).
+ */
+function hangFirstCheck(): void {
+  const then = (fault: Fault) => (body: unknown) => {
+    emu.inject(fault);
+    return body;
+  };
+  const check = { method: 'GET', path: '/v2/deployments', delayMs: Infinity };
+  emu.inject({
+    method: 'POST',
+    bodyTransform: then({ method: 'GET', path: '/v2/deployments', bodyTransform: then(check) }),
+  });
+}
+
 describe('a long wait in the log', () => {
   it('writes a line at least every heartbeat while nothing changes (short for the test; 30 s shipped)', async () => {
     const run = await runAction(codehost({ 'wait-for-ready': 'true', 'wait-timeout': '3' }), {
@@ -473,7 +489,29 @@ describe('a long wait in the log', () => {
       .filter((line) => line.startsWith('waiting until live: status is AWAITING_DATABASE'));
     // 3 s of an unchanged status, a line each 0.5 s: at least six (3 checks alone would make one).
     expect(waiting.length).toBeGreaterThanOrEqual(6);
-    expect(waiting.every((line) => / so far$/.test(line))).toBe(true);
+    // A check slower than the heartbeat (a busy machine) says so.
+    expect(
+      waiting.every((line) =>
+        / so far(; the service has not answered a status check for \d+\.\d s)?$/.test(line),
+      ),
+    ).toBe(true);
+  });
+
+  it('keeps the heartbeat while the service does not answer a status check', async () => {
+    hangFirstCheck();
+    const run = await runAction(codehost({ 'wait-for-ready': 'true', 'wait-timeout': '3' }), {
+      env: { DEPLOY_AGENT_HEARTBEAT_MS: '300' },
+    });
+
+    expect(run.exitCode).toBe(1);
+    const checks = emu.requests.filter((request) => request.query.deployment_ids !== undefined);
+    expect(checks).toHaveLength(1);
+    // The check, 1 s in, hangs until the deadline 2 s later: a line each 0.3 s meanwhile.
+    const hung = run.stdout
+      .split('\n')
+      .filter((line) => line.startsWith('waiting until live: status is AWAITING_DATABASE'))
+      .filter((line) => line.includes('; the service has not answered a status check for '));
+    expect(hung.length).toBeGreaterThanOrEqual(4);
   });
 
   it('writes one line for an unchanged status without the heartbeat: not one per check', async () => {

@@ -147,6 +147,60 @@ describe('waitUntilLive, no commit targeted', () => {
     expect(polls()).toHaveLength(4);
   });
 
+  it('keeps the heartbeat while a check hangs: a line at least every 30 s, saying how long the service has not answered', async () => {
+    const deployment = pending();
+    emu.setOptions({ readyAfterPolls: 40 });
+    // The first check, 1 s in, gets its answer 40 s later (the emulator runs on the fake clock).
+    emu.inject({
+      bodyTransform: (body) => {
+        clock.advance(40_000);
+        return body;
+      },
+    });
+
+    const start = clock.now();
+    await waitForReady(deployment, options(600_000), { service, clock, logger });
+    const end = clock.now() - start;
+
+    const waiting = logger.lines.filter((line) => line.startsWith('info: waiting until live'));
+    expect(waiting.slice(0, 3)).toEqual([
+      'info: waiting until live: status is AWAITING_DATABASE, not READY; 0.0 s so far',
+      'info: waiting until live: status is AWAITING_DATABASE, not READY; 30.0 s so far; the service has not answered a status check for 29.0 s',
+      'info: waiting until live: status is AWAITING_DATABASE, not READY; 60.0 s so far',
+    ]);
+    const times = waiting.map((line) => Number(/; ([\d.]+) s so far/.exec(line)?.[1]) * 1000);
+    const gaps = [...times, end].map((time, i) => time - (i === 0 ? 0 : times[i - 1]!));
+    expect(Math.max(...gaps)).toBeLessThanOrEqual(30_000);
+    // The schedule is unchanged: the next check at once after the slow one, then every 2 s.
+    expect(clock.sleeps.slice(0, 3)).toEqual([1_000, 2_000, 2_000]);
+  });
+
+  it('keeps the heartbeat through several periods of one hung check, and stops it once the check settles', async () => {
+    const deployment = pending();
+    emu.setOptions({ readyAfterPolls: 1 });
+    emu.inject({
+      bodyTransform: (body) => {
+        clock.advance(75_000);
+        return body;
+      },
+    });
+
+    await waitForReady(deployment, options(600_000, { heartbeatMs: 20_000 }), {
+      service,
+      clock,
+      logger,
+    });
+
+    expect(logger.lines.filter((line) => line.startsWith('info: waiting until live'))).toEqual([
+      'info: waiting until live: status is AWAITING_DATABASE, not READY; 0.0 s so far',
+      'info: waiting until live: status is AWAITING_DATABASE, not READY; 20.0 s so far; the service has not answered a status check for 19.0 s',
+      'info: waiting until live: status is AWAITING_DATABASE, not READY; 40.0 s so far; the service has not answered a status check for 39.0 s',
+      'info: waiting until live: status is AWAITING_DATABASE, not READY; 60.0 s so far; the service has not answered a status check for 59.0 s',
+    ]);
+    // 76 s in, the hung check answered; the next one, at once, saw READY: no line after it.
+    expect(polls()).toHaveLength(2);
+  });
+
   it('fails at the deadline with the last status, never sleeping past it nor checking closer than its interval', async () => {
     const deployment = pending();
 
