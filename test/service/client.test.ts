@@ -344,16 +344,7 @@ describe('helpers', () => {
   it('ignores a Retry-After that is neither whole seconds nor an HTTP date to come (RFC 9110)', () => {
     const now = Date.parse('2026-11-22T10:00:00Z');
     // Date.parse reads each of these as some date; none is an HTTP date.
-    for (const value of [
-      '-5',
-      '1.5',
-      '+3',
-      '2026',
-      '2026-11-22T10:00:09Z',
-      '5 s',
-      '0x10',
-      'Infinity',
-    ]) {
+    for (const value of ['-5', '1.5', '+3', '2026-11-22T10:00:09Z', '5 s', '0x10', 'Infinity']) {
       expect(parseRetryAfter(value, now), value).toBeUndefined();
     }
     // A date already past says nothing of when to come back: the back-off applies.
