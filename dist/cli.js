@@ -29077,7 +29077,7 @@ __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __we
 /* harmony import */ var node_url__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(3136);
 /* harmony import */ var node_url__WEBPACK_IMPORTED_MODULE_2___default = /*#__PURE__*/__nccwpck_require__.n(node_url__WEBPACK_IMPORTED_MODULE_2__);
 /* harmony import */ var _inputs_bounded_read_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(4033);
-/* harmony import */ var _main_js__WEBPACK_IMPORTED_MODULE_4__ = __nccwpck_require__(8096);
+/* harmony import */ var _main_js__WEBPACK_IMPORTED_MODULE_4__ = __nccwpck_require__(940);
 /** The command's entry (dist/cli.js, the package's bin): wires the process to `main`, nothing else. */
 
 
@@ -29129,7 +29129,7 @@ __webpack_async_result__();
 
 /***/ }),
 
-/***/ 8096:
+/***/ 940:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -46146,11 +46146,76 @@ function htmlLines(value) {
         .join('\n');
 }
 
+;// CONCATENATED MODULE: ./src/common/summary.ts
+/**
+ * A job summary within GitHub's limit. GitHub refuses a step summary over
+ * 1 MiB (in UTF-8 bytes), and a summary holds lists as long as the service
+ * makes them (a deployment's secrets, each one a drift row), escaped, so
+ * one of them can be several times the limit. A summary is written as parts:
+ * fixed ones, and lists that are cut to what fits, with a count of what was
+ * left out, as the comments are cut. The deploy's, the plan's and the
+ * retire's summaries are all written through `boundedSummary`.
+ */
+/** GitHub's limit on a step's summary, in bytes. */
+const SUMMARY_LIMIT = 1_048_576;
+/** What a summary may take, with a margin under the limit (the redaction after it may grow it). */
+const SUMMARY_BUDGET = 1_000_000;
+const bytesOf = (text) => Buffer.byteLength(text, 'utf8');
+/** Room kept for each list's head, tail and its note of what was left out. */
+const noteBytes = (list) => bytesOf(list.head) + bytesOf(list.tail) + bytesOf(list.leftOut(Number.MAX_SAFE_INTEGER)) + 3;
+/**
+ * The parts joined by line breaks, within `budget` bytes: fixed parts whole,
+ * then each list, in order, keeps its first lines that fit in what is left.
+ */
+function boundedSummary(parts, budget = SUMMARY_BUDGET) {
+    const fixed = parts.filter((part) => typeof part === 'string');
+    const lists = parts.filter((part) => typeof part !== 'string');
+    let left = budget -
+        fixed.reduce((sum, part) => sum + bytesOf(part) + 1, 0) -
+        lists.reduce((sum, list) => sum + noteBytes(list) + 1, 0);
+    const written = parts.map((part) => {
+        if (typeof part === 'string')
+            return part;
+        const kept = [];
+        for (const line of part.lines) {
+            const size = bytesOf(line) + 1;
+            if (size > left)
+                break;
+            kept.push(line);
+            left -= size;
+        }
+        const cut = part.lines.length - kept.length;
+        const body = [part.head, ...kept].join('\n') + part.tail;
+        return cut > 0 ? `${body}\n${part.leftOut(cut)}` : body;
+    });
+    return within(written.join('\n'), budget);
+}
+/**
+ * The last guard: a text over `budget` bytes cut at its last line break that
+ * fits, saying how many bytes were left out (a fixed part can only be this
+ * long if something upstream lost its own bound).
+ */
+function within(text, budget = SUMMARY_BUDGET) {
+    const size = bytesOf(text);
+    if (size <= budget)
+        return text;
+    const note = (bytes) => `\n<p>… and ${bytes} more bytes, left out to keep this summary under GitHub's limit.</p>\n`;
+    const room = budget - bytesOf(note(size));
+    const head = Buffer.from(text, 'utf8')
+        .subarray(0, room)
+        .toString('utf8')
+        .replace(/\uFFFD$/, '');
+    const cutAt = head.lastIndexOf('\n');
+    const kept = cutAt > 0 ? head.slice(0, cutAt) : head;
+    return `${kept}${note(size - bytesOf(kept))}`;
+}
+
 ;// CONCATENATED MODULE: ./src/run/report.ts
 /**
  * What the run hands to later steps and shows to people: the outputs, and
  * the job summary. Every secret value is replaced by `***` first.
  */
+
 
 
 
@@ -46278,18 +46343,25 @@ function labelledTable(rows) {
         .join('\n');
     return `<table>\n${body}\n</table>`;
 }
-/** A table of differences (drift): one row a field, its wanted and live values, secrets `***`. */
-function differencesTable(drift, code, wants, has) {
-    const rows = drift
-        .map((entry) => `<tr><td>${code(entry.field)}</td><td>${code(showValue(entry.wanted))}</td><td>${code(showValue(entry.live))}</td></tr>`)
-        .join('\n');
-    return `<table>\n<tr><th>Field</th><th>${wants}</th><th>${has}</th></tr>\n${rows}\n</table>`;
+/**
+ * A table of differences (drift): one row a field, its wanted and live values,
+ * secrets `***`; as many rows as fit in the summary, and a count of the others.
+ */
+function differencesTable(drift, code, wants, has, head = '') {
+    return {
+        head: `${head}<table>\n<tr><th>Field</th><th>${wants}</th><th>${has}</th></tr>`,
+        lines: drift.map((entry) => `<tr><td>${code(entry.field)}</td><td>${code(showValue(entry.wanted))}</td><td>${code(showValue(entry.live))}</td></tr>`),
+        tail: '\n</table>',
+        leftOut: (count) => `<p>… and ${count} more, left out to keep this summary under GitHub's limit: every one is in the step's log.</p>`,
+    };
 }
 /** The drift section of the summary, when anything drifted. */
 function driftTable(drift, code) {
     if (drift.length === 0)
-        return '';
-    return `\n<h3>⚠️ Drift: not applied</h3>\n<p>The service cannot update a deployment: change ${plural(drift.length, 'it', 'them')} in the service, or deploy under a new name.</p>\n${differencesTable(drift, code, 'Step wants', 'Deployment has')}`;
+        return [];
+    return [
+        differencesTable(drift, code, 'Step wants', 'Deployment has', `<h3>⚠️ Drift: not applied</h3>\n<p>The service cannot update a deployment: change ${plural(drift.length, 'it', 'them')} in the service, or deploy under a new name.</p>\n`),
+    ];
 }
 /**
  * The failure in a `<pre>`, its lines kept (the action's messages span
@@ -46298,8 +46370,8 @@ function driftTable(drift, code) {
  */
 function failureBlock(failure, redact) {
     if (failure === undefined)
-        return '';
-    return `\n<p><strong>Error:</strong></p>\n<pre>${htmlLines(redact(failure))}</pre>`;
+        return [];
+    return [`<p><strong>Error:</strong></p>\n<pre>${htmlLines(redact(failure))}</pre>`];
 }
 /** The job summary as HTML: a heading, a table of the deployment, drift, the failure if any. */
 function summaryHtml(input) {
@@ -46339,7 +46411,11 @@ function summaryHtml(input) {
         : plan.dryRun
             ? '🔎 Deployment (dry run)'
             : '🚀 Deployment';
-    return `<h2>${title}: ${code(plan.name)}</h2>\n${labelledTable(rows)}${driftTable(input.drift ?? [], code)}${failureBlock(failure, redact)}\n`;
+    return (boundedSummary([
+        `<h2>${title}: ${code(plan.name)}</h2>\n${labelledTable(rows)}`,
+        ...driftTable(input.drift ?? [], code),
+        ...failureBlock(failure, redact),
+    ]) + '\n');
 }
 
 ;// CONCATENATED MODULE: ./src/run/pipeline.ts
@@ -46707,6 +46783,7 @@ async function verdictOf(plan, dependencies) {
 
 
 
+
 /** The names of the plan's outputs, as plan/action.yml declares them. */
 const PLAN_OUTPUT_NAMES = (/* unused pure expression or super */ null && ([
     'plan',
@@ -46801,15 +46878,22 @@ function planSummaryHtml(name, verdict, dashboardUrl, failure, redact) {
         parts.push(`<p><strong>${htmlText(upperFirst(redact(verdict.wouldFail)))}</strong></p>`);
     }
     if (verdict.changes.length > 0) {
-        parts.push(`<h3>Not applied by the deploy</h3>\n<p>${htmlText(remedy(verdict.changes.length))}</p>\n${differencesTable(verdict.changes, code, 'The step wants', 'The deployment has')}`);
+        parts.push(differencesTable(verdict.changes, code, 'The step wants', 'The deployment has', `<h3>Not applied by the deploy</h3>\n<p>${htmlText(remedy(verdict.changes.length))}</p>\n`));
     }
     if (verdict.request !== undefined) {
-        parts.push(`<h3>The request the deploy would send</h3>\n<pre>${htmlLines(redact(JSON.stringify(verdict.request, null, 2)))}</pre>`);
+        // A line of the request each (one secret's name, say), as many as fit.
+        const request = htmlLines(redact(JSON.stringify(verdict.request, null, 2))).split('\n');
+        parts.push({
+            head: `<h3>The request the deploy would send</h3>\n<pre>${request[0] ?? ''}`,
+            lines: request.slice(1),
+            tail: '</pre>',
+            leftOut: (count) => `<p>… and ${count} more ${plural(count, 'line')} of the request, left out to keep this summary under GitHub's limit.</p>`,
+        });
     }
     const why = failure ?? verdict.reason;
     if (why !== undefined)
         parts.push(`<p><strong>Why:</strong></p>\n<pre>${htmlLines(redact(why))}</pre>`);
-    return parts.join('\n');
+    return boundedSummary(parts);
 }
 /** Runs the plan; never throws: how it ended is in the outcome. */
 async function runPlan({ plan, onChange }, io) {

@@ -56481,6 +56481,70 @@ function neutraliseCommands(text) {
         .join('');
 }
 
+;// CONCATENATED MODULE: ./src/common/summary.ts
+/**
+ * A job summary within GitHub's limit. GitHub refuses a step summary over
+ * 1 MiB (in UTF-8 bytes), and a summary holds lists as long as the service
+ * makes them (a deployment's secrets, each one a drift row), escaped, so
+ * one of them can be several times the limit. A summary is written as parts:
+ * fixed ones, and lists that are cut to what fits, with a count of what was
+ * left out, as the comments are cut. The deploy's, the plan's and the
+ * retire's summaries are all written through `boundedSummary`.
+ */
+/** GitHub's limit on a step's summary, in bytes. */
+const SUMMARY_LIMIT = 1_048_576;
+/** What a summary may take, with a margin under the limit (the redaction after it may grow it). */
+const SUMMARY_BUDGET = 1_000_000;
+const bytesOf = (text) => Buffer.byteLength(text, 'utf8');
+/** Room kept for each list's head, tail and its note of what was left out. */
+const noteBytes = (list) => bytesOf(list.head) + bytesOf(list.tail) + bytesOf(list.leftOut(Number.MAX_SAFE_INTEGER)) + 3;
+/**
+ * The parts joined by line breaks, within `budget` bytes: fixed parts whole,
+ * then each list, in order, keeps its first lines that fit in what is left.
+ */
+function boundedSummary(parts, budget = SUMMARY_BUDGET) {
+    const fixed = parts.filter((part) => typeof part === 'string');
+    const lists = parts.filter((part) => typeof part !== 'string');
+    let left = budget -
+        fixed.reduce((sum, part) => sum + bytesOf(part) + 1, 0) -
+        lists.reduce((sum, list) => sum + noteBytes(list) + 1, 0);
+    const written = parts.map((part) => {
+        if (typeof part === 'string')
+            return part;
+        const kept = [];
+        for (const line of part.lines) {
+            const size = bytesOf(line) + 1;
+            if (size > left)
+                break;
+            kept.push(line);
+            left -= size;
+        }
+        const cut = part.lines.length - kept.length;
+        const body = [part.head, ...kept].join('\n') + part.tail;
+        return cut > 0 ? `${body}\n${part.leftOut(cut)}` : body;
+    });
+    return within(written.join('\n'), budget);
+}
+/**
+ * The last guard: a text over `budget` bytes cut at its last line break that
+ * fits, saying how many bytes were left out (a fixed part can only be this
+ * long if something upstream lost its own bound).
+ */
+function within(text, budget = SUMMARY_BUDGET) {
+    const size = bytesOf(text);
+    if (size <= budget)
+        return text;
+    const note = (bytes) => `\n<p>… and ${bytes} more bytes, left out to keep this summary under GitHub's limit.</p>\n`;
+    const room = budget - bytesOf(note(size));
+    const head = Buffer.from(text, 'utf8')
+        .subarray(0, room)
+        .toString('utf8')
+        .replace(/\uFFFD$/, '');
+    const cutAt = head.lastIndexOf('\n');
+    const kept = cutAt > 0 ? head.slice(0, cutAt) : head;
+    return `${kept}${note(size - bytesOf(kept))}`;
+}
+
 ;// CONCATENATED MODULE: ./src/service/retry.ts
 const DEFAULT_RETRY_POLICY = {
     attempts: 5,
@@ -58051,15 +58115,25 @@ const MAX_DEPLOYMENT_PAGES = 10;
  * looks for or the list ends (no `rel="next"`, or an empty page). Page numbers
  * are counted here, never taken from the `Link` header, so no page is read
  * twice and the token goes to no other address.
+ *
+ * `visit` sees each item once, by its `key`: a list that moves while it is
+ * read (a deployment created between two pages shifts the next one by one)
+ * gives an item again, and a page with nothing new ends the list, so a
+ * paginator that repeats its last page with a `next` link is not read to the
+ * cap (nor mistaken for a longer list).
  */
-async function walkPages(read, visit, maxPages) {
+async function walkPages(read, key, visit, maxPages) {
+    const seen = new Set();
     for (let page = 1; page <= maxPages; page++) {
         const result = await read(page);
         if (!result.ok)
             return result;
         const { items, link } = result.value;
-        const hasNext = hasNextPage(link) && items.length > 0;
-        if (visit(items) === 'stop')
+        const fresh = items.filter((item) => !seen.has(key(item)));
+        for (const item of fresh)
+            seen.add(key(item));
+        const hasNext = hasNextPage(link) && fresh.length > 0;
+        if (visit(fresh) === 'stop')
             return { ok: true, value: { ended: false } };
         if (!hasNext)
             return { ok: true, value: { ended: true } };
@@ -58121,15 +58195,16 @@ class GitHubApi {
      */
     walkComments(repo, issue, visit, options = {}) {
         const call = (page) => rest(`GET ${COMMENTS}`, { ...repo, issue_number: issue, per_page: PER_PAGE, page });
-        return walkPages(this.#pageReader(call, CommentPage, options), visit, MAX_COMMENT_PAGES);
+        return walkPages(this.#pageReader(call, CommentPage, options), (comment) => comment.id, visit, MAX_COMMENT_PAGES);
     }
     /**
      * Reads the GitHub deployments of `environment`, newest first, page by
-     * page until `visit` stops, the list ends or `MAX_DEPLOYMENT_PAGES` were read.
+     * page until `visit` stops, the list ends or `MAX_DEPLOYMENT_PAGES` were read;
+     * each deployment once, and a page with none new ends the list (`walkPages`).
      */
     walkDeployments(repo, environment, visit, options = {}, maxPages = MAX_DEPLOYMENT_PAGES) {
         const call = (page) => rest(DEPLOYMENT_LIST, { ...repo, environment, per_page: PER_PAGE, page });
-        return walkPages(this.#pageReader(call, DeploymentPage, options), visit, maxPages);
+        return walkPages(this.#pageReader(call, DeploymentPage, options), (deployment) => deployment.id, visit, maxPages);
     }
     /** Reads one page of a list: its items, read with `schema`, and GitHub's `Link` header. */
     #pageReader(call, schema, options) {
@@ -58478,6 +58553,7 @@ function parseDashboardUrl(raw) {
 
 
 
+
 /** The names of every output, as action.yml declares them. */
 const OUTPUT_NAMES = (/* unused pure expression or super */ null && ([
     'deployment-id',
@@ -58599,18 +58675,25 @@ function labelledTable(rows) {
         .join('\n');
     return `<table>\n${body}\n</table>`;
 }
-/** A table of differences (drift): one row a field, its wanted and live values, secrets `***`. */
-function differencesTable(drift, code, wants, has) {
-    const rows = drift
-        .map((entry) => `<tr><td>${code(entry.field)}</td><td>${code(showValue(entry.wanted))}</td><td>${code(showValue(entry.live))}</td></tr>`)
-        .join('\n');
-    return `<table>\n<tr><th>Field</th><th>${wants}</th><th>${has}</th></tr>\n${rows}\n</table>`;
+/**
+ * A table of differences (drift): one row a field, its wanted and live values,
+ * secrets `***`; as many rows as fit in the summary, and a count of the others.
+ */
+function differencesTable(drift, code, wants, has, head = '') {
+    return {
+        head: `${head}<table>\n<tr><th>Field</th><th>${wants}</th><th>${has}</th></tr>`,
+        lines: drift.map((entry) => `<tr><td>${code(entry.field)}</td><td>${code(showValue(entry.wanted))}</td><td>${code(showValue(entry.live))}</td></tr>`),
+        tail: '\n</table>',
+        leftOut: (count) => `<p>… and ${count} more, left out to keep this summary under GitHub's limit: every one is in the step's log.</p>`,
+    };
 }
 /** The drift section of the summary, when anything drifted. */
 function driftTable(drift, code) {
     if (drift.length === 0)
-        return '';
-    return `\n<h3>⚠️ Drift: not applied</h3>\n<p>The service cannot update a deployment: change ${plural(drift.length, 'it', 'them')} in the service, or deploy under a new name.</p>\n${differencesTable(drift, code, 'Step wants', 'Deployment has')}`;
+        return [];
+    return [
+        differencesTable(drift, code, 'Step wants', 'Deployment has', `<h3>⚠️ Drift: not applied</h3>\n<p>The service cannot update a deployment: change ${plural(drift.length, 'it', 'them')} in the service, or deploy under a new name.</p>\n`),
+    ];
 }
 /**
  * The failure in a `<pre>`, its lines kept (the action's messages span
@@ -58619,8 +58702,8 @@ function driftTable(drift, code) {
  */
 function failureBlock(failure, redact) {
     if (failure === undefined)
-        return '';
-    return `\n<p><strong>Error:</strong></p>\n<pre>${htmlLines(redact(failure))}</pre>`;
+        return [];
+    return [`<p><strong>Error:</strong></p>\n<pre>${htmlLines(redact(failure))}</pre>`];
 }
 /** The job summary as HTML: a heading, a table of the deployment, drift, the failure if any. */
 function summaryHtml(input) {
@@ -58660,7 +58743,11 @@ function summaryHtml(input) {
         : plan.dryRun
             ? '🔎 Deployment (dry run)'
             : '🚀 Deployment';
-    return `<h2>${title}: ${code(plan.name)}</h2>\n${labelledTable(rows)}${driftTable(input.drift ?? [], code)}${failureBlock(failure, redact)}\n`;
+    return (boundedSummary([
+        `<h2>${title}: ${code(plan.name)}</h2>\n${labelledTable(rows)}`,
+        ...driftTable(input.drift ?? [], code),
+        ...failureBlock(failure, redact),
+    ]) + '\n');
 }
 
 ;// CONCATENATED MODULE: ./src/github/comment.ts
@@ -59430,6 +59517,7 @@ function readRunnerEvent(env) {
 
 
 
+
 /** Where the warnings GitHub does not show as annotations are (behaviour 18). */
 const OTHER_WARNINGS = "every one is in the step's log; drift entries are also in the job summary and the step's `drift` output";
 /** Sets each output, again only when its value changes. Outputs are data: no substring redaction. */
@@ -59481,7 +59569,8 @@ async function writeSummary(html, log) {
     if (!process.env.GITHUB_STEP_SUMMARY)
         return;
     try {
-        await summary.addRaw(html).write();
+        // Each summary is written within the budget; this holds it there after redaction too.
+        await summary.addRaw(within(html)).write();
     }
     catch (error) {
         log.warning(`could not write the job summary: ${describeError(error)}`);
@@ -61338,6 +61427,7 @@ async function verdictOf(plan, dependencies) {
 
 
 
+
 /** The names of the plan's outputs, as plan/action.yml declares them. */
 const PLAN_OUTPUT_NAMES = (/* unused pure expression or super */ null && ([
     'plan',
@@ -61432,15 +61522,22 @@ function planSummaryHtml(name, verdict, dashboardUrl, failure, redact) {
         parts.push(`<p><strong>${htmlText(upperFirst(redact(verdict.wouldFail)))}</strong></p>`);
     }
     if (verdict.changes.length > 0) {
-        parts.push(`<h3>Not applied by the deploy</h3>\n<p>${htmlText(plan_run_remedy(verdict.changes.length))}</p>\n${differencesTable(verdict.changes, code, 'The step wants', 'The deployment has')}`);
+        parts.push(differencesTable(verdict.changes, code, 'The step wants', 'The deployment has', `<h3>Not applied by the deploy</h3>\n<p>${htmlText(plan_run_remedy(verdict.changes.length))}</p>\n`));
     }
     if (verdict.request !== undefined) {
-        parts.push(`<h3>The request the deploy would send</h3>\n<pre>${htmlLines(redact(JSON.stringify(verdict.request, null, 2)))}</pre>`);
+        // A line of the request each (one secret's name, say), as many as fit.
+        const request = htmlLines(redact(JSON.stringify(verdict.request, null, 2))).split('\n');
+        parts.push({
+            head: `<h3>The request the deploy would send</h3>\n<pre>${request[0] ?? ''}`,
+            lines: request.slice(1),
+            tail: '</pre>',
+            leftOut: (count) => `<p>… and ${count} more ${plural(count, 'line')} of the request, left out to keep this summary under GitHub's limit.</p>`,
+        });
     }
     const why = failure ?? verdict.reason;
     if (why !== undefined)
         parts.push(`<p><strong>Why:</strong></p>\n<pre>${htmlLines(redact(why))}</pre>`);
-    return parts.join('\n');
+    return boundedSummary(parts);
 }
 /** Runs the plan; never throws: how it ended is in the outcome. */
 async function runPlan({ plan, onChange }, io) {
@@ -61557,6 +61654,7 @@ function retireRequest(inputs, run) {
 
 
 
+
 /** The names of the retire step's outputs, as retire/action.yml declares them. */
 const RETIRE_OUTPUT_NAMES = (/* unused pure expression or super */ null && (['deployment-id', 'status', 'dashboard-url', 'retired']));
 /** The one log line: what still exists in the service, and where to delete it. */
@@ -61616,7 +61714,7 @@ function retireSummaryHtml(report, retirement, redact) {
         ...gitHubRows(retirement),
     ];
     parts.push(labelledTable(rows));
-    return parts.join('\n');
+    return boundedSummary(parts);
 }
 /** Runs the retire; never throws: how it ended is in the outcome. */
 async function runRetire(request, io) {

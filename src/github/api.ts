@@ -114,12 +114,18 @@ export class GitHubApi {
   ): Promise<Result<{ ended: boolean }>> {
     const call = (page: number) =>
       rest(`GET ${COMMENTS}`, { ...repo, issue_number: issue, per_page: PER_PAGE, page });
-    return walkPages(this.#pageReader(call, CommentPage, options), visit, MAX_COMMENT_PAGES);
+    return walkPages(
+      this.#pageReader(call, CommentPage, options),
+      (comment) => comment.id,
+      visit,
+      MAX_COMMENT_PAGES,
+    );
   }
 
   /**
    * Reads the GitHub deployments of `environment`, newest first, page by
-   * page until `visit` stops, the list ends or `MAX_DEPLOYMENT_PAGES` were read.
+   * page until `visit` stops, the list ends or `MAX_DEPLOYMENT_PAGES` were read;
+   * each deployment once, and a page with none new ends the list (`walkPages`).
    */
   walkDeployments(
     repo: Repo,
@@ -130,7 +136,12 @@ export class GitHubApi {
   ): Promise<Result<{ ended: boolean }>> {
     const call = (page: number) =>
       rest(DEPLOYMENT_LIST, { ...repo, environment, per_page: PER_PAGE, page });
-    return walkPages(this.#pageReader(call, DeploymentPage, options), visit, maxPages);
+    return walkPages(
+      this.#pageReader(call, DeploymentPage, options),
+      (deployment) => deployment.id,
+      visit,
+      maxPages,
+    );
   }
 
   /** Reads one page of a list: its items, read with `schema`, and GitHub's `Link` header. */

@@ -21,18 +21,28 @@ export interface Page<T> {
  * looks for or the list ends (no `rel="next"`, or an empty page). Page numbers
  * are counted here, never taken from the `Link` header, so no page is read
  * twice and the token goes to no other address.
+ *
+ * `visit` sees each item once, by its `key`: a list that moves while it is
+ * read (a deployment created between two pages shifts the next one by one)
+ * gives an item again, and a page with nothing new ends the list, so a
+ * paginator that repeats its last page with a `next` link is not read to the
+ * cap (nor mistaken for a longer list).
  */
 export async function walkPages<T>(
   read: (page: number) => Promise<Result<Page<T>>>,
+  key: (item: T) => unknown,
   visit: (items: T[]) => 'stop' | 'more',
   maxPages: number,
 ): Promise<Result<{ ended: boolean }>> {
+  const seen = new Set<unknown>();
   for (let page = 1; page <= maxPages; page++) {
     const result = await read(page);
     if (!result.ok) return result;
     const { items, link } = result.value;
-    const hasNext = hasNextPage(link) && items.length > 0;
-    if (visit(items) === 'stop') return { ok: true, value: { ended: false } };
+    const fresh = items.filter((item) => !seen.has(key(item)));
+    for (const item of fresh) seen.add(key(item));
+    const hasNext = hasNextPage(link) && fresh.length > 0;
+    if (visit(fresh) === 'stop') return { ok: true, value: { ended: false } };
     if (!hasNext) return { ok: true, value: { ended: true } };
   }
   return { ok: true, value: { ended: false } };

@@ -1,7 +1,9 @@
 /**
  * A retired preview's GitHub deployments (contract v1.3, `retire`): every
  * deployment of its environment in the workflow's repository, newest first
- * over every page up to the cap, each given one `inactive` status, so the
+ * over every page up to the cap, each given one `inactive` status (a
+ * deployment listed twice, as a list that moves between pages gives it, is
+ * marked and counted once: `walkPages` gives each id once), so the
  * Environments page and the pull request no longer show it as deployed.
  * Advisory and bounded like every GitHub call: the first refused or
  * unanswered call ends it (the next ones would fail alike, within the same

@@ -10,6 +10,7 @@ import * as core from '@actions/core';
 import { describeError } from '../common/errors.js';
 import { Redactor } from '../common/redact.js';
 import { neutraliseCommands, systemClock, type Logger } from '../common/runtime.js';
+import { within } from '../common/summary.js';
 import {
   readInputs,
   sensitiveNames,
@@ -80,7 +81,8 @@ function onCancel(controller: AbortController, log: Logger): () => void {
 async function writeSummary(html: string, log: Logger): Promise<void> {
   if (!process.env.GITHUB_STEP_SUMMARY) return;
   try {
-    await core.summary.addRaw(html).write();
+    // Each summary is written within the budget; this holds it there after redaction too.
+    await core.summary.addRaw(within(html)).write();
   } catch (error) {
     log.warning(`could not write the job summary: ${describeError(error)}`);
   }

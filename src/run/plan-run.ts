@@ -8,6 +8,7 @@
 import { ActionError, CancelledError, describeError } from '../common/errors.js';
 import { htmlCode, htmlLines, htmlLink, htmlText } from '../common/github-text.js';
 import { untrusted } from '../common/runtime.js';
+import { boundedSummary, type SummaryPart } from '../common/summary.js';
 import { plural } from '../common/text.js';
 import type { PlanRequest } from '../inputs/plan-inputs.js';
 import { showValue } from './drift.js';
@@ -102,7 +103,7 @@ export function planSummaryHtml(
         : `⚠️ Plan: the deploy would reuse ${code(name)}, and not apply ${differences(verdict.changes.length)}`,
     fail: `❌ Plan: the deploy would fail for ${code(name)}`,
   }[verdict.action];
-  const parts = [`<h2>${heading}</h2>`];
+  const parts: SummaryPart[] = [`<h2>${heading}</h2>`];
   if (deployment !== undefined) {
     const dashboard = dashboardUrlOf(dashboardUrl, deployment);
     const link = dashboard === undefined ? undefined : htmlLink(redact(dashboard), dashboard);
@@ -130,18 +131,30 @@ export function planSummaryHtml(
   }
   if (verdict.changes.length > 0) {
     parts.push(
-      `<h3>Not applied by the deploy</h3>\n<p>${htmlText(remedy(verdict.changes.length))}</p>\n${differencesTable(verdict.changes, code, 'The step wants', 'The deployment has')}`,
+      differencesTable(
+        verdict.changes,
+        code,
+        'The step wants',
+        'The deployment has',
+        `<h3>Not applied by the deploy</h3>\n<p>${htmlText(remedy(verdict.changes.length))}</p>\n`,
+      ),
     );
   }
   if (verdict.request !== undefined) {
-    parts.push(
-      `<h3>The request the deploy would send</h3>\n<pre>${htmlLines(redact(JSON.stringify(verdict.request, null, 2)))}</pre>`,
-    );
+    // A line of the request each (one secret's name, say), as many as fit.
+    const request = htmlLines(redact(JSON.stringify(verdict.request, null, 2))).split('\n');
+    parts.push({
+      head: `<h3>The request the deploy would send</h3>\n<pre>${request[0] ?? ''}`,
+      lines: request.slice(1),
+      tail: '</pre>',
+      leftOut: (count) =>
+        `<p>… and ${count} more ${plural(count, 'line')} of the request, left out to keep this summary under GitHub's limit.</p>`,
+    });
   }
   const why = failure ?? verdict.reason;
   if (why !== undefined)
     parts.push(`<p><strong>Why:</strong></p>\n<pre>${htmlLines(redact(why))}</pre>`);
-  return parts.join('\n');
+  return boundedSummary(parts);
 }
 
 /** Runs the plan; never throws: how it ended is in the outcome. */

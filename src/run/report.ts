@@ -4,6 +4,7 @@
  */
 import { htmlCode, htmlLines, htmlLink, htmlText } from '../common/github-text.js';
 import { MASK } from '../common/redact.js';
+import { boundedSummary, type CutList, type SummaryPart } from '../common/summary.js';
 import { plural, shortSha } from '../common/text.js';
 import { CREATE_CALL } from '../service/endpoints.js';
 import { fillDashboardUrl } from '../inputs/dashboard-url.js';
@@ -180,26 +181,41 @@ export function labelledTable(rows: [string, string][]): string {
   return `<table>\n${body}\n</table>`;
 }
 
-/** A table of differences (drift): one row a field, its wanted and live values, secrets `***`. */
+/**
+ * A table of differences (drift): one row a field, its wanted and live values,
+ * secrets `***`; as many rows as fit in the summary, and a count of the others.
+ */
 export function differencesTable(
   drift: DriftEntry[],
   code: Cell,
   wants: string,
   has: string,
-): string {
-  const rows = drift
-    .map(
+  head = '',
+): CutList {
+  return {
+    head: `${head}<table>\n<tr><th>Field</th><th>${wants}</th><th>${has}</th></tr>`,
+    lines: drift.map(
       (entry) =>
         `<tr><td>${code(entry.field)}</td><td>${code(showValue(entry.wanted))}</td><td>${code(showValue(entry.live))}</td></tr>`,
-    )
-    .join('\n');
-  return `<table>\n<tr><th>Field</th><th>${wants}</th><th>${has}</th></tr>\n${rows}\n</table>`;
+    ),
+    tail: '\n</table>',
+    leftOut: (count) =>
+      `<p>… and ${count} more, left out to keep this summary under GitHub's limit: every one is in the step's log.</p>`,
+  };
 }
 
 /** The drift section of the summary, when anything drifted. */
-function driftTable(drift: DriftEntry[], code: Cell): string {
-  if (drift.length === 0) return '';
-  return `\n<h3>⚠️ Drift: not applied</h3>\n<p>The service cannot update a deployment: change ${plural(drift.length, 'it', 'them')} in the service, or deploy under a new name.</p>\n${differencesTable(drift, code, 'Step wants', 'Deployment has')}`;
+function driftTable(drift: DriftEntry[], code: Cell): SummaryPart[] {
+  if (drift.length === 0) return [];
+  return [
+    differencesTable(
+      drift,
+      code,
+      'Step wants',
+      'Deployment has',
+      `<h3>⚠️ Drift: not applied</h3>\n<p>The service cannot update a deployment: change ${plural(drift.length, 'it', 'them')} in the service, or deploy under a new name.</p>\n`,
+    ),
+  ];
 }
 
 /**
@@ -207,9 +223,9 @@ function driftTable(drift: DriftEntry[], code: Cell): string {
  * lines; text from the service in them is already on one line each) but no
  * blank one, so the block cannot end before its closing tag.
  */
-function failureBlock(failure: string | undefined, redact: (text: string) => string): string {
-  if (failure === undefined) return '';
-  return `\n<p><strong>Error:</strong></p>\n<pre>${htmlLines(redact(failure))}</pre>`;
+function failureBlock(failure: string | undefined, redact: (text: string) => string): string[] {
+  if (failure === undefined) return [];
+  return [`<p><strong>Error:</strong></p>\n<pre>${htmlLines(redact(failure))}</pre>`];
 }
 
 /** The job summary as HTML: a heading, a table of the deployment, drift, the failure if any. */
@@ -252,5 +268,11 @@ export function summaryHtml(input: SummaryInput): string {
       : plan.dryRun
         ? '🔎 Deployment (dry run)'
         : '🚀 Deployment';
-  return `<h2>${title}: ${code(plan.name)}</h2>\n${labelledTable(rows)}${driftTable(input.drift ?? [], code)}${failureBlock(failure, redact)}\n`;
+  return (
+    boundedSummary([
+      `<h2>${title}: ${code(plan.name)}</h2>\n${labelledTable(rows)}`,
+      ...driftTable(input.drift ?? [], code),
+      ...failureBlock(failure, redact),
+    ]) + '\n'
+  );
 }

@@ -9,6 +9,7 @@
 import { ActionError, describeError } from '../common/errors.js';
 import { htmlCode, htmlLink, htmlText } from '../common/github-text.js';
 import { untrusted } from '../common/runtime.js';
+import { boundedSummary } from '../common/summary.js';
 import type { RetireRequest } from '../inputs/retire-inputs.js';
 import { pickOne } from './deploy.js';
 import { inGroup } from './dependencies.js';
@@ -93,7 +94,7 @@ export function retireSummaryHtml(
     ...gitHubRows(retirement),
   ];
   parts.push(labelledTable(rows));
-  return parts.join('\n');
+  return boundedSummary(parts);
 }
 
 /** Runs the retire; never throws: how it ended is in the outcome. */

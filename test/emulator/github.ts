@@ -53,6 +53,13 @@ export interface GitHubFault {
   hang?: boolean;
   /** Wait this long, then answer (the fault's status, or the real handler). */
   delayMs?: number;
+  /**
+   * On a list: pages after the first are served as if `shift` items had been added at the head
+   * once page 1 was read (a concurrent deploy), so each starts with the previous page's last items.
+   */
+  shift?: number;
+  /** On a list: every page past the last repeats the last one, and every page says `rel="next"`. */
+  repeatLast?: boolean;
 }
 
 export interface GitHubRequest {
@@ -298,7 +305,7 @@ export async function startGitHubEmulator(): Promise<GitHubEmulator> {
         };
       } else {
         try {
-          answer = route(record, parsed.searchParams);
+          answer = route(record, parsed.searchParams, fault);
         } catch (error) {
           answer = { status: 500, body: githubError(500, `emulator error: ${String(error)}`) };
         }
@@ -312,7 +319,7 @@ export async function startGitHubEmulator(): Promise<GitHubEmulator> {
     }
   }
 
-  function route(record: GitHubRequest, query: URLSearchParams): Answer {
+  function route(record: GitHubRequest, query: URLSearchParams, fault?: GitHubFault): Answer {
     const who = authenticate(record.auth);
     if (typeof who === 'string') return { status: 401, body: githubError(401, who) };
     const { method, path } = record;
@@ -327,7 +334,7 @@ export async function startGitHubEmulator(): Promise<GitHubEmulator> {
       if (method === 'GET') {
         return (
           access(who, owner, repo, 'deployments', 'read') ??
-          listDeployments(owner, repo, query, path)
+          listDeployments(owner, repo, query, path, fault)
         );
       }
       if (method !== 'POST') return notFound();
@@ -354,7 +361,7 @@ export async function startGitHubEmulator(): Promise<GitHubEmulator> {
       if (method === 'GET') {
         return (
           access(who, owner, repo, 'pull-requests', 'read') ??
-          listComments(owner, repo, issue, query, path)
+          listComments(owner, repo, issue, query, path, fault)
         );
       }
       if (method !== 'POST') return notFound();
@@ -539,6 +546,7 @@ export async function startGitHubEmulator(): Promise<GitHubEmulator> {
     repo: string,
     query: URLSearchParams,
     path: string,
+    fault?: GitHubFault,
   ): Answer {
     const filters = ['environment', 'ref', 'sha', 'task'] as const;
     const all = deployments
@@ -549,15 +557,27 @@ export async function startGitHubEmulator(): Promise<GitHubEmulator> {
           filters.every((name) => !query.has(name) || d[name] === query.get(name)),
       )
       .reverse();
-    return paged(all.map(deploymentJson), query, path);
+    return paged(all.map(deploymentJson), query, path, fault);
   }
 
-  /** One page of `all` as GitHub serves a list: `per_page`, `page` and the `Link` header. */
-  function paged(all: unknown[], query: URLSearchParams, path: string): Answer {
+  /**
+   * One page of `all` as GitHub serves a list: `per_page`, `page` and the `Link` header; a
+   * fault's `shift` or `repeatLast` bends it.
+   */
+  function paged(
+    all: unknown[],
+    query: URLSearchParams,
+    path: string,
+    fault?: GitHubFault,
+  ): Answer {
     const perPage = clampInt(query.get('per_page'), 30, 1, 100);
-    const page = clampInt(query.get('page'), 1, 1, Number.MAX_SAFE_INTEGER);
-    const last = Math.max(1, Math.ceil(all.length / perPage));
-    const items = all.slice((page - 1) * perPage, page * perPage);
+    const asked = clampInt(query.get('page'), 1, 1, Number.MAX_SAFE_INTEGER);
+    // The items added at the head are never served: they would be on page 1, already read.
+    const shift = asked > 1 ? (fault?.shift ?? 0) : 0;
+    const listed = [...Array<unknown>(shift).fill(undefined), ...all];
+    const last = Math.max(1, Math.ceil(listed.length / perPage));
+    const page = fault?.repeatLast ? Math.min(asked, last) : asked;
+    const items = listed.slice((page - 1) * perPage, page * perPage);
     const kept = [...query].filter(([name]) => name !== 'page' && name !== 'per_page');
     const link = (n: number, rel: string) => {
       const search = new URLSearchParams([
@@ -569,7 +589,7 @@ export async function startGitHubEmulator(): Promise<GitHubEmulator> {
     };
     const links: string[] = [];
     if (page > 1) links.push(link(page - 1, 'prev'));
-    if (page < last) links.push(link(page + 1, 'next'), link(last, 'last'));
+    if (page < last || fault?.repeatLast) links.push(link(asked + 1, 'next'), link(last, 'last'));
     if (page > 1) links.push(link(1, 'first'));
     return {
       status: 200,
@@ -584,6 +604,7 @@ export async function startGitHubEmulator(): Promise<GitHubEmulator> {
     issue: number,
     query: URLSearchParams,
     path: string,
+    fault?: GitHubFault,
   ): Answer {
     const all = comments.filter(
       (c) =>
@@ -591,7 +612,7 @@ export async function startGitHubEmulator(): Promise<GitHubEmulator> {
         c.repo.toLowerCase() === repo.toLowerCase() &&
         c.issue === issue,
     );
-    return paged(all.map(commentJson), query, path);
+    return paged(all.map(commentJson), query, path, fault);
   }
 
   function commentJson(comment: Comment): unknown {

@@ -120,4 +120,28 @@ describe('planSummaryHtml, as GitHub shows it', () => {
     );
     expect(failed.links).toEqual([]);
   });
+
+  it("cuts the request a create would send under GitHub's limit, counting the lines left out", () => {
+    const secrets = Array.from({ length: 1_500 }, (_, i) => ({
+      name: `${'S'.repeat(1_000)}_${i}`,
+      value: '***',
+    }));
+    const html = planSummaryHtml(
+      'my-agent',
+      { action: 'create', changes: [], request: { name: 'my-agent', secrets } as never },
+      undefined,
+      undefined,
+      (t) => t,
+    );
+
+    expect(Buffer.byteLength(html, 'utf8')).toBeLessThanOrEqual(1_000_000);
+    const left = /… and (\d+) more lines of the request, left out/.exec(html);
+    const shown = /<pre>([\s\S]*)<\/pre>/.exec(html)?.[1]?.split('\n') ?? [];
+    // Every line of the request is shown or counted.
+    const lines = JSON.stringify({ name: 'my-agent', secrets }, null, 2).split('\n').length;
+    expect(shown.length + Number(left?.[1])).toBe(lines);
+    const seen = whatAReaderSees(html);
+    expect(seen.text).toContain('The request the deploy would send');
+    expect(seen.text).toContain("left out to keep this summary under GitHub's limit");
+  });
 });

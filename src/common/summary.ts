@@ -1,0 +1,80 @@
+/**
+ * A job summary within GitHub's limit. GitHub refuses a step summary over
+ * 1 MiB (in UTF-8 bytes), and a summary holds lists as long as the service
+ * makes them (a deployment's secrets, each one a drift row), escaped, so
+ * one of them can be several times the limit. A summary is written as parts:
+ * fixed ones, and lists that are cut to what fits, with a count of what was
+ * left out, as the comments are cut. The deploy's, the plan's and the
+ * retire's summaries are all written through `boundedSummary`.
+ */
+
+/** GitHub's limit on a step's summary, in bytes. */
+export const SUMMARY_LIMIT = 1_048_576;
+/** What a summary may take, with a margin under the limit (the redaction after it may grow it). */
+export const SUMMARY_BUDGET = 1_000_000;
+
+/** A list that may be cut: its lines (one item each) after a head, then a tail. */
+export interface CutList {
+  /** Its lines follow it, each on a line of its own. */
+  head: string;
+  lines: readonly string[];
+  /** Follows the last line as it is: `\n</table>`, or `</pre>` closing the last line. */
+  tail: string;
+  /** What is said after the tail when `count` lines were left out. */
+  leftOut: (count: number) => string;
+}
+
+export type SummaryPart = string | CutList;
+
+export const bytesOf = (text: string): number => Buffer.byteLength(text, 'utf8');
+
+/** Room kept for each list's head, tail and its note of what was left out. */
+const noteBytes = (list: CutList) =>
+  bytesOf(list.head) + bytesOf(list.tail) + bytesOf(list.leftOut(Number.MAX_SAFE_INTEGER)) + 3;
+
+/**
+ * The parts joined by line breaks, within `budget` bytes: fixed parts whole,
+ * then each list, in order, keeps its first lines that fit in what is left.
+ */
+export function boundedSummary(parts: readonly SummaryPart[], budget = SUMMARY_BUDGET): string {
+  const fixed = parts.filter((part): part is string => typeof part === 'string');
+  const lists = parts.filter((part): part is CutList => typeof part !== 'string');
+  let left =
+    budget -
+    fixed.reduce((sum, part) => sum + bytesOf(part) + 1, 0) -
+    lists.reduce((sum, list) => sum + noteBytes(list) + 1, 0);
+  const written = parts.map((part) => {
+    if (typeof part === 'string') return part;
+    const kept: string[] = [];
+    for (const line of part.lines) {
+      const size = bytesOf(line) + 1;
+      if (size > left) break;
+      kept.push(line);
+      left -= size;
+    }
+    const cut = part.lines.length - kept.length;
+    const body = [part.head, ...kept].join('\n') + part.tail;
+    return cut > 0 ? `${body}\n${part.leftOut(cut)}` : body;
+  });
+  return within(written.join('\n'), budget);
+}
+
+/**
+ * The last guard: a text over `budget` bytes cut at its last line break that
+ * fits, saying how many bytes were left out (a fixed part can only be this
+ * long if something upstream lost its own bound).
+ */
+export function within(text: string, budget = SUMMARY_BUDGET): string {
+  const size = bytesOf(text);
+  if (size <= budget) return text;
+  const note = (bytes: number) =>
+    `\n<p>… and ${bytes} more bytes, left out to keep this summary under GitHub's limit.</p>\n`;
+  const room = budget - bytesOf(note(size));
+  const head = Buffer.from(text, 'utf8')
+    .subarray(0, room)
+    .toString('utf8')
+    .replace(/\uFFFD$/, '');
+  const cutAt = head.lastIndexOf('\n');
+  const kept = cutAt > 0 ? head.slice(0, cutAt) : head;
+  return `${kept}${note(size - bytesOf(kept))}`;
+}
