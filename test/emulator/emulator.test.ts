@@ -1097,7 +1097,7 @@ describe('seeded revisions', () => {
     expect(states(body.id)).toEqual(['building']);
   });
 
-  it('seeds 10,000, each with its revision (how fast is the bench's business, not a test's)', () => {
+  it('seeds 10,000, each with its revision (speed is for the bench, not a test)', () => {
     emu.seedDeployments(10_000, (i) => ({ name: `fast-${i}`, source: 'codehost' }));
     expect(emu.deployments).toHaveLength(10_000);
     expect(emu.revisions(emu.deployments[9_999]?.id ?? '')).toHaveLength(1);
