@@ -29077,7 +29077,7 @@ __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __we
 /* harmony import */ var node_url__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(3136);
 /* harmony import */ var node_url__WEBPACK_IMPORTED_MODULE_2___default = /*#__PURE__*/__nccwpck_require__.n(node_url__WEBPACK_IMPORTED_MODULE_2__);
 /* harmony import */ var _inputs_bounded_read_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(4033);
-/* harmony import */ var _main_js__WEBPACK_IMPORTED_MODULE_4__ = __nccwpck_require__(940);
+/* harmony import */ var _main_js__WEBPACK_IMPORTED_MODULE_4__ = __nccwpck_require__(6312);
 /** The command's entry (dist/cli.js, the package's bin): wires the process to `main`, nothing else. */
 
 
@@ -29129,7 +29129,7 @@ __webpack_async_result__();
 
 /***/ }),
 
-/***/ 940:
+/***/ 6312:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -29402,16 +29402,43 @@ var bounded_read = __nccwpck_require__(4033);
 class Invalid extends Error {
     name = 'Invalid';
 }
-/** One or more bad inputs, found before any request is sent. */
+/**
+ * Thrown by a parser for an empty value where one is needed: what a secret
+ * the run was not given leaves (a fork's run gets none), so it is not
+ * reported after the problem of the run that explains it.
+ */
+class EmptyValue extends Invalid {
+    name = 'EmptyValue';
+}
+/** Each problem as a line: `input 'name': what is wrong`. */
+function problemLine({ input, problem }) {
+    return `input '${input}': ${problem}`;
+}
+/**
+ * One or more bad inputs, found before any request is sent. A `lead` is a
+ * problem of the run rather than of a value (an empty api key on a fork's
+ * pull request): the message starts with it, and the other problems follow.
+ */
 class InputError extends ActionError {
     name = 'InputError';
+    /** Every problem, the lead first. */
     problems;
-    constructor(problems) {
-        const lines = problems.map(({ input, problem }) => `input '${input}': ${problem}`);
-        super(lines.length === 1
-            ? `Invalid ${lines[0]}`
-            : `Invalid inputs:\n${lines.map((line) => `  - ${line}`).join('\n')}`);
-        this.problems = problems;
+    lead;
+    constructor(problems, lead) {
+        const lines = problems.map(problemLine);
+        const list = (heading) => `${heading}\n${lines.map((line) => `  - ${line}`).join('\n')}`;
+        let message;
+        if (lead !== undefined) {
+            message = `Invalid ${problemLine(lead)}`;
+            if (lines.length > 0)
+                message += `\n${list('Other invalid inputs:')}`;
+        }
+        else {
+            message = lines.length === 1 ? `Invalid ${lines[0]}` : list('Invalid inputs:');
+        }
+        super(message);
+        this.problems = lead === undefined ? problems : [lead, ...problems];
+        this.lead = lead;
     }
 }
 /** Ends a parser with what is wrong with the value. */
@@ -40408,23 +40435,54 @@ function isInside(root, inner) {
     const relative = external_node_path_default().relative(root, inner);
     return !(relative === '..' || relative.startsWith(`..${(external_node_path_default()).sep}`) || external_node_path_default().isAbsolute(relative));
 }
+/** What a path that is not a regular file is, as a person names it. */
+function kindOf(stats) {
+    if (stats.isDirectory())
+        return 'a directory';
+    if (stats.isFIFO())
+        return 'a FIFO';
+    if (stats.isSocket())
+        return 'a socket';
+    if (stats.isCharacterDevice())
+        return 'a character device';
+    if (stats.isBlockDevice())
+        return 'a block device';
+    return 'neither a file nor a directory';
+}
+/** Whether the error is the file system's "no such file" (a missing path, a dangling link). */
+function isMissing(error) {
+    const code = error.code;
+    return code === 'ENOENT' || code === 'ENOTDIR';
+}
 /**
  * The real path of the file `raw` names in the workspace. Checked twice: as
  * written (`../x.json`), and once symbolic links are followed, since a link
  * in the workspace (or a linked directory on the way) may point anywhere.
+ * A path that exists but is not a regular file says what it is: "not
+ * found" would send a person looking for a file that is there.
  */
 function workspaceFile(raw, workspace) {
     const root = external_node_path_default().resolve(workspace);
     const file = external_node_path_default().resolve(root, raw);
     if (!isInside(root, file))
         fail(`file '${raw}' is outside the workspace`);
-    if (!(0,external_node_fs_.existsSync)(file) || !(0,external_node_fs_.statSync)(file).isFile()) {
-        fail(`file '${raw}' was not found in the workspace (${root})`);
+    const notFound = `file '${raw}' was not found in the workspace (${root})`;
+    let real;
+    try {
+        real = (0,external_node_fs_.realpathSync)(file);
     }
-    const real = (0,external_node_fs_.realpathSync)(file);
+    catch (error) {
+        if (!isMissing(error))
+            throw error;
+        const link = (0,external_node_fs_.lstatSync)(file, { throwIfNoEntry: false })?.isSymbolicLink() === true;
+        fail(link ? `${notFound}: it is a symbolic link to a path that does not exist` : notFound);
+    }
     if (!isInside((0,external_node_fs_.realpathSync)(root), real)) {
         fail(`file '${raw}' is outside the workspace: a symbolic link leads out of it`);
     }
+    const stats = (0,external_node_fs_.statSync)(real);
+    if (!stats.isFile())
+        fail(`file '${raw}' is not a regular file (${kindOf(stats)})`);
     return real;
 }
 /** The most a config file may hold: far more than any config, far less than a runner's memory. */
@@ -40652,6 +40710,43 @@ function parseDashboardUrl(raw) {
     return raw;
 }
 
+;// CONCATENATED MODULE: ./src/inputs/run-description.ts
+/**
+ * The run the inputs are read for, as the adapter that runs the core
+ * describes it: src/github/ derives it from the workflow's event, and a
+ * command would take it from its flags or its CI's variables. Nothing here
+ * knows where it runs.
+ */
+/**
+ * The run is for a pull request from another repository than the run's own
+ * (or from a deleted one): CI systems give such runs no secrets.
+ */
+function isFromFork(run) {
+    const { head } = run;
+    if (head?.kind !== 'branch' || !head.pullRequest || head.repository === undefined)
+        return false;
+    return head.repository?.toLowerCase() !== run.repository?.toLowerCase();
+}
+
+;// CONCATENATED MODULE: ./src/inputs/fork.ts
+/**
+ * A fork's pull request without an api key (contract, behaviour 16): CI
+ * systems give a fork's runs no secrets, so the key is empty and every input
+ * filled from a secret is too. That is a problem of the run, not of a value:
+ * it is found on the raw text, before any input is parsed, and it leads the
+ * report, ahead of the empty values it causes.
+ */
+
+/** Why an empty `api-key` cannot work on this run, and how to skip such runs; undefined when it is not a fork's. */
+function forkRunProblem(apiKey, run) {
+    if (apiKey !== '' || !isFromFork(run))
+        return undefined;
+    const head = run.head?.kind === 'branch' ? run.head.repository : undefined;
+    const from = head === null || head === undefined ? 'a deleted fork' : `the fork ${head}`;
+    const skip = run.skipForks === undefined ? 'Skip runs from forks' : `Skip them with \`${run.skipForks}\``;
+    return `is empty: this run is for a pull request from ${from}, and a fork's runs get no secrets, so the step cannot authenticate. ${skip} on the step or the job.`;
+}
+
 ;// CONCATENATED MODULE: ./src/inputs/headers.ts
 /**
  * The inputs that become HTTP headers: `headers`, `api-key-header` and
@@ -40720,7 +40815,7 @@ function parseHeaderLine(line, number) {
         fail(`line ${number} is not 'Name: value' with a valid header name`);
     }
     if (value === '')
-        fail(`line ${number} has an empty value`);
+        throw new EmptyValue(`line ${number} has an empty value`);
     if (!HEADER_VALUE.test(value))
         fail(`the value on line ${number} ${UNSENDABLE}`);
     return [name, value];
@@ -40759,7 +40854,7 @@ function parseHeaders(raw) {
 
 
 function input(parse, options = {}) {
-    return { parse, sensitive: options.sensitive ?? false, default: options.default };
+    return { ...options, parse, sensitive: options.sensitive ?? false };
 }
 /** The names of a set, in its order. */
 function namesOf(declarations) {
@@ -40783,7 +40878,11 @@ function inputSchema(declared, run) {
         catch (error) {
             if (!(error instanceof Invalid))
                 throw error;
-            context.addIssue({ code: 'custom', message: error.message });
+            context.addIssue({
+                code: 'custom',
+                message: error.message,
+                params: { empty: error instanceof EmptyValue },
+            });
             return NEVER;
         }
     });
@@ -40792,9 +40891,20 @@ function inputSchema(declared, run) {
 function declarationsSchema(declarations, run) {
     return object(Object.fromEntries(Object.entries(declarations).map(([name, declared]) => [name, inputSchema(declared, run)])));
 }
+const problemOf = ({ input, problem }) => ({ input, problem });
+/** The first problem of the run an input's raw text shows (declared by `runProblem`). */
+function runProblemOf(declarations, raw, run) {
+    for (const [name, declared] of Object.entries(declarations)) {
+        const problem = declared.runProblem?.(raw[name] ?? '', run);
+        if (problem !== undefined)
+            return { input: name, problem };
+    }
+    return undefined;
+}
 /**
  * Reads every input of a set, each on its own. Throws one `InputError`
- * naming every bad input, in the set's order.
+ * naming every bad input, in the set's order; a problem of the run comes
+ * first, without the empty values it explains.
  */
 function readInputs(declarations, read, run) {
     const raw = Object.fromEntries(namesOf(declarations).map((name) => [
@@ -40802,12 +40912,22 @@ function readInputs(declarations, read, run) {
         read(name) ?? defaultText(declarations[name], run),
     ]));
     const result = declarationsSchema(declarations, run).safeParse(raw);
-    if (!result.success) {
-        throw new InputError(result.error.issues.map((issue) => ({
-            input: String(issue.path[0] ?? 'inputs'),
-            problem: issue.message,
-        })));
+    const issues = (result.error?.issues ?? []).map((issue) => ({
+        input: String(issue.path[0] ?? 'inputs'),
+        problem: issue.message,
+        empty: issue.code === 'custom' && issue.params?.empty === true,
+    }));
+    const lead = runProblemOf(declarations, raw, run);
+    if (lead !== undefined) {
+        const emptied = [...new Set(issues.filter((issue) => issue.empty).map(({ input }) => input))];
+        const cause = emptied.length === 0
+            ? ''
+            : ` The empty values in ${emptied.map((name) => `'${name}'`).join(' and ')} have the same cause.`;
+        const others = issues.filter((issue) => !issue.empty);
+        throw new InputError(others.map(problemOf), { ...lead, problem: lead.problem + cause });
     }
+    if (!result.success)
+        throw new InputError(issues.map(problemOf));
     return result.data;
 }
 
@@ -40867,7 +40987,7 @@ function checkEntry({ name, value, where }, earlier) {
     if (typeof value !== 'string')
         fail(`${where} must have a string value`);
     if (value === '') {
-        fail(`${where} has an empty value (is the GitHub secret it comes from defined?)`);
+        throw new EmptyValue(`${where} has an empty value (is the GitHub secret it comes from defined?)`);
     }
     return { name, value };
 }
@@ -40897,6 +41017,7 @@ function parseSecrets(raw) {
 
 
 
+
 /** `repository`, or the run's own when given empty. */
 function parseRepositoryInput(raw, run) {
     return unlessEmpty(parseRepository)(raw === '' ? (run.repository ?? '') : raw);
@@ -40904,7 +41025,7 @@ function parseRepositoryInput(raw, run) {
 /** The core's inputs: every entry's set shares them (the deploy step's declares them all). */
 const INPUTS = {
     'api-url': input(parseApiUrl),
-    'api-key': input(parseApiKey, { sensitive: true, default: '' }),
+    'api-key': input(parseApiKey, { sensitive: true, default: '', runProblem: forkRunProblem }),
     'api-key-header': input(parseApiKeyHeader, { default: 'X-Api-Key' }),
     headers: input(parseHeaders, { sensitive: true, default: '' }),
     name: input(parseName),
@@ -40967,26 +41088,7 @@ function commitRequest(commit, fields, run) {
     return { kind: 'auto', branch: head.branch, sha: head.sha };
 }
 
-;// CONCATENATED MODULE: ./src/inputs/run-description.ts
-/**
- * The run the inputs are read for, as the adapter that runs the core
- * describes it: src/github/ derives it from the workflow's event, and a
- * command would take it from its flags or its CI's variables. Nothing here
- * knows where it runs.
- */
-/**
- * The run is for a pull request from another repository than the run's own
- * (or from a deleted one): CI systems give such runs no secrets.
- */
-function isFromFork(run) {
-    const { head } = run;
-    if (head?.kind !== 'branch' || !head.pullRequest || head.repository === undefined)
-        return false;
-    return head.repository?.toLowerCase() !== run.repository?.toLowerCase();
-}
-
 ;// CONCATENATED MODULE: ./src/inputs/service-access.ts
-
 /** The inputs that say where the service is and how to sign in, in action.yml's order. */
 const ACCESS_INPUT_NAMES = [
     'api-url',
@@ -41005,21 +41107,9 @@ function serviceAccess(inputs) {
         sensitiveValues: [apiKey, ...Object.values(inputs.headers)],
     };
 }
-/** An empty api key on a fork's pull request: it can never have one, so say so before any request. */
-function forkProblem(run) {
-    const head = run.head?.kind === 'branch' ? run.head.repository : undefined;
-    const from = head === null || head === undefined ? 'a deleted fork' : `the fork ${head}`;
-    const skip = run.skipForks === undefined ? 'Skip runs from forks' : `Skip them with \`${run.skipForks}\``;
-    return {
-        input: 'api-key',
-        problem: `is empty: this run is for a pull request from ${from}, and a fork's runs get no secrets, so the step cannot authenticate. ${skip} on the step or the job.`,
-    };
-}
 /** Problems of the access inputs that are each valid but do not go together. */
-function accessProblems(inputs, run) {
+function accessProblems(inputs) {
     const problems = [];
-    if (inputs['api-key'] === '' && isFromFork(run))
-        problems.push(forkProblem(run));
     const apiKeyHeader = inputs['api-key-header'].toLowerCase();
     const clash = Object.keys(inputs.headers).find((name) => name.toLowerCase() === apiKeyHeader);
     if (inputs['api-key'] !== '' && clash !== undefined) {
@@ -41064,8 +41154,8 @@ function requested(inputs) {
     };
 }
 /** Problems of inputs that are each valid but do not go together. */
-function combinationProblems(inputs, wanted, run) {
-    const problems = accessProblems(inputs, run);
+function combinationProblems(inputs, wanted) {
+    const problems = accessProblems(inputs);
     const { source } = inputs;
     if (source !== 'external_docker' && wanted.secretReferences !== null) {
         problems.push({
@@ -41156,7 +41246,7 @@ function commonFields(inputs, wanted, fields, run) {
 /** The plan, or an `InputError` naming every input that does not fit the others. */
 function buildPlan(inputs, run) {
     const wanted = requested(inputs);
-    const problems = combinationProblems(inputs, wanted, run);
+    const problems = combinationProblems(inputs, wanted);
     const fields = sourceFields(inputs, wanted);
     if (Array.isArray(fields))
         throw new InputError([...problems, ...fields]);
@@ -41679,7 +41769,9 @@ function readSecretOptions(given, table, reading) {
         const text = variable === undefined ? undefined : reading.sources.env[variable];
         if (text !== undefined && variable !== undefined) {
             maskLines(text, reading, (line) => line.slice(line.indexOf('=') + 1));
-            readSecretText(text, variable, reading);
+            // An empty value is left to the inputs' reader, which reads this same text: on a
+            // fork's pull request it is explained by the missing api key, not reported alone.
+            readSecretText(text, variable, reading, { deferEmpty: true });
             reading.set('secrets', text, variable);
         }
         return;
@@ -41715,7 +41807,7 @@ function readSecretOptions(given, table, reading) {
     reading.origins.secrets = path === undefined ? '--secret' : '--secrets-file/--secret';
 }
 /** The secrets of a text, their values masked; a problem names `origin` and the line, never a value. */
-function readSecretText(text, origin, reading) {
+function readSecretText(text, origin, reading, options = {}) {
     try {
         const secrets = parseSecrets(text.trim());
         for (const secret of secrets)
@@ -41725,7 +41817,9 @@ function readSecretText(text, origin, reading) {
     catch (error) {
         if (!(error instanceof Invalid))
             throw error;
-        reading.problems.push(`${origin}: ${error.message}`);
+        if (!(options.deferEmpty === true && error instanceof EmptyValue)) {
+            reading.problems.push(`${origin}: ${error.message}`);
+        }
         return [];
     }
 }
@@ -47491,7 +47585,7 @@ function inputLabels(table) {
     }
     return labels;
 }
-/** The core's input error, with each input named as the command knows it. */
+/** The core's input error, with each input named as the command knows it; its lead first. */
 function describeInputError(error, request, ci) {
     const labels = inputLabels(optionTable());
     const lines = error.problems.map(({ input, problem }) => {
@@ -47502,9 +47596,13 @@ function describeInputError(error, request, ci) {
         }
         return `${label}: ${problem}`;
     });
-    return lines.length === 1
-        ? `invalid input ${lines[0]}`
-        : `invalid inputs:\n${lines.map((line) => `  - ${line}`).join('\n')}`;
+    const list = (heading, items) => `${heading}\n${items.map((line) => `  - ${line}`).join('\n')}`;
+    if (error.lead !== undefined) {
+        const [lead, ...others] = lines;
+        const first = `invalid input ${lead ?? ''}`;
+        return others.length === 0 ? first : `${first}\n${list('other invalid inputs:', others)}`;
+    }
+    return lines.length === 1 ? `invalid input ${lines[0]}` : list('invalid inputs:', lines);
 }
 /**
  * One line on where the run is, and the branch head it is for when known

@@ -30,8 +30,8 @@ export const RETIRE_INPUTS = {
 export function run(): Promise<void> {
   return runStep({
     inputs: RETIRE_INPUTS,
-    request: (inputs, run) => ({
-      retire: retireRequest(inputs, run),
+    request: (inputs) => ({
+      retire: retireRequest(inputs),
       settings: {
         token: inputs['github-token'],
         environment: inputs.environment,

@@ -76,7 +76,7 @@ function inputLabels(table: readonly OptionSpec[]): Map<string, string> {
   return labels;
 }
 
-/** The core's input error, with each input named as the command knows it. */
+/** The core's input error, with each input named as the command knows it; its lead first. */
 function describeInputError(error: InputError, request: CliRequest, ci: CiRun): string {
   const labels = inputLabels(optionTable());
   const lines = error.problems.map(({ input, problem }) => {
@@ -87,9 +87,14 @@ function describeInputError(error: InputError, request: CliRequest, ci: CiRun): 
     }
     return `${label}: ${problem}`;
   });
-  return lines.length === 1
-    ? `invalid input ${lines[0]}`
-    : `invalid inputs:\n${lines.map((line) => `  - ${line}`).join('\n')}`;
+  const list = (heading: string, items: string[]) =>
+    `${heading}\n${items.map((line) => `  - ${line}`).join('\n')}`;
+  if (error.lead !== undefined) {
+    const [lead, ...others] = lines;
+    const first = `invalid input ${lead ?? ''}`;
+    return others.length === 0 ? first : `${first}\n${list('other invalid inputs:', others)}`;
+  }
+  return lines.length === 1 ? `invalid input ${lines[0]}` : list('invalid inputs:', lines);
 }
 
 /**

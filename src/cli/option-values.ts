@@ -4,7 +4,7 @@
  * file, headers and secrets from the variables they name; every secret value
  * read is kept to be masked.
  */
-import { Invalid } from '../inputs/errors.js';
+import { EmptyValue, Invalid } from '../inputs/errors.js';
 import { parseSecrets } from '../inputs/secrets.js';
 import type { Given } from './argv.js';
 import { environmentName, type Command, type OptionSpec } from './options.js';
@@ -125,7 +125,9 @@ function readSecretOptions(given: Given, table: readonly OptionSpec[], reading: 
     const text = variable === undefined ? undefined : reading.sources.env[variable];
     if (text !== undefined && variable !== undefined) {
       maskLines(text, reading, (line) => line.slice(line.indexOf('=') + 1));
-      readSecretText(text, variable, reading);
+      // An empty value is left to the inputs' reader, which reads this same text: on a
+      // fork's pull request it is explained by the missing api key, not reported alone.
+      readSecretText(text, variable, reading, { deferEmpty: true });
       reading.set('secrets', text, variable);
     }
     return;
@@ -169,6 +171,7 @@ function readSecretText(
   text: string,
   origin: string,
   reading: Reading,
+  options: { deferEmpty?: boolean } = {},
 ): { name: string; value: string }[] {
   try {
     const secrets = parseSecrets(text.trim());
@@ -176,7 +179,9 @@ function readSecretText(
     return secrets;
   } catch (error) {
     if (!(error instanceof Invalid)) throw error;
-    reading.problems.push(`${origin}: ${error.message}`);
+    if (!(options.deferEmpty === true && error instanceof EmptyValue)) {
+      reading.problems.push(`${origin}: ${error.message}`);
+    }
     return [];
   }
 }

@@ -50,12 +50,8 @@ function requested(inputs: ParsedInputs): Requested {
 }
 
 /** Problems of inputs that are each valid but do not go together. */
-function combinationProblems(
-  inputs: ParsedInputs,
-  wanted: Requested,
-  run: RunDescription,
-): InputProblem[] {
-  const problems = accessProblems(inputs, run);
+function combinationProblems(inputs: ParsedInputs, wanted: Requested): InputProblem[] {
+  const problems = accessProblems(inputs);
   const { source } = inputs;
   if (source !== 'external_docker' && wanted.secretReferences !== null) {
     problems.push({
@@ -156,7 +152,7 @@ function commonFields(
 /** The plan, or an `InputError` naming every input that does not fit the others. */
 export function buildPlan(inputs: ParsedInputs, run: RunDescription): Plan {
   const wanted = requested(inputs);
-  const problems = combinationProblems(inputs, wanted, run);
+  const problems = combinationProblems(inputs, wanted);
   const fields = sourceFields(inputs, wanted);
   if (Array.isArray(fields)) throw new InputError([...problems, ...fields]);
   if (problems.length > 0) throw new InputError(problems);

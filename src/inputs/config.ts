@@ -4,7 +4,7 @@
  * input"). Unknown keys in the known schema, and keys given twice, are errors
  * that name the key's path.
  */
-import { existsSync, realpathSync, statSync } from 'node:fs';
+import { lstatSync, realpathSync, statSync, type Stats } from 'node:fs';
 import path from 'node:path';
 import { parse as parseYaml } from 'yaml';
 import { z } from 'zod';
@@ -53,22 +53,47 @@ function isInside(root: string, inner: string): boolean {
   return !(relative === '..' || relative.startsWith(`..${path.sep}`) || path.isAbsolute(relative));
 }
 
+/** What a path that is not a regular file is, as a person names it. */
+function kindOf(stats: Stats): string {
+  if (stats.isDirectory()) return 'a directory';
+  if (stats.isFIFO()) return 'a FIFO';
+  if (stats.isSocket()) return 'a socket';
+  if (stats.isCharacterDevice()) return 'a character device';
+  if (stats.isBlockDevice()) return 'a block device';
+  return 'neither a file nor a directory';
+}
+
+/** Whether the error is the file system's "no such file" (a missing path, a dangling link). */
+function isMissing(error: unknown): boolean {
+  const code = (error as NodeJS.ErrnoException).code;
+  return code === 'ENOENT' || code === 'ENOTDIR';
+}
+
 /**
  * The real path of the file `raw` names in the workspace. Checked twice: as
  * written (`../x.json`), and once symbolic links are followed, since a link
  * in the workspace (or a linked directory on the way) may point anywhere.
+ * A path that exists but is not a regular file says what it is: "not
+ * found" would send a person looking for a file that is there.
  */
 function workspaceFile(raw: string, workspace: string): string {
   const root = path.resolve(workspace);
   const file = path.resolve(root, raw);
   if (!isInside(root, file)) fail(`file '${raw}' is outside the workspace`);
-  if (!existsSync(file) || !statSync(file).isFile()) {
-    fail(`file '${raw}' was not found in the workspace (${root})`);
+  const notFound = `file '${raw}' was not found in the workspace (${root})`;
+  let real: string;
+  try {
+    real = realpathSync(file);
+  } catch (error) {
+    if (!isMissing(error)) throw error;
+    const link = lstatSync(file, { throwIfNoEntry: false })?.isSymbolicLink() === true;
+    fail(link ? `${notFound}: it is a symbolic link to a path that does not exist` : notFound);
   }
-  const real = realpathSync(file);
   if (!isInside(realpathSync(root), real)) {
     fail(`file '${raw}' is outside the workspace: a symbolic link leads out of it`);
   }
+  const stats = statSync(real);
+  if (!stats.isFile()) fail(`file '${raw}' is not a regular file (${kindOf(stats)})`);
   return real;
 }
 

@@ -6,7 +6,7 @@
  * one in one `InputError`, before any request.
  */
 import { z } from 'zod';
-import { Invalid, InputError } from './errors.js';
+import { EmptyValue, Invalid, InputError, type InputProblem } from './errors.js';
 import type { RunDescription } from './run-description.js';
 
 /**
@@ -22,13 +22,23 @@ export interface DeclaredInput<T> {
   readonly sensitive: boolean;
   /** The value when the input is not given; a required input has none. */
   readonly default?: InputDefault;
+  /**
+   * What is wrong with the run given this raw text, if anything (an empty
+   * api key on a fork's pull request): it leads the report, and the empty
+   * values the same cause leaves in other inputs are not reported after it.
+   */
+  readonly runProblem?: (raw: string, run: RunDescription) => string | undefined;
 }
 
 export function input<T>(
   parse: (raw: string, run: RunDescription) => T,
-  options: { sensitive?: boolean; default?: InputDefault } = {},
+  options: {
+    sensitive?: boolean;
+    default?: InputDefault;
+    runProblem?: DeclaredInput<T>['runProblem'];
+  } = {},
 ): DeclaredInput<T> {
-  return { parse, sensitive: options.sensitive ?? false, default: options.default };
+  return { ...options, parse, sensitive: options.sensitive ?? false };
 }
 
 /** A set of declared inputs, in its action.yml's order. */
@@ -69,7 +79,11 @@ function inputSchema(declared: DeclaredInput<unknown>, run: RunDescription) {
       return declared.parse(raw, run);
     } catch (error) {
       if (!(error instanceof Invalid)) throw error;
-      context.addIssue({ code: 'custom', message: error.message });
+      context.addIssue({
+        code: 'custom',
+        message: error.message,
+        params: { empty: error instanceof EmptyValue },
+      });
       return z.NEVER;
     }
   });
@@ -84,9 +98,25 @@ export function declarationsSchema(declarations: Declarations, run: RunDescripti
   );
 }
 
+const problemOf = ({ input, problem }: InputProblem): InputProblem => ({ input, problem });
+
+/** The first problem of the run an input's raw text shows (declared by `runProblem`). */
+function runProblemOf(
+  declarations: Declarations,
+  raw: Record<string, string>,
+  run: RunDescription,
+): InputProblem | undefined {
+  for (const [name, declared] of Object.entries(declarations)) {
+    const problem = declared.runProblem?.(raw[name] ?? '', run);
+    if (problem !== undefined) return { input: name, problem };
+  }
+  return undefined;
+}
+
 /**
  * Reads every input of a set, each on its own. Throws one `InputError`
- * naming every bad input, in the set's order.
+ * naming every bad input, in the set's order; a problem of the run comes
+ * first, without the empty values it explains.
  */
 export function readInputs<D extends Declarations>(
   declarations: D,
@@ -100,13 +130,21 @@ export function readInputs<D extends Declarations>(
     ]),
   );
   const result = declarationsSchema(declarations, run).safeParse(raw);
-  if (!result.success) {
-    throw new InputError(
-      result.error.issues.map((issue) => ({
-        input: String(issue.path[0] ?? 'inputs'),
-        problem: issue.message,
-      })),
-    );
+  const issues = (result.error?.issues ?? []).map((issue) => ({
+    input: String(issue.path[0] ?? 'inputs'),
+    problem: issue.message,
+    empty: issue.code === 'custom' && issue.params?.empty === true,
+  }));
+  const lead = runProblemOf(declarations, raw, run);
+  if (lead !== undefined) {
+    const emptied = [...new Set(issues.filter((issue) => issue.empty).map(({ input }) => input))];
+    const cause =
+      emptied.length === 0
+        ? ''
+        : ` The empty values in ${emptied.map((name) => `'${name}'`).join(' and ')} have the same cause.`;
+    const others = issues.filter((issue) => !issue.empty);
+    throw new InputError(others.map(problemOf), { ...lead, problem: lead.problem + cause });
   }
+  if (!result.success) throw new InputError(issues.map(problemOf));
   return result.data as InputValues<D>;
 }

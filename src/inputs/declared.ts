@@ -7,6 +7,7 @@
  */
 import { parseConfig } from './config.js';
 import { parseDashboardUrl } from './dashboard-url.js';
+import { forkRunProblem } from './fork.js';
 import { parseApiKey, parseApiKeyHeader, parseHeaders } from './headers.js';
 import { input, namesOf, sensitiveNames, type InputValues } from './declare.js';
 import {
@@ -34,7 +35,7 @@ function parseRepositoryInput(raw: string, run: RunDescription): RepositoryName 
 /** The core's inputs: every entry's set shares them (the deploy step's declares them all). */
 export const INPUTS = {
   'api-url': input(parseApiUrl),
-  'api-key': input(parseApiKey, { sensitive: true, default: '' }),
+  'api-key': input(parseApiKey, { sensitive: true, default: '', runProblem: forkRunProblem }),
   'api-key-header': input(parseApiKeyHeader, { default: 'X-Api-Key' }),
   headers: input(parseHeaders, { sensitive: true, default: '' }),
   name: input(parseName),

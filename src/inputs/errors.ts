@@ -18,19 +18,45 @@ export class Invalid extends Error {
   override name = 'Invalid';
 }
 
-/** One or more bad inputs, found before any request is sent. */
+/**
+ * Thrown by a parser for an empty value where one is needed: what a secret
+ * the run was not given leaves (a fork's run gets none), so it is not
+ * reported after the problem of the run that explains it.
+ */
+export class EmptyValue extends Invalid {
+  override name = 'EmptyValue';
+}
+
+/** Each problem as a line: `input 'name': what is wrong`. */
+export function problemLine({ input, problem }: InputProblem): string {
+  return `input '${input}': ${problem}`;
+}
+
+/**
+ * One or more bad inputs, found before any request is sent. A `lead` is a
+ * problem of the run rather than of a value (an empty api key on a fork's
+ * pull request): the message starts with it, and the other problems follow.
+ */
 export class InputError extends ActionError {
   override name = 'InputError';
+  /** Every problem, the lead first. */
   readonly problems: readonly InputProblem[];
+  readonly lead: InputProblem | undefined;
 
-  constructor(problems: readonly InputProblem[]) {
-    const lines = problems.map(({ input, problem }) => `input '${input}': ${problem}`);
-    super(
-      lines.length === 1
-        ? `Invalid ${lines[0]}`
-        : `Invalid inputs:\n${lines.map((line) => `  - ${line}`).join('\n')}`,
-    );
-    this.problems = problems;
+  constructor(problems: readonly InputProblem[], lead?: InputProblem) {
+    const lines = problems.map(problemLine);
+    const list = (heading: string) =>
+      `${heading}\n${lines.map((line) => `  - ${line}`).join('\n')}`;
+    let message: string;
+    if (lead !== undefined) {
+      message = `Invalid ${problemLine(lead)}`;
+      if (lines.length > 0) message += `\n${list('Other invalid inputs:')}`;
+    } else {
+      message = lines.length === 1 ? `Invalid ${lines[0]}` : list('Invalid inputs:');
+    }
+    super(message);
+    this.problems = lead === undefined ? problems : [lead, ...problems];
+    this.lead = lead;
   }
 }
 

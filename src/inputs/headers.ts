@@ -4,7 +4,7 @@
  * how the request is framed or where it goes, is an input error here, before
  * any request. Messages never include a header value: values are secret.
  */
-import { fail } from './errors.js';
+import { EmptyValue, fail } from './errors.js';
 
 const HEADER_TOKEN = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
 /** What an HTTP header value may hold: no control characters, nothing beyond Latin-1. */
@@ -74,7 +74,7 @@ function parseHeaderLine(line: string, number: number): [string, string] {
   if (colon < 0 || !isSendableHeaderName(name)) {
     fail(`line ${number} is not 'Name: value' with a valid header name`);
   }
-  if (value === '') fail(`line ${number} has an empty value`);
+  if (value === '') throw new EmptyValue(`line ${number} has an empty value`);
   if (!HEADER_VALUE.test(value)) fail(`the value on line ${number} ${UNSENDABLE}`);
   return [name, value];
 }

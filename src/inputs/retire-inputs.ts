@@ -7,7 +7,6 @@
 import type { InputValues } from './declare.js';
 import { pick } from './declared.js';
 import { InputError } from './errors.js';
-import type { RunDescription } from './run-description.js';
 import {
   ACCESS_INPUT_NAMES,
   accessProblems,
@@ -32,9 +31,8 @@ export interface RetireRequest extends ServiceAccess {
 /** The retire these inputs ask for, checked against each other before any request. */
 export function retireRequest(
   inputs: InputValues<typeof RETIRE_SERVICE_INPUTS> & InputValues<typeof RETIRE_DASHBOARD_INPUT>,
-  run: RunDescription,
 ): RetireRequest {
-  const problems = accessProblems(inputs, run);
+  const problems = accessProblems(inputs);
   if (problems.length > 0) throw new InputError(problems);
   const dashboardUrl = inputs['dashboard-url'];
   return {

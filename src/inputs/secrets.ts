@@ -5,7 +5,7 @@
  * multi-line value pasted by mistake may look like NAME=value, and its
  * "name" is then a piece of a secret.
  */
-import { fail } from './errors.js';
+import { EmptyValue, fail } from './errors.js';
 import type { Secret } from '../service/schemas.js';
 import { parseStrictJson } from './strict-json.js';
 
@@ -61,7 +61,9 @@ function checkEntry({ name, value, where }: Entry, earlier: string | undefined):
   if (earlier !== undefined) fail(`${where} repeats the secret name of ${earlier}`);
   if (typeof value !== 'string') fail(`${where} must have a string value`);
   if (value === '') {
-    fail(`${where} has an empty value (is the GitHub secret it comes from defined?)`);
+    throw new EmptyValue(
+      `${where} has an empty value (is the GitHub secret it comes from defined?)`,
+    );
   }
   return { name, value };
 }

@@ -636,3 +636,32 @@ describe('status and the summary', () => {
     );
   });
 });
+
+describe("a fork's pull request on another CI (behaviour 16)", () => {
+  it('leads with the fork, not with the empty secrets it causes: exit 2, no request', async () => {
+    const run = await runCli(['deploy', ...DOCKER], {
+      env: {
+        DEPLOY_API_URL: emu.url,
+        // CircleCI gives a fork's build no secrets: the key is unset, the secret empty.
+        DEPLOY_SECRETS: 'OPENAI_API_KEY=',
+        CIRCLECI: 'true',
+        CI: 'true',
+        CIRCLE_PROJECT_USERNAME: 'acme',
+        CIRCLE_PROJECT_REPONAME: 'agent',
+        CIRCLE_SHA1: HEAD,
+        CIRCLE_BRANCH: 'pull/12',
+        CIRCLE_PULL_REQUEST: 'https://github.com/acme/agent/pull/12',
+        CIRCLE_PR_USERNAME: 'contributor',
+        CIRCLE_PR_REPONAME: 'agent',
+      },
+    });
+
+    expect(run.exitCode).toBe(2);
+    const error = run.stderr.split('\n').find((line) => line.includes('invalid input'));
+    expect(error).toMatch(
+      /^error: invalid input the API key \(DEPLOY_API_KEY or --api-key-file\): is empty: this run is for a pull request from the fork contributor\/agent, and a fork's runs get no secrets.* The empty values in 'secrets' have the same cause\.$/,
+    );
+    expect(run.stderr).not.toContain('has an empty value');
+    expect(emu.requests).toEqual([]);
+  });
+});

@@ -57,6 +57,65 @@ describe("a fork's pull request without an api key (behaviour 16)", () => {
     expect(emu.requests).toEqual([]);
   });
 
+  // The README's `secrets: OPENAI_API_KEY=${{ secrets.OPENAI_API_KEY }}`, on a fork: empty too.
+  it.each([
+    ['the deploy step', 'action.yml', 'OPENAI_API_KEY='],
+    ['the deploy step', 'action.yml', '{"OPENAI_API_KEY": ""}'],
+    ['the plan step', 'plan/action.yml', 'OPENAI_API_KEY='],
+  ])(
+    '%s leads with the fork, not with the empty secrets it causes (%s, %s)',
+    async (_step, action, secrets) => {
+      const run = await runAction(codehostStep(emu, { secrets }), {
+        action,
+        event: pullRequestFrom('someone/agent'),
+      });
+
+      expect(run.exitCode).toBe(1);
+      const [first, ...rest] = (run.error ?? '').split('\n');
+      expect(first).toBe(
+        "Invalid input 'api-key': is empty: this run is for a pull request from the fork someone/agent, and a fork's runs get no secrets, so the step cannot authenticate. Skip them with `if: github.event.pull_request.head.repo.full_name == github.repository` on the step or the job. The empty values in 'secrets' have the same cause.",
+      );
+      expect(rest).toEqual([]);
+      expect(run.error).not.toContain('has an empty value');
+      expect(emu.requests).toEqual([]);
+    },
+  );
+
+  it('still reports the inputs that are wrong for another reason, after the fork', async () => {
+    const run = await runAction(
+      codehostStep(emu, { secrets: 'OPENAI_API_KEY=', 'wait-timeout': 'soon' }),
+      { event: pullRequestFrom('someone/agent') },
+    );
+
+    expect(run.exitCode).toBe(1);
+    const lines = (run.error ?? '').split('\n');
+    expect(lines[0]).toMatch(
+      /^Invalid input 'api-key': is empty: this run is for a pull request from the fork someone\/agent.*`if: github\.event\.pull_request\.head\.repo\.full_name == github\.repository`/,
+    );
+    expect(lines[1]).toBe('Other invalid inputs:');
+    expect(lines.slice(2)).toEqual([expect.stringMatching(/^ {2}- input 'wait-timeout': /)]);
+    expect(emu.requests).toEqual([]);
+  });
+
+  it("the retire step says the same when a fork's pull request closes", async () => {
+    const run = await runAction(
+      { 'api-url': emu.url, name: 'pr-7' },
+      {
+        action: 'retire/action.yml',
+        event: {
+          ...pullRequestFrom('someone/agent'),
+          payload: { ...pullRequestFrom('someone/agent').payload, action: 'closed' },
+        },
+      },
+    );
+
+    expect(run.exitCode).toBe(1);
+    expect(run.error?.split('\n')[0]).toContain(
+      "Invalid input 'api-key': is empty: this run is for a pull request from the fork someone/agent",
+    );
+    expect(emu.requests).toEqual([]);
+  });
+
   it("runs as before on the repository's own pull request", async () => {
     const run = await runAction(codehostStep(emu), { event: pullRequestFrom('acme/agent') });
     expect(run.exitCode).toBe(0);

@@ -2,10 +2,15 @@
  * End-to-end hardening (issue 8): the bundle under Node 24 as a hostile
  * service, a careless workflow and a corporate network would try it.
  */
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { startEmulator, type Emulator } from '../emulator/emulator.ts';
 import { startProxy, type Proxy } from '../support/proxy.ts';
 import { BUNDLE, printed, runAction, startAction } from '../support/run-action.ts';
+import { runCli } from '../cli/run-cli.ts';
 
 const INTEGRATION = '3f2b8a1e-6c4d-4e5f-8a9b-0c1d2e3f4a5b';
 
@@ -308,5 +313,73 @@ describe('files read from a user path are bounded (issue 25)', () => {
       /Invalid input 'config': file 'huge\.json' cannot be read: it is larger than 1 MiB/,
     );
     expect(emu.requests).toEqual([]);
+  });
+});
+
+describe('a config path that is there but is not a regular file in the workspace', () => {
+  /** A workspace with a FIFO nobody writes to, a directory, and links out of it. */
+  function workspaceWithOddPaths(): string {
+    const root = mkdtempSync(path.join(tmpdir(), 'odd-config-'));
+    const workspace = path.join(root, 'workspace');
+    mkdirSync(path.join(workspace, 'dir.yaml'), { recursive: true });
+    execFileSync('mkfifo', [path.join(workspace, 'fifo.yaml')]);
+    symlinkSync('/dev/zero', path.join(workspace, 'zero.yaml'));
+    writeFileSync(path.join(root, 'outside.json'), '{}');
+    symlinkSync(path.join(root, 'outside.json'), path.join(workspace, 'outside.json'));
+    return workspace;
+  }
+
+  const cases = [
+    ['fifo.yaml', /file 'fifo\.yaml' is not a regular file \(a FIFO\)/],
+    ['dir.yaml', /file 'dir\.yaml' is not a regular file \(a directory\)/],
+    ['zero.yaml', /file 'zero\.yaml' is outside the workspace: a symbolic link leads out of it/],
+    [
+      'outside.json',
+      /file 'outside\.json' is outside the workspace: a symbolic link leads out of it/,
+    ],
+  ] as const;
+
+  it.each(cases)(
+    'the deploy step says what %s is, at once, before any request',
+    async (config, said) => {
+      const workspace = workspaceWithOddPaths();
+      try {
+        const run = await runAction(step({ config }), {
+          env: { GITHUB_WORKSPACE: workspace },
+          killAfterMs: 20_000,
+        });
+
+        expect(run.signal).toBeNull();
+        expect(run.exitCode).toBe(1);
+        expect(run.error).toMatch(new RegExp(`^Invalid input 'config': ${said.source}`));
+        expect(run.error).not.toContain('not found');
+        // A FIFO is not opened at all: no wait for a writer.
+        expect(run.elapsedMs).toBeLessThan(4_000);
+        expect(emu.requests).toEqual([]);
+      } finally {
+        rmSync(path.dirname(workspace), { recursive: true, force: true });
+      }
+    },
+  );
+
+  it('the command says the same of --config', async () => {
+    const workspace = workspaceWithOddPaths();
+    try {
+      const run = await runCli(
+        ['deploy', '--name', 'agent', '--source', 'internal_template', '--config', 'fifo.yaml'],
+        {
+          env: { DEPLOY_API_URL: emu.url, DEPLOY_API_KEY: 'cli-api-key-0123456789' },
+          cwd: workspace,
+          killAfterMs: 20_000,
+        },
+      );
+
+      expect(run.signal).toBeNull();
+      expect(run.exitCode).toBe(2);
+      expect(run.stderr).toMatch(/--config: file 'fifo\.yaml' is not a regular file \(a FIFO\)/);
+      expect(emu.requests).toEqual([]);
+    } finally {
+      rmSync(path.dirname(workspace), { recursive: true, force: true });
+    }
   });
 });

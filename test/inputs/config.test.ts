@@ -2,6 +2,7 @@
  * The `config` input (src/inputs/config.ts): inline JSON or YAML, or a file in
  * the workspace; unknown and repeated keys are errors that name their path.
  */
+import { execFileSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -97,9 +98,22 @@ describe('config', () => {
     expect(plan({ config: 'large.json' }).sourceConfig).toMatchObject({ build_on_push: true });
   });
 
-  it('rejects a directory named like a file', () => {
+  it('rejects a directory named like a file, saying it is one', () => {
     mkdirSync(path.join(WORKSPACE, 'dir.yaml'), { recursive: true });
-    rejects({ config: 'dir.yaml' }, 'config', /not found/);
+    rejects(
+      { config: 'dir.yaml' },
+      'config',
+      /file 'dir\.yaml' is not a regular file \(a directory\)/,
+    );
+  });
+
+  it('rejects a FIFO, saying it is one, without reading it', () => {
+    execFileSync('mkfifo', [path.join(WORKSPACE, 'fifo.yaml')]);
+    rejects(
+      { config: 'fifo.yaml' },
+      'config',
+      /file 'fifo\.yaml' is not a regular file \(a FIFO\)/,
+    );
   });
 
   it.each(['../x.json', 'deploy/../../x.yaml', path.join(tmpdir(), 'elsewhere.yml')])(
@@ -355,8 +369,20 @@ describe('config: symbolic links', () => {
     });
   });
 
-  it('rejects a dangling link as a missing file', () => {
+  it('rejects a dangling link as a missing file, saying it is a link', () => {
     link(path.join(OUTSIDE, 'gone.yaml'), 'dangling.yaml');
-    rejects({ config: 'dangling.yaml' }, 'config', /was not found in the workspace/);
+    rejects(
+      { config: 'dangling.yaml' },
+      'config',
+      /was not found in the workspace .*: it is a symbolic link to a path that does not exist/,
+    );
+  });
+
+  it('rejects a link to /dev/zero as leading out of the workspace, not as missing', () => {
+    rejects(
+      { config: link('/dev/zero', 'zero.yaml') },
+      'config',
+      /file 'zero\.yaml' is outside the workspace: a symbolic link leads out of it/,
+    );
   });
 });

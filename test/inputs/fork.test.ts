@@ -46,6 +46,29 @@ describe("a fork's pull request without an api key", () => {
     expect(error.message).toContain(`Skip them with \`${SKIP}\` on the step or the job.`);
   });
 
+  it('leads the report, ahead of what the missing secrets leave empty, which it explains', () => {
+    const error = errorOf(() =>
+      plan(
+        {
+          name: 'app',
+          secrets: 'OPENAI_API_KEY=',
+          headers: 'X-Tenant:',
+          'wait-timeout': 'soon',
+        },
+        run(pullRequestFrom('someone/agent'), SKIP),
+      ),
+    );
+    const [first, ...rest] = error.message.split('\n');
+    expect(first).toMatch(
+      /^Invalid input 'api-key': is empty: this run is for a pull request from the fork someone\/agent/,
+    );
+    expect(first).toContain(SKIP);
+    expect(first).toContain("The empty values in 'headers' and 'secrets' have the same cause.");
+    expect(rest[0]).toBe('Other invalid inputs:');
+    expect(rest.slice(1)).toEqual([expect.stringMatching(/^ {2}- input 'wait-timeout': /)]);
+    expect(error.problems.map((problem) => problem.input)).toEqual(['api-key', 'wait-timeout']);
+  });
+
   it('says so for a pull request from a deleted fork too', () => {
     const error = errorOf(() => plan({ name: 'app' }, run(pullRequestFrom(null), SKIP)));
     expect(error.message).toContain('from a deleted fork');
