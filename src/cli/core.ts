@@ -65,8 +65,10 @@ async function status(plan: Plan, io: RunnerIO): Promise<RunOutcome> {
   try {
     maskPlan(plan, io);
     const dependencies = dependenciesOf(plan, io);
-    const found = await inGroup(dependencies)(`Looking for deployment '${plan.name}'`, async () =>
-      pickOne(await dependencies.service.findByName(plan.name), plan.name, io.logger),
+    const found = await inGroup(dependencies)(
+      `Looking for deployment '${plan.name}'`,
+      'find',
+      async () => pickOne(await dependencies.service.findByName(plan.name), plan.name, io.logger),
     );
     if (found === undefined) {
       throw new ActionError(

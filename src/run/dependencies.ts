@@ -7,6 +7,7 @@
 import type { Clock, Logger } from '../common/runtime.js';
 import type { Service } from '../service/endpoints.js';
 import type { Deployment } from '../service/schemas.js';
+import type { EventSink, RunStep } from './events.js';
 import type { WaitOptions } from './wait.js';
 
 /** Runs a phase of the run in a log group named `name`. */
@@ -24,9 +25,18 @@ export interface RunDependencies {
   wait?: Omit<WaitOptions, 'timeoutMs'>;
   /** Called with each deployment a wait sees, so that outputs follow the status. */
   onPoll?: (deployment: Deployment) => void;
+  /** Told what happens (a phase starts, a wait sees a change); nothing when absent. */
+  events?: EventSink;
 }
 
-/** The dependencies' log groups, or a phase run without one. */
-export function inGroup(dependencies: Pick<RunDependencies, 'group'>): Group {
-  return dependencies.group ?? ((_name, phase) => phase());
+/** Runs a phase in a log group named `name`; the phase is the `step` event's. */
+export type StepGroup = <T>(name: string, step: RunStep, phase: () => Promise<T>) => Promise<T>;
+
+/** The dependencies' log groups, or a phase run without one; each start is a `step` event. */
+export function inGroup(dependencies: Pick<RunDependencies, 'group' | 'events'>): StepGroup {
+  const group: Group = dependencies.group ?? ((_name, phase) => phase());
+  return (name, step, phase) => {
+    dependencies.events?.({ kind: 'step', step, message: name });
+    return group(name, phase);
+  };
 }

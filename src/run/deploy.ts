@@ -249,7 +249,7 @@ export async function deploy(plan: Plan, dependencies: RunDependencies): Promise
   const group = inGroup(dependencies);
   const repository =
     plan.source === 'codehost'
-      ? await group(`Resolving repository ${fullName(plan.repository)}`, async () => {
+      ? await group(`Resolving repository ${fullName(plan.repository)}`, 'resolve', async () => {
           const found = await resolveRepository(service, plan);
           logger.info(
             `${fullName(plan.repository)}: ${untrusted(found.url)} (default branch ${untrusted(found.default_branch)})`,
@@ -258,7 +258,7 @@ export async function deploy(plan: Plan, dependencies: RunDependencies): Promise
         })
       : undefined;
   const request = buildCreateRequest(plan, repository);
-  const existing = await group(`Looking for deployment '${plan.name}'`, async () => {
+  const existing = await group(`Looking for deployment '${plan.name}'`, 'find', async () => {
     const found = pickOne(await service.findByName(plan.name), plan.name, logger);
     logger.info(
       found === undefined
@@ -274,7 +274,7 @@ export async function deploy(plan: Plan, dependencies: RunDependencies): Promise
     logger.info(`dry run: would ${CREATE_CALL} to create '${plan.name}'`);
     return { request, repository, created: false };
   }
-  return group(`Creating deployment '${plan.name}'`, async () => {
+  return group(`Creating deployment '${plan.name}'`, 'create', async () => {
     const outcome = await create(plan, request, repository, dependencies);
     logger.info(
       outcome.created

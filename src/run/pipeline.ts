@@ -17,6 +17,7 @@ import type { Deployment } from '../service/schemas.js';
 import { deploy, RenamedError, type DeployResult } from './deploy.js';
 import { inGroup, type Group, type RunDependencies } from './dependencies.js';
 import { showValue } from './drift.js';
+import type { EventSink } from './events.js';
 import { assess, blockedRemedy, blockedText, livenessFor, type Goal } from './goal.js';
 import { latestCommit, type Liveness } from './live.js';
 import type {
@@ -60,6 +61,8 @@ export interface RunnerIO {
   pace?: Pace;
   /** How a remedy names the key, the headers and the integration id; the action's inputs when absent. */
   words?: RemedyWords;
+  /** Told what happens, as the core's events (the command's `--events`); nothing when absent. */
+  events?: EventSink;
 }
 
 /** What the run knows at any point, for the outputs and the summary. */
@@ -220,6 +223,7 @@ export function dependenciesOf(
     signal,
     group,
     ...(io.pace === undefined ? {} : { wait: io.pace.wait }),
+    ...(io.events === undefined ? {} : { events: io.events }),
   };
 }
 
@@ -296,6 +300,7 @@ export async function waitForLive(
   const what = goal.target === undefined ? '' : ` with commit ${shortSha(goal.target.sha)}`;
   const { deployment: live, verdict } = await inGroup(dependencies)(
     `Waiting until '${plan.name}' is live${what}`,
+    'wait',
     () =>
       waitUntilLive(
         deployment,

@@ -163,6 +163,7 @@ export async function runPlan({ plan, onChange }: PlanRequest, io: RunnerIO): Pr
     maskPlan(plan, io);
     const dependencies = dependenciesOf(plan, io);
     // Not in a group of its own: the deploy's dry run opens its groups, and GitHub does not nest them.
+    io.events?.({ kind: 'step', step: 'plan', message: `Planning the deploy of '${plan.name}'` });
     const verdict = await verdictOf(plan, dependencies);
     io.setOutputs(planOutputs(verdict, plan.dashboardUrl));
     logVerdict(plan.name, verdict, io);

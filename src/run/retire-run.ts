@@ -103,8 +103,10 @@ export async function runRetire(request: RetireRequest, io: RunnerIO): Promise<R
     for (const value of request.sensitiveValues) io.mask(value);
     const dependencies = dependenciesOf(request, io);
     const { name } = request;
-    const deployment = await inGroup(dependencies)(`Looking for deployment '${name}'`, async () =>
-      pickOne(await dependencies.service.findByName(name), name, io.logger),
+    const deployment = await inGroup(dependencies)(
+      `Looking for deployment '${name}'`,
+      'find',
+      async () => pickOne(await dependencies.service.findByName(name), name, io.logger),
     );
     const dashboardUrl =
       deployment === undefined ? undefined : dashboardUrlOf(request.dashboardUrl, deployment);

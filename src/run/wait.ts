@@ -96,7 +96,7 @@ export async function waitUntilLive(
   options: WaitOptions,
   dependencies: RunDependencies,
 ): Promise<{ deployment: Deployment; verdict: Liveness & { live: true } }> {
-  const { service, clock, logger, signal } = dependencies;
+  const { service, clock, logger, signal, events } = dependencies;
   const started = clock.now();
   const deadline = started + options.timeoutMs;
   const unknownStatuses = new Set<string>();
@@ -162,10 +162,15 @@ export async function waitUntilLive(
   for (let polls = 0; ;) {
     await goal.orders?.learn(deployment);
     const verdict = livenessFor(deployment, goal);
-    if (verdict.live) return { deployment, verdict };
+    if (verdict.live) {
+      events?.({ kind: 'wait_over', outcome: 'live' });
+      return { deployment, verdict };
+    }
     const name = `'${untrusted(deployment.name)}' (${deployment.id})`;
-    if (verdict.final)
+    if (verdict.final) {
+      events?.({ kind: 'wait_over', outcome: 'failed' });
       throw new WaitError(`Deployment ${name} will not be live: ${verdict.missing}.`, deployment);
+    }
     noteUnknownStatus(deployment.status, unknownStatuses, logger);
     missing = verdict.missing;
     const remaining = deadline - clock.now();
@@ -174,12 +179,22 @@ export async function waitUntilLive(
         slowdown > 0
           ? `; the service asked to pause ${formatDuration(slowdown)} between checks`
           : '';
+      events?.({ kind: 'wait_over', outcome: 'timed_out' });
       throw new WaitError(
         `Deployment ${name} is not live after ${formatDuration(options.timeoutMs)} (${polls} checks${slowed}): ${verdict.missing}. Raise ${service.words.waitTimeout}, or look at the deployment in the service.`,
         deployment,
       );
     }
-    if (shown === undefined || shown.key !== progressKey(deployment)) say();
+    if (shown === undefined || shown.key !== progressKey(deployment)) {
+      say();
+      events?.({
+        kind: 'status_change',
+        status: deployment.status,
+        latestRevisionId: deployment.latest_revision_id ?? null,
+        activeRevisionId: deployment.active_revision_id ?? null,
+        waitingFor: missing,
+      });
+    }
     // Intervals run from the start of one check to the start of the next.
     const wanted = Math.max(interval - (clock.now() - lastCheck), slowdown);
     // The next check would come after the deadline (or before the pause the service asked
@@ -212,6 +227,7 @@ export async function waitUntilLive(
     throttled = 0;
     failedPolls++;
     if (failedPolls > options.maxFailedPolls) {
+      events?.({ kind: 'wait_over', outcome: 'failed' });
       throw new WaitError(
         `Gave up waiting for ${name} after ${failedPolls} failed checks in a row; the last: ${seen.message}`,
         deployment,
