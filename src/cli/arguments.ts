@@ -5,10 +5,10 @@
  * parsed by the core here: a usage error names the option before any
  * request, and the input parsers (the same as the action's) run next.
  */
-import { readTokens } from './argv.js';
+import { readTokens, type Given } from './argv.js';
 import { readInputs } from './option-values.js';
-import { COMMANDS, optionTable, type Command, type CommandInput } from './options.js';
-import { Reading, type ArgumentSources } from './sources.js';
+import { COMMANDS, optionTable, variableOf, type Command, type CommandInput } from './options.js';
+import { Reading, type ArgumentSources, type Environment } from './sources.js';
 
 /** A mistake in how the command was called or in what it was given: exit 2, before any request. */
 export class UsageError extends Error {
@@ -34,6 +34,8 @@ export interface CliRequest {
   /** Every secret value read (key, header values, secrets): masked before anything is written. */
   secretValues: string[];
   json: boolean;
+  /** `--events`: stdout is the NDJSON stream (never with `json`). */
+  events: boolean;
   dotenv?: string;
   summary?: string;
 }
@@ -42,6 +44,31 @@ export type Invocation =
   { kind: 'help'; command?: Command } | { kind: 'version' } | { kind: 'run'; request: CliRequest };
 
 const HELP = ['--help', '-h', 'help'];
+
+const EVENTS_VARIABLE = variableOf('events');
+const TRUE_WORDS = ['true', 'True', 'TRUE'];
+const FALSE_WORDS = ['false', 'False', 'FALSE'];
+
+/** `--events`, else `DEPLOY_EVENTS` in the action's boolean spellings; a problem for any other. */
+function readEventsFlag(given: Given, env: Environment, problems: string[]): boolean {
+  if (given.has('events')) return true;
+  const text = env[EVENTS_VARIABLE];
+  if (text === undefined || text === '' || FALSE_WORDS.includes(text)) return false;
+  if (TRUE_WORDS.includes(text)) return true;
+  problems.push(`${EVENTS_VARIABLE} must be true or false`);
+  return false;
+}
+
+/**
+ * Whether a run asked for the event stream, as far as a command line that
+ * could not be read says: its result line is then still the last of stdout.
+ */
+export function wantsEvents(args: readonly string[], env: Environment): boolean {
+  const end = args.indexOf('--');
+  const options = end < 0 ? args : args.slice(0, end);
+  if (options.some((arg) => arg === '--events' || arg.startsWith('--events='))) return true;
+  return TRUE_WORDS.includes(env[EVENTS_VARIABLE] ?? '');
+}
 
 function isCommand(word: string | undefined): word is Command {
   return COMMANDS.some((command) => command === word);
@@ -78,6 +105,13 @@ export function readInvocation(args: readonly string[], sources: ArgumentSources
   const reading = new Reading(sources);
   const given = readTokens(rest, first, table, reading.problems);
   if (given.has('help')) return { kind: 'help', command: first };
+  const events = readEventsFlag(given, sources.env, reading.problems);
+  if (events && given.has('json')) {
+    const origin = given.has('events') ? '--events' : `${EVENTS_VARIABLE} (true)`;
+    reading.problems.push(
+      `${origin} and --json exclude each other: both write stdout; the stream's result line holds the --json object`,
+    );
+  }
   if (reading.problems.length > 0) throw new UsageError(reading.problems);
   readInputs(given, first, table, reading);
   if (reading.problems.length > 0) throw new UsageError(reading.problems);
@@ -89,6 +123,7 @@ export function readInvocation(args: readonly string[], sources: ArgumentSources
       origins: reading.origins,
       secretValues: reading.secretValues,
       json: given.has('json'),
+      events,
       dotenv: given.get('dotenv')?.values[0],
       summary: given.get('summary')?.values[0],
     },

@@ -22,6 +22,8 @@ export interface LogOptions {
   redact: (text: string) => string;
   /** Milliseconds on a monotonic clock, for the live line's elapsed time. */
   now?: () => number;
+  /** Told each warning, redacted, as it is written (the `--events` stream's `warn`). */
+  onWarning?: (message: string) => void;
 }
 
 const STYLES = { bold: '1', dim: '2', red: '31', yellow: '33', cyan: '36' } as const;
@@ -122,7 +124,9 @@ export class StderrLog {
   }
 
   warning(message: string): void {
-    this.#line(`${this.#style('yellow', 'warning:')} ${this.#clean(message)}`);
+    const clean = this.#clean(message);
+    this.#line(`${this.#style('yellow', 'warning:')} ${clean}`);
+    this.#options.onWarning?.(clean);
   }
 
   error(message: string): void {

@@ -6,6 +6,7 @@
  * run; everything here takes the world as an argument, so tests can run it
  * in-process as well as through dist/cli.js.
  */
+import { describeError } from '../common/errors.js';
 import { Redactor } from '../common/redact.js';
 import { systemClock } from '../common/runtime.js';
 import { shortSha } from '../common/text.js';
@@ -14,9 +15,10 @@ import { InputError } from '../inputs/errors.js';
 import { paceFrom } from '../run/pace.js';
 import type { Outputs } from '../run/report.js';
 import { proxySettingsFrom } from '../service/proxy.js';
-import { readInvocation, UsageError, type CliRequest } from './arguments.js';
+import { readInvocation, UsageError, wantsEvents, type CliRequest } from './arguments.js';
 import { describeCiRun, runDescription, type CiRun } from './ci.js';
 import { readCommandRequest, runCommandRequest } from './core.js';
+import { EventStream, heartbeatMsFrom } from './events.js';
 import { actionDescriptions, commandHelp, topHelp } from './help.js';
 import { StderrLog, wantsColour, type LogStream } from './log.js';
 import { optionTable, type OptionSpec } from './options.js';
@@ -161,21 +163,68 @@ function writeResults(
   return ok;
 }
 
+/** The `--events` stream on stdout, when asked for. */
+function eventStream(
+  wanted: boolean,
+  world: CliWorld,
+  redact: (text: string) => string,
+): EventStream | undefined {
+  if (!wanted) return undefined;
+  return new EventStream({
+    write: (text) => world.stdout.write(text),
+    redact,
+    heartbeatMs: heartbeatMsFrom(world.env),
+  });
+}
+
 async function runCommand(request: CliRequest, world: CliWorld): Promise<number> {
   const redactor = new Redactor();
   for (const value of request.secretValues) redactor.add(value);
   const redact = (text: string) => redactor.redact(text);
+  const events = eventStream(request.events, world, redact);
   const terminal = world.stderr.isTTY === true;
   const log = new StderrLog(world.stderr, {
     terminal,
     colour: wantsColour(terminal, world.env),
     debug: BOOLEAN_TRUE.has(world.env.DEPLOY_DEBUG ?? ''),
     redact,
+    ...(events === undefined ? {} : { onWarning: (message: string) => events.warn(message) }),
   });
+  const written: Written = { outputs: {} };
+  /** The stream's last line: what --json would print, and how the run ended. */
+  const end = (exitCode: number): number => {
+    const error = written.error === undefined ? undefined : redact(written.error);
+    events?.result({ exitCode, outputs: outputsJson(written.outputs, error), error });
+    return exitCode;
+  };
+  try {
+    return end(await runRequest(request, world, { log, redact, redactor, written, events, end }));
+  } catch (error) {
+    // Not an expected failure (those are in the outcome): the stream still ends with a result.
+    written.error ??= describeError(error);
+    end(EXIT.failed);
+    throw error;
+  }
+}
+
+interface RunContext {
+  log: StderrLog;
+  redact: (text: string) => string;
+  redactor: Redactor;
+  written: Written;
+  events: EventStream | undefined;
+  end: (exitCode: number) => number;
+}
+
+/** Reads the request's inputs and runs it; its exit status. */
+async function runRequest(
+  request: CliRequest,
+  world: CliWorld,
+  { log, redact, redactor, written, events, end }: RunContext,
+): Promise<number> {
   const ci = describeCiRun(world.env, world.cwd);
   const run = runDescription(ci, world.cwd);
   const read = (name: keyof CliRequest['inputs']) => request.inputs[name];
-  const written: Written = { outputs: {} };
   let prepared;
   try {
     prepared = readCommandRequest(request.command, read, run);
@@ -191,7 +240,8 @@ async function runCommand(request: CliRequest, world: CliWorld): Promise<number>
   const stopListening = world.onSignal((signal) => {
     if (controller.signal.aborted) {
       log.close();
-      world.exit(EXIT.interrupted);
+      written.error ??= `received ${signal} again: quit at once`;
+      world.exit(end(EXIT.interrupted));
       return;
     }
     log.warning(`received ${signal}: stopping (again to quit at once)`);
@@ -213,6 +263,7 @@ async function runCommand(request: CliRequest, world: CliWorld): Promise<number>
       setOutputs: (outputs) => {
         written.outputs = { ...written.outputs, ...outputs };
       },
+      ...(events === undefined ? {} : { events: events.sink }),
     });
   } finally {
     stopListening();
@@ -246,6 +297,12 @@ export async function main(world: CliWorld): Promise<number> {
   } catch (error) {
     if (!(error instanceof UsageError)) throw error;
     world.stderr.write(`deploy-agent: ${error.message}\n`);
+    // Nothing was read, so no secret is known: a usage message never echoes a value.
+    eventStream(wantsEvents(world.args, world.env), world, (text) => text)?.result({
+      exitCode: EXIT.usage,
+      outputs: outputsJson({}, error.message),
+      error: error.message,
+    });
     return EXIT.usage;
   }
   switch (invocation.kind) {

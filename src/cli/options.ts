@@ -71,7 +71,7 @@ export type OptionRole =
   | { kind: 'header' }
   | { kind: 'secrets-file' }
   | { kind: 'secret' }
-  | { kind: 'output'; output: 'json' | 'dotenv' | 'summary' };
+  | { kind: 'output'; output: 'json' | 'events' | 'dotenv' | 'summary' };
 
 /** One option of the command line, generated or written here. */
 export interface OptionSpec {
@@ -231,6 +231,17 @@ const OUTPUT_OPTIONS: readonly OptionSpec[] = [
       'Writes the outputs to stdout as one JSON object (created and live as booleans, drift as an array, deployment and plan as objects; error when it failed), on failure and interrupt too.',
     commands: COMMANDS,
     role: { kind: 'output', output: 'json' },
+  },
+  {
+    option: 'events',
+    type: 'boolean',
+    multiple: false,
+    variable: variableOf('events'),
+    defaultText: 'false',
+    description:
+      'Writes a stream of events to stdout for tools, one JSON object a line (step, status_change, heartbeat, warn), the last always a result line with the status, the exit code and the outputs; not with --json.',
+    commands: COMMANDS,
+    role: { kind: 'output', output: 'events' },
   },
   {
     option: 'dotenv',

@@ -121,6 +121,15 @@ export async function waitUntilLive(
     );
     shown = { key: progressKey(deployment), at: clock.now() };
   };
+  /** The deployment's state as it is now, to the events' sink. */
+  const changed = (waitingFor: string) =>
+    events?.({
+      kind: 'status_change',
+      status: deployment.status,
+      latestRevisionId: deployment.latest_revision_id ?? null,
+      activeRevisionId: deployment.active_revision_id ?? null,
+      waitingFor,
+    });
   /** Sleeps `ms`, with a line whenever the heartbeat is due meanwhile. */
   const pause = async (ms: number) => {
     for (let left = ms; left > 0;) {
@@ -163,6 +172,8 @@ export async function waitUntilLive(
     await goal.orders?.learn(deployment);
     const verdict = livenessFor(deployment, goal);
     if (verdict.live) {
+      // The change that made it live is one too, when the wait saw the deployment before.
+      if (shown !== undefined && shown.key !== progressKey(deployment)) changed('');
       events?.({ kind: 'wait_over', outcome: 'live' });
       return { deployment, verdict };
     }
@@ -187,13 +198,7 @@ export async function waitUntilLive(
     }
     if (shown === undefined || shown.key !== progressKey(deployment)) {
       say();
-      events?.({
-        kind: 'status_change',
-        status: deployment.status,
-        latestRevisionId: deployment.latest_revision_id ?? null,
-        activeRevisionId: deployment.active_revision_id ?? null,
-        waitingFor: missing,
-      });
+      changed(missing);
     }
     // Intervals run from the start of one check to the start of the next.
     const wanted = Math.max(interval - (clock.now() - lastCheck), slowdown);
