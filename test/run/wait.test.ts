@@ -10,6 +10,7 @@ import { Service } from '../../src/service/endpoints.ts';
 import type { Deployment } from '../../src/service/schemas.ts';
 import { DeploymentSchema } from '../../src/service/schemas.ts';
 import { DEFAULT_WAIT, WaitError, waitUntilLive, type WaitOptions } from '../../src/run/wait.ts';
+import type { RunEvent } from '../../src/run/events.ts';
 import type { Goal } from '../../src/run/goal.ts';
 import type { Emulator } from '../emulator/emulator.ts';
 import type { FakeClock, MemoryLogger } from '../support/clock.ts';
@@ -444,5 +445,60 @@ describe('waitUntilLive, revisions and commits (issue 9)', () => {
     expect(
       logger.lines.filter((line) => line.includes('status MIGRATING is not one the action knows')),
     ).toHaveLength(1);
+  });
+});
+
+describe('waitUntilLive, to an events sink', () => {
+  it('emits a status_change at each change only, the last one live, then the wait is over', async () => {
+    const deployment = pending();
+    emu.setOptions({ readyAfterPolls: 3 });
+    const statuses = ['DEPLOYING', 'DEPLOYING', 'AWAITING_DATABASE'];
+    emu.inject({
+      times: 3,
+      bodyTransform: (body) => {
+        const list = body as { resources: { status: string }[] };
+        for (const seen of list.resources) seen.status = statuses.shift() ?? seen.status;
+        return list;
+      },
+    });
+    const events: RunEvent[] = [];
+
+    await waitForReady(deployment, options(600_000), {
+      service,
+      clock,
+      logger,
+      events: (event) => events.push(event),
+    });
+
+    const changes = events.map((event) => (event.kind === 'status_change' ? event.status : event));
+    expect(changes).toEqual([
+      'AWAITING_DATABASE',
+      'DEPLOYING',
+      'AWAITING_DATABASE',
+      'READY',
+      { kind: 'wait_over', outcome: 'live' },
+    ]);
+    expect(events[0]).toEqual({
+      kind: 'status_change',
+      status: 'AWAITING_DATABASE',
+      latestRevisionId: deployment.latest_revision_id ?? null,
+      activeRevisionId: deployment.active_revision_id ?? null,
+      waitingFor: 'status is AWAITING_DATABASE, not READY',
+    });
+    expect(events.at(-2)).toMatchObject({ status: 'READY', waitingFor: '' });
+  });
+
+  it('says a wait past its deadline timed out', async () => {
+    const events: RunEvent[] = [];
+
+    await waitForReady(pending(), options(5_000), {
+      service,
+      clock,
+      logger,
+      events: (event) => events.push(event),
+    }).catch(() => undefined);
+
+    expect(events.at(-1)).toEqual({ kind: 'wait_over', outcome: 'timed_out' });
+    expect(events.filter((event) => event.kind === 'status_change')).toHaveLength(1);
   });
 });
