@@ -55,7 +55,7 @@ function readEventsFlag(given: Given, env: Environment, problems: string[]): boo
   const text = env[EVENTS_VARIABLE];
   if (text === undefined || text === '' || FALSE_WORDS.includes(text)) return false;
   if (TRUE_WORDS.includes(text)) return true;
-  problems.push(`${EVENTS_VARIABLE} must be true or false`);
+  problems.push(`${EVENTS_VARIABLE}: must be true or false, got '${text}'`);
   return false;
 }
 

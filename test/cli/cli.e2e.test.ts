@@ -573,6 +573,7 @@ describe('every option can come from its environment variable', () => {
     },
     DEPLOY_ON_DRIFT: { value: 'explode', shows: /DEPLOY_ON_DRIFT: must be warn or fail/ },
     DEPLOY_DRY_RUN: { value: 'yes', shows: /DEPLOY_DRY_RUN: must be true or false/ },
+    DEPLOY_EVENTS: { value: 'yes', shows: /DEPLOY_EVENTS: must be true or false, got 'yes'/ },
     DEPLOY_DASHBOARD_URL: {
       value: 'https://console.example/{bogus}',
       shows: /DEPLOY_DASHBOARD_URL: .*\{bogus\}/,
