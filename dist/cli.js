@@ -29077,7 +29077,7 @@ __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __we
 /* harmony import */ var node_url__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(3136);
 /* harmony import */ var node_url__WEBPACK_IMPORTED_MODULE_2___default = /*#__PURE__*/__nccwpck_require__.n(node_url__WEBPACK_IMPORTED_MODULE_2__);
 /* harmony import */ var _inputs_bounded_read_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(4033);
-/* harmony import */ var _main_js__WEBPACK_IMPORTED_MODULE_4__ = __nccwpck_require__(6312);
+/* harmony import */ var _main_js__WEBPACK_IMPORTED_MODULE_4__ = __nccwpck_require__(1809);
 /** The command's entry (dist/cli.js, the package's bin): wires the process to `main`, nothing else. */
 
 
@@ -29129,7 +29129,7 @@ __webpack_async_result__();
 
 /***/ }),
 
-/***/ 6312:
+/***/ 1809:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -29139,6 +29139,38 @@ __nccwpck_require__.d(__webpack_exports__, {
 });
 
 // UNUSED EXPORTS: EXIT
+
+;// CONCATENATED MODULE: ./src/common/errors.ts
+/**
+ * The errors every part of the action shares. An `ActionError` is an
+ * expected failure: its message is shown as it is, without a stack trace.
+ * An error only one folder throws lives in that folder (inputs/errors.ts,
+ * service/errors.ts, run/wait.ts).
+ */
+class ActionError extends Error {
+    name = 'ActionError';
+}
+/** The workflow was cancelled (SIGINT/SIGTERM) while the action was running. */
+class CancelledError extends ActionError {
+    name = 'CancelledError';
+}
+/** Turns any thrown value into one readable sentence. */
+function describeError(error) {
+    if (error instanceof ActionError)
+        return error.message;
+    if (error instanceof Error) {
+        const cause = error.cause instanceof Error ? ` (${error.cause.message})` : '';
+        return `Unexpected error: ${error.message}${cause}`;
+    }
+    if (typeof error === 'string')
+        return `Unexpected error: ${error}`;
+    try {
+        return `Unexpected error: ${JSON.stringify(error)}`;
+    }
+    catch {
+        return `Unexpected error: ${String(error)}`;
+    }
+}
 
 ;// CONCATENATED MODULE: ./src/common/redact.ts
 /**
@@ -29265,38 +29297,6 @@ function hasLineBreak(text) {
 /** Whether `text` holds a control character (C0, DEL or C1). */
 function hasControlCharacter(text) {
     return /[\u0000-\u001f\u007f-\u009f]/.test(text);
-}
-
-;// CONCATENATED MODULE: ./src/common/errors.ts
-/**
- * The errors every part of the action shares. An `ActionError` is an
- * expected failure: its message is shown as it is, without a stack trace.
- * An error only one folder throws lives in that folder (inputs/errors.ts,
- * service/errors.ts, run/wait.ts).
- */
-class ActionError extends Error {
-    name = 'ActionError';
-}
-/** The workflow was cancelled (SIGINT/SIGTERM) while the action was running. */
-class CancelledError extends ActionError {
-    name = 'CancelledError';
-}
-/** Turns any thrown value into one readable sentence. */
-function describeError(error) {
-    if (error instanceof ActionError)
-        return error.message;
-    if (error instanceof Error) {
-        const cause = error.cause instanceof Error ? ` (${error.cause.message})` : '';
-        return `Unexpected error: ${error.message}${cause}`;
-    }
-    if (typeof error === 'string')
-        return `Unexpected error: ${error}`;
-    try {
-        return `Unexpected error: ${JSON.stringify(error)}`;
-    }
-    catch {
-        return `Unexpected error: ${String(error)}`;
-    }
 }
 
 ;// CONCATENATED MODULE: ./src/common/runtime.ts
@@ -40104,7 +40104,7 @@ function noteUnknownStatus(status, known, logger) {
 }
 /** Polls until the deployment is live; the deployment, and how it is live. */
 async function waitUntilLive(initial, goal, options, dependencies) {
-    const { service, clock, logger, signal } = dependencies;
+    const { service, clock, logger, signal, events } = dependencies;
     const started = clock.now();
     const deadline = started + options.timeoutMs;
     const unknownStatuses = new Set();
@@ -40127,6 +40127,14 @@ async function waitUntilLive(initial, goal, options, dependencies) {
         logger.info(`waiting until live: ${missing}; ${formatDuration(clock.now() - started)} so far${after}`);
         shown = { key: progressKey(deployment), at: clock.now() };
     };
+    /** The deployment's state as it is now, to the events' sink. */
+    const changed = (waitingFor) => events?.({
+        kind: 'status_change',
+        status: deployment.status,
+        latestRevisionId: deployment.latest_revision_id ?? null,
+        activeRevisionId: deployment.active_revision_id ?? null,
+        waitingFor,
+    });
     /** Sleeps `ms`, with a line whenever the heartbeat is due meanwhile. */
     const pause = async (ms) => {
         for (let left = ms; left > 0;) {
@@ -40170,11 +40178,18 @@ async function waitUntilLive(initial, goal, options, dependencies) {
     for (let polls = 0;;) {
         await goal.orders?.learn(deployment);
         const verdict = livenessFor(deployment, goal);
-        if (verdict.live)
+        if (verdict.live) {
+            // The change that made it live is one too, when the wait saw the deployment before.
+            if (shown !== undefined && shown.key !== progressKey(deployment))
+                changed('');
+            events?.({ kind: 'wait_over', outcome: 'live' });
             return { deployment, verdict };
+        }
         const name = `'${untrusted(deployment.name)}' (${deployment.id})`;
-        if (verdict.final)
+        if (verdict.final) {
+            events?.({ kind: 'wait_over', outcome: 'failed' });
             throw new WaitError(`Deployment ${name} will not be live: ${verdict.missing}.`, deployment);
+        }
         noteUnknownStatus(deployment.status, unknownStatuses, logger);
         missing = verdict.missing;
         const remaining = deadline - clock.now();
@@ -40182,10 +40197,13 @@ async function waitUntilLive(initial, goal, options, dependencies) {
             const slowed = slowdown > 0
                 ? `; the service asked to pause ${formatDuration(slowdown)} between checks`
                 : '';
+            events?.({ kind: 'wait_over', outcome: 'timed_out' });
             throw new WaitError(`Deployment ${name} is not live after ${formatDuration(options.timeoutMs)} (${polls} checks${slowed}): ${verdict.missing}. Raise ${service.words.waitTimeout}, or look at the deployment in the service.`, deployment);
         }
-        if (shown === undefined || shown.key !== progressKey(deployment))
+        if (shown === undefined || shown.key !== progressKey(deployment)) {
             say();
+            changed(missing);
+        }
         // Intervals run from the start of one check to the start of the next.
         const wanted = Math.max(interval - (clock.now() - lastCheck), slowdown);
         // The next check would come after the deadline (or before the pause the service asked
@@ -40218,6 +40236,7 @@ async function waitUntilLive(initial, goal, options, dependencies) {
         throttled = 0;
         failedPolls++;
         if (failedPolls > options.maxFailedPolls) {
+            events?.({ kind: 'wait_over', outcome: 'failed' });
             throw new WaitError(`Gave up waiting for ${name} after ${failedPolls} failed checks in a row; the last: ${seen.message}`, deployment);
         }
         const later = slowdown > 0 ? `; next check in ${formatDuration(slowdown)}, as it asked` : '';
@@ -41490,6 +41509,16 @@ const OUTPUT_OPTIONS = [
         role: { kind: 'output', output: 'json' },
     },
     {
+        option: 'events',
+        type: 'boolean',
+        multiple: false,
+        variable: variableOf('events'),
+        defaultText: 'false',
+        description: 'Writes a stream of events to stdout for tools, one JSON object a line (step, status_change, heartbeat, warn), the last always a result line with the status, the exit code and the outputs; not with --json.',
+        commands: COMMANDS,
+        role: { kind: 'output', output: 'events' },
+    },
+    {
         option: 'dotenv',
         type: 'string',
         multiple: false,
@@ -41899,6 +41928,32 @@ class UsageError extends Error {
     }
 }
 const HELP = ['--help', '-h', 'help'];
+const EVENTS_VARIABLE = variableOf('events');
+const TRUE_WORDS = ['true', 'True', 'TRUE'];
+const FALSE_WORDS = ['false', 'False', 'FALSE'];
+/** `--events`, else `DEPLOY_EVENTS` in the action's boolean spellings; a problem for any other. */
+function readEventsFlag(given, env, problems) {
+    if (given.has('events'))
+        return true;
+    const text = env[EVENTS_VARIABLE];
+    if (text === undefined || text === '' || FALSE_WORDS.includes(text))
+        return false;
+    if (TRUE_WORDS.includes(text))
+        return true;
+    problems.push(`${EVENTS_VARIABLE}: must be true or false, got '${text}'`);
+    return false;
+}
+/**
+ * Whether a run asked for the event stream, as far as a command line that
+ * could not be read says: its result line is then still the last of stdout.
+ */
+function wantsEvents(args, env) {
+    const end = args.indexOf('--');
+    const options = end < 0 ? args : args.slice(0, end);
+    if (options.some((arg) => arg === '--events' || arg.startsWith('--events=')))
+        return true;
+    return TRUE_WORDS.includes(env[EVENTS_VARIABLE] ?? '');
+}
 function isCommand(word) {
     return COMMANDS.some((command) => command === word);
 }
@@ -41935,6 +41990,11 @@ function readInvocation(args, sources) {
     const given = readTokens(rest, first, table, reading.problems);
     if (given.has('help'))
         return { kind: 'help', command: first };
+    const events = readEventsFlag(given, sources.env, reading.problems);
+    if (events && given.has('json')) {
+        const origin = given.has('events') ? '--events' : `${EVENTS_VARIABLE} (true)`;
+        reading.problems.push(`${origin} and --json exclude each other: both write stdout; the stream's result line holds the --json object`);
+    }
     if (reading.problems.length > 0)
         throw new UsageError(reading.problems);
     option_values_readInputs(given, first, table, reading);
@@ -41948,6 +42008,7 @@ function readInvocation(args, sources) {
             origins: reading.origins,
             secretValues: reading.secretValues,
             json: given.has('json'),
+            events,
             dotenv: given.get('dotenv')?.values[0],
             summary: given.get('summary')?.values[0],
         },
@@ -45436,9 +45497,13 @@ function readPlan(read, run) {
 }
 
 ;// CONCATENATED MODULE: ./src/run/dependencies.ts
-/** The dependencies' log groups, or a phase run without one. */
+/** The dependencies' log groups, or a phase run without one; each start is a `step` event. */
 function inGroup(dependencies) {
-    return dependencies.group ?? ((_name, phase) => phase());
+    const group = dependencies.group ?? ((_name, phase) => phase());
+    return (name, step, phase) => {
+        dependencies.events?.({ kind: 'step', step, message: name });
+        return group(name, phase);
+    };
 }
 
 ;// CONCATENATED MODULE: ./src/run/deploy.ts
@@ -45626,14 +45691,14 @@ async function deploy(plan, dependencies) {
     const { service, logger } = dependencies;
     const group = inGroup(dependencies);
     const repository = plan.source === 'codehost'
-        ? await group(`Resolving repository ${fullName(plan.repository)}`, async () => {
+        ? await group(`Resolving repository ${fullName(plan.repository)}`, 'resolve', async () => {
             const found = await resolveRepository(service, plan);
             logger.info(`${fullName(plan.repository)}: ${untrusted(found.url)} (default branch ${untrusted(found.default_branch)})`);
             return found;
         })
         : undefined;
     const request = buildCreateRequest(plan, repository);
-    const existing = await group(`Looking for deployment '${plan.name}'`, async () => {
+    const existing = await group(`Looking for deployment '${plan.name}'`, 'find', async () => {
         const found = pickOne(await service.findByName(plan.name), plan.name, logger);
         logger.info(found === undefined
             ? `no deployment is named '${plan.name}'`
@@ -45647,7 +45712,7 @@ async function deploy(plan, dependencies) {
         logger.info(`dry run: would ${CREATE_CALL} to create '${plan.name}'`);
         return { request, repository, created: false };
     }
-    return group(`Creating deployment '${plan.name}'`, async () => {
+    return group(`Creating deployment '${plan.name}'`, 'create', async () => {
         const outcome = await create(plan, request, repository, dependencies);
         logger.info(outcome.created
             ? `created ${outcome.deployment.id} (${untrusted(outcome.deployment.status)})`
@@ -46663,6 +46728,7 @@ function dependenciesOf(plan, io) {
         signal,
         group,
         ...(io.pace === undefined ? {} : { wait: io.pace.wait }),
+        ...(io.events === undefined ? {} : { events: io.events }),
     };
 }
 /** Why a targeted commit is drift: the deployment will not build it. */
@@ -46716,7 +46782,7 @@ function noteLiveness(plan, deployment, goal, logger) {
 async function waitForLive(plan, deployment, goal, dependencies) {
     const { logger } = dependencies;
     const what = goal.target === undefined ? '' : ` with commit ${shortSha(goal.target.sha)}`;
-    const { deployment: live, verdict } = await inGroup(dependencies)(`Waiting until '${plan.name}' is live${what}`, () => waitUntilLive(deployment, goal, { ...(dependencies.wait ?? DEFAULT_WAIT), timeoutMs: plan.waitTimeoutSeconds * 1000 }, dependencies));
+    const { deployment: live, verdict } = await inGroup(dependencies)(`Waiting until '${plan.name}' is live${what}`, 'wait', () => waitUntilLive(deployment, goal, { ...(dependencies.wait ?? DEFAULT_WAIT), timeoutMs: plan.waitTimeoutSeconds * 1000 }, dependencies));
     noteSuperseded(goal, verdict, logger);
     logger.info(`'${plan.name}' is live`);
     return live;
@@ -46995,6 +47061,7 @@ async function runPlan({ plan, onChange }, io) {
         maskPlan(plan, io);
         const dependencies = dependenciesOf(plan, io);
         // Not in a group of its own: the deploy's dry run opens its groups, and GitHub does not nest them.
+        io.events?.({ kind: 'step', step: 'plan', message: `Planning the deploy of '${plan.name}'` });
         const verdict = await verdictOf(plan, dependencies);
         io.setOutputs(planOutputs(verdict, plan.dashboardUrl));
         logVerdict(plan.name, verdict, io);
@@ -47078,7 +47145,7 @@ async function core_status(plan, io) {
     try {
         maskPlan(plan, io);
         const dependencies = dependenciesOf(plan, io);
-        const found = await inGroup(dependencies)(`Looking for deployment '${plan.name}'`, async () => pickOne(await dependencies.service.findByName(plan.name), plan.name, io.logger));
+        const found = await inGroup(dependencies)(`Looking for deployment '${plan.name}'`, 'find', async () => pickOne(await dependencies.service.findByName(plan.name), plan.name, io.logger));
         if (found === undefined) {
             throw new ActionError(`No deployment is named '${plan.name}' (names match exactly, case included).`);
         }
@@ -47134,6 +47201,114 @@ function runCommandRequest(request, io) {
     return request.command === 'plan'
         ? runPlan(request.request, io)
         : runCommand(request.command, request.plan, io);
+}
+
+;// CONCATENATED MODULE: ./src/cli/events.ts
+
+/** While a wait sees no change, a `heartbeat` at least this often (the contract's 10 s). */
+const HEARTBEAT_MS = 10_000;
+/** The heartbeat's interval: `HEARTBEAT_MS`, or shorter for tests (`DEPLOY_AGENT_HEARTBEAT_MS`). */
+function heartbeatMsFrom(env) {
+    return shortenedMs(env.DEPLOY_AGENT_HEARTBEAT_MS, HEARTBEAT_MS);
+}
+/** A known, non-empty text output of `--json`'s object. */
+function known(outputs, name) {
+    const value = outputs[name];
+    return typeof value === 'string' && value !== '' ? value : undefined;
+}
+class EventStream {
+    #options;
+    #wallTime;
+    /** The wait in progress: since when, what it waits for, the next heartbeat's timer. */
+    #wait;
+    #timedOut = false;
+    #ended = false;
+    constructor(options) {
+        this.#options = options;
+        this.#wallTime = options.wallTime ?? (() => Date.now());
+    }
+    #line(event, fields) {
+        if (this.#ended)
+            return;
+        const time = new Date(this.#wallTime()).toISOString();
+        this.#options.write(`${JSON.stringify({ event, time, ...fields })}\n`);
+    }
+    /** The next heartbeat, `heartbeatMs` after the last line of the wait. */
+    #arm() {
+        const wait = this.#wait;
+        if (wait === undefined)
+            return;
+        if (wait.timer !== undefined)
+            clearTimeout(wait.timer);
+        wait.timer = setTimeout(() => {
+            this.#line('heartbeat', {
+                elapsed_s: Math.round((performance.now() - wait.since) / 100) / 10,
+                waiting_for: this.#options.redact(wait.waitingFor),
+            });
+            this.#arm();
+        }, this.#options.heartbeatMs);
+        // The timer must not keep the process alive once the run is over.
+        wait.timer.unref?.();
+    }
+    #endWait() {
+        if (this.#wait?.timer !== undefined)
+            clearTimeout(this.#wait.timer);
+        this.#wait = undefined;
+    }
+    /** The core's sink. */
+    sink = (event) => {
+        const { redact } = this.#options;
+        switch (event.kind) {
+            case 'step':
+                this.#endWait();
+                this.#line('step', { step: event.step, message: redact(event.message) });
+                if (event.step === 'wait') {
+                    this.#wait = { since: performance.now(), waitingFor: '' };
+                    this.#arm();
+                }
+                return;
+            case 'status_change':
+                this.#line('status_change', {
+                    status: event.status,
+                    latest_revision_id: event.latestRevisionId,
+                    active_revision_id: event.activeRevisionId,
+                    waiting_for: redact(event.waitingFor),
+                });
+                if (this.#wait !== undefined) {
+                    this.#wait.waitingFor = event.waitingFor;
+                    this.#arm();
+                }
+                return;
+            case 'wait_over':
+                this.#timedOut = event.outcome === 'timed_out';
+                this.#endWait();
+                return;
+        }
+    };
+    /** A warning of the log (already redacted by it). */
+    warn(message) {
+        this.#line('warn', { message: this.#options.redact(message) });
+    }
+    /** The last line; later events and a second result are not written. */
+    result({ exitCode, outputs, error }) {
+        this.#endWait();
+        const status = exitCode === 0 ? 'succeeded' : this.#timedOut && exitCode === 1 ? 'timed_out' : 'failed';
+        const fields = { status, exit_code: exitCode };
+        for (const [field, output] of [
+            ['deployment_id', 'deployment-id'],
+            ['url', 'url'],
+            ['dashboard_url', 'dashboard-url'],
+        ]) {
+            const value = known(outputs, output);
+            if (value !== undefined)
+                fields[field] = value;
+        }
+        fields.outputs = outputs;
+        if (error !== undefined)
+            fields.error = this.#options.redact(error);
+        this.#line('result', fields);
+        this.#ended = true;
+    }
 }
 
 ;// CONCATENATED MODULE: ./src/cli/help.ts
@@ -47336,7 +47511,9 @@ class StderrLog {
         this.#line(`${this.#style('bold', 'notice:')} ${this.#clean(message)}`);
     }
     warning(message) {
-        this.#line(`${this.#style('yellow', 'warning:')} ${this.#clean(message)}`);
+        const clean = this.#clean(message);
+        this.#line(`${this.#style('yellow', 'warning:')} ${clean}`);
+        this.#options.onWarning?.(clean);
     }
     error(message) {
         this.#line(`${this.#style('red', 'error:')} ${this.#clean(message)}`);
@@ -47555,6 +47732,8 @@ function outputsDotenv(outputs) {
 
 
 
+
+
 /** Exit statuses (the contract's table). */
 const EXIT = { done: 0, failed: 1, usage: 2, interrupted: 130 };
 const BOOLEAN_TRUE = new Set(['true', 'True', 'TRUE', '1']);
@@ -47653,22 +47832,52 @@ function writeResults(request, written, summary, world, log, redact) {
     }
     return ok;
 }
+/** The `--events` stream on stdout, when asked for. */
+function eventStream(wanted, world, redact) {
+    if (!wanted)
+        return undefined;
+    return new EventStream({
+        write: (text) => world.stdout.write(text),
+        redact,
+        heartbeatMs: heartbeatMsFrom(world.env),
+    });
+}
 async function main_runCommand(request, world) {
     const redactor = new Redactor();
     for (const value of request.secretValues)
         redactor.add(value);
     const redact = (text) => redactor.redact(text);
+    const events = eventStream(request.events, world, redact);
     const terminal = world.stderr.isTTY === true;
     const log = new StderrLog(world.stderr, {
         terminal,
         colour: wantsColour(terminal, world.env),
         debug: BOOLEAN_TRUE.has(world.env.DEPLOY_DEBUG ?? ''),
         redact,
+        ...(events === undefined ? {} : { onWarning: (message) => events.warn(message) }),
     });
+    const written = { outputs: {} };
+    /** The stream's last line: what --json would print, and how the run ended. */
+    const end = (exitCode) => {
+        const error = written.error === undefined ? undefined : redact(written.error);
+        events?.result({ exitCode, outputs: outputsJson(written.outputs, error), error });
+        return exitCode;
+    };
+    try {
+        return end(await runRequest(request, world, { log, redact, redactor, written, events, end }));
+    }
+    catch (error) {
+        // Not an expected failure (those are in the outcome): the stream still ends with a result.
+        written.error ??= describeError(error);
+        end(EXIT.failed);
+        throw error;
+    }
+}
+/** Reads the request's inputs and runs it; its exit status. */
+async function runRequest(request, world, { log, redact, redactor, written, events, end }) {
     const ci = describeCiRun(world.env, world.cwd);
     const run = runDescription(ci, world.cwd);
     const read = (name) => request.inputs[name];
-    const written = { outputs: {} };
     let prepared;
     try {
         prepared = readCommandRequest(request.command, read, run);
@@ -47687,7 +47896,8 @@ async function main_runCommand(request, world) {
     const stopListening = world.onSignal((signal) => {
         if (controller.signal.aborted) {
             log.close();
-            world.exit(EXIT.interrupted);
+            written.error ??= `received ${signal} again: quit at once`;
+            world.exit(end(EXIT.interrupted));
             return;
         }
         log.warning(`received ${signal}: stopping (again to quit at once)`);
@@ -47709,6 +47919,7 @@ async function main_runCommand(request, world) {
             setOutputs: (outputs) => {
                 written.outputs = { ...written.outputs, ...outputs };
             },
+            ...(events === undefined ? {} : { events: events.sink }),
         });
     }
     finally {
@@ -47748,6 +47959,12 @@ async function main(world) {
         if (!(error instanceof UsageError))
             throw error;
         world.stderr.write(`deploy-agent: ${error.message}\n`);
+        // Nothing was read, so no secret is known: a usage message never echoes a value.
+        eventStream(wantsEvents(world.args, world.env), world, (text) => text)?.result({
+            exitCode: EXIT.usage,
+            outputs: outputsJson({}, error.message),
+            error: error.message,
+        });
         return EXIT.usage;
     }
     switch (invocation.kind) {

@@ -57364,7 +57364,7 @@ function noteUnknownStatus(status, known, logger) {
 }
 /** Polls until the deployment is live; the deployment, and how it is live. */
 async function waitUntilLive(initial, goal, options, dependencies) {
-    const { service, clock, logger, signal } = dependencies;
+    const { service, clock, logger, signal, events } = dependencies;
     const started = clock.now();
     const deadline = started + options.timeoutMs;
     const unknownStatuses = new Set();
@@ -57387,6 +57387,14 @@ async function waitUntilLive(initial, goal, options, dependencies) {
         logger.info(`waiting until live: ${missing}; ${formatDuration(clock.now() - started)} so far${after}`);
         shown = { key: progressKey(deployment), at: clock.now() };
     };
+    /** The deployment's state as it is now, to the events' sink. */
+    const changed = (waitingFor) => events?.({
+        kind: 'status_change',
+        status: deployment.status,
+        latestRevisionId: deployment.latest_revision_id ?? null,
+        activeRevisionId: deployment.active_revision_id ?? null,
+        waitingFor,
+    });
     /** Sleeps `ms`, with a line whenever the heartbeat is due meanwhile. */
     const pause = async (ms) => {
         for (let left = ms; left > 0;) {
@@ -57430,11 +57438,18 @@ async function waitUntilLive(initial, goal, options, dependencies) {
     for (let polls = 0;;) {
         await goal.orders?.learn(deployment);
         const verdict = livenessFor(deployment, goal);
-        if (verdict.live)
+        if (verdict.live) {
+            // The change that made it live is one too, when the wait saw the deployment before.
+            if (shown !== undefined && shown.key !== progressKey(deployment))
+                changed('');
+            events?.({ kind: 'wait_over', outcome: 'live' });
             return { deployment, verdict };
+        }
         const name = `'${untrusted(deployment.name)}' (${deployment.id})`;
-        if (verdict.final)
+        if (verdict.final) {
+            events?.({ kind: 'wait_over', outcome: 'failed' });
             throw new WaitError(`Deployment ${name} will not be live: ${verdict.missing}.`, deployment);
+        }
         noteUnknownStatus(deployment.status, unknownStatuses, logger);
         missing = verdict.missing;
         const remaining = deadline - clock.now();
@@ -57442,10 +57457,13 @@ async function waitUntilLive(initial, goal, options, dependencies) {
             const slowed = slowdown > 0
                 ? `; the service asked to pause ${formatDuration(slowdown)} between checks`
                 : '';
+            events?.({ kind: 'wait_over', outcome: 'timed_out' });
             throw new WaitError(`Deployment ${name} is not live after ${formatDuration(options.timeoutMs)} (${polls} checks${slowed}): ${verdict.missing}. Raise ${service.words.waitTimeout}, or look at the deployment in the service.`, deployment);
         }
-        if (shown === undefined || shown.key !== progressKey(deployment))
+        if (shown === undefined || shown.key !== progressKey(deployment)) {
             say();
+            changed(missing);
+        }
         // Intervals run from the start of one check to the start of the next.
         const wanted = Math.max(interval - (clock.now() - lastCheck), slowdown);
         // The next check would come after the deadline (or before the pause the service asked
@@ -57478,6 +57496,7 @@ async function waitUntilLive(initial, goal, options, dependencies) {
         throttled = 0;
         failedPolls++;
         if (failedPolls > options.maxFailedPolls) {
+            events?.({ kind: 'wait_over', outcome: 'failed' });
             throw new WaitError(`Gave up waiting for ${name} after ${failedPolls} failed checks in a row; the last: ${seen.message}`, deployment);
         }
         const later = slowdown > 0 ? `; next check in ${formatDuration(slowdown)}, as it asked` : '';
@@ -60859,9 +60878,13 @@ class ServiceClient {
 }
 
 ;// CONCATENATED MODULE: ./src/run/dependencies.ts
-/** The dependencies' log groups, or a phase run without one. */
+/** The dependencies' log groups, or a phase run without one; each start is a `step` event. */
 function inGroup(dependencies) {
-    return dependencies.group ?? ((_name, phase) => phase());
+    const group = dependencies.group ?? ((_name, phase) => phase());
+    return (name, step, phase) => {
+        dependencies.events?.({ kind: 'step', step, message: name });
+        return group(name, phase);
+    };
 }
 
 ;// CONCATENATED MODULE: ./src/run/deploy.ts
@@ -61049,14 +61072,14 @@ async function deploy(plan, dependencies) {
     const { service, logger } = dependencies;
     const group = inGroup(dependencies);
     const repository = plan.source === 'codehost'
-        ? await group(`Resolving repository ${fullName(plan.repository)}`, async () => {
+        ? await group(`Resolving repository ${fullName(plan.repository)}`, 'resolve', async () => {
             const found = await resolveRepository(service, plan);
             logger.info(`${fullName(plan.repository)}: ${untrusted(found.url)} (default branch ${untrusted(found.default_branch)})`);
             return found;
         })
         : undefined;
     const request = buildCreateRequest(plan, repository);
-    const existing = await group(`Looking for deployment '${plan.name}'`, async () => {
+    const existing = await group(`Looking for deployment '${plan.name}'`, 'find', async () => {
         const found = pickOne(await service.findByName(plan.name), plan.name, logger);
         logger.info(found === undefined
             ? `no deployment is named '${plan.name}'`
@@ -61070,7 +61093,7 @@ async function deploy(plan, dependencies) {
         logger.info(`dry run: would ${CREATE_CALL} to create '${plan.name}'`);
         return { request, repository, created: false };
     }
-    return group(`Creating deployment '${plan.name}'`, async () => {
+    return group(`Creating deployment '${plan.name}'`, 'create', async () => {
         const outcome = await create(plan, request, repository, dependencies);
         logger.info(outcome.created
             ? `created ${outcome.deployment.id} (${untrusted(outcome.deployment.status)})`
@@ -61230,6 +61253,7 @@ function dependenciesOf(plan, io) {
         signal,
         group,
         ...(io.pace === undefined ? {} : { wait: io.pace.wait }),
+        ...(io.events === undefined ? {} : { events: io.events }),
     };
 }
 /** Why a targeted commit is drift: the deployment will not build it. */
@@ -61283,7 +61307,7 @@ function noteLiveness(plan, deployment, goal, logger) {
 async function waitForLive(plan, deployment, goal, dependencies) {
     const { logger } = dependencies;
     const what = goal.target === undefined ? '' : ` with commit ${shortSha(goal.target.sha)}`;
-    const { deployment: live, verdict } = await inGroup(dependencies)(`Waiting until '${plan.name}' is live${what}`, () => waitUntilLive(deployment, goal, { ...(dependencies.wait ?? DEFAULT_WAIT), timeoutMs: plan.waitTimeoutSeconds * 1000 }, dependencies));
+    const { deployment: live, verdict } = await inGroup(dependencies)(`Waiting until '${plan.name}' is live${what}`, 'wait', () => waitUntilLive(deployment, goal, { ...(dependencies.wait ?? DEFAULT_WAIT), timeoutMs: plan.waitTimeoutSeconds * 1000 }, dependencies));
     noteSuperseded(goal, verdict, logger);
     logger.info(`'${plan.name}' is live`);
     return live;
@@ -61635,6 +61659,7 @@ async function runPlan({ plan, onChange }, io) {
         maskPlan(plan, io);
         const dependencies = dependenciesOf(plan, io);
         // Not in a group of its own: the deploy's dry run opens its groups, and GitHub does not nest them.
+        io.events?.({ kind: 'step', step: 'plan', message: `Planning the deploy of '${plan.name}'` });
         const verdict = await verdictOf(plan, dependencies);
         io.setOutputs(planOutputs(verdict, plan.dashboardUrl));
         logVerdict(plan.name, verdict, io);
@@ -61813,7 +61838,7 @@ async function runRetire(request, io) {
             io.mask(value);
         const dependencies = dependenciesOf(request, io);
         const { name } = request;
-        const deployment = await inGroup(dependencies)(`Looking for deployment '${name}'`, async () => pickOne(await dependencies.service.findByName(name), name, io.logger));
+        const deployment = await inGroup(dependencies)(`Looking for deployment '${name}'`, 'find', async () => pickOne(await dependencies.service.findByName(name), name, io.logger));
         const dashboardUrl = deployment === undefined ? undefined : dashboardUrlOf(request.dashboardUrl, deployment);
         const report = {
             name,
