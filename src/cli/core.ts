@@ -18,10 +18,10 @@ import {
 } from '../inputs/plan-inputs.js';
 import { readPlan } from '../inputs/read-plan.js';
 import type { RunDescription } from '../inputs/run-description.js';
-import { CommitOrders } from '../run/commit-order.js';
-import { buildCreateRequest, pickOne, type DeployResult } from '../run/deploy.js';
-import { inGroup } from '../run/dependencies.js';
-import type { Goal } from '../run/goal.js';
+import { CommitOrders } from '../run/steps/commit-order.js';
+import { buildCreateRequest, pickOne, type DeployResult } from '../run/steps/deploy.js';
+import { inGroup } from '../run/ports/dependencies.js';
+import type { Goal } from '../run/steps/goal.js';
 import {
   dependenciesOf,
   maskPlan,
@@ -30,8 +30,8 @@ import {
   waitForLive,
   type RunnerIO,
   type RunOutcome,
-} from '../run/pipeline.js';
-import { runPlan } from '../run/plan-run.js';
+} from '../run/flows/pipeline.js';
+import { runPlan } from '../run/flows/plan-run.js';
 import type { Command, CommandInput } from './options.js';
 
 /**

@@ -8,15 +8,15 @@
  * nothing changes, one at least every `heartbeatMs`: while a check is in
  * flight too, which may take up to a request's timeout.
  */
-import { ActionError } from '../common/errors.js';
-import { ServiceError } from '../service/errors.js';
-import { formatDuration, untrusted, type Logger } from '../common/runtime.js';
-import { Service } from '../service/endpoints.js';
-import type { RunDependencies } from './dependencies.js';
-import { DeploymentError } from './errors.js';
+import { ActionError } from '../../common/errors.js';
+import { ServiceError } from '../../service/errors.js';
+import { formatDuration, untrusted, type Logger } from '../../common/runtime.js';
+import { Service } from '../../service/endpoints.js';
+import type { RunDependencies } from '../ports/dependencies.js';
+import { DeploymentError } from '../ports/errors.js';
 import { livenessFor, type Goal } from './goal.js';
 import { latestCommit, type Liveness } from './live.js';
-import { STATUSES, type Deployment } from '../service/schemas.js';
+import { STATUSES, type Deployment } from '../../service/schemas.js';
 
 export interface WaitOptions {
   timeoutMs: number;

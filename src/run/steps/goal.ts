@@ -3,10 +3,10 @@
  * that must be live, the revisions it saw, and where a reused deployment
  * differs from what the step asks for (docs/how-it-works.md, "What green means", "Drift").
  */
-import { untrusted, type Logger } from '../common/runtime.js';
-import { shortSha } from '../common/text.js';
-import type { Plan } from '../inputs/plan.js';
-import type { Deployment } from '../service/schemas.js';
+import { untrusted, type Logger } from '../../common/runtime.js';
+import { shortSha } from '../../common/text.js';
+import type { Plan } from '../../inputs/plan.js';
+import type { Deployment } from '../../service/schemas.js';
 import type { DeployResult } from './deploy.js';
 import { CommitOrders } from './commit-order.js';
 import { findDrift, isRevisionField, showValue, type DriftEntry } from './drift.js';
@@ -18,7 +18,7 @@ import {
   type Liveness,
   type Target,
 } from './live.js';
-import type { AskCommitOrder } from './progress.js';
+import type { AskCommitOrder } from '../ports/progress.js';
 
 export interface Goal {
   /** The commit that must be live, if one is targeted. */

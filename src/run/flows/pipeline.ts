@@ -4,21 +4,21 @@
  * `RunRecord`, which sets the outputs as soon as they are known and is what
  * the job summary is written from, whether the run succeeded or not.
  */
-import { ActionError, CancelledError, describeError } from '../common/errors.js';
-import { isRedactable } from '../common/redact.js';
-import { untrusted, type Clock, type Logger } from '../common/runtime.js';
-import { plural, shortSha } from '../common/text.js';
-import type { Plan } from '../inputs/plan.js';
-import type { RunDescription } from '../inputs/run-description.js';
-import { ServiceClient } from '../service/client.js';
-import { Service } from '../service/endpoints.js';
-import { proxyDispatcher, type ProxySettings } from '../service/proxy.js';
-import type { Deployment } from '../service/schemas.js';
-import { deploy, RenamedError, type DeployResult } from './deploy.js';
-import { inGroup, type Group, type RunDependencies } from './dependencies.js';
-import { showValue } from './drift.js';
-import { assess, blockedRemedy, blockedText, livenessFor, type Goal } from './goal.js';
-import { latestCommit, type Liveness } from './live.js';
+import { ActionError, CancelledError, describeError } from '../../common/errors.js';
+import { isRedactable } from '../../common/redact.js';
+import { untrusted, type Clock, type Logger } from '../../common/runtime.js';
+import { plural, shortSha } from '../../common/text.js';
+import type { Plan } from '../../inputs/plan.js';
+import type { RunDescription } from '../../inputs/run-description.js';
+import { ServiceClient } from '../../service/client.js';
+import { Service } from '../../service/endpoints.js';
+import { proxyDispatcher, type ProxySettings } from '../../service/proxy.js';
+import type { Deployment } from '../../service/schemas.js';
+import { deploy, RenamedError, type DeployResult } from '../steps/deploy.js';
+import { inGroup, type Group, type RunDependencies } from '../ports/dependencies.js';
+import { showValue } from '../steps/drift.js';
+import { assess, blockedRemedy, blockedText, livenessFor, type Goal } from '../steps/goal.js';
+import { latestCommit, type Liveness } from '../steps/live.js';
 import type {
   AskCommitOrder,
   ReportPlan,
@@ -26,11 +26,17 @@ import type {
   RunProgress,
   RunReport,
   Stage,
-} from './progress.js';
-import { dashboardUrlOf, dryRunReport, outputsOf, type Outputs, summaryHtml } from './report.js';
-import type { RemedyWords } from '../service/answers.js';
-import type { Pace } from './pace.js';
-import { DEFAULT_WAIT, WaitError, waitUntilLive } from './wait.js';
+} from '../ports/progress.js';
+import {
+  dashboardUrlOf,
+  dryRunReport,
+  outputsOf,
+  type Outputs,
+  summaryHtml,
+} from '../steps/report.js';
+import type { RemedyWords } from '../../service/answers.js';
+import type { Pace } from '../ports/pace.js';
+import { DEFAULT_WAIT, WaitError, waitUntilLive } from '../steps/wait.js';
 
 /** What the pipeline needs from where it runs, passed in by the adapter (src/github/). */
 export interface RunnerIO {

@@ -3,10 +3,10 @@
  * service has no update call, so these differences stay until someone
  * changes the deployment in the service (docs/how-it-works.md, "Drift").
  */
-import { MASK } from '../common/redact.js';
-import { untrusted } from '../common/runtime.js';
-import type { Plan } from '../inputs/plan.js';
-import type { Deployment, DeploymentCreateRequest } from '../service/schemas.js';
+import { MASK } from '../../common/redact.js';
+import { untrusted } from '../../common/runtime.js';
+import type { Plan } from '../../inputs/plan.js';
+import type { Deployment, DeploymentCreateRequest } from '../../service/schemas.js';
 
 /** One difference. Secret values are never carried: `***` or null. */
 export interface DriftEntry {

@@ -12,8 +12,8 @@
  * - `DEPLOY_AGENT_HEARTBEAT_MS`: while a wait sees no change, how often the
  *   log still says so (default 30 s).
  */
-import { DEFAULT_RETRY_POLICY, type RetryPolicy } from '../service/retry.js';
-import { DEFAULT_WAIT, type WaitOptions } from './wait.js';
+import { DEFAULT_RETRY_POLICY, type RetryPolicy } from '../../service/retry.js';
+import { DEFAULT_WAIT, type WaitOptions } from '../steps/wait.js';
 
 export interface Pace {
   retry: RetryPolicy;

@@ -10,13 +10,13 @@
  * - `fail`: what the deploy would fail on before a POST, with the deployment
  *   it found, if any.
  */
-import { ActionError } from '../common/errors.js';
-import { MASK } from '../common/redact.js';
-import type { Plan } from '../inputs/plan.js';
-import { ServiceError } from '../service/errors.js';
-import type { Deployment, DeploymentCreateRequest } from '../service/schemas.js';
+import { ActionError } from '../../common/errors.js';
+import { MASK } from '../../common/redact.js';
+import type { Plan } from '../../inputs/plan.js';
+import { ServiceError } from '../../service/errors.js';
+import type { Deployment, DeploymentCreateRequest } from '../../service/schemas.js';
 import { deploy, NotReusableError } from './deploy.js';
-import type { RunDependencies } from './dependencies.js';
+import type { RunDependencies } from '../ports/dependencies.js';
 import type { DriftEntry } from './drift.js';
 import { assess, blockedRemedy, blockedText } from './goal.js';
 
