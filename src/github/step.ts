@@ -20,7 +20,7 @@ import {
 import { InputError } from '../inputs/errors.js';
 import type { RunDescription } from '../inputs/run-description.js';
 import { paceFrom, shortenedMs } from '../run/ports/pace.js';
-import type { RunnerIO, RunOutcome } from '../run/flows/pipeline.js';
+import type { RunnerIO, RunOutcome } from '../run/ports/runner.js';
 import { proxySettingsFrom } from '../service/proxy.js';
 import { WarningAnnotations } from './annotations.js';
 import { RUN_BUDGET_MS } from './budget.js';

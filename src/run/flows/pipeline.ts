@@ -1,207 +1,29 @@
 /**
  * The run as a pipeline: plan → deploy → wait → report. Each step is
  * a function that returns a value; what is known so far is kept in one
- * `RunRecord`, which sets the outputs as soon as they are known and is what
+ * `RunRecord` (run-record.ts), which sets the outputs as soon as they are known and is what
  * the job summary is written from, whether the run succeeded or not.
  */
-import { ActionError, CancelledError, describeError } from '../../common/errors.js';
+import { ActionError } from '../../common/errors.js';
 import { isRedactable } from '../../common/redact.js';
-import { untrusted, type Clock, type Logger } from '../../common/runtime.js';
+import { untrusted, type Logger } from '../../common/runtime.js';
 import { plural, shortSha } from '../../common/text.js';
 import type { Plan } from '../../inputs/plan.js';
-import type { RunDescription } from '../../inputs/run-description.js';
+import type { RemedyWords } from '../../service/answers.js';
 import { ServiceClient } from '../../service/client.js';
 import { Service } from '../../service/endpoints.js';
-import { proxyDispatcher, type ProxySettings } from '../../service/proxy.js';
+import { proxyDispatcher } from '../../service/proxy.js';
 import type { Deployment } from '../../service/schemas.js';
-import { deploy, RenamedError, type DeployResult } from '../steps/deploy.js';
-import { inGroup, type Group, type RunDependencies } from '../ports/dependencies.js';
+import { inGroup, type RunDependencies } from '../ports/dependencies.js';
+import { DEFAULT_WAIT } from '../ports/pace.js';
+import type { RunnerIO, RunOutcome } from '../ports/runner.js';
+import { deploy } from '../steps/deploy.js';
 import { showValue } from '../steps/drift.js';
 import { assess, blockedRemedy, blockedText, livenessFor, type Goal } from '../steps/goal.js';
-import { latestCommit, type Liveness } from '../steps/live.js';
-import type {
-  AskCommitOrder,
-  ReportPlan,
-  ReportRetired,
-  RunProgress,
-  RunReport,
-  Stage,
-} from '../ports/progress.js';
-import {
-  dashboardUrlOf,
-  dryRunReport,
-  outputsOf,
-  type Outputs,
-  summaryHtml,
-} from '../steps/report.js';
-import type { RemedyWords } from '../../service/answers.js';
-import type { Pace } from '../ports/pace.js';
-import { DEFAULT_WAIT, WaitError, waitUntilLive } from '../steps/wait.js';
-
-/** What the pipeline needs from where it runs, passed in by the adapter (src/github/). */
-export interface RunnerIO {
-  /** The run the inputs were read for: workspace, repository, the head it is for. */
-  run: RunDescription;
-  /** The proxy the requests go through, if any. */
-  proxy: ProxySettings;
-  logger: Logger;
-  clock: Clock;
-  /** Aborted when the run is cancelled. */
-  signal: AbortSignal;
-  group: Group;
-  /** Masks a value for the runner and for the action's own redaction. */
-  mask: (value: string) => void;
-  redact: (text: string) => string;
-  /** Sets outputs: the deploy's (`Outputs`), or another entry's. */
-  setOutputs: (outputs: Readonly<Partial<Record<string, string>>>) => void;
-  /** Told when the deployment is found or created, and when the run ends. */
-  progress?: RunProgress;
-  /** Shown the plan (the plan comment), when the adapter has somewhere to show it. */
-  planned?: ReportPlan;
-  /** Retires a preview where the adapter showed it (its records and its comment). */
-  retired?: ReportRetired;
-  /** Asked which of two commits is newer, when the deployment's is not the target. */
-  commitOrder?: AskCommitOrder;
-  /** The back-off between attempts and the wait's schedule; the defaults when absent. */
-  pace?: Pace;
-  /** How a remedy names the key, the headers and the integration id; the action's inputs when absent. */
-  words?: RemedyWords;
-}
-
-/** What the run knows at any point, for the outputs and the summary. */
-export class RunRecord {
-  readonly plan: Plan;
-  result?: DeployResult;
-  goal?: Goal;
-  /** The deployment's latest state (after waiting, when the run waited). */
-  deployment?: Deployment;
-  /** Why the run failed, already redacted. */
-  failure?: string;
-  /** The stack of an unexpected error, for the debug log. */
-  stack?: string;
-  /** The run was cancelled (SIGINT, SIGTERM). */
-  cancelled = false;
-  /** The adapter was told the deployment was found or created: it is told how the run ends. */
-  reported = false;
-  readonly #setOutputs: (outputs: Outputs) => void;
-  /** The summary names the found deployment's source (`status` reads a placeholder one). */
-  readonly #sourceFromDeployment: boolean;
-
-  constructor(
-    plan: Plan,
-    setOutputs: (outputs: Outputs) => void,
-    { sourceFromDeployment = false } = {},
-  ) {
-    this.plan = plan;
-    this.#setOutputs = setOutputs;
-    this.#sourceFromDeployment = sourceFromDeployment;
-  }
-
-  /** Whether the deployment is live now, and how. */
-  get liveness(): Liveness | undefined {
-    if (this.deployment === undefined || this.goal === undefined) return undefined;
-    return livenessFor(this.deployment, this.goal);
-  }
-
-  deployed(result: DeployResult, goal: Goal): void {
-    this.result = result;
-    this.goal = goal;
-    this.seen(result.deployment);
-  }
-
-  seen(deployment: Deployment | undefined): void {
-    if (this.result === undefined) return;
-    this.deployment = deployment ?? this.deployment;
-    this.#setOutputs(
-      outputsOf(
-        this.result,
-        this.deployment,
-        {
-          live: this.liveness?.live === true,
-          drift: this.goal?.drift ?? [],
-        },
-        this.plan.dashboardUrl,
-      ),
-    );
-  }
-
-  /** The run in the core's words, for the adapter's progress hooks. */
-  report(stage: Stage, waitingFor?: string): RunReport {
-    const { plan, result, deployment, goal } = this;
-    const verdict = this.liveness;
-    return {
-      name: plan.name,
-      stage,
-      id: deployment?.id,
-      status: deployment?.status,
-      created: result?.created,
-      // A target the deployment will not build is still the commit the step asked for.
-      targetCommit: goal?.target?.sha ?? goal?.unbuilt?.wanted,
-      liveCommit: deployment === undefined ? undefined : latestCommit(deployment),
-      supersededBy: verdict?.live === true ? verdict.supersededBy : undefined,
-      waitingFor: waitingFor ?? (verdict?.live === false ? verdict.missing : undefined),
-      never: verdict?.live === false && verdict.final === true,
-      failure: this.failure,
-      drift: goal?.drift ?? [],
-      url: deployment?.source_config.custom_url ?? undefined,
-      dashboardUrl:
-        deployment === undefined ? undefined : dashboardUrlOf(plan.dashboardUrl, deployment),
-    };
-  }
-
-  /** How the run ended, for the last report. */
-  get stage(): Stage {
-    if (this.cancelled) return 'cancelled';
-    if (this.failure !== undefined) return 'failed';
-    return this.liveness?.live === true ? 'live' : 'not-live';
-  }
-
-  failed(error: unknown, redact: (text: string) => string): void {
-    if (error instanceof WaitError) this.seen(error.deployment);
-    // What was created is known: the outputs say it, so a person can remove it.
-    if (error instanceof RenamedError) {
-      this.result = error.created;
-      this.seen(error.created.deployment);
-    }
-    this.cancelled = error instanceof CancelledError;
-    const state =
-      this.deployment === undefined
-        ? ''
-        : ` while deployment ${this.deployment.id} was ${untrusted(this.deployment.status)}`;
-    this.failure =
-      error instanceof CancelledError
-        ? `The run was cancelled${state}; the outputs hold what was known.`
-        : redact(describeError(error));
-    if (!(error instanceof ActionError) && error instanceof Error) this.stack = error.stack;
-  }
-
-  /** The job summary, secret values redacted; undefined when `status` found no deployment. */
-  summary(commit: string | undefined, redact: (text: string) => string): string | undefined {
-    if (this.#sourceFromDeployment && this.deployment === undefined) return undefined;
-    const source = this.#sourceFromDeployment ? this.deployment?.source : undefined;
-    return summaryHtml({
-      plan: source === undefined ? this.plan : { ...this.plan, source },
-      result: this.result,
-      deployment: this.deployment,
-      liveness: this.liveness,
-      target: this.goal?.target?.sha,
-      drift: this.goal?.drift,
-      failure: this.failure,
-      commit,
-      redact,
-    });
-  }
-}
-
-/** How a run ended: all the adapter reports, and all the summary shows. */
-export interface RunOutcome {
-  /** Why the run failed, already redacted; undefined when it succeeded. */
-  failure?: string;
-  /** The stack of an unexpected error, for the debug log. */
-  stack?: string;
-  /** The job summary as HTML, secret values redacted; undefined when there is nothing to show. */
-  summary?: string;
-}
+import type { Liveness } from '../steps/live.js';
+import { dryRunReport } from '../steps/report.js';
+import { waitUntilLive } from '../steps/wait.js';
+import { RunRecord } from './run-record.js';
 
 export function dependenciesOf(
   plan: Pick<Plan, 'apiUrl' | 'headers'>,

@@ -12,9 +12,11 @@ import { boundedSummary, type SummaryPart } from '../../common/summary.js';
 import { plural } from '../../common/text.js';
 import type { PlanRequest } from '../../inputs/plan-inputs.js';
 import { showValue } from '../steps/drift.js';
-import { dependenciesOf, maskPlan, type RunnerIO, type RunOutcome } from './pipeline.js';
+import type { RunnerIO, RunOutcome } from '../ports/runner.js';
+import { dependenciesOf, maskPlan } from './pipeline.js';
 import { cellOf, dashboardUrlOf, differencesTable, labelledTable } from '../steps/report.js';
-import { verdictOf, type Verdict } from '../steps/verdict.js';
+import type { Verdict } from '../ports/findings.js';
+import { verdictOf } from '../steps/verdict.js';
 
 /** The names of the plan's outputs, as plan/action.yml declares them. */
 export const PLAN_OUTPUT_NAMES = [

@@ -13,7 +13,8 @@ import { boundedSummary } from '../../common/summary.js';
 import type { RetireRequest } from '../../inputs/retire-inputs.js';
 import { pickOne } from '../steps/deploy.js';
 import { inGroup } from '../ports/dependencies.js';
-import { dependenciesOf, type RunnerIO, type RunOutcome } from './pipeline.js';
+import type { RunnerIO, RunOutcome } from '../ports/runner.js';
+import { dependenciesOf } from './pipeline.js';
 import type { RetireReport, Retirement } from '../ports/progress.js';
 import { cellOf, dashboardUrlOf, labelledTable } from '../steps/report.js';
 

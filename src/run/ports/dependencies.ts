@@ -7,7 +7,7 @@
 import type { Clock, Logger } from '../../common/runtime.js';
 import type { Service } from '../../service/endpoints.js';
 import type { Deployment } from '../../service/schemas.js';
-import type { WaitOptions } from '../steps/wait.js';
+import type { WaitOptions } from './pace.js';
 
 /** Runs a phase of the run in a log group named `name`. */
 export type Group = <T>(name: string, phase: () => Promise<T>) => Promise<T>;

@@ -4,8 +4,7 @@
  * side, for instance) decides what to do with them; the core neither waits
  * on them nor fails because of them beyond what the adapter bounds.
  */
-import type { Verdict } from '../steps/verdict.js';
-import type { DriftEntry } from '../steps/drift.js';
+import type { DriftEntry, Verdict } from './findings.js';
 import type { Deployment } from '../../service/schemas.js';
 
 /** Where the run stands: found or created and going on, or how it ended. */

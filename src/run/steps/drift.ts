@@ -7,13 +7,7 @@ import { MASK } from '../../common/redact.js';
 import { untrusted } from '../../common/runtime.js';
 import type { Plan } from '../../inputs/plan.js';
 import type { Deployment, DeploymentCreateRequest } from '../../service/schemas.js';
-
-/** One difference. Secret values are never carried: `***` or null. */
-export interface DriftEntry {
-  field: string;
-  wanted: unknown;
-  live: unknown;
-}
+import type { DriftEntry } from '../ports/findings.js';
 
 const isObject = (value: unknown): value is Record<string, unknown> =>
   typeof value === 'object' && value !== null && !Array.isArray(value);

@@ -9,7 +9,8 @@ import type { Plan } from '../../inputs/plan.js';
 import type { Deployment } from '../../service/schemas.js';
 import type { DeployResult } from './deploy.js';
 import { CommitOrders } from './commit-order.js';
-import { findDrift, isRevisionField, showValue, type DriftEntry } from './drift.js';
+import type { DriftEntry } from '../ports/findings.js';
+import { findDrift, isRevisionField, showValue } from './drift.js';
 import {
   chooseTarget,
   latestCommit,

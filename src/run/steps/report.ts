@@ -10,7 +10,8 @@ import { CREATE_CALL } from '../../service/endpoints.js';
 import { fillDashboardUrl } from '../../inputs/dashboard-url.js';
 import type { Plan } from '../../inputs/plan.js';
 import type { DeployResult } from './deploy.js';
-import { showValue, type DriftEntry } from './drift.js';
+import type { DriftEntry } from '../ports/findings.js';
+import { showValue } from './drift.js';
 import type { Deployment } from '../../service/schemas.js';
 
 /** The names of every output, as action.yml declares them. */

@@ -1,10 +1,10 @@
 /**
- * The plan's outputs and job summary (src/run/flows/plan-run.ts), read back as GitHub renders the
+ * The plan's outputs and job summary (src/run/plan-run.ts), read back as GitHub renders the
  * summary (cmark-gfm, then parse5): service text stays text, secrets stay names.
  */
 import { describe, expect, it } from 'vitest';
 import { planOutputs, planSummaryHtml } from '../../../src/run/flows/plan-run.ts';
-import type { Verdict } from '../../../src/run/steps/verdict.ts';
+import type { Verdict } from '../../../src/run/ports/findings.ts';
 import { aDeployment } from '../../support/fixtures.ts';
 import { whatAReaderSees } from '../../support/github-render.ts';
 

@@ -9,12 +9,8 @@ import { ServiceError } from '../../../src/service/errors.ts';
 import { Service } from '../../../src/service/endpoints.ts';
 import type { Deployment } from '../../../src/service/schemas.ts';
 import { DeploymentSchema } from '../../../src/service/schemas.ts';
-import {
-  DEFAULT_WAIT,
-  WaitError,
-  waitUntilLive,
-  type WaitOptions,
-} from '../../../src/run/steps/wait.ts';
+import { DEFAULT_WAIT, type WaitOptions } from '../../../src/run/ports/pace.ts';
+import { WaitError, waitUntilLive } from '../../../src/run/steps/wait.ts';
 import type { Goal } from '../../../src/run/steps/goal.ts';
 import type { Emulator } from '../../emulator/emulator.ts';
 import type { FakeClock, MemoryLogger } from '../../support/clock.ts';
