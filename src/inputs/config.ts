@@ -14,9 +14,8 @@ import {
   SecretReferenceSchema,
   SourceConfigRequestSchema,
   SourceRevisionConfigRequestSchema,
-  formatIssuePath,
-  formatZodIssues,
 } from '../service/schemas.js';
+import { formatIssuePath, formatZodIssues } from '../service/issues.js';
 import { parseStrictJson } from './strict-json.js';
 
 /** What may be set beyond the dedicated inputs. */
