@@ -16,7 +16,13 @@ export default tseslint.config(
     },
   },
   {
-    files: ['eslint.config.js', 'vitest.config.ts', 'script/**/*.mjs', 'test/**/*.mjs'],
+    files: [
+      'eslint.config.js',
+      '.dependency-cruiser.js',
+      'vitest.config.ts',
+      'script/**/*.mjs',
+      'test/**/*.mjs',
+    ],
     ...tseslint.configs.disableTypeChecked,
   },
   {

@@ -86,7 +86,7 @@ export async function waitingOnFakeClock(): Promise<string> {
   return [
     '### On a fake clock',
     '',
-    'The action’s own wait code (`waitUntilLive` with `DEFAULT_WAIT` from `src/run/wait.ts`: first ' +
+    'The action’s own wait code (`waitUntilLive` with `DEFAULT_WAIT` from `src/run/ports/pace.ts`: first ' +
       `interval ${DEFAULT_WAIT.initialIntervalMs / 1000} s, ×${DEFAULT_WAIT.growth}, cap ` +
       `${DEFAULT_WAIT.maxIntervalMs / 1000} s), in the bench process, with \`Service\` and ` +
       '`ServiceClient` over real HTTP to an emulator whose `now` is the same fake clock as the ' +

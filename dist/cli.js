@@ -29077,7 +29077,7 @@ __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __we
 /* harmony import */ var node_url__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(3136);
 /* harmony import */ var node_url__WEBPACK_IMPORTED_MODULE_2___default = /*#__PURE__*/__nccwpck_require__.n(node_url__WEBPACK_IMPORTED_MODULE_2__);
 /* harmony import */ var _inputs_bounded_read_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(4033);
-/* harmony import */ var _main_js__WEBPACK_IMPORTED_MODULE_4__ = __nccwpck_require__(1809);
+/* harmony import */ var _main_js__WEBPACK_IMPORTED_MODULE_4__ = __nccwpck_require__(9255);
 /** The command's entry (dist/cli.js, the package's bin): wires the process to `main`, nothing else. */
 
 
@@ -29129,7 +29129,7 @@ __webpack_async_result__();
 
 /***/ }),
 
-/***/ 1809:
+/***/ 9255:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -29145,7 +29145,7 @@ __nccwpck_require__.d(__webpack_exports__, {
  * The errors every part of the action shares. An `ActionError` is an
  * expected failure: its message is shown as it is, without a stack trace.
  * An error only one folder throws lives in that folder (inputs/errors.ts,
- * service/errors.ts, run/wait.ts).
+ * service/errors.ts, run/steps/wait.ts).
  */
 class ActionError extends Error {
     name = 'ActionError';
@@ -29491,47 +29491,123 @@ function delayBeforeRetry(policy, attempt, retryAfterMs, clock) {
     return Math.round(backoff / 2 + (backoff / 2) * clock.random());
 }
 
-;// CONCATENATED MODULE: ./src/service/errors.ts
-/** What a failed call to the service raises. */
+;// CONCATENATED MODULE: ./src/run/ports/pace.ts
+/**
+ * How long the run waits between attempts and between checks: the shipped
+ * defaults (`DEFAULT_RETRY_POLICY`, `DEFAULT_WAIT`), or shorter for tests of
+ * retries and waits only. Like the GitHub side's test budget, a variable can
+ * only shorten them, never lengthen them, and nothing else changes: the same
+ * attempts, the same growth, the same deadlines.
+ *
+ * - `DEPLOY_AGENT_RETRY_DELAY_MS`: the back-off before a request's second
+ *   attempt (default 1 s; it doubles for each further attempt, up to 20 s).
+ * - `DEPLOY_AGENT_POLL_INTERVAL_MS`: the longest interval between two checks
+ *   of a wait (default: the schedule of `DEFAULT_WAIT`, 1 s then 2 s).
+ * - `DEPLOY_AGENT_HEARTBEAT_MS`: while a wait sees no change, how often the
+ *   log still says so (default 30 s).
+ */
 
-/** A call to the service failed: names the call, the status and the service's message. */
-class ServiceError extends ActionError {
-    name = 'ServiceError';
-    details;
-    constructor(details) {
-        super(ServiceError.format(details));
-        this.details = details;
-    }
-    get status() {
-        return this.details.status;
-    }
-    get ambiguous() {
-        return this.details.ambiguous === true;
-    }
-    get transient() {
-        return this.details.transient === true;
-    }
-    /** The same failure, counted over `attempts`. */
-    after(attempts) {
-        return attempts > 1 ? new ServiceError({ ...this.details, attempts }) : this;
-    }
-    static format(details) {
-        const { method, path, problem, serviceMessage, requestId, remedy, attempts } = details;
-        const tries = attempts !== undefined && attempts > 1 ? ` after ${attempts} attempts` : '';
-        let message = `${method} ${path} failed${tries}: ${problem}`;
-        if (serviceMessage !== undefined && serviceMessage !== '') {
-            message += serviceMessage.includes('\n')
-                ? `:\n${serviceMessage}`
-                : ` (service said: ${serviceMessage})`;
-        }
-        if (remedy !== undefined)
-            message += `\n${remedy}`;
-        if (requestId !== undefined)
-            message += `\nrequest id: ${requestId}`;
-        return message;
-    }
+const DEFAULT_WAIT = {
+    initialIntervalMs: 1_000,
+    maxIntervalMs: 2_000,
+    growth: 2,
+    maxFailedPolls: 5,
+    maxSlowdownMs: 60_000,
+    heartbeatMs: 30_000,
+};
+const DEFAULT_PACE = { retry: DEFAULT_RETRY_POLICY, wait: DEFAULT_WAIT };
+/**
+ * The milliseconds a test-only variable asks for, never more than `limit`:
+ * `limit` itself when the text is not a positive number (unset, empty, a word).
+ */
+function shortenedMs(text, limit) {
+    const wanted = Number(text);
+    return Number.isFinite(wanted) && wanted > 0 ? Math.min(wanted, limit) : limit;
+}
+/** The pace an environment (the process's, as the adapter hands it over) asks for. */
+function paceFrom(env) {
+    const retryDelayMs = shortenedMs(env.DEPLOY_AGENT_RETRY_DELAY_MS, DEFAULT_RETRY_POLICY.initialDelayMs);
+    const scale = retryDelayMs / DEFAULT_RETRY_POLICY.initialDelayMs;
+    const pollMs = shortenedMs(env.DEPLOY_AGENT_POLL_INTERVAL_MS, DEFAULT_WAIT.maxIntervalMs);
+    return {
+        retry: {
+            ...DEFAULT_RETRY_POLICY,
+            initialDelayMs: retryDelayMs,
+            maxDelayMs: DEFAULT_RETRY_POLICY.maxDelayMs * scale,
+        },
+        wait: {
+            ...DEFAULT_WAIT,
+            initialIntervalMs: Math.min(DEFAULT_WAIT.initialIntervalMs, pollMs),
+            maxIntervalMs: pollMs,
+            heartbeatMs: shortenedMs(env.DEPLOY_AGENT_HEARTBEAT_MS, DEFAULT_WAIT.heartbeatMs),
+        },
+    };
 }
 
+// EXTERNAL MODULE: ./node_modules/undici/index.js
+var undici = __nccwpck_require__(6752);
+;// CONCATENATED MODULE: ./src/service/proxy.ts
+/**
+ * Where the service's requests go: through the proxy the step's environment
+ * names (docs/how-it-works.md, "Retries and timeouts"), read by the adapter and passed in as
+ * data, or straight to the service.
+ */
+
+/**
+ * The proxy settings in an environment (the process's, as the adapter hands
+ * it over), read as undici reads them: the lower-case name first.
+ */
+function proxySettingsFrom(env) {
+    return {
+        httpsProxy: env.https_proxy ?? env.HTTPS_PROXY,
+        httpProxy: env.http_proxy ?? env.HTTP_PROXY,
+        noProxy: env.no_proxy ?? env.NO_PROXY,
+    };
+}
+/** The code of undici's one-time warning that `EnvHttpProxyAgent` is experimental. */
+const EXPERIMENTAL_WARNING = 'UNDICI-EHPA';
+/**
+ * Runs `make` with undici's "EnvHttpProxyAgent is experimental" warning
+ * dropped: the step log would show it on stderr, and users read it as a
+ * fault. Every other warning goes through.
+ */
+function withoutExperimentalWarning(make) {
+    // Put back as it was, unbound: it is process's own method.
+    // eslint-disable-next-line @typescript-eslint/unbound-method
+    const emitWarning = process.emitWarning;
+    process.emitWarning = (warning, ...rest) => {
+        const [options] = rest;
+        const code = typeof options === 'object' && options !== null && 'code' in options
+            ? options.code
+            : undefined;
+        if (code === EXPERIMENTAL_WARNING)
+            return;
+        Reflect.apply(emitWarning, process, [warning, ...rest]);
+    };
+    try {
+        return make();
+    }
+    finally {
+        process.emitWarning = emitWarning;
+    }
+}
+/** A dispatcher through the proxy, or undefined (undici's global one) when no proxy is set. */
+function proxyDispatcher(proxy) {
+    const { httpsProxy = '', httpProxy = '', noProxy = '' } = proxy;
+    if (httpsProxy === '' && httpProxy === '')
+        return undefined;
+    return withoutExperimentalWarning(() => new undici/* EnvHttpProxyAgent */.J2({ httpsProxy, httpProxy, noProxy }));
+}
+
+// EXTERNAL MODULE: external "node:util"
+var external_node_util_ = __nccwpck_require__(7975);
+// EXTERNAL MODULE: external "node:fs"
+var external_node_fs_ = __nccwpck_require__(3024);
+// EXTERNAL MODULE: external "node:path"
+var external_node_path_ = __nccwpck_require__(6760);
+var external_node_path_default = /*#__PURE__*/__nccwpck_require__.n(external_node_path_);
+// EXTERNAL MODULE: ./node_modules/yaml/dist/index.js
+var dist = __nccwpck_require__(8815);
 ;// CONCATENATED MODULE: ./node_modules/zod/v4/core/util.js
 
 // functions
@@ -39084,6 +39160,31 @@ function iso_duration(params) {
     return core._isoDuration(ZodISODuration, params);
 }
 
+;// CONCATENATED MODULE: ./src/service/schema-parts.ts
+/**
+ * The building blocks of the service's schemas (schemas.ts): the field kinds its
+ * interface uses, and the strict and loose object factories one definition is built with.
+ */
+
+/** An object whose inner structure the service interface does not show: anything goes. */
+const freeForm = () => record(schemas_string(), unknown());
+/** A string→string map (labels, annotations, resource quantities). */
+const stringMap = () => record(schemas_string(), schemas_string());
+/**
+ * Any 8-4-4-4-12 hex id (z.guid), not only RFC 4122 variants. A malformed id
+ * reads "Invalid UUID" as the contract names it; a missing one keeps zod's
+ * "expected string, received undefined".
+ */
+const schema_parts_uuid = () => schemas_guid({ error: (issue) => (issue.code === 'invalid_format' ? 'Invalid UUID' : undefined) });
+const schema_parts_int = () => schemas_number().int();
+/**
+ * Accepts ISO 8601 date-time strings with an offset (`Z`, `+02:00`) or without
+ * one (`2024-05-01T12:00:00.123456`), with any number of fractional digits.
+ */
+const dateTime = () => iso_datetime({ offset: true, local: true });
+const schema_parts_strictObject = (shape) => strictObject(shape);
+const schema_parts_looseObject = (shape) => looseObject(shape);
+
 ;// CONCATENATED MODULE: ./src/service/schemas.ts
 /**
  * The wire schemas of the deployment management service (docs/how-it-works.md, "The service's interface").
@@ -39106,6 +39207,7 @@ function iso_duration(params) {
  * (contract v1.3). Value ranges that only the OpenAPI document shows (cpu
  * 0.1..8, cpu_limit 0.1..16) are not enforced here; the service reports them.
  */
+
 
 // ---------------------------------------------------------------------------
 // Enums
@@ -39134,27 +39236,6 @@ const DEPLOYMENT_TYPES = ['dev_free', 'dev', 'prod'];
 const DeploymentTypeRequestSchema = schemas_enum(DEPLOYMENT_TYPES, {
     error: (issue) => issue.code === 'invalid_value' ? `must be one of ${DEPLOYMENT_TYPES.join(', ')}` : undefined,
 });
-// ---------------------------------------------------------------------------
-// Building blocks
-// ---------------------------------------------------------------------------
-/** An object whose inner structure the service interface does not show: anything goes. */
-const freeForm = () => record(schemas_string(), unknown());
-/** A string→string map (labels, annotations, resource quantities). */
-const stringMap = () => record(schemas_string(), schemas_string());
-/**
- * Any 8-4-4-4-12 hex id (z.guid), not only RFC 4122 variants. A malformed id
- * reads "Invalid UUID" as the contract names it; a missing one keeps zod's
- * "expected string, received undefined".
- */
-const service_schemas_uuid = () => schemas_guid({ error: (issue) => (issue.code === 'invalid_format' ? 'Invalid UUID' : undefined) });
-const service_schemas_int = () => schemas_number().int();
-/**
- * Accepts ISO 8601 date-time strings with an offset (`Z`, `+02:00`) or without
- * one (`2024-05-01T12:00:00.123456`), with any number of fractional digits.
- */
-const dateTime = () => iso_datetime({ offset: true, local: true });
-const schemas_strictObject = (shape) => strictObject(shape);
-const schemas_looseObject = (shape) => looseObject(shape);
 /**
  * The one definition of the nested resources, wrapped by `object` at every
  * level: strict for requests, loose for responses. Fields that exist only in
@@ -39211,43 +39292,43 @@ function buildFamily(object, deploymentType) {
     // resource_spec: all fields nullable.
     const ResourceSpec = object({
         // main service
-        min_scale: service_schemas_int().nullish(),
-        max_scale: service_schemas_int().nullish(),
+        min_scale: schema_parts_int().nullish(),
+        max_scale: schema_parts_int().nullish(),
         cpu: schemas_number().nullish(),
         cpu_limit: schemas_number().nullish(),
-        memory_mb: service_schemas_int().nullish(),
-        memory_limit_mb: service_schemas_int().nullish(),
+        memory_mb: schema_parts_int().nullish(),
+        memory_limit_mb: schema_parts_int().nullish(),
         // queue
-        queue_min_scale: service_schemas_int().nullish(),
-        queue_max_scale: service_schemas_int().nullish(),
+        queue_min_scale: schema_parts_int().nullish(),
+        queue_max_scale: schema_parts_int().nullish(),
         queue_cpu: schemas_number().nullish(),
         queue_cpu_limit: schemas_number().nullish(),
-        queue_memory_mb: service_schemas_int().nullish(),
-        queue_memory_limit_mb: service_schemas_int().nullish(),
+        queue_memory_mb: schema_parts_int().nullish(),
+        queue_memory_limit_mb: schema_parts_int().nullish(),
         // orchestrator
         orchestrator_cpu: schemas_number().nullish(),
         orchestrator_cpu_limit: schemas_number().nullish(),
-        orchestrator_memory_mb: service_schemas_int().nullish(),
-        orchestrator_memory_limit_mb: service_schemas_int().nullish(),
-        orchestrator_min_scale: service_schemas_int().nullish(),
-        orchestrator_max_scale: service_schemas_int().nullish(),
+        orchestrator_memory_mb: schema_parts_int().nullish(),
+        orchestrator_memory_limit_mb: schema_parts_int().nullish(),
+        orchestrator_min_scale: schema_parts_int().nullish(),
+        orchestrator_max_scale: schema_parts_int().nullish(),
         // executor
         executor_cpu: schemas_number().nullish(),
         executor_cpu_limit: schemas_number().nullish(),
-        executor_memory_mb: service_schemas_int().nullish(),
-        executor_memory_limit_mb: service_schemas_int().nullish(),
+        executor_memory_mb: schema_parts_int().nullish(),
+        executor_memory_limit_mb: schema_parts_int().nullish(),
         // redis
         redis_cpu: schemas_number().nullish(),
         redis_cpu_limit: schemas_number().nullish(),
-        redis_memory_mb: service_schemas_int().nullish(),
-        redis_memory_limit_mb: service_schemas_int().nullish(),
+        redis_memory_mb: schema_parts_int().nullish(),
+        redis_memory_limit_mb: schema_parts_int().nullish(),
         // database
         db_cpu: schemas_number().nullish(),
         db_cpu_limit: schemas_number().nullish(),
-        db_memory_mb: service_schemas_int().nullish(),
-        db_memory_limit_mb: service_schemas_int().nullish(),
-        db_storage_gi: service_schemas_int().nullish(),
-        db_max_connections: service_schemas_int().nullish(),
+        db_memory_mb: schema_parts_int().nullish(),
+        db_memory_limit_mb: schema_parts_int().nullish(),
+        db_storage_gi: schema_parts_int().nullish(),
+        db_max_connections: schema_parts_int().nullish(),
         // placement and pod customization
         labels: stringMap().nullish(),
         annotations: stringMap().nullish(),
@@ -39261,13 +39342,13 @@ function buildFamily(object, deploymentType) {
     const ListenerConfig = object({ k8s_namespace: schemas_string().nullish() });
     // source_config: all fields nullable.
     const SourceConfig = object({
-        integration_id: service_schemas_uuid().nullish(),
+        integration_id: schema_parts_uuid().nullish(),
         repo_url: schemas_string().nullish(),
         deployment_type: deploymentType.nullish(),
         build_on_push: schemas_boolean().nullish(),
         custom_url: schemas_string().nullish(),
         resource_spec: ResourceSpec.nullish(),
-        listener_id: service_schemas_uuid().nullish(),
+        listener_id: schema_parts_uuid().nullish(),
         listener_config: ListenerConfig.nullish(),
         install_command: schemas_string().nullish(),
         build_command: schemas_string().nullish(),
@@ -39304,7 +39385,7 @@ function buildFamily(object, deploymentType) {
     };
 }
 // A type the service adds later is no failure of an answer, as with status.
-const response = buildFamily(schemas_looseObject, schemas_string());
+const response = buildFamily(schema_parts_looseObject, schemas_string());
 // ---------------------------------------------------------------------------
 // Request schemas (strict)
 // ---------------------------------------------------------------------------
@@ -39314,7 +39395,7 @@ const response = buildFamily(schemas_looseObject, schemas_string());
  * measurable part of start-up (bench/RESULTS.md).
  */
 let requestFamily;
-const buildRequestFamily = () => buildFamily(schemas_strictObject, DeploymentTypeRequestSchema);
+const buildRequestFamily = () => buildFamily(schema_parts_strictObject, DeploymentTypeRequestSchema);
 const request = () => (requestFamily ??= buildRequestFamily());
 const ResourceSpecRequestSchema = lazy(() => request().ResourceSpec);
 const SourceConfigRequestSchema = lazy(() => request().SourceConfig);
@@ -39329,8 +39410,8 @@ const DeploymentCreateRequestSchema = lazy(() => request().Deployment.extend({ n
 // ---------------------------------------------------------------------------
 /** Item of the repository listing of a source-hosting integration. */
 const RepositorySchema = looseObject({
-    host_integration_id: service_schemas_uuid(),
-    id: service_schemas_int(),
+    host_integration_id: schema_parts_uuid(),
+    id: schema_parts_int(),
     name: schemas_string(),
     owner: schemas_string(),
     url: schemas_string(),
@@ -39344,22 +39425,22 @@ const SourceRevisionConfigSchema = response.SourceRevisionConfig.extend({
 });
 const DeploymentSchema = response.Deployment.extend({
     source_revision_config: SourceRevisionConfigSchema,
-    id: service_schemas_uuid(),
-    tenant_id: service_schemas_uuid(),
+    id: schema_parts_uuid(),
+    tenant_id: schema_parts_uuid(),
     created_at: dateTime(),
     updated_at: dateTime(),
     // A known status, or one the service adds later: that is not a schema
     // failure, the wait logs it and waits through it.
     status: union([DeploymentStatusSchema, schemas_string()]),
     // Required keys whose value may be null.
-    latest_revision_id: service_schemas_uuid().nullable(),
-    active_revision_id: service_schemas_uuid().nullable(),
+    latest_revision_id: schema_parts_uuid().nullable(),
+    active_revision_id: schema_parts_uuid().nullable(),
     image_version: schemas_string().nullish(),
 });
 /** Body of the deployment listing: a page and the offset of the next one. */
 const DeploymentListSchema = looseObject({
     resources: array(DeploymentSchema),
-    offset: service_schemas_int(),
+    offset: schema_parts_int(),
 });
 /**
  * An error body, read only to show the service's own message. `detail` is a
@@ -39379,9 +39460,8 @@ const ErrorBodySchema = looseObject({
     message: schemas_string().optional(),
     error: schemas_string().optional(),
 });
-// ---------------------------------------------------------------------------
-// Messages
-// ---------------------------------------------------------------------------
+
+;// CONCATENATED MODULE: ./src/service/issues.ts
 const PLAIN_KEY = /^[A-Za-z_][A-Za-z0-9_-]*$/;
 /**
  * A readable path: `source_config.resource_spec`, `resources[0].id`,
@@ -39423,937 +39503,6 @@ function formatZodIssues(error) {
     return lines;
 }
 
-;// CONCATENATED MODULE: ./src/common/address.ts
-/**
- * The one rule for an address the action publishes (the `url` output, the
- * deployment's `custom_url` in the `deployment` output and the command's
- * `--json`, a GitHub deployment's `environment_url`, every link in the
- * comment and the summary): an `http(s)` address, never a user or a
- * password. An address with credentials is published without them; the
- * caller masks what was removed before anything is written.
- */
-
-/** The address as it may be published, or why it may not. */
-function publishableAddress(text) {
-    let url;
-    try {
-        url = new URL(text);
-    }
-    catch {
-        return { ok: false, why: 'it is not an address', removed: [] };
-    }
-    const removed = credentialsOf(url);
-    if (url.protocol !== 'https:' && url.protocol !== 'http:') {
-        return { ok: false, why: 'it is not an http(s) address', removed };
-    }
-    // As given when nothing in it needs rewriting. The parser drops tabs and line breaks, trims
-    // spaces and encodes control characters: an address with any is published as it reads it.
-    const hadCredentials = url.username !== '' || url.password !== '';
-    if (!hadCredentials && !/\s/.test(text) && untrusted(text) === text) {
-        return { ok: true, address: text, removed, hadCredentials };
-    }
-    url.username = '';
-    url.password = '';
-    return { ok: true, address: url.href, removed, hadCredentials };
-}
-/** The address when it may be published as it is or without its credentials, else undefined. */
-function address_publishedOrNothing(text) {
-    if (text === undefined || text === null || text === '')
-        return undefined;
-    const verdict = publishableAddress(text);
-    return verdict.ok ? verdict.address : undefined;
-}
-/** The password of an address, as written and decoded; the user name is not a secret. */
-function credentialsOf(url) {
-    if (url.password === '')
-        return [];
-    const forms = new Set([url.password]);
-    try {
-        forms.add(decodeURIComponent(url.password));
-    }
-    catch {
-        // A stray '%' is written as it is: the form above covers it.
-    }
-    return [...forms];
-}
-
-;// CONCATENATED MODULE: ./src/service/vet.ts
-/**
- * What of a deployment the service answers the run passes on. Service text
- * is untrusted, and two fields reach other systems as they are: `custom_url`
- * (the `url` output, GitHub's `environment_url`, links) and `repo_commit_sha`
- * (the `commit-sha` output, a GitLab variable, GitHub's compare). So:
- *
- * - `custom_url` only as an address that may be published
- *   (`publishableAddress`): a password in it is masked at once and the
- *   address kept without it; anything else is dropped.
- * - `repo_commit_sha` only as a full 40-hex commit; anything else is dropped.
- *
- * Each value dropped or changed is said once a run, not at every poll.
- */
-
-
-
-class DeploymentVetting {
-    #logger;
-    #mask;
-    #said = new Set();
-    constructor(logger, mask) {
-        this.#logger = logger;
-        this.#mask = mask;
-    }
-    /** The deployment as the run may pass it on. */
-    vet(deployment) {
-        const url = this.#url(deployment);
-        const commit = this.#commit(deployment);
-        const unchanged = url === deployment.source_config.custom_url &&
-            commit === deployment.source_revision_config.repo_commit_sha;
-        if (unchanged)
-            return deployment;
-        return {
-            ...deployment,
-            source_config: { ...deployment.source_config, custom_url: url },
-            source_revision_config: { ...deployment.source_revision_config, repo_commit_sha: commit },
-        };
-    }
-    #url(deployment) {
-        const given = deployment.source_config.custom_url;
-        if (given === undefined || given === null || given === '')
-            return given;
-        const verdict = publishableAddress(given);
-        for (const secret of verdict.removed)
-            this.#mask(secret);
-        if (verdict.ok && verdict.address === given)
-            return given;
-        if (verdict.ok) {
-            this.#once(`custom_url:${verdict.address}`, verdict.hadCredentials
-                ? `the service's custom_url of '${untrusted(deployment.name)}' holds a user or password: it is published without them (the password is masked)`
-                : `the service's custom_url of '${untrusted(deployment.name)}' holds spaces or control characters: it is published as an address parser reads it`);
-            return verdict.address;
-        }
-        this.#once(`custom_url-refused:${given}`, `the service's custom_url of '${untrusted(deployment.name)}' is not published: ${verdict.why}`);
-        return null;
-    }
-    #commit(deployment) {
-        const given = deployment.source_revision_config.repo_commit_sha;
-        if (given === undefined || given === null || given === '' || FULL_SHA.test(given))
-            return given;
-        this.#once(`commit:${given}`, `the service's repo_commit_sha of '${untrusted(deployment.name)}' is not a 40-hex commit (${untrusted(given.slice(0, 64))}): it is not passed on`);
-        return null;
-    }
-    #once(key, message) {
-        if (this.#said.has(key))
-            return;
-        this.#said.add(key);
-        this.#logger.warning(message);
-    }
-}
-
-;// CONCATENATED MODULE: ./src/service/endpoints.ts
-/**
- * The deployment management service as a typed API: one function an
- * endpoint, the only place that spells a path, a query or a schema. The flow
- * reads like the contract (`findByName`, `create`, `getById`) and never sees
- * HTTP. Endpoints are described in docs/how-it-works.md.
- */
-
-
-
-const DEPLOYMENTS = '/v2/deployments';
-/** How messages name the create call. */
-const CREATE_CALL = `POST ${DEPLOYMENTS}`;
-/** The largest page the service serves. */
-const PAGE_LIMIT = 100;
-/** Pages read at most in one search: 100,000 deployments that contain the name. */
-const MAX_PAGES = 1_000;
-class Service {
-    #client;
-    #logger;
-    #maxPages;
-    /** Every deployment answered passes through it before the run sees it. */
-    #vetting;
-    constructor(client, logger, options = {}) {
-        this.#client = client;
-        this.#logger = logger;
-        this.#maxPages = options.maxPages ?? MAX_PAGES;
-        this.#vetting = new DeploymentVetting(logger, options.mask ?? (() => { }));
-    }
-    /** How the entry names what a remedy points to (its inputs, or its options). */
-    get words() {
-        return this.#client.words;
-    }
-    /** `GET /v1/integrations/forge/codehost/{id}/repos`. */
-    listRepositories(integrationId) {
-        return this.#client.request({
-            method: 'GET',
-            // The id is a validated uuid: nothing else reaches the path.
-            path: `/v1/integrations/forge/codehost/${encodeURIComponent(integrationId)}/repos`,
-            schema: RepositoryListSchema,
-            remedies: {
-                404: `Check ${this.#client.words.integrationId}: the service knows no integration ${integrationId}.`,
-            },
-        });
-    }
-    /**
-     * Every deployment named exactly `name`, in the order listed. The service
-     * filters by substring only and does not say where the list ends: a short
-     * or empty page, or an offset that does not advance, ends it; `maxPages`
-     * stops a service that never ends it.
-     */
-    async findByName(name) {
-        const found = [];
-        let offset = 0;
-        for (let page = 1; page <= this.#maxPages; page++) {
-            const list = await this.#client.request({
-                method: 'GET',
-                path: DEPLOYMENTS,
-                query: { name_contains: name, limit: PAGE_LIMIT, offset },
-                schema: DeploymentListSchema,
-            });
-            for (const deployment of list.resources) {
-                if (deployment.name === name)
-                    found.push(this.#vetting.vet(deployment));
-            }
-            if (list.resources.length < PAGE_LIMIT)
-                return found;
-            if (list.offset <= offset) {
-                this.#logger.warning(`GET ${DEPLOYMENTS} returned offset ${list.offset} after offset ${offset}: it does not advance, so the list is taken to end here`);
-                return found;
-            }
-            offset = list.offset;
-        }
-        throw new ActionError(`GET ${DEPLOYMENTS}: no end of the list after ${this.#maxPages} pages of ${PAGE_LIMIT} deployments whose names contain '${name}'; stopped rather than risk creating a duplicate. Use a more distinctive name, or report the service's pagination.`);
-    }
-    /**
-     * `GET /v2/deployments?deployment_ids=ID`: the deployment, or undefined when
-     * the answer does not list it. One attempt: a poll is retried by the next poll.
-     */
-    async getById(id, timeoutMs) {
-        const list = await this.#client.request({
-            method: 'GET',
-            path: DEPLOYMENTS,
-            query: { deployment_ids: id },
-            schema: DeploymentListSchema,
-            attempts: 1,
-            timeoutMs,
-        });
-        const found = list.resources.find((deployment) => deployment.id === id);
-        return found === undefined ? undefined : this.#vetting.vet(found);
-    }
-    /**
-     * `POST /v2/deployments`. When the create may have taken effect without an
-     * answer, or the service answers 409, `reconcile` finds what is there.
-     */
-    async create(request, reconcile) {
-        const answered = await this.#client.exchange({
-            method: 'POST',
-            path: DEPLOYMENTS,
-            body: request,
-            schema: DeploymentSchema,
-            idempotent: false,
-            reconcile,
-        });
-        return { ...answered, value: this.#vetting.vet(answered.value) };
-    }
-    /** How a person reads a call, for messages: `GET /v2/deployments?deployment_ids=ID`. */
-    static describeGetById(id) {
-        return `GET ${DEPLOYMENTS}?deployment_ids=${id}`;
-    }
-}
-
-;// CONCATENATED MODULE: ./src/run/errors.ts
-/** What the run throws about a deployment it found: the failure, and the deployment, for the outputs. */
-
-/** A failure about a deployment the run found; carries it, so the outputs can still say which. */
-class DeploymentError extends ActionError {
-    name = 'DeploymentError';
-    deployment;
-    constructor(message, deployment) {
-        super(message);
-        this.deployment = deployment;
-    }
-}
-
-;// CONCATENATED MODULE: ./src/run/live.ts
-
-
-/** The commit of the deployment's latest revision, lower-cased, if the service says. */
-function latestCommit(deployment) {
-    const sha = deployment.source_revision_config.repo_commit_sha;
-    return sha === undefined || sha === null || sha === '' ? undefined : sha.toLowerCase();
-}
-/**
- * Whether the deployment is live. `seenRevisions` are the revision ids the
- * step saw when it found the deployment (none on create): a revision for
- * another commit that is not among them is a newer push.
- */
-function liveness(deployment, target, seenRevisions, orderOf = () => undefined) {
-    const { status, latest_revision_id: latest, active_revision_id: active } = deployment;
-    if (status === 'AWAITING_DELETE') {
-        return {
-            live: false,
-            missing: 'the deployment is being deleted (AWAITING_DELETE)',
-            final: true,
-        };
-    }
-    if (status !== 'READY')
-        return { live: false, missing: `status is ${untrusted(status)}, not READY` };
-    if (latest === null) {
-        return target === undefined
-            ? { live: true }
-            : { live: false, missing: `no revision yet for commit ${shortSha(target.sha)}` };
-    }
-    if (active !== latest) {
-        const still = active === null ? 'no revision is active yet' : `revision ${active} still is`;
-        return {
-            live: false,
-            missing: `the latest revision ${latest} is not active yet (${still}; if it stays so, its build may have failed)`,
-        };
-    }
-    if (target === undefined)
-        return { live: true };
-    const commit = latestCommit(deployment);
-    if (commit === target.sha)
-        return { live: true };
-    const order = commit === undefined ? undefined : orderOf(commit);
-    // Newer than the target (its descendant): live instead of it. Unseen: a newer push, unless it is older.
-    if (commit !== undefined &&
-        (order === 'newer' || (order !== 'older' && !seenRevisions.has(latest))))
-        return { live: true, supersededBy: commit };
-    const branch = target.branch === undefined ? '' : ` of branch ${target.branch}`;
-    const shown = commit === undefined ? '(none given)' : shortSha(untrusted(commit));
-    const relation = order === 'older' ? 'older than' : 'not';
-    return {
-        live: false,
-        missing: `the latest revision is for commit ${shown}, ${relation} the target ${shortSha(target.sha)}${branch}`,
-    };
-}
-/** The ref a deployment tracks: the live one, else the one the request sets. */
-function trackedRef(deployment, requested) {
-    return deployment?.source_revision_config.repo_ref ?? requested ?? undefined;
-}
-/**
- * The target of a run, from what the step asked for: an explicit sha always;
- * `auto` only when the run's branch is the one the deployment tracks. Says in
- * one line why nothing is targeted otherwise.
- */
-function chooseTarget(commit, tracked, logger) {
-    switch (commit.kind) {
-        case 'sha':
-            return { sha: commit.sha };
-        case 'none':
-            logger.info(`no commit is targeted: ${commit.reason}`);
-            return undefined;
-        case 'auto':
-            if (tracked === commit.branch)
-                return { sha: commit.sha, branch: commit.branch };
-            logger.info(`no commit is targeted: the run is for branch ${commit.branch}, and the deployment tracks ${tracked === undefined ? 'no branch' : untrusted(tracked)}`);
-            return undefined;
-    }
-}
-
-;// CONCATENATED MODULE: ./src/run/commit-order.ts
-
-
-
-/** The longest list of commits a run asks about: a wait sees a few pushes, not hundreds. */
-const MAX_QUESTIONS = 20;
-class CommitOrders {
-    #answers = new Map();
-    #ask;
-    #repository;
-    #target;
-    #logger;
-    /** Without a question, a repository or a target, nothing is asked and every answer is unknown. */
-    constructor(ask, repository, target, logger) {
-        this.#ask = ask;
-        this.#repository = repository;
-        this.#target = target;
-        this.#logger = logger;
-    }
-    /** What is known of `commit` against the target; undefined when not asked or not known. */
-    of(commit) {
-        return this.#answers.get(commit);
-    }
-    /** Asks about the commit of the deployment's latest revision, once, when it is not the target. */
-    async learn(deployment) {
-        const commit = latestCommit(deployment);
-        const ask = this.#ask;
-        const target = this.#target?.sha;
-        if (ask === undefined || this.#repository === undefined || target === undefined)
-            return;
-        if (commit === undefined || commit === target || this.#answers.has(commit))
-            return;
-        if (this.#answers.size >= MAX_QUESTIONS)
-            return;
-        this.#answers.set(commit, undefined);
-        const order = await ask(this.#repository, target, commit);
-        this.#answers.set(commit, order);
-        const which = `commit ${shortSha(untrusted(commit))} against the target ${shortSha(target)}`;
-        if (order === undefined) {
-            this.#logger.debug(`commit order of ${which}: not known, so it counts as before`);
-        }
-        else {
-            this.#logger.debug(`commit order of ${which}: ${order}`);
-        }
-    }
-}
-
-;// CONCATENATED MODULE: ./src/run/drift.ts
-/**
- * Drift: where a reused deployment differs from what the step asks for. The
- * service has no update call, so these differences stay until someone
- * changes the deployment in the service (docs/how-it-works.md, "Drift").
- */
-
-
-const isObject = (value) => typeof value === 'object' && value !== null && !Array.isArray(value);
-/** null and absent are the same to the service (every field is nullable). */
-const isAbsent = (value) => value === undefined || value === null;
-/** Deep equality of JSON values; numbers by value (`2` equals `2.0`). */
-function same(a, b) {
-    if (isAbsent(a) || isAbsent(b))
-        return isAbsent(a) && isAbsent(b);
-    if (Array.isArray(a) || Array.isArray(b)) {
-        return (Array.isArray(a) &&
-            Array.isArray(b) &&
-            a.length === b.length &&
-            a.every((item, index) => same(item, b[index])));
-    }
-    if (isObject(a) && isObject(b)) {
-        const keys = new Set([...Object.keys(a), ...Object.keys(b)]);
-        return [...keys].every((key) => same(a[key], b[key]));
-    }
-    return a === b;
-}
-/**
- * The fields of a revision: a reused deployment that differs in one of them
- * never runs what the step asks for (behaviour 21).
- */
-const REVISION_FIELDS = [
-    'repo_ref',
-    'agent_config_path',
-    'image_uri',
-    'source_tarball_path',
-];
-/** Whether a drift entry changes which code runs (a revision field), not only how it runs. */
-function isRevisionField(field) {
-    return REVISION_FIELDS.some((key) => field === `source_revision_config.${key}`);
-}
-/** `build_on_push` null or absent reads as off (behaviour 22). */
-const buildsOnPush = (value) => value === true;
-/**
- * Compares what the step sets in an object with the live object: only the
- * keys the step sets, recursing into objects (the service fills in
- * defaults), arrays whole.
- */
-function compareSet(path, wanted, live, out) {
-    const liveObject = isObject(live) ? live : {};
-    for (const [key, value] of Object.entries(wanted)) {
-        if (value === undefined)
-            continue;
-        const field = `${path}.${key}`;
-        if (isObject(value) && isObject(liveObject[key])) {
-            compareSet(field, value, liveObject[key], out);
-        }
-        else if (!same(value, liveObject[key])) {
-            out.push({ field, wanted: value, live: liveObject[key] ?? null });
-        }
-    }
-}
-function compareSecrets(plan, deployment, out) {
-    const live = new Map(deployment.secrets.map((secret) => [secret.name, secret.value]));
-    const wanted = new Map(plan.secrets.map((secret) => [secret.name, secret.value]));
-    for (const [name, value] of wanted) {
-        const liveValue = live.get(name);
-        if (liveValue === undefined) {
-            out.push({ field: `secrets.${name}`, wanted: MASK, live: null });
-        }
-        else if (liveValue !== '' && liveValue !== value) {
-            out.push({ field: `secrets.${name}`, wanted: MASK, live: MASK });
-        }
-    }
-    for (const name of live.keys()) {
-        if (!wanted.has(name))
-            out.push({ field: `secrets.${name}`, wanted: null, live: MASK });
-    }
-}
-const sortedReferences = (references) => references.map((reference) => JSON.stringify(reference)).sort();
-/**
- * Every difference between the step and the deployment it reused:
- * `source_config` (what the step sets, and for codehost the listing's
- * repo_url and integration_id), `source_revision_config` fields the step
- * sets, secrets when the step gives any, secret_references as a set.
- */
-function findDrift(plan, request, deployment) {
-    const out = [];
-    // build_on_push is compared only when the step sets it (the create's default is not), as on or off.
-    const wanted = plan.sourceConfig.build_on_push;
-    compareSet('source_config', {
-        ...request.source_config,
-        build_on_push: wanted === undefined ? undefined : buildsOnPush(wanted),
-    }, {
-        ...deployment.source_config,
-        build_on_push: buildsOnPush(deployment.source_config.build_on_push),
-    }, out);
-    const revision = Object.fromEntries(REVISION_FIELDS.map((key) => [key, plan.sourceRevisionConfig[key]]));
-    compareSet('source_revision_config', revision, deployment.source_revision_config, out);
-    if (plan.secrets.length > 0)
-        compareSecrets(plan, deployment, out);
-    if (plan.source === 'external_docker' && plan.secretReferences !== null) {
-        const live = deployment.secret_references ?? [];
-        if (!same(sortedReferences(plan.secretReferences), sortedReferences(live))) {
-            out.push({ field: 'secret_references', wanted: plan.secretReferences, live });
-        }
-    }
-    return out;
-}
-/** How a drifted value is written in a message: JSON, short, on one line. */
-function showValue(value) {
-    if (value === null || value === undefined)
-        return '(not set)';
-    const text = untrusted(typeof value === 'string' ? value : JSON.stringify(value));
-    return text.length > 120 ? `${text.slice(0, 120)}…` : text;
-}
-
-;// CONCATENATED MODULE: ./src/run/goal.ts
-/**
- * What the step asks of the deployment `deploy` found or created: the commit
- * that must be live, the revisions it saw, and where a reused deployment
- * differs from what the step asks for (docs/how-it-works.md, "What green means", "Drift").
- */
-
-
-
-
-
-/** The deployment `deploy` found, or undefined when it created one (or would). */
-function reusedOf(result) {
-    return result.created ? undefined : result.deployment;
-}
-/** The revisions of a reused deployment: a revision the step did not see is a newer push. */
-function seenRevisionsOf(reused) {
-    if (reused === undefined)
-        return new Set();
-    return new Set([reused.latest_revision_id, reused.active_revision_id].filter((id) => id !== null));
-}
-/** The target of a codehost plan, against the branch the deployment tracks. */
-function targetOf(plan, result, logger) {
-    if (plan.source !== 'codehost')
-        return undefined;
-    const tracked = trackedRef(reusedOf(result), result.request.source_revision_config.repo_ref);
-    return chooseTarget(plan.commit, tracked, logger);
-}
-/**
- * The target as drift, when a reused deployment will not build it and
- * another commit is live that is not newer than it (a newer one supersedes it).
- */
-function unbuiltOf(reused, target, orders) {
-    if (reused === undefined || target === undefined)
-        return undefined;
-    if (reused.source_config.build_on_push === true)
-        return undefined;
-    const live = latestCommit(reused);
-    if (live === target.sha)
-        return undefined;
-    if (live !== undefined && orders.of(live) === 'newer')
-        return undefined;
-    return {
-        field: 'source_revision_config.repo_commit_sha',
-        wanted: target.sha,
-        live: live ?? null,
-    };
-}
-/** The repository whose commits are compared: the deployed one (`repository`). */
-function comparedRepository(plan) {
-    return plan.source === 'codehost'
-        ? `${plan.repository.owner}/${plan.repository.name}`
-        : undefined;
-}
-/**
- * The goal of the run. When the reused deployment's latest revision is for
- * another commit, `ask` (if any) says which is newer. A target the deployment
- * will not build is drift, and blocked with the revision drift: the
- * deployment is not live, and the step does not wait for it (behaviour 21).
- */
-async function assess(plan, result, logger, ask) {
-    const reused = reusedOf(result);
-    const seenRevisions = seenRevisionsOf(reused);
-    const drift = reused === undefined ? [] : findDrift(plan, result.request, reused);
-    const target = targetOf(plan, result, logger);
-    const orders = new CommitOrders(ask, comparedRepository(plan), target, logger);
-    if (reused !== undefined)
-        await orders.learn(reused);
-    const unbuilt = unbuiltOf(reused, target, orders);
-    const blocked = drift.filter((entry) => isRevisionField(entry.field));
-    if (unbuilt === undefined)
-        return { target, seenRevisions, drift, blocked, orders };
-    return {
-        seenRevisions,
-        drift: [...drift, unbuilt],
-        unbuilt,
-        blocked: [...blocked, unbuilt],
-        orders,
-    };
-}
-/**
- * What runs and what the step asked for, for each blocked entry, in one
- * sentence; the remedy last (behaviour 21).
- */
-function blockedText(goal) {
-    const { unbuilt } = goal;
-    const parts = goal.blocked.map((entry) => entry === unbuilt
-        ? `it runs commit ${showCommit(entry.live)} and the step asks for commit ${shortSha(unbuilt.wanted)}, which the service will not build (build_on_push is off)`
-        : `${untrusted(entry.field)} is ${showValue(entry.live)} and the step asks for ${showValue(entry.wanted)}`);
-    return `${parts.join('; ')}. The service cannot update a deployment, so what the step asks for will never run there`;
-}
-/** What to do about blocked entries: the remedies that fit them. */
-function blockedRemedy(goal) {
-    const others = goal.blocked.some((entry) => entry !== goal.unbuilt);
-    const remedies = [
-        ...(goal.unbuilt === undefined
-            ? []
-            : ['turn build_on_push on for the deployment in the service (or set commit: none)']),
-        ...(others ? ['change the deployment in the service'] : []),
-        'deploy under a new name',
-    ];
-    return `To fix it: ${remedies.join(', or ')}.`;
-}
-function showCommit(value) {
-    return typeof value === 'string' ? shortSha(untrusted(value)) : '(none given)';
-}
-/**
- * Whether the deployment is live for the goal: its target, the revisions it
- * saw, and what the adapter said of the order of commits (none: unknown).
- */
-function livenessFor(deployment, goal) {
-    const { blocked = [], unbuilt } = goal;
-    if (blocked.length > 0) {
-        return { live: false, missing: blockedText({ blocked, unbuilt }), final: true };
-    }
-    return liveness(deployment, goal.target, goal.seenRevisions, (commit) => goal.orders?.of(commit));
-}
-
-;// CONCATENATED MODULE: ./src/run/wait.ts
-/**
- * Waiting until a deployment is live (live.ts says what that means): the
- * polling schedule and what the log says meanwhile. Polls `getById` every
- * second at first, then every 2 s at most, up to a deadline, tolerating a few
- * failed polls; a `429` or a `Retry-After` slows the checks down for as long
- * as the service asks. A deployment that already is live needs no check.
- * The log gets a line at each change (status, revision, commit) and, while
- * nothing changes, one at least every `heartbeatMs`: while a check is in
- * flight too, which may take up to a request's timeout.
- */
-
-
-
-
-
-
-
-
-/** A wait ended without the deployment being live; carries the last deployment seen. */
-class WaitError extends DeploymentError {
-    name = 'WaitError';
-}
-const DEFAULT_WAIT = {
-    initialIntervalMs: 1_000,
-    maxIntervalMs: 2_000,
-    growth: 2,
-    maxFailedPolls: 5,
-    maxSlowdownMs: 60_000,
-    heartbeatMs: 30_000,
-};
-/**
- * How long the service asked the checks to pause after a failed one: its
- * `Retry-After`, else for a `429` a pause that doubles with each one in a
- * row (`throttled` before this one); 0 when it asked nothing. At most
- * `maxSlowdownMs`.
- */
-function slowdownAfter(failure, throttled, options) {
-    if (!(failure instanceof ServiceError))
-        return 0;
-    const asked = failure.details.retryAfterMs ??
-        (failure.status === 429 ? options.maxIntervalMs * 2 ** throttled : 0);
-    return Math.min(asked, options.maxSlowdownMs);
-}
-/** What the log says changed: the status, the revisions, the commit. */
-function progressKey(deployment) {
-    const { status, latest_revision_id: latest, active_revision_id: active } = deployment;
-    return JSON.stringify([status, latest, active, latestCommit(deployment) ?? null]);
-}
-/** One check: the deployment as the service lists it now, or why the check failed. */
-async function wait_check(service, id, timeoutMs) {
-    try {
-        const seen = await service.getById(id, timeoutMs);
-        return seen ?? new ActionError(`${Service.describeGetById(id)} does not list the deployment`);
-    }
-    catch (error) {
-        if (error instanceof ServiceError && error.transient)
-            return error;
-        throw error;
-    }
-}
-/** A status the action does not know is waited through, and said once. */
-function noteUnknownStatus(status, known, logger) {
-    if (STATUSES.includes(status) || known.has(status))
-        return;
-    known.add(status);
-    logger.info(`status ${untrusted(status)} is not one the action knows: waiting through it`);
-}
-/** Polls until the deployment is live; the deployment, and how it is live. */
-async function waitUntilLive(initial, goal, options, dependencies) {
-    const { service, clock, logger, signal, events } = dependencies;
-    const started = clock.now();
-    const deadline = started + options.timeoutMs;
-    const unknownStatuses = new Set();
-    let deployment = initial;
-    let interval = options.initialIntervalMs;
-    let lastCheck = started;
-    let failedPolls = 0;
-    /** The pause the service asked for before the next check; 0 when none. */
-    let slowdown = 0;
-    /** `429` answers in a row: each doubles the pause when the service names none. */
-    let throttled = 0;
-    let shown;
-    let missing = '';
-    /**
-     * The line of the wait's state; `note` says why the next check comes later
-     * than usual, or that the service has not answered the one in flight.
-     */
-    const say = (note) => {
-        const after = note === undefined ? '' : `; ${note}`;
-        logger.info(`waiting until live: ${missing}; ${formatDuration(clock.now() - started)} so far${after}`);
-        shown = { key: progressKey(deployment), at: clock.now() };
-    };
-    /** The deployment's state as it is now, to the events' sink. */
-    const changed = (waitingFor) => events?.({
-        kind: 'status_change',
-        status: deployment.status,
-        latestRevisionId: deployment.latest_revision_id ?? null,
-        activeRevisionId: deployment.active_revision_id ?? null,
-        waitingFor,
-    });
-    /** Sleeps `ms`, with a line whenever the heartbeat is due meanwhile. */
-    const pause = async (ms) => {
-        for (let left = ms; left > 0;) {
-            const beat = (shown?.at ?? clock.now()) + options.heartbeatMs - clock.now();
-            if (beat <= 0) {
-                say();
-                continue;
-            }
-            const step = Math.min(left, beat);
-            await clock.sleep(step, signal);
-            left -= step;
-        }
-    };
-    /**
-     * One check, with a line whenever the heartbeat is due before the service
-     * answers: a timer on the clock, since the check itself may block for the
-     * request's whole timeout.
-     */
-    const checkNow = async (timeoutMs) => {
-        const asked = clock.now();
-        // Due as the check starts: said now, not as a check the service has not answered.
-        if ((shown?.at ?? asked) + options.heartbeatMs <= asked)
-            say();
-        let cancel = () => { };
-        const arm = () => {
-            const beat = Math.max(0, (shown?.at ?? asked) + options.heartbeatMs - clock.now());
-            cancel = clock.timer(beat, () => {
-                const waited = formatDuration(clock.now() - asked);
-                say(`the service has not answered a status check for ${waited}`);
-                arm();
-            });
-        };
-        arm();
-        try {
-            return await wait_check(service, deployment.id, timeoutMs);
-        }
-        finally {
-            cancel();
-        }
-    };
-    for (let polls = 0;;) {
-        await goal.orders?.learn(deployment);
-        const verdict = livenessFor(deployment, goal);
-        if (verdict.live) {
-            // The change that made it live is one too, when the wait saw the deployment before.
-            if (shown !== undefined && shown.key !== progressKey(deployment))
-                changed('');
-            events?.({ kind: 'wait_over', outcome: 'live' });
-            return { deployment, verdict };
-        }
-        const name = `'${untrusted(deployment.name)}' (${deployment.id})`;
-        if (verdict.final) {
-            events?.({ kind: 'wait_over', outcome: 'failed' });
-            throw new WaitError(`Deployment ${name} will not be live: ${verdict.missing}.`, deployment);
-        }
-        noteUnknownStatus(deployment.status, unknownStatuses, logger);
-        missing = verdict.missing;
-        const remaining = deadline - clock.now();
-        if (remaining <= 0) {
-            const slowed = slowdown > 0
-                ? `; the service asked to pause ${formatDuration(slowdown)} between checks`
-                : '';
-            events?.({ kind: 'wait_over', outcome: 'timed_out' });
-            throw new WaitError(`Deployment ${name} is not live after ${formatDuration(options.timeoutMs)} (${polls} checks${slowed}): ${verdict.missing}. Raise ${service.words.waitTimeout}, or look at the deployment in the service.`, deployment);
-        }
-        if (shown === undefined || shown.key !== progressKey(deployment)) {
-            say();
-            changed(missing);
-        }
-        // Intervals run from the start of one check to the start of the next.
-        const wanted = Math.max(interval - (clock.now() - lastCheck), slowdown);
-        // The next check would come after the deadline (or before the pause the service asked
-        // for ends): the wait ends at the deadline without it, which keeps 30 checks a minute.
-        if (wanted > remaining) {
-            await pause(remaining);
-            continue;
-        }
-        await pause(Math.max(0, wanted));
-        lastCheck = clock.now();
-        interval = Math.min(options.maxIntervalMs, interval * options.growth);
-        polls++;
-        // The last check may not outlast the deadline by more than a second.
-        const seen = await checkNow(Math.max(1_000, deadline - clock.now()));
-        if (!(seen instanceof ActionError)) {
-            deployment = seen;
-            failedPolls = 0;
-            throttled = 0;
-            slowdown = 0;
-            dependencies.onPoll?.(deployment);
-            continue;
-        }
-        if (seen instanceof ServiceError && seen.status === 429) {
-            // Asked to slow down: not a failure, and the deadline still holds.
-            slowdown = slowdownAfter(seen, throttled++, options);
-            say(`the service asked to slow down (429): next check in ${formatDuration(slowdown)}`);
-            continue;
-        }
-        slowdown = slowdownAfter(seen, 0, options);
-        throttled = 0;
-        failedPolls++;
-        if (failedPolls > options.maxFailedPolls) {
-            events?.({ kind: 'wait_over', outcome: 'failed' });
-            throw new WaitError(`Gave up waiting for ${name} after ${failedPolls} failed checks in a row; the last: ${seen.message}`, deployment);
-        }
-        const later = slowdown > 0 ? `; next check in ${formatDuration(slowdown)}, as it asked` : '';
-        logger.warning(`check ${polls} failed (${failedPolls} of ${options.maxFailedPolls} tolerated in a row): ${seen.message}${later}`);
-    }
-}
-
-;// CONCATENATED MODULE: ./src/run/pace.ts
-/**
- * How long the run waits between attempts and between checks: the shipped
- * defaults (`DEFAULT_RETRY_POLICY`, `DEFAULT_WAIT`), or shorter for tests of
- * retries and waits only. Like the GitHub side's test budget, a variable can
- * only shorten them, never lengthen them, and nothing else changes: the same
- * attempts, the same growth, the same deadlines.
- *
- * - `DEPLOY_AGENT_RETRY_DELAY_MS`: the back-off before a request's second
- *   attempt (default 1 s; it doubles for each further attempt, up to 20 s).
- * - `DEPLOY_AGENT_POLL_INTERVAL_MS`: the longest interval between two checks
- *   of a wait (default: the schedule of `DEFAULT_WAIT`, 1 s then 2 s).
- * - `DEPLOY_AGENT_HEARTBEAT_MS`: while a wait sees no change, how often the
- *   log still says so (default 30 s).
- */
-
-
-const DEFAULT_PACE = { retry: DEFAULT_RETRY_POLICY, wait: DEFAULT_WAIT };
-/**
- * The milliseconds a test-only variable asks for, never more than `limit`:
- * `limit` itself when the text is not a positive number (unset, empty, a word).
- */
-function shortenedMs(text, limit) {
-    const wanted = Number(text);
-    return Number.isFinite(wanted) && wanted > 0 ? Math.min(wanted, limit) : limit;
-}
-/** The pace an environment (the process's, as the adapter hands it over) asks for. */
-function paceFrom(env) {
-    const retryDelayMs = shortenedMs(env.DEPLOY_AGENT_RETRY_DELAY_MS, DEFAULT_RETRY_POLICY.initialDelayMs);
-    const scale = retryDelayMs / DEFAULT_RETRY_POLICY.initialDelayMs;
-    const pollMs = shortenedMs(env.DEPLOY_AGENT_POLL_INTERVAL_MS, DEFAULT_WAIT.maxIntervalMs);
-    return {
-        retry: {
-            ...DEFAULT_RETRY_POLICY,
-            initialDelayMs: retryDelayMs,
-            maxDelayMs: DEFAULT_RETRY_POLICY.maxDelayMs * scale,
-        },
-        wait: {
-            ...DEFAULT_WAIT,
-            initialIntervalMs: Math.min(DEFAULT_WAIT.initialIntervalMs, pollMs),
-            maxIntervalMs: pollMs,
-            heartbeatMs: shortenedMs(env.DEPLOY_AGENT_HEARTBEAT_MS, DEFAULT_WAIT.heartbeatMs),
-        },
-    };
-}
-
-// EXTERNAL MODULE: ./node_modules/undici/index.js
-var undici = __nccwpck_require__(6752);
-;// CONCATENATED MODULE: ./src/service/proxy.ts
-/**
- * Where the service's requests go: through the proxy the step's environment
- * names (docs/how-it-works.md, "Retries and timeouts"), read by the adapter and passed in as
- * data, or straight to the service.
- */
-
-/**
- * The proxy settings in an environment (the process's, as the adapter hands
- * it over), read as undici reads them: the lower-case name first.
- */
-function proxySettingsFrom(env) {
-    return {
-        httpsProxy: env.https_proxy ?? env.HTTPS_PROXY,
-        httpProxy: env.http_proxy ?? env.HTTP_PROXY,
-        noProxy: env.no_proxy ?? env.NO_PROXY,
-    };
-}
-/** The code of undici's one-time warning that `EnvHttpProxyAgent` is experimental. */
-const EXPERIMENTAL_WARNING = 'UNDICI-EHPA';
-/**
- * Runs `make` with undici's "EnvHttpProxyAgent is experimental" warning
- * dropped: the step log would show it on stderr, and users read it as a
- * fault. Every other warning goes through.
- */
-function withoutExperimentalWarning(make) {
-    // Put back as it was, unbound: it is process's own method.
-    // eslint-disable-next-line @typescript-eslint/unbound-method
-    const emitWarning = process.emitWarning;
-    process.emitWarning = (warning, ...rest) => {
-        const [options] = rest;
-        const code = typeof options === 'object' && options !== null && 'code' in options
-            ? options.code
-            : undefined;
-        if (code === EXPERIMENTAL_WARNING)
-            return;
-        Reflect.apply(emitWarning, process, [warning, ...rest]);
-    };
-    try {
-        return make();
-    }
-    finally {
-        process.emitWarning = emitWarning;
-    }
-}
-/** A dispatcher through the proxy, or undefined (undici's global one) when no proxy is set. */
-function proxyDispatcher(proxy) {
-    const { httpsProxy = '', httpProxy = '', noProxy = '' } = proxy;
-    if (httpsProxy === '' && httpProxy === '')
-        return undefined;
-    return withoutExperimentalWarning(() => new undici/* EnvHttpProxyAgent */.J2({ httpsProxy, httpProxy, noProxy }));
-}
-
-// EXTERNAL MODULE: external "node:util"
-var external_node_util_ = __nccwpck_require__(7975);
-// EXTERNAL MODULE: external "node:fs"
-var external_node_fs_ = __nccwpck_require__(3024);
-// EXTERNAL MODULE: external "node:path"
-var external_node_path_ = __nccwpck_require__(6760);
-var external_node_path_default = /*#__PURE__*/__nccwpck_require__.n(external_node_path_);
-// EXTERNAL MODULE: ./node_modules/yaml/dist/index.js
-var dist = __nccwpck_require__(8815);
 ;// CONCATENATED MODULE: ./src/inputs/strict-json.ts
 /**
  * JSON as the inputs read it: strict JSON syntax (JSON.parse), and no key
@@ -40422,6 +39571,7 @@ function firstRepeatedKey(node, path) {
 
 
 
+
 /** What may be set beyond the dedicated inputs. */
 const ConfigSchema = strictObject({
     source_config: SourceConfigRequestSchema.nullish(),
@@ -40481,6 +39631,9 @@ function isMissing(error) {
  * found" would send a person looking for a file that is there.
  */
 function workspaceFile(raw, workspace) {
+    // No file system takes a NUL in a path; Node would throw before asking.
+    if (raw.includes('\0'))
+        fail('its file name has a NUL character, which no path can hold');
     const root = external_node_path_default().resolve(workspace);
     const file = external_node_path_default().resolve(root, raw);
     if (!isInside(root, file))
@@ -40491,8 +39644,10 @@ function workspaceFile(raw, workspace) {
         real = (0,external_node_fs_.realpathSync)(file);
     }
     catch (error) {
-        if (!isMissing(error))
-            throw error;
+        if (!isMissing(error)) {
+            const code = error.code ?? 'an error';
+            fail(`file '${raw}' cannot be read: the file system answered ${code}`);
+        }
         const link = (0,external_node_fs_.lstatSync)(file, { throwIfNoEntry: false })?.isSymbolicLink() === true;
         fail(link ? `${notFound}: it is a symbolic link to a path that does not exist` : notFound);
     }
@@ -45496,7 +44651,383 @@ function readPlan(read, run) {
     return buildPlan(readInputs(INPUTS, read, run), run);
 }
 
-;// CONCATENATED MODULE: ./src/run/dependencies.ts
+;// CONCATENATED MODULE: ./src/run/steps/live.ts
+
+
+/** The commit of the deployment's latest revision, lower-cased, if the service says. */
+function latestCommit(deployment) {
+    const sha = deployment.source_revision_config.repo_commit_sha;
+    return sha === undefined || sha === null || sha === '' ? undefined : sha.toLowerCase();
+}
+/**
+ * Whether the deployment is live. `seenRevisions` are the revision ids the
+ * step saw when it found the deployment (none on create): a revision for
+ * another commit that is not among them is a newer push.
+ */
+function liveness(deployment, target, seenRevisions, orderOf = () => undefined) {
+    const { status, latest_revision_id: latest, active_revision_id: active } = deployment;
+    if (status === 'AWAITING_DELETE') {
+        return {
+            live: false,
+            missing: 'the deployment is being deleted (AWAITING_DELETE)',
+            final: true,
+        };
+    }
+    if (status !== 'READY')
+        return { live: false, missing: `status is ${untrusted(status)}, not READY` };
+    if (latest === null) {
+        return target === undefined
+            ? { live: true }
+            : { live: false, missing: `no revision yet for commit ${shortSha(target.sha)}` };
+    }
+    if (active !== latest) {
+        const still = active === null ? 'no revision is active yet' : `revision ${active} still is`;
+        return {
+            live: false,
+            missing: `the latest revision ${latest} is not active yet (${still}; if it stays so, its build may have failed)`,
+        };
+    }
+    if (target === undefined)
+        return { live: true };
+    const commit = latestCommit(deployment);
+    if (commit === target.sha)
+        return { live: true };
+    const order = commit === undefined ? undefined : orderOf(commit);
+    // Newer than the target (its descendant): live instead of it. Unseen: a newer push, unless it is older.
+    if (commit !== undefined &&
+        (order === 'newer' || (order !== 'older' && !seenRevisions.has(latest))))
+        return { live: true, supersededBy: commit };
+    const branch = target.branch === undefined ? '' : ` of branch ${target.branch}`;
+    const shown = commit === undefined ? '(none given)' : shortSha(untrusted(commit));
+    const relation = order === 'older' ? 'older than' : 'not';
+    return {
+        live: false,
+        missing: `the latest revision is for commit ${shown}, ${relation} the target ${shortSha(target.sha)}${branch}`,
+    };
+}
+/** The ref a deployment tracks: the live one, else the one the request sets. */
+function trackedRef(deployment, requested) {
+    return deployment?.source_revision_config.repo_ref ?? requested ?? undefined;
+}
+/**
+ * The target of a run, from what the step asked for: an explicit sha always;
+ * `auto` only when the run's branch is the one the deployment tracks. Says in
+ * one line why nothing is targeted otherwise.
+ */
+function chooseTarget(commit, tracked, logger) {
+    switch (commit.kind) {
+        case 'sha':
+            return { sha: commit.sha };
+        case 'none':
+            logger.info(`no commit is targeted: ${commit.reason}`);
+            return undefined;
+        case 'auto':
+            if (tracked === commit.branch)
+                return { sha: commit.sha, branch: commit.branch };
+            logger.info(`no commit is targeted: the run is for branch ${commit.branch}, and the deployment tracks ${tracked === undefined ? 'no branch' : untrusted(tracked)}`);
+            return undefined;
+    }
+}
+
+;// CONCATENATED MODULE: ./src/run/steps/commit-order.ts
+
+
+
+/** The longest list of commits a run asks about: a wait sees a few pushes, not hundreds. */
+const MAX_QUESTIONS = 20;
+class CommitOrders {
+    #answers = new Map();
+    #ask;
+    #repository;
+    #target;
+    #logger;
+    /** Without a question, a repository or a target, nothing is asked and every answer is unknown. */
+    constructor(ask, repository, target, logger) {
+        this.#ask = ask;
+        this.#repository = repository;
+        this.#target = target;
+        this.#logger = logger;
+    }
+    /** What is known of `commit` against the target; undefined when not asked or not known. */
+    of(commit) {
+        return this.#answers.get(commit);
+    }
+    /** Asks about the commit of the deployment's latest revision, once, when it is not the target. */
+    async learn(deployment) {
+        const commit = latestCommit(deployment);
+        const ask = this.#ask;
+        const target = this.#target?.sha;
+        if (ask === undefined || this.#repository === undefined || target === undefined)
+            return;
+        if (commit === undefined || commit === target || this.#answers.has(commit))
+            return;
+        if (this.#answers.size >= MAX_QUESTIONS)
+            return;
+        this.#answers.set(commit, undefined);
+        const order = await ask(this.#repository, target, commit);
+        this.#answers.set(commit, order);
+        const which = `commit ${shortSha(untrusted(commit))} against the target ${shortSha(target)}`;
+        if (order === undefined) {
+            this.#logger.debug(`commit order of ${which}: not known, so it counts as before`);
+        }
+        else {
+            this.#logger.debug(`commit order of ${which}: ${order}`);
+        }
+    }
+}
+
+;// CONCATENATED MODULE: ./src/common/address.ts
+/**
+ * The one rule for an address the action publishes (the `url` output, the
+ * deployment's `custom_url` in the `deployment` output and the command's
+ * `--json`, a GitHub deployment's `environment_url`, every link in the
+ * comment and the summary): an `http(s)` address, never a user or a
+ * password. An address with credentials is published without them; the
+ * caller masks what was removed before anything is written.
+ */
+
+/** The address as it may be published, or why it may not. */
+function publishableAddress(text) {
+    let url;
+    try {
+        url = new URL(text);
+    }
+    catch {
+        return { ok: false, why: 'it is not an address', removed: [] };
+    }
+    const removed = credentialsOf(url);
+    if (url.protocol !== 'https:' && url.protocol !== 'http:') {
+        return { ok: false, why: 'it is not an http(s) address', removed };
+    }
+    // As given when nothing in it needs rewriting. The parser drops tabs and line breaks, trims
+    // spaces and encodes control characters: an address with any is published as it reads it.
+    const hadCredentials = url.username !== '' || url.password !== '';
+    if (!hadCredentials && !/\s/.test(text) && untrusted(text) === text) {
+        return { ok: true, address: text, removed, hadCredentials };
+    }
+    url.username = '';
+    url.password = '';
+    return { ok: true, address: url.href, removed, hadCredentials };
+}
+/** The address when it may be published as it is or without its credentials, else undefined. */
+function address_publishedOrNothing(text) {
+    if (text === undefined || text === null || text === '')
+        return undefined;
+    const verdict = publishableAddress(text);
+    return verdict.ok ? verdict.address : undefined;
+}
+/** The password of an address, as written and decoded; the user name is not a secret. */
+function credentialsOf(url) {
+    if (url.password === '')
+        return [];
+    const forms = new Set([url.password]);
+    try {
+        forms.add(decodeURIComponent(url.password));
+    }
+    catch {
+        // A stray '%' is written as it is: the form above covers it.
+    }
+    return [...forms];
+}
+
+;// CONCATENATED MODULE: ./src/service/vet.ts
+/**
+ * What of a deployment the service answers the run passes on. Service text
+ * is untrusted, and two fields reach other systems as they are: `custom_url`
+ * (the `url` output, GitHub's `environment_url`, links) and `repo_commit_sha`
+ * (the `commit-sha` output, a GitLab variable, GitHub's compare). So:
+ *
+ * - `custom_url` only as an address that may be published
+ *   (`publishableAddress`): a password in it is masked at once and the
+ *   address kept without it; anything else is dropped.
+ * - `repo_commit_sha` only as a full 40-hex commit; anything else is dropped.
+ *
+ * Each value dropped or changed is said once a run, not at every poll.
+ */
+
+
+
+class DeploymentVetting {
+    #logger;
+    #mask;
+    #said = new Set();
+    constructor(logger, mask) {
+        this.#logger = logger;
+        this.#mask = mask;
+    }
+    /** The deployment as the run may pass it on. */
+    vet(deployment) {
+        const url = this.#url(deployment);
+        const commit = this.#commit(deployment);
+        const unchanged = url === deployment.source_config.custom_url &&
+            commit === deployment.source_revision_config.repo_commit_sha;
+        if (unchanged)
+            return deployment;
+        return {
+            ...deployment,
+            source_config: { ...deployment.source_config, custom_url: url },
+            source_revision_config: { ...deployment.source_revision_config, repo_commit_sha: commit },
+        };
+    }
+    #url(deployment) {
+        const given = deployment.source_config.custom_url;
+        if (given === undefined || given === null || given === '')
+            return given;
+        const verdict = publishableAddress(given);
+        for (const secret of verdict.removed)
+            this.#mask(secret);
+        if (verdict.ok && verdict.address === given)
+            return given;
+        if (verdict.ok) {
+            this.#once(`custom_url:${verdict.address}`, verdict.hadCredentials
+                ? `the service's custom_url of '${untrusted(deployment.name)}' holds a user or password: it is published without them (the password is masked)`
+                : `the service's custom_url of '${untrusted(deployment.name)}' holds spaces or control characters: it is published as an address parser reads it`);
+            return verdict.address;
+        }
+        this.#once(`custom_url-refused:${given}`, `the service's custom_url of '${untrusted(deployment.name)}' is not published: ${verdict.why}`);
+        return null;
+    }
+    #commit(deployment) {
+        const given = deployment.source_revision_config.repo_commit_sha;
+        if (given === undefined || given === null || given === '' || FULL_SHA.test(given))
+            return given;
+        this.#once(`commit:${given}`, `the service's repo_commit_sha of '${untrusted(deployment.name)}' is not a 40-hex commit (${untrusted(given.slice(0, 64))}): it is not passed on`);
+        return null;
+    }
+    #once(key, message) {
+        if (this.#said.has(key))
+            return;
+        this.#said.add(key);
+        this.#logger.warning(message);
+    }
+}
+
+;// CONCATENATED MODULE: ./src/service/endpoints.ts
+/**
+ * The deployment management service as a typed API: one function an
+ * endpoint, the only place that spells a path, a query or a schema. The flow
+ * reads like the contract (`findByName`, `create`, `getById`) and never sees
+ * HTTP. Endpoints are described in docs/how-it-works.md.
+ */
+
+
+
+const DEPLOYMENTS = '/v2/deployments';
+/** How messages name the create call. */
+const CREATE_CALL = `POST ${DEPLOYMENTS}`;
+/** The largest page the service serves. */
+const PAGE_LIMIT = 100;
+/** Pages read at most in one search: 100,000 deployments that contain the name. */
+const MAX_PAGES = 1_000;
+class Service {
+    #client;
+    #logger;
+    #maxPages;
+    /** Every deployment answered passes through it before the run sees it. */
+    #vetting;
+    constructor(client, logger, options = {}) {
+        this.#client = client;
+        this.#logger = logger;
+        this.#maxPages = options.maxPages ?? MAX_PAGES;
+        this.#vetting = new DeploymentVetting(logger, options.mask ?? (() => { }));
+    }
+    /** How the entry names what a remedy points to (its inputs, or its options). */
+    get words() {
+        return this.#client.words;
+    }
+    /** `GET /v1/integrations/forge/codehost/{id}/repos`. */
+    listRepositories(integrationId) {
+        return this.#client.request({
+            method: 'GET',
+            // The id is a validated uuid: nothing else reaches the path.
+            path: `/v1/integrations/forge/codehost/${encodeURIComponent(integrationId)}/repos`,
+            schema: RepositoryListSchema,
+            remedies: {
+                404: `Check ${this.#client.words.integrationId}: the service knows no integration ${integrationId}.`,
+            },
+        });
+    }
+    /**
+     * Every deployment named exactly `name`, in the order listed. The service
+     * filters by substring only and does not say where the list ends: a short
+     * or empty page, or an offset that does not advance, ends it; `maxPages`
+     * stops a service that never ends it.
+     */
+    async findByName(name) {
+        const found = [];
+        let offset = 0;
+        for (let page = 1; page <= this.#maxPages; page++) {
+            const list = await this.#client.request({
+                method: 'GET',
+                path: DEPLOYMENTS,
+                query: { name_contains: name, limit: PAGE_LIMIT, offset },
+                schema: DeploymentListSchema,
+            });
+            for (const deployment of list.resources) {
+                if (deployment.name === name)
+                    found.push(this.#vetting.vet(deployment));
+            }
+            if (list.resources.length < PAGE_LIMIT)
+                return found;
+            if (list.offset <= offset) {
+                this.#logger.warning(`GET ${DEPLOYMENTS} returned offset ${list.offset} after offset ${offset}: it does not advance, so the list is taken to end here`);
+                return found;
+            }
+            offset = list.offset;
+        }
+        throw new ActionError(`GET ${DEPLOYMENTS}: no end of the list after ${this.#maxPages} pages of ${PAGE_LIMIT} deployments whose names contain '${name}'; stopped rather than risk creating a duplicate. Use a more distinctive name, or report the service's pagination.`);
+    }
+    /**
+     * `GET /v2/deployments?deployment_ids=ID`: the deployment, or undefined when
+     * the answer does not list it. One attempt: a poll is retried by the next poll.
+     */
+    async getById(id, timeoutMs) {
+        const list = await this.#client.request({
+            method: 'GET',
+            path: DEPLOYMENTS,
+            query: { deployment_ids: id },
+            schema: DeploymentListSchema,
+            attempts: 1,
+            timeoutMs,
+        });
+        const found = list.resources.find((deployment) => deployment.id === id);
+        return found === undefined ? undefined : this.#vetting.vet(found);
+    }
+    /**
+     * `POST /v2/deployments`. When the create may have taken effect without an
+     * answer, or the service answers 409, `reconcile` finds what is there.
+     */
+    async create(request, reconcile) {
+        const answered = await this.#client.exchange({
+            method: 'POST',
+            path: DEPLOYMENTS,
+            body: request,
+            schema: DeploymentSchema,
+            idempotent: false,
+            reconcile,
+        });
+        return { ...answered, value: this.#vetting.vet(answered.value) };
+    }
+    /** How a person reads a call, for messages: `GET /v2/deployments?deployment_ids=ID`. */
+    static describeGetById(id) {
+        return `GET ${DEPLOYMENTS}?deployment_ids=${id}`;
+    }
+}
+
+;// CONCATENATED MODULE: ./src/run/ports/errors.ts
+/** What the run throws about a deployment it found: the failure, and the deployment, for the outputs. */
+
+/** A failure about a deployment the run found; carries it, so the outputs can still say which. */
+class DeploymentError extends ActionError {
+    name = 'DeploymentError';
+    deployment;
+    constructor(message, deployment) {
+        super(message);
+        this.deployment = deployment;
+    }
+}
+
+;// CONCATENATED MODULE: ./src/run/ports/dependencies.ts
 /** The dependencies' log groups, or a phase run without one; each start is a `step` event. */
 function inGroup(dependencies) {
     const group = dependencies.group ?? ((_name, phase) => phase());
@@ -45506,7 +45037,7 @@ function inGroup(dependencies) {
     };
 }
 
-;// CONCATENATED MODULE: ./src/run/deploy.ts
+;// CONCATENATED MODULE: ./src/run/steps/deploy.ts
 /**
  * The deploy flow's decisions: which repository (codehost), which deployment
  * of the name, reuse or create — never two from one name where the service
@@ -45723,6 +45254,47 @@ async function deploy(plan, dependencies) {
 
 // EXTERNAL MODULE: external "node:http"
 var external_node_http_ = __nccwpck_require__(7067);
+;// CONCATENATED MODULE: ./src/service/errors.ts
+/** What a failed call to the service raises. */
+
+/** A call to the service failed: names the call, the status and the service's message. */
+class ServiceError extends ActionError {
+    name = 'ServiceError';
+    details;
+    constructor(details) {
+        super(ServiceError.format(details));
+        this.details = details;
+    }
+    get status() {
+        return this.details.status;
+    }
+    get ambiguous() {
+        return this.details.ambiguous === true;
+    }
+    get transient() {
+        return this.details.transient === true;
+    }
+    /** The same failure, counted over `attempts`. */
+    after(attempts) {
+        return attempts > 1 ? new ServiceError({ ...this.details, attempts }) : this;
+    }
+    static format(details) {
+        const { method, path, problem, serviceMessage, requestId, remedy, attempts } = details;
+        const tries = attempts !== undefined && attempts > 1 ? ` after ${attempts} attempts` : '';
+        let message = `${method} ${path} failed${tries}: ${problem}`;
+        if (serviceMessage !== undefined && serviceMessage !== '') {
+            message += serviceMessage.includes('\n')
+                ? `:\n${serviceMessage}`
+                : ` (service said: ${serviceMessage})`;
+        }
+        if (remedy !== undefined)
+            message += `\n${remedy}`;
+        if (requestId !== undefined)
+            message += `\nrequest id: ${requestId}`;
+        return message;
+    }
+}
+
 ;// CONCATENATED MODULE: ./src/service/answers.ts
 /**
  * What the action says about an exchange that failed: the service's own
@@ -46132,6 +45704,241 @@ class ServiceClient {
     }
 }
 
+;// CONCATENATED MODULE: ./src/run/steps/drift.ts
+/**
+ * Drift: where a reused deployment differs from what the step asks for. The
+ * service has no update call, so these differences stay until someone
+ * changes the deployment in the service (docs/how-it-works.md, "Drift").
+ */
+
+
+const isObject = (value) => typeof value === 'object' && value !== null && !Array.isArray(value);
+/** null and absent are the same to the service (every field is nullable). */
+const isAbsent = (value) => value === undefined || value === null;
+/** Deep equality of JSON values; numbers by value (`2` equals `2.0`). */
+function same(a, b) {
+    if (isAbsent(a) || isAbsent(b))
+        return isAbsent(a) && isAbsent(b);
+    if (Array.isArray(a) || Array.isArray(b)) {
+        return (Array.isArray(a) &&
+            Array.isArray(b) &&
+            a.length === b.length &&
+            a.every((item, index) => same(item, b[index])));
+    }
+    if (isObject(a) && isObject(b)) {
+        const keys = new Set([...Object.keys(a), ...Object.keys(b)]);
+        return [...keys].every((key) => same(a[key], b[key]));
+    }
+    return a === b;
+}
+/**
+ * The fields of a revision: a reused deployment that differs in one of them
+ * never runs what the step asks for (behaviour 21).
+ */
+const REVISION_FIELDS = [
+    'repo_ref',
+    'agent_config_path',
+    'image_uri',
+    'source_tarball_path',
+];
+/** Whether a drift entry changes which code runs (a revision field), not only how it runs. */
+function isRevisionField(field) {
+    return REVISION_FIELDS.some((key) => field === `source_revision_config.${key}`);
+}
+/** `build_on_push` null or absent reads as off (behaviour 22). */
+const buildsOnPush = (value) => value === true;
+/**
+ * Compares what the step sets in an object with the live object: only the
+ * keys the step sets, recursing into objects (the service fills in
+ * defaults), arrays whole.
+ */
+function compareSet(path, wanted, live, out) {
+    const liveObject = isObject(live) ? live : {};
+    for (const [key, value] of Object.entries(wanted)) {
+        if (value === undefined)
+            continue;
+        const field = `${path}.${key}`;
+        if (isObject(value) && isObject(liveObject[key])) {
+            compareSet(field, value, liveObject[key], out);
+        }
+        else if (!same(value, liveObject[key])) {
+            out.push({ field, wanted: value, live: liveObject[key] ?? null });
+        }
+    }
+}
+function compareSecrets(plan, deployment, out) {
+    const live = new Map(deployment.secrets.map((secret) => [secret.name, secret.value]));
+    const wanted = new Map(plan.secrets.map((secret) => [secret.name, secret.value]));
+    for (const [name, value] of wanted) {
+        const liveValue = live.get(name);
+        if (liveValue === undefined) {
+            out.push({ field: `secrets.${name}`, wanted: MASK, live: null });
+        }
+        else if (liveValue !== '' && liveValue !== value) {
+            out.push({ field: `secrets.${name}`, wanted: MASK, live: MASK });
+        }
+    }
+    for (const name of live.keys()) {
+        if (!wanted.has(name))
+            out.push({ field: `secrets.${name}`, wanted: null, live: MASK });
+    }
+}
+const sortedReferences = (references) => references.map((reference) => JSON.stringify(reference)).sort();
+/**
+ * Every difference between the step and the deployment it reused:
+ * `source_config` (what the step sets, and for codehost the listing's
+ * repo_url and integration_id), `source_revision_config` fields the step
+ * sets, secrets when the step gives any, secret_references as a set.
+ */
+function findDrift(plan, request, deployment) {
+    const out = [];
+    // build_on_push is compared only when the step sets it (the create's default is not), as on or off.
+    const wanted = plan.sourceConfig.build_on_push;
+    compareSet('source_config', {
+        ...request.source_config,
+        build_on_push: wanted === undefined ? undefined : buildsOnPush(wanted),
+    }, {
+        ...deployment.source_config,
+        build_on_push: buildsOnPush(deployment.source_config.build_on_push),
+    }, out);
+    const revision = Object.fromEntries(REVISION_FIELDS.map((key) => [key, plan.sourceRevisionConfig[key]]));
+    compareSet('source_revision_config', revision, deployment.source_revision_config, out);
+    if (plan.secrets.length > 0)
+        compareSecrets(plan, deployment, out);
+    if (plan.source === 'external_docker' && plan.secretReferences !== null) {
+        const live = deployment.secret_references ?? [];
+        if (!same(sortedReferences(plan.secretReferences), sortedReferences(live))) {
+            out.push({ field: 'secret_references', wanted: plan.secretReferences, live });
+        }
+    }
+    return out;
+}
+/** How a drifted value is written in a message: JSON, short, on one line. */
+function showValue(value) {
+    if (value === null || value === undefined)
+        return '(not set)';
+    const text = untrusted(typeof value === 'string' ? value : JSON.stringify(value));
+    return text.length > 120 ? `${text.slice(0, 120)}…` : text;
+}
+
+;// CONCATENATED MODULE: ./src/run/steps/goal.ts
+/**
+ * What the step asks of the deployment `deploy` found or created: the commit
+ * that must be live, the revisions it saw, and where a reused deployment
+ * differs from what the step asks for (docs/how-it-works.md, "What green means", "Drift").
+ */
+
+
+
+
+
+/** The deployment `deploy` found, or undefined when it created one (or would). */
+function reusedOf(result) {
+    return result.created ? undefined : result.deployment;
+}
+/** The revisions of a reused deployment: a revision the step did not see is a newer push. */
+function seenRevisionsOf(reused) {
+    if (reused === undefined)
+        return new Set();
+    return new Set([reused.latest_revision_id, reused.active_revision_id].filter((id) => id !== null));
+}
+/** The target of a codehost plan, against the branch the deployment tracks. */
+function targetOf(plan, result, logger) {
+    if (plan.source !== 'codehost')
+        return undefined;
+    const tracked = trackedRef(reusedOf(result), result.request.source_revision_config.repo_ref);
+    return chooseTarget(plan.commit, tracked, logger);
+}
+/**
+ * The target as drift, when a reused deployment will not build it and
+ * another commit is live that is not newer than it (a newer one supersedes it).
+ */
+function unbuiltOf(reused, target, orders) {
+    if (reused === undefined || target === undefined)
+        return undefined;
+    if (reused.source_config.build_on_push === true)
+        return undefined;
+    const live = latestCommit(reused);
+    if (live === target.sha)
+        return undefined;
+    if (live !== undefined && orders.of(live) === 'newer')
+        return undefined;
+    return {
+        field: 'source_revision_config.repo_commit_sha',
+        wanted: target.sha,
+        live: live ?? null,
+    };
+}
+/** The repository whose commits are compared: the deployed one (`repository`). */
+function comparedRepository(plan) {
+    return plan.source === 'codehost'
+        ? `${plan.repository.owner}/${plan.repository.name}`
+        : undefined;
+}
+/**
+ * The goal of the run. When the reused deployment's latest revision is for
+ * another commit, `ask` (if any) says which is newer. A target the deployment
+ * will not build is drift, and blocked with the revision drift: the
+ * deployment is not live, and the step does not wait for it (behaviour 21).
+ */
+async function assess(plan, result, logger, ask) {
+    const reused = reusedOf(result);
+    const seenRevisions = seenRevisionsOf(reused);
+    const drift = reused === undefined ? [] : findDrift(plan, result.request, reused);
+    const target = targetOf(plan, result, logger);
+    const orders = new CommitOrders(ask, comparedRepository(plan), target, logger);
+    if (reused !== undefined)
+        await orders.learn(reused);
+    const unbuilt = unbuiltOf(reused, target, orders);
+    const blocked = drift.filter((entry) => isRevisionField(entry.field));
+    if (unbuilt === undefined)
+        return { target, seenRevisions, drift, blocked, orders };
+    return {
+        seenRevisions,
+        drift: [...drift, unbuilt],
+        unbuilt,
+        blocked: [...blocked, unbuilt],
+        orders,
+    };
+}
+/**
+ * What runs and what the step asked for, for each blocked entry, in one
+ * sentence; the remedy last (behaviour 21).
+ */
+function blockedText(goal) {
+    const { unbuilt } = goal;
+    const parts = goal.blocked.map((entry) => entry === unbuilt
+        ? `it runs commit ${showCommit(entry.live)} and the step asks for commit ${shortSha(unbuilt.wanted)}, which the service will not build (build_on_push is off)`
+        : `${untrusted(entry.field)} is ${showValue(entry.live)} and the step asks for ${showValue(entry.wanted)}`);
+    return `${parts.join('; ')}. The service cannot update a deployment, so what the step asks for will never run there`;
+}
+/** What to do about blocked entries: the remedies that fit them. */
+function blockedRemedy(goal) {
+    const others = goal.blocked.some((entry) => entry !== goal.unbuilt);
+    const remedies = [
+        ...(goal.unbuilt === undefined
+            ? []
+            : ['turn build_on_push on for the deployment in the service (or set commit: none)']),
+        ...(others ? ['change the deployment in the service'] : []),
+        'deploy under a new name',
+    ];
+    return `To fix it: ${remedies.join(', or ')}.`;
+}
+function showCommit(value) {
+    return typeof value === 'string' ? shortSha(untrusted(value)) : '(none given)';
+}
+/**
+ * Whether the deployment is live for the goal: its target, the revisions it
+ * saw, and what the adapter said of the order of commits (none: unknown).
+ */
+function livenessFor(deployment, goal) {
+    const { blocked = [], unbuilt } = goal;
+    if (blocked.length > 0) {
+        return { live: false, missing: blockedText({ blocked, unbuilt }), final: true };
+    }
+    return liveness(deployment, goal.target, goal.seenRevisions, (commit) => goal.orders?.of(commit));
+}
+
 ;// CONCATENATED MODULE: ./src/common/github-text.ts
 /**
  * The one writer of text that goes to GitHub: the pull request comment
@@ -46369,7 +46176,7 @@ function within(text, budget = SUMMARY_BUDGET) {
     return `${kept}${note(size - bytesOf(kept))}`;
 }
 
-;// CONCATENATED MODULE: ./src/run/report.ts
+;// CONCATENATED MODULE: ./src/run/steps/report.ts
 /**
  * What the run hands to later steps and shows to people: the outputs, and
  * the job summary. Every secret value is replaced by `***` first.
@@ -46577,12 +46384,16 @@ function summaryHtml(input) {
     ]) + '\n');
 }
 
-;// CONCATENATED MODULE: ./src/run/pipeline.ts
+;// CONCATENATED MODULE: ./src/run/steps/wait.ts
 /**
- * The run as a pipeline: plan → deploy → wait → report. Each step is
- * a function that returns a value; what is known so far is kept in one
- * `RunRecord`, which sets the outputs as soon as they are known and is what
- * the job summary is written from, whether the run succeeded or not.
+ * Waiting until a deployment is live (live.ts says what that means): the
+ * polling schedule and what the log says meanwhile. Polls `getById` every
+ * second at first, then every 2 s at most, up to a deadline, tolerating a few
+ * failed polls; a `429` or a `Retry-After` slows the checks down for as long
+ * as the service asks. A deployment that already is live needs no check.
+ * The log gets a line at each change (status, revision, commit) and, while
+ * nothing changes, one at least every `heartbeatMs`: while a check is in
+ * flight too, which may take up to a request's timeout.
  */
 
 
@@ -46591,6 +46402,196 @@ function summaryHtml(input) {
 
 
 
+
+/** A wait ended without the deployment being live; carries the last deployment seen. */
+class WaitError extends DeploymentError {
+    name = 'WaitError';
+}
+/**
+ * How long the service asked the checks to pause after a failed one: its
+ * `Retry-After`, else for a `429` a pause that doubles with each one in a
+ * row (`throttled` before this one); 0 when it asked nothing. At most
+ * `maxSlowdownMs`.
+ */
+function slowdownAfter(failure, throttled, options) {
+    if (!(failure instanceof ServiceError))
+        return 0;
+    const asked = failure.details.retryAfterMs ??
+        (failure.status === 429 ? options.maxIntervalMs * 2 ** throttled : 0);
+    return Math.min(asked, options.maxSlowdownMs);
+}
+/** What the log says changed: the status, the revisions, the commit. */
+function progressKey(deployment) {
+    const { status, latest_revision_id: latest, active_revision_id: active } = deployment;
+    return JSON.stringify([status, latest, active, latestCommit(deployment) ?? null]);
+}
+/** One check: the deployment as the service lists it now, or why the check failed. */
+async function wait_check(service, id, timeoutMs) {
+    try {
+        const seen = await service.getById(id, timeoutMs);
+        return seen ?? new ActionError(`${Service.describeGetById(id)} does not list the deployment`);
+    }
+    catch (error) {
+        if (error instanceof ServiceError && error.transient)
+            return error;
+        throw error;
+    }
+}
+/** A status the action does not know is waited through, and said once. */
+function noteUnknownStatus(status, known, logger) {
+    if (STATUSES.includes(status) || known.has(status))
+        return;
+    known.add(status);
+    logger.info(`status ${untrusted(status)} is not one the action knows: waiting through it`);
+}
+/** Polls until the deployment is live; the deployment, and how it is live. */
+async function waitUntilLive(initial, goal, options, dependencies) {
+    const { service, clock, logger, signal, events } = dependencies;
+    const started = clock.now();
+    const deadline = started + options.timeoutMs;
+    const unknownStatuses = new Set();
+    let deployment = initial;
+    let interval = options.initialIntervalMs;
+    let lastCheck = started;
+    let failedPolls = 0;
+    /** The pause the service asked for before the next check; 0 when none. */
+    let slowdown = 0;
+    /** `429` answers in a row: each doubles the pause when the service names none. */
+    let throttled = 0;
+    let shown;
+    let missing = '';
+    /**
+     * The line of the wait's state; `note` says why the next check comes later
+     * than usual, or that the service has not answered the one in flight.
+     */
+    const say = (note) => {
+        const after = note === undefined ? '' : `; ${note}`;
+        logger.info(`waiting until live: ${missing}; ${formatDuration(clock.now() - started)} so far${after}`);
+        shown = { key: progressKey(deployment), at: clock.now() };
+    };
+    /** The deployment's state as it is now, to the events' sink. */
+    const changed = (waitingFor) => events?.({
+        kind: 'status_change',
+        status: deployment.status,
+        latestRevisionId: deployment.latest_revision_id ?? null,
+        activeRevisionId: deployment.active_revision_id ?? null,
+        waitingFor,
+    });
+    /** Sleeps `ms`, with a line whenever the heartbeat is due meanwhile. */
+    const pause = async (ms) => {
+        for (let left = ms; left > 0;) {
+            const beat = (shown?.at ?? clock.now()) + options.heartbeatMs - clock.now();
+            if (beat <= 0) {
+                say();
+                continue;
+            }
+            const step = Math.min(left, beat);
+            await clock.sleep(step, signal);
+            left -= step;
+        }
+    };
+    /**
+     * One check, with a line whenever the heartbeat is due before the service
+     * answers: a timer on the clock, since the check itself may block for the
+     * request's whole timeout.
+     */
+    const checkNow = async (timeoutMs) => {
+        const asked = clock.now();
+        // Due as the check starts: said now, not as a check the service has not answered.
+        if ((shown?.at ?? asked) + options.heartbeatMs <= asked)
+            say();
+        let cancel = () => { };
+        const arm = () => {
+            const beat = Math.max(0, (shown?.at ?? asked) + options.heartbeatMs - clock.now());
+            cancel = clock.timer(beat, () => {
+                const waited = formatDuration(clock.now() - asked);
+                say(`the service has not answered a status check for ${waited}`);
+                arm();
+            });
+        };
+        arm();
+        try {
+            return await wait_check(service, deployment.id, timeoutMs);
+        }
+        finally {
+            cancel();
+        }
+    };
+    for (let polls = 0;;) {
+        await goal.orders?.learn(deployment);
+        const verdict = livenessFor(deployment, goal);
+        if (verdict.live) {
+            // The change that made it live is one too, when the wait saw the deployment before.
+            if (shown !== undefined && shown.key !== progressKey(deployment))
+                changed('');
+            events?.({ kind: 'wait_over', outcome: 'live' });
+            return { deployment, verdict };
+        }
+        const name = `'${untrusted(deployment.name)}' (${deployment.id})`;
+        if (verdict.final) {
+            events?.({ kind: 'wait_over', outcome: 'failed' });
+            throw new WaitError(`Deployment ${name} will not be live: ${verdict.missing}.`, deployment);
+        }
+        noteUnknownStatus(deployment.status, unknownStatuses, logger);
+        missing = verdict.missing;
+        const remaining = deadline - clock.now();
+        if (remaining <= 0) {
+            const slowed = slowdown > 0
+                ? `; the service asked to pause ${formatDuration(slowdown)} between checks`
+                : '';
+            events?.({ kind: 'wait_over', outcome: 'timed_out' });
+            throw new WaitError(`Deployment ${name} is not live after ${formatDuration(options.timeoutMs)} (${polls} checks${slowed}): ${verdict.missing}. Raise ${service.words.waitTimeout}, or look at the deployment in the service.`, deployment);
+        }
+        if (shown === undefined || shown.key !== progressKey(deployment)) {
+            say();
+            changed(missing);
+        }
+        // Intervals run from the start of one check to the start of the next.
+        const wanted = Math.max(interval - (clock.now() - lastCheck), slowdown);
+        // The next check would come after the deadline (or before the pause the service asked
+        // for ends): the wait ends at the deadline without it, which keeps 30 checks a minute.
+        if (wanted > remaining) {
+            await pause(remaining);
+            continue;
+        }
+        await pause(Math.max(0, wanted));
+        lastCheck = clock.now();
+        interval = Math.min(options.maxIntervalMs, interval * options.growth);
+        polls++;
+        // The last check may not outlast the deadline by more than a second.
+        const seen = await checkNow(Math.max(1_000, deadline - clock.now()));
+        if (!(seen instanceof ActionError)) {
+            deployment = seen;
+            failedPolls = 0;
+            throttled = 0;
+            slowdown = 0;
+            dependencies.onPoll?.(deployment);
+            continue;
+        }
+        if (seen instanceof ServiceError && seen.status === 429) {
+            // Asked to slow down: not a failure, and the deadline still holds.
+            slowdown = slowdownAfter(seen, throttled++, options);
+            say(`the service asked to slow down (429): next check in ${formatDuration(slowdown)}`);
+            continue;
+        }
+        slowdown = slowdownAfter(seen, 0, options);
+        throttled = 0;
+        failedPolls++;
+        if (failedPolls > options.maxFailedPolls) {
+            events?.({ kind: 'wait_over', outcome: 'failed' });
+            throw new WaitError(`Gave up waiting for ${name} after ${failedPolls} failed checks in a row; the last: ${seen.message}`, deployment);
+        }
+        const later = slowdown > 0 ? `; next check in ${formatDuration(slowdown)}, as it asked` : '';
+        logger.warning(`check ${polls} failed (${failedPolls} of ${options.maxFailedPolls} tolerated in a row): ${seen.message}${later}`);
+    }
+}
+
+;// CONCATENATED MODULE: ./src/run/flows/run-record.ts
+/**
+ * What the run knows at any point, kept in one record: it sets the outputs as
+ * soon as they are known, and the job summary is written from it, whether the
+ * run succeeded or not.
+ */
 
 
 
@@ -46708,6 +46709,29 @@ class RunRecord {
         });
     }
 }
+
+;// CONCATENATED MODULE: ./src/run/flows/pipeline.ts
+/**
+ * The run as a pipeline: plan → deploy → wait → report. Each step is
+ * a function that returns a value; what is known so far is kept in one
+ * `RunRecord` (run-record.ts), which sets the outputs as soon as they are known and is what
+ * the job summary is written from, whether the run succeeded or not.
+ */
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
 function dependenciesOf(plan, io) {
     const { logger, clock, signal, group } = io;
     const client = new ServiceClient({
@@ -46853,7 +46877,7 @@ async function pipeline(plan, io) {
     return { failure, stack, summary: record.summary(io.run.commit, io.redact) };
 }
 
-;// CONCATENATED MODULE: ./src/run/verdict.ts
+;// CONCATENATED MODULE: ./src/run/steps/verdict.ts
 /**
  * The plan's verdict (contract v1.3, behaviour 19): what the deploy step would
  * do with these inputs, found by the deploy step's own dry run, so that it
@@ -46871,7 +46895,6 @@ async function pipeline(plan, io) {
 
 
 
-const PLAN_ACTIONS = (/* unused pure expression or super */ null && (['create', 'reuse', 'fail']));
 /** What a codehost deployment that does not build on push does with the merged commit. */
 const UNBUILT_MERGE = 'build_on_push is off, so the service will not build the merged commit, and a deploy that targets it (commit: auto on the branch the deployment tracks) is not live. Turn build_on_push on for the deployment in the service.';
 /** Why the plan targets no commit. */
@@ -46927,7 +46950,7 @@ async function verdictOf(plan, dependencies) {
     };
 }
 
-;// CONCATENATED MODULE: ./src/run/plan-run.ts
+;// CONCATENATED MODULE: ./src/run/flows/plan-run.ts
 /**
  * The plan as a run (contract v1.3, behaviour 19): the verdict, its outputs
  * and its job summary, and whether the step fails (on `fail`, or on a
@@ -47108,6 +47131,7 @@ async function runPlan({ plan, onChange }, io) {
  * is the plan sub-action's run (`runPlan`), read-only. All read their inputs
  * with the action's own reader and parsers.
  */
+
 
 
 
@@ -47431,7 +47455,7 @@ function topHelp(version) {
 
 const STYLES = { bold: '1', dim: '2', red: '31', yellow: '33', cyan: '36' };
 /**
- * A waiting line of the core (run/wait), written at each change and at least
+ * A waiting line of the core (run/steps/wait), written at each change and at least
  * every 30 s while nothing changes: `waiting until live: WHAT; 12.0 s so far`,
  * and `; NOTE` when the next check comes later than usual or the service has
  * not answered the one in flight.

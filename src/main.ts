@@ -12,7 +12,7 @@ import { GITHUB_INPUTS, gitHubSettings } from './github/inputs.js';
 import { runStep } from './github/step.js';
 import { buildPlan } from './inputs/build-plan.js';
 import { INPUTS } from './inputs/declared.js';
-import { pipeline } from './run/pipeline.js';
+import { pipeline } from './run/flows/pipeline.js';
 
 /** action.yml's inputs, in its order. */
 export const DEPLOY_INPUTS = { ...INPUTS, ...GITHUB_INPUTS };

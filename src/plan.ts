@@ -12,7 +12,7 @@ import { runStep } from './github/step.js';
 import { input } from './inputs/declare.js';
 import { parseBoolean } from './inputs/parsers.js';
 import { PLAN_OWN_INPUTS, PLAN_SHARED_INPUTS, planRequest } from './inputs/plan-inputs.js';
-import { runPlan } from './run/plan-run.js';
+import { runPlan } from './run/flows/plan-run.js';
 
 /** plan/action.yml's inputs, in its order. */
 export const PLAN_INPUTS = {

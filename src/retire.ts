@@ -16,7 +16,7 @@ import {
   RETIRE_SERVICE_INPUTS,
   retireRequest,
 } from './inputs/retire-inputs.js';
-import { runRetire } from './run/retire-run.js';
+import { runRetire } from './run/flows/retire-run.js';
 
 /** retire/action.yml's inputs, in its order. */
 export const RETIRE_INPUTS = {

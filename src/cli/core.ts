@@ -18,20 +18,14 @@ import {
 } from '../inputs/plan-inputs.js';
 import { readPlan } from '../inputs/read-plan.js';
 import type { RunDescription } from '../inputs/run-description.js';
-import { CommitOrders } from '../run/commit-order.js';
-import { buildCreateRequest, pickOne, type DeployResult } from '../run/deploy.js';
-import { inGroup } from '../run/dependencies.js';
-import type { Goal } from '../run/goal.js';
-import {
-  dependenciesOf,
-  maskPlan,
-  pipeline,
-  RunRecord,
-  waitForLive,
-  type RunnerIO,
-  type RunOutcome,
-} from '../run/pipeline.js';
-import { runPlan } from '../run/plan-run.js';
+import { CommitOrders } from '../run/steps/commit-order.js';
+import { buildCreateRequest, pickOne, type DeployResult } from '../run/steps/deploy.js';
+import { inGroup } from '../run/ports/dependencies.js';
+import type { Goal } from '../run/steps/goal.js';
+import { dependenciesOf, maskPlan, pipeline, waitForLive } from '../run/flows/pipeline.js';
+import { RunRecord } from '../run/flows/run-record.js';
+import type { RunnerIO, RunOutcome } from '../run/ports/runner.js';
+import { runPlan } from '../run/flows/plan-run.js';
 import type { Command, CommandInput } from './options.js';
 
 /**

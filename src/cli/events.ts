@@ -1,14 +1,14 @@
 /**
  * `--events`: stdout as a stream for tools, one JSON object a line (NDJSON),
  * with the event names of the vendor's `langgraph deploy --json` stream. A
- * view of the core's events (src/run/events.ts) and of the log's warnings;
+ * view of the core's events (src/run/ports/events.ts) and of the log's warnings;
  * it adds the heartbeats, on its own timer while a wait sees no change, and
  * the `result` line, always the last, written once, however the run ends.
  * Free text (messages, what is missing, the error) is redacted here, where
  * the line is made; the outputs are redacted by structure already.
  */
-import type { RunEvent } from '../run/events.js';
-import { shortenedMs } from '../run/pace.js';
+import type { RunEvent } from '../run/ports/events.js';
+import { shortenedMs } from '../run/ports/pace.js';
 
 /** While a wait sees no change, a `heartbeat` at least this often (the contract's 10 s). */
 export const HEARTBEAT_MS = 10_000;

@@ -30,7 +30,7 @@ const STYLES = { bold: '1', dim: '2', red: '31', yellow: '33', cyan: '36' } as c
 type Style = keyof typeof STYLES;
 
 /**
- * A waiting line of the core (run/wait), written at each change and at least
+ * A waiting line of the core (run/steps/wait), written at each change and at least
  * every 30 s while nothing changes: `waiting until live: WHAT; 12.0 s so far`,
  * and `; NOTE` when the next check comes later than usual or the service has
  * not answered the one in flight.

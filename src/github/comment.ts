@@ -7,7 +7,7 @@
  */
 import { markdownCode, markdownLink, markdownText } from '../common/github-text.js';
 import { plural, shortSha } from '../common/text.js';
-import type { RunReport, Stage } from '../run/progress.js';
+import type { RunReport, Stage } from '../run/ports/progress.js';
 
 /** What the comment says: the core's report, and the workflow run's page (GitHub's own). */
 export type CommentReport = RunReport & {

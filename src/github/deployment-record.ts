@@ -9,7 +9,7 @@ import type { CallOptions } from './calls.js';
 import { publishedOrNothing } from '../common/address.js';
 import { plainLine } from '../common/github-text.js';
 import { shortSha } from '../common/text.js';
-import type { RunReport } from '../run/progress.js';
+import type { RunReport } from '../run/ports/progress.js';
 
 /** GitHub's limit on a status description. */
 export const DESCRIPTION_LIMIT = 140;

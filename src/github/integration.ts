@@ -5,7 +5,12 @@
  * call, and Octokit is loaded on its first request, so a run that uses no
  * feature pays nothing for them.
  */
-import type { AskCommitOrder, ReportPlan, ReportRetired, RunProgress } from '../run/progress.js';
+import type {
+  AskCommitOrder,
+  ReportPlan,
+  ReportRetired,
+  RunProgress,
+} from '../run/ports/progress.js';
 import type { GitHubSettings } from './inputs.js';
 import { GitHubReporter, type GitHubRunContext, type ReporterDependencies } from './reporter.js';
 

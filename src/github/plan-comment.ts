@@ -8,9 +8,9 @@
  */
 import { markdownCode, markdownLink, markdownText } from '../common/github-text.js';
 import { plural } from '../common/text.js';
-import { showValue } from '../run/drift.js';
-import type { PlanNotMade, PlanReport } from '../run/progress.js';
-import { dashboardUrlOf } from '../run/report.js';
+import { showValue } from '../run/steps/drift.js';
+import type { PlanNotMade, PlanReport } from '../run/ports/progress.js';
+import { dashboardUrlOf } from '../run/steps/report.js';
 import { BODY_BUDGET, COMMENT_LIMIT, encodeName, rowsWithin } from './comment.js';
 
 /** More changes than this fold into a `<details>` block. */

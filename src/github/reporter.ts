@@ -1,6 +1,6 @@
 /**
  * What the run tells GitHub (contract v1.2), behind the core's neutral
- * hooks (`RunProgress` in src/run/progress.ts): `deployed` once the service
+ * hooks (`RunProgress` in src/run/ports/progress.ts): `deployed` once the service
  * deployment is found or created, `finished` when the run ends, and
  * `commitOrder` when the core asks which of two commits is newer (behaviour
  * 15). Everything here is advisory: it warns, it never throws, and its time
@@ -25,7 +25,7 @@ import type {
   Retirement,
   RunProgress,
   RunReport,
-} from '../run/progress.js';
+} from '../run/ports/progress.js';
 
 /** Where the run stands on GitHub: from the event and the runner's variables. */
 export interface GitHubRunContext {

@@ -7,7 +7,7 @@
  * through the one GitHub-text module.
  */
 import { markdownCode, markdownLink } from '../common/github-text.js';
-import type { RetireReport } from '../run/progress.js';
+import type { RetireReport } from '../run/ports/progress.js';
 import { marker } from './comment.js';
 
 export interface RetiredComment extends RetireReport {

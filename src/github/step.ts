@@ -19,8 +19,8 @@ import {
 } from '../inputs/declare.js';
 import { InputError } from '../inputs/errors.js';
 import type { RunDescription } from '../inputs/run-description.js';
-import { paceFrom, shortenedMs } from '../run/pace.js';
-import type { RunnerIO, RunOutcome } from '../run/pipeline.js';
+import { paceFrom, shortenedMs } from '../run/ports/pace.js';
+import type { RunnerIO, RunOutcome } from '../run/ports/runner.js';
 import { proxySettingsFrom } from '../service/proxy.js';
 import { WarningAnnotations } from './annotations.js';
 import { RUN_BUDGET_MS } from './budget.js';

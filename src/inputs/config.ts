@@ -14,9 +14,8 @@ import {
   SecretReferenceSchema,
   SourceConfigRequestSchema,
   SourceRevisionConfigRequestSchema,
-  formatIssuePath,
-  formatZodIssues,
 } from '../service/schemas.js';
+import { formatIssuePath, formatZodIssues } from '../service/issues.js';
 import { parseStrictJson } from './strict-json.js';
 
 /** What may be set beyond the dedicated inputs. */
@@ -77,6 +76,8 @@ function isMissing(error: unknown): boolean {
  * found" would send a person looking for a file that is there.
  */
 function workspaceFile(raw: string, workspace: string): string {
+  // No file system takes a NUL in a path; Node would throw before asking.
+  if (raw.includes('\0')) fail('its file name has a NUL character, which no path can hold');
   const root = path.resolve(workspace);
   const file = path.resolve(root, raw);
   if (!isInside(root, file)) fail(`file '${raw}' is outside the workspace`);
@@ -85,7 +86,10 @@ function workspaceFile(raw: string, workspace: string): string {
   try {
     real = realpathSync(file);
   } catch (error) {
-    if (!isMissing(error)) throw error;
+    if (!isMissing(error)) {
+      const code = (error as NodeJS.ErrnoException).code ?? 'an error';
+      fail(`file '${raw}' cannot be read: the file system answered ${code}`);
+    }
     const link = lstatSync(file, { throwIfNoEntry: false })?.isSymbolicLink() === true;
     fail(link ? `${notFound}: it is a symbolic link to a path that does not exist` : notFound);
   }

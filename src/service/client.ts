@@ -27,7 +27,7 @@ import {
   type RetryPolicy,
 } from './retry.js';
 import { formatDuration, systemClock, type Clock, type Logger } from '../common/runtime.js';
-import { formatZodIssues } from './schemas.js';
+import { formatZodIssues } from './issues.js';
 
 /** Far above a page of 100 deployments (~1 MiB); an answer past it is not the service's. */
 export const DEFAULT_MAX_ANSWER_BYTES = 32 * 1024 * 1024;

@@ -20,6 +20,17 @@
  * 0.1..8, cpu_limit 0.1..16) are not enforced here; the service reports them.
  */
 import { z } from 'zod';
+import {
+  dateTime,
+  freeForm,
+  int,
+  looseObject,
+  strictObject,
+  stringMap,
+  uuid,
+  type ObjectConfig,
+  type ObjectFactory,
+} from './schema-parts.js';
 
 // ---------------------------------------------------------------------------
 // Enums
@@ -54,36 +65,6 @@ const DeploymentTypeRequestSchema = z.enum(DEPLOYMENT_TYPES, {
   error: (issue) =>
     issue.code === 'invalid_value' ? `must be one of ${DEPLOYMENT_TYPES.join(', ')}` : undefined,
 });
-
-// ---------------------------------------------------------------------------
-// Building blocks
-// ---------------------------------------------------------------------------
-
-/** An object whose inner structure the service interface does not show: anything goes. */
-const freeForm = () => z.record(z.string(), z.unknown());
-/** A string→string map (labels, annotations, resource quantities). */
-const stringMap = () => z.record(z.string(), z.string());
-/**
- * Any 8-4-4-4-12 hex id (z.guid), not only RFC 4122 variants. A malformed id
- * reads "Invalid UUID" as the contract names it; a missing one keeps zod's
- * "expected string, received undefined".
- */
-const uuid = () =>
-  z.guid({ error: (issue) => (issue.code === 'invalid_format' ? 'Invalid UUID' : undefined) });
-const int = () => z.number().int();
-/**
- * Accepts ISO 8601 date-time strings with an offset (`Z`, `+02:00`) or without
- * one (`2024-05-01T12:00:00.123456`), with any number of fractional digits.
- */
-const dateTime = () => z.iso.datetime({ offset: true, local: true });
-
-type ObjectConfig = z.core.$strict | z.core.$loose;
-type ObjectFactory<C extends ObjectConfig> = <S extends z.core.$ZodShape>(
-  shape: S,
-) => z.ZodObject<S, C>;
-
-const strictObject: ObjectFactory<z.core.$strict> = (shape) => z.strictObject(shape);
-const looseObject: ObjectFactory<z.core.$loose> = (shape) => z.looseObject(shape);
 
 /**
  * The one definition of the nested resources, wrapped by `object` at every
@@ -358,47 +339,3 @@ export const ErrorBodySchema = z.looseObject({
   message: z.string().optional(),
   error: z.string().optional(),
 });
-
-// ---------------------------------------------------------------------------
-// Messages
-// ---------------------------------------------------------------------------
-
-const PLAIN_KEY = /^[A-Za-z_][A-Za-z0-9_-]*$/;
-
-/**
- * A readable path: `source_config.resource_spec`, `resources[0].id`,
- * `labels["app.kubernetes.io/name"]`; `(root)` when empty.
- */
-export function formatIssuePath(path: readonly PropertyKey[]): string {
-  let out = '';
-  for (const segment of path) {
-    if (typeof segment === 'number') {
-      out += `[${segment}]`;
-    } else if (typeof segment === 'string' && PLAIN_KEY.test(segment)) {
-      out += out === '' ? segment : `.${segment}`;
-    } else {
-      out += `[${JSON.stringify(String(segment))}]`;
-    }
-  }
-  return out === '' ? '(root)' : out;
-}
-
-/**
- * One line per problem, each starting with the path of the field:
- * `source_config.resource_spec.min_scal: unknown key` (one line per unknown
- * key, the key appended to the path) or
- * `resources[0].id: Invalid input: expected string, received undefined`.
- */
-export function formatZodIssues(error: z.ZodError): string[] {
-  const lines: string[] = [];
-  for (const issue of error.issues) {
-    if (issue.code === 'unrecognized_keys') {
-      for (const key of issue.keys) {
-        lines.push(`${formatIssuePath([...issue.path, key])}: unknown key`);
-      }
-    } else {
-      lines.push(`${formatIssuePath(issue.path)}: ${issue.message}`);
-    }
-  }
-  return lines;
-}

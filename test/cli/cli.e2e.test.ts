@@ -33,7 +33,7 @@ afterEach(async () => {
 });
 
 /** The service options, from the environment as a CI job sets them. */
-/** A check every 100 ms instead of the shipped schedule (src/run/pace.ts), for the waits. */
+/** A check every 100 ms instead of the shipped schedule (src/run/ports/pace.ts), for the waits. */
 const QUICK_CHECKS = { DEPLOY_AGENT_POLL_INTERVAL_MS: '100' };
 
 function serviceEnv(extra: Record<string, string> = {}): Record<string, string> {

@@ -15,7 +15,7 @@ import { actionDescriptions, commandHelp } from '../../src/cli/help.ts';
 import { COMMANDS, optionTable, variableOf, type OptionSpec } from '../../src/cli/options.ts';
 import { dotenvName, outputsJson, outputsDotenv } from '../../src/cli/outputs.ts';
 import { INPUTS, INPUT_NAMES, type InputName } from '../../src/inputs/declared.ts';
-import { OUTPUT_NAMES } from '../../src/run/report.ts';
+import { OUTPUT_NAMES } from '../../src/run/steps/report.ts';
 import { ROOT, actionYml } from '../support/action.ts';
 import { runCli } from './run-cli.ts';
 

@@ -13,8 +13,8 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { optionTable, variableOf } from '../../src/cli/options.ts';
 import { dotenvName, outputsDotenv } from '../../src/cli/outputs.ts';
-import { OUTPUT_NAMES } from '../../src/run/report.ts';
-import { PLAN_OUTPUT_NAMES } from '../../src/run/plan-run.ts';
+import { OUTPUT_NAMES } from '../../src/run/steps/report.ts';
+import { PLAN_OUTPUT_NAMES } from '../../src/run/flows/plan-run.ts';
 import { ROOT, actionYml } from '../support/action.ts';
 import { readGitLabDotenv } from '../support/gitlab-dotenv.ts';
 

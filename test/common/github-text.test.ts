@@ -16,7 +16,7 @@ import {
   plainLine,
 } from '../../src/common/github-text.ts';
 import { commentBody, type CommentReport } from '../../src/github/comment.ts';
-import { summaryHtml } from '../../src/run/report.ts';
+import { summaryHtml } from '../../src/run/steps/report.ts';
 import { aDeployment } from '../support/fixtures.ts';
 import { whatAReaderSees } from '../support/github-render.ts';
 

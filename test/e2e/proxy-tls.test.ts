@@ -17,7 +17,7 @@ import { INTEGRATION, codehostStep } from '../support/fixtures.ts';
 
 /**
  * A failing run makes 5 attempts at its first request. With the shipped back-off that is 7.5 to
- * 15 s of waiting; these tests shorten it (src/run/pace.ts), which changes nothing else.
+ * 15 s of waiting; these tests shorten it (src/run/ports/pace.ts), which changes nothing else.
  */
 const SHORT_BACKOFF = { DEPLOY_AGENT_RETRY_DELAY_MS: '20' };
 const RETRYING_RUN_MS = 45_000;

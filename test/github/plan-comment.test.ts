@@ -10,7 +10,7 @@ import {
   planMarker,
   planNotMadeBody,
 } from '../../src/github/plan-comment.ts';
-import type { PlanReport } from '../../src/run/progress.ts';
+import type { PlanReport } from '../../src/run/ports/progress.ts';
 import { aDeployment } from '../support/fixtures.ts';
 import { whatAReaderSees } from '../support/github-render.ts';
 

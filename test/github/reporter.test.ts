@@ -7,7 +7,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { DEFAULT_LIMITS } from '../../src/github/calls.ts';
 import { RUN_BUDGET_MS } from '../../src/github/budget.ts';
 import { marker } from '../../src/github/comment.ts';
-import type { RunReport } from '../../src/run/progress.ts';
+import type { RunReport } from '../../src/run/ports/progress.ts';
 import {
   GitHubReporter,
   type GitHubRunContext,

@@ -107,6 +107,10 @@ describe('config', () => {
     );
   });
 
+  it('rejects a file name with a NUL character as an input error, not a crash', () => {
+    rejects({ config: 'agent\u0000.yaml' }, 'config', /file name has a NUL character/);
+  });
+
   it('rejects a FIFO, saying it is one, without reading it', () => {
     execFileSync('mkfifo', [path.join(WORKSPACE, 'fifo.yaml')]);
     rejects(

@@ -9,10 +9,10 @@ import { GITHUB_OUTPUT_NAMES } from '../../src/github/inputs.ts';
 import { defaultText, namesOf, type Declarations } from '../../src/inputs/declare.ts';
 import { DEPLOY_INPUTS } from '../../src/main.ts';
 import { PLAN_INPUTS } from '../../src/plan.ts';
-import { PLAN_OUTPUT_NAMES } from '../../src/run/plan-run.ts';
-import { RETIRE_OUTPUT_NAMES } from '../../src/run/retire-run.ts';
+import { PLAN_OUTPUT_NAMES } from '../../src/run/flows/plan-run.ts';
+import { RETIRE_OUTPUT_NAMES } from '../../src/run/flows/retire-run.ts';
 import { RETIRE_INPUTS } from '../../src/retire.ts';
-import { OUTPUT_NAMES } from '../../src/run/report.ts';
+import { OUTPUT_NAMES } from '../../src/run/steps/report.ts';
 import { ROOT, WORKFLOW_REPOSITORY, actionYml, withDefaults } from '../support/action.ts';
 
 /** The rows of the first markdown table under `heading`, each a list of cells. */

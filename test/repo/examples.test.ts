@@ -48,7 +48,7 @@ const PUSHES = [
   '2222222222222222222222222222222222222222',
   '3333333333333333333333333333333333333333',
 ];
-/** Checks every 100 ms instead of the shipped schedule (src/run/pace.ts): the same verdicts. */
+/** Checks every 100 ms instead of the shipped schedule (src/run/ports/pace.ts): the same verdicts. */
 const QUICK_CHECKS = { DEPLOY_AGENT_POLL_INTERVAL_MS: '100' };
 
 let emu: Emulator;

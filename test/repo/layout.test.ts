@@ -1,9 +1,9 @@
 /**
- * The layout of src/ (CONTRIBUTING.md): imports run one way, common ← service ← inputs ← run
- * ← github (and cli), and only the adapters know where the action runs. The files at the top
- * are the action's entries, each a thin file over src/github/step.ts. The two adapters,
- * src/github/ (the action) and src/cli/ (the deploy-agent command), know nothing of each
- * other, and the command does without @actions/* (it runs where there is no runner).
+ * The layout of src/ (CONTRIBUTING.md): the folders of the architecture, the entries at the
+ * top, thin, each over src/github/step.ts, and only the adapters knowing where the action runs.
+ * Which folder may import which (common ← service ← inputs ← run ← github, cli; run/ports ←
+ * run/steps ← run/flows; no cycle; @actions/* in src/github/ only) is dependency-cruiser's to
+ * check (.dependency-cruiser.js, run by `npm run lint`); this file checks what is no import.
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
@@ -11,28 +11,23 @@ import { describe, expect, it } from 'vitest';
 import { ROOT } from '../support/action.ts';
 
 const SRC = path.join(ROOT, 'src');
-/** Each folder's place: a file may import from its own folder and the ones before it. */
-const RANK: Record<string, number> = {
-  common: 0,
-  service: 1,
-  inputs: 2,
-  run: 3,
-  github: 4,
-  cli: 4,
-};
+/** The folders of the architecture, in the order they import one another. */
+const FOLDERS = ['common', 'service', 'inputs', 'run', 'github', 'cli'];
+/** The layers of run/, bottom first. */
+const RUN_LAYERS = ['ports', 'steps', 'flows'];
 const ADAPTERS = ['github', 'cli'];
+/** The longest a file of src/ may be: past it, a reader no longer holds it whole; split it. */
+const MAX_LINES = 350;
 
 const files = readdirSync(SRC, { recursive: true, encoding: 'utf8' })
   .filter((file) => file.endsWith('.ts'))
   .map((file) => ({
     file,
-    folder: path.dirname(file),
+    /** The folders from src/ down, `[]` for an entry at the top. */
+    folders: path.dirname(file) === '.' ? [] : path.dirname(file).split(path.sep),
     text: readFileSync(path.join(SRC, file), 'utf8'),
-  }));
-
-/** The relative and package specifiers a file imports or re-exports. */
-const specifiers = (text: string) =>
-  [...text.matchAll(/^(?:import|export)\b[^;]*?from '([^']+)'/gms)].map((match) => match[1] ?? '');
+  }))
+  .map((entry) => ({ ...entry, folder: entry.folders[0] ?? '.' }));
 
 describe('src/', () => {
   it('has its files in the folders of the architecture, entries at the top', () => {
@@ -40,7 +35,21 @@ describe('src/', () => {
     expect(top).toContain('main.ts');
     expect(top).toContain('index.ts');
     for (const { folder } of files.filter(({ folder }) => folder !== '.')) {
-      expect(Object.keys(RANK), folder).toContain(folder);
+      expect(FOLDERS, folder).toContain(folder);
+    }
+  });
+
+  it('keeps run/ in its three layers: ports, steps, flows', () => {
+    const run = files.filter(({ folder }) => folder === 'run');
+    for (const { file, folders } of run) {
+      expect(folders.length, file).toBe(2);
+      expect(RUN_LAYERS, file).toContain(folders[1]);
+    }
+    for (const layer of RUN_LAYERS) {
+      expect(
+        run.some(({ folders }) => folders[1] === layer),
+        layer,
+      ).toBe(true);
     }
   });
 
@@ -60,41 +69,36 @@ describe('src/', () => {
     }
   });
 
-  it('imports one way: common ← service ← inputs ← run ← github', () => {
-    expect(files.flatMap(({ text }) => specifiers(text)).length).toBeGreaterThan(100);
-    const backwards: string[] = [];
-    for (const { file, folder, text } of files) {
-      if (folder === '.') continue;
-      for (const specifier of specifiers(text).filter((s) => s.startsWith('.'))) {
-        const target = path.dirname(path.normalize(path.join(folder, specifier)));
-        if ((RANK[target] ?? 99) > (RANK[folder] ?? -1)) backwards.push(`${file} → ${specifier}`);
-      }
-    }
-    expect(backwards).toEqual([]);
+  it(`has no file over ${MAX_LINES} lines`, () => {
+    const long = files
+      .map(({ file, text }) => ({
+        file,
+        lines: text.split('\n').length - (text.endsWith('\n') ? 1 : 0),
+      }))
+      .filter(({ lines }) => lines > MAX_LINES)
+      .map(({ file, lines }) => `${file}: ${lines} lines`);
+    expect(files.length).toBeGreaterThan(50);
+    expect(long).toEqual([]);
   });
 
-  it('leaves @actions/* and process.env to the adapters', () => {
+  it('leaves process.env to the adapters', () => {
     const leaks = files
       .filter(({ folder }) => !ADAPTERS.includes(folder) && folder !== '.')
-      .filter(({ text }) => /from '@actions\/|process\.env/.test(text))
+      .filter(({ text }) => /process\.env/.test(text))
       .map(({ file }) => file);
+    expect(files.filter(({ folder }) => folder === 'cli').length).toBeGreaterThan(5);
     expect(leaks).toEqual([]);
   });
 
-  it('keeps the two adapters apart: neither imports the other, the command no @actions/*', () => {
-    const crossings = files
-      .filter(({ folder }) => ADAPTERS.includes(folder))
-      .flatMap(({ file, folder, text }) =>
-        specifiers(text)
-          .filter((specifier) => {
-            if (specifier.startsWith('@actions/')) return folder === 'cli';
-            if (!specifier.startsWith('.')) return false;
-            const target = path.dirname(path.normalize(path.join(folder, specifier)));
-            return ADAPTERS.includes(target) && target !== folder;
-          })
-          .map((specifier) => `${file} → ${specifier}`),
-      );
-    expect(files.filter(({ folder }) => folder === 'cli').length).toBeGreaterThan(5);
-    expect(crossings).toEqual([]);
+  it('has its import rules checked by dependency-cruiser in npm run lint', () => {
+    const scripts = (
+      JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as {
+        scripts: Record<string, string>;
+      }
+    ).scripts;
+    expect(scripts.lint).toContain('depcruise src --config .dependency-cruiser.js');
+    const config = readFileSync(path.join(ROOT, '.dependency-cruiser.js'), 'utf8');
+    expect(config).toMatch(/tsPreCompilationDeps: true/);
+    expect(config).toMatch(/circular: true/);
   });
 });

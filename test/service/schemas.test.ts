@@ -19,9 +19,8 @@ import {
   SourceSchema,
   SOURCES,
   STATUSES,
-  formatIssuePath,
-  formatZodIssues,
 } from '../../src/service/schemas.ts';
+import { formatIssuePath, formatZodIssues } from '../../src/service/issues.ts';
 import type {
   Deployment,
   DeploymentCreateRequest,

@@ -5,7 +5,7 @@
  */
 import { ServiceClient } from '../../src/service/client.ts';
 import type { RetryPolicy } from '../../src/service/retry.ts';
-import type { RunDependencies } from '../../src/run/dependencies.ts';
+import type { RunDependencies } from '../../src/run/ports/dependencies.ts';
 import { Service } from '../../src/service/endpoints.ts';
 import { startEmulator, type Emulator } from '../emulator/emulator.ts';
 import { FakeClock, MemoryLogger } from './clock.ts';

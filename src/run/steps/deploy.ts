@@ -3,15 +3,15 @@
  * of the name, reuse or create — never two from one name where the service
  * lets the action prevent it, and a warning with every id where it cannot.
  */
-import { ActionError, CancelledError } from '../common/errors.js';
-import type { RemedyWords } from '../service/answers.js';
-import type { ServiceError } from '../service/errors.js';
-import type { CodehostPlan, Plan } from '../inputs/plan.js';
-import { formatDuration, untrusted, type Logger } from '../common/runtime.js';
-import { CREATE_CALL, type Service } from '../service/endpoints.js';
-import type { Deployment, DeploymentCreateRequest, Repository } from '../service/schemas.js';
-import { DeploymentError } from './errors.js';
-import { inGroup, type RunDependencies } from './dependencies.js';
+import { ActionError, CancelledError } from '../../common/errors.js';
+import type { RemedyWords } from '../../service/answers.js';
+import type { ServiceError } from '../../service/errors.js';
+import type { CodehostPlan, Plan } from '../../inputs/plan.js';
+import { formatDuration, untrusted, type Logger } from '../../common/runtime.js';
+import { CREATE_CALL, type Service } from '../../service/endpoints.js';
+import type { Deployment, DeploymentCreateRequest, Repository } from '../../service/schemas.js';
+import { DeploymentError } from '../ports/errors.js';
+import { inGroup, type RunDependencies } from '../ports/dependencies.js';
 
 /** Repositories named in the error when the wanted one is not listed. */
 const REPOSITORIES_SHOWN = 5;

@@ -3,18 +3,19 @@
  * the intervals, the deadline and the error budget, in no real time.
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { ServiceClient } from '../../src/service/client.ts';
-import { CancelledError } from '../../src/common/errors.ts';
-import { ServiceError } from '../../src/service/errors.ts';
-import { Service } from '../../src/service/endpoints.ts';
-import type { Deployment } from '../../src/service/schemas.ts';
-import { DeploymentSchema } from '../../src/service/schemas.ts';
-import { DEFAULT_WAIT, WaitError, waitUntilLive, type WaitOptions } from '../../src/run/wait.ts';
-import type { RunEvent } from '../../src/run/events.ts';
-import type { Goal } from '../../src/run/goal.ts';
-import type { Emulator } from '../emulator/emulator.ts';
-import type { FakeClock, MemoryLogger } from '../support/clock.ts';
-import { startFlow } from '../support/flow.ts';
+import { ServiceClient } from '../../../src/service/client.ts';
+import { CancelledError } from '../../../src/common/errors.ts';
+import { ServiceError } from '../../../src/service/errors.ts';
+import { Service } from '../../../src/service/endpoints.ts';
+import type { Deployment } from '../../../src/service/schemas.ts';
+import { DeploymentSchema } from '../../../src/service/schemas.ts';
+import { DEFAULT_WAIT, type WaitOptions } from '../../../src/run/ports/pace.ts';
+import { WaitError, waitUntilLive } from '../../../src/run/steps/wait.ts';
+import type { RunEvent } from '../../../src/run/ports/events.ts';
+import type { Goal } from '../../../src/run/steps/goal.ts';
+import type { Emulator } from '../../emulator/emulator.ts';
+import type { FakeClock, MemoryLogger } from '../../support/clock.ts';
+import { startFlow } from '../../support/flow.ts';
 
 let emu: Emulator;
 let clock: FakeClock;

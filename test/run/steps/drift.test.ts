@@ -3,12 +3,12 @@
  * get"): what is compared, how, and that secret values never show.
  */
 import { describe, expect, it } from 'vitest';
-import { buildCreateRequest } from '../../src/run/deploy.ts';
-import { findDrift } from '../../src/run/drift.ts';
-import type { Plan } from '../../src/inputs/plan.ts';
-import type { Deployment, Repository } from '../../src/service/schemas.ts';
-import { INTEGRATION, aDeployment } from '../support/fixtures.ts';
-import { planReader } from '../support/plan-inputs.ts';
+import { buildCreateRequest } from '../../../src/run/steps/deploy.ts';
+import { findDrift } from '../../../src/run/steps/drift.ts';
+import type { Plan } from '../../../src/inputs/plan.ts';
+import type { Deployment, Repository } from '../../../src/service/schemas.ts';
+import { INTEGRATION, aDeployment } from '../../support/fixtures.ts';
+import { planReader } from '../../support/plan-inputs.ts';
 
 const { plan: planOf } = planReader({ workspace: process.cwd() });
 

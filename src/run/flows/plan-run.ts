@@ -5,16 +5,18 @@
  * that cannot be made is no verdict (v1.4): the step fails, and the adapter
  * is told so that its comment stops speaking for an earlier commit.
  */
-import { ActionError, CancelledError, describeError } from '../common/errors.js';
-import { htmlCode, htmlLines, htmlLink, htmlText } from '../common/github-text.js';
-import { untrusted } from '../common/runtime.js';
-import { boundedSummary, type SummaryPart } from '../common/summary.js';
-import { plural } from '../common/text.js';
-import type { PlanRequest } from '../inputs/plan-inputs.js';
-import { showValue } from './drift.js';
-import { dependenciesOf, maskPlan, type RunnerIO, type RunOutcome } from './pipeline.js';
-import { cellOf, dashboardUrlOf, differencesTable, labelledTable } from './report.js';
-import { verdictOf, type Verdict } from './verdict.js';
+import { ActionError, CancelledError, describeError } from '../../common/errors.js';
+import { htmlCode, htmlLines, htmlLink, htmlText } from '../../common/github-text.js';
+import { untrusted } from '../../common/runtime.js';
+import { boundedSummary, type SummaryPart } from '../../common/summary.js';
+import { plural } from '../../common/text.js';
+import type { PlanRequest } from '../../inputs/plan-inputs.js';
+import { showValue } from '../steps/drift.js';
+import type { RunnerIO, RunOutcome } from '../ports/runner.js';
+import { dependenciesOf, maskPlan } from './pipeline.js';
+import { cellOf, dashboardUrlOf, differencesTable, labelledTable } from '../steps/report.js';
+import type { Verdict } from '../ports/findings.js';
+import { verdictOf } from '../steps/verdict.js';
 
 /** The names of the plan's outputs, as plan/action.yml declares them. */
 export const PLAN_OUTPUT_NAMES = [

@@ -3,10 +3,10 @@
  * summary (cmark-gfm, then parse5): service text stays text, secrets stay names.
  */
 import { describe, expect, it } from 'vitest';
-import { planOutputs, planSummaryHtml } from '../../src/run/plan-run.ts';
-import type { Verdict } from '../../src/run/verdict.ts';
-import { aDeployment } from '../support/fixtures.ts';
-import { whatAReaderSees } from '../support/github-render.ts';
+import { planOutputs, planSummaryHtml } from '../../../src/run/flows/plan-run.ts';
+import type { Verdict } from '../../../src/run/ports/findings.ts';
+import { aDeployment } from '../../support/fixtures.ts';
+import { whatAReaderSees } from '../../support/github-render.ts';
 
 const ID = '0b7e1c5a-3f2d-4e6a-9b8c-1d2e3f4a5b6c';
 const HOSTILE = '<script>alert(1)</script> @octocat #12 [x](https://evil.example)';

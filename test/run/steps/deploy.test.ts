@@ -3,20 +3,20 @@
  * emulator and a fake clock (no real waiting).
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { ServiceClient } from '../../src/service/client.ts';
-import type { RetryPolicy } from '../../src/service/retry.ts';
-import { buildCreateRequest, deploy, resolveRepository } from '../../src/run/deploy.ts';
-import type { RunDependencies } from '../../src/run/dependencies.ts';
-import { ActionError } from '../../src/common/errors.ts';
-import { ServiceError } from '../../src/service/errors.ts';
-import { readPlan } from '../../src/inputs/read-plan.ts';
-import type { CodehostPlan, Plan } from '../../src/inputs/plan.ts';
-import { Service } from '../../src/service/endpoints.ts';
-import type { Emulator } from '../emulator/emulator.ts';
-import { reader } from '../support/action.ts';
-import type { FakeClock, MemoryLogger } from '../support/clock.ts';
-import { startFlow } from '../support/flow.ts';
-import { INTEGRATION } from '../support/fixtures.ts';
+import { ServiceClient } from '../../../src/service/client.ts';
+import type { RetryPolicy } from '../../../src/service/retry.ts';
+import { buildCreateRequest, deploy, resolveRepository } from '../../../src/run/steps/deploy.ts';
+import type { RunDependencies } from '../../../src/run/ports/dependencies.ts';
+import { ActionError } from '../../../src/common/errors.ts';
+import { ServiceError } from '../../../src/service/errors.ts';
+import { readPlan } from '../../../src/inputs/read-plan.ts';
+import type { CodehostPlan, Plan } from '../../../src/inputs/plan.ts';
+import { Service } from '../../../src/service/endpoints.ts';
+import type { Emulator } from '../../emulator/emulator.ts';
+import { reader } from '../../support/action.ts';
+import type { FakeClock, MemoryLogger } from '../../support/clock.ts';
+import { startFlow } from '../../support/flow.ts';
+import { INTEGRATION } from '../../support/fixtures.ts';
 
 const RETRY: RetryPolicy = {
   attempts: 4,

@@ -8,44 +8,21 @@
  * nothing changes, one at least every `heartbeatMs`: while a check is in
  * flight too, which may take up to a request's timeout.
  */
-import { ActionError } from '../common/errors.js';
-import { ServiceError } from '../service/errors.js';
-import { formatDuration, untrusted, type Logger } from '../common/runtime.js';
-import { Service } from '../service/endpoints.js';
-import type { RunDependencies } from './dependencies.js';
-import { DeploymentError } from './errors.js';
+import { ActionError } from '../../common/errors.js';
+import { ServiceError } from '../../service/errors.js';
+import { formatDuration, untrusted, type Logger } from '../../common/runtime.js';
+import { Service } from '../../service/endpoints.js';
+import type { RunDependencies } from '../ports/dependencies.js';
+import type { WaitOptions } from '../ports/pace.js';
+import { DeploymentError } from '../ports/errors.js';
 import { livenessFor, type Goal } from './goal.js';
 import { latestCommit, type Liveness } from './live.js';
-import { STATUSES, type Deployment } from '../service/schemas.js';
-
-export interface WaitOptions {
-  timeoutMs: number;
-  /** The first interval; each next one is `growth` times longer, up to `maxIntervalMs`. */
-  initialIntervalMs: number;
-  /** The longest interval between two checks, at any length of wait (unless the service asks for more). */
-  maxIntervalMs: number;
-  growth: number;
-  /** Failed polls in a row that are tolerated before the wait fails. */
-  maxFailedPolls: number;
-  /** The longest pause a `Retry-After` (or a run of `429`s) may ask for between two checks. */
-  maxSlowdownMs: number;
-  /** While nothing changes, a log line at least this often. */
-  heartbeatMs: number;
-}
+import { STATUSES, type Deployment } from '../../service/schemas.js';
 
 /** A wait ended without the deployment being live; carries the last deployment seen. */
 export class WaitError extends DeploymentError {
   override name = 'WaitError';
 }
-
-export const DEFAULT_WAIT: Omit<WaitOptions, 'timeoutMs'> = {
-  initialIntervalMs: 1_000,
-  maxIntervalMs: 2_000,
-  growth: 2,
-  maxFailedPolls: 5,
-  maxSlowdownMs: 60_000,
-  heartbeatMs: 30_000,
-};
 
 /**
  * How long the service asked the checks to pause after a failed one: its

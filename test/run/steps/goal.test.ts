@@ -3,15 +3,21 @@
  * the revisions it saw, the drift, and a target the deployment will not build.
  */
 import { describe, expect, it } from 'vitest';
-import type { Plan } from '../../src/inputs/plan.ts';
-import { buildCreateRequest, type DeployResult } from '../../src/run/deploy.ts';
-import { CommitOrders } from '../../src/run/commit-order.ts';
-import { assess } from '../../src/run/goal.ts';
-import type { CommitOrder } from '../../src/run/progress.ts';
-import type { Deployment } from '../../src/service/schemas.ts';
-import { MemoryLogger } from '../support/clock.ts';
-import { INTEGRATION, OLD_SHA, REVISION_A, REVISION_B, aDeployment } from '../support/fixtures.ts';
-import { planReader } from '../support/plan-inputs.ts';
+import type { Plan } from '../../../src/inputs/plan.ts';
+import { buildCreateRequest, type DeployResult } from '../../../src/run/steps/deploy.ts';
+import { CommitOrders } from '../../../src/run/steps/commit-order.ts';
+import { assess } from '../../../src/run/steps/goal.ts';
+import type { CommitOrder } from '../../../src/run/ports/progress.ts';
+import type { Deployment } from '../../../src/service/schemas.ts';
+import { MemoryLogger } from '../../support/clock.ts';
+import {
+  INTEGRATION,
+  OLD_SHA,
+  REVISION_A,
+  REVISION_B,
+  aDeployment,
+} from '../../support/fixtures.ts';
+import { planReader } from '../../support/plan-inputs.ts';
 
 const NEW_SHA = 'b'.repeat(40);
 const { plan: planOf } = planReader({

@@ -2,16 +2,17 @@
  * What the run hands to later steps and shows to people: the outputs, and
  * the job summary. Every secret value is replaced by `***` first.
  */
-import { htmlCode, htmlLines, htmlLink, htmlText } from '../common/github-text.js';
-import { MASK } from '../common/redact.js';
-import { boundedSummary, type CutList, type SummaryPart } from '../common/summary.js';
-import { plural, shortSha } from '../common/text.js';
-import { CREATE_CALL } from '../service/endpoints.js';
-import { fillDashboardUrl } from '../inputs/dashboard-url.js';
-import type { Plan } from '../inputs/plan.js';
+import { htmlCode, htmlLines, htmlLink, htmlText } from '../../common/github-text.js';
+import { MASK } from '../../common/redact.js';
+import { boundedSummary, type CutList, type SummaryPart } from '../../common/summary.js';
+import { plural, shortSha } from '../../common/text.js';
+import { CREATE_CALL } from '../../service/endpoints.js';
+import { fillDashboardUrl } from '../../inputs/dashboard-url.js';
+import type { Plan } from '../../inputs/plan.js';
 import type { DeployResult } from './deploy.js';
-import { showValue, type DriftEntry } from './drift.js';
-import type { Deployment } from '../service/schemas.js';
+import type { DriftEntry } from '../ports/findings.js';
+import { showValue } from './drift.js';
+import type { Deployment } from '../../service/schemas.js';
 
 /** The names of every output, as action.yml declares them. */
 export const OUTPUT_NAMES = [

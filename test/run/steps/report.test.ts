@@ -1,10 +1,15 @@
-import { htmlText } from '../../src/common/github-text.ts';
+import { htmlText } from '../../../src/common/github-text.ts';
 import { describe, expect, it } from 'vitest';
-import type { DeployResult } from '../../src/run/deploy.ts';
-import { dryRunReport, outputsOf, redactDeployment, summaryHtml } from '../../src/run/report.ts';
-import type { Deployment, DeploymentCreateRequest } from '../../src/service/schemas.ts';
-import { aDeployment } from '../support/fixtures.ts';
-import { whatAReaderSees } from '../support/github-render.ts';
+import type { DeployResult } from '../../../src/run/steps/deploy.ts';
+import {
+  dryRunReport,
+  outputsOf,
+  redactDeployment,
+  summaryHtml,
+} from '../../../src/run/steps/report.ts';
+import type { Deployment, DeploymentCreateRequest } from '../../../src/service/schemas.ts';
+import { aDeployment } from '../../support/fixtures.ts';
+import { whatAReaderSees } from '../../support/github-render.ts';
 
 const deployment: Deployment = aDeployment({
   name: 'my-agent',

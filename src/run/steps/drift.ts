@@ -3,17 +3,11 @@
  * service has no update call, so these differences stay until someone
  * changes the deployment in the service (docs/how-it-works.md, "Drift").
  */
-import { MASK } from '../common/redact.js';
-import { untrusted } from '../common/runtime.js';
-import type { Plan } from '../inputs/plan.js';
-import type { Deployment, DeploymentCreateRequest } from '../service/schemas.js';
-
-/** One difference. Secret values are never carried: `***` or null. */
-export interface DriftEntry {
-  field: string;
-  wanted: unknown;
-  live: unknown;
-}
+import { MASK } from '../../common/redact.js';
+import { untrusted } from '../../common/runtime.js';
+import type { Plan } from '../../inputs/plan.js';
+import type { Deployment, DeploymentCreateRequest } from '../../service/schemas.js';
+import type { DriftEntry } from '../ports/findings.js';
 
 const isObject = (value: unknown): value is Record<string, unknown> =>
   typeof value === 'object' && value !== null && !Array.isArray(value);

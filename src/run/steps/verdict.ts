@@ -10,38 +10,15 @@
  * - `fail`: what the deploy would fail on before a POST, with the deployment
  *   it found, if any.
  */
-import { ActionError } from '../common/errors.js';
-import { MASK } from '../common/redact.js';
-import type { Plan } from '../inputs/plan.js';
-import { ServiceError } from '../service/errors.js';
-import type { Deployment, DeploymentCreateRequest } from '../service/schemas.js';
+import { ActionError } from '../../common/errors.js';
+import { MASK } from '../../common/redact.js';
+import type { Plan } from '../../inputs/plan.js';
+import { ServiceError } from '../../service/errors.js';
+import type { DeploymentCreateRequest } from '../../service/schemas.js';
 import { deploy, NotReusableError } from './deploy.js';
-import type { RunDependencies } from './dependencies.js';
-import type { DriftEntry } from './drift.js';
+import type { RunDependencies } from '../ports/dependencies.js';
+import type { Verdict } from '../ports/findings.js';
 import { assess, blockedRemedy, blockedText } from './goal.js';
-
-export const PLAN_ACTIONS = ['create', 'reuse', 'fail'] as const;
-export type PlanAction = (typeof PLAN_ACTIONS)[number];
-
-export interface Verdict {
-  action: PlanAction;
-  /** The deployment the deploy would reuse, or the one that makes it fail. */
-  deployment?: Deployment;
-  /** `create`: the body the deploy would send, secret values `***`. */
-  request?: DeploymentCreateRequest;
-  /** `reuse`: what the deploy would not apply, field by field. */
-  changes: DriftEntry[];
-  /** `reuse`: the branch the deployment tracks, and whether a push there builds a revision. */
-  tracks?: { branch: string | undefined; buildsOnPush: boolean };
-  /** `fail`: why the deploy would fail. */
-  reason?: string;
-  /**
-   * `reuse`: why the deploy on merge would not be live and, waiting, would
-   * fail (behaviour 21): a revision the deployment will never take, or a
-   * merged commit it will not build.
-   */
-  wouldFail?: string;
-}
 
 /** What a codehost deployment that does not build on push does with the merged commit. */
 const UNBUILT_MERGE =

@@ -4,11 +4,11 @@
  * The adapter (src/github/) supplies the runner's side through the pipeline;
  * tests pass a fake clock and the real client pointed at the emulator.
  */
-import type { Clock, Logger } from '../common/runtime.js';
-import type { Service } from '../service/endpoints.js';
-import type { Deployment } from '../service/schemas.js';
+import type { Clock, Logger } from '../../common/runtime.js';
+import type { Service } from '../../service/endpoints.js';
+import type { Deployment } from '../../service/schemas.js';
 import type { EventSink, RunStep } from './events.js';
-import type { WaitOptions } from './wait.js';
+import type { WaitOptions } from './pace.js';
 
 /** Runs a phase of the run in a log group named `name`. */
 export type Group = <T>(name: string, phase: () => Promise<T>) => Promise<T>;

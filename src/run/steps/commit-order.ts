@@ -4,12 +4,12 @@
  * for, against the target, and remembered for the rest of the run. The
  * answer decides whether another commit supersedes the target (live.ts).
  */
-import type { Logger } from '../common/runtime.js';
-import { untrusted } from '../common/runtime.js';
-import { shortSha } from '../common/text.js';
-import type { Deployment } from '../service/schemas.js';
+import type { Logger } from '../../common/runtime.js';
+import { untrusted } from '../../common/runtime.js';
+import { shortSha } from '../../common/text.js';
+import type { Deployment } from '../../service/schemas.js';
 import { latestCommit, type Target } from './live.js';
-import type { AskCommitOrder, CommitOrder } from './progress.js';
+import type { AskCommitOrder, CommitOrder } from '../ports/progress.js';
 
 /** The longest list of commits a run asks about: a wait sees a few pushes, not hundreds. */
 const MAX_QUESTIONS = 20;

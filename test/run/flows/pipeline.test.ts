@@ -5,20 +5,21 @@
  * fails loudly (behaviour 17) or links are asked for (`url`, `dashboard-url`).
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { Outputs } from '../../src/run/report.ts';
-import { readPlan } from '../../src/inputs/read-plan.ts';
-import type { RunDescription } from '../../src/inputs/run-description.ts';
-import { pipeline, type RunnerIO } from '../../src/run/pipeline.ts';
-import type { CommitOrder, RunReport } from '../../src/run/progress.ts';
-import { startEmulator, type Emulator } from '../emulator/emulator.ts';
-import { reader, WORKFLOW_REPOSITORY } from '../support/action.ts';
-import { FakeClock, MemoryLogger } from '../support/clock.ts';
+import type { Outputs } from '../../../src/run/steps/report.ts';
+import { readPlan } from '../../../src/inputs/read-plan.ts';
+import type { RunDescription } from '../../../src/inputs/run-description.ts';
+import { pipeline } from '../../../src/run/flows/pipeline.ts';
+import type { RunnerIO } from '../../../src/run/ports/runner.ts';
+import type { CommitOrder, RunReport } from '../../../src/run/ports/progress.ts';
+import { startEmulator, type Emulator } from '../../emulator/emulator.ts';
+import { reader, WORKFLOW_REPOSITORY } from '../../support/action.ts';
+import { FakeClock, MemoryLogger } from '../../support/clock.ts';
 import {
   AGENT_REPO_URL,
   INTEGRATION,
   TENANT_ID,
   seedAgentRepository,
-} from '../support/fixtures.ts';
+} from '../../support/fixtures.ts';
 
 const REPO = AGENT_REPO_URL;
 const OLD = '1111111111111111111111111111111111111111';

@@ -3,13 +3,14 @@
  * that must be live, the revisions it saw, and where a reused deployment
  * differs from what the step asks for (docs/how-it-works.md, "What green means", "Drift").
  */
-import { untrusted, type Logger } from '../common/runtime.js';
-import { shortSha } from '../common/text.js';
-import type { Plan } from '../inputs/plan.js';
-import type { Deployment } from '../service/schemas.js';
+import { untrusted, type Logger } from '../../common/runtime.js';
+import { shortSha } from '../../common/text.js';
+import type { Plan } from '../../inputs/plan.js';
+import type { Deployment } from '../../service/schemas.js';
 import type { DeployResult } from './deploy.js';
 import { CommitOrders } from './commit-order.js';
-import { findDrift, isRevisionField, showValue, type DriftEntry } from './drift.js';
+import type { DriftEntry } from '../ports/findings.js';
+import { findDrift, isRevisionField, showValue } from './drift.js';
 import {
   chooseTarget,
   latestCommit,
@@ -18,7 +19,7 @@ import {
   type Liveness,
   type Target,
 } from './live.js';
-import type { AskCommitOrder } from './progress.js';
+import type { AskCommitOrder } from '../ports/progress.js';
 
 export interface Goal {
   /** The commit that must be live, if one is targeted. */

@@ -3,9 +3,8 @@
  * shorten them (never lengthen them, never change the attempts or the deadlines).
  */
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_PACE, paceFrom, shortenedMs } from '../../src/run/pace.ts';
-import { DEFAULT_RETRY_POLICY } from '../../src/service/retry.ts';
-import { DEFAULT_WAIT } from '../../src/run/wait.ts';
+import { DEFAULT_PACE, DEFAULT_WAIT, paceFrom, shortenedMs } from '../../../src/run/ports/pace.ts';
+import { DEFAULT_RETRY_POLICY } from '../../../src/service/retry.ts';
 
 describe('the shipped pace', () => {
   it('is what the docs promise: 5 attempts, a first backoff of 1 s doubling up to 20 s, 30 s an attempt; checks 1 s then 2 s apart, a line every 30 s', () => {

@@ -4,9 +4,8 @@
  * side, for instance) decides what to do with them; the core neither waits
  * on them nor fails because of them beyond what the adapter bounds.
  */
-import type { Verdict } from './verdict.js';
-import type { DriftEntry } from './drift.js';
-import type { Deployment } from '../service/schemas.js';
+import type { DriftEntry, Verdict } from './findings.js';
+import type { Deployment } from '../../service/schemas.js';
 
 /** Where the run stands: found or created and going on, or how it ended. */
 export type Stage = 'deploying' | 'live' | 'not-live' | 'failed' | 'cancelled';

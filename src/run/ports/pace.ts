@@ -12,8 +12,31 @@
  * - `DEPLOY_AGENT_HEARTBEAT_MS`: while a wait sees no change, how often the
  *   log still says so (default 30 s).
  */
-import { DEFAULT_RETRY_POLICY, type RetryPolicy } from '../service/retry.js';
-import { DEFAULT_WAIT, type WaitOptions } from './wait.js';
+import { DEFAULT_RETRY_POLICY, type RetryPolicy } from '../../service/retry.js';
+
+export interface WaitOptions {
+  timeoutMs: number;
+  /** The first interval; each next one is `growth` times longer, up to `maxIntervalMs`. */
+  initialIntervalMs: number;
+  /** The longest interval between two checks, at any length of wait (unless the service asks for more). */
+  maxIntervalMs: number;
+  growth: number;
+  /** Failed polls in a row that are tolerated before the wait fails. */
+  maxFailedPolls: number;
+  /** The longest pause a `Retry-After` (or a run of `429`s) may ask for between two checks. */
+  maxSlowdownMs: number;
+  /** While nothing changes, a log line at least this often. */
+  heartbeatMs: number;
+}
+
+export const DEFAULT_WAIT: Omit<WaitOptions, 'timeoutMs'> = {
+  initialIntervalMs: 1_000,
+  maxIntervalMs: 2_000,
+  growth: 2,
+  maxFailedPolls: 5,
+  maxSlowdownMs: 60_000,
+  heartbeatMs: 30_000,
+};
 
 export interface Pace {
   retry: RetryPolicy;

@@ -6,16 +6,17 @@
  * anything, and nothing says so: the service's interface has no delete, and
  * the deployment keeps running until someone deletes it in the service.
  */
-import { ActionError, describeError } from '../common/errors.js';
-import { htmlCode, htmlLink, htmlText } from '../common/github-text.js';
-import { untrusted } from '../common/runtime.js';
-import { boundedSummary } from '../common/summary.js';
-import type { RetireRequest } from '../inputs/retire-inputs.js';
-import { pickOne } from './deploy.js';
-import { inGroup } from './dependencies.js';
-import { dependenciesOf, type RunnerIO, type RunOutcome } from './pipeline.js';
-import type { RetireReport, Retirement } from './progress.js';
-import { cellOf, dashboardUrlOf, labelledTable } from './report.js';
+import { ActionError, describeError } from '../../common/errors.js';
+import { htmlCode, htmlLink, htmlText } from '../../common/github-text.js';
+import { untrusted } from '../../common/runtime.js';
+import { boundedSummary } from '../../common/summary.js';
+import type { RetireRequest } from '../../inputs/retire-inputs.js';
+import { pickOne } from '../steps/deploy.js';
+import { inGroup } from '../ports/dependencies.js';
+import type { RunnerIO, RunOutcome } from '../ports/runner.js';
+import { dependenciesOf } from './pipeline.js';
+import type { RetireReport, Retirement } from '../ports/progress.js';
+import { cellOf, dashboardUrlOf, labelledTable } from '../steps/report.js';
 
 /** The names of the retire step's outputs, as retire/action.yml declares them. */
 export const RETIRE_OUTPUT_NAMES = ['deployment-id', 'status', 'dashboard-url', 'retired'] as const;

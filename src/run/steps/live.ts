@@ -5,11 +5,11 @@
  * commit — or for a newer push that superseded it: a commit the adapter says
  * is newer, or a revision the step did not see for a commit not said older.
  */
-import type { CommitRequest } from '../inputs/plan.js';
-import { untrusted, type Logger } from '../common/runtime.js';
-import { shortSha } from '../common/text.js';
-import type { Deployment } from '../service/schemas.js';
-import type { CommitOrder } from './progress.js';
+import type { CommitRequest } from '../../inputs/plan.js';
+import { untrusted, type Logger } from '../../common/runtime.js';
+import { shortSha } from '../../common/text.js';
+import type { Deployment } from '../../service/schemas.js';
+import type { CommitOrder } from '../ports/progress.js';
 
 /** The commit that must be live, once the flow decided it is targeted. */
 export interface Target {

@@ -1,0 +1,45 @@
+/**
+ * Messages of a failed parse: one line per problem, each starting with the path of
+ * the field (a service's answer, a config file, a request the step would send).
+ */
+import type { z } from 'zod';
+
+const PLAIN_KEY = /^[A-Za-z_][A-Za-z0-9_-]*$/;
+
+/**
+ * A readable path: `source_config.resource_spec`, `resources[0].id`,
+ * `labels["app.kubernetes.io/name"]`; `(root)` when empty.
+ */
+export function formatIssuePath(path: readonly PropertyKey[]): string {
+  let out = '';
+  for (const segment of path) {
+    if (typeof segment === 'number') {
+      out += `[${segment}]`;
+    } else if (typeof segment === 'string' && PLAIN_KEY.test(segment)) {
+      out += out === '' ? segment : `.${segment}`;
+    } else {
+      out += `[${JSON.stringify(String(segment))}]`;
+    }
+  }
+  return out === '' ? '(root)' : out;
+}
+
+/**
+ * One line per problem, each starting with the path of the field:
+ * `source_config.resource_spec.min_scal: unknown key` (one line per unknown
+ * key, the key appended to the path) or
+ * `resources[0].id: Invalid input: expected string, received undefined`.
+ */
+export function formatZodIssues(error: z.ZodError): string[] {
+  const lines: string[] = [];
+  for (const issue of error.issues) {
+    if (issue.code === 'unrecognized_keys') {
+      for (const key of issue.keys) {
+        lines.push(`${formatIssuePath([...issue.path, key])}: unknown key`);
+      }
+    } else {
+      lines.push(`${formatIssuePath(issue.path)}: ${issue.message}`);
+    }
+  }
+  return lines;
+}
