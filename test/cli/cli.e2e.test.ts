@@ -9,7 +9,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { startEmulator, type Emulator, type Fault } from '../emulator/emulator.ts';
+import { startEmulator, type Emulator } from '../emulator/emulator.ts';
+import { hangFirstCheck } from '../support/hang.ts';
 import { optionTable } from '../../src/cli/options.ts';
 import { INTEGRATION } from '../support/fixtures.ts';
 import { readGitLabDotenv } from '../support/gitlab-dotenv.ts';
@@ -56,22 +57,6 @@ function expectNoSecrets(run: CliRun): void {
   for (const text of [run.stdout, run.stderr, ...Object.values(run.files)]) {
     for (const secret of [KEY, SECRET, TENANT]) expect(text).not.toContain(secret);
   }
-}
-
-/**
- * The wait's first status check gets no answer: the listing after the one
- * that follows the create (which confirms the name is unique).
- */
-function hangFirstCheck(): void {
-  const then = (fault: Fault) => (body: unknown) => {
-    emu.inject(fault);
-    return body;
-  };
-  const check = { method: 'GET', path: '/v2/deployments', delayMs: Infinity };
-  emu.inject({
-    method: 'POST',
-    bodyTransform: then({ method: 'GET', path: '/v2/deployments', bodyTransform: then(check) }),
-  });
 }
 
 describe('deploy', () => {
@@ -153,7 +138,7 @@ describe('deploy', () => {
   });
 
   it('keeps the heartbeat while the service does not answer a status check', async () => {
-    hangFirstCheck();
+    hangFirstCheck(emu);
     const run = await runCli(['deploy', ...DOCKER, '--wait', '--wait-timeout', '3'], {
       env: serviceEnv({ DEPLOY_AGENT_HEARTBEAT_MS: '300' }),
     });

@@ -3,7 +3,8 @@
  * the runner spawns it, against the emulator over real HTTP.
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { startEmulator, type Emulator, type Fault } from '../emulator/emulator.ts';
+import { startEmulator, type Emulator } from '../emulator/emulator.ts';
+import { hangFirstCheck } from '../support/hang.ts';
 import { WORKFLOW_REPOSITORY } from '../support/action.ts';
 import { printed, runAction, type ActionRun } from '../support/run-action.ts';
 import { INTEGRATION, codehostStep } from '../support/fixtures.ts';
@@ -461,22 +462,6 @@ describe('waiting', () => {
   });
 });
 
-/**
- * The wait's first status check gets no answer: the listing after the one
- * that follows the create (which confirms the name is unique).
- */
-function hangFirstCheck(): void {
-  const then = (fault: Fault) => (body: unknown) => {
-    emu.inject(fault);
-    return body;
-  };
-  const check = { method: 'GET', path: '/v2/deployments', delayMs: Infinity };
-  emu.inject({
-    method: 'POST',
-    bodyTransform: then({ method: 'GET', path: '/v2/deployments', bodyTransform: then(check) }),
-  });
-}
-
 describe('a long wait in the log', () => {
   it('writes a line at least every heartbeat while nothing changes (short for the test; 30 s shipped)', async () => {
     const run = await runAction(codehost({ 'wait-for-ready': 'true', 'wait-timeout': '3' }), {
@@ -498,7 +483,7 @@ describe('a long wait in the log', () => {
   });
 
   it('keeps the heartbeat while the service does not answer a status check', async () => {
-    hangFirstCheck();
+    hangFirstCheck(emu);
     const run = await runAction(codehost({ 'wait-for-ready': 'true', 'wait-timeout': '3' }), {
       env: { DEPLOY_AGENT_HEARTBEAT_MS: '300' },
     });

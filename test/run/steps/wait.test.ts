@@ -18,6 +18,18 @@ import type { FakeClock, MemoryLogger } from '../../support/clock.ts';
 import { startFlow } from '../../support/flow.ts';
 
 let emu: Emulator;
+
+/** The next checks see these statuses, one each, before the emulator's own. */
+function seeStatuses(statuses: string[]): void {
+  emu.inject({
+    times: statuses.length,
+    bodyTransform: (body) => {
+      const list = body as { resources: { status: string }[] };
+      for (const seen of list.resources) seen.status = statuses.shift() ?? seen.status;
+      return list;
+    },
+  });
+}
 let clock: FakeClock;
 let logger: MemoryLogger;
 let service: Service;
@@ -112,15 +124,7 @@ describe('waitUntilLive, no commit targeted', () => {
     const deployment = pending();
     emu.setOptions({ readyAfterPolls: 3 });
     // Each check sees the next status: a new line for each, none repeated.
-    const statuses = ['DEPLOYING', 'DEPLOYING', 'AWAITING_DATABASE'];
-    emu.inject({
-      times: 3,
-      bodyTransform: (body) => {
-        const list = body as { resources: { status: string }[] };
-        for (const seen of list.resources) seen.status = statuses.shift() ?? seen.status;
-        return list;
-      },
-    });
+    seeStatuses(['DEPLOYING', 'DEPLOYING', 'AWAITING_DATABASE']);
 
     await waitForReady(deployment, options(600_000), { service, clock, logger });
 
@@ -453,15 +457,7 @@ describe('waitUntilLive, to an events sink', () => {
   it('emits a status_change at each change only, the last one live, then the wait is over', async () => {
     const deployment = pending();
     emu.setOptions({ readyAfterPolls: 3 });
-    const statuses = ['DEPLOYING', 'DEPLOYING', 'AWAITING_DATABASE'];
-    emu.inject({
-      times: 3,
-      bodyTransform: (body) => {
-        const list = body as { resources: { status: string }[] };
-        for (const seen of list.resources) seen.status = statuses.shift() ?? seen.status;
-        return list;
-      },
-    });
+    seeStatuses(['DEPLOYING', 'DEPLOYING', 'AWAITING_DATABASE']);
     const events: RunEvent[] = [];
 
     await waitForReady(deployment, options(600_000), {
