@@ -29599,15 +29599,10 @@ function proxyDispatcher(proxy) {
     return withoutExperimentalWarning(() => new undici/* EnvHttpProxyAgent */.J2({ httpsProxy, httpProxy, noProxy }));
 }
 
-// EXTERNAL MODULE: external "node:util"
-var external_node_util_ = __nccwpck_require__(7975);
-// EXTERNAL MODULE: external "node:fs"
-var external_node_fs_ = __nccwpck_require__(3024);
-// EXTERNAL MODULE: external "node:path"
-var external_node_path_ = __nccwpck_require__(6760);
-var external_node_path_default = /*#__PURE__*/__nccwpck_require__.n(external_node_path_);
-// EXTERNAL MODULE: ./node_modules/yaml/dist/index.js
-var dist = __nccwpck_require__(8815);
+;// CONCATENATED MODULE: ./src/inputs/plan.ts
+/** The values of the `on-drift` input. */
+const ON_DRIFT_MODES = ['warn', 'fail'];
+
 ;// CONCATENATED MODULE: ./node_modules/zod/v4/core/util.js
 
 // functions
@@ -39461,6 +39456,160 @@ const ErrorBodySchema = looseObject({
     error: schemas_string().optional(),
 });
 
+;// CONCATENATED MODULE: ./src/inputs/parsers.ts
+/**
+ * Parsers of single inputs: pure functions from the input's text to its value
+ * that throw `Invalid` with what is wrong (never naming the input: the
+ * declared list in declared.ts knows which input it parses).
+ * Headers, secrets and `config` have modules of their own.
+ */
+
+
+
+
+
+/** The longest a job may run on a hosted runner: a longer wait cannot be meant. */
+const MAX_WAIT_TIMEOUT_SECONDS = 6 * 60 * 60;
+const YAML_TRUE = ['true', 'True', 'TRUE'];
+const YAML_FALSE = ['false', 'False', 'FALSE'];
+const GUID = /^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$/;
+const REPOSITORY = /^([A-Za-z0-9_.-]+)\/([A-Za-z0-9_.-]+)$/;
+const SHORT_SHA = /^[0-9a-fA-F]{4,39}$/;
+/** `parse`, except that an empty input means "not given". */
+function unlessEmpty(parse) {
+    return (raw) => (raw === '' ? undefined : parse(raw));
+}
+/** Any text; empty when not given. */
+function parseText(raw) {
+    return raw;
+}
+/** YAML 1.2 core booleans, as `core.getBooleanInput` reads them. */
+function parseBoolean(raw) {
+    if (YAML_TRUE.includes(raw))
+        return true;
+    if (YAML_FALSE.includes(raw))
+        return false;
+    fail(`must be true or false, got '${raw}'`);
+}
+/** localhost, 127.0.0.0/8 or [::1]: where plain http:// is allowed. */
+function isLoopback(hostname) {
+    if (hostname === 'localhost' || hostname === '[::1]')
+        return true;
+    const octets = hostname.split('.');
+    return (octets.length === 4 &&
+        octets[0] === '127' &&
+        octets.every((octet) => /^\d{1,3}$/.test(octet) && Number(octet) <= 255));
+}
+/**
+ * `text` as an https:// address (http:// only on a loopback host) without
+ * credentials. `example` shows what is expected; `credentials` says where
+ * credentials go instead.
+ */
+function parseWebAddress(text, messages) {
+    let url;
+    try {
+        url = new URL(text);
+    }
+    catch {
+        fail(`is not a valid URL (expected e.g. ${messages.example})`);
+    }
+    // Checked before anything echoes the URL: credentials in it would leak.
+    if (url.username !== '' || url.password !== '') {
+        fail(`must not contain credentials: ${messages.credentials}`);
+    }
+    // Shown without its query and fragment: they may carry a key too.
+    const shown = `${url.protocol}//${url.host}${url.pathname}`;
+    if (url.protocol === 'http:' && !isLoopback(url.hostname)) {
+        fail(`must use https:// (http:// is allowed only for localhost, 127.0.0.0/8 and [::1]), got '${shown}'`);
+    }
+    if (url.protocol !== 'https:' && url.protocol !== 'http:') {
+        fail(`must be an https:// URL, got '${shown}'`);
+    }
+    return url;
+}
+function parseApiUrl(raw) {
+    if (raw === '')
+        fail('is required (the service base address, e.g. https://api.example.com)');
+    const url = parseWebAddress(raw, {
+        example: 'https://api.example.com',
+        credentials: 'pass them with api-key or headers',
+    });
+    const shown = `${url.protocol}//${url.host}${url.pathname}`;
+    if (url.search !== '' || url.hash !== '') {
+        fail(`must not have a query or fragment: give the base address only, like '${shown}'`);
+    }
+    return `${url.origin}${withoutTrailingSlashes(url.pathname)}`;
+}
+function parseSource(raw) {
+    const source = SOURCES.find((candidate) => candidate === raw);
+    if (source === undefined)
+        fail(`must be one of ${SOURCES.join(', ')}, got '${raw}'`);
+    return source;
+}
+function parseName(raw) {
+    if (raw === '')
+        fail('is required (the deployment name)');
+    if (UNSAFE_IN_AN_INPUT.test(raw))
+        fail('must not contain control characters or line breaks');
+    return raw;
+}
+function parseWaitTimeout(raw) {
+    if (!/^\d+(\.\d+)?$/.test(raw))
+        fail(`must be a positive number of seconds, got '${raw}'`);
+    const seconds = Number(raw);
+    if (!(seconds > 0))
+        fail(`must be a positive number of seconds, got '${raw}'`);
+    if (seconds > MAX_WAIT_TIMEOUT_SECONDS) {
+        fail(`must be at most ${MAX_WAIT_TIMEOUT_SECONDS} seconds (6 hours), got '${raw}'`);
+    }
+    return seconds;
+}
+function parseGuid(raw) {
+    if (!GUID.test(raw))
+        fail(`must be a uuid (like 0f8fad5b-d9cb-469f-a165-70867728950e), got '${raw}'`);
+    return raw.toLowerCase();
+}
+function parseRepository(raw) {
+    const match = REPOSITORY.exec(raw);
+    if (match === null)
+        fail(`must be owner/name, got '${raw}'`);
+    return { owner: match[1] ?? '', name: match[2] ?? '' };
+}
+function parseCommit(raw) {
+    if (raw === 'auto' || raw === 'none')
+        return { kind: raw };
+    if (FULL_SHA.test(raw))
+        return { kind: 'sha', sha: raw.toLowerCase() };
+    if (SHORT_SHA.test(raw)) {
+        // The service records full shas only: a prefix could never be matched.
+        fail(`must be a full 40-character commit sha, got the short sha '${raw}'`);
+    }
+    fail(`must be auto, none or a full 40-character commit sha, got '${raw}'`);
+}
+function parseOnDrift(raw) {
+    const mode = ON_DRIFT_MODES.find((candidate) => candidate === raw);
+    if (mode === undefined)
+        fail(`must be ${ON_DRIFT_MODES.join(' or ')}, got '${raw}'`);
+    return mode;
+}
+const ON_CHANGE_MODES = ['none', 'fail'];
+/** `on-change` of the plan: `fail` makes a difference the deploy would not apply fail the step. */
+function parseOnChange(raw) {
+    const mode = ON_CHANGE_MODES.find((candidate) => candidate === raw);
+    if (mode === undefined)
+        fail(`must be ${ON_CHANGE_MODES.join(' or ')}, got '${raw}'`);
+    return mode;
+}
+
+// EXTERNAL MODULE: external "node:util"
+var external_node_util_ = __nccwpck_require__(7975);
+// EXTERNAL MODULE: external "node:fs"
+var external_node_fs_ = __nccwpck_require__(3024);
+// EXTERNAL MODULE: external "node:path"
+var external_node_path_ = __nccwpck_require__(6760);
+var external_node_path_default = /*#__PURE__*/__nccwpck_require__.n(external_node_path_);
+// EXTERNAL MODULE: ./node_modules/yaml/dist/index.js
+var dist = __nccwpck_require__(8815);
 ;// CONCATENATED MODULE: ./src/service/issues.ts
 const PLAIN_KEY = /^[A-Za-z_][A-Za-z0-9_-]*$/;
 /**
@@ -39697,155 +39846,6 @@ function parseConfig(raw, workspace) {
     if (!result.success)
         fail(formatZodIssues(result.error).join('; '));
     return result.data;
-}
-
-;// CONCATENATED MODULE: ./src/inputs/plan.ts
-/** The values of the `on-drift` input. */
-const ON_DRIFT_MODES = ['warn', 'fail'];
-
-;// CONCATENATED MODULE: ./src/inputs/parsers.ts
-/**
- * Parsers of single inputs: pure functions from the input's text to its value
- * that throw `Invalid` with what is wrong (never naming the input: the
- * declared list in declared.ts knows which input it parses).
- * Headers, secrets and `config` have modules of their own.
- */
-
-
-
-
-
-/** The longest a job may run on a hosted runner: a longer wait cannot be meant. */
-const MAX_WAIT_TIMEOUT_SECONDS = 6 * 60 * 60;
-const YAML_TRUE = ['true', 'True', 'TRUE'];
-const YAML_FALSE = ['false', 'False', 'FALSE'];
-const GUID = /^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$/;
-const REPOSITORY = /^([A-Za-z0-9_.-]+)\/([A-Za-z0-9_.-]+)$/;
-const SHORT_SHA = /^[0-9a-fA-F]{4,39}$/;
-/** `parse`, except that an empty input means "not given". */
-function unlessEmpty(parse) {
-    return (raw) => (raw === '' ? undefined : parse(raw));
-}
-/** Any text; empty when not given. */
-function parseText(raw) {
-    return raw;
-}
-/** YAML 1.2 core booleans, as `core.getBooleanInput` reads them. */
-function parseBoolean(raw) {
-    if (YAML_TRUE.includes(raw))
-        return true;
-    if (YAML_FALSE.includes(raw))
-        return false;
-    fail(`must be true or false, got '${raw}'`);
-}
-/** localhost, 127.0.0.0/8 or [::1]: where plain http:// is allowed. */
-function isLoopback(hostname) {
-    if (hostname === 'localhost' || hostname === '[::1]')
-        return true;
-    const octets = hostname.split('.');
-    return (octets.length === 4 &&
-        octets[0] === '127' &&
-        octets.every((octet) => /^\d{1,3}$/.test(octet) && Number(octet) <= 255));
-}
-/**
- * `text` as an https:// address (http:// only on a loopback host) without
- * credentials. `example` shows what is expected; `credentials` says where
- * credentials go instead.
- */
-function parseWebAddress(text, messages) {
-    let url;
-    try {
-        url = new URL(text);
-    }
-    catch {
-        fail(`is not a valid URL (expected e.g. ${messages.example})`);
-    }
-    // Checked before anything echoes the URL: credentials in it would leak.
-    if (url.username !== '' || url.password !== '') {
-        fail(`must not contain credentials: ${messages.credentials}`);
-    }
-    // Shown without its query and fragment: they may carry a key too.
-    const shown = `${url.protocol}//${url.host}${url.pathname}`;
-    if (url.protocol === 'http:' && !isLoopback(url.hostname)) {
-        fail(`must use https:// (http:// is allowed only for localhost, 127.0.0.0/8 and [::1]), got '${shown}'`);
-    }
-    if (url.protocol !== 'https:' && url.protocol !== 'http:') {
-        fail(`must be an https:// URL, got '${shown}'`);
-    }
-    return url;
-}
-function parseApiUrl(raw) {
-    if (raw === '')
-        fail('is required (the service base address, e.g. https://api.example.com)');
-    const url = parseWebAddress(raw, {
-        example: 'https://api.example.com',
-        credentials: 'pass them with api-key or headers',
-    });
-    const shown = `${url.protocol}//${url.host}${url.pathname}`;
-    if (url.search !== '' || url.hash !== '') {
-        fail(`must not have a query or fragment: give the base address only, like '${shown}'`);
-    }
-    return `${url.origin}${withoutTrailingSlashes(url.pathname)}`;
-}
-function parseSource(raw) {
-    const source = SOURCES.find((candidate) => candidate === raw);
-    if (source === undefined)
-        fail(`must be one of ${SOURCES.join(', ')}, got '${raw}'`);
-    return source;
-}
-function parseName(raw) {
-    if (raw === '')
-        fail('is required (the deployment name)');
-    if (UNSAFE_IN_AN_INPUT.test(raw))
-        fail('must not contain control characters or line breaks');
-    return raw;
-}
-function parseWaitTimeout(raw) {
-    if (!/^\d+(\.\d+)?$/.test(raw))
-        fail(`must be a positive number of seconds, got '${raw}'`);
-    const seconds = Number(raw);
-    if (!(seconds > 0))
-        fail(`must be a positive number of seconds, got '${raw}'`);
-    if (seconds > MAX_WAIT_TIMEOUT_SECONDS) {
-        fail(`must be at most ${MAX_WAIT_TIMEOUT_SECONDS} seconds (6 hours), got '${raw}'`);
-    }
-    return seconds;
-}
-function parseGuid(raw) {
-    if (!GUID.test(raw))
-        fail(`must be a uuid (like 0f8fad5b-d9cb-469f-a165-70867728950e), got '${raw}'`);
-    return raw.toLowerCase();
-}
-function parseRepository(raw) {
-    const match = REPOSITORY.exec(raw);
-    if (match === null)
-        fail(`must be owner/name, got '${raw}'`);
-    return { owner: match[1] ?? '', name: match[2] ?? '' };
-}
-function parseCommit(raw) {
-    if (raw === 'auto' || raw === 'none')
-        return { kind: raw };
-    if (FULL_SHA.test(raw))
-        return { kind: 'sha', sha: raw.toLowerCase() };
-    if (SHORT_SHA.test(raw)) {
-        // The service records full shas only: a prefix could never be matched.
-        fail(`must be a full 40-character commit sha, got the short sha '${raw}'`);
-    }
-    fail(`must be auto, none or a full 40-character commit sha, got '${raw}'`);
-}
-function parseOnDrift(raw) {
-    const mode = ON_DRIFT_MODES.find((candidate) => candidate === raw);
-    if (mode === undefined)
-        fail(`must be ${ON_DRIFT_MODES.join(' or ')}, got '${raw}'`);
-    return mode;
-}
-const ON_CHANGE_MODES = ['none', 'fail'];
-/** `on-change` of the plan: `fail` makes a difference the deploy would not apply fail the step. */
-function parseOnChange(raw) {
-    const mode = ON_CHANGE_MODES.find((candidate) => candidate === raw);
-    if (mode === undefined)
-        fail(`must be ${ON_CHANGE_MODES.join(' or ')}, got '${raw}'`);
-    return mode;
 }
 
 ;// CONCATENATED MODULE: ./src/inputs/dashboard-url.ts
@@ -41071,6 +41071,8 @@ class Reading {
 
 
 
+
+
 /** A mistake in how the command was called or in what it was given: exit 2, before any request. */
 class UsageError extends Error {
     name = 'UsageError';
@@ -41084,19 +41086,22 @@ class UsageError extends Error {
 }
 const HELP = ['--help', '-h', 'help'];
 const EVENTS_VARIABLE = variableOf('events');
-const TRUE_WORDS = ['true', 'True', 'TRUE'];
-const FALSE_WORDS = ['false', 'False', 'FALSE'];
-/** `--events`, else `DEPLOY_EVENTS` in the action's boolean spellings; a problem for any other. */
+/** `--events`, else `DEPLOY_EVENTS` read as the action reads a boolean; a problem for any other. */
 function readEventsFlag(given, env, problems) {
     if (given.has('events'))
         return true;
-    const text = env[EVENTS_VARIABLE];
-    if (text === undefined || text === '' || FALSE_WORDS.includes(text))
+    const text = env[EVENTS_VARIABLE] ?? '';
+    if (text === '')
         return false;
-    if (TRUE_WORDS.includes(text))
-        return true;
-    problems.push(`${EVENTS_VARIABLE}: must be true or false, got '${text}'`);
-    return false;
+    try {
+        return parseBoolean(text);
+    }
+    catch (error) {
+        if (!(error instanceof Invalid))
+            throw error;
+        problems.push(`${EVENTS_VARIABLE}: ${error.message}`);
+        return false;
+    }
 }
 /**
  * Whether a run asked for the event stream, as far as a command line that
@@ -41107,7 +41112,12 @@ function wantsEvents(args, env) {
     const options = end < 0 ? args : args.slice(0, end);
     if (options.some((arg) => arg === '--events' || arg.startsWith('--events=')))
         return true;
-    return TRUE_WORDS.includes(env[EVENTS_VARIABLE] ?? '');
+    try {
+        return parseBoolean(env[EVENTS_VARIABLE] ?? '');
+    }
+    catch {
+        return false;
+    }
 }
 function isCommand(word) {
     return COMMANDS.some((command) => command === word);
@@ -46477,46 +46487,38 @@ async function waitUntilLive(initial, goal, options, dependencies) {
         activeRevisionId: deployment.active_revision_id ?? null,
         waitingFor,
     });
-    /** Sleeps `ms`, with a line whenever the heartbeat is due meanwhile. */
-    const pause = async (ms) => {
-        for (let left = ms; left > 0;) {
-            const beat = (shown?.at ?? clock.now()) + options.heartbeatMs - clock.now();
-            if (beat <= 0) {
-                say();
-                continue;
-            }
-            const step = Math.min(left, beat);
-            await clock.sleep(step, signal);
-            left -= step;
-        }
-    };
     /**
-     * One check, with a line whenever the heartbeat is due before the service
-     * answers: a timer on the clock, since the check itself may block for the
-     * request's whole timeout.
+     * Awaits `work` with a line whenever the heartbeat is due meanwhile: a
+     * timer on the clock, so that a pause and a check the service does not
+     * answer (it may block for the request's whole timeout) are alike. `note`
+     * says, from the time waited, why nothing changed.
      */
-    const checkNow = async (timeoutMs) => {
-        const asked = clock.now();
-        // Due as the check starts: said now, not as a check the service has not answered.
-        if ((shown?.at ?? asked) + options.heartbeatMs <= asked)
+    const beating = async (work, note) => {
+        const since = clock.now();
+        // Due as the work starts: said now, as a plain line.
+        if ((shown?.at ?? since) + options.heartbeatMs <= since)
             say();
         let cancel = () => { };
         const arm = () => {
-            const beat = Math.max(0, (shown?.at ?? asked) + options.heartbeatMs - clock.now());
+            const beat = Math.max(0, (shown?.at ?? since) + options.heartbeatMs - clock.now());
             cancel = clock.timer(beat, () => {
-                const waited = formatDuration(clock.now() - asked);
-                say(`the service has not answered a status check for ${waited}`);
+                say(note?.(formatDuration(clock.now() - since)));
                 arm();
             });
         };
         arm();
         try {
-            return await wait_check(service, deployment.id, timeoutMs);
+            return await work();
         }
         finally {
             cancel();
         }
     };
+    const pause = async (ms) => {
+        if (ms > 0)
+            await beating(() => clock.sleep(ms, signal));
+    };
+    const checkNow = (timeoutMs) => beating(() => wait_check(service, deployment.id, timeoutMs), (waited) => `the service has not answered a status check for ${waited}`);
     for (let polls = 0;;) {
         await goal.orders?.learn(deployment);
         const verdict = livenessFor(deployment, goal);

@@ -5,6 +5,8 @@
  * parsed by the core here: a usage error names the option before any
  * request, and the input parsers (the same as the action's) run next.
  */
+import { Invalid } from '../inputs/errors.js';
+import { parseBoolean } from '../inputs/parsers.js';
 import { readTokens, type Given } from './argv.js';
 import { readInputs } from './option-values.js';
 import { COMMANDS, optionTable, variableOf, type Command, type CommandInput } from './options.js';
@@ -46,17 +48,19 @@ export type Invocation =
 const HELP = ['--help', '-h', 'help'];
 
 const EVENTS_VARIABLE = variableOf('events');
-const TRUE_WORDS = ['true', 'True', 'TRUE'];
-const FALSE_WORDS = ['false', 'False', 'FALSE'];
 
-/** `--events`, else `DEPLOY_EVENTS` in the action's boolean spellings; a problem for any other. */
+/** `--events`, else `DEPLOY_EVENTS` read as the action reads a boolean; a problem for any other. */
 function readEventsFlag(given: Given, env: Environment, problems: string[]): boolean {
   if (given.has('events')) return true;
-  const text = env[EVENTS_VARIABLE];
-  if (text === undefined || text === '' || FALSE_WORDS.includes(text)) return false;
-  if (TRUE_WORDS.includes(text)) return true;
-  problems.push(`${EVENTS_VARIABLE}: must be true or false, got '${text}'`);
-  return false;
+  const text = env[EVENTS_VARIABLE] ?? '';
+  if (text === '') return false;
+  try {
+    return parseBoolean(text);
+  } catch (error) {
+    if (!(error instanceof Invalid)) throw error;
+    problems.push(`${EVENTS_VARIABLE}: ${error.message}`);
+    return false;
+  }
 }
 
 /**
@@ -67,7 +71,11 @@ export function wantsEvents(args: readonly string[], env: Environment): boolean 
   const end = args.indexOf('--');
   const options = end < 0 ? args : args.slice(0, end);
   if (options.some((arg) => arg === '--events' || arg.startsWith('--events='))) return true;
-  return TRUE_WORDS.includes(env[EVENTS_VARIABLE] ?? '');
+  try {
+    return parseBoolean(env[EVENTS_VARIABLE] ?? '');
+  } catch {
+    return false;
+  }
 }
 
 function isCommand(word: string | undefined): word is Command {

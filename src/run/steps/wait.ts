@@ -107,44 +107,39 @@ export async function waitUntilLive(
       activeRevisionId: deployment.active_revision_id ?? null,
       waitingFor,
     });
-  /** Sleeps `ms`, with a line whenever the heartbeat is due meanwhile. */
-  const pause = async (ms: number) => {
-    for (let left = ms; left > 0;) {
-      const beat = (shown?.at ?? clock.now()) + options.heartbeatMs - clock.now();
-      if (beat <= 0) {
-        say();
-        continue;
-      }
-      const step = Math.min(left, beat);
-      await clock.sleep(step, signal);
-      left -= step;
-    }
-  };
   /**
-   * One check, with a line whenever the heartbeat is due before the service
-   * answers: a timer on the clock, since the check itself may block for the
-   * request's whole timeout.
+   * Awaits `work` with a line whenever the heartbeat is due meanwhile: a
+   * timer on the clock, so that a pause and a check the service does not
+   * answer (it may block for the request's whole timeout) are alike. `note`
+   * says, from the time waited, why nothing changed.
    */
-  const checkNow = async (timeoutMs: number) => {
-    const asked = clock.now();
-    // Due as the check starts: said now, not as a check the service has not answered.
-    if ((shown?.at ?? asked) + options.heartbeatMs <= asked) say();
+  const beating = async <T>(work: () => Promise<T>, note?: (waited: string) => string) => {
+    const since = clock.now();
+    // Due as the work starts: said now, as a plain line.
+    if ((shown?.at ?? since) + options.heartbeatMs <= since) say();
     let cancel = () => {};
     const arm = () => {
-      const beat = Math.max(0, (shown?.at ?? asked) + options.heartbeatMs - clock.now());
+      const beat = Math.max(0, (shown?.at ?? since) + options.heartbeatMs - clock.now());
       cancel = clock.timer(beat, () => {
-        const waited = formatDuration(clock.now() - asked);
-        say(`the service has not answered a status check for ${waited}`);
+        say(note?.(formatDuration(clock.now() - since)));
         arm();
       });
     };
     arm();
     try {
-      return await check(service, deployment.id, timeoutMs);
+      return await work();
     } finally {
       cancel();
     }
   };
+  const pause = async (ms: number) => {
+    if (ms > 0) await beating(() => clock.sleep(ms, signal));
+  };
+  const checkNow = (timeoutMs: number) =>
+    beating(
+      () => check(service, deployment.id, timeoutMs),
+      (waited) => `the service has not answered a status check for ${waited}`,
+    );
   for (let polls = 0; ;) {
     await goal.orders?.learn(deployment);
     const verdict = livenessFor(deployment, goal);
