@@ -176,6 +176,16 @@ describe('the plan comment, when the plan cannot be made (v1.4)', () => {
     expect(seen.text).not.toContain(PR_HEAD.slice(0, 7));
     expect(seen.links.map((link) => link.href)).toEqual([RUN_URL]);
     expect(seen.mentions).toEqual([]);
+
+    // The key is fixed: the next run plans again, in the same comment.
+    emu.clearFaults();
+    const third = await plan('agent.json', {}, { event: withHead(NEW_HEAD) });
+    expect(third.exitCode).toBe(0);
+    expect(gh.comments).toHaveLength(1);
+    expect(gh.comments[0]?.id).toBe(id);
+    const again = whatAReaderSees(gh.comments[0]?.body ?? '').text;
+    expect(again).toContain('nothing differs');
+    expect(again).not.toContain('could not be made');
   }, 30_000);
 
   it('is created, saying so, when there is none yet and pr-comment is on', async () => {

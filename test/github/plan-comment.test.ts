@@ -63,7 +63,7 @@ describe('the plan comment', () => {
     expect(seen.text).toContain(`… and ${2_000 - shown} more, left out`);
   });
 
-  it('says, in bold, when the deploy on merge would fail, service text still as text', () => {
+  it('says when the deploy on merge would fail, service text still as text', () => {
     const wouldFail = `the deploy on merge would fail: source_revision_config.image_uri is ${HOSTILE} and the step asks for reg/agent:2`;
     const seen = whatAReaderSees(
       planCommentBody({ ...reuse(1), verdict: { ...reuse(1).verdict, wouldFail } }),
