@@ -29077,7 +29077,7 @@ __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __we
 /* harmony import */ var node_url__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(3136);
 /* harmony import */ var node_url__WEBPACK_IMPORTED_MODULE_2___default = /*#__PURE__*/__nccwpck_require__.n(node_url__WEBPACK_IMPORTED_MODULE_2__);
 /* harmony import */ var _inputs_bounded_read_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(4033);
-/* harmony import */ var _main_js__WEBPACK_IMPORTED_MODULE_4__ = __nccwpck_require__(9255);
+/* harmony import */ var _main_js__WEBPACK_IMPORTED_MODULE_4__ = __nccwpck_require__(3765);
 /** The command's entry (dist/cli.js, the package's bin): wires the process to `main`, nothing else. */
 
 
@@ -29129,7 +29129,7 @@ __webpack_async_result__();
 
 /***/ }),
 
-/***/ 9255:
+/***/ 3765:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -29332,7 +29332,7 @@ const systemClock = {
     },
 };
 /** How every duration is written in the log: `1.5 s`, `12.0 s`. */
-function formatDuration(ms) {
+function runtime_formatDuration(ms) {
     return `${(ms / 1000).toFixed(1)} s`;
 }
 /**
@@ -44661,607 +44661,6 @@ function readPlan(read, run) {
     return buildPlan(readInputs(INPUTS, read, run), run);
 }
 
-;// CONCATENATED MODULE: ./src/run/steps/live.ts
-
-
-/** The commit of the deployment's latest revision, lower-cased, if the service says. */
-function latestCommit(deployment) {
-    const sha = deployment.source_revision_config.repo_commit_sha;
-    return sha === undefined || sha === null || sha === '' ? undefined : sha.toLowerCase();
-}
-/**
- * Whether the deployment is live. `seenRevisions` are the revision ids the
- * step saw when it found the deployment (none on create): a revision for
- * another commit that is not among them is a newer push.
- */
-function liveness(deployment, target, seenRevisions, orderOf = () => undefined) {
-    const { status, latest_revision_id: latest, active_revision_id: active } = deployment;
-    if (status === 'AWAITING_DELETE') {
-        return {
-            live: false,
-            missing: 'the deployment is being deleted (AWAITING_DELETE)',
-            final: true,
-        };
-    }
-    if (status !== 'READY')
-        return { live: false, missing: `status is ${untrusted(status)}, not READY` };
-    if (latest === null) {
-        return target === undefined
-            ? { live: true }
-            : { live: false, missing: `no revision yet for commit ${shortSha(target.sha)}` };
-    }
-    if (active !== latest) {
-        const still = active === null ? 'no revision is active yet' : `revision ${active} still is`;
-        return {
-            live: false,
-            missing: `the latest revision ${latest} is not active yet (${still}; if it stays so, its build may have failed)`,
-        };
-    }
-    if (target === undefined)
-        return { live: true };
-    const commit = latestCommit(deployment);
-    if (commit === target.sha)
-        return { live: true };
-    const order = commit === undefined ? undefined : orderOf(commit);
-    // Newer than the target (its descendant): live instead of it. Unseen: a newer push, unless it is older.
-    if (commit !== undefined &&
-        (order === 'newer' || (order !== 'older' && !seenRevisions.has(latest))))
-        return { live: true, supersededBy: commit };
-    const branch = target.branch === undefined ? '' : ` of branch ${target.branch}`;
-    const shown = commit === undefined ? '(none given)' : shortSha(untrusted(commit));
-    const relation = order === 'older' ? 'older than' : 'not';
-    return {
-        live: false,
-        missing: `the latest revision is for commit ${shown}, ${relation} the target ${shortSha(target.sha)}${branch}`,
-    };
-}
-/** The ref a deployment tracks: the live one, else the one the request sets. */
-function trackedRef(deployment, requested) {
-    return deployment?.source_revision_config.repo_ref ?? requested ?? undefined;
-}
-/**
- * The target of a run, from what the step asked for: an explicit sha always;
- * `auto` only when the run's branch is the one the deployment tracks. Says in
- * one line why nothing is targeted otherwise.
- */
-function chooseTarget(commit, tracked, logger) {
-    switch (commit.kind) {
-        case 'sha':
-            return { sha: commit.sha };
-        case 'none':
-            logger.info(`no commit is targeted: ${commit.reason}`);
-            return undefined;
-        case 'auto':
-            if (tracked === commit.branch)
-                return { sha: commit.sha, branch: commit.branch };
-            logger.info(`no commit is targeted: the run is for branch ${commit.branch}, and the deployment tracks ${tracked === undefined ? 'no branch' : untrusted(tracked)}`);
-            return undefined;
-    }
-}
-
-;// CONCATENATED MODULE: ./src/run/steps/commit-order.ts
-
-
-
-/** The longest list of commits a run asks about: a wait sees a few pushes, not hundreds. */
-const MAX_QUESTIONS = 20;
-class CommitOrders {
-    #answers = new Map();
-    #ask;
-    #repository;
-    #target;
-    #logger;
-    /** Without a question, a repository or a target, nothing is asked and every answer is unknown. */
-    constructor(ask, repository, target, logger) {
-        this.#ask = ask;
-        this.#repository = repository;
-        this.#target = target;
-        this.#logger = logger;
-    }
-    /** What is known of `commit` against the target; undefined when not asked or not known. */
-    of(commit) {
-        return this.#answers.get(commit);
-    }
-    /** Asks about the commit of the deployment's latest revision, once, when it is not the target. */
-    async learn(deployment) {
-        const commit = latestCommit(deployment);
-        const ask = this.#ask;
-        const target = this.#target?.sha;
-        if (ask === undefined || this.#repository === undefined || target === undefined)
-            return;
-        if (commit === undefined || commit === target || this.#answers.has(commit))
-            return;
-        if (this.#answers.size >= MAX_QUESTIONS)
-            return;
-        this.#answers.set(commit, undefined);
-        const order = await ask(this.#repository, target, commit);
-        this.#answers.set(commit, order);
-        const which = `commit ${shortSha(untrusted(commit))} against the target ${shortSha(target)}`;
-        if (order === undefined) {
-            this.#logger.debug(`commit order of ${which}: not known, so it counts as before`);
-        }
-        else {
-            this.#logger.debug(`commit order of ${which}: ${order}`);
-        }
-    }
-}
-
-;// CONCATENATED MODULE: ./src/common/address.ts
-/**
- * The one rule for an address the action publishes (the `url` output, the
- * deployment's `custom_url` in the `deployment` output and the command's
- * `--json`, a GitHub deployment's `environment_url`, every link in the
- * comment and the summary): an `http(s)` address, never a user or a
- * password. An address with credentials is published without them; the
- * caller masks what was removed before anything is written.
- */
-
-/** The address as it may be published, or why it may not. */
-function publishableAddress(text) {
-    let url;
-    try {
-        url = new URL(text);
-    }
-    catch {
-        return { ok: false, why: 'it is not an address', removed: [] };
-    }
-    const removed = credentialsOf(url);
-    if (url.protocol !== 'https:' && url.protocol !== 'http:') {
-        return { ok: false, why: 'it is not an http(s) address', removed };
-    }
-    // As given when nothing in it needs rewriting. The parser drops tabs and line breaks, trims
-    // spaces and encodes control characters: an address with any is published as it reads it.
-    const hadCredentials = url.username !== '' || url.password !== '';
-    if (!hadCredentials && !/\s/.test(text) && untrusted(text) === text) {
-        return { ok: true, address: text, removed, hadCredentials };
-    }
-    url.username = '';
-    url.password = '';
-    return { ok: true, address: url.href, removed, hadCredentials };
-}
-/** The address when it may be published as it is or without its credentials, else undefined. */
-function address_publishedOrNothing(text) {
-    if (text === undefined || text === null || text === '')
-        return undefined;
-    const verdict = publishableAddress(text);
-    return verdict.ok ? verdict.address : undefined;
-}
-/** The password of an address, as written and decoded; the user name is not a secret. */
-function credentialsOf(url) {
-    if (url.password === '')
-        return [];
-    const forms = new Set([url.password]);
-    try {
-        forms.add(decodeURIComponent(url.password));
-    }
-    catch {
-        // A stray '%' is written as it is: the form above covers it.
-    }
-    return [...forms];
-}
-
-;// CONCATENATED MODULE: ./src/service/vet.ts
-/**
- * What of a deployment the service answers the run passes on. Service text
- * is untrusted, and two fields reach other systems as they are: `custom_url`
- * (the `url` output, GitHub's `environment_url`, links) and `repo_commit_sha`
- * (the `commit-sha` output, a GitLab variable, GitHub's compare). So:
- *
- * - `custom_url` only as an address that may be published
- *   (`publishableAddress`): a password in it is masked at once and the
- *   address kept without it; anything else is dropped.
- * - `repo_commit_sha` only as a full 40-hex commit; anything else is dropped.
- *
- * Each value dropped or changed is said once a run, not at every poll.
- */
-
-
-
-class DeploymentVetting {
-    #logger;
-    #mask;
-    #said = new Set();
-    constructor(logger, mask) {
-        this.#logger = logger;
-        this.#mask = mask;
-    }
-    /** The deployment as the run may pass it on. */
-    vet(deployment) {
-        const url = this.#url(deployment);
-        const commit = this.#commit(deployment);
-        const unchanged = url === deployment.source_config.custom_url &&
-            commit === deployment.source_revision_config.repo_commit_sha;
-        if (unchanged)
-            return deployment;
-        return {
-            ...deployment,
-            source_config: { ...deployment.source_config, custom_url: url },
-            source_revision_config: { ...deployment.source_revision_config, repo_commit_sha: commit },
-        };
-    }
-    #url(deployment) {
-        const given = deployment.source_config.custom_url;
-        if (given === undefined || given === null || given === '')
-            return given;
-        const verdict = publishableAddress(given);
-        for (const secret of verdict.removed)
-            this.#mask(secret);
-        if (verdict.ok && verdict.address === given)
-            return given;
-        if (verdict.ok) {
-            this.#once(`custom_url:${verdict.address}`, verdict.hadCredentials
-                ? `the service's custom_url of '${untrusted(deployment.name)}' holds a user or password: it is published without them (the password is masked)`
-                : `the service's custom_url of '${untrusted(deployment.name)}' holds spaces or control characters: it is published as an address parser reads it`);
-            return verdict.address;
-        }
-        this.#once(`custom_url-refused:${given}`, `the service's custom_url of '${untrusted(deployment.name)}' is not published: ${verdict.why}`);
-        return null;
-    }
-    #commit(deployment) {
-        const given = deployment.source_revision_config.repo_commit_sha;
-        if (given === undefined || given === null || given === '' || FULL_SHA.test(given))
-            return given;
-        this.#once(`commit:${given}`, `the service's repo_commit_sha of '${untrusted(deployment.name)}' is not a 40-hex commit (${untrusted(given.slice(0, 64))}): it is not passed on`);
-        return null;
-    }
-    #once(key, message) {
-        if (this.#said.has(key))
-            return;
-        this.#said.add(key);
-        this.#logger.warning(message);
-    }
-}
-
-;// CONCATENATED MODULE: ./src/service/endpoints.ts
-/**
- * The deployment management service as a typed API: one function an
- * endpoint, the only place that spells a path, a query or a schema. The flow
- * reads like the contract (`findByName`, `create`, `getById`) and never sees
- * HTTP. Endpoints are described in docs/how-it-works.md.
- */
-
-
-
-const DEPLOYMENTS = '/v2/deployments';
-/** How messages name the create call. */
-const CREATE_CALL = `POST ${DEPLOYMENTS}`;
-/** The largest page the service serves. */
-const PAGE_LIMIT = 100;
-/** Pages read at most in one search: 100,000 deployments that contain the name. */
-const MAX_PAGES = 1_000;
-class Service {
-    #client;
-    #logger;
-    #maxPages;
-    /** Every deployment answered passes through it before the run sees it. */
-    #vetting;
-    constructor(client, logger, options = {}) {
-        this.#client = client;
-        this.#logger = logger;
-        this.#maxPages = options.maxPages ?? MAX_PAGES;
-        this.#vetting = new DeploymentVetting(logger, options.mask ?? (() => { }));
-    }
-    /** How the entry names what a remedy points to (its inputs, or its options). */
-    get words() {
-        return this.#client.words;
-    }
-    /** `GET /v1/integrations/forge/codehost/{id}/repos`. */
-    listRepositories(integrationId) {
-        return this.#client.request({
-            method: 'GET',
-            // The id is a validated uuid: nothing else reaches the path.
-            path: `/v1/integrations/forge/codehost/${encodeURIComponent(integrationId)}/repos`,
-            schema: RepositoryListSchema,
-            remedies: {
-                404: `Check ${this.#client.words.integrationId}: the service knows no integration ${integrationId}.`,
-            },
-        });
-    }
-    /**
-     * Every deployment named exactly `name`, in the order listed. The service
-     * filters by substring only and does not say where the list ends: a short
-     * or empty page, or an offset that does not advance, ends it; `maxPages`
-     * stops a service that never ends it.
-     */
-    async findByName(name) {
-        const found = [];
-        let offset = 0;
-        for (let page = 1; page <= this.#maxPages; page++) {
-            const list = await this.#client.request({
-                method: 'GET',
-                path: DEPLOYMENTS,
-                query: { name_contains: name, limit: PAGE_LIMIT, offset },
-                schema: DeploymentListSchema,
-            });
-            for (const deployment of list.resources) {
-                if (deployment.name === name)
-                    found.push(this.#vetting.vet(deployment));
-            }
-            if (list.resources.length < PAGE_LIMIT)
-                return found;
-            if (list.offset <= offset) {
-                this.#logger.warning(`GET ${DEPLOYMENTS} returned offset ${list.offset} after offset ${offset}: it does not advance, so the list is taken to end here`);
-                return found;
-            }
-            offset = list.offset;
-        }
-        throw new ActionError(`GET ${DEPLOYMENTS}: no end of the list after ${this.#maxPages} pages of ${PAGE_LIMIT} deployments whose names contain '${name}'; stopped rather than risk creating a duplicate. Use a more distinctive name, or report the service's pagination.`);
-    }
-    /**
-     * `GET /v2/deployments?deployment_ids=ID`: the deployment, or undefined when
-     * the answer does not list it. One attempt: a poll is retried by the next poll.
-     */
-    async getById(id, timeoutMs) {
-        const list = await this.#client.request({
-            method: 'GET',
-            path: DEPLOYMENTS,
-            query: { deployment_ids: id },
-            schema: DeploymentListSchema,
-            attempts: 1,
-            timeoutMs,
-        });
-        const found = list.resources.find((deployment) => deployment.id === id);
-        return found === undefined ? undefined : this.#vetting.vet(found);
-    }
-    /**
-     * `POST /v2/deployments`. When the create may have taken effect without an
-     * answer, or the service answers 409, `reconcile` finds what is there.
-     */
-    async create(request, reconcile) {
-        const answered = await this.#client.exchange({
-            method: 'POST',
-            path: DEPLOYMENTS,
-            body: request,
-            schema: DeploymentSchema,
-            idempotent: false,
-            reconcile,
-        });
-        return { ...answered, value: this.#vetting.vet(answered.value) };
-    }
-    /** How a person reads a call, for messages: `GET /v2/deployments?deployment_ids=ID`. */
-    static describeGetById(id) {
-        return `GET ${DEPLOYMENTS}?deployment_ids=${id}`;
-    }
-}
-
-;// CONCATENATED MODULE: ./src/run/ports/errors.ts
-/** What the run throws about a deployment it found: the failure, and the deployment, for the outputs. */
-
-/** A failure about a deployment the run found; carries it, so the outputs can still say which. */
-class DeploymentError extends ActionError {
-    name = 'DeploymentError';
-    deployment;
-    constructor(message, deployment) {
-        super(message);
-        this.deployment = deployment;
-    }
-}
-
-;// CONCATENATED MODULE: ./src/run/ports/dependencies.ts
-/** The dependencies' log groups, or a phase run without one; each start is a `step` event. */
-function inGroup(dependencies) {
-    const group = dependencies.group ?? ((_name, phase) => phase());
-    return (name, step, phase) => {
-        dependencies.events?.({ kind: 'step', step, message: name });
-        return group(name, phase);
-    };
-}
-
-;// CONCATENATED MODULE: ./src/run/steps/deploy.ts
-/**
- * The deploy flow's decisions: which repository (codehost), which deployment
- * of the name, reuse or create — never two from one name where the service
- * lets the action prevent it, and a warning with every id where it cannot.
- */
-
-
-
-
-
-/** Repositories named in the error when the wanted one is not listed. */
-const REPOSITORIES_SHOWN = 5;
-/**
- * When the service may have created a deployment that its listing does not
- * show yet (it promises no read-after-write), the name is looked up again
- * after each of these pauses: 6 s in all, before concluding it was not created.
- */
-const SETTLE_PAUSES_MS = [0, 1_000, 2_000, 3_000];
-const fullName = (repository) => `${repository.owner}/${repository.name}`;
-/**
- * The service stored a created deployment under another name: the step fails,
- * since the next run would not find it, but what was created is known, so
- * the outputs say it (contract, behaviour 17).
- */
-class RenamedError extends ActionError {
-    name = 'RenamedError';
-    created;
-    constructor(created, words) {
-        const { deployment, request } = created;
-        super(`The service stored deployment ${deployment.id} as '${untrusted(deployment.name)}', not '${request.name}': it changes names, so the next run would not find it and would create another. Set ${words.name} to '${untrusted(deployment.name)}'.`);
-        this.created = created;
-    }
-}
-/** The entry of the integration's listing for `plan.repository`: exact, else case-insensitive. */
-async function resolveRepository(service, plan) {
-    const repositories = await service.listRepositories(plan.integrationId);
-    const wanted = fullName(plan.repository);
-    const match = repositories.find((repository) => fullName(repository) === wanted) ??
-        repositories.find((repository) => fullName(repository).toLowerCase() === wanted.toLowerCase());
-    if (match !== undefined)
-        return match;
-    if (repositories.length === 0) {
-        throw new ActionError(`Repository ${wanted} is not available to integration ${plan.integrationId}: the integration lists no repositories. Grant the integration access to ${wanted}.`);
-    }
-    const shown = repositories.slice(0, REPOSITORIES_SHOWN).map((r) => untrusted(fullName(r)));
-    const more = repositories.length > REPOSITORIES_SHOWN
-        ? ` and ${repositories.length - REPOSITORIES_SHOWN} more`
-        : '';
-    throw new ActionError(`Repository ${wanted} is not available to integration ${plan.integrationId}. It lists: ${shown.join(', ')}${more}. Check ${service.words.repository}, or grant the integration access to ${wanted}.`);
-}
-/** The body of the create call for the plan (and the resolved repository). */
-function buildCreateRequest(plan, repository) {
-    const request = {
-        name: plan.name,
-        source: plan.source,
-        source_config: { ...plan.sourceConfig },
-        source_revision_config: { ...plan.sourceRevisionConfig },
-        secrets: plan.secrets.map((secret) => ({ ...secret })),
-    };
-    // A codehost deployment builds on push unless the step says otherwise (behaviour 22).
-    if (plan.source === 'codehost' && plan.sourceConfig.build_on_push === undefined) {
-        request.source_config.build_on_push = true;
-    }
-    if (repository !== undefined) {
-        request.source_config.repo_url = repository.url;
-        request.source_config.integration_id = repository.host_integration_id;
-        request.source_revision_config.repo_ref ??= repository.default_branch;
-    }
-    if (plan.source === 'external_docker' && plan.secretReferences !== null) {
-        request.secret_references = plan.secretReferences;
-    }
-    return request;
-}
-/**
- * The one deployment to use when several have the name (the service does not
- * enforce unique names): one not being deleted, then the oldest; a warning
- * names every id and the pick.
- */
-function pickOne(found, name, logger) {
-    const [first, ...others] = [...found].sort((a, b) => Number(a.status === 'AWAITING_DELETE') - Number(b.status === 'AWAITING_DELETE') ||
-        Date.parse(a.created_at) - Date.parse(b.created_at));
-    if (first === undefined || others.length === 0)
-        return first;
-    logger.warning(`${found.length} deployments are named '${name}': ${found.map((d) => `${d.id} (${untrusted(d.status)}, created ${untrusted(d.created_at)})`).join(', ')}. Using ${first.id}: not being deleted first, then the oldest. The service does not enforce unique names; delete the others in the service.`);
-    return first;
-}
-/** A deployment found by its name that the step cannot reuse. */
-class NotReusableError extends DeploymentError {
-    name = 'NotReusableError';
-}
-/** A deployment found by its name, fit to reuse: same source, not being deleted. */
-function checkReusable(deployment, plan) {
-    if (deployment.source !== plan.source) {
-        throw new NotReusableError(`Deployment '${plan.name}' (${deployment.id}) exists with source ${deployment.source}, but source ${plan.source} was asked for. A deployment's name and source cannot change: use another name, or set source to ${deployment.source}.`, deployment);
-    }
-    if (deployment.status === 'AWAITING_DELETE') {
-        throw new NotReusableError(`Deployment '${plan.name}' (${deployment.id}) is AWAITING_DELETE: it is being deleted, and the name is unavailable until it is gone. Wait for the deletion to finish and run the step again, or deploy under another name.`, deployment);
-    }
-    return deployment;
-}
-/**
- * Looks the name up again after each pause of `SETTLE_PAUSES_MS`, until the
- * deployment is listed: the service's listing may lag its writes.
- */
-async function findSettled(name, dependencies) {
-    const { service, clock, signal, logger } = dependencies;
-    for (const pause of SETTLE_PAUSES_MS) {
-        await clock.sleep(pause, signal);
-        const found = pickOne(await service.findByName(name), name, logger);
-        if (found !== undefined)
-            return found;
-    }
-    return undefined;
-}
-const settleWindow = formatDuration(SETTLE_PAUSES_MS.reduce((sum, pause) => sum + pause, 0));
-/**
- * The reconcile hook of the create: after a 409 or a create that may have
- * taken effect, what is there under the name. A 409 with nothing listed
- * fails; an ambiguous create with nothing listed is tried again.
- */
-function reconcileCreate(name, dependencies) {
-    const { logger } = dependencies;
-    return async (failure) => {
-        const conflict = failure.status === 409;
-        logger.info(conflict
-            ? `${CREATE_CALL} answered 409: another run created '${name}'; looking it up`
-            : `${CREATE_CALL} may or may not have created '${name}' (${failure.details.problem}): looking it up before trying again`);
-        const found = await findSettled(name, dependencies).catch((lookUpError) => {
-            if (!(lookUpError instanceof ActionError) || lookUpError instanceof CancelledError) {
-                throw lookUpError;
-            }
-            throw new ActionError(`${failure.message}\n${conflict ? 'The service says it exists' : 'The create may have taken effect'}, and looking '${name}' up failed too: ${lookUpError.message}\nRunning the step again is safe: it finds the deployment before creating one.`);
-        });
-        if (found !== undefined) {
-            logger.info(`'${name}' exists (${found.id}): using it`);
-            return found;
-        }
-        if (conflict) {
-            throw new ActionError(`${failure.message}\nThe service says '${name}' exists, but no deployment of that exact name was listed within ${settleWindow}. Run the step again later.`);
-        }
-        logger.info(`'${name}' is not listed after ${settleWindow}: it was not created`);
-        return undefined;
-    };
-}
-/**
- * After a create: the name the service stored must be the one asked for
- * (else every run would create another), and one more look-up warns when the
- * name now has more than one deployment (two runs raced on a service that
- * does not enforce unique names).
- */
-async function checkCreated(created, dependencies) {
-    const { deployment } = created;
-    const name = created.request.name;
-    if (deployment.name !== name)
-        throw new RenamedError(created, dependencies.service.words);
-    const ids = new Set([
-        deployment.id,
-        ...(await dependencies.service.findByName(name)).map((d) => d.id),
-    ]);
-    if (ids.size > 1) {
-        dependencies.logger.warning(`${ids.size} deployments are now named '${name}': ${[...ids].join(', ')}. Another run created one at the same time, and the service does not enforce unique names. Delete the extra ones in the service, and give the deploy job a 'concurrency:' group so that runs of this step never overlap.`);
-    }
-}
-/**
- * The create call, reconciled: the deployment and whether this run
- * created it. The answer to this run's own create is the deployment; one
- * found by a look-up is checked like any other found by its name.
- */
-async function create(plan, request, repository, dependencies) {
-    const { value, via } = await dependencies.service.create(request, reconcileCreate(request.name, dependencies));
-    // A deployment found by the reconcile look-up has the exact name, and that
-    // look-up already warned about duplicates: only the create's own answer is checked.
-    if (via === 'answer') {
-        await checkCreated({ request, repository, deployment: value, created: true }, dependencies);
-    }
-    const deployment = via === 'answer' ? value : checkReusable(value, plan);
-    // A deployment that answered a 409 was created by another run.
-    return { deployment, created: via !== 'conflict' };
-}
-/** Resolve, find, then reuse or create (or, in a dry run, say what would be created). */
-async function deploy(plan, dependencies) {
-    const { service, logger } = dependencies;
-    const group = inGroup(dependencies);
-    const repository = plan.source === 'codehost'
-        ? await group(`Resolving repository ${fullName(plan.repository)}`, 'resolve', async () => {
-            const found = await resolveRepository(service, plan);
-            logger.info(`${fullName(plan.repository)}: ${untrusted(found.url)} (default branch ${untrusted(found.default_branch)})`);
-            return found;
-        })
-        : undefined;
-    const request = buildCreateRequest(plan, repository);
-    const existing = await group(`Looking for deployment '${plan.name}'`, 'find', async () => {
-        const found = pickOne(await service.findByName(plan.name), plan.name, logger);
-        logger.info(found === undefined
-            ? `no deployment is named '${plan.name}'`
-            : `found '${plan.name}': ${found.id} (${untrusted(found.status)})`);
-        return found;
-    });
-    if (existing !== undefined) {
-        return { request, repository, deployment: checkReusable(existing, plan), created: false };
-    }
-    if (plan.dryRun) {
-        logger.info(`dry run: would ${CREATE_CALL} to create '${plan.name}'`);
-        return { request, repository, created: false };
-    }
-    return group(`Creating deployment '${plan.name}'`, 'create', async () => {
-        const outcome = await create(plan, request, repository, dependencies);
-        logger.info(outcome.created
-            ? `created ${outcome.deployment.id} (${untrusted(outcome.deployment.status)})`
-            : `reusing ${outcome.deployment.id}, created by another run (${untrusted(outcome.deployment.status)})`);
-        return { request, repository, ...outcome };
-    });
-}
-
 // EXTERNAL MODULE: external "node:http"
 var external_node_http_ = __nccwpck_require__(7067);
 ;// CONCATENATED MODULE: ./src/service/errors.ts
@@ -45551,7 +44950,7 @@ class ServiceClient {
             if (attempt >= attempts)
                 throw outcome.after(attempt);
             const delayMs = delayBeforeRetry(this.#retry, attempt, outcome.details.retryAfterMs, this.#clock);
-            this.#options.logger.warning(`retrying ${spec.method} ${spec.path} in ${formatDuration(delayMs)} (attempt ${attempt + 1} of ${attempts}): ${reason}`);
+            this.#options.logger.warning(`retrying ${spec.method} ${spec.path} in ${runtime_formatDuration(delayMs)} (attempt ${attempt + 1} of ${attempts}): ${reason}`);
             await this.#clock.sleep(delayMs, this.#options.signal);
         }
     }
@@ -45714,6 +45113,571 @@ class ServiceClient {
     }
 }
 
+;// CONCATENATED MODULE: ./src/common/address.ts
+/**
+ * The one rule for an address the action publishes (the `url` output, the
+ * deployment's `custom_url` in the `deployment` output and the command's
+ * `--json`, a GitHub deployment's `environment_url`, every link in the
+ * comment and the summary): an `http(s)` address, never a user or a
+ * password. An address with credentials is published without them; the
+ * caller masks what was removed before anything is written.
+ */
+
+/** The address as it may be published, or why it may not. */
+function publishableAddress(text) {
+    let url;
+    try {
+        url = new URL(text);
+    }
+    catch {
+        return { ok: false, why: 'it is not an address', removed: [] };
+    }
+    const removed = credentialsOf(url);
+    if (url.protocol !== 'https:' && url.protocol !== 'http:') {
+        return { ok: false, why: 'it is not an http(s) address', removed };
+    }
+    // As given when nothing in it needs rewriting. The parser drops tabs and line breaks, trims
+    // spaces and encodes control characters: an address with any is published as it reads it.
+    const hadCredentials = url.username !== '' || url.password !== '';
+    if (!hadCredentials && !/\s/.test(text) && untrusted(text) === text) {
+        return { ok: true, address: text, removed, hadCredentials };
+    }
+    url.username = '';
+    url.password = '';
+    return { ok: true, address: url.href, removed, hadCredentials };
+}
+/** The address when it may be published as it is or without its credentials, else undefined. */
+function address_publishedOrNothing(text) {
+    if (text === undefined || text === null || text === '')
+        return undefined;
+    const verdict = publishableAddress(text);
+    return verdict.ok ? verdict.address : undefined;
+}
+/** The password of an address, as written and decoded; the user name is not a secret. */
+function credentialsOf(url) {
+    if (url.password === '')
+        return [];
+    const forms = new Set([url.password]);
+    try {
+        forms.add(decodeURIComponent(url.password));
+    }
+    catch {
+        // A stray '%' is written as it is: the form above covers it.
+    }
+    return [...forms];
+}
+
+;// CONCATENATED MODULE: ./src/service/vet.ts
+/**
+ * What of a deployment the service answers the run passes on. Service text
+ * is untrusted, and two fields reach other systems as they are: `custom_url`
+ * (the `url` output, GitHub's `environment_url`, links) and `repo_commit_sha`
+ * (the `commit-sha` output, a GitLab variable, GitHub's compare). So:
+ *
+ * - `custom_url` only as an address that may be published
+ *   (`publishableAddress`): a password in it is masked at once and the
+ *   address kept without it; anything else is dropped.
+ * - `repo_commit_sha` only as a full 40-hex commit; anything else is dropped.
+ *
+ * Each value dropped or changed is said once a run, not at every poll.
+ */
+
+
+
+class DeploymentVetting {
+    #logger;
+    #mask;
+    #said = new Set();
+    constructor(logger, mask) {
+        this.#logger = logger;
+        this.#mask = mask;
+    }
+    /** The deployment as the run may pass it on. */
+    vet(deployment) {
+        const url = this.#url(deployment);
+        const commit = this.#commit(deployment);
+        const unchanged = url === deployment.source_config.custom_url &&
+            commit === deployment.source_revision_config.repo_commit_sha;
+        if (unchanged)
+            return deployment;
+        return {
+            ...deployment,
+            source_config: { ...deployment.source_config, custom_url: url },
+            source_revision_config: { ...deployment.source_revision_config, repo_commit_sha: commit },
+        };
+    }
+    #url(deployment) {
+        const given = deployment.source_config.custom_url;
+        if (given === undefined || given === null || given === '')
+            return given;
+        const verdict = publishableAddress(given);
+        for (const secret of verdict.removed)
+            this.#mask(secret);
+        if (verdict.ok && verdict.address === given)
+            return given;
+        if (verdict.ok) {
+            this.#once(`custom_url:${verdict.address}`, verdict.hadCredentials
+                ? `the service's custom_url of '${untrusted(deployment.name)}' holds a user or password: it is published without them (the password is masked)`
+                : `the service's custom_url of '${untrusted(deployment.name)}' holds spaces or control characters: it is published as an address parser reads it`);
+            return verdict.address;
+        }
+        this.#once(`custom_url-refused:${given}`, `the service's custom_url of '${untrusted(deployment.name)}' is not published: ${verdict.why}`);
+        return null;
+    }
+    #commit(deployment) {
+        const given = deployment.source_revision_config.repo_commit_sha;
+        if (given === undefined || given === null || given === '' || FULL_SHA.test(given))
+            return given;
+        this.#once(`commit:${given}`, `the service's repo_commit_sha of '${untrusted(deployment.name)}' is not a 40-hex commit (${untrusted(given.slice(0, 64))}): it is not passed on`);
+        return null;
+    }
+    #once(key, message) {
+        if (this.#said.has(key))
+            return;
+        this.#said.add(key);
+        this.#logger.warning(message);
+    }
+}
+
+;// CONCATENATED MODULE: ./src/service/endpoints.ts
+/**
+ * The deployment management service as a typed API: one function an
+ * endpoint, the only place that spells a path, a query or a schema. The flow
+ * reads like the contract (`findByName`, `create`, `getById`) and never sees
+ * HTTP. Endpoints are described in docs/how-it-works.md.
+ */
+
+
+
+const DEPLOYMENTS = '/v2/deployments';
+/** How messages name the create call. */
+const CREATE_CALL = `POST ${DEPLOYMENTS}`;
+/** The largest page the service serves. */
+const PAGE_LIMIT = 100;
+/** Pages read at most in one search: 100,000 deployments that contain the name. */
+const MAX_PAGES = 1_000;
+class Service {
+    #client;
+    #logger;
+    #maxPages;
+    /** Every deployment answered passes through it before the run sees it. */
+    #vetting;
+    constructor(client, logger, options = {}) {
+        this.#client = client;
+        this.#logger = logger;
+        this.#maxPages = options.maxPages ?? MAX_PAGES;
+        this.#vetting = new DeploymentVetting(logger, options.mask ?? (() => { }));
+    }
+    /** How the entry names what a remedy points to (its inputs, or its options). */
+    get words() {
+        return this.#client.words;
+    }
+    /** `GET /v1/integrations/forge/codehost/{id}/repos`. */
+    listRepositories(integrationId) {
+        return this.#client.request({
+            method: 'GET',
+            // The id is a validated uuid: nothing else reaches the path.
+            path: `/v1/integrations/forge/codehost/${encodeURIComponent(integrationId)}/repos`,
+            schema: RepositoryListSchema,
+            remedies: {
+                404: `Check ${this.#client.words.integrationId}: the service knows no integration ${integrationId}.`,
+            },
+        });
+    }
+    /**
+     * Every deployment named exactly `name`, in the order listed. The service
+     * filters by substring only and does not say where the list ends: a short
+     * or empty page, or an offset that does not advance, ends it; `maxPages`
+     * stops a service that never ends it.
+     */
+    async findByName(name) {
+        const found = [];
+        let offset = 0;
+        for (let page = 1; page <= this.#maxPages; page++) {
+            const list = await this.#client.request({
+                method: 'GET',
+                path: DEPLOYMENTS,
+                query: { name_contains: name, limit: PAGE_LIMIT, offset },
+                schema: DeploymentListSchema,
+            });
+            for (const deployment of list.resources) {
+                if (deployment.name === name)
+                    found.push(this.#vetting.vet(deployment));
+            }
+            if (list.resources.length < PAGE_LIMIT)
+                return found;
+            if (list.offset <= offset) {
+                this.#logger.warning(`GET ${DEPLOYMENTS} returned offset ${list.offset} after offset ${offset}: it does not advance, so the list is taken to end here`);
+                return found;
+            }
+            offset = list.offset;
+        }
+        throw new ActionError(`GET ${DEPLOYMENTS}: no end of the list after ${this.#maxPages} pages of ${PAGE_LIMIT} deployments whose names contain '${name}'; stopped rather than risk creating a duplicate. Use a more distinctive name, or report the service's pagination.`);
+    }
+    /**
+     * `GET /v2/deployments?deployment_ids=ID`: the deployment, or undefined when
+     * the answer does not list it. One attempt: a poll is retried by the next poll.
+     */
+    async getById(id, timeoutMs) {
+        const list = await this.#client.request({
+            method: 'GET',
+            path: DEPLOYMENTS,
+            query: { deployment_ids: id },
+            schema: DeploymentListSchema,
+            attempts: 1,
+            timeoutMs,
+        });
+        const found = list.resources.find((deployment) => deployment.id === id);
+        return found === undefined ? undefined : this.#vetting.vet(found);
+    }
+    /**
+     * `POST /v2/deployments`. When the create may have taken effect without an
+     * answer, or the service answers 409, `reconcile` finds what is there.
+     */
+    async create(request, reconcile) {
+        const answered = await this.#client.exchange({
+            method: 'POST',
+            path: DEPLOYMENTS,
+            body: request,
+            schema: DeploymentSchema,
+            idempotent: false,
+            reconcile,
+        });
+        return { ...answered, value: this.#vetting.vet(answered.value) };
+    }
+    /** How a person reads a call, for messages: `GET /v2/deployments?deployment_ids=ID`. */
+    static describeGetById(id) {
+        return `GET ${DEPLOYMENTS}?deployment_ids=${id}`;
+    }
+}
+
+;// CONCATENATED MODULE: ./src/run/ports/dependencies.ts
+/** Phases as events: the views make them log groups. */
+function inGroup(dependencies) {
+    const { events } = dependencies;
+    return async (name, step, phase) => {
+        events?.({ kind: 'step', step, message: name, grouped: true });
+        try {
+            return await phase();
+        }
+        finally {
+            events?.({ kind: 'step_over', step, grouped: true });
+        }
+    };
+}
+
+;// CONCATENATED MODULE: ./src/run/ports/events.ts
+/**
+ * What the core says happened during a run: one channel of typed events, and
+ * the only way the core tells its runner anything. The runner gives views
+ * (`EventView`), and each decides how an event looks: the action's log, log
+ * groups, outputs, GitHub deployment statuses and comments (src/github/), the
+ * command's human log, outputs and `--events` stream (src/cli/). A new view
+ * is one more function, and no change to the core. A port: it imports
+ * nothing from the steps and flows that emit it.
+ *
+ * Secrets are redacted once, where events are made (`RunEvents.emit`): the
+ * free text of an event (a log line, a heading, what a wait waits for) goes
+ * through the runner's `redact`; reports carry text already redacted and
+ * secret values as `***`; outputs are data, redacted by structure.
+ */
+
+/** The event with its free text redacted. */
+function redacted(event, redact) {
+    switch (event.kind) {
+        case 'log':
+        case 'step':
+            return { ...event, message: redact(event.message) };
+        case 'waiting':
+            return {
+                ...event,
+                waitingFor: redact(event.waitingFor),
+                ...(event.note === undefined ? {} : { note: redact(event.note) }),
+            };
+        case 'status_change':
+            return { ...event, status: redact(event.status), waitingFor: redact(event.waitingFor) };
+        default:
+            return event;
+    }
+}
+/** The channel of one run: every view sees every event, in order, redacted. */
+class RunEvents {
+    #views;
+    #redact;
+    #pending = [];
+    constructor(views, redact) {
+        this.#views = views;
+        this.#redact = redact;
+    }
+    /** Tells every view. */
+    emit = (event) => {
+        const made = redacted(event, this.#redact);
+        for (const view of this.#views) {
+            const work = view(made);
+            if (work !== undefined)
+                this.#pending.push(work);
+        }
+    };
+    /** Resolves once every view has done the work an event started (each view bounds its own). */
+    async settled() {
+        const pending = this.#pending;
+        this.#pending = [];
+        await Promise.allSettled(pending);
+    }
+    /** The core's log, as `log` events. */
+    logger = {
+        info: (message) => this.emit({ kind: 'log', level: 'info', message }),
+        notice: (message) => this.emit({ kind: 'log', level: 'notice', message }),
+        warning: (message) => this.emit({ kind: 'log', level: 'warning', message }),
+        debug: (message) => this.emit({ kind: 'log', level: 'debug', message }),
+    };
+}
+/** The wait's line in a log: `waiting until live: WHAT; 12.0 s so far[; NOTE]`. */
+function waitingLine(event) {
+    const after = event.note === undefined ? '' : `; ${event.note}`;
+    return `waiting until live: ${event.waitingFor}; ${formatDuration(event.elapsedMs)} so far${after}`;
+}
+/**
+ * The events as lines of a `Logger`: `log` events at their level, the wait's
+ * state as its line; the rest is left to other views.
+ */
+function logView(logger) {
+    return (event) => {
+        if (event.kind === 'log')
+            logger[event.level](event.message);
+        else if (event.kind === 'waiting')
+            logger.info(waitingLine(event));
+    };
+}
+
+;// CONCATENATED MODULE: ./src/run/ports/errors.ts
+/** What the run throws about a deployment it found: the failure, and the deployment, for the outputs. */
+
+/** A failure about a deployment the run found; carries it, so the outputs can still say which. */
+class DeploymentError extends ActionError {
+    name = 'DeploymentError';
+    deployment;
+    constructor(message, deployment) {
+        super(message);
+        this.deployment = deployment;
+    }
+}
+
+;// CONCATENATED MODULE: ./src/run/steps/deploy.ts
+/**
+ * The deploy flow's decisions: which repository (codehost), which deployment
+ * of the name, reuse or create — never two from one name where the service
+ * lets the action prevent it, and a warning with every id where it cannot.
+ */
+
+
+
+
+
+/** Repositories named in the error when the wanted one is not listed. */
+const REPOSITORIES_SHOWN = 5;
+/**
+ * When the service may have created a deployment that its listing does not
+ * show yet (it promises no read-after-write), the name is looked up again
+ * after each of these pauses: 6 s in all, before concluding it was not created.
+ */
+const SETTLE_PAUSES_MS = [0, 1_000, 2_000, 3_000];
+const fullName = (repository) => `${repository.owner}/${repository.name}`;
+/**
+ * The service stored a created deployment under another name: the step fails,
+ * since the next run would not find it, but what was created is known, so
+ * the outputs say it (contract, behaviour 17).
+ */
+class RenamedError extends ActionError {
+    name = 'RenamedError';
+    created;
+    constructor(created, words) {
+        const { deployment, request } = created;
+        super(`The service stored deployment ${deployment.id} as '${untrusted(deployment.name)}', not '${request.name}': it changes names, so the next run would not find it and would create another. Set ${words.name} to '${untrusted(deployment.name)}'.`);
+        this.created = created;
+    }
+}
+/** The entry of the integration's listing for `plan.repository`: exact, else case-insensitive. */
+async function resolveRepository(service, plan) {
+    const repositories = await service.listRepositories(plan.integrationId);
+    const wanted = fullName(plan.repository);
+    const match = repositories.find((repository) => fullName(repository) === wanted) ??
+        repositories.find((repository) => fullName(repository).toLowerCase() === wanted.toLowerCase());
+    if (match !== undefined)
+        return match;
+    if (repositories.length === 0) {
+        throw new ActionError(`Repository ${wanted} is not available to integration ${plan.integrationId}: the integration lists no repositories. Grant the integration access to ${wanted}.`);
+    }
+    const shown = repositories.slice(0, REPOSITORIES_SHOWN).map((r) => untrusted(fullName(r)));
+    const more = repositories.length > REPOSITORIES_SHOWN
+        ? ` and ${repositories.length - REPOSITORIES_SHOWN} more`
+        : '';
+    throw new ActionError(`Repository ${wanted} is not available to integration ${plan.integrationId}. It lists: ${shown.join(', ')}${more}. Check ${service.words.repository}, or grant the integration access to ${wanted}.`);
+}
+/** The body of the create call for the plan (and the resolved repository). */
+function buildCreateRequest(plan, repository) {
+    const request = {
+        name: plan.name,
+        source: plan.source,
+        source_config: { ...plan.sourceConfig },
+        source_revision_config: { ...plan.sourceRevisionConfig },
+        secrets: plan.secrets.map((secret) => ({ ...secret })),
+    };
+    // A codehost deployment builds on push unless the step says otherwise (behaviour 22).
+    if (plan.source === 'codehost' && plan.sourceConfig.build_on_push === undefined) {
+        request.source_config.build_on_push = true;
+    }
+    if (repository !== undefined) {
+        request.source_config.repo_url = repository.url;
+        request.source_config.integration_id = repository.host_integration_id;
+        request.source_revision_config.repo_ref ??= repository.default_branch;
+    }
+    if (plan.source === 'external_docker' && plan.secretReferences !== null) {
+        request.secret_references = plan.secretReferences;
+    }
+    return request;
+}
+/**
+ * The one deployment to use when several have the name (the service does not
+ * enforce unique names): one not being deleted, then the oldest; a warning
+ * names every id and the pick.
+ */
+function pickOne(found, name, logger) {
+    const [first, ...others] = [...found].sort((a, b) => Number(a.status === 'AWAITING_DELETE') - Number(b.status === 'AWAITING_DELETE') ||
+        Date.parse(a.created_at) - Date.parse(b.created_at));
+    if (first === undefined || others.length === 0)
+        return first;
+    logger.warning(`${found.length} deployments are named '${name}': ${found.map((d) => `${d.id} (${untrusted(d.status)}, created ${untrusted(d.created_at)})`).join(', ')}. Using ${first.id}: not being deleted first, then the oldest. The service does not enforce unique names; delete the others in the service.`);
+    return first;
+}
+/** A deployment found by its name that the step cannot reuse. */
+class NotReusableError extends DeploymentError {
+    name = 'NotReusableError';
+}
+/** A deployment found by its name, fit to reuse: same source, not being deleted. */
+function checkReusable(deployment, plan) {
+    if (deployment.source !== plan.source) {
+        throw new NotReusableError(`Deployment '${plan.name}' (${deployment.id}) exists with source ${deployment.source}, but source ${plan.source} was asked for. A deployment's name and source cannot change: use another name, or set source to ${deployment.source}.`, deployment);
+    }
+    if (deployment.status === 'AWAITING_DELETE') {
+        throw new NotReusableError(`Deployment '${plan.name}' (${deployment.id}) is AWAITING_DELETE: it is being deleted, and the name is unavailable until it is gone. Wait for the deletion to finish and run the step again, or deploy under another name.`, deployment);
+    }
+    return deployment;
+}
+/**
+ * Looks the name up again after each pause of `SETTLE_PAUSES_MS`, until the
+ * deployment is listed: the service's listing may lag its writes.
+ */
+async function findSettled(name, dependencies) {
+    const { service, clock, signal, logger } = dependencies;
+    for (const pause of SETTLE_PAUSES_MS) {
+        await clock.sleep(pause, signal);
+        const found = pickOne(await service.findByName(name), name, logger);
+        if (found !== undefined)
+            return found;
+    }
+    return undefined;
+}
+const settleWindow = runtime_formatDuration(SETTLE_PAUSES_MS.reduce((sum, pause) => sum + pause, 0));
+/**
+ * The reconcile hook of the create: after a 409 or a create that may have
+ * taken effect, what is there under the name. A 409 with nothing listed
+ * fails; an ambiguous create with nothing listed is tried again.
+ */
+function reconcileCreate(name, dependencies) {
+    const { logger } = dependencies;
+    return async (failure) => {
+        const conflict = failure.status === 409;
+        logger.info(conflict
+            ? `${CREATE_CALL} answered 409: another run created '${name}'; looking it up`
+            : `${CREATE_CALL} may or may not have created '${name}' (${failure.details.problem}): looking it up before trying again`);
+        const found = await findSettled(name, dependencies).catch((lookUpError) => {
+            if (!(lookUpError instanceof ActionError) || lookUpError instanceof CancelledError) {
+                throw lookUpError;
+            }
+            throw new ActionError(`${failure.message}\n${conflict ? 'The service says it exists' : 'The create may have taken effect'}, and looking '${name}' up failed too: ${lookUpError.message}\nRunning the step again is safe: it finds the deployment before creating one.`);
+        });
+        if (found !== undefined) {
+            logger.info(`'${name}' exists (${found.id}): using it`);
+            return found;
+        }
+        if (conflict) {
+            throw new ActionError(`${failure.message}\nThe service says '${name}' exists, but no deployment of that exact name was listed within ${settleWindow}. Run the step again later.`);
+        }
+        logger.info(`'${name}' is not listed after ${settleWindow}: it was not created`);
+        return undefined;
+    };
+}
+/**
+ * After a create: the name the service stored must be the one asked for
+ * (else every run would create another), and one more look-up warns when the
+ * name now has more than one deployment (two runs raced on a service that
+ * does not enforce unique names).
+ */
+async function checkCreated(created, dependencies) {
+    const { deployment } = created;
+    const name = created.request.name;
+    if (deployment.name !== name)
+        throw new RenamedError(created, dependencies.service.words);
+    const ids = new Set([
+        deployment.id,
+        ...(await dependencies.service.findByName(name)).map((d) => d.id),
+    ]);
+    if (ids.size > 1) {
+        dependencies.logger.warning(`${ids.size} deployments are now named '${name}': ${[...ids].join(', ')}. Another run created one at the same time, and the service does not enforce unique names. Delete the extra ones in the service, and give the deploy job a 'concurrency:' group so that runs of this step never overlap.`);
+    }
+}
+/**
+ * The create call, reconciled: the deployment and whether this run
+ * created it. The answer to this run's own create is the deployment; one
+ * found by a look-up is checked like any other found by its name.
+ */
+async function create(plan, request, repository, dependencies) {
+    const { value, via } = await dependencies.service.create(request, reconcileCreate(request.name, dependencies));
+    // A deployment found by the reconcile look-up has the exact name, and that
+    // look-up already warned about duplicates: only the create's own answer is checked.
+    if (via === 'answer') {
+        await checkCreated({ request, repository, deployment: value, created: true }, dependencies);
+    }
+    const deployment = via === 'answer' ? value : checkReusable(value, plan);
+    // A deployment that answered a 409 was created by another run.
+    return { deployment, created: via !== 'conflict' };
+}
+/** Resolve, find, then reuse or create (or, in a dry run, say what would be created). */
+async function deploy(plan, dependencies) {
+    const { service, logger } = dependencies;
+    const group = inGroup(dependencies);
+    const repository = plan.source === 'codehost'
+        ? await group(`Resolving repository ${fullName(plan.repository)}`, 'resolve', async () => {
+            const found = await resolveRepository(service, plan);
+            logger.info(`${fullName(plan.repository)}: ${untrusted(found.url)} (default branch ${untrusted(found.default_branch)})`);
+            return found;
+        })
+        : undefined;
+    const request = buildCreateRequest(plan, repository);
+    const existing = await group(`Looking for deployment '${plan.name}'`, 'find', async () => {
+        const found = pickOne(await service.findByName(plan.name), plan.name, logger);
+        logger.info(found === undefined
+            ? `no deployment is named '${plan.name}'`
+            : `found '${plan.name}': ${found.id} (${untrusted(found.status)})`);
+        return found;
+    });
+    if (existing !== undefined) {
+        return { request, repository, deployment: checkReusable(existing, plan), created: false };
+    }
+    if (plan.dryRun) {
+        logger.info(`dry run: would ${CREATE_CALL} to create '${plan.name}'`);
+        return { request, repository, created: false };
+    }
+    return group(`Creating deployment '${plan.name}'`, 'create', async () => {
+        const outcome = await create(plan, request, repository, dependencies);
+        logger.info(outcome.created
+            ? `created ${outcome.deployment.id} (${untrusted(outcome.deployment.status)})`
+            : `reusing ${outcome.deployment.id}, created by another run (${untrusted(outcome.deployment.status)})`);
+        return { request, repository, ...outcome };
+    });
+}
+
 ;// CONCATENATED MODULE: ./src/run/steps/drift.ts
 /**
  * Drift: where a reused deployment differs from what the step asks for. The
@@ -45829,6 +45793,131 @@ function showValue(value) {
         return '(not set)';
     const text = untrusted(typeof value === 'string' ? value : JSON.stringify(value));
     return text.length > 120 ? `${text.slice(0, 120)}…` : text;
+}
+
+;// CONCATENATED MODULE: ./src/run/steps/live.ts
+
+
+/** The commit of the deployment's latest revision, lower-cased, if the service says. */
+function latestCommit(deployment) {
+    const sha = deployment.source_revision_config.repo_commit_sha;
+    return sha === undefined || sha === null || sha === '' ? undefined : sha.toLowerCase();
+}
+/**
+ * Whether the deployment is live. `seenRevisions` are the revision ids the
+ * step saw when it found the deployment (none on create): a revision for
+ * another commit that is not among them is a newer push.
+ */
+function liveness(deployment, target, seenRevisions, orderOf = () => undefined) {
+    const { status, latest_revision_id: latest, active_revision_id: active } = deployment;
+    if (status === 'AWAITING_DELETE') {
+        return {
+            live: false,
+            missing: 'the deployment is being deleted (AWAITING_DELETE)',
+            final: true,
+        };
+    }
+    if (status !== 'READY')
+        return { live: false, missing: `status is ${untrusted(status)}, not READY` };
+    if (latest === null) {
+        return target === undefined
+            ? { live: true }
+            : { live: false, missing: `no revision yet for commit ${shortSha(target.sha)}` };
+    }
+    if (active !== latest) {
+        const still = active === null ? 'no revision is active yet' : `revision ${active} still is`;
+        return {
+            live: false,
+            missing: `the latest revision ${latest} is not active yet (${still}; if it stays so, its build may have failed)`,
+        };
+    }
+    if (target === undefined)
+        return { live: true };
+    const commit = latestCommit(deployment);
+    if (commit === target.sha)
+        return { live: true };
+    const order = commit === undefined ? undefined : orderOf(commit);
+    // Newer than the target (its descendant): live instead of it. Unseen: a newer push, unless it is older.
+    if (commit !== undefined &&
+        (order === 'newer' || (order !== 'older' && !seenRevisions.has(latest))))
+        return { live: true, supersededBy: commit };
+    const branch = target.branch === undefined ? '' : ` of branch ${target.branch}`;
+    const shown = commit === undefined ? '(none given)' : shortSha(untrusted(commit));
+    const relation = order === 'older' ? 'older than' : 'not';
+    return {
+        live: false,
+        missing: `the latest revision is for commit ${shown}, ${relation} the target ${shortSha(target.sha)}${branch}`,
+    };
+}
+/** The ref a deployment tracks: the live one, else the one the request sets. */
+function trackedRef(deployment, requested) {
+    return deployment?.source_revision_config.repo_ref ?? requested ?? undefined;
+}
+/**
+ * The target of a run, from what the step asked for: an explicit sha always;
+ * `auto` only when the run's branch is the one the deployment tracks. Says in
+ * one line why nothing is targeted otherwise.
+ */
+function chooseTarget(commit, tracked, logger) {
+    switch (commit.kind) {
+        case 'sha':
+            return { sha: commit.sha };
+        case 'none':
+            logger.info(`no commit is targeted: ${commit.reason}`);
+            return undefined;
+        case 'auto':
+            if (tracked === commit.branch)
+                return { sha: commit.sha, branch: commit.branch };
+            logger.info(`no commit is targeted: the run is for branch ${commit.branch}, and the deployment tracks ${tracked === undefined ? 'no branch' : untrusted(tracked)}`);
+            return undefined;
+    }
+}
+
+;// CONCATENATED MODULE: ./src/run/steps/commit-order.ts
+
+
+
+/** The longest list of commits a run asks about: a wait sees a few pushes, not hundreds. */
+const MAX_QUESTIONS = 20;
+class CommitOrders {
+    #answers = new Map();
+    #ask;
+    #repository;
+    #target;
+    #logger;
+    /** Without a question, a repository or a target, nothing is asked and every answer is unknown. */
+    constructor(ask, repository, target, logger) {
+        this.#ask = ask;
+        this.#repository = repository;
+        this.#target = target;
+        this.#logger = logger;
+    }
+    /** What is known of `commit` against the target; undefined when not asked or not known. */
+    of(commit) {
+        return this.#answers.get(commit);
+    }
+    /** Asks about the commit of the deployment's latest revision, once, when it is not the target. */
+    async learn(deployment) {
+        const commit = latestCommit(deployment);
+        const ask = this.#ask;
+        const target = this.#target?.sha;
+        if (ask === undefined || this.#repository === undefined || target === undefined)
+            return;
+        if (commit === undefined || commit === target || this.#answers.has(commit))
+            return;
+        if (this.#answers.size >= MAX_QUESTIONS)
+            return;
+        this.#answers.set(commit, undefined);
+        const order = await ask(this.#repository, target, commit);
+        this.#answers.set(commit, order);
+        const which = `commit ${shortSha(untrusted(commit))} against the target ${shortSha(target)}`;
+        if (order === undefined) {
+            this.#logger.debug(`commit order of ${which}: not known, so it counts as before`);
+        }
+        else {
+            this.#logger.debug(`commit order of ${which}: ${order}`);
+        }
+    }
 }
 
 ;// CONCATENATED MODULE: ./src/run/steps/goal.ts
@@ -46401,9 +46490,10 @@ function summaryHtml(input) {
  * second at first, then every 2 s at most, up to a deadline, tolerating a few
  * failed polls; a `429` or a `Retry-After` slows the checks down for as long
  * as the service asks. A deployment that already is live needs no check.
- * The log gets a line at each change (status, revision, commit) and, while
- * nothing changes, one at least every `heartbeatMs`: while a check is in
- * flight too, which may take up to a request's timeout.
+ * The views get a `waiting` event (a line of the log) at each change
+ * (status, revision, commit) and, while nothing changes, one at least every
+ * `heartbeatMs`: while a check is in flight too, which may take up to a
+ * request's timeout.
  */
 
 
@@ -46475,8 +46565,12 @@ async function waitUntilLive(initial, goal, options, dependencies) {
      * than usual, or that the service has not answered the one in flight.
      */
     const say = (note) => {
-        const after = note === undefined ? '' : `; ${note}`;
-        logger.info(`waiting until live: ${missing}; ${formatDuration(clock.now() - started)} so far${after}`);
+        events?.({
+            kind: 'waiting',
+            waitingFor: missing,
+            elapsedMs: clock.now() - started,
+            ...(note === undefined ? {} : { note }),
+        });
         shown = { key: progressKey(deployment), at: clock.now() };
     };
     /** The deployment's state as it is now, to the events' sink. */
@@ -46502,7 +46596,7 @@ async function waitUntilLive(initial, goal, options, dependencies) {
         const arm = () => {
             const beat = Math.max(0, (shown?.at ?? since) + options.heartbeatMs - clock.now());
             cancel = clock.timer(beat, () => {
-                say(note?.(formatDuration(clock.now() - since)));
+                say(note?.(runtime_formatDuration(clock.now() - since)));
                 arm();
             });
         };
@@ -46539,10 +46633,10 @@ async function waitUntilLive(initial, goal, options, dependencies) {
         const remaining = deadline - clock.now();
         if (remaining <= 0) {
             const slowed = slowdown > 0
-                ? `; the service asked to pause ${formatDuration(slowdown)} between checks`
+                ? `; the service asked to pause ${runtime_formatDuration(slowdown)} between checks`
                 : '';
             events?.({ kind: 'wait_over', outcome: 'timed_out' });
-            throw new WaitError(`Deployment ${name} is not live after ${formatDuration(options.timeoutMs)} (${polls} checks${slowed}): ${verdict.missing}. Raise ${service.words.waitTimeout}, or look at the deployment in the service.`, deployment);
+            throw new WaitError(`Deployment ${name} is not live after ${runtime_formatDuration(options.timeoutMs)} (${polls} checks${slowed}): ${verdict.missing}. Raise ${service.words.waitTimeout}, or look at the deployment in the service.`, deployment);
         }
         if (shown === undefined || shown.key !== progressKey(deployment)) {
             say();
@@ -46573,7 +46667,7 @@ async function waitUntilLive(initial, goal, options, dependencies) {
         if (seen instanceof ServiceError && seen.status === 429) {
             // Asked to slow down: not a failure, and the deadline still holds.
             slowdown = slowdownAfter(seen, throttled++, options);
-            say(`the service asked to slow down (429): next check in ${formatDuration(slowdown)}`);
+            say(`the service asked to slow down (429): next check in ${runtime_formatDuration(slowdown)}`);
             continue;
         }
         slowdown = slowdownAfter(seen, 0, options);
@@ -46583,7 +46677,7 @@ async function waitUntilLive(initial, goal, options, dependencies) {
             events?.({ kind: 'wait_over', outcome: 'failed' });
             throw new WaitError(`Gave up waiting for ${name} after ${failedPolls} failed checks in a row; the last: ${seen.message}`, deployment);
         }
-        const later = slowdown > 0 ? `; next check in ${formatDuration(slowdown)}, as it asked` : '';
+        const later = slowdown > 0 ? `; next check in ${runtime_formatDuration(slowdown)}, as it asked` : '';
         logger.warning(`check ${polls} failed (${failedPolls} of ${options.maxFailedPolls} tolerated in a row): ${seen.message}${later}`);
     }
 }
@@ -46734,8 +46828,11 @@ class RunRecord {
 
 
 
-function dependenciesOf(plan, io) {
-    const { logger, clock, signal, group } = io;
+
+/** What the steps are given: the service over HTTP, and the run's channel as their log and sink. */
+function dependenciesOf(plan, io, events) {
+    const { clock, signal } = io;
+    const { logger } = events;
     const client = new ServiceClient({
         baseUrl: plan.apiUrl,
         headers: plan.headers,
@@ -46752,9 +46849,8 @@ function dependenciesOf(plan, io) {
         logger,
         clock,
         signal,
-        group,
+        events: events.emit,
         ...(io.pace === undefined ? {} : { wait: io.pace.wait }),
-        ...(io.events === undefined ? {} : { events: io.events }),
     };
 }
 /** Why a targeted commit is drift: the deployment will not build it. */
@@ -46818,13 +46914,13 @@ async function waitForLive(plan, deployment, goal, dependencies) {
  * short or common to hide in text (`4`, `true`): it is sent, outputs redact
  * it by structure, but the service's own messages may show it.
  */
-function maskPlan(plan, io) {
+function maskPlan(plan, io, logger) {
     for (const value of plan.sensitiveValues)
         io.mask(value);
     for (const secret of plan.secrets) {
         if (isRedactable(secret.value))
             continue;
-        io.logger.warning(`the value of secret ${secret.name} is too short or common to redact in text: outputs hide it, but it cannot be hidden in the service's own messages. Prefer a longer value if it is sensitive.`);
+        logger.warning(`the value of secret ${secret.name} is too short or common to redact in text: outputs hide it, but it cannot be hidden in the service's own messages. Prefer a longer value if it is sensitive.`);
     }
 }
 /** What the step waits for, said once the deployment is found or created. */
@@ -46836,23 +46932,24 @@ function waitingFor(goal, waits) {
         : `commit ${shortSha(goal.target.sha)} to be live`;
 }
 /** The steps of a run, each feeding the record; throws on any failure. */
-async function steps(plan, io, record) {
-    maskPlan(plan, io);
-    const dependencies = dependenciesOf(plan, io);
+async function steps(plan, io, events, record) {
+    const { logger } = events;
+    maskPlan(plan, io, logger);
+    const dependencies = dependenciesOf(plan, io, events);
     const result = await deploy(plan, dependencies);
-    const goal = await assess(plan, result, io.logger, io.commitOrder);
+    const goal = await assess(plan, result, logger, io.commitOrder);
     record.deployed(result, goal);
     if (plan.dryRun)
-        io.logger.info(dryRunReport(result));
+        logger.info(dryRunReport(result));
     const found = result.deployment;
     const waits = found !== undefined && plan.waitForReady && !plan.dryRun;
     if (found !== undefined && !plan.dryRun) {
         record.reported = true;
-        io.progress?.deployed(record.report('deploying', waitingFor(goal, waits)));
+        events.emit({ kind: 'deployed', report: record.report('deploying', waitingFor(goal, waits)) });
     }
-    reportDrift(plan, goal, waits, io.logger, dependencies.service.words);
+    reportDrift(plan, goal, waits, logger, dependencies.service.words);
     if (found !== undefined && !waits)
-        noteLiveness(plan, found, goal, io.logger);
+        noteLiveness(plan, found, goal, logger);
     const deployment = waits
         ? await waitForLive(plan, found, goal, {
             ...dependencies,
@@ -46861,20 +46958,83 @@ async function steps(plan, io, record) {
         : found;
     record.seen(deployment);
     if (deployment !== undefined) {
-        io.logger.info(`${result.created ? 'created' : 'reused'} deployment '${plan.name}': ${deployment.id} (${untrusted(deployment.status)})`);
+        logger.info(`${result.created ? 'created' : 'reused'} deployment '${plan.name}': ${deployment.id} (${untrusted(deployment.status)})`);
     }
 }
 /** Deploys what the plan asks for; never throws: how it ended is in the outcome. */
 async function pipeline(plan, io) {
-    const record = new RunRecord(plan, io.setOutputs);
+    const events = new RunEvents(io.views, io.redact);
+    const record = new RunRecord(plan, (outputs) => events.emit({ kind: 'outputs', outputs }));
     try {
-        await steps(plan, io, record);
+        await steps(plan, io, events, record);
     }
     catch (error) {
         record.failed(error, io.redact);
     }
     if (record.reported)
-        await io.progress?.finished(record.report(record.stage));
+        events.emit({ kind: 'finished', report: record.report(record.stage) });
+    await events.settled();
+    const { failure, stack } = record;
+    return { failure, stack, summary: record.summary(io.run.commit, io.redact) };
+}
+
+;// CONCATENATED MODULE: ./src/run/flows/status-run.ts
+/**
+ * `deploy-agent status` as a run: the deployment named exactly `name`, looked
+ * up over the same service client, wait and outputs as the deploy, reported
+ * as the deploy would report it; it never creates nor changes anything.
+ */
+
+
+
+
+
+
+
+
+/** `deploy-agent status`: the deployment named exactly `name`, reported as `deploy` would. */
+async function status_run_status(plan, io) {
+    const events = new RunEvents(io.views, io.redact);
+    const { logger } = events;
+    const record = new RunRecord(plan, (outputs) => events.emit({ kind: 'outputs', outputs }), {
+        sourceFromDeployment: true,
+    });
+    try {
+        maskPlan(plan, io, logger);
+        const dependencies = dependenciesOf(plan, io, events);
+        const found = await inGroup(dependencies)(`Looking for deployment '${plan.name}'`, 'find', async () => pickOne(await dependencies.service.findByName(plan.name), plan.name, logger));
+        if (found === undefined) {
+            throw new ActionError(`No deployment is named '${plan.name}' (names match exactly, case included).`);
+        }
+        // What `deploy` would have found: a reused deployment, nothing asked of it but to be live.
+        const result = {
+            deployment: found,
+            created: false,
+            request: { ...buildCreateRequest(plan), source: found.source },
+        };
+        // No target, so no commit order to ask (the command has no GitHub API).
+        const goal = {
+            seenRevisions: new Set(),
+            drift: [],
+            blocked: [],
+            orders: new CommitOrders(undefined, undefined, undefined, logger),
+        };
+        record.deployed(result, goal);
+        const deployment = plan.waitForReady
+            ? await waitForLive(plan, found, goal, {
+                ...dependencies,
+                onPoll: (seen) => record.seen(seen),
+            })
+            : found;
+        record.seen(deployment);
+        const verdict = record.liveness;
+        const live = verdict === undefined || verdict.live ? 'live' : `not live: ${verdict.missing}`;
+        logger.info(`deployment '${plan.name}': ${deployment.id} (${untrusted(deployment.status)}), ${live}`);
+    }
+    catch (error) {
+        record.failed(error, io.redact);
+    }
+    await events.settled();
     const { failure, stack } = record;
     return { failure, stack, summary: record.summary(io.run.commit, io.redact) };
 }
@@ -46969,6 +47129,7 @@ async function verdictOf(plan, dependencies) {
 
 
 
+
 /** The names of the plan's outputs, as plan/action.yml declares them. */
 const PLAN_OUTPUT_NAMES = (/* unused pure expression or super */ null && ([
     'plan',
@@ -47004,8 +47165,7 @@ function planOutputs(verdict, dashboardUrl) {
     };
 }
 /** The verdict in one log line a difference, and one for the verdict. */
-function logVerdict(name, verdict, io) {
-    const { logger } = io;
+function logVerdict(name, verdict, logger) {
     if (verdict.action === 'create') {
         logger.info(`plan: '${name}' does not exist: the deploy would create it`);
         return;
@@ -47081,19 +47241,32 @@ function planSummaryHtml(name, verdict, dashboardUrl, failure, redact) {
     return boundedSummary(parts);
 }
 /** Runs the plan; never throws: how it ended is in the outcome. */
-async function runPlan({ plan, onChange }, io) {
+async function runPlan(request, io) {
+    const events = new RunEvents(io.views, io.redact);
+    const outcome = await planned(request, io, events);
+    await events.settled();
+    return outcome;
+}
+/** The plan's steps, its verdict or its failure told to the views. */
+async function planned({ plan, onChange }, io, events) {
+    const { logger } = events;
     try {
-        maskPlan(plan, io);
-        const dependencies = dependenciesOf(plan, io);
-        // Not in a group of its own: the deploy's dry run opens its groups, and GitHub does not nest them.
-        io.events?.({ kind: 'step', step: 'plan', message: `Planning the deploy of '${plan.name}'` });
+        maskPlan(plan, io, logger);
+        const dependencies = dependenciesOf(plan, io, events);
+        // Not a group of its own: the deploy's dry run opens its groups, and GitHub does not nest them.
+        const step = { step: 'plan', grouped: false };
+        events.emit({ kind: 'step', ...step, message: `Planning the deploy of '${plan.name}'` });
         const verdict = await verdictOf(plan, dependencies);
-        io.setOutputs(planOutputs(verdict, plan.dashboardUrl));
-        logVerdict(plan.name, verdict, io);
-        await io.planned?.({
-            name: plan.name,
-            verdict,
-            ...(plan.dashboardUrl === undefined ? {} : { dashboardUrl: plan.dashboardUrl }),
+        events.emit({ kind: 'step_over', ...step });
+        events.emit({ kind: 'outputs', outputs: planOutputs(verdict, plan.dashboardUrl) });
+        logVerdict(plan.name, verdict, logger);
+        events.emit({
+            kind: 'planned',
+            report: {
+                name: plan.name,
+                verdict,
+                ...(plan.dashboardUrl === undefined ? {} : { dashboardUrl: plan.dashboardUrl }),
+            },
         });
         const failure = verdict.action === 'fail'
             ? io.redact(verdict.reason ?? 'the deploy would fail')
@@ -47112,10 +47285,13 @@ async function runPlan({ plan, onChange }, io) {
         // speaking for an earlier commit; a cancelled run was stopped, not refused, and is left alone.
         if (!(error instanceof CancelledError) && !io.signal.aborted) {
             const { head } = io.run;
-            await io.planned?.({
-                name: plan.name,
-                failure,
-                ...(head?.kind === 'branch' ? { head: head.sha } : {}),
+            events.emit({
+                kind: 'planned',
+                report: {
+                    name: plan.name,
+                    failure,
+                    ...(head?.kind === 'branch' ? { head: head.sha } : {}),
+                },
             });
         }
         return {
@@ -47133,11 +47309,6 @@ async function runPlan({ plan, onChange }, io) {
  * is the plan sub-action's run (`runPlan`), read-only. All read their inputs
  * with the action's own reader and parsers.
  */
-
-
-
-
-
 
 
 
@@ -47165,50 +47336,9 @@ function readCommandPlan(command, read, run) {
         ? readPlan(statusReader(read), { ...run, repository: undefined })
         : readPlan(read, run);
 }
-/** `deploy-agent status`: the deployment named exactly `name`, reported as `deploy` would. */
-async function core_status(plan, io) {
-    const record = new RunRecord(plan, io.setOutputs, { sourceFromDeployment: true });
-    try {
-        maskPlan(plan, io);
-        const dependencies = dependenciesOf(plan, io);
-        const found = await inGroup(dependencies)(`Looking for deployment '${plan.name}'`, 'find', async () => pickOne(await dependencies.service.findByName(plan.name), plan.name, io.logger));
-        if (found === undefined) {
-            throw new ActionError(`No deployment is named '${plan.name}' (names match exactly, case included).`);
-        }
-        // What `deploy` would have found: a reused deployment, nothing asked of it but to be live.
-        const result = {
-            deployment: found,
-            created: false,
-            request: { ...buildCreateRequest(plan), source: found.source },
-        };
-        // No target, so no commit order to ask (the command has no GitHub API).
-        const goal = {
-            seenRevisions: new Set(),
-            drift: [],
-            blocked: [],
-            orders: new CommitOrders(undefined, undefined, undefined, io.logger),
-        };
-        record.deployed(result, goal);
-        const deployment = plan.waitForReady
-            ? await waitForLive(plan, found, goal, {
-                ...dependencies,
-                onPoll: (seen) => record.seen(seen),
-            })
-            : found;
-        record.seen(deployment);
-        const verdict = record.liveness;
-        const live = verdict === undefined || verdict.live ? 'live' : `not live: ${verdict.missing}`;
-        io.logger.info(`deployment '${plan.name}': ${deployment.id} (${untrusted(deployment.status)}), ${live}`);
-    }
-    catch (error) {
-        record.failed(error, io.redact);
-    }
-    const { failure, stack } = record;
-    return { failure, stack, summary: record.summary(io.run.commit, io.redact) };
-}
 /** Runs `command`'s plan through the core; never throws: how it ended is in the outcome. */
 function runCommand(command, plan, io) {
-    return command === 'deploy' ? pipeline(plan, io) : core_status(plan, io);
+    return command === 'deploy' ? pipeline(plan, io) : status_run_status(plan, io);
 }
 /**
  * Reads and checks every input of `command` without a request; throws the
@@ -47281,13 +47411,16 @@ class EventStream {
             clearTimeout(this.#wait.timer);
         this.#wait = undefined;
     }
-    /** The core's sink. */
+    /** The view of the core's events (redacted where they were made). */
     sink = (event) => {
-        const { redact } = this.#options;
         switch (event.kind) {
+            case 'log':
+                if (event.level === 'warning')
+                    this.#line('warn', { message: event.message });
+                return;
             case 'step':
                 this.#endWait();
-                this.#line('step', { step: event.step, message: redact(event.message) });
+                this.#line('step', { step: event.step, message: event.message });
                 if (event.step === 'wait') {
                     this.#wait = { since: performance.now(), waitingFor: '' };
                     this.#arm();
@@ -47298,7 +47431,7 @@ class EventStream {
                     status: event.status,
                     latest_revision_id: event.latestRevisionId,
                     active_revision_id: event.activeRevisionId,
-                    waiting_for: redact(event.waitingFor),
+                    waiting_for: event.waitingFor,
                 });
                 if (this.#wait !== undefined) {
                     this.#wait.waitingFor = event.waitingFor;
@@ -47309,9 +47442,11 @@ class EventStream {
                 this.#timedOut = event.outcome === 'timed_out';
                 this.#endWait();
                 return;
+            default:
+                return;
         }
     };
-    /** A warning of the log (already redacted by it). */
+    /** A warning of the command's own. */
     warn(message) {
         this.#line('warn', { message: this.#options.redact(message) });
     }
@@ -47448,21 +47583,16 @@ function topHelp(version) {
 
 ;// CONCATENATED MODULE: ./src/cli/log.ts
 /**
- * The log on stderr, for a person. In CI (no terminal) one line per event,
- * and while waiting the core's lines: one per change and one at least every
- * 30 s while nothing changes, never one per check; on a terminal, a live line
- * with the status and the elapsed time replaces the waiting lines. Colour only on a terminal, never with NO_COLOR. Every
- * line is redacted before it is written.
+ * The log on stderr, for a person: a view of the core's events (`view`) and
+ * the command's own lines. In CI (no terminal) one line per event, and while
+ * waiting one per change and one at least every 30 s while nothing changes,
+ * never one per check; on a terminal, a live line with the status and the
+ * elapsed time replaces the waiting lines. Colour only on a terminal, never
+ * with NO_COLOR. Every line is redacted before it is written: the core's
+ * events are already, the command's own lines are not.
  */
 
 const STYLES = { bold: '1', dim: '2', red: '31', yellow: '33', cyan: '36' };
-/**
- * A waiting line of the core (run/steps/wait), written at each change and at least
- * every 30 s while nothing changes: `waiting until live: WHAT; 12.0 s so far`,
- * and `; NOTE` when the next check comes later than usual or the service has
- * not answered the one in flight.
- */
-const WAITING = /^waiting until live: (.*); (\d+(?:\.\d+)?) s so far(?:; (.*))?$/s;
 /** Whether colour is wanted: a terminal, and NO_COLOR unset or empty (no-color.org). */
 function wantsColour(terminal, env) {
     return terminal && (env.NO_COLOR === undefined || env.NO_COLOR === '');
@@ -47512,16 +47642,18 @@ class StderrLog {
             this.#drawLive();
     }
     info(message) {
-        const clean = this.#clean(message);
-        const waiting = WAITING.exec(clean);
-        if (waiting === null) {
-            // The wait is over (or never began): the live line gives way for good.
-            this.#endLive(false);
-            this.#line(clean);
-            return;
-        }
-        const what = waiting[3] === undefined ? (waiting[1] ?? '') : `${waiting[1]}; ${waiting[3]}`;
-        const soFarMs = Number(waiting[2]) * 1000;
+        // The wait is over (or never began): the live line gives way for good.
+        this.#endLive(false);
+        this.#line(this.#clean(message));
+    }
+    /**
+     * The wait's state (the core's `waiting` event, at each change and at
+     * least every 30 s while nothing changes): a line in CI, the live line on
+     * a terminal. `note` says why the next check comes later than usual, or
+     * that the service has not answered the one in flight.
+     */
+    waiting(waitingFor, soFarMs, note) {
+        const what = this.#clean(note === undefined ? waitingFor : `${waitingFor}; ${note}`);
         if (this.#options.terminal) {
             this.#live ??= { what, since: this.#now() - soFarMs };
             this.#live.what = what;
@@ -47537,9 +47669,7 @@ class StderrLog {
         this.#line(`${this.#style('bold', 'notice:')} ${this.#clean(message)}`);
     }
     warning(message) {
-        const clean = this.#clean(message);
-        this.#line(`${this.#style('yellow', 'warning:')} ${clean}`);
-        this.#options.onWarning?.(clean);
+        this.#line(`${this.#style('yellow', 'warning:')} ${this.#clean(message)}`);
     }
     error(message) {
         this.#line(`${this.#style('red', 'error:')} ${this.#clean(message)}`);
@@ -47548,11 +47678,27 @@ class StderrLog {
         if (this.#options.debug)
             this.#line(this.#style('dim', `debug: ${this.#clean(message)}`));
     }
-    /** A phase's heading, as the action's log groups. */
-    async group(name, phase) {
+    /** A phase's heading, where the action opens a log group. */
+    heading(name) {
         this.#line(this.#style('bold', `== ${this.#clean(name)}`));
-        return phase();
     }
+    /** The log as a view of the core's events: its lines, the wait's state, the phases' headings. */
+    view = (event) => {
+        switch (event.kind) {
+            case 'log':
+                this[event.level](event.message);
+                return;
+            case 'waiting':
+                this.waiting(event.waitingFor, event.elapsedMs, event.note);
+                return;
+            case 'step':
+                if (event.grouped)
+                    this.heading(event.message);
+                return;
+            default:
+                return;
+        }
+    };
     #endLive(keep) {
         const live = this.#live;
         if (live === undefined)
@@ -47825,7 +47971,7 @@ function describeRun(ci) {
     return `run: ${ci.where}, branch ${head.branch} at ${shortSha(head.sha)}${from}`;
 }
 /** Writes --json, --dotenv and --summary; false when a file could not be written. */
-function writeResults(request, written, summary, world, log, redact) {
+function writeResults(request, written, summary, world, log, redact, warn) {
     let ok = true;
     if (request.json) {
         // Outputs are redacted by structure; the error is free text.
@@ -47838,7 +47984,7 @@ function writeResults(request, written, summary, world, log, redact) {
             () => {
                 const { text, skipped } = outputsDotenv(written.outputs);
                 for (const { variable, reason } of skipped)
-                    log.warning(`${variable} is left out of --dotenv: ${reason}`);
+                    warn(`${variable} is left out of --dotenv: ${reason}`);
                 return text;
             },
         ],
@@ -47880,8 +48026,12 @@ async function main_runCommand(request, world) {
         colour: wantsColour(terminal, world.env),
         debug: BOOLEAN_TRUE.has(world.env.DEPLOY_DEBUG ?? ''),
         redact,
-        ...(events === undefined ? {} : { onWarning: (message) => events.warn(message) }),
     });
+    /** A warning of the command's own: in the log, and in the stream. */
+    const warn = (message) => {
+        log.warning(message);
+        events?.warn(message);
+    };
     const written = { outputs: {} };
     /** The stream's last line: what --json would print, and how the run ended. */
     const end = (exitCode) => {
@@ -47890,7 +48040,7 @@ async function main_runCommand(request, world) {
         return exitCode;
     };
     try {
-        return end(await runRequest(request, world, { log, redact, redactor, written, events, end }));
+        return end(await runRequest(request, world, { log, warn, redact, redactor, written, events, end }));
     }
     catch (error) {
         // Not an expected failure (those are in the outcome): the stream still ends with a result.
@@ -47900,7 +48050,7 @@ async function main_runCommand(request, world) {
     }
 }
 /** Reads the request's inputs and runs it; its exit status. */
-async function runRequest(request, world, { log, redact, redactor, written, events, end }) {
+async function runRequest(request, world, { log, warn, redact, redactor, written, events, end }) {
     const ci = describeCiRun(world.env, world.cwd);
     const run = runDescription(ci, world.cwd);
     const read = (name) => request.inputs[name];
@@ -47913,7 +48063,7 @@ async function runRequest(request, world, { log, redact, redactor, written, even
             throw error;
         written.error = describeInputError(error, request, ci);
         log.error(written.error);
-        writeResults(request, written, undefined, world, log, redact);
+        writeResults(request, written, undefined, world, log, redact, warn);
         return EXIT.usage;
     }
     if (request.command === 'deploy')
@@ -47926,7 +48076,7 @@ async function runRequest(request, world, { log, redact, redactor, written, even
             world.exit(end(EXIT.interrupted));
             return;
         }
-        log.warning(`received ${signal}: stopping (again to quit at once)`);
+        warn(`received ${signal}: stopping (again to quit at once)`);
         controller.abort();
     });
     let outcome;
@@ -47936,16 +48086,18 @@ async function runRequest(request, world, { log, redact, redactor, written, even
             proxy: proxySettingsFrom(world.env),
             pace: paceFrom(world.env),
             words: COMMAND_WORDS,
-            logger: log,
             clock: systemClock,
             signal: controller.signal,
-            group: (name, phase) => log.group(name, phase),
             mask: (value) => redactor.add(value),
             redact,
-            setOutputs: (outputs) => {
-                written.outputs = { ...written.outputs, ...outputs };
-            },
-            ...(events === undefined ? {} : { events: events.sink }),
+            views: [
+                log.view,
+                (event) => {
+                    if (event.kind === 'outputs')
+                        written.outputs = { ...written.outputs, ...event.outputs };
+                },
+                ...(events === undefined ? [] : [events.sink]),
+            ],
         });
     }
     finally {
@@ -47958,7 +48110,7 @@ async function runRequest(request, world, { log, redact, redactor, written, even
     const interrupted = controller.signal.aborted;
     if (outcome.failure !== undefined)
         log.error(outcome.failure);
-    const filesWritten = writeResults(request, written, outcome.summary, world, log, redact);
+    const filesWritten = writeResults(request, written, outcome.summary, world, log, redact, warn);
     if (interrupted)
         return EXIT.interrupted;
     // The inputs were checked above: a failure now is the deploy's.

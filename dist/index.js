@@ -56559,6 +56559,90 @@ function within(text, budget = SUMMARY_BUDGET) {
     return `${kept}${note(size - bytesOf(kept))}`;
 }
 
+;// CONCATENATED MODULE: ./src/run/ports/events.ts
+/**
+ * What the core says happened during a run: one channel of typed events, and
+ * the only way the core tells its runner anything. The runner gives views
+ * (`EventView`), and each decides how an event looks: the action's log, log
+ * groups, outputs, GitHub deployment statuses and comments (src/github/), the
+ * command's human log, outputs and `--events` stream (src/cli/). A new view
+ * is one more function, and no change to the core. A port: it imports
+ * nothing from the steps and flows that emit it.
+ *
+ * Secrets are redacted once, where events are made (`RunEvents.emit`): the
+ * free text of an event (a log line, a heading, what a wait waits for) goes
+ * through the runner's `redact`; reports carry text already redacted and
+ * secret values as `***`; outputs are data, redacted by structure.
+ */
+
+/** The event with its free text redacted. */
+function redacted(event, redact) {
+    switch (event.kind) {
+        case 'log':
+        case 'step':
+            return { ...event, message: redact(event.message) };
+        case 'waiting':
+            return {
+                ...event,
+                waitingFor: redact(event.waitingFor),
+                ...(event.note === undefined ? {} : { note: redact(event.note) }),
+            };
+        case 'status_change':
+            return { ...event, status: redact(event.status), waitingFor: redact(event.waitingFor) };
+        default:
+            return event;
+    }
+}
+/** The channel of one run: every view sees every event, in order, redacted. */
+class RunEvents {
+    #views;
+    #redact;
+    #pending = [];
+    constructor(views, redact) {
+        this.#views = views;
+        this.#redact = redact;
+    }
+    /** Tells every view. */
+    emit = (event) => {
+        const made = redacted(event, this.#redact);
+        for (const view of this.#views) {
+            const work = view(made);
+            if (work !== undefined)
+                this.#pending.push(work);
+        }
+    };
+    /** Resolves once every view has done the work an event started (each view bounds its own). */
+    async settled() {
+        const pending = this.#pending;
+        this.#pending = [];
+        await Promise.allSettled(pending);
+    }
+    /** The core's log, as `log` events. */
+    logger = {
+        info: (message) => this.emit({ kind: 'log', level: 'info', message }),
+        notice: (message) => this.emit({ kind: 'log', level: 'notice', message }),
+        warning: (message) => this.emit({ kind: 'log', level: 'warning', message }),
+        debug: (message) => this.emit({ kind: 'log', level: 'debug', message }),
+    };
+}
+/** The wait's line in a log: `waiting until live: WHAT; 12.0 s so far[; NOTE]`. */
+function waitingLine(event) {
+    const after = event.note === undefined ? '' : `; ${event.note}`;
+    return `waiting until live: ${event.waitingFor}; ${formatDuration(event.elapsedMs)} so far${after}`;
+}
+/**
+ * The events as lines of a `Logger`: `log` events at their level, the wait's
+ * state as its line; the rest is left to other views.
+ */
+function logView(logger) {
+    return (event) => {
+        if (event.kind === 'log')
+            logger[event.level](event.message);
+        else if (event.kind === 'waiting')
+            logger.info(waitingLine(event));
+    };
+}
+
 ;// CONCATENATED MODULE: ./src/service/retry.ts
 const DEFAULT_RETRY_POLICY = {
     attempts: 5,
@@ -58726,11 +58810,11 @@ async function markInactive(api, repository, environment, status, logger, option
 
 ;// CONCATENATED MODULE: ./src/github/reporter.ts
 /**
- * What the run tells GitHub (contract v1.2), behind the core's neutral
- * hooks (`RunProgress` in src/run/ports/progress.ts): `deployed` once the service
- * deployment is found or created, `finished` when the run ends, and
- * `commitOrder` when the core asks which of two commits is newer (behaviour
- * 15). Everything here is advisory: it warns, it never throws, and its time
+ * What the run tells GitHub (contract v1.2), as the view of the core's
+ * events (src/github/integration.ts): `deployed` once the service
+ * deployment is found or created, `finished` when the run ends, `planned`
+ * for a plan; and the answers to the core's questions, `commitOrder` when it
+ * asks which of two commits is newer (behaviour 15), `retired` for a retire. Everything here is advisory: it warns, it never throws, and its time
  * is bounded by the run's budget.
  */
 
@@ -58972,19 +59056,25 @@ function gitHubHooks(settings, context, dependencies) {
     let reporter;
     const made = () => (reporter ??= new GitHubReporter(context, settings, dependencies));
     // A retire has one hook; a deploy or a plan has the others, each when its setting asks.
+    const plans = settings.comment && pullRequest;
+    const view = (event) => {
+        switch (event.kind) {
+            case 'deployed':
+                made().deployed(event.report);
+                return;
+            case 'finished':
+                return made().finished(event.report);
+            case 'planned':
+                return plans ? made().planned(event.report) : undefined;
+            default:
+                return;
+        }
+    };
     const hooks = retire
         ? { retired: (report) => made().retired(report) }
         : {
-            ...(wanted.length === 0
-                ? {}
-                : {
-                    progress: {
-                        deployed: (report) => made().deployed(report),
-                        finished: (report) => made().finished(report),
-                    },
-                }),
+            ...(wanted.length === 0 ? {} : { view }),
             commitOrder: (repository, target, latest) => made().commitOrder(repository, target, latest),
-            ...(settings.comment && pullRequest ? { planned: (report) => made().planned(report) } : {}),
         };
     return {
         get reporter() {
@@ -59051,32 +59141,50 @@ function readRunnerEvent(env) {
 
 
 
+
 /** Where the warnings GitHub does not show as annotations are (behaviour 18). */
 const OTHER_WARNINGS = "every one is in the step's log; drift entries are also in the job summary and the step's `drift` output";
-/** Sets each output, again only when its value changes. Outputs are data: no substring redaction. */
-function outputWriter() {
+/**
+ * The step's logger: warnings as annotations within GitHub's limit, the rest
+ * as log lines, each through `redact` (the core's events are redacted where
+ * they are made; the step's own lines are not).
+ */
+function logger(redact, annotations) {
+    return {
+        info: (message) => info(neutraliseCommands(redact(message))),
+        notice: (message) => notice(redact(message)),
+        warning: (message) => annotations.warning(redact(message)),
+        // Written only when the runner shows debug lines (RUNNER_DEBUG=1).
+        debug: (message) => {
+            if (isDebug())
+                core_debug(redact(message));
+        },
+    };
+}
+/**
+ * The step's views of the core's events: its log, a log group for each
+ * grouped phase, and its outputs, set again only when a value changes
+ * (outputs are data: no substring redaction).
+ */
+function stepViews(annotations) {
     const written = new Map();
-    return (outputs) => {
-        for (const [name, value] of Object.entries(outputs)) {
+    const outputs = (event) => {
+        if (event.kind !== 'outputs')
+            return;
+        for (const [name, value] of Object.entries(event.outputs)) {
             if (value === undefined || written.get(name) === value)
                 continue;
             written.set(name, value);
             setOutput(name, value);
         }
     };
-}
-/** The step's logger: warnings as annotations within GitHub's limit, the rest as log lines. */
-function logger(redactor, annotations) {
-    return {
-        info: (message) => info(neutraliseCommands(redactor.redact(message))),
-        notice: (message) => notice(redactor.redact(message)),
-        warning: (message) => annotations.warning(redactor.redact(message)),
-        // Formatted and written only when the runner shows debug lines (RUNNER_DEBUG=1).
-        debug: (message) => {
-            if (isDebug())
-                core_debug(redactor.redact(message));
-        },
+    const groups = (event) => {
+        if (event.kind === 'step' && event.grouped)
+            startGroup(event.message);
+        else if (event.kind === 'step_over' && event.grouped)
+            endGroup();
     };
+    return [logView(logger((text) => text, annotations)), groups, outputs];
 }
 /**
  * Cancels the run on SIGINT/SIGTERM (a cancelled workflow): the pipeline
@@ -59158,7 +59266,7 @@ async function runStep(entry) {
         annotate: (message) => warning(message),
         line: (message) => info(neutraliseCommands(message)),
     });
-    const log = logger(redactor, annotations);
+    const log = logger((text) => redactor.redact(text), annotations);
     const event = readRunnerEvent(process.env);
     if (event.problem !== undefined)
         log.debug(event.problem);
@@ -59182,16 +59290,12 @@ async function runStep(entry) {
             run: description,
             proxy: proxySettingsFrom(process.env),
             pace: paceFrom(process.env),
-            logger: log,
             clock: systemClock,
             signal: controller.signal,
-            group: (name, phase) => group(name, phase),
             mask,
             redact: (text) => redactor.redact(text),
-            setOutputs: outputWriter(),
-            ...(hooks.progress === undefined ? {} : { progress: hooks.progress }),
+            views: [...stepViews(annotations), ...(hooks.view === undefined ? [] : [hooks.view])],
             ...(hooks.commitOrder === undefined ? {} : { commitOrder: hooks.commitOrder }),
-            ...(hooks.planned === undefined ? {} : { planned: hooks.planned }),
             ...(hooks.retired === undefined ? {} : { retired: hooks.retired }),
         };
     };
@@ -60429,12 +60533,17 @@ class ServiceClient {
 }
 
 ;// CONCATENATED MODULE: ./src/run/ports/dependencies.ts
-/** The dependencies' log groups, or a phase run without one; each start is a `step` event. */
+/** Phases as events: the views make them log groups. */
 function inGroup(dependencies) {
-    const group = dependencies.group ?? ((_name, phase) => phase());
-    return (name, step, phase) => {
-        dependencies.events?.({ kind: 'step', step, message: name });
-        return group(name, phase);
+    const { events } = dependencies;
+    return async (name, step, phase) => {
+        events?.({ kind: 'step', step, message: name, grouped: true });
+        try {
+            return await phase();
+        }
+        finally {
+            events?.({ kind: 'step_over', step, grouped: true });
+        }
     };
 }
 
@@ -60916,9 +61025,10 @@ function livenessFor(deployment, goal) {
  * second at first, then every 2 s at most, up to a deadline, tolerating a few
  * failed polls; a `429` or a `Retry-After` slows the checks down for as long
  * as the service asks. A deployment that already is live needs no check.
- * The log gets a line at each change (status, revision, commit) and, while
- * nothing changes, one at least every `heartbeatMs`: while a check is in
- * flight too, which may take up to a request's timeout.
+ * The views get a `waiting` event (a line of the log) at each change
+ * (status, revision, commit) and, while nothing changes, one at least every
+ * `heartbeatMs`: while a check is in flight too, which may take up to a
+ * request's timeout.
  */
 
 
@@ -60990,8 +61100,12 @@ async function waitUntilLive(initial, goal, options, dependencies) {
      * than usual, or that the service has not answered the one in flight.
      */
     const say = (note) => {
-        const after = note === undefined ? '' : `; ${note}`;
-        logger.info(`waiting until live: ${missing}; ${formatDuration(clock.now() - started)} so far${after}`);
+        events?.({
+            kind: 'waiting',
+            waitingFor: missing,
+            elapsedMs: clock.now() - started,
+            ...(note === undefined ? {} : { note }),
+        });
         shown = { key: progressKey(deployment), at: clock.now() };
     };
     /** The deployment's state as it is now, to the events' sink. */
@@ -61249,8 +61363,11 @@ class RunRecord {
 
 
 
-function dependenciesOf(plan, io) {
-    const { logger, clock, signal, group } = io;
+
+/** What the steps are given: the service over HTTP, and the run's channel as their log and sink. */
+function dependenciesOf(plan, io, events) {
+    const { clock, signal } = io;
+    const { logger } = events;
     const client = new ServiceClient({
         baseUrl: plan.apiUrl,
         headers: plan.headers,
@@ -61267,9 +61384,8 @@ function dependenciesOf(plan, io) {
         logger,
         clock,
         signal,
-        group,
+        events: events.emit,
         ...(io.pace === undefined ? {} : { wait: io.pace.wait }),
-        ...(io.events === undefined ? {} : { events: io.events }),
     };
 }
 /** Why a targeted commit is drift: the deployment will not build it. */
@@ -61333,13 +61449,13 @@ async function waitForLive(plan, deployment, goal, dependencies) {
  * short or common to hide in text (`4`, `true`): it is sent, outputs redact
  * it by structure, but the service's own messages may show it.
  */
-function maskPlan(plan, io) {
+function maskPlan(plan, io, logger) {
     for (const value of plan.sensitiveValues)
         io.mask(value);
     for (const secret of plan.secrets) {
         if (isRedactable(secret.value))
             continue;
-        io.logger.warning(`the value of secret ${secret.name} is too short or common to redact in text: outputs hide it, but it cannot be hidden in the service's own messages. Prefer a longer value if it is sensitive.`);
+        logger.warning(`the value of secret ${secret.name} is too short or common to redact in text: outputs hide it, but it cannot be hidden in the service's own messages. Prefer a longer value if it is sensitive.`);
     }
 }
 /** What the step waits for, said once the deployment is found or created. */
@@ -61351,23 +61467,24 @@ function waitingFor(goal, waits) {
         : `commit ${shortSha(goal.target.sha)} to be live`;
 }
 /** The steps of a run, each feeding the record; throws on any failure. */
-async function steps(plan, io, record) {
-    maskPlan(plan, io);
-    const dependencies = dependenciesOf(plan, io);
+async function steps(plan, io, events, record) {
+    const { logger } = events;
+    maskPlan(plan, io, logger);
+    const dependencies = dependenciesOf(plan, io, events);
     const result = await deploy(plan, dependencies);
-    const goal = await assess(plan, result, io.logger, io.commitOrder);
+    const goal = await assess(plan, result, logger, io.commitOrder);
     record.deployed(result, goal);
     if (plan.dryRun)
-        io.logger.info(dryRunReport(result));
+        logger.info(dryRunReport(result));
     const found = result.deployment;
     const waits = found !== undefined && plan.waitForReady && !plan.dryRun;
     if (found !== undefined && !plan.dryRun) {
         record.reported = true;
-        io.progress?.deployed(record.report('deploying', waitingFor(goal, waits)));
+        events.emit({ kind: 'deployed', report: record.report('deploying', waitingFor(goal, waits)) });
     }
-    reportDrift(plan, goal, waits, io.logger, dependencies.service.words);
+    reportDrift(plan, goal, waits, logger, dependencies.service.words);
     if (found !== undefined && !waits)
-        noteLiveness(plan, found, goal, io.logger);
+        noteLiveness(plan, found, goal, logger);
     const deployment = waits
         ? await waitForLive(plan, found, goal, {
             ...dependencies,
@@ -61376,20 +61493,22 @@ async function steps(plan, io, record) {
         : found;
     record.seen(deployment);
     if (deployment !== undefined) {
-        io.logger.info(`${result.created ? 'created' : 'reused'} deployment '${plan.name}': ${deployment.id} (${untrusted(deployment.status)})`);
+        logger.info(`${result.created ? 'created' : 'reused'} deployment '${plan.name}': ${deployment.id} (${untrusted(deployment.status)})`);
     }
 }
 /** Deploys what the plan asks for; never throws: how it ended is in the outcome. */
 async function pipeline(plan, io) {
-    const record = new RunRecord(plan, io.setOutputs);
+    const events = new RunEvents(io.views, io.redact);
+    const record = new RunRecord(plan, (outputs) => events.emit({ kind: 'outputs', outputs }));
     try {
-        await steps(plan, io, record);
+        await steps(plan, io, events, record);
     }
     catch (error) {
         record.failed(error, io.redact);
     }
     if (record.reported)
-        await io.progress?.finished(record.report(record.stage));
+        events.emit({ kind: 'finished', report: record.report(record.stage) });
+    await events.settled();
     const { failure, stack } = record;
     return { failure, stack, summary: record.summary(io.run.commit, io.redact) };
 }
@@ -61557,6 +61676,7 @@ async function verdictOf(plan, dependencies) {
 
 
 
+
 /** The names of the plan's outputs, as plan/action.yml declares them. */
 const PLAN_OUTPUT_NAMES = (/* unused pure expression or super */ null && ([
     'plan',
@@ -61592,8 +61712,7 @@ function planOutputs(verdict, dashboardUrl) {
     };
 }
 /** The verdict in one log line a difference, and one for the verdict. */
-function logVerdict(name, verdict, io) {
-    const { logger } = io;
+function logVerdict(name, verdict, logger) {
     if (verdict.action === 'create') {
         logger.info(`plan: '${name}' does not exist: the deploy would create it`);
         return;
@@ -61669,19 +61788,32 @@ function planSummaryHtml(name, verdict, dashboardUrl, failure, redact) {
     return boundedSummary(parts);
 }
 /** Runs the plan; never throws: how it ended is in the outcome. */
-async function runPlan({ plan, onChange }, io) {
+async function runPlan(request, io) {
+    const events = new RunEvents(io.views, io.redact);
+    const outcome = await planned(request, io, events);
+    await events.settled();
+    return outcome;
+}
+/** The plan's steps, its verdict or its failure told to the views. */
+async function planned({ plan, onChange }, io, events) {
+    const { logger } = events;
     try {
-        maskPlan(plan, io);
-        const dependencies = dependenciesOf(plan, io);
-        // Not in a group of its own: the deploy's dry run opens its groups, and GitHub does not nest them.
-        io.events?.({ kind: 'step', step: 'plan', message: `Planning the deploy of '${plan.name}'` });
+        maskPlan(plan, io, logger);
+        const dependencies = dependenciesOf(plan, io, events);
+        // Not a group of its own: the deploy's dry run opens its groups, and GitHub does not nest them.
+        const step = { step: 'plan', grouped: false };
+        events.emit({ kind: 'step', ...step, message: `Planning the deploy of '${plan.name}'` });
         const verdict = await verdictOf(plan, dependencies);
-        io.setOutputs(planOutputs(verdict, plan.dashboardUrl));
-        logVerdict(plan.name, verdict, io);
-        await io.planned?.({
-            name: plan.name,
-            verdict,
-            ...(plan.dashboardUrl === undefined ? {} : { dashboardUrl: plan.dashboardUrl }),
+        events.emit({ kind: 'step_over', ...step });
+        events.emit({ kind: 'outputs', outputs: planOutputs(verdict, plan.dashboardUrl) });
+        logVerdict(plan.name, verdict, logger);
+        events.emit({
+            kind: 'planned',
+            report: {
+                name: plan.name,
+                verdict,
+                ...(plan.dashboardUrl === undefined ? {} : { dashboardUrl: plan.dashboardUrl }),
+            },
         });
         const failure = verdict.action === 'fail'
             ? io.redact(verdict.reason ?? 'the deploy would fail')
@@ -61700,10 +61832,13 @@ async function runPlan({ plan, onChange }, io) {
         // speaking for an earlier commit; a cancelled run was stopped, not refused, and is left alone.
         if (!(error instanceof CancelledError) && !io.signal.aborted) {
             const { head } = io.run;
-            await io.planned?.({
-                name: plan.name,
-                failure,
-                ...(head?.kind === 'branch' ? { head: head.sha } : {}),
+            events.emit({
+                kind: 'planned',
+                report: {
+                    name: plan.name,
+                    failure,
+                    ...(head?.kind === 'branch' ? { head: head.sha } : {}),
+                },
             });
         }
         return {
@@ -61785,16 +61920,17 @@ function retireRequest(inputs) {
 
 
 
+
 /** The names of the retire step's outputs, as retire/action.yml declares them. */
 const RETIRE_OUTPUT_NAMES = (/* unused pure expression or super */ null && (['deployment-id', 'status', 'dashboard-url', 'retired']));
 /** The one log line: what still exists in the service, and where to delete it. */
-function logLine({ name, deployment, dashboardUrl }, io) {
+function logLine({ name, deployment, dashboardUrl }, logger) {
     if (deployment === undefined) {
-        io.logger.notice(`retire: no deployment is named '${name}' in the service; nothing is left to delete there`);
+        logger.notice(`retire: no deployment is named '${name}' in the service; nothing is left to delete there`);
         return;
     }
     const status = untrusted(deployment.status);
-    io.logger.info(deployment.status === 'AWAITING_DELETE'
+    logger.info(deployment.status === 'AWAITING_DELETE'
         ? `retire: '${name}' is deployment ${deployment.id} (${status}): a deletion was asked for in the service; ${dashboardUrl === undefined ? `its id there is ${deployment.id}` : `see ${dashboardUrl}`}`
         : `retire: '${name}' is deployment ${deployment.id} (${status}): it still exists in the service and keeps running until someone deletes ${dashboardUrl === undefined ? `deployment ${deployment.id} there (this step cannot: the service's interface has no delete)` : `it there: ${dashboardUrl}`}`);
 }
@@ -61848,26 +61984,35 @@ function retireSummaryHtml(report, retirement, redact) {
 }
 /** Runs the retire; never throws: how it ended is in the outcome. */
 async function runRetire(request, io) {
+    const events = new RunEvents(io.views, io.redact);
+    const outcome = await retire(request, io, events);
+    await events.settled();
+    return outcome;
+}
+/** The retire's steps: the deployment looked up, the adapter asked to retire it. */
+async function retire(request, io, events) {
+    const { logger } = events;
+    const outputs = (values) => events.emit({ kind: 'outputs', outputs: values });
     try {
         for (const value of request.sensitiveValues)
             io.mask(value);
-        const dependencies = dependenciesOf(request, io);
+        const dependencies = dependenciesOf(request, io, events);
         const { name } = request;
-        const deployment = await inGroup(dependencies)(`Looking for deployment '${name}'`, 'find', async () => pickOne(await dependencies.service.findByName(name), name, io.logger));
+        const deployment = await inGroup(dependencies)(`Looking for deployment '${name}'`, 'find', async () => pickOne(await dependencies.service.findByName(name), name, logger));
         const dashboardUrl = deployment === undefined ? undefined : dashboardUrlOf(request.dashboardUrl, deployment);
         const report = {
             name,
             ...(deployment === undefined ? {} : { deployment }),
             ...(dashboardUrl === undefined ? {} : { dashboardUrl }),
         };
-        io.setOutputs({
+        outputs({
             'deployment-id': deployment?.id ?? '',
             status: deployment?.status ?? '',
             'dashboard-url': dashboardUrl ?? '',
         });
-        logLine(report, io);
+        logLine(report, logger);
         const retirement = await io.retired?.(report);
-        io.setOutputs({ retired: String(retirement?.inactive ?? 0) });
+        outputs({ retired: String(retirement?.inactive ?? 0) });
         return { summary: retireSummaryHtml(report, retirement, io.redact) };
     }
     catch (error) {

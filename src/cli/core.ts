@@ -5,8 +5,6 @@
  * is the plan sub-action's run (`runPlan`), read-only. All read their inputs
  * with the action's own reader and parsers.
  */
-import { ActionError } from '../common/errors.js';
-import { untrusted } from '../common/runtime.js';
 import { readInputs, type InputReader } from '../inputs/declare.js';
 import type { InputName } from '../inputs/declared.js';
 import type { Plan } from '../inputs/plan.js';
@@ -18,12 +16,8 @@ import {
 } from '../inputs/plan-inputs.js';
 import { readPlan } from '../inputs/read-plan.js';
 import type { RunDescription } from '../inputs/run-description.js';
-import { CommitOrders } from '../run/steps/commit-order.js';
-import { buildCreateRequest, pickOne, type DeployResult } from '../run/steps/deploy.js';
-import { inGroup } from '../run/ports/dependencies.js';
-import type { Goal } from '../run/steps/goal.js';
-import { dependenciesOf, maskPlan, pipeline, waitForLive } from '../run/flows/pipeline.js';
-import { RunRecord } from '../run/flows/run-record.js';
+import { pipeline } from '../run/flows/pipeline.js';
+import { status } from '../run/flows/status-run.js';
 import type { RunnerIO, RunOutcome } from '../run/ports/runner.js';
 import { runPlan } from '../run/flows/plan-run.js';
 import type { Command, CommandInput } from './options.js';
@@ -51,55 +45,6 @@ function readCommandPlan(
   return command === 'status'
     ? readPlan(statusReader(read), { ...run, repository: undefined })
     : readPlan(read, run);
-}
-
-/** `deploy-agent status`: the deployment named exactly `name`, reported as `deploy` would. */
-async function status(plan: Plan, io: RunnerIO): Promise<RunOutcome> {
-  const record = new RunRecord(plan, io.setOutputs, { sourceFromDeployment: true });
-  try {
-    maskPlan(plan, io);
-    const dependencies = dependenciesOf(plan, io);
-    const found = await inGroup(dependencies)(
-      `Looking for deployment '${plan.name}'`,
-      'find',
-      async () => pickOne(await dependencies.service.findByName(plan.name), plan.name, io.logger),
-    );
-    if (found === undefined) {
-      throw new ActionError(
-        `No deployment is named '${plan.name}' (names match exactly, case included).`,
-      );
-    }
-    // What `deploy` would have found: a reused deployment, nothing asked of it but to be live.
-    const result: DeployResult = {
-      deployment: found,
-      created: false,
-      request: { ...buildCreateRequest(plan), source: found.source },
-    };
-    // No target, so no commit order to ask (the command has no GitHub API).
-    const goal: Goal = {
-      seenRevisions: new Set(),
-      drift: [],
-      blocked: [],
-      orders: new CommitOrders(undefined, undefined, undefined, io.logger),
-    };
-    record.deployed(result, goal);
-    const deployment = plan.waitForReady
-      ? await waitForLive(plan, found, goal, {
-          ...dependencies,
-          onPoll: (seen) => record.seen(seen),
-        })
-      : found;
-    record.seen(deployment);
-    const verdict = record.liveness;
-    const live = verdict === undefined || verdict.live ? 'live' : `not live: ${verdict.missing}`;
-    io.logger.info(
-      `deployment '${plan.name}': ${deployment.id} (${untrusted(deployment.status)}), ${live}`,
-    );
-  } catch (error) {
-    record.failed(error, io.redact);
-  }
-  const { failure, stack } = record;
-  return { failure, stack, summary: record.summary(io.run.commit, io.redact) };
 }
 
 /** Runs `command`'s plan through the core; never throws: how it ended is in the outcome. */

@@ -1,11 +1,13 @@
 /**
  * `--events`: stdout as a stream for tools, one JSON object a line (NDJSON),
  * with the event names of the vendor's `langgraph deploy --json` stream. A
- * view of the core's events (src/run/ports/events.ts) and of the log's warnings;
- * it adds the heartbeats, on its own timer while a wait sees no change, and
- * the `result` line, always the last, written once, however the run ends.
- * Free text (messages, what is missing, the error) is redacted here, where
- * the line is made; the outputs are redacted by structure already.
+ * view of the core's events (src/run/ports/events.ts: its phases, status
+ * changes and warnings) and of the command's own warnings; it adds the
+ * heartbeats, on its own timer while a wait sees no change (the contract's
+ * 10 s, not the log's 30 s), and the `result` line, always the last, written
+ * once, however the run ends. The core's events come redacted; the
+ * command's own text (a warning, the error) is redacted here, where the line
+ * is made; the outputs are redacted by structure already.
  */
 import type { RunEvent } from '../run/ports/events.js';
 import { shortenedMs } from '../run/ports/pace.js';
@@ -82,13 +84,15 @@ export class EventStream {
     this.#wait = undefined;
   }
 
-  /** The core's sink. */
+  /** The view of the core's events (redacted where they were made). */
   readonly sink = (event: RunEvent): void => {
-    const { redact } = this.#options;
     switch (event.kind) {
+      case 'log':
+        if (event.level === 'warning') this.#line('warn', { message: event.message });
+        return;
       case 'step':
         this.#endWait();
-        this.#line('step', { step: event.step, message: redact(event.message) });
+        this.#line('step', { step: event.step, message: event.message });
         if (event.step === 'wait') {
           this.#wait = { since: performance.now(), waitingFor: '' };
           this.#arm();
@@ -99,7 +103,7 @@ export class EventStream {
           status: event.status,
           latest_revision_id: event.latestRevisionId,
           active_revision_id: event.activeRevisionId,
-          waiting_for: redact(event.waitingFor),
+          waiting_for: event.waitingFor,
         });
         if (this.#wait !== undefined) {
           this.#wait.waitingFor = event.waitingFor;
@@ -110,10 +114,12 @@ export class EventStream {
         this.#timedOut = event.outcome === 'timed_out';
         this.#endWait();
         return;
+      default:
+        return;
     }
   };
 
-  /** A warning of the log (already redacted by it). */
+  /** A warning of the command's own. */
   warn(message: string): void {
     this.#line('warn', { message: this.#options.redact(message) });
   }

@@ -1,12 +1,15 @@
 /**
- * The log on stderr, for a person. In CI (no terminal) one line per event,
- * and while waiting the core's lines: one per change and one at least every
- * 30 s while nothing changes, never one per check; on a terminal, a live line
- * with the status and the elapsed time replaces the waiting lines. Colour only on a terminal, never with NO_COLOR. Every
- * line is redacted before it is written.
+ * The log on stderr, for a person: a view of the core's events (`view`) and
+ * the command's own lines. In CI (no terminal) one line per event, and while
+ * waiting one per change and one at least every 30 s while nothing changes,
+ * never one per check; on a terminal, a live line with the status and the
+ * elapsed time replaces the waiting lines. Colour only on a terminal, never
+ * with NO_COLOR. Every line is redacted before it is written: the core's
+ * events are already, the command's own lines are not.
  */
 
 import { neutraliseCommands } from '../common/runtime.js';
+import type { EventSink } from '../run/ports/events.js';
 
 export interface LogStream {
   write(text: string): unknown;
@@ -22,20 +25,10 @@ export interface LogOptions {
   redact: (text: string) => string;
   /** Milliseconds on a monotonic clock, for the live line's elapsed time. */
   now?: () => number;
-  /** Told each warning, redacted, as it is written (the `--events` stream's `warn`). */
-  onWarning?: (message: string) => void;
 }
 
 const STYLES = { bold: '1', dim: '2', red: '31', yellow: '33', cyan: '36' } as const;
 type Style = keyof typeof STYLES;
-
-/**
- * A waiting line of the core (run/steps/wait), written at each change and at least
- * every 30 s while nothing changes: `waiting until live: WHAT; 12.0 s so far`,
- * and `; NOTE` when the next check comes later than usual or the service has
- * not answered the one in flight.
- */
-const WAITING = /^waiting until live: (.*); (\d+(?:\.\d+)?) s so far(?:; (.*))?$/s;
 
 /** Whether colour is wanted: a terminal, and NO_COLOR unset or empty (no-color.org). */
 export function wantsColour(
@@ -97,16 +90,19 @@ export class StderrLog {
   }
 
   info(message: string): void {
-    const clean = this.#clean(message);
-    const waiting = WAITING.exec(clean);
-    if (waiting === null) {
-      // The wait is over (or never began): the live line gives way for good.
-      this.#endLive(false);
-      this.#line(clean);
-      return;
-    }
-    const what = waiting[3] === undefined ? (waiting[1] ?? '') : `${waiting[1]}; ${waiting[3]}`;
-    const soFarMs = Number(waiting[2]) * 1000;
+    // The wait is over (or never began): the live line gives way for good.
+    this.#endLive(false);
+    this.#line(this.#clean(message));
+  }
+
+  /**
+   * The wait's state (the core's `waiting` event, at each change and at
+   * least every 30 s while nothing changes): a line in CI, the live line on
+   * a terminal. `note` says why the next check comes later than usual, or
+   * that the service has not answered the one in flight.
+   */
+  waiting(waitingFor: string, soFarMs: number, note?: string): void {
+    const what = this.#clean(note === undefined ? waitingFor : `${waitingFor}; ${note}`);
     if (this.#options.terminal) {
       this.#live ??= { what, since: this.#now() - soFarMs };
       this.#live.what = what;
@@ -124,9 +120,7 @@ export class StderrLog {
   }
 
   warning(message: string): void {
-    const clean = this.#clean(message);
-    this.#line(`${this.#style('yellow', 'warning:')} ${clean}`);
-    this.#options.onWarning?.(clean);
+    this.#line(`${this.#style('yellow', 'warning:')} ${this.#clean(message)}`);
   }
 
   error(message: string): void {
@@ -137,11 +131,27 @@ export class StderrLog {
     if (this.#options.debug) this.#line(this.#style('dim', `debug: ${this.#clean(message)}`));
   }
 
-  /** A phase's heading, as the action's log groups. */
-  async group<T>(name: string, phase: () => Promise<T>): Promise<T> {
+  /** A phase's heading, where the action opens a log group. */
+  heading(name: string): void {
     this.#line(this.#style('bold', `== ${this.#clean(name)}`));
-    return phase();
   }
+
+  /** The log as a view of the core's events: its lines, the wait's state, the phases' headings. */
+  readonly view: EventSink = (event) => {
+    switch (event.kind) {
+      case 'log':
+        this[event.level](event.message);
+        return;
+      case 'waiting':
+        this.waiting(event.waitingFor, event.elapsedMs, event.note);
+        return;
+      case 'step':
+        if (event.grouped) this.heading(event.message);
+        return;
+      default:
+        return;
+    }
+  };
 
   #endLive(keep: boolean): void {
     const live = this.#live;

@@ -128,6 +128,7 @@ function writeResults(
   world: CliWorld,
   log: StderrLog,
   redact: (text: string) => string,
+  warn: (message: string) => void,
 ): boolean {
   let ok = true;
   if (request.json) {
@@ -144,7 +145,7 @@ function writeResults(
       () => {
         const { text, skipped } = outputsDotenv(written.outputs);
         for (const { variable, reason } of skipped)
-          log.warning(`${variable} is left out of --dotenv: ${reason}`);
+          warn(`${variable} is left out of --dotenv: ${reason}`);
         return text;
       },
     ],
@@ -188,8 +189,12 @@ async function runCommand(request: CliRequest, world: CliWorld): Promise<number>
     colour: wantsColour(terminal, world.env),
     debug: BOOLEAN_TRUE.has(world.env.DEPLOY_DEBUG ?? ''),
     redact,
-    ...(events === undefined ? {} : { onWarning: (message: string) => events.warn(message) }),
   });
+  /** A warning of the command's own: in the log, and in the stream. */
+  const warn = (message: string) => {
+    log.warning(message);
+    events?.warn(message);
+  };
   const written: Written = { outputs: {} };
   /** The stream's last line: what --json would print, and how the run ended. */
   const end = (exitCode: number): number => {
@@ -198,7 +203,9 @@ async function runCommand(request: CliRequest, world: CliWorld): Promise<number>
     return exitCode;
   };
   try {
-    return end(await runRequest(request, world, { log, redact, redactor, written, events, end }));
+    return end(
+      await runRequest(request, world, { log, warn, redact, redactor, written, events, end }),
+    );
   } catch (error) {
     // Not an expected failure (those are in the outcome): the stream still ends with a result.
     written.error ??= describeError(error);
@@ -209,6 +216,7 @@ async function runCommand(request: CliRequest, world: CliWorld): Promise<number>
 
 interface RunContext {
   log: StderrLog;
+  warn: (message: string) => void;
   redact: (text: string) => string;
   redactor: Redactor;
   written: Written;
@@ -220,7 +228,7 @@ interface RunContext {
 async function runRequest(
   request: CliRequest,
   world: CliWorld,
-  { log, redact, redactor, written, events, end }: RunContext,
+  { log, warn, redact, redactor, written, events, end }: RunContext,
 ): Promise<number> {
   const ci = describeCiRun(world.env, world.cwd);
   const run = runDescription(ci, world.cwd);
@@ -232,7 +240,7 @@ async function runRequest(
     if (!(error instanceof InputError)) throw error;
     written.error = describeInputError(error, request, ci);
     log.error(written.error);
-    writeResults(request, written, undefined, world, log, redact);
+    writeResults(request, written, undefined, world, log, redact, warn);
     return EXIT.usage;
   }
   if (request.command === 'deploy') log.info(describeRun(ci));
@@ -244,7 +252,7 @@ async function runRequest(
       world.exit(end(EXIT.interrupted));
       return;
     }
-    log.warning(`received ${signal}: stopping (again to quit at once)`);
+    warn(`received ${signal}: stopping (again to quit at once)`);
     controller.abort();
   });
   let outcome;
@@ -254,16 +262,17 @@ async function runRequest(
       proxy: proxySettingsFrom(world.env),
       pace: paceFrom(world.env),
       words: COMMAND_WORDS,
-      logger: log,
       clock: systemClock,
       signal: controller.signal,
-      group: (name, phase) => log.group(name, phase),
       mask: (value) => redactor.add(value),
       redact,
-      setOutputs: (outputs) => {
-        written.outputs = { ...written.outputs, ...outputs };
-      },
-      ...(events === undefined ? {} : { events: events.sink }),
+      views: [
+        log.view,
+        (event) => {
+          if (event.kind === 'outputs') written.outputs = { ...written.outputs, ...event.outputs };
+        },
+        ...(events === undefined ? [] : [events.sink]),
+      ],
     });
   } finally {
     stopListening();
@@ -273,7 +282,7 @@ async function runRequest(
   written.error = outcome.failure;
   const interrupted = controller.signal.aborted;
   if (outcome.failure !== undefined) log.error(outcome.failure);
-  const filesWritten = writeResults(request, written, outcome.summary, world, log, redact);
+  const filesWritten = writeResults(request, written, outcome.summary, world, log, redact, warn);
   if (interrupted) return EXIT.interrupted;
   // The inputs were checked above: a failure now is the deploy's.
   if (outcome.failure !== undefined) return EXIT.failed;

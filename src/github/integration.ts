@@ -1,26 +1,24 @@
 /**
- * Which GitHub features a run uses, and the hooks the core gets for them
- * (`RunnerIO.progress` and `RunnerIO.commitOrder`). Nothing here talks to
- * GitHub until the core calls a hook: the reporter is made on the first
- * call, and Octokit is loaded on its first request, so a run that uses no
- * feature pays nothing for them.
+ * Which GitHub features a run uses, and what the core gets for them: a view
+ * of its events (the deployment record and its statuses, the preview and
+ * plan comments) and the answers to its questions (`RunnerIO.commitOrder`,
+ * `RunnerIO.retired`). Nothing here talks to GitHub until an event or a
+ * question needs it: the reporter is made then, and Octokit is loaded on its
+ * first request, so a run that uses no feature pays nothing for them.
  */
-import type {
-  AskCommitOrder,
-  ReportPlan,
-  ReportRetired,
-  RunProgress,
-} from '../run/ports/progress.js';
+import type { EventView } from '../run/ports/events.js';
+import type { AskCommitOrder, ReportRetired } from '../run/ports/progress.js';
 import type { GitHubSettings } from './inputs.js';
 import { GitHubReporter, type GitHubRunContext, type ReporterDependencies } from './reporter.js';
 
 export interface GitHubHooks {
-  /** Set when the run records a deployment or writes a comment. */
-  progress?: RunProgress;
+  /**
+   * The view of the run's events on GitHub: set when the run records a
+   * deployment or writes a comment (a preview's, or a plan's).
+   */
+  view?: EventView;
   /** Set when there is a token to ask GitHub with (behaviour 15). */
   commitOrder?: AskCommitOrder;
-  /** Set when the run writes a plan comment (`pr-comment` on a pull request). */
-  planned?: ReportPlan;
   /** Set for the retire step with a token and a repository. */
   retired?: ReportRetired;
   /** The reporter, once a hook made it (the bench and tests count its requests). */
@@ -68,19 +66,25 @@ export function gitHubHooks(
   let reporter: GitHubReporter | undefined;
   const made = () => (reporter ??= new GitHubReporter(context, settings, dependencies));
   // A retire has one hook; a deploy or a plan has the others, each when its setting asks.
+  const plans = settings.comment && pullRequest;
+  const view: EventView = (event) => {
+    switch (event.kind) {
+      case 'deployed':
+        made().deployed(event.report);
+        return;
+      case 'finished':
+        return made().finished(event.report);
+      case 'planned':
+        return plans ? made().planned(event.report) : undefined;
+      default:
+        return;
+    }
+  };
   const hooks: Omit<GitHubHooks, 'reporter'> = retire
     ? { retired: (report) => made().retired(report) }
     : {
-        ...(wanted.length === 0
-          ? {}
-          : {
-              progress: {
-                deployed: (report) => made().deployed(report),
-                finished: (report) => made().finished(report),
-              },
-            }),
+        ...(wanted.length === 0 ? {} : { view }),
         commitOrder: (repository, target, latest) => made().commitOrder(repository, target, latest),
-        ...(settings.comment && pullRequest ? { planned: (report) => made().planned(report) } : {}),
       };
   return {
     get reporter() {

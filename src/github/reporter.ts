@@ -1,9 +1,9 @@
 /**
- * What the run tells GitHub (contract v1.2), behind the core's neutral
- * hooks (`RunProgress` in src/run/ports/progress.ts): `deployed` once the service
- * deployment is found or created, `finished` when the run ends, and
- * `commitOrder` when the core asks which of two commits is newer (behaviour
- * 15). Everything here is advisory: it warns, it never throws, and its time
+ * What the run tells GitHub (contract v1.2), as the view of the core's
+ * events (src/github/integration.ts): `deployed` once the service
+ * deployment is found or created, `finished` when the run ends, `planned`
+ * for a plan; and the answers to the core's questions, `commitOrder` when it
+ * asks which of two commits is newer (behaviour 15), `retired` for a retire. Everything here is advisory: it warns, it never throws, and its time
  * is bounded by the run's budget.
  */
 import { GitHubApi, type Repo } from './api.js';
@@ -23,7 +23,6 @@ import type {
   PlanReport,
   RetireReport,
   Retirement,
-  RunProgress,
   RunReport,
 } from '../run/ports/progress.js';
 
@@ -68,7 +67,7 @@ export const CANCEL_WINDOW_MS = 2_500;
  * The hooks the core calls; every method is safe to call in any order, any
  * number of times. Made by `gitHubHooks` (integration.ts), only with a token.
  */
-export class GitHubReporter implements RunProgress {
+export class GitHubReporter {
   readonly api: GitHubApi;
   readonly #record: DeploymentRecord | undefined;
   readonly #comment: PullRequestComment | undefined;

@@ -19,6 +19,7 @@ import {
 } from '../inputs/declare.js';
 import { InputError } from '../inputs/errors.js';
 import type { RunDescription } from '../inputs/run-description.js';
+import { logView, type EventView } from '../run/ports/events.js';
 import { paceFrom, shortenedMs } from '../run/ports/pace.js';
 import type { RunnerIO, RunOutcome } from '../run/ports/runner.js';
 import { proxySettingsFrom } from '../service/proxy.js';
@@ -33,29 +34,43 @@ import { readRunnerEvent } from './runner-event.js';
 const OTHER_WARNINGS =
   "every one is in the step's log; drift entries are also in the job summary and the step's `drift` output";
 
-/** Sets each output, again only when its value changes. Outputs are data: no substring redaction. */
-function outputWriter(): RunnerIO['setOutputs'] {
+/**
+ * The step's logger: warnings as annotations within GitHub's limit, the rest
+ * as log lines, each through `redact` (the core's events are redacted where
+ * they are made; the step's own lines are not).
+ */
+function logger(redact: (text: string) => string, annotations: WarningAnnotations): Logger {
+  return {
+    info: (message) => core.info(neutraliseCommands(redact(message))),
+    notice: (message) => core.notice(redact(message)),
+    warning: (message) => annotations.warning(redact(message)),
+    // Written only when the runner shows debug lines (RUNNER_DEBUG=1).
+    debug: (message) => {
+      if (core.isDebug()) core.debug(redact(message));
+    },
+  };
+}
+
+/**
+ * The step's views of the core's events: its log, a log group for each
+ * grouped phase, and its outputs, set again only when a value changes
+ * (outputs are data: no substring redaction).
+ */
+function stepViews(annotations: WarningAnnotations): EventView[] {
   const written = new Map<string, string>();
-  return (outputs) => {
-    for (const [name, value] of Object.entries(outputs)) {
+  const outputs: EventView = (event) => {
+    if (event.kind !== 'outputs') return;
+    for (const [name, value] of Object.entries(event.outputs)) {
       if (value === undefined || written.get(name) === value) continue;
       written.set(name, value);
       core.setOutput(name, value);
     }
   };
-}
-
-/** The step's logger: warnings as annotations within GitHub's limit, the rest as log lines. */
-function logger(redactor: Redactor, annotations: WarningAnnotations): Logger {
-  return {
-    info: (message) => core.info(neutraliseCommands(redactor.redact(message))),
-    notice: (message) => core.notice(redactor.redact(message)),
-    warning: (message) => annotations.warning(redactor.redact(message)),
-    // Formatted and written only when the runner shows debug lines (RUNNER_DEBUG=1).
-    debug: (message) => {
-      if (core.isDebug()) core.debug(redactor.redact(message));
-    },
+  const groups: EventView = (event) => {
+    if (event.kind === 'step' && event.grouped) core.startGroup(event.message);
+    else if (event.kind === 'step_over' && event.grouped) core.endGroup();
   };
+  return [logView(logger((text) => text, annotations)), groups, outputs];
 }
 
 /**
@@ -165,7 +180,7 @@ export async function runStep<D extends Declarations, Request>(
     annotate: (message) => core.warning(message),
     line: (message) => core.info(neutraliseCommands(message)),
   });
-  const log = logger(redactor, annotations);
+  const log = logger((text) => redactor.redact(text), annotations);
   const event = readRunnerEvent(process.env);
   if (event.problem !== undefined) log.debug(event.problem);
   const description = describeRun(event, process.env, process.cwd());
@@ -188,16 +203,12 @@ export async function runStep<D extends Declarations, Request>(
       run: description,
       proxy: proxySettingsFrom(process.env),
       pace: paceFrom(process.env),
-      logger: log,
       clock: systemClock,
       signal: controller.signal,
-      group: (name, phase) => core.group(name, phase),
       mask,
       redact: (text) => redactor.redact(text),
-      setOutputs: outputWriter(),
-      ...(hooks.progress === undefined ? {} : { progress: hooks.progress }),
+      views: [...stepViews(annotations), ...(hooks.view === undefined ? [] : [hooks.view])],
       ...(hooks.commitOrder === undefined ? {} : { commitOrder: hooks.commitOrder }),
-      ...(hooks.planned === undefined ? {} : { planned: hooks.planned }),
       ...(hooks.retired === undefined ? {} : { retired: hooks.retired }),
     };
   };

@@ -33,9 +33,19 @@ const WAITING = {
 
 describe('EventStream', () => {
   it('writes the core events with the vendor names, and heartbeats only while a wait sees no change', () => {
-    stream.sink({ kind: 'step', step: 'find', message: "Looking for deployment 'a'" });
+    stream.sink({
+      kind: 'step',
+      step: 'find',
+      message: "Looking for deployment 'a'",
+      grouped: true,
+    });
     vi.advanceTimersByTime(5_000);
-    stream.sink({ kind: 'step', step: 'wait', message: "Waiting until 'a' is live" });
+    stream.sink({
+      kind: 'step',
+      step: 'wait',
+      message: "Waiting until 'a' is live",
+      grouped: true,
+    });
     stream.sink(WAITING);
     vi.advanceTimersByTime(2_500);
     stream.sink({ ...WAITING, status: 'READY', waitingFor: '' });
@@ -72,7 +82,7 @@ describe('EventStream', () => {
 
   it('redacts free text, and writes one result, the last line, whatever comes after', () => {
     stream.warn('retrying with hunter2');
-    stream.sink({ kind: 'step', step: 'wait', message: 'wait' });
+    stream.sink({ kind: 'step', step: 'wait', message: 'wait', grouped: true });
     stream.sink({ kind: 'wait_over', outcome: 'timed_out' });
     stream.result({
       exitCode: 1,

@@ -6,6 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import { StderrLog, wantsColour } from '../../src/cli/log.ts';
 import { dotenvName, outputsDotenv, outputsJson } from '../../src/cli/outputs.ts';
+import type { RunEvent } from '../../src/run/ports/events.ts';
 
 const OUTPUTS = {
   'deployment-id': 'dep-1',
@@ -139,16 +140,21 @@ function capture(terminal: boolean, colour = false) {
   };
 }
 
-const waiting = (what: string, soFar: number, note?: string) =>
-  `waiting until live: ${what}; ${soFar.toFixed(1)} s so far${note === undefined ? '' : `; ${note}`}`;
+/** The core's `waiting` event: what the wait waits for, `soFar` seconds in. */
+const waiting = (what: string, soFar: number, note?: string): RunEvent => ({
+  kind: 'waiting',
+  waitingFor: what,
+  elapsedMs: soFar * 1000,
+  ...(note === undefined ? {} : { note }),
+});
 
 describe('the log in CI (no terminal)', () => {
   it("writes each of the core's waiting lines (at a change, or the heartbeat), as a person reads it", () => {
     const { log, text } = capture(false);
-    log.info(waiting('status is DEPLOYING, not READY', 0));
-    log.info(waiting('status is DEPLOYING, not READY', 30));
-    log.info(waiting('revision r2 is not active yet', 36));
-    log.info(
+    log.view(waiting('status is DEPLOYING, not READY', 0));
+    log.view(waiting('status is DEPLOYING, not READY', 30));
+    log.view(waiting('revision r2 is not active yet', 36));
+    log.view(
       waiting(
         'revision r2 is not active yet',
         38,
@@ -178,7 +184,7 @@ describe('the log in CI (no terminal)', () => {
   it('has no colour and no control sequence', () => {
     const { log, text } = capture(false);
     log.error('failed');
-    log.info(waiting('status is DEPLOYING, not READY', 0));
+    log.view(waiting('status is DEPLOYING, not READY', 0));
     // eslint-disable-next-line no-control-regex
     expect(text()).not.toMatch(/\u001b|\r/);
   });
@@ -187,11 +193,11 @@ describe('the log in CI (no terminal)', () => {
 describe('the log on a terminal', () => {
   it('keeps one live line with the status and the elapsed time', () => {
     const { log, text, advance } = capture(true);
-    log.info(waiting('status is DEPLOYING, not READY', 0));
+    log.view(waiting('status is DEPLOYING, not READY', 0));
     advance(3000);
-    log.info(waiting('status is DEPLOYING, not READY', 3));
+    log.view(waiting('status is DEPLOYING, not READY', 3));
     advance(62_000);
-    log.info(waiting('revision r2 is not active yet', 65));
+    log.view(waiting('revision r2 is not active yet', 65));
     log.info("'agent' is live");
     log.close();
     const screen = text();

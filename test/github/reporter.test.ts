@@ -454,7 +454,7 @@ describe('wiring', () => {
     expect(lines).toEqual([
       { level: 'debug', message: 'pr-comment is ignored: the run is not for a pull request' },
     ]);
-    expect(hooks.progress).toBeUndefined();
+    expect(hooks.view).toBeUndefined();
     expect(hooks.reporter).toBeUndefined();
     expect(await hooks.commitOrder?.('acme/agent', 'a'.repeat(40), 'b'.repeat(40))).toBe('newer');
     expect(hooks.reporter?.api.requests).toBe(1);
@@ -466,8 +466,8 @@ describe('wiring', () => {
       ...dependencies(),
       onRecorded: (id) => ids.push(id),
     });
-    hooks.progress?.deployed(deployed);
-    await hooks.progress?.finished(live);
+    await hooks.view?.({ kind: 'deployed', report: deployed });
+    await hooks.view?.({ kind: 'finished', report: live });
     expect(ids).toEqual([gh.deployments[0]?.id]);
     expect(hooks.reporter?.deploymentId).toBe(gh.deployments[0]?.id);
   });

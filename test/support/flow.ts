@@ -6,6 +6,7 @@
 import { ServiceClient } from '../../src/service/client.ts';
 import type { RetryPolicy } from '../../src/service/retry.ts';
 import type { RunDependencies } from '../../src/run/ports/dependencies.ts';
+import { logView } from '../../src/run/ports/events.ts';
 import { Service } from '../../src/service/endpoints.ts';
 import { startEmulator, type Emulator } from '../emulator/emulator.ts';
 import { FakeClock, MemoryLogger } from './clock.ts';
@@ -16,7 +17,7 @@ export interface Flow {
   logger: MemoryLogger;
   client: ServiceClient;
   service: Service;
-  /** What the flow functions take. */
+  /** What the flow functions take; the events' log lines go to `logger` too. */
   dependencies: RunDependencies;
 }
 
@@ -40,5 +41,12 @@ export async function startFlow(
     redact: options.redact,
   });
   const service = new Service(client, logger, { maxPages: options.maxPages });
-  return { emu, clock, logger, client, service, dependencies: { service, clock, logger } };
+  return {
+    emu,
+    clock,
+    logger,
+    client,
+    service,
+    dependencies: { service, clock, logger, events: logView(logger) },
+  };
 }

@@ -15,6 +15,7 @@ import { Service } from '../../service/endpoints.js';
 import { proxyDispatcher } from '../../service/proxy.js';
 import type { Deployment } from '../../service/schemas.js';
 import { inGroup, type RunDependencies } from '../ports/dependencies.js';
+import { RunEvents } from '../ports/events.js';
 import { DEFAULT_WAIT } from '../ports/pace.js';
 import type { RunnerIO, RunOutcome } from '../ports/runner.js';
 import { deploy } from '../steps/deploy.js';
@@ -25,11 +26,14 @@ import { dryRunReport } from '../steps/report.js';
 import { waitUntilLive } from '../steps/wait.js';
 import { RunRecord } from './run-record.js';
 
+/** What the steps are given: the service over HTTP, and the run's channel as their log and sink. */
 export function dependenciesOf(
   plan: Pick<Plan, 'apiUrl' | 'headers'>,
   io: RunnerIO,
+  events: RunEvents,
 ): RunDependencies {
-  const { logger, clock, signal, group } = io;
+  const { clock, signal } = io;
+  const { logger } = events;
   const client = new ServiceClient({
     baseUrl: plan.apiUrl,
     headers: plan.headers,
@@ -46,9 +50,8 @@ export function dependenciesOf(
     logger,
     clock,
     signal,
-    group,
+    events: events.emit,
     ...(io.pace === undefined ? {} : { wait: io.pace.wait }),
-    ...(io.events === undefined ? {} : { events: io.events }),
   };
 }
 
@@ -144,11 +147,11 @@ export async function waitForLive(
  * short or common to hide in text (`4`, `true`): it is sent, outputs redact
  * it by structure, but the service's own messages may show it.
  */
-export function maskPlan(plan: Plan, io: RunnerIO): void {
+export function maskPlan(plan: Plan, io: RunnerIO, logger: Logger): void {
   for (const value of plan.sensitiveValues) io.mask(value);
   for (const secret of plan.secrets) {
     if (isRedactable(secret.value)) continue;
-    io.logger.warning(
+    logger.warning(
       `the value of secret ${secret.name} is too short or common to redact in text: outputs hide it, but it cannot be hidden in the service's own messages. Prefer a longer value if it is sensitive.`,
     );
   }
@@ -163,21 +166,27 @@ function waitingFor(goal: Goal, waits: boolean): string | undefined {
 }
 
 /** The steps of a run, each feeding the record; throws on any failure. */
-async function steps(plan: Plan, io: RunnerIO, record: RunRecord): Promise<void> {
-  maskPlan(plan, io);
-  const dependencies = dependenciesOf(plan, io);
+async function steps(
+  plan: Plan,
+  io: RunnerIO,
+  events: RunEvents,
+  record: RunRecord,
+): Promise<void> {
+  const { logger } = events;
+  maskPlan(plan, io, logger);
+  const dependencies = dependenciesOf(plan, io, events);
   const result = await deploy(plan, dependencies);
-  const goal = await assess(plan, result, io.logger, io.commitOrder);
+  const goal = await assess(plan, result, logger, io.commitOrder);
   record.deployed(result, goal);
-  if (plan.dryRun) io.logger.info(dryRunReport(result));
+  if (plan.dryRun) logger.info(dryRunReport(result));
   const found = result.deployment;
   const waits = found !== undefined && plan.waitForReady && !plan.dryRun;
   if (found !== undefined && !plan.dryRun) {
     record.reported = true;
-    io.progress?.deployed(record.report('deploying', waitingFor(goal, waits)));
+    events.emit({ kind: 'deployed', report: record.report('deploying', waitingFor(goal, waits)) });
   }
-  reportDrift(plan, goal, waits, io.logger, dependencies.service.words);
-  if (found !== undefined && !waits) noteLiveness(plan, found, goal, io.logger);
+  reportDrift(plan, goal, waits, logger, dependencies.service.words);
+  if (found !== undefined && !waits) noteLiveness(plan, found, goal, logger);
   const deployment = waits
     ? await waitForLive(plan, found, goal, {
         ...dependencies,
@@ -186,7 +195,7 @@ async function steps(plan: Plan, io: RunnerIO, record: RunRecord): Promise<void>
     : found;
   record.seen(deployment);
   if (deployment !== undefined) {
-    io.logger.info(
+    logger.info(
       `${result.created ? 'created' : 'reused'} deployment '${plan.name}': ${deployment.id} (${untrusted(deployment.status)})`,
     );
   }
@@ -194,13 +203,15 @@ async function steps(plan: Plan, io: RunnerIO, record: RunRecord): Promise<void>
 
 /** Deploys what the plan asks for; never throws: how it ended is in the outcome. */
 export async function pipeline(plan: Plan, io: RunnerIO): Promise<RunOutcome> {
-  const record = new RunRecord(plan, io.setOutputs);
+  const events = new RunEvents(io.views, io.redact);
+  const record = new RunRecord(plan, (outputs) => events.emit({ kind: 'outputs', outputs }));
   try {
-    await steps(plan, io, record);
+    await steps(plan, io, events, record);
   } catch (error) {
     record.failed(error, io.redact);
   }
-  if (record.reported) await io.progress?.finished(record.report(record.stage));
+  if (record.reported) events.emit({ kind: 'finished', report: record.report(record.stage) });
+  await events.settled();
   const { failure, stack } = record;
   return { failure, stack, summary: record.summary(io.run.commit, io.redact) };
 }

@@ -7,11 +7,12 @@
  */
 import { ActionError, CancelledError, describeError } from '../../common/errors.js';
 import { htmlCode, htmlLines, htmlLink, htmlText } from '../../common/github-text.js';
-import { untrusted } from '../../common/runtime.js';
+import { untrusted, type Logger } from '../../common/runtime.js';
 import { boundedSummary, type SummaryPart } from '../../common/summary.js';
 import { plural } from '../../common/text.js';
 import type { PlanRequest } from '../../inputs/plan-inputs.js';
 import { showValue } from '../steps/drift.js';
+import { RunEvents } from '../ports/events.js';
 import type { RunnerIO, RunOutcome } from '../ports/runner.js';
 import { dependenciesOf, maskPlan } from './pipeline.js';
 import { cellOf, dashboardUrlOf, differencesTable, labelledTable } from '../steps/report.js';
@@ -59,8 +60,7 @@ export function planOutputs(verdict: Verdict, dashboardUrl: string | undefined):
 }
 
 /** The verdict in one log line a difference, and one for the verdict. */
-function logVerdict(name: string, verdict: Verdict, io: RunnerIO): void {
-  const { logger } = io;
+function logVerdict(name: string, verdict: Verdict, logger: Logger): void {
   if (verdict.action === 'create') {
     logger.info(`plan: '${name}' does not exist: the deploy would create it`);
     return;
@@ -160,19 +160,37 @@ export function planSummaryHtml(
 }
 
 /** Runs the plan; never throws: how it ended is in the outcome. */
-export async function runPlan({ plan, onChange }: PlanRequest, io: RunnerIO): Promise<RunOutcome> {
+export async function runPlan(request: PlanRequest, io: RunnerIO): Promise<RunOutcome> {
+  const events = new RunEvents(io.views, io.redact);
+  const outcome = await planned(request, io, events);
+  await events.settled();
+  return outcome;
+}
+
+/** The plan's steps, its verdict or its failure told to the views. */
+async function planned(
+  { plan, onChange }: PlanRequest,
+  io: RunnerIO,
+  events: RunEvents,
+): Promise<RunOutcome> {
+  const { logger } = events;
   try {
-    maskPlan(plan, io);
-    const dependencies = dependenciesOf(plan, io);
-    // Not in a group of its own: the deploy's dry run opens its groups, and GitHub does not nest them.
-    io.events?.({ kind: 'step', step: 'plan', message: `Planning the deploy of '${plan.name}'` });
+    maskPlan(plan, io, logger);
+    const dependencies = dependenciesOf(plan, io, events);
+    // Not a group of its own: the deploy's dry run opens its groups, and GitHub does not nest them.
+    const step = { step: 'plan', grouped: false } as const;
+    events.emit({ kind: 'step', ...step, message: `Planning the deploy of '${plan.name}'` });
     const verdict = await verdictOf(plan, dependencies);
-    io.setOutputs(planOutputs(verdict, plan.dashboardUrl));
-    logVerdict(plan.name, verdict, io);
-    await io.planned?.({
-      name: plan.name,
-      verdict,
-      ...(plan.dashboardUrl === undefined ? {} : { dashboardUrl: plan.dashboardUrl }),
+    events.emit({ kind: 'step_over', ...step });
+    events.emit({ kind: 'outputs', outputs: planOutputs(verdict, plan.dashboardUrl) });
+    logVerdict(plan.name, verdict, logger);
+    events.emit({
+      kind: 'planned',
+      report: {
+        name: plan.name,
+        verdict,
+        ...(plan.dashboardUrl === undefined ? {} : { dashboardUrl: plan.dashboardUrl }),
+      },
     });
     const failure =
       verdict.action === 'fail'
@@ -191,10 +209,13 @@ export async function runPlan({ plan, onChange }: PlanRequest, io: RunnerIO): Pr
     // speaking for an earlier commit; a cancelled run was stopped, not refused, and is left alone.
     if (!(error instanceof CancelledError) && !io.signal.aborted) {
       const { head } = io.run;
-      await io.planned?.({
-        name: plan.name,
-        failure,
-        ...(head?.kind === 'branch' ? { head: head.sha } : {}),
+      events.emit({
+        kind: 'planned',
+        report: {
+          name: plan.name,
+          failure,
+          ...(head?.kind === 'branch' ? { head: head.sha } : {}),
+        },
       });
     }
     return {

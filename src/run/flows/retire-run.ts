@@ -8,11 +8,12 @@
  */
 import { ActionError, describeError } from '../../common/errors.js';
 import { htmlCode, htmlLink, htmlText } from '../../common/github-text.js';
-import { untrusted } from '../../common/runtime.js';
+import { untrusted, type Logger } from '../../common/runtime.js';
 import { boundedSummary } from '../../common/summary.js';
 import type { RetireRequest } from '../../inputs/retire-inputs.js';
 import { pickOne } from '../steps/deploy.js';
 import { inGroup } from '../ports/dependencies.js';
+import { RunEvents } from '../ports/events.js';
 import type { RunnerIO, RunOutcome } from '../ports/runner.js';
 import { dependenciesOf } from './pipeline.js';
 import type { RetireReport, Retirement } from '../ports/progress.js';
@@ -23,15 +24,15 @@ export const RETIRE_OUTPUT_NAMES = ['deployment-id', 'status', 'dashboard-url', 
 export type RetireOutputs = Partial<Record<(typeof RETIRE_OUTPUT_NAMES)[number], string>>;
 
 /** The one log line: what still exists in the service, and where to delete it. */
-function logLine({ name, deployment, dashboardUrl }: RetireReport, io: RunnerIO): void {
+function logLine({ name, deployment, dashboardUrl }: RetireReport, logger: Logger): void {
   if (deployment === undefined) {
-    io.logger.notice(
+    logger.notice(
       `retire: no deployment is named '${name}' in the service; nothing is left to delete there`,
     );
     return;
   }
   const status = untrusted(deployment.status);
-  io.logger.info(
+  logger.info(
     deployment.status === 'AWAITING_DELETE'
       ? `retire: '${name}' is deployment ${deployment.id} (${status}): a deletion was asked for in the service; ${dashboardUrl === undefined ? `its id there is ${deployment.id}` : `see ${dashboardUrl}`}`
       : `retire: '${name}' is deployment ${deployment.id} (${status}): it still exists in the service and keeps running until someone deletes ${dashboardUrl === undefined ? `deployment ${deployment.id} there (this step cannot: the service's interface has no delete)` : `it there: ${dashboardUrl}`}`,
@@ -100,14 +101,28 @@ export function retireSummaryHtml(
 
 /** Runs the retire; never throws: how it ended is in the outcome. */
 export async function runRetire(request: RetireRequest, io: RunnerIO): Promise<RunOutcome> {
+  const events = new RunEvents(io.views, io.redact);
+  const outcome = await retire(request, io, events);
+  await events.settled();
+  return outcome;
+}
+
+/** The retire's steps: the deployment looked up, the adapter asked to retire it. */
+async function retire(
+  request: RetireRequest,
+  io: RunnerIO,
+  events: RunEvents,
+): Promise<RunOutcome> {
+  const { logger } = events;
+  const outputs = (values: RetireOutputs) => events.emit({ kind: 'outputs', outputs: values });
   try {
     for (const value of request.sensitiveValues) io.mask(value);
-    const dependencies = dependenciesOf(request, io);
+    const dependencies = dependenciesOf(request, io, events);
     const { name } = request;
     const deployment = await inGroup(dependencies)(
       `Looking for deployment '${name}'`,
       'find',
-      async () => pickOne(await dependencies.service.findByName(name), name, io.logger),
+      async () => pickOne(await dependencies.service.findByName(name), name, logger),
     );
     const dashboardUrl =
       deployment === undefined ? undefined : dashboardUrlOf(request.dashboardUrl, deployment);
@@ -116,14 +131,14 @@ export async function runRetire(request: RetireRequest, io: RunnerIO): Promise<R
       ...(deployment === undefined ? {} : { deployment }),
       ...(dashboardUrl === undefined ? {} : { dashboardUrl }),
     };
-    io.setOutputs({
+    outputs({
       'deployment-id': deployment?.id ?? '',
       status: deployment?.status ?? '',
       'dashboard-url': dashboardUrl ?? '',
-    } satisfies RetireOutputs);
-    logLine(report, io);
+    });
+    logLine(report, logger);
     const retirement = await io.retired?.(report);
-    io.setOutputs({ retired: String(retirement?.inactive ?? 0) } satisfies RetireOutputs);
+    outputs({ retired: String(retirement?.inactive ?? 0) });
     return { summary: retireSummaryHtml(report, retirement, io.redact) };
   } catch (error) {
     return {

@@ -1,18 +1,43 @@
 /**
- * What the core says happened during a run, as typed events to a sink the
- * runner may give (a port: it imports nothing from the steps and flows that
- * emit it). The views decide how an event looks: the command's `--events`
- * stream writes each as one JSON line; the action gives no sink, and its log
- * is what it always was. An event carries no secret value: its text is what
- * the log already shows (names, ids, statuses, what is missing).
+ * What the core says happened during a run: one channel of typed events, and
+ * the only way the core tells its runner anything. The runner gives views
+ * (`EventView`), and each decides how an event looks: the action's log, log
+ * groups, outputs, GitHub deployment statuses and comments (src/github/), the
+ * command's human log, outputs and `--events` stream (src/cli/). A new view
+ * is one more function, and no change to the core. A port: it imports
+ * nothing from the steps and flows that emit it.
+ *
+ * Secrets are redacted once, where events are made (`RunEvents.emit`): the
+ * free text of an event (a log line, a heading, what a wait waits for) goes
+ * through the runner's `redact`; reports carry text already redacted and
+ * secret values as `***`; outputs are data, redacted by structure.
  */
+import { formatDuration, type Logger } from '../../common/runtime.js';
+import type { PlanNotMade, PlanReport, RunReport } from './progress.js';
 
 /** The phases of a run a `step` event names. */
 export type RunStep = 'resolve' | 'find' | 'create' | 'wait' | 'plan';
 
+/** How loud a `log` event is. */
+export type LogLevel = 'info' | 'notice' | 'warning' | 'debug';
+
 export type RunEvent =
-  /** A phase starts; `message` is its log heading. */
-  | { kind: 'step'; step: RunStep; message: string }
+  /** A line of the log. */
+  | { kind: 'log'; level: LogLevel; message: string }
+  /**
+   * A phase starts; `message` is its heading. Its lines are a log group
+   * until its `step_over`, unless `grouped` is false (the plan, whose phases
+   * are groups of their own: GitHub does not nest them).
+   */
+  | { kind: 'step'; step: RunStep; message: string; grouped: boolean }
+  /** The phase ends, however (its group closes). */
+  | { kind: 'step_over'; step: RunStep; grouped: boolean }
+  /**
+   * The wait's state, at each change and at least every heartbeat while
+   * nothing changes: what it waits for, for how long so far and, when the
+   * next check comes later than usual or one is unanswered, why.
+   */
+  | { kind: 'waiting'; waitingFor: string; elapsedMs: number; note?: string }
   /** A wait saw the deployment's status, revisions or commit change (its first sight included). */
   | {
       kind: 'status_change';
@@ -22,7 +47,94 @@ export type RunEvent =
       waitingFor: string;
     }
   /** A wait ended: live, past its deadline, or failed (will not be live, too many failed checks). */
-  | { kind: 'wait_over'; outcome: 'live' | 'timed_out' | 'failed' };
+  | { kind: 'wait_over'; outcome: 'live' | 'timed_out' | 'failed' }
+  /** Outputs known so far (only those that changed need be new); data, redacted by structure. */
+  | { kind: 'outputs'; outputs: Readonly<Partial<Record<string, string>>> }
+  /** The deployment was found or created (never on a dry run): the run goes on. */
+  | { kind: 'deployed'; report: RunReport }
+  /** How a run that was `deployed` ended: after it, nothing. */
+  | { kind: 'finished'; report: RunReport }
+  /** A plan's verdict, or that it could not be made. */
+  | { kind: 'planned'; report: PlanReport | PlanNotMade };
 
-/** Where the core's events go; called synchronously, it must not throw. */
+/**
+ * A view of the events. It must not throw; when it starts work the run's
+ * end should wait for (a GitHub call), it returns its promise, which must
+ * settle within a bound the view keeps.
+ */
+export type EventView = (event: RunEvent) => void | Promise<void>;
+
+/** Where a step sends its events (`RunEvents.emit`, or nothing in a test). */
 export type EventSink = (event: RunEvent) => void;
+
+/** The event with its free text redacted. */
+function redacted(event: RunEvent, redact: (text: string) => string): RunEvent {
+  switch (event.kind) {
+    case 'log':
+    case 'step':
+      return { ...event, message: redact(event.message) };
+    case 'waiting':
+      return {
+        ...event,
+        waitingFor: redact(event.waitingFor),
+        ...(event.note === undefined ? {} : { note: redact(event.note) }),
+      };
+    case 'status_change':
+      return { ...event, status: redact(event.status), waitingFor: redact(event.waitingFor) };
+    default:
+      return event;
+  }
+}
+
+/** The channel of one run: every view sees every event, in order, redacted. */
+export class RunEvents {
+  readonly #views: readonly EventView[];
+  readonly #redact: (text: string) => string;
+  #pending: Promise<void>[] = [];
+
+  constructor(views: readonly EventView[], redact: (text: string) => string) {
+    this.#views = views;
+    this.#redact = redact;
+  }
+
+  /** Tells every view. */
+  readonly emit: EventSink = (event) => {
+    const made = redacted(event, this.#redact);
+    for (const view of this.#views) {
+      const work = view(made);
+      if (work !== undefined) this.#pending.push(work);
+    }
+  };
+
+  /** Resolves once every view has done the work an event started (each view bounds its own). */
+  async settled(): Promise<void> {
+    const pending = this.#pending;
+    this.#pending = [];
+    await Promise.allSettled(pending);
+  }
+
+  /** The core's log, as `log` events. */
+  readonly logger: Logger = {
+    info: (message) => this.emit({ kind: 'log', level: 'info', message }),
+    notice: (message) => this.emit({ kind: 'log', level: 'notice', message }),
+    warning: (message) => this.emit({ kind: 'log', level: 'warning', message }),
+    debug: (message) => this.emit({ kind: 'log', level: 'debug', message }),
+  };
+}
+
+/** The wait's line in a log: `waiting until live: WHAT; 12.0 s so far[; NOTE]`. */
+export function waitingLine(event: Extract<RunEvent, { kind: 'waiting' }>): string {
+  const after = event.note === undefined ? '' : `; ${event.note}`;
+  return `waiting until live: ${event.waitingFor}; ${formatDuration(event.elapsedMs)} so far${after}`;
+}
+
+/**
+ * The events as lines of a `Logger`: `log` events at their level, the wait's
+ * state as its line; the rest is left to other views.
+ */
+export function logView(logger: Logger): EventSink {
+  return (event) => {
+    if (event.kind === 'log') logger[event.level](event.message);
+    else if (event.kind === 'waiting') logger.info(waitingLine(event));
+  };
+}

@@ -1,8 +1,10 @@
 /**
- * What the core tells whoever runs it while the run goes, and the one
- * question it may ask: which of two commits is newer. The adapter (the GitHub
- * side, for instance) decides what to do with them; the core neither waits
- * on them nor fails because of them beyond what the adapter bounds.
+ * The reports the core's events carry (events.ts: `deployed`, `finished`,
+ * `planned`), and the two questions it may ask its runner: which of two
+ * commits is newer, and to retire a preview where it was shown. The adapter
+ * (the GitHub side, for instance) decides what to do with them; the core
+ * neither waits on them nor fails because of them beyond what the adapter
+ * bounds.
  */
 import type { DriftEntry, Verdict } from './findings.js';
 import type { Deployment } from '../../service/schemas.js';
@@ -39,17 +41,6 @@ export interface RunReport {
 }
 
 /**
- * Hooks the pipeline calls: `deployed` once the deployment is found or
- * created (never on a dry run), `finished` once when the run ends, only after
- * `deployed`. Both must not throw; `finished` is awaited, so the adapter
- * bounds its time.
- */
-export interface RunProgress {
-  deployed(report: RunReport): void;
-  finished(report: RunReport): Promise<void>;
-}
-
-/**
  * How `latest` stands against `target`: `newer` when `target` is its
  * ancestor, `older` when `latest` is behind it, undefined for anything else
  * (diverged, identical, unknown, an error).
@@ -83,9 +74,6 @@ export interface PlanNotMade {
   /** The commit the plan was for (a full sha), when the run knows it. */
   head?: string;
 }
-
-/** Shows a plan, or that it could not be made; never throws (what the adapter tells GitHub is advisory). */
-export type ReportPlan = (report: PlanReport | PlanNotMade) => Promise<void>;
 
 /** A retired preview, for the adapter to end its life where it was shown (GitHub's records and comment). */
 export interface RetireReport {

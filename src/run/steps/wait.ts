@@ -4,9 +4,10 @@
  * second at first, then every 2 s at most, up to a deadline, tolerating a few
  * failed polls; a `429` or a `Retry-After` slows the checks down for as long
  * as the service asks. A deployment that already is live needs no check.
- * The log gets a line at each change (status, revision, commit) and, while
- * nothing changes, one at least every `heartbeatMs`: while a check is in
- * flight too, which may take up to a request's timeout.
+ * The views get a `waiting` event (a line of the log) at each change
+ * (status, revision, commit) and, while nothing changes, one at least every
+ * `heartbeatMs`: while a check is in flight too, which may take up to a
+ * request's timeout.
  */
 import { ActionError } from '../../common/errors.js';
 import { ServiceError } from '../../service/errors.js';
@@ -92,10 +93,12 @@ export async function waitUntilLive(
    * than usual, or that the service has not answered the one in flight.
    */
   const say = (note?: string) => {
-    const after = note === undefined ? '' : `; ${note}`;
-    logger.info(
-      `waiting until live: ${missing}; ${formatDuration(clock.now() - started)} so far${after}`,
-    );
+    events?.({
+      kind: 'waiting',
+      waitingFor: missing,
+      elapsedMs: clock.now() - started,
+      ...(note === undefined ? {} : { note }),
+    });
     shown = { key: progressKey(deployment), at: clock.now() };
   };
   /** The deployment's state as it is now, to the events' sink. */

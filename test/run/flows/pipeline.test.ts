@@ -9,6 +9,7 @@ import type { Outputs } from '../../../src/run/steps/report.ts';
 import { readPlan } from '../../../src/inputs/read-plan.ts';
 import type { RunDescription } from '../../../src/inputs/run-description.ts';
 import { pipeline } from '../../../src/run/flows/pipeline.ts';
+import { logView, type RunEvent } from '../../../src/run/ports/events.ts';
 import type { RunnerIO } from '../../../src/run/ports/runner.ts';
 import type { CommitOrder, RunReport } from '../../../src/run/ports/progress.ts';
 import { startEmulator, type Emulator } from '../../emulator/emulator.ts';
@@ -57,6 +58,8 @@ interface Run {
   failure?: string;
   logger: MemoryLogger;
   reports: RunReport[];
+  /** Every event the run told its views, in order. */
+  events: RunEvent[];
   asked: string[][];
 }
 
@@ -76,6 +79,7 @@ async function run(
   const logger = new MemoryLogger();
   const outputs: Outputs = {};
   const reports: RunReport[] = [];
+  const events: RunEvent[] = [];
   const asked: string[][] = [];
   const head = options.head ?? NEW;
   const order = options.order;
@@ -106,20 +110,20 @@ async function run(
   const io: RunnerIO = {
     run: description,
     proxy: {},
-    logger,
     clock: options.clock ?? new FakeClock(),
     signal: options.signal ?? new AbortController().signal,
-    group: (_name, phase) => phase(),
     mask: () => undefined,
     redact: (text) => text,
-    setOutputs: (fresh) => Object.assign(outputs, fresh),
-    progress: {
-      deployed: (report) => reports.push(report),
-      finished: (report) => {
-        reports.push(report);
-        return Promise.resolve();
+    views: [
+      logView(logger),
+      (event) => {
+        if (event.kind === 'outputs') Object.assign(outputs, event.outputs);
+        if (event.kind === 'deployed' || event.kind === 'finished') reports.push(event.report);
       },
-    },
+      (event) => {
+        events.push(event);
+      },
+    ],
     commitOrder:
       order === undefined
         ? undefined
@@ -129,7 +133,7 @@ async function run(
           },
   };
   const outcome = await pipeline(plan, io);
-  return { outputs, failure: outcome.failure, logger, reports, asked };
+  return { outputs, failure: outcome.failure, logger, reports, events, asked };
 }
 
 describe('commit order (behaviour 15)', () => {
@@ -260,6 +264,75 @@ describe('progress hooks', () => {
 
   it('tells nothing on a dry run', async () => {
     expect((await run({ 'dry-run': 'true' })).reports).toEqual([]);
+  });
+});
+
+/** The kinds of `events` in order, a phase as `step:NAME` and `step_over:NAME`, repeats of a kind once. */
+function shape(events: readonly RunEvent[]): string[] {
+  const kinds = events
+    .filter((event) => event.kind !== 'log')
+    .map((event) =>
+      event.kind === 'step' || event.kind === 'step_over'
+        ? `${event.kind}:${event.step}`
+        : event.kind,
+    );
+  return kinds.filter((kind, index) => kind !== kinds[index - 1]);
+}
+
+describe('one channel of events', () => {
+  it('tells every view the whole run in order: phases, found or created, the wait, outputs, the end', async () => {
+    emu.setOptions({ readyAfterPolls: 2 });
+    const result = await run(BUILDS_PUSHES);
+
+    expect(result.failure).toBeUndefined();
+    expect(shape(result.events)).toEqual([
+      'step:resolve',
+      'step_over:resolve',
+      'step:find',
+      'step_over:find',
+      'step:create',
+      'step_over:create',
+      'outputs',
+      'deployed',
+      'step:wait',
+      'waiting',
+      'status_change',
+      'outputs',
+      'status_change',
+      'wait_over',
+      'step_over:wait',
+      'outputs',
+      'finished',
+    ]);
+    const last = result.events.at(-1);
+    expect(last?.kind === 'finished' && last.report).toMatchObject({
+      stage: 'live',
+      created: true,
+    });
+    // The log's lines are the channel's `log` events, every one of them.
+    const logged = result.events.filter((event) => event.kind === 'log');
+    expect(logged.length).toBeGreaterThan(0);
+    expect(
+      result.logger.lines.filter((line) => !line.startsWith('info: waiting until live')),
+    ).toEqual(logged.map((event) => `${event.level}: ${event.message}`));
+  });
+
+  it('closes a phase that fails, and tells no end of a run that found nothing', async () => {
+    emu.inject({ status: 401, times: Infinity });
+    const result = await run({});
+
+    expect(result.failure).toContain('401');
+    expect(shape(result.events)).toEqual(['step:resolve', 'step_over:resolve']);
+    expect(result.reports).toEqual([]);
+  });
+
+  it("tells a second push's run as found, not created, and its end as live at the pushed commit", async () => {
+    existing(OLD);
+    emu.push(REPO, 'main', NEW);
+    const result = await run({}, { head: NEW });
+    expect(shape(result.events)).not.toContain('step:create');
+    expect(result.reports.map((report) => report.stage)).toEqual(['deploying', 'live']);
+    expect(result.outputs).toMatchObject({ live: 'true', 'commit-sha': NEW });
   });
 });
 
