@@ -10,10 +10,12 @@ import { InputError, type InputProblem } from './errors.js';
 import type { Plan, PlanCommon, SourceFields } from './plan.js';
 import type { RunDescription } from './run-description.js';
 import { accessProblems, serviceAccess } from './service-access.js';
-import type {
-  SecretReference,
-  SourceConfigRequest,
-  SourceRevisionConfigRequest,
+import { unknownValueWarning } from '../service/known-values.js';
+import {
+  DEPLOYMENT_TYPES,
+  type SecretReference,
+  type SourceConfigRequest,
+  type SourceRevisionConfigRequest,
 } from '../service/schemas.js';
 
 /** What the step asks the service for: `config`, with each explicit input written over it. */
@@ -125,6 +127,21 @@ function sourceFields(inputs: ParsedInputs, wanted: Requested): SourceFields | I
   }
 }
 
+/**
+ * The plan's warnings: one for a `deployment_type` the action does not know,
+ * which is sent as it is (behaviour 26: the service decides).
+ */
+function planWarnings(wanted: Requested): string[] {
+  const type = wanted.sourceConfig.deployment_type;
+  if (type == null) return [];
+  const warning = unknownValueWarning(
+    'config: source_config.deployment_type',
+    type,
+    DEPLOYMENT_TYPES,
+  );
+  return warning === undefined ? [] : [warning];
+}
+
 function commonFields(
   inputs: ParsedInputs,
   wanted: Requested,
@@ -146,6 +163,7 @@ function commonFields(
     dryRun: inputs['dry-run'],
     dashboardUrl: inputs['dashboard-url'],
     sensitiveValues: [...access.sensitiveValues, ...inputs.secrets.map((secret) => secret.value)],
+    warnings: planWarnings(wanted),
   };
 }
 

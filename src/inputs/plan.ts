@@ -48,6 +48,11 @@ export interface PlanCommon {
   dashboardUrl?: string;
   /** Every value that must never be printed: api key, header values, secret values. */
   sensitiveValues: string[];
+  /**
+   * What the run warns of once at its start, the inputs being valid: a
+   * `deployment_type` the action does not know (behaviour 26).
+   */
+  warnings: string[];
 }
 
 export interface CodehostPlan extends PlanCommon {

@@ -268,6 +268,39 @@ describe('deployment type', () => {
     );
   });
 
+  it('passes on a type the action does not know (serverless), with one warning naming the known ones (behaviour 26)', async () => {
+    const run = await runAction(asking('serverless'));
+
+    expect(run.error).toBeUndefined();
+    expect(run.exitCode).toBe(0);
+    const post = emu.requests.find((request) => request.method === 'POST');
+    expect(post?.body).toMatchObject({ source_config: { deployment_type: 'serverless' } });
+    expect(emu.deployments[0]?.source_config.deployment_type).toBe('serverless');
+    expect(run.outputs.created).toBe('true');
+    expect(run.stdout.split('\n').filter((line) => line.startsWith('::warning::'))).toEqual([
+      "::warning::config: source_config.deployment_type 'serverless' is not one the action knows (dev_free, dev, prod): it is passed on as it is, and the service decides",
+    ]);
+    expect(typeRow(run)).toBe('<code>serverless</code>');
+    expectNoSecrets(run);
+  });
+
+  it('reuses a deployment of that type in a status the action does not know, with no drift', async () => {
+    await runAction(asking('serverless'));
+    const created = emu.deployments[0];
+    if (created !== undefined) created.status = 'SCALED_TO_ZERO';
+
+    const run = await runAction(asking('serverless'));
+
+    expect(run.exitCode).toBe(0);
+    expect(emu.requests.filter((request) => request.method === 'POST')).toHaveLength(1);
+    expect(run.outputs).toMatchObject({
+      created: 'false',
+      drift: '[]',
+      status: 'SCALED_TO_ZERO',
+    });
+    expect(run.stdout.split('\n').filter((line) => line.startsWith('::warning::'))).toHaveLength(1);
+  });
+
   it('fails on that drift with on-drift: fail, naming the field and the remedy', async () => {
     await runAction(asking('dev'));
 
@@ -521,9 +554,9 @@ describe('bad input fails before any request', () => {
       'source_config.resource_spec.min_scal',
     ],
     [
-      'a deployment_type the service does not have',
-      { config: 'source_config:\n  deployment_type: staging' },
-      "input 'config': source_config.deployment_type: must be one of dev_free, dev, prod",
+      'a deployment_type that is not a string',
+      { config: 'source_config:\n  deployment_type: 3' },
+      "input 'config': source_config.deployment_type: Invalid input: expected string, received number",
     ],
     ['non-uuid integration-id', { 'integration-id': 'not-a-uuid' }, "input 'integration-id'"],
     ['codehost without an integration id', { 'integration-id': '' }, "input 'integration-id'"],

@@ -51,6 +51,23 @@ function existing(overrides: Record<string, unknown> = {}) {
 
 const methods = () => [...new Set(emu.requests.map((request) => request.method))];
 
+describe('a deployment type the action does not know (behaviour 26)', () => {
+  it('is in the request the deploy would send, with the one warning', async () => {
+    const run = await runAction(
+      planStep({ config: 'source_config:\n  deployment_type: serverless\n' }),
+      PLAN,
+    );
+
+    expect(run.exitCode).toBe(0);
+    expect(run.outputs).toMatchObject({ action: 'create' });
+    expect(run.stdout.split('\n').filter((line) => line.startsWith('::warning::'))).toEqual([
+      "::warning::config: source_config.deployment_type 'serverless' is not one the action knows (dev_free, dev, prod): it is passed on as it is, and the service decides",
+    ]);
+    expect(run.summary).toContain('&quot;deployment_type&quot;: &quot;serverless&quot;');
+    expect(methods()).toEqual(['GET']);
+  });
+});
+
 describe('the plan of every push (behaviours 21, 22)', () => {
   it('says the deploy on merge would fail on a revision the deployment will never take', async () => {
     existing();

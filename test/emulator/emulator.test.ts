@@ -206,16 +206,21 @@ describe('create', () => {
     expect(listed.body.resources[0]?.source_config).toEqual(reply.body.source_config);
   });
 
-  it('answers 422 for a deployment_type other than dev_free, dev or prod', async () => {
-    const reply = await create<Detail>({ source_config: { deployment_type: 'staging' } });
+  it('stores a deployment_type other than dev_free, dev or prod as sent (the service added some)', async () => {
+    const reply = await create({ source_config: { deployment_type: 'serverless' } });
+    expect(reply.status).toBe(201);
+    expect(reply.body.source_config).toEqual({ deployment_type: 'serverless' });
+  });
+
+  it('answers 422 for a deployment_type that is not a string', async () => {
+    const reply = await create<Detail>({ source_config: { deployment_type: 3 } });
     expect(reply.status).toBe(422);
     expect(reply.body.detail).toEqual([
       {
-        type: 'enum',
+        type: 'string_type',
         loc: ['body', 'source_config', 'deployment_type'],
-        msg: "Input should be 'dev_free', 'dev' or 'prod'",
-        input: 'staging',
-        ctx: { expected: "'dev_free', 'dev' or 'prod'" },
+        msg: 'Input should be a valid string',
+        input: 3,
       },
     ]);
     expect(emu.deployments).toHaveLength(0);

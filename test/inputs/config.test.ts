@@ -202,20 +202,46 @@ describe('config', () => {
     expect(message).toContain('extra: unknown key');
   });
 
-  it.each(['dev_free', 'dev', 'prod'])('accepts source_config.deployment_type %s', (type) => {
-    expect(plan({ config: `source_config:\n  deployment_type: ${type}\n` }).sourceConfig).toEqual({
-      deployment_type: type,
-      integration_id: INTEGRATION_ID,
-    });
+  it.each(['dev_free', 'dev', 'prod'])(
+    'accepts source_config.deployment_type %s, with no warning',
+    (type) => {
+      const result = plan({ config: `source_config:\n  deployment_type: ${type}\n` });
+      expect(result.sourceConfig).toEqual({
+        deployment_type: type,
+        integration_id: INTEGRATION_ID,
+      });
+      expect(result.warnings).toEqual([]);
+    },
+  );
+
+  it('has no warning without a deployment_type', () => {
+    expect(plan({ config: 'source_config:\n  deployment_type: null\n' }).warnings).toEqual([]);
+    expect(plan({}).warnings).toEqual([]);
   });
 
-  it('rejects another deployment_type, naming its path and the three values', () => {
-    const message = rejects(
-      { config: '{"source_config": {"deployment_type": "staging"}}' },
+  it.each(['serverless', 'dedicated'])(
+    'passes on a deployment_type it does not know (%s), with one warning naming the known ones (behaviour 26)',
+    (type) => {
+      const result = plan({ config: `{"source_config": {"deployment_type": "${type}"}}` });
+      expect(result.sourceConfig).toEqual({
+        deployment_type: type,
+        integration_id: INTEGRATION_ID,
+      });
+      expect(result.warnings).toEqual([
+        `config: source_config.deployment_type '${type}' is not one the action knows (dev_free, dev, prod): it is passed on as it is, and the service decides`,
+      ]);
+    },
+  );
+
+  it.each([
+    ['a number', '3', 'expected string, received number'],
+    ['a list', '[serverless]', 'expected string, received array'],
+  ])('rejects a deployment_type that is %s, naming its path', (_title, value, problem) => {
+    rejects(
+      { config: `source_config:\n  deployment_type: ${value}\n` },
       'config',
-      /source_config\.deployment_type: must be one of dev_free, dev, prod/,
+      new RegExp(`source_config\\.deployment_type: Invalid input: ${problem}`),
     );
-    expect(message).not.toContain('unknown key');
   });
 
   it('still rejects an unknown key next to deployment_type', () => {

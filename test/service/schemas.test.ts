@@ -486,9 +486,21 @@ describe('source_config.deployment_type', () => {
     expect(DeploymentCreateRequestSchema.parse(input).source_config.deployment_type).toBe(type);
   });
 
-  it('refuses any other value in a request, naming the path and the three values', () => {
-    expect(linesOf(SourceConfigRequestSchema, { deployment_type: 'staging' })).toEqual([
-      'deployment_type: must be one of dev_free, dev, prod',
+  it.each(['serverless', 'dedicated'])(
+    'takes a type the action does not know in a request, as it is (behaviour 26): %s',
+    (type) => {
+      const input = createRequest();
+      at(input, 'source_config')['deployment_type'] = type;
+      expect(DeploymentCreateRequestSchema.parse(input).source_config.deployment_type).toBe(type);
+    },
+  );
+
+  it.each<[string, unknown, string]>([
+    ['a number', 3, 'expected string, received number'],
+    ['a list', ['dev'], 'expected string, received array'],
+  ])('refuses %s in a request, naming the path', (_title, value, problem) => {
+    expect(linesOf(SourceConfigRequestSchema, { deployment_type: value })).toEqual([
+      `deployment_type: Invalid input: ${problem}`,
     ]);
   });
 

@@ -157,6 +157,11 @@ export function maskPlan(plan: Plan, io: RunnerIO, logger: Logger): void {
   }
 }
 
+/** The plan's warnings (a `deployment_type` the action does not know), once each, before any request. */
+export function warnOfPlan(plan: Plan, logger: Logger): void {
+  for (const warning of plan.warnings) logger.warning(warning);
+}
+
 /** What the step waits for, said once the deployment is found or created. */
 function waitingFor(goal: Goal, waits: boolean): string | undefined {
   if (!waits) return undefined;
@@ -174,6 +179,7 @@ async function steps(
 ): Promise<void> {
   const { logger } = events;
   maskPlan(plan, io, logger);
+  warnOfPlan(plan, logger);
   const dependencies = dependenciesOf(plan, io, events);
   const result = await deploy(plan, dependencies);
   const goal = await assess(plan, result, logger, io.commitOrder);

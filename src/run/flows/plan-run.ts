@@ -14,7 +14,7 @@ import type { PlanRequest } from '../../inputs/plan-inputs.js';
 import { showValue } from '../steps/drift.js';
 import { RunEvents } from '../ports/events.js';
 import type { RunnerIO, RunOutcome } from '../ports/runner.js';
-import { dependenciesOf, maskPlan } from './pipeline.js';
+import { dependenciesOf, maskPlan, warnOfPlan } from './pipeline.js';
 import { cellOf, dashboardUrlOf, differencesTable, labelledTable } from '../steps/report.js';
 import type { Verdict } from '../ports/findings.js';
 import { verdictOf } from '../steps/verdict.js';
@@ -176,6 +176,7 @@ async function planned(
   const { logger } = events;
   try {
     maskPlan(plan, io, logger);
+    warnOfPlan(plan, logger);
     const dependencies = dependenciesOf(plan, io, events);
     // Not a group of its own: the deploy's dry run opens its groups, and GitHub does not nest them.
     const step = { step: 'plan', grouped: false } as const;

@@ -41,7 +41,7 @@ afterEach(async () => {
 });
 
 /** The deployment as an earlier run left it: live on `commit`, tracking main. */
-function existing(commit: string, extra: { custom_url?: string } = {}) {
+function existing(commit: string, extra: { custom_url?: string; deployment_type?: string } = {}) {
   return emu.seedDeployment({
     name: 'my-agent',
     source_config: { integration_id: INTEGRATION, repo_url: REPO, build_on_push: true, ...extra },
@@ -333,6 +333,35 @@ describe('one channel of events', () => {
     expect(shape(result.events)).not.toContain('step:create');
     expect(result.reports.map((report) => report.stage)).toEqual(['deploying', 'live']);
     expect(result.outputs).toMatchObject({ live: 'true', 'commit-sha': NEW });
+  });
+});
+
+describe('a deployment type the action does not know (behaviour 26)', () => {
+  const SERVERLESS = {
+    config: 'source_config:\n  build_on_push: true\n  deployment_type: serverless\n',
+  };
+  const WARNING =
+    "warning: config: source_config.deployment_type 'serverless' is not one the action knows (dev_free, dev, prod): it is passed on as it is, and the service decides";
+
+  it('is sent as it is, with one warning before the first request', async () => {
+    emu.setOptions({ readyAfterPolls: 1 });
+    const result = await run(SERVERLESS);
+
+    expect(result.failure).toBeUndefined();
+    const post = emu.requests.find((request) => request.method === 'POST');
+    expect(post?.body).toMatchObject({ source_config: { deployment_type: 'serverless' } });
+    expect(result.logger.lines.filter((line) => line.startsWith('warning:'))).toEqual([WARNING]);
+    expect(result.events[0]).toMatchObject({ kind: 'log', level: 'warning' });
+  });
+
+  it('is no drift on a deployment of that type, which is reused', async () => {
+    existing(NEW, { deployment_type: 'serverless' });
+    const result = await run(SERVERLESS);
+
+    expect(result.failure).toBeUndefined();
+    expect(emu.requests.filter((request) => request.method === 'POST')).toHaveLength(0);
+    expect(result.outputs).toMatchObject({ created: 'false', drift: '[]' });
+    expect(result.logger.lines.filter((line) => line.startsWith('warning:'))).toEqual([WARNING]);
   });
 });
 

@@ -107,6 +107,26 @@ describe('findDrift', () => {
     ).toEqual([{ field: 'source_config.build_on_push', wanted: false, live: true }]);
   });
 
+  it('compares a deployment_type the action does not know like any other (behaviour 26)', () => {
+    const live = (type: string) => ({
+      source_config: {
+        integration_id: INTEGRATION,
+        repo_url: repository.url,
+        deployment_type: type,
+      },
+    });
+    const wants = (type: string) => ({ config: `source_config:\n  deployment_type: ${type}\n` });
+
+    expect(drift(wants('serverless'), live('serverless'))).toEqual([]);
+    expect(drift({}, live('dedicated'))).toEqual([]);
+    expect(drift(wants('serverless'), live('dedicated'))).toEqual([
+      { field: 'source_config.deployment_type', wanted: 'serverless', live: 'dedicated' },
+    ]);
+    expect(drift(wants('prod'), live('serverless'))).toEqual([
+      { field: 'source_config.deployment_type', wanted: 'prod', live: 'serverless' },
+    ]);
+  });
+
   it('takes null and absent as the same', () => {
     expect(drift({ config: 'source_config:\n  custom_url: null\n' })).toEqual([]);
   });
