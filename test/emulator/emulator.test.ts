@@ -388,15 +388,15 @@ describe('list', () => {
     const byIds = await list({ deployment_ids: `${other.id}, ${pending.id.toUpperCase()}` });
     expect(byIds.body.resources.map((d) => d.name)).toEqual(['pending', 'other']);
 
-    const ignored = await list({
-      remote_reconciled: 'true',
-      tag_value_ids: 'a,b',
-      image_version: 'v1',
-      deployment_type: 'prod',
+    const empty = await list({
       name_contains: '',
+      status: '',
+      tag_value_ids: ' , ',
+      image_version: '',
+      deployment_type: '',
     });
-    expect(ignored.status).toBe(200);
-    expect(ignored.body.resources).toHaveLength(4);
+    expect(empty.status).toBe(200);
+    expect(empty.body.resources).toHaveLength(4);
   });
 
   it('serves 10,000 seeded deployments in 100 sequential pages', async () => {
@@ -409,6 +409,196 @@ describe('list', () => {
       offset = reply.body.offset;
     }
     expect(seen).toBe(10_000);
+  });
+});
+
+describe('list filters (issue 40)', () => {
+  const TAG_PROD = '0b9c7d6e-1f2a-4b3c-8d4e-5f6a7b8c9d0e';
+  const TAG_TEAM = '9e8d7c6b-5a4f-4e3d-8c2b-1a0f9e8d7c6b';
+  const LISTENER = '4c3b2a19-0f8e-4d7c-9b6a-5e4d3c2b1a09';
+
+  /** Four deployments that differ in every filtered field; each filter picks a different set. */
+  function seedVaried(): Record<string, Deployment> {
+    return {
+      alpha: emu.seedDeployment({
+        name: 'alpha',
+        status: 'READY',
+        image_version: '0.2.1',
+        source_config: { deployment_type: 'prod', listener_id: LISTENER },
+        tagValueIds: [TAG_PROD, TAG_TEAM],
+      }),
+      beta: emu.seedDeployment({
+        name: 'beta',
+        status: 'AWAITING_DATABASE',
+        image_version: '0.2.1',
+        source_config: { deployment_type: 'dev' },
+        tagValueIds: [TAG_PROD],
+      }),
+      gamma: emu.seedDeployment({
+        name: 'gamma',
+        status: 'READY',
+        image_version: '0.3.0',
+        source_config: { deployment_type: 'serverless', listener_id: null },
+      }),
+      delta: emu.seedDeployment({
+        name: 'delta',
+        status: 'UNUSED',
+        source_config: { deployment_type: 'dedicated', listener_id: LISTENER },
+        tagValueIds: [TAG_TEAM.toUpperCase()],
+      }),
+    };
+  }
+
+  async function names(query: Record<string, string>): Promise<string[]> {
+    const reply = await list(query);
+    expect(reply.status, JSON.stringify(query)).toBe(200);
+    return reply.body.resources.map((d) => d.name);
+  }
+
+  it('status returns only deployments with that exact status', async () => {
+    seedVaried();
+    expect(await names({ status: 'READY' })).toEqual(['alpha', 'gamma']);
+    expect(await names({ status: 'UNUSED' })).toEqual(['delta']);
+    expect(await names({ status: 'ready' })).toEqual([]);
+  });
+
+  it('image_version matches image_version exactly', async () => {
+    seedVaried();
+    expect(await names({ image_version: '0.2.1' })).toEqual(['alpha', 'beta']);
+    expect(await names({ image_version: '0.3.0' })).toEqual(['gamma']);
+    expect(await names({ image_version: '0.2' })).toEqual([]);
+  });
+
+  it('deployment_type matches source_config.deployment_type, any string (serverless, dedicated)', async () => {
+    seedVaried();
+    expect(await names({ deployment_type: 'prod' })).toEqual(['alpha']);
+    expect(await names({ deployment_type: 'dev' })).toEqual(['beta']);
+    expect(await names({ deployment_type: 'serverless' })).toEqual(['gamma']);
+    expect(await names({ deployment_type: 'dedicated' })).toEqual(['delta']);
+    expect(await names({ deployment_type: 'dev_free' })).toEqual([]);
+  });
+
+  it('deployment_type also finds a created deployment by the type it was created with', async () => {
+    await create({ name: 'made-dev', source_config: { deployment_type: 'dev' } });
+    await create({ name: 'made-prod', source_config: { deployment_type: 'prod' } });
+    expect(await names({ deployment_type: 'prod' })).toEqual(['made-prod']);
+  });
+
+  it('remote_reconciled is whether source_config.listener_id is set, in any pydantic spelling', async () => {
+    seedVaried();
+    for (const yes of ['true', 'True', '1', 'yes', 'on']) {
+      expect(await names({ remote_reconciled: yes }), yes).toEqual(['alpha', 'delta']);
+    }
+    for (const no of ['false', 'FALSE', '0', 'no', 'off']) {
+      expect(await names({ remote_reconciled: no }), no).toEqual(['beta', 'gamma']);
+    }
+  });
+
+  it('tag_value_ids lists deployments that carry every tag value given (ids case-insensitive)', async () => {
+    const { gamma } = seedVaried();
+    expect(await names({ tag_value_ids: TAG_PROD })).toEqual(['alpha', 'beta']);
+    expect(await names({ tag_value_ids: TAG_TEAM.toUpperCase() })).toEqual(['alpha', 'delta']);
+    expect(await names({ tag_value_ids: `${TAG_PROD}, ${TAG_TEAM}` })).toEqual(['alpha']);
+    expect(await names({ tag_value_ids: 'not-a-tag' })).toEqual([]);
+
+    emu.setTags(gamma?.id ?? '', [TAG_TEAM]);
+    expect(await names({ tag_value_ids: TAG_TEAM })).toEqual(['alpha', 'gamma', 'delta']);
+    expect(() => emu.setTags('00000000-0000-4000-8000-000000000000', [TAG_TEAM])).toThrow(
+      /no deployment/,
+    );
+  });
+
+  it('tags are the emulator state: not in the answer, and a created deployment can be tagged', async () => {
+    const created = await create({ name: 'tagged' });
+    emu.setTags(created.body.id, [TAG_PROD]);
+    const reply = await list({ tag_value_ids: TAG_PROD });
+    expect(reply.body.resources.map((d) => d.name)).toEqual(['tagged']);
+    expect(reply.body.resources[0]).not.toHaveProperty('tagValueIds');
+    expect(reply.body.resources[0]).not.toHaveProperty('tag_value_ids');
+  });
+
+  it('filters combine with AND', async () => {
+    const { alpha, delta } = seedVaried();
+    expect(await names({ status: 'READY', image_version: '0.2.1' })).toEqual(['alpha']);
+    expect(await names({ remote_reconciled: 'true', tag_value_ids: TAG_TEAM })).toEqual([
+      'alpha',
+      'delta',
+    ]);
+    expect(await names({ remote_reconciled: 'false', status: 'READY' })).toEqual(['gamma']);
+    expect(await names({ remote_reconciled: 'false', tag_value_ids: TAG_PROD })).toEqual(['beta']);
+    expect(await names({ deployment_type: 'prod', status: 'UNUSED' })).toEqual([]);
+    expect(
+      await names({
+        name_contains: 'a',
+        status: 'READY',
+        remote_reconciled: 'true',
+        tag_value_ids: TAG_PROD,
+        image_version: '0.2.1',
+        deployment_type: 'prod',
+        deployment_ids: `${alpha?.id ?? ''},${delta?.id ?? ''}`,
+      }),
+    ).toEqual(['alpha']);
+  });
+
+  it('answers 422 with a FastAPI detail list for limit 0 or 101, offset -1 and remote_reconciled=maybe', async () => {
+    seedVaried();
+    const cases: [string, string, string][] = [
+      ['limit=0', 'limit', 'greater_than_equal'],
+      ['limit=101', 'limit', 'less_than_equal'],
+      ['offset=-1', 'offset', 'greater_than_equal'],
+      ['remote_reconciled=maybe', 'remote_reconciled', 'bool_parsing'],
+      ['remote_reconciled=', 'remote_reconciled', 'bool_parsing'],
+      ['remote_reconciled=constructor', 'remote_reconciled', 'bool_parsing'],
+    ];
+    for (const [query, name, type] of cases) {
+      const reply = await call<Detail>(`/v2/deployments?${query}`);
+      expect(reply.status, query).toBe(422);
+      expect(locs(reply), query).toEqual([['query', name]]);
+      expect(reply.body.detail[0]?.type, query).toBe(type);
+      expect(reply.body.detail[0]?.msg, query).toMatch(/^Input should be/);
+    }
+    const bool = await call<Detail>('/v2/deployments?remote_reconciled=maybe');
+    expect(bool.body.detail[0]).toEqual({
+      type: 'bool_parsing',
+      loc: ['query', 'remote_reconciled'],
+      msg: 'Input should be a valid boolean, unable to interpret input',
+      input: 'maybe',
+    });
+
+    const all = await call<Detail>('/v2/deployments?limit=101&offset=-1&remote_reconciled=maybe');
+    expect(locs(all)).toEqual([
+      ['query', 'limit'],
+      ['query', 'offset'],
+      ['query', 'remote_reconciled'],
+    ]);
+  });
+
+  it('pages 250 deployments with a filter: every match once, in order, offsets chained', async () => {
+    const seeded = emu.seedDeployments(250, (i) => ({
+      name: `bulk-${i}`,
+      image_version: i % 3 === 0 ? '1.0.0' : '0.9.0',
+      status: i % 5 === 0 ? 'UNUSED' : 'READY',
+    }));
+    const expected = seeded.filter((_, i) => i % 3 === 0).map((d) => d.name);
+    expect(expected).toHaveLength(84);
+
+    const pages: string[][] = [];
+    let offset = 0;
+    for (let requests = 0; requests < 10; requests++) {
+      const reply = await list({ image_version: '1.0.0', limit: '30', offset: String(offset) });
+      if (reply.body.resources.length === 0) {
+        expect(reply.body.offset).toBe(offset);
+        break;
+      }
+      pages.push(reply.body.resources.map((d) => d.name));
+      expect(reply.body.offset).toBe(offset + reply.body.resources.length);
+      offset = reply.body.offset;
+    }
+    expect(pages.map((page) => page.length)).toEqual([30, 30, 24]);
+    expect(pages.flat()).toEqual(expected);
+
+    const both = await names({ image_version: '1.0.0', status: 'UNUSED', limit: '100' });
+    expect(both).toEqual(seeded.filter((_, i) => i % 15 === 0).map((d) => d.name));
   });
 });
 

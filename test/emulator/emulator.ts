@@ -66,6 +66,15 @@ export interface Deployment {
   image_version: string | null;
 }
 
+/**
+ * What a seed may carry beyond the deployment's own fields: the ids of the tag values attached to
+ * it, which the listing's `tag_value_ids` filters by. Kept in the emulator's state, not in the
+ * deployment's fields (a Deployment has no tags in the interface).
+ */
+export interface SeedDeployment extends Partial<Deployment> {
+  tagValueIds?: string[];
+}
+
 /** One entry of a FastAPI-style 422 body: {"detail": ValidationIssue[]}. */
 export interface ValidationIssue {
   loc: (string | number)[];
@@ -205,8 +214,10 @@ export interface Emulator {
   /** Registers an integration and its repositories, filling defaults. */
   seedRepos(integrationId: string, repos?: Partial<Repository>[]): Repository[];
   /** Stores a deployment, filling defaults (status READY unless given). Not checked for unique names. */
-  seedDeployment(partial?: Partial<Deployment>): Deployment;
-  seedDeployments(count: number, make?: (i: number) => Partial<Deployment>): Deployment[];
+  seedDeployment(partial?: SeedDeployment): Deployment;
+  seedDeployments(count: number, make?: (i: number) => SeedDeployment): Deployment[];
+  /** Attaches exactly these tag values to the deployment (replacing any). Throws for an unknown id. */
+  setTags(deploymentId: string, tagValueIds: string[]): void;
   /** The deployment's revisions (copies), oldest first; [] for an unknown id. */
   revisions(deploymentId: string): Revision[];
   /** The commit a create of a codehost deployment for this repository and ref starts from. */
@@ -251,6 +262,8 @@ interface Meta {
   /** Created by POST and not listed yet (listingLagReads / listingLagMs). */
   lagging: boolean;
   lagMisses: number;
+  /** Lower-cased ids of the tag values attached to it (seed `tagValueIds`, `setTags`). */
+  tagValueIds: Set<string>;
 }
 
 interface QueuedFault {
@@ -264,6 +277,27 @@ interface Sleeper {
 }
 
 type Page = { resources: Deployment[]; offset: number };
+
+/**
+ * The filters of GET /v2/deployments, parsed once per request; an absent one is undefined. A
+ * deployment is listed when it passes every filter given (AND).
+ */
+interface ListFilters {
+  /** name_contains: a substring of `name`, case-sensitive. */
+  nameContains?: string;
+  /** status: equal to `status`. */
+  status?: string;
+  /** remote_reconciled: whether `source_config.listener_id` is set (see isRemoteReconciled). */
+  remoteReconciled?: boolean;
+  /** tag_value_ids: lower-cased; the deployment carries every one of them. */
+  tagValueIds?: string[];
+  /** image_version: equal to `image_version`. */
+  imageVersion?: string;
+  /** deployment_type: equal to `source_config.deployment_type`, any string. */
+  deploymentType?: string;
+  /** deployment_ids: lower-cased; the deployment's id is one of them. */
+  ids?: Set<string>;
+}
 
 const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const REPOS_RE = /^\/v1\/integrations\/forge\/codehost\/([^/]+)\/repos$/;
@@ -478,33 +512,20 @@ export async function startEmulator(initialOptions: EmulatorOptions = {}): Promi
     const issues: ValidationIssue[] = [];
     const limit = intParam(query, 'limit', 20, 1, 100, issues);
     const offset = intParam(query, 'offset', 0, 0, undefined, issues);
+    const filters = listFilters(query, issues);
     if (issues.length > 0) return unprocessable(issues);
-    // Empty values are treated as absent, like the service's `if param:` checks.
-    const nameContains = query.get('name_contains') || undefined;
-    const status = query.get('status') || undefined;
-    const idsParam = query.get('deployment_ids');
-    const ids = idsParam
-      ? new Set(
-          idsParam
-            .split(',')
-            .map((id) => id.trim().toLowerCase())
-            .filter((id) => id !== ''),
-        )
-      : undefined;
-    const filtered = (d: Deployment): boolean =>
-      (nameContains === undefined || d.name.includes(nameContains)) &&
-      (status === undefined || d.status === status);
+    const { ids } = filters;
     const time = now();
     const matches = (d: Deployment): boolean => {
       if (ids !== undefined && !ids.has(d.id.toLowerCase())) return false;
       const m = metaOf(d, time);
       if (m.lagging && stillLagging(m, time)) {
         // The service's listing lags its writes: left out, and not seen (no poll, no evolution).
-        if (filtered(d)) m.lagMisses += 1;
+        if (passes(d, m.tagValueIds, filters)) m.lagMisses += 1;
         return false;
       }
       evolve(d, m, ids !== undefined, time);
-      return filtered(d);
+      return passes(d, m.tagValueIds, filters);
     };
     return json(200, paginate(options.pagination ?? 'normal', matches, offset, limit));
   }
@@ -679,6 +700,14 @@ export async function startEmulator(initialOptions: EmulatorOptions = {}): Promi
     return list;
   }
 
+  /** A seeded deployment (READY unless given), stored with its tag values. */
+  function seed(partial: SeedDeployment): Deployment {
+    const deployment = makeDeployment(partial, 'READY');
+    const m = store(deployment);
+    if (partial.tagValueIds) m.tagValueIds = tagSet(partial.tagValueIds);
+    return deployment;
+  }
+
   function store(d: Deployment, revisions?: RevisionRecord[], lagging = false, time = now()): Meta {
     deployments.push(d);
     const m = newMeta(d, revisions, time);
@@ -696,6 +725,7 @@ export async function startEmulator(initialOptions: EmulatorOptions = {}): Promi
       readySince: d.status === 'READY' ? time : undefined,
       lagging: false,
       lagMisses: 0,
+      tagValueIds: new Set(),
     };
   }
 
@@ -845,18 +875,18 @@ export async function startEmulator(initialOptions: EmulatorOptions = {}): Promi
       return push(repoUrl, ref, sha, fail);
     },
     seedDeployment(partial = {}) {
-      const deployment = makeDeployment(partial, 'READY');
-      store(deployment);
-      return deployment;
+      return seed(partial);
     },
     seedDeployments(count, make = () => ({})) {
       const seeded: Deployment[] = [];
-      for (let i = 0; i < count; i++) {
-        const deployment = makeDeployment(make(i), 'READY');
-        store(deployment);
-        seeded.push(deployment);
-      }
+      for (let i = 0; i < count; i++) seeded.push(seed(make(i)));
       return seeded;
+    },
+    setTags(deploymentId, tagValueIds) {
+      const id = deploymentId.toLowerCase();
+      const d = deployments.find((candidate) => candidate.id.toLowerCase() === id);
+      if (!d) throw new Error(`setTags: no deployment with id ${deploymentId}`);
+      metaOf(d).tagValueIds = tagSet(tagValueIds);
     },
     inject(...newFaults) {
       for (const fault of newFaults) {
@@ -1203,6 +1233,90 @@ function intParam(
       msg: `Input should be less than or equal to ${max}`,
       input: raw,
       ctx: { le: max },
+    });
+  }
+  return value;
+}
+
+/** The filters of a listing, parsed once; a malformed value adds an issue (a 422). */
+function listFilters(query: URLSearchParams, issues: ValidationIssue[]): ListFilters {
+  const ids = idList(query.get('deployment_ids'));
+  return {
+    nameContains: stringParam(query, 'name_contains'),
+    status: stringParam(query, 'status'),
+    remoteReconciled: boolParam(query, 'remote_reconciled', issues),
+    tagValueIds: idList(query.get('tag_value_ids')),
+    imageVersion: stringParam(query, 'image_version'),
+    deploymentType: stringParam(query, 'deployment_type'),
+    ids: ids && new Set(ids),
+  };
+}
+
+/** Whether a deployment passes every filter given; each check is O(1) but the tags' (O(tags asked)). */
+function passes(d: Deployment, tagValueIds: Set<string>, f: ListFilters): boolean {
+  return (
+    (f.nameContains === undefined || d.name.includes(f.nameContains)) &&
+    (f.status === undefined || d.status === f.status) &&
+    (f.imageVersion === undefined || d.image_version === f.imageVersion) &&
+    (f.deploymentType === undefined || sourceConfigOf(d).deployment_type === f.deploymentType) &&
+    (f.remoteReconciled === undefined || isRemoteReconciled(d) === f.remoteReconciled) &&
+    (f.tagValueIds === undefined || f.tagValueIds.every((id) => tagValueIds.has(id)))
+  );
+}
+
+/**
+ * A Deployment has no `remote_reconciled` field. The service's deployments that a remote
+ * listener (a self-hosted data plane) reconciles are the ones with `source_config.listener_id`
+ * set, so that is what the filter reads.
+ */
+function isRemoteReconciled(d: Deployment): boolean {
+  const listenerId = sourceConfigOf(d).listener_id;
+  return typeof listenerId === 'string' && listenerId !== '';
+}
+
+function sourceConfigOf(d: Deployment): Record<string, unknown> {
+  return isRecord(d.source_config) ? d.source_config : {};
+}
+
+function tagSet(tagValueIds: string[]): Set<string> {
+  return new Set(tagValueIds.map((id) => id.trim().toLowerCase()));
+}
+
+/** A string filter; empty counts as absent, like the service's `if param:` checks. */
+function stringParam(query: URLSearchParams, name: string): string | undefined {
+  return query.get(name) || undefined;
+}
+
+/** Comma-separated ids, trimmed and lower-cased, empty entries dropped; undefined when absent or empty. */
+function idList(raw: string | null): string[] | undefined {
+  if (!raw) return undefined;
+  return raw
+    .split(',')
+    .map((id) => id.trim().toLowerCase())
+    .filter((id) => id !== '');
+}
+
+/** Pydantic's spellings of a boolean (any case). A Map, so `constructor` is no spelling. */
+const BOOLEANS = new Map<string, boolean>([
+  ...['true', 't', 'yes', 'y', 'on', '1'].map((word): [string, boolean] => [word, true]),
+  ...['false', 'f', 'no', 'n', 'off', '0'].map((word): [string, boolean] => [word, false]),
+]);
+
+/** A boolean query parameter as FastAPI reads it: any other value, the empty one included, is a 422. */
+function boolParam(
+  query: URLSearchParams,
+  name: string,
+  issues: ValidationIssue[],
+): boolean | undefined {
+  const raw = query.get(name);
+  if (raw === null) return undefined;
+  const value = BOOLEANS.get(raw.trim().toLowerCase());
+  if (value === undefined) {
+    issues.push({
+      type: 'bool_parsing',
+      loc: ['query', name],
+      msg: 'Input should be a valid boolean, unable to interpret input',
+      input: raw,
     });
   }
   return value;
