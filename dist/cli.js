@@ -29077,7 +29077,7 @@ __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __we
 /* harmony import */ var node_url__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(3136);
 /* harmony import */ var node_url__WEBPACK_IMPORTED_MODULE_2___default = /*#__PURE__*/__nccwpck_require__.n(node_url__WEBPACK_IMPORTED_MODULE_2__);
 /* harmony import */ var _inputs_bounded_read_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(4033);
-/* harmony import */ var _main_js__WEBPACK_IMPORTED_MODULE_4__ = __nccwpck_require__(3765);
+/* harmony import */ var _main_js__WEBPACK_IMPORTED_MODULE_4__ = __nccwpck_require__(2904);
 /** The command's entry (dist/cli.js, the package's bin): wires the process to `main`, nothing else. */
 
 
@@ -29129,7 +29129,7 @@ __webpack_async_result__();
 
 /***/ }),
 
-/***/ 3765:
+/***/ 2904:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -39225,19 +39225,21 @@ const STATUSES = [
     'UNKNOWN',
 ];
 const DeploymentStatusSchema = schemas_enum(STATUSES);
-/** Deployment types (the service's OpenAPI document, `SourceConfigRequest.deployment_type`). */
+/**
+ * The deployment types the action knows (the service's OpenAPI document,
+ * `SourceConfigRequest.deployment_type`): a known list, not a wall
+ * (behaviour 26). The schemas take any string, in a request as in an answer,
+ * since the service adds types (`serverless`, `dedicated`); reading the
+ * `config` input warns once of a type not here (build-plan.ts).
+ */
 const DEPLOYMENT_TYPES = ['dev_free', 'dev', 'prod'];
-/** A request names one of them; the message names the three (an input error shows it). */
-const DeploymentTypeRequestSchema = schemas_enum(DEPLOYMENT_TYPES, {
-    error: (issue) => issue.code === 'invalid_value' ? `must be one of ${DEPLOYMENT_TYPES.join(', ')}` : undefined,
-});
 /**
  * The one definition of the nested resources, wrapped by `object` at every
  * level: strict for requests, loose for responses. Fields that exist only in
  * a request or only in a response are added with `.extend`, which keeps the
  * strictness of the object it extends.
  */
-function buildFamily(object, deploymentType) {
+function buildFamily(object) {
     // volume_mounts item, also a container's volumeMounts item.
     const VolumeMount = object({
         name: schemas_string().nullish(),
@@ -39339,7 +39341,8 @@ function buildFamily(object, deploymentType) {
     const SourceConfig = object({
         integration_id: schema_parts_uuid().nullish(),
         repo_url: schemas_string().nullish(),
-        deployment_type: deploymentType.nullish(),
+        // Any string: a type the service adds later is no error (DEPLOYMENT_TYPES).
+        deployment_type: schemas_string().nullish(),
         build_on_push: schemas_boolean().nullish(),
         custom_url: schemas_string().nullish(),
         resource_spec: ResourceSpec.nullish(),
@@ -39379,8 +39382,7 @@ function buildFamily(object, deploymentType) {
         Deployment,
     };
 }
-// A type the service adds later is no failure of an answer, as with status.
-const response = buildFamily(schema_parts_looseObject, schemas_string());
+const response = buildFamily(schema_parts_looseObject);
 // ---------------------------------------------------------------------------
 // Request schemas (strict)
 // ---------------------------------------------------------------------------
@@ -39390,7 +39392,7 @@ const response = buildFamily(schema_parts_looseObject, schemas_string());
  * measurable part of start-up (bench/RESULTS.md).
  */
 let requestFamily;
-const buildRequestFamily = () => buildFamily(schema_parts_strictObject, DeploymentTypeRequestSchema);
+const buildRequestFamily = () => buildFamily(schema_parts_strictObject);
 const request = () => (requestFamily ??= buildRequestFamily());
 const ResourceSpecRequestSchema = lazy(() => request().ResourceSpec);
 const SourceConfigRequestSchema = lazy(() => request().SourceConfig);
@@ -40225,6 +40227,161 @@ const SENSITIVE_INPUT_NAMES = sensitiveNames(INPUTS);
 /** Some of the core's inputs, as an entry that takes only those declares them, in `names`' order. */
 const declared_pick = (names) => Object.fromEntries(names.map((name) => [name, INPUTS[name]]));
 
+;// CONCATENATED MODULE: ./src/service/known-values.ts
+/**
+ * Behaviour 26: the service's enums (`status`, `source_config.deployment_type`)
+ * are known lists, not walls. A value the action does not know is passed on
+ * with one warning naming the known ones, and the service decides; a value
+ * of the wrong type is still an input error (the schemas say so).
+ */
+
+/** The one warning for a value of `what` (`deployment_type`, `--status`) not in `known`; undefined for a known one. */
+function unknownValueWarning(what, value, known) {
+    if (known.includes(value))
+        return undefined;
+    return `${what} '${untrusted(value)}' is not one the action knows (${known.join(', ')}): it is passed on as it is, and the service decides`;
+}
+
+;// CONCATENATED MODULE: ./src/inputs/service-access.ts
+/** The inputs that say where the service is and how to sign in, in action.yml's order. */
+const ACCESS_INPUT_NAMES = [
+    'api-url',
+    'api-key',
+    'api-key-header',
+    'headers',
+];
+/** The extra headers, and the api key under `api-key-header` when one is given. */
+function serviceAccess(inputs) {
+    const apiKey = inputs['api-key'];
+    return {
+        apiUrl: inputs['api-url'],
+        headers: apiKey === ''
+            ? { ...inputs.headers }
+            : { ...inputs.headers, [inputs['api-key-header']]: apiKey },
+        sensitiveValues: [apiKey, ...Object.values(inputs.headers)],
+    };
+}
+/** Problems of the access inputs that are each valid but do not go together. */
+function accessProblems(inputs) {
+    const problems = [];
+    const apiKeyHeader = inputs['api-key-header'].toLowerCase();
+    const clash = Object.keys(inputs.headers).find((name) => name.toLowerCase() === apiKeyHeader);
+    if (inputs['api-key'] !== '' && clash !== undefined) {
+        problems.push({
+            input: 'headers',
+            problem: `header '${clash}' would replace the api-key header`,
+        });
+    }
+    return problems;
+}
+
+;// CONCATENATED MODULE: ./src/inputs/fleet-inputs.ts
+/**
+ * The inputs of the fleet's commands (CLI contract v1.4, "The fleet from a
+ * terminal"): `list` takes the service's inputs and every filter of the
+ * deployments' listing (SERVICE-API 4.3), `--limit` and `--all`; `repos` the
+ * service's inputs and the integration. Values the interface constrains are
+ * checked before any request; a `status` or `deployment-type` the action
+ * does not know is passed on with a warning (behaviour 26).
+ */
+
+
+
+
+
+
+
+
+/** The most `list --all` reads: 100 pages of 100. */
+const LIST_CAP = 10_000;
+/** How many deployments `list` shows when neither `--limit` nor `--all` says. */
+const DEFAULT_LIST_LIMIT = 100;
+/** One line of text: a filter value is sent in a query, never with a control character. */
+function parseFilterText(raw) {
+    if (UNSAFE_IN_AN_INPUT.test(raw))
+        fail('must not contain control characters or line breaks');
+    return parseText(raw);
+}
+/** Comma-separated uuids (`a,b`), spaces around each allowed; each checked. */
+function parseIdList(raw) {
+    const ids = raw.split(',').map((id) => id.trim());
+    if (ids.some((id) => id === ''))
+        fail(`must be uuids separated by commas, got '${raw}'`);
+    return ids.map((id) => {
+        try {
+            return parseGuid(id);
+        }
+        catch {
+            return fail(`must be uuids separated by commas; '${id}' is not a uuid`);
+        }
+    });
+}
+/** A whole number of deployments, at least 1. */
+function parseLimit(raw) {
+    if (!/^\d+$/.test(raw) || Number(raw) < 1)
+        fail(`must be a whole number, at least 1, got '${raw}'`);
+    return Number(raw);
+}
+/** The service's inputs, shared by both commands. */
+const FLEET_SHARED_INPUTS = declared_pick(ACCESS_INPUT_NAMES);
+/** `list`'s own inputs: the filters, in SERVICE-API 4.3's order, then how many. */
+const LIST_OWN_INPUTS = {
+    'name-contains': input(unlessEmpty(parseFilterText)),
+    status: input(unlessEmpty(parseFilterText)),
+    'remote-reconciled': input(unlessEmpty(parseBoolean)),
+    'tag-value-ids': input(unlessEmpty(parseIdList)),
+    'image-version': input(unlessEmpty(parseFilterText)),
+    'deployment-type': input(unlessEmpty(parseFilterText)),
+    'deployment-ids': input(unlessEmpty(parseIdList)),
+    limit: input(parseLimit, { default: String(DEFAULT_LIST_LIMIT) }),
+    all: input(parseBoolean, { default: 'false' }),
+};
+/** `repos`'s: the service's, and the integration whose repositories are listed. */
+const REPOS_INPUTS = declared_pick([...ACCESS_INPUT_NAMES, 'integration-id']);
+/** Throws an `InputError` when the access inputs do not go together. */
+function checkedAccess(inputs) {
+    const problems = accessProblems(inputs);
+    if (problems.length > 0)
+        throw new InputError(problems);
+    return serviceAccess(inputs);
+}
+/** What `list` asks for, from its inputs each read on its own. */
+function listRequest(inputs) {
+    const ids = (list) => (list === undefined ? undefined : list.join(','));
+    const filters = {
+        name_contains: inputs['name-contains'],
+        status: inputs.status,
+        remote_reconciled: inputs['remote-reconciled'],
+        tag_value_ids: ids(inputs['tag-value-ids']),
+        image_version: inputs['image-version'],
+        deployment_type: inputs['deployment-type'],
+        deployment_ids: ids(inputs['deployment-ids']),
+    };
+    const warnings = [
+        inputs.status === undefined
+            ? undefined
+            : unknownValueWarning('status', inputs.status, STATUSES),
+        inputs['deployment-type'] === undefined
+            ? undefined
+            : unknownValueWarning('deployment-type', inputs['deployment-type'], DEPLOYMENT_TYPES),
+    ].filter((warning) => warning !== undefined);
+    return {
+        access: checkedAccess(inputs),
+        filters: Object.fromEntries(Object.entries(filters).filter(([, value]) => value !== undefined)),
+        limit: inputs.all ? LIST_CAP : inputs.limit,
+        all: inputs.all,
+        warnings,
+    };
+}
+/** What `repos` asks for. */
+function reposRequest(inputs) {
+    const integrationId = inputs['integration-id'];
+    if (integrationId === undefined) {
+        throw new InputError([{ input: 'integration-id', problem: 'is required (a uuid)' }]);
+    }
+    return { access: checkedAccess(inputs), integrationId };
+}
+
 ;// CONCATENATED MODULE: ./src/inputs/commit.ts
 function none(reason) {
     return { kind: 'none', reason };
@@ -40262,39 +40419,6 @@ function commitRequest(commit, fields, run) {
     return { kind: 'auto', branch: head.branch, sha: head.sha };
 }
 
-;// CONCATENATED MODULE: ./src/inputs/service-access.ts
-/** The inputs that say where the service is and how to sign in, in action.yml's order. */
-const ACCESS_INPUT_NAMES = [
-    'api-url',
-    'api-key',
-    'api-key-header',
-    'headers',
-];
-/** The extra headers, and the api key under `api-key-header` when one is given. */
-function serviceAccess(inputs) {
-    const apiKey = inputs['api-key'];
-    return {
-        apiUrl: inputs['api-url'],
-        headers: apiKey === ''
-            ? { ...inputs.headers }
-            : { ...inputs.headers, [inputs['api-key-header']]: apiKey },
-        sensitiveValues: [apiKey, ...Object.values(inputs.headers)],
-    };
-}
-/** Problems of the access inputs that are each valid but do not go together. */
-function accessProblems(inputs) {
-    const problems = [];
-    const apiKeyHeader = inputs['api-key-header'].toLowerCase();
-    const clash = Object.keys(inputs.headers).find((name) => name.toLowerCase() === apiKeyHeader);
-    if (inputs['api-key'] !== '' && clash !== undefined) {
-        problems.push({
-            input: 'headers',
-            problem: `header '${clash}' would replace the api-key header`,
-        });
-    }
-    return problems;
-}
-
 ;// CONCATENATED MODULE: ./src/inputs/build-plan.ts
 /**
  * From inputs that each parsed on their own to one plan: `config` merged
@@ -40302,6 +40426,8 @@ function accessProblems(inputs) {
  * on more than one input (mostly on `source`). Every such problem is found
  * before the plan is built, and all of them are reported together.
  */
+
+
 
 
 
@@ -40399,6 +40525,17 @@ function sourceFields(inputs, wanted) {
             return { source };
     }
 }
+/**
+ * The plan's warnings: one for a `deployment_type` the action does not know,
+ * which is sent as it is (behaviour 26: the service decides).
+ */
+function planWarnings(wanted) {
+    const type = wanted.sourceConfig.deployment_type;
+    if (type == null)
+        return [];
+    const warning = unknownValueWarning('config: source_config.deployment_type', type, DEPLOYMENT_TYPES);
+    return warning === undefined ? [] : [warning];
+}
 function commonFields(inputs, wanted, fields, run) {
     const access = serviceAccess(inputs);
     return {
@@ -40415,6 +40552,7 @@ function commonFields(inputs, wanted, fields, run) {
         dryRun: inputs['dry-run'],
         dashboardUrl: inputs['dashboard-url'],
         sensitiveValues: [...access.sensitiveValues, ...inputs.secrets.map((secret) => secret.value)],
+        warnings: planWarnings(wanted),
     };
 }
 /** The plan, or an `InputError` naming every input that does not fit the others. */
@@ -40477,6 +40615,8 @@ function planRequest(inputs, run) {
 }
 
 ;// CONCATENATED MODULE: ./src/cli/wording.ts
+
+
 /** How a remedy names what the user gives: the command's options and variables. */
 const COMMAND_WORDS = {
     apiKey: 'DEPLOY_API_KEY or --api-key-file',
@@ -40502,13 +40642,31 @@ const COMMAND_DESCRIPTIONS = {
 const PLAN_OPTION_DESCRIPTIONS = {
     'on-change': 'fail: exit 1 when the plan holds a difference the deploy would not apply, so a required CI job can block the merge. none: it only reports.',
 };
+/** The help's description of `list`'s own options. */
+const LIST_OPTION_DESCRIPTIONS = {
+    'name-contains': 'Only deployments whose name contains VALUE (the service matches it).',
+    status: `Only deployments in this status (${STATUSES.join(', ')}; another value is passed on with a warning).`,
+    'remote-reconciled': 'Only deployments that are (true) or are not (false) remote-reconciled.',
+    'tag-value-ids': 'Only deployments with these tag values: uuids separated by commas.',
+    'image-version': 'Only deployments of this image version.',
+    'deployment-type': `Only deployments of this type (${DEPLOYMENT_TYPES.join(', ')}; another, such as serverless, is passed on with a warning).`,
+    'deployment-ids': 'Only these deployments: uuids separated by commas.',
+    limit: 'Shows at most N deployments, newest first as the service lists them.',
+    all: `Shows every deployment, up to ${LIST_CAP.toLocaleString('en-US')} (with a warning when there are more); instead of --limit.`,
+};
 
 ;// CONCATENATED MODULE: ./src/cli/options.ts
 
 
 
 
-const COMMANDS = ['deploy', 'status', 'plan'];
+
+const COMMANDS = ['deploy', 'status', 'plan', 'list', 'repos'];
+/** The commands that run the core on one deployment; the others list the fleet. */
+const RUN_COMMANDS = ['deploy', 'status', 'plan'];
+function isRunCommand(command) {
+    return RUN_COMMANDS.includes(command);
+}
 /** The inputs that are not `--name VALUE`; every other declared input is. */
 const INPUT_SHAPES = {
     'api-key': { kind: 'api-key' },
@@ -40548,11 +40706,18 @@ function shownDefault(value) {
     // `repository`'s `${{ github.repository }}`: here, the CI's project slug.
     return "the CI system's project slug";
 }
-/** The commands that take `input`: deploy all; status its few; plan the inputs plan/action.yml shares. */
+/**
+ * The commands that take `input`: deploy all; status its few; plan the
+ * inputs plan/action.yml shares; list the service's; repos the service's
+ * and the integration.
+ */
 function commandsOf(input) {
+    const access = ACCESS_INPUT_NAMES.includes(input);
     return COMMANDS.filter((command) => command === 'deploy' ||
         (command === 'status' && STATUS_INPUTS.includes(input)) ||
-        (command === 'plan' && Object.hasOwn(PLAN_SHARED_INPUTS, input)));
+        (command === 'plan' && Object.hasOwn(PLAN_SHARED_INPUTS, input)) ||
+        (command === 'list' && access) ||
+        (command === 'repos' && (access || input === 'integration-id')));
 }
 /** The options of one input, from its shape and its declaration. */
 function inputOptions(input, description) {
@@ -40654,12 +40819,37 @@ function planOptions() {
         role: { kind: 'plan-input', input: input },
     }));
 }
+/** What a list option's value is, for the help. */
+const LIST_VALUE_NAMES = {
+    'tag-value-ids': 'ID,…',
+    'deployment-ids': 'ID,…',
+    limit: 'N',
+    'remote-reconciled': 'BOOLEAN',
+};
+/** `list`'s own options: each filter of the listing, `--limit N` and `--all`. */
+function listOptions() {
+    return Object.entries(LIST_OWN_INPUTS).map(([name, declared]) => {
+        const input = name;
+        const flag = input === 'all';
+        return {
+            option: input,
+            type: flag ? 'boolean' : 'string',
+            multiple: false,
+            ...(flag ? {} : { valueName: LIST_VALUE_NAMES[input] ?? 'VALUE' }),
+            variable: variableOf(input),
+            defaultText: shownDefault(declared.default),
+            description: LIST_OPTION_DESCRIPTIONS[input],
+            commands: ['list'],
+            role: { kind: 'list-input', input },
+        };
+    });
+}
 const OUTPUT_OPTIONS = [
     {
         option: 'json',
         type: 'boolean',
         multiple: false,
-        description: 'Writes the outputs to stdout as one JSON object (created and live as booleans, drift as an array, deployment and plan as objects; error when it failed), on failure and interrupt too.',
+        description: 'Writes the outputs to stdout as one JSON object (created and live as booleans, drift as an array, deployment and plan as objects; error when it failed), on failure and interrupt too. list and repos: one JSON array of what the service answered, every secret value ***.',
         commands: COMMANDS,
         role: { kind: 'output', output: 'json' },
     },
@@ -40670,7 +40860,7 @@ const OUTPUT_OPTIONS = [
         variable: variableOf('events'),
         defaultText: 'false',
         description: 'Writes a stream of events to stdout for tools, one JSON object a line (step, status_change, heartbeat, warn), the last always a result line with the status, the exit code and the outputs; not with --json.',
-        commands: COMMANDS,
+        commands: RUN_COMMANDS,
         role: { kind: 'output', output: 'events' },
     },
     {
@@ -40679,7 +40869,7 @@ const OUTPUT_OPTIONS = [
         multiple: false,
         valueName: 'FILE',
         description: "Writes the outputs to FILE as DEPLOYMENT_ID=..., DEPLOYMENT_STATUS=..., DEPLOYMENT_URL=... lines (plan: DEPLOYMENT_PLAN_ACTION=..., DEPLOYMENT_CHANGES=...; GitLab's dotenv report, never named like a DEPLOY_ input), on failure and interrupt too.",
-        commands: COMMANDS,
+        commands: RUN_COMMANDS,
         role: { kind: 'output', output: 'dotenv' },
     },
     {
@@ -40688,7 +40878,7 @@ const OUTPUT_OPTIONS = [
         multiple: false,
         valueName: 'FILE',
         description: 'Writes the run summary (what the action writes to the job summary; for plan, the plan) to FILE.',
-        commands: COMMANDS,
+        commands: RUN_COMMANDS,
         role: { kind: 'output', output: 'summary' },
     },
 ];
@@ -40701,6 +40891,7 @@ function optionTable(descriptions = {}) {
     return [
         ...INPUT_NAMES.flatMap((input) => inputOptions(input, COMMAND_DESCRIPTIONS[input] ?? descriptions[input] ?? '')),
         ...planOptions(),
+        ...listOptions(),
         ...OUTPUT_OPTIONS,
     ];
 }
@@ -40866,7 +41057,8 @@ function option_values_readInputs(given, command, table, reading) {
         const role = spec.role;
         switch (role.kind) {
             case 'input':
-            case 'plan-input': {
+            case 'plan-input':
+            case 'list-input': {
                 if (values.length > 0)
                     reading.set(role.input, values[0] ?? '', `--${spec.option}`);
                 else if (fromVariable !== undefined && variable !== undefined) {
@@ -41159,6 +41351,9 @@ function readInvocation(args, sources) {
     if (events && given.has('json')) {
         const origin = given.has('events') ? '--events' : `${EVENTS_VARIABLE} (true)`;
         reading.problems.push(`${origin} and --json exclude each other: both write stdout; the stream's result line holds the --json object`);
+    }
+    if (given.has('all') && given.has('limit')) {
+        reading.problems.push('--limit and --all exclude each other: --all reads every page, up to 10,000');
     }
     if (reading.problems.length > 0)
         throw new UsageError(reading.problems);
@@ -45315,6 +45510,38 @@ class Service {
         throw new ActionError(`GET ${DEPLOYMENTS}: no end of the list after ${this.#maxPages} pages of ${PAGE_LIMIT} deployments whose names contain '${name}'; stopped rather than risk creating a duplicate. Use a more distinctive name, or report the service's pagination.`);
     }
     /**
+     * The deployments `filters` select, in the order listed, at most `limit`:
+     * pages of 100 (the last one only as large as what is left), each
+     * following the offset the service returned; the list ends as in
+     * `findByName`. With `probe`, a list that reaches `limit` asks for one
+     * more to say whether it goes on (`more`).
+     */
+    async list(filters, limit, { probe = false } = {}) {
+        const deployments = [];
+        let offset = 0;
+        const page = async (size) => this.#client.request({
+            method: 'GET',
+            path: DEPLOYMENTS,
+            query: { ...filters, limit: size, offset },
+            schema: DeploymentListSchema,
+        });
+        while (deployments.length < limit) {
+            const size = Math.min(PAGE_LIMIT, limit - deployments.length);
+            const list = await page(size);
+            for (const deployment of list.resources.slice(0, size)) {
+                deployments.push(this.#vetting.vet(deployment));
+            }
+            if (list.resources.length < size)
+                return { deployments, more: false };
+            if (list.offset <= offset) {
+                this.#logger.warning(`GET ${DEPLOYMENTS} returned offset ${list.offset} after offset ${offset}: it does not advance, so the list is taken to end here`);
+                return { deployments, more: false };
+            }
+            offset = list.offset;
+        }
+        return { deployments, more: probe && (await page(1)).resources.length > 0 };
+    }
+    /**
      * `GET /v2/deployments?deployment_ids=ID`: the deployment, or undefined when
      * the answer does not list it. One attempt: a poll is retried by the next poll.
      */
@@ -46923,6 +47150,11 @@ function maskPlan(plan, io, logger) {
         logger.warning(`the value of secret ${secret.name} is too short or common to redact in text: outputs hide it, but it cannot be hidden in the service's own messages. Prefer a longer value if it is sensitive.`);
     }
 }
+/** The plan's warnings (a `deployment_type` the action does not know), once each, before any request. */
+function warnOfPlan(plan, logger) {
+    for (const warning of plan.warnings)
+        logger.warning(warning);
+}
 /** What the step waits for, said once the deployment is found or created. */
 function waitingFor(goal, waits) {
     if (!waits)
@@ -46935,6 +47167,7 @@ function waitingFor(goal, waits) {
 async function steps(plan, io, events, record) {
     const { logger } = events;
     maskPlan(plan, io, logger);
+    warnOfPlan(plan, logger);
     const dependencies = dependenciesOf(plan, io, events);
     const result = await deploy(plan, dependencies);
     const goal = await assess(plan, result, logger, io.commitOrder);
@@ -47252,6 +47485,7 @@ async function planned({ plan, onChange }, io, events) {
     const { logger } = events;
     try {
         maskPlan(plan, io, logger);
+        warnOfPlan(plan, logger);
         const dependencies = dependenciesOf(plan, io, events);
         // Not a group of its own: the deploy's dry run opens its groups, and GitHub does not nest them.
         const step = { step: 'plan', grouped: false };
@@ -47359,226 +47593,135 @@ function runCommandRequest(request, io) {
         : runCommand(request.command, request.plan, io);
 }
 
-;// CONCATENATED MODULE: ./src/cli/events.ts
+;// CONCATENATED MODULE: ./src/cli/input-errors.ts
 
-/** While a wait sees no change, a `heartbeat` at least this often (the contract's 10 s). */
-const HEARTBEAT_MS = 10_000;
-/** The heartbeat's interval: `HEARTBEAT_MS`, or shorter for tests (`DEPLOY_AGENT_HEARTBEAT_MS`). */
-function heartbeatMsFrom(env) {
-    return shortenedMs(env.DEPLOY_AGENT_HEARTBEAT_MS, HEARTBEAT_MS);
-}
-/** A known, non-empty text output of `--json`'s object. */
-function known(outputs, name) {
-    const value = outputs[name];
-    return typeof value === 'string' && value !== '' ? value : undefined;
-}
-class EventStream {
-    #options;
-    #wallTime;
-    /** The wait in progress: since when, what it waits for, the next heartbeat's timer. */
-    #wait;
-    #timedOut = false;
-    #ended = false;
-    constructor(options) {
-        this.#options = options;
-        this.#wallTime = options.wallTime ?? (() => Date.now());
-    }
-    #line(event, fields) {
-        if (this.#ended)
-            return;
-        const time = new Date(this.#wallTime()).toISOString();
-        this.#options.write(`${JSON.stringify({ event, time, ...fields })}\n`);
-    }
-    /** The next heartbeat, `heartbeatMs` after the last line of the wait. */
-    #arm() {
-        const wait = this.#wait;
-        if (wait === undefined)
-            return;
-        if (wait.timer !== undefined)
-            clearTimeout(wait.timer);
-        wait.timer = setTimeout(() => {
-            this.#line('heartbeat', {
-                elapsed_s: Math.round((performance.now() - wait.since) / 100) / 10,
-                waiting_for: this.#options.redact(wait.waitingFor),
-            });
-            this.#arm();
-        }, this.#options.heartbeatMs);
-        // The timer must not keep the process alive once the run is over.
-        wait.timer.unref?.();
-    }
-    #endWait() {
-        if (this.#wait?.timer !== undefined)
-            clearTimeout(this.#wait.timer);
-        this.#wait = undefined;
-    }
-    /** The view of the core's events (redacted where they were made). */
-    sink = (event) => {
-        switch (event.kind) {
-            case 'log':
-                if (event.level === 'warning')
-                    this.#line('warn', { message: event.message });
-                return;
-            case 'step':
-                this.#endWait();
-                this.#line('step', { step: event.step, message: event.message });
-                if (event.step === 'wait') {
-                    this.#wait = { since: performance.now(), waitingFor: '' };
-                    this.#arm();
-                }
-                return;
-            case 'status_change':
-                this.#line('status_change', {
-                    status: event.status,
-                    latest_revision_id: event.latestRevisionId,
-                    active_revision_id: event.activeRevisionId,
-                    waiting_for: event.waitingFor,
-                });
-                if (this.#wait !== undefined) {
-                    this.#wait.waitingFor = event.waitingFor;
-                    this.#arm();
-                }
-                return;
-            case 'wait_over':
-                this.#timedOut = event.outcome === 'timed_out';
-                this.#endWait();
-                return;
+/** How a message names an input: the way it was given, else its option and variable. */
+function inputLabels(table) {
+    const labels = new Map();
+    for (const spec of table) {
+        const variable = spec.variable === undefined ? '' : ` (or ${spec.variable})`;
+        switch (spec.role.kind) {
+            case 'input':
+                labels.set(spec.role.input, `--${spec.option}${variable}`);
+                break;
+            case 'api-key-file':
+                labels.set('api-key', `the API key (DEPLOY_API_KEY or --api-key-file)`);
+                break;
+            case 'header':
+                labels.set('headers', `the headers (--header or DEPLOY_HEADERS)`);
+                break;
+            case 'secrets-file':
+                labels.set('secrets', `the secrets (--secret, --secrets-file or DEPLOY_SECRETS)`);
+                break;
+            case 'plan-input':
+            case 'list-input':
+                labels.set(spec.role.input, `--${spec.option}${variable}`);
+                break;
             default:
-                return;
-        }
-    };
-    /** A warning of the command's own. */
-    warn(message) {
-        this.#line('warn', { message: this.#options.redact(message) });
-    }
-    /** The last line; later events and a second result are not written. */
-    result({ exitCode, outputs, error }) {
-        this.#endWait();
-        const status = exitCode === 0 ? 'succeeded' : this.#timedOut && exitCode === 1 ? 'timed_out' : 'failed';
-        const fields = { status, exit_code: exitCode };
-        for (const [field, output] of [
-            ['deployment_id', 'deployment-id'],
-            ['url', 'url'],
-            ['dashboard_url', 'dashboard-url'],
-        ]) {
-            const value = known(outputs, output);
-            if (value !== undefined)
-                fields[field] = value;
-        }
-        fields.outputs = outputs;
-        if (error !== undefined)
-            fields.error = this.#options.redact(error);
-        this.#line('result', fields);
-        this.#ended = true;
-    }
-}
-
-;// CONCATENATED MODULE: ./src/cli/help.ts
-/**
- * The help, written from the option table: every option with its variable
- * and its default, so the help cannot miss one or show a stale default.
- */
-
-
-const WIDTH = 80;
-const INDENT = '      ';
-const ABOUT = {
-    deploy: {
-        usage: 'deploy-agent deploy --name NAME [options]',
-        does: 'Finds the deployment NAME or creates it, reports drift, optionally waits until it is live, and reports it (what the GitHub Action does).',
-    },
-    status: {
-        usage: 'deploy-agent status --name NAME [options]',
-        does: 'Looks the deployment NAME up (read-only: never creates) and reports it as deploy does; with --wait, waits until it is live. Exit 1 when no deployment has that name.',
-    },
-    plan: {
-        usage: 'deploy-agent plan --name NAME [options]',
-        does: 'Says what deploy would do with these options, read-only (GET requests only): create, reuse with every difference it would not apply, or fail. Exit 1 on fail, or on a difference with --on-change fail.',
-    },
-};
-function wrap(text, indent) {
-    const lines = [];
-    let line = '';
-    for (const word of text.split(/\s+/).filter((part) => part !== '')) {
-        if (line !== '' && indent.length + line.length + 1 + word.length > WIDTH) {
-            lines.push(indent + line);
-            line = word;
-        }
-        else {
-            line = line === '' ? word : `${line} ${word}`;
+                break;
         }
     }
-    if (line !== '')
-        lines.push(indent + line);
-    return lines.join('\n');
+    return labels;
 }
-/** `--name VALUE`, `--header NAME (repeatable)`, `--wait`. */
-function optionSynopsis(spec) {
-    const value = spec.type === 'string' ? ` ${spec.valueName ?? 'VALUE'}` : '';
-    return `--${spec.option}${value}`;
-}
-function optionHelp(spec) {
-    const facts = [
-        spec.variable === undefined ? undefined : `env ${spec.variable}`,
-        spec.defaultText === undefined ? undefined : `default: ${spec.defaultText}`,
-        spec.multiple ? 'repeatable' : undefined,
-    ].filter((fact) => fact !== undefined);
-    const head = `  ${optionSynopsis(spec)}${facts.length > 0 ? `  (${facts.join('; ')})` : ''}`;
-    return `${head}\n${wrap(spec.description, INDENT)}`;
-}
-const EXIT_CODES = `Exit status: 0 done (with --wait: live); 1 the deploy failed (service error, drift with --on-drift fail, AWAITING_DELETE, a wait that timed out, no deployment of that name for status; for plan: a fail verdict, or a difference with --on-change fail); 2 usage or input error, before any request; 130 interrupted (outputs still written).`;
-/** Each input's description in action.yml's text; throws when it is not YAML. */
-function actionDescriptions(actionYml) {
-    const inputs = (0,dist/* parse */.qg)(actionYml)
-        .inputs;
-    return Object.fromEntries(Object.entries(inputs ?? {}).flatMap(([name, input]) => typeof input.description === 'string' ? [[name, input.description.trim()]] : []));
-}
-function commandHelp(command, descriptions = {}) {
-    const table = optionTable(descriptions);
-    const { usage, does } = ABOUT[command];
-    const options = table.filter((spec) => spec.commands.includes(command));
-    return [
-        `Usage: ${usage}`,
-        '',
-        wrap(does, ''),
-        '',
-        'Options (a flag wins over its variable; secrets are never options: DEPLOY_API_KEY or --api-key-file, --header NAME, --secret NAME):',
-        ...options.map(optionHelp),
-        '  --help, -h',
-        `${INDENT}This help.`,
-        '',
-        wrap(EXIT_CODES, ''),
-        '',
-    ].join('\n');
-}
-/**
- * Rows of a name and its text, the texts in one column after the longest
- * name, wrapped to the width with each continuation line in that column.
- */
-function columns(rows) {
-    const width = Math.max(...rows.map(([name]) => name.length));
-    const column = ' '.repeat(2 + width + 2);
-    return rows.map(([name, text]) => {
-        const [first = '', ...more] = wrap(text, column).split('\n');
-        return [`  ${name.padEnd(width)}  ${first.trimStart()}`, ...more].join('\n');
+/** The core's input error, with each input named as the command knows it; its lead first. */
+function describeInputError(error, request, ci) {
+    const labels = inputLabels(optionTable());
+    const lines = error.problems.map(({ input, problem }) => {
+        const origin = request.origins[input];
+        let label = origin ?? labels.get(input) ?? input;
+        if (input === 'repository' && origin === undefined && ci.slug !== undefined) {
+            label = `--repository (defaulted to ${ci.where}'s project ${ci.slug}: pass --repository owner/name)`;
+        }
+        return `${label}: ${problem}`;
     });
+    const list = (heading, items) => `${heading}\n${items.map((line) => `  - ${line}`).join('\n')}`;
+    if (error.lead !== undefined) {
+        const [lead, ...others] = lines;
+        const first = `invalid input ${lead ?? ''}`;
+        return others.length === 0 ? first : `${first}\n${list('other invalid inputs:', others)}`;
+    }
+    return lines.length === 1 ? `invalid input ${lines[0]}` : list('invalid inputs:', lines);
 }
-function topHelp(version) {
-    return [
-        wrap(`deploy-agent ${version}: the deploy of the deploy-agent GitHub Action, outside GitHub Actions (GitLab CI, Jenkins, CircleCI, Bitbucket, Azure Pipelines, a terminal).`, ''),
-        '',
-        'Usage: deploy-agent COMMAND [options]',
-        '',
-        'Commands:',
-        ...columns(COMMANDS.map((command) => [command, ABOUT[command].does])),
-        '',
-        ...columns([
-            ['deploy-agent COMMAND --help', 'every option of COMMAND, with its variable and default'],
-            ['deploy-agent --version', 'the version'],
-        ]),
-        '',
-        wrap('Every option can come from its environment variable instead: DEPLOY_ + the option upper-cased, - as _ (--wait-timeout: DEPLOY_WAIT_TIMEOUT).', ''),
-        '',
-    ].join('\n');
+
+;// CONCATENATED MODULE: ./src/cli/fleet-output.ts
+/**
+ * How `list` and `repos` write what they found (CLI contract v1.4): a table
+ * that fits the terminal's width; one line an item with tab-separated
+ * fields and no header when stdout is not a terminal (as `gh` does), so
+ * that `cut` and `awk` work; or `--json`, the items as the service answered
+ * them, every secret value `***`. Service text is untrusted: a cell is one
+ * line, its control characters (a tab, a line break) shown escaped.
+ */
+
+const DEPLOYMENT_COLUMNS = [
+    { heading: 'NAME', cell: (d) => d.name },
+    { heading: 'ID', cell: (d) => d.id },
+    { heading: 'STATUS', cell: (d) => d.status },
+    { heading: 'SOURCE', cell: (d) => d.source },
+    { heading: 'TYPE', cell: (d) => d.source_config.deployment_type ?? '' },
+    { heading: 'IMAGE VERSION', cell: (d) => d.image_version ?? '' },
+    { heading: 'UPDATED', cell: (d) => d.updated_at },
+];
+const REPOSITORY_COLUMNS = [
+    { heading: 'REPOSITORY', cell: (r) => `${r.owner}/${r.name}` },
+    { heading: 'DEFAULT BRANCH', cell: (r) => r.default_branch },
+    { heading: 'URL', cell: (r) => r.url },
+    { heading: 'ID', cell: (r) => String(r.id) },
+];
+/** The narrowest a column is cut to when the table is too wide. */
+const MIN_COLUMN = 4;
+const GAP = '  ';
+function rowsOf(items, columns) {
+    return items.map((item) => columns.map((column) => untrusted(column.cell(item))));
+}
+/** `text` cut to `width` characters, the last one `…` when cut. */
+function fleet_output_cut(text, width) {
+    const characters = [...text];
+    return characters.length <= width ? text : `${characters.slice(0, width - 1).join('')}…`;
+}
+/**
+ * A table of the items with a heading line, at most `width` characters a
+ * line: while it is wider, the widest column loses a character (never
+ * below its heading's width), and its cut cells end in `…`.
+ */
+function table(items, columns, width) {
+    const rows = [columns.map((column) => column.heading), ...rowsOf(items, columns)];
+    const widths = columns.map((_, index) => Math.max(...rows.map((row) => [...(row[index] ?? '')].length)));
+    const total = () => widths.reduce((sum, each) => sum + each, 0) + GAP.length * (widths.length - 1);
+    // A column is never cut narrower than its heading.
+    const floors = columns.map((column) => Math.max(MIN_COLUMN, column.heading.length));
+    while (total() > width) {
+        const cuttable = widths.map((each, index) => (each > (floors[index] ?? 0) ? each : 0));
+        const widest = cuttable.indexOf(Math.max(...cuttable));
+        if ((cuttable[widest] ?? 0) === 0)
+            break;
+        widths[widest] = (widths[widest] ?? 0) - 1;
+    }
+    return rows
+        .map((row) => row
+        .map((text, index) => {
+        const each = widths[index] ?? 0;
+        const shown = fleet_output_cut(text, each);
+        return index === row.length - 1 ? shown : shown.padEnd(each);
+    })
+        .join(GAP)
+        .trimEnd())
+        .map((line) => `${line}\n`)
+        .join('');
+}
+/** One line an item, its fields separated by tabs, no heading. */
+function lines(items, columns) {
+    return rowsOf(items, columns)
+        .map((row) => `${row.join('\t')}\n`)
+        .join('');
+}
+/** The deployments as the service answered them, each secret's value `***` (by structure). */
+function deploymentsJson(deployments) {
+    const shown = deployments.map((deployment) => ({
+        ...deployment,
+        secrets: deployment.secrets.map((secret) => ({ ...secret, value: '***' })),
+    }));
+    return `${JSON.stringify(shown, null, 2)}\n`;
 }
 
 ;// CONCATENATED MODULE: ./src/cli/log.ts
@@ -47716,6 +47859,370 @@ class StderrLog {
     close() {
         this.#endLive(true);
     }
+}
+
+;// CONCATENATED MODULE: ./src/cli/world.ts
+/** Exit statuses (the contract's table). */
+const EXIT = { done: 0, failed: 1, usage: 2, interrupted: 130 };
+
+;// CONCATENATED MODULE: ./src/cli/fleet.ts
+/**
+ * `deploy-agent list` and `deploy-agent repos` (CLI contract v1.4, "The
+ * fleet from a terminal"): the service's two other operations, GET only.
+ * Their inputs are read and checked with the action's own reader before
+ * any request (exit 2 naming the option); what they find is written as a
+ * table on a terminal, tab-separated lines when piped, or `--json`. Exit 0
+ * when nothing matches too (stderr says so), 1 on a service failure, 130
+ * when interrupted.
+ */
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+/** A terminal's width when it does not say. */
+const DEFAULT_WIDTH = 80;
+/** The service over HTTP, as the deploy reaches it (proxy, retries, the command's words). */
+function serviceOf(access, { world, log, redactor, signal }) {
+    for (const value of access.sensitiveValues)
+        redactor.add(value);
+    const client = new ServiceClient({
+        baseUrl: access.apiUrl,
+        headers: access.headers,
+        retry: paceFrom(world.env).retry,
+        clock: systemClock,
+        logger: log,
+        signal,
+        redact: (text) => redactor.redact(text),
+        dispatcher: proxyDispatcher(proxySettingsFrom(world.env)),
+        words: COMMAND_WORDS,
+    });
+    return new Service(client, log, { mask: (value) => redactor.add(value) });
+}
+/** Writes the items: `--json`, a table on a terminal, else tab-separated lines. */
+function write(items, columns, json, { request, world }) {
+    const { stdout } = world;
+    if (request.json)
+        stdout.write(json());
+    else if (stdout.isTTY === true) {
+        if (items.length > 0)
+            stdout.write(table(items, columns, stdout.columns ?? DEFAULT_WIDTH));
+    }
+    else
+        stdout.write(lines(items, columns));
+}
+async function list(context) {
+    const { request, world, log, redactor } = context;
+    const run = runDescription(describeCiRun(world.env, world.cwd), world.cwd);
+    const asked = listRequest(readInputs({ ...FLEET_SHARED_INPUTS, ...LIST_OWN_INPUTS }, (name) => request.inputs[name], run));
+    for (const warning of asked.warnings)
+        log.warning(warning);
+    const service = serviceOf(asked.access, context);
+    const { deployments, more } = await service.list(asked.filters, asked.limit, {
+        probe: asked.all,
+    });
+    // A listed deployment carries its secrets: their values are never printed, in any form.
+    for (const deployment of deployments) {
+        for (const secret of deployment.secrets)
+            redactor.add(secret.value);
+    }
+    if (more) {
+        log.warning(`more than ${LIST_CAP.toLocaleString('en-US')} deployments match: --all shows the first ${LIST_CAP.toLocaleString('en-US')} (its cap); narrow the list with a filter`);
+    }
+    if (deployments.length === 0)
+        log.info('no deployment matches');
+    write(deployments, DEPLOYMENT_COLUMNS, () => deploymentsJson(deployments), context);
+}
+async function repos(context) {
+    const { request, world, log } = context;
+    const run = runDescription(describeCiRun(world.env, world.cwd), world.cwd);
+    const asked = reposRequest(readInputs(REPOS_INPUTS, (name) => request.inputs[name], run));
+    const repositories = await serviceOf(asked.access, context).listRepositories(asked.integrationId);
+    if (repositories.length === 0)
+        log.info('the integration has no repository to deploy');
+    write(repositories, REPOSITORY_COLUMNS, () => `${JSON.stringify(repositories, null, 2)}\n`, context);
+}
+/** Runs `list` or `repos`; resolves to the exit status. */
+async function runFleet(command, request, world) {
+    const redactor = new Redactor();
+    for (const value of request.secretValues)
+        redactor.add(value);
+    const terminal = world.stderr.isTTY === true;
+    const log = new StderrLog(world.stderr, {
+        terminal,
+        colour: wantsColour(terminal, world.env),
+        debug: ['true', 'True', 'TRUE', '1'].includes(world.env.DEPLOY_DEBUG ?? ''),
+        redact: (text) => redactor.redact(text),
+    });
+    const controller = new AbortController();
+    const stopListening = world.onSignal((signal) => {
+        if (controller.signal.aborted)
+            world.exit(EXIT.interrupted);
+        log.warning(`received ${signal}: stopping (again to quit at once)`);
+        controller.abort();
+    });
+    const context = { request, world, log, redactor, signal: controller.signal };
+    try {
+        await (command === 'list' ? list(context) : repos(context));
+        return EXIT.done;
+    }
+    catch (error) {
+        if (error instanceof InputError) {
+            log.error(describeInputError(error, request, describeCiRun(world.env, world.cwd)));
+            return EXIT.usage;
+        }
+        if (error instanceof CancelledError || controller.signal.aborted) {
+            log.error(`${command} was interrupted`);
+            return EXIT.interrupted;
+        }
+        log.error(describeError(error));
+        return EXIT.failed;
+    }
+    finally {
+        stopListening();
+        log.close();
+    }
+}
+
+;// CONCATENATED MODULE: ./src/cli/events.ts
+
+/** While a wait sees no change, a `heartbeat` at least this often (the contract's 10 s). */
+const HEARTBEAT_MS = 10_000;
+/** The heartbeat's interval: `HEARTBEAT_MS`, or shorter for tests (`DEPLOY_AGENT_HEARTBEAT_MS`). */
+function heartbeatMsFrom(env) {
+    return shortenedMs(env.DEPLOY_AGENT_HEARTBEAT_MS, HEARTBEAT_MS);
+}
+/** A known, non-empty text output of `--json`'s object. */
+function known(outputs, name) {
+    const value = outputs[name];
+    return typeof value === 'string' && value !== '' ? value : undefined;
+}
+class EventStream {
+    #options;
+    #wallTime;
+    /** The wait in progress: since when, what it waits for, the next heartbeat's timer. */
+    #wait;
+    #timedOut = false;
+    #ended = false;
+    constructor(options) {
+        this.#options = options;
+        this.#wallTime = options.wallTime ?? (() => Date.now());
+    }
+    #line(event, fields) {
+        if (this.#ended)
+            return;
+        const time = new Date(this.#wallTime()).toISOString();
+        this.#options.write(`${JSON.stringify({ event, time, ...fields })}\n`);
+    }
+    /** The next heartbeat, `heartbeatMs` after the last line of the wait. */
+    #arm() {
+        const wait = this.#wait;
+        if (wait === undefined)
+            return;
+        if (wait.timer !== undefined)
+            clearTimeout(wait.timer);
+        wait.timer = setTimeout(() => {
+            this.#line('heartbeat', {
+                elapsed_s: Math.round((performance.now() - wait.since) / 100) / 10,
+                waiting_for: this.#options.redact(wait.waitingFor),
+            });
+            this.#arm();
+        }, this.#options.heartbeatMs);
+        // The timer must not keep the process alive once the run is over.
+        wait.timer.unref?.();
+    }
+    #endWait() {
+        if (this.#wait?.timer !== undefined)
+            clearTimeout(this.#wait.timer);
+        this.#wait = undefined;
+    }
+    /** The view of the core's events (redacted where they were made). */
+    sink = (event) => {
+        switch (event.kind) {
+            case 'log':
+                if (event.level === 'warning')
+                    this.#line('warn', { message: event.message });
+                return;
+            case 'step':
+                this.#endWait();
+                this.#line('step', { step: event.step, message: event.message });
+                if (event.step === 'wait') {
+                    this.#wait = { since: performance.now(), waitingFor: '' };
+                    this.#arm();
+                }
+                return;
+            case 'status_change':
+                this.#line('status_change', {
+                    status: event.status,
+                    latest_revision_id: event.latestRevisionId,
+                    active_revision_id: event.activeRevisionId,
+                    waiting_for: event.waitingFor,
+                });
+                if (this.#wait !== undefined) {
+                    this.#wait.waitingFor = event.waitingFor;
+                    this.#arm();
+                }
+                return;
+            case 'wait_over':
+                this.#timedOut = event.outcome === 'timed_out';
+                this.#endWait();
+                return;
+            default:
+                return;
+        }
+    };
+    /** A warning of the command's own. */
+    warn(message) {
+        this.#line('warn', { message: this.#options.redact(message) });
+    }
+    /** The last line; later events and a second result are not written. */
+    result({ exitCode, outputs, error }) {
+        this.#endWait();
+        const status = exitCode === 0 ? 'succeeded' : this.#timedOut && exitCode === 1 ? 'timed_out' : 'failed';
+        const fields = { status, exit_code: exitCode };
+        for (const [field, output] of [
+            ['deployment_id', 'deployment-id'],
+            ['url', 'url'],
+            ['dashboard_url', 'dashboard-url'],
+        ]) {
+            const value = known(outputs, output);
+            if (value !== undefined)
+                fields[field] = value;
+        }
+        fields.outputs = outputs;
+        if (error !== undefined)
+            fields.error = this.#options.redact(error);
+        this.#line('result', fields);
+        this.#ended = true;
+    }
+}
+
+;// CONCATENATED MODULE: ./src/cli/help.ts
+/**
+ * The help, written from the option table: every option with its variable
+ * and its default, so the help cannot miss one or show a stale default.
+ */
+
+
+const WIDTH = 80;
+const INDENT = '      ';
+const ABOUT = {
+    deploy: {
+        usage: 'deploy-agent deploy --name NAME [options]',
+        does: 'Finds the deployment NAME or creates it, reports drift, optionally waits until it is live, and reports it (what the GitHub Action does).',
+    },
+    status: {
+        usage: 'deploy-agent status --name NAME [options]',
+        does: 'Looks the deployment NAME up (read-only: never creates) and reports it as deploy does; with --wait, waits until it is live. Exit 1 when no deployment has that name.',
+    },
+    plan: {
+        usage: 'deploy-agent plan --name NAME [options]',
+        does: 'Says what deploy would do with these options, read-only (GET requests only): create, reuse with every difference it would not apply, or fail. Exit 1 on fail, or on a difference with --on-change fail.',
+    },
+    list: {
+        usage: 'deploy-agent list [filters] [--limit N | --all] [--json]',
+        does: 'Lists the deployments the filters select (GET requests only), newest first: a table on a terminal, tab-separated lines without a header when piped (name, id, status, source, type, image version, updated), or --json. Exit 0 when none match too.',
+    },
+    repos: {
+        usage: 'deploy-agent repos --integration-id ID [--json]',
+        does: 'Lists the repositories the source-hosting integration ID can deploy (owner/name, default branch, URL, id): a table on a terminal, tab-separated lines when piped, or --json.',
+    },
+};
+function wrap(text, indent) {
+    const lines = [];
+    let line = '';
+    for (const word of text.split(/\s+/).filter((part) => part !== '')) {
+        if (line !== '' && indent.length + line.length + 1 + word.length > WIDTH) {
+            lines.push(indent + line);
+            line = word;
+        }
+        else {
+            line = line === '' ? word : `${line} ${word}`;
+        }
+    }
+    if (line !== '')
+        lines.push(indent + line);
+    return lines.join('\n');
+}
+/** `--name VALUE`, `--header NAME (repeatable)`, `--wait`. */
+function optionSynopsis(spec) {
+    const value = spec.type === 'string' ? ` ${spec.valueName ?? 'VALUE'}` : '';
+    return `--${spec.option}${value}`;
+}
+function optionHelp(spec) {
+    const facts = [
+        spec.variable === undefined ? undefined : `env ${spec.variable}`,
+        spec.defaultText === undefined ? undefined : `default: ${spec.defaultText}`,
+        spec.multiple ? 'repeatable' : undefined,
+    ].filter((fact) => fact !== undefined);
+    const head = `  ${optionSynopsis(spec)}${facts.length > 0 ? `  (${facts.join('; ')})` : ''}`;
+    return `${head}\n${wrap(spec.description, INDENT)}`;
+}
+const EXIT_CODES = `Exit status: 0 done (with --wait: live; list and repos: also when nothing matches); 1 the deploy failed (service error, drift with --on-drift fail, AWAITING_DELETE, a wait that timed out, no deployment of that name for status; for plan: a fail verdict, or a difference with --on-change fail; list and repos: a service error); 2 usage or input error, before any request; 130 interrupted (outputs still written).`;
+/** Each input's description in action.yml's text; throws when it is not YAML. */
+function actionDescriptions(actionYml) {
+    const inputs = (0,dist/* parse */.qg)(actionYml)
+        .inputs;
+    return Object.fromEntries(Object.entries(inputs ?? {}).flatMap(([name, input]) => typeof input.description === 'string' ? [[name, input.description.trim()]] : []));
+}
+function commandHelp(command, descriptions = {}) {
+    const table = optionTable(descriptions);
+    const { usage, does } = ABOUT[command];
+    const options = table.filter((spec) => spec.commands.includes(command));
+    return [
+        `Usage: ${usage}`,
+        '',
+        wrap(does, ''),
+        '',
+        'Options (a flag wins over its variable; secrets are never options: DEPLOY_API_KEY or --api-key-file, --header NAME, --secret NAME):',
+        ...options.map(optionHelp),
+        '  --help, -h',
+        `${INDENT}This help.`,
+        '',
+        wrap(EXIT_CODES, ''),
+        '',
+    ].join('\n');
+}
+/**
+ * Rows of a name and its text, the texts in one column after the longest
+ * name, wrapped to the width with each continuation line in that column.
+ */
+function columns(rows) {
+    const width = Math.max(...rows.map(([name]) => name.length));
+    const column = ' '.repeat(2 + width + 2);
+    return rows.map(([name, text]) => {
+        const [first = '', ...more] = wrap(text, column).split('\n');
+        return [`  ${name.padEnd(width)}  ${first.trimStart()}`, ...more].join('\n');
+    });
+}
+function topHelp(version) {
+    return [
+        wrap(`deploy-agent ${version}: the deploy of the deploy-agent GitHub Action, outside GitHub Actions (GitLab CI, Jenkins, CircleCI, Bitbucket, Azure Pipelines, a terminal).`, ''),
+        '',
+        'Usage: deploy-agent COMMAND [options]',
+        '',
+        'Commands:',
+        ...columns(COMMANDS.map((command) => [command, ABOUT[command].does])),
+        '',
+        ...columns([
+            ['deploy-agent COMMAND --help', 'every option of COMMAND, with its variable and default'],
+            ['deploy-agent --version', 'the version'],
+        ]),
+        '',
+        wrap('Every option can come from its environment variable instead: DEPLOY_ + the option upper-cased, - as _ (--wait-timeout: DEPLOY_WAIT_TIMEOUT).', ''),
+        '',
+    ].join('\n');
 }
 
 ;// CONCATENATED MODULE: ./src/cli/dotenv.ts
@@ -47906,55 +48413,11 @@ function outputsDotenv(outputs) {
 
 
 
-/** Exit statuses (the contract's table). */
-const EXIT = { done: 0, failed: 1, usage: 2, interrupted: 130 };
+
+
+
+
 const BOOLEAN_TRUE = new Set(['true', 'True', 'TRUE', '1']);
-/** How a message names an input: the way it was given, else its option and variable. */
-function inputLabels(table) {
-    const labels = new Map();
-    for (const spec of table) {
-        const variable = spec.variable === undefined ? '' : ` (or ${spec.variable})`;
-        switch (spec.role.kind) {
-            case 'input':
-                labels.set(spec.role.input, `--${spec.option}${variable}`);
-                break;
-            case 'api-key-file':
-                labels.set('api-key', `the API key (DEPLOY_API_KEY or --api-key-file)`);
-                break;
-            case 'header':
-                labels.set('headers', `the headers (--header or DEPLOY_HEADERS)`);
-                break;
-            case 'secrets-file':
-                labels.set('secrets', `the secrets (--secret, --secrets-file or DEPLOY_SECRETS)`);
-                break;
-            case 'plan-input':
-                labels.set(spec.role.input, `--${spec.option}${variable}`);
-                break;
-            default:
-                break;
-        }
-    }
-    return labels;
-}
-/** The core's input error, with each input named as the command knows it; its lead first. */
-function describeInputError(error, request, ci) {
-    const labels = inputLabels(optionTable());
-    const lines = error.problems.map(({ input, problem }) => {
-        const origin = request.origins[input];
-        let label = origin ?? labels.get(input) ?? input;
-        if (input === 'repository' && origin === undefined && ci.slug !== undefined) {
-            label = `--repository (defaulted to ${ci.where}'s project ${ci.slug}: pass --repository owner/name)`;
-        }
-        return `${label}: ${problem}`;
-    });
-    const list = (heading, items) => `${heading}\n${items.map((line) => `  - ${line}`).join('\n')}`;
-    if (error.lead !== undefined) {
-        const [lead, ...others] = lines;
-        const first = `invalid input ${lead ?? ''}`;
-        return others.length === 0 ? first : `${first}\n${list('other invalid inputs:', others)}`;
-    }
-    return lines.length === 1 ? `invalid input ${lines[0]}` : list('invalid inputs:', lines);
-}
 /**
  * One line on where the run is, and the branch head it is for when known
  * (when not, the core says why nothing is targeted, where that matters).
@@ -48014,7 +48477,7 @@ function eventStream(wanted, world, redact) {
         heartbeatMs: heartbeatMsFrom(world.env),
     });
 }
-async function main_runCommand(request, world) {
+async function main_runCommand(request, command, world) {
     const redactor = new Redactor();
     for (const value of request.secretValues)
         redactor.add(value);
@@ -48040,7 +48503,16 @@ async function main_runCommand(request, world) {
         return exitCode;
     };
     try {
-        return end(await runRequest(request, world, { log, warn, redact, redactor, written, events, end }));
+        return end(await runRequest(request, world, {
+            command,
+            log,
+            warn,
+            redact,
+            redactor,
+            written,
+            events,
+            end,
+        }));
     }
     catch (error) {
         // Not an expected failure (those are in the outcome): the stream still ends with a result.
@@ -48050,13 +48522,13 @@ async function main_runCommand(request, world) {
     }
 }
 /** Reads the request's inputs and runs it; its exit status. */
-async function runRequest(request, world, { log, warn, redact, redactor, written, events, end }) {
+async function runRequest(request, world, { command, log, warn, redact, redactor, written, events, end }) {
     const ci = describeCiRun(world.env, world.cwd);
     const run = runDescription(ci, world.cwd);
     const read = (name) => request.inputs[name];
     let prepared;
     try {
-        prepared = readCommandRequest(request.command, read, run);
+        prepared = readCommandRequest(command, read, run);
     }
     catch (error) {
         if (!(error instanceof InputError))
@@ -48066,7 +48538,7 @@ async function runRequest(request, world, { log, warn, redact, redactor, written
         writeResults(request, written, undefined, world, log, redact, warn);
         return EXIT.usage;
     }
-    if (request.command === 'deploy')
+    if (command === 'deploy')
         log.info(describeRun(ci));
     const controller = new AbortController();
     const stopListening = world.onSignal((signal) => {
@@ -48154,8 +48626,13 @@ async function main(world) {
         case 'version':
             world.stdout.write(`${world.version()}\n`);
             return EXIT.done;
-        case 'run':
-            return main_runCommand(invocation.request, world);
+        case 'run': {
+            const { request } = invocation;
+            const { command } = request;
+            return isRunCommand(command)
+                ? main_runCommand(request, command, world)
+                : runFleet(command, request, world);
+        }
     }
 }
 

@@ -52974,19 +52974,21 @@ const STATUSES = [
     'UNKNOWN',
 ];
 const DeploymentStatusSchema = schemas_enum(STATUSES);
-/** Deployment types (the service's OpenAPI document, `SourceConfigRequest.deployment_type`). */
+/**
+ * The deployment types the action knows (the service's OpenAPI document,
+ * `SourceConfigRequest.deployment_type`): a known list, not a wall
+ * (behaviour 26). The schemas take any string, in a request as in an answer,
+ * since the service adds types (`serverless`, `dedicated`); reading the
+ * `config` input warns once of a type not here (build-plan.ts).
+ */
 const DEPLOYMENT_TYPES = ['dev_free', 'dev', 'prod'];
-/** A request names one of them; the message names the three (an input error shows it). */
-const DeploymentTypeRequestSchema = schemas_enum(DEPLOYMENT_TYPES, {
-    error: (issue) => issue.code === 'invalid_value' ? `must be one of ${DEPLOYMENT_TYPES.join(', ')}` : undefined,
-});
 /**
  * The one definition of the nested resources, wrapped by `object` at every
  * level: strict for requests, loose for responses. Fields that exist only in
  * a request or only in a response are added with `.extend`, which keeps the
  * strictness of the object it extends.
  */
-function buildFamily(object, deploymentType) {
+function buildFamily(object) {
     // volume_mounts item, also a container's volumeMounts item.
     const VolumeMount = object({
         name: schemas_string().nullish(),
@@ -53088,7 +53090,8 @@ function buildFamily(object, deploymentType) {
     const SourceConfig = object({
         integration_id: schema_parts_uuid().nullish(),
         repo_url: schemas_string().nullish(),
-        deployment_type: deploymentType.nullish(),
+        // Any string: a type the service adds later is no error (DEPLOYMENT_TYPES).
+        deployment_type: schemas_string().nullish(),
         build_on_push: schemas_boolean().nullish(),
         custom_url: schemas_string().nullish(),
         resource_spec: ResourceSpec.nullish(),
@@ -53128,8 +53131,7 @@ function buildFamily(object, deploymentType) {
         Deployment,
     };
 }
-// A type the service adds later is no failure of an answer, as with status.
-const response = buildFamily(schema_parts_looseObject, schemas_string());
+const response = buildFamily(schema_parts_looseObject);
 // ---------------------------------------------------------------------------
 // Request schemas (strict)
 // ---------------------------------------------------------------------------
@@ -53139,7 +53141,7 @@ const response = buildFamily(schema_parts_looseObject, schemas_string());
  * measurable part of start-up (bench/RESULTS.md).
  */
 let requestFamily;
-const buildRequestFamily = () => buildFamily(schema_parts_strictObject, DeploymentTypeRequestSchema);
+const buildRequestFamily = () => buildFamily(schema_parts_strictObject);
 const request = () => (requestFamily ??= buildRequestFamily());
 const ResourceSpecRequestSchema = lazy(() => request().ResourceSpec);
 const SourceConfigRequestSchema = lazy(() => request().SourceConfig);
@@ -58087,6 +58089,38 @@ class Service {
         throw new ActionError(`GET ${DEPLOYMENTS}: no end of the list after ${this.#maxPages} pages of ${PAGE_LIMIT} deployments whose names contain '${name}'; stopped rather than risk creating a duplicate. Use a more distinctive name, or report the service's pagination.`);
     }
     /**
+     * The deployments `filters` select, in the order listed, at most `limit`:
+     * pages of 100 (the last one only as large as what is left), each
+     * following the offset the service returned; the list ends as in
+     * `findByName`. With `probe`, a list that reaches `limit` asks for one
+     * more to say whether it goes on (`more`).
+     */
+    async list(filters, limit, { probe = false } = {}) {
+        const deployments = [];
+        let offset = 0;
+        const page = async (size) => this.#client.request({
+            method: 'GET',
+            path: DEPLOYMENTS,
+            query: { ...filters, limit: size, offset },
+            schema: DeploymentListSchema,
+        });
+        while (deployments.length < limit) {
+            const size = Math.min(PAGE_LIMIT, limit - deployments.length);
+            const list = await page(size);
+            for (const deployment of list.resources.slice(0, size)) {
+                deployments.push(this.#vetting.vet(deployment));
+            }
+            if (list.resources.length < size)
+                return { deployments, more: false };
+            if (list.offset <= offset) {
+                this.#logger.warning(`GET ${DEPLOYMENTS} returned offset ${list.offset} after offset ${offset}: it does not advance, so the list is taken to end here`);
+                return { deployments, more: false };
+            }
+            offset = list.offset;
+        }
+        return { deployments, more: probe && (await page(1)).resources.length > 0 };
+    }
+    /**
      * `GET /v2/deployments?deployment_ids=ID`: the deployment, or undefined when
      * the answer does not list it. One attempt: a poll is retried by the next poll.
      */
@@ -59380,6 +59414,21 @@ function accessProblems(inputs) {
     return problems;
 }
 
+;// CONCATENATED MODULE: ./src/service/known-values.ts
+/**
+ * Behaviour 26: the service's enums (`status`, `source_config.deployment_type`)
+ * are known lists, not walls. A value the action does not know is passed on
+ * with one warning naming the known ones, and the service decides; a value
+ * of the wrong type is still an input error (the schemas say so).
+ */
+
+/** The one warning for a value of `what` (`deployment_type`, `--status`) not in `known`; undefined for a known one. */
+function unknownValueWarning(what, value, known) {
+    if (known.includes(value))
+        return undefined;
+    return `${what} '${untrusted(value)}' is not one the action knows (${known.join(', ')}): it is passed on as it is, and the service decides`;
+}
+
 ;// CONCATENATED MODULE: ./src/inputs/build-plan.ts
 /**
  * From inputs that each parsed on their own to one plan: `config` merged
@@ -59387,6 +59436,8 @@ function accessProblems(inputs) {
  * on more than one input (mostly on `source`). Every such problem is found
  * before the plan is built, and all of them are reported together.
  */
+
+
 
 
 
@@ -59484,6 +59535,17 @@ function sourceFields(inputs, wanted) {
             return { source };
     }
 }
+/**
+ * The plan's warnings: one for a `deployment_type` the action does not know,
+ * which is sent as it is (behaviour 26: the service decides).
+ */
+function planWarnings(wanted) {
+    const type = wanted.sourceConfig.deployment_type;
+    if (type == null)
+        return [];
+    const warning = unknownValueWarning('config: source_config.deployment_type', type, DEPLOYMENT_TYPES);
+    return warning === undefined ? [] : [warning];
+}
 function commonFields(inputs, wanted, fields, run) {
     const access = serviceAccess(inputs);
     return {
@@ -59500,6 +59562,7 @@ function commonFields(inputs, wanted, fields, run) {
         dryRun: inputs['dry-run'],
         dashboardUrl: inputs['dashboard-url'],
         sensitiveValues: [...access.sensitiveValues, ...inputs.secrets.map((secret) => secret.value)],
+        warnings: planWarnings(wanted),
     };
 }
 /** The plan, or an `InputError` naming every input that does not fit the others. */
@@ -61458,6 +61521,11 @@ function maskPlan(plan, io, logger) {
         logger.warning(`the value of secret ${secret.name} is too short or common to redact in text: outputs hide it, but it cannot be hidden in the service's own messages. Prefer a longer value if it is sensitive.`);
     }
 }
+/** The plan's warnings (a `deployment_type` the action does not know), once each, before any request. */
+function warnOfPlan(plan, logger) {
+    for (const warning of plan.warnings)
+        logger.warning(warning);
+}
 /** What the step waits for, said once the deployment is found or created. */
 function waitingFor(goal, waits) {
     if (!waits)
@@ -61470,6 +61538,7 @@ function waitingFor(goal, waits) {
 async function steps(plan, io, events, record) {
     const { logger } = events;
     maskPlan(plan, io, logger);
+    warnOfPlan(plan, logger);
     const dependencies = dependenciesOf(plan, io, events);
     const result = await deploy(plan, dependencies);
     const goal = await assess(plan, result, logger, io.commitOrder);
@@ -61799,6 +61868,7 @@ async function planned({ plan, onChange }, io, events) {
     const { logger } = events;
     try {
         maskPlan(plan, io, logger);
+        warnOfPlan(plan, logger);
         const dependencies = dependenciesOf(plan, io, events);
         // Not a group of its own: the deploy's dry run opens its groups, and GitHub does not nest them.
         const step = { step: 'plan', grouped: false };

@@ -120,6 +120,11 @@ export function readInvocation(args: readonly string[], sources: ArgumentSources
       `${origin} and --json exclude each other: both write stdout; the stream's result line holds the --json object`,
     );
   }
+  if (given.has('all') && given.has('limit')) {
+    reading.problems.push(
+      '--limit and --all exclude each other: --all reads every page, up to 10,000',
+    );
+  }
   if (reading.problems.length > 0) throw new UsageError(reading.problems);
   readInputs(given, first, table, reading);
   if (reading.problems.length > 0) throw new UsageError(reading.problems);

@@ -20,7 +20,7 @@ import { pipeline } from '../run/flows/pipeline.js';
 import { status } from '../run/flows/status-run.js';
 import type { RunnerIO, RunOutcome } from '../run/ports/runner.js';
 import { runPlan } from '../run/flows/plan-run.js';
-import type { Command, CommandInput } from './options.js';
+import type { CommandInput, RunCommand } from './options.js';
 
 /**
  * `status` takes only the service's inputs, the name and the wait's; the
@@ -37,7 +37,7 @@ function statusReader(read: InputReader<InputName>): InputReader<InputName> {
 
 /** The plan of `deploy` or `status`; throws the core's `InputError`. */
 function readCommandPlan(
-  command: Command,
+  command: Exclude<RunCommand, 'plan'>,
   read: InputReader<InputName>,
   run: RunDescription,
 ): Plan {
@@ -49,7 +49,7 @@ function readCommandPlan(
 
 /** Runs `command`'s plan through the core; never throws: how it ended is in the outcome. */
 function runCommand(
-  command: Exclude<Command, 'plan'>,
+  command: Exclude<RunCommand, 'plan'>,
   plan: Plan,
   io: RunnerIO,
 ): Promise<RunOutcome> {
@@ -66,7 +66,7 @@ export type CommandRequest =
  * shares, and `on-change`) into the plan sub-action's request.
  */
 export function readCommandRequest(
-  command: Command,
+  command: RunCommand,
   read: InputReader<CommandInput>,
   run: RunDescription,
 ): CommandRequest {

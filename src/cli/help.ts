@@ -27,6 +27,14 @@ const ABOUT: Record<Command, { usage: string; does: string }> = {
     usage: 'deploy-agent plan --name NAME [options]',
     does: 'Says what deploy would do with these options, read-only (GET requests only): create, reuse with every difference it would not apply, or fail. Exit 1 on fail, or on a difference with --on-change fail.',
   },
+  list: {
+    usage: 'deploy-agent list [filters] [--limit N | --all] [--json]',
+    does: 'Lists the deployments the filters select (GET requests only), newest first: a table on a terminal, tab-separated lines without a header when piped (name, id, status, source, type, image version, updated), or --json. Exit 0 when none match too.',
+  },
+  repos: {
+    usage: 'deploy-agent repos --integration-id ID [--json]',
+    does: 'Lists the repositories the source-hosting integration ID can deploy (owner/name, default branch, URL, id): a table on a terminal, tab-separated lines when piped, or --json.',
+  },
 };
 
 function wrap(text: string, indent: string): string {
@@ -60,7 +68,7 @@ function optionHelp(spec: OptionSpec): string {
   return `${head}\n${wrap(spec.description, INDENT)}`;
 }
 
-const EXIT_CODES = `Exit status: 0 done (with --wait: live); 1 the deploy failed (service error, drift with --on-drift fail, AWAITING_DELETE, a wait that timed out, no deployment of that name for status; for plan: a fail verdict, or a difference with --on-change fail); 2 usage or input error, before any request; 130 interrupted (outputs still written).`;
+const EXIT_CODES = `Exit status: 0 done (with --wait: live; list and repos: also when nothing matches); 1 the deploy failed (service error, drift with --on-drift fail, AWAITING_DELETE, a wait that timed out, no deployment of that name for status; for plan: a fail verdict, or a difference with --on-change fail; list and repos: a service error); 2 usage or input error, before any request; 130 interrupted (outputs still written).`;
 
 /** Each input's description in action.yml's text; throws when it is not YAML. */
 export function actionDescriptions(actionYml: string): Descriptions {

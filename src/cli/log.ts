@@ -14,6 +14,8 @@ import type { EventSink } from '../run/ports/events.js';
 export interface LogStream {
   write(text: string): unknown;
   isTTY?: boolean;
+  /** A terminal's width, in characters. */
+  columns?: number;
 }
 
 export interface LogOptions {

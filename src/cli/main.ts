@@ -18,86 +18,19 @@ import { proxySettingsFrom } from '../service/proxy.js';
 import { readInvocation, UsageError, wantsEvents, type CliRequest } from './arguments.js';
 import { describeCiRun, runDescription, type CiRun } from './ci.js';
 import { readCommandRequest, runCommandRequest } from './core.js';
+import { describeInputError } from './input-errors.js';
+import { runFleet } from './fleet.js';
+import { EXIT, type CliWorld } from './world.js';
 import { EventStream, heartbeatMsFrom } from './events.js';
 import { actionDescriptions, commandHelp, topHelp } from './help.js';
-import { StderrLog, wantsColour, type LogStream } from './log.js';
-import { optionTable, type OptionSpec } from './options.js';
+import { StderrLog, wantsColour } from './log.js';
+import { isRunCommand, type RunCommand } from './options.js';
 import { outputsDotenv, outputsJson } from './outputs.js';
-import type { Environment } from './sources.js';
 import { COMMAND_WORDS } from './wording.js';
 
-/** Exit statuses (the contract's table). */
-export const EXIT = { done: 0, failed: 1, usage: 2, interrupted: 130 } as const;
-
-export interface CliWorld {
-  args: readonly string[];
-  env: Environment;
-  cwd: string;
-  stdout: LogStream;
-  stderr: LogStream;
-  /** Reads a file, at most `cap` bytes (see `readBounded`). */
-  readFile: (path: string, cap: number) => string;
-  writeFile: (path: string, text: string) => void;
-  /** The package's version; read only when --help or --version shows it. */
-  version: () => string;
-  /** The package's folder (dist/..), which holds action.yml: the help's descriptions. */
-  packageDir: string;
-  /** Calls `handler` on SIGINT and SIGTERM until the returned function is called. */
-  onSignal: (handler: (signal: string) => void) => () => void;
-  /** Ends the process at once (a second signal). */
-  exit: (code: number) => void;
-}
+export { EXIT, type CliWorld } from './world.js';
 
 const BOOLEAN_TRUE = new Set(['true', 'True', 'TRUE', '1']);
-
-/** How a message names an input: the way it was given, else its option and variable. */
-function inputLabels(table: readonly OptionSpec[]): Map<string, string> {
-  const labels = new Map<string, string>();
-  for (const spec of table) {
-    const variable = spec.variable === undefined ? '' : ` (or ${spec.variable})`;
-    switch (spec.role.kind) {
-      case 'input':
-        labels.set(spec.role.input, `--${spec.option}${variable}`);
-        break;
-      case 'api-key-file':
-        labels.set('api-key', `the API key (DEPLOY_API_KEY or --api-key-file)`);
-        break;
-      case 'header':
-        labels.set('headers', `the headers (--header or DEPLOY_HEADERS)`);
-        break;
-      case 'secrets-file':
-        labels.set('secrets', `the secrets (--secret, --secrets-file or DEPLOY_SECRETS)`);
-        break;
-      case 'plan-input':
-        labels.set(spec.role.input, `--${spec.option}${variable}`);
-        break;
-      default:
-        break;
-    }
-  }
-  return labels;
-}
-
-/** The core's input error, with each input named as the command knows it; its lead first. */
-function describeInputError(error: InputError, request: CliRequest, ci: CiRun): string {
-  const labels = inputLabels(optionTable());
-  const lines = error.problems.map(({ input, problem }) => {
-    const origin = request.origins[input as keyof CliRequest['origins']];
-    let label = origin ?? labels.get(input) ?? input;
-    if (input === 'repository' && origin === undefined && ci.slug !== undefined) {
-      label = `--repository (defaulted to ${ci.where}'s project ${ci.slug}: pass --repository owner/name)`;
-    }
-    return `${label}: ${problem}`;
-  });
-  const list = (heading: string, items: string[]) =>
-    `${heading}\n${items.map((line) => `  - ${line}`).join('\n')}`;
-  if (error.lead !== undefined) {
-    const [lead, ...others] = lines;
-    const first = `invalid input ${lead ?? ''}`;
-    return others.length === 0 ? first : `${first}\n${list('other invalid inputs:', others)}`;
-  }
-  return lines.length === 1 ? `invalid input ${lines[0]}` : list('invalid inputs:', lines);
-}
 
 /**
  * One line on where the run is, and the branch head it is for when known
@@ -178,7 +111,11 @@ function eventStream(
   });
 }
 
-async function runCommand(request: CliRequest, world: CliWorld): Promise<number> {
+async function runCommand(
+  request: CliRequest,
+  command: RunCommand,
+  world: CliWorld,
+): Promise<number> {
   const redactor = new Redactor();
   for (const value of request.secretValues) redactor.add(value);
   const redact = (text: string) => redactor.redact(text);
@@ -204,7 +141,16 @@ async function runCommand(request: CliRequest, world: CliWorld): Promise<number>
   };
   try {
     return end(
-      await runRequest(request, world, { log, warn, redact, redactor, written, events, end }),
+      await runRequest(request, world, {
+        command,
+        log,
+        warn,
+        redact,
+        redactor,
+        written,
+        events,
+        end,
+      }),
     );
   } catch (error) {
     // Not an expected failure (those are in the outcome): the stream still ends with a result.
@@ -215,6 +161,7 @@ async function runCommand(request: CliRequest, world: CliWorld): Promise<number>
 }
 
 interface RunContext {
+  command: RunCommand;
   log: StderrLog;
   warn: (message: string) => void;
   redact: (text: string) => string;
@@ -228,14 +175,14 @@ interface RunContext {
 async function runRequest(
   request: CliRequest,
   world: CliWorld,
-  { log, warn, redact, redactor, written, events, end }: RunContext,
+  { command, log, warn, redact, redactor, written, events, end }: RunContext,
 ): Promise<number> {
   const ci = describeCiRun(world.env, world.cwd);
   const run = runDescription(ci, world.cwd);
   const read = (name: keyof CliRequest['inputs']) => request.inputs[name];
   let prepared;
   try {
-    prepared = readCommandRequest(request.command, read, run);
+    prepared = readCommandRequest(command, read, run);
   } catch (error) {
     if (!(error instanceof InputError)) throw error;
     written.error = describeInputError(error, request, ci);
@@ -243,7 +190,7 @@ async function runRequest(
     writeResults(request, written, undefined, world, log, redact, warn);
     return EXIT.usage;
   }
-  if (request.command === 'deploy') log.info(describeRun(ci));
+  if (command === 'deploy') log.info(describeRun(ci));
   const controller = new AbortController();
   const stopListening = world.onSignal((signal) => {
     if (controller.signal.aborted) {
@@ -325,7 +272,12 @@ export async function main(world: CliWorld): Promise<number> {
     case 'version':
       world.stdout.write(`${world.version()}\n`);
       return EXIT.done;
-    case 'run':
-      return runCommand(invocation.request, world);
+    case 'run': {
+      const { request } = invocation;
+      const { command } = request;
+      return isRunCommand(command)
+        ? runCommand(request, command, world)
+        : runFleet(command, request, world);
+    }
   }
 }

@@ -37,7 +37,8 @@ export function readInputs(
     const role = spec.role;
     switch (role.kind) {
       case 'input':
-      case 'plan-input': {
+      case 'plan-input':
+      case 'list-input': {
         if (values.length > 0) reading.set(role.input, values[0] ?? '', `--${spec.option}`);
         else if (fromVariable !== undefined && variable !== undefined) {
           reading.set(role.input, fromVariable, variable);

@@ -9,17 +9,33 @@
  */
 import type { InputDefault } from '../inputs/declare.js';
 import { INPUTS, INPUT_NAMES, type InputName } from '../inputs/declared.js';
+import { LIST_OWN_INPUTS, type ListOwnInput } from '../inputs/fleet-inputs.js';
 import { PLAN_OWN_INPUTS, PLAN_SHARED_INPUTS } from '../inputs/plan-inputs.js';
 import { ACCESS_INPUT_NAMES } from '../inputs/service-access.js';
-import { COMMAND_DESCRIPTIONS, PLAN_OPTION_DESCRIPTIONS } from './wording.js';
+import {
+  COMMAND_DESCRIPTIONS,
+  LIST_OPTION_DESCRIPTIONS,
+  PLAN_OPTION_DESCRIPTIONS,
+} from './wording.js';
 
-export const COMMANDS = ['deploy', 'status', 'plan'] as const;
+export const COMMANDS = ['deploy', 'status', 'plan', 'list', 'repos'] as const;
 export type Command = (typeof COMMANDS)[number];
+
+/** The commands that run the core on one deployment; the others list the fleet. */
+export const RUN_COMMANDS = ['deploy', 'status', 'plan'] as const satisfies readonly Command[];
+export type RunCommand = (typeof RUN_COMMANDS)[number];
+/** The fleet's commands (contract v1.4): they list, and write a table, lines or `--json`. */
+export type FleetCommand = Exclude<Command, RunCommand>;
+
+export function isRunCommand(command: Command): command is RunCommand {
+  return (RUN_COMMANDS as readonly Command[]).includes(command);
+}
 
 /** The plan's own inputs (plan/action.yml's, not the core's): `on-change`. */
 export type PlanOwnInput = keyof typeof PLAN_OWN_INPUTS;
-/** Every input the command reads: the core's and the plan's own. */
-export type CommandInput = InputName | PlanOwnInput;
+export type { ListOwnInput };
+/** Every input the command reads: the core's, the plan's own and the list's own. */
+export type CommandInput = InputName | PlanOwnInput | ListOwnInput;
 
 /** How one of the action's inputs reaches the command. */
 export type InputShape =
@@ -67,6 +83,8 @@ export type OptionRole =
   | { kind: 'input'; input: InputName }
   /** An input of plan/action.yml that is not the core's (`--on-change`). */
   | { kind: 'plan-input'; input: PlanOwnInput }
+  /** A filter of `list`, or how many it shows (`--limit`, `--all`). */
+  | { kind: 'list-input'; input: ListOwnInput }
   | { kind: 'api-key-file' }
   | { kind: 'header' }
   | { kind: 'secrets-file' }
@@ -107,13 +125,20 @@ function shownDefault(value: InputDefault | undefined): string | undefined {
   return "the CI system's project slug";
 }
 
-/** The commands that take `input`: deploy all; status its few; plan the inputs plan/action.yml shares. */
+/**
+ * The commands that take `input`: deploy all; status its few; plan the
+ * inputs plan/action.yml shares; list the service's; repos the service's
+ * and the integration.
+ */
 function commandsOf(input: InputName): readonly Command[] {
+  const access = (ACCESS_INPUT_NAMES as readonly InputName[]).includes(input);
   return COMMANDS.filter(
     (command) =>
       command === 'deploy' ||
       (command === 'status' && STATUS_INPUTS.includes(input)) ||
-      (command === 'plan' && Object.hasOwn(PLAN_SHARED_INPUTS, input)),
+      (command === 'plan' && Object.hasOwn(PLAN_SHARED_INPUTS, input)) ||
+      (command === 'list' && access) ||
+      (command === 'repos' && (access || input === 'integration-id')),
   );
 }
 
@@ -222,13 +247,40 @@ function planOptions(): OptionSpec[] {
   }));
 }
 
+/** What a list option's value is, for the help. */
+const LIST_VALUE_NAMES: Readonly<Partial<Record<ListOwnInput, string>>> = {
+  'tag-value-ids': 'ID,…',
+  'deployment-ids': 'ID,…',
+  limit: 'N',
+  'remote-reconciled': 'BOOLEAN',
+};
+
+/** `list`'s own options: each filter of the listing, `--limit N` and `--all`. */
+function listOptions(): OptionSpec[] {
+  return Object.entries(LIST_OWN_INPUTS).map(([name, declared]) => {
+    const input = name as ListOwnInput;
+    const flag = input === 'all';
+    return {
+      option: input,
+      type: flag ? 'boolean' : 'string',
+      multiple: false,
+      ...(flag ? {} : { valueName: LIST_VALUE_NAMES[input] ?? 'VALUE' }),
+      variable: variableOf(input),
+      defaultText: shownDefault(declared.default),
+      description: LIST_OPTION_DESCRIPTIONS[input],
+      commands: ['list'],
+      role: { kind: 'list-input', input },
+    };
+  });
+}
+
 const OUTPUT_OPTIONS: readonly OptionSpec[] = [
   {
     option: 'json',
     type: 'boolean',
     multiple: false,
     description:
-      'Writes the outputs to stdout as one JSON object (created and live as booleans, drift as an array, deployment and plan as objects; error when it failed), on failure and interrupt too.',
+      'Writes the outputs to stdout as one JSON object (created and live as booleans, drift as an array, deployment and plan as objects; error when it failed), on failure and interrupt too. list and repos: one JSON array of what the service answered, every secret value ***.',
     commands: COMMANDS,
     role: { kind: 'output', output: 'json' },
   },
@@ -240,7 +292,7 @@ const OUTPUT_OPTIONS: readonly OptionSpec[] = [
     defaultText: 'false',
     description:
       'Writes a stream of events to stdout for tools, one JSON object a line (step, status_change, heartbeat, warn), the last always a result line with the status, the exit code and the outputs; not with --json.',
-    commands: COMMANDS,
+    commands: RUN_COMMANDS,
     role: { kind: 'output', output: 'events' },
   },
   {
@@ -250,7 +302,7 @@ const OUTPUT_OPTIONS: readonly OptionSpec[] = [
     valueName: 'FILE',
     description:
       "Writes the outputs to FILE as DEPLOYMENT_ID=..., DEPLOYMENT_STATUS=..., DEPLOYMENT_URL=... lines (plan: DEPLOYMENT_PLAN_ACTION=..., DEPLOYMENT_CHANGES=...; GitLab's dotenv report, never named like a DEPLOY_ input), on failure and interrupt too.",
-    commands: COMMANDS,
+    commands: RUN_COMMANDS,
     role: { kind: 'output', output: 'dotenv' },
   },
   {
@@ -260,7 +312,7 @@ const OUTPUT_OPTIONS: readonly OptionSpec[] = [
     valueName: 'FILE',
     description:
       'Writes the run summary (what the action writes to the job summary; for plan, the plan) to FILE.',
-    commands: COMMANDS,
+    commands: RUN_COMMANDS,
     role: { kind: 'output', output: 'summary' },
   },
 ];
@@ -276,6 +328,7 @@ export function optionTable(descriptions: Descriptions = {}): OptionSpec[] {
       inputOptions(input, COMMAND_DESCRIPTIONS[input] ?? descriptions[input] ?? ''),
     ),
     ...planOptions(),
+    ...listOptions(),
     ...OUTPUT_OPTIONS,
   ];
 }

@@ -4,7 +4,9 @@
  * and the CI system it runs in. Everything else is action.yml's wording.
  */
 import type { InputName } from '../inputs/declared.js';
+import { LIST_CAP, type ListOwnInput } from '../inputs/fleet-inputs.js';
 import type { PLAN_OWN_INPUTS } from '../inputs/plan-inputs.js';
+import { DEPLOYMENT_TYPES, STATUSES } from '../service/schemas.js';
 import type { RemedyWords } from '../service/answers.js';
 
 /** How a remedy names what the user gives: the command's options and variables. */
@@ -38,4 +40,17 @@ export const COMMAND_DESCRIPTIONS: Readonly<Partial<Record<InputName, string>>> 
 export const PLAN_OPTION_DESCRIPTIONS: Readonly<Record<keyof typeof PLAN_OWN_INPUTS, string>> = {
   'on-change':
     'fail: exit 1 when the plan holds a difference the deploy would not apply, so a required CI job can block the merge. none: it only reports.',
+};
+
+/** The help's description of `list`'s own options. */
+export const LIST_OPTION_DESCRIPTIONS: Readonly<Record<ListOwnInput, string>> = {
+  'name-contains': 'Only deployments whose name contains VALUE (the service matches it).',
+  status: `Only deployments in this status (${STATUSES.join(', ')}; another value is passed on with a warning).`,
+  'remote-reconciled': 'Only deployments that are (true) or are not (false) remote-reconciled.',
+  'tag-value-ids': 'Only deployments with these tag values: uuids separated by commas.',
+  'image-version': 'Only deployments of this image version.',
+  'deployment-type': `Only deployments of this type (${DEPLOYMENT_TYPES.join(', ')}; another, such as serverless, is passed on with a warning).`,
+  'deployment-ids': 'Only these deployments: uuids separated by commas.',
+  limit: 'Shows at most N deployments, newest first as the service lists them.',
+  all: `Shows every deployment, up to ${LIST_CAP.toLocaleString('en-US')} (with a warning when there are more); instead of --limit.`,
 };

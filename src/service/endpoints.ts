@@ -27,6 +27,23 @@ export const PAGE_LIMIT = 100;
 /** Pages read at most in one search: 100,000 deployments that contain the name. */
 export const MAX_PAGES = 1_000;
 
+/** The listing's filters (SERVICE-API 4.3), each as the query names it. */
+export interface DeploymentFilters {
+  name_contains?: string;
+  status?: string;
+  remote_reconciled?: boolean;
+  tag_value_ids?: string;
+  image_version?: string;
+  deployment_type?: string;
+  deployment_ids?: string;
+}
+
+/** A listing: the deployments, and whether the list goes on past them (when it was asked). */
+export interface Listing {
+  deployments: Deployment[];
+  more: boolean;
+}
+
 export interface ServiceOptions {
   /** Pages read at most when searching by name. */
   maxPages?: number;
@@ -97,6 +114,41 @@ export class Service {
     throw new ActionError(
       `GET ${DEPLOYMENTS}: no end of the list after ${this.#maxPages} pages of ${PAGE_LIMIT} deployments whose names contain '${name}'; stopped rather than risk creating a duplicate. Use a more distinctive name, or report the service's pagination.`,
     );
+  }
+
+  /**
+   * The deployments `filters` select, in the order listed, at most `limit`:
+   * pages of 100 (the last one only as large as what is left), each
+   * following the offset the service returned; the list ends as in
+   * `findByName`. With `probe`, a list that reaches `limit` asks for one
+   * more to say whether it goes on (`more`).
+   */
+  async list(filters: DeploymentFilters, limit: number, { probe = false } = {}): Promise<Listing> {
+    const deployments: Deployment[] = [];
+    let offset = 0;
+    const page = async (size: number) =>
+      this.#client.request({
+        method: 'GET',
+        path: DEPLOYMENTS,
+        query: { ...filters, limit: size, offset },
+        schema: DeploymentListSchema,
+      });
+    while (deployments.length < limit) {
+      const size = Math.min(PAGE_LIMIT, limit - deployments.length);
+      const list = await page(size);
+      for (const deployment of list.resources.slice(0, size)) {
+        deployments.push(this.#vetting.vet(deployment));
+      }
+      if (list.resources.length < size) return { deployments, more: false };
+      if (list.offset <= offset) {
+        this.#logger.warning(
+          `GET ${DEPLOYMENTS} returned offset ${list.offset} after offset ${offset}: it does not advance, so the list is taken to end here`,
+        );
+        return { deployments, more: false };
+      }
+      offset = list.offset;
+    }
+    return { deployments, more: probe && (await page(1)).resources.length > 0 };
   }
 
   /**

@@ -87,8 +87,11 @@ describe('usage errors name the option', () => {
     [['deploy', '--wait-for-ready'], /the action's wait-for-ready is --wait here/],
     [['status', '--source', 'codehost'], /status takes no option --source/],
     [['deploy', '--', 'x'], /-- ends the options/],
-    [['--name', 'x'], /a command comes first \(deploy, status or plan\), not the option --name/],
-    [['destroy'], /a command comes first \(deploy, status or plan\), not 'destroy'/],
+    [
+      ['--name', 'x'],
+      /a command comes first \(deploy, status, plan, list or repos\), not the option --name/,
+    ],
+    [['destroy'], /a command comes first \(deploy, status, plan, list or repos\), not 'destroy'/],
   ])('%j', (args, message) => {
     expect(usageError(args).message).toMatch(message);
   });

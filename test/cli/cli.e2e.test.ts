@@ -563,6 +563,44 @@ describe('every option can come from its environment variable', () => {
       value: 'https://console.example/{bogus}',
       shows: /DEPLOY_DASHBOARD_URL: .*\{bogus\}/,
     },
+    // list's own: a value it refuses, or one it passes on with a warning (behaviour 26).
+    DEPLOY_NAME_CONTAINS: {
+      value: 'bad\u0001name',
+      shows: /DEPLOY_NAME_CONTAINS: must not contain control characters/,
+      command: 'list',
+    },
+    DEPLOY_STATUS: { value: 'SCALED', shows: /status 'SCALED' is not one/, command: 'list' },
+    DEPLOY_REMOTE_RECONCILED: {
+      value: 'maybe',
+      shows: /DEPLOY_REMOTE_RECONCILED: must be true or false, got 'maybe'/,
+      command: 'list',
+    },
+    DEPLOY_TAG_VALUE_IDS: {
+      value: 'nope',
+      shows: /DEPLOY_TAG_VALUE_IDS: must be uuids separated by commas/,
+      command: 'list',
+    },
+    DEPLOY_IMAGE_VERSION: {
+      value: 'bad\u0001version',
+      shows: /DEPLOY_IMAGE_VERSION: must not contain control characters/,
+      command: 'list',
+    },
+    DEPLOY_DEPLOYMENT_TYPE: {
+      value: 'serverless',
+      shows: /deployment-type 'serverless' is not one/,
+      command: 'list',
+    },
+    DEPLOY_DEPLOYMENT_IDS: {
+      value: 'nope',
+      shows: /DEPLOY_DEPLOYMENT_IDS: must be uuids separated by commas/,
+      command: 'list',
+    },
+    DEPLOY_LIMIT: {
+      value: '0',
+      shows: /DEPLOY_LIMIT: must be a whole number, at least 1/,
+      command: 'list',
+    },
+    DEPLOY_ALL: { value: 'yes', shows: /DEPLOY_ALL: must be true or false/, command: 'list' },
   };
 
   it('checks every variable of the option table', () => {

@@ -33,7 +33,7 @@ describe('the help', () => {
     );
     expect(
       commands.filter((line) => /^ {2}\S/.test(line)).map((line) => line.slice(0, 10)),
-    ).toEqual(['  deploy  ', '  status  ', '  plan    ']);
+    ).toEqual(['  deploy  ', '  status  ', '  plan    ', '  list    ', '  repos   ']);
     // Every line of a command's text starts in one column.
     const starts = commands.map((line) => /^( {2}\S+ +| +)/.exec(line)?.[0].length);
     expect(new Set(starts)).toEqual(new Set([10]));

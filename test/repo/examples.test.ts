@@ -503,6 +503,58 @@ describe('the Jenkins and CircleCI examples of docs/command.md', () => {
   });
 });
 
+describe('the fleet examples of docs/command.md', () => {
+  it('pipes list into cut: who waits for a database, and which of two ids still exists', async () => {
+    const [waiting, ready, alsoWaiting] = emu.seedDeployments(3, (i) => ({
+      name: `agent-${i}`,
+      status: i === 1 ? 'READY' : 'AWAITING_DATABASE',
+    }));
+    const [who, which, ...rest] = shellLines('docs/command.md', 'deploy-agent list');
+    expect(rest).toEqual([]);
+
+    const stalled = await runLine(who ?? '', {}, []);
+    expect(stalled.exitCode).toBe(0);
+    expect(stalled.stdout.trim().split('\n').sort()).toEqual(
+      [waiting, alsoWaiting].map((d) => `${d?.name ?? ''}\t${d?.id ?? ''}`).sort(),
+    );
+
+    const gone = '5a1e0b6c-3f4d-4e2a-9b8c-7d6e5f4a3b2c';
+    const exists = await runLine(which ?? '', { OLD_ID: gone, NEW_ID: ready?.id ?? '' }, []);
+    expect(exists.exitCode).toBe(0);
+    expect(exists.stdout).toBe(`${ready?.id ?? ''}\n`);
+  });
+
+  it('the scheduled GitLab job lists every preview a merge request left, each secret value ***', async () => {
+    emu.seedDeployment({ name: 'my-agent' });
+    for (const iid of [7, 8]) {
+      emu.seedDeployment({
+        name: `my-agent-mr-${iid}`,
+        secrets: [{ name: 'OPENAI_API_KEY', value: OPENAI_API_KEY }],
+      });
+    }
+    const line = gitLabScript('docs/command.md', 'leftovers');
+    const run = await runLine(
+      line,
+      { CI: 'true', GITLAB_CI: 'true', CI_PIPELINE_SOURCE: 'schedule' },
+      ['previews.json'],
+    );
+    expect(run.exitCode).toBe(0);
+    const previews = JSON.parse(run.files['previews.json'] ?? '') as {
+      name: string;
+      secrets: { value: string }[];
+    }[];
+    expect(previews.map((preview) => preview.name).sort()).toEqual([
+      'my-agent-mr-7',
+      'my-agent-mr-8',
+    ]);
+    expect(previews.flatMap((preview) => preview.secrets.map((secret) => secret.value))).toEqual([
+      '***',
+      '***',
+    ]);
+    expect(run.stderr).not.toContain(OPENAI_API_KEY);
+  });
+});
+
 describe('the examples this test reads', () => {
   it('are all there, and an expression no example test knows is an error, not an empty value', () => {
     expect(() => evaluate('${{ vars.SOMETHING_NEW }}', {})).toThrow(

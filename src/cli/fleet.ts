@@ -1,0 +1,164 @@
+/**
+ * `deploy-agent list` and `deploy-agent repos` (CLI contract v1.4, "The
+ * fleet from a terminal"): the service's two other operations, GET only.
+ * Their inputs are read and checked with the action's own reader before
+ * any request (exit 2 naming the option); what they find is written as a
+ * table on a terminal, tab-separated lines when piped, or `--json`. Exit 0
+ * when nothing matches too (stderr says so), 1 on a service failure, 130
+ * when interrupted.
+ */
+import { CancelledError, describeError } from '../common/errors.js';
+import { Redactor } from '../common/redact.js';
+import { systemClock } from '../common/runtime.js';
+import { readInputs } from '../inputs/declare.js';
+import { InputError } from '../inputs/errors.js';
+import {
+  FLEET_SHARED_INPUTS,
+  LIST_CAP,
+  LIST_OWN_INPUTS,
+  listRequest,
+  REPOS_INPUTS,
+  reposRequest,
+} from '../inputs/fleet-inputs.js';
+import type { ServiceAccess } from '../inputs/service-access.js';
+import { paceFrom } from '../run/ports/pace.js';
+import { ServiceClient } from '../service/client.js';
+import { Service } from '../service/endpoints.js';
+import { proxyDispatcher, proxySettingsFrom } from '../service/proxy.js';
+import type { CliRequest } from './arguments.js';
+import { describeCiRun, runDescription } from './ci.js';
+import {
+  DEPLOYMENT_COLUMNS,
+  deploymentsJson,
+  lines,
+  REPOSITORY_COLUMNS,
+  table,
+  type Column,
+} from './fleet-output.js';
+import { describeInputError } from './input-errors.js';
+import { StderrLog, wantsColour } from './log.js';
+import type { FleetCommand } from './options.js';
+import { COMMAND_WORDS } from './wording.js';
+import { EXIT, type CliWorld } from './world.js';
+
+/** A terminal's width when it does not say. */
+const DEFAULT_WIDTH = 80;
+
+interface FleetContext {
+  request: CliRequest;
+  world: CliWorld;
+  log: StderrLog;
+  redactor: Redactor;
+  signal: AbortSignal;
+}
+
+/** The service over HTTP, as the deploy reaches it (proxy, retries, the command's words). */
+function serviceOf(access: ServiceAccess, { world, log, redactor, signal }: FleetContext): Service {
+  for (const value of access.sensitiveValues) redactor.add(value);
+  const client = new ServiceClient({
+    baseUrl: access.apiUrl,
+    headers: access.headers,
+    retry: paceFrom(world.env).retry,
+    clock: systemClock,
+    logger: log,
+    signal,
+    redact: (text) => redactor.redact(text),
+    dispatcher: proxyDispatcher(proxySettingsFrom(world.env)),
+    words: COMMAND_WORDS,
+  });
+  return new Service(client, log, { mask: (value) => redactor.add(value) });
+}
+
+/** Writes the items: `--json`, a table on a terminal, else tab-separated lines. */
+function write<T>(
+  items: readonly T[],
+  columns: readonly Column<T>[],
+  json: () => string,
+  { request, world }: FleetContext,
+): void {
+  const { stdout } = world;
+  if (request.json) stdout.write(json());
+  else if (stdout.isTTY === true) {
+    if (items.length > 0) stdout.write(table(items, columns, stdout.columns ?? DEFAULT_WIDTH));
+  } else stdout.write(lines(items, columns));
+}
+
+async function list(context: FleetContext): Promise<void> {
+  const { request, world, log, redactor } = context;
+  const run = runDescription(describeCiRun(world.env, world.cwd), world.cwd);
+  const asked = listRequest(
+    readInputs({ ...FLEET_SHARED_INPUTS, ...LIST_OWN_INPUTS }, (name) => request.inputs[name], run),
+  );
+  for (const warning of asked.warnings) log.warning(warning);
+  const service = serviceOf(asked.access, context);
+  const { deployments, more } = await service.list(asked.filters, asked.limit, {
+    probe: asked.all,
+  });
+  // A listed deployment carries its secrets: their values are never printed, in any form.
+  for (const deployment of deployments) {
+    for (const secret of deployment.secrets) redactor.add(secret.value);
+  }
+  if (more) {
+    log.warning(
+      `more than ${LIST_CAP.toLocaleString('en-US')} deployments match: --all shows the first ${LIST_CAP.toLocaleString('en-US')} (its cap); narrow the list with a filter`,
+    );
+  }
+  if (deployments.length === 0) log.info('no deployment matches');
+  write(deployments, DEPLOYMENT_COLUMNS, () => deploymentsJson(deployments), context);
+}
+
+async function repos(context: FleetContext): Promise<void> {
+  const { request, world, log } = context;
+  const run = runDescription(describeCiRun(world.env, world.cwd), world.cwd);
+  const asked = reposRequest(readInputs(REPOS_INPUTS, (name) => request.inputs[name], run));
+  const repositories = await serviceOf(asked.access, context).listRepositories(asked.integrationId);
+  if (repositories.length === 0) log.info('the integration has no repository to deploy');
+  write(
+    repositories,
+    REPOSITORY_COLUMNS,
+    () => `${JSON.stringify(repositories, null, 2)}\n`,
+    context,
+  );
+}
+
+/** Runs `list` or `repos`; resolves to the exit status. */
+export async function runFleet(
+  command: FleetCommand,
+  request: CliRequest,
+  world: CliWorld,
+): Promise<number> {
+  const redactor = new Redactor();
+  for (const value of request.secretValues) redactor.add(value);
+  const terminal = world.stderr.isTTY === true;
+  const log = new StderrLog(world.stderr, {
+    terminal,
+    colour: wantsColour(terminal, world.env),
+    debug: ['true', 'True', 'TRUE', '1'].includes(world.env.DEPLOY_DEBUG ?? ''),
+    redact: (text) => redactor.redact(text),
+  });
+  const controller = new AbortController();
+  const stopListening = world.onSignal((signal) => {
+    if (controller.signal.aborted) world.exit(EXIT.interrupted);
+    log.warning(`received ${signal}: stopping (again to quit at once)`);
+    controller.abort();
+  });
+  const context: FleetContext = { request, world, log, redactor, signal: controller.signal };
+  try {
+    await (command === 'list' ? list(context) : repos(context));
+    return EXIT.done;
+  } catch (error) {
+    if (error instanceof InputError) {
+      log.error(describeInputError(error, request, describeCiRun(world.env, world.cwd)));
+      return EXIT.usage;
+    }
+    if (error instanceof CancelledError || controller.signal.aborted) {
+      log.error(`${command} was interrupted`);
+      return EXIT.interrupted;
+    }
+    log.error(describeError(error));
+    return EXIT.failed;
+  } finally {
+    stopListening();
+    log.close();
+  }
+}

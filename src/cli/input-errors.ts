@@ -1,0 +1,58 @@
+/**
+ * How the command names a bad input in its message: the way it was given
+ * (`--name`, `DEPLOY_NAME`), else its option and variable.
+ */
+import type { InputError } from '../inputs/errors.js';
+import type { CliRequest } from './arguments.js';
+import type { CiRun } from './ci.js';
+import { optionTable, type OptionSpec } from './options.js';
+
+/** How a message names an input: the way it was given, else its option and variable. */
+function inputLabels(table: readonly OptionSpec[]): Map<string, string> {
+  const labels = new Map<string, string>();
+  for (const spec of table) {
+    const variable = spec.variable === undefined ? '' : ` (or ${spec.variable})`;
+    switch (spec.role.kind) {
+      case 'input':
+        labels.set(spec.role.input, `--${spec.option}${variable}`);
+        break;
+      case 'api-key-file':
+        labels.set('api-key', `the API key (DEPLOY_API_KEY or --api-key-file)`);
+        break;
+      case 'header':
+        labels.set('headers', `the headers (--header or DEPLOY_HEADERS)`);
+        break;
+      case 'secrets-file':
+        labels.set('secrets', `the secrets (--secret, --secrets-file or DEPLOY_SECRETS)`);
+        break;
+      case 'plan-input':
+      case 'list-input':
+        labels.set(spec.role.input, `--${spec.option}${variable}`);
+        break;
+      default:
+        break;
+    }
+  }
+  return labels;
+}
+
+/** The core's input error, with each input named as the command knows it; its lead first. */
+export function describeInputError(error: InputError, request: CliRequest, ci: CiRun): string {
+  const labels = inputLabels(optionTable());
+  const lines = error.problems.map(({ input, problem }) => {
+    const origin = request.origins[input as keyof CliRequest['origins']];
+    let label = origin ?? labels.get(input) ?? input;
+    if (input === 'repository' && origin === undefined && ci.slug !== undefined) {
+      label = `--repository (defaulted to ${ci.where}'s project ${ci.slug}: pass --repository owner/name)`;
+    }
+    return `${label}: ${problem}`;
+  });
+  const list = (heading: string, items: string[]) =>
+    `${heading}\n${items.map((line) => `  - ${line}`).join('\n')}`;
+  if (error.lead !== undefined) {
+    const [lead, ...others] = lines;
+    const first = `invalid input ${lead ?? ''}`;
+    return others.length === 0 ? first : `${first}\n${list('other invalid inputs:', others)}`;
+  }
+  return lines.length === 1 ? `invalid input ${lines[0]}` : list('invalid inputs:', lines);
+}
