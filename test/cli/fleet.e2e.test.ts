@@ -163,6 +163,17 @@ describe('list', () => {
     expect(all.stderr).not.toContain('warning');
   });
 
+  it('stops --all at 10,000 deployments with a warning when more match, one request past the cap', async () => {
+    emu.seedDeployments(10_001, (i) => ({ name: `fleet-${i}` }));
+    const run = await runCli(['list', '--all'], { env: env() });
+
+    expect(run.exitCode).toBe(0);
+    expect(fields(run.stdout)).toHaveLength(10_000);
+    expect(run.stderr).toContain('more than 10,000 deployments match');
+    expect(listings()).toHaveLength(101);
+    expect(listings().at(-1)?.query).toMatchObject({ limit: '1', offset: '10000' });
+  });
+
   it('writes --json as an array of what the service answered, every secret value ***', async () => {
     emu.seedDeployment({ name: 'agent', secrets: [{ name: 'OPENAI_API_KEY', value: SECRET }] });
     const run = await runCli(['list', '--json'], { env: env() });

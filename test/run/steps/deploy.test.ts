@@ -53,6 +53,49 @@ function plan(given: Record<string, string> = {}): Plan {
 
 const posts = () => emu.requests.filter((request) => request.method === 'POST');
 
+describe('Service.list (deploy-agent list)', () => {
+  it('stops at the limit, the last page only as large as what is left', async () => {
+    emu.seedDeployments(250, (i) => ({ name: `app-${i}` }));
+    const { deployments, more } = await service.list({ name_contains: 'app' }, 120);
+    expect(deployments).toHaveLength(120);
+    expect(more).toBe(false);
+    expect(emu.requests.map((request) => [request.query.limit, request.query.offset])).toEqual([
+      ['100', '0'],
+      ['20', '100'],
+    ]);
+  });
+
+  it('asks one more, only when probing, to say whether the list goes on past the limit', async () => {
+    emu.seedDeployments(5, (i) => ({ name: `app-${i}` }));
+    expect((await service.list({}, 5, { probe: true })).more).toBe(false);
+    expect(emu.requests.map((request) => request.query.limit)).toEqual(['5', '1']);
+
+    emu.seedDeployment({ name: 'app-5' });
+    expect((await service.list({}, 5, { probe: true })).more).toBe(true);
+    emu.requests.length = 0;
+    expect((await service.list({}, 5)).more).toBe(false);
+    expect(emu.requests).toHaveLength(1);
+  });
+
+  it('ends at a short page, and takes an offset that does not advance as the end, with a warning', async () => {
+    emu.seedDeployments(150, (i) => ({ name: `app-${i}` }));
+    expect((await service.list({}, 1_000)).deployments).toHaveLength(150);
+    expect(emu.requests).toHaveLength(2);
+
+    emu.requests.length = 0;
+    emu.setOptions({ pagination: 'offset-stuck' });
+    expect((await service.list({}, 1_000)).deployments).toHaveLength(100);
+    expect(emu.requests).toHaveLength(1);
+    expect(logger.text).toMatch(/does not advance/);
+  });
+
+  it('stops at the limit when the service never ends the list', async () => {
+    emu.setOptions({ pagination: 'never-ending' });
+    expect((await service.list({}, 250)).deployments).toHaveLength(250);
+    expect(emu.requests).toHaveLength(3);
+  });
+});
+
 describe('Service.findByName', () => {
   it('matches the exact, case-sensitive name only', async () => {
     emu.seedDeployment({ name: 'app-staging' });
