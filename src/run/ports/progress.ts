@@ -83,6 +83,12 @@ export interface RetireReport {
   deployment?: Deployment;
   /** Its dashboard address (the `dashboard-url` template filled), when given. */
   dashboardUrl?: string;
+  /**
+   * The sweep's: the preview's pull request and environment, for each orphan
+   * (the retire step's come from its event and its `environment` input).
+   */
+  pullRequest?: number;
+  environment?: string;
 }
 
 /** What the adapter did to retire the preview, for the outputs and the summary. */
@@ -101,3 +107,21 @@ export interface Retirement {
 
 /** Retires the preview; never throws (what the adapter tells GitHub is advisory). */
 export type ReportRetired = (report: RetireReport) => Promise<Retirement>;
+
+/** How GitHub says a pull request stands; `unknown` when it knows no such number. */
+export interface PullRequestState {
+  number: number;
+  state: 'open' | 'closed' | 'merged' | 'unknown';
+  /** When it was closed or merged (ISO 8601), for `closed` and `merged`. */
+  closedAt?: string;
+}
+
+/**
+ * The states of the workflow repository's pull requests `numbers`, batched
+ * (at most one request per 100). Unlike the other questions it throws, an
+ * `ActionError` naming the permission (`pull-requests: read`), when GitHub
+ * refuses or does not answer: without the states, nothing is an orphan.
+ */
+export type AskPullRequestStates = (
+  numbers: readonly number[],
+) => Promise<ReadonlyMap<number, PullRequestState>>;

@@ -8,13 +8,13 @@ import type { RunDescription } from '../../inputs/run-description.js';
 import type { RemedyWords } from '../../service/answers.js';
 import type { ProxySettings } from '../../service/proxy.js';
 import type { Pace } from './pace.js';
-import type { AskCommitOrder, ReportRetired } from './progress.js';
+import type { AskCommitOrder, AskPullRequestStates, ReportRetired } from './progress.js';
 
 /**
  * What the pipeline needs from where it runs, passed in by the adapter. The
  * core tells the runner everything through one channel of events, which
  * the `views` show (the log, log groups, outputs, GitHub's records and
- * comments, the `--events` stream); it asks through the two questions below.
+ * comments, the `--events` stream); it asks through the questions below.
  */
 export interface RunnerIO {
   /** The run the inputs were read for: workspace, repository, the head it is for. */
@@ -31,6 +31,8 @@ export interface RunnerIO {
   views: readonly EventView[];
   /** Retires a preview where the adapter showed it (its records and its comment). */
   retired?: ReportRetired;
+  /** Asked how pull requests stand (the sweep); throws when GitHub cannot say. */
+  pullRequestStates?: AskPullRequestStates;
   /** Asked which of two commits is newer, when the deployment's is not the target. */
   commitOrder?: AskCommitOrder;
   /** The back-off between attempts and the wait's schedule; the defaults when absent. */
