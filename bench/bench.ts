@@ -5,11 +5,12 @@
  * are shown with a verdict but never fail the bench; it exits 0 unless something crashes.
  *
  * The sections live one a file (startup.ts, requests.ts, search.ts, live.ts, fake-clock.ts,
- * github.ts, over common.ts); each also runs alone. This file runs them in order.
+ * github.ts, fleet.ts, over common.ts); each also runs alone. This file runs them in order.
  */
 import { writeFileSync } from 'node:fs';
 import { QUICK, composeReport, type Section } from './common.ts';
 import { waitingOnFakeClock } from './fake-clock.ts';
+import { fleetList } from './fleet.ts';
 import { gitHubSection } from './github.ts';
 import { waitingInRealTime } from './live.ts';
 import { requestsPerRun } from './requests.ts';
@@ -31,6 +32,7 @@ const SECTIONS: [string, Section][] = [
   ['live', waitingInRealTime],
   ['fake-clock', waitingOnFakeClock],
   ['github', gitHubSection],
+  ['fleet', fleetList],
 ];
 
 const report = await composeReport(

@@ -90,6 +90,28 @@ export const isSearch = (r: RecordedRequest) =>
   r.method === 'GET' && r.path === '/v2/deployments' && r.query.name_contains !== undefined;
 export const isPoll = (r: RecordedRequest) => r.query.deployment_ids !== undefined;
 
+/**
+ * The action's (or the command's) own time between pages, over one run's `requests`: for each
+ * request after the first, the time from the moment the emulator handed the previous answer to
+ * the socket to its arrival (reading, parsing and validating the page, and sending the next
+ * request, loopback included). The latency and the emulator's handling are outside it.
+ */
+export function pageGaps(requests: RecordedRequest[]): number[] {
+  const gaps: number[] = [];
+  for (let i = 1; i < requests.length; i++) {
+    const answered = requests[i - 1]?.answeredAt;
+    const arrived = requests[i]?.arrivedAt;
+    if (answered !== undefined && arrived !== undefined) gaps.push(arrived - answered);
+  }
+  return gaps;
+}
+
+/** The own time per page: the mean of `pageGaps`. */
+export function ownTimePerPage(requests: RecordedRequest[]): number {
+  const gaps = pageGaps(requests);
+  return gaps.reduce((sum, gap) => sum + gap, 0) / gaps.length;
+}
+
 export function describeRequests(requests: RecordedRequest[]): string {
   const runs: { label: string; times: number }[] = [];
   for (const r of requests) {
@@ -107,9 +129,13 @@ export function describeRequests(requests: RecordedRequest[]): string {
   return runs.map((r) => (r.times > 1 ? `${r.label} ×${r.times}` : r.label)).join(', ') || '(none)';
 }
 
-export function failureNote(run: Timed): string {
+/** Why a run failed, in one line ('' when it exited 0): its error, else its last line on stderr. */
+export function failureNote(
+  run: Pick<Timed, 'exitCode' | 'signal' | 'stderr'> & { error?: string | undefined },
+): string {
   if (run.exitCode === 0) return '';
-  const why = run.error ?? run.stderr.trim().split('\n').at(-1) ?? '';
+  const lines = run.stderr.trim().split('\n');
+  const why = run.error ?? lines.filter((line) => !line.startsWith('PEAK_RSS_KB=')).at(-1) ?? '';
   return `exit ${run.exitCode ?? run.signal}: ${why.replace(/%0A/g, ' ').slice(0, 160)}`;
 }
 

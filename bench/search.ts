@@ -4,7 +4,7 @@
  * **Budgets: the action's own time ≤ 2 ms per page (10,000 matches); peak RSS within 20 MB from
  * 1,000 to 10,000.** Alone: `node script/node24.mjs bench/search.ts [--quick]`.
  */
-import { startEmulator, type RecordedRequest } from '../test/emulator/emulator.ts';
+import { startEmulator } from '../test/emulator/emulator.ts';
 import {
   API_KEY,
   PAGE_LIMIT,
@@ -17,6 +17,7 @@ import {
   mb,
   median,
   ms,
+  ownTimePerPage,
   pause,
   progress,
   runAlone,
@@ -87,21 +88,6 @@ async function searchCase(partial: number, latencyMs: number): Promise<SearchRes
   }
   await emu.close();
   return result;
-}
-
-/**
- * The action's own time per page: from the moment the emulator handed an answer to the socket
- * to the arrival of the next request (reading, parsing and validating the page, and sending the
- * next request, loopback included). The latency and the emulator's handling are outside it.
- */
-function ownTimePerPage(requests: RecordedRequest[]): number {
-  const gaps: number[] = [];
-  for (let i = 1; i < requests.length; i++) {
-    const answered = requests[i - 1]?.answeredAt;
-    const arrived = requests[i]?.arrivedAt;
-    if (answered !== undefined && arrived !== undefined) gaps.push(arrived - answered);
-  }
-  return gaps.reduce((sum, gap) => sum + gap, 0) / gaps.length;
 }
 
 /**

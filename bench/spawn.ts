@@ -4,12 +4,16 @@
  * GITHUB_OUTPUT and GITHUB_STEP_SUMMARY files, the run's event, the spawn
  * time taken just before `spawn`), with optional Node flags (e.g. `--import`
  * of the peak-memory hook). Other scripts (the ECS anchor, the bundle of an
- * earlier commit, `node -e 0`) run in exactly the same environment.
+ * earlier commit, `node -e 0`) run in exactly the same environment. The
+ * command (dist/cli.js) runs as test/cli/run-cli.ts runs it: arguments, only
+ * the environment given (plus PATH and HOME), a folder of its own, stdout
+ * and stderr piped.
  */
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { CLI } from '../test/cli/run-cli.ts';
 import { ROOT } from '../test/support/action.ts';
 import {
   BUNDLE,
@@ -20,7 +24,7 @@ import {
   type RunOptions,
 } from '../test/support/run-action.ts';
 
-export { BUNDLE, NODE24 };
+export { BUNDLE, CLI, NODE24 };
 
 /**
  * The ECS deploy action's committed bundle (../shared/reference/anchors/README.md): the
@@ -106,6 +110,11 @@ export interface SpawnOptions {
   action?: 'plan/action.yml' | 'retire/action.yml';
 }
 
+const peakRss = (stderr: string) => {
+  const rss = /^PEAK_RSS_KB=(\d+)$/m.exec(stderr);
+  return rss === null ? undefined : Number(rss[1]);
+};
+
 /** Spawns `NODE24 ...nodeArgs ...script` in a step's environment, as the tests do, and times it. */
 async function timedSpawn(
   script: string[],
@@ -119,8 +128,7 @@ async function timedSpawn(
     ...(options.env === undefined ? {} : { env: options.env }),
     ...(options.action === undefined ? {} : { action: options.action }),
   }).finished;
-  const rss = /^PEAK_RSS_KB=(\d+)$/m.exec(run.stderr);
-  return { ...run, peakRssKb: rss === null ? undefined : Number(rss[1]) };
+  return { ...run, peakRssKb: peakRss(run.stderr) };
 }
 
 /** Runs dist/index.js (or the sub-action's entry) with these inputs (its action.yml's defaults applied). */
@@ -144,4 +152,59 @@ export function runScript(
 /** Runs `node -e 0` on the same binary, in the same kind of environment. */
 export function runBareNode(options: SpawnOptions = {}) {
   return timedSpawn(['-e', '0'], {}, options);
+}
+
+/** A run of the command: what it printed, its exit, and its times. */
+export interface CommandRun {
+  exitCode: number | null;
+  signal: NodeJS.Signals | null;
+  stdout: string;
+  stderr: string;
+  /** Date.now() just before spawn, and when the process exited (comparable with the emulator's times). */
+  spawnedAt: number;
+  exitedAt: number;
+  /** From PEAK_RSS_KB= on stderr. */
+  peakRssKb: number | undefined;
+}
+
+/**
+ * Runs `NODE24 ...nodeArgs dist/cli.js ...args` with only `env` (plus PATH and HOME) in a
+ * temporary folder of its own, stdout and stderr piped (so the command writes for a pipe: a
+ * listing as tab-separated lines).
+ */
+export function runCommand(
+  args: string[],
+  env: Record<string, string>,
+  options: Pick<SpawnOptions, 'nodeArgs' | 'killAfterMs'> = {},
+): Promise<CommandRun> {
+  const directory = mkdtempSync(path.join(tmpdir(), 'bench-cli-'));
+  const spawnedAt = Date.now();
+  const child = spawn(NODE24, [...(options.nodeArgs ?? []), CLI, ...args], {
+    cwd: directory,
+    env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: directory, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let exitedAt = 0;
+  child.on('exit', () => (exitedAt = Date.now()));
+  const stdout: Buffer[] = [];
+  let stderr = '';
+  child.stdout.on('data', (chunk: Buffer) => stdout.push(chunk));
+  child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
+  const killer = setTimeout(() => child.kill('SIGKILL'), options.killAfterMs ?? 120_000);
+  return new Promise((resolve, reject) => {
+    child.on('error', reject);
+    child.on('close', (exitCode, signal) => {
+      clearTimeout(killer);
+      rmSync(directory, { recursive: true, force: true });
+      resolve({
+        exitCode,
+        signal,
+        stdout: Buffer.concat(stdout).toString('utf8'),
+        stderr,
+        spawnedAt,
+        exitedAt,
+        peakRssKb: peakRss(stderr),
+      });
+    });
+  });
 }
