@@ -35,6 +35,7 @@ export const OUTPUTS = [
   'index.js',
   'plan.js',
   'retire.js',
+  'sweep.js',
   'cli.js',
   'licenses.txt',
   'cli-licenses.txt',

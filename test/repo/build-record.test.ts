@@ -25,7 +25,7 @@ const STAND_IN_BUILD = `set -euo pipefail
 if node script/build-record.mjs restore; then exit 0; fi
 echo run >> builds.log
 mkdir -p dist
-for name in index.js plan.js retire.js cli.js; do cat src/*.ts > "dist/$name"; done
+for name in index.js plan.js retire.js sweep.js cli.js; do cat src/*.ts > "dist/$name"; done
 for name in licenses.txt cli-licenses.txt package.json; do echo "$name" > "dist/$name"; done
 node script/build-record.mjs write
 `;

@@ -12,6 +12,8 @@ import { PLAN_INPUTS } from '../../src/plan.ts';
 import { PLAN_OUTPUT_NAMES } from '../../src/run/flows/plan-run.ts';
 import { RETIRE_OUTPUT_NAMES } from '../../src/run/flows/retire-run.ts';
 import { RETIRE_INPUTS } from '../../src/retire.ts';
+import { SWEEP_OUTPUT_NAMES } from '../../src/run/flows/sweep-run.ts';
+import { SWEEP_INPUTS } from '../../src/sweep.ts';
 import { OUTPUT_NAMES } from '../../src/run/steps/report.ts';
 import { ROOT, WORKFLOW_REPOSITORY, actionYml, withDefaults } from '../support/action.ts';
 
@@ -86,6 +88,13 @@ const ACTIONS = [
     inputs: RETIRE_INPUTS as Declarations,
     outputs: RETIRE_OUTPUT_NAMES as readonly string[],
     doc: 'docs/retire.md',
+  },
+  {
+    file: 'sweep/action.yml',
+    main: '../dist/sweep.js',
+    inputs: SWEEP_INPUTS as Declarations,
+    outputs: SWEEP_OUTPUT_NAMES as readonly string[],
+    doc: 'docs/sweep.md',
   },
 ];
 

@@ -1,0 +1,132 @@
+/**
+ * The sweep step's inputs (contract v1.4, "The fleet", `sweep`) that reach
+ * the service, and its own: the previews' name pattern, their environments'
+ * pattern, what an orphan does to the step, and the dry run. The GitHub
+ * ones (`github-token`, `pr-comment`) are the GitHub adapter's to add. A
+ * pattern holds `{number}` exactly once, where the pull request's number
+ * stands; a name matches only when it is the pattern with a positive
+ * decimal number, without leading zeros, in its place.
+ */
+import { UNSAFE_IN_AN_INPUT } from '../common/characters.js';
+import { input, type InputValues } from './declare.js';
+import { pick } from './declared.js';
+import { fail, InputError } from './errors.js';
+import { parseBoolean } from './parsers.js';
+import {
+  ACCESS_INPUT_NAMES,
+  accessProblems,
+  serviceAccess,
+  type ServiceAccess,
+} from './service-access.js';
+
+const PLACEHOLDER = '{number}';
+/** A pull request's number as a name spells it: positive, no leading zero. */
+const NUMBER = /^[1-9][0-9]*$/;
+
+/** A pattern split at its one `{number}`. */
+export interface NamePattern {
+  /** As written, for messages. */
+  text: string;
+  before: string;
+  after: string;
+}
+
+export const ON_ORPHANS = ['warn', 'fail', 'none'] as const;
+export type OnOrphans = (typeof ON_ORPHANS)[number];
+
+/** `text` split at its only `{number}`; `what` says what the pattern names, for the message. */
+function splitPattern(text: string, what: string): NamePattern {
+  const parts = text.split(PLACEHOLDER);
+  if (parts.length !== 2) {
+    fail(
+      `must hold {number} exactly once, where the pull request's number stands in ${what} (e.g. my-agent-pr-{number}), got '${text}'`,
+    );
+  }
+  if (UNSAFE_IN_AN_INPUT.test(text)) fail('must not contain control characters or line breaks');
+  const [before = '', after = ''] = parts;
+  if (/[{}]/.test(before + after)) fail(`may hold no other {…} than {number}, got '${text}'`);
+  return { text, before, after };
+}
+
+function parseNamePattern(raw: string): NamePattern {
+  if (raw === '') fail('is required (e.g. my-agent-pr-{number})');
+  const pattern = splitPattern(raw, 'the deployment name');
+  if (pattern.before === '' && pattern.after === '') {
+    fail('must hold more than {number}: every deployment named with digits alone would match');
+  }
+  return pattern;
+}
+
+function parseEnvironmentPattern(raw: string): NamePattern | undefined {
+  return raw === '' ? undefined : splitPattern(raw, 'the environment name');
+}
+
+function parseOnOrphans(raw: string): OnOrphans {
+  const mode = ON_ORPHANS.find((each) => each === raw);
+  if (mode === undefined) fail(`must be one of ${ON_ORPHANS.join(', ')}, got '${raw}'`);
+  return mode;
+}
+
+/** The pull request's number `name` stands for under `pattern`; undefined when it does not match exactly. */
+export function numberIn(pattern: NamePattern, name: string): number | undefined {
+  const { before, after } = pattern;
+  if (name.length <= before.length + after.length) return undefined;
+  if (!name.startsWith(before) || !name.endsWith(after)) return undefined;
+  const digits = name.slice(before.length, name.length - after.length);
+  if (!NUMBER.test(digits)) return undefined;
+  const number = Number(digits);
+  return Number.isSafeInteger(number) ? number : undefined;
+}
+
+/** The pattern with `number` in its place. */
+export function filled(pattern: NamePattern, number: number): string {
+  return `${pattern.before}${number}${pattern.after}`;
+}
+
+/** What the listing is searched for: the pattern's longest literal part. */
+export function searchText(pattern: NamePattern): string {
+  return pattern.before.length >= pattern.after.length ? pattern.before : pattern.after;
+}
+
+/** The sweep's inputs that reach the service, in sweep/action.yml's order. */
+export const SWEEP_SERVICE_INPUTS = pick(ACCESS_INPUT_NAMES);
+
+/** Its own, after the GitHub ones in sweep/action.yml. */
+export const SWEEP_OWN_INPUTS = {
+  'name-pattern': input(parseNamePattern),
+  'environment-pattern': input(parseEnvironmentPattern, { default: '' }),
+  'on-orphans': input(parseOnOrphans, { default: 'warn' }),
+  'dry-run': input(parseBoolean, { default: 'false' }),
+};
+
+/** The dashboard's address, last in sweep/action.yml. */
+export const SWEEP_DASHBOARD_INPUT = pick(['dashboard-url']);
+
+export interface SweepRequest extends ServiceAccess {
+  names: NamePattern;
+  environments?: NamePattern;
+  onOrphans: OnOrphans;
+  dryRun: boolean;
+  /** Where a person opens (and deletes) a deployment: a template of `{id}`, `{tenant_id}`, `{name}`. */
+  dashboardUrl?: string;
+}
+
+/** The sweep these inputs ask for, checked against each other before any request. */
+export function sweepRequest(
+  inputs: InputValues<typeof SWEEP_SERVICE_INPUTS> &
+    InputValues<typeof SWEEP_OWN_INPUTS> &
+    InputValues<typeof SWEEP_DASHBOARD_INPUT>,
+): SweepRequest {
+  const problems = accessProblems(inputs);
+  if (problems.length > 0) throw new InputError(problems);
+  const environments = inputs['environment-pattern'];
+  const dashboardUrl = inputs['dashboard-url'];
+  return {
+    ...serviceAccess(inputs),
+    names: inputs['name-pattern'],
+    ...(environments === undefined ? {} : { environments }),
+    onOrphans: inputs['on-orphans'],
+    dryRun: inputs['dry-run'],
+    ...(dashboardUrl === undefined ? {} : { dashboardUrl }),
+  };
+}

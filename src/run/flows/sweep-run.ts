@@ -1,0 +1,270 @@
+/**
+ * The sweep as a run (contract v1.4, "The fleet", `sweep`, behaviour 25):
+ * the previews the listing holds under the name pattern, exact matches
+ * only; their pull requests' states from the runner (GitHub); each preview
+ * of a closed or merged pull request, an orphan, reported and retired as
+ * retire does, unless a dry run. Only what is proven an orphan is touched:
+ * an unknown number is reported, an open one counted. Nothing is deleted,
+ * and nothing says so: the service's interface has no delete.
+ */
+import { ActionError, describeError } from '../../common/errors.js';
+import { htmlCode, htmlLink, htmlText } from '../../common/github-text.js';
+import { untrusted, type Logger } from '../../common/runtime.js';
+import { boundedSummary, type SummaryPart } from '../../common/summary.js';
+import { plural } from '../../common/text.js';
+import { filled, numberIn, searchText, type SweepRequest } from '../../inputs/sweep-inputs.js';
+import { MAX_PAGES, PAGE_LIMIT } from '../../service/endpoints.js';
+import type { Deployment } from '../../service/schemas.js';
+import { inGroup } from '../ports/dependencies.js';
+import { RunEvents } from '../ports/events.js';
+import type { PullRequestState, RetireReport } from '../ports/progress.js';
+import type { RunnerIO, RunOutcome } from '../ports/runner.js';
+import { cellOf, dashboardUrlOf, labelledTable } from '../steps/report.js';
+import { dependenciesOf } from './pipeline.js';
+
+/** The names of the sweep step's outputs, as sweep/action.yml declares them. */
+export const SWEEP_OUTPUT_NAMES = [
+  'orphans',
+  'orphan-count',
+  'open-count',
+  'unknown-count',
+  'retired',
+] as const;
+export type SweepOutputs = Partial<Record<(typeof SWEEP_OUTPUT_NAMES)[number], string>>;
+
+/** At most this many deployments are read: the deploy's search's cap. */
+const MAX_LISTED = MAX_PAGES * PAGE_LIMIT;
+
+/** A preview the pattern names, with its pull request's number. */
+interface Preview {
+  deployment: Deployment;
+  number: number;
+}
+
+/** A preview whose pull request is closed or merged. */
+interface Orphan extends Preview {
+  state: 'closed' | 'merged';
+  closedAt?: string;
+  dashboardUrl?: string;
+}
+
+/** What the sweep found. */
+interface Sweep {
+  orphans: Orphan[];
+  open: number;
+  unknown: Preview[];
+  /** GitHub deployments marked inactive by this run. */
+  retired: number;
+}
+
+/** The `orphans` output's items, oldest close first. */
+function orphansJson(orphans: readonly Orphan[]): string {
+  return JSON.stringify(
+    orphans.map((orphan) => ({
+      name: orphan.deployment.name,
+      'deployment-id': orphan.deployment.id,
+      status: orphan.deployment.status,
+      'pull-request': orphan.number,
+      state: orphan.state,
+      'closed-at': orphan.closedAt ?? null,
+      'dashboard-url': orphan.dashboardUrl ?? null,
+    })),
+  );
+}
+
+/** Where a person deletes the orphan: its dashboard, else its id in the service. */
+function whereToDelete(orphan: Orphan): string {
+  return orphan.dashboardUrl ?? `deployment ${orphan.deployment.id} in the service`;
+}
+
+/** The previews of the listing: exact matches of the pattern, each with its number. */
+async function findPreviews(request: SweepRequest, io: RunnerIO, events: RunEvents) {
+  const dependencies = dependenciesOf(request, io, events);
+  const literal = searchText(request.names);
+  return inGroup(dependencies)(
+    `Looking for previews named '${request.names.text}'`,
+    'find',
+    async () => {
+      const listed = await dependencies.service.list({ name_contains: literal }, MAX_LISTED);
+      if (listed.deployments.length >= MAX_LISTED) {
+        throw new ActionError(
+          `GET /v2/deployments: more than ${MAX_LISTED} deployments contain '${literal}'; stopped rather than judge the previews from part of the list. Make name-pattern more distinctive.`,
+        );
+      }
+      return listed.deployments.flatMap((deployment): Preview[] => {
+        const number = numberIn(request.names, deployment.name);
+        return number === undefined ? [] : [{ deployment, number }];
+      });
+    },
+  );
+}
+
+/** The previews sorted by their pull requests' states. */
+function classify(
+  previews: readonly Preview[],
+  states: ReadonlyMap<number, PullRequestState>,
+  request: SweepRequest,
+): Omit<Sweep, 'retired'> {
+  const orphans: Orphan[] = [];
+  const unknown: Preview[] = [];
+  let open = 0;
+  for (const preview of previews) {
+    const known = states.get(preview.number);
+    if (known === undefined || known.state === 'unknown') unknown.push(preview);
+    else if (known.state === 'open') open++;
+    else {
+      const dashboardUrl = dashboardUrlOf(request.dashboardUrl, preview.deployment);
+      orphans.push({
+        ...preview,
+        state: known.state,
+        ...(known.closedAt === undefined ? {} : { closedAt: known.closedAt }),
+        ...(dashboardUrl === undefined ? {} : { dashboardUrl }),
+      });
+    }
+  }
+  // Oldest close first: the preview that has cost the longest leads.
+  orphans.sort((a, b) => (a.closedAt ?? '').localeCompare(b.closedAt ?? ''));
+  return { orphans, open, unknown };
+}
+
+/** One line an orphan and an unknown number; never a word of deleting or stopping. */
+function report(found: Omit<Sweep, 'retired'>, request: SweepRequest, logger: Logger): void {
+  for (const { deployment, number } of found.unknown) {
+    logger.info(
+      `sweep: '${untrusted(deployment.name)}' names pull request #${number}, which GitHub does not know: left alone`,
+    );
+  }
+  for (const orphan of found.orphans) {
+    const line = `sweep: '${untrusted(orphan.deployment.name)}' (${orphan.deployment.id}, ${untrusted(orphan.deployment.status)}) still runs for pull request #${orphan.number}, ${orphan.state}${orphan.closedAt === undefined ? '' : ` ${orphan.closedAt}`}: delete it in the service (${whereToDelete(orphan)}); this step cannot`;
+    if (request.onOrphans === 'none') logger.info(line);
+    else logger.warning(line);
+  }
+  logger.info(
+    `sweep: ${found.orphans.length} ${plural(found.orphans.length, 'orphan')}, ${found.open} open, ${found.unknown.length} unknown`,
+  );
+}
+
+/** Each orphan retired on GitHub as retire does; how many records got `inactive`. */
+async function retireAll(orphans: readonly Orphan[], request: SweepRequest, io: RunnerIO) {
+  let inactive = 0;
+  for (const orphan of orphans) {
+    const retireReport: RetireReport = {
+      name: orphan.deployment.name,
+      deployment: orphan.deployment,
+      pullRequest: orphan.number,
+      ...(orphan.dashboardUrl === undefined ? {} : { dashboardUrl: orphan.dashboardUrl }),
+      ...(request.environments === undefined
+        ? {}
+        : { environment: filled(request.environments, orphan.number) }),
+    };
+    inactive += (await io.retired?.(retireReport))?.inactive ?? 0;
+  }
+  return inactive;
+}
+
+/** The job summary: the orphans with where to delete each, the counts, what changed on GitHub. */
+export function sweepSummaryHtml(
+  sweep: Sweep,
+  request: SweepRequest,
+  redact: (text: string) => string,
+): string {
+  const code = cellOf(redact, (value) => htmlCode(value));
+  const { orphans } = sweep;
+  const parts: SummaryPart[] = [
+    `<h2>${orphans.length === 0 ? '✅ No orphaned preview' : `🧹 ${orphans.length} orphaned ${plural(orphans.length, 'preview')}`}: ${code(request.names.text)}</h2>`,
+  ];
+  if (orphans.length > 0) {
+    parts.push(
+      `<p>${htmlText('Each still runs (and costs) in the service for a closed pull request, until someone deletes it there: this step cannot delete it.')}</p>`,
+    );
+    parts.push({
+      head: '<table>\n<tr><th>Preview</th><th>Pull request</th><th>Closed</th><th>Status</th><th>Delete it</th></tr>',
+      lines: orphans.map(
+        (orphan) =>
+          `<tr><td>${code(orphan.deployment.name)}</td><td>#${orphan.number} (${orphan.state})</td><td>${htmlText(orphan.closedAt ?? '—')}</td><td>${code(orphan.deployment.status)}</td><td>${
+            (orphan.dashboardUrl === undefined
+              ? undefined
+              : htmlLink('open it in the dashboard', orphan.dashboardUrl)) ??
+            htmlText(`by its id ${orphan.deployment.id}`)
+          }</td></tr>`,
+      ),
+      tail: '</table>',
+      leftOut: (count) =>
+        `<p>… and ${count} more ${plural(count, 'orphan')}, left out to keep this summary under GitHub's limit: the orphans output has every one.</p>`,
+    });
+  }
+  const github = request.dryRun
+    ? 'nothing (a dry run)'
+    : orphans.length === 0
+      ? 'nothing (no orphan)'
+      : `${orphans.length} ${plural(orphans.length, 'preview')} retired as retire does: ${sweep.retired} GitHub ${plural(sweep.retired, 'deployment')} marked inactive`;
+  parts.push(
+    labelledTable([
+      ['Open pull requests', htmlText(`${sweep.open} ${plural(sweep.open, 'preview')} left alone`)],
+      [
+        'Unknown pull requests',
+        htmlText(
+          sweep.unknown.length === 0
+            ? 'none'
+            : `${sweep.unknown.map(({ number }) => `#${number}`).join(', ')}: left alone`,
+        ),
+      ],
+      ['Changed on GitHub', htmlText(github)],
+    ]),
+  );
+  return boundedSummary(parts);
+}
+
+/** Runs the sweep; never throws: how it ended is in the outcome. */
+export async function runSweep(request: SweepRequest, io: RunnerIO): Promise<RunOutcome> {
+  const events = new RunEvents(io.views, io.redact);
+  const outcome = await sweep(request, io, events);
+  await events.settled();
+  return outcome;
+}
+
+async function sweep(request: SweepRequest, io: RunnerIO, events: RunEvents): Promise<RunOutcome> {
+  const { logger } = events;
+  const outputs = (values: SweepOutputs) => events.emit({ kind: 'outputs', outputs: values });
+  try {
+    for (const value of request.sensitiveValues) io.mask(value);
+    const previews = await findPreviews(request, io, events);
+    const numbers = [...new Set(previews.map((preview) => preview.number))].sort((a, b) => a - b);
+    let states: ReadonlyMap<number, PullRequestState> = new Map();
+    if (numbers.length > 0) {
+      if (io.pullRequestStates === undefined) {
+        throw new ActionError(
+          "The sweep needs the pull requests' states from GitHub, and has no way to ask: set github-token (the default, github.token, with pull-requests: read) on a run of the workflow's repository.",
+        );
+      }
+      states = await io.pullRequestStates(numbers);
+    }
+    const found = classify(previews, states, request);
+    report(found, request, logger);
+    const retired = request.dryRun ? 0 : await retireAll(found.orphans, request, io);
+    if (request.dryRun && found.orphans.length > 0)
+      logger.info('sweep: a dry run: nothing on GitHub was changed');
+    const result: Sweep = { ...found, retired };
+    outputs({
+      orphans: orphansJson(found.orphans),
+      'orphan-count': String(found.orphans.length),
+      'open-count': String(found.open),
+      'unknown-count': String(found.unknown.length),
+      retired: String(retired),
+    });
+    const count = found.orphans.length;
+    const failure =
+      request.onOrphans === 'fail' && count > 0
+        ? `${count} ${plural(count, 'preview')} of closed pull requests still ${plural(count, 'runs', 'run')} in the service (on-orphans: fail): ${found.orphans.map((orphan) => `'${untrusted(orphan.deployment.name)}'`).join(', ')}. Delete ${plural(count, 'it', 'them')} there: this step cannot.`
+        : undefined;
+    return {
+      ...(failure === undefined ? {} : { failure: io.redact(failure) }),
+      summary: sweepSummaryHtml(result, request, io.redact),
+    };
+  } catch (error) {
+    return {
+      failure: io.redact(`${describeError(error)}\nNothing on GitHub was changed.`),
+      ...(error instanceof Error && !(error instanceof ActionError) ? { stack: error.stack } : {}),
+    };
+  }
+}

@@ -1,0 +1,47 @@
+/**
+ * The sweep step (sweep/action.yml, contract v1.4, "The fleet"): on a
+ * schedule, the previews whose pull request is closed or merged (orphans)
+ * found through the service's listing and GitHub's pull request states,
+ * reported loudly, and retired on GitHub as retire does; nothing is deleted
+ * (behaviour 25). An entry like src/main.ts.
+ *
+ * `run()` is what `@github/local-action` calls (`npx --yes @github/local-action sweep ../src/sweep.ts .env`);
+ * src/index.ts runs it when the runner starts dist/sweep.js.
+ */
+import { GITHUB_INPUTS } from './github/inputs.js';
+import { runStep } from './github/step.js';
+import { input } from './inputs/declare.js';
+import { parseBoolean } from './inputs/parsers.js';
+import {
+  SWEEP_DASHBOARD_INPUT,
+  SWEEP_OWN_INPUTS,
+  SWEEP_SERVICE_INPUTS,
+  sweepRequest,
+} from './inputs/sweep-inputs.js';
+import { runSweep } from './run/flows/sweep-run.js';
+
+/** sweep/action.yml's inputs, in its order. */
+export const SWEEP_INPUTS = {
+  ...SWEEP_SERVICE_INPUTS,
+  'github-token': GITHUB_INPUTS['github-token'],
+  'pr-comment': input(parseBoolean, { default: 'true' }),
+  ...SWEEP_DASHBOARD_INPUT,
+  ...SWEEP_OWN_INPUTS,
+};
+
+export function run(): Promise<void> {
+  return runStep({
+    inputs: SWEEP_INPUTS,
+    request: (inputs) => ({
+      sweep: sweepRequest(inputs),
+      settings: {
+        token: inputs['github-token'],
+        // Each orphan's environment comes from environment-pattern.
+        environment: '',
+        comment: inputs['pr-comment'],
+        sweep: true,
+      },
+    }),
+    run: ({ sweep, settings }, step) => runSweep(sweep, step.io(settings)),
+  });
+}
