@@ -314,6 +314,28 @@ describe('retiring each orphan (contract v1.4, sweep, step 4)', () => {
     expect(warnings()).toEqual([]);
   });
 
+  it('makes the retire step idempotent too: its second run writes nothing', async () => {
+    gh.seedDeployments('acme/agent', 'preview-pr-7', 2);
+    gh.seedComment('acme/agent', 7, `${marker('my-agent-pr-7')}\n### live`, BOT);
+    const retiring: GitHubSettings = {
+      token: TOKEN,
+      environment: 'preview-pr-7',
+      comment: true,
+      retire: true,
+    };
+    const step = (runId: number) =>
+      gitHubHooks(
+        retiring,
+        { ...context(runId), pullRequest: 7, pullRequestState: 'merged' },
+        { logger, clock: systemClock, redact: (text) => text },
+      ).retired?.({ name: 'my-agent-pr-7' });
+
+    expect(await step(1)).toMatchObject({ inactive: 2, comment: 'rewritten' });
+    const firstWrites = gh.writes().length;
+    expect(await step(2)).toMatchObject({ inactive: 0, alreadyInactive: 2, comment: 'unchanged' });
+    expect(gh.writes()).toHaveLength(firstWrites);
+  });
+
   it('creates no comment for an orphan that has none, and writes none when pr-comment is off', async () => {
     gh.seedPullRequest('acme/agent', 15, 'closed');
     const made = hooks();
