@@ -149,9 +149,9 @@ const GITHUB_FLOWS: GitHubFlow[] = [
   },
   {
     name: 'retire on a merged pull request: 2 GitHub deployments, its preview comment',
-    floor: 6,
+    floor: 8,
     floorWhy:
-      '1 page of deployments, 1 inactive status each, viewer, 1 comment page, 1 write (and 1 service look-up)',
+      "1 page of deployments, each one's latest status and 1 inactive status each, viewer, 1 comment page, 1 write (and 1 service look-up)",
     github: { environment: 'preview-pr-7' },
     event: pullRequestEvent(undefined, undefined, 'merged'),
     action: 'retire/action.yml',

@@ -16,6 +16,8 @@ export const CommentPage = z.array(CommentSchema);
 /** A page of an environment's GitHub deployments: only their ids are read. */
 export const DeploymentPage = z.array(z.object({ id: z.number() }));
 export type GitHubDeployment = z.infer<typeof DeploymentPage>[number];
+/** A page of a deployment's statuses, newest first: only their states are read. */
+export const StatusPage = z.array(z.object({ state: z.string() }));
 export const Comparison = z.object({
   status: z.string(),
   ahead_by: z.number(),

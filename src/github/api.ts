@@ -14,6 +14,7 @@ import {
   Comparison,
   Created,
   DeploymentPage,
+  StatusPage,
   Viewer,
   type GitHubDeployment,
   type IssueComment,
@@ -32,10 +33,20 @@ import {
   COMPARE,
   DEPLOYMENT,
   DEPLOYMENT_LIST,
+  PULL_REQUEST_STATES,
   rest,
+  STATUS_LIST,
   VIEWER,
   type RestCall,
 } from './routes.js';
+import {
+  batches,
+  graphqlAnswer,
+  PullRequestStatesAnswer,
+  pullRequestStatesQuery,
+  statesOf,
+} from './pull-request-states.js';
+import type { PullRequestState } from '../run/ports/progress.js';
 import type { z } from 'zod';
 
 /** A repository, `owner/name`. */
@@ -64,6 +75,7 @@ export interface DeploymentStatusRequest {
 
 export class GitHubApi {
   readonly #calls: GitHubCalls;
+  #viewer: Result<string> | undefined;
 
   constructor(options: GitHubApiOptions) {
     this.#calls = new GitHubCalls(options);
@@ -74,8 +86,19 @@ export class GitHubApi {
     return this.#calls.requests;
   }
 
-  /** The token's login, as GraphQL's `viewer` tells it (works for GITHUB_TOKEN, app tokens and PATs). */
+  /**
+   * The token's login, as GraphQL's `viewer` tells it (works for GITHUB_TOKEN,
+   * app tokens and PATs). Asked once: a sweep's comments all ask it, and a
+   * successful answer stands for the run; a failure is asked again.
+   */
   async viewerLogin(options: CallOptions = {}): Promise<Result<string>> {
+    if (this.#viewer !== undefined) return this.#viewer;
+    const viewer = await this.#askViewer(options);
+    if (viewer.ok) this.#viewer = viewer;
+    return viewer;
+  }
+
+  async #askViewer(options: CallOptions): Promise<Result<string>> {
     const result = await this.#calls.call(
       VIEWER.call,
       VIEWER.purpose,
@@ -89,6 +112,73 @@ export class GitHubApi {
       },
     );
     return this.#calls.parse(result, Viewer, (v) => v.viewer.login, VIEWER.call, options);
+  }
+
+  /**
+   * The states of pull requests `numbers` of `repo` (each a positive
+   * integer), one GraphQL query per `MAX_PULL_REQUESTS_PER_QUERY`, one after
+   * the other; the first failed query ends it.
+   */
+  async pullRequestStates(
+    repo: Repo,
+    numbers: readonly number[],
+    options: CallOptions = {},
+  ): Promise<Result<Map<number, PullRequestState>>> {
+    const states = new Map<number, PullRequestState>();
+    for (const batch of batches(numbers)) {
+      const answer = await this.#pullRequestBatch(repo, batch, options);
+      if (!answer.ok) return answer;
+      for (const state of answer.value) states.set(state.number, state);
+    }
+    return { ok: true, value: states };
+  }
+
+  async #pullRequestBatch(
+    repo: Repo,
+    numbers: readonly number[],
+    options: CallOptions,
+  ): Promise<Result<PullRequestState[]>> {
+    const { call, purpose, permission } = PULL_REQUEST_STATES;
+    const query = pullRequestStatesQuery(numbers);
+    const result = await this.#calls.call(
+      call,
+      purpose,
+      permission,
+      options,
+      async (octokit, signal) => {
+        try {
+          const data = await octokit.graphql<unknown>(query, {
+            owner: repo.owner,
+            name: repo.repo,
+            request: { signal },
+          });
+          return { status: 200, data, headers: {} };
+        } catch (error) {
+          const answer = graphqlAnswer(error);
+          if (answer === undefined) throw error;
+          return answer;
+        }
+      },
+    );
+    return this.#calls.parse(
+      result,
+      PullRequestStatesAnswer,
+      (answer) => statesOf(numbers, answer),
+      call,
+      options,
+    );
+  }
+
+  /** The state of deployment `id`'s latest status (`GET …/statuses`, newest first), undefined for none. */
+  async latestStatus(repo: Repo, id: number, options: CallOptions = {}) {
+    const call = rest(STATUS_LIST, { ...repo, deployment_id: id, per_page: 1 });
+    return this.#calls.parse(
+      await this.#calls.rest(call, options),
+      StatusPage,
+      (statuses) => statuses[0]?.state,
+      call,
+      options,
+    );
   }
 
   createDeployment(repo: Repo, body: DeploymentRequest, options: CallOptions = {}) {

@@ -120,3 +120,20 @@ function remedy(
   }
   return '';
 }
+
+/**
+ * The one line of a failed call the run cannot go without (the sweep's pull
+ * request states): what failed, and the permission it needs, whatever the
+ * cause (a refusal, a timeout, the budget spent), since the step fails on it.
+ */
+export function requiredFailureLine(
+  failure: CallFailure,
+  purpose: string,
+  permission: Permission,
+): string {
+  const token =
+    failure.status === 401
+      ? ' Check the github-token input: GitHub does not accept this token, which needs'
+      : " The job's token needs";
+  return `GitHub: could not ${purpose}: ${failure.call}: ${failure.problem}.${token} \`${permission}\` (a \`permissions:\` block grants only what it lists), and GitHub must answer within the run's GitHub budget. Without the states no preview is known to be an orphan: nothing was changed.`;
+}

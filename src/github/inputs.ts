@@ -66,6 +66,14 @@ export interface GitHubSettings {
    * preview's comment (none is created).
    */
   retire?: boolean;
+  /**
+   * The sweep's: each orphan names its own pull request and environment
+   * (`environment` is then the default for a report naming none), nothing is
+   * recorded, `comment` rewrites each orphan's comment (none is created),
+   * and the pull requests' states are asked (`pullRequestStates`, which
+   * needs `token`).
+   */
+  sweep?: boolean;
 }
 
 /** What the GitHub inputs, read with the rest of an entry's set, ask for. */

@@ -6,6 +6,7 @@
  * anyone else is never edited, whatever it carries.
  */
 import type { GitHubApi, Repo } from './api.js';
+import type { IssueComment } from './answers.js';
 import type { CallOptions } from './calls.js';
 import { MAX_COMMENT_PAGES, PER_PAGE } from './pages.js';
 import { carriesMarker, commentBody, isOwnComment, type CommentReport } from './comment.js';
@@ -25,6 +26,8 @@ export class PullRequestComment {
   readonly #logger: Logger;
   readonly #redact: (text: string) => string;
   #commentId: number | undefined;
+  /** The comment's body as last found or written. */
+  #body: string | undefined;
   #writes = 0;
   /** Set once the comment cannot be written this run (already warned). */
   #given = false;
@@ -66,17 +69,21 @@ export class PullRequestComment {
 
   /**
    * Rewrites the comment for `name` when there is one, and writes none
-   * otherwise (a retired preview's comment): whether it was rewritten,
-   * there was none, or it could not be written (already warned).
+   * otherwise (a retired preview's comment): whether it was rewritten, it
+   * already said what `body` says (`same`: nothing written), there was none,
+   * or it could not be written (already warned).
    */
   async rewrite(
     name: string,
     body: () => string,
     options: CallOptions = {},
-  ): Promise<'rewritten' | 'none' | 'failed'> {
+    same: (current: string, next: string) => boolean = (current, next) => current === next,
+  ): Promise<'rewritten' | 'unchanged' | 'none' | 'failed'> {
     if (!(await this.#located(name, options))) return 'failed';
     if (this.#commentId === undefined) return 'none';
-    return (await this.#write(body, options)) ? 'rewritten' : 'failed';
+    const next = body();
+    if (this.#body !== undefined && same(this.#body, next)) return 'unchanged';
+    return (await this.#write(() => next, options)) ? 'rewritten' : 'failed';
   }
 
   /** Finds the comment the first time; false when no write can be made this run. */
@@ -89,7 +96,8 @@ export class PullRequestComment {
         this.#given = true;
         return false;
       }
-      this.#commentId = found;
+      this.#commentId = found?.id;
+      this.#body = found?.body ?? undefined;
     }
     return true;
   }
@@ -98,31 +106,35 @@ export class PullRequestComment {
   async #write(body: () => string, options: CallOptions): Promise<boolean> {
     const { repository, pullRequest } = this.#context;
     this.#writes += 1;
+    const text = body();
     const written = await this.#api.writeComment(
       repository,
       pullRequest,
       this.#commentId,
-      body(),
+      text,
       options,
     );
-    if (written.ok) this.#commentId = written.value;
+    if (written.ok) {
+      this.#commentId = written.value;
+      this.#body = text;
+    }
     // A failed write was warned about; a second would fail the same way (or double a create).
     else this.#given = true;
     return written.ok;
   }
 
   /** This deployment's comment by the token's own identity, undefined for none, or 'give up'. */
-  async #find(name: string, options: CallOptions): Promise<number | undefined | 'give up'> {
+  async #find(name: string, options: CallOptions): Promise<IssueComment | undefined | 'give up'> {
     const viewer = await this.#api.viewerLogin(options);
     if (!viewer.ok) return 'give up';
-    let found: number | undefined;
+    let found: IssueComment | undefined;
     const walked = await this.#api.walkComments(
       this.#context.repository,
       this.#context.pullRequest,
       (comments) => {
         found = comments.find(
           (c) => isOwnComment(c.user, viewer.value) && this.#carries(c.body, name),
-        )?.id;
+        );
         return found === undefined ? 'more' : 'stop';
       },
       options,

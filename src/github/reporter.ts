@@ -3,8 +3,11 @@
  * events (src/github/integration.ts): `deployed` once the service
  * deployment is found or created, `finished` when the run ends, `planned`
  * for a plan; and the answers to the core's questions, `commitOrder` when it
- * asks which of two commits is newer (behaviour 15), `retired` for a retire. Everything here is advisory: it warns, it never throws, and its time
- * is bounded by the run's budget.
+ * asks which of two commits is newer (behaviour 15), `retired` for a retire
+ * and for each orphan of a sweep, `pullRequestStates` for a sweep.
+ * Everything here is advisory: it warns, it never throws, and its time is
+ * bounded by the run's budget; except the pull requests' states, without
+ * which a sweep has nothing to go on: their failure is an `ActionError`.
  */
 import { GitHubApi, type Repo } from './api.js';
 import type { CallOptions, GitHubApiOptions } from './calls.js';
@@ -14,13 +17,15 @@ import { Budget } from './budget.js';
 import { DeploymentRecord, description } from './deployment-record.js';
 import { carriesPlanMarker, planCommentBody, planNotMadeBody } from './plan-comment.js';
 import { PullRequestComment } from './pr-comment.js';
-import { retiredCommentBody } from './retire-comment.js';
+import { retiredCommentBody, sameRetiredBody } from './retire-comment.js';
 import { markInactive } from './retire-records.js';
+import { askPullRequestStates } from './states-question.js';
 import type { Clock, Logger } from '../common/runtime.js';
 import type {
   CommitOrder,
   PlanNotMade,
   PlanReport,
+  PullRequestState,
   RetireReport,
   Retirement,
   RunReport,
@@ -82,6 +87,9 @@ export class GitHubReporter {
   #started: Promise<void> | undefined;
   #finished = false;
   readonly #orders = new Map<string, Promise<CommitOrder>>();
+  /** The sweep's: each orphan's pull request comment, and how its pull request stands. */
+  readonly #orphanComments = new Map<number, PullRequestComment>();
+  readonly #states = new Map<number, PullRequestState>();
 
   constructor(
     context: GitHubRunContext,
@@ -102,7 +110,8 @@ export class GitHubReporter {
       fork: context.fork,
       ...dependencies.api,
     });
-    if (features.environment !== '' && features.retire !== true) {
+    const retires = features.retire === true || features.sweep === true;
+    if (features.environment !== '' && !retires) {
       this.#record = new DeploymentRecord(
         this.api,
         {
@@ -199,20 +208,29 @@ export class GitHubReporter {
   }
 
   /**
-   * Retires the preview on GitHub (contract v1.3, `retire`): every deployment
-   * of the environment marked `inactive`, and the preview's comment rewritten
-   * when there is one, side by side within the run's budget.
+   * Retires a preview on GitHub (contract v1.3, `retire`; v1.4, `sweep`):
+   * every deployment of its environment marked `inactive` (those already
+   * inactive skipped, without a write), and its comment rewritten when there
+   * is one and it does not already say so, side by side within the run's
+   * budget. The retire step's preview is its event's pull request and its
+   * `environment` setting; a sweep's orphan names its own (`report`).
    */
   async retired(report: RetireReport): Promise<Retirement> {
-    const { environment } = this.#features;
-    const { repository, pullRequest, pullRequestState } = this.#context;
-    if (pullRequestState === 'open') {
+    const swept = report.pullRequest !== undefined;
+    const environment = report.environment ?? this.#features.environment;
+    const pullRequest = report.pullRequest ?? this.#context.pullRequest;
+    const { repository, runUrl } = this.#context;
+    if (!swept && this.#context.pullRequestState === 'open') {
       this.#logger.warning(
         `pull request #${pullRequest} is still open, and its preview is retired all the same: run the retire step on \`pull_request: types: [closed]\`.`,
       );
     }
+    const pullRequestState = swept
+      ? this.#sweptState(report.pullRequest)
+      : this.#context.pullRequestState;
     const what =
       report.deployment === undefined ? '' : '; its deployment still exists in the service';
+    const comment = pullRequest === undefined ? undefined : this.#commentOf(pullRequest);
     const [records, rewritten] = await Promise.all([
       environment === ''
         ? undefined
@@ -222,29 +240,73 @@ export class GitHubReporter {
             environment,
             {
               description: description(this.#redact(`${report.name}: preview retired${what}`)),
-              ...(this.#context.runUrl === undefined ? {} : { log_url: this.#context.runUrl }),
+              ...(runUrl === undefined ? {} : { log_url: runUrl }),
             },
             this.#logger,
           ),
-      this.#comment === undefined || pullRequest === undefined
+      comment === undefined
         ? ('skipped' as const)
-        : this.#comment.rewrite(report.name, () =>
-            retiredCommentBody(
-              {
-                ...report,
-                ...(pullRequestState === undefined ? {} : { pullRequestState }),
-                ...(this.#context.runUrl === undefined ? {} : { runUrl: this.#context.runUrl }),
-              },
-              this.#redact,
-            ),
+        : comment.rewrite(
+            report.name,
+            () =>
+              retiredCommentBody(
+                {
+                  ...report,
+                  ...(pullRequestState === undefined ? {} : { pullRequestState }),
+                  ...(runUrl === undefined ? {} : { runUrl }),
+                },
+                this.#redact,
+              ),
+            {},
+            sameRetiredBody,
           ),
     ]);
     return {
       ...(records === undefined
         ? { found: 0, inactive: 0, more: false }
-        : { environment, ...records }),
+        : {
+            environment,
+            found: records.found,
+            inactive: records.inactive,
+            more: records.more,
+            alreadyInactive: records.already,
+          }),
       comment: rewritten,
     };
+  }
+
+  /** The retire step's comment (its event's pull request), else the orphan's own, made once. */
+  #commentOf(pullRequest: number): PullRequestComment | undefined {
+    if (pullRequest === this.#context.pullRequest) return this.#comment;
+    if (!this.#features.comment) return undefined;
+    let comment = this.#orphanComments.get(pullRequest);
+    if (comment === undefined) {
+      const where = { repository: this.#context.repository, pullRequest };
+      comment = new PullRequestComment(this.api, where, this.#logger, this.#redact);
+      this.#orphanComments.set(pullRequest, comment);
+    }
+    return comment;
+  }
+
+  /** How an orphan's pull request stands, as `pullRequestStates` last said (merged or closed). */
+  #sweptState(pullRequest: number | undefined): 'merged' | 'closed' | undefined {
+    const state = pullRequest === undefined ? undefined : this.#states.get(pullRequest)?.state;
+    return state === 'merged' || state === 'closed' ? state : undefined;
+  }
+
+  /**
+   * The sweep's question (states-question.ts): how the repository's pull
+   * requests stand; throws when GitHub cannot say. Remembered for `retired`.
+   */
+  async pullRequestStates(
+    numbers: readonly number[],
+  ): Promise<ReadonlyMap<number, PullRequestState>> {
+    const { repository } = this.#context;
+    const states = await askPullRequestStates(this.api, repository, numbers, {
+      signal: this.#work.signal,
+    });
+    for (const [number, state] of states) this.#states.set(number, state);
+    return states;
   }
 
   #withRunUrl(report: RunReport): CommentReport {

@@ -58,3 +58,16 @@ export function retiredCommentBody(
   if (run !== undefined) lines.push('', run);
   return `${lines.join('\n')}\n`;
 }
+
+/** The workflow run's link, the one line two runs' retired bodies differ by. */
+const RUN_LINK = /^\[Workflow run\]\(.*\)$/m;
+
+/**
+ * Whether a comment already says what a retired body says, its workflow
+ * run's link aside (each run has its own): a second retire or sweep of the
+ * same preview then writes nothing (behaviour 25).
+ */
+export function sameRetiredBody(current: string, next: string): boolean {
+  const withoutRun = (body: string) => body.replace(RUN_LINK, '').trimEnd();
+  return withoutRun(current) === withoutRun(next);
+}

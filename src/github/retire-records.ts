@@ -7,7 +7,9 @@
  * Environments page and the pull request no longer show it as deployed.
  * Advisory and bounded like every GitHub call: the first refused or
  * unanswered call ends it (the next ones would fail alike, within the same
- * budget), and what is left is counted in one warning.
+ * budget), and what is left is counted in one warning. Idempotent: a
+ * deployment whose latest status is already `inactive` (a retire or a sweep
+ * before) is counted and skipped, without a write.
  */
 import type { DeploymentStatusRequest, GitHubApi, Repo } from './api.js';
 import type { CallOptions } from './calls.js';
@@ -17,8 +19,10 @@ import type { Logger } from '../common/runtime.js';
 export interface RecordsRetired {
   /** How many deployments were listed. */
   found: number;
-  /** How many got their `inactive` status. */
+  /** How many got their `inactive` status from this call. */
   inactive: number;
+  /** How many already had it as their latest status: nothing was written to them. */
+  already: number;
   /** The listing stopped at its page cap: older deployments were not read. */
   more: boolean;
 }
@@ -45,9 +49,16 @@ export async function markInactive(
     maxPages,
   );
   // The failed listing was warned about: nothing is known to mark.
-  if (!walked.ok) return { found: 0, inactive: 0, more: false };
+  if (!walked.ok) return { found: 0, inactive: 0, already: 0, more: false };
   let inactive = 0;
+  let already = 0;
   for (const id of ids) {
+    const latest = await api.latestStatus(repository, id, options);
+    if (!latest.ok) break;
+    if (latest.value === 'inactive') {
+      already += 1;
+      continue;
+    }
     const marked = await api.createDeploymentStatus(
       repository,
       id,
@@ -57,7 +68,7 @@ export async function markInactive(
     if (!marked.ok) break;
     inactive += 1;
   }
-  const left = ids.length - inactive;
+  const left = ids.length - inactive - already;
   if (left > 0) {
     logger.warning(
       `GitHub: ${left} of the ${ids.length} deployments of environment '${environment}' were not marked inactive (the GitHub call above failed, so the step sent no more); they still show as active. Re-run the job to mark them.`,
@@ -69,5 +80,5 @@ export async function markInactive(
       `GitHub: environment '${environment}' has more than ${maxPages * PER_PAGE} deployments; the step read the newest ${maxPages * PER_PAGE} and no further, so older ones may still show as active.`,
     );
   }
-  return { found: ids.length, inactive, more };
+  return { found: ids.length, inactive, already, more };
 }

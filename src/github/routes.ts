@@ -5,13 +5,15 @@
  */
 
 /** The permission a call needs, as a workflow's `permissions:` block spells it. */
-export type Permission = 'deployments: write' | 'pull-requests: write' | 'contents: read';
+export type Permission =
+  'deployments: write' | 'pull-requests: write' | 'pull-requests: read' | 'contents: read';
 
 export const DEPLOYMENT = 'POST /repos/{owner}/{repo}/deployments';
 export const COMMENTS = '/repos/{owner}/{repo}/issues/{issue_number}/comments';
 export const COMMENT_UPDATE = 'PATCH /repos/{owner}/{repo}/issues/comments/{comment_id}';
 export const COMPARE = 'GET /repos/{owner}/{repo}/compare/{basehead}';
 export const DEPLOYMENT_LIST = 'GET /repos/{owner}/{repo}/deployments';
+export const STATUS_LIST = 'GET /repos/{owner}/{repo}/deployments/{deployment_id}/statuses';
 
 /** Each REST route the action calls: what it is for (its failure says so), and its permission. */
 export const ROUTES: Record<string, { purpose: string; permission: Permission }> = {
@@ -19,6 +21,11 @@ export const ROUTES: Record<string, { purpose: string; permission: Permission }>
   [DEPLOYMENT_LIST]: {
     purpose: 'list the environment’s GitHub deployments',
     // Reading needs `deployments: read`; the statuses that follow need write, which includes it.
+    permission: 'deployments: write',
+  },
+  [STATUS_LIST]: {
+    purpose: 'read the GitHub deployment’s latest status',
+    // Reading needs `deployments: read`; the status that may follow needs write, which includes it.
     permission: 'deployments: write',
   },
   [`${DEPLOYMENT}/{deployment_id}/statuses`]: {
@@ -40,8 +47,15 @@ export const ROUTES: Record<string, { purpose: string; permission: Permission }>
   [COMPARE]: { purpose: 'learn which commit is newer', permission: 'contents: read' },
 };
 
-/** The one GraphQL call, the token's own login; its failure names no permission. */
+/** The GraphQL call for the token's own login; its failure names no permission. */
 export const VIEWER = { call: 'POST /graphql', purpose: 'find the token’s own login' } as const;
+
+/** The GraphQL call for pull requests' states (the sweep): one per `MAX_PULL_REQUESTS_PER_QUERY`. */
+export const PULL_REQUEST_STATES = {
+  call: 'POST /graphql',
+  purpose: 'learn how the pull requests stand',
+  permission: 'pull-requests: read',
+} as const;
 
 /** A REST call: one of `ROUTES` and its parameters. */
 export interface RestCall {

@@ -276,7 +276,7 @@ describe('retire on a closed pull request', () => {
     expect(run.outputs.retired).toBe('0');
     expect(records.every((record) => gh.stateOf(record.id) === 'success')).toBe(true);
     // The first refusal ends the marking: one refused call, not one a record.
-    expect(gh.calls(/statuses$/)).toHaveLength(1);
+    expect(gh.calls(/^POST .*statuses$/)).toHaveLength(1);
     const warnings = run.stdout.split('\n').filter((line) => line.startsWith('::warning'));
     expect(warnings.join('\n')).toContain('deployments: write');
     expect(warnings.join('\n')).toContain(

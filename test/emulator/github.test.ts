@@ -258,3 +258,82 @@ describe('faults and records', () => {
     expect(gh.requests[0]?.answeredAt).toBeUndefined();
   });
 });
+
+describe("pull requests' states (GraphQL)", () => {
+  const query = `query($owner: String!, $name: String!) { repository(owner: $owner, name: $name) {
+    pr1: pullRequest(number: 1) { number state merged closedAt mergedAt }
+    pr2: pullRequest(number: 2) { number state merged closedAt mergedAt }
+    pr3: pullRequest(number: 3) { number state merged closedAt mergedAt }
+    pr9: pullRequest(number: 9) { number state merged closedAt mergedAt } } }`;
+  const ask = (token = TOKEN, variables = { owner: 'acme', name: 'agent' }) =>
+    api('POST', '/graphql', { query, variables }, token);
+
+  it('answers each alias, and an unknown number with null and a NOT_FOUND error, as GitHub does', async () => {
+    gh.seedPullRequest('acme/agent', 1);
+    gh.seedPullRequest('acme/agent', 2, 'closed', '2026-11-01T10:00:00Z');
+    gh.seedPullRequest('acme/agent', 3, 'merged', '2026-11-02T10:00:00Z');
+    gh.seedPullRequest('acme/other', 9, 'open');
+
+    const answer = await ask();
+
+    expect(answer.status).toBe(200);
+    expect(answer.body).toEqual({
+      data: {
+        repository: {
+          pr1: { number: 1, state: 'OPEN', merged: false, closedAt: null, mergedAt: null },
+          pr2: {
+            number: 2,
+            state: 'CLOSED',
+            merged: false,
+            closedAt: '2026-11-01T10:00:00Z',
+            mergedAt: null,
+          },
+          pr3: {
+            number: 3,
+            state: 'MERGED',
+            merged: true,
+            closedAt: '2026-11-02T10:00:00Z',
+            mergedAt: '2026-11-02T10:00:00Z',
+          },
+          pr9: null,
+        },
+      },
+      errors: [
+        {
+          type: 'NOT_FOUND',
+          path: ['repository', 'pr9'],
+          message: 'Could not resolve to a PullRequest with the number of 9.',
+        },
+      ],
+    });
+    expect(gh.stateQueries()).toHaveLength(1);
+  });
+
+  it('answers FORBIDDEN per field without pull-requests read, NOT_FOUND for a hidden repository, and 403 by fault', async () => {
+    gh.addToken('ghs_none', { ...GITHUB_ACTIONS_BOT, permissions: { 'pull-requests': 'none' } });
+    const forbidden = await ask('ghs_none');
+    expect(forbidden.status).toBe(200);
+    const refused = forbidden.body as { data: unknown; errors: unknown[] };
+    expect(refused.data).toEqual({ repository: { pr1: null, pr2: null, pr3: null, pr9: null } });
+    expect(refused.errors).toHaveLength(4);
+    expect(refused.errors[0]).toEqual({
+      type: 'FORBIDDEN',
+      path: ['repository', 'pr1'],
+      message: 'Resource not accessible by integration',
+    });
+
+    gh.addToken('ghs_other', { ...GITHUB_ACTIONS_BOT, repositories: ['acme/other'] });
+    expect((await ask('ghs_other')).body).toMatchObject({
+      data: { repository: null },
+      errors: [{ type: 'NOT_FOUND', path: ['repository'] }],
+    });
+
+    gh.inject({ method: 'POST', path: '/graphql', status: 403 });
+    expect(await ask()).toMatchObject({
+      status: 403,
+      body: { message: 'Resource not accessible by integration' },
+    });
+    expect(gh.stateQueries()).toHaveLength(3);
+    expect(gh.writes()).toEqual([]);
+  });
+});

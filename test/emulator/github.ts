@@ -1,6 +1,7 @@
 /**
  * In-memory emulator of the part of GitHub's REST API the action uses (deployments and their
- * statuses, pull request comments, compare, the token's identity): a real HTTP server on 127.0.0.1
+ * statuses, pull request comments, compare, the token's identity, and GraphQL's `viewer` and pull
+ * requests' states): a real HTTP server on 127.0.0.1
  * that the bundle reaches through GITHUB_API_URL, as on any runner and on GitHub Enterprise. Fault
  * injection per method, path and count. Test-only; Node built-ins and erasable TypeScript only, so
  * it also runs under Node 24 type stripping. Described in test/emulator/GITHUB.md.
@@ -101,6 +102,17 @@ export interface DeploymentStatus {
   created_at: string;
 }
 
+/** A pull request, as the GraphQL `pullRequest(number:)` field reads it (seeded). */
+export interface PullRequest {
+  owner: string;
+  repo: string;
+  number: number;
+  state: 'open' | 'closed' | 'merged';
+  /** ISO 8601; set for closed and merged ones (a merge closes too). */
+  closedAt: string | null;
+  mergedAt: string | null;
+}
+
 export interface DeploymentRecord {
   id: number;
   owner: string;
@@ -126,6 +138,7 @@ export interface GitHubEmulator {
   readonly requests: GitHubRequest[];
   readonly deployments: DeploymentRecord[];
   readonly comments: Comment[];
+  readonly pullRequests: PullRequest[];
   /** Registers a token and who it is. */
   addToken(token: string, identity: Identity): void;
   /** A commit and its parents (the graph `compare` walks). Parents must be added first. */
@@ -151,6 +164,20 @@ export interface GitHubEmulator {
   ): DeploymentRecord[];
   /** The state of a deployment's latest status, or undefined when it has none. */
   stateOf(id: number): string | undefined;
+  /**
+   * Pull request `number` (seeded, not through the API), `open` unless said; a closed or merged one
+   * closed at `at` (default now). Seeding a number again replaces it.
+   */
+  seedPullRequest(
+    repository: string,
+    number: number,
+    state?: PullRequest['state'],
+    at?: string,
+  ): PullRequest;
+  /** GraphQL requests asking pull requests' states (`POST /graphql` with `pullRequest(number:)`). */
+  stateQueries(): GitHubRequest[];
+  /** Requests that write (any method but GET), GraphQL's queries aside: what a second sweep must not send. */
+  writes(): GitHubRequest[];
   /** `count` filler comments by `login` (default `someone`), numbered. */
   seedComments(repository: string, issue: number, count: number, login?: string): void;
   inject(...faults: GitHubFault[]): void;
@@ -228,6 +255,7 @@ export async function startGitHubEmulator(): Promise<GitHubEmulator> {
   const requests: GitHubRequest[] = [];
   const deployments: DeploymentRecord[] = [];
   const comments: Comment[] = [];
+  const pullRequests: PullRequest[] = [];
   const tokens = new Map<string, Identity>();
   /** sha (lower case) → parents. */
   const graph = new Map<string, string[]>();
@@ -347,7 +375,10 @@ export async function startGitHubEmulator(): Promise<GitHubEmulator> {
       const [owner, repo] = names(match);
       const id = Number(match[3]);
       if (method === 'GET') {
-        return access(who, owner, repo, 'deployments', 'read') ?? listStatuses(owner, repo, id);
+        return (
+          access(who, owner, repo, 'deployments', 'read') ??
+          listStatuses(owner, repo, id, query, path)
+        );
       }
       if (method !== 'POST') return notFound();
       return (
@@ -414,14 +445,95 @@ export async function startGitHubEmulator(): Promise<GitHubEmulator> {
 
   function graphql(who: Identity, body: unknown): Answer {
     const query = isObject(body) && typeof body.query === 'string' ? body.query : '';
-    if (!/\bviewer\s*\{\s*login\s*\}/.test(query)) {
+    const variables = isObject(body) && isObject(body.variables) ? body.variables : {};
+    if (/\bviewer\s*\{\s*login\s*\}/.test(query)) {
+      const login = who.viewerLogin ?? who.login;
+      return { status: 200, body: { data: { viewer: { login } } } };
+    }
+    if (/\brepository\s*\(/.test(query) && /\bpullRequest\s*\(/.test(query)) {
+      return pullRequestStates(who, query, variables);
+    }
+    return {
+      status: 200,
+      body: {
+        errors: [
+          {
+            message:
+              'the emulator answers only { viewer { login } } and repository { prN: pullRequest(number: N) }',
+          },
+        ],
+      },
+    };
+  }
+
+  /**
+   * `repository(owner: $owner, name: $name) { prN: pullRequest(number: N) { … } … }`: the owner and
+   * name from the variables, each alias's number from the query text. As GitHub: an unknown number is
+   * a null field and a `NOT_FOUND` error beside the others' data; a repository the token cannot see,
+   * a null repository and `NOT_FOUND`; a token without `pull-requests: read`, null fields and one
+   * `FORBIDDEN` error per field (all with status 200).
+   */
+  function pullRequestStates(
+    who: Identity,
+    query: string,
+    variables: Record<string, unknown>,
+  ): Answer {
+    const owner = typeof variables.owner === 'string' ? variables.owner : '';
+    const repo = typeof variables.name === 'string' ? variables.name : '';
+    const fields = [...query.matchAll(/(\w+)\s*:\s*pullRequest\s*\(\s*number\s*:\s*(\d+)\s*\)/g)];
+    const refused = access(who, owner, repo, 'pull-requests', 'read');
+    if (refused?.status === 404) {
       return {
         status: 200,
-        body: { errors: [{ message: 'the emulator answers only { viewer { login } }' }] },
+        body: {
+          data: { repository: null },
+          errors: [
+            {
+              type: 'NOT_FOUND',
+              path: ['repository'],
+              message: `Could not resolve to a Repository with the name '${owner}/${repo}'.`,
+            },
+          ],
+        },
       };
     }
-    const login = who.viewerLogin ?? who.login;
-    return { status: 200, body: { data: { viewer: { login } } } };
+    const data: Record<string, unknown> = {};
+    const errors: unknown[] = [];
+    for (const [, alias = '', digits = ''] of fields) {
+      const number = Number(digits);
+      data[alias] = null;
+      if (refused !== undefined) {
+        errors.push({
+          type: 'FORBIDDEN',
+          path: ['repository', alias],
+          message: 'Resource not accessible by integration',
+        });
+        continue;
+      }
+      const found = pullRequests.find(
+        (pr) =>
+          pr.owner.toLowerCase() === owner.toLowerCase() &&
+          pr.repo.toLowerCase() === repo.toLowerCase() &&
+          pr.number === number,
+      );
+      if (found === undefined) {
+        errors.push({
+          type: 'NOT_FOUND',
+          path: ['repository', alias],
+          message: `Could not resolve to a PullRequest with the number of ${number}.`,
+        });
+        continue;
+      }
+      data[alias] = {
+        number,
+        state: found.state.toUpperCase(),
+        merged: found.state === 'merged',
+        closedAt: found.closedAt,
+        mergedAt: found.mergedAt,
+      };
+    }
+    const answer = { data: { repository: data }, ...(errors.length > 0 ? { errors } : {}) };
+    return { status: 200, body: answer };
   }
 
   function createDeployment(who: Identity, owner: string, repo: string, body: unknown): Answer {
@@ -530,10 +642,17 @@ export async function startGitHubEmulator(): Promise<GitHubEmulator> {
     };
   }
 
-  function listStatuses(owner: string, repo: string, id: number): Answer {
+  /** `GET …/deployments/{id}/statuses`: newest first, `per_page` (default 30, at most 100) and `page`. */
+  function listStatuses(
+    owner: string,
+    repo: string,
+    id: number,
+    query: URLSearchParams,
+    path: string,
+  ): Answer {
     const record = findDeployment(owner, repo, id);
     if (record === undefined) return notFound();
-    return { status: 200, body: [...record.statuses].reverse() };
+    return paged([...record.statuses].reverse(), query, path);
   }
 
   /**
@@ -718,6 +837,7 @@ export async function startGitHubEmulator(): Promise<GitHubEmulator> {
     requests,
     deployments,
     comments,
+    pullRequests,
     addToken(token, identity) {
       tokens.set(token, identity);
     },
@@ -789,6 +909,36 @@ export async function startGitHubEmulator(): Promise<GitHubEmulator> {
     },
     stateOf(id) {
       return deployments.find((d) => d.id === id)?.statuses.at(-1)?.state;
+    },
+    seedPullRequest(repository, number, state = 'open', at = new Date().toISOString()) {
+      const [owner = '', repo = ''] = repository.split('/');
+      const pullRequest: PullRequest = {
+        owner,
+        repo,
+        number,
+        state,
+        closedAt: state === 'open' ? null : at,
+        mergedAt: state === 'merged' ? at : null,
+      };
+      const index = pullRequests.findIndex(
+        (pr) => pr.owner === owner && pr.repo === repo && pr.number === number,
+      );
+      if (index >= 0) pullRequests.splice(index, 1, pullRequest);
+      else pullRequests.push(pullRequest);
+      return pullRequest;
+    },
+    stateQueries() {
+      return requests.filter(
+        (r) =>
+          r.method === 'POST' &&
+          r.path === '/graphql' &&
+          isObject(r.body) &&
+          typeof r.body.query === 'string' &&
+          /\bpullRequest\s*\(/.test(r.body.query),
+      );
+    },
+    writes() {
+      return requests.filter((r) => r.method !== 'GET' && r.path !== '/graphql');
     },
     seedComments(repository, issue, count, login = 'someone') {
       for (let i = 0; i < count; i++)

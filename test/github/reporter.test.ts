@@ -511,6 +511,7 @@ describe('retiring a preview (contract v1.3, retire)', () => {
       environment: 'preview-pr-7',
       found: 2,
       inactive: 2,
+      alreadyInactive: 0,
       more: false,
       comment: 'skipped',
     });
@@ -538,7 +539,7 @@ describe('retiring a preview (contract v1.3, retire)', () => {
       {},
       1,
     );
-    expect(marked).toEqual({ found: 100, inactive: 100, more: true });
+    expect(marked).toEqual({ found: 100, inactive: 100, already: 0, more: true });
     expect(gh.stateOf(records[0]?.id ?? 0)).toBe('success');
     expect(gh.stateOf(records[100]?.id ?? 0)).toBe('inactive');
     expect(warnings()).toEqual([

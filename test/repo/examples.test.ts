@@ -258,9 +258,11 @@ describe('the preview of docs/github.md and its retire in docs/retire.md', () =>
       pullRequestEvent(undefined, undefined, 'merged'),
     );
     expect(retired.error).toBeUndefined();
+    // The second push's success made the first record inactive (GitHub's auto_inactive): the
+    // retire writes only to the one still active.
     expect(retired.outputs).toMatchObject({
       'deployment-id': created.outputs['deployment-id'],
-      retired: '2',
+      retired: '1',
     });
     expect(gh.comments).toHaveLength(1);
     expect(gh.comments[0]?.body).toContain('its preview is retired');

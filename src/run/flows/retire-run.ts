@@ -46,13 +46,17 @@ function gitHubRows(retirement: Retirement | undefined): [string, string][] {
   const rows: [string, string][] = [];
   if (retirement.environment !== undefined) {
     const listed = `${retirement.found}${retirement.more ? '+' : ''}`;
+    const already = retirement.alreadyInactive ?? 0;
     rows.push([
       `GitHub deployments of ${htmlCode(retirement.environment)}`,
-      htmlText(`${retirement.inactive} of ${listed} marked inactive`),
+      htmlText(
+        `${retirement.inactive} of ${listed} marked inactive${already > 0 ? ` (${already} already were)` : ''}`,
+      ),
     ]);
   }
   const comment = {
     rewritten: 'rewritten to say the preview is retired',
+    unchanged: 'already says the preview is retired',
     none: 'none to rewrite',
     failed: 'not rewritten (see the warning in the log)',
     skipped: 'not asked for',

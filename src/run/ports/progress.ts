@@ -97,12 +97,17 @@ export interface Retirement {
   environment?: string;
   /** How many of its records were listed (more may exist past the page cap: `more`). */
   found: number;
-  /** How many got their `inactive` status (a refused call does not count). */
+  /** How many got their `inactive` status from this run (a refused call does not count). */
   inactive: number;
+  /** How many already had it (an earlier retire or sweep): nothing was written to them. */
+  alreadyInactive?: number;
   /** The listing stopped at its page cap: there are more records than `found`. */
   more: boolean;
-  /** The preview's comment: rewritten, none to rewrite, not written (warned), or not asked for. */
-  comment: 'rewritten' | 'none' | 'failed' | 'skipped';
+  /**
+   * The preview's comment: rewritten, already saying it is retired (not
+   * written again), none to rewrite, not written (warned), or not asked for.
+   */
+  comment: 'rewritten' | 'unchanged' | 'none' | 'failed' | 'skipped';
 }
 
 /** Retires the preview; never throws (what the adapter tells GitHub is advisory). */

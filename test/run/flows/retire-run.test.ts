@@ -60,6 +60,18 @@ describe('retireSummaryHtml, as GitHub shows it', () => {
     expect(seen.text).toContain('Pull request comment\tnone to rewrite');
   });
 
+  it('says what a second retire found already done, and changed nothing', () => {
+    const seen = whatAReaderSees(
+      retireSummaryHtml(
+        { name: 'my-agent-pr-7' },
+        { ...DONE, inactive: 0, alreadyInactive: 3, comment: 'unchanged' },
+        (text) => text,
+      ),
+    );
+    expect(seen.text).toContain('0 of 3 marked inactive (3 already were)');
+    expect(seen.text).toContain('Pull request comment\talready says the preview is retired');
+  });
+
   it('hides a secret value the name or status carries', () => {
     const html = retireSummaryHtml(
       { name: 'agent-s3cr3t-value', deployment: aDeployment({ id: ID, status: 's3cr3t-value' }) },

@@ -1,0 +1,117 @@
+/**
+ * How pull requests stand, for the sweep (contract v1.4, behaviour 25): one
+ * GraphQL query per `MAX_PULL_REQUESTS_PER_QUERY` numbers, each number an
+ * aliased `pullRequest(number:)` field of the workflow's repository. GitHub
+ * answers a number it does not know with a null field and a `NOT_FOUND`
+ * error beside the others' data: that number is `unknown`, the others keep
+ * their state.
+ */
+import { z } from 'zod';
+import type { PullRequestState } from '../run/ports/progress.js';
+import type { Attempt } from './attempt.js';
+
+/** At most this many pull requests in one query (GitHub's node limit is far above it). */
+export const MAX_PULL_REQUESTS_PER_QUERY = 100;
+
+const PullRequestNode = z.object({
+  number: z.number(),
+  state: z.string(),
+  merged: z.boolean().nullish(),
+  closedAt: z.string().nullish(),
+  mergedAt: z.string().nullish(),
+});
+type PullRequestNode = z.infer<typeof PullRequestNode>;
+
+/** The answer: the repository, one field per alias (`pr12`), null for a number GitHub does not know. */
+export const PullRequestStatesAnswer = z.object({
+  repository: z.record(z.string(), PullRequestNode.nullable()),
+});
+export type PullRequestStatesAnswer = z.infer<typeof PullRequestStatesAnswer>;
+
+/** A pull request number GitHub can be asked about: a positive safe integer. */
+export function isPullRequestNumber(value: number): boolean {
+  return Number.isSafeInteger(value) && value > 0;
+}
+
+/** The numbers, each once, in batches of at most `MAX_PULL_REQUESTS_PER_QUERY`. */
+export function batches(numbers: readonly number[]): number[][] {
+  const unique = [...new Set(numbers)];
+  const batched: number[][] = [];
+  for (let start = 0; start < unique.length; start += MAX_PULL_REQUESTS_PER_QUERY) {
+    batched.push(unique.slice(start, start + MAX_PULL_REQUESTS_PER_QUERY));
+  }
+  return batched;
+}
+
+/** The field's alias for a number. */
+const alias = (number: number) => `pr${number}`;
+
+/**
+ * The query for one batch; owner and name are variables, the numbers are
+ * validated integers written into the query (GraphQL has no list of aliases).
+ */
+export function pullRequestStatesQuery(numbers: readonly number[]): string {
+  const fields = numbers.map((number) => {
+    if (!isPullRequestNumber(number)) throw new RangeError(`not a pull request number: ${number}`);
+    return `${alias(number)}: pullRequest(number: ${number}) { number state merged closedAt mergedAt }`;
+  });
+  return `query($owner: String!, $name: String!) { repository(owner: $owner, name: $name) { ${fields.join(' ')} } }`;
+}
+
+/** The states of a batch from its answer: a number without a field, or a null one, is `unknown`. */
+export function statesOf(
+  numbers: readonly number[],
+  answer: PullRequestStatesAnswer,
+): PullRequestState[] {
+  return numbers.map((number) => stateOf(number, answer.repository[alias(number)]));
+}
+
+/** GitHub's words for one pull request, in the port's. */
+function stateOf(number: number, node: PullRequestNode | null | undefined): PullRequestState {
+  if (node === null || node === undefined) return { number, state: 'unknown' };
+  if (node.state === 'MERGED' || node.merged === true) {
+    const closedAt = node.mergedAt ?? node.closedAt;
+    return { number, state: 'merged', ...(closedAt ? { closedAt } : {}) };
+  }
+  if (node.state === 'CLOSED') {
+    return { number, state: 'closed', ...(node.closedAt ? { closedAt: node.closedAt } : {}) };
+  }
+  if (node.state === 'OPEN') return { number, state: 'open' };
+  return { number, state: 'unknown' };
+}
+
+interface GraphqlError {
+  type?: unknown;
+  message?: unknown;
+  path?: unknown;
+}
+
+/**
+ * The attempt an Octokit GraphQL error stands for, or undefined to let the
+ * request loop read it (`toAttempt`). An answer whose only errors are
+ * `NOT_FOUND` on pull request fields is an answer (status 200, its data);
+ * a `FORBIDDEN` one is GitHub refusing (403, its message), as GitHub says
+ * it to a token without `pull-requests: read`.
+ */
+export function graphqlAnswer(error: unknown): Attempt | undefined {
+  const { errors, data } = error as { errors?: unknown; data?: unknown };
+  if (!Array.isArray(errors) || errors.length === 0) return undefined;
+  const list = errors as GraphqlError[];
+  const forbidden = list.find((entry) => entry?.type === 'FORBIDDEN');
+  if (forbidden !== undefined) return { status: 403, data: forbidden, headers: {} };
+  const repository = (data as { repository?: unknown } | null | undefined)?.repository;
+  const onPullRequests = list.every(
+    (entry) =>
+      entry?.type === 'NOT_FOUND' &&
+      Array.isArray(entry.path) &&
+      entry.path.length === 2 &&
+      entry.path[0] === 'repository',
+  );
+  if (onPullRequests && typeof repository === 'object' && repository !== null) {
+    return { status: 200, data, headers: {} };
+  }
+  // The repository itself is not found: the token cannot see it.
+  const notFound = list.find((entry) => entry?.type === 'NOT_FOUND');
+  if (notFound !== undefined) return { status: 404, data: notFound, headers: {} };
+  return undefined;
+}

@@ -1,0 +1,34 @@
+/**
+ * The sweep's question to GitHub (contract v1.4, `sweep`, step 3): how the
+ * workflow repository's pull requests stand. Unlike every other GitHub call
+ * it is not advisory: without the states nothing is an orphan, so a refused
+ * or unanswered query is an `ActionError` naming `pull-requests: read`.
+ */
+import { ActionError } from '../common/errors.js';
+import type { PullRequestState } from '../run/ports/progress.js';
+import type { GitHubApi, Repo } from './api.js';
+import type { CallOptions } from './calls.js';
+import { requiredFailureLine } from './failures.js';
+import { isPullRequestNumber } from './pull-request-states.js';
+import { PULL_REQUEST_STATES } from './routes.js';
+
+/**
+ * The states of `numbers` in `repository`, one GraphQL query per 100; a
+ * `RangeError` for a number that is not a positive integer (the caller's
+ * mistake, never GitHub's), before any request.
+ */
+export async function askPullRequestStates(
+  api: GitHubApi,
+  repository: Repo,
+  numbers: readonly number[],
+  options: CallOptions = {},
+): Promise<Map<number, PullRequestState>> {
+  const wrong = numbers.find((number) => !isPullRequestNumber(number));
+  if (wrong !== undefined) throw new RangeError(`not a pull request number: ${wrong}`);
+  const asked = await api.pullRequestStates(repository, numbers, { ...options, silent: true });
+  if (!asked.ok) {
+    const { purpose, permission } = PULL_REQUEST_STATES;
+    throw new ActionError(requiredFailureLine(asked.failure, purpose, permission));
+  }
+  return asked.value;
+}
