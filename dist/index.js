@@ -57048,6 +57048,8 @@ const CommentSchema = object({
 const CommentPage = array(CommentSchema);
 /** A page of an environment's GitHub deployments: only their ids are read. */
 const DeploymentPage = array(object({ id: schemas_number() }));
+/** A page of a deployment's statuses, newest first: only their states are read. */
+const StatusPage = array(object({ state: schemas_string() }));
 const Comparison = object({
     status: schemas_string(),
     ahead_by: schemas_number(),
@@ -57177,6 +57179,17 @@ function remedy(status, permission, last, fork) {
     }
     return '';
 }
+/**
+ * The one line of a failed call the run cannot go without (the sweep's pull
+ * request states): what failed, and the permission it needs, whatever the
+ * cause (a refusal, a timeout, the budget spent), since the step fails on it.
+ */
+function requiredFailureLine(failure, purpose, permission) {
+    const token = failure.status === 401
+        ? ' Check the github-token input: GitHub does not accept this token, which needs'
+        : " The job's token needs";
+    return `GitHub: could not ${purpose}: ${failure.call}: ${failure.problem}.${token} \`${permission}\` (a \`permissions:\` block grants only what it lists), and GitHub must answer within the run's GitHub budget. Without the states no preview is known to be an orphan: nothing was changed.`;
+}
 
 ;// CONCATENATED MODULE: ./src/github/routes.ts
 /**
@@ -57189,12 +57202,18 @@ const COMMENTS = '/repos/{owner}/{repo}/issues/{issue_number}/comments';
 const COMMENT_UPDATE = 'PATCH /repos/{owner}/{repo}/issues/comments/{comment_id}';
 const COMPARE = 'GET /repos/{owner}/{repo}/compare/{basehead}';
 const DEPLOYMENT_LIST = 'GET /repos/{owner}/{repo}/deployments';
+const STATUS_LIST = 'GET /repos/{owner}/{repo}/deployments/{deployment_id}/statuses';
 /** Each REST route the action calls: what it is for (its failure says so), and its permission. */
 const ROUTES = {
     [DEPLOYMENT]: { purpose: 'record the GitHub deployment', permission: 'deployments: write' },
     [DEPLOYMENT_LIST]: {
         purpose: 'list the environment’s GitHub deployments',
         // Reading needs `deployments: read`; the statuses that follow need write, which includes it.
+        permission: 'deployments: write',
+    },
+    [STATUS_LIST]: {
+        purpose: 'read the GitHub deployment’s latest status',
+        // Reading needs `deployments: read`; the status that may follow needs write, which includes it.
         permission: 'deployments: write',
     },
     [`${DEPLOYMENT}/{deployment_id}/statuses`]: {
@@ -57215,8 +57234,14 @@ const ROUTES = {
     },
     [COMPARE]: { purpose: 'learn which commit is newer', permission: 'contents: read' },
 };
-/** The one GraphQL call, the token's own login; its failure names no permission. */
+/** The GraphQL call for the token's own login; its failure names no permission. */
 const VIEWER = { call: 'POST /graphql', purpose: 'find the token’s own login' };
+/** The GraphQL call for pull requests' states (the sweep): one per `MAX_PULL_REQUESTS_PER_QUERY`. */
+const PULL_REQUEST_STATES = {
+    call: 'POST /graphql',
+    purpose: 'learn how the pull requests stand',
+    permission: 'pull-requests: read',
+};
 const rest = (route, parameters) => ({
     route,
     parameters,
@@ -57409,6 +57434,105 @@ function hasNextPage(link) {
     return link.split(',').some((part) => /^\s*<[^>]*>\s*;\s*rel="next"/.test(part));
 }
 
+;// CONCATENATED MODULE: ./src/github/pull-request-states.ts
+/**
+ * How pull requests stand, for the sweep (contract v1.4, behaviour 25): one
+ * GraphQL query per `MAX_PULL_REQUESTS_PER_QUERY` numbers, each number an
+ * aliased `pullRequest(number:)` field of the workflow's repository. GitHub
+ * answers a number it does not know with a null field and a `NOT_FOUND`
+ * error beside the others' data: that number is `unknown`, the others keep
+ * their state.
+ */
+
+/** At most this many pull requests in one query (GitHub's node limit is far above it). */
+const MAX_PULL_REQUESTS_PER_QUERY = 100;
+const PullRequestNode = object({
+    number: schemas_number(),
+    state: schemas_string(),
+    merged: schemas_boolean().nullish(),
+    closedAt: schemas_string().nullish(),
+    mergedAt: schemas_string().nullish(),
+});
+/** The answer: the repository, one field per alias (`pr12`), null for a number GitHub does not know. */
+const PullRequestStatesAnswer = object({
+    repository: record(schemas_string(), PullRequestNode.nullable()),
+});
+/** A pull request number GitHub can be asked about: a positive safe integer. */
+function isPullRequestNumber(value) {
+    return Number.isSafeInteger(value) && value > 0;
+}
+/** The numbers, each once, in batches of at most `MAX_PULL_REQUESTS_PER_QUERY`. */
+function batches(numbers) {
+    const unique = [...new Set(numbers)];
+    const batched = [];
+    for (let start = 0; start < unique.length; start += MAX_PULL_REQUESTS_PER_QUERY) {
+        batched.push(unique.slice(start, start + MAX_PULL_REQUESTS_PER_QUERY));
+    }
+    return batched;
+}
+/** The field's alias for a number. */
+const alias = (number) => `pr${number}`;
+/**
+ * The query for one batch; owner and name are variables, the numbers are
+ * validated integers written into the query (GraphQL has no list of aliases).
+ */
+function pullRequestStatesQuery(numbers) {
+    const fields = numbers.map((number) => {
+        if (!isPullRequestNumber(number))
+            throw new RangeError(`not a pull request number: ${number}`);
+        return `${alias(number)}: pullRequest(number: ${number}) { number state merged closedAt mergedAt }`;
+    });
+    return `query($owner: String!, $name: String!) { repository(owner: $owner, name: $name) { ${fields.join(' ')} } }`;
+}
+/** The states of a batch from its answer: a number without a field, or a null one, is `unknown`. */
+function statesOf(numbers, answer) {
+    return numbers.map((number) => stateOf(number, answer.repository[alias(number)]));
+}
+/** GitHub's words for one pull request, in the port's. */
+function stateOf(number, node) {
+    if (node === null || node === undefined)
+        return { number, state: 'unknown' };
+    if (node.state === 'MERGED' || node.merged === true) {
+        const closedAt = node.mergedAt ?? node.closedAt;
+        return { number, state: 'merged', ...(closedAt ? { closedAt } : {}) };
+    }
+    if (node.state === 'CLOSED') {
+        return { number, state: 'closed', ...(node.closedAt ? { closedAt: node.closedAt } : {}) };
+    }
+    if (node.state === 'OPEN')
+        return { number, state: 'open' };
+    return { number, state: 'unknown' };
+}
+/**
+ * The attempt an Octokit GraphQL error stands for, or undefined to let the
+ * request loop read it (`toAttempt`). An answer whose only errors are
+ * `NOT_FOUND` on pull request fields is an answer (status 200, its data);
+ * a `FORBIDDEN` one is GitHub refusing (403, its message), as GitHub says
+ * it to a token without `pull-requests: read`.
+ */
+function graphqlAnswer(error) {
+    const { errors, data } = error;
+    if (!Array.isArray(errors) || errors.length === 0)
+        return undefined;
+    const list = errors;
+    const forbidden = list.find((entry) => entry?.type === 'FORBIDDEN');
+    if (forbidden !== undefined)
+        return { status: 403, data: forbidden, headers: {} };
+    const repository = data?.repository;
+    const onPullRequests = list.every((entry) => entry?.type === 'NOT_FOUND' &&
+        Array.isArray(entry.path) &&
+        entry.path.length === 2 &&
+        entry.path[0] === 'repository');
+    if (onPullRequests && typeof repository === 'object' && repository !== null) {
+        return { status: 200, data, headers: {} };
+    }
+    // The repository itself is not found: the token cannot see it.
+    const notFound = list.find((entry) => entry?.type === 'NOT_FOUND');
+    if (notFound !== undefined)
+        return { status: 404, data: notFound, headers: {} };
+    return undefined;
+}
+
 ;// CONCATENATED MODULE: ./src/github/api.ts
 /**
  * GitHub's REST API, as a service like any other: one typed function per
@@ -57425,8 +57549,10 @@ function hasNextPage(link) {
 
 
 
+
 class GitHubApi {
     #calls;
+    #viewer;
     constructor(options) {
         this.#calls = new GitHubCalls(options);
     }
@@ -57434,8 +57560,20 @@ class GitHubApi {
     get requests() {
         return this.#calls.requests;
     }
-    /** The token's login, as GraphQL's `viewer` tells it (works for GITHUB_TOKEN, app tokens and PATs). */
+    /**
+     * The token's login, as GraphQL's `viewer` tells it (works for GITHUB_TOKEN,
+     * app tokens and PATs). Asked once: a sweep's comments all ask it, and a
+     * successful answer stands for the run; a failure is asked again.
+     */
     async viewerLogin(options = {}) {
+        if (this.#viewer !== undefined)
+            return this.#viewer;
+        const viewer = await this.#askViewer(options);
+        if (viewer.ok)
+            this.#viewer = viewer;
+        return viewer;
+    }
+    async #askViewer(options) {
         const result = await this.#calls.call(VIEWER.call, VIEWER.purpose, undefined, options, async (octokit, signal) => {
             const data = await octokit.graphql('query { viewer { login } }', {
                 request: { signal },
@@ -57443,6 +57581,48 @@ class GitHubApi {
             return { status: 200, data, headers: {} };
         });
         return this.#calls.parse(result, Viewer, (v) => v.viewer.login, VIEWER.call, options);
+    }
+    /**
+     * The states of pull requests `numbers` of `repo` (each a positive
+     * integer), one GraphQL query per `MAX_PULL_REQUESTS_PER_QUERY`, one after
+     * the other; the first failed query ends it.
+     */
+    async pullRequestStates(repo, numbers, options = {}) {
+        const states = new Map();
+        for (const batch of batches(numbers)) {
+            const answer = await this.#pullRequestBatch(repo, batch, options);
+            if (!answer.ok)
+                return answer;
+            for (const state of answer.value)
+                states.set(state.number, state);
+        }
+        return { ok: true, value: states };
+    }
+    async #pullRequestBatch(repo, numbers, options) {
+        const { call, purpose, permission } = PULL_REQUEST_STATES;
+        const query = pullRequestStatesQuery(numbers);
+        const result = await this.#calls.call(call, purpose, permission, options, async (octokit, signal) => {
+            try {
+                const data = await octokit.graphql(query, {
+                    owner: repo.owner,
+                    name: repo.repo,
+                    request: { signal },
+                });
+                return { status: 200, data, headers: {} };
+            }
+            catch (error) {
+                const answer = graphqlAnswer(error);
+                if (answer === undefined)
+                    throw error;
+                return answer;
+            }
+        });
+        return this.#calls.parse(result, PullRequestStatesAnswer, (answer) => statesOf(numbers, answer), call, options);
+    }
+    /** The state of deployment `id`'s latest status (`GET …/statuses`, newest first), undefined for none. */
+    async latestStatus(repo, id, options = {}) {
+        const call = rest(STATUS_LIST, { ...repo, deployment_id: id, per_page: 1 });
+        return this.#calls.parse(await this.#calls.rest(call, options), StatusPage, (statuses) => statuses[0]?.state, call, options);
     }
     createDeployment(repo, body, options = {}) {
         const parameters = { ...repo, ...body, auto_merge: false, required_contexts: [] };
@@ -58681,6 +58861,8 @@ class PullRequestComment {
     #logger;
     #redact;
     #commentId;
+    /** The comment's body as last found or written. */
+    #body;
     #writes = 0;
     /** Set once the comment cannot be written this run (already warned). */
     #given = false;
@@ -58711,15 +58893,19 @@ class PullRequestComment {
     }
     /**
      * Rewrites the comment for `name` when there is one, and writes none
-     * otherwise (a retired preview's comment): whether it was rewritten,
-     * there was none, or it could not be written (already warned).
+     * otherwise (a retired preview's comment): whether it was rewritten, it
+     * already said what `body` says (`same`: nothing written), there was none,
+     * or it could not be written (already warned).
      */
-    async rewrite(name, body, options = {}) {
+    async rewrite(name, body, options = {}, same = (current, next) => current === next) {
         if (!(await this.#located(name, options)))
             return 'failed';
         if (this.#commentId === undefined)
             return 'none';
-        return (await this.#write(body, options)) ? 'rewritten' : 'failed';
+        const next = body();
+        if (this.#body !== undefined && same(this.#body, next))
+            return 'unchanged';
+        return (await this.#write(() => next, options)) ? 'rewritten' : 'failed';
     }
     /** Finds the comment the first time; false when no write can be made this run. */
     async #located(name, options) {
@@ -58732,7 +58918,8 @@ class PullRequestComment {
                 this.#given = true;
                 return false;
             }
-            this.#commentId = found;
+            this.#commentId = found?.id;
+            this.#body = found?.body ?? undefined;
         }
         return true;
     }
@@ -58740,9 +58927,12 @@ class PullRequestComment {
     async #write(body, options) {
         const { repository, pullRequest } = this.#context;
         this.#writes += 1;
-        const written = await this.#api.writeComment(repository, pullRequest, this.#commentId, body(), options);
-        if (written.ok)
+        const text = body();
+        const written = await this.#api.writeComment(repository, pullRequest, this.#commentId, text, options);
+        if (written.ok) {
             this.#commentId = written.value;
+            this.#body = text;
+        }
         // A failed write was warned about; a second would fail the same way (or double a create).
         else
             this.#given = true;
@@ -58755,7 +58945,7 @@ class PullRequestComment {
             return 'give up';
         let found;
         const walked = await this.#api.walkComments(this.#context.repository, this.#context.pullRequest, (comments) => {
-            found = comments.find((c) => isOwnComment(c.user, viewer.value) && this.#carries(c.body, name))?.id;
+            found = comments.find((c) => isOwnComment(c.user, viewer.value) && this.#carries(c.body, name));
             return found === undefined ? 'more' : 'stop';
         }, options);
         if (!walked.ok)
@@ -58811,6 +59001,17 @@ function retiredCommentBody(comment, redact = (text) => text) {
         lines.push('', run);
     return `${lines.join('\n')}\n`;
 }
+/** The workflow run's link, the one line two runs' retired bodies differ by. */
+const RUN_LINK = /^\[Workflow run\]\(.*\)$/m;
+/**
+ * Whether a comment already says what a retired body says, its workflow
+ * run's link aside (each run has its own): a second retire or sweep of the
+ * same preview then writes nothing (behaviour 25).
+ */
+function sameRetiredBody(current, next) {
+    const withoutRun = (body) => body.replace(RUN_LINK, '').trimEnd();
+    return withoutRun(current) === withoutRun(next);
+}
 
 ;// CONCATENATED MODULE: ./src/github/retire-records.ts
 
@@ -58823,15 +59024,23 @@ async function markInactive(api, repository, environment, status, logger, option
     }, options, maxPages);
     // The failed listing was warned about: nothing is known to mark.
     if (!walked.ok)
-        return { found: 0, inactive: 0, more: false };
+        return { found: 0, inactive: 0, already: 0, more: false };
     let inactive = 0;
+    let already = 0;
     for (const id of ids) {
+        const latest = await api.latestStatus(repository, id, options);
+        if (!latest.ok)
+            break;
+        if (latest.value === 'inactive') {
+            already += 1;
+            continue;
+        }
         const marked = await api.createDeploymentStatus(repository, id, { state: 'inactive', ...status }, options);
         if (!marked.ok)
             break;
         inactive += 1;
     }
-    const left = ids.length - inactive;
+    const left = ids.length - inactive - already;
     if (left > 0) {
         logger.warning(`GitHub: ${left} of the ${ids.length} deployments of environment '${environment}' were not marked inactive (the GitHub call above failed, so the step sent no more); they still show as active. Re-run the job to mark them.`);
     }
@@ -58839,7 +59048,35 @@ async function markInactive(api, repository, environment, status, logger, option
     if (more) {
         logger.warning(`GitHub: environment '${environment}' has more than ${maxPages * PER_PAGE} deployments; the step read the newest ${maxPages * PER_PAGE} and no further, so older ones may still show as active.`);
     }
-    return { found: ids.length, inactive, more };
+    return { found: ids.length, inactive, already, more };
+}
+
+;// CONCATENATED MODULE: ./src/github/states-question.ts
+/**
+ * The sweep's question to GitHub (contract v1.4, `sweep`, step 3): how the
+ * workflow repository's pull requests stand. Unlike every other GitHub call
+ * it is not advisory: without the states nothing is an orphan, so a refused
+ * or unanswered query is an `ActionError` naming `pull-requests: read`.
+ */
+
+
+
+
+/**
+ * The states of `numbers` in `repository`, one GraphQL query per 100; a
+ * `RangeError` for a number that is not a positive integer (the caller's
+ * mistake, never GitHub's), before any request.
+ */
+async function askPullRequestStates(api, repository, numbers, options = {}) {
+    const wrong = numbers.find((number) => !isPullRequestNumber(number));
+    if (wrong !== undefined)
+        throw new RangeError(`not a pull request number: ${wrong}`);
+    const asked = await api.pullRequestStates(repository, numbers, { ...options, silent: true });
+    if (!asked.ok) {
+        const { purpose, permission } = PULL_REQUEST_STATES;
+        throw new ActionError(requiredFailureLine(asked.failure, purpose, permission));
+    }
+    return asked.value;
 }
 
 ;// CONCATENATED MODULE: ./src/github/reporter.ts
@@ -58848,9 +59085,13 @@ async function markInactive(api, repository, environment, status, logger, option
  * events (src/github/integration.ts): `deployed` once the service
  * deployment is found or created, `finished` when the run ends, `planned`
  * for a plan; and the answers to the core's questions, `commitOrder` when it
- * asks which of two commits is newer (behaviour 15), `retired` for a retire. Everything here is advisory: it warns, it never throws, and its time
- * is bounded by the run's budget.
+ * asks which of two commits is newer (behaviour 15), `retired` for a retire
+ * and for each orphan of a sweep, `pullRequestStates` for a sweep.
+ * Everything here is advisory: it warns, it never throws, and its time is
+ * bounded by the run's budget; except the pull requests' states, without
+ * which a sweep has nothing to go on: their failure is an `ActionError`.
  */
+
 
 
 
@@ -58884,6 +59125,9 @@ class GitHubReporter {
     #started;
     #finished = false;
     #orders = new Map();
+    /** The sweep's: each orphan's pull request comment, and how its pull request stands. */
+    #orphanComments = new Map();
+    #states = new Map();
     constructor(context, features, dependencies) {
         const { logger, clock, redact } = dependencies;
         this.#context = context;
@@ -58899,7 +59143,8 @@ class GitHubReporter {
             fork: context.fork,
             ...dependencies.api,
         });
-        if (features.environment !== '' && features.retire !== true) {
+        const retires = features.retire === true || features.sweep === true;
+        if (features.environment !== '' && !retires) {
             this.#record = new DeploymentRecord(this.api, {
                 repository: context.repository,
                 sha: context.sha,
@@ -58980,38 +59225,85 @@ class GitHubReporter {
         await this.#planComment.writeBody(report.name, body);
     }
     /**
-     * Retires the preview on GitHub (contract v1.3, `retire`): every deployment
-     * of the environment marked `inactive`, and the preview's comment rewritten
-     * when there is one, side by side within the run's budget.
+     * Retires a preview on GitHub (contract v1.3, `retire`; v1.4, `sweep`):
+     * every deployment of its environment marked `inactive` (those already
+     * inactive skipped, without a write), and its comment rewritten when there
+     * is one and it does not already say so, side by side within the run's
+     * budget. The retire step's preview is its event's pull request and its
+     * `environment` setting; a sweep's orphan names its own (`report`).
      */
     async retired(report) {
-        const { environment } = this.#features;
-        const { repository, pullRequest, pullRequestState } = this.#context;
-        if (pullRequestState === 'open') {
+        const swept = report.pullRequest !== undefined;
+        const environment = report.environment ?? this.#features.environment;
+        const pullRequest = report.pullRequest ?? this.#context.pullRequest;
+        const { repository, runUrl } = this.#context;
+        if (!swept && this.#context.pullRequestState === 'open') {
             this.#logger.warning(`pull request #${pullRequest} is still open, and its preview is retired all the same: run the retire step on \`pull_request: types: [closed]\`.`);
         }
+        const pullRequestState = swept
+            ? this.#sweptState(report.pullRequest)
+            : this.#context.pullRequestState;
         const what = report.deployment === undefined ? '' : '; its deployment still exists in the service';
+        const comment = pullRequest === undefined ? undefined : this.#commentOf(pullRequest);
         const [records, rewritten] = await Promise.all([
             environment === ''
                 ? undefined
                 : markInactive(this.api, repository, environment, {
                     description: description(this.#redact(`${report.name}: preview retired${what}`)),
-                    ...(this.#context.runUrl === undefined ? {} : { log_url: this.#context.runUrl }),
+                    ...(runUrl === undefined ? {} : { log_url: runUrl }),
                 }, this.#logger),
-            this.#comment === undefined || pullRequest === undefined
+            comment === undefined
                 ? 'skipped'
-                : this.#comment.rewrite(report.name, () => retiredCommentBody({
+                : comment.rewrite(report.name, () => retiredCommentBody({
                     ...report,
                     ...(pullRequestState === undefined ? {} : { pullRequestState }),
-                    ...(this.#context.runUrl === undefined ? {} : { runUrl: this.#context.runUrl }),
-                }, this.#redact)),
+                    ...(runUrl === undefined ? {} : { runUrl }),
+                }, this.#redact), {}, sameRetiredBody),
         ]);
         return {
             ...(records === undefined
                 ? { found: 0, inactive: 0, more: false }
-                : { environment, ...records }),
+                : {
+                    environment,
+                    found: records.found,
+                    inactive: records.inactive,
+                    more: records.more,
+                    alreadyInactive: records.already,
+                }),
             comment: rewritten,
         };
+    }
+    /** The retire step's comment (its event's pull request), else the orphan's own, made once. */
+    #commentOf(pullRequest) {
+        if (pullRequest === this.#context.pullRequest)
+            return this.#comment;
+        if (!this.#features.comment)
+            return undefined;
+        let comment = this.#orphanComments.get(pullRequest);
+        if (comment === undefined) {
+            const where = { repository: this.#context.repository, pullRequest };
+            comment = new PullRequestComment(this.api, where, this.#logger, this.#redact);
+            this.#orphanComments.set(pullRequest, comment);
+        }
+        return comment;
+    }
+    /** How an orphan's pull request stands, as `pullRequestStates` last said (merged or closed). */
+    #sweptState(pullRequest) {
+        const state = pullRequest === undefined ? undefined : this.#states.get(pullRequest)?.state;
+        return state === 'merged' || state === 'closed' ? state : undefined;
+    }
+    /**
+     * The sweep's question (states-question.ts): how the repository's pull
+     * requests stand; throws when GitHub cannot say. Remembered for `retired`.
+     */
+    async pullRequestStates(numbers) {
+        const { repository } = this.#context;
+        const states = await askPullRequestStates(this.api, repository, numbers, {
+            signal: this.#work.signal,
+        });
+        for (const [number, state] of states)
+            this.#states.set(number, state);
+        return states;
     }
     #withRunUrl(report) {
         return this.#context.runUrl === undefined
@@ -59052,6 +59344,7 @@ class GitHubReporter {
 
 ;// CONCATENATED MODULE: ./src/github/integration.ts
 
+
 /**
  * The hooks a run needs. `pr-comment` off a pull request is one debug line;
  * an empty token with a feature asked for is one notice, and no hook.
@@ -59062,6 +59355,8 @@ function gitHubHooks(settings, context, dependencies) {
     if (settings.comment && !pullRequest) {
         logger.debug('pr-comment is ignored: the run is not for a pull request');
     }
+    if (settings.sweep === true)
+        return sweepHooks(settings, context, dependencies);
     const retire = settings.retire === true;
     // What each setting turns on, as the notice names it: a retire marks records and rewrites.
     const names = retire
@@ -59115,6 +59410,34 @@ function gitHubHooks(settings, context, dependencies) {
             return reporter;
         },
         ...hooks,
+    };
+}
+/**
+ * The sweep's hooks: `retired` for each orphan, and `pullRequestStates`,
+ * which throws before any request when the run has no token or no
+ * repository, since without the states nothing is an orphan.
+ */
+function sweepHooks(settings, context, dependencies) {
+    const missing = settings.token === ''
+        ? 'github-token is empty'
+        : context === undefined
+            ? 'GITHUB_REPOSITORY is not set, so the run has no repository on GitHub'
+            : undefined;
+    if (missing !== undefined || context === undefined) {
+        const why = `the sweep cannot ask GitHub how the pull requests stand: ${missing}. Give it a token with \`pull-requests: read\` (the default, \${{ github.token }}, with that permission).`;
+        return {
+            reporter: undefined,
+            pullRequestStates: () => Promise.reject(new ActionError(why)),
+        };
+    }
+    let reporter;
+    const made = () => (reporter ??= new GitHubReporter(context, settings, dependencies));
+    return {
+        get reporter() {
+            return reporter;
+        },
+        retired: (report) => made().retired(report),
+        pullRequestStates: (numbers) => made().pullRequestStates(numbers),
     };
 }
 
@@ -59331,6 +59654,9 @@ async function runStep(entry) {
             views: [...stepViews(annotations), ...(hooks.view === undefined ? [] : [hooks.view])],
             ...(hooks.commitOrder === undefined ? {} : { commitOrder: hooks.commitOrder }),
             ...(hooks.retired === undefined ? {} : { retired: hooks.retired }),
+            ...(hooks.pullRequestStates === undefined
+                ? {}
+                : { pullRequestStates: hooks.pullRequestStates }),
         };
     };
     const outcome = await entry.run(read.request, { io });
@@ -62011,13 +62337,15 @@ function gitHubRows(retirement) {
     const rows = [];
     if (retirement.environment !== undefined) {
         const listed = `${retirement.found}${retirement.more ? '+' : ''}`;
+        const already = retirement.alreadyInactive ?? 0;
         rows.push([
             `GitHub deployments of ${htmlCode(retirement.environment)}`,
-            htmlText(`${retirement.inactive} of ${listed} marked inactive`),
+            htmlText(`${retirement.inactive} of ${listed} marked inactive${already > 0 ? ` (${already} already were)` : ''}`),
         ]);
     }
     const comment = {
         rewritten: 'rewritten to say the preview is retired',
+        unchanged: 'already says the preview is retired',
         none: 'none to rewrite',
         failed: 'not rewritten (see the warning in the log)',
         skipped: 'not asked for',
@@ -62133,12 +62461,361 @@ function retire_run() {
     });
 }
 
+;// CONCATENATED MODULE: ./src/inputs/sweep-inputs.ts
+/**
+ * The sweep step's inputs (contract v1.4, "The fleet", `sweep`) that reach
+ * the service, and its own: the previews' name pattern, their environments'
+ * pattern, what an orphan does to the step, and the dry run. The GitHub
+ * ones (`github-token`, `pr-comment`) are the GitHub adapter's to add. A
+ * pattern holds `{number}` exactly once, where the pull request's number
+ * stands; a name matches only when it is the pattern with a positive
+ * decimal number, without leading zeros, in its place.
+ */
+
+
+
+
+
+
+const sweep_inputs_PLACEHOLDER = '{number}';
+/** A pull request's number as a name spells it: positive, no leading zero. */
+const NUMBER = /^[1-9][0-9]*$/;
+const ON_ORPHANS = ['warn', 'fail', 'none'];
+/** `text` split at its only `{number}`; `what` says what the pattern names, for the message. */
+function splitPattern(text, what) {
+    const parts = text.split(sweep_inputs_PLACEHOLDER);
+    if (parts.length !== 2) {
+        fail(`must hold {number} exactly once, where the pull request's number stands in ${what} (e.g. my-agent-pr-{number}), got '${text}'`);
+    }
+    if (UNSAFE_IN_AN_INPUT.test(text))
+        fail('must not contain control characters or line breaks');
+    const [before = '', after = ''] = parts;
+    if (/[{}]/.test(before + after))
+        fail(`may hold no other {…} than {number}, got '${text}'`);
+    return { text, before, after };
+}
+function parseNamePattern(raw) {
+    if (raw === '')
+        fail('is required (e.g. my-agent-pr-{number})');
+    const pattern = splitPattern(raw, 'the deployment name');
+    if (pattern.before === '' && pattern.after === '') {
+        fail('must hold more than {number}: every deployment named with digits alone would match');
+    }
+    return pattern;
+}
+function parseEnvironmentPattern(raw) {
+    return raw === '' ? undefined : splitPattern(raw, 'the environment name');
+}
+function parseOnOrphans(raw) {
+    const mode = ON_ORPHANS.find((each) => each === raw);
+    if (mode === undefined)
+        fail(`must be one of ${ON_ORPHANS.join(', ')}, got '${raw}'`);
+    return mode;
+}
+/** The pull request's number `name` stands for under `pattern`; undefined when it does not match exactly. */
+function numberIn(pattern, name) {
+    const { before, after } = pattern;
+    if (name.length <= before.length + after.length)
+        return undefined;
+    if (!name.startsWith(before) || !name.endsWith(after))
+        return undefined;
+    const digits = name.slice(before.length, name.length - after.length);
+    if (!NUMBER.test(digits))
+        return undefined;
+    const number = Number(digits);
+    return Number.isSafeInteger(number) ? number : undefined;
+}
+/** The pattern with `number` in its place. */
+function filled(pattern, number) {
+    return `${pattern.before}${number}${pattern.after}`;
+}
+/** What the listing is searched for: the pattern's longest literal part. */
+function searchText(pattern) {
+    return pattern.before.length >= pattern.after.length ? pattern.before : pattern.after;
+}
+/** The sweep's inputs that reach the service, in sweep/action.yml's order. */
+const SWEEP_SERVICE_INPUTS = declared_pick(ACCESS_INPUT_NAMES);
+/** Its own, after the GitHub ones in sweep/action.yml. */
+const SWEEP_OWN_INPUTS = {
+    'name-pattern': input(parseNamePattern),
+    'environment-pattern': input(parseEnvironmentPattern, { default: '' }),
+    'on-orphans': input(parseOnOrphans, { default: 'warn' }),
+    'dry-run': input(parseBoolean, { default: 'false' }),
+};
+/** The dashboard's address, last in sweep/action.yml. */
+const SWEEP_DASHBOARD_INPUT = declared_pick(['dashboard-url']);
+/** The sweep these inputs ask for, checked against each other before any request. */
+function sweepRequest(inputs) {
+    const problems = accessProblems(inputs);
+    if (problems.length > 0)
+        throw new InputError(problems);
+    const environments = inputs['environment-pattern'];
+    const dashboardUrl = inputs['dashboard-url'];
+    return {
+        ...serviceAccess(inputs),
+        names: inputs['name-pattern'],
+        ...(environments === undefined ? {} : { environments }),
+        onOrphans: inputs['on-orphans'],
+        dryRun: inputs['dry-run'],
+        ...(dashboardUrl === undefined ? {} : { dashboardUrl }),
+    };
+}
+
+;// CONCATENATED MODULE: ./src/run/flows/sweep-run.ts
+/**
+ * The sweep as a run (contract v1.4, "The fleet", `sweep`, behaviour 25):
+ * the previews the listing holds under the name pattern, exact matches
+ * only; their pull requests' states from the runner (GitHub); each preview
+ * of a closed or merged pull request, an orphan, reported and retired as
+ * retire does, unless a dry run. Only what is proven an orphan is touched:
+ * an unknown number is reported, an open one counted. Nothing is deleted,
+ * and nothing says so: the service's interface has no delete.
+ */
+
+
+
+
+
+
+
+
+
+
+
+/** The names of the sweep step's outputs, as sweep/action.yml declares them. */
+const SWEEP_OUTPUT_NAMES = (/* unused pure expression or super */ null && ([
+    'orphans',
+    'orphan-count',
+    'open-count',
+    'unknown-count',
+    'retired',
+]));
+/** At most this many deployments are read: the deploy's search's cap. */
+const MAX_LISTED = MAX_PAGES * PAGE_LIMIT;
+/** The `orphans` output's items, oldest close first. */
+function orphansJson(orphans) {
+    return JSON.stringify(orphans.map((orphan) => ({
+        name: orphan.deployment.name,
+        'deployment-id': orphan.deployment.id,
+        status: orphan.deployment.status,
+        'pull-request': orphan.number,
+        state: orphan.state,
+        'closed-at': orphan.closedAt ?? null,
+        'dashboard-url': orphan.dashboardUrl ?? null,
+    })));
+}
+/** Where a person deletes the orphan: its dashboard, else its id in the service. */
+function whereToDelete(orphan) {
+    return orphan.dashboardUrl ?? `deployment ${orphan.deployment.id} in the service`;
+}
+/** The previews of the listing: exact matches of the pattern, each with its number. */
+async function findPreviews(request, io, events) {
+    const dependencies = dependenciesOf(request, io, events);
+    const literal = searchText(request.names);
+    return inGroup(dependencies)(`Looking for previews named '${request.names.text}'`, 'find', async () => {
+        const listed = await dependencies.service.list({ name_contains: literal }, MAX_LISTED);
+        if (listed.deployments.length >= MAX_LISTED) {
+            throw new ActionError(`GET /v2/deployments: more than ${MAX_LISTED} deployments contain '${literal}'; stopped rather than judge the previews from part of the list. Make name-pattern more distinctive.`);
+        }
+        return listed.deployments.flatMap((deployment) => {
+            const number = numberIn(request.names, deployment.name);
+            return number === undefined ? [] : [{ deployment, number }];
+        });
+    });
+}
+/** The previews sorted by their pull requests' states. */
+function classify(previews, states, request) {
+    const orphans = [];
+    const unknown = [];
+    let open = 0;
+    for (const preview of previews) {
+        const known = states.get(preview.number);
+        if (known === undefined || known.state === 'unknown')
+            unknown.push(preview);
+        else if (known.state === 'open')
+            open++;
+        else {
+            const dashboardUrl = dashboardUrlOf(request.dashboardUrl, preview.deployment);
+            orphans.push({
+                ...preview,
+                state: known.state,
+                ...(known.closedAt === undefined ? {} : { closedAt: known.closedAt }),
+                ...(dashboardUrl === undefined ? {} : { dashboardUrl }),
+            });
+        }
+    }
+    // Oldest close first: the preview that has cost the longest leads.
+    orphans.sort((a, b) => (a.closedAt ?? '').localeCompare(b.closedAt ?? ''));
+    return { orphans, open, unknown };
+}
+/** One line an orphan and an unknown number; never a word of deleting or stopping. */
+function report(found, request, logger) {
+    for (const { deployment, number } of found.unknown) {
+        logger.info(`sweep: '${untrusted(deployment.name)}' names pull request #${number}, which GitHub does not know: left alone`);
+    }
+    for (const orphan of found.orphans) {
+        const line = `sweep: '${untrusted(orphan.deployment.name)}' (${orphan.deployment.id}, ${untrusted(orphan.deployment.status)}) still runs for pull request #${orphan.number}, ${orphan.state}${orphan.closedAt === undefined ? '' : ` ${orphan.closedAt}`}: delete it in the service (${whereToDelete(orphan)}); this step cannot`;
+        if (request.onOrphans === 'none')
+            logger.info(line);
+        else
+            logger.warning(line);
+    }
+    logger.info(`sweep: ${found.orphans.length} ${plural(found.orphans.length, 'orphan')}, ${found.open} open, ${found.unknown.length} unknown`);
+}
+/** Each orphan retired on GitHub as retire does; how many records got `inactive`. */
+async function retireAll(orphans, request, io) {
+    let inactive = 0;
+    for (const orphan of orphans) {
+        const retireReport = {
+            name: orphan.deployment.name,
+            deployment: orphan.deployment,
+            pullRequest: orphan.number,
+            ...(orphan.dashboardUrl === undefined ? {} : { dashboardUrl: orphan.dashboardUrl }),
+            ...(request.environments === undefined
+                ? {}
+                : { environment: filled(request.environments, orphan.number) }),
+        };
+        inactive += (await io.retired?.(retireReport))?.inactive ?? 0;
+    }
+    return inactive;
+}
+/** The job summary: the orphans with where to delete each, the counts, what changed on GitHub. */
+function sweepSummaryHtml(sweep, request, redact) {
+    const code = cellOf(redact, (value) => htmlCode(value));
+    const { orphans } = sweep;
+    const parts = [
+        `<h2>${orphans.length === 0 ? '✅ No orphaned preview' : `🧹 ${orphans.length} orphaned ${plural(orphans.length, 'preview')}`}: ${code(request.names.text)}</h2>`,
+    ];
+    if (orphans.length > 0) {
+        parts.push(`<p>${htmlText('Each still runs (and costs) in the service for a closed pull request, until someone deletes it there: this step cannot delete it.')}</p>`);
+        parts.push({
+            head: '<table>\n<tr><th>Preview</th><th>Pull request</th><th>Closed</th><th>Status</th><th>Delete it</th></tr>',
+            lines: orphans.map((orphan) => `<tr><td>${code(orphan.deployment.name)}</td><td>#${orphan.number} (${orphan.state})</td><td>${htmlText(orphan.closedAt ?? '—')}</td><td>${code(orphan.deployment.status)}</td><td>${(orphan.dashboardUrl === undefined
+                ? undefined
+                : htmlLink('open it in the dashboard', orphan.dashboardUrl)) ??
+                htmlText(`by its id ${orphan.deployment.id}`)}</td></tr>`),
+            tail: '</table>',
+            leftOut: (count) => `<p>… and ${count} more ${plural(count, 'orphan')}, left out to keep this summary under GitHub's limit: the orphans output has every one.</p>`,
+        });
+    }
+    const github = request.dryRun
+        ? 'nothing (a dry run)'
+        : orphans.length === 0
+            ? 'nothing (no orphan)'
+            : `${orphans.length} ${plural(orphans.length, 'preview')} retired as retire does: ${sweep.retired} GitHub ${plural(sweep.retired, 'deployment')} marked inactive`;
+    parts.push(labelledTable([
+        ['Open pull requests', htmlText(`${sweep.open} ${plural(sweep.open, 'preview')} left alone`)],
+        [
+            'Unknown pull requests',
+            htmlText(sweep.unknown.length === 0
+                ? 'none'
+                : `${sweep.unknown.map(({ number }) => `#${number}`).join(', ')}: left alone`),
+        ],
+        ['Changed on GitHub', htmlText(github)],
+    ]));
+    return boundedSummary(parts);
+}
+/** Runs the sweep; never throws: how it ended is in the outcome. */
+async function runSweep(request, io) {
+    const events = new RunEvents(io.views, io.redact);
+    const outcome = await sweep(request, io, events);
+    await events.settled();
+    return outcome;
+}
+async function sweep(request, io, events) {
+    const { logger } = events;
+    const outputs = (values) => events.emit({ kind: 'outputs', outputs: values });
+    try {
+        for (const value of request.sensitiveValues)
+            io.mask(value);
+        const previews = await findPreviews(request, io, events);
+        const numbers = [...new Set(previews.map((preview) => preview.number))].sort((a, b) => a - b);
+        let states = new Map();
+        if (numbers.length > 0) {
+            if (io.pullRequestStates === undefined) {
+                throw new ActionError("The sweep needs the pull requests' states from GitHub, and has no way to ask: set github-token (the default, github.token, with pull-requests: read) on a run of the workflow's repository.");
+            }
+            states = await io.pullRequestStates(numbers);
+        }
+        const found = classify(previews, states, request);
+        report(found, request, logger);
+        const retired = request.dryRun ? 0 : await retireAll(found.orphans, request, io);
+        if (request.dryRun && found.orphans.length > 0)
+            logger.info('sweep: a dry run: nothing on GitHub was changed');
+        const result = { ...found, retired };
+        outputs({
+            orphans: orphansJson(found.orphans),
+            'orphan-count': String(found.orphans.length),
+            'open-count': String(found.open),
+            'unknown-count': String(found.unknown.length),
+            retired: String(retired),
+        });
+        const count = found.orphans.length;
+        const failure = request.onOrphans === 'fail' && count > 0
+            ? `${count} ${plural(count, 'preview')} of closed pull requests still ${plural(count, 'runs', 'run')} in the service (on-orphans: fail): ${found.orphans.map((orphan) => `'${untrusted(orphan.deployment.name)}'`).join(', ')}. Delete ${plural(count, 'it', 'them')} there: this step cannot.`
+            : undefined;
+        return {
+            ...(failure === undefined ? {} : { failure: io.redact(failure) }),
+            summary: sweepSummaryHtml(result, request, io.redact),
+        };
+    }
+    catch (error) {
+        return {
+            failure: io.redact(`${describeError(error)}\nNothing on GitHub was changed.`),
+            ...(error instanceof Error && !(error instanceof ActionError) ? { stack: error.stack } : {}),
+        };
+    }
+}
+
+;// CONCATENATED MODULE: ./src/sweep.ts
+/**
+ * The sweep step (sweep/action.yml, contract v1.4, "The fleet"): on a
+ * schedule, the previews whose pull request is closed or merged (orphans)
+ * found through the service's listing and GitHub's pull request states,
+ * reported loudly, and retired on GitHub as retire does; nothing is deleted
+ * (behaviour 25). An entry like src/main.ts.
+ *
+ * `run()` is what `@github/local-action` calls (`npx --yes @github/local-action sweep ../src/sweep.ts .env`);
+ * src/index.ts runs it when the runner starts dist/sweep.js.
+ */
+
+
+
+
+
+
+/** sweep/action.yml's inputs, in its order. */
+const SWEEP_INPUTS = {
+    ...SWEEP_SERVICE_INPUTS,
+    'github-token': GITHUB_INPUTS['github-token'],
+    'pr-comment': input(parseBoolean, { default: 'true' }),
+    ...SWEEP_DASHBOARD_INPUT,
+    ...SWEEP_OWN_INPUTS,
+};
+function sweep_run() {
+    return runStep({
+        inputs: SWEEP_INPUTS,
+        request: (inputs) => ({
+            sweep: sweepRequest(inputs),
+            settings: {
+                token: inputs['github-token'],
+                // Each orphan's environment comes from environment-pattern.
+                environment: '',
+                comment: inputs['pr-comment'],
+                sweep: true,
+            },
+        }),
+        run: ({ sweep, settings }, step) => runSweep(sweep, step.io(settings)),
+    });
+}
+
 ;// CONCATENATED MODULE: ./src/index.ts
 /**
  * The bundle's start, shared by every entry of the action: the runner starts
- * dist/index.js for action.yml, dist/plan.js for plan/action.yml and
- * dist/retire.js for retire/action.yml (each only imports this bundle); the
- * file it started says which entry runs.
+ * dist/index.js for action.yml, dist/plan.js for plan/action.yml,
+ * dist/retire.js for retire/action.yml and dist/sweep.js for
+ * sweep/action.yml (each only imports this bundle); the file it started
+ * says which entry runs.
  * No top-level await: it would keep the bundler from joining the modules
  * into one scope, which costs start-up (bench/RESULTS.md). A rejection still
  * ends the process with an error.
@@ -62146,8 +62823,14 @@ function retire_run() {
 
 
 
-/** The file the runner started: `index.js`, `plan.js` or `retire.js`. */
+
+/** The file the runner started: `index.js`, `plan.js`, `retire.js` or `sweep.js`. */
 const src_file = /[^\\/]*$/.exec(process.argv[1] ?? '')?.[0];
-const entry = src_file === 'plan.js' ? plan_run : src_file === 'retire.js' ? retire_run : run;
+const entries = {
+    'plan.js': plan_run,
+    'retire.js': retire_run,
+    'sweep.js': sweep_run,
+};
+const entry = entries[src_file ?? ''] ?? run;
 void entry();
 

@@ -210,6 +210,9 @@ export async function runStep<D extends Declarations, Request>(
       views: [...stepViews(annotations), ...(hooks.view === undefined ? [] : [hooks.view])],
       ...(hooks.commitOrder === undefined ? {} : { commitOrder: hooks.commitOrder }),
       ...(hooks.retired === undefined ? {} : { retired: hooks.retired }),
+      ...(hooks.pullRequestStates === undefined
+        ? {}
+        : { pullRequestStates: hooks.pullRequestStates }),
     };
   };
   const outcome = await entry.run(read.request, { io });

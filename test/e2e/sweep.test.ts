@@ -1,0 +1,168 @@
+/**
+ * End-to-end, the sweep step (contract v1.4, "The fleet", `sweep`; behaviour 25) through
+ * dist/sweep.js against both emulators, on a schedule: open, closed, merged and unknown pull
+ * requests and names that come near the pattern; only the orphans retired, each in its own
+ * environment and comment; a rerun writes nothing; a dry run writes nothing at all; 250
+ * previews at the floor of requests; a refused states query fails and changes nothing.
+ */
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { startEmulator, type Emulator } from '../emulator/emulator.ts';
+import {
+  GITHUB_ACTIONS_BOT,
+  startGitHubEmulator,
+  type GitHubEmulator,
+} from '../emulator/github.ts';
+import { whatAReaderSees } from '../support/github-render.ts';
+import { GITHUB_TOKEN, gitHubStep } from '../support/github-step.ts';
+import { TENANT_ID } from '../support/ids.ts';
+import { printed, runAction, type ActionRun } from '../support/run-action.ts';
+
+let emu: Emulator;
+let gh: GitHubEmulator;
+
+const REPO = 'acme/agent';
+const BOT = { login: 'github-actions[bot]', type: 'Bot' as const };
+const marker = (name: string) => `<!-- deploy-agent:${name.replaceAll('-', '%2D')} -->`;
+/** Words that would claim a deployment is gone or stopped (behaviour 20). */
+const CLAIM =
+  /\b(?:was|were|been|is|are|got|now)\s+(?:deleted|removed|stopped|destroyed)\b|\bdeleted (?:it|the deployment)\b/i;
+
+beforeEach(async () => {
+  [emu, gh] = await Promise.all([startEmulator({ tenantId: TENANT_ID }), startGitHubEmulator()]);
+  gh.addToken(GITHUB_TOKEN, GITHUB_ACTIONS_BOT);
+});
+
+afterEach(async () => {
+  await Promise.all([emu.close(), gh.close()]);
+});
+
+function sweep(inputs: Record<string, string> = {}): Promise<ActionRun> {
+  const [given, options] = gitHubStep(
+    gh,
+    {
+      'api-url': emu.url,
+      'name-pattern': 'my-agent-pr-{number}',
+      'environment-pattern': 'preview-pr-{number}',
+      'dashboard-url': 'https://console.example/o/{tenant_id}/deployments/{id}',
+      ...inputs,
+    },
+    {},
+    {
+      event: { name: 'schedule', ref: 'refs/heads/main', sha: 'a'.repeat(40), payload: {} },
+      action: 'sweep/action.yml',
+    },
+  );
+  return runAction(given, options);
+}
+
+/** Pull requests 1 (open), 2 (closed), 3 (merged) with previews, records and comments; 4 unknown; near misses. */
+function seedFleet() {
+  gh.seedPullRequest(REPO, 1, 'open');
+  gh.seedPullRequest(REPO, 2, 'closed', '2026-11-02T10:00:00Z');
+  gh.seedPullRequest(REPO, 3, 'merged', '2026-11-01T10:00:00Z');
+  for (const number of [1, 2, 3, 4]) {
+    emu.seedDeployment({ name: `my-agent-pr-${number}` });
+    gh.seedDeployments(REPO, `preview-pr-${number}`, 1);
+    if (number < 4) {
+      gh.seedComment(REPO, number, `${marker(`my-agent-pr-${number}`)}\n### live`, BOT);
+    }
+  }
+  for (const name of ['my-agent-pr-12-old', 'my-agent-pr-012', 'my-agent-pr-', 'my-agent']) {
+    emu.seedDeployment({ name });
+  }
+}
+
+describe('the sweep on a schedule', () => {
+  it('retires exactly the previews of closed and merged pull requests, then writes nothing the second time', async () => {
+    seedFleet();
+    const run = await sweep();
+
+    expect(run.exitCode, printed(run)).toBe(0);
+    const orphans = JSON.parse(run.outputs.orphans ?? '') as Record<string, unknown>[];
+    expect(orphans.map((orphan) => [orphan.name, orphan['pull-request'], orphan.state])).toEqual([
+      ['my-agent-pr-3', 3, 'merged'],
+      ['my-agent-pr-2', 2, 'closed'],
+    ]);
+    expect(run.outputs).toMatchObject({
+      'orphan-count': '2',
+      'open-count': '1',
+      'unknown-count': '1',
+      retired: '2',
+    });
+    const inactive = (environment: string) =>
+      gh.deployments
+        .filter((record) => record.environment === environment)
+        .map((record) => gh.stateOf(record.id));
+    expect(inactive('preview-pr-2')).toEqual(['inactive']);
+    expect(inactive('preview-pr-3')).toEqual(['inactive']);
+    expect(inactive('preview-pr-1')).not.toContain('inactive');
+    expect(inactive('preview-pr-4')).not.toContain('inactive');
+    const bodies = gh.comments.map((comment) => [comment.issue, comment.body.includes('retired')]);
+    expect(bodies).toEqual([
+      [1, false],
+      [2, true],
+      [3, true],
+    ]);
+    expect(run.stdout.match(/^::warning::/gm)).toHaveLength(2);
+    expect(run.stdout).toContain('pull request #4, which GitHub does not know: left alone');
+    expect([...new Set(emu.requests.map((request) => request.method))]).toEqual(['GET']);
+    expect(gh.stateQueries()).toHaveLength(1);
+    const summary = whatAReaderSees(run.summary ?? '');
+    expect(summary.text).not.toMatch(CLAIM);
+    expect(summary.links.map((link) => link.text)).toEqual([
+      'open it in the dashboard',
+      'open it in the dashboard',
+    ]);
+
+    const writes = gh.writes().length;
+    const again = await sweep();
+    expect(again.exitCode, printed(again)).toBe(0);
+    expect(again.outputs.orphans).toBe(run.outputs.orphans);
+    expect(again.outputs.retired).toBe('0');
+    expect(gh.writes()).toHaveLength(writes);
+  });
+
+  it('writes nothing at all on a dry run, and fails with on-orphans fail after the outputs', async () => {
+    seedFleet();
+    const dry = await sweep({ 'dry-run': 'true', 'on-orphans': 'fail' });
+
+    expect(dry.exitCode).not.toBe(0);
+    expect(dry.outputs['orphan-count']).toBe('2');
+    expect(dry.outputs.retired).toBe('0');
+    expect(gh.writes()).toEqual([]);
+    expect(dry.stdout).toContain('::error::2 previews of closed pull requests still run');
+    expect(whatAReaderSees(dry.summary ?? '').text).toContain(
+      'Changed on GitHub\tnothing (a dry run)',
+    );
+  });
+
+  it('fails naming pull-requests: read when GitHub refuses the states, and changes nothing', async () => {
+    seedFleet();
+    gh.inject({ method: 'POST', path: '/graphql', status: 403 });
+    const run = await sweep();
+
+    expect(run.exitCode).not.toBe(0);
+    expect(run.stdout).toContain('pull-requests: read');
+    expect(gh.writes()).toEqual([]);
+    expect(run.outputs.orphans).toBeUndefined();
+  });
+
+  it('sweeps 250 previews at the floor: 3 service pages, 3 state queries, writes for orphans only', async () => {
+    for (let number = 1; number <= 250; number++) {
+      gh.seedPullRequest(
+        REPO,
+        number,
+        number % 10 === 0 ? 'merged' : 'open',
+        '2026-11-01T10:00:00Z',
+      );
+    }
+    emu.seedDeployments(250, (i) => ({ name: `my-agent-pr-${i + 1}` }));
+    const run = await sweep({ 'environment-pattern': '', 'pr-comment': 'false' });
+
+    expect(run.exitCode, printed(run)).toBe(0);
+    expect(run.outputs).toMatchObject({ 'orphan-count': '25', 'open-count': '225' });
+    expect(emu.requests.filter((request) => request.path === '/v2/deployments')).toHaveLength(3);
+    expect(gh.stateQueries()).toHaveLength(3);
+    expect(gh.writes()).toEqual([]);
+  });
+});
