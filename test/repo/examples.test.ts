@@ -84,6 +84,7 @@ const context = (): Record<string, string> => ({
   'secrets.DEPLOY_API_KEY': API_KEY,
   'vars.CODEHOST_INTEGRATION_ID': INTEGRATION,
   'secrets.OPENAI_API_KEY': OPENAI_API_KEY,
+  'vars.DEPLOY_DASHBOARD_URL': 'https://console.example/o/{tenant_id}/deployments/{id}',
   'github.event.number': '7',
   'github.head_ref': 'feature',
 });
@@ -93,6 +94,7 @@ const README_DEPLOY = () =>
 const PLAN = () => theBlock('docs/plan.md', startingWith('# .github/workflows/plan.yml')).text;
 const RETIRE = () =>
   theBlock('docs/retire.md', startingWith('# .github/workflows/retire.yml')).text;
+const SWEEP = () => theBlock('docs/sweep.md', startingWith('# .github/workflows/sweep.yml')).text;
 const PREVIEW = (file = 'docs/github.md') =>
   theBlock(file, (block) => block.meta === '' && block.text.includes('name: my-agent-pr-')).text;
 /** The files a checkout of the repository holds for the examples: the shared config file. */
@@ -505,6 +507,43 @@ describe('the Jenkins and CircleCI examples of docs/command.md', () => {
   });
 });
 
+describe('the sweep of docs/sweep.md', () => {
+  it('finds the preview of docs/github.md whose close was missed, retires it, then writes nothing', async () => {
+    const [first = ''] = PUSHES;
+    emu.setHead(GITHUB_REPO, 'feature', first);
+    const created = await runStep(PREVIEW(), 'OWNER/REPO@v1', pullRequestAt(first));
+    expect(created.error).toBeUndefined();
+    // Pull request 7 is merged, and no retire runs; pull request 8 is still open.
+    gh.seedPullRequest('acme/agent', 7, 'merged', '2026-11-20T10:00:00Z');
+    gh.seedPullRequest('acme/agent', 8, 'open');
+    emu.seedDeployment({ name: 'my-agent-pr-8' });
+
+    // The sweep's patterns name what the preview's step named.
+    const preview = evaluated(stepUsing(PREVIEW(), 'OWNER/REPO@v1').with, context());
+    const sweepWith = evaluated(stepUsing(SWEEP(), 'OWNER/REPO/sweep@v1').with, context());
+    expect(sweepWith['name-pattern']?.replace('{number}', '7')).toBe(preview.name);
+    expect(sweepWith['environment-pattern']?.replace('{number}', '7')).toBe(preview.environment);
+
+    const schedule = { name: 'schedule', ref: 'refs/heads/main', sha: first, payload: {} };
+    const swept = await runStep(SWEEP(), 'OWNER/REPO/sweep@v1', schedule);
+    // on-orphans: fail keeps the job red while the orphan runs.
+    expect(swept.exitCode).not.toBe(0);
+    expect(swept.outputs).toMatchObject({ 'orphan-count': '1', 'open-count': '1', retired: '1' });
+    const [orphan] = JSON.parse(swept.outputs.orphans ?? '[]') as Record<string, unknown>[];
+    expect(orphan).toMatchObject({
+      name: 'my-agent-pr-7',
+      'deployment-id': created.outputs['deployment-id'],
+      state: 'merged',
+    });
+    expect(gh.comments[0]?.body).toContain('its preview is retired');
+
+    const writes = gh.writes().length;
+    const again = await runStep(SWEEP(), 'OWNER/REPO/sweep@v1', schedule);
+    expect(again.outputs.orphans).toBe(swept.outputs.orphans);
+    expect(gh.writes()).toHaveLength(writes);
+  });
+});
+
 describe('the fleet examples of docs/command.md', () => {
   it('pipes list into cut: who waits for a database, and which of two ids still exists', async () => {
     const [waiting, ready, alsoWaiting] = emu.seedDeployments(3, (i) => ({
@@ -566,5 +605,6 @@ describe('the examples this test reads', () => {
     expect(PLAN()).toContain('OWNER/REPO/plan@v1');
     expect(RETIRE()).toContain('OWNER/REPO/retire@v1');
     expect(PREVIEW()).toContain('pr-comment: true');
+    expect(SWEEP()).toContain('OWNER/REPO/sweep@v1');
   });
 });
