@@ -45676,6 +45676,16 @@ function logView(logger) {
             logger.info(waitingLine(event));
     };
 }
+/** Runs `flow` over a new channel to `views`; resolves once the views' work is done too. */
+async function withEvents(io, flow) {
+    const events = new RunEvents(io.views, io.redact);
+    try {
+        return await flow(events);
+    }
+    finally {
+        await events.settled();
+    }
+}
 
 ;// CONCATENATED MODULE: ./src/run/ports/errors.ts
 /** What the run throws about a deployment it found: the failure, and the deployment, for the outputs. */
@@ -47475,10 +47485,7 @@ function planSummaryHtml(name, verdict, dashboardUrl, failure, redact) {
 }
 /** Runs the plan; never throws: how it ended is in the outcome. */
 async function runPlan(request, io) {
-    const events = new RunEvents(io.views, io.redact);
-    const outcome = await planned(request, io, events);
-    await events.settled();
-    return outcome;
+    return withEvents(io, (events) => planned(request, io, events));
 }
 /** The plan's steps, its verdict or its failure told to the views. */
 async function planned({ plan, onChange }, io, events) {

@@ -56644,6 +56644,16 @@ function logView(logger) {
             logger.info(waitingLine(event));
     };
 }
+/** Runs `flow` over a new channel to `views`; resolves once the views' work is done too. */
+async function withEvents(io, flow) {
+    const events = new RunEvents(io.views, io.redact);
+    try {
+        return await flow(events);
+    }
+    finally {
+        await events.settled();
+    }
+}
 
 ;// CONCATENATED MODULE: ./src/service/retry.ts
 const DEFAULT_RETRY_POLICY = {
@@ -62184,10 +62194,7 @@ function planSummaryHtml(name, verdict, dashboardUrl, failure, redact) {
 }
 /** Runs the plan; never throws: how it ended is in the outcome. */
 async function runPlan(request, io) {
-    const events = new RunEvents(io.views, io.redact);
-    const outcome = await planned(request, io, events);
-    await events.settled();
-    return outcome;
+    return withEvents(io, (events) => planned(request, io, events));
 }
 /** The plan's steps, its verdict or its failure told to the views. */
 async function planned({ plan, onChange }, io, events) {
@@ -62382,10 +62389,7 @@ function retireSummaryHtml(report, retirement, redact) {
 }
 /** Runs the retire; never throws: how it ended is in the outcome. */
 async function runRetire(request, io) {
-    const events = new RunEvents(io.views, io.redact);
-    const outcome = await retire(request, io, events);
-    await events.settled();
-    return outcome;
+    return withEvents(io, (events) => retire(request, io, events));
 }
 /** The retire's steps: the deployment looked up, the adapter asked to retire it. */
 async function retire(request, io, events) {
@@ -62717,10 +62721,7 @@ function sweepSummaryHtml(sweep, request, redact) {
 }
 /** Runs the sweep; never throws: how it ended is in the outcome. */
 async function runSweep(request, io) {
-    const events = new RunEvents(io.views, io.redact);
-    const outcome = await sweep(request, io, events);
-    await events.settled();
-    return outcome;
+    return withEvents(io, (events) => sweep(request, io, events));
 }
 async function sweep(request, io, events) {
     const { logger } = events;

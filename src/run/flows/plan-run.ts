@@ -12,7 +12,7 @@ import { boundedSummary, type SummaryPart } from '../../common/summary.js';
 import { plural } from '../../common/text.js';
 import type { PlanRequest } from '../../inputs/plan-inputs.js';
 import { showValue } from '../steps/drift.js';
-import { RunEvents } from '../ports/events.js';
+import { withEvents, type RunEvents } from '../ports/events.js';
 import type { RunnerIO, RunOutcome } from '../ports/runner.js';
 import { dependenciesOf, maskPlan, warnOfPlan } from './pipeline.js';
 import { cellOf, dashboardUrlOf, differencesTable, labelledTable } from '../steps/report.js';
@@ -161,10 +161,7 @@ export function planSummaryHtml(
 
 /** Runs the plan; never throws: how it ended is in the outcome. */
 export async function runPlan(request: PlanRequest, io: RunnerIO): Promise<RunOutcome> {
-  const events = new RunEvents(io.views, io.redact);
-  const outcome = await planned(request, io, events);
-  await events.settled();
-  return outcome;
+  return withEvents(io, (events) => planned(request, io, events));
 }
 
 /** The plan's steps, its verdict or its failure told to the views. */

@@ -13,7 +13,7 @@ import { boundedSummary } from '../../common/summary.js';
 import type { RetireRequest } from '../../inputs/retire-inputs.js';
 import { pickOne } from '../steps/deploy.js';
 import { inGroup } from '../ports/dependencies.js';
-import { RunEvents } from '../ports/events.js';
+import { withEvents, type RunEvents } from '../ports/events.js';
 import type { RunnerIO, RunOutcome } from '../ports/runner.js';
 import { dependenciesOf } from './pipeline.js';
 import type { RetireReport, Retirement } from '../ports/progress.js';
@@ -105,10 +105,7 @@ export function retireSummaryHtml(
 
 /** Runs the retire; never throws: how it ended is in the outcome. */
 export async function runRetire(request: RetireRequest, io: RunnerIO): Promise<RunOutcome> {
-  const events = new RunEvents(io.views, io.redact);
-  const outcome = await retire(request, io, events);
-  await events.settled();
-  return outcome;
+  return withEvents(io, (events) => retire(request, io, events));
 }
 
 /** The retire's steps: the deployment looked up, the adapter asked to retire it. */

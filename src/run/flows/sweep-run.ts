@@ -16,7 +16,7 @@ import { filled, numberIn, searchText, type SweepRequest } from '../../inputs/sw
 import { MAX_PAGES, PAGE_LIMIT } from '../../service/endpoints.js';
 import type { Deployment } from '../../service/schemas.js';
 import { inGroup } from '../ports/dependencies.js';
-import { RunEvents } from '../ports/events.js';
+import { withEvents, type RunEvents } from '../ports/events.js';
 import type { PullRequestState, RetireReport } from '../ports/progress.js';
 import type { RunnerIO, RunOutcome } from '../ports/runner.js';
 import { cellOf, dashboardUrlOf, labelledTable } from '../steps/report.js';
@@ -217,10 +217,7 @@ export function sweepSummaryHtml(
 
 /** Runs the sweep; never throws: how it ended is in the outcome. */
 export async function runSweep(request: SweepRequest, io: RunnerIO): Promise<RunOutcome> {
-  const events = new RunEvents(io.views, io.redact);
-  const outcome = await sweep(request, io, events);
-  await events.settled();
-  return outcome;
+  return withEvents(io, (events) => sweep(request, io, events));
 }
 
 async function sweep(request: SweepRequest, io: RunnerIO, events: RunEvents): Promise<RunOutcome> {

@@ -138,3 +138,16 @@ export function logView(logger: Logger): EventSink {
     else if (event.kind === 'waiting') logger.info(waitingLine(event));
   };
 }
+
+/** Runs `flow` over a new channel to `views`; resolves once the views' work is done too. */
+export async function withEvents<T>(
+  io: { views: readonly EventView[]; redact: (text: string) => string },
+  flow: (events: RunEvents) => Promise<T>,
+): Promise<T> {
+  const events = new RunEvents(io.views, io.redact);
+  try {
+    return await flow(events);
+  } finally {
+    await events.settled();
+  }
+}
