@@ -1,5 +1,6 @@
 /**
- * `npm run demo`: what green means, in three acts (and a terminal, a pull request, its plan and its retire), against the emulator of
+ * `npm run demo`: what green means, in three acts (and a terminal, a pull request, its plan, its
+ * retire and the nightly sweep of the previews whose retire was missed), against the emulator of
  * the service. The bundled action runs as a workflow step would (codehost,
  * secrets, wait-for-ready), on push events to main:
  *
@@ -21,7 +22,17 @@
  * 6–7. the plan of a pull request, and its comment updated in place;
  * 8. the pull request is merged: the retire step marks the preview's GitHub
  *    deployments inactive and rewrites its comment to say it is retired and
- *    where to delete the deployment, which still runs in the service.
+ *    where to delete the deployment, which still runs in the service;
+ * 9. the nightly sweep (sweep/action.yml, on a schedule): pull request #9 was
+ *    closed and no retire ran, so its preview `my-agent-pr-9` still runs, its
+ *    record in `preview-pr-9` still says deployed and its comment live; the
+ *    sweep finds it an orphan (and #7's, retired in act 8, which still runs in
+ *    the service too), warns with where to delete each, marks #9's record
+ *    inactive and rewrites its comment, and leaves open #10's preview alone;
+ * 9b. the next sweep finds the same orphans and writes nothing to GitHub.
+ *
+ * It exits 0 only when every run meant to succeed does and the checks at its end hold (acts
+ * 1–2's commits, act 3c's failure, act 9's sweep).
  */
 import { startEmulator } from '../test/emulator/emulator.ts';
 import { GITHUB_ACTIONS_BOT, startGitHubEmulator } from '../test/emulator/github.ts';
@@ -282,6 +293,116 @@ const preview = gh.comments.find((c) =>
 );
 console.log(`── the preview comment (#${preview?.id}, rewritten), as Markdown:`);
 console.log(preview?.body.trim());
+
+// Act 9: a close nobody saw. Pull request #9 was closed while no retire ran (a workflow skipped,
+// a job cancelled): its preview still runs, its record still says deployed, its comment live.
+// The nightly sweep finds it through the service's listing and GitHub's pull request states.
+const DAY = 86_400_000;
+const previewMarker = (previewName: string) =>
+  `<!-- deploy-agent:${previewName.replaceAll('-', '%2D')} -->`;
+gh.seedPullRequest(WORKFLOW_REPOSITORY, 7, 'merged'); // act 8's merge, as GitHub knows it
+gh.seedPullRequest(WORKFLOW_REPOSITORY, 9, 'closed', new Date(Date.now() - 3 * DAY).toISOString());
+gh.seedPullRequest(WORKFLOW_REPOSITORY, 10, 'open');
+const sweepComments = new Map<number, string>();
+for (const number of [9, 10]) {
+  emu.seedDeployment({ name: `my-agent-pr-${number}` });
+  gh.seedDeployments(WORKFLOW_REPOSITORY, `preview-pr-${number}`, 1);
+  const seeded = gh.seedComment(
+    WORKFLOW_REPOSITORY,
+    number,
+    `${previewMarker(`my-agent-pr-${number}`)}\n### Preview my-agent-pr-${number} is live\n\nThe preview of this pull request runs in the service.`,
+    GITHUB_ACTIONS_BOT,
+  );
+  sweepComments.set(number, seeded.body);
+}
+const sweepStep = () =>
+  gitHubStep(
+    gh,
+    {
+      'api-url': emu.url,
+      'api-key': API_KEY,
+      'name-pattern': 'my-agent-pr-{number}',
+      'environment-pattern': 'preview-pr-{number}',
+      'dashboard-url': 'https://console.example/o/{tenant_id}/deployments/{id}',
+    },
+    {},
+    {
+      event: { name: 'schedule', ref: 'refs/heads/main', sha: THIRD, payload: {} },
+      action: 'sweep/action.yml',
+    },
+  );
+const recordStates = (environment: string) =>
+  gh.deployments
+    .filter((record) => record.environment === environment)
+    .map((record) => gh.stateOf(record.id));
+const previewComment = (number: number) =>
+  gh.comments.find(
+    (c) => c.issue === number && c.body.startsWith(previewMarker(`my-agent-pr-${number}`)),
+  );
+const writesBeforeSweep = gh.writes().length;
+const [queriesBeforeSweep, serviceBeforeSweep] = [gh.stateQueries().length, emu.requests.length];
+const [sweepInputs, sweepOptions] = sweepStep();
+const ninth = await act(
+  'Act 9: the nightly sweep: #9 was closed and no retire ran; #10 is open',
+  sweepInputs,
+  THIRD,
+  sweepOptions,
+);
+const sweepWrites = gh.writes().slice(writesBeforeSweep);
+console.log(
+  `── GitHub: ${gh.stateQueries().length - queriesBeforeSweep} states query (POST /graphql), ${sweepWrites.length} writes: ${sweepWrites.map((r) => `${r.method} ${r.path}`).join(', ')}`,
+);
+for (const environment of ['preview-pr-9', 'preview-pr-10']) {
+  console.log(
+    `── GitHub deployments of ${environment}: now ${recordStates(environment).join(', ')}`,
+  );
+}
+console.log(
+  `── the preview comment of #9 (#${previewComment(9)?.id}, rewritten), its first lines:`,
+);
+console.log(previewComment(9)?.body.trim().split('\n').slice(0, 6).join('\n'));
+console.log(
+  `── the preview comment of #10: ${previewComment(10)?.body === sweepComments.get(10) ? 'unchanged' : 'CHANGED'}`,
+);
+const writesBeforeAgain = gh.writes().length;
+const [againSweepInputs, againSweepOptions] = sweepStep();
+const ninthAgain = await act(
+  'Act 9b: the next night, nothing new: the sweep reports the same orphans and writes nothing',
+  againSweepInputs,
+  THIRD,
+  againSweepOptions,
+);
+const againWrites = gh.writes().length - writesBeforeAgain;
+console.log(`── GitHub: ${againWrites} writes`);
+const ninthParsed = JSON.parse(ninth.outputs.orphans ?? '[]') as {
+  name?: string;
+  'dashboard-url'?: string;
+}[];
+const ninthOrphans = ninthParsed.map((orphan) => orphan.name);
+const ninthWarnings = ninth.stdout.match(/^::warning::.*$/gm) ?? [];
+const ninthDashboard =
+  ninthParsed.find((orphan) => orphan.name === 'my-agent-pr-9')?.['dashboard-url'] ?? '';
+// The sweep holds: #9 found (oldest close first), warned with where to delete it, its record
+// inactive and its comment rewritten; #7 (retired in act 8, still running) reported again;
+// #10 left alone; the service only read; the second run the same orphans and no GitHub write.
+const sweepHolds =
+  JSON.stringify(ninthOrphans) === JSON.stringify(['my-agent-pr-9', 'my-agent-pr-7']) &&
+  ninth.outputs['orphan-count'] === '2' &&
+  ninth.outputs['open-count'] === '1' &&
+  ninth.outputs['unknown-count'] === '0' &&
+  ninth.outputs.retired === '1' &&
+  ninthDashboard !== '' &&
+  ninthWarnings.some((line) => line.includes("'my-agent-pr-9'") && line.includes(ninthDashboard)) &&
+  recordStates('preview-pr-9').length > 0 &&
+  recordStates('preview-pr-9').every((state) => state === 'inactive') &&
+  !recordStates('preview-pr-10').includes('inactive') &&
+  (previewComment(9)?.body.includes('preview retired') ?? false) &&
+  (previewComment(9)?.body.includes(ninthDashboard) ?? false) &&
+  previewComment(10)?.body === sweepComments.get(10) &&
+  emu.requests.slice(serviceBeforeSweep).every((request) => request.method === 'GET') &&
+  ninthAgain.outputs.orphans === ninth.outputs.orphans &&
+  ninthAgain.outputs.retired === '0' &&
+  againWrites === 0;
 await Promise.all([emu.close(), gh.close()]);
 
 rule('What green meant');
@@ -295,6 +416,8 @@ console.log(
     `Act 5: live=${fifth.outputs.live}, github-deployment-id=${fifth.outputs['github-deployment-id']}, dashboard-url=${fifth.outputs['dashboard-url']}`,
     `Acts 6 and 7: plan action=${sixth.outputs.action}, changes=${sixth.outputs.changes}, then ${seventh.outputs.changes}; ${gh.comments.filter((c) => c.body.startsWith('<!-- deploy-agent-plan:')).length} plan comment`,
     `Act 8: retired=${eighth.outputs.retired} GitHub deployment(s) marked inactive; deployment-id=${eighth.outputs['deployment-id']} (${eighth.outputs.status}) still exists in the service: delete it at ${eighth.outputs['dashboard-url']}`,
+    `Act 9: sweep orphan-count=${ninth.outputs['orphan-count']} (${ninthOrphans.join(', ')}), open-count=${ninth.outputs['open-count']}, retired=${ninth.outputs.retired}; preview-pr-9 now ${recordStates('preview-pr-9').join(', ')}; #9's comment ${previewComment(9)?.body.includes('preview retired') ? 'rewritten' : 'NOT rewritten'}; delete my-agent-pr-9 at ${ninthDashboard}`,
+    `Act 9b: the second sweep: retired=${ninthAgain.outputs.retired}, ${againWrites} GitHub writes`,
   ].join('\n'),
 );
 const exits = [
@@ -308,9 +431,13 @@ const exits = [
   sixth,
   seventh,
   eighth,
+  ninth,
+  ninthAgain,
 ].map((run) => run.exitCode);
-// Green means the pushed commit is live; the second docker image fails, as it must.
+// Green means the pushed commit is live; the second docker image fails, as it must; the sweep
+// retires only the preview whose close was missed, and its second run writes nothing.
 const honest =
+  sweepHolds &&
   first.outputs['commit-sha'] === FIRST &&
   second.outputs['commit-sha'] === SECOND &&
   dockerSecond.exitCode === 1 &&
