@@ -62706,7 +62706,7 @@ function sweepSummaryHtml(sweep, request, redact) {
         ? 'nothing (a dry run)'
         : orphans.length === 0
             ? 'nothing (no orphan)'
-            : `${orphans.length} ${plural(orphans.length, 'preview')} retired as retire does: ${sweep.retired} GitHub ${plural(sweep.retired, 'deployment')} marked inactive`;
+            : `${orphans.length} ${plural(orphans.length, 'orphan')} retired as retire does, what was already so left as it is: ${sweep.retired} GitHub ${plural(sweep.retired, 'deployment')} marked inactive by this run`;
     parts.push(labelledTable([
         ['Open pull requests', htmlText(`${sweep.open} ${plural(sweep.open, 'preview')} left alone`)],
         [

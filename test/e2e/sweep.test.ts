@@ -119,6 +119,9 @@ describe('the sweep on a schedule', () => {
     expect(again.exitCode, printed(again)).toBe(0);
     expect(again.outputs.orphans).toBe(run.outputs.orphans);
     expect(again.outputs.retired).toBe('0');
+    expect(whatAReaderSees(again.summary ?? '').text).toContain(
+      'Changed on GitHub\t2 orphans retired as retire does, what was already so left as it is: 0 GitHub deployments marked inactive by this run',
+    );
     expect(gh.writes()).toHaveLength(writes);
   });
 
