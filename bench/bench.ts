@@ -5,7 +5,8 @@
  * are shown with a verdict but never fail the bench; it exits 0 unless something crashes.
  *
  * The sections live one a file (startup.ts, requests.ts, search.ts, live.ts, fake-clock.ts,
- * github.ts, fleet.ts, over common.ts); each also runs alone. This file runs them in order.
+ * github.ts, fleet.ts, sweep.ts, over common.ts); each also runs alone. This file runs them in
+ * order.
  */
 import { writeFileSync } from 'node:fs';
 import { QUICK, composeReport, type Section } from './common.ts';
@@ -16,6 +17,7 @@ import { waitingInRealTime } from './live.ts';
 import { requestsPerRun } from './requests.ts';
 import { searchCost } from './search.ts';
 import { startUp } from './startup.ts';
+import { sweepSection } from './sweep.ts';
 
 /** `--only=startup,github`: just those sections (RESULTS.md is then left alone). */
 const ONLY = process.argv
@@ -33,6 +35,7 @@ const SECTIONS: [string, Section][] = [
   ['fake-clock', waitingOnFakeClock],
   ['github', gitHubSection],
   ['fleet', fleetList],
+  ['sweep', sweepSection],
 ];
 
 const report = await composeReport(

@@ -106,8 +106,11 @@ export interface SpawnOptions {
   event?: RunOptions['event'];
   /** Extra environment variables (GITHUB_API_URL, a GitHub input not in action.yml yet). */
   env?: Record<string, string>;
-  /** The sub-action run: its action.yml's defaults, its entry (`plan/action.yml`: dist/plan.js, `retire/action.yml`: dist/retire.js). */
-  action?: 'plan/action.yml' | 'retire/action.yml';
+  /**
+   * The sub-action run: its action.yml's defaults, its entry (`plan/action.yml`: dist/plan.js,
+   * `retire/action.yml`: dist/retire.js, `sweep/action.yml`: dist/sweep.js).
+   */
+  action?: 'plan/action.yml' | 'retire/action.yml' | 'sweep/action.yml';
 }
 
 const peakRss = (stderr: string) => {

@@ -1,8 +1,9 @@
 /**
  * Section 1, start-up against the ECS deploy action: rounds of bare `node -e 0`, our bundle and
  * the ECS anchor failing on no inputs, the bundle of BEFORE_COMMIT, and spawn → first request of
- * a reuse run, alternating under the same Node 24 binary. **Budget: ours / ECS ≤ 1.0** (failing
- * on missing inputs, ratio of the medians). Alone: `node script/node24.mjs bench/startup.ts
+ * a reuse run, alternating under the same Node 24 binary; the sub-actions' entries (plan, retire,
+ * sweep) fail the same way. **Budget: ours / ECS ≤ 1.0** (failing on missing inputs, ratio of the
+ * medians), each sub-action / ECS ≤ 0.90. Alone: `node script/node24.mjs bench/startup.ts
  * [--quick]`.
  */
 import { startEmulator } from '../test/emulator/emulator.ts';
@@ -44,7 +45,7 @@ export async function startUp(): Promise<string> {
   const failing = (what: string, script: string | undefined) => async () => {
     const from = emu.requests.length;
     const run =
-      script === 'plan' || script === 'retire'
+      script === 'plan' || script === 'retire' || script === 'sweep'
         ? await runBundle({}, { action: `${script}/action.yml` })
         : script === undefined
           ? await runBundle({})
@@ -71,6 +72,7 @@ export async function startUp(): Promise<string> {
     { key: 'ours first', run: firstRequest('ours', undefined) },
     { key: 'plan', run: failing('plan', 'plan') },
     { key: 'retire', run: failing('retire', 'retire') },
+    { key: 'sweep', run: failing('sweep', 'sweep') },
   ];
   if (ANCHOR !== undefined) kinds.push({ key: 'ecs', run: failing('ecs', ANCHOR) });
   if (beforePath !== undefined) {
@@ -84,6 +86,7 @@ export async function startUp(): Promise<string> {
     before: [] as number[],
     plan: [] as number[],
     retire: [] as number[],
+    sweep: [] as number[],
   };
   for (let round = 0; round < WARM_UPS + STARTUP_RUNS; round++) {
     // Alternating: each round runs every kind once, in an order rotated by one each round, so
@@ -106,6 +109,7 @@ export async function startUp(): Promise<string> {
     if (got.ecs !== undefined && got.retire !== undefined) {
       paired.retire.push(got.retire / got.ecs);
     }
+    if (got.ecs !== undefined && got.sweep !== undefined) paired.sweep.push(got.sweep / got.ecs);
   }
   await emu.close();
 
@@ -127,6 +131,7 @@ export async function startUp(): Promise<string> {
     row('**ECS deploy action, no inputs: spawn → exit (fails)**', 'ecs'),
     row('**plan (dist/plan.js), no inputs: spawn → exit (fails)**', 'plan'),
     row('**retire (dist/retire.js), no inputs: spawn → exit (fails)**', 'retire'),
+    row('**sweep (dist/sweep.js), no inputs: spawn → exit (fails)**', 'sweep'),
     row(`ours ${before}, no inputs: spawn → exit (fails)`, 'before'),
     row('ours: spawn → first request', 'ours first'),
     row(`ours ${before}: spawn → first request`, 'before first'),
@@ -137,8 +142,11 @@ export async function startUp(): Promise<string> {
   const oursToEcs = median(values('ours')) / ecs;
   const beforeToEcs = median(values('before')) / ecs;
   const firstToBare = toBare('ours first');
-  /** A sub-action's entry (dist/plan.js, dist/retire.js) against ECS: the same bundle, ≤ 0.90×. */
-  const subActionRow = (entry: 'plan' | 'retire') => {
+  /**
+   * A sub-action's entry (dist/plan.js, dist/retire.js, dist/sweep.js) against ECS: the same
+   * bundle, ≤ 0.90×.
+   */
+  const subActionRow = (entry: 'plan' | 'retire' | 'sweep') => {
     const ratio = median(values(entry)) / ecs;
     return [
       `**${entry} / ECS, failing on missing inputs** (ratio of the medians)`,
@@ -166,7 +174,7 @@ export async function startUp(): Promise<string> {
             `start-up: ours / ECS failing on missing inputs is ${times(oursToEcs)} (budget ≤ 1.0)`,
           ),
     ],
-    ...(['plan', 'retire'] as const).map((entry) => subActionRow(entry)),
+    ...(['plan', 'retire', 'sweep'] as const).map((entry) => subActionRow(entry)),
     [
       'the same, median of the ratios within each round',
       times(median(paired.before)),
@@ -209,7 +217,9 @@ export async function startUp(): Promise<string> {
       '(`Date.now()`, 1 ms resolution) of a reuse run’s first `GET /v2/deployments` ' +
       '(internal_docker, so no repository look-up), minus the time just before `spawn()`. ' +
       '**No inputs** = a step with no `with:`, in the same runner environment for every process: ' +
-      'our bundles get their action.yml defaults (the required inputs empty) and fail on them; ' +
+      'our bundles get their action.yml defaults (the required inputs empty) and fail on them ' +
+      '(the sub-actions `plan/`, `retire/` and `sweep/` their own action.yml’s, each run from the ' +
+      'entry its `runs.main` names: dist/plan.js, dist/retire.js, dist/sweep.js); ' +
       'the ECS deploy action’s bundle (`../shared/reference/anchors/ecs-deploy-task-definition.dist.js`) ' +
       'finds none of its own inputs and fails on `task-definition`. ' +
       `**Before** = \`dist/index.js\` of commit ${BEFORE_COMMIT} (before \`@actions/github\` came ` +
