@@ -41298,8 +41298,13 @@ function readEventsFlag(given, env, problems) {
 /**
  * Whether a run asked for the event stream, as far as a command line that
  * could not be read says: its result line is then still the last of stdout.
+ * Only a command that takes `--events` streams: `list` and `repos` write
+ * their data to stdout, and nothing else.
  */
 function wantsEvents(args, env) {
+    const command = args[0];
+    if (isCommand(command) && !isRunCommand(command))
+        return false;
     const end = args.indexOf('--');
     const options = end < 0 ? args : args.slice(0, end);
     if (options.some((arg) => arg === '--events' || arg.startsWith('--events=')))

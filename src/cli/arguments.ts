@@ -9,7 +9,14 @@ import { Invalid } from '../inputs/errors.js';
 import { parseBoolean } from '../inputs/parsers.js';
 import { readTokens, type Given } from './argv.js';
 import { readInputs } from './option-values.js';
-import { COMMANDS, optionTable, variableOf, type Command, type CommandInput } from './options.js';
+import {
+  COMMANDS,
+  isRunCommand,
+  optionTable,
+  variableOf,
+  type Command,
+  type CommandInput,
+} from './options.js';
 import { Reading, type ArgumentSources, type Environment } from './sources.js';
 
 /** A mistake in how the command was called or in what it was given: exit 2, before any request. */
@@ -66,8 +73,12 @@ function readEventsFlag(given: Given, env: Environment, problems: string[]): boo
 /**
  * Whether a run asked for the event stream, as far as a command line that
  * could not be read says: its result line is then still the last of stdout.
+ * Only a command that takes `--events` streams: `list` and `repos` write
+ * their data to stdout, and nothing else.
  */
 export function wantsEvents(args: readonly string[], env: Environment): boolean {
+  const command = args[0];
+  if (isCommand(command) && !isRunCommand(command)) return false;
   const end = args.indexOf('--');
   const options = end < 0 ? args : args.slice(0, end);
   if (options.some((arg) => arg === '--events' || arg.startsWith('--events='))) return true;

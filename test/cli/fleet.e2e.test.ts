@@ -53,7 +53,7 @@ function fields(stdout: string): string[][] {
 }
 
 describe('list', () => {
-  it('writes one tab-separated line a deployment when piped, without a header, newest first as listed', async () => {
+  it('writes one tab-separated line a deployment when piped, without a header, in the order the service lists them', async () => {
     const [first, second] = emu.seedDeployments(2, (i) => ({
       name: `agent-${i}`,
       status: i === 0 ? 'READY' : 'AWAITING_DATABASE',
@@ -65,9 +65,7 @@ describe('list', () => {
     const rows = fields(run.stdout);
     expect(rows).toHaveLength(2);
     for (const row of rows) expect(row).toHaveLength(7);
-    expect(rows.map((row) => row[1])).toEqual(
-      [first, second].map((d) => d?.id).filter((id) => rows.some((row) => row[1] === id)),
-    );
+    expect(rows.map((row) => row[1])).toEqual([first?.id, second?.id]);
     const row = rows.find((each) => each[0] === 'agent-1');
     expect(row?.slice(2, 6)).toEqual([
       'AWAITING_DATABASE',
@@ -135,11 +133,14 @@ describe('list', () => {
     [['--limit', '0'], "--limit: must be a whole number, at least 1, got '0'"],
     [['--remote-reconciled', 'maybe'], "--remote-reconciled: must be true or false, got 'maybe'"],
     [['--all', '--limit', '5'], '--limit and --all exclude each other'],
-    [['--wait'], 'list'],
+    [['--wait'], 'list takes no option --wait'],
+    [['--events'], 'list takes no option --events'],
   ])('refuses %j before any request, naming the option (exit 2)', async (args, message) => {
-    const run = await runCli(['list', ...args], { env: env() });
+    const run = await runCli(['list', ...args], { env: env({ DEPLOY_EVENTS: 'true' }) });
     expect(run.exitCode).toBe(2);
     expect(run.stderr).toContain(message);
+    // stdout is list's data: no stream's result line, even with DEPLOY_EVENTS set.
+    expect(run.stdout).toBe('');
     expect(emu.requests).toEqual([]);
   });
 
