@@ -39542,11 +39542,16 @@ function parseApiUrl(raw) {
     }
     return `${url.origin}${withoutTrailingSlashes(url.pathname)}`;
 }
+/** `raw` as one of `values`; the message names them all (`a or b`, `one of a, b, c`). */
+function parseOneOf(values, raw) {
+    const value = values.find((candidate) => candidate === raw);
+    if (value !== undefined)
+        return value;
+    const named = values.length === 2 ? values.join(' or ') : `one of ${values.join(', ')}`;
+    fail(`must be ${named}, got '${raw}'`);
+}
 function parseSource(raw) {
-    const source = SOURCES.find((candidate) => candidate === raw);
-    if (source === undefined)
-        fail(`must be one of ${SOURCES.join(', ')}, got '${raw}'`);
-    return source;
+    return parseOneOf(SOURCES, raw);
 }
 function parseName(raw) {
     if (raw === '')
@@ -39589,18 +39594,12 @@ function parseCommit(raw) {
     fail(`must be auto, none or a full 40-character commit sha, got '${raw}'`);
 }
 function parseOnDrift(raw) {
-    const mode = ON_DRIFT_MODES.find((candidate) => candidate === raw);
-    if (mode === undefined)
-        fail(`must be ${ON_DRIFT_MODES.join(' or ')}, got '${raw}'`);
-    return mode;
+    return parseOneOf(ON_DRIFT_MODES, raw);
 }
 const ON_CHANGE_MODES = ['none', 'fail'];
 /** `on-change` of the plan: `fail` makes a difference the deploy would not apply fail the step. */
 function parseOnChange(raw) {
-    const mode = ON_CHANGE_MODES.find((candidate) => candidate === raw);
-    if (mode === undefined)
-        fail(`must be ${ON_CHANGE_MODES.join(' or ')}, got '${raw}'`);
-    return mode;
+    return parseOneOf(ON_CHANGE_MODES, raw);
 }
 
 // EXTERNAL MODULE: external "node:util"
@@ -47748,6 +47747,22 @@ function deploymentsJson(deployments) {
  */
 
 const STYLES = { bold: '1', dim: '2', red: '31', yellow: '33', cyan: '36' };
+/** `DEPLOY_DEBUG` values that turn debug lines on. */
+const DEBUG_ON = new Set(['true', 'True', 'TRUE', '1']);
+/**
+ * The command's log on `stderr`: the live line and colour on a terminal
+ * (never with NO_COLOR), debug lines with `DEPLOY_DEBUG`, every line through
+ * `redact`.
+ */
+function commandLog(stderr, env, redact) {
+    const terminal = stderr.isTTY === true;
+    return new StderrLog(stderr, {
+        terminal,
+        colour: wantsColour(terminal, env),
+        debug: DEBUG_ON.has(env.DEPLOY_DEBUG ?? ''),
+        redact,
+    });
+}
 /** Whether colour is wanted: a terminal, and NO_COLOR unset or empty (no-color.org). */
 function wantsColour(terminal, env) {
     return terminal && (env.NO_COLOR === undefined || env.NO_COLOR === '');
@@ -47935,8 +47950,8 @@ function write(items, columns, json, { request, world }) {
         stdout.write(lines(items, columns));
 }
 async function list(context) {
-    const { request, world, log, redactor } = context;
-    const run = runDescription(describeCiRun(world.env, world.cwd), world.cwd);
+    const { request, world, ci, log, redactor } = context;
+    const run = runDescription(ci, world.cwd);
     const asked = listRequest(readInputs({ ...FLEET_SHARED_INPUTS, ...LIST_OWN_INPUTS }, (name) => request.inputs[name], run));
     for (const warning of asked.warnings)
         log.warning(warning);
@@ -47957,8 +47972,8 @@ async function list(context) {
     write(deployments, DEPLOYMENT_COLUMNS, () => deploymentsJson(deployments), context);
 }
 async function repos(context) {
-    const { request, world, log } = context;
-    const run = runDescription(describeCiRun(world.env, world.cwd), world.cwd);
+    const { request, world, ci, log } = context;
+    const run = runDescription(ci, world.cwd);
     const asked = reposRequest(readInputs(REPOS_INPUTS, (name) => request.inputs[name], run));
     const repositories = await serviceOf(asked.access, context).listRepositories(asked.integrationId);
     if (repositories.length === 0)
@@ -47970,13 +47985,7 @@ async function runFleet(command, request, world) {
     const redactor = new Redactor();
     for (const value of request.secretValues)
         redactor.add(value);
-    const terminal = world.stderr.isTTY === true;
-    const log = new StderrLog(world.stderr, {
-        terminal,
-        colour: wantsColour(terminal, world.env),
-        debug: ['true', 'True', 'TRUE', '1'].includes(world.env.DEPLOY_DEBUG ?? ''),
-        redact: (text) => redactor.redact(text),
-    });
+    const log = commandLog(world.stderr, world.env, (text) => redactor.redact(text));
     const controller = new AbortController();
     const stopListening = world.onSignal((signal) => {
         if (controller.signal.aborted)
@@ -47984,14 +47993,15 @@ async function runFleet(command, request, world) {
         log.warning(`received ${signal}: stopping (again to quit at once)`);
         controller.abort();
     });
-    const context = { request, world, log, redactor, signal: controller.signal };
+    const ci = describeCiRun(world.env, world.cwd);
+    const context = { request, world, ci, log, redactor, signal: controller.signal };
     try {
         await (command === 'list' ? list(context) : repos(context));
         return EXIT.done;
     }
     catch (error) {
         if (error instanceof InputError) {
-            log.error(describeInputError(error, request, describeCiRun(world.env, world.cwd)));
+            log.error(describeInputError(error, request, ci));
             return EXIT.usage;
         }
         if (error instanceof CancelledError || controller.signal.aborted) {
@@ -48429,7 +48439,6 @@ function outputsDotenv(outputs) {
 
 
 
-const BOOLEAN_TRUE = new Set(['true', 'True', 'TRUE', '1']);
 /**
  * One line on where the run is, and the branch head it is for when known
  * (when not, the core says why nothing is targeted, where that matters).
@@ -48495,13 +48504,7 @@ async function main_runCommand(request, command, world) {
         redactor.add(value);
     const redact = (text) => redactor.redact(text);
     const events = eventStream(request.events, world, redact);
-    const terminal = world.stderr.isTTY === true;
-    const log = new StderrLog(world.stderr, {
-        terminal,
-        colour: wantsColour(terminal, world.env),
-        debug: BOOLEAN_TRUE.has(world.env.DEPLOY_DEBUG ?? ''),
-        redact,
-    });
+    const log = commandLog(world.stderr, world.env, redact);
     /** A warning of the command's own: in the log, and in the stream. */
     const warn = (message) => {
         log.warning(message);

@@ -53291,11 +53291,16 @@ function parseApiUrl(raw) {
     }
     return `${url.origin}${withoutTrailingSlashes(url.pathname)}`;
 }
+/** `raw` as one of `values`; the message names them all (`a or b`, `one of a, b, c`). */
+function parseOneOf(values, raw) {
+    const value = values.find((candidate) => candidate === raw);
+    if (value !== undefined)
+        return value;
+    const named = values.length === 2 ? values.join(' or ') : `one of ${values.join(', ')}`;
+    fail(`must be ${named}, got '${raw}'`);
+}
 function parseSource(raw) {
-    const source = SOURCES.find((candidate) => candidate === raw);
-    if (source === undefined)
-        fail(`must be one of ${SOURCES.join(', ')}, got '${raw}'`);
-    return source;
+    return parseOneOf(SOURCES, raw);
 }
 function parseName(raw) {
     if (raw === '')
@@ -53338,18 +53343,12 @@ function parseCommit(raw) {
     fail(`must be auto, none or a full 40-character commit sha, got '${raw}'`);
 }
 function parseOnDrift(raw) {
-    const mode = ON_DRIFT_MODES.find((candidate) => candidate === raw);
-    if (mode === undefined)
-        fail(`must be ${ON_DRIFT_MODES.join(' or ')}, got '${raw}'`);
-    return mode;
+    return parseOneOf(ON_DRIFT_MODES, raw);
 }
 const ON_CHANGE_MODES = ['none', 'fail'];
 /** `on-change` of the plan: `fail` makes a difference the deploy would not apply fail the step. */
 function parseOnChange(raw) {
-    const mode = ON_CHANGE_MODES.find((candidate) => candidate === raw);
-    if (mode === undefined)
-        fail(`must be ${ON_CHANGE_MODES.join(' or ')}, got '${raw}'`);
-    return mode;
+    return parseOneOf(ON_CHANGE_MODES, raw);
 }
 
 ;// CONCATENATED MODULE: ./src/github/inputs.ts
@@ -57593,14 +57592,20 @@ class GitHubApi {
         return this.#calls.parse(result, Viewer, (v) => v.viewer.login, VIEWER.call, options);
     }
     /**
-     * The states of pull requests `numbers` of `repo` (each a positive
-     * integer), one GraphQL query per `MAX_PULL_REQUESTS_PER_QUERY`, one after
-     * the other; the first failed query ends it.
+     * The states of pull requests `numbers` of `repo`, one GraphQL query per
+     * `MAX_PULL_REQUESTS_PER_QUERY`, one after the other; the first failed
+     * query ends it. A number that is not a positive integer is a
+     * `RangeError`, before any request.
      */
     async pullRequestStates(repo, numbers, options = {}) {
         const states = new Map();
-        for (const batch of batches(numbers)) {
-            const answer = await this.#pullRequestBatch(repo, batch, options);
+        // Every query is written first: a number that is not a pull request's fails before any request.
+        const queries = batches(numbers).map((batch) => ({
+            batch,
+            query: pullRequestStatesQuery(batch),
+        }));
+        for (const { batch, query } of queries) {
+            const answer = await this.#pullRequestBatch(repo, batch, query, options);
             if (!answer.ok)
                 return answer;
             for (const state of answer.value)
@@ -57608,9 +57613,8 @@ class GitHubApi {
         }
         return { ok: true, value: states };
     }
-    async #pullRequestBatch(repo, numbers, options) {
+    async #pullRequestBatch(repo, numbers, query, options) {
         const { call, purpose, permission } = PULL_REQUEST_STATES;
-        const query = pullRequestStatesQuery(numbers);
         const result = await this.#calls.call(call, purpose, permission, options, async (octokit, signal) => {
             try {
                 const data = await octokit.graphql(query, {
@@ -59071,16 +59075,12 @@ async function markInactive(api, repository, environment, status, logger, option
 
 
 
-
 /**
  * The states of `numbers` in `repository`, one GraphQL query per 100; a
  * `RangeError` for a number that is not a positive integer (the caller's
  * mistake, never GitHub's), before any request.
  */
 async function askPullRequestStates(api, repository, numbers, options = {}) {
-    const wrong = numbers.find((number) => !isPullRequestNumber(number));
-    if (wrong !== undefined)
-        throw new RangeError(`not a pull request number: ${wrong}`);
     const asked = await api.pullRequestStates(repository, numbers, { ...options, silent: true });
     if (!asked.ok) {
         const { purpose, permission } = PULL_REQUEST_STATES;
@@ -62510,12 +62510,6 @@ function parseNamePattern(raw) {
 function parseEnvironmentPattern(raw) {
     return raw === '' ? undefined : splitPattern(raw, 'the environment name');
 }
-function parseOnOrphans(raw) {
-    const mode = ON_ORPHANS.find((each) => each === raw);
-    if (mode === undefined)
-        fail(`must be one of ${ON_ORPHANS.join(', ')}, got '${raw}'`);
-    return mode;
-}
 /** The pull request's number `name` stands for under `pattern`; undefined when it does not match exactly. */
 function numberIn(pattern, name) {
     const { before, after } = pattern;
@@ -62543,7 +62537,7 @@ const SWEEP_SERVICE_INPUTS = declared_pick(ACCESS_INPUT_NAMES);
 const SWEEP_OWN_INPUTS = {
     'name-pattern': input(parseNamePattern),
     'environment-pattern': input(parseEnvironmentPattern, { default: '' }),
-    'on-orphans': input(parseOnOrphans, { default: 'warn' }),
+    'on-orphans': input((raw) => parseOneOf(ON_ORPHANS, raw), { default: 'warn' }),
     'dry-run': input(parseBoolean, { default: 'false' }),
 };
 /** The dashboard's address, last in sweep/action.yml. */

@@ -26,7 +26,7 @@ import { ServiceClient } from '../service/client.js';
 import { Service } from '../service/endpoints.js';
 import { proxyDispatcher, proxySettingsFrom } from '../service/proxy.js';
 import type { CliRequest } from './arguments.js';
-import { describeCiRun, runDescription } from './ci.js';
+import { describeCiRun, runDescription, type CiRun } from './ci.js';
 import {
   DEPLOYMENT_COLUMNS,
   deploymentsJson,
@@ -36,7 +36,7 @@ import {
   type Column,
 } from './fleet-output.js';
 import { describeInputError } from './input-errors.js';
-import { StderrLog, wantsColour } from './log.js';
+import { commandLog, type StderrLog } from './log.js';
 import type { FleetCommand } from './options.js';
 import { COMMAND_WORDS } from './wording.js';
 import { EXIT, type CliWorld } from './world.js';
@@ -47,6 +47,8 @@ const DEFAULT_WIDTH = 80;
 interface FleetContext {
   request: CliRequest;
   world: CliWorld;
+  /** Where the command runs (the inputs' defaults, and how an input error names them). */
+  ci: CiRun;
   log: StderrLog;
   redactor: Redactor;
   signal: AbortSignal;
@@ -84,8 +86,8 @@ function write<T>(
 }
 
 async function list(context: FleetContext): Promise<void> {
-  const { request, world, log, redactor } = context;
-  const run = runDescription(describeCiRun(world.env, world.cwd), world.cwd);
+  const { request, world, ci, log, redactor } = context;
+  const run = runDescription(ci, world.cwd);
   const asked = listRequest(
     readInputs({ ...FLEET_SHARED_INPUTS, ...LIST_OWN_INPUTS }, (name) => request.inputs[name], run),
   );
@@ -108,8 +110,8 @@ async function list(context: FleetContext): Promise<void> {
 }
 
 async function repos(context: FleetContext): Promise<void> {
-  const { request, world, log } = context;
-  const run = runDescription(describeCiRun(world.env, world.cwd), world.cwd);
+  const { request, world, ci, log } = context;
+  const run = runDescription(ci, world.cwd);
   const asked = reposRequest(readInputs(REPOS_INPUTS, (name) => request.inputs[name], run));
   const repositories = await serviceOf(asked.access, context).listRepositories(asked.integrationId);
   if (repositories.length === 0) log.info('the integration has no repository to deploy');
@@ -129,26 +131,21 @@ export async function runFleet(
 ): Promise<number> {
   const redactor = new Redactor();
   for (const value of request.secretValues) redactor.add(value);
-  const terminal = world.stderr.isTTY === true;
-  const log = new StderrLog(world.stderr, {
-    terminal,
-    colour: wantsColour(terminal, world.env),
-    debug: ['true', 'True', 'TRUE', '1'].includes(world.env.DEPLOY_DEBUG ?? ''),
-    redact: (text) => redactor.redact(text),
-  });
+  const log = commandLog(world.stderr, world.env, (text) => redactor.redact(text));
   const controller = new AbortController();
   const stopListening = world.onSignal((signal) => {
     if (controller.signal.aborted) world.exit(EXIT.interrupted);
     log.warning(`received ${signal}: stopping (again to quit at once)`);
     controller.abort();
   });
-  const context: FleetContext = { request, world, log, redactor, signal: controller.signal };
+  const ci = describeCiRun(world.env, world.cwd);
+  const context: FleetContext = { request, world, ci, log, redactor, signal: controller.signal };
   try {
     await (command === 'list' ? list(context) : repos(context));
     return EXIT.done;
   } catch (error) {
     if (error instanceof InputError) {
-      log.error(describeInputError(error, request, describeCiRun(world.env, world.cwd)));
+      log.error(describeInputError(error, request, ci));
       return EXIT.usage;
     }
     if (error instanceof CancelledError || controller.signal.aborted) {

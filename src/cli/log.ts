@@ -32,6 +32,28 @@ export interface LogOptions {
 const STYLES = { bold: '1', dim: '2', red: '31', yellow: '33', cyan: '36' } as const;
 type Style = keyof typeof STYLES;
 
+/** `DEPLOY_DEBUG` values that turn debug lines on. */
+const DEBUG_ON = new Set(['true', 'True', 'TRUE', '1']);
+
+/**
+ * The command's log on `stderr`: the live line and colour on a terminal
+ * (never with NO_COLOR), debug lines with `DEPLOY_DEBUG`, every line through
+ * `redact`.
+ */
+export function commandLog(
+  stderr: LogStream,
+  env: Readonly<Record<string, string | undefined>>,
+  redact: (text: string) => string,
+): StderrLog {
+  const terminal = stderr.isTTY === true;
+  return new StderrLog(stderr, {
+    terminal,
+    colour: wantsColour(terminal, env),
+    debug: DEBUG_ON.has(env.DEPLOY_DEBUG ?? ''),
+    redact,
+  });
+}
+
 /** Whether colour is wanted: a terminal, and NO_COLOR unset or empty (no-color.org). */
 export function wantsColour(
   terminal: boolean,

@@ -23,14 +23,12 @@ import { runFleet } from './fleet.js';
 import { EXIT, type CliWorld } from './world.js';
 import { EventStream, heartbeatMsFrom } from './events.js';
 import { actionDescriptions, commandHelp, topHelp } from './help.js';
-import { StderrLog, wantsColour } from './log.js';
+import { commandLog, type StderrLog } from './log.js';
 import { isRunCommand, type RunCommand } from './options.js';
 import { outputsDotenv, outputsJson } from './outputs.js';
 import { COMMAND_WORDS } from './wording.js';
 
 export { EXIT, type CliWorld } from './world.js';
-
-const BOOLEAN_TRUE = new Set(['true', 'True', 'TRUE', '1']);
 
 /**
  * One line on where the run is, and the branch head it is for when known
@@ -120,13 +118,7 @@ async function runCommand(
   for (const value of request.secretValues) redactor.add(value);
   const redact = (text: string) => redactor.redact(text);
   const events = eventStream(request.events, world, redact);
-  const terminal = world.stderr.isTTY === true;
-  const log = new StderrLog(world.stderr, {
-    terminal,
-    colour: wantsColour(terminal, world.env),
-    debug: BOOLEAN_TRUE.has(world.env.DEPLOY_DEBUG ?? ''),
-    redact,
-  });
+  const log = commandLog(world.stderr, world.env, redact);
   /** A warning of the command's own: in the log, and in the stream. */
   const warn = (message: string) => {
     log.warning(message);

@@ -115,9 +115,10 @@ export class GitHubApi {
   }
 
   /**
-   * The states of pull requests `numbers` of `repo` (each a positive
-   * integer), one GraphQL query per `MAX_PULL_REQUESTS_PER_QUERY`, one after
-   * the other; the first failed query ends it.
+   * The states of pull requests `numbers` of `repo`, one GraphQL query per
+   * `MAX_PULL_REQUESTS_PER_QUERY`, one after the other; the first failed
+   * query ends it. A number that is not a positive integer is a
+   * `RangeError`, before any request.
    */
   async pullRequestStates(
     repo: Repo,
@@ -125,8 +126,13 @@ export class GitHubApi {
     options: CallOptions = {},
   ): Promise<Result<Map<number, PullRequestState>>> {
     const states = new Map<number, PullRequestState>();
-    for (const batch of batches(numbers)) {
-      const answer = await this.#pullRequestBatch(repo, batch, options);
+    // Every query is written first: a number that is not a pull request's fails before any request.
+    const queries = batches(numbers).map((batch) => ({
+      batch,
+      query: pullRequestStatesQuery(batch),
+    }));
+    for (const { batch, query } of queries) {
+      const answer = await this.#pullRequestBatch(repo, batch, query, options);
       if (!answer.ok) return answer;
       for (const state of answer.value) states.set(state.number, state);
     }
@@ -136,10 +142,10 @@ export class GitHubApi {
   async #pullRequestBatch(
     repo: Repo,
     numbers: readonly number[],
+    query: string,
     options: CallOptions,
   ): Promise<Result<PullRequestState[]>> {
     const { call, purpose, permission } = PULL_REQUEST_STATES;
-    const query = pullRequestStatesQuery(numbers);
     const result = await this.#calls.call(
       call,
       purpose,

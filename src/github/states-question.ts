@@ -9,7 +9,6 @@ import type { PullRequestState } from '../run/ports/progress.js';
 import type { GitHubApi, Repo } from './api.js';
 import type { CallOptions } from './calls.js';
 import { requiredFailureLine } from './failures.js';
-import { isPullRequestNumber } from './pull-request-states.js';
 import { PULL_REQUEST_STATES } from './routes.js';
 
 /**
@@ -23,8 +22,6 @@ export async function askPullRequestStates(
   numbers: readonly number[],
   options: CallOptions = {},
 ): Promise<Map<number, PullRequestState>> {
-  const wrong = numbers.find((number) => !isPullRequestNumber(number));
-  if (wrong !== undefined) throw new RangeError(`not a pull request number: ${wrong}`);
   const asked = await api.pullRequestStates(repository, numbers, { ...options, silent: true });
   if (!asked.ok) {
     const { purpose, permission } = PULL_REQUEST_STATES;

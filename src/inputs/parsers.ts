@@ -92,10 +92,16 @@ export function parseApiUrl(raw: string): string {
   return `${url.origin}${withoutTrailingSlashes(url.pathname)}`;
 }
 
+/** `raw` as one of `values`; the message names them all (`a or b`, `one of a, b, c`). */
+export function parseOneOf<T extends string>(values: readonly T[], raw: string): T {
+  const value = values.find((candidate) => candidate === raw);
+  if (value !== undefined) return value;
+  const named = values.length === 2 ? values.join(' or ') : `one of ${values.join(', ')}`;
+  fail(`must be ${named}, got '${raw}'`);
+}
+
 export function parseSource(raw: string): Source {
-  const source = SOURCES.find((candidate) => candidate === raw);
-  if (source === undefined) fail(`must be one of ${SOURCES.join(', ')}, got '${raw}'`);
-  return source;
+  return parseOneOf(SOURCES, raw);
 }
 
 export function parseName(raw: string): string {
@@ -140,9 +146,7 @@ export function parseCommit(raw: string): CommitInput {
 }
 
 export function parseOnDrift(raw: string): OnDrift {
-  const mode = ON_DRIFT_MODES.find((candidate) => candidate === raw);
-  if (mode === undefined) fail(`must be ${ON_DRIFT_MODES.join(' or ')}, got '${raw}'`);
-  return mode;
+  return parseOneOf(ON_DRIFT_MODES, raw);
 }
 
 export const ON_CHANGE_MODES = ['none', 'fail'] as const;
@@ -150,7 +154,5 @@ export type OnChange = (typeof ON_CHANGE_MODES)[number];
 
 /** `on-change` of the plan: `fail` makes a difference the deploy would not apply fail the step. */
 export function parseOnChange(raw: string): OnChange {
-  const mode = ON_CHANGE_MODES.find((candidate) => candidate === raw);
-  if (mode === undefined) fail(`must be ${ON_CHANGE_MODES.join(' or ')}, got '${raw}'`);
-  return mode;
+  return parseOneOf(ON_CHANGE_MODES, raw);
 }

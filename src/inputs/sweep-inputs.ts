@@ -11,7 +11,7 @@ import { UNSAFE_IN_AN_INPUT } from '../common/characters.js';
 import { input, type InputValues } from './declare.js';
 import { pick } from './declared.js';
 import { fail, InputError } from './errors.js';
-import { parseBoolean } from './parsers.js';
+import { parseBoolean, parseOneOf } from './parsers.js';
 import {
   ACCESS_INPUT_NAMES,
   accessProblems,
@@ -61,12 +61,6 @@ function parseEnvironmentPattern(raw: string): NamePattern | undefined {
   return raw === '' ? undefined : splitPattern(raw, 'the environment name');
 }
 
-function parseOnOrphans(raw: string): OnOrphans {
-  const mode = ON_ORPHANS.find((each) => each === raw);
-  if (mode === undefined) fail(`must be one of ${ON_ORPHANS.join(', ')}, got '${raw}'`);
-  return mode;
-}
-
 /** The pull request's number `name` stands for under `pattern`; undefined when it does not match exactly. */
 export function numberIn(pattern: NamePattern, name: string): number | undefined {
   const { before, after } = pattern;
@@ -95,7 +89,7 @@ export const SWEEP_SERVICE_INPUTS = pick(ACCESS_INPUT_NAMES);
 export const SWEEP_OWN_INPUTS = {
   'name-pattern': input(parseNamePattern),
   'environment-pattern': input(parseEnvironmentPattern, { default: '' }),
-  'on-orphans': input(parseOnOrphans, { default: 'warn' }),
+  'on-orphans': input((raw) => parseOneOf(ON_ORPHANS, raw), { default: 'warn' }),
   'dry-run': input(parseBoolean, { default: 'false' }),
 };
 
