@@ -29223,6 +29223,8 @@ function urlForms(value) {
 }
 class Redactor {
     #needles = new Set();
+    /** The values given to `add`, so that a value registered at every poll costs nothing again. */
+    #added = new Set();
     #sorted;
     /**
      * Registers a secret value: the value, each of its lines that is
@@ -29231,6 +29233,9 @@ class Redactor {
      * that is not redactable is not registered (see `isRedactable`).
      */
     add(value) {
+        if (this.#added.has(value))
+            return [];
+        this.#added.add(value);
         const lines = value.split(/\r?\n/).map((line) => line.trim());
         const forms = [value, ...lines].filter((form, index, all) => isRedactable(form) && all.indexOf(form) === index);
         const fresh = forms.filter((form) => !this.#needles.has(form));
@@ -45379,6 +45384,11 @@ function credentialsOf(url) {
  * - `repo_commit_sha` only as a full 40-hex commit; anything else is dropped.
  *
  * Each value dropped or changed is said once a run, not at every poll.
+ *
+ * And every secret value a deployment carries is registered for redaction
+ * (`hide`) the moment its answer is parsed, whichever deployment it is: the
+ * service may echo it in any later message (a page-2 error, a failed
+ * status check's detail), and nothing may print it first.
  */
 
 
@@ -45391,8 +45401,14 @@ class DeploymentVetting {
         this.#logger = logger;
         this.#mask = mask;
     }
-    /** The deployment as the run may pass it on. */
+    /** Registers the secret values of a deployment the service answered, used or not. */
+    hide(deployment) {
+        for (const secret of deployment.secrets)
+            this.#mask(secret.value);
+    }
+    /** The deployment as the run may pass it on (its secret values registered). */
     vet(deployment) {
+        this.hide(deployment);
         const url = this.#url(deployment);
         const commit = this.#commit(deployment);
         const unchanged = url === deployment.source_config.custom_url &&
@@ -45484,80 +45500,104 @@ class Service {
         });
     }
     /**
-     * Every deployment named exactly `name`, in the order listed. The service
-     * filters by substring only and does not say where the list ends: a short
-     * or empty page, or an offset that does not advance, ends it; `maxPages`
-     * stops a service that never ends it.
+     * One page of the listing, each deployment's secret values registered
+     * before anything else can print (vet.ts): the service may echo them in
+     * the next page's error.
      */
-    async findByName(name) {
-        const found = [];
+    async #page(query, options = {}) {
+        const list = await this.#client.request({
+            method: 'GET',
+            path: DEPLOYMENTS,
+            query: { ...query },
+            schema: DeploymentListSchema,
+            ...options,
+        });
+        for (const deployment of list.resources)
+            this.#vetting.hide(deployment);
+        return list;
+    }
+    /**
+     * Walks the listing from its start, a page of at most `size()` at a time,
+     * each following the offset the service returned, handing on each
+     * deployment once (one id is one item: a deployment listed again on a
+     * later page, as when the list shifts under the walk, is skipped). The
+     * walk ends at a short or empty page, a page that adds no new id (a
+     * service that ignores `offset`), an offset that does not advance, or when
+     * `take` returns false; it resolves to the offset the service returned
+     * last (where the list would go on), and throws past `maxPages`.
+     */
+    async #walk(filters, size, take, tooLong) {
+        const seen = new Set();
         let offset = 0;
-        for (let page = 1; page <= this.#maxPages; page++) {
-            const list = await this.#client.request({
-                method: 'GET',
-                path: DEPLOYMENTS,
-                query: { name_contains: name, limit: PAGE_LIMIT, offset },
-                schema: DeploymentListSchema,
-            });
-            for (const deployment of list.resources) {
-                if (deployment.name === name)
-                    found.push(this.#vetting.vet(deployment));
+        for (let pages = 1; pages <= this.#maxPages; pages++) {
+            const limit = size();
+            const list = await this.#page({ ...filters, limit, offset });
+            // Every item of a page is read, even past the limit asked: a page larger than asked
+            // (a service with a larger page) still holds what the walk looks for.
+            const resources = list.resources;
+            const fresh = resources.filter((deployment) => !seen.has(deployment.id));
+            let taking = true;
+            for (const deployment of fresh) {
+                seen.add(deployment.id);
+                taking &&= take(deployment);
             }
-            if (list.resources.length < PAGE_LIMIT)
-                return found;
+            if (!taking || resources.length < limit)
+                return list.offset;
+            if (fresh.length === 0) {
+                this.#logger.warning(`GET ${DEPLOYMENTS} at offset ${offset} listed only deployments it had already listed: it does not page, so the list is taken to end here`);
+                return list.offset;
+            }
             if (list.offset <= offset) {
                 this.#logger.warning(`GET ${DEPLOYMENTS} returned offset ${list.offset} after offset ${offset}: it does not advance, so the list is taken to end here`);
-                return found;
+                return list.offset;
             }
             offset = list.offset;
         }
-        throw new ActionError(`GET ${DEPLOYMENTS}: no end of the list after ${this.#maxPages} pages of ${PAGE_LIMIT} deployments whose names contain '${name}'; stopped rather than risk creating a duplicate. Use a more distinctive name, or report the service's pagination.`);
+        throw new ActionError(tooLong());
     }
     /**
-     * The deployments `filters` select, in the order listed, at most `limit`:
-     * pages of 100 (the last one only as large as what is left), each
-     * following the offset the service returned; the list ends as in
-     * `findByName`. With `probe`, a list that reaches `limit` asks for one
+     * Every deployment named exactly `name`, in the order listed, each id
+     * once. The service filters by substring only and does not say where the
+     * list ends: the walk ends as `#walk` says; `maxPages` stops a service
+     * that never ends it.
+     */
+    async findByName(name) {
+        const found = [];
+        await this.#walk({ name_contains: name }, () => PAGE_LIMIT, (deployment) => {
+            if (deployment.name === name)
+                found.push(this.#vetting.vet(deployment));
+            return true;
+        }, () => `GET ${DEPLOYMENTS}: no end of the list after ${this.#maxPages} pages of ${PAGE_LIMIT} deployments whose names contain '${name}'; stopped rather than risk creating a duplicate. Use a more distinctive name, or report the service's pagination.`);
+        return found;
+    }
+    /**
+     * The deployments `filters` select, in the order listed, each id once, at
+     * most `limit`: pages of 100 (the last one only as large as what is
+     * left), each following the offset the service returned; the list ends as
+     * in `findByName`. With `probe`, a list that reaches `limit` asks for one
      * more to say whether it goes on (`more`).
      */
     async list(filters, limit, { probe = false } = {}) {
         const deployments = [];
-        let offset = 0;
-        const page = async (size) => this.#client.request({
-            method: 'GET',
-            path: DEPLOYMENTS,
-            query: { ...filters, limit: size, offset },
-            schema: DeploymentListSchema,
-        });
-        while (deployments.length < limit) {
-            const size = Math.min(PAGE_LIMIT, limit - deployments.length);
-            const list = await page(size);
-            for (const deployment of list.resources.slice(0, size)) {
-                deployments.push(this.#vetting.vet(deployment));
-            }
-            if (list.resources.length < size)
-                return { deployments, more: false };
-            if (list.offset <= offset) {
-                this.#logger.warning(`GET ${DEPLOYMENTS} returned offset ${list.offset} after offset ${offset}: it does not advance, so the list is taken to end here`);
-                return { deployments, more: false };
-            }
-            offset = list.offset;
-        }
-        return { deployments, more: probe && (await page(1)).resources.length > 0 };
+        const left = () => limit - deployments.length;
+        if (limit <= 0)
+            return { deployments, more: false };
+        const offset = await this.#walk(filters, () => Math.min(PAGE_LIMIT, left()), (deployment) => {
+            deployments.push(this.#vetting.vet(deployment));
+            return left() > 0;
+        }, () => `GET ${DEPLOYMENTS}: no end of the list after ${this.#maxPages} pages; stopped. Report the service's pagination.`);
+        if (!probe || left() > 0)
+            return { deployments, more: false };
+        const next = await this.#page({ ...filters, limit: 1, offset });
+        const known = new Set(deployments.map((deployment) => deployment.id));
+        return { deployments, more: next.resources.some((deployment) => !known.has(deployment.id)) };
     }
     /**
      * `GET /v2/deployments?deployment_ids=ID`: the deployment, or undefined when
      * the answer does not list it. One attempt: a poll is retried by the next poll.
      */
     async getById(id, timeoutMs) {
-        const list = await this.#client.request({
-            method: 'GET',
-            path: DEPLOYMENTS,
-            query: { deployment_ids: id },
-            schema: DeploymentListSchema,
-            attempts: 1,
-            timeoutMs,
-        });
+        const list = await this.#page({ deployment_ids: id }, { attempts: 1, ...(timeoutMs === undefined ? {} : { timeoutMs }) });
         const found = list.resources.find((deployment) => deployment.id === id);
         return found === undefined ? undefined : this.#vetting.vet(found);
     }
@@ -47098,8 +47138,10 @@ function dependenciesOf(plan, io, events) {
 const BUILD_OFF = 'build_on_push is off: the service will not build this commit';
 /**
  * One warning a difference. A difference in what runs (behaviour 21) fails
- * the step at once when it waits, else it is one more warning; `on-drift`
- * decides for the rest, after all are reported.
+ * the step at once when it waits, else it is one more warning; `on-drift:
+ * fail` fails on every difference, what runs included ("Corrections
+ * (v1.5)"), after all are reported and before any wait; `on-drift: warn`
+ * lets the rest pass with a line.
  */
 function reportDrift(plan, goal, waits, logger, words) {
     const { drift, blocked } = goal;
@@ -47107,18 +47149,21 @@ function reportDrift(plan, goal, waits, logger, words) {
         const note = entry === goal.unbuilt ? ` (${BUILD_OFF})` : '';
         logger.warning(`drift: ${untrusted(entry.field)}: the step wants ${showValue(entry.wanted)}, the deployment has ${showValue(entry.live)}${note}`);
     }
-    if (blocked.length > 0) {
-        const message = `Deployment '${plan.name}' is not live and will not be: ${blockedText(goal)}. ${blockedRemedy(goal)}`;
-        if (waits)
-            throw new ActionError(message);
-        logger.warning(message);
-    }
     const rest = drift.filter((entry) => !blocked.includes(entry));
-    if (rest.length === 0)
-        return;
     const fields = rest.map((entry) => untrusted(entry.field)).join(', ');
     const advice = `The service cannot update a deployment: change ${plural(rest.length, 'it', 'them')} in the service, or deploy under a new name.`;
-    if (plan.onDrift === 'fail') {
+    const fails = plan.onDrift === 'fail';
+    if (blocked.length > 0) {
+        const message = `Deployment '${plan.name}' is not live and will not be: ${blockedText(goal)}. ${blockedRemedy(goal)}`;
+        if (waits || fails) {
+            const also = fails && rest.length > 0 ? ` It also differs (${words.onDriftFail}): ${fields}.` : '';
+            throw new ActionError(`${message}${also}`);
+        }
+        logger.warning(message);
+    }
+    if (rest.length === 0)
+        return;
+    if (fails) {
         throw new ActionError(`Deployment '${plan.name}' differs from what the step asks for (${words.onDriftFail}): ${fields}. ${advice}`);
     }
     logger.info(`${rest.length} ${plural(rest.length, 'difference')} not applied: ${fields}. ${advice}`);
@@ -47935,6 +47980,7 @@ function serviceOf(access, { world, log, redactor, signal }) {
         dispatcher: proxyDispatcher(proxySettingsFrom(world.env)),
         words: COMMAND_WORDS,
     });
+    // A listed deployment carries its secrets: the service registers each value as its page is parsed.
     return new Service(client, log, { mask: (value) => redactor.add(value) });
 }
 /** Writes the items: `--json`, a table on a terminal, else tab-separated lines. */
@@ -47950,7 +47996,7 @@ function write(items, columns, json, { request, world }) {
         stdout.write(lines(items, columns));
 }
 async function list(context) {
-    const { request, world, ci, log, redactor } = context;
+    const { request, world, ci, log } = context;
     const run = runDescription(ci, world.cwd);
     const asked = listRequest(readInputs({ ...FLEET_SHARED_INPUTS, ...LIST_OWN_INPUTS }, (name) => request.inputs[name], run));
     for (const warning of asked.warnings)
@@ -47959,11 +48005,6 @@ async function list(context) {
     const { deployments, more } = await service.list(asked.filters, asked.limit, {
         probe: asked.all,
     });
-    // A listed deployment carries its secrets: their values are never printed, in any form.
-    for (const deployment of deployments) {
-        for (const secret of deployment.secrets)
-            redactor.add(secret.value);
-    }
     if (more) {
         log.warning(`more than ${LIST_CAP.toLocaleString('en-US')} deployments match: --all shows the first ${LIST_CAP.toLocaleString('en-US')} (its cap); narrow the list with a filter`);
     }

@@ -68,6 +68,7 @@ function serviceOf(access: ServiceAccess, { world, log, redactor, signal }: Flee
     dispatcher: proxyDispatcher(proxySettingsFrom(world.env)),
     words: COMMAND_WORDS,
   });
+  // A listed deployment carries its secrets: the service registers each value as its page is parsed.
   return new Service(client, log, { mask: (value) => redactor.add(value) });
 }
 
@@ -86,7 +87,7 @@ function write<T>(
 }
 
 async function list(context: FleetContext): Promise<void> {
-  const { request, world, ci, log, redactor } = context;
+  const { request, world, ci, log } = context;
   const run = runDescription(ci, world.cwd);
   const asked = listRequest(
     readInputs({ ...FLEET_SHARED_INPUTS, ...LIST_OWN_INPUTS }, (name) => request.inputs[name], run),
@@ -96,10 +97,6 @@ async function list(context: FleetContext): Promise<void> {
   const { deployments, more } = await service.list(asked.filters, asked.limit, {
     probe: asked.all,
   });
-  // A listed deployment carries its secrets: their values are never printed, in any form.
-  for (const deployment of deployments) {
-    for (const secret of deployment.secrets) redactor.add(secret.value);
-  }
   if (more) {
     log.warning(
       `more than ${LIST_CAP.toLocaleString('en-US')} deployments match: --all shows the first ${LIST_CAP.toLocaleString('en-US')} (its cap); narrow the list with a filter`,

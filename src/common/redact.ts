@@ -57,6 +57,8 @@ function urlForms(value: string): string[] {
 
 export class Redactor {
   readonly #needles = new Set<string>();
+  /** The values given to `add`, so that a value registered at every poll costs nothing again. */
+  readonly #added = new Set<string>();
   #sorted: string[] | undefined;
 
   /**
@@ -66,6 +68,8 @@ export class Redactor {
    * that is not redactable is not registered (see `isRedactable`).
    */
   add(value: string): string[] {
+    if (this.#added.has(value)) return [];
+    this.#added.add(value);
     const lines = value.split(/\r?\n/).map((line) => line.trim());
     const forms = [value, ...lines].filter(
       (form, index, all) => isRedactable(form) && all.indexOf(form) === index,

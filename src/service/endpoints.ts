@@ -7,10 +7,11 @@
 import { ActionError } from '../common/errors.js';
 import type { RemedyWords } from './answers.js';
 import type { ServiceError } from './errors.js';
-import type { Answered, ServiceClient } from './client.js';
+import type { Answered, RequestSpec, ServiceClient } from './client.js';
 import type { Logger } from '../common/runtime.js';
 import {
   DeploymentListSchema,
+  type DeploymentList,
   DeploymentSchema,
   RepositoryListSchema,
   type Deployment,
@@ -84,71 +85,119 @@ export class Service {
   }
 
   /**
-   * Every deployment named exactly `name`, in the order listed. The service
-   * filters by substring only and does not say where the list ends: a short
-   * or empty page, or an offset that does not advance, ends it; `maxPages`
-   * stops a service that never ends it.
+   * One page of the listing, each deployment's secret values registered
+   * before anything else can print (vet.ts): the service may echo them in
+   * the next page's error.
    */
-  async findByName(name: string): Promise<Deployment[]> {
-    const found: Deployment[] = [];
+  async #page(
+    query: DeploymentFilters & { limit?: number; offset?: number },
+    options: Pick<RequestSpec<unknown>, 'attempts' | 'timeoutMs'> = {},
+  ): Promise<DeploymentList> {
+    const list = await this.#client.request({
+      method: 'GET',
+      path: DEPLOYMENTS,
+      query: { ...query },
+      schema: DeploymentListSchema,
+      ...options,
+    });
+    for (const deployment of list.resources) this.#vetting.hide(deployment);
+    return list;
+  }
+
+  /**
+   * Walks the listing from its start, a page of at most `size()` at a time,
+   * each following the offset the service returned, handing on each
+   * deployment once (one id is one item: a deployment listed again on a
+   * later page, as when the list shifts under the walk, is skipped). The
+   * walk ends at a short or empty page, a page that adds no new id (a
+   * service that ignores `offset`), an offset that does not advance, or when
+   * `take` returns false; it resolves to the offset the service returned
+   * last (where the list would go on), and throws past `maxPages`.
+   */
+  async #walk(
+    filters: DeploymentFilters,
+    size: () => number,
+    take: (deployment: Deployment) => boolean,
+    tooLong: () => string,
+  ): Promise<number> {
+    const seen = new Set<string>();
     let offset = 0;
-    for (let page = 1; page <= this.#maxPages; page++) {
-      const list = await this.#client.request({
-        method: 'GET',
-        path: DEPLOYMENTS,
-        query: { name_contains: name, limit: PAGE_LIMIT, offset },
-        schema: DeploymentListSchema,
-      });
-      for (const deployment of list.resources) {
-        if (deployment.name === name) found.push(this.#vetting.vet(deployment));
+    for (let pages = 1; pages <= this.#maxPages; pages++) {
+      const limit = size();
+      const list = await this.#page({ ...filters, limit, offset });
+      // Every item of a page is read, even past the limit asked: a page larger than asked
+      // (a service with a larger page) still holds what the walk looks for.
+      const resources = list.resources;
+      const fresh = resources.filter((deployment) => !seen.has(deployment.id));
+      let taking = true;
+      for (const deployment of fresh) {
+        seen.add(deployment.id);
+        taking &&= take(deployment);
       }
-      if (list.resources.length < PAGE_LIMIT) return found;
+      if (!taking || resources.length < limit) return list.offset;
+      if (fresh.length === 0) {
+        this.#logger.warning(
+          `GET ${DEPLOYMENTS} at offset ${offset} listed only deployments it had already listed: it does not page, so the list is taken to end here`,
+        );
+        return list.offset;
+      }
       if (list.offset <= offset) {
         this.#logger.warning(
           `GET ${DEPLOYMENTS} returned offset ${list.offset} after offset ${offset}: it does not advance, so the list is taken to end here`,
         );
-        return found;
+        return list.offset;
       }
       offset = list.offset;
     }
-    throw new ActionError(
-      `GET ${DEPLOYMENTS}: no end of the list after ${this.#maxPages} pages of ${PAGE_LIMIT} deployments whose names contain '${name}'; stopped rather than risk creating a duplicate. Use a more distinctive name, or report the service's pagination.`,
-    );
+    throw new ActionError(tooLong());
   }
 
   /**
-   * The deployments `filters` select, in the order listed, at most `limit`:
-   * pages of 100 (the last one only as large as what is left), each
-   * following the offset the service returned; the list ends as in
-   * `findByName`. With `probe`, a list that reaches `limit` asks for one
+   * Every deployment named exactly `name`, in the order listed, each id
+   * once. The service filters by substring only and does not say where the
+   * list ends: the walk ends as `#walk` says; `maxPages` stops a service
+   * that never ends it.
+   */
+  async findByName(name: string): Promise<Deployment[]> {
+    const found: Deployment[] = [];
+    await this.#walk(
+      { name_contains: name },
+      () => PAGE_LIMIT,
+      (deployment) => {
+        if (deployment.name === name) found.push(this.#vetting.vet(deployment));
+        return true;
+      },
+      () =>
+        `GET ${DEPLOYMENTS}: no end of the list after ${this.#maxPages} pages of ${PAGE_LIMIT} deployments whose names contain '${name}'; stopped rather than risk creating a duplicate. Use a more distinctive name, or report the service's pagination.`,
+    );
+    return found;
+  }
+
+  /**
+   * The deployments `filters` select, in the order listed, each id once, at
+   * most `limit`: pages of 100 (the last one only as large as what is
+   * left), each following the offset the service returned; the list ends as
+   * in `findByName`. With `probe`, a list that reaches `limit` asks for one
    * more to say whether it goes on (`more`).
    */
   async list(filters: DeploymentFilters, limit: number, { probe = false } = {}): Promise<Listing> {
     const deployments: Deployment[] = [];
-    let offset = 0;
-    const page = async (size: number) =>
-      this.#client.request({
-        method: 'GET',
-        path: DEPLOYMENTS,
-        query: { ...filters, limit: size, offset },
-        schema: DeploymentListSchema,
-      });
-    while (deployments.length < limit) {
-      const size = Math.min(PAGE_LIMIT, limit - deployments.length);
-      const list = await page(size);
-      for (const deployment of list.resources.slice(0, size)) {
+    const left = () => limit - deployments.length;
+    if (limit <= 0) return { deployments, more: false };
+    const offset = await this.#walk(
+      filters,
+      () => Math.min(PAGE_LIMIT, left()),
+      (deployment) => {
         deployments.push(this.#vetting.vet(deployment));
-      }
-      if (list.resources.length < size) return { deployments, more: false };
-      if (list.offset <= offset) {
-        this.#logger.warning(
-          `GET ${DEPLOYMENTS} returned offset ${list.offset} after offset ${offset}: it does not advance, so the list is taken to end here`,
-        );
-        return { deployments, more: false };
-      }
-      offset = list.offset;
-    }
-    return { deployments, more: probe && (await page(1)).resources.length > 0 };
+        return left() > 0;
+      },
+      () =>
+        `GET ${DEPLOYMENTS}: no end of the list after ${this.#maxPages} pages; stopped. Report the service's pagination.`,
+    );
+    if (!probe || left() > 0) return { deployments, more: false };
+    const next = await this.#page({ ...filters, limit: 1, offset });
+    const known = new Set(deployments.map((deployment) => deployment.id));
+    return { deployments, more: next.resources.some((deployment) => !known.has(deployment.id)) };
   }
 
   /**
@@ -156,14 +205,10 @@ export class Service {
    * the answer does not list it. One attempt: a poll is retried by the next poll.
    */
   async getById(id: string, timeoutMs?: number): Promise<Deployment | undefined> {
-    const list = await this.#client.request({
-      method: 'GET',
-      path: DEPLOYMENTS,
-      query: { deployment_ids: id },
-      schema: DeploymentListSchema,
-      attempts: 1,
-      timeoutMs,
-    });
+    const list = await this.#page(
+      { deployment_ids: id },
+      { attempts: 1, ...(timeoutMs === undefined ? {} : { timeoutMs }) },
+    );
     const found = list.resources.find((deployment) => deployment.id === id);
     return found === undefined ? undefined : this.#vetting.vet(found);
   }

@@ -315,6 +315,7 @@ export const DeploymentListSchema = z.looseObject({
   resources: z.array(DeploymentSchema),
   offset: int(),
 });
+export type DeploymentList = z.infer<typeof DeploymentListSchema>;
 
 /**
  * An error body, read only to show the service's own message. `detail` is a

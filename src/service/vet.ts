@@ -10,6 +10,11 @@
  * - `repo_commit_sha` only as a full 40-hex commit; anything else is dropped.
  *
  * Each value dropped or changed is said once a run, not at every poll.
+ *
+ * And every secret value a deployment carries is registered for redaction
+ * (`hide`) the moment its answer is parsed, whichever deployment it is: the
+ * service may echo it in any later message (a page-2 error, a failed
+ * status check's detail), and nothing may print it first.
  */
 import { publishableAddress } from '../common/address.js';
 import { untrusted, type Logger } from '../common/runtime.js';
@@ -26,8 +31,14 @@ export class DeploymentVetting {
     this.#mask = mask;
   }
 
-  /** The deployment as the run may pass it on. */
+  /** Registers the secret values of a deployment the service answered, used or not. */
+  hide(deployment: Deployment): void {
+    for (const secret of deployment.secrets) this.#mask(secret.value);
+  }
+
+  /** The deployment as the run may pass it on (its secret values registered). */
   vet(deployment: Deployment): Deployment {
+    this.hide(deployment);
     const url = this.#url(deployment);
     const commit = this.#commit(deployment);
     const unchanged =

@@ -159,10 +159,10 @@ describe('waiting for the commit of a push', () => {
     expect(polls()).toHaveLength(0);
   });
 
-  it('without wait-for-ready, says it in one warning and is green with live false, whatever on-drift says', async () => {
+  it('without wait-for-ready and with on-drift: warn, says it in one warning and is green with live false', async () => {
     existing(OLD, { buildOnPush: false });
 
-    const run = await quickRun(step({ 'wait-for-ready': 'false', 'on-drift': 'fail' }), {
+    const run = await quickRun(step({ 'wait-for-ready': 'false', 'on-drift': 'warn' }), {
       event: pushTo('main', NEW),
     });
 
@@ -173,6 +173,20 @@ describe('waiting for the commit of a push', () => {
       .filter((line) => line.startsWith("::warning::Deployment 'my-agent' is not live"));
     expect(notLive).toHaveLength(1);
     expect(notLive[0]).toContain('build_on_push is off');
+    expect(polls()).toHaveLength(0);
+  });
+
+  it('without wait-for-ready but with on-drift: fail, fails after the outputs, before any check (v1.5)', async () => {
+    existing(OLD, { buildOnPush: false });
+
+    const run = await quickRun(step({ 'wait-for-ready': 'false', 'on-drift': 'fail' }), {
+      event: pushTo('main', NEW),
+    });
+
+    expect(run.exitCode).toBe(1);
+    expect(run.outputs).toMatchObject({ live: 'false', 'commit-sha': OLD });
+    expect(run.error).toContain("Deployment 'my-agent' is not live and will not be");
+    expect(run.error).toContain('build_on_push is off');
     expect(polls()).toHaveLength(0);
   });
 

@@ -614,6 +614,20 @@ describe('pagination quirks', () => {
     expect(reply.body.offset).toBe(2);
   });
 
+  it('offset-ignored serves the first page at every offset, its offset advancing', async () => {
+    emu.setOptions({ pagination: 'offset-ignored' });
+    const reply = await list({ limit: '2', offset: '2' });
+    expect(reply.body.resources.map((d) => d.name)).toEqual(['p-0', 'p-1']);
+    expect(reply.body.offset).toBe(4);
+  });
+
+  it('a fault with a query is taken only by a request carrying those values', async () => {
+    emu.inject({ method: 'GET', path: '/v2/deployments', query: { offset: '2' }, status: 503 });
+    expect((await list({ limit: '2', offset: '0' })).status).toBe(200);
+    expect((await list({ limit: '2', offset: '2' })).status).toBe(503);
+    expect((await list({ limit: '2', offset: '2' })).status).toBe(200);
+  });
+
   it('offset-backwards returns offset - 1, never below 0', async () => {
     emu.setOptions({ pagination: 'offset-backwards' });
     expect((await list({ limit: '2', offset: '3' })).body.offset).toBe(2);

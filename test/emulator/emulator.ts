@@ -102,7 +102,13 @@ export interface Revision {
 }
 
 export type PaginationQuirk =
-  'normal' | 'offset-stuck' | 'offset-backwards' | 'offset-negative' | 'never-ending' | 'oversized';
+  | 'normal'
+  | 'offset-stuck'
+  | 'offset-backwards'
+  | 'offset-negative'
+  | 'offset-ignored'
+  | 'never-ending'
+  | 'oversized';
 
 export interface EmulatorOptions {
   /** When set, requests without this exact value in `apiKeyHeader` get 401. */
@@ -160,6 +166,8 @@ export interface Fault {
   method?: string;
   /** Exact pathname, or a RegExp tested against the pathname. */
   path?: string | RegExp;
+  /** Query parameters the request must carry, each with exactly this (decoded) value. */
+  query?: Record<string, string>;
   times?: number;
   /** Answer with this status (and `body`, `headers`) instead of running the real handler. */
   status?: number;
@@ -363,8 +371,12 @@ export async function startEmulator(initialOptions: EmulatorOptions = {}): Promi
     });
   }
 
-  function takeFault(method: string, path: string): Fault | undefined {
-    const index = faults.findIndex((q) => faultMatches(q.fault, method, path));
+  function takeFault(
+    method: string,
+    path: string,
+    query: Record<string, string>,
+  ): Fault | undefined {
+    const index = faults.findIndex((q) => faultMatches(q.fault, method, path, query));
     const queued = faults[index];
     if (!queued) return undefined;
     queued.remaining -= 1;
@@ -392,7 +404,7 @@ export async function startEmulator(initialOptions: EmulatorOptions = {}): Promi
       const raw = await readBody(req);
       record.body = parseLoosely(raw);
 
-      const fault = takeFault(record.method, record.path);
+      const fault = takeFault(record.method, record.path, record.query);
       await sleep(fault?.delayMs);
       if (closing || fault?.drop === 'before') return void res.destroy();
       if (fault?.endless) return await streamEndless(res, record, fault);
@@ -540,6 +552,11 @@ export async function startEmulator(initialOptions: EmulatorOptions = {}): Promi
     if (quirk === 'never-ending') {
       const resources = Array.from({ length: limit }, (_, i) => filler(offset + i));
       return { resources, offset: offset + limit };
+    }
+    if (quirk === 'offset-ignored') {
+      // Every page is the first one, while the offset it returns advances as if it were not.
+      const first = collect(matches, 0, limit);
+      return { resources: first, offset: offset + first.length };
     }
     const page = collect(matches, offset, quirk === 'oversized' ? limit * 2 : limit);
     switch (quirk) {
@@ -926,8 +943,16 @@ interface CreateRequest {
   secret_references?: SecretReference[] | null;
 }
 
-function faultMatches(fault: Fault, method: string, path: string): boolean {
+function faultMatches(
+  fault: Fault,
+  method: string,
+  path: string,
+  query: Record<string, string>,
+): boolean {
   if (fault.method !== undefined && fault.method.toUpperCase() !== method) return false;
+  for (const [name, value] of Object.entries(fault.query ?? {})) {
+    if (query[name] !== value) return false;
+  }
   if (fault.path === undefined) return true;
   if (typeof fault.path === 'string') return fault.path === path;
   fault.path.lastIndex = 0;

@@ -60,8 +60,10 @@ const BUILD_OFF = 'build_on_push is off: the service will not build this commit'
 
 /**
  * One warning a difference. A difference in what runs (behaviour 21) fails
- * the step at once when it waits, else it is one more warning; `on-drift`
- * decides for the rest, after all are reported.
+ * the step at once when it waits, else it is one more warning; `on-drift:
+ * fail` fails on every difference, what runs included ("Corrections
+ * (v1.5)"), after all are reported and before any wait; `on-drift: warn`
+ * lets the rest pass with a line.
  */
 function reportDrift(
   plan: Plan,
@@ -77,16 +79,21 @@ function reportDrift(
       `drift: ${untrusted(entry.field)}: the step wants ${showValue(entry.wanted)}, the deployment has ${showValue(entry.live)}${note}`,
     );
   }
-  if (blocked.length > 0) {
-    const message = `Deployment '${plan.name}' is not live and will not be: ${blockedText(goal)}. ${blockedRemedy(goal)}`;
-    if (waits) throw new ActionError(message);
-    logger.warning(message);
-  }
   const rest = drift.filter((entry) => !blocked.includes(entry));
-  if (rest.length === 0) return;
   const fields = rest.map((entry) => untrusted(entry.field)).join(', ');
   const advice = `The service cannot update a deployment: change ${plural(rest.length, 'it', 'them')} in the service, or deploy under a new name.`;
-  if (plan.onDrift === 'fail') {
+  const fails = plan.onDrift === 'fail';
+  if (blocked.length > 0) {
+    const message = `Deployment '${plan.name}' is not live and will not be: ${blockedText(goal)}. ${blockedRemedy(goal)}`;
+    if (waits || fails) {
+      const also =
+        fails && rest.length > 0 ? ` It also differs (${words.onDriftFail}): ${fields}.` : '';
+      throw new ActionError(`${message}${also}`);
+    }
+    logger.warning(message);
+  }
+  if (rest.length === 0) return;
+  if (fails) {
     throw new ActionError(
       `Deployment '${plan.name}' differs from what the step asks for (${words.onDriftFail}): ${fields}. ${advice}`,
     );
