@@ -7,6 +7,7 @@
  * in-process as well as through dist/cli.js.
  */
 import { describeError } from '../common/errors.js';
+import { lineSafeJson } from '../common/json-text.js';
 import { Redactor } from '../common/redact.js';
 import { systemClock } from '../common/runtime.js';
 import { shortSha } from '../common/text.js';
@@ -68,7 +69,7 @@ function writeResults(
       written.outputs,
       written.error === undefined ? undefined : redact(written.error),
     );
-    world.stdout.write(`${JSON.stringify(json, null, 2)}\n`);
+    world.stdout.write(`${lineSafeJson(json, 2)}\n`);
   }
   const files: [string | undefined, () => string][] = [
     [

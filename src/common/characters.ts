@@ -33,6 +33,13 @@ export const UNSAFE_IN_A_LINE = /[\u0000-\u001f\u007f-\u009f\u2028\u2029\p{Bidi_
 export const UNSAFE_RUN_IN_A_LINE = /[\u0000-\u001f\u007f-\u009f\u2028\u2029\p{Bidi_Control}]+/gu;
 
 /**
+ * What `JSON.stringify` leaves raw inside a string that must not reach a line
+ * raw: DEL, C1 (NEL included), U+2028, U+2029 and every bidirectional
+ * control (it escapes C0 itself). Global, for `replace`.
+ */
+export const RAW_IN_JSON_TEXT = /[\u007f-\u009f\u2028\u2029\p{Bidi_Control}]/gu;
+
+/**
  * What an input on one line refuses (`name`, ids, a ref): C0 and DEL, line
  * breaks included. C1 and the separators are accepted, as they always were:
  * an input is the workflow author's text, not the service's.
