@@ -7,8 +7,10 @@
  * 10 s, not the log's 30 s), and the `result` line, always the last, written
  * once, however the run ends. The core's events come redacted; the
  * command's own text (a warning, the error) is redacted here, where the line
- * is made; the outputs are redacted by structure already.
+ * is made; the outputs are redacted by structure already. Each line is
+ * `lineSafeJson`: no reader of lines cuts it in two.
  */
+import { lineSafeJson } from '../common/json-text.js';
 import type { RunEvent } from '../run/ports/events.js';
 import { shortenedMs } from '../run/ports/pace.js';
 
@@ -60,7 +62,7 @@ export class EventStream {
   #line(event: string, fields: Record<string, unknown>): void {
     if (this.#ended) return;
     const time = new Date(this.#wallTime()).toISOString();
-    this.#options.write(`${JSON.stringify({ event, time, ...fields })}\n`);
+    this.#options.write(`${lineSafeJson({ event, time, ...fields })}\n`);
   }
 
   /** The next heartbeat, `heartbeatMs` after the last line of the wait. */

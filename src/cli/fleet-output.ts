@@ -6,6 +6,7 @@
  * them, every secret value `***`. Service text is untrusted: a cell is one
  * line, its control characters (a tab, a line break) shown escaped.
  */
+import { lineSafeJson } from '../common/json-text.js';
 import { untrusted } from '../common/runtime.js';
 import type { Deployment, Repository } from '../service/schemas.js';
 
@@ -98,5 +99,5 @@ export function deploymentsJson(deployments: readonly Deployment[]): string {
     ...deployment,
     secrets: deployment.secrets.map((secret) => ({ ...secret, value: '***' })),
   }));
-  return `${JSON.stringify(shown, null, 2)}\n`;
+  return `${lineSafeJson(shown, 2)}\n`;
 }

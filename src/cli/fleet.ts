@@ -8,6 +8,7 @@
  * when interrupted.
  */
 import { CancelledError, describeError } from '../common/errors.js';
+import { lineSafeJson } from '../common/json-text.js';
 import { Redactor } from '../common/redact.js';
 import { systemClock } from '../common/runtime.js';
 import { readInputs } from '../inputs/declare.js';
@@ -112,12 +113,7 @@ async function repos(context: FleetContext): Promise<void> {
   const asked = reposRequest(readInputs(REPOS_INPUTS, (name) => request.inputs[name], run));
   const repositories = await serviceOf(asked.access, context).listRepositories(asked.integrationId);
   if (repositories.length === 0) log.info('the integration has no repository to deploy');
-  write(
-    repositories,
-    REPOSITORY_COLUMNS,
-    () => `${JSON.stringify(repositories, null, 2)}\n`,
-    context,
-  );
+  write(repositories, REPOSITORY_COLUMNS, () => `${lineSafeJson(repositories, 2)}\n`, context);
 }
 
 /** Runs `list` or `repos`; resolves to the exit status. */

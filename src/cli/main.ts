@@ -6,7 +6,9 @@
  * run; everything here takes the world as an argument, so tests can run it
  * in-process as well as through dist/cli.js.
  */
+import { getSystemErrorMap } from 'node:util';
 import { describeError } from '../common/errors.js';
+import { lineSafeJson } from '../common/json-text.js';
 import { Redactor } from '../common/redact.js';
 import { systemClock } from '../common/runtime.js';
 import { shortSha } from '../common/text.js';
@@ -51,7 +53,23 @@ interface Written {
   error?: string;
 }
 
-/** Writes --json, --dotenv and --summary; false when a file could not be written. */
+/**
+ * Why `option`'s file could not be written: its path and the system's reason
+ * (`illegal operation on a directory (EISDIR)`), never a stack.
+ */
+function writeFailure(option: string, path: string, error: unknown): string {
+  const { code, errno } = (error ?? {}) as NodeJS.ErrnoException;
+  const known = typeof errno === 'number' ? getSystemErrorMap().get(errno)?.[1] : undefined;
+  const reason = known ?? (error instanceof Error ? error.message : String(error));
+  return `could not write the ${option} file ${path}: ${reason}${code === undefined ? '' : ` (${code})`}`;
+}
+
+/**
+ * Writes --dotenv and --summary, then --json; false when a file could not be
+ * written. A file that could not be written is a failure that says why in
+ * every form: the log, `written.error` (so --json and the `result` event
+ * carry it).
+ */
 function writeResults(
   request: CliRequest,
   written: Written,
@@ -61,17 +79,9 @@ function writeResults(
   redact: (text: string) => string,
   warn: (message: string) => void,
 ): boolean {
-  let ok = true;
-  if (request.json) {
-    // Outputs are redacted by structure; the error is free text.
-    const json = outputsJson(
-      written.outputs,
-      written.error === undefined ? undefined : redact(written.error),
-    );
-    world.stdout.write(`${JSON.stringify(json, null, 2)}\n`);
-  }
-  const files: [string | undefined, () => string][] = [
+  const files: [string, string | undefined, () => string][] = [
     [
+      '--dotenv',
       request.dotenv,
       () => {
         const { text, skipped } = outputsDotenv(written.outputs);
@@ -80,19 +90,31 @@ function writeResults(
         return text;
       },
     ],
-    [request.summary, () => (summary === undefined ? '' : redact(summary))],
+    ['--summary', request.summary, () => (summary === undefined ? '' : redact(summary))],
   ];
-  for (const [path, text] of files) {
+  const failures: string[] = [];
+  for (const [option, path, text] of files) {
     if (path === undefined) continue;
     try {
       world.writeFile(path, text());
     } catch (error) {
-      const code = (error as NodeJS.ErrnoException | undefined)?.code ?? 'failed';
-      log.error(`could not write ${path} (${code})`);
-      ok = false;
+      const failure = writeFailure(option, path, error);
+      log.error(redact(failure));
+      failures.push(failure);
     }
   }
-  return ok;
+  if (failures.length > 0) {
+    written.error = [written.error, ...failures].filter((each) => each !== undefined).join('; ');
+  }
+  if (request.json) {
+    // Outputs are redacted by structure; the error is free text.
+    const json = outputsJson(
+      written.outputs,
+      written.error === undefined ? undefined : redact(written.error),
+    );
+    world.stdout.write(`${lineSafeJson(json, 2)}\n`);
+  }
+  return failures.length === 0;
 }
 
 /** The `--events` stream on stdout, when asked for. */

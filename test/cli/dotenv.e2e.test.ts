@@ -145,3 +145,46 @@ describe('--dotenv with hostile answers from the service', () => {
     expect(result.stderr).not.toContain('left out of --dotenv');
   });
 });
+
+describe('a --dotenv file that cannot be written', () => {
+  /** The run's folder holds `taken/` (a directory) and no `missing/`. */
+  const FILES = { 'taken/keep': '' };
+
+  it.each([
+    ['the path is a directory', 'taken', /illegal operation on a directory \(EISDIR\)/],
+    ['its folder does not exist', 'missing/deploy.env', /no such file or directory \(ENOENT\)/],
+  ])(
+    '%s: exit 1, and the error says why in --json, the result event and stderr',
+    async (_, file, why) => {
+      seedAgent('https://x.example/app');
+      const env = { DEPLOY_API_URL: emu.url, DEPLOY_API_KEY: KEY };
+      const args = ['status', '--name', 'agent', '--dotenv', file];
+
+      const json = await runCli([...args, '--json'], { env, files: FILES });
+      const events = await runCli([...args, '--events'], { env, files: FILES });
+
+      const result = JSON.parse(events.stdout.trimEnd().split('\n').at(-1) ?? '') as Record<
+        string,
+        unknown
+      >;
+      expect(result).toMatchObject({ event: 'result', status: 'failed', exit_code: 1 });
+      for (const error of [
+        json.json?.error,
+        result.error,
+        (result.outputs as { error?: unknown }).error,
+      ]) {
+        expect(error).toEqual(expect.stringContaining(`--dotenv file ${file}`));
+        expect(error).toMatch(why);
+        expect(error).not.toMatch(/\n\s+at /);
+      }
+      expect(json.json).toMatchObject({ status: 'READY', url: 'https://x.example/app' });
+      for (const run of [json, events]) {
+        expect(run.exitCode).toBe(1);
+        expect(run.stderr).toMatch(
+          new RegExp(`error: could not write the --dotenv file ${file}: .*${why.source}`),
+        );
+        expect(run.stderr).not.toMatch(/\n\s+at /);
+      }
+    },
+  );
+});

@@ -5,9 +5,11 @@ import {
   UNSAFE_IN_AN_INPUT,
   UNSAFE_IN_A_LINE,
   UNSAFE_IN_A_NAME,
+  UNSAFE_RUN_IN_A_LINE,
   hasControlCharacter,
   hasLineBreak,
 } from '../../src/common/characters.ts';
+import { untrusted } from '../../src/common/runtime.ts';
 
 const BREAKS = ['\n', '\r', '\r\n', '\u0085', '\u2028', '\u2029'];
 
@@ -30,6 +32,22 @@ describe('the subsets', () => {
     expect('plain text, ümlaut, 漢字'.replace(UNSAFE_IN_A_LINE, '?')).toBe(
       'plain text, ümlaut, 漢字',
     );
+  });
+
+  it("an output line takes every code point of Unicode's Bidi_Control property, U+061C included", () => {
+    const bidi: number[] = [];
+    for (let code = 0; code <= 0x10ffff; code++) {
+      if (/\p{Bidi_Control}/u.test(String.fromCodePoint(code))) bidi.push(code);
+    }
+    expect(bidi).toContain(0x061c);
+    expect(bidi.length).toBeGreaterThanOrEqual(12);
+    for (const code of bidi) {
+      const c = String.fromCodePoint(code);
+      expect(`a${c}b`.replace(UNSAFE_IN_A_LINE, '?'), code.toString(16)).toBe('a?b');
+      expect(`a${c}${c}b`.replace(UNSAFE_RUN_IN_A_LINE, ' '), code.toString(16)).toBe('a b');
+      const shown = untrusted(`a${c}b`);
+      expect(shown, code.toString(16)).toBe(`a\\u${code.toString(16).padStart(4, '0')}b`);
+    }
   });
 
   it('an input refuses C0 and DEL, as it always did, and keeps C1 and the separators', () => {
