@@ -29077,7 +29077,7 @@ __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __we
 /* harmony import */ var node_url__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(3136);
 /* harmony import */ var node_url__WEBPACK_IMPORTED_MODULE_2___default = /*#__PURE__*/__nccwpck_require__.n(node_url__WEBPACK_IMPORTED_MODULE_2__);
 /* harmony import */ var _inputs_bounded_read_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(4033);
-/* harmony import */ var _main_js__WEBPACK_IMPORTED_MODULE_4__ = __nccwpck_require__(2904);
+/* harmony import */ var _main_js__WEBPACK_IMPORTED_MODULE_4__ = __nccwpck_require__(3269);
 /** The command's entry (dist/cli.js, the package's bin): wires the process to `main`, nothing else. */
 
 
@@ -29129,7 +29129,7 @@ __webpack_async_result__();
 
 /***/ }),
 
-/***/ 2904:
+/***/ 3269:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -29140,6 +29140,8 @@ __nccwpck_require__.d(__webpack_exports__, {
 
 // UNUSED EXPORTS: EXIT
 
+// EXTERNAL MODULE: external "node:util"
+var external_node_util_ = __nccwpck_require__(7975);
 ;// CONCATENATED MODULE: ./src/common/errors.ts
 /**
  * The errors every part of the action shares. An `ActionError` is an
@@ -29170,6 +29172,89 @@ function describeError(error) {
     catch {
         return `Unexpected error: ${String(error)}`;
     }
+}
+
+;// CONCATENATED MODULE: ./src/common/characters.ts
+/**
+ * The one place that says what a control character and a line break are,
+ * and which of them each kind of text may hold. Every writer and parser
+ * takes its set from here.
+ *
+ * - A line break is every sequence some reader ends a line at: LF, a lone
+ *   CR (the runner, as .NET's `ReadLine` does), CRLF, NEL (U+0085) and the
+ *   Unicode separators U+2028 and U+2029.
+ * - A control character is C0 (U+0000–U+001F, tab included), DEL and C1
+ *   (U+0080–U+009F; an ANSI escape starts with ESC).
+ * - A bidirectional control is every code point of Unicode's `Bidi_Control`
+ *   property (`\p{Bidi_Control}`, the whole set as the running JavaScript
+ *   engine knows it: U+061C ARABIC LETTER MARK, U+200E, U+200F,
+ *   U+202A–U+202E, U+2066–U+2069 in Unicode 16): it reorders what a person
+ *   sees. Taken from the property, never listed by hand.
+ */
+/* eslint-disable no-control-regex -- naming control characters is this file's job */
+/** Every line-break sequence, each matched whole (CRLF as one). */
+const LINE_BREAK = /\r\n|[\n\r\u0085\u2028\u2029]/;
+/** The same, captured: `text.split(LINE_BREAK_KEPT)` keeps the breaks between the lines. */
+const LINE_BREAK_KEPT = /(\r\n|[\n\r\u0085\u2028\u2029])/;
+/**
+ * What must not reach one line of output raw (a log line, a status, a cell
+ * of the comment or the summary): every control character, every line
+ * break and every bidirectional control. Global, for `replace`.
+ */
+const UNSAFE_IN_A_LINE = /[\u0000-\u001f\u007f-\u009f\u2028\u2029\p{Bidi_Control}]/gu;
+/** The same, a run of them at a time, for text flattened to one line. */
+const UNSAFE_RUN_IN_A_LINE = /[\u0000-\u001f\u007f-\u009f\u2028\u2029\p{Bidi_Control}]+/gu;
+/**
+ * What `JSON.stringify` leaves raw inside a string that must not reach a line
+ * raw: DEL, C1 (NEL included), U+2028, U+2029 and every bidirectional
+ * control (it escapes C0 itself). Global, for `replace`.
+ */
+const RAW_IN_JSON_TEXT = /[\u007f-\u009f\u2028\u2029\p{Bidi_Control}]/gu;
+/**
+ * What an input on one line refuses (`name`, ids, a ref): C0 and DEL, line
+ * breaks included. C1 and the separators are accepted, as they always were:
+ * an input is the workflow author's text, not the service's.
+ */
+const UNSAFE_IN_AN_INPUT = /[\u0000-\u001f\u007f]/;
+/**
+ * What a name GitHub shows and puts in addresses refuses (an environment):
+ * every control character and line break.
+ */
+const UNSAFE_IN_A_NAME = /[\u0000-\u001f\u007f-\u009f\u2028\u2029]/;
+/** Whether `text` holds a line break. */
+function hasLineBreak(text) {
+    return LINE_BREAK.test(text);
+}
+/** Whether `text` holds a control character (C0, DEL or C1). */
+function hasControlCharacter(text) {
+    return /[\u0000-\u001f\u007f-\u009f]/.test(text);
+}
+
+;// CONCATENATED MODULE: ./src/common/json-text.ts
+/**
+ * JSON text safe for every line reader: what `JSON.stringify` writes, with
+ * the characters it leaves raw inside strings and some reader ends a line
+ * at (NEL, U+2028, U+2029 for Python's `str.splitlines()`, JavaScript's
+ * `readline`, editors) or a terminal obeys (C1 controls, bidirectional
+ * controls) written as `\uXXXX` escapes. Still exact JSON: it parses back to
+ * the same value. Every JSON the command writes (`--events` lines, `--json`,
+ * `list` and `repos --json`) goes through here.
+ */
+
+/** `\u0085` for NEL: a character as a JSON escape. */
+function escaped(character) {
+    return `\\u${character.charCodeAt(0).toString(16).padStart(4, '0')}`;
+}
+/**
+ * `JSON.stringify(value, null, indent)` with every character of
+ * `RAW_IN_JSON_TEXT` escaped. Outside strings JSON text holds only ASCII, so
+ * each such character is inside a string, where an escape means the same.
+ */
+function lineSafeJson(value, indent) {
+    const text = JSON.stringify(value, null, indent);
+    if (text === undefined)
+        throw new TypeError('lineSafeJson: the value has no JSON text');
+    return text.replace(RAW_IN_JSON_TEXT, escaped);
 }
 
 ;// CONCATENATED MODULE: ./src/common/redact.ts
@@ -29255,53 +29340,6 @@ class Redactor {
             out = out.split(needle).join(MASK);
         return out;
     }
-}
-
-;// CONCATENATED MODULE: ./src/common/characters.ts
-/**
- * The one place that says what a control character and a line break are,
- * and which of them each kind of text may hold. Every writer and parser
- * takes its set from here.
- *
- * - A line break is every sequence some reader ends a line at: LF, a lone
- *   CR (the runner, as .NET's `ReadLine` does), CRLF, NEL (U+0085) and the
- *   Unicode separators U+2028 and U+2029.
- * - A control character is C0 (U+0000–U+001F, tab included), DEL and C1
- *   (U+0080–U+009F; an ANSI escape starts with ESC).
- * - A bidirectional control (U+200E, U+200F, U+202A–U+202E, U+2066–U+2069)
- *   reorders what a person sees.
- */
-/* eslint-disable no-control-regex -- naming control characters is this file's job */
-/** Every line-break sequence, each matched whole (CRLF as one). */
-const LINE_BREAK = /\r\n|[\n\r\u0085\u2028\u2029]/;
-/** The same, captured: `text.split(LINE_BREAK_KEPT)` keeps the breaks between the lines. */
-const LINE_BREAK_KEPT = /(\r\n|[\n\r\u0085\u2028\u2029])/;
-/**
- * What must not reach one line of output raw (a log line, a status, a cell
- * of the comment or the summary): every control character, every line
- * break and every bidirectional control. Global, for `replace`.
- */
-const UNSAFE_IN_A_LINE = /[\u0000-\u001f\u007f-\u009f\u2028\u2029\u200e\u200f\u202a-\u202e\u2066-\u2069]/g;
-/** The same, a run of them at a time, for text flattened to one line. */
-const UNSAFE_RUN_IN_A_LINE = /[\u0000-\u001f\u007f-\u009f\u2028\u2029\u200e\u200f\u202a-\u202e\u2066-\u2069]+/g;
-/**
- * What an input on one line refuses (`name`, ids, a ref): C0 and DEL, line
- * breaks included. C1 and the separators are accepted, as they always were:
- * an input is the workflow author's text, not the service's.
- */
-const UNSAFE_IN_AN_INPUT = /[\u0000-\u001f\u007f]/;
-/**
- * What a name GitHub shows and puts in addresses refuses (an environment):
- * every control character and line break.
- */
-const UNSAFE_IN_A_NAME = /[\u0000-\u001f\u007f-\u009f\u2028\u2029]/;
-/** Whether `text` holds a line break. */
-function hasLineBreak(text) {
-    return LINE_BREAK.test(text);
-}
-/** Whether `text` holds a control character (C0, DEL or C1). */
-function hasControlCharacter(text) {
-    return /[\u0000-\u001f\u007f-\u009f]/.test(text);
 }
 
 ;// CONCATENATED MODULE: ./src/common/runtime.ts
@@ -39607,8 +39645,6 @@ function parseOnChange(raw) {
     return parseOneOf(ON_CHANGE_MODES, raw);
 }
 
-// EXTERNAL MODULE: external "node:util"
-var external_node_util_ = __nccwpck_require__(7975);
 // EXTERNAL MODULE: external "node:fs"
 var external_node_fs_ = __nccwpck_require__(3024);
 // EXTERNAL MODULE: external "node:path"
@@ -47709,6 +47745,7 @@ function describeInputError(error, request, ci) {
  * line, its control characters (a tab, a line break) shown escaped.
  */
 
+
 const DEPLOYMENT_COLUMNS = [
     { heading: 'NAME', cell: (d) => d.name },
     { heading: 'ID', cell: (d) => d.id },
@@ -47777,7 +47814,7 @@ function deploymentsJson(deployments) {
         ...deployment,
         secrets: deployment.secrets.map((secret) => ({ ...secret, value: '***' })),
     }));
-    return `${JSON.stringify(shown, null, 2)}\n`;
+    return `${lineSafeJson(shown, 2)}\n`;
 }
 
 ;// CONCATENATED MODULE: ./src/cli/log.ts
@@ -47963,6 +48000,7 @@ const EXIT = { done: 0, failed: 1, usage: 2, interrupted: 130 };
 
 
 
+
 /** A terminal's width when it does not say. */
 const DEFAULT_WIDTH = 80;
 /** The service over HTTP, as the deploy reaches it (proxy, retries, the command's words). */
@@ -48019,7 +48057,7 @@ async function repos(context) {
     const repositories = await serviceOf(asked.access, context).listRepositories(asked.integrationId);
     if (repositories.length === 0)
         log.info('the integration has no repository to deploy');
-    write(repositories, REPOSITORY_COLUMNS, () => `${JSON.stringify(repositories, null, 2)}\n`, context);
+    write(repositories, REPOSITORY_COLUMNS, () => `${lineSafeJson(repositories, 2)}\n`, context);
 }
 /** Runs `list` or `repos`; resolves to the exit status. */
 async function runFleet(command, request, world) {
@@ -48059,6 +48097,19 @@ async function runFleet(command, request, world) {
 }
 
 ;// CONCATENATED MODULE: ./src/cli/events.ts
+/**
+ * `--events`: stdout as a stream for tools, one JSON object a line (NDJSON),
+ * with the event names of the vendor's `langgraph deploy --json` stream. A
+ * view of the core's events (src/run/ports/events.ts: its phases, status
+ * changes and warnings) and of the command's own warnings; it adds the
+ * heartbeats, on its own timer while a wait sees no change (the contract's
+ * 10 s, not the log's 30 s), and the `result` line, always the last, written
+ * once, however the run ends. The core's events come redacted; the
+ * command's own text (a warning, the error) is redacted here, where the line
+ * is made; the outputs are redacted by structure already. Each line is
+ * `lineSafeJson`: no reader of lines cuts it in two.
+ */
+
 
 /** While a wait sees no change, a `heartbeat` at least this often (the contract's 10 s). */
 const HEARTBEAT_MS = 10_000;
@@ -48086,7 +48137,7 @@ class EventStream {
         if (this.#ended)
             return;
         const time = new Date(this.#wallTime()).toISOString();
-        this.#options.write(`${JSON.stringify({ event, time, ...fields })}\n`);
+        this.#options.write(`${lineSafeJson({ event, time, ...fields })}\n`);
     }
     /** The next heartbeat, `heartbeatMs` after the last line of the wait. */
     #arm() {
@@ -48480,6 +48531,8 @@ function outputsDotenv(outputs) {
 
 
 
+
+
 /**
  * One line on where the run is, and the branch head it is for when known
  * (when not, the core says why nothing is targeted, where that matters).
@@ -48495,16 +48548,26 @@ function describeRun(ci) {
             : '';
     return `run: ${ci.where}, branch ${head.branch} at ${shortSha(head.sha)}${from}`;
 }
-/** Writes --json, --dotenv and --summary; false when a file could not be written. */
+/**
+ * Why `option`'s file could not be written: its path and the system's reason
+ * (`illegal operation on a directory (EISDIR)`), never a stack.
+ */
+function writeFailure(option, path, error) {
+    const { code, errno } = (error ?? {});
+    const known = typeof errno === 'number' ? (0,external_node_util_.getSystemErrorMap)().get(errno)?.[1] : undefined;
+    const reason = known ?? (error instanceof Error ? error.message : String(error));
+    return `could not write the ${option} file ${path}: ${reason}${code === undefined ? '' : ` (${code})`}`;
+}
+/**
+ * Writes --dotenv and --summary, then --json; false when a file could not be
+ * written. A file that could not be written is a failure that says why in
+ * every form: the log, `written.error` (so --json and the `result` event
+ * carry it).
+ */
 function writeResults(request, written, summary, world, log, redact, warn) {
-    let ok = true;
-    if (request.json) {
-        // Outputs are redacted by structure; the error is free text.
-        const json = outputsJson(written.outputs, written.error === undefined ? undefined : redact(written.error));
-        world.stdout.write(`${JSON.stringify(json, null, 2)}\n`);
-    }
     const files = [
         [
+            '--dotenv',
             request.dotenv,
             () => {
                 const { text, skipped } = outputsDotenv(written.outputs);
@@ -48513,21 +48576,30 @@ function writeResults(request, written, summary, world, log, redact, warn) {
                 return text;
             },
         ],
-        [request.summary, () => (summary === undefined ? '' : redact(summary))],
+        ['--summary', request.summary, () => (summary === undefined ? '' : redact(summary))],
     ];
-    for (const [path, text] of files) {
+    const failures = [];
+    for (const [option, path, text] of files) {
         if (path === undefined)
             continue;
         try {
             world.writeFile(path, text());
         }
         catch (error) {
-            const code = error?.code ?? 'failed';
-            log.error(`could not write ${path} (${code})`);
-            ok = false;
+            const failure = writeFailure(option, path, error);
+            log.error(redact(failure));
+            failures.push(failure);
         }
     }
-    return ok;
+    if (failures.length > 0) {
+        written.error = [written.error, ...failures].filter((each) => each !== undefined).join('; ');
+    }
+    if (request.json) {
+        // Outputs are redacted by structure; the error is free text.
+        const json = outputsJson(written.outputs, written.error === undefined ? undefined : redact(written.error));
+        world.stdout.write(`${lineSafeJson(json, 2)}\n`);
+    }
+    return failures.length === 0;
 }
 /** The `--events` stream on stdout, when asked for. */
 function eventStream(wanted, world, redact) {

@@ -43111,8 +43111,11 @@ var __webpack_exports__ = {};
  *   Unicode separators U+2028 and U+2029.
  * - A control character is C0 (U+0000–U+001F, tab included), DEL and C1
  *   (U+0080–U+009F; an ANSI escape starts with ESC).
- * - A bidirectional control (U+200E, U+200F, U+202A–U+202E, U+2066–U+2069)
- *   reorders what a person sees.
+ * - A bidirectional control is every code point of Unicode's `Bidi_Control`
+ *   property (`\p{Bidi_Control}`, the whole set as the running JavaScript
+ *   engine knows it: U+061C ARABIC LETTER MARK, U+200E, U+200F,
+ *   U+202A–U+202E, U+2066–U+2069 in Unicode 16): it reorders what a person
+ *   sees. Taken from the property, never listed by hand.
  */
 /* eslint-disable no-control-regex -- naming control characters is this file's job */
 /** Every line-break sequence, each matched whole (CRLF as one). */
@@ -43124,9 +43127,15 @@ const LINE_BREAK_KEPT = /(\r\n|[\n\r\u0085\u2028\u2029])/;
  * of the comment or the summary): every control character, every line
  * break and every bidirectional control. Global, for `replace`.
  */
-const UNSAFE_IN_A_LINE = /[\u0000-\u001f\u007f-\u009f\u2028\u2029\u200e\u200f\u202a-\u202e\u2066-\u2069]/g;
+const UNSAFE_IN_A_LINE = /[\u0000-\u001f\u007f-\u009f\u2028\u2029\p{Bidi_Control}]/gu;
 /** The same, a run of them at a time, for text flattened to one line. */
-const UNSAFE_RUN_IN_A_LINE = /[\u0000-\u001f\u007f-\u009f\u2028\u2029\u200e\u200f\u202a-\u202e\u2066-\u2069]+/g;
+const UNSAFE_RUN_IN_A_LINE = /[\u0000-\u001f\u007f-\u009f\u2028\u2029\p{Bidi_Control}]+/gu;
+/**
+ * What `JSON.stringify` leaves raw inside a string that must not reach a line
+ * raw: DEL, C1 (NEL included), U+2028, U+2029 and every bidirectional
+ * control (it escapes C0 itself). Global, for `replace`.
+ */
+const RAW_IN_JSON_TEXT = /[\u007f-\u009f\u2028\u2029\p{Bidi_Control}]/gu;
 /**
  * What an input on one line refuses (`name`, ids, a ref): C0 and DEL, line
  * breaks included. C1 and the separators are accepted, as they always were:
