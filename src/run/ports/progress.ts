@@ -113,17 +113,30 @@ export interface Retirement {
 /** Retires the preview; never throws (what the adapter tells GitHub is advisory). */
 export type ReportRetired = (report: RetireReport) => Promise<Retirement>;
 
-/** How GitHub says a pull request stands; `unknown` when it knows no such number. */
+/**
+ * The largest number a pull request is asked by: GitHub's GraphQL `Int` is
+ * 32 bits, and one number beyond it rejects the whole query. A name that
+ * spells a larger one names no pull request GitHub can have.
+ */
+export const MAX_PULL_REQUEST_NUMBER = 2_147_483_647;
+
+/**
+ * How GitHub says a pull request stands; `unknown` when it knows no such
+ * number, or when its answer is about another number (`answeredFor`), which
+ * proves nothing about this one.
+ */
 export interface PullRequestState {
   number: number;
   state: 'open' | 'closed' | 'merged' | 'unknown';
   /** When it was closed or merged (ISO 8601), for `closed` and `merged`. */
   closedAt?: string;
+  /** For `unknown`: the number GitHub's answer was about instead. */
+  answeredFor?: number;
 }
 
 /**
- * The states of the workflow repository's pull requests `numbers`, batched
- * (at most one request per 100). Unlike the other questions it throws, an
+ * The states of the workflow repository's pull requests `numbers` (each at
+ * most `MAX_PULL_REQUEST_NUMBER`), batched (at most one request per 100). Unlike the other questions it throws, an
  * `ActionError` naming the permission (`pull-requests: read`), when GitHub
  * refuses or does not answer: without the states, nothing is an orphan.
  */
