@@ -280,3 +280,53 @@ describe("the sweep's proof (issue 45)", () => {
     expect(run.outputs.orphans).toBeUndefined();
   });
 });
+
+describe('several deployments of one name (issue 45)', () => {
+  const ids = ['2d6c0a4e-7f0b-4c1e-9a55-000000000002', '1a0b5c3d-7f0b-4c1e-9a55-000000000001'];
+
+  it("share their pull request's one comment rewrite, which names each, and a second sweep writes nothing", async () => {
+    gh.seedPullRequest(REPO, 7, 'closed', '2026-11-02T10:00:00Z');
+    for (const id of ids) emu.seedDeployment({ id, name: 'my-agent-pr-7' });
+    const records = gh.seedDeployments(REPO, 'preview-pr-7', 2);
+    const comment = gh.seedComment(REPO, 7, `${marker('my-agent-pr-7')}\n### live`, BOT);
+
+    const run = await sweep();
+
+    expect(run.exitCode, printed(run)).toBe(0);
+    // Each deployment is an orphan of its own: one item and one warning each.
+    const orphans = JSON.parse(run.outputs.orphans ?? '') as Record<string, unknown>[];
+    expect(orphans.map((orphan) => orphan['deployment-id']).sort()).toEqual([...ids].sort());
+    expect(run.outputs).toMatchObject({ 'orphan-count': '2', retired: '2' });
+    expect(run.stdout.match(/^::warning::/gm)).toHaveLength(2);
+    // One rewrite of the comment, one marking of the environment: the pull request's.
+    expect(gh.calls(/^PATCH \/repos\/acme\/agent\/issues\/comments\//)).toHaveLength(1);
+    expect(gh.calls(/^GET \/repos\/acme\/agent\/deployments$/)).toHaveLength(1);
+    expect(records.map((record) => gh.stateOf(record.id))).toEqual(['inactive', 'inactive']);
+    expect(gh.comments).toHaveLength(1);
+    const seen = whatAReaderSees(comment.body);
+    expect(comment.body.startsWith(marker('my-agent-pr-7'))).toBe(true);
+    expect(seen.text).toContain('This pull request was closed, so its preview is retired');
+    expect(seen.text).not.toMatch(CLAIM);
+    const dashboard = (id: string) => `https://console.example/o/${TENANT_ID}/deployments/${id}`;
+    expect(seen.tables).toEqual([
+      [
+        ['Deployment', 'Status', 'Delete it'],
+        [ids[1], 'READY', 'in the dashboard'],
+        [ids[0], 'READY', 'in the dashboard'],
+      ],
+    ]);
+    expect(seen.links.map((link) => link.href)).toEqual([
+      dashboard(ids[1] ?? ''),
+      dashboard(ids[0] ?? ''),
+      expect.stringMatching(/\/actions\/runs\//),
+    ]);
+
+    const writes = gh.writes().length;
+    const body = comment.body;
+    const again = await sweep();
+    expect(again.exitCode, printed(again)).toBe(0);
+    expect(again.outputs).toMatchObject({ 'orphan-count': '2', retired: '0' });
+    expect(gh.writes()).toHaveLength(writes);
+    expect(comment.body).toBe(body);
+  });
+});

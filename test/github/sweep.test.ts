@@ -292,11 +292,15 @@ describe('retiring each orphan (contract v1.4, sweep, step 4)', () => {
   const orphans: RetireReport[] = [
     {
       name: 'my-agent-pr-12',
-      deployment: aDeployment({ id: '0b7e1c5a-3f2d-4e6a-9b8c-1d2e3f4a5b6c', status: 'READY' }),
+      deployments: [
+        {
+          deployment: aDeployment({ id: '0b7e1c5a-3f2d-4e6a-9b8c-1d2e3f4a5b6c', status: 'READY' }),
+        },
+      ],
       pullRequest: 12,
       environment: 'preview-pr-12',
     },
-    { name: 'my-agent-pr-15', pullRequest: 15, environment: 'preview-pr-15' },
+    { name: 'my-agent-pr-15', deployments: [], pullRequest: 15, environment: 'preview-pr-15' },
   ];
 
   /** Two closed pull requests, each with its preview's records and its bot comment. */
@@ -395,7 +399,7 @@ describe('retiring each orphan (contract v1.4, sweep, step 4)', () => {
         retiring,
         { ...context(runId), pullRequest: 7, pullRequestState: 'merged' },
         { logger, clock: systemClock, redact: (text) => text },
-      ).retired?.({ name: 'my-agent-pr-7' });
+      ).retired?.({ name: 'my-agent-pr-7', deployments: [] });
 
     expect(await step(1)).toMatchObject({ inactive: 2, comment: 'rewritten' });
     const firstWrites = gh.writes().length;
@@ -407,11 +411,19 @@ describe('retiring each orphan (contract v1.4, sweep, step 4)', () => {
     gh.seedPullRequest('acme/agent', 15, 'closed');
     const made = hooks();
     await made.pullRequestStates?.([15]);
-    const retired = await made.retired?.({ name: 'my-agent-pr-15', pullRequest: 15 });
+    const retired = await made.retired?.({
+      name: 'my-agent-pr-15',
+      deployments: [],
+      pullRequest: 15,
+    });
     expect(retired).toEqual({ found: 0, inactive: 0, more: false, comment: 'none' });
 
     const quiet = hooks({ ...sweeping, comment: false });
-    const skipped = await quiet.retired?.({ name: 'my-agent-pr-15', pullRequest: 15 });
+    const skipped = await quiet.retired?.({
+      name: 'my-agent-pr-15',
+      deployments: [],
+      pullRequest: 15,
+    });
     expect(skipped?.comment).toBe('skipped');
     expect(gh.writes()).toEqual([]);
   });
@@ -429,10 +441,14 @@ describe('retiring each orphan (contract v1.4, sweep, step 4)', () => {
     expect(sameRetiredBody(first, again)).toBe(true);
     const deleting = retiredCommentBody({
       ...report,
-      deployment: aDeployment({
-        id: '0b7e1c5a-3f2d-4e6a-9b8c-1d2e3f4a5b6c',
-        status: 'AWAITING_DELETE',
-      }),
+      deployments: [
+        {
+          deployment: aDeployment({
+            id: '0b7e1c5a-3f2d-4e6a-9b8c-1d2e3f4a5b6c',
+            status: 'AWAITING_DELETE',
+          }),
+        },
+      ],
     });
     expect(sameRetiredBody(first, deleting)).toBe(false);
   });

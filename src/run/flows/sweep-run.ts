@@ -183,18 +183,42 @@ function report(found: Omit<Sweep, 'retired'>, request: SweepRequest, logger: Lo
   );
 }
 
-/** Each orphan retired on GitHub as retire does; how many records got `inactive`. */
+/**
+ * The orphans of each pull request, in the order of their first (oldest
+ * close first), each deployment id once: the service may hold several
+ * deployments of one name, and they share the pull request's environment
+ * and comment.
+ */
+function byPullRequest(orphans: readonly Orphan[]): Orphan[][] {
+  const groups = new Map<number, Map<string, Orphan>>();
+  for (const orphan of orphans) {
+    const group = groups.get(orphan.number) ?? new Map<string, Orphan>();
+    if (!group.has(orphan.deployment.id)) group.set(orphan.deployment.id, orphan);
+    groups.set(orphan.number, group);
+  }
+  return [...groups.values()].map((group) => [...group.values()]);
+}
+
+/**
+ * The orphans retired on GitHub as retire does, one retirement a pull
+ * request (one environment marking, one comment rewrite naming each of its
+ * deployments); how many records got `inactive`.
+ */
 async function retireAll(orphans: readonly Orphan[], request: SweepRequest, io: RunnerIO) {
   let inactive = 0;
-  for (const orphan of orphans) {
+  for (const group of byPullRequest(orphans)) {
+    const [first] = group;
+    if (first === undefined) continue;
     const retireReport: RetireReport = {
-      name: orphan.deployment.name,
-      deployment: orphan.deployment,
-      pullRequest: orphan.number,
-      ...(orphan.dashboardUrl === undefined ? {} : { dashboardUrl: orphan.dashboardUrl }),
+      name: first.deployment.name,
+      deployments: group.map(({ deployment, dashboardUrl }) => ({
+        deployment,
+        ...(dashboardUrl === undefined ? {} : { dashboardUrl }),
+      })),
+      pullRequest: first.number,
       ...(request.environments === undefined
         ? {}
-        : { environment: filled(request.environments, orphan.number) }),
+        : { environment: filled(request.environments, first.number) }),
     };
     inactive += (await io.retired?.(retireReport))?.inactive ?? 0;
   }

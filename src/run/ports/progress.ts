@@ -75,14 +75,23 @@ export interface PlanNotMade {
   head?: string;
 }
 
+/** A deployment a retired preview still has in the service, and where to delete it. */
+export interface RetiredDeployment {
+  deployment: Deployment;
+  /** Its dashboard address (the `dashboard-url` template filled), when given. */
+  dashboardUrl?: string;
+}
+
 /** A retired preview, for the adapter to end its life where it was shown (GitHub's records and comment). */
 export interface RetireReport {
   /** The preview's deployment name. */
   name: string;
-  /** The deployment that has the name, if any: it still exists in the service. */
-  deployment?: Deployment;
-  /** Its dashboard address (the `dashboard-url` template filled), when given. */
-  dashboardUrl?: string;
+  /**
+   * The deployments that have the name, each still existing in the service:
+   * the retire step's one or none; every one of a sweep's orphans of one pull
+   * request (the service may hold several under one name), retired together.
+   */
+  deployments: readonly RetiredDeployment[];
   /**
    * The sweep's: the preview's pull request and environment, for each orphan
    * (the retire step's come from its event and its `environment` input).

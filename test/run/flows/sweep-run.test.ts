@@ -206,6 +206,30 @@ describe('the sweep', () => {
     }
   });
 
+  it('retires the orphans of one pull request together: one report naming each deployment', async () => {
+    seedPreviews();
+    const twin = emu.seedDeployment({ name: 'my-agent-pr-1' });
+    const { outputs, retired, logger } = await sweep();
+
+    const orphans = JSON.parse(outputs.orphans ?? '') as Record<string, unknown>[];
+    expect(orphans.map((orphan) => orphan.name)).toEqual([
+      'my-agent-pr-2',
+      'my-agent-pr-1',
+      'my-agent-pr-1',
+    ]);
+    expect(logger.lines.filter((line) => line.startsWith('warning:'))).toHaveLength(3);
+    expect(retired.map(({ name, deployments }) => [name, deployments.length])).toEqual([
+      ['my-agent-pr-2', 1],
+      ['my-agent-pr-1', 2],
+    ]);
+    const ones = retired[1]?.deployments ?? [];
+    expect(ones.map(({ deployment }) => deployment.id)).toContain(twin.id);
+    expect(ones.map(({ deployment, dashboardUrl }) => [deployment.id, dashboardUrl])).toEqual(
+      ones.map(({ deployment }) => [deployment.id, `https://console.example/d/${deployment.id}`]),
+    );
+    expect(outputs.retired).toBe('2');
+  });
+
   it.each([
     ['my-agent-pr', 'must hold {number} exactly once'],
     ['my-agent-{number}-{number}', 'must hold {number} exactly once'],
