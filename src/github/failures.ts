@@ -148,6 +148,7 @@ export function requiredFailureLine(
  * the action's own, so no token or permission would change the answer.
  */
 export function invalidQueryLine(failure: CallFailure, query: string): string {
-  const message = failure.problem.replace(/[.\s]+$/, '');
+  const problem = failure.problem.trimEnd();
+  const message = problem.endsWith('.') ? problem.slice(0, -1) : problem;
   return `GitHub rejected ${query} as invalid: ${failure.call}: ${message}. The query is the action's own: no token or permission changes this answer; please report it with this line. Without the states no preview is known to be an orphan: nothing was changed.`;
 }
