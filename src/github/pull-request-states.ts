@@ -90,11 +90,12 @@ interface GraphqlError {
 /**
  * A query GitHub rejected before running it (its validation: an argument of
  * the wrong type, a field it does not have): errors without a `type`, and no
- * data. The errors of a query that ran (`NOT_FOUND`, `FORBIDDEN`,
- * `RATE_LIMITED`) each have one.
+ * `data` at all. A query that ran has `data`, if only `null` (GitHub's
+ * "Something went wrong while executing your query", a timeout), and its
+ * errors a `type` (`NOT_FOUND`, `FORBIDDEN`, `RATE_LIMITED`).
  */
 function rejectedQuery(list: readonly GraphqlError[], data: unknown): Attempt | undefined {
-  if (data !== undefined && data !== null) return undefined;
+  if (data !== undefined) return undefined;
   if (!list.every((entry) => entry?.type === undefined)) return undefined;
   const messages = list.map((entry) => (typeof entry?.message === 'string' ? entry.message : ''));
   const message = messages.filter((text) => text !== '').join('; ');

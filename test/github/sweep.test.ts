@@ -284,6 +284,9 @@ describe("the pull requests' states", () => {
     });
     const limited = { type: 'RATE_LIMITED', message: 'API rate limit exceeded' };
     expect(graphqlAnswer({ errors: [limited] })).toBeUndefined();
+    // A query that ran and failed (GitHub's timeout) has data, null: not the query's fault.
+    const timeout = { message: 'Something went wrong while executing your query.' };
+    expect(graphqlAnswer({ errors: [timeout], data: null })).toBeUndefined();
     expect(MAX_PULL_REQUESTS_PER_QUERY).toBe(100);
   });
 });
