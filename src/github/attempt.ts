@@ -12,6 +12,8 @@ export interface Attempt {
   headers: Record<string, string | number | undefined>;
   /** Why there was no answer: a timeout, the network, a cancel. */
   error?: string;
+  /** GitHub answered that the request itself is invalid (a GraphQL query it would not run). */
+  invalid?: boolean;
 }
 
 export class NoAnswer extends Error {}

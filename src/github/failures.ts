@@ -14,6 +14,8 @@ export interface CallFailure {
   status?: number;
   /** What went wrong, GitHub's message included, one line. */
   problem: string;
+  /** GitHub rejected the request itself as invalid: `problem` is its message alone. */
+  invalid?: boolean;
 }
 
 /** What went wrong with a call that got no answer it could use: not sent, no answer, or an error status. */
@@ -31,6 +33,9 @@ export function callFailure(
     };
   }
   const tries = attempts > 1 ? ` (${attempts} attempts)` : '';
+  if (last.invalid === true) {
+    return { call, status: last.status, problem: githubMessage(last.data), invalid: true };
+  }
   if (last.status === undefined) {
     const why = cancel?.aborted ? 'the run was cancelled' : (last.error ?? 'no answer');
     return { call, problem: `no answer: ${why}${tries}` };
@@ -136,4 +141,14 @@ export function requiredFailureLine(
       ? ' Check the github-token input: GitHub does not accept this token, which needs'
       : " The job's token needs";
   return `GitHub: could not ${purpose}: ${failure.call}: ${failure.problem}.${token} \`${permission}\` (a \`permissions:\` block grants only what it lists), and GitHub must answer within the run's GitHub budget. Without the states no preview is known to be an orphan: nothing was changed.`;
+}
+
+/**
+ * The one line of a required query GitHub rejected as invalid: the query is
+ * the action's own, so no token or permission would change the answer.
+ */
+export function invalidQueryLine(failure: CallFailure, query: string): string {
+  const problem = failure.problem.trimEnd();
+  const message = problem.endsWith('.') ? problem.slice(0, -1) : problem;
+  return `GitHub rejected ${query} as invalid: ${failure.call}: ${message}. The query is the action's own: no token or permission changes this answer; please report it with this line. Without the states no preview is known to be an orphan: nothing was changed.`;
 }

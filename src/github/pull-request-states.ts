@@ -7,7 +7,7 @@
  * their state.
  */
 import { z } from 'zod';
-import type { PullRequestState } from '../run/ports/progress.js';
+import { MAX_PULL_REQUEST_NUMBER, type PullRequestState } from '../run/ports/progress.js';
 import type { Attempt } from './attempt.js';
 
 /** At most this many pull requests in one query (GitHub's node limit is far above it). */
@@ -28,9 +28,9 @@ export const PullRequestStatesAnswer = z.object({
 });
 export type PullRequestStatesAnswer = z.infer<typeof PullRequestStatesAnswer>;
 
-/** A pull request number GitHub can be asked about: a positive safe integer. */
+/** A pull request number GitHub can be asked about: a positive integer within GraphQL's `Int`. */
 export function isPullRequestNumber(value: number): boolean {
-  return Number.isSafeInteger(value) && value > 0;
+  return Number.isInteger(value) && value > 0 && value <= MAX_PULL_REQUEST_NUMBER;
 }
 
 /** The numbers, each once, in batches of at most `MAX_PULL_REQUESTS_PER_QUERY`. */
@@ -66,9 +66,10 @@ export function statesOf(
   return numbers.map((number) => stateOf(number, answer.repository[alias(number)]));
 }
 
-/** GitHub's words for one pull request, in the port's. */
+/** GitHub's words for one pull request, in the port's; an answer about another number proves nothing. */
 function stateOf(number: number, node: PullRequestNode | null | undefined): PullRequestState {
   if (node === null || node === undefined) return { number, state: 'unknown' };
+  if (node.number !== number) return { number, state: 'unknown', answeredFor: node.number };
   if (node.state === 'MERGED' || node.merged === true) {
     const closedAt = node.mergedAt ?? node.closedAt;
     return { number, state: 'merged', ...(closedAt ? { closedAt } : {}) };
@@ -87,16 +88,34 @@ interface GraphqlError {
 }
 
 /**
+ * A query GitHub rejected before running it (its validation: an argument of
+ * the wrong type, a field it does not have): errors without a `type`, and no
+ * `data` at all. A query that ran has `data`, if only `null` (GitHub's
+ * "Something went wrong while executing your query", a timeout), and its
+ * errors a `type` (`NOT_FOUND`, `FORBIDDEN`, `RATE_LIMITED`).
+ */
+function rejectedQuery(list: readonly GraphqlError[], data: unknown): Attempt | undefined {
+  if (data !== undefined) return undefined;
+  if (!list.every((entry) => entry?.type === undefined)) return undefined;
+  const messages = list.map((entry) => (typeof entry?.message === 'string' ? entry.message : ''));
+  const message = messages.filter((text) => text !== '').join('; ');
+  return { status: 400, data: { message }, headers: {}, invalid: true };
+}
+
+/**
  * The attempt an Octokit GraphQL error stands for, or undefined to let the
  * request loop read it (`toAttempt`). An answer whose only errors are
  * `NOT_FOUND` on pull request fields is an answer (status 200, its data);
  * a `FORBIDDEN` one is GitHub refusing (403, its message), as GitHub says
- * it to a token without `pull-requests: read`.
+ * it to a token without `pull-requests: read`; a query GitHub did not run
+ * is `invalid` (the action's query, not the token's permission).
  */
 export function graphqlAnswer(error: unknown): Attempt | undefined {
   const { errors, data } = error as { errors?: unknown; data?: unknown };
   if (!Array.isArray(errors) || errors.length === 0) return undefined;
   const list = errors as GraphqlError[];
+  const rejected = rejectedQuery(list, data);
+  if (rejected !== undefined) return rejected;
   const forbidden = list.find((entry) => entry?.type === 'FORBIDDEN');
   if (forbidden !== undefined) return { status: 403, data: forbidden, headers: {} };
   const repository = (data as { repository?: unknown } | null | undefined)?.repository;

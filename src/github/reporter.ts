@@ -213,7 +213,8 @@ export class GitHubReporter {
    * inactive skipped, without a write), and its comment rewritten when there
    * is one and it does not already say so, side by side within the run's
    * budget. The retire step's preview is its event's pull request and its
-   * `environment` setting; a sweep's orphan names its own (`report`).
+   * `environment` setting; a sweep's orphan names its own (`report`), and
+   * the orphans of one pull request come as one report, one rewrite.
    */
   async retired(report: RetireReport): Promise<Retirement> {
     const swept = report.pullRequest !== undefined;
@@ -228,8 +229,10 @@ export class GitHubReporter {
     const pullRequestState = swept
       ? this.#sweptState(report.pullRequest)
       : this.#context.pullRequestState;
-    const what =
-      report.deployment === undefined ? '' : '; its deployment still exists in the service';
+    const count = report.deployments.length;
+    const still =
+      count === 1 ? 'its deployment still exists' : `its ${count} deployments still exist`;
+    const what = count === 0 ? '' : `; ${still} in the service`;
     const comment = pullRequest === undefined ? undefined : this.#commentOf(pullRequest);
     const [records, rewritten] = await Promise.all([
       environment === ''

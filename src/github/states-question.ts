@@ -2,13 +2,14 @@
  * The sweep's question to GitHub (contract v1.4, `sweep`, step 3): how the
  * workflow repository's pull requests stand. Unlike every other GitHub call
  * it is not advisory: without the states nothing is an orphan, so a refused
- * or unanswered query is an `ActionError` naming `pull-requests: read`.
+ * or unanswered query is an `ActionError` naming `pull-requests: read`, and
+ * a query GitHub rejects as invalid one that says so.
  */
 import { ActionError } from '../common/errors.js';
 import type { PullRequestState } from '../run/ports/progress.js';
 import type { GitHubApi, Repo } from './api.js';
 import type { CallOptions } from './calls.js';
-import { requiredFailureLine } from './failures.js';
+import { invalidQueryLine, requiredFailureLine } from './failures.js';
 import { PULL_REQUEST_STATES } from './routes.js';
 
 /**
@@ -25,7 +26,12 @@ export async function askPullRequestStates(
   const asked = await api.pullRequestStates(repository, numbers, { ...options, silent: true });
   if (!asked.ok) {
     const { purpose, permission } = PULL_REQUEST_STATES;
-    throw new ActionError(requiredFailureLine(asked.failure, purpose, permission));
+    const { failure } = asked;
+    throw new ActionError(
+      failure.invalid === true
+        ? invalidQueryLine(failure, "the pull requests' states query")
+        : requiredFailureLine(failure, purpose, permission),
+    );
   }
   return asked.value;
 }

@@ -61,15 +61,17 @@ function parseEnvironmentPattern(raw: string): NamePattern | undefined {
   return raw === '' ? undefined : splitPattern(raw, 'the environment name');
 }
 
-/** The pull request's number `name` stands for under `pattern`; undefined when it does not match exactly. */
-export function numberIn(pattern: NamePattern, name: string): number | undefined {
+/**
+ * The pull request's number `name` stands for under `pattern`, its digits as
+ * written (however many: whether GitHub can have such a pull request is the
+ * sweep's to judge); undefined when it does not match exactly.
+ */
+export function digitsIn(pattern: NamePattern, name: string): string | undefined {
   const { before, after } = pattern;
   if (name.length <= before.length + after.length) return undefined;
   if (!name.startsWith(before) || !name.endsWith(after)) return undefined;
   const digits = name.slice(before.length, name.length - after.length);
-  if (!NUMBER.test(digits)) return undefined;
-  const number = Number(digits);
-  return Number.isSafeInteger(number) ? number : undefined;
+  return NUMBER.test(digits) ? digits : undefined;
 }
 
 /** The pattern with `number` in its place. */

@@ -169,3 +169,164 @@ describe('the sweep on a schedule', () => {
     expect(gh.writes()).toEqual([]);
   });
 });
+
+/** The summary as a reader sees it, without the zero-width spaces that keep `#4` from linking. */
+const readerText = (run: ActionRun) =>
+  whatAReaderSees(run.summary ?? '').text.replaceAll('\u200b', '');
+
+describe("the sweep's proof (issue 45)", () => {
+  it('leaves alone a preview whose answer is about another pull request: no proof, unknown', async () => {
+    gh.seedPullRequest(REPO, 5, 'open');
+    emu.seedDeployment({ name: 'my-agent-pr-5' });
+    gh.seedDeployments(REPO, 'preview-pr-5', 1);
+    const live = gh.seedComment(REPO, 5, `${marker('my-agent-pr-5')}\n### live`, BOT);
+    // An answer for pr5 about pull request 6, closed: whatever it says, it is not about #5.
+    gh.inject({
+      method: 'POST',
+      path: '/graphql',
+      times: Infinity,
+      rewrite: (body) => {
+        const repository = (body as { data?: { repository?: Record<string, unknown> } }).data
+          ?.repository;
+        if (repository !== undefined && 'pr5' in repository) {
+          repository.pr5 = {
+            number: 6,
+            state: 'CLOSED',
+            merged: false,
+            closedAt: '2026-11-02T10:00:00Z',
+            mergedAt: null,
+          };
+        }
+        return body;
+      },
+    });
+
+    const run = await sweep();
+
+    expect(run.exitCode, printed(run)).toBe(0);
+    expect(run.outputs).toMatchObject({
+      orphans: '[]',
+      'orphan-count': '0',
+      'open-count': '0',
+      'unknown-count': '1',
+      retired: '0',
+    });
+    expect(gh.writes()).toEqual([]);
+    expect(live.body).toBe(`${marker('my-agent-pr-5')}\n### live`);
+    expect(run.stdout).toContain(
+      "sweep: 'my-agent-pr-5' names pull request #5, and GitHub's answer was about #6: no proof of how #5 stands, left alone",
+    );
+    expect(run.stdout).not.toMatch(/^::warning::/m);
+    expect(readerText(run)).toContain('Unknown pull requests\t#5: left alone');
+  });
+
+  it('never asks GitHub a number beyond its Int, and reports those previews unknown as written', async () => {
+    seedFleet();
+    const wide = ['2147483648', '99999999999999999999'];
+    for (const digits of wide) emu.seedDeployment({ name: `my-agent-pr-${digits}` });
+    emu.seedDeployment({ name: 'my-agent-pr-2147483647' });
+
+    const run = await sweep();
+
+    expect(run.exitCode, printed(run)).toBe(0);
+    expect(run.outputs).toMatchObject({
+      'orphan-count': '2',
+      'open-count': '1',
+      'unknown-count': '4',
+      retired: '2',
+    });
+    const queries = gh.stateQueries().map((request) => JSON.stringify(request.body));
+    expect(queries).toHaveLength(1);
+    expect(queries[0]).toContain('pullRequest(number: 2147483647)');
+    for (const digits of wide) {
+      expect(queries[0]).not.toContain(digits);
+      expect(run.stdout).toContain(
+        `sweep: 'my-agent-pr-${digits}' names pull request #${digits}, beyond the numbers GitHub gives pull requests (at most 2147483647): left alone`,
+      );
+    }
+    expect(run.stdout).not.toContain('pull-requests: read');
+    expect(readerText(run)).toContain(
+      'Unknown pull requests\t#4, #2147483647, #2147483648, #99999999999999999999: left alone',
+    );
+  });
+
+  it('says GitHub rejected the states query as invalid, not that the token lacks a permission', async () => {
+    seedFleet();
+    gh.inject({
+      method: 'POST',
+      path: '/graphql',
+      status: 200,
+      body: {
+        errors: [
+          {
+            path: ['query', 'repository', 'pr1', 'number'],
+            extensions: { code: 'argumentLiteralsIncompatible' },
+            locations: [{ line: 1, column: 90 }],
+            message: "Argument 'number' on Field 'pr1' has an invalid value.\n::error::forged",
+          },
+        ],
+      },
+    });
+
+    const run = await sweep();
+
+    expect(run.exitCode).not.toBe(0);
+    expect(run.stdout).toContain(
+      "GitHub rejected the pull requests' states query as invalid: POST /graphql: Argument 'number' on Field 'pr1' has an invalid value.\\n::error::forged",
+    );
+    expect(run.stdout).not.toMatch(/^::error::forged/m);
+    expect(run.stdout).not.toContain('pull-requests: read');
+    expect(gh.writes()).toEqual([]);
+    expect(run.outputs.orphans).toBeUndefined();
+  });
+});
+
+describe('several deployments of one name (issue 45)', () => {
+  const ids = ['2d6c0a4e-7f0b-4c1e-9a55-000000000002', '1a0b5c3d-7f0b-4c1e-9a55-000000000001'];
+
+  it("share their pull request's one comment rewrite, which names each, and a second sweep writes nothing", async () => {
+    gh.seedPullRequest(REPO, 7, 'closed', '2026-11-02T10:00:00Z');
+    for (const id of ids) emu.seedDeployment({ id, name: 'my-agent-pr-7' });
+    const records = gh.seedDeployments(REPO, 'preview-pr-7', 2);
+    const comment = gh.seedComment(REPO, 7, `${marker('my-agent-pr-7')}\n### live`, BOT);
+
+    const run = await sweep();
+
+    expect(run.exitCode, printed(run)).toBe(0);
+    // Each deployment is an orphan of its own: one item and one warning each.
+    const orphans = JSON.parse(run.outputs.orphans ?? '') as Record<string, unknown>[];
+    expect(orphans.map((orphan) => orphan['deployment-id']).sort()).toEqual([...ids].sort());
+    expect(run.outputs).toMatchObject({ 'orphan-count': '2', retired: '2' });
+    expect(run.stdout.match(/^::warning::/gm)).toHaveLength(2);
+    // One rewrite of the comment, one marking of the environment: the pull request's.
+    expect(gh.calls(/^PATCH \/repos\/acme\/agent\/issues\/comments\//)).toHaveLength(1);
+    expect(gh.calls(/^GET \/repos\/acme\/agent\/deployments$/)).toHaveLength(1);
+    expect(records.map((record) => gh.stateOf(record.id))).toEqual(['inactive', 'inactive']);
+    expect(gh.comments).toHaveLength(1);
+    const seen = whatAReaderSees(comment.body);
+    expect(comment.body.startsWith(marker('my-agent-pr-7'))).toBe(true);
+    expect(seen.text).toContain('This pull request was closed, so its preview is retired');
+    expect(seen.text).not.toMatch(CLAIM);
+    const dashboard = (id: string) => `https://console.example/o/${TENANT_ID}/deployments/${id}`;
+    expect(seen.tables).toEqual([
+      [
+        ['Deployment', 'Status', 'Delete it'],
+        [ids[1], 'READY', 'in the dashboard'],
+        [ids[0], 'READY', 'in the dashboard'],
+      ],
+    ]);
+    expect(seen.links.map((link) => link.href)).toEqual([
+      dashboard(ids[1] ?? ''),
+      dashboard(ids[0] ?? ''),
+      expect.stringMatching(/\/actions\/runs\//),
+    ]);
+
+    const writes = gh.writes().length;
+    const body = comment.body;
+    const again = await sweep();
+    expect(again.exitCode, printed(again)).toBe(0);
+    expect(again.outputs).toMatchObject({ 'orphan-count': '2', retired: '0' });
+    expect(gh.writes()).toHaveLength(writes);
+    expect(comment.body).toBe(body);
+  });
+});

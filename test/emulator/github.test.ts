@@ -336,4 +336,57 @@ describe("pull requests' states (GraphQL)", () => {
     expect(gh.stateQueries()).toHaveLength(3);
     expect(gh.writes()).toEqual([]);
   });
+
+  it("rejects a number beyond GraphQL's Int as GitHub does: 200, no data, one error per field", async () => {
+    gh.seedPullRequest('acme/agent', 1);
+    const wide = `query($owner: String!, $name: String!) { repository(owner: $owner, name: $name) { pr1: pullRequest(number: 1) { number } pr2147483648: pullRequest(number: 2147483648) { number } } }`;
+
+    const answer = await api('POST', '/graphql', {
+      query: wide,
+      variables: { owner: 'acme', name: 'agent' },
+    });
+
+    expect(answer.status).toBe(200);
+    expect(answer.body).toEqual({
+      errors: [
+        {
+          path: ['query', 'repository', 'pr2147483648', 'number'],
+          extensions: {
+            code: 'argumentLiteralsIncompatible',
+            typeName: 'Field',
+            argumentName: 'number',
+          },
+          locations: [{ line: 1, column: wide.indexOf('pr2147483648:') + 1 }],
+          message:
+            "Argument 'number' on Field 'pr2147483648' has an invalid value (2147483648). Expected type 'Int!'.",
+        },
+      ],
+    });
+    const edge = wide.replaceAll('2147483648', '2147483647');
+    const answered = await api('POST', '/graphql', {
+      query: edge,
+      variables: { owner: 'acme', name: 'agent' },
+    });
+    expect(answered.body).toMatchObject({ data: { repository: { pr2147483647: null } } });
+  });
+
+  it('passes the real answer through a rewrite fault, then answers as seeded again', async () => {
+    gh.seedPullRequest('acme/agent', 1);
+    gh.inject({
+      method: 'POST',
+      path: '/graphql',
+      rewrite: (body) => {
+        const { data } = body as { data: { repository: Record<string, unknown> } };
+        data.repository.pr1 = { number: 6, state: 'CLOSED' };
+        return body;
+      },
+    });
+
+    expect((await ask()).body).toMatchObject({
+      data: { repository: { pr1: { number: 6, state: 'CLOSED' } } },
+    });
+    expect((await ask()).body).toMatchObject({
+      data: { repository: { pr1: { number: 1, state: 'OPEN' } } },
+    });
+  });
 });

@@ -61,6 +61,11 @@ export interface GitHubFault {
   shift?: number;
   /** On a list: every page past the last repeats the last one, and every page says `rel="next"`. */
   repeatLast?: boolean;
+  /**
+   * On the real answer (no `status`): its body passed through this first, to script an answer the
+   * emulator's data cannot give (a pull request field whose node is about another number).
+   */
+  rewrite?: (body: unknown) => unknown;
 }
 
 export interface GitHubRequest {
@@ -210,6 +215,8 @@ const DEPLOYMENT_STATES = [
 /** GitHub's limit on a comment body, in characters. */
 export const COMMENT_LIMIT = 65_536;
 const DESCRIPTION_LIMIT = 140;
+/** GraphQL's `Int`: 32 bits, signed. */
+const INT_MAX = 2n ** 31n - 1n;
 
 const REPO = String.raw`/repos/([^/]+)/([^/]+)`;
 const ROUTES = {
@@ -338,6 +345,7 @@ export async function startGitHubEmulator(): Promise<GitHubEmulator> {
           answer = { status: 500, body: githubError(500, `emulator error: ${String(error)}`) };
         }
         if (fault?.headers) answer.headers = { ...answer.headers, ...fault.headers };
+        if (fault?.rewrite) answer.body = fault.rewrite(answer.body);
       }
       record.status = answer.status;
       send(res, answer);
@@ -481,6 +489,8 @@ export async function startGitHubEmulator(): Promise<GitHubEmulator> {
     const owner = typeof variables.owner === 'string' ? variables.owner : '';
     const repo = typeof variables.name === 'string' ? variables.name : '';
     const fields = [...query.matchAll(/(\w+)\s*:\s*pullRequest\s*\(\s*number\s*:\s*(\d+)\s*\)/g)];
+    const invalid = outsideInt(query, fields);
+    if (invalid !== undefined) return invalid;
     const refused = access(who, owner, repo, 'pull-requests', 'read');
     if (refused?.status === 404) {
       return {
@@ -534,6 +544,32 @@ export async function startGitHubEmulator(): Promise<GitHubEmulator> {
     }
     const answer = { data: { repository: data }, ...(errors.length > 0 ? { errors } : {}) };
     return { status: 200, body: answer };
+  }
+
+  /**
+   * GraphQL checks a query before running it: a `number` literal outside `Int` (32 bits) rejects the
+   * whole query, with HTTP 200, one error per such field and no `data`, as GitHub answers it.
+   */
+  function outsideInt(query: string, fields: RegExpExecArray[]): Answer | undefined {
+    const errors = fields.flatMap((field) => {
+      const [, alias = '', digits = ''] = field;
+      if (BigInt(digits) <= INT_MAX) return [];
+      const before = query.slice(0, field.index).split('\n');
+      const column = (before.at(-1)?.length ?? 0) + 1;
+      return [
+        {
+          path: ['query', 'repository', alias, 'number'],
+          extensions: {
+            code: 'argumentLiteralsIncompatible',
+            typeName: 'Field',
+            argumentName: 'number',
+          },
+          locations: [{ line: before.length, column }],
+          message: `Argument 'number' on Field '${alias}' has an invalid value (${digits}). Expected type 'Int!'.`,
+        },
+      ];
+    });
+    return errors.length === 0 ? undefined : { status: 200, body: { errors } };
   }
 
   function createDeployment(who: Identity, owner: string, repo: string, body: unknown): Answer {

@@ -490,7 +490,11 @@ describe('retiring a preview (contract v1.3, retire)', () => {
   const retiring: GitHubSettings = { ...features, retire: true };
   const report = {
     name: NAME,
-    deployment: aDeployment({ id: '0b7e1c5a-3f2d-4e6a-9b8c-1d2e3f4a5b6c', status: 'READY' }),
+    deployments: [
+      {
+        deployment: aDeployment({ id: '0b7e1c5a-3f2d-4e6a-9b8c-1d2e3f4a5b6c', status: 'READY' }),
+      },
+    ],
   };
 
   it('gives the retire step its one hook, and names what an empty token skips', () => {

@@ -19,8 +19,9 @@ const CLAIM = /\b(?:was|were|been|is|are|now)\s+(?:deleted|removed|stopped|destr
 function retired(overrides: Partial<RetiredComment> = {}): RetiredComment {
   return {
     name: 'my-agent-pr-7',
-    deployment: aDeployment({ id: ID, status: 'DEPLOYED' }),
-    dashboardUrl: DASHBOARD,
+    deployments: [
+      { deployment: aDeployment({ id: ID, status: 'DEPLOYED' }), dashboardUrl: DASHBOARD },
+    ],
     pullRequestState: 'merged',
     runUrl: RUN,
     ...overrides,
@@ -51,8 +52,10 @@ describe('the retired comment', () => {
   });
 
   it('names the id to delete by without a dashboard, and a closed pull request as closed', () => {
-    const withoutDashboard = retired({ pullRequestState: 'closed' });
-    delete withoutDashboard.dashboardUrl;
+    const withoutDashboard = retired({
+      pullRequestState: 'closed',
+      deployments: [{ deployment: aDeployment({ id: ID, status: 'DEPLOYED' }) }],
+    });
     const seen = whatAReaderSees(retiredCommentBody(withoutDashboard));
     expect(seen.text).toContain('This pull request was closed, so its preview is retired');
     expect(seen.text).toContain(`in the service, by its id ${ID}`);
@@ -60,8 +63,7 @@ describe('the retired comment', () => {
   });
 
   it('says nothing is left to delete when no deployment has the name', () => {
-    const missing = retired();
-    delete missing.deployment;
+    const missing = retired({ deployments: [] });
     const seen = whatAReaderSees(retiredCommentBody(missing));
     expect(seen.text).toContain('nothing is left to delete there');
     expect(seen.tables).toEqual([]);
@@ -70,7 +72,9 @@ describe('the retired comment', () => {
   it('says a deletion was asked for when the service is deleting it, and claims none', () => {
     const seen = whatAReaderSees(
       retiredCommentBody(
-        retired({ deployment: aDeployment({ id: ID, status: 'AWAITING_DELETE' }) }),
+        retired({
+          deployments: [{ deployment: aDeployment({ id: ID, status: 'AWAITING_DELETE' }) }],
+        }),
       ),
     );
     expect(seen.text).toContain('a deletion of its deployment was asked for');
@@ -80,7 +84,12 @@ describe('the retired comment', () => {
   it('shows service text as text: no link, mention, reference or tag it did not build', () => {
     const seen = whatAReaderSees(
       retiredCommentBody(
-        retired({ name: `x --> ${HOSTILE}`, deployment: aDeployment({ id: ID, status: HOSTILE }) }),
+        retired({
+          name: `x --> ${HOSTILE}`,
+          deployments: [
+            { deployment: aDeployment({ id: ID, status: HOSTILE }), dashboardUrl: DASHBOARD },
+          ],
+        }),
       ),
     );
     expect(seen.text.replace(/\u200b/g, '')).toContain(HOSTILE);
@@ -89,5 +98,67 @@ describe('the retired comment', () => {
     expect(seen.issueReferences).toEqual([]);
     expect(seen.images).toEqual([]);
     expect(seen.tables[0]?.map((row) => row.length)).toEqual([2, 2, 2, 2]);
+  });
+
+  it('keeps the body of one deployment as it was, so comments already retired are not rewritten', () => {
+    expect(retiredCommentBody(retired())).toBe(
+      [
+        '<!-- deploy-agent:my%2Dagent%2Dpr%2D7 -->',
+        '### ⚫ `my-agent-pr-7`: preview retired',
+        '',
+        'This pull request was merged, so its preview is retired: this comment no longer says it is live.',
+        '',
+        "**Its deployment still exists in the service**, and keeps running (and costing) until someone deletes it there. This action cannot delete it: the service's interface has no delete.",
+        '',
+        '| | |',
+        '| --- | --- |',
+        `| Deployment | \`${ID}\` |`,
+        '| Status | `DEPLOYED` |',
+        `| Delete it | [in the dashboard](${DASHBOARD}) |`,
+        '',
+        `[Workflow run](${RUN})`,
+        '',
+      ].join('\n'),
+    );
+  });
+
+  it('names each of several deployments of the name, a row each in id order, with where to delete it', () => {
+    const second = 'ffffffff-3f2d-4e6a-9b8c-1d2e3f4a5b6c';
+    const deployments = [
+      { deployment: aDeployment({ id: second, status: 'AWAITING_DELETE' }) },
+      { deployment: aDeployment({ id: ID, status: HOSTILE }), dashboardUrl: DASHBOARD },
+    ];
+    const body = retiredCommentBody(retired({ deployments }));
+    const seen = whatAReaderSees(body);
+
+    expect(carriesMarker(body, 'my-agent-pr-7')).toBe(true);
+    expect(seen.text).toContain(
+      'The service holds 2 deployments of this name, and they still exist there',
+    );
+    expect(seen.text).not.toMatch(CLAIM);
+    expect(seen.tables).toHaveLength(1);
+    const rows = seen.tables[0]?.map((row) => row.map((cell) => cell.replace(/\u200b/g, '')));
+    expect(rows).toEqual([
+      ['Deployment', 'Status', 'Delete it'],
+      [ID, HOSTILE, 'in the dashboard'],
+      [second, 'AWAITING_DELETE', `in the service, by its id ${second}`],
+    ]);
+    expect(seen.links.map((link) => link.href)).toEqual([DASHBOARD, RUN]);
+    expect(seen.mentions).toEqual([]);
+    expect(seen.issueReferences).toEqual([]);
+    // The same deployments listed the other way round: the same body.
+    expect(retiredCommentBody(retired({ deployments: [...deployments].reverse() }))).toBe(body);
+
+    const deleting = whatAReaderSees(
+      retiredCommentBody(
+        retired({
+          deployments: deployments.map(({ deployment }) => ({
+            deployment: { ...deployment, status: 'AWAITING_DELETE' },
+          })),
+        }),
+      ),
+    );
+    expect(deleting.text).toContain('For each, a deletion was asked for');
+    expect(deleting.text).not.toMatch(CLAIM);
   });
 });

@@ -140,6 +140,63 @@ describe("the pull requests' states", () => {
     expect(gh.requests).toEqual([]);
   });
 
+  it('trusts no node about another number than the one asked: that one is unknown', async () => {
+    gh.seedPullRequest('acme/agent', 5, 'open');
+    gh.seedPullRequest('acme/agent', 6, 'closed', '2026-11-01T10:00:00Z');
+    gh.inject({
+      method: 'POST',
+      path: '/graphql',
+      rewrite: (body) => {
+        const { repository } = (body as { data: { repository: Record<string, unknown> } }).data;
+        repository.pr5 = repository.pr6;
+        return body;
+      },
+    });
+
+    const states = await statesOf([5, 6]);
+
+    expect([...states.values()]).toEqual([
+      { number: 5, state: 'unknown', answeredFor: 6 },
+      { number: 6, state: 'closed', closedAt: '2026-11-01T10:00:00Z' },
+    ]);
+  });
+
+  it("refuses a number beyond GraphQL's Int before any request; it would reject the whole query", async () => {
+    expect(() => pullRequestStatesQuery([2_147_483_647])).not.toThrow();
+    expect(() => pullRequestStatesQuery([2_147_483_648])).toThrow(RangeError);
+    expect(await refusal(hooks(), [1, 2 ** 53 + 2])).toBeInstanceOf(RangeError);
+    expect(gh.requests).toEqual([]);
+  });
+
+  it('says GitHub rejected the query as invalid, with its message as untrusted text, naming no permission', async () => {
+    gh.inject({
+      method: 'POST',
+      path: '/graphql',
+      status: 200,
+      body: {
+        errors: [
+          {
+            path: ['query', 'repository', 'pr1', 'number'],
+            extensions: { code: 'argumentLiteralsIncompatible' },
+            message: "Argument 'number' on Field 'pr1' has an invalid value.\n::error::x",
+          },
+        ],
+      },
+    });
+
+    const error = await refusal(hooks());
+
+    expect(error).toBeInstanceOf(ActionError);
+    const { message } = error as Error;
+    expect(message).toMatch(
+      /^GitHub rejected the pull requests' states query as invalid: POST \/graphql: Argument 'number' on Field 'pr1' has an invalid value\.\\n::error::x\. /,
+    );
+    expect(message).not.toContain('\n');
+    expect(message).not.toContain('pull-requests: read');
+    // Invalid is invalid: asking again would get the same answer.
+    expect(gh.stateQueries()).toHaveLength(1);
+  });
+
   it('throws an ActionError naming `pull-requests: read` when GitHub answers 403', async () => {
     gh.inject({ method: 'POST', path: '/graphql', status: 403 });
 
@@ -217,6 +274,19 @@ describe("the pull requests' states", () => {
     const repository = { type: 'NOT_FOUND', path: ['repository'], message: 'no repo' };
     expect(graphqlAnswer({ errors: [repository], data: { repository: null } })?.status).toBe(404);
     expect(graphqlAnswer(new Error('network'))).toBeUndefined();
+    // Errors without a type and no data: GitHub did not run the query (its validation).
+    const invalid = { message: 'Expected type Int!', extensions: { code: 'x' } };
+    expect(graphqlAnswer({ errors: [invalid, invalid] })).toEqual({
+      status: 400,
+      data: { message: 'Expected type Int!; Expected type Int!' },
+      headers: {},
+      invalid: true,
+    });
+    const limited = { type: 'RATE_LIMITED', message: 'API rate limit exceeded' };
+    expect(graphqlAnswer({ errors: [limited] })).toBeUndefined();
+    // A query that ran and failed (GitHub's timeout) has data, null: not the query's fault.
+    const timeout = { message: 'Something went wrong while executing your query.' };
+    expect(graphqlAnswer({ errors: [timeout], data: null })).toBeUndefined();
     expect(MAX_PULL_REQUESTS_PER_QUERY).toBe(100);
   });
 });
@@ -225,11 +295,15 @@ describe('retiring each orphan (contract v1.4, sweep, step 4)', () => {
   const orphans: RetireReport[] = [
     {
       name: 'my-agent-pr-12',
-      deployment: aDeployment({ id: '0b7e1c5a-3f2d-4e6a-9b8c-1d2e3f4a5b6c', status: 'READY' }),
+      deployments: [
+        {
+          deployment: aDeployment({ id: '0b7e1c5a-3f2d-4e6a-9b8c-1d2e3f4a5b6c', status: 'READY' }),
+        },
+      ],
       pullRequest: 12,
       environment: 'preview-pr-12',
     },
-    { name: 'my-agent-pr-15', pullRequest: 15, environment: 'preview-pr-15' },
+    { name: 'my-agent-pr-15', deployments: [], pullRequest: 15, environment: 'preview-pr-15' },
   ];
 
   /** Two closed pull requests, each with its preview's records and its bot comment. */
@@ -328,7 +402,7 @@ describe('retiring each orphan (contract v1.4, sweep, step 4)', () => {
         retiring,
         { ...context(runId), pullRequest: 7, pullRequestState: 'merged' },
         { logger, clock: systemClock, redact: (text) => text },
-      ).retired?.({ name: 'my-agent-pr-7' });
+      ).retired?.({ name: 'my-agent-pr-7', deployments: [] });
 
     expect(await step(1)).toMatchObject({ inactive: 2, comment: 'rewritten' });
     const firstWrites = gh.writes().length;
@@ -340,11 +414,19 @@ describe('retiring each orphan (contract v1.4, sweep, step 4)', () => {
     gh.seedPullRequest('acme/agent', 15, 'closed');
     const made = hooks();
     await made.pullRequestStates?.([15]);
-    const retired = await made.retired?.({ name: 'my-agent-pr-15', pullRequest: 15 });
+    const retired = await made.retired?.({
+      name: 'my-agent-pr-15',
+      deployments: [],
+      pullRequest: 15,
+    });
     expect(retired).toEqual({ found: 0, inactive: 0, more: false, comment: 'none' });
 
     const quiet = hooks({ ...sweeping, comment: false });
-    const skipped = await quiet.retired?.({ name: 'my-agent-pr-15', pullRequest: 15 });
+    const skipped = await quiet.retired?.({
+      name: 'my-agent-pr-15',
+      deployments: [],
+      pullRequest: 15,
+    });
     expect(skipped?.comment).toBe('skipped');
     expect(gh.writes()).toEqual([]);
   });
@@ -362,10 +444,14 @@ describe('retiring each orphan (contract v1.4, sweep, step 4)', () => {
     expect(sameRetiredBody(first, again)).toBe(true);
     const deleting = retiredCommentBody({
       ...report,
-      deployment: aDeployment({
-        id: '0b7e1c5a-3f2d-4e6a-9b8c-1d2e3f4a5b6c',
-        status: 'AWAITING_DELETE',
-      }),
+      deployments: [
+        {
+          deployment: aDeployment({
+            id: '0b7e1c5a-3f2d-4e6a-9b8c-1d2e3f4a5b6c',
+            status: 'AWAITING_DELETE',
+          }),
+        },
+      ],
     });
     expect(sameRetiredBody(first, deleting)).toBe(false);
   });

@@ -16,7 +16,7 @@ import { inGroup } from '../ports/dependencies.js';
 import { withEvents, type RunEvents } from '../ports/events.js';
 import type { RunnerIO, RunOutcome } from '../ports/runner.js';
 import { dependenciesOf } from './pipeline.js';
-import type { RetireReport, Retirement } from '../ports/progress.js';
+import type { RetiredDeployment, RetireReport, Retirement } from '../ports/progress.js';
 import { cellOf, dashboardUrlOf, labelledTable } from '../steps/report.js';
 
 /** The names of the retire step's outputs, as retire/action.yml declares them. */
@@ -24,13 +24,14 @@ export const RETIRE_OUTPUT_NAMES = ['deployment-id', 'status', 'dashboard-url', 
 export type RetireOutputs = Partial<Record<(typeof RETIRE_OUTPUT_NAMES)[number], string>>;
 
 /** The one log line: what still exists in the service, and where to delete it. */
-function logLine({ name, deployment, dashboardUrl }: RetireReport, logger: Logger): void {
-  if (deployment === undefined) {
+function logLine(name: string, found: RetiredDeployment | undefined, logger: Logger): void {
+  if (found === undefined) {
     logger.notice(
       `retire: no deployment is named '${name}' in the service; nothing is left to delete there`,
     );
     return;
   }
+  const { deployment, dashboardUrl } = found;
   const status = untrusted(deployment.status);
   logger.info(
     deployment.status === 'AWAITING_DELETE'
@@ -67,16 +68,17 @@ function gitHubRows(retirement: Retirement | undefined): [string, string][] {
 
 /** The job summary of a retire, as HTML (service text escaped by the one GitHub-text module). */
 export function retireSummaryHtml(
-  report: RetireReport,
+  { name, deployments }: RetireReport,
   retirement: Retirement | undefined,
   redact: (text: string) => string,
 ): string {
   const code = cellOf(redact, (value) => htmlCode(value));
-  const { deployment, dashboardUrl } = report;
-  const parts = [`<h2>⚫ Preview retired: ${code(report.name)}</h2>`];
+  // The retire step's preview has its one deployment, or none.
+  const { deployment, dashboardUrl } = deployments[0] ?? {};
+  const parts = [`<h2>⚫ Preview retired: ${code(name)}</h2>`];
   if (deployment === undefined) {
     parts.push(
-      `<p>${htmlText(`No deployment is named '${redact(report.name)}' in the service: nothing is left to delete there.`)}</p>`,
+      `<p>${htmlText(`No deployment is named '${redact(name)}' in the service: nothing is left to delete there.`)}</p>`,
     );
   } else {
     parts.push(
@@ -127,17 +129,17 @@ async function retire(
     );
     const dashboardUrl =
       deployment === undefined ? undefined : dashboardUrlOf(request.dashboardUrl, deployment);
-    const report: RetireReport = {
-      name,
-      ...(deployment === undefined ? {} : { deployment }),
-      ...(dashboardUrl === undefined ? {} : { dashboardUrl }),
-    };
+    const found: RetiredDeployment | undefined =
+      deployment === undefined
+        ? undefined
+        : { deployment, ...(dashboardUrl === undefined ? {} : { dashboardUrl }) };
+    const report: RetireReport = { name, deployments: found === undefined ? [] : [found] };
     outputs({
       'deployment-id': deployment?.id ?? '',
       status: deployment?.status ?? '',
       'dashboard-url': dashboardUrl ?? '',
     });
-    logLine(report, logger);
+    logLine(name, found, logger);
     const retirement = await io.retired?.(report);
     outputs({ retired: String(retirement?.inactive ?? 0) });
     return { summary: retireSummaryHtml(report, retirement, io.redact) };

@@ -12,12 +12,16 @@ import { htmlCode, htmlLink, htmlText } from '../../common/github-text.js';
 import { untrusted, type Logger } from '../../common/runtime.js';
 import { boundedSummary, type SummaryPart } from '../../common/summary.js';
 import { plural } from '../../common/text.js';
-import { filled, numberIn, searchText, type SweepRequest } from '../../inputs/sweep-inputs.js';
+import { digitsIn, filled, searchText, type SweepRequest } from '../../inputs/sweep-inputs.js';
 import { MAX_PAGES, PAGE_LIMIT } from '../../service/endpoints.js';
 import type { Deployment } from '../../service/schemas.js';
 import { inGroup } from '../ports/dependencies.js';
 import { withEvents, type RunEvents } from '../ports/events.js';
-import type { PullRequestState, RetireReport } from '../ports/progress.js';
+import {
+  MAX_PULL_REQUEST_NUMBER,
+  type PullRequestState,
+  type RetireReport,
+} from '../ports/progress.js';
 import type { RunnerIO, RunOutcome } from '../ports/runner.js';
 import { cellOf, dashboardUrlOf, labelledTable } from '../steps/report.js';
 import { dependenciesOf } from './pipeline.js';
@@ -35,24 +39,31 @@ export type SweepOutputs = Partial<Record<(typeof SWEEP_OUTPUT_NAMES)[number], s
 /** At most this many deployments are read: the deploy's search's cap. */
 const MAX_LISTED = MAX_PAGES * PAGE_LIMIT;
 
-/** A preview the pattern names, with its pull request's number. */
+/** A preview the pattern names, with its pull request's number as the name spells it. */
 interface Preview {
   deployment: Deployment;
-  number: number;
+  digits: string;
 }
 
 /** A preview whose pull request is closed or merged. */
 interface Orphan extends Preview {
+  number: number;
   state: 'closed' | 'merged';
   closedAt?: string;
   dashboardUrl?: string;
+}
+
+/** A preview left alone: nothing GitHub said proves how its pull request stands. */
+interface Unknown extends Preview {
+  /** Why, the end of its log line. */
+  why: string;
 }
 
 /** What the sweep found. */
 interface Sweep {
   orphans: Orphan[];
   open: number;
-  unknown: Preview[];
+  unknown: Unknown[];
   /** GitHub deployments marked inactive by this run. */
   retired: number;
 }
@@ -92,11 +103,39 @@ async function findPreviews(request: SweepRequest, io: RunnerIO, events: RunEven
         );
       }
       return listed.deployments.flatMap((deployment): Preview[] => {
-        const number = numberIn(request.names, deployment.name);
-        return number === undefined ? [] : [{ deployment, number }];
+        const digits = digitsIn(request.names, deployment.name);
+        return digits === undefined ? [] : [{ deployment, digits }];
       });
     },
   );
+}
+
+/**
+ * The number GitHub can be asked about for `digits`, or undefined beyond
+ * its `Int` (GitHub would reject the whole query, and so the sweep).
+ */
+function askable(digits: string): number | undefined {
+  const number = Number(digits);
+  return number <= MAX_PULL_REQUEST_NUMBER ? number : undefined;
+}
+
+/**
+ * GitHub's word on a preview's pull request, or why nothing it said proves
+ * how that pull request stands (the end of the preview's log line).
+ */
+function proofOf(digits: string, states: ReadonlyMap<number, PullRequestState>) {
+  const number = askable(digits);
+  if (number === undefined) {
+    return `beyond the numbers GitHub gives pull requests (at most ${MAX_PULL_REQUEST_NUMBER}): left alone`;
+  }
+  const known = states.get(number);
+  if (known?.answeredFor !== undefined) {
+    return `and GitHub's answer was about #${known.answeredFor}: no proof of how #${digits} stands, left alone`;
+  }
+  if (known === undefined || known.state === 'unknown') {
+    return 'which GitHub does not know: left alone';
+  }
+  return known;
 }
 
 /** The previews sorted by their pull requests' states. */
@@ -106,18 +145,20 @@ function classify(
   request: SweepRequest,
 ): Omit<Sweep, 'retired'> {
   const orphans: Orphan[] = [];
-  const unknown: Preview[] = [];
+  const unknown: Unknown[] = [];
   let open = 0;
   for (const preview of previews) {
-    const known = states.get(preview.number);
-    if (known === undefined || known.state === 'unknown') unknown.push(preview);
+    const known = proofOf(preview.digits, states);
+    if (typeof known === 'string') unknown.push({ ...preview, why: known });
     else if (known.state === 'open') open++;
-    else {
+    else if (known.state !== 'unknown') {
+      const { number, state, closedAt } = known;
       const dashboardUrl = dashboardUrlOf(request.dashboardUrl, preview.deployment);
       orphans.push({
         ...preview,
-        state: known.state,
-        ...(known.closedAt === undefined ? {} : { closedAt: known.closedAt }),
+        number,
+        state,
+        ...(closedAt === undefined ? {} : { closedAt }),
         ...(dashboardUrl === undefined ? {} : { dashboardUrl }),
       });
     }
@@ -129,10 +170,8 @@ function classify(
 
 /** One line an orphan and an unknown number; never a word of deleting or stopping. */
 function report(found: Omit<Sweep, 'retired'>, request: SweepRequest, logger: Logger): void {
-  for (const { deployment, number } of found.unknown) {
-    logger.info(
-      `sweep: '${untrusted(deployment.name)}' names pull request #${number}, which GitHub does not know: left alone`,
-    );
+  for (const { deployment, digits, why } of found.unknown) {
+    logger.info(`sweep: '${untrusted(deployment.name)}' names pull request #${digits}, ${why}`);
   }
   for (const orphan of found.orphans) {
     const line = `sweep: '${untrusted(orphan.deployment.name)}' (${orphan.deployment.id}, ${untrusted(orphan.deployment.status)}) still runs for pull request #${orphan.number}, ${orphan.state}${orphan.closedAt === undefined ? '' : ` ${orphan.closedAt}`}: delete it in the service (${whereToDelete(orphan)}); this step cannot`;
@@ -144,22 +183,53 @@ function report(found: Omit<Sweep, 'retired'>, request: SweepRequest, logger: Lo
   );
 }
 
-/** Each orphan retired on GitHub as retire does; how many records got `inactive`. */
+/**
+ * The orphans of each pull request, in the order of their first (oldest
+ * close first), each deployment id once: the service may hold several
+ * deployments of one name, and they share the pull request's environment
+ * and comment.
+ */
+function byPullRequest(orphans: readonly Orphan[]): Orphan[][] {
+  const groups = new Map<number, Map<string, Orphan>>();
+  for (const orphan of orphans) {
+    const group = groups.get(orphan.number) ?? new Map<string, Orphan>();
+    if (!group.has(orphan.deployment.id)) group.set(orphan.deployment.id, orphan);
+    groups.set(orphan.number, group);
+  }
+  return [...groups.values()].map((group) => [...group.values()]);
+}
+
+/**
+ * The orphans retired on GitHub as retire does, one retirement a pull
+ * request (one environment marking, one comment rewrite naming each of its
+ * deployments); how many records got `inactive`.
+ */
 async function retireAll(orphans: readonly Orphan[], request: SweepRequest, io: RunnerIO) {
   let inactive = 0;
-  for (const orphan of orphans) {
+  for (const group of byPullRequest(orphans)) {
+    const [first] = group;
+    if (first === undefined) continue;
     const retireReport: RetireReport = {
-      name: orphan.deployment.name,
-      deployment: orphan.deployment,
-      pullRequest: orphan.number,
-      ...(orphan.dashboardUrl === undefined ? {} : { dashboardUrl: orphan.dashboardUrl }),
+      name: first.deployment.name,
+      deployments: group.map(({ deployment, dashboardUrl }) => ({
+        deployment,
+        ...(dashboardUrl === undefined ? {} : { dashboardUrl }),
+      })),
+      pullRequest: first.number,
       ...(request.environments === undefined
         ? {}
-        : { environment: filled(request.environments, orphan.number) }),
+        : { environment: filled(request.environments, first.number) }),
     };
     inactive += (await io.retired?.(retireReport))?.inactive ?? 0;
   }
   return inactive;
+}
+
+/** The unknown previews' pull requests, each once, as their names spell them, smallest first. */
+function unknownNumbers(unknown: readonly Unknown[]): string[] {
+  const digits = [...new Set(unknown.map((preview) => preview.digits))];
+  digits.sort((a, b) => a.length - b.length || a.localeCompare(b));
+  return digits.map((number) => `#${number}`);
 }
 
 /** The job summary: the orphans with where to delete each, the counts, what changed on GitHub. */
@@ -206,7 +276,7 @@ export function sweepSummaryHtml(
         htmlText(
           sweep.unknown.length === 0
             ? 'none'
-            : `${sweep.unknown.map(({ number }) => `#${number}`).join(', ')}: left alone`,
+            : `${unknownNumbers(sweep.unknown).join(', ')}: left alone`,
         ),
       ],
       ['Changed on GitHub', htmlText(github)],
@@ -226,7 +296,9 @@ async function sweep(request: SweepRequest, io: RunnerIO, events: RunEvents): Pr
   try {
     for (const value of request.sensitiveValues) io.mask(value);
     const previews = await findPreviews(request, io, events);
-    const numbers = [...new Set(previews.map((preview) => preview.number))].sort((a, b) => a - b);
+    const numbers = [...new Set(previews.map((preview) => askable(preview.digits)))]
+      .filter((number) => number !== undefined)
+      .sort((a, b) => a - b);
     let states: ReadonlyMap<number, PullRequestState> = new Map();
     if (numbers.length > 0) {
       if (io.pullRequestStates === undefined) {

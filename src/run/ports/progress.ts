@@ -75,14 +75,23 @@ export interface PlanNotMade {
   head?: string;
 }
 
+/** A deployment a retired preview still has in the service, and where to delete it. */
+export interface RetiredDeployment {
+  deployment: Deployment;
+  /** Its dashboard address (the `dashboard-url` template filled), when given. */
+  dashboardUrl?: string;
+}
+
 /** A retired preview, for the adapter to end its life where it was shown (GitHub's records and comment). */
 export interface RetireReport {
   /** The preview's deployment name. */
   name: string;
-  /** The deployment that has the name, if any: it still exists in the service. */
-  deployment?: Deployment;
-  /** Its dashboard address (the `dashboard-url` template filled), when given. */
-  dashboardUrl?: string;
+  /**
+   * The deployments that have the name, each still existing in the service:
+   * the retire step's one or none; every one of a sweep's orphans of one pull
+   * request (the service may hold several under one name), retired together.
+   */
+  deployments: readonly RetiredDeployment[];
   /**
    * The sweep's: the preview's pull request and environment, for each orphan
    * (the retire step's come from its event and its `environment` input).
@@ -113,17 +122,30 @@ export interface Retirement {
 /** Retires the preview; never throws (what the adapter tells GitHub is advisory). */
 export type ReportRetired = (report: RetireReport) => Promise<Retirement>;
 
-/** How GitHub says a pull request stands; `unknown` when it knows no such number. */
+/**
+ * The largest number a pull request is asked by: GitHub's GraphQL `Int` is
+ * 32 bits, and one number beyond it rejects the whole query. A name that
+ * spells a larger one names no pull request GitHub can have.
+ */
+export const MAX_PULL_REQUEST_NUMBER = 2_147_483_647;
+
+/**
+ * How GitHub says a pull request stands; `unknown` when it knows no such
+ * number, or when its answer is about another number (`answeredFor`), which
+ * proves nothing about this one.
+ */
 export interface PullRequestState {
   number: number;
   state: 'open' | 'closed' | 'merged' | 'unknown';
   /** When it was closed or merged (ISO 8601), for `closed` and `merged`. */
   closedAt?: string;
+  /** For `unknown`: the number GitHub's answer was about instead. */
+  answeredFor?: number;
 }
 
 /**
- * The states of the workflow repository's pull requests `numbers`, batched
- * (at most one request per 100). Unlike the other questions it throws, an
+ * The states of the workflow repository's pull requests `numbers` (each at
+ * most `MAX_PULL_REQUEST_NUMBER`), batched (at most one request per 100). Unlike the other questions it throws, an
  * `ActionError` naming the permission (`pull-requests: read`), when GitHub
  * refuses or does not answer: without the states, nothing is an orphan.
  */

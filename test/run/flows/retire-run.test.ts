@@ -27,8 +27,9 @@ describe('retireSummaryHtml, as GitHub shows it', () => {
       retireSummaryHtml(
         {
           name: 'my-agent-pr-7',
-          deployment: aDeployment({ id: ID, status: HOSTILE }),
-          dashboardUrl: DASHBOARD,
+          deployments: [
+            { deployment: aDeployment({ id: ID, status: HOSTILE }), dashboardUrl: DASHBOARD },
+          ],
         },
         DONE,
         (text) => text,
@@ -50,7 +51,7 @@ describe('retireSummaryHtml, as GitHub shows it', () => {
   it('says nothing is left to delete when none has the name, and more past the page cap', () => {
     const seen = whatAReaderSees(
       retireSummaryHtml(
-        { name: 'my-agent-pr-7' },
+        { name: 'my-agent-pr-7', deployments: [] },
         { ...DONE, found: 1000, inactive: 1000, more: true, comment: 'none' },
         (text) => text,
       ),
@@ -63,7 +64,7 @@ describe('retireSummaryHtml, as GitHub shows it', () => {
   it('says what a second retire found already done, and changed nothing', () => {
     const seen = whatAReaderSees(
       retireSummaryHtml(
-        { name: 'my-agent-pr-7' },
+        { name: 'my-agent-pr-7', deployments: [] },
         { ...DONE, inactive: 0, alreadyInactive: 3, comment: 'unchanged' },
         (text) => text,
       ),
@@ -74,7 +75,10 @@ describe('retireSummaryHtml, as GitHub shows it', () => {
 
   it('hides a secret value the name or status carries', () => {
     const html = retireSummaryHtml(
-      { name: 'agent-s3cr3t-value', deployment: aDeployment({ id: ID, status: 's3cr3t-value' }) },
+      {
+        name: 'agent-s3cr3t-value',
+        deployments: [{ deployment: aDeployment({ id: ID, status: 's3cr3t-value' }) }],
+      },
       undefined,
       (text) => text.replaceAll('s3cr3t-value', '***'),
     );

@@ -175,6 +175,61 @@ describe('the sweep', () => {
     expect(whatAReaderSees(outcome.summary ?? '').text).toContain('No orphaned preview');
   });
 
+  it("leaves unknown a preview whose state is about another number, or beyond GitHub's Int, unasked", async () => {
+    for (const digits of ['5', '2147483647', '2147483648', '9007199254740993']) {
+      emu.seedDeployment({ name: `my-agent-pr-${digits}` });
+    }
+    const { outcome, asked, outputs, retired, logger } = await sweep({}, (numbers) =>
+      Promise.resolve(
+        new Map(
+          numbers.map((number): [number, PullRequestState] => [
+            number,
+            number === 5
+              ? { number, state: 'unknown', answeredFor: 6 }
+              : { number, state: 'closed', closedAt: '2026-11-02T10:00:00Z' },
+          ]),
+        ),
+      ),
+    );
+
+    expect(outcome.failure).toBeUndefined();
+    expect(asked).toEqual([[5, 2147483647]]);
+    expect(retired.map(({ name }) => name)).toEqual(['my-agent-pr-2147483647']);
+    expect(outputs).toMatchObject({ 'orphan-count': '1', 'unknown-count': '3' });
+    expect(logger.text).toContain(
+      "names pull request #5, and GitHub's answer was about #6: no proof of how #5 stands, left alone",
+    );
+    for (const digits of ['2147483648', '9007199254740993']) {
+      expect(logger.text).toContain(
+        `'my-agent-pr-${digits}' names pull request #${digits}, beyond the numbers GitHub gives pull requests`,
+      );
+    }
+  });
+
+  it('retires the orphans of one pull request together: one report naming each deployment', async () => {
+    seedPreviews();
+    const twin = emu.seedDeployment({ name: 'my-agent-pr-1' });
+    const { outputs, retired, logger } = await sweep();
+
+    const orphans = JSON.parse(outputs.orphans ?? '') as Record<string, unknown>[];
+    expect(orphans.map((orphan) => orphan.name)).toEqual([
+      'my-agent-pr-2',
+      'my-agent-pr-1',
+      'my-agent-pr-1',
+    ]);
+    expect(logger.lines.filter((line) => line.startsWith('warning:'))).toHaveLength(3);
+    expect(retired.map(({ name, deployments }) => [name, deployments.length])).toEqual([
+      ['my-agent-pr-2', 1],
+      ['my-agent-pr-1', 2],
+    ]);
+    const ones = retired[1]?.deployments ?? [];
+    expect(ones.map(({ deployment }) => deployment.id)).toContain(twin.id);
+    expect(ones.map(({ deployment, dashboardUrl }) => [deployment.id, dashboardUrl])).toEqual(
+      ones.map(({ deployment }) => [deployment.id, `https://console.example/d/${deployment.id}`]),
+    );
+    expect(outputs.retired).toBe('2');
+  });
+
   it.each([
     ['my-agent-pr', 'must hold {number} exactly once'],
     ['my-agent-{number}-{number}', 'must hold {number} exactly once'],
