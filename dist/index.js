@@ -57139,6 +57139,9 @@ function callFailure(call, last, attempts, cancel, budgetMs) {
         };
     }
     const tries = attempts > 1 ? ` (${attempts} attempts)` : '';
+    if (last.invalid === true) {
+        return { call, status: last.status, problem: githubMessage(last.data), invalid: true };
+    }
     if (last.status === undefined) {
         const why = cancel?.aborted ? 'the run was cancelled' : (last.error ?? 'no answer');
         return { call, problem: `no answer: ${why}${tries}` };
@@ -57212,6 +57215,15 @@ function requiredFailureLine(failure, purpose, permission) {
         ? ' Check the github-token input: GitHub does not accept this token, which needs'
         : " The job's token needs";
     return `GitHub: could not ${purpose}: ${failure.call}: ${failure.problem}.${token} \`${permission}\` (a \`permissions:\` block grants only what it lists), and GitHub must answer within the run's GitHub budget. Without the states no preview is known to be an orphan: nothing was changed.`;
+}
+/**
+ * The one line of a required query GitHub rejected as invalid: the query is
+ * the action's own, so no token or permission would change the answer.
+ */
+function invalidQueryLine(failure, query) {
+    const problem = failure.problem.trimEnd();
+    const message = problem.endsWith('.') ? problem.slice(0, -1) : problem;
+    return `GitHub rejected ${query} as invalid: ${failure.call}: ${message}. The query is the action's own: no token or permission changes this answer; please report it with this line. Without the states no preview is known to be an orphan: nothing was changed.`;
 }
 
 ;// CONCATENATED MODULE: ./src/github/routes.ts
@@ -57457,6 +57469,14 @@ function hasNextPage(link) {
     return link.split(',').some((part) => /^\s*<[^>]*>\s*;\s*rel="next"/.test(part));
 }
 
+;// CONCATENATED MODULE: ./src/run/ports/progress.ts
+/**
+ * The largest number a pull request is asked by: GitHub's GraphQL `Int` is
+ * 32 bits, and one number beyond it rejects the whole query. A name that
+ * spells a larger one names no pull request GitHub can have.
+ */
+const MAX_PULL_REQUEST_NUMBER = 2_147_483_647;
+
 ;// CONCATENATED MODULE: ./src/github/pull-request-states.ts
 /**
  * How pull requests stand, for the sweep (contract v1.4, behaviour 25): one
@@ -57466,6 +57486,7 @@ function hasNextPage(link) {
  * error beside the others' data: that number is `unknown`, the others keep
  * their state.
  */
+
 
 /** At most this many pull requests in one query (GitHub's node limit is far above it). */
 const MAX_PULL_REQUESTS_PER_QUERY = 100;
@@ -57480,9 +57501,9 @@ const PullRequestNode = object({
 const PullRequestStatesAnswer = object({
     repository: record(schemas_string(), PullRequestNode.nullable()),
 });
-/** A pull request number GitHub can be asked about: a positive safe integer. */
+/** A pull request number GitHub can be asked about: a positive integer within GraphQL's `Int`. */
 function isPullRequestNumber(value) {
-    return Number.isSafeInteger(value) && value > 0;
+    return Number.isInteger(value) && value > 0 && value <= MAX_PULL_REQUEST_NUMBER;
 }
 /** The numbers, each once, in batches of at most `MAX_PULL_REQUESTS_PER_QUERY`. */
 function batches(numbers) {
@@ -57511,10 +57532,12 @@ function pullRequestStatesQuery(numbers) {
 function statesOf(numbers, answer) {
     return numbers.map((number) => stateOf(number, answer.repository[alias(number)]));
 }
-/** GitHub's words for one pull request, in the port's. */
+/** GitHub's words for one pull request, in the port's; an answer about another number proves nothing. */
 function stateOf(number, node) {
     if (node === null || node === undefined)
         return { number, state: 'unknown' };
+    if (node.number !== number)
+        return { number, state: 'unknown', answeredFor: node.number };
     if (node.state === 'MERGED' || node.merged === true) {
         const closedAt = node.mergedAt ?? node.closedAt;
         return { number, state: 'merged', ...(closedAt ? { closedAt } : {}) };
@@ -57527,17 +57550,37 @@ function stateOf(number, node) {
     return { number, state: 'unknown' };
 }
 /**
+ * A query GitHub rejected before running it (its validation: an argument of
+ * the wrong type, a field it does not have): errors without a `type`, and no
+ * `data` at all. A query that ran has `data`, if only `null` (GitHub's
+ * "Something went wrong while executing your query", a timeout), and its
+ * errors a `type` (`NOT_FOUND`, `FORBIDDEN`, `RATE_LIMITED`).
+ */
+function rejectedQuery(list, data) {
+    if (data !== undefined)
+        return undefined;
+    if (!list.every((entry) => entry?.type === undefined))
+        return undefined;
+    const messages = list.map((entry) => (typeof entry?.message === 'string' ? entry.message : ''));
+    const message = messages.filter((text) => text !== '').join('; ');
+    return { status: 400, data: { message }, headers: {}, invalid: true };
+}
+/**
  * The attempt an Octokit GraphQL error stands for, or undefined to let the
  * request loop read it (`toAttempt`). An answer whose only errors are
  * `NOT_FOUND` on pull request fields is an answer (status 200, its data);
  * a `FORBIDDEN` one is GitHub refusing (403, its message), as GitHub says
- * it to a token without `pull-requests: read`.
+ * it to a token without `pull-requests: read`; a query GitHub did not run
+ * is `invalid` (the action's query, not the token's permission).
  */
 function graphqlAnswer(error) {
     const { errors, data } = error;
     if (!Array.isArray(errors) || errors.length === 0)
         return undefined;
     const list = errors;
+    const rejected = rejectedQuery(list, data);
+    if (rejected !== undefined)
+        return rejected;
     const forbidden = list.find((entry) => entry?.type === 'FORBIDDEN');
     if (forbidden !== undefined)
         return { status: 403, data: forbidden, headers: {} };
@@ -59027,9 +59070,10 @@ class PullRequestComment {
  * A retired preview's comment (contract v1.3, `retire`; behaviour 20): the
  * preview's own comment (behaviour 14's marker, so a reopened pull request's
  * next deploy finds it again) rewritten to say the preview is retired and no
- * longer live, that its deployment still exists in the service, and where to
- * delete it. It never says the deployment was deleted or stopped. Written
- * through the one GitHub-text module.
+ * longer live, that its deployment still exists in the service (each of
+ * them, when the service holds several of the name), and where to delete
+ * it. It never says a deployment was deleted or stopped. Written through the
+ * one GitHub-text module.
  */
 
 
@@ -59040,7 +59084,6 @@ const WHY = {
 };
 /** The retired comment's Markdown; `redact` hides secret values in service text first. */
 function retiredCommentBody(comment, redact = (text) => text) {
-    const code = (value, max) => markdownCode(redact(value), max);
     const name = markdownCode(redact(comment.name), 200, false);
     const why = WHY[comment.pullRequestState ?? 'open'];
     const lines = [
@@ -59050,19 +59093,58 @@ function retiredCommentBody(comment, redact = (text) => text) {
         `${why}: this comment no longer says it is live.`,
         '',
     ];
-    const { deployment } = comment;
-    if (deployment === undefined) {
+    // In id order: two runs that list them in another order write the same body.
+    const deployments = [...comment.deployments].sort((a, b) => a.deployment.id.localeCompare(b.deployment.id));
+    const [one] = deployments;
+    if (one === undefined) {
         lines.push(`No deployment is named ${name} in the service: nothing is left to delete there.`);
     }
+    else if (deployments.length === 1) {
+        lines.push(...oneDeployment(one, redact));
+    }
     else {
-        lines.push(deployment.status === 'AWAITING_DELETE'
-            ? `In the service, a deletion of its deployment was asked for: its status is ${code(deployment.status)}.`
-            : "**Its deployment still exists in the service**, and keeps running (and costing) until someone deletes it there. This action cannot delete it: the service's interface has no delete.", '', '| | |', '| --- | --- |', `| Deployment | ${code(deployment.id, 100)} |`, `| Status | ${code(deployment.status, 100)} |`, `| Delete it | ${markdownLink('in the dashboard', comment.dashboardUrl) ?? `in the service, by its id ${code(deployment.id, 100)}`} |`);
+        lines.push(...severalDeployments(deployments, redact));
     }
     const run = markdownLink('Workflow run', comment.runUrl);
     if (run !== undefined)
         lines.push('', run);
     return `${lines.join('\n')}\n`;
+}
+/** Where to delete a deployment: its dashboard, else its id in the service. */
+function deleteIt({ deployment, dashboardUrl }, redact) {
+    return (markdownLink('in the dashboard', dashboardUrl) ??
+        `in the service, by its id ${markdownCode(redact(deployment.id), 100)}`);
+}
+/** The one deployment of the name: what it is, and a row each for its id, status and where to delete it. */
+function oneDeployment(retired, redact) {
+    const code = (value) => markdownCode(redact(value), 100);
+    const { deployment } = retired;
+    return [
+        deployment.status === 'AWAITING_DELETE'
+            ? `In the service, a deletion of its deployment was asked for: its status is ${code(deployment.status)}.`
+            : "**Its deployment still exists in the service**, and keeps running (and costing) until someone deletes it there. This action cannot delete it: the service's interface has no delete.",
+        '',
+        '| | |',
+        '| --- | --- |',
+        `| Deployment | ${code(deployment.id)} |`,
+        `| Status | ${code(deployment.status)} |`,
+        `| Delete it | ${deleteIt(retired, redact)} |`,
+    ];
+}
+/** Several deployments of the one name (the service allows it): a row each. */
+function severalDeployments(deployments, redact) {
+    const code = (value) => markdownCode(redact(value), 100);
+    const count = deployments.length;
+    const deleting = deployments.every(({ deployment }) => deployment.status === 'AWAITING_DELETE');
+    return [
+        deleting
+            ? `The service holds ${count} deployments of this name. For each, a deletion was asked for: their statuses are ${code('AWAITING_DELETE')}.`
+            : `**The service holds ${count} deployments of this name, and they still exist there**: each keeps running (and costing) until someone deletes it. This action cannot delete them: the service's interface has no delete.`,
+        '',
+        '| Deployment | Status | Delete it |',
+        '| --- | --- | --- |',
+        ...deployments.map((retired) => `| ${code(retired.deployment.id)} | ${code(retired.deployment.status)} | ${deleteIt(retired, redact)} |`),
+    ];
 }
 /** The workflow run's link, the one line two runs' retired bodies differ by. */
 const RUN_LINK = /^\[Workflow run\]\(.*\)$/m;
@@ -59119,7 +59201,8 @@ async function markInactive(api, repository, environment, status, logger, option
  * The sweep's question to GitHub (contract v1.4, `sweep`, step 3): how the
  * workflow repository's pull requests stand. Unlike every other GitHub call
  * it is not advisory: without the states nothing is an orphan, so a refused
- * or unanswered query is an `ActionError` naming `pull-requests: read`.
+ * or unanswered query is an `ActionError` naming `pull-requests: read`, and
+ * a query GitHub rejects as invalid one that says so.
  */
 
 
@@ -59133,7 +59216,10 @@ async function askPullRequestStates(api, repository, numbers, options = {}) {
     const asked = await api.pullRequestStates(repository, numbers, { ...options, silent: true });
     if (!asked.ok) {
         const { purpose, permission } = PULL_REQUEST_STATES;
-        throw new ActionError(requiredFailureLine(asked.failure, purpose, permission));
+        const { failure } = asked;
+        throw new ActionError(failure.invalid === true
+            ? invalidQueryLine(failure, "the pull requests' states query")
+            : requiredFailureLine(failure, purpose, permission));
     }
     return asked.value;
 }
@@ -59289,7 +59375,8 @@ class GitHubReporter {
      * inactive skipped, without a write), and its comment rewritten when there
      * is one and it does not already say so, side by side within the run's
      * budget. The retire step's preview is its event's pull request and its
-     * `environment` setting; a sweep's orphan names its own (`report`).
+     * `environment` setting; a sweep's orphan names its own (`report`), and
+     * the orphans of one pull request come as one report, one rewrite.
      */
     async retired(report) {
         const swept = report.pullRequest !== undefined;
@@ -59302,7 +59389,9 @@ class GitHubReporter {
         const pullRequestState = swept
             ? this.#sweptState(report.pullRequest)
             : this.#context.pullRequestState;
-        const what = report.deployment === undefined ? '' : '; its deployment still exists in the service';
+        const count = report.deployments.length;
+        const still = count === 1 ? 'its deployment still exists' : `its ${count} deployments still exist`;
+        const what = count === 0 ? '' : `; ${still} in the service`;
         const comment = pullRequest === undefined ? undefined : this.#commentOf(pullRequest);
         const [records, rewritten] = await Promise.all([
             environment === ''
@@ -62381,11 +62470,12 @@ function retireRequest(inputs) {
 /** The names of the retire step's outputs, as retire/action.yml declares them. */
 const RETIRE_OUTPUT_NAMES = (/* unused pure expression or super */ null && (['deployment-id', 'status', 'dashboard-url', 'retired']));
 /** The one log line: what still exists in the service, and where to delete it. */
-function logLine({ name, deployment, dashboardUrl }, logger) {
-    if (deployment === undefined) {
+function logLine(name, found, logger) {
+    if (found === undefined) {
         logger.notice(`retire: no deployment is named '${name}' in the service; nothing is left to delete there`);
         return;
     }
+    const { deployment, dashboardUrl } = found;
     const status = untrusted(deployment.status);
     logger.info(deployment.status === 'AWAITING_DELETE'
         ? `retire: '${name}' is deployment ${deployment.id} (${status}): a deletion was asked for in the service; ${dashboardUrl === undefined ? `its id there is ${deployment.id}` : `see ${dashboardUrl}`}`
@@ -62415,12 +62505,13 @@ function gitHubRows(retirement) {
     return rows;
 }
 /** The job summary of a retire, as HTML (service text escaped by the one GitHub-text module). */
-function retireSummaryHtml(report, retirement, redact) {
+function retireSummaryHtml({ name, deployments }, retirement, redact) {
     const code = cellOf(redact, (value) => htmlCode(value));
-    const { deployment, dashboardUrl } = report;
-    const parts = [`<h2>⚫ Preview retired: ${code(report.name)}</h2>`];
+    // The retire step's preview has its one deployment, or none.
+    const { deployment, dashboardUrl } = deployments[0] ?? {};
+    const parts = [`<h2>⚫ Preview retired: ${code(name)}</h2>`];
     if (deployment === undefined) {
-        parts.push(`<p>${htmlText(`No deployment is named '${redact(report.name)}' in the service: nothing is left to delete there.`)}</p>`);
+        parts.push(`<p>${htmlText(`No deployment is named '${redact(name)}' in the service: nothing is left to delete there.`)}</p>`);
     }
     else {
         parts.push(`<p>${htmlText(deployment.status === 'AWAITING_DELETE'
@@ -62456,17 +62547,16 @@ async function retire(request, io, events) {
         const { name } = request;
         const deployment = await inGroup(dependencies)(`Looking for deployment '${name}'`, 'find', async () => pickOne(await dependencies.service.findByName(name), name, logger));
         const dashboardUrl = deployment === undefined ? undefined : dashboardUrlOf(request.dashboardUrl, deployment);
-        const report = {
-            name,
-            ...(deployment === undefined ? {} : { deployment }),
-            ...(dashboardUrl === undefined ? {} : { dashboardUrl }),
-        };
+        const found = deployment === undefined
+            ? undefined
+            : { deployment, ...(dashboardUrl === undefined ? {} : { dashboardUrl }) };
+        const report = { name, deployments: found === undefined ? [] : [found] };
         outputs({
             'deployment-id': deployment?.id ?? '',
             status: deployment?.status ?? '',
             'dashboard-url': dashboardUrl ?? '',
         });
-        logLine(report, logger);
+        logLine(name, found, logger);
         const retirement = await io.retired?.(report);
         outputs({ retired: String(retirement?.inactive ?? 0) });
         return { summary: retireSummaryHtml(report, retirement, io.redact) };
@@ -62564,18 +62654,19 @@ function parseNamePattern(raw) {
 function parseEnvironmentPattern(raw) {
     return raw === '' ? undefined : splitPattern(raw, 'the environment name');
 }
-/** The pull request's number `name` stands for under `pattern`; undefined when it does not match exactly. */
-function numberIn(pattern, name) {
+/**
+ * The pull request's number `name` stands for under `pattern`, its digits as
+ * written (however many: whether GitHub can have such a pull request is the
+ * sweep's to judge); undefined when it does not match exactly.
+ */
+function digitsIn(pattern, name) {
     const { before, after } = pattern;
     if (name.length <= before.length + after.length)
         return undefined;
     if (!name.startsWith(before) || !name.endsWith(after))
         return undefined;
     const digits = name.slice(before.length, name.length - after.length);
-    if (!NUMBER.test(digits))
-        return undefined;
-    const number = Number(digits);
-    return Number.isSafeInteger(number) ? number : undefined;
+    return NUMBER.test(digits) ? digits : undefined;
 }
 /** The pattern with `number` in its place. */
 function filled(pattern, number) {
@@ -62634,6 +62725,7 @@ function sweepRequest(inputs) {
 
 
 
+
 /** The names of the sweep step's outputs, as sweep/action.yml declares them. */
 const SWEEP_OUTPUT_NAMES = (/* unused pure expression or super */ null && ([
     'orphans',
@@ -62670,10 +62762,36 @@ async function findPreviews(request, io, events) {
             throw new ActionError(`GET /v2/deployments: more than ${MAX_LISTED} deployments contain '${literal}'; stopped rather than judge the previews from part of the list. Make name-pattern more distinctive.`);
         }
         return listed.deployments.flatMap((deployment) => {
-            const number = numberIn(request.names, deployment.name);
-            return number === undefined ? [] : [{ deployment, number }];
+            const digits = digitsIn(request.names, deployment.name);
+            return digits === undefined ? [] : [{ deployment, digits }];
         });
     });
+}
+/**
+ * The number GitHub can be asked about for `digits`, or undefined beyond
+ * its `Int` (GitHub would reject the whole query, and so the sweep).
+ */
+function askable(digits) {
+    const number = Number(digits);
+    return number <= MAX_PULL_REQUEST_NUMBER ? number : undefined;
+}
+/**
+ * GitHub's word on a preview's pull request, or why nothing it said proves
+ * how that pull request stands (the end of the preview's log line).
+ */
+function proofOf(digits, states) {
+    const number = askable(digits);
+    if (number === undefined) {
+        return `beyond the numbers GitHub gives pull requests (at most ${MAX_PULL_REQUEST_NUMBER}): left alone`;
+    }
+    const known = states.get(number);
+    if (known?.answeredFor !== undefined) {
+        return `and GitHub's answer was about #${known.answeredFor}: no proof of how #${digits} stands, left alone`;
+    }
+    if (known === undefined || known.state === 'unknown') {
+        return 'which GitHub does not know: left alone';
+    }
+    return known;
 }
 /** The previews sorted by their pull requests' states. */
 function classify(previews, states, request) {
@@ -62681,17 +62799,19 @@ function classify(previews, states, request) {
     const unknown = [];
     let open = 0;
     for (const preview of previews) {
-        const known = states.get(preview.number);
-        if (known === undefined || known.state === 'unknown')
-            unknown.push(preview);
+        const known = proofOf(preview.digits, states);
+        if (typeof known === 'string')
+            unknown.push({ ...preview, why: known });
         else if (known.state === 'open')
             open++;
-        else {
+        else if (known.state !== 'unknown') {
+            const { number, state, closedAt } = known;
             const dashboardUrl = dashboardUrlOf(request.dashboardUrl, preview.deployment);
             orphans.push({
                 ...preview,
-                state: known.state,
-                ...(known.closedAt === undefined ? {} : { closedAt: known.closedAt }),
+                number,
+                state,
+                ...(closedAt === undefined ? {} : { closedAt }),
                 ...(dashboardUrl === undefined ? {} : { dashboardUrl }),
             });
         }
@@ -62702,8 +62822,8 @@ function classify(previews, states, request) {
 }
 /** One line an orphan and an unknown number; never a word of deleting or stopping. */
 function report(found, request, logger) {
-    for (const { deployment, number } of found.unknown) {
-        logger.info(`sweep: '${untrusted(deployment.name)}' names pull request #${number}, which GitHub does not know: left alone`);
+    for (const { deployment, digits, why } of found.unknown) {
+        logger.info(`sweep: '${untrusted(deployment.name)}' names pull request #${digits}, ${why}`);
     }
     for (const orphan of found.orphans) {
         const line = `sweep: '${untrusted(orphan.deployment.name)}' (${orphan.deployment.id}, ${untrusted(orphan.deployment.status)}) still runs for pull request #${orphan.number}, ${orphan.state}${orphan.closedAt === undefined ? '' : ` ${orphan.closedAt}`}: delete it in the service (${whereToDelete(orphan)}); this step cannot`;
@@ -62714,22 +62834,53 @@ function report(found, request, logger) {
     }
     logger.info(`sweep: ${found.orphans.length} ${plural(found.orphans.length, 'orphan')}, ${found.open} open, ${found.unknown.length} unknown`);
 }
-/** Each orphan retired on GitHub as retire does; how many records got `inactive`. */
+/**
+ * The orphans of each pull request, in the order of their first (oldest
+ * close first), each deployment id once: the service may hold several
+ * deployments of one name, and they share the pull request's environment
+ * and comment.
+ */
+function byPullRequest(orphans) {
+    const groups = new Map();
+    for (const orphan of orphans) {
+        const group = groups.get(orphan.number) ?? new Map();
+        if (!group.has(orphan.deployment.id))
+            group.set(orphan.deployment.id, orphan);
+        groups.set(orphan.number, group);
+    }
+    return [...groups.values()].map((group) => [...group.values()]);
+}
+/**
+ * The orphans retired on GitHub as retire does, one retirement a pull
+ * request (one environment marking, one comment rewrite naming each of its
+ * deployments); how many records got `inactive`.
+ */
 async function retireAll(orphans, request, io) {
     let inactive = 0;
-    for (const orphan of orphans) {
+    for (const group of byPullRequest(orphans)) {
+        const [first] = group;
+        if (first === undefined)
+            continue;
         const retireReport = {
-            name: orphan.deployment.name,
-            deployment: orphan.deployment,
-            pullRequest: orphan.number,
-            ...(orphan.dashboardUrl === undefined ? {} : { dashboardUrl: orphan.dashboardUrl }),
+            name: first.deployment.name,
+            deployments: group.map(({ deployment, dashboardUrl }) => ({
+                deployment,
+                ...(dashboardUrl === undefined ? {} : { dashboardUrl }),
+            })),
+            pullRequest: first.number,
             ...(request.environments === undefined
                 ? {}
-                : { environment: filled(request.environments, orphan.number) }),
+                : { environment: filled(request.environments, first.number) }),
         };
         inactive += (await io.retired?.(retireReport))?.inactive ?? 0;
     }
     return inactive;
+}
+/** The unknown previews' pull requests, each once, as their names spell them, smallest first. */
+function unknownNumbers(unknown) {
+    const digits = [...new Set(unknown.map((preview) => preview.digits))];
+    digits.sort((a, b) => a.length - b.length || a.localeCompare(b));
+    return digits.map((number) => `#${number}`);
 }
 /** The job summary: the orphans with where to delete each, the counts, what changed on GitHub. */
 function sweepSummaryHtml(sweep, request, redact) {
@@ -62761,7 +62912,7 @@ function sweepSummaryHtml(sweep, request, redact) {
             'Unknown pull requests',
             htmlText(sweep.unknown.length === 0
                 ? 'none'
-                : `${sweep.unknown.map(({ number }) => `#${number}`).join(', ')}: left alone`),
+                : `${unknownNumbers(sweep.unknown).join(', ')}: left alone`),
         ],
         ['Changed on GitHub', htmlText(github)],
     ]));
@@ -62778,7 +62929,9 @@ async function sweep(request, io, events) {
         for (const value of request.sensitiveValues)
             io.mask(value);
         const previews = await findPreviews(request, io, events);
-        const numbers = [...new Set(previews.map((preview) => preview.number))].sort((a, b) => a - b);
+        const numbers = [...new Set(previews.map((preview) => askable(preview.digits)))]
+            .filter((number) => number !== undefined)
+            .sort((a, b) => a - b);
         let states = new Map();
         if (numbers.length > 0) {
             if (io.pullRequestStates === undefined) {
