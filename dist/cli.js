@@ -40691,7 +40691,7 @@ const LIST_OPTION_DESCRIPTIONS = {
     'image-version': 'Only deployments of this image version.',
     'deployment-type': `Only deployments of this type (${DEPLOYMENT_TYPES.join(', ')}; another, such as serverless, is passed on with a warning).`,
     'deployment-ids': 'Only these deployments: uuids separated by commas.',
-    limit: 'Shows at most N deployments, newest first as the service lists them.',
+    limit: 'Shows at most N deployments: the first N in the order the service answers them.',
     all: `Shows every deployment, up to ${LIST_CAP.toLocaleString('en-US')} (with a warning when there are more); instead of --limit.`,
 };
 
@@ -48246,7 +48246,7 @@ const ABOUT = {
     },
     list: {
         usage: 'deploy-agent list [filters] [--limit N | --all] [--json]',
-        does: 'Lists the deployments the filters select (GET requests only), newest first: a table on a terminal, tab-separated lines without a header when piped (name, id, status, source, type, image version, updated), or --json. Exit 0 when none match too.',
+        does: 'Lists the deployments the filters select (GET requests only), in the order the service answers them (no other order is claimed): a table on a terminal, tab-separated lines without a header when piped (name, id, status, source, type, image version, updated), or --json. Exit 0 when none match too.',
     },
     repos: {
         usage: 'deploy-agent repos --integration-id ID [--json]',

@@ -29,7 +29,7 @@ const ABOUT: Record<Command, { usage: string; does: string }> = {
   },
   list: {
     usage: 'deploy-agent list [filters] [--limit N | --all] [--json]',
-    does: 'Lists the deployments the filters select (GET requests only), newest first: a table on a terminal, tab-separated lines without a header when piped (name, id, status, source, type, image version, updated), or --json. Exit 0 when none match too.',
+    does: 'Lists the deployments the filters select (GET requests only), in the order the service answers them (no other order is claimed): a table on a terminal, tab-separated lines without a header when piped (name, id, status, source, type, image version, updated), or --json. Exit 0 when none match too.',
   },
   repos: {
     usage: 'deploy-agent repos --integration-id ID [--json]',

@@ -51,6 +51,6 @@ export const LIST_OPTION_DESCRIPTIONS: Readonly<Record<ListOwnInput, string>> = 
   'image-version': 'Only deployments of this image version.',
   'deployment-type': `Only deployments of this type (${DEPLOYMENT_TYPES.join(', ')}; another, such as serverless, is passed on with a warning).`,
   'deployment-ids': 'Only these deployments: uuids separated by commas.',
-  limit: 'Shows at most N deployments, newest first as the service lists them.',
+  limit: 'Shows at most N deployments: the first N in the order the service answers them.',
   all: `Shows every deployment, up to ${LIST_CAP.toLocaleString('en-US')} (with a warning when there are more); instead of --limit.`,
 };
