@@ -5,6 +5,7 @@ import { dirname, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { readBounded } from '../inputs/bounded-read.js';
 import { main } from './main.js';
+import { quietWhenReaderGoes } from './pipe-end.js';
 
 /**
  * The package's folder: dist/cli.js sits one level below package.json and
@@ -31,8 +32,9 @@ process.exitCode = await main({
   args: process.argv.slice(2),
   env: process.env,
   cwd: process.cwd(),
-  stdout: process.stdout,
-  stderr: process.stderr,
+  // A reader that goes away (`| head`) ends output quietly, not with a stack trace.
+  stdout: quietWhenReaderGoes(process.stdout),
+  stderr: quietWhenReaderGoes(process.stderr),
   readFile: (path, cap) => readBounded(path, { cap }),
   writeFile: (path, text) => writeFileSync(path, text),
   version,

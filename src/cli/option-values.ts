@@ -1,6 +1,7 @@
 /**
  * The values of the options given, and of their DEPLOY_ variables, read into
- * each input's raw text: a flag wins over its variable; the API key from its
+ * each input's raw text: a flag wins over its variable, and over the
+ * variable of an option it excludes (`--limit 3` over `DEPLOY_ALL`); the API key from its
  * file, headers and secrets from the variables they name; every secret value
  * read is kept to be masked.
  */
@@ -32,7 +33,9 @@ export function readInputs(
   for (const spec of table) {
     if (!spec.commands.includes(command)) continue;
     const values = given.get(spec.option)?.values ?? [];
-    const variable = spec.variable;
+    // A flag wins over a variable: an excluded option's variable is not read beside its flag.
+    const excluded = spec.excludes?.some((other) => given.has(other)) === true;
+    const variable = excluded ? undefined : spec.variable;
     const fromVariable = variable === undefined ? undefined : env[variable];
     const role = spec.role;
     switch (role.kind) {

@@ -101,6 +101,13 @@ export interface OptionSpec {
   valueName?: string;
   /** The environment variable that gives it when the option is absent. */
   variable?: string;
+  /**
+   * Options it excludes (`--all` and `--limit`): given as flags together, a
+   * usage error; one given as a flag, the other's variable is not read (a
+   * flag wins over a variable, always: `DEPLOY_ALL=true` does not override
+   * `--limit 3`).
+   */
+  excludes?: readonly string[];
   /** The default, as the help shows it. */
   defaultText?: string;
   description: string;
@@ -255,6 +262,12 @@ const LIST_VALUE_NAMES: Readonly<Partial<Record<ListOwnInput, string>>> = {
   'remote-reconciled': 'BOOLEAN',
 };
 
+/** `list`'s options that exclude each other: how many it shows. */
+const LIST_EXCLUDES: Readonly<Partial<Record<ListOwnInput, readonly string[]>>> = {
+  limit: ['all'],
+  all: ['limit'],
+};
+
 /** `list`'s own options: each filter of the listing, `--limit N` and `--all`. */
 function listOptions(): OptionSpec[] {
   return Object.entries(LIST_OWN_INPUTS).map(([name, declared]) => {
@@ -266,6 +279,7 @@ function listOptions(): OptionSpec[] {
       multiple: false,
       ...(flag ? {} : { valueName: LIST_VALUE_NAMES[input] ?? 'VALUE' }),
       variable: variableOf(input),
+      ...(LIST_EXCLUDES[input] === undefined ? {} : { excludes: LIST_EXCLUDES[input] }),
       defaultText: shownDefault(declared.default),
       description: LIST_OPTION_DESCRIPTIONS[input],
       commands: ['list'],

@@ -8,12 +8,18 @@ import type { Environment } from './sources.js';
 /** Exit statuses (the contract's table). */
 export const EXIT = { done: 0, failed: 1, usage: 2, interrupted: 130 } as const;
 
+/** stdout or stderr: a `LogStream` that says when its reader has gone (pipe-end.ts). */
+export interface OutputStream extends LogStream {
+  /** True once the reader closed its end (EPIPE): later writes are dropped. */
+  readonly closed?: boolean;
+}
+
 export interface CliWorld {
   args: readonly string[];
   env: Environment;
   cwd: string;
-  stdout: LogStream;
-  stderr: LogStream;
+  stdout: OutputStream;
+  stderr: OutputStream;
   /** Reads a file, at most `cap` bytes (see `readBounded`). */
   readFile: (path: string, cap: number) => string;
   writeFile: (path: string, text: string) => void;

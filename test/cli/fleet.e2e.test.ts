@@ -167,6 +167,23 @@ describe('list', () => {
     expect(all.stderr).not.toContain('warning');
   });
 
+  it('a flag wins over its variable: DEPLOY_ALL=true with --limit 3 lists 3, DEPLOY_LIMIT=3 with --all lists all', async () => {
+    emu.seedDeployments(150, (i) => ({ name: `agent-${i}` }));
+
+    const limited = await runCli(['list', '--limit', '3'], { env: env({ DEPLOY_ALL: 'true' }) });
+    expect(limited.exitCode).toBe(0);
+    expect(fields(limited.stdout)).toHaveLength(3);
+    expect(listings().map((request) => request.query.limit)).toEqual(['3']);
+
+    emu.requests.length = 0;
+    // Even a value the variable could not give: a flag's counterpart is not read.
+    for (const value of ['3', 'many']) {
+      const all = await runCli(['list', '--all'], { env: env({ DEPLOY_LIMIT: value }) });
+      expect(all.exitCode).toBe(0);
+      expect(fields(all.stdout)).toHaveLength(150);
+    }
+  });
+
   it('stops --all at 10,000 deployments with a warning when more match, one request past the cap', async () => {
     emu.seedDeployments(10_001, (i) => ({ name: `fleet-${i}` }));
     const run = await runCli(['list', '--all'], { env: env() });
