@@ -10,12 +10,16 @@
 
 import { neutraliseCommands } from '../common/runtime.js';
 import type { EventSink } from '../run/ports/events.js';
+import { cutToWidth, screenWidth } from './screen-width.js';
 
 export interface LogStream {
   write(text: string): unknown;
   isTTY?: boolean;
-  /** A terminal's width, in characters. */
+  /** A terminal's width, in screen columns (read again at each redraw: it changes on a resize). */
   columns?: number;
+  /** A terminal's 'resize' event: the live line is redrawn to the new width. */
+  on?(event: 'resize', listener: () => void): unknown;
+  off?(event: 'resize', listener: () => void): unknown;
 }
 
 export interface LogOptions {
@@ -31,6 +35,9 @@ export interface LogOptions {
 
 const STYLES = { bold: '1', dim: '2', red: '31', yellow: '33', cyan: '36' } as const;
 type Style = keyof typeof STYLES;
+
+/** The live line's waiting text is cut no narrower than this; below it the whole line is cut, plain. */
+const LIVE_WHAT_MIN = 8;
 
 /** `DEPLOY_DEBUG` values that turn debug lines on. */
 const DEBUG_ON = new Set(['true', 'True', 'TRUE', '1']);
@@ -74,6 +81,7 @@ export class StderrLog {
   readonly #now: () => number;
   #live: { what: string; since: number; timer?: ReturnType<typeof setInterval> } | undefined;
   #liveShown = false;
+  readonly #onResize = (): void => this.#drawLive();
 
   constructor(stream: LogStream, options: LogOptions) {
     this.#stream = stream;
@@ -100,11 +108,26 @@ export class StderrLog {
   #drawLive(): void {
     const live = this.#live;
     if (live === undefined) return;
-    const elapsed = formatSeconds((this.#now() - live.since) / 1000);
-    this.#stream.write(
-      `\r\u001b[2K${this.#style('cyan', '…')} waiting until live: ${live.what} ${this.#style('dim', `(${elapsed})`)}`,
-    );
+    const elapsed = `(${formatSeconds((this.#now() - live.since) / 1000)})`;
+    this.#stream.write(`\r\u001b[2K${this.#liveText(live.what, elapsed)}`);
     this.#liveShown = true;
+  }
+
+  /**
+   * The live line, one row: cut to the terminal's width as it is now, in
+   * screen columns. A line wider than the terminal wraps, and the redraw
+   * (which clears one row) would leave a copy of its first rows each time.
+   * It stops one column short of the edge, where some terminals move the
+   * cursor to the next row. The waiting text is cut first, so the elapsed
+   * time stays in view.
+   */
+  #liveText(what: string, elapsed: string): string {
+    const columns = this.#stream.columns;
+    const room = columns !== undefined && columns > 0 ? columns - 1 : Number.POSITIVE_INFINITY;
+    const lead = '… waiting until live: ';
+    const left = room - screenWidth(`${lead} ${elapsed}`);
+    if (left < LIVE_WHAT_MIN) return cutToWidth(`${lead}${what} ${elapsed}`, room);
+    return `${this.#style('cyan', '…')} waiting until live: ${cutToWidth(what, left)} ${this.#style('dim', elapsed)}`;
   }
 
   #line(text: string): void {
@@ -128,7 +151,10 @@ export class StderrLog {
   waiting(waitingFor: string, soFarMs: number, note?: string): void {
     const what = this.#clean(note === undefined ? waitingFor : `${waitingFor}; ${note}`);
     if (this.#options.terminal) {
-      this.#live ??= { what, since: this.#now() - soFarMs };
+      if (this.#live === undefined) {
+        this.#live = { what, since: this.#now() - soFarMs };
+        this.#stream.on?.('resize', this.#onResize);
+      }
       this.#live.what = what;
       this.#live.timer ??= setInterval(() => this.#drawLive(), 1000);
       // The timer must not keep the process alive once the run is over.
@@ -181,6 +207,7 @@ export class StderrLog {
     const live = this.#live;
     if (live === undefined) return;
     if (live.timer !== undefined) clearInterval(live.timer);
+    this.#stream.off?.('resize', this.#onResize);
     this.#live = undefined;
     if (keep && this.#liveShown) {
       this.#stream.write('\n');

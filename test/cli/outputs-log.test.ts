@@ -3,9 +3,12 @@
  * (the stderr log: a line per status change in CI, a live line on a
  * terminal, colour only there and never with NO_COLOR).
  */
+import { EventEmitter } from 'node:events';
+import { stripVTControlCharacters } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { StderrLog, wantsColour } from '../../src/cli/log.ts';
 import { dotenvName, outputsDotenv, outputsJson } from '../../src/cli/outputs.ts';
+import { screenWidth } from '../../src/cli/screen-width.ts';
 import type { RunEvent } from '../../src/run/ports/events.ts';
 
 const OUTPUTS = {
@@ -209,6 +212,41 @@ describe('the log on a terminal', () => {
     // The live line is cleared, not left behind, when the run goes on.
     expect(screen.endsWith("\r\u001b[2K'agent' is live\n")).toBe(true);
     expect(screen.split('\n')).toHaveLength(2);
+  });
+
+  it('cuts the live line to the width in screen columns, and redraws it to a new width on a resize', () => {
+    const writes: string[] = [];
+    const stream = Object.assign(new EventEmitter(), {
+      write: (text: string) => writes.push(text),
+      isTTY: true,
+      columns: 40,
+    });
+    const log = new StderrLog(stream, {
+      terminal: true,
+      colour: true,
+      debug: false,
+      redact: (text) => text,
+      now: () => 0,
+    });
+    const draws = () => writes.join('').split('\r\u001b[2K').slice(1).map(stripVTControlCharacters);
+    log.view(waiting('the latest revision is for commit 111111111111 of ブランチ 🚀', 0));
+    expect(draws().at(-1)).toBe('… waiting until live: the latest… (0 s)');
+    expect(screenWidth(draws().at(-1) ?? '')).toBe(39);
+
+    stream.columns = 30;
+    stream.emit('resize');
+    expect(draws().at(-1)).toBe('… waiting until live: the la…');
+    expect(screenWidth(draws().at(-1) ?? '')).toBeLessThanOrEqual(29);
+
+    stream.columns = 120;
+    stream.emit('resize');
+    expect(draws().at(-1)).toBe(
+      '… waiting until live: the latest revision is for commit 111111111111 of ブランチ 🚀 (0 s)',
+    );
+    expect(writes.join('')).not.toContain('\n');
+
+    log.close();
+    expect(stream.listenerCount('resize')).toBe(0);
   });
 
   it('colours only when asked', () => {

@@ -1,0 +1,42 @@
+/**
+ * How wide text is on a terminal, in screen columns, and text cut to a
+ * number of columns: the one place the live line and the `list`/`repos`
+ * tables measure. East Asian wide characters and emoji take two columns,
+ * combining marks none, colour sequences none (string-width knows the
+ * Unicode tables; a hand-kept table would fall behind them). A cut never
+ * splits a grapheme (a letter and its marks, an emoji sequence, a flag),
+ * so it never leaves half a surrogate pair.
+ */
+import stringWidth from 'string-width';
+
+const graphemes = new Intl.Segmenter(undefined, { granularity: 'grapheme' });
+
+/** `text`'s width on a terminal, in columns (colour sequences take none). */
+export function screenWidth(text: string): number {
+  return stringWidth(text);
+}
+
+/**
+ * `text` cut to at most `columns` columns, its last column `…` when cut.
+ * `text` is plain: no colour sequences (they are counted as no column but
+ * would be cut through).
+ */
+export function cutToWidth(text: string, columns: number): string {
+  if (screenWidth(text) <= columns) return text;
+  if (columns <= 0) return '';
+  const room = columns - 1;
+  let kept = '';
+  let used = 0;
+  for (const { segment } of graphemes.segment(text)) {
+    const width = screenWidth(segment);
+    if (used + width > room) break;
+    kept += segment;
+    used += width;
+  }
+  return `${kept}…`;
+}
+
+/** `text` padded with spaces to `columns` columns (as `padEnd`, in columns). */
+export function padToWidth(text: string, columns: number): string {
+  return text + ' '.repeat(Math.max(0, columns - screenWidth(text)));
+}
