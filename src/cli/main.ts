@@ -19,6 +19,7 @@ import type { Outputs } from '../run/steps/report.js';
 import { proxySettingsFrom } from '../service/proxy.js';
 import { readInvocation, UsageError, wantsEvents, type CliRequest } from './arguments.js';
 import { describeCiRun, runDescription, type CiRun } from './ci.js';
+import { checkoutCommitOrder } from './commit-order.js';
 import { readCommandRequest, runCommandRequest } from './core.js';
 import { describeInputError } from './input-errors.js';
 import { runFleet } from './fleet.js';
@@ -223,6 +224,7 @@ async function runRequest(
       proxy: proxySettingsFrom(world.env),
       pace: paceFrom(world.env),
       words: COMMAND_WORDS,
+      commitOrder: checkoutCommitOrder({ cwd: world.cwd, env: world.env }),
       clock: systemClock,
       signal: controller.signal,
       mask: (value) => redactor.add(value),

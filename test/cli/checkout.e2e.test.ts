@@ -1,0 +1,147 @@
+/**
+ * dist/cli.js in a real git checkout, against the service emulator: the
+ * checkout answers which of two commits is newer outside GitHub (a re-run
+ * of an older GitLab pipeline is superseded at once, and twice the same),
+ * and, outside any CI, its `origin` names the repository.
+ */
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { startEmulator, type Emulator } from '../emulator/emulator.ts';
+import { INTEGRATION } from '../support/fixtures.ts';
+import { runCli } from './run-cli.ts';
+
+const KEY = 'cli-api-key-0123456789';
+const REPO_URL = 'https://github.com/acme/agent';
+const QUICK_CHECKS = { DEPLOY_AGENT_POLL_INTERVAL_MS: '100' };
+
+let emu: Emulator;
+let checkout: string;
+
+/** Runs git in the checkout, as a person would; its trimmed output. */
+function git(...args: string[]): string {
+  return execFileSync('git', args, {
+    cwd: checkout,
+    encoding: 'utf8',
+    env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: checkout },
+  }).trim();
+}
+
+/** A new commit on the checkout's branch; its sha. */
+function commit(message: string): string {
+  git(
+    '-c',
+    'user.email=dev@example.com',
+    '-c',
+    'user.name=Dev',
+    'commit',
+    '--allow-empty',
+    '-qm',
+    message,
+  );
+  return git('rev-parse', 'HEAD');
+}
+
+beforeEach(async () => {
+  emu = await startEmulator({ apiKey: KEY });
+  emu.seedRepos(INTEGRATION, [{ name: 'agent' }]);
+  checkout = mkdtempSync(path.join(tmpdir(), 'cli-checkout-'));
+  git('init', '-q', '-b', 'main');
+});
+afterEach(async () => {
+  await emu.close();
+  rmSync(checkout, { recursive: true, force: true });
+});
+
+function serviceEnv(extra: Record<string, string> = {}): Record<string, string> {
+  return { DEPLOY_API_URL: emu.url, DEPLOY_API_KEY: KEY, ...QUICK_CHECKS, ...extra };
+}
+
+/** A GitLab push pipeline's variables for `sha` on main. */
+function gitlab(sha: string): Record<string, string> {
+  return {
+    GITLAB_CI: 'true',
+    CI: 'true',
+    CI_PROJECT_PATH: 'acme/agent',
+    CI_COMMIT_SHA: sha,
+    CI_COMMIT_REF_NAME: 'main',
+    CI_COMMIT_BRANCH: 'main',
+  };
+}
+
+/** The checks of one deployment by id (the wait's polls). */
+function checks(): number {
+  return emu.requests.filter(
+    (request) => request.method === 'GET' && /^\/v2\/deployments\/[^/]+$/.test(request.path),
+  ).length;
+}
+
+describe('the order of commits, from the checkout', () => {
+  const DEPLOY = ['deploy', '--name', 'agent', '--integration-id', INTEGRATION, '--json'];
+  // A wait for a commit never built ends in a failed run, within the test's own timeout.
+  const WAIT = ['--wait', '--wait-timeout', '5'];
+
+  beforeEach(() => {
+    emu.setOptions({ readyAfterPolls: 0 });
+  });
+
+  it('a re-run of an older GitLab pipeline is superseded at once by the live descendant, twice alike', async () => {
+    const older = commit('older');
+    const newer = commit('newer');
+    emu.setHead(REPO_URL, 'main', newer);
+    const first = await runCli([...DEPLOY, ...WAIT], {
+      env: serviceEnv(gitlab(newer)),
+      cwd: checkout,
+    });
+    expect(first.exitCode).toBe(0);
+    expect(first.json).toMatchObject({ live: true, 'commit-sha': newer });
+
+    for (const attempt of [1, 2]) {
+      emu.requests.length = 0;
+      const rerun = await runCli([...DEPLOY, ...WAIT], {
+        env: serviceEnv(gitlab(older)),
+        cwd: checkout,
+      });
+
+      expect(rerun.stderr, `re-run ${attempt}`).toContain(
+        `was superseded by a newer commit: commit ${newer.slice(0, 12)} is live instead`,
+      );
+      expect(rerun.exitCode).toBe(0);
+      expect(rerun.json).toMatchObject({ live: true, created: false, 'commit-sha': newer });
+      expect(checks()).toBeLessThanOrEqual(2);
+    }
+  });
+
+  it('a live commit behind the target is not a newer push: the wait goes on for the target', async () => {
+    const older = commit('older');
+    const newer = commit('newer');
+    emu.setHead(REPO_URL, 'main', older);
+    await runCli([...DEPLOY, ...WAIT], { env: serviceEnv(gitlab(older)), cwd: checkout });
+
+    const run = await runCli([...DEPLOY, '--wait', '--wait-timeout', '1'], {
+      env: serviceEnv(gitlab(newer)),
+      cwd: checkout,
+    });
+
+    expect(run.exitCode).toBe(1);
+    expect(run.stderr).toContain(`the target ${newer.slice(0, 12)}`);
+    expect(run.stderr).not.toContain('superseded');
+  });
+
+  it('a commit the checkout does not hold is not known: the wait goes on, as before', async () => {
+    const target = commit('target');
+    const unknown = 'abcdef0123456789abcdef0123456789abcdef01';
+    emu.setHead(REPO_URL, 'main', unknown);
+    await runCli([...DEPLOY, ...WAIT], { env: serviceEnv(gitlab(unknown)), cwd: checkout });
+
+    const run = await runCli([...DEPLOY, '--wait', '--wait-timeout', '1'], {
+      env: serviceEnv(gitlab(target)),
+      cwd: checkout,
+    });
+
+    expect(run.exitCode).toBe(1);
+    expect(run.stderr).not.toContain('superseded');
+  });
+});
