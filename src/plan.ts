@@ -30,5 +30,6 @@ export function run(): Promise<void> {
       settings: { token: inputs['github-token'], environment: '', comment: inputs['pr-comment'] },
     }),
     run: ({ settings, ...request }, step) => runPlan(request, step.io(settings)),
+    otherWarnings: "every one is in the step's log",
   });
 }

@@ -40,5 +40,6 @@ export function run(): Promise<void> {
       },
     }),
     run: ({ retire, settings }, step) => runRetire(retire, step.io(settings)),
+    otherWarnings: "every one is in the step's log",
   });
 }

@@ -43,5 +43,7 @@ export function run(): Promise<void> {
       },
     }),
     run: ({ sweep, settings }, step) => runSweep(sweep, step.io(settings)),
+    otherWarnings:
+      "every one is in the step's log; the orphans are also in the job summary and the step's `orphans` output",
   });
 }

@@ -30,7 +30,10 @@ import type { GitHubSettings } from './inputs.js';
 import { gitHubHooks } from './integration.js';
 import { readRunnerEvent } from './runner-event.js';
 
-/** Where the warnings GitHub does not show as annotations are (behaviour 18). */
+/**
+ * Where the warnings GitHub does not show as annotations are (behaviour 18),
+ * unless the entry says otherwise: the deploy step's.
+ */
 const OTHER_WARNINGS =
   "every one is in the step's log; drift entries are also in the job summary and the step's `drift` output";
 
@@ -140,6 +143,11 @@ export interface GitHubEntry<D extends Declarations, Request> {
   readonly request: (inputs: InputValues<D>, run: RunDescription) => Request;
   /** Does it through the core; never throws: how it ended is in the outcome. */
   readonly run: (request: Request, step: GitHubStep) => Promise<RunOutcome>;
+  /**
+   * Where its warnings beyond GitHub's annotations are, named by what this
+   * entry writes (its own outputs); the deploy step's words when not given.
+   */
+  readonly otherWarnings?: string;
 }
 
 /** What an entry gets from the runner. */
@@ -220,5 +228,5 @@ export async function runStep<D extends Declarations, Request>(
   if (outcome.stack !== undefined) log.debug(outcome.stack);
   if (outcome.failure !== undefined) core.setFailed(outcome.failure);
   if (outcome.summary !== undefined) await writeSummary(redactor.redact(outcome.summary), log);
-  annotations.flush(OTHER_WARNINGS);
+  annotations.flush(entry.otherWarnings ?? OTHER_WARNINGS);
 }

@@ -6,6 +6,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { startEmulator, type Emulator } from '../emulator/emulator.ts';
 import { hangFirstCheck } from '../support/hang.ts';
 import { WORKFLOW_REPOSITORY } from '../support/action.ts';
+import { whatAReaderSees } from '../support/github-render.ts';
 import { printed, runAction, type ActionRun } from '../support/run-action.ts';
 import { INTEGRATION, codehostStep } from '../support/fixtures.ts';
 
@@ -631,6 +632,20 @@ describe('service failures', () => {
     expect(run.error).toContain(
       'body.source_config.resource_spec.cpu: Input should be less than or equal to 8',
     );
+  });
+
+  it('shows the resolved repository and ref in the summary of a failed create (issue 46)', async () => {
+    emu.inject({ method: 'POST', status: 422, body: { detail: 'quota exceeded' } });
+
+    const run = await runAction(codehost());
+
+    expect(run.exitCode).toBe(1);
+    expect(run.stdout).toContain('https://git.example/Acme/Agent (default branch trunk)');
+    const [table] = whatAReaderSees(run.summary ?? '').tables;
+    const row = (label: string) => table?.find(([cell]) => cell === label)?.[1];
+    expect(row('Repository')).toBe('https://git.example/Acme/Agent');
+    expect(row('Ref')).toBe('trunk');
+    expect(row('Id')).toBe('—');
   });
 
   it('names the api-key input on 401', async () => {

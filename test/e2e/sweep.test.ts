@@ -103,6 +103,9 @@ describe('the sweep on a schedule', () => {
       [2, true],
       [3, true],
     ]);
+    expect(whatAReaderSees(run.summary ?? '').text).toContain(
+      'Changed on GitHub\t2 orphans: 2 retired by this run (2 GitHub deployments marked inactive, 2 comments rewritten)',
+    );
     expect(run.stdout.match(/^::warning::/gm)).toHaveLength(2);
     expect(run.stdout).toContain('pull request #4, which GitHub does not know: left alone');
     expect([...new Set(emu.requests.map((request) => request.method))]).toEqual(['GET']);
@@ -120,7 +123,7 @@ describe('the sweep on a schedule', () => {
     expect(again.outputs.orphans).toBe(run.outputs.orphans);
     expect(again.outputs.retired).toBe('0');
     expect(whatAReaderSees(again.summary ?? '').text).toContain(
-      'Changed on GitHub\t2 orphans retired as retire does, what was already so left as it is: 0 GitHub deployments marked inactive by this run',
+      'Changed on GitHub\t2 orphans: none retired by this run (0 GitHub deployments marked inactive); 2 already retired by an earlier run, left as they were',
     );
     expect(gh.writes()).toHaveLength(writes);
   });
@@ -167,6 +170,42 @@ describe('the sweep on a schedule', () => {
     expect(emu.requests.filter((request) => request.path === '/v2/deployments')).toHaveLength(3);
     expect(gh.stateQueries()).toHaveLength(3);
     expect(gh.writes()).toEqual([]);
+  });
+});
+
+describe("the sweep's words (issue 46)", () => {
+  it("names the orphans output, not the deploy step's drift, for warnings past GitHub's 10", async () => {
+    for (let number = 1; number <= 12; number++) {
+      gh.seedPullRequest(REPO, number, 'closed', '2026-11-02T10:00:00Z');
+      emu.seedDeployment({ name: `my-agent-pr-${number}` });
+    }
+    const run = await sweep({ 'environment-pattern': '', 'pr-comment': 'false' });
+
+    expect(run.exitCode, printed(run)).toBe(0);
+    const annotations = run.stdout.match(/^::warning::.*$/gm) ?? [];
+    expect(annotations).toHaveLength(10);
+    expect(annotations.at(-1)).toContain(
+      "3 more warnings than GitHub shows here (it shows 10 a step): every one is in the step's log; the orphans are also in the job summary and the step's `orphans` output.",
+    );
+    expect(run.stdout).not.toMatch(/drift/i);
+  });
+
+  it('says which orphans this run retired and which an earlier run had', async () => {
+    seedFleet();
+    // Pull request 3's preview was retired by an earlier run: its record inactive, its comment rewritten.
+    expect((await sweep()).exitCode).toBe(0);
+    gh.seedPullRequest(REPO, 5, 'closed', '2026-11-03T10:00:00Z');
+    emu.seedDeployment({ name: 'my-agent-pr-5' });
+    gh.seedDeployments(REPO, 'preview-pr-5', 2);
+    gh.seedComment(REPO, 5, `${marker('my-agent-pr-5')}\n### live`, BOT);
+
+    const run = await sweep();
+
+    expect(run.exitCode, printed(run)).toBe(0);
+    expect(run.outputs).toMatchObject({ 'orphan-count': '3', retired: '2' });
+    expect(readerText(run)).toContain(
+      'Changed on GitHub\t3 orphans: 1 retired by this run (2 GitHub deployments marked inactive, 1 comment rewritten); 2 already retired by an earlier run, left as they were',
+    );
   });
 });
 

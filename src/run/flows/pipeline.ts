@@ -188,7 +188,7 @@ async function steps(
   maskPlan(plan, io, logger);
   warnOfPlan(plan, logger);
   const dependencies = dependenciesOf(plan, io, events);
-  const result = await deploy(plan, dependencies);
+  const result = await deploy(plan, dependencies, (request) => (record.request = request));
   const goal = await assess(plan, result, logger, io.commitOrder);
   record.deployed(result, goal);
   if (plan.dryRun) logger.info(dryRunReport(result));

@@ -6,7 +6,7 @@
 import { ActionError, CancelledError, describeError } from '../../common/errors.js';
 import { untrusted } from '../../common/runtime.js';
 import type { Plan } from '../../inputs/plan.js';
-import type { Deployment } from '../../service/schemas.js';
+import type { Deployment, DeploymentCreateRequest } from '../../service/schemas.js';
 import type { RunReport, Stage } from '../ports/progress.js';
 import { RenamedError, type DeployResult } from '../steps/deploy.js';
 import { livenessFor, type Goal } from '../steps/goal.js';
@@ -17,6 +17,8 @@ import { WaitError } from '../steps/wait.js';
 /** What the run knows at any point, for the outputs and the summary. */
 export class RunRecord {
   readonly plan: Plan;
+  /** What a create would send, once the repository is resolved, before any deployment is found. */
+  request?: DeploymentCreateRequest;
   result?: DeployResult;
   goal?: Goal;
   /** The deployment's latest state (after waiting, when the run waited). */
@@ -128,6 +130,7 @@ export class RunRecord {
     return summaryHtml({
       plan: source === undefined ? this.plan : { ...this.plan, source },
       result: this.result,
+      request: this.request,
       deployment: this.deployment,
       liveness: this.liveness,
       target: this.goal?.target?.sha,

@@ -21,6 +21,7 @@ import {
   MAX_PULL_REQUEST_NUMBER,
   type PullRequestState,
   type RetireReport,
+  type Retirement,
 } from '../ports/progress.js';
 import type { RunnerIO, RunOutcome } from '../ports/runner.js';
 import { cellOf, dashboardUrlOf, labelledTable } from '../steps/report.js';
@@ -59,13 +60,52 @@ interface Unknown extends Preview {
   why: string;
 }
 
+/**
+ * What retiring did to the orphans, each counted once: retired by this run
+ * (a record marked or the comment rewritten), already retired by an earlier
+ * run or the retire step (nothing written), not fully retired (a GitHub call
+ * failed, warned), or nothing on GitHub to retire.
+ */
+interface Retired {
+  /** GitHub deployments marked inactive by this run. */
+  inactive: number;
+  /** Comments this run rewrote to say the preview is retired. */
+  comments: number;
+  byThisRun: number;
+  already: number;
+  failed: number;
+  nothing: number;
+}
+
 /** What the sweep found. */
 interface Sweep {
   orphans: Orphan[];
   open: number;
   unknown: Unknown[];
-  /** GitHub deployments marked inactive by this run. */
-  retired: number;
+  retired: Retired;
+}
+
+const NOTHING_RETIRED: Retired = {
+  inactive: 0,
+  comments: 0,
+  byThisRun: 0,
+  already: 0,
+  failed: 0,
+  nothing: 0,
+};
+
+/** Which of `Retired`'s counts a pull request's orphans go to. */
+function retiredAs(
+  retirement: Retirement | undefined,
+): Exclude<keyof Retired, 'inactive' | 'comments'> {
+  if (retirement === undefined) return 'nothing';
+  const already = retirement.alreadyInactive ?? 0;
+  if (retirement.comment === 'failed' || retirement.found > retirement.inactive + already) {
+    return 'failed';
+  }
+  if (retirement.inactive > 0 || retirement.comment === 'rewritten') return 'byThisRun';
+  if (already > 0 || retirement.comment === 'unchanged') return 'already';
+  return 'nothing';
 }
 
 /** The `orphans` output's items, oldest close first. */
@@ -202,10 +242,14 @@ function byPullRequest(orphans: readonly Orphan[]): Orphan[][] {
 /**
  * The orphans retired on GitHub as retire does, one retirement a pull
  * request (one environment marking, one comment rewrite naming each of its
- * deployments); how many records got `inactive`.
+ * deployments); what that did, each orphan counted once.
  */
-async function retireAll(orphans: readonly Orphan[], request: SweepRequest, io: RunnerIO) {
-  let inactive = 0;
+async function retireAll(
+  orphans: readonly Orphan[],
+  request: SweepRequest,
+  io: RunnerIO,
+): Promise<Retired> {
+  const retired = { ...NOTHING_RETIRED };
   for (const group of byPullRequest(orphans)) {
     const [first] = group;
     if (first === undefined) continue;
@@ -220,9 +264,39 @@ async function retireAll(orphans: readonly Orphan[], request: SweepRequest, io: 
         ? {}
         : { environment: filled(request.environments, first.number) }),
     };
-    inactive += (await io.retired?.(retireReport))?.inactive ?? 0;
+    const retirement = await io.retired?.(retireReport);
+    retired.inactive += retirement?.inactive ?? 0;
+    if (retirement?.comment === 'rewritten') retired.comments += 1;
+    retired[retiredAs(retirement)] += group.length;
   }
-  return inactive;
+  return retired;
+}
+
+/** What the sweep changed on GitHub, and what it found already so: the summary's last row. */
+function changedOnGitHub(sweep: Sweep, request: SweepRequest): string {
+  const count = sweep.orphans.length;
+  if (request.dryRun) return 'nothing (a dry run)';
+  if (count === 0) return 'nothing (no orphan)';
+  const { inactive, comments, byThisRun, already, failed, nothing } = sweep.retired;
+  const done = [`${inactive} GitHub ${plural(inactive, 'deployment')} marked inactive`];
+  if (comments > 0) done.push(`${comments} ${plural(comments, 'comment')} rewritten`);
+  const parts = [
+    byThisRun === 0
+      ? `none retired by this run (${done.join(', ')})`
+      : `${byThisRun} retired by this run (${done.join(', ')})`,
+  ];
+  if (already > 0) {
+    parts.push(
+      `${already} already retired by an earlier run, left as ${plural(already, 'it was', 'they were')}`,
+    );
+  }
+  if (failed > 0) {
+    parts.push(`${failed} not fully retired: see the warnings in the step's log`);
+  }
+  if (nothing > 0) {
+    parts.push(`${nothing} with nothing on GitHub to retire (no deployment record, no comment)`);
+  }
+  return `${count} ${plural(count, 'orphan')}: ${parts.join('; ')}`;
 }
 
 /** The unknown previews' pull requests, each once, as their names spell them, smallest first. */
@@ -263,11 +337,7 @@ export function sweepSummaryHtml(
         `<p>… and ${count} more ${plural(count, 'orphan')}, left out to keep this summary under GitHub's limit: the orphans output has every one.</p>`,
     });
   }
-  const github = request.dryRun
-    ? 'nothing (a dry run)'
-    : orphans.length === 0
-      ? 'nothing (no orphan)'
-      : `${orphans.length} ${plural(orphans.length, 'orphan')} retired as retire does, what was already so left as it is: ${sweep.retired} GitHub ${plural(sweep.retired, 'deployment')} marked inactive by this run`;
+  const github = changedOnGitHub(sweep, request);
   parts.push(
     labelledTable([
       ['Open pull requests', htmlText(`${sweep.open} ${plural(sweep.open, 'preview')} left alone`)],
@@ -310,7 +380,7 @@ async function sweep(request: SweepRequest, io: RunnerIO, events: RunEvents): Pr
     }
     const found = classify(previews, states, request);
     report(found, request, logger);
-    const retired = request.dryRun ? 0 : await retireAll(found.orphans, request, io);
+    const retired = request.dryRun ? NOTHING_RETIRED : await retireAll(found.orphans, request, io);
     if (request.dryRun && found.orphans.length > 0)
       logger.info('sweep: a dry run: nothing on GitHub was changed');
     const result: Sweep = { ...found, retired };
@@ -319,7 +389,7 @@ async function sweep(request: SweepRequest, io: RunnerIO, events: RunEvents): Pr
       'orphan-count': String(found.orphans.length),
       'open-count': String(found.open),
       'unknown-count': String(found.unknown.length),
-      retired: String(retired),
+      retired: String(retired.inactive),
     });
     const count = found.orphans.length;
     const failure =

@@ -243,8 +243,16 @@ async function create(
   return { deployment, created: via !== 'conflict' };
 }
 
-/** Resolve, find, then reuse or create (or, in a dry run, say what would be created). */
-export async function deploy(plan: Plan, dependencies: RunDependencies): Promise<DeployResult> {
+/**
+ * Resolve, find, then reuse or create (or, in a dry run, say what would be
+ * created). `onRequest` is told the create's body as soon as the repository
+ * is resolved, so a run that fails after can still say what it asked for.
+ */
+export async function deploy(
+  plan: Plan,
+  dependencies: RunDependencies,
+  onRequest?: (request: DeploymentCreateRequest) => void,
+): Promise<DeployResult> {
   const { service, logger } = dependencies;
   const group = inGroup(dependencies);
   const repository =
@@ -258,6 +266,7 @@ export async function deploy(plan: Plan, dependencies: RunDependencies): Promise
         })
       : undefined;
   const request = buildCreateRequest(plan, repository);
+  onRequest?.(request);
   const existing = await group(`Looking for deployment '${plan.name}'`, 'find', async () => {
     const found = pickOne(await service.findByName(plan.name), plan.name, logger);
     logger.info(

@@ -12,7 +12,7 @@ import type { Plan } from '../../inputs/plan.js';
 import type { DeployResult } from './deploy.js';
 import type { DriftEntry } from '../ports/findings.js';
 import { showValue } from './drift.js';
-import type { Deployment } from '../../service/schemas.js';
+import type { Deployment, DeploymentCreateRequest } from '../../service/schemas.js';
 
 /** The names of every output, as action.yml declares them. */
 export const OUTPUT_NAMES = [
@@ -116,6 +116,11 @@ export function dryRunReport(result: DeployResult): string {
 export interface SummaryInput {
   plan: Pick<Plan, 'name' | 'source' | 'dryRun' | 'dashboardUrl'>;
   result?: DeployResult;
+  /**
+   * What the run asked for when it has no result (a failed create): its
+   * resolved repository and ref are still what the run deployed from.
+   */
+  request?: DeploymentCreateRequest;
   /** The latest state of the deployment (after waiting), if any. */
   deployment?: Deployment;
   /** Whether it is live, and the commit live instead of a superseded target. */
@@ -236,7 +241,8 @@ export function summaryHtml(input: SummaryInput): string {
   const text = cellOf(redact, (value) => htmlText(value));
   const code = cellOf(redact, (value) => htmlCode(value));
   const shown = input.deployment ?? result?.deployment;
-  const repository = result === undefined ? {} : repositoryOf(result);
+  const asked = result ?? (input.request && { request: input.request, created: false });
+  const repository = asked === undefined ? {} : repositoryOf(asked);
   // Each row: its label, and its cell already written (text, code or a link).
   const rows: [string, string][] = [
     ['Name', code(plan.name)],
