@@ -29077,8 +29077,10 @@ __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __we
 /* harmony import */ var node_url__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(3136);
 /* harmony import */ var node_url__WEBPACK_IMPORTED_MODULE_2___default = /*#__PURE__*/__nccwpck_require__.n(node_url__WEBPACK_IMPORTED_MODULE_2__);
 /* harmony import */ var _inputs_bounded_read_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(4033);
-/* harmony import */ var _main_js__WEBPACK_IMPORTED_MODULE_4__ = __nccwpck_require__(3269);
+/* harmony import */ var _main_js__WEBPACK_IMPORTED_MODULE_4__ = __nccwpck_require__(7810);
+/* harmony import */ var _pipe_end_js__WEBPACK_IMPORTED_MODULE_5__ = __nccwpck_require__(2884);
 /** The command's entry (dist/cli.js, the package's bin): wires the process to `main`, nothing else. */
+
 
 
 
@@ -29107,8 +29109,9 @@ process.exitCode = await (0,_main_js__WEBPACK_IMPORTED_MODULE_4__/* .main */ .i)
     args: process.argv.slice(2),
     env: process.env,
     cwd: process.cwd(),
-    stdout: process.stdout,
-    stderr: process.stderr,
+    // A reader that goes away (`| head`) ends output quietly, not with a stack trace.
+    stdout: (0,_pipe_end_js__WEBPACK_IMPORTED_MODULE_5__/* .quietWhenReaderGoes */ .Y)(process.stdout),
+    stderr: (0,_pipe_end_js__WEBPACK_IMPORTED_MODULE_5__/* .quietWhenReaderGoes */ .Y)(process.stderr),
     readFile: (path, cap) => (0,_inputs_bounded_read_js__WEBPACK_IMPORTED_MODULE_3__/* .readBounded */ .CB)(path, { cap }),
     writeFile: (path, text) => (0,node_fs__WEBPACK_IMPORTED_MODULE_0__.writeFileSync)(path, text),
     version,
@@ -29129,7 +29132,7 @@ __webpack_async_result__();
 
 /***/ }),
 
-/***/ 3269:
+/***/ 7810:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -40866,6 +40869,11 @@ const LIST_VALUE_NAMES = {
     limit: 'N',
     'remote-reconciled': 'BOOLEAN',
 };
+/** `list`'s options that exclude each other: how many it shows. */
+const LIST_EXCLUDES = {
+    limit: ['all'],
+    all: ['limit'],
+};
 /** `list`'s own options: each filter of the listing, `--limit N` and `--all`. */
 function listOptions() {
     return Object.entries(LIST_OWN_INPUTS).map(([name, declared]) => {
@@ -40877,6 +40885,7 @@ function listOptions() {
             multiple: false,
             ...(flag ? {} : { valueName: LIST_VALUE_NAMES[input] ?? 'VALUE' }),
             variable: variableOf(input),
+            ...(LIST_EXCLUDES[input] === undefined ? {} : { excludes: LIST_EXCLUDES[input] }),
             defaultText: shownDefault(declared.default),
             description: LIST_OPTION_DESCRIPTIONS[input],
             commands: ['list'],
@@ -41067,7 +41076,8 @@ function readTokens(args, command, table, problems) {
 ;// CONCATENATED MODULE: ./src/cli/option-values.ts
 /**
  * The values of the options given, and of their DEPLOY_ variables, read into
- * each input's raw text: a flag wins over its variable; the API key from its
+ * each input's raw text: a flag wins over its variable, and over the
+ * variable of an option it excludes (`--limit 3` over `DEPLOY_ALL`); the API key from its
  * file, headers and secrets from the variables they name; every secret value
  * read is kept to be masked.
  */
@@ -41092,7 +41102,9 @@ function option_values_readInputs(given, command, table, reading) {
         if (!spec.commands.includes(command))
             continue;
         const values = given.get(spec.option)?.values ?? [];
-        const variable = spec.variable;
+        // A flag wins over a variable: an excluded option's variable is not read beside its flag.
+        const excluded = spec.excludes?.some((other) => given.has(other)) === true;
+        const variable = excluded ? undefined : spec.variable;
         const fromVariable = variable === undefined ? undefined : env[variable];
         const role = spec.role;
         switch (role.kind) {
@@ -44880,6 +44892,62 @@ function runDescription(run, workspace) {
     return { workspace, repository: run.slug, head: run.head, commit: run.commit };
 }
 
+;// CONCATENATED MODULE: ./src/cli/commit-order.ts
+/**
+ * Which of two commits is newer, answered from the git checkout the command
+ * runs in, where GitHub's compare call is not at hand (GitLab, CircleCI,
+ * Jenkins, a terminal): a CI job's checkout holds the pipeline's commit and,
+ * most often, the newer ones. `git merge-base --is-ancestor` answers without
+ * a network; an absent git, a shallow clone that lacks a commit, or a folder
+ * that is no checkout answers "not known", as no answer did before.
+ */
+
+/** A full sha: anything else (a name, an option) is never passed to git. */
+const SHA = /^[0-9a-f]{40}$/i;
+/** The longest one question may take: a local git answers in milliseconds. */
+const GIT_TIMEOUT_MS = 5_000;
+/** Runs `git args` in `cwd`, no shell; its exit code, or undefined when git could not say. */
+function gitExit(where, args) {
+    return new Promise((resolve) => {
+        (0,external_node_child_process_namespaceObject.execFile)('git', [...args], { cwd: where.cwd, env: { ...where.env }, timeout: GIT_TIMEOUT_MS, windowsHide: true }, (error) => {
+            if (error === null) {
+                resolve(0);
+                return;
+            }
+            // A spawn failure (ENOENT) has a string code; a killed run, a signal.
+            const { code, signal } = error;
+            resolve(typeof code === 'number' && signal == null ? code : undefined);
+        });
+    });
+}
+/** Whether `ancestor` is an ancestor of `descendant`; undefined when git cannot say (128: a commit it lacks). */
+async function isAncestor(where, ancestor, descendant) {
+    const code = await gitExit(where, ['merge-base', '--is-ancestor', ancestor, descendant]);
+    if (code === 0)
+        return true;
+    if (code === 1)
+        return false;
+    return undefined;
+}
+/**
+ * The question as the checkout answers it: `newer` when the target
+ * is an ancestor of the latest commit, `older` when the latest is an
+ * ancestor of the target; diverged, identical or unknown commits are not
+ * known. The repository is not checked: a sha names one commit.
+ */
+function checkoutCommitOrder(where) {
+    return async (_repository, target, latest) => {
+        if (!SHA.test(target) || !SHA.test(latest) || target.toLowerCase() === latest.toLowerCase()) {
+            return undefined;
+        }
+        const targetFirst = await isAncestor(where, target, latest);
+        if (targetFirst !== false)
+            return targetFirst === true ? 'newer' : undefined;
+        const latestFirst = await isAncestor(where, latest, target);
+        return latestFirst === true ? 'older' : undefined;
+    };
+}
+
 ;// CONCATENATED MODULE: ./src/inputs/read-plan.ts
 /**
  * The core's inputs read into one typed plan. Nothing here sends a request:
@@ -45960,8 +46028,12 @@ async function create(plan, request, repository, dependencies) {
     // A deployment that answered a 409 was created by another run.
     return { deployment, created: via !== 'conflict' };
 }
-/** Resolve, find, then reuse or create (or, in a dry run, say what would be created). */
-async function deploy(plan, dependencies) {
+/**
+ * Resolve, find, then reuse or create (or, in a dry run, say what would be
+ * created). `onRequest` is told the create's body as soon as the repository
+ * is resolved, so a run that fails after can still say what it asked for.
+ */
+async function deploy(plan, dependencies, onRequest) {
     const { service, logger } = dependencies;
     const group = inGroup(dependencies);
     const repository = plan.source === 'codehost'
@@ -45972,6 +46044,7 @@ async function deploy(plan, dependencies) {
         })
         : undefined;
     const request = buildCreateRequest(plan, repository);
+    onRequest?.(request);
     const existing = await group(`Looking for deployment '${plan.name}'`, 'find', async () => {
         const found = pickOne(await service.findByName(plan.name), plan.name, logger);
         logger.info(found === undefined
@@ -46762,7 +46835,8 @@ function summaryHtml(input) {
     const text = cellOf(redact, (value) => htmlText(value));
     const code = cellOf(redact, (value) => htmlCode(value));
     const shown = input.deployment ?? result?.deployment;
-    const repository = result === undefined ? {} : repositoryOf(result);
+    const asked = result ?? (input.request && { request: input.request, created: false });
+    const repository = asked === undefined ? {} : repositoryOf(asked);
     // Each row: its label, and its cell already written (text, code or a link).
     const rows = [
         ['Name', code(plan.name)],
@@ -47015,6 +47089,8 @@ async function waitUntilLive(initial, goal, options, dependencies) {
 /** What the run knows at any point, for the outputs and the summary. */
 class RunRecord {
     plan;
+    /** What a create would send, once the repository is resolved, before any deployment is found. */
+    request;
     result;
     goal;
     /** The deployment's latest state (after waiting, when the run waited). */
@@ -47112,6 +47188,7 @@ class RunRecord {
         return summaryHtml({
             plan: source === undefined ? this.plan : { ...this.plan, source },
             result: this.result,
+            request: this.request,
             deployment: this.deployment,
             liveness: this.liveness,
             target: this.goal?.target?.sha,
@@ -47264,7 +47341,7 @@ async function steps(plan, io, events, record) {
     maskPlan(plan, io, logger);
     warnOfPlan(plan, logger);
     const dependencies = dependenciesOf(plan, io, events);
-    const result = await deploy(plan, dependencies);
+    const result = await deploy(plan, dependencies, (request) => (record.request = request));
     const goal = await assess(plan, result, logger, io.commitOrder);
     record.deployed(result, goal);
     if (plan.dryRun)
@@ -47817,6 +47894,517 @@ function deploymentsJson(deployments) {
     return `${lineSafeJson(shown, 2)}\n`;
 }
 
+;// CONCATENATED MODULE: ./node_modules/string-width/node_modules/ansi-regex/index.js
+// Valid string terminator sequences are ESC\ and 0x9c; OSC also accepts BEL.
+const ST = String.raw`(?:\u001B\u005C|\u009C)`;
+
+// OSC sequences only: ESC ] ... BEL/ST (or the C1 introducer 0x9d ... BEL/ST).
+// Payloads stop at terminators, cancellations, and C1 controls. An unterminated string cannot swallow the next sequence or repeatedly scan its payload from later introducers. Terminals likewise abort a control string on an unexpected ESC.
+const stringControls = String.raw`\u0018\u001A\u001B\u0080-\u009F`;
+const osc = String.raw`(?:\u001B\]|\u009D)[^\u0007${stringControls}]*(?:\u0007|${ST})`;
+
+// DCS, SOS, PM, APC, and screen window titles have opaque payloads terminated by ST. Nested ESC payloads, such as tmux passthrough, require a parser.
+const controlString = String.raw`(?:\u001B[PX^_k]|[\u0090\u0098\u009E\u009F])[^${stringControls}]*${ST}`;
+
+// Linux console palette controls have fixed lengths and no string terminator; iTerm2 terminates its palette assignments. Consume an immediately adjacent OSC terminator, but match these controls before OSC so a later BEL cannot consume visible text.
+const linuxPalette = String.raw`\u001B\](?:P[\dA-Fa-f]{7}|R)(?:\u0007|${ST})?`;
+
+// CSI: ESC [ or C1 CSI, parameter bytes (0x30–0x3f), intermediate bytes (0x20–0x2f), then a final byte (0x40–0x7e).
+// `= < >` are final bytes in two-byte VT52 escapes (`ESC >`) but parameter bytes in a CSI (`ESC [ > 0 ; 276 ; 0 c`, the device attributes reply). Match CSI first to consume the whole sequence, where its introducer makes the two unambiguous.
+const csi = String.raw`(?:\u001B\[|\u009B)[\u0030-\u003F]*[\u0020-\u002F]*[\u0040-\u007E]`;
+
+// Related escapes: ESC, intermediate bytes (0x20–0x2f), then a final byte (0x30–0x7e), or a supported two-byte escape.
+// The two-byte final class stays narrow so that ESC followed by an arbitrary character is not read as a sequence. CSI parameters belong only to the CSI form, preventing partial matches and avoiding a second scan with nested repetition.
+// Escapes whose final byte is a digit include `ESC 7` and `ESC 8` (save and restore cursor), `ESC ( 0` (line drawing character set), and `ESC # 8` (screen alignment).
+// A digit is never a CSI final byte. These escapes end immediately at their final byte, so `ESC 7 l` is read as the escape followed by text rather than a sequence with parameter 7 and final byte `l`.
+const ansi_regex_escape = String.raw`\u001B(?:[\u0020-\u002F]+[\u0030-\u007E]|[\dA-PR-TZcf-oq-uy=><~|}])`;
+
+const pattern = `${linuxPalette}|${osc}|${controlString}|${csi}|${ansi_regex_escape}`;
+
+function ansiRegex({onlyFirst = false} = {}) {
+	return new RegExp(pattern, onlyFirst ? undefined : 'g');
+}
+
+;// CONCATENATED MODULE: ./node_modules/string-width/node_modules/strip-ansi/index.js
+
+
+const regex = ansiRegex();
+
+function stripAnsi(string) {
+	if (typeof string !== 'string') {
+		throw new TypeError(`Expected a \`string\`, got \`${typeof string}\``);
+	}
+
+	// Fast path: ANSI codes require ESC (7-bit) or CSI (8-bit) introducer
+	if (!string.includes('\u001B') && !string.includes('\u009B')) {
+		return string;
+	}
+
+	// Even though the regex is global, we don't need to reset the `.lastIndex`
+	// because unlike `.exec()` and `.test()`, `.replace()` does it automatically
+	// and doing it manually has a performance penalty.
+	return string.replace(regex, '');
+}
+
+;// CONCATENATED MODULE: ./node_modules/get-east-asian-width/lookup-data.js
+// Generated by scripts/build.js
+
+const ambiguousMinimalCodePoint = 161;
+const ambiguousMaximumCodePoint = 1114109;
+const ambiguousRanges = [161, 161, 164, 164, 167, 168, 170, 170, 173, 174, 176, 180, 182, 186, 188, 191, 198, 198, 208, 208, 215, 216, 222, 225, 230, 230, 232, 234, 236, 237, 240, 240, 242, 243, 247, 250, 252, 252, 254, 254, 257, 257, 273, 273, 275, 275, 283, 283, 294, 295, 299, 299, 305, 307, 312, 312, 319, 322, 324, 324, 328, 331, 333, 333, 338, 339, 358, 359, 363, 363, 462, 462, 464, 464, 466, 466, 468, 468, 470, 470, 472, 472, 474, 474, 476, 476, 593, 593, 609, 609, 708, 708, 711, 711, 713, 715, 717, 717, 720, 720, 728, 731, 733, 733, 735, 735, 768, 879, 913, 929, 931, 937, 945, 961, 963, 969, 1025, 1025, 1040, 1103, 1105, 1105, 8208, 8208, 8211, 8214, 8216, 8217, 8220, 8221, 8224, 8226, 8228, 8231, 8240, 8240, 8242, 8243, 8245, 8245, 8251, 8251, 8254, 8254, 8308, 8308, 8319, 8319, 8321, 8324, 8364, 8364, 8451, 8451, 8453, 8453, 8457, 8457, 8467, 8467, 8470, 8470, 8481, 8482, 8486, 8486, 8491, 8491, 8531, 8532, 8539, 8542, 8544, 8555, 8560, 8569, 8585, 8585, 8592, 8601, 8632, 8633, 8658, 8658, 8660, 8660, 8679, 8679, 8704, 8704, 8706, 8707, 8711, 8712, 8715, 8715, 8719, 8719, 8721, 8721, 8725, 8725, 8730, 8730, 8733, 8736, 8739, 8739, 8741, 8741, 8743, 8748, 8750, 8750, 8756, 8759, 8764, 8765, 8776, 8776, 8780, 8780, 8786, 8786, 8800, 8801, 8804, 8807, 8810, 8811, 8814, 8815, 8834, 8835, 8838, 8839, 8853, 8853, 8857, 8857, 8869, 8869, 8895, 8895, 8978, 8978, 9312, 9449, 9451, 9547, 9552, 9587, 9600, 9615, 9618, 9621, 9632, 9633, 9635, 9641, 9650, 9651, 9654, 9655, 9660, 9661, 9664, 9665, 9670, 9672, 9675, 9675, 9678, 9681, 9698, 9701, 9711, 9711, 9733, 9734, 9737, 9737, 9742, 9743, 9756, 9756, 9758, 9758, 9792, 9792, 9794, 9794, 9824, 9825, 9827, 9829, 9831, 9834, 9836, 9837, 9839, 9839, 9886, 9887, 9919, 9919, 9926, 9933, 9935, 9939, 9941, 9953, 9955, 9955, 9960, 9961, 9963, 9969, 9972, 9972, 9974, 9977, 9979, 9980, 9982, 9983, 10045, 10045, 10102, 10111, 11094, 11097, 12872, 12879, 57344, 63743, 65024, 65039, 65533, 65533, 127232, 127242, 127248, 127277, 127280, 127337, 127344, 127373, 127375, 127376, 127387, 127404, 917760, 917999, 983040, 1048573, 1048576, 1114109];
+
+const fullwidthMinimalCodePoint = 12288;
+const fullwidthMaximumCodePoint = 65510;
+const fullwidthRanges = [12288, 12288, 65281, 65376, 65504, 65510];
+
+const lookup_data_halfwidthMinimalCodePoint = 8361;
+const lookup_data_halfwidthMaximumCodePoint = 65518;
+const lookup_data_halfwidthRanges = (/* unused pure expression or super */ null && ([8361, 8361, 65377, 65470, 65474, 65479, 65482, 65487, 65490, 65495, 65498, 65500, 65512, 65518]));
+
+const lookup_data_narrowMinimalCodePoint = 32;
+const lookup_data_narrowMaximumCodePoint = 10630;
+const lookup_data_narrowRanges = (/* unused pure expression or super */ null && ([32, 126, 162, 163, 165, 166, 172, 172, 175, 175, 10214, 10221, 10629, 10630]));
+
+const wideMinimalCodePoint = 4352;
+const wideMaximumCodePoint = 262141;
+const wideRanges = [4352, 4447, 8986, 8987, 9001, 9002, 9193, 9196, 9200, 9200, 9203, 9203, 9725, 9726, 9748, 9749, 9776, 9783, 9800, 9811, 9855, 9855, 9866, 9871, 9875, 9875, 9889, 9889, 9898, 9899, 9917, 9918, 9924, 9925, 9934, 9934, 9940, 9940, 9962, 9962, 9970, 9971, 9973, 9973, 9978, 9978, 9981, 9981, 9989, 9989, 9994, 9995, 10024, 10024, 10060, 10060, 10062, 10062, 10067, 10069, 10071, 10071, 10133, 10135, 10160, 10160, 10175, 10175, 11035, 11036, 11088, 11088, 11093, 11093, 11904, 11929, 11931, 12019, 12032, 12245, 12272, 12287, 12289, 12350, 12353, 12438, 12441, 12543, 12549, 12591, 12593, 12686, 12688, 12773, 12783, 12830, 12832, 12871, 12880, 42124, 42128, 42182, 43360, 43388, 44032, 55203, 63744, 64255, 65040, 65049, 65072, 65106, 65108, 65126, 65128, 65131, 94176, 94180, 94192, 94198, 94208, 101594, 101631, 101664, 101760, 101874, 101888, 102801, 102816, 102866, 110576, 110579, 110581, 110587, 110589, 110590, 110592, 110888, 110898, 110898, 110928, 110930, 110933, 110933, 110948, 110952, 110960, 111355, 119552, 119638, 119648, 119670, 126980, 126980, 127183, 127183, 127374, 127374, 127377, 127386, 127406, 127406, 127488, 127490, 127504, 127547, 127552, 127560, 127568, 127569, 127584, 127589, 127744, 127776, 127789, 127797, 127799, 127868, 127870, 127891, 127904, 127946, 127951, 127955, 127968, 127984, 127988, 127988, 127992, 128062, 128064, 128064, 128066, 128252, 128255, 128317, 128331, 128334, 128336, 128359, 128378, 128378, 128405, 128406, 128420, 128420, 128507, 128591, 128640, 128709, 128716, 128716, 128720, 128722, 128725, 128729, 128732, 128735, 128747, 128748, 128756, 128764, 128986, 128986, 128992, 129003, 129008, 129008, 129292, 129338, 129340, 129349, 129351, 129535, 129648, 129660, 129664, 129734, 129736, 129736, 129740, 129757, 129759, 129771, 129775, 129786, 131072, 196605, 196608, 262141];
+
+;// CONCATENATED MODULE: ./node_modules/get-east-asian-width/utilities.js
+/**
+Binary search on a sorted flat array of [start, end] pairs.
+
+@param {number[]} ranges - Flat array of inclusive [start, end] range pairs, e.g. [0, 5, 10, 20].
+@param {number} codePoint - The value to search for.
+@returns {boolean} Whether the value falls within any of the ranges.
+*/
+const utilities_isInRange = (ranges, codePoint) => {
+	let low = 0;
+	let high = Math.floor(ranges.length / 2) - 1;
+	while (low <= high) {
+		const mid = Math.floor((low + high) / 2);
+		const i = mid * 2;
+		if (codePoint < ranges[i]) {
+			high = mid - 1;
+		} else if (codePoint > ranges[i + 1]) {
+			low = mid + 1;
+		} else {
+			return true;
+		}
+	}
+
+	return false;
+};
+
+;// CONCATENATED MODULE: ./node_modules/get-east-asian-width/lookup.js
+
+
+
+const commonCjkCodePoint = 0x4E_00;
+const [wideFastPathStart, wideFastPathEnd] = /* #__PURE__ */ findWideFastPathRange(wideRanges);
+
+// Use a hot-path range so common `isWide` calls can skip binary search.
+// The range containing U+4E00 covers common CJK ideographs;
+// fallback to the largest range for resilience to Unicode table changes.
+function findWideFastPathRange(ranges) {
+	let fastPathStart = ranges[0];
+	let fastPathEnd = ranges[1];
+
+	for (let index = 0; index < ranges.length; index += 2) {
+		const start = ranges[index];
+		const end = ranges[index + 1];
+
+		if (
+			commonCjkCodePoint >= start
+			&& commonCjkCodePoint <= end
+		) {
+			return [start, end];
+		}
+
+		if ((end - start) > (fastPathEnd - fastPathStart)) {
+			fastPathStart = start;
+			fastPathEnd = end;
+		}
+	}
+
+	return [fastPathStart, fastPathEnd];
+}
+
+const isAmbiguous = codePoint => {
+	if (
+		codePoint < ambiguousMinimalCodePoint
+		|| codePoint > ambiguousMaximumCodePoint
+	) {
+		return false;
+	}
+
+	return utilities_isInRange(ambiguousRanges, codePoint);
+};
+
+const isFullwidth = codePoint => {
+	if (
+		codePoint < fullwidthMinimalCodePoint
+		|| codePoint > fullwidthMaximumCodePoint
+	) {
+		return false;
+	}
+
+	return utilities_isInRange(fullwidthRanges, codePoint);
+};
+
+const isHalfwidth = codePoint => {
+	if (
+		codePoint < halfwidthMinimalCodePoint
+		|| codePoint > halfwidthMaximumCodePoint
+	) {
+		return false;
+	}
+
+	return isInRange(halfwidthRanges, codePoint);
+};
+
+const isNarrow = codePoint => {
+	if (
+		codePoint < narrowMinimalCodePoint
+		|| codePoint > narrowMaximumCodePoint
+	) {
+		return false;
+	}
+
+	return isInRange(narrowRanges, codePoint);
+};
+
+const isWide = codePoint => {
+	if (
+		codePoint >= wideFastPathStart
+		&& codePoint <= wideFastPathEnd
+	) {
+		return true;
+	}
+
+	if (
+		codePoint < wideMinimalCodePoint
+		|| codePoint > wideMaximumCodePoint
+	) {
+		return false;
+	}
+
+	return utilities_isInRange(wideRanges, codePoint);
+};
+
+function lookup_getCategory(codePoint) {
+	if (isAmbiguous(codePoint)) {
+		return 'ambiguous';
+	}
+
+	if (isFullwidth(codePoint)) {
+		return 'fullwidth';
+	}
+
+	if (isHalfwidth(codePoint)) {
+		return 'halfwidth';
+	}
+
+	if (isNarrow(codePoint)) {
+		return 'narrow';
+	}
+
+	if (isWide(codePoint)) {
+		return 'wide';
+	}
+
+	return 'neutral';
+}
+
+;// CONCATENATED MODULE: ./node_modules/get-east-asian-width/index.js
+
+
+function get_east_asian_width_validate(codePoint) {
+	if (!Number.isSafeInteger(codePoint)) {
+		throw new TypeError(`Expected a code point, got \`${typeof codePoint}\`.`);
+	}
+}
+
+function eastAsianWidthType(codePoint) {
+	get_east_asian_width_validate(codePoint);
+
+	return getCategory(codePoint);
+}
+
+function eastAsianWidth(codePoint, {ambiguousAsWide = false} = {}) {
+	get_east_asian_width_validate(codePoint);
+
+	if (
+		isFullwidth(codePoint)
+		|| isWide(codePoint)
+		|| (ambiguousAsWide && isAmbiguous(codePoint))
+	) {
+		return 2;
+	}
+
+	return 1;
+}
+
+// Private exports for https://github.com/sindresorhus/is-fullwidth-code-point
+
+
+;// CONCATENATED MODULE: ./node_modules/string-width/index.js
+
+
+
+/**
+Logic:
+- Segment graphemes to match how terminals render clusters.
+- Width rules:
+	1. Skip non-printing clusters (Default_Ignorable, Control, Format except spacing prepended concatenation marks like ARABIC NUMBER SIGN, pure nonspacing/enclosing Mark). Tabs are ignored by design. Lone surrogates are measured as U+FFFD, which is how they are written out.
+	2. Clusters starting with an RGI emoji (\p{RGI_Emoji}), regional indicators, or a digit/#/* with VS16 are double-width, even with trailing extenders (e.g., a dangling ZWJ, an extra variation selector, or a spacing mark). Only a stray emoji modifier adds its own swatch width.
+	   A wide BMP emoji followed by VS15 (text presentation) is one column; anything after the VS15 is ignored.
+	3. Minimally-qualified emoji ZWJ sequences (2+ Extended_Pictographic) are double-width, except that a stray emoji modifier after the sequence adds its own swatch width. An unqualified keycap (no VS16) is text, so it uses the width of its base.
+	4. A cluster starting with Hangul (jamo or a precomposed syllable) is one syllable block with the width of its first code point (plus stray emoji modifiers), as in iTerm, Ghostty, and kitty.
+	5. Otherwise sum the East Asian Width of every visible code point in the cluster: the base plus trailing spacing marks (including Thai/Lao AM), stray emoji modifiers, Indic conjunct consonants, and halfwidth dakuten/handakuten. Nothing after a ZWJ is counted.
+	6. Spacing prepended concatenation marks (e.g., ARABIC NUMBER SIGN before digits) are one column each, unless the following glyph is wide (East Asian Wide or emoji, but not in VS15 text style), which takes them into its own cell.
+*/
+
+const segmenter = new Intl.Segmenter();
+const nonAsciiOrControlRegex = /[^\u{20}-\u{7E}]/v;
+
+// Spacing Prepended_Concatenation_Mark format characters (e.g., ARABIC NUMBER SIGN) that are visible signs spanning the following characters. Excludes the zero-width U+070F SYRIAC ABBREVIATION MARK.
+const prependedConcatenationMarks = String.raw`\u{600}-\u{605}\u{6DD}\u{890}\u{891}\u{8E2}\u{110BD}\u{110CD}`;
+const prependedConcatenationMarksRegex = new RegExp(`^[${prependedConcatenationMarks}]+`, 'v');
+
+// Matches a visible (printing) character. Used to find the base scalar of a cluster (skipping leading Format characters and marks), to detect whole-cluster zero-width, and to skip invisible code points when summing widths.
+// Intentionally a single negated class without a quantifier: a repeated pattern like `^(?:…|…)+$` backtracks exponentially on overlapping properties, and even `^[…]+$` overflows V8's backtrack stack (RangeError) on clusters with millions of marks.
+// Line and paragraph separators (U+2028, U+2029) are intentionally not skipped: iTerm, Terminal.app, and kitty show them as one column.
+const visibleCharacterRegex = new RegExp(String.raw`[^\p{Default_Ignorable_Code_Point}\p{Control}\p{Enclosing_Mark}\p{Nonspacing_Mark}[\p{Format}--[${prependedConcatenationMarks}]]]`, 'v');
+
+// Clusters starting with an RGI emoji sequence. Not anchored at the end, so trailing extenders (ZWJ, marks, variation selectors) in the same cluster do not hide the emoji.
+// Regional indicators that do not form a valid flag (alone, or an unknown pair) are also shown as one wide symbol, and so is a digit, number sign, or asterisk with VS16 (an emoji presentation sequence that is not RGI on its own).
+const emojiPrefixRegex = /^(?:\p{RGI_Emoji}|\p{Regional_Indicator}{1,2}|[\d#*]\u{FE0F})/v;
+
+// A wide BMP emoji followed by VS15 asks for its narrow text style. Every BMP Emoji_Presentation character has a standardized text variation sequence.
+// Limitation: astral emoji (e.g., 👍︎) keep their width, because only some of them have a text variation sequence and terminals disagree.
+const textPresentationEmojiRegex = /^[\p{Emoji_Presentation}--[\u{10000}-\u{10FFFF}]]\u{FE0E}/v;
+
+// Counts stray emoji modifiers from `fromIndex`, keeping the whole string for lookbehind context.
+function strayEmojiModifierCount(string, fromIndex) {
+	// Most emoji clusters are fully consumed by the emoji match
+	if (fromIndex >= string.length) {
+		return 0;
+	}
+
+	// An emoji modifier that does not follow an emoji modifier base (or a ZWJ) is shown as a standalone color swatch (UTS #51)
+	const modifierRegex = /(?<![\p{Emoji_Modifier_Base}\u{200D}])\p{Emoji_Modifier}/gv;
+	modifierRegex.lastIndex = fromIndex;
+
+	let count = 0;
+	while (modifierRegex.test(string)) {
+		count++;
+	}
+
+	return count;
+}
+
+// Detect minimally-qualified emoji ZWJ sequences (missing VS16 but still render as double-width)
+// A ZWJ only joins a following Extended_Pictographic into the cluster when an Extended_Pictographic comes before it (GB11), so this means 2+ Extended_Pictographic joined by a ZWJ.
+const emojiZwjSequenceRegex = /\u{200D}\p{Extended_Pictographic}/v;
+
+// Returns the cluster starting at its first visible character, or `undefined` if the whole cluster is zero-width.
+function baseVisible(segment) {
+	const index = segment.search(visibleCharacterRegex);
+	return index === -1 ? undefined : segment.slice(index);
+}
+
+// Hangul jamo (U+1100..U+11FF, Hangul Jamo Extended-A and -B) and precomposed syllables. Includes the Default_Ignorable HANGUL CHOSEONG/JUNGSEONG FILLER (U+115F, U+1160), which start a syllable block in place of a missing jamo.
+function isHangul(codePoint) {
+	return (codePoint >= 0x11_00 && codePoint <= 0x11_FF)
+		|| (codePoint >= 0xA9_60 && codePoint <= 0xA9_7C)
+		|| (codePoint >= 0xAC_00 && codePoint <= 0xD7_A3)
+		|| (codePoint >= 0xD7_B0 && codePoint <= 0xD7_C6)
+		|| (codePoint >= 0xD7_CB && codePoint <= 0xD7_FB);
+}
+
+// Sums the East Asian Width of the visible code points of a cluster.
+// Everything visible after the base still takes columns: spacing marks (Grapheme_Cluster_Break=SpacingMark, including Thai/Lao AM which are Lo), an emoji modifier not consumed by an emoji modifier sequence (shown as a standalone swatch), the consonants of an Indic conjunct joined by a virama (GB9c), and halfwidth dakuten/handakuten. A ZWJ ends the counting.
+function visibleCodePointsWidth(visibleSegment, eastAsianWidthOptions) {
+	let width = 0;
+
+	for (const character of visibleSegment) {
+		// Match terminal handling of explicit Indic half-forms by counting only the visible characters before a ZWJ in the cluster
+		if (character === '\u{200D}') {
+			break;
+		}
+
+		if (visibleCharacterRegex.test(character)) {
+			width += eastAsianWidth(character.codePointAt(0), eastAsianWidthOptions);
+		}
+	}
+
+	return width;
+}
+
+function clusterWidth(segment, eastAsianWidthOptions) {
+	// Spacing prepended concatenation marks (e.g., ARABIC NUMBER SIGN) are visible one-column signs that join the next character. A wide glyph (East Asian Wide or emoji, but not a VS15 text style) takes them into its own cell.
+	// The marks are in U+0600..U+08FF plus U+110BD and U+110CD, so most clusters skip the regex
+	const firstCodePoint = segment.codePointAt(0);
+	const marks = firstCodePoint === 0x1_10_BD || firstCodePoint === 0x1_10_CD || (firstCodePoint >= 0x6_00 && firstCodePoint <= 0x8_FF) ? prependedConcatenationMarksRegex.exec(segment) : undefined;
+	if (marks) {
+		const rest = segment.slice(marks[0].length);
+		const restWidth = clusterWidth(rest, eastAsianWidthOptions);
+		const visibleRest = baseVisible(rest);
+		const isWideGlyph = restWidth >= 2 && (
+			eastAsianWidth(visibleRest.codePointAt(0), eastAsianWidthOptions) === 2
+			|| emojiPrefixRegex.test(visibleRest)
+			|| emojiZwjSequenceRegex.test(visibleRest)
+		);
+		return isWideGlyph ? restWidth : [...marks[0]].length + restWidth;
+	}
+
+	// Zero-width / non-printing clusters (including a Hangul filler with only invisible extenders)
+	const visibleSegment = baseVisible(segment);
+	if (visibleSegment === undefined) {
+		return 0;
+	}
+
+	// Checked on the raw cluster, since it can start with a Default_Ignorable filler
+	if (isHangul(firstCodePoint)) {
+		return eastAsianWidth(firstCodePoint, eastAsianWidthOptions) + (strayEmojiModifierCount(segment, 1) * 2);
+	}
+
+	if (textPresentationEmojiRegex.test(visibleSegment)) {
+		return 1;
+	}
+
+	// Emoji width logic. Uses the visible part, so leading invisible characters do not hide the emoji.
+	const emoji = emojiPrefixRegex.exec(visibleSegment);
+	if (emoji) {
+		return 2 + (strayEmojiModifierCount(visibleSegment, emoji[0].length) * 2);
+	}
+
+	// Minimally-qualified emoji ZWJ sequences are double-width, like RGI emoji, except that a stray emoji modifier after the sequence is shown as its own swatch. Everything else: EAW of the cluster’s visible scalars, including trailing spacing marks and Halfwidth/Fullwidth Forms (e.g., ﾞ, ﾟ)
+	const zwjSequence = emojiZwjSequenceRegex.exec(visibleSegment);
+	return zwjSequence
+		? 2 + (strayEmojiModifierCount(visibleSegment, zwjSequence.index + zwjSequence[0].length) * 2)
+		: visibleCodePointsWidth(visibleSegment, eastAsianWidthOptions);
+}
+
+function unicodeWidth(string, ambiguousIsNarrow) {
+	// Count the initial printable ASCII directly, keeping its last character as a possible grapheme base.
+	let width = 0;
+	const firstNonAsciiIndex = string.search(nonAsciiOrControlRegex);
+	if (firstNonAsciiIndex > 1) {
+		width = firstNonAsciiIndex - 1;
+		string = string.slice(width);
+	}
+
+	// Keep the first trailing ASCII character with the Unicode prefix.
+	let suffixStart = string.length;
+	while (suffixStart > 0) {
+		const codePoint = string.codePointAt(suffixStart - 1);
+		if (codePoint < 0x20 || codePoint > 0x7E) {
+			break;
+		}
+
+		suffixStart--;
+	}
+
+	if (suffixStart + 1 < string.length) {
+		width += string.length - suffixStart - 1;
+		string = string.slice(0, suffixStart + 1);
+	}
+
+	// Printable ASCII, common Han, and precomposed Hangul have fixed widths and cannot form multi-character graphemes together.
+	if (!/[^\u{20}-\u{7E}\u{4E00}-\u{9FFF}\u{AC00}-\u{D7A3}]/v.test(string)) {
+		return width + string.length + string.replaceAll(/[\u{20}-\u{7E}]/gv, '').length;
+	}
+
+	// A lone surrogate is written out as U+FFFD REPLACEMENT CHARACTER
+	string = string.toWellFormed();
+
+	// Kirat Rai vowel runs form one glyph, including canonically decomposed vowels. Collapse them before segmentation so older Unicode tables give the same width.
+	string = string.replaceAll(/(?<=[\u{16D63}-\u{16D6A}])[\u{16D63}-\u{16D6A}]+/gv, '');
+
+	const eastAsianWidthOptions = {ambiguousAsWide: !ambiguousIsNarrow};
+
+	for (const {segment} of segmenter.segment(string)) {
+		// Fast path: a single visible UTF-16 code unit has its East Asian Width under every rule above (a single-code-point RGI emoji is East Asian Wide, and a Hangul cluster uses the width of its first code point).
+		if (segment.length === 1) {
+			if (visibleCharacterRegex.test(segment)) {
+				width += eastAsianWidth(segment.codePointAt(0), eastAsianWidthOptions);
+			}
+
+			continue;
+		}
+
+		width += clusterWidth(segment, eastAsianWidthOptions);
+	}
+
+	return width;
+}
+
+function stringWidth(input, options = {}) {
+	if (typeof input !== 'string' || input.length === 0) {
+		return 0;
+	}
+
+	const {
+		ambiguousIsNarrow = true,
+		countAnsiEscapeCodes = false,
+	} = options;
+
+	let string = input;
+
+	// Avoid calling stripAnsi when there are no ANSI escape sequences (ESC = 0x1B, CSI = 0x9B)
+	if (!countAnsiEscapeCodes && (string.includes('\u{1B}') || string.includes('\u{9B}'))) {
+		string = stripAnsi(string);
+	}
+
+	// Fast path: printable ASCII (0x20–0x7E) needs no segmenter, regex, or EAW lookup. Its width equals its length.
+	// A negated class without a quantifier, since `^[…]*$` overflows V8's backtrack stack (RangeError) on strings with millions of characters.
+	return nonAsciiOrControlRegex.test(string) ? unicodeWidth(string, ambiguousIsNarrow) : string.length;
+}
+
+;// CONCATENATED MODULE: ./src/cli/screen-width.ts
+/**
+ * How wide text is on a terminal, in screen columns, and text cut to a
+ * number of columns: the one place the live line and the `list`/`repos`
+ * tables measure. East Asian wide characters and emoji take two columns,
+ * combining marks none, colour sequences none (string-width knows the
+ * Unicode tables; a hand-kept table would fall behind them). A cut never
+ * splits a grapheme (a letter and its marks, an emoji sequence, a flag),
+ * so it never leaves half a surrogate pair.
+ */
+
+const graphemes = new Intl.Segmenter(undefined, { granularity: 'grapheme' });
+/** `text`'s width on a terminal, in columns (colour sequences take none). */
+function screenWidth(text) {
+    return stringWidth(text);
+}
+/**
+ * `text` cut to at most `columns` columns, its last column `…` when cut.
+ * `text` is plain: no colour sequences (they are counted as no column but
+ * would be cut through).
+ */
+function cutToWidth(text, columns) {
+    if (screenWidth(text) <= columns)
+        return text;
+    if (columns <= 0)
+        return '';
+    const room = columns - 1;
+    let kept = '';
+    let used = 0;
+    for (const { segment } of graphemes.segment(text)) {
+        const width = screenWidth(segment);
+        if (used + width > room)
+            break;
+        kept += segment;
+        used += width;
+    }
+    return `${kept}…`;
+}
+/** `text` padded with spaces to `columns` columns (as `padEnd`, in columns). */
+function padToWidth(text, columns) {
+    return text + ' '.repeat(Math.max(0, columns - screenWidth(text)));
+}
+
 ;// CONCATENATED MODULE: ./src/cli/log.ts
 /**
  * The log on stderr, for a person: a view of the core's events (`view`) and
@@ -47828,7 +48416,10 @@ function deploymentsJson(deployments) {
  * events are already, the command's own lines are not.
  */
 
+
 const STYLES = { bold: '1', dim: '2', red: '31', yellow: '33', cyan: '36' };
+/** The live line's waiting text is cut no narrower than this; below it the whole line is cut, plain. */
+const LIVE_WHAT_MIN = 8;
 /** `DEPLOY_DEBUG` values that turn debug lines on. */
 const DEBUG_ON = new Set(['true', 'True', 'TRUE', '1']);
 /**
@@ -47861,6 +48452,7 @@ class StderrLog {
     #now;
     #live;
     #liveShown = false;
+    #onResize = () => this.#drawLive();
     constructor(stream, options) {
         this.#stream = stream;
         this.#options = options;
@@ -47883,9 +48475,26 @@ class StderrLog {
         const live = this.#live;
         if (live === undefined)
             return;
-        const elapsed = formatSeconds((this.#now() - live.since) / 1000);
-        this.#stream.write(`\r\u001b[2K${this.#style('cyan', '…')} waiting until live: ${live.what} ${this.#style('dim', `(${elapsed})`)}`);
+        const elapsed = `(${formatSeconds((this.#now() - live.since) / 1000)})`;
+        this.#stream.write(`\r\u001b[2K${this.#liveText(live.what, elapsed)}`);
         this.#liveShown = true;
+    }
+    /**
+     * The live line, one row: cut to the terminal's width as it is now, in
+     * screen columns. A line wider than the terminal wraps, and the redraw
+     * (which clears one row) would leave a copy of its first rows each time.
+     * It stops one column short of the edge, where some terminals move the
+     * cursor to the next row. The waiting text is cut first, so the elapsed
+     * time stays in view.
+     */
+    #liveText(what, elapsed) {
+        const columns = this.#stream.columns;
+        const room = columns !== undefined && columns > 0 ? columns - 1 : Number.POSITIVE_INFINITY;
+        const lead = '… waiting until live: ';
+        const left = room - screenWidth(`${lead} ${elapsed}`);
+        if (left < LIVE_WHAT_MIN)
+            return cutToWidth(`${lead}${what} ${elapsed}`, room);
+        return `${this.#style('cyan', '…')} waiting until live: ${cutToWidth(what, left)} ${this.#style('dim', elapsed)}`;
     }
     #line(text) {
         this.#clearLive();
@@ -47907,7 +48516,10 @@ class StderrLog {
     waiting(waitingFor, soFarMs, note) {
         const what = this.#clean(note === undefined ? waitingFor : `${waitingFor}; ${note}`);
         if (this.#options.terminal) {
-            this.#live ??= { what, since: this.#now() - soFarMs };
+            if (this.#live === undefined) {
+                this.#live = { what, since: this.#now() - soFarMs };
+                this.#stream.on?.('resize', this.#onResize);
+            }
             this.#live.what = what;
             this.#live.timer ??= setInterval(() => this.#drawLive(), 1000);
             // The timer must not keep the process alive once the run is over.
@@ -47957,6 +48569,7 @@ class StderrLog {
             return;
         if (live.timer !== undefined)
             clearInterval(live.timer);
+        this.#stream.off?.('resize', this.#onResize);
         this.#live = undefined;
         if (keep && this.#liveShown) {
             this.#stream.write('\n');
@@ -48533,6 +49146,7 @@ function outputsDotenv(outputs) {
 
 
 
+
 /**
  * One line on where the run is, and the branch head it is for when known
  * (when not, the core says why nothing is targeted, where that matters).
@@ -48686,6 +49300,7 @@ async function runRequest(request, world, { command, log, warn, redact, redactor
             proxy: proxySettingsFrom(world.env),
             pace: paceFrom(world.env),
             words: COMMAND_WORDS,
+            commitOrder: checkoutCommitOrder({ cwd: world.cwd, env: world.env }),
             clock: systemClock,
             signal: controller.signal,
             mask: (value) => redactor.add(value),
@@ -48762,6 +49377,43 @@ async function main(world) {
                 : runFleet(command, request, world);
         }
     }
+}
+
+
+/***/ }),
+
+/***/ 2884:
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   Y: () => (/* binding */ quietWhenReaderGoes)
+/* harmony export */ });
+/** The errors that say the reader has gone. */
+const GONE = new Set(['EPIPE', 'ERR_STREAM_DESTROYED']);
+/** `stream` as the command writes it: quiet once its reader has gone. */
+function quietWhenReaderGoes(stream) {
+    let closed = false;
+    stream.on('error', (error) => {
+        if (error.code !== undefined && GONE.has(error.code)) {
+            closed = true;
+            return;
+        }
+        // Not a reader gone (a full disk): as unexpected as without this listener.
+        throw error;
+    });
+    return {
+        write: (text) => (closed ? false : stream.write(text)),
+        get isTTY() {
+            return stream.isTTY;
+        },
+        // A terminal's width may change while the command runs.
+        get columns() {
+            return stream.columns;
+        },
+        get closed() {
+            return closed;
+        },
+    };
 }
 
 

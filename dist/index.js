@@ -58649,7 +58649,8 @@ function summaryHtml(input) {
     const text = cellOf(redact, (value) => htmlText(value));
     const code = cellOf(redact, (value) => htmlCode(value));
     const shown = input.deployment ?? result?.deployment;
-    const repository = result === undefined ? {} : repositoryOf(result);
+    const asked = result ?? (input.request && { request: input.request, created: false });
+    const repository = asked === undefined ? {} : repositoryOf(asked);
     // Each row: its label, and its cell already written (text, code or a link).
     const rows = [
         ['Name', code(plan.name)],
@@ -59647,7 +59648,10 @@ function readRunnerEvent(env) {
 
 
 
-/** Where the warnings GitHub does not show as annotations are (behaviour 18). */
+/**
+ * Where the warnings GitHub does not show as annotations are (behaviour 18),
+ * unless the entry says otherwise: the deploy step's.
+ */
 const OTHER_WARNINGS = "every one is in the step's log; drift entries are also in the job summary and the step's `drift` output";
 /**
  * The step's logger: warnings as annotations within GitHub's limit, the rest
@@ -59815,7 +59819,7 @@ async function runStep(entry) {
         setFailed(outcome.failure);
     if (outcome.summary !== undefined)
         await writeSummary(redactor.redact(outcome.summary), log);
-    annotations.flush(OTHER_WARNINGS);
+    annotations.flush(entry.otherWarnings ?? OTHER_WARNINGS);
 }
 
 ;// CONCATENATED MODULE: ./src/inputs/commit.ts
@@ -61277,8 +61281,12 @@ async function create(plan, request, repository, dependencies) {
     // A deployment that answered a 409 was created by another run.
     return { deployment, created: via !== 'conflict' };
 }
-/** Resolve, find, then reuse or create (or, in a dry run, say what would be created). */
-async function deploy(plan, dependencies) {
+/**
+ * Resolve, find, then reuse or create (or, in a dry run, say what would be
+ * created). `onRequest` is told the create's body as soon as the repository
+ * is resolved, so a run that fails after can still say what it asked for.
+ */
+async function deploy(plan, dependencies, onRequest) {
     const { service, logger } = dependencies;
     const group = inGroup(dependencies);
     const repository = plan.source === 'codehost'
@@ -61289,6 +61297,7 @@ async function deploy(plan, dependencies) {
         })
         : undefined;
     const request = buildCreateRequest(plan, repository);
+    onRequest?.(request);
     const existing = await group(`Looking for deployment '${plan.name}'`, 'find', async () => {
         const found = pickOne(await service.findByName(plan.name), plan.name, logger);
         logger.info(found === undefined
@@ -61770,6 +61779,8 @@ async function waitUntilLive(initial, goal, options, dependencies) {
 /** What the run knows at any point, for the outputs and the summary. */
 class RunRecord {
     plan;
+    /** What a create would send, once the repository is resolved, before any deployment is found. */
+    request;
     result;
     goal;
     /** The deployment's latest state (after waiting, when the run waited). */
@@ -61867,6 +61878,7 @@ class RunRecord {
         return summaryHtml({
             plan: source === undefined ? this.plan : { ...this.plan, source },
             result: this.result,
+            request: this.request,
             deployment: this.deployment,
             liveness: this.liveness,
             target: this.goal?.target?.sha,
@@ -62019,7 +62031,7 @@ async function steps(plan, io, events, record) {
     maskPlan(plan, io, logger);
     warnOfPlan(plan, logger);
     const dependencies = dependenciesOf(plan, io, events);
-    const result = await deploy(plan, dependencies);
+    const result = await deploy(plan, dependencies, (request) => (record.request = request));
     const goal = await assess(plan, result, logger, io.commitOrder);
     record.deployed(result, goal);
     if (plan.dryRun)
@@ -62425,6 +62437,7 @@ function plan_run() {
             settings: { token: inputs['github-token'], environment: '', comment: inputs['pr-comment'] },
         }),
         run: ({ settings, ...request }, step) => runPlan(request, step.io(settings)),
+        otherWarnings: "every one is in the step's log",
     });
 }
 
@@ -62606,6 +62619,7 @@ function retire_run() {
             },
         }),
         run: ({ retire, settings }, step) => runRetire(retire, step.io(settings)),
+        otherWarnings: "every one is in the step's log",
     });
 }
 
@@ -62736,6 +62750,28 @@ const SWEEP_OUTPUT_NAMES = (/* unused pure expression or super */ null && ([
 ]));
 /** At most this many deployments are read: the deploy's search's cap. */
 const MAX_LISTED = MAX_PAGES * PAGE_LIMIT;
+const NOTHING_RETIRED = {
+    inactive: 0,
+    comments: 0,
+    byThisRun: 0,
+    already: 0,
+    failed: 0,
+    nothing: 0,
+};
+/** Which of `Retired`'s counts a pull request's orphans go to. */
+function retiredAs(retirement) {
+    if (retirement === undefined)
+        return 'nothing';
+    const already = retirement.alreadyInactive ?? 0;
+    if (retirement.comment === 'failed' || retirement.found > retirement.inactive + already) {
+        return 'failed';
+    }
+    if (retirement.inactive > 0 || retirement.comment === 'rewritten')
+        return 'byThisRun';
+    if (already > 0 || retirement.comment === 'unchanged')
+        return 'already';
+    return 'nothing';
+}
 /** The `orphans` output's items, oldest close first. */
 function orphansJson(orphans) {
     return JSON.stringify(orphans.map((orphan) => ({
@@ -62853,10 +62889,10 @@ function byPullRequest(orphans) {
 /**
  * The orphans retired on GitHub as retire does, one retirement a pull
  * request (one environment marking, one comment rewrite naming each of its
- * deployments); how many records got `inactive`.
+ * deployments); what that did, each orphan counted once.
  */
 async function retireAll(orphans, request, io) {
-    let inactive = 0;
+    const retired = { ...NOTHING_RETIRED };
     for (const group of byPullRequest(orphans)) {
         const [first] = group;
         if (first === undefined)
@@ -62872,9 +62908,40 @@ async function retireAll(orphans, request, io) {
                 ? {}
                 : { environment: filled(request.environments, first.number) }),
         };
-        inactive += (await io.retired?.(retireReport))?.inactive ?? 0;
+        const retirement = await io.retired?.(retireReport);
+        retired.inactive += retirement?.inactive ?? 0;
+        if (retirement?.comment === 'rewritten')
+            retired.comments += 1;
+        retired[retiredAs(retirement)] += group.length;
     }
-    return inactive;
+    return retired;
+}
+/** What the sweep changed on GitHub, and what it found already so: the summary's last row. */
+function changedOnGitHub(sweep, request) {
+    const count = sweep.orphans.length;
+    if (request.dryRun)
+        return 'nothing (a dry run)';
+    if (count === 0)
+        return 'nothing (no orphan)';
+    const { inactive, comments, byThisRun, already, failed, nothing } = sweep.retired;
+    const done = [`${inactive} GitHub ${plural(inactive, 'deployment')} marked inactive`];
+    if (comments > 0)
+        done.push(`${comments} ${plural(comments, 'comment')} rewritten`);
+    const parts = [
+        byThisRun === 0
+            ? `none retired by this run (${done.join(', ')})`
+            : `${byThisRun} retired by this run (${done.join(', ')})`,
+    ];
+    if (already > 0) {
+        parts.push(`${already} already retired by an earlier run, left as ${plural(already, 'it was', 'they were')}`);
+    }
+    if (failed > 0) {
+        parts.push(`${failed} not fully retired: see the warnings in the step's log`);
+    }
+    if (nothing > 0) {
+        parts.push(`${nothing} with nothing on GitHub to retire (no deployment record, no comment)`);
+    }
+    return `${count} ${plural(count, 'orphan')}: ${parts.join('; ')}`;
 }
 /** The unknown previews' pull requests, each once, as their names spell them, smallest first. */
 function unknownNumbers(unknown) {
@@ -62901,11 +62968,7 @@ function sweepSummaryHtml(sweep, request, redact) {
             leftOut: (count) => `<p>… and ${count} more ${plural(count, 'orphan')}, left out to keep this summary under GitHub's limit: the orphans output has every one.</p>`,
         });
     }
-    const github = request.dryRun
-        ? 'nothing (a dry run)'
-        : orphans.length === 0
-            ? 'nothing (no orphan)'
-            : `${orphans.length} ${plural(orphans.length, 'orphan')} retired as retire does, what was already so left as it is: ${sweep.retired} GitHub ${plural(sweep.retired, 'deployment')} marked inactive by this run`;
+    const github = changedOnGitHub(sweep, request);
     parts.push(labelledTable([
         ['Open pull requests', htmlText(`${sweep.open} ${plural(sweep.open, 'preview')} left alone`)],
         [
@@ -62941,7 +63004,7 @@ async function sweep(request, io, events) {
         }
         const found = classify(previews, states, request);
         report(found, request, logger);
-        const retired = request.dryRun ? 0 : await retireAll(found.orphans, request, io);
+        const retired = request.dryRun ? NOTHING_RETIRED : await retireAll(found.orphans, request, io);
         if (request.dryRun && found.orphans.length > 0)
             logger.info('sweep: a dry run: nothing on GitHub was changed');
         const result = { ...found, retired };
@@ -62950,7 +63013,7 @@ async function sweep(request, io, events) {
             'orphan-count': String(found.orphans.length),
             'open-count': String(found.open),
             'unknown-count': String(found.unknown.length),
-            retired: String(retired),
+            retired: String(retired.inactive),
         });
         const count = found.orphans.length;
         const failure = request.onOrphans === 'fail' && count > 0
@@ -63008,6 +63071,7 @@ function sweep_run() {
             },
         }),
         run: ({ sweep, settings }, step) => runSweep(sweep, step.io(settings)),
+        otherWarnings: "every one is in the step's log; the orphans are also in the job summary and the step's `orphans` output",
     });
 }
 
