@@ -9,14 +9,20 @@
 import envCi, { type EnvCiAnswer } from 'env-ci';
 import { FULL_SHA } from '../common/text.js';
 import type { RunDescription, RunHead } from '../inputs/run-description.js';
+import { originRepository } from './origin.js';
 import type { Environment } from './sources.js';
 
 /** The run as the CI system describes it. */
 export interface CiRun {
   /** The CI system's name for the log (`GitLab CI/CD`); `a terminal` outside CI. */
   where: string;
-  /** The project's slug (`owner/name`, or `group/sub/name` on GitLab), the default of `--repository`. */
+  /**
+   * The project's slug (`owner/name`, or `group/sub/name` on GitLab), the
+   * default of `--repository`; outside CI, the `origin` remote's.
+   */
   slug?: string;
+  /** The code host of `slug` when known (outside CI, the `origin` remote's): the integration's entry must be on it. */
+  host?: string;
   head: RunHead;
   /** The commit the CI checked out (on a merged-results pipeline, a merge commit), for the summary. */
   commit?: string;
@@ -202,21 +208,28 @@ export function describeCiRun(env: Environment, cwd: string): CiRun {
   if (answer.commit === undefined) {
     return { where: 'a terminal', head: none(`${cwd} is not in a git checkout`) };
   }
+  const origin = originRepository(env, cwd);
+  const checkout = {
+    where,
+    commit: answer.commit,
+    ...(origin === undefined ? {} : { slug: origin.slug, host: origin.host }),
+  };
   if (answer.branch === undefined || answer.branch === 'HEAD') {
-    return {
-      where,
-      head: none('the git checkout is on no branch (a detached HEAD)'),
-      commit: answer.commit,
-    };
+    return { ...checkout, head: none('the git checkout is on no branch (a detached HEAD)') };
   }
   return {
-    where,
+    ...checkout,
     head: headOf({ branch: answer.branch, sha: answer.commit, pullRequest: false }, where),
-    commit: answer.commit,
   };
 }
 
-/** The run as the core takes it: the CI's slug is the default of `--repository`. */
+/** The run as the core takes it: the CI's slug (or origin's) is the default of `--repository`. */
 export function runDescription(run: CiRun, workspace: string): RunDescription {
-  return { workspace, repository: run.slug, head: run.head, commit: run.commit };
+  return {
+    workspace,
+    repository: run.slug,
+    ...(run.host === undefined ? {} : { repositoryHost: run.host }),
+    head: run.head,
+    commit: run.commit,
+  };
 }

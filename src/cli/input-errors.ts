@@ -43,7 +43,8 @@ export function describeInputError(error: InputError, request: CliRequest, ci: C
     const origin = request.origins[input as keyof CliRequest['origins']];
     let label = origin ?? labels.get(input) ?? input;
     if (input === 'repository' && origin === undefined && ci.slug !== undefined) {
-      label = `--repository (defaulted to ${ci.where}'s project ${ci.slug}: pass --repository owner/name)`;
+      const whose = ci.host === undefined ? `${ci.where}'s project` : 'the origin remote';
+      label = `--repository (defaulted to ${whose} ${ci.slug}: pass --repository owner/name)`;
     }
     return `${label}: ${problem}`;
   });

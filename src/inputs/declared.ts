@@ -27,9 +27,15 @@ import type { RepositoryName } from './plan.js';
 import type { RunDescription } from './run-description.js';
 import { parseSecrets } from './secrets.js';
 
-/** `repository`, or the run's own when given empty. */
+/**
+ * `repository`, or the run's own when given empty (the default); the run's
+ * own is on the run's host, when the run knows it.
+ */
 function parseRepositoryInput(raw: string, run: RunDescription): RepositoryName | undefined {
-  return unlessEmpty(parseRepository)(raw === '' ? (run.repository ?? '') : raw);
+  const own = raw === '' || raw === run.repository;
+  const parsed = unlessEmpty(parseRepository)(own ? (run.repository ?? '') : raw);
+  const host = own ? run.repositoryHost?.toLowerCase() : undefined;
+  return parsed === undefined || host === undefined ? parsed : { ...parsed, host };
 }
 
 /** The core's inputs: every entry's set shares them (the deploy step's declares them all). */

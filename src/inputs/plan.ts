@@ -27,6 +27,8 @@ export type CommitRequest =
 export interface RepositoryName {
   owner: string;
   name: string;
+  /** The code host it must be on (lower-cased), when the run's own repository was taken. */
+  host?: string;
 }
 
 /** What every plan holds, whatever its source. */

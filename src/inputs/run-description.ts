@@ -11,6 +11,12 @@ export interface RunDescription {
   workspace: string;
   /** The repository the run is for (`owner/name`): the default of the `repository` input. */
   repository?: string;
+  /**
+   * The code host `repository` is on (`github.com`), when the run knows it (a
+   * terminal's checkout: its origin remote); an entry of the integration's
+   * listing on another host is not it.
+   */
+  repositoryHost?: string;
   /** The branch head the run is for, which `commit: auto` targets; undefined when not known. */
   head?: RunHead;
   /** The commit the run checked out, for the summary (on a pull request, a merge commit). */

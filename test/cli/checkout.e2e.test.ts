@@ -10,6 +10,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { startEmulator, type Emulator } from '../emulator/emulator.ts';
+import { packageOnPath, shellLines } from '../support/doc-examples.ts';
 import { INTEGRATION } from '../support/fixtures.ts';
 import { runCli } from './run-cli.ts';
 
@@ -143,5 +144,55 @@ describe('the order of commits, from the checkout', () => {
 
     expect(run.exitCode).toBe(1);
     expect(run.stderr).not.toContain('superseded');
+  });
+});
+
+describe('outside any CI, the origin remote names the repository', () => {
+  /** The docs' terminal example, as docs/command.md writes it. */
+  const [DRY_RUN = '', ...others] = shellLines(
+    'docs/command.md',
+    'deploy-agent deploy --name my-agent --integration-id "$INTEGRATION_ID" --dry-run',
+  );
+
+  /** The docs' line through a shell, in the clone, with `deploy-agent` on the PATH and no CI. */
+  function runDocsLine(line: string) {
+    return runCli(['-c', line], {
+      command: ['bash'],
+      cwd: checkout,
+      env: serviceEnv({
+        PATH: `${packageOnPath()}:${process.env.PATH ?? '/usr/bin:/bin'}`,
+        INTEGRATION_ID: INTEGRATION,
+      }),
+    });
+  }
+
+  it.each([
+    'git@github.com:acme/agent.git',
+    'https://github.com/acme/agent.git',
+    'ssh://git@github.com/acme/agent',
+  ])("the docs' terminal example runs as written in a clone of %s", async (origin) => {
+    expect(others).toEqual([]);
+    commit('first');
+    git('remote', 'add', 'origin', origin);
+
+    const run = await runDocsLine(DRY_RUN);
+
+    expect(run.stderr).not.toContain('is required');
+    expect(run.exitCode).toBe(0);
+    expect(run.stderr).toContain('acme/agent: https://github.com/acme/agent');
+    expect(run.stderr).toContain("dry run: would POST /v2/deployments to create 'my-agent'");
+    expect(emu.requests.every((request) => request.method === 'GET')).toBe(true);
+  });
+
+  it('an origin on another code host than the integration lists is not taken for its repository', async () => {
+    commit('first');
+    git('remote', 'add', 'origin', 'git@gitlab.com:acme/agent.git');
+
+    const run = await runDocsLine(DRY_RUN);
+
+    expect(run.exitCode).toBe(1);
+    expect(run.stderr).toContain(
+      `Repository acme/agent on gitlab.com is not available to integration ${INTEGRATION}: the integration lists no repositories on gitlab.com`,
+    );
   });
 });

@@ -52,17 +52,25 @@ export class RenamedError extends ActionError {
   }
 }
 
-/** The entry of the integration's listing for `plan.repository`: exact, else case-insensitive. */
+/** A listed repository's host, lower-cased ('' when its url is no URL). */
+const hostOf = (url: string) => (URL.canParse(url) ? new URL(url).hostname.toLowerCase() : '');
+
+/** The listing's entry for `plan.repository` (on its host, if named): exact, else case-insensitive. */
 export async function resolveRepository(service: Service, plan: CodehostPlan): Promise<Repository> {
-  const repositories = await service.listRepositories(plan.integrationId);
-  const wanted = fullName(plan.repository);
+  const { host } = plan.repository;
+  const listed = await service.listRepositories(plan.integrationId);
+  const repositories =
+    host === undefined ? listed : listed.filter((entry) => hostOf(entry.url) === host);
+  const name = fullName(plan.repository);
   const match =
-    repositories.find((repository) => fullName(repository) === wanted) ??
-    repositories.find((repository) => fullName(repository).toLowerCase() === wanted.toLowerCase());
+    repositories.find((repository) => fullName(repository) === name) ??
+    repositories.find((repository) => fullName(repository).toLowerCase() === name.toLowerCase());
   if (match !== undefined) return match;
+  const wanted = host === undefined ? name : `${name} on ${host}`;
   if (repositories.length === 0) {
+    const where = host === undefined || listed.length === 0 ? '' : ` on ${host}`;
     throw new ActionError(
-      `Repository ${wanted} is not available to integration ${plan.integrationId}: the integration lists no repositories. Grant the integration access to ${wanted}.`,
+      `Repository ${wanted} is not available to integration ${plan.integrationId}: the integration lists no repositories${where}. Grant the integration access to ${wanted}.`,
     );
   }
   const shown = repositories.slice(0, REPOSITORIES_SHOWN).map((r) => untrusted(fullName(r)));
