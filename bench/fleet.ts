@@ -1,8 +1,10 @@
 /**
  * Section 6, the fleet: `deploy-agent list --all` (dist/cli.js, stdout piped, so tab-separated
  * lines) over 9,999, 10,000 and 10,001 deployments, around the cap of 10,000, its requests
- * counted and timed, with the peak memory of the command's process. **Budgets: the floor of
- * pages; the command's own time ≤ 2 ms per page (the search's budget).** Alone:
+ * counted and timed, with the peak memory of the command's process; then its peak memory at
+ * 1,000 and 10,000 deployments, piped and with `--json`, which write each page as it arrives.
+ * **Budgets: the floor of pages; the command's own time ≤ 2 ms per page (the search's budget);
+ * peak RSS at 10,000 within 20 MB of 1,000 (CLI contract v1.5, "Streams stay flat").** Alone:
  * `node script/node24.mjs bench/fleet.ts [--quick]`.
  */
 import { startEmulator, type RecordedRequest } from '../test/emulator/emulator.ts';
@@ -62,14 +64,8 @@ interface ListResult {
 async function listCase(deployments: number): Promise<ListResult> {
   progress(`fleet: list --all over ${count(deployments)} deployments`);
   const emu = await startEmulator({ apiKey: API_KEY });
-  // As a fleet looks: an image each, with a version, and a secret (its value is never printed).
-  emu.seedDeployments(deployments, (i) => ({
-    name: `bench-fleet-${i}`,
-    source: 'internal_docker',
-    source_revision_config: { image_uri: IMAGE },
-    image_version: '1.0.0',
-    secrets: [{ name: 'OPENAI_API_KEY', value: `sk-bench-fleet-${i}-0123456789abcdef` }],
-  }));
+  // As a fleet looks.
+  seedFleet(emu, deployments);
   const expected = Math.min(deployments, CAP);
   const result: ListResult = {
     deployments,
@@ -123,6 +119,67 @@ async function listCase(deployments: number): Promise<ListResult> {
   return result;
 }
 
+/** Peak RSS may grow at most this much from 1,000 to 10,000 deployments. */
+const FLAT_MB = 20;
+
+/** The seeded fleet: an image each, with a version, and a secret (its value is never printed). */
+function seedFleet(emu: Awaited<ReturnType<typeof startEmulator>>, deployments: number): void {
+  emu.seedDeployments(deployments, (i) => ({
+    name: `bench-fleet-${i}`,
+    source: 'internal_docker',
+    source_revision_config: { image_uri: IMAGE },
+    image_version: '1.0.0',
+    secrets: [{ name: 'OPENAI_API_KEY', value: `sk-bench-fleet-${i}-0123456789abcdef` }],
+  }));
+}
+
+/** Peak RSS (kB, the median of the runs) of `list --all` and `list --all --json` over `deployments`. */
+async function memoryCase(deployments: number): Promise<{ lines: number; json: number }> {
+  progress(`fleet: peak memory of list --all over ${count(deployments)} deployments`);
+  const emu = await startEmulator({ apiKey: API_KEY });
+  seedFleet(emu, deployments);
+  const peaks = { lines: [] as number[], json: [] as number[] };
+  for (let i = 0; i < LIST_RUNS; i++) {
+    for (const form of ['lines', 'json'] as const) {
+      await pause(100);
+      const run = await runCommand(
+        ['list', '--all', ...(form === 'json' ? ['--json'] : [])],
+        { DEPLOY_API_URL: emu.url, DEPLOY_API_KEY: API_KEY },
+        { nodeArgs: ['--import', peakMemoryHook()] },
+      );
+      if (run.exitCode === 0 && run.peakRssKb !== undefined) peaks[form].push(run.peakRssKb);
+    }
+  }
+  await emu.close();
+  return { lines: median(peaks.lines), json: median(peaks.json) };
+}
+
+/** The memory table: 1,000 against 10,000, each form. */
+async function fleetMemory(): Promise<string> {
+  const small = await memoryCase(1_000);
+  const large = await memoryCase(10_000);
+  const rows = (['lines', 'json'] as const).map((form) => {
+    const growth = (large[form] - small[form]) / 1024;
+    const name = form === 'json' ? '`list --all --json`' : '`list --all` piped (lines)';
+    return [
+      name,
+      mb(small[form]),
+      mb(large[form]),
+      `**${Number.isNaN(growth) ? 'n/a' : `${growth.toFixed(1)} MB`}**`,
+      `≤ ${FLAT_MB} MB`,
+      judge(
+        growth <= FLAT_MB,
+        `fleet: ${name} peak RSS grows ${growth.toFixed(1)} MB from 1,000 to 10,000 deployments (budget ≤ ${FLAT_MB} MB)`,
+      ),
+    ];
+  });
+  return [
+    `**Streams stay flat.** Peak RSS of the command process at 1,000 and 10,000 deployments (the same fleet, medians of ${LIST_RUNS} run${LIST_RUNS === 1 ? '' : 's'}), piped and with \`--json\`, which write each page as it arrives; only the ids (to list each once) and the secrets' values (for the redactor) grow with the fleet.`,
+    '',
+    table(['Form', '1,000', '10,000', 'Growth', 'Budget', 'Verdict'], rows),
+  ].join('\n');
+}
+
 export async function fleetList(): Promise<string> {
   const cases: ListResult[] = [];
   for (const deployments of [9_999, 10_000, 10_001]) cases.push(await listCase(deployments));
@@ -168,9 +225,8 @@ export async function fleetList(): Promise<string> {
       'reference, **median page gap** is the median of the same gaps, which the first, cold ' +
       'pages and a pause of the collector do not move. ' +
       '**Last request → exit** holds the rest of the run: the last answer, then registering ' +
-      "every listed deployment's secret with the redactor, writing every line at once and " +
-      'exiting. Peak RSS is `maxRSS` of the command process (the hook of ' +
-      'section 3): the listing is held whole before it is written.',
+      "the last page's lines and exiting (each page is written as it arrives). Peak RSS is " +
+      '`maxRSS` of the command process (the hook of section 3).',
     '',
     table(
       [
@@ -188,6 +244,8 @@ export async function fleetList(): Promise<string> {
       ],
       rows,
     ),
+    '',
+    await fleetMemory(),
   ].join('\n');
 }
 

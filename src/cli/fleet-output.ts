@@ -93,11 +93,43 @@ export function lines<T>(items: readonly T[], columns: readonly Column<T>[]): st
     .join('');
 }
 
-/** The deployments as the service answered them, each secret's value `***` (by structure). */
-export function deploymentsJson(deployments: readonly Deployment[]): string {
-  const shown = deployments.map((deployment) => ({
+/** A deployment as the service answered it, each secret's value `***` (by structure). */
+function shown(deployment: Deployment): Deployment {
+  return {
     ...deployment,
     secrets: deployment.secrets.map((secret) => ({ ...secret, value: '***' })),
-  }));
-  return `${lineSafeJson(shown, 2)}\n`;
+  };
+}
+
+/**
+ * The deployments as one JSON array, written page by page as they arrive
+ * (`list --json`): `[`, each item indented as `JSON.stringify(list, null, 2)`
+ * would, items separated by `,\n`, then `]`; the same text as the whole
+ * array at once, without holding it.
+ */
+export class DeploymentsJsonStream {
+  readonly #write: (text: string) => void;
+  #count = 0;
+
+  constructor(write: (text: string) => void) {
+    this.#write = write;
+    this.#write('[');
+  }
+
+  /** One page's items. */
+  page(deployments: readonly Deployment[]): void {
+    let text = '';
+    for (const deployment of deployments) {
+      // Inside strings a line break is escaped: every raw one is the item's layout.
+      const item = lineSafeJson(shown(deployment), 2).replaceAll('\n', '\n  ');
+      text += `${this.#count === 0 ? '\n' : ',\n'}  ${item}`;
+      this.#count += 1;
+    }
+    if (text !== '') this.#write(text);
+  }
+
+  /** The array's end. */
+  end(): void {
+    this.#write(this.#count === 0 ? ']\n' : '\n]\n');
+  }
 }

@@ -24,13 +24,13 @@ import {
 import type { ServiceAccess } from '../inputs/service-access.js';
 import { paceFrom } from '../run/ports/pace.js';
 import { ServiceClient } from '../service/client.js';
-import { Service } from '../service/endpoints.js';
+import { Service, type PagedListing } from '../service/endpoints.js';
 import { proxyDispatcher, proxySettingsFrom } from '../service/proxy.js';
 import type { CliRequest } from './arguments.js';
 import { describeCiRun, runDescription, type CiRun } from './ci.js';
 import {
   DEPLOYMENT_COLUMNS,
-  deploymentsJson,
+  DeploymentsJsonStream,
   lines,
   REPOSITORY_COLUMNS,
   table,
@@ -87,6 +87,44 @@ function write<T>(
   } else stdout.write(lines(items, columns));
 }
 
+/**
+ * Writes the listing: with `--json` and when piped, each page as it arrives
+ * (a JSON array streamed item by item, or its lines), so memory does not grow
+ * with the fleet, and no page is read once stdout's reader has gone; on a
+ * terminal, one table (its widths need every row). How many it wrote, and
+ * whether the list goes on past the cap.
+ */
+async function writeListing(
+  service: Service,
+  asked: ReturnType<typeof listRequest>,
+  context: FleetContext,
+): Promise<PagedListing> {
+  const { request, world } = context;
+  const { stdout } = world;
+  const options = { probe: asked.all };
+  if (!request.json && stdout.isTTY === true) {
+    const { deployments, more } = await service.list(asked.filters, asked.limit, options);
+    // Not --json here: the table.
+    write(deployments, DEPLOYMENT_COLUMNS, () => '', context);
+    return { count: deployments.length, more };
+  }
+  const json = request.json ? new DeploymentsJsonStream((text) => stdout.write(text)) : undefined;
+  const listing = await service.listPages(
+    asked.filters,
+    asked.limit,
+    (page) => {
+      // The reader has gone (`| head`): nothing more to read for it.
+      if (stdout.closed === true) return false;
+      if (json === undefined) stdout.write(lines(page, DEPLOYMENT_COLUMNS));
+      else json.page(page);
+      return true;
+    },
+    options,
+  );
+  json?.end();
+  return listing;
+}
+
 async function list(context: FleetContext): Promise<void> {
   const { request, world, ci, log } = context;
   const run = runDescription(ci, world.cwd);
@@ -95,16 +133,13 @@ async function list(context: FleetContext): Promise<void> {
   );
   for (const warning of asked.warnings) log.warning(warning);
   const service = serviceOf(asked.access, context);
-  const { deployments, more } = await service.list(asked.filters, asked.limit, {
-    probe: asked.all,
-  });
+  const { count, more } = await writeListing(service, asked, context);
   if (more) {
     log.warning(
       `more than ${LIST_CAP.toLocaleString('en-US')} deployments match: --all shows the first ${LIST_CAP.toLocaleString('en-US')} (its cap); narrow the list with a filter`,
     );
   }
-  if (deployments.length === 0) log.info('no deployment matches');
-  write(deployments, DEPLOYMENT_COLUMNS, () => deploymentsJson(deployments), context);
+  if (count === 0 && world.stdout.closed !== true) log.info('no deployment matches');
 }
 
 async function repos(context: FleetContext): Promise<void> {

@@ -45,6 +45,18 @@ export interface Listing {
   more: boolean;
 }
 
+/**
+ * Takes one page's deployments as they arrive (each once, vetted) and lets
+ * them go; false ends the listing there (its reader has gone).
+ */
+export type PageSink = (deployments: readonly Deployment[]) => boolean;
+
+/** A listing handed on page by page: how many deployments it handed on, and whether the list goes on. */
+export interface PagedListing {
+  count: number;
+  more: boolean;
+}
+
 export interface ServiceOptions {
   /** Pages read at most when searching by name. */
   maxPages?: number;
@@ -111,14 +123,16 @@ export class Service {
    * later page, as when the list shifts under the walk, is skipped). The
    * walk ends at a short or empty page, a page that adds no new id (a
    * service that ignores `offset`), an offset that does not advance, or when
-   * `take` returns false; it resolves to the offset the service returned
-   * last (where the list would go on), and throws past `maxPages`.
+   * `take` returns false, or `pageTaken` (called once each page's items
+   * are taken) does; it resolves to the offset the service returned last
+   * (where the list would go on), and throws past `maxPages`.
    */
   async #walk(
     filters: DeploymentFilters,
     size: () => number,
     take: (deployment: Deployment) => boolean,
     tooLong: () => string,
+    pageTaken: () => boolean = () => true,
   ): Promise<number> {
     const seen = new Set<string>();
     let offset = 0;
@@ -134,6 +148,7 @@ export class Service {
         seen.add(deployment.id);
         taking &&= take(deployment);
       }
+      if (!pageTaken()) return list.offset;
       if (!taking || resources.length < limit) return list.offset;
       if (fresh.length === 0) {
         this.#logger.warning(
@@ -182,22 +197,59 @@ export class Service {
    */
   async list(filters: DeploymentFilters, limit: number, { probe = false } = {}): Promise<Listing> {
     const deployments: Deployment[] = [];
-    const left = () => limit - deployments.length;
-    if (limit <= 0) return { deployments, more: false };
+    const { more } = await this.listPages(
+      filters,
+      limit,
+      (page) => {
+        deployments.push(...page);
+        return true;
+      },
+      { probe },
+    );
+    return { deployments, more };
+  }
+
+  /**
+   * `list`, each page's deployments handed to `onPage` as the page arrives
+   * and not kept, so a listing's memory does not grow with it (only the ids,
+   * to list each once). When `onPage` returns false the listing ends there:
+   * no further page, no probe.
+   */
+  async listPages(
+    filters: DeploymentFilters,
+    limit: number,
+    onPage: PageSink,
+    { probe = false } = {},
+  ): Promise<PagedListing> {
+    /** The ids handed on: how many, and which ones the probe's answer must go past. */
+    const taken = new Set<string>();
+    const left = () => limit - taken.size;
+    if (limit <= 0) return { count: 0, more: false };
+    let page: Deployment[] = [];
+    let stopped = false;
     const offset = await this.#walk(
       filters,
       () => Math.min(PAGE_LIMIT, left()),
       (deployment) => {
-        deployments.push(this.#vetting.vet(deployment));
+        page.push(this.#vetting.vet(deployment));
+        taken.add(deployment.id);
         return left() > 0;
       },
       () =>
         `GET ${DEPLOYMENTS}: no end of the list after ${this.#maxPages} pages; stopped. Report the service's pagination.`,
+      () => {
+        const handed = page;
+        page = [];
+        stopped = handed.length > 0 && !onPage(handed);
+        return !stopped;
+      },
     );
-    if (!probe || left() > 0) return { deployments, more: false };
+    if (!probe || stopped || left() > 0) return { count: taken.size, more: false };
     const next = await this.#page({ ...filters, limit: 1, offset });
-    const known = new Set(deployments.map((deployment) => deployment.id));
-    return { deployments, more: next.resources.some((deployment) => !known.has(deployment.id)) };
+    return {
+      count: taken.size,
+      more: next.resources.some((deployment) => !taken.has(deployment.id)),
+    };
   }
 
   /**

@@ -214,6 +214,22 @@ describe('list', () => {
     }
   });
 
+  it('streams --all --json page by page as one JSON array: the same text as the whole array at once', async () => {
+    emu.seedDeployments(250, (i) => ({
+      name: `agent-${i}`,
+      secrets: [{ name: 'OPENAI_API_KEY', value: `${SECRET}-${i}` }],
+    }));
+    const run = await runCli(['list', '--all', '--json'], { env: env() });
+
+    expect(run.exitCode).toBe(0);
+    expect(listings()).toHaveLength(3);
+    const listed = JSON.parse(run.stdout) as { id: string; secrets: unknown[] }[];
+    expect(listed.map((each) => each.id)).toEqual(emu.deployments.map((each) => each.id));
+    expect(run.stdout).toBe(`${JSON.stringify(listed, null, 2)}\n`);
+    expect(listed.every((each) => JSON.stringify(each.secrets).includes('"***"'))).toBe(true);
+    expect(run.stdout).not.toContain(SECRET);
+  });
+
   it('says on stderr that nothing matches, and exits 0 with nothing on stdout (or [] with --json)', async () => {
     const run = await runCli(['list', '--name-contains', 'nothing'], { env: env() });
     expect(run.exitCode).toBe(0);

@@ -105,6 +105,27 @@ describe('a reader that goes away', () => {
     expect(piped.exitCode).toBe(0);
   });
 
+  it('list --all | head -1 over 50 pages: the listing stops reading pages once its reader has gone', async () => {
+    seedFleet(5_000);
+
+    const piped = await throughReader(['list', '--all'], 'head -1');
+
+    expect(piped.exitCode).toBe(0);
+    expectQuiet(piped.stderr);
+    // A pipe holds a few pages at most: the rest are never asked for.
+    expect(listings().length).toBeLessThanOrEqual(10);
+  });
+
+  it('list --all --json | head -c 100 over 50 pages: the same, from a JSON array streamed item by item', async () => {
+    seedFleet(5_000);
+
+    const piped = await throughReader(['list', '--all', '--json'], 'head -c 100');
+
+    expect(piped.exitCode).toBe(0);
+    expectQuiet(piped.stderr);
+    expect(listings().length).toBeLessThanOrEqual(10);
+  });
+
   it('list --all --json | head -c 100: exit 0, no stack trace', async () => {
     seedFleet(1_500);
 
