@@ -1,6 +1,6 @@
 /**
  * How `list` and `repos` write what they found (CLI contract v1.4): a table
- * that fits the terminal's width; one line an item with tab-separated
+ * that fits the terminal's width in screen columns; one line an item with tab-separated
  * fields and no header when stdout is not a terminal (as `gh` does), so
  * that `cut` and `awk` work; or `--json`, the items as the service answered
  * them, every secret value `***`. Service text is untrusted: a cell is one
@@ -9,28 +9,36 @@
 import { lineSafeJson } from '../common/json-text.js';
 import { untrusted } from '../common/runtime.js';
 import type { Deployment, Repository } from '../service/schemas.js';
+import { cutToWidth, padToWidth, screenWidth } from './screen-width.js';
 
-/** The columns of an item: a heading and how each item fills it. */
+/**
+ * The columns of an item: a heading, how each item fills it, and how a
+ * table gives way on a narrow terminal: a column a person acts on (copies
+ * into a command: the name, the id) is never cut; the others are cut, and
+ * at last left out, in the order of `cutRank` (the lowest first).
+ */
 export interface Column<T> {
   heading: string;
   cell: (item: T) => string;
+  /** Never cut nor left out; otherwise the order in which the column gives way. */
+  cutRank: number | 'never';
 }
 
 export const DEPLOYMENT_COLUMNS: readonly Column<Deployment>[] = [
-  { heading: 'NAME', cell: (d) => d.name },
-  { heading: 'ID', cell: (d) => d.id },
-  { heading: 'STATUS', cell: (d) => d.status },
-  { heading: 'SOURCE', cell: (d) => d.source },
-  { heading: 'TYPE', cell: (d) => d.source_config.deployment_type ?? '' },
-  { heading: 'IMAGE VERSION', cell: (d) => d.image_version ?? '' },
-  { heading: 'UPDATED', cell: (d) => d.updated_at },
+  { heading: 'NAME', cell: (d) => d.name, cutRank: 'never' },
+  { heading: 'ID', cell: (d) => d.id, cutRank: 'never' },
+  { heading: 'STATUS', cell: (d) => d.status, cutRank: 5 },
+  { heading: 'SOURCE', cell: (d) => d.source, cutRank: 3 },
+  { heading: 'TYPE', cell: (d) => d.source_config.deployment_type ?? '', cutRank: 2 },
+  { heading: 'IMAGE VERSION', cell: (d) => d.image_version ?? '', cutRank: 4 },
+  { heading: 'UPDATED', cell: (d) => d.updated_at, cutRank: 1 },
 ];
 
 export const REPOSITORY_COLUMNS: readonly Column<Repository>[] = [
-  { heading: 'REPOSITORY', cell: (r) => `${r.owner}/${r.name}` },
-  { heading: 'DEFAULT BRANCH', cell: (r) => r.default_branch },
-  { heading: 'URL', cell: (r) => r.url },
-  { heading: 'ID', cell: (r) => String(r.id) },
+  { heading: 'REPOSITORY', cell: (r) => `${r.owner}/${r.name}`, cutRank: 'never' },
+  { heading: 'DEFAULT BRANCH', cell: (r) => r.default_branch, cutRank: 2 },
+  { heading: 'URL', cell: (r) => r.url, cutRank: 1 },
+  { heading: 'ID', cell: (r) => String(r.id), cutRank: 'never' },
 ];
 
 /** The narrowest a column is cut to when the table is too wide. */
@@ -41,16 +49,60 @@ function rowsOf<T>(items: readonly T[], columns: readonly Column<T>[]): string[]
   return items.map((item) => columns.map((column) => untrusted(column.cell(item))));
 }
 
-/** `text` cut to `width` characters, the last one `…` when cut. */
-function cut(text: string, width: number): string {
-  const characters = [...text];
-  return characters.length <= width ? text : `${characters.slice(0, width - 1).join('')}…`;
+/** A column of the table: its heading and cells, and the width it is shown at. */
+interface Shown {
+  cutRank: number | 'never';
+  texts: string[];
+  width: number;
+  /** A column is never cut narrower than its heading. */
+  floor: number;
+}
+
+const totalWidth = (shown: readonly Shown[]) =>
+  shown.reduce((sum, each) => sum + each.width, 0) + GAP.length * (shown.length - 1);
+
+/** The columns that give way, the first to give way first. */
+const byCutRank = (shown: readonly Shown[]) =>
+  shown
+    .filter((each) => each.cutRank !== 'never')
+    .sort((a, b) => Number(a.cutRank) - Number(b.cutRank));
+
+/** Cuts the columns that may be cut, in their order, until the table fits `width`, if it can. */
+function cutToFit(shown: readonly Shown[], width: number): void {
+  for (const column of byCutRank(shown)) {
+    const over = totalWidth(shown) - width;
+    if (over <= 0) return;
+    column.width = Math.max(column.floor, column.width - over);
+  }
 }
 
 /**
- * A table of the items with a heading line, at most `width` characters a
- * line: while it is wider, the widest column loses a character (never
- * below its heading's width), and its cut cells end in `…`.
+ * The columns as shown within `width` screen columns: the empty ones left
+ * out; then the columns that may be cut are cut, in their order, down to
+ * their heading; if that is not enough they are left out, in the same
+ * order, from their full width again. The name and the id are shown whole
+ * even when they alone are wider than the terminal.
+ */
+function fit(shown: Shown[], width: number): Shown[] {
+  const full = shown.map((each) => each.width);
+  const leaving = byCutRank(shown);
+  for (let left = 0; left <= leaving.length; left += 1) {
+    const kept = shown.filter((each) => !leaving.slice(0, left).includes(each));
+    kept.forEach((each) => {
+      each.width = full[shown.indexOf(each)] ?? 0;
+    });
+    cutToFit(kept, width);
+    if (totalWidth(kept) <= width || left === leaving.length) return kept;
+  }
+  return shown;
+}
+
+/**
+ * A table of the items with a heading line, measured in screen columns
+ * (a wide character or an emoji takes two) and at most `width` of them a
+ * line: a column no item fills is left out, and the columns a person does
+ * not act on give way (cut, ending in `…`, then left out) before the name
+ * and the id, which are never cut.
  */
 export function table<T>(
   items: readonly T[],
@@ -58,26 +110,26 @@ export function table<T>(
   width: number,
 ): string {
   const rows = [columns.map((column) => column.heading), ...rowsOf(items, columns)];
-  const widths = columns.map((_, index) =>
-    Math.max(...rows.map((row) => [...(row[index] ?? '')].length)),
+  const shown = fit(
+    columns
+      .map((column, index) => {
+        const texts = rows.map((row) => row[index] ?? '');
+        return {
+          cutRank: column.cutRank,
+          texts,
+          width: Math.max(...texts.map(screenWidth)),
+          floor: Math.max(MIN_COLUMN, screenWidth(column.heading)),
+        };
+      })
+      .filter((column) => column.texts.slice(1).some((text) => text !== '')),
+    width,
   );
-  const total = () =>
-    widths.reduce((sum, each) => sum + each, 0) + GAP.length * (widths.length - 1);
-  // A column is never cut narrower than its heading.
-  const floors = columns.map((column) => Math.max(MIN_COLUMN, column.heading.length));
-  while (total() > width) {
-    const cuttable = widths.map((each, index) => (each > (floors[index] ?? 0) ? each : 0));
-    const widest = cuttable.indexOf(Math.max(...cuttable));
-    if ((cuttable[widest] ?? 0) === 0) break;
-    widths[widest] = (widths[widest] ?? 0) - 1;
-  }
   return rows
-    .map((row) =>
-      row
-        .map((text, index) => {
-          const each = widths[index] ?? 0;
-          const shown = cut(text, each);
-          return index === row.length - 1 ? shown : shown.padEnd(each);
+    .map((_, row) =>
+      shown
+        .map((column, index) => {
+          const text = cutToWidth(column.texts[row] ?? '', column.width);
+          return index === shown.length - 1 ? text : padToWidth(text, column.width);
         })
         .join(GAP)
         .trimEnd(),

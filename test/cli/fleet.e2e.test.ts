@@ -11,6 +11,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
+import stringWidth from 'string-width';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { startEmulator, type Emulator } from '../emulator/emulator.ts';
 import { INTEGRATION } from '../support/fixtures.ts';
@@ -274,10 +275,11 @@ describe('list', () => {
       child.child.stdin?.end();
       const screen = (await child).stdout;
       const lines = screen.split(/\r?\n/).filter((line) => line.trim() !== '');
-      expect(lines[0]).toMatch(/^NAME +ID +STATUS +SOURCE +TYPE +IMAGE VERSION +UPDATED$/);
+      // The name and the id whole; the columns a person does not act on give way to them.
+      expect(lines[0]).toMatch(/^NAME +ID\b/);
       expect(lines.slice(1)).toHaveLength(3);
-      for (const line of lines) expect([...line].length).toBeLessThanOrEqual(72);
-      expect(lines[1]).toContain('…');
+      for (const line of lines) expect(stringWidth(line)).toBeLessThanOrEqual(72);
+      expect(lines[1]).toMatch(/^a-rather-long-deployment-name-0 +[0-9a-f-]{36}\b/);
     } finally {
       rmSync(folder, { recursive: true, force: true });
     }

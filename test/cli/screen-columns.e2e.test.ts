@@ -2,7 +2,9 @@
  * A good citizen of a narrow terminal (CLI contract v1.5, "Screen columns,
  * not characters"), through dist/cli.js in a pseudo-terminal against the
  * service emulator: the live line is one row redrawn in place and cut to
- * the terminal's width, so it never fills the terminal with copies of it.
+ * the terminal's width, so it never fills the terminal with copies of it;
+ * the `list` and `repos` tables fit the width in screen columns, never cut
+ * a name or an id, and leave out a column no item fills.
  */
 import { stripVTControlCharacters } from 'node:util';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -83,5 +85,72 @@ describe('the live line in a narrow terminal', () => {
     expect(screen).toContain(
       'the latest revision is for commit 111111111111, not the target 222222222222',
     );
+  });
+});
+
+/** The table's lines as a terminal shows them, each split at its runs of spaces. */
+function tableLines(screen: string): string[] {
+  return screen.split('\r\n').filter((line) => line.trim() !== '');
+}
+
+describe('the tables in an 80-column terminal', () => {
+  const env = () => ({ DEPLOY_API_URL: emu.url, DEPLOY_API_KEY: KEY });
+  const NAMES = [
+    'my-agent-pr-9',
+    'my-agent-pr-999',
+    'エージェント-本番-東京リージョン',
+    '🚀-rocket-agent-👩‍💻-preview-🇯🇵',
+  ];
+
+  it('list: every line within 80 columns, names and ids whole, no empty TYPE or IMAGE VERSION column', async () => {
+    const seeded = emu.seedDeployments(NAMES.length, (i) => ({
+      name: NAMES[i] ?? '',
+      status: i === 0 ? 'READY' : 'AWAITING_DATABASE',
+    }));
+
+    const lines = tableLines(await runInTerminal(['list'], { columns: 80, env: env() }));
+
+    expect(lines).toHaveLength(NAMES.length + 1);
+    for (const line of lines) expect(stringWidth(line), line).toBeLessThanOrEqual(80);
+    expect(lines[0]).toMatch(/^NAME +ID +STATUS\b/);
+    expect(lines[0]).not.toContain('TYPE');
+    expect(lines[0]).not.toContain('IMAGE VERSION');
+    for (const deployment of seeded) {
+      const line = lines.find((each) => each.includes(deployment.id));
+      expect(line?.split(/ {2,}/).slice(0, 2)).toEqual([deployment.name, deployment.id]);
+    }
+  });
+
+  it('list: a column a person does not act on gives way before the name, which is never cut', async () => {
+    emu.seedDeployments(2, (i) => ({
+      name: `preview-deployment-name-pr-${i === 0 ? '9' : '999'}`,
+      image_version: '2025.11.26-build.1234567',
+    }));
+
+    const lines = tableLines(await runInTerminal(['list'], { columns: 80, env: env() }));
+
+    for (const line of lines) expect(stringWidth(line), line).toBeLessThanOrEqual(80);
+    // UPDATED, SOURCE and IMAGE VERSION gave way; the status stays longest.
+    expect(lines[0]).toMatch(/^NAME +ID +STATUS$/);
+    expect(lines.map((line) => line.split(/ {2,}/)[0])).toEqual([
+      'NAME',
+      'preview-deployment-name-pr-9',
+      'preview-deployment-name-pr-999',
+    ]);
+  });
+
+  it('repos: within 80 columns, the repository and its id whole', async () => {
+    emu.seedRepos(INTEGRATION, [
+      { name: 'エージェント-リポジトリ-本番環境', owner: 'acme-corporation' },
+    ]);
+
+    const lines = tableLines(
+      await runInTerminal(['repos', '--integration-id', INTEGRATION], { columns: 80, env: env() }),
+    );
+
+    for (const line of lines) expect(stringWidth(line), line).toBeLessThanOrEqual(80);
+    expect(lines.some((line) => line.startsWith('acme/agent  '))).toBe(true);
+    const row = lines.find((line) => line.startsWith('acme-corporation/'));
+    expect(row).toMatch(/^acme-corporation\/エージェント-リポジトリ-本番環境 .* \d+$/);
   });
 });
