@@ -21,6 +21,8 @@ export const COMMAND_WORDS: RemedyWords = {
   waitTimeout: '--wait-timeout',
   onDriftFail: '--on-drift fail',
   onChangeFail: '--on-change fail',
+  // The command's plan runs in merge request pipelines (docs/command.md): GitLab's word.
+  changeRequest: 'merge request',
 };
 
 /** The help's description of an input, where action.yml's speaks of the action's world. */

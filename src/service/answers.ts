@@ -141,6 +141,8 @@ export interface RemedyWords {
   onDriftFail: string;
   /** How failing a plan on a difference is asked for. */
   onChangeFail: string;
+  /** What the code host calls a proposed change: a pull request, or GitLab's merge request. */
+  changeRequest: string;
 }
 
 /** The action's words: its inputs. */
@@ -155,6 +157,7 @@ export const ACTION_WORDS: RemedyWords = {
   waitTimeout: 'wait-timeout',
   onDriftFail: 'on-drift: fail',
   onChangeFail: 'on-change: fail',
+  changeRequest: 'pull request',
 };
 
 const noSuchEndpoint = (words: RemedyWords) =>

@@ -8,6 +8,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { startEmulator, type Emulator } from '../emulator/emulator.ts';
 import { readGitLabDotenv } from '../support/gitlab-dotenv.ts';
+import { AGENT_REPO_URL, INTEGRATION, seedAgentRepository } from '../support/fixtures.ts';
 import { runCli, type CliRun } from './run-cli.ts';
 
 const KEY = 'cli-plan-api-key-0123456789';
@@ -224,5 +225,36 @@ describe('deploy-agent plan', () => {
         listed.filter((line) => line.startsWith(`  ${option} `) || line === `  ${option}`),
       ).toEqual([]);
     }
+  });
+});
+
+describe("the plan in GitLab's words (issue 46)", () => {
+  it('says merge request, not pull request, in a merge request pipeline', async () => {
+    seedAgentRepository(emu);
+    existing({ source: 'codehost', source_config: { repo_url: AGENT_REPO_URL } });
+    const head = 'b'.repeat(40);
+
+    const run = await runCli(['plan', '--name', 'agent', '--integration-id', INTEGRATION], {
+      env: serviceEnv({
+        CI: 'true',
+        GITLAB_CI: 'true',
+        CI_PIPELINE_ID: '7',
+        CI_PROJECT_PATH: 'acme/agent',
+        CI_COMMIT_SHA: head,
+        CI_COMMIT_REF_NAME: 'feature',
+        CI_MERGE_REQUEST_ID: '99',
+        CI_MERGE_REQUEST_IID: '4',
+        CI_MERGE_REQUEST_SOURCE_BRANCH_NAME: 'feature',
+        CI_MERGE_REQUEST_TARGET_BRANCH_NAME: 'main',
+        CI_MERGE_REQUEST_PROJECT_PATH: 'acme/agent',
+        CI_MERGE_REQUEST_SOURCE_PROJECT_PATH: 'acme/agent',
+      }),
+    });
+
+    expect(run.exitCode, run.stderr).toBe(0);
+    expect(run.stderr).toContain(
+      'no commit is targeted: a plan describes the deploy a merge starts: a push to the branch the deployment tracks, not a commit of the merge request',
+    );
+    expect(run.stderr).not.toContain('pull request');
   });
 });

@@ -3,10 +3,11 @@
  * behind the Node 24 launcher (script/node24.mjs): the heads it sets, and that it stops
  * with whatever started it.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ROOT } from '../support/action.ts';
+import { runCli } from '../cli/run-cli.ts';
 import { INTEGRATION } from '../support/ids.ts';
 
 const MAIN_SHA = 'a'.repeat(40);
@@ -149,5 +150,101 @@ describe('npm run emulator', () => {
 
     // npm passes the signal to its shell only; the launcher sees the shell go.
     expect(await until(async () => !(await answers(run.url)), 5_000)).toBe(true);
+  });
+});
+
+/** `npm run emulator -- push ARGS` as a person types it in another terminal: its exit, its output. */
+async function pushTo(...args: string[]) {
+  const child = spawn(process.execPath, [...launcher().slice(0, 2), 'push', ...args], {
+    cwd: ROOT,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  child.stdout.setEncoding('utf8').on('data', (chunk: string) => (output += chunk));
+  child.stderr.setEncoding('utf8').on('data', (chunk: string) => (output += chunk));
+  const code = await new Promise((resolve) => child.on('exit', resolve));
+  return { code, output };
+}
+
+describe('a second push with npm run emulator (issue 46)', () => {
+  const KEY = 'local-key';
+  const B = 'b'.repeat(40);
+
+  /** `deploy-agent deploy` of my-agent at `commit` from a terminal, waiting until live. */
+  const deploy = (url: string, commit: string) =>
+    runCli(
+      [
+        'deploy',
+        '--name',
+        'my-agent',
+        '--integration-id',
+        INTEGRATION,
+        '--repository',
+        'acme/agent',
+        '--commit',
+        commit,
+        '--wait',
+        '--json',
+      ],
+      {
+        env: { DEPLOY_API_URL: url, DEPLOY_API_KEY: KEY, DEPLOY_AGENT_POLL_INTERVAL_MS: '100' },
+      },
+    );
+
+  it("builds the checkout's commit on the first create, then a pushed commit goes live", async () => {
+    const checkedOut = execFileSync('git', ['rev-parse', 'HEAD'], { cwd: ROOT, encoding: 'utf8' });
+    const A = checkedOut.trim();
+    const { url, log } = await start(process.execPath, launcher('--api-key', KEY), {
+      GITHUB_SHA: '',
+      GITHUB_REPOSITORY: '',
+    });
+    expect(log()).toContain(`HEAD_SHA=${A}`);
+
+    const first = await deploy(url, A);
+    expect(first.exitCode, first.stderr).toBe(0);
+    expect(first.json).toMatchObject({ created: true, live: true, 'commit-sha': A });
+    expect(first.stderr).not.toContain('superseded');
+
+    const pushed = await pushTo('--sha', B, '--url', url);
+    expect(pushed.code, pushed.output).toBe(0);
+    expect(pushed.output).toContain(`pushed ${B} to acme/agent main: a revision for it on `);
+
+    const second = await deploy(url, B);
+    expect(second.exitCode, second.stderr).toBe(0);
+    expect(second.json).toMatchObject({ created: false, live: true, 'commit-sha': B });
+    expect(second.stderr).not.toContain('superseded');
+  });
+
+  it('refuses a create on a branch whose head it does not know, saying to push one', async () => {
+    const { url } = await start(process.execPath, launcher('--head-sha', MAIN_SHA));
+
+    const answer = await fetch(`${url}/v2/deployments`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({
+        name: 'preview',
+        source: 'codehost',
+        source_config: { integration_id: INTEGRATION, repo_url: 'https://github.com/acme/agent' },
+        source_revision_config: { repo_ref: 'feature/y' },
+        secrets: [],
+      }),
+    });
+    expect(answer.status).toBe(422);
+    expect(JSON.stringify(await answer.json())).toContain(
+      'push one first (npm run emulator -- push --ref feature/y --sha SHA)',
+    );
+
+    const pushed = await pushTo('--ref', 'feature/y', '--sha', FEATURE_SHA, '--url', url);
+    expect(pushed.code, pushed.output).toBe(0);
+    expect(await headOf(url, 'feature/y')).toBe(FEATURE_SHA);
+  });
+
+  it('push says where no emulator answers, and refuses a short sha', async () => {
+    const short = await pushTo('--sha', 'abc123', '--url', 'http://127.0.0.1:9');
+    expect(short.code).toBe(2);
+    expect(short.output).toContain('--sha must be a full 40-hex commit sha');
+    const nobody = await pushTo('--sha', B, '--url', 'http://127.0.0.1:9');
+    expect(nobody.code).toBe(1);
+    expect(nobody.output).toContain('no emulator answers at http://127.0.0.1:9');
   });
 });

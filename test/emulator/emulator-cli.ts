@@ -8,11 +8,17 @@
  * created deployments turn READY after `--ready-after-ms`, then prints `KEY=value` lines that a
  * shell can parse, `EMULATOR_URL=...` last, once it answers requests. It logs every request it
  * gets and runs until SIGTERM or SIGINT.
+ *
+ * `npm run emulator -- push --sha SHA [--ref BRANCH] [--repository owner/name] [--url URL]`:
+ * a push of SHA to BRANCH of a running emulator (its `POST /_emulator/push`), so that a person
+ * trying the product sees a second push: the deployments tracking BRANCH get a revision for SHA,
+ * and a create tracking it from then on builds SHA.
  */
+import { execFileSync } from 'node:child_process';
 import { renameSync, writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { INTEGRATION as INTEGRATION_ID } from '../support/ids.ts';
-import { startEmulator } from './emulator.ts';
+import { PUSH_PATH, startEmulator } from './emulator.ts';
 
 const USAGE = `Usage: npm run emulator -- [options]
 
@@ -24,11 +30,21 @@ const USAGE = `Usage: npm run emulator -- [options]
                        the commit at the head of BRANCH (default main) of the repository, which
                        a create tracking that branch builds; repeat it for other branches (a pull
                        request's head branch). Main's default: $GITHUB_SHA when it is a full sha,
-                       else a made-up one
+                       else the commit checked out where it runs (git rev-parse HEAD). A create on
+                       a branch with no head is refused: push one (see push below)
   --ready-after-ms N   a created deployment is READY when read N ms after its creation
                        (default 1000)
   --url-file PATH      also write the URL to PATH, once the emulator answers
-  -h, --help           print this`;
+  -h, --help           print this
+
+       npm run emulator -- push --sha SHA [options]
+
+  Pushes SHA to a branch of a running emulator: each deployment tracking the branch with
+  build_on_push gets a revision for SHA, and a create tracking it builds SHA from then on.
+  --sha SHA            the pushed commit, a full 40-hex sha
+  --ref BRANCH         the branch pushed to (default main)
+  --repository O/N     the repository (default: $GITHUB_REPOSITORY, else acme/agent)
+  --url URL            the running emulator (default: $EMULATOR_URL, else http://127.0.0.1:8787)`;
 
 function fail(message: string): never {
   console.error(`emulator: ${message}\n\n${USAGE}`);
@@ -41,6 +57,74 @@ function integer(name: string, text: string, max: number): number {
   }
   return Number(text);
 }
+
+const FULL_SHA = /^[0-9a-f]{40}$/i;
+
+/** The repository `--repository` names, else the run's, else acme/agent; its owner and name. */
+function ownerAndName(given: string | undefined): [string, string] {
+  const repository = given ?? (process.env.GITHUB_REPOSITORY || 'acme/agent');
+  const match = /^([^/\s]+)\/([^/\s]+)$/.exec(repository);
+  if (match === null) fail(`--repository must be owner/name, got '${repository}'`);
+  return [match[1] ?? '', match[2] ?? ''];
+}
+
+/** `push`: one request to the running emulator's control route; what it rebuilt, on stdout. */
+async function pushCommand(args: string[]): Promise<never> {
+  let values;
+  try {
+    values = parseArgs({
+      args,
+      options: {
+        sha: { type: 'string' },
+        ref: { type: 'string', default: 'main' },
+        repository: { type: 'string' },
+        url: { type: 'string' },
+      },
+      strict: true,
+      allowPositionals: false,
+    }).values;
+  } catch (error) {
+    fail(error instanceof Error ? error.message : String(error));
+  }
+  const sha = values.sha ?? '';
+  if (!FULL_SHA.test(sha)) fail(`push: --sha must be a full 40-hex commit sha, got '${sha}'`);
+  const [owner, name] = ownerAndName(values.repository);
+  // The URL the emulator's listing gives the repository (seedRepos' default).
+  const repoUrl = `https://github.com/${owner}/${name}`;
+  const base = (values.url ?? (process.env.EMULATOR_URL || 'http://127.0.0.1:8787')).replace(
+    /\/+$/,
+    '',
+  );
+  let answer: Response;
+  try {
+    answer = await fetch(`${base}${PUSH_PATH}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ repo_url: repoUrl, ref: values.ref, sha }),
+    });
+  } catch (error) {
+    console.error(
+      `emulator: push: no emulator answers at ${base} (${error instanceof Error ? error.message : String(error)}): start it with npm run emulator, or give its --url`,
+    );
+    process.exit(1);
+  }
+  const text = await answer.text();
+  if (!answer.ok) {
+    console.error(`emulator: push: ${answer.status} from ${base}${PUSH_PATH}: ${text}`);
+    process.exit(1);
+  }
+  const { rebuilt } = JSON.parse(text) as { rebuilt: string[] };
+  console.log(
+    `pushed ${sha.toLowerCase()} to ${owner}/${name} ${values.ref}: ${
+      rebuilt.length === 0
+        ? 'no deployment tracks it with build_on_push yet; a create tracking it builds this commit'
+        : `a revision for it on ${rebuilt.join(', ')}`
+    }`,
+  );
+  process.exit(0);
+}
+
+if (process.argv[2] === 'push') await pushCommand(process.argv.slice(3));
 
 function parse() {
   try {
@@ -69,11 +153,7 @@ if (parsed.help) {
 
 const port = integer('port', parsed.port, 65_535);
 const readyAfterMs = integer('ready-after-ms', parsed['ready-after-ms'], 3_600_000);
-const repository = parsed.repository ?? (process.env.GITHUB_REPOSITORY || 'acme/agent');
-const match = /^([^/\s]+)\/([^/\s]+)$/.exec(repository);
-if (match === null) fail(`--repository must be owner/name, got '${repository}'`);
-const [, owner, name] = match as unknown as [string, string, string];
-const FULL_SHA = /^[0-9a-f]{40}$/i;
+const [owner, name] = ownerAndName(parsed.repository);
 
 /** The heads `--head-sha` sets, branch → sha; a sha without a branch is main's. */
 function heads(given: readonly string[]): Map<string, string> {
@@ -89,14 +169,36 @@ function heads(given: readonly string[]): Map<string, string> {
   }
   return set;
 }
+/** The commit checked out where the emulator runs (a clone of the repository), if any. */
+function checkedOut(): string | undefined {
+  try {
+    const sha = execFileSync('git', ['rev-parse', 'HEAD'], {
+      encoding: 'utf8',
+      stdio: ['ignore', 'pipe', 'ignore'],
+    }).trim();
+    return FULL_SHA.test(sha) ? sha : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 const headShas = heads(parsed['head-sha'] ?? []);
 const runSha = process.env.GITHUB_SHA ?? '';
-if (!headShas.has('main') && FULL_SHA.test(runSha)) headShas.set('main', runSha);
+if (!headShas.has('main')) {
+  const main = FULL_SHA.test(runSha) ? runSha : checkedOut();
+  if (main !== undefined) headShas.set('main', main);
+}
 const headSha = headShas.get('main');
 
-const emu = await startEmulator({ port, apiKey: parsed['api-key'], readyAfterMs }).catch(
-  (error: unknown) =>
-    fail(`cannot listen: ${error instanceof Error ? error.message : String(error)}`),
+// No made-up head: a create would build a commit the run never asked for, which the step
+// rightly reads as a newer push than its target ("superseded"). Such a create is refused.
+const emu = await startEmulator({
+  port,
+  apiKey: parsed['api-key'],
+  readyAfterMs,
+  unknownHead: 'refuse',
+}).catch((error: unknown) =>
+  fail(`cannot listen: ${error instanceof Error ? error.message : String(error)}`),
 );
 const [repo] = emu.seedRepos(INTEGRATION_ID, [{ owner, name, default_branch: 'main' }]);
 // A run on a real runner is for a pushed commit: on the tracked branch, that is what a create

@@ -1433,3 +1433,61 @@ describe('answer faults (issue 8)', () => {
     expect(emu.deployments).toHaveLength(0);
   });
 });
+
+describe('the push control route (issue 46)', () => {
+  const pushBody = (body: unknown) => ({
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
+
+  it('is emu.push over HTTP, with no key: the tracking deployment gets a revision, a create builds it', async () => {
+    const keyed = await start({ apiKey: 'k-1' });
+    const sha = 'c'.repeat(40);
+    const denied = await create({}, keyed);
+    expect(denied.status).toBe(401);
+    keyed.seedDeployment({
+      name: 'tracking',
+      source: 'codehost',
+      source_config: { repo_url: 'https://github.com/acme/agent', build_on_push: true },
+      source_revision_config: { repo_ref: 'main' },
+    } as never);
+
+    const pushed = await call<{ rebuilt: string[]; sha: string }>(
+      '/_emulator/push',
+      pushBody({ repo_url: 'https://github.com/acme/agent', ref: 'main', sha: sha.toUpperCase() }),
+      keyed,
+    );
+
+    expect(pushed.status).toBe(200);
+    expect(pushed.body.sha).toBe(sha);
+    const [tracking] = keyed.deployments;
+    expect(pushed.body.rebuilt).toEqual([tracking?.id]);
+    expect(keyed.revisions(tracking?.id ?? '').at(-1)?.commitSha).toBe(sha);
+    keyed.setOptions({ apiKey: undefined });
+    const created = await create({ name: 'fresh' }, keyed);
+    expect(created.body.source_revision_config.repo_commit_sha).toBe(sha);
+  });
+
+  it('answers 422 naming each bad field, and 405 to another method', async () => {
+    const bad = await call<{ detail: string }>(
+      '/_emulator/push',
+      pushBody({ repo_url: '', ref: 'main', sha: 'abc' }),
+    );
+    expect(bad.status).toBe(422);
+    expect(bad.body.detail).toBe(
+      'repo_url must be the repository URL; sha must be a full 40-hex commit sha',
+    );
+    expect((await call('/_emulator/push')).status).toBe(405);
+  });
+
+  it("with unknownHead: 'refuse', a create on a branch nobody pushed is a 422, not a made-up commit", async () => {
+    const strict = await start({ unknownHead: 'refuse' });
+    const refused = await create<{ detail: string }>({}, strict);
+    expect(refused.status).toBe(422);
+    expect(refused.body.detail).toContain('push one first');
+    strict.setHead('https://github.com/acme/agent', 'main', 'd'.repeat(40));
+    const created = await create({}, strict);
+    expect(created.body.source_revision_config.repo_commit_sha).toBe('d'.repeat(40));
+  });
+});

@@ -154,6 +154,12 @@ export interface EmulatorOptions {
   listingLagMs?: number;
   /** "lowercase": a created deployment's name is stored lower-cased; 409 compares that. */
   normalizeNames?: 'lowercase';
+  /**
+   * A create of a codehost deployment on a branch whose head nobody set (`setHead`, `push`):
+   * `made-up` (the default) builds a made-up commit; `refuse` answers 422 saying to push one,
+   * as the emulator's command does: a made-up commit reads as a newer push than the target.
+   */
+  unknownHead?: 'made-up' | 'refuse';
   /** The clock for readyAfterMs, buildMs, listingLagMs, queuedAt, created_at and updated_at. */
   now?: () => number;
 }
@@ -474,9 +480,11 @@ export async function startEmulator(initialOptions: EmulatorOptions = {}): Promi
     raw: string,
     query: URLSearchParams,
   ): Answer | Promise<Answer> {
+    const { method, path } = record;
+    // The emulator's own control, for a person trying the product by hand: no key, not the service's.
+    if (path === PUSH_PATH) return method === 'POST' ? controlPush(raw) : notAllowed('POST');
     const denied = checkAccess(record.headers);
     if (denied) return denied;
-    const { method, path } = record;
     const repoMatch = REPOS_RE.exec(path);
     if (repoMatch) {
       return method === 'GET' ? listRepos(repoMatch[1] ?? '') : notAllowed('GET');
@@ -487,6 +495,41 @@ export async function startEmulator(initialOptions: EmulatorOptions = {}): Promi
       return notAllowed('GET, POST');
     }
     return json(404, { detail: 'Not Found' });
+  }
+
+  /**
+   * `POST /_emulator/push {repo_url, ref, sha, fail?}`: `emu.push` over HTTP, so that a person
+   * running the emulator as a process can push a commit while it runs. 200 with the deployments
+   * that got a revision for it; 422 naming the field for a bad body.
+   */
+  function controlPush(raw: string): Answer {
+    let body: unknown;
+    try {
+      body = JSON.parse(raw);
+    } catch {
+      return json(422, { detail: 'the body must be JSON: {"repo_url", "ref", "sha"}' });
+    }
+    const given = (typeof body === 'object' && body !== null ? body : {}) as Record<
+      string,
+      unknown
+    >;
+    const { repo_url: repoUrl, ref, sha, fail } = given;
+    const problems = [
+      typeof repoUrl === 'string' && repoUrl !== '' ? '' : 'repo_url must be the repository URL',
+      typeof ref === 'string' && ref !== '' ? '' : 'ref must be a branch name',
+      typeof sha === 'string' && /^[0-9a-f]{40}$/i.test(sha)
+        ? ''
+        : 'sha must be a full 40-hex commit sha',
+      fail === undefined || typeof fail === 'boolean' ? '' : 'fail must be true or false',
+    ].filter((problem) => problem !== '');
+    if (problems.length > 0) return json(422, { detail: problems.join('; ') });
+    const rebuilt = push(
+      repoUrl as string,
+      ref as string,
+      (sha as string).toLowerCase(),
+      fail === true,
+    );
+    return json(200, { repo_url: repoUrl, ref, sha: (sha as string).toLowerCase(), rebuilt });
   }
 
   function checkAccess(headers: Record<string, string>): Answer | undefined {
@@ -609,10 +652,16 @@ export async function startEmulator(initialOptions: EmulatorOptions = {}): Promi
     }
     const time = now();
     const repoRef = stringOrNull(request.source_revision_config.repo_ref);
-    const commit =
+    const head =
       request.source === 'codehost'
-        ? (heads.get(repoKey(request.source_config.repo_url, repoRef)) ?? fakeSha())
-        : null;
+        ? heads.get(repoKey(request.source_config.repo_url, repoRef))
+        : undefined;
+    if (request.source === 'codehost' && head === undefined && options.unknownHead === 'refuse') {
+      return json(422, {
+        detail: `the emulator knows no head commit of ${String(request.source_config.repo_url)} ${repoRef ?? '(no ref)'}: push one first (npm run emulator -- push --ref ${repoRef ?? 'main'} --sha SHA), or start it with --head-sha`,
+      });
+    }
+    const commit = request.source === 'codehost' ? (head ?? fakeSha()) : null;
     const first = newRevision(commit, repoRef, time);
     const deployment = makeDeployment(
       {
@@ -1018,6 +1067,9 @@ function isoTime(ms: number): string {
 function stringOrNull(value: unknown): string | null {
   return typeof value === 'string' ? value : null;
 }
+
+/** The emulator's control route for a push (`controlPush`), outside the service's paths. */
+export const PUSH_PATH = '/_emulator/push';
 
 /** Repository URLs match case-insensitively, without a trailing `/` or `.git`. */
 function repoKey(repoUrl: unknown, ref: string | null): string {

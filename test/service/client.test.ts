@@ -154,6 +154,7 @@ describe('failure messages', () => {
       waitTimeout: 'WAIT-WORDS',
       onDriftFail: 'DRIFT-WORDS',
       onChangeFail: 'CHANGE-WORDS',
+      changeRequest: 'CHANGE-REQUEST-WORDS',
     };
     const worded = new ServiceClient({
       baseUrl: emu.url,

@@ -24,9 +24,9 @@ import { assess, blockedRemedy, blockedText } from './goal.js';
 const UNBUILT_MERGE =
   'build_on_push is off, so the service will not build the merged commit, and a deploy that targets it (commit: auto on the branch the deployment tracks) is not live. Turn build_on_push on for the deployment in the service.';
 
-/** Why the plan targets no commit. */
-const MERGE =
-  'a plan describes the deploy a merge starts: a push to the branch the deployment tracks, not a commit of the pull request';
+/** Why the plan targets no commit, in the code host's word for the change (a merge request on GitLab). */
+const merge = (changeRequest: string) =>
+  `a plan describes the deploy a merge starts: a push to the branch the deployment tracks, not a commit of the ${changeRequest}`;
 
 /** The request with every secret value replaced by `***`, names kept. */
 function redactedRequest(request: DeploymentCreateRequest): DeploymentCreateRequest {
@@ -44,7 +44,7 @@ export async function verdictOf(plan: Plan, dependencies: RunDependencies): Prom
     ...plan,
     dryRun: true,
     waitForReady: false,
-    commit: { kind: 'none', reason: MERGE },
+    commit: { kind: 'none', reason: merge(dependencies.service.words.changeRequest) },
   };
   let result;
   try {
