@@ -29077,7 +29077,7 @@ __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __we
 /* harmony import */ var node_url__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(3136);
 /* harmony import */ var node_url__WEBPACK_IMPORTED_MODULE_2___default = /*#__PURE__*/__nccwpck_require__.n(node_url__WEBPACK_IMPORTED_MODULE_2__);
 /* harmony import */ var _inputs_bounded_read_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(4033);
-/* harmony import */ var _main_js__WEBPACK_IMPORTED_MODULE_4__ = __nccwpck_require__(7810);
+/* harmony import */ var _main_js__WEBPACK_IMPORTED_MODULE_4__ = __nccwpck_require__(3706);
 /* harmony import */ var _pipe_end_js__WEBPACK_IMPORTED_MODULE_5__ = __nccwpck_require__(2884);
 /** The command's entry (dist/cli.js, the package's bin): wires the process to `main`, nothing else. */
 
@@ -29132,7 +29132,7 @@ __webpack_async_result__();
 
 /***/ }),
 
-/***/ 7810:
+/***/ 3706:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -40237,9 +40237,15 @@ function parseSecrets(raw) {
 
 
 
-/** `repository`, or the run's own when given empty. */
+/**
+ * `repository`, or the run's own when given empty (the default); the run's
+ * own is on the run's host, when the run knows it.
+ */
 function parseRepositoryInput(raw, run) {
-    return unlessEmpty(parseRepository)(raw === '' ? (run.repository ?? '') : raw);
+    const own = raw === '' || raw === run.repository;
+    const parsed = unlessEmpty(parseRepository)(own ? (run.repository ?? '') : raw);
+    const host = own ? run.repositoryHost?.toLowerCase() : undefined;
+    return parsed === undefined || host === undefined ? parsed : { ...parsed, host };
 }
 /** The core's inputs: every entry's set shares them (the deploy step's declares them all). */
 const INPUTS = {
@@ -40672,6 +40678,8 @@ const COMMAND_WORDS = {
     waitTimeout: '--wait-timeout',
     onDriftFail: '--on-drift fail',
     onChangeFail: '--on-change fail',
+    // The command's plan runs in merge request pipelines (docs/command.md): GitLab's word.
+    changeRequest: 'merge request',
 };
 /** The help's description of an input, where action.yml's speaks of the action's world. */
 const COMMAND_DESCRIPTIONS = {
@@ -44696,6 +44704,63 @@ const services = {
   return { isCi: Boolean(env.CI), ...git.configuration({ env, cwd }) };
 });
 
+;// CONCATENATED MODULE: ./src/cli/origin.ts
+/**
+ * Outside any CI, the checkout names its repository: the `origin` remote's
+ * URL gives the code host and `owner/name` that `--repository` defaults to,
+ * as `gh` finds the repository of the folder it runs in.
+ */
+
+/** The longest `git remote get-url` may take: a local read, never the network. */
+const GIT_TIMEOUT_MS = 5_000;
+function trimPath(path) {
+    const trimmed = path
+        .replace(/^\/+/, '')
+        .replace(/\/+$/, '')
+        .replace(/\.git$/, '');
+    return /^[^/\s]+(\/[^/\s]+)+$/.test(trimmed) ? trimmed : undefined;
+}
+/**
+ * `git@github.com:acme/agent.git`, `https://github.com/acme/agent.git` and
+ * `ssh://git@github.com/acme/agent` → `github.com` and `acme/agent`; a local
+ * path or anything else → undefined. A user or token in the URL is dropped.
+ */
+function parseRemoteUrl(url) {
+    const trimmed = url.trim();
+    if (!/^[a-z][a-z0-9+.-]*:\/\//i.test(trimmed)) {
+        // git's scp-like syntax, [user@]host:path: a colon before any slash (not a drive letter).
+        const scp = /^(?:[^@/\s]+@)?([^@/:\s]{2,}):(.+)$/.exec(trimmed);
+        const slug = scp === null ? undefined : trimPath(scp[2] ?? '');
+        return scp === null || slug === undefined
+            ? undefined
+            : { host: (scp[1] ?? '').toLowerCase(), slug };
+    }
+    const parsed = URL.canParse(trimmed) ? new URL(trimmed) : undefined;
+    if (parsed === undefined || !['https:', 'http:', 'ssh:', 'git:'].includes(parsed.protocol)) {
+        return undefined;
+    }
+    const slug = trimPath(parsed.pathname);
+    const host = parsed.hostname.toLowerCase();
+    return slug === undefined || host === '' ? undefined : { host, slug };
+}
+/** The `origin` remote of the checkout in `cwd`, when it has one on a code host; never throws. */
+function originRepository(env, cwd) {
+    try {
+        const url = (0,external_node_child_process_namespaceObject.execFileSync)('git', ['remote', 'get-url', 'origin'], {
+            cwd,
+            env: { ...env },
+            encoding: 'utf8',
+            timeout: GIT_TIMEOUT_MS,
+            stdio: ['ignore', 'pipe', 'ignore'],
+            windowsHide: true,
+        });
+        return parseRemoteUrl(url);
+    }
+    catch {
+        return undefined;
+    }
+}
+
 ;// CONCATENATED MODULE: ./src/cli/ci.ts
 /**
  * Which run this is, outside GitHub's event: the CI system is recognised by
@@ -44705,6 +44770,7 @@ const services = {
  * commit the service never builds; the corrections below keep the branch
  * head instead, as the action does with GITHUB_SHA (behaviour 12).
  */
+
 
 
 function ci_none(reason) {
@@ -44874,22 +44940,29 @@ function describeCiRun(env, cwd) {
     if (answer.commit === undefined) {
         return { where: 'a terminal', head: ci_none(`${cwd} is not in a git checkout`) };
     }
+    const origin = originRepository(env, cwd);
+    const checkout = {
+        where,
+        commit: answer.commit,
+        ...(origin === undefined ? {} : { slug: origin.slug, host: origin.host }),
+    };
     if (answer.branch === undefined || answer.branch === 'HEAD') {
-        return {
-            where,
-            head: ci_none('the git checkout is on no branch (a detached HEAD)'),
-            commit: answer.commit,
-        };
+        return { ...checkout, head: ci_none('the git checkout is on no branch (a detached HEAD)') };
     }
     return {
-        where,
+        ...checkout,
         head: headOf({ branch: answer.branch, sha: answer.commit, pullRequest: false }, where),
-        commit: answer.commit,
     };
 }
-/** The run as the core takes it: the CI's slug is the default of `--repository`. */
+/** The run as the core takes it: the CI's slug (or origin's) is the default of `--repository`. */
 function runDescription(run, workspace) {
-    return { workspace, repository: run.slug, head: run.head, commit: run.commit };
+    return {
+        workspace,
+        repository: run.slug,
+        ...(run.host === undefined ? {} : { repositoryHost: run.host }),
+        head: run.head,
+        commit: run.commit,
+    };
 }
 
 ;// CONCATENATED MODULE: ./src/cli/commit-order.ts
@@ -44905,11 +44978,11 @@ function runDescription(run, workspace) {
 /** A full sha: anything else (a name, an option) is never passed to git. */
 const SHA = /^[0-9a-f]{40}$/i;
 /** The longest one question may take: a local git answers in milliseconds. */
-const GIT_TIMEOUT_MS = 5_000;
+const commit_order_GIT_TIMEOUT_MS = 5_000;
 /** Runs `git args` in `cwd`, no shell; its exit code, or undefined when git could not say. */
 function gitExit(where, args) {
     return new Promise((resolve) => {
-        (0,external_node_child_process_namespaceObject.execFile)('git', [...args], { cwd: where.cwd, env: { ...where.env }, timeout: GIT_TIMEOUT_MS, windowsHide: true }, (error) => {
+        (0,external_node_child_process_namespaceObject.execFile)('git', [...args], { cwd: where.cwd, env: { ...where.env }, timeout: commit_order_GIT_TIMEOUT_MS, windowsHide: true }, (error) => {
             if (error === null) {
                 resolve(0);
                 return;
@@ -45140,6 +45213,7 @@ const ACTION_WORDS = {
     waitTimeout: 'wait-timeout',
     onDriftFail: 'on-drift: fail',
     onChangeFail: 'on-change: fail',
+    changeRequest: 'pull request',
 };
 const noSuchEndpoint = (words) => `Check ${words.apiUrl}: the service has no such endpoint or resource.`;
 function defaultRemedies(words) {
@@ -45627,10 +45701,11 @@ class Service {
      * later page, as when the list shifts under the walk, is skipped). The
      * walk ends at a short or empty page, a page that adds no new id (a
      * service that ignores `offset`), an offset that does not advance, or when
-     * `take` returns false; it resolves to the offset the service returned
-     * last (where the list would go on), and throws past `maxPages`.
+     * `take` returns false, or `pageTaken` (called once each page's items
+     * are taken) does; it resolves to the offset the service returned last
+     * (where the list would go on), and throws past `maxPages`.
      */
-    async #walk(filters, size, take, tooLong) {
+    async #walk(filters, size, take, tooLong, pageTaken = () => true) {
         const seen = new Set();
         let offset = 0;
         for (let pages = 1; pages <= this.#maxPages; pages++) {
@@ -45645,6 +45720,8 @@ class Service {
                 seen.add(deployment.id);
                 taking &&= take(deployment);
             }
+            if (!pageTaken())
+                return list.offset;
             if (!taking || resources.length < limit)
                 return list.offset;
             if (fresh.length === 0) {
@@ -45683,18 +45760,43 @@ class Service {
      */
     async list(filters, limit, { probe = false } = {}) {
         const deployments = [];
-        const left = () => limit - deployments.length;
+        const { more } = await this.listPages(filters, limit, (page) => {
+            deployments.push(...page);
+            return true;
+        }, { probe });
+        return { deployments, more };
+    }
+    /**
+     * `list`, each page's deployments handed to `onPage` as the page arrives
+     * and not kept, so a listing's memory does not grow with it (only the ids,
+     * to list each once). When `onPage` returns false the listing ends there:
+     * no further page, no probe.
+     */
+    async listPages(filters, limit, onPage, { probe = false } = {}) {
+        /** The ids handed on: how many, and which ones the probe's answer must go past. */
+        const taken = new Set();
+        const left = () => limit - taken.size;
         if (limit <= 0)
-            return { deployments, more: false };
+            return { count: 0, more: false };
+        let page = [];
+        let stopped = false;
         const offset = await this.#walk(filters, () => Math.min(PAGE_LIMIT, left()), (deployment) => {
-            deployments.push(this.#vetting.vet(deployment));
+            page.push(this.#vetting.vet(deployment));
+            taken.add(deployment.id);
             return left() > 0;
-        }, () => `GET ${DEPLOYMENTS}: no end of the list after ${this.#maxPages} pages; stopped. Report the service's pagination.`);
-        if (!probe || left() > 0)
-            return { deployments, more: false };
+        }, () => `GET ${DEPLOYMENTS}: no end of the list after ${this.#maxPages} pages; stopped. Report the service's pagination.`, () => {
+            const handed = page;
+            page = [];
+            stopped = handed.length > 0 && !onPage(handed);
+            return !stopped;
+        });
+        if (!probe || stopped || left() > 0)
+            return { count: taken.size, more: false };
         const next = await this.#page({ ...filters, limit: 1, offset });
-        const known = new Set(deployments.map((deployment) => deployment.id));
-        return { deployments, more: next.resources.some((deployment) => !known.has(deployment.id)) };
+        return {
+            count: taken.size,
+            more: next.resources.some((deployment) => !taken.has(deployment.id)),
+        };
     }
     /**
      * `GET /v2/deployments?deployment_ids=ID`: the deployment, or undefined when
@@ -45882,16 +45984,22 @@ class RenamedError extends ActionError {
         this.created = created;
     }
 }
-/** The entry of the integration's listing for `plan.repository`: exact, else case-insensitive. */
+/** A listed repository's host, lower-cased ('' when its url is no URL). */
+const hostOf = (url) => (URL.canParse(url) ? new URL(url).hostname.toLowerCase() : '');
+/** The listing's entry for `plan.repository` (on its host, if named): exact, else case-insensitive. */
 async function resolveRepository(service, plan) {
-    const repositories = await service.listRepositories(plan.integrationId);
-    const wanted = fullName(plan.repository);
-    const match = repositories.find((repository) => fullName(repository) === wanted) ??
-        repositories.find((repository) => fullName(repository).toLowerCase() === wanted.toLowerCase());
+    const { host } = plan.repository;
+    const listed = await service.listRepositories(plan.integrationId);
+    const repositories = host === undefined ? listed : listed.filter((entry) => hostOf(entry.url) === host);
+    const name = fullName(plan.repository);
+    const match = repositories.find((repository) => fullName(repository) === name) ??
+        repositories.find((repository) => fullName(repository).toLowerCase() === name.toLowerCase());
     if (match !== undefined)
         return match;
+    const wanted = host === undefined ? name : `${name} on ${host}`;
     if (repositories.length === 0) {
-        throw new ActionError(`Repository ${wanted} is not available to integration ${plan.integrationId}: the integration lists no repositories. Grant the integration access to ${wanted}.`);
+        const where = host === undefined || listed.length === 0 ? '' : ` on ${host}`;
+        throw new ActionError(`Repository ${wanted} is not available to integration ${plan.integrationId}: the integration lists no repositories${where}. Grant the integration access to ${wanted}.`);
     }
     const shown = repositories.slice(0, REPOSITORIES_SHOWN).map((r) => untrusted(fullName(r)));
     const more = repositories.length > REPOSITORIES_SHOWN
@@ -47464,8 +47572,8 @@ async function status_run_status(plan, io) {
 
 /** What a codehost deployment that does not build on push does with the merged commit. */
 const UNBUILT_MERGE = 'build_on_push is off, so the service will not build the merged commit, and a deploy that targets it (commit: auto on the branch the deployment tracks) is not live. Turn build_on_push on for the deployment in the service.';
-/** Why the plan targets no commit. */
-const MERGE = 'a plan describes the deploy a merge starts: a push to the branch the deployment tracks, not a commit of the pull request';
+/** Why the plan targets no commit, in the code host's word for the change (a merge request on GitLab). */
+const verdict_merge = (changeRequest) => `a plan describes the deploy a merge starts: a push to the branch the deployment tracks, not a commit of the ${changeRequest}`;
 /** The request with every secret value replaced by `***`, names kept. */
 function redactedRequest(request) {
     return { ...request, secrets: request.secrets.map((secret) => ({ ...secret, value: MASK })) };
@@ -47481,7 +47589,7 @@ async function verdictOf(plan, dependencies) {
         ...plan,
         dryRun: true,
         waitForReady: false,
-        commit: { kind: 'none', reason: MERGE },
+        commit: { kind: 'none', reason: verdict_merge(dependencies.service.words.changeRequest) },
     };
     let result;
     try {
@@ -47799,7 +47907,8 @@ function describeInputError(error, request, ci) {
         const origin = request.origins[input];
         let label = origin ?? labels.get(input) ?? input;
         if (input === 'repository' && origin === undefined && ci.slug !== undefined) {
-            label = `--repository (defaulted to ${ci.where}'s project ${ci.slug}: pass --repository owner/name)`;
+            const whose = ci.host === undefined ? `${ci.where}'s project` : 'the origin remote';
+            label = `--repository (defaulted to ${whose} ${ci.slug}: pass --repository owner/name)`;
         }
         return `${label}: ${problem}`;
     });
@@ -47810,88 +47919,6 @@ function describeInputError(error, request, ci) {
         return others.length === 0 ? first : `${first}\n${list('other invalid inputs:', others)}`;
     }
     return lines.length === 1 ? `invalid input ${lines[0]}` : list('invalid inputs:', lines);
-}
-
-;// CONCATENATED MODULE: ./src/cli/fleet-output.ts
-/**
- * How `list` and `repos` write what they found (CLI contract v1.4): a table
- * that fits the terminal's width; one line an item with tab-separated
- * fields and no header when stdout is not a terminal (as `gh` does), so
- * that `cut` and `awk` work; or `--json`, the items as the service answered
- * them, every secret value `***`. Service text is untrusted: a cell is one
- * line, its control characters (a tab, a line break) shown escaped.
- */
-
-
-const DEPLOYMENT_COLUMNS = [
-    { heading: 'NAME', cell: (d) => d.name },
-    { heading: 'ID', cell: (d) => d.id },
-    { heading: 'STATUS', cell: (d) => d.status },
-    { heading: 'SOURCE', cell: (d) => d.source },
-    { heading: 'TYPE', cell: (d) => d.source_config.deployment_type ?? '' },
-    { heading: 'IMAGE VERSION', cell: (d) => d.image_version ?? '' },
-    { heading: 'UPDATED', cell: (d) => d.updated_at },
-];
-const REPOSITORY_COLUMNS = [
-    { heading: 'REPOSITORY', cell: (r) => `${r.owner}/${r.name}` },
-    { heading: 'DEFAULT BRANCH', cell: (r) => r.default_branch },
-    { heading: 'URL', cell: (r) => r.url },
-    { heading: 'ID', cell: (r) => String(r.id) },
-];
-/** The narrowest a column is cut to when the table is too wide. */
-const MIN_COLUMN = 4;
-const GAP = '  ';
-function rowsOf(items, columns) {
-    return items.map((item) => columns.map((column) => untrusted(column.cell(item))));
-}
-/** `text` cut to `width` characters, the last one `…` when cut. */
-function fleet_output_cut(text, width) {
-    const characters = [...text];
-    return characters.length <= width ? text : `${characters.slice(0, width - 1).join('')}…`;
-}
-/**
- * A table of the items with a heading line, at most `width` characters a
- * line: while it is wider, the widest column loses a character (never
- * below its heading's width), and its cut cells end in `…`.
- */
-function table(items, columns, width) {
-    const rows = [columns.map((column) => column.heading), ...rowsOf(items, columns)];
-    const widths = columns.map((_, index) => Math.max(...rows.map((row) => [...(row[index] ?? '')].length)));
-    const total = () => widths.reduce((sum, each) => sum + each, 0) + GAP.length * (widths.length - 1);
-    // A column is never cut narrower than its heading.
-    const floors = columns.map((column) => Math.max(MIN_COLUMN, column.heading.length));
-    while (total() > width) {
-        const cuttable = widths.map((each, index) => (each > (floors[index] ?? 0) ? each : 0));
-        const widest = cuttable.indexOf(Math.max(...cuttable));
-        if ((cuttable[widest] ?? 0) === 0)
-            break;
-        widths[widest] = (widths[widest] ?? 0) - 1;
-    }
-    return rows
-        .map((row) => row
-        .map((text, index) => {
-        const each = widths[index] ?? 0;
-        const shown = fleet_output_cut(text, each);
-        return index === row.length - 1 ? shown : shown.padEnd(each);
-    })
-        .join(GAP)
-        .trimEnd())
-        .map((line) => `${line}\n`)
-        .join('');
-}
-/** One line an item, its fields separated by tabs, no heading. */
-function lines(items, columns) {
-    return rowsOf(items, columns)
-        .map((row) => `${row.join('\t')}\n`)
-        .join('');
-}
-/** The deployments as the service answered them, each secret's value `***` (by structure). */
-function deploymentsJson(deployments) {
-    const shown = deployments.map((deployment) => ({
-        ...deployment,
-        secrets: deployment.secrets.map((secret) => ({ ...secret, value: '***' })),
-    }));
-    return `${lineSafeJson(shown, 2)}\n`;
 }
 
 ;// CONCATENATED MODULE: ./node_modules/string-width/node_modules/ansi-regex/index.js
@@ -48405,6 +48432,149 @@ function padToWidth(text, columns) {
     return text + ' '.repeat(Math.max(0, columns - screenWidth(text)));
 }
 
+;// CONCATENATED MODULE: ./src/cli/fleet-output.ts
+/**
+ * How `list` and `repos` write what they found (CLI contract v1.4): a table
+ * that fits the terminal's width in screen columns; one line an item with tab-separated
+ * fields and no header when stdout is not a terminal (as `gh` does), so
+ * that `cut` and `awk` work; or `--json`, the items as the service answered
+ * them, every secret value `***`. Service text is untrusted: a cell is one
+ * line, its control characters (a tab, a line break) shown escaped.
+ */
+
+
+
+const DEPLOYMENT_COLUMNS = [
+    { heading: 'NAME', cell: (d) => d.name, cutRank: 'never' },
+    { heading: 'ID', cell: (d) => d.id, cutRank: 'never' },
+    { heading: 'STATUS', cell: (d) => d.status, cutRank: 5 },
+    { heading: 'SOURCE', cell: (d) => d.source, cutRank: 3 },
+    { heading: 'TYPE', cell: (d) => d.source_config.deployment_type ?? '', cutRank: 2 },
+    { heading: 'IMAGE VERSION', cell: (d) => d.image_version ?? '', cutRank: 4 },
+    { heading: 'UPDATED', cell: (d) => d.updated_at, cutRank: 1 },
+];
+const REPOSITORY_COLUMNS = [
+    { heading: 'REPOSITORY', cell: (r) => `${r.owner}/${r.name}`, cutRank: 'never' },
+    { heading: 'DEFAULT BRANCH', cell: (r) => r.default_branch, cutRank: 2 },
+    { heading: 'URL', cell: (r) => r.url, cutRank: 1 },
+    { heading: 'ID', cell: (r) => String(r.id), cutRank: 'never' },
+];
+/** The narrowest a column is cut to when the table is too wide. */
+const MIN_COLUMN = 4;
+const GAP = '  ';
+function rowsOf(items, columns) {
+    return items.map((item) => columns.map((column) => untrusted(column.cell(item))));
+}
+const totalWidth = (shown) => shown.reduce((sum, each) => sum + each.width, 0) + GAP.length * (shown.length - 1);
+/** The columns that give way, the first to give way first. */
+const byCutRank = (shown) => shown
+    .filter((each) => each.cutRank !== 'never')
+    .sort((a, b) => Number(a.cutRank) - Number(b.cutRank));
+/** Cuts the columns that may be cut, in their order, until the table fits `width`, if it can. */
+function cutToFit(shown, width) {
+    for (const column of byCutRank(shown)) {
+        const over = totalWidth(shown) - width;
+        if (over <= 0)
+            return;
+        column.width = Math.max(column.floor, column.width - over);
+    }
+}
+/**
+ * The columns as shown within `width` screen columns: the empty ones left
+ * out; then the columns that may be cut are cut, in their order, down to
+ * their heading; if that is not enough they are left out, in the same
+ * order, from their full width again. The name and the id are shown whole
+ * even when they alone are wider than the terminal.
+ */
+function fit(shown, width) {
+    const full = shown.map((each) => each.width);
+    const leaving = byCutRank(shown);
+    for (let left = 0; left <= leaving.length; left += 1) {
+        const kept = shown.filter((each) => !leaving.slice(0, left).includes(each));
+        kept.forEach((each) => {
+            each.width = full[shown.indexOf(each)] ?? 0;
+        });
+        cutToFit(kept, width);
+        if (totalWidth(kept) <= width || left === leaving.length)
+            return kept;
+    }
+    return shown;
+}
+/**
+ * A table of the items with a heading line, measured in screen columns
+ * (a wide character or an emoji takes two) and at most `width` of them a
+ * line: a column no item fills is left out, and the columns a person does
+ * not act on give way (cut, ending in `…`, then left out) before the name
+ * and the id, which are never cut.
+ */
+function table(items, columns, width) {
+    const rows = [columns.map((column) => column.heading), ...rowsOf(items, columns)];
+    const shown = fit(columns
+        .map((column, index) => {
+        const texts = rows.map((row) => row[index] ?? '');
+        return {
+            cutRank: column.cutRank,
+            texts,
+            width: Math.max(...texts.map(screenWidth)),
+            floor: Math.max(MIN_COLUMN, screenWidth(column.heading)),
+        };
+    })
+        .filter((column) => column.texts.slice(1).some((text) => text !== '')), width);
+    return rows
+        .map((_, row) => shown
+        .map((column, index) => {
+        const text = cutToWidth(column.texts[row] ?? '', column.width);
+        return index === shown.length - 1 ? text : padToWidth(text, column.width);
+    })
+        .join(GAP)
+        .trimEnd())
+        .map((line) => `${line}\n`)
+        .join('');
+}
+/** One line an item, its fields separated by tabs, no heading. */
+function lines(items, columns) {
+    return rowsOf(items, columns)
+        .map((row) => `${row.join('\t')}\n`)
+        .join('');
+}
+/** A deployment as the service answered it, each secret's value `***` (by structure). */
+function shown(deployment) {
+    return {
+        ...deployment,
+        secrets: deployment.secrets.map((secret) => ({ ...secret, value: '***' })),
+    };
+}
+/**
+ * The deployments as one JSON array, written page by page as they arrive
+ * (`list --json`): `[`, each item indented as `JSON.stringify(list, null, 2)`
+ * would, items separated by `,\n`, then `]`; the same text as the whole
+ * array at once, without holding it.
+ */
+class DeploymentsJsonStream {
+    #write;
+    #count = 0;
+    constructor(write) {
+        this.#write = write;
+        this.#write('[');
+    }
+    /** One page's items. */
+    page(deployments) {
+        let text = '';
+        for (const deployment of deployments) {
+            // Inside strings a line break is escaped: every raw one is the item's layout.
+            const item = lineSafeJson(shown(deployment), 2).replaceAll('\n', '\n  ');
+            text += `${this.#count === 0 ? '\n' : ',\n'}  ${item}`;
+            this.#count += 1;
+        }
+        if (text !== '')
+            this.#write(text);
+    }
+    /** The array's end. */
+    end() {
+        this.#write(this.#count === 0 ? ']\n' : '\n]\n');
+    }
+}
+
 ;// CONCATENATED MODULE: ./src/cli/log.ts
 /**
  * The log on stderr, for a person: a view of the core's events (`view`) and
@@ -48646,6 +48816,37 @@ function write(items, columns, json, { request, world }) {
     else
         stdout.write(lines(items, columns));
 }
+/**
+ * Writes the listing: with `--json` and when piped, each page as it arrives
+ * (a JSON array streamed item by item, or its lines), so memory does not grow
+ * with the fleet, and no page is read once stdout's reader has gone; on a
+ * terminal, one table (its widths need every row). How many it wrote, and
+ * whether the list goes on past the cap.
+ */
+async function writeListing(service, asked, context) {
+    const { request, world } = context;
+    const { stdout } = world;
+    const options = { probe: asked.all };
+    if (!request.json && stdout.isTTY === true) {
+        const { deployments, more } = await service.list(asked.filters, asked.limit, options);
+        // Not --json here: the table.
+        write(deployments, DEPLOYMENT_COLUMNS, () => '', context);
+        return { count: deployments.length, more };
+    }
+    const json = request.json ? new DeploymentsJsonStream((text) => stdout.write(text)) : undefined;
+    const listing = await service.listPages(asked.filters, asked.limit, (page) => {
+        // The reader has gone (`| head`): nothing more to read for it.
+        if (stdout.closed === true)
+            return false;
+        if (json === undefined)
+            stdout.write(lines(page, DEPLOYMENT_COLUMNS));
+        else
+            json.page(page);
+        return true;
+    }, options);
+    json?.end();
+    return listing;
+}
 async function list(context) {
     const { request, world, ci, log } = context;
     const run = runDescription(ci, world.cwd);
@@ -48653,15 +48854,12 @@ async function list(context) {
     for (const warning of asked.warnings)
         log.warning(warning);
     const service = serviceOf(asked.access, context);
-    const { deployments, more } = await service.list(asked.filters, asked.limit, {
-        probe: asked.all,
-    });
+    const { count, more } = await writeListing(service, asked, context);
     if (more) {
         log.warning(`more than ${LIST_CAP.toLocaleString('en-US')} deployments match: --all shows the first ${LIST_CAP.toLocaleString('en-US')} (its cap); narrow the list with a filter`);
     }
-    if (deployments.length === 0)
+    if (count === 0 && world.stdout.closed !== true)
         log.info('no deployment matches');
-    write(deployments, DEPLOYMENT_COLUMNS, () => deploymentsJson(deployments), context);
 }
 async function repos(context) {
     const { request, world, ci, log } = context;

@@ -58344,10 +58344,11 @@ class Service {
      * later page, as when the list shifts under the walk, is skipped). The
      * walk ends at a short or empty page, a page that adds no new id (a
      * service that ignores `offset`), an offset that does not advance, or when
-     * `take` returns false; it resolves to the offset the service returned
-     * last (where the list would go on), and throws past `maxPages`.
+     * `take` returns false, or `pageTaken` (called once each page's items
+     * are taken) does; it resolves to the offset the service returned last
+     * (where the list would go on), and throws past `maxPages`.
      */
-    async #walk(filters, size, take, tooLong) {
+    async #walk(filters, size, take, tooLong, pageTaken = () => true) {
         const seen = new Set();
         let offset = 0;
         for (let pages = 1; pages <= this.#maxPages; pages++) {
@@ -58362,6 +58363,8 @@ class Service {
                 seen.add(deployment.id);
                 taking &&= take(deployment);
             }
+            if (!pageTaken())
+                return list.offset;
             if (!taking || resources.length < limit)
                 return list.offset;
             if (fresh.length === 0) {
@@ -58400,18 +58403,43 @@ class Service {
      */
     async list(filters, limit, { probe = false } = {}) {
         const deployments = [];
-        const left = () => limit - deployments.length;
+        const { more } = await this.listPages(filters, limit, (page) => {
+            deployments.push(...page);
+            return true;
+        }, { probe });
+        return { deployments, more };
+    }
+    /**
+     * `list`, each page's deployments handed to `onPage` as the page arrives
+     * and not kept, so a listing's memory does not grow with it (only the ids,
+     * to list each once). When `onPage` returns false the listing ends there:
+     * no further page, no probe.
+     */
+    async listPages(filters, limit, onPage, { probe = false } = {}) {
+        /** The ids handed on: how many, and which ones the probe's answer must go past. */
+        const taken = new Set();
+        const left = () => limit - taken.size;
         if (limit <= 0)
-            return { deployments, more: false };
+            return { count: 0, more: false };
+        let page = [];
+        let stopped = false;
         const offset = await this.#walk(filters, () => Math.min(PAGE_LIMIT, left()), (deployment) => {
-            deployments.push(this.#vetting.vet(deployment));
+            page.push(this.#vetting.vet(deployment));
+            taken.add(deployment.id);
             return left() > 0;
-        }, () => `GET ${DEPLOYMENTS}: no end of the list after ${this.#maxPages} pages; stopped. Report the service's pagination.`);
-        if (!probe || left() > 0)
-            return { deployments, more: false };
+        }, () => `GET ${DEPLOYMENTS}: no end of the list after ${this.#maxPages} pages; stopped. Report the service's pagination.`, () => {
+            const handed = page;
+            page = [];
+            stopped = handed.length > 0 && !onPage(handed);
+            return !stopped;
+        });
+        if (!probe || stopped || left() > 0)
+            return { count: taken.size, more: false };
         const next = await this.#page({ ...filters, limit: 1, offset });
-        const known = new Set(deployments.map((deployment) => deployment.id));
-        return { deployments, more: next.resources.some((deployment) => !known.has(deployment.id)) };
+        return {
+            count: taken.size,
+            more: next.resources.some((deployment) => !taken.has(deployment.id)),
+        };
     }
     /**
      * `GET /v2/deployments?deployment_ids=ID`: the deployment, or undefined when
@@ -60588,9 +60616,15 @@ function parseSecrets(raw) {
 
 
 
-/** `repository`, or the run's own when given empty. */
+/**
+ * `repository`, or the run's own when given empty (the default); the run's
+ * own is on the run's host, when the run knows it.
+ */
 function parseRepositoryInput(raw, run) {
-    return unlessEmpty(parseRepository)(raw === '' ? (run.repository ?? '') : raw);
+    const own = raw === '' || raw === run.repository;
+    const parsed = unlessEmpty(parseRepository)(own ? (run.repository ?? '') : raw);
+    const host = own ? run.repositoryHost?.toLowerCase() : undefined;
+    return parsed === undefined || host === undefined ? parsed : { ...parsed, host };
 }
 /** The core's inputs: every entry's set shares them (the deploy step's declares them all). */
 const INPUTS = {
@@ -60792,6 +60826,7 @@ const ACTION_WORDS = {
     waitTimeout: 'wait-timeout',
     onDriftFail: 'on-drift: fail',
     onChangeFail: 'on-change: fail',
+    changeRequest: 'pull request',
 };
 const noSuchEndpoint = (words) => `Check ${words.apiUrl}: the service has no such endpoint or resource.`;
 function defaultRemedies(words) {
@@ -61135,16 +61170,22 @@ class RenamedError extends ActionError {
         this.created = created;
     }
 }
-/** The entry of the integration's listing for `plan.repository`: exact, else case-insensitive. */
+/** A listed repository's host, lower-cased ('' when its url is no URL). */
+const hostOf = (url) => (URL.canParse(url) ? new URL(url).hostname.toLowerCase() : '');
+/** The listing's entry for `plan.repository` (on its host, if named): exact, else case-insensitive. */
 async function resolveRepository(service, plan) {
-    const repositories = await service.listRepositories(plan.integrationId);
-    const wanted = fullName(plan.repository);
-    const match = repositories.find((repository) => fullName(repository) === wanted) ??
-        repositories.find((repository) => fullName(repository).toLowerCase() === wanted.toLowerCase());
+    const { host } = plan.repository;
+    const listed = await service.listRepositories(plan.integrationId);
+    const repositories = host === undefined ? listed : listed.filter((entry) => hostOf(entry.url) === host);
+    const name = fullName(plan.repository);
+    const match = repositories.find((repository) => fullName(repository) === name) ??
+        repositories.find((repository) => fullName(repository).toLowerCase() === name.toLowerCase());
     if (match !== undefined)
         return match;
+    const wanted = host === undefined ? name : `${name} on ${host}`;
     if (repositories.length === 0) {
-        throw new ActionError(`Repository ${wanted} is not available to integration ${plan.integrationId}: the integration lists no repositories. Grant the integration access to ${wanted}.`);
+        const where = host === undefined || listed.length === 0 ? '' : ` on ${host}`;
+        throw new ActionError(`Repository ${wanted} is not available to integration ${plan.integrationId}: the integration lists no repositories${where}. Grant the integration access to ${wanted}.`);
     }
     const shown = repositories.slice(0, REPOSITORIES_SHOWN).map((r) => untrusted(fullName(r)));
     const more = repositories.length > REPOSITORIES_SHOWN
@@ -62166,8 +62207,8 @@ function planRequest(inputs, run) {
 
 /** What a codehost deployment that does not build on push does with the merged commit. */
 const UNBUILT_MERGE = 'build_on_push is off, so the service will not build the merged commit, and a deploy that targets it (commit: auto on the branch the deployment tracks) is not live. Turn build_on_push on for the deployment in the service.';
-/** Why the plan targets no commit. */
-const MERGE = 'a plan describes the deploy a merge starts: a push to the branch the deployment tracks, not a commit of the pull request';
+/** Why the plan targets no commit, in the code host's word for the change (a merge request on GitLab). */
+const verdict_merge = (changeRequest) => `a plan describes the deploy a merge starts: a push to the branch the deployment tracks, not a commit of the ${changeRequest}`;
 /** The request with every secret value replaced by `***`, names kept. */
 function redactedRequest(request) {
     return { ...request, secrets: request.secrets.map((secret) => ({ ...secret, value: MASK })) };
@@ -62183,7 +62224,7 @@ async function verdictOf(plan, dependencies) {
         ...plan,
         dryRun: true,
         waitForReady: false,
-        commit: { kind: 'none', reason: MERGE },
+        commit: { kind: 'none', reason: verdict_merge(dependencies.service.words.changeRequest) },
     };
     let result;
     try {
