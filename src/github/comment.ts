@@ -141,6 +141,16 @@ export function commentBody(
         : `; the latest revision is for ${commit(report.liveCommit)}`;
     rows.push(['Commit', `${commit(report.targetCommit)} wanted${latest}`]);
   }
+  const still = report.stillLive;
+  if (still !== undefined && (report.stage === 'failed' || report.stage === 'not-live')) {
+    // What a reader of a failed preview wants first: whether the previous one still serves.
+    rows.push([
+      'Still live',
+      still.commit === undefined
+        ? `revision ${code(still.revision, 100)}, of an earlier commit`
+        : `commit ${commit(still.commit)} is still live (revision ${code(still.revision, 100)})`,
+    ]);
+  }
   if (report.waitingFor !== undefined && report.stage !== 'live') {
     rows.push([report.stage === 'deploying' ? 'Waiting for' : 'Not live', text(report.waitingFor)]);
   }

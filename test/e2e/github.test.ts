@@ -28,6 +28,7 @@ import {
   pushEvent,
   type GitHubInputs,
 } from '../support/github-step.ts';
+import { whatAReaderSees } from '../support/github-render.ts';
 import { TENANT_ID } from '../support/ids.ts';
 import { printed, startAction, type ActionRun, type RunOptions } from '../support/run-action.ts';
 
@@ -218,6 +219,30 @@ describe('the GitHub deployment record (behaviour 13)', () => {
 
 describe('a pull request: transient environment and one comment (behaviour 14)', () => {
   const preview = { environment: 'preview-pr-7', 'pr-comment': 'true' };
+
+  it('after a failed build, says the previous commit is still live (issue 46)', async () => {
+    const deployment = existing(OLD, { ref: 'feature' });
+    const polls = () =>
+      emu.requests.filter((request) => request.query.deployment_ids !== undefined);
+    const started = start({ 'wait-for-ready': 'true', 'wait-timeout': '2' }, preview, {
+      event: pullRequestEvent(),
+      env: { DEPLOY_AGENT_POLL_INTERVAL_MS: '100' },
+    });
+    // The push's build starts while the step waits, and fails.
+    while (polls().length === 0) await new Promise((resolve) => setTimeout(resolve, 20));
+    emu.push(REPO, 'feature', PR_HEAD, { fail: true });
+
+    const r = await started.finished;
+
+    expect(r.exitCode, printed(r)).toBe(1);
+    const [comment] = gh.comments;
+    const seen = whatAReaderSees(comment?.body ?? '');
+    expect(seen.text).toContain('my-agent: the deploy failed');
+    expect(seen.tables[0]).toContainEqual([
+      'Still live',
+      `commit ${OLD.slice(0, 12)} is still live (revision ${deployment.active_revision_id})`,
+    ]);
+  });
 
   it('one comment per deployment name, found again across pages, a foreign marker left alone, no secret', async () => {
     existing(PR_HEAD, { ref: 'feature', customUrl: 'https://pr-7.agent.example' });

@@ -148,3 +148,14 @@ describe('the documentation checks', () => {
     expect(brokenLink('docs/github.md', '../../elsewhere.md')).toMatch(/leaves the repository/);
   });
 });
+
+describe('how long npm test takes (issue 46)', () => {
+  it.each(['docs/development.md', 'CONTRIBUTING.md'])(
+    '%s says about 2 minutes on 2 cores, not the 50 s it never takes now',
+    (file) => {
+      const text = readFileSync(path.join(ROOT, file), 'utf8').replace(/\s+/g, ' ');
+      expect(text).toContain('about 2 minutes on 2 cores');
+      expect(text).not.toMatch(/about 50 s/);
+    },
+  );
+});

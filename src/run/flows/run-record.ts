@@ -31,6 +31,8 @@ export class RunRecord {
   cancelled = false;
   /** The adapter was told the deployment was found or created: it is told how the run ends. */
   reported = false;
+  /** The commit of each revision the run saw live (latest and active), by revision id. */
+  readonly #liveCommits = new Map<string, string>();
   readonly #setOutputs: (outputs: Outputs) => void;
   /** The summary names the found deployment's source (`status` reads a placeholder one). */
   readonly #sourceFromDeployment: boolean;
@@ -57,7 +59,21 @@ export class RunRecord {
     this.seen(result.deployment);
   }
 
+  /** The revision that still serves while the latest is not active, with its commit if seen live. */
+  #stillLive(deployment: Deployment | undefined): RunReport['stillLive'] {
+    const active = deployment?.active_revision_id ?? null;
+    if (deployment === undefined || active === null || active === deployment.latest_revision_id)
+      return undefined;
+    const commit = this.#liveCommits.get(active);
+    return commit === undefined ? { revision: active } : { revision: active, commit };
+  }
+
   seen(deployment: Deployment | undefined): void {
+    const active = deployment?.active_revision_id ?? null;
+    const commit = deployment === undefined ? undefined : latestCommit(deployment);
+    if (active !== null && active === deployment?.latest_revision_id && commit !== undefined) {
+      this.#liveCommits.set(active, commit);
+    }
     if (this.result === undefined) return;
     this.deployment = deployment ?? this.deployment;
     this.#setOutputs(
@@ -87,6 +103,7 @@ export class RunRecord {
       targetCommit: goal?.target?.sha ?? goal?.unbuilt?.wanted,
       liveCommit: deployment === undefined ? undefined : latestCommit(deployment),
       supersededBy: verdict?.live === true ? verdict.supersededBy : undefined,
+      stillLive: verdict?.live === true ? undefined : this.#stillLive(deployment),
       waitingFor: waitingFor ?? (verdict?.live === false ? verdict.missing : undefined),
       never: verdict?.live === false && verdict.final === true,
       failure: this.failure,

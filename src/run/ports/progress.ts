@@ -24,6 +24,12 @@ export interface RunReport {
   /** The commit the step wants live, and the one the latest revision is for. */
   targetCommit?: string;
   liveCommit?: string;
+  /**
+   * The revision that still serves while the latest one is not active (its
+   * build failed, or has not finished), and its commit when the run saw it
+   * live: a failed deploy leaves it running.
+   */
+  stillLive?: { revision: string; commit?: string };
   /** A newer commit that superseded the target (live instead of it, or awaited instead of it). */
   supersededBy?: string;
   /** What the step waits for, or why the deployment is not live ("not live yet"). */
