@@ -58839,6 +58839,16 @@ function commentBody(report, redact = (text) => text) {
             : `; the latest revision is for ${commit(report.liveCommit)}`;
         rows.push(['Commit', `${commit(report.targetCommit)} wanted${latest}`]);
     }
+    const still = report.stillLive;
+    if (still !== undefined && (report.stage === 'failed' || report.stage === 'not-live')) {
+        // What a reader of a failed preview wants first: whether the previous one still serves.
+        rows.push([
+            'Still live',
+            still.commit === undefined
+                ? `revision ${code(still.revision, 100)}, of an earlier commit`
+                : `commit ${commit(still.commit)} is still live (revision ${code(still.revision, 100)})`,
+        ]);
+    }
     if (report.waitingFor !== undefined && report.stage !== 'live') {
         rows.push([report.stage === 'deploying' ? 'Waiting for' : 'Not live', text(report.waitingFor)]);
     }
@@ -61834,6 +61844,8 @@ class RunRecord {
     cancelled = false;
     /** The adapter was told the deployment was found or created: it is told how the run ends. */
     reported = false;
+    /** The commit of each revision the run saw live (latest and active), by revision id. */
+    #liveCommits = new Map();
     #setOutputs;
     /** The summary names the found deployment's source (`status` reads a placeholder one). */
     #sourceFromDeployment;
@@ -61853,7 +61865,20 @@ class RunRecord {
         this.goal = goal;
         this.seen(result.deployment);
     }
+    /** The revision that still serves while the latest is not active, with its commit if seen live. */
+    #stillLive(deployment) {
+        const active = deployment?.active_revision_id ?? null;
+        if (deployment === undefined || active === null || active === deployment.latest_revision_id)
+            return undefined;
+        const commit = this.#liveCommits.get(active);
+        return commit === undefined ? { revision: active } : { revision: active, commit };
+    }
     seen(deployment) {
+        const active = deployment?.active_revision_id ?? null;
+        const commit = deployment === undefined ? undefined : latestCommit(deployment);
+        if (active !== null && active === deployment?.latest_revision_id && commit !== undefined) {
+            this.#liveCommits.set(active, commit);
+        }
         if (this.result === undefined)
             return;
         this.deployment = deployment ?? this.deployment;
@@ -61876,6 +61901,7 @@ class RunRecord {
             targetCommit: goal?.target?.sha ?? goal?.unbuilt?.wanted,
             liveCommit: deployment === undefined ? undefined : latestCommit(deployment),
             supersededBy: verdict?.live === true ? verdict.supersededBy : undefined,
+            stillLive: verdict?.live === true ? undefined : this.#stillLive(deployment),
             waitingFor: waitingFor ?? (verdict?.live === false ? verdict.missing : undefined),
             never: verdict?.live === false && verdict.final === true,
             failure: this.failure,
