@@ -40678,9 +40678,16 @@ const COMMAND_WORDS = {
     waitTimeout: '--wait-timeout',
     onDriftFail: '--on-drift fail',
     onChangeFail: '--on-change fail',
-    // The command's plan runs in merge request pipelines (docs/command.md): GitLab's word.
+    // GitLab's word; commandWords says pull request elsewhere (a GitHub pull request on CircleCI).
     changeRequest: 'merge request',
 };
+/**
+ * The command's words where it runs: a proposed change is a merge request
+ * on GitLab, a pull request on any other CI or terminal.
+ */
+function commandWords(onGitLab) {
+    return onGitLab ? COMMAND_WORDS : { ...COMMAND_WORDS, changeRequest: 'pull request' };
+}
 /** The help's description of an input, where action.yml's speaks of the action's world. */
 const COMMAND_DESCRIPTIONS = {
     'api-key': 'Credential sent in the header named by --api-key-header. Masked and never printed.',
@@ -49513,7 +49520,7 @@ async function runRequest(request, world, { command, log, warn, redact, redactor
             run,
             proxy: proxySettingsFrom(world.env),
             pace: paceFrom(world.env),
-            words: COMMAND_WORDS,
+            words: commandWords(world.env.GITLAB_CI === 'true'),
             commitOrder: checkoutCommitOrder({ cwd: world.cwd, env: world.env }),
             clock: systemClock,
             signal: controller.signal,

@@ -29,7 +29,7 @@ import { actionDescriptions, commandHelp, topHelp } from './help.js';
 import { commandLog, type StderrLog } from './log.js';
 import { isRunCommand, type RunCommand } from './options.js';
 import { outputsDotenv, outputsJson } from './outputs.js';
-import { COMMAND_WORDS } from './wording.js';
+import { commandWords } from './wording.js';
 
 export { EXIT, type CliWorld } from './world.js';
 
@@ -223,7 +223,7 @@ async function runRequest(
       run,
       proxy: proxySettingsFrom(world.env),
       pace: paceFrom(world.env),
-      words: COMMAND_WORDS,
+      words: commandWords(world.env.GITLAB_CI === 'true'),
       commitOrder: checkoutCommitOrder({ cwd: world.cwd, env: world.env }),
       clock: systemClock,
       signal: controller.signal,

@@ -21,9 +21,17 @@ export const COMMAND_WORDS: RemedyWords = {
   waitTimeout: '--wait-timeout',
   onDriftFail: '--on-drift fail',
   onChangeFail: '--on-change fail',
-  // The command's plan runs in merge request pipelines (docs/command.md): GitLab's word.
+  // GitLab's word; commandWords says pull request elsewhere (a GitHub pull request on CircleCI).
   changeRequest: 'merge request',
 };
+
+/**
+ * The command's words where it runs: a proposed change is a merge request
+ * on GitLab, a pull request on any other CI or terminal.
+ */
+export function commandWords(onGitLab: boolean): RemedyWords {
+  return onGitLab ? COMMAND_WORDS : { ...COMMAND_WORDS, changeRequest: 'pull request' };
+}
 
 /** The help's description of an input, where action.yml's speaks of the action's world. */
 export const COMMAND_DESCRIPTIONS: Readonly<Partial<Record<InputName, string>>> = {

@@ -257,4 +257,26 @@ describe("the plan in GitLab's words (issue 46)", () => {
     );
     expect(run.stderr).not.toContain('pull request');
   });
+
+  it('says pull request on another CI, such as CircleCI building a GitHub pull request', async () => {
+    seedAgentRepository(emu);
+    existing({ source: 'codehost', source_config: { repo_url: AGENT_REPO_URL } });
+
+    const run = await runCli(['plan', '--name', 'agent', '--integration-id', INTEGRATION], {
+      env: serviceEnv({
+        CI: 'true',
+        CIRCLECI: 'true',
+        CIRCLE_BUILD_NUM: '12',
+        CIRCLE_PROJECT_USERNAME: 'acme',
+        CIRCLE_PROJECT_REPONAME: 'agent',
+        CIRCLE_SHA1: 'b'.repeat(40),
+        CIRCLE_BRANCH: 'feature',
+        CIRCLE_PULL_REQUEST: 'https://github.com/acme/agent/pull/4',
+      }),
+    });
+
+    expect(run.exitCode, run.stderr).toBe(0);
+    expect(run.stderr).toContain('not a commit of the pull request');
+    expect(run.stderr).not.toContain('merge request');
+  });
 });
