@@ -40785,26 +40785,16 @@ function inputOptions(input, description) {
     const role = { kind: 'input', input };
     switch (shape.kind) {
         case 'value':
-            return [
-                {
-                    option: input,
-                    type: 'string',
-                    multiple: false,
-                    valueName: 'VALUE',
-                    variable: variableOf(input),
-                    defaultText,
-                    description,
-                    commands,
-                    role,
-                },
-            ];
         case 'flag': {
-            const option = shape.option ?? input;
+            // `--input VALUE`, or a flag under its own option name (`--wait`).
+            const flag = shape.kind === 'flag';
+            const option = (shape.kind === 'flag' ? shape.option : undefined) ?? input;
             return [
                 {
                     option,
-                    type: 'boolean',
+                    type: flag ? 'boolean' : 'string',
                     multiple: false,
+                    ...(flag ? {} : { valueName: 'VALUE' }),
                     variable: variableOf(option),
                     defaultText,
                     description,
@@ -44720,12 +44710,21 @@ const services = {
 
 /** The longest `git remote get-url` may take: a local read, never the network. */
 const GIT_TIMEOUT_MS = 5_000;
+/** `owner/name` from a remote's path: slashes around it and `.git` dropped; undefined unless two or more parts. */
 function trimPath(path) {
-    const trimmed = path
-        .replace(/^\/+/, '')
-        .replace(/\/+$/, '')
-        .replace(/\.git$/, '');
-    return /^[^/\s]+(\/[^/\s]+)+$/.test(trimmed) ? trimmed : undefined;
+    // Loops, not regular expressions: an anchored `/+$/` is quadratic on a run of slashes.
+    let start = 0;
+    let end = path.length;
+    while (start < end && path[start] === '/')
+        start++;
+    while (end > start && path[end - 1] === '/')
+        end--;
+    const kept = path.slice(start, end);
+    const trimmed = kept.endsWith('.git') ? kept.slice(0, -'.git'.length) : kept;
+    const parts = trimmed.split('/');
+    return parts.length >= 2 && parts.every((part) => part !== '' && !/\s/.test(part))
+        ? trimmed
+        : undefined;
 }
 /**
  * `git@github.com:acme/agent.git`, `https://github.com/acme/agent.git` and

@@ -157,26 +157,16 @@ function inputOptions(input: InputName, description: string): OptionSpec[] {
   const role: OptionRole = { kind: 'input', input };
   switch (shape.kind) {
     case 'value':
-      return [
-        {
-          option: input,
-          type: 'string',
-          multiple: false,
-          valueName: 'VALUE',
-          variable: variableOf(input),
-          defaultText,
-          description,
-          commands,
-          role,
-        },
-      ];
     case 'flag': {
-      const option = shape.option ?? input;
+      // `--input VALUE`, or a flag under its own option name (`--wait`).
+      const flag = shape.kind === 'flag';
+      const option = (shape.kind === 'flag' ? shape.option : undefined) ?? input;
       return [
         {
           option,
-          type: 'boolean',
+          type: flag ? 'boolean' : 'string',
           multiple: false,
+          ...(flag ? {} : { valueName: 'VALUE' }),
           variable: variableOf(option),
           defaultText,
           description,

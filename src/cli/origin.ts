@@ -15,12 +15,19 @@ export interface RemoteRepository {
 /** The longest `git remote get-url` may take: a local read, never the network. */
 const GIT_TIMEOUT_MS = 5_000;
 
+/** `owner/name` from a remote's path: slashes around it and `.git` dropped; undefined unless two or more parts. */
 function trimPath(path: string): string | undefined {
-  const trimmed = path
-    .replace(/^\/+/, '')
-    .replace(/\/+$/, '')
-    .replace(/\.git$/, '');
-  return /^[^/\s]+(\/[^/\s]+)+$/.test(trimmed) ? trimmed : undefined;
+  // Loops, not regular expressions: an anchored `/+$/` is quadratic on a run of slashes.
+  let start = 0;
+  let end = path.length;
+  while (start < end && path[start] === '/') start++;
+  while (end > start && path[end - 1] === '/') end--;
+  const kept = path.slice(start, end);
+  const trimmed = kept.endsWith('.git') ? kept.slice(0, -'.git'.length) : kept;
+  const parts = trimmed.split('/');
+  return parts.length >= 2 && parts.every((part) => part !== '' && !/\s/.test(part))
+    ? trimmed
+    : undefined;
 }
 
 /**

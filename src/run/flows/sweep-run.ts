@@ -8,13 +8,10 @@
  * and nothing says so: the service's interface has no delete.
  */
 import { ActionError, describeError } from '../../common/errors.js';
-import { htmlCode, htmlLink, htmlText } from '../../common/github-text.js';
 import { untrusted, type Logger } from '../../common/runtime.js';
-import { boundedSummary, type SummaryPart } from '../../common/summary.js';
 import { plural } from '../../common/text.js';
 import { digitsIn, filled, searchText, type SweepRequest } from '../../inputs/sweep-inputs.js';
 import { MAX_PAGES, PAGE_LIMIT } from '../../service/endpoints.js';
-import type { Deployment } from '../../service/schemas.js';
 import { inGroup } from '../ports/dependencies.js';
 import { withEvents, type RunEvents } from '../ports/events.js';
 import {
@@ -24,8 +21,16 @@ import {
   type Retirement,
 } from '../ports/progress.js';
 import type { RunnerIO, RunOutcome } from '../ports/runner.js';
-import { cellOf, dashboardUrlOf, labelledTable } from '../steps/report.js';
+import { dashboardUrlOf } from '../steps/report.js';
 import { dependenciesOf } from './pipeline.js';
+import {
+  sweepSummaryHtml,
+  type Orphan,
+  type Preview,
+  type Retired,
+  type Sweep,
+  type Unknown,
+} from './sweep-summary.js';
 
 /** The names of the sweep step's outputs, as sweep/action.yml declares them. */
 export const SWEEP_OUTPUT_NAMES = [
@@ -39,51 +44,6 @@ export type SweepOutputs = Partial<Record<(typeof SWEEP_OUTPUT_NAMES)[number], s
 
 /** At most this many deployments are read: the deploy's search's cap. */
 const MAX_LISTED = MAX_PAGES * PAGE_LIMIT;
-
-/** A preview the pattern names, with its pull request's number as the name spells it. */
-interface Preview {
-  deployment: Deployment;
-  digits: string;
-}
-
-/** A preview whose pull request is closed or merged. */
-interface Orphan extends Preview {
-  number: number;
-  state: 'closed' | 'merged';
-  closedAt?: string;
-  dashboardUrl?: string;
-}
-
-/** A preview left alone: nothing GitHub said proves how its pull request stands. */
-interface Unknown extends Preview {
-  /** Why, the end of its log line. */
-  why: string;
-}
-
-/**
- * What retiring did to the orphans, each counted once: retired by this run
- * (a record marked or the comment rewritten), already retired by an earlier
- * run or the retire step (nothing written), not fully retired (a GitHub call
- * failed, warned), or nothing on GitHub to retire.
- */
-interface Retired {
-  /** GitHub deployments marked inactive by this run. */
-  inactive: number;
-  /** Comments this run rewrote to say the preview is retired. */
-  comments: number;
-  byThisRun: number;
-  already: number;
-  failed: number;
-  nothing: number;
-}
-
-/** What the sweep found. */
-interface Sweep {
-  orphans: Orphan[];
-  open: number;
-  unknown: Unknown[];
-  retired: Retired;
-}
 
 const NOTHING_RETIRED: Retired = {
   inactive: 0,
@@ -270,89 +230,6 @@ async function retireAll(
     retired[retiredAs(retirement)] += group.length;
   }
   return retired;
-}
-
-/** What the sweep changed on GitHub, and what it found already so: the summary's last row. */
-function changedOnGitHub(sweep: Sweep, request: SweepRequest): string {
-  const count = sweep.orphans.length;
-  if (request.dryRun) return 'nothing (a dry run)';
-  if (count === 0) return 'nothing (no orphan)';
-  const { inactive, comments, byThisRun, already, failed, nothing } = sweep.retired;
-  const done = [`${inactive} GitHub ${plural(inactive, 'deployment')} marked inactive`];
-  if (comments > 0) done.push(`${comments} ${plural(comments, 'comment')} rewritten`);
-  const parts = [
-    byThisRun === 0
-      ? `none retired by this run (${done.join(', ')})`
-      : `${byThisRun} retired by this run (${done.join(', ')})`,
-  ];
-  if (already > 0) {
-    parts.push(
-      `${already} already retired by an earlier run, left as ${plural(already, 'it was', 'they were')}`,
-    );
-  }
-  if (failed > 0) {
-    parts.push(`${failed} not fully retired: see the warnings in the step's log`);
-  }
-  if (nothing > 0) {
-    parts.push(`${nothing} with nothing on GitHub to retire (no deployment record, no comment)`);
-  }
-  return `${count} ${plural(count, 'orphan')}: ${parts.join('; ')}`;
-}
-
-/** The unknown previews' pull requests, each once, as their names spell them, smallest first. */
-function unknownNumbers(unknown: readonly Unknown[]): string[] {
-  const digits = [...new Set(unknown.map((preview) => preview.digits))];
-  digits.sort((a, b) => a.length - b.length || a.localeCompare(b));
-  return digits.map((number) => `#${number}`);
-}
-
-/** The job summary: the orphans with where to delete each, the counts, what changed on GitHub. */
-export function sweepSummaryHtml(
-  sweep: Sweep,
-  request: SweepRequest,
-  redact: (text: string) => string,
-): string {
-  const code = cellOf(redact, (value) => htmlCode(value));
-  const { orphans } = sweep;
-  const parts: SummaryPart[] = [
-    `<h2>${orphans.length === 0 ? '✅ No orphaned preview' : `🧹 ${orphans.length} orphaned ${plural(orphans.length, 'preview')}`}: ${code(request.names.text)}</h2>`,
-  ];
-  if (orphans.length > 0) {
-    parts.push(
-      `<p>${htmlText('Each still runs (and costs) in the service for a closed pull request, until someone deletes it there: this step cannot delete it.')}</p>`,
-    );
-    parts.push({
-      head: '<table>\n<tr><th>Preview</th><th>Pull request</th><th>Closed</th><th>Status</th><th>Delete it</th></tr>',
-      lines: orphans.map(
-        (orphan) =>
-          `<tr><td>${code(orphan.deployment.name)}</td><td>#${orphan.number} (${orphan.state})</td><td>${htmlText(orphan.closedAt ?? '—')}</td><td>${code(orphan.deployment.status)}</td><td>${
-            (orphan.dashboardUrl === undefined
-              ? undefined
-              : htmlLink('open it in the dashboard', orphan.dashboardUrl)) ??
-            htmlText(`by its id ${orphan.deployment.id}`)
-          }</td></tr>`,
-      ),
-      tail: '</table>',
-      leftOut: (count) =>
-        `<p>… and ${count} more ${plural(count, 'orphan')}, left out to keep this summary under GitHub's limit: the orphans output has every one.</p>`,
-    });
-  }
-  const github = changedOnGitHub(sweep, request);
-  parts.push(
-    labelledTable([
-      ['Open pull requests', htmlText(`${sweep.open} ${plural(sweep.open, 'preview')} left alone`)],
-      [
-        'Unknown pull requests',
-        htmlText(
-          sweep.unknown.length === 0
-            ? 'none'
-            : `${unknownNumbers(sweep.unknown).join(', ')}: left alone`,
-        ),
-      ],
-      ['Changed on GitHub', htmlText(github)],
-    ]),
-  );
-  return boundedSummary(parts);
 }
 
 /** Runs the sweep; never throws: how it ended is in the outcome. */
