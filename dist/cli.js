@@ -29077,7 +29077,7 @@ __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __we
 /* harmony import */ var node_url__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(3136);
 /* harmony import */ var node_url__WEBPACK_IMPORTED_MODULE_2___default = /*#__PURE__*/__nccwpck_require__.n(node_url__WEBPACK_IMPORTED_MODULE_2__);
 /* harmony import */ var _inputs_bounded_read_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(4033);
-/* harmony import */ var _main_js__WEBPACK_IMPORTED_MODULE_4__ = __nccwpck_require__(3706);
+/* harmony import */ var _main_js__WEBPACK_IMPORTED_MODULE_4__ = __nccwpck_require__(8548);
 /* harmony import */ var _pipe_end_js__WEBPACK_IMPORTED_MODULE_5__ = __nccwpck_require__(2884);
 /** The command's entry (dist/cli.js, the package's bin): wires the process to `main`, nothing else. */
 
@@ -29132,7 +29132,7 @@ __webpack_async_result__();
 
 /***/ }),
 
-/***/ 3706:
+/***/ 8548:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -29232,6 +29232,10 @@ function hasLineBreak(text) {
 function hasControlCharacter(text) {
     return /[\u0000-\u001f\u007f-\u009f]/.test(text);
 }
+/** A character as a `\uXXXX` escape (lower-case hex), as JSON and JavaScript read it back. */
+function unicodeEscape(character) {
+    return `\\u${character.charCodeAt(0).toString(16).padStart(4, '0')}`;
+}
 
 ;// CONCATENATED MODULE: ./src/common/json-text.ts
 /**
@@ -29244,10 +29248,6 @@ function hasControlCharacter(text) {
  * `list` and `repos --json`) goes through here.
  */
 
-/** `\u0085` for NEL: a character as a JSON escape. */
-function escaped(character) {
-    return `\\u${character.charCodeAt(0).toString(16).padStart(4, '0')}`;
-}
 /**
  * `JSON.stringify(value, null, indent)` with every character of
  * `RAW_IN_JSON_TEXT` escaped. Outside strings JSON text holds only ASCII, so
@@ -29257,7 +29257,7 @@ function lineSafeJson(value, indent) {
     const text = JSON.stringify(value, null, indent);
     if (text === undefined)
         throw new TypeError('lineSafeJson: the value has no JSON text');
-    return text.replace(RAW_IN_JSON_TEXT, escaped);
+    return text.replace(RAW_IN_JSON_TEXT, unicodeEscape);
 }
 
 ;// CONCATENATED MODULE: ./src/common/redact.ts
@@ -29390,9 +29390,7 @@ function runtime_formatDuration(ms) {
 function untrusted(value) {
     return value.replace(UNSAFE_IN_A_LINE, (character) => {
         const escaped = JSON.stringify(character).slice(1, -1);
-        return escaped.length > 1
-            ? escaped
-            : `\\u${character.charCodeAt(0).toString(16).padStart(4, '0')}`;
+        return escaped.length > 1 ? escaped : unicodeEscape(character);
     });
 }
 /**
@@ -45702,33 +45700,26 @@ class Service {
     }
     /**
      * Walks the listing from its start, a page of at most `size()` at a time,
-     * each following the offset the service returned, handing on each
-     * deployment once (one id is one item: a deployment listed again on a
-     * later page, as when the list shifts under the walk, is skipped). The
-     * walk ends at a short or empty page, a page that adds no new id (a
-     * service that ignores `offset`), an offset that does not advance, or when
-     * `take` returns false, or `pageTaken` (called once each page's items
-     * are taken) does; it resolves to the offset the service returned last
-     * (where the list would go on), and throws past `maxPages`.
+     * each following the offset the service returned, handing `onPage` the
+     * deployments each page adds (one id is one item: a deployment listed
+     * again on a later page, as when the list shifts under the walk, is not
+     * handed on twice). The walk ends at a short or empty page, a page that
+     * adds no new id (a service that ignores `offset`), an offset that does
+     * not advance, or when `onPage` returns false; it resolves to the offset
+     * the service returned last (where the list would go on), and throws past
+     * `maxPages`. Every item of a page is read, even past the limit asked: a
+     * larger page still holds what the walk looks for.
      */
-    async #walk(filters, size, take, tooLong, pageTaken = () => true) {
+    async #walk(filters, size, onPage, tooLong) {
         const seen = new Set();
         let offset = 0;
         for (let pages = 1; pages <= this.#maxPages; pages++) {
             const limit = size();
             const list = await this.#page({ ...filters, limit, offset });
-            // Every item of a page is read, even past the limit asked: a page larger than asked
-            // (a service with a larger page) still holds what the walk looks for.
-            const resources = list.resources;
-            const fresh = resources.filter((deployment) => !seen.has(deployment.id));
-            let taking = true;
-            for (const deployment of fresh) {
+            const fresh = list.resources.filter((deployment) => !seen.has(deployment.id));
+            for (const deployment of fresh)
                 seen.add(deployment.id);
-                taking &&= take(deployment);
-            }
-            if (!pageTaken())
-                return list.offset;
-            if (!taking || resources.length < limit)
+            if (!onPage(fresh) || list.resources.length < limit)
                 return list.offset;
             if (fresh.length === 0) {
                 this.#logger.warning(`GET ${DEPLOYMENTS} at offset ${offset} listed only deployments it had already listed: it does not page, so the list is taken to end here`);
@@ -45750,9 +45741,11 @@ class Service {
      */
     async findByName(name) {
         const found = [];
-        await this.#walk({ name_contains: name }, () => PAGE_LIMIT, (deployment) => {
-            if (deployment.name === name)
-                found.push(this.#vetting.vet(deployment));
+        await this.#walk({ name_contains: name }, () => PAGE_LIMIT, (fresh) => {
+            for (const deployment of fresh) {
+                if (deployment.name === name)
+                    found.push(this.#vetting.vet(deployment));
+            }
             return true;
         }, () => `GET ${DEPLOYMENTS}: no end of the list after ${this.#maxPages} pages of ${PAGE_LIMIT} deployments whose names contain '${name}'; stopped rather than risk creating a duplicate. Use a more distinctive name, or report the service's pagination.`);
         return found;
@@ -45784,18 +45777,14 @@ class Service {
         const left = () => limit - taken.size;
         if (limit <= 0)
             return { count: 0, more: false };
-        let page = [];
         let stopped = false;
-        const offset = await this.#walk(filters, () => Math.min(PAGE_LIMIT, left()), (deployment) => {
-            page.push(this.#vetting.vet(deployment));
-            taken.add(deployment.id);
-            return left() > 0;
-        }, () => `GET ${DEPLOYMENTS}: no end of the list after ${this.#maxPages} pages; stopped. Report the service's pagination.`, () => {
-            const handed = page;
-            page = [];
-            stopped = handed.length > 0 && !onPage(handed);
-            return !stopped;
-        });
+        const offset = await this.#walk(filters, () => Math.min(PAGE_LIMIT, left()), (fresh) => {
+            const page = fresh.slice(0, left()).map((deployment) => this.#vetting.vet(deployment));
+            for (const deployment of page)
+                taken.add(deployment.id);
+            stopped = page.length > 0 && !onPage(page);
+            return !stopped && left() > 0;
+        }, () => `GET ${DEPLOYMENTS}: no end of the list after ${this.#maxPages} pages; stopped. Report the service's pagination.`);
         if (!probe || stopped || left() > 0)
             return { count: taken.size, more: false };
         const next = await this.#page({ ...filters, limit: 1, offset });
@@ -45956,40 +45945,19 @@ class DeploymentError extends ActionError {
     }
 }
 
-;// CONCATENATED MODULE: ./src/run/steps/deploy.ts
+;// CONCATENATED MODULE: ./src/run/steps/repository.ts
 /**
- * The deploy flow's decisions: which repository (codehost), which deployment
- * of the name, reuse or create — never two from one name where the service
- * lets the action prevent it, and a warning with every id where it cannot.
+ * Which repository a codehost deploy builds from: the entry of the
+ * integration's listing for the step's `repository` (on its code host, when
+ * the run knows it), exact, else case-insensitive; else an error that says
+ * what the integration does list.
  */
-
-
-
 
 
 /** Repositories named in the error when the wanted one is not listed. */
 const REPOSITORIES_SHOWN = 5;
-/**
- * When the service may have created a deployment that its listing does not
- * show yet (it promises no read-after-write), the name is looked up again
- * after each of these pauses: 6 s in all, before concluding it was not created.
- */
-const SETTLE_PAUSES_MS = [0, 1_000, 2_000, 3_000];
+/** `owner/name`. */
 const fullName = (repository) => `${repository.owner}/${repository.name}`;
-/**
- * The service stored a created deployment under another name: the step fails,
- * since the next run would not find it, but what was created is known, so
- * the outputs say it (contract, behaviour 17).
- */
-class RenamedError extends ActionError {
-    name = 'RenamedError';
-    created;
-    constructor(created, words) {
-        const { deployment, request } = created;
-        super(`The service stored deployment ${deployment.id} as '${untrusted(deployment.name)}', not '${request.name}': it changes names, so the next run would not find it and would create another. Set ${words.name} to '${untrusted(deployment.name)}'.`);
-        this.created = created;
-    }
-}
 /** A listed repository's host, lower-cased ('' when its url is no URL). */
 const hostOf = (url) => (URL.canParse(url) ? new URL(url).hostname.toLowerCase() : '');
 /** The listing's entry for `plan.repository` (on its host, if named): exact, else case-insensitive. */
@@ -46012,6 +45980,39 @@ async function resolveRepository(service, plan) {
         ? ` and ${repositories.length - REPOSITORIES_SHOWN} more`
         : '';
     throw new ActionError(`Repository ${wanted} is not available to integration ${plan.integrationId}. It lists: ${shown.join(', ')}${more}. Check ${service.words.repository}, or grant the integration access to ${wanted}.`);
+}
+
+;// CONCATENATED MODULE: ./src/run/steps/deploy.ts
+/**
+ * The deploy flow's decisions: which repository (codehost), which deployment
+ * of the name, reuse or create — never two from one name where the service
+ * lets the action prevent it, and a warning with every id where it cannot.
+ */
+
+
+
+
+
+
+/**
+ * When the service may have created a deployment that its listing does not
+ * show yet (it promises no read-after-write), the name is looked up again
+ * after each of these pauses: 6 s in all, before concluding it was not created.
+ */
+const SETTLE_PAUSES_MS = [0, 1_000, 2_000, 3_000];
+/**
+ * The service stored a created deployment under another name: the step fails,
+ * since the next run would not find it, but what was created is known, so
+ * the outputs say it (contract, behaviour 17).
+ */
+class RenamedError extends ActionError {
+    name = 'RenamedError';
+    created;
+    constructor(created, words) {
+        const { deployment, request } = created;
+        super(`The service stored deployment ${deployment.id} as '${untrusted(deployment.name)}', not '${request.name}': it changes names, so the next run would not find it and would create another. Set ${words.name} to '${untrusted(deployment.name)}'.`);
+        this.created = created;
+    }
 }
 /** The body of the create call for the plan (and the resolved repository). */
 function buildCreateRequest(plan, repository) {
@@ -48851,8 +48852,9 @@ async function writeListing(service, asked, context) {
     const options = { probe: asked.all };
     if (!request.json && stdout.isTTY === true) {
         const { deployments, more } = await service.list(asked.filters, asked.limit, options);
-        // Not --json here: the table.
-        write(deployments, DEPLOYMENT_COLUMNS, () => '', context);
+        if (deployments.length > 0) {
+            stdout.write(table(deployments, DEPLOYMENT_COLUMNS, stdout.columns ?? DEFAULT_WIDTH));
+        }
         return { count: deployments.length, more };
     }
     const json = request.json ? new DeploymentsJsonStream((text) => stdout.write(text)) : undefined;

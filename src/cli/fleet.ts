@@ -104,8 +104,9 @@ async function writeListing(
   const options = { probe: asked.all };
   if (!request.json && stdout.isTTY === true) {
     const { deployments, more } = await service.list(asked.filters, asked.limit, options);
-    // Not --json here: the table.
-    write(deployments, DEPLOYMENT_COLUMNS, () => '', context);
+    if (deployments.length > 0) {
+      stdout.write(table(deployments, DEPLOYMENT_COLUMNS, stdout.columns ?? DEFAULT_WIDTH));
+    }
     return { count: deployments.length, more };
   }
   const json = request.json ? new DeploymentsJsonStream((text) => stdout.write(text)) : undefined;

@@ -61,3 +61,8 @@ export function hasLineBreak(text: string): boolean {
 export function hasControlCharacter(text: string): boolean {
   return /[\u0000-\u001f\u007f-\u009f]/.test(text);
 }
+
+/** A character as a `\uXXXX` escape (lower-case hex), as JSON and JavaScript read it back. */
+export function unicodeEscape(character: string): string {
+  return `\\u${character.charCodeAt(0).toString(16).padStart(4, '0')}`;
+}

@@ -7,12 +7,7 @@
  * the same value. Every JSON the command writes (`--events` lines, `--json`,
  * `list` and `repos --json`) goes through here.
  */
-import { RAW_IN_JSON_TEXT } from './characters.js';
-
-/** `\u0085` for NEL: a character as a JSON escape. */
-function escaped(character: string): string {
-  return `\\u${character.charCodeAt(0).toString(16).padStart(4, '0')}`;
-}
+import { RAW_IN_JSON_TEXT, unicodeEscape } from './characters.js';
 
 /**
  * `JSON.stringify(value, null, indent)` with every character of
@@ -22,5 +17,5 @@ function escaped(character: string): string {
 export function lineSafeJson(value: unknown, indent?: number): string {
   const text = JSON.stringify(value, null, indent) as string | undefined;
   if (text === undefined) throw new TypeError('lineSafeJson: the value has no JSON text');
-  return text.replace(RAW_IN_JSON_TEXT, escaped);
+  return text.replace(RAW_IN_JSON_TEXT, unicodeEscape);
 }

@@ -2,7 +2,7 @@
  * What every module needs from the world, passed in rather than imported:
  * time (a clock tests can fake), logging, and how values are written in a log.
  */
-import { LINE_BREAK_KEPT, UNSAFE_IN_A_LINE } from './characters.js';
+import { LINE_BREAK_KEPT, UNSAFE_IN_A_LINE, unicodeEscape } from './characters.js';
 import { CancelledError } from './errors.js';
 
 export interface Clock {
@@ -75,9 +75,7 @@ export function formatDuration(ms: number): string {
 export function untrusted(value: string): string {
   return value.replace(UNSAFE_IN_A_LINE, (character) => {
     const escaped = JSON.stringify(character).slice(1, -1);
-    return escaped.length > 1
-      ? escaped
-      : `\\u${character.charCodeAt(0).toString(16).padStart(4, '0')}`;
+    return escaped.length > 1 ? escaped : unicodeEscape(character);
   });
 }
 

@@ -118,38 +118,30 @@ export class Service {
 
   /**
    * Walks the listing from its start, a page of at most `size()` at a time,
-   * each following the offset the service returned, handing on each
-   * deployment once (one id is one item: a deployment listed again on a
-   * later page, as when the list shifts under the walk, is skipped). The
-   * walk ends at a short or empty page, a page that adds no new id (a
-   * service that ignores `offset`), an offset that does not advance, or when
-   * `take` returns false, or `pageTaken` (called once each page's items
-   * are taken) does; it resolves to the offset the service returned last
-   * (where the list would go on), and throws past `maxPages`.
+   * each following the offset the service returned, handing `onPage` the
+   * deployments each page adds (one id is one item: a deployment listed
+   * again on a later page, as when the list shifts under the walk, is not
+   * handed on twice). The walk ends at a short or empty page, a page that
+   * adds no new id (a service that ignores `offset`), an offset that does
+   * not advance, or when `onPage` returns false; it resolves to the offset
+   * the service returned last (where the list would go on), and throws past
+   * `maxPages`. Every item of a page is read, even past the limit asked: a
+   * larger page still holds what the walk looks for.
    */
   async #walk(
     filters: DeploymentFilters,
     size: () => number,
-    take: (deployment: Deployment) => boolean,
+    onPage: (fresh: readonly Deployment[]) => boolean,
     tooLong: () => string,
-    pageTaken: () => boolean = () => true,
   ): Promise<number> {
     const seen = new Set<string>();
     let offset = 0;
     for (let pages = 1; pages <= this.#maxPages; pages++) {
       const limit = size();
       const list = await this.#page({ ...filters, limit, offset });
-      // Every item of a page is read, even past the limit asked: a page larger than asked
-      // (a service with a larger page) still holds what the walk looks for.
-      const resources = list.resources;
-      const fresh = resources.filter((deployment) => !seen.has(deployment.id));
-      let taking = true;
-      for (const deployment of fresh) {
-        seen.add(deployment.id);
-        taking &&= take(deployment);
-      }
-      if (!pageTaken()) return list.offset;
-      if (!taking || resources.length < limit) return list.offset;
+      const fresh = list.resources.filter((deployment) => !seen.has(deployment.id));
+      for (const deployment of fresh) seen.add(deployment.id);
+      if (!onPage(fresh) || list.resources.length < limit) return list.offset;
       if (fresh.length === 0) {
         this.#logger.warning(
           `GET ${DEPLOYMENTS} at offset ${offset} listed only deployments it had already listed: it does not page, so the list is taken to end here`,
@@ -178,8 +170,10 @@ export class Service {
     await this.#walk(
       { name_contains: name },
       () => PAGE_LIMIT,
-      (deployment) => {
-        if (deployment.name === name) found.push(this.#vetting.vet(deployment));
+      (fresh) => {
+        for (const deployment of fresh) {
+          if (deployment.name === name) found.push(this.#vetting.vet(deployment));
+        }
         return true;
       },
       () =>
@@ -225,24 +219,18 @@ export class Service {
     const taken = new Set<string>();
     const left = () => limit - taken.size;
     if (limit <= 0) return { count: 0, more: false };
-    let page: Deployment[] = [];
     let stopped = false;
     const offset = await this.#walk(
       filters,
       () => Math.min(PAGE_LIMIT, left()),
-      (deployment) => {
-        page.push(this.#vetting.vet(deployment));
-        taken.add(deployment.id);
-        return left() > 0;
+      (fresh) => {
+        const page = fresh.slice(0, left()).map((deployment) => this.#vetting.vet(deployment));
+        for (const deployment of page) taken.add(deployment.id);
+        stopped = page.length > 0 && !onPage(page);
+        return !stopped && left() > 0;
       },
       () =>
         `GET ${DEPLOYMENTS}: no end of the list after ${this.#maxPages} pages; stopped. Report the service's pagination.`,
-      () => {
-        const handed = page;
-        page = [];
-        stopped = handed.length > 0 && !onPage(handed);
-        return !stopped;
-      },
     );
     if (!probe || stopped || left() > 0) return { count: taken.size, more: false };
     const next = await this.#page({ ...filters, limit: 1, offset });

@@ -6,15 +6,14 @@
 import { ActionError, CancelledError } from '../../common/errors.js';
 import type { RemedyWords } from '../../service/answers.js';
 import type { ServiceError } from '../../service/errors.js';
-import type { CodehostPlan, Plan } from '../../inputs/plan.js';
+import type { Plan } from '../../inputs/plan.js';
 import { formatDuration, untrusted, type Logger } from '../../common/runtime.js';
-import { CREATE_CALL, type Service } from '../../service/endpoints.js';
+import { CREATE_CALL } from '../../service/endpoints.js';
 import type { Deployment, DeploymentCreateRequest, Repository } from '../../service/schemas.js';
 import { DeploymentError } from '../ports/errors.js';
 import { inGroup, type RunDependencies } from '../ports/dependencies.js';
+import { fullName, resolveRepository } from './repository.js';
 
-/** Repositories named in the error when the wanted one is not listed. */
-const REPOSITORIES_SHOWN = 5;
 /**
  * When the service may have created a deployment that its listing does not
  * show yet (it promises no read-after-write), the name is looked up again
@@ -30,9 +29,6 @@ export interface DeployResult {
   request: DeploymentCreateRequest;
   repository?: Repository;
 }
-
-const fullName = (repository: { owner: string; name: string }) =>
-  `${repository.owner}/${repository.name}`;
 
 /**
  * The service stored a created deployment under another name: the step fails,
@@ -50,37 +46,6 @@ export class RenamedError extends ActionError {
     );
     this.created = created;
   }
-}
-
-/** A listed repository's host, lower-cased ('' when its url is no URL). */
-const hostOf = (url: string) => (URL.canParse(url) ? new URL(url).hostname.toLowerCase() : '');
-
-/** The listing's entry for `plan.repository` (on its host, if named): exact, else case-insensitive. */
-export async function resolveRepository(service: Service, plan: CodehostPlan): Promise<Repository> {
-  const { host } = plan.repository;
-  const listed = await service.listRepositories(plan.integrationId);
-  const repositories =
-    host === undefined ? listed : listed.filter((entry) => hostOf(entry.url) === host);
-  const name = fullName(plan.repository);
-  const match =
-    repositories.find((repository) => fullName(repository) === name) ??
-    repositories.find((repository) => fullName(repository).toLowerCase() === name.toLowerCase());
-  if (match !== undefined) return match;
-  const wanted = host === undefined ? name : `${name} on ${host}`;
-  if (repositories.length === 0) {
-    const where = host === undefined || listed.length === 0 ? '' : ` on ${host}`;
-    throw new ActionError(
-      `Repository ${wanted} is not available to integration ${plan.integrationId}: the integration lists no repositories${where}. Grant the integration access to ${wanted}.`,
-    );
-  }
-  const shown = repositories.slice(0, REPOSITORIES_SHOWN).map((r) => untrusted(fullName(r)));
-  const more =
-    repositories.length > REPOSITORIES_SHOWN
-      ? ` and ${repositories.length - REPOSITORIES_SHOWN} more`
-      : '';
-  throw new ActionError(
-    `Repository ${wanted} is not available to integration ${plan.integrationId}. It lists: ${shown.join(', ')}${more}. Check ${service.words.repository}, or grant the integration access to ${wanted}.`,
-  );
 }
 
 /** The body of the create call for the plan (and the resolved repository). */

@@ -5,7 +5,8 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ServiceClient } from '../../../src/service/client.ts';
 import type { RetryPolicy } from '../../../src/service/retry.ts';
-import { buildCreateRequest, deploy, resolveRepository } from '../../../src/run/steps/deploy.ts';
+import { buildCreateRequest, deploy } from '../../../src/run/steps/deploy.ts';
+import { resolveRepository } from '../../../src/run/steps/repository.ts';
 import type { RunDependencies } from '../../../src/run/ports/dependencies.ts';
 import { ActionError } from '../../../src/common/errors.ts';
 import { ServiceError } from '../../../src/service/errors.ts';

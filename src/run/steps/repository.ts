@@ -1,0 +1,49 @@
+/**
+ * Which repository a codehost deploy builds from: the entry of the
+ * integration's listing for the step's `repository` (on its code host, when
+ * the run knows it), exact, else case-insensitive; else an error that says
+ * what the integration does list.
+ */
+import { ActionError } from '../../common/errors.js';
+import { untrusted } from '../../common/runtime.js';
+import type { CodehostPlan } from '../../inputs/plan.js';
+import type { Service } from '../../service/endpoints.js';
+import type { Repository } from '../../service/schemas.js';
+
+/** Repositories named in the error when the wanted one is not listed. */
+const REPOSITORIES_SHOWN = 5;
+
+/** `owner/name`. */
+export const fullName = (repository: { owner: string; name: string }) =>
+  `${repository.owner}/${repository.name}`;
+
+/** A listed repository's host, lower-cased ('' when its url is no URL). */
+const hostOf = (url: string) => (URL.canParse(url) ? new URL(url).hostname.toLowerCase() : '');
+
+/** The listing's entry for `plan.repository` (on its host, if named): exact, else case-insensitive. */
+export async function resolveRepository(service: Service, plan: CodehostPlan): Promise<Repository> {
+  const { host } = plan.repository;
+  const listed = await service.listRepositories(plan.integrationId);
+  const repositories =
+    host === undefined ? listed : listed.filter((entry) => hostOf(entry.url) === host);
+  const name = fullName(plan.repository);
+  const match =
+    repositories.find((repository) => fullName(repository) === name) ??
+    repositories.find((repository) => fullName(repository).toLowerCase() === name.toLowerCase());
+  if (match !== undefined) return match;
+  const wanted = host === undefined ? name : `${name} on ${host}`;
+  if (repositories.length === 0) {
+    const where = host === undefined || listed.length === 0 ? '' : ` on ${host}`;
+    throw new ActionError(
+      `Repository ${wanted} is not available to integration ${plan.integrationId}: the integration lists no repositories${where}. Grant the integration access to ${wanted}.`,
+    );
+  }
+  const shown = repositories.slice(0, REPOSITORIES_SHOWN).map((r) => untrusted(fullName(r)));
+  const more =
+    repositories.length > REPOSITORIES_SHOWN
+      ? ` and ${repositories.length - REPOSITORIES_SHOWN} more`
+      : '';
+  throw new ActionError(
+    `Repository ${wanted} is not available to integration ${plan.integrationId}. It lists: ${shown.join(', ')}${more}. Check ${service.words.repository}, or grant the integration access to ${wanted}.`,
+  );
+}
