@@ -29077,7 +29077,7 @@ __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __we
 /* harmony import */ var node_url__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(3136);
 /* harmony import */ var node_url__WEBPACK_IMPORTED_MODULE_2___default = /*#__PURE__*/__nccwpck_require__.n(node_url__WEBPACK_IMPORTED_MODULE_2__);
 /* harmony import */ var _inputs_bounded_read_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(4033);
-/* harmony import */ var _main_js__WEBPACK_IMPORTED_MODULE_4__ = __nccwpck_require__(8548);
+/* harmony import */ var _main_js__WEBPACK_IMPORTED_MODULE_4__ = __nccwpck_require__(5802);
 /* harmony import */ var _pipe_end_js__WEBPACK_IMPORTED_MODULE_5__ = __nccwpck_require__(2884);
 /** The command's entry (dist/cli.js, the package's bin): wires the process to `main`, nothing else. */
 
@@ -29132,7 +29132,7 @@ __webpack_async_result__();
 
 /***/ }),
 
-/***/ 8548:
+/***/ 5802:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -39224,33 +39224,13 @@ const dateTime = () => iso_datetime({ offset: true, local: true });
 const schema_parts_strictObject = (shape) => strictObject(shape);
 const schema_parts_looseObject = (shape) => looseObject(shape);
 
-;// CONCATENATED MODULE: ./src/service/schemas.ts
+;// CONCATENATED MODULE: ./src/service/schema-family.ts
 /**
- * The wire schemas of the deployment management service (docs/how-it-works.md, "The service's interface").
- *
- * Every resource is a zod schema and every TypeScript type is `z.infer` of one.
- * The fields are written once, in `buildFamily`, and built twice:
- *
- * - REQUEST schemas are strict at every level of the known structure: an
- *   unknown key is an error, because in something we send it is a typo
- *   (`resource_spec.min_scal`). Free-form maps (labels, securityContext,
- *   valueFrom, volume sources, ...) stay free-form.
- * - RESPONSE schemas are loose: unknown keys are tolerated and kept, because
- *   the service may grow; missing or mistyped known fields still fail, with
- *   the field's path.
- *
- * Where the service's interface (docs/how-it-works.md, "The service's interface") and its
- * OpenAPI document differ, the interface wins, with one exception:
- * `source_config.deployment_type`, which the interface's table omits but the
- * service's listing filters by and the real service takes at creation
- * (contract v1.3). Value ranges that only the OpenAPI document shows (cpu
- * 0.1..8, cpu_limit 0.1..16) are not enforced here; the service reports them.
+ * The one definition of the service's nested resources (schemas.ts builds it
+ * twice: strict for what the action sends, loose for what the service answers).
  */
 
 
-// ---------------------------------------------------------------------------
-// Enums
-// ---------------------------------------------------------------------------
 /** Source kinds (docs/how-it-works.md, "The service's interface"). */
 const SOURCES = [
     'codehost',
@@ -39260,23 +39240,6 @@ const SOURCES = [
     'internal_template',
 ];
 const SourceSchema = schemas_enum(SOURCES);
-/** Deployment states (docs/how-it-works.md, "The service's interface"). */
-const STATUSES = [
-    'AWAITING_DATABASE',
-    'READY',
-    'UNUSED',
-    'AWAITING_DELETE',
-    'UNKNOWN',
-];
-const DeploymentStatusSchema = schemas_enum(STATUSES);
-/**
- * The deployment types the action knows (the service's OpenAPI document,
- * `SourceConfigRequest.deployment_type`): a known list, not a wall
- * (behaviour 26). The schemas take any string, in a request as in an answer,
- * since the service adds types (`serverless`, `dedicated`); reading the
- * `config` input warns once of a type not here (build-plan.ts).
- */
-const DEPLOYMENT_TYPES = ['dev_free', 'dev', 'prod'];
 /**
  * The one definition of the nested resources, wrapped by `object` at every
  * level: strict for requests, loose for responses. Fields that exist only in
@@ -39426,6 +39389,52 @@ function buildFamily(object) {
         Deployment,
     };
 }
+
+;// CONCATENATED MODULE: ./src/service/schemas.ts
+/**
+ * The wire schemas of the deployment management service (docs/how-it-works.md, "The service's interface").
+ *
+ * Every resource is a zod schema and every TypeScript type is `z.infer` of one.
+ * The fields are written once, in `buildFamily`, and built twice:
+ *
+ * - REQUEST schemas are strict at every level of the known structure: an
+ *   unknown key is an error, because in something we send it is a typo
+ *   (`resource_spec.min_scal`). Free-form maps (labels, securityContext,
+ *   valueFrom, volume sources, ...) stay free-form.
+ * - RESPONSE schemas are loose: unknown keys are tolerated and kept, because
+ *   the service may grow; missing or mistyped known fields still fail, with
+ *   the field's path.
+ *
+ * Where the service's interface (docs/how-it-works.md, "The service's interface") and its
+ * OpenAPI document differ, the interface wins, with one exception:
+ * `source_config.deployment_type`, which the interface's table omits but the
+ * service's listing filters by and the real service takes at creation. Value ranges that only the OpenAPI document shows (cpu
+ * 0.1..8, cpu_limit 0.1..16) are not enforced here; the service reports them.
+ */
+
+
+
+// ---------------------------------------------------------------------------
+// Enums
+// ---------------------------------------------------------------------------
+
+/** Deployment states (docs/how-it-works.md, "The service's interface"). */
+const STATUSES = [
+    'AWAITING_DATABASE',
+    'READY',
+    'UNUSED',
+    'AWAITING_DELETE',
+    'UNKNOWN',
+];
+const DeploymentStatusSchema = schemas_enum(STATUSES);
+/**
+ * The deployment types the action knows (the service's OpenAPI document,
+ * `SourceConfigRequest.deployment_type`): a known list, not a wall: a
+ * type the action does not know is sent as given. The schemas take any string, in a request as in an answer,
+ * since the service adds types (`serverless`, `dedicated`); reading the
+ * `config` input warns once of a type not here (build-plan.ts).
+ */
+const DEPLOYMENT_TYPES = ['dev_free', 'dev', 'prod'];
 const response = buildFamily(schema_parts_looseObject);
 // ---------------------------------------------------------------------------
 // Request schemas (strict)

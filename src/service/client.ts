@@ -7,8 +7,7 @@
  * and turns every failure into a `ServiceError`.
  */
 import { STATUS_CODES } from 'node:http';
-import { request as undiciRequest, type Dispatcher } from 'undici';
-import type { z } from 'zod';
+import { request as undiciRequest } from 'undici';
 import { CancelledError } from '../common/errors.js';
 import { ServiceError } from './errors.js';
 import {
@@ -26,66 +25,12 @@ import {
   parseRetryAfter,
   type RetryPolicy,
 } from './retry.js';
-import { formatDuration, systemClock, type Clock, type Logger } from '../common/runtime.js';
+import { formatDuration, systemClock, type Clock } from '../common/runtime.js';
 import { formatZodIssues } from './issues.js';
+import type { Answered, ClientOptions, QueryValue, RequestSpec } from './request-spec.js';
 
 /** Far above a page of 100 deployments (~1 MiB); an answer past it is not the service's. */
 export const DEFAULT_MAX_ANSWER_BYTES = 32 * 1024 * 1024;
-
-export type QueryValue = string | number | boolean | undefined;
-
-export interface RequestSpec<T> {
-  method: 'GET' | 'POST';
-  /** The path below the base address, as the service module spells it. */
-  path: string;
-  query?: Record<string, QueryValue>;
-  body?: unknown;
-  schema: z.ZodType<T>;
-  /**
-   * Whether sending it twice is harmless (default: GET only). A request that
-   * is not idempotent is retried only after `reconcile` found that it did
-   * not take effect.
-   */
-  idempotent?: boolean;
-  /**
-   * Asked when the request may have taken effect without an answer saying so
-   * (a dropped connection, a timeout or a 5xx to a POST), or when the service
-   * answered `409 Conflict`: finds the effect. A value is the request's result;
-   * `undefined` means it did not take effect, and the request is tried again
-   * within the same attempts. It may throw to end the request.
-   */
-  reconcile?: (failure: ServiceError) => Promise<T | undefined>;
-  /** Remedies for statuses, in addition to the defaults. */
-  remedies?: Partial<Record<number, string>>;
-  /** Attempts for this request, instead of the policy's. */
-  attempts?: number;
-  /** How long this request may take, when shorter than the policy's per-request timeout. */
-  timeoutMs?: number;
-}
-
-/** How a request ended well: with its own answer, or through the reconcile hook. */
-export interface Answered<T> {
-  value: T;
-  via: 'answer' | 'ambiguous' | 'conflict';
-}
-
-export interface ClientOptions {
-  baseUrl: string;
-  headers: Record<string, string>;
-  retry?: RetryPolicy;
-  clock?: Clock;
-  logger: Logger;
-  /** Aborts every request and wait when the run is cancelled. */
-  signal?: AbortSignal;
-  userAgent?: string;
-  /** Removes secret values from the service's free text before it is shortened. */
-  redact?: (text: string) => string;
-  maxAnswerBytes?: number;
-  /** Where connections go: a proxy agent, or undici's global dispatcher when absent. */
-  dispatcher?: Dispatcher;
-  /** How the entry names the key, headers and ids a remedy points to; the action's inputs when absent. */
-  words?: RemedyWords;
-}
 
 const isRetryableStatus = (status: number) => status === 408 || status === 429 || status >= 500;
 

@@ -7,7 +7,8 @@
 import { ActionError } from '../common/errors.js';
 import type { RemedyWords } from './answers.js';
 import type { ServiceError } from './errors.js';
-import type { Answered, RequestSpec, ServiceClient } from './client.js';
+import type { ServiceClient } from './client.js';
+import type { Answered, RequestSpec } from './request-spec.js';
 import type { Logger } from '../common/runtime.js';
 import {
   DeploymentListSchema,

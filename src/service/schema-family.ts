@@ -1,0 +1,186 @@
+/**
+ * The one definition of the service's nested resources (schemas.ts builds it
+ * twice: strict for what the action sends, loose for what the service answers).
+ */
+import { z } from 'zod';
+import {
+  freeForm,
+  int,
+  stringMap,
+  uuid,
+  type ObjectConfig,
+  type ObjectFactory,
+} from './schema-parts.js';
+
+/** Source kinds (docs/how-it-works.md, "The service's interface"). */
+export const SOURCES = [
+  'codehost',
+  'external_docker',
+  'internal_docker',
+  'internal_source',
+  'internal_template',
+] as const;
+export const SourceSchema = z.enum(SOURCES);
+export type Source = z.infer<typeof SourceSchema>;
+
+/**
+ * The one definition of the nested resources, wrapped by `object` at every
+ * level: strict for requests, loose for responses. Fields that exist only in
+ * a request or only in a response are added with `.extend`, which keeps the
+ * strictness of the object it extends.
+ */
+export function buildFamily<C extends ObjectConfig>(object: ObjectFactory<C>) {
+  // volume_mounts item, also a container's volumeMounts item.
+  const VolumeMount = object({
+    name: z.string().nullish(),
+    mountPath: z.string().nullish(),
+    subPath: z.string().nullish(),
+    mountPropagation: z.string().nullish(),
+    readOnly: z.boolean().nullish(),
+    subPathExpr: z.string().nullish(),
+  });
+
+  const EnvVar = object({
+    name: z.string(),
+    value: z.string().nullish(),
+    valueFrom: freeForm().nullish(),
+  });
+
+  const ResourceRequirements = object({
+    limits: stringMap().nullish(),
+    requests: stringMap().nullish(),
+  });
+
+  // init_containers and sidecars item. The service requires name and image.
+  const Container = object({
+    name: z.string(),
+    image: z.string(),
+    imagePullPolicy: z.string().nullish(),
+    command: z.array(z.string()).nullish(),
+    args: z.array(z.string()).nullish(),
+    workingDir: z.string().nullish(),
+    env: z.array(EnvVar).nullish(),
+    envFrom: z.array(freeForm()).nullish(),
+    resources: ResourceRequirements.nullish(),
+    volumeMounts: z.array(VolumeMount).nullish(),
+    securityContext: freeForm().nullish(),
+    restartPolicy: z.string().nullish(),
+  });
+
+  const Volume = object({
+    name: z.string().nullish(),
+    configMap: freeForm().nullish(),
+    secret: freeForm().nullish(),
+    emptyDir: freeForm().nullish(),
+    persistentVolumeClaim: freeForm().nullish(),
+    nfs: freeForm().nullish(),
+    projected: freeForm().nullish(),
+    downwardAPI: freeForm().nullish(),
+    csi: freeForm().nullish(),
+  });
+
+  // image_pull_secrets item; the service requires its name.
+  const LocalObjectReference = object({ name: z.string() });
+
+  // resource_spec: all fields nullable.
+  const ResourceSpec = object({
+    // main service
+    min_scale: int().nullish(),
+    max_scale: int().nullish(),
+    cpu: z.number().nullish(),
+    cpu_limit: z.number().nullish(),
+    memory_mb: int().nullish(),
+    memory_limit_mb: int().nullish(),
+    // queue
+    queue_min_scale: int().nullish(),
+    queue_max_scale: int().nullish(),
+    queue_cpu: z.number().nullish(),
+    queue_cpu_limit: z.number().nullish(),
+    queue_memory_mb: int().nullish(),
+    queue_memory_limit_mb: int().nullish(),
+    // orchestrator
+    orchestrator_cpu: z.number().nullish(),
+    orchestrator_cpu_limit: z.number().nullish(),
+    orchestrator_memory_mb: int().nullish(),
+    orchestrator_memory_limit_mb: int().nullish(),
+    orchestrator_min_scale: int().nullish(),
+    orchestrator_max_scale: int().nullish(),
+    // executor
+    executor_cpu: z.number().nullish(),
+    executor_cpu_limit: z.number().nullish(),
+    executor_memory_mb: int().nullish(),
+    executor_memory_limit_mb: int().nullish(),
+    // redis
+    redis_cpu: z.number().nullish(),
+    redis_cpu_limit: z.number().nullish(),
+    redis_memory_mb: int().nullish(),
+    redis_memory_limit_mb: int().nullish(),
+    // database
+    db_cpu: z.number().nullish(),
+    db_cpu_limit: z.number().nullish(),
+    db_memory_mb: int().nullish(),
+    db_memory_limit_mb: int().nullish(),
+    db_storage_gi: int().nullish(),
+    db_max_connections: int().nullish(),
+    // placement and pod customization
+    labels: stringMap().nullish(),
+    annotations: stringMap().nullish(),
+    service_account_name: z.string().nullish(),
+    image_pull_secrets: z.array(LocalObjectReference).nullish(),
+    volumes: z.array(Volume).nullish(),
+    volume_mounts: z.array(VolumeMount).nullish(),
+    init_containers: z.array(Container).nullish(),
+    sidecars: z.array(Container).nullish(),
+  });
+
+  const ListenerConfig = object({ k8s_namespace: z.string().nullish() });
+
+  // source_config: all fields nullable.
+  const SourceConfig = object({
+    integration_id: uuid().nullish(),
+    repo_url: z.string().nullish(),
+    // Any string: a type the service adds later is no error (DEPLOYMENT_TYPES).
+    deployment_type: z.string().nullish(),
+    build_on_push: z.boolean().nullish(),
+    custom_url: z.string().nullish(),
+    resource_spec: ResourceSpec.nullish(),
+    listener_id: uuid().nullish(),
+    listener_config: ListenerConfig.nullish(),
+    install_command: z.string().nullish(),
+    build_command: z.string().nullish(),
+  });
+
+  // source_revision_config, the fields that are both sent and returned.
+  const SourceRevisionConfig = object({
+    repo_ref: z.string().nullish(),
+    agent_config_path: z.string().nullish(),
+    image_uri: z.string().nullish(),
+    source_tarball_path: z.string().nullish(),
+  });
+
+  const Secret = object({ name: z.string(), value: z.string() });
+  const SecretReference = object({
+    name: z.string(),
+    secret_name: z.string(),
+    secret_key: z.string(),
+  });
+
+  // The deployment, the fields that are both sent and returned.
+  const Deployment = object({
+    name: z.string(),
+    source: SourceSchema,
+    source_config: SourceConfig,
+    source_revision_config: SourceRevisionConfig,
+    secrets: z.array(Secret),
+    secret_references: z.array(SecretReference).nullish(),
+  });
+
+  return {
+    ResourceSpec,
+    SourceConfig,
+    SourceRevisionConfig,
+    Secret,
+    SecretReference,
+    Deployment,
+  };
+}
