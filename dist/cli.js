@@ -39956,7 +39956,7 @@ function isFromFork(run) {
 
 ;// CONCATENATED MODULE: ./src/inputs/fork.ts
 /**
- * A fork's pull request without an api key (contract, behaviour 16): CI
+ * A fork's pull request without an api key: CI
  * systems give a fork's runs no secrets, so the key is empty and every input
  * filled from a secret is too. That is a problem of the run, not of a value:
  * it is found on the raw text, before any input is parsed, and it leads the
@@ -40333,12 +40333,12 @@ function accessProblems(inputs) {
 
 ;// CONCATENATED MODULE: ./src/inputs/fleet-inputs.ts
 /**
- * The inputs of the fleet's commands (CLI contract v1.4, "The fleet from a
- * terminal"): `list` takes the service's inputs and every filter of the
- * deployments' listing (SERVICE-API 4.3), `--limit` and `--all`; `repos` the
+ * The inputs of the fleet's commands: `list` takes the service's inputs and
+ * every filter of the deployments' listing (docs/how-it-works.md, "The
+ * service's interface"), `--limit` and `--all`; `repos` the
  * service's inputs and the integration. Values the interface constrains are
  * checked before any request; a `status` or `deployment-type` the action
- * does not know is passed on with a warning (behaviour 26).
+ * does not know is passed on with a warning: the service decides.
  */
 
 
@@ -40380,7 +40380,7 @@ function parseLimit(raw) {
 }
 /** The service's inputs, shared by both commands. */
 const FLEET_SHARED_INPUTS = declared_pick(ACCESS_INPUT_NAMES);
-/** `list`'s own inputs: the filters, in SERVICE-API 4.3's order, then how many. */
+/** `list`'s own inputs: the filters, in the order the service's interface lists them, then how many. */
 const LIST_OWN_INPUTS = {
     'name-contains': input(unlessEmpty(parseFilterText)),
     status: input(unlessEmpty(parseFilterText)),
@@ -40583,7 +40583,7 @@ function sourceFields(inputs, wanted) {
 }
 /**
  * The plan's warnings: one for a `deployment_type` the action does not know,
- * which is sent as it is (behaviour 26: the service decides).
+ * which is sent as it is (the service decides).
  */
 function planWarnings(wanted) {
     const type = wanted.sourceConfig.deployment_type;
@@ -40625,7 +40625,7 @@ function buildPlan(inputs, run) {
 
 ;// CONCATENATED MODULE: ./src/inputs/plan-inputs.ts
 /**
- * The plan step's inputs (contract v1.3, `plan`): the deploy step's inputs
+ * The plan step's inputs (plan/action.yml): the deploy step's inputs
  * that describe the deployment or reach the service, and `on-change`. The
  * GitHub ones (`github-token`, `pr-comment` defaulting to `true`) are the
  * GitHub adapter's to add. The rest of the core's inputs are fixed: a plan

@@ -60055,7 +60055,7 @@ function sourceFields(inputs, wanted) {
 }
 /**
  * The plan's warnings: one for a `deployment_type` the action does not know,
- * which is sent as it is (behaviour 26: the service decides).
+ * which is sent as it is (the service decides).
  */
 function planWarnings(wanted) {
     const type = wanted.sourceConfig.deployment_type;
@@ -60428,7 +60428,7 @@ function parseConfig(raw, workspace) {
 
 ;// CONCATENATED MODULE: ./src/inputs/fork.ts
 /**
- * A fork's pull request without an api key (contract, behaviour 16): CI
+ * A fork's pull request without an api key: CI
  * systems give a fork's runs no secrets, so the key is empty and every input
  * filled from a secret is too. That is a problem of the run, not of a value:
  * it is found on the raw text, before any input is parsed, and it leads the
@@ -62182,7 +62182,7 @@ function run() {
 
 ;// CONCATENATED MODULE: ./src/inputs/plan-inputs.ts
 /**
- * The plan step's inputs (contract v1.3, `plan`): the deploy step's inputs
+ * The plan step's inputs (plan/action.yml): the deploy step's inputs
  * that describe the deployment or reach the service, and `on-change`. The
  * GitHub ones (`github-token`, `pr-comment` defaulting to `true`) are the
  * GitHub adapter's to add. The rest of the core's inputs are fixed: a plan
@@ -62706,7 +62706,7 @@ function retire_run() {
 
 ;// CONCATENATED MODULE: ./src/inputs/sweep-inputs.ts
 /**
- * The sweep step's inputs (contract v1.4, "The fleet", `sweep`) that reach
+ * The sweep step's inputs (sweep/action.yml) that reach
  * the service, and its own: the previews' name pattern, their environments'
  * pattern, what an orphan does to the step, and the dry run. The GitHub
  * ones (`github-token`, `pr-comment`) are the GitHub adapter's to add. A

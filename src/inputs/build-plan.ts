@@ -129,7 +129,7 @@ function sourceFields(inputs: ParsedInputs, wanted: Requested): SourceFields | I
 
 /**
  * The plan's warnings: one for a `deployment_type` the action does not know,
- * which is sent as it is (behaviour 26: the service decides).
+ * which is sent as it is (the service decides).
  */
 function planWarnings(wanted: Requested): string[] {
   const type = wanted.sourceConfig.deployment_type;

@@ -1,10 +1,10 @@
 /**
- * The inputs of the fleet's commands (CLI contract v1.4, "The fleet from a
- * terminal"): `list` takes the service's inputs and every filter of the
- * deployments' listing (SERVICE-API 4.3), `--limit` and `--all`; `repos` the
+ * The inputs of the fleet's commands: `list` takes the service's inputs and
+ * every filter of the deployments' listing (docs/how-it-works.md, "The
+ * service's interface"), `--limit` and `--all`; `repos` the
  * service's inputs and the integration. Values the interface constrains are
  * checked before any request; a `status` or `deployment-type` the action
- * does not know is passed on with a warning (behaviour 26).
+ * does not know is passed on with a warning: the service decides.
  */
 import { input, type InputValues } from './declare.js';
 import { pick } from './declared.js';
@@ -55,7 +55,7 @@ function parseLimit(raw: string): number {
 /** The service's inputs, shared by both commands. */
 export const FLEET_SHARED_INPUTS = pick(ACCESS_INPUT_NAMES);
 
-/** `list`'s own inputs: the filters, in SERVICE-API 4.3's order, then how many. */
+/** `list`'s own inputs: the filters, in the order the service's interface lists them, then how many. */
 export const LIST_OWN_INPUTS = {
   'name-contains': input(unlessEmpty(parseFilterText)),
   status: input(unlessEmpty(parseFilterText)),
@@ -79,7 +79,7 @@ export interface ListRequest {
   limit: number;
   /** `--all`: a warning when the cap cuts the list. */
   all: boolean;
-  /** One for each value the action does not know (behaviour 26), to log before any request. */
+  /** One for each value the action does not know (passed on as given), to log before any request. */
   warnings: string[];
 }
 

@@ -1,5 +1,5 @@
 /**
- * A fork's pull request without an api key (contract, behaviour 16): CI
+ * A fork's pull request without an api key: CI
  * systems give a fork's runs no secrets, so the key is empty and every input
  * filled from a secret is too. That is a problem of the run, not of a value:
  * it is found on the raw text, before any input is parsed, and it leads the

@@ -1,5 +1,5 @@
 /**
- * The plan step's inputs (contract v1.3, `plan`): the deploy step's inputs
+ * The plan step's inputs (plan/action.yml): the deploy step's inputs
  * that describe the deployment or reach the service, and `on-change`. The
  * GitHub ones (`github-token`, `pr-comment` defaulting to `true`) are the
  * GitHub adapter's to add. The rest of the core's inputs are fixed: a plan

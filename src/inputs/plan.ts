@@ -52,7 +52,7 @@ export interface PlanCommon {
   sensitiveValues: string[];
   /**
    * What the run warns of once at its start, the inputs being valid: a
-   * `deployment_type` the action does not know (behaviour 26).
+   * `deployment_type` the action does not know, which is sent as given.
    */
   warnings: string[];
 }

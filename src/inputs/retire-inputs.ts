@@ -1,5 +1,5 @@
 /**
- * The retire step's inputs (contract v1.3, `retire`) that reach the service:
+ * The retire step's inputs (retire/action.yml) that reach the service:
  * how to reach it, the preview's deployment name and the dashboard's
  * address. The GitHub ones (`environment`, `github-token`, `pr-comment`
  * defaulting to `true`) are the GitHub adapter's to add.

@@ -1,5 +1,5 @@
 /**
- * The sweep step's inputs (contract v1.4, "The fleet", `sweep`) that reach
+ * The sweep step's inputs (sweep/action.yml) that reach
  * the service, and its own: the previews' name pattern, their environments'
  * pattern, what an orphan does to the step, and the dry run. The GitHub
  * ones (`github-token`, `pr-comment`) are the GitHub adapter's to add. A

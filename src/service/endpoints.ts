@@ -29,7 +29,7 @@ export const PAGE_LIMIT = 100;
 /** Pages read at most in one search: 100,000 deployments that contain the name. */
 export const MAX_PAGES = 1_000;
 
-/** The listing's filters (SERVICE-API 4.3), each as the query names it. */
+/** The listing's filters (docs/how-it-works.md, "The service's interface"), each as the query names it. */
 export interface DeploymentFilters {
   name_contains?: string;
   status?: string;
