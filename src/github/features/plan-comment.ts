@@ -6,12 +6,14 @@
  * folds into a `<details>` block and is cut, with a count of what was left
  * out, so that the body stays under GitHub's 65,536 characters.
  */
-import { markdownCode, markdownLink, markdownText } from '../common/github-text.js';
-import { plural } from '../common/text.js';
-import { showValue } from '../run/steps/drift.js';
-import type { PlanNotMade, PlanReport } from '../run/ports/progress.js';
-import { dashboardUrlOf } from '../run/steps/report.js';
+import { markdownCode, markdownLink, markdownText } from '../../common/github-text.js';
+import { plural } from '../../common/text.js';
+import { showValue } from '../../run/steps/drift.js';
+import type { PlanNotMade, PlanReport } from '../../run/ports/progress.js';
+import { dashboardUrlOf } from '../../run/steps/report.js';
 import { BODY_BUDGET, COMMENT_LIMIT, encodeName, rowsWithin } from './comment.js';
+import { withRunUrl, type GitHubRunContext } from './context.js';
+import type { PullRequestComment } from './pr-comment.js';
 
 /** More changes than this fold into a `<details>` block. */
 const FOLD_AFTER = 10;
@@ -133,4 +135,28 @@ export function planNotMadeBody(
   const run = markdownLink('workflow run', report.runUrl);
   if (run !== undefined) lines.push('', run);
   return lines.join('\n');
+}
+
+/**
+ * Writes the plan comment, found among the token's own comments by its own
+ * marker (`comment` is made with `carriesPlanMarker`), then created or
+ * updated in place, one write a run; a plan that could not be made rewrites
+ * it to say so, without a verdict, naming the head it was for: the core's,
+ * else the pull request's head (`context.sha`).
+ */
+export async function writePlanComment(
+  comment: PullRequestComment,
+  report: PlanReport | PlanNotMade,
+  context: Pick<GitHubRunContext, 'sha' | 'runUrl'>,
+  redact: (text: string) => string,
+): Promise<void> {
+  const { sha, runUrl } = context;
+  const body = () =>
+    'verdict' in report
+      ? planCommentBody(withRunUrl(report, runUrl), redact)
+      : planNotMadeBody(
+          withRunUrl({ ...(sha === '' ? {} : { head: sha }), ...report }, runUrl),
+          redact,
+        );
+  await comment.writeBody(report.name, body);
 }

@@ -7,8 +7,8 @@
  * it. It never says a deployment was deleted or stopped. Written through the
  * one GitHub-text module.
  */
-import { markdownCode, markdownLink } from '../common/github-text.js';
-import type { RetiredDeployment, RetireReport } from '../run/ports/progress.js';
+import { markdownCode, markdownLink } from '../../common/github-text.js';
+import type { RetiredDeployment, RetireReport } from '../../run/ports/progress.js';
 import { marker } from './comment.js';
 
 export interface RetiredComment extends RetireReport {

@@ -5,12 +5,13 @@
  * deployment is found or created, and one update at the end. A comment by
  * anyone else is never edited, whatever it carries.
  */
-import type { GitHubApi, Repo } from './api.js';
-import type { IssueComment } from './answers.js';
-import type { CallOptions } from './calls.js';
-import { MAX_COMMENT_PAGES, PER_PAGE } from './pages.js';
+import type { GitHubApi } from '../client/api.js';
+import type { Repo } from '../client/requests.js';
+import type { IssueComment } from '../client/responses.js';
+import type { CallOptions } from '../client/calls.js';
+import { MAX_COMMENT_PAGES, PER_PAGE } from '../client/pages.js';
 import { carriesMarker, commentBody, isOwnComment, type CommentReport } from './comment.js';
-import type { Logger } from '../common/runtime.js';
+import type { Logger } from '../../common/runtime.js';
 
 export interface CommentContext {
   repository: Repo;

@@ -11,10 +11,11 @@
  * deployment whose latest status is already `inactive` (a retire or a sweep
  * before) is counted and skipped, without a write.
  */
-import type { DeploymentStatusRequest, GitHubApi, Repo } from './api.js';
-import type { CallOptions } from './calls.js';
-import { MAX_DEPLOYMENT_PAGES, PER_PAGE } from './pages.js';
-import type { Logger } from '../common/runtime.js';
+import type { GitHubApi } from '../client/api.js';
+import type { DeploymentStatusRequest, Repo } from '../client/requests.js';
+import type { CallOptions } from '../client/calls.js';
+import { MAX_DEPLOYMENT_PAGES, PER_PAGE } from '../client/pages.js';
+import type { Logger } from '../../common/runtime.js';
 
 export interface RecordsRetired {
   /** How many deployments were listed. */

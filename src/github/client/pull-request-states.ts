@@ -7,7 +7,7 @@
  * their state.
  */
 import { z } from 'zod';
-import { MAX_PULL_REQUEST_NUMBER, type PullRequestState } from '../run/ports/progress.js';
+import { MAX_PULL_REQUEST_NUMBER, type PullRequestState } from '../../run/ports/progress.js';
 import type { Attempt } from './attempt.js';
 
 /** At most this many pull requests in one query (GitHub's node limit is far above it). */

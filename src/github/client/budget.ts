@@ -4,7 +4,7 @@
  * time it may take before it starts and gives back what it did not use, so
  * calls made side by side cannot overspend it together.
  */
-import type { Clock } from '../common/runtime.js';
+import type { Clock } from '../../common/runtime.js';
 
 /** All the GitHub work of one run. */
 export const RUN_BUDGET_MS = 15_000;

@@ -5,9 +5,9 @@
  * GitHub text, `common/github-text.ts`, says how), and the body stays under
  * GitHub's limit.
  */
-import { markdownCode, markdownLink, markdownText } from '../common/github-text.js';
-import { plural, shortSha } from '../common/text.js';
-import type { RunReport, Stage } from '../run/ports/progress.js';
+import { markdownCode, markdownLink, markdownText } from '../../common/github-text.js';
+import { plural, shortSha } from '../../common/text.js';
+import type { RunReport, Stage } from '../../run/ports/progress.js';
 
 /** What the comment says: the core's report, and the workflow run's page (GitHub's own). */
 export type CommentReport = RunReport & {
