@@ -33,7 +33,7 @@ export interface HookDependencies {
   clock: Clock;
   redact: (text: string) => string;
   /** Overrides for tests: call limits, Octokit's loader. */
-  api?: Partial<Pick<GitHubApiOptions, 'limits' | 'load'>>;
+  apiOptions?: Partial<Pick<GitHubApiOptions, 'limits' | 'load'>>;
   budgetMs?: number;
   /** Called once the GitHub deployment is recorded (the `github-deployment-id` output). */
   onRecorded?: (id: number) => void;
@@ -67,7 +67,7 @@ export class Lazy<T> {
 export function gitHubApi(
   token: string,
   context: GitHubRunContext,
-  { logger, clock, budgetMs, api }: HookDependencies,
+  { logger, clock, budgetMs, apiOptions }: HookDependencies,
 ): GitHubApi {
   return new GitHubApi({
     token,
@@ -76,7 +76,7 @@ export function gitHubApi(
     clock,
     budget: new Budget(clock, budgetMs),
     fork: context.fork,
-    ...api,
+    ...apiOptions,
   });
 }
 

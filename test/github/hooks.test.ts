@@ -338,7 +338,7 @@ describe('faults', () => {
       {},
       {},
       {
-        api: { limits: { attemptMs: 400, callMs: 800, retryDelayMs: 50 } },
+        apiOptions: { limits: { attemptMs: 400, callMs: 800, retryDelayMs: 50 } },
         budgetMs: 1_500,
       },
     );
@@ -484,15 +484,15 @@ describe('wiring', () => {
       loads += 1;
       return import('@actions/github');
     };
-    const idle = reporter({}, {}, { api: { load } });
+    const idle = reporter({}, {}, { apiOptions: { load } });
     expect(idle.report.deploymentId).toBeUndefined();
     expect(loads).toBe(0);
-    await run(reporter({}, {}, { api: { load } }));
+    await run(reporter({}, {}, { apiOptions: { load } }));
     expect(loads).toBe(1);
   });
 });
 
-describe('retiring a preview (contract v1.3, retire)', () => {
+describe('retiring a preview (the retire step)', () => {
   const retiring: GitHubSettings = features;
   const report = {
     name: NAME,

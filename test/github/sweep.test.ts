@@ -1,5 +1,5 @@
 /**
- * The GitHub side of the sweep (contract v1.4, `sweep`, behaviour 25) against
+ * The GitHub side of the sweep (orphans found and retired, never deleted) against
  * the GitHub emulator over real HTTP, with the real Octokit: the pull
  * requests' states, one GraphQL query per 100, and the one failure that is
  * not advisory; each orphan retired with its own pull request and
@@ -237,7 +237,7 @@ describe("the pull requests' states", () => {
     gh.inject({ method: 'POST', path: '/graphql', hang: true, times: Infinity });
     const limits = { attempts: 2, attemptMs: 100, callMs: 1_000, retryDelayMs: 10 };
 
-    const error = await refusal(hooks(sweeping, { api: { limits } }));
+    const error = await refusal(hooks(sweeping, { apiOptions: { limits } }));
 
     expect(error).toBeInstanceOf(ActionError);
     expect((error as Error).message).toContain('timed out');
@@ -293,7 +293,7 @@ describe("the pull requests' states", () => {
   });
 });
 
-describe('retiring each orphan (contract v1.4, sweep, step 4)', () => {
+describe('retiring each orphan (the sweep, once the states are known)', () => {
   const orphans: RetireReport[] = [
     {
       name: 'my-agent-pr-12',

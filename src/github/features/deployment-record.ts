@@ -1,8 +1,7 @@
 /**
- * The GitHub deployment record of a run (contract v1.2, behaviour 13): one
- * deployment in the `environment` input's environment, an `in_progress`
- * status once the service deployment is found or created, and one final
- * status when the run ends.
+ * The GitHub deployment record of a run: one deployment in the `environment`
+ * input's environment, an `in_progress` status once the service deployment is
+ * found or created, and one final status when the run ends.
  */
 import type { GitHubApi } from '../client/api.js';
 import type { DeploymentState, DeploymentStatusRequest, Repo } from '../client/requests.js';

@@ -1,7 +1,7 @@
 /**
- * The plan comment (contract v1.3, `plan`): one comment per pull request and
- * deployment name, with a marker of its own (a plan comment is never a
- * preview's comment, nor the other way round), written from the core's
+ * The plan comment: one comment per pull request and deployment name,
+ * with a marker of its own (a plan comment is never a preview's comment,
+ * nor the other way round), written from the core's
  * `PlanReport` through the one GitHub-text module. A long list of changes
  * folds into a `<details>` block and is cut, with a count of what was left
  * out, so that the body stays under GitHub's 65,536 characters.
@@ -35,16 +35,37 @@ function remedy(count: number): string {
   return `The deploy would not apply ${plural(count, 'this', 'these')}: the service cannot update a deployment. Change ${plural(count, 'it', 'them')} in the service, or deploy under a new name.`;
 }
 
+type Redact = (text: string) => string;
+
 /** The plan comment's Markdown; `redact` hides secret values in free text first. */
 export function planCommentBody(
   report: PlanReport & { runUrl?: string },
-  redact: (text: string) => string = (text) => text,
+  redact: Redact = (text) => text,
 ): string {
   const { verdict } = report;
-  const code = (value: string, max?: number) => markdownCode(redact(value), max);
-  const name = markdownCode(redact(report.name), 200, false);
+  const lines = [planMarker(report.name), `### ${planHeadline(report, redact)}`, ''];
+  lines.push(...verdictLines(verdict, redact));
+  const footer: string[] = [];
+  const { deployment } = verdict;
+  const links = [
+    deployment === undefined
+      ? undefined
+      : markdownLink('dashboard', dashboardUrlOf(report.dashboardUrl, deployment)),
+    markdownLink('workflow run', report.runUrl),
+  ].filter((link) => link !== undefined);
+  if (links.length > 0) footer.push('', links.join(' · '));
+  if (verdict.changes.length > 0) {
+    lines.push(...changesLines(verdict, redact, [...lines, ...footer].join('\n').length));
+  }
+  const body = [...lines, ...footer].join('\n');
+  return body.length < COMMENT_LIMIT ? body : body.slice(0, BODY_BUDGET);
+}
+
+/** What the deploy would do, in one line. */
+function planHeadline({ name: raw, verdict }: PlanReport, redact: Redact): string {
+  const name = markdownCode(redact(raw), 200, false);
   const count = verdict.changes.length;
-  const headline = {
+  return {
     create: `🆕 Plan for ${name}: the deploy would create it`,
     reuse:
       count === 0
@@ -52,7 +73,12 @@ export function planCommentBody(
         : `⚠️ Plan for ${name}: the deploy would reuse it, and not apply ${count} ${plural(count, 'difference')}`,
     fail: `❌ Plan for ${name}: the deploy would fail`,
   }[verdict.action];
-  const lines = [planMarker(report.name), `### ${headline}`, ''];
+}
+
+/** The deployment it would reuse and what it tracks, why, and what would fail. */
+function verdictLines(verdict: PlanReport['verdict'], redact: Redact): string[] {
+  const code = (value: string, max?: number) => markdownCode(redact(value), max);
+  const lines: string[] = [];
   const { deployment } = verdict;
   if (deployment !== undefined) {
     const branch = verdict.tracks?.branch;
@@ -69,57 +95,46 @@ export function planCommentBody(
   if (verdict.wouldFail !== undefined) {
     lines.push(`**${markdownText(redact(verdict.wouldFail), 1_000)}**`, '');
   }
-  if (verdict.action === 'reuse' && count === 0) {
+  if (verdict.action === 'reuse' && verdict.changes.length === 0) {
     lines.push('Nothing the pull request asks for differs from the deployment.', '');
   }
-  const footer: string[] = [];
-  const links = [
-    deployment === undefined
-      ? undefined
-      : markdownLink('dashboard', dashboardUrlOf(report.dashboardUrl, deployment)),
-    markdownLink('workflow run', report.runUrl),
-  ].filter((link) => link !== undefined);
-  if (links.length > 0) footer.push('', links.join(' · '));
-  if (count > 0) {
-    const rows = verdict.changes.map(
-      (change) =>
-        `| ${code(change.field)} | ${code(showValue(change.wanted))} | ${code(showValue(change.live))} |`,
-    );
-    const head = [
-      remedy(count),
-      '',
-      '| Field | The pull request asks for | The deployment has |',
-      '| --- | --- | --- |',
-    ];
-    const kept = rowsWithin(rows, [...lines, ...head, ...footer].join('\n').length + 200);
-    const cut = rows.length - kept.length;
-    const table = [...head, ...kept];
-    if (cut > 0)
-      table.push('', `… and ${cut} more, left out to keep this comment under GitHub's limit.`);
-    if (count > FOLD_AFTER) {
-      lines.push(
-        `<details><summary>${count} differences</summary>`,
-        '',
-        ...table,
-        '',
-        '</details>',
-      );
-    } else {
-      lines.push(...table);
-    }
-  }
-  const body = [...lines, ...footer].join('\n');
-  return body.length < COMMENT_LIMIT ? body : body.slice(0, BODY_BUDGET);
+  return lines;
 }
 
 /**
- * The plan comment when the plan could not be made (contract v1.4): which
- * head, and why, and no verdict, so that it never keeps speaking for a
+ * The changes the deploy would not apply, as many rows as fit after
+ * `usedChars` of the rest, folded into `<details>` past `FOLD_AFTER`.
+ */
+function changesLines(verdict: PlanReport['verdict'], redact: Redact, usedChars: number): string[] {
+  const code = (value: string) => markdownCode(redact(value));
+  const count = verdict.changes.length;
+  const rows = verdict.changes.map(
+    (change) =>
+      `| ${code(change.field)} | ${code(showValue(change.wanted))} | ${code(showValue(change.live))} |`,
+  );
+  const head = [
+    remedy(count),
+    '',
+    '| Field | The pull request asks for | The deployment has |',
+    '| --- | --- | --- |',
+  ];
+  const kept = rowsWithin(rows, usedChars + 1 + head.join('\n').length + 200);
+  const cut = rows.length - kept.length;
+  const table = [...head, ...kept];
+  if (cut > 0) {
+    table.push('', `… and ${cut} more, left out to keep this comment under GitHub's limit.`);
+  }
+  if (count <= FOLD_AFTER) return table;
+  return [`<details><summary>${count} differences</summary>`, '', ...table, '', '</details>'];
+}
+
+/**
+ * The plan comment when the plan could not be made: which head, and why, and no verdict, so that it never keeps speaking for a
  * commit it did not plan.
  */
 export function planNotMadeBody(
   report: PlanNotMade & { runUrl?: string },
-  redact: (text: string) => string = (text) => text,
+  redact: Redact = (text) => text,
 ): string {
   const name = markdownCode(redact(report.name), 200, false);
   const head =

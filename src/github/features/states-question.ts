@@ -1,5 +1,5 @@
 /**
- * The sweep's question to GitHub (contract v1.4, `sweep`, step 3): how the
+ * The sweep's question to GitHub, before it retires anything: how the
  * workflow repository's pull requests stand. Unlike every other GitHub call
  * it is not advisory: without the states nothing is an orphan, so a refused
  * or unanswered query is an `ActionError` naming `pull-requests: read`, and
