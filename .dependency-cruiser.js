@@ -8,6 +8,10 @@
  *   cli; the entries at the top import anything, nothing imports them.
  * - run/ in layers: ports (what a runner gives the core and gets back) import nothing
  *   of steps/ or flows/; steps import ports and other steps, never flows.
+ * - github/ in layers: client/ (the HTTP client: calls, routes, the answers' schemas, the
+ *   budget, the api) imports nothing of features/ or of the wiring at the top of github/
+ *   (the step, the event, the inputs, each entry's hooks); features/ (the record, the
+ *   comments, the retirement, the pull requests' states) import the client, never the wiring.
  * - Only src/github/ knows @actions/*; the two adapters, github/ and cli/, never import
  *   each other. (That only the adapters read process.env is no import:
  *   test/repo/layout.test.ts checks it.)
@@ -79,6 +83,18 @@ export default {
       'run/steps/ import ports and other steps, never a flow.',
       '^src/run/steps/',
       '^src/run/flows/',
+    ),
+    never(
+      'github-client-at-the-bottom',
+      'github/client/ is the HTTP client: it imports none of the features or the wiring that use it.',
+      '^src/github/client/',
+      '^src/github/(features/|[^/]+[.]ts$)',
+    ),
+    never(
+      'github-features-below-wiring',
+      'github/features/ use the client; the wiring at the top of github/ (step, event, inputs, hooks) uses them, never the other way round.',
+      '^src/github/features/',
+      '^src/github/[^/]+[.]ts$',
     ),
     never(
       'github-apart-from-cli',

@@ -1,13 +1,14 @@
 /**
- * The plan step (plan/action.yml, contract v1.3): what the deploy step would
- * do with these inputs, read-only, as outputs, a job summary and an exit
+ * The plan step (plan/action.yml): what the deploy step would do with these
+ * inputs, read-only, as outputs, a job summary, the plan comment and an exit
  * status a required check can use. An entry like src/main.ts: its inputs,
- * what they ask for, the core run that does it.
+ * what they ask for, the core run that does it, its GitHub hook.
  *
  * `run()` is what `@github/local-action` calls (`npx --yes @github/local-action plan ../src/plan.ts .env`);
  * src/index.ts runs it when the runner starts dist/plan.js.
  */
 import { GITHUB_INPUTS } from './github/inputs.js';
+import { planHooks } from './github/plan-hooks.js';
 import { runStep } from './github/step.js';
 import { input } from './inputs/declare.js';
 import { parseBoolean } from './inputs/parsers.js';
@@ -27,9 +28,9 @@ export function run(): Promise<void> {
     inputs: PLAN_INPUTS,
     request: (inputs, run) => ({
       ...planRequest(inputs, run),
-      settings: { token: inputs['github-token'], environment: '', comment: inputs['pr-comment'] },
+      settings: { token: inputs['github-token'], comment: inputs['pr-comment'] },
     }),
-    run: ({ settings, ...request }, step) => runPlan(request, step.io(settings)),
+    run: ({ settings, ...request }, step) => runPlan(request, step.io(planHooks(settings))),
     otherWarnings: "every one is in the step's log",
   });
 }

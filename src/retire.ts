@@ -1,13 +1,14 @@
 /**
- * The retire step (retire/action.yml, contract v1.3): when a pull request
- * closes, its preview's GitHub deployments are marked inactive and its
- * comment says it is retired, with where to delete the deployment, which
- * still exists in the service (behaviour 20). An entry like src/main.ts.
+ * The retire step (retire/action.yml): when a pull request closes, its
+ * preview's GitHub deployments are marked inactive and its comment says it
+ * is retired, with where to delete the deployment, which still exists in
+ * the service: the action never deletes one. An entry like src/main.ts.
  *
  * `run()` is what `@github/local-action` calls (`npx --yes @github/local-action retire ../src/retire.ts .env`);
  * src/index.ts runs it when the runner starts dist/retire.js.
  */
 import { GITHUB_INPUTS } from './github/inputs.js';
+import { retireHooks } from './github/retire-hooks.js';
 import { runStep } from './github/step.js';
 import { input } from './inputs/declare.js';
 import { parseBoolean } from './inputs/parsers.js';
@@ -36,10 +37,9 @@ export function run(): Promise<void> {
         token: inputs['github-token'],
         environment: inputs.environment,
         comment: inputs['pr-comment'],
-        retire: true,
       },
     }),
-    run: ({ retire, settings }, step) => runRetire(retire, step.io(settings)),
+    run: ({ retire, settings }, step) => runRetire(retire, step.io(retireHooks(settings))),
     otherWarnings: "every one is in the step's log",
   });
 }

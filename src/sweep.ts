@@ -1,15 +1,16 @@
 /**
- * The sweep step (sweep/action.yml, contract v1.4, "The fleet"): on a
- * schedule, the previews whose pull request is closed or merged (orphans)
- * found through the service's listing and GitHub's pull request states,
- * reported loudly, and retired on GitHub as retire does; nothing is deleted
- * (behaviour 25). An entry like src/main.ts.
+ * The sweep step (sweep/action.yml): on a schedule, the previews whose
+ * pull request is closed or merged (orphans) found through the service's
+ * listing and GitHub's pull request states, reported loudly, and retired on
+ * GitHub as retire does; nothing is deleted, and a second sweep writes
+ * nothing. An entry like src/main.ts.
  *
  * `run()` is what `@github/local-action` calls (`npx --yes @github/local-action sweep ../src/sweep.ts .env`);
  * src/index.ts runs it when the runner starts dist/sweep.js.
  */
 import { GITHUB_INPUTS } from './github/inputs.js';
 import { runStep } from './github/step.js';
+import { sweepHooks } from './github/sweep-hooks.js';
 import { input } from './inputs/declare.js';
 import { parseBoolean } from './inputs/parsers.js';
 import {
@@ -34,15 +35,10 @@ export function run(): Promise<void> {
     inputs: SWEEP_INPUTS,
     request: (inputs) => ({
       sweep: sweepRequest(inputs),
-      settings: {
-        token: inputs['github-token'],
-        // Each orphan's environment comes from environment-pattern.
-        environment: '',
-        comment: inputs['pr-comment'],
-        sweep: true,
-      },
+      // Each orphan's environment comes from environment-pattern.
+      settings: { token: inputs['github-token'], comment: inputs['pr-comment'] },
     }),
-    run: ({ sweep, settings }, step) => runSweep(sweep, step.io(settings)),
+    run: ({ sweep, settings }, step) => runSweep(sweep, step.io(sweepHooks(settings))),
     otherWarnings:
       "every one is in the step's log; the orphans are also in the job summary and the step's `orphans` output",
   });

@@ -1,10 +1,10 @@
 /**
- * Warning annotations within GitHub's limits (contract v1.2, behaviour 18):
- * GitHub shows at most 10 warning annotations a step and drops the rest, so
- * the step writes at most 10. The first 9 go out as they come; from the
- * 10th on, each is a plain log line at once, and when the run ends one last
- * annotation is written: the 10th warning itself when there was exactly
- * one more, else how many more there were and where to find them.
+ * Warning annotations within GitHub's limits: GitHub shows at most 10 warning
+ * annotations a step and drops the rest, so the step writes at most 10. The
+ * first 9 go out as they come; from the 10th on, each is a plain log line at
+ * once, and when the run ends one last annotation is written: the 10th
+ * warning itself when there was exactly one more, else how many more there
+ * were and where to find them.
  */
 
 /** GitHub shows this many warning annotations a step. */

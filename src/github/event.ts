@@ -8,7 +8,7 @@ import { z } from 'zod';
 import { FULL_SHA } from '../common/text.js';
 import { isFromFork, type RunDescription, type RunHead } from '../inputs/run-description.js';
 import { withoutTrailingSlashes } from '../common/text.js';
-import type { GitHubRunContext } from './reporter.js';
+import type { GitHubRunContext } from './features/context.js';
 
 /** The event the workflow runs for, as @actions/github's `context` gives it. */
 export interface RunEvent {

@@ -1,6 +1,6 @@
 /**
- * The inputs only the GitHub Action has (contract v1.2, "New inputs"),
- * declared as the core's are (src/inputs/declared.ts): each with its parser
+ * The inputs only the GitHub Action has (github-token, environment,
+ * pr-comment), declared as the core's are (src/inputs/declared.ts): each with its parser
  * and its default, in action.yml's order. An entry's set holds them beside
  * the core's, and the one reader (src/inputs/declare.ts) reads them all.
  */
@@ -52,7 +52,10 @@ export const GITHUB_INPUT_NAMES: readonly GitHubInputName[] = namesOf(GITHUB_INP
 /** Outputs only the GitHub Action sets. */
 export const GITHUB_OUTPUT_NAMES = ['github-deployment-id'] as const;
 
-/** What the GitHub inputs ask for. */
+/**
+ * What the GitHub inputs ask for; each entry's hooks read them as theirs
+ * (deploy-hooks.ts, plan-hooks.ts, retire-hooks.ts, sweep-hooks.ts).
+ */
 export interface GitHubSettings {
   /** `github-token`; empty: every feature that needs it is skipped. */
   token: string;
@@ -60,20 +63,6 @@ export interface GitHubSettings {
   environment: string;
   /** `pr-comment`. */
   comment: boolean;
-  /**
-   * The retire step's: `environment` names the environment whose deployments
-   * are marked inactive (none is recorded), and `comment` rewrites the
-   * preview's comment (none is created).
-   */
-  retire?: boolean;
-  /**
-   * The sweep's: each orphan names its own pull request and environment
-   * (`environment` is then the default for a report naming none), nothing is
-   * recorded, `comment` rewrites each orphan's comment (none is created),
-   * and the pull requests' states are asked (`pullRequestStates`, which
-   * needs `token`).
-   */
-  sweep?: boolean;
 }
 
 /** What the GitHub inputs, read with the rest of an entry's set, ask for. */

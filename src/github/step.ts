@@ -24,15 +24,14 @@ import { paceFrom, shortenedMs } from '../run/ports/pace.js';
 import type { RunnerIO, RunOutcome } from '../run/ports/runner.js';
 import { proxySettingsFrom } from '../service/proxy.js';
 import { WarningAnnotations } from './annotations.js';
-import { RUN_BUDGET_MS } from './budget.js';
+import { RUN_BUDGET_MS } from './client/budget.js';
 import { describeRun, gitHubRunContext } from './event.js';
-import type { GitHubSettings } from './inputs.js';
-import { gitHubHooks } from './integration.js';
+import type { MakeHooks } from './hooks.js';
 import { readRunnerEvent } from './runner-event.js';
 
 /**
- * Where the warnings GitHub does not show as annotations are (behaviour 18),
- * unless the entry says otherwise: the deploy step's.
+ * Where the warnings GitHub does not show as annotations are (past the
+ * step's 10 annotations), unless the entry says otherwise: the deploy step's.
  */
 const OTHER_WARNINGS =
   "every one is in the step's log; drift entries are also in the job summary and the step's `drift` output";
@@ -108,7 +107,7 @@ async function writeSummary(html: string, log: Logger): Promise<void> {
 
 /**
  * A shorter budget for the GitHub work, for tests of a hanging GitHub only
- * (`DEPLOY_AGENT_GITHUB_BUDGET_MS`); it can never exceed the contract's 15 s.
+ * (`DEPLOY_AGENT_GITHUB_BUDGET_MS`); it can never exceed the run's 15 s.
  */
 function gitHubBudgetMs(env: NodeJS.ProcessEnv): number {
   return shortenedMs(env.DEPLOY_AGENT_GITHUB_BUDGET_MS, RUN_BUDGET_MS);
@@ -152,8 +151,8 @@ export interface GitHubEntry<D extends Declarations, Request> {
 
 /** What an entry gets from the runner. */
 export interface GitHubStep {
-  /** What the core needs from the runner, with the hooks the GitHub inputs ask for. */
-  io(settings: GitHubSettings): RunnerIO;
+  /** What the core needs from the runner, with the entry's own GitHub hooks (deployHooks, ...). */
+  io(hooks: MakeHooks): RunnerIO;
 }
 
 /** An entry's inputs read, all checked before any request; the problems, redacted, else. */
@@ -199,8 +198,8 @@ export async function runStep<D extends Declarations, Request>(
   }
   const controller = new AbortController();
   const stopListening = onCancel(controller, log);
-  const io = (settings: GitHubSettings): RunnerIO => {
-    const hooks = gitHubHooks(settings, gitHubRunContext(event, process.env, description), {
+  const io = (makeHooks: MakeHooks): RunnerIO => {
+    const hooks = makeHooks(gitHubRunContext(event, process.env, description), {
       logger: log,
       clock: systemClock,
       redact: (text) => redactor.redact(text),

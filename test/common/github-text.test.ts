@@ -15,7 +15,7 @@ import {
   markdownText,
   plainLine,
 } from '../../src/common/github-text.ts';
-import { commentBody, type CommentReport } from '../../src/github/comment.ts';
+import { commentBody, type CommentReport } from '../../src/github/features/comment.ts';
 import { summaryHtml } from '../../src/run/steps/report.ts';
 import { aDeployment } from '../support/fixtures.ts';
 import { whatAReaderSees } from '../support/github-render.ts';

@@ -14,7 +14,7 @@ import {
   isOwnComment,
   marker,
   type CommentReport,
-} from '../../src/github/comment.ts';
+} from '../../src/github/features/comment.ts';
 
 interface Node {
   type: string;

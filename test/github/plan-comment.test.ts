@@ -1,15 +1,15 @@
 /**
- * The plan comment's body (src/github/plan-comment.ts), read back as GitHub renders it:
+ * The plan comment's body (src/github/features/plan-comment.ts), read back as GitHub renders it:
  * its own marker, service text as text, a long list folded and cut under GitHub's limit.
  */
 import { describe, expect, it } from 'vitest';
-import { COMMENT_LIMIT, carriesMarker } from '../../src/github/comment.ts';
+import { COMMENT_LIMIT, carriesMarker } from '../../src/github/features/comment.ts';
 import {
   carriesPlanMarker,
   planCommentBody,
   planMarker,
   planNotMadeBody,
-} from '../../src/github/plan-comment.ts';
+} from '../../src/github/features/plan-comment.ts';
 import type { PlanReport } from '../../src/run/ports/progress.ts';
 import { aDeployment } from '../support/fixtures.ts';
 import { whatAReaderSees } from '../support/github-render.ts';

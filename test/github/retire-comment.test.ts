@@ -1,12 +1,15 @@
 /**
- * A retired preview's comment (src/github/retire-comment.ts), read back as GitHub renders it:
+ * A retired preview's comment (src/github/features/retire-comment.ts), read back as GitHub renders it:
  * the preview's own marker, service text as text, where to delete the deployment, and never a
  * claim that it was deleted or stopped (behaviour 20).
  */
 import { describe, expect, it } from 'vitest';
-import { carriesMarker } from '../../src/github/comment.ts';
-import { carriesPlanMarker } from '../../src/github/plan-comment.ts';
-import { retiredCommentBody, type RetiredComment } from '../../src/github/retire-comment.ts';
+import { carriesMarker } from '../../src/github/features/comment.ts';
+import { carriesPlanMarker } from '../../src/github/features/plan-comment.ts';
+import {
+  retiredCommentBody,
+  type RetiredComment,
+} from '../../src/github/features/retire-comment.ts';
 import { aDeployment } from '../support/fixtures.ts';
 import { whatAReaderSees } from '../support/github-render.ts';
 

@@ -1,5 +1,5 @@
 /**
- * The GitHub side of the sweep (contract v1.4, `sweep`, behaviour 25) against
+ * The GitHub side of the sweep (orphans found and retired, never deleted) against
  * the GitHub emulator over real HTTP, with the real Octokit: the pull
  * requests' states, one GraphQL query per 100, and the one failure that is
  * not advisory; each orphan retired with its own pull request and
@@ -8,16 +8,18 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ActionError } from '../../src/common/errors.ts';
 import { systemClock, type Logger } from '../../src/common/runtime.ts';
-import { marker } from '../../src/github/comment.ts';
+import { marker } from '../../src/github/features/comment.ts';
 import type { GitHubSettings } from '../../src/github/inputs.ts';
-import { gitHubHooks, type GitHubHooks } from '../../src/github/integration.ts';
+import type { GitHubHooks, HookDependencies } from '../../src/github/hooks.ts';
+import { retireHooks } from '../../src/github/retire-hooks.ts';
+import { sweepHooks, type SweepSettings } from '../../src/github/sweep-hooks.ts';
 import {
   graphqlAnswer,
   pullRequestStatesQuery,
   MAX_PULL_REQUESTS_PER_QUERY,
-} from '../../src/github/pull-request-states.ts';
-import type { GitHubRunContext, ReporterDependencies } from '../../src/github/reporter.ts';
-import { retiredCommentBody, sameRetiredBody } from '../../src/github/retire-comment.ts';
+} from '../../src/github/client/pull-request-states.ts';
+import type { GitHubRunContext } from '../../src/github/features/context.ts';
+import { retiredCommentBody, sameRetiredBody } from '../../src/github/features/retire-comment.ts';
 import type { RetireReport } from '../../src/run/ports/progress.ts';
 import { aDeployment } from '../support/fixtures.ts';
 import {
@@ -58,14 +60,14 @@ function context(runId = 42): GitHubRunContext {
   };
 }
 
-const sweeping: GitHubSettings = { token: TOKEN, environment: '', comment: true, sweep: true };
+const sweeping: SweepSettings = { token: TOKEN, comment: true };
 
 function hooks(
-  settings: GitHubSettings = sweeping,
-  dependencies: Partial<ReporterDependencies> = {},
+  settings: SweepSettings = sweeping,
+  dependencies: Partial<HookDependencies> = {},
   runId = 42,
 ): GitHubHooks {
-  return gitHubHooks(settings, context(runId), {
+  return sweepHooks(settings)(context(runId), {
     logger,
     clock: systemClock,
     redact: (text) => text,
@@ -235,7 +237,7 @@ describe("the pull requests' states", () => {
     gh.inject({ method: 'POST', path: '/graphql', hang: true, times: Infinity });
     const limits = { attempts: 2, attemptMs: 100, callMs: 1_000, retryDelayMs: 10 };
 
-    const error = await refusal(hooks(sweeping, { api: { limits } }));
+    const error = await refusal(hooks(sweeping, { apiOptions: { limits } }));
 
     expect(error).toBeInstanceOf(ActionError);
     expect((error as Error).message).toContain('timed out');
@@ -291,7 +293,7 @@ describe("the pull requests' states", () => {
   });
 });
 
-describe('retiring each orphan (contract v1.4, sweep, step 4)', () => {
+describe('retiring each orphan (the sweep, once the states are known)', () => {
   const orphans: RetireReport[] = [
     {
       name: 'my-agent-pr-12',
@@ -395,11 +397,9 @@ describe('retiring each orphan (contract v1.4, sweep, step 4)', () => {
       token: TOKEN,
       environment: 'preview-pr-7',
       comment: true,
-      retire: true,
     };
     const step = (runId: number) =>
-      gitHubHooks(
-        retiring,
+      retireHooks(retiring)(
         { ...context(runId), pullRequest: 7, pullRequestState: 'merged' },
         { logger, clock: systemClock, redact: (text) => text },
       ).retired?.({ name: 'my-agent-pr-7', deployments: [] });

@@ -1,13 +1,12 @@
 /**
- * The pull request comment (contract v1.2, behaviour 14): its Markdown body,
- * written from a neutral report of the run, and the hidden marker that finds
- * it again. Text from the service is data, never Markdown (the one writer of
+ * The preview's pull request comment: its Markdown body, written from a
+ * neutral report of the run, and the hidden marker that finds it again. Text from the service is data, never Markdown (the one writer of
  * GitHub text, `common/github-text.ts`, says how), and the body stays under
  * GitHub's limit.
  */
-import { markdownCode, markdownLink, markdownText } from '../common/github-text.js';
-import { plural, shortSha } from '../common/text.js';
-import type { RunReport, Stage } from '../run/ports/progress.js';
+import { markdownCode, markdownLink, markdownText } from '../../common/github-text.js';
+import { plural, shortSha } from '../../common/text.js';
+import type { RunReport, Stage } from '../../run/ports/progress.js';
 
 /** What the comment says: the core's report, and the workflow run's page (GitHub's own). */
 export type CommentReport = RunReport & {
@@ -103,6 +102,12 @@ const HEADLINE: Record<Stage, (name: string) => string> = {
   cancelled: (name) => `⚪ ${name}: the run was cancelled`,
 };
 
+/** Writes free text and code spans of the body, secret values hidden first. */
+interface BodyText {
+  text: (value: string, max?: number) => string;
+  code: (value: string, max?: number) => string;
+}
+
 /**
  * The comment's Markdown. `redact` hides secret values in the free text
  * (the failure, the waiting text) before it is escaped.
@@ -111,15 +116,46 @@ export function commentBody(
   report: CommentReport,
   redact: (text: string) => string = (text) => text,
 ): string {
-  const text = (value: string, max?: number) => markdownText(redact(value), max);
-  const code = (value: string, max?: number) => markdownCode(redact(value), max);
+  const write: BodyText = {
+    text: (value, max) => markdownText(redact(value), max),
+    code: (value, max) => markdownCode(redact(value), max),
+  };
   const name = markdownCode(redact(report.name), 200, false);
   const headline =
     report.stage === 'not-live' && report.never === true
       ? `🔴 ${name} will not run what this push asks for`
       : HEADLINE[report.stage](name);
   const lines = [marker(report.name), `### ${headline}`, ''];
+  const rows = tableRows(report, write);
+  if (rows.length > 0) {
+    lines.push(
+      '| | |',
+      '| --- | --- |',
+      ...rows.map(([key, value]) => `| ${key} | ${value} |`),
+      '',
+    );
+  }
+  if (report.stage === 'failed' && report.failure !== undefined) {
+    lines.push(`**Why:** ${write.text(report.failure, FAILURE_CHARS)}`, '');
+  }
+  const footer = [
+    markdownLink('Dashboard', report.dashboardUrl),
+    markdownLink('Workflow run', report.runUrl),
+  ].filter((part) => part !== undefined);
+  const tail = footer.length > 0 ? ['', footer.join(' · ')] : [];
+  if (report.drift.length > 0) {
+    lines.push(...driftLines(report, write, lines.join('\n').length + tail.join('\n').length));
+  }
+  return (
+    [...lines, ...tail]
+      .join('\n')
+      .replace(/\n{3,}/g, '\n\n')
+      .trimEnd() + '\n'
+  );
+}
 
+/** The table's rows: the deployment, its status, the commit, what is still live, the address. */
+function tableRows(report: CommentReport, { text, code }: BodyText): [string, string][] {
   const rows: [string, string][] = [];
   if (report.id !== undefined) {
     const verb =
@@ -127,20 +163,8 @@ export function commentBody(
     rows.push(['Deployment', `${code(report.id, 100)}${verb}`]);
   }
   if (report.status !== undefined) rows.push(['Status', code(report.status, 100)]);
-  if (report.supersededBy !== undefined) {
-    rows.push([
-      'Commit',
-      `${commit(report.supersededBy)} is live: a newer commit, which superseded ${commit(report.targetCommit)}`,
-    ]);
-  } else if (report.stage === 'live' && report.liveCommit !== undefined) {
-    rows.push(['Commit', `${commit(report.liveCommit)} is live`]);
-  } else if (report.targetCommit !== undefined) {
-    const latest =
-      report.liveCommit === undefined
-        ? ''
-        : `; the latest revision is for ${commit(report.liveCommit)}`;
-    rows.push(['Commit', `${commit(report.targetCommit)} wanted${latest}`]);
-  }
+  const commitRow = commitCell(report);
+  if (commitRow !== undefined) rows.push(['Commit', commitRow]);
   const still = report.stillLive;
   if (still !== undefined && (report.stage === 'failed' || report.stage === 'not-live')) {
     // What a reader of a failed preview wants first: whether the previous one still serves.
@@ -156,50 +180,45 @@ export function commentBody(
   }
   const preview = markdownLink('open', report.url);
   if (preview !== undefined) rows.push(['Address', preview]);
-  if (rows.length > 0) {
-    lines.push(
-      '| | |',
-      '| --- | --- |',
-      ...rows.map(([key, value]) => `| ${key} | ${value} |`),
-      '',
-    );
-  }
-  if (report.stage === 'failed' && report.failure !== undefined) {
-    lines.push(`**Why:** ${text(report.failure, FAILURE_CHARS)}`, '');
-  }
+  return rows;
+}
 
-  const footer = [
-    markdownLink('Dashboard', report.dashboardUrl),
-    markdownLink('Workflow run', report.runUrl),
-  ].filter((part) => part !== undefined);
-  const tail = footer.length > 0 ? ['', footer.join(' · ')] : [];
-
-  if (report.drift.length > 0) {
-    lines.push(
-      `**Drift:** ${report.drift.length} ${plural(report.drift.length, 'difference')} the service cannot apply to a reused deployment:`,
-      '',
-      '| Field | Wanted | Live |',
-      '| --- | --- | --- |',
-    );
-    const rows = rowsWithin(
-      report.drift.map(
-        (entry) => `| ${code(entry.field, 200)} | ${show(entry.wanted)} | ${show(entry.live)} |`,
-      ),
-      lines.join('\n').length + tail.join('\n').length + 200,
-    );
-    lines.push(...rows);
-    const shown = rows.length;
-    if (shown < report.drift.length) {
-      lines.push(
-        '',
-        `…and ${report.drift.length - shown} more: see the job summary and the step's \`drift\` output.`,
-      );
-    }
+/** The commit row: the newer commit that superseded the target, the live one, or the one wanted. */
+function commitCell(report: CommentReport): string | undefined {
+  if (report.supersededBy !== undefined) {
+    return `${commit(report.supersededBy)} is live: a newer commit, which superseded ${commit(report.targetCommit)}`;
   }
-  return (
-    [...lines, ...tail]
-      .join('\n')
-      .replace(/\n{3,}/g, '\n\n')
-      .trimEnd() + '\n'
+  if (report.stage === 'live' && report.liveCommit !== undefined) {
+    return `${commit(report.liveCommit)} is live`;
+  }
+  if (report.targetCommit === undefined) return undefined;
+  const latest =
+    report.liveCommit === undefined
+      ? ''
+      : `; the latest revision is for ${commit(report.liveCommit)}`;
+  return `${commit(report.targetCommit)} wanted${latest}`;
+}
+
+/** The drift table, as many rows as fit after `usedChars` of the rest, and a count of the others. */
+function driftLines(report: CommentReport, { code }: BodyText, usedChars: number): string[] {
+  const head = [
+    `**Drift:** ${report.drift.length} ${plural(report.drift.length, 'difference')} the service cannot apply to a reused deployment:`,
+    '',
+    '| Field | Wanted | Live |',
+    '| --- | --- | --- |',
+  ];
+  const rows = rowsWithin(
+    report.drift.map(
+      (entry) => `| ${code(entry.field, 200)} | ${show(entry.wanted)} | ${show(entry.live)} |`,
+    ),
+    usedChars + head.join('\n').length + 1 + 200,
   );
+  const lines = [...head, ...rows];
+  if (rows.length < report.drift.length) {
+    lines.push(
+      '',
+      `…and ${report.drift.length - rows.length} more: see the job summary and the step's \`drift\` output.`,
+    );
+  }
+  return lines;
 }

@@ -4,17 +4,18 @@
  * two writes, the commit order, and every fault as one advisory warning.
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { DEFAULT_LIMITS } from '../../src/github/calls.ts';
-import { RUN_BUDGET_MS } from '../../src/github/budget.ts';
-import { marker } from '../../src/github/comment.ts';
+import { DEFAULT_LIMITS } from '../../src/github/client/calls.ts';
+import { RUN_BUDGET_MS } from '../../src/github/client/budget.ts';
+import { marker } from '../../src/github/features/comment.ts';
 import type { RunReport } from '../../src/run/ports/progress.ts';
-import {
-  GitHubReporter,
-  type GitHubRunContext,
-  type ReporterDependencies,
-} from '../../src/github/reporter.ts';
-import { gitHubHooks } from '../../src/github/integration.ts';
-import { markInactive } from '../../src/github/retire-records.ts';
+import type { GitHubRunContext } from '../../src/github/features/context.ts';
+import { CommitOrders } from '../../src/github/features/commit-order.ts';
+import { DeployReport } from '../../src/github/features/deploy-report.ts';
+import { deployHooks } from '../../src/github/deploy-hooks.ts';
+import { gitHubApi, type HookDependencies } from '../../src/github/hooks.ts';
+import { retireHooks } from '../../src/github/retire-hooks.ts';
+import type { GitHubApi } from '../../src/github/client/api.ts';
+import { markInactive } from '../../src/github/features/retire-records.ts';
 import { aDeployment } from '../support/fixtures.ts';
 import type { GitHubSettings } from '../../src/github/inputs.ts';
 import { systemClock, type Logger } from '../../src/common/runtime.ts';
@@ -61,21 +62,28 @@ function context(overrides: Partial<GitHubRunContext> = {}): GitHubRunContext {
 
 const features: GitHubSettings = { token: TOKEN, environment: 'preview-pr-7', comment: true };
 
+/** A deploy's features over one API, as deployHooks makes them. */
+interface Deploy {
+  api: GitHubApi;
+  report: DeployReport;
+  orders: CommitOrders;
+}
+
 function reporter(
   overrides: Partial<GitHubRunContext> = {},
   wanted: Partial<GitHubSettings> = {},
-  dependencies: Partial<ReporterDependencies> = {},
-): GitHubReporter {
-  return new GitHubReporter(
-    context(overrides),
-    { ...features, ...wanted },
-    {
-      logger,
-      clock: systemClock,
-      redact: (text) => text.replaceAll('s3cr3t-value', '***'),
-      ...dependencies,
-    },
-  );
+  dependencies: Partial<HookDependencies> = {},
+): Deploy {
+  const settings = { ...features, ...wanted };
+  const at = context(overrides);
+  const made: HookDependencies = {
+    logger,
+    clock: systemClock,
+    redact: (text) => text.replaceAll('s3cr3t-value', '***'),
+    ...dependencies,
+  };
+  const api = gitHubApi(settings.token, at, made);
+  return { api, report: new DeployReport(api, at, settings, made), orders: new CommitOrders(api) };
 }
 
 const deployed: RunReport = {
@@ -91,9 +99,9 @@ const deployed: RunReport = {
 };
 const live: RunReport = { ...deployed, stage: 'live', status: 'READY', liveCommit: SHA };
 
-async function run(r: GitHubReporter, end: RunReport = live): Promise<void> {
-  r.deployed(deployed);
-  await r.finished(end);
+async function run({ report }: Deploy, end: RunReport = live): Promise<void> {
+  report.deployed(deployed);
+  await report.finished(end);
 }
 
 const writes = () => gh.calls(/^(POST|PATCH) \/repos\/acme\/agent\/issues\//);
@@ -104,7 +112,7 @@ describe('deployment record', () => {
     await run(r);
     expect(gh.deployments).toHaveLength(1);
     const record = gh.deployments[0]!;
-    expect(r.deploymentId).toBe(record.id);
+    expect(r.report.deploymentId).toBe(record.id);
     expect(record).toMatchObject({
       ref: SHA,
       environment: 'preview-pr-7',
@@ -161,7 +169,7 @@ describe('deployment record', () => {
     gh.addToken('narrow', { ...GITHUB_ACTIONS_BOT, permissions: { deployments: 'read' } });
     const r = reporter({}, { token: 'narrow' });
     await run(r);
-    expect(r.deploymentId).toBeUndefined();
+    expect(r.report.deploymentId).toBeUndefined();
     expect(warnings()).toHaveLength(1);
     expect(warnings()[0]).toContain(
       'POST /repos/acme/agent/deployments: 403 Resource not accessible by integration',
@@ -283,7 +291,7 @@ describe('pull request comment', () => {
   });
 
   it('a run that failed before the deploy writes one comment with the reason', async () => {
-    await reporter({}, { environment: '' }).finished({
+    await reporter({}, { environment: '' }).report.finished({
       name: NAME,
       stage: 'failed',
       failure: '401 Unauthorized from GET /v2/deployments: check the api-key input',
@@ -330,13 +338,13 @@ describe('faults', () => {
       {},
       {},
       {
-        api: { limits: { attemptMs: 400, callMs: 800, retryDelayMs: 50 } },
+        apiOptions: { limits: { attemptMs: 400, callMs: 800, retryDelayMs: 50 } },
         budgetMs: 1_500,
       },
     );
     const started = performance.now();
-    r.deployed(deployed);
-    await r.finished(live);
+    r.report.deployed(deployed);
+    await r.report.finished(live);
     const elapsed = performance.now() - started;
     expect(elapsed).toBeLessThan(1_500 + 400);
     expect(elapsed).toBeGreaterThan(700);
@@ -369,23 +377,23 @@ describe('faults', () => {
 
   it('a cancelled run ends at once, even while its error status hangs', async () => {
     const r = reporter({}, { comment: false });
-    r.deployed(deployed);
+    r.report.deployed(deployed);
     await expect.poll(() => gh.deployments[0]?.statuses.length ?? 0).toBe(1);
     gh.inject({ method: 'POST', path: /\/statuses$/, hang: true });
     // A progress status would hang here; the cancel goes around it.
     const started = performance.now();
-    await r.finished({ ...deployed, stage: 'cancelled' });
+    await r.report.finished({ ...deployed, stage: 'cancelled' });
     expect(performance.now() - started).toBeLessThan(3_000);
   });
 
   it('a cancelled run writes its error status at once, even while a call hangs', async () => {
     const r = reporter({}, { comment: false });
     gh.inject({ method: 'POST', path: /\/statuses$/, hang: true });
-    r.deployed(deployed);
+    r.report.deployed(deployed);
     // The in_progress status is under way, and hangs.
     await expect.poll(() => gh.calls(/\/statuses$/).length).toBe(1);
     const started = performance.now();
-    await r.finished({ ...deployed, stage: 'cancelled' });
+    await r.report.finished({ ...deployed, stage: 'cancelled' });
     expect(performance.now() - started).toBeLessThan(3_000);
     expect(gh.calls(/\/statuses$/)).toHaveLength(2);
     expect(gh.deployments[0]?.statuses.map((status) => status.state)).toEqual(['error']);
@@ -400,14 +408,14 @@ describe('commit order', () => {
     gh.commit('d'.repeat(40), [a]);
     const r = reporter({}, { environment: '', comment: false });
     const repo = 'acme/agent';
-    expect(await r.commitOrder(repo, a, c)).toBe('newer');
-    expect(await r.commitOrder(repo, c, b)).toBe('older');
-    expect(await r.commitOrder(repo, c, 'd'.repeat(40))).toBeUndefined();
-    expect(await r.commitOrder(repo, b, b)).toBeUndefined();
-    expect(await r.commitOrder(repo, a, c)).toBe('newer');
+    expect(await r.orders.ask(repo, a, c)).toBe('newer');
+    expect(await r.orders.ask(repo, c, b)).toBe('older');
+    expect(await r.orders.ask(repo, c, 'd'.repeat(40))).toBeUndefined();
+    expect(await r.orders.ask(repo, b, b)).toBeUndefined();
+    expect(await r.orders.ask(repo, a, c)).toBe('newer');
     expect(gh.calls(/^GET \/repos\/acme\/agent\/compare\//)).toHaveLength(4);
     expect(gh.calls(/compare/)[0]?.path).toBe(`/repos/acme/agent/compare/${a}...${c}`);
-    // The core writes the one debug line an unknown order gets; the reporter says nothing.
+    // The core writes the one debug line an unknown order gets; the feature says nothing.
     expect(lines.filter((l) => l.level === 'debug')).toEqual([]);
     expect(warnings()).toEqual([]);
   });
@@ -416,15 +424,15 @@ describe('commit order', () => {
     gh.chain(a, b);
     gh.addToken('narrow', { ...GITHUB_ACTIONS_BOT, repositories: ['acme/agent'] });
     const r = reporter({}, { token: 'narrow', environment: '', comment: false });
-    expect(await r.commitOrder('acme/agent', a, c)).toBeUndefined();
-    expect(await r.commitOrder('acme/other', a, b)).toBeUndefined();
-    expect(await r.commitOrder('acme', a, b)).toBeUndefined();
+    expect(await r.orders.ask('acme/agent', a, c)).toBeUndefined();
+    expect(await r.orders.ask('acme/other', a, b)).toBeUndefined();
+    expect(await r.orders.ask('acme', a, b)).toBeUndefined();
     expect(gh.calls(/compare/)).toHaveLength(2);
     expect(lines).toEqual([]);
   });
 });
 
-const dependencies = (): ReporterDependencies => ({
+const dependencies = (): HookDependencies => ({
   logger,
   clock: systemClock,
   redact: (t) => t,
@@ -432,8 +440,8 @@ const dependencies = (): ReporterDependencies => ({
 
 describe('wiring', () => {
   it('no token: skipped with one notice, no hook, no request', () => {
-    const hooks = gitHubHooks({ ...features, token: '' }, context(), dependencies());
-    expect(hooks).toEqual({ reporter: undefined });
+    const hooks = deployHooks({ ...features, token: '' })(context(), dependencies());
+    expect(hooks).toEqual({ api: undefined });
     expect(lines).toEqual([
       {
         level: 'notice',
@@ -444,10 +452,9 @@ describe('wiring', () => {
     expect(gh.requests).toEqual([]);
   });
 
-  it('pr-comment off a pull request: one debug line; commit order only, and no reporter until asked', async () => {
+  it('pr-comment off a pull request: one debug line; commit order only, and no API until asked', async () => {
     gh.chain('a'.repeat(40), 'b'.repeat(40));
-    const hooks = gitHubHooks(
-      { ...features, environment: '' },
+    const hooks = deployHooks({ ...features, environment: '' })(
       context({ pullRequest: undefined }),
       dependencies(),
     );
@@ -455,21 +462,20 @@ describe('wiring', () => {
       { level: 'debug', message: 'pr-comment is ignored: the run is not for a pull request' },
     ]);
     expect(hooks.view).toBeUndefined();
-    expect(hooks.reporter).toBeUndefined();
+    expect(hooks.api).toBeUndefined();
     expect(await hooks.commitOrder?.('acme/agent', 'a'.repeat(40), 'b'.repeat(40))).toBe('newer');
-    expect(hooks.reporter?.api.requests).toBe(1);
+    expect(hooks.api?.requests).toBe(1);
   });
 
   it('tells the GitHub deployment id once it is recorded', async () => {
     const ids: number[] = [];
-    const hooks = gitHubHooks({ ...features, comment: false }, context(), {
+    const hooks = deployHooks({ ...features, comment: false })(context(), {
       ...dependencies(),
       onRecorded: (id) => ids.push(id),
     });
     await hooks.view?.({ kind: 'deployed', report: deployed });
     await hooks.view?.({ kind: 'finished', report: live });
     expect(ids).toEqual([gh.deployments[0]?.id]);
-    expect(hooks.reporter?.deploymentId).toBe(gh.deployments[0]?.id);
   });
 
   it('loads Octokit on the first call only, and never for a run that makes none', async () => {
@@ -478,16 +484,16 @@ describe('wiring', () => {
       loads += 1;
       return import('@actions/github');
     };
-    const idle = reporter({}, {}, { api: { load } });
-    expect(idle.deploymentId).toBeUndefined();
+    const idle = reporter({}, {}, { apiOptions: { load } });
+    expect(idle.report.deploymentId).toBeUndefined();
     expect(loads).toBe(0);
-    await run(reporter({}, {}, { api: { load } }));
+    await run(reporter({}, {}, { apiOptions: { load } }));
     expect(loads).toBe(1);
   });
 });
 
-describe('retiring a preview (contract v1.3, retire)', () => {
-  const retiring: GitHubSettings = { ...features, retire: true };
+describe('retiring a preview (the retire step)', () => {
+  const retiring: GitHubSettings = features;
   const report = {
     name: NAME,
     deployments: [
@@ -498,9 +504,9 @@ describe('retiring a preview (contract v1.3, retire)', () => {
   };
 
   it('gives the retire step its one hook, and names what an empty token skips', () => {
-    const hooks = gitHubHooks(retiring, context(), dependencies());
-    expect(Object.keys(hooks).filter((key) => key !== 'reporter')).toEqual(['retired']);
-    const none = gitHubHooks({ ...retiring, token: '' }, context(), dependencies());
+    const hooks = retireHooks(retiring)(context(), dependencies());
+    expect(Object.keys(hooks).filter((key) => key !== 'api')).toEqual(['retired']);
+    const none = retireHooks({ ...retiring, token: '' })(context(), dependencies());
     expect(none.retired).toBeUndefined();
     expect(lines.filter((l) => l.level === 'notice').map((l) => l.message)).toEqual([
       "github-token is empty: marking the GitHub deployments of 'preview-pr-7' inactive and rewriting the preview comment are skipped.",
@@ -509,7 +515,7 @@ describe('retiring a preview (contract v1.3, retire)', () => {
 
   it('off a pull request, marks the records and writes no comment', async () => {
     const records = gh.seedDeployments('acme/agent', 'preview-pr-7', 2);
-    const hooks = gitHubHooks(retiring, context({ pullRequest: undefined }), dependencies());
+    const hooks = retireHooks(retiring)(context({ pullRequest: undefined }), dependencies());
     const retired = await hooks.retired?.(report);
     expect(retired).toEqual({
       environment: 'preview-pr-7',
@@ -524,7 +530,7 @@ describe('retiring a preview (contract v1.3, retire)', () => {
   });
 
   it('warns when the pull request is still open: the step is meant for closed ones', async () => {
-    const hooks = gitHubHooks(retiring, context({ pullRequestState: 'open' }), dependencies());
+    const hooks = retireHooks(retiring)(context({ pullRequestState: 'open' }), dependencies());
     await hooks.retired?.(report);
     expect(warnings()).toEqual([
       'pull request #7 is still open, and its preview is retired all the same: run the retire step on `pull_request: types: [closed]`.',
@@ -554,7 +560,7 @@ describe('retiring a preview (contract v1.3, retire)', () => {
   it('under a GitHub that never answers, gives up after its first attempts, with warnings', async () => {
     gh.seedDeployments('acme/agent', 'preview-pr-7', 3);
     gh.inject({ hang: true, times: Infinity });
-    const hooks = gitHubHooks(retiring, context(), { ...dependencies(), budgetMs: 1_500 });
+    const hooks = retireHooks(retiring)(context(), { ...dependencies(), budgetMs: 1_500 });
     const retired = await hooks.retired?.(report);
     expect(retired).toMatchObject({ found: 0, inactive: 0, comment: 'failed' });
     // At most 2 attempts of each of the two first calls (the listing, the viewer).

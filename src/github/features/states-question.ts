@@ -1,16 +1,17 @@
 /**
- * The sweep's question to GitHub (contract v1.4, `sweep`, step 3): how the
+ * The sweep's question to GitHub, before it retires anything: how the
  * workflow repository's pull requests stand. Unlike every other GitHub call
  * it is not advisory: without the states nothing is an orphan, so a refused
  * or unanswered query is an `ActionError` naming `pull-requests: read`, and
  * a query GitHub rejects as invalid one that says so.
  */
-import { ActionError } from '../common/errors.js';
-import type { PullRequestState } from '../run/ports/progress.js';
-import type { GitHubApi, Repo } from './api.js';
-import type { CallOptions } from './calls.js';
-import { invalidQueryLine, requiredFailureLine } from './failures.js';
-import { PULL_REQUEST_STATES } from './routes.js';
+import { ActionError } from '../../common/errors.js';
+import type { PullRequestState } from '../../run/ports/progress.js';
+import type { GitHubApi } from '../client/api.js';
+import type { Repo } from '../client/requests.js';
+import type { CallOptions } from '../client/calls.js';
+import { invalidQueryLine, requiredFailureLine } from '../client/failures.js';
+import { PULL_REQUEST_STATES } from '../client/routes.js';
 
 /**
  * The states of `numbers` in `repository`, one GraphQL query per 100; a

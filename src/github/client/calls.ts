@@ -12,9 +12,9 @@
  */
 import type { getOctokit } from '@actions/github';
 import type { z } from 'zod';
-import { parseRetryAfter } from '../service/retry.js';
-import type { Clock, Logger } from '../common/runtime.js';
-import { withoutTrailingSlashes } from '../common/text.js';
+import { parseRetryAfter } from '../../service/retry.js';
+import type { Clock, Logger } from '../../common/runtime.js';
+import { withoutTrailingSlashes } from '../../common/text.js';
 import type { Budget } from './budget.js';
 import { header, NoAnswer, toAttempt, type Attempt } from './attempt.js';
 import {

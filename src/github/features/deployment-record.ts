@@ -1,15 +1,15 @@
 /**
- * The GitHub deployment record of a run (contract v1.2, behaviour 13): one
- * deployment in the `environment` input's environment, an `in_progress`
- * status once the service deployment is found or created, and one final
- * status when the run ends.
+ * The GitHub deployment record of a run: one deployment in the `environment`
+ * input's environment, an `in_progress` status once the service deployment is
+ * found or created, and one final status when the run ends.
  */
-import type { DeploymentState, DeploymentStatusRequest, GitHubApi, Repo } from './api.js';
-import type { CallOptions } from './calls.js';
-import { publishedOrNothing } from '../common/address.js';
-import { plainLine } from '../common/github-text.js';
-import { shortSha } from '../common/text.js';
-import type { RunReport } from '../run/ports/progress.js';
+import type { GitHubApi } from '../client/api.js';
+import type { DeploymentState, DeploymentStatusRequest, Repo } from '../client/requests.js';
+import type { CallOptions } from '../client/calls.js';
+import { publishedOrNothing } from '../../common/address.js';
+import { plainLine } from '../../common/github-text.js';
+import { shortSha } from '../../common/text.js';
+import type { RunReport } from '../../run/ports/progress.js';
 
 /** GitHub's limit on a status description. */
 export const DESCRIPTION_LIMIT = 140;

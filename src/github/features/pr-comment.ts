@@ -1,16 +1,17 @@
 /**
- * The pull request comment's life in one run (contract v1.2, behaviour 14):
- * one walk of the comment pages to find this deployment's comment among the
- * token's own, then at most two writes: create or update when the
- * deployment is found or created, and one update at the end. A comment by
- * anyone else is never edited, whatever it carries.
+ * The pull request comment's life in one run: one walk of the comment pages
+ * to find this deployment's comment among the token's own, then at most two
+ * writes: create or update when the deployment is found or created, and one
+ * update at the end. A comment by anyone else is never edited, whatever it
+ * carries.
  */
-import type { GitHubApi, Repo } from './api.js';
-import type { IssueComment } from './answers.js';
-import type { CallOptions } from './calls.js';
-import { MAX_COMMENT_PAGES, PER_PAGE } from './pages.js';
+import type { GitHubApi } from '../client/api.js';
+import type { Repo } from '../client/requests.js';
+import type { IssueComment } from '../client/responses.js';
+import type { CallOptions } from '../client/calls.js';
+import { MAX_COMMENT_PAGES, PER_PAGE } from '../client/pages.js';
 import { carriesMarker, commentBody, isOwnComment, type CommentReport } from './comment.js';
-import type { Logger } from '../common/runtime.js';
+import type { Logger } from '../../common/runtime.js';
 
 export interface CommentContext {
   repository: Repo;

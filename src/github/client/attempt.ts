@@ -3,7 +3,7 @@
  * GitHub gave (status, body, headers), or why there was none (a timeout, the
  * network, a cancel).
  */
-import { formatDuration, untrusted } from '../common/runtime.js';
+import { formatDuration, untrusted } from '../../common/runtime.js';
 
 /** An answer GitHub gave, or none. */
 export interface Attempt {

@@ -1,13 +1,13 @@
 /**
  * GitHub's REST API, as a service like any other: one typed function per
  * call the action makes, through @actions/github's Octokit (base address
- * from GITHUB_API_URL, so GitHub Enterprise works too). Contract v1.2: every
- * call is advisory and bounded (2 attempts within 10 s, within the run's
- * budget), and no failure leaves this module as an exception: it is one
- * warning that names the call, the status, GitHub's message and the remedy,
- * and the caller gets `{ ok: false }`. The calls go through the request
- * loop in calls.ts, to the routes of routes.ts, and their answers are read
- * with the schemas of answers.ts.
+ * from GITHUB_API_URL, so GitHub Enterprise works too). Every call is
+ * advisory and bounded (2 attempts within 10 s, within the run's budget),
+ * and no failure leaves this module as an exception: it is one warning that
+ * names the call, the status, GitHub's message and the remedy, and the
+ * caller gets `{ ok: false }`. The calls go through the request loop in
+ * calls.ts, to the routes of routes.ts, with the bodies of requests.ts, and
+ * their answers are read with the schemas of responses.ts.
  */
 import {
   CommentPage,
@@ -18,7 +18,7 @@ import {
   Viewer,
   type GitHubDeployment,
   type IssueComment,
-} from './answers.js';
+} from './responses.js';
 import { GitHubCalls, type CallOptions, type GitHubApiOptions, type Result } from './calls.js';
 import {
   MAX_COMMENT_PAGES,
@@ -46,32 +46,9 @@ import {
   pullRequestStatesQuery,
   statesOf,
 } from './pull-request-states.js';
-import type { PullRequestState } from '../run/ports/progress.js';
+import type { PullRequestState } from '../../run/ports/progress.js';
+import type { DeploymentRequest, DeploymentStatusRequest, Repo } from './requests.js';
 import type { z } from 'zod';
-
-/** A repository, `owner/name`. */
-export interface Repo {
-  owner: string;
-  repo: string;
-}
-
-export interface DeploymentRequest {
-  ref: string;
-  environment: string;
-  description: string;
-  transient_environment: boolean;
-  payload: Record<string, unknown>;
-}
-
-export type DeploymentState = 'in_progress' | 'success' | 'failure' | 'error' | 'inactive';
-
-export interface DeploymentStatusRequest {
-  state: DeploymentState;
-  description: string;
-  log_url?: string;
-  environment_url?: string;
-  auto_inactive?: boolean;
-}
 
 export class GitHubApi {
   readonly #calls: GitHubCalls;

@@ -3,7 +3,7 @@
  * GitHub's own message, the attempts) and what a person does about it (the
  * token, a rate limit, a fork, the `permissions:` line the route names).
  */
-import { formatDuration, untrusted } from '../common/runtime.js';
+import { formatDuration, untrusted } from '../../common/runtime.js';
 import { header, type Attempt } from './attempt.js';
 import type { Permission } from './routes.js';
 

@@ -1,14 +1,13 @@
 /**
- * A retired preview's comment (contract v1.3, `retire`; behaviour 20): the
- * preview's own comment (behaviour 14's marker, so a reopened pull request's
- * next deploy finds it again) rewritten to say the preview is retired and no
- * longer live, that its deployment still exists in the service (each of
- * them, when the service holds several of the name), and where to delete
- * it. It never says a deployment was deleted or stopped. Written through the
- * one GitHub-text module.
+ * A retired preview's comment: the preview's own comment (its marker, so a
+ * reopened pull request's next deploy finds it again) rewritten to say the
+ * preview is retired and no longer live, that its deployment still exists in
+ * the service (each of them, when the service holds several of the name), and
+ * where to delete it. It never says a deployment was deleted or stopped.
+ * Written through the one GitHub-text module.
  */
-import { markdownCode, markdownLink } from '../common/github-text.js';
-import type { RetiredDeployment, RetireReport } from '../run/ports/progress.js';
+import { markdownCode, markdownLink } from '../../common/github-text.js';
+import type { RetiredDeployment, RetireReport } from '../../run/ports/progress.js';
 import { marker } from './comment.js';
 
 export interface RetiredComment extends RetireReport {
@@ -107,7 +106,7 @@ const RUN_LINK = /^\[Workflow run\]\(.*\)$/m;
 /**
  * Whether a comment already says what a retired body says, its workflow
  * run's link aside (each run has its own): a second retire or sweep of the
- * same preview then writes nothing (behaviour 25).
+ * same preview then writes nothing.
  */
 export function sameRetiredBody(current: string, next: string): boolean {
   const withoutRun = (body: string) => body.replace(RUN_LINK, '').trimEnd();

@@ -1,10 +1,10 @@
 /**
- * The time GitHub may cost a run (contract v1.2: all the GitHub work of a
- * run adds at most 15 s, whatever GitHub does). Every attempt reserves the
- * time it may take before it starts and gives back what it did not use, so
- * calls made side by side cannot overspend it together.
+ * The time GitHub may cost a run (all the GitHub work of a run adds at most
+ * 15 s, whatever GitHub does). Every attempt reserves the time it may take
+ * before it starts and gives back what it did not use, so calls made side by
+ * side cannot overspend it together.
  */
-import type { Clock } from '../common/runtime.js';
+import type { Clock } from '../../common/runtime.js';
 
 /** All the GitHub work of one run. */
 export const RUN_BUDGET_MS = 15_000;

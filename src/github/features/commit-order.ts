@@ -1,0 +1,40 @@
+/**
+ * Which of two commits is newer, as GitHub's compare says it, when the
+ * deployment runs another commit than the one the run is for:
+ * `GET compare/{target}...{latest}` on the deployed repository. `ahead`:
+ * latest is newer; `behind`: older; any other answer (diverged, identical,
+ * an error) is unknown, and says nothing: the core writes the one debug line
+ * an unknown order gets. Asked once per pair of commits.
+ */
+import type { GitHubApi } from '../client/api.js';
+import type { CommitOrder } from '../../run/ports/progress.js';
+
+export class CommitOrders {
+  readonly #api: GitHubApi;
+  readonly #orders = new Map<string, Promise<CommitOrder>>();
+
+  constructor(api: GitHubApi) {
+    this.#api = api;
+  }
+
+  ask(repository: string, target: string, latest: string): Promise<CommitOrder> {
+    const key = `${repository}\n${target}\n${latest}`.toLowerCase();
+    let order = this.#orders.get(key);
+    if (order === undefined) {
+      order = this.#compare(repository, target, latest);
+      this.#orders.set(key, order);
+    }
+    return order;
+  }
+
+  async #compare(repository: string, target: string, latest: string): Promise<CommitOrder> {
+    const [owner, repo, ...rest] = repository.split('/');
+    if (!owner || !repo || rest.length > 0) return undefined;
+    const result = await this.#api.compare({ owner, repo }, target, latest, { silent: true });
+    if (!result.ok) return undefined;
+    const { status } = result.value;
+    if (status === 'ahead') return 'newer';
+    if (status === 'behind') return 'older';
+    return undefined;
+  }
+}

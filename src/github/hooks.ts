@@ -1,0 +1,125 @@
+/**
+ * What every entry's GitHub hooks share: the view and answers the core
+ * gets (`GitHubHooks`), what the step hands each entry's hooks
+ * (`HookDependencies`), the one GitHub API of a run (one budget), and the
+ * lines a run without a token or a repository writes. Each entry passes in
+ * its own hooks (deploy-hooks.ts, plan-hooks.ts, retire-hooks.ts,
+ * sweep-hooks.ts); nothing talks to GitHub until an event or a question
+ * needs it: the features are made then, and Octokit is loaded on their
+ * first request, so a run that uses no feature pays nothing for them.
+ */
+import { GitHubApi } from './client/api.js';
+import { Budget } from './client/budget.js';
+import type { GitHubApiOptions } from './client/calls.js';
+import type { GitHubRunContext } from './features/context.js';
+import type { Clock, Logger } from '../common/runtime.js';
+import type { EventView } from '../run/ports/events.js';
+import type { AskCommitOrder, AskPullRequestStates, ReportRetired } from '../run/ports/progress.js';
+
+/** What the core gets from GitHub: the hooks of `RunnerIO` an entry uses. */
+export interface GitHubHooks {
+  /** The view of the run's events on GitHub (the record and its statuses, a comment). */
+  view?: EventView;
+  commitOrder?: AskCommitOrder;
+  retired?: ReportRetired;
+  pullRequestStates?: AskPullRequestStates;
+  /** The run's GitHub API, once a hook made it (tests count its requests). */
+  readonly api: GitHubApi | undefined;
+}
+
+/** What the step hands an entry's hooks. */
+export interface HookDependencies {
+  logger: Logger;
+  clock: Clock;
+  redact: (text: string) => string;
+  /** Overrides for tests: call limits, Octokit's loader. */
+  apiOptions?: Partial<Pick<GitHubApiOptions, 'limits' | 'load'>>;
+  budgetMs?: number;
+  /** Called once the GitHub deployment is recorded (the `github-deployment-id` output). */
+  onRecorded?: (id: number) => void;
+}
+
+/** An entry's hooks, made by the step from where the run stands on GitHub (undefined: no repository). */
+export type MakeHooks = (
+  context: GitHubRunContext | undefined,
+  dependencies: HookDependencies,
+) => GitHubHooks;
+
+/** `make()`, made once, on first use; `made` is what it made, if it was used. */
+export class Lazy<T> {
+  readonly #make: () => T;
+  #value: T | undefined;
+
+  constructor(make: () => T) {
+    this.#make = make;
+  }
+
+  get value(): T {
+    return (this.#value ??= this.#make());
+  }
+
+  get made(): T | undefined {
+    return this.#value;
+  }
+}
+
+/** The run's one GitHub API, with the run's one budget. */
+export function gitHubApi(
+  token: string,
+  context: GitHubRunContext,
+  { logger, clock, budgetMs, apiOptions }: HookDependencies,
+): GitHubApi {
+  return new GitHubApi({
+    token,
+    baseUrl: context.apiUrl,
+    logger,
+    clock,
+    budget: new Budget(clock, budgetMs),
+    fork: context.fork,
+    ...apiOptions,
+  });
+}
+
+/** Why a run cannot ask GitHub anything, or undefined when it can. */
+export function unreachable(
+  token: string,
+  context: GitHubRunContext | undefined,
+): string | undefined {
+  if (token === '') return 'github-token is empty';
+  if (context === undefined) {
+    return 'GITHUB_REPOSITORY is not set, so the run has no repository on GitHub';
+  }
+  return undefined;
+}
+
+/**
+ * The context, when the run can reach GitHub (a token and a repository);
+ * else undefined, after one notice naming what `wanted` (what the inputs
+ * ask for, in words) skips, none when nothing was asked for.
+ */
+export function reachable(
+  token: string,
+  context: GitHubRunContext | undefined,
+  logger: Logger,
+  wanted: readonly (string | undefined)[],
+): GitHubRunContext | undefined {
+  const why = unreachable(token, context);
+  if (why === undefined) return context;
+  const skipped = wanted.filter((what) => what !== undefined);
+  if (skipped.length > 0) {
+    const verb = skipped.length > 1 ? 'are' : 'is';
+    logger.notice(`${why}: ${skipped.join(' and ')} ${verb} skipped.`);
+  }
+  return undefined;
+}
+
+/** `pr-comment` off a pull request: one debug line, whatever the entry. */
+export function commentOffPullRequest(
+  comment: boolean,
+  context: GitHubRunContext | undefined,
+  logger: Logger,
+): void {
+  if (comment && context?.pullRequest === undefined) {
+    logger.debug('pr-comment is ignored: the run is not for a pull request');
+  }
+}

@@ -1,0 +1,99 @@
+/**
+ * The sweep's GitHub hooks (src/sweep.ts): `pullRequestStates`, how the
+ * repository's pull requests stand, remembered; and `retired` for each
+ * orphan, which names its own pull request and environment, and whose
+ * comment says how its pull request ended. Without the states nothing is an
+ * orphan: `pullRequestStates` is always there, and without a token or a
+ * repository it throws, before any request, an `ActionError` naming what is
+ * missing (the core fails the step on it as on GitHub's refusal).
+ */
+import { ActionError } from '../common/errors.js';
+import type { PullRequestState, RetireReport, Retirement } from '../run/ports/progress.js';
+import type { GitHubApi } from './client/api.js';
+import type { GitHubRunContext } from './features/context.js';
+import { PullRequestComment } from './features/pr-comment.js';
+import { retirePreview } from './features/retirement.js';
+import { askPullRequestStates } from './features/states-question.js';
+import {
+  commentOffPullRequest,
+  gitHubApi,
+  Lazy,
+  unreachable,
+  type HookDependencies,
+  type MakeHooks,
+} from './hooks.js';
+import type { GitHubSettings } from './inputs.js';
+
+export type SweepSettings = Pick<GitHubSettings, 'token' | 'comment'>;
+
+export function sweepHooks(settings: SweepSettings): MakeHooks {
+  return (context, dependencies) => {
+    commentOffPullRequest(settings.comment, context, dependencies.logger);
+    const missing = unreachable(settings.token, context);
+    if (missing !== undefined || context === undefined) {
+      const why = `the sweep cannot ask GitHub how the pull requests stand: ${missing}. Give it a token with \`pull-requests: read\` (the default, \${{ github.token }}, with that permission).`;
+      return { api: undefined, pullRequestStates: () => Promise.reject(new ActionError(why)) };
+    }
+    const made = new Lazy(() => new SweepOnGitHub(settings, context, dependencies));
+    return {
+      get api() {
+        return made.made?.api;
+      },
+      retired: (report) => made.value.retired(report),
+      pullRequestStates: (numbers) => made.value.pullRequestStates(numbers),
+    };
+  };
+}
+
+/** One sweep's GitHub side: the states it was told, and each orphan's comment, made once. */
+class SweepOnGitHub {
+  readonly api: GitHubApi;
+  readonly #settings: SweepSettings;
+  readonly #context: GitHubRunContext;
+  readonly #dependencies: HookDependencies;
+  readonly #states = new Map<number, PullRequestState>();
+  readonly #comments = new Map<number, PullRequestComment>();
+
+  constructor(settings: SweepSettings, context: GitHubRunContext, dependencies: HookDependencies) {
+    this.api = gitHubApi(settings.token, context, dependencies);
+    this.#settings = settings;
+    this.#context = context;
+    this.#dependencies = dependencies;
+  }
+
+  /** How the pull requests stand; throws when GitHub cannot say. Remembered for `retired`. */
+  async pullRequestStates(
+    numbers: readonly number[],
+  ): Promise<ReadonlyMap<number, PullRequestState>> {
+    const states = await askPullRequestStates(this.api, this.#context.repository, numbers);
+    for (const [number, state] of states) this.#states.set(number, state);
+    return states;
+  }
+
+  /** An orphan retired: its environment, its comment, and how its pull request ended. */
+  retired(report: RetireReport): Promise<Retirement> {
+    const { logger, redact } = this.#dependencies;
+    const state =
+      report.pullRequest === undefined ? undefined : this.#states.get(report.pullRequest);
+    const target = {
+      environment: report.environment ?? '',
+      comment: this.#commentOf(report.pullRequest),
+      pullRequestState:
+        state?.state === 'merged' || state?.state === 'closed' ? state.state : undefined,
+    };
+    return retirePreview(this.api, report, target, { ...this.#context, logger, redact });
+  }
+
+  /** The orphan's pull request comment, made once; none when `pr-comment` is off. */
+  #commentOf(pullRequest: number | undefined): PullRequestComment | undefined {
+    if (pullRequest === undefined || !this.#settings.comment) return undefined;
+    let comment = this.#comments.get(pullRequest);
+    if (comment === undefined) {
+      const where = { repository: this.#context.repository, pullRequest };
+      const { logger, redact } = this.#dependencies;
+      comment = new PullRequestComment(this.api, where, logger, redact);
+      this.#comments.set(pullRequest, comment);
+    }
+    return comment;
+  }
+}
