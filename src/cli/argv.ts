@@ -54,6 +54,66 @@ function takesValue(raw: string, table: readonly OptionSpec[]): boolean {
 /** The option values `parseArgs` found, as lists of strings or `true`. */
 export type Given = Map<string, { raw: string; values: string[] }>;
 
+/** The option a token names, as far as the value is concerned. */
+interface OptionToken {
+  rawName: string;
+  value?: string;
+  inlineValue?: boolean;
+}
+
+/**
+ * What one option token gives (`true` for a flag), or what is wrong with it.
+ * `values` are the option's earlier values.
+ */
+function optionValue(
+  token: OptionToken,
+  spec: OptionSpec,
+  values: readonly string[],
+): { value: string } | { problem: string } {
+  const { rawName, value, inlineValue } = token;
+  if (spec.type === 'boolean') {
+    if (inlineValue === true) {
+      return { problem: `${rawName} is a flag and takes no value (write ${rawName} alone)` };
+    }
+    return { value: 'true' };
+  }
+  if (value === undefined || (inlineValue !== true && value.startsWith('--'))) {
+    return {
+      problem: `${rawName} needs a ${spec.valueName ?? 'value'}${value === undefined ? '' : ` (the next argument is the option ${value}; write ${rawName}=VALUE for a value that starts with --)`}`,
+    };
+  }
+  if (!spec.multiple && values.length > 0) return { problem: `${rawName} is given more than once` };
+  return { value };
+}
+
+/**
+ * Why an argument that is no option's value is there. Not echoed: a value
+ * put where it does not belong may be a secret.
+ */
+function strayArgument(
+  index: number,
+  previous: string | undefined,
+  specs: ReadonlyMap<string, OptionSpec>,
+): string {
+  const after = previous === undefined ? '' : ` after ${previous}`;
+  const flag = previous !== undefined && specs.get(previous.slice(2))?.type === 'boolean';
+  return `unexpected argument ${index + 2}${after}: ${flag ? `${previous} is a flag and takes no value` : 'options are --name VALUE or --name=VALUE'}`;
+}
+
+/** `args` as `parseArgs` reads them against the options in `specs` (and `--help`). */
+function tokensOf(args: readonly string[], specs: ReadonlyMap<string, OptionSpec>) {
+  const options = Object.fromEntries(
+    [...specs.values()].map((spec) => [spec.option, { type: spec.type, multiple: spec.multiple }]),
+  );
+  return parseArgs({
+    args: [...args],
+    options: { ...options, help: { type: 'boolean', short: 'h' } },
+    strict: false,
+    allowPositionals: true,
+    tokens: true,
+  }).tokens;
+}
+
 /**
  * Reads `args` against `command`'s options in `table`; every mistake found
  * goes to `problems`, and what was read is returned.
@@ -67,21 +127,11 @@ export function readTokens(
   const specs = new Map(
     table.filter((spec) => spec.commands.includes(command)).map((spec) => [spec.option, spec]),
   );
-  const options = Object.fromEntries(
-    [...specs.values()].map((spec) => [spec.option, { type: spec.type, multiple: spec.multiple }]),
-  );
-  const { tokens } = parseArgs({
-    args: [...args],
-    options: { ...options, help: { type: 'boolean', short: 'h' } },
-    strict: false,
-    allowPositionals: true,
-    tokens: true,
-  });
   const given: Given = new Map();
   let previous: string | undefined;
   // An option that is not the command's, whose value is the next argument: that value is not a stray.
   let valueOfUnknown = false;
-  for (const token of tokens) {
+  for (const token of tokensOf(args, specs)) {
     const isValueOfUnknown = valueOfUnknown;
     valueOfUnknown = false;
     if (token.kind === 'option-terminator') {
@@ -89,13 +139,7 @@ export function readTokens(
       break;
     }
     if (token.kind === 'positional') {
-      if (isValueOfUnknown) continue;
-      // Not echoed: a value put where it does not belong may be a secret.
-      const after = previous === undefined ? '' : ` after ${previous}`;
-      const flag = previous !== undefined && specs.get(previous.slice(2))?.type === 'boolean';
-      problems.push(
-        `unexpected argument ${token.index + 2}${after}: ${flag ? `${previous} is a flag and takes no value` : 'options are --name VALUE or --name=VALUE'}`,
-      );
+      if (!isValueOfUnknown) problems.push(strayArgument(token.index, previous, specs));
       continue;
     }
     previous = token.rawName;
@@ -110,28 +154,12 @@ export function readTokens(
       continue;
     }
     const entry = given.get(spec.option) ?? { raw: token.rawName, values: [] };
-    if (spec.type === 'boolean') {
-      if (token.inlineValue === true) {
-        problems.push(
-          `${token.rawName} is a flag and takes no value (write ${token.rawName} alone)`,
-        );
-        continue;
-      }
-      entry.values.push('true');
-    } else {
-      const value = token.value;
-      if (value === undefined || (token.inlineValue !== true && value.startsWith('--'))) {
-        problems.push(
-          `${token.rawName} needs a ${spec.valueName ?? 'value'}${value === undefined ? '' : ` (the next argument is the option ${value}; write ${token.rawName}=VALUE for a value that starts with --)`}`,
-        );
-        continue;
-      }
-      if (!spec.multiple && entry.values.length > 0) {
-        problems.push(`${token.rawName} is given more than once`);
-        continue;
-      }
-      entry.values.push(value);
+    const read = optionValue(token, spec, entry.values);
+    if ('problem' in read) {
+      problems.push(read.problem);
+      continue;
     }
+    entry.values.push(read.value);
     given.set(spec.option, entry);
   }
   return given;

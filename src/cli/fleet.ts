@@ -1,6 +1,6 @@
 /**
- * `deploy-agent list` and `deploy-agent repos` (CLI contract v1.4, "The
- * fleet from a terminal"): the service's two other operations, GET only.
+ * `deploy-agent list` and `deploy-agent repos`, the fleet from a terminal:
+ * the service's two other operations, GET only.
  * Their inputs are read and checked with the action's own reader before
  * any request (exit 2 naming the option); what they find is written as a
  * table on a terminal, tab-separated lines when piped, or `--json`. Exit 0
@@ -9,7 +9,7 @@
  */
 import { CancelledError, describeError } from '../common/errors.js';
 import { lineSafeJson } from '../common/json-text.js';
-import { Redactor } from '../common/redact.js';
+import type { Redactor } from '../common/redact.js';
 import { systemClock } from '../common/runtime.js';
 import { readInputs } from '../inputs/declare.js';
 import { InputError } from '../inputs/errors.js';
@@ -37,8 +37,9 @@ import {
   type Column,
 } from './fleet-output.js';
 import { describeInputError } from './input-errors.js';
-import { commandLog, type StderrLog } from './log.js';
+import type { StderrLog } from './log.js';
 import type { FleetCommand } from './options.js';
+import { openSession } from './session.js';
 import { COMMAND_WORDS } from './wording.js';
 import { EXIT, type CliWorld } from './world.js';
 
@@ -158,33 +159,23 @@ export async function runFleet(
   request: CliRequest,
   world: CliWorld,
 ): Promise<number> {
-  const redactor = new Redactor();
-  for (const value of request.secretValues) redactor.add(value);
-  const log = commandLog(world.stderr, world.env, (text) => redactor.redact(text));
-  const controller = new AbortController();
-  const stopListening = world.onSignal((signal) => {
-    if (controller.signal.aborted) world.exit(EXIT.interrupted);
-    log.warning(`received ${signal}: stopping (again to quit at once)`);
-    controller.abort();
-  });
+  const session = openSession(request.secretValues, world);
+  const { log, redactor, signal } = session;
   const ci = describeCiRun(world.env, world.cwd);
-  const context: FleetContext = { request, world, ci, log, redactor, signal: controller.signal };
+  const context: FleetContext = { request, world, ci, log, redactor, signal };
   try {
-    await (command === 'list' ? list(context) : repos(context));
+    await session.interruptible(() => (command === 'list' ? list(context) : repos(context)));
     return EXIT.done;
   } catch (error) {
     if (error instanceof InputError) {
       log.error(describeInputError(error, request, ci));
       return EXIT.usage;
     }
-    if (error instanceof CancelledError || controller.signal.aborted) {
+    if (error instanceof CancelledError || signal.aborted) {
       log.error(`${command} was interrupted`);
       return EXIT.interrupted;
     }
     log.error(describeError(error));
     return EXIT.failed;
-  } finally {
-    stopListening();
-    log.close();
   }
 }

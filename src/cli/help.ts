@@ -3,13 +3,8 @@
  * and its default, so the help cannot miss one or show a stale default.
  */
 import { parse } from 'yaml';
-import {
-  COMMANDS,
-  optionTable,
-  type Command,
-  type Descriptions,
-  type OptionSpec,
-} from './options.js';
+import { optionTable } from './option-table.js';
+import { COMMANDS, type Command, type Descriptions, type OptionSpec } from './options.js';
 
 const WIDTH = 80;
 const INDENT = '      ';

@@ -5,7 +5,8 @@
 import type { InputError } from '../inputs/errors.js';
 import type { CliRequest } from './arguments.js';
 import type { CiRun } from './ci.js';
-import { optionTable, type OptionSpec } from './options.js';
+import { optionTable } from './option-table.js';
+import type { OptionSpec } from './options.js';
 
 /** How a message names an input: the way it was given, else its option and variable. */
 function inputLabels(table: readonly OptionSpec[]): Map<string, string> {

@@ -9,26 +9,27 @@
 import { getSystemErrorMap } from 'node:util';
 import { describeError } from '../common/errors.js';
 import { lineSafeJson } from '../common/json-text.js';
-import { Redactor } from '../common/redact.js';
 import { systemClock } from '../common/runtime.js';
 import { shortSha } from '../common/text.js';
 import { MIB } from '../inputs/bounded-read.js';
 import { InputError } from '../inputs/errors.js';
+import type { RunDescription } from '../inputs/run-description.js';
+import type { EventView } from '../run/ports/events.js';
 import { paceFrom } from '../run/ports/pace.js';
+import type { RunnerIO } from '../run/ports/runner.js';
 import type { Outputs } from '../run/steps/report.js';
 import { proxySettingsFrom } from '../service/proxy.js';
 import { readInvocation, UsageError, wantsEvents, type CliRequest } from './arguments.js';
 import { describeCiRun, runDescription, type CiRun } from './ci.js';
 import { checkoutCommitOrder } from './commit-order.js';
-import { readCommandRequest, runCommandRequest } from './core.js';
+import { readCommandRequest, runCommandRequest, type CommandRequest } from './core.js';
 import { describeInputError } from './input-errors.js';
 import { runFleet } from './fleet.js';
 import { EXIT, type CliWorld } from './world.js';
-import { EventStream, heartbeatMsFrom } from './events.js';
 import { actionDescriptions, commandHelp, topHelp } from './help.js';
-import { commandLog, type StderrLog } from './log.js';
 import { isRunCommand, type RunCommand } from './options.js';
 import { outputsDotenv, outputsJson } from './outputs.js';
+import { eventStream, openSession, type Session } from './session.js';
 import { commandWords } from './wording.js';
 
 export { EXIT, type CliWorld } from './world.js';
@@ -49,9 +50,17 @@ function describeRun(ci: CiRun): string {
   return `run: ${ci.where}, branch ${head.branch} at ${shortSha(head.sha)}${from}`;
 }
 
+/** What a run leaves for --json and the stream's result: its outputs, and why it failed when it did. */
 interface Written {
   outputs: Outputs;
   error?: string;
+}
+
+/** How the core's part of a run ended: its exit status, its failure, its summary. */
+interface Ran {
+  exitCode: number;
+  error?: string;
+  summary?: string;
 }
 
 /**
@@ -66,26 +75,22 @@ function writeFailure(option: string, path: string, error: unknown): string {
 }
 
 /**
- * Writes --dotenv and --summary, then --json; false when a file could not be
- * written. A file that could not be written is a failure that says why in
- * every form: the log, `written.error` (so --json and the `result` event
- * carry it).
+ * Writes --dotenv and --summary; why each file that could not be written
+ * could not (the log says so too), none when all were.
  */
-function writeResults(
+function writeFiles(
   request: CliRequest,
-  written: Written,
+  outputs: Outputs,
   summary: string | undefined,
   world: CliWorld,
-  log: StderrLog,
-  redact: (text: string) => string,
-  warn: (message: string) => void,
-): boolean {
+  { log, redact, warn }: Session,
+): string[] {
   const files: [string, string | undefined, () => string][] = [
     [
       '--dotenv',
       request.dotenv,
       () => {
-        const { text, skipped } = outputsDotenv(written.outputs);
+        const { text, skipped } = outputsDotenv(outputs);
         for (const { variable, reason } of skipped)
           warn(`${variable} is left out of --dotenv: ${reason}`);
         return text;
@@ -104,152 +109,124 @@ function writeResults(
       failures.push(failure);
     }
   }
-  if (failures.length > 0) {
-    written.error = [written.error, ...failures].filter((each) => each !== undefined).join('; ');
-  }
-  if (request.json) {
-    // Outputs are redacted by structure; the error is free text.
-    const json = outputsJson(
-      written.outputs,
-      written.error === undefined ? undefined : redact(written.error),
-    );
-    world.stdout.write(`${lineSafeJson(json, 2)}\n`);
-  }
-  return failures.length === 0;
+  return failures;
 }
 
-/** The `--events` stream on stdout, when asked for. */
-function eventStream(
-  wanted: boolean,
-  world: CliWorld,
-  redact: (text: string) => string,
-): EventStream | undefined {
-  if (!wanted) return undefined;
-  return new EventStream({
-    write: (text) => world.stdout.write(text),
-    redact,
-    heartbeatMs: heartbeatMsFrom(world.env),
-  });
+/** The outputs the run has set so far, from its `outputs` events. */
+function outputsSeen(): { view: EventView; readonly outputs: Outputs } {
+  let outputs: Outputs = {};
+  return {
+    view: (event) => {
+      if (event.kind === 'outputs') outputs = { ...outputs, ...event.outputs };
+    },
+    get outputs() {
+      return outputs;
+    },
+  };
 }
 
+/**
+ * Runs a run command and writes what it left: the files, then --json, the
+ * stream's result line last. A file that could not be written is a failure
+ * that says why in every form: the log, --json and the result line.
+ */
 async function runCommand(
   request: CliRequest,
   command: RunCommand,
   world: CliWorld,
 ): Promise<number> {
-  const redactor = new Redactor();
-  for (const value of request.secretValues) redactor.add(value);
-  const redact = (text: string) => redactor.redact(text);
-  const events = eventStream(request.events, world, redact);
-  const log = commandLog(world.stderr, world.env, redact);
-  /** A warning of the command's own: in the log, and in the stream. */
-  const warn = (message: string) => {
-    log.warning(message);
-    events?.warn(message);
-  };
-  const written: Written = { outputs: {} };
+  const session = openSession(request.secretValues, world, { events: request.events });
+  const { redact } = session;
+  const seen = outputsSeen();
   /** The stream's last line: what --json would print, and how the run ended. */
-  const end = (exitCode: number): number => {
-    const error = written.error === undefined ? undefined : redact(written.error);
-    events?.result({ exitCode, outputs: outputsJson(written.outputs, error), error });
+  const end = (exitCode: number, { outputs, error }: Written): number => {
+    const redacted = error === undefined ? undefined : redact(error);
+    session.events?.result({ exitCode, outputs: outputsJson(outputs, redacted), error: redacted });
     return exitCode;
   };
+  const quitting = (signal: string) => {
+    end(EXIT.interrupted, {
+      outputs: seen.outputs,
+      error: `received ${signal} again: quit at once`,
+    });
+  };
   try {
-    return end(
-      await runRequest(request, world, {
-        command,
-        log,
-        warn,
-        redact,
-        redactor,
-        written,
-        events,
-        end,
-      }),
-    );
+    const ran = await runRequest(request, command, world, session, { view: seen.view, quitting });
+    const failures = writeFiles(request, seen.outputs, ran.summary, world, session);
+    const errors = [ran.error, ...failures].filter((each) => each !== undefined);
+    const written: Written = {
+      outputs: seen.outputs,
+      error: errors.length === 0 ? undefined : errors.join('; '),
+    };
+    if (request.json) {
+      // Outputs are redacted by structure; the error is free text.
+      const error = written.error === undefined ? undefined : redact(written.error);
+      world.stdout.write(`${lineSafeJson(outputsJson(written.outputs, error), 2)}\n`);
+    }
+    const failed = failures.length > 0 && ran.exitCode === EXIT.done;
+    return end(failed ? EXIT.failed : ran.exitCode, written);
   } catch (error) {
     // Not an expected failure (those are in the outcome): the stream still ends with a result.
-    written.error ??= describeError(error);
-    end(EXIT.failed);
+    end(EXIT.failed, { outputs: seen.outputs, error: describeError(error) });
     throw error;
   }
 }
 
-interface RunContext {
-  command: RunCommand;
-  log: StderrLog;
-  warn: (message: string) => void;
-  redact: (text: string) => string;
-  redactor: Redactor;
-  written: Written;
-  events: EventStream | undefined;
-  end: (exitCode: number) => number;
+/** What the core is given: the command's world, and the views of its events. */
+function runnerIO(
+  world: CliWorld,
+  { log, events, redactor, redact, signal }: Session,
+  run: RunDescription,
+  view: EventView,
+): RunnerIO {
+  return {
+    run,
+    proxy: proxySettingsFrom(world.env),
+    pace: paceFrom(world.env),
+    words: commandWords(world.env.GITLAB_CI === 'true'),
+    commitOrder: checkoutCommitOrder({ cwd: world.cwd, env: world.env }),
+    clock: systemClock,
+    signal,
+    mask: (value) => redactor.add(value),
+    redact,
+    views: [log.view, view, ...(events === undefined ? [] : [events.sink])],
+  };
 }
 
-/** Reads the request's inputs and runs it; its exit status. */
+/**
+ * Reads the request's inputs and runs it: how it ended. `view` sees the
+ * run's events; `quitting` is called on a second signal.
+ */
 async function runRequest(
   request: CliRequest,
+  command: RunCommand,
   world: CliWorld,
-  { command, log, warn, redact, redactor, written, events, end }: RunContext,
-): Promise<number> {
+  session: Session,
+  { view, quitting }: { view: EventView; quitting: (signal: string) => void },
+): Promise<Ran> {
+  const { log } = session;
   const ci = describeCiRun(world.env, world.cwd);
   const run = runDescription(ci, world.cwd);
-  const read = (name: keyof CliRequest['inputs']) => request.inputs[name];
-  let prepared;
+  let prepared: CommandRequest;
   try {
-    prepared = readCommandRequest(command, read, run);
+    prepared = readCommandRequest(command, (name) => request.inputs[name], run);
   } catch (error) {
     if (!(error instanceof InputError)) throw error;
-    written.error = describeInputError(error, request, ci);
-    log.error(written.error);
-    writeResults(request, written, undefined, world, log, redact, warn);
-    return EXIT.usage;
+    const message = describeInputError(error, request, ci);
+    log.error(message);
+    return { exitCode: EXIT.usage, error: message };
   }
   if (command === 'deploy') log.info(describeRun(ci));
-  const controller = new AbortController();
-  const stopListening = world.onSignal((signal) => {
-    if (controller.signal.aborted) {
-      log.close();
-      written.error ??= `received ${signal} again: quit at once`;
-      world.exit(end(EXIT.interrupted));
-      return;
-    }
-    warn(`received ${signal}: stopping (again to quit at once)`);
-    controller.abort();
-  });
-  let outcome;
-  try {
-    outcome = await runCommandRequest(prepared, {
-      run,
-      proxy: proxySettingsFrom(world.env),
-      pace: paceFrom(world.env),
-      words: commandWords(world.env.GITLAB_CI === 'true'),
-      commitOrder: checkoutCommitOrder({ cwd: world.cwd, env: world.env }),
-      clock: systemClock,
-      signal: controller.signal,
-      mask: (value) => redactor.add(value),
-      redact,
-      views: [
-        log.view,
-        (event) => {
-          if (event.kind === 'outputs') written.outputs = { ...written.outputs, ...event.outputs };
-        },
-        ...(events === undefined ? [] : [events.sink]),
-      ],
-    });
-  } finally {
-    stopListening();
-    log.close();
-  }
+  const outcome = await session.interruptible(
+    () => runCommandRequest(prepared, runnerIO(world, session, run, view)),
+    quitting,
+  );
   if (outcome.stack !== undefined) log.debug(outcome.stack);
-  written.error = outcome.failure;
-  const interrupted = controller.signal.aborted;
   if (outcome.failure !== undefined) log.error(outcome.failure);
-  const filesWritten = writeResults(request, written, outcome.summary, world, log, redact, warn);
-  if (interrupted) return EXIT.interrupted;
   // The inputs were checked above: a failure now is the deploy's.
-  if (outcome.failure !== undefined) return EXIT.failed;
-  return filesWritten ? EXIT.done : EXIT.failed;
+  const failed = outcome.failure === undefined ? EXIT.done : EXIT.failed;
+  const exitCode = session.signal.aborted ? EXIT.interrupted : failed;
+  return { exitCode, error: outcome.failure, summary: outcome.summary };
 }
 
 /** action.yml's descriptions of the inputs; none when it cannot be read (the help still lists every option). */

@@ -1,22 +1,11 @@
 /**
- * The command's options, generated from the declared inputs (`INPUTS`): each
- * input of the action is `--name` with the variable `DEPLOY_NAME` and its
- * declared default, and its description is action.yml's, so that the action,
- * the command and the help cannot disagree (test/cli/contract.test.ts checks
- * them against action.yml). A new input is a `--value` option by itself;
- * the only hand-written part is the inputs that reach the command otherwise
- * (`INPUT_SHAPES`): flags, and secrets, which never sit on a command line.
+ * The commands, the inputs they read, what one option is (`OptionSpec`) and
+ * the variable that gives it, and the options refused on purpose. The table
+ * of options is generated from the declared inputs in option-table.ts.
  */
-import type { InputDefault } from '../inputs/declare.js';
-import { INPUTS, INPUT_NAMES, type InputName } from '../inputs/declared.js';
-import { LIST_OWN_INPUTS, type ListOwnInput } from '../inputs/fleet-inputs.js';
-import { PLAN_OWN_INPUTS, PLAN_SHARED_INPUTS } from '../inputs/plan-inputs.js';
-import { ACCESS_INPUT_NAMES } from '../inputs/service-access.js';
-import {
-  COMMAND_DESCRIPTIONS,
-  LIST_OPTION_DESCRIPTIONS,
-  PLAN_OPTION_DESCRIPTIONS,
-} from './wording.js';
+import type { InputName } from '../inputs/declared.js';
+import type { ListOwnInput } from '../inputs/fleet-inputs.js';
+import type { PLAN_OWN_INPUTS } from '../inputs/plan-inputs.js';
 
 export const COMMANDS = ['deploy', 'status', 'plan', 'list', 'repos'] as const;
 export type Command = (typeof COMMANDS)[number];
@@ -24,7 +13,7 @@ export type Command = (typeof COMMANDS)[number];
 /** The commands that run the core on one deployment; the others list the fleet. */
 export const RUN_COMMANDS = ['deploy', 'status', 'plan'] as const satisfies readonly Command[];
 export type RunCommand = (typeof RUN_COMMANDS)[number];
-/** The fleet's commands (contract v1.4): they list, and write a table, lines or `--json`. */
+/** The fleet's commands: they list, and write a table, lines or `--json`. */
 export type FleetCommand = Exclude<Command, RunCommand>;
 
 export function isRunCommand(command: Command): command is RunCommand {
@@ -36,45 +25,6 @@ export type PlanOwnInput = keyof typeof PLAN_OWN_INPUTS;
 export type { ListOwnInput };
 /** Every input the command reads: the core's, the plan's own and the list's own. */
 export type CommandInput = InputName | PlanOwnInput | ListOwnInput;
-
-/** How one of the action's inputs reaches the command. */
-export type InputShape =
-  /** `--input VALUE`, or `DEPLOY_INPUT`. */
-  | { kind: 'value' }
-  /** `--option` (no value), or `DEPLOY_OPTION` with the action's boolean spellings. */
-  | { kind: 'flag'; option?: string }
-  /** `DEPLOY_API_KEY`, or `--api-key-file FILE`: never `--api-key`. */
-  | { kind: 'api-key' }
-  /** `--header NAME` (repeatable), each value from the variable NAME, or `DEPLOY_HEADERS`. */
-  | { kind: 'headers' }
-  /** `--secrets-file FILE`, `--secret NAME` (repeatable), or `DEPLOY_SECRETS`. */
-  | { kind: 'secrets' };
-
-/** The inputs that are not `--name VALUE`; every other declared input is. */
-const INPUT_SHAPES: Readonly<Partial<Record<InputName, InputShape>>> = {
-  'api-key': { kind: 'api-key' },
-  headers: { kind: 'headers' },
-  secrets: { kind: 'secrets' },
-  'wait-for-ready': { kind: 'flag', option: 'wait' },
-  'dry-run': { kind: 'flag' },
-};
-
-function shapeOf(input: InputName): InputShape {
-  return INPUT_SHAPES[input] ?? { kind: 'value' };
-}
-
-/**
- * The inputs `status` takes: the service's (where it is, how to sign in),
- * the name, the wait's, and the dashboard's address for its output. It
- * looks a deployment up: no source, no plan.
- */
-const STATUS_INPUTS: readonly InputName[] = [
-  ...ACCESS_INPUT_NAMES,
-  'name',
-  'wait-for-ready',
-  'wait-timeout',
-  'dashboard-url',
-];
 
 /** Each input's description, as action.yml words it (read at run time, for the help). */
 export type Descriptions = Readonly<Partial<Record<string, string>>>;
@@ -91,7 +41,7 @@ export type OptionRole =
   | { kind: 'secret' }
   | { kind: 'output'; output: 'json' | 'events' | 'dotenv' | 'summary' };
 
-/** One option of the command line, generated or written here. */
+/** One option of the command line, generated or written in option-table.ts. */
 export interface OptionSpec {
   /** Without the dashes: `name`, `wait`, `api-key-file`. */
   option: string;
@@ -123,218 +73,6 @@ export function variableOf(name: string): string {
 /** A name as an environment variable's: upper-cased, `-` as `_` (`X-Tenant-Id` → `X_TENANT_ID`). */
 export function environmentName(name: string): string {
   return name.toUpperCase().replaceAll('-', '_');
-}
-
-function shownDefault(value: InputDefault | undefined): string | undefined {
-  if (value === undefined || value === '') return undefined;
-  if (typeof value === 'string') return value;
-  // `repository`'s `${{ github.repository }}`: here, the CI's project slug.
-  return "the CI system's project slug";
-}
-
-/**
- * The commands that take `input`: deploy all; status its few; plan the
- * inputs plan/action.yml shares; list the service's; repos the service's
- * and the integration.
- */
-function commandsOf(input: InputName): readonly Command[] {
-  const access = (ACCESS_INPUT_NAMES as readonly InputName[]).includes(input);
-  return COMMANDS.filter(
-    (command) =>
-      command === 'deploy' ||
-      (command === 'status' && STATUS_INPUTS.includes(input)) ||
-      (command === 'plan' && Object.hasOwn(PLAN_SHARED_INPUTS, input)) ||
-      (command === 'list' && access) ||
-      (command === 'repos' && (access || input === 'integration-id')),
-  );
-}
-
-/** The options of one input, from its shape and its declaration. */
-function inputOptions(input: InputName, description: string): OptionSpec[] {
-  const shape = shapeOf(input);
-  const commands = commandsOf(input);
-  const defaultText = shownDefault(INPUTS[input].default);
-  const role: OptionRole = { kind: 'input', input };
-  switch (shape.kind) {
-    case 'value':
-    case 'flag': {
-      // `--input VALUE`, or a flag under its own option name (`--wait`).
-      const flag = shape.kind === 'flag';
-      const option = (shape.kind === 'flag' ? shape.option : undefined) ?? input;
-      return [
-        {
-          option,
-          type: flag ? 'boolean' : 'string',
-          multiple: false,
-          ...(flag ? {} : { valueName: 'VALUE' }),
-          variable: variableOf(option),
-          defaultText,
-          description,
-          commands,
-          role,
-        },
-      ];
-    }
-    case 'api-key':
-      return [
-        {
-          option: 'api-key-file',
-          type: 'string',
-          multiple: false,
-          valueName: 'FILE',
-          variable: variableOf(input),
-          description: `${description} Read from FILE (one trailing line break dropped) or from the variable; never an option's value.`,
-          commands,
-          role: { kind: 'api-key-file' },
-        },
-      ];
-    case 'headers':
-      return [
-        {
-          option: 'header',
-          type: 'string',
-          multiple: true,
-          valueName: 'NAME',
-          variable: variableOf(input),
-          description:
-            'Sends the header NAME with the value of the environment variable NAME upper-cased, - as _ (--header X-Tenant-Id reads X_TENANT_ID); repeatable. The variable holds "Name: value" lines instead. Values are masked.',
-          commands,
-          role: { kind: 'header' },
-        },
-      ];
-    case 'secrets':
-      return [
-        {
-          option: 'secrets-file',
-          type: 'string',
-          multiple: false,
-          valueName: 'FILE',
-          variable: variableOf(input),
-          description:
-            'Deployment secrets from FILE: NAME=value lines or a JSON object {"NAME": "value"}. The variable holds the same text. Every value is masked.',
-          commands,
-          role: { kind: 'secrets-file' },
-        },
-        {
-          option: 'secret',
-          type: 'string',
-          multiple: true,
-          valueName: 'NAME',
-          description:
-            'The deployment secret NAME, its value from the environment variable NAME (as docker run -e NAME); repeatable.',
-          commands,
-          role: { kind: 'secret' },
-        },
-      ];
-  }
-}
-
-/** The plan's own options, from plan/action.yml's own inputs: `--on-change VALUE`. */
-function planOptions(): OptionSpec[] {
-  return Object.entries(PLAN_OWN_INPUTS).map(([input, declared]) => ({
-    option: input,
-    type: 'string',
-    multiple: false,
-    valueName: 'VALUE',
-    variable: variableOf(input),
-    defaultText: shownDefault(declared.default),
-    description: PLAN_OPTION_DESCRIPTIONS[input as PlanOwnInput],
-    commands: ['plan'],
-    role: { kind: 'plan-input', input: input as PlanOwnInput },
-  }));
-}
-
-/** What a list option's value is, for the help. */
-const LIST_VALUE_NAMES: Readonly<Partial<Record<ListOwnInput, string>>> = {
-  'tag-value-ids': 'ID,…',
-  'deployment-ids': 'ID,…',
-  limit: 'N',
-  'remote-reconciled': 'BOOLEAN',
-};
-
-/** `list`'s options that exclude each other: how many it shows. */
-const LIST_EXCLUDES: Readonly<Partial<Record<ListOwnInput, readonly string[]>>> = {
-  limit: ['all'],
-  all: ['limit'],
-};
-
-/** `list`'s own options: each filter of the listing, `--limit N` and `--all`. */
-function listOptions(): OptionSpec[] {
-  return Object.entries(LIST_OWN_INPUTS).map(([name, declared]) => {
-    const input = name as ListOwnInput;
-    const flag = input === 'all';
-    return {
-      option: input,
-      type: flag ? 'boolean' : 'string',
-      multiple: false,
-      ...(flag ? {} : { valueName: LIST_VALUE_NAMES[input] ?? 'VALUE' }),
-      variable: variableOf(input),
-      ...(LIST_EXCLUDES[input] === undefined ? {} : { excludes: LIST_EXCLUDES[input] }),
-      defaultText: shownDefault(declared.default),
-      description: LIST_OPTION_DESCRIPTIONS[input],
-      commands: ['list'],
-      role: { kind: 'list-input', input },
-    };
-  });
-}
-
-const OUTPUT_OPTIONS: readonly OptionSpec[] = [
-  {
-    option: 'json',
-    type: 'boolean',
-    multiple: false,
-    description:
-      'Writes the outputs to stdout as one JSON object (created and live as booleans, drift as an array, deployment and plan as objects; error when it failed), on failure and interrupt too. list and repos: one JSON array of what the service answered, every secret value ***.',
-    commands: COMMANDS,
-    role: { kind: 'output', output: 'json' },
-  },
-  {
-    option: 'events',
-    type: 'boolean',
-    multiple: false,
-    variable: variableOf('events'),
-    defaultText: 'false',
-    description:
-      'Writes a stream of events to stdout for tools, one JSON object a line (step, status_change, heartbeat, warn), the last always a result line with the status, the exit code and the outputs; not with --json.',
-    commands: RUN_COMMANDS,
-    role: { kind: 'output', output: 'events' },
-  },
-  {
-    option: 'dotenv',
-    type: 'string',
-    multiple: false,
-    valueName: 'FILE',
-    description:
-      "Writes the outputs to FILE as DEPLOYMENT_ID=..., DEPLOYMENT_STATUS=..., DEPLOYMENT_URL=... lines (plan: DEPLOYMENT_PLAN_ACTION=..., DEPLOYMENT_CHANGES=...; GitLab's dotenv report, never named like a DEPLOY_ input), on failure and interrupt too.",
-    commands: RUN_COMMANDS,
-    role: { kind: 'output', output: 'dotenv' },
-  },
-  {
-    option: 'summary',
-    type: 'string',
-    multiple: false,
-    valueName: 'FILE',
-    description:
-      'Writes the run summary (what the action writes to the job summary; for plan, the plan) to FILE.',
-    commands: RUN_COMMANDS,
-    role: { kind: 'output', output: 'summary' },
-  },
-];
-
-/**
- * Every option, in the declared inputs' order, then the output options;
- * `descriptions` are action.yml's (the help reads them from the package),
- * except where the command has its own words (`COMMAND_DESCRIPTIONS`).
- */
-export function optionTable(descriptions: Descriptions = {}): OptionSpec[] {
-  return [
-    ...INPUT_NAMES.flatMap((input) =>
-      inputOptions(input, COMMAND_DESCRIPTIONS[input] ?? descriptions[input] ?? ''),
-    ),
-    ...planOptions(),
-    ...listOptions(),
-    ...OUTPUT_OPTIONS,
-  ];
 }
 
 /** Options a person may try that the command refuses on purpose, and why. */

@@ -11,7 +11,7 @@ import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { startEmulator, type Emulator } from '../emulator/emulator.ts';
 import { hangFirstCheck } from '../support/hang.ts';
-import { optionTable } from '../../src/cli/options.ts';
+import { optionTable } from '../../src/cli/option-table.ts';
 import { INTEGRATION } from '../support/fixtures.ts';
 import { readGitLabDotenv } from '../support/gitlab-dotenv.ts';
 import { runCli, startCli, type CliRun } from './run-cli.ts';
@@ -563,7 +563,7 @@ describe('every option can come from its environment variable', () => {
       value: 'https://console.example/{bogus}',
       shows: /DEPLOY_DASHBOARD_URL: .*\{bogus\}/,
     },
-    // list's own: a value it refuses, or one it passes on with a warning (behaviour 26).
+    // list's own: a value it refuses, or one it passes on with a warning (an unknown type or status).
     DEPLOY_NAME_CONTAINS: {
       value: 'bad\u0001name',
       shows: /DEPLOY_NAME_CONTAINS: must not contain control characters/,

@@ -1,5 +1,5 @@
 /**
- * Behaviour 23: an output's dotenv variable is never an input's variable.
+ * An output's dotenv variable is never an input's variable.
  * GitLab lets a dotenv report's variables override the variables of later
  * jobs, so an output named like an input (`DEPLOY_DASHBOARD_URL`,
  * `DEPLOY_REPO_REF`) would silently become the next job's input. The two
@@ -11,7 +11,8 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { optionTable, variableOf } from '../../src/cli/options.ts';
+import { optionTable } from '../../src/cli/option-table.ts';
+import { variableOf } from '../../src/cli/options.ts';
 import { dotenvName, outputsDotenv } from '../../src/cli/outputs.ts';
 import { OUTPUT_NAMES } from '../../src/run/steps/report.ts';
 import { PLAN_OUTPUT_NAMES } from '../../src/run/flows/plan-run.ts';

@@ -1,26 +1,26 @@
 /**
  * The pipeline in-process, over real HTTP against the emulator with a fake
  * clock: what it tells its adapter (the progress hooks), what it asks it
- * (which commit is newer, behaviour 15), and the outputs it sets when a create
- * fails loudly (behaviour 17) or links are asked for (`url`, `dashboard-url`).
+ * (which commit is newer), and the outputs it sets when a create fails
+ * loudly or links are asked for (`url`, `dashboard-url`).
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Outputs } from '../../../src/run/steps/report.ts';
 import { readPlan } from '../../../src/inputs/read-plan.ts';
 import type { RunDescription } from '../../../src/inputs/run-description.ts';
 import { pipeline } from '../../../src/run/flows/pipeline.ts';
-import { logView, type RunEvent } from '../../../src/run/ports/events.ts';
-import type { RunnerIO } from '../../../src/run/ports/runner.ts';
+import type { RunEvent } from '../../../src/run/ports/events.ts';
 import type { CommitOrder, RunReport } from '../../../src/run/ports/progress.ts';
 import { startEmulator, type Emulator } from '../../emulator/emulator.ts';
 import { reader, WORKFLOW_REPOSITORY } from '../../support/action.ts';
-import { FakeClock, MemoryLogger } from '../../support/clock.ts';
+import { FakeClock, type MemoryLogger } from '../../support/clock.ts';
 import {
   AGENT_REPO_URL,
   INTEGRATION,
   TENANT_ID,
   seedAgentRepository,
 } from '../../support/fixtures.ts';
+import { recordingRunner } from '../../support/recording-runner.ts';
 
 const REPO = AGENT_REPO_URL;
 const OLD = '1111111111111111111111111111111111111111';
@@ -76,10 +76,6 @@ async function run(
     signal?: AbortSignal;
   } = {},
 ): Promise<Run> {
-  const logger = new MemoryLogger();
-  const outputs: Outputs = {};
-  const reports: RunReport[] = [];
-  const events: RunEvent[] = [];
   const asked: string[][] = [];
   const head = options.head ?? NEW;
   const order = options.order;
@@ -107,23 +103,9 @@ async function run(
     }),
     description,
   );
-  const io: RunnerIO = {
-    run: description,
-    proxy: {},
-    clock: options.clock ?? new FakeClock(),
-    signal: options.signal ?? new AbortController().signal,
-    mask: () => undefined,
-    redact: (text) => text,
-    views: [
-      logView(logger),
-      (event) => {
-        if (event.kind === 'outputs') Object.assign(outputs, event.outputs);
-        if (event.kind === 'deployed' || event.kind === 'finished') reports.push(event.report);
-      },
-      (event) => {
-        events.push(event);
-      },
-    ],
+  const runner = recordingRunner(description, {
+    clock: options.clock,
+    signal: options.signal,
     commitOrder:
       order === undefined
         ? undefined
@@ -131,8 +113,12 @@ async function run(
             asked.push([repository, target, latest]);
             return Promise.resolve(order(latest));
           },
-  };
-  const outcome = await pipeline(plan, io);
+  });
+  const outcome = await pipeline(plan, runner.io);
+  const { outputs, events, logger } = runner;
+  const reports = events.flatMap((event) =>
+    event.kind === 'deployed' || event.kind === 'finished' ? [event.report] : [],
+  );
   return { outputs, failure: outcome.failure, logger, reports, events, asked };
 }
 

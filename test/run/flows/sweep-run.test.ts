@@ -10,17 +10,15 @@ import { readInputs } from '../../../src/inputs/declare.ts';
 import { ActionError } from '../../../src/common/errors.ts';
 import { SWEEP_INPUTS } from '../../../src/sweep.ts';
 import { sweepRequest } from '../../../src/inputs/sweep-inputs.ts';
-import { logView } from '../../../src/run/ports/events.ts';
 import type {
   AskPullRequestStates,
   PullRequestState,
   RetireReport,
 } from '../../../src/run/ports/progress.ts';
-import type { RunnerIO } from '../../../src/run/ports/runner.ts';
 import { runSweep } from '../../../src/run/flows/sweep-run.ts';
 import { startEmulator, type Emulator } from '../../emulator/emulator.ts';
-import { FakeClock, MemoryLogger } from '../../support/clock.ts';
 import { whatAReaderSees } from '../../support/github-render.ts';
+import { recordingRunner } from '../../support/recording-runner.ts';
 
 const CLAIM = /\b(?:was|were|been|is|are|now)\s+(?:deleted|removed|stopped|destroyed)\b/i;
 let emu: Emulator;
@@ -60,8 +58,6 @@ async function sweep(
       ),
     ),
 ) {
-  const logger = new MemoryLogger();
-  const outputs: Record<string, string> = {};
   const retired: RetireReport[] = [];
   const asked: number[][] = [];
   const run = { workspace: process.cwd(), commit: undefined, head: undefined };
@@ -73,19 +69,7 @@ async function sweep(
     ...given,
   };
   const inputs = readInputs(SWEEP_INPUTS, (name) => values[name], run as never);
-  const io: RunnerIO = {
-    run: run,
-    proxy: {},
-    clock: new FakeClock(),
-    signal: new AbortController().signal,
-    mask: () => undefined,
-    redact: (text) => text,
-    views: [
-      logView(logger),
-      (event) => {
-        if (event.kind === 'outputs') Object.assign(outputs, event.outputs);
-      },
-    ],
+  const { io, outputs, logger } = recordingRunner(run, {
     retired: (report) => {
       retired.push(report);
       return Promise.resolve({ found: 1, inactive: 1, more: false, comment: 'rewritten' });
@@ -98,7 +82,7 @@ async function sweep(
             return states(numbers);
           },
         }),
-  };
+  });
   const outcome = await runSweep(sweepRequest(inputs), io);
   return { outcome, outputs, retired, asked, logger };
 }
