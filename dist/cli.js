@@ -29077,7 +29077,7 @@ __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __we
 /* harmony import */ var node_url__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(3136);
 /* harmony import */ var node_url__WEBPACK_IMPORTED_MODULE_2___default = /*#__PURE__*/__nccwpck_require__.n(node_url__WEBPACK_IMPORTED_MODULE_2__);
 /* harmony import */ var _inputs_bounded_read_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(4033);
-/* harmony import */ var _main_js__WEBPACK_IMPORTED_MODULE_4__ = __nccwpck_require__(5802);
+/* harmony import */ var _main_js__WEBPACK_IMPORTED_MODULE_4__ = __nccwpck_require__(2792);
 /* harmony import */ var _pipe_end_js__WEBPACK_IMPORTED_MODULE_5__ = __nccwpck_require__(2884);
 /** The command's entry (dist/cli.js, the package's bin): wires the process to `main`, nothing else. */
 
@@ -29132,7 +29132,7 @@ __webpack_async_result__();
 
 /***/ }),
 
-/***/ 5802:
+/***/ 2792:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -29258,91 +29258,6 @@ function lineSafeJson(value, indent) {
     if (text === undefined)
         throw new TypeError('lineSafeJson: the value has no JSON text');
     return text.replace(RAW_IN_JSON_TEXT, unicodeEscape);
-}
-
-;// CONCATENATED MODULE: ./src/common/redact.ts
-/**
- * Removes secret values from free text (log lines, error messages, the job
- * summary) before it is shown. Outputs are not free text: they are redacted
- * by structure (report.ts). The runner masks the values registered with
- * `core.setSecret` too, but only in the log it renders.
- */
-const MASK = '***';
-/**
- * Whether a value can be hidden in text without destroying it: `4`, `true`
- * or `off` occur everywhere (ids, counts, words), so replacing them would
- * garble every line and still not hide them.
- */
-function isRedactable(value) {
-    const trimmed = value.trim();
-    return (trimmed.length >= 4 &&
-        !/^(true|false|null|none|yes|no|on|off)$/i.test(trimmed) &&
-        !/^[-+]?\d+(\.\d+)?$/.test(trimmed));
-}
-/** `\u00e9` (and `\u00E9`) for every character outside printable ASCII, as Python's json does. */
-function asciiEscaped(text, upper) {
-    return text.replace(/[^\x20-\x7e]/g, (character) => {
-        const hex = character.charCodeAt(0).toString(16).padStart(4, '0');
-        return `\\u${upper ? hex.toUpperCase() : hex}`;
-    });
-}
-/** The forms a value takes inside JSON text: escaped quotes, `\/`, and escaped non-ASCII. */
-function jsonForms(value) {
-    const inner = JSON.stringify(value).slice(1, -1);
-    const slashes = inner.replaceAll('/', '\\/');
-    return [inner, slashes].flatMap((form) => [
-        form,
-        asciiEscaped(form, false),
-        asciiEscaped(form, true),
-    ]);
-}
-const percentEncoded = (character) => `%${character.charCodeAt(0).toString(16).toUpperCase().padStart(2, '0')}`;
-/**
- * The forms a value takes inside a URL or a form body: `encodeURIComponent`'s;
- * RFC 3986's and Python's `quote` (`!'()*` encoded too); and the
- * `application/x-www-form-urlencoded` forms, space as `+`, of Python's
- * `urlencode` (`~` kept) and of `URLSearchParams` (`*` kept, `~` encoded).
- */
-function urlForms(value) {
-    const component = encodeURIComponent(value);
-    const strict = component.replace(/[!'()*]/g, percentEncoded);
-    const searchParams = new URLSearchParams({ v: value }).toString().slice('v='.length);
-    return [component, strict, strict.replaceAll('%20', '+'), searchParams];
-}
-class Redactor {
-    #needles = new Set();
-    /** The values given to `add`, so that a value registered at every poll costs nothing again. */
-    #added = new Set();
-    #sorted;
-    /**
-     * Registers a secret value: the value, each of its lines that is
-     * redactable, and the forms they take inside JSON, URLs and form bodies. Returns the
-     * value and lines that were not known yet, for the runner's mask; a value
-     * that is not redactable is not registered (see `isRedactable`).
-     */
-    add(value) {
-        if (this.#added.has(value))
-            return [];
-        this.#added.add(value);
-        const lines = value.split(/\r?\n/).map((line) => line.trim());
-        const forms = [value, ...lines].filter((form, index, all) => isRedactable(form) && all.indexOf(form) === index);
-        const fresh = forms.filter((form) => !this.#needles.has(form));
-        for (const form of forms) {
-            for (const variant of [form, ...jsonForms(form), ...urlForms(form)]) {
-                this.#needles.add(variant);
-            }
-        }
-        this.#sorted = undefined;
-        return fresh;
-    }
-    redact(text) {
-        // Longest first, so that a secret containing another is replaced whole.
-        this.#sorted ??= [...this.#needles].sort((a, b) => b.length - a.length);
-        let out = text;
-        for (const needle of this.#sorted)
-            out = out.split(needle).join(MASK);
-        return out;
-    }
 }
 
 ;// CONCATENATED MODULE: ./src/common/runtime.ts
@@ -39655,55 +39570,168 @@ function parseOnChange(raw) {
     return parseOneOf(ON_CHANGE_MODES, raw);
 }
 
-// EXTERNAL MODULE: external "node:fs"
-var external_node_fs_ = __nccwpck_require__(3024);
-// EXTERNAL MODULE: external "node:path"
-var external_node_path_ = __nccwpck_require__(6760);
-var external_node_path_default = /*#__PURE__*/__nccwpck_require__.n(external_node_path_);
-// EXTERNAL MODULE: ./node_modules/yaml/dist/index.js
-var dist = __nccwpck_require__(8815);
-;// CONCATENATED MODULE: ./src/service/issues.ts
-const PLAIN_KEY = /^[A-Za-z_][A-Za-z0-9_-]*$/;
+;// CONCATENATED MODULE: ./src/cli/options.ts
+const COMMANDS = ['deploy', 'status', 'plan', 'list', 'repos'];
+/** The commands that run the core on one deployment; the others list the fleet. */
+const RUN_COMMANDS = ['deploy', 'status', 'plan'];
+function isRunCommand(command) {
+    return RUN_COMMANDS.includes(command);
+}
+/** `DEPLOY_` + the name upper-cased with `-` as `_`: `wait-timeout` → `DEPLOY_WAIT_TIMEOUT`. */
+function variableOf(name) {
+    return `DEPLOY_${environmentName(name)}`;
+}
+/** A name as an environment variable's: upper-cased, `-` as `_` (`X-Tenant-Id` → `X_TENANT_ID`). */
+function environmentName(name) {
+    return name.toUpperCase().replaceAll('-', '_');
+}
+/** Options a person may try that the command refuses on purpose, and why. */
+const REFUSED_OPTIONS = {
+    'api-key': 'a key on the command line is visible in process lists, shell history and CI logs: set DEPLOY_API_KEY or pass --api-key-file FILE',
+    headers: 'header values may be secrets, which must not sit on a command line: pass --header NAME (the value comes from the environment variable NAME) or set DEPLOY_HEADERS',
+    secrets: 'secret values must not sit on a command line: pass --secret NAME (the value comes from the environment variable NAME), --secrets-file FILE, or set DEPLOY_SECRETS',
+};
+
+;// CONCATENATED MODULE: ./src/cli/argv.ts
 /**
- * A readable path: `source_config.resource_spec`, `resources[0].id`,
- * `labels["app.kubernetes.io/name"]`; `(root)` when empty.
+ * The command line after the command, read into tokens: the options given
+ * (each with the values it was given), and a problem for each argument that
+ * is not one of the command's options, with what to write instead.
  */
-function formatIssuePath(path) {
-    let out = '';
-    for (const segment of path) {
-        if (typeof segment === 'number') {
-            out += `[${segment}]`;
-        }
-        else if (typeof segment === 'string' && PLAIN_KEY.test(segment)) {
-            out += out === '' ? segment : `.${segment}`;
-        }
-        else {
-            out += `[${JSON.stringify(String(segment))}]`;
+
+
+/** Options whose action name differs: the name a person may try, and the option it is here. */
+function renamedOptions(table) {
+    const renamed = new Map();
+    for (const spec of table) {
+        if (spec.role.kind === 'input' && spec.role.input !== spec.option) {
+            renamed.set(spec.role.input, spec.option);
         }
     }
-    return out === '' ? '(root)' : out;
+    return renamed;
+}
+/** Why an option is not one of `command`'s, and what to use instead. */
+function unknownOption(raw, command, table) {
+    const name = raw.replace(/^-+/, '');
+    const refused = REFUSED_OPTIONS[name];
+    if (refused !== undefined)
+        return `${raw} is not an option: ${refused}`;
+    const renamed = renamedOptions(table).get(name);
+    if (renamed !== undefined)
+        return `unknown option ${raw}: the action's ${name} is --${renamed} here`;
+    const elsewhere = table.find((spec) => spec.option === name);
+    if (elsewhere !== undefined) {
+        return `${command} takes no option ${raw} (it is an option of ${elsewhere.commands.join(', ')})`;
+    }
+    const near = table
+        .map((spec) => spec.option)
+        .filter((option) => option.startsWith(name.slice(0, 3)) && name.length > 0);
+    const hint = near.length > 0 ? ` (did you mean ${near.map((o) => `--${o}`).join(', ')}?)` : '';
+    return `unknown option ${raw}${hint}; see deploy-agent ${command} --help`;
 }
 /**
- * One line per problem, each starting with the path of the field:
- * `source_config.resource_spec.min_scal: unknown key` (one line per unknown
- * key, the key appended to the path) or
- * `resources[0].id: Invalid input: expected string, received undefined`.
+ * Whether an option that is not one of the command's takes a value, as far as
+ * is known: a refused option does, another command's or a renamed option as
+ * its spec says, and one never heard of is taken to (its error is the one
+ * that says what is wrong; its value reported again as a stray argument only
+ * confuses).
  */
-function formatZodIssues(error) {
-    const lines = [];
-    for (const issue of error.issues) {
-        if (issue.code === 'unrecognized_keys') {
-            for (const key of issue.keys) {
-                lines.push(`${formatIssuePath([...issue.path, key])}: unknown key`);
-            }
+function takesValue(raw, table) {
+    const name = raw.replace(/^-+/, '');
+    if (REFUSED_OPTIONS[name] !== undefined)
+        return true;
+    const option = renamedOptions(table).get(name) ?? name;
+    const spec = table.find((known) => known.option === option);
+    return spec === undefined || spec.type === 'string';
+}
+/**
+ * What one option token gives (`true` for a flag), or what is wrong with it.
+ * `values` are the option's earlier values.
+ */
+function optionValue(token, spec, values) {
+    const { rawName, value, inlineValue } = token;
+    if (spec.type === 'boolean') {
+        if (inlineValue === true) {
+            return { problem: `${rawName} is a flag and takes no value (write ${rawName} alone)` };
         }
-        else {
-            lines.push(`${formatIssuePath(issue.path)}: ${issue.message}`);
-        }
+        return { value: 'true' };
     }
-    return lines;
+    if (value === undefined || (inlineValue !== true && value.startsWith('--'))) {
+        return {
+            problem: `${rawName} needs a ${spec.valueName ?? 'value'}${value === undefined ? '' : ` (the next argument is the option ${value}; write ${rawName}=VALUE for a value that starts with --)`}`,
+        };
+    }
+    if (!spec.multiple && values.length > 0)
+        return { problem: `${rawName} is given more than once` };
+    return { value };
+}
+/**
+ * Why an argument that is no option's value is there. Not echoed: a value
+ * put where it does not belong may be a secret.
+ */
+function strayArgument(index, previous, specs) {
+    const after = previous === undefined ? '' : ` after ${previous}`;
+    const flag = previous !== undefined && specs.get(previous.slice(2))?.type === 'boolean';
+    return `unexpected argument ${index + 2}${after}: ${flag ? `${previous} is a flag and takes no value` : 'options are --name VALUE or --name=VALUE'}`;
+}
+/** `args` as `parseArgs` reads them against the options in `specs` (and `--help`). */
+function tokensOf(args, specs) {
+    const options = Object.fromEntries([...specs.values()].map((spec) => [spec.option, { type: spec.type, multiple: spec.multiple }]));
+    return (0,external_node_util_.parseArgs)({
+        args: [...args],
+        options: { ...options, help: { type: 'boolean', short: 'h' } },
+        strict: false,
+        allowPositionals: true,
+        tokens: true,
+    }).tokens;
+}
+/**
+ * Reads `args` against `command`'s options in `table`; every mistake found
+ * goes to `problems`, and what was read is returned.
+ */
+function readTokens(args, command, table, problems) {
+    const specs = new Map(table.filter((spec) => spec.commands.includes(command)).map((spec) => [spec.option, spec]));
+    const given = new Map();
+    let previous;
+    // An option that is not the command's, whose value is the next argument: that value is not a stray.
+    let valueOfUnknown = false;
+    for (const token of tokensOf(args, specs)) {
+        const isValueOfUnknown = valueOfUnknown;
+        valueOfUnknown = false;
+        if (token.kind === 'option-terminator') {
+            problems.push('-- ends the options, but the command takes no arguments after it');
+            break;
+        }
+        if (token.kind === 'positional') {
+            if (!isValueOfUnknown)
+                problems.push(strayArgument(token.index, previous, specs));
+            continue;
+        }
+        previous = token.rawName;
+        if (token.name === 'help') {
+            given.set('help', { raw: token.rawName, values: [] });
+            continue;
+        }
+        const spec = token.rawName.startsWith('--') ? specs.get(token.name) : undefined;
+        if (spec === undefined) {
+            problems.push(unknownOption(token.rawName, command, table));
+            valueOfUnknown = token.inlineValue !== true && takesValue(token.rawName, table);
+            continue;
+        }
+        const entry = given.get(spec.option) ?? { raw: token.rawName, values: [] };
+        const read = optionValue(token, spec, entry.values);
+        if ('problem' in read) {
+            problems.push(read.problem);
+            continue;
+        }
+        entry.values.push(read.value);
+        given.set(spec.option, entry);
+    }
+    return given;
 }
 
+// EXTERNAL MODULE: ./node_modules/yaml/dist/index.js
+var dist = __nccwpck_require__(8815);
 ;// CONCATENATED MODULE: ./src/inputs/strict-json.ts
 /**
  * JSON as the inputs read it: strict JSON syntax (JSON.parse), and no key
@@ -39755,6 +39783,304 @@ function firstRepeatedKey(node, path) {
             return repeated;
     }
     return undefined;
+}
+
+;// CONCATENATED MODULE: ./src/inputs/secrets.ts
+/**
+ * The `secrets` input: `NAME=value` lines (split at the first `=`, blank
+ * lines and `#` comments ignored) or a JSON object. Messages never include a
+ * value, and name a line by its number, never by its text: a line of a
+ * multi-line value pasted by mistake may look like NAME=value, and its
+ * "name" is then a piece of a secret.
+ */
+
+
+const SECRET_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
+function lineEntries(raw) {
+    const entries = [];
+    for (const [index, line] of raw.split(/\r?\n/).entries()) {
+        if (line.trim() === '' || line.trimStart().startsWith('#'))
+            continue;
+        const equals = line.indexOf('=');
+        if (equals < 0)
+            fail(`line ${index + 1} is not NAME=value (no '=' found)`);
+        const name = line.slice(0, equals).trim();
+        entries.push({ name, value: line.slice(equals + 1).trim(), where: `line ${index + 1}` });
+    }
+    return entries;
+}
+function jsonEntries(raw) {
+    const json = parseStrictJson(raw);
+    // JSON.parse's own message may quote the text, so it is not shown.
+    if (json.kind === 'invalid')
+        fail('looks like a JSON object but is not valid JSON');
+    if (json.kind === 'unchecked')
+        fail('is nested too deeply to be checked for repeated names');
+    const { value: parsed, repeated } = json;
+    if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {
+        fail('must be NAME=value lines or a JSON object');
+    }
+    // Keys are named by position: a repeated key may be a value put in a name's place.
+    // A key repeated deeper, inside a value, fails below: a value must be a string.
+    if (repeated !== undefined && repeated.path.length === 1) {
+        fail(`key ${repeated.index + 1} repeats the secret name of key ${repeated.firstIndex + 1}`);
+    }
+    return Object.entries(parsed).map(([name, value], index) => ({
+        name,
+        value,
+        // An invalid key is not echoed: it may be a value put in its place.
+        where: SECRET_NAME.test(name) ? `secret ${name}` : `key ${index + 1}`,
+    }));
+}
+function checkEntry({ name, value, where }, earlier) {
+    if (!SECRET_NAME.test(name)) {
+        fail(`${where} does not start with a valid secret name (letters, digits and _, not starting with a digit)`);
+    }
+    if (earlier !== undefined)
+        fail(`${where} repeats the secret name of ${earlier}`);
+    if (typeof value !== 'string')
+        fail(`${where} must have a string value`);
+    if (value === '') {
+        throw new EmptyValue(`${where} has an empty value (is the GitHub secret it comes from defined?)`);
+    }
+    return { name, value };
+}
+function parseSecrets(raw) {
+    if (raw === '')
+        return [];
+    const entries = raw.startsWith('{') ? jsonEntries(raw) : lineEntries(raw);
+    const seen = new Map();
+    return entries.map((entry) => {
+        const secret = checkEntry(entry, seen.get(entry.name));
+        seen.set(entry.name, entry.where);
+        return secret;
+    });
+}
+
+;// CONCATENATED MODULE: ./src/cli/option-values.ts
+/**
+ * The values of the options given, and of their DEPLOY_ variables, read into
+ * each input's raw text: a flag wins over its variable, and over the
+ * variable of an option it excludes (`--limit 3` over `DEPLOY_ALL`); the API key from its
+ * file, headers and secrets from the variables they name; every secret value
+ * read is kept to be masked.
+ */
+
+
+
+/** A header name as RFC 9110 allows one (a token). */
+const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
+const VARIABLE_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
+/** Drops one trailing line break, as `$(cat FILE)` would drop them all. */
+function withoutTrailingLineBreak(text) {
+    if (text.endsWith('\r\n'))
+        return text.slice(0, -2);
+    if (text.endsWith('\n'))
+        return text.slice(0, -1);
+    return text;
+}
+/** Reads each of `command`'s options in `table` (given, else its variable) into `reading`. */
+function readInputs(given, command, table, reading) {
+    const { env } = reading.sources;
+    for (const spec of table) {
+        if (!spec.commands.includes(command))
+            continue;
+        const values = given.get(spec.option)?.values ?? [];
+        // A flag wins over a variable: an excluded option's variable is not read beside its flag.
+        const excluded = spec.excludes?.some((other) => given.has(other)) === true;
+        const variable = excluded ? undefined : spec.variable;
+        const fromVariable = variable === undefined ? undefined : env[variable];
+        const role = spec.role;
+        switch (role.kind) {
+            case 'input':
+            case 'plan-input':
+            case 'list-input': {
+                if (values.length > 0)
+                    reading.set(role.input, values[0] ?? '', `--${spec.option}`);
+                else if (fromVariable !== undefined && variable !== undefined) {
+                    reading.set(role.input, fromVariable, variable);
+                }
+                break;
+            }
+            case 'api-key-file': {
+                const path = values[0];
+                if (path !== undefined) {
+                    const text = reading.file('api-key-file', path);
+                    if (text !== undefined) {
+                        const key = withoutTrailingLineBreak(text);
+                        reading.secret(key);
+                        reading.inputs['api-key'] = key;
+                        reading.origins['api-key'] = `--api-key-file ${path}`;
+                    }
+                }
+                else if (fromVariable !== undefined && variable !== undefined) {
+                    reading.secret(fromVariable);
+                    reading.set('api-key', fromVariable, variable);
+                }
+                break;
+            }
+            case 'header': {
+                if (values.length > 0)
+                    readHeaderOptions(values, reading);
+                else if (fromVariable !== undefined && variable !== undefined) {
+                    maskLines(fromVariable, reading, (line) => line.slice(line.indexOf(':') + 1));
+                    reading.set('headers', fromVariable, variable);
+                }
+                break;
+            }
+            case 'secrets-file':
+                // Read with `--secret` below, as one list.
+                break;
+            case 'secret':
+                readSecretOptions(given, table, reading);
+                break;
+            case 'output':
+                break;
+        }
+    }
+}
+/**
+ * Masks the raw text (the redactor registers each of its lines too, as for
+ * the action's inputs) and each line's value, which may be printed alone.
+ */
+function maskLines(text, reading, valueOf) {
+    reading.secret(text.trim());
+    for (const line of text.split(/\r?\n/))
+        reading.secret(valueOf(line).trim());
+}
+function readHeaderOptions(names, reading) {
+    const lines = [];
+    for (const name of names) {
+        if (!HEADER_NAME.test(name)) {
+            reading.problems.push(`--header wants a header name (letters, digits and -), got '${name}'`);
+            continue;
+        }
+        const variable = environmentName(name);
+        const value = reading.sources.env[variable];
+        if (value === undefined) {
+            reading.problems.push(`--header ${name}: the environment variable ${variable} that holds its value is not set`);
+            continue;
+        }
+        reading.secret(value.trim());
+        if (/[\r\n]/.test(value.trim())) {
+            reading.problems.push(`--header ${name}: the value of ${variable} has a line break`);
+            continue;
+        }
+        lines.push(`${name}: ${value.trim()}`);
+    }
+    reading.inputs.headers = lines.join('\n');
+    reading.origins.headers = '--header';
+}
+/** `--secrets-file`, then each `--secret NAME`, as one JSON object; else `DEPLOY_SECRETS`. */
+function readSecretOptions(given, table, reading) {
+    const fileSpec = table.find((spec) => spec.role.kind === 'secrets-file');
+    const path = given.get('secrets-file')?.values[0];
+    const names = given.get('secret')?.values ?? [];
+    const variable = fileSpec?.variable;
+    if (path === undefined && names.length === 0) {
+        const text = variable === undefined ? undefined : reading.sources.env[variable];
+        if (text !== undefined && variable !== undefined) {
+            maskLines(text, reading, (line) => line.slice(line.indexOf('=') + 1));
+            // An empty value is left to the inputs' reader, which reads this same text: on a
+            // fork's pull request it is explained by the missing api key, not reported alone.
+            readSecretText(text, variable, reading, { deferEmpty: true });
+            reading.set('secrets', text, variable);
+        }
+        return;
+    }
+    const secrets = new Map();
+    if (path !== undefined) {
+        const text = reading.file('secrets-file', path);
+        if (text === undefined)
+            return;
+        maskLines(text, reading, (line) => line.slice(line.indexOf('=') + 1));
+        for (const secret of readSecretText(text, `--secrets-file ${path}`, reading)) {
+            secrets.set(secret.name, secret.value);
+        }
+    }
+    for (const name of names) {
+        if (!VARIABLE_NAME.test(name)) {
+            reading.problems.push(`--secret wants a secret name (letters, digits and _, not starting with a digit), got '${name}'`);
+            continue;
+        }
+        const value = reading.sources.env[name];
+        if (value === undefined) {
+            reading.problems.push(`--secret ${name}: the environment variable ${name} is not set (export it, or drop --secret ${name})`);
+            continue;
+        }
+        reading.secret(value);
+        if (secrets.has(name)) {
+            reading.problems.push(`--secret ${name}: the secret ${name} is given twice`);
+            continue;
+        }
+        secrets.set(name, value);
+    }
+    reading.inputs.secrets = secrets.size === 0 ? '' : JSON.stringify(Object.fromEntries(secrets));
+    reading.origins.secrets = path === undefined ? '--secret' : '--secrets-file/--secret';
+}
+/** The secrets of a text, their values masked; a problem names `origin` and the line, never a value. */
+function readSecretText(text, origin, reading, options = {}) {
+    try {
+        const secrets = parseSecrets(text.trim());
+        for (const secret of secrets)
+            reading.secret(secret.value);
+        return secrets;
+    }
+    catch (error) {
+        if (!(error instanceof Invalid))
+            throw error;
+        if (!(options.deferEmpty === true && error instanceof EmptyValue)) {
+            reading.problems.push(`${origin}: ${error.message}`);
+        }
+        return [];
+    }
+}
+
+// EXTERNAL MODULE: external "node:fs"
+var external_node_fs_ = __nccwpck_require__(3024);
+// EXTERNAL MODULE: external "node:path"
+var external_node_path_ = __nccwpck_require__(6760);
+var external_node_path_default = /*#__PURE__*/__nccwpck_require__.n(external_node_path_);
+;// CONCATENATED MODULE: ./src/service/issues.ts
+const PLAIN_KEY = /^[A-Za-z_][A-Za-z0-9_-]*$/;
+/**
+ * A readable path: `source_config.resource_spec`, `resources[0].id`,
+ * `labels["app.kubernetes.io/name"]`; `(root)` when empty.
+ */
+function formatIssuePath(path) {
+    let out = '';
+    for (const segment of path) {
+        if (typeof segment === 'number') {
+            out += `[${segment}]`;
+        }
+        else if (typeof segment === 'string' && PLAIN_KEY.test(segment)) {
+            out += out === '' ? segment : `.${segment}`;
+        }
+        else {
+            out += `[${JSON.stringify(String(segment))}]`;
+        }
+    }
+    return out === '' ? '(root)' : out;
+}
+/**
+ * One line per problem, each starting with the path of the field:
+ * `source_config.resource_spec.min_scal: unknown key` (one line per unknown
+ * key, the key appended to the path) or
+ * `resources[0].id: Invalid input: expected string, received undefined`.
+ */
+function formatZodIssues(error) {
+    const lines = [];
+    for (const issue of error.issues) {
+        if (issue.code === 'unrecognized_keys') {
+            for (const key of issue.keys) {
+                lines.push(`${formatIssuePath([...issue.path, key])}: unknown key`);
+            }
+        }
+        else {
+            lines.push(`${formatIssuePath(issue.path)}: ${issue.message}`);
+        }
+    }
+    return lines;
 }
 
 ;// CONCATENATED MODULE: ./src/inputs/config.ts
@@ -40132,7 +40458,7 @@ function runProblemOf(declarations, raw, run) {
  * naming every bad input, in the set's order; a problem of the run comes
  * first, without the empty values it explains.
  */
-function readInputs(declarations, read, run) {
+function declare_readInputs(declarations, read, run) {
     const raw = Object.fromEntries(namesOf(declarations).map((name) => [
         name,
         read(name) ?? defaultText(declarations[name], run),
@@ -40155,78 +40481,6 @@ function readInputs(declarations, read, run) {
     if (!result.success)
         throw new InputError(issues.map(problemOf));
     return result.data;
-}
-
-;// CONCATENATED MODULE: ./src/inputs/secrets.ts
-/**
- * The `secrets` input: `NAME=value` lines (split at the first `=`, blank
- * lines and `#` comments ignored) or a JSON object. Messages never include a
- * value, and name a line by its number, never by its text: a line of a
- * multi-line value pasted by mistake may look like NAME=value, and its
- * "name" is then a piece of a secret.
- */
-
-
-const SECRET_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
-function lineEntries(raw) {
-    const entries = [];
-    for (const [index, line] of raw.split(/\r?\n/).entries()) {
-        if (line.trim() === '' || line.trimStart().startsWith('#'))
-            continue;
-        const equals = line.indexOf('=');
-        if (equals < 0)
-            fail(`line ${index + 1} is not NAME=value (no '=' found)`);
-        const name = line.slice(0, equals).trim();
-        entries.push({ name, value: line.slice(equals + 1).trim(), where: `line ${index + 1}` });
-    }
-    return entries;
-}
-function jsonEntries(raw) {
-    const json = parseStrictJson(raw);
-    // JSON.parse's own message may quote the text, so it is not shown.
-    if (json.kind === 'invalid')
-        fail('looks like a JSON object but is not valid JSON');
-    if (json.kind === 'unchecked')
-        fail('is nested too deeply to be checked for repeated names');
-    const { value: parsed, repeated } = json;
-    if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {
-        fail('must be NAME=value lines or a JSON object');
-    }
-    // Keys are named by position: a repeated key may be a value put in a name's place.
-    // A key repeated deeper, inside a value, fails below: a value must be a string.
-    if (repeated !== undefined && repeated.path.length === 1) {
-        fail(`key ${repeated.index + 1} repeats the secret name of key ${repeated.firstIndex + 1}`);
-    }
-    return Object.entries(parsed).map(([name, value], index) => ({
-        name,
-        value,
-        // An invalid key is not echoed: it may be a value put in its place.
-        where: SECRET_NAME.test(name) ? `secret ${name}` : `key ${index + 1}`,
-    }));
-}
-function checkEntry({ name, value, where }, earlier) {
-    if (!SECRET_NAME.test(name)) {
-        fail(`${where} does not start with a valid secret name (letters, digits and _, not starting with a digit)`);
-    }
-    if (earlier !== undefined)
-        fail(`${where} repeats the secret name of ${earlier}`);
-    if (typeof value !== 'string')
-        fail(`${where} must have a string value`);
-    if (value === '') {
-        throw new EmptyValue(`${where} has an empty value (is the GitHub secret it comes from defined?)`);
-    }
-    return { name, value };
-}
-function parseSecrets(raw) {
-    if (raw === '')
-        return [];
-    const entries = raw.startsWith('{') ? jsonEntries(raw) : lineEntries(raw);
-    const seen = new Map();
-    return entries.map((entry) => {
-        const secret = checkEntry(entry, seen.get(entry.name));
-        seen.set(entry.name, entry.where);
-        return secret;
-    });
 }
 
 ;// CONCATENATED MODULE: ./src/inputs/declared.ts
@@ -40664,7 +40918,7 @@ const PLAN_SHARED_INPUTS = declared_pick(SHARED);
 const PLAN_OWN_INPUTS = { 'on-change': input(parseOnChange, { default: 'none' }) };
 /** The plan the deploy step would run with these inputs, checked against each other. */
 function planRequest(inputs, run) {
-    const fixed = readInputs(declared_pick(Object.keys(FIXED)), (name) => FIXED[name], run);
+    const fixed = declare_readInputs(declared_pick(Object.keys(FIXED)), (name) => FIXED[name], run);
     const { 'on-change': onChange, ...shared } = inputs;
     const core = { ...fixed, ...shared };
     return { plan: buildPlan(core, run), onChange };
@@ -40720,18 +40974,13 @@ const LIST_OPTION_DESCRIPTIONS = {
     all: `Shows every deployment, up to ${LIST_CAP.toLocaleString('en-US')} (with a warning when there are more); instead of --limit.`,
 };
 
-;// CONCATENATED MODULE: ./src/cli/options.ts
+;// CONCATENATED MODULE: ./src/cli/option-table.ts
 
 
 
 
 
-const COMMANDS = ['deploy', 'status', 'plan', 'list', 'repos'];
-/** The commands that run the core on one deployment; the others list the fleet. */
-const RUN_COMMANDS = ['deploy', 'status', 'plan'];
-function isRunCommand(command) {
-    return RUN_COMMANDS.includes(command);
-}
+
 /** The inputs that are not `--name VALUE`; every other declared input is. */
 const INPUT_SHAPES = {
     'api-key': { kind: 'api-key' },
@@ -40755,14 +41004,6 @@ const STATUS_INPUTS = [
     'wait-timeout',
     'dashboard-url',
 ];
-/** `DEPLOY_` + the name upper-cased with `-` as `_`: `wait-timeout` → `DEPLOY_WAIT_TIMEOUT`. */
-function variableOf(name) {
-    return `DEPLOY_${environmentName(name)}`;
-}
-/** A name as an environment variable's: upper-cased, `-` as `_` (`X-Tenant-Id` → `X_TENANT_ID`). */
-function environmentName(name) {
-    return name.toUpperCase().replaceAll('-', '_');
-}
 function shownDefault(value) {
     if (value === undefined || value === '')
         return undefined;
@@ -40784,81 +41025,78 @@ function commandsOf(input) {
         (command === 'list' && access) ||
         (command === 'repos' && (access || input === 'integration-id')));
 }
+/** The option of an input given as `--input VALUE`, or as a flag under its own name (`--wait`). */
+function valueOption(input, shape, description) {
+    const flag = shape.kind === 'flag';
+    const option = (shape.kind === 'flag' ? shape.option : undefined) ?? input;
+    return {
+        option,
+        type: flag ? 'boolean' : 'string',
+        multiple: false,
+        ...(flag ? {} : { valueName: 'VALUE' }),
+        variable: variableOf(option),
+        defaultText: shownDefault(INPUTS[input].default),
+        description,
+        commands: commandsOf(input),
+        role: { kind: 'input', input },
+    };
+}
+/**
+ * The options of the inputs whose values never sit on a command line, by
+ * shape: each read from a file or from the environment. `description` is
+ * the input's own.
+ */
+const SECRET_OPTIONS = {
+    'api-key': (description) => [
+        {
+            option: 'api-key-file',
+            type: 'string',
+            multiple: false,
+            valueName: 'FILE',
+            variable: variableOf('api-key'),
+            description: `${description} Read from FILE (one trailing line break dropped) or from the variable; never an option's value.`,
+            role: { kind: 'api-key-file' },
+        },
+    ],
+    headers: () => [
+        {
+            option: 'header',
+            type: 'string',
+            multiple: true,
+            valueName: 'NAME',
+            variable: variableOf('headers'),
+            description: 'Sends the header NAME with the value of the environment variable NAME upper-cased, - as _ (--header X-Tenant-Id reads X_TENANT_ID); repeatable. The variable holds "Name: value" lines instead. Values are masked.',
+            role: { kind: 'header' },
+        },
+    ],
+    secrets: () => [
+        {
+            option: 'secrets-file',
+            type: 'string',
+            multiple: false,
+            valueName: 'FILE',
+            variable: variableOf('secrets'),
+            description: 'Deployment secrets from FILE: NAME=value lines or a JSON object {"NAME": "value"}. The variable holds the same text. Every value is masked.',
+            role: { kind: 'secrets-file' },
+        },
+        {
+            option: 'secret',
+            type: 'string',
+            multiple: true,
+            valueName: 'NAME',
+            description: 'The deployment secret NAME, its value from the environment variable NAME (as docker run -e NAME); repeatable.',
+            role: { kind: 'secret' },
+        },
+    ],
+};
 /** The options of one input, from its shape and its declaration. */
 function inputOptions(input, description) {
     const shape = shapeOf(input);
-    const commands = commandsOf(input);
-    const defaultText = shownDefault(INPUTS[input].default);
-    const role = { kind: 'input', input };
-    switch (shape.kind) {
-        case 'value':
-        case 'flag': {
-            // `--input VALUE`, or a flag under its own option name (`--wait`).
-            const flag = shape.kind === 'flag';
-            const option = (shape.kind === 'flag' ? shape.option : undefined) ?? input;
-            return [
-                {
-                    option,
-                    type: flag ? 'boolean' : 'string',
-                    multiple: false,
-                    ...(flag ? {} : { valueName: 'VALUE' }),
-                    variable: variableOf(option),
-                    defaultText,
-                    description,
-                    commands,
-                    role,
-                },
-            ];
-        }
-        case 'api-key':
-            return [
-                {
-                    option: 'api-key-file',
-                    type: 'string',
-                    multiple: false,
-                    valueName: 'FILE',
-                    variable: variableOf(input),
-                    description: `${description} Read from FILE (one trailing line break dropped) or from the variable; never an option's value.`,
-                    commands,
-                    role: { kind: 'api-key-file' },
-                },
-            ];
-        case 'headers':
-            return [
-                {
-                    option: 'header',
-                    type: 'string',
-                    multiple: true,
-                    valueName: 'NAME',
-                    variable: variableOf(input),
-                    description: 'Sends the header NAME with the value of the environment variable NAME upper-cased, - as _ (--header X-Tenant-Id reads X_TENANT_ID); repeatable. The variable holds "Name: value" lines instead. Values are masked.',
-                    commands,
-                    role: { kind: 'header' },
-                },
-            ];
-        case 'secrets':
-            return [
-                {
-                    option: 'secrets-file',
-                    type: 'string',
-                    multiple: false,
-                    valueName: 'FILE',
-                    variable: variableOf(input),
-                    description: 'Deployment secrets from FILE: NAME=value lines or a JSON object {"NAME": "value"}. The variable holds the same text. Every value is masked.',
-                    commands,
-                    role: { kind: 'secrets-file' },
-                },
-                {
-                    option: 'secret',
-                    type: 'string',
-                    multiple: true,
-                    valueName: 'NAME',
-                    description: 'The deployment secret NAME, its value from the environment variable NAME (as docker run -e NAME); repeatable.',
-                    commands,
-                    role: { kind: 'secret' },
-                },
-            ];
+    if (shape.kind === 'value' || shape.kind === 'flag') {
+        return [valueOption(input, shape, description)];
     }
+    const commands = commandsOf(input);
+    return SECRET_OPTIONS[shape.kind](description).map((spec) => ({ ...spec, commands }));
 }
 /** The plan's own options, from plan/action.yml's own inputs: `--on-change VALUE`. */
 function planOptions() {
@@ -40956,313 +41194,6 @@ function optionTable(descriptions = {}) {
         ...OUTPUT_OPTIONS,
     ];
 }
-/** Options a person may try that the command refuses on purpose, and why. */
-const REFUSED_OPTIONS = {
-    'api-key': 'a key on the command line is visible in process lists, shell history and CI logs: set DEPLOY_API_KEY or pass --api-key-file FILE',
-    headers: 'header values may be secrets, which must not sit on a command line: pass --header NAME (the value comes from the environment variable NAME) or set DEPLOY_HEADERS',
-    secrets: 'secret values must not sit on a command line: pass --secret NAME (the value comes from the environment variable NAME), --secrets-file FILE, or set DEPLOY_SECRETS',
-};
-
-;// CONCATENATED MODULE: ./src/cli/argv.ts
-/**
- * The command line after the command, read into tokens: the options given
- * (each with the values it was given), and a problem for each argument that
- * is not one of the command's options, with what to write instead.
- */
-
-
-/** Options whose action name differs: the name a person may try, and the option it is here. */
-function renamedOptions(table) {
-    const renamed = new Map();
-    for (const spec of table) {
-        if (spec.role.kind === 'input' && spec.role.input !== spec.option) {
-            renamed.set(spec.role.input, spec.option);
-        }
-    }
-    return renamed;
-}
-/** Why an option is not one of `command`'s, and what to use instead. */
-function unknownOption(raw, command, table) {
-    const name = raw.replace(/^-+/, '');
-    const refused = REFUSED_OPTIONS[name];
-    if (refused !== undefined)
-        return `${raw} is not an option: ${refused}`;
-    const renamed = renamedOptions(table).get(name);
-    if (renamed !== undefined)
-        return `unknown option ${raw}: the action's ${name} is --${renamed} here`;
-    const elsewhere = table.find((spec) => spec.option === name);
-    if (elsewhere !== undefined) {
-        return `${command} takes no option ${raw} (it is an option of ${elsewhere.commands.join(', ')})`;
-    }
-    const near = table
-        .map((spec) => spec.option)
-        .filter((option) => option.startsWith(name.slice(0, 3)) && name.length > 0);
-    const hint = near.length > 0 ? ` (did you mean ${near.map((o) => `--${o}`).join(', ')}?)` : '';
-    return `unknown option ${raw}${hint}; see deploy-agent ${command} --help`;
-}
-/**
- * Whether an option that is not one of the command's takes a value, as far as
- * is known: a refused option does, another command's or a renamed option as
- * its spec says, and one never heard of is taken to (its error is the one
- * that says what is wrong; its value reported again as a stray argument only
- * confuses).
- */
-function takesValue(raw, table) {
-    const name = raw.replace(/^-+/, '');
-    if (REFUSED_OPTIONS[name] !== undefined)
-        return true;
-    const option = renamedOptions(table).get(name) ?? name;
-    const spec = table.find((known) => known.option === option);
-    return spec === undefined || spec.type === 'string';
-}
-/**
- * Reads `args` against `command`'s options in `table`; every mistake found
- * goes to `problems`, and what was read is returned.
- */
-function readTokens(args, command, table, problems) {
-    const specs = new Map(table.filter((spec) => spec.commands.includes(command)).map((spec) => [spec.option, spec]));
-    const options = Object.fromEntries([...specs.values()].map((spec) => [spec.option, { type: spec.type, multiple: spec.multiple }]));
-    const { tokens } = (0,external_node_util_.parseArgs)({
-        args: [...args],
-        options: { ...options, help: { type: 'boolean', short: 'h' } },
-        strict: false,
-        allowPositionals: true,
-        tokens: true,
-    });
-    const given = new Map();
-    let previous;
-    // An option that is not the command's, whose value is the next argument: that value is not a stray.
-    let valueOfUnknown = false;
-    for (const token of tokens) {
-        const isValueOfUnknown = valueOfUnknown;
-        valueOfUnknown = false;
-        if (token.kind === 'option-terminator') {
-            problems.push('-- ends the options, but the command takes no arguments after it');
-            break;
-        }
-        if (token.kind === 'positional') {
-            if (isValueOfUnknown)
-                continue;
-            // Not echoed: a value put where it does not belong may be a secret.
-            const after = previous === undefined ? '' : ` after ${previous}`;
-            const flag = previous !== undefined && specs.get(previous.slice(2))?.type === 'boolean';
-            problems.push(`unexpected argument ${token.index + 2}${after}: ${flag ? `${previous} is a flag and takes no value` : 'options are --name VALUE or --name=VALUE'}`);
-            continue;
-        }
-        previous = token.rawName;
-        if (token.name === 'help') {
-            given.set('help', { raw: token.rawName, values: [] });
-            continue;
-        }
-        const spec = token.rawName.startsWith('--') ? specs.get(token.name) : undefined;
-        if (spec === undefined) {
-            problems.push(unknownOption(token.rawName, command, table));
-            valueOfUnknown = token.inlineValue !== true && takesValue(token.rawName, table);
-            continue;
-        }
-        const entry = given.get(spec.option) ?? { raw: token.rawName, values: [] };
-        if (spec.type === 'boolean') {
-            if (token.inlineValue === true) {
-                problems.push(`${token.rawName} is a flag and takes no value (write ${token.rawName} alone)`);
-                continue;
-            }
-            entry.values.push('true');
-        }
-        else {
-            const value = token.value;
-            if (value === undefined || (token.inlineValue !== true && value.startsWith('--'))) {
-                problems.push(`${token.rawName} needs a ${spec.valueName ?? 'value'}${value === undefined ? '' : ` (the next argument is the option ${value}; write ${token.rawName}=VALUE for a value that starts with --)`}`);
-                continue;
-            }
-            if (!spec.multiple && entry.values.length > 0) {
-                problems.push(`${token.rawName} is given more than once`);
-                continue;
-            }
-            entry.values.push(value);
-        }
-        given.set(spec.option, entry);
-    }
-    return given;
-}
-
-;// CONCATENATED MODULE: ./src/cli/option-values.ts
-/**
- * The values of the options given, and of their DEPLOY_ variables, read into
- * each input's raw text: a flag wins over its variable, and over the
- * variable of an option it excludes (`--limit 3` over `DEPLOY_ALL`); the API key from its
- * file, headers and secrets from the variables they name; every secret value
- * read is kept to be masked.
- */
-
-
-
-/** A header name as RFC 9110 allows one (a token). */
-const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
-const VARIABLE_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
-/** Drops one trailing line break, as `$(cat FILE)` would drop them all. */
-function withoutTrailingLineBreak(text) {
-    if (text.endsWith('\r\n'))
-        return text.slice(0, -2);
-    if (text.endsWith('\n'))
-        return text.slice(0, -1);
-    return text;
-}
-/** Reads each of `command`'s options in `table` (given, else its variable) into `reading`. */
-function option_values_readInputs(given, command, table, reading) {
-    const { env } = reading.sources;
-    for (const spec of table) {
-        if (!spec.commands.includes(command))
-            continue;
-        const values = given.get(spec.option)?.values ?? [];
-        // A flag wins over a variable: an excluded option's variable is not read beside its flag.
-        const excluded = spec.excludes?.some((other) => given.has(other)) === true;
-        const variable = excluded ? undefined : spec.variable;
-        const fromVariable = variable === undefined ? undefined : env[variable];
-        const role = spec.role;
-        switch (role.kind) {
-            case 'input':
-            case 'plan-input':
-            case 'list-input': {
-                if (values.length > 0)
-                    reading.set(role.input, values[0] ?? '', `--${spec.option}`);
-                else if (fromVariable !== undefined && variable !== undefined) {
-                    reading.set(role.input, fromVariable, variable);
-                }
-                break;
-            }
-            case 'api-key-file': {
-                const path = values[0];
-                if (path !== undefined) {
-                    const text = reading.file('api-key-file', path);
-                    if (text !== undefined) {
-                        const key = withoutTrailingLineBreak(text);
-                        reading.secret(key);
-                        reading.inputs['api-key'] = key;
-                        reading.origins['api-key'] = `--api-key-file ${path}`;
-                    }
-                }
-                else if (fromVariable !== undefined && variable !== undefined) {
-                    reading.secret(fromVariable);
-                    reading.set('api-key', fromVariable, variable);
-                }
-                break;
-            }
-            case 'header': {
-                if (values.length > 0)
-                    readHeaderOptions(values, reading);
-                else if (fromVariable !== undefined && variable !== undefined) {
-                    maskLines(fromVariable, reading, (line) => line.slice(line.indexOf(':') + 1));
-                    reading.set('headers', fromVariable, variable);
-                }
-                break;
-            }
-            case 'secrets-file':
-                // Read with `--secret` below, as one list.
-                break;
-            case 'secret':
-                readSecretOptions(given, table, reading);
-                break;
-            case 'output':
-                break;
-        }
-    }
-}
-/**
- * Masks the raw text (the redactor registers each of its lines too, as for
- * the action's inputs) and each line's value, which may be printed alone.
- */
-function maskLines(text, reading, valueOf) {
-    reading.secret(text.trim());
-    for (const line of text.split(/\r?\n/))
-        reading.secret(valueOf(line).trim());
-}
-function readHeaderOptions(names, reading) {
-    const lines = [];
-    for (const name of names) {
-        if (!HEADER_NAME.test(name)) {
-            reading.problems.push(`--header wants a header name (letters, digits and -), got '${name}'`);
-            continue;
-        }
-        const variable = environmentName(name);
-        const value = reading.sources.env[variable];
-        if (value === undefined) {
-            reading.problems.push(`--header ${name}: the environment variable ${variable} that holds its value is not set`);
-            continue;
-        }
-        reading.secret(value.trim());
-        if (/[\r\n]/.test(value.trim())) {
-            reading.problems.push(`--header ${name}: the value of ${variable} has a line break`);
-            continue;
-        }
-        lines.push(`${name}: ${value.trim()}`);
-    }
-    reading.inputs.headers = lines.join('\n');
-    reading.origins.headers = '--header';
-}
-/** `--secrets-file`, then each `--secret NAME`, as one JSON object; else `DEPLOY_SECRETS`. */
-function readSecretOptions(given, table, reading) {
-    const fileSpec = table.find((spec) => spec.role.kind === 'secrets-file');
-    const path = given.get('secrets-file')?.values[0];
-    const names = given.get('secret')?.values ?? [];
-    const variable = fileSpec?.variable;
-    if (path === undefined && names.length === 0) {
-        const text = variable === undefined ? undefined : reading.sources.env[variable];
-        if (text !== undefined && variable !== undefined) {
-            maskLines(text, reading, (line) => line.slice(line.indexOf('=') + 1));
-            // An empty value is left to the inputs' reader, which reads this same text: on a
-            // fork's pull request it is explained by the missing api key, not reported alone.
-            readSecretText(text, variable, reading, { deferEmpty: true });
-            reading.set('secrets', text, variable);
-        }
-        return;
-    }
-    const secrets = new Map();
-    if (path !== undefined) {
-        const text = reading.file('secrets-file', path);
-        if (text === undefined)
-            return;
-        maskLines(text, reading, (line) => line.slice(line.indexOf('=') + 1));
-        for (const secret of readSecretText(text, `--secrets-file ${path}`, reading)) {
-            secrets.set(secret.name, secret.value);
-        }
-    }
-    for (const name of names) {
-        if (!VARIABLE_NAME.test(name)) {
-            reading.problems.push(`--secret wants a secret name (letters, digits and _, not starting with a digit), got '${name}'`);
-            continue;
-        }
-        const value = reading.sources.env[name];
-        if (value === undefined) {
-            reading.problems.push(`--secret ${name}: the environment variable ${name} is not set (export it, or drop --secret ${name})`);
-            continue;
-        }
-        reading.secret(value);
-        if (secrets.has(name)) {
-            reading.problems.push(`--secret ${name}: the secret ${name} is given twice`);
-            continue;
-        }
-        secrets.set(name, value);
-    }
-    reading.inputs.secrets = secrets.size === 0 ? '' : JSON.stringify(Object.fromEntries(secrets));
-    reading.origins.secrets = path === undefined ? '--secret' : '--secrets-file/--secret';
-}
-/** The secrets of a text, their values masked; a problem names `origin` and the line, never a value. */
-function readSecretText(text, origin, reading, options = {}) {
-    try {
-        const secrets = parseSecrets(text.trim());
-        for (const secret of secrets)
-            reading.secret(secret.value);
-        return secrets;
-    }
-    catch (error) {
-        if (!(error instanceof Invalid))
-            throw error;
-        if (!(options.deferEmpty === true && error instanceof EmptyValue)) {
-            reading.problems.push(`${origin}: ${error.message}`);
-        }
-        return [];
-    }
-}
 
 ;// CONCATENATED MODULE: ./src/cli/sources.ts
 /**
@@ -41323,6 +41254,7 @@ class Reading {
  * parsed by the core here: a usage error names the option before any
  * request, and the input parsers (the same as the action's) run next.
  */
+
 
 
 
@@ -41426,7 +41358,7 @@ function readInvocation(args, sources) {
     }
     if (reading.problems.length > 0)
         throw new UsageError(reading.problems);
-    option_values_readInputs(given, first, table, reading);
+    readInputs(given, first, table, reading);
     if (reading.problems.length > 0)
         throw new UsageError(reading.problems);
     return {
@@ -45052,7 +44984,92 @@ function checkoutCommitOrder(where) {
  * that does not fit the others.
  */
 function readPlan(read, run) {
-    return buildPlan(readInputs(INPUTS, read, run), run);
+    return buildPlan(declare_readInputs(INPUTS, read, run), run);
+}
+
+;// CONCATENATED MODULE: ./src/common/redact.ts
+/**
+ * Removes secret values from free text (log lines, error messages, the job
+ * summary) before it is shown. Outputs are not free text: they are redacted
+ * by structure (report.ts). The runner masks the values registered with
+ * `core.setSecret` too, but only in the log it renders.
+ */
+const MASK = '***';
+/**
+ * Whether a value can be hidden in text without destroying it: `4`, `true`
+ * or `off` occur everywhere (ids, counts, words), so replacing them would
+ * garble every line and still not hide them.
+ */
+function isRedactable(value) {
+    const trimmed = value.trim();
+    return (trimmed.length >= 4 &&
+        !/^(true|false|null|none|yes|no|on|off)$/i.test(trimmed) &&
+        !/^[-+]?\d+(\.\d+)?$/.test(trimmed));
+}
+/** `\u00e9` (and `\u00E9`) for every character outside printable ASCII, as Python's json does. */
+function asciiEscaped(text, upper) {
+    return text.replace(/[^\x20-\x7e]/g, (character) => {
+        const hex = character.charCodeAt(0).toString(16).padStart(4, '0');
+        return `\\u${upper ? hex.toUpperCase() : hex}`;
+    });
+}
+/** The forms a value takes inside JSON text: escaped quotes, `\/`, and escaped non-ASCII. */
+function jsonForms(value) {
+    const inner = JSON.stringify(value).slice(1, -1);
+    const slashes = inner.replaceAll('/', '\\/');
+    return [inner, slashes].flatMap((form) => [
+        form,
+        asciiEscaped(form, false),
+        asciiEscaped(form, true),
+    ]);
+}
+const percentEncoded = (character) => `%${character.charCodeAt(0).toString(16).toUpperCase().padStart(2, '0')}`;
+/**
+ * The forms a value takes inside a URL or a form body: `encodeURIComponent`'s;
+ * RFC 3986's and Python's `quote` (`!'()*` encoded too); and the
+ * `application/x-www-form-urlencoded` forms, space as `+`, of Python's
+ * `urlencode` (`~` kept) and of `URLSearchParams` (`*` kept, `~` encoded).
+ */
+function urlForms(value) {
+    const component = encodeURIComponent(value);
+    const strict = component.replace(/[!'()*]/g, percentEncoded);
+    const searchParams = new URLSearchParams({ v: value }).toString().slice('v='.length);
+    return [component, strict, strict.replaceAll('%20', '+'), searchParams];
+}
+class Redactor {
+    #needles = new Set();
+    /** The values given to `add`, so that a value registered at every poll costs nothing again. */
+    #added = new Set();
+    #sorted;
+    /**
+     * Registers a secret value: the value, each of its lines that is
+     * redactable, and the forms they take inside JSON, URLs and form bodies. Returns the
+     * value and lines that were not known yet, for the runner's mask; a value
+     * that is not redactable is not registered (see `isRedactable`).
+     */
+    add(value) {
+        if (this.#added.has(value))
+            return [];
+        this.#added.add(value);
+        const lines = value.split(/\r?\n/).map((line) => line.trim());
+        const forms = [value, ...lines].filter((form, index, all) => isRedactable(form) && all.indexOf(form) === index);
+        const fresh = forms.filter((form) => !this.#needles.has(form));
+        for (const form of forms) {
+            for (const variant of [form, ...jsonForms(form), ...urlForms(form)]) {
+                this.#needles.add(variant);
+            }
+        }
+        this.#sorted = undefined;
+        return fresh;
+    }
+    redact(text) {
+        // Longest first, so that a secret containing another is replaced whole.
+        this.#sorted ??= [...this.#needles].sort((a, b) => b.length - a.length);
+        let out = text;
+        for (const needle of this.#sorted)
+            out = out.split(needle).join(MASK);
+        return out;
+    }
 }
 
 // EXTERNAL MODULE: external "node:http"
@@ -47890,7 +47907,7 @@ function runCommand(command, plan, io) {
  */
 function readCommandRequest(command, read, run) {
     if (command === 'plan') {
-        const inputs = readInputs({ ...PLAN_SHARED_INPUTS, ...PLAN_OWN_INPUTS }, read, run);
+        const inputs = declare_readInputs({ ...PLAN_SHARED_INPUTS, ...PLAN_OWN_INPUTS }, read, run);
         return { command, request: planRequest(inputs, run) };
     }
     return { command, plan: readCommandPlan(command, read, run) };
@@ -48607,6 +48624,132 @@ class DeploymentsJsonStream {
     }
 }
 
+;// CONCATENATED MODULE: ./src/cli/events.ts
+/**
+ * `--events`: stdout as a stream for tools, one JSON object a line (NDJSON),
+ * with the event names of the vendor's `langgraph deploy --json` stream. A
+ * view of the core's events (src/run/ports/events.ts: its phases, status
+ * changes and warnings) and of the command's own warnings; it adds the
+ * heartbeats, on its own timer while a wait sees no change (the contract's
+ * 10 s, not the log's 30 s), and the `result` line, always the last, written
+ * once, however the run ends. The core's events come redacted; the
+ * command's own text (a warning, the error) is redacted here, where the line
+ * is made; the outputs are redacted by structure already. Each line is
+ * `lineSafeJson`: no reader of lines cuts it in two.
+ */
+
+
+/** While a wait sees no change, a `heartbeat` at least this often (the contract's 10 s). */
+const HEARTBEAT_MS = 10_000;
+/** The heartbeat's interval: `HEARTBEAT_MS`, or shorter for tests (`DEPLOY_AGENT_HEARTBEAT_MS`). */
+function heartbeatMsFrom(env) {
+    return shortenedMs(env.DEPLOY_AGENT_HEARTBEAT_MS, HEARTBEAT_MS);
+}
+/** A known, non-empty text output of `--json`'s object. */
+function known(outputs, name) {
+    const value = outputs[name];
+    return typeof value === 'string' && value !== '' ? value : undefined;
+}
+class EventStream {
+    #options;
+    #wallTime;
+    /** The wait in progress: since when, what it waits for, the next heartbeat's timer. */
+    #wait;
+    #timedOut = false;
+    #ended = false;
+    constructor(options) {
+        this.#options = options;
+        this.#wallTime = options.wallTime ?? (() => Date.now());
+    }
+    #line(event, fields) {
+        if (this.#ended)
+            return;
+        const time = new Date(this.#wallTime()).toISOString();
+        this.#options.write(`${lineSafeJson({ event, time, ...fields })}\n`);
+    }
+    /** The next heartbeat, `heartbeatMs` after the last line of the wait. */
+    #arm() {
+        const wait = this.#wait;
+        if (wait === undefined)
+            return;
+        if (wait.timer !== undefined)
+            clearTimeout(wait.timer);
+        wait.timer = setTimeout(() => {
+            this.#line('heartbeat', {
+                elapsed_s: Math.round((performance.now() - wait.since) / 100) / 10,
+                waiting_for: this.#options.redact(wait.waitingFor),
+            });
+            this.#arm();
+        }, this.#options.heartbeatMs);
+        // The timer must not keep the process alive once the run is over.
+        wait.timer.unref?.();
+    }
+    #endWait() {
+        if (this.#wait?.timer !== undefined)
+            clearTimeout(this.#wait.timer);
+        this.#wait = undefined;
+    }
+    /** The view of the core's events (redacted where they were made). */
+    sink = (event) => {
+        switch (event.kind) {
+            case 'log':
+                if (event.level === 'warning')
+                    this.#line('warn', { message: event.message });
+                return;
+            case 'step':
+                this.#endWait();
+                this.#line('step', { step: event.step, message: event.message });
+                if (event.step === 'wait') {
+                    this.#wait = { since: performance.now(), waitingFor: '' };
+                    this.#arm();
+                }
+                return;
+            case 'status_change':
+                this.#line('status_change', {
+                    status: event.status,
+                    latest_revision_id: event.latestRevisionId,
+                    active_revision_id: event.activeRevisionId,
+                    waiting_for: event.waitingFor,
+                });
+                if (this.#wait !== undefined) {
+                    this.#wait.waitingFor = event.waitingFor;
+                    this.#arm();
+                }
+                return;
+            case 'wait_over':
+                this.#timedOut = event.outcome === 'timed_out';
+                this.#endWait();
+                return;
+            default:
+                return;
+        }
+    };
+    /** A warning of the command's own. */
+    warn(message) {
+        this.#line('warn', { message: this.#options.redact(message) });
+    }
+    /** The last line; later events and a second result are not written. */
+    result({ exitCode, outputs, error }) {
+        this.#endWait();
+        const status = exitCode === 0 ? 'succeeded' : this.#timedOut && exitCode === 1 ? 'timed_out' : 'failed';
+        const fields = { status, exit_code: exitCode };
+        for (const [field, output] of [
+            ['deployment_id', 'deployment-id'],
+            ['url', 'url'],
+            ['dashboard_url', 'dashboard-url'],
+        ]) {
+            const value = known(outputs, output);
+            if (value !== undefined)
+                fields[field] = value;
+        }
+        fields.outputs = outputs;
+        if (error !== undefined)
+            fields.error = this.#options.redact(error);
+        this.#line('result', fields);
+        this.#ended = true;
+    }
+}
+
 ;// CONCATENATED MODULE: ./src/cli/log.ts
 /**
  * The log on stderr, for a person: a view of the core's events (`view`) and
@@ -48789,17 +48932,80 @@ class StderrLog {
 /** Exit statuses (the contract's table). */
 const EXIT = { done: 0, failed: 1, usage: 2, interrupted: 130 };
 
+;// CONCATENATED MODULE: ./src/cli/session.ts
+/**
+ * What every command sets up before it runs: a redactor that knows the
+ * secrets read, the log on stderr through it, the `--events` stream when
+ * asked for, and SIGINT and SIGTERM. The first signal stops the run (the
+ * session's signal aborts, and the command says why it ended); a second
+ * ends the log's live line and quits at once with 130.
+ */
+
+
+
+
+/** The `--events` stream on stdout, when asked for. */
+function eventStream(wanted, world, redact) {
+    if (!wanted)
+        return undefined;
+    return new EventStream({
+        write: (text) => world.stdout.write(text),
+        redact,
+        heartbeatMs: heartbeatMsFrom(world.env),
+    });
+}
+/** Sets a command up: the secrets it read are redacted from everything it writes. */
+function openSession(secretValues, world, { events: wantsEvents = false } = {}) {
+    const redactor = new Redactor();
+    for (const value of secretValues)
+        redactor.add(value);
+    const redact = (text) => redactor.redact(text);
+    const events = eventStream(wantsEvents, world, redact);
+    const log = commandLog(world.stderr, world.env, redact);
+    const controller = new AbortController();
+    const warn = (message) => {
+        log.warning(message);
+        events?.warn(message);
+    };
+    return {
+        redactor,
+        redact,
+        log,
+        events,
+        signal: controller.signal,
+        warn,
+        async interruptible(work, quitting) {
+            const stopListening = world.onSignal((signal) => {
+                if (controller.signal.aborted) {
+                    log.close();
+                    quitting?.(signal);
+                    world.exit(EXIT.interrupted);
+                    return;
+                }
+                warn(`received ${signal}: stopping (again to quit at once)`);
+                controller.abort();
+            });
+            try {
+                return await work();
+            }
+            finally {
+                stopListening();
+                log.close();
+            }
+        },
+    };
+}
+
 ;// CONCATENATED MODULE: ./src/cli/fleet.ts
 /**
- * `deploy-agent list` and `deploy-agent repos` (CLI contract v1.4, "The
- * fleet from a terminal"): the service's two other operations, GET only.
+ * `deploy-agent list` and `deploy-agent repos`, the fleet from a terminal:
+ * the service's two other operations, GET only.
  * Their inputs are read and checked with the action's own reader before
  * any request (exit 2 naming the option); what they find is written as a
  * table on a terminal, tab-separated lines when piped, or `--json`. Exit 0
  * when nothing matches too (stderr says so), 1 on a service failure, 130
  * when interrupted.
  */
-
 
 
 
@@ -48883,7 +49089,7 @@ async function writeListing(service, asked, context) {
 async function list(context) {
     const { request, world, ci, log } = context;
     const run = runDescription(ci, world.cwd);
-    const asked = listRequest(readInputs({ ...FLEET_SHARED_INPUTS, ...LIST_OWN_INPUTS }, (name) => request.inputs[name], run));
+    const asked = listRequest(declare_readInputs({ ...FLEET_SHARED_INPUTS, ...LIST_OWN_INPUTS }, (name) => request.inputs[name], run));
     for (const warning of asked.warnings)
         log.warning(warning);
     const service = serviceOf(asked.access, context);
@@ -48897,7 +49103,7 @@ async function list(context) {
 async function repos(context) {
     const { request, world, ci, log } = context;
     const run = runDescription(ci, world.cwd);
-    const asked = reposRequest(readInputs(REPOS_INPUTS, (name) => request.inputs[name], run));
+    const asked = reposRequest(declare_readInputs(REPOS_INPUTS, (name) => request.inputs[name], run));
     const repositories = await serviceOf(asked.access, context).listRepositories(asked.integrationId);
     if (repositories.length === 0)
         log.info('the integration has no repository to deploy');
@@ -48905,21 +49111,12 @@ async function repos(context) {
 }
 /** Runs `list` or `repos`; resolves to the exit status. */
 async function runFleet(command, request, world) {
-    const redactor = new Redactor();
-    for (const value of request.secretValues)
-        redactor.add(value);
-    const log = commandLog(world.stderr, world.env, (text) => redactor.redact(text));
-    const controller = new AbortController();
-    const stopListening = world.onSignal((signal) => {
-        if (controller.signal.aborted)
-            world.exit(EXIT.interrupted);
-        log.warning(`received ${signal}: stopping (again to quit at once)`);
-        controller.abort();
-    });
+    const session = openSession(request.secretValues, world);
+    const { log, redactor, signal } = session;
     const ci = describeCiRun(world.env, world.cwd);
-    const context = { request, world, ci, log, redactor, signal: controller.signal };
+    const context = { request, world, ci, log, redactor, signal };
     try {
-        await (command === 'list' ? list(context) : repos(context));
+        await session.interruptible(() => (command === 'list' ? list(context) : repos(context)));
         return EXIT.done;
     }
     catch (error) {
@@ -48927,142 +49124,12 @@ async function runFleet(command, request, world) {
             log.error(describeInputError(error, request, ci));
             return EXIT.usage;
         }
-        if (error instanceof CancelledError || controller.signal.aborted) {
+        if (error instanceof CancelledError || signal.aborted) {
             log.error(`${command} was interrupted`);
             return EXIT.interrupted;
         }
         log.error(describeError(error));
         return EXIT.failed;
-    }
-    finally {
-        stopListening();
-        log.close();
-    }
-}
-
-;// CONCATENATED MODULE: ./src/cli/events.ts
-/**
- * `--events`: stdout as a stream for tools, one JSON object a line (NDJSON),
- * with the event names of the vendor's `langgraph deploy --json` stream. A
- * view of the core's events (src/run/ports/events.ts: its phases, status
- * changes and warnings) and of the command's own warnings; it adds the
- * heartbeats, on its own timer while a wait sees no change (the contract's
- * 10 s, not the log's 30 s), and the `result` line, always the last, written
- * once, however the run ends. The core's events come redacted; the
- * command's own text (a warning, the error) is redacted here, where the line
- * is made; the outputs are redacted by structure already. Each line is
- * `lineSafeJson`: no reader of lines cuts it in two.
- */
-
-
-/** While a wait sees no change, a `heartbeat` at least this often (the contract's 10 s). */
-const HEARTBEAT_MS = 10_000;
-/** The heartbeat's interval: `HEARTBEAT_MS`, or shorter for tests (`DEPLOY_AGENT_HEARTBEAT_MS`). */
-function heartbeatMsFrom(env) {
-    return shortenedMs(env.DEPLOY_AGENT_HEARTBEAT_MS, HEARTBEAT_MS);
-}
-/** A known, non-empty text output of `--json`'s object. */
-function known(outputs, name) {
-    const value = outputs[name];
-    return typeof value === 'string' && value !== '' ? value : undefined;
-}
-class EventStream {
-    #options;
-    #wallTime;
-    /** The wait in progress: since when, what it waits for, the next heartbeat's timer. */
-    #wait;
-    #timedOut = false;
-    #ended = false;
-    constructor(options) {
-        this.#options = options;
-        this.#wallTime = options.wallTime ?? (() => Date.now());
-    }
-    #line(event, fields) {
-        if (this.#ended)
-            return;
-        const time = new Date(this.#wallTime()).toISOString();
-        this.#options.write(`${lineSafeJson({ event, time, ...fields })}\n`);
-    }
-    /** The next heartbeat, `heartbeatMs` after the last line of the wait. */
-    #arm() {
-        const wait = this.#wait;
-        if (wait === undefined)
-            return;
-        if (wait.timer !== undefined)
-            clearTimeout(wait.timer);
-        wait.timer = setTimeout(() => {
-            this.#line('heartbeat', {
-                elapsed_s: Math.round((performance.now() - wait.since) / 100) / 10,
-                waiting_for: this.#options.redact(wait.waitingFor),
-            });
-            this.#arm();
-        }, this.#options.heartbeatMs);
-        // The timer must not keep the process alive once the run is over.
-        wait.timer.unref?.();
-    }
-    #endWait() {
-        if (this.#wait?.timer !== undefined)
-            clearTimeout(this.#wait.timer);
-        this.#wait = undefined;
-    }
-    /** The view of the core's events (redacted where they were made). */
-    sink = (event) => {
-        switch (event.kind) {
-            case 'log':
-                if (event.level === 'warning')
-                    this.#line('warn', { message: event.message });
-                return;
-            case 'step':
-                this.#endWait();
-                this.#line('step', { step: event.step, message: event.message });
-                if (event.step === 'wait') {
-                    this.#wait = { since: performance.now(), waitingFor: '' };
-                    this.#arm();
-                }
-                return;
-            case 'status_change':
-                this.#line('status_change', {
-                    status: event.status,
-                    latest_revision_id: event.latestRevisionId,
-                    active_revision_id: event.activeRevisionId,
-                    waiting_for: event.waitingFor,
-                });
-                if (this.#wait !== undefined) {
-                    this.#wait.waitingFor = event.waitingFor;
-                    this.#arm();
-                }
-                return;
-            case 'wait_over':
-                this.#timedOut = event.outcome === 'timed_out';
-                this.#endWait();
-                return;
-            default:
-                return;
-        }
-    };
-    /** A warning of the command's own. */
-    warn(message) {
-        this.#line('warn', { message: this.#options.redact(message) });
-    }
-    /** The last line; later events and a second result are not written. */
-    result({ exitCode, outputs, error }) {
-        this.#endWait();
-        const status = exitCode === 0 ? 'succeeded' : this.#timedOut && exitCode === 1 ? 'timed_out' : 'failed';
-        const fields = { status, exit_code: exitCode };
-        for (const [field, output] of [
-            ['deployment_id', 'deployment-id'],
-            ['url', 'url'],
-            ['dashboard_url', 'dashboard-url'],
-        ]) {
-            const value = known(outputs, output);
-            if (value !== undefined)
-                fields[field] = value;
-        }
-        fields.outputs = outputs;
-        if (error !== undefined)
-            fields.error = this.#options.redact(error);
-        this.#line('result', fields);
-        this.#ended = true;
     }
 }
 
@@ -49071,6 +49138,7 @@ class EventStream {
  * The help, written from the option table: every option with its variable
  * and its default, so the help cannot miss one or show a stale default.
  */
+
 
 
 const WIDTH = 80;
@@ -49376,8 +49444,6 @@ function outputsDotenv(outputs) {
 
 
 
-
-
 /**
  * One line on where the run is, and the branch head it is for when known
  * (when not, the core says why nothing is targeted, where that matters).
@@ -49404,18 +49470,16 @@ function writeFailure(option, path, error) {
     return `could not write the ${option} file ${path}: ${reason}${code === undefined ? '' : ` (${code})`}`;
 }
 /**
- * Writes --dotenv and --summary, then --json; false when a file could not be
- * written. A file that could not be written is a failure that says why in
- * every form: the log, `written.error` (so --json and the `result` event
- * carry it).
+ * Writes --dotenv and --summary; why each file that could not be written
+ * could not (the log says so too), none when all were.
  */
-function writeResults(request, written, summary, world, log, redact, warn) {
+function writeFiles(request, outputs, summary, world, { log, redact, warn }) {
     const files = [
         [
             '--dotenv',
             request.dotenv,
             () => {
-                const { text, skipped } = outputsDotenv(written.outputs);
+                const { text, skipped } = outputsDotenv(outputs);
                 for (const { variable, reason } of skipped)
                     warn(`${variable} is left out of --dotenv: ${reason}`);
                 return text;
@@ -49436,133 +49500,109 @@ function writeResults(request, written, summary, world, log, redact, warn) {
             failures.push(failure);
         }
     }
-    if (failures.length > 0) {
-        written.error = [written.error, ...failures].filter((each) => each !== undefined).join('; ');
-    }
-    if (request.json) {
-        // Outputs are redacted by structure; the error is free text.
-        const json = outputsJson(written.outputs, written.error === undefined ? undefined : redact(written.error));
-        world.stdout.write(`${lineSafeJson(json, 2)}\n`);
-    }
-    return failures.length === 0;
+    return failures;
 }
-/** The `--events` stream on stdout, when asked for. */
-function eventStream(wanted, world, redact) {
-    if (!wanted)
-        return undefined;
-    return new EventStream({
-        write: (text) => world.stdout.write(text),
-        redact,
-        heartbeatMs: heartbeatMsFrom(world.env),
-    });
-}
-async function main_runCommand(request, command, world) {
-    const redactor = new Redactor();
-    for (const value of request.secretValues)
-        redactor.add(value);
-    const redact = (text) => redactor.redact(text);
-    const events = eventStream(request.events, world, redact);
-    const log = commandLog(world.stderr, world.env, redact);
-    /** A warning of the command's own: in the log, and in the stream. */
-    const warn = (message) => {
-        log.warning(message);
-        events?.warn(message);
+/** The outputs the run has set so far, from its `outputs` events. */
+function outputsSeen() {
+    let outputs = {};
+    return {
+        view: (event) => {
+            if (event.kind === 'outputs')
+                outputs = { ...outputs, ...event.outputs };
+        },
+        get outputs() {
+            return outputs;
+        },
     };
-    const written = { outputs: {} };
+}
+/**
+ * Runs a run command and writes what it left: the files, then --json, the
+ * stream's result line last. A file that could not be written is a failure
+ * that says why in every form: the log, --json and the result line.
+ */
+async function main_runCommand(request, command, world) {
+    const session = openSession(request.secretValues, world, { events: request.events });
+    const { redact } = session;
+    const seen = outputsSeen();
     /** The stream's last line: what --json would print, and how the run ended. */
-    const end = (exitCode) => {
-        const error = written.error === undefined ? undefined : redact(written.error);
-        events?.result({ exitCode, outputs: outputsJson(written.outputs, error), error });
+    const end = (exitCode, { outputs, error }) => {
+        const redacted = error === undefined ? undefined : redact(error);
+        session.events?.result({ exitCode, outputs: outputsJson(outputs, redacted), error: redacted });
         return exitCode;
     };
+    const quitting = (signal) => {
+        end(EXIT.interrupted, {
+            outputs: seen.outputs,
+            error: `received ${signal} again: quit at once`,
+        });
+    };
     try {
-        return end(await runRequest(request, world, {
-            command,
-            log,
-            warn,
-            redact,
-            redactor,
-            written,
-            events,
-            end,
-        }));
+        const ran = await runRequest(request, command, world, session, { view: seen.view, quitting });
+        const failures = writeFiles(request, seen.outputs, ran.summary, world, session);
+        const errors = [ran.error, ...failures].filter((each) => each !== undefined);
+        const written = {
+            outputs: seen.outputs,
+            error: errors.length === 0 ? undefined : errors.join('; '),
+        };
+        if (request.json) {
+            // Outputs are redacted by structure; the error is free text.
+            const error = written.error === undefined ? undefined : redact(written.error);
+            world.stdout.write(`${lineSafeJson(outputsJson(written.outputs, error), 2)}\n`);
+        }
+        const failed = failures.length > 0 && ran.exitCode === EXIT.done;
+        return end(failed ? EXIT.failed : ran.exitCode, written);
     }
     catch (error) {
         // Not an expected failure (those are in the outcome): the stream still ends with a result.
-        written.error ??= describeError(error);
-        end(EXIT.failed);
+        end(EXIT.failed, { outputs: seen.outputs, error: describeError(error) });
         throw error;
     }
 }
-/** Reads the request's inputs and runs it; its exit status. */
-async function runRequest(request, world, { command, log, warn, redact, redactor, written, events, end }) {
+/** What the core is given: the command's world, and the views of its events. */
+function runnerIO(world, { log, events, redactor, redact, signal }, run, view) {
+    return {
+        run,
+        proxy: proxySettingsFrom(world.env),
+        pace: paceFrom(world.env),
+        words: commandWords(world.env.GITLAB_CI === 'true'),
+        commitOrder: checkoutCommitOrder({ cwd: world.cwd, env: world.env }),
+        clock: systemClock,
+        signal,
+        mask: (value) => redactor.add(value),
+        redact,
+        views: [log.view, view, ...(events === undefined ? [] : [events.sink])],
+    };
+}
+/**
+ * Reads the request's inputs and runs it: how it ended. `view` sees the
+ * run's events; `quitting` is called on a second signal.
+ */
+async function runRequest(request, command, world, session, { view, quitting }) {
+    const { log } = session;
     const ci = describeCiRun(world.env, world.cwd);
     const run = runDescription(ci, world.cwd);
-    const read = (name) => request.inputs[name];
     let prepared;
     try {
-        prepared = readCommandRequest(command, read, run);
+        prepared = readCommandRequest(command, (name) => request.inputs[name], run);
     }
     catch (error) {
         if (!(error instanceof InputError))
             throw error;
-        written.error = describeInputError(error, request, ci);
-        log.error(written.error);
-        writeResults(request, written, undefined, world, log, redact, warn);
-        return EXIT.usage;
+        const message = describeInputError(error, request, ci);
+        log.error(message);
+        return { exitCode: EXIT.usage, error: message };
     }
     if (command === 'deploy')
         log.info(describeRun(ci));
-    const controller = new AbortController();
-    const stopListening = world.onSignal((signal) => {
-        if (controller.signal.aborted) {
-            log.close();
-            written.error ??= `received ${signal} again: quit at once`;
-            world.exit(end(EXIT.interrupted));
-            return;
-        }
-        warn(`received ${signal}: stopping (again to quit at once)`);
-        controller.abort();
-    });
-    let outcome;
-    try {
-        outcome = await runCommandRequest(prepared, {
-            run,
-            proxy: proxySettingsFrom(world.env),
-            pace: paceFrom(world.env),
-            words: commandWords(world.env.GITLAB_CI === 'true'),
-            commitOrder: checkoutCommitOrder({ cwd: world.cwd, env: world.env }),
-            clock: systemClock,
-            signal: controller.signal,
-            mask: (value) => redactor.add(value),
-            redact,
-            views: [
-                log.view,
-                (event) => {
-                    if (event.kind === 'outputs')
-                        written.outputs = { ...written.outputs, ...event.outputs };
-                },
-                ...(events === undefined ? [] : [events.sink]),
-            ],
-        });
-    }
-    finally {
-        stopListening();
-        log.close();
-    }
+    const outcome = await session.interruptible(() => runCommandRequest(prepared, runnerIO(world, session, run, view)), quitting);
     if (outcome.stack !== undefined)
         log.debug(outcome.stack);
-    written.error = outcome.failure;
-    const interrupted = controller.signal.aborted;
     if (outcome.failure !== undefined)
         log.error(outcome.failure);
-    const filesWritten = writeResults(request, written, outcome.summary, world, log, redact, warn);
-    if (interrupted)
-        return EXIT.interrupted;
     // The inputs were checked above: a failure now is the deploy's.
-    if (outcome.failure !== undefined)
-        return EXIT.failed;
-    return filesWritten ? EXIT.done : EXIT.failed;
+    const failed = outcome.failure === undefined ? EXIT.done : EXIT.failed;
+    const exitCode = session.signal.aborted ? EXIT.interrupted : failed;
+    return { exitCode, error: outcome.failure, summary: outcome.summary };
 }
 /** action.yml's descriptions of the inputs; none when it cannot be read (the help still lists every option). */
 function readDescriptions(world) {

@@ -43100,6 +43100,44 @@ function getOctokit(token, options, ...additionalPlugins) {
 /************************************************************************/
 var __webpack_exports__ = {};
 
+;// CONCATENATED MODULE: ./src/github/features/commit-order.ts
+class CommitOrders {
+    #api;
+    #orders = new Map();
+    constructor(api) {
+        this.#api = api;
+    }
+    ask(repository, target, latest) {
+        const key = `${repository}\n${target}\n${latest}`.toLowerCase();
+        let order = this.#orders.get(key);
+        if (order === undefined) {
+            order = this.#compare(repository, target, latest);
+            this.#orders.set(key, order);
+        }
+        return order;
+    }
+    async #compare(repository, target, latest) {
+        const [owner, repo, ...rest] = repository.split('/');
+        if (!owner || !repo || rest.length > 0)
+            return undefined;
+        const result = await this.#api.compare({ owner, repo }, target, latest, { silent: true });
+        if (!result.ok)
+            return undefined;
+        const { status } = result.value;
+        if (status === 'ahead')
+            return 'newer';
+        if (status === 'behind')
+            return 'older';
+        return undefined;
+    }
+}
+
+;// CONCATENATED MODULE: ./src/github/features/context.ts
+/** `value` with the workflow run's page, when the run has one. */
+function withRunUrl(value, runUrl) {
+    return runUrl === undefined ? value : { ...value, runUrl };
+}
+
 ;// CONCATENATED MODULE: ./src/common/characters.ts
 /**
  * The one place that says what a control character and a line break are,
@@ -43158,6 +43196,863 @@ function hasControlCharacter(text) {
 /** A character as a `\uXXXX` escape (lower-case hex), as JSON and JavaScript read it back. */
 function unicodeEscape(character) {
     return `\\u${character.charCodeAt(0).toString(16).padStart(4, '0')}`;
+}
+
+;// CONCATENATED MODULE: ./src/common/errors.ts
+/**
+ * The errors every part of the action shares. An `ActionError` is an
+ * expected failure: its message is shown as it is, without a stack trace.
+ * An error only one folder throws lives in that folder (inputs/errors.ts,
+ * service/errors.ts, run/steps/wait.ts).
+ */
+class ActionError extends Error {
+    name = 'ActionError';
+}
+/** The workflow was cancelled (SIGINT/SIGTERM) while the action was running. */
+class CancelledError extends ActionError {
+    name = 'CancelledError';
+}
+/** Turns any thrown value into one readable sentence. */
+function describeError(error) {
+    if (error instanceof ActionError)
+        return error.message;
+    if (error instanceof Error) {
+        const cause = error.cause instanceof Error ? ` (${error.cause.message})` : '';
+        return `Unexpected error: ${error.message}${cause}`;
+    }
+    if (typeof error === 'string')
+        return `Unexpected error: ${error}`;
+    try {
+        return `Unexpected error: ${JSON.stringify(error)}`;
+    }
+    catch {
+        return `Unexpected error: ${String(error)}`;
+    }
+}
+
+;// CONCATENATED MODULE: ./src/common/runtime.ts
+/**
+ * What every module needs from the world, passed in rather than imported:
+ * time (a clock tests can fake), logging, and how values are written in a log.
+ */
+
+
+const cancelled = () => new CancelledError('The run was cancelled');
+const systemClock = {
+    now: () => performance.now(),
+    wallTime: () => Date.now(),
+    random: () => Math.random(),
+    sleep: (ms, signal) => new Promise((resolve, reject) => {
+        if (signal?.aborted) {
+            reject(cancelled());
+            return;
+        }
+        const onAbort = () => {
+            clearTimeout(timer);
+            reject(cancelled());
+        };
+        const timer = setTimeout(() => {
+            signal?.removeEventListener('abort', onAbort);
+            resolve();
+        }, ms);
+        signal?.addEventListener('abort', onAbort, { once: true });
+    }),
+    timer: (ms, callback) => {
+        const timer = setTimeout(callback, ms);
+        return () => clearTimeout(timer);
+    },
+};
+/** How every duration is written in the log: `1.5 s`, `12.0 s`. */
+function formatDuration(ms) {
+    return `${(ms / 1000).toFixed(1)} s`;
+}
+/**
+ * A value that came from the service, made fit for one log line: line breaks
+ * and other control characters shown escaped (`\r`, `\u001b`), not
+ * interpreted, so that it cannot start a line of its own (a line starting
+ * with `::` is a runner command) nor colour or rewrite the log.
+ */
+function untrusted(value) {
+    return value.replace(UNSAFE_IN_A_LINE, (character) => {
+        const escaped = JSON.stringify(character).slice(1, -1);
+        return escaped.length > 1 ? escaped : unicodeEscape(character);
+    });
+}
+/**
+ * The last defence for text the action logs: a line that would start a
+ * runner command (`::name::`, leading white space ignored as the runner
+ * does) is shown with a marker in front, so only the action's own
+ * `@actions/core` calls issue commands. A line ends at any break a reader
+ * honours, a lone CR included.
+ */
+function neutraliseCommands(text) {
+    return text
+        .split(LINE_BREAK_KEPT)
+        .map((part, index) => (index % 2 === 0 && /^\s*::/.test(part) ? `[text] ${part}` : part))
+        .join('');
+}
+
+;// CONCATENATED MODULE: ./src/common/address.ts
+/**
+ * The one rule for an address the action publishes (the `url` output, the
+ * deployment's `custom_url` in the `deployment` output and the command's
+ * `--json`, a GitHub deployment's `environment_url`, every link in the
+ * comment and the summary): an `http(s)` address, never a user or a
+ * password. An address with credentials is published without them; the
+ * caller masks what was removed before anything is written.
+ */
+
+/** The address as it may be published, or why it may not. */
+function publishableAddress(text) {
+    let url;
+    try {
+        url = new URL(text);
+    }
+    catch {
+        return { ok: false, why: 'it is not an address', removed: [] };
+    }
+    const removed = credentialsOf(url);
+    if (url.protocol !== 'https:' && url.protocol !== 'http:') {
+        return { ok: false, why: 'it is not an http(s) address', removed };
+    }
+    // As given when nothing in it needs rewriting. The parser drops tabs and line breaks, trims
+    // spaces and encodes control characters: an address with any is published as it reads it.
+    const hadCredentials = url.username !== '' || url.password !== '';
+    if (!hadCredentials && !/\s/.test(text) && untrusted(text) === text) {
+        return { ok: true, address: text, removed, hadCredentials };
+    }
+    url.username = '';
+    url.password = '';
+    return { ok: true, address: url.href, removed, hadCredentials };
+}
+/** The address when it may be published as it is or without its credentials, else undefined. */
+function publishedOrNothing(text) {
+    if (text === undefined || text === null || text === '')
+        return undefined;
+    const verdict = publishableAddress(text);
+    return verdict.ok ? verdict.address : undefined;
+}
+/** The password of an address, as written and decoded; the user name is not a secret. */
+function credentialsOf(url) {
+    if (url.password === '')
+        return [];
+    const forms = new Set([url.password]);
+    try {
+        forms.add(decodeURIComponent(url.password));
+    }
+    catch {
+        // A stray '%' is written as it is: the form above covers it.
+    }
+    return [...forms];
+}
+
+;// CONCATENATED MODULE: ./src/common/github-text.ts
+/**
+ * The one writer of text that goes to GitHub: the pull request comment
+ * (Markdown), the job summary and the command's `--summary` (HTML inside
+ * Markdown), and deployment statuses (plain text on one line). Text from the
+ * service is data in all of them: it shows as the text it is, never as HTML,
+ * a link, an image, an autolink, a mention (`@name`) or an issue reference
+ * (`#12`, `owner/repo#3`, `GH-12`). The only links are the ones built here,
+ * to addresses the address rule lets through (`common/address.ts`).
+ *
+ * GitHub renders Markdown with cmark-gfm, then links mentions, issue
+ * references and bare addresses in the text it rendered (outside code and
+ * links), whether the text came from Markdown or from HTML: an entity such
+ * as `&#64;` decodes back to `@` before that. So a zero-width space goes
+ * after every `@`, `#` and `GH-` in service text; an address in it
+ * (`https://…`, `www.…`) sits in a code span, where GitHub links nothing and
+ * a reader copies it as it is; and code spans hold what reads best as code
+ * (ids, names, commits). Nothing is linked inside a code span, a `<pre>` or
+ * a link, so the text there is only escaped.
+ *
+ * A new kind of GitHub text adds its writer here.
+ */
+
+
+/** Zero width: breaks a mention, an issue reference or an autolink, and shows nothing. */
+const ZWSP = '\u200b';
+/** `text` cut to `max` characters, the last one `…` when cut. */
+function cut(text, max) {
+    const characters = [...text];
+    return characters.length > max ? `${characters.slice(0, max - 1).join('')}…` : text;
+}
+/** `value` on one line (controls and breaks as one space), cut to `max` characters with `…`. */
+function oneLine(value, max = Infinity) {
+    return cut(value.replace(UNSAFE_RUN_IN_A_LINE, ' '), max);
+}
+/** A mention or an issue reference GitHub would link in rendered text, made inert by a zero-width space. */
+function inert(text) {
+    return text
+        .replace(/[@#]/g, (c) => `${c}${ZWSP}`)
+        .replace(/\bGH-/gi, (w) => `${w.slice(0, 2)}${ZWSP}-`);
+}
+/**
+ * An address GitHub would link in text: a scheme's `://` or `www.`, up to a
+ * space or a character no code span or table cell keeps as it is. The scheme
+ * is bounded, so that a long word without `://` is not read again from each
+ * of its letters.
+ */
+const ADDRESS = /(?:[a-z][a-z0-9+.-]{0,31}:\/\/|www\.)[^\s|<>"'`\\]*/gi;
+/** Punctuation that ends a sentence rather than an address, as GitHub leaves it out of a link. */
+const TRAILING = new Set('.,:;!?*_~)]}');
+/** `address` without the punctuation after it (a loop: a `[…]+$` reads the rest again from each). */
+function withoutTrailing(address) {
+    let end = address.length;
+    while (end > 0 && TRAILING.has(address.charAt(end - 1)))
+        end--;
+    return address.slice(0, end);
+}
+/** `text` with each address written by `address` and the text between by `prose`. */
+function withAddresses(text, prose, address) {
+    let written = '';
+    let from = 0;
+    for (const match of text.matchAll(ADDRESS)) {
+        const found = withoutTrailing(match[0]);
+        if (found === '')
+            continue;
+        written += prose(text.slice(from, match.index)) + address(found);
+        from = match.index + found.length;
+    }
+    return written + prose(text.slice(from));
+}
+// ---- plain text: deployment statuses and descriptions --------------------------------------------
+/** A description or status text: one line, trimmed, at most `max` characters. GitHub shows it as is. */
+function plainLine(value, max) {
+    return cut(oneLine(value).trim(), max);
+}
+// ---- Markdown: the pull request comment ---------------------------------------------------------
+/**
+ * Inline Markdown punctuation that can start markup anywhere in a line: a
+ * backslash escape keeps it literal. (`-`, `+`, `=`, `#` and `>` start markup
+ * only at the start of a line, where service text never is; `!` only before
+ * a `[`, which is escaped.)
+ */
+const MARKDOWN_INLINE = /[\\`*_~[\]<&|]/g;
+/**
+ * Service text as inline Markdown: on one line, cut to `max`, the punctuation
+ * that would start markup escaped, nothing GitHub would link.
+ */
+function markdownText(value, max = 300) {
+    return withAddresses(oneLine(value, max), (part) => inert(part).replace(MARKDOWN_INLINE, (c) => `\\${c}`), (address) => markdownCode(address, Infinity));
+}
+/**
+ * Service text as a code span, which reads best for ids, names and commits:
+ * fenced by more backticks than any run inside, on one line, cut to `max`.
+ * In a table cell a `|` ends the cell even inside a code span, so it is
+ * escaped there (GitHub shows `|`).
+ */
+function markdownCode(value, max = 300, inTable = true) {
+    const text = oneLine(value, max);
+    if (text.trim() === '')
+        return '(none)';
+    const longest = Math.max(0, ...(text.match(/`+/g) ?? []).map((run) => run.length));
+    const fence = '`'.repeat(longest + 1);
+    // A span that starts or ends with a backtick, or with a space at both ends, needs a space
+    // each side: CommonMark takes one away from each.
+    const pad = text.startsWith('`') || text.endsWith('`') || (text.startsWith(' ') && text.endsWith(' '));
+    const padded = pad ? ` ${text} ` : text;
+    const body = inTable ? padded.replace(/\|/g, '\\|') : padded;
+    return `${fence}${body}${fence}`;
+}
+/** Characters that would end a link's destination early, break a table or start markup. */
+const UNSAFE_IN_A_DESTINATION = /[()<>\s"'`|[\]\\]/g;
+const percentEncoded = (c) => `%${c.charCodeAt(0).toString(16).toUpperCase().padStart(2, '0')}`;
+/** A link the action builds, `[text](address)`: only to an address that may be published. */
+function markdownLink(text, address) {
+    const published = publishedOrNothing(address);
+    if (published === undefined)
+        return undefined;
+    return `[${text}](${published.replace(UNSAFE_IN_A_DESTINATION, percentEncoded)})`;
+}
+// ---- HTML inside Markdown: the job summary and --summary ---------------------------------------
+const HTML_ESCAPES = {
+    '&': '&amp;',
+    '<': '&lt;',
+    '>': '&gt;',
+    '"': '&quot;',
+    "'": '&#39;',
+};
+/** HTML's own characters as references. */
+function htmlEscaped(text) {
+    return text.replace(/[&<>"']/g, (c) => HTML_ESCAPES[c] ?? c);
+}
+/**
+ * Characters Markdown could take for markup should the HTML block end early
+ * (it cannot: no blank line gets in), as character references.
+ */
+const MARKDOWN_IN_HTML = /[|[\]()!`\\]/g;
+/** Text escaped for the summary's HTML, as it is: for where GitHub links nothing (code, pre, a link). */
+function htmlLiteral(text) {
+    return htmlEscaped(text).replace(MARKDOWN_IN_HTML, (c) => `&#${c.charCodeAt(0)};`);
+}
+/**
+ * Service text for the summary's HTML: on one line (a blank line would end
+ * the HTML block), cut to `max`, escaped, nothing GitHub would link.
+ */
+function htmlText(value, max = 1_000) {
+    // Made inert before it is escaped: the references written then hold a '#' of their own.
+    return withAddresses(oneLine(value, max), (part) => htmlLiteral(inert(part)), (address) => `<code>${htmlLiteral(address)}</code>`);
+}
+/** Service text in `<code>`, which reads best for ids, names, commits and addresses. */
+function htmlCode(value, max = 300) {
+    return `<code>${htmlLiteral(oneLine(value, max))}</code>`;
+}
+/** A link the action builds, `<a href>`: only to an address that may be published. */
+function htmlLink(text, address) {
+    const published = publishedOrNothing(address);
+    if (published === undefined)
+        return undefined;
+    const href = published.replace(UNSAFE_IN_A_DESTINATION, percentEncoded).replace(/&/g, '&amp;');
+    // GitHub links nothing inside a link: its text is shown as it is, an address a reader can copy.
+    return `<a href="${href}">${htmlLiteral(oneLine(text, 1_000))}</a>`;
+}
+/**
+ * Several lines of text for a `<pre>` in the summary: its lines kept, each
+ * escaped, no blank one (the HTML block would end before its closing tag).
+ */
+function htmlLines(value) {
+    return value
+        .split(LINE_BREAK)
+        .filter((line) => line.trim() !== '')
+        .map((line) => htmlLiteral(oneLine(line)))
+        .join('\n');
+}
+
+;// CONCATENATED MODULE: ./src/common/text.ts
+/** How commits are matched and written, the same way everywhere. */
+/** A full commit sha: 40 hex digits, either case (the service records full shas only). */
+const FULL_SHA = /^[0-9a-fA-F]{40}$/;
+function shortSha(sha) {
+    return sha?.slice(0, 12);
+}
+/** An address without its trailing slashes (a loop: `/\/+$/` reads the rest again from every slash). */
+function withoutTrailingSlashes(address) {
+    let end = address.length;
+    while (end > 0 && address[end - 1] === '/')
+        end--;
+    return address.slice(0, end);
+}
+/**
+ * The word that agrees with `count`: `one` for 1, else `many` (`one` + `s`
+ * unless given). For a noun, `${n} ${plural(n, 'difference')}`; for a
+ * pronoun, `plural(n, 'it', 'them')`.
+ */
+function plural(count, one, many = `${one}s`) {
+    return count === 1 ? one : many;
+}
+
+;// CONCATENATED MODULE: ./src/github/features/deployment-record.ts
+
+
+
+/** GitHub's limit on a status description. */
+const DESCRIPTION_LIMIT = 140;
+/** A description on one line, at most 140 characters. */
+function description(text) {
+    return plainLine(text, DESCRIPTION_LIMIT);
+}
+/** The final state and its description, from how the run ended. */
+function finalStatus(report) {
+    const name = report.name;
+    switch (report.stage) {
+        case 'live': {
+            const commit = report.supersededBy ?? report.liveCommit;
+            return {
+                state: 'success',
+                text: `${name} is live${commit === undefined ? '' : ` at commit ${shortSha(commit)}`}`,
+            };
+        }
+        case 'failed':
+            return {
+                state: 'failure',
+                text: `${name}: the deploy failed${report.failure === undefined ? '' : `: ${report.failure}`}`,
+            };
+        case 'cancelled':
+            return { state: 'error', text: `${name}: the run was cancelled` };
+        case 'not-live':
+            // A revision the deployment will never take: no later status would end an in_progress one.
+            if (report.never === true) {
+                return {
+                    state: 'failure',
+                    text: `${name} will not run what this run asks for${report.waitingFor === undefined ? '' : `: ${report.waitingFor}`}`,
+                };
+            }
+            return { state: 'in_progress', text: `${name} is not live yet; the step did not wait` };
+        case 'deploying':
+            return { state: 'in_progress', text: `${name} is not live yet; the step did not wait` };
+    }
+}
+class DeploymentRecord {
+    #api;
+    #context;
+    #redact;
+    #id;
+    constructor(api, context, redact) {
+        this.#api = api;
+        this.#context = context;
+        this.#redact = redact;
+    }
+    /** The GitHub deployment's id, once created. */
+    get id() {
+        return this.#id;
+    }
+    /** Creates the deployment and its `in_progress` status. */
+    async start(report, options = {}) {
+        const { repository, sha, environment, transient } = this.#context;
+        const created = await this.#api.createDeployment(repository, {
+            ref: sha,
+            environment,
+            transient_environment: transient,
+            description: description(this.#redact(`Deployment ${report.name} (deploy-agent)`)),
+            payload: { id: report.id ?? null, name: report.name },
+        }, options);
+        if (!created.ok)
+            return;
+        this.#id = created.value;
+        const waiting = report.waitingFor === undefined ? 'deploying' : `deploying (${report.waitingFor})`;
+        await this.#status({ state: 'in_progress', text: `${report.name}: ${waiting}` }, report, options);
+    }
+    /** The one final status; nothing when the deployment was never created. */
+    async finish(report, options = {}) {
+        if (this.#id === undefined)
+            return;
+        await this.#status(finalStatus(report), report, options);
+    }
+    async #status({ state, text }, report, options) {
+        if (this.#id === undefined)
+            return;
+        // The one address rule (src/common/address.ts): the deployment's own address when it may be
+        // published, else the dashboard's, else none.
+        const environmentUrl = publishedOrNothing(report.url) ?? publishedOrNothing(report.dashboardUrl);
+        const body = {
+            state,
+            description: description(this.#redact(text)),
+            ...(this.#context.runUrl === undefined ? {} : { log_url: this.#context.runUrl }),
+            ...(environmentUrl ? { environment_url: environmentUrl } : {}),
+            ...(state === 'success' ? { auto_inactive: true } : {}),
+        };
+        await this.#api.createDeploymentStatus(this.#context.repository, this.#id, body, options);
+    }
+}
+
+;// CONCATENATED MODULE: ./src/github/client/pages.ts
+/** A walk of a pull request's comments reads at most this many pages of `PER_PAGE`. */
+const MAX_COMMENT_PAGES = 10;
+const PER_PAGE = 100;
+/** A retire reads at most this many pages of an environment's deployments, newest first. */
+const MAX_DEPLOYMENT_PAGES = 10;
+/**
+ * Reads pages 1 to `maxPages` with `read` until `visit` says it found what it
+ * looks for or the list ends (no `rel="next"`, or an empty page). Page numbers
+ * are counted here, never taken from the `Link` header, so no page is read
+ * twice and the token goes to no other address.
+ *
+ * `visit` sees each item once, by its `key`: a list that moves while it is
+ * read (a deployment created between two pages shifts the next one by one)
+ * gives an item again, and a page with nothing new ends the list, so a
+ * paginator that repeats its last page with a `next` link is not read to the
+ * cap (nor mistaken for a longer list).
+ */
+async function walkPages(read, key, visit, maxPages) {
+    const seen = new Set();
+    for (let page = 1; page <= maxPages; page++) {
+        const result = await read(page);
+        if (!result.ok)
+            return result;
+        const { items, link } = result.value;
+        const fresh = items.filter((item) => !seen.has(key(item)));
+        for (const item of fresh)
+            seen.add(key(item));
+        const hasNext = hasNextPage(link) && fresh.length > 0;
+        if (visit(fresh) === 'stop')
+            return { ok: true, value: { ended: false } };
+        if (!hasNext)
+            return { ok: true, value: { ended: true } };
+    }
+    return { ok: true, value: { ended: false } };
+}
+/** Whether a `Link` header names a next page: one of its comma-separated links is `rel="next"`. */
+function hasNextPage(link) {
+    return link.split(',').some((part) => /^\s*<[^>]*>\s*;\s*rel="next"/.test(part));
+}
+
+;// CONCATENATED MODULE: ./src/github/features/comment.ts
+/**
+ * The preview's pull request comment: its Markdown body, written from a
+ * neutral report of the run, and the hidden marker that finds it again. Text from the service is data, never Markdown (the one writer of
+ * GitHub text, `common/github-text.ts`, says how), and the body stays under
+ * GitHub's limit.
+ */
+
+
+/** GitHub refuses a comment over 65,536 characters; the body stays well under it. */
+const COMMENT_LIMIT = 65_536;
+const BODY_BUDGET = 60_000;
+/**
+ * The first of `rows` (table rows, one line each) that fit in the body's
+ * budget after `usedChars` of the rest of it; the caller says how many were
+ * left out.
+ */
+function rowsWithin(rows, usedChars) {
+    const kept = [];
+    let used = usedChars;
+    for (const row of rows) {
+        if (used + row.length + 1 > BODY_BUDGET)
+            break;
+        kept.push(row);
+        used += row.length + 1;
+    }
+    return kept;
+}
+const FAILURE_CHARS = 1_000;
+/**
+ * The marker's name: every character but `A–Z a–z 0–9 _` percent-encoded
+ * (UTF-8), so `-`, `>` and `!` never appear raw (no name ends the comment
+ * early) and distinct names give distinct markers (the encoding is one to
+ * one, and the marker's ` -->` ends it, so `app` does not match `app-b`).
+ */
+function encodeName(name) {
+    let encoded = '';
+    for (const byte of new TextEncoder().encode(name)) {
+        const character = String.fromCharCode(byte);
+        encoded += /[A-Za-z0-9_]/.test(character)
+            ? character
+            : `%${byte.toString(16).toUpperCase().padStart(2, '0')}`;
+    }
+    return encoded;
+}
+function marker(name) {
+    return `<!-- deploy-agent:${encodeName(name)} -->`;
+}
+/** Whether a comment's body is this deployment's comment (the marker opens it). */
+function carriesMarker(body, name) {
+    return typeof body === 'string' && body.startsWith(marker(name));
+}
+/**
+ * Whether a comment was written by the token's own identity. GraphQL's
+ * `viewer` names a bot without the `[bot]` suffix that REST shows
+ * (`github-actions` / `github-actions[bot]`); logins compare without case.
+ */
+function isOwnComment(author, viewer) {
+    if (author === null || author === undefined)
+        return false;
+    const login = author.login.toLowerCase();
+    const me = viewer.toLowerCase();
+    if (login === me)
+        return true;
+    return author.type === 'Bot' && (login === `${me}[bot]` || `${login}[bot]` === me);
+}
+// ---- service text, written by the one GitHub-text module -----------------------------------------
+/** A commit in a code span, short, when it is one (hex), else text. */
+function commit(sha) {
+    if (sha === undefined || sha === '')
+        return '(none)';
+    return /^[0-9a-f]{7,64}$/i.test(sha)
+        ? markdownCode(shortSha(sha).toLowerCase())
+        : markdownText(sha, 64);
+}
+function show(value) {
+    if (value === null || value === undefined)
+        return '(none)';
+    return markdownCode(typeof value === 'string' ? value : (JSON.stringify(value) ?? typeof value));
+}
+// ---- the body -----------------------------------------------------------------------------------
+const HEADLINE = {
+    deploying: (name) => `🟡 ${name}: deploying`,
+    live: (name) => `🟢 ${name} is live`,
+    'not-live': (name) => `🟡 ${name} is not live yet`,
+    failed: (name) => `🔴 ${name}: the deploy failed`,
+    cancelled: (name) => `⚪ ${name}: the run was cancelled`,
+};
+/**
+ * The comment's Markdown. `redact` hides secret values in the free text
+ * (the failure, the waiting text) before it is escaped.
+ */
+function commentBody(report, redact = (text) => text) {
+    const write = {
+        text: (value, max) => markdownText(redact(value), max),
+        code: (value, max) => markdownCode(redact(value), max),
+    };
+    const name = markdownCode(redact(report.name), 200, false);
+    const headline = report.stage === 'not-live' && report.never === true
+        ? `🔴 ${name} will not run what this push asks for`
+        : HEADLINE[report.stage](name);
+    const lines = [marker(report.name), `### ${headline}`, ''];
+    const rows = tableRows(report, write);
+    if (rows.length > 0) {
+        lines.push('| | |', '| --- | --- |', ...rows.map(([key, value]) => `| ${key} | ${value} |`), '');
+    }
+    if (report.stage === 'failed' && report.failure !== undefined) {
+        lines.push(`**Why:** ${write.text(report.failure, FAILURE_CHARS)}`, '');
+    }
+    const footer = [
+        markdownLink('Dashboard', report.dashboardUrl),
+        markdownLink('Workflow run', report.runUrl),
+    ].filter((part) => part !== undefined);
+    const tail = footer.length > 0 ? ['', footer.join(' · ')] : [];
+    if (report.drift.length > 0) {
+        lines.push(...driftLines(report, write, lines.join('\n').length + tail.join('\n').length));
+    }
+    return ([...lines, ...tail]
+        .join('\n')
+        .replace(/\n{3,}/g, '\n\n')
+        .trimEnd() + '\n');
+}
+/** The table's rows: the deployment, its status, the commit, what is still live, the address. */
+function tableRows(report, { text, code }) {
+    const rows = [];
+    if (report.id !== undefined) {
+        const verb = report.created === undefined ? '' : report.created ? ' (created by this run)' : ' (reused)';
+        rows.push(['Deployment', `${code(report.id, 100)}${verb}`]);
+    }
+    if (report.status !== undefined)
+        rows.push(['Status', code(report.status, 100)]);
+    const commitRow = commitCell(report);
+    if (commitRow !== undefined)
+        rows.push(['Commit', commitRow]);
+    const still = report.stillLive;
+    if (still !== undefined && (report.stage === 'failed' || report.stage === 'not-live')) {
+        // What a reader of a failed preview wants first: whether the previous one still serves.
+        rows.push([
+            'Still live',
+            still.commit === undefined
+                ? `revision ${code(still.revision, 100)}, of an earlier commit`
+                : `commit ${commit(still.commit)} is still live (revision ${code(still.revision, 100)})`,
+        ]);
+    }
+    if (report.waitingFor !== undefined && report.stage !== 'live') {
+        rows.push([report.stage === 'deploying' ? 'Waiting for' : 'Not live', text(report.waitingFor)]);
+    }
+    const preview = markdownLink('open', report.url);
+    if (preview !== undefined)
+        rows.push(['Address', preview]);
+    return rows;
+}
+/** The commit row: the newer commit that superseded the target, the live one, or the one wanted. */
+function commitCell(report) {
+    if (report.supersededBy !== undefined) {
+        return `${commit(report.supersededBy)} is live: a newer commit, which superseded ${commit(report.targetCommit)}`;
+    }
+    if (report.stage === 'live' && report.liveCommit !== undefined) {
+        return `${commit(report.liveCommit)} is live`;
+    }
+    if (report.targetCommit === undefined)
+        return undefined;
+    const latest = report.liveCommit === undefined
+        ? ''
+        : `; the latest revision is for ${commit(report.liveCommit)}`;
+    return `${commit(report.targetCommit)} wanted${latest}`;
+}
+/** The drift table, as many rows as fit after `usedChars` of the rest, and a count of the others. */
+function driftLines(report, { code }, usedChars) {
+    const head = [
+        `**Drift:** ${report.drift.length} ${plural(report.drift.length, 'difference')} the service cannot apply to a reused deployment:`,
+        '',
+        '| Field | Wanted | Live |',
+        '| --- | --- | --- |',
+    ];
+    const rows = rowsWithin(report.drift.map((entry) => `| ${code(entry.field, 200)} | ${show(entry.wanted)} | ${show(entry.live)} |`), usedChars + head.join('\n').length + 1 + 200);
+    const lines = [...head, ...rows];
+    if (rows.length < report.drift.length) {
+        lines.push('', `…and ${report.drift.length - rows.length} more: see the job summary and the step's \`drift\` output.`);
+    }
+    return lines;
+}
+
+;// CONCATENATED MODULE: ./src/github/features/pr-comment.ts
+
+
+/** The most writes a run makes to its comment. */
+const MAX_WRITES = 2;
+class PullRequestComment {
+    #api;
+    #context;
+    #logger;
+    #redact;
+    #commentId;
+    /** The comment's body as last found or written. */
+    #body;
+    #writes = 0;
+    /** Set once the comment cannot be written this run (already warned). */
+    #given = false;
+    #searched = false;
+    /** Whether a comment's body is the one for this name (the preview's marker, or the plan's). */
+    #carries;
+    constructor(api, context, logger, redact, carries = carriesMarker) {
+        this.#api = api;
+        this.#context = context;
+        this.#logger = logger;
+        this.#redact = redact;
+        this.#carries = carries;
+    }
+    get commentId() {
+        return this.#commentId;
+    }
+    /**
+     * Writes the report: the first time, after finding the comment (create
+     * when there is none); then an update of the comment found or created.
+     */
+    async write(report, options = {}) {
+        await this.writeBody(report.name, () => commentBody(report, this.#redact), options);
+    }
+    /** Writes `body()` as the comment for `name`, finding it first the first time. */
+    async writeBody(name, body, options = {}) {
+        if (await this.#located(name, options))
+            await this.#write(body, options);
+    }
+    /**
+     * Rewrites the comment for `name` when there is one, and writes none
+     * otherwise (a retired preview's comment): whether it was rewritten, it
+     * already said what `body` says (`same`: nothing written), there was none,
+     * or it could not be written (already warned).
+     */
+    async rewrite(name, body, options = {}, same = (current, next) => current === next) {
+        if (!(await this.#located(name, options)))
+            return 'failed';
+        if (this.#commentId === undefined)
+            return 'none';
+        const next = body();
+        if (this.#body !== undefined && same(this.#body, next))
+            return 'unchanged';
+        return (await this.#write(() => next, options)) ? 'rewritten' : 'failed';
+    }
+    /** Finds the comment the first time; false when no write can be made this run. */
+    async #located(name, options) {
+        if (this.#given || this.#writes >= MAX_WRITES)
+            return false;
+        if (!this.#searched) {
+            this.#searched = true;
+            const found = await this.#find(name, options);
+            if (found === 'give up') {
+                this.#given = true;
+                return false;
+            }
+            this.#commentId = found?.id;
+            this.#body = found?.body ?? undefined;
+        }
+        return true;
+    }
+    /** Creates the comment, or updates the one found or created. */
+    async #write(body, options) {
+        const { repository, pullRequest } = this.#context;
+        this.#writes += 1;
+        const text = body();
+        const written = await this.#api.writeComment(repository, pullRequest, this.#commentId, text, options);
+        if (written.ok) {
+            this.#commentId = written.value;
+            this.#body = text;
+        }
+        // A failed write was warned about; a second would fail the same way (or double a create).
+        else
+            this.#given = true;
+        return written.ok;
+    }
+    /** This deployment's comment by the token's own identity, undefined for none, or 'give up'. */
+    async #find(name, options) {
+        const viewer = await this.#api.viewerLogin(options);
+        if (!viewer.ok)
+            return 'give up';
+        let found;
+        const walked = await this.#api.walkComments(this.#context.repository, this.#context.pullRequest, (comments) => {
+            found = comments.find((c) => isOwnComment(c.user, viewer.value) && this.#carries(c.body, name));
+            return found === undefined ? 'more' : 'stop';
+        }, options);
+        if (!walked.ok)
+            return 'give up';
+        if (found === undefined && !walked.value.ended) {
+            // Past the cap the comment may exist: a new one could be a second one on every run.
+            this.#logger.warning(`GitHub: pull request #${this.#context.pullRequest} has more than ${MAX_COMMENT_PAGES * PER_PAGE} comments; the action reads no further, and writes no comment for '${name}' so as not to add a second one. The deploy itself is not affected.`);
+            return 'give up';
+        }
+        return found;
+    }
+}
+
+;// CONCATENATED MODULE: ./src/github/features/deploy-report.ts
+
+
+
+/**
+ * A cancelled run: the runner sends SIGINT, then SIGTERM 7.5 s later, then
+ * kills the step. Calls under way get `CANCEL_GRACE_MS` to finish, and the
+ * last status `CANCEL_WINDOW_MS`.
+ */
+const CANCEL_GRACE_MS = 1_000;
+const CANCEL_WINDOW_MS = 2_500;
+/** The record and the comment of one deploy; each method is safe to call in any order, any number of times. */
+class DeployReport {
+    #record;
+    #comment;
+    #runUrl;
+    #onRecorded;
+    /** Ends calls still under way when the run is cancelled, so the last status goes at once. */
+    #work = new AbortController();
+    #started;
+    #finished = false;
+    constructor(api, context, wanted, parts) {
+        const { logger, redact } = parts;
+        this.#runUrl = context.runUrl;
+        this.#onRecorded = parts.onRecorded;
+        if (wanted.environment !== '') {
+            this.#record = new DeploymentRecord(api, {
+                repository: context.repository,
+                sha: context.sha,
+                environment: wanted.environment,
+                transient: context.pullRequest !== undefined,
+                ...(context.runUrl === undefined ? {} : { runUrl: context.runUrl }),
+            }, redact);
+        }
+        if (wanted.comment && context.pullRequest !== undefined) {
+            const where = { repository: context.repository, pullRequest: context.pullRequest };
+            this.#comment = new PullRequestComment(api, where, logger, redact);
+        }
+    }
+    /** The GitHub deployment's id, once recorded (the `github-deployment-id` output). */
+    get deploymentId() {
+        return this.#record?.id;
+    }
+    /** Starts the record and the first comment write; the run goes on meanwhile. */
+    deployed(report) {
+        if (this.#started !== undefined || this.#finished)
+            return;
+        const options = { signal: this.#work.signal };
+        this.#started = Promise.all([
+            this.#record?.start(report, options).then(() => {
+                if (this.#record?.id !== undefined)
+                    this.#onRecorded?.(this.#record.id);
+            }),
+            this.#comment?.write(withRunUrl(report, this.#runUrl), options),
+        ]).then(() => undefined);
+    }
+    /**
+     * The final status and the comment's update. A cancelled run ends what is
+     * still under way and writes its `error` status within `CANCEL_WINDOW_MS`.
+     */
+    async finished(report) {
+        if (this.#finished)
+            return;
+        this.#finished = true;
+        const cancelled = report.stage === 'cancelled';
+        if (cancelled && this.#started !== undefined) {
+            // What is under way may finish (the record's id is needed for its last status), briefly.
+            let timer;
+            await Promise.race([
+                this.#started,
+                new Promise((resolve) => (timer = setTimeout(resolve, CANCEL_GRACE_MS))),
+            ]);
+            clearTimeout(timer);
+            this.#work.abort();
+        }
+        await this.#started;
+        const options = cancelled ? { callMs: CANCEL_WINDOW_MS } : {};
+        // A cancelled run has no time to look for the comment: it updates one it already has.
+        const comment = cancelled && this.#comment?.commentId === undefined ? undefined : this.#comment;
+        await Promise.all([
+            this.#record?.finish(report, options),
+            comment?.write(withRunUrl(report, this.#runUrl), options),
+        ]);
+    }
 }
 
 ;// CONCATENATED MODULE: ./node_modules/zod/v4/core/util.js
@@ -52695,36 +53590,859 @@ function preprocess(fn, schema) {
     });
 }
 
-;// CONCATENATED MODULE: ./src/common/errors.ts
+;// CONCATENATED MODULE: ./src/github/client/responses.ts
 /**
- * The errors every part of the action shares. An `ActionError` is an
- * expected failure: its message is shown as it is, without a stack trace.
- * An error only one folder throws lives in that folder (inputs/errors.ts,
- * service/errors.ts, run/steps/wait.ts).
+ * GitHub's answers as the action reads them: one zod schema per answer, only
+ * the fields the action reads, unknown ones tolerated.
  */
-class ActionError extends Error {
-    name = 'ActionError';
+
+/** What a call created (or updated): its id. */
+const Created = object({ id: schemas_number() });
+const CommentSchema = object({
+    id: schemas_number(),
+    body: schemas_string().nullish(),
+    user: object({ login: schemas_string(), type: schemas_string().optional() }).nullish(),
+});
+const CommentPage = array(CommentSchema);
+/** A page of an environment's GitHub deployments: only their ids are read. */
+const DeploymentPage = array(object({ id: schemas_number() }));
+/** A page of a deployment's statuses, newest first: only their states are read. */
+const StatusPage = array(object({ state: schemas_string() }));
+const Comparison = object({
+    status: schemas_string(),
+    ahead_by: schemas_number(),
+    behind_by: schemas_number(),
+});
+const Viewer = object({ viewer: object({ login: schemas_string() }) });
+
+;// CONCATENATED MODULE: ./src/service/retry.ts
+const DEFAULT_RETRY_POLICY = {
+    attempts: 5,
+    initialDelayMs: 1_000,
+    maxDelayMs: 20_000,
+    maxRetryAfterMs: 60_000,
+    requestTimeoutMs: 30_000,
+};
+const DAY = '(?:Mon|Tue|Wed|Thu|Fri|Sat|Sun)';
+const LONG_DAY = '(?:Monday|Tuesday|Wednesday|Thursday|Friday|Saturday|Sunday)';
+const MONTH = '(?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec)';
+const TIME = '\\d{2}:\\d{2}:\\d{2}';
+/**
+ * The three forms of an HTTP date (RFC 9110, 5.6.7): IMF-fixdate, the
+ * obsolete RFC 850 form and asctime. Only these are read as a date: what
+ * `Date.parse` alone takes (`-5`, `2025`, `soon 1`) is not one.
+ */
+const HTTP_DATE = new RegExp(`^(?:${DAY}, \\d{2} ${MONTH} \\d{4} ${TIME} GMT|${LONG_DAY}, \\d{2}-${MONTH}-\\d{2} ${TIME} GMT|${DAY} ${MONTH} [ \\d]\\d ${TIME} \\d{4})$`);
+/**
+ * `Retry-After` in milliseconds, or undefined when it says nothing usable
+ * (RFC 9110, 10.2.3): a whole number of seconds (`0` included), or an HTTP
+ * date still to come. Anything else (`-5`, `1.5`, `soon`) and a date already
+ * past are ignored, so the caller's back-off applies: a hostile or stale
+ * header never makes the retries come faster than the back-off would.
+ */
+function parseRetryAfter(value, wallTime) {
+    const trimmed = value?.trim() ?? '';
+    if (/^\d+$/.test(trimmed))
+        return Number(trimmed) * 1000;
+    if (!HTTP_DATE.test(trimmed))
+        return undefined;
+    const date = Date.parse(trimmed);
+    if (Number.isNaN(date) || date <= wallTime)
+        return undefined;
+    return date - wallTime;
 }
-/** The workflow was cancelled (SIGINT/SIGTERM) while the action was running. */
-class CancelledError extends ActionError {
-    name = 'CancelledError';
+/** The delay after failed attempt number `attempt` (1-based): `Retry-After` (capped), else backoff with jitter. */
+function delayBeforeRetry(policy, attempt, retryAfterMs, clock) {
+    const { initialDelayMs, maxDelayMs, maxRetryAfterMs } = policy;
+    if (retryAfterMs !== undefined)
+        return Math.min(retryAfterMs, maxRetryAfterMs);
+    const backoff = Math.min(maxDelayMs, initialDelayMs * 2 ** (attempt - 1));
+    return Math.round(backoff / 2 + (backoff / 2) * clock.random());
 }
-/** Turns any thrown value into one readable sentence. */
-function describeError(error) {
-    if (error instanceof ActionError)
-        return error.message;
-    if (error instanceof Error) {
-        const cause = error.cause instanceof Error ? ` (${error.cause.message})` : '';
-        return `Unexpected error: ${error.message}${cause}`;
+
+;// CONCATENATED MODULE: ./src/github/client/attempt.ts
+/**
+ * One attempt of a GitHub call, as the request loop sees it: the answer
+ * GitHub gave (status, body, headers), or why there was none (a timeout, the
+ * network, a cancel).
+ */
+
+class NoAnswer extends Error {
+}
+function header(headers, name) {
+    const value = headers[name];
+    return value === undefined ? undefined : String(value);
+}
+/** An Octokit answer or error as an attempt: an answer's status, or why there was none. */
+function toAttempt(error, signal, timeoutMs) {
+    const response = error
+        ?.response;
+    if (response !== undefined && typeof response.status === 'number') {
+        return {
+            status: response.status,
+            data: response.data,
+            headers: (response.headers ?? {}),
+        };
     }
-    if (typeof error === 'string')
-        return `Unexpected error: ${error}`;
-    try {
-        return `Unexpected error: ${JSON.stringify(error)}`;
+    const graphqlErrors = error?.errors;
+    if (Array.isArray(graphqlErrors)) {
+        // A GraphQL answer with errors: GitHub answered 200, but not the question.
+        return { status: 400, data: graphqlErrors[0], headers: {} };
     }
-    catch {
-        return `Unexpected error: ${String(error)}`;
+    if (signal.aborted) {
+        const reason = signal.reason;
+        return {
+            headers: {},
+            error: reason instanceof NoAnswer && reason.message === 'cancelled'
+                ? 'cancelled'
+                : `timed out after ${formatDuration(timeoutMs)}`,
+        };
     }
+    const message = error instanceof Error ? error.message : String(error);
+    return { headers: {}, error: untrusted(message).slice(0, 200) };
+}
+
+;// CONCATENATED MODULE: ./src/github/client/failures.ts
+/**
+ * The text of a failed GitHub call: what failed (the call, the status,
+ * GitHub's own message, the attempts) and what a person does about it (the
+ * token, a rate limit, a fork, the `permissions:` line the route names).
+ */
+
+
+/** What went wrong with a call that got no answer it could use: not sent, no answer, or an error status. */
+function callFailure(call, last, attempts, cancel, budgetMs) {
+    if (last === undefined) {
+        return {
+            call,
+            problem: `not sent: the ${formatDuration(budgetMs)} the GitHub work of a run may take are spent`,
+        };
+    }
+    const tries = attempts > 1 ? ` (${attempts} attempts)` : '';
+    if (last.invalid === true) {
+        return { call, status: last.status, problem: githubMessage(last.data), invalid: true };
+    }
+    if (last.status === undefined) {
+        const why = cancel?.aborted ? 'the run was cancelled' : (last.error ?? 'no answer');
+        return { call, problem: `no answer: ${why}${tries}` };
+    }
+    return {
+        call,
+        status: last.status,
+        problem: `${last.status} ${githubMessage(last.data)}${tries}`,
+    };
+}
+/** The one line a failed call writes: what failed, GitHub's word, and what to do. */
+function failureLine(failure, purpose, permission, last, fork) {
+    return `GitHub: could not ${purpose}: ${failure.call}: ${failure.problem}.${remedy(failure.status, permission, last, fork)} The deploy itself is not affected.`;
+}
+/** A successful answer that does not match its schema; `path` is where it first differs. */
+function unreadableAnswer(call, status, path) {
+    return { call, status, problem: `an answer the action cannot read (${untrusted(path)})` };
+}
+/** The one line an unreadable answer writes. */
+function unreadableLine(failure) {
+    return `GitHub: ${failure.call}: ${failure.problem}. The deploy itself is not affected.`;
+}
+/** GitHub's own message (`message` of its JSON error body), on one line and short. */
+function githubMessage(data) {
+    const message = typeof data === 'object' &&
+        data !== null &&
+        typeof data.message === 'string'
+        ? data.message
+        : typeof data === 'string'
+            ? data
+            : '';
+    const text = untrusted(message.trim()).slice(0, 300);
+    return text === '' ? '(no message)' : text;
+}
+function isRateLimit(status, last) {
+    if (status === 429)
+        return true;
+    if (status !== 403 || last === undefined)
+        return false;
+    return (header(last.headers, 'x-ratelimit-remaining') === '0' ||
+        header(last.headers, 'retry-after') !== undefined ||
+        /rate limit/i.test(githubMessage(last.data)));
+}
+/** What a person does about a failed call. */
+function remedy(status, permission, last, fork) {
+    if (status === undefined)
+        return '';
+    if (status === 401) {
+        return ' Check the github-token input: GitHub does not accept this token (the default, ${{ github.token }}, always works).';
+    }
+    if (isRateLimit(status, last))
+        return ' GitHub rate-limits this token: a later run will write it.';
+    if ((status === 403 || status === 404) && fork && permission !== 'contents: read') {
+        return ' This run is for a pull request from a fork: GitHub gives it a read-only token, so no permissions: line can allow this (see docs/github.md, "Forks").';
+    }
+    if (status === 403 && permission !== undefined) {
+        return ` Add \`${permission}\` to the job's \`permissions:\` (a permissions: block grants only what it lists).`;
+    }
+    if (status === 404 && permission !== undefined) {
+        return ` The token cannot see this repository, or lacks \`${permission}\` (a personal token needs the repo scope).`;
+    }
+    return '';
+}
+/**
+ * The one line of a failed call the run cannot go without (the sweep's pull
+ * request states): what failed, and the permission it needs, whatever the
+ * cause (a refusal, a timeout, the budget spent), since the step fails on it.
+ */
+function requiredFailureLine(failure, purpose, permission) {
+    const token = failure.status === 401
+        ? ' Check the github-token input: GitHub does not accept this token, which needs'
+        : " The job's token needs";
+    return `GitHub: could not ${purpose}: ${failure.call}: ${failure.problem}.${token} \`${permission}\` (a \`permissions:\` block grants only what it lists), and GitHub must answer within the run's GitHub budget. Without the states no preview is known to be an orphan: nothing was changed.`;
+}
+/**
+ * The one line of a required query GitHub rejected as invalid: the query is
+ * the action's own, so no token or permission would change the answer.
+ */
+function invalidQueryLine(failure, query) {
+    const problem = failure.problem.trimEnd();
+    const message = problem.endsWith('.') ? problem.slice(0, -1) : problem;
+    return `GitHub rejected ${query} as invalid: ${failure.call}: ${message}. The query is the action's own: no token or permission changes this answer; please report it with this line. Without the states no preview is known to be an orphan: nothing was changed.`;
+}
+
+;// CONCATENATED MODULE: ./src/github/client/routes.ts
+/**
+ * The route table: each GitHub call the action makes (the only place that
+ * spells a GitHub path), what it is for and the `permissions:` line its
+ * failure names, and how a call is named in a failure.
+ */
+const DEPLOYMENT = 'POST /repos/{owner}/{repo}/deployments';
+const COMMENTS = '/repos/{owner}/{repo}/issues/{issue_number}/comments';
+const COMMENT_UPDATE = 'PATCH /repos/{owner}/{repo}/issues/comments/{comment_id}';
+const COMPARE = 'GET /repos/{owner}/{repo}/compare/{basehead}';
+const DEPLOYMENT_LIST = 'GET /repos/{owner}/{repo}/deployments';
+const STATUS_LIST = 'GET /repos/{owner}/{repo}/deployments/{deployment_id}/statuses';
+/** Each REST route the action calls: what it is for (its failure says so), and its permission. */
+const ROUTES = {
+    [DEPLOYMENT]: { purpose: 'record the GitHub deployment', permission: 'deployments: write' },
+    [DEPLOYMENT_LIST]: {
+        purpose: 'list the environment’s GitHub deployments',
+        // Reading needs `deployments: read`; the statuses that follow need write, which includes it.
+        permission: 'deployments: write',
+    },
+    [STATUS_LIST]: {
+        purpose: 'read the GitHub deployment’s latest status',
+        // Reading needs `deployments: read`; the status that may follow needs write, which includes it.
+        permission: 'deployments: write',
+    },
+    [`${DEPLOYMENT}/{deployment_id}/statuses`]: {
+        purpose: 'set the GitHub deployment’s status',
+        permission: 'deployments: write',
+    },
+    [`GET ${COMMENTS}`]: {
+        purpose: 'find this deployment’s comment',
+        permission: 'pull-requests: write',
+    },
+    [`POST ${COMMENTS}`]: {
+        purpose: 'write the pull request comment',
+        permission: 'pull-requests: write',
+    },
+    [COMMENT_UPDATE]: {
+        purpose: 'update the pull request comment',
+        permission: 'pull-requests: write',
+    },
+    [COMPARE]: { purpose: 'learn which commit is newer', permission: 'contents: read' },
+};
+/** The GraphQL call for the token's own login; its failure names no permission. */
+const VIEWER = { call: 'POST /graphql', purpose: 'find the token’s own login' };
+/** The GraphQL call for pull requests' states (the sweep): one per `MAX_PULL_REQUESTS_PER_QUERY`. */
+const PULL_REQUEST_STATES = {
+    call: 'POST /graphql',
+    purpose: 'learn how the pull requests stand',
+    permission: 'pull-requests: read',
+};
+const rest = (route, parameters) => ({
+    route,
+    parameters,
+});
+/** The call as a failure names it (`POST /repos/acme/agent/deployments`): the route filled in. */
+function callName({ route, parameters }) {
+    const path = route.replace(/\{(\w+)\}/g, (_match, key) => String(parameters[key]));
+    return typeof parameters.page === 'number' ? `${path}?page=${parameters.page}` : path;
+}
+
+;// CONCATENATED MODULE: ./src/github/client/calls.ts
+
+
+
+
+
+const DEFAULT_LIMITS = {
+    attempts: 2,
+    callMs: 10_000,
+    attemptMs: 5_000,
+    retryDelayMs: 1_000,
+};
+/** The calls of one `GitHubApi`: its Octokit, its limits, and the requests it sent. */
+class GitHubCalls {
+    #options;
+    #limits;
+    #octokit;
+    /** Requests sent, every attempt counted (the bench reports it). */
+    requests = 0;
+    constructor(options) {
+        this.#options = options;
+        this.#limits = { ...DEFAULT_LIMITS, ...options.limits };
+    }
+    #load() {
+        this.#octokit ??= (this.#options.load ?? (() => Promise.resolve(/* import() eager */).then(__nccwpck_require__.bind(__nccwpck_require__, 2413))))().then(({ getOctokit }) => getOctokit(this.#options.token, {
+            baseUrl: withoutTrailingSlashes(this.#options.baseUrl || 'https://api.github.com'),
+            userAgent: 'deploy-agent-action',
+            // Octokit writes deprecation notices to the console; the action decides what is logged.
+            log: { debug: () => { }, info: () => { }, warn: () => { }, error: () => { } },
+        }));
+        return this.#octokit;
+    }
+    /** One REST call through the request loop below: its purpose and permission from `ROUTES`. */
+    rest(call, options) {
+        const { purpose, permission } = ROUTES[call.route] ?? { purpose: 'call GitHub' };
+        return this.call(callName(call), purpose, permission, options, (octokit, signal) => octokit.request(call.route, { ...call.parameters, request: { signal } }));
+    }
+    /**
+     * At most `attempts` attempts within `callMs` and the run's budget. A
+     * retry follows no answer, a 5xx, or a rate limit whose wait fits.
+     */
+    async call(call, purpose, permission, options, send) {
+        const { clock, budget } = this.#options;
+        const limits = this.#limits;
+        const callEnd = clock.now() + Math.min(limits.callMs, options.callMs ?? limits.callMs);
+        let last;
+        let attempts = 0;
+        for (let attempt = 1; attempt <= limits.attempts; attempt++) {
+            const windowMs = Math.min(limits.attemptMs, callEnd - clock.now());
+            const reservation = budget.reserve(windowMs);
+            if (reservation.grantedMs <= 0) {
+                reservation.end();
+                break;
+            }
+            attempts = attempt;
+            last = await this.#attempt(send, reservation.grantedMs, options.signal);
+            reservation.end();
+            if (options.signal?.aborted)
+                break;
+            if (last.status !== undefined && last.status < 400)
+                return { ok: true, value: last };
+            const waitMs = this.#retryWait(last, clock.wallTime());
+            if (attempt === limits.attempts || waitMs === undefined)
+                break;
+            // The wait counts against the call's window and the run's budget like an attempt.
+            if (clock.now() + waitMs >= callEnd || waitMs >= budget.remainingMs)
+                break;
+            const pause = budget.reserve(waitMs);
+            try {
+                await clock.sleep(pause.grantedMs, options.signal);
+            }
+            catch {
+                pause.end();
+                break;
+            }
+            pause.end();
+        }
+        const failure = callFailure(call, last, attempts, options.signal, budget.totalMs);
+        this.#say(failureLine(failure, purpose, permission, last, this.#options.fork === true), options);
+        return { ok: false, failure };
+    }
+    async #attempt(send, timeoutMs, cancel) {
+        const controller = new AbortController();
+        const timer = setTimeout(() => controller.abort(new NoAnswer('timeout')), timeoutMs);
+        const onCancel = () => controller.abort(new NoAnswer('cancelled'));
+        cancel?.addEventListener('abort', onCancel, { once: true });
+        if (cancel?.aborted)
+            onCancel();
+        this.requests += 1;
+        try {
+            const octokit = await this.#load();
+            return await send(octokit, controller.signal);
+        }
+        catch (error) {
+            return toAttempt(error, controller.signal, timeoutMs);
+        }
+        finally {
+            clearTimeout(timer);
+            cancel?.removeEventListener('abort', onCancel);
+        }
+    }
+    /** The wait before another attempt, or undefined when another attempt cannot help. */
+    #retryWait(last, wallTime) {
+        const { status, headers } = last;
+        if (status === undefined || status >= 500)
+            return this.#limits.retryDelayMs;
+        if (status !== 403 && status !== 429)
+            return undefined;
+        const retryAfter = parseRetryAfter(header(headers, 'retry-after'), wallTime);
+        if (retryAfter !== undefined)
+            return retryAfter;
+        if (header(headers, 'x-ratelimit-remaining') === '0') {
+            const reset = Number(header(headers, 'x-ratelimit-reset'));
+            return Number.isFinite(reset) ? Math.max(0, reset * 1000 - wallTime) : undefined;
+        }
+        return status === 429 ? this.#limits.retryDelayMs : undefined;
+    }
+    /** A failure's one line: a warning, a debug line once the run is cancelled, none when silent. */
+    #say(line, options) {
+        if (options.silent)
+            return;
+        if (options.signal?.aborted)
+            this.#options.logger.debug(line);
+        else
+            this.#options.logger.warning(line);
+    }
+    /** Validates a successful answer; a malformed one is a failure like any other. */
+    parse(result, schema, pick, made, options) {
+        if (!result.ok)
+            return result;
+        const call = typeof made === 'string' ? made : callName(made);
+        const parsed = schema.safeParse(result.value.data);
+        if (parsed.success)
+            return { ok: true, value: pick(parsed.data) };
+        const path = parsed.error.issues[0]?.path.join('.') || '(the answer)';
+        const failure = unreadableAnswer(call, result.value.status, path);
+        this.#say(unreadableLine(failure), options);
+        return { ok: false, failure };
+    }
+}
+
+;// CONCATENATED MODULE: ./src/run/ports/progress.ts
+/**
+ * The largest number a pull request is asked by: GitHub's GraphQL `Int` is
+ * 32 bits, and one number beyond it rejects the whole query. A name that
+ * spells a larger one names no pull request GitHub can have.
+ */
+const MAX_PULL_REQUEST_NUMBER = 2_147_483_647;
+
+;// CONCATENATED MODULE: ./src/github/client/pull-request-states.ts
+/**
+ * How pull requests stand, for the sweep (which retires the previews of
+ * closed ones): one GraphQL query per `MAX_PULL_REQUESTS_PER_QUERY` numbers,
+ * each number an aliased `pullRequest(number:)` field of the workflow's
+ * repository. GitHub answers a number it does not know with a null field and
+ * a `NOT_FOUND` error beside the others' data: that number is `unknown`, the
+ * others keep their state.
+ */
+
+
+/** At most this many pull requests in one query (GitHub's node limit is far above it). */
+const MAX_PULL_REQUESTS_PER_QUERY = 100;
+const PullRequestNode = object({
+    number: schemas_number(),
+    state: schemas_string(),
+    merged: schemas_boolean().nullish(),
+    closedAt: schemas_string().nullish(),
+    mergedAt: schemas_string().nullish(),
+});
+/** The answer: the repository, one field per alias (`pr12`), null for a number GitHub does not know. */
+const PullRequestStatesAnswer = object({
+    repository: record(schemas_string(), PullRequestNode.nullable()),
+});
+/** A pull request number GitHub can be asked about: a positive integer within GraphQL's `Int`. */
+function isPullRequestNumber(value) {
+    return Number.isInteger(value) && value > 0 && value <= MAX_PULL_REQUEST_NUMBER;
+}
+/** The numbers, each once, in batches of at most `MAX_PULL_REQUESTS_PER_QUERY`. */
+function batches(numbers) {
+    const unique = [...new Set(numbers)];
+    const batched = [];
+    for (let start = 0; start < unique.length; start += MAX_PULL_REQUESTS_PER_QUERY) {
+        batched.push(unique.slice(start, start + MAX_PULL_REQUESTS_PER_QUERY));
+    }
+    return batched;
+}
+/** The field's alias for a number. */
+const alias = (number) => `pr${number}`;
+/**
+ * The query for one batch; owner and name are variables, the numbers are
+ * validated integers written into the query (GraphQL has no list of aliases).
+ */
+function pullRequestStatesQuery(numbers) {
+    const fields = numbers.map((number) => {
+        if (!isPullRequestNumber(number))
+            throw new RangeError(`not a pull request number: ${number}`);
+        return `${alias(number)}: pullRequest(number: ${number}) { number state merged closedAt mergedAt }`;
+    });
+    return `query($owner: String!, $name: String!) { repository(owner: $owner, name: $name) { ${fields.join(' ')} } }`;
+}
+/** The states of a batch from its answer: a number without a field, or a null one, is `unknown`. */
+function statesOf(numbers, answer) {
+    return numbers.map((number) => stateOf(number, answer.repository[alias(number)]));
+}
+/** GitHub's words for one pull request, in the port's; an answer about another number proves nothing. */
+function stateOf(number, node) {
+    if (node === null || node === undefined)
+        return { number, state: 'unknown' };
+    if (node.number !== number)
+        return { number, state: 'unknown', answeredFor: node.number };
+    if (node.state === 'MERGED' || node.merged === true) {
+        const closedAt = node.mergedAt ?? node.closedAt;
+        return { number, state: 'merged', ...(closedAt ? { closedAt } : {}) };
+    }
+    if (node.state === 'CLOSED') {
+        return { number, state: 'closed', ...(node.closedAt ? { closedAt: node.closedAt } : {}) };
+    }
+    if (node.state === 'OPEN')
+        return { number, state: 'open' };
+    return { number, state: 'unknown' };
+}
+/**
+ * A query GitHub rejected before running it (its validation: an argument of
+ * the wrong type, a field it does not have): errors without a `type`, and no
+ * `data` at all. A query that ran has `data`, if only `null` (GitHub's
+ * "Something went wrong while executing your query", a timeout), and its
+ * errors a `type` (`NOT_FOUND`, `FORBIDDEN`, `RATE_LIMITED`).
+ */
+function rejectedQuery(list, data) {
+    if (data !== undefined)
+        return undefined;
+    if (!list.every((entry) => entry?.type === undefined))
+        return undefined;
+    const messages = list.map((entry) => (typeof entry?.message === 'string' ? entry.message : ''));
+    const message = messages.filter((text) => text !== '').join('; ');
+    return { status: 400, data: { message }, headers: {}, invalid: true };
+}
+/**
+ * The attempt an Octokit GraphQL error stands for, or undefined to let the
+ * request loop read it (`toAttempt`). An answer whose only errors are
+ * `NOT_FOUND` on pull request fields is an answer (status 200, its data);
+ * a `FORBIDDEN` one is GitHub refusing (403, its message), as GitHub says
+ * it to a token without `pull-requests: read`; a query GitHub did not run
+ * is `invalid` (the action's query, not the token's permission).
+ */
+function graphqlAnswer(error) {
+    const { errors, data } = error;
+    if (!Array.isArray(errors) || errors.length === 0)
+        return undefined;
+    const list = errors;
+    const rejected = rejectedQuery(list, data);
+    if (rejected !== undefined)
+        return rejected;
+    const forbidden = list.find((entry) => entry?.type === 'FORBIDDEN');
+    if (forbidden !== undefined)
+        return { status: 403, data: forbidden, headers: {} };
+    const repository = data?.repository;
+    const onPullRequests = list.every((entry) => entry?.type === 'NOT_FOUND' &&
+        Array.isArray(entry.path) &&
+        entry.path.length === 2 &&
+        entry.path[0] === 'repository');
+    if (onPullRequests && typeof repository === 'object' && repository !== null) {
+        return { status: 200, data, headers: {} };
+    }
+    // The repository itself is not found: the token cannot see it.
+    const notFound = list.find((entry) => entry?.type === 'NOT_FOUND');
+    if (notFound !== undefined)
+        return { status: 404, data: notFound, headers: {} };
+    return undefined;
+}
+
+;// CONCATENATED MODULE: ./src/github/client/api.ts
+/**
+ * GitHub's REST API, as a service like any other: one typed function per
+ * call the action makes, through @actions/github's Octokit (base address
+ * from GITHUB_API_URL, so GitHub Enterprise works too). Every call is
+ * advisory and bounded (2 attempts within 10 s, within the run's budget),
+ * and no failure leaves this module as an exception: it is one warning that
+ * names the call, the status, GitHub's message and the remedy, and the
+ * caller gets `{ ok: false }`. The calls go through the request loop in
+ * calls.ts, to the routes of routes.ts, with the bodies of requests.ts, and
+ * their answers are read with the schemas of responses.ts.
+ */
+
+
+
+
+
+class GitHubApi {
+    #calls;
+    #viewer;
+    constructor(options) {
+        this.#calls = new GitHubCalls(options);
+    }
+    /** Requests sent, every attempt counted (the bench reports it). */
+    get requests() {
+        return this.#calls.requests;
+    }
+    /**
+     * The token's login, as GraphQL's `viewer` tells it (works for GITHUB_TOKEN,
+     * app tokens and PATs). Asked once: a sweep's comments all ask it, and a
+     * successful answer stands for the run; a failure is asked again.
+     */
+    async viewerLogin(options = {}) {
+        if (this.#viewer !== undefined)
+            return this.#viewer;
+        const viewer = await this.#askViewer(options);
+        if (viewer.ok)
+            this.#viewer = viewer;
+        return viewer;
+    }
+    async #askViewer(options) {
+        const result = await this.#calls.call(VIEWER.call, VIEWER.purpose, undefined, options, async (octokit, signal) => {
+            const data = await octokit.graphql('query { viewer { login } }', {
+                request: { signal },
+            });
+            return { status: 200, data, headers: {} };
+        });
+        return this.#calls.parse(result, Viewer, (v) => v.viewer.login, VIEWER.call, options);
+    }
+    /**
+     * The states of pull requests `numbers` of `repo`, one GraphQL query per
+     * `MAX_PULL_REQUESTS_PER_QUERY`, one after the other; the first failed
+     * query ends it. A number that is not a positive integer is a
+     * `RangeError`, before any request.
+     */
+    async pullRequestStates(repo, numbers, options = {}) {
+        const states = new Map();
+        // Every query is written first: a number that is not a pull request's fails before any request.
+        const queries = batches(numbers).map((batch) => ({
+            batch,
+            query: pullRequestStatesQuery(batch),
+        }));
+        for (const { batch, query } of queries) {
+            const answer = await this.#pullRequestBatch(repo, batch, query, options);
+            if (!answer.ok)
+                return answer;
+            for (const state of answer.value)
+                states.set(state.number, state);
+        }
+        return { ok: true, value: states };
+    }
+    async #pullRequestBatch(repo, numbers, query, options) {
+        const { call, purpose, permission } = PULL_REQUEST_STATES;
+        const result = await this.#calls.call(call, purpose, permission, options, async (octokit, signal) => {
+            try {
+                const data = await octokit.graphql(query, {
+                    owner: repo.owner,
+                    name: repo.repo,
+                    request: { signal },
+                });
+                return { status: 200, data, headers: {} };
+            }
+            catch (error) {
+                const answer = graphqlAnswer(error);
+                if (answer === undefined)
+                    throw error;
+                return answer;
+            }
+        });
+        return this.#calls.parse(result, PullRequestStatesAnswer, (answer) => statesOf(numbers, answer), call, options);
+    }
+    /** The state of deployment `id`'s latest status (`GET …/statuses`, newest first), undefined for none. */
+    async latestStatus(repo, id, options = {}) {
+        const call = rest(STATUS_LIST, { ...repo, deployment_id: id, per_page: 1 });
+        return this.#calls.parse(await this.#calls.rest(call, options), StatusPage, (statuses) => statuses[0]?.state, call, options);
+    }
+    createDeployment(repo, body, options = {}) {
+        const parameters = { ...repo, ...body, auto_merge: false, required_contexts: [] };
+        return this.#created(DEPLOYMENT, parameters, options);
+    }
+    createDeploymentStatus(repo, id, body, options = {}) {
+        const parameters = { ...repo, deployment_id: id, ...body };
+        return this.#created(`${DEPLOYMENT}/{deployment_id}/statuses`, parameters, options);
+    }
+    /**
+     * Reads a pull request's comments page by page, `PER_PAGE` at a time,
+     * until `visit` says it found what it looks for, the list ends (no
+     * `rel="next"`) or `MAX_COMMENT_PAGES` were read (`walkPages`).
+     */
+    walkComments(repo, issue, visit, options = {}) {
+        const call = (page) => rest(`GET ${COMMENTS}`, { ...repo, issue_number: issue, per_page: PER_PAGE, page });
+        return walkPages(this.#pageReader(call, CommentPage, options), (comment) => comment.id, visit, MAX_COMMENT_PAGES);
+    }
+    /**
+     * Reads the GitHub deployments of `environment`, newest first, page by
+     * page until `visit` stops, the list ends or `MAX_DEPLOYMENT_PAGES` were read;
+     * each deployment once, and a page with none new ends the list (`walkPages`).
+     */
+    walkDeployments(repo, environment, visit, options = {}, maxPages = MAX_DEPLOYMENT_PAGES) {
+        const call = (page) => rest(DEPLOYMENT_LIST, { ...repo, environment, per_page: PER_PAGE, page });
+        return walkPages(this.#pageReader(call, DeploymentPage, options), (deployment) => deployment.id, visit, maxPages);
+    }
+    /** Reads one page of a list: its items, read with `schema`, and GitHub's `Link` header. */
+    #pageReader(call, schema, options) {
+        return async (page) => {
+            const made = call(page);
+            const result = await this.#calls.rest(made, options);
+            if (!result.ok)
+                return result;
+            const parsed = this.#calls.parse(result, schema, (items) => items, made, options);
+            if (!parsed.ok)
+                return parsed;
+            const link = String(result.value.headers.link ?? '');
+            return { ok: true, value: { items: parsed.value, link } };
+        };
+    }
+    /** Creates this deployment's comment on pull request `issue`, or updates `existing`. */
+    writeComment(repo, issue, existing, body, options = {}) {
+        return existing === undefined
+            ? this.#created(`POST ${COMMENTS}`, { ...repo, issue_number: issue, body }, options)
+            : this.#created(COMMENT_UPDATE, { ...repo, comment_id: existing, body }, options);
+    }
+    /** `GET /repos/{owner}/{repo}/compare/{base}...{head}`: how `head` stands against `base`. */
+    async compare(repo, base, head, options = {}) {
+        // Only the order is needed: the smallest page of commits and files.
+        const call = rest(COMPARE, { ...repo, basehead: `${base}...${head}`, per_page: 1 });
+        return this.#calls.parse(await this.#calls.rest(call, options), Comparison, (c) => c, call, options);
+    }
+    /** A call whose answer is what it created (or updated): its id. */
+    async #created(route, parameters, options) {
+        const call = rest(route, parameters);
+        return this.#calls.parse(await this.#calls.rest(call, options), Created, (c) => c.id, call, options);
+    }
+}
+
+;// CONCATENATED MODULE: ./src/github/client/budget.ts
+/** All the GitHub work of one run. */
+const RUN_BUDGET_MS = 15_000;
+class Budget {
+    totalMs;
+    #reservedMs = 0;
+    #clock;
+    constructor(clock, totalMs = RUN_BUDGET_MS) {
+        this.#clock = clock;
+        this.totalMs = totalMs;
+    }
+    /** What is left, in ms. */
+    get remainingMs() {
+        return Math.max(0, this.totalMs - this.#reservedMs);
+    }
+    /**
+     * Reserves up to `wantedMs`; returns what was granted (0 when spent) and a
+     * function that ends the reservation, keeping only the time really used.
+     */
+    reserve(wantedMs) {
+        const grantedMs = Math.max(0, Math.min(wantedMs, this.remainingMs));
+        this.#reservedMs += grantedMs;
+        const started = this.#clock.now();
+        let ended = false;
+        return {
+            grantedMs,
+            end: () => {
+                const usedMs = Math.min(grantedMs, Math.max(0, this.#clock.now() - started));
+                if (!ended) {
+                    ended = true;
+                    this.#reservedMs -= grantedMs - usedMs;
+                }
+                return usedMs;
+            },
+        };
+    }
+}
+
+;// CONCATENATED MODULE: ./src/github/hooks.ts
+/**
+ * What every entry's GitHub hooks share: the view and answers the core
+ * gets (`GitHubHooks`), what the step hands each entry's hooks
+ * (`HookDependencies`), the one GitHub API of a run (one budget), and the
+ * lines a run without a token or a repository writes. Each entry passes in
+ * its own hooks (deploy-hooks.ts, plan-hooks.ts, retire-hooks.ts,
+ * sweep-hooks.ts); nothing talks to GitHub until an event or a question
+ * needs it: the features are made then, and Octokit is loaded on their
+ * first request, so a run that uses no feature pays nothing for them.
+ */
+
+
+/** `make()`, made once, on first use; `made` is what it made, if it was used. */
+class Lazy {
+    #make;
+    #value;
+    constructor(make) {
+        this.#make = make;
+    }
+    get value() {
+        return (this.#value ??= this.#make());
+    }
+    get made() {
+        return this.#value;
+    }
+}
+/** The run's one GitHub API, with the run's one budget. */
+function gitHubApi(token, context, { logger, clock, budgetMs, apiOptions }) {
+    return new GitHubApi({
+        token,
+        baseUrl: context.apiUrl,
+        logger,
+        clock,
+        budget: new Budget(clock, budgetMs),
+        fork: context.fork,
+        ...apiOptions,
+    });
+}
+/** Why a run cannot ask GitHub anything, or undefined when it can. */
+function unreachable(token, context) {
+    if (token === '')
+        return 'github-token is empty';
+    if (context === undefined) {
+        return 'GITHUB_REPOSITORY is not set, so the run has no repository on GitHub';
+    }
+    return undefined;
+}
+/**
+ * The context, when the run can reach GitHub (a token and a repository);
+ * else undefined, after one notice naming what `wanted` (what the inputs
+ * ask for, in words) skips, none when nothing was asked for.
+ */
+function reachable(token, context, logger, wanted) {
+    const why = unreachable(token, context);
+    if (why === undefined)
+        return context;
+    const skipped = wanted.filter((what) => what !== undefined);
+    if (skipped.length > 0) {
+        const verb = skipped.length > 1 ? 'are' : 'is';
+        logger.notice(`${why}: ${skipped.join(' and ')} ${verb} skipped.`);
+    }
+    return undefined;
+}
+/** `pr-comment` off a pull request: one debug line, whatever the entry. */
+function commentOffPullRequest(comment, context, logger) {
+    if (comment && context?.pullRequest === undefined) {
+        logger.debug('pr-comment is ignored: the run is not for a pull request');
+    }
+}
+
+;// CONCATENATED MODULE: ./src/github/deploy-hooks.ts
+
+
+
+function deployHooks(settings) {
+    return (context, dependencies) => {
+        const { logger } = dependencies;
+        commentOffPullRequest(settings.comment, context, logger);
+        const wanted = [
+            settings.environment === '' ? undefined : 'the GitHub deployment record',
+            settings.comment && context?.pullRequest !== undefined
+                ? 'the pull request comment'
+                : undefined,
+        ];
+        const at = reachable(settings.token, context, logger, wanted);
+        if (at === undefined)
+            return { api: undefined };
+        const made = new Lazy(() => {
+            const api = gitHubApi(settings.token, at, dependencies);
+            return {
+                api,
+                report: new DeployReport(api, at, settings, dependencies),
+                orders: new CommitOrders(api),
+            };
+        });
+        const view = (event) => {
+            if (event.kind === 'deployed')
+                made.value.report.deployed(event.report);
+            else if (event.kind === 'finished')
+                return made.value.report.finished(event.report);
+        };
+        const hooks = {
+            get api() {
+                return made.made?.api;
+            },
+            commitOrder: (repository, target, latest) => made.value.orders.ask(repository, target, latest),
+        };
+        if (wanted.some((what) => what !== undefined))
+            hooks.view = view;
+        return hooks;
+    };
 }
 
 ;// CONCATENATED MODULE: ./src/inputs/errors.ts
@@ -52871,29 +54589,6 @@ function readInputs(declarations, read, run) {
     if (!result.success)
         throw new InputError(issues.map(problemOf));
     return result.data;
-}
-
-;// CONCATENATED MODULE: ./src/common/text.ts
-/** How commits are matched and written, the same way everywhere. */
-/** A full commit sha: 40 hex digits, either case (the service records full shas only). */
-const FULL_SHA = /^[0-9a-fA-F]{40}$/;
-function shortSha(sha) {
-    return sha?.slice(0, 12);
-}
-/** An address without its trailing slashes (a loop: `/\/+$/` reads the rest again from every slash). */
-function withoutTrailingSlashes(address) {
-    let end = address.length;
-    while (end > 0 && address[end - 1] === '/')
-        end--;
-    return address.slice(0, end);
-}
-/**
- * The word that agrees with `count`: `one` for 1, else `many` (`one` + `s`
- * unless given). For a noun, `${n} ${plural(n, 'difference')}`; for a
- * pronoun, `plural(n, 'it', 'them')`.
- */
-function plural(count, one, many = `${one}s`) {
-    return count === 1 ? one : many;
 }
 
 ;// CONCATENATED MODULE: ./src/inputs/plan.ts
@@ -53375,8 +55070,8 @@ function parseOnChange(raw) {
 
 ;// CONCATENATED MODULE: ./src/github/inputs.ts
 /**
- * The inputs only the GitHub Action has (contract v1.2, "New inputs"),
- * declared as the core's are (src/inputs/declared.ts): each with its parser
+ * The inputs only the GitHub Action has (github-token, environment,
+ * pr-comment), declared as the core's are (src/inputs/declared.ts): each with its parser
  * and its default, in action.yml's order. An entry's set holds them beside
  * the core's, and the one reader (src/inputs/declare.ts) reads them all.
  */
@@ -56410,7 +58105,7 @@ function jsonForms(value) {
         asciiEscaped(form, true),
     ]);
 }
-const percentEncoded = (character) => `%${character.charCodeAt(0).toString(16).toUpperCase().padStart(2, '0')}`;
+const redact_percentEncoded = (character) => `%${character.charCodeAt(0).toString(16).toUpperCase().padStart(2, '0')}`;
 /**
  * The forms a value takes inside a URL or a form body: `encodeURIComponent`'s;
  * RFC 3986's and Python's `quote` (`!'()*` encoded too); and the
@@ -56419,7 +58114,7 @@ const percentEncoded = (character) => `%${character.charCodeAt(0).toString(16).t
  */
 function urlForms(value) {
     const component = encodeURIComponent(value);
-    const strict = component.replace(/[!'()*]/g, percentEncoded);
+    const strict = component.replace(/[!'()*]/g, redact_percentEncoded);
     const searchParams = new URLSearchParams({ v: value }).toString().slice('v='.length);
     return [component, strict, strict.replaceAll('%20', '+'), searchParams];
 }
@@ -56457,68 +58152,6 @@ class Redactor {
             out = out.split(needle).join(MASK);
         return out;
     }
-}
-
-;// CONCATENATED MODULE: ./src/common/runtime.ts
-/**
- * What every module needs from the world, passed in rather than imported:
- * time (a clock tests can fake), logging, and how values are written in a log.
- */
-
-
-const cancelled = () => new CancelledError('The run was cancelled');
-const systemClock = {
-    now: () => performance.now(),
-    wallTime: () => Date.now(),
-    random: () => Math.random(),
-    sleep: (ms, signal) => new Promise((resolve, reject) => {
-        if (signal?.aborted) {
-            reject(cancelled());
-            return;
-        }
-        const onAbort = () => {
-            clearTimeout(timer);
-            reject(cancelled());
-        };
-        const timer = setTimeout(() => {
-            signal?.removeEventListener('abort', onAbort);
-            resolve();
-        }, ms);
-        signal?.addEventListener('abort', onAbort, { once: true });
-    }),
-    timer: (ms, callback) => {
-        const timer = setTimeout(callback, ms);
-        return () => clearTimeout(timer);
-    },
-};
-/** How every duration is written in the log: `1.5 s`, `12.0 s`. */
-function formatDuration(ms) {
-    return `${(ms / 1000).toFixed(1)} s`;
-}
-/**
- * A value that came from the service, made fit for one log line: line breaks
- * and other control characters shown escaped (`\r`, `\u001b`), not
- * interpreted, so that it cannot start a line of its own (a line starting
- * with `::` is a runner command) nor colour or rewrite the log.
- */
-function untrusted(value) {
-    return value.replace(UNSAFE_IN_A_LINE, (character) => {
-        const escaped = JSON.stringify(character).slice(1, -1);
-        return escaped.length > 1 ? escaped : unicodeEscape(character);
-    });
-}
-/**
- * The last defence for text the action logs: a line that would start a
- * runner command (`::name::`, leading white space ignored as the runner
- * does) is shown with a marker in front, so only the action's own
- * `@actions/core` calls issue commands. A line ends at any break a reader
- * honours, a lone CR included.
- */
-function neutraliseCommands(text) {
-    return text
-        .split(LINE_BREAK_KEPT)
-        .map((part, index) => (index % 2 === 0 && /^\s*::/.test(part) ? `[text] ${part}` : part))
-        .join('');
 }
 
 ;// CONCATENATED MODULE: ./src/common/summary.ts
@@ -56679,51 +58312,6 @@ async function withEvents(io, flow) {
     }
 }
 
-;// CONCATENATED MODULE: ./src/service/retry.ts
-const DEFAULT_RETRY_POLICY = {
-    attempts: 5,
-    initialDelayMs: 1_000,
-    maxDelayMs: 20_000,
-    maxRetryAfterMs: 60_000,
-    requestTimeoutMs: 30_000,
-};
-const DAY = '(?:Mon|Tue|Wed|Thu|Fri|Sat|Sun)';
-const LONG_DAY = '(?:Monday|Tuesday|Wednesday|Thursday|Friday|Saturday|Sunday)';
-const MONTH = '(?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec)';
-const TIME = '\\d{2}:\\d{2}:\\d{2}';
-/**
- * The three forms of an HTTP date (RFC 9110, 5.6.7): IMF-fixdate, the
- * obsolete RFC 850 form and asctime. Only these are read as a date: what
- * `Date.parse` alone takes (`-5`, `2025`, `soon 1`) is not one.
- */
-const HTTP_DATE = new RegExp(`^(?:${DAY}, \\d{2} ${MONTH} \\d{4} ${TIME} GMT|${LONG_DAY}, \\d{2}-${MONTH}-\\d{2} ${TIME} GMT|${DAY} ${MONTH} [ \\d]\\d ${TIME} \\d{4})$`);
-/**
- * `Retry-After` in milliseconds, or undefined when it says nothing usable
- * (RFC 9110, 10.2.3): a whole number of seconds (`0` included), or an HTTP
- * date still to come. Anything else (`-5`, `1.5`, `soon`) and a date already
- * past are ignored, so the caller's back-off applies: a hostile or stale
- * header never makes the retries come faster than the back-off would.
- */
-function parseRetryAfter(value, wallTime) {
-    const trimmed = value?.trim() ?? '';
-    if (/^\d+$/.test(trimmed))
-        return Number(trimmed) * 1000;
-    if (!HTTP_DATE.test(trimmed))
-        return undefined;
-    const date = Date.parse(trimmed);
-    if (Number.isNaN(date) || date <= wallTime)
-        return undefined;
-    return date - wallTime;
-}
-/** The delay after failed attempt number `attempt` (1-based): `Retry-After` (capped), else backoff with jitter. */
-function delayBeforeRetry(policy, attempt, retryAfterMs, clock) {
-    const { initialDelayMs, maxDelayMs, maxRetryAfterMs } = policy;
-    if (retryAfterMs !== undefined)
-        return Math.min(retryAfterMs, maxRetryAfterMs);
-    const backoff = Math.min(maxDelayMs, initialDelayMs * 2 ** (attempt - 1));
-    return Math.round(backoff / 2 + (backoff / 2) * clock.random());
-}
-
 ;// CONCATENATED MODULE: ./src/run/ports/pace.ts
 /**
  * How long the run waits between attempts and between checks: the shipped
@@ -56832,12 +58420,12 @@ function proxyDispatcher(proxy) {
 
 ;// CONCATENATED MODULE: ./src/github/annotations.ts
 /**
- * Warning annotations within GitHub's limits (contract v1.2, behaviour 18):
- * GitHub shows at most 10 warning annotations a step and drops the rest, so
- * the step writes at most 10. The first 9 go out as they come; from the
- * 10th on, each is a plain log line at once, and when the run ends one last
- * annotation is written: the 10th warning itself when there was exactly
- * one more, else how many more there were and where to find them.
+ * Warning annotations within GitHub's limits: GitHub shows at most 10 warning
+ * annotations a step and drops the rest, so the step writes at most 10. The
+ * first 9 go out as they come; from the 10th on, each is a plain log line at
+ * once, and when the run ends one last annotation is written: the 10th
+ * warning itself when there was exactly one more, else how many more there
+ * were and where to find them.
  */
 /** GitHub shows this many warning annotations a step. */
 const ANNOTATION_LIMIT = 10;
@@ -56882,44 +58470,6 @@ class WarningAnnotations {
             return;
         }
         this.#sink.annotate(`${this.#held.length} more warnings than GitHub shows here (it shows ${this.#limit} a step): ${where}. The first of them: ${only}`);
-    }
-}
-
-;// CONCATENATED MODULE: ./src/github/budget.ts
-/** All the GitHub work of one run. */
-const RUN_BUDGET_MS = 15_000;
-class Budget {
-    totalMs;
-    #reservedMs = 0;
-    #clock;
-    constructor(clock, totalMs = RUN_BUDGET_MS) {
-        this.#clock = clock;
-        this.totalMs = totalMs;
-    }
-    /** What is left, in ms. */
-    get remainingMs() {
-        return Math.max(0, this.totalMs - this.#reservedMs);
-    }
-    /**
-     * Reserves up to `wantedMs`; returns what was granted (0 when spent) and a
-     * function that ends the reservation, keeping only the time really used.
-     */
-    reserve(wantedMs) {
-        const grantedMs = Math.max(0, Math.min(wantedMs, this.remainingMs));
-        this.#reservedMs += grantedMs;
-        const started = this.#clock.now();
-        let ended = false;
-        return {
-            grantedMs,
-            end: () => {
-                const usedMs = Math.min(grantedMs, Math.max(0, this.#clock.now() - started));
-                if (!ended) {
-                    ended = true;
-                    this.#reservedMs -= grantedMs - usedMs;
-                }
-                return usedMs;
-            },
-        };
     }
 }
 
@@ -57066,2570 +58616,6 @@ function gitHubRunContext(event, variables, run) {
     };
 }
 
-;// CONCATENATED MODULE: ./src/github/answers.ts
-/**
- * GitHub's answers as the action reads them: one zod schema per answer, only
- * the fields the action reads, unknown ones tolerated.
- */
-
-/** What a call created (or updated): its id. */
-const Created = object({ id: schemas_number() });
-const CommentSchema = object({
-    id: schemas_number(),
-    body: schemas_string().nullish(),
-    user: object({ login: schemas_string(), type: schemas_string().optional() }).nullish(),
-});
-const CommentPage = array(CommentSchema);
-/** A page of an environment's GitHub deployments: only their ids are read. */
-const DeploymentPage = array(object({ id: schemas_number() }));
-/** A page of a deployment's statuses, newest first: only their states are read. */
-const StatusPage = array(object({ state: schemas_string() }));
-const Comparison = object({
-    status: schemas_string(),
-    ahead_by: schemas_number(),
-    behind_by: schemas_number(),
-});
-const Viewer = object({ viewer: object({ login: schemas_string() }) });
-
-;// CONCATENATED MODULE: ./src/github/attempt.ts
-/**
- * One attempt of a GitHub call, as the request loop sees it: the answer
- * GitHub gave (status, body, headers), or why there was none (a timeout, the
- * network, a cancel).
- */
-
-class NoAnswer extends Error {
-}
-function header(headers, name) {
-    const value = headers[name];
-    return value === undefined ? undefined : String(value);
-}
-/** An Octokit answer or error as an attempt: an answer's status, or why there was none. */
-function toAttempt(error, signal, timeoutMs) {
-    const response = error
-        ?.response;
-    if (response !== undefined && typeof response.status === 'number') {
-        return {
-            status: response.status,
-            data: response.data,
-            headers: (response.headers ?? {}),
-        };
-    }
-    const graphqlErrors = error?.errors;
-    if (Array.isArray(graphqlErrors)) {
-        // A GraphQL answer with errors: GitHub answered 200, but not the question.
-        return { status: 400, data: graphqlErrors[0], headers: {} };
-    }
-    if (signal.aborted) {
-        const reason = signal.reason;
-        return {
-            headers: {},
-            error: reason instanceof NoAnswer && reason.message === 'cancelled'
-                ? 'cancelled'
-                : `timed out after ${formatDuration(timeoutMs)}`,
-        };
-    }
-    const message = error instanceof Error ? error.message : String(error);
-    return { headers: {}, error: untrusted(message).slice(0, 200) };
-}
-
-;// CONCATENATED MODULE: ./src/github/failures.ts
-/**
- * The text of a failed GitHub call: what failed (the call, the status,
- * GitHub's own message, the attempts) and what a person does about it (the
- * token, a rate limit, a fork, the `permissions:` line the route names).
- */
-
-
-/** What went wrong with a call that got no answer it could use: not sent, no answer, or an error status. */
-function callFailure(call, last, attempts, cancel, budgetMs) {
-    if (last === undefined) {
-        return {
-            call,
-            problem: `not sent: the ${formatDuration(budgetMs)} the GitHub work of a run may take are spent`,
-        };
-    }
-    const tries = attempts > 1 ? ` (${attempts} attempts)` : '';
-    if (last.invalid === true) {
-        return { call, status: last.status, problem: githubMessage(last.data), invalid: true };
-    }
-    if (last.status === undefined) {
-        const why = cancel?.aborted ? 'the run was cancelled' : (last.error ?? 'no answer');
-        return { call, problem: `no answer: ${why}${tries}` };
-    }
-    return {
-        call,
-        status: last.status,
-        problem: `${last.status} ${githubMessage(last.data)}${tries}`,
-    };
-}
-/** The one line a failed call writes: what failed, GitHub's word, and what to do. */
-function failureLine(failure, purpose, permission, last, fork) {
-    return `GitHub: could not ${purpose}: ${failure.call}: ${failure.problem}.${remedy(failure.status, permission, last, fork)} The deploy itself is not affected.`;
-}
-/** A successful answer that does not match its schema; `path` is where it first differs. */
-function unreadableAnswer(call, status, path) {
-    return { call, status, problem: `an answer the action cannot read (${untrusted(path)})` };
-}
-/** The one line an unreadable answer writes. */
-function unreadableLine(failure) {
-    return `GitHub: ${failure.call}: ${failure.problem}. The deploy itself is not affected.`;
-}
-/** GitHub's own message (`message` of its JSON error body), on one line and short. */
-function githubMessage(data) {
-    const message = typeof data === 'object' &&
-        data !== null &&
-        typeof data.message === 'string'
-        ? data.message
-        : typeof data === 'string'
-            ? data
-            : '';
-    const text = untrusted(message.trim()).slice(0, 300);
-    return text === '' ? '(no message)' : text;
-}
-function isRateLimit(status, last) {
-    if (status === 429)
-        return true;
-    if (status !== 403 || last === undefined)
-        return false;
-    return (header(last.headers, 'x-ratelimit-remaining') === '0' ||
-        header(last.headers, 'retry-after') !== undefined ||
-        /rate limit/i.test(githubMessage(last.data)));
-}
-/** What a person does about a failed call. */
-function remedy(status, permission, last, fork) {
-    if (status === undefined)
-        return '';
-    if (status === 401) {
-        return ' Check the github-token input: GitHub does not accept this token (the default, ${{ github.token }}, always works).';
-    }
-    if (isRateLimit(status, last))
-        return ' GitHub rate-limits this token: a later run will write it.';
-    if ((status === 403 || status === 404) && fork && permission !== 'contents: read') {
-        return ' This run is for a pull request from a fork: GitHub gives it a read-only token, so no permissions: line can allow this (see docs/github.md, "Forks").';
-    }
-    if (status === 403 && permission !== undefined) {
-        return ` Add \`${permission}\` to the job's \`permissions:\` (a permissions: block grants only what it lists).`;
-    }
-    if (status === 404 && permission !== undefined) {
-        return ` The token cannot see this repository, or lacks \`${permission}\` (a personal token needs the repo scope).`;
-    }
-    return '';
-}
-/**
- * The one line of a failed call the run cannot go without (the sweep's pull
- * request states): what failed, and the permission it needs, whatever the
- * cause (a refusal, a timeout, the budget spent), since the step fails on it.
- */
-function requiredFailureLine(failure, purpose, permission) {
-    const token = failure.status === 401
-        ? ' Check the github-token input: GitHub does not accept this token, which needs'
-        : " The job's token needs";
-    return `GitHub: could not ${purpose}: ${failure.call}: ${failure.problem}.${token} \`${permission}\` (a \`permissions:\` block grants only what it lists), and GitHub must answer within the run's GitHub budget. Without the states no preview is known to be an orphan: nothing was changed.`;
-}
-/**
- * The one line of a required query GitHub rejected as invalid: the query is
- * the action's own, so no token or permission would change the answer.
- */
-function invalidQueryLine(failure, query) {
-    const problem = failure.problem.trimEnd();
-    const message = problem.endsWith('.') ? problem.slice(0, -1) : problem;
-    return `GitHub rejected ${query} as invalid: ${failure.call}: ${message}. The query is the action's own: no token or permission changes this answer; please report it with this line. Without the states no preview is known to be an orphan: nothing was changed.`;
-}
-
-;// CONCATENATED MODULE: ./src/github/routes.ts
-/**
- * The route table: each GitHub call the action makes (the only place that
- * spells a GitHub path), what it is for and the `permissions:` line its
- * failure names, and how a call is named in a failure.
- */
-const DEPLOYMENT = 'POST /repos/{owner}/{repo}/deployments';
-const COMMENTS = '/repos/{owner}/{repo}/issues/{issue_number}/comments';
-const COMMENT_UPDATE = 'PATCH /repos/{owner}/{repo}/issues/comments/{comment_id}';
-const COMPARE = 'GET /repos/{owner}/{repo}/compare/{basehead}';
-const DEPLOYMENT_LIST = 'GET /repos/{owner}/{repo}/deployments';
-const STATUS_LIST = 'GET /repos/{owner}/{repo}/deployments/{deployment_id}/statuses';
-/** Each REST route the action calls: what it is for (its failure says so), and its permission. */
-const ROUTES = {
-    [DEPLOYMENT]: { purpose: 'record the GitHub deployment', permission: 'deployments: write' },
-    [DEPLOYMENT_LIST]: {
-        purpose: 'list the environment’s GitHub deployments',
-        // Reading needs `deployments: read`; the statuses that follow need write, which includes it.
-        permission: 'deployments: write',
-    },
-    [STATUS_LIST]: {
-        purpose: 'read the GitHub deployment’s latest status',
-        // Reading needs `deployments: read`; the status that may follow needs write, which includes it.
-        permission: 'deployments: write',
-    },
-    [`${DEPLOYMENT}/{deployment_id}/statuses`]: {
-        purpose: 'set the GitHub deployment’s status',
-        permission: 'deployments: write',
-    },
-    [`GET ${COMMENTS}`]: {
-        purpose: 'find this deployment’s comment',
-        permission: 'pull-requests: write',
-    },
-    [`POST ${COMMENTS}`]: {
-        purpose: 'write the pull request comment',
-        permission: 'pull-requests: write',
-    },
-    [COMMENT_UPDATE]: {
-        purpose: 'update the pull request comment',
-        permission: 'pull-requests: write',
-    },
-    [COMPARE]: { purpose: 'learn which commit is newer', permission: 'contents: read' },
-};
-/** The GraphQL call for the token's own login; its failure names no permission. */
-const VIEWER = { call: 'POST /graphql', purpose: 'find the token’s own login' };
-/** The GraphQL call for pull requests' states (the sweep): one per `MAX_PULL_REQUESTS_PER_QUERY`. */
-const PULL_REQUEST_STATES = {
-    call: 'POST /graphql',
-    purpose: 'learn how the pull requests stand',
-    permission: 'pull-requests: read',
-};
-const rest = (route, parameters) => ({
-    route,
-    parameters,
-});
-/** The call as a failure names it (`POST /repos/acme/agent/deployments`): the route filled in. */
-function callName({ route, parameters }) {
-    const path = route.replace(/\{(\w+)\}/g, (_match, key) => String(parameters[key]));
-    return typeof parameters.page === 'number' ? `${path}?page=${parameters.page}` : path;
-}
-
-;// CONCATENATED MODULE: ./src/github/calls.ts
-
-
-
-
-
-const DEFAULT_LIMITS = {
-    attempts: 2,
-    callMs: 10_000,
-    attemptMs: 5_000,
-    retryDelayMs: 1_000,
-};
-/** The calls of one `GitHubApi`: its Octokit, its limits, and the requests it sent. */
-class GitHubCalls {
-    #options;
-    #limits;
-    #octokit;
-    /** Requests sent, every attempt counted (the bench reports it). */
-    requests = 0;
-    constructor(options) {
-        this.#options = options;
-        this.#limits = { ...DEFAULT_LIMITS, ...options.limits };
-    }
-    #load() {
-        this.#octokit ??= (this.#options.load ?? (() => Promise.resolve(/* import() eager */).then(__nccwpck_require__.bind(__nccwpck_require__, 2413))))().then(({ getOctokit }) => getOctokit(this.#options.token, {
-            baseUrl: withoutTrailingSlashes(this.#options.baseUrl || 'https://api.github.com'),
-            userAgent: 'deploy-agent-action',
-            // Octokit writes deprecation notices to the console; the action decides what is logged.
-            log: { debug: () => { }, info: () => { }, warn: () => { }, error: () => { } },
-        }));
-        return this.#octokit;
-    }
-    /** One REST call through the request loop below: its purpose and permission from `ROUTES`. */
-    rest(call, options) {
-        const { purpose, permission } = ROUTES[call.route] ?? { purpose: 'call GitHub' };
-        return this.call(callName(call), purpose, permission, options, (octokit, signal) => octokit.request(call.route, { ...call.parameters, request: { signal } }));
-    }
-    /**
-     * At most `attempts` attempts within `callMs` and the run's budget. A
-     * retry follows no answer, a 5xx, or a rate limit whose wait fits.
-     */
-    async call(call, purpose, permission, options, send) {
-        const { clock, budget } = this.#options;
-        const limits = this.#limits;
-        const callEnd = clock.now() + Math.min(limits.callMs, options.callMs ?? limits.callMs);
-        let last;
-        let attempts = 0;
-        for (let attempt = 1; attempt <= limits.attempts; attempt++) {
-            const windowMs = Math.min(limits.attemptMs, callEnd - clock.now());
-            const reservation = budget.reserve(windowMs);
-            if (reservation.grantedMs <= 0) {
-                reservation.end();
-                break;
-            }
-            attempts = attempt;
-            last = await this.#attempt(send, reservation.grantedMs, options.signal);
-            reservation.end();
-            if (options.signal?.aborted)
-                break;
-            if (last.status !== undefined && last.status < 400)
-                return { ok: true, value: last };
-            const waitMs = this.#retryWait(last, clock.wallTime());
-            if (attempt === limits.attempts || waitMs === undefined)
-                break;
-            // The wait counts against the call's window and the run's budget like an attempt.
-            if (clock.now() + waitMs >= callEnd || waitMs >= budget.remainingMs)
-                break;
-            const pause = budget.reserve(waitMs);
-            try {
-                await clock.sleep(pause.grantedMs, options.signal);
-            }
-            catch {
-                pause.end();
-                break;
-            }
-            pause.end();
-        }
-        const failure = callFailure(call, last, attempts, options.signal, budget.totalMs);
-        this.#say(failureLine(failure, purpose, permission, last, this.#options.fork === true), options);
-        return { ok: false, failure };
-    }
-    async #attempt(send, timeoutMs, cancel) {
-        const controller = new AbortController();
-        const timer = setTimeout(() => controller.abort(new NoAnswer('timeout')), timeoutMs);
-        const onCancel = () => controller.abort(new NoAnswer('cancelled'));
-        cancel?.addEventListener('abort', onCancel, { once: true });
-        if (cancel?.aborted)
-            onCancel();
-        this.requests += 1;
-        try {
-            const octokit = await this.#load();
-            return await send(octokit, controller.signal);
-        }
-        catch (error) {
-            return toAttempt(error, controller.signal, timeoutMs);
-        }
-        finally {
-            clearTimeout(timer);
-            cancel?.removeEventListener('abort', onCancel);
-        }
-    }
-    /** The wait before another attempt, or undefined when another attempt cannot help. */
-    #retryWait(last, wallTime) {
-        const { status, headers } = last;
-        if (status === undefined || status >= 500)
-            return this.#limits.retryDelayMs;
-        if (status !== 403 && status !== 429)
-            return undefined;
-        const retryAfter = parseRetryAfter(header(headers, 'retry-after'), wallTime);
-        if (retryAfter !== undefined)
-            return retryAfter;
-        if (header(headers, 'x-ratelimit-remaining') === '0') {
-            const reset = Number(header(headers, 'x-ratelimit-reset'));
-            return Number.isFinite(reset) ? Math.max(0, reset * 1000 - wallTime) : undefined;
-        }
-        return status === 429 ? this.#limits.retryDelayMs : undefined;
-    }
-    /** A failure's one line: a warning, a debug line once the run is cancelled, none when silent. */
-    #say(line, options) {
-        if (options.silent)
-            return;
-        if (options.signal?.aborted)
-            this.#options.logger.debug(line);
-        else
-            this.#options.logger.warning(line);
-    }
-    /** Validates a successful answer; a malformed one is a failure like any other. */
-    parse(result, schema, pick, made, options) {
-        if (!result.ok)
-            return result;
-        const call = typeof made === 'string' ? made : callName(made);
-        const parsed = schema.safeParse(result.value.data);
-        if (parsed.success)
-            return { ok: true, value: pick(parsed.data) };
-        const path = parsed.error.issues[0]?.path.join('.') || '(the answer)';
-        const failure = unreadableAnswer(call, result.value.status, path);
-        this.#say(unreadableLine(failure), options);
-        return { ok: false, failure };
-    }
-}
-
-;// CONCATENATED MODULE: ./src/github/pages.ts
-/** A walk of a pull request's comments reads at most this many pages of `PER_PAGE`. */
-const MAX_COMMENT_PAGES = 10;
-const PER_PAGE = 100;
-/** A retire reads at most this many pages of an environment's deployments, newest first. */
-const MAX_DEPLOYMENT_PAGES = 10;
-/**
- * Reads pages 1 to `maxPages` with `read` until `visit` says it found what it
- * looks for or the list ends (no `rel="next"`, or an empty page). Page numbers
- * are counted here, never taken from the `Link` header, so no page is read
- * twice and the token goes to no other address.
- *
- * `visit` sees each item once, by its `key`: a list that moves while it is
- * read (a deployment created between two pages shifts the next one by one)
- * gives an item again, and a page with nothing new ends the list, so a
- * paginator that repeats its last page with a `next` link is not read to the
- * cap (nor mistaken for a longer list).
- */
-async function walkPages(read, key, visit, maxPages) {
-    const seen = new Set();
-    for (let page = 1; page <= maxPages; page++) {
-        const result = await read(page);
-        if (!result.ok)
-            return result;
-        const { items, link } = result.value;
-        const fresh = items.filter((item) => !seen.has(key(item)));
-        for (const item of fresh)
-            seen.add(key(item));
-        const hasNext = hasNextPage(link) && fresh.length > 0;
-        if (visit(fresh) === 'stop')
-            return { ok: true, value: { ended: false } };
-        if (!hasNext)
-            return { ok: true, value: { ended: true } };
-    }
-    return { ok: true, value: { ended: false } };
-}
-/** Whether a `Link` header names a next page: one of its comma-separated links is `rel="next"`. */
-function hasNextPage(link) {
-    return link.split(',').some((part) => /^\s*<[^>]*>\s*;\s*rel="next"/.test(part));
-}
-
-;// CONCATENATED MODULE: ./src/run/ports/progress.ts
-/**
- * The largest number a pull request is asked by: GitHub's GraphQL `Int` is
- * 32 bits, and one number beyond it rejects the whole query. A name that
- * spells a larger one names no pull request GitHub can have.
- */
-const MAX_PULL_REQUEST_NUMBER = 2_147_483_647;
-
-;// CONCATENATED MODULE: ./src/github/pull-request-states.ts
-/**
- * How pull requests stand, for the sweep (contract v1.4, behaviour 25): one
- * GraphQL query per `MAX_PULL_REQUESTS_PER_QUERY` numbers, each number an
- * aliased `pullRequest(number:)` field of the workflow's repository. GitHub
- * answers a number it does not know with a null field and a `NOT_FOUND`
- * error beside the others' data: that number is `unknown`, the others keep
- * their state.
- */
-
-
-/** At most this many pull requests in one query (GitHub's node limit is far above it). */
-const MAX_PULL_REQUESTS_PER_QUERY = 100;
-const PullRequestNode = object({
-    number: schemas_number(),
-    state: schemas_string(),
-    merged: schemas_boolean().nullish(),
-    closedAt: schemas_string().nullish(),
-    mergedAt: schemas_string().nullish(),
-});
-/** The answer: the repository, one field per alias (`pr12`), null for a number GitHub does not know. */
-const PullRequestStatesAnswer = object({
-    repository: record(schemas_string(), PullRequestNode.nullable()),
-});
-/** A pull request number GitHub can be asked about: a positive integer within GraphQL's `Int`. */
-function isPullRequestNumber(value) {
-    return Number.isInteger(value) && value > 0 && value <= MAX_PULL_REQUEST_NUMBER;
-}
-/** The numbers, each once, in batches of at most `MAX_PULL_REQUESTS_PER_QUERY`. */
-function batches(numbers) {
-    const unique = [...new Set(numbers)];
-    const batched = [];
-    for (let start = 0; start < unique.length; start += MAX_PULL_REQUESTS_PER_QUERY) {
-        batched.push(unique.slice(start, start + MAX_PULL_REQUESTS_PER_QUERY));
-    }
-    return batched;
-}
-/** The field's alias for a number. */
-const alias = (number) => `pr${number}`;
-/**
- * The query for one batch; owner and name are variables, the numbers are
- * validated integers written into the query (GraphQL has no list of aliases).
- */
-function pullRequestStatesQuery(numbers) {
-    const fields = numbers.map((number) => {
-        if (!isPullRequestNumber(number))
-            throw new RangeError(`not a pull request number: ${number}`);
-        return `${alias(number)}: pullRequest(number: ${number}) { number state merged closedAt mergedAt }`;
-    });
-    return `query($owner: String!, $name: String!) { repository(owner: $owner, name: $name) { ${fields.join(' ')} } }`;
-}
-/** The states of a batch from its answer: a number without a field, or a null one, is `unknown`. */
-function statesOf(numbers, answer) {
-    return numbers.map((number) => stateOf(number, answer.repository[alias(number)]));
-}
-/** GitHub's words for one pull request, in the port's; an answer about another number proves nothing. */
-function stateOf(number, node) {
-    if (node === null || node === undefined)
-        return { number, state: 'unknown' };
-    if (node.number !== number)
-        return { number, state: 'unknown', answeredFor: node.number };
-    if (node.state === 'MERGED' || node.merged === true) {
-        const closedAt = node.mergedAt ?? node.closedAt;
-        return { number, state: 'merged', ...(closedAt ? { closedAt } : {}) };
-    }
-    if (node.state === 'CLOSED') {
-        return { number, state: 'closed', ...(node.closedAt ? { closedAt: node.closedAt } : {}) };
-    }
-    if (node.state === 'OPEN')
-        return { number, state: 'open' };
-    return { number, state: 'unknown' };
-}
-/**
- * A query GitHub rejected before running it (its validation: an argument of
- * the wrong type, a field it does not have): errors without a `type`, and no
- * `data` at all. A query that ran has `data`, if only `null` (GitHub's
- * "Something went wrong while executing your query", a timeout), and its
- * errors a `type` (`NOT_FOUND`, `FORBIDDEN`, `RATE_LIMITED`).
- */
-function rejectedQuery(list, data) {
-    if (data !== undefined)
-        return undefined;
-    if (!list.every((entry) => entry?.type === undefined))
-        return undefined;
-    const messages = list.map((entry) => (typeof entry?.message === 'string' ? entry.message : ''));
-    const message = messages.filter((text) => text !== '').join('; ');
-    return { status: 400, data: { message }, headers: {}, invalid: true };
-}
-/**
- * The attempt an Octokit GraphQL error stands for, or undefined to let the
- * request loop read it (`toAttempt`). An answer whose only errors are
- * `NOT_FOUND` on pull request fields is an answer (status 200, its data);
- * a `FORBIDDEN` one is GitHub refusing (403, its message), as GitHub says
- * it to a token without `pull-requests: read`; a query GitHub did not run
- * is `invalid` (the action's query, not the token's permission).
- */
-function graphqlAnswer(error) {
-    const { errors, data } = error;
-    if (!Array.isArray(errors) || errors.length === 0)
-        return undefined;
-    const list = errors;
-    const rejected = rejectedQuery(list, data);
-    if (rejected !== undefined)
-        return rejected;
-    const forbidden = list.find((entry) => entry?.type === 'FORBIDDEN');
-    if (forbidden !== undefined)
-        return { status: 403, data: forbidden, headers: {} };
-    const repository = data?.repository;
-    const onPullRequests = list.every((entry) => entry?.type === 'NOT_FOUND' &&
-        Array.isArray(entry.path) &&
-        entry.path.length === 2 &&
-        entry.path[0] === 'repository');
-    if (onPullRequests && typeof repository === 'object' && repository !== null) {
-        return { status: 200, data, headers: {} };
-    }
-    // The repository itself is not found: the token cannot see it.
-    const notFound = list.find((entry) => entry?.type === 'NOT_FOUND');
-    if (notFound !== undefined)
-        return { status: 404, data: notFound, headers: {} };
-    return undefined;
-}
-
-;// CONCATENATED MODULE: ./src/github/api.ts
-/**
- * GitHub's REST API, as a service like any other: one typed function per
- * call the action makes, through @actions/github's Octokit (base address
- * from GITHUB_API_URL, so GitHub Enterprise works too). Contract v1.2: every
- * call is advisory and bounded (2 attempts within 10 s, within the run's
- * budget), and no failure leaves this module as an exception: it is one
- * warning that names the call, the status, GitHub's message and the remedy,
- * and the caller gets `{ ok: false }`. The calls go through the request
- * loop in calls.ts, to the routes of routes.ts, and their answers are read
- * with the schemas of answers.ts.
- */
-
-
-
-
-
-class GitHubApi {
-    #calls;
-    #viewer;
-    constructor(options) {
-        this.#calls = new GitHubCalls(options);
-    }
-    /** Requests sent, every attempt counted (the bench reports it). */
-    get requests() {
-        return this.#calls.requests;
-    }
-    /**
-     * The token's login, as GraphQL's `viewer` tells it (works for GITHUB_TOKEN,
-     * app tokens and PATs). Asked once: a sweep's comments all ask it, and a
-     * successful answer stands for the run; a failure is asked again.
-     */
-    async viewerLogin(options = {}) {
-        if (this.#viewer !== undefined)
-            return this.#viewer;
-        const viewer = await this.#askViewer(options);
-        if (viewer.ok)
-            this.#viewer = viewer;
-        return viewer;
-    }
-    async #askViewer(options) {
-        const result = await this.#calls.call(VIEWER.call, VIEWER.purpose, undefined, options, async (octokit, signal) => {
-            const data = await octokit.graphql('query { viewer { login } }', {
-                request: { signal },
-            });
-            return { status: 200, data, headers: {} };
-        });
-        return this.#calls.parse(result, Viewer, (v) => v.viewer.login, VIEWER.call, options);
-    }
-    /**
-     * The states of pull requests `numbers` of `repo`, one GraphQL query per
-     * `MAX_PULL_REQUESTS_PER_QUERY`, one after the other; the first failed
-     * query ends it. A number that is not a positive integer is a
-     * `RangeError`, before any request.
-     */
-    async pullRequestStates(repo, numbers, options = {}) {
-        const states = new Map();
-        // Every query is written first: a number that is not a pull request's fails before any request.
-        const queries = batches(numbers).map((batch) => ({
-            batch,
-            query: pullRequestStatesQuery(batch),
-        }));
-        for (const { batch, query } of queries) {
-            const answer = await this.#pullRequestBatch(repo, batch, query, options);
-            if (!answer.ok)
-                return answer;
-            for (const state of answer.value)
-                states.set(state.number, state);
-        }
-        return { ok: true, value: states };
-    }
-    async #pullRequestBatch(repo, numbers, query, options) {
-        const { call, purpose, permission } = PULL_REQUEST_STATES;
-        const result = await this.#calls.call(call, purpose, permission, options, async (octokit, signal) => {
-            try {
-                const data = await octokit.graphql(query, {
-                    owner: repo.owner,
-                    name: repo.repo,
-                    request: { signal },
-                });
-                return { status: 200, data, headers: {} };
-            }
-            catch (error) {
-                const answer = graphqlAnswer(error);
-                if (answer === undefined)
-                    throw error;
-                return answer;
-            }
-        });
-        return this.#calls.parse(result, PullRequestStatesAnswer, (answer) => statesOf(numbers, answer), call, options);
-    }
-    /** The state of deployment `id`'s latest status (`GET …/statuses`, newest first), undefined for none. */
-    async latestStatus(repo, id, options = {}) {
-        const call = rest(STATUS_LIST, { ...repo, deployment_id: id, per_page: 1 });
-        return this.#calls.parse(await this.#calls.rest(call, options), StatusPage, (statuses) => statuses[0]?.state, call, options);
-    }
-    createDeployment(repo, body, options = {}) {
-        const parameters = { ...repo, ...body, auto_merge: false, required_contexts: [] };
-        return this.#created(DEPLOYMENT, parameters, options);
-    }
-    createDeploymentStatus(repo, id, body, options = {}) {
-        const parameters = { ...repo, deployment_id: id, ...body };
-        return this.#created(`${DEPLOYMENT}/{deployment_id}/statuses`, parameters, options);
-    }
-    /**
-     * Reads a pull request's comments page by page, `PER_PAGE` at a time,
-     * until `visit` says it found what it looks for, the list ends (no
-     * `rel="next"`) or `MAX_COMMENT_PAGES` were read (`walkPages`).
-     */
-    walkComments(repo, issue, visit, options = {}) {
-        const call = (page) => rest(`GET ${COMMENTS}`, { ...repo, issue_number: issue, per_page: PER_PAGE, page });
-        return walkPages(this.#pageReader(call, CommentPage, options), (comment) => comment.id, visit, MAX_COMMENT_PAGES);
-    }
-    /**
-     * Reads the GitHub deployments of `environment`, newest first, page by
-     * page until `visit` stops, the list ends or `MAX_DEPLOYMENT_PAGES` were read;
-     * each deployment once, and a page with none new ends the list (`walkPages`).
-     */
-    walkDeployments(repo, environment, visit, options = {}, maxPages = MAX_DEPLOYMENT_PAGES) {
-        const call = (page) => rest(DEPLOYMENT_LIST, { ...repo, environment, per_page: PER_PAGE, page });
-        return walkPages(this.#pageReader(call, DeploymentPage, options), (deployment) => deployment.id, visit, maxPages);
-    }
-    /** Reads one page of a list: its items, read with `schema`, and GitHub's `Link` header. */
-    #pageReader(call, schema, options) {
-        return async (page) => {
-            const made = call(page);
-            const result = await this.#calls.rest(made, options);
-            if (!result.ok)
-                return result;
-            const parsed = this.#calls.parse(result, schema, (items) => items, made, options);
-            if (!parsed.ok)
-                return parsed;
-            const link = String(result.value.headers.link ?? '');
-            return { ok: true, value: { items: parsed.value, link } };
-        };
-    }
-    /** Creates this deployment's comment on pull request `issue`, or updates `existing`. */
-    writeComment(repo, issue, existing, body, options = {}) {
-        return existing === undefined
-            ? this.#created(`POST ${COMMENTS}`, { ...repo, issue_number: issue, body }, options)
-            : this.#created(COMMENT_UPDATE, { ...repo, comment_id: existing, body }, options);
-    }
-    /** `GET /repos/{owner}/{repo}/compare/{base}...{head}`: how `head` stands against `base`. */
-    async compare(repo, base, head, options = {}) {
-        // Only the order is needed: the smallest page of commits and files.
-        const call = rest(COMPARE, { ...repo, basehead: `${base}...${head}`, per_page: 1 });
-        return this.#calls.parse(await this.#calls.rest(call, options), Comparison, (c) => c, call, options);
-    }
-    /** A call whose answer is what it created (or updated): its id. */
-    async #created(route, parameters, options) {
-        const call = rest(route, parameters);
-        return this.#calls.parse(await this.#calls.rest(call, options), Created, (c) => c.id, call, options);
-    }
-}
-
-;// CONCATENATED MODULE: ./src/common/address.ts
-/**
- * The one rule for an address the action publishes (the `url` output, the
- * deployment's `custom_url` in the `deployment` output and the command's
- * `--json`, a GitHub deployment's `environment_url`, every link in the
- * comment and the summary): an `http(s)` address, never a user or a
- * password. An address with credentials is published without them; the
- * caller masks what was removed before anything is written.
- */
-
-/** The address as it may be published, or why it may not. */
-function publishableAddress(text) {
-    let url;
-    try {
-        url = new URL(text);
-    }
-    catch {
-        return { ok: false, why: 'it is not an address', removed: [] };
-    }
-    const removed = credentialsOf(url);
-    if (url.protocol !== 'https:' && url.protocol !== 'http:') {
-        return { ok: false, why: 'it is not an http(s) address', removed };
-    }
-    // As given when nothing in it needs rewriting. The parser drops tabs and line breaks, trims
-    // spaces and encodes control characters: an address with any is published as it reads it.
-    const hadCredentials = url.username !== '' || url.password !== '';
-    if (!hadCredentials && !/\s/.test(text) && untrusted(text) === text) {
-        return { ok: true, address: text, removed, hadCredentials };
-    }
-    url.username = '';
-    url.password = '';
-    return { ok: true, address: url.href, removed, hadCredentials };
-}
-/** The address when it may be published as it is or without its credentials, else undefined. */
-function publishedOrNothing(text) {
-    if (text === undefined || text === null || text === '')
-        return undefined;
-    const verdict = publishableAddress(text);
-    return verdict.ok ? verdict.address : undefined;
-}
-/** The password of an address, as written and decoded; the user name is not a secret. */
-function credentialsOf(url) {
-    if (url.password === '')
-        return [];
-    const forms = new Set([url.password]);
-    try {
-        forms.add(decodeURIComponent(url.password));
-    }
-    catch {
-        // A stray '%' is written as it is: the form above covers it.
-    }
-    return [...forms];
-}
-
-;// CONCATENATED MODULE: ./src/common/github-text.ts
-/**
- * The one writer of text that goes to GitHub: the pull request comment
- * (Markdown), the job summary and the command's `--summary` (HTML inside
- * Markdown), and deployment statuses (plain text on one line). Text from the
- * service is data in all of them: it shows as the text it is, never as HTML,
- * a link, an image, an autolink, a mention (`@name`) or an issue reference
- * (`#12`, `owner/repo#3`, `GH-12`). The only links are the ones built here,
- * to addresses the address rule lets through (`common/address.ts`).
- *
- * GitHub renders Markdown with cmark-gfm, then links mentions, issue
- * references and bare addresses in the text it rendered (outside code and
- * links), whether the text came from Markdown or from HTML: an entity such
- * as `&#64;` decodes back to `@` before that. So a zero-width space goes
- * after every `@`, `#` and `GH-` in service text; an address in it
- * (`https://…`, `www.…`) sits in a code span, where GitHub links nothing and
- * a reader copies it as it is; and code spans hold what reads best as code
- * (ids, names, commits). Nothing is linked inside a code span, a `<pre>` or
- * a link, so the text there is only escaped.
- *
- * A new kind of GitHub text adds its writer here.
- */
-
-
-/** Zero width: breaks a mention, an issue reference or an autolink, and shows nothing. */
-const ZWSP = '\u200b';
-/** `text` cut to `max` characters, the last one `…` when cut. */
-function cut(text, max) {
-    const characters = [...text];
-    return characters.length > max ? `${characters.slice(0, max - 1).join('')}…` : text;
-}
-/** `value` on one line (controls and breaks as one space), cut to `max` characters with `…`. */
-function oneLine(value, max = Infinity) {
-    return cut(value.replace(UNSAFE_RUN_IN_A_LINE, ' '), max);
-}
-/** A mention or an issue reference GitHub would link in rendered text, made inert by a zero-width space. */
-function inert(text) {
-    return text
-        .replace(/[@#]/g, (c) => `${c}${ZWSP}`)
-        .replace(/\bGH-/gi, (w) => `${w.slice(0, 2)}${ZWSP}-`);
-}
-/**
- * An address GitHub would link in text: a scheme's `://` or `www.`, up to a
- * space or a character no code span or table cell keeps as it is. The scheme
- * is bounded, so that a long word without `://` is not read again from each
- * of its letters.
- */
-const ADDRESS = /(?:[a-z][a-z0-9+.-]{0,31}:\/\/|www\.)[^\s|<>"'`\\]*/gi;
-/** Punctuation that ends a sentence rather than an address, as GitHub leaves it out of a link. */
-const TRAILING = new Set('.,:;!?*_~)]}');
-/** `address` without the punctuation after it (a loop: a `[…]+$` reads the rest again from each). */
-function withoutTrailing(address) {
-    let end = address.length;
-    while (end > 0 && TRAILING.has(address.charAt(end - 1)))
-        end--;
-    return address.slice(0, end);
-}
-/** `text` with each address written by `address` and the text between by `prose`. */
-function withAddresses(text, prose, address) {
-    let written = '';
-    let from = 0;
-    for (const match of text.matchAll(ADDRESS)) {
-        const found = withoutTrailing(match[0]);
-        if (found === '')
-            continue;
-        written += prose(text.slice(from, match.index)) + address(found);
-        from = match.index + found.length;
-    }
-    return written + prose(text.slice(from));
-}
-// ---- plain text: deployment statuses and descriptions --------------------------------------------
-/** A description or status text: one line, trimmed, at most `max` characters. GitHub shows it as is. */
-function plainLine(value, max) {
-    return cut(oneLine(value).trim(), max);
-}
-// ---- Markdown: the pull request comment ---------------------------------------------------------
-/**
- * Inline Markdown punctuation that can start markup anywhere in a line: a
- * backslash escape keeps it literal. (`-`, `+`, `=`, `#` and `>` start markup
- * only at the start of a line, where service text never is; `!` only before
- * a `[`, which is escaped.)
- */
-const MARKDOWN_INLINE = /[\\`*_~[\]<&|]/g;
-/**
- * Service text as inline Markdown: on one line, cut to `max`, the punctuation
- * that would start markup escaped, nothing GitHub would link.
- */
-function markdownText(value, max = 300) {
-    return withAddresses(oneLine(value, max), (part) => inert(part).replace(MARKDOWN_INLINE, (c) => `\\${c}`), (address) => markdownCode(address, Infinity));
-}
-/**
- * Service text as a code span, which reads best for ids, names and commits:
- * fenced by more backticks than any run inside, on one line, cut to `max`.
- * In a table cell a `|` ends the cell even inside a code span, so it is
- * escaped there (GitHub shows `|`).
- */
-function markdownCode(value, max = 300, inTable = true) {
-    const text = oneLine(value, max);
-    if (text.trim() === '')
-        return '(none)';
-    const longest = Math.max(0, ...(text.match(/`+/g) ?? []).map((run) => run.length));
-    const fence = '`'.repeat(longest + 1);
-    // A span that starts or ends with a backtick, or with a space at both ends, needs a space
-    // each side: CommonMark takes one away from each.
-    const pad = text.startsWith('`') || text.endsWith('`') || (text.startsWith(' ') && text.endsWith(' '));
-    const padded = pad ? ` ${text} ` : text;
-    const body = inTable ? padded.replace(/\|/g, '\\|') : padded;
-    return `${fence}${body}${fence}`;
-}
-/** Characters that would end a link's destination early, break a table or start markup. */
-const UNSAFE_IN_A_DESTINATION = /[()<>\s"'`|[\]\\]/g;
-const github_text_percentEncoded = (c) => `%${c.charCodeAt(0).toString(16).toUpperCase().padStart(2, '0')}`;
-/** A link the action builds, `[text](address)`: only to an address that may be published. */
-function markdownLink(text, address) {
-    const published = publishedOrNothing(address);
-    if (published === undefined)
-        return undefined;
-    return `[${text}](${published.replace(UNSAFE_IN_A_DESTINATION, github_text_percentEncoded)})`;
-}
-// ---- HTML inside Markdown: the job summary and --summary ---------------------------------------
-const HTML_ESCAPES = {
-    '&': '&amp;',
-    '<': '&lt;',
-    '>': '&gt;',
-    '"': '&quot;',
-    "'": '&#39;',
-};
-/** HTML's own characters as references. */
-function htmlEscaped(text) {
-    return text.replace(/[&<>"']/g, (c) => HTML_ESCAPES[c] ?? c);
-}
-/**
- * Characters Markdown could take for markup should the HTML block end early
- * (it cannot: no blank line gets in), as character references.
- */
-const MARKDOWN_IN_HTML = /[|[\]()!`\\]/g;
-/** Text escaped for the summary's HTML, as it is: for where GitHub links nothing (code, pre, a link). */
-function htmlLiteral(text) {
-    return htmlEscaped(text).replace(MARKDOWN_IN_HTML, (c) => `&#${c.charCodeAt(0)};`);
-}
-/**
- * Service text for the summary's HTML: on one line (a blank line would end
- * the HTML block), cut to `max`, escaped, nothing GitHub would link.
- */
-function htmlText(value, max = 1_000) {
-    // Made inert before it is escaped: the references written then hold a '#' of their own.
-    return withAddresses(oneLine(value, max), (part) => htmlLiteral(inert(part)), (address) => `<code>${htmlLiteral(address)}</code>`);
-}
-/** Service text in `<code>`, which reads best for ids, names, commits and addresses. */
-function htmlCode(value, max = 300) {
-    return `<code>${htmlLiteral(oneLine(value, max))}</code>`;
-}
-/** A link the action builds, `<a href>`: only to an address that may be published. */
-function htmlLink(text, address) {
-    const published = publishedOrNothing(address);
-    if (published === undefined)
-        return undefined;
-    const href = published.replace(UNSAFE_IN_A_DESTINATION, github_text_percentEncoded).replace(/&/g, '&amp;');
-    // GitHub links nothing inside a link: its text is shown as it is, an address a reader can copy.
-    return `<a href="${href}">${htmlLiteral(oneLine(text, 1_000))}</a>`;
-}
-/**
- * Several lines of text for a `<pre>` in the summary: its lines kept, each
- * escaped, no blank one (the HTML block would end before its closing tag).
- */
-function htmlLines(value) {
-    return value
-        .split(LINE_BREAK)
-        .filter((line) => line.trim() !== '')
-        .map((line) => htmlLiteral(oneLine(line)))
-        .join('\n');
-}
-
-;// CONCATENATED MODULE: ./src/github/deployment-record.ts
-
-
-
-/** GitHub's limit on a status description. */
-const DESCRIPTION_LIMIT = 140;
-/** A description on one line, at most 140 characters. */
-function description(text) {
-    return plainLine(text, DESCRIPTION_LIMIT);
-}
-/** The final state and its description, from how the run ended. */
-function finalStatus(report) {
-    const name = report.name;
-    switch (report.stage) {
-        case 'live': {
-            const commit = report.supersededBy ?? report.liveCommit;
-            return {
-                state: 'success',
-                text: `${name} is live${commit === undefined ? '' : ` at commit ${shortSha(commit)}`}`,
-            };
-        }
-        case 'failed':
-            return {
-                state: 'failure',
-                text: `${name}: the deploy failed${report.failure === undefined ? '' : `: ${report.failure}`}`,
-            };
-        case 'cancelled':
-            return { state: 'error', text: `${name}: the run was cancelled` };
-        case 'not-live':
-            // A revision the deployment will never take: no later status would end an in_progress one.
-            if (report.never === true) {
-                return {
-                    state: 'failure',
-                    text: `${name} will not run what this run asks for${report.waitingFor === undefined ? '' : `: ${report.waitingFor}`}`,
-                };
-            }
-            return { state: 'in_progress', text: `${name} is not live yet; the step did not wait` };
-        case 'deploying':
-            return { state: 'in_progress', text: `${name} is not live yet; the step did not wait` };
-    }
-}
-class DeploymentRecord {
-    #api;
-    #context;
-    #redact;
-    #id;
-    constructor(api, context, redact) {
-        this.#api = api;
-        this.#context = context;
-        this.#redact = redact;
-    }
-    /** The GitHub deployment's id, once created. */
-    get id() {
-        return this.#id;
-    }
-    /** Creates the deployment and its `in_progress` status. */
-    async start(report, options = {}) {
-        const { repository, sha, environment, transient } = this.#context;
-        const created = await this.#api.createDeployment(repository, {
-            ref: sha,
-            environment,
-            transient_environment: transient,
-            description: description(this.#redact(`Deployment ${report.name} (deploy-agent)`)),
-            payload: { id: report.id ?? null, name: report.name },
-        }, options);
-        if (!created.ok)
-            return;
-        this.#id = created.value;
-        const waiting = report.waitingFor === undefined ? 'deploying' : `deploying (${report.waitingFor})`;
-        await this.#status({ state: 'in_progress', text: `${report.name}: ${waiting}` }, report, options);
-    }
-    /** The one final status; nothing when the deployment was never created. */
-    async finish(report, options = {}) {
-        if (this.#id === undefined)
-            return;
-        await this.#status(finalStatus(report), report, options);
-    }
-    async #status({ state, text }, report, options) {
-        if (this.#id === undefined)
-            return;
-        // The one address rule (src/common/address.ts): the deployment's own address when it may be
-        // published, else the dashboard's, else none.
-        const environmentUrl = publishedOrNothing(report.url) ?? publishedOrNothing(report.dashboardUrl);
-        const body = {
-            state,
-            description: description(this.#redact(text)),
-            ...(this.#context.runUrl === undefined ? {} : { log_url: this.#context.runUrl }),
-            ...(environmentUrl ? { environment_url: environmentUrl } : {}),
-            ...(state === 'success' ? { auto_inactive: true } : {}),
-        };
-        await this.#api.createDeploymentStatus(this.#context.repository, this.#id, body, options);
-    }
-}
-
-;// CONCATENATED MODULE: ./src/run/steps/drift.ts
-/**
- * Drift: where a reused deployment differs from what the step asks for. The
- * service has no update call, so these differences stay until someone
- * changes the deployment in the service (docs/how-it-works.md, "Drift").
- */
-
-
-const isObject = (value) => typeof value === 'object' && value !== null && !Array.isArray(value);
-/** null and absent are the same to the service (every field is nullable). */
-const isAbsent = (value) => value === undefined || value === null;
-/** Deep equality of JSON values; numbers by value (`2` equals `2.0`). */
-function same(a, b) {
-    if (isAbsent(a) || isAbsent(b))
-        return isAbsent(a) && isAbsent(b);
-    if (Array.isArray(a) || Array.isArray(b)) {
-        return (Array.isArray(a) &&
-            Array.isArray(b) &&
-            a.length === b.length &&
-            a.every((item, index) => same(item, b[index])));
-    }
-    if (isObject(a) && isObject(b)) {
-        const keys = new Set([...Object.keys(a), ...Object.keys(b)]);
-        return [...keys].every((key) => same(a[key], b[key]));
-    }
-    return a === b;
-}
-/**
- * The fields of a revision: a reused deployment that differs in one of them
- * never runs what the step asks for (behaviour 21).
- */
-const REVISION_FIELDS = [
-    'repo_ref',
-    'agent_config_path',
-    'image_uri',
-    'source_tarball_path',
-];
-/** Whether a drift entry changes which code runs (a revision field), not only how it runs. */
-function isRevisionField(field) {
-    return REVISION_FIELDS.some((key) => field === `source_revision_config.${key}`);
-}
-/** `build_on_push` null or absent reads as off (behaviour 22). */
-const buildsOnPush = (value) => value === true;
-/**
- * Compares what the step sets in an object with the live object: only the
- * keys the step sets, recursing into objects (the service fills in
- * defaults), arrays whole.
- */
-function compareSet(path, wanted, live, out) {
-    const liveObject = isObject(live) ? live : {};
-    for (const [key, value] of Object.entries(wanted)) {
-        if (value === undefined)
-            continue;
-        const field = `${path}.${key}`;
-        if (isObject(value) && isObject(liveObject[key])) {
-            compareSet(field, value, liveObject[key], out);
-        }
-        else if (!same(value, liveObject[key])) {
-            out.push({ field, wanted: value, live: liveObject[key] ?? null });
-        }
-    }
-}
-function compareSecrets(plan, deployment, out) {
-    const live = new Map(deployment.secrets.map((secret) => [secret.name, secret.value]));
-    const wanted = new Map(plan.secrets.map((secret) => [secret.name, secret.value]));
-    for (const [name, value] of wanted) {
-        const liveValue = live.get(name);
-        if (liveValue === undefined) {
-            out.push({ field: `secrets.${name}`, wanted: MASK, live: null });
-        }
-        else if (liveValue !== '' && liveValue !== value) {
-            out.push({ field: `secrets.${name}`, wanted: MASK, live: MASK });
-        }
-    }
-    for (const name of live.keys()) {
-        if (!wanted.has(name))
-            out.push({ field: `secrets.${name}`, wanted: null, live: MASK });
-    }
-}
-const sortedReferences = (references) => references.map((reference) => JSON.stringify(reference)).sort();
-/**
- * Every difference between the step and the deployment it reused:
- * `source_config` (what the step sets, and for codehost the listing's
- * repo_url and integration_id), `source_revision_config` fields the step
- * sets, secrets when the step gives any, secret_references as a set.
- */
-function findDrift(plan, request, deployment) {
-    const out = [];
-    // build_on_push is compared only when the step sets it (the create's default is not), as on or off.
-    const wanted = plan.sourceConfig.build_on_push;
-    compareSet('source_config', {
-        ...request.source_config,
-        build_on_push: wanted === undefined ? undefined : buildsOnPush(wanted),
-    }, {
-        ...deployment.source_config,
-        build_on_push: buildsOnPush(deployment.source_config.build_on_push),
-    }, out);
-    const revision = Object.fromEntries(REVISION_FIELDS.map((key) => [key, plan.sourceRevisionConfig[key]]));
-    compareSet('source_revision_config', revision, deployment.source_revision_config, out);
-    if (plan.secrets.length > 0)
-        compareSecrets(plan, deployment, out);
-    if (plan.source === 'external_docker' && plan.secretReferences !== null) {
-        const live = deployment.secret_references ?? [];
-        if (!same(sortedReferences(plan.secretReferences), sortedReferences(live))) {
-            out.push({ field: 'secret_references', wanted: plan.secretReferences, live });
-        }
-    }
-    return out;
-}
-/** How a drifted value is written in a message: JSON, short, on one line. */
-function showValue(value) {
-    if (value === null || value === undefined)
-        return '(not set)';
-    const text = untrusted(typeof value === 'string' ? value : JSON.stringify(value));
-    return text.length > 120 ? `${text.slice(0, 120)}…` : text;
-}
-
-;// CONCATENATED MODULE: ./src/service/vet.ts
-/**
- * What of a deployment the service answers the run passes on. Service text
- * is untrusted, and two fields reach other systems as they are: `custom_url`
- * (the `url` output, GitHub's `environment_url`, links) and `repo_commit_sha`
- * (the `commit-sha` output, a GitLab variable, GitHub's compare). So:
- *
- * - `custom_url` only as an address that may be published
- *   (`publishableAddress`): a password in it is masked at once and the
- *   address kept without it; anything else is dropped.
- * - `repo_commit_sha` only as a full 40-hex commit; anything else is dropped.
- *
- * Each value dropped or changed is said once a run, not at every poll.
- *
- * And every secret value a deployment carries is registered for redaction
- * (`hide`) the moment its answer is parsed, whichever deployment it is: the
- * service may echo it in any later message (a page-2 error, a failed
- * status check's detail), and nothing may print it first.
- */
-
-
-
-class DeploymentVetting {
-    #logger;
-    #mask;
-    #said = new Set();
-    constructor(logger, mask) {
-        this.#logger = logger;
-        this.#mask = mask;
-    }
-    /** Registers the secret values of a deployment the service answered, used or not. */
-    hide(deployment) {
-        for (const secret of deployment.secrets)
-            this.#mask(secret.value);
-    }
-    /** The deployment as the run may pass it on (its secret values registered). */
-    vet(deployment) {
-        this.hide(deployment);
-        const url = this.#url(deployment);
-        const commit = this.#commit(deployment);
-        const unchanged = url === deployment.source_config.custom_url &&
-            commit === deployment.source_revision_config.repo_commit_sha;
-        if (unchanged)
-            return deployment;
-        return {
-            ...deployment,
-            source_config: { ...deployment.source_config, custom_url: url },
-            source_revision_config: { ...deployment.source_revision_config, repo_commit_sha: commit },
-        };
-    }
-    #url(deployment) {
-        const given = deployment.source_config.custom_url;
-        if (given === undefined || given === null || given === '')
-            return given;
-        const verdict = publishableAddress(given);
-        for (const secret of verdict.removed)
-            this.#mask(secret);
-        if (verdict.ok && verdict.address === given)
-            return given;
-        if (verdict.ok) {
-            this.#once(`custom_url:${verdict.address}`, verdict.hadCredentials
-                ? `the service's custom_url of '${untrusted(deployment.name)}' holds a user or password: it is published without them (the password is masked)`
-                : `the service's custom_url of '${untrusted(deployment.name)}' holds spaces or control characters: it is published as an address parser reads it`);
-            return verdict.address;
-        }
-        this.#once(`custom_url-refused:${given}`, `the service's custom_url of '${untrusted(deployment.name)}' is not published: ${verdict.why}`);
-        return null;
-    }
-    #commit(deployment) {
-        const given = deployment.source_revision_config.repo_commit_sha;
-        if (given === undefined || given === null || given === '' || FULL_SHA.test(given))
-            return given;
-        this.#once(`commit:${given}`, `the service's repo_commit_sha of '${untrusted(deployment.name)}' is not a 40-hex commit (${untrusted(given.slice(0, 64))}): it is not passed on`);
-        return null;
-    }
-    #once(key, message) {
-        if (this.#said.has(key))
-            return;
-        this.#said.add(key);
-        this.#logger.warning(message);
-    }
-}
-
-;// CONCATENATED MODULE: ./src/service/endpoints.ts
-/**
- * The deployment management service as a typed API: one function an
- * endpoint, the only place that spells a path, a query or a schema. The flow
- * reads like the contract (`findByName`, `create`, `getById`) and never sees
- * HTTP. Endpoints are described in docs/how-it-works.md.
- */
-
-
-
-const DEPLOYMENTS = '/v2/deployments';
-/** How messages name the create call. */
-const CREATE_CALL = `POST ${DEPLOYMENTS}`;
-/** The largest page the service serves. */
-const PAGE_LIMIT = 100;
-/** Pages read at most in one search: 100,000 deployments that contain the name. */
-const MAX_PAGES = 1_000;
-class Service {
-    #client;
-    #logger;
-    #maxPages;
-    /** Every deployment answered passes through it before the run sees it. */
-    #vetting;
-    constructor(client, logger, options = {}) {
-        this.#client = client;
-        this.#logger = logger;
-        this.#maxPages = options.maxPages ?? MAX_PAGES;
-        this.#vetting = new DeploymentVetting(logger, options.mask ?? (() => { }));
-    }
-    /** How the entry names what a remedy points to (its inputs, or its options). */
-    get words() {
-        return this.#client.words;
-    }
-    /** `GET /v1/integrations/forge/codehost/{id}/repos`. */
-    listRepositories(integrationId) {
-        return this.#client.request({
-            method: 'GET',
-            // The id is a validated uuid: nothing else reaches the path.
-            path: `/v1/integrations/forge/codehost/${encodeURIComponent(integrationId)}/repos`,
-            schema: RepositoryListSchema,
-            remedies: {
-                404: `Check ${this.#client.words.integrationId}: the service knows no integration ${integrationId}.`,
-            },
-        });
-    }
-    /**
-     * One page of the listing, each deployment's secret values registered
-     * before anything else can print (vet.ts): the service may echo them in
-     * the next page's error.
-     */
-    async #page(query, options = {}) {
-        const list = await this.#client.request({
-            method: 'GET',
-            path: DEPLOYMENTS,
-            query: { ...query },
-            schema: DeploymentListSchema,
-            ...options,
-        });
-        for (const deployment of list.resources)
-            this.#vetting.hide(deployment);
-        return list;
-    }
-    /**
-     * Walks the listing from its start, a page of at most `size()` at a time,
-     * each following the offset the service returned, handing `onPage` the
-     * deployments each page adds (one id is one item: a deployment listed
-     * again on a later page, as when the list shifts under the walk, is not
-     * handed on twice). The walk ends at a short or empty page, a page that
-     * adds no new id (a service that ignores `offset`), an offset that does
-     * not advance, or when `onPage` returns false; it resolves to the offset
-     * the service returned last (where the list would go on), and throws past
-     * `maxPages`. Every item of a page is read, even past the limit asked: a
-     * larger page still holds what the walk looks for.
-     */
-    async #walk(filters, size, onPage, tooLong) {
-        const seen = new Set();
-        let offset = 0;
-        for (let pages = 1; pages <= this.#maxPages; pages++) {
-            const limit = size();
-            const list = await this.#page({ ...filters, limit, offset });
-            const fresh = list.resources.filter((deployment) => !seen.has(deployment.id));
-            for (const deployment of fresh)
-                seen.add(deployment.id);
-            if (!onPage(fresh) || list.resources.length < limit)
-                return list.offset;
-            if (fresh.length === 0) {
-                this.#logger.warning(`GET ${DEPLOYMENTS} at offset ${offset} listed only deployments it had already listed: it does not page, so the list is taken to end here`);
-                return list.offset;
-            }
-            if (list.offset <= offset) {
-                this.#logger.warning(`GET ${DEPLOYMENTS} returned offset ${list.offset} after offset ${offset}: it does not advance, so the list is taken to end here`);
-                return list.offset;
-            }
-            offset = list.offset;
-        }
-        throw new ActionError(tooLong());
-    }
-    /**
-     * Every deployment named exactly `name`, in the order listed, each id
-     * once. The service filters by substring only and does not say where the
-     * list ends: the walk ends as `#walk` says; `maxPages` stops a service
-     * that never ends it.
-     */
-    async findByName(name) {
-        const found = [];
-        await this.#walk({ name_contains: name }, () => PAGE_LIMIT, (fresh) => {
-            for (const deployment of fresh) {
-                if (deployment.name === name)
-                    found.push(this.#vetting.vet(deployment));
-            }
-            return true;
-        }, () => `GET ${DEPLOYMENTS}: no end of the list after ${this.#maxPages} pages of ${PAGE_LIMIT} deployments whose names contain '${name}'; stopped rather than risk creating a duplicate. Use a more distinctive name, or report the service's pagination.`);
-        return found;
-    }
-    /**
-     * The deployments `filters` select, in the order listed, each id once, at
-     * most `limit`: pages of 100 (the last one only as large as what is
-     * left), each following the offset the service returned; the list ends as
-     * in `findByName`. With `probe`, a list that reaches `limit` asks for one
-     * more to say whether it goes on (`more`).
-     */
-    async list(filters, limit, { probe = false } = {}) {
-        const deployments = [];
-        const { more } = await this.listPages(filters, limit, (page) => {
-            deployments.push(...page);
-            return true;
-        }, { probe });
-        return { deployments, more };
-    }
-    /**
-     * `list`, each page's deployments handed to `onPage` as the page arrives
-     * and not kept, so a listing's memory does not grow with it (only the ids,
-     * to list each once). When `onPage` returns false the listing ends there:
-     * no further page, no probe.
-     */
-    async listPages(filters, limit, onPage, { probe = false } = {}) {
-        /** The ids handed on: how many, and which ones the probe's answer must go past. */
-        const taken = new Set();
-        const left = () => limit - taken.size;
-        if (limit <= 0)
-            return { count: 0, more: false };
-        let stopped = false;
-        const offset = await this.#walk(filters, () => Math.min(PAGE_LIMIT, left()), (fresh) => {
-            const page = fresh.slice(0, left()).map((deployment) => this.#vetting.vet(deployment));
-            for (const deployment of page)
-                taken.add(deployment.id);
-            stopped = page.length > 0 && !onPage(page);
-            return !stopped && left() > 0;
-        }, () => `GET ${DEPLOYMENTS}: no end of the list after ${this.#maxPages} pages; stopped. Report the service's pagination.`);
-        if (!probe || stopped || left() > 0)
-            return { count: taken.size, more: false };
-        const next = await this.#page({ ...filters, limit: 1, offset });
-        return {
-            count: taken.size,
-            more: next.resources.some((deployment) => !taken.has(deployment.id)),
-        };
-    }
-    /**
-     * `GET /v2/deployments?deployment_ids=ID`: the deployment, or undefined when
-     * the answer does not list it. One attempt: a poll is retried by the next poll.
-     */
-    async getById(id, timeoutMs) {
-        const list = await this.#page({ deployment_ids: id }, { attempts: 1, ...(timeoutMs === undefined ? {} : { timeoutMs }) });
-        const found = list.resources.find((deployment) => deployment.id === id);
-        return found === undefined ? undefined : this.#vetting.vet(found);
-    }
-    /**
-     * `POST /v2/deployments`. When the create may have taken effect without an
-     * answer, or the service answers 409, `reconcile` finds what is there.
-     */
-    async create(request, reconcile) {
-        const answered = await this.#client.exchange({
-            method: 'POST',
-            path: DEPLOYMENTS,
-            body: request,
-            schema: DeploymentSchema,
-            idempotent: false,
-            reconcile,
-        });
-        return { ...answered, value: this.#vetting.vet(answered.value) };
-    }
-    /** How a person reads a call, for messages: `GET /v2/deployments?deployment_ids=ID`. */
-    static describeGetById(id) {
-        return `GET ${DEPLOYMENTS}?deployment_ids=${id}`;
-    }
-}
-
-;// CONCATENATED MODULE: ./src/inputs/dashboard-url.ts
-/**
- * The `dashboard-url` input: where a person opens the deployment in the
- * service, as a URL template with the placeholders `{id}`, `{tenant_id}` and
- * `{name}`. Checked before any request; filled once the deployment is known.
- */
-
-
-const PLACEHOLDERS = ['id', 'tenant_id', 'name'];
-/** `{…}` with no brace inside: linear, one pass. */
-const PLACEHOLDER = /\{([^{}]*)\}/g;
-function isPlaceholder(name) {
-    return PLACEHOLDERS.includes(name);
-}
-/** The template with each placeholder replaced by its value, URL-encoded as `encodeURIComponent` does. */
-function fillDashboardUrl(template, values) {
-    return template.replace(PLACEHOLDER, (whole, name) => isPlaceholder(name) ? encodeURIComponent(values[name]) : whole);
-}
-/** The template, once it is known to fill into an https:// (or loopback http://) address. */
-function parseDashboardUrl(raw) {
-    for (const [, name = ''] of raw.matchAll(PLACEHOLDER)) {
-        if (!isPlaceholder(name)) {
-            fail(`has an unknown placeholder {${name}}: the placeholders are {id}, {tenant_id} and {name}`);
-        }
-    }
-    const sample = fillDashboardUrl(raw, { id: 'id', tenant_id: 'tenant', name: 'name' });
-    if (sample.includes('{') || sample.includes('}')) {
-        fail('has a { or } outside a placeholder: the placeholders are {id}, {tenant_id} and {name}');
-    }
-    parseWebAddress(sample, {
-        example: 'https://console.example/deployments/{id}',
-        credentials: 'the address is printed and written to the outputs',
-    });
-    return raw;
-}
-
-;// CONCATENATED MODULE: ./src/run/steps/report.ts
-/**
- * What the run hands to later steps and shows to people: the outputs, and
- * the job summary. Every secret value is replaced by `***` first.
- */
-
-
-
-
-
-
-
-/** The names of every output, as action.yml declares them. */
-const OUTPUT_NAMES = (/* unused pure expression or super */ null && ([
-    'deployment-id',
-    'status',
-    'created',
-    'latest-revision-id',
-    'active-revision-id',
-    'repo-url',
-    'repo-ref',
-    'deployment',
-    'live',
-    'commit-sha',
-    'drift',
-    'url',
-    'dashboard-url',
-]));
-/** The deployment with every secret value replaced by `***`. */
-function redactDeployment(deployment) {
-    return {
-        ...deployment,
-        secrets: deployment.secrets.map((secret) => ({ ...secret, value: MASK })),
-    };
-}
-/**
- * The repository and ref of the deployment (codehost): what was sent when
- * this run created it (or would), the live values when it was reused.
- */
-function repositoryOf(result) {
-    if (result.request.source !== 'codehost')
-        return {};
-    const described = result.created || result.deployment === undefined ? result.request : result.deployment;
-    return {
-        url: described.source_config.repo_url ?? undefined,
-        ref: described.source_revision_config.repo_ref ?? undefined,
-    };
-}
-/** The `dashboard-url` template filled for the deployment; undefined without a template. */
-function dashboardUrlOf(template, deployment) {
-    if (template === undefined)
-        return undefined;
-    const { id, tenant_id, name } = deployment;
-    return fillDashboardUrl(template, { id, tenant_id, name });
-}
-/** The outputs known from a deploy result (and, when waited, its latest state). */
-function outputsOf(result, deployment, assessment, dashboardTemplate) {
-    const repository = repositoryOf(result);
-    const outputs = {
-        created: String(result.created),
-        'repo-url': repository.url ?? '',
-        'repo-ref': repository.ref ?? '',
-        live: String(assessment.live),
-        drift: JSON.stringify(assessment.drift),
-    };
-    if (deployment === undefined)
-        return outputs;
-    return {
-        ...outputs,
-        'deployment-id': deployment.id,
-        status: deployment.status,
-        'latest-revision-id': deployment.latest_revision_id ?? '',
-        'active-revision-id': deployment.active_revision_id ?? '',
-        deployment: JSON.stringify(redactDeployment(deployment)),
-        'commit-sha': deployment.source_revision_config.repo_commit_sha ?? '',
-        url: deployment.source_config.custom_url ?? '',
-        'dashboard-url': dashboardUrlOf(dashboardTemplate, deployment) ?? '',
-    };
-}
-/** What a dry run prints: the request body, with every secret value replaced by `***`. */
-function dryRunReport(result) {
-    const body = {
-        ...result.request,
-        secrets: result.request.secrets.map((secret) => ({ ...secret, value: MASK })),
-    };
-    const what = result.deployment === undefined
-        ? `dry run: ${CREATE_CALL} would send`
-        : `dry run: '${result.deployment.name}' exists, so nothing would be sent; a create would send`;
-    return `${what}:\n${JSON.stringify(body, null, 2)}`;
-}
-/**
- * A cell of the summary, written by the one GitHub-text module: secret values
- * removed first (they could not be found once escaped), then text or code.
- */
-const cellOf = (redact, write) => (value) => value === undefined || value === null || value === '' ? '—' : write(redact(value));
-function outcomeOf(result, shown) {
-    if (result === undefined)
-        return '—';
-    if (result.created)
-        return 'created';
-    return shown === undefined ? 'would be created (dry run)' : 'reused';
-}
-function liveCell(liveness) {
-    if (liveness === undefined)
-        return undefined;
-    if (!liveness.live)
-        return `no: ${liveness.missing ?? 'not live'}`;
-    return liveness.supersededBy === undefined
-        ? 'yes'
-        : `yes: commit ${shortSha(liveness.supersededBy)} of a newer push is live instead of the target`;
-}
-/**
- * The deployment type's row, when the step set one or the deployment has one:
- * on reuse the deployment's own (a different wish is drift, shown below), else
- * the service's answer, or what was (or would be) sent.
- */
-function typeRow(result, shown, code) {
-    if (result === undefined)
-        return [];
-    const live = shown?.source_config.deployment_type ?? undefined;
-    const asked = result.request.source_config.deployment_type ?? undefined;
-    if (live === undefined && asked === undefined)
-        return [];
-    const reused = !result.created && result.deployment !== undefined;
-    return [['Deployment type', code(reused ? live : (live ?? asked))]];
-}
-/** A table of labelled cells, one row a label. */
-function labelledTable(rows) {
-    const body = rows
-        .map(([label, value]) => `<tr><th align="left">${label}</th><td>${value}</td></tr>`)
-        .join('\n');
-    return `<table>\n${body}\n</table>`;
-}
-/**
- * A table of differences (drift): one row a field, its wanted and live values,
- * secrets `***`; as many rows as fit in the summary, and a count of the others.
- */
-function differencesTable(drift, code, wants, has, head = '') {
-    return {
-        head: `${head}<table>\n<tr><th>Field</th><th>${wants}</th><th>${has}</th></tr>`,
-        lines: drift.map((entry) => `<tr><td>${code(entry.field)}</td><td>${code(showValue(entry.wanted))}</td><td>${code(showValue(entry.live))}</td></tr>`),
-        tail: '\n</table>',
-        leftOut: (count) => `<p>… and ${count} more, left out to keep this summary under GitHub's limit: every one is in the step's log.</p>`,
-    };
-}
-/** The drift section of the summary, when anything drifted. */
-function driftTable(drift, code) {
-    if (drift.length === 0)
-        return [];
-    return [
-        differencesTable(drift, code, 'Step wants', 'Deployment has', `<h3>⚠️ Drift: not applied</h3>\n<p>The service cannot update a deployment: change ${plural(drift.length, 'it', 'them')} in the service, or deploy under a new name.</p>\n`),
-    ];
-}
-/**
- * The failure in a `<pre>`, its lines kept (the action's messages span
- * lines; text from the service in them is already on one line each) but no
- * blank one, so the block cannot end before its closing tag.
- */
-function failureBlock(failure, redact) {
-    if (failure === undefined)
-        return [];
-    return [`<p><strong>Error:</strong></p>\n<pre>${htmlLines(redact(failure))}</pre>`];
-}
-/** The job summary as HTML: a heading, a table of the deployment, drift, the failure if any. */
-function summaryHtml(input) {
-    const { plan, result, failure, commit } = input;
-    const redact = input.redact ?? ((text) => text);
-    const text = cellOf(redact, (value) => htmlText(value));
-    const code = cellOf(redact, (value) => htmlCode(value));
-    const shown = input.deployment ?? result?.deployment;
-    const asked = result ?? (input.request && { request: input.request, created: false });
-    const repository = asked === undefined ? {} : repositoryOf(asked);
-    // Each row: its label, and its cell already written (text, code or a link).
-    const rows = [
-        ['Name', code(plan.name)],
-        ['Id', code(shown?.id)],
-        ['Status', code(shown?.status)],
-        ['Outcome', text(outcomeOf(result, shown))],
-        ['Live', text(liveCell(input.liveness))],
-        ['Source', code(plan.source)],
-        ...typeRow(result, shown, code),
-        ['Repository', code(repository.url)],
-        ['Ref', code(repository.ref)],
-        ['Target commit', code(shortSha(input.target))],
-        ['Latest revision', code(shown?.latest_revision_id)],
-        ['Latest revision commit', code(shortSha(shown?.source_revision_config.repo_commit_sha))],
-        ['Active revision', code(shown?.active_revision_id)],
-        ['Workflow commit', code(shortSha(commit))],
-    ];
-    // Links the action builds, to addresses the address rule lets through; else no row.
-    const address = (value) => value === undefined || value === null ? undefined : htmlLink(redact(value), value);
-    const url = address(shown?.source_config.custom_url);
-    const dashboard = address(shown === undefined ? undefined : dashboardUrlOf(plan.dashboardUrl, shown));
-    if (url !== undefined)
-        rows.splice(2, 0, ['URL', url]);
-    if (dashboard !== undefined)
-        rows.splice(2, 0, ['Dashboard', dashboard]);
-    const title = failure !== undefined
-        ? '❌ Deployment failed'
-        : plan.dryRun
-            ? '🔎 Deployment (dry run)'
-            : '🚀 Deployment';
-    return (boundedSummary([
-        `<h2>${title}: ${code(plan.name)}</h2>\n${labelledTable(rows)}`,
-        ...driftTable(input.drift ?? [], code),
-        ...failureBlock(failure, redact),
-    ]) + '\n');
-}
-
-;// CONCATENATED MODULE: ./src/github/comment.ts
-/**
- * The pull request comment (contract v1.2, behaviour 14): its Markdown body,
- * written from a neutral report of the run, and the hidden marker that finds
- * it again. Text from the service is data, never Markdown (the one writer of
- * GitHub text, `common/github-text.ts`, says how), and the body stays under
- * GitHub's limit.
- */
-
-
-/** GitHub refuses a comment over 65,536 characters; the body stays well under it. */
-const COMMENT_LIMIT = 65_536;
-const BODY_BUDGET = 60_000;
-/**
- * The first of `rows` (table rows, one line each) that fit in the body's
- * budget after `usedChars` of the rest of it; the caller says how many were
- * left out.
- */
-function rowsWithin(rows, usedChars) {
-    const kept = [];
-    let used = usedChars;
-    for (const row of rows) {
-        if (used + row.length + 1 > BODY_BUDGET)
-            break;
-        kept.push(row);
-        used += row.length + 1;
-    }
-    return kept;
-}
-const FAILURE_CHARS = 1_000;
-/**
- * The marker's name: every character but `A–Z a–z 0–9 _` percent-encoded
- * (UTF-8), so `-`, `>` and `!` never appear raw (no name ends the comment
- * early) and distinct names give distinct markers (the encoding is one to
- * one, and the marker's ` -->` ends it, so `app` does not match `app-b`).
- */
-function encodeName(name) {
-    let encoded = '';
-    for (const byte of new TextEncoder().encode(name)) {
-        const character = String.fromCharCode(byte);
-        encoded += /[A-Za-z0-9_]/.test(character)
-            ? character
-            : `%${byte.toString(16).toUpperCase().padStart(2, '0')}`;
-    }
-    return encoded;
-}
-function marker(name) {
-    return `<!-- deploy-agent:${encodeName(name)} -->`;
-}
-/** Whether a comment's body is this deployment's comment (the marker opens it). */
-function carriesMarker(body, name) {
-    return typeof body === 'string' && body.startsWith(marker(name));
-}
-/**
- * Whether a comment was written by the token's own identity. GraphQL's
- * `viewer` names a bot without the `[bot]` suffix that REST shows
- * (`github-actions` / `github-actions[bot]`); logins compare without case.
- */
-function isOwnComment(author, viewer) {
-    if (author === null || author === undefined)
-        return false;
-    const login = author.login.toLowerCase();
-    const me = viewer.toLowerCase();
-    if (login === me)
-        return true;
-    return author.type === 'Bot' && (login === `${me}[bot]` || `${login}[bot]` === me);
-}
-// ---- service text, written by the one GitHub-text module -----------------------------------------
-/** A commit in a code span, short, when it is one (hex), else text. */
-function commit(sha) {
-    if (sha === undefined || sha === '')
-        return '(none)';
-    return /^[0-9a-f]{7,64}$/i.test(sha)
-        ? markdownCode(shortSha(sha).toLowerCase())
-        : markdownText(sha, 64);
-}
-function show(value) {
-    if (value === null || value === undefined)
-        return '(none)';
-    return markdownCode(typeof value === 'string' ? value : (JSON.stringify(value) ?? typeof value));
-}
-// ---- the body -----------------------------------------------------------------------------------
-const HEADLINE = {
-    deploying: (name) => `🟡 ${name}: deploying`,
-    live: (name) => `🟢 ${name} is live`,
-    'not-live': (name) => `🟡 ${name} is not live yet`,
-    failed: (name) => `🔴 ${name}: the deploy failed`,
-    cancelled: (name) => `⚪ ${name}: the run was cancelled`,
-};
-/**
- * The comment's Markdown. `redact` hides secret values in the free text
- * (the failure, the waiting text) before it is escaped.
- */
-function commentBody(report, redact = (text) => text) {
-    const text = (value, max) => markdownText(redact(value), max);
-    const code = (value, max) => markdownCode(redact(value), max);
-    const name = markdownCode(redact(report.name), 200, false);
-    const headline = report.stage === 'not-live' && report.never === true
-        ? `🔴 ${name} will not run what this push asks for`
-        : HEADLINE[report.stage](name);
-    const lines = [marker(report.name), `### ${headline}`, ''];
-    const rows = [];
-    if (report.id !== undefined) {
-        const verb = report.created === undefined ? '' : report.created ? ' (created by this run)' : ' (reused)';
-        rows.push(['Deployment', `${code(report.id, 100)}${verb}`]);
-    }
-    if (report.status !== undefined)
-        rows.push(['Status', code(report.status, 100)]);
-    if (report.supersededBy !== undefined) {
-        rows.push([
-            'Commit',
-            `${commit(report.supersededBy)} is live: a newer commit, which superseded ${commit(report.targetCommit)}`,
-        ]);
-    }
-    else if (report.stage === 'live' && report.liveCommit !== undefined) {
-        rows.push(['Commit', `${commit(report.liveCommit)} is live`]);
-    }
-    else if (report.targetCommit !== undefined) {
-        const latest = report.liveCommit === undefined
-            ? ''
-            : `; the latest revision is for ${commit(report.liveCommit)}`;
-        rows.push(['Commit', `${commit(report.targetCommit)} wanted${latest}`]);
-    }
-    const still = report.stillLive;
-    if (still !== undefined && (report.stage === 'failed' || report.stage === 'not-live')) {
-        // What a reader of a failed preview wants first: whether the previous one still serves.
-        rows.push([
-            'Still live',
-            still.commit === undefined
-                ? `revision ${code(still.revision, 100)}, of an earlier commit`
-                : `commit ${commit(still.commit)} is still live (revision ${code(still.revision, 100)})`,
-        ]);
-    }
-    if (report.waitingFor !== undefined && report.stage !== 'live') {
-        rows.push([report.stage === 'deploying' ? 'Waiting for' : 'Not live', text(report.waitingFor)]);
-    }
-    const preview = markdownLink('open', report.url);
-    if (preview !== undefined)
-        rows.push(['Address', preview]);
-    if (rows.length > 0) {
-        lines.push('| | |', '| --- | --- |', ...rows.map(([key, value]) => `| ${key} | ${value} |`), '');
-    }
-    if (report.stage === 'failed' && report.failure !== undefined) {
-        lines.push(`**Why:** ${text(report.failure, FAILURE_CHARS)}`, '');
-    }
-    const footer = [
-        markdownLink('Dashboard', report.dashboardUrl),
-        markdownLink('Workflow run', report.runUrl),
-    ].filter((part) => part !== undefined);
-    const tail = footer.length > 0 ? ['', footer.join(' · ')] : [];
-    if (report.drift.length > 0) {
-        lines.push(`**Drift:** ${report.drift.length} ${plural(report.drift.length, 'difference')} the service cannot apply to a reused deployment:`, '', '| Field | Wanted | Live |', '| --- | --- | --- |');
-        const rows = rowsWithin(report.drift.map((entry) => `| ${code(entry.field, 200)} | ${show(entry.wanted)} | ${show(entry.live)} |`), lines.join('\n').length + tail.join('\n').length + 200);
-        lines.push(...rows);
-        const shown = rows.length;
-        if (shown < report.drift.length) {
-            lines.push('', `…and ${report.drift.length - shown} more: see the job summary and the step's \`drift\` output.`);
-        }
-    }
-    return ([...lines, ...tail]
-        .join('\n')
-        .replace(/\n{3,}/g, '\n\n')
-        .trimEnd() + '\n');
-}
-
-;// CONCATENATED MODULE: ./src/github/plan-comment.ts
-/**
- * The plan comment (contract v1.3, `plan`): one comment per pull request and
- * deployment name, with a marker of its own (a plan comment is never a
- * preview's comment, nor the other way round), written from the core's
- * `PlanReport` through the one GitHub-text module. A long list of changes
- * folds into a `<details>` block and is cut, with a count of what was left
- * out, so that the body stays under GitHub's 65,536 characters.
- */
-
-
-
-
-
-/** More changes than this fold into a `<details>` block. */
-const FOLD_AFTER = 10;
-/** The longest failure a comment shows (the service's message is already shortened). */
-const plan_comment_FAILURE_CHARS = 1_000;
-function planMarker(name) {
-    return `<!-- deploy-agent-plan:${encodeName(name)} -->`;
-}
-/** Whether a comment's body is this name's plan comment (its marker opens it). */
-function carriesPlanMarker(body, name) {
-    return typeof body === 'string' && body.startsWith(planMarker(name));
-}
-/** What the deploy does with `count` differences: nothing; the remedy. */
-function plan_comment_remedy(count) {
-    return `The deploy would not apply ${plural(count, 'this', 'these')}: the service cannot update a deployment. Change ${plural(count, 'it', 'them')} in the service, or deploy under a new name.`;
-}
-/** The plan comment's Markdown; `redact` hides secret values in free text first. */
-function planCommentBody(report, redact = (text) => text) {
-    const { verdict } = report;
-    const code = (value, max) => markdownCode(redact(value), max);
-    const name = markdownCode(redact(report.name), 200, false);
-    const count = verdict.changes.length;
-    const headline = {
-        create: `🆕 Plan for ${name}: the deploy would create it`,
-        reuse: count === 0
-            ? `✅ Plan for ${name}: the deploy would reuse it, and nothing differs`
-            : `⚠️ Plan for ${name}: the deploy would reuse it, and not apply ${count} ${plural(count, 'difference')}`,
-        fail: `❌ Plan for ${name}: the deploy would fail`,
-    }[verdict.action];
-    const lines = [planMarker(report.name), `### ${headline}`, ''];
-    const { deployment } = verdict;
-    if (deployment !== undefined) {
-        const branch = verdict.tracks?.branch;
-        lines.push(`Deployment ${code(deployment.id)} (${code(deployment.status)})` +
-            (branch === undefined
-                ? ''
-                : `, tracking ${code(branch)}: a push there ${verdict.tracks?.buildsOnPush === true ? 'builds a new revision' : 'builds nothing (build_on_push is off)'}`) +
-            '.', '');
-    }
-    if (verdict.reason !== undefined)
-        lines.push(markdownText(redact(verdict.reason), 1_000), '');
-    if (verdict.wouldFail !== undefined) {
-        lines.push(`**${markdownText(redact(verdict.wouldFail), 1_000)}**`, '');
-    }
-    if (verdict.action === 'reuse' && count === 0) {
-        lines.push('Nothing the pull request asks for differs from the deployment.', '');
-    }
-    const footer = [];
-    const links = [
-        deployment === undefined
-            ? undefined
-            : markdownLink('dashboard', dashboardUrlOf(report.dashboardUrl, deployment)),
-        markdownLink('workflow run', report.runUrl),
-    ].filter((link) => link !== undefined);
-    if (links.length > 0)
-        footer.push('', links.join(' · '));
-    if (count > 0) {
-        const rows = verdict.changes.map((change) => `| ${code(change.field)} | ${code(showValue(change.wanted))} | ${code(showValue(change.live))} |`);
-        const head = [
-            plan_comment_remedy(count),
-            '',
-            '| Field | The pull request asks for | The deployment has |',
-            '| --- | --- | --- |',
-        ];
-        const kept = rowsWithin(rows, [...lines, ...head, ...footer].join('\n').length + 200);
-        const cut = rows.length - kept.length;
-        const table = [...head, ...kept];
-        if (cut > 0)
-            table.push('', `… and ${cut} more, left out to keep this comment under GitHub's limit.`);
-        if (count > FOLD_AFTER) {
-            lines.push(`<details><summary>${count} differences</summary>`, '', ...table, '', '</details>');
-        }
-        else {
-            lines.push(...table);
-        }
-    }
-    const body = [...lines, ...footer].join('\n');
-    return body.length < COMMENT_LIMIT ? body : body.slice(0, BODY_BUDGET);
-}
-/**
- * The plan comment when the plan could not be made (contract v1.4): which
- * head, and why, and no verdict, so that it never keeps speaking for a
- * commit it did not plan.
- */
-function planNotMadeBody(report, redact = (text) => text) {
-    const name = markdownCode(redact(report.name), 200, false);
-    const head = report.head === undefined ? 'this head' : markdownCode(report.head.slice(0, 7), 40, false);
-    const lines = [
-        planMarker(report.name),
-        `### 🚫 Plan for ${name}: the plan for ${head} could not be made`,
-        '',
-        'The service failed, so there is no verdict for this commit: what this comment said before was about an earlier commit, and no longer holds. Run the plan again once the cause is fixed.',
-        '',
-        `**Why:** ${markdownText(redact(report.failure), plan_comment_FAILURE_CHARS)}`,
-    ];
-    const run = markdownLink('workflow run', report.runUrl);
-    if (run !== undefined)
-        lines.push('', run);
-    return lines.join('\n');
-}
-
-;// CONCATENATED MODULE: ./src/github/pr-comment.ts
-
-
-/** The most writes a run makes to its comment. */
-const MAX_WRITES = 2;
-class PullRequestComment {
-    #api;
-    #context;
-    #logger;
-    #redact;
-    #commentId;
-    /** The comment's body as last found or written. */
-    #body;
-    #writes = 0;
-    /** Set once the comment cannot be written this run (already warned). */
-    #given = false;
-    #searched = false;
-    /** Whether a comment's body is the one for this name (the preview's marker, or the plan's). */
-    #carries;
-    constructor(api, context, logger, redact, carries = carriesMarker) {
-        this.#api = api;
-        this.#context = context;
-        this.#logger = logger;
-        this.#redact = redact;
-        this.#carries = carries;
-    }
-    get commentId() {
-        return this.#commentId;
-    }
-    /**
-     * Writes the report: the first time, after finding the comment (create
-     * when there is none); then an update of the comment found or created.
-     */
-    async write(report, options = {}) {
-        await this.writeBody(report.name, () => commentBody(report, this.#redact), options);
-    }
-    /** Writes `body()` as the comment for `name`, finding it first the first time. */
-    async writeBody(name, body, options = {}) {
-        if (await this.#located(name, options))
-            await this.#write(body, options);
-    }
-    /**
-     * Rewrites the comment for `name` when there is one, and writes none
-     * otherwise (a retired preview's comment): whether it was rewritten, it
-     * already said what `body` says (`same`: nothing written), there was none,
-     * or it could not be written (already warned).
-     */
-    async rewrite(name, body, options = {}, same = (current, next) => current === next) {
-        if (!(await this.#located(name, options)))
-            return 'failed';
-        if (this.#commentId === undefined)
-            return 'none';
-        const next = body();
-        if (this.#body !== undefined && same(this.#body, next))
-            return 'unchanged';
-        return (await this.#write(() => next, options)) ? 'rewritten' : 'failed';
-    }
-    /** Finds the comment the first time; false when no write can be made this run. */
-    async #located(name, options) {
-        if (this.#given || this.#writes >= MAX_WRITES)
-            return false;
-        if (!this.#searched) {
-            this.#searched = true;
-            const found = await this.#find(name, options);
-            if (found === 'give up') {
-                this.#given = true;
-                return false;
-            }
-            this.#commentId = found?.id;
-            this.#body = found?.body ?? undefined;
-        }
-        return true;
-    }
-    /** Creates the comment, or updates the one found or created. */
-    async #write(body, options) {
-        const { repository, pullRequest } = this.#context;
-        this.#writes += 1;
-        const text = body();
-        const written = await this.#api.writeComment(repository, pullRequest, this.#commentId, text, options);
-        if (written.ok) {
-            this.#commentId = written.value;
-            this.#body = text;
-        }
-        // A failed write was warned about; a second would fail the same way (or double a create).
-        else
-            this.#given = true;
-        return written.ok;
-    }
-    /** This deployment's comment by the token's own identity, undefined for none, or 'give up'. */
-    async #find(name, options) {
-        const viewer = await this.#api.viewerLogin(options);
-        if (!viewer.ok)
-            return 'give up';
-        let found;
-        const walked = await this.#api.walkComments(this.#context.repository, this.#context.pullRequest, (comments) => {
-            found = comments.find((c) => isOwnComment(c.user, viewer.value) && this.#carries(c.body, name));
-            return found === undefined ? 'more' : 'stop';
-        }, options);
-        if (!walked.ok)
-            return 'give up';
-        if (found === undefined && !walked.value.ended) {
-            // Past the cap the comment may exist: a new one could be a second one on every run.
-            this.#logger.warning(`GitHub: pull request #${this.#context.pullRequest} has more than ${MAX_COMMENT_PAGES * PER_PAGE} comments; the action reads no further, and writes no comment for '${name}' so as not to add a second one. The deploy itself is not affected.`);
-            return 'give up';
-        }
-        return found;
-    }
-}
-
-;// CONCATENATED MODULE: ./src/github/retire-comment.ts
-/**
- * A retired preview's comment (contract v1.3, `retire`; behaviour 20): the
- * preview's own comment (behaviour 14's marker, so a reopened pull request's
- * next deploy finds it again) rewritten to say the preview is retired and no
- * longer live, that its deployment still exists in the service (each of
- * them, when the service holds several of the name), and where to delete
- * it. It never says a deployment was deleted or stopped. Written through the
- * one GitHub-text module.
- */
-
-
-const WHY = {
-    merged: 'This pull request was merged, so its preview is retired',
-    closed: 'This pull request was closed, so its preview is retired',
-    open: 'This preview is retired',
-};
-/** The retired comment's Markdown; `redact` hides secret values in service text first. */
-function retiredCommentBody(comment, redact = (text) => text) {
-    const name = markdownCode(redact(comment.name), 200, false);
-    const why = WHY[comment.pullRequestState ?? 'open'];
-    const lines = [
-        marker(comment.name),
-        `### ⚫ ${name}: preview retired`,
-        '',
-        `${why}: this comment no longer says it is live.`,
-        '',
-    ];
-    // In id order: two runs that list them in another order write the same body.
-    const deployments = [...comment.deployments].sort((a, b) => a.deployment.id.localeCompare(b.deployment.id));
-    const [one] = deployments;
-    if (one === undefined) {
-        lines.push(`No deployment is named ${name} in the service: nothing is left to delete there.`);
-    }
-    else if (deployments.length === 1) {
-        lines.push(...oneDeployment(one, redact));
-    }
-    else {
-        lines.push(...severalDeployments(deployments, redact));
-    }
-    const run = markdownLink('Workflow run', comment.runUrl);
-    if (run !== undefined)
-        lines.push('', run);
-    return `${lines.join('\n')}\n`;
-}
-/** Where to delete a deployment: its dashboard, else its id in the service. */
-function deleteIt({ deployment, dashboardUrl }, redact) {
-    return (markdownLink('in the dashboard', dashboardUrl) ??
-        `in the service, by its id ${markdownCode(redact(deployment.id), 100)}`);
-}
-/** The one deployment of the name: what it is, and a row each for its id, status and where to delete it. */
-function oneDeployment(retired, redact) {
-    const code = (value) => markdownCode(redact(value), 100);
-    const { deployment } = retired;
-    return [
-        deployment.status === 'AWAITING_DELETE'
-            ? `In the service, a deletion of its deployment was asked for: its status is ${code(deployment.status)}.`
-            : "**Its deployment still exists in the service**, and keeps running (and costing) until someone deletes it there. This action cannot delete it: the service's interface has no delete.",
-        '',
-        '| | |',
-        '| --- | --- |',
-        `| Deployment | ${code(deployment.id)} |`,
-        `| Status | ${code(deployment.status)} |`,
-        `| Delete it | ${deleteIt(retired, redact)} |`,
-    ];
-}
-/** Several deployments of the one name (the service allows it): a row each. */
-function severalDeployments(deployments, redact) {
-    const code = (value) => markdownCode(redact(value), 100);
-    const count = deployments.length;
-    const deleting = deployments.every(({ deployment }) => deployment.status === 'AWAITING_DELETE');
-    return [
-        deleting
-            ? `The service holds ${count} deployments of this name. For each, a deletion was asked for: their statuses are ${code('AWAITING_DELETE')}.`
-            : `**The service holds ${count} deployments of this name, and they still exist there**: each keeps running (and costing) until someone deletes it. This action cannot delete them: the service's interface has no delete.`,
-        '',
-        '| Deployment | Status | Delete it |',
-        '| --- | --- | --- |',
-        ...deployments.map((retired) => `| ${code(retired.deployment.id)} | ${code(retired.deployment.status)} | ${deleteIt(retired, redact)} |`),
-    ];
-}
-/** The workflow run's link, the one line two runs' retired bodies differ by. */
-const RUN_LINK = /^\[Workflow run\]\(.*\)$/m;
-/**
- * Whether a comment already says what a retired body says, its workflow
- * run's link aside (each run has its own): a second retire or sweep of the
- * same preview then writes nothing (behaviour 25).
- */
-function sameRetiredBody(current, next) {
-    const withoutRun = (body) => body.replace(RUN_LINK, '').trimEnd();
-    return withoutRun(current) === withoutRun(next);
-}
-
-;// CONCATENATED MODULE: ./src/github/retire-records.ts
-
-/** Marks every listed deployment of `environment` inactive, one status each, newest first. */
-async function markInactive(api, repository, environment, status, logger, options = {}, maxPages = MAX_DEPLOYMENT_PAGES) {
-    const ids = [];
-    const walked = await api.walkDeployments(repository, environment, (page) => {
-        ids.push(...page.map((deployment) => deployment.id));
-        return 'more';
-    }, options, maxPages);
-    // The failed listing was warned about: nothing is known to mark.
-    if (!walked.ok)
-        return { found: 0, inactive: 0, already: 0, more: false };
-    let inactive = 0;
-    let already = 0;
-    for (const id of ids) {
-        const latest = await api.latestStatus(repository, id, options);
-        if (!latest.ok)
-            break;
-        if (latest.value === 'inactive') {
-            already += 1;
-            continue;
-        }
-        const marked = await api.createDeploymentStatus(repository, id, { state: 'inactive', ...status }, options);
-        if (!marked.ok)
-            break;
-        inactive += 1;
-    }
-    const left = ids.length - inactive - already;
-    if (left > 0) {
-        logger.warning(`GitHub: ${left} of the ${ids.length} deployments of environment '${environment}' were not marked inactive (the GitHub call above failed, so the step sent no more); they still show as active. Re-run the job to mark them.`);
-    }
-    const more = !walked.value.ended;
-    if (more) {
-        logger.warning(`GitHub: environment '${environment}' has more than ${maxPages * PER_PAGE} deployments; the step read the newest ${maxPages * PER_PAGE} and no further, so older ones may still show as active.`);
-    }
-    return { found: ids.length, inactive, already, more };
-}
-
-;// CONCATENATED MODULE: ./src/github/states-question.ts
-/**
- * The sweep's question to GitHub (contract v1.4, `sweep`, step 3): how the
- * workflow repository's pull requests stand. Unlike every other GitHub call
- * it is not advisory: without the states nothing is an orphan, so a refused
- * or unanswered query is an `ActionError` naming `pull-requests: read`, and
- * a query GitHub rejects as invalid one that says so.
- */
-
-
-
-/**
- * The states of `numbers` in `repository`, one GraphQL query per 100; a
- * `RangeError` for a number that is not a positive integer (the caller's
- * mistake, never GitHub's), before any request.
- */
-async function askPullRequestStates(api, repository, numbers, options = {}) {
-    const asked = await api.pullRequestStates(repository, numbers, { ...options, silent: true });
-    if (!asked.ok) {
-        const { purpose, permission } = PULL_REQUEST_STATES;
-        const { failure } = asked;
-        throw new ActionError(failure.invalid === true
-            ? invalidQueryLine(failure, "the pull requests' states query")
-            : requiredFailureLine(failure, purpose, permission));
-    }
-    return asked.value;
-}
-
-;// CONCATENATED MODULE: ./src/github/reporter.ts
-/**
- * What the run tells GitHub (contract v1.2), as the view of the core's
- * events (src/github/integration.ts): `deployed` once the service
- * deployment is found or created, `finished` when the run ends, `planned`
- * for a plan; and the answers to the core's questions, `commitOrder` when it
- * asks which of two commits is newer (behaviour 15), `retired` for a retire
- * and for each orphan of a sweep, `pullRequestStates` for a sweep.
- * Everything here is advisory: it warns, it never throws, and its time is
- * bounded by the run's budget; except the pull requests' states, without
- * which a sweep has nothing to go on: their failure is an `ActionError`.
- */
-
-
-
-
-
-
-
-
-/**
- * A cancelled run: the runner sends SIGINT, then SIGTERM 7.5 s later, then
- * kills the step. Calls under way get `CANCEL_GRACE_MS` to finish, and the
- * last status `CANCEL_WINDOW_MS`.
- */
-const CANCEL_GRACE_MS = 1_000;
-const CANCEL_WINDOW_MS = 2_500;
-/**
- * The hooks the core calls; every method is safe to call in any order, any
- * number of times. Made by `gitHubHooks` (integration.ts), only with a token.
- */
-class GitHubReporter {
-    api;
-    #record;
-    #comment;
-    #planComment;
-    #redact;
-    #context;
-    #features;
-    #logger;
-    #onRecorded;
-    /** Ends calls still under way when the run is cancelled, so the last status goes at once. */
-    #work = new AbortController();
-    #started;
-    #finished = false;
-    #orders = new Map();
-    /** The sweep's: each orphan's pull request comment, and how its pull request stands. */
-    #orphanComments = new Map();
-    #states = new Map();
-    constructor(context, features, dependencies) {
-        const { logger, clock, redact } = dependencies;
-        this.#context = context;
-        this.#features = features;
-        this.#logger = logger;
-        this.#onRecorded = dependencies.onRecorded;
-        this.api = new GitHubApi({
-            token: features.token,
-            baseUrl: context.apiUrl,
-            logger,
-            clock,
-            budget: new Budget(clock, dependencies.budgetMs),
-            fork: context.fork,
-            ...dependencies.api,
-        });
-        const retires = features.retire === true || features.sweep === true;
-        if (features.environment !== '' && !retires) {
-            this.#record = new DeploymentRecord(this.api, {
-                repository: context.repository,
-                sha: context.sha,
-                environment: features.environment,
-                transient: context.pullRequest !== undefined,
-                ...(context.runUrl === undefined ? {} : { runUrl: context.runUrl }),
-            }, redact);
-        }
-        if (features.comment && context.pullRequest !== undefined) {
-            const where = { repository: context.repository, pullRequest: context.pullRequest };
-            this.#comment = new PullRequestComment(this.api, where, logger, redact);
-            this.#planComment = new PullRequestComment(this.api, where, logger, redact, carriesPlanMarker);
-        }
-        this.#redact = redact;
-    }
-    /** The GitHub deployment's id, once recorded (the `github-deployment-id` output). */
-    get deploymentId() {
-        return this.#record?.id;
-    }
-    /** Starts the record and the first comment write; the run goes on meanwhile. */
-    deployed(report) {
-        if (this.#started !== undefined || this.#finished)
-            return;
-        const options = { signal: this.#work.signal };
-        this.#started = Promise.all([
-            this.#record?.start(report, options).then(() => {
-                if (this.#record?.id !== undefined)
-                    this.#onRecorded?.(this.#record.id);
-            }),
-            this.#comment?.write(this.#withRunUrl(report), options),
-        ]).then(() => undefined);
-    }
-    /**
-     * The final status and the comment's update. A cancelled run ends what is
-     * still under way and writes its `error` status within `CANCEL_WINDOW_MS`.
-     */
-    async finished(report) {
-        if (this.#finished)
-            return;
-        this.#finished = true;
-        const cancelled = report.stage === 'cancelled';
-        if (cancelled && this.#started !== undefined) {
-            // What is under way may finish (the record's id is needed for its last status), briefly.
-            let timer;
-            await Promise.race([
-                this.#started,
-                new Promise((resolve) => (timer = setTimeout(resolve, CANCEL_GRACE_MS))),
-            ]);
-            clearTimeout(timer);
-            this.#work.abort();
-        }
-        await this.#started;
-        const options = cancelled ? { callMs: CANCEL_WINDOW_MS } : {};
-        // A cancelled run has no time to look for the comment: it updates one it already has.
-        const comment = cancelled && this.#comment?.commentId === undefined ? undefined : this.#comment;
-        await Promise.all([
-            this.#record?.finish(report, options),
-            comment?.write(this.#withRunUrl(report), options),
-        ]);
-    }
-    /**
-     * The plan comment (contract v1.3): found among the token's own comments by
-     * its own marker, then created or updated in place, one write a run; a plan
-     * that could not be made rewrites it to say so, without a verdict (v1.4).
-     */
-    async planned(report) {
-        if (this.#planComment === undefined)
-            return;
-        const { runUrl } = this.#context;
-        const withRunUrl = (value) => runUrl === undefined ? value : { ...value, runUrl };
-        // A plan not made names the head it was for: the core's, else the pull request's head.
-        const body = () => 'verdict' in report
-            ? planCommentBody(withRunUrl(report), this.#redact)
-            : planNotMadeBody(withRunUrl({
-                ...(this.#context.sha === '' ? {} : { head: this.#context.sha }),
-                ...report,
-            }), this.#redact);
-        await this.#planComment.writeBody(report.name, body);
-    }
-    /**
-     * Retires a preview on GitHub (contract v1.3, `retire`; v1.4, `sweep`):
-     * every deployment of its environment marked `inactive` (those already
-     * inactive skipped, without a write), and its comment rewritten when there
-     * is one and it does not already say so, side by side within the run's
-     * budget. The retire step's preview is its event's pull request and its
-     * `environment` setting; a sweep's orphan names its own (`report`), and
-     * the orphans of one pull request come as one report, one rewrite.
-     */
-    async retired(report) {
-        const swept = report.pullRequest !== undefined;
-        const environment = report.environment ?? this.#features.environment;
-        const pullRequest = report.pullRequest ?? this.#context.pullRequest;
-        const { repository, runUrl } = this.#context;
-        if (!swept && this.#context.pullRequestState === 'open') {
-            this.#logger.warning(`pull request #${pullRequest} is still open, and its preview is retired all the same: run the retire step on \`pull_request: types: [closed]\`.`);
-        }
-        const pullRequestState = swept
-            ? this.#sweptState(report.pullRequest)
-            : this.#context.pullRequestState;
-        const count = report.deployments.length;
-        const still = count === 1 ? 'its deployment still exists' : `its ${count} deployments still exist`;
-        const what = count === 0 ? '' : `; ${still} in the service`;
-        const comment = pullRequest === undefined ? undefined : this.#commentOf(pullRequest);
-        const [records, rewritten] = await Promise.all([
-            environment === ''
-                ? undefined
-                : markInactive(this.api, repository, environment, {
-                    description: description(this.#redact(`${report.name}: preview retired${what}`)),
-                    ...(runUrl === undefined ? {} : { log_url: runUrl }),
-                }, this.#logger),
-            comment === undefined
-                ? 'skipped'
-                : comment.rewrite(report.name, () => retiredCommentBody({
-                    ...report,
-                    ...(pullRequestState === undefined ? {} : { pullRequestState }),
-                    ...(runUrl === undefined ? {} : { runUrl }),
-                }, this.#redact), {}, sameRetiredBody),
-        ]);
-        return {
-            ...(records === undefined
-                ? { found: 0, inactive: 0, more: false }
-                : {
-                    environment,
-                    found: records.found,
-                    inactive: records.inactive,
-                    more: records.more,
-                    alreadyInactive: records.already,
-                }),
-            comment: rewritten,
-        };
-    }
-    /** The retire step's comment (its event's pull request), else the orphan's own, made once. */
-    #commentOf(pullRequest) {
-        if (pullRequest === this.#context.pullRequest)
-            return this.#comment;
-        if (!this.#features.comment)
-            return undefined;
-        let comment = this.#orphanComments.get(pullRequest);
-        if (comment === undefined) {
-            const where = { repository: this.#context.repository, pullRequest };
-            comment = new PullRequestComment(this.api, where, this.#logger, this.#redact);
-            this.#orphanComments.set(pullRequest, comment);
-        }
-        return comment;
-    }
-    /** How an orphan's pull request stands, as `pullRequestStates` last said (merged or closed). */
-    #sweptState(pullRequest) {
-        const state = pullRequest === undefined ? undefined : this.#states.get(pullRequest)?.state;
-        return state === 'merged' || state === 'closed' ? state : undefined;
-    }
-    /**
-     * The sweep's question (states-question.ts): how the repository's pull
-     * requests stand; throws when GitHub cannot say. Remembered for `retired`.
-     */
-    async pullRequestStates(numbers) {
-        const { repository } = this.#context;
-        const states = await askPullRequestStates(this.api, repository, numbers, {
-            signal: this.#work.signal,
-        });
-        for (const [number, state] of states)
-            this.#states.set(number, state);
-        return states;
-    }
-    #withRunUrl(report) {
-        return this.#context.runUrl === undefined
-            ? report
-            : { ...report, runUrl: this.#context.runUrl };
-    }
-    /**
-     * Behaviour 15: `GET compare/{target}...{latest}` on the deployed
-     * repository. `ahead`: latest is newer; `behind`: older; any other answer
-     * (diverged, identical, an error) is unknown, and says nothing: the core
-     * writes the one debug line an unknown order gets. Asked once per pair of
-     * commits.
-     */
-    commitOrder(repository, target, latest) {
-        const key = `${repository}\n${target}\n${latest}`.toLowerCase();
-        let order = this.#orders.get(key);
-        if (order === undefined) {
-            order = this.#compare(repository, target, latest);
-            this.#orders.set(key, order);
-        }
-        return order;
-    }
-    async #compare(repository, target, latest) {
-        const [owner, repo, ...rest] = repository.split('/');
-        if (!owner || !repo || rest.length > 0)
-            return undefined;
-        const result = await this.api.compare({ owner, repo }, target, latest, { silent: true });
-        if (!result.ok)
-            return undefined;
-        const { status } = result.value;
-        if (status === 'ahead')
-            return 'newer';
-        if (status === 'behind')
-            return 'older';
-        return undefined;
-    }
-}
-
-;// CONCATENATED MODULE: ./src/github/integration.ts
-
-
-/**
- * The hooks a run needs. `pr-comment` off a pull request is one debug line;
- * an empty token with a feature asked for is one notice, and no hook.
- */
-function gitHubHooks(settings, context, dependencies) {
-    const { logger } = dependencies;
-    const pullRequest = context?.pullRequest !== undefined;
-    if (settings.comment && !pullRequest) {
-        logger.debug('pr-comment is ignored: the run is not for a pull request');
-    }
-    if (settings.sweep === true)
-        return sweepHooks(settings, context, dependencies);
-    const retire = settings.retire === true;
-    // What each setting turns on, as the notice names it: a retire marks records and rewrites.
-    const names = retire
-        ? {
-            record: `marking the GitHub deployments of '${settings.environment}' inactive`,
-            comment: 'rewriting the preview comment',
-        }
-        : { record: 'the GitHub deployment record', comment: 'the pull request comment' };
-    const wanted = [
-        settings.environment === '' ? undefined : names.record,
-        settings.comment && pullRequest ? names.comment : undefined,
-    ].filter((what) => what !== undefined);
-    const skipped = (why) => {
-        if (wanted.length === 0)
-            return;
-        logger.notice(`${why}: ${wanted.join(' and ')} ${wanted.length > 1 ? 'are' : 'is'} skipped.`);
-    };
-    if (settings.token === '') {
-        skipped('github-token is empty');
-        return { reporter: undefined };
-    }
-    if (context === undefined) {
-        skipped('GITHUB_REPOSITORY is not set, so the run has no repository on GitHub');
-        return { reporter: undefined };
-    }
-    let reporter;
-    const made = () => (reporter ??= new GitHubReporter(context, settings, dependencies));
-    // A retire has one hook; a deploy or a plan has the others, each when its setting asks.
-    const plans = settings.comment && pullRequest;
-    const view = (event) => {
-        switch (event.kind) {
-            case 'deployed':
-                made().deployed(event.report);
-                return;
-            case 'finished':
-                return made().finished(event.report);
-            case 'planned':
-                return plans ? made().planned(event.report) : undefined;
-            default:
-                return;
-        }
-    };
-    const hooks = retire
-        ? { retired: (report) => made().retired(report) }
-        : {
-            ...(wanted.length === 0 ? {} : { view }),
-            commitOrder: (repository, target, latest) => made().commitOrder(repository, target, latest),
-        };
-    return {
-        get reporter() {
-            return reporter;
-        },
-        ...hooks,
-    };
-}
-/**
- * The sweep's hooks: `retired` for each orphan, and `pullRequestStates`,
- * which throws before any request when the run has no token or no
- * repository, since without the states nothing is an orphan.
- */
-function sweepHooks(settings, context, dependencies) {
-    const missing = settings.token === ''
-        ? 'github-token is empty'
-        : context === undefined
-            ? 'GITHUB_REPOSITORY is not set, so the run has no repository on GitHub'
-            : undefined;
-    if (missing !== undefined || context === undefined) {
-        const why = `the sweep cannot ask GitHub how the pull requests stand: ${missing}. Give it a token with \`pull-requests: read\` (the default, \${{ github.token }}, with that permission).`;
-        return {
-            reporter: undefined,
-            pullRequestStates: () => Promise.reject(new ActionError(why)),
-        };
-    }
-    let reporter;
-    const made = () => (reporter ??= new GitHubReporter(context, settings, dependencies));
-    return {
-        get reporter() {
-            return reporter;
-        },
-        retired: (report) => made().retired(report),
-        pullRequestStates: (numbers) => made().pullRequestStates(numbers),
-    };
-}
-
 ;// CONCATENATED MODULE: external "node:fs"
 const external_node_fs_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:fs");
 ;// CONCATENATED MODULE: ./src/github/runner-event.ts
@@ -59687,10 +58673,9 @@ function readRunnerEvent(env) {
 
 
 
-
 /**
- * Where the warnings GitHub does not show as annotations are (behaviour 18),
- * unless the entry says otherwise: the deploy step's.
+ * Where the warnings GitHub does not show as annotations are (past the
+ * step's 10 annotations), unless the entry says otherwise: the deploy step's.
  */
 const OTHER_WARNINGS = "every one is in the step's log; drift entries are also in the job summary and the step's `drift` output";
 /**
@@ -59768,7 +58753,7 @@ async function writeSummary(html, log) {
 }
 /**
  * A shorter budget for the GitHub work, for tests of a hanging GitHub only
- * (`DEPLOY_AGENT_GITHUB_BUDGET_MS`); it can never exceed the contract's 15 s.
+ * (`DEPLOY_AGENT_GITHUB_BUDGET_MS`); it can never exceed the run's 15 s.
  */
 function gitHubBudgetMs(env) {
     return shortenedMs(env.DEPLOY_AGENT_GITHUB_BUDGET_MS, RUN_BUDGET_MS);
@@ -59827,8 +58812,8 @@ async function runStep(entry) {
     }
     const controller = new AbortController();
     const stopListening = onCancel(controller, log);
-    const io = (settings) => {
-        const hooks = gitHubHooks(settings, gitHubRunContext(event, process.env, description), {
+    const io = (makeHooks) => {
+        const hooks = makeHooks(gitHubRunContext(event, process.env, description), {
             logger: log,
             clock: systemClock,
             redact: (text) => redactor.redact(text),
@@ -60424,6 +59409,42 @@ function parseConfig(raw, workspace) {
     if (!result.success)
         fail(formatZodIssues(result.error).join('; '));
     return result.data;
+}
+
+;// CONCATENATED MODULE: ./src/inputs/dashboard-url.ts
+/**
+ * The `dashboard-url` input: where a person opens the deployment in the
+ * service, as a URL template with the placeholders `{id}`, `{tenant_id}` and
+ * `{name}`. Checked before any request; filled once the deployment is known.
+ */
+
+
+const PLACEHOLDERS = ['id', 'tenant_id', 'name'];
+/** `{…}` with no brace inside: linear, one pass. */
+const PLACEHOLDER = /\{([^{}]*)\}/g;
+function isPlaceholder(name) {
+    return PLACEHOLDERS.includes(name);
+}
+/** The template with each placeholder replaced by its value, URL-encoded as `encodeURIComponent` does. */
+function fillDashboardUrl(template, values) {
+    return template.replace(PLACEHOLDER, (whole, name) => isPlaceholder(name) ? encodeURIComponent(values[name]) : whole);
+}
+/** The template, once it is known to fill into an https:// (or loopback http://) address. */
+function parseDashboardUrl(raw) {
+    for (const [, name = ''] of raw.matchAll(PLACEHOLDER)) {
+        if (!isPlaceholder(name)) {
+            fail(`has an unknown placeholder {${name}}: the placeholders are {id}, {tenant_id} and {name}`);
+        }
+    }
+    const sample = fillDashboardUrl(raw, { id: 'id', tenant_id: 'tenant', name: 'name' });
+    if (sample.includes('{') || sample.includes('}')) {
+        fail('has a { or } outside a placeholder: the placeholders are {id}, {tenant_id} and {name}');
+    }
+    parseWebAddress(sample, {
+        example: 'https://console.example/deployments/{id}',
+        credentials: 'the address is printed and written to the outputs',
+    });
+    return raw;
 }
 
 ;// CONCATENATED MODULE: ./src/inputs/fork.ts
@@ -61120,6 +60141,276 @@ class ServiceClient {
     }
 }
 
+;// CONCATENATED MODULE: ./src/service/vet.ts
+/**
+ * What of a deployment the service answers the run passes on. Service text
+ * is untrusted, and two fields reach other systems as they are: `custom_url`
+ * (the `url` output, GitHub's `environment_url`, links) and `repo_commit_sha`
+ * (the `commit-sha` output, a GitLab variable, GitHub's compare). So:
+ *
+ * - `custom_url` only as an address that may be published
+ *   (`publishableAddress`): a password in it is masked at once and the
+ *   address kept without it; anything else is dropped.
+ * - `repo_commit_sha` only as a full 40-hex commit; anything else is dropped.
+ *
+ * Each value dropped or changed is said once a run, not at every poll.
+ *
+ * And every secret value a deployment carries is registered for redaction
+ * (`hide`) the moment its answer is parsed, whichever deployment it is: the
+ * service may echo it in any later message (a page-2 error, a failed
+ * status check's detail), and nothing may print it first.
+ */
+
+
+
+class DeploymentVetting {
+    #logger;
+    #mask;
+    #said = new Set();
+    constructor(logger, mask) {
+        this.#logger = logger;
+        this.#mask = mask;
+    }
+    /** Registers the secret values of a deployment the service answered, used or not. */
+    hide(deployment) {
+        for (const secret of deployment.secrets)
+            this.#mask(secret.value);
+    }
+    /** The deployment as the run may pass it on (its secret values registered). */
+    vet(deployment) {
+        this.hide(deployment);
+        const url = this.#url(deployment);
+        const commit = this.#commit(deployment);
+        const unchanged = url === deployment.source_config.custom_url &&
+            commit === deployment.source_revision_config.repo_commit_sha;
+        if (unchanged)
+            return deployment;
+        return {
+            ...deployment,
+            source_config: { ...deployment.source_config, custom_url: url },
+            source_revision_config: { ...deployment.source_revision_config, repo_commit_sha: commit },
+        };
+    }
+    #url(deployment) {
+        const given = deployment.source_config.custom_url;
+        if (given === undefined || given === null || given === '')
+            return given;
+        const verdict = publishableAddress(given);
+        for (const secret of verdict.removed)
+            this.#mask(secret);
+        if (verdict.ok && verdict.address === given)
+            return given;
+        if (verdict.ok) {
+            this.#once(`custom_url:${verdict.address}`, verdict.hadCredentials
+                ? `the service's custom_url of '${untrusted(deployment.name)}' holds a user or password: it is published without them (the password is masked)`
+                : `the service's custom_url of '${untrusted(deployment.name)}' holds spaces or control characters: it is published as an address parser reads it`);
+            return verdict.address;
+        }
+        this.#once(`custom_url-refused:${given}`, `the service's custom_url of '${untrusted(deployment.name)}' is not published: ${verdict.why}`);
+        return null;
+    }
+    #commit(deployment) {
+        const given = deployment.source_revision_config.repo_commit_sha;
+        if (given === undefined || given === null || given === '' || FULL_SHA.test(given))
+            return given;
+        this.#once(`commit:${given}`, `the service's repo_commit_sha of '${untrusted(deployment.name)}' is not a 40-hex commit (${untrusted(given.slice(0, 64))}): it is not passed on`);
+        return null;
+    }
+    #once(key, message) {
+        if (this.#said.has(key))
+            return;
+        this.#said.add(key);
+        this.#logger.warning(message);
+    }
+}
+
+;// CONCATENATED MODULE: ./src/service/endpoints.ts
+/**
+ * The deployment management service as a typed API: one function an
+ * endpoint, the only place that spells a path, a query or a schema. The flow
+ * reads like the contract (`findByName`, `create`, `getById`) and never sees
+ * HTTP. Endpoints are described in docs/how-it-works.md.
+ */
+
+
+
+const DEPLOYMENTS = '/v2/deployments';
+/** How messages name the create call. */
+const CREATE_CALL = `POST ${DEPLOYMENTS}`;
+/** The largest page the service serves. */
+const PAGE_LIMIT = 100;
+/** Pages read at most in one search: 100,000 deployments that contain the name. */
+const MAX_PAGES = 1_000;
+class Service {
+    #client;
+    #logger;
+    #maxPages;
+    /** Every deployment answered passes through it before the run sees it. */
+    #vetting;
+    constructor(client, logger, options = {}) {
+        this.#client = client;
+        this.#logger = logger;
+        this.#maxPages = options.maxPages ?? MAX_PAGES;
+        this.#vetting = new DeploymentVetting(logger, options.mask ?? (() => { }));
+    }
+    /** How the entry names what a remedy points to (its inputs, or its options). */
+    get words() {
+        return this.#client.words;
+    }
+    /** `GET /v1/integrations/forge/codehost/{id}/repos`. */
+    listRepositories(integrationId) {
+        return this.#client.request({
+            method: 'GET',
+            // The id is a validated uuid: nothing else reaches the path.
+            path: `/v1/integrations/forge/codehost/${encodeURIComponent(integrationId)}/repos`,
+            schema: RepositoryListSchema,
+            remedies: {
+                404: `Check ${this.#client.words.integrationId}: the service knows no integration ${integrationId}.`,
+            },
+        });
+    }
+    /**
+     * One page of the listing, each deployment's secret values registered
+     * before anything else can print (vet.ts): the service may echo them in
+     * the next page's error.
+     */
+    async #page(query, options = {}) {
+        const list = await this.#client.request({
+            method: 'GET',
+            path: DEPLOYMENTS,
+            query: { ...query },
+            schema: DeploymentListSchema,
+            ...options,
+        });
+        for (const deployment of list.resources)
+            this.#vetting.hide(deployment);
+        return list;
+    }
+    /**
+     * Walks the listing from its start, a page of at most `size()` at a time,
+     * each following the offset the service returned, handing `onPage` the
+     * deployments each page adds (one id is one item: a deployment listed
+     * again on a later page, as when the list shifts under the walk, is not
+     * handed on twice). The walk ends at a short or empty page, a page that
+     * adds no new id (a service that ignores `offset`), an offset that does
+     * not advance, or when `onPage` returns false; it resolves to the offset
+     * the service returned last (where the list would go on), and throws past
+     * `maxPages`. Every item of a page is read, even past the limit asked: a
+     * larger page still holds what the walk looks for.
+     */
+    async #walk(filters, size, onPage, tooLong) {
+        const seen = new Set();
+        let offset = 0;
+        for (let pages = 1; pages <= this.#maxPages; pages++) {
+            const limit = size();
+            const list = await this.#page({ ...filters, limit, offset });
+            const fresh = list.resources.filter((deployment) => !seen.has(deployment.id));
+            for (const deployment of fresh)
+                seen.add(deployment.id);
+            if (!onPage(fresh) || list.resources.length < limit)
+                return list.offset;
+            if (fresh.length === 0) {
+                this.#logger.warning(`GET ${DEPLOYMENTS} at offset ${offset} listed only deployments it had already listed: it does not page, so the list is taken to end here`);
+                return list.offset;
+            }
+            if (list.offset <= offset) {
+                this.#logger.warning(`GET ${DEPLOYMENTS} returned offset ${list.offset} after offset ${offset}: it does not advance, so the list is taken to end here`);
+                return list.offset;
+            }
+            offset = list.offset;
+        }
+        throw new ActionError(tooLong());
+    }
+    /**
+     * Every deployment named exactly `name`, in the order listed, each id
+     * once. The service filters by substring only and does not say where the
+     * list ends: the walk ends as `#walk` says; `maxPages` stops a service
+     * that never ends it.
+     */
+    async findByName(name) {
+        const found = [];
+        await this.#walk({ name_contains: name }, () => PAGE_LIMIT, (fresh) => {
+            for (const deployment of fresh) {
+                if (deployment.name === name)
+                    found.push(this.#vetting.vet(deployment));
+            }
+            return true;
+        }, () => `GET ${DEPLOYMENTS}: no end of the list after ${this.#maxPages} pages of ${PAGE_LIMIT} deployments whose names contain '${name}'; stopped rather than risk creating a duplicate. Use a more distinctive name, or report the service's pagination.`);
+        return found;
+    }
+    /**
+     * The deployments `filters` select, in the order listed, each id once, at
+     * most `limit`: pages of 100 (the last one only as large as what is
+     * left), each following the offset the service returned; the list ends as
+     * in `findByName`. With `probe`, a list that reaches `limit` asks for one
+     * more to say whether it goes on (`more`).
+     */
+    async list(filters, limit, { probe = false } = {}) {
+        const deployments = [];
+        const { more } = await this.listPages(filters, limit, (page) => {
+            deployments.push(...page);
+            return true;
+        }, { probe });
+        return { deployments, more };
+    }
+    /**
+     * `list`, each page's deployments handed to `onPage` as the page arrives
+     * and not kept, so a listing's memory does not grow with it (only the ids,
+     * to list each once). When `onPage` returns false the listing ends there:
+     * no further page, no probe.
+     */
+    async listPages(filters, limit, onPage, { probe = false } = {}) {
+        /** The ids handed on: how many, and which ones the probe's answer must go past. */
+        const taken = new Set();
+        const left = () => limit - taken.size;
+        if (limit <= 0)
+            return { count: 0, more: false };
+        let stopped = false;
+        const offset = await this.#walk(filters, () => Math.min(PAGE_LIMIT, left()), (fresh) => {
+            const page = fresh.slice(0, left()).map((deployment) => this.#vetting.vet(deployment));
+            for (const deployment of page)
+                taken.add(deployment.id);
+            stopped = page.length > 0 && !onPage(page);
+            return !stopped && left() > 0;
+        }, () => `GET ${DEPLOYMENTS}: no end of the list after ${this.#maxPages} pages; stopped. Report the service's pagination.`);
+        if (!probe || stopped || left() > 0)
+            return { count: taken.size, more: false };
+        const next = await this.#page({ ...filters, limit: 1, offset });
+        return {
+            count: taken.size,
+            more: next.resources.some((deployment) => !taken.has(deployment.id)),
+        };
+    }
+    /**
+     * `GET /v2/deployments?deployment_ids=ID`: the deployment, or undefined when
+     * the answer does not list it. One attempt: a poll is retried by the next poll.
+     */
+    async getById(id, timeoutMs) {
+        const list = await this.#page({ deployment_ids: id }, { attempts: 1, ...(timeoutMs === undefined ? {} : { timeoutMs }) });
+        const found = list.resources.find((deployment) => deployment.id === id);
+        return found === undefined ? undefined : this.#vetting.vet(found);
+    }
+    /**
+     * `POST /v2/deployments`. When the create may have taken effect without an
+     * answer, or the service answers 409, `reconcile` finds what is there.
+     */
+    async create(request, reconcile) {
+        const answered = await this.#client.exchange({
+            method: 'POST',
+            path: DEPLOYMENTS,
+            body: request,
+            schema: DeploymentSchema,
+            idempotent: false,
+            reconcile,
+        });
+        return { ...answered, value: this.#vetting.vet(answered.value) };
+    }
+    /** How a person reads a call, for messages: `GET /v2/deployments?deployment_ids=ID`. */
+    static describeGetById(id) {
+        return `GET ${DEPLOYMENTS}?deployment_ids=${id}`;
+    }
+}
+
 ;// CONCATENATED MODULE: ./src/run/ports/dependencies.ts
 /** Phases as events: the views make them log groups. */
 function inGroup(dependencies) {
@@ -61386,6 +60677,123 @@ async function deploy(plan, dependencies, onRequest) {
     });
 }
 
+;// CONCATENATED MODULE: ./src/run/steps/drift.ts
+/**
+ * Drift: where a reused deployment differs from what the step asks for. The
+ * service has no update call, so these differences stay until someone
+ * changes the deployment in the service (docs/how-it-works.md, "Drift").
+ */
+
+
+const isObject = (value) => typeof value === 'object' && value !== null && !Array.isArray(value);
+/** null and absent are the same to the service (every field is nullable). */
+const isAbsent = (value) => value === undefined || value === null;
+/** Deep equality of JSON values; numbers by value (`2` equals `2.0`). */
+function same(a, b) {
+    if (isAbsent(a) || isAbsent(b))
+        return isAbsent(a) && isAbsent(b);
+    if (Array.isArray(a) || Array.isArray(b)) {
+        return (Array.isArray(a) &&
+            Array.isArray(b) &&
+            a.length === b.length &&
+            a.every((item, index) => same(item, b[index])));
+    }
+    if (isObject(a) && isObject(b)) {
+        const keys = new Set([...Object.keys(a), ...Object.keys(b)]);
+        return [...keys].every((key) => same(a[key], b[key]));
+    }
+    return a === b;
+}
+/**
+ * The fields of a revision: a reused deployment that differs in one of them
+ * never runs what the step asks for (behaviour 21).
+ */
+const REVISION_FIELDS = [
+    'repo_ref',
+    'agent_config_path',
+    'image_uri',
+    'source_tarball_path',
+];
+/** Whether a drift entry changes which code runs (a revision field), not only how it runs. */
+function isRevisionField(field) {
+    return REVISION_FIELDS.some((key) => field === `source_revision_config.${key}`);
+}
+/** `build_on_push` null or absent reads as off (behaviour 22). */
+const buildsOnPush = (value) => value === true;
+/**
+ * Compares what the step sets in an object with the live object: only the
+ * keys the step sets, recursing into objects (the service fills in
+ * defaults), arrays whole.
+ */
+function compareSet(path, wanted, live, out) {
+    const liveObject = isObject(live) ? live : {};
+    for (const [key, value] of Object.entries(wanted)) {
+        if (value === undefined)
+            continue;
+        const field = `${path}.${key}`;
+        if (isObject(value) && isObject(liveObject[key])) {
+            compareSet(field, value, liveObject[key], out);
+        }
+        else if (!same(value, liveObject[key])) {
+            out.push({ field, wanted: value, live: liveObject[key] ?? null });
+        }
+    }
+}
+function compareSecrets(plan, deployment, out) {
+    const live = new Map(deployment.secrets.map((secret) => [secret.name, secret.value]));
+    const wanted = new Map(plan.secrets.map((secret) => [secret.name, secret.value]));
+    for (const [name, value] of wanted) {
+        const liveValue = live.get(name);
+        if (liveValue === undefined) {
+            out.push({ field: `secrets.${name}`, wanted: MASK, live: null });
+        }
+        else if (liveValue !== '' && liveValue !== value) {
+            out.push({ field: `secrets.${name}`, wanted: MASK, live: MASK });
+        }
+    }
+    for (const name of live.keys()) {
+        if (!wanted.has(name))
+            out.push({ field: `secrets.${name}`, wanted: null, live: MASK });
+    }
+}
+const sortedReferences = (references) => references.map((reference) => JSON.stringify(reference)).sort();
+/**
+ * Every difference between the step and the deployment it reused:
+ * `source_config` (what the step sets, and for codehost the listing's
+ * repo_url and integration_id), `source_revision_config` fields the step
+ * sets, secrets when the step gives any, secret_references as a set.
+ */
+function findDrift(plan, request, deployment) {
+    const out = [];
+    // build_on_push is compared only when the step sets it (the create's default is not), as on or off.
+    const wanted = plan.sourceConfig.build_on_push;
+    compareSet('source_config', {
+        ...request.source_config,
+        build_on_push: wanted === undefined ? undefined : buildsOnPush(wanted),
+    }, {
+        ...deployment.source_config,
+        build_on_push: buildsOnPush(deployment.source_config.build_on_push),
+    }, out);
+    const revision = Object.fromEntries(REVISION_FIELDS.map((key) => [key, plan.sourceRevisionConfig[key]]));
+    compareSet('source_revision_config', revision, deployment.source_revision_config, out);
+    if (plan.secrets.length > 0)
+        compareSecrets(plan, deployment, out);
+    if (plan.source === 'external_docker' && plan.secretReferences !== null) {
+        const live = deployment.secret_references ?? [];
+        if (!same(sortedReferences(plan.secretReferences), sortedReferences(live))) {
+            out.push({ field: 'secret_references', wanted: plan.secretReferences, live });
+        }
+    }
+    return out;
+}
+/** How a drifted value is written in a message: JSON, short, on one line. */
+function showValue(value) {
+    if (value === null || value === undefined)
+        return '(not set)';
+    const text = untrusted(typeof value === 'string' ? value : JSON.stringify(value));
+    return text.length > 120 ? `${text.slice(0, 120)}…` : text;
+}
+
 ;// CONCATENATED MODULE: ./src/run/steps/live.ts
 
 
@@ -61470,7 +60878,7 @@ function chooseTarget(commit, tracked, logger) {
 
 /** The longest list of commits a run asks about: a wait sees a few pushes, not hundreds. */
 const MAX_QUESTIONS = 20;
-class CommitOrders {
+class commit_order_CommitOrders {
     #answers = new Map();
     #ask;
     #repository;
@@ -61576,7 +60984,7 @@ async function assess(plan, result, logger, ask) {
     const seenRevisions = seenRevisionsOf(reused);
     const drift = reused === undefined ? [] : findDrift(plan, result.request, reused);
     const target = targetOf(plan, result, logger);
-    const orders = new CommitOrders(ask, comparedRepository(plan), target, logger);
+    const orders = new commit_order_CommitOrders(ask, comparedRepository(plan), target, logger);
     if (reused !== undefined)
         await orders.learn(reused);
     const unbuilt = unbuiltOf(reused, target, orders);
@@ -61627,6 +61035,215 @@ function livenessFor(deployment, goal) {
         return { live: false, missing: blockedText({ blocked, unbuilt }), final: true };
     }
     return liveness(deployment, goal.target, goal.seenRevisions, (commit) => goal.orders?.of(commit));
+}
+
+;// CONCATENATED MODULE: ./src/run/steps/report.ts
+/**
+ * What the run hands to later steps and shows to people: the outputs, and
+ * the job summary. Every secret value is replaced by `***` first.
+ */
+
+
+
+
+
+
+
+/** The names of every output, as action.yml declares them. */
+const OUTPUT_NAMES = (/* unused pure expression or super */ null && ([
+    'deployment-id',
+    'status',
+    'created',
+    'latest-revision-id',
+    'active-revision-id',
+    'repo-url',
+    'repo-ref',
+    'deployment',
+    'live',
+    'commit-sha',
+    'drift',
+    'url',
+    'dashboard-url',
+]));
+/** The deployment with every secret value replaced by `***`. */
+function redactDeployment(deployment) {
+    return {
+        ...deployment,
+        secrets: deployment.secrets.map((secret) => ({ ...secret, value: MASK })),
+    };
+}
+/**
+ * The repository and ref of the deployment (codehost): what was sent when
+ * this run created it (or would), the live values when it was reused.
+ */
+function repositoryOf(result) {
+    if (result.request.source !== 'codehost')
+        return {};
+    const described = result.created || result.deployment === undefined ? result.request : result.deployment;
+    return {
+        url: described.source_config.repo_url ?? undefined,
+        ref: described.source_revision_config.repo_ref ?? undefined,
+    };
+}
+/** The `dashboard-url` template filled for the deployment; undefined without a template. */
+function dashboardUrlOf(template, deployment) {
+    if (template === undefined)
+        return undefined;
+    const { id, tenant_id, name } = deployment;
+    return fillDashboardUrl(template, { id, tenant_id, name });
+}
+/** The outputs known from a deploy result (and, when waited, its latest state). */
+function outputsOf(result, deployment, assessment, dashboardTemplate) {
+    const repository = repositoryOf(result);
+    const outputs = {
+        created: String(result.created),
+        'repo-url': repository.url ?? '',
+        'repo-ref': repository.ref ?? '',
+        live: String(assessment.live),
+        drift: JSON.stringify(assessment.drift),
+    };
+    if (deployment === undefined)
+        return outputs;
+    return {
+        ...outputs,
+        'deployment-id': deployment.id,
+        status: deployment.status,
+        'latest-revision-id': deployment.latest_revision_id ?? '',
+        'active-revision-id': deployment.active_revision_id ?? '',
+        deployment: JSON.stringify(redactDeployment(deployment)),
+        'commit-sha': deployment.source_revision_config.repo_commit_sha ?? '',
+        url: deployment.source_config.custom_url ?? '',
+        'dashboard-url': dashboardUrlOf(dashboardTemplate, deployment) ?? '',
+    };
+}
+/** What a dry run prints: the request body, with every secret value replaced by `***`. */
+function dryRunReport(result) {
+    const body = {
+        ...result.request,
+        secrets: result.request.secrets.map((secret) => ({ ...secret, value: MASK })),
+    };
+    const what = result.deployment === undefined
+        ? `dry run: ${CREATE_CALL} would send`
+        : `dry run: '${result.deployment.name}' exists, so nothing would be sent; a create would send`;
+    return `${what}:\n${JSON.stringify(body, null, 2)}`;
+}
+/**
+ * A cell of the summary, written by the one GitHub-text module: secret values
+ * removed first (they could not be found once escaped), then text or code.
+ */
+const cellOf = (redact, write) => (value) => value === undefined || value === null || value === '' ? '—' : write(redact(value));
+function outcomeOf(result, shown) {
+    if (result === undefined)
+        return '—';
+    if (result.created)
+        return 'created';
+    return shown === undefined ? 'would be created (dry run)' : 'reused';
+}
+function liveCell(liveness) {
+    if (liveness === undefined)
+        return undefined;
+    if (!liveness.live)
+        return `no: ${liveness.missing ?? 'not live'}`;
+    return liveness.supersededBy === undefined
+        ? 'yes'
+        : `yes: commit ${shortSha(liveness.supersededBy)} of a newer push is live instead of the target`;
+}
+/**
+ * The deployment type's row, when the step set one or the deployment has one:
+ * on reuse the deployment's own (a different wish is drift, shown below), else
+ * the service's answer, or what was (or would be) sent.
+ */
+function typeRow(result, shown, code) {
+    if (result === undefined)
+        return [];
+    const live = shown?.source_config.deployment_type ?? undefined;
+    const asked = result.request.source_config.deployment_type ?? undefined;
+    if (live === undefined && asked === undefined)
+        return [];
+    const reused = !result.created && result.deployment !== undefined;
+    return [['Deployment type', code(reused ? live : (live ?? asked))]];
+}
+/** A table of labelled cells, one row a label. */
+function labelledTable(rows) {
+    const body = rows
+        .map(([label, value]) => `<tr><th align="left">${label}</th><td>${value}</td></tr>`)
+        .join('\n');
+    return `<table>\n${body}\n</table>`;
+}
+/**
+ * A table of differences (drift): one row a field, its wanted and live values,
+ * secrets `***`; as many rows as fit in the summary, and a count of the others.
+ */
+function differencesTable(drift, code, wants, has, head = '') {
+    return {
+        head: `${head}<table>\n<tr><th>Field</th><th>${wants}</th><th>${has}</th></tr>`,
+        lines: drift.map((entry) => `<tr><td>${code(entry.field)}</td><td>${code(showValue(entry.wanted))}</td><td>${code(showValue(entry.live))}</td></tr>`),
+        tail: '\n</table>',
+        leftOut: (count) => `<p>… and ${count} more, left out to keep this summary under GitHub's limit: every one is in the step's log.</p>`,
+    };
+}
+/** The drift section of the summary, when anything drifted. */
+function driftTable(drift, code) {
+    if (drift.length === 0)
+        return [];
+    return [
+        differencesTable(drift, code, 'Step wants', 'Deployment has', `<h3>⚠️ Drift: not applied</h3>\n<p>The service cannot update a deployment: change ${plural(drift.length, 'it', 'them')} in the service, or deploy under a new name.</p>\n`),
+    ];
+}
+/**
+ * The failure in a `<pre>`, its lines kept (the action's messages span
+ * lines; text from the service in them is already on one line each) but no
+ * blank one, so the block cannot end before its closing tag.
+ */
+function failureBlock(failure, redact) {
+    if (failure === undefined)
+        return [];
+    return [`<p><strong>Error:</strong></p>\n<pre>${htmlLines(redact(failure))}</pre>`];
+}
+/** The job summary as HTML: a heading, a table of the deployment, drift, the failure if any. */
+function summaryHtml(input) {
+    const { plan, result, failure, commit } = input;
+    const redact = input.redact ?? ((text) => text);
+    const text = cellOf(redact, (value) => htmlText(value));
+    const code = cellOf(redact, (value) => htmlCode(value));
+    const shown = input.deployment ?? result?.deployment;
+    const asked = result ?? (input.request && { request: input.request, created: false });
+    const repository = asked === undefined ? {} : repositoryOf(asked);
+    // Each row: its label, and its cell already written (text, code or a link).
+    const rows = [
+        ['Name', code(plan.name)],
+        ['Id', code(shown?.id)],
+        ['Status', code(shown?.status)],
+        ['Outcome', text(outcomeOf(result, shown))],
+        ['Live', text(liveCell(input.liveness))],
+        ['Source', code(plan.source)],
+        ...typeRow(result, shown, code),
+        ['Repository', code(repository.url)],
+        ['Ref', code(repository.ref)],
+        ['Target commit', code(shortSha(input.target))],
+        ['Latest revision', code(shown?.latest_revision_id)],
+        ['Latest revision commit', code(shortSha(shown?.source_revision_config.repo_commit_sha))],
+        ['Active revision', code(shown?.active_revision_id)],
+        ['Workflow commit', code(shortSha(commit))],
+    ];
+    // Links the action builds, to addresses the address rule lets through; else no row.
+    const address = (value) => value === undefined || value === null ? undefined : htmlLink(redact(value), value);
+    const url = address(shown?.source_config.custom_url);
+    const dashboard = address(shown === undefined ? undefined : dashboardUrlOf(plan.dashboardUrl, shown));
+    if (url !== undefined)
+        rows.splice(2, 0, ['URL', url]);
+    if (dashboard !== undefined)
+        rows.splice(2, 0, ['Dashboard', dashboard]);
+    const title = failure !== undefined
+        ? '❌ Deployment failed'
+        : plan.dryRun
+            ? '🔎 Deployment (dry run)'
+            : '🚀 Deployment';
+    return (boundedSummary([
+        `<h2>${title}: ${code(plan.name)}</h2>\n${labelledTable(rows)}`,
+        ...driftTable(input.drift ?? [], code),
+        ...failureBlock(failure, redact),
+    ]) + '\n');
 }
 
 ;// CONCATENATED MODULE: ./src/run/steps/wait.ts
@@ -62158,13 +61775,15 @@ async function pipeline(plan, io) {
 /**
  * The deploy step (action.yml): find or create the deployment, wait if
  * asked, report. An entry of the action is this much: the inputs its
- * action.yml declares (the core's and its own), what they ask for, and the
- * core run that does it; src/github/step.ts does the rest on the runner.
+ * action.yml declares (the core's and its own), what they ask for, the core
+ * run that does it and the GitHub hooks it passes in (its record, its
+ * comment, the commit order); src/github/step.ts does the rest on the runner.
  * A new entry (a sub-action) is a file like this one.
  *
  * `run()` is where GitHub's `@github/local-action` looks for it
  * (`npx local-action . src/main.ts .env`); src/index.ts runs it.
  */
+
 
 
 
@@ -62176,8 +61795,190 @@ function run() {
     return runStep({
         inputs: DEPLOY_INPUTS,
         request: (inputs, run) => ({ plan: buildPlan(inputs, run), settings: gitHubSettings(inputs) }),
-        run: ({ plan, settings }, step) => pipeline(plan, step.io(settings)),
+        run: ({ plan, settings }, step) => pipeline(plan, step.io(deployHooks(settings))),
     });
+}
+
+;// CONCATENATED MODULE: ./src/github/features/plan-comment.ts
+/**
+ * The plan comment: one comment per pull request and deployment name,
+ * with a marker of its own (a plan comment is never a preview's comment,
+ * nor the other way round), written from the core's
+ * `PlanReport` through the one GitHub-text module. A long list of changes
+ * folds into a `<details>` block and is cut, with a count of what was left
+ * out, so that the body stays under GitHub's 65,536 characters.
+ */
+
+
+
+
+
+
+/** More changes than this fold into a `<details>` block. */
+const FOLD_AFTER = 10;
+/** The longest failure a comment shows (the service's message is already shortened). */
+const plan_comment_FAILURE_CHARS = 1_000;
+function planMarker(name) {
+    return `<!-- deploy-agent-plan:${encodeName(name)} -->`;
+}
+/** Whether a comment's body is this name's plan comment (its marker opens it). */
+function carriesPlanMarker(body, name) {
+    return typeof body === 'string' && body.startsWith(planMarker(name));
+}
+/** What the deploy does with `count` differences: nothing; the remedy. */
+function plan_comment_remedy(count) {
+    return `The deploy would not apply ${plural(count, 'this', 'these')}: the service cannot update a deployment. Change ${plural(count, 'it', 'them')} in the service, or deploy under a new name.`;
+}
+/** The plan comment's Markdown; `redact` hides secret values in free text first. */
+function planCommentBody(report, redact = (text) => text) {
+    const { verdict } = report;
+    const lines = [planMarker(report.name), `### ${planHeadline(report, redact)}`, ''];
+    lines.push(...verdictLines(verdict, redact));
+    const footer = [];
+    const { deployment } = verdict;
+    const links = [
+        deployment === undefined
+            ? undefined
+            : markdownLink('dashboard', dashboardUrlOf(report.dashboardUrl, deployment)),
+        markdownLink('workflow run', report.runUrl),
+    ].filter((link) => link !== undefined);
+    if (links.length > 0)
+        footer.push('', links.join(' · '));
+    if (verdict.changes.length > 0) {
+        lines.push(...changesLines(verdict, redact, [...lines, ...footer].join('\n').length));
+    }
+    const body = [...lines, ...footer].join('\n');
+    return body.length < COMMENT_LIMIT ? body : body.slice(0, BODY_BUDGET);
+}
+/** What the deploy would do, in one line. */
+function planHeadline({ name: raw, verdict }, redact) {
+    const name = markdownCode(redact(raw), 200, false);
+    const count = verdict.changes.length;
+    return {
+        create: `🆕 Plan for ${name}: the deploy would create it`,
+        reuse: count === 0
+            ? `✅ Plan for ${name}: the deploy would reuse it, and nothing differs`
+            : `⚠️ Plan for ${name}: the deploy would reuse it, and not apply ${count} ${plural(count, 'difference')}`,
+        fail: `❌ Plan for ${name}: the deploy would fail`,
+    }[verdict.action];
+}
+/** The deployment it would reuse and what it tracks, why, and what would fail. */
+function verdictLines(verdict, redact) {
+    const code = (value, max) => markdownCode(redact(value), max);
+    const lines = [];
+    const { deployment } = verdict;
+    if (deployment !== undefined) {
+        const branch = verdict.tracks?.branch;
+        lines.push(`Deployment ${code(deployment.id)} (${code(deployment.status)})` +
+            (branch === undefined
+                ? ''
+                : `, tracking ${code(branch)}: a push there ${verdict.tracks?.buildsOnPush === true ? 'builds a new revision' : 'builds nothing (build_on_push is off)'}`) +
+            '.', '');
+    }
+    if (verdict.reason !== undefined)
+        lines.push(markdownText(redact(verdict.reason), 1_000), '');
+    if (verdict.wouldFail !== undefined) {
+        lines.push(`**${markdownText(redact(verdict.wouldFail), 1_000)}**`, '');
+    }
+    if (verdict.action === 'reuse' && verdict.changes.length === 0) {
+        lines.push('Nothing the pull request asks for differs from the deployment.', '');
+    }
+    return lines;
+}
+/**
+ * The changes the deploy would not apply, as many rows as fit after
+ * `usedChars` of the rest, folded into `<details>` past `FOLD_AFTER`.
+ */
+function changesLines(verdict, redact, usedChars) {
+    const code = (value) => markdownCode(redact(value));
+    const count = verdict.changes.length;
+    const rows = verdict.changes.map((change) => `| ${code(change.field)} | ${code(showValue(change.wanted))} | ${code(showValue(change.live))} |`);
+    const head = [
+        plan_comment_remedy(count),
+        '',
+        '| Field | The pull request asks for | The deployment has |',
+        '| --- | --- | --- |',
+    ];
+    const kept = rowsWithin(rows, usedChars + 1 + head.join('\n').length + 200);
+    const cut = rows.length - kept.length;
+    const table = [...head, ...kept];
+    if (cut > 0) {
+        table.push('', `… and ${cut} more, left out to keep this comment under GitHub's limit.`);
+    }
+    if (count <= FOLD_AFTER)
+        return table;
+    return [`<details><summary>${count} differences</summary>`, '', ...table, '', '</details>'];
+}
+/**
+ * The plan comment when the plan could not be made: which head, and why, and no verdict, so that it never keeps speaking for a
+ * commit it did not plan.
+ */
+function planNotMadeBody(report, redact = (text) => text) {
+    const name = markdownCode(redact(report.name), 200, false);
+    const head = report.head === undefined ? 'this head' : markdownCode(report.head.slice(0, 7), 40, false);
+    const lines = [
+        planMarker(report.name),
+        `### 🚫 Plan for ${name}: the plan for ${head} could not be made`,
+        '',
+        'The service failed, so there is no verdict for this commit: what this comment said before was about an earlier commit, and no longer holds. Run the plan again once the cause is fixed.',
+        '',
+        `**Why:** ${markdownText(redact(report.failure), plan_comment_FAILURE_CHARS)}`,
+    ];
+    const run = markdownLink('workflow run', report.runUrl);
+    if (run !== undefined)
+        lines.push('', run);
+    return lines.join('\n');
+}
+/**
+ * Writes the plan comment, found among the token's own comments by its own
+ * marker (`comment` is made with `carriesPlanMarker`), then created or
+ * updated in place, one write a run; a plan that could not be made rewrites
+ * it to say so, without a verdict, naming the head it was for: the core's,
+ * else the pull request's head (`context.sha`).
+ */
+async function writePlanComment(comment, report, context, redact) {
+    const { sha, runUrl } = context;
+    const body = () => 'verdict' in report
+        ? planCommentBody(withRunUrl(report, runUrl), redact)
+        : planNotMadeBody(withRunUrl({ ...(sha === '' ? {} : { head: sha }), ...report }, runUrl), redact);
+    await comment.writeBody(report.name, body);
+}
+
+;// CONCATENATED MODULE: ./src/github/plan-hooks.ts
+/**
+ * The plan step's GitHub hook (src/plan.ts): its plan comment on the pull
+ * request, as a view of its `planned` event, when `pr-comment` asks and
+ * there is a token and a repository.
+ */
+
+
+
+function planHooks(settings) {
+    return (context, dependencies) => {
+        const { logger, redact } = dependencies;
+        commentOffPullRequest(settings.comment, context, logger);
+        const pullRequest = settings.comment ? context?.pullRequest : undefined;
+        const wanted = [pullRequest === undefined ? undefined : 'the pull request comment'];
+        const at = reachable(settings.token, context, logger, wanted);
+        if (at === undefined || pullRequest === undefined)
+            return { api: undefined };
+        const made = new Lazy(() => {
+            const api = gitHubApi(settings.token, at, dependencies);
+            const where = { repository: at.repository, pullRequest };
+            return {
+                api,
+                comment: new PullRequestComment(api, where, logger, redact, carriesPlanMarker),
+            };
+        });
+        return {
+            get api() {
+                return made.made?.api;
+            },
+            view: (event) => event.kind === 'planned'
+                ? writePlanComment(made.value.comment, event.report, at, redact)
+                : undefined,
+        };
+    };
 }
 
 ;// CONCATENATED MODULE: ./src/inputs/plan-inputs.ts
@@ -62489,14 +62290,15 @@ async function planned({ plan, onChange }, io, events) {
 
 ;// CONCATENATED MODULE: ./src/plan.ts
 /**
- * The plan step (plan/action.yml, contract v1.3): what the deploy step would
- * do with these inputs, read-only, as outputs, a job summary and an exit
+ * The plan step (plan/action.yml): what the deploy step would do with these
+ * inputs, read-only, as outputs, a job summary, the plan comment and an exit
  * status a required check can use. An entry like src/main.ts: its inputs,
- * what they ask for, the core run that does it.
+ * what they ask for, the core run that does it, its GitHub hook.
  *
  * `run()` is what `@github/local-action` calls (`npx --yes @github/local-action plan ../src/plan.ts .env`);
  * src/index.ts runs it when the runner starts dist/plan.js.
  */
+
 
 
 
@@ -62515,11 +62317,238 @@ function plan_run() {
         inputs: PLAN_INPUTS,
         request: (inputs, run) => ({
             ...planRequest(inputs, run),
-            settings: { token: inputs['github-token'], environment: '', comment: inputs['pr-comment'] },
+            settings: { token: inputs['github-token'], comment: inputs['pr-comment'] },
         }),
-        run: ({ settings, ...request }, step) => runPlan(request, step.io(settings)),
+        run: ({ settings, ...request }, step) => runPlan(request, step.io(planHooks(settings))),
         otherWarnings: "every one is in the step's log",
     });
+}
+
+;// CONCATENATED MODULE: ./src/github/features/retire-comment.ts
+/**
+ * A retired preview's comment: the preview's own comment (its marker, so a
+ * reopened pull request's next deploy finds it again) rewritten to say the
+ * preview is retired and no longer live, that its deployment still exists in
+ * the service (each of them, when the service holds several of the name), and
+ * where to delete it. It never says a deployment was deleted or stopped.
+ * Written through the one GitHub-text module.
+ */
+
+
+const WHY = {
+    merged: 'This pull request was merged, so its preview is retired',
+    closed: 'This pull request was closed, so its preview is retired',
+    open: 'This preview is retired',
+};
+/** The retired comment's Markdown; `redact` hides secret values in service text first. */
+function retiredCommentBody(comment, redact = (text) => text) {
+    const name = markdownCode(redact(comment.name), 200, false);
+    const why = WHY[comment.pullRequestState ?? 'open'];
+    const lines = [
+        marker(comment.name),
+        `### ⚫ ${name}: preview retired`,
+        '',
+        `${why}: this comment no longer says it is live.`,
+        '',
+    ];
+    // In id order: two runs that list them in another order write the same body.
+    const deployments = [...comment.deployments].sort((a, b) => a.deployment.id.localeCompare(b.deployment.id));
+    const [one] = deployments;
+    if (one === undefined) {
+        lines.push(`No deployment is named ${name} in the service: nothing is left to delete there.`);
+    }
+    else if (deployments.length === 1) {
+        lines.push(...oneDeployment(one, redact));
+    }
+    else {
+        lines.push(...severalDeployments(deployments, redact));
+    }
+    const run = markdownLink('Workflow run', comment.runUrl);
+    if (run !== undefined)
+        lines.push('', run);
+    return `${lines.join('\n')}\n`;
+}
+/** Where to delete a deployment: its dashboard, else its id in the service. */
+function deleteIt({ deployment, dashboardUrl }, redact) {
+    return (markdownLink('in the dashboard', dashboardUrl) ??
+        `in the service, by its id ${markdownCode(redact(deployment.id), 100)}`);
+}
+/** The one deployment of the name: what it is, and a row each for its id, status and where to delete it. */
+function oneDeployment(retired, redact) {
+    const code = (value) => markdownCode(redact(value), 100);
+    const { deployment } = retired;
+    return [
+        deployment.status === 'AWAITING_DELETE'
+            ? `In the service, a deletion of its deployment was asked for: its status is ${code(deployment.status)}.`
+            : "**Its deployment still exists in the service**, and keeps running (and costing) until someone deletes it there. This action cannot delete it: the service's interface has no delete.",
+        '',
+        '| | |',
+        '| --- | --- |',
+        `| Deployment | ${code(deployment.id)} |`,
+        `| Status | ${code(deployment.status)} |`,
+        `| Delete it | ${deleteIt(retired, redact)} |`,
+    ];
+}
+/** Several deployments of the one name (the service allows it): a row each. */
+function severalDeployments(deployments, redact) {
+    const code = (value) => markdownCode(redact(value), 100);
+    const count = deployments.length;
+    const deleting = deployments.every(({ deployment }) => deployment.status === 'AWAITING_DELETE');
+    return [
+        deleting
+            ? `The service holds ${count} deployments of this name. For each, a deletion was asked for: their statuses are ${code('AWAITING_DELETE')}.`
+            : `**The service holds ${count} deployments of this name, and they still exist there**: each keeps running (and costing) until someone deletes it. This action cannot delete them: the service's interface has no delete.`,
+        '',
+        '| Deployment | Status | Delete it |',
+        '| --- | --- | --- |',
+        ...deployments.map((retired) => `| ${code(retired.deployment.id)} | ${code(retired.deployment.status)} | ${deleteIt(retired, redact)} |`),
+    ];
+}
+/** The workflow run's link, the one line two runs' retired bodies differ by. */
+const RUN_LINK = /^\[Workflow run\]\(.*\)$/m;
+/**
+ * Whether a comment already says what a retired body says, its workflow
+ * run's link aside (each run has its own): a second retire or sweep of the
+ * same preview then writes nothing.
+ */
+function sameRetiredBody(current, next) {
+    const withoutRun = (body) => body.replace(RUN_LINK, '').trimEnd();
+    return withoutRun(current) === withoutRun(next);
+}
+
+;// CONCATENATED MODULE: ./src/github/features/retire-records.ts
+
+/** Marks every listed deployment of `environment` inactive, one status each, newest first. */
+async function markInactive(api, repository, environment, status, logger, options = {}, maxPages = MAX_DEPLOYMENT_PAGES) {
+    const ids = [];
+    const walked = await api.walkDeployments(repository, environment, (page) => {
+        ids.push(...page.map((deployment) => deployment.id));
+        return 'more';
+    }, options, maxPages);
+    // The failed listing was warned about: nothing is known to mark.
+    if (!walked.ok)
+        return { found: 0, inactive: 0, already: 0, more: false };
+    let inactive = 0;
+    let already = 0;
+    for (const id of ids) {
+        const latest = await api.latestStatus(repository, id, options);
+        if (!latest.ok)
+            break;
+        if (latest.value === 'inactive') {
+            already += 1;
+            continue;
+        }
+        const marked = await api.createDeploymentStatus(repository, id, { state: 'inactive', ...status }, options);
+        if (!marked.ok)
+            break;
+        inactive += 1;
+    }
+    const left = ids.length - inactive - already;
+    if (left > 0) {
+        logger.warning(`GitHub: ${left} of the ${ids.length} deployments of environment '${environment}' were not marked inactive (the GitHub call above failed, so the step sent no more); they still show as active. Re-run the job to mark them.`);
+    }
+    const more = !walked.value.ended;
+    if (more) {
+        logger.warning(`GitHub: environment '${environment}' has more than ${maxPages * PER_PAGE} deployments; the step read the newest ${maxPages * PER_PAGE} and no further, so older ones may still show as active.`);
+    }
+    return { found: ids.length, inactive, already, more };
+}
+
+;// CONCATENATED MODULE: ./src/github/features/retirement.ts
+
+
+
+/** Retires `report`'s preview where `target` says: its records and its comment. */
+async function retirePreview(api, report, target, parts) {
+    const [records, comment] = await Promise.all([
+        target.environment === '' ? undefined : markRecords(api, report, target.environment, parts),
+        target.comment === undefined
+            ? 'skipped'
+            : rewriteComment(target.comment, report, target.pullRequestState, parts),
+    ]);
+    return {
+        ...(records === undefined
+            ? { found: 0, inactive: 0, more: false }
+            : {
+                environment: target.environment,
+                found: records.found,
+                inactive: records.inactive,
+                more: records.more,
+                alreadyInactive: records.already,
+            }),
+        comment,
+    };
+}
+/** Its environment's deployments, each given an `inactive` status that says what is left. */
+function markRecords(api, report, environment, { repository, runUrl, logger, redact }) {
+    const count = report.deployments.length;
+    const still = count === 1 ? 'its deployment still exists' : `its ${count} deployments still exist`;
+    const what = count === 0 ? '' : `; ${still} in the service`;
+    return markInactive(api, repository, environment, {
+        description: description(redact(`${report.name}: preview retired${what}`)),
+        ...(runUrl === undefined ? {} : { log_url: runUrl }),
+    }, logger);
+}
+/** Its comment rewritten to say it is retired, unless it already says so. */
+function rewriteComment(comment, report, pullRequestState, { runUrl, redact }) {
+    const body = () => retiredCommentBody({
+        ...report,
+        ...(pullRequestState === undefined ? {} : { pullRequestState }),
+        ...(runUrl === undefined ? {} : { runUrl }),
+    }, redact);
+    return comment.rewrite(report.name, body, {}, sameRetiredBody);
+}
+
+;// CONCATENATED MODULE: ./src/github/retire-hooks.ts
+/**
+ * The retire step's GitHub hook (src/retire.ts): `retired`, which marks the
+ * deployments of its `environment` inactive and rewrites the preview's
+ * comment on its event's pull request (none is created), when there is a
+ * token and a repository.
+ */
+
+
+
+function retireHooks(settings) {
+    return (context, dependencies) => {
+        const { logger, redact } = dependencies;
+        commentOffPullRequest(settings.comment, context, logger);
+        const pullRequest = settings.comment ? context?.pullRequest : undefined;
+        const wanted = [
+            settings.environment === ''
+                ? undefined
+                : `marking the GitHub deployments of '${settings.environment}' inactive`,
+            pullRequest === undefined ? undefined : 'rewriting the preview comment',
+        ];
+        const at = reachable(settings.token, context, logger, wanted);
+        if (at === undefined)
+            return { api: undefined };
+        const made = new Lazy(() => {
+            const api = gitHubApi(settings.token, at, dependencies);
+            const where = pullRequest === undefined ? undefined : { repository: at.repository, pullRequest };
+            return {
+                api,
+                comment: where === undefined ? undefined : new PullRequestComment(api, where, logger, redact),
+            };
+        });
+        return {
+            get api() {
+                return made.made?.api;
+            },
+            retired: (report) => {
+                if (at.pullRequestState === 'open') {
+                    logger.warning(`pull request #${at.pullRequest} is still open, and its preview is retired all the same: run the retire step on \`pull_request: types: [closed]\`.`);
+                }
+                const { api, comment } = made.value;
+                const target = {
+                    environment: report.environment ?? settings.environment,
+                    comment,
+                    pullRequestState: at.pullRequestState,
+                };
+                return retirePreview(api, report, target, { ...at, logger, redact });
+            },
+        };
+    };
 }
 
 ;// CONCATENATED MODULE: ./src/inputs/retire-inputs.ts
@@ -62665,14 +62694,15 @@ async function retire(request, io, events) {
 
 ;// CONCATENATED MODULE: ./src/retire.ts
 /**
- * The retire step (retire/action.yml, contract v1.3): when a pull request
- * closes, its preview's GitHub deployments are marked inactive and its
- * comment says it is retired, with where to delete the deployment, which
- * still exists in the service (behaviour 20). An entry like src/main.ts.
+ * The retire step (retire/action.yml): when a pull request closes, its
+ * preview's GitHub deployments are marked inactive and its comment says it
+ * is retired, with where to delete the deployment, which still exists in
+ * the service: the action never deletes one. An entry like src/main.ts.
  *
  * `run()` is what `@github/local-action` calls (`npx --yes @github/local-action retire ../src/retire.ts .env`);
  * src/index.ts runs it when the runner starts dist/retire.js.
  */
+
 
 
 
@@ -62696,12 +62726,119 @@ function retire_run() {
                 token: inputs['github-token'],
                 environment: inputs.environment,
                 comment: inputs['pr-comment'],
-                retire: true,
             },
         }),
-        run: ({ retire, settings }, step) => runRetire(retire, step.io(settings)),
+        run: ({ retire, settings }, step) => runRetire(retire, step.io(retireHooks(settings))),
         otherWarnings: "every one is in the step's log",
     });
+}
+
+;// CONCATENATED MODULE: ./src/github/features/states-question.ts
+/**
+ * The sweep's question to GitHub, before it retires anything: how the
+ * workflow repository's pull requests stand. Unlike every other GitHub call
+ * it is not advisory: without the states nothing is an orphan, so a refused
+ * or unanswered query is an `ActionError` naming `pull-requests: read`, and
+ * a query GitHub rejects as invalid one that says so.
+ */
+
+
+
+/**
+ * The states of `numbers` in `repository`, one GraphQL query per 100; a
+ * `RangeError` for a number that is not a positive integer (the caller's
+ * mistake, never GitHub's), before any request.
+ */
+async function askPullRequestStates(api, repository, numbers, options = {}) {
+    const asked = await api.pullRequestStates(repository, numbers, { ...options, silent: true });
+    if (!asked.ok) {
+        const { purpose, permission } = PULL_REQUEST_STATES;
+        const { failure } = asked;
+        throw new ActionError(failure.invalid === true
+            ? invalidQueryLine(failure, "the pull requests' states query")
+            : requiredFailureLine(failure, purpose, permission));
+    }
+    return asked.value;
+}
+
+;// CONCATENATED MODULE: ./src/github/sweep-hooks.ts
+/**
+ * The sweep's GitHub hooks (src/sweep.ts): `pullRequestStates`, how the
+ * repository's pull requests stand, remembered; and `retired` for each
+ * orphan, which names its own pull request and environment, and whose
+ * comment says how its pull request ended. Without the states nothing is an
+ * orphan: `pullRequestStates` is always there, and without a token or a
+ * repository it throws, before any request, an `ActionError` naming what is
+ * missing (the core fails the step on it as on GitHub's refusal).
+ */
+
+
+
+
+
+function sweepHooks(settings) {
+    return (context, dependencies) => {
+        commentOffPullRequest(settings.comment, context, dependencies.logger);
+        const missing = unreachable(settings.token, context);
+        if (missing !== undefined || context === undefined) {
+            const why = `the sweep cannot ask GitHub how the pull requests stand: ${missing}. Give it a token with \`pull-requests: read\` (the default, \${{ github.token }}, with that permission).`;
+            return { api: undefined, pullRequestStates: () => Promise.reject(new ActionError(why)) };
+        }
+        const made = new Lazy(() => new SweepOnGitHub(settings, context, dependencies));
+        return {
+            get api() {
+                return made.made?.api;
+            },
+            retired: (report) => made.value.retired(report),
+            pullRequestStates: (numbers) => made.value.pullRequestStates(numbers),
+        };
+    };
+}
+/** One sweep's GitHub side: the states it was told, and each orphan's comment, made once. */
+class SweepOnGitHub {
+    api;
+    #settings;
+    #context;
+    #dependencies;
+    #states = new Map();
+    #comments = new Map();
+    constructor(settings, context, dependencies) {
+        this.api = gitHubApi(settings.token, context, dependencies);
+        this.#settings = settings;
+        this.#context = context;
+        this.#dependencies = dependencies;
+    }
+    /** How the pull requests stand; throws when GitHub cannot say. Remembered for `retired`. */
+    async pullRequestStates(numbers) {
+        const states = await askPullRequestStates(this.api, this.#context.repository, numbers);
+        for (const [number, state] of states)
+            this.#states.set(number, state);
+        return states;
+    }
+    /** An orphan retired: its environment, its comment, and how its pull request ended. */
+    retired(report) {
+        const { logger, redact } = this.#dependencies;
+        const state = report.pullRequest === undefined ? undefined : this.#states.get(report.pullRequest);
+        const target = {
+            environment: report.environment ?? '',
+            comment: this.#commentOf(report.pullRequest),
+            pullRequestState: state?.state === 'merged' || state?.state === 'closed' ? state.state : undefined,
+        };
+        return retirePreview(this.api, report, target, { ...this.#context, logger, redact });
+    }
+    /** The orphan's pull request comment, made once; none when `pr-comment` is off. */
+    #commentOf(pullRequest) {
+        if (pullRequest === undefined || !this.#settings.comment)
+            return undefined;
+        let comment = this.#comments.get(pullRequest);
+        if (comment === undefined) {
+            const where = { repository: this.#context.repository, pullRequest };
+            const { logger, redact } = this.#dependencies;
+            comment = new PullRequestComment(this.api, where, logger, redact);
+            this.#comments.set(pullRequest, comment);
+        }
+        return comment;
+    }
 }
 
 ;// CONCATENATED MODULE: ./src/inputs/sweep-inputs.ts
@@ -63125,15 +63262,16 @@ async function sweep(request, io, events) {
 
 ;// CONCATENATED MODULE: ./src/sweep.ts
 /**
- * The sweep step (sweep/action.yml, contract v1.4, "The fleet"): on a
- * schedule, the previews whose pull request is closed or merged (orphans)
- * found through the service's listing and GitHub's pull request states,
- * reported loudly, and retired on GitHub as retire does; nothing is deleted
- * (behaviour 25). An entry like src/main.ts.
+ * The sweep step (sweep/action.yml): on a schedule, the previews whose
+ * pull request is closed or merged (orphans) found through the service's
+ * listing and GitHub's pull request states, reported loudly, and retired on
+ * GitHub as retire does; nothing is deleted, and a second sweep writes
+ * nothing. An entry like src/main.ts.
  *
  * `run()` is what `@github/local-action` calls (`npx --yes @github/local-action sweep ../src/sweep.ts .env`);
  * src/index.ts runs it when the runner starts dist/sweep.js.
  */
+
 
 
 
@@ -63153,15 +63291,10 @@ function sweep_run() {
         inputs: SWEEP_INPUTS,
         request: (inputs) => ({
             sweep: sweepRequest(inputs),
-            settings: {
-                token: inputs['github-token'],
-                // Each orphan's environment comes from environment-pattern.
-                environment: '',
-                comment: inputs['pr-comment'],
-                sweep: true,
-            },
+            // Each orphan's environment comes from environment-pattern.
+            settings: { token: inputs['github-token'], comment: inputs['pr-comment'] },
         }),
-        run: ({ sweep, settings }, step) => runSweep(sweep, step.io(settings)),
+        run: ({ sweep, settings }, step) => runSweep(sweep, step.io(sweepHooks(settings))),
         otherWarnings: "every one is in the step's log; the orphans are also in the job summary and the step's `orphans` output",
     });
 }
