@@ -15,8 +15,10 @@ import { shortSha } from '../common/text.js';
 import { MIB } from '../inputs/bounded-read.js';
 import { InputError } from '../inputs/errors.js';
 import { paceFrom } from '../run/ports/pace.js';
+import type { RunSummary } from '../run/ports/summaries.js';
 import type { Outputs } from '../run/steps/report.js';
 import { proxySettingsFrom } from '../service/proxy.js';
+import { renderSummary } from '../views/summary.js';
 import { readInvocation, UsageError, wantsEvents, type CliRequest } from './arguments.js';
 import { describeCiRun, runDescription, type CiRun } from './ci.js';
 import { checkoutCommitOrder } from './commit-order.js';
@@ -74,7 +76,7 @@ function writeFailure(option: string, path: string, error: unknown): string {
 function writeResults(
   request: CliRequest,
   written: Written,
-  summary: string | undefined,
+  summary: RunSummary | undefined,
   world: CliWorld,
   log: StderrLog,
   redact: (text: string) => string,
@@ -91,7 +93,11 @@ function writeResults(
         return text;
       },
     ],
-    ['--summary', request.summary, () => (summary === undefined ? '' : redact(summary))],
+    [
+      '--summary',
+      request.summary,
+      () => (summary === undefined ? '' : redact(renderSummary(summary, redact))),
+    ],
   ];
   const failures: string[] = [];
   for (const [option, path, text] of files) {
