@@ -4,8 +4,8 @@
  * a reader has to untangle.
  *
  * - No import cycle anywhere in src/.
- * - Imports run one way between the folders: common ← service ← inputs ← run ← github,
- *   cli; the entries at the top import anything, nothing imports them.
+ * - Imports run one way between the folders: common ← service ← inputs ← run ← views ←
+ *   github, cli; the entries at the top import anything, nothing imports them.
  * - run/ in layers: ports (what a runner gives the core and gets back) import nothing
  *   of steps/ or flows/; steps import ports and other steps, never flows.
  * - github/ in layers: client/ (the HTTP client: calls, routes, the answers' schemas, the
@@ -52,24 +52,30 @@ export default {
       'common-imports-nothing',
       'common/ is the bottom: it imports no other folder of src/.',
       '^src/common/',
-      '^src/(service|inputs|run|github|cli)/',
+      '^src/(service|inputs|run|views|github|cli)/',
     ),
     never(
       'service-below-inputs',
       'service/ imports only common/.',
       '^src/service/',
-      '^src/(inputs|run|github|cli)/',
+      '^src/(inputs|run|views|github|cli)/',
     ),
     never(
       'inputs-below-run',
       'inputs/ imports only common/ and service/.',
       '^src/inputs/',
-      '^src/(run|github|cli)/',
+      '^src/(run|views|github|cli)/',
     ),
     never(
       'run-below-adapters',
-      'The core (run/) never imports an adapter: what it needs from one comes in RunnerIO.',
+      'The core (run/) never imports an adapter, nor the views: what it needs from one comes in RunnerIO, and it says what happened (a RunSummary), not how it reads.',
       '^src/run/',
+      '^src/(views|github|cli)/',
+    ),
+    never(
+      'views-below-adapters',
+      'views/ (how a summary reads) imports common/, service/, inputs/ and run/ only; the adapters import it.',
+      '^src/views/',
       '^src/(github|cli)/',
     ),
     never(

@@ -17,8 +17,10 @@ import type { RunDescription } from '../inputs/run-description.js';
 import type { EventView } from '../run/ports/events.js';
 import { paceFrom } from '../run/ports/pace.js';
 import type { RunnerIO } from '../run/ports/runner.js';
+import type { RunSummary } from '../run/ports/summaries.js';
 import type { Outputs } from '../run/steps/report.js';
 import { proxySettingsFrom } from '../service/proxy.js';
+import { renderSummary } from '../views/summary.js';
 import { readInvocation, UsageError, wantsEvents, type CliRequest } from './arguments.js';
 import { describeCiRun, runDescription, type CiRun } from './ci.js';
 import { checkoutCommitOrder } from './commit-order.js';
@@ -60,7 +62,7 @@ interface Written {
 interface Ran {
   exitCode: number;
   error?: string;
-  summary?: string;
+  summary?: RunSummary;
 }
 
 /**
@@ -81,7 +83,7 @@ function writeFailure(option: string, path: string, error: unknown): string {
 function writeFiles(
   request: CliRequest,
   outputs: Outputs,
-  summary: string | undefined,
+  summary: RunSummary | undefined,
   world: CliWorld,
   { log, redact, warn }: Session,
 ): string[] {
@@ -96,7 +98,11 @@ function writeFiles(
         return text;
       },
     ],
-    ['--summary', request.summary, () => (summary === undefined ? '' : redact(summary))],
+    [
+      '--summary',
+      request.summary,
+      () => (summary === undefined ? '' : redact(renderSummary(summary, redact))),
+    ],
   ];
   const failures: string[] = [];
   for (const [option, path, text] of files) {

@@ -23,6 +23,7 @@ import { logView, type EventView } from '../run/ports/events.js';
 import { paceFrom, shortenedMs } from '../run/ports/pace.js';
 import type { RunnerIO, RunOutcome } from '../run/ports/runner.js';
 import { proxySettingsFrom } from '../service/proxy.js';
+import { renderSummary } from '../views/summary.js';
 import { WarningAnnotations } from './annotations.js';
 import { RUN_BUDGET_MS } from './client/budget.js';
 import { describeRun, gitHubRunContext } from './event.js';
@@ -226,6 +227,9 @@ export async function runStep<D extends Declarations, Request>(
   stopListening();
   if (outcome.stack !== undefined) log.debug(outcome.stack);
   if (outcome.failure !== undefined) core.setFailed(outcome.failure);
-  if (outcome.summary !== undefined) await writeSummary(redactor.redact(outcome.summary), log);
+  if (outcome.summary !== undefined) {
+    const redact = (text: string) => redactor.redact(text);
+    await writeSummary(redact(renderSummary(outcome.summary, redact)), log);
+  }
   annotations.flush(entry.otherWarnings ?? OTHER_WARNINGS);
 }

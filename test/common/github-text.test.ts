@@ -16,7 +16,7 @@ import {
   plainLine,
 } from '../../src/common/github-text.ts';
 import { commentBody, type CommentReport } from '../../src/github/features/comment.ts';
-import { summaryHtml } from '../../src/run/steps/report.ts';
+import { summaryHtml } from '../../src/views/deploy-summary.ts';
 import { aDeployment } from '../support/fixtures.ts';
 import { whatAReaderSees } from '../support/github-render.ts';
 
@@ -157,6 +157,12 @@ describe('HTML in Markdown (the job summary and --summary)', () => {
       { href: 'https://x.example/a%7Cb%22c%5Bd%5D', text: 'open' },
     ]);
     expect(htmlLink('open', 'data:text/html,x')).toBeUndefined();
+  });
+
+  it('escapes markup and table pipes', () => {
+    expect(htmlText(`<a href="x">'&'</a>|`)).toBe(
+      '&lt;a href=&quot;x&quot;&gt;&#39;&amp;&#39;&lt;/a&gt;&#124;',
+    );
   });
 
   it('keeps a failure in its <pre>, lines kept and no blank one', () => {

@@ -1,9 +1,10 @@
 /**
  * The layout of src/ (CONTRIBUTING.md): the folders of the architecture, the entries at the
  * top, thin, each over src/github/step.ts, and only the adapters knowing where the action runs.
- * Which folder may import which (common ← service ← inputs ← run ← github, cli; run/ports ←
- * run/steps ← run/flows; no cycle; @actions/* in src/github/ only) is dependency-cruiser's to
- * check (.dependency-cruiser.js, run by `npm run lint`); this file checks what is no import.
+ * Which folder may import which (common ← service ← inputs ← run ← views ← github, cli;
+ * run/ports ← run/steps ← run/flows; no cycle; @actions/* in src/github/ only) is
+ * dependency-cruiser's to check (.dependency-cruiser.js, run by `npm run lint`); this file
+ * checks what is no import.
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
@@ -12,7 +13,7 @@ import { ROOT } from '../support/action.ts';
 
 const SRC = path.join(ROOT, 'src');
 /** The folders of the architecture, in the order they import one another. */
-const FOLDERS = ['common', 'service', 'inputs', 'run', 'github', 'cli'];
+const FOLDERS = ['common', 'service', 'inputs', 'run', 'views', 'github', 'cli'];
 /** The layers of run/, bottom first. */
 const RUN_LAYERS = ['ports', 'steps', 'flows'];
 const ADAPTERS = ['github', 'cli'];

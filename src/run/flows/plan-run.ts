@@ -1,22 +1,21 @@
 /**
- * The plan as a run (contract v1.3, behaviour 19): the verdict, its outputs
- * and its job summary, and whether the step fails (on `fail`, or on a
+ * The plan as a run: the verdict, its outputs and what its summary shows
+ * (src/views/ renders it), and whether the step fails (on `fail`, or on a
  * difference with `on-change: fail`), after the outputs are written. A plan
- * that cannot be made is no verdict (v1.4): the step fails, and the adapter
- * is told so that its comment stops speaking for an earlier commit.
+ * that cannot be made is no verdict: the step fails, and the adapter is
+ * told so that its comment stops speaking for an earlier commit.
  */
 import { ActionError, CancelledError, describeError } from '../../common/errors.js';
-import { htmlCode, htmlLines, htmlLink, htmlText } from '../../common/github-text.js';
 import { untrusted, type Logger } from '../../common/runtime.js';
-import { boundedSummary, type SummaryPart } from '../../common/summary.js';
 import { plural } from '../../common/text.js';
 import type { PlanRequest } from '../../inputs/plan-inputs.js';
 import { showValue } from '../steps/drift.js';
 import { withEvents, type RunEvents } from '../ports/events.js';
 import type { RunnerIO, RunOutcome } from '../ports/runner.js';
 import { dependenciesOf, maskPlan, warnOfPlan } from './pipeline.js';
-import { cellOf, dashboardUrlOf, differencesTable, labelledTable } from '../steps/report.js';
+import { dashboardUrlOf } from '../steps/report.js';
 import type { Verdict } from '../ports/findings.js';
+import type { PlanSummary } from '../ports/summaries.js';
 import { verdictOf } from '../steps/verdict.js';
 
 /** The names of the plan's outputs, as plan/action.yml declares them. */
@@ -29,12 +28,6 @@ export const PLAN_OUTPUT_NAMES = [
   'dashboard-url',
 ] as const;
 export type PlanOutputs = Partial<Record<(typeof PLAN_OUTPUT_NAMES)[number], string>>;
-
-/** What the deploy does with `count` differences: nothing; the remedy. */
-function remedy(count: number): string {
-  const them = plural(count, 'it', 'them');
-  return `The deploy would not apply ${them}: the service cannot update a deployment. Change ${them} in the service, or deploy under a new name.`;
-}
 
 /** `count` differences, the noun agreeing: `1 difference`, `2 differences`. */
 const differences = (count: number) => `${count} ${plural(count, 'difference')}`;
@@ -85,80 +78,6 @@ function logVerdict(name: string, verdict: Verdict, logger: Logger): void {
   if (verdict.wouldFail !== undefined) logger.warning(`plan: ${verdict.wouldFail}`);
 }
 
-const upperFirst = (text: string) => `${text.charAt(0).toUpperCase()}${text.slice(1)}`;
-
-/** The job summary of a plan, as HTML (service text escaped by the one GitHub-text module). */
-export function planSummaryHtml(
-  name: string,
-  verdict: Verdict,
-  dashboardUrl: string | undefined,
-  failure: string | undefined,
-  redact: (text: string) => string,
-): string {
-  const code = cellOf(redact, (value) => htmlCode(value));
-  const { deployment } = verdict;
-  const heading = {
-    create: `🆕 Plan: the deploy would create ${code(name)}`,
-    reuse:
-      verdict.changes.length === 0
-        ? `✅ Plan: the deploy would reuse ${code(name)}, with no difference`
-        : `⚠️ Plan: the deploy would reuse ${code(name)}, and not apply ${differences(verdict.changes.length)}`,
-    fail: `❌ Plan: the deploy would fail for ${code(name)}`,
-  }[verdict.action];
-  const parts: SummaryPart[] = [`<h2>${heading}</h2>`];
-  if (deployment !== undefined) {
-    const dashboard = dashboardUrlOf(dashboardUrl, deployment);
-    const link = dashboard === undefined ? undefined : htmlLink(redact(dashboard), dashboard);
-    const rows: [string, string][] = [
-      ['Id', code(deployment.id)],
-      ['Status', code(deployment.status)],
-      ['Source', code(deployment.source)],
-      ['Tracks', code(verdict.tracks?.branch)],
-      [
-        'A push there',
-        htmlText(
-          verdict.tracks === undefined
-            ? '—'
-            : verdict.tracks.buildsOnPush
-              ? 'builds a new revision'
-              : 'builds nothing (build_on_push is off)',
-        ),
-      ],
-      ...(link === undefined ? [] : ([['Dashboard', link]] as [string, string][])),
-    ];
-    parts.push(labelledTable(rows));
-  }
-  if (verdict.wouldFail !== undefined) {
-    parts.push(`<p><strong>${htmlText(upperFirst(redact(verdict.wouldFail)))}</strong></p>`);
-  }
-  if (verdict.changes.length > 0) {
-    parts.push(
-      differencesTable(
-        verdict.changes,
-        code,
-        'The step wants',
-        'The deployment has',
-        `<h3>Not applied by the deploy</h3>\n<p>${htmlText(remedy(verdict.changes.length))}</p>\n`,
-      ),
-    );
-  }
-  if (verdict.request !== undefined) {
-    // A line of the request each (one secret's name, say), as many as fit.
-    const request = htmlLines(redact(JSON.stringify(verdict.request, null, 2))).split('\n');
-    parts.push({
-      head: `<h3>The request the deploy would send</h3>\n<pre>${request[0] ?? ''}`,
-      lines: request.slice(1),
-      tail: '</pre>',
-      leftOut: (count) =>
-        `<p>… and ${count} more ${plural(count, 'line')} of the request, left out to keep this summary under GitHub's limit.</p>`,
-    });
-  }
-  const why = failure ?? verdict.reason;
-  if (why !== undefined)
-    parts.push(`<p><strong>Why:</strong></p>\n<pre>${htmlLines(redact(why))}</pre>`);
-  return boundedSummary(parts);
-}
-
 /** Runs the plan; never throws: how it ended is in the outcome. */
 export async function runPlan(request: PlanRequest, io: RunnerIO): Promise<RunOutcome> {
   return withEvents(io, (events) => planned(request, io, events));
@@ -182,24 +101,20 @@ async function planned(
     events.emit({ kind: 'step_over', ...step });
     events.emit({ kind: 'outputs', outputs: planOutputs(verdict, plan.dashboardUrl) });
     logVerdict(plan.name, verdict, logger);
-    events.emit({
-      kind: 'planned',
-      report: {
-        name: plan.name,
-        verdict,
-        ...(plan.dashboardUrl === undefined ? {} : { dashboardUrl: plan.dashboardUrl }),
-      },
-    });
+    const report = {
+      name: plan.name,
+      verdict,
+      ...(plan.dashboardUrl === undefined ? {} : { dashboardUrl: plan.dashboardUrl }),
+    };
+    events.emit({ kind: 'planned', report });
     const failure =
       verdict.action === 'fail'
         ? io.redact(verdict.reason ?? 'the deploy would fail')
         : onChange === 'fail' && verdict.changes.length > 0
           ? `The deploy of '${plan.name}' would not apply ${differences(verdict.changes.length)} (${dependencies.service.words.onChangeFail}): ${verdict.changes.map((change) => untrusted(change.field)).join(', ')}. The service cannot update a deployment: change ${plural(verdict.changes.length, 'it', 'them')} in the service, or deploy under a new name.`
           : undefined;
-    return {
-      failure,
-      summary: planSummaryHtml(plan.name, verdict, plan.dashboardUrl, undefined, io.redact),
-    };
+    const summary: PlanSummary = { kind: 'plan', ...report };
+    return { failure, summary };
   } catch (error) {
     const failure = io.redact(describeError(error));
     // No verdict, and no output: none is known (the dry run fails before it finds a deployment),

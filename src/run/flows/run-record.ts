@@ -11,7 +11,8 @@ import type { RunReport, Stage } from '../ports/progress.js';
 import { RenamedError, type DeployResult } from '../steps/deploy.js';
 import { livenessFor, type Goal } from '../steps/goal.js';
 import { latestCommit, type Liveness } from '../steps/live.js';
-import { dashboardUrlOf, outputsOf, type Outputs, summaryHtml } from '../steps/report.js';
+import type { DeploySummary } from '../ports/summaries.js';
+import { dashboardUrlOf, outputsOf, type Outputs } from '../steps/report.js';
 import { WaitError } from '../steps/wait.js';
 
 /** What the run knows at any point, for the outputs and the summary. */
@@ -140,12 +141,22 @@ export class RunRecord {
     if (!(error instanceof ActionError) && error instanceof Error) this.stack = error.stack;
   }
 
-  /** The job summary, secret values redacted; undefined when `status` found no deployment. */
-  summary(commit: string | undefined, redact: (text: string) => string): string | undefined {
+  /**
+   * What the summary shows (the adapter renders it, its `redact` removing
+   * secret values there: `_redact` is no longer used); undefined when
+   * `status` found no deployment.
+   */
+  summary(
+    commit: string | undefined,
+    _redact?: (text: string) => string,
+  ): DeploySummary | undefined {
     if (this.#sourceFromDeployment && this.deployment === undefined) return undefined;
-    const source = this.#sourceFromDeployment ? this.deployment?.source : undefined;
-    return summaryHtml({
-      plan: source === undefined ? this.plan : { ...this.plan, source },
+    const { name, dryRun, dashboardUrl } = this.plan;
+    const source =
+      (this.#sourceFromDeployment ? this.deployment?.source : undefined) ?? this.plan.source;
+    return {
+      kind: 'deploy',
+      plan: { name, source, dryRun, dashboardUrl },
       result: this.result,
       request: this.request,
       deployment: this.deployment,
@@ -154,7 +165,6 @@ export class RunRecord {
       drift: this.goal?.drift,
       failure: this.failure,
       commit,
-      redact,
-    });
+    };
   }
 }

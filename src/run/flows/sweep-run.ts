@@ -1,9 +1,9 @@
 /**
- * The sweep as a run (contract v1.4, "The fleet", `sweep`, behaviour 25):
- * the previews the listing holds under the name pattern, exact matches
- * only; their pull requests' states from the runner (GitHub); each preview
- * of a closed or merged pull request, an orphan, reported and retired as
- * retire does, unless a dry run. Only what is proven an orphan is touched:
+ * The sweep as a run: the previews the listing holds under the name
+ * pattern, exact matches only; their pull requests' states from the runner
+ * (GitHub); each preview of a closed or merged pull request, an orphan,
+ * reported and retired as retire does, unless a dry run; what its summary
+ * shows (src/views/ renders it). Only what is proven an orphan is touched:
  * an unknown number is reported, an open one counted. Nothing is deleted,
  * and nothing says so: the service's interface has no delete.
  */
@@ -23,14 +23,7 @@ import {
 import type { RunnerIO, RunOutcome } from '../ports/runner.js';
 import { dashboardUrlOf } from '../steps/report.js';
 import { dependenciesOf } from './pipeline.js';
-import {
-  sweepSummaryHtml,
-  type Orphan,
-  type Preview,
-  type Retired,
-  type Sweep,
-  type Unknown,
-} from './sweep-summary.js';
+import type { Orphan, Preview, Retired, Sweep, SweepSummary, Unknown } from '../ports/summaries.js';
 
 /** The names of the sweep step's outputs, as sweep/action.yml declares them. */
 export const SWEEP_OUTPUT_NAMES = [
@@ -260,7 +253,13 @@ async function sweep(request: SweepRequest, io: RunnerIO, events: RunEvents): Pr
     const retired = request.dryRun ? NOTHING_RETIRED : await retireAll(found.orphans, request, io);
     if (request.dryRun && found.orphans.length > 0)
       logger.info('sweep: a dry run: nothing on GitHub was changed');
-    const result: Sweep = { ...found, retired };
+    const summary: SweepSummary = {
+      kind: 'sweep',
+      ...found,
+      retired,
+      pattern: request.names.text,
+      dryRun: request.dryRun,
+    };
     outputs({
       orphans: orphansJson(found.orphans),
       'orphan-count': String(found.orphans.length),
@@ -275,7 +274,7 @@ async function sweep(request: SweepRequest, io: RunnerIO, events: RunEvents): Pr
         : undefined;
     return {
       ...(failure === undefined ? {} : { failure: io.redact(failure) }),
-      summary: sweepSummaryHtml(result, request, io.redact),
+      summary,
     };
   } catch (error) {
     return {

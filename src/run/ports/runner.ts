@@ -9,6 +9,7 @@ import type { RemedyWords } from '../../service/answers.js';
 import type { ProxySettings } from '../../service/proxy.js';
 import type { Pace } from './pace.js';
 import type { AskCommitOrder, AskPullRequestStates, ReportRetired } from './progress.js';
+import type { RunSummary } from './summaries.js';
 
 /**
  * What the pipeline needs from where it runs, passed in by the adapter. The
@@ -41,12 +42,15 @@ export interface RunnerIO {
   words?: RemedyWords;
 }
 
-/** How a run ended: all the adapter reports, and all the summary shows. */
+/** How a run ended: all the adapter reports, and what its summary shows. */
 export interface RunOutcome {
   /** Why the run failed, already redacted; undefined when it succeeded. */
   failure?: string;
   /** The stack of an unexpected error, for the debug log. */
   stack?: string;
-  /** The job summary as HTML, secret values redacted; undefined when there is nothing to show. */
-  summary?: string;
+  /**
+   * What the run did, for the adapter to render (src/views/) and write where
+   * its summary goes; undefined when there is nothing to show.
+   */
+  summary?: RunSummary;
 }

@@ -15,13 +15,21 @@ import type {
   PullRequestState,
   RetireReport,
 } from '../../../src/run/ports/progress.ts';
+import type { RunOutcome } from '../../../src/run/ports/runner.ts';
 import { runSweep } from '../../../src/run/flows/sweep-run.ts';
+import { renderSummary } from '../../../src/views/summary.ts';
 import { startEmulator, type Emulator } from '../../emulator/emulator.ts';
 import { whatAReaderSees } from '../../support/github-render.ts';
 import { recordingRunner } from '../../support/recording-runner.ts';
 
 const CLAIM = /\b(?:was|were|been|is|are|now)\s+(?:deleted|removed|stopped|destroyed)\b/i;
 let emu: Emulator;
+
+/** The run's summary as the adapters write it (src/views/), read back as GitHub shows it. */
+const shown = (outcome: RunOutcome) =>
+  whatAReaderSees(
+    outcome.summary === undefined ? '' : renderSummary(outcome.summary, (text) => text),
+  );
 
 beforeEach(async () => {
   emu = await startEmulator();
@@ -124,7 +132,8 @@ describe('the sweep', () => {
     expect(dry.retired).toEqual([]);
     expect(dry.outputs).toMatchObject({ 'orphan-count': '2', retired: '0' });
     expect(dry.logger.lines.filter((line) => line.startsWith('warning:'))).toEqual([]);
-    const seen = whatAReaderSees(dry.outcome.summary ?? '');
+    expect(dry.outcome.summary).toMatchObject({ kind: 'sweep', dryRun: true, open: 1 });
+    const seen = shown(dry.outcome);
     expect(seen.text).toContain('nothing (a dry run)');
     expect(seen.text).not.toMatch(CLAIM);
   });
@@ -135,7 +144,7 @@ describe('the sweep', () => {
     expect(outcome.failure).toContain("'my-agent-pr-2', 'my-agent-pr-1'");
     expect(outcome.failure).toContain('this step cannot');
     expect(outputs['orphan-count']).toBe('2');
-    expect(outcome.summary).toBeDefined();
+    expect(outcome.summary).toMatchObject({ kind: 'sweep', pattern: 'my-agent-pr-{number}' });
   });
 
   it('fails and changes nothing when GitHub refuses the states, or cannot be asked', async () => {
@@ -156,7 +165,8 @@ describe('the sweep', () => {
     const { outcome, asked, outputs } = await sweep();
     expect(asked).toEqual([]);
     expect(outputs).toMatchObject({ orphans: '[]', 'orphan-count': '0' });
-    expect(whatAReaderSees(outcome.summary ?? '').text).toContain('No orphaned preview');
+    expect(outcome.summary).toMatchObject({ kind: 'sweep', orphans: [], open: 0, unknown: [] });
+    expect(shown(outcome).text).toContain('No orphaned preview');
   });
 
   it("leaves unknown a preview whose state is about another number, or beyond GitHub's Int, unasked", async () => {

@@ -1,13 +1,13 @@
 /**
- * The retire's job summary (src/run/flows/retire-run.ts), read back as GitHub shows it: where to
+ * The retire's summary (src/views/retire-summary.ts), read back as GitHub shows it: where to
  * delete the deployment, what was done on GitHub, service text as text, and never a claim
- * that anything was deleted or stopped (behaviour 20).
+ * that anything was deleted or stopped.
  */
 import { describe, expect, it } from 'vitest';
-import type { Retirement } from '../../../src/run/ports/progress.ts';
-import { retireSummaryHtml } from '../../../src/run/flows/retire-run.ts';
-import { aDeployment } from '../../support/fixtures.ts';
-import { whatAReaderSees } from '../../support/github-render.ts';
+import type { Retirement } from '../../src/run/ports/progress.ts';
+import { retireSummaryHtml } from '../../src/views/retire-summary.ts';
+import { aDeployment } from '../support/fixtures.ts';
+import { whatAReaderSees } from '../support/github-render.ts';
 
 const ID = '0b7e1c5a-3f2d-4e6a-9b8c-1d2e3f4a5b6c';
 const HOSTILE = '<script>alert(1)</script> @octocat #12 [x](https://evil.example)';

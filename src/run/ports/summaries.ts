@@ -1,0 +1,117 @@
+/**
+ * What a run did, as a value: the core says what happened, and the adapter
+ * has it rendered (src/views/) as the job summary or the command's
+ * `--summary` file. Data only: no markup here, and no escaping; secret
+ * values are removed where it is rendered, with the adapter's redaction.
+ */
+import type { Plan } from '../../inputs/plan.js';
+import type { Deployment, DeploymentCreateRequest } from '../../service/schemas.js';
+import type { DriftEntry } from './findings.js';
+import type { PlanReport, RetireReport, Retirement } from './progress.js';
+
+/** What the deploy found or created, as far as its summary tells (a step's `DeployResult` is one). */
+export interface DeployedResult {
+  /** Absent only in a dry run that would create the deployment. */
+  deployment?: Deployment;
+  created: boolean;
+  /** The request body that was sent, or, when it was not, that a create would send. */
+  request: DeploymentCreateRequest;
+}
+
+/** What the deploy's summary shows (and `status`'s, which reads a deployment the same way). */
+export interface SummaryInput {
+  plan: Pick<Plan, 'name' | 'source' | 'dryRun' | 'dashboardUrl'>;
+  result?: DeployedResult;
+  /**
+   * What the run asked for when it has no result (a failed create): its
+   * resolved repository and ref are still what the run deployed from.
+   */
+  request?: DeploymentCreateRequest;
+  /** The latest state of the deployment (after waiting), if any. */
+  deployment?: Deployment;
+  /** Whether it is live, and the commit live instead of a superseded target. */
+  liveness?: { live: boolean; supersededBy?: string; missing?: string };
+  /** The targeted commit, if any. */
+  target?: string;
+  drift?: DriftEntry[];
+  /** The failure, already redacted, when the run failed. */
+  failure?: string;
+  /** The commit the workflow runs for (GITHUB_SHA). */
+  commit?: string;
+  /** Removes secret values from a text, before it is escaped (where it is rendered). */
+  redact?: (text: string) => string;
+}
+
+/** The deploy's (or `status`'s) summary: the deployment, how the run ended, its drift. */
+export interface DeploySummary extends Omit<SummaryInput, 'redact'> {
+  kind: 'deploy';
+}
+
+/** The plan's summary: its verdict (the dashboard-url template, when given, to link the deployment). */
+export interface PlanSummary extends PlanReport {
+  kind: 'plan';
+}
+
+/** The retire's summary: the preview, and what the adapter did to retire it (none when it could not). */
+export interface RetireSummary {
+  kind: 'retire';
+  report: RetireReport;
+  retirement?: Retirement;
+}
+
+/** A preview the pattern names, with its pull request's number as the name spells it. */
+export interface Preview {
+  deployment: Deployment;
+  digits: string;
+}
+
+/** A preview whose pull request is closed or merged. */
+export interface Orphan extends Preview {
+  number: number;
+  state: 'closed' | 'merged';
+  closedAt?: string;
+  dashboardUrl?: string;
+}
+
+/** A preview left alone: nothing GitHub said proves how its pull request stands. */
+export interface Unknown extends Preview {
+  /** Why, the end of its log line. */
+  why: string;
+}
+
+/**
+ * What retiring did to the orphans, each counted once: retired by this run
+ * (a record marked or the comment rewritten), already retired by an earlier
+ * run or the retire step (nothing written), not fully retired (a GitHub call
+ * failed, warned), or nothing on GitHub to retire.
+ */
+export interface Retired {
+  /** GitHub deployments marked inactive by this run. */
+  inactive: number;
+  /** Comments this run rewrote to say the preview is retired. */
+  comments: number;
+  byThisRun: number;
+  already: number;
+  failed: number;
+  nothing: number;
+}
+
+/** What the sweep found. */
+export interface Sweep {
+  orphans: Orphan[];
+  open: number;
+  unknown: Unknown[];
+  retired: Retired;
+}
+
+/** The sweep's summary: what it found under the name pattern, and what it changed on GitHub. */
+export interface SweepSummary extends Sweep {
+  kind: 'sweep';
+  /** The name-pattern input, as given. */
+  pattern: string;
+  /** A dry run: nothing on GitHub was changed. */
+  dryRun: boolean;
+}
+
+/** What a run did, one kind a flow: what the adapter renders as its summary. */
+export type RunSummary = DeploySummary | PlanSummary | RetireSummary | SweepSummary;
