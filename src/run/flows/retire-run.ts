@@ -15,7 +15,7 @@ import { pickOne } from '../steps/deploy.js';
 import { inGroup } from '../ports/dependencies.js';
 import { withEvents, type RunEvents } from '../ports/events.js';
 import type { RunnerIO, RunOutcome } from '../ports/runner.js';
-import { dependenciesOf } from './pipeline.js';
+import { dependenciesOf } from './service-access.js';
 import type { RetiredDeployment, RetireReport, Retirement } from '../ports/progress.js';
 import { cellOf, dashboardUrlOf, labelledTable } from '../steps/report.js';
 

@@ -22,7 +22,7 @@ import {
 } from '../ports/progress.js';
 import type { RunnerIO, RunOutcome } from '../ports/runner.js';
 import { dashboardUrlOf } from '../steps/report.js';
-import { dependenciesOf } from './pipeline.js';
+import { dependenciesOf } from './service-access.js';
 import {
   sweepSummaryHtml,
   type Orphan,
