@@ -12,7 +12,7 @@ import type { PlanRequest } from '../../inputs/plan-inputs.js';
 import { showValue } from '../steps/drift.js';
 import { withEvents, type RunEvents } from '../ports/events.js';
 import type { RunnerIO, RunOutcome } from '../ports/runner.js';
-import { dependenciesOf, maskPlan, warnOfPlan } from './pipeline.js';
+import { dependenciesOf, maskPlan, warnOfPlan } from './service-access.js';
 import { dashboardUrlOf } from '../steps/report.js';
 import type { Verdict } from '../ports/findings.js';
 import type { PlanSummary } from '../ports/summaries.js';

@@ -7,13 +7,42 @@ import { ActionError, CancelledError, describeError } from '../../common/errors.
 import { untrusted } from '../../common/runtime.js';
 import type { Plan } from '../../inputs/plan.js';
 import type { Deployment, DeploymentCreateRequest } from '../../service/schemas.js';
+import { shownDrift, type Liveness } from '../ports/findings.js';
 import type { RunReport, Stage } from '../ports/progress.js';
 import { RenamedError, type DeployResult } from '../steps/deploy.js';
-import { livenessFor, type Goal } from '../steps/goal.js';
-import { latestCommit, type Liveness } from '../steps/live.js';
+import type { Goal } from '../steps/goal.js';
+import { latestCommit } from '../steps/live.js';
 import type { DeploySummary } from '../ports/summaries.js';
 import { dashboardUrlOf, outputsOf, type Outputs } from '../steps/report.js';
 import { WaitError } from '../steps/wait.js';
+
+/**
+ * Why a run failed, for its outcome: the message (already redacted), whether
+ * it was cancelled (saying in which state it left the deployment), and the
+ * stack of an unexpected error, for the debug log.
+ */
+export function failureOf(
+  error: unknown,
+  deployment: Deployment | undefined,
+  redact: (text: string) => string,
+): { failure: string; cancelled: boolean; stack?: string } {
+  if (error instanceof CancelledError) {
+    const state =
+      deployment === undefined
+        ? ''
+        : ` while deployment ${deployment.id} was ${untrusted(deployment.status)}`;
+    return {
+      failure: `The run was cancelled${state}; the outputs hold what was known.`,
+      cancelled: true,
+    };
+  }
+  const failure = redact(describeError(error));
+  // An expected failure (an ActionError) says all in its message.
+  const unexpected = !(error instanceof ActionError) && error instanceof Error;
+  return unexpected
+    ? { failure, cancelled: false, stack: error.stack }
+    : { failure, cancelled: false };
+}
 
 /** What the run knows at any point, for the outputs and the summary. */
 export class RunRecord {
@@ -24,6 +53,12 @@ export class RunRecord {
   goal?: Goal;
   /** The deployment's latest state (after waiting, when the run waited). */
   deployment?: Deployment;
+  /**
+   * Whether `deployment` is live, and how: decided by the flow for the
+   * deployment it found and by the wait for each one it sees (goal.ts,
+   * `decideLive`), stored with it; the outputs, reports and summary read it.
+   */
+  liveness?: Liveness;
   /** Why the run failed, already redacted. */
   failure?: string;
   /** The stack of an unexpected error, for the debug log. */
@@ -35,29 +70,22 @@ export class RunRecord {
   /** The commit of each revision the run saw live (latest and active), by revision id. */
   readonly #liveCommits = new Map<string, string>();
   readonly #setOutputs: (outputs: Outputs) => void;
-  /** The summary names the found deployment's source (`status` reads a placeholder one). */
-  readonly #sourceFromDeployment: boolean;
 
-  constructor(
-    plan: Plan,
-    setOutputs: (outputs: Outputs) => void,
-    { sourceFromDeployment = false } = {},
-  ) {
+  constructor(plan: Plan, setOutputs: (outputs: Outputs) => void) {
     this.plan = plan;
     this.#setOutputs = setOutputs;
-    this.#sourceFromDeployment = sourceFromDeployment;
   }
 
-  /** Whether the deployment is live now, and how. */
-  get liveness(): Liveness | undefined {
-    if (this.deployment === undefined || this.goal === undefined) return undefined;
-    return livenessFor(this.deployment, this.goal);
-  }
-
-  deployed(result: DeployResult, goal: Goal): void {
+  /** The deployment found or created, its goal, and how live it is (none when a dry run would create it). */
+  deployed(result: DeployResult, goal: Goal, liveness: Liveness | undefined): void {
     this.result = result;
     this.goal = goal;
-    this.seen(result.deployment);
+    this.seen(result.deployment, liveness);
+  }
+
+  /** The differences, as they are shown: none before the goal is known. */
+  get #drift() {
+    return (this.goal?.drift ?? []).map(shownDrift);
   }
 
   /** The revision that still serves while the latest is not active, with its commit if seen live. */
@@ -69,22 +97,23 @@ export class RunRecord {
     return commit === undefined ? { revision: active } : { revision: active, commit };
   }
 
-  seen(deployment: Deployment | undefined): void {
+  /** The deployment's state as the run sees it now, and how live it is (none without a goal). */
+  seen(deployment: Deployment | undefined, liveness: Liveness | undefined): void {
     const active = deployment?.active_revision_id ?? null;
     const commit = deployment === undefined ? undefined : latestCommit(deployment);
     if (active !== null && active === deployment?.latest_revision_id && commit !== undefined) {
       this.#liveCommits.set(active, commit);
     }
     if (this.result === undefined) return;
-    this.deployment = deployment ?? this.deployment;
+    if (deployment !== undefined) {
+      this.deployment = deployment;
+      this.liveness = liveness;
+    }
     this.#setOutputs(
       outputsOf(
         this.result,
         this.deployment,
-        {
-          live: this.liveness?.live === true,
-          drift: this.goal?.drift ?? [],
-        },
+        { live: this.liveness?.live === true, drift: this.#drift },
         this.plan.dashboardUrl,
       ),
     );
@@ -92,8 +121,7 @@ export class RunRecord {
 
   /** The run in the core's words, for the adapter's progress hooks. */
   report(stage: Stage, waitingFor?: string): RunReport {
-    const { plan, result, deployment, goal } = this;
-    const verdict = this.liveness;
+    const { plan, result, deployment, goal, liveness: verdict } = this;
     return {
       name: plan.name,
       stage,
@@ -108,7 +136,7 @@ export class RunRecord {
       waitingFor: waitingFor ?? (verdict?.live === false ? verdict.missing : undefined),
       never: verdict?.live === false && verdict.final === true,
       failure: this.failure,
-      drift: goal?.drift ?? [],
+      drift: this.#drift,
       url: deployment?.source_config.custom_url ?? undefined,
       dashboardUrl:
         deployment === undefined ? undefined : dashboardUrlOf(plan.dashboardUrl, deployment),
@@ -123,37 +151,22 @@ export class RunRecord {
   }
 
   failed(error: unknown, redact: (text: string) => string): void {
-    if (error instanceof WaitError) this.seen(error.deployment);
+    if (error instanceof WaitError) this.seen(error.deployment, error.liveness);
     // What was created is known: the outputs say it, so a person can remove it.
     if (error instanceof RenamedError) {
       this.result = error.created;
-      this.seen(error.created.deployment);
+      this.seen(error.created.deployment, undefined);
     }
-    this.cancelled = error instanceof CancelledError;
-    const state =
-      this.deployment === undefined
-        ? ''
-        : ` while deployment ${this.deployment.id} was ${untrusted(this.deployment.status)}`;
-    this.failure =
-      error instanceof CancelledError
-        ? `The run was cancelled${state}; the outputs hold what was known.`
-        : redact(describeError(error));
-    if (!(error instanceof ActionError) && error instanceof Error) this.stack = error.stack;
+    ({
+      cancelled: this.cancelled,
+      failure: this.failure,
+      stack: this.stack,
+    } = failureOf(error, this.deployment, redact));
   }
 
-  /**
-   * What the summary shows (the adapter renders it, its `redact` removing
-   * secret values there: `_redact` is no longer used); undefined when
-   * `status` found no deployment.
-   */
-  summary(
-    commit: string | undefined,
-    _redact?: (text: string) => string,
-  ): DeploySummary | undefined {
-    if (this.#sourceFromDeployment && this.deployment === undefined) return undefined;
-    const { name, dryRun, dashboardUrl } = this.plan;
-    const source =
-      (this.#sourceFromDeployment ? this.deployment?.source : undefined) ?? this.plan.source;
+  /** What the summary shows: the adapter renders it, removing secret values there. */
+  summary(commit: string | undefined): DeploySummary {
+    const { name, source, dryRun, dashboardUrl } = this.plan;
     return {
       kind: 'deploy',
       plan: { name, source, dryRun, dashboardUrl },
@@ -162,7 +175,7 @@ export class RunRecord {
       deployment: this.deployment,
       liveness: this.liveness,
       target: this.goal?.target?.sha,
-      drift: this.goal?.drift,
+      drift: this.goal?.drift.map(shownDrift),
       failure: this.failure,
       commit,
     };

@@ -1,70 +1,126 @@
 /**
  * `deploy-agent status` as a run: the deployment named exactly `name`, looked
  * up over the same service client, wait and outputs as the deploy, reported
- * as the deploy would report it; it never creates nor changes anything.
+ * as the deploy reports a deployment it reuses; it never creates nor changes
+ * anything, and asks nothing of the deployment but to be live.
  */
 import { ActionError } from '../../common/errors.js';
 import { untrusted } from '../../common/runtime.js';
-import type { Plan } from '../../inputs/plan.js';
+import type { StatusRequest } from '../../inputs/status-inputs.js';
+import type { Deployment } from '../../service/schemas.js';
 import { inGroup } from '../ports/dependencies.js';
 import { RunEvents } from '../ports/events.js';
+import type { Liveness } from '../ports/findings.js';
 import type { RunnerIO, RunOutcome } from '../ports/runner.js';
-import { CommitOrders } from '../steps/commit-order.js';
-import { buildCreateRequest, pickOne, type DeployResult } from '../steps/deploy.js';
-import type { Goal } from '../steps/goal.js';
-import { dependenciesOf, maskPlan, waitForLive } from './pipeline.js';
-import { RunRecord } from './run-record.js';
+import { pickOne, type DeployResult } from '../steps/deploy.js';
+import { decideLive, ONLY_LIVE } from '../steps/goal.js';
+import type { DeploySummary } from '../ports/summaries.js';
+import { outputsOf, type Outputs } from '../steps/report.js';
+import { WaitError } from '../steps/wait.js';
+import { waitForLive } from './live-wait.js';
+import { failureOf } from './run-record.js';
+import { dependenciesOf, maskValues } from './service-access.js';
+
+/**
+ * The deployment found, in the shape the deploy's outputs and summary take
+ * (a `DeployResult`): reused, and asked nothing, so the request it would
+ * have been reused for holds only its name and source.
+ */
+function asReused(found: Deployment): DeployResult {
+  const request = { name: found.name, source: found.source, secrets: [] };
+  return {
+    deployment: found,
+    created: false,
+    request: { ...request, source_config: {}, source_revision_config: {} },
+  };
+}
+
+/** What `status` knows at any point: the deployment found, its latest state and how live it is. */
+class StatusRecord {
+  #found?: DeployResult;
+  deployment?: Deployment;
+  liveness?: Liveness;
+  failure?: string;
+  stack?: string;
+  readonly #request: StatusRequest;
+  readonly #setOutputs: (outputs: Outputs) => void;
+
+  constructor(request: StatusRequest, setOutputs: (outputs: Outputs) => void) {
+    this.#request = request;
+    this.#setOutputs = setOutputs;
+  }
+
+  /** The deployment's state as the run sees it now, and how live it is; the first is the one found. */
+  seen(deployment: Deployment, liveness: Liveness): void {
+    const found = (this.#found ??= asReused(deployment));
+    this.deployment = deployment;
+    this.liveness = liveness;
+    const { dashboardUrl } = this.#request;
+    this.#setOutputs(
+      outputsOf(found, deployment, { live: liveness.live, drift: [] }, dashboardUrl),
+    );
+  }
+
+  failed(error: unknown, redact: (text: string) => string): void {
+    if (error instanceof WaitError) this.seen(error.deployment, error.liveness);
+    ({ failure: this.failure, stack: this.stack } = failureOf(error, this.deployment, redact));
+  }
+
+  /** The summary, as the deploy's of a deployment it reused; none when no deployment has the name. */
+  summary(commit: string | undefined): DeploySummary | undefined {
+    const { deployment } = this;
+    if (deployment === undefined) return undefined;
+    const { name, dashboardUrl } = this.#request;
+    return {
+      kind: 'deploy',
+      plan: { name, source: deployment.source, dryRun: false, dashboardUrl },
+      result: this.#found,
+      deployment,
+      liveness: this.liveness,
+      drift: [],
+      failure: this.failure,
+      commit,
+    };
+  }
+}
 
 /** `deploy-agent status`: the deployment named exactly `name`, reported as `deploy` would. */
-export async function status(plan: Plan, io: RunnerIO): Promise<RunOutcome> {
+export async function status(request: StatusRequest, io: RunnerIO): Promise<RunOutcome> {
   const events = new RunEvents(io.views, io.redact);
   const { logger } = events;
-  const record = new RunRecord(plan, (outputs) => events.emit({ kind: 'outputs', outputs }), {
-    sourceFromDeployment: true,
-  });
+  const { name } = request;
+  const record = new StatusRecord(request, (outputs) => events.emit({ kind: 'outputs', outputs }));
   try {
-    maskPlan(plan, io, logger);
-    const dependencies = dependenciesOf(plan, io, events);
+    maskValues(request, io);
+    const dependencies = dependenciesOf(request, io, events);
     const found = await inGroup(dependencies)(
-      `Looking for deployment '${plan.name}'`,
+      `Looking for deployment '${name}'`,
       'find',
-      async () => pickOne(await dependencies.service.findByName(plan.name), plan.name, logger),
+      async () => pickOne(await dependencies.service.findByName(name), name, logger),
     );
     if (found === undefined) {
       throw new ActionError(
-        `No deployment is named '${plan.name}' (names match exactly, case included).`,
+        `No deployment is named '${name}' (names match exactly, case included).`,
       );
     }
-    // What `deploy` would have found: a reused deployment, nothing asked of it but to be live.
-    const result: DeployResult = {
-      deployment: found,
-      created: false,
-      request: { ...buildCreateRequest(plan), source: found.source },
-    };
-    // No target, so no commit order to ask (the command has no GitHub API).
-    const goal: Goal = {
-      seenRevisions: new Set(),
-      drift: [],
-      blocked: [],
-      orders: new CommitOrders(undefined, undefined, undefined, logger),
-    };
-    record.deployed(result, goal);
-    const deployment = plan.waitForReady
-      ? await waitForLive(plan, found, goal, {
+    // Decided once for the deployment found; the wait decides it for each one it sees.
+    const liveness = await decideLive(found, ONLY_LIVE);
+    record.seen(found, liveness);
+    const last = request.waitForReady
+      ? await waitForLive(request, found, liveness, ONLY_LIVE, {
           ...dependencies,
-          onPoll: (seen) => record.seen(seen),
+          onPoll: (seen, verdict) => record.seen(seen, verdict),
         })
-      : found;
-    record.seen(deployment);
-    const verdict = record.liveness;
-    const live = verdict === undefined || verdict.live ? 'live' : `not live: ${verdict.missing}`;
+      : { deployment: found, liveness };
+    record.seen(last.deployment, last.liveness);
+    const live = last.liveness.live ? 'live' : `not live: ${last.liveness.missing}`;
     logger.info(
-      `deployment '${plan.name}': ${deployment.id} (${untrusted(deployment.status)}), ${live}`,
+      `deployment '${name}': ${last.deployment.id} (${untrusted(last.deployment.status)}), ${live}`,
     );
   } catch (error) {
     record.failed(error, io.redact);
   }
   await events.settled();
   const { failure, stack } = record;
-  return { failure, stack, summary: record.summary(io.run.commit, io.redact) };
+  return { failure, stack, summary: record.summary(io.run.commit) };
 }

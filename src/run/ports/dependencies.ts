@@ -9,6 +9,7 @@ import type { Clock, Logger } from '../../common/runtime.js';
 import type { Service } from '../../service/endpoints.js';
 import type { Deployment } from '../../service/schemas.js';
 import type { EventSink, RunStep } from './events.js';
+import type { Liveness } from './findings.js';
 import type { WaitOptions } from './pace.js';
 
 export interface RunDependencies {
@@ -19,8 +20,8 @@ export interface RunDependencies {
   signal?: AbortSignal;
   /** The schedule of a wait's checks; `DEFAULT_WAIT` when absent. */
   wait?: Omit<WaitOptions, 'timeoutMs'>;
-  /** Called with each deployment a wait sees, so that outputs follow the status. */
-  onPoll?: (deployment: Deployment) => void;
+  /** Called with each deployment a wait's check sees, and how live it is, so that outputs follow the status. */
+  onPoll?: (deployment: Deployment, liveness: Liveness) => void;
   /** Told what happens (a phase starts and ends, a wait sees a change); nothing when absent. */
   events?: EventSink;
 }

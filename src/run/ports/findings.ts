@@ -1,15 +1,67 @@
 /**
  * What the run finds, in the words an adapter reads: a difference between what
- * the step asks for and what the deployment has, and a plan's verdict.
+ * the step asks for and what the deployment has, whether it is live, and a
+ * plan's verdict.
  */
 import type { Deployment, DeploymentCreateRequest } from '../../service/schemas.js';
 
-/** One difference. Secret values are never carried: `***` or null. */
+/**
+ * One difference, as the outputs, the summary and the adapters show it.
+ * Secret values are never carried: `***` or null.
+ */
 export interface DriftEntry {
   field: string;
   wanted: unknown;
   live: unknown;
 }
+
+/** A field the step sets that the deployment has otherwise (a secret, the secret references too). */
+export interface FieldDrift extends DriftEntry {
+  kind: 'field';
+  /** A revision field (behaviour 21): the deployment will never run what the step asks for. */
+  blocks: boolean;
+}
+
+/**
+ * The targeted commit, which the reused deployment will not build
+ * (`build_on_push` off, another commit live): it always blocks.
+ */
+export interface UnbuiltDrift extends DriftEntry {
+  kind: 'unbuilt';
+  wanted: string;
+  blocks: true;
+}
+
+/**
+ * A difference as the run found it, saying by value what it is and whether
+ * it blocks the revision (no entry is recognised by its identity).
+ */
+export type Drift = FieldDrift | UnbuiltDrift;
+
+/** A difference as it is shown: its field and values only (the `drift` output's entries). */
+export function shownDrift({ field, wanted, live }: DriftEntry): DriftEntry {
+  return { field, wanted, live };
+}
+
+/**
+ * Whether a deployment is live (docs/how-it-works.md, "What green means"),
+ * as decided once for each state of it the run sees (`decideLive` in
+ * run/steps/goal.ts) and read everywhere else: live or not, why, and what
+ * is still missing.
+ */
+export type Liveness =
+  | {
+      live: true;
+      /** The commit live instead of the target, which a newer push superseded. */
+      supersededBy?: string;
+    }
+  | {
+      live: false;
+      /** What is missing, for the log, the reports and a timeout's message. */
+      missing: string;
+      /** It never will be (the deployment is being deleted, or a difference blocks it). */
+      final?: boolean;
+    };
 
 export const PLAN_ACTIONS = ['create', 'reuse', 'fail'] as const;
 export type PlanAction = (typeof PLAN_ACTIONS)[number];

@@ -7,7 +7,7 @@ import { MASK } from '../../common/redact.js';
 import { untrusted } from '../../common/runtime.js';
 import type { Plan } from '../../inputs/plan.js';
 import type { Deployment, DeploymentCreateRequest } from '../../service/schemas.js';
-import type { DriftEntry } from '../ports/findings.js';
+import type { DriftEntry, FieldDrift } from '../ports/findings.js';
 
 const isObject = (value: unknown): value is Record<string, unknown> =>
   typeof value === 'object' && value !== null && !Array.isArray(value);
@@ -45,8 +45,13 @@ const REVISION_FIELDS = [
 ] as const;
 
 /** Whether a drift entry changes which code runs (a revision field), not only how it runs. */
-export function isRevisionField(field: string): boolean {
+function isRevisionField(field: string): boolean {
   return REVISION_FIELDS.some((key) => field === `source_revision_config.${key}`);
+}
+
+/** A difference `findDrift` found, saying what it is: a field, blocking when it is a revision field. */
+export function fieldDrift(entry: DriftEntry): FieldDrift {
+  return { ...entry, kind: 'field', blocks: isRevisionField(entry.field) };
 }
 
 /** `build_on_push` null or absent reads as off (behaviour 22). */

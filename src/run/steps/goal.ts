@@ -9,16 +9,9 @@ import type { Plan } from '../../inputs/plan.js';
 import type { Deployment } from '../../service/schemas.js';
 import type { DeployResult } from './deploy.js';
 import { CommitOrders } from './commit-order.js';
-import type { DriftEntry } from '../ports/findings.js';
-import { findDrift, isRevisionField, showValue } from './drift.js';
-import {
-  chooseTarget,
-  latestCommit,
-  liveness,
-  trackedRef,
-  type Liveness,
-  type Target,
-} from './live.js';
+import type { Drift, Liveness, UnbuiltDrift } from '../ports/findings.js';
+import { fieldDrift, findDrift, showValue } from './drift.js';
+import { chooseTarget, latestCommit, liveness, trackedRef, type Target } from './live.js';
 import type { AskCommitOrder } from '../ports/progress.js';
 
 export interface Goal {
@@ -27,18 +20,18 @@ export interface Goal {
   /** Revision ids the step saw when it found the deployment (none on create). */
   seenRevisions: ReadonlySet<string>;
   /** Differences from what the step asks for (reuse only), `unbuilt` last. */
-  drift: DriftEntry[];
+  drift: Drift[];
   /**
-   * The entry of `drift` for a commit the deployment will not build
-   * (`build_on_push` off, another commit live): the step does not wait for it.
+   * The entry of `drift` of kind `unbuilt`, for a commit the deployment will
+   * not build (`build_on_push` off, another commit live): the step does not wait for it.
    */
-  unbuilt?: DriftEntry & { wanted: string };
+  unbuilt?: UnbuiltDrift;
   /**
-   * The entries of `drift` that change which code runs (behaviour 21): a
-   * revision field the deployment will never take, and `unbuilt`. Any makes
-   * the deployment not live, whatever its status.
+   * The entries of `drift` that block (behaviour 21): a revision field the
+   * deployment will never take, and `unbuilt`. Any makes the deployment not
+   * live, whatever its status.
    */
-  blocked: DriftEntry[];
+  blocked: Drift[];
   /** What the adapter said of the commits the deployment's latest revision was for. */
   orders: CommitOrders;
 }
@@ -81,6 +74,8 @@ function unbuiltOf(
     field: 'source_revision_config.repo_commit_sha',
     wanted: target.sha,
     live: live ?? null,
+    kind: 'unbuilt',
+    blocks: true,
   };
 }
 
@@ -105,43 +100,42 @@ export async function assess(
 ): Promise<Goal> {
   const reused = reusedOf(result);
   const seenRevisions = seenRevisionsOf(reused);
-  const drift = reused === undefined ? [] : findDrift(plan, result.request, reused);
+  const drift = reused === undefined ? [] : findDrift(plan, result.request, reused).map(fieldDrift);
   const target = targetOf(plan, result, logger);
   const orders = new CommitOrders(ask, comparedRepository(plan), target, logger);
   if (reused !== undefined) await orders.learn(reused);
   const unbuilt = unbuiltOf(reused, target, orders);
-  const blocked = drift.filter((entry) => isRevisionField(entry.field));
-  if (unbuilt === undefined) return { target, seenRevisions, drift, blocked, orders };
-  return {
-    seenRevisions,
-    drift: [...drift, unbuilt],
-    unbuilt,
-    blocked: [...blocked, unbuilt],
-    orders,
-  };
+  if (unbuilt === undefined) {
+    return { target, seenRevisions, drift, blocked: drift.filter(blocks), orders };
+  }
+  const all = [...drift, unbuilt];
+  return { seenRevisions, drift: all, unbuilt, blocked: all.filter(blocks), orders };
 }
+
+/** Whether a difference blocks the revision (behaviour 21). */
+const blocks = (entry: Drift) => entry.blocks;
 
 /**
  * What runs and what the step asked for, for each blocked entry, in one
  * sentence; the remedy last (behaviour 21).
  */
-export function blockedText(goal: Pick<Goal, 'blocked' | 'unbuilt'>): string {
-  const { unbuilt } = goal;
+export function blockedText(goal: Pick<Goal, 'blocked'>): string {
   const parts = goal.blocked.map((entry) =>
-    entry === unbuilt
-      ? `it runs commit ${showCommit(entry.live)} and the step asks for commit ${shortSha(unbuilt.wanted)}, which the service will not build (build_on_push is off)`
+    entry.kind === 'unbuilt'
+      ? `it runs commit ${showCommit(entry.live)} and the step asks for commit ${shortSha(entry.wanted)}, which the service will not build (build_on_push is off)`
       : `${untrusted(entry.field)} is ${showValue(entry.live)} and the step asks for ${showValue(entry.wanted)}`,
   );
   return `${parts.join('; ')}. The service cannot update a deployment, so what the step asks for will never run there`;
 }
 
 /** What to do about blocked entries: the remedies that fit them. */
-export function blockedRemedy(goal: Pick<Goal, 'blocked' | 'unbuilt'>): string {
-  const others = goal.blocked.some((entry) => entry !== goal.unbuilt);
+export function blockedRemedy(goal: Pick<Goal, 'blocked'>): string {
+  const unbuilt = goal.blocked.some((entry) => entry.kind === 'unbuilt');
+  const others = goal.blocked.some((entry) => entry.kind !== 'unbuilt');
   const remedies = [
-    ...(goal.unbuilt === undefined
-      ? []
-      : ['turn build_on_push on for the deployment in the service (or set commit: none)']),
+    ...(unbuilt
+      ? ['turn build_on_push on for the deployment in the service (or set commit: none)']
+      : []),
     ...(others ? ['change the deployment in the service'] : []),
     'deploy under a new name',
   ];
@@ -153,17 +147,29 @@ function showCommit(value: unknown): string {
 }
 
 /**
- * Whether the deployment is live for the goal: its target, the revisions it
- * saw, and what the adapter said of the order of commits (none: unknown).
+ * What live is judged against: a goal, or less. `status` and a wait's tests
+ * ask nothing but to be live (`ONLY_LIVE`).
  */
-export function livenessFor(
-  deployment: Deployment,
-  goal: Pick<Goal, 'target' | 'seenRevisions'> &
-    Partial<Pick<Goal, 'orders' | 'blocked' | 'unbuilt'>>,
-): Liveness {
-  const { blocked = [], unbuilt } = goal;
-  if (blocked.length > 0) {
-    return { live: false, missing: blockedText({ blocked, unbuilt }), final: true };
-  }
+export type LiveGoal = Pick<Goal, 'target' | 'seenRevisions'> &
+  Partial<Pick<Goal, 'orders' | 'blocked'>>;
+
+/** Nothing asked of the deployment but to be live: no target, no revision seen, no drift. */
+export const ONLY_LIVE: LiveGoal = { seenRevisions: new Set() };
+
+/**
+ * Whether the deployment is live for the goal, now: what blocks it, its
+ * target, the revisions the step saw, and what the adapter says of the
+ * order of commits (asked here, once a commit; none: unknown).
+ *
+ * The one place where live is decided. The flows decide it once for the
+ * deployment they found, the wait for each one it sees, and the rest (the
+ * run's record, its outputs, reports and summary, the log) reads the value
+ * they pass on. A new condition of live (next: an answer from the
+ * deployment's address) goes here, and only here.
+ */
+export async function decideLive(deployment: Deployment, goal: LiveGoal): Promise<Liveness> {
+  await goal.orders?.learn(deployment);
+  const { blocked = [] } = goal;
+  if (blocked.length > 0) return { live: false, missing: blockedText({ blocked }), final: true };
   return liveness(deployment, goal.target, goal.seenRevisions, (commit) => goal.orders?.of(commit));
 }

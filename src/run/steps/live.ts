@@ -9,6 +9,7 @@ import type { CommitRequest } from '../../inputs/plan.js';
 import { untrusted, type Logger } from '../../common/runtime.js';
 import { shortSha } from '../../common/text.js';
 import type { Deployment } from '../../service/schemas.js';
+import type { Liveness } from '../ports/findings.js';
 import type { CommitOrder } from '../ports/progress.js';
 
 /** The commit that must be live, once the flow decided it is targeted. */
@@ -17,17 +18,6 @@ export interface Target {
   /** The branch the run is for, when the commit was derived from the event. */
   branch?: string;
 }
-
-export type Liveness =
-  | {
-      live: true;
-      /** The commit live instead of the target, which a newer push superseded. */ supersededBy?: string;
-    }
-  | {
-      live: false;
-      /** What is missing, for the log and a timeout's message. */ missing: string;
-      final?: boolean;
-    };
 
 /** The commit of the deployment's latest revision, lower-cased, if the service says. */
 export function latestCommit(deployment: Deployment): string | undefined {

@@ -17,7 +17,7 @@ import { ServiceError } from '../../service/errors.js';
 import type { DeploymentCreateRequest } from '../../service/schemas.js';
 import { deploy, NotReusableError } from './deploy.js';
 import type { RunDependencies } from '../ports/dependencies.js';
-import type { Verdict } from '../ports/findings.js';
+import { shownDrift, type Verdict } from '../ports/findings.js';
 import { assess, blockedRemedy, blockedText } from './goal.js';
 
 /** What a codehost deployment that does not build on push does with the merged commit. */
@@ -71,7 +71,7 @@ export async function verdictOf(plan: Plan, dependencies: RunDependencies): Prom
   return {
     action: 'reuse',
     deployment: found,
-    changes: goal.drift,
+    changes: goal.drift.map(shownDrift),
     tracks: { branch: found.source_revision_config.repo_ref ?? undefined, buildsOnPush },
     ...(wouldFail.length === 0
       ? {}

@@ -76,6 +76,8 @@ describe('assess', () => {
       field: 'source_revision_config.repo_commit_sha',
       wanted: NEW_SHA,
       live: OLD_SHA,
+      kind: 'unbuilt',
+      blocks: true,
     };
     expect(goal.target).toBeUndefined();
     expect(goal.unbuilt).toEqual(unbuilt);

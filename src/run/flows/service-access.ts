@@ -1,0 +1,70 @@
+/**
+ * What every flow does before its first request: mask the values never to
+ * print, warn of what the plan does not know, and make the steps'
+ * dependencies (the service over HTTP, the run's channel as their log and
+ * sink) from what the runner gives.
+ */
+import { isRedactable } from '../../common/redact.js';
+import type { Logger } from '../../common/runtime.js';
+import type { Plan } from '../../inputs/plan.js';
+import type { ServiceAccess } from '../../inputs/service-access.js';
+import { ServiceClient } from '../../service/client.js';
+import { Service } from '../../service/endpoints.js';
+import { proxyDispatcher } from '../../service/proxy.js';
+import type { RunDependencies } from '../ports/dependencies.js';
+import type { RunEvents } from '../ports/events.js';
+import type { RunnerIO } from '../ports/runner.js';
+
+/** What the steps are given: the service over HTTP, and the run's channel as their log and sink. */
+export function dependenciesOf(
+  access: Pick<ServiceAccess, 'apiUrl' | 'headers'>,
+  io: RunnerIO,
+  events: RunEvents,
+): RunDependencies {
+  const { clock, signal } = io;
+  const { logger } = events;
+  const client = new ServiceClient({
+    baseUrl: access.apiUrl,
+    headers: access.headers,
+    clock,
+    logger,
+    signal,
+    redact: io.redact,
+    dispatcher: proxyDispatcher(io.proxy),
+    ...(io.pace === undefined ? {} : { retry: io.pace.retry }),
+    ...(io.words === undefined ? {} : { words: io.words }),
+  });
+  return {
+    service: new Service(client, logger, { mask: io.mask }),
+    logger,
+    clock,
+    signal,
+    events: events.emit,
+    ...(io.pace === undefined ? {} : { wait: io.pace.wait }),
+  };
+}
+
+/** Masks every value never to print: the api key, the header values (and a plan's secret values). */
+export function maskValues(sensitive: Pick<ServiceAccess, 'sensitiveValues'>, io: RunnerIO): void {
+  for (const value of sensitive.sensitiveValues) io.mask(value);
+}
+
+/**
+ * Masks every sensitive value of the plan; one warning for each secret too
+ * short or common to hide in text (`4`, `true`): it is sent, outputs redact
+ * it by structure, but the service's own messages may show it.
+ */
+export function maskPlan(plan: Plan, io: RunnerIO, logger: Logger): void {
+  maskValues(plan, io);
+  for (const secret of plan.secrets) {
+    if (isRedactable(secret.value)) continue;
+    logger.warning(
+      `the value of secret ${secret.name} is too short or common to redact in text: outputs hide it, but it cannot be hidden in the service's own messages. Prefer a longer value if it is sensitive.`,
+    );
+  }
+}
+
+/** The plan's warnings (a `deployment_type` the action does not know), once each, before any request. */
+export function warnOfPlan(plan: Plan, logger: Logger): void {
+  for (const warning of plan.warnings) logger.warning(warning);
+}
