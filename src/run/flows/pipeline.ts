@@ -24,7 +24,7 @@ import { dependenciesOf, maskPlan, warnOfPlan } from './service-access.js';
 const BUILD_OFF = 'build_on_push is off: the service will not build this commit';
 
 /**
- * One warning a difference. A difference in what runs (behaviour 21) fails
+ * One warning a difference. A difference in what runs (the reused deployment never runs what the step asks for) fails
  * the step at once when it waits, else it is one more warning; `on-drift:
  * fail` fails on every difference, what runs included ("Corrections
  * (v1.5)"), after all are reported and before any wait; `on-drift: warn`

@@ -18,7 +18,7 @@ export interface DriftEntry {
 /** A field the step sets that the deployment has otherwise (a secret, the secret references too). */
 export interface FieldDrift extends DriftEntry {
   kind: 'field';
-  /** A revision field (behaviour 21): the deployment will never run what the step asks for. */
+  /** A revision field: the reused deployment will never run what the step asks for. */
   blocks: boolean;
 }
 
@@ -80,7 +80,7 @@ export interface Verdict {
   reason?: string;
   /**
    * `reuse`: why the deploy on merge would not be live and, waiting, would
-   * fail (behaviour 21): a revision the deployment will never take, or a
+   * fail (the deployment never runs what the step asks for): a revision the deployment will never take, or a
    * merged commit it will not build.
    */
   wouldFail?: string;

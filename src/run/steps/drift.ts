@@ -35,7 +35,7 @@ function same(a: unknown, b: unknown): boolean {
 
 /**
  * The fields of a revision: a reused deployment that differs in one of them
- * never runs what the step asks for (behaviour 21).
+ * never runs what the step asks for.
  */
 const REVISION_FIELDS = [
   'repo_ref',
@@ -54,7 +54,7 @@ export function fieldDrift(entry: DriftEntry): FieldDrift {
   return { ...entry, kind: 'field', blocks: isRevisionField(entry.field) };
 }
 
-/** `build_on_push` null or absent reads as off (behaviour 22). */
+/** `build_on_push` null or absent reads as off: a codehost create builds on push unless the step says otherwise. */
 const buildsOnPush = (value: unknown) => value === true;
 
 /**

@@ -27,7 +27,7 @@ export interface Goal {
    */
   unbuilt?: UnbuiltDrift;
   /**
-   * The entries of `drift` that block (behaviour 21): a revision field the
+   * The entries of `drift` that block (the deployment never runs what the step asks for): a revision field the
    * deployment will never take, and `unbuilt`. Any makes the deployment not
    * live, whatever its status.
    */
@@ -90,7 +90,7 @@ function comparedRepository(plan: Plan): string | undefined {
  * The goal of the run. When the reused deployment's latest revision is for
  * another commit, `ask` (if any) says which is newer. A target the deployment
  * will not build is drift, and blocked with the revision drift: the
- * deployment is not live, and the step does not wait for it (behaviour 21).
+ * deployment is not live, and the step does not wait for it.
  */
 export async function assess(
   plan: Plan,
@@ -112,12 +112,12 @@ export async function assess(
   return { seenRevisions, drift: all, unbuilt, blocked: all.filter(blocks), orders };
 }
 
-/** Whether a difference blocks the revision (behaviour 21). */
+/** Whether a difference blocks the revision: the deployment never runs what the step asks for. */
 const blocks = (entry: Drift) => entry.blocks;
 
 /**
  * What runs and what the step asked for, for each blocked entry, in one
- * sentence; the remedy last (behaviour 21).
+ * sentence; the remedy last.
  */
 export function blockedText(goal: Pick<Goal, 'blocked'>): string {
   const parts = goal.blocked.map((entry) =>
