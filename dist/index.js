@@ -1244,7 +1244,7 @@ module.exports.fetch = async function fetch (init, options = undefined) {
     throw err
   }
 }
-module.exports.Headers = __nccwpck_require__(660).Headers
+module.exports.Headers = __nccwpck_require__(8279).Headers
 module.exports.Response = __nccwpck_require__(9051).Response
 module.exports.Request = __nccwpck_require__(9967).Request
 module.exports.FormData = __nccwpck_require__(5910).FormData
@@ -14112,7 +14112,7 @@ module.exports = {
 const { parseSetCookie } = __nccwpck_require__(1978)
 const { stringify } = __nccwpck_require__(7797)
 const { webidl } = __nccwpck_require__(5893)
-const { Headers } = __nccwpck_require__(660)
+const { Headers } = __nccwpck_require__(8279)
 
 /**
  * @typedef {Object} Cookie
@@ -18477,7 +18477,7 @@ module.exports = {
 
 /***/ }),
 
-/***/ 660:
+/***/ 8279:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 // https://github.com/Ethan-Arrowood/undici-fetch
@@ -19185,7 +19185,7 @@ const {
   makeResponse,
   fromInnerResponse
 } = __nccwpck_require__(9051)
-const { HeadersList } = __nccwpck_require__(660)
+const { HeadersList } = __nccwpck_require__(8279)
 const { Request, cloneRequest } = __nccwpck_require__(9967)
 const zlib = __nccwpck_require__(8522)
 const {
@@ -21456,7 +21456,7 @@ module.exports = {
 
 
 const { extractBody, mixinBody, cloneBody, bodyUnusable } = __nccwpck_require__(4492)
-const { Headers, fill: fillHeaders, HeadersList, setHeadersGuard, getHeadersGuard, setHeadersList, getHeadersList } = __nccwpck_require__(660)
+const { Headers, fill: fillHeaders, HeadersList, setHeadersGuard, getHeadersGuard, setHeadersList, getHeadersList } = __nccwpck_require__(8279)
 const { FinalizationRegistry } = __nccwpck_require__(6653)()
 const util = __nccwpck_require__(3440)
 const nodeUtil = __nccwpck_require__(7975)
@@ -22497,7 +22497,7 @@ module.exports = { Request, makeRequest, fromInnerRequest, cloneRequest }
 
 
 
-const { Headers, HeadersList, fill, getHeadersGuard, setHeadersGuard, setHeadersList } = __nccwpck_require__(660)
+const { Headers, HeadersList, fill, getHeadersGuard, setHeadersGuard, setHeadersList } = __nccwpck_require__(8279)
 const { extractBody, cloneBody, mixinBody, hasFinalizationRegistry, streamRegistry, bodyUnusable } = __nccwpck_require__(4492)
 const util = __nccwpck_require__(3440)
 const nodeUtil = __nccwpck_require__(7975)
@@ -26632,7 +26632,7 @@ const { channels } = __nccwpck_require__(2414)
 const { CloseEvent } = __nccwpck_require__(5188)
 const { makeRequest } = __nccwpck_require__(9967)
 const { fetching } = __nccwpck_require__(4398)
-const { Headers, getHeadersList } = __nccwpck_require__(660)
+const { Headers, getHeadersList } = __nccwpck_require__(8279)
 const { getDecodeSplit } = __nccwpck_require__(3168)
 const { WebsocketFrameSend } = __nccwpck_require__(3264)
 
@@ -58418,6 +58418,900 @@ function proxyDispatcher(proxy) {
     return withoutExperimentalWarning(() => new undici.EnvHttpProxyAgent({ httpsProxy, httpProxy, noProxy }));
 }
 
+;// CONCATENATED MODULE: ./src/service/vet.ts
+/**
+ * What of a deployment the service answers the run passes on. Service text
+ * is untrusted, and two fields reach other systems as they are: `custom_url`
+ * (the `url` output, GitHub's `environment_url`, links) and `repo_commit_sha`
+ * (the `commit-sha` output, a GitLab variable, GitHub's compare). So:
+ *
+ * - `custom_url` only as an address that may be published
+ *   (`publishableAddress`): a password in it is masked at once and the
+ *   address kept without it; anything else is dropped.
+ * - `repo_commit_sha` only as a full 40-hex commit; anything else is dropped.
+ *
+ * Each value dropped or changed is said once a run, not at every poll.
+ *
+ * And every secret value a deployment carries is registered for redaction
+ * (`hide`) the moment its answer is parsed, whichever deployment it is: the
+ * service may echo it in any later message (a page-2 error, a failed
+ * status check's detail), and nothing may print it first.
+ */
+
+
+
+class DeploymentVetting {
+    #logger;
+    #mask;
+    #said = new Set();
+    constructor(logger, mask) {
+        this.#logger = logger;
+        this.#mask = mask;
+    }
+    /** Registers the secret values of a deployment the service answered, used or not. */
+    hide(deployment) {
+        for (const secret of deployment.secrets)
+            this.#mask(secret.value);
+    }
+    /** The deployment as the run may pass it on (its secret values registered). */
+    vet(deployment) {
+        this.hide(deployment);
+        const url = this.#url(deployment);
+        const commit = this.#commit(deployment);
+        const unchanged = url === deployment.source_config.custom_url &&
+            commit === deployment.source_revision_config.repo_commit_sha;
+        if (unchanged)
+            return deployment;
+        return {
+            ...deployment,
+            source_config: { ...deployment.source_config, custom_url: url },
+            source_revision_config: { ...deployment.source_revision_config, repo_commit_sha: commit },
+        };
+    }
+    #url(deployment) {
+        const given = deployment.source_config.custom_url;
+        if (given === undefined || given === null || given === '')
+            return given;
+        const verdict = publishableAddress(given);
+        for (const secret of verdict.removed)
+            this.#mask(secret);
+        if (verdict.ok && verdict.address === given)
+            return given;
+        if (verdict.ok) {
+            this.#once(`custom_url:${verdict.address}`, verdict.hadCredentials
+                ? `the service's custom_url of '${untrusted(deployment.name)}' holds a user or password: it is published without them (the password is masked)`
+                : `the service's custom_url of '${untrusted(deployment.name)}' holds spaces or control characters: it is published as an address parser reads it`);
+            return verdict.address;
+        }
+        this.#once(`custom_url-refused:${given}`, `the service's custom_url of '${untrusted(deployment.name)}' is not published: ${verdict.why}`);
+        return null;
+    }
+    #commit(deployment) {
+        const given = deployment.source_revision_config.repo_commit_sha;
+        if (given === undefined || given === null || given === '' || FULL_SHA.test(given))
+            return given;
+        this.#once(`commit:${given}`, `the service's repo_commit_sha of '${untrusted(deployment.name)}' is not a 40-hex commit (${untrusted(given.slice(0, 64))}): it is not passed on`);
+        return null;
+    }
+    #once(key, message) {
+        if (this.#said.has(key))
+            return;
+        this.#said.add(key);
+        this.#logger.warning(message);
+    }
+}
+
+;// CONCATENATED MODULE: ./src/service/endpoints.ts
+/**
+ * The deployment management service as a typed API: one function an
+ * endpoint, the only place that spells a path, a query or a schema. The flow
+ * reads like the contract (`findByName`, `create`, `getById`) and never sees
+ * HTTP. Endpoints are described in docs/how-it-works.md.
+ */
+
+
+
+const DEPLOYMENTS = '/v2/deployments';
+/** How messages name the create call. */
+const CREATE_CALL = `POST ${DEPLOYMENTS}`;
+/** The largest page the service serves. */
+const PAGE_LIMIT = 100;
+/** Pages read at most in one search: 100,000 deployments that contain the name. */
+const MAX_PAGES = 1_000;
+class Service {
+    #client;
+    #logger;
+    #maxPages;
+    /** Every deployment answered passes through it before the run sees it. */
+    #vetting;
+    constructor(client, logger, options = {}) {
+        this.#client = client;
+        this.#logger = logger;
+        this.#maxPages = options.maxPages ?? MAX_PAGES;
+        this.#vetting = new DeploymentVetting(logger, options.mask ?? (() => { }));
+    }
+    /** How the entry names what a remedy points to (its inputs, or its options). */
+    get words() {
+        return this.#client.words;
+    }
+    /** `GET /v1/integrations/forge/codehost/{id}/repos`. */
+    listRepositories(integrationId) {
+        return this.#client.request({
+            method: 'GET',
+            // The id is a validated uuid: nothing else reaches the path.
+            path: `/v1/integrations/forge/codehost/${encodeURIComponent(integrationId)}/repos`,
+            schema: RepositoryListSchema,
+            remedies: {
+                404: `Check ${this.#client.words.integrationId}: the service knows no integration ${integrationId}.`,
+            },
+        });
+    }
+    /**
+     * One page of the listing, each deployment's secret values registered
+     * before anything else can print (vet.ts): the service may echo them in
+     * the next page's error.
+     */
+    async #page(query, options = {}) {
+        const list = await this.#client.request({
+            method: 'GET',
+            path: DEPLOYMENTS,
+            query: { ...query },
+            schema: DeploymentListSchema,
+            ...options,
+        });
+        for (const deployment of list.resources)
+            this.#vetting.hide(deployment);
+        return list;
+    }
+    /**
+     * Walks the listing from its start, a page of at most `size()` at a time,
+     * each following the offset the service returned, handing `onPage` the
+     * deployments each page adds (one id is one item: a deployment listed
+     * again on a later page, as when the list shifts under the walk, is not
+     * handed on twice). The walk ends at a short or empty page, a page that
+     * adds no new id (a service that ignores `offset`), an offset that does
+     * not advance, or when `onPage` returns false; it resolves to the offset
+     * the service returned last (where the list would go on), and throws past
+     * `maxPages`. Every item of a page is read, even past the limit asked: a
+     * larger page still holds what the walk looks for.
+     */
+    async #walk(filters, size, onPage, tooLong) {
+        const seen = new Set();
+        let offset = 0;
+        for (let pages = 1; pages <= this.#maxPages; pages++) {
+            const limit = size();
+            const list = await this.#page({ ...filters, limit, offset });
+            const fresh = list.resources.filter((deployment) => !seen.has(deployment.id));
+            for (const deployment of fresh)
+                seen.add(deployment.id);
+            if (!onPage(fresh) || list.resources.length < limit)
+                return list.offset;
+            if (fresh.length === 0) {
+                this.#logger.warning(`GET ${DEPLOYMENTS} at offset ${offset} listed only deployments it had already listed: it does not page, so the list is taken to end here`);
+                return list.offset;
+            }
+            if (list.offset <= offset) {
+                this.#logger.warning(`GET ${DEPLOYMENTS} returned offset ${list.offset} after offset ${offset}: it does not advance, so the list is taken to end here`);
+                return list.offset;
+            }
+            offset = list.offset;
+        }
+        throw new ActionError(tooLong());
+    }
+    /**
+     * Every deployment named exactly `name`, in the order listed, each id
+     * once. The service filters by substring only and does not say where the
+     * list ends: the walk ends as `#walk` says; `maxPages` stops a service
+     * that never ends it.
+     */
+    async findByName(name) {
+        const found = [];
+        await this.#walk({ name_contains: name }, () => PAGE_LIMIT, (fresh) => {
+            for (const deployment of fresh) {
+                if (deployment.name === name)
+                    found.push(this.#vetting.vet(deployment));
+            }
+            return true;
+        }, () => `GET ${DEPLOYMENTS}: no end of the list after ${this.#maxPages} pages of ${PAGE_LIMIT} deployments whose names contain '${name}'; stopped rather than risk creating a duplicate. Use a more distinctive name, or report the service's pagination.`);
+        return found;
+    }
+    /**
+     * The deployments `filters` select, in the order listed, each id once, at
+     * most `limit`: pages of 100 (the last one only as large as what is
+     * left), each following the offset the service returned; the list ends as
+     * in `findByName`. With `probe`, a list that reaches `limit` asks for one
+     * more to say whether it goes on (`more`).
+     */
+    async list(filters, limit, { probe = false } = {}) {
+        const deployments = [];
+        const { more } = await this.listPages(filters, limit, (page) => {
+            deployments.push(...page);
+            return true;
+        }, { probe });
+        return { deployments, more };
+    }
+    /**
+     * `list`, each page's deployments handed to `onPage` as the page arrives
+     * and not kept, so a listing's memory does not grow with it (only the ids,
+     * to list each once). When `onPage` returns false the listing ends there:
+     * no further page, no probe.
+     */
+    async listPages(filters, limit, onPage, { probe = false } = {}) {
+        /** The ids handed on: how many, and which ones the probe's answer must go past. */
+        const taken = new Set();
+        const left = () => limit - taken.size;
+        if (limit <= 0)
+            return { count: 0, more: false };
+        let stopped = false;
+        const offset = await this.#walk(filters, () => Math.min(PAGE_LIMIT, left()), (fresh) => {
+            const page = fresh.slice(0, left()).map((deployment) => this.#vetting.vet(deployment));
+            for (const deployment of page)
+                taken.add(deployment.id);
+            stopped = page.length > 0 && !onPage(page);
+            return !stopped && left() > 0;
+        }, () => `GET ${DEPLOYMENTS}: no end of the list after ${this.#maxPages} pages; stopped. Report the service's pagination.`);
+        if (!probe || stopped || left() > 0)
+            return { count: taken.size, more: false };
+        const next = await this.#page({ ...filters, limit: 1, offset });
+        return {
+            count: taken.size,
+            more: next.resources.some((deployment) => !taken.has(deployment.id)),
+        };
+    }
+    /**
+     * `GET /v2/deployments?deployment_ids=ID`: the deployment, or undefined when
+     * the answer does not list it. One attempt: a poll is retried by the next poll.
+     */
+    async getById(id, timeoutMs) {
+        const list = await this.#page({ deployment_ids: id }, { attempts: 1, ...(timeoutMs === undefined ? {} : { timeoutMs }) });
+        const found = list.resources.find((deployment) => deployment.id === id);
+        return found === undefined ? undefined : this.#vetting.vet(found);
+    }
+    /**
+     * `POST /v2/deployments`. When the create may have taken effect without an
+     * answer, or the service answers 409, `reconcile` finds what is there.
+     */
+    async create(request, reconcile) {
+        const answered = await this.#client.exchange({
+            method: 'POST',
+            path: DEPLOYMENTS,
+            body: request,
+            schema: DeploymentSchema,
+            idempotent: false,
+            reconcile,
+        });
+        return { ...answered, value: this.#vetting.vet(answered.value) };
+    }
+    /** How a person reads a call, for messages: `GET /v2/deployments?deployment_ids=ID`. */
+    static describeGetById(id) {
+        return `GET ${DEPLOYMENTS}?deployment_ids=${id}`;
+    }
+}
+
+;// CONCATENATED MODULE: ./src/inputs/dashboard-url.ts
+/**
+ * The `dashboard-url` input: where a person opens the deployment in the
+ * service, as a URL template with the placeholders `{id}`, `{tenant_id}` and
+ * `{name}`. Checked before any request; filled once the deployment is known.
+ */
+
+
+const PLACEHOLDERS = ['id', 'tenant_id', 'name'];
+/** `{…}` with no brace inside: linear, one pass. */
+const PLACEHOLDER = /\{([^{}]*)\}/g;
+function isPlaceholder(name) {
+    return PLACEHOLDERS.includes(name);
+}
+/** The template with each placeholder replaced by its value, URL-encoded as `encodeURIComponent` does. */
+function fillDashboardUrl(template, values) {
+    return template.replace(PLACEHOLDER, (whole, name) => isPlaceholder(name) ? encodeURIComponent(values[name]) : whole);
+}
+/** The template, once it is known to fill into an https:// (or loopback http://) address. */
+function parseDashboardUrl(raw) {
+    for (const [, name = ''] of raw.matchAll(PLACEHOLDER)) {
+        if (!isPlaceholder(name)) {
+            fail(`has an unknown placeholder {${name}}: the placeholders are {id}, {tenant_id} and {name}`);
+        }
+    }
+    const sample = fillDashboardUrl(raw, { id: 'id', tenant_id: 'tenant', name: 'name' });
+    if (sample.includes('{') || sample.includes('}')) {
+        fail('has a { or } outside a placeholder: the placeholders are {id}, {tenant_id} and {name}');
+    }
+    parseWebAddress(sample, {
+        example: 'https://console.example/deployments/{id}',
+        credentials: 'the address is printed and written to the outputs',
+    });
+    return raw;
+}
+
+;// CONCATENATED MODULE: ./src/run/steps/report.ts
+/**
+ * What the run hands to later steps: the outputs, and what a dry run
+ * prints. Every secret value is replaced by `***` first. (How the summary
+ * reads is src/views/'s.)
+ */
+
+
+
+/** The names of every output, as action.yml declares them. */
+const OUTPUT_NAMES = (/* unused pure expression or super */ null && ([
+    'deployment-id',
+    'status',
+    'created',
+    'latest-revision-id',
+    'active-revision-id',
+    'repo-url',
+    'repo-ref',
+    'deployment',
+    'live',
+    'commit-sha',
+    'drift',
+    'url',
+    'dashboard-url',
+]));
+/** The deployment with every secret value replaced by `***`. */
+function redactDeployment(deployment) {
+    return {
+        ...deployment,
+        secrets: deployment.secrets.map((secret) => ({ ...secret, value: MASK })),
+    };
+}
+/**
+ * The repository and ref of the deployment (codehost): what was sent when
+ * this run created it (or would), the live values when it was reused.
+ */
+function repositoryOf(result) {
+    if (result.request.source !== 'codehost')
+        return {};
+    const described = result.created || result.deployment === undefined ? result.request : result.deployment;
+    return {
+        url: described.source_config.repo_url ?? undefined,
+        ref: described.source_revision_config.repo_ref ?? undefined,
+    };
+}
+/** The `dashboard-url` template filled for the deployment; undefined without a template. */
+function dashboardUrlOf(template, deployment) {
+    if (template === undefined)
+        return undefined;
+    const { id, tenant_id, name } = deployment;
+    return fillDashboardUrl(template, { id, tenant_id, name });
+}
+/** The outputs known from a deploy result (and, when waited, its latest state). */
+function outputsOf(result, deployment, assessment, dashboardTemplate) {
+    const repository = repositoryOf(result);
+    const outputs = {
+        created: String(result.created),
+        'repo-url': repository.url ?? '',
+        'repo-ref': repository.ref ?? '',
+        live: String(assessment.live),
+        drift: JSON.stringify(assessment.drift),
+    };
+    if (deployment === undefined)
+        return outputs;
+    return {
+        ...outputs,
+        'deployment-id': deployment.id,
+        status: deployment.status,
+        'latest-revision-id': deployment.latest_revision_id ?? '',
+        'active-revision-id': deployment.active_revision_id ?? '',
+        deployment: JSON.stringify(redactDeployment(deployment)),
+        'commit-sha': deployment.source_revision_config.repo_commit_sha ?? '',
+        url: deployment.source_config.custom_url ?? '',
+        'dashboard-url': dashboardUrlOf(dashboardTemplate, deployment) ?? '',
+    };
+}
+/** What a dry run prints: the request body, with every secret value replaced by `***`. */
+function dryRunReport(result) {
+    const body = {
+        ...result.request,
+        secrets: result.request.secrets.map((secret) => ({ ...secret, value: MASK })),
+    };
+    const what = result.deployment === undefined
+        ? `dry run: ${CREATE_CALL} would send`
+        : `dry run: '${result.deployment.name}' exists, so nothing would be sent; a create would send`;
+    return `${what}:\n${JSON.stringify(body, null, 2)}`;
+}
+
+;// CONCATENATED MODULE: ./src/run/steps/drift.ts
+/**
+ * Drift: where a reused deployment differs from what the step asks for. The
+ * service has no update call, so these differences stay until someone
+ * changes the deployment in the service (docs/how-it-works.md, "Drift").
+ */
+
+
+const isObject = (value) => typeof value === 'object' && value !== null && !Array.isArray(value);
+/** null and absent are the same to the service (every field is nullable). */
+const isAbsent = (value) => value === undefined || value === null;
+/** Deep equality of JSON values; numbers by value (`2` equals `2.0`). */
+function same(a, b) {
+    if (isAbsent(a) || isAbsent(b))
+        return isAbsent(a) && isAbsent(b);
+    if (Array.isArray(a) || Array.isArray(b)) {
+        return (Array.isArray(a) &&
+            Array.isArray(b) &&
+            a.length === b.length &&
+            a.every((item, index) => same(item, b[index])));
+    }
+    if (isObject(a) && isObject(b)) {
+        const keys = new Set([...Object.keys(a), ...Object.keys(b)]);
+        return [...keys].every((key) => same(a[key], b[key]));
+    }
+    return a === b;
+}
+/**
+ * The fields of a revision: a reused deployment that differs in one of them
+ * never runs what the step asks for.
+ */
+const REVISION_FIELDS = [
+    'repo_ref',
+    'agent_config_path',
+    'image_uri',
+    'source_tarball_path',
+];
+/** Whether a drift entry changes which code runs (a revision field), not only how it runs. */
+function isRevisionField(field) {
+    return REVISION_FIELDS.some((key) => field === `source_revision_config.${key}`);
+}
+/** A difference `findDrift` found, saying what it is: a field, blocking when it is a revision field. */
+function fieldDrift(entry) {
+    return { ...entry, kind: 'field', blocks: isRevisionField(entry.field) };
+}
+/** `build_on_push` null or absent reads as off: a codehost create builds on push unless the step says otherwise. */
+const buildsOnPush = (value) => value === true;
+/**
+ * Compares what the step sets in an object with the live object: only the
+ * keys the step sets, recursing into objects (the service fills in
+ * defaults), arrays whole.
+ */
+function compareSet(path, wanted, live, out) {
+    const liveObject = isObject(live) ? live : {};
+    for (const [key, value] of Object.entries(wanted)) {
+        if (value === undefined)
+            continue;
+        const field = `${path}.${key}`;
+        if (isObject(value) && isObject(liveObject[key])) {
+            compareSet(field, value, liveObject[key], out);
+        }
+        else if (!same(value, liveObject[key])) {
+            out.push({ field, wanted: value, live: liveObject[key] ?? null });
+        }
+    }
+}
+function compareSecrets(plan, deployment, out) {
+    const live = new Map(deployment.secrets.map((secret) => [secret.name, secret.value]));
+    const wanted = new Map(plan.secrets.map((secret) => [secret.name, secret.value]));
+    for (const [name, value] of wanted) {
+        const liveValue = live.get(name);
+        if (liveValue === undefined) {
+            out.push({ field: `secrets.${name}`, wanted: MASK, live: null });
+        }
+        else if (liveValue !== '' && liveValue !== value) {
+            out.push({ field: `secrets.${name}`, wanted: MASK, live: MASK });
+        }
+    }
+    for (const name of live.keys()) {
+        if (!wanted.has(name))
+            out.push({ field: `secrets.${name}`, wanted: null, live: MASK });
+    }
+}
+const sortedReferences = (references) => references.map((reference) => JSON.stringify(reference)).sort();
+/**
+ * Every difference between the step and the deployment it reused:
+ * `source_config` (what the step sets, and for codehost the listing's
+ * repo_url and integration_id), `source_revision_config` fields the step
+ * sets, secrets when the step gives any, secret_references as a set.
+ */
+function findDrift(plan, request, deployment) {
+    const out = [];
+    // build_on_push is compared only when the step sets it (the create's default is not), as on or off.
+    const wanted = plan.sourceConfig.build_on_push;
+    compareSet('source_config', {
+        ...request.source_config,
+        build_on_push: wanted === undefined ? undefined : buildsOnPush(wanted),
+    }, {
+        ...deployment.source_config,
+        build_on_push: buildsOnPush(deployment.source_config.build_on_push),
+    }, out);
+    const revision = Object.fromEntries(REVISION_FIELDS.map((key) => [key, plan.sourceRevisionConfig[key]]));
+    compareSet('source_revision_config', revision, deployment.source_revision_config, out);
+    if (plan.secrets.length > 0)
+        compareSecrets(plan, deployment, out);
+    if (plan.source === 'external_docker' && plan.secretReferences !== null) {
+        const live = deployment.secret_references ?? [];
+        if (!same(sortedReferences(plan.secretReferences), sortedReferences(live))) {
+            out.push({ field: 'secret_references', wanted: plan.secretReferences, live });
+        }
+    }
+    return out;
+}
+/** How a drifted value is written in a message: JSON, short, on one line. */
+function showValue(value) {
+    if (value === null || value === undefined)
+        return '(not set)';
+    const text = untrusted(typeof value === 'string' ? value : JSON.stringify(value));
+    return text.length > 120 ? `${text.slice(0, 120)}…` : text;
+}
+
+;// CONCATENATED MODULE: ./src/views/html-parts.ts
+
+/**
+ * A cell of the summary, written by the one GitHub-text module: secret values
+ * removed first (they could not be found once escaped), then text or code.
+ */
+const cellOf = (redact, write) => (value) => value === undefined || value === null || value === '' ? '—' : write(redact(value));
+/** A table of labelled cells, one row a label. */
+function labelledTable(rows) {
+    const body = rows
+        .map(([label, value]) => `<tr><th align="left">${label}</th><td>${value}</td></tr>`)
+        .join('\n');
+    return `<table>\n${body}\n</table>`;
+}
+/**
+ * A table of differences (drift): one row a field, its wanted and live values,
+ * secrets `***`; as many rows as fit in the summary, and a count of the others.
+ */
+function differencesTable(drift, code, wants, has, head = '') {
+    return {
+        head: `${head}<table>\n<tr><th>Field</th><th>${wants}</th><th>${has}</th></tr>`,
+        lines: drift.map((entry) => `<tr><td>${code(entry.field)}</td><td>${code(showValue(entry.wanted))}</td><td>${code(showValue(entry.live))}</td></tr>`),
+        tail: '\n</table>',
+        leftOut: (count) => `<p>… and ${count} more, left out to keep this summary under GitHub's limit: every one is in the step's log.</p>`,
+    };
+}
+
+;// CONCATENATED MODULE: ./src/views/deploy-summary.ts
+/**
+ * The deploy's summary (and `status`'s): a heading, a table of the
+ * deployment, its drift, the failure if any.
+ */
+
+
+
+
+
+function outcomeOf(result, shown) {
+    if (result === undefined)
+        return '—';
+    if (result.created)
+        return 'created';
+    return shown === undefined ? 'would be created (dry run)' : 'reused';
+}
+function liveCell(liveness) {
+    if (liveness === undefined)
+        return undefined;
+    if (!liveness.live)
+        return `no: ${liveness.missing ?? 'not live'}`;
+    return liveness.supersededBy === undefined
+        ? 'yes'
+        : `yes: commit ${shortSha(liveness.supersededBy)} of a newer push is live instead of the target`;
+}
+/**
+ * The deployment type's row, when the step set one or the deployment has one:
+ * on reuse the deployment's own (a different wish is drift, shown below), else
+ * the service's answer, or what was (or would be) sent.
+ */
+function typeRow(result, shown, code) {
+    if (result === undefined)
+        return [];
+    const live = shown?.source_config.deployment_type ?? undefined;
+    const asked = result.request.source_config.deployment_type ?? undefined;
+    if (live === undefined && asked === undefined)
+        return [];
+    const reused = !result.created && result.deployment !== undefined;
+    return [['Deployment type', code(reused ? live : (live ?? asked))]];
+}
+/** The drift section of the summary, when anything drifted. */
+function driftTable(drift, code) {
+    if (drift.length === 0)
+        return [];
+    return [
+        differencesTable(drift, code, 'Step wants', 'Deployment has', `<h3>⚠️ Drift: not applied</h3>\n<p>The service cannot update a deployment: change ${plural(drift.length, 'it', 'them')} in the service, or deploy under a new name.</p>\n`),
+    ];
+}
+/**
+ * The failure in a `<pre>`, its lines kept (the action's messages span
+ * lines; text from the service in them is already on one line each) but no
+ * blank one, so the block cannot end before its closing tag.
+ */
+function failureBlock(failure, redact) {
+    if (failure === undefined)
+        return [];
+    return [`<p><strong>Error:</strong></p>\n<pre>${htmlLines(redact(failure))}</pre>`];
+}
+/** The rows of the deployment's table, each cell already written (text, code or a link). */
+function deploymentRows(input, redact) {
+    const { plan, result, commit } = input;
+    const text = cellOf(redact, (value) => htmlText(value));
+    const code = cellOf(redact, (value) => htmlCode(value));
+    const shown = input.deployment ?? result?.deployment;
+    const asked = result ?? (input.request && { request: input.request, created: false });
+    const repository = asked === undefined ? {} : repositoryOf(asked);
+    const rows = [
+        ['Name', code(plan.name)],
+        ['Id', code(shown?.id)],
+        ['Status', code(shown?.status)],
+        ['Outcome', text(outcomeOf(result, shown))],
+        ['Live', text(liveCell(input.liveness))],
+        ['Source', code(plan.source)],
+        ...typeRow(result, shown, code),
+        ['Repository', code(repository.url)],
+        ['Ref', code(repository.ref)],
+        ['Target commit', code(shortSha(input.target))],
+        ['Latest revision', code(shown?.latest_revision_id)],
+        ['Latest revision commit', code(shortSha(shown?.source_revision_config.repo_commit_sha))],
+        ['Active revision', code(shown?.active_revision_id)],
+        ['Workflow commit', code(shortSha(commit))],
+    ];
+    // Links the action builds, to addresses the address rule lets through; else no row.
+    const address = (value) => value === undefined || value === null ? undefined : htmlLink(redact(value), value);
+    const url = address(shown?.source_config.custom_url);
+    const dashboard = address(shown === undefined ? undefined : dashboardUrlOf(plan.dashboardUrl, shown));
+    if (url !== undefined)
+        rows.splice(2, 0, ['URL', url]);
+    if (dashboard !== undefined)
+        rows.splice(2, 0, ['Dashboard', dashboard]);
+    return rows;
+}
+/** The job summary as HTML: a heading, a table of the deployment, drift, the failure if any. */
+function summaryHtml(input) {
+    const { plan, failure } = input;
+    const redact = input.redact ?? ((text) => text);
+    const code = cellOf(redact, (value) => htmlCode(value));
+    const title = failure !== undefined
+        ? '❌ Deployment failed'
+        : plan.dryRun
+            ? '🔎 Deployment (dry run)'
+            : '🚀 Deployment';
+    return (boundedSummary([
+        `<h2>${title}: ${code(plan.name)}</h2>\n${labelledTable(deploymentRows(input, redact))}`,
+        ...driftTable(input.drift ?? [], code),
+        ...failureBlock(failure, redact),
+    ]) + '\n');
+}
+
+;// CONCATENATED MODULE: ./src/views/plan-summary.ts
+/**
+ * The plan's summary: the verdict, the deployment it is about, what the
+ * deploy would not apply, the request it would send, and why it would fail.
+ */
+
+
+
+
+
+/** What the deploy does with `count` differences: nothing; the remedy. */
+function plan_summary_remedy(count) {
+    const them = plural(count, 'it', 'them');
+    return `The deploy would not apply ${them}: the service cannot update a deployment. Change ${them} in the service, or deploy under a new name.`;
+}
+/** `count` differences, the noun agreeing: `1 difference`, `2 differences`. */
+const differences = (count) => `${count} ${plural(count, 'difference')}`;
+const upperFirst = (text) => `${text.charAt(0).toUpperCase()}${text.slice(1)}`;
+/** The verdict's heading. */
+function heading(name, verdict, code) {
+    return {
+        create: `🆕 Plan: the deploy would create ${code(name)}`,
+        reuse: verdict.changes.length === 0
+            ? `✅ Plan: the deploy would reuse ${code(name)}, with no difference`
+            : `⚠️ Plan: the deploy would reuse ${code(name)}, and not apply ${differences(verdict.changes.length)}`,
+        fail: `❌ Plan: the deploy would fail for ${code(name)}`,
+    }[verdict.action];
+}
+/** The table of the deployment the verdict is about, when there is one. */
+function deploymentTable(verdict, dashboardUrl, code, redact) {
+    const { deployment } = verdict;
+    if (deployment === undefined)
+        return [];
+    const dashboard = dashboardUrlOf(dashboardUrl, deployment);
+    const link = dashboard === undefined ? undefined : htmlLink(redact(dashboard), dashboard);
+    const rows = [
+        ['Id', code(deployment.id)],
+        ['Status', code(deployment.status)],
+        ['Source', code(deployment.source)],
+        ['Tracks', code(verdict.tracks?.branch)],
+        [
+            'A push there',
+            htmlText(verdict.tracks === undefined
+                ? '—'
+                : verdict.tracks.buildsOnPush
+                    ? 'builds a new revision'
+                    : 'builds nothing (build_on_push is off)'),
+        ],
+        ...(link === undefined ? [] : [['Dashboard', link]]),
+    ];
+    return [labelledTable(rows)];
+}
+/** The request the deploy would send, a line of it each (one secret's name, say), as many as fit. */
+function requestBlock(verdict, redact) {
+    if (verdict.request === undefined)
+        return [];
+    const request = htmlLines(redact(JSON.stringify(verdict.request, null, 2))).split('\n');
+    return [
+        {
+            head: `<h3>The request the deploy would send</h3>\n<pre>${request[0] ?? ''}`,
+            lines: request.slice(1),
+            tail: '</pre>',
+            leftOut: (count) => `<p>… and ${count} more ${plural(count, 'line')} of the request, left out to keep this summary under GitHub's limit.</p>`,
+        },
+    ];
+}
+/** The job summary of a plan, as HTML (service text escaped by the one GitHub-text module). */
+function planSummaryHtml({ name, verdict, dashboardUrl }, redact) {
+    const code = cellOf(redact, (value) => htmlCode(value));
+    const parts = [`<h2>${heading(name, verdict, code)}</h2>`];
+    parts.push(...deploymentTable(verdict, dashboardUrl, code, redact));
+    if (verdict.wouldFail !== undefined) {
+        parts.push(`<p><strong>${htmlText(upperFirst(redact(verdict.wouldFail)))}</strong></p>`);
+    }
+    if (verdict.changes.length > 0) {
+        parts.push(differencesTable(verdict.changes, code, 'The step wants', 'The deployment has', `<h3>Not applied by the deploy</h3>\n<p>${htmlText(plan_summary_remedy(verdict.changes.length))}</p>\n`));
+    }
+    parts.push(...requestBlock(verdict, redact));
+    if (verdict.reason !== undefined)
+        parts.push(`<p><strong>Why:</strong></p>\n<pre>${htmlLines(redact(verdict.reason))}</pre>`);
+    return boundedSummary(parts);
+}
+
+;// CONCATENATED MODULE: ./src/views/retire-summary.ts
+/**
+ * The retire's summary: where the preview's deployment still is and where
+ * to delete it, and what was done on GitHub. Never a word of anything being
+ * deleted or stopped: the service's interface has no delete.
+ */
+
+
+
+/** What the retire did on GitHub, one row each. */
+function gitHubRows(retirement) {
+    if (retirement === undefined)
+        return [['GitHub', htmlText('nothing was changed (no github-token or no repository)')]];
+    const rows = [];
+    if (retirement.environment !== undefined) {
+        const listed = `${retirement.found}${retirement.more ? '+' : ''}`;
+        const already = retirement.alreadyInactive ?? 0;
+        rows.push([
+            `GitHub deployments of ${htmlCode(retirement.environment)}`,
+            htmlText(`${retirement.inactive} of ${listed} marked inactive${already > 0 ? ` (${already} already were)` : ''}`),
+        ]);
+    }
+    const comment = {
+        rewritten: 'rewritten to say the preview is retired',
+        unchanged: 'already says the preview is retired',
+        none: 'none to rewrite',
+        failed: 'not rewritten (see the warning in the log)',
+        skipped: 'not asked for',
+    }[retirement.comment];
+    rows.push(['Pull request comment', htmlText(comment)]);
+    return rows;
+}
+/** The job summary of a retire, as HTML (service text escaped by the one GitHub-text module). */
+function retireSummaryHtml({ name, deployments }, retirement, redact) {
+    const code = cellOf(redact, (value) => htmlCode(value));
+    // The retire step's preview has its one deployment, or none.
+    const { deployment, dashboardUrl } = deployments[0] ?? {};
+    const parts = [`<h2>⚫ Preview retired: ${code(name)}</h2>`];
+    if (deployment === undefined) {
+        parts.push(`<p>${htmlText(`No deployment is named '${redact(name)}' in the service: nothing is left to delete there.`)}</p>`);
+    }
+    else {
+        parts.push(`<p>${htmlText(deployment.status === 'AWAITING_DELETE'
+            ? 'The preview is retired on GitHub. In the service, a deletion of its deployment was asked for (its status says so).'
+            : 'The preview is retired on GitHub. Its deployment still exists in the service, and keeps running (and costing) until someone deletes it there: this step cannot delete it.')}</p>`);
+    }
+    const link = dashboardUrl === undefined ? undefined : htmlLink('open it in the dashboard', dashboardUrl);
+    const rows = [
+        ...(deployment === undefined
+            ? []
+            : [
+                ['Deployment', code(deployment.id)],
+                ['Status', code(deployment.status)],
+                ['Delete it', link ?? htmlText(`in the service, by its id ${deployment.id}`)],
+            ]),
+        ...gitHubRows(retirement),
+    ];
+    parts.push(labelledTable(rows));
+    return boundedSummary(parts);
+}
+
+;// CONCATENATED MODULE: ./src/views/sweep-summary.ts
+/**
+ * The sweep's summary: the orphans with where to delete each, the counts,
+ * what changed on GitHub. Never a word of anything being deleted or stopped.
+ */
+
+
+
+
+/** What the sweep changed on GitHub, and what it found already so: the summary's last row. */
+function changedOnGitHub(sweep) {
+    const count = sweep.orphans.length;
+    if (sweep.dryRun)
+        return 'nothing (a dry run)';
+    if (count === 0)
+        return 'nothing (no orphan)';
+    const { inactive, comments, byThisRun, already, failed, nothing } = sweep.retired;
+    const done = [`${inactive} GitHub ${plural(inactive, 'deployment')} marked inactive`];
+    if (comments > 0)
+        done.push(`${comments} ${plural(comments, 'comment')} rewritten`);
+    const parts = [
+        byThisRun === 0
+            ? `none retired by this run (${done.join(', ')})`
+            : `${byThisRun} retired by this run (${done.join(', ')})`,
+    ];
+    if (already > 0) {
+        parts.push(`${already} already retired by an earlier run, left as ${plural(already, 'it was', 'they were')}`);
+    }
+    if (failed > 0) {
+        parts.push(`${failed} not fully retired: see the warnings in the step's log`);
+    }
+    if (nothing > 0) {
+        parts.push(`${nothing} with nothing on GitHub to retire (no deployment record, no comment)`);
+    }
+    return `${count} ${plural(count, 'orphan')}: ${parts.join('; ')}`;
+}
+/** The unknown previews' pull requests, each once, as their names spell them, smallest first. */
+function unknownNumbers(unknown) {
+    const digits = [...new Set(unknown.map((preview) => preview.digits))];
+    digits.sort((a, b) => a.length - b.length || a.localeCompare(b));
+    return digits.map((number) => `#${number}`);
+}
+/** The orphans' table, one row each with where to delete it, as many as fit. */
+function orphansTable(orphans, code) {
+    return {
+        head: '<table>\n<tr><th>Preview</th><th>Pull request</th><th>Closed</th><th>Status</th><th>Delete it</th></tr>',
+        lines: orphans.map((orphan) => `<tr><td>${code(orphan.deployment.name)}</td><td>#${orphan.number} (${orphan.state})</td><td>${htmlText(orphan.closedAt ?? '—')}</td><td>${code(orphan.deployment.status)}</td><td>${(orphan.dashboardUrl === undefined
+            ? undefined
+            : htmlLink('open it in the dashboard', orphan.dashboardUrl)) ??
+            htmlText(`by its id ${orphan.deployment.id}`)}</td></tr>`),
+        tail: '</table>',
+        leftOut: (count) => `<p>… and ${count} more ${plural(count, 'orphan')}, left out to keep this summary under GitHub's limit: the orphans output has every one.</p>`,
+    };
+}
+/** The job summary: the orphans with where to delete each, the counts, what changed on GitHub. */
+function sweepSummaryHtml(sweep, redact) {
+    const code = cellOf(redact, (value) => htmlCode(value));
+    const { orphans } = sweep;
+    const parts = [
+        `<h2>${orphans.length === 0 ? '✅ No orphaned preview' : `🧹 ${orphans.length} orphaned ${plural(orphans.length, 'preview')}`}: ${code(sweep.pattern)}</h2>`,
+    ];
+    if (orphans.length > 0) {
+        parts.push(`<p>${htmlText('Each still runs (and costs) in the service for a closed pull request, until someone deletes it there: this step cannot delete it.')}</p>`);
+        parts.push(orphansTable(orphans, code));
+    }
+    const github = changedOnGitHub(sweep);
+    parts.push(labelledTable([
+        ['Open pull requests', htmlText(`${sweep.open} ${plural(sweep.open, 'preview')} left alone`)],
+        [
+            'Unknown pull requests',
+            htmlText(sweep.unknown.length === 0
+                ? 'none'
+                : `${unknownNumbers(sweep.unknown).join(', ')}: left alone`),
+        ],
+        ['Changed on GitHub', htmlText(github)],
+    ]));
+    return boundedSummary(parts);
+}
+
+;// CONCATENATED MODULE: ./src/views/summary.ts
+
+
+
+
+/** The summary as HTML, within GitHub's limit, secret values removed by `redact`. */
+function renderSummary(summary, redact) {
+    switch (summary.kind) {
+        case 'deploy':
+            return summaryHtml({ ...summary, redact });
+        case 'plan':
+            return planSummaryHtml(summary, redact);
+        case 'retire':
+            return retireSummaryHtml(summary.report, summary.retirement, redact);
+        case 'sweep':
+            return sweepSummaryHtml(summary, redact);
+    }
+}
+
 ;// CONCATENATED MODULE: ./src/github/annotations.ts
 /**
  * Warning annotations within GitHub's limits: GitHub shows at most 10 warning
@@ -58673,6 +59567,7 @@ function readRunnerEvent(env) {
 
 
 
+
 /**
  * Where the warnings GitHub does not show as annotations are (past the
  * step's 10 annotations), unless the entry says otherwise: the deploy step's.
@@ -58842,8 +59737,10 @@ async function runStep(entry) {
         log.debug(outcome.stack);
     if (outcome.failure !== undefined)
         setFailed(outcome.failure);
-    if (outcome.summary !== undefined)
-        await writeSummary(redactor.redact(outcome.summary), log);
+    if (outcome.summary !== undefined) {
+        const redact = (text) => redactor.redact(text);
+        await writeSummary(redact(renderSummary(outcome.summary, redact)), log);
+    }
     annotations.flush(entry.otherWarnings ?? OTHER_WARNINGS);
 }
 
@@ -59411,42 +60308,6 @@ function parseConfig(raw, workspace) {
     return result.data;
 }
 
-;// CONCATENATED MODULE: ./src/inputs/dashboard-url.ts
-/**
- * The `dashboard-url` input: where a person opens the deployment in the
- * service, as a URL template with the placeholders `{id}`, `{tenant_id}` and
- * `{name}`. Checked before any request; filled once the deployment is known.
- */
-
-
-const PLACEHOLDERS = ['id', 'tenant_id', 'name'];
-/** `{…}` with no brace inside: linear, one pass. */
-const PLACEHOLDER = /\{([^{}]*)\}/g;
-function isPlaceholder(name) {
-    return PLACEHOLDERS.includes(name);
-}
-/** The template with each placeholder replaced by its value, URL-encoded as `encodeURIComponent` does. */
-function fillDashboardUrl(template, values) {
-    return template.replace(PLACEHOLDER, (whole, name) => isPlaceholder(name) ? encodeURIComponent(values[name]) : whole);
-}
-/** The template, once it is known to fill into an https:// (or loopback http://) address. */
-function parseDashboardUrl(raw) {
-    for (const [, name = ''] of raw.matchAll(PLACEHOLDER)) {
-        if (!isPlaceholder(name)) {
-            fail(`has an unknown placeholder {${name}}: the placeholders are {id}, {tenant_id} and {name}`);
-        }
-    }
-    const sample = fillDashboardUrl(raw, { id: 'id', tenant_id: 'tenant', name: 'name' });
-    if (sample.includes('{') || sample.includes('}')) {
-        fail('has a { or } outside a placeholder: the placeholders are {id}, {tenant_id} and {name}');
-    }
-    parseWebAddress(sample, {
-        example: 'https://console.example/deployments/{id}',
-        credentials: 'the address is printed and written to the outputs',
-    });
-    return raw;
-}
-
 ;// CONCATENATED MODULE: ./src/inputs/fork.ts
 /**
  * A fork's pull request without an api key: CI
@@ -59688,8 +60549,523 @@ const SENSITIVE_INPUT_NAMES = sensitiveNames(INPUTS);
 /** Some of the core's inputs, as an entry that takes only those declares them, in `names`' order. */
 const declared_pick = (names) => Object.fromEntries(names.map((name) => [name, INPUTS[name]]));
 
-// EXTERNAL MODULE: external "node:http"
-var external_node_http_ = __nccwpck_require__(7067);
+;// CONCATENATED MODULE: ./src/run/ports/errors.ts
+/** What the run throws about a deployment it found: the failure, and the deployment, for the outputs. */
+
+/** A failure about a deployment the run found; carries it, so the outputs can still say which. */
+class DeploymentError extends ActionError {
+    name = 'DeploymentError';
+    deployment;
+    constructor(message, deployment) {
+        super(message);
+        this.deployment = deployment;
+    }
+}
+
+;// CONCATENATED MODULE: ./src/run/ports/dependencies.ts
+/** Phases as events: the views make them log groups. */
+function inGroup(dependencies) {
+    const { events } = dependencies;
+    return async (name, step, phase) => {
+        events?.({ kind: 'step', step, message: name, grouped: true });
+        try {
+            return await phase();
+        }
+        finally {
+            events?.({ kind: 'step_over', step, grouped: true });
+        }
+    };
+}
+
+;// CONCATENATED MODULE: ./src/run/steps/repository.ts
+/**
+ * Which repository a codehost deploy builds from: the entry of the
+ * integration's listing for the step's `repository` (on its code host, when
+ * the run knows it), exact, else case-insensitive; else an error that says
+ * what the integration does list.
+ */
+
+
+/** Repositories named in the error when the wanted one is not listed. */
+const REPOSITORIES_SHOWN = 5;
+/** `owner/name`. */
+const fullName = (repository) => `${repository.owner}/${repository.name}`;
+/** A listed repository's host, lower-cased ('' when its url is no URL). */
+const hostOf = (url) => (URL.canParse(url) ? new URL(url).hostname.toLowerCase() : '');
+/** The listing's entry for `plan.repository` (on its host, if named): exact, else case-insensitive. */
+async function resolveRepository(service, plan) {
+    const { host } = plan.repository;
+    const listed = await service.listRepositories(plan.integrationId);
+    const repositories = host === undefined ? listed : listed.filter((entry) => hostOf(entry.url) === host);
+    const name = fullName(plan.repository);
+    const match = repositories.find((repository) => fullName(repository) === name) ??
+        repositories.find((repository) => fullName(repository).toLowerCase() === name.toLowerCase());
+    if (match !== undefined)
+        return match;
+    const wanted = host === undefined ? name : `${name} on ${host}`;
+    if (repositories.length === 0) {
+        const where = host === undefined || listed.length === 0 ? '' : ` on ${host}`;
+        throw new ActionError(`Repository ${wanted} is not available to integration ${plan.integrationId}: the integration lists no repositories${where}. Grant the integration access to ${wanted}.`);
+    }
+    const shown = repositories.slice(0, REPOSITORIES_SHOWN).map((r) => untrusted(fullName(r)));
+    const more = repositories.length > REPOSITORIES_SHOWN
+        ? ` and ${repositories.length - REPOSITORIES_SHOWN} more`
+        : '';
+    throw new ActionError(`Repository ${wanted} is not available to integration ${plan.integrationId}. It lists: ${shown.join(', ')}${more}. Check ${service.words.repository}, or grant the integration access to ${wanted}.`);
+}
+
+;// CONCATENATED MODULE: ./src/run/steps/deploy.ts
+/**
+ * The deploy flow's decisions: which repository (codehost), which deployment
+ * of the name, reuse or create — never two from one name where the service
+ * lets the action prevent it, and a warning with every id where it cannot.
+ */
+
+
+
+
+
+
+/**
+ * When the service may have created a deployment that its listing does not
+ * show yet (it promises no read-after-write), the name is looked up again
+ * after each of these pauses: 6 s in all, before concluding it was not created.
+ */
+const SETTLE_PAUSES_MS = [0, 1_000, 2_000, 3_000];
+/**
+ * The service stored a created deployment under another name: the step fails,
+ * since the next run would not find it, but what was created is known, so
+ * the outputs say it (contract, behaviour 17).
+ */
+class RenamedError extends ActionError {
+    name = 'RenamedError';
+    created;
+    constructor(created, words) {
+        const { deployment, request } = created;
+        super(`The service stored deployment ${deployment.id} as '${untrusted(deployment.name)}', not '${request.name}': it changes names, so the next run would not find it and would create another. Set ${words.name} to '${untrusted(deployment.name)}'.`);
+        this.created = created;
+    }
+}
+/** The body of the create call for the plan (and the resolved repository). */
+function buildCreateRequest(plan, repository) {
+    const request = {
+        name: plan.name,
+        source: plan.source,
+        source_config: { ...plan.sourceConfig },
+        source_revision_config: { ...plan.sourceRevisionConfig },
+        secrets: plan.secrets.map((secret) => ({ ...secret })),
+    };
+    // A codehost deployment builds on push unless the step says otherwise (behaviour 22).
+    if (plan.source === 'codehost' && plan.sourceConfig.build_on_push === undefined) {
+        request.source_config.build_on_push = true;
+    }
+    if (repository !== undefined) {
+        request.source_config.repo_url = repository.url;
+        request.source_config.integration_id = repository.host_integration_id;
+        request.source_revision_config.repo_ref ??= repository.default_branch;
+    }
+    if (plan.source === 'external_docker' && plan.secretReferences !== null) {
+        request.secret_references = plan.secretReferences;
+    }
+    return request;
+}
+/**
+ * The one deployment to use when several have the name (the service does not
+ * enforce unique names): one not being deleted, then the oldest; a warning
+ * names every id and the pick.
+ */
+function pickOne(found, name, logger) {
+    const [first, ...others] = [...found].sort((a, b) => Number(a.status === 'AWAITING_DELETE') - Number(b.status === 'AWAITING_DELETE') ||
+        Date.parse(a.created_at) - Date.parse(b.created_at));
+    if (first === undefined || others.length === 0)
+        return first;
+    logger.warning(`${found.length} deployments are named '${name}': ${found.map((d) => `${d.id} (${untrusted(d.status)}, created ${untrusted(d.created_at)})`).join(', ')}. Using ${first.id}: not being deleted first, then the oldest. The service does not enforce unique names; delete the others in the service.`);
+    return first;
+}
+/** A deployment found by its name that the step cannot reuse. */
+class NotReusableError extends DeploymentError {
+    name = 'NotReusableError';
+}
+/** A deployment found by its name, fit to reuse: same source, not being deleted. */
+function checkReusable(deployment, plan) {
+    if (deployment.source !== plan.source) {
+        throw new NotReusableError(`Deployment '${plan.name}' (${deployment.id}) exists with source ${deployment.source}, but source ${plan.source} was asked for. A deployment's name and source cannot change: use another name, or set source to ${deployment.source}.`, deployment);
+    }
+    if (deployment.status === 'AWAITING_DELETE') {
+        throw new NotReusableError(`Deployment '${plan.name}' (${deployment.id}) is AWAITING_DELETE: it is being deleted, and the name is unavailable until it is gone. Wait for the deletion to finish and run the step again, or deploy under another name.`, deployment);
+    }
+    return deployment;
+}
+/**
+ * Looks the name up again after each pause of `SETTLE_PAUSES_MS`, until the
+ * deployment is listed: the service's listing may lag its writes.
+ */
+async function findSettled(name, dependencies) {
+    const { service, clock, signal, logger } = dependencies;
+    for (const pause of SETTLE_PAUSES_MS) {
+        await clock.sleep(pause, signal);
+        const found = pickOne(await service.findByName(name), name, logger);
+        if (found !== undefined)
+            return found;
+    }
+    return undefined;
+}
+const settleWindow = formatDuration(SETTLE_PAUSES_MS.reduce((sum, pause) => sum + pause, 0));
+/**
+ * The reconcile hook of the create: after a 409 or a create that may have
+ * taken effect, what is there under the name. A 409 with nothing listed
+ * fails; an ambiguous create with nothing listed is tried again.
+ */
+function reconcileCreate(name, dependencies) {
+    const { logger } = dependencies;
+    return async (failure) => {
+        const conflict = failure.status === 409;
+        logger.info(conflict
+            ? `${CREATE_CALL} answered 409: another run created '${name}'; looking it up`
+            : `${CREATE_CALL} may or may not have created '${name}' (${failure.details.problem}): looking it up before trying again`);
+        const found = await findSettled(name, dependencies).catch((lookUpError) => {
+            if (!(lookUpError instanceof ActionError) || lookUpError instanceof CancelledError) {
+                throw lookUpError;
+            }
+            throw new ActionError(`${failure.message}\n${conflict ? 'The service says it exists' : 'The create may have taken effect'}, and looking '${name}' up failed too: ${lookUpError.message}\nRunning the step again is safe: it finds the deployment before creating one.`);
+        });
+        if (found !== undefined) {
+            logger.info(`'${name}' exists (${found.id}): using it`);
+            return found;
+        }
+        if (conflict) {
+            throw new ActionError(`${failure.message}\nThe service says '${name}' exists, but no deployment of that exact name was listed within ${settleWindow}. Run the step again later.`);
+        }
+        logger.info(`'${name}' is not listed after ${settleWindow}: it was not created`);
+        return undefined;
+    };
+}
+/**
+ * After a create: the name the service stored must be the one asked for
+ * (else every run would create another), and one more look-up warns when the
+ * name now has more than one deployment (two runs raced on a service that
+ * does not enforce unique names).
+ */
+async function checkCreated(created, dependencies) {
+    const { deployment } = created;
+    const name = created.request.name;
+    if (deployment.name !== name)
+        throw new RenamedError(created, dependencies.service.words);
+    const ids = new Set([
+        deployment.id,
+        ...(await dependencies.service.findByName(name)).map((d) => d.id),
+    ]);
+    if (ids.size > 1) {
+        dependencies.logger.warning(`${ids.size} deployments are now named '${name}': ${[...ids].join(', ')}. Another run created one at the same time, and the service does not enforce unique names. Delete the extra ones in the service, and give the deploy job a 'concurrency:' group so that runs of this step never overlap.`);
+    }
+}
+/**
+ * The create call, reconciled: the deployment and whether this run
+ * created it. The answer to this run's own create is the deployment; one
+ * found by a look-up is checked like any other found by its name.
+ */
+async function create(plan, request, repository, dependencies) {
+    const { value, via } = await dependencies.service.create(request, reconcileCreate(request.name, dependencies));
+    // A deployment found by the reconcile look-up has the exact name, and that
+    // look-up already warned about duplicates: only the create's own answer is checked.
+    if (via === 'answer') {
+        await checkCreated({ request, repository, deployment: value, created: true }, dependencies);
+    }
+    const deployment = via === 'answer' ? value : checkReusable(value, plan);
+    // A deployment that answered a 409 was created by another run.
+    return { deployment, created: via !== 'conflict' };
+}
+/**
+ * Resolve, find, then reuse or create (or, in a dry run, say what would be
+ * created). `onRequest` is told the create's body as soon as the repository
+ * is resolved, so a run that fails after can still say what it asked for.
+ */
+async function deploy(plan, dependencies, onRequest) {
+    const { service, logger } = dependencies;
+    const group = inGroup(dependencies);
+    const repository = plan.source === 'codehost'
+        ? await group(`Resolving repository ${fullName(plan.repository)}`, 'resolve', async () => {
+            const found = await resolveRepository(service, plan);
+            logger.info(`${fullName(plan.repository)}: ${untrusted(found.url)} (default branch ${untrusted(found.default_branch)})`);
+            return found;
+        })
+        : undefined;
+    const request = buildCreateRequest(plan, repository);
+    onRequest?.(request);
+    const existing = await group(`Looking for deployment '${plan.name}'`, 'find', async () => {
+        const found = pickOne(await service.findByName(plan.name), plan.name, logger);
+        logger.info(found === undefined
+            ? `no deployment is named '${plan.name}'`
+            : `found '${plan.name}': ${found.id} (${untrusted(found.status)})`);
+        return found;
+    });
+    if (existing !== undefined) {
+        return { request, repository, deployment: checkReusable(existing, plan), created: false };
+    }
+    if (plan.dryRun) {
+        logger.info(`dry run: would ${CREATE_CALL} to create '${plan.name}'`);
+        return { request, repository, created: false };
+    }
+    return group(`Creating deployment '${plan.name}'`, 'create', async () => {
+        const outcome = await create(plan, request, repository, dependencies);
+        logger.info(outcome.created
+            ? `created ${outcome.deployment.id} (${untrusted(outcome.deployment.status)})`
+            : `reusing ${outcome.deployment.id}, created by another run (${untrusted(outcome.deployment.status)})`);
+        return { request, repository, ...outcome };
+    });
+}
+
+;// CONCATENATED MODULE: ./src/run/steps/live.ts
+
+
+/** The commit of the deployment's latest revision, lower-cased, if the service says. */
+function latestCommit(deployment) {
+    const sha = deployment.source_revision_config.repo_commit_sha;
+    return sha === undefined || sha === null || sha === '' ? undefined : sha.toLowerCase();
+}
+/**
+ * Whether the deployment is live. `seenRevisions` are the revision ids the
+ * step saw when it found the deployment (none on create): a revision for
+ * another commit that is not among them is a newer push.
+ */
+function liveness(deployment, target, seenRevisions, orderOf = () => undefined) {
+    const { status, latest_revision_id: latest, active_revision_id: active } = deployment;
+    if (status === 'AWAITING_DELETE') {
+        return {
+            live: false,
+            missing: 'the deployment is being deleted (AWAITING_DELETE)',
+            final: true,
+        };
+    }
+    if (status !== 'READY')
+        return { live: false, missing: `status is ${untrusted(status)}, not READY` };
+    if (latest === null) {
+        return target === undefined
+            ? { live: true }
+            : { live: false, missing: `no revision yet for commit ${shortSha(target.sha)}` };
+    }
+    if (active !== latest) {
+        const still = active === null ? 'no revision is active yet' : `revision ${active} still is`;
+        return {
+            live: false,
+            missing: `the latest revision ${latest} is not active yet (${still}; if it stays so, its build may have failed)`,
+        };
+    }
+    if (target === undefined)
+        return { live: true };
+    const commit = latestCommit(deployment);
+    if (commit === target.sha)
+        return { live: true };
+    const order = commit === undefined ? undefined : orderOf(commit);
+    // Newer than the target (its descendant): live instead of it. Unseen: a newer push, unless it is older.
+    if (commit !== undefined &&
+        (order === 'newer' || (order !== 'older' && !seenRevisions.has(latest))))
+        return { live: true, supersededBy: commit };
+    const branch = target.branch === undefined ? '' : ` of branch ${target.branch}`;
+    const shown = commit === undefined ? '(none given)' : shortSha(untrusted(commit));
+    const relation = order === 'older' ? 'older than' : 'not';
+    return {
+        live: false,
+        missing: `the latest revision is for commit ${shown}, ${relation} the target ${shortSha(target.sha)}${branch}`,
+    };
+}
+/** The ref a deployment tracks: the live one, else the one the request sets. */
+function trackedRef(deployment, requested) {
+    return deployment?.source_revision_config.repo_ref ?? requested ?? undefined;
+}
+/**
+ * The target of a run, from what the step asked for: an explicit sha always;
+ * `auto` only when the run's branch is the one the deployment tracks. Says in
+ * one line why nothing is targeted otherwise.
+ */
+function chooseTarget(commit, tracked, logger) {
+    switch (commit.kind) {
+        case 'sha':
+            return { sha: commit.sha };
+        case 'none':
+            logger.info(`no commit is targeted: ${commit.reason}`);
+            return undefined;
+        case 'auto':
+            if (tracked === commit.branch)
+                return { sha: commit.sha, branch: commit.branch };
+            logger.info(`no commit is targeted: the run is for branch ${commit.branch}, and the deployment tracks ${tracked === undefined ? 'no branch' : untrusted(tracked)}`);
+            return undefined;
+    }
+}
+
+;// CONCATENATED MODULE: ./src/run/steps/commit-order.ts
+
+
+
+/** The longest list of commits a run asks about: a wait sees a few pushes, not hundreds. */
+const MAX_QUESTIONS = 20;
+class commit_order_CommitOrders {
+    #answers = new Map();
+    #ask;
+    #repository;
+    #target;
+    #logger;
+    /** Without a question, a repository or a target, nothing is asked and every answer is unknown. */
+    constructor(ask, repository, target, logger) {
+        this.#ask = ask;
+        this.#repository = repository;
+        this.#target = target;
+        this.#logger = logger;
+    }
+    /** What is known of `commit` against the target; undefined when not asked or not known. */
+    of(commit) {
+        return this.#answers.get(commit);
+    }
+    /** Asks about the commit of the deployment's latest revision, once, when it is not the target. */
+    async learn(deployment) {
+        const commit = latestCommit(deployment);
+        const ask = this.#ask;
+        const target = this.#target?.sha;
+        if (ask === undefined || this.#repository === undefined || target === undefined)
+            return;
+        if (commit === undefined || commit === target || this.#answers.has(commit))
+            return;
+        if (this.#answers.size >= MAX_QUESTIONS)
+            return;
+        this.#answers.set(commit, undefined);
+        const order = await ask(this.#repository, target, commit);
+        this.#answers.set(commit, order);
+        const which = `commit ${shortSha(untrusted(commit))} against the target ${shortSha(target)}`;
+        if (order === undefined) {
+            this.#logger.debug(`commit order of ${which}: not known, so it counts as before`);
+        }
+        else {
+            this.#logger.debug(`commit order of ${which}: ${order}`);
+        }
+    }
+}
+
+;// CONCATENATED MODULE: ./src/run/steps/goal.ts
+/**
+ * What the step asks of the deployment `deploy` found or created: the commit
+ * that must be live, the revisions it saw, and where a reused deployment
+ * differs from what the step asks for (docs/how-it-works.md, "What green means", "Drift").
+ */
+
+
+
+
+
+/** The deployment `deploy` found, or undefined when it created one (or would). */
+function reusedOf(result) {
+    return result.created ? undefined : result.deployment;
+}
+/** The revisions of a reused deployment: a revision the step did not see is a newer push. */
+function seenRevisionsOf(reused) {
+    if (reused === undefined)
+        return new Set();
+    return new Set([reused.latest_revision_id, reused.active_revision_id].filter((id) => id !== null));
+}
+/** The target of a codehost plan, against the branch the deployment tracks. */
+function targetOf(plan, result, logger) {
+    if (plan.source !== 'codehost')
+        return undefined;
+    const tracked = trackedRef(reusedOf(result), result.request.source_revision_config.repo_ref);
+    return chooseTarget(plan.commit, tracked, logger);
+}
+/**
+ * The target as drift, when a reused deployment will not build it and
+ * another commit is live that is not newer than it (a newer one supersedes it).
+ */
+function unbuiltOf(reused, target, orders) {
+    if (reused === undefined || target === undefined)
+        return undefined;
+    if (reused.source_config.build_on_push === true)
+        return undefined;
+    const live = latestCommit(reused);
+    if (live === target.sha)
+        return undefined;
+    if (live !== undefined && orders.of(live) === 'newer')
+        return undefined;
+    return {
+        field: 'source_revision_config.repo_commit_sha',
+        wanted: target.sha,
+        live: live ?? null,
+        kind: 'unbuilt',
+        blocks: true,
+    };
+}
+/** The repository whose commits are compared: the deployed one (`repository`). */
+function comparedRepository(plan) {
+    return plan.source === 'codehost'
+        ? `${plan.repository.owner}/${plan.repository.name}`
+        : undefined;
+}
+/**
+ * The goal of the run. When the reused deployment's latest revision is for
+ * another commit, `ask` (if any) says which is newer. A target the deployment
+ * will not build is drift, and blocked with the revision drift: the
+ * deployment is not live, and the step does not wait for it.
+ */
+async function assess(plan, result, logger, ask) {
+    const reused = reusedOf(result);
+    const seenRevisions = seenRevisionsOf(reused);
+    const drift = reused === undefined ? [] : findDrift(plan, result.request, reused).map(fieldDrift);
+    const target = targetOf(plan, result, logger);
+    const orders = new commit_order_CommitOrders(ask, comparedRepository(plan), target, logger);
+    if (reused !== undefined)
+        await orders.learn(reused);
+    const unbuilt = unbuiltOf(reused, target, orders);
+    if (unbuilt === undefined) {
+        return { target, seenRevisions, drift, blocked: drift.filter(blocks), orders };
+    }
+    const all = [...drift, unbuilt];
+    return { seenRevisions, drift: all, unbuilt, blocked: all.filter(blocks), orders };
+}
+/** Whether a difference blocks the revision: the deployment never runs what the step asks for. */
+const blocks = (entry) => entry.blocks;
+/**
+ * What runs and what the step asked for, for each blocked entry, in one
+ * sentence; the remedy last.
+ */
+function blockedText(goal) {
+    const parts = goal.blocked.map((entry) => entry.kind === 'unbuilt'
+        ? `it runs commit ${showCommit(entry.live)} and the step asks for commit ${shortSha(entry.wanted)}, which the service will not build (build_on_push is off)`
+        : `${untrusted(entry.field)} is ${showValue(entry.live)} and the step asks for ${showValue(entry.wanted)}`);
+    return `${parts.join('; ')}. The service cannot update a deployment, so what the step asks for will never run there`;
+}
+/** What to do about blocked entries: the remedies that fit them. */
+function blockedRemedy(goal) {
+    const unbuilt = goal.blocked.some((entry) => entry.kind === 'unbuilt');
+    const others = goal.blocked.some((entry) => entry.kind !== 'unbuilt');
+    const remedies = [
+        ...(unbuilt
+            ? ['turn build_on_push on for the deployment in the service (or set commit: none)']
+            : []),
+        ...(others ? ['change the deployment in the service'] : []),
+        'deploy under a new name',
+    ];
+    return `To fix it: ${remedies.join(', or ')}.`;
+}
+function showCommit(value) {
+    return typeof value === 'string' ? shortSha(untrusted(value)) : '(none given)';
+}
+/** Nothing asked of the deployment but to be live: no target, no revision seen, no drift. */
+const ONLY_LIVE = { seenRevisions: new Set() };
+/**
+ * Whether the deployment is live for the goal, now: what blocks it, its
+ * target, the revisions the step saw, and what the adapter says of the
+ * order of commits (asked here, once a commit; none: unknown).
+ *
+ * The one place where live is decided. The flows decide it once for the
+ * deployment they found, the wait for each one it sees, and the rest (the
+ * run's record, its outputs, reports and summary, the log) reads the value
+ * they pass on. A new condition of live (next: an answer from the
+ * deployment's address) goes here, and only here.
+ */
+async function decideLive(deployment, goal) {
+    await goal.orders?.learn(deployment);
+    const { blocked = [] } = goal;
+    if (blocked.length > 0)
+        return { live: false, missing: blockedText({ blocked }), final: true };
+    return liveness(deployment, goal.target, goal.seenRevisions, (commit) => goal.orders?.of(commit));
+}
+
 ;// CONCATENATED MODULE: ./src/service/errors.ts
 /** What a failed call to the service raises. */
 
@@ -59731,6 +61107,510 @@ class ServiceError extends ActionError {
     }
 }
 
+;// CONCATENATED MODULE: ./src/run/steps/wait-heartbeat.ts
+/**
+ * What a wait tells the views (a line of the log each): a `waiting` event at
+ * each change (status, revision, commit) and, while nothing changes, one at
+ * least every `heartbeatMs`: while a check is in flight too, which may take
+ * up to a request's timeout. A `status_change` goes with each change, and a
+ * `wait_over` ends the wait.
+ */
+
+
+/** What the log says changed: the status, the revisions, the commit. */
+function progressKey(deployment) {
+    const { status, latest_revision_id: latest, active_revision_id: active } = deployment;
+    return JSON.stringify([status, latest, active, latestCommit(deployment) ?? null]);
+}
+class Heartbeat {
+    #clock;
+    #heartbeatMs;
+    #events;
+    #started;
+    /** The last line said: the state it showed, and when. */
+    #shown;
+    constructor(clock, heartbeatMs, events, started) {
+        this.#clock = clock;
+        this.#heartbeatMs = heartbeatMs;
+        this.#events = events;
+        this.#started = started;
+    }
+    /** The state's line and its `status_change`, when the last line showed another state (or none was said). */
+    show(state) {
+        if (this.#shown !== undefined && this.#shown.key === progressKey(state.deployment))
+            return;
+        this.say(state);
+        this.#changed(state.deployment, state.missing);
+    }
+    /** The wait is over, live: the change that made it live is one too, when a line showed the deployment before. */
+    live(deployment) {
+        if (this.#shown !== undefined && this.#shown.key !== progressKey(deployment)) {
+            this.#changed(deployment, '');
+        }
+        this.#events?.({ kind: 'wait_over', outcome: 'live' });
+    }
+    /** The wait is over, not live; `error`, to throw. */
+    over(outcome, error) {
+        this.#events?.({ kind: 'wait_over', outcome });
+        return error;
+    }
+    /**
+     * The line of the wait's state; `note` says why the next check comes later
+     * than usual, or that the service has not answered the one in flight.
+     */
+    say(state, note) {
+        this.#events?.({
+            kind: 'waiting',
+            waitingFor: state.missing,
+            elapsedMs: this.#clock.now() - this.#started,
+            ...(note === undefined ? {} : { note }),
+        });
+        this.#shown = { key: progressKey(state.deployment), at: this.#clock.now() };
+    }
+    /** The deployment's state as it is now, to the events' sink. */
+    #changed(deployment, waitingFor) {
+        this.#events?.({
+            kind: 'status_change',
+            status: deployment.status,
+            latestRevisionId: deployment.latest_revision_id ?? null,
+            activeRevisionId: deployment.active_revision_id ?? null,
+            waitingFor,
+        });
+    }
+    /**
+     * Awaits `work` with a line whenever the heartbeat is due meanwhile: a
+     * timer on the clock, so that a pause and a check the service does not
+     * answer (it may block for the request's whole timeout) are alike. `note`
+     * says, from the time waited, why nothing changed.
+     */
+    async beating(state, work, note) {
+        const clock = this.#clock;
+        const since = clock.now();
+        // Due as the work starts: said now, as a plain line.
+        if ((this.#shown?.at ?? since) + this.#heartbeatMs <= since)
+            this.say(state);
+        let cancel = () => { };
+        const arm = () => {
+            const beat = Math.max(0, (this.#shown?.at ?? since) + this.#heartbeatMs - clock.now());
+            cancel = clock.timer(beat, () => {
+                this.say(state, note?.(formatDuration(clock.now() - since)));
+                arm();
+            });
+        };
+        arm();
+        try {
+            return await work();
+        }
+        finally {
+            cancel();
+        }
+    }
+}
+
+;// CONCATENATED MODULE: ./src/run/steps/wait-schedule.ts
+/** The schedule as a wait starts at `now`: no check yet. */
+function startSchedule(options, now) {
+    return {
+        intervalMs: options.initialIntervalMs,
+        lastCheckAt: now,
+        checks: 0,
+        failedInARow: 0,
+        throttledInARow: 0,
+        slowdownMs: 0,
+    };
+}
+/** What to do at `now`, for a wait that ends at `deadline`. */
+function nextMove(schedule, deadline, now) {
+    const remaining = deadline - now;
+    if (remaining <= 0)
+        return { kind: 'stop' };
+    const wanted = Math.max(schedule.intervalMs - (now - schedule.lastCheckAt), schedule.slowdownMs);
+    // Keeps 30 checks a minute: never a check closer than its interval, nor past the deadline.
+    if (wanted > remaining)
+        return { kind: 'pause-to-deadline', pauseMs: remaining };
+    return { kind: 'check', pauseMs: Math.max(0, wanted) };
+}
+/** A check starts at `now`: the next interval grows. */
+function checkStarted(schedule, options, now) {
+    return {
+        ...schedule,
+        lastCheckAt: now,
+        intervalMs: Math.min(options.maxIntervalMs, schedule.intervalMs * options.growth),
+        checks: schedule.checks + 1,
+    };
+}
+/** How long a check started at `now` may take: the last may not outlast the deadline by more than a second. */
+function checkTimeoutMs(deadline, now) {
+    return Math.max(1_000, deadline - now);
+}
+/** The service answered a check: no failure in a row, no pause asked. */
+function answered(schedule) {
+    return { ...schedule, failedInARow: 0, throttledInARow: 0, slowdownMs: 0 };
+}
+/** The pause asked by a refusal, `throttled` being the `429`s before it in a row; at most `maxSlowdownMs`. */
+function slowdownOf(refusal, throttled, options) {
+    const asked = refusal.retryAfterMs ?? (refusal.throttled ? options.maxIntervalMs * 2 ** throttled : 0);
+    return Math.min(asked, options.maxSlowdownMs);
+}
+/**
+ * A check failed. A `429` is no failure (the deadline still holds): the
+ * checks slow down. Any other counts as failed in a row, and pauses the
+ * checks when the service names a pause.
+ */
+function refused(schedule, refusal, options) {
+    if (refusal.throttled) {
+        return {
+            ...schedule,
+            slowdownMs: slowdownOf(refusal, schedule.throttledInARow, options),
+            throttledInARow: schedule.throttledInARow + 1,
+        };
+    }
+    return {
+        ...schedule,
+        slowdownMs: slowdownOf(refusal, 0, options),
+        throttledInARow: 0,
+        failedInARow: schedule.failedInARow + 1,
+    };
+}
+/** More failed checks in a row than the wait tolerates: it gives up. */
+function givesUp(schedule, options) {
+    return schedule.failedInARow > options.maxFailedPolls;
+}
+
+;// CONCATENATED MODULE: ./src/run/steps/wait.ts
+/**
+ * Waiting until a deployment is live (goal.ts decides what that is, once for
+ * each state of the deployment seen): the checks and what the log says
+ * meanwhile. Checks `getById` on the schedule of wait-schedule.ts (every
+ * second at first, then every 2 s at most, slower as the service asks with a
+ * `429` or a `Retry-After`) up to a deadline, tolerating a few failed checks
+ * in a row. A deployment that already is live needs no check. The views get
+ * a line at each change and, while nothing changes, a heartbeat
+ * (wait-heartbeat.ts).
+ */
+
+
+
+
+
+
+
+
+
+/** A wait ended without the deployment being live; carries the last deployment seen, and how live it is. */
+class WaitError extends DeploymentError {
+    name = 'WaitError';
+    liveness;
+    constructor(message, deployment, liveness) {
+        super(message, deployment);
+        this.liveness = liveness;
+    }
+}
+/** One check: the deployment as the service lists it now, or why the check failed. */
+async function wait_check(service, id, timeoutMs) {
+    try {
+        const seen = await service.getById(id, timeoutMs);
+        return seen ?? new ActionError(`${Service.describeGetById(id)} does not list the deployment`);
+    }
+    catch (error) {
+        if (error instanceof ServiceError && error.transient)
+            return error;
+        throw error;
+    }
+}
+/** What a failed check says of the service's wish: a `429`, its `Retry-After`. */
+function refusalOf(failure) {
+    if (!(failure instanceof ServiceError))
+        return { throttled: false };
+    const { retryAfterMs } = failure.details;
+    return {
+        throttled: failure.status === 429,
+        ...(retryAfterMs === undefined ? {} : { retryAfterMs }),
+    };
+}
+/** A status the action does not know is waited through, and said once. */
+function noteUnknownStatus(status, known, logger) {
+    if (STATUSES.includes(status) || known.has(status))
+        return;
+    known.add(status);
+    logger.info(`status ${untrusted(status)} is not one the action knows: waiting through it`);
+}
+/** Why a wait timed out: its length, its checks, the pause the service asked for, what is missing. */
+function timedOut(name, schedule, options, missing, words) {
+    const { slowdownMs } = schedule;
+    const slowed = slowdownMs > 0
+        ? `; the service asked to pause ${formatDuration(slowdownMs)} between checks`
+        : '';
+    return `Deployment ${name} is not live after ${formatDuration(options.timeoutMs)} (${schedule.checks} checks${slowed}): ${missing}. Raise ${words.waitTimeout}, or look at the deployment in the service.`;
+}
+/** The note of a `429`: asked to slow down, which is no failure (the deadline still holds). */
+function slowingDown(schedule) {
+    return `the service asked to slow down (429): next check in ${formatDuration(schedule.slowdownMs)}`;
+}
+/** The warning of a failed check the wait tolerates, and when the next comes if the service said. */
+function failedCheck(schedule, options, failure) {
+    const { slowdownMs } = schedule;
+    const later = slowdownMs > 0 ? `; next check in ${formatDuration(slowdownMs)}, as it asked` : '';
+    return `check ${schedule.checks} failed (${schedule.failedInARow} of ${options.maxFailedPolls} tolerated in a row): ${failure}${later}`;
+}
+/**
+ * Checks until the deployment is live; the deployment, and how it is live.
+ * `decided` is how live `initial` is, when the caller decided it already:
+ * it is not decided again.
+ */
+async function waitUntilLive(initial, goal, options, dependencies, decided) {
+    const { service, clock, logger, signal, events } = dependencies;
+    const started = clock.now();
+    const deadline = started + options.timeoutMs;
+    const heartbeat = new Heartbeat(clock, options.heartbeatMs, events, started);
+    const unknownStatuses = new Set();
+    let schedule = startSchedule(options, started);
+    let deployment = initial;
+    let verdict = decided ?? (await decideLive(initial, goal));
+    for (;;) {
+        if (verdict.live) {
+            heartbeat.live(deployment);
+            return { deployment, verdict };
+        }
+        const name = `'${untrusted(deployment.name)}' (${deployment.id})`;
+        if (verdict.final) {
+            const message = `Deployment ${name} will not be live: ${verdict.missing}.`;
+            throw heartbeat.over('failed', new WaitError(message, deployment, verdict));
+        }
+        noteUnknownStatus(deployment.status, unknownStatuses, logger);
+        const state = { deployment, missing: verdict.missing };
+        const move = nextMove(schedule, deadline, clock.now());
+        if (move.kind === 'stop') {
+            const message = timedOut(name, schedule, options, verdict.missing, service.words);
+            throw heartbeat.over('timed_out', new WaitError(message, deployment, verdict));
+        }
+        heartbeat.show(state);
+        if (move.pauseMs > 0)
+            await heartbeat.beating(state, () => clock.sleep(move.pauseMs, signal));
+        if (move.kind === 'pause-to-deadline')
+            continue;
+        schedule = checkStarted(schedule, options, clock.now());
+        const seen = await heartbeat.beating(state, () => wait_check(service, deployment.id, checkTimeoutMs(deadline, clock.now())), (waited) => `the service has not answered a status check for ${waited}`);
+        if (!(seen instanceof ActionError)) {
+            deployment = seen;
+            schedule = answered(schedule);
+            verdict = await decideLive(deployment, goal);
+            dependencies.onPoll?.(deployment, verdict);
+            continue;
+        }
+        const refusal = refusalOf(seen);
+        schedule = refused(schedule, refusal, options);
+        if (givesUp(schedule, options)) {
+            const message = `Gave up waiting for ${name} after ${schedule.failedInARow} failed checks in a row; the last: ${seen.message}`;
+            throw heartbeat.over('failed', new WaitError(message, deployment, verdict));
+        }
+        if (refusal.throttled)
+            heartbeat.say(state, slowingDown(schedule));
+        else
+            logger.warning(failedCheck(schedule, options, seen.message));
+    }
+}
+
+;// CONCATENATED MODULE: ./src/run/flows/live-wait.ts
+/**
+ * The wait as a phase of a flow (the deploy's, `status`'s): in a log group,
+ * until the deployment is live, and what the log says of it then. The wait
+ * itself is run/steps/wait.ts.
+ */
+
+
+
+
+
+/** Says which commit is live when another one superseded the target. */
+function noteSuperseded(goal, liveness, logger) {
+    if (!liveness.live || liveness.supersededBy === undefined || goal.target === undefined)
+        return;
+    const newer = goal.orders?.of(liveness.supersededBy) === 'newer' ? 'a newer commit' : 'a newer push';
+    logger.info(`commit ${shortSha(goal.target.sha)} was superseded by ${newer}: commit ${shortSha(untrusted(liveness.supersededBy))} is live instead`);
+}
+/**
+ * Waits, in a log group, until the deployment is live, from how live it was
+ * found (not decided again); the deployment as it ends up, and how it is live.
+ */
+async function waitForLive(asked, found, liveness, goal, dependencies) {
+    const { logger } = dependencies;
+    const what = goal.target === undefined ? '' : ` with commit ${shortSha(goal.target.sha)}`;
+    const { deployment, verdict } = await inGroup(dependencies)(`Waiting until '${asked.name}' is live${what}`, 'wait', () => waitUntilLive(found, goal, { ...(dependencies.wait ?? DEFAULT_WAIT), timeoutMs: asked.waitTimeoutSeconds * 1000 }, dependencies, liveness));
+    noteSuperseded(goal, verdict, logger);
+    logger.info(`'${asked.name}' is live`);
+    return { deployment, liveness: verdict };
+}
+
+;// CONCATENATED MODULE: ./src/run/ports/findings.ts
+/** A difference as it is shown: its field and values only (the `drift` output's entries). */
+function shownDrift({ field, wanted, live }) {
+    return { field, wanted, live };
+}
+const PLAN_ACTIONS = (/* unused pure expression or super */ null && (['create', 'reuse', 'fail']));
+
+;// CONCATENATED MODULE: ./src/run/flows/run-record.ts
+/**
+ * What the run knows at any point, kept in one record: it sets the outputs as
+ * soon as they are known, and the job summary is written from it, whether the
+ * run succeeded or not.
+ */
+
+
+
+
+
+
+
+/**
+ * Why a run failed, for its outcome: the message (already redacted), whether
+ * it was cancelled (saying in which state it left the deployment), and the
+ * stack of an unexpected error, for the debug log.
+ */
+function failureOf(error, deployment, redact) {
+    if (error instanceof CancelledError) {
+        const state = deployment === undefined
+            ? ''
+            : ` while deployment ${deployment.id} was ${untrusted(deployment.status)}`;
+        return {
+            failure: `The run was cancelled${state}; the outputs hold what was known.`,
+            cancelled: true,
+        };
+    }
+    const failure = redact(describeError(error));
+    // An expected failure (an ActionError) says all in its message.
+    const unexpected = !(error instanceof ActionError) && error instanceof Error;
+    return unexpected
+        ? { failure, cancelled: false, stack: error.stack }
+        : { failure, cancelled: false };
+}
+/** What the run knows at any point, for the outputs and the summary. */
+class RunRecord {
+    plan;
+    /** What a create would send, once the repository is resolved, before any deployment is found. */
+    request;
+    result;
+    goal;
+    /** The deployment's latest state (after waiting, when the run waited). */
+    deployment;
+    /**
+     * Whether `deployment` is live, and how: decided by the flow for the
+     * deployment it found and by the wait for each one it sees (goal.ts,
+     * `decideLive`), stored with it; the outputs, reports and summary read it.
+     */
+    liveness;
+    /** Why the run failed, already redacted. */
+    failure;
+    /** The stack of an unexpected error, for the debug log. */
+    stack;
+    /** The run was cancelled (SIGINT, SIGTERM). */
+    cancelled = false;
+    /** The adapter was told the deployment was found or created: it is told how the run ends. */
+    reported = false;
+    /** The commit of each revision the run saw live (latest and active), by revision id. */
+    #liveCommits = new Map();
+    #setOutputs;
+    constructor(plan, setOutputs) {
+        this.plan = plan;
+        this.#setOutputs = setOutputs;
+    }
+    /** The deployment found or created, its goal, and how live it is (none when a dry run would create it). */
+    deployed(result, goal, liveness) {
+        this.result = result;
+        this.goal = goal;
+        this.seen(result.deployment, liveness);
+    }
+    /** The differences, as they are shown: none before the goal is known. */
+    get #drift() {
+        return (this.goal?.drift ?? []).map(shownDrift);
+    }
+    /** The revision that still serves while the latest is not active, with its commit if seen live. */
+    #stillLive(deployment) {
+        const active = deployment?.active_revision_id ?? null;
+        if (deployment === undefined || active === null || active === deployment.latest_revision_id)
+            return undefined;
+        const commit = this.#liveCommits.get(active);
+        return commit === undefined ? { revision: active } : { revision: active, commit };
+    }
+    /** The deployment's state as the run sees it now, and how live it is (none without a goal). */
+    seen(deployment, liveness) {
+        const active = deployment?.active_revision_id ?? null;
+        const commit = deployment === undefined ? undefined : latestCommit(deployment);
+        if (active !== null && active === deployment?.latest_revision_id && commit !== undefined) {
+            this.#liveCommits.set(active, commit);
+        }
+        if (this.result === undefined)
+            return;
+        if (deployment !== undefined) {
+            this.deployment = deployment;
+            this.liveness = liveness;
+        }
+        this.#setOutputs(outputsOf(this.result, this.deployment, { live: this.liveness?.live === true, drift: this.#drift }, this.plan.dashboardUrl));
+    }
+    /** The run in the core's words, for the adapter's progress hooks. */
+    report(stage, waitingFor) {
+        const { plan, result, deployment, goal, liveness: verdict } = this;
+        return {
+            name: plan.name,
+            stage,
+            id: deployment?.id,
+            status: deployment?.status,
+            created: result?.created,
+            // A target the deployment will not build is still the commit the step asked for.
+            targetCommit: goal?.target?.sha ?? goal?.unbuilt?.wanted,
+            liveCommit: deployment === undefined ? undefined : latestCommit(deployment),
+            supersededBy: verdict?.live === true ? verdict.supersededBy : undefined,
+            stillLive: verdict?.live === true ? undefined : this.#stillLive(deployment),
+            waitingFor: waitingFor ?? (verdict?.live === false ? verdict.missing : undefined),
+            never: verdict?.live === false && verdict.final === true,
+            failure: this.failure,
+            drift: this.#drift,
+            url: deployment?.source_config.custom_url ?? undefined,
+            dashboardUrl: deployment === undefined ? undefined : dashboardUrlOf(plan.dashboardUrl, deployment),
+        };
+    }
+    /** How the run ended, for the last report. */
+    get stage() {
+        if (this.cancelled)
+            return 'cancelled';
+        if (this.failure !== undefined)
+            return 'failed';
+        return this.liveness?.live === true ? 'live' : 'not-live';
+    }
+    failed(error, redact) {
+        if (error instanceof WaitError)
+            this.seen(error.deployment, error.liveness);
+        // What was created is known: the outputs say it, so a person can remove it.
+        if (error instanceof RenamedError) {
+            this.result = error.created;
+            this.seen(error.created.deployment, undefined);
+        }
+        ({
+            cancelled: this.cancelled,
+            failure: this.failure,
+            stack: this.stack,
+        } = failureOf(error, this.deployment, redact));
+    }
+    /** What the summary shows: the adapter renders it, removing secret values there. */
+    summary(commit) {
+        const { name, source, dryRun, dashboardUrl } = this.plan;
+        return {
+            kind: 'deploy',
+            plan: { name, source, dryRun, dashboardUrl },
+            result: this.result,
+            request: this.request,
+            deployment: this.deployment,
+            liveness: this.liveness,
+            target: this.goal?.target?.sha,
+            drift: this.goal?.drift.map(shownDrift),
+            failure: this.failure,
+            commit,
+        };
+    }
+}
+
+// EXTERNAL MODULE: external "node:http"
+var external_node_http_ = __nccwpck_require__(7067);
 ;// CONCATENATED MODULE: ./src/service/answers.ts
 /**
  * What the action says about an exchange that failed: the service's own
@@ -60141,1451 +62021,63 @@ class ServiceClient {
     }
 }
 
-;// CONCATENATED MODULE: ./src/service/vet.ts
+;// CONCATENATED MODULE: ./src/run/flows/service-access.ts
 /**
- * What of a deployment the service answers the run passes on. Service text
- * is untrusted, and two fields reach other systems as they are: `custom_url`
- * (the `url` output, GitHub's `environment_url`, links) and `repo_commit_sha`
- * (the `commit-sha` output, a GitLab variable, GitHub's compare). So:
- *
- * - `custom_url` only as an address that may be published
- *   (`publishableAddress`): a password in it is masked at once and the
- *   address kept without it; anything else is dropped.
- * - `repo_commit_sha` only as a full 40-hex commit; anything else is dropped.
- *
- * Each value dropped or changed is said once a run, not at every poll.
- *
- * And every secret value a deployment carries is registered for redaction
- * (`hide`) the moment its answer is parsed, whichever deployment it is: the
- * service may echo it in any later message (a page-2 error, a failed
- * status check's detail), and nothing may print it first.
- */
-
-
-
-class DeploymentVetting {
-    #logger;
-    #mask;
-    #said = new Set();
-    constructor(logger, mask) {
-        this.#logger = logger;
-        this.#mask = mask;
-    }
-    /** Registers the secret values of a deployment the service answered, used or not. */
-    hide(deployment) {
-        for (const secret of deployment.secrets)
-            this.#mask(secret.value);
-    }
-    /** The deployment as the run may pass it on (its secret values registered). */
-    vet(deployment) {
-        this.hide(deployment);
-        const url = this.#url(deployment);
-        const commit = this.#commit(deployment);
-        const unchanged = url === deployment.source_config.custom_url &&
-            commit === deployment.source_revision_config.repo_commit_sha;
-        if (unchanged)
-            return deployment;
-        return {
-            ...deployment,
-            source_config: { ...deployment.source_config, custom_url: url },
-            source_revision_config: { ...deployment.source_revision_config, repo_commit_sha: commit },
-        };
-    }
-    #url(deployment) {
-        const given = deployment.source_config.custom_url;
-        if (given === undefined || given === null || given === '')
-            return given;
-        const verdict = publishableAddress(given);
-        for (const secret of verdict.removed)
-            this.#mask(secret);
-        if (verdict.ok && verdict.address === given)
-            return given;
-        if (verdict.ok) {
-            this.#once(`custom_url:${verdict.address}`, verdict.hadCredentials
-                ? `the service's custom_url of '${untrusted(deployment.name)}' holds a user or password: it is published without them (the password is masked)`
-                : `the service's custom_url of '${untrusted(deployment.name)}' holds spaces or control characters: it is published as an address parser reads it`);
-            return verdict.address;
-        }
-        this.#once(`custom_url-refused:${given}`, `the service's custom_url of '${untrusted(deployment.name)}' is not published: ${verdict.why}`);
-        return null;
-    }
-    #commit(deployment) {
-        const given = deployment.source_revision_config.repo_commit_sha;
-        if (given === undefined || given === null || given === '' || FULL_SHA.test(given))
-            return given;
-        this.#once(`commit:${given}`, `the service's repo_commit_sha of '${untrusted(deployment.name)}' is not a 40-hex commit (${untrusted(given.slice(0, 64))}): it is not passed on`);
-        return null;
-    }
-    #once(key, message) {
-        if (this.#said.has(key))
-            return;
-        this.#said.add(key);
-        this.#logger.warning(message);
-    }
-}
-
-;// CONCATENATED MODULE: ./src/service/endpoints.ts
-/**
- * The deployment management service as a typed API: one function an
- * endpoint, the only place that spells a path, a query or a schema. The flow
- * reads like the contract (`findByName`, `create`, `getById`) and never sees
- * HTTP. Endpoints are described in docs/how-it-works.md.
- */
-
-
-
-const DEPLOYMENTS = '/v2/deployments';
-/** How messages name the create call. */
-const CREATE_CALL = `POST ${DEPLOYMENTS}`;
-/** The largest page the service serves. */
-const PAGE_LIMIT = 100;
-/** Pages read at most in one search: 100,000 deployments that contain the name. */
-const MAX_PAGES = 1_000;
-class Service {
-    #client;
-    #logger;
-    #maxPages;
-    /** Every deployment answered passes through it before the run sees it. */
-    #vetting;
-    constructor(client, logger, options = {}) {
-        this.#client = client;
-        this.#logger = logger;
-        this.#maxPages = options.maxPages ?? MAX_PAGES;
-        this.#vetting = new DeploymentVetting(logger, options.mask ?? (() => { }));
-    }
-    /** How the entry names what a remedy points to (its inputs, or its options). */
-    get words() {
-        return this.#client.words;
-    }
-    /** `GET /v1/integrations/forge/codehost/{id}/repos`. */
-    listRepositories(integrationId) {
-        return this.#client.request({
-            method: 'GET',
-            // The id is a validated uuid: nothing else reaches the path.
-            path: `/v1/integrations/forge/codehost/${encodeURIComponent(integrationId)}/repos`,
-            schema: RepositoryListSchema,
-            remedies: {
-                404: `Check ${this.#client.words.integrationId}: the service knows no integration ${integrationId}.`,
-            },
-        });
-    }
-    /**
-     * One page of the listing, each deployment's secret values registered
-     * before anything else can print (vet.ts): the service may echo them in
-     * the next page's error.
-     */
-    async #page(query, options = {}) {
-        const list = await this.#client.request({
-            method: 'GET',
-            path: DEPLOYMENTS,
-            query: { ...query },
-            schema: DeploymentListSchema,
-            ...options,
-        });
-        for (const deployment of list.resources)
-            this.#vetting.hide(deployment);
-        return list;
-    }
-    /**
-     * Walks the listing from its start, a page of at most `size()` at a time,
-     * each following the offset the service returned, handing `onPage` the
-     * deployments each page adds (one id is one item: a deployment listed
-     * again on a later page, as when the list shifts under the walk, is not
-     * handed on twice). The walk ends at a short or empty page, a page that
-     * adds no new id (a service that ignores `offset`), an offset that does
-     * not advance, or when `onPage` returns false; it resolves to the offset
-     * the service returned last (where the list would go on), and throws past
-     * `maxPages`. Every item of a page is read, even past the limit asked: a
-     * larger page still holds what the walk looks for.
-     */
-    async #walk(filters, size, onPage, tooLong) {
-        const seen = new Set();
-        let offset = 0;
-        for (let pages = 1; pages <= this.#maxPages; pages++) {
-            const limit = size();
-            const list = await this.#page({ ...filters, limit, offset });
-            const fresh = list.resources.filter((deployment) => !seen.has(deployment.id));
-            for (const deployment of fresh)
-                seen.add(deployment.id);
-            if (!onPage(fresh) || list.resources.length < limit)
-                return list.offset;
-            if (fresh.length === 0) {
-                this.#logger.warning(`GET ${DEPLOYMENTS} at offset ${offset} listed only deployments it had already listed: it does not page, so the list is taken to end here`);
-                return list.offset;
-            }
-            if (list.offset <= offset) {
-                this.#logger.warning(`GET ${DEPLOYMENTS} returned offset ${list.offset} after offset ${offset}: it does not advance, so the list is taken to end here`);
-                return list.offset;
-            }
-            offset = list.offset;
-        }
-        throw new ActionError(tooLong());
-    }
-    /**
-     * Every deployment named exactly `name`, in the order listed, each id
-     * once. The service filters by substring only and does not say where the
-     * list ends: the walk ends as `#walk` says; `maxPages` stops a service
-     * that never ends it.
-     */
-    async findByName(name) {
-        const found = [];
-        await this.#walk({ name_contains: name }, () => PAGE_LIMIT, (fresh) => {
-            for (const deployment of fresh) {
-                if (deployment.name === name)
-                    found.push(this.#vetting.vet(deployment));
-            }
-            return true;
-        }, () => `GET ${DEPLOYMENTS}: no end of the list after ${this.#maxPages} pages of ${PAGE_LIMIT} deployments whose names contain '${name}'; stopped rather than risk creating a duplicate. Use a more distinctive name, or report the service's pagination.`);
-        return found;
-    }
-    /**
-     * The deployments `filters` select, in the order listed, each id once, at
-     * most `limit`: pages of 100 (the last one only as large as what is
-     * left), each following the offset the service returned; the list ends as
-     * in `findByName`. With `probe`, a list that reaches `limit` asks for one
-     * more to say whether it goes on (`more`).
-     */
-    async list(filters, limit, { probe = false } = {}) {
-        const deployments = [];
-        const { more } = await this.listPages(filters, limit, (page) => {
-            deployments.push(...page);
-            return true;
-        }, { probe });
-        return { deployments, more };
-    }
-    /**
-     * `list`, each page's deployments handed to `onPage` as the page arrives
-     * and not kept, so a listing's memory does not grow with it (only the ids,
-     * to list each once). When `onPage` returns false the listing ends there:
-     * no further page, no probe.
-     */
-    async listPages(filters, limit, onPage, { probe = false } = {}) {
-        /** The ids handed on: how many, and which ones the probe's answer must go past. */
-        const taken = new Set();
-        const left = () => limit - taken.size;
-        if (limit <= 0)
-            return { count: 0, more: false };
-        let stopped = false;
-        const offset = await this.#walk(filters, () => Math.min(PAGE_LIMIT, left()), (fresh) => {
-            const page = fresh.slice(0, left()).map((deployment) => this.#vetting.vet(deployment));
-            for (const deployment of page)
-                taken.add(deployment.id);
-            stopped = page.length > 0 && !onPage(page);
-            return !stopped && left() > 0;
-        }, () => `GET ${DEPLOYMENTS}: no end of the list after ${this.#maxPages} pages; stopped. Report the service's pagination.`);
-        if (!probe || stopped || left() > 0)
-            return { count: taken.size, more: false };
-        const next = await this.#page({ ...filters, limit: 1, offset });
-        return {
-            count: taken.size,
-            more: next.resources.some((deployment) => !taken.has(deployment.id)),
-        };
-    }
-    /**
-     * `GET /v2/deployments?deployment_ids=ID`: the deployment, or undefined when
-     * the answer does not list it. One attempt: a poll is retried by the next poll.
-     */
-    async getById(id, timeoutMs) {
-        const list = await this.#page({ deployment_ids: id }, { attempts: 1, ...(timeoutMs === undefined ? {} : { timeoutMs }) });
-        const found = list.resources.find((deployment) => deployment.id === id);
-        return found === undefined ? undefined : this.#vetting.vet(found);
-    }
-    /**
-     * `POST /v2/deployments`. When the create may have taken effect without an
-     * answer, or the service answers 409, `reconcile` finds what is there.
-     */
-    async create(request, reconcile) {
-        const answered = await this.#client.exchange({
-            method: 'POST',
-            path: DEPLOYMENTS,
-            body: request,
-            schema: DeploymentSchema,
-            idempotent: false,
-            reconcile,
-        });
-        return { ...answered, value: this.#vetting.vet(answered.value) };
-    }
-    /** How a person reads a call, for messages: `GET /v2/deployments?deployment_ids=ID`. */
-    static describeGetById(id) {
-        return `GET ${DEPLOYMENTS}?deployment_ids=${id}`;
-    }
-}
-
-;// CONCATENATED MODULE: ./src/run/ports/dependencies.ts
-/** Phases as events: the views make them log groups. */
-function inGroup(dependencies) {
-    const { events } = dependencies;
-    return async (name, step, phase) => {
-        events?.({ kind: 'step', step, message: name, grouped: true });
-        try {
-            return await phase();
-        }
-        finally {
-            events?.({ kind: 'step_over', step, grouped: true });
-        }
-    };
-}
-
-;// CONCATENATED MODULE: ./src/run/ports/errors.ts
-/** What the run throws about a deployment it found: the failure, and the deployment, for the outputs. */
-
-/** A failure about a deployment the run found; carries it, so the outputs can still say which. */
-class DeploymentError extends ActionError {
-    name = 'DeploymentError';
-    deployment;
-    constructor(message, deployment) {
-        super(message);
-        this.deployment = deployment;
-    }
-}
-
-;// CONCATENATED MODULE: ./src/run/steps/repository.ts
-/**
- * Which repository a codehost deploy builds from: the entry of the
- * integration's listing for the step's `repository` (on its code host, when
- * the run knows it), exact, else case-insensitive; else an error that says
- * what the integration does list.
- */
-
-
-/** Repositories named in the error when the wanted one is not listed. */
-const REPOSITORIES_SHOWN = 5;
-/** `owner/name`. */
-const fullName = (repository) => `${repository.owner}/${repository.name}`;
-/** A listed repository's host, lower-cased ('' when its url is no URL). */
-const hostOf = (url) => (URL.canParse(url) ? new URL(url).hostname.toLowerCase() : '');
-/** The listing's entry for `plan.repository` (on its host, if named): exact, else case-insensitive. */
-async function resolveRepository(service, plan) {
-    const { host } = plan.repository;
-    const listed = await service.listRepositories(plan.integrationId);
-    const repositories = host === undefined ? listed : listed.filter((entry) => hostOf(entry.url) === host);
-    const name = fullName(plan.repository);
-    const match = repositories.find((repository) => fullName(repository) === name) ??
-        repositories.find((repository) => fullName(repository).toLowerCase() === name.toLowerCase());
-    if (match !== undefined)
-        return match;
-    const wanted = host === undefined ? name : `${name} on ${host}`;
-    if (repositories.length === 0) {
-        const where = host === undefined || listed.length === 0 ? '' : ` on ${host}`;
-        throw new ActionError(`Repository ${wanted} is not available to integration ${plan.integrationId}: the integration lists no repositories${where}. Grant the integration access to ${wanted}.`);
-    }
-    const shown = repositories.slice(0, REPOSITORIES_SHOWN).map((r) => untrusted(fullName(r)));
-    const more = repositories.length > REPOSITORIES_SHOWN
-        ? ` and ${repositories.length - REPOSITORIES_SHOWN} more`
-        : '';
-    throw new ActionError(`Repository ${wanted} is not available to integration ${plan.integrationId}. It lists: ${shown.join(', ')}${more}. Check ${service.words.repository}, or grant the integration access to ${wanted}.`);
-}
-
-;// CONCATENATED MODULE: ./src/run/steps/deploy.ts
-/**
- * The deploy flow's decisions: which repository (codehost), which deployment
- * of the name, reuse or create — never two from one name where the service
- * lets the action prevent it, and a warning with every id where it cannot.
+ * What every flow does before its first request: mask the values never to
+ * print, warn of what the plan does not know, and make the steps'
+ * dependencies (the service over HTTP, the run's channel as their log and
+ * sink) from what the runner gives.
  */
 
 
 
 
-
-
-/**
- * When the service may have created a deployment that its listing does not
- * show yet (it promises no read-after-write), the name is looked up again
- * after each of these pauses: 6 s in all, before concluding it was not created.
- */
-const SETTLE_PAUSES_MS = [0, 1_000, 2_000, 3_000];
-/**
- * The service stored a created deployment under another name: the step fails,
- * since the next run would not find it, but what was created is known, so
- * the outputs say it (contract, behaviour 17).
- */
-class RenamedError extends ActionError {
-    name = 'RenamedError';
-    created;
-    constructor(created, words) {
-        const { deployment, request } = created;
-        super(`The service stored deployment ${deployment.id} as '${untrusted(deployment.name)}', not '${request.name}': it changes names, so the next run would not find it and would create another. Set ${words.name} to '${untrusted(deployment.name)}'.`);
-        this.created = created;
-    }
-}
-/** The body of the create call for the plan (and the resolved repository). */
-function buildCreateRequest(plan, repository) {
-    const request = {
-        name: plan.name,
-        source: plan.source,
-        source_config: { ...plan.sourceConfig },
-        source_revision_config: { ...plan.sourceRevisionConfig },
-        secrets: plan.secrets.map((secret) => ({ ...secret })),
-    };
-    // A codehost deployment builds on push unless the step says otherwise (behaviour 22).
-    if (plan.source === 'codehost' && plan.sourceConfig.build_on_push === undefined) {
-        request.source_config.build_on_push = true;
-    }
-    if (repository !== undefined) {
-        request.source_config.repo_url = repository.url;
-        request.source_config.integration_id = repository.host_integration_id;
-        request.source_revision_config.repo_ref ??= repository.default_branch;
-    }
-    if (plan.source === 'external_docker' && plan.secretReferences !== null) {
-        request.secret_references = plan.secretReferences;
-    }
-    return request;
-}
-/**
- * The one deployment to use when several have the name (the service does not
- * enforce unique names): one not being deleted, then the oldest; a warning
- * names every id and the pick.
- */
-function pickOne(found, name, logger) {
-    const [first, ...others] = [...found].sort((a, b) => Number(a.status === 'AWAITING_DELETE') - Number(b.status === 'AWAITING_DELETE') ||
-        Date.parse(a.created_at) - Date.parse(b.created_at));
-    if (first === undefined || others.length === 0)
-        return first;
-    logger.warning(`${found.length} deployments are named '${name}': ${found.map((d) => `${d.id} (${untrusted(d.status)}, created ${untrusted(d.created_at)})`).join(', ')}. Using ${first.id}: not being deleted first, then the oldest. The service does not enforce unique names; delete the others in the service.`);
-    return first;
-}
-/** A deployment found by its name that the step cannot reuse. */
-class NotReusableError extends DeploymentError {
-    name = 'NotReusableError';
-}
-/** A deployment found by its name, fit to reuse: same source, not being deleted. */
-function checkReusable(deployment, plan) {
-    if (deployment.source !== plan.source) {
-        throw new NotReusableError(`Deployment '${plan.name}' (${deployment.id}) exists with source ${deployment.source}, but source ${plan.source} was asked for. A deployment's name and source cannot change: use another name, or set source to ${deployment.source}.`, deployment);
-    }
-    if (deployment.status === 'AWAITING_DELETE') {
-        throw new NotReusableError(`Deployment '${plan.name}' (${deployment.id}) is AWAITING_DELETE: it is being deleted, and the name is unavailable until it is gone. Wait for the deletion to finish and run the step again, or deploy under another name.`, deployment);
-    }
-    return deployment;
-}
-/**
- * Looks the name up again after each pause of `SETTLE_PAUSES_MS`, until the
- * deployment is listed: the service's listing may lag its writes.
- */
-async function findSettled(name, dependencies) {
-    const { service, clock, signal, logger } = dependencies;
-    for (const pause of SETTLE_PAUSES_MS) {
-        await clock.sleep(pause, signal);
-        const found = pickOne(await service.findByName(name), name, logger);
-        if (found !== undefined)
-            return found;
-    }
-    return undefined;
-}
-const settleWindow = formatDuration(SETTLE_PAUSES_MS.reduce((sum, pause) => sum + pause, 0));
-/**
- * The reconcile hook of the create: after a 409 or a create that may have
- * taken effect, what is there under the name. A 409 with nothing listed
- * fails; an ambiguous create with nothing listed is tried again.
- */
-function reconcileCreate(name, dependencies) {
-    const { logger } = dependencies;
-    return async (failure) => {
-        const conflict = failure.status === 409;
-        logger.info(conflict
-            ? `${CREATE_CALL} answered 409: another run created '${name}'; looking it up`
-            : `${CREATE_CALL} may or may not have created '${name}' (${failure.details.problem}): looking it up before trying again`);
-        const found = await findSettled(name, dependencies).catch((lookUpError) => {
-            if (!(lookUpError instanceof ActionError) || lookUpError instanceof CancelledError) {
-                throw lookUpError;
-            }
-            throw new ActionError(`${failure.message}\n${conflict ? 'The service says it exists' : 'The create may have taken effect'}, and looking '${name}' up failed too: ${lookUpError.message}\nRunning the step again is safe: it finds the deployment before creating one.`);
-        });
-        if (found !== undefined) {
-            logger.info(`'${name}' exists (${found.id}): using it`);
-            return found;
-        }
-        if (conflict) {
-            throw new ActionError(`${failure.message}\nThe service says '${name}' exists, but no deployment of that exact name was listed within ${settleWindow}. Run the step again later.`);
-        }
-        logger.info(`'${name}' is not listed after ${settleWindow}: it was not created`);
-        return undefined;
-    };
-}
-/**
- * After a create: the name the service stored must be the one asked for
- * (else every run would create another), and one more look-up warns when the
- * name now has more than one deployment (two runs raced on a service that
- * does not enforce unique names).
- */
-async function checkCreated(created, dependencies) {
-    const { deployment } = created;
-    const name = created.request.name;
-    if (deployment.name !== name)
-        throw new RenamedError(created, dependencies.service.words);
-    const ids = new Set([
-        deployment.id,
-        ...(await dependencies.service.findByName(name)).map((d) => d.id),
-    ]);
-    if (ids.size > 1) {
-        dependencies.logger.warning(`${ids.size} deployments are now named '${name}': ${[...ids].join(', ')}. Another run created one at the same time, and the service does not enforce unique names. Delete the extra ones in the service, and give the deploy job a 'concurrency:' group so that runs of this step never overlap.`);
-    }
-}
-/**
- * The create call, reconciled: the deployment and whether this run
- * created it. The answer to this run's own create is the deployment; one
- * found by a look-up is checked like any other found by its name.
- */
-async function create(plan, request, repository, dependencies) {
-    const { value, via } = await dependencies.service.create(request, reconcileCreate(request.name, dependencies));
-    // A deployment found by the reconcile look-up has the exact name, and that
-    // look-up already warned about duplicates: only the create's own answer is checked.
-    if (via === 'answer') {
-        await checkCreated({ request, repository, deployment: value, created: true }, dependencies);
-    }
-    const deployment = via === 'answer' ? value : checkReusable(value, plan);
-    // A deployment that answered a 409 was created by another run.
-    return { deployment, created: via !== 'conflict' };
-}
-/**
- * Resolve, find, then reuse or create (or, in a dry run, say what would be
- * created). `onRequest` is told the create's body as soon as the repository
- * is resolved, so a run that fails after can still say what it asked for.
- */
-async function deploy(plan, dependencies, onRequest) {
-    const { service, logger } = dependencies;
-    const group = inGroup(dependencies);
-    const repository = plan.source === 'codehost'
-        ? await group(`Resolving repository ${fullName(plan.repository)}`, 'resolve', async () => {
-            const found = await resolveRepository(service, plan);
-            logger.info(`${fullName(plan.repository)}: ${untrusted(found.url)} (default branch ${untrusted(found.default_branch)})`);
-            return found;
-        })
-        : undefined;
-    const request = buildCreateRequest(plan, repository);
-    onRequest?.(request);
-    const existing = await group(`Looking for deployment '${plan.name}'`, 'find', async () => {
-        const found = pickOne(await service.findByName(plan.name), plan.name, logger);
-        logger.info(found === undefined
-            ? `no deployment is named '${plan.name}'`
-            : `found '${plan.name}': ${found.id} (${untrusted(found.status)})`);
-        return found;
+/** What the steps are given: the service over HTTP, and the run's channel as their log and sink. */
+function dependenciesOf(access, io, events) {
+    const { clock, signal } = io;
+    const { logger } = events;
+    const client = new ServiceClient({
+        baseUrl: access.apiUrl,
+        headers: access.headers,
+        clock,
+        logger,
+        signal,
+        redact: io.redact,
+        dispatcher: proxyDispatcher(io.proxy),
+        ...(io.pace === undefined ? {} : { retry: io.pace.retry }),
+        ...(io.words === undefined ? {} : { words: io.words }),
     });
-    if (existing !== undefined) {
-        return { request, repository, deployment: checkReusable(existing, plan), created: false };
-    }
-    if (plan.dryRun) {
-        logger.info(`dry run: would ${CREATE_CALL} to create '${plan.name}'`);
-        return { request, repository, created: false };
-    }
-    return group(`Creating deployment '${plan.name}'`, 'create', async () => {
-        const outcome = await create(plan, request, repository, dependencies);
-        logger.info(outcome.created
-            ? `created ${outcome.deployment.id} (${untrusted(outcome.deployment.status)})`
-            : `reusing ${outcome.deployment.id}, created by another run (${untrusted(outcome.deployment.status)})`);
-        return { request, repository, ...outcome };
-    });
+    return {
+        service: new Service(client, logger, { mask: io.mask }),
+        logger,
+        clock,
+        signal,
+        events: events.emit,
+        ...(io.pace === undefined ? {} : { wait: io.pace.wait }),
+    };
 }
-
-;// CONCATENATED MODULE: ./src/run/steps/drift.ts
-/**
- * Drift: where a reused deployment differs from what the step asks for. The
- * service has no update call, so these differences stay until someone
- * changes the deployment in the service (docs/how-it-works.md, "Drift").
- */
-
-
-const isObject = (value) => typeof value === 'object' && value !== null && !Array.isArray(value);
-/** null and absent are the same to the service (every field is nullable). */
-const isAbsent = (value) => value === undefined || value === null;
-/** Deep equality of JSON values; numbers by value (`2` equals `2.0`). */
-function same(a, b) {
-    if (isAbsent(a) || isAbsent(b))
-        return isAbsent(a) && isAbsent(b);
-    if (Array.isArray(a) || Array.isArray(b)) {
-        return (Array.isArray(a) &&
-            Array.isArray(b) &&
-            a.length === b.length &&
-            a.every((item, index) => same(item, b[index])));
-    }
-    if (isObject(a) && isObject(b)) {
-        const keys = new Set([...Object.keys(a), ...Object.keys(b)]);
-        return [...keys].every((key) => same(a[key], b[key]));
-    }
-    return a === b;
+/** Masks every value never to print: the api key, the header values (and a plan's secret values). */
+function maskValues(sensitive, io) {
+    for (const value of sensitive.sensitiveValues)
+        io.mask(value);
 }
 /**
- * The fields of a revision: a reused deployment that differs in one of them
- * never runs what the step asks for (behaviour 21).
+ * Masks every sensitive value of the plan; one warning for each secret too
+ * short or common to hide in text (`4`, `true`): it is sent, outputs redact
+ * it by structure, but the service's own messages may show it.
  */
-const REVISION_FIELDS = [
-    'repo_ref',
-    'agent_config_path',
-    'image_uri',
-    'source_tarball_path',
-];
-/** Whether a drift entry changes which code runs (a revision field), not only how it runs. */
-function isRevisionField(field) {
-    return REVISION_FIELDS.some((key) => field === `source_revision_config.${key}`);
-}
-/** `build_on_push` null or absent reads as off (behaviour 22). */
-const buildsOnPush = (value) => value === true;
-/**
- * Compares what the step sets in an object with the live object: only the
- * keys the step sets, recursing into objects (the service fills in
- * defaults), arrays whole.
- */
-function compareSet(path, wanted, live, out) {
-    const liveObject = isObject(live) ? live : {};
-    for (const [key, value] of Object.entries(wanted)) {
-        if (value === undefined)
+function maskPlan(plan, io, logger) {
+    maskValues(plan, io);
+    for (const secret of plan.secrets) {
+        if (isRedactable(secret.value))
             continue;
-        const field = `${path}.${key}`;
-        if (isObject(value) && isObject(liveObject[key])) {
-            compareSet(field, value, liveObject[key], out);
-        }
-        else if (!same(value, liveObject[key])) {
-            out.push({ field, wanted: value, live: liveObject[key] ?? null });
-        }
+        logger.warning(`the value of secret ${secret.name} is too short or common to redact in text: outputs hide it, but it cannot be hidden in the service's own messages. Prefer a longer value if it is sensitive.`);
     }
 }
-function compareSecrets(plan, deployment, out) {
-    const live = new Map(deployment.secrets.map((secret) => [secret.name, secret.value]));
-    const wanted = new Map(plan.secrets.map((secret) => [secret.name, secret.value]));
-    for (const [name, value] of wanted) {
-        const liveValue = live.get(name);
-        if (liveValue === undefined) {
-            out.push({ field: `secrets.${name}`, wanted: MASK, live: null });
-        }
-        else if (liveValue !== '' && liveValue !== value) {
-            out.push({ field: `secrets.${name}`, wanted: MASK, live: MASK });
-        }
-    }
-    for (const name of live.keys()) {
-        if (!wanted.has(name))
-            out.push({ field: `secrets.${name}`, wanted: null, live: MASK });
-    }
-}
-const sortedReferences = (references) => references.map((reference) => JSON.stringify(reference)).sort();
-/**
- * Every difference between the step and the deployment it reused:
- * `source_config` (what the step sets, and for codehost the listing's
- * repo_url and integration_id), `source_revision_config` fields the step
- * sets, secrets when the step gives any, secret_references as a set.
- */
-function findDrift(plan, request, deployment) {
-    const out = [];
-    // build_on_push is compared only when the step sets it (the create's default is not), as on or off.
-    const wanted = plan.sourceConfig.build_on_push;
-    compareSet('source_config', {
-        ...request.source_config,
-        build_on_push: wanted === undefined ? undefined : buildsOnPush(wanted),
-    }, {
-        ...deployment.source_config,
-        build_on_push: buildsOnPush(deployment.source_config.build_on_push),
-    }, out);
-    const revision = Object.fromEntries(REVISION_FIELDS.map((key) => [key, plan.sourceRevisionConfig[key]]));
-    compareSet('source_revision_config', revision, deployment.source_revision_config, out);
-    if (plan.secrets.length > 0)
-        compareSecrets(plan, deployment, out);
-    if (plan.source === 'external_docker' && plan.secretReferences !== null) {
-        const live = deployment.secret_references ?? [];
-        if (!same(sortedReferences(plan.secretReferences), sortedReferences(live))) {
-            out.push({ field: 'secret_references', wanted: plan.secretReferences, live });
-        }
-    }
-    return out;
-}
-/** How a drifted value is written in a message: JSON, short, on one line. */
-function showValue(value) {
-    if (value === null || value === undefined)
-        return '(not set)';
-    const text = untrusted(typeof value === 'string' ? value : JSON.stringify(value));
-    return text.length > 120 ? `${text.slice(0, 120)}…` : text;
-}
-
-;// CONCATENATED MODULE: ./src/run/steps/live.ts
-
-
-/** The commit of the deployment's latest revision, lower-cased, if the service says. */
-function latestCommit(deployment) {
-    const sha = deployment.source_revision_config.repo_commit_sha;
-    return sha === undefined || sha === null || sha === '' ? undefined : sha.toLowerCase();
-}
-/**
- * Whether the deployment is live. `seenRevisions` are the revision ids the
- * step saw when it found the deployment (none on create): a revision for
- * another commit that is not among them is a newer push.
- */
-function liveness(deployment, target, seenRevisions, orderOf = () => undefined) {
-    const { status, latest_revision_id: latest, active_revision_id: active } = deployment;
-    if (status === 'AWAITING_DELETE') {
-        return {
-            live: false,
-            missing: 'the deployment is being deleted (AWAITING_DELETE)',
-            final: true,
-        };
-    }
-    if (status !== 'READY')
-        return { live: false, missing: `status is ${untrusted(status)}, not READY` };
-    if (latest === null) {
-        return target === undefined
-            ? { live: true }
-            : { live: false, missing: `no revision yet for commit ${shortSha(target.sha)}` };
-    }
-    if (active !== latest) {
-        const still = active === null ? 'no revision is active yet' : `revision ${active} still is`;
-        return {
-            live: false,
-            missing: `the latest revision ${latest} is not active yet (${still}; if it stays so, its build may have failed)`,
-        };
-    }
-    if (target === undefined)
-        return { live: true };
-    const commit = latestCommit(deployment);
-    if (commit === target.sha)
-        return { live: true };
-    const order = commit === undefined ? undefined : orderOf(commit);
-    // Newer than the target (its descendant): live instead of it. Unseen: a newer push, unless it is older.
-    if (commit !== undefined &&
-        (order === 'newer' || (order !== 'older' && !seenRevisions.has(latest))))
-        return { live: true, supersededBy: commit };
-    const branch = target.branch === undefined ? '' : ` of branch ${target.branch}`;
-    const shown = commit === undefined ? '(none given)' : shortSha(untrusted(commit));
-    const relation = order === 'older' ? 'older than' : 'not';
-    return {
-        live: false,
-        missing: `the latest revision is for commit ${shown}, ${relation} the target ${shortSha(target.sha)}${branch}`,
-    };
-}
-/** The ref a deployment tracks: the live one, else the one the request sets. */
-function trackedRef(deployment, requested) {
-    return deployment?.source_revision_config.repo_ref ?? requested ?? undefined;
-}
-/**
- * The target of a run, from what the step asked for: an explicit sha always;
- * `auto` only when the run's branch is the one the deployment tracks. Says in
- * one line why nothing is targeted otherwise.
- */
-function chooseTarget(commit, tracked, logger) {
-    switch (commit.kind) {
-        case 'sha':
-            return { sha: commit.sha };
-        case 'none':
-            logger.info(`no commit is targeted: ${commit.reason}`);
-            return undefined;
-        case 'auto':
-            if (tracked === commit.branch)
-                return { sha: commit.sha, branch: commit.branch };
-            logger.info(`no commit is targeted: the run is for branch ${commit.branch}, and the deployment tracks ${tracked === undefined ? 'no branch' : untrusted(tracked)}`);
-            return undefined;
-    }
-}
-
-;// CONCATENATED MODULE: ./src/run/steps/commit-order.ts
-
-
-
-/** The longest list of commits a run asks about: a wait sees a few pushes, not hundreds. */
-const MAX_QUESTIONS = 20;
-class commit_order_CommitOrders {
-    #answers = new Map();
-    #ask;
-    #repository;
-    #target;
-    #logger;
-    /** Without a question, a repository or a target, nothing is asked and every answer is unknown. */
-    constructor(ask, repository, target, logger) {
-        this.#ask = ask;
-        this.#repository = repository;
-        this.#target = target;
-        this.#logger = logger;
-    }
-    /** What is known of `commit` against the target; undefined when not asked or not known. */
-    of(commit) {
-        return this.#answers.get(commit);
-    }
-    /** Asks about the commit of the deployment's latest revision, once, when it is not the target. */
-    async learn(deployment) {
-        const commit = latestCommit(deployment);
-        const ask = this.#ask;
-        const target = this.#target?.sha;
-        if (ask === undefined || this.#repository === undefined || target === undefined)
-            return;
-        if (commit === undefined || commit === target || this.#answers.has(commit))
-            return;
-        if (this.#answers.size >= MAX_QUESTIONS)
-            return;
-        this.#answers.set(commit, undefined);
-        const order = await ask(this.#repository, target, commit);
-        this.#answers.set(commit, order);
-        const which = `commit ${shortSha(untrusted(commit))} against the target ${shortSha(target)}`;
-        if (order === undefined) {
-            this.#logger.debug(`commit order of ${which}: not known, so it counts as before`);
-        }
-        else {
-            this.#logger.debug(`commit order of ${which}: ${order}`);
-        }
-    }
-}
-
-;// CONCATENATED MODULE: ./src/run/steps/goal.ts
-/**
- * What the step asks of the deployment `deploy` found or created: the commit
- * that must be live, the revisions it saw, and where a reused deployment
- * differs from what the step asks for (docs/how-it-works.md, "What green means", "Drift").
- */
-
-
-
-
-
-/** The deployment `deploy` found, or undefined when it created one (or would). */
-function reusedOf(result) {
-    return result.created ? undefined : result.deployment;
-}
-/** The revisions of a reused deployment: a revision the step did not see is a newer push. */
-function seenRevisionsOf(reused) {
-    if (reused === undefined)
-        return new Set();
-    return new Set([reused.latest_revision_id, reused.active_revision_id].filter((id) => id !== null));
-}
-/** The target of a codehost plan, against the branch the deployment tracks. */
-function targetOf(plan, result, logger) {
-    if (plan.source !== 'codehost')
-        return undefined;
-    const tracked = trackedRef(reusedOf(result), result.request.source_revision_config.repo_ref);
-    return chooseTarget(plan.commit, tracked, logger);
-}
-/**
- * The target as drift, when a reused deployment will not build it and
- * another commit is live that is not newer than it (a newer one supersedes it).
- */
-function unbuiltOf(reused, target, orders) {
-    if (reused === undefined || target === undefined)
-        return undefined;
-    if (reused.source_config.build_on_push === true)
-        return undefined;
-    const live = latestCommit(reused);
-    if (live === target.sha)
-        return undefined;
-    if (live !== undefined && orders.of(live) === 'newer')
-        return undefined;
-    return {
-        field: 'source_revision_config.repo_commit_sha',
-        wanted: target.sha,
-        live: live ?? null,
-    };
-}
-/** The repository whose commits are compared: the deployed one (`repository`). */
-function comparedRepository(plan) {
-    return plan.source === 'codehost'
-        ? `${plan.repository.owner}/${plan.repository.name}`
-        : undefined;
-}
-/**
- * The goal of the run. When the reused deployment's latest revision is for
- * another commit, `ask` (if any) says which is newer. A target the deployment
- * will not build is drift, and blocked with the revision drift: the
- * deployment is not live, and the step does not wait for it (behaviour 21).
- */
-async function assess(plan, result, logger, ask) {
-    const reused = reusedOf(result);
-    const seenRevisions = seenRevisionsOf(reused);
-    const drift = reused === undefined ? [] : findDrift(plan, result.request, reused);
-    const target = targetOf(plan, result, logger);
-    const orders = new commit_order_CommitOrders(ask, comparedRepository(plan), target, logger);
-    if (reused !== undefined)
-        await orders.learn(reused);
-    const unbuilt = unbuiltOf(reused, target, orders);
-    const blocked = drift.filter((entry) => isRevisionField(entry.field));
-    if (unbuilt === undefined)
-        return { target, seenRevisions, drift, blocked, orders };
-    return {
-        seenRevisions,
-        drift: [...drift, unbuilt],
-        unbuilt,
-        blocked: [...blocked, unbuilt],
-        orders,
-    };
-}
-/**
- * What runs and what the step asked for, for each blocked entry, in one
- * sentence; the remedy last (behaviour 21).
- */
-function blockedText(goal) {
-    const { unbuilt } = goal;
-    const parts = goal.blocked.map((entry) => entry === unbuilt
-        ? `it runs commit ${showCommit(entry.live)} and the step asks for commit ${shortSha(unbuilt.wanted)}, which the service will not build (build_on_push is off)`
-        : `${untrusted(entry.field)} is ${showValue(entry.live)} and the step asks for ${showValue(entry.wanted)}`);
-    return `${parts.join('; ')}. The service cannot update a deployment, so what the step asks for will never run there`;
-}
-/** What to do about blocked entries: the remedies that fit them. */
-function blockedRemedy(goal) {
-    const others = goal.blocked.some((entry) => entry !== goal.unbuilt);
-    const remedies = [
-        ...(goal.unbuilt === undefined
-            ? []
-            : ['turn build_on_push on for the deployment in the service (or set commit: none)']),
-        ...(others ? ['change the deployment in the service'] : []),
-        'deploy under a new name',
-    ];
-    return `To fix it: ${remedies.join(', or ')}.`;
-}
-function showCommit(value) {
-    return typeof value === 'string' ? shortSha(untrusted(value)) : '(none given)';
-}
-/**
- * Whether the deployment is live for the goal: its target, the revisions it
- * saw, and what the adapter said of the order of commits (none: unknown).
- */
-function livenessFor(deployment, goal) {
-    const { blocked = [], unbuilt } = goal;
-    if (blocked.length > 0) {
-        return { live: false, missing: blockedText({ blocked, unbuilt }), final: true };
-    }
-    return liveness(deployment, goal.target, goal.seenRevisions, (commit) => goal.orders?.of(commit));
-}
-
-;// CONCATENATED MODULE: ./src/run/steps/report.ts
-/**
- * What the run hands to later steps and shows to people: the outputs, and
- * the job summary. Every secret value is replaced by `***` first.
- */
-
-
-
-
-
-
-
-/** The names of every output, as action.yml declares them. */
-const OUTPUT_NAMES = (/* unused pure expression or super */ null && ([
-    'deployment-id',
-    'status',
-    'created',
-    'latest-revision-id',
-    'active-revision-id',
-    'repo-url',
-    'repo-ref',
-    'deployment',
-    'live',
-    'commit-sha',
-    'drift',
-    'url',
-    'dashboard-url',
-]));
-/** The deployment with every secret value replaced by `***`. */
-function redactDeployment(deployment) {
-    return {
-        ...deployment,
-        secrets: deployment.secrets.map((secret) => ({ ...secret, value: MASK })),
-    };
-}
-/**
- * The repository and ref of the deployment (codehost): what was sent when
- * this run created it (or would), the live values when it was reused.
- */
-function repositoryOf(result) {
-    if (result.request.source !== 'codehost')
-        return {};
-    const described = result.created || result.deployment === undefined ? result.request : result.deployment;
-    return {
-        url: described.source_config.repo_url ?? undefined,
-        ref: described.source_revision_config.repo_ref ?? undefined,
-    };
-}
-/** The `dashboard-url` template filled for the deployment; undefined without a template. */
-function dashboardUrlOf(template, deployment) {
-    if (template === undefined)
-        return undefined;
-    const { id, tenant_id, name } = deployment;
-    return fillDashboardUrl(template, { id, tenant_id, name });
-}
-/** The outputs known from a deploy result (and, when waited, its latest state). */
-function outputsOf(result, deployment, assessment, dashboardTemplate) {
-    const repository = repositoryOf(result);
-    const outputs = {
-        created: String(result.created),
-        'repo-url': repository.url ?? '',
-        'repo-ref': repository.ref ?? '',
-        live: String(assessment.live),
-        drift: JSON.stringify(assessment.drift),
-    };
-    if (deployment === undefined)
-        return outputs;
-    return {
-        ...outputs,
-        'deployment-id': deployment.id,
-        status: deployment.status,
-        'latest-revision-id': deployment.latest_revision_id ?? '',
-        'active-revision-id': deployment.active_revision_id ?? '',
-        deployment: JSON.stringify(redactDeployment(deployment)),
-        'commit-sha': deployment.source_revision_config.repo_commit_sha ?? '',
-        url: deployment.source_config.custom_url ?? '',
-        'dashboard-url': dashboardUrlOf(dashboardTemplate, deployment) ?? '',
-    };
-}
-/** What a dry run prints: the request body, with every secret value replaced by `***`. */
-function dryRunReport(result) {
-    const body = {
-        ...result.request,
-        secrets: result.request.secrets.map((secret) => ({ ...secret, value: MASK })),
-    };
-    const what = result.deployment === undefined
-        ? `dry run: ${CREATE_CALL} would send`
-        : `dry run: '${result.deployment.name}' exists, so nothing would be sent; a create would send`;
-    return `${what}:\n${JSON.stringify(body, null, 2)}`;
-}
-/**
- * A cell of the summary, written by the one GitHub-text module: secret values
- * removed first (they could not be found once escaped), then text or code.
- */
-const cellOf = (redact, write) => (value) => value === undefined || value === null || value === '' ? '—' : write(redact(value));
-function outcomeOf(result, shown) {
-    if (result === undefined)
-        return '—';
-    if (result.created)
-        return 'created';
-    return shown === undefined ? 'would be created (dry run)' : 'reused';
-}
-function liveCell(liveness) {
-    if (liveness === undefined)
-        return undefined;
-    if (!liveness.live)
-        return `no: ${liveness.missing ?? 'not live'}`;
-    return liveness.supersededBy === undefined
-        ? 'yes'
-        : `yes: commit ${shortSha(liveness.supersededBy)} of a newer push is live instead of the target`;
-}
-/**
- * The deployment type's row, when the step set one or the deployment has one:
- * on reuse the deployment's own (a different wish is drift, shown below), else
- * the service's answer, or what was (or would be) sent.
- */
-function typeRow(result, shown, code) {
-    if (result === undefined)
-        return [];
-    const live = shown?.source_config.deployment_type ?? undefined;
-    const asked = result.request.source_config.deployment_type ?? undefined;
-    if (live === undefined && asked === undefined)
-        return [];
-    const reused = !result.created && result.deployment !== undefined;
-    return [['Deployment type', code(reused ? live : (live ?? asked))]];
-}
-/** A table of labelled cells, one row a label. */
-function labelledTable(rows) {
-    const body = rows
-        .map(([label, value]) => `<tr><th align="left">${label}</th><td>${value}</td></tr>`)
-        .join('\n');
-    return `<table>\n${body}\n</table>`;
-}
-/**
- * A table of differences (drift): one row a field, its wanted and live values,
- * secrets `***`; as many rows as fit in the summary, and a count of the others.
- */
-function differencesTable(drift, code, wants, has, head = '') {
-    return {
-        head: `${head}<table>\n<tr><th>Field</th><th>${wants}</th><th>${has}</th></tr>`,
-        lines: drift.map((entry) => `<tr><td>${code(entry.field)}</td><td>${code(showValue(entry.wanted))}</td><td>${code(showValue(entry.live))}</td></tr>`),
-        tail: '\n</table>',
-        leftOut: (count) => `<p>… and ${count} more, left out to keep this summary under GitHub's limit: every one is in the step's log.</p>`,
-    };
-}
-/** The drift section of the summary, when anything drifted. */
-function driftTable(drift, code) {
-    if (drift.length === 0)
-        return [];
-    return [
-        differencesTable(drift, code, 'Step wants', 'Deployment has', `<h3>⚠️ Drift: not applied</h3>\n<p>The service cannot update a deployment: change ${plural(drift.length, 'it', 'them')} in the service, or deploy under a new name.</p>\n`),
-    ];
-}
-/**
- * The failure in a `<pre>`, its lines kept (the action's messages span
- * lines; text from the service in them is already on one line each) but no
- * blank one, so the block cannot end before its closing tag.
- */
-function failureBlock(failure, redact) {
-    if (failure === undefined)
-        return [];
-    return [`<p><strong>Error:</strong></p>\n<pre>${htmlLines(redact(failure))}</pre>`];
-}
-/** The job summary as HTML: a heading, a table of the deployment, drift, the failure if any. */
-function summaryHtml(input) {
-    const { plan, result, failure, commit } = input;
-    const redact = input.redact ?? ((text) => text);
-    const text = cellOf(redact, (value) => htmlText(value));
-    const code = cellOf(redact, (value) => htmlCode(value));
-    const shown = input.deployment ?? result?.deployment;
-    const asked = result ?? (input.request && { request: input.request, created: false });
-    const repository = asked === undefined ? {} : repositoryOf(asked);
-    // Each row: its label, and its cell already written (text, code or a link).
-    const rows = [
-        ['Name', code(plan.name)],
-        ['Id', code(shown?.id)],
-        ['Status', code(shown?.status)],
-        ['Outcome', text(outcomeOf(result, shown))],
-        ['Live', text(liveCell(input.liveness))],
-        ['Source', code(plan.source)],
-        ...typeRow(result, shown, code),
-        ['Repository', code(repository.url)],
-        ['Ref', code(repository.ref)],
-        ['Target commit', code(shortSha(input.target))],
-        ['Latest revision', code(shown?.latest_revision_id)],
-        ['Latest revision commit', code(shortSha(shown?.source_revision_config.repo_commit_sha))],
-        ['Active revision', code(shown?.active_revision_id)],
-        ['Workflow commit', code(shortSha(commit))],
-    ];
-    // Links the action builds, to addresses the address rule lets through; else no row.
-    const address = (value) => value === undefined || value === null ? undefined : htmlLink(redact(value), value);
-    const url = address(shown?.source_config.custom_url);
-    const dashboard = address(shown === undefined ? undefined : dashboardUrlOf(plan.dashboardUrl, shown));
-    if (url !== undefined)
-        rows.splice(2, 0, ['URL', url]);
-    if (dashboard !== undefined)
-        rows.splice(2, 0, ['Dashboard', dashboard]);
-    const title = failure !== undefined
-        ? '❌ Deployment failed'
-        : plan.dryRun
-            ? '🔎 Deployment (dry run)'
-            : '🚀 Deployment';
-    return (boundedSummary([
-        `<h2>${title}: ${code(plan.name)}</h2>\n${labelledTable(rows)}`,
-        ...driftTable(input.drift ?? [], code),
-        ...failureBlock(failure, redact),
-    ]) + '\n');
-}
-
-;// CONCATENATED MODULE: ./src/run/steps/wait.ts
-/**
- * Waiting until a deployment is live (live.ts says what that means): the
- * polling schedule and what the log says meanwhile. Polls `getById` every
- * second at first, then every 2 s at most, up to a deadline, tolerating a few
- * failed polls; a `429` or a `Retry-After` slows the checks down for as long
- * as the service asks. A deployment that already is live needs no check.
- * The views get a `waiting` event (a line of the log) at each change
- * (status, revision, commit) and, while nothing changes, one at least every
- * `heartbeatMs`: while a check is in flight too, which may take up to a
- * request's timeout.
- */
-
-
-
-
-
-
-
-
-/** A wait ended without the deployment being live; carries the last deployment seen. */
-class WaitError extends DeploymentError {
-    name = 'WaitError';
-}
-/**
- * How long the service asked the checks to pause after a failed one: its
- * `Retry-After`, else for a `429` a pause that doubles with each one in a
- * row (`throttled` before this one); 0 when it asked nothing. At most
- * `maxSlowdownMs`.
- */
-function slowdownAfter(failure, throttled, options) {
-    if (!(failure instanceof ServiceError))
-        return 0;
-    const asked = failure.details.retryAfterMs ??
-        (failure.status === 429 ? options.maxIntervalMs * 2 ** throttled : 0);
-    return Math.min(asked, options.maxSlowdownMs);
-}
-/** What the log says changed: the status, the revisions, the commit. */
-function progressKey(deployment) {
-    const { status, latest_revision_id: latest, active_revision_id: active } = deployment;
-    return JSON.stringify([status, latest, active, latestCommit(deployment) ?? null]);
-}
-/** One check: the deployment as the service lists it now, or why the check failed. */
-async function wait_check(service, id, timeoutMs) {
-    try {
-        const seen = await service.getById(id, timeoutMs);
-        return seen ?? new ActionError(`${Service.describeGetById(id)} does not list the deployment`);
-    }
-    catch (error) {
-        if (error instanceof ServiceError && error.transient)
-            return error;
-        throw error;
-    }
-}
-/** A status the action does not know is waited through, and said once. */
-function noteUnknownStatus(status, known, logger) {
-    if (STATUSES.includes(status) || known.has(status))
-        return;
-    known.add(status);
-    logger.info(`status ${untrusted(status)} is not one the action knows: waiting through it`);
-}
-/** Polls until the deployment is live; the deployment, and how it is live. */
-async function waitUntilLive(initial, goal, options, dependencies) {
-    const { service, clock, logger, signal, events } = dependencies;
-    const started = clock.now();
-    const deadline = started + options.timeoutMs;
-    const unknownStatuses = new Set();
-    let deployment = initial;
-    let interval = options.initialIntervalMs;
-    let lastCheck = started;
-    let failedPolls = 0;
-    /** The pause the service asked for before the next check; 0 when none. */
-    let slowdown = 0;
-    /** `429` answers in a row: each doubles the pause when the service names none. */
-    let throttled = 0;
-    let shown;
-    let missing = '';
-    /**
-     * The line of the wait's state; `note` says why the next check comes later
-     * than usual, or that the service has not answered the one in flight.
-     */
-    const say = (note) => {
-        events?.({
-            kind: 'waiting',
-            waitingFor: missing,
-            elapsedMs: clock.now() - started,
-            ...(note === undefined ? {} : { note }),
-        });
-        shown = { key: progressKey(deployment), at: clock.now() };
-    };
-    /** The deployment's state as it is now, to the events' sink. */
-    const changed = (waitingFor) => events?.({
-        kind: 'status_change',
-        status: deployment.status,
-        latestRevisionId: deployment.latest_revision_id ?? null,
-        activeRevisionId: deployment.active_revision_id ?? null,
-        waitingFor,
-    });
-    /**
-     * Awaits `work` with a line whenever the heartbeat is due meanwhile: a
-     * timer on the clock, so that a pause and a check the service does not
-     * answer (it may block for the request's whole timeout) are alike. `note`
-     * says, from the time waited, why nothing changed.
-     */
-    const beating = async (work, note) => {
-        const since = clock.now();
-        // Due as the work starts: said now, as a plain line.
-        if ((shown?.at ?? since) + options.heartbeatMs <= since)
-            say();
-        let cancel = () => { };
-        const arm = () => {
-            const beat = Math.max(0, (shown?.at ?? since) + options.heartbeatMs - clock.now());
-            cancel = clock.timer(beat, () => {
-                say(note?.(formatDuration(clock.now() - since)));
-                arm();
-            });
-        };
-        arm();
-        try {
-            return await work();
-        }
-        finally {
-            cancel();
-        }
-    };
-    const pause = async (ms) => {
-        if (ms > 0)
-            await beating(() => clock.sleep(ms, signal));
-    };
-    const checkNow = (timeoutMs) => beating(() => wait_check(service, deployment.id, timeoutMs), (waited) => `the service has not answered a status check for ${waited}`);
-    for (let polls = 0;;) {
-        await goal.orders?.learn(deployment);
-        const verdict = livenessFor(deployment, goal);
-        if (verdict.live) {
-            // The change that made it live is one too, when the wait saw the deployment before.
-            if (shown !== undefined && shown.key !== progressKey(deployment))
-                changed('');
-            events?.({ kind: 'wait_over', outcome: 'live' });
-            return { deployment, verdict };
-        }
-        const name = `'${untrusted(deployment.name)}' (${deployment.id})`;
-        if (verdict.final) {
-            events?.({ kind: 'wait_over', outcome: 'failed' });
-            throw new WaitError(`Deployment ${name} will not be live: ${verdict.missing}.`, deployment);
-        }
-        noteUnknownStatus(deployment.status, unknownStatuses, logger);
-        missing = verdict.missing;
-        const remaining = deadline - clock.now();
-        if (remaining <= 0) {
-            const slowed = slowdown > 0
-                ? `; the service asked to pause ${formatDuration(slowdown)} between checks`
-                : '';
-            events?.({ kind: 'wait_over', outcome: 'timed_out' });
-            throw new WaitError(`Deployment ${name} is not live after ${formatDuration(options.timeoutMs)} (${polls} checks${slowed}): ${verdict.missing}. Raise ${service.words.waitTimeout}, or look at the deployment in the service.`, deployment);
-        }
-        if (shown === undefined || shown.key !== progressKey(deployment)) {
-            say();
-            changed(missing);
-        }
-        // Intervals run from the start of one check to the start of the next.
-        const wanted = Math.max(interval - (clock.now() - lastCheck), slowdown);
-        // The next check would come after the deadline (or before the pause the service asked
-        // for ends): the wait ends at the deadline without it, which keeps 30 checks a minute.
-        if (wanted > remaining) {
-            await pause(remaining);
-            continue;
-        }
-        await pause(Math.max(0, wanted));
-        lastCheck = clock.now();
-        interval = Math.min(options.maxIntervalMs, interval * options.growth);
-        polls++;
-        // The last check may not outlast the deadline by more than a second.
-        const seen = await checkNow(Math.max(1_000, deadline - clock.now()));
-        if (!(seen instanceof ActionError)) {
-            deployment = seen;
-            failedPolls = 0;
-            throttled = 0;
-            slowdown = 0;
-            dependencies.onPoll?.(deployment);
-            continue;
-        }
-        if (seen instanceof ServiceError && seen.status === 429) {
-            // Asked to slow down: not a failure, and the deadline still holds.
-            slowdown = slowdownAfter(seen, throttled++, options);
-            say(`the service asked to slow down (429): next check in ${formatDuration(slowdown)}`);
-            continue;
-        }
-        slowdown = slowdownAfter(seen, 0, options);
-        throttled = 0;
-        failedPolls++;
-        if (failedPolls > options.maxFailedPolls) {
-            events?.({ kind: 'wait_over', outcome: 'failed' });
-            throw new WaitError(`Gave up waiting for ${name} after ${failedPolls} failed checks in a row; the last: ${seen.message}`, deployment);
-        }
-        const later = slowdown > 0 ? `; next check in ${formatDuration(slowdown)}, as it asked` : '';
-        logger.warning(`check ${polls} failed (${failedPolls} of ${options.maxFailedPolls} tolerated in a row): ${seen.message}${later}`);
-    }
-}
-
-;// CONCATENATED MODULE: ./src/run/flows/run-record.ts
-/**
- * What the run knows at any point, kept in one record: it sets the outputs as
- * soon as they are known, and the job summary is written from it, whether the
- * run succeeded or not.
- */
-
-
-
-
-
-
-
-/** What the run knows at any point, for the outputs and the summary. */
-class RunRecord {
-    plan;
-    /** What a create would send, once the repository is resolved, before any deployment is found. */
-    request;
-    result;
-    goal;
-    /** The deployment's latest state (after waiting, when the run waited). */
-    deployment;
-    /** Why the run failed, already redacted. */
-    failure;
-    /** The stack of an unexpected error, for the debug log. */
-    stack;
-    /** The run was cancelled (SIGINT, SIGTERM). */
-    cancelled = false;
-    /** The adapter was told the deployment was found or created: it is told how the run ends. */
-    reported = false;
-    /** The commit of each revision the run saw live (latest and active), by revision id. */
-    #liveCommits = new Map();
-    #setOutputs;
-    /** The summary names the found deployment's source (`status` reads a placeholder one). */
-    #sourceFromDeployment;
-    constructor(plan, setOutputs, { sourceFromDeployment = false } = {}) {
-        this.plan = plan;
-        this.#setOutputs = setOutputs;
-        this.#sourceFromDeployment = sourceFromDeployment;
-    }
-    /** Whether the deployment is live now, and how. */
-    get liveness() {
-        if (this.deployment === undefined || this.goal === undefined)
-            return undefined;
-        return livenessFor(this.deployment, this.goal);
-    }
-    deployed(result, goal) {
-        this.result = result;
-        this.goal = goal;
-        this.seen(result.deployment);
-    }
-    /** The revision that still serves while the latest is not active, with its commit if seen live. */
-    #stillLive(deployment) {
-        const active = deployment?.active_revision_id ?? null;
-        if (deployment === undefined || active === null || active === deployment.latest_revision_id)
-            return undefined;
-        const commit = this.#liveCommits.get(active);
-        return commit === undefined ? { revision: active } : { revision: active, commit };
-    }
-    seen(deployment) {
-        const active = deployment?.active_revision_id ?? null;
-        const commit = deployment === undefined ? undefined : latestCommit(deployment);
-        if (active !== null && active === deployment?.latest_revision_id && commit !== undefined) {
-            this.#liveCommits.set(active, commit);
-        }
-        if (this.result === undefined)
-            return;
-        this.deployment = deployment ?? this.deployment;
-        this.#setOutputs(outputsOf(this.result, this.deployment, {
-            live: this.liveness?.live === true,
-            drift: this.goal?.drift ?? [],
-        }, this.plan.dashboardUrl));
-    }
-    /** The run in the core's words, for the adapter's progress hooks. */
-    report(stage, waitingFor) {
-        const { plan, result, deployment, goal } = this;
-        const verdict = this.liveness;
-        return {
-            name: plan.name,
-            stage,
-            id: deployment?.id,
-            status: deployment?.status,
-            created: result?.created,
-            // A target the deployment will not build is still the commit the step asked for.
-            targetCommit: goal?.target?.sha ?? goal?.unbuilt?.wanted,
-            liveCommit: deployment === undefined ? undefined : latestCommit(deployment),
-            supersededBy: verdict?.live === true ? verdict.supersededBy : undefined,
-            stillLive: verdict?.live === true ? undefined : this.#stillLive(deployment),
-            waitingFor: waitingFor ?? (verdict?.live === false ? verdict.missing : undefined),
-            never: verdict?.live === false && verdict.final === true,
-            failure: this.failure,
-            drift: goal?.drift ?? [],
-            url: deployment?.source_config.custom_url ?? undefined,
-            dashboardUrl: deployment === undefined ? undefined : dashboardUrlOf(plan.dashboardUrl, deployment),
-        };
-    }
-    /** How the run ended, for the last report. */
-    get stage() {
-        if (this.cancelled)
-            return 'cancelled';
-        if (this.failure !== undefined)
-            return 'failed';
-        return this.liveness?.live === true ? 'live' : 'not-live';
-    }
-    failed(error, redact) {
-        if (error instanceof WaitError)
-            this.seen(error.deployment);
-        // What was created is known: the outputs say it, so a person can remove it.
-        if (error instanceof RenamedError) {
-            this.result = error.created;
-            this.seen(error.created.deployment);
-        }
-        this.cancelled = error instanceof CancelledError;
-        const state = this.deployment === undefined
-            ? ''
-            : ` while deployment ${this.deployment.id} was ${untrusted(this.deployment.status)}`;
-        this.failure =
-            error instanceof CancelledError
-                ? `The run was cancelled${state}; the outputs hold what was known.`
-                : redact(describeError(error));
-        if (!(error instanceof ActionError) && error instanceof Error)
-            this.stack = error.stack;
-    }
-    /** The job summary, secret values redacted; undefined when `status` found no deployment. */
-    summary(commit, redact) {
-        if (this.#sourceFromDeployment && this.deployment === undefined)
-            return undefined;
-        const source = this.#sourceFromDeployment ? this.deployment?.source : undefined;
-        return summaryHtml({
-            plan: source === undefined ? this.plan : { ...this.plan, source },
-            result: this.result,
-            request: this.request,
-            deployment: this.deployment,
-            liveness: this.liveness,
-            target: this.goal?.target?.sha,
-            drift: this.goal?.drift,
-            failure: this.failure,
-            commit,
-            redact,
-        });
-    }
+/** The plan's warnings (a `deployment_type` the action does not know), once each, before any request. */
+function warnOfPlan(plan, logger) {
+    for (const warning of plan.warnings)
+        logger.warning(warning);
 }
 
 ;// CONCATENATED MODULE: ./src/run/flows/pipeline.ts
@@ -61606,39 +62098,10 @@ class RunRecord {
 
 
 
-
-
-
-
-
-/** What the steps are given: the service over HTTP, and the run's channel as their log and sink. */
-function dependenciesOf(plan, io, events) {
-    const { clock, signal } = io;
-    const { logger } = events;
-    const client = new ServiceClient({
-        baseUrl: plan.apiUrl,
-        headers: plan.headers,
-        clock,
-        logger,
-        signal,
-        redact: io.redact,
-        dispatcher: proxyDispatcher(io.proxy),
-        ...(io.pace === undefined ? {} : { retry: io.pace.retry }),
-        ...(io.words === undefined ? {} : { words: io.words }),
-    });
-    return {
-        service: new Service(client, logger, { mask: io.mask }),
-        logger,
-        clock,
-        signal,
-        events: events.emit,
-        ...(io.pace === undefined ? {} : { wait: io.pace.wait }),
-    };
-}
 /** Why a targeted commit is drift: the deployment will not build it. */
 const BUILD_OFF = 'build_on_push is off: the service will not build this commit';
 /**
- * One warning a difference. A difference in what runs (behaviour 21) fails
+ * One warning a difference. A difference in what runs (the reused deployment never runs what the step asks for) fails
  * the step at once when it waits, else it is one more warning; `on-drift:
  * fail` fails on every difference, what runs included ("Corrections
  * (v1.5)"), after all are reported and before any wait; `on-drift: warn`
@@ -61647,10 +62110,10 @@ const BUILD_OFF = 'build_on_push is off: the service will not build this commit'
 function reportDrift(plan, goal, waits, logger, words) {
     const { drift, blocked } = goal;
     for (const entry of drift) {
-        const note = entry === goal.unbuilt ? ` (${BUILD_OFF})` : '';
+        const note = entry.kind === 'unbuilt' ? ` (${BUILD_OFF})` : '';
         logger.warning(`drift: ${untrusted(entry.field)}: the step wants ${showValue(entry.wanted)}, the deployment has ${showValue(entry.live)}${note}`);
     }
-    const rest = drift.filter((entry) => !blocked.includes(entry));
+    const rest = drift.filter((entry) => !entry.blocks);
     const fields = rest.map((entry) => untrusted(entry.field)).join(', ');
     const advice = `The service cannot update a deployment: change ${plural(rest.length, 'it', 'them')} in the service, or deploy under a new name.`;
     const fails = plan.onDrift === 'fail';
@@ -61669,51 +62132,15 @@ function reportDrift(plan, goal, waits, logger, words) {
     }
     logger.info(`${rest.length} ${plural(rest.length, 'difference')} not applied: ${fields}. ${advice}`);
 }
-/** Says which commit is live when another one superseded the target. */
-function noteSuperseded(goal, verdict, logger) {
-    if (!verdict.live || verdict.supersededBy === undefined || goal.target === undefined)
-        return;
-    const newer = goal.orders.of(verdict.supersededBy) === 'newer' ? 'a newer commit' : 'a newer push';
-    logger.info(`commit ${shortSha(goal.target.sha)} was superseded by ${newer}: commit ${shortSha(untrusted(verdict.supersededBy))} is live instead`);
-}
 /** Without a wait (not asked for, or a dry run): says when the target is not live yet. */
-function noteLiveness(plan, deployment, goal, logger) {
+function noteLiveness(plan, goal, liveness, logger) {
     if (plan.waitForReady)
         logger.info('dry run: not waiting');
-    const verdict = livenessFor(deployment, goal);
-    noteSuperseded(goal, verdict, logger);
+    noteSuperseded(goal, liveness, logger);
     // A deployment that will never run the target was already said so, in a warning.
-    if (!verdict.live && goal.target !== undefined && goal.blocked.length === 0) {
-        logger.notice(`commit ${shortSha(goal.target.sha)} is not live yet: ${verdict.missing}`);
+    if (!liveness.live && goal.target !== undefined && goal.blocked.length === 0) {
+        logger.notice(`commit ${shortSha(goal.target.sha)} is not live yet: ${liveness.missing}`);
     }
-}
-/** Waits, in a log group, until the deployment is live; the deployment as it ends up. */
-async function waitForLive(plan, deployment, goal, dependencies) {
-    const { logger } = dependencies;
-    const what = goal.target === undefined ? '' : ` with commit ${shortSha(goal.target.sha)}`;
-    const { deployment: live, verdict } = await inGroup(dependencies)(`Waiting until '${plan.name}' is live${what}`, 'wait', () => waitUntilLive(deployment, goal, { ...(dependencies.wait ?? DEFAULT_WAIT), timeoutMs: plan.waitTimeoutSeconds * 1000 }, dependencies));
-    noteSuperseded(goal, verdict, logger);
-    logger.info(`'${plan.name}' is live`);
-    return live;
-}
-/**
- * Masks every sensitive value of the plan; one warning for each secret too
- * short or common to hide in text (`4`, `true`): it is sent, outputs redact
- * it by structure, but the service's own messages may show it.
- */
-function maskPlan(plan, io, logger) {
-    for (const value of plan.sensitiveValues)
-        io.mask(value);
-    for (const secret of plan.secrets) {
-        if (isRedactable(secret.value))
-            continue;
-        logger.warning(`the value of secret ${secret.name} is too short or common to redact in text: outputs hide it, but it cannot be hidden in the service's own messages. Prefer a longer value if it is sensitive.`);
-    }
-}
-/** The plan's warnings (a `deployment_type` the action does not know), once each, before any request. */
-function warnOfPlan(plan, logger) {
-    for (const warning of plan.warnings)
-        logger.warning(warning);
 }
 /** What the step waits for, said once the deployment is found or created. */
 function waitingFor(goal, waits) {
@@ -61731,25 +62158,28 @@ async function steps(plan, io, events, record) {
     const dependencies = dependenciesOf(plan, io, events);
     const result = await deploy(plan, dependencies, (request) => (record.request = request));
     const goal = await assess(plan, result, logger, io.commitOrder);
-    record.deployed(result, goal);
+    const found = result.deployment;
+    // Decided once for the deployment found or created; the wait decides it for each one it sees.
+    const liveness = found && (await decideLive(found, goal));
+    record.deployed(result, goal, liveness);
     if (plan.dryRun)
         logger.info(dryRunReport(result));
-    const found = result.deployment;
     const waits = found !== undefined && plan.waitForReady && !plan.dryRun;
     if (found !== undefined && !plan.dryRun) {
         record.reported = true;
         events.emit({ kind: 'deployed', report: record.report('deploying', waitingFor(goal, waits)) });
     }
     reportDrift(plan, goal, waits, logger, dependencies.service.words);
-    if (found !== undefined && !waits)
-        noteLiveness(plan, found, goal, logger);
-    const deployment = waits
-        ? await waitForLive(plan, found, goal, {
+    if (liveness !== undefined && !waits)
+        noteLiveness(plan, goal, liveness, logger);
+    const last = waits && liveness !== undefined
+        ? await waitForLive(plan, found, liveness, goal, {
             ...dependencies,
-            onPoll: (seen) => record.seen(seen),
+            onPoll: (seen, verdict) => record.seen(seen, verdict),
         })
-        : found;
-    record.seen(deployment);
+        : { deployment: found, liveness };
+    record.seen(last.deployment, last.liveness);
+    const { deployment } = last;
     if (deployment !== undefined) {
         logger.info(`${result.created ? 'created' : 'reused'} deployment '${plan.name}': ${deployment.id} (${untrusted(deployment.status)})`);
     }
@@ -61768,7 +62198,7 @@ async function pipeline(plan, io) {
         events.emit({ kind: 'finished', report: record.report(record.stage) });
     await events.settled();
     const { failure, stack } = record;
-    return { failure, stack, summary: record.summary(io.run.commit, io.redact) };
+    return { failure, stack, summary: record.summary(io.run.commit) };
 }
 
 ;// CONCATENATED MODULE: ./src/main.ts
@@ -62046,6 +62476,7 @@ function planRequest(inputs, run) {
 
 
 
+
 /** What a codehost deployment that does not build on push does with the merged commit. */
 const UNBUILT_MERGE = 'build_on_push is off, so the service will not build the merged commit, and a deploy that targets it (commit: auto on the branch the deployment tracks) is not live. Turn build_on_push on for the deployment in the service.';
 /** Why the plan targets no commit, in the code host's word for the change (a merge request on GitLab). */
@@ -62093,7 +62524,7 @@ async function verdictOf(plan, dependencies) {
     return {
         action: 'reuse',
         deployment: found,
-        changes: goal.drift,
+        changes: goal.drift.map(shownDrift),
         tracks: { branch: found.source_revision_config.repo_ref ?? undefined, buildsOnPush },
         ...(wouldFail.length === 0
             ? {}
@@ -62103,14 +62534,12 @@ async function verdictOf(plan, dependencies) {
 
 ;// CONCATENATED MODULE: ./src/run/flows/plan-run.ts
 /**
- * The plan as a run (contract v1.3, behaviour 19): the verdict, its outputs
- * and its job summary, and whether the step fails (on `fail`, or on a
+ * The plan as a run: the verdict, its outputs and what its summary shows
+ * (src/views/ renders it), and whether the step fails (on `fail`, or on a
  * difference with `on-change: fail`), after the outputs are written. A plan
- * that cannot be made is no verdict (v1.4): the step fails, and the adapter
- * is told so that its comment stops speaking for an earlier commit.
+ * that cannot be made is no verdict: the step fails, and the adapter is
+ * told so that its comment stops speaking for an earlier commit.
  */
-
-
 
 
 
@@ -62128,13 +62557,8 @@ const PLAN_OUTPUT_NAMES = (/* unused pure expression or super */ null && ([
     'status',
     'dashboard-url',
 ]));
-/** What the deploy does with `count` differences: nothing; the remedy. */
-function plan_run_remedy(count) {
-    const them = plural(count, 'it', 'them');
-    return `The deploy would not apply ${them}: the service cannot update a deployment. Change ${them} in the service, or deploy under a new name.`;
-}
 /** `count` differences, the noun agreeing: `1 difference`, `2 differences`. */
-const differences = (count) => `${count} ${plural(count, 'difference')}`;
+const plan_run_differences = (count) => `${count} ${plural(count, 'difference')}`;
 /** The outputs of a verdict: `plan` as one line of JSON, secrets by name only. */
 function planOutputs(verdict, dashboardUrl) {
     const { deployment } = verdict;
@@ -62168,66 +62592,12 @@ function logVerdict(name, verdict, logger) {
     }
     const branch = verdict.tracks?.branch;
     const builds = verdict.tracks?.buildsOnPush === true;
-    logger.info(`plan: the deploy would reuse ${verdict.deployment?.id ?? ''} with ${differences(verdict.changes.length)} it would not apply` +
+    logger.info(`plan: the deploy would reuse ${verdict.deployment?.id ?? ''} with ${plan_run_differences(verdict.changes.length)} it would not apply` +
         (branch === undefined
             ? ''
             : `; it tracks ${untrusted(branch)}, and a push there ${builds ? 'builds a new revision' : 'builds nothing (build_on_push is off)'}`));
     if (verdict.wouldFail !== undefined)
         logger.warning(`plan: ${verdict.wouldFail}`);
-}
-const upperFirst = (text) => `${text.charAt(0).toUpperCase()}${text.slice(1)}`;
-/** The job summary of a plan, as HTML (service text escaped by the one GitHub-text module). */
-function planSummaryHtml(name, verdict, dashboardUrl, failure, redact) {
-    const code = cellOf(redact, (value) => htmlCode(value));
-    const { deployment } = verdict;
-    const heading = {
-        create: `🆕 Plan: the deploy would create ${code(name)}`,
-        reuse: verdict.changes.length === 0
-            ? `✅ Plan: the deploy would reuse ${code(name)}, with no difference`
-            : `⚠️ Plan: the deploy would reuse ${code(name)}, and not apply ${differences(verdict.changes.length)}`,
-        fail: `❌ Plan: the deploy would fail for ${code(name)}`,
-    }[verdict.action];
-    const parts = [`<h2>${heading}</h2>`];
-    if (deployment !== undefined) {
-        const dashboard = dashboardUrlOf(dashboardUrl, deployment);
-        const link = dashboard === undefined ? undefined : htmlLink(redact(dashboard), dashboard);
-        const rows = [
-            ['Id', code(deployment.id)],
-            ['Status', code(deployment.status)],
-            ['Source', code(deployment.source)],
-            ['Tracks', code(verdict.tracks?.branch)],
-            [
-                'A push there',
-                htmlText(verdict.tracks === undefined
-                    ? '—'
-                    : verdict.tracks.buildsOnPush
-                        ? 'builds a new revision'
-                        : 'builds nothing (build_on_push is off)'),
-            ],
-            ...(link === undefined ? [] : [['Dashboard', link]]),
-        ];
-        parts.push(labelledTable(rows));
-    }
-    if (verdict.wouldFail !== undefined) {
-        parts.push(`<p><strong>${htmlText(upperFirst(redact(verdict.wouldFail)))}</strong></p>`);
-    }
-    if (verdict.changes.length > 0) {
-        parts.push(differencesTable(verdict.changes, code, 'The step wants', 'The deployment has', `<h3>Not applied by the deploy</h3>\n<p>${htmlText(plan_run_remedy(verdict.changes.length))}</p>\n`));
-    }
-    if (verdict.request !== undefined) {
-        // A line of the request each (one secret's name, say), as many as fit.
-        const request = htmlLines(redact(JSON.stringify(verdict.request, null, 2))).split('\n');
-        parts.push({
-            head: `<h3>The request the deploy would send</h3>\n<pre>${request[0] ?? ''}`,
-            lines: request.slice(1),
-            tail: '</pre>',
-            leftOut: (count) => `<p>… and ${count} more ${plural(count, 'line')} of the request, left out to keep this summary under GitHub's limit.</p>`,
-        });
-    }
-    const why = failure ?? verdict.reason;
-    if (why !== undefined)
-        parts.push(`<p><strong>Why:</strong></p>\n<pre>${htmlLines(redact(why))}</pre>`);
-    return boundedSummary(parts);
 }
 /** Runs the plan; never throws: how it ended is in the outcome. */
 async function runPlan(request, io) {
@@ -62247,23 +62617,19 @@ async function planned({ plan, onChange }, io, events) {
         events.emit({ kind: 'step_over', ...step });
         events.emit({ kind: 'outputs', outputs: planOutputs(verdict, plan.dashboardUrl) });
         logVerdict(plan.name, verdict, logger);
-        events.emit({
-            kind: 'planned',
-            report: {
-                name: plan.name,
-                verdict,
-                ...(plan.dashboardUrl === undefined ? {} : { dashboardUrl: plan.dashboardUrl }),
-            },
-        });
+        const report = {
+            name: plan.name,
+            verdict,
+            ...(plan.dashboardUrl === undefined ? {} : { dashboardUrl: plan.dashboardUrl }),
+        };
+        events.emit({ kind: 'planned', report });
         const failure = verdict.action === 'fail'
             ? io.redact(verdict.reason ?? 'the deploy would fail')
             : onChange === 'fail' && verdict.changes.length > 0
-                ? `The deploy of '${plan.name}' would not apply ${differences(verdict.changes.length)} (${dependencies.service.words.onChangeFail}): ${verdict.changes.map((change) => untrusted(change.field)).join(', ')}. The service cannot update a deployment: change ${plural(verdict.changes.length, 'it', 'them')} in the service, or deploy under a new name.`
+                ? `The deploy of '${plan.name}' would not apply ${plan_run_differences(verdict.changes.length)} (${dependencies.service.words.onChangeFail}): ${verdict.changes.map((change) => untrusted(change.field)).join(', ')}. The service cannot update a deployment: change ${plural(verdict.changes.length, 'it', 'them')} in the service, or deploy under a new name.`
                 : undefined;
-        return {
-            failure,
-            summary: planSummaryHtml(plan.name, verdict, plan.dashboardUrl, undefined, io.redact),
-        };
+        const summary = { kind: 'plan', ...report };
+        return { failure, summary };
     }
     catch (error) {
         const failure = io.redact(describeError(error));
@@ -62574,15 +62940,13 @@ function retireRequest(inputs) {
 
 ;// CONCATENATED MODULE: ./src/run/flows/retire-run.ts
 /**
- * The retire as a run (contract v1.3, `retire`, behaviour 20): the preview's
- * deployment looked up by its exact name (read-only), its outputs, the
- * adapter told to retire it where it showed it (GitHub's records and the
- * comment), one log line and the job summary. Nothing here deletes or stops
+ * The retire as a run: the preview's deployment looked up by its exact name
+ * (read-only), its outputs, the adapter told to retire it where it showed it
+ * (GitHub's records and the comment), one log line and what its summary
+ * shows (src/views/ renders it). Nothing here deletes or stops
  * anything, and nothing says so: the service's interface has no delete, and
  * the deployment keeps running until someone deletes it in the service.
  */
-
-
 
 
 
@@ -62603,57 +62967,6 @@ function logLine(name, found, logger) {
     logger.info(deployment.status === 'AWAITING_DELETE'
         ? `retire: '${name}' is deployment ${deployment.id} (${status}): a deletion was asked for in the service; ${dashboardUrl === undefined ? `its id there is ${deployment.id}` : `see ${dashboardUrl}`}`
         : `retire: '${name}' is deployment ${deployment.id} (${status}): it still exists in the service and keeps running until someone deletes ${dashboardUrl === undefined ? `deployment ${deployment.id} there (this step cannot: the service's interface has no delete)` : `it there: ${dashboardUrl}`}`);
-}
-/** What the retire did on GitHub, one row each. */
-function gitHubRows(retirement) {
-    if (retirement === undefined)
-        return [['GitHub', htmlText('nothing was changed (no github-token or no repository)')]];
-    const rows = [];
-    if (retirement.environment !== undefined) {
-        const listed = `${retirement.found}${retirement.more ? '+' : ''}`;
-        const already = retirement.alreadyInactive ?? 0;
-        rows.push([
-            `GitHub deployments of ${htmlCode(retirement.environment)}`,
-            htmlText(`${retirement.inactive} of ${listed} marked inactive${already > 0 ? ` (${already} already were)` : ''}`),
-        ]);
-    }
-    const comment = {
-        rewritten: 'rewritten to say the preview is retired',
-        unchanged: 'already says the preview is retired',
-        none: 'none to rewrite',
-        failed: 'not rewritten (see the warning in the log)',
-        skipped: 'not asked for',
-    }[retirement.comment];
-    rows.push(['Pull request comment', htmlText(comment)]);
-    return rows;
-}
-/** The job summary of a retire, as HTML (service text escaped by the one GitHub-text module). */
-function retireSummaryHtml({ name, deployments }, retirement, redact) {
-    const code = cellOf(redact, (value) => htmlCode(value));
-    // The retire step's preview has its one deployment, or none.
-    const { deployment, dashboardUrl } = deployments[0] ?? {};
-    const parts = [`<h2>⚫ Preview retired: ${code(name)}</h2>`];
-    if (deployment === undefined) {
-        parts.push(`<p>${htmlText(`No deployment is named '${redact(name)}' in the service: nothing is left to delete there.`)}</p>`);
-    }
-    else {
-        parts.push(`<p>${htmlText(deployment.status === 'AWAITING_DELETE'
-            ? 'The preview is retired on GitHub. In the service, a deletion of its deployment was asked for (its status says so).'
-            : 'The preview is retired on GitHub. Its deployment still exists in the service, and keeps running (and costing) until someone deletes it there: this step cannot delete it.')}</p>`);
-    }
-    const link = dashboardUrl === undefined ? undefined : htmlLink('open it in the dashboard', dashboardUrl);
-    const rows = [
-        ...(deployment === undefined
-            ? []
-            : [
-                ['Deployment', code(deployment.id)],
-                ['Status', code(deployment.status)],
-                ['Delete it', link ?? htmlText(`in the service, by its id ${deployment.id}`)],
-            ]),
-        ...gitHubRows(retirement),
-    ];
-    parts.push(labelledTable(rows));
-    return boundedSummary(parts);
 }
 /** Runs the retire; never throws: how it ended is in the outcome. */
 async function runRetire(request, io) {
@@ -62682,7 +62995,12 @@ async function retire(request, io, events) {
         logLine(name, found, logger);
         const retirement = await io.retired?.(report);
         outputs({ retired: String(retirement?.inactive ?? 0) });
-        return { summary: retireSummaryHtml(report, retirement, io.redact) };
+        const summary = {
+            kind: 'retire',
+            report,
+            ...(retirement === undefined ? {} : { retirement }),
+        };
+        return { summary };
     }
     catch (error) {
         return {
@@ -62936,93 +63254,16 @@ function sweepRequest(inputs) {
     };
 }
 
-;// CONCATENATED MODULE: ./src/run/flows/sweep-summary.ts
-/**
- * What the sweep found and did (sweep-run.ts), and its job summary: the
- * orphans with where to delete each, the counts, what changed on GitHub.
- * The flow says what happened; this module says how it reads.
- */
-
-
-
-
-/** What the sweep changed on GitHub, and what it found already so: the summary's last row. */
-function changedOnGitHub(sweep, request) {
-    const count = sweep.orphans.length;
-    if (request.dryRun)
-        return 'nothing (a dry run)';
-    if (count === 0)
-        return 'nothing (no orphan)';
-    const { inactive, comments, byThisRun, already, failed, nothing } = sweep.retired;
-    const done = [`${inactive} GitHub ${plural(inactive, 'deployment')} marked inactive`];
-    if (comments > 0)
-        done.push(`${comments} ${plural(comments, 'comment')} rewritten`);
-    const parts = [
-        byThisRun === 0
-            ? `none retired by this run (${done.join(', ')})`
-            : `${byThisRun} retired by this run (${done.join(', ')})`,
-    ];
-    if (already > 0) {
-        parts.push(`${already} already retired by an earlier run, left as ${plural(already, 'it was', 'they were')}`);
-    }
-    if (failed > 0) {
-        parts.push(`${failed} not fully retired: see the warnings in the step's log`);
-    }
-    if (nothing > 0) {
-        parts.push(`${nothing} with nothing on GitHub to retire (no deployment record, no comment)`);
-    }
-    return `${count} ${plural(count, 'orphan')}: ${parts.join('; ')}`;
-}
-/** The unknown previews' pull requests, each once, as their names spell them, smallest first. */
-function unknownNumbers(unknown) {
-    const digits = [...new Set(unknown.map((preview) => preview.digits))];
-    digits.sort((a, b) => a.length - b.length || a.localeCompare(b));
-    return digits.map((number) => `#${number}`);
-}
-/** The job summary: the orphans with where to delete each, the counts, what changed on GitHub. */
-function sweepSummaryHtml(sweep, request, redact) {
-    const code = cellOf(redact, (value) => htmlCode(value));
-    const { orphans } = sweep;
-    const parts = [
-        `<h2>${orphans.length === 0 ? '✅ No orphaned preview' : `🧹 ${orphans.length} orphaned ${plural(orphans.length, 'preview')}`}: ${code(request.names.text)}</h2>`,
-    ];
-    if (orphans.length > 0) {
-        parts.push(`<p>${htmlText('Each still runs (and costs) in the service for a closed pull request, until someone deletes it there: this step cannot delete it.')}</p>`);
-        parts.push({
-            head: '<table>\n<tr><th>Preview</th><th>Pull request</th><th>Closed</th><th>Status</th><th>Delete it</th></tr>',
-            lines: orphans.map((orphan) => `<tr><td>${code(orphan.deployment.name)}</td><td>#${orphan.number} (${orphan.state})</td><td>${htmlText(orphan.closedAt ?? '—')}</td><td>${code(orphan.deployment.status)}</td><td>${(orphan.dashboardUrl === undefined
-                ? undefined
-                : htmlLink('open it in the dashboard', orphan.dashboardUrl)) ??
-                htmlText(`by its id ${orphan.deployment.id}`)}</td></tr>`),
-            tail: '</table>',
-            leftOut: (count) => `<p>… and ${count} more ${plural(count, 'orphan')}, left out to keep this summary under GitHub's limit: the orphans output has every one.</p>`,
-        });
-    }
-    const github = changedOnGitHub(sweep, request);
-    parts.push(labelledTable([
-        ['Open pull requests', htmlText(`${sweep.open} ${plural(sweep.open, 'preview')} left alone`)],
-        [
-            'Unknown pull requests',
-            htmlText(sweep.unknown.length === 0
-                ? 'none'
-                : `${unknownNumbers(sweep.unknown).join(', ')}: left alone`),
-        ],
-        ['Changed on GitHub', htmlText(github)],
-    ]));
-    return boundedSummary(parts);
-}
-
 ;// CONCATENATED MODULE: ./src/run/flows/sweep-run.ts
 /**
- * The sweep as a run (contract v1.4, "The fleet", `sweep`, behaviour 25):
- * the previews the listing holds under the name pattern, exact matches
- * only; their pull requests' states from the runner (GitHub); each preview
- * of a closed or merged pull request, an orphan, reported and retired as
- * retire does, unless a dry run. Only what is proven an orphan is touched:
+ * The sweep as a run: the previews the listing holds under the name
+ * pattern, exact matches only; their pull requests' states from the runner
+ * (GitHub); each preview of a closed or merged pull request, an orphan,
+ * reported and retired as retire does, unless a dry run; what its summary
+ * shows (src/views/ renders it). Only what is proven an orphan is touched:
  * an unknown number is reported, an open one counted. Nothing is deleted,
  * and nothing says so: the service's interface has no delete.
  */
-
 
 
 
@@ -63235,7 +63476,13 @@ async function sweep(request, io, events) {
         const retired = request.dryRun ? NOTHING_RETIRED : await retireAll(found.orphans, request, io);
         if (request.dryRun && found.orphans.length > 0)
             logger.info('sweep: a dry run: nothing on GitHub was changed');
-        const result = { ...found, retired };
+        const summary = {
+            kind: 'sweep',
+            ...found,
+            retired,
+            pattern: request.names.text,
+            dryRun: request.dryRun,
+        };
         outputs({
             orphans: orphansJson(found.orphans),
             'orphan-count': String(found.orphans.length),
@@ -63249,7 +63496,7 @@ async function sweep(request, io, events) {
             : undefined;
         return {
             ...(failure === undefined ? {} : { failure: io.redact(failure) }),
-            summary: sweepSummaryHtml(result, request, io.redact),
+            summary,
         };
     }
     catch (error) {
