@@ -7,7 +7,7 @@
  * - Imports run one way between the folders: common ← service ← inputs ← run ← views ←
  *   github, cli; the entries at the top import anything, nothing imports them.
  * - run/ in layers: ports (what a runner gives the core and gets back) import nothing
- *   of steps/ or flows/; steps import ports and other steps, never flows.
+ *   of decisions/ or flows/; decisions import ports and other decisions, never flows.
  * - github/ in layers: client/ (the HTTP client: calls, routes, the answers' schemas, the
  *   budget, the api) imports nothing of features/ or of the wiring at the top of github/
  *   (the step, the event, the inputs, each entry's hooks); features/ (the record, the
@@ -80,14 +80,14 @@ export default {
     ),
     never(
       'run-ports-at-the-bottom',
-      'run/ports/ is what a runner implements and receives: it imports none of the steps or flows that use it.',
+      'run/ports/ is what a runner implements and receives: it imports none of the decisions or flows that use it.',
       '^src/run/ports/',
-      '^src/run/(steps|flows)/',
+      '^src/run/(decisions|flows)/',
     ),
     never(
-      'run-steps-below-flows',
-      'run/steps/ import ports and other steps, never a flow.',
-      '^src/run/steps/',
+      'run-decisions-below-flows',
+      'run/decisions/ import ports and other decisions, never a flow.',
+      '^src/run/decisions/',
       '^src/run/flows/',
     ),
     never(

@@ -7,7 +7,7 @@
 import { ServiceClient } from '../src/service/client.ts';
 import { Service } from '../src/service/endpoints.ts';
 import { DEFAULT_WAIT } from '../src/run/ports/pace.ts';
-import { WaitError, waitUntilLive } from '../src/run/steps/wait.ts';
+import { WaitError, waitUntilLive } from '../src/run/decisions/wait.ts';
 import { startEmulator } from '../test/emulator/emulator.ts';
 import { FakeClock, MemoryLogger } from '../test/support/clock.ts';
 import { INTEGRATION } from '../test/support/ids.ts';

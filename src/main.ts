@@ -12,8 +12,8 @@
 import { deployHooks } from './github/deploy-hooks.js';
 import { GITHUB_INPUTS, gitHubSettings } from './github/inputs.js';
 import { runStep } from './github/step.js';
-import { buildPlan } from './inputs/build-plan.js';
-import { INPUTS } from './inputs/declared.js';
+import { buildDeploySpec } from './inputs/build-deploy-spec.js';
+import { INPUTS } from './inputs/core-inputs.js';
 import { pipeline } from './run/flows/pipeline.js';
 
 /** action.yml's inputs, in its order. */
@@ -22,7 +22,10 @@ export const DEPLOY_INPUTS = { ...INPUTS, ...GITHUB_INPUTS };
 export function run(): Promise<void> {
   return runStep({
     inputs: DEPLOY_INPUTS,
-    request: (inputs, run) => ({ plan: buildPlan(inputs, run), settings: gitHubSettings(inputs) }),
-    run: ({ plan, settings }, step) => pipeline(plan, step.io(deployHooks(settings))),
+    request: (inputs, run) => ({
+      spec: buildDeploySpec(inputs, run),
+      settings: gitHubSettings(inputs),
+    }),
+    run: ({ spec, settings }, step) => pipeline(spec, step.io(deployHooks(settings))),
   });
 }

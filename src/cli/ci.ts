@@ -4,7 +4,8 @@
  * answer becomes the core's neutral description of the run. env-ci answers
  * "the commit the CI built", which on some pull request builds is a merge
  * commit the service never builds; the corrections below keep the branch
- * head instead, as the action does with GITHUB_SHA (behaviour 12).
+ * head instead, as the action does with GITHUB_SHA: the commit that must be
+ * live is the one pushed, never a merge commit the service does not build.
  */
 import envCi, { type EnvCiAnswer } from 'env-ci';
 import { FULL_SHA } from '../common/text.js';

@@ -6,14 +6,14 @@
  * read-only. All read their inputs with the action's own reader and parsers.
  */
 import { readInputs, type InputReader } from '../inputs/declare.js';
-import type { Plan } from '../inputs/plan.js';
+import type { DeploySpec } from '../inputs/deploy-spec.js';
 import {
   PLAN_OWN_INPUTS,
   PLAN_SHARED_INPUTS,
   planRequest,
   type PlanRequest,
 } from '../inputs/plan-inputs.js';
-import { readPlan } from '../inputs/read-plan.js';
+import { readDeploySpec } from '../inputs/read-deploy-spec.js';
 import type { RunDescription } from '../inputs/run-description.js';
 import { readStatusRequest, type StatusRequest } from '../inputs/status-inputs.js';
 import { pipeline } from '../run/flows/pipeline.js';
@@ -24,9 +24,9 @@ import type { CommandInput, RunCommand } from './options.js';
 
 /** What a command is asked to do, its inputs read and checked. */
 export type CommandRequest =
-  | { command: 'deploy'; plan: Plan }
-  | { command: 'status'; request: StatusRequest }
-  | { command: 'plan'; request: PlanRequest };
+  | { command: 'deploy'; spec: DeploySpec }
+  | { command: 'status'; lookup: StatusRequest }
+  | { command: 'plan'; plan: PlanRequest };
 
 /**
  * Reads and checks every input of `command` without a request; throws the
@@ -42,23 +42,23 @@ export function readCommandRequest(
   switch (command) {
     case 'plan': {
       const inputs = readInputs({ ...PLAN_SHARED_INPUTS, ...PLAN_OWN_INPUTS }, read, run);
-      return { command, request: planRequest(inputs, run) };
+      return { command, plan: planRequest(inputs, run) };
     }
     case 'status':
-      return { command, request: readStatusRequest(read, run) };
+      return { command, lookup: readStatusRequest(read, run) };
     case 'deploy':
-      return { command, plan: readPlan(read, run) };
+      return { command, spec: readDeploySpec(read, run) };
   }
 }
 
 /** Runs a read request through the core; never throws: how it ended is in the outcome. */
-export function runCommandRequest(request: CommandRequest, io: RunnerIO): Promise<RunOutcome> {
-  switch (request.command) {
+export function runCommandRequest(asked: CommandRequest, io: RunnerIO): Promise<RunOutcome> {
+  switch (asked.command) {
     case 'plan':
-      return runPlan(request.request, io);
+      return runPlan(asked.plan, io);
     case 'status':
-      return status(request.request, io);
+      return status(asked.lookup, io);
     case 'deploy':
-      return pipeline(request.plan, io);
+      return pipeline(asked.spec, io);
   }
 }

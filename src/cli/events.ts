@@ -3,7 +3,7 @@
  * with the event names of the vendor's `langgraph deploy --json` stream. A
  * view of the core's events (src/run/ports/events.ts: its phases, status
  * changes and warnings) and of the command's own warnings; it adds the
- * heartbeats, on its own timer while a wait sees no change (the contract's
+ * heartbeats, on its own timer while a wait sees no change (docs/command.md's
  * 10 s, not the log's 30 s), and the `result` line, always the last, written
  * once, however the run ends. The core's events come redacted; the
  * command's own text (a warning, the error) is redacted here, where the line
@@ -14,7 +14,7 @@ import { lineSafeJson } from '../common/json-text.js';
 import type { RunEvent } from '../run/ports/events.js';
 import { shortenedMs } from '../run/ports/pace.js';
 
-/** While a wait sees no change, a `heartbeat` at least this often (the contract's 10 s). */
+/** While a wait sees no change, a `heartbeat` at least this often (every 10 s, as docs/command.md says). */
 export const HEARTBEAT_MS = 10_000;
 
 /** The heartbeat's interval: `HEARTBEAT_MS`, or shorter for tests (`DEPLOY_AGENT_HEARTBEAT_MS`). */
@@ -92,10 +92,10 @@ export class EventStream {
       case 'log':
         if (event.level === 'warning') this.#line('warn', { message: event.message });
         return;
-      case 'step':
+      case 'phase':
         this.#endWait();
-        this.#line('step', { step: event.step, message: event.message });
-        if (event.step === 'wait') {
+        this.#line('step', { step: event.phase, message: event.message });
+        if (event.phase === 'wait') {
           this.#wait = { since: performance.now(), waitingFor: '' };
           this.#arm();
         }

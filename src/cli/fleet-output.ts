@@ -1,5 +1,5 @@
 /**
- * How `list` and `repos` write what they found (CLI contract v1.4): a table
+ * How `list` and `repos` write what they found: a table
  * that fits the terminal's width in screen columns; one line an item with tab-separated
  * fields and no header when stdout is not a terminal (as `gh` does), so
  * that `cut` and `awk` work; or `--json`, the items as the service answered

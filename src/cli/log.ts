@@ -195,7 +195,7 @@ export class StderrLog {
       case 'waiting':
         this.waiting(event.waitingFor, event.elapsedMs, event.note);
         return;
-      case 'step':
+      case 'phase':
         if (event.grouped) this.heading(event.message);
         return;
       default:

@@ -18,7 +18,7 @@ import type { EventView } from '../run/ports/events.js';
 import { paceFrom } from '../run/ports/pace.js';
 import type { RunnerIO } from '../run/ports/runner.js';
 import type { RunSummary } from '../run/ports/summaries.js';
-import type { Outputs } from '../run/steps/report.js';
+import type { Outputs } from '../run/decisions/report.js';
 import { proxySettingsFrom } from '../service/proxy.js';
 import { renderSummary } from '../views/summary.js';
 import { readInvocation, UsageError, wantsEvents, type CliRequest } from './arguments.js';

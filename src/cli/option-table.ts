@@ -8,7 +8,7 @@
  * (`INPUT_SHAPES`): flags, and secrets, which never sit on a command line.
  */
 import type { InputDefault } from '../inputs/declare.js';
-import { INPUTS, INPUT_NAMES, type InputName } from '../inputs/declared.js';
+import { INPUTS, INPUT_NAMES, type InputName } from '../inputs/core-inputs.js';
 import { LIST_OWN_INPUTS, type ListOwnInput } from '../inputs/fleet-inputs.js';
 import { PLAN_OWN_INPUTS, PLAN_SHARED_INPUTS } from '../inputs/plan-inputs.js';
 import { ACCESS_INPUT_NAMES } from '../inputs/service-access.js';

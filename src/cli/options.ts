@@ -3,7 +3,7 @@
  * the variable that gives it, and the options refused on purpose. The table
  * of options is generated from the declared inputs in option-table.ts.
  */
-import type { InputName } from '../inputs/declared.js';
+import type { InputName } from '../inputs/core-inputs.js';
 import type { ListOwnInput } from '../inputs/fleet-inputs.js';
 import type { PLAN_OWN_INPUTS } from '../inputs/plan-inputs.js';
 

@@ -12,7 +12,7 @@ import { environmentName } from './options.js';
 /** The outputs as the core sets them: each a string. */
 export type OutputTexts = Readonly<Partial<Record<string, string>>>;
 
-/** Outputs about GitHub (behaviour 13): the action's alone. */
+/** Outputs about GitHub (its deployment record): the action's alone. */
 const ACTION_ONLY_OUTPUTS = new Set(['github-deployment-id']);
 /** The order of the JSON object's fields: the plan's verdict, the deployment, its details last. */
 const JSON_ORDER = [
@@ -72,7 +72,7 @@ export function outputsJson(outputs: OutputTexts, error?: string): Record<string
   return json;
 }
 
-/** Outputs whose variable is not DEPLOYMENT_ + their name (the contract's names). */
+/** Outputs whose variable is not DEPLOYMENT_ + their name (the names docs/command.md gives them). */
 const DOTENV_NAMES: Readonly<Record<string, string>> = {
   'deployment-id': 'id',
   // The plan's verdict: DEPLOYMENT_ACTION would say nothing of a plan.

@@ -1,5 +1,5 @@
 /**
- * A reader that goes away is not a failure (CLI contract v1.5): when the
+ * A reader that goes away is not a failure: when the
  * reader of stdout or stderr closes its end (`deploy-agent list --all |
  * head -1`, a `jq` stopped), Node reports `EPIPE` as an `'error'` event on
  * the stream, which unhandled ends the process with a stack trace. Here the

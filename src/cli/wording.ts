@@ -3,7 +3,7 @@
  * of inputs, the workflow and the step; the command of options, variables
  * and the CI system it runs in. Everything else is action.yml's wording.
  */
-import type { InputName } from '../inputs/declared.js';
+import type { InputName } from '../inputs/core-inputs.js';
 import { LIST_CAP, type ListOwnInput } from '../inputs/fleet-inputs.js';
 import type { PLAN_OWN_INPUTS } from '../inputs/plan-inputs.js';
 import { DEPLOYMENT_TYPES, STATUSES } from '../service/schemas.js';

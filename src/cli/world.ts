@@ -5,7 +5,7 @@
 import type { LogStream } from './log.js';
 import type { Environment } from './sources.js';
 
-/** Exit statuses (the contract's table). */
+/** Exit statuses (docs/command.md, "Options of `deploy-agent`"). */
 export const EXIT = { done: 0, failed: 1, usage: 2, interrupted: 130 } as const;
 
 /** stdout or stderr: a `LogStream` that says when its reader has gone (pipe-end.ts). */

@@ -2,7 +2,7 @@
  * The errors every part of the action shares. An `ActionError` is an
  * expected failure: its message is shown as it is, without a stack trace.
  * An error only one folder throws lives in that folder (inputs/errors.ts,
- * service/errors.ts, run/steps/wait.ts).
+ * service/errors.ts, run/decisions/wait.ts).
  */
 export class ActionError extends Error {
   override name = 'ActionError';

@@ -70,8 +70,8 @@ function stepViews(annotations: WarningAnnotations): EventView[] {
     }
   };
   const groups: EventView = (event) => {
-    if (event.kind === 'step' && event.grouped) core.startGroup(event.message);
-    else if (event.kind === 'step_over' && event.grouped) core.endGroup();
+    if (event.kind === 'phase' && event.grouped) core.startGroup(event.message);
+    else if (event.kind === 'phase_over' && event.grouped) core.endGroup();
   };
   return [logView(logger((text) => text, annotations)), groups, outputs];
 }

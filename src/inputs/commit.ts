@@ -5,7 +5,7 @@
  * deploy step knows; this module says which branch and sha the run is for.
  */
 import type { CommitInput } from './parsers.js';
-import type { CommitRequest, RepositoryName, SourceFields } from './plan.js';
+import type { CommitRequest, RepositoryName, SourceFields } from './deploy-spec.js';
 import type { RunDescription } from './run-description.js';
 
 function none(reason: string): CommitRequest {

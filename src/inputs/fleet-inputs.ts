@@ -7,7 +7,7 @@
  * does not know is passed on with a warning: the service decides.
  */
 import { input, type InputValues } from './declare.js';
-import { pick } from './declared.js';
+import { pick } from './core-inputs.js';
 import { fail, InputError } from './errors.js';
 import { parseBoolean, parseGuid, parseText, unlessEmpty } from './parsers.js';
 import { UNSAFE_IN_AN_INPUT } from '../common/characters.js';

@@ -7,7 +7,7 @@
 import { UNSAFE_IN_AN_INPUT } from '../common/characters.js';
 import { FULL_SHA, withoutTrailingSlashes } from '../common/text.js';
 import { fail } from './errors.js';
-import { ON_DRIFT_MODES, type OnDrift, type RepositoryName } from './plan.js';
+import { ON_DRIFT_MODES, type OnDrift, type RepositoryName } from './deploy-spec.js';
 import { SOURCES, type Source } from '../service/schemas.js';
 
 /** The longest a job may run on a hosted runner: a longer wait cannot be meant. */

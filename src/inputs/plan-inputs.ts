@@ -6,10 +6,10 @@
  * never waits, targets no commit, and is a dry run.
  */
 import { input, readInputs, type InputValues } from './declare.js';
-import { pick, type InputName, type ParsedInputs } from './declared.js';
-import { buildPlan } from './build-plan.js';
+import { pick, type InputName, type ParsedInputs } from './core-inputs.js';
+import { buildDeploySpec } from './build-deploy-spec.js';
 import { parseOnChange, type OnChange } from './parsers.js';
-import type { Plan } from './plan.js';
+import type { DeploySpec } from './deploy-spec.js';
 import type { RunDescription } from './run-description.js';
 import { ACCESS_INPUT_NAMES } from './service-access.js';
 
@@ -44,7 +44,7 @@ export const PLAN_SHARED_INPUTS = pick(SHARED);
 export const PLAN_OWN_INPUTS = { 'on-change': input(parseOnChange, { default: 'none' }) };
 
 export interface PlanRequest {
-  plan: Plan;
+  spec: DeploySpec;
   onChange: OnChange;
 }
 
@@ -60,5 +60,5 @@ export function planRequest(
   );
   const { 'on-change': onChange, ...shared } = inputs;
   const core: ParsedInputs = { ...fixed, ...shared };
-  return { plan: buildPlan(core, run), onChange };
+  return { spec: buildDeploySpec(core, run), onChange };
 }

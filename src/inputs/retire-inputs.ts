@@ -5,7 +5,7 @@
  * defaulting to `true`) are the GitHub adapter's to add.
  */
 import type { InputValues } from './declare.js';
-import { pick } from './declared.js';
+import { pick } from './core-inputs.js';
 import { InputError } from './errors.js';
 import {
   ACCESS_INPUT_NAMES,

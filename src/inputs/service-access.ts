@@ -6,7 +6,7 @@
  * the key's). An empty key on a fork's pull request is the run's problem,
  * found before the inputs are parsed (fork.ts).
  */
-import type { InputName, ParsedInputs } from './declared.js';
+import type { InputName, ParsedInputs } from './core-inputs.js';
 import type { InputProblem } from './errors.js';
 
 /** The inputs that say where the service is and how to sign in, in action.yml's order. */

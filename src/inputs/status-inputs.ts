@@ -4,7 +4,7 @@
  * looks a deployment up: no source, no plan, no commit.
  */
 import { readInputs, type InputReader } from './declare.js';
-import { pick, type InputName } from './declared.js';
+import { pick, type InputName } from './core-inputs.js';
 import { InputError } from './errors.js';
 import type { RunDescription } from './run-description.js';
 import {

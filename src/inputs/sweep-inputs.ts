@@ -9,7 +9,7 @@
  */
 import { UNSAFE_IN_AN_INPUT } from '../common/characters.js';
 import { input, type InputValues } from './declare.js';
-import { pick } from './declared.js';
+import { pick } from './core-inputs.js';
 import { fail, InputError } from './errors.js';
 import { parseBoolean, parseOneOf } from './parsers.js';
 import {

@@ -7,7 +7,7 @@ import { boundedSummary, type SummaryPart } from '../common/summary.js';
 import { plural, shortSha } from '../common/text.js';
 import type { DriftEntry } from '../run/ports/findings.js';
 import type { DeployedResult, SummaryInput } from '../run/ports/summaries.js';
-import { dashboardUrlOf, repositoryOf } from '../run/steps/report.js';
+import { dashboardUrlOf, repositoryOf } from '../run/decisions/report.js';
 import type { Deployment } from '../service/schemas.js';
 import { cellOf, differencesTable, labelledTable, type Cell } from './html-parts.js';
 
@@ -69,19 +69,19 @@ function failureBlock(failure: string | undefined, redact: (text: string) => str
 
 /** The rows of the deployment's table, each cell already written (text, code or a link). */
 function deploymentRows(input: SummaryInput, redact: (text: string) => string): [string, string][] {
-  const { plan, result, commit } = input;
+  const { spec, result, commit } = input;
   const text = cellOf(redact, (value) => htmlText(value));
   const code = cellOf(redact, (value) => htmlCode(value));
   const shown = input.deployment ?? result?.deployment;
   const asked = result ?? (input.request && { request: input.request, created: false });
   const repository = asked === undefined ? {} : repositoryOf(asked);
   const rows: [string, string][] = [
-    ['Name', code(plan.name)],
+    ['Name', code(spec.name)],
     ['Id', code(shown?.id)],
     ['Status', code(shown?.status)],
     ['Outcome', text(outcomeOf(result, shown))],
     ['Live', text(liveCell(input.liveness))],
-    ['Source', code(plan.source)],
+    ['Source', code(spec.source)],
     ...typeRow(result, shown, code),
     ['Repository', code(repository.url)],
     ['Ref', code(repository.ref)],
@@ -96,7 +96,7 @@ function deploymentRows(input: SummaryInput, redact: (text: string) => string): 
     value === undefined || value === null ? undefined : htmlLink(redact(value), value);
   const url = address(shown?.source_config.custom_url);
   const dashboard = address(
-    shown === undefined ? undefined : dashboardUrlOf(plan.dashboardUrl, shown),
+    shown === undefined ? undefined : dashboardUrlOf(spec.dashboardUrl, shown),
   );
   if (url !== undefined) rows.splice(2, 0, ['URL', url]);
   if (dashboard !== undefined) rows.splice(2, 0, ['Dashboard', dashboard]);
@@ -105,18 +105,18 @@ function deploymentRows(input: SummaryInput, redact: (text: string) => string): 
 
 /** The job summary as HTML: a heading, a table of the deployment, drift, the failure if any. */
 export function summaryHtml(input: SummaryInput): string {
-  const { plan, failure } = input;
+  const { spec, failure } = input;
   const redact = input.redact ?? ((text: string) => text);
   const code = cellOf(redact, (value) => htmlCode(value));
   const title =
     failure !== undefined
       ? '❌ Deployment failed'
-      : plan.dryRun
+      : spec.dryRun
         ? '🔎 Deployment (dry run)'
         : '🚀 Deployment';
   return (
     boundedSummary([
-      `<h2>${title}: ${code(plan.name)}</h2>\n${labelledTable(deploymentRows(input, redact))}`,
+      `<h2>${title}: ${code(spec.name)}</h2>\n${labelledTable(deploymentRows(input, redact))}`,
       ...driftTable(input.drift ?? [], code),
       ...failureBlock(failure, redact),
     ]) + '\n'

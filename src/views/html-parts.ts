@@ -5,7 +5,7 @@
  */
 import type { CutList } from '../common/summary.js';
 import type { DriftEntry } from '../run/ports/findings.js';
-import { showValue } from '../run/steps/drift.js';
+import { showValue } from '../run/decisions/drift.js';
 
 export type Cell = (value: string | null | undefined) => string;
 

@@ -7,7 +7,7 @@ import { boundedSummary, type SummaryPart } from '../common/summary.js';
 import { plural } from '../common/text.js';
 import type { Verdict } from '../run/ports/findings.js';
 import type { PlanReport } from '../run/ports/progress.js';
-import { dashboardUrlOf } from '../run/steps/report.js';
+import { dashboardUrlOf } from '../run/decisions/report.js';
 import { cellOf, differencesTable, labelledTable, type Cell } from './html-parts.js';
 
 /** What the deploy does with `count` differences: nothing; the remedy. */

@@ -15,8 +15,8 @@ import { actionDescriptions, commandHelp } from '../../src/cli/help.ts';
 import { optionTable } from '../../src/cli/option-table.ts';
 import { COMMANDS, variableOf, type OptionSpec } from '../../src/cli/options.ts';
 import { dotenvName, outputsJson, outputsDotenv } from '../../src/cli/outputs.ts';
-import { INPUTS, INPUT_NAMES, type InputName } from '../../src/inputs/declared.ts';
-import { OUTPUT_NAMES } from '../../src/run/steps/report.ts';
+import { INPUTS, INPUT_NAMES, type InputName } from '../../src/inputs/core-inputs.ts';
+import { OUTPUT_NAMES } from '../../src/run/decisions/report.ts';
 import { ROOT, actionYml } from '../support/action.ts';
 import { runCli } from './run-cli.ts';
 

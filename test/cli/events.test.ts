@@ -34,15 +34,15 @@ const WAITING = {
 describe('EventStream', () => {
   it('writes the core events with the vendor names, and heartbeats only while a wait sees no change', () => {
     stream.sink({
-      kind: 'step',
-      step: 'find',
+      kind: 'phase',
+      phase: 'find',
       message: "Looking for deployment 'a'",
       grouped: true,
     });
     vi.advanceTimersByTime(5_000);
     stream.sink({
-      kind: 'step',
-      step: 'wait',
+      kind: 'phase',
+      phase: 'wait',
       message: "Waiting until 'a' is live",
       grouped: true,
     });
@@ -82,7 +82,7 @@ describe('EventStream', () => {
 
   it('redacts free text, and writes one result, the last line, whatever comes after', () => {
     stream.warn('retrying with hunter2');
-    stream.sink({ kind: 'step', step: 'wait', message: 'wait', grouped: true });
+    stream.sink({ kind: 'phase', phase: 'wait', message: 'wait', grouped: true });
     stream.sink({ kind: 'wait_over', outcome: 'timed_out' });
     stream.result({
       exitCode: 1,

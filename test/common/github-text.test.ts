@@ -178,7 +178,7 @@ describe('HTML in Markdown (the job summary and --summary)', () => {
       source_config: { custom_url: 'https://preview.example/a|b' },
     });
     const html = summaryHtml({
-      plan: { name: HOSTILE, source: 'codehost', dryRun: false, dashboardUrl: undefined },
+      spec: { name: HOSTILE, source: 'codehost', dryRun: false, dashboardUrl: undefined },
       deployment,
       liveness: { live: false, missing: HOSTILE },
       drift: [{ field: HOSTILE, wanted: HOSTILE, live: HOSTILE }],

@@ -39,7 +39,7 @@ afterEach(async () => {
 
 /**
  * The bundle as the runner starts it, checking every 100 ms instead of on the shipped schedule
- * (src/run/ports/pace.ts; test/run/steps/wait.test.ts runs the shipped one on a fake clock): the same checks
+ * (src/run/ports/pace.ts; test/run/decisions/wait.test.ts runs the shipped one on a fake clock): the same checks
  * and verdicts, without the real waiting between them.
  */
 const QUICK_CHECKS = { DEPLOY_AGENT_POLL_INTERVAL_MS: '100' };

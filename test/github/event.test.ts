@@ -16,7 +16,7 @@ import { WORKFLOW_REPOSITORY } from '../support/action.ts';
 import { planReader, temporaryWorkspace } from '../support/plan-inputs.ts';
 
 const workspace = temporaryWorkspace('commit-target-test-');
-const { plan } = planReader({ workspace: workspace.root, repository: WORKFLOW_REPOSITORY });
+const { plan: spec } = planReader({ workspace: workspace.root, repository: WORKFLOW_REPOSITORY });
 
 const HEAD_SHA = 'aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa';
 const MERGE_SHA = 'bbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbb';
@@ -39,7 +39,7 @@ function pullRequest(name: string, head: unknown): RunEvent {
 function commitFor(event: RunEvent | undefined, given: Record<string, string> = {}) {
   // With a key: a fork's run without one fails before targeting (test/inputs/fork.test.ts).
   const keyed = { 'api-key': 'a-key-for-the-test', ...given };
-  return plan(keyed, { head: event && runHead(event, WORKFLOW_REPOSITORY) }).commit;
+  return spec(keyed, { head: event && runHead(event, WORKFLOW_REPOSITORY) }).commit;
 }
 
 describe('commit: auto', () => {

@@ -1,6 +1,6 @@
 /** The GitHub-only inputs: declared like the core's, checked before any request. */
 import { describe, expect, it } from 'vitest';
-import { INPUT_NAMES } from '../../src/inputs/declared.ts';
+import { INPUT_NAMES } from '../../src/inputs/core-inputs.ts';
 import {
   ENVIRONMENT_NAME_LIMIT,
   GITHUB_INPUT_NAMES,

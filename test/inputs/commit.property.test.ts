@@ -16,9 +16,9 @@ describe('commit', () => {
         const outcome = attempt({ commit: text });
         const raw = text.trim();
         if (raw === 'auto' || raw === 'none') {
-          expect(outcome.plan?.commit.kind).toBe('none'); // no event: auto derives nothing
+          expect(outcome.spec?.commit.kind).toBe('none'); // no event: auto derives nothing
         } else if (/^[0-9a-fA-F]{40}$/.test(raw)) {
-          expect(outcome.plan?.commit).toEqual({ kind: 'sha', sha: raw.toLowerCase() });
+          expect(outcome.spec?.commit).toEqual({ kind: 'sha', sha: raw.toLowerCase() });
         } else {
           expect(rejectedInputs({ commit: text })).toEqual(['commit']);
         }

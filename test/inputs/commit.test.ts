@@ -8,12 +8,12 @@ import type { RunHead } from '../../src/inputs/run-description.ts';
 import { planReader, temporaryWorkspace } from '../support/plan-inputs.ts';
 
 const workspace = temporaryWorkspace('commit-test-');
-const { plan } = planReader({ workspace: workspace.root });
+const { plan: spec } = planReader({ workspace: workspace.root });
 const SHA = 'aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa';
 
 // With a key: a fork's run without one fails earlier (test/inputs/fork.test.ts).
 const commitFor = (head: RunHead) =>
-  plan({ repository: 'acme/agent', 'api-key': 'a-key-for-the-test' }, { head }).commit;
+  spec({ repository: 'acme/agent', 'api-key': 'a-key-for-the-test' }, { head }).commit;
 
 describe('commit: auto from the run head', () => {
   it('targets the branch head of the deployed repository', () => {

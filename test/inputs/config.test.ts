@@ -12,7 +12,7 @@ import { INTEGRATION_ID, planReader, temporaryWorkspace } from '../support/plan-
 const workspace = temporaryWorkspace('config-input-test-');
 const WORKSPACE = workspace.root;
 const writeWorkspaceFile = workspace.write;
-const { plan, rejects } = planReader({ workspace: WORKSPACE });
+const { plan: spec, rejects } = planReader({ workspace: WORKSPACE });
 
 describe('config', () => {
   const expected = {
@@ -23,7 +23,7 @@ describe('config', () => {
   const yaml = 'source_config:\n  build_on_push: true\nsource_revision_config:\n  repo_ref: main\n';
 
   it('is empty by default', () => {
-    expect(plan({}).sourceRevisionConfig).toEqual({});
+    expect(spec({}).sourceRevisionConfig).toEqual({});
   });
 
   it('rejects a YAML anchor that refers to itself, which could not be sent as JSON', () => {
@@ -37,7 +37,7 @@ describe('config', () => {
   });
 
   it('accepts inline JSON', () => {
-    const result = plan({ config: json });
+    const result = spec({ config: json });
     expect(result.sourceConfig).toEqual({
       ...expected.source_config,
       integration_id: INTEGRATION_ID,
@@ -46,7 +46,7 @@ describe('config', () => {
   });
 
   it('accepts inline YAML', () => {
-    const result = plan({ config: yaml });
+    const result = spec({ config: yaml });
     expect(result.sourceConfig).toEqual({
       ...expected.source_config,
       integration_id: INTEGRATION_ID,
@@ -61,7 +61,7 @@ describe('config', () => {
     ['CONFIG.YML', yaml],
   ])('reads the workspace file %s', (name, text) => {
     writeWorkspaceFile(name, text);
-    const result = plan({ config: name });
+    const result = spec({ config: name });
     expect(result.sourceConfig).toEqual({
       ...expected.source_config,
       integration_id: INTEGRATION_ID,
@@ -71,12 +71,12 @@ describe('config', () => {
 
   it('reads a file path given with ./', () => {
     writeWorkspaceFile('dot.json', json);
-    expect(plan({ config: './dot.json' }).sourceRevisionConfig).toEqual({ repo_ref: 'main' });
+    expect(spec({ config: './dot.json' }).sourceRevisionConfig).toEqual({ repo_ref: 'main' });
   });
 
   it('reads a file whose name starts with two dots (inside the workspace)', () => {
     writeWorkspaceFile('..dotted.json', json);
-    expect(plan({ config: '..dotted.json' }).sourceRevisionConfig).toEqual({ repo_ref: 'main' });
+    expect(spec({ config: '..dotted.json' }).sourceRevisionConfig).toEqual({ repo_ref: 'main' });
   });
 
   it('rejects a missing file', () => {
@@ -95,7 +95,7 @@ describe('config', () => {
       'large.json',
       `{"source_config": {"build_on_push": true}}${padding.slice(100)}`,
     );
-    expect(plan({ config: 'large.json' }).sourceConfig).toMatchObject({ build_on_push: true });
+    expect(spec({ config: 'large.json' }).sourceConfig).toMatchObject({ build_on_push: true });
   });
 
   it('rejects a directory named like a file, saying it is one', () => {
@@ -205,7 +205,7 @@ describe('config', () => {
   it.each(['dev_free', 'dev', 'prod'])(
     'accepts source_config.deployment_type %s, with no warning',
     (type) => {
-      const result = plan({ config: `source_config:\n  deployment_type: ${type}\n` });
+      const result = spec({ config: `source_config:\n  deployment_type: ${type}\n` });
       expect(result.sourceConfig).toEqual({
         deployment_type: type,
         integration_id: INTEGRATION_ID,
@@ -215,14 +215,14 @@ describe('config', () => {
   );
 
   it('has no warning without a deployment_type', () => {
-    expect(plan({ config: 'source_config:\n  deployment_type: null\n' }).warnings).toEqual([]);
-    expect(plan({}).warnings).toEqual([]);
+    expect(spec({ config: 'source_config:\n  deployment_type: null\n' }).warnings).toEqual([]);
+    expect(spec({}).warnings).toEqual([]);
   });
 
   it.each(['serverless', 'dedicated'])(
     'passes on a deployment_type it does not know (%s), with one warning naming the known ones (behaviour 26)',
     (type) => {
-      const result = plan({ config: `{"source_config": {"deployment_type": "${type}"}}` });
+      const result = spec({ config: `{"source_config": {"deployment_type": "${type}"}}` });
       expect(result.sourceConfig).toEqual({
         deployment_type: type,
         integration_id: INTEGRATION_ID,
@@ -282,14 +282,14 @@ describe('config', () => {
       ],
       volumes: [{ name: 'v', emptyDir: { medium: 'Memory', sizeLimit: '1Gi' } }],
     };
-    const result = plan({
+    const result = spec({
       config: JSON.stringify({ source_config: { resource_spec: resourceSpec } }),
     });
     expect(result.sourceConfig.resource_spec).toEqual(resourceSpec);
   });
 
   it('accepts null for optional sections', () => {
-    const result = plan({ config: 'source_config: null\nsource_revision_config: ~\n' });
+    const result = spec({ config: 'source_config: null\nsource_revision_config: ~\n' });
     expect(result.sourceRevisionConfig).toEqual({});
   });
 });
@@ -331,7 +331,7 @@ describe('config: repeated keys', () => {
       'escapes.json',
       '{"source_revision_config": {"agent_config_path": "agents\\/caf\\u00e9.json", "repo_ref": "a\\"b"}}',
     );
-    expect(plan({ config: 'escapes.json' }).sourceRevisionConfig).toEqual({
+    expect(spec({ config: 'escapes.json' }).sourceRevisionConfig).toEqual({
       agent_config_path: 'agents/café.json',
       repo_ref: 'a"b',
     });
@@ -384,7 +384,7 @@ describe('config: symbolic links', () => {
   it('reads a link that stays inside the workspace', () => {
     writeWorkspaceFile('real/agent.yaml', yaml);
     link(path.join(WORKSPACE, 'real', 'agent.yaml'), 'inside-link.yaml');
-    expect(plan({ config: 'inside-link.yaml' }).sourceRevisionConfig).toEqual({
+    expect(spec({ config: 'inside-link.yaml' }).sourceRevisionConfig).toEqual({
       repo_ref: 'from-the-link',
     });
   });

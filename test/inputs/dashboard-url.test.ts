@@ -7,13 +7,13 @@ import { fillDashboardUrl, parseDashboardUrl } from '../../src/inputs/dashboard-
 import { planReader, temporaryWorkspace } from '../support/plan-inputs.ts';
 
 const workspace = temporaryWorkspace('dashboard-test-');
-const { plan, rejects } = planReader({ workspace: workspace.root, repository: 'acme/agent' });
+const { plan: spec, rejects } = planReader({ workspace: workspace.root, repository: 'acme/agent' });
 
 describe('dashboard-url', () => {
   it('keeps a template of the three placeholders, and is unset when empty', () => {
     const template = 'https://console.example/o/{tenant_id}/deployments/{id}?name={name}';
-    expect(plan({ 'dashboard-url': template }).dashboardUrl).toBe(template);
-    expect(plan({}).dashboardUrl).toBeUndefined();
+    expect(spec({ 'dashboard-url': template }).dashboardUrl).toBe(template);
+    expect(spec({}).dashboardUrl).toBeUndefined();
     expect(parseDashboardUrl('http://localhost:3000/d/{id}')).toBe('http://localhost:3000/d/{id}');
   });
 

@@ -9,7 +9,7 @@ import type { RunDescription, RunHead } from '../../src/inputs/run-description.t
 import { planReader, temporaryWorkspace } from '../support/plan-inputs.ts';
 
 const workspace = temporaryWorkspace('fork-test-');
-const { plan } = planReader({ workspace: workspace.root });
+const { plan: spec } = planReader({ workspace: workspace.root });
 const SHA = 'a'.repeat(40);
 const SKIP = 'if: github.event.pull_request.head.repo.full_name == github.repository';
 
@@ -39,7 +39,7 @@ function errorOf(action: () => unknown): InputError {
 
 describe("a fork's pull request without an api key", () => {
   it('fails on api-key, naming the fork and the condition that skips forks', () => {
-    const error = errorOf(() => plan({ name: 'app' }, run(pullRequestFrom('someone/agent'), SKIP)));
+    const error = errorOf(() => spec({ name: 'app' }, run(pullRequestFrom('someone/agent'), SKIP)));
     expect(error.message).toContain(
       "input 'api-key': is empty: this run is for a pull request from the fork someone/agent, and a fork's runs get no secrets",
     );
@@ -48,7 +48,7 @@ describe("a fork's pull request without an api key", () => {
 
   it('leads the report, ahead of what the missing secrets leave empty, which it explains', () => {
     const error = errorOf(() =>
-      plan(
+      spec(
         {
           name: 'app',
           secrets: 'OPENAI_API_KEY=',
@@ -70,17 +70,17 @@ describe("a fork's pull request without an api key", () => {
   });
 
   it('says so for a pull request from a deleted fork too', () => {
-    const error = errorOf(() => plan({ name: 'app' }, run(pullRequestFrom(null), SKIP)));
+    const error = errorOf(() => spec({ name: 'app' }, run(pullRequestFrom(null), SKIP)));
     expect(error.message).toContain('from a deleted fork');
   });
 
   it('is not an error with a key, or for a pull request from the repository itself', () => {
-    const withKey = plan(
+    const withKey = spec(
       { name: 'app', 'api-key': 'k-123456' },
       run(pullRequestFrom('someone/agent')),
     );
     expect(withKey.name).toBe('app');
-    const own = plan({ name: 'app' }, run(pullRequestFrom('ACME/agent')));
+    const own = spec({ name: 'app' }, run(pullRequestFrom('ACME/agent')));
     expect(own.name).toBe('app');
   });
 
@@ -92,6 +92,6 @@ describe("a fork's pull request without an api key", () => {
       repository: 'other/agent',
       pullRequest: false,
     };
-    expect(plan({ name: 'app' }, run(push)).name).toBe('app');
+    expect(spec({ name: 'app' }, run(push)).name).toBe('app');
   });
 });

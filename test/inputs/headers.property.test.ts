@@ -57,9 +57,9 @@ describe('headers of a plan', () => {
             headers: headers.map(([name, text]) => `${name}: ${text}`).join('\n'),
             'api-key': key,
           });
-          if (outcome.plan === undefined) return;
-          expect(() => new Headers(outcome.plan.headers)).not.toThrow();
-          for (const [name] of headers) expect(Object.keys(outcome.plan.headers)).toContain(name);
+          if (outcome.spec === undefined) return;
+          expect(() => new Headers(outcome.spec.headers)).not.toThrow();
+          for (const [name] of headers) expect(Object.keys(outcome.spec.headers)).toContain(name);
         },
       ),
       { numRuns: 200 },
@@ -103,8 +103,8 @@ describe('headers the action controls', () => {
           };
           const outcome = attempt(given);
           const controlled = new Set(CONTROLLED.map((name) => name.toLowerCase()));
-          if (outcome.plan !== undefined) {
-            for (const name of Object.keys(outcome.plan.headers)) {
+          if (outcome.spec !== undefined) {
+            for (const name of Object.keys(outcome.spec.headers)) {
               expect(controlled.has(name.toLowerCase())).toBe(false);
             }
             return;

@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { API_KEY, planReader, temporaryWorkspace } from '../support/plan-inputs.ts';
 
 const workspace = temporaryWorkspace('header-input-test-');
-const { plan, rejects } = planReader({ workspace: workspace.root });
+const { plan: spec, rejects } = planReader({ workspace: workspace.root });
 
 describe('api-key', () => {
   it.each([
@@ -30,7 +30,7 @@ describe('headers', () => {
   }
 
   it('reads Name: value lines', () => {
-    const result = plan({
+    const result = spec({
       headers: `X-Tenant-Id: ${VALUE}\r\n\n# a comment\nX-Url:  https://example.com:8443/x  `,
     });
     expect(result.headers).toEqual({ 'X-Tenant-Id': VALUE, 'X-Url': 'https://example.com:8443/x' });
@@ -163,7 +163,7 @@ describe('headers the action or its HTTP client control', () => {
   });
 
   it('accepts headers that only look like controlled ones', () => {
-    const result = plan({
+    const result = spec({
       headers: 'X-Host: a\nX-Forwarded-Host: b\nContent-Language: en\nTE-Extra: c',
       'api-key': API_KEY,
       'api-key-header': 'X-Connection-Key',

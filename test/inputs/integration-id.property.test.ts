@@ -64,11 +64,11 @@ describe('integration-id', () => {
     fc.assert(
       fc.property(integrationIdText, (text) => {
         const outcome = attempt({ 'integration-id': text });
-        if (outcome.plan !== undefined) {
-          expect(outcome.plan.source).toBe('codehost');
-          if (outcome.plan.source === 'codehost') {
-            expect(outcome.plan.integrationId).toMatch(UUID);
-            expect(encodeURIComponent(outcome.plan.integrationId)).toBe(outcome.plan.integrationId);
+        if (outcome.spec !== undefined) {
+          expect(outcome.spec.source).toBe('codehost');
+          if (outcome.spec.source === 'codehost') {
+            expect(outcome.spec.integrationId).toMatch(UUID);
+            expect(encodeURIComponent(outcome.spec.integrationId)).toBe(outcome.spec.integrationId);
           }
         } else {
           expect(rejectedInputs({ 'integration-id': text })).toEqual(['integration-id']);
@@ -87,11 +87,11 @@ describe('integration-id', () => {
             ? JSON.stringify({ source_config: { integration_id: text } })
             : `source_config:\n  integration_id: ${text}`;
         const outcome = attempt({ 'integration-id': '', config });
-        if (outcome.plan !== undefined) {
-          expect(outcome.plan.source).toBe('codehost');
-          if (outcome.plan.source === 'codehost') {
-            expect(outcome.plan.integrationId).toMatch(UUID);
-            expect(outcome.plan.sourceConfig.integration_id).toBe(outcome.plan.integrationId);
+        if (outcome.spec !== undefined) {
+          expect(outcome.spec.source).toBe('codehost');
+          if (outcome.spec.source === 'codehost') {
+            expect(outcome.spec.integrationId).toMatch(UUID);
+            expect(outcome.spec.sourceConfig.integration_id).toBe(outcome.spec.integrationId);
           }
         } else {
           expect(outcome.error).toBeInstanceOf(InputError);

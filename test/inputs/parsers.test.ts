@@ -7,7 +7,7 @@ import { MAX_WAIT_TIMEOUT_SECONDS } from '../../src/inputs/parsers.ts';
 import { API_KEY, SECRET, planReader, temporaryWorkspace } from '../support/plan-inputs.ts';
 
 const workspace = temporaryWorkspace('input-parsers-test-');
-const { plan, rejects } = planReader({ workspace: workspace.root });
+const { plan: spec, rejects } = planReader({ workspace: workspace.root });
 
 describe('integration-id and repository', () => {
   it.each([
@@ -54,7 +54,7 @@ describe('api-url', () => {
     ['http://127.10.20.30', 'http://127.10.20.30'],
     ['http://[::1]:9000', 'http://[::1]:9000'],
   ])('accepts %s', (url, expected) => {
-    expect(plan({ 'api-url': url }).apiUrl).toBe(expected);
+    expect(spec({ 'api-url': url }).apiUrl).toBe(expected);
   });
 
   it.each([
@@ -99,7 +99,7 @@ describe('api-url', () => {
   );
 
   it('ignores an empty query', () => {
-    expect(plan({ 'api-url': 'https://api.example.com?' }).apiUrl).toBe('https://api.example.com');
+    expect(spec({ 'api-url': 'https://api.example.com?' }).apiUrl).toBe('https://api.example.com');
   });
 
   it.each([
@@ -124,7 +124,7 @@ describe('wait-timeout', () => {
     ['900', 900],
     [String(MAX_WAIT_TIMEOUT_SECONDS), MAX_WAIT_TIMEOUT_SECONDS],
   ])('accepts %s', (raw, seconds) => {
-    expect(plan({ 'wait-timeout': raw }).waitTimeoutSeconds).toBe(seconds);
+    expect(spec({ 'wait-timeout': raw }).waitTimeoutSeconds).toBe(seconds);
   });
 
   it.each(['0', '0.0', '-1', 'abc', '1e3', '', '0x10', '1.', '.5', 'Infinity', '10s', '1 000'])(
@@ -153,7 +153,7 @@ describe('booleans', () => {
     ['False', false],
     ['FALSE', false],
   ])('accept %s', (raw, value) => {
-    const result = plan({ 'wait-for-ready': raw, 'dry-run': raw });
+    const result = spec({ 'wait-for-ready': raw, 'dry-run': raw });
     expect(result.waitForReady).toBe(value);
     expect(result.dryRun).toBe(value);
   });
@@ -178,7 +178,7 @@ describe('name', () => {
   );
 
   it('keeps any other name as it is', () => {
-    expect(plan({ name: 'My Agent (staging) ü' }).name).toBe('My Agent (staging) ü');
+    expect(spec({ name: 'My Agent (staging) ü' }).name).toBe('My Agent (staging) ü');
   });
 });
 
@@ -186,20 +186,20 @@ describe('commit', () => {
   const SHA = '0123456789abcdef0123456789abcdef01234567';
 
   it('is auto by default', () => {
-    expect(plan({}).commit.kind).toBe('none'); // auto, with no event to derive from
-    expect(plan({ commit: 'auto' }).commit).toEqual(plan({}).commit);
+    expect(spec({}).commit.kind).toBe('none'); // auto, with no event to derive from
+    expect(spec({ commit: 'auto' }).commit).toEqual(spec({}).commit);
   });
 
   it('accepts none', () => {
-    expect(plan({ commit: 'none' }).commit).toEqual({
+    expect(spec({ commit: 'none' }).commit).toEqual({
       kind: 'none',
       reason: 'the commit input is none',
     });
   });
 
   it('accepts a full sha in any case, lower-cased', () => {
-    expect(plan({ commit: SHA.toUpperCase() }).commit).toEqual({ kind: 'sha', sha: SHA });
-    expect(plan({ commit: SHA }).commit).toEqual({ kind: 'sha', sha: SHA });
+    expect(spec({ commit: SHA.toUpperCase() }).commit).toEqual({ kind: 'sha', sha: SHA });
+    expect(spec({ commit: SHA }).commit).toEqual({ kind: 'sha', sha: SHA });
   });
 
   it.each(['0123456', 'abcdef0', SHA.slice(0, 39)])('rejects the short sha %s', (raw) => {
@@ -238,7 +238,7 @@ describe('commit', () => {
   );
 
   it.each(['auto', 'none'])('accepts %s with any source', (commit) => {
-    const result = plan({ source: 'internal_template', commit });
+    const result = spec({ source: 'internal_template', commit });
     expect(result.commit.kind).toBe('none');
   });
 });
@@ -248,11 +248,11 @@ describe('on-drift', () => {
     ['warn', 'warn'],
     ['fail', 'fail'],
   ])('accepts %s', (raw, mode) => {
-    expect(plan({ 'on-drift': raw }).onDrift).toBe(mode);
+    expect(spec({ 'on-drift': raw }).onDrift).toBe(mode);
   });
 
   it('is warn by default', () => {
-    expect(plan({}).onDrift).toBe('warn');
+    expect(spec({}).onDrift).toBe('warn');
   });
 
   it.each(['', 'Warn', 'FAIL', 'error', 'ignore', 'true'])('rejects %j', (raw) => {

@@ -57,8 +57,8 @@ describe('secrets round trips', () => {
         );
         const outcome = attempt({ secrets: lines.join(eol) });
         expect(outcome.error).toBeUndefined();
-        expect(outcome.plan?.secrets).toEqual(secrets);
-        expect(outcome.plan?.sensitiveValues).toEqual(
+        expect(outcome.spec?.secrets).toEqual(secrets);
+        expect(outcome.spec?.sensitiveValues).toEqual(
           expect.arrayContaining(secrets.map((s) => s.value)),
         );
       }),
@@ -75,7 +75,7 @@ describe('secrets round trips', () => {
         const text = pretty ? `{\n  ${members.join(',\n  ')}\n}` : `{${members.join(',')}}`;
         const outcome = attempt({ secrets: text });
         expect(outcome.error).toBeUndefined();
-        expect(outcome.plan?.secrets).toEqual(secrets);
+        expect(outcome.spec?.secrets).toEqual(secrets);
       }),
       { numRuns: 300 },
     );

@@ -6,11 +6,11 @@ import { describe, expect, it } from 'vitest';
 import { SECRET, planReader, temporaryWorkspace } from '../support/plan-inputs.ts';
 
 const workspace = temporaryWorkspace('secrets-input-test-');
-const { plan, rejects } = planReader({ workspace: workspace.root });
+const { plan: spec, rejects } = planReader({ workspace: workspace.root });
 
 describe('secrets', () => {
   function secrets(text: string) {
-    return plan({ secrets: text }).secrets;
+    return spec({ secrets: text }).secrets;
   }
 
   /** Rejects `text` as the secrets input, with a message that shows no secret value. */
@@ -49,7 +49,7 @@ describe('secrets', () => {
   });
 
   it('puts every value in sensitiveValues', () => {
-    expect(plan({ secrets: `A=${SECRET}\nB=two` }).sensitiveValues).toEqual(
+    expect(spec({ secrets: `A=${SECRET}\nB=two` }).sensitiveValues).toEqual(
       expect.arrayContaining([SECRET, 'two']),
     );
   });

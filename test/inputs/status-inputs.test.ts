@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { InputError } from '../../src/inputs/errors.ts';
-import type { InputName } from '../../src/inputs/declared.ts';
+import type { InputName } from '../../src/inputs/core-inputs.ts';
 import { readStatusRequest, STATUS_INPUTS } from '../../src/inputs/status-inputs.ts';
 
 const RUN = { workspace: process.cwd(), repository: 'acme/agent' };

@@ -63,7 +63,7 @@ describe('wait-timeout', () => {
   it('reads any positive decimal up to 21600 as that number', () => {
     fc.assert(
       fc.property(positiveDecimal, (text) => {
-        expect(attempt({ 'wait-timeout': text }).plan?.waitTimeoutSeconds).toBe(Number(text));
+        expect(attempt({ 'wait-timeout': text }).spec?.waitTimeoutSeconds).toBe(Number(text));
       }),
       { numRuns: 300 },
     );
@@ -73,7 +73,7 @@ describe('wait-timeout', () => {
     fc.assert(
       fc.property(fc.oneof(nearlyANumber, anyText, positiveDecimal), (text) => {
         if (acceptableTimeout(text)) {
-          expect(attempt({ 'wait-timeout': text }).plan?.waitTimeoutSeconds).toBe(
+          expect(attempt({ 'wait-timeout': text }).spec?.waitTimeoutSeconds).toBe(
             Number(text.trim()),
           );
         } else {

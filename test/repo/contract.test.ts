@@ -14,7 +14,7 @@ import { RETIRE_OUTPUT_NAMES } from '../../src/run/flows/retire-run.ts';
 import { RETIRE_INPUTS } from '../../src/retire.ts';
 import { SWEEP_OUTPUT_NAMES } from '../../src/run/flows/sweep-run.ts';
 import { SWEEP_INPUTS } from '../../src/sweep.ts';
-import { OUTPUT_NAMES } from '../../src/run/steps/report.ts';
+import { OUTPUT_NAMES } from '../../src/run/decisions/report.ts';
 import { ROOT, WORKFLOW_REPOSITORY, actionYml, withDefaults } from '../support/action.ts';
 
 /** The rows of the first markdown table under `heading`, each a list of cells. */

@@ -2,7 +2,7 @@
  * The layout of src/ (CONTRIBUTING.md): the folders of the architecture, the entries at the
  * top, thin, each over src/github/step.ts, and only the adapters knowing where the action runs.
  * Which folder may import which (common ← service ← inputs ← run ← views ← github, cli;
- * run/ports ← run/steps ← run/flows; no cycle; @actions/* in src/github/ only) is
+ * run/ports ← run/decisions ← run/flows; no cycle; @actions/* in src/github/ only) is
  * dependency-cruiser's to check (.dependency-cruiser.js, run by `npm run lint`); this file
  * checks what is no import.
  */
@@ -15,7 +15,7 @@ const SRC = path.join(ROOT, 'src');
 /** The folders of the architecture, in the order they import one another. */
 const FOLDERS = ['common', 'service', 'inputs', 'run', 'views', 'github', 'cli'];
 /** The layers of run/, bottom first. */
-const RUN_LAYERS = ['ports', 'steps', 'flows'];
+const RUN_LAYERS = ['ports', 'decisions', 'flows'];
 const ADAPTERS = ['github', 'cli'];
 /** The longest a file of src/ may be: past it, a reader no longer holds it whole; split it. */
 const MAX_LINES = 350;
@@ -40,7 +40,7 @@ describe('src/', () => {
     }
   });
 
-  it('keeps run/ in its three layers: ports, steps, flows', () => {
+  it('keeps run/ in its three layers: ports, decisions, flows', () => {
     const run = files.filter(({ folder }) => folder === 'run');
     for (const { file, folders } of run) {
       expect(folders.length, file).toBe(2);

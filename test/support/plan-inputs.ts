@@ -8,8 +8,8 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, expect } from 'vitest';
 import { InputError } from '../../src/inputs/errors.ts';
-import { readPlan } from '../../src/inputs/read-plan.ts';
-import type { Plan } from '../../src/inputs/plan.ts';
+import { readDeploySpec } from '../../src/inputs/read-deploy-spec.ts';
+import type { DeploySpec } from '../../src/inputs/deploy-spec.ts';
 import type { RunDescription } from '../../src/inputs/run-description.ts';
 import { reader } from './action.ts';
 
@@ -42,8 +42,8 @@ export function temporaryWorkspace(prefix: string) {
 
 /** Plans and rejections read for `run` (a workspace, perhaps a head). */
 export function planReader(run: RunDescription) {
-  function plan(given: Record<string, string>, extra: Partial<RunDescription> = {}): Plan {
-    return readPlan(reader({ ...BASE, ...given }), { ...run, ...extra });
+  function plan(given: Record<string, string>, extra: Partial<RunDescription> = {}): DeploySpec {
+    return readDeploySpec(reader({ ...BASE, ...given }), { ...run, ...extra });
   }
 
   /** The InputError that the given inputs raise (fails the test if none is thrown). */
@@ -75,10 +75,10 @@ export function planReader(run: RunDescription) {
   return { plan, inputError, problems, rejects };
 }
 
-export function narrow<S extends Plan['source']>(
-  value: Plan,
+export function narrow<S extends DeploySpec['source']>(
+  value: DeploySpec,
   source: S,
-): Extract<Plan, { source: S }> {
+): Extract<DeploySpec, { source: S }> {
   expect(value.source).toBe(source);
-  return value as Extract<Plan, { source: S }>;
+  return value as Extract<DeploySpec, { source: S }>;
 }

@@ -8,10 +8,10 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import fc from 'fast-check';
 import { afterAll, beforeAll, expect, vi } from 'vitest';
-import { INPUT_NAMES } from '../../src/inputs/declared.ts';
+import { INPUT_NAMES } from '../../src/inputs/core-inputs.ts';
 import { InputError } from '../../src/inputs/errors.ts';
-import type { Plan } from '../../src/inputs/plan.ts';
-import { readPlan } from '../../src/inputs/read-plan.ts';
+import type { DeploySpec } from '../../src/inputs/deploy-spec.ts';
+import { readDeploySpec } from '../../src/inputs/read-deploy-spec.ts';
 import { withDefaults } from './action.ts';
 
 /** An empty workspace: a `config` that looks like a file path finds nothing in it. */
@@ -48,7 +48,8 @@ export const BASE: Record<string, string> = {
   'integration-id': INTEGRATION_ID,
 };
 
-export type Outcome = { plan: Plan; error?: undefined } | { plan?: undefined; error: unknown };
+export type Outcome =
+  { spec: DeploySpec; error?: undefined } | { spec?: undefined; error: unknown };
 
 /**
  * `reader(given)` of support/action.ts, with action.yml read once rather than on
@@ -65,7 +66,7 @@ export function fastReader(given: Record<string, string>): (name: string) => str
 
 export function attempt(given: Record<string, string>): Outcome {
   try {
-    return { plan: readPlan(fastReader({ ...BASE, ...given }), { workspace: WORKSPACE }) };
+    return { spec: readDeploySpec(fastReader({ ...BASE, ...given }), { workspace: WORKSPACE }) };
   } catch (error) {
     return { error };
   }
@@ -91,13 +92,13 @@ export function expectInputError(error: unknown): InputError {
 /** The InputError's message, undefined when a plan was read. */
 export function messageOf(given: Record<string, string>): string | undefined {
   const outcome = attempt(given);
-  return outcome.plan !== undefined ? undefined : expectInputError(outcome.error).message;
+  return outcome.spec !== undefined ? undefined : expectInputError(outcome.error).message;
 }
 
 /** The inputs named by the problems of the InputError thrown (fails if none is thrown). */
 export function rejectedInputs(given: Record<string, string>): string[] {
   const outcome = attempt(given);
-  expect(outcome.plan).toBeUndefined();
+  expect(outcome.spec).toBeUndefined();
   return expectInputError(outcome.error).problems.map((problem) => problem.input);
 }
 

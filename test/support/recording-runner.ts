@@ -7,7 +7,7 @@
 import type { RunDescription } from '../../src/inputs/run-description.ts';
 import { logView, type RunEvent } from '../../src/run/ports/events.ts';
 import type { RunnerIO } from '../../src/run/ports/runner.ts';
-import type { Outputs } from '../../src/run/steps/report.ts';
+import type { Outputs } from '../../src/run/decisions/report.ts';
 import { FakeClock, MemoryLogger } from './clock.ts';
 
 export interface RecordingRunner {

@@ -29,7 +29,7 @@ const request: DeploymentCreateRequest = {
 describe('summary', () => {
   it('never shows undefined or null, and escapes what it interpolates', () => {
     const html = summaryHtml({
-      plan: { ...plan, name: '<img src=x onerror=alert(1)>|x' },
+      spec: { ...plan, name: '<img src=x onerror=alert(1)>|x' },
       result: { deployment, created: true, request },
     });
 
@@ -40,7 +40,7 @@ describe('summary', () => {
   });
 
   it('shows the failure and what was known', () => {
-    const html = summaryHtml({ plan, failure: "Invalid input 'name': <bad>" });
+    const html = summaryHtml({ spec: plan, failure: "Invalid input 'name': <bad>" });
 
     expect(html).toContain('failed');
     expect(html).toContain('&lt;bad&gt;');
@@ -48,7 +48,7 @@ describe('summary', () => {
   });
 
   it('shows the workflow commit, shortened', () => {
-    const html = summaryHtml({ plan, commit: '0123456789abcdef0123456789abcdef01234567' });
+    const html = summaryHtml({ spec: plan, commit: '0123456789abcdef0123456789abcdef01234567' });
 
     expect(html).toContain('<td><code>0123456789ab</code></td>');
   });
@@ -63,7 +63,7 @@ describe('summary', () => {
     });
     const seen = whatAReaderSees(
       summaryHtml({
-        plan: { ...plan, dashboardUrl: 'https://console.example/d/{id}' },
+        spec: { ...plan, dashboardUrl: 'https://console.example/d/{id}' },
         result: { deployment: reused, created: false, request },
         failure: 'GET https://api.example/v2/x failed',
       }),
@@ -90,7 +90,7 @@ describe('summary', () => {
   it("links the deployment's address and its dashboard, only when known", () => {
     const withUrl = { ...deployment, source_config: { custom_url: 'https://a.example/[x](y)' } };
     const html = summaryHtml({
-      plan: { ...plan, dashboardUrl: 'https://console.example/d/{id}' },
+      spec: { ...plan, dashboardUrl: 'https://console.example/d/{id}' },
       result: { deployment: withUrl, created: false, request },
     });
 
@@ -100,7 +100,7 @@ describe('summary', () => {
     expect(html).toContain(
       `<th align="left">Dashboard</th><td><a href="https://console.example/d/${deployment.id}">https://console.example/d/${deployment.id}</a></td>`,
     );
-    const plain = summaryHtml({ plan, result: { deployment, created: false, request } });
+    const plain = summaryHtml({ spec: plan, result: { deployment, created: false, request } });
     expect(plain).not.toMatch(/>URL<|>Dashboard</);
   });
 
@@ -118,7 +118,7 @@ describe('summary', () => {
 
     it('has no row when neither the step nor the deployment has one', () => {
       const html = summaryHtml({
-        plan,
+        spec: plan,
         result: { deployment: typed(null), created: false, request: asking() },
       });
       expect(html).not.toContain('Deployment type');
@@ -126,29 +126,31 @@ describe('summary', () => {
 
     it('shows the one created, or the one a dry run would send', () => {
       const created = { deployment: typed('prod'), created: true, request: asking('prod') };
-      expect(typeRow(summaryHtml({ plan, result: created }))).toBe('<code>prod</code>');
+      expect(typeRow(summaryHtml({ spec: plan, result: created }))).toBe('<code>prod</code>');
       const wouldSend = { created: false, request: asking('prod') };
-      expect(typeRow(summaryHtml({ plan, result: wouldSend }))).toBe('<code>prod</code>');
+      expect(typeRow(summaryHtml({ spec: plan, result: wouldSend }))).toBe('<code>prod</code>');
     });
 
     it("shows a reused deployment's own, whatever the step asks", () => {
       const unasked = { deployment: typed('dev'), created: false, request: asking() };
-      expect(typeRow(summaryHtml({ plan, result: unasked }))).toBe('<code>dev</code>');
+      expect(typeRow(summaryHtml({ spec: plan, result: unasked }))).toBe('<code>dev</code>');
       const drifted = { deployment: typed('dev'), created: false, request: asking('prod') };
-      expect(typeRow(summaryHtml({ plan, result: drifted }))).toBe('<code>dev</code>');
+      expect(typeRow(summaryHtml({ spec: plan, result: drifted }))).toBe('<code>dev</code>');
       const none = { deployment: typed(undefined), created: false, request: asking('prod') };
-      expect(typeRow(summaryHtml({ plan, result: none }))).toBe('—');
+      expect(typeRow(summaryHtml({ spec: plan, result: none }))).toBe('—');
     });
 
     it('escapes a type the service adds later', () => {
       const odd = { deployment: typed('<b>x</b>'), created: false, request: asking() };
-      expect(typeRow(summaryHtml({ plan, result: odd }))).toBe('<code>&lt;b&gt;x&lt;/b&gt;</code>');
+      expect(typeRow(summaryHtml({ spec: plan, result: odd }))).toBe(
+        '<code>&lt;b&gt;x&lt;/b&gt;</code>',
+      );
     });
   });
 
   it('says a dry run would create', () => {
     const html = summaryHtml({
-      plan: { ...plan, dryRun: true },
+      spec: { ...plan, dryRun: true },
       result: { created: false, request },
     });
 
@@ -159,7 +161,7 @@ describe('summary', () => {
 describe('summary of what green means', () => {
   it('has a drift table whose secret entries show no value', () => {
     const html = summaryHtml({
-      plan,
+      spec: plan,
       result: { deployment, created: false, request },
       drift: [
         { field: 'source_revision_config.agent_config_path', wanted: 'new.json', live: 'old.json' },
@@ -180,7 +182,7 @@ describe('summary of what green means', () => {
 
   it('says "change it" of a single drifted field', () => {
     const html = summaryHtml({
-      plan,
+      spec: plan,
       result: { deployment, created: false, request },
       drift: [{ field: 'source_config.labels.team', wanted: 'a', live: 'b' }],
     });
@@ -192,7 +194,7 @@ describe('summary of what green means', () => {
 
   it('says which commit is live when a newer push superseded the target', () => {
     const html = summaryHtml({
-      plan,
+      spec: plan,
       result: { deployment, created: false, request },
       liveness: { live: true, supersededBy: 'c'.repeat(40) },
       target: 'b'.repeat(40),
@@ -206,7 +208,7 @@ describe('summary of what green means', () => {
 
   it('says what is missing when the deployment is not live', () => {
     const html = summaryHtml({
-      plan,
+      spec: plan,
       result: { deployment, created: false, request },
       liveness: { live: false, missing: 'status is AWAITING_DATABASE, not READY' },
     });
@@ -221,7 +223,7 @@ describe('summary and hostile service text', () => {
 
   it('keeps a status on one line, with nothing Markdown could render', () => {
     const html = summaryHtml({
-      plan,
+      spec: plan,
       result: { deployment: { ...deployment, status: hostile }, created: false, request },
     });
 
@@ -237,7 +239,7 @@ describe('summary and hostile service text', () => {
 
   it('keeps a failure block free of blank lines', () => {
     const html = summaryHtml({
-      plan,
+      spec: plan,
       failure: `400 from GET /x:\n\n\n![x](http://t.example/p.png)`,
     });
 
@@ -248,7 +250,7 @@ describe('summary and hostile service text', () => {
   it('removes a secret before escaping, so an escaped form cannot slip through', () => {
     const secret = 'p&ss<w>rd(1)';
     const html = summaryHtml({
-      plan,
+      spec: plan,
       result: { deployment: { ...deployment, status: `echo ${secret}` }, created: false, request },
       failure: `the service said ${secret}`,
       redact: (text) => text.replaceAll(secret, '***'),

@@ -20,8 +20,8 @@ describe('renderSummary', () => {
     const plan = { name: `agent-${SECRET}`, source: 'codehost' as const, dryRun: false };
     const summaries: [RunSummary, string][] = [
       [
-        { kind: 'deploy', plan, deployment, failure: `failed: ${SECRET}` },
-        summaryHtml({ plan, deployment, failure: `failed: ${SECRET}`, redact }),
+        { kind: 'deploy', spec: plan, deployment, failure: `failed: ${SECRET}` },
+        summaryHtml({ spec: plan, deployment, failure: `failed: ${SECRET}`, redact }),
       ],
       [
         { kind: 'plan', name: plan.name, verdict: { action: 'reuse', deployment, changes: [] } },

@@ -8,9 +8,9 @@
  */
 import { markdownCode, markdownLink, markdownText } from '../../common/github-text.js';
 import { plural } from '../../common/text.js';
-import { showValue } from '../../run/steps/drift.js';
+import { showValue } from '../../run/decisions/drift.js';
 import type { PlanNotMade, PlanReport } from '../../run/ports/progress.js';
-import { dashboardUrlOf } from '../../run/steps/report.js';
+import { dashboardUrlOf } from '../../run/decisions/report.js';
 import { BODY_BUDGET, COMMENT_LIMIT, encodeName, rowsWithin } from './comment.js';
 import { withRunUrl, type GitHubRunContext } from './context.js';
 import type { PullRequestComment } from './pr-comment.js';

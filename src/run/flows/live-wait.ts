@@ -1,17 +1,17 @@
 /**
  * The wait as a phase of a flow (the deploy's, `status`'s): in a log group,
  * until the deployment is live, and what the log says of it then. The wait
- * itself is run/steps/wait.ts.
+ * itself is run/decisions/wait.ts.
  */
 import { untrusted, type Logger } from '../../common/runtime.js';
 import { shortSha } from '../../common/text.js';
-import type { Plan } from '../../inputs/plan.js';
+import type { DeploySpec } from '../../inputs/deploy-spec.js';
 import type { Deployment } from '../../service/schemas.js';
 import { inGroup, type RunDependencies } from '../ports/dependencies.js';
 import type { Liveness } from '../ports/findings.js';
 import { DEFAULT_WAIT } from '../ports/pace.js';
-import type { LiveGoal } from '../steps/goal.js';
-import { waitUntilLive } from '../steps/wait.js';
+import type { LiveGoal } from '../decisions/goal.js';
+import { waitUntilLive } from '../decisions/wait.js';
 
 /** Says which commit is live when another one superseded the target. */
 export function noteSuperseded(goal: LiveGoal, liveness: Liveness, logger: Logger): void {
@@ -28,7 +28,7 @@ export function noteSuperseded(goal: LiveGoal, liveness: Liveness, logger: Logge
  * found (not decided again); the deployment as it ends up, and how it is live.
  */
 export async function waitForLive(
-  asked: Pick<Plan, 'name' | 'waitTimeoutSeconds'>,
+  asked: Pick<DeploySpec, 'name' | 'waitTimeoutSeconds'>,
   found: Deployment,
   liveness: Liveness,
   goal: LiveGoal,

@@ -1,5 +1,5 @@
 /**
- * The run as a pipeline: plan → deploy → wait → report. Each step is
+ * The run as a pipeline: spec → deploy → wait → report. Each step is
  * a function that returns a value; what is known so far is kept in one
  * `RunRecord` (run-record.ts), which sets the outputs as soon as they are known and is what
  * the job summary is written from, whether the run succeeded or not.
@@ -7,18 +7,18 @@
 import { ActionError } from '../../common/errors.js';
 import { untrusted, type Logger } from '../../common/runtime.js';
 import { plural, shortSha } from '../../common/text.js';
-import type { Plan } from '../../inputs/plan.js';
+import type { DeploySpec } from '../../inputs/deploy-spec.js';
 import type { RemedyWords } from '../../service/answers.js';
 import { RunEvents } from '../ports/events.js';
 import type { Liveness } from '../ports/findings.js';
 import type { RunnerIO, RunOutcome } from '../ports/runner.js';
-import { deploy } from '../steps/deploy.js';
-import { showValue } from '../steps/drift.js';
-import { assess, blockedRemedy, blockedText, decideLive, type Goal } from '../steps/goal.js';
-import { dryRunReport } from '../steps/report.js';
+import { deploy } from '../decisions/deploy.js';
+import { showValue } from '../decisions/drift.js';
+import { assess, blockedRemedy, blockedText, decideLive, type Goal } from '../decisions/goal.js';
+import { dryRunReport } from '../decisions/report.js';
 import { noteSuperseded, waitForLive } from './live-wait.js';
 import { RunRecord } from './run-record.js';
-import { dependenciesOf, maskPlan, warnOfPlan } from './service-access.js';
+import { dependenciesOf, maskSpec, warnOfSpec } from './service-access.js';
 
 /** Why a targeted commit is drift: the deployment will not build it. */
 const BUILD_OFF = 'build_on_push is off: the service will not build this commit';
@@ -26,12 +26,11 @@ const BUILD_OFF = 'build_on_push is off: the service will not build this commit'
 /**
  * One warning a difference. A difference in what runs (the reused deployment never runs what the step asks for) fails
  * the step at once when it waits, else it is one more warning; `on-drift:
- * fail` fails on every difference, what runs included ("Corrections
- * (v1.5)"), after all are reported and before any wait; `on-drift: warn`
+ * fail` fails on every difference, what runs included, after all are reported and before any wait; `on-drift: warn`
  * lets the rest pass with a line.
  */
 function reportDrift(
-  plan: Plan,
+  spec: DeploySpec,
   goal: Goal,
   waits: boolean,
   logger: Logger,
@@ -47,9 +46,9 @@ function reportDrift(
   const rest = drift.filter((entry) => !entry.blocks);
   const fields = rest.map((entry) => untrusted(entry.field)).join(', ');
   const advice = `The service cannot update a deployment: change ${plural(rest.length, 'it', 'them')} in the service, or deploy under a new name.`;
-  const fails = plan.onDrift === 'fail';
+  const fails = spec.onDrift === 'fail';
   if (blocked.length > 0) {
-    const message = `Deployment '${plan.name}' is not live and will not be: ${blockedText(goal)}. ${blockedRemedy(goal)}`;
+    const message = `Deployment '${spec.name}' is not live and will not be: ${blockedText(goal)}. ${blockedRemedy(goal)}`;
     if (waits || fails) {
       const also =
         fails && rest.length > 0 ? ` It also differs (${words.onDriftFail}): ${fields}.` : '';
@@ -60,7 +59,7 @@ function reportDrift(
   if (rest.length === 0) return;
   if (fails) {
     throw new ActionError(
-      `Deployment '${plan.name}' differs from what the step asks for (${words.onDriftFail}): ${fields}. ${advice}`,
+      `Deployment '${spec.name}' differs from what the step asks for (${words.onDriftFail}): ${fields}. ${advice}`,
     );
   }
   logger.info(
@@ -69,8 +68,8 @@ function reportDrift(
 }
 
 /** Without a wait (not asked for, or a dry run): says when the target is not live yet. */
-function noteLiveness(plan: Plan, goal: Goal, liveness: Liveness, logger: Logger): void {
-  if (plan.waitForReady) logger.info('dry run: not waiting');
+function noteLiveness(spec: DeploySpec, goal: Goal, liveness: Liveness, logger: Logger): void {
+  if (spec.waitForReady) logger.info('dry run: not waiting');
   noteSuperseded(goal, liveness, logger);
   // A deployment that will never run the target was already said so, in a warning.
   if (!liveness.live && goal.target !== undefined && goal.blocked.length === 0) {
@@ -88,32 +87,32 @@ function waitingFor(goal: Goal, waits: boolean): string | undefined {
 
 /** The steps of a run, each feeding the record; throws on any failure. */
 async function steps(
-  plan: Plan,
+  spec: DeploySpec,
   io: RunnerIO,
   events: RunEvents,
   record: RunRecord,
 ): Promise<void> {
   const { logger } = events;
-  maskPlan(plan, io, logger);
-  warnOfPlan(plan, logger);
-  const dependencies = dependenciesOf(plan, io, events);
-  const result = await deploy(plan, dependencies, (request) => (record.request = request));
-  const goal = await assess(plan, result, logger, io.commitOrder);
+  maskSpec(spec, io, logger);
+  warnOfSpec(spec, logger);
+  const dependencies = dependenciesOf(spec, io, events);
+  const result = await deploy(spec, dependencies, (request) => (record.request = request));
+  const goal = await assess(spec, result, logger, io.commitOrder);
   const found = result.deployment;
   // Decided once for the deployment found or created; the wait decides it for each one it sees.
   const liveness = found && (await decideLive(found, goal));
   record.deployed(result, goal, liveness);
-  if (plan.dryRun) logger.info(dryRunReport(result));
-  const waits = found !== undefined && plan.waitForReady && !plan.dryRun;
-  if (found !== undefined && !plan.dryRun) {
+  if (spec.dryRun) logger.info(dryRunReport(result));
+  const waits = found !== undefined && spec.waitForReady && !spec.dryRun;
+  if (found !== undefined && !spec.dryRun) {
     record.reported = true;
     events.emit({ kind: 'deployed', report: record.report('deploying', waitingFor(goal, waits)) });
   }
-  reportDrift(plan, goal, waits, logger, dependencies.service.words);
-  if (liveness !== undefined && !waits) noteLiveness(plan, goal, liveness, logger);
+  reportDrift(spec, goal, waits, logger, dependencies.service.words);
+  if (liveness !== undefined && !waits) noteLiveness(spec, goal, liveness, logger);
   const last =
     waits && liveness !== undefined
-      ? await waitForLive(plan, found, liveness, goal, {
+      ? await waitForLive(spec, found, liveness, goal, {
           ...dependencies,
           onPoll: (seen, verdict) => record.seen(seen, verdict),
         })
@@ -122,17 +121,17 @@ async function steps(
   const { deployment } = last;
   if (deployment !== undefined) {
     logger.info(
-      `${result.created ? 'created' : 'reused'} deployment '${plan.name}': ${deployment.id} (${untrusted(deployment.status)})`,
+      `${result.created ? 'created' : 'reused'} deployment '${spec.name}': ${deployment.id} (${untrusted(deployment.status)})`,
     );
   }
 }
 
-/** Deploys what the plan asks for; never throws: how it ended is in the outcome. */
-export async function pipeline(plan: Plan, io: RunnerIO): Promise<RunOutcome> {
+/** Deploys what the spec asks for; never throws: how it ended is in the outcome. */
+export async function pipeline(spec: DeploySpec, io: RunnerIO): Promise<RunOutcome> {
   const events = new RunEvents(io.views, io.redact);
-  const record = new RunRecord(plan, (outputs) => events.emit({ kind: 'outputs', outputs }));
+  const record = new RunRecord(spec, (outputs) => events.emit({ kind: 'outputs', outputs }));
   try {
-    await steps(plan, io, events, record);
+    await steps(spec, io, events, record);
   } catch (error) {
     record.failed(error, io.redact);
   }

@@ -9,14 +9,14 @@ import { ActionError, CancelledError, describeError } from '../../common/errors.
 import { untrusted, type Logger } from '../../common/runtime.js';
 import { plural } from '../../common/text.js';
 import type { PlanRequest } from '../../inputs/plan-inputs.js';
-import { showValue } from '../steps/drift.js';
+import { showValue } from '../decisions/drift.js';
 import { withEvents, type RunEvents } from '../ports/events.js';
 import type { RunnerIO, RunOutcome } from '../ports/runner.js';
-import { dependenciesOf, maskPlan, warnOfPlan } from './service-access.js';
-import { dashboardUrlOf } from '../steps/report.js';
+import { dependenciesOf, maskSpec, warnOfSpec } from './service-access.js';
+import { dashboardUrlOf } from '../decisions/report.js';
 import type { Verdict } from '../ports/findings.js';
 import type { PlanSummary } from '../ports/summaries.js';
-import { verdictOf } from '../steps/verdict.js';
+import { verdictOf } from '../decisions/verdict.js';
 
 /** The names of the plan's outputs, as plan/action.yml declares them. */
 export const PLAN_OUTPUT_NAMES = [
@@ -85,33 +85,33 @@ export async function runPlan(request: PlanRequest, io: RunnerIO): Promise<RunOu
 
 /** The plan's steps, its verdict or its failure told to the views. */
 async function planned(
-  { plan, onChange }: PlanRequest,
+  { spec, onChange }: PlanRequest,
   io: RunnerIO,
   events: RunEvents,
 ): Promise<RunOutcome> {
   const { logger } = events;
   try {
-    maskPlan(plan, io, logger);
-    warnOfPlan(plan, logger);
-    const dependencies = dependenciesOf(plan, io, events);
+    maskSpec(spec, io, logger);
+    warnOfSpec(spec, logger);
+    const dependencies = dependenciesOf(spec, io, events);
     // Not a group of its own: the deploy's dry run opens its groups, and GitHub does not nest them.
-    const step = { step: 'plan', grouped: false } as const;
-    events.emit({ kind: 'step', ...step, message: `Planning the deploy of '${plan.name}'` });
-    const verdict = await verdictOf(plan, dependencies);
-    events.emit({ kind: 'step_over', ...step });
-    events.emit({ kind: 'outputs', outputs: planOutputs(verdict, plan.dashboardUrl) });
-    logVerdict(plan.name, verdict, logger);
+    const phase = { phase: 'plan', grouped: false } as const;
+    events.emit({ kind: 'phase', ...phase, message: `Planning the deploy of '${spec.name}'` });
+    const verdict = await verdictOf(spec, dependencies);
+    events.emit({ kind: 'phase_over', ...phase });
+    events.emit({ kind: 'outputs', outputs: planOutputs(verdict, spec.dashboardUrl) });
+    logVerdict(spec.name, verdict, logger);
     const report = {
-      name: plan.name,
+      name: spec.name,
       verdict,
-      ...(plan.dashboardUrl === undefined ? {} : { dashboardUrl: plan.dashboardUrl }),
+      ...(spec.dashboardUrl === undefined ? {} : { dashboardUrl: spec.dashboardUrl }),
     };
     events.emit({ kind: 'planned', report });
     const failure =
       verdict.action === 'fail'
         ? io.redact(verdict.reason ?? 'the deploy would fail')
         : onChange === 'fail' && verdict.changes.length > 0
-          ? `The deploy of '${plan.name}' would not apply ${differences(verdict.changes.length)} (${dependencies.service.words.onChangeFail}): ${verdict.changes.map((change) => untrusted(change.field)).join(', ')}. The service cannot update a deployment: change ${plural(verdict.changes.length, 'it', 'them')} in the service, or deploy under a new name.`
+          ? `The deploy of '${spec.name}' would not apply ${differences(verdict.changes.length)} (${dependencies.service.words.onChangeFail}): ${verdict.changes.map((change) => untrusted(change.field)).join(', ')}. The service cannot update a deployment: change ${plural(verdict.changes.length, 'it', 'them')} in the service, or deploy under a new name.`
           : undefined;
     const summary: PlanSummary = { kind: 'plan', ...report };
     return { failure, summary };
@@ -125,7 +125,7 @@ async function planned(
       events.emit({
         kind: 'planned',
         report: {
-          name: plan.name,
+          name: spec.name,
           failure,
           ...(head?.kind === 'branch' ? { head: head.sha } : {}),
         },

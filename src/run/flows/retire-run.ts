@@ -9,14 +9,14 @@
 import { ActionError, describeError } from '../../common/errors.js';
 import { untrusted, type Logger } from '../../common/runtime.js';
 import type { RetireRequest } from '../../inputs/retire-inputs.js';
-import { pickOne } from '../steps/deploy.js';
+import { pickOne } from '../decisions/deploy.js';
 import { inGroup } from '../ports/dependencies.js';
 import { withEvents, type RunEvents } from '../ports/events.js';
 import type { RunnerIO, RunOutcome } from '../ports/runner.js';
 import { dependenciesOf } from './service-access.js';
 import type { RetiredDeployment, RetireReport } from '../ports/progress.js';
 import type { RetireSummary } from '../ports/summaries.js';
-import { dashboardUrlOf } from '../steps/report.js';
+import { dashboardUrlOf } from '../decisions/report.js';
 
 /** The names of the retire step's outputs, as retire/action.yml declares them. */
 export const RETIRE_OUTPUT_NAMES = ['deployment-id', 'status', 'dashboard-url', 'retired'] as const;

@@ -5,16 +5,16 @@
  */
 import { ActionError, CancelledError, describeError } from '../../common/errors.js';
 import { untrusted } from '../../common/runtime.js';
-import type { Plan } from '../../inputs/plan.js';
+import type { DeploySpec } from '../../inputs/deploy-spec.js';
 import type { Deployment, DeploymentCreateRequest } from '../../service/schemas.js';
 import { shownDrift, type Liveness } from '../ports/findings.js';
 import type { RunReport, Stage } from '../ports/progress.js';
-import { RenamedError, type DeployResult } from '../steps/deploy.js';
-import type { Goal } from '../steps/goal.js';
-import { latestCommit } from '../steps/live.js';
+import { RenamedError, type DeployResult } from '../decisions/deploy.js';
+import type { Goal } from '../decisions/goal.js';
+import { latestCommit } from '../decisions/live.js';
 import type { DeploySummary } from '../ports/summaries.js';
-import { dashboardUrlOf, outputsOf, type Outputs } from '../steps/report.js';
-import { WaitError } from '../steps/wait.js';
+import { dashboardUrlOf, outputsOf, type Outputs } from '../decisions/report.js';
+import { WaitError } from '../decisions/wait.js';
 
 /**
  * Why a run failed, for its outcome: the message (already redacted), whether
@@ -46,7 +46,7 @@ export function failureOf(
 
 /** What the run knows at any point, for the outputs and the summary. */
 export class RunRecord {
-  readonly plan: Plan;
+  readonly spec: DeploySpec;
   /** What a create would send, once the repository is resolved, before any deployment is found. */
   request?: DeploymentCreateRequest;
   result?: DeployResult;
@@ -71,8 +71,8 @@ export class RunRecord {
   readonly #liveCommits = new Map<string, string>();
   readonly #setOutputs: (outputs: Outputs) => void;
 
-  constructor(plan: Plan, setOutputs: (outputs: Outputs) => void) {
-    this.plan = plan;
+  constructor(spec: DeploySpec, setOutputs: (outputs: Outputs) => void) {
+    this.spec = spec;
     this.#setOutputs = setOutputs;
   }
 
@@ -114,16 +114,16 @@ export class RunRecord {
         this.result,
         this.deployment,
         { live: this.liveness?.live === true, drift: this.#drift },
-        this.plan.dashboardUrl,
+        this.spec.dashboardUrl,
       ),
     );
   }
 
   /** The run in the core's words, for the adapter's progress hooks. */
   report(stage: Stage, waitingFor?: string): RunReport {
-    const { plan, result, deployment, goal, liveness: verdict } = this;
+    const { spec, result, deployment, goal, liveness: verdict } = this;
     return {
-      name: plan.name,
+      name: spec.name,
       stage,
       id: deployment?.id,
       status: deployment?.status,
@@ -139,7 +139,7 @@ export class RunRecord {
       drift: this.#drift,
       url: deployment?.source_config.custom_url ?? undefined,
       dashboardUrl:
-        deployment === undefined ? undefined : dashboardUrlOf(plan.dashboardUrl, deployment),
+        deployment === undefined ? undefined : dashboardUrlOf(spec.dashboardUrl, deployment),
     };
   }
 
@@ -166,10 +166,10 @@ export class RunRecord {
 
   /** What the summary shows: the adapter renders it, removing secret values there. */
   summary(commit: string | undefined): DeploySummary {
-    const { name, source, dryRun, dashboardUrl } = this.plan;
+    const { name, source, dryRun, dashboardUrl } = this.spec;
     return {
       kind: 'deploy',
-      plan: { name, source, dryRun, dashboardUrl },
+      spec: { name, source, dryRun, dashboardUrl },
       result: this.result,
       request: this.request,
       deployment: this.deployment,

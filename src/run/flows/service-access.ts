@@ -1,12 +1,12 @@
 /**
  * What every flow does before its first request: mask the values never to
- * print, warn of what the plan does not know, and make the steps'
+ * print, warn of what the spec does not know, and make the steps'
  * dependencies (the service over HTTP, the run's channel as their log and
  * sink) from what the runner gives.
  */
 import { isRedactable } from '../../common/redact.js';
 import type { Logger } from '../../common/runtime.js';
-import type { Plan } from '../../inputs/plan.js';
+import type { DeploySpec } from '../../inputs/deploy-spec.js';
 import type { ServiceAccess } from '../../inputs/service-access.js';
 import { ServiceClient } from '../../service/client.js';
 import { Service } from '../../service/endpoints.js';
@@ -44,19 +44,19 @@ export function dependenciesOf(
   };
 }
 
-/** Masks every value never to print: the api key, the header values (and a plan's secret values). */
+/** Masks every value never to print: the api key, the header values (and a spec's secret values). */
 export function maskValues(sensitive: Pick<ServiceAccess, 'sensitiveValues'>, io: RunnerIO): void {
   for (const value of sensitive.sensitiveValues) io.mask(value);
 }
 
 /**
- * Masks every sensitive value of the plan; one warning for each secret too
+ * Masks every sensitive value of the spec; one warning for each secret too
  * short or common to hide in text (`4`, `true`): it is sent, outputs redact
  * it by structure, but the service's own messages may show it.
  */
-export function maskPlan(plan: Plan, io: RunnerIO, logger: Logger): void {
-  maskValues(plan, io);
-  for (const secret of plan.secrets) {
+export function maskSpec(spec: DeploySpec, io: RunnerIO, logger: Logger): void {
+  maskValues(spec, io);
+  for (const secret of spec.secrets) {
     if (isRedactable(secret.value)) continue;
     logger.warning(
       `the value of secret ${secret.name} is too short or common to redact in text: outputs hide it, but it cannot be hidden in the service's own messages. Prefer a longer value if it is sensitive.`,
@@ -64,7 +64,7 @@ export function maskPlan(plan: Plan, io: RunnerIO, logger: Logger): void {
   }
 }
 
-/** The plan's warnings (a `deployment_type` the action does not know), once each, before any request. */
-export function warnOfPlan(plan: Plan, logger: Logger): void {
-  for (const warning of plan.warnings) logger.warning(warning);
+/** The spec's warnings (a `deployment_type` the action does not know), once each, before any request. */
+export function warnOfSpec(spec: DeploySpec, logger: Logger): void {
+  for (const warning of spec.warnings) logger.warning(warning);
 }

@@ -12,11 +12,11 @@ import { inGroup } from '../ports/dependencies.js';
 import { RunEvents } from '../ports/events.js';
 import type { Liveness } from '../ports/findings.js';
 import type { RunnerIO, RunOutcome } from '../ports/runner.js';
-import { pickOne, type DeployResult } from '../steps/deploy.js';
-import { decideLive, ONLY_LIVE } from '../steps/goal.js';
+import { pickOne, type DeployResult } from '../decisions/deploy.js';
+import { decideLive, ONLY_LIVE } from '../decisions/goal.js';
 import type { DeploySummary } from '../ports/summaries.js';
-import { outputsOf, type Outputs } from '../steps/report.js';
-import { WaitError } from '../steps/wait.js';
+import { outputsOf, type Outputs } from '../decisions/report.js';
+import { WaitError } from '../decisions/wait.js';
 import { waitForLive } from './live-wait.js';
 import { failureOf } from './run-record.js';
 import { dependenciesOf, maskValues } from './service-access.js';
@@ -73,7 +73,7 @@ class StatusRecord {
     const { name, dashboardUrl } = this.#request;
     return {
       kind: 'deploy',
-      plan: { name, source: deployment.source, dryRun: false, dashboardUrl },
+      spec: { name, source: deployment.source, dryRun: false, dashboardUrl },
       result: this.#found,
       deployment,
       liveness: this.liveness,

@@ -21,7 +21,7 @@ import {
   type Retirement,
 } from '../ports/progress.js';
 import type { RunnerIO, RunOutcome } from '../ports/runner.js';
-import { dashboardUrlOf } from '../steps/report.js';
+import { dashboardUrlOf } from '../decisions/report.js';
 import { dependenciesOf } from './service-access.js';
 import type { Orphan, Preview, Retired, Sweep, SweepSummary, Unknown } from '../ports/summaries.js';
 

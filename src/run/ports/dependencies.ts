@@ -8,7 +8,7 @@
 import type { Clock, Logger } from '../../common/runtime.js';
 import type { Service } from '../../service/endpoints.js';
 import type { Deployment } from '../../service/schemas.js';
-import type { EventSink, RunStep } from './events.js';
+import type { EventSink, Phase } from './events.js';
 import type { Liveness } from './findings.js';
 import type { WaitOptions } from './pace.js';
 
@@ -26,18 +26,18 @@ export interface RunDependencies {
   events?: EventSink;
 }
 
-/** Runs a phase headed `name`: a `step` event as it starts, a `step_over` as it ends, however. */
-export type StepGroup = <T>(name: string, step: RunStep, phase: () => Promise<T>) => Promise<T>;
+/** Runs a phase headed `name`: a `phase` event as it starts, a `phase_over` as it ends, however. */
+export type PhaseGroup = <T>(name: string, phase: Phase, work: () => Promise<T>) => Promise<T>;
 
 /** Phases as events: the views make them log groups. */
-export function inGroup(dependencies: Pick<RunDependencies, 'events'>): StepGroup {
+export function inGroup(dependencies: Pick<RunDependencies, 'events'>): PhaseGroup {
   const { events } = dependencies;
-  return async (name, step, phase) => {
-    events?.({ kind: 'step', step, message: name, grouped: true });
+  return async (name, phase, work) => {
+    events?.({ kind: 'phase', phase, message: name, grouped: true });
     try {
-      return await phase();
+      return await work();
     } finally {
-      events?.({ kind: 'step_over', step, grouped: true });
+      events?.({ kind: 'phase_over', phase, grouped: true });
     }
   };
 }

@@ -16,7 +16,7 @@ import { formatDuration, type Logger } from '../../common/runtime.js';
 import type { PlanNotMade, PlanReport, RunReport } from './progress.js';
 
 /** The phases of a run a `step` event names. */
-export type RunStep = 'resolve' | 'find' | 'create' | 'wait' | 'plan';
+export type Phase = 'resolve' | 'find' | 'create' | 'wait' | 'plan';
 
 /** How loud a `log` event is. */
 export type LogLevel = 'info' | 'notice' | 'warning' | 'debug';
@@ -29,9 +29,9 @@ export type RunEvent =
    * until its `step_over`, unless `grouped` is false (the plan, whose phases
    * are groups of their own: GitHub does not nest them).
    */
-  | { kind: 'step'; step: RunStep; message: string; grouped: boolean }
+  | { kind: 'phase'; phase: Phase; message: string; grouped: boolean }
   /** The phase ends, however (its group closes). */
-  | { kind: 'step_over'; step: RunStep; grouped: boolean }
+  | { kind: 'phase_over'; phase: Phase; grouped: boolean }
   /**
    * The wait's state, at each change and at least every heartbeat while
    * nothing changes: what it waits for, for how long so far and, when the
@@ -71,7 +71,7 @@ export type EventSink = (event: RunEvent) => void;
 function redacted(event: RunEvent, redact: (text: string) => string): RunEvent {
   switch (event.kind) {
     case 'log':
-    case 'step':
+    case 'phase':
       return { ...event, message: redact(event.message) };
     case 'waiting':
       return {

@@ -46,7 +46,7 @@ export function shownDrift({ field, wanted, live }: DriftEntry): DriftEntry {
 /**
  * Whether a deployment is live (docs/how-it-works.md, "What green means"),
  * as decided once for each state of it the run sees (`decideLive` in
- * run/steps/goal.ts) and read everywhere else: live or not, why, and what
+ * run/decisions/goal.ts) and read everywhere else: live or not, why, and what
  * is still missing.
  */
 export type Liveness =

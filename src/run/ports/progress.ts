@@ -34,7 +34,7 @@ export interface RunReport {
   supersededBy?: string;
   /** What the step waits for, or why the deployment is not live ("not live yet"). */
   waitingFor?: string;
-  /** Not live, and waiting would not change it: it will not run what the step asks for (behaviour 21). */
+  /** Not live, and waiting would not change it: it will not run what the step asks for. */
   never?: boolean;
   /** Why the run failed, already redacted. */
   failure?: string;
@@ -71,7 +71,7 @@ export interface PlanReport {
 /**
  * A plan that could not be made (the service failed: a 401, a 5xx after the
  * retries, the network): no verdict, so that what the adapter showed for an
- * earlier commit stops speaking for this one (contract v1.4).
+ * earlier commit stops speaking for this one.
  */
 export interface PlanNotMade {
   name: string;

@@ -4,7 +4,7 @@
  * `--summary` file. Data only: no markup here, and no escaping; secret
  * values are removed where it is rendered, with the adapter's redaction.
  */
-import type { Plan } from '../../inputs/plan.js';
+import type { DeploySpec } from '../../inputs/deploy-spec.js';
 import type { Deployment, DeploymentCreateRequest } from '../../service/schemas.js';
 import type { DriftEntry } from './findings.js';
 import type { PlanReport, RetireReport, Retirement } from './progress.js';
@@ -20,7 +20,7 @@ export interface DeployedResult {
 
 /** What the deploy's summary shows (and `status`'s, which reads a deployment the same way). */
 export interface SummaryInput {
-  plan: Pick<Plan, 'name' | 'source' | 'dryRun' | 'dashboardUrl'>;
+  spec: Pick<DeploySpec, 'name' | 'source' | 'dryRun' | 'dashboardUrl'>;
   result?: DeployedResult;
   /**
    * What the run asked for when it has no result (a failed create): its

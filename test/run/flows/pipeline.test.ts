@@ -5,8 +5,8 @@
  * loudly or links are asked for (`url`, `dashboard-url`).
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { Outputs } from '../../../src/run/steps/report.ts';
-import { readPlan } from '../../../src/inputs/read-plan.ts';
+import type { Outputs } from '../../../src/run/decisions/report.ts';
+import { readDeploySpec } from '../../../src/inputs/read-deploy-spec.ts';
 import type { RunDescription } from '../../../src/inputs/run-description.ts';
 import { pipeline } from '../../../src/run/flows/pipeline.ts';
 import type { RunEvent } from '../../../src/run/ports/events.ts';
@@ -91,7 +91,7 @@ async function run(
     },
     commit: head,
   };
-  const plan = readPlan(
+  const spec = readDeploySpec(
     reader({
       'api-url': emu.url,
       name: 'my-agent',
@@ -114,7 +114,7 @@ async function run(
             return Promise.resolve(order(latest));
           },
   });
-  const outcome = await pipeline(plan, runner.io);
+  const outcome = await pipeline(spec, runner.io);
   const { outputs, events, logger } = runner;
   const reports = events.flatMap((event) =>
     event.kind === 'deployed' || event.kind === 'finished' ? [event.report] : [],
@@ -253,13 +253,13 @@ describe('progress hooks', () => {
   });
 });
 
-/** The kinds of `events` in order, a phase as `step:NAME` and `step_over:NAME`, repeats of a kind once. */
+/** The kinds of `events` in order, a phase as `phase:NAME` and `phase_over:NAME`, repeats of a kind once. */
 function shape(events: readonly RunEvent[]): string[] {
   const kinds = events
     .filter((event) => event.kind !== 'log')
     .map((event) =>
-      event.kind === 'step' || event.kind === 'step_over'
-        ? `${event.kind}:${event.step}`
+      event.kind === 'phase' || event.kind === 'phase_over'
+        ? `${event.kind}:${event.phase}`
         : event.kind,
     );
   return kinds.filter((kind, index) => kind !== kinds[index - 1]);
@@ -272,21 +272,21 @@ describe('one channel of events', () => {
 
     expect(result.failure).toBeUndefined();
     expect(shape(result.events)).toEqual([
-      'step:resolve',
-      'step_over:resolve',
-      'step:find',
-      'step_over:find',
-      'step:create',
-      'step_over:create',
+      'phase:resolve',
+      'phase_over:resolve',
+      'phase:find',
+      'phase_over:find',
+      'phase:create',
+      'phase_over:create',
       'outputs',
       'deployed',
-      'step:wait',
+      'phase:wait',
       'waiting',
       'status_change',
       'outputs',
       'status_change',
       'wait_over',
-      'step_over:wait',
+      'phase_over:wait',
       'outputs',
       'finished',
     ]);
@@ -308,7 +308,7 @@ describe('one channel of events', () => {
     const result = await run({});
 
     expect(result.failure).toContain('401');
-    expect(shape(result.events)).toEqual(['step:resolve', 'step_over:resolve']);
+    expect(shape(result.events)).toEqual(['phase:resolve', 'phase_over:resolve']);
     expect(result.reports).toEqual([]);
   });
 
@@ -316,7 +316,7 @@ describe('one channel of events', () => {
     existing(OLD);
     emu.push(REPO, 'main', NEW);
     const result = await run({}, { head: NEW });
-    expect(shape(result.events)).not.toContain('step:create');
+    expect(shape(result.events)).not.toContain('phase:create');
     expect(result.reports.map((report) => report.stage)).toEqual(['deploying', 'live']);
     expect(result.outputs).toMatchObject({ live: 'true', 'commit-sha': NEW });
   });

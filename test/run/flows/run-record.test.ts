@@ -4,28 +4,28 @@
  * summary: it decides nothing itself.
  */
 import { describe, expect, it } from 'vitest';
-import type { Plan } from '../../../src/inputs/plan.ts';
+import type { DeploySpec } from '../../../src/inputs/deploy-spec.ts';
 import { RunRecord } from '../../../src/run/flows/run-record.ts';
-import type { Outputs } from '../../../src/run/steps/report.ts';
-import { buildCreateRequest } from '../../../src/run/steps/deploy.ts';
-import { assess } from '../../../src/run/steps/goal.ts';
+import type { Outputs } from '../../../src/run/decisions/report.ts';
+import { buildCreateRequest } from '../../../src/run/decisions/deploy.ts';
+import { assess } from '../../../src/run/decisions/goal.ts';
 import { MemoryLogger } from '../../support/clock.ts';
 import { renderSummary } from '../../../src/views/summary.ts';
 import { aDeployment } from '../../support/fixtures.ts';
 import { planReader } from '../../support/plan-inputs.ts';
 
 const { plan: planOf } = planReader({ workspace: process.cwd() });
-const plan: Plan = planOf({ source: 'internal_docker', 'image-uri': 'registry/app:1' });
+const spec: DeploySpec = planOf({ source: 'internal_docker', 'image-uri': 'registry/app:1' });
 
 async function recorded() {
   const outputs: Outputs[] = [];
-  const record = new RunRecord(plan, (set) => outputs.push(set));
+  const record = new RunRecord(spec, (set) => outputs.push(set));
   const result = {
     deployment: aDeployment({ source: 'internal_docker' }),
     created: false,
-    request: buildCreateRequest(plan),
+    request: buildCreateRequest(spec),
   };
-  const goal = await assess(plan, result, new MemoryLogger());
+  const goal = await assess(spec, result, new MemoryLogger());
   return { record, outputs, result, goal };
 }
 

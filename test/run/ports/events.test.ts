@@ -20,7 +20,7 @@ describe('RunEvents', () => {
     );
 
     events.logger.warning('the key s3cret-value was refused');
-    events.emit({ kind: 'step', step: 'find', message: 'find s3cret-value', grouped: true });
+    events.emit({ kind: 'phase', phase: 'find', message: 'find s3cret-value', grouped: true });
     events.emit({
       kind: 'waiting',
       waitingFor: 'w s3cret-value',
@@ -37,7 +37,7 @@ describe('RunEvents', () => {
 
     expect(second).toEqual(first);
     expect(JSON.stringify(first)).not.toContain('s3cret-value');
-    expect(first.map((event) => event.kind)).toEqual(['log', 'step', 'waiting', 'status_change']);
+    expect(first.map((event) => event.kind)).toEqual(['log', 'phase', 'waiting', 'status_change']);
     expect(first[0]).toEqual({ kind: 'log', level: 'warning', message: 'the key *** was refused' });
   });
 
@@ -80,7 +80,7 @@ describe('logView', () => {
     const view = logView(logger);
     view({ kind: 'log', level: 'notice', message: 'n' });
     view({ kind: 'log', level: 'debug', message: 'd' });
-    view({ kind: 'step', step: 'wait', message: 'Waiting', grouped: true });
+    view({ kind: 'phase', phase: 'wait', message: 'Waiting', grouped: true });
     view({ kind: 'waiting', waitingFor: 'status is DEPLOYING, not READY', elapsedMs: 31_000 });
     view({ kind: 'outputs', outputs: { status: 'READY' } });
     expect(logger.lines).toEqual([

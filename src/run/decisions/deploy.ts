@@ -6,7 +6,7 @@
 import { ActionError, CancelledError } from '../../common/errors.js';
 import type { RemedyWords } from '../../service/answers.js';
 import type { ServiceError } from '../../service/errors.js';
-import type { Plan } from '../../inputs/plan.js';
+import type { DeploySpec } from '../../inputs/deploy-spec.js';
 import { formatDuration, untrusted, type Logger } from '../../common/runtime.js';
 import { CREATE_CALL } from '../../service/endpoints.js';
 import type { Deployment, DeploymentCreateRequest, Repository } from '../../service/schemas.js';
@@ -33,7 +33,7 @@ export interface DeployResult {
 /**
  * The service stored a created deployment under another name: the step fails,
  * since the next run would not find it, but what was created is known, so
- * the outputs say it (contract, behaviour 17).
+ * the outputs say it, so that a person can remove it.
  */
 export class RenamedError extends ActionError {
   override name = 'RenamedError';
@@ -48,17 +48,20 @@ export class RenamedError extends ActionError {
   }
 }
 
-/** The body of the create call for the plan (and the resolved repository). */
-export function buildCreateRequest(plan: Plan, repository?: Repository): DeploymentCreateRequest {
+/** The body of the create call for the spec (and the resolved repository). */
+export function buildCreateRequest(
+  spec: DeploySpec,
+  repository?: Repository,
+): DeploymentCreateRequest {
   const request: DeploymentCreateRequest = {
-    name: plan.name,
-    source: plan.source,
-    source_config: { ...plan.sourceConfig },
-    source_revision_config: { ...plan.sourceRevisionConfig },
-    secrets: plan.secrets.map((secret) => ({ ...secret })),
+    name: spec.name,
+    source: spec.source,
+    source_config: { ...spec.sourceConfig },
+    source_revision_config: { ...spec.sourceRevisionConfig },
+    secrets: spec.secrets.map((secret) => ({ ...secret })),
   };
-  // A codehost deployment builds on push unless the step says otherwise (behaviour 22).
-  if (plan.source === 'codehost' && plan.sourceConfig.build_on_push === undefined) {
+  // A codehost deployment builds on push unless the step says otherwise.
+  if (spec.source === 'codehost' && spec.sourceConfig.build_on_push === undefined) {
     request.source_config.build_on_push = true;
   }
   if (repository !== undefined) {
@@ -66,8 +69,8 @@ export function buildCreateRequest(plan: Plan, repository?: Repository): Deploym
     request.source_config.integration_id = repository.host_integration_id;
     request.source_revision_config.repo_ref ??= repository.default_branch;
   }
-  if (plan.source === 'external_docker' && plan.secretReferences !== null) {
-    request.secret_references = plan.secretReferences;
+  if (spec.source === 'external_docker' && spec.secretReferences !== null) {
+    request.secret_references = spec.secretReferences;
   }
   return request;
 }
@@ -96,16 +99,16 @@ export class NotReusableError extends DeploymentError {
 }
 
 /** A deployment found by its name, fit to reuse: same source, not being deleted. */
-function checkReusable(deployment: Deployment, plan: Plan): Deployment {
-  if (deployment.source !== plan.source) {
+function checkReusable(deployment: Deployment, spec: DeploySpec): Deployment {
+  if (deployment.source !== spec.source) {
     throw new NotReusableError(
-      `Deployment '${plan.name}' (${deployment.id}) exists with source ${deployment.source}, but source ${plan.source} was asked for. A deployment's name and source cannot change: use another name, or set source to ${deployment.source}.`,
+      `Deployment '${spec.name}' (${deployment.id}) exists with source ${deployment.source}, but source ${spec.source} was asked for. A deployment's name and source cannot change: use another name, or set source to ${deployment.source}.`,
       deployment,
     );
   }
   if (deployment.status === 'AWAITING_DELETE') {
     throw new NotReusableError(
-      `Deployment '${plan.name}' (${deployment.id}) is AWAITING_DELETE: it is being deleted, and the name is unavailable until it is gone. Wait for the deletion to finish and run the step again, or deploy under another name.`,
+      `Deployment '${spec.name}' (${deployment.id}) is AWAITING_DELETE: it is being deleted, and the name is unavailable until it is gone. Wait for the deletion to finish and run the step again, or deploy under another name.`,
       deployment,
     );
   }
@@ -197,7 +200,7 @@ async function checkCreated(
  * found by a look-up is checked like any other found by its name.
  */
 async function create(
-  plan: Plan,
+  spec: DeploySpec,
   request: DeploymentCreateRequest,
   repository: Repository | undefined,
   dependencies: RunDependencies,
@@ -211,7 +214,7 @@ async function create(
   if (via === 'answer') {
     await checkCreated({ request, repository, deployment: value, created: true }, dependencies);
   }
-  const deployment = via === 'answer' ? value : checkReusable(value, plan);
+  const deployment = via === 'answer' ? value : checkReusable(value, spec);
   // A deployment that answered a 409 was created by another run.
   return { deployment, created: via !== 'conflict' };
 }
@@ -222,42 +225,42 @@ async function create(
  * is resolved, so a run that fails after can still say what it asked for.
  */
 export async function deploy(
-  plan: Plan,
+  spec: DeploySpec,
   dependencies: RunDependencies,
   onRequest?: (request: DeploymentCreateRequest) => void,
 ): Promise<DeployResult> {
   const { service, logger } = dependencies;
   const group = inGroup(dependencies);
   const repository =
-    plan.source === 'codehost'
-      ? await group(`Resolving repository ${fullName(plan.repository)}`, 'resolve', async () => {
-          const found = await resolveRepository(service, plan);
+    spec.source === 'codehost'
+      ? await group(`Resolving repository ${fullName(spec.repository)}`, 'resolve', async () => {
+          const found = await resolveRepository(service, spec);
           logger.info(
-            `${fullName(plan.repository)}: ${untrusted(found.url)} (default branch ${untrusted(found.default_branch)})`,
+            `${fullName(spec.repository)}: ${untrusted(found.url)} (default branch ${untrusted(found.default_branch)})`,
           );
           return found;
         })
       : undefined;
-  const request = buildCreateRequest(plan, repository);
+  const request = buildCreateRequest(spec, repository);
   onRequest?.(request);
-  const existing = await group(`Looking for deployment '${plan.name}'`, 'find', async () => {
-    const found = pickOne(await service.findByName(plan.name), plan.name, logger);
+  const existing = await group(`Looking for deployment '${spec.name}'`, 'find', async () => {
+    const found = pickOne(await service.findByName(spec.name), spec.name, logger);
     logger.info(
       found === undefined
-        ? `no deployment is named '${plan.name}'`
-        : `found '${plan.name}': ${found.id} (${untrusted(found.status)})`,
+        ? `no deployment is named '${spec.name}'`
+        : `found '${spec.name}': ${found.id} (${untrusted(found.status)})`,
     );
     return found;
   });
   if (existing !== undefined) {
-    return { request, repository, deployment: checkReusable(existing, plan), created: false };
+    return { request, repository, deployment: checkReusable(existing, spec), created: false };
   }
-  if (plan.dryRun) {
-    logger.info(`dry run: would ${CREATE_CALL} to create '${plan.name}'`);
+  if (spec.dryRun) {
+    logger.info(`dry run: would ${CREATE_CALL} to create '${spec.name}'`);
     return { request, repository, created: false };
   }
-  return group(`Creating deployment '${plan.name}'`, 'create', async () => {
-    const outcome = await create(plan, request, repository, dependencies);
+  return group(`Creating deployment '${spec.name}'`, 'create', async () => {
+    const outcome = await create(spec, request, repository, dependencies);
     logger.info(
       outcome.created
         ? `created ${outcome.deployment.id} (${untrusted(outcome.deployment.status)})`

@@ -3,7 +3,7 @@
  * deployment, and which commit a run targets.
  */
 import { describe, expect, it } from 'vitest';
-import { chooseTarget, liveness, type Target } from '../../../src/run/steps/live.ts';
+import { chooseTarget, liveness, type Target } from '../../../src/run/decisions/live.ts';
 import type { Deployment } from '../../../src/service/schemas.ts';
 import { MemoryLogger } from '../../support/clock.ts';
 import { OLD_SHA as OLD, REVISION_A, REVISION_B, aDeployment } from '../../support/fixtures.ts';

@@ -15,7 +15,7 @@ import {
   startSchedule,
   type Refusal,
   type Schedule,
-} from '../../../src/run/steps/wait-schedule.ts';
+} from '../../../src/run/decisions/wait-schedule.ts';
 
 const options = DEFAULT_WAIT;
 

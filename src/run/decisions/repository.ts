@@ -6,7 +6,7 @@
  */
 import { ActionError } from '../../common/errors.js';
 import { untrusted } from '../../common/runtime.js';
-import type { CodehostPlan } from '../../inputs/plan.js';
+import type { CodehostSpec } from '../../inputs/deploy-spec.js';
 import type { Service } from '../../service/endpoints.js';
 import type { Repository } from '../../service/schemas.js';
 
@@ -20,13 +20,13 @@ export const fullName = (repository: { owner: string; name: string }) =>
 /** A listed repository's host, lower-cased ('' when its url is no URL). */
 const hostOf = (url: string) => (URL.canParse(url) ? new URL(url).hostname.toLowerCase() : '');
 
-/** The listing's entry for `plan.repository` (on its host, if named): exact, else case-insensitive. */
-export async function resolveRepository(service: Service, plan: CodehostPlan): Promise<Repository> {
-  const { host } = plan.repository;
-  const listed = await service.listRepositories(plan.integrationId);
+/** The listing's entry for `spec.repository` (on its host, if named): exact, else case-insensitive. */
+export async function resolveRepository(service: Service, spec: CodehostSpec): Promise<Repository> {
+  const { host } = spec.repository;
+  const listed = await service.listRepositories(spec.integrationId);
   const repositories =
     host === undefined ? listed : listed.filter((entry) => hostOf(entry.url) === host);
-  const name = fullName(plan.repository);
+  const name = fullName(spec.repository);
   const match =
     repositories.find((repository) => fullName(repository) === name) ??
     repositories.find((repository) => fullName(repository).toLowerCase() === name.toLowerCase());
@@ -35,7 +35,7 @@ export async function resolveRepository(service: Service, plan: CodehostPlan): P
   if (repositories.length === 0) {
     const where = host === undefined || listed.length === 0 ? '' : ` on ${host}`;
     throw new ActionError(
-      `Repository ${wanted} is not available to integration ${plan.integrationId}: the integration lists no repositories${where}. Grant the integration access to ${wanted}.`,
+      `Repository ${wanted} is not available to integration ${spec.integrationId}: the integration lists no repositories${where}. Grant the integration access to ${wanted}.`,
     );
   }
   const shown = repositories.slice(0, REPOSITORIES_SHOWN).map((r) => untrusted(fullName(r)));
@@ -44,6 +44,6 @@ export async function resolveRepository(service: Service, plan: CodehostPlan): P
       ? ` and ${repositories.length - REPOSITORIES_SHOWN} more`
       : '';
   throw new ActionError(
-    `Repository ${wanted} is not available to integration ${plan.integrationId}. It lists: ${shown.join(', ')}${more}. Check ${service.words.repository}, or grant the integration access to ${wanted}.`,
+    `Repository ${wanted} is not available to integration ${spec.integrationId}. It lists: ${shown.join(', ')}${more}. Check ${service.words.repository}, or grant the integration access to ${wanted}.`,
   );
 }

@@ -5,7 +5,7 @@
  */
 import { MASK } from '../../common/redact.js';
 import { untrusted } from '../../common/runtime.js';
-import type { Plan } from '../../inputs/plan.js';
+import type { DeploySpec } from '../../inputs/deploy-spec.js';
 import type { Deployment, DeploymentCreateRequest } from '../../service/schemas.js';
 import type { DriftEntry, FieldDrift } from '../ports/findings.js';
 
@@ -80,9 +80,9 @@ function compareSet(
   }
 }
 
-function compareSecrets(plan: Plan, deployment: Deployment, out: DriftEntry[]) {
+function compareSecrets(spec: DeploySpec, deployment: Deployment, out: DriftEntry[]) {
   const live = new Map(deployment.secrets.map((secret) => [secret.name, secret.value]));
-  const wanted = new Map(plan.secrets.map((secret) => [secret.name, secret.value]));
+  const wanted = new Map(spec.secrets.map((secret) => [secret.name, secret.value]));
   for (const [name, value] of wanted) {
     const liveValue = live.get(name);
     if (liveValue === undefined) {
@@ -106,13 +106,13 @@ const sortedReferences = (references: readonly unknown[]) =>
  * sets, secrets when the step gives any, secret_references as a set.
  */
 export function findDrift(
-  plan: Plan,
+  spec: DeploySpec,
   request: DeploymentCreateRequest,
   deployment: Deployment,
 ): DriftEntry[] {
   const out: DriftEntry[] = [];
   // build_on_push is compared only when the step sets it (the create's default is not), as on or off.
-  const wanted = plan.sourceConfig.build_on_push;
+  const wanted = spec.sourceConfig.build_on_push;
   compareSet(
     'source_config',
     {
@@ -126,14 +126,14 @@ export function findDrift(
     out,
   );
   const revision = Object.fromEntries(
-    REVISION_FIELDS.map((key) => [key, plan.sourceRevisionConfig[key]]),
+    REVISION_FIELDS.map((key) => [key, spec.sourceRevisionConfig[key]]),
   );
   compareSet('source_revision_config', revision, deployment.source_revision_config, out);
-  if (plan.secrets.length > 0) compareSecrets(plan, deployment, out);
-  if (plan.source === 'external_docker' && plan.secretReferences !== null) {
+  if (spec.secrets.length > 0) compareSecrets(spec, deployment, out);
+  if (spec.source === 'external_docker' && spec.secretReferences !== null) {
     const live = deployment.secret_references ?? [];
-    if (!same(sortedReferences(plan.secretReferences), sortedReferences(live))) {
-      out.push({ field: 'secret_references', wanted: plan.secretReferences, live });
+    if (!same(sortedReferences(spec.secretReferences), sortedReferences(live))) {
+      out.push({ field: 'secret_references', wanted: spec.secretReferences, live });
     }
   }
   return out;

@@ -1,13 +1,13 @@
 /**
- * From inputs that each parsed on their own to one plan: `config` merged
+ * From inputs that each parsed on their own to one deploy spec: `config` merged
  * under the explicit inputs, the request headers, and the checks that depend
  * on more than one input (mostly on `source`). Every such problem is found
- * before the plan is built, and all of them are reported together.
+ * before the spec is built, and all of them are reported together.
  */
 import { commitRequest } from './commit.js';
-import type { ParsedInputs } from './declared.js';
+import type { ParsedInputs } from './core-inputs.js';
 import { InputError, type InputProblem } from './errors.js';
-import type { Plan, PlanCommon, SourceFields } from './plan.js';
+import type { DeploySpec, DeploySpecCommon, SourceFields } from './deploy-spec.js';
 import type { RunDescription } from './run-description.js';
 import { accessProblems, serviceAccess } from './service-access.js';
 import { unknownValueWarning } from '../service/known-values.js';
@@ -102,7 +102,7 @@ function codehostFields(inputs: ParsedInputs, wanted: Requested): SourceFields |
   return problems;
 }
 
-/** The fields only the plan's source has, or what that source needs and lacks. */
+/** The fields only the spec's source has, or what that source needs and lacks. */
 function sourceFields(inputs: ParsedInputs, wanted: Requested): SourceFields | InputProblem[] {
   const { source } = inputs;
   const missing = (problems: InputProblem[], fields: SourceFields) =>
@@ -128,10 +128,10 @@ function sourceFields(inputs: ParsedInputs, wanted: Requested): SourceFields | I
 }
 
 /**
- * The plan's warnings: one for a `deployment_type` the action does not know,
+ * The spec's warnings: one for a `deployment_type` the action does not know,
  * which is sent as it is (the service decides).
  */
-function planWarnings(wanted: Requested): string[] {
+function specWarnings(wanted: Requested): string[] {
   const type = wanted.sourceConfig.deployment_type;
   if (type == null) return [];
   const warning = unknownValueWarning(
@@ -147,7 +147,7 @@ function commonFields(
   wanted: Requested,
   fields: SourceFields,
   run: RunDescription,
-): PlanCommon {
+): DeploySpecCommon {
   const access = serviceAccess(inputs);
   return {
     apiUrl: access.apiUrl,
@@ -163,12 +163,12 @@ function commonFields(
     dryRun: inputs['dry-run'],
     dashboardUrl: inputs['dashboard-url'],
     sensitiveValues: [...access.sensitiveValues, ...inputs.secrets.map((secret) => secret.value)],
-    warnings: planWarnings(wanted),
+    warnings: specWarnings(wanted),
   };
 }
 
-/** The plan, or an `InputError` naming every input that does not fit the others. */
-export function buildPlan(inputs: ParsedInputs, run: RunDescription): Plan {
+/** The deploy spec, or an `InputError` naming every input that does not fit the others. */
+export function buildDeploySpec(inputs: ParsedInputs, run: RunDescription): DeploySpec {
   const wanted = requested(inputs);
   const problems = combinationProblems(inputs, wanted);
   const fields = sourceFields(inputs, wanted);

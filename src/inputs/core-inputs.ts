@@ -23,7 +23,7 @@ import {
   parseWaitTimeout,
   unlessEmpty,
 } from './parsers.js';
-import type { RepositoryName } from './plan.js';
+import type { RepositoryName } from './deploy-spec.js';
 import type { RunDescription } from './run-description.js';
 import { parseSecrets } from './secrets.js';
 

@@ -1,5 +1,5 @@
 /**
- * The plan's verdict (contract v1.3, behaviour 19): what the deploy step would
+ * The plan's verdict: what the deploy step would
  * do with these inputs, found by the deploy step's own dry run, so that it
  * sends GET requests only and decides exactly as the deploy would.
  *
@@ -12,7 +12,7 @@
  */
 import { ActionError } from '../../common/errors.js';
 import { MASK } from '../../common/redact.js';
-import type { Plan } from '../../inputs/plan.js';
+import type { DeploySpec } from '../../inputs/deploy-spec.js';
 import { ServiceError } from '../../service/errors.js';
 import type { DeploymentCreateRequest } from '../../service/schemas.js';
 import { deploy, NotReusableError } from './deploy.js';
@@ -39,9 +39,9 @@ function redactedRequest(request: DeploymentCreateRequest): DeploymentCreateRequ
  * A failure of the service itself (a 5xx after retries, a 401) is thrown: it
  * says nothing of what the deploy would do.
  */
-export async function verdictOf(plan: Plan, dependencies: RunDependencies): Promise<Verdict> {
-  const dryRun: Plan = {
-    ...plan,
+export async function verdictOf(spec: DeploySpec, dependencies: RunDependencies): Promise<Verdict> {
+  const dryRun: DeploySpec = {
+    ...spec,
     dryRun: true,
     waitForReady: false,
     commit: { kind: 'none', reason: merge(dependencies.service.words.changeRequest) },

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { DeployResult } from '../../../src/run/steps/deploy.ts';
-import { dryRunReport, outputsOf, redactDeployment } from '../../../src/run/steps/report.ts';
+import type { DeployResult } from '../../../src/run/decisions/deploy.ts';
+import { dryRunReport, outputsOf, redactDeployment } from '../../../src/run/decisions/report.ts';
 import type { Deployment, DeploymentCreateRequest } from '../../../src/service/schemas.ts';
 import { aDeployment } from '../../support/fixtures.ts';
 

@@ -5,7 +5,7 @@
  */
 import { untrusted, type Logger } from '../../common/runtime.js';
 import { shortSha } from '../../common/text.js';
-import type { Plan } from '../../inputs/plan.js';
+import type { DeploySpec } from '../../inputs/deploy-spec.js';
 import type { Deployment } from '../../service/schemas.js';
 import type { DeployResult } from './deploy.js';
 import { CommitOrders } from './commit-order.js';
@@ -49,11 +49,11 @@ function seenRevisionsOf(reused: Deployment | undefined): Set<string> {
   );
 }
 
-/** The target of a codehost plan, against the branch the deployment tracks. */
-function targetOf(plan: Plan, result: DeployResult, logger: Logger): Target | undefined {
-  if (plan.source !== 'codehost') return undefined;
+/** The target of a codehost spec, against the branch the deployment tracks. */
+function targetOf(spec: DeploySpec, result: DeployResult, logger: Logger): Target | undefined {
+  if (spec.source !== 'codehost') return undefined;
   const tracked = trackedRef(reusedOf(result), result.request.source_revision_config.repo_ref);
-  return chooseTarget(plan.commit, tracked, logger);
+  return chooseTarget(spec.commit, tracked, logger);
 }
 
 /**
@@ -80,9 +80,9 @@ function unbuiltOf(
 }
 
 /** The repository whose commits are compared: the deployed one (`repository`). */
-function comparedRepository(plan: Plan): string | undefined {
-  return plan.source === 'codehost'
-    ? `${plan.repository.owner}/${plan.repository.name}`
+function comparedRepository(spec: DeploySpec): string | undefined {
+  return spec.source === 'codehost'
+    ? `${spec.repository.owner}/${spec.repository.name}`
     : undefined;
 }
 
@@ -93,16 +93,16 @@ function comparedRepository(plan: Plan): string | undefined {
  * deployment is not live, and the step does not wait for it.
  */
 export async function assess(
-  plan: Plan,
+  spec: DeploySpec,
   result: DeployResult,
   logger: Logger,
   ask?: AskCommitOrder,
 ): Promise<Goal> {
   const reused = reusedOf(result);
   const seenRevisions = seenRevisionsOf(reused);
-  const drift = reused === undefined ? [] : findDrift(plan, result.request, reused).map(fieldDrift);
-  const target = targetOf(plan, result, logger);
-  const orders = new CommitOrders(ask, comparedRepository(plan), target, logger);
+  const drift = reused === undefined ? [] : findDrift(spec, result.request, reused).map(fieldDrift);
+  const target = targetOf(spec, result, logger);
+  const orders = new CommitOrders(ask, comparedRepository(spec), target, logger);
   if (reused !== undefined) await orders.learn(reused);
   const unbuilt = unbuiltOf(reused, target, orders);
   if (unbuilt === undefined) {

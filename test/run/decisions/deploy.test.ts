@@ -5,13 +5,13 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ServiceClient } from '../../../src/service/client.ts';
 import type { RetryPolicy } from '../../../src/service/retry.ts';
-import { buildCreateRequest, deploy } from '../../../src/run/steps/deploy.ts';
-import { resolveRepository } from '../../../src/run/steps/repository.ts';
+import { buildCreateRequest, deploy } from '../../../src/run/decisions/deploy.ts';
+import { resolveRepository } from '../../../src/run/decisions/repository.ts';
 import type { RunDependencies } from '../../../src/run/ports/dependencies.ts';
 import { ActionError } from '../../../src/common/errors.ts';
 import { ServiceError } from '../../../src/service/errors.ts';
-import { readPlan } from '../../../src/inputs/read-plan.ts';
-import type { CodehostPlan, Plan } from '../../../src/inputs/plan.ts';
+import { readDeploySpec } from '../../../src/inputs/read-deploy-spec.ts';
+import type { CodehostSpec, DeploySpec } from '../../../src/inputs/deploy-spec.ts';
 import { Service } from '../../../src/service/endpoints.ts';
 import type { Emulator } from '../../emulator/emulator.ts';
 import { reader } from '../../support/action.ts';
@@ -43,8 +43,8 @@ afterEach(async () => {
   await emu.close();
 });
 
-function plan(given: Record<string, string> = {}): Plan {
-  return readPlan(
+function plan(given: Record<string, string> = {}): DeploySpec {
+  return readDeploySpec(
     reader({ 'api-url': emu.url, name: 'app', 'integration-id': INTEGRATION, ...given }),
     {
       workspace: process.cwd(),
@@ -163,7 +163,7 @@ describe('resolveRepository', () => {
   it('names the integration-id input when the service does not know the integration', async () => {
     const other = plan({
       'integration-id': '00000000-0000-4000-8000-000000000000',
-    }) as CodehostPlan;
+    }) as CodehostSpec;
 
     const error = await resolveRepository(service, other).catch((e: unknown) => e);
 
@@ -175,7 +175,7 @@ describe('resolveRepository', () => {
 
 describe('buildCreateRequest', () => {
   it('takes repo_url, integration_id and the default branch from the resolved repository', async () => {
-    const codehost = plan() as CodehostPlan;
+    const codehost = plan() as CodehostSpec;
     const repository = await resolveRepository(service, codehost);
 
     expect(buildCreateRequest(codehost, repository)).toEqual({
@@ -192,7 +192,7 @@ describe('buildCreateRequest', () => {
   });
 
   it('builds on push unless config says otherwise, for codehost only (behaviour 22)', async () => {
-    const off = plan({ config: 'source_config:\n  build_on_push: false\n' }) as CodehostPlan;
+    const off = plan({ config: 'source_config:\n  build_on_push: false\n' }) as CodehostSpec;
     const docker = plan({ source: 'external_docker', 'image-uri': 'registry.example/agent:1' });
 
     expect(
@@ -204,7 +204,7 @@ describe('buildCreateRequest', () => {
   it('keeps a repo_ref set in config over the default branch', async () => {
     const codehost = plan({
       config: '{"source_revision_config": {"repo_ref": "v2"}}',
-    }) as CodehostPlan;
+    }) as CodehostSpec;
     const repository = await resolveRepository(service, codehost);
 
     expect(buildCreateRequest(codehost, repository).source_revision_config.repo_ref).toBe('v2');

@@ -1,6 +1,6 @@
 /**
  * What one run is asked to do, read from the inputs once (`readPlan` in
- * read-plan.ts). Types only, apart from the list of `on-drift` modes:
+ * read-deploy-spec.ts). Types only, apart from the list of `on-drift` modes:
  * nothing here runs.
  */
 import type {
@@ -31,8 +31,8 @@ export interface RepositoryName {
   host?: string;
 }
 
-/** What every plan holds, whatever its source. */
-export interface PlanCommon {
+/** What every deploy spec holds, whatever its source. */
+export interface DeploySpecCommon {
   /** Base address without a trailing slash. */
   apiUrl: string;
   /** Every header sent with each request: the api key and the extra headers. */
@@ -57,26 +57,26 @@ export interface PlanCommon {
   warnings: string[];
 }
 
-export interface CodehostPlan extends PlanCommon {
+export interface CodehostSpec extends DeploySpecCommon {
   source: 'codehost';
   integrationId: string;
   repository: RepositoryName;
 }
 
-export interface ExternalDockerPlan extends PlanCommon {
+export interface ExternalDockerSpec extends DeploySpecCommon {
   source: 'external_docker';
   secretReferences: SecretReference[] | null;
 }
 
-export interface OtherSourcePlan extends PlanCommon {
+export interface OtherSourceSpec extends DeploySpecCommon {
   source: Exclude<Source, 'codehost' | 'external_docker'>;
 }
 
-/** One plan per source: what a source needs is there, and nothing another source would need. */
-export type Plan = CodehostPlan | ExternalDockerPlan | OtherSourcePlan;
+/** One spec per source: what a source needs is there, and nothing another source would need. */
+export type DeploySpec = CodehostSpec | ExternalDockerSpec | OtherSourceSpec;
 
-/** Each plan of a union without the fields of `PlanCommon` (distributes over the union). */
-type WithoutCommon<P> = P extends PlanCommon ? Omit<P, keyof PlanCommon> : never;
+/** Each spec of a union without the fields of `DeploySpecCommon` (distributes over the union). */
+type WithoutCommon<P> = P extends DeploySpecCommon ? Omit<P, keyof DeploySpecCommon> : never;
 
-/** What a plan holds beyond `PlanCommon`: its source, and the fields only that source has. */
-export type SourceFields = WithoutCommon<Plan>;
+/** What a spec holds beyond `DeploySpecCommon`: its source, and the fields only that source has. */
+export type SourceFields = WithoutCommon<DeploySpec>;

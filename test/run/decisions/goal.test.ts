@@ -3,10 +3,10 @@
  * the revisions it saw, the drift, and a target the deployment will not build.
  */
 import { describe, expect, it } from 'vitest';
-import type { Plan } from '../../../src/inputs/plan.ts';
-import { buildCreateRequest, type DeployResult } from '../../../src/run/steps/deploy.ts';
-import { CommitOrders } from '../../../src/run/steps/commit-order.ts';
-import { assess } from '../../../src/run/steps/goal.ts';
+import type { DeploySpec } from '../../../src/inputs/deploy-spec.ts';
+import { buildCreateRequest, type DeployResult } from '../../../src/run/decisions/deploy.ts';
+import { CommitOrders } from '../../../src/run/decisions/commit-order.ts';
+import { assess } from '../../../src/run/decisions/goal.ts';
 import type { CommitOrder } from '../../../src/run/ports/progress.ts';
 import type { Deployment } from '../../../src/service/schemas.ts';
 import { MemoryLogger } from '../../support/clock.ts';
@@ -25,8 +25,12 @@ const { plan: planOf } = planReader({
   head: { kind: 'branch', branch: 'main', sha: NEW_SHA, pullRequest: false },
 });
 
-const plan: Plan = planOf({ name: 'app', 'integration-id': INTEGRATION, repository: 'acme/agent' });
-const request = buildCreateRequest(plan, {
+const spec: DeploySpec = planOf({
+  name: 'app',
+  'integration-id': INTEGRATION,
+  repository: 'acme/agent',
+});
+const request = buildCreateRequest(spec, {
   host_integration_id: INTEGRATION,
   id: 1,
   owner: 'acme',
@@ -50,7 +54,7 @@ const reused = (fields: Partial<Deployment> = {}): DeployResult => ({
 describe('assess', () => {
   it('on a create: no revision seen, no drift, the run head targeted', async () => {
     const created = { ...reused(), created: true };
-    expect(await assess(plan, created, new MemoryLogger())).toEqual({
+    expect(await assess(spec, created, new MemoryLogger())).toEqual({
       target: { sha: NEW_SHA, branch: 'main' },
       seenRevisions: new Set(),
       drift: [],
@@ -60,7 +64,7 @@ describe('assess', () => {
   });
 
   it('on a reuse: the revisions it saw are not a newer push', async () => {
-    const goal = await assess(plan, reused(), new MemoryLogger());
+    const goal = await assess(spec, reused(), new MemoryLogger());
     expect(goal.seenRevisions).toEqual(new Set([REVISION_A, REVISION_B]));
     expect(goal.target).toEqual({ sha: NEW_SHA, branch: 'main' });
     expect(goal.unbuilt).toBeUndefined();
@@ -68,7 +72,7 @@ describe('assess', () => {
 
   it('with build_on_push off and another commit live: the commit is drift, not a target', async () => {
     const goal = await assess(
-      plan,
+      spec,
       reused({ source_config: { integration_id: INTEGRATION, build_on_push: false } }),
       new MemoryLogger(),
     );
@@ -98,28 +102,28 @@ describe('assess', () => {
 
     it('asks once, on the deployed repository, about the live commit against the target', async () => {
       const { asked, ask } = asker(undefined);
-      const goal = await assess(plan, reused(), new MemoryLogger(), ask);
+      const goal = await assess(spec, reused(), new MemoryLogger(), ask);
       expect(asked).toEqual([['acme/agent', NEW_SHA, OLD_SHA]]);
       await goal.orders.learn(reused().deployment as Deployment);
       expect(asked).toHaveLength(1);
     });
 
     it('a live commit newer than the target supersedes it: not drift, the target is kept', async () => {
-      const goal = await assess(plan, offBuild(), new MemoryLogger(), asker('newer').ask);
+      const goal = await assess(spec, offBuild(), new MemoryLogger(), asker('newer').ask);
       expect(goal.target).toEqual({ sha: NEW_SHA, branch: 'main' });
       expect(goal.unbuilt).toBeUndefined();
       expect(goal.orders.of(OLD_SHA)).toBe('newer');
     });
 
     it('an older live commit stays drift when the deployment will not build the target', async () => {
-      const goal = await assess(plan, offBuild(), new MemoryLogger(), asker('older').ask);
+      const goal = await assess(spec, offBuild(), new MemoryLogger(), asker('older').ask);
       expect(goal.target).toBeUndefined();
       expect(goal.unbuilt?.wanted).toBe(NEW_SHA);
     });
 
     it('asks nothing on a create: there is no other commit yet', async () => {
       const { asked, ask } = asker('newer');
-      await assess(plan, { ...reused(), created: true }, new MemoryLogger(), ask);
+      await assess(spec, { ...reused(), created: true }, new MemoryLogger(), ask);
       expect(asked).toEqual([]);
     });
   });

@@ -3,9 +3,9 @@
  * get"): what is compared, how, and that secret values never show.
  */
 import { describe, expect, it } from 'vitest';
-import { buildCreateRequest } from '../../../src/run/steps/deploy.ts';
-import { findDrift } from '../../../src/run/steps/drift.ts';
-import type { Plan } from '../../../src/inputs/plan.ts';
+import { buildCreateRequest } from '../../../src/run/decisions/deploy.ts';
+import { findDrift } from '../../../src/run/decisions/drift.ts';
+import type { DeploySpec } from '../../../src/inputs/deploy-spec.ts';
 import type { Deployment, Repository } from '../../../src/service/schemas.ts';
 import { INTEGRATION, aDeployment } from '../../support/fixtures.ts';
 import { planReader } from '../../support/plan-inputs.ts';
@@ -30,9 +30,9 @@ function deployment(live: Partial<Deployment> = {}): Deployment {
 }
 
 function drift(given: Record<string, string>, live: Partial<Deployment> = {}) {
-  const plan: Plan = planOf({ name: 'app', 'integration-id': INTEGRATION, ...given });
-  const request = buildCreateRequest(plan, plan.source === 'codehost' ? repository : undefined);
-  return findDrift(plan, request, deployment(live));
+  const spec: DeploySpec = planOf({ name: 'app', 'integration-id': INTEGRATION, ...given });
+  const request = buildCreateRequest(spec, spec.source === 'codehost' ? repository : undefined);
+  return findDrift(spec, request, deployment(live));
 }
 
 describe('findDrift', () => {

@@ -7,8 +7,8 @@
  */
 import { describe, expect, it } from 'vitest';
 import { declarationsSchema } from '../../src/inputs/declare.ts';
-import { INPUTS, INPUT_NAMES, SENSITIVE_INPUT_NAMES } from '../../src/inputs/declared.ts';
-import { readPlan } from '../../src/inputs/read-plan.ts';
+import { INPUTS, INPUT_NAMES, SENSITIVE_INPUT_NAMES } from '../../src/inputs/core-inputs.ts';
+import { readDeploySpec } from '../../src/inputs/read-deploy-spec.ts';
 import { InputError } from '../../src/inputs/errors.ts';
 import { WORKFLOW_REPOSITORY } from '../support/action.ts';
 import {
@@ -22,12 +22,12 @@ import {
 } from '../support/plan-inputs.ts';
 
 const workspace = temporaryWorkspace('inputs-test-');
-const { plan, inputError, problems, rejects } = planReader({ workspace: workspace.root });
+const { plan: spec, inputError, problems, rejects } = planReader({ workspace: workspace.root });
 
 describe('a valid codehost plan', () => {
   it('reads every input into the plan', () => {
     const result = narrow(
-      plan({
+      spec({
         'api-url': 'https://api.example.com/deploy/',
         'api-key': API_KEY,
         headers: 'X-Tenant-Id: tenant-value\nX-Trace: trace-value',
@@ -71,7 +71,7 @@ describe('a valid codehost plan', () => {
   });
 
   it('applies the action.yml defaults', () => {
-    const result = narrow(plan({}), 'codehost');
+    const result = narrow(spec({}), 'codehost');
     expect(result.apiUrl).toBe('https://api.example.com');
     const [owner, name] = WORKFLOW_REPOSITORY.split('/');
     expect(result.repository).toEqual({ owner, name });
@@ -93,23 +93,23 @@ describe('a valid codehost plan', () => {
     };
     const run = { workspace: workspace.root, repository: WORKFLOW_REPOSITORY };
     // undefined is "not given": what a reader without action.yml's defaults says.
-    expect(readPlan((name) => given[name], run)).toEqual(plan({}, run));
+    expect(readDeploySpec((name) => given[name], run)).toEqual(spec({}, run));
   });
 
   it('sends the api key under api-key-header', () => {
-    const result = plan({ 'api-key': API_KEY, 'api-key-header': 'Authorization-Token' });
+    const result = spec({ 'api-key': API_KEY, 'api-key-header': 'Authorization-Token' });
     expect(result.headers).toEqual({ 'Authorization-Token': API_KEY });
   });
 
   it('sends no api key header without an api key', () => {
-    expect(plan({ headers: 'X-Api-Key: from-headers' }).headers).toEqual({
+    expect(spec({ headers: 'X-Api-Key: from-headers' }).headers).toEqual({
       'X-Api-Key': 'from-headers',
     });
   });
 
   it('takes the integration id from the config when the input is not given', () => {
     const result = narrow(
-      plan({
+      spec({
         'integration-id': '',
         config: JSON.stringify({ source_config: { integration_id: OTHER_ID } }),
       }),
@@ -129,7 +129,7 @@ describe('a valid codehost plan', () => {
       },
     };
     const result = narrow(
-      plan({
+      spec({
         config: JSON.stringify(config),
         'repo-ref': 'input-ref',
         'agent-config-path': 'input.json',
@@ -147,7 +147,7 @@ describe('a valid codehost plan', () => {
   });
 
   it('keeps config fields that no input overrides', () => {
-    const result = plan({
+    const result = spec({
       config: 'source_revision_config:\n  repo_ref: config-ref\n  agent_config_path: a.json',
       'agent-config-path': 'b.json',
     });
@@ -165,12 +165,12 @@ describe('source', () => {
 
   it('external_docker takes image_uri from the input or the config', () => {
     const fromInput = narrow(
-      plan({ source: 'external_docker', 'image-uri': 'img:1' }),
+      spec({ source: 'external_docker', 'image-uri': 'img:1' }),
       'external_docker',
     );
     expect(fromInput.sourceRevisionConfig).toEqual({ image_uri: 'img:1' });
     expect(fromInput.secretReferences).toBeNull();
-    const fromConfig = plan({
+    const fromConfig = spec({
       source: 'external_docker',
       config: '{"source_revision_config": {"image_uri": "img:2"}}',
     });
@@ -180,7 +180,7 @@ describe('source', () => {
   it('external_docker carries secret_references', () => {
     const references = [{ name: 'DB_PASSWORD', secret_name: 'db', secret_key: 'password' }];
     const result = narrow(
-      plan({
+      spec({
         source: 'external_docker',
         'image-uri': 'img:1',
         config: JSON.stringify({ secret_references: references }),
@@ -192,14 +192,14 @@ describe('source', () => {
 
   it('internal_docker needs image_uri', () => {
     rejects({ source: 'internal_docker' }, 'image-uri', /required with source internal_docker/);
-    expect(plan({ source: 'internal_docker', 'image-uri': 'img:1' }).source).toBe(
+    expect(spec({ source: 'internal_docker', 'image-uri': 'img:1' }).source).toBe(
       'internal_docker',
     );
   });
 
   it('internal_source needs source_tarball_path', () => {
     rejects({ source: 'internal_source' }, 'config', /source_tarball_path/);
-    const result = plan({
+    const result = spec({
       source: 'internal_source',
       config: 'source_revision_config: { source_tarball_path: uploads/agent.tgz }',
     });
@@ -208,7 +208,7 @@ describe('source', () => {
   });
 
   it('internal_template needs nothing', () => {
-    const result = plan({ source: 'internal_template', 'integration-id': '' });
+    const result = spec({ source: 'internal_template', 'integration-id': '' });
     expect(result.source).toBe('internal_template');
     expect(result).not.toHaveProperty('repository');
     expect(result).not.toHaveProperty('integrationId');
@@ -265,7 +265,7 @@ describe('several bad inputs', () => {
       'on-drift': 'ignore',
       'dry-run': '1',
     };
-    expect(() => plan(given)).toThrow(InputError);
+    expect(() => spec(given)).toThrow(InputError);
     const error = inputError(given);
     const inputs = Object.keys(given);
     expect(error.problems.map((problem) => problem.input).sort()).toEqual([...inputs].sort());
@@ -275,7 +275,7 @@ describe('several bad inputs', () => {
   });
 
   it('a single bad input reads as one sentence', () => {
-    expect(() => plan({ 'wait-timeout': 'abc' })).toThrow(
+    expect(() => spec({ 'wait-timeout': 'abc' })).toThrow(
       "Invalid input 'wait-timeout': must be a positive number of seconds, got 'abc'",
     );
   });

@@ -4,7 +4,7 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { INPUT_NAMES } from '../../src/inputs/declared.ts';
+import { INPUT_NAMES } from '../../src/inputs/core-inputs.ts';
 import { InputError } from '../../src/inputs/errors.ts';
 import { SOURCES } from '../../src/service/schemas.ts';
 import { reader } from '../support/action.ts';
@@ -48,8 +48,8 @@ describe('readPlan on arbitrary text', () => {
     fc.assert(
       fc.property(given, (inputs) => {
         const outcome = attempt(inputs);
-        if (outcome.plan !== undefined) {
-          expect(SOURCES).toContain(outcome.plan.source);
+        if (outcome.spec !== undefined) {
+          expect(SOURCES).toContain(outcome.spec.source);
           return;
         }
         expectInputError(outcome.error);

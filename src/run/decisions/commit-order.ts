@@ -1,5 +1,5 @@
 /**
- * Which of two commits is newer (contract, behaviour 15), as the adapter
+ * Which of two commits is newer, as the adapter
  * answers it: asked once for each commit a deployment's latest revision is
  * for, against the target, and remembered for the rest of the run. The
  * answer decides whether another commit supersedes the target (live.ts).

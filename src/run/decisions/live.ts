@@ -5,7 +5,7 @@
  * commit — or for a newer push that superseded it: a commit the adapter says
  * is newer, or a revision the step did not see for a commit not said older.
  */
-import type { CommitRequest } from '../../inputs/plan.js';
+import type { CommitRequest } from '../../inputs/deploy-spec.js';
 import { untrusted, type Logger } from '../../common/runtime.js';
 import { shortSha } from '../../common/text.js';
 import type { Deployment } from '../../service/schemas.js';

@@ -3,17 +3,17 @@
  * it is: a copy of an entry blocks, and reads, as the entry itself does.
  */
 import { describe, expect, it } from 'vitest';
-import type { Plan } from '../../../src/inputs/plan.ts';
+import type { DeploySpec } from '../../../src/inputs/deploy-spec.ts';
 import type { Drift } from '../../../src/run/ports/findings.ts';
 import { shownDrift } from '../../../src/run/ports/findings.ts';
-import { buildCreateRequest, type DeployResult } from '../../../src/run/steps/deploy.ts';
+import { buildCreateRequest, type DeployResult } from '../../../src/run/decisions/deploy.ts';
 import {
   assess,
   blockedRemedy,
   blockedText,
   decideLive,
   ONLY_LIVE,
-} from '../../../src/run/steps/goal.ts';
+} from '../../../src/run/decisions/goal.ts';
 import type { Deployment } from '../../../src/service/schemas.ts';
 import { MemoryLogger } from '../../support/clock.ts';
 import { INTEGRATION, OLD_SHA, REVISION_A, aDeployment } from '../../support/fixtures.ts';
@@ -27,13 +27,13 @@ const { plan: planOf } = planReader({
 });
 
 /** A step that asks for main of acme/agent, with its own agent config, at the run's head on main. */
-const plan: Plan = planOf({
+const spec: DeploySpec = planOf({
   name: 'app',
   'integration-id': INTEGRATION,
   repository: 'acme/agent',
   'agent-config-path': 'agent.yaml',
 });
-const request = buildCreateRequest(plan, {
+const request = buildCreateRequest(spec, {
   host_integration_id: INTEGRATION,
   id: 1,
   owner: 'acme',
@@ -75,7 +75,7 @@ const offBuild = {
 describe('drift, by value', () => {
   it('says what each entry is: a field (blocking when it is a revision field), or the unbuilt commit', async () => {
     const goal = await assess(
-      plan,
+      spec,
       reused({
         source_config: { ...offBuild.source_config, integration_id: OTHER_INTEGRATION },
         source_revision_config: { repo_ref: 'main', repo_commit_sha: OLD_SHA },
@@ -94,7 +94,7 @@ describe('drift, by value', () => {
   });
 
   it('reads the same from a copy: no entry is known by its identity', async () => {
-    const goal = await assess(plan, reused(offBuild), new MemoryLogger());
+    const goal = await assess(spec, reused(offBuild), new MemoryLogger());
     const copy = { blocked: JSON.parse(JSON.stringify(goal.blocked)) as Drift[] };
     expect(blockedText(copy)).toBe(blockedText(goal));
     expect(blockedRemedy(copy)).toBe(blockedRemedy(goal));
@@ -121,7 +121,7 @@ describe('decideLive', () => {
   });
 
   it('a blocked goal is never live, whatever the status, and says why', async () => {
-    const goal = await assess(plan, reused(offBuild), new MemoryLogger());
+    const goal = await assess(spec, reused(offBuild), new MemoryLogger());
     expect(await decideLive(aDeployment(), goal)).toEqual({
       live: false,
       missing: blockedText(goal),
@@ -135,7 +135,7 @@ describe('decideLive', () => {
       asked.push(latest);
       return Promise.resolve('newer' as const);
     };
-    const goal = await assess(plan, { ...reused(), created: true }, new MemoryLogger(), ask);
+    const goal = await assess(spec, { ...reused(), created: true }, new MemoryLogger(), ask);
     const newer = 'c'.repeat(40);
     const seen = aDeployment({
       source_revision_config: { repo_ref: 'main', repo_commit_sha: newer },
