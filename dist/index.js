@@ -1244,7 +1244,7 @@ module.exports.fetch = async function fetch (init, options = undefined) {
     throw err
   }
 }
-module.exports.Headers = __nccwpck_require__(8279).Headers
+module.exports.Headers = __nccwpck_require__(660).Headers
 module.exports.Response = __nccwpck_require__(9051).Response
 module.exports.Request = __nccwpck_require__(9967).Request
 module.exports.FormData = __nccwpck_require__(5910).FormData
@@ -14112,7 +14112,7 @@ module.exports = {
 const { parseSetCookie } = __nccwpck_require__(1978)
 const { stringify } = __nccwpck_require__(7797)
 const { webidl } = __nccwpck_require__(5893)
-const { Headers } = __nccwpck_require__(8279)
+const { Headers } = __nccwpck_require__(660)
 
 /**
  * @typedef {Object} Cookie
@@ -18477,7 +18477,7 @@ module.exports = {
 
 /***/ }),
 
-/***/ 8279:
+/***/ 660:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 // https://github.com/Ethan-Arrowood/undici-fetch
@@ -19185,7 +19185,7 @@ const {
   makeResponse,
   fromInnerResponse
 } = __nccwpck_require__(9051)
-const { HeadersList } = __nccwpck_require__(8279)
+const { HeadersList } = __nccwpck_require__(660)
 const { Request, cloneRequest } = __nccwpck_require__(9967)
 const zlib = __nccwpck_require__(8522)
 const {
@@ -21456,7 +21456,7 @@ module.exports = {
 
 
 const { extractBody, mixinBody, cloneBody, bodyUnusable } = __nccwpck_require__(4492)
-const { Headers, fill: fillHeaders, HeadersList, setHeadersGuard, getHeadersGuard, setHeadersList, getHeadersList } = __nccwpck_require__(8279)
+const { Headers, fill: fillHeaders, HeadersList, setHeadersGuard, getHeadersGuard, setHeadersList, getHeadersList } = __nccwpck_require__(660)
 const { FinalizationRegistry } = __nccwpck_require__(6653)()
 const util = __nccwpck_require__(3440)
 const nodeUtil = __nccwpck_require__(7975)
@@ -22497,7 +22497,7 @@ module.exports = { Request, makeRequest, fromInnerRequest, cloneRequest }
 
 
 
-const { Headers, HeadersList, fill, getHeadersGuard, setHeadersGuard, setHeadersList } = __nccwpck_require__(8279)
+const { Headers, HeadersList, fill, getHeadersGuard, setHeadersGuard, setHeadersList } = __nccwpck_require__(660)
 const { extractBody, cloneBody, mixinBody, hasFinalizationRegistry, streamRegistry, bodyUnusable } = __nccwpck_require__(4492)
 const util = __nccwpck_require__(3440)
 const nodeUtil = __nccwpck_require__(7975)
@@ -26632,7 +26632,7 @@ const { channels } = __nccwpck_require__(2414)
 const { CloseEvent } = __nccwpck_require__(5188)
 const { makeRequest } = __nccwpck_require__(9967)
 const { fetching } = __nccwpck_require__(4398)
-const { Headers, getHeadersList } = __nccwpck_require__(8279)
+const { Headers, getHeadersList } = __nccwpck_require__(660)
 const { getDecodeSplit } = __nccwpck_require__(3168)
 const { WebsocketFrameSend } = __nccwpck_require__(3264)
 
@@ -43203,7 +43203,7 @@ function unicodeEscape(character) {
  * The errors every part of the action shares. An `ActionError` is an
  * expected failure: its message is shown as it is, without a stack trace.
  * An error only one folder throws lives in that folder (inputs/errors.ts,
- * service/errors.ts, run/steps/wait.ts).
+ * service/errors.ts, run/decisions/wait.ts).
  */
 class ActionError extends Error {
     name = 'ActionError';
@@ -54591,7 +54591,7 @@ function readInputs(declarations, read, run) {
     return result.data;
 }
 
-;// CONCATENATED MODULE: ./src/inputs/plan.ts
+;// CONCATENATED MODULE: ./src/inputs/deploy-spec.ts
 /** The values of the `on-drift` input. */
 const ON_DRIFT_MODES = ['warn', 'fail'];
 
@@ -58238,7 +58238,7 @@ function within(text, budget = SUMMARY_BUDGET) {
 function redacted(event, redact) {
     switch (event.kind) {
         case 'log':
-        case 'step':
+        case 'phase':
             return { ...event, message: redact(event.message) };
         case 'waiting':
             return {
@@ -58724,7 +58724,7 @@ function parseDashboardUrl(raw) {
     return raw;
 }
 
-;// CONCATENATED MODULE: ./src/run/steps/report.ts
+;// CONCATENATED MODULE: ./src/run/decisions/report.ts
 /**
  * What the run hands to later steps: the outputs, and what a dry run
  * prints. Every secret value is replaced by `***` first. (How the summary
@@ -58812,7 +58812,7 @@ function dryRunReport(result) {
     return `${what}:\n${JSON.stringify(body, null, 2)}`;
 }
 
-;// CONCATENATED MODULE: ./src/run/steps/drift.ts
+;// CONCATENATED MODULE: ./src/run/decisions/drift.ts
 /**
  * Drift: where a reused deployment differs from what the step asks for. The
  * service has no update call, so these differences stay until someone
@@ -58878,9 +58878,9 @@ function compareSet(path, wanted, live, out) {
         }
     }
 }
-function compareSecrets(plan, deployment, out) {
+function compareSecrets(spec, deployment, out) {
     const live = new Map(deployment.secrets.map((secret) => [secret.name, secret.value]));
-    const wanted = new Map(plan.secrets.map((secret) => [secret.name, secret.value]));
+    const wanted = new Map(spec.secrets.map((secret) => [secret.name, secret.value]));
     for (const [name, value] of wanted) {
         const liveValue = live.get(name);
         if (liveValue === undefined) {
@@ -58902,10 +58902,10 @@ const sortedReferences = (references) => references.map((reference) => JSON.stri
  * repo_url and integration_id), `source_revision_config` fields the step
  * sets, secrets when the step gives any, secret_references as a set.
  */
-function findDrift(plan, request, deployment) {
+function findDrift(spec, request, deployment) {
     const out = [];
     // build_on_push is compared only when the step sets it (the create's default is not), as on or off.
-    const wanted = plan.sourceConfig.build_on_push;
+    const wanted = spec.sourceConfig.build_on_push;
     compareSet('source_config', {
         ...request.source_config,
         build_on_push: wanted === undefined ? undefined : buildsOnPush(wanted),
@@ -58913,14 +58913,14 @@ function findDrift(plan, request, deployment) {
         ...deployment.source_config,
         build_on_push: buildsOnPush(deployment.source_config.build_on_push),
     }, out);
-    const revision = Object.fromEntries(REVISION_FIELDS.map((key) => [key, plan.sourceRevisionConfig[key]]));
+    const revision = Object.fromEntries(REVISION_FIELDS.map((key) => [key, spec.sourceRevisionConfig[key]]));
     compareSet('source_revision_config', revision, deployment.source_revision_config, out);
-    if (plan.secrets.length > 0)
-        compareSecrets(plan, deployment, out);
-    if (plan.source === 'external_docker' && plan.secretReferences !== null) {
+    if (spec.secrets.length > 0)
+        compareSecrets(spec, deployment, out);
+    if (spec.source === 'external_docker' && spec.secretReferences !== null) {
         const live = deployment.secret_references ?? [];
-        if (!same(sortedReferences(plan.secretReferences), sortedReferences(live))) {
-            out.push({ field: 'secret_references', wanted: plan.secretReferences, live });
+        if (!same(sortedReferences(spec.secretReferences), sortedReferences(live))) {
+            out.push({ field: 'secret_references', wanted: spec.secretReferences, live });
         }
     }
     return out;
@@ -59021,19 +59021,19 @@ function failureBlock(failure, redact) {
 }
 /** The rows of the deployment's table, each cell already written (text, code or a link). */
 function deploymentRows(input, redact) {
-    const { plan, result, commit } = input;
+    const { spec, result, commit } = input;
     const text = cellOf(redact, (value) => htmlText(value));
     const code = cellOf(redact, (value) => htmlCode(value));
     const shown = input.deployment ?? result?.deployment;
     const asked = result ?? (input.request && { request: input.request, created: false });
     const repository = asked === undefined ? {} : repositoryOf(asked);
     const rows = [
-        ['Name', code(plan.name)],
+        ['Name', code(spec.name)],
         ['Id', code(shown?.id)],
         ['Status', code(shown?.status)],
         ['Outcome', text(outcomeOf(result, shown))],
         ['Live', text(liveCell(input.liveness))],
-        ['Source', code(plan.source)],
+        ['Source', code(spec.source)],
         ...typeRow(result, shown, code),
         ['Repository', code(repository.url)],
         ['Ref', code(repository.ref)],
@@ -59046,7 +59046,7 @@ function deploymentRows(input, redact) {
     // Links the action builds, to addresses the address rule lets through; else no row.
     const address = (value) => value === undefined || value === null ? undefined : htmlLink(redact(value), value);
     const url = address(shown?.source_config.custom_url);
-    const dashboard = address(shown === undefined ? undefined : dashboardUrlOf(plan.dashboardUrl, shown));
+    const dashboard = address(shown === undefined ? undefined : dashboardUrlOf(spec.dashboardUrl, shown));
     if (url !== undefined)
         rows.splice(2, 0, ['URL', url]);
     if (dashboard !== undefined)
@@ -59055,16 +59055,16 @@ function deploymentRows(input, redact) {
 }
 /** The job summary as HTML: a heading, a table of the deployment, drift, the failure if any. */
 function summaryHtml(input) {
-    const { plan, failure } = input;
+    const { spec, failure } = input;
     const redact = input.redact ?? ((text) => text);
     const code = cellOf(redact, (value) => htmlCode(value));
     const title = failure !== undefined
         ? '❌ Deployment failed'
-        : plan.dryRun
+        : spec.dryRun
             ? '🔎 Deployment (dry run)'
             : '🚀 Deployment';
     return (boundedSummary([
-        `<h2>${title}: ${code(plan.name)}</h2>\n${labelledTable(deploymentRows(input, redact))}`,
+        `<h2>${title}: ${code(spec.name)}</h2>\n${labelledTable(deploymentRows(input, redact))}`,
         ...driftTable(input.drift ?? [], code),
         ...failureBlock(failure, redact),
     ]) + '\n');
@@ -59608,9 +59608,9 @@ function stepViews(annotations) {
         }
     };
     const groups = (event) => {
-        if (event.kind === 'step' && event.grouped)
+        if (event.kind === 'phase' && event.grouped)
             startGroup(event.message);
-        else if (event.kind === 'step_over' && event.grouped)
+        else if (event.kind === 'phase_over' && event.grouped)
             endGroup();
     };
     return [logView(logger((text) => text, annotations)), groups, outputs];
@@ -59829,12 +59829,12 @@ function unknownValueWarning(what, value, known) {
     return `${what} '${untrusted(value)}' is not one the action knows (${known.join(', ')}): it is passed on as it is, and the service decides`;
 }
 
-;// CONCATENATED MODULE: ./src/inputs/build-plan.ts
+;// CONCATENATED MODULE: ./src/inputs/build-deploy-spec.ts
 /**
- * From inputs that each parsed on their own to one plan: `config` merged
+ * From inputs that each parsed on their own to one deploy spec: `config` merged
  * under the explicit inputs, the request headers, and the checks that depend
  * on more than one input (mostly on `source`). Every such problem is found
- * before the plan is built, and all of them are reported together.
+ * before the spec is built, and all of them are reported together.
  */
 
 
@@ -59912,7 +59912,7 @@ function codehostFields(inputs, wanted) {
     }
     return problems;
 }
-/** The fields only the plan's source has, or what that source needs and lacks. */
+/** The fields only the spec's source has, or what that source needs and lacks. */
 function sourceFields(inputs, wanted) {
     const { source } = inputs;
     const missing = (problems, fields) => problems.length > 0 ? problems : fields;
@@ -59936,10 +59936,10 @@ function sourceFields(inputs, wanted) {
     }
 }
 /**
- * The plan's warnings: one for a `deployment_type` the action does not know,
+ * The spec's warnings: one for a `deployment_type` the action does not know,
  * which is sent as it is (the service decides).
  */
-function planWarnings(wanted) {
+function specWarnings(wanted) {
     const type = wanted.sourceConfig.deployment_type;
     if (type == null)
         return [];
@@ -59962,11 +59962,11 @@ function commonFields(inputs, wanted, fields, run) {
         dryRun: inputs['dry-run'],
         dashboardUrl: inputs['dashboard-url'],
         sensitiveValues: [...access.sensitiveValues, ...inputs.secrets.map((secret) => secret.value)],
-        warnings: planWarnings(wanted),
+        warnings: specWarnings(wanted),
     };
 }
-/** The plan, or an `InputError` naming every input that does not fit the others. */
-function buildPlan(inputs, run) {
+/** The deploy spec, or an `InputError` naming every input that does not fit the others. */
+function buildDeploySpec(inputs, run) {
     const wanted = requested(inputs);
     const problems = combinationProblems(inputs, wanted);
     const fields = sourceFields(inputs, wanted);
@@ -60495,7 +60495,7 @@ function parseSecrets(raw) {
     });
 }
 
-;// CONCATENATED MODULE: ./src/inputs/declared.ts
+;// CONCATENATED MODULE: ./src/inputs/core-inputs.ts
 /**
  * The core's inputs, declared once (declare.ts says how): each input's name,
  * in action.yml's order, with its parser and its default. `INPUT_NAMES`,
@@ -60547,7 +60547,7 @@ const INPUT_NAMES = namesOf(INPUTS);
 /** Inputs whose raw text is masked before it is even parsed. */
 const SENSITIVE_INPUT_NAMES = sensitiveNames(INPUTS);
 /** Some of the core's inputs, as an entry that takes only those declares them, in `names`' order. */
-const declared_pick = (names) => Object.fromEntries(names.map((name) => [name, INPUTS[name]]));
+const core_inputs_pick = (names) => Object.fromEntries(names.map((name) => [name, INPUTS[name]]));
 
 ;// CONCATENATED MODULE: ./src/run/ports/errors.ts
 /** What the run throws about a deployment it found: the failure, and the deployment, for the outputs. */
@@ -60566,18 +60566,18 @@ class DeploymentError extends ActionError {
 /** Phases as events: the views make them log groups. */
 function inGroup(dependencies) {
     const { events } = dependencies;
-    return async (name, step, phase) => {
-        events?.({ kind: 'step', step, message: name, grouped: true });
+    return async (name, phase, work) => {
+        events?.({ kind: 'phase', phase, message: name, grouped: true });
         try {
-            return await phase();
+            return await work();
         }
         finally {
-            events?.({ kind: 'step_over', step, grouped: true });
+            events?.({ kind: 'phase_over', phase, grouped: true });
         }
     };
 }
 
-;// CONCATENATED MODULE: ./src/run/steps/repository.ts
+;// CONCATENATED MODULE: ./src/run/decisions/repository.ts
 /**
  * Which repository a codehost deploy builds from: the entry of the
  * integration's listing for the step's `repository` (on its code host, when
@@ -60592,12 +60592,12 @@ const REPOSITORIES_SHOWN = 5;
 const fullName = (repository) => `${repository.owner}/${repository.name}`;
 /** A listed repository's host, lower-cased ('' when its url is no URL). */
 const hostOf = (url) => (URL.canParse(url) ? new URL(url).hostname.toLowerCase() : '');
-/** The listing's entry for `plan.repository` (on its host, if named): exact, else case-insensitive. */
-async function resolveRepository(service, plan) {
-    const { host } = plan.repository;
-    const listed = await service.listRepositories(plan.integrationId);
+/** The listing's entry for `spec.repository` (on its host, if named): exact, else case-insensitive. */
+async function resolveRepository(service, spec) {
+    const { host } = spec.repository;
+    const listed = await service.listRepositories(spec.integrationId);
     const repositories = host === undefined ? listed : listed.filter((entry) => hostOf(entry.url) === host);
-    const name = fullName(plan.repository);
+    const name = fullName(spec.repository);
     const match = repositories.find((repository) => fullName(repository) === name) ??
         repositories.find((repository) => fullName(repository).toLowerCase() === name.toLowerCase());
     if (match !== undefined)
@@ -60605,16 +60605,16 @@ async function resolveRepository(service, plan) {
     const wanted = host === undefined ? name : `${name} on ${host}`;
     if (repositories.length === 0) {
         const where = host === undefined || listed.length === 0 ? '' : ` on ${host}`;
-        throw new ActionError(`Repository ${wanted} is not available to integration ${plan.integrationId}: the integration lists no repositories${where}. Grant the integration access to ${wanted}.`);
+        throw new ActionError(`Repository ${wanted} is not available to integration ${spec.integrationId}: the integration lists no repositories${where}. Grant the integration access to ${wanted}.`);
     }
     const shown = repositories.slice(0, REPOSITORIES_SHOWN).map((r) => untrusted(fullName(r)));
     const more = repositories.length > REPOSITORIES_SHOWN
         ? ` and ${repositories.length - REPOSITORIES_SHOWN} more`
         : '';
-    throw new ActionError(`Repository ${wanted} is not available to integration ${plan.integrationId}. It lists: ${shown.join(', ')}${more}. Check ${service.words.repository}, or grant the integration access to ${wanted}.`);
+    throw new ActionError(`Repository ${wanted} is not available to integration ${spec.integrationId}. It lists: ${shown.join(', ')}${more}. Check ${service.words.repository}, or grant the integration access to ${wanted}.`);
 }
 
-;// CONCATENATED MODULE: ./src/run/steps/deploy.ts
+;// CONCATENATED MODULE: ./src/run/decisions/deploy.ts
 /**
  * The deploy flow's decisions: which repository (codehost), which deployment
  * of the name, reuse or create — never two from one name where the service
@@ -60635,7 +60635,7 @@ const SETTLE_PAUSES_MS = [0, 1_000, 2_000, 3_000];
 /**
  * The service stored a created deployment under another name: the step fails,
  * since the next run would not find it, but what was created is known, so
- * the outputs say it (contract, behaviour 17).
+ * the outputs say it, so that a person can remove it.
  */
 class RenamedError extends ActionError {
     name = 'RenamedError';
@@ -60646,17 +60646,17 @@ class RenamedError extends ActionError {
         this.created = created;
     }
 }
-/** The body of the create call for the plan (and the resolved repository). */
-function buildCreateRequest(plan, repository) {
+/** The body of the create call for the spec (and the resolved repository). */
+function buildCreateRequest(spec, repository) {
     const request = {
-        name: plan.name,
-        source: plan.source,
-        source_config: { ...plan.sourceConfig },
-        source_revision_config: { ...plan.sourceRevisionConfig },
-        secrets: plan.secrets.map((secret) => ({ ...secret })),
+        name: spec.name,
+        source: spec.source,
+        source_config: { ...spec.sourceConfig },
+        source_revision_config: { ...spec.sourceRevisionConfig },
+        secrets: spec.secrets.map((secret) => ({ ...secret })),
     };
-    // A codehost deployment builds on push unless the step says otherwise (behaviour 22).
-    if (plan.source === 'codehost' && plan.sourceConfig.build_on_push === undefined) {
+    // A codehost deployment builds on push unless the step says otherwise.
+    if (spec.source === 'codehost' && spec.sourceConfig.build_on_push === undefined) {
         request.source_config.build_on_push = true;
     }
     if (repository !== undefined) {
@@ -60664,8 +60664,8 @@ function buildCreateRequest(plan, repository) {
         request.source_config.integration_id = repository.host_integration_id;
         request.source_revision_config.repo_ref ??= repository.default_branch;
     }
-    if (plan.source === 'external_docker' && plan.secretReferences !== null) {
-        request.secret_references = plan.secretReferences;
+    if (spec.source === 'external_docker' && spec.secretReferences !== null) {
+        request.secret_references = spec.secretReferences;
     }
     return request;
 }
@@ -60687,12 +60687,12 @@ class NotReusableError extends DeploymentError {
     name = 'NotReusableError';
 }
 /** A deployment found by its name, fit to reuse: same source, not being deleted. */
-function checkReusable(deployment, plan) {
-    if (deployment.source !== plan.source) {
-        throw new NotReusableError(`Deployment '${plan.name}' (${deployment.id}) exists with source ${deployment.source}, but source ${plan.source} was asked for. A deployment's name and source cannot change: use another name, or set source to ${deployment.source}.`, deployment);
+function checkReusable(deployment, spec) {
+    if (deployment.source !== spec.source) {
+        throw new NotReusableError(`Deployment '${spec.name}' (${deployment.id}) exists with source ${deployment.source}, but source ${spec.source} was asked for. A deployment's name and source cannot change: use another name, or set source to ${deployment.source}.`, deployment);
     }
     if (deployment.status === 'AWAITING_DELETE') {
-        throw new NotReusableError(`Deployment '${plan.name}' (${deployment.id}) is AWAITING_DELETE: it is being deleted, and the name is unavailable until it is gone. Wait for the deletion to finish and run the step again, or deploy under another name.`, deployment);
+        throw new NotReusableError(`Deployment '${spec.name}' (${deployment.id}) is AWAITING_DELETE: it is being deleted, and the name is unavailable until it is gone. Wait for the deletion to finish and run the step again, or deploy under another name.`, deployment);
     }
     return deployment;
 }
@@ -60764,14 +60764,14 @@ async function checkCreated(created, dependencies) {
  * created it. The answer to this run's own create is the deployment; one
  * found by a look-up is checked like any other found by its name.
  */
-async function create(plan, request, repository, dependencies) {
+async function create(spec, request, repository, dependencies) {
     const { value, via } = await dependencies.service.create(request, reconcileCreate(request.name, dependencies));
     // A deployment found by the reconcile look-up has the exact name, and that
     // look-up already warned about duplicates: only the create's own answer is checked.
     if (via === 'answer') {
         await checkCreated({ request, repository, deployment: value, created: true }, dependencies);
     }
-    const deployment = via === 'answer' ? value : checkReusable(value, plan);
+    const deployment = via === 'answer' ? value : checkReusable(value, spec);
     // A deployment that answered a 409 was created by another run.
     return { deployment, created: via !== 'conflict' };
 }
@@ -60780,34 +60780,34 @@ async function create(plan, request, repository, dependencies) {
  * created). `onRequest` is told the create's body as soon as the repository
  * is resolved, so a run that fails after can still say what it asked for.
  */
-async function deploy(plan, dependencies, onRequest) {
+async function deploy(spec, dependencies, onRequest) {
     const { service, logger } = dependencies;
     const group = inGroup(dependencies);
-    const repository = plan.source === 'codehost'
-        ? await group(`Resolving repository ${fullName(plan.repository)}`, 'resolve', async () => {
-            const found = await resolveRepository(service, plan);
-            logger.info(`${fullName(plan.repository)}: ${untrusted(found.url)} (default branch ${untrusted(found.default_branch)})`);
+    const repository = spec.source === 'codehost'
+        ? await group(`Resolving repository ${fullName(spec.repository)}`, 'resolve', async () => {
+            const found = await resolveRepository(service, spec);
+            logger.info(`${fullName(spec.repository)}: ${untrusted(found.url)} (default branch ${untrusted(found.default_branch)})`);
             return found;
         })
         : undefined;
-    const request = buildCreateRequest(plan, repository);
+    const request = buildCreateRequest(spec, repository);
     onRequest?.(request);
-    const existing = await group(`Looking for deployment '${plan.name}'`, 'find', async () => {
-        const found = pickOne(await service.findByName(plan.name), plan.name, logger);
+    const existing = await group(`Looking for deployment '${spec.name}'`, 'find', async () => {
+        const found = pickOne(await service.findByName(spec.name), spec.name, logger);
         logger.info(found === undefined
-            ? `no deployment is named '${plan.name}'`
-            : `found '${plan.name}': ${found.id} (${untrusted(found.status)})`);
+            ? `no deployment is named '${spec.name}'`
+            : `found '${spec.name}': ${found.id} (${untrusted(found.status)})`);
         return found;
     });
     if (existing !== undefined) {
-        return { request, repository, deployment: checkReusable(existing, plan), created: false };
+        return { request, repository, deployment: checkReusable(existing, spec), created: false };
     }
-    if (plan.dryRun) {
-        logger.info(`dry run: would ${CREATE_CALL} to create '${plan.name}'`);
+    if (spec.dryRun) {
+        logger.info(`dry run: would ${CREATE_CALL} to create '${spec.name}'`);
         return { request, repository, created: false };
     }
-    return group(`Creating deployment '${plan.name}'`, 'create', async () => {
-        const outcome = await create(plan, request, repository, dependencies);
+    return group(`Creating deployment '${spec.name}'`, 'create', async () => {
+        const outcome = await create(spec, request, repository, dependencies);
         logger.info(outcome.created
             ? `created ${outcome.deployment.id} (${untrusted(outcome.deployment.status)})`
             : `reusing ${outcome.deployment.id}, created by another run (${untrusted(outcome.deployment.status)})`);
@@ -60815,7 +60815,7 @@ async function deploy(plan, dependencies, onRequest) {
     });
 }
 
-;// CONCATENATED MODULE: ./src/run/steps/live.ts
+;// CONCATENATED MODULE: ./src/run/decisions/live.ts
 
 
 /** The commit of the deployment's latest revision, lower-cased, if the service says. */
@@ -60893,7 +60893,7 @@ function chooseTarget(commit, tracked, logger) {
     }
 }
 
-;// CONCATENATED MODULE: ./src/run/steps/commit-order.ts
+;// CONCATENATED MODULE: ./src/run/decisions/commit-order.ts
 
 
 
@@ -60940,7 +60940,7 @@ class commit_order_CommitOrders {
     }
 }
 
-;// CONCATENATED MODULE: ./src/run/steps/goal.ts
+;// CONCATENATED MODULE: ./src/run/decisions/goal.ts
 /**
  * What the step asks of the deployment `deploy` found or created: the commit
  * that must be live, the revisions it saw, and where a reused deployment
@@ -60961,12 +60961,12 @@ function seenRevisionsOf(reused) {
         return new Set();
     return new Set([reused.latest_revision_id, reused.active_revision_id].filter((id) => id !== null));
 }
-/** The target of a codehost plan, against the branch the deployment tracks. */
-function targetOf(plan, result, logger) {
-    if (plan.source !== 'codehost')
+/** The target of a codehost spec, against the branch the deployment tracks. */
+function targetOf(spec, result, logger) {
+    if (spec.source !== 'codehost')
         return undefined;
     const tracked = trackedRef(reusedOf(result), result.request.source_revision_config.repo_ref);
-    return chooseTarget(plan.commit, tracked, logger);
+    return chooseTarget(spec.commit, tracked, logger);
 }
 /**
  * The target as drift, when a reused deployment will not build it and
@@ -60991,9 +60991,9 @@ function unbuiltOf(reused, target, orders) {
     };
 }
 /** The repository whose commits are compared: the deployed one (`repository`). */
-function comparedRepository(plan) {
-    return plan.source === 'codehost'
-        ? `${plan.repository.owner}/${plan.repository.name}`
+function comparedRepository(spec) {
+    return spec.source === 'codehost'
+        ? `${spec.repository.owner}/${spec.repository.name}`
         : undefined;
 }
 /**
@@ -61002,12 +61002,12 @@ function comparedRepository(plan) {
  * will not build is drift, and blocked with the revision drift: the
  * deployment is not live, and the step does not wait for it.
  */
-async function assess(plan, result, logger, ask) {
+async function assess(spec, result, logger, ask) {
     const reused = reusedOf(result);
     const seenRevisions = seenRevisionsOf(reused);
-    const drift = reused === undefined ? [] : findDrift(plan, result.request, reused).map(fieldDrift);
-    const target = targetOf(plan, result, logger);
-    const orders = new commit_order_CommitOrders(ask, comparedRepository(plan), target, logger);
+    const drift = reused === undefined ? [] : findDrift(spec, result.request, reused).map(fieldDrift);
+    const target = targetOf(spec, result, logger);
+    const orders = new commit_order_CommitOrders(ask, comparedRepository(spec), target, logger);
     if (reused !== undefined)
         await orders.learn(reused);
     const unbuilt = unbuiltOf(reused, target, orders);
@@ -61107,7 +61107,7 @@ class ServiceError extends ActionError {
     }
 }
 
-;// CONCATENATED MODULE: ./src/run/steps/wait-heartbeat.ts
+;// CONCATENATED MODULE: ./src/run/decisions/wait-heartbeat.ts
 /**
  * What a wait tells the views (a line of the log each): a `waiting` event at
  * each change (status, revision, commit) and, while nothing changes, one at
@@ -61207,7 +61207,7 @@ class Heartbeat {
     }
 }
 
-;// CONCATENATED MODULE: ./src/run/steps/wait-schedule.ts
+;// CONCATENATED MODULE: ./src/run/decisions/wait-schedule.ts
 /** The schedule as a wait starts at `now`: no check yet. */
 function startSchedule(options, now) {
     return {
@@ -61277,7 +61277,7 @@ function givesUp(schedule, options) {
     return schedule.failedInARow > options.maxFailedPolls;
 }
 
-;// CONCATENATED MODULE: ./src/run/steps/wait.ts
+;// CONCATENATED MODULE: ./src/run/decisions/wait.ts
 /**
  * Waiting until a deployment is live (goal.ts decides what that is, once for
  * each state of the deployment seen): the checks and what the log says
@@ -61415,7 +61415,7 @@ async function waitUntilLive(initial, goal, options, dependencies, decided) {
 /**
  * The wait as a phase of a flow (the deploy's, `status`'s): in a log group,
  * until the deployment is live, and what the log says of it then. The wait
- * itself is run/steps/wait.ts.
+ * itself is run/decisions/wait.ts.
  */
 
 
@@ -61486,7 +61486,7 @@ function failureOf(error, deployment, redact) {
 }
 /** What the run knows at any point, for the outputs and the summary. */
 class RunRecord {
-    plan;
+    spec;
     /** What a create would send, once the repository is resolved, before any deployment is found. */
     request;
     result;
@@ -61510,8 +61510,8 @@ class RunRecord {
     /** The commit of each revision the run saw live (latest and active), by revision id. */
     #liveCommits = new Map();
     #setOutputs;
-    constructor(plan, setOutputs) {
-        this.plan = plan;
+    constructor(spec, setOutputs) {
+        this.spec = spec;
         this.#setOutputs = setOutputs;
     }
     /** The deployment found or created, its goal, and how live it is (none when a dry run would create it). */
@@ -61545,13 +61545,13 @@ class RunRecord {
             this.deployment = deployment;
             this.liveness = liveness;
         }
-        this.#setOutputs(outputsOf(this.result, this.deployment, { live: this.liveness?.live === true, drift: this.#drift }, this.plan.dashboardUrl));
+        this.#setOutputs(outputsOf(this.result, this.deployment, { live: this.liveness?.live === true, drift: this.#drift }, this.spec.dashboardUrl));
     }
     /** The run in the core's words, for the adapter's progress hooks. */
     report(stage, waitingFor) {
-        const { plan, result, deployment, goal, liveness: verdict } = this;
+        const { spec, result, deployment, goal, liveness: verdict } = this;
         return {
-            name: plan.name,
+            name: spec.name,
             stage,
             id: deployment?.id,
             status: deployment?.status,
@@ -61566,7 +61566,7 @@ class RunRecord {
             failure: this.failure,
             drift: this.#drift,
             url: deployment?.source_config.custom_url ?? undefined,
-            dashboardUrl: deployment === undefined ? undefined : dashboardUrlOf(plan.dashboardUrl, deployment),
+            dashboardUrl: deployment === undefined ? undefined : dashboardUrlOf(spec.dashboardUrl, deployment),
         };
     }
     /** How the run ended, for the last report. */
@@ -61593,10 +61593,10 @@ class RunRecord {
     }
     /** What the summary shows: the adapter renders it, removing secret values there. */
     summary(commit) {
-        const { name, source, dryRun, dashboardUrl } = this.plan;
+        const { name, source, dryRun, dashboardUrl } = this.spec;
         return {
             kind: 'deploy',
-            plan: { name, source, dryRun, dashboardUrl },
+            spec: { name, source, dryRun, dashboardUrl },
             result: this.result,
             request: this.request,
             deployment: this.deployment,
@@ -62024,7 +62024,7 @@ class ServiceClient {
 ;// CONCATENATED MODULE: ./src/run/flows/service-access.ts
 /**
  * What every flow does before its first request: mask the values never to
- * print, warn of what the plan does not know, and make the steps'
+ * print, warn of what the spec does not know, and make the steps'
  * dependencies (the service over HTTP, the run's channel as their log and
  * sink) from what the runner gives.
  */
@@ -62056,33 +62056,33 @@ function dependenciesOf(access, io, events) {
         ...(io.pace === undefined ? {} : { wait: io.pace.wait }),
     };
 }
-/** Masks every value never to print: the api key, the header values (and a plan's secret values). */
+/** Masks every value never to print: the api key, the header values (and a spec's secret values). */
 function maskValues(sensitive, io) {
     for (const value of sensitive.sensitiveValues)
         io.mask(value);
 }
 /**
- * Masks every sensitive value of the plan; one warning for each secret too
+ * Masks every sensitive value of the spec; one warning for each secret too
  * short or common to hide in text (`4`, `true`): it is sent, outputs redact
  * it by structure, but the service's own messages may show it.
  */
-function maskPlan(plan, io, logger) {
-    maskValues(plan, io);
-    for (const secret of plan.secrets) {
+function maskSpec(spec, io, logger) {
+    maskValues(spec, io);
+    for (const secret of spec.secrets) {
         if (isRedactable(secret.value))
             continue;
         logger.warning(`the value of secret ${secret.name} is too short or common to redact in text: outputs hide it, but it cannot be hidden in the service's own messages. Prefer a longer value if it is sensitive.`);
     }
 }
-/** The plan's warnings (a `deployment_type` the action does not know), once each, before any request. */
-function warnOfPlan(plan, logger) {
-    for (const warning of plan.warnings)
+/** The spec's warnings (a `deployment_type` the action does not know), once each, before any request. */
+function warnOfSpec(spec, logger) {
+    for (const warning of spec.warnings)
         logger.warning(warning);
 }
 
 ;// CONCATENATED MODULE: ./src/run/flows/pipeline.ts
 /**
- * The run as a pipeline: plan → deploy → wait → report. Each step is
+ * The run as a pipeline: spec → deploy → wait → report. Each step is
  * a function that returns a value; what is known so far is kept in one
  * `RunRecord` (run-record.ts), which sets the outputs as soon as they are known and is what
  * the job summary is written from, whether the run succeeded or not.
@@ -62103,11 +62103,10 @@ const BUILD_OFF = 'build_on_push is off: the service will not build this commit'
 /**
  * One warning a difference. A difference in what runs (the reused deployment never runs what the step asks for) fails
  * the step at once when it waits, else it is one more warning; `on-drift:
- * fail` fails on every difference, what runs included ("Corrections
- * (v1.5)"), after all are reported and before any wait; `on-drift: warn`
+ * fail` fails on every difference, what runs included, after all are reported and before any wait; `on-drift: warn`
  * lets the rest pass with a line.
  */
-function reportDrift(plan, goal, waits, logger, words) {
+function reportDrift(spec, goal, waits, logger, words) {
     const { drift, blocked } = goal;
     for (const entry of drift) {
         const note = entry.kind === 'unbuilt' ? ` (${BUILD_OFF})` : '';
@@ -62116,9 +62115,9 @@ function reportDrift(plan, goal, waits, logger, words) {
     const rest = drift.filter((entry) => !entry.blocks);
     const fields = rest.map((entry) => untrusted(entry.field)).join(', ');
     const advice = `The service cannot update a deployment: change ${plural(rest.length, 'it', 'them')} in the service, or deploy under a new name.`;
-    const fails = plan.onDrift === 'fail';
+    const fails = spec.onDrift === 'fail';
     if (blocked.length > 0) {
-        const message = `Deployment '${plan.name}' is not live and will not be: ${blockedText(goal)}. ${blockedRemedy(goal)}`;
+        const message = `Deployment '${spec.name}' is not live and will not be: ${blockedText(goal)}. ${blockedRemedy(goal)}`;
         if (waits || fails) {
             const also = fails && rest.length > 0 ? ` It also differs (${words.onDriftFail}): ${fields}.` : '';
             throw new ActionError(`${message}${also}`);
@@ -62128,13 +62127,13 @@ function reportDrift(plan, goal, waits, logger, words) {
     if (rest.length === 0)
         return;
     if (fails) {
-        throw new ActionError(`Deployment '${plan.name}' differs from what the step asks for (${words.onDriftFail}): ${fields}. ${advice}`);
+        throw new ActionError(`Deployment '${spec.name}' differs from what the step asks for (${words.onDriftFail}): ${fields}. ${advice}`);
     }
     logger.info(`${rest.length} ${plural(rest.length, 'difference')} not applied: ${fields}. ${advice}`);
 }
 /** Without a wait (not asked for, or a dry run): says when the target is not live yet. */
-function noteLiveness(plan, goal, liveness, logger) {
-    if (plan.waitForReady)
+function noteLiveness(spec, goal, liveness, logger) {
+    if (spec.waitForReady)
         logger.info('dry run: not waiting');
     noteSuperseded(goal, liveness, logger);
     // A deployment that will never run the target was already said so, in a warning.
@@ -62151,29 +62150,29 @@ function waitingFor(goal, waits) {
         : `commit ${shortSha(goal.target.sha)} to be live`;
 }
 /** The steps of a run, each feeding the record; throws on any failure. */
-async function steps(plan, io, events, record) {
+async function steps(spec, io, events, record) {
     const { logger } = events;
-    maskPlan(plan, io, logger);
-    warnOfPlan(plan, logger);
-    const dependencies = dependenciesOf(plan, io, events);
-    const result = await deploy(plan, dependencies, (request) => (record.request = request));
-    const goal = await assess(plan, result, logger, io.commitOrder);
+    maskSpec(spec, io, logger);
+    warnOfSpec(spec, logger);
+    const dependencies = dependenciesOf(spec, io, events);
+    const result = await deploy(spec, dependencies, (request) => (record.request = request));
+    const goal = await assess(spec, result, logger, io.commitOrder);
     const found = result.deployment;
     // Decided once for the deployment found or created; the wait decides it for each one it sees.
     const liveness = found && (await decideLive(found, goal));
     record.deployed(result, goal, liveness);
-    if (plan.dryRun)
+    if (spec.dryRun)
         logger.info(dryRunReport(result));
-    const waits = found !== undefined && plan.waitForReady && !plan.dryRun;
-    if (found !== undefined && !plan.dryRun) {
+    const waits = found !== undefined && spec.waitForReady && !spec.dryRun;
+    if (found !== undefined && !spec.dryRun) {
         record.reported = true;
         events.emit({ kind: 'deployed', report: record.report('deploying', waitingFor(goal, waits)) });
     }
-    reportDrift(plan, goal, waits, logger, dependencies.service.words);
+    reportDrift(spec, goal, waits, logger, dependencies.service.words);
     if (liveness !== undefined && !waits)
-        noteLiveness(plan, goal, liveness, logger);
+        noteLiveness(spec, goal, liveness, logger);
     const last = waits && liveness !== undefined
-        ? await waitForLive(plan, found, liveness, goal, {
+        ? await waitForLive(spec, found, liveness, goal, {
             ...dependencies,
             onPoll: (seen, verdict) => record.seen(seen, verdict),
         })
@@ -62181,15 +62180,15 @@ async function steps(plan, io, events, record) {
     record.seen(last.deployment, last.liveness);
     const { deployment } = last;
     if (deployment !== undefined) {
-        logger.info(`${result.created ? 'created' : 'reused'} deployment '${plan.name}': ${deployment.id} (${untrusted(deployment.status)})`);
+        logger.info(`${result.created ? 'created' : 'reused'} deployment '${spec.name}': ${deployment.id} (${untrusted(deployment.status)})`);
     }
 }
-/** Deploys what the plan asks for; never throws: how it ended is in the outcome. */
-async function pipeline(plan, io) {
+/** Deploys what the spec asks for; never throws: how it ended is in the outcome. */
+async function pipeline(spec, io) {
     const events = new RunEvents(io.views, io.redact);
-    const record = new RunRecord(plan, (outputs) => events.emit({ kind: 'outputs', outputs }));
+    const record = new RunRecord(spec, (outputs) => events.emit({ kind: 'outputs', outputs }));
     try {
-        await steps(plan, io, events, record);
+        await steps(spec, io, events, record);
     }
     catch (error) {
         record.failed(error, io.redact);
@@ -62224,8 +62223,11 @@ const DEPLOY_INPUTS = { ...INPUTS, ...GITHUB_INPUTS };
 function run() {
     return runStep({
         inputs: DEPLOY_INPUTS,
-        request: (inputs, run) => ({ plan: buildPlan(inputs, run), settings: gitHubSettings(inputs) }),
-        run: ({ plan, settings }, step) => pipeline(plan, step.io(deployHooks(settings))),
+        request: (inputs, run) => ({
+            spec: buildDeploySpec(inputs, run),
+            settings: gitHubSettings(inputs),
+        }),
+        run: ({ spec, settings }, step) => pipeline(spec, step.io(deployHooks(settings))),
     });
 }
 
@@ -62447,20 +62449,20 @@ const FIXED = {
     'dry-run': 'true',
 };
 /** The core's inputs a plan shares with the deploy step, in plan/action.yml's order. */
-const PLAN_SHARED_INPUTS = declared_pick(SHARED);
+const PLAN_SHARED_INPUTS = core_inputs_pick(SHARED);
 /** The plan's own: `on-change`. */
 const PLAN_OWN_INPUTS = { 'on-change': input(parseOnChange, { default: 'none' }) };
 /** The plan the deploy step would run with these inputs, checked against each other. */
 function planRequest(inputs, run) {
-    const fixed = readInputs(declared_pick(Object.keys(FIXED)), (name) => FIXED[name], run);
+    const fixed = readInputs(core_inputs_pick(Object.keys(FIXED)), (name) => FIXED[name], run);
     const { 'on-change': onChange, ...shared } = inputs;
     const core = { ...fixed, ...shared };
-    return { plan: buildPlan(core, run), onChange };
+    return { spec: buildDeploySpec(core, run), onChange };
 }
 
-;// CONCATENATED MODULE: ./src/run/steps/verdict.ts
+;// CONCATENATED MODULE: ./src/run/decisions/verdict.ts
 /**
- * The plan's verdict (contract v1.3, behaviour 19): what the deploy step would
+ * The plan's verdict: what the deploy step would
  * do with these inputs, found by the deploy step's own dry run, so that it
  * sends GET requests only and decides exactly as the deploy would.
  *
@@ -62491,9 +62493,9 @@ function redactedRequest(request) {
  * A failure of the service itself (a 5xx after retries, a 401) is thrown: it
  * says nothing of what the deploy would do.
  */
-async function verdictOf(plan, dependencies) {
+async function verdictOf(spec, dependencies) {
     const dryRun = {
-        ...plan,
+        ...spec,
         dryRun: true,
         waitForReady: false,
         commit: { kind: 'none', reason: verdict_merge(dependencies.service.words.changeRequest) },
@@ -62604,29 +62606,29 @@ async function runPlan(request, io) {
     return withEvents(io, (events) => planned(request, io, events));
 }
 /** The plan's steps, its verdict or its failure told to the views. */
-async function planned({ plan, onChange }, io, events) {
+async function planned({ spec, onChange }, io, events) {
     const { logger } = events;
     try {
-        maskPlan(plan, io, logger);
-        warnOfPlan(plan, logger);
-        const dependencies = dependenciesOf(plan, io, events);
+        maskSpec(spec, io, logger);
+        warnOfSpec(spec, logger);
+        const dependencies = dependenciesOf(spec, io, events);
         // Not a group of its own: the deploy's dry run opens its groups, and GitHub does not nest them.
-        const step = { step: 'plan', grouped: false };
-        events.emit({ kind: 'step', ...step, message: `Planning the deploy of '${plan.name}'` });
-        const verdict = await verdictOf(plan, dependencies);
-        events.emit({ kind: 'step_over', ...step });
-        events.emit({ kind: 'outputs', outputs: planOutputs(verdict, plan.dashboardUrl) });
-        logVerdict(plan.name, verdict, logger);
+        const phase = { phase: 'plan', grouped: false };
+        events.emit({ kind: 'phase', ...phase, message: `Planning the deploy of '${spec.name}'` });
+        const verdict = await verdictOf(spec, dependencies);
+        events.emit({ kind: 'phase_over', ...phase });
+        events.emit({ kind: 'outputs', outputs: planOutputs(verdict, spec.dashboardUrl) });
+        logVerdict(spec.name, verdict, logger);
         const report = {
-            name: plan.name,
+            name: spec.name,
             verdict,
-            ...(plan.dashboardUrl === undefined ? {} : { dashboardUrl: plan.dashboardUrl }),
+            ...(spec.dashboardUrl === undefined ? {} : { dashboardUrl: spec.dashboardUrl }),
         };
         events.emit({ kind: 'planned', report });
         const failure = verdict.action === 'fail'
             ? io.redact(verdict.reason ?? 'the deploy would fail')
             : onChange === 'fail' && verdict.changes.length > 0
-                ? `The deploy of '${plan.name}' would not apply ${plan_run_differences(verdict.changes.length)} (${dependencies.service.words.onChangeFail}): ${verdict.changes.map((change) => untrusted(change.field)).join(', ')}. The service cannot update a deployment: change ${plural(verdict.changes.length, 'it', 'them')} in the service, or deploy under a new name.`
+                ? `The deploy of '${spec.name}' would not apply ${plan_run_differences(verdict.changes.length)} (${dependencies.service.words.onChangeFail}): ${verdict.changes.map((change) => untrusted(change.field)).join(', ')}. The service cannot update a deployment: change ${plural(verdict.changes.length, 'it', 'them')} in the service, or deploy under a new name.`
                 : undefined;
         const summary = { kind: 'plan', ...report };
         return { failure, summary };
@@ -62641,7 +62643,7 @@ async function planned({ plan, onChange }, io, events) {
             events.emit({
                 kind: 'planned',
                 report: {
-                    name: plan.name,
+                    name: spec.name,
                     failure,
                     ...(head?.kind === 'branch' ? { head: head.sha } : {}),
                 },
@@ -62922,9 +62924,9 @@ function retireHooks(settings) {
 
 
 /** The core's inputs a retire takes to reach the service, in retire/action.yml's order. */
-const RETIRE_SERVICE_INPUTS = declared_pick([...ACCESS_INPUT_NAMES, 'name']);
+const RETIRE_SERVICE_INPUTS = core_inputs_pick([...ACCESS_INPUT_NAMES, 'name']);
 /** The dashboard's address, last in retire/action.yml. */
-const RETIRE_DASHBOARD_INPUT = declared_pick(['dashboard-url']);
+const RETIRE_DASHBOARD_INPUT = core_inputs_pick(['dashboard-url']);
 /** The retire these inputs ask for, checked against each other before any request. */
 function retireRequest(inputs) {
     const problems = accessProblems(inputs);
@@ -63227,7 +63229,7 @@ function searchText(pattern) {
     return pattern.before.length >= pattern.after.length ? pattern.before : pattern.after;
 }
 /** The sweep's inputs that reach the service, in sweep/action.yml's order. */
-const SWEEP_SERVICE_INPUTS = declared_pick(ACCESS_INPUT_NAMES);
+const SWEEP_SERVICE_INPUTS = core_inputs_pick(ACCESS_INPUT_NAMES);
 /** Its own, after the GitHub ones in sweep/action.yml. */
 const SWEEP_OWN_INPUTS = {
     'name-pattern': input(parseNamePattern),
@@ -63236,7 +63238,7 @@ const SWEEP_OWN_INPUTS = {
     'dry-run': input(parseBoolean, { default: 'false' }),
 };
 /** The dashboard's address, last in sweep/action.yml. */
-const SWEEP_DASHBOARD_INPUT = declared_pick(['dashboard-url']);
+const SWEEP_DASHBOARD_INPUT = core_inputs_pick(['dashboard-url']);
 /** The sweep these inputs ask for, checked against each other before any request. */
 function sweepRequest(inputs) {
     const problems = accessProblems(inputs);
