@@ -29077,7 +29077,7 @@ __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __we
 /* harmony import */ var node_url__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(3136);
 /* harmony import */ var node_url__WEBPACK_IMPORTED_MODULE_2___default = /*#__PURE__*/__nccwpck_require__.n(node_url__WEBPACK_IMPORTED_MODULE_2__);
 /* harmony import */ var _inputs_bounded_read_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(4033);
-/* harmony import */ var _main_js__WEBPACK_IMPORTED_MODULE_4__ = __nccwpck_require__(3449);
+/* harmony import */ var _main_js__WEBPACK_IMPORTED_MODULE_4__ = __nccwpck_require__(1643);
 /* harmony import */ var _pipe_end_js__WEBPACK_IMPORTED_MODULE_5__ = __nccwpck_require__(2884);
 /** The command's entry (dist/cli.js, the package's bin): wires the process to `main`, nothing else. */
 
@@ -29132,7 +29132,7 @@ __webpack_async_result__();
 
 /***/ }),
 
-/***/ 3449:
+/***/ 1643:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -47827,10 +47827,10 @@ class ServiceClient {
     }
 }
 
-;// CONCATENATED MODULE: ./src/run/flows/service-access.ts
+;// CONCATENATED MODULE: ./src/run/flows/setup.ts
 /**
  * What every flow does before its first request: mask the values never to
- * print, warn of what the spec does not know, and make the steps'
+ * print, warn of what the spec does not know, and make the decisions'
  * dependencies (the service over HTTP, the run's channel as their log and
  * sink) from what the runner gives.
  */

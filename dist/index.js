@@ -62021,10 +62021,10 @@ class ServiceClient {
     }
 }
 
-;// CONCATENATED MODULE: ./src/run/flows/service-access.ts
+;// CONCATENATED MODULE: ./src/run/flows/setup.ts
 /**
  * What every flow does before its first request: mask the values never to
- * print, warn of what the spec does not know, and make the steps'
+ * print, warn of what the spec does not know, and make the decisions'
  * dependencies (the service over HTTP, the run's channel as their log and
  * sink) from what the runner gives.
  */

@@ -17,8 +17,6 @@ const FOLDERS = ['common', 'service', 'inputs', 'run', 'views', 'github', 'cli']
 /** The layers of run/, bottom first. */
 const RUN_LAYERS = ['ports', 'decisions', 'flows'];
 const ADAPTERS = ['github', 'cli'];
-/** The longest a file of src/ may be: past it, a reader no longer holds it whole; split it. */
-const MAX_LINES = 350;
 
 const files = readdirSync(SRC, { recursive: true, encoding: 'utf8' })
   .filter((file) => file.endsWith('.ts'))
@@ -68,18 +66,6 @@ describe('src/', () => {
       // An entry exports the run() local-action calls; index.ts, the bundle's start, runs one.
       expect(text, file).toMatch(file === 'index.ts' ? /^(await|void) /m : /export function run\(/);
     }
-  });
-
-  it(`has no file over ${MAX_LINES} lines`, () => {
-    const long = files
-      .map(({ file, text }) => ({
-        file,
-        lines: text.split('\n').length - (text.endsWith('\n') ? 1 : 0),
-      }))
-      .filter(({ lines }) => lines > MAX_LINES)
-      .map(({ file, lines }) => `${file}: ${lines} lines`);
-    expect(files.length).toBeGreaterThan(50);
-    expect(long).toEqual([]);
   });
 
   it('leaves process.env to the adapters', () => {

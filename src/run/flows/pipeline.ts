@@ -18,7 +18,7 @@ import { assess, blockedRemedy, blockedText, decideLive, type Goal } from '../de
 import { dryRunReport } from '../decisions/report.js';
 import { noteSuperseded, waitForLive } from './live-wait.js';
 import { RunRecord } from './run-record.js';
-import { dependenciesOf, maskSpec, warnOfSpec } from './service-access.js';
+import { dependenciesOf, maskSpec, warnOfSpec } from './setup.js';
 
 /** Why a targeted commit is drift: the deployment will not build it. */
 const BUILD_OFF = 'build_on_push is off: the service will not build this commit';

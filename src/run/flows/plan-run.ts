@@ -12,7 +12,7 @@ import type { PlanRequest } from '../../inputs/plan-inputs.js';
 import { showValue } from '../decisions/drift.js';
 import { withEvents, type RunEvents } from '../ports/events.js';
 import type { RunnerIO, RunOutcome } from '../ports/runner.js';
-import { dependenciesOf, maskSpec, warnOfSpec } from './service-access.js';
+import { dependenciesOf, maskSpec, warnOfSpec } from './setup.js';
 import { dashboardUrlOf } from '../decisions/report.js';
 import type { Verdict } from '../ports/findings.js';
 import type { PlanSummary } from '../ports/summaries.js';

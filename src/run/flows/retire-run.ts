@@ -13,7 +13,7 @@ import { pickOne } from '../decisions/deploy.js';
 import { inGroup } from '../ports/dependencies.js';
 import { withEvents, type RunEvents } from '../ports/events.js';
 import type { RunnerIO, RunOutcome } from '../ports/runner.js';
-import { dependenciesOf } from './service-access.js';
+import { dependenciesOf } from './setup.js';
 import type { RetiredDeployment, RetireReport } from '../ports/progress.js';
 import type { RetireSummary } from '../ports/summaries.js';
 import { dashboardUrlOf } from '../decisions/report.js';

@@ -19,7 +19,7 @@ import { outputsOf, type Outputs } from '../decisions/report.js';
 import { WaitError } from '../decisions/wait.js';
 import { waitForLive } from './live-wait.js';
 import { failureOf } from './run-record.js';
-import { dependenciesOf, maskValues } from './service-access.js';
+import { dependenciesOf, maskValues } from './setup.js';
 
 /**
  * The deployment found, in the shape the deploy's outputs and summary take

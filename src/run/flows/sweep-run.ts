@@ -22,7 +22,7 @@ import {
 } from '../ports/progress.js';
 import type { RunnerIO, RunOutcome } from '../ports/runner.js';
 import { dashboardUrlOf } from '../decisions/report.js';
-import { dependenciesOf } from './service-access.js';
+import { dependenciesOf } from './setup.js';
 import type { Orphan, Preview, Retired, Sweep, SweepSummary, Unknown } from '../ports/summaries.js';
 
 /** The names of the sweep step's outputs, as sweep/action.yml declares them. */
