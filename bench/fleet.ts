@@ -4,7 +4,7 @@
  * counted and timed, with the peak memory of the command's process; then its peak memory at
  * 1,000 and 10,000 deployments, piped and with `--json`, which write each page as it arrives.
  * **Budgets: the floor of pages; the command's own time ≤ 2 ms per page (the search's budget);
- * peak RSS at 10,000 within 20 MB of 1,000 (CLI contract v1.5, "Streams stay flat").** Alone:
+ * peak RSS at 10,000 within 20 MB of 1,000.** Alone:
  * `node script/node24.mjs bench/fleet.ts [--quick]`.
  */
 import { startEmulator, type RecordedRequest } from '../test/emulator/emulator.ts';

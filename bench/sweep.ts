@@ -1,5 +1,5 @@
 /**
- * Section 7, the sweep (contract v1.4, "The fleet", `sweep`): dist/sweep.js with sweep/action.yml's
+ * Section 7, the sweep (sweep/action.yml): dist/sweep.js with sweep/action.yml's
  * defaults, on a schedule, against fresh emulators of the service and of GitHub, over 250 previews
  * (`my-agent-pr-1..250`) of which 25 are orphans (pull requests merged or closed), each with one
  * GitHub deployment in `preview-pr-N` and the bot's preview comment; then a second sweep right

@@ -661,7 +661,7 @@ describe('status and the summary', () => {
   });
 });
 
-describe("a fork's pull request on another CI (behaviour 16)", () => {
+describe("a fork's pull request on another CI", () => {
   it('leads with the fork, not with the empty secrets it causes: exit 2, no request', async () => {
     const run = await runCli(['deploy', ...DOCKER], {
       env: {

@@ -1,6 +1,5 @@
 /**
- * `deploy-agent list` and `deploy-agent repos` (CLI contract v1.4, "The fleet
- * from a terminal") through dist/cli.js against the service emulator: every
+ * `deploy-agent list` and `deploy-agent repos` through dist/cli.js against the service emulator: every
  * filter sent as the interface names it, pages at their floor, the three
  * output forms (tab-separated lines when piped, a table under a
  * pseudo-terminal, --json), values checked before any request, no secret in
@@ -114,7 +113,7 @@ describe('list', () => {
     });
   });
 
-  it('passes a type or a status the action does not know on, with one warning naming the known ones (behaviour 26)', async () => {
+  it('passes a type or a status the action does not know on, with one warning naming the known ones', async () => {
     const run = await runCli(['list', '--deployment-type', 'serverless', '--status', 'SCALED'], {
       env: env(),
     });

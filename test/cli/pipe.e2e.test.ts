@@ -1,5 +1,5 @@
 /**
- * A good citizen of a pipe (CLI contract v1.5): dist/cli.js against the
+ * A good citizen of a pipe: dist/cli.js against the
  * service emulator with its stdout read by a reader that goes away (a real
  * `| head`, or this test closing its end). No stack trace and no `EPIPE` on
  * stderr; the listing stops reading pages and exits 0; a deploy still

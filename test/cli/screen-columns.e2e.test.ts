@@ -1,6 +1,5 @@
 /**
- * A good citizen of a narrow terminal (CLI contract v1.5, "Screen columns,
- * not characters"), through dist/cli.js in a pseudo-terminal against the
+ * A good citizen of a narrow terminal, through dist/cli.js in a pseudo-terminal against the
  * service emulator: the live line is one row redrawn in place and cut to
  * the terminal's width, so it never fills the terminal with copies of it;
  * the `list` and `repos` tables fit the width in screen columns, never cut

@@ -269,7 +269,7 @@ describe('deployment type', () => {
     );
   });
 
-  it('passes on a type the action does not know (serverless), with one warning naming the known ones (behaviour 26)', async () => {
+  it('passes on a type the action does not know (serverless), with one warning naming the known ones', async () => {
     const run = await runAction(asking('serverless'));
 
     expect(run.error).toBeUndefined();

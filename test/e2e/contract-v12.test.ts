@@ -1,8 +1,7 @@
 /**
- * End-to-end, the core's part of contract v1.2 through the bundle against
+ * End-to-end, the core's part of forks, renamed creates and addresses through the bundle against
  * the service emulator: a fork's pull request without a key fails before any
- * request (behaviour 16), a renamed create still sets its outputs (behaviour
- * 17), and the `url` and `dashboard-url` outputs. The GitHub API side is in
+ * request, a renamed create still sets its outputs and the `url` and `dashboard-url` outputs. The GitHub API side is in
  * test/e2e/github.test.ts.
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -43,7 +42,7 @@ const pullRequestFrom = (repository: string) => ({
   },
 });
 
-describe("a fork's pull request without an api key (behaviour 16)", () => {
+describe("a fork's pull request without an api key", () => {
   it('fails before any request, saying why and showing the if: that skips forks', async () => {
     const run = await runAction(codehostStep(emu), { event: pullRequestFrom('someone/agent') });
 
@@ -123,7 +122,7 @@ describe("a fork's pull request without an api key (behaviour 16)", () => {
   });
 });
 
-describe('a create stored under another name (behaviour 17)', () => {
+describe('a create stored under another name', () => {
   it('fails, and still sets deployment-id, created and status', async () => {
     emu.setOptions({ normalizeNames: 'lowercase' });
     const run = await runAction(codehostStep(emu, { name: 'My-Agent' }));

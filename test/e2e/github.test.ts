@@ -1,5 +1,5 @@
 /**
- * End-to-end, the GitHub side of contract v1.2: the bundle under Node 24,
+ * End-to-end, the GitHub side of the deploy step: the bundle under Node 24,
  * spawned as the runner spawns it, against the service's emulator and
  * GitHub's (reached through GITHUB_API_URL, as on any runner): the
  * deployment record and its statuses, the pull request comment, the commit
@@ -103,7 +103,7 @@ const annotations = (r: ActionRun, kind = 'warning') =>
 const states = (index = 0) => gh.deployments[index]?.statuses.map((status) => status.state);
 const botComments = () => gh.comments.filter((c) => c.user.login === 'github-actions[bot]');
 
-describe('the GitHub deployment record (behaviour 13)', () => {
+describe('the GitHub deployment record', () => {
   it('records a live deployment: in_progress, then success with auto_inactive; the id as an output', async () => {
     const deployment = existing(NEW, { customUrl: 'https://agent.example' });
 
@@ -217,7 +217,7 @@ describe('the GitHub deployment record (behaviour 13)', () => {
   });
 });
 
-describe('a pull request: transient environment and one comment (behaviour 14)', () => {
+describe('a pull request: transient environment and one comment', () => {
   const preview = { environment: 'preview-pr-7', 'pr-comment': 'true' };
 
   it('after a failed build, says the previous commit is still live (issue 46)', async () => {
@@ -322,7 +322,7 @@ describe('a pull request: transient environment and one comment (behaviour 14)',
   });
 });
 
-describe('commit order (behaviour 15)', () => {
+describe('commit order', () => {
   it('a re-run of an old commit whose newer descendant is live goes green at once, naming it', async () => {
     existing(NEW);
 

@@ -176,7 +176,7 @@ describe('waiting for the commit of a push', () => {
     expect(polls()).toHaveLength(0);
   });
 
-  it('without wait-for-ready but with on-drift: fail, fails after the outputs, before any check (v1.5)', async () => {
+  it('without wait-for-ready but with on-drift: fail, fails after the outputs, before any check', async () => {
     existing(OLD, { buildOnPush: false });
 
     const run = await quickRun(step({ 'wait-for-ready': 'false', 'on-drift': 'fail' }), {

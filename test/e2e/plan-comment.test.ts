@@ -1,5 +1,5 @@
 /**
- * End-to-end, the plan comment (contract v1.3, `plan`) through dist/plan.js against both
+ * End-to-end, the plan comment (plan/action.yml) through dist/plan.js against both
  * emulators (the service's and GitHub's API): one comment per pull request and name, with a
  * marker of its own, created once and updated in place, never a preview's comment; nothing
  * asked of GitHub off a pull request.
@@ -141,7 +141,7 @@ function withHead(sha: string): NonNullable<RunOptions['event']> {
   return { ...event, payload };
 }
 
-describe('the plan comment, when the plan cannot be made (v1.4)', () => {
+describe('the plan comment, when the plan cannot be made', () => {
   const NEW_HEAD = 'abcdef0123456789abcdef0123456789abcdef01';
   const KEY = 'rotated-k3y-0123456789';
 

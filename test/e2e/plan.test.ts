@@ -1,6 +1,5 @@
 /**
- * End-to-end, the plan sub-action (plan/action.yml, contract v1.3, behaviour
- * 19) through dist/plan.js against the service emulator: its verdict (create,
+ * End-to-end, the plan sub-action (plan/action.yml) through dist/plan.js against the service emulator: its verdict (create,
  * reuse with every difference, fail), outputs, job summary and exit, GET
  * requests only whatever happens, and the same decision as the deploy step
  * it plans for.
@@ -51,7 +50,7 @@ function existing(overrides: Record<string, unknown> = {}) {
 
 const methods = () => [...new Set(emu.requests.map((request) => request.method))];
 
-describe('a deployment type the action does not know (behaviour 26)', () => {
+describe('a deployment type the action does not know', () => {
   it('is in the request the deploy would send, with the one warning', async () => {
     const run = await runAction(
       planStep({ config: 'source_config:\n  deployment_type: serverless\n' }),
@@ -68,7 +67,7 @@ describe('a deployment type the action does not know (behaviour 26)', () => {
   });
 });
 
-describe('the plan of every push (behaviours 21, 22)', () => {
+describe('the plan of every push', () => {
   it('says the deploy on merge would fail on a revision the deployment will never take', async () => {
     existing();
 
@@ -109,7 +108,7 @@ describe('the plan of every push (behaviours 21, 22)', () => {
   });
 });
 
-describe('the plan (behaviour 19)', () => {
+describe('the plan', () => {
   it('create: no deployment has the name; the body the deploy would send, secret values hidden', async () => {
     const run = await runAction(planStep(), PLAN);
 

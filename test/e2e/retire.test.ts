@@ -1,5 +1,5 @@
 /**
- * End-to-end, the retire step (contract v1.3, `retire`; behaviour 20) through dist/retire.js
+ * End-to-end, the retire step (retire/action.yml) through dist/retire.js
  * against both emulators: the preview's deployment looked up read-only, every GitHub deployment
  * of its environment marked inactive over every page, its comment rewritten in place (never
  * created), outputs, summary and one log line with where to delete it; never a claim that
@@ -73,7 +73,7 @@ const commentWrites = () =>
   );
 const serviceMethods = () => [...new Set(emu.requests.map((request) => request.method))];
 
-/** Words that would claim the deployment is gone or stopped (behaviour 20). */
+/** Words that would claim the deployment is gone or stopped. */
 const CLAIM =
   /\b(?:was|were|been|is|are|got|now)\s+(?:deleted|removed|stopped|destroyed|torn down|shut down)\b|\bdeleted (?:it|the deployment)\b/i;
 

@@ -1,5 +1,5 @@
 /**
- * End-to-end, the sweep step (contract v1.4, "The fleet", `sweep`; behaviour 25) through
+ * End-to-end, the sweep step (sweep/action.yml) through
  * dist/sweep.js against both emulators, on a schedule: open, closed, merged and unknown pull
  * requests and names that come near the pattern; only the orphans retired, each in its own
  * environment and comment; a rerun writes nothing; a dry run writes nothing at all; 250
@@ -23,7 +23,7 @@ let gh: GitHubEmulator;
 const REPO = 'acme/agent';
 const BOT = { login: 'github-actions[bot]', type: 'Bot' as const };
 const marker = (name: string) => `<!-- deploy-agent:${name.replaceAll('-', '%2D')} -->`;
-/** Words that would claim a deployment is gone or stopped (behaviour 20). */
+/** Words that would claim a deployment is gone or stopped. */
 const CLAIM =
   /\b(?:was|were|been|is|are|got|now)\s+(?:deleted|removed|stopped|destroyed)\b|\bdeleted (?:it|the deployment)\b/i;
 

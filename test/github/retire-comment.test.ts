@@ -1,7 +1,7 @@
 /**
  * A retired preview's comment (src/github/features/retire-comment.ts), read back as GitHub renders it:
  * the preview's own marker, service text as text, where to delete the deployment, and never a
- * claim that it was deleted or stopped (behaviour 20).
+ * claim that it was deleted or stopped.
  */
 import { describe, expect, it } from 'vitest';
 import { carriesMarker } from '../../src/github/features/comment.ts';

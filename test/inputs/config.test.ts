@@ -220,7 +220,7 @@ describe('config', () => {
   });
 
   it.each(['serverless', 'dedicated'])(
-    'passes on a deployment_type it does not know (%s), with one warning naming the known ones (behaviour 26)',
+    'passes on a deployment_type it does not know (%s), with one warning naming the known ones',
     (type) => {
       const result = spec({ config: `{"source_config": {"deployment_type": "${type}"}}` });
       expect(result.sourceConfig).toEqual({

@@ -1,5 +1,5 @@
 /**
- * A fork's pull request gets no secrets (contract, behaviour 16): an empty
+ * A fork's pull request gets no secrets: an empty
  * `api-key` there is an input error that says why and how to skip such runs,
  * before any request; a key, or a run from the repository itself, is fine.
  */

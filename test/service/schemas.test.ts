@@ -487,7 +487,7 @@ describe('source_config.deployment_type', () => {
   });
 
   it.each(['serverless', 'dedicated'])(
-    'takes a type the action does not know in a request, as it is (behaviour 26): %s',
+    'takes a type the action does not know in a request, as it is: %s',
     (type) => {
       const input = createRequest();
       at(input, 'source_config')['deployment_type'] = type;

@@ -191,7 +191,7 @@ describe('buildCreateRequest', () => {
     });
   });
 
-  it('builds on push unless config says otherwise, for codehost only (behaviour 22)', async () => {
+  it('builds on push unless config says otherwise, for codehost only', async () => {
     const off = plan({ config: 'source_config:\n  build_on_push: false\n' }) as CodehostSpec;
     const docker = plan({ source: 'external_docker', 'image-uri': 'registry.example/agent:1' });
 

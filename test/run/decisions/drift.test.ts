@@ -90,7 +90,7 @@ describe('findDrift', () => {
     expect(found.map((entry) => entry.field)).toEqual(['source_config.resource_spec.sidecars']);
   });
 
-  it('compares build_on_push only when config sets it, null and absent as off (behaviour 22)', () => {
+  it('compares build_on_push only when config sets it, null and absent as off', () => {
     const off = { source_config: { integration_id: INTEGRATION, repo_url: repository.url } };
     const wants = (value: string) => ({ config: `source_config:\n  build_on_push: ${value}\n` });
 
@@ -107,7 +107,7 @@ describe('findDrift', () => {
     ).toEqual([{ field: 'source_config.build_on_push', wanted: false, live: true }]);
   });
 
-  it('compares a deployment_type the action does not know like any other (behaviour 26)', () => {
+  it('compares a deployment_type the action does not know like any other', () => {
     const live = (type: string) => ({
       source_config: {
         integration_id: INTEGRATION,

@@ -122,7 +122,7 @@ async function run(
   return { outputs, failure: outcome.failure, logger, reports, events, asked };
 }
 
-describe('commit order (behaviour 15)', () => {
+describe('commit order', () => {
   it('a re-run of an old commit whose newer descendant is live goes green at once, naming it', async () => {
     existing(NEWER);
     const result = await run(
@@ -180,7 +180,7 @@ describe('commit order (behaviour 15)', () => {
     expect(result.logger.lines.join('\n')).not.toContain('superseded');
   });
 
-  it('without the question, that older revision is taken for a newer push (behaviour 12 as before)', async () => {
+  it('without the question, that older revision is taken for a newer push', async () => {
     emu.setHead(REPO, 'main', NEW);
     const clock = new FakeClock();
     clock.onSleep = () => {
@@ -322,7 +322,7 @@ describe('one channel of events', () => {
   });
 });
 
-describe('a deployment type the action does not know (behaviour 26)', () => {
+describe('a deployment type the action does not know', () => {
   const SERVERLESS = {
     config: 'source_config:\n  build_on_push: true\n  deployment_type: serverless\n',
   };
@@ -351,7 +351,7 @@ describe('a deployment type the action does not know (behaviour 26)', () => {
   });
 });
 
-describe('a create the service stores under another name (behaviour 17)', () => {
+describe('a create the service stores under another name', () => {
   it('fails, and still sets the outputs of what it created', async () => {
     emu.setOptions({ normalizeNames: 'lowercase' });
     const result = await run({ name: 'My-Agent', 'wait-for-ready': 'false' });
