@@ -14,12 +14,7 @@ import { UNSAFE_IN_AN_INPUT } from '../common/characters.js';
 import type { DeploymentFilters } from '../service/endpoints.js';
 import { unknownValueWarning } from '../service/known-values.js';
 import { DEPLOYMENT_TYPES, STATUSES } from '../service/schemas.js';
-import {
-  ACCESS_INPUT_NAMES,
-  accessProblems,
-  serviceAccess,
-  type ServiceAccess,
-} from './service-access.js';
+import { checkedAccess, ACCESS_INPUT_NAMES, type ServiceAccess } from './service-access.js';
 
 /** The most `list --all` reads: 100 pages of 100. */
 export const LIST_CAP = 10_000;
@@ -86,13 +81,6 @@ export interface ListRequest {
 export interface ReposRequest {
   access: ServiceAccess;
   integrationId: string;
-}
-
-/** Throws an `InputError` when the access inputs do not go together. */
-function checkedAccess(inputs: InputValues<typeof FLEET_SHARED_INPUTS>): ServiceAccess {
-  const problems = accessProblems(inputs);
-  if (problems.length > 0) throw new InputError(problems);
-  return serviceAccess(inputs);
 }
 
 /** What `list` asks for, from its inputs each read on its own. */

@@ -6,13 +6,7 @@
  */
 import type { InputValues } from './declare.js';
 import { pick } from './core-inputs.js';
-import { InputError } from './errors.js';
-import {
-  ACCESS_INPUT_NAMES,
-  accessProblems,
-  serviceAccess,
-  type ServiceAccess,
-} from './service-access.js';
+import { checkedAccess, ACCESS_INPUT_NAMES, type ServiceAccess } from './service-access.js';
 
 /** The core's inputs a retire takes to reach the service, in retire/action.yml's order. */
 export const RETIRE_SERVICE_INPUTS = pick([...ACCESS_INPUT_NAMES, 'name']);
@@ -32,11 +26,10 @@ export interface RetireRequest extends ServiceAccess {
 export function retireRequest(
   inputs: InputValues<typeof RETIRE_SERVICE_INPUTS> & InputValues<typeof RETIRE_DASHBOARD_INPUT>,
 ): RetireRequest {
-  const problems = accessProblems(inputs);
-  if (problems.length > 0) throw new InputError(problems);
+  const access = checkedAccess(inputs);
   const dashboardUrl = inputs['dashboard-url'];
   return {
-    ...serviceAccess(inputs),
+    ...access,
     name: inputs.name,
     ...(dashboardUrl === undefined ? {} : { dashboardUrl }),
   };

@@ -7,7 +7,7 @@
  * found before the inputs are parsed (fork.ts).
  */
 import type { InputName, ParsedInputs } from './core-inputs.js';
-import type { InputProblem } from './errors.js';
+import { InputError, type InputProblem } from './errors.js';
 
 /** The inputs that say where the service is and how to sign in, in action.yml's order. */
 export const ACCESS_INPUT_NAMES = [
@@ -53,4 +53,11 @@ export function accessProblems(inputs: AccessInputs): InputProblem[] {
     });
   }
   return problems;
+}
+
+/** The service's access, or an `InputError` when its inputs do not go together. */
+export function checkedAccess(inputs: AccessInputs): ServiceAccess {
+  const problems = accessProblems(inputs);
+  if (problems.length > 0) throw new InputError(problems);
+  return serviceAccess(inputs);
 }

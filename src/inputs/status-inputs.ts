@@ -5,14 +5,8 @@
  */
 import { readInputs, type InputReader } from './declare.js';
 import { pick, type InputName } from './core-inputs.js';
-import { InputError } from './errors.js';
 import type { RunDescription } from './run-description.js';
-import {
-  ACCESS_INPUT_NAMES,
-  accessProblems,
-  serviceAccess,
-  type ServiceAccess,
-} from './service-access.js';
+import { checkedAccess, ACCESS_INPUT_NAMES, type ServiceAccess } from './service-access.js';
 
 /** The core's inputs `status` takes, in action.yml's order. */
 export const STATUS_INPUTS = pick([
@@ -45,11 +39,10 @@ export function readStatusRequest(
   run: RunDescription,
 ): StatusRequest {
   const inputs = readInputs(STATUS_INPUTS, read, { ...run, repository: undefined });
-  const problems = accessProblems(inputs);
-  if (problems.length > 0) throw new InputError(problems);
+  const access = checkedAccess(inputs);
   const dashboardUrl = inputs['dashboard-url'];
   return {
-    ...serviceAccess(inputs),
+    ...access,
     name: inputs.name,
     waitForReady: inputs['wait-for-ready'],
     waitTimeoutSeconds: inputs['wait-timeout'],

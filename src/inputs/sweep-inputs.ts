@@ -10,14 +10,9 @@
 import { UNSAFE_IN_AN_INPUT } from '../common/characters.js';
 import { input, type InputValues } from './declare.js';
 import { pick } from './core-inputs.js';
-import { fail, InputError } from './errors.js';
+import { fail } from './errors.js';
 import { parseBoolean, parseOneOf } from './parsers.js';
-import {
-  ACCESS_INPUT_NAMES,
-  accessProblems,
-  serviceAccess,
-  type ServiceAccess,
-} from './service-access.js';
+import { checkedAccess, ACCESS_INPUT_NAMES, type ServiceAccess } from './service-access.js';
 
 const PLACEHOLDER = '{number}';
 /** A pull request's number as a name spells it: positive, no leading zero. */
@@ -113,12 +108,11 @@ export function sweepRequest(
     InputValues<typeof SWEEP_OWN_INPUTS> &
     InputValues<typeof SWEEP_DASHBOARD_INPUT>,
 ): SweepRequest {
-  const problems = accessProblems(inputs);
-  if (problems.length > 0) throw new InputError(problems);
+  const access = checkedAccess(inputs);
   const environments = inputs['environment-pattern'];
   const dashboardUrl = inputs['dashboard-url'];
   return {
-    ...serviceAccess(inputs),
+    ...access,
     names: inputs['name-pattern'],
     ...(environments === undefined ? {} : { environments }),
     onOrphans: inputs['on-orphans'],
