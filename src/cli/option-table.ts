@@ -12,6 +12,7 @@ import { INPUTS, INPUT_NAMES, type InputName } from '../inputs/core-inputs.js';
 import { LIST_OWN_INPUTS, type ListOwnInput } from '../inputs/fleet-inputs.js';
 import { PLAN_OWN_INPUTS, PLAN_SHARED_INPUTS } from '../inputs/plan-inputs.js';
 import { ACCESS_INPUT_NAMES } from '../inputs/service-access.js';
+import { STATUS_INPUTS } from '../inputs/status-inputs.js';
 import {
   COMMANDS,
   RUN_COMMANDS,
@@ -53,19 +54,6 @@ function shapeOf(input: InputName): InputShape {
   return INPUT_SHAPES[input] ?? { kind: 'value' };
 }
 
-/**
- * The inputs `status` takes: the service's (where it is, how to sign in),
- * the name, the wait's, and the dashboard's address for its output. It
- * looks a deployment up: no source, no plan.
- */
-const STATUS_INPUTS: readonly InputName[] = [
-  ...ACCESS_INPUT_NAMES,
-  'name',
-  'wait-for-ready',
-  'wait-timeout',
-  'dashboard-url',
-];
-
 function shownDefault(value: InputDefault | undefined): string | undefined {
   if (value === undefined || value === '') return undefined;
   if (typeof value === 'string') return value;
@@ -83,7 +71,7 @@ function commandsOf(input: InputName): readonly Command[] {
   return COMMANDS.filter(
     (command) =>
       command === 'deploy' ||
-      (command === 'status' && STATUS_INPUTS.includes(input)) ||
+      (command === 'status' && Object.hasOwn(STATUS_INPUTS, input)) ||
       (command === 'plan' && Object.hasOwn(PLAN_SHARED_INPUTS, input)) ||
       (command === 'list' && access) ||
       (command === 'repos' && (access || input === 'integration-id')),
