@@ -19,19 +19,13 @@ export interface Goal {
   target?: Target;
   /** Revision ids the step saw when it found the deployment (none on create). */
   seenRevisions: ReadonlySet<string>;
-  /** Differences from what the step asks for (reuse only), `unbuilt` last. */
+  /**
+   * Differences from what the step asks for (reuse only), each saying what it
+   * is: the entry of kind `unbuilt` (a commit the deployment will not build:
+   * `build_on_push` off, another commit live) last. The entries that block
+   * (`blockedIn`) make the deployment not live, whatever its status.
+   */
   drift: Drift[];
-  /**
-   * The entry of `drift` of kind `unbuilt`, for a commit the deployment will
-   * not build (`build_on_push` off, another commit live): the step does not wait for it.
-   */
-  unbuilt?: UnbuiltDrift;
-  /**
-   * The entries of `drift` that block (the deployment never runs what the step asks for): a revision field the
-   * deployment will never take, and `unbuilt`. Any makes the deployment not
-   * live, whatever its status.
-   */
-  blocked: Drift[];
   /** What the adapter said of the commits the deployment's latest revision was for. */
   orders: CommitOrders;
 }
@@ -64,7 +58,7 @@ function unbuiltOf(
   reused: Deployment | undefined,
   target: Target | undefined,
   orders: CommitOrders,
-): Goal['unbuilt'] {
+): UnbuiltDrift | undefined {
   if (reused === undefined || target === undefined) return undefined;
   if (reused.source_config.build_on_push === true) return undefined;
   const live = latestCommit(reused);
@@ -105,22 +99,30 @@ export async function assess(
   const orders = new CommitOrders(ask, comparedRepository(spec), target, logger);
   if (reused !== undefined) await orders.learn(reused);
   const unbuilt = unbuiltOf(reused, target, orders);
-  if (unbuilt === undefined) {
-    return { target, seenRevisions, drift, blocked: drift.filter(blocks), orders };
-  }
-  const all = [...drift, unbuilt];
-  return { seenRevisions, drift: all, unbuilt, blocked: all.filter(blocks), orders };
+  if (unbuilt === undefined) return { target, seenRevisions, drift, orders };
+  return { seenRevisions, drift: [...drift, unbuilt], orders };
 }
 
-/** Whether a difference blocks the revision: the deployment never runs what the step asks for. */
-const blocks = (entry: Drift) => entry.blocks;
+/**
+ * The differences that block the revision (a revision field the deployment
+ * will never take, and a commit it will not build): the deployment never
+ * runs what the step asks for.
+ */
+export function blockedIn(drift: readonly Drift[]): Drift[] {
+  return drift.filter((entry) => entry.blocks);
+}
+
+/** The targeted commit the reused deployment will not build, when it is drift. */
+export function unbuiltIn(drift: readonly Drift[]): UnbuiltDrift | undefined {
+  return drift.find((entry): entry is UnbuiltDrift => entry.kind === 'unbuilt');
+}
 
 /**
  * What runs and what the step asked for, for each blocked entry, in one
  * sentence; the remedy last.
  */
-export function blockedText(goal: Pick<Goal, 'blocked'>): string {
-  const parts = goal.blocked.map((entry) =>
+export function blockedText(goal: Pick<Goal, 'drift'>): string {
+  const parts = blockedIn(goal.drift).map((entry) =>
     entry.kind === 'unbuilt'
       ? `it runs commit ${showCommit(entry.live)} and the step asks for commit ${shortSha(entry.wanted)}, which the service will not build (build_on_push is off)`
       : `${untrusted(entry.field)} is ${showValue(entry.live)} and the step asks for ${showValue(entry.wanted)}`,
@@ -129,9 +131,10 @@ export function blockedText(goal: Pick<Goal, 'blocked'>): string {
 }
 
 /** What to do about blocked entries: the remedies that fit them. */
-export function blockedRemedy(goal: Pick<Goal, 'blocked'>): string {
-  const unbuilt = goal.blocked.some((entry) => entry.kind === 'unbuilt');
-  const others = goal.blocked.some((entry) => entry.kind !== 'unbuilt');
+export function blockedRemedy(goal: Pick<Goal, 'drift'>): string {
+  const blocked = blockedIn(goal.drift);
+  const unbuilt = blocked.some((entry) => entry.kind === 'unbuilt');
+  const others = blocked.some((entry) => entry.kind !== 'unbuilt');
   const remedies = [
     ...(unbuilt
       ? ['turn build_on_push on for the deployment in the service (or set commit: none)']
@@ -151,7 +154,7 @@ function showCommit(value: unknown): string {
  * ask nothing but to be live (`ONLY_LIVE`).
  */
 export type LiveGoal = Pick<Goal, 'target' | 'seenRevisions'> &
-  Partial<Pick<Goal, 'orders' | 'blocked'>>;
+  Partial<Pick<Goal, 'orders' | 'drift'>>;
 
 /** Nothing asked of the deployment but to be live: no target, no revision seen, no drift. */
 export const ONLY_LIVE: LiveGoal = { seenRevisions: new Set() };
@@ -169,7 +172,8 @@ export const ONLY_LIVE: LiveGoal = { seenRevisions: new Set() };
  */
 export async function decideLive(deployment: Deployment, goal: LiveGoal): Promise<Liveness> {
   await goal.orders?.learn(deployment);
-  const { blocked = [] } = goal;
-  if (blocked.length > 0) return { live: false, missing: blockedText({ blocked }), final: true };
+  const { drift = [] } = goal;
+  if (blockedIn(drift).length > 0)
+    return { live: false, missing: blockedText({ drift }), final: true };
   return liveness(deployment, goal.target, goal.seenRevisions, (commit) => goal.orders?.of(commit));
 }

@@ -18,7 +18,7 @@ import type { DeploymentCreateRequest } from '../../service/schemas.js';
 import { deploy, NotReusableError } from './deploy.js';
 import type { RunDependencies } from '../ports/dependencies.js';
 import { shownDrift, type Verdict } from '../ports/findings.js';
-import { assess, blockedRemedy, blockedText } from './goal.js';
+import { assess, blockedIn, blockedRemedy, blockedText } from './goal.js';
 
 /** What a codehost deployment that does not build on push does with the merged commit. */
 const UNBUILT_MERGE =
@@ -65,7 +65,7 @@ export async function verdictOf(spec: DeploySpec, dependencies: RunDependencies)
   const goal = await assess(dryRun, result, dependencies.logger);
   const buildsOnPush = found.source === 'codehost' && found.source_config.build_on_push === true;
   const wouldFail = [
-    ...(goal.blocked.length === 0 ? [] : [`${blockedText(goal)}. ${blockedRemedy(goal)}`]),
+    ...(blockedIn(goal.drift).length === 0 ? [] : [`${blockedText(goal)}. ${blockedRemedy(goal)}`]),
     ...(found.source === 'codehost' && !buildsOnPush ? [UNBUILT_MERGE] : []),
   ];
   return {

@@ -14,7 +14,14 @@ import type { Liveness } from '../ports/findings.js';
 import type { RunnerIO, RunOutcome } from '../ports/runner.js';
 import { deploy } from '../decisions/deploy.js';
 import { showValue } from '../decisions/drift.js';
-import { assess, blockedRemedy, blockedText, decideLive, type Goal } from '../decisions/goal.js';
+import {
+  assess,
+  blockedIn,
+  blockedRemedy,
+  blockedText,
+  decideLive,
+  type Goal,
+} from '../decisions/goal.js';
 import { dryRunReport } from '../decisions/report.js';
 import { noteSuperseded, waitForLive } from './live-wait.js';
 import { RunRecord } from './run-record.js';
@@ -36,7 +43,8 @@ function reportDrift(
   logger: Logger,
   words: RemedyWords,
 ): void {
-  const { drift, blocked } = goal;
+  const { drift } = goal;
+  const blocked = blockedIn(drift);
   for (const entry of drift) {
     const note = entry.kind === 'unbuilt' ? ` (${BUILD_OFF})` : '';
     logger.warning(
@@ -72,7 +80,7 @@ function noteLiveness(spec: DeploySpec, goal: Goal, liveness: Liveness, logger: 
   if (spec.waitForReady) logger.info('dry run: not waiting');
   noteSuperseded(goal, liveness, logger);
   // A deployment that will never run the target was already said so, in a warning.
-  if (!liveness.live && goal.target !== undefined && goal.blocked.length === 0) {
+  if (!liveness.live && goal.target !== undefined && blockedIn(goal.drift).length === 0) {
     logger.notice(`commit ${shortSha(goal.target.sha)} is not live yet: ${liveness.missing}`);
   }
 }

@@ -10,7 +10,7 @@ import type { Deployment, DeploymentCreateRequest } from '../../service/schemas.
 import { shownDrift, type Liveness } from '../ports/findings.js';
 import type { RunReport, Stage } from '../ports/progress.js';
 import { RenamedError, type DeployResult } from '../decisions/deploy.js';
-import type { Goal } from '../decisions/goal.js';
+import { unbuiltIn, type Goal } from '../decisions/goal.js';
 import { latestCommit } from '../decisions/live.js';
 import type { DeploySummary } from '../ports/summaries.js';
 import { dashboardUrlOf, outputsOf, type Outputs } from '../decisions/report.js';
@@ -129,7 +129,7 @@ export class RunRecord {
       status: deployment?.status,
       created: result?.created,
       // A target the deployment will not build is still the commit the step asked for.
-      targetCommit: goal?.target?.sha ?? goal?.unbuilt?.wanted,
+      targetCommit: goal?.target?.sha ?? unbuiltIn(goal?.drift ?? [])?.wanted,
       liveCommit: deployment === undefined ? undefined : latestCommit(deployment),
       supersededBy: verdict?.live === true ? verdict.supersededBy : undefined,
       stillLive: verdict?.live === true ? undefined : this.#stillLive(deployment),

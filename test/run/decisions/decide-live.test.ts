@@ -9,6 +9,7 @@ import { shownDrift } from '../../../src/run/ports/findings.ts';
 import { buildCreateRequest, type DeployResult } from '../../../src/run/decisions/deploy.ts';
 import {
   assess,
+  blockedIn,
   blockedRemedy,
   blockedText,
   decideLive,
@@ -87,7 +88,7 @@ describe('drift, by value', () => {
       ['source_revision_config.agent_config_path', 'field', true],
       ['source_revision_config.repo_commit_sha', 'unbuilt', true],
     ]);
-    expect(goal.blocked.map((entry) => entry.field)).toEqual([
+    expect(blockedIn(goal.drift).map((entry) => entry.field)).toEqual([
       'source_revision_config.agent_config_path',
       'source_revision_config.repo_commit_sha',
     ]);
@@ -95,7 +96,7 @@ describe('drift, by value', () => {
 
   it('reads the same from a copy: no entry is known by its identity', async () => {
     const goal = await assess(spec, reused(offBuild), new MemoryLogger());
-    const copy = { blocked: JSON.parse(JSON.stringify(goal.blocked)) as Drift[] };
+    const copy = { drift: JSON.parse(JSON.stringify(goal.drift)) as Drift[] };
     expect(blockedText(copy)).toBe(blockedText(goal));
     expect(blockedRemedy(copy)).toBe(blockedRemedy(goal));
     expect(blockedText(copy)).toContain(

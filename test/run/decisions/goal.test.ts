@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import type { DeploySpec } from '../../../src/inputs/deploy-spec.ts';
 import { buildCreateRequest, type DeployResult } from '../../../src/run/decisions/deploy.ts';
 import { CommitOrders } from '../../../src/run/decisions/commit-order.ts';
-import { assess } from '../../../src/run/decisions/goal.ts';
+import { assess, unbuiltIn } from '../../../src/run/decisions/goal.ts';
 import type { CommitOrder } from '../../../src/run/ports/progress.ts';
 import type { Deployment } from '../../../src/service/schemas.ts';
 import { MemoryLogger } from '../../support/clock.ts';
@@ -58,7 +58,6 @@ describe('assess', () => {
       target: { sha: NEW_SHA, branch: 'main' },
       seenRevisions: new Set(),
       drift: [],
-      blocked: [],
       orders: expect.any(CommitOrders) as unknown,
     });
   });
@@ -67,7 +66,7 @@ describe('assess', () => {
     const goal = await assess(spec, reused(), new MemoryLogger());
     expect(goal.seenRevisions).toEqual(new Set([REVISION_A, REVISION_B]));
     expect(goal.target).toEqual({ sha: NEW_SHA, branch: 'main' });
-    expect(goal.unbuilt).toBeUndefined();
+    expect(unbuiltIn(goal.drift)).toBeUndefined();
   });
 
   it('with build_on_push off and another commit live: the commit is drift, not a target', async () => {
@@ -84,8 +83,8 @@ describe('assess', () => {
       blocks: true,
     };
     expect(goal.target).toBeUndefined();
-    expect(goal.unbuilt).toEqual(unbuilt);
-    expect(goal.drift.at(-1)).toBe(goal.unbuilt);
+    expect(unbuiltIn(goal.drift)).toEqual(unbuilt);
+    expect(goal.drift.at(-1)).toEqual(unbuilt);
   });
 
   describe('with a commit-order question', () => {
@@ -111,14 +110,14 @@ describe('assess', () => {
     it('a live commit newer than the target supersedes it: not drift, the target is kept', async () => {
       const goal = await assess(spec, offBuild(), new MemoryLogger(), asker('newer').ask);
       expect(goal.target).toEqual({ sha: NEW_SHA, branch: 'main' });
-      expect(goal.unbuilt).toBeUndefined();
+      expect(unbuiltIn(goal.drift)).toBeUndefined();
       expect(goal.orders.of(OLD_SHA)).toBe('newer');
     });
 
     it('an older live commit stays drift when the deployment will not build the target', async () => {
       const goal = await assess(spec, offBuild(), new MemoryLogger(), asker('older').ask);
       expect(goal.target).toBeUndefined();
-      expect(goal.unbuilt?.wanted).toBe(NEW_SHA);
+      expect(unbuiltIn(goal.drift)?.wanted).toBe(NEW_SHA);
     });
 
     it('asks nothing on a create: there is no other commit yet', async () => {
