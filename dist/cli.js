@@ -41787,6 +41787,7 @@ function unknownValueWarning(what, value, known) {
 }
 
 ;// CONCATENATED MODULE: ./src/inputs/service-access.ts
+
 /** The inputs that say where the service is and how to sign in, in action.yml's order. */
 const ACCESS_INPUT_NAMES = [
     'api-url',
@@ -41817,6 +41818,13 @@ function accessProblems(inputs) {
         });
     }
     return problems;
+}
+/** The service's access, or an `InputError` when its inputs do not go together. */
+function checkedAccess(inputs) {
+    const problems = accessProblems(inputs);
+    if (problems.length > 0)
+        throw new InputError(problems);
+    return serviceAccess(inputs);
 }
 
 ;// CONCATENATED MODULE: ./src/inputs/fleet-inputs.ts
@@ -41882,13 +41890,6 @@ const LIST_OWN_INPUTS = {
 };
 /** `repos`'s: the service's, and the integration whose repositories are listed. */
 const REPOS_INPUTS = core_inputs_pick([...ACCESS_INPUT_NAMES, 'integration-id']);
-/** Throws an `InputError` when the access inputs do not go together. */
-function checkedAccess(inputs) {
-    const problems = accessProblems(inputs);
-    if (problems.length > 0)
-        throw new InputError(problems);
-    return serviceAccess(inputs);
-}
 /** What `list` asks for, from its inputs each read on its own. */
 function listRequest(inputs) {
     const ids = (list) => (list === undefined ? undefined : list.join(','));
@@ -42158,6 +42159,42 @@ function planRequest(inputs, run) {
     return { spec: buildDeploySpec(core, run), onChange };
 }
 
+;// CONCATENATED MODULE: ./src/inputs/status-inputs.ts
+/**
+ * `deploy-agent status`'s inputs that reach the service: how to reach it,
+ * the name, the wait's, and the dashboard's address for its output. It
+ * looks a deployment up: no source, no plan, no commit.
+ */
+
+
+
+/** The core's inputs `status` takes, in action.yml's order. */
+const STATUS_INPUTS = core_inputs_pick([
+    ...ACCESS_INPUT_NAMES,
+    'name',
+    'wait-for-ready',
+    'wait-timeout',
+    'dashboard-url',
+]);
+/**
+ * Reads and checks `status`'s inputs, before any request; throws an
+ * `InputError` naming each bad one. The run is read without its repository,
+ * as `status` always read it (it takes no `repository`); so an empty api
+ * key on a pull request whose head names its repository reads as a fork's.
+ */
+function readStatusRequest(read, run) {
+    const inputs = declare_readInputs(STATUS_INPUTS, read, { ...run, repository: undefined });
+    const access = checkedAccess(inputs);
+    const dashboardUrl = inputs['dashboard-url'];
+    return {
+        ...access,
+        name: inputs.name,
+        waitForReady: inputs['wait-for-ready'],
+        waitTimeoutSeconds: inputs['wait-timeout'],
+        ...(dashboardUrl === undefined ? {} : { dashboardUrl }),
+    };
+}
+
 ;// CONCATENATED MODULE: ./src/cli/wording.ts
 
 
@@ -42215,6 +42252,7 @@ const LIST_OPTION_DESCRIPTIONS = {
 
 
 
+
 /** The inputs that are not `--name VALUE`; every other declared input is. */
 const INPUT_SHAPES = {
     'api-key': { kind: 'api-key' },
@@ -42226,18 +42264,6 @@ const INPUT_SHAPES = {
 function shapeOf(input) {
     return INPUT_SHAPES[input] ?? { kind: 'value' };
 }
-/**
- * The inputs `status` takes: the service's (where it is, how to sign in),
- * the name, the wait's, and the dashboard's address for its output. It
- * looks a deployment up: no source, no plan.
- */
-const STATUS_INPUTS = [
-    ...ACCESS_INPUT_NAMES,
-    'name',
-    'wait-for-ready',
-    'wait-timeout',
-    'dashboard-url',
-];
 function shownDefault(value) {
     if (value === undefined || value === '')
         return undefined;
@@ -42254,7 +42280,7 @@ function shownDefault(value) {
 function commandsOf(input) {
     const access = ACCESS_INPUT_NAMES.includes(input);
     return COMMANDS.filter((command) => command === 'deploy' ||
-        (command === 'status' && STATUS_INPUTS.includes(input)) ||
+        (command === 'status' && Object.hasOwn(STATUS_INPUTS, input)) ||
         (command === 'plan' && Object.hasOwn(PLAN_SHARED_INPUTS, input)) ||
         (command === 'list' && access) ||
         (command === 'repos' && (access || input === 'integration-id')));
@@ -46222,45 +46248,6 @@ function readDeploySpec(read, run) {
     return buildDeploySpec(declare_readInputs(INPUTS, read, run), run);
 }
 
-;// CONCATENATED MODULE: ./src/inputs/status-inputs.ts
-/**
- * `deploy-agent status`'s inputs that reach the service: how to reach it,
- * the name, the wait's, and the dashboard's address for its output. It
- * looks a deployment up: no source, no plan, no commit.
- */
-
-
-
-
-/** The core's inputs `status` takes, in action.yml's order. */
-const status_inputs_STATUS_INPUTS = core_inputs_pick([
-    ...ACCESS_INPUT_NAMES,
-    'name',
-    'wait-for-ready',
-    'wait-timeout',
-    'dashboard-url',
-]);
-/**
- * Reads and checks `status`'s inputs, before any request; throws an
- * `InputError` naming each bad one. The run is read without its repository,
- * as `status` always read it (it takes no `repository`); so an empty api
- * key on a pull request whose head names its repository reads as a fork's.
- */
-function readStatusRequest(read, run) {
-    const inputs = declare_readInputs(status_inputs_STATUS_INPUTS, read, { ...run, repository: undefined });
-    const problems = accessProblems(inputs);
-    if (problems.length > 0)
-        throw new InputError(problems);
-    const dashboardUrl = inputs['dashboard-url'];
-    return {
-        ...serviceAccess(inputs),
-        name: inputs.name,
-        waitForReady: inputs['wait-for-ready'],
-        waitTimeoutSeconds: inputs['wait-timeout'],
-        ...(dashboardUrl === undefined ? {} : { dashboardUrl }),
-    };
-}
-
 ;// CONCATENATED MODULE: ./src/run/ports/events.ts
 /**
  * What the core says happened during a run: one channel of typed events, and
@@ -46817,28 +46804,37 @@ async function assess(spec, result, logger, ask) {
     if (reused !== undefined)
         await orders.learn(reused);
     const unbuilt = unbuiltOf(reused, target, orders);
-    if (unbuilt === undefined) {
-        return { target, seenRevisions, drift, blocked: drift.filter(blocks), orders };
-    }
-    const all = [...drift, unbuilt];
-    return { seenRevisions, drift: all, unbuilt, blocked: all.filter(blocks), orders };
+    if (unbuilt === undefined)
+        return { target, seenRevisions, drift, orders };
+    return { seenRevisions, drift: [...drift, unbuilt], orders };
 }
-/** Whether a difference blocks the revision: the deployment never runs what the step asks for. */
-const blocks = (entry) => entry.blocks;
+/**
+ * The differences that block the revision (a revision field the deployment
+ * will never take, and a commit it will not build): the deployment never
+ * runs what the step asks for.
+ */
+function blockedIn(drift) {
+    return drift.filter((entry) => entry.blocks);
+}
+/** The targeted commit the reused deployment will not build, when it is drift. */
+function unbuiltIn(drift) {
+    return drift.find((entry) => entry.kind === 'unbuilt');
+}
 /**
  * What runs and what the step asked for, for each blocked entry, in one
  * sentence; the remedy last.
  */
 function blockedText(goal) {
-    const parts = goal.blocked.map((entry) => entry.kind === 'unbuilt'
+    const parts = blockedIn(goal.drift).map((entry) => entry.kind === 'unbuilt'
         ? `it runs commit ${showCommit(entry.live)} and the step asks for commit ${shortSha(entry.wanted)}, which the service will not build (build_on_push is off)`
         : `${untrusted(entry.field)} is ${showValue(entry.live)} and the step asks for ${showValue(entry.wanted)}`);
     return `${parts.join('; ')}. The service cannot update a deployment, so what the step asks for will never run there`;
 }
 /** What to do about blocked entries: the remedies that fit them. */
 function blockedRemedy(goal) {
-    const unbuilt = goal.blocked.some((entry) => entry.kind === 'unbuilt');
-    const others = goal.blocked.some((entry) => entry.kind !== 'unbuilt');
+    const blocked = blockedIn(goal.drift);
+    const unbuilt = blocked.some((entry) => entry.kind === 'unbuilt');
+    const others = blocked.some((entry) => entry.kind !== 'unbuilt');
     const remedies = [
         ...(unbuilt
             ? ['turn build_on_push on for the deployment in the service (or set commit: none)']
@@ -46866,9 +46862,9 @@ const ONLY_LIVE = { seenRevisions: new Set() };
  */
 async function decideLive(deployment, goal) {
     await goal.orders?.learn(deployment);
-    const { blocked = [] } = goal;
-    if (blocked.length > 0)
-        return { live: false, missing: blockedText({ blocked }), final: true };
+    const { drift = [] } = goal;
+    if (blockedIn(drift).length > 0)
+        return { live: false, missing: blockedText({ drift }), final: true };
     return liveness(deployment, goal.target, goal.seenRevisions, (commit) => goal.orders?.of(commit));
 }
 
@@ -47268,6 +47264,7 @@ const PLAN_ACTIONS = (/* unused pure expression or super */ null && (['create', 
 
 
 
+
 /**
  * Why a run failed, for its outcome: the message (already redacted), whether
  * it was cancelled (saying in which state it left the deployment), and the
@@ -47363,7 +47360,7 @@ class RunRecord {
             status: deployment?.status,
             created: result?.created,
             // A target the deployment will not build is still the commit the step asked for.
-            targetCommit: goal?.target?.sha ?? goal?.unbuilt?.wanted,
+            targetCommit: goal?.target?.sha ?? unbuiltIn(goal?.drift ?? [])?.wanted,
             liveCommit: deployment === undefined ? undefined : latestCommit(deployment),
             supersededBy: verdict?.live === true ? verdict.supersededBy : undefined,
             stillLive: verdict?.live === true ? undefined : this.#stillLive(deployment),
@@ -47913,7 +47910,8 @@ const BUILD_OFF = 'build_on_push is off: the service will not build this commit'
  * lets the rest pass with a line.
  */
 function reportDrift(spec, goal, waits, logger, words) {
-    const { drift, blocked } = goal;
+    const { drift } = goal;
+    const blocked = blockedIn(drift);
     for (const entry of drift) {
         const note = entry.kind === 'unbuilt' ? ` (${BUILD_OFF})` : '';
         logger.warning(`drift: ${untrusted(entry.field)}: the step wants ${showValue(entry.wanted)}, the deployment has ${showValue(entry.live)}${note}`);
@@ -47943,7 +47941,7 @@ function noteLiveness(spec, goal, liveness, logger) {
         logger.info('dry run: not waiting');
     noteSuperseded(goal, liveness, logger);
     // A deployment that will never run the target was already said so, in a warning.
-    if (!liveness.live && goal.target !== undefined && goal.blocked.length === 0) {
+    if (!liveness.live && goal.target !== undefined && blockedIn(goal.drift).length === 0) {
         logger.notice(`commit ${shortSha(goal.target.sha)} is not live yet: ${liveness.missing}`);
     }
 }
@@ -48175,7 +48173,7 @@ async function verdictOf(spec, dependencies) {
     const goal = await assess(dryRun, result, dependencies.logger);
     const buildsOnPush = found.source === 'codehost' && found.source_config.build_on_push === true;
     const wouldFail = [
-        ...(goal.blocked.length === 0 ? [] : [`${blockedText(goal)}. ${blockedRemedy(goal)}`]),
+        ...(blockedIn(goal.drift).length === 0 ? [] : [`${blockedText(goal)}. ${blockedRemedy(goal)}`]),
         ...(found.source === 'codehost' && !buildsOnPush ? [UNBUILT_MERGE] : []),
     ];
     return {

@@ -59782,6 +59782,7 @@ function commitRequest(commit, fields, run) {
 }
 
 ;// CONCATENATED MODULE: ./src/inputs/service-access.ts
+
 /** The inputs that say where the service is and how to sign in, in action.yml's order. */
 const ACCESS_INPUT_NAMES = [
     'api-url',
@@ -59812,6 +59813,13 @@ function accessProblems(inputs) {
         });
     }
     return problems;
+}
+/** The service's access, or an `InputError` when its inputs do not go together. */
+function checkedAccess(inputs) {
+    const problems = accessProblems(inputs);
+    if (problems.length > 0)
+        throw new InputError(problems);
+    return serviceAccess(inputs);
 }
 
 ;// CONCATENATED MODULE: ./src/service/known-values.ts
@@ -61011,28 +61019,37 @@ async function assess(spec, result, logger, ask) {
     if (reused !== undefined)
         await orders.learn(reused);
     const unbuilt = unbuiltOf(reused, target, orders);
-    if (unbuilt === undefined) {
-        return { target, seenRevisions, drift, blocked: drift.filter(blocks), orders };
-    }
-    const all = [...drift, unbuilt];
-    return { seenRevisions, drift: all, unbuilt, blocked: all.filter(blocks), orders };
+    if (unbuilt === undefined)
+        return { target, seenRevisions, drift, orders };
+    return { seenRevisions, drift: [...drift, unbuilt], orders };
 }
-/** Whether a difference blocks the revision: the deployment never runs what the step asks for. */
-const blocks = (entry) => entry.blocks;
+/**
+ * The differences that block the revision (a revision field the deployment
+ * will never take, and a commit it will not build): the deployment never
+ * runs what the step asks for.
+ */
+function blockedIn(drift) {
+    return drift.filter((entry) => entry.blocks);
+}
+/** The targeted commit the reused deployment will not build, when it is drift. */
+function unbuiltIn(drift) {
+    return drift.find((entry) => entry.kind === 'unbuilt');
+}
 /**
  * What runs and what the step asked for, for each blocked entry, in one
  * sentence; the remedy last.
  */
 function blockedText(goal) {
-    const parts = goal.blocked.map((entry) => entry.kind === 'unbuilt'
+    const parts = blockedIn(goal.drift).map((entry) => entry.kind === 'unbuilt'
         ? `it runs commit ${showCommit(entry.live)} and the step asks for commit ${shortSha(entry.wanted)}, which the service will not build (build_on_push is off)`
         : `${untrusted(entry.field)} is ${showValue(entry.live)} and the step asks for ${showValue(entry.wanted)}`);
     return `${parts.join('; ')}. The service cannot update a deployment, so what the step asks for will never run there`;
 }
 /** What to do about blocked entries: the remedies that fit them. */
 function blockedRemedy(goal) {
-    const unbuilt = goal.blocked.some((entry) => entry.kind === 'unbuilt');
-    const others = goal.blocked.some((entry) => entry.kind !== 'unbuilt');
+    const blocked = blockedIn(goal.drift);
+    const unbuilt = blocked.some((entry) => entry.kind === 'unbuilt');
+    const others = blocked.some((entry) => entry.kind !== 'unbuilt');
     const remedies = [
         ...(unbuilt
             ? ['turn build_on_push on for the deployment in the service (or set commit: none)']
@@ -61060,9 +61077,9 @@ const ONLY_LIVE = { seenRevisions: new Set() };
  */
 async function decideLive(deployment, goal) {
     await goal.orders?.learn(deployment);
-    const { blocked = [] } = goal;
-    if (blocked.length > 0)
-        return { live: false, missing: blockedText({ blocked }), final: true };
+    const { drift = [] } = goal;
+    if (blockedIn(drift).length > 0)
+        return { live: false, missing: blockedText({ drift }), final: true };
     return liveness(deployment, goal.target, goal.seenRevisions, (commit) => goal.orders?.of(commit));
 }
 
@@ -61462,6 +61479,7 @@ const PLAN_ACTIONS = (/* unused pure expression or super */ null && (['create', 
 
 
 
+
 /**
  * Why a run failed, for its outcome: the message (already redacted), whether
  * it was cancelled (saying in which state it left the deployment), and the
@@ -61557,7 +61575,7 @@ class RunRecord {
             status: deployment?.status,
             created: result?.created,
             // A target the deployment will not build is still the commit the step asked for.
-            targetCommit: goal?.target?.sha ?? goal?.unbuilt?.wanted,
+            targetCommit: goal?.target?.sha ?? unbuiltIn(goal?.drift ?? [])?.wanted,
             liveCommit: deployment === undefined ? undefined : latestCommit(deployment),
             supersededBy: verdict?.live === true ? verdict.supersededBy : undefined,
             stillLive: verdict?.live === true ? undefined : this.#stillLive(deployment),
@@ -62107,7 +62125,8 @@ const BUILD_OFF = 'build_on_push is off: the service will not build this commit'
  * lets the rest pass with a line.
  */
 function reportDrift(spec, goal, waits, logger, words) {
-    const { drift, blocked } = goal;
+    const { drift } = goal;
+    const blocked = blockedIn(drift);
     for (const entry of drift) {
         const note = entry.kind === 'unbuilt' ? ` (${BUILD_OFF})` : '';
         logger.warning(`drift: ${untrusted(entry.field)}: the step wants ${showValue(entry.wanted)}, the deployment has ${showValue(entry.live)}${note}`);
@@ -62137,7 +62156,7 @@ function noteLiveness(spec, goal, liveness, logger) {
         logger.info('dry run: not waiting');
     noteSuperseded(goal, liveness, logger);
     // A deployment that will never run the target was already said so, in a warning.
-    if (!liveness.live && goal.target !== undefined && goal.blocked.length === 0) {
+    if (!liveness.live && goal.target !== undefined && blockedIn(goal.drift).length === 0) {
         logger.notice(`commit ${shortSha(goal.target.sha)} is not live yet: ${liveness.missing}`);
     }
 }
@@ -62520,7 +62539,7 @@ async function verdictOf(spec, dependencies) {
     const goal = await assess(dryRun, result, dependencies.logger);
     const buildsOnPush = found.source === 'codehost' && found.source_config.build_on_push === true;
     const wouldFail = [
-        ...(goal.blocked.length === 0 ? [] : [`${blockedText(goal)}. ${blockedRemedy(goal)}`]),
+        ...(blockedIn(goal.drift).length === 0 ? [] : [`${blockedText(goal)}. ${blockedRemedy(goal)}`]),
         ...(found.source === 'codehost' && !buildsOnPush ? [UNBUILT_MERGE] : []),
     ];
     return {
@@ -62922,19 +62941,16 @@ function retireHooks(settings) {
 ;// CONCATENATED MODULE: ./src/inputs/retire-inputs.ts
 
 
-
 /** The core's inputs a retire takes to reach the service, in retire/action.yml's order. */
 const RETIRE_SERVICE_INPUTS = core_inputs_pick([...ACCESS_INPUT_NAMES, 'name']);
 /** The dashboard's address, last in retire/action.yml. */
 const RETIRE_DASHBOARD_INPUT = core_inputs_pick(['dashboard-url']);
 /** The retire these inputs ask for, checked against each other before any request. */
 function retireRequest(inputs) {
-    const problems = accessProblems(inputs);
-    if (problems.length > 0)
-        throw new InputError(problems);
+    const access = checkedAccess(inputs);
     const dashboardUrl = inputs['dashboard-url'];
     return {
-        ...serviceAccess(inputs),
+        ...access,
         name: inputs.name,
         ...(dashboardUrl === undefined ? {} : { dashboardUrl }),
     };
@@ -63241,13 +63257,11 @@ const SWEEP_OWN_INPUTS = {
 const SWEEP_DASHBOARD_INPUT = core_inputs_pick(['dashboard-url']);
 /** The sweep these inputs ask for, checked against each other before any request. */
 function sweepRequest(inputs) {
-    const problems = accessProblems(inputs);
-    if (problems.length > 0)
-        throw new InputError(problems);
+    const access = checkedAccess(inputs);
     const environments = inputs['environment-pattern'];
     const dashboardUrl = inputs['dashboard-url'];
     return {
-        ...serviceAccess(inputs),
+        ...access,
         names: inputs['name-pattern'],
         ...(environments === undefined ? {} : { environments }),
         onOrphans: inputs['on-orphans'],
