@@ -24,6 +24,7 @@ import { paceFrom, shortenedMs } from '../run/ports/pace.js';
 import type { RunnerIO, RunOutcome } from '../run/ports/runner.js';
 import { proxySettingsFrom } from '../service/proxy.js';
 import { renderSummary } from '../views/summary.js';
+import { agentLog } from './agent-log.js';
 import { WarningAnnotations } from './annotations.js';
 import { RUN_BUDGET_MS } from './client/budget.js';
 import { describeRun, gitHubRunContext } from './event.js';
@@ -61,8 +62,9 @@ function logger(redact: (text: string) => string, annotations: WarningAnnotation
  */
 function stepViews(annotations: WarningAnnotations): EventView[] {
   const written = new Map<string, string>();
+  // An agent's own outputs are the manifest's to gather (its `deployments`).
   const outputs: EventView = (event) => {
-    if (event.kind !== 'outputs') return;
+    if (event.kind !== 'outputs' || event.agent !== undefined) return;
     for (const [name, value] of Object.entries(event.outputs)) {
       if (value === undefined || written.get(name) === value) continue;
       written.set(name, value);
@@ -70,10 +72,14 @@ function stepViews(annotations: WarningAnnotations): EventView[] {
     }
   };
   const groups: EventView = (event) => {
+    if (event.agent !== undefined) return;
     if (event.kind === 'phase' && event.grouped) core.startGroup(event.message);
     else if (event.kind === 'phase_over' && event.grouped) core.endGroup();
   };
-  return [logView(logger((text) => text, annotations)), groups, outputs];
+  const log = logger((text) => text, annotations);
+  const own = logView(log);
+  const agents = agentLog(log, { start: core.startGroup, end: core.endGroup });
+  return [(event) => (event.agent === undefined ? own(event) : agents(event)), groups, outputs];
 }
 
 /**

@@ -17,7 +17,7 @@ function outcomeOf(result: DeployedResult | undefined, shown: Deployment | undef
   return shown === undefined ? 'would be created (dry run)' : 'reused';
 }
 
-function liveCell(liveness: SummaryInput['liveness']): string | undefined {
+export function liveCell(liveness: SummaryInput['liveness']): string | undefined {
   if (liveness === undefined) return undefined;
   if (!liveness.live) return `no: ${liveness.missing ?? 'not live'}`;
   return liveness.supersededBy === undefined
@@ -44,7 +44,7 @@ function typeRow(
 }
 
 /** The drift section of the summary, when anything drifted. */
-function driftTable(drift: DriftEntry[], code: Cell): SummaryPart[] {
+export function driftTable(drift: DriftEntry[], code: Cell): SummaryPart[] {
   if (drift.length === 0) return [];
   return [
     differencesTable(
@@ -62,7 +62,10 @@ function driftTable(drift: DriftEntry[], code: Cell): SummaryPart[] {
  * lines; text from the service in them is already on one line each) but no
  * blank one, so the block cannot end before its closing tag.
  */
-function failureBlock(failure: string | undefined, redact: (text: string) => string): string[] {
+export function failureBlock(
+  failure: string | undefined,
+  redact: (text: string) => string,
+): string[] {
   if (failure === undefined) return [];
   return [`<p><strong>Error:</strong></p>\n<pre>${htmlLines(redact(failure))}</pre>`];
 }

@@ -6,6 +6,7 @@
  * adapter's `redact` has removed every secret value.
  */
 import type { RunSummary } from '../run/ports/summaries.js';
+import { agentsSummaryHtml } from './agents-summary.js';
 import { summaryHtml } from './deploy-summary.js';
 import { planSummaryHtml } from './plan-summary.js';
 import { retireSummaryHtml } from './retire-summary.js';
@@ -22,5 +23,7 @@ export function renderSummary(summary: RunSummary, redact: (text: string) => str
       return retireSummaryHtml(summary.report, summary.retirement, redact);
     case 'sweep':
       return sweepSummaryHtml(summary, redact);
+    case 'agents':
+      return agentsSummaryHtml(summary, redact);
   }
 }

@@ -39,7 +39,10 @@ export function recordingRunner(
     views: [
       logView(logger),
       (event) => {
-        if (event.kind === 'outputs') Object.assign(outputs, event.outputs);
+        // An agent's own outputs are gathered by the manifest's run into its own.
+        if (event.kind === 'outputs' && event.agent === undefined) {
+          Object.assign(outputs, event.outputs);
+        }
         events.push(event);
       },
     ],

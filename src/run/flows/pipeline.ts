@@ -9,6 +9,7 @@ import { untrusted, type Logger } from '../../common/runtime.js';
 import { plural, shortSha } from '../../common/text.js';
 import type { DeploySpec } from '../../inputs/deploy-spec.js';
 import type { RemedyWords } from '../../service/answers.js';
+import type { RunDependencies } from '../ports/dependencies.js';
 import { RunEvents } from '../ports/events.js';
 import type { Liveness } from '../ports/findings.js';
 import type { RunnerIO, RunOutcome } from '../ports/runner.js';
@@ -93,17 +94,41 @@ function waitingFor(goal: Goal, waits: boolean): string | undefined {
     : `commit ${shortSha(goal.target.sha)} to be live`;
 }
 
+/**
+ * What the run of one agent among several shares with the others: a slot to
+ * find or create in (a few agents at once), and the dependencies made once
+ * for all of them (one status request a check for every waiting agent, the
+ * repository listing once).
+ */
+export interface SharedWork {
+  /** Resolves once a slot is free, to the function that frees it. */
+  take(): Promise<() => void>;
+  dependencies: Partial<RunDependencies>;
+}
+
+/** A run's hold on a shared slot: freed before the wait (a waiting agent holds none), and at the end. */
+async function slotOf(share: SharedWork | undefined): Promise<() => void> {
+  if (share === undefined) return () => undefined;
+  const release = await share.take();
+  let held = true;
+  return () => {
+    if (held) release();
+    held = false;
+  };
+}
+
 /** The steps of a run, each feeding the record; throws on any failure. */
 async function steps(
   spec: DeploySpec,
   io: RunnerIO,
   events: RunEvents,
   record: RunRecord,
+  share: { release: () => void; dependencies?: Partial<RunDependencies> },
 ): Promise<void> {
   const { logger } = events;
   maskSpec(spec, io, logger);
   warnOfSpec(spec, logger);
-  const dependencies = dependenciesOf(spec, io, events);
+  const dependencies = { ...dependenciesOf(spec, io, events), ...share.dependencies };
   const result = await deploy(spec, dependencies, (request) => (record.request = request));
   const goal = await assess(spec, result, logger, io.commitOrder);
   const found = result.deployment;
@@ -118,6 +143,7 @@ async function steps(
   }
   reportDrift(spec, goal, waits, logger, dependencies.service.words);
   if (liveness !== undefined && !waits) noteLiveness(spec, goal, liveness, logger);
+  share.release();
   const last =
     waits && liveness !== undefined
       ? await waitForLive(spec, found, liveness, goal, {
@@ -134,14 +160,24 @@ async function steps(
   }
 }
 
-/** Deploys what the spec asks for; never throws: how it ended is in the outcome. */
-export async function pipeline(spec: DeploySpec, io: RunnerIO): Promise<RunOutcome> {
+/**
+ * Deploys what the spec asks for; never throws: how it ended is in the
+ * outcome. `share` is given when the run is one agent's among several.
+ */
+export async function pipeline(
+  spec: DeploySpec,
+  io: RunnerIO,
+  share?: SharedWork,
+): Promise<RunOutcome> {
   const events = new RunEvents(io.views, io.redact);
   const record = new RunRecord(spec, (outputs) => events.emit({ kind: 'outputs', outputs }));
+  const release = await slotOf(share);
   try {
-    await steps(spec, io, events, record);
+    await steps(spec, io, events, record, { release, dependencies: share?.dependencies });
   } catch (error) {
     record.failed(error, io.redact);
+  } finally {
+    release();
   }
   if (record.reported) events.emit({ kind: 'finished', report: record.report(record.stage) });
   await events.settled();

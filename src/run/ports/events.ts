@@ -21,7 +21,14 @@ export type Phase = 'resolve' | 'find' | 'create' | 'wait' | 'plan';
 /** How loud a `log` event is. */
 export type LogLevel = 'info' | 'notice' | 'warning' | 'debug';
 
-export type RunEvent =
+/**
+ * What happened, and, in a step of several agents, which agent it happened
+ * to (its key): every event of one agent's run carries it; the manifest's
+ * own events (its outputs, its shared checks' lines) do not.
+ */
+export type RunEvent = RunEventBody & { readonly agent?: string };
+
+export type RunEventBody =
   /** A line of the log. */
   | { kind: 'log'; level: LogLevel; message: string }
   /**
@@ -137,6 +144,11 @@ export function logView(logger: Logger): EventSink {
     if (event.kind === 'log') logger[event.level](event.message);
     else if (event.kind === 'waiting') logger.info(waitingLine(event));
   };
+}
+
+/** The views of one agent's run: each of `views`, told every event with the agent's key. */
+export function agentViews(views: readonly EventView[], agent: string): EventView[] {
+  return views.map((view) => (event) => view({ ...event, agent }));
 }
 
 /** Runs `flow` over a new channel to `views`; resolves once the views' work is done too. */

@@ -113,5 +113,19 @@ export interface SweepSummary extends Sweep {
   dryRun: boolean;
 }
 
+/** One agent's part of a deploy of several: its key, and its deploy's summary. */
+export interface AgentPart {
+  key: string;
+  summary: DeploySummary;
+}
+
+/** The deploy of several agents (a manifest): a part an agent, in the manifest's order. */
+export interface AgentsSummary {
+  kind: 'agents';
+  /** Where the manifest was read: its path, or `inline`. */
+  source: string;
+  agents: AgentPart[];
+}
+
 /** What a run did, one kind a flow: what the adapter renders as its summary. */
-export type RunSummary = DeploySummary | PlanSummary | RetireSummary | SweepSummary;
+export type RunSummary = DeploySummary | PlanSummary | RetireSummary | SweepSummary | AgentsSummary;

@@ -1,0 +1,126 @@
+/**
+ * The deploy of several agents (a manifest) in one run: each agent's run is
+ * the single deploy (pipeline.ts), as if it were alone, over what all share
+ * (shared-work.ts: a few find or create at once, one status request a check
+ * for every agent that waits, the repository listing once); one agent's
+ * failure stops none of the others, and the run fails once every agent has
+ * finished, naming each that failed. Its outputs and its summary are the
+ * manifest's, keyed by agent; each agent's events carry its key.
+ */
+import type { DeploySpec } from '../../inputs/deploy-spec.js';
+import { agentViews, RunEvents, type EventView } from '../ports/events.js';
+import type { RunnerIO, RunOutcome } from '../ports/runner.js';
+import type { AgentPart, DeploySummary } from '../ports/summaries.js';
+import { agentEntry, agentsOutputs, type AgentEntry } from '../decisions/agents-report.js';
+import type { Outputs } from '../decisions/report.js';
+import { pipeline } from './pipeline.js';
+import { sharedWork } from './shared-work.js';
+
+/** One agent of the manifest: its key, its name, and what its deploy is asked to do. */
+export interface AgentToDeploy {
+  key: string;
+  name: string;
+  spec: DeploySpec;
+}
+
+/** What a deploy of several agents is asked to do. */
+export interface AgentsToDeploy {
+  /** Where the manifest was read: its path, or `inline`. */
+  source: string;
+  /** Every agent, in the manifest's order; each spec's name is its deployment's. */
+  agents: readonly AgentToDeploy[];
+}
+
+/** Where the manifest's outputs go. */
+type SetOutputs = (outputs: Readonly<Record<string, string>>) => void;
+
+/** The manifest's outputs, set again as any agent's change: each agent's entry, by key. */
+class AgentsTable {
+  readonly #entries = new Map<string, AgentEntry>();
+  readonly #outputs = new Map<string, Outputs>();
+  readonly #emit: SetOutputs;
+
+  constructor(agents: readonly AgentToDeploy[], emit: SetOutputs) {
+    this.#emit = emit;
+    for (const { key, spec } of agents) this.#entries.set(key, agentEntry(spec.name, {}));
+  }
+
+  /** The view that keeps an agent's outputs as its run sets them. */
+  viewOf(agent: AgentToDeploy): EventView {
+    return (event) => {
+      if (event.kind !== 'outputs') return;
+      const outputs = { ...this.#outputs.get(agent.key), ...event.outputs };
+      this.#outputs.set(agent.key, outputs);
+      this.#set(agent, agentEntry(agent.spec.name, outputs));
+    };
+  }
+
+  /** The agent's run ended: its failure, if any, joins its entry. */
+  ended(agent: AgentToDeploy, failure: string | undefined): void {
+    const outputs = this.#outputs.get(agent.key) ?? {};
+    this.#set(agent, agentEntry(agent.spec.name, outputs, failure));
+  }
+
+  #set(agent: AgentToDeploy, entry: AgentEntry): void {
+    this.#entries.set(agent.key, entry);
+    this.#emit(agentsOutputs(this.#entries));
+  }
+}
+
+/** Why the run failed: each failed agent and its reason, or undefined when none failed. */
+function failureOf(
+  agents: readonly AgentToDeploy[],
+  outcomes: readonly RunOutcome[],
+): string | undefined {
+  const failed = agents.flatMap((agent, index) => {
+    const failure = outcomes[index]?.failure;
+    return failure === undefined ? [] : [`${agent.key}: ${failure}`];
+  });
+  if (failed.length === 0) return undefined;
+  const count = `${failed.length} of ${agents.length} agents failed`;
+  return `${count}:\n${failed.map((line) => `- ${line}`).join('\n')}`;
+}
+
+/** Each agent's part of the summary (an agent whose run had none shows its name only). */
+function partsOf(agents: readonly AgentToDeploy[], outcomes: readonly RunOutcome[]): AgentPart[] {
+  return agents.map((agent, index) => {
+    const outcome = outcomes[index];
+    const own = outcome?.summary;
+    const summary: DeploySummary =
+      own?.kind === 'deploy'
+        ? own
+        : {
+            kind: 'deploy',
+            spec: agent.spec,
+            ...(outcome?.failure === undefined ? {} : { failure: outcome.failure }),
+          };
+    return { key: agent.key, summary };
+  });
+}
+
+/** Deploys every agent of the manifest; never throws: how it ended is in the outcome. */
+export async function deployAgents(asked: AgentsToDeploy, io: RunnerIO): Promise<RunOutcome> {
+  const events = new RunEvents(io.views, io.redact);
+  const table = new AgentsTable(asked.agents, (outputs) =>
+    events.emit({ kind: 'outputs', outputs }),
+  );
+  const share = sharedWork(asked.agents[0]?.spec ?? { apiUrl: '', headers: {} }, io, events);
+  const outcomes = await Promise.all(
+    asked.agents.map(async (agent) => {
+      const views = [...agentViews(io.views, agent.key), table.viewOf(agent)];
+      const outcome = await pipeline(agent.spec, { ...io, views }, share);
+      table.ended(agent, outcome.failure);
+      return outcome;
+    }),
+  );
+  await events.settled();
+  const failure = failureOf(asked.agents, outcomes);
+  const stacks = outcomes.flatMap((outcome) =>
+    outcome.stack === undefined ? [] : [outcome.stack],
+  );
+  return {
+    ...(failure === undefined ? {} : { failure }),
+    ...(stacks.length === 0 ? {} : { stack: stacks.join('\n') }),
+    summary: { kind: 'agents', source: asked.source, agents: partsOf(asked.agents, outcomes) },
+  };
+}
