@@ -83,6 +83,7 @@ function requestBlock(verdict: Verdict, redact: (text: string) => string): Summa
 export function planSummaryHtml(
   { name, verdict, dashboardUrl }: PlanReport,
   redact: (text: string) => string,
+  budget?: number,
 ): string {
   const code = cellOf(redact, (value) => htmlCode(value));
   const parts: SummaryPart[] = [`<h2>${heading(name, verdict, code)}</h2>`];
@@ -104,5 +105,5 @@ export function planSummaryHtml(
   parts.push(...requestBlock(verdict, redact));
   if (verdict.reason !== undefined)
     parts.push(`<p><strong>Why:</strong></p>\n<pre>${htmlLines(redact(verdict.reason))}</pre>`);
-  return boundedSummary(parts);
+  return boundedSummary(parts, budget);
 }

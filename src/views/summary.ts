@@ -6,6 +6,7 @@
  * adapter's `redact` has removed every secret value.
  */
 import type { RunSummary } from '../run/ports/summaries.js';
+import { agentsPlanSummaryHtml } from './agents-plan-summary.js';
 import { agentsSummaryHtml } from './agents-summary.js';
 import { summaryHtml } from './deploy-summary.js';
 import { planSummaryHtml } from './plan-summary.js';
@@ -25,5 +26,7 @@ export function renderSummary(summary: RunSummary, redact: (text: string) => str
       return sweepSummaryHtml(summary, redact);
     case 'agents':
       return agentsSummaryHtml(summary, redact);
+    case 'agents-plan':
+      return agentsPlanSummaryHtml(summary, redact);
   }
 }

@@ -13,6 +13,7 @@ import type { RunnerIO, RunOutcome } from '../ports/runner.js';
 import type { AgentPart, DeploySummary } from '../ports/summaries.js';
 import { agentEntry, agentsOutputs, type AgentEntry } from '../decisions/agents-report.js';
 import type { Outputs } from '../decisions/report.js';
+import { failureOfAgents } from './agents-failure.js';
 import { pipeline } from './pipeline.js';
 import { sharedWork } from './shared-work.js';
 
@@ -67,20 +68,6 @@ class AgentsTable {
   }
 }
 
-/** Why the run failed: each failed agent and its reason, or undefined when none failed. */
-function failureOf(
-  agents: readonly AgentToDeploy[],
-  outcomes: readonly RunOutcome[],
-): string | undefined {
-  const failed = agents.flatMap((agent, index) => {
-    const failure = outcomes[index]?.failure;
-    return failure === undefined ? [] : [`${agent.key}: ${failure}`];
-  });
-  if (failed.length === 0) return undefined;
-  const count = `${failed.length} of ${agents.length} agents failed`;
-  return `${count}:\n${failed.map((line) => `- ${line}`).join('\n')}`;
-}
-
 /** Each agent's part of the summary (an agent whose run had none shows its name only). */
 function partsOf(agents: readonly AgentToDeploy[], outcomes: readonly RunOutcome[]): AgentPart[] {
   return agents.map((agent, index) => {
@@ -114,13 +101,8 @@ export async function deployAgents(asked: AgentsToDeploy, io: RunnerIO): Promise
     }),
   );
   await events.settled();
-  const failure = failureOf(asked.agents, outcomes);
-  const stacks = outcomes.flatMap((outcome) =>
-    outcome.stack === undefined ? [] : [outcome.stack],
-  );
   return {
-    ...(failure === undefined ? {} : { failure }),
-    ...(stacks.length === 0 ? {} : { stack: stacks.join('\n') }),
+    ...failureOfAgents(asked.agents, outcomes),
     summary: { kind: 'agents', source: asked.source, agents: partsOf(asked.agents, outcomes) },
   };
 }

@@ -10,6 +10,7 @@ import { untrusted, type Logger } from '../../common/runtime.js';
 import { plural } from '../../common/text.js';
 import type { PlanRequest } from '../../inputs/plan-inputs.js';
 import { showValue } from '../decisions/drift.js';
+import type { RunDependencies } from '../ports/dependencies.js';
 import { withEvents, type RunEvents } from '../ports/events.js';
 import type { RunnerIO, RunOutcome } from '../ports/runner.js';
 import { dependenciesOf, maskSpec, warnOfSpec } from './setup.js';
@@ -78,9 +79,16 @@ function logVerdict(name: string, verdict: Verdict, logger: Logger): void {
   if (verdict.wouldFail !== undefined) logger.warning(`plan: ${verdict.wouldFail}`);
 }
 
-/** Runs the plan; never throws: how it ended is in the outcome. */
-export async function runPlan(request: PlanRequest, io: RunnerIO): Promise<RunOutcome> {
-  return withEvents(io, (events) => planned(request, io, events));
+/**
+ * Runs the plan; never throws: how it ended is in the outcome. `shared` is
+ * what the plans of several agents share (the repository listing once).
+ */
+export async function runPlan(
+  request: PlanRequest,
+  io: RunnerIO,
+  shared: Partial<RunDependencies> = {},
+): Promise<RunOutcome> {
+  return withEvents(io, (events) => planned(request, io, events, shared));
 }
 
 /** The plan's steps, its verdict or its failure told to the views. */
@@ -88,12 +96,13 @@ async function planned(
   { spec, onChange }: PlanRequest,
   io: RunnerIO,
   events: RunEvents,
+  shared: Partial<RunDependencies>,
 ): Promise<RunOutcome> {
   const { logger } = events;
   try {
     maskSpec(spec, io, logger);
     warnOfSpec(spec, logger);
-    const dependencies = dependenciesOf(spec, io, events);
+    const dependencies = { ...dependenciesOf(spec, io, events), ...shared };
     // Not a group of its own: the deploy's dry run opens its groups, and GitHub does not nest them.
     const phase = { phase: 'plan', grouped: false } as const;
     events.emit({ kind: 'phase', ...phase, message: `Planning the deploy of '${spec.name}'` });

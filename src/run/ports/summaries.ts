@@ -127,5 +127,24 @@ export interface AgentsSummary {
   agents: AgentPart[];
 }
 
+/** One agent's part of a plan of several: its plan, or why none was made. */
+export interface AgentPlanPart {
+  key: string;
+  /** The deployment's name. */
+  name: string;
+  summary?: PlanSummary;
+  /** Why the agent's plan fails the step (its deploy would fail, a difference with `on-change: fail`, no plan made). */
+  failure?: string;
+}
+
+/** The plan of several agents (a manifest): a part an agent, in the manifest's order. */
+export interface AgentsPlanSummary {
+  kind: 'agents-plan';
+  /** Where the manifest was read: its path, or `inline`. */
+  source: string;
+  agents: AgentPlanPart[];
+}
+
 /** What a run did, one kind a flow: what the adapter renders as its summary. */
-export type RunSummary = DeploySummary | PlanSummary | RetireSummary | SweepSummary | AgentsSummary;
+export type RunSummary =
+  DeploySummary | PlanSummary | RetireSummary | SweepSummary | AgentsSummary | AgentsPlanSummary;
