@@ -28,5 +28,9 @@ export function renderSummary(summary: RunSummary, redact: (text: string) => str
       return agentsSummaryHtml(summary, redact);
     case 'agents-plan':
       return agentsPlanSummaryHtml(summary, redact);
+    case 'agents-retire':
+      return summary.agents
+        .map((part) => retireSummaryHtml(part.report, part.retirement, redact))
+        .join('\n');
   }
 }

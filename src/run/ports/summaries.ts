@@ -145,6 +145,20 @@ export interface AgentsPlanSummary {
   agents: AgentPlanPart[];
 }
 
+/** The retire of several agents' previews (a manifest): each retired preview, in the manifest's order. */
+export interface AgentsRetireSummary {
+  kind: 'agents-retire';
+  /** Where the manifest was read: its path, or `inline`. */
+  source: string;
+  agents: RetireSummary[];
+}
+
 /** What a run did, one kind a flow: what the adapter renders as its summary. */
 export type RunSummary =
-  DeploySummary | PlanSummary | RetireSummary | SweepSummary | AgentsSummary | AgentsPlanSummary;
+  | DeploySummary
+  | PlanSummary
+  | RetireSummary
+  | SweepSummary
+  | AgentsSummary
+  | AgentsPlanSummary
+  | AgentsRetireSummary;
