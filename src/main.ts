@@ -13,7 +13,9 @@ import { deployHooks } from './github/deploy-hooks.js';
 import { GITHUB_INPUTS, gitHubSettings } from './github/inputs.js';
 import { runStep } from './github/step.js';
 import { buildDeploySpec } from './inputs/build-deploy-spec.js';
+import { buildAgentsRequest } from './inputs/agents-request.js';
 import { INPUTS } from './inputs/core-inputs.js';
+import { deployAgents } from './run/flows/agents-run.js';
 import { pipeline } from './run/flows/pipeline.js';
 
 /** action.yml's inputs, in its order. */
@@ -23,9 +25,15 @@ export function run(): Promise<void> {
   return runStep({
     inputs: DEPLOY_INPUTS,
     request: (inputs, run) => ({
-      spec: buildDeploySpec(inputs, run),
+      asked:
+        inputs.agents === undefined
+          ? ({ kind: 'one', spec: buildDeploySpec(inputs, run) } as const)
+          : ({ kind: 'agents', agents: buildAgentsRequest(inputs, run) } as const),
       settings: gitHubSettings(inputs),
     }),
-    run: ({ spec, settings }, step) => pipeline(spec, step.io(deployHooks(settings))),
+    run: ({ asked, settings }, step) =>
+      asked.kind === 'one'
+        ? pipeline(asked.spec, step.io(deployHooks(settings)))
+        : deployAgents(asked.agents, step.io(deployHooks(settings))),
   });
 }

@@ -1,0 +1,140 @@
+/**
+ * End-to-end, the deploy step with a manifest of agents (`agents`) through
+ * dist/index.js against the emulator: each agent as if alone, one failure
+ * stopping none of the others, the repository listing read once, the
+ * checks of every waiting agent in one request, the outputs keyed by agent,
+ * one summary, and a one-agent manifest asking what the single step asks.
+ */
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { startEmulator, type Emulator } from '../emulator/emulator.ts';
+import { AGENT_REPO_URL, INTEGRATION, seedAgentRepository } from '../support/fixtures.ts';
+import { printed, runAction } from '../support/run-action.ts';
+
+const API_KEY = 'agents-key-0123456789abcdef';
+const OPENAI = 'sk-agents-openai-0123456789';
+const TAVILY = 'tvly-agents-0123456789abcd';
+const HEAD = 'aaaa1111bbbb2222cccc3333dddd4444eeee5555';
+const QUICK = { DEPLOY_AGENT_POLL_INTERVAL_MS: '100' };
+
+let emu: Emulator;
+
+beforeEach(async () => {
+  emu = await startEmulator({ apiKey: API_KEY, readyAfterPolls: 1 });
+  seedAgentRepository(emu);
+  emu.setHead(AGENT_REPO_URL, 'main', HEAD);
+});
+
+afterEach(async () => {
+  await emu.close();
+});
+
+const MANIFEST = `agents:
+  support:
+    agent-config-path: apps/support/langgraph.json
+    secrets: [OPENAI_API_KEY]
+  research:
+    name: research-assistant
+    agent-config-path: apps/research/langgraph.json
+  triage:
+    agent-config-path: apps/triage/langgraph.json
+`;
+
+function step(extra: Record<string, string> = {}) {
+  return runAction(
+    {
+      'api-url': emu.url,
+      'api-key': API_KEY,
+      'integration-id': INTEGRATION,
+      agents: 'deploy/agents.yaml',
+      secrets: `OPENAI_API_KEY=${OPENAI}\nTAVILY_API_KEY=${TAVILY}`,
+      'wait-for-ready': 'true',
+      'wait-timeout': '60',
+      ...extra,
+    },
+    {
+      env: QUICK,
+      files: { 'deploy/agents.yaml': MANIFEST },
+      event: { name: 'push', ref: 'refs/heads/main', sha: HEAD },
+    },
+  );
+}
+
+describe('a manifest of agents', () => {
+  it('deploys every agent, fails naming the one that failed, and reports all in one place', async () => {
+    emu.seedDeployment({ name: 'triage', source: 'external_docker' });
+    const run = await step();
+
+    expect(run.exitCode).toBe(1);
+    expect(run.error).toMatch(
+      /^1 of 3 agents failed:\n- triage: Deployment 'triage' .* exists with source external_docker/,
+    );
+    const deployments = JSON.parse(run.outputs.deployments ?? '{}') as Record<
+      string,
+      Record<string, unknown>
+    >;
+    expect(Object.keys(deployments)).toEqual(['support', 'research', 'triage']);
+    expect(deployments.support).toMatchObject({ name: 'support', live: true, 'commit-sha': HEAD });
+    expect(deployments.research).toMatchObject({ name: 'research-assistant', live: true });
+    expect(deployments.triage).toMatchObject({ live: false });
+    expect(deployments.triage?.error).toMatch(/source external_docker/);
+    expect(run.outputs.live).toBe('false');
+    expect(run.outputs['deployment-id'] ?? '').toBe('');
+    // The agent gets only the secrets its entry names.
+    const support = emu.deployments.find((d) => d.name === 'support');
+    expect(support?.secrets.map((secret) => secret.name)).toEqual(['OPENAI_API_KEY']);
+    const research = emu.deployments.find((d) => d.name === 'research-assistant');
+    expect(research?.secrets.map((secret) => secret.name).sort()).toEqual([
+      'OPENAI_API_KEY',
+      'TAVILY_API_KEY',
+    ]);
+    // The listing once for the integration; the checks of all waiting agents, one request each.
+    const listings = emu.requests.filter((request) => request.path.endsWith('/repos'));
+    expect(listings).toHaveLength(1);
+    expect(run.summary).toContain('<code>support</code>');
+    expect(run.summary).toContain('<code>research-assistant</code>');
+    expect(run.summary).toContain('1 of 3 agents failed');
+    expect(printed(run)).toMatch(/::group::\[support\] Looking for deployment 'support'/);
+    for (const secret of [API_KEY, OPENAI, TAVILY]) {
+      expect(printed(run)).not.toContain(secret);
+      expect(run.outputFile).not.toContain(secret);
+      expect(run.summary).not.toContain(secret);
+    }
+  });
+
+  it('with one agent, asks the service what the single step asks', async () => {
+    const single = await runAction(
+      {
+        'api-url': emu.url,
+        'api-key': API_KEY,
+        'integration-id': INTEGRATION,
+        name: 'solo',
+        'agent-config-path': 'apps/solo/langgraph.json',
+        'wait-for-ready': 'true',
+      },
+      { env: QUICK, event: { name: 'push', ref: 'refs/heads/main', sha: HEAD } },
+    );
+    expect(single.exitCode).toBe(0);
+    const asked = emu.requests.map((request) => `${request.method} ${request.path}`);
+    emu.requests.length = 0;
+    const manifest = await runAction(
+      {
+        'api-url': emu.url,
+        'api-key': API_KEY,
+        'integration-id': INTEGRATION,
+        agents: '{"agents": {"solo": {"agent-config-path": "apps/solo/langgraph.json"}}}',
+        'wait-for-ready': 'true',
+      },
+      { env: QUICK, event: { name: 'push', ref: 'refs/heads/main', sha: HEAD } },
+    );
+
+    expect(manifest.exitCode).toBe(0);
+    // The second run reuses what the first created: the same look-up, no create.
+    expect(emu.requests.map((request) => `${request.method} ${request.path}`)).toEqual(
+      asked.filter((line) => !line.startsWith('POST')).slice(0, 2),
+    );
+    expect(JSON.parse(manifest.outputs.deployments ?? '{}')).toMatchObject({
+      solo: { name: 'solo', live: true, created: false },
+    });
+    expect(manifest.outputs.live).toBe('true');
+  });
+});
