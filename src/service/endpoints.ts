@@ -246,12 +246,31 @@ export class Service {
    * the answer does not list it. One attempt: a poll is retried by the next poll.
    */
   async getById(id: string, timeoutMs?: number): Promise<Deployment | undefined> {
+    return (await this.#byIds([id], {}, timeoutMs)).get(id);
+  }
+
+  /** `GET /v2/deployments?deployment_ids=A,B,…&limit=100`: `getById` for up to 100 ids, by id. */
+  getByIds(ids: readonly string[], timeoutMs?: number): Promise<Map<string, Deployment>> {
+    // More is a caller's mistake: one page holds 100.
+    if (ids.length > PAGE_LIMIT)
+      throw new RangeError(`getByIds takes ${ids.length} ids, not ≤ 100`);
+    return this.#byIds(ids, { limit: PAGE_LIMIT }, timeoutMs);
+  }
+
+  async #byIds(
+    ids: readonly string[],
+    query: { limit?: number },
+    timeoutMs: number | undefined,
+  ): Promise<Map<string, Deployment>> {
     const list = await this.#page(
-      { deployment_ids: id },
+      { deployment_ids: ids.join(','), ...query },
       { attempts: 1, ...(timeoutMs === undefined ? {} : { timeoutMs }) },
     );
-    const found = list.resources.find((deployment) => deployment.id === id);
-    return found === undefined ? undefined : this.#vetting.vet(found);
+    const found = new Map<string, Deployment>();
+    for (const listed of list.resources.filter((deployment) => ids.includes(deployment.id))) {
+      if (!found.has(listed.id)) found.set(listed.id, this.#vetting.vet(listed));
+    }
+    return found;
   }
 
   /**

@@ -234,7 +234,7 @@ export async function deploy(
   const repository =
     spec.source === 'codehost'
       ? await group(`Resolving repository ${fullName(spec.repository)}`, 'resolve', async () => {
-          const found = await resolveRepository(service, spec);
+          const found = await resolveRepository(service, spec, dependencies.repositories);
           logger.info(
             `${fullName(spec.repository)}: ${untrusted(found.url)} (default branch ${untrusted(found.default_branch)})`,
           );

@@ -20,29 +20,34 @@ export const fullName = (repository: { owner: string; name: string }) =>
 /** A listed repository's host, lower-cased ('' when its url is no URL). */
 const hostOf = (url: string) => (URL.canParse(url) ? new URL(url).hostname.toLowerCase() : '');
 
-/** The listing's entry for `spec.repository` (on its host, if named): exact, else case-insensitive. */
-export async function resolveRepository(service: Service, spec: CodehostSpec): Promise<Repository> {
+/**
+ * The listing's entry for `spec.repository` (on its host, if named): exact,
+ * else case-insensitive. The listing is `repositories`' when given (one
+ * listing that several agents share), else the service's own.
+ */
+export async function resolveRepository(
+  service: Service,
+  spec: CodehostSpec,
+  repositories?: (integrationId: string) => Promise<Repository[]>,
+): Promise<Repository> {
   const { host } = spec.repository;
-  const listed = await service.listRepositories(spec.integrationId);
-  const repositories =
-    host === undefined ? listed : listed.filter((entry) => hostOf(entry.url) === host);
+  const listed = await (repositories ?? ((id) => service.listRepositories(id)))(spec.integrationId);
+  const onHost = host === undefined ? listed : listed.filter((entry) => hostOf(entry.url) === host);
   const name = fullName(spec.repository);
   const match =
-    repositories.find((repository) => fullName(repository) === name) ??
-    repositories.find((repository) => fullName(repository).toLowerCase() === name.toLowerCase());
+    onHost.find((repository) => fullName(repository) === name) ??
+    onHost.find((repository) => fullName(repository).toLowerCase() === name.toLowerCase());
   if (match !== undefined) return match;
   const wanted = host === undefined ? name : `${name} on ${host}`;
-  if (repositories.length === 0) {
+  if (onHost.length === 0) {
     const where = host === undefined || listed.length === 0 ? '' : ` on ${host}`;
     throw new ActionError(
       `Repository ${wanted} is not available to integration ${spec.integrationId}: the integration lists no repositories${where}. Grant the integration access to ${wanted}.`,
     );
   }
-  const shown = repositories.slice(0, REPOSITORIES_SHOWN).map((r) => untrusted(fullName(r)));
+  const shown = onHost.slice(0, REPOSITORIES_SHOWN).map((r) => untrusted(fullName(r)));
   const more =
-    repositories.length > REPOSITORIES_SHOWN
-      ? ` and ${repositories.length - REPOSITORIES_SHOWN} more`
-      : '';
+    onHost.length > REPOSITORIES_SHOWN ? ` and ${onHost.length - REPOSITORIES_SHOWN} more` : '';
   throw new ActionError(
     `Repository ${wanted} is not available to integration ${spec.integrationId}. It lists: ${shown.join(', ')}${more}. Check ${service.words.repository}, or grant the integration access to ${wanted}.`,
   );

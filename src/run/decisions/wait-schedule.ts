@@ -10,6 +10,8 @@
  * `429` without one a pause that doubles with each in a row, from twice
  * `maxIntervalMs`) holds until the next answer, at most `maxSlowdownMs`.
  */
+import type { ActionError } from '../../common/errors.js';
+import { ServiceError } from '../../service/errors.js';
 import type { WaitOptions } from '../ports/pace.js';
 
 /** What the schedule reads of the wait's options. */
@@ -61,6 +63,16 @@ export function startSchedule(options: ScheduleOptions, now: number): Schedule {
     failedInARow: 0,
     throttledInARow: 0,
     slowdownMs: 0,
+  };
+}
+
+/** What a failed check says of the service's wish: a `429`, its `Retry-After`. */
+export function refusalOf(failure: ActionError): Refusal {
+  if (!(failure instanceof ServiceError)) return { throttled: false };
+  const { retryAfterMs } = failure.details;
+  return {
+    throttled: failure.status === 429,
+    ...(retryAfterMs === undefined ? {} : { retryAfterMs }),
   };
 }
 

@@ -1,9 +1,10 @@
 /**
  * Waiting until a deployment is live (goal.ts decides what that is, once for
  * each state of the deployment seen): the checks and what the log says
- * meanwhile. Checks `getById` on the schedule of wait-schedule.ts (every
- * second at first, then every 2 s at most, slower as the service asks with a
- * `429` or a `Retry-After`) up to a deadline, tolerating a few failed checks
+ * meanwhile. Checks `getById` (or the checks several waits share,
+ * status-checks.ts) on the schedule of wait-schedule.ts (every second at
+ * first, then every 2 s at most, slower as the service asks with a `429` or
+ * a `Retry-After`) up to a deadline, tolerating a few failed checks
  * in a row. A deployment that already is live needs no check. The views get
  * a line at each change and, while nothing changes, a heartbeat
  * (wait-heartbeat.ts).
@@ -25,8 +26,8 @@ import {
   givesUp,
   nextMove,
   refused,
+  refusalOf,
   startSchedule,
-  type Refusal,
   type Schedule,
 } from './wait-schedule.js';
 import { STATUSES, type Deployment } from '../../service/schemas.js';
@@ -44,27 +45,18 @@ export class WaitError extends DeploymentError {
 
 /** One check: the deployment as the service lists it now, or why the check failed. */
 async function check(
-  service: Service,
+  dependencies: Pick<RunDependencies, 'service' | 'statusCheck'>,
   id: string,
   timeoutMs: number,
 ): Promise<Deployment | ActionError> {
+  const { service, statusCheck } = dependencies;
   try {
-    const seen = await service.getById(id, timeoutMs);
+    const seen = await (statusCheck ?? ((...asked) => service.getById(...asked)))(id, timeoutMs);
     return seen ?? new ActionError(`${Service.describeGetById(id)} does not list the deployment`);
   } catch (error) {
     if (error instanceof ServiceError && error.transient) return error;
     throw error;
   }
-}
-
-/** What a failed check says of the service's wish: a `429`, its `Retry-After`. */
-function refusalOf(failure: ActionError): Refusal {
-  if (!(failure instanceof ServiceError)) return { throttled: false };
-  const { retryAfterMs } = failure.details;
-  return {
-    throttled: failure.status === 429,
-    ...(retryAfterMs === undefined ? {} : { retryAfterMs }),
-  };
 }
 
 /** A status the action does not know is waited through, and said once. */
@@ -145,7 +137,7 @@ export async function waitUntilLive(
     schedule = checkStarted(schedule, options, clock.now());
     const seen = await heartbeat.beating(
       state,
-      () => check(service, deployment.id, checkTimeoutMs(deadline, clock.now())),
+      () => check(dependencies, deployment.id, checkTimeoutMs(deadline, clock.now())),
       (waited) => `the service has not answered a status check for ${waited}`,
     );
     if (!(seen instanceof ActionError)) {

@@ -7,13 +7,20 @@
  */
 import type { Clock, Logger } from '../../common/runtime.js';
 import type { Service } from '../../service/endpoints.js';
-import type { Deployment } from '../../service/schemas.js';
+import type { Deployment, Repository } from '../../service/schemas.js';
 import type { EventSink, Phase } from './events.js';
 import type { Liveness } from './findings.js';
 import type { WaitOptions } from './pace.js';
 
+/** A wait's status check: the deployment as listed now, undefined when the answer does not list it. */
+export type StatusCheck = (id: string, timeoutMs: number) => Promise<Deployment | undefined>;
+
 export interface RunDependencies {
   service: Service;
+  /** The wait's checks when several agents share them; `service.getById` when absent. */
+  statusCheck?: StatusCheck;
+  /** An integration's repositories when several agents share the listing; `service.listRepositories` when absent. */
+  repositories?: (integrationId: string) => Promise<Repository[]>;
   logger: Logger;
   clock: Clock;
   /** Aborted when the run is cancelled. */

@@ -1,0 +1,50 @@
+/**
+ * At most so many pieces of work at once (the agents' find-or-create, four
+ * at a time): `take()` resolves when a slot is free, with the function that
+ * frees it again; the ones waiting get a slot in the order they asked.
+ */
+
+/** Frees the slot taken; a second call does nothing. */
+export type Release = () => void;
+
+export class Slots {
+  readonly #size: number;
+  #busy = 0;
+  readonly #waiting: (() => void)[] = [];
+
+  constructor(size: number) {
+    if (!Number.isInteger(size) || size < 1)
+      throw new RangeError(`Slots need a size of 1 or more, not ${size}`);
+    this.#size = size;
+  }
+
+  /** Slots taken now. */
+  get busy(): number {
+    return this.#busy;
+  }
+
+  /** A free slot, when there is one: resolves to the function that frees it. */
+  async take(): Promise<Release> {
+    if (this.#busy < this.#size) this.#busy += 1;
+    else await new Promise<void>((resolve) => this.#waiting.push(resolve));
+    let released = false;
+    return () => {
+      if (released) return;
+      released = true;
+      const next = this.#waiting.shift();
+      // A freed slot goes straight to the next in line, or back to the pool.
+      if (next === undefined) this.#busy -= 1;
+      else next();
+    };
+  }
+
+  /** Runs `work` in a slot, freeing it however `work` ends. */
+  async run<T>(work: () => Promise<T>): Promise<T> {
+    const release = await this.take();
+    try {
+      return await work();
+    } finally {
+      release();
+    }
+  }
+}

@@ -1,0 +1,159 @@
+/**
+ * The status checks of several waits as one request a check: every agent
+ * that waits asks `check(id, timeoutMs)` on its own schedule (wait.ts), and
+ * the checks asked meanwhile leave together as
+ * `GET /v2/deployments?deployment_ids=A,B,…&limit=100` (100 ids a request).
+ *
+ * The requests keep one wait's pace whatever the number of agents: they
+ * start no closer than the schedule of wait-schedule.ts allows (1 s, then
+ * 2 s, start to start), and after a `429` or a `Retry-After` not before the
+ * pause the service asked for. One agent alone therefore makes the same
+ * requests at the same moments as a wait that calls `getById` itself.
+ *
+ * Every request holds the ids of all agents that asked lately (within two
+ * of the longest intervals), so a check asked while a request that holds its
+ * id is under way takes that request's answer rather than wait for the
+ * next. A failed request fails every check it serves with the same error:
+ * each wait counts it, and slows down on a `429`, as it does alone.
+ *
+ * Deadlines: a request may take as long as the nearest deadline of the
+ * checks it starts with allows (at least a second, as one wait's last
+ * check), and a check joins a request under way only when that request
+ * ends by the check's own deadline; otherwise it waits for the next.
+ */
+import { setImmediate as nextTurn } from 'node:timers/promises';
+import type { Clock } from '../../common/runtime.js';
+import { ServiceError } from '../../service/errors.js';
+import { PAGE_LIMIT, type Service } from '../../service/endpoints.js';
+import type { Deployment } from '../../service/schemas.js';
+import type { StatusCheck } from '../ports/dependencies.js';
+import { DEFAULT_WAIT, type WaitOptions } from '../ports/pace.js';
+import {
+  answered,
+  checkStarted,
+  checkTimeoutMs,
+  refusalOf,
+  refused,
+  startSchedule,
+  type Schedule,
+} from './wait-schedule.js';
+
+/** What the checks are made from: one service, the run's clock and signal, the waits' pace. */
+export interface StatusChecksOptions {
+  service: Pick<Service, 'getByIds'>;
+  clock: Clock;
+  signal?: AbortSignal;
+  /** The waits' schedule; `DEFAULT_WAIT` when absent. */
+  wait?: Omit<WaitOptions, 'timeoutMs'>;
+}
+
+/** One agent's check, until a request answers it. */
+interface Asked {
+  id: string;
+  /** When the check may take no longer: when it was asked, plus its timeout. */
+  deadline: number;
+  resolve: (deployment: Deployment | undefined) => void;
+  reject: (error: unknown) => void;
+}
+
+/** A request under way: the ids it holds, when it ends at the latest, the checks it answers. */
+interface Batch {
+  ids: ReadonlySet<string>;
+  endsBy: number;
+  checks: Asked[];
+}
+
+export class StatusChecks {
+  readonly #service: Pick<Service, 'getByIds'>;
+  readonly #clock: Clock;
+  readonly #signal: AbortSignal | undefined;
+  readonly #wait: Omit<WaitOptions, 'timeoutMs'>;
+  #schedule: Schedule;
+  /** No request before this (a pause the service asked for). */
+  #heldUntil = Number.NEGATIVE_INFINITY;
+  #queued: Asked[] = [];
+  /** Each id asked lately, and when last. */
+  readonly #lately = new Map<string, number>();
+  readonly #underWay = new Set<Batch>();
+  #pumping = false;
+
+  constructor(options: StatusChecksOptions) {
+    this.#service = options.service;
+    this.#clock = options.clock;
+    this.#signal = options.signal;
+    this.#wait = options.wait ?? DEFAULT_WAIT;
+    this.#schedule = startSchedule(this.#wait, this.#clock.now());
+  }
+
+  /** A wait's check (`RunDependencies.statusCheck`): the deployment as the next request lists it. */
+  readonly check: StatusCheck = (id, timeoutMs) =>
+    new Promise((resolve, reject) => {
+      const now = this.#clock.now();
+      const asked: Asked = { id, deadline: now + timeoutMs, resolve, reject };
+      this.#lately.set(id, now);
+      const joined = [...this.#underWay].find(
+        (batch) => batch.ids.has(id) && batch.endsBy <= asked.deadline,
+      );
+      if (joined !== undefined) return void joined.checks.push(asked);
+      this.#queued.push(asked);
+      if (!this.#pumping) void this.#pump();
+    });
+
+  /** Sends the queued checks as the pace allows, until none is left. */
+  async #pump(): Promise<void> {
+    this.#pumping = true;
+    try {
+      while (this.#queued.length > 0) {
+        // The checks asked at the same moment leave together.
+        await nextTurn();
+        const { lastCheckAt, intervalMs } = this.#schedule;
+        const waitMs = Math.max(lastCheckAt + intervalMs, this.#heldUntil) - this.#clock.now();
+        if (waitMs > 0) await this.#clock.sleep(waitMs, this.#signal);
+        else this.#send();
+      }
+    } catch (error) {
+      for (const asked of this.#queued.splice(0)) asked.reject(error);
+    } finally {
+      this.#pumping = false;
+    }
+  }
+
+  /** One request a hundred ids: the queued checks' first, then those asked lately. */
+  #send(): void {
+    const now = this.#clock.now();
+    this.#schedule = checkStarted(this.#schedule, this.#wait, now);
+    const checks = this.#queued.splice(0);
+    for (const [id, at] of this.#lately) {
+      if (now - at > 2 * this.#wait.maxIntervalMs) this.#lately.delete(id);
+    }
+    const ids = [...new Set([...checks.map((asked) => asked.id), ...this.#lately.keys()])];
+    for (let start = 0; start < ids.length; start += PAGE_LIMIT) {
+      const held = new Set(ids.slice(start, start + PAGE_LIMIT));
+      const served = checks.filter((asked) => held.has(asked.id));
+      if (served.length === 0) continue;
+      const nearest = Math.min(...served.map((asked) => asked.deadline));
+      const timeoutMs = checkTimeoutMs(nearest, now);
+      const batch: Batch = { ids: held, endsBy: now + timeoutMs, checks: served };
+      this.#underWay.add(batch);
+      void this.#answer(batch, timeoutMs);
+    }
+  }
+
+  /** The request's answer to each check it serves, or its failure to each. */
+  async #answer(batch: Batch, timeoutMs: number): Promise<void> {
+    try {
+      const found = await this.#service.getByIds([...batch.ids], timeoutMs);
+      this.#underWay.delete(batch);
+      this.#schedule = answered(this.#schedule);
+      for (const asked of batch.checks) asked.resolve(found.get(asked.id));
+    } catch (error) {
+      this.#underWay.delete(batch);
+      if (error instanceof ServiceError) {
+        this.#schedule = refused(this.#schedule, refusalOf(error), this.#wait);
+        const until = this.#clock.now() + this.#schedule.slowdownMs;
+        this.#heldUntil = Math.max(this.#heldUntil, until);
+      }
+      for (const asked of batch.checks) asked.reject(error);
+    }
+  }
+}
