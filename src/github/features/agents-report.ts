@@ -127,6 +127,7 @@ export class AgentsReport {
     if (state === undefined) return;
     state.over = true;
     if (failure !== undefined) state.failure = failure;
+    this.#maybeFirstWrite();
     await this.#settle();
   }
 
@@ -152,7 +153,7 @@ export class AgentsReport {
       if (!this.#cancelled || this.#comment?.commentId !== undefined) {
         this.#serial(() => this.#writeComment(options));
       }
-    } else this.#maybeFirstWrite();
+    }
     await this.#queue;
   }
 
