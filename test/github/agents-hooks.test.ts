@@ -214,6 +214,18 @@ describe('records', () => {
     expect(last.description).toContain('1 of 2 agents live');
     expect(last.description).toContain('research');
   });
+
+  it('a cancelled run ends the manifest’s record with error, and updates the comment it wrote', async () => {
+    const manifest = manifestOf(['support', 'research']);
+    await run(make(manifest, { environment: 'production' }), manifest, {
+      support: 'cancelled',
+      research: 'cancelled',
+    });
+    expect(gh.deployments[0]!.statuses.map((s) => s.state)).toEqual(['in_progress', 'error']);
+    expect(commentWrites().map((w) => w.method)).toEqual(['POST', 'PATCH']);
+    const rows = await tableRows(gh.comments[0]!.body);
+    expect(rows.map((row) => row[3])).toEqual(['⚪ cancelled', '⚪ cancelled']);
+  });
 });
 
 describe('the manifest’s comment', () => {
