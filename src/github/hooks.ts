@@ -23,6 +23,14 @@ export interface GitHubHooks {
   commitOrder?: AskCommitOrder;
   retired?: ReportRetired;
   pullRequestStates?: AskPullRequestStates;
+  /**
+   * What the hooks add to the step's own outputs (the records' ids in a
+   * manifest's `deployments`): the step applies it to every outputs event
+   * of the run before it sets them.
+   */
+  outputs?: (
+    outputs: Readonly<Partial<Record<string, string>>>,
+  ) => Readonly<Partial<Record<string, string>>>;
   /** The run's GitHub API, once a hook made it (tests count its requests). */
   readonly api: GitHubApi | undefined;
 }
@@ -37,6 +45,8 @@ export interface HookDependencies {
   budgetMs?: number;
   /** Called once the GitHub deployment is recorded (the `github-deployment-id` output). */
   onRecorded?: (id: number) => void;
+  /** Sets the run's outputs again through the hooks' `outputs`, once what it adds changed. */
+  refreshOutputs?: () => void;
 }
 
 /** An entry's hooks, made by the step from where the run stands on GitHub (undefined: no repository). */

@@ -28,8 +28,9 @@ import { agentLog } from './agent-log.js';
 import { WarningAnnotations } from './annotations.js';
 import { RUN_BUDGET_MS } from './client/budget.js';
 import { describeRun, gitHubRunContext } from './event.js';
-import type { MakeHooks } from './hooks.js';
+import type { HookDependencies, MakeHooks } from './hooks.js';
 import { readRunnerEvent } from './runner-event.js';
+import { StepOutputs } from './step-outputs.js';
 
 /**
  * Where the warnings GitHub does not show as annotations are (past the
@@ -57,20 +58,9 @@ function logger(redact: (text: string) => string, annotations: WarningAnnotation
 
 /**
  * The step's views of the core's events: its log, a log group for each
- * grouped phase, and its outputs, set again only when a value changes
- * (outputs are data: no substring redaction).
+ * grouped phase, and its outputs (step-outputs.ts).
  */
-function stepViews(annotations: WarningAnnotations): EventView[] {
-  const written = new Map<string, string>();
-  // An agent's own outputs are the manifest's to gather (its `deployments`).
-  const outputs: EventView = (event) => {
-    if (event.kind !== 'outputs' || event.agent !== undefined) return;
-    for (const [name, value] of Object.entries(event.outputs)) {
-      if (value === undefined || written.get(name) === value) continue;
-      written.set(name, value);
-      core.setOutput(name, value);
-    }
-  };
+function stepViews(annotations: WarningAnnotations, outputs: StepOutputs): EventView[] {
   const groups: EventView = (event) => {
     if (event.agent !== undefined) return;
     if (event.kind === 'phase' && event.grouped) core.startGroup(event.message);
@@ -79,7 +69,11 @@ function stepViews(annotations: WarningAnnotations): EventView[] {
   const log = logger((text) => text, annotations);
   const own = logView(log);
   const agents = agentLog(log, { start: core.startGroup, end: core.endGroup });
-  return [(event) => (event.agent === undefined ? own(event) : agents(event)), groups, outputs];
+  return [
+    (event) => (event.agent === undefined ? own(event) : agents(event)),
+    groups,
+    outputs.view,
+  ];
 }
 
 /**
@@ -175,6 +169,18 @@ function readRequest<D extends Declarations, Request>(
   }
 }
 
+/** What the step hands an entry's hooks. */
+function hookDependencies(log: Logger, redactor: Redactor, outputs: StepOutputs): HookDependencies {
+  return {
+    logger: log,
+    clock: systemClock,
+    redact: (text) => redactor.redact(text),
+    budgetMs: gitHubBudgetMs(process.env),
+    onRecorded: (id) => core.setOutput('github-deployment-id', String(id)),
+    refreshOutputs: outputs.refresh,
+  };
+}
+
 /**
  * Runs an entry on a GitHub runner: masks its sensitive inputs, describes
  * the run from the event, reads every input it declares (one report of all
@@ -206,13 +212,12 @@ export async function runStep<D extends Declarations, Request>(
   const controller = new AbortController();
   const stopListening = onCancel(controller, log);
   const io = (makeHooks: MakeHooks): RunnerIO => {
-    const hooks = makeHooks(gitHubRunContext(event, process.env, description), {
-      logger: log,
-      clock: systemClock,
-      redact: (text) => redactor.redact(text),
-      budgetMs: gitHubBudgetMs(process.env),
-      onRecorded: (id) => core.setOutput('github-deployment-id', String(id)),
-    });
+    const outputs = new StepOutputs((name, value) => core.setOutput(name, value));
+    const hooks = makeHooks(
+      gitHubRunContext(event, process.env, description),
+      hookDependencies(log, redactor, outputs),
+    );
+    outputs.additions = hooks.outputs;
     return {
       run: description,
       proxy: proxySettingsFrom(process.env),
@@ -221,7 +226,10 @@ export async function runStep<D extends Declarations, Request>(
       signal: controller.signal,
       mask,
       redact: (text) => redactor.redact(text),
-      views: [...stepViews(annotations), ...(hooks.view === undefined ? [] : [hooks.view])],
+      views: [
+        ...stepViews(annotations, outputs),
+        ...(hooks.view === undefined ? [] : [hooks.view]),
+      ],
       ...(hooks.commitOrder === undefined ? {} : { commitOrder: hooks.commitOrder }),
       ...(hooks.retired === undefined ? {} : { retired: hooks.retired }),
       ...(hooks.pullRequestStates === undefined

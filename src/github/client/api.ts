@@ -53,9 +53,12 @@ import type { z } from 'zod';
 export class GitHubApi {
   readonly #calls: GitHubCalls;
   #viewer: Result<string> | undefined;
+  /** All the time the run's GitHub work may take. */
+  readonly budgetMs: number;
 
   constructor(options: GitHubApiOptions) {
     this.#calls = new GitHubCalls(options);
+    this.budgetMs = options.budget.totalMs;
   }
 
   /** Requests sent, every attempt counted (the bench reports it). */

@@ -55,6 +55,11 @@ export class PullRequestComment {
     return this.#commentId;
   }
 
+  /** The comment's body as last found or written (undefined before it is found, or for none). */
+  get body(): string | undefined {
+    return this.#body;
+  }
+
   /**
    * Writes the report: the first time, after finding the comment (create
    * when there is none); then an update of the comment found or created.

@@ -97,9 +97,15 @@ export async function deployAgents(asked: AgentsToDeploy, io: RunnerIO): Promise
       const views = [...agentViews(io.views, agent.key), table.viewOf(agent)];
       const outcome = await pipeline(agent.spec, { ...io, views }, share);
       table.ended(agent, outcome.failure);
+      events.emit({
+        kind: 'agent_over',
+        agent: agent.key,
+        ...(outcome.failure === undefined ? {} : { failure: outcome.failure }),
+      });
       return outcome;
     }),
   );
+  events.emit({ kind: 'agents_over' });
   await events.settled();
   return {
     ...failureOfAgents(asked.agents, outcomes),

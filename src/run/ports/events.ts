@@ -62,7 +62,15 @@ export type RunEventBody =
   /** How a run that was `deployed` ended: after it, nothing. */
   | { kind: 'finished'; report: RunReport }
   /** A plan's verdict, or that it could not be made. */
-  | { kind: 'planned'; report: PlanReport | PlanNotMade };
+  | { kind: 'planned'; report: PlanReport | PlanNotMade }
+  /**
+   * One agent's run of a manifest is over, however it ended (its failure,
+   * if any): sent with the agent's key after its own events, even when it
+   * failed before its deployment was found or created.
+   */
+  | { kind: 'agent_over'; failure?: string }
+  /** Every agent of a manifest is over: the manifest's last event. */
+  | { kind: 'agents_over' };
 
 /**
  * A view of the events. It must not throw; when it starts work the run's

@@ -1,0 +1,42 @@
+/**
+ * The step's outputs as a view of the run's `outputs` events: each set again
+ * only when its value changes (outputs are data: no substring redaction),
+ * an agent's own outputs left to the manifest's (its `deployments`), and
+ * what the hooks add (the records' ids) applied to every set, including
+ * once more when the hooks say what they add changed.
+ */
+import type { EventView } from '../run/ports/events.js';
+
+type Outputs = Readonly<Partial<Record<string, string>>>;
+
+export class StepOutputs {
+  readonly #set: (name: string, value: string) => void;
+  readonly #written = new Map<string, string>();
+  #last: Partial<Record<string, string>> = {};
+  /** What the hooks add to the outputs, once the hooks are made. */
+  additions: ((outputs: Outputs) => Outputs) | undefined;
+
+  constructor(set: (name: string, value: string) => void) {
+    this.#set = set;
+  }
+
+  readonly view: EventView = (event) => {
+    if (event.kind !== 'outputs' || event.agent !== undefined) return;
+    this.#last = { ...this.#last, ...event.outputs };
+    this.#write(event.outputs);
+  };
+
+  /** Sets again what the hooks' additions change in the outputs set so far. */
+  readonly refresh = (): void => {
+    this.#write(this.#last);
+  };
+
+  #write(outputs: Outputs): void {
+    const shown = this.additions?.(outputs) ?? outputs;
+    for (const [name, value] of Object.entries(shown)) {
+      if (value === undefined || this.#written.get(name) === value) continue;
+      this.#written.set(name, value);
+      this.#set(name, value);
+    }
+  }
+}
