@@ -29077,7 +29077,7 @@ __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __we
 /* harmony import */ var node_url__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(3136);
 /* harmony import */ var node_url__WEBPACK_IMPORTED_MODULE_2___default = /*#__PURE__*/__nccwpck_require__.n(node_url__WEBPACK_IMPORTED_MODULE_2__);
 /* harmony import */ var _inputs_bounded_read_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(4033);
-/* harmony import */ var _main_js__WEBPACK_IMPORTED_MODULE_4__ = __nccwpck_require__(1643);
+/* harmony import */ var _main_js__WEBPACK_IMPORTED_MODULE_4__ = __nccwpck_require__(1641);
 /* harmony import */ var _pipe_end_js__WEBPACK_IMPORTED_MODULE_5__ = __nccwpck_require__(2884);
 /** The command's entry (dist/cli.js, the package's bin): wires the process to `main`, nothing else. */
 
@@ -29132,7 +29132,7 @@ __webpack_async_result__();
 
 /***/ }),
 
-/***/ 1643:
+/***/ 1641:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -29932,6 +29932,154 @@ class Redactor {
             out = out.split(needle).join(MASK);
         return out;
     }
+}
+
+;// CONCATENATED MODULE: ./src/run/decisions/drift.ts
+/**
+ * Drift: where a reused deployment differs from what the step asks for. The
+ * service has no update call, so these differences stay until someone
+ * changes the deployment in the service (docs/how-it-works.md, "Drift").
+ */
+
+
+const isObject = (value) => typeof value === 'object' && value !== null && !Array.isArray(value);
+/** null and absent are the same to the service (every field is nullable). */
+const isAbsent = (value) => value === undefined || value === null;
+/** Deep equality of JSON values; numbers by value (`2` equals `2.0`). */
+function same(a, b) {
+    if (isAbsent(a) || isAbsent(b))
+        return isAbsent(a) && isAbsent(b);
+    if (Array.isArray(a) || Array.isArray(b)) {
+        return (Array.isArray(a) &&
+            Array.isArray(b) &&
+            a.length === b.length &&
+            a.every((item, index) => same(item, b[index])));
+    }
+    if (isObject(a) && isObject(b)) {
+        const keys = new Set([...Object.keys(a), ...Object.keys(b)]);
+        return [...keys].every((key) => same(a[key], b[key]));
+    }
+    return a === b;
+}
+/**
+ * The fields of a revision: a reused deployment that differs in one of them
+ * never runs what the step asks for.
+ */
+const REVISION_FIELDS = [
+    'repo_ref',
+    'agent_config_path',
+    'image_uri',
+    'source_tarball_path',
+];
+/** Whether a drift entry changes which code runs (a revision field), not only how it runs. */
+function isRevisionField(field) {
+    return REVISION_FIELDS.some((key) => field === `source_revision_config.${key}`);
+}
+/** A difference `findDrift` found, saying what it is: a field, blocking when it is a revision field. */
+function fieldDrift(entry) {
+    return { ...entry, kind: 'field', blocks: isRevisionField(entry.field) };
+}
+/** `build_on_push` null or absent reads as off: a codehost create builds on push unless the step says otherwise. */
+const buildsOnPush = (value) => value === true;
+/**
+ * Compares what the step sets in an object with the live object: only the
+ * keys the step sets, recursing into objects (the service fills in
+ * defaults), arrays whole.
+ */
+function compareSet(path, wanted, live, out) {
+    const liveObject = isObject(live) ? live : {};
+    for (const [key, value] of Object.entries(wanted)) {
+        if (value === undefined)
+            continue;
+        const field = `${path}.${key}`;
+        if (isObject(value) && isObject(liveObject[key])) {
+            compareSet(field, value, liveObject[key], out);
+        }
+        else if (!same(value, liveObject[key])) {
+            out.push({ field, wanted: value, live: liveObject[key] ?? null });
+        }
+    }
+}
+function compareSecrets(spec, deployment, out) {
+    const live = new Map(deployment.secrets.map((secret) => [secret.name, secret.value]));
+    const wanted = new Map(spec.secrets.map((secret) => [secret.name, secret.value]));
+    for (const [name, value] of wanted) {
+        const liveValue = live.get(name);
+        if (liveValue === undefined) {
+            out.push({ field: `secrets.${name}`, wanted: MASK, live: null });
+        }
+        else if (liveValue !== '' && liveValue !== value) {
+            out.push({ field: `secrets.${name}`, wanted: MASK, live: MASK });
+        }
+    }
+    for (const name of live.keys()) {
+        if (!wanted.has(name))
+            out.push({ field: `secrets.${name}`, wanted: null, live: MASK });
+    }
+}
+const sortedReferences = (references) => references.map((reference) => JSON.stringify(reference)).sort();
+/**
+ * Every difference between the step and the deployment it reused:
+ * `source_config` (what the step sets, and for codehost the listing's
+ * repo_url and integration_id), `source_revision_config` fields the step
+ * sets, secrets when the step gives any, secret_references as a set.
+ */
+function findDrift(spec, request, deployment) {
+    const out = [];
+    // build_on_push is compared only when the step sets it (the create's default is not), as on or off.
+    const wanted = spec.sourceConfig.build_on_push;
+    compareSet('source_config', {
+        ...request.source_config,
+        build_on_push: wanted === undefined ? undefined : buildsOnPush(wanted),
+    }, {
+        ...deployment.source_config,
+        build_on_push: buildsOnPush(deployment.source_config.build_on_push),
+    }, out);
+    const revision = Object.fromEntries(REVISION_FIELDS.map((key) => [key, spec.sourceRevisionConfig[key]]));
+    compareSet('source_revision_config', revision, deployment.source_revision_config, out);
+    if (spec.secrets.length > 0)
+        compareSecrets(spec, deployment, out);
+    if (spec.source === 'external_docker' && spec.secretReferences !== null) {
+        const live = deployment.secret_references ?? [];
+        if (!same(sortedReferences(spec.secretReferences), sortedReferences(live))) {
+            out.push({ field: 'secret_references', wanted: spec.secretReferences, live });
+        }
+    }
+    return out;
+}
+/** How a drifted value is written in a message: JSON, short, on one line. */
+function showValue(value) {
+    if (value === null || value === undefined)
+        return '(not set)';
+    const text = untrusted(typeof value === 'string' ? value : JSON.stringify(value));
+    return text.length > 120 ? `${text.slice(0, 120)}…` : text;
+}
+
+;// CONCATENATED MODULE: ./src/views/html-parts.ts
+
+/**
+ * A cell of the summary, written by the one GitHub-text module: secret values
+ * removed first (they could not be found once escaped), then text or code.
+ */
+const cellOf = (redact, write) => (value) => value === undefined || value === null || value === '' ? '—' : write(redact(value));
+/** A table of labelled cells, one row a label. */
+function labelledTable(rows) {
+    const body = rows
+        .map(([label, value]) => `<tr><th align="left">${label}</th><td>${value}</td></tr>`)
+        .join('\n');
+    return `<table>\n${body}\n</table>`;
+}
+/**
+ * A table of differences (drift): one row a field, its wanted and live values,
+ * secrets `***`; as many rows as fit in the summary, and a count of the others.
+ */
+function differencesTable(drift, code, wants, has, head = '') {
+    return {
+        head: `${head}<table>\n<tr><th>Field</th><th>${wants}</th><th>${has}</th></tr>`,
+        lines: drift.map((entry) => `<tr><td>${code(entry.field)}</td><td>${code(showValue(entry.wanted))}</td><td>${code(showValue(entry.live))}</td></tr>`),
+        tail: '\n</table>',
+        leftOut: (count) => `<p>… and ${count} more, left out to keep this summary under GitHub's limit: every one is in the step's log.</p>`,
+    };
 }
 
 ;// CONCATENATED MODULE: ./node_modules/zod/v4/core/util.js
@@ -40043,9 +40191,23 @@ class Service {
      * the answer does not list it. One attempt: a poll is retried by the next poll.
      */
     async getById(id, timeoutMs) {
-        const list = await this.#page({ deployment_ids: id }, { attempts: 1, ...(timeoutMs === undefined ? {} : { timeoutMs }) });
-        const found = list.resources.find((deployment) => deployment.id === id);
-        return found === undefined ? undefined : this.#vetting.vet(found);
+        return (await this.#byIds([id], {}, timeoutMs)).get(id);
+    }
+    /** `GET /v2/deployments?deployment_ids=A,B,…&limit=100`: `getById` for up to 100 ids, by id. */
+    getByIds(ids, timeoutMs) {
+        // More is a caller's mistake: one page holds 100.
+        if (ids.length > PAGE_LIMIT)
+            throw new RangeError(`getByIds takes ${ids.length} ids, not ≤ 100`);
+        return this.#byIds(ids, { limit: PAGE_LIMIT }, timeoutMs);
+    }
+    async #byIds(ids, query, timeoutMs) {
+        const list = await this.#page({ deployment_ids: ids.join(','), ...query }, { attempts: 1, ...(timeoutMs === undefined ? {} : { timeoutMs }) });
+        const found = new Map();
+        for (const listed of list.resources.filter((deployment) => ids.includes(deployment.id))) {
+            if (!found.has(listed.id))
+                found.set(listed.id, this.#vetting.vet(listed));
+        }
+        return found;
     }
     /**
      * `POST /v2/deployments`. When the create may have taken effect without an
@@ -40167,9 +40329,11 @@ function parseOneOf(values, raw) {
 function parseSource(raw) {
     return parseOneOf(SOURCES, raw);
 }
+/** What `name` says when it is needed and empty. */
+const NAME_REQUIRED = 'is required (the deployment name)';
 function parseName(raw) {
     if (raw === '')
-        fail('is required (the deployment name)');
+        fail(NAME_REQUIRED);
     if (UNSAFE_IN_AN_INPUT.test(raw))
         fail('must not contain control characters or line breaks');
     return raw;
@@ -40340,152 +40504,138 @@ function dryRunReport(result) {
     return `${what}:\n${JSON.stringify(body, null, 2)}`;
 }
 
-;// CONCATENATED MODULE: ./src/run/decisions/drift.ts
+;// CONCATENATED MODULE: ./src/views/plan-summary.ts
 /**
- * Drift: where a reused deployment differs from what the step asks for. The
- * service has no update call, so these differences stay until someone
- * changes the deployment in the service (docs/how-it-works.md, "Drift").
+ * The plan's summary: the verdict, the deployment it is about, what the
+ * deploy would not apply, the request it would send, and why it would fail.
  */
 
 
-const isObject = (value) => typeof value === 'object' && value !== null && !Array.isArray(value);
-/** null and absent are the same to the service (every field is nullable). */
-const isAbsent = (value) => value === undefined || value === null;
-/** Deep equality of JSON values; numbers by value (`2` equals `2.0`). */
-function same(a, b) {
-    if (isAbsent(a) || isAbsent(b))
-        return isAbsent(a) && isAbsent(b);
-    if (Array.isArray(a) || Array.isArray(b)) {
-        return (Array.isArray(a) &&
-            Array.isArray(b) &&
-            a.length === b.length &&
-            a.every((item, index) => same(item, b[index])));
-    }
-    if (isObject(a) && isObject(b)) {
-        const keys = new Set([...Object.keys(a), ...Object.keys(b)]);
-        return [...keys].every((key) => same(a[key], b[key]));
-    }
-    return a === b;
-}
-/**
- * The fields of a revision: a reused deployment that differs in one of them
- * never runs what the step asks for.
- */
-const REVISION_FIELDS = [
-    'repo_ref',
-    'agent_config_path',
-    'image_uri',
-    'source_tarball_path',
-];
-/** Whether a drift entry changes which code runs (a revision field), not only how it runs. */
-function isRevisionField(field) {
-    return REVISION_FIELDS.some((key) => field === `source_revision_config.${key}`);
-}
-/** A difference `findDrift` found, saying what it is: a field, blocking when it is a revision field. */
-function fieldDrift(entry) {
-    return { ...entry, kind: 'field', blocks: isRevisionField(entry.field) };
-}
-/** `build_on_push` null or absent reads as off: a codehost create builds on push unless the step says otherwise. */
-const buildsOnPush = (value) => value === true;
-/**
- * Compares what the step sets in an object with the live object: only the
- * keys the step sets, recursing into objects (the service fills in
- * defaults), arrays whole.
- */
-function compareSet(path, wanted, live, out) {
-    const liveObject = isObject(live) ? live : {};
-    for (const [key, value] of Object.entries(wanted)) {
-        if (value === undefined)
-            continue;
-        const field = `${path}.${key}`;
-        if (isObject(value) && isObject(liveObject[key])) {
-            compareSet(field, value, liveObject[key], out);
-        }
-        else if (!same(value, liveObject[key])) {
-            out.push({ field, wanted: value, live: liveObject[key] ?? null });
-        }
-    }
-}
-function compareSecrets(spec, deployment, out) {
-    const live = new Map(deployment.secrets.map((secret) => [secret.name, secret.value]));
-    const wanted = new Map(spec.secrets.map((secret) => [secret.name, secret.value]));
-    for (const [name, value] of wanted) {
-        const liveValue = live.get(name);
-        if (liveValue === undefined) {
-            out.push({ field: `secrets.${name}`, wanted: MASK, live: null });
-        }
-        else if (liveValue !== '' && liveValue !== value) {
-            out.push({ field: `secrets.${name}`, wanted: MASK, live: MASK });
-        }
-    }
-    for (const name of live.keys()) {
-        if (!wanted.has(name))
-            out.push({ field: `secrets.${name}`, wanted: null, live: MASK });
-    }
-}
-const sortedReferences = (references) => references.map((reference) => JSON.stringify(reference)).sort();
-/**
- * Every difference between the step and the deployment it reused:
- * `source_config` (what the step sets, and for codehost the listing's
- * repo_url and integration_id), `source_revision_config` fields the step
- * sets, secrets when the step gives any, secret_references as a set.
- */
-function findDrift(spec, request, deployment) {
-    const out = [];
-    // build_on_push is compared only when the step sets it (the create's default is not), as on or off.
-    const wanted = spec.sourceConfig.build_on_push;
-    compareSet('source_config', {
-        ...request.source_config,
-        build_on_push: wanted === undefined ? undefined : buildsOnPush(wanted),
-    }, {
-        ...deployment.source_config,
-        build_on_push: buildsOnPush(deployment.source_config.build_on_push),
-    }, out);
-    const revision = Object.fromEntries(REVISION_FIELDS.map((key) => [key, spec.sourceRevisionConfig[key]]));
-    compareSet('source_revision_config', revision, deployment.source_revision_config, out);
-    if (spec.secrets.length > 0)
-        compareSecrets(spec, deployment, out);
-    if (spec.source === 'external_docker' && spec.secretReferences !== null) {
-        const live = deployment.secret_references ?? [];
-        if (!same(sortedReferences(spec.secretReferences), sortedReferences(live))) {
-            out.push({ field: 'secret_references', wanted: spec.secretReferences, live });
-        }
-    }
-    return out;
-}
-/** How a drifted value is written in a message: JSON, short, on one line. */
-function showValue(value) {
-    if (value === null || value === undefined)
-        return '(not set)';
-    const text = untrusted(typeof value === 'string' ? value : JSON.stringify(value));
-    return text.length > 120 ? `${text.slice(0, 120)}…` : text;
-}
 
-;// CONCATENATED MODULE: ./src/views/html-parts.ts
 
-/**
- * A cell of the summary, written by the one GitHub-text module: secret values
- * removed first (they could not be found once escaped), then text or code.
- */
-const cellOf = (redact, write) => (value) => value === undefined || value === null || value === '' ? '—' : write(redact(value));
-/** A table of labelled cells, one row a label. */
-function labelledTable(rows) {
-    const body = rows
-        .map(([label, value]) => `<tr><th align="left">${label}</th><td>${value}</td></tr>`)
-        .join('\n');
-    return `<table>\n${body}\n</table>`;
+
+/** What the deploy does with `count` differences: nothing; the remedy. */
+function remedy(count) {
+    const them = plural(count, 'it', 'them');
+    return `The deploy would not apply ${them}: the service cannot update a deployment. Change ${them} in the service, or deploy under a new name.`;
 }
-/**
- * A table of differences (drift): one row a field, its wanted and live values,
- * secrets `***`; as many rows as fit in the summary, and a count of the others.
- */
-function differencesTable(drift, code, wants, has, head = '') {
+/** `count` differences, the noun agreeing: `1 difference`, `2 differences`. */
+const differences = (count) => `${count} ${plural(count, 'difference')}`;
+const upperFirst = (text) => `${text.charAt(0).toUpperCase()}${text.slice(1)}`;
+/** The verdict's heading. */
+function heading(name, verdict, code) {
     return {
-        head: `${head}<table>\n<tr><th>Field</th><th>${wants}</th><th>${has}</th></tr>`,
-        lines: drift.map((entry) => `<tr><td>${code(entry.field)}</td><td>${code(showValue(entry.wanted))}</td><td>${code(showValue(entry.live))}</td></tr>`),
-        tail: '\n</table>',
-        leftOut: (count) => `<p>… and ${count} more, left out to keep this summary under GitHub's limit: every one is in the step's log.</p>`,
-    };
+        create: `🆕 Plan: the deploy would create ${code(name)}`,
+        reuse: verdict.changes.length === 0
+            ? `✅ Plan: the deploy would reuse ${code(name)}, with no difference`
+            : `⚠️ Plan: the deploy would reuse ${code(name)}, and not apply ${differences(verdict.changes.length)}`,
+        fail: `❌ Plan: the deploy would fail for ${code(name)}`,
+    }[verdict.action];
+}
+/** The table of the deployment the verdict is about, when there is one. */
+function deploymentTable(verdict, dashboardUrl, code, redact) {
+    const { deployment } = verdict;
+    if (deployment === undefined)
+        return [];
+    const dashboard = dashboardUrlOf(dashboardUrl, deployment);
+    const link = dashboard === undefined ? undefined : htmlLink(redact(dashboard), dashboard);
+    const rows = [
+        ['Id', code(deployment.id)],
+        ['Status', code(deployment.status)],
+        ['Source', code(deployment.source)],
+        ['Tracks', code(verdict.tracks?.branch)],
+        [
+            'A push there',
+            htmlText(verdict.tracks === undefined
+                ? '—'
+                : verdict.tracks.buildsOnPush
+                    ? 'builds a new revision'
+                    : 'builds nothing (build_on_push is off)'),
+        ],
+        ...(link === undefined ? [] : [['Dashboard', link]]),
+    ];
+    return [labelledTable(rows)];
+}
+/** The request the deploy would send, a line of it each (one secret's name, say), as many as fit. */
+function requestBlock(verdict, redact) {
+    if (verdict.request === undefined)
+        return [];
+    const request = htmlLines(redact(JSON.stringify(verdict.request, null, 2))).split('\n');
+    return [
+        {
+            head: `<h3>The request the deploy would send</h3>\n<pre>${request[0] ?? ''}`,
+            lines: request.slice(1),
+            tail: '</pre>',
+            leftOut: (count) => `<p>… and ${count} more ${plural(count, 'line')} of the request, left out to keep this summary under GitHub's limit.</p>`,
+        },
+    ];
+}
+/** The job summary of a plan, as HTML (service text escaped by the one GitHub-text module). */
+function planSummaryHtml({ name, verdict, dashboardUrl }, redact, budget) {
+    const code = cellOf(redact, (value) => htmlCode(value));
+    const parts = [`<h2>${heading(name, verdict, code)}</h2>`];
+    parts.push(...deploymentTable(verdict, dashboardUrl, code, redact));
+    if (verdict.wouldFail !== undefined) {
+        parts.push(`<p><strong>${htmlText(upperFirst(redact(verdict.wouldFail)))}</strong></p>`);
+    }
+    if (verdict.changes.length > 0) {
+        parts.push(differencesTable(verdict.changes, code, 'The step wants', 'The deployment has', `<h3>Not applied by the deploy</h3>\n<p>${htmlText(remedy(verdict.changes.length))}</p>\n`));
+    }
+    parts.push(...requestBlock(verdict, redact));
+    if (verdict.reason !== undefined)
+        parts.push(`<p><strong>Why:</strong></p>\n<pre>${htmlLines(redact(verdict.reason))}</pre>`);
+    return boundedSummary(parts, budget);
+}
+
+;// CONCATENATED MODULE: ./src/views/agents-plan-summary.ts
+/**
+ * The summary of a plan of several agents: a row an agent (its deployment,
+ * what its deploy would do, how many differences it would not apply), then
+ * each agent's plan below, each within its share of GitHub's limit.
+ */
+
+
+
+
+
+const HEADINGS = ['Agent', 'Deployment', 'The deploy would', 'Not applied'];
+/** What the agent's deploy would do, in the row's words. */
+function actionCell(part) {
+    const verdict = part.summary?.verdict;
+    if (verdict === undefined)
+        return '❌ no plan made';
+    return { create: '🆕 create', reuse: '♻️ reuse', fail: '❌ fail' }[verdict.action];
+}
+function rowOf(part, code) {
+    const changes = part.summary?.verdict.changes.length;
+    const cells = [
+        code(part.key),
+        code(part.name),
+        htmlText(actionCell(part)),
+        htmlText(changes === undefined ? '—' : String(changes)),
+    ];
+    return `<tr>${cells.map((cell) => `<td>${cell}</td>`).join('')}</tr>`;
+}
+/** An agent's plan below the table (or why none was made), within `budget` bytes. */
+function detailsOf(part, code, redact, budget) {
+    const head = `<h3>${code(part.key)}</h3>`;
+    if (part.summary !== undefined)
+        return `${head}\n${planSummaryHtml(part.summary, redact, budget)}`;
+    return `${head}\n<pre>${htmlLines(redact(part.failure ?? 'no plan was made'))}</pre>`;
+}
+/** The summary of a plan of several agents, as HTML within GitHub's limit. */
+function agentsPlanSummaryHtml(summary, redact) {
+    const code = cellOf(redact, (value) => htmlCode(value));
+    const count = summary.agents.length;
+    const failed = summary.agents.filter((part) => part.failure !== undefined).length;
+    const title = failed > 0
+        ? `❌ Plan: ${failed} of ${count} ${plural(count, 'agent')} would fail`
+        : `📋 Plan of ${count} ${plural(count, 'agent')}`;
+    const head = `<tr>${HEADINGS.map((heading) => `<th>${heading}</th>`).join('')}</tr>`;
+    const table = `<table>\n${head}\n${summary.agents.map((part) => rowOf(part, code)).join('\n')}\n</table>`;
+    const share = Math.floor((SUMMARY_BUDGET - table.length - 1_000) / Math.max(count, 1));
+    const details = summary.agents.map((part) => detailsOf(part, code, redact, share));
+    return within(`<h2>${title}: ${code(summary.source)}</h2>\n${table}\n${details.join('\n')}\n`);
 }
 
 ;// CONCATENATED MODULE: ./src/views/deploy-summary.ts
@@ -40598,87 +40748,84 @@ function summaryHtml(input) {
     ]) + '\n');
 }
 
-;// CONCATENATED MODULE: ./src/views/plan-summary.ts
+;// CONCATENATED MODULE: ./src/views/agents-summary.ts
 /**
- * The plan's summary: the verdict, the deployment it is about, what the
- * deploy would not apply, the request it would send, and why it would fail.
+ * The summary of a deploy of several agents: a row an agent (its
+ * deployment, status, whether it is live, its commit, how many differences,
+ * its links), then, below, each agent's drift and failure.
  */
 
 
 
 
 
-/** What the deploy does with `count` differences: nothing; the remedy. */
-function remedy(count) {
-    const them = plural(count, 'it', 'them');
-    return `The deploy would not apply ${them}: the service cannot update a deployment. Change ${them} in the service, or deploy under a new name.`;
+
+const agents_summary_HEADINGS = ['Agent', 'Deployment', 'Status', 'Live', 'Commit', 'Drift', 'Links'];
+/** The links of an agent's row: its address and its dashboard, those the address rule lets through. */
+function linksOf(part, redact) {
+    const { summary } = part;
+    const shown = summary.deployment ?? summary.result?.deployment;
+    if (shown === undefined)
+        return '—';
+    const links = [
+        htmlLink('URL', shown.source_config.custom_url),
+        htmlLink('Dashboard', redactedOrNot(dashboardUrlOf(summary.spec.dashboardUrl, shown), redact)),
+    ].filter((link) => link !== undefined);
+    return links.length === 0 ? '—' : links.join(' · ');
 }
-/** `count` differences, the noun agreeing: `1 difference`, `2 differences`. */
-const differences = (count) => `${count} ${plural(count, 'difference')}`;
-const upperFirst = (text) => `${text.charAt(0).toUpperCase()}${text.slice(1)}`;
-/** The verdict's heading. */
-function heading(name, verdict, code) {
-    return {
-        create: `🆕 Plan: the deploy would create ${code(name)}`,
-        reuse: verdict.changes.length === 0
-            ? `✅ Plan: the deploy would reuse ${code(name)}, with no difference`
-            : `⚠️ Plan: the deploy would reuse ${code(name)}, and not apply ${differences(verdict.changes.length)}`,
-        fail: `❌ Plan: the deploy would fail for ${code(name)}`,
-    }[verdict.action];
+/** An address with secret values removed (a dashboard template is the step's text). */
+function redactedOrNot(address, redact) {
+    return address === undefined ? undefined : redact(address);
 }
-/** The table of the deployment the verdict is about, when there is one. */
-function deploymentTable(verdict, dashboardUrl, code, redact) {
-    const { deployment } = verdict;
-    if (deployment === undefined)
-        return [];
-    const dashboard = dashboardUrlOf(dashboardUrl, deployment);
-    const link = dashboard === undefined ? undefined : htmlLink(redact(dashboard), dashboard);
-    const rows = [
-        ['Id', code(deployment.id)],
-        ['Status', code(deployment.status)],
-        ['Source', code(deployment.source)],
-        ['Tracks', code(verdict.tracks?.branch)],
-        [
-            'A push there',
-            htmlText(verdict.tracks === undefined
-                ? '—'
-                : verdict.tracks.buildsOnPush
-                    ? 'builds a new revision'
-                    : 'builds nothing (build_on_push is off)'),
-        ],
-        ...(link === undefined ? [] : [['Dashboard', link]]),
+/** An agent's row of the table. */
+function agents_summary_rowOf(part, text, code, redact) {
+    const { summary } = part;
+    const shown = summary.deployment ?? summary.result?.deployment;
+    const failed = summary.failure === undefined ? '' : '❌ ';
+    const liveness = summary.failure === undefined ? summary.liveness : { live: false, missing: 'failed' };
+    const cells = [
+        `${failed}${code(part.key)}`,
+        code(summary.spec.name),
+        code(shown?.status),
+        text(liveCell(liveness)),
+        code(shortSha(shown?.source_revision_config.repo_commit_sha ?? undefined)),
+        text(String(summary.drift?.length ?? 0)),
+        linksOf(part, redact),
     ];
-    return [labelledTable(rows)];
+    return `<tr>${cells.map((cell) => `<td>${cell}</td>`).join('')}</tr>`;
 }
-/** The request the deploy would send, a line of it each (one secret's name, say), as many as fit. */
-function requestBlock(verdict, redact) {
-    if (verdict.request === undefined)
+/** Below the table: an agent's drift and failure, under its key, when it has either. */
+function agents_summary_detailsOf(part, code, redact) {
+    const { summary } = part;
+    const drift = summary.drift ?? [];
+    if (drift.length === 0 && summary.failure === undefined)
         return [];
-    const request = htmlLines(redact(JSON.stringify(verdict.request, null, 2))).split('\n');
     return [
-        {
-            head: `<h3>The request the deploy would send</h3>\n<pre>${request[0] ?? ''}`,
-            lines: request.slice(1),
-            tail: '</pre>',
-            leftOut: (count) => `<p>… and ${count} more ${plural(count, 'line')} of the request, left out to keep this summary under GitHub's limit.</p>`,
-        },
+        `<h3>${code(part.key)}</h3>`,
+        ...driftTable(drift, code),
+        ...failureBlock(summary.failure, redact),
     ];
 }
-/** The job summary of a plan, as HTML (service text escaped by the one GitHub-text module). */
-function planSummaryHtml({ name, verdict, dashboardUrl }, redact) {
+/** The summary of a deploy of several agents, as HTML within GitHub's limit. */
+function agentsSummaryHtml(summary, redact) {
+    const text = cellOf(redact, (value) => htmlText(value));
     const code = cellOf(redact, (value) => htmlCode(value));
-    const parts = [`<h2>${heading(name, verdict, code)}</h2>`];
-    parts.push(...deploymentTable(verdict, dashboardUrl, code, redact));
-    if (verdict.wouldFail !== undefined) {
-        parts.push(`<p><strong>${htmlText(upperFirst(redact(verdict.wouldFail)))}</strong></p>`);
-    }
-    if (verdict.changes.length > 0) {
-        parts.push(differencesTable(verdict.changes, code, 'The step wants', 'The deployment has', `<h3>Not applied by the deploy</h3>\n<p>${htmlText(remedy(verdict.changes.length))}</p>\n`));
-    }
-    parts.push(...requestBlock(verdict, redact));
-    if (verdict.reason !== undefined)
-        parts.push(`<p><strong>Why:</strong></p>\n<pre>${htmlLines(redact(verdict.reason))}</pre>`);
-    return boundedSummary(parts);
+    const failed = summary.agents.filter((part) => part.summary.failure !== undefined).length;
+    const count = summary.agents.length;
+    const title = failed > 0
+        ? `❌ ${failed} of ${count} ${plural(count, 'agent')} failed`
+        : `🚀 ${count} ${plural(count, 'agent')}`;
+    const head = `<tr>${agents_summary_HEADINGS.map((heading) => `<th>${heading}</th>`).join('')}</tr>`;
+    return (boundedSummary([
+        `<h2>${title}: ${code(summary.source)}</h2>`,
+        {
+            head: `<table>\n${head}`,
+            lines: summary.agents.map((part) => agents_summary_rowOf(part, text, code, redact)),
+            tail: '\n</table>',
+            leftOut: (left) => `<p>… and ${left} more agents, left out to keep this summary under GitHub's limit.</p>`,
+        },
+        ...summary.agents.flatMap((part) => agents_summary_detailsOf(part, code, redact)),
+    ]) + '\n');
 }
 
 ;// CONCATENATED MODULE: ./src/views/retire-summary.ts
@@ -40826,6 +40973,8 @@ function sweepSummaryHtml(sweep, redact) {
 
 
 
+
+
 /** The summary as HTML, within GitHub's limit, secret values removed by `redact`. */
 function renderSummary(summary, redact) {
     switch (summary.kind) {
@@ -40837,6 +40986,14 @@ function renderSummary(summary, redact) {
             return retireSummaryHtml(summary.report, summary.retirement, redact);
         case 'sweep':
             return sweepSummaryHtml(summary, redact);
+        case 'agents':
+            return agentsSummaryHtml(summary, redact);
+        case 'agents-plan':
+            return agentsPlanSummaryHtml(summary, redact);
+        case 'agents-retire':
+            return summary.agents
+                .map((part) => retireSummaryHtml(part.report, part.retirement, redact))
+                .join('\n');
     }
 }
 
@@ -41306,11 +41463,6 @@ function readSecretText(text, origin, reading, options = {}) {
     }
 }
 
-// EXTERNAL MODULE: external "node:fs"
-var external_node_fs_ = __nccwpck_require__(3024);
-// EXTERNAL MODULE: external "node:path"
-var external_node_path_ = __nccwpck_require__(6760);
-var external_node_path_default = /*#__PURE__*/__nccwpck_require__.n(external_node_path_);
 ;// CONCATENATED MODULE: ./src/service/issues.ts
 const PLAIN_KEY = /^[A-Za-z_][A-Za-z0-9_-]*$/;
 /**
@@ -41353,12 +41505,18 @@ function formatZodIssues(error) {
     return lines;
 }
 
-;// CONCATENATED MODULE: ./src/inputs/config.ts
+// EXTERNAL MODULE: external "node:fs"
+var external_node_fs_ = __nccwpck_require__(3024);
+// EXTERNAL MODULE: external "node:path"
+var external_node_path_ = __nccwpck_require__(6760);
+var external_node_path_default = /*#__PURE__*/__nccwpck_require__.n(external_node_path_);
+;// CONCATENATED MODULE: ./src/inputs/workspace-document.ts
 /**
- * The `config` input: a JSON or YAML object given inline, or the path of a
- * `.json`, `.yaml` or `.yml` file in the workspace (docs/how-it-works.md, "The `config`
- * input"). Unknown keys in the known schema, and keys given twice, are errors
- * that name the key's path.
+ * A JSON or YAML document an input gives inline, or as the path of a
+ * `.json`, `.yaml` or `.yml` file in the workspace (`config`, `agents`): the
+ * file read bounded, a regular file, inside the workspace, and a key given
+ * twice an error that names its path. What the document must hold is the
+ * input's to say.
  */
 
 
@@ -41367,14 +41525,6 @@ function formatZodIssues(error) {
 
 
 
-
-
-/** What may be set beyond the dedicated inputs. */
-const ConfigSchema = strictObject({
-    source_config: SourceConfigRequestSchema.nullish(),
-    source_revision_config: SourceRevisionConfigRequestSchema.nullish(),
-    secret_references: array(SecretReferenceSchema).nullish(),
-});
 function firstLine(error) {
     return (error instanceof Error ? error.message : String(error)).split('\n')[0] ?? '';
 }
@@ -41456,13 +41606,13 @@ function workspaceFile(raw, workspace) {
         fail(`file '${raw}' is not a regular file (${kindOf(stats)})`);
     return real;
 }
-/** The most a config file may hold: far more than any config, far less than a runner's memory. */
-const CONFIG_FILE_CAP = bounded_read/* MIB */.D6;
-function readConfigFile(raw, workspace) {
+/** The most a document's file may hold: far more than any config, far less than a runner's memory. */
+const DOCUMENT_FILE_CAP = bounded_read/* MIB */.D6;
+function readDocumentFile(raw, workspace) {
     const file = workspaceFile(raw, workspace);
     let text;
     try {
-        text = (0,bounded_read/* readBounded */.CB)(file, { cap: CONFIG_FILE_CAP });
+        text = (0,bounded_read/* readBounded */.CB)(file, { cap: DOCUMENT_FILE_CAP });
     }
     catch (error) {
         // Its message names the cap ("it is larger than 1 MiB") or the deadline.
@@ -41476,11 +41626,34 @@ function readConfigFile(raw, workspace) {
 function isFilePath(raw) {
     return !raw.includes('\n') && /\.(json|ya?ml)$/i.test(raw) && !/^[{[]/.test(raw);
 }
+/** The document `raw` gives: inline JSON or YAML, or the file in the workspace it names. */
+function readDocument(raw, workspace) {
+    return isFilePath(raw) ? readDocumentFile(raw, workspace) : parseYamlText(raw);
+}
+
+;// CONCATENATED MODULE: ./src/inputs/config.ts
+/**
+ * The `config` input: a JSON or YAML object given inline, or the path of a
+ * `.json`, `.yaml` or `.yml` file in the workspace (docs/how-it-works.md, "The `config`
+ * input"). Unknown keys in the known schema, and keys given twice, are errors
+ * that name the key's path.
+ */
+
+
+
+
+
+/** What may be set beyond the dedicated inputs. */
+const ConfigSchema = strictObject({
+    source_config: SourceConfigRequestSchema.nullish(),
+    source_revision_config: SourceRevisionConfigRequestSchema.nullish(),
+    secret_references: array(SecretReferenceSchema).nullish(),
+});
 /** Inline JSON or YAML, or the path of a .json/.yaml/.yml file in the workspace. */
 function parseConfig(raw, workspace) {
     if (raw === '')
         return {};
-    const parsed = isFilePath(raw) ? readConfigFile(raw, workspace) : parseYamlText(raw);
+    const parsed = readDocument(raw, workspace);
     if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {
         fail('must be a JSON or YAML object with keys source_config, source_revision_config, secret_references');
     }
@@ -41655,9 +41828,17 @@ function defaultText(declared, run) {
     const fallback = declared.default ?? '';
     return typeof fallback === 'string' ? fallback : (run[fallback.run] ?? '');
 }
-/** A zod schema for one input: its parser's `Invalid` becomes an issue. */
-function inputSchema(declared, run) {
+/**
+ * A zod schema for one input: what is wrong with it beside the set's other
+ * raw texts, else its parser's `Invalid`, becomes an issue.
+ */
+function inputSchema(declared, run, set) {
     return schemas_string().transform((raw, context) => {
+        const besides = declared.besides?.(raw, set);
+        if (besides !== undefined) {
+            context.addIssue({ code: 'custom', message: besides, params: { empty: false } });
+            return NEVER;
+        }
         try {
             return declared.parse(raw, run);
         }
@@ -41673,9 +41854,15 @@ function inputSchema(declared, run) {
         }
     });
 }
-/** Every input of a set parsed on its own; an issue's path is the input's name. */
-function declarationsSchema(declarations, run) {
-    return object(Object.fromEntries(Object.entries(declarations).map(([name, declared]) => [name, inputSchema(declared, run)])));
+/**
+ * Every input of a set parsed on its own, each checked beside the raw texts
+ * of the others (`set`); an issue's path is the input's name.
+ */
+function declarationsSchema(declarations, run, set = {}) {
+    return object(Object.fromEntries(Object.entries(declarations).map(([name, declared]) => [
+        name,
+        inputSchema(declared, run, set),
+    ])));
 }
 const problemOf = ({ input, problem }) => ({ input, problem });
 /** The first problem of the run an input's raw text shows (declared by `runProblem`). */
@@ -41697,7 +41884,7 @@ function declare_readInputs(declarations, read, run) {
         name,
         read(name) ?? defaultText(declarations[name], run),
     ]));
-    const result = declarationsSchema(declarations, run).safeParse(raw);
+    const result = declarationsSchema(declarations, run, raw).safeParse(raw);
     const issues = (result.error?.issues ?? []).map((issue) => ({
         input: String(issue.path[0] ?? 'inputs'),
         problem: issue.message,
@@ -41717,6 +41904,119 @@ function declare_readInputs(declarations, read, run) {
     return result.data;
 }
 
+;// CONCATENATED MODULE: ./src/inputs/manifest.ts
+/**
+ * The `agents` input: a manifest of agents, a JSON or YAML object given
+ * inline or as the path of a file in the workspace (read as `config`'s is),
+ * with one key, `agents`, mapping each agent's key to its entry. An entry
+ * sets some of the inputs that describe one deployment, as text; what it
+ * does not set comes from the step. Every structural problem is reported at
+ * once, each named by its path (`agents.research.image_url: unknown key`).
+ */
+
+
+
+
+/** The most agents one manifest may hold. */
+const MAX_AGENTS = 50;
+/** The longest an agent's key may be. */
+const MAX_AGENT_KEY_LENGTH = 40;
+const AGENT_KEY = /^[a-z0-9][a-z0-9-]*$/;
+/** The inputs an entry may set, each as text; `secrets` a list of the step's secret names. */
+const AgentEntrySchema = strictObject({
+    name: schemas_string().optional(),
+    source: schemas_string().optional(),
+    config: schemas_string().optional(),
+    'integration-id': schemas_string().optional(),
+    repository: schemas_string().optional(),
+    'repo-ref': schemas_string().optional(),
+    'agent-config-path': schemas_string().optional(),
+    'image-uri': schemas_string().optional(),
+    secrets: array(schemas_string()).optional(),
+    commit: schemas_string().optional(),
+    environment: schemas_string().optional(),
+});
+/** An entry left empty (`support:` or `support: {}`) takes every value from the step. */
+const ManifestSchema = strictObject({
+    agents: record(schemas_string(), AgentEntrySchema.nullable()).nullable(),
+});
+/** What is wrong with an agent's key, if anything. */
+function keyProblem(key) {
+    const where = formatIssuePath(['agents', key]);
+    if (!AGENT_KEY.test(key)) {
+        return `${where}: a key must be lower-case letters, digits and -, starting with a letter or a digit`;
+    }
+    if (key.length > MAX_AGENT_KEY_LENGTH) {
+        return `${where}: a key must be at most ${MAX_AGENT_KEY_LENGTH} characters, this one has ${key.length}`;
+    }
+    return undefined;
+}
+/** The manifest's agents, or every problem of its shape, its keys and its size at once. */
+function manifestAgents(document) {
+    if (typeof document !== 'object' || document === null || Array.isArray(document)) {
+        fail('must be a JSON or YAML object with one key, agents, mapping each agent to its entry');
+    }
+    const result = ManifestSchema.safeParse(document);
+    if (!result.success)
+        fail(formatZodIssues(result.error).join('; '));
+    const entries = Object.entries(result.data.agents ?? {});
+    const problems = entries.flatMap(([key]) => keyProblem(key) ?? []);
+    if (entries.length === 0)
+        problems.push('agents: the manifest holds no agent');
+    if (entries.length > MAX_AGENTS) {
+        problems.push(`agents: holds ${entries.length} agents; a manifest takes at most ${MAX_AGENTS}`);
+    }
+    if (problems.length > 0)
+        fail(problems.join('; '));
+    return entries.map(([key, entry]) => ({ key, entry: entry ?? {} }));
+}
+/** The manifest `raw` gives, inline or as a file in `workspace`; undefined when empty. */
+function parseManifest(raw, workspace) {
+    if (raw === '')
+        return undefined;
+    const source = isFilePath(raw) ? raw : 'inline';
+    return { source, agents: manifestAgents(readDocument(raw, workspace)) };
+}
+
+;// CONCATENATED MODULE: ./src/inputs/name-template.ts
+/**
+ * The deploy step's `name` beside `agents`: without a manifest it is the
+ * deployment's name, and required; with one it is either empty (each
+ * agent's deployment is named by the agent's name) or a template holding
+ * `{agent}` exactly once, which each agent's name fills (`{agent}-pr-7`).
+ */
+
+/** What stands for the agent's name in the template. */
+const AGENT_PLACEHOLDER = '{agent}';
+/** How many times `text` holds `{agent}`. */
+function placeholderCount(text) {
+    return text.split(AGENT_PLACEHOLDER).length - 1;
+}
+/** `name` as given: empty beside `agents`, else one name (checked against `agents` apart). */
+function parseNameOrTemplate(raw) {
+    return raw === '' ? '' : parseName(raw);
+}
+/**
+ * What is wrong with `name` beside the raw `agents` of its set, if anything:
+ * empty without a manifest, or with one a text that does not hold `{agent}`
+ * exactly once.
+ */
+function nameBesideAgents(raw, set) {
+    if ((set.agents ?? '') === '')
+        return raw === '' ? NAME_REQUIRED : undefined;
+    if (raw === '')
+        return undefined;
+    const count = placeholderCount(raw);
+    if (count === 1)
+        return undefined;
+    const held = count === 0 ? 'does not hold {agent}' : `holds {agent} ${count} times`;
+    return `${held}: with agents it is empty (each deployment named by its agent's name) or holds {agent} exactly once, which each agent's name fills (like {agent}-pr-7)`;
+}
+/** The deployment name of the agent named `agentName`: the template filled, else its name. */
+function deploymentName(template, agentName) {
+    return template === '' ? agentName : template.replace(AGENT_PLACEHOLDER, () => agentName);
+}
+
 ;// CONCATENATED MODULE: ./src/inputs/core-inputs.ts
 /**
  * The core's inputs, declared once (declare.ts says how): each input's name,
@@ -41725,6 +42025,8 @@ function declare_readInputs(declarations, read, run) {
  * values' type come from this one record (test/repo/contract.test.ts checks
  * each entry's set, these and its own, against its action.yml).
  */
+
+
 
 
 
@@ -41748,7 +42050,8 @@ const INPUTS = {
     'api-key': input(parseApiKey, { sensitive: true, default: '', runProblem: forkRunProblem }),
     'api-key-header': input(parseApiKeyHeader, { default: 'X-Api-Key' }),
     headers: input(parseHeaders, { sensitive: true, default: '' }),
-    name: input(parseName),
+    name: input(parseNameOrTemplate, { default: '', besides: nameBesideAgents }),
+    agents: input((raw, run) => parseManifest(raw, run.workspace), { default: '' }),
     source: input(parseSource, { default: 'codehost' }),
     config: input((raw, run) => parseConfig(raw, run.workspace), { default: '' }),
     'integration-id': input(unlessEmpty(parseGuid), { default: '' }),
@@ -41768,8 +42071,17 @@ const INPUTS = {
 const INPUT_NAMES = namesOf(INPUTS);
 /** Inputs whose raw text is masked before it is even parsed. */
 const SENSITIVE_INPUT_NAMES = sensitiveNames(INPUTS);
-/** Some of the core's inputs, as an entry that takes only those declares them, in `names`' order. */
-const core_inputs_pick = (names) => Object.fromEntries(names.map((name) => [name, INPUTS[name]]));
+/** `name` in a set without `agents`: required, one deployment's name. */
+const REQUIRED_NAME = input(parseName);
+/**
+ * Some of the core's inputs, as an entry that takes only those declares
+ * them, in `names`' order; an entry that takes `name` without `agents`
+ * takes it required.
+ */
+const core_inputs_pick = (names) => {
+    const manifest = names.includes('agents');
+    return Object.fromEntries(names.map((name) => [name, name === 'name' && !manifest ? REQUIRED_NAME : INPUTS[name]]));
+};
 
 ;// CONCATENATED MODULE: ./src/service/known-values.ts
 /**
@@ -42139,8 +42451,9 @@ const SHARED = [
     'secrets',
     'dashboard-url',
 ];
-/** The core's inputs a plan does not take, and the text each reads as. */
+/** The core's inputs a plan does not take, and the text each reads as (no manifest). */
 const FIXED = {
+    agents: '',
     'wait-for-ready': 'false',
     'wait-timeout': '900',
     commit: 'none',
@@ -46331,6 +46644,10 @@ function logView(logger) {
             logger.info(waitingLine(event));
     };
 }
+/** The views of one agent's run: each of `views`, told every event with the agent's key. */
+function agentViews(views, agent) {
+    return views.map((view) => (event) => view({ ...event, agent }));
+}
 /** Runs `flow` over a new channel to `views`; resolves once the views' work is done too. */
 async function withEvents(io, flow) {
     const events = new RunEvents(io.views, io.redact);
@@ -46385,25 +46702,27 @@ const REPOSITORIES_SHOWN = 5;
 const fullName = (repository) => `${repository.owner}/${repository.name}`;
 /** A listed repository's host, lower-cased ('' when its url is no URL). */
 const hostOf = (url) => (URL.canParse(url) ? new URL(url).hostname.toLowerCase() : '');
-/** The listing's entry for `spec.repository` (on its host, if named): exact, else case-insensitive. */
-async function resolveRepository(service, spec) {
+/**
+ * The listing's entry for `spec.repository` (on its host, if named): exact,
+ * else case-insensitive. The listing is `repositories`' when given (one
+ * listing that several agents share), else the service's own.
+ */
+async function resolveRepository(service, spec, repositories) {
     const { host } = spec.repository;
-    const listed = await service.listRepositories(spec.integrationId);
-    const repositories = host === undefined ? listed : listed.filter((entry) => hostOf(entry.url) === host);
+    const listed = await (repositories ?? ((id) => service.listRepositories(id)))(spec.integrationId);
+    const onHost = host === undefined ? listed : listed.filter((entry) => hostOf(entry.url) === host);
     const name = fullName(spec.repository);
-    const match = repositories.find((repository) => fullName(repository) === name) ??
-        repositories.find((repository) => fullName(repository).toLowerCase() === name.toLowerCase());
+    const match = onHost.find((repository) => fullName(repository) === name) ??
+        onHost.find((repository) => fullName(repository).toLowerCase() === name.toLowerCase());
     if (match !== undefined)
         return match;
     const wanted = host === undefined ? name : `${name} on ${host}`;
-    if (repositories.length === 0) {
+    if (onHost.length === 0) {
         const where = host === undefined || listed.length === 0 ? '' : ` on ${host}`;
         throw new ActionError(`Repository ${wanted} is not available to integration ${spec.integrationId}: the integration lists no repositories${where}. Grant the integration access to ${wanted}.`);
     }
-    const shown = repositories.slice(0, REPOSITORIES_SHOWN).map((r) => untrusted(fullName(r)));
-    const more = repositories.length > REPOSITORIES_SHOWN
-        ? ` and ${repositories.length - REPOSITORIES_SHOWN} more`
-        : '';
+    const shown = onHost.slice(0, REPOSITORIES_SHOWN).map((r) => untrusted(fullName(r)));
+    const more = onHost.length > REPOSITORIES_SHOWN ? ` and ${onHost.length - REPOSITORIES_SHOWN} more` : '';
     throw new ActionError(`Repository ${wanted} is not available to integration ${spec.integrationId}. It lists: ${shown.join(', ')}${more}. Check ${service.words.repository}, or grant the integration access to ${wanted}.`);
 }
 
@@ -46578,7 +46897,7 @@ async function deploy(spec, dependencies, onRequest) {
     const group = inGroup(dependencies);
     const repository = spec.source === 'codehost'
         ? await group(`Resolving repository ${fullName(spec.repository)}`, 'resolve', async () => {
-            const found = await resolveRepository(service, spec);
+            const found = await resolveRepository(service, spec, dependencies.repositories);
             logger.info(`${fullName(spec.repository)}: ${untrusted(found.url)} (default branch ${untrusted(found.default_branch)})`);
             return found;
         })
@@ -47010,6 +47329,7 @@ class Heartbeat {
 }
 
 ;// CONCATENATED MODULE: ./src/run/decisions/wait-schedule.ts
+
 /** The schedule as a wait starts at `now`: no check yet. */
 function startSchedule(options, now) {
     return {
@@ -47019,6 +47339,16 @@ function startSchedule(options, now) {
         failedInARow: 0,
         throttledInARow: 0,
         slowdownMs: 0,
+    };
+}
+/** What a failed check says of the service's wish: a `429`, its `Retry-After`. */
+function refusalOf(failure) {
+    if (!(failure instanceof ServiceError))
+        return { throttled: false };
+    const { retryAfterMs } = failure.details;
+    return {
+        throttled: failure.status === 429,
+        ...(retryAfterMs === undefined ? {} : { retryAfterMs }),
     };
 }
 /** What to do at `now`, for a wait that ends at `deadline`. */
@@ -47083,9 +47413,10 @@ function givesUp(schedule, options) {
 /**
  * Waiting until a deployment is live (goal.ts decides what that is, once for
  * each state of the deployment seen): the checks and what the log says
- * meanwhile. Checks `getById` on the schedule of wait-schedule.ts (every
- * second at first, then every 2 s at most, slower as the service asks with a
- * `429` or a `Retry-After`) up to a deadline, tolerating a few failed checks
+ * meanwhile. Checks `getById` (or the checks several waits share,
+ * status-checks.ts) on the schedule of wait-schedule.ts (every second at
+ * first, then every 2 s at most, slower as the service asks with a `429` or
+ * a `Retry-After`) up to a deadline, tolerating a few failed checks
  * in a row. A deployment that already is live needs no check. The views get
  * a line at each change and, while nothing changes, a heartbeat
  * (wait-heartbeat.ts).
@@ -47109,9 +47440,10 @@ class WaitError extends DeploymentError {
     }
 }
 /** One check: the deployment as the service lists it now, or why the check failed. */
-async function wait_check(service, id, timeoutMs) {
+async function wait_check(dependencies, id, timeoutMs) {
+    const { service, statusCheck } = dependencies;
     try {
-        const seen = await service.getById(id, timeoutMs);
+        const seen = await (statusCheck ?? ((...asked) => service.getById(...asked)))(id, timeoutMs);
         return seen ?? new ActionError(`${Service.describeGetById(id)} does not list the deployment`);
     }
     catch (error) {
@@ -47119,16 +47451,6 @@ async function wait_check(service, id, timeoutMs) {
             return error;
         throw error;
     }
-}
-/** What a failed check says of the service's wish: a `429`, its `Retry-After`. */
-function refusalOf(failure) {
-    if (!(failure instanceof ServiceError))
-        return { throttled: false };
-    const { retryAfterMs } = failure.details;
-    return {
-        throttled: failure.status === 429,
-        ...(retryAfterMs === undefined ? {} : { retryAfterMs }),
-    };
 }
 /** A status the action does not know is waited through, and said once. */
 function noteUnknownStatus(status, known, logger) {
@@ -47192,7 +47514,7 @@ async function waitUntilLive(initial, goal, options, dependencies, decided) {
         if (move.kind === 'pause-to-deadline')
             continue;
         schedule = checkStarted(schedule, options, clock.now());
-        const seen = await heartbeat.beating(state, () => wait_check(service, deployment.id, checkTimeoutMs(deadline, clock.now())), (waited) => `the service has not answered a status check for ${waited}`);
+        const seen = await heartbeat.beating(state, () => wait_check(dependencies, deployment.id, checkTimeoutMs(deadline, clock.now())), (waited) => `the service has not answered a status check for ${waited}`);
         if (!(seen instanceof ActionError)) {
             deployment = seen;
             schedule = answered(schedule);
@@ -47953,12 +48275,24 @@ function waitingFor(goal, waits) {
         ? 'the deployment to be live'
         : `commit ${shortSha(goal.target.sha)} to be live`;
 }
+/** A run's hold on a shared slot: freed before the wait (a waiting agent holds none), and at the end. */
+async function slotOf(share) {
+    if (share === undefined)
+        return () => undefined;
+    const release = await share.take();
+    let held = true;
+    return () => {
+        if (held)
+            release();
+        held = false;
+    };
+}
 /** The steps of a run, each feeding the record; throws on any failure. */
-async function steps(spec, io, events, record) {
+async function steps(spec, io, events, record, share) {
     const { logger } = events;
     maskSpec(spec, io, logger);
     warnOfSpec(spec, logger);
-    const dependencies = dependenciesOf(spec, io, events);
+    const dependencies = { ...dependenciesOf(spec, io, events), ...share.dependencies };
     const result = await deploy(spec, dependencies, (request) => (record.request = request));
     const goal = await assess(spec, result, logger, io.commitOrder);
     const found = result.deployment;
@@ -47975,6 +48309,7 @@ async function steps(spec, io, events, record) {
     reportDrift(spec, goal, waits, logger, dependencies.service.words);
     if (liveness !== undefined && !waits)
         noteLiveness(spec, goal, liveness, logger);
+    share.release();
     const last = waits && liveness !== undefined
         ? await waitForLive(spec, found, liveness, goal, {
             ...dependencies,
@@ -47987,15 +48322,22 @@ async function steps(spec, io, events, record) {
         logger.info(`${result.created ? 'created' : 'reused'} deployment '${spec.name}': ${deployment.id} (${untrusted(deployment.status)})`);
     }
 }
-/** Deploys what the spec asks for; never throws: how it ended is in the outcome. */
-async function pipeline(spec, io) {
+/**
+ * Deploys what the spec asks for; never throws: how it ended is in the
+ * outcome. `share` is given when the run is one agent's among several.
+ */
+async function pipeline(spec, io, share) {
     const events = new RunEvents(io.views, io.redact);
     const record = new RunRecord(spec, (outputs) => events.emit({ kind: 'outputs', outputs }));
+    const release = await slotOf(share);
     try {
-        await steps(spec, io, events, record);
+        await steps(spec, io, events, record, { release, dependencies: share?.dependencies });
     }
     catch (error) {
         record.failed(error, io.redact);
+    }
+    finally {
+        release();
     }
     if (record.reported)
         events.emit({ kind: 'finished', report: record.report(record.stage) });
@@ -48254,17 +48596,20 @@ function logVerdict(name, verdict, logger) {
     if (verdict.wouldFail !== undefined)
         logger.warning(`plan: ${verdict.wouldFail}`);
 }
-/** Runs the plan; never throws: how it ended is in the outcome. */
-async function runPlan(request, io) {
-    return withEvents(io, (events) => planned(request, io, events));
+/**
+ * Runs the plan; never throws: how it ended is in the outcome. `shared` is
+ * what the plans of several agents share (the repository listing once).
+ */
+async function runPlan(request, io, shared = {}) {
+    return withEvents(io, (events) => planned(request, io, events, shared));
 }
 /** The plan's steps, its verdict or its failure told to the views. */
-async function planned({ spec, onChange }, io, events) {
+async function planned({ spec, onChange }, io, events, shared) {
     const { logger } = events;
     try {
         maskSpec(spec, io, logger);
         warnOfSpec(spec, logger);
-        const dependencies = dependenciesOf(spec, io, events);
+        const dependencies = { ...dependenciesOf(spec, io, events), ...shared };
         // Not a group of its own: the deploy's dry run opens its groups, and GitHub does not nest them.
         const phase = { phase: 'plan', grouped: false };
         events.emit({ kind: 'phase', ...phase, message: `Planning the deploy of '${spec.name}'` });

@@ -43100,42 +43100,57 @@ function getOctokit(token, options, ...additionalPlugins) {
 /************************************************************************/
 var __webpack_exports__ = {};
 
-;// CONCATENATED MODULE: ./src/github/features/commit-order.ts
-class CommitOrders {
-    #api;
-    #orders = new Map();
-    constructor(api) {
-        this.#api = api;
-    }
-    ask(repository, target, latest) {
-        const key = `${repository}\n${target}\n${latest}`.toLowerCase();
-        let order = this.#orders.get(key);
-        if (order === undefined) {
-            order = this.#compare(repository, target, latest);
-            this.#orders.set(key, order);
-        }
-        return order;
-    }
-    async #compare(repository, target, latest) {
-        const [owner, repo, ...rest] = repository.split('/');
-        if (!owner || !repo || rest.length > 0)
-            return undefined;
-        const result = await this.#api.compare({ owner, repo }, target, latest, { silent: true });
-        if (!result.ok)
-            return undefined;
-        const { status } = result.value;
-        if (status === 'ahead')
-            return 'newer';
-        if (status === 'behind')
-            return 'older';
-        return undefined;
-    }
+;// CONCATENATED MODULE: ./src/github/client/budget.ts
+/** All the GitHub work of one run. */
+const RUN_BUDGET_MS = 15_000;
+/** A manifest's GitHub work: one run's, plus this much for each agent beyond the first... */
+const AGENT_BUDGET_MS = 1_000;
+/** ...and never more than this, whatever the number of agents. */
+const AGENTS_BUDGET_MAX_MS = 60_000;
+/**
+ * The budget of a step that deploys `agents` agents: the run's, plus a
+ * second for each agent beyond the first, at most a minute. A shorter
+ * budget given for tests (`givenMs`, under the run's) stays as it is.
+ */
+function agentsBudgetMs(agents, givenMs) {
+    if (givenMs !== undefined && givenMs < RUN_BUDGET_MS)
+        return givenMs;
+    const extra = Math.max(0, agents - 1) * AGENT_BUDGET_MS;
+    return Math.min(AGENTS_BUDGET_MAX_MS, RUN_BUDGET_MS + extra);
 }
-
-;// CONCATENATED MODULE: ./src/github/features/context.ts
-/** `value` with the workflow run's page, when the run has one. */
-function withRunUrl(value, runUrl) {
-    return runUrl === undefined ? value : { ...value, runUrl };
+class Budget {
+    totalMs;
+    #reservedMs = 0;
+    #clock;
+    constructor(clock, totalMs = RUN_BUDGET_MS) {
+        this.#clock = clock;
+        this.totalMs = totalMs;
+    }
+    /** What is left, in ms. */
+    get remainingMs() {
+        return Math.max(0, this.totalMs - this.#reservedMs);
+    }
+    /**
+     * Reserves up to `wantedMs`; returns what was granted (0 when spent) and a
+     * function that ends the reservation, keeping only the time really used.
+     */
+    reserve(wantedMs) {
+        const grantedMs = Math.max(0, Math.min(wantedMs, this.remainingMs));
+        this.#reservedMs += grantedMs;
+        const started = this.#clock.now();
+        let ended = false;
+        return {
+            grantedMs,
+            end: () => {
+                const usedMs = Math.min(grantedMs, Math.max(0, this.#clock.now() - started));
+                if (!ended) {
+                    ended = true;
+                    this.#reservedMs -= grantedMs - usedMs;
+                }
+                return usedMs;
+            },
+        };
+    }
 }
 
 ;// CONCATENATED MODULE: ./src/common/characters.ts
@@ -43542,141 +43557,6 @@ function plural(count, one, many = `${one}s`) {
     return count === 1 ? one : many;
 }
 
-;// CONCATENATED MODULE: ./src/github/features/deployment-record.ts
-
-
-
-/** GitHub's limit on a status description. */
-const DESCRIPTION_LIMIT = 140;
-/** A description on one line, at most 140 characters. */
-function description(text) {
-    return plainLine(text, DESCRIPTION_LIMIT);
-}
-/** The final state and its description, from how the run ended. */
-function finalStatus(report) {
-    const name = report.name;
-    switch (report.stage) {
-        case 'live': {
-            const commit = report.supersededBy ?? report.liveCommit;
-            return {
-                state: 'success',
-                text: `${name} is live${commit === undefined ? '' : ` at commit ${shortSha(commit)}`}`,
-            };
-        }
-        case 'failed':
-            return {
-                state: 'failure',
-                text: `${name}: the deploy failed${report.failure === undefined ? '' : `: ${report.failure}`}`,
-            };
-        case 'cancelled':
-            return { state: 'error', text: `${name}: the run was cancelled` };
-        case 'not-live':
-            // A revision the deployment will never take: no later status would end an in_progress one.
-            if (report.never === true) {
-                return {
-                    state: 'failure',
-                    text: `${name} will not run what this run asks for${report.waitingFor === undefined ? '' : `: ${report.waitingFor}`}`,
-                };
-            }
-            return { state: 'in_progress', text: `${name} is not live yet; the step did not wait` };
-        case 'deploying':
-            return { state: 'in_progress', text: `${name} is not live yet; the step did not wait` };
-    }
-}
-class DeploymentRecord {
-    #api;
-    #context;
-    #redact;
-    #id;
-    constructor(api, context, redact) {
-        this.#api = api;
-        this.#context = context;
-        this.#redact = redact;
-    }
-    /** The GitHub deployment's id, once created. */
-    get id() {
-        return this.#id;
-    }
-    /** Creates the deployment and its `in_progress` status. */
-    async start(report, options = {}) {
-        const { repository, sha, environment, transient } = this.#context;
-        const created = await this.#api.createDeployment(repository, {
-            ref: sha,
-            environment,
-            transient_environment: transient,
-            description: description(this.#redact(`Deployment ${report.name} (deploy-agent)`)),
-            payload: { id: report.id ?? null, name: report.name },
-        }, options);
-        if (!created.ok)
-            return;
-        this.#id = created.value;
-        const waiting = report.waitingFor === undefined ? 'deploying' : `deploying (${report.waitingFor})`;
-        await this.#status({ state: 'in_progress', text: `${report.name}: ${waiting}` }, report, options);
-    }
-    /** The one final status; nothing when the deployment was never created. */
-    async finish(report, options = {}) {
-        if (this.#id === undefined)
-            return;
-        await this.#status(finalStatus(report), report, options);
-    }
-    async #status({ state, text }, report, options) {
-        if (this.#id === undefined)
-            return;
-        // The one address rule (src/common/address.ts): the deployment's own address when it may be
-        // published, else the dashboard's, else none.
-        const environmentUrl = publishedOrNothing(report.url) ?? publishedOrNothing(report.dashboardUrl);
-        const body = {
-            state,
-            description: description(this.#redact(text)),
-            ...(this.#context.runUrl === undefined ? {} : { log_url: this.#context.runUrl }),
-            ...(environmentUrl ? { environment_url: environmentUrl } : {}),
-            ...(state === 'success' ? { auto_inactive: true } : {}),
-        };
-        await this.#api.createDeploymentStatus(this.#context.repository, this.#id, body, options);
-    }
-}
-
-;// CONCATENATED MODULE: ./src/github/client/pages.ts
-/** A walk of a pull request's comments reads at most this many pages of `PER_PAGE`. */
-const MAX_COMMENT_PAGES = 10;
-const PER_PAGE = 100;
-/** A retire reads at most this many pages of an environment's deployments, newest first. */
-const MAX_DEPLOYMENT_PAGES = 10;
-/**
- * Reads pages 1 to `maxPages` with `read` until `visit` says it found what it
- * looks for or the list ends (no `rel="next"`, or an empty page). Page numbers
- * are counted here, never taken from the `Link` header, so no page is read
- * twice and the token goes to no other address.
- *
- * `visit` sees each item once, by its `key`: a list that moves while it is
- * read (a deployment created between two pages shifts the next one by one)
- * gives an item again, and a page with nothing new ends the list, so a
- * paginator that repeats its last page with a `next` link is not read to the
- * cap (nor mistaken for a longer list).
- */
-async function walkPages(read, key, visit, maxPages) {
-    const seen = new Set();
-    for (let page = 1; page <= maxPages; page++) {
-        const result = await read(page);
-        if (!result.ok)
-            return result;
-        const { items, link } = result.value;
-        const fresh = items.filter((item) => !seen.has(key(item)));
-        for (const item of fresh)
-            seen.add(key(item));
-        const hasNext = hasNextPage(link) && fresh.length > 0;
-        if (visit(fresh) === 'stop')
-            return { ok: true, value: { ended: false } };
-        if (!hasNext)
-            return { ok: true, value: { ended: true } };
-    }
-    return { ok: true, value: { ended: false } };
-}
-/** Whether a `Link` header names a next page: one of its comma-separated links is `rel="next"`. */
-function hasNextPage(link) {
-    return link.split(',').some((part) => /^\s*<[^>]*>\s*;\s*rel="next"/.test(part));
-}
-
 ;// CONCATENATED MODULE: ./src/github/features/comment.ts
 /**
  * The preview's pull request comment: its Markdown body, written from a
@@ -43860,6 +43740,386 @@ function driftLines(report, { code }, usedChars) {
     return lines;
 }
 
+;// CONCATENATED MODULE: ./src/github/features/agents-comment.ts
+/**
+ * The manifest's one pull request comment: a row per agent, and the hidden
+ * marker that finds it again, which holds the step's name template (or,
+ * without one, the manifest's path), so adding or removing an agent keeps
+ * the comment and two workflows with different templates keep their own. An
+ * agent the comment listed that the manifest no longer holds keeps its row,
+ * saying this workflow no longer deploys it and that it runs until deleted.
+ * Text from the service is data, never Markdown (common/github-text.ts).
+ */
+
+
+
+/** What names the manifest's comment: the step's name template, else the manifest's path. */
+function manifestIdentity(manifest) {
+    return manifest.nameTemplate ?? manifest.source;
+}
+function manifestMarker(identity) {
+    return `<!-- deploy-agent-agents:${encodeName(identity)} -->`;
+}
+/** Whether a comment's body is this manifest's comment (the marker opens it). */
+function carriesManifestMarker(body, identity) {
+    return typeof body === 'string' && body.startsWith(manifestMarker(identity));
+}
+/** An agent row as this module writes it: its key in a code span opens it. */
+const ROW = /^\| `([a-z0-9][a-z0-9-]{0,39})` \|(.*)$/;
+const DASHBOARD = /\[Dashboard\]\(([^()\s]+)\)/;
+/**
+ * The agents an earlier body of the comment listed, each with its dashboard
+ * link when its row had one (as written there, an address this module built).
+ */
+function listedAgents(body) {
+    const listed = new Map();
+    for (const line of (body ?? '').split('\n')) {
+        const row = ROW.exec(line);
+        if (row?.[1] === undefined)
+            continue;
+        listed.set(row[1], DASHBOARD.exec(row[2] ?? '')?.[1]);
+    }
+    return listed;
+}
+const agents_comment_FAILURE_CHARS = 300;
+const HEAD = [
+    '| Agent | Deployment | Status | Live | Commit | Drift | Links | Failure |',
+    '| --- | --- | --- | --- | --- | --- | --- | --- |',
+];
+function commitOf(report) {
+    const live = report.supersededBy ?? (report.stage === 'live' ? report.liveCommit : undefined);
+    const sha = live ?? report.targetCommit;
+    if (sha === undefined)
+        return '';
+    const code = /^[0-9a-f]{7,64}$/i.test(sha)
+        ? markdownCode(shortSha(sha).toLowerCase())
+        : markdownText(sha, 64);
+    return live === undefined ? `${code} wanted` : `${code} is live`;
+}
+function liveOf({ report, failure, over }) {
+    if (report === undefined)
+        return failure !== undefined ? '🔴 failed' : over ? '⚪ over' : '🟡 …';
+    if (failure !== undefined && report.stage !== 'cancelled')
+        return '🔴 failed';
+    switch (report.stage) {
+        case 'live':
+            return '🟢 live';
+        case 'failed':
+            return '🔴 failed';
+        case 'cancelled':
+            return '⚪ cancelled';
+        case 'not-live':
+            return report.never === true ? '🔴 will not run this commit' : '🟡 not live yet';
+        case 'deploying':
+            return '🟡 deploying';
+    }
+}
+/** One agent's row; `redact` hides secret values in the service's text first. */
+function agentRow(state, redact) {
+    const { agent, report } = state;
+    const code = (value) => value === undefined ? '' : markdownCode(redact(value), 100);
+    const verb = report?.created === undefined ? '' : report.created ? ' (created)' : ' (reused)';
+    const links = [
+        markdownLink('Dashboard', report?.dashboardUrl),
+        markdownLink('Open', report?.url),
+    ].filter((link) => link !== undefined);
+    const failure = state.failure ?? report?.failure;
+    const cells = [
+        markdownCode(agent.key),
+        `${markdownCode(redact(agent.deploymentName), 100)}${verb}`,
+        code(report?.status),
+        liveOf(state),
+        report === undefined ? '' : commitOf(report),
+        report === undefined ? '' : String(report.drift.length),
+        links.join(' · '),
+        failure === undefined ? '' : markdownText(redact(failure), agents_comment_FAILURE_CHARS),
+    ];
+    return `| ${cells.join(' | ')} |`;
+}
+/** The row of an agent the manifest no longer holds: it runs until deleted, where it was shown. */
+function goneRow(key, dashboard) {
+    const where = markdownLink('Dashboard', dashboard);
+    const runs = `runs until deleted${where === undefined ? '' : `: ${where}`}`;
+    const cells = [
+        markdownCode(key),
+        '',
+        '',
+        'no longer deployed by this workflow',
+        '',
+        '',
+        runs,
+        '',
+    ];
+    return `| ${cells.join(' | ')} |`;
+}
+/** The comment's Markdown: every agent's row, then the rows of agents no longer in the manifest. */
+function agentsCommentBody(manifest, states, previous, parts) {
+    const identity = manifestIdentity(manifest);
+    const current = new Set(manifest.agents.map((agent) => agent.key));
+    const gone = [...listedAgents(previous)].filter(([key]) => !current.has(key));
+    const live = states.filter((state) => state.report?.stage === 'live').length;
+    const title = markdownCode(parts.redact(identity), 200, false);
+    const head = [
+        manifestMarker(identity),
+        `### Agents of ${title}: ${live} of ${states.length} live`,
+        '',
+        ...HEAD,
+    ];
+    const footer = markdownLink('Workflow run', parts.runUrl);
+    const tail = footer === undefined ? [] : ['', footer];
+    const all = [
+        ...states.map((state) => agentRow(state, parts.redact)),
+        ...gone.map(([key, dashboard]) => goneRow(key, dashboard)),
+    ];
+    const rows = rowsWithin(all, head.join('\n').length + tail.join('\n').length + 200);
+    const more = rows.length < all.length
+        ? ['', `…and ${all.length - rows.length} more: see the job summary.`]
+        : [];
+    return [...head, ...rows, ...more, ...tail].join('\n') + '\n';
+}
+
+;// CONCATENATED MODULE: ./src/github/features/deployment-record.ts
+
+
+
+/** GitHub's limit on a status description. */
+const DESCRIPTION_LIMIT = 140;
+/** A description on one line, at most 140 characters. */
+function description(text) {
+    return plainLine(text, DESCRIPTION_LIMIT);
+}
+/** The final state and its description, from how the run ended. */
+function finalStatus(report) {
+    const name = report.name;
+    switch (report.stage) {
+        case 'live': {
+            const commit = report.supersededBy ?? report.liveCommit;
+            return {
+                state: 'success',
+                text: `${name} is live${commit === undefined ? '' : ` at commit ${shortSha(commit)}`}`,
+            };
+        }
+        case 'failed':
+            return {
+                state: 'failure',
+                text: `${name}: the deploy failed${report.failure === undefined ? '' : `: ${report.failure}`}`,
+            };
+        case 'cancelled':
+            return { state: 'error', text: `${name}: the run was cancelled` };
+        case 'not-live':
+            // A revision the deployment will never take: no later status would end an in_progress one.
+            if (report.never === true) {
+                return {
+                    state: 'failure',
+                    text: `${name} will not run what this run asks for${report.waitingFor === undefined ? '' : `: ${report.waitingFor}`}`,
+                };
+            }
+            return { state: 'in_progress', text: `${name} is not live yet; the step did not wait` };
+        case 'deploying':
+            return { state: 'in_progress', text: `${name} is not live yet; the step did not wait` };
+    }
+}
+class DeploymentRecord {
+    #api;
+    #context;
+    #redact;
+    #id;
+    constructor(api, context, redact) {
+        this.#api = api;
+        this.#context = context;
+        this.#redact = redact;
+    }
+    /** The GitHub deployment's id, once created. */
+    get id() {
+        return this.#id;
+    }
+    /** Creates the deployment and its `in_progress` status. */
+    async start(report, options = {}) {
+        const { repository, sha, environment, transient } = this.#context;
+        const created = await this.#api.createDeployment(repository, {
+            ref: sha,
+            environment,
+            transient_environment: transient,
+            description: description(this.#redact(`Deployment ${report.name} (deploy-agent)`)),
+            payload: { id: report.id ?? null, name: report.name },
+        }, options);
+        if (!created.ok)
+            return;
+        this.#id = created.value;
+        const waiting = report.waitingFor === undefined ? 'deploying' : `deploying (${report.waitingFor})`;
+        await this.#status({ state: 'in_progress', text: `${report.name}: ${waiting}` }, report, options);
+    }
+    /** The one final status; nothing when the deployment was never created. */
+    async finish(report, options = {}) {
+        if (this.#id === undefined)
+            return;
+        await this.#status(finalStatus(report), report, options);
+    }
+    async #status({ state, text }, report, options) {
+        if (this.#id === undefined)
+            return;
+        // The one address rule (src/common/address.ts): the deployment's own address when it may be
+        // published, else the dashboard's, else none.
+        const environmentUrl = publishedOrNothing(report.url) ?? publishedOrNothing(report.dashboardUrl);
+        const body = {
+            state,
+            description: description(this.#redact(text)),
+            ...(this.#context.runUrl === undefined ? {} : { log_url: this.#context.runUrl }),
+            ...(environmentUrl ? { environment_url: environmentUrl } : {}),
+            ...(state === 'success' ? { auto_inactive: true } : {}),
+        };
+        await this.#api.createDeploymentStatus(this.#context.repository, this.#id, body, options);
+    }
+}
+
+;// CONCATENATED MODULE: ./src/github/features/agents-records.ts
+
+/** The agent's environment, filled: its entry's, else the step's. */
+function environmentOf(agent, stepEnvironment) {
+    return (agent.environment ?? stepEnvironment).replaceAll('{agent}', agent.name);
+}
+/** The agents by environment, in the manifest's order; none for an empty environment. */
+function recordGroups(manifest, stepEnvironment) {
+    const groups = new Map();
+    for (const agent of manifest.agents) {
+        const environment = environmentOf(agent, stepEnvironment);
+        if (environment === '')
+            continue;
+        groups.set(environment, [...(groups.get(environment) ?? []), agent]);
+    }
+    return groups;
+}
+/** The shared record's final state and its description, from how each agent ended. */
+function sharedStatus(ends) {
+    const states = ends.map(({ agent, report, failure }) => report === undefined
+        ? { state: 'failure', text: `${agent.key}: the deploy failed: ${failure ?? ''}` }
+        : finalStatus({ ...report, name: agent.key }));
+    const live = states.filter((s) => s.state === 'success').length;
+    const count = `${live} of ${ends.length} agents live`;
+    const worst = states.find((s) => s.state === 'error') ??
+        states.find((s) => s.state === 'failure') ??
+        states.find((s) => s.state === 'in_progress');
+    if (worst === undefined)
+        return { state: 'success', text: `${count}` };
+    return { state: worst.state, text: `${count}; ${worst.text}` };
+}
+/** One GitHub deployment for several agents of one environment. */
+class SharedRecord {
+    #api;
+    #context;
+    #agents;
+    #redact;
+    #id;
+    constructor(api, context, agents, redact) {
+        this.#api = api;
+        this.#context = context;
+        this.#agents = agents;
+        this.#redact = redact;
+    }
+    get id() {
+        return this.#id;
+    }
+    /** Creates the deployment, listing every agent (the ids known so far), and its `in_progress` status. */
+    async start(ids, options = {}) {
+        const { repository, sha, environment, transient } = this.#context;
+        const agents = this.#agents.map((agent) => ({
+            key: agent.key,
+            name: agent.deploymentName,
+            id: ids.get(agent.key) ?? null,
+        }));
+        const created = await this.#api.createDeployment(repository, {
+            ref: sha,
+            environment,
+            transient_environment: transient,
+            description: description(this.#redact(`Deployments of ${agents.length} agents (deploy-agent)`)),
+            payload: { agents },
+        }, options);
+        if (!created.ok)
+            return;
+        this.#id = created.value;
+        const text = `${agents.length} agents: deploying`;
+        await this.#status({ state: 'in_progress', text }, options);
+    }
+    /** The one final status, once every agent is over; nothing when never created. */
+    async finish(ends, options = {}) {
+        await this.#status(sharedStatus(ends), options);
+    }
+    async #status({ state, text }, options) {
+        if (this.#id === undefined)
+            return;
+        const body = {
+            state,
+            description: description(this.#redact(text)),
+            ...(this.#context.runUrl === undefined ? {} : { log_url: this.#context.runUrl }),
+            ...(state === 'success' ? { auto_inactive: true } : {}),
+        };
+        await this.#api.createDeploymentStatus(this.#context.repository, this.#id, body, options);
+    }
+}
+/**
+ * The manifest's outputs with each agent's `github-deployment-id` in
+ * `deployments` (the id of the record covering it); the rest as it is.
+ */
+function withRecordIds(outputs, ids) {
+    const deployments = outputs.deployments;
+    if (deployments === undefined || deployments === '' || ids.size === 0)
+        return outputs;
+    const parsed = JSON.parse(deployments);
+    for (const [key, id] of ids) {
+        const entry = parsed[key];
+        if (entry !== undefined)
+            entry['github-deployment-id'] = String(id);
+    }
+    return { ...outputs, deployments: JSON.stringify(parsed) };
+}
+
+;// CONCATENATED MODULE: ./src/github/features/context.ts
+/** `value` with the workflow run's page, when the run has one. */
+function withRunUrl(value, runUrl) {
+    return runUrl === undefined ? value : { ...value, runUrl };
+}
+
+;// CONCATENATED MODULE: ./src/github/client/pages.ts
+/** A walk of a pull request's comments reads at most this many pages of `PER_PAGE`. */
+const MAX_COMMENT_PAGES = 10;
+const PER_PAGE = 100;
+/** A retire reads at most this many pages of an environment's deployments, newest first. */
+const MAX_DEPLOYMENT_PAGES = 10;
+/**
+ * Reads pages 1 to `maxPages` with `read` until `visit` says it found what it
+ * looks for or the list ends (no `rel="next"`, or an empty page). Page numbers
+ * are counted here, never taken from the `Link` header, so no page is read
+ * twice and the token goes to no other address.
+ *
+ * `visit` sees each item once, by its `key`: a list that moves while it is
+ * read (a deployment created between two pages shifts the next one by one)
+ * gives an item again, and a page with nothing new ends the list, so a
+ * paginator that repeats its last page with a `next` link is not read to the
+ * cap (nor mistaken for a longer list).
+ */
+async function walkPages(read, key, visit, maxPages) {
+    const seen = new Set();
+    for (let page = 1; page <= maxPages; page++) {
+        const result = await read(page);
+        if (!result.ok)
+            return result;
+        const { items, link } = result.value;
+        const fresh = items.filter((item) => !seen.has(key(item)));
+        for (const item of fresh)
+            seen.add(key(item));
+        const hasNext = hasNextPage(link) && fresh.length > 0;
+        if (visit(fresh) === 'stop')
+            return { ok: true, value: { ended: false } };
+        if (!hasNext)
+            return { ok: true, value: { ended: true } };
+    }
+    return { ok: true, value: { ended: false } };
+}
+/** Whether a `Link` header names a next page: one of its comma-separated links is `rel="next"`. */
+function hasNextPage(link) {
+    return link.split(',').some((part) => /^\s*<[^>]*>\s*;\s*rel="next"/.test(part));
+}
+
 ;// CONCATENATED MODULE: ./src/github/features/pr-comment.ts
 
 
@@ -43888,6 +44148,10 @@ class PullRequestComment {
     }
     get commentId() {
         return this.#commentId;
+    }
+    /** The comment's body as last found or written (undefined before it is found, or for none). */
+    get body() {
+        return this.#body;
     }
     /**
      * Writes the report: the first time, after finding the comment (create
@@ -44052,6 +44316,223 @@ class DeployReport {
             this.#record?.finish(report, options),
             comment?.write(withRunUrl(report, this.#runUrl), options),
         ]);
+    }
+}
+
+;// CONCATENATED MODULE: ./src/github/features/agents-report.ts
+
+
+
+
+
+class AgentsReport {
+    #manifest;
+    #states = new Map();
+    #groups = [];
+    #comment;
+    #parts;
+    #runUrl;
+    #ids = new Map();
+    /** Ends calls still under way when the run is cancelled, so the last writes go at once. */
+    #work = new AbortController();
+    #queue = Promise.resolve();
+    #firstWrite = false;
+    #ended = false;
+    #cancelled = false;
+    constructor(api, context, manifest, wanted, parts) {
+        this.#manifest = manifest;
+        this.#parts = parts;
+        this.#runUrl = context.runUrl;
+        for (const agent of manifest.agents)
+            this.#states.set(agent.key, { agent, over: false });
+        for (const [environment, agents] of recordGroups(manifest, wanted.environment)) {
+            const at = {
+                repository: context.repository,
+                sha: context.sha,
+                environment,
+                transient: context.pullRequest !== undefined,
+                ...(context.runUrl === undefined ? {} : { runUrl: context.runUrl }),
+            };
+            const record = agents.length === 1
+                ? new DeploymentRecord(api, at, parts.redact)
+                : new SharedRecord(api, at, agents, parts.redact);
+            this.#groups.push({ agents, record, started: false, finished: false });
+        }
+        if (wanted.comment && context.pullRequest !== undefined) {
+            const where = { repository: context.repository, pullRequest: context.pullRequest };
+            this.#comment = new PullRequestComment(api, where, parts.logger, parts.redact, carriesManifestMarker);
+        }
+    }
+    /** Each agent's key and the id of the record covering it, as recorded so far. */
+    get recordIds() {
+        return this.#ids;
+    }
+    /** The agent's deployment was found or created: its record starts when it is the first of it. */
+    deployed(key, report) {
+        const state = this.#states.get(key);
+        if (state === undefined || this.#ended)
+            return;
+        state.report = report;
+        const group = this.#groupOf(key);
+        if (group !== undefined && !group.started) {
+            group.started = true;
+            this.#serial((options) => this.#start(group, report, options));
+        }
+        this.#maybeFirstWrite();
+    }
+    /** How the agent's run ended (a cancelled run ends the others' calls under way at the end). */
+    finished(key, report) {
+        const state = this.#states.get(key);
+        if (state === undefined)
+            return;
+        state.report = report;
+        if (report.stage === 'cancelled')
+            this.#cancelled = true;
+    }
+    /** The agent is over: its record ends when all of its agents are, the comment when all are. */
+    async over(key, failure) {
+        const state = this.#states.get(key);
+        if (state === undefined)
+            return;
+        state.over = true;
+        if (failure !== undefined)
+            state.failure = failure;
+        this.#maybeFirstWrite();
+        await this.#settle();
+    }
+    /** Every agent is over, whatever was heard of each. */
+    async allOver() {
+        for (const state of this.#states.values())
+            state.over = true;
+        await this.#settle();
+    }
+    async #settle() {
+        const options = await this.#endOptions();
+        for (const group of this.#groups) {
+            if (group.finished || !group.agents.every((agent) => this.#states.get(agent.key)?.over)) {
+                continue;
+            }
+            group.finished = true;
+            this.#serial(() => this.#finish(group, options));
+        }
+        const states = [...this.#states.values()];
+        if (!this.#ended && states.every((state) => state.over)) {
+            this.#ended = true;
+            // A cancelled run has no time to look for the comment: it updates one it already has.
+            if (!this.#cancelled || this.#comment?.commentId !== undefined) {
+                this.#serial(() => this.#writeComment(options));
+            }
+        }
+        await this.#queue;
+    }
+    /** The calls' options at the end: a cancelled run ends what is under way, briefly, and hurries. */
+    async #endOptions() {
+        if (!this.#cancelled)
+            return {};
+        if (!this.#work.signal.aborted) {
+            let timer;
+            await Promise.race([
+                this.#queue,
+                new Promise((resolve) => (timer = setTimeout(resolve, CANCEL_GRACE_MS))),
+            ]);
+            clearTimeout(timer);
+            this.#work.abort();
+        }
+        return { callMs: CANCEL_WINDOW_MS };
+    }
+    #maybeFirstWrite() {
+        if (this.#firstWrite || this.#ended || this.#comment === undefined)
+            return;
+        const states = [...this.#states.values()];
+        if (!states.every((state) => state.report !== undefined || state.over))
+            return;
+        if (states.every((state) => state.over))
+            return;
+        this.#firstWrite = true;
+        this.#serial((options) => this.#writeComment(options));
+    }
+    /** Runs `task` once every write before it is done. */
+    #serial(task) {
+        const options = { signal: this.#work.signal };
+        this.#queue = this.#queue.then(() => task(options)).catch(() => undefined);
+    }
+    #groupOf(key) {
+        return this.#groups.find((group) => group.agents.some((agent) => agent.key === key));
+    }
+    async #start(group, report, options) {
+        const { record } = group;
+        if (record instanceof DeploymentRecord)
+            await record.start(report, options);
+        else {
+            const ids = new Map();
+            for (const [key, state] of this.#states) {
+                if (state.report?.id !== undefined)
+                    ids.set(key, state.report.id);
+            }
+            await record.start(ids, options);
+        }
+        if (record.id === undefined)
+            return;
+        for (const agent of group.agents)
+            this.#ids.set(agent.key, record.id);
+        this.#parts.onRecorded?.(this.#ids);
+    }
+    async #finish(group, options) {
+        const { record } = group;
+        if (record instanceof SharedRecord) {
+            await record.finish(group.agents.map((agent) => ({ ...this.#states.get(agent.key), agent })), options);
+            return;
+        }
+        const state = this.#states.get(group.agents[0]?.key ?? '');
+        if (state?.report === undefined)
+            return;
+        const failed = state.failure !== undefined && state.report.stage === 'deploying';
+        await record.finish(failed ? { ...state.report, stage: 'failed', failure: state.failure } : state.report, options);
+    }
+    async #writeComment(options) {
+        const comment = this.#comment;
+        if (comment === undefined)
+            return;
+        const states = this.#manifest.agents.flatMap((agent) => {
+            const state = this.#states.get(agent.key);
+            return state === undefined ? [] : [state];
+        });
+        await comment.writeBody(manifestIdentity(this.#manifest), () => agentsCommentBody(this.#manifest, states, comment.body, {
+            redact: this.#parts.redact,
+            ...(this.#runUrl === undefined ? {} : { runUrl: this.#runUrl }),
+        }), options);
+    }
+}
+
+;// CONCATENATED MODULE: ./src/github/features/commit-order.ts
+class CommitOrders {
+    #api;
+    #orders = new Map();
+    constructor(api) {
+        this.#api = api;
+    }
+    ask(repository, target, latest) {
+        const key = `${repository}\n${target}\n${latest}`.toLowerCase();
+        let order = this.#orders.get(key);
+        if (order === undefined) {
+            order = this.#compare(repository, target, latest);
+            this.#orders.set(key, order);
+        }
+        return order;
+    }
+    async #compare(repository, target, latest) {
+        const [owner, repo, ...rest] = repository.split('/');
+        if (!owner || !repo || rest.length > 0)
+            return undefined;
+        const result = await this.#api.compare({ owner, repo }, target, latest, { silent: true });
+        if (!result.ok)
+            return undefined;
+        const { status } = result.value;
+        if (status === 'ahead')
+            return 'newer';
+        if (status === 'behind')
+            return 'older';
+        return undefined;
     }
 }
 
@@ -54158,8 +54639,11 @@ function graphqlAnswer(error) {
 class GitHubApi {
     #calls;
     #viewer;
+    /** All the time the run's GitHub work may take. */
+    budgetMs;
     constructor(options) {
         this.#calls = new GitHubCalls(options);
+        this.budgetMs = options.budget.totalMs;
     }
     /** Requests sent, every attempt counted (the bench reports it). */
     get requests() {
@@ -54293,44 +54777,6 @@ class GitHubApi {
     }
 }
 
-;// CONCATENATED MODULE: ./src/github/client/budget.ts
-/** All the GitHub work of one run. */
-const RUN_BUDGET_MS = 15_000;
-class Budget {
-    totalMs;
-    #reservedMs = 0;
-    #clock;
-    constructor(clock, totalMs = RUN_BUDGET_MS) {
-        this.#clock = clock;
-        this.totalMs = totalMs;
-    }
-    /** What is left, in ms. */
-    get remainingMs() {
-        return Math.max(0, this.totalMs - this.#reservedMs);
-    }
-    /**
-     * Reserves up to `wantedMs`; returns what was granted (0 when spent) and a
-     * function that ends the reservation, keeping only the time really used.
-     */
-    reserve(wantedMs) {
-        const grantedMs = Math.max(0, Math.min(wantedMs, this.remainingMs));
-        this.#reservedMs += grantedMs;
-        const started = this.#clock.now();
-        let ended = false;
-        return {
-            grantedMs,
-            end: () => {
-                const usedMs = Math.min(grantedMs, Math.max(0, this.#clock.now() - started));
-                if (!ended) {
-                    ended = true;
-                    this.#reservedMs -= grantedMs - usedMs;
-                }
-                return usedMs;
-            },
-        };
-    }
-}
-
 ;// CONCATENATED MODULE: ./src/github/hooks.ts
 /**
  * What every entry's GitHub hooks share: the view and answers the core
@@ -54400,6 +54846,84 @@ function commentOffPullRequest(comment, context, logger) {
     if (comment && context?.pullRequest === undefined) {
         logger.debug('pr-comment is ignored: the run is not for a pull request');
     }
+}
+
+;// CONCATENATED MODULE: ./src/github/agents-deploy-hooks.ts
+
+
+
+
+
+/** Whether the manifest asks for any record: some agent's environment, or the step's, is set. */
+function recordsWanted(settings, manifest) {
+    return manifest.agents.some((agent) => (agent.environment ?? settings.environment) !== '');
+}
+function agentsDeployHooks(settings, manifest) {
+    return (context, given) => {
+        const { logger } = given;
+        const dependencies = {
+            ...given,
+            budgetMs: agentsBudgetMs(manifest.agents.length, given.budgetMs),
+        };
+        commentOffPullRequest(settings.comment, context, logger);
+        const wanted = [
+            recordsWanted(settings, manifest) ? 'the GitHub deployment records' : undefined,
+            settings.comment && context?.pullRequest !== undefined
+                ? 'the pull request comment'
+                : undefined,
+        ];
+        const at = reachable(settings.token, context, logger, wanted);
+        if (at === undefined)
+            return { api: undefined };
+        const made = new Lazy(() => {
+            const api = gitHubApi(settings.token, at, dependencies);
+            const report = new AgentsReport(api, at, manifest, settings, {
+                logger,
+                redact: dependencies.redact,
+                onRecorded: () => dependencies.refreshOutputs?.(),
+            });
+            return { api, report, orders: new CommitOrders(api) };
+        });
+        const view = (event) => {
+            const { agent } = event;
+            if (event.kind === 'agents_over')
+                return made.value.report.allOver();
+            if (agent === undefined)
+                return;
+            if (event.kind === 'deployed')
+                made.value.report.deployed(agent, event.report);
+            else if (event.kind === 'finished')
+                made.value.report.finished(agent, event.report);
+            else if (event.kind === 'agent_over')
+                return made.value.report.over(agent, event.failure);
+        };
+        const hooks = {
+            get api() {
+                return made.made?.api;
+            },
+            commitOrder: (repository, target, latest) => made.value.orders.ask(repository, target, latest),
+            outputs: (outputs) => {
+                const ids = made.made?.report.recordIds;
+                return ids === undefined ? outputs : withRecordIds(outputs, ids);
+            },
+        };
+        if (wanted.some((what) => what !== undefined))
+            hooks.view = view;
+        return hooks;
+    };
+}
+/** What GitHub is told of the manifest the inputs ask for: each agent's names and own environment. */
+function manifestOnGitHub(request) {
+    return {
+        source: request.source,
+        ...(request.nameTemplate === undefined ? {} : { nameTemplate: request.nameTemplate }),
+        agents: request.agents.map(({ key, name, spec, environment }) => ({
+            key,
+            name,
+            deploymentName: spec.name,
+            ...(environment === undefined ? {} : { environment }),
+        })),
+    };
 }
 
 ;// CONCATENATED MODULE: ./src/github/deploy-hooks.ts
@@ -54529,9 +55053,17 @@ function defaultText(declared, run) {
     const fallback = declared.default ?? '';
     return typeof fallback === 'string' ? fallback : (run[fallback.run] ?? '');
 }
-/** A zod schema for one input: its parser's `Invalid` becomes an issue. */
-function inputSchema(declared, run) {
+/**
+ * A zod schema for one input: what is wrong with it beside the set's other
+ * raw texts, else its parser's `Invalid`, becomes an issue.
+ */
+function inputSchema(declared, run, set) {
     return schemas_string().transform((raw, context) => {
+        const besides = declared.besides?.(raw, set);
+        if (besides !== undefined) {
+            context.addIssue({ code: 'custom', message: besides, params: { empty: false } });
+            return NEVER;
+        }
         try {
             return declared.parse(raw, run);
         }
@@ -54547,9 +55079,15 @@ function inputSchema(declared, run) {
         }
     });
 }
-/** Every input of a set parsed on its own; an issue's path is the input's name. */
-function declarationsSchema(declarations, run) {
-    return object(Object.fromEntries(Object.entries(declarations).map(([name, declared]) => [name, inputSchema(declared, run)])));
+/**
+ * Every input of a set parsed on its own, each checked beside the raw texts
+ * of the others (`set`); an issue's path is the input's name.
+ */
+function declarationsSchema(declarations, run, set = {}) {
+    return object(Object.fromEntries(Object.entries(declarations).map(([name, declared]) => [
+        name,
+        inputSchema(declared, run, set),
+    ])));
 }
 const problemOf = ({ input, problem }) => ({ input, problem });
 /** The first problem of the run an input's raw text shows (declared by `runProblem`). */
@@ -54571,7 +55109,7 @@ function readInputs(declarations, read, run) {
         name,
         read(name) ?? defaultText(declarations[name], run),
     ]));
-    const result = declarationsSchema(declarations, run).safeParse(raw);
+    const result = declarationsSchema(declarations, run, raw).safeParse(raw);
     const issues = (result.error?.issues ?? []).map((issue) => ({
         input: String(issue.path[0] ?? 'inputs'),
         problem: issue.message,
@@ -55019,9 +55557,11 @@ function parseOneOf(values, raw) {
 function parseSource(raw) {
     return parseOneOf(SOURCES, raw);
 }
+/** What `name` says when it is needed and empty. */
+const NAME_REQUIRED = 'is required (the deployment name)';
 function parseName(raw) {
     if (raw === '')
-        fail('is required (the deployment name)');
+        fail(NAME_REQUIRED);
     if (UNSAFE_IN_AN_INPUT.test(raw))
         fail('must not contain control characters or line breaks');
     return raw;
@@ -58301,6 +58841,10 @@ function logView(logger) {
             logger.info(waitingLine(event));
     };
 }
+/** The views of one agent's run: each of `views`, told every event with the agent's key. */
+function agentViews(views, agent) {
+    return views.map((view) => (event) => view({ ...event, agent }));
+}
 /** Runs `flow` over a new channel to `views`; resolves once the views' work is done too. */
 async function withEvents(io, flow) {
     const events = new RunEvents(io.views, io.redact);
@@ -58416,6 +58960,154 @@ function proxyDispatcher(proxy) {
     if (httpsProxy === '' && httpProxy === '')
         return undefined;
     return withoutExperimentalWarning(() => new undici.EnvHttpProxyAgent({ httpsProxy, httpProxy, noProxy }));
+}
+
+;// CONCATENATED MODULE: ./src/run/decisions/drift.ts
+/**
+ * Drift: where a reused deployment differs from what the step asks for. The
+ * service has no update call, so these differences stay until someone
+ * changes the deployment in the service (docs/how-it-works.md, "Drift").
+ */
+
+
+const isObject = (value) => typeof value === 'object' && value !== null && !Array.isArray(value);
+/** null and absent are the same to the service (every field is nullable). */
+const isAbsent = (value) => value === undefined || value === null;
+/** Deep equality of JSON values; numbers by value (`2` equals `2.0`). */
+function same(a, b) {
+    if (isAbsent(a) || isAbsent(b))
+        return isAbsent(a) && isAbsent(b);
+    if (Array.isArray(a) || Array.isArray(b)) {
+        return (Array.isArray(a) &&
+            Array.isArray(b) &&
+            a.length === b.length &&
+            a.every((item, index) => same(item, b[index])));
+    }
+    if (isObject(a) && isObject(b)) {
+        const keys = new Set([...Object.keys(a), ...Object.keys(b)]);
+        return [...keys].every((key) => same(a[key], b[key]));
+    }
+    return a === b;
+}
+/**
+ * The fields of a revision: a reused deployment that differs in one of them
+ * never runs what the step asks for.
+ */
+const REVISION_FIELDS = [
+    'repo_ref',
+    'agent_config_path',
+    'image_uri',
+    'source_tarball_path',
+];
+/** Whether a drift entry changes which code runs (a revision field), not only how it runs. */
+function isRevisionField(field) {
+    return REVISION_FIELDS.some((key) => field === `source_revision_config.${key}`);
+}
+/** A difference `findDrift` found, saying what it is: a field, blocking when it is a revision field. */
+function fieldDrift(entry) {
+    return { ...entry, kind: 'field', blocks: isRevisionField(entry.field) };
+}
+/** `build_on_push` null or absent reads as off: a codehost create builds on push unless the step says otherwise. */
+const buildsOnPush = (value) => value === true;
+/**
+ * Compares what the step sets in an object with the live object: only the
+ * keys the step sets, recursing into objects (the service fills in
+ * defaults), arrays whole.
+ */
+function compareSet(path, wanted, live, out) {
+    const liveObject = isObject(live) ? live : {};
+    for (const [key, value] of Object.entries(wanted)) {
+        if (value === undefined)
+            continue;
+        const field = `${path}.${key}`;
+        if (isObject(value) && isObject(liveObject[key])) {
+            compareSet(field, value, liveObject[key], out);
+        }
+        else if (!same(value, liveObject[key])) {
+            out.push({ field, wanted: value, live: liveObject[key] ?? null });
+        }
+    }
+}
+function compareSecrets(spec, deployment, out) {
+    const live = new Map(deployment.secrets.map((secret) => [secret.name, secret.value]));
+    const wanted = new Map(spec.secrets.map((secret) => [secret.name, secret.value]));
+    for (const [name, value] of wanted) {
+        const liveValue = live.get(name);
+        if (liveValue === undefined) {
+            out.push({ field: `secrets.${name}`, wanted: MASK, live: null });
+        }
+        else if (liveValue !== '' && liveValue !== value) {
+            out.push({ field: `secrets.${name}`, wanted: MASK, live: MASK });
+        }
+    }
+    for (const name of live.keys()) {
+        if (!wanted.has(name))
+            out.push({ field: `secrets.${name}`, wanted: null, live: MASK });
+    }
+}
+const sortedReferences = (references) => references.map((reference) => JSON.stringify(reference)).sort();
+/**
+ * Every difference between the step and the deployment it reused:
+ * `source_config` (what the step sets, and for codehost the listing's
+ * repo_url and integration_id), `source_revision_config` fields the step
+ * sets, secrets when the step gives any, secret_references as a set.
+ */
+function findDrift(spec, request, deployment) {
+    const out = [];
+    // build_on_push is compared only when the step sets it (the create's default is not), as on or off.
+    const wanted = spec.sourceConfig.build_on_push;
+    compareSet('source_config', {
+        ...request.source_config,
+        build_on_push: wanted === undefined ? undefined : buildsOnPush(wanted),
+    }, {
+        ...deployment.source_config,
+        build_on_push: buildsOnPush(deployment.source_config.build_on_push),
+    }, out);
+    const revision = Object.fromEntries(REVISION_FIELDS.map((key) => [key, spec.sourceRevisionConfig[key]]));
+    compareSet('source_revision_config', revision, deployment.source_revision_config, out);
+    if (spec.secrets.length > 0)
+        compareSecrets(spec, deployment, out);
+    if (spec.source === 'external_docker' && spec.secretReferences !== null) {
+        const live = deployment.secret_references ?? [];
+        if (!same(sortedReferences(spec.secretReferences), sortedReferences(live))) {
+            out.push({ field: 'secret_references', wanted: spec.secretReferences, live });
+        }
+    }
+    return out;
+}
+/** How a drifted value is written in a message: JSON, short, on one line. */
+function showValue(value) {
+    if (value === null || value === undefined)
+        return '(not set)';
+    const text = untrusted(typeof value === 'string' ? value : JSON.stringify(value));
+    return text.length > 120 ? `${text.slice(0, 120)}…` : text;
+}
+
+;// CONCATENATED MODULE: ./src/views/html-parts.ts
+
+/**
+ * A cell of the summary, written by the one GitHub-text module: secret values
+ * removed first (they could not be found once escaped), then text or code.
+ */
+const cellOf = (redact, write) => (value) => value === undefined || value === null || value === '' ? '—' : write(redact(value));
+/** A table of labelled cells, one row a label. */
+function labelledTable(rows) {
+    const body = rows
+        .map(([label, value]) => `<tr><th align="left">${label}</th><td>${value}</td></tr>`)
+        .join('\n');
+    return `<table>\n${body}\n</table>`;
+}
+/**
+ * A table of differences (drift): one row a field, its wanted and live values,
+ * secrets `***`; as many rows as fit in the summary, and a count of the others.
+ */
+function differencesTable(drift, code, wants, has, head = '') {
+    return {
+        head: `${head}<table>\n<tr><th>Field</th><th>${wants}</th><th>${has}</th></tr>`,
+        lines: drift.map((entry) => `<tr><td>${code(entry.field)}</td><td>${code(showValue(entry.wanted))}</td><td>${code(showValue(entry.live))}</td></tr>`),
+        tail: '\n</table>',
+        leftOut: (count) => `<p>… and ${count} more, left out to keep this summary under GitHub's limit: every one is in the step's log.</p>`,
+    };
 }
 
 ;// CONCATENATED MODULE: ./src/service/vet.ts
@@ -58663,9 +59355,23 @@ class Service {
      * the answer does not list it. One attempt: a poll is retried by the next poll.
      */
     async getById(id, timeoutMs) {
-        const list = await this.#page({ deployment_ids: id }, { attempts: 1, ...(timeoutMs === undefined ? {} : { timeoutMs }) });
-        const found = list.resources.find((deployment) => deployment.id === id);
-        return found === undefined ? undefined : this.#vetting.vet(found);
+        return (await this.#byIds([id], {}, timeoutMs)).get(id);
+    }
+    /** `GET /v2/deployments?deployment_ids=A,B,…&limit=100`: `getById` for up to 100 ids, by id. */
+    getByIds(ids, timeoutMs) {
+        // More is a caller's mistake: one page holds 100.
+        if (ids.length > PAGE_LIMIT)
+            throw new RangeError(`getByIds takes ${ids.length} ids, not ≤ 100`);
+        return this.#byIds(ids, { limit: PAGE_LIMIT }, timeoutMs);
+    }
+    async #byIds(ids, query, timeoutMs) {
+        const list = await this.#page({ deployment_ids: ids.join(','), ...query }, { attempts: 1, ...(timeoutMs === undefined ? {} : { timeoutMs }) });
+        const found = new Map();
+        for (const listed of list.resources.filter((deployment) => ids.includes(deployment.id))) {
+            if (!found.has(listed.id))
+                found.set(listed.id, this.#vetting.vet(listed));
+        }
+        return found;
     }
     /**
      * `POST /v2/deployments`. When the create may have taken effect without an
@@ -58812,152 +59518,138 @@ function dryRunReport(result) {
     return `${what}:\n${JSON.stringify(body, null, 2)}`;
 }
 
-;// CONCATENATED MODULE: ./src/run/decisions/drift.ts
+;// CONCATENATED MODULE: ./src/views/plan-summary.ts
 /**
- * Drift: where a reused deployment differs from what the step asks for. The
- * service has no update call, so these differences stay until someone
- * changes the deployment in the service (docs/how-it-works.md, "Drift").
+ * The plan's summary: the verdict, the deployment it is about, what the
+ * deploy would not apply, the request it would send, and why it would fail.
  */
 
 
-const isObject = (value) => typeof value === 'object' && value !== null && !Array.isArray(value);
-/** null and absent are the same to the service (every field is nullable). */
-const isAbsent = (value) => value === undefined || value === null;
-/** Deep equality of JSON values; numbers by value (`2` equals `2.0`). */
-function same(a, b) {
-    if (isAbsent(a) || isAbsent(b))
-        return isAbsent(a) && isAbsent(b);
-    if (Array.isArray(a) || Array.isArray(b)) {
-        return (Array.isArray(a) &&
-            Array.isArray(b) &&
-            a.length === b.length &&
-            a.every((item, index) => same(item, b[index])));
-    }
-    if (isObject(a) && isObject(b)) {
-        const keys = new Set([...Object.keys(a), ...Object.keys(b)]);
-        return [...keys].every((key) => same(a[key], b[key]));
-    }
-    return a === b;
-}
-/**
- * The fields of a revision: a reused deployment that differs in one of them
- * never runs what the step asks for.
- */
-const REVISION_FIELDS = [
-    'repo_ref',
-    'agent_config_path',
-    'image_uri',
-    'source_tarball_path',
-];
-/** Whether a drift entry changes which code runs (a revision field), not only how it runs. */
-function isRevisionField(field) {
-    return REVISION_FIELDS.some((key) => field === `source_revision_config.${key}`);
-}
-/** A difference `findDrift` found, saying what it is: a field, blocking when it is a revision field. */
-function fieldDrift(entry) {
-    return { ...entry, kind: 'field', blocks: isRevisionField(entry.field) };
-}
-/** `build_on_push` null or absent reads as off: a codehost create builds on push unless the step says otherwise. */
-const buildsOnPush = (value) => value === true;
-/**
- * Compares what the step sets in an object with the live object: only the
- * keys the step sets, recursing into objects (the service fills in
- * defaults), arrays whole.
- */
-function compareSet(path, wanted, live, out) {
-    const liveObject = isObject(live) ? live : {};
-    for (const [key, value] of Object.entries(wanted)) {
-        if (value === undefined)
-            continue;
-        const field = `${path}.${key}`;
-        if (isObject(value) && isObject(liveObject[key])) {
-            compareSet(field, value, liveObject[key], out);
-        }
-        else if (!same(value, liveObject[key])) {
-            out.push({ field, wanted: value, live: liveObject[key] ?? null });
-        }
-    }
-}
-function compareSecrets(spec, deployment, out) {
-    const live = new Map(deployment.secrets.map((secret) => [secret.name, secret.value]));
-    const wanted = new Map(spec.secrets.map((secret) => [secret.name, secret.value]));
-    for (const [name, value] of wanted) {
-        const liveValue = live.get(name);
-        if (liveValue === undefined) {
-            out.push({ field: `secrets.${name}`, wanted: MASK, live: null });
-        }
-        else if (liveValue !== '' && liveValue !== value) {
-            out.push({ field: `secrets.${name}`, wanted: MASK, live: MASK });
-        }
-    }
-    for (const name of live.keys()) {
-        if (!wanted.has(name))
-            out.push({ field: `secrets.${name}`, wanted: null, live: MASK });
-    }
-}
-const sortedReferences = (references) => references.map((reference) => JSON.stringify(reference)).sort();
-/**
- * Every difference between the step and the deployment it reused:
- * `source_config` (what the step sets, and for codehost the listing's
- * repo_url and integration_id), `source_revision_config` fields the step
- * sets, secrets when the step gives any, secret_references as a set.
- */
-function findDrift(spec, request, deployment) {
-    const out = [];
-    // build_on_push is compared only when the step sets it (the create's default is not), as on or off.
-    const wanted = spec.sourceConfig.build_on_push;
-    compareSet('source_config', {
-        ...request.source_config,
-        build_on_push: wanted === undefined ? undefined : buildsOnPush(wanted),
-    }, {
-        ...deployment.source_config,
-        build_on_push: buildsOnPush(deployment.source_config.build_on_push),
-    }, out);
-    const revision = Object.fromEntries(REVISION_FIELDS.map((key) => [key, spec.sourceRevisionConfig[key]]));
-    compareSet('source_revision_config', revision, deployment.source_revision_config, out);
-    if (spec.secrets.length > 0)
-        compareSecrets(spec, deployment, out);
-    if (spec.source === 'external_docker' && spec.secretReferences !== null) {
-        const live = deployment.secret_references ?? [];
-        if (!same(sortedReferences(spec.secretReferences), sortedReferences(live))) {
-            out.push({ field: 'secret_references', wanted: spec.secretReferences, live });
-        }
-    }
-    return out;
-}
-/** How a drifted value is written in a message: JSON, short, on one line. */
-function showValue(value) {
-    if (value === null || value === undefined)
-        return '(not set)';
-    const text = untrusted(typeof value === 'string' ? value : JSON.stringify(value));
-    return text.length > 120 ? `${text.slice(0, 120)}…` : text;
-}
 
-;// CONCATENATED MODULE: ./src/views/html-parts.ts
 
-/**
- * A cell of the summary, written by the one GitHub-text module: secret values
- * removed first (they could not be found once escaped), then text or code.
- */
-const cellOf = (redact, write) => (value) => value === undefined || value === null || value === '' ? '—' : write(redact(value));
-/** A table of labelled cells, one row a label. */
-function labelledTable(rows) {
-    const body = rows
-        .map(([label, value]) => `<tr><th align="left">${label}</th><td>${value}</td></tr>`)
-        .join('\n');
-    return `<table>\n${body}\n</table>`;
+
+/** What the deploy does with `count` differences: nothing; the remedy. */
+function plan_summary_remedy(count) {
+    const them = plural(count, 'it', 'them');
+    return `The deploy would not apply ${them}: the service cannot update a deployment. Change ${them} in the service, or deploy under a new name.`;
 }
-/**
- * A table of differences (drift): one row a field, its wanted and live values,
- * secrets `***`; as many rows as fit in the summary, and a count of the others.
- */
-function differencesTable(drift, code, wants, has, head = '') {
+/** `count` differences, the noun agreeing: `1 difference`, `2 differences`. */
+const differences = (count) => `${count} ${plural(count, 'difference')}`;
+const upperFirst = (text) => `${text.charAt(0).toUpperCase()}${text.slice(1)}`;
+/** The verdict's heading. */
+function heading(name, verdict, code) {
     return {
-        head: `${head}<table>\n<tr><th>Field</th><th>${wants}</th><th>${has}</th></tr>`,
-        lines: drift.map((entry) => `<tr><td>${code(entry.field)}</td><td>${code(showValue(entry.wanted))}</td><td>${code(showValue(entry.live))}</td></tr>`),
-        tail: '\n</table>',
-        leftOut: (count) => `<p>… and ${count} more, left out to keep this summary under GitHub's limit: every one is in the step's log.</p>`,
-    };
+        create: `🆕 Plan: the deploy would create ${code(name)}`,
+        reuse: verdict.changes.length === 0
+            ? `✅ Plan: the deploy would reuse ${code(name)}, with no difference`
+            : `⚠️ Plan: the deploy would reuse ${code(name)}, and not apply ${differences(verdict.changes.length)}`,
+        fail: `❌ Plan: the deploy would fail for ${code(name)}`,
+    }[verdict.action];
+}
+/** The table of the deployment the verdict is about, when there is one. */
+function deploymentTable(verdict, dashboardUrl, code, redact) {
+    const { deployment } = verdict;
+    if (deployment === undefined)
+        return [];
+    const dashboard = dashboardUrlOf(dashboardUrl, deployment);
+    const link = dashboard === undefined ? undefined : htmlLink(redact(dashboard), dashboard);
+    const rows = [
+        ['Id', code(deployment.id)],
+        ['Status', code(deployment.status)],
+        ['Source', code(deployment.source)],
+        ['Tracks', code(verdict.tracks?.branch)],
+        [
+            'A push there',
+            htmlText(verdict.tracks === undefined
+                ? '—'
+                : verdict.tracks.buildsOnPush
+                    ? 'builds a new revision'
+                    : 'builds nothing (build_on_push is off)'),
+        ],
+        ...(link === undefined ? [] : [['Dashboard', link]]),
+    ];
+    return [labelledTable(rows)];
+}
+/** The request the deploy would send, a line of it each (one secret's name, say), as many as fit. */
+function requestBlock(verdict, redact) {
+    if (verdict.request === undefined)
+        return [];
+    const request = htmlLines(redact(JSON.stringify(verdict.request, null, 2))).split('\n');
+    return [
+        {
+            head: `<h3>The request the deploy would send</h3>\n<pre>${request[0] ?? ''}`,
+            lines: request.slice(1),
+            tail: '</pre>',
+            leftOut: (count) => `<p>… and ${count} more ${plural(count, 'line')} of the request, left out to keep this summary under GitHub's limit.</p>`,
+        },
+    ];
+}
+/** The job summary of a plan, as HTML (service text escaped by the one GitHub-text module). */
+function planSummaryHtml({ name, verdict, dashboardUrl }, redact, budget) {
+    const code = cellOf(redact, (value) => htmlCode(value));
+    const parts = [`<h2>${heading(name, verdict, code)}</h2>`];
+    parts.push(...deploymentTable(verdict, dashboardUrl, code, redact));
+    if (verdict.wouldFail !== undefined) {
+        parts.push(`<p><strong>${htmlText(upperFirst(redact(verdict.wouldFail)))}</strong></p>`);
+    }
+    if (verdict.changes.length > 0) {
+        parts.push(differencesTable(verdict.changes, code, 'The step wants', 'The deployment has', `<h3>Not applied by the deploy</h3>\n<p>${htmlText(plan_summary_remedy(verdict.changes.length))}</p>\n`));
+    }
+    parts.push(...requestBlock(verdict, redact));
+    if (verdict.reason !== undefined)
+        parts.push(`<p><strong>Why:</strong></p>\n<pre>${htmlLines(redact(verdict.reason))}</pre>`);
+    return boundedSummary(parts, budget);
+}
+
+;// CONCATENATED MODULE: ./src/views/agents-plan-summary.ts
+/**
+ * The summary of a plan of several agents: a row an agent (its deployment,
+ * what its deploy would do, how many differences it would not apply), then
+ * each agent's plan below, each within its share of GitHub's limit.
+ */
+
+
+
+
+
+const HEADINGS = ['Agent', 'Deployment', 'The deploy would', 'Not applied'];
+/** What the agent's deploy would do, in the row's words. */
+function actionCell(part) {
+    const verdict = part.summary?.verdict;
+    if (verdict === undefined)
+        return '❌ no plan made';
+    return { create: '🆕 create', reuse: '♻️ reuse', fail: '❌ fail' }[verdict.action];
+}
+function rowOf(part, code) {
+    const changes = part.summary?.verdict.changes.length;
+    const cells = [
+        code(part.key),
+        code(part.name),
+        htmlText(actionCell(part)),
+        htmlText(changes === undefined ? '—' : String(changes)),
+    ];
+    return `<tr>${cells.map((cell) => `<td>${cell}</td>`).join('')}</tr>`;
+}
+/** An agent's plan below the table (or why none was made), within `budget` bytes. */
+function detailsOf(part, code, redact, budget) {
+    const head = `<h3>${code(part.key)}</h3>`;
+    if (part.summary !== undefined)
+        return `${head}\n${planSummaryHtml(part.summary, redact, budget)}`;
+    return `${head}\n<pre>${htmlLines(redact(part.failure ?? 'no plan was made'))}</pre>`;
+}
+/** The summary of a plan of several agents, as HTML within GitHub's limit. */
+function agentsPlanSummaryHtml(summary, redact) {
+    const code = cellOf(redact, (value) => htmlCode(value));
+    const count = summary.agents.length;
+    const failed = summary.agents.filter((part) => part.failure !== undefined).length;
+    const title = failed > 0
+        ? `❌ Plan: ${failed} of ${count} ${plural(count, 'agent')} would fail`
+        : `📋 Plan of ${count} ${plural(count, 'agent')}`;
+    const head = `<tr>${HEADINGS.map((heading) => `<th>${heading}</th>`).join('')}</tr>`;
+    const table = `<table>\n${head}\n${summary.agents.map((part) => rowOf(part, code)).join('\n')}\n</table>`;
+    const share = Math.floor((SUMMARY_BUDGET - table.length - 1_000) / Math.max(count, 1));
+    const details = summary.agents.map((part) => detailsOf(part, code, redact, share));
+    return within(`<h2>${title}: ${code(summary.source)}</h2>\n${table}\n${details.join('\n')}\n`);
 }
 
 ;// CONCATENATED MODULE: ./src/views/deploy-summary.ts
@@ -59070,87 +59762,84 @@ function summaryHtml(input) {
     ]) + '\n');
 }
 
-;// CONCATENATED MODULE: ./src/views/plan-summary.ts
+;// CONCATENATED MODULE: ./src/views/agents-summary.ts
 /**
- * The plan's summary: the verdict, the deployment it is about, what the
- * deploy would not apply, the request it would send, and why it would fail.
+ * The summary of a deploy of several agents: a row an agent (its
+ * deployment, status, whether it is live, its commit, how many differences,
+ * its links), then, below, each agent's drift and failure.
  */
 
 
 
 
 
-/** What the deploy does with `count` differences: nothing; the remedy. */
-function plan_summary_remedy(count) {
-    const them = plural(count, 'it', 'them');
-    return `The deploy would not apply ${them}: the service cannot update a deployment. Change ${them} in the service, or deploy under a new name.`;
+
+const agents_summary_HEADINGS = ['Agent', 'Deployment', 'Status', 'Live', 'Commit', 'Drift', 'Links'];
+/** The links of an agent's row: its address and its dashboard, those the address rule lets through. */
+function linksOf(part, redact) {
+    const { summary } = part;
+    const shown = summary.deployment ?? summary.result?.deployment;
+    if (shown === undefined)
+        return '—';
+    const links = [
+        htmlLink('URL', shown.source_config.custom_url),
+        htmlLink('Dashboard', redactedOrNot(dashboardUrlOf(summary.spec.dashboardUrl, shown), redact)),
+    ].filter((link) => link !== undefined);
+    return links.length === 0 ? '—' : links.join(' · ');
 }
-/** `count` differences, the noun agreeing: `1 difference`, `2 differences`. */
-const differences = (count) => `${count} ${plural(count, 'difference')}`;
-const upperFirst = (text) => `${text.charAt(0).toUpperCase()}${text.slice(1)}`;
-/** The verdict's heading. */
-function heading(name, verdict, code) {
-    return {
-        create: `🆕 Plan: the deploy would create ${code(name)}`,
-        reuse: verdict.changes.length === 0
-            ? `✅ Plan: the deploy would reuse ${code(name)}, with no difference`
-            : `⚠️ Plan: the deploy would reuse ${code(name)}, and not apply ${differences(verdict.changes.length)}`,
-        fail: `❌ Plan: the deploy would fail for ${code(name)}`,
-    }[verdict.action];
+/** An address with secret values removed (a dashboard template is the step's text). */
+function redactedOrNot(address, redact) {
+    return address === undefined ? undefined : redact(address);
 }
-/** The table of the deployment the verdict is about, when there is one. */
-function deploymentTable(verdict, dashboardUrl, code, redact) {
-    const { deployment } = verdict;
-    if (deployment === undefined)
-        return [];
-    const dashboard = dashboardUrlOf(dashboardUrl, deployment);
-    const link = dashboard === undefined ? undefined : htmlLink(redact(dashboard), dashboard);
-    const rows = [
-        ['Id', code(deployment.id)],
-        ['Status', code(deployment.status)],
-        ['Source', code(deployment.source)],
-        ['Tracks', code(verdict.tracks?.branch)],
-        [
-            'A push there',
-            htmlText(verdict.tracks === undefined
-                ? '—'
-                : verdict.tracks.buildsOnPush
-                    ? 'builds a new revision'
-                    : 'builds nothing (build_on_push is off)'),
-        ],
-        ...(link === undefined ? [] : [['Dashboard', link]]),
+/** An agent's row of the table. */
+function agents_summary_rowOf(part, text, code, redact) {
+    const { summary } = part;
+    const shown = summary.deployment ?? summary.result?.deployment;
+    const failed = summary.failure === undefined ? '' : '❌ ';
+    const liveness = summary.failure === undefined ? summary.liveness : { live: false, missing: 'failed' };
+    const cells = [
+        `${failed}${code(part.key)}`,
+        code(summary.spec.name),
+        code(shown?.status),
+        text(liveCell(liveness)),
+        code(shortSha(shown?.source_revision_config.repo_commit_sha ?? undefined)),
+        text(String(summary.drift?.length ?? 0)),
+        linksOf(part, redact),
     ];
-    return [labelledTable(rows)];
+    return `<tr>${cells.map((cell) => `<td>${cell}</td>`).join('')}</tr>`;
 }
-/** The request the deploy would send, a line of it each (one secret's name, say), as many as fit. */
-function requestBlock(verdict, redact) {
-    if (verdict.request === undefined)
+/** Below the table: an agent's drift and failure, under its key, when it has either. */
+function agents_summary_detailsOf(part, code, redact) {
+    const { summary } = part;
+    const drift = summary.drift ?? [];
+    if (drift.length === 0 && summary.failure === undefined)
         return [];
-    const request = htmlLines(redact(JSON.stringify(verdict.request, null, 2))).split('\n');
     return [
-        {
-            head: `<h3>The request the deploy would send</h3>\n<pre>${request[0] ?? ''}`,
-            lines: request.slice(1),
-            tail: '</pre>',
-            leftOut: (count) => `<p>… and ${count} more ${plural(count, 'line')} of the request, left out to keep this summary under GitHub's limit.</p>`,
-        },
+        `<h3>${code(part.key)}</h3>`,
+        ...driftTable(drift, code),
+        ...failureBlock(summary.failure, redact),
     ];
 }
-/** The job summary of a plan, as HTML (service text escaped by the one GitHub-text module). */
-function planSummaryHtml({ name, verdict, dashboardUrl }, redact) {
+/** The summary of a deploy of several agents, as HTML within GitHub's limit. */
+function agentsSummaryHtml(summary, redact) {
+    const text = cellOf(redact, (value) => htmlText(value));
     const code = cellOf(redact, (value) => htmlCode(value));
-    const parts = [`<h2>${heading(name, verdict, code)}</h2>`];
-    parts.push(...deploymentTable(verdict, dashboardUrl, code, redact));
-    if (verdict.wouldFail !== undefined) {
-        parts.push(`<p><strong>${htmlText(upperFirst(redact(verdict.wouldFail)))}</strong></p>`);
-    }
-    if (verdict.changes.length > 0) {
-        parts.push(differencesTable(verdict.changes, code, 'The step wants', 'The deployment has', `<h3>Not applied by the deploy</h3>\n<p>${htmlText(plan_summary_remedy(verdict.changes.length))}</p>\n`));
-    }
-    parts.push(...requestBlock(verdict, redact));
-    if (verdict.reason !== undefined)
-        parts.push(`<p><strong>Why:</strong></p>\n<pre>${htmlLines(redact(verdict.reason))}</pre>`);
-    return boundedSummary(parts);
+    const failed = summary.agents.filter((part) => part.summary.failure !== undefined).length;
+    const count = summary.agents.length;
+    const title = failed > 0
+        ? `❌ ${failed} of ${count} ${plural(count, 'agent')} failed`
+        : `🚀 ${count} ${plural(count, 'agent')}`;
+    const head = `<tr>${agents_summary_HEADINGS.map((heading) => `<th>${heading}</th>`).join('')}</tr>`;
+    return (boundedSummary([
+        `<h2>${title}: ${code(summary.source)}</h2>`,
+        {
+            head: `<table>\n${head}`,
+            lines: summary.agents.map((part) => agents_summary_rowOf(part, text, code, redact)),
+            tail: '\n</table>',
+            leftOut: (left) => `<p>… and ${left} more agents, left out to keep this summary under GitHub's limit.</p>`,
+        },
+        ...summary.agents.flatMap((part) => agents_summary_detailsOf(part, code, redact)),
+    ]) + '\n');
 }
 
 ;// CONCATENATED MODULE: ./src/views/retire-summary.ts
@@ -59298,6 +59987,8 @@ function sweepSummaryHtml(sweep, redact) {
 
 
 
+
+
 /** The summary as HTML, within GitHub's limit, secret values removed by `redact`. */
 function renderSummary(summary, redact) {
     switch (summary.kind) {
@@ -59309,7 +60000,60 @@ function renderSummary(summary, redact) {
             return retireSummaryHtml(summary.report, summary.retirement, redact);
         case 'sweep':
             return sweepSummaryHtml(summary, redact);
+        case 'agents':
+            return agentsSummaryHtml(summary, redact);
+        case 'agents-plan':
+            return agentsPlanSummaryHtml(summary, redact);
+        case 'agents-retire':
+            return summary.agents
+                .map((part) => retireSummaryHtml(part.report, part.retirement, redact))
+                .join('\n');
     }
+}
+
+;// CONCATENATED MODULE: ./src/github/agent-log.ts
+
+/** The view of agents' events (those with a key) as the step's log; other events are left alone. */
+function agentLog(logger, groups) {
+    const open = new Map();
+    const write = (agent, line) => {
+        const group = open.get(agent);
+        if (group === undefined)
+            logger[line.level](`[${agent}] ${line.message}`);
+        else
+            group.lines.push(line);
+    };
+    return (event) => {
+        const { agent } = event;
+        if (agent === undefined)
+            return;
+        switch (event.kind) {
+            case 'log':
+                return write(agent, { level: event.level, message: event.message });
+            case 'waiting':
+                return write(agent, { level: 'info', message: waitingLine(event) });
+            case 'phase':
+                if (event.grouped && event.phase !== 'wait') {
+                    open.set(agent, { heading: event.message, lines: [] });
+                }
+                else
+                    logger.info(`[${agent}] ${event.message}`);
+                return;
+            case 'phase_over': {
+                const group = open.get(agent);
+                if (group === undefined)
+                    return;
+                open.delete(agent);
+                groups.start(`[${agent}] ${group.heading}`);
+                for (const line of group.lines)
+                    logger[line.level](line.message);
+                groups.end();
+                return;
+            }
+            default:
+                return;
+        }
+    };
 }
 
 ;// CONCATENATED MODULE: ./src/github/annotations.ts
@@ -59544,6 +60288,37 @@ function readRunnerEvent(env) {
     }
 }
 
+;// CONCATENATED MODULE: ./src/github/step-outputs.ts
+class StepOutputs {
+    #set;
+    #written = new Map();
+    #last = {};
+    /** What the hooks add to the outputs, once the hooks are made. */
+    additions;
+    constructor(set) {
+        this.#set = set;
+    }
+    view = (event) => {
+        if (event.kind !== 'outputs' || event.agent !== undefined)
+            return;
+        this.#last = { ...this.#last, ...event.outputs };
+        this.#write(event.outputs);
+    };
+    /** Sets again what the hooks' additions change in the outputs set so far. */
+    refresh = () => {
+        this.#write(this.#last);
+    };
+    #write(outputs) {
+        const shown = this.additions?.(outputs) ?? outputs;
+        for (const [name, value] of Object.entries(shown)) {
+            if (value === undefined || this.#written.get(name) === value)
+                continue;
+            this.#written.set(name, value);
+            this.#set(name, value);
+        }
+    }
+}
+
 ;// CONCATENATED MODULE: ./src/github/step.ts
 /**
  * A step on a GitHub runner, for every entry of the action (src/main.ts is
@@ -59553,6 +60328,8 @@ function readRunnerEvent(env) {
  * only by the first GitHub API call (src/github/calls.ts), so a run that uses
  * no GitHub feature starts without it.
  */
+
+
 
 
 
@@ -59592,28 +60369,25 @@ function logger(redact, annotations) {
 }
 /**
  * The step's views of the core's events: its log, a log group for each
- * grouped phase, and its outputs, set again only when a value changes
- * (outputs are data: no substring redaction).
+ * grouped phase, and its outputs (step-outputs.ts).
  */
-function stepViews(annotations) {
-    const written = new Map();
-    const outputs = (event) => {
-        if (event.kind !== 'outputs')
-            return;
-        for (const [name, value] of Object.entries(event.outputs)) {
-            if (value === undefined || written.get(name) === value)
-                continue;
-            written.set(name, value);
-            setOutput(name, value);
-        }
-    };
+function stepViews(annotations, outputs) {
     const groups = (event) => {
+        if (event.agent !== undefined)
+            return;
         if (event.kind === 'phase' && event.grouped)
             startGroup(event.message);
         else if (event.kind === 'phase_over' && event.grouped)
             endGroup();
     };
-    return [logView(logger((text) => text, annotations)), groups, outputs];
+    const log = logger((text) => text, annotations);
+    const own = logView(log);
+    const agents = agentLog(log, { start: startGroup, end: endGroup });
+    return [
+        (event) => (event.agent === undefined ? own(event) : agents(event)),
+        groups,
+        outputs.view,
+    ];
 }
 /**
  * Cancels the run on SIGINT/SIGTERM (a cancelled workflow): the pipeline
@@ -59676,6 +60450,17 @@ function readRequest(entry, run) {
         return { failure: error.message };
     }
 }
+/** What the step hands an entry's hooks. */
+function hookDependencies(log, redactor, outputs) {
+    return {
+        logger: log,
+        clock: systemClock,
+        redact: (text) => redactor.redact(text),
+        budgetMs: gitHubBudgetMs(process.env),
+        onRecorded: (id) => setOutput('github-deployment-id', String(id)),
+        refreshOutputs: outputs.refresh,
+    };
+}
 /**
  * Runs an entry on a GitHub runner: masks its sensitive inputs, describes
  * the run from the event, reads every input it declares (one report of all
@@ -59708,13 +60493,9 @@ async function runStep(entry) {
     const controller = new AbortController();
     const stopListening = onCancel(controller, log);
     const io = (makeHooks) => {
-        const hooks = makeHooks(gitHubRunContext(event, process.env, description), {
-            logger: log,
-            clock: systemClock,
-            redact: (text) => redactor.redact(text),
-            budgetMs: gitHubBudgetMs(process.env),
-            onRecorded: (id) => setOutput('github-deployment-id', String(id)),
-        });
+        const outputs = new StepOutputs((name, value) => setOutput(name, value));
+        const hooks = makeHooks(gitHubRunContext(event, process.env, description), hookDependencies(log, redactor, outputs));
+        outputs.additions = hooks.outputs;
         return {
             run: description,
             proxy: proxySettingsFrom(process.env),
@@ -59723,7 +60504,10 @@ async function runStep(entry) {
             signal: controller.signal,
             mask,
             redact: (text) => redactor.redact(text),
-            views: [...stepViews(annotations), ...(hooks.view === undefined ? [] : [hooks.view])],
+            views: [
+                ...stepViews(annotations, outputs),
+                ...(hooks.view === undefined ? [] : [hooks.view]),
+            ],
             ...(hooks.commitOrder === undefined ? {} : { commitOrder: hooks.commitOrder }),
             ...(hooks.retired === undefined ? {} : { retired: hooks.retired }),
             ...(hooks.pullRequestStates === undefined
@@ -59985,6 +60769,48 @@ function buildDeploySpec(inputs, run) {
     return { ...commonFields(inputs, wanted, fields, run), ...fields };
 }
 
+;// CONCATENATED MODULE: ./src/service/issues.ts
+const PLAIN_KEY = /^[A-Za-z_][A-Za-z0-9_-]*$/;
+/**
+ * A readable path: `source_config.resource_spec`, `resources[0].id`,
+ * `labels["app.kubernetes.io/name"]`; `(root)` when empty.
+ */
+function formatIssuePath(path) {
+    let out = '';
+    for (const segment of path) {
+        if (typeof segment === 'number') {
+            out += `[${segment}]`;
+        }
+        else if (typeof segment === 'string' && PLAIN_KEY.test(segment)) {
+            out += out === '' ? segment : `.${segment}`;
+        }
+        else {
+            out += `[${JSON.stringify(String(segment))}]`;
+        }
+    }
+    return out === '' ? '(root)' : out;
+}
+/**
+ * One line per problem, each starting with the path of the field:
+ * `source_config.resource_spec.min_scal: unknown key` (one line per unknown
+ * key, the key appended to the path) or
+ * `resources[0].id: Invalid input: expected string, received undefined`.
+ */
+function formatZodIssues(error) {
+    const lines = [];
+    for (const issue of error.issues) {
+        if (issue.code === 'unrecognized_keys') {
+            for (const key of issue.keys) {
+                lines.push(`${formatIssuePath([...issue.path, key])}: unknown key`);
+            }
+        }
+        else {
+            lines.push(`${formatIssuePath(issue.path)}: ${issue.message}`);
+        }
+    }
+    return lines;
+}
+
 ;// CONCATENATED MODULE: external "node:path"
 const external_node_path_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:path");
 var external_node_path_default = /*#__PURE__*/__nccwpck_require__.n(external_node_path_namespaceObject);
@@ -60078,48 +60904,6 @@ function readBounded(path, options) {
     }
 }
 
-;// CONCATENATED MODULE: ./src/service/issues.ts
-const PLAIN_KEY = /^[A-Za-z_][A-Za-z0-9_-]*$/;
-/**
- * A readable path: `source_config.resource_spec`, `resources[0].id`,
- * `labels["app.kubernetes.io/name"]`; `(root)` when empty.
- */
-function formatIssuePath(path) {
-    let out = '';
-    for (const segment of path) {
-        if (typeof segment === 'number') {
-            out += `[${segment}]`;
-        }
-        else if (typeof segment === 'string' && PLAIN_KEY.test(segment)) {
-            out += out === '' ? segment : `.${segment}`;
-        }
-        else {
-            out += `[${JSON.stringify(String(segment))}]`;
-        }
-    }
-    return out === '' ? '(root)' : out;
-}
-/**
- * One line per problem, each starting with the path of the field:
- * `source_config.resource_spec.min_scal: unknown key` (one line per unknown
- * key, the key appended to the path) or
- * `resources[0].id: Invalid input: expected string, received undefined`.
- */
-function formatZodIssues(error) {
-    const lines = [];
-    for (const issue of error.issues) {
-        if (issue.code === 'unrecognized_keys') {
-            for (const key of issue.keys) {
-                lines.push(`${formatIssuePath([...issue.path, key])}: unknown key`);
-            }
-        }
-        else {
-            lines.push(`${formatIssuePath(issue.path)}: ${issue.message}`);
-        }
-    }
-    return lines;
-}
-
 ;// CONCATENATED MODULE: ./src/inputs/strict-json.ts
 /**
  * JSON as the inputs read it: strict JSON syntax (JSON.parse), and no key
@@ -60173,12 +60957,13 @@ function firstRepeatedKey(node, path) {
     return undefined;
 }
 
-;// CONCATENATED MODULE: ./src/inputs/config.ts
+;// CONCATENATED MODULE: ./src/inputs/workspace-document.ts
 /**
- * The `config` input: a JSON or YAML object given inline, or the path of a
- * `.json`, `.yaml` or `.yml` file in the workspace (docs/how-it-works.md, "The `config`
- * input"). Unknown keys in the known schema, and keys given twice, are errors
- * that name the key's path.
+ * A JSON or YAML document an input gives inline, or as the path of a
+ * `.json`, `.yaml` or `.yml` file in the workspace (`config`, `agents`): the
+ * file read bounded, a regular file, inside the workspace, and a key given
+ * twice an error that names its path. What the document must hold is the
+ * input's to say.
  */
 
 
@@ -60187,14 +60972,6 @@ function firstRepeatedKey(node, path) {
 
 
 
-
-
-/** What may be set beyond the dedicated inputs. */
-const ConfigSchema = strictObject({
-    source_config: SourceConfigRequestSchema.nullish(),
-    source_revision_config: SourceRevisionConfigRequestSchema.nullish(),
-    secret_references: array(SecretReferenceSchema).nullish(),
-});
 function firstLine(error) {
     return (error instanceof Error ? error.message : String(error)).split('\n')[0] ?? '';
 }
@@ -60276,13 +61053,13 @@ function workspaceFile(raw, workspace) {
         fail(`file '${raw}' is not a regular file (${kindOf(stats)})`);
     return real;
 }
-/** The most a config file may hold: far more than any config, far less than a runner's memory. */
-const CONFIG_FILE_CAP = MIB;
-function readConfigFile(raw, workspace) {
+/** The most a document's file may hold: far more than any config, far less than a runner's memory. */
+const DOCUMENT_FILE_CAP = MIB;
+function readDocumentFile(raw, workspace) {
     const file = workspaceFile(raw, workspace);
     let text;
     try {
-        text = readBounded(file, { cap: CONFIG_FILE_CAP });
+        text = readBounded(file, { cap: DOCUMENT_FILE_CAP });
     }
     catch (error) {
         // Its message names the cap ("it is larger than 1 MiB") or the deadline.
@@ -60296,11 +61073,34 @@ function readConfigFile(raw, workspace) {
 function isFilePath(raw) {
     return !raw.includes('\n') && /\.(json|ya?ml)$/i.test(raw) && !/^[{[]/.test(raw);
 }
+/** The document `raw` gives: inline JSON or YAML, or the file in the workspace it names. */
+function readDocument(raw, workspace) {
+    return isFilePath(raw) ? readDocumentFile(raw, workspace) : parseYamlText(raw);
+}
+
+;// CONCATENATED MODULE: ./src/inputs/config.ts
+/**
+ * The `config` input: a JSON or YAML object given inline, or the path of a
+ * `.json`, `.yaml` or `.yml` file in the workspace (docs/how-it-works.md, "The `config`
+ * input"). Unknown keys in the known schema, and keys given twice, are errors
+ * that name the key's path.
+ */
+
+
+
+
+
+/** What may be set beyond the dedicated inputs. */
+const ConfigSchema = strictObject({
+    source_config: SourceConfigRequestSchema.nullish(),
+    source_revision_config: SourceRevisionConfigRequestSchema.nullish(),
+    secret_references: array(SecretReferenceSchema).nullish(),
+});
 /** Inline JSON or YAML, or the path of a .json/.yaml/.yml file in the workspace. */
 function parseConfig(raw, workspace) {
     if (raw === '')
         return {};
-    const parsed = isFilePath(raw) ? readConfigFile(raw, workspace) : parseYamlText(raw);
+    const parsed = readDocument(raw, workspace);
     if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {
         fail('must be a JSON or YAML object with keys source_config, source_revision_config, secret_references');
     }
@@ -60431,6 +61231,119 @@ function parseHeaders(raw) {
     return Object.fromEntries(headers);
 }
 
+;// CONCATENATED MODULE: ./src/inputs/manifest.ts
+/**
+ * The `agents` input: a manifest of agents, a JSON or YAML object given
+ * inline or as the path of a file in the workspace (read as `config`'s is),
+ * with one key, `agents`, mapping each agent's key to its entry. An entry
+ * sets some of the inputs that describe one deployment, as text; what it
+ * does not set comes from the step. Every structural problem is reported at
+ * once, each named by its path (`agents.research.image_url: unknown key`).
+ */
+
+
+
+
+/** The most agents one manifest may hold. */
+const MAX_AGENTS = 50;
+/** The longest an agent's key may be. */
+const MAX_AGENT_KEY_LENGTH = 40;
+const AGENT_KEY = /^[a-z0-9][a-z0-9-]*$/;
+/** The inputs an entry may set, each as text; `secrets` a list of the step's secret names. */
+const AgentEntrySchema = strictObject({
+    name: schemas_string().optional(),
+    source: schemas_string().optional(),
+    config: schemas_string().optional(),
+    'integration-id': schemas_string().optional(),
+    repository: schemas_string().optional(),
+    'repo-ref': schemas_string().optional(),
+    'agent-config-path': schemas_string().optional(),
+    'image-uri': schemas_string().optional(),
+    secrets: array(schemas_string()).optional(),
+    commit: schemas_string().optional(),
+    environment: schemas_string().optional(),
+});
+/** An entry left empty (`support:` or `support: {}`) takes every value from the step. */
+const ManifestSchema = strictObject({
+    agents: record(schemas_string(), AgentEntrySchema.nullable()).nullable(),
+});
+/** What is wrong with an agent's key, if anything. */
+function keyProblem(key) {
+    const where = formatIssuePath(['agents', key]);
+    if (!AGENT_KEY.test(key)) {
+        return `${where}: a key must be lower-case letters, digits and -, starting with a letter or a digit`;
+    }
+    if (key.length > MAX_AGENT_KEY_LENGTH) {
+        return `${where}: a key must be at most ${MAX_AGENT_KEY_LENGTH} characters, this one has ${key.length}`;
+    }
+    return undefined;
+}
+/** The manifest's agents, or every problem of its shape, its keys and its size at once. */
+function manifestAgents(document) {
+    if (typeof document !== 'object' || document === null || Array.isArray(document)) {
+        fail('must be a JSON or YAML object with one key, agents, mapping each agent to its entry');
+    }
+    const result = ManifestSchema.safeParse(document);
+    if (!result.success)
+        fail(formatZodIssues(result.error).join('; '));
+    const entries = Object.entries(result.data.agents ?? {});
+    const problems = entries.flatMap(([key]) => keyProblem(key) ?? []);
+    if (entries.length === 0)
+        problems.push('agents: the manifest holds no agent');
+    if (entries.length > MAX_AGENTS) {
+        problems.push(`agents: holds ${entries.length} agents; a manifest takes at most ${MAX_AGENTS}`);
+    }
+    if (problems.length > 0)
+        fail(problems.join('; '));
+    return entries.map(([key, entry]) => ({ key, entry: entry ?? {} }));
+}
+/** The manifest `raw` gives, inline or as a file in `workspace`; undefined when empty. */
+function parseManifest(raw, workspace) {
+    if (raw === '')
+        return undefined;
+    const source = isFilePath(raw) ? raw : 'inline';
+    return { source, agents: manifestAgents(readDocument(raw, workspace)) };
+}
+
+;// CONCATENATED MODULE: ./src/inputs/name-template.ts
+/**
+ * The deploy step's `name` beside `agents`: without a manifest it is the
+ * deployment's name, and required; with one it is either empty (each
+ * agent's deployment is named by the agent's name) or a template holding
+ * `{agent}` exactly once, which each agent's name fills (`{agent}-pr-7`).
+ */
+
+/** What stands for the agent's name in the template. */
+const AGENT_PLACEHOLDER = '{agent}';
+/** How many times `text` holds `{agent}`. */
+function placeholderCount(text) {
+    return text.split(AGENT_PLACEHOLDER).length - 1;
+}
+/** `name` as given: empty beside `agents`, else one name (checked against `agents` apart). */
+function parseNameOrTemplate(raw) {
+    return raw === '' ? '' : parseName(raw);
+}
+/**
+ * What is wrong with `name` beside the raw `agents` of its set, if anything:
+ * empty without a manifest, or with one a text that does not hold `{agent}`
+ * exactly once.
+ */
+function nameBesideAgents(raw, set) {
+    if ((set.agents ?? '') === '')
+        return raw === '' ? NAME_REQUIRED : undefined;
+    if (raw === '')
+        return undefined;
+    const count = placeholderCount(raw);
+    if (count === 1)
+        return undefined;
+    const held = count === 0 ? 'does not hold {agent}' : `holds {agent} ${count} times`;
+    return `${held}: with agents it is empty (each deployment named by its agent's name) or holds {agent} exactly once, which each agent's name fills (like {agent}-pr-7)`;
+}
+/** The deployment name of the agent named `agentName`: the template filled, else its name. */
+function deploymentName(template, agentName) {
+    return template === '' ? agentName : template.replace(AGENT_PLACEHOLDER, () => agentName);
+}
+
 ;// CONCATENATED MODULE: ./src/inputs/secrets.ts
 /**
  * The `secrets` input: `NAME=value` lines (split at the first `=`, blank
@@ -60518,6 +61431,8 @@ function parseSecrets(raw) {
 
 
 
+
+
 /**
  * `repository`, or the run's own when given empty (the default); the run's
  * own is on the run's host, when the run knows it.
@@ -60534,7 +61449,8 @@ const INPUTS = {
     'api-key': input(parseApiKey, { sensitive: true, default: '', runProblem: forkRunProblem }),
     'api-key-header': input(parseApiKeyHeader, { default: 'X-Api-Key' }),
     headers: input(parseHeaders, { sensitive: true, default: '' }),
-    name: input(parseName),
+    name: input(parseNameOrTemplate, { default: '', besides: nameBesideAgents }),
+    agents: input((raw, run) => parseManifest(raw, run.workspace), { default: '' }),
     source: input(parseSource, { default: 'codehost' }),
     config: input((raw, run) => parseConfig(raw, run.workspace), { default: '' }),
     'integration-id': input(unlessEmpty(parseGuid), { default: '' }),
@@ -60554,8 +61470,227 @@ const INPUTS = {
 const INPUT_NAMES = namesOf(INPUTS);
 /** Inputs whose raw text is masked before it is even parsed. */
 const SENSITIVE_INPUT_NAMES = sensitiveNames(INPUTS);
-/** Some of the core's inputs, as an entry that takes only those declares them, in `names`' order. */
-const core_inputs_pick = (names) => Object.fromEntries(names.map((name) => [name, INPUTS[name]]));
+/** `name` in a set without `agents`: required, one deployment's name. */
+const REQUIRED_NAME = input(parseName);
+/**
+ * Some of the core's inputs, as an entry that takes only those declares
+ * them, in `names`' order; an entry that takes `name` without `agents`
+ * takes it required.
+ */
+const core_inputs_pick = (names) => {
+    const manifest = names.includes('agents');
+    return Object.fromEntries(names.map((name) => [name, name === 'name' && !manifest ? REQUIRED_NAME : INPUTS[name]]));
+};
+
+;// CONCATENATED MODULE: ./src/inputs/agents-request.ts
+
+
+
+
+
+
+
+/** The inputs an entry sets that are parsed as the step's are (`name` and `secrets` aside). */
+const ENTRY_INPUTS = [
+    'source',
+    'config',
+    'integration-id',
+    'repository',
+    'repo-ref',
+    'agent-config-path',
+    'image-uri',
+    'commit',
+];
+/** How a problem of an agent's field is named: `agents.research.config`. */
+const pathOf = (key, field) => formatIssuePath(['agents', key, field]);
+/** `parse(raw)`, or the problem it reports under the field's path. */
+function attempt(key, field, parse) {
+    try {
+        return { value: parse() };
+    }
+    catch (error) {
+        if (!(error instanceof Invalid))
+            throw error;
+        return { problem: { input: pathOf(key, field), problem: error.message } };
+    }
+}
+/** The step's secrets the entry lists (all when it lists none), or a problem for each unknown name. */
+function agentSecrets({ key, entry }, inputs) {
+    const listed = entry.secrets;
+    if (listed === undefined)
+        return { value: inputs.secrets };
+    const given = new Set(inputs.secrets.map((secret) => secret.name));
+    const unknown = [...new Set(listed.filter((name) => !given.has(name)))];
+    if (unknown.length > 0) {
+        return {
+            problems: unknown.map((name) => ({
+                input: pathOf(key, 'secrets'),
+                problem: `'${name}' is not one of the step's secrets (the secrets input gives ${given.size === 0 ? 'none' : [...given].join(', ')})`,
+            })),
+        };
+    }
+    return { value: inputs.secrets.filter((secret) => listed.includes(secret.name)) };
+}
+/** The agent's inputs: the step's, overridden by its entry's; or every problem of its entry. */
+function agentInputs(agent, inputs, run) {
+    const { key, entry } = agent;
+    const problems = [];
+    const overrides = {};
+    for (const field of ENTRY_INPUTS) {
+        const raw = entry[field];
+        if (raw === undefined)
+            continue;
+        const declared = INPUTS[field];
+        const parsed = attempt(key, field, () => declared.parse(raw.trim(), run));
+        if ('problem' in parsed)
+            problems.push(parsed.problem);
+        else
+            overrides[field] = parsed.value;
+    }
+    const named = attempt(key, 'name', () => parseName((entry.name ?? key).trim()));
+    if ('problem' in named)
+        problems.push(named.problem);
+    const name = 'value' in named ? named.value : key;
+    const secrets = agentSecrets(agent, inputs);
+    if ('problems' in secrets)
+        problems.push(...secrets.problems);
+    else
+        overrides.secrets = secrets.value;
+    const deployment = deploymentName(inputs.name, name);
+    return { name, inputs: { ...inputs, ...overrides, name: deployment }, problems };
+}
+/**
+ * One agent's request, or its problems: those of its entry, else those its
+ * spec's checks report, named under the agent's path (the service's access
+ * is the step's, checked once for all agents).
+ */
+function agentRequest(agent, inputs, run) {
+    const own = agentInputs(agent, inputs, run);
+    if (own.problems.length > 0)
+        return own.problems;
+    const access = ACCESS_INPUT_NAMES;
+    try {
+        const spec = buildDeploySpec(own.inputs, run);
+        const { environment } = agent.entry;
+        return {
+            key: agent.key,
+            name: own.name,
+            spec,
+            ...(environment === undefined ? {} : { environment }),
+        };
+    }
+    catch (error) {
+        if (!(error instanceof InputError))
+            throw error;
+        return error.problems
+            .filter((problem) => !access.includes(problem.input))
+            .map((problem) => ({ ...problem, input: pathOf(agent.key, problem.input) }));
+    }
+}
+/** A problem for each value that more than one agent has, naming the agents (`support` and `docs`). */
+function sharedValues(values, problem) {
+    const byValue = new Map();
+    for (const { key, value } of values) {
+        if (value !== undefined)
+            byValue.set(value, [...(byValue.get(value) ?? []), key]);
+    }
+    return [...byValue]
+        .filter(([, keys]) => keys.length > 1)
+        .map(([value, keys]) => problem(value, `${keys.slice(0, -1).join(', ')} and ${keys[keys.length - 1] ?? ''}`));
+}
+/** Two agents with one deployment name; two entries that name one environment without `{agent}`. */
+function clashes(manifest, agents) {
+    const names = sharedValues(agents.map((agent) => ({ key: agent.key, value: agent.spec.name })), (name, keys) => ({
+        input: 'agents',
+        problem: `agents ${keys} would have one deployment name, '${name}': give each its own name`,
+    }));
+    const environments = sharedValues(manifest.agents.map(({ key, entry }) => ({
+        key,
+        value: entry.environment?.includes(AGENT_PLACEHOLDER) === true ? undefined : entry.environment,
+    })), (environment, keys) => ({
+        input: 'agents',
+        problem: `agents ${keys} name one environment, '${environment}': each would mark the other's deployment inactive`,
+    }));
+    return [...names, ...environments];
+}
+/**
+ * Every agent of the step's manifest as its deploy is to run, or one
+ * `InputError` naming every problem of every agent. Nothing is sent.
+ */
+function buildAgentsRequest(inputs, run) {
+    const manifest = inputs.agents;
+    if (manifest === undefined) {
+        throw new InputError([{ input: 'agents', problem: 'is empty: there is no manifest to read' }]);
+    }
+    const problems = accessProblems(inputs);
+    const agents = [];
+    for (const agent of manifest.agents) {
+        const request = agentRequest(agent, inputs, run);
+        if (Array.isArray(request))
+            problems.push(...request);
+        else
+            agents.push(request);
+    }
+    problems.push(...clashes(manifest, agents));
+    if (problems.length > 0)
+        throw new InputError(problems);
+    return {
+        source: manifest.source,
+        ...(inputs.name === '' ? {} : { nameTemplate: inputs.name }),
+        agents,
+    };
+}
+
+;// CONCATENATED MODULE: ./src/run/decisions/agents-report.ts
+/** How many entries an output's JSON list holds; 0 when it holds none or is no list. */
+function countOf(json) {
+    if (json === undefined || json === '')
+        return 0;
+    const parsed = JSON.parse(json);
+    return Array.isArray(parsed) ? parsed.length : 0;
+}
+/** An agent's entry from the outputs its run set so far, and its failure once it failed. */
+function agentEntry(name, outputs, failure) {
+    return {
+        name,
+        'deployment-id': outputs['deployment-id'] ?? '',
+        status: outputs.status ?? '',
+        created: outputs.created === 'true',
+        live: outputs.live === 'true',
+        'commit-sha': outputs['commit-sha'] ?? '',
+        url: outputs.url ?? '',
+        'dashboard-url': outputs['dashboard-url'] ?? '',
+        'drift-count': countOf(outputs.drift),
+        healthy: null,
+        'health-status': '',
+        'github-deployment-id': '',
+        ...(failure === undefined ? {} : { error: failure }),
+    };
+}
+/** The manifest's outputs from every agent's entry, in the manifest's order. */
+function agentsOutputs(entries) {
+    const all = [...entries.values()];
+    return {
+        deployments: JSON.stringify(Object.fromEntries(entries)),
+        live: String(all.length > 0 && all.every((entry) => entry.live)),
+    };
+}
+
+;// CONCATENATED MODULE: ./src/run/flows/agents-failure.ts
+/** The failure and the stacks of the agents' outcomes (in the agents' order); none when all succeeded. */
+function failureOfAgents(agents, outcomes) {
+    const failed = agents.flatMap((agent, index) => {
+        const failure = outcomes[index]?.failure;
+        return failure === undefined ? [] : [`- ${agent.key}: ${failure}`];
+    });
+    const stacks = outcomes.flatMap((outcome) => outcome.stack === undefined ? [] : [outcome.stack]);
+    return {
+        ...(failed.length === 0
+            ? {}
+            : { failure: `${failed.length} of ${agents.length} agents failed:\n${failed.join('\n')}` }),
+        ...(stacks.length === 0 ? {} : { stack: stacks.join('\n') }),
+    };
+}
 
 ;// CONCATENATED MODULE: ./src/run/ports/errors.ts
 /** What the run throws about a deployment it found: the failure, and the deployment, for the outputs. */
@@ -60600,25 +61735,27 @@ const REPOSITORIES_SHOWN = 5;
 const fullName = (repository) => `${repository.owner}/${repository.name}`;
 /** A listed repository's host, lower-cased ('' when its url is no URL). */
 const hostOf = (url) => (URL.canParse(url) ? new URL(url).hostname.toLowerCase() : '');
-/** The listing's entry for `spec.repository` (on its host, if named): exact, else case-insensitive. */
-async function resolveRepository(service, spec) {
+/**
+ * The listing's entry for `spec.repository` (on its host, if named): exact,
+ * else case-insensitive. The listing is `repositories`' when given (one
+ * listing that several agents share), else the service's own.
+ */
+async function resolveRepository(service, spec, repositories) {
     const { host } = spec.repository;
-    const listed = await service.listRepositories(spec.integrationId);
-    const repositories = host === undefined ? listed : listed.filter((entry) => hostOf(entry.url) === host);
+    const listed = await (repositories ?? ((id) => service.listRepositories(id)))(spec.integrationId);
+    const onHost = host === undefined ? listed : listed.filter((entry) => hostOf(entry.url) === host);
     const name = fullName(spec.repository);
-    const match = repositories.find((repository) => fullName(repository) === name) ??
-        repositories.find((repository) => fullName(repository).toLowerCase() === name.toLowerCase());
+    const match = onHost.find((repository) => fullName(repository) === name) ??
+        onHost.find((repository) => fullName(repository).toLowerCase() === name.toLowerCase());
     if (match !== undefined)
         return match;
     const wanted = host === undefined ? name : `${name} on ${host}`;
-    if (repositories.length === 0) {
+    if (onHost.length === 0) {
         const where = host === undefined || listed.length === 0 ? '' : ` on ${host}`;
         throw new ActionError(`Repository ${wanted} is not available to integration ${spec.integrationId}: the integration lists no repositories${where}. Grant the integration access to ${wanted}.`);
     }
-    const shown = repositories.slice(0, REPOSITORIES_SHOWN).map((r) => untrusted(fullName(r)));
-    const more = repositories.length > REPOSITORIES_SHOWN
-        ? ` and ${repositories.length - REPOSITORIES_SHOWN} more`
-        : '';
+    const shown = onHost.slice(0, REPOSITORIES_SHOWN).map((r) => untrusted(fullName(r)));
+    const more = onHost.length > REPOSITORIES_SHOWN ? ` and ${onHost.length - REPOSITORIES_SHOWN} more` : '';
     throw new ActionError(`Repository ${wanted} is not available to integration ${spec.integrationId}. It lists: ${shown.join(', ')}${more}. Check ${service.words.repository}, or grant the integration access to ${wanted}.`);
 }
 
@@ -60793,7 +61930,7 @@ async function deploy(spec, dependencies, onRequest) {
     const group = inGroup(dependencies);
     const repository = spec.source === 'codehost'
         ? await group(`Resolving repository ${fullName(spec.repository)}`, 'resolve', async () => {
-            const found = await resolveRepository(service, spec);
+            const found = await resolveRepository(service, spec, dependencies.repositories);
             logger.info(`${fullName(spec.repository)}: ${untrusted(found.url)} (default branch ${untrusted(found.default_branch)})`);
             return found;
         })
@@ -61225,6 +62362,7 @@ class Heartbeat {
 }
 
 ;// CONCATENATED MODULE: ./src/run/decisions/wait-schedule.ts
+
 /** The schedule as a wait starts at `now`: no check yet. */
 function startSchedule(options, now) {
     return {
@@ -61234,6 +62372,16 @@ function startSchedule(options, now) {
         failedInARow: 0,
         throttledInARow: 0,
         slowdownMs: 0,
+    };
+}
+/** What a failed check says of the service's wish: a `429`, its `Retry-After`. */
+function refusalOf(failure) {
+    if (!(failure instanceof ServiceError))
+        return { throttled: false };
+    const { retryAfterMs } = failure.details;
+    return {
+        throttled: failure.status === 429,
+        ...(retryAfterMs === undefined ? {} : { retryAfterMs }),
     };
 }
 /** What to do at `now`, for a wait that ends at `deadline`. */
@@ -61298,9 +62446,10 @@ function givesUp(schedule, options) {
 /**
  * Waiting until a deployment is live (goal.ts decides what that is, once for
  * each state of the deployment seen): the checks and what the log says
- * meanwhile. Checks `getById` on the schedule of wait-schedule.ts (every
- * second at first, then every 2 s at most, slower as the service asks with a
- * `429` or a `Retry-After`) up to a deadline, tolerating a few failed checks
+ * meanwhile. Checks `getById` (or the checks several waits share,
+ * status-checks.ts) on the schedule of wait-schedule.ts (every second at
+ * first, then every 2 s at most, slower as the service asks with a `429` or
+ * a `Retry-After`) up to a deadline, tolerating a few failed checks
  * in a row. A deployment that already is live needs no check. The views get
  * a line at each change and, while nothing changes, a heartbeat
  * (wait-heartbeat.ts).
@@ -61324,9 +62473,10 @@ class WaitError extends DeploymentError {
     }
 }
 /** One check: the deployment as the service lists it now, or why the check failed. */
-async function wait_check(service, id, timeoutMs) {
+async function wait_check(dependencies, id, timeoutMs) {
+    const { service, statusCheck } = dependencies;
     try {
-        const seen = await service.getById(id, timeoutMs);
+        const seen = await (statusCheck ?? ((...asked) => service.getById(...asked)))(id, timeoutMs);
         return seen ?? new ActionError(`${Service.describeGetById(id)} does not list the deployment`);
     }
     catch (error) {
@@ -61334,16 +62484,6 @@ async function wait_check(service, id, timeoutMs) {
             return error;
         throw error;
     }
-}
-/** What a failed check says of the service's wish: a `429`, its `Retry-After`. */
-function refusalOf(failure) {
-    if (!(failure instanceof ServiceError))
-        return { throttled: false };
-    const { retryAfterMs } = failure.details;
-    return {
-        throttled: failure.status === 429,
-        ...(retryAfterMs === undefined ? {} : { retryAfterMs }),
-    };
 }
 /** A status the action does not know is waited through, and said once. */
 function noteUnknownStatus(status, known, logger) {
@@ -61407,7 +62547,7 @@ async function waitUntilLive(initial, goal, options, dependencies, decided) {
         if (move.kind === 'pause-to-deadline')
             continue;
         schedule = checkStarted(schedule, options, clock.now());
-        const seen = await heartbeat.beating(state, () => wait_check(service, deployment.id, checkTimeoutMs(deadline, clock.now())), (waited) => `the service has not answered a status check for ${waited}`);
+        const seen = await heartbeat.beating(state, () => wait_check(dependencies, deployment.id, checkTimeoutMs(deadline, clock.now())), (waited) => `the service has not answered a status check for ${waited}`);
         if (!(seen instanceof ActionError)) {
             deployment = seen;
             schedule = answered(schedule);
@@ -62168,12 +63308,24 @@ function waitingFor(goal, waits) {
         ? 'the deployment to be live'
         : `commit ${shortSha(goal.target.sha)} to be live`;
 }
+/** A run's hold on a shared slot: freed before the wait (a waiting agent holds none), and at the end. */
+async function slotOf(share) {
+    if (share === undefined)
+        return () => undefined;
+    const release = await share.take();
+    let held = true;
+    return () => {
+        if (held)
+            release();
+        held = false;
+    };
+}
 /** The steps of a run, each feeding the record; throws on any failure. */
-async function steps(spec, io, events, record) {
+async function steps(spec, io, events, record, share) {
     const { logger } = events;
     maskSpec(spec, io, logger);
     warnOfSpec(spec, logger);
-    const dependencies = dependenciesOf(spec, io, events);
+    const dependencies = { ...dependenciesOf(spec, io, events), ...share.dependencies };
     const result = await deploy(spec, dependencies, (request) => (record.request = request));
     const goal = await assess(spec, result, logger, io.commitOrder);
     const found = result.deployment;
@@ -62190,6 +63342,7 @@ async function steps(spec, io, events, record) {
     reportDrift(spec, goal, waits, logger, dependencies.service.words);
     if (liveness !== undefined && !waits)
         noteLiveness(spec, goal, liveness, logger);
+    share.release();
     const last = waits && liveness !== undefined
         ? await waitForLive(spec, found, liveness, goal, {
             ...dependencies,
@@ -62202,21 +63355,319 @@ async function steps(spec, io, events, record) {
         logger.info(`${result.created ? 'created' : 'reused'} deployment '${spec.name}': ${deployment.id} (${untrusted(deployment.status)})`);
     }
 }
-/** Deploys what the spec asks for; never throws: how it ended is in the outcome. */
-async function pipeline(spec, io) {
+/**
+ * Deploys what the spec asks for; never throws: how it ended is in the
+ * outcome. `share` is given when the run is one agent's among several.
+ */
+async function pipeline(spec, io, share) {
     const events = new RunEvents(io.views, io.redact);
     const record = new RunRecord(spec, (outputs) => events.emit({ kind: 'outputs', outputs }));
+    const release = await slotOf(share);
     try {
-        await steps(spec, io, events, record);
+        await steps(spec, io, events, record, { release, dependencies: share?.dependencies });
     }
     catch (error) {
         record.failed(error, io.redact);
+    }
+    finally {
+        release();
     }
     if (record.reported)
         events.emit({ kind: 'finished', report: record.report(record.stage) });
     await events.settled();
     const { failure, stack } = record;
     return { failure, stack, summary: record.summary(io.run.commit) };
+}
+
+;// CONCATENATED MODULE: ./src/run/decisions/shared-listings.ts
+/** The listing of each integration, read once: each caller gets its own copy of the list. */
+function sharedListings(service) {
+    const listings = new Map();
+    return async (integrationId) => {
+        const key = integrationId.toLowerCase();
+        let listing = listings.get(key);
+        if (listing === undefined) {
+            listing = service.listRepositories(integrationId);
+            listings.set(key, listing);
+        }
+        return [...(await listing)];
+    };
+}
+
+;// CONCATENATED MODULE: ./src/run/decisions/slots.ts
+/**
+ * At most so many pieces of work at once (the agents' find-or-create, four
+ * at a time): `take()` resolves when a slot is free, with the function that
+ * frees it again; the ones waiting get a slot in the order they asked.
+ */
+class Slots {
+    #size;
+    #busy = 0;
+    #waiting = [];
+    constructor(size) {
+        if (!Number.isInteger(size) || size < 1)
+            throw new RangeError(`Slots need a size of 1 or more, not ${size}`);
+        this.#size = size;
+    }
+    /** Slots taken now. */
+    get busy() {
+        return this.#busy;
+    }
+    /** A free slot, when there is one: resolves to the function that frees it. */
+    async take() {
+        if (this.#busy < this.#size)
+            this.#busy += 1;
+        else
+            await new Promise((resolve) => this.#waiting.push(resolve));
+        let released = false;
+        return () => {
+            if (released)
+                return;
+            released = true;
+            const next = this.#waiting.shift();
+            // A freed slot goes straight to the next in line, or back to the pool.
+            if (next === undefined)
+                this.#busy -= 1;
+            else
+                next();
+        };
+    }
+    /** Runs `work` in a slot, freeing it however `work` ends. */
+    async run(work) {
+        const release = await this.take();
+        try {
+            return await work();
+        }
+        finally {
+            release();
+        }
+    }
+}
+
+;// CONCATENATED MODULE: external "node:timers/promises"
+const promises_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:timers/promises");
+;// CONCATENATED MODULE: ./src/run/decisions/status-checks.ts
+/**
+ * The status checks of several waits as one request a check: every agent
+ * that waits asks `check(id, timeoutMs)` on its own schedule (wait.ts), and
+ * the checks asked meanwhile leave together as
+ * `GET /v2/deployments?deployment_ids=A,B,…&limit=100` (100 ids a request).
+ *
+ * The requests keep one wait's pace whatever the number of agents: they
+ * start no closer than the schedule of wait-schedule.ts allows (1 s, then
+ * 2 s, start to start), and after a `429` or a `Retry-After` not before the
+ * pause the service asked for. One agent alone therefore makes the same
+ * requests at the same moments as a wait that calls `getById` itself.
+ *
+ * Every request holds the ids of all agents that asked lately (within two
+ * of the longest intervals), so a check asked while a request that holds its
+ * id is under way takes that request's answer rather than wait for the
+ * next. A failed request fails every check it serves with the same error:
+ * each wait counts it, and slows down on a `429`, as it does alone.
+ *
+ * Deadlines: a request may take as long as the nearest deadline of the
+ * checks it starts with allows (at least a second, as one wait's last
+ * check), and a check joins a request under way only when that request
+ * ends by the check's own deadline; otherwise it waits for the next.
+ */
+
+
+
+
+
+class StatusChecks {
+    #service;
+    #clock;
+    #signal;
+    #wait;
+    #schedule;
+    /** No request before this (a pause the service asked for). */
+    #heldUntil = Number.NEGATIVE_INFINITY;
+    #queued = [];
+    /** Each id asked lately, and when last. */
+    #lately = new Map();
+    #underWay = new Set();
+    #pumping = false;
+    constructor(options) {
+        this.#service = options.service;
+        this.#clock = options.clock;
+        this.#signal = options.signal;
+        this.#wait = options.wait ?? DEFAULT_WAIT;
+        this.#schedule = startSchedule(this.#wait, this.#clock.now());
+    }
+    /** A wait's check (`RunDependencies.statusCheck`): the deployment as the next request lists it. */
+    check = (id, timeoutMs) => new Promise((resolve, reject) => {
+        const now = this.#clock.now();
+        const asked = { id, deadline: now + timeoutMs, resolve, reject };
+        this.#lately.set(id, now);
+        const joined = [...this.#underWay].find((batch) => batch.ids.has(id) && batch.endsBy <= asked.deadline);
+        if (joined !== undefined)
+            return void joined.checks.push(asked);
+        this.#queued.push(asked);
+        if (!this.#pumping)
+            void this.#pump();
+    });
+    /** Sends the queued checks as the pace allows, until none is left. */
+    async #pump() {
+        this.#pumping = true;
+        try {
+            while (this.#queued.length > 0) {
+                // The checks asked at the same moment leave together.
+                await (0,promises_namespaceObject.setImmediate)();
+                const { lastCheckAt, intervalMs } = this.#schedule;
+                const waitMs = Math.max(lastCheckAt + intervalMs, this.#heldUntil) - this.#clock.now();
+                if (waitMs > 0)
+                    await this.#clock.sleep(waitMs, this.#signal);
+                else
+                    this.#send();
+            }
+        }
+        catch (error) {
+            for (const asked of this.#queued.splice(0))
+                asked.reject(error);
+        }
+        finally {
+            this.#pumping = false;
+        }
+    }
+    /** One request a hundred ids: the queued checks' first, then those asked lately. */
+    #send() {
+        const now = this.#clock.now();
+        this.#schedule = checkStarted(this.#schedule, this.#wait, now);
+        const checks = this.#queued.splice(0);
+        for (const [id, at] of this.#lately) {
+            if (now - at > 2 * this.#wait.maxIntervalMs)
+                this.#lately.delete(id);
+        }
+        const ids = [...new Set([...checks.map((asked) => asked.id), ...this.#lately.keys()])];
+        for (let start = 0; start < ids.length; start += PAGE_LIMIT) {
+            const held = new Set(ids.slice(start, start + PAGE_LIMIT));
+            const served = checks.filter((asked) => held.has(asked.id));
+            if (served.length === 0)
+                continue;
+            const nearest = Math.min(...served.map((asked) => asked.deadline));
+            const timeoutMs = checkTimeoutMs(nearest, now);
+            const batch = { ids: held, endsBy: now + timeoutMs, checks: served };
+            this.#underWay.add(batch);
+            void this.#answer(batch, timeoutMs);
+        }
+    }
+    /** The request's answer to each check it serves, or its failure to each. */
+    async #answer(batch, timeoutMs) {
+        try {
+            const found = await this.#service.getByIds([...batch.ids], timeoutMs);
+            this.#underWay.delete(batch);
+            this.#schedule = answered(this.#schedule);
+            for (const asked of batch.checks)
+                asked.resolve(found.get(asked.id));
+        }
+        catch (error) {
+            this.#underWay.delete(batch);
+            if (error instanceof ServiceError) {
+                this.#schedule = refused(this.#schedule, refusalOf(error), this.#wait);
+                const until = this.#clock.now() + this.#schedule.slowdownMs;
+                this.#heldUntil = Math.max(this.#heldUntil, until);
+            }
+            for (const asked of batch.checks)
+                asked.reject(error);
+        }
+    }
+}
+
+;// CONCATENATED MODULE: ./src/run/flows/shared-work.ts
+
+
+
+
+/** How many agents find or create at once. */
+const AGENTS_AT_ONCE = 4;
+/** The work the manifest's agents share, over one service reached with `access`. */
+function sharedWork(access, io, events) {
+    const dependencies = dependenciesOf(access, io, events);
+    const slots = new Slots(AGENTS_AT_ONCE);
+    const checks = new StatusChecks(dependencies);
+    return {
+        take: () => slots.take(),
+        dependencies: {
+            statusCheck: checks.check,
+            repositories: sharedListings(dependencies.service),
+        },
+    };
+}
+
+;// CONCATENATED MODULE: ./src/run/flows/agents-run.ts
+
+
+
+
+
+/** The manifest's outputs, set again as any agent's change: each agent's entry, by key. */
+class AgentsTable {
+    #entries = new Map();
+    #outputs = new Map();
+    #emit;
+    constructor(agents, emit) {
+        this.#emit = emit;
+        for (const { key, spec } of agents)
+            this.#entries.set(key, agentEntry(spec.name, {}));
+    }
+    /** The view that keeps an agent's outputs as its run sets them. */
+    viewOf(agent) {
+        return (event) => {
+            if (event.kind !== 'outputs')
+                return;
+            const outputs = { ...this.#outputs.get(agent.key), ...event.outputs };
+            this.#outputs.set(agent.key, outputs);
+            this.#set(agent, agentEntry(agent.spec.name, outputs));
+        };
+    }
+    /** The agent's run ended: its failure, if any, joins its entry. */
+    ended(agent, failure) {
+        const outputs = this.#outputs.get(agent.key) ?? {};
+        this.#set(agent, agentEntry(agent.spec.name, outputs, failure));
+    }
+    #set(agent, entry) {
+        this.#entries.set(agent.key, entry);
+        this.#emit(agentsOutputs(this.#entries));
+    }
+}
+/** Each agent's part of the summary (an agent whose run had none shows its name only). */
+function partsOf(agents, outcomes) {
+    return agents.map((agent, index) => {
+        const outcome = outcomes[index];
+        const own = outcome?.summary;
+        const summary = own?.kind === 'deploy'
+            ? own
+            : {
+                kind: 'deploy',
+                spec: agent.spec,
+                ...(outcome?.failure === undefined ? {} : { failure: outcome.failure }),
+            };
+        return { key: agent.key, summary };
+    });
+}
+/** Deploys every agent of the manifest; never throws: how it ended is in the outcome. */
+async function deployAgents(asked, io) {
+    const events = new RunEvents(io.views, io.redact);
+    const table = new AgentsTable(asked.agents, (outputs) => events.emit({ kind: 'outputs', outputs }));
+    const share = sharedWork(asked.agents[0]?.spec ?? { apiUrl: '', headers: {} }, io, events);
+    const outcomes = await Promise.all(asked.agents.map(async (agent) => {
+        const views = [...agentViews(io.views, agent.key), table.viewOf(agent)];
+        const outcome = await pipeline(agent.spec, { ...io, views }, share);
+        table.ended(agent, outcome.failure);
+        events.emit({
+            kind: 'agent_over',
+            agent: agent.key,
+            ...(outcome.failure === undefined ? {} : { failure: outcome.failure }),
+        });
+        return outcome;
+    }));
+    events.emit({ kind: 'agents_over' });
+    await events.settled();
+    return {
+        ...failureOfAgents(asked.agents, outcomes),
+        summary: { kind: 'agents', source: asked.source, agents: partsOf(asked.agents, outcomes) },
+    };
 }
 
 ;// CONCATENATED MODULE: ./src/main.ts
@@ -62237,16 +63688,23 @@ async function pipeline(spec, io) {
 
 
 
+
+
+
 /** action.yml's inputs, in its order. */
 const DEPLOY_INPUTS = { ...INPUTS, ...GITHUB_INPUTS };
 function run() {
     return runStep({
         inputs: DEPLOY_INPUTS,
         request: (inputs, run) => ({
-            spec: buildDeploySpec(inputs, run),
+            asked: inputs.agents === undefined
+                ? { kind: 'one', spec: buildDeploySpec(inputs, run) }
+                : { kind: 'agents', agents: buildAgentsRequest(inputs, run) },
             settings: gitHubSettings(inputs),
         }),
-        run: ({ spec, settings }, step) => pipeline(spec, step.io(deployHooks(settings))),
+        run: ({ asked, settings }, step) => asked.kind === 'one'
+            ? pipeline(asked.spec, step.io(deployHooks(settings)))
+            : deployAgents(asked.agents, step.io(agentsDeployHooks(settings, manifestOnGitHub(asked.agents)))),
     });
 }
 
@@ -62459,8 +63917,9 @@ const SHARED = [
     'secrets',
     'dashboard-url',
 ];
-/** The core's inputs a plan does not take, and the text each reads as. */
+/** The core's inputs a plan does not take, and the text each reads as (no manifest). */
 const FIXED = {
+    agents: '',
     'wait-for-ready': 'false',
     'wait-timeout': '900',
     commit: 'none',
@@ -62620,17 +64079,20 @@ function logVerdict(name, verdict, logger) {
     if (verdict.wouldFail !== undefined)
         logger.warning(`plan: ${verdict.wouldFail}`);
 }
-/** Runs the plan; never throws: how it ended is in the outcome. */
-async function runPlan(request, io) {
-    return withEvents(io, (events) => planned(request, io, events));
+/**
+ * Runs the plan; never throws: how it ended is in the outcome. `shared` is
+ * what the plans of several agents share (the repository listing once).
+ */
+async function runPlan(request, io, shared = {}) {
+    return withEvents(io, (events) => planned(request, io, events, shared));
 }
 /** The plan's steps, its verdict or its failure told to the views. */
-async function planned({ spec, onChange }, io, events) {
+async function planned({ spec, onChange }, io, events, shared) {
     const { logger } = events;
     try {
         maskSpec(spec, io, logger);
         warnOfSpec(spec, logger);
-        const dependencies = dependenciesOf(spec, io, events);
+        const dependencies = { ...dependenciesOf(spec, io, events), ...shared };
         // Not a group of its own: the deploy's dry run opens its groups, and GitHub does not nest them.
         const phase = { phase: 'plan', grouped: false };
         events.emit({ kind: 'phase', ...phase, message: `Planning the deploy of '${spec.name}'` });

@@ -6,6 +6,7 @@
  * output; and the commit order, as for a single deploy. All the GitHub work
  * of the step shares one budget, which grows with the number of agents.
  */
+import type { AgentsRequest } from '../inputs/agents-request.js';
 import type { EventView } from '../run/ports/events.js';
 import { agentsBudgetMs } from './client/budget.js';
 import { AgentsReport } from './features/agents-report.js';
@@ -74,5 +75,19 @@ export function agentsDeployHooks(settings: GitHubSettings, manifest: ManifestOn
     };
     if (wanted.some((what) => what !== undefined)) hooks.view = view;
     return hooks;
+  };
+}
+
+/** What GitHub is told of the manifest the inputs ask for: each agent's names and own environment. */
+export function manifestOnGitHub(request: AgentsRequest): ManifestOnGitHub {
+  return {
+    source: request.source,
+    ...(request.nameTemplate === undefined ? {} : { nameTemplate: request.nameTemplate }),
+    agents: request.agents.map(({ key, name, spec, environment }) => ({
+      key,
+      name,
+      deploymentName: spec.name,
+      ...(environment === undefined ? {} : { environment }),
+    })),
   };
 }

@@ -90,6 +90,9 @@ describe('a manifest of agents', () => {
     // The listing once for the integration; the checks of all waiting agents, one request each.
     const listings = emu.requests.filter((request) => request.path.endsWith('/repos'));
     expect(listings).toHaveLength(1);
+    const polls = emu.requests.filter((request) => request.query.deployment_ids !== undefined);
+    expect(polls.some((poll) => poll.query.deployment_ids?.split(',').length === 2)).toBe(true);
+    expect(polls.every((poll) => poll.query.limit === '100')).toBe(true);
     expect(run.summary).toContain('<code>support</code>');
     expect(run.summary).toContain('<code>research-assistant</code>');
     expect(run.summary).toContain('1 of 3 agents failed');
