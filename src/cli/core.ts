@@ -16,6 +16,7 @@ import {
 import { readDeploySpec } from '../inputs/read-deploy-spec.js';
 import type { RunDescription } from '../inputs/run-description.js';
 import { readStatusRequest, type StatusRequest } from '../inputs/status-inputs.js';
+import { deployAgents, type AgentsToDeploy } from '../run/flows/agents-run.js';
 import { pipeline } from '../run/flows/pipeline.js';
 import { status } from '../run/flows/status-run.js';
 import type { RunnerIO, RunOutcome } from '../run/ports/runner.js';
@@ -25,6 +26,8 @@ import type { CommandInput, RunCommand } from './options.js';
 /** What a command is asked to do, its inputs read and checked. */
 export type CommandRequest =
   | { command: 'deploy'; spec: DeploySpec }
+  /** A deploy of every agent of a manifest (`--agents`), each as if alone. */
+  | { command: 'deploy'; agents: AgentsToDeploy }
   | { command: 'status'; lookup: StatusRequest }
   | { command: 'plan'; plan: PlanRequest };
 
@@ -59,6 +62,6 @@ export function runCommandRequest(asked: CommandRequest, io: RunnerIO): Promise<
     case 'status':
       return status(asked.lookup, io);
     case 'deploy':
-      return pipeline(asked.spec, io);
+      return 'agents' in asked ? deployAgents(asked.agents, io) : pipeline(asked.spec, io);
   }
 }
