@@ -10,6 +10,8 @@ import { parseDashboardUrl } from './dashboard-url.js';
 import { forkRunProblem } from './fork.js';
 import { parseApiKey, parseApiKeyHeader, parseHeaders } from './headers.js';
 import { input, namesOf, sensitiveNames, type InputValues } from './declare.js';
+import { parseManifest } from './manifest.js';
+import { nameBesideAgents, parseNameOrTemplate } from './name-template.js';
 import {
   parseApiUrl,
   parseBoolean,
@@ -44,7 +46,8 @@ export const INPUTS = {
   'api-key': input(parseApiKey, { sensitive: true, default: '', runProblem: forkRunProblem }),
   'api-key-header': input(parseApiKeyHeader, { default: 'X-Api-Key' }),
   headers: input(parseHeaders, { sensitive: true, default: '' }),
-  name: input(parseName),
+  name: input(parseNameOrTemplate, { default: '', besides: nameBesideAgents }),
+  agents: input((raw, run) => parseManifest(raw, run.workspace), { default: '' }),
   source: input(parseSource, { default: 'codehost' }),
   config: input((raw, run) => parseConfig(raw, run.workspace), { default: '' }),
   'integration-id': input(unlessEmpty(parseGuid), { default: '' }),
@@ -72,6 +75,17 @@ export const SENSITIVE_INPUT_NAMES: readonly InputName[] = sensitiveNames(INPUTS
 /** Every core input's value, each parsed on its own. */
 export type ParsedInputs = InputValues<typeof INPUTS>;
 
-/** Some of the core's inputs, as an entry that takes only those declares them, in `names`' order. */
-export const pick = <K extends InputName>(names: readonly K[]) =>
-  Object.fromEntries(names.map((name) => [name, INPUTS[name]])) as { [N in K]: (typeof INPUTS)[N] };
+/** `name` in a set without `agents`: required, one deployment's name. */
+const REQUIRED_NAME = input(parseName);
+
+/**
+ * Some of the core's inputs, as an entry that takes only those declares
+ * them, in `names`' order; an entry that takes `name` without `agents`
+ * takes it required.
+ */
+export const pick = <K extends InputName>(names: readonly K[]) => {
+  const manifest = names.includes('agents' as K);
+  return Object.fromEntries(
+    names.map((name) => [name, name === 'name' && !manifest ? REQUIRED_NAME : INPUTS[name]]),
+  ) as { [N in K]: (typeof INPUTS)[N] };
+};

@@ -28,6 +28,13 @@ export interface DeclaredInput<T> {
    * values the same cause leaves in other inputs are not reported after it.
    */
   readonly runProblem?: (raw: string, run: RunDescription) => string | undefined;
+  /**
+   * What is wrong with its raw text beside the raw texts of the other inputs
+   * of its set, if anything (`name`, required unless `agents` is given): an
+   * input absent from the set reads as `''`. Checked before it is parsed, and
+   * reported with the inputs that are wrong on their own, in the set's order.
+   */
+  readonly besides?: (raw: string, set: Readonly<Record<string, string>>) => string | undefined;
 }
 
 export function input<T>(
@@ -36,6 +43,7 @@ export function input<T>(
     sensitive?: boolean;
     default?: InputDefault;
     runProblem?: DeclaredInput<T>['runProblem'];
+    besides?: DeclaredInput<T>['besides'];
   } = {},
 ): DeclaredInput<T> {
   return { ...options, parse, sensitive: options.sensitive ?? false };
@@ -72,9 +80,21 @@ export function defaultText(declared: DeclaredInput<unknown>, run: RunDescriptio
   return typeof fallback === 'string' ? fallback : (run[fallback.run] ?? '');
 }
 
-/** A zod schema for one input: its parser's `Invalid` becomes an issue. */
-function inputSchema(declared: DeclaredInput<unknown>, run: RunDescription) {
+/**
+ * A zod schema for one input: what is wrong with it beside the set's other
+ * raw texts, else its parser's `Invalid`, becomes an issue.
+ */
+function inputSchema(
+  declared: DeclaredInput<unknown>,
+  run: RunDescription,
+  set: Readonly<Record<string, string>>,
+) {
   return z.string().transform((raw, context) => {
+    const besides = declared.besides?.(raw, set);
+    if (besides !== undefined) {
+      context.addIssue({ code: 'custom', message: besides, params: { empty: false } });
+      return z.NEVER;
+    }
     try {
       return declared.parse(raw, run);
     } catch (error) {
@@ -89,11 +109,21 @@ function inputSchema(declared: DeclaredInput<unknown>, run: RunDescription) {
   });
 }
 
-/** Every input of a set parsed on its own; an issue's path is the input's name. */
-export function declarationsSchema(declarations: Declarations, run: RunDescription) {
+/**
+ * Every input of a set parsed on its own, each checked beside the raw texts
+ * of the others (`set`); an issue's path is the input's name.
+ */
+export function declarationsSchema(
+  declarations: Declarations,
+  run: RunDescription,
+  set: Readonly<Record<string, string>> = {},
+) {
   return z.object(
     Object.fromEntries(
-      Object.entries(declarations).map(([name, declared]) => [name, inputSchema(declared, run)]),
+      Object.entries(declarations).map(([name, declared]) => [
+        name,
+        inputSchema(declared, run, set),
+      ]),
     ),
   );
 }
@@ -129,7 +159,7 @@ export function readInputs<D extends Declarations>(
       read(name) ?? defaultText(declarations[name] as DeclaredInput<unknown>, run),
     ]),
   );
-  const result = declarationsSchema(declarations, run).safeParse(raw);
+  const result = declarationsSchema(declarations, run, raw).safeParse(raw);
   const issues = (result.error?.issues ?? []).map((issue) => ({
     input: String(issue.path[0] ?? 'inputs'),
     problem: issue.message,

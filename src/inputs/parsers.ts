@@ -104,8 +104,11 @@ export function parseSource(raw: string): Source {
   return parseOneOf(SOURCES, raw);
 }
 
+/** What `name` says when it is needed and empty. */
+export const NAME_REQUIRED = 'is required (the deployment name)';
+
 export function parseName(raw: string): string {
-  if (raw === '') fail('is required (the deployment name)');
+  if (raw === '') fail(NAME_REQUIRED);
   if (UNSAFE_IN_AN_INPUT.test(raw)) fail('must not contain control characters or line breaks');
   return raw;
 }

@@ -28,8 +28,9 @@ const SHARED = [
   'dashboard-url',
 ] as const satisfies readonly InputName[];
 
-/** The core's inputs a plan does not take, and the text each reads as. */
+/** The core's inputs a plan does not take, and the text each reads as (no manifest). */
 const FIXED = {
+  agents: '',
   'wait-for-ready': 'false',
   'wait-timeout': '900',
   commit: 'none',

@@ -44,6 +44,15 @@ describe('options and their variables', () => {
     expect(read(['deploy'], { DEPLOY_WAIT_TIMEOUT: '30' }).inputs['wait-timeout']).toBe('30');
   });
 
+  it('reads the manifest of agents from --agents or DEPLOY_AGENTS, for deploy', () => {
+    expect(read(['deploy', '--agents', 'deploy/agents.yaml']).inputs.agents).toBe(
+      'deploy/agents.yaml',
+    );
+    expect(read(['deploy'], { DEPLOY_AGENTS: 'agents: {a: {}}' }).inputs.agents).toBe(
+      'agents: {a: {}}',
+    );
+  });
+
   it('lets a flag win over its variable, and says where each value came from', () => {
     const request = read(['deploy', '--name', 'flag'], { DEPLOY_NAME: 'variable' });
     expect(request.inputs.name).toBe('flag');

@@ -535,6 +535,10 @@ describe('every option can come from its environment variable', () => {
       value: 'bad\u0001name',
       shows: /DEPLOY_NAME: must not contain control characters/,
     },
+    DEPLOY_AGENTS: {
+      value: '{"agents": {}}',
+      shows: /DEPLOY_AGENTS: agents: the manifest holds no agent/,
+    },
     DEPLOY_SOURCE: { value: 'ftp', shows: /DEPLOY_SOURCE: must be one of/ },
     DEPLOY_CONFIG: { value: '{"bogus": 1}', shows: /DEPLOY_CONFIG: .*bogus/ },
     DEPLOY_INTEGRATION_ID: { value: 'nope', shows: /DEPLOY_INTEGRATION_ID: must be a uuid/ },

@@ -85,6 +85,26 @@ describe('readInputs', () => {
   });
 });
 
+describe('an input checked beside the others', () => {
+  const PAIR = {
+    label: input((raw) => raw, {
+      default: '',
+      besides: (raw, set) =>
+        raw === '' && (set.list ?? '') === '' ? 'is required without a list' : undefined,
+    }),
+    list: input((raw) => raw, { default: '' }),
+    count: input(number),
+  };
+
+  it('reports its problem with the inputs wrong on their own, in the set order', () => {
+    expect(read(PAIR, { count: 'x' })).toEqual([
+      { input: 'label', problem: 'is required without a list' },
+      { input: 'count', problem: "must be a whole number, got 'x'" },
+    ]);
+    expect(read(PAIR, { list: 'a', count: '1' })).toEqual({ label: '', list: 'a', count: 1 });
+  });
+});
+
 describe('a set of declared inputs', () => {
   it('lists its names in order, and the ones masked before they are parsed', () => {
     expect(namesOf(SET)).toEqual(['count', 'token', 'repository', 'comment']);

@@ -33,6 +33,7 @@ const NOT_A_WORKFLOW: Record<string, string> = {
   'gitlab-ci': 'a .gitlab-ci.yml',
   circleci: 'a CircleCI config',
   config: "a file for the action's config input",
+  manifest: "a file for the action's agents input",
 };
 
 // The package's ES build calls `require` (it cannot load as a module); its CommonJS build can.

@@ -1,0 +1,211 @@
+/**
+ * From the step's inputs and its manifest (`agents`) to one deploy spec per
+ * agent. Each agent's inputs are the step's, overridden by what its entry
+ * sets, each value parsed as that input's text is; its deployment name is
+ * the step's `name` template filled with the agent's name; its secrets the
+ * step's it lists. Every problem of every agent is found before any request
+ * and reported at once, each named by its path (`agents.research.config`).
+ */
+import type { DeploySpec } from './deploy-spec.js';
+import { buildDeploySpec } from './build-deploy-spec.js';
+import { INPUTS, type InputName, type ParsedInputs } from './core-inputs.js';
+import type { DeclaredInput } from './declare.js';
+import { InputError, Invalid, type InputProblem } from './errors.js';
+import type { AgentEntry, Manifest, ManifestAgent } from './manifest.js';
+import { AGENT_PLACEHOLDER, deploymentName } from './name-template.js';
+import { parseName } from './parsers.js';
+import type { RunDescription } from './run-description.js';
+import { ACCESS_INPUT_NAMES, accessProblems } from './service-access.js';
+import { formatIssuePath } from '../service/issues.js';
+
+/** One agent of the manifest, as it is to be deployed. */
+export interface AgentRequest {
+  /** Its key in the manifest. */
+  key: string;
+  /** The agent's name: its entry's `name`, else its key. */
+  name: string;
+  /** What its deploy is asked to do; `spec.name` is its deployment's name (the template filled). */
+  spec: DeploySpec;
+  /** The entry's own `environment`, as written, when it sets one. */
+  environment?: string;
+}
+
+/** Every agent of the manifest, checked together. */
+export interface AgentsRequest {
+  /** Where the manifest came from: its file's path, or `inline`. */
+  source: string;
+  /** The step's `name`, a template holding `{agent}`, when it is set. */
+  nameTemplate?: string;
+  /** Every agent, in the manifest's order. */
+  agents: AgentRequest[];
+}
+
+/** The inputs an entry sets that are parsed as the step's are (`name` and `secrets` aside). */
+const ENTRY_INPUTS = [
+  'source',
+  'config',
+  'integration-id',
+  'repository',
+  'repo-ref',
+  'agent-config-path',
+  'image-uri',
+  'commit',
+] as const satisfies readonly (InputName & keyof AgentEntry)[];
+
+/** How a problem of an agent's field is named: `agents.research.config`. */
+const pathOf = (key: string, field: string): string => formatIssuePath(['agents', key, field]);
+
+/** `parse(raw)`, or the problem it reports under the field's path. */
+function attempt<T>(
+  key: string,
+  field: string,
+  parse: () => T,
+): { value: T } | { problem: InputProblem } {
+  try {
+    return { value: parse() };
+  } catch (error) {
+    if (!(error instanceof Invalid)) throw error;
+    return { problem: { input: pathOf(key, field), problem: error.message } };
+  }
+}
+
+/** The step's secrets the entry lists (all when it lists none), or a problem for each unknown name. */
+function agentSecrets(
+  { key, entry }: ManifestAgent,
+  inputs: ParsedInputs,
+): { value: ParsedInputs['secrets'] } | { problems: InputProblem[] } {
+  const listed = entry.secrets;
+  if (listed === undefined) return { value: inputs.secrets };
+  const given = new Set(inputs.secrets.map((secret) => secret.name));
+  const unknown = [...new Set(listed.filter((name) => !given.has(name)))];
+  if (unknown.length > 0) {
+    return {
+      problems: unknown.map((name) => ({
+        input: pathOf(key, 'secrets'),
+        problem: `'${name}' is not one of the step's secrets (the secrets input gives ${given.size === 0 ? 'none' : [...given].join(', ')})`,
+      })),
+    };
+  }
+  return { value: inputs.secrets.filter((secret) => listed.includes(secret.name)) };
+}
+
+/** The agent's inputs: the step's, overridden by its entry's; or every problem of its entry. */
+function agentInputs(
+  agent: ManifestAgent,
+  inputs: ParsedInputs,
+  run: RunDescription,
+): { name: string; inputs: ParsedInputs; problems: InputProblem[] } {
+  const { key, entry } = agent;
+  const problems: InputProblem[] = [];
+  const overrides: Record<string, unknown> = {};
+  for (const field of ENTRY_INPUTS) {
+    const raw = entry[field];
+    if (raw === undefined) continue;
+    const declared = INPUTS[field] as DeclaredInput<unknown>;
+    const parsed = attempt(key, field, () => declared.parse(raw.trim(), run));
+    if ('problem' in parsed) problems.push(parsed.problem);
+    else overrides[field] = parsed.value;
+  }
+  const named = attempt(key, 'name', () => parseName((entry.name ?? key).trim()));
+  if ('problem' in named) problems.push(named.problem);
+  const name = 'value' in named ? named.value : key;
+  const secrets = agentSecrets(agent, inputs);
+  if ('problems' in secrets) problems.push(...secrets.problems);
+  else overrides.secrets = secrets.value;
+  const deployment = deploymentName(inputs.name, name);
+  return { name, inputs: { ...inputs, ...overrides, name: deployment }, problems };
+}
+
+/**
+ * One agent's request, or its problems: those of its entry, else those its
+ * spec's checks report, named under the agent's path (the service's access
+ * is the step's, checked once for all agents).
+ */
+function agentRequest(
+  agent: ManifestAgent,
+  inputs: ParsedInputs,
+  run: RunDescription,
+): AgentRequest | InputProblem[] {
+  const own = agentInputs(agent, inputs, run);
+  if (own.problems.length > 0) return own.problems;
+  const access: readonly string[] = ACCESS_INPUT_NAMES;
+  try {
+    const spec = buildDeploySpec(own.inputs, run);
+    const { environment } = agent.entry;
+    return {
+      key: agent.key,
+      name: own.name,
+      spec,
+      ...(environment === undefined ? {} : { environment }),
+    };
+  } catch (error) {
+    if (!(error instanceof InputError)) throw error;
+    return error.problems
+      .filter((problem) => !access.includes(problem.input))
+      .map((problem) => ({ ...problem, input: pathOf(agent.key, problem.input) }));
+  }
+}
+
+/** A problem for each value that more than one agent has, naming the agents (`support` and `docs`). */
+function sharedValues(
+  values: readonly { key: string; value: string | undefined }[],
+  problem: (value: string, keys: string) => InputProblem,
+): InputProblem[] {
+  const byValue = new Map<string, string[]>();
+  for (const { key, value } of values) {
+    if (value !== undefined) byValue.set(value, [...(byValue.get(value) ?? []), key]);
+  }
+  return [...byValue]
+    .filter(([, keys]) => keys.length > 1)
+    .map(([value, keys]) =>
+      problem(value, `${keys.slice(0, -1).join(', ')} and ${keys[keys.length - 1] ?? ''}`),
+    );
+}
+
+/** Two agents with one deployment name; two entries that name one environment without `{agent}`. */
+function clashes(manifest: Manifest, agents: readonly AgentRequest[]): InputProblem[] {
+  const names = sharedValues(
+    agents.map((agent) => ({ key: agent.key, value: agent.spec.name })),
+    (name, keys) => ({
+      input: 'agents',
+      problem: `agents ${keys} would have one deployment name, '${name}': give each its own name`,
+    }),
+  );
+  const environments = sharedValues(
+    manifest.agents.map(({ key, entry }) => ({
+      key,
+      value:
+        entry.environment?.includes(AGENT_PLACEHOLDER) === true ? undefined : entry.environment,
+    })),
+    (environment, keys) => ({
+      input: 'agents',
+      problem: `agents ${keys} name one environment, '${environment}': each would mark the other's deployment inactive`,
+    }),
+  );
+  return [...names, ...environments];
+}
+
+/**
+ * Every agent of the step's manifest as its deploy is to run, or one
+ * `InputError` naming every problem of every agent. Nothing is sent.
+ */
+export function buildAgentsRequest(inputs: ParsedInputs, run: RunDescription): AgentsRequest {
+  const manifest = inputs.agents;
+  if (manifest === undefined) {
+    throw new InputError([{ input: 'agents', problem: 'is empty: there is no manifest to read' }]);
+  }
+  const problems: InputProblem[] = accessProblems(inputs);
+  const agents: AgentRequest[] = [];
+  for (const agent of manifest.agents) {
+    const request = agentRequest(agent, inputs, run);
+    if (Array.isArray(request)) problems.push(...request);
+    else agents.push(request);
+  }
+  problems.push(...clashes(manifest, agents));
+  if (problems.length > 0) throw new InputError(problems);
+  return {
+    source: manifest.source,
+    ...(inputs.name === '' ? {} : { nameTemplate: inputs.name }),
+    agents,
+  };
+}
