@@ -162,6 +162,25 @@ describe('deploy --agents --dotenv', () => {
     expect(run.stderr).not.toContain('left out of --dotenv');
   });
 
+  it("sets a single deploy's limit too", async () => {
+    const run = await runInProcess(
+      ['deploy', '--name', 'one', '--source', 'external_docker', '--image-uri', 'reg/one:1'].concat(
+        ['--dotenv', 'deploy.env', '--dotenv-max-keys', '3'],
+      ),
+      { env: { DEPLOY_API_URL: emu.url, DEPLOY_API_KEY: KEY }, read: ['deploy.env'] },
+    );
+
+    expect(run.exitCode).toBe(0);
+    expect((run.files['deploy.env'] ?? '').trim().split('\n')).toEqual([
+      `DEPLOYMENT_ID=${emu.deployments[0]?.id ?? ''}`,
+      'DEPLOYMENT_STATUS=AWAITING_DATABASE',
+      'DEPLOYMENT_CREATED=true',
+    ]);
+    expect(run.stderr).toContain(
+      'DEPLOYMENT_LIVE is left out of --dotenv: at most 3 variables are written (--dotenv-max-keys 3)',
+    );
+  });
+
   it.each([['0'], ['-3'], ['twenty'], ['1.5']])(
     '--dotenv-max-keys %s is a usage error naming it, before any request',
     async (value) => {
