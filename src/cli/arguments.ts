@@ -8,6 +8,7 @@
 import { Invalid } from '../inputs/errors.js';
 import { parseBoolean } from '../inputs/parsers.js';
 import { readTokens, type Given } from './argv.js';
+import { DOTENV_LIMIT_VARIABLES } from './dotenv.js';
 import { readInputs } from './option-values.js';
 import { optionTable } from './option-table.js';
 import { COMMANDS, isRunCommand, variableOf, type Command, type CommandInput } from './options.js';
@@ -40,6 +41,8 @@ export interface CliRequest {
   /** `--events`: stdout is the NDJSON stream (never with `json`). */
   events: boolean;
   dotenv?: string;
+  /** How many variables --dotenv writes at most (`--dotenv-max-keys`, else GitLab's default limit). */
+  dotenvMaxKeys: number;
   summary?: string;
 }
 
@@ -81,6 +84,25 @@ export function wantsEvents(args: readonly string[], env: Environment): boolean 
   } catch {
     return false;
   }
+}
+
+/** The largest `--dotenv-max-keys` taken: more variables than any report of the command holds. */
+const DOTENV_MAX_KEYS_CAP = 10_000;
+
+/**
+ * `--dotenv-max-keys N`: a whole number from 1, else GitLab's default limit;
+ * a problem naming the option for any other text (not echoed: a value put
+ * where it does not belong may be a secret).
+ */
+function readDotenvMaxKeys(given: Given, problems: string[]): number {
+  const text = given.get('dotenv-max-keys')?.values[0];
+  if (text === undefined) return DOTENV_LIMIT_VARIABLES;
+  const count = /^[1-9][0-9]*$/.test(text) ? Number(text) : Number.NaN;
+  if (Number.isSafeInteger(count) && count <= DOTENV_MAX_KEYS_CAP) return count;
+  problems.push(
+    `--dotenv-max-keys takes a whole number of variables from 1 to ${DOTENV_MAX_KEYS_CAP.toLocaleString('en-US')} (GitLab's dotenv_variables limit; ${DOTENV_LIMIT_VARIABLES} by default)`,
+  );
+  return DOTENV_LIMIT_VARIABLES;
 }
 
 function isCommand(word: string | undefined): word is Command {
@@ -130,6 +152,7 @@ export function readInvocation(args: readonly string[], sources: ArgumentSources
       '--limit and --all exclude each other: --all reads every page, up to 10,000',
     );
   }
+  const dotenvMaxKeys = readDotenvMaxKeys(given, reading.problems);
   if (reading.problems.length > 0) throw new UsageError(reading.problems);
   readInputs(given, first, table, reading);
   if (reading.problems.length > 0) throw new UsageError(reading.problems);
@@ -143,6 +166,7 @@ export function readInvocation(args: readonly string[], sources: ArgumentSources
       json: given.has('json'),
       events,
       dotenv: given.get('dotenv')?.values[0],
+      dotenvMaxKeys,
       summary: given.get('summary')?.values[0],
     },
   };

@@ -1,11 +1,16 @@
 /**
  * The core as the command drives it: `deploy` is the action's pipeline, run
- * with a `RunDescription` from the CI system; `status` is a look-up by name
- * over the same service client, wait and outputs, that never creates (its
- * own request: no plan); `plan` is the plan sub-action's run (`runPlan`),
- * read-only. All read their inputs with the action's own reader and parsers.
+ * with a `RunDescription` from the CI system (with `--agents`, once for each
+ * agent of the manifest, as the action's step of several agents); `status`
+ * is a look-up by name over the same service client, wait and outputs, that
+ * never creates (its own request: no plan); `plan` is the plan sub-action's
+ * run (`runPlan`), read-only. All read their inputs with the action's own
+ * reader and parsers.
  */
 import { readInputs, type InputReader } from '../inputs/declare.js';
+import { buildAgentsRequest, type AgentsRequest } from '../inputs/agents-request.js';
+import { buildDeploySpec } from '../inputs/build-deploy-spec.js';
+import { INPUTS } from '../inputs/core-inputs.js';
 import type { DeploySpec } from '../inputs/deploy-spec.js';
 import {
   PLAN_OWN_INPUTS,
@@ -13,9 +18,9 @@ import {
   planRequest,
   type PlanRequest,
 } from '../inputs/plan-inputs.js';
-import { readDeploySpec } from '../inputs/read-deploy-spec.js';
 import type { RunDescription } from '../inputs/run-description.js';
 import { readStatusRequest, type StatusRequest } from '../inputs/status-inputs.js';
+import { deployAgents } from '../run/flows/agents-run.js';
 import { pipeline } from '../run/flows/pipeline.js';
 import { status } from '../run/flows/status-run.js';
 import type { RunnerIO, RunOutcome } from '../run/ports/runner.js';
@@ -25,6 +30,8 @@ import type { CommandInput, RunCommand } from './options.js';
 /** What a command is asked to do, its inputs read and checked. */
 export type CommandRequest =
   | { command: 'deploy'; spec: DeploySpec }
+  /** A deploy of every agent of a manifest (`--agents`), each as if alone. */
+  | { command: 'deploy'; agents: AgentsRequest }
   | { command: 'status'; lookup: StatusRequest }
   | { command: 'plan'; plan: PlanRequest };
 
@@ -47,8 +54,19 @@ export function readCommandRequest(
     case 'status':
       return { command, lookup: readStatusRequest(read, run) };
     case 'deploy':
-      return { command, spec: readDeploySpec(read, run) };
+      return readDeploy(read, run);
   }
+}
+
+/**
+ * `deploy`'s inputs: with a manifest (`--agents`), one deploy an agent, its
+ * name the `--name` template (if any) filled; else the one deploy.
+ */
+function readDeploy(read: InputReader<CommandInput>, run: RunDescription): CommandRequest {
+  const inputs = readInputs(INPUTS, read, run);
+  return inputs.agents === undefined
+    ? { command: 'deploy', spec: buildDeploySpec(inputs, run) }
+    : { command: 'deploy', agents: buildAgentsRequest(inputs, run) };
 }
 
 /** Runs a read request through the core; never throws: how it ended is in the outcome. */
@@ -59,6 +77,6 @@ export function runCommandRequest(asked: CommandRequest, io: RunnerIO): Promise<
     case 'status':
       return status(asked.lookup, io);
     case 'deploy':
-      return pipeline(asked.spec, io);
+      return 'agents' in asked ? deployAgents(asked.agents, io) : pipeline(asked.spec, io);
   }
 }

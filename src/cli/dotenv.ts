@@ -27,3 +27,46 @@ export function dotenvRefusal(value: string): string | undefined {
   }
   return undefined;
 }
+
+/** A variable `--dotenv` leaves out, and why in plain words (never its value). */
+export interface DotenvLeftOut {
+  variable: string;
+  reason: string;
+}
+
+/** Why a variable past the count is left out: the limit, and how to raise it. */
+function pastTheCount(maxKeys: number): string {
+  return maxKeys === DOTENV_LIMIT_VARIABLES
+    ? `GitLab takes at most ${DOTENV_LIMIT_VARIABLES} variables (--dotenv-max-keys N raises the limit where GitLab's is higher)`
+    : `at most ${maxKeys} variables are written (--dotenv-max-keys ${maxKeys})`;
+}
+
+/**
+ * The report of `variables` (each `[VARIABLE, value]`, in the order of what
+ * matters most, every value already passed by `dotenvRefusal`) within
+ * GitLab's limits: past `maxKeys` variables the last ones go; past 5 KB the
+ * longest line (the last of equals) goes first, so that one huge value does
+ * not push out the short ones.
+ */
+export function withinLimits(
+  variables: readonly (readonly [string, string])[],
+  maxKeys: number,
+): { text: string; leftOut: DotenvLeftOut[] } {
+  const lines = variables.map(([variable, value]) => [variable, `${variable}=${value}\n`]);
+  const leftOut: DotenvLeftOut[] = lines
+    .splice(maxKeys)
+    .map(([variable = '']) => ({ variable, reason: pastTheCount(maxKeys) }));
+  const joined = () => lines.map(([, line]) => line).join('');
+  let text = joined();
+  while (Buffer.byteLength(text) >= DOTENV_LIMIT_BYTES && lines.length > 0) {
+    const longest = lines.reduce(
+      (best, [, line = ''], index) =>
+        Buffer.byteLength(line) >= Buffer.byteLength(lines[best]?.[1] ?? '') ? index : best,
+      0,
+    );
+    const [variable = ''] = lines.splice(longest, 1)[0] ?? [];
+    leftOut.push({ variable, reason: 'the file would reach the 5 KB GitLab accepts' });
+    text = joined();
+  }
+  return { text, leftOut };
+}

@@ -5,9 +5,12 @@
  * changes and warnings) and of the command's own warnings; it adds the
  * heartbeats, on its own timer while a wait sees no change (docs/command.md's
  * 10 s, not the log's 30 s), and the `result` line, always the last, written
- * once, however the run ends. The core's events come redacted; the
- * command's own text (a warning, the error) is redacted here, where the line
- * is made; the outputs are redacted by structure already. Each line is
+ * once, however the run ends. In a deploy of several agents, every line of
+ * an agent carries `agent` (its key), each agent's wait has heartbeats of
+ * its own, and the `result` holds every agent's outputs. The core's events
+ * come redacted; the command's own text (a warning, the error) is redacted
+ * here, where the line is made; the outputs are redacted by structure
+ * already. Each line is
  * `lineSafeJson`: no reader of lines cuts it in two.
  */
 import { lineSafeJson } from '../common/json-text.js';
@@ -46,12 +49,28 @@ function known(outputs: Record<string, unknown>, name: string): string | undefin
   return typeof value === 'string' && value !== '' ? value : undefined;
 }
 
+/** A wait in progress: since when, what it waits for, the next heartbeat's timer. */
+interface Wait {
+  since: number;
+  waitingFor: string;
+  timer?: ReturnType<typeof setTimeout>;
+}
+
+/** Where a wait is kept: an agent's key, or '' for a run of one deployment. */
+const ONE = '';
+
+/** The field that names an event's agent, when it has one. */
+function agentField(agent: string | undefined): { agent?: string } {
+  return agent === undefined ? {} : { agent };
+}
+
 export class EventStream {
   readonly #options: EventStreamOptions;
   readonly #wallTime: () => number;
-  /** The wait in progress: since when, what it waits for, the next heartbeat's timer. */
-  #wait: { since: number; waitingFor: string; timer?: ReturnType<typeof setTimeout> } | undefined;
-  #timedOut = false;
+  /** Each wait in progress, by agent: several agents wait at once, each with its heartbeat. */
+  readonly #waits = new Map<string, Wait>();
+  /** The agents whose wait ran out of time ('' for a run of one deployment). */
+  readonly #timedOut = new Set<string>();
   #ended = false;
 
   constructor(options: EventStreamOptions) {
@@ -65,61 +84,86 @@ export class EventStream {
     this.#options.write(`${lineSafeJson({ event, time, ...fields })}\n`);
   }
 
-  /** The next heartbeat, `heartbeatMs` after the last line of the wait. */
-  #arm(): void {
-    const wait = this.#wait;
+  /** The next heartbeat of `agent`'s wait, `heartbeatMs` after the last line of that wait. */
+  #arm(agent: string | undefined): void {
+    const wait = this.#waits.get(agent ?? ONE);
     if (wait === undefined) return;
     if (wait.timer !== undefined) clearTimeout(wait.timer);
     wait.timer = setTimeout(() => {
       this.#line('heartbeat', {
+        ...agentField(agent),
         elapsed_s: Math.round((performance.now() - wait.since) / 100) / 10,
         waiting_for: this.#options.redact(wait.waitingFor),
       });
-      this.#arm();
+      this.#arm(agent);
     }, this.#options.heartbeatMs);
     // The timer must not keep the process alive once the run is over.
     wait.timer.unref?.();
   }
 
-  #endWait(): void {
-    if (this.#wait?.timer !== undefined) clearTimeout(this.#wait.timer);
-    this.#wait = undefined;
+  #endWait(agent: string | undefined): void {
+    const wait = this.#waits.get(agent ?? ONE);
+    if (wait?.timer !== undefined) clearTimeout(wait.timer);
+    this.#waits.delete(agent ?? ONE);
   }
 
-  /** The view of the core's events (redacted where they were made). */
+  /** The view of the core's events (redacted where they were made); an agent's lines carry its key. */
   readonly sink = (event: RunEvent): void => {
+    const { agent } = event;
+    const tagged = agentField(agent);
     switch (event.kind) {
       case 'log':
-        if (event.level === 'warning') this.#line('warn', { message: event.message });
+        if (event.level === 'warning') this.#line('warn', { ...tagged, message: event.message });
         return;
       case 'phase':
-        this.#endWait();
-        this.#line('step', { step: event.phase, message: event.message });
+        this.#endWait(agent);
+        this.#line('step', { ...tagged, step: event.phase, message: event.message });
         if (event.phase === 'wait') {
-          this.#wait = { since: performance.now(), waitingFor: '' };
-          this.#arm();
+          this.#waits.set(agent ?? ONE, { since: performance.now(), waitingFor: '' });
+          this.#arm(agent);
         }
         return;
       case 'status_change':
         this.#line('status_change', {
+          ...tagged,
           status: event.status,
           latest_revision_id: event.latestRevisionId,
           active_revision_id: event.activeRevisionId,
           waiting_for: event.waitingFor,
         });
-        if (this.#wait !== undefined) {
-          this.#wait.waitingFor = event.waitingFor;
-          this.#arm();
-        }
+        this.#waited(agent, event.waitingFor);
         return;
       case 'wait_over':
-        this.#timedOut = event.outcome === 'timed_out';
-        this.#endWait();
+        if (event.outcome === 'timed_out') this.#timedOut.add(agent ?? ONE);
+        else this.#timedOut.delete(agent ?? ONE);
+        this.#endWait(agent);
         return;
       default:
         return;
     }
   };
+
+  /** A change seen by `agent`'s wait: what it now waits for, and its heartbeat from now. */
+  #waited(agent: string | undefined, waitingFor: string): void {
+    const wait = this.#waits.get(agent ?? ONE);
+    if (wait === undefined) return;
+    wait.waitingFor = waitingFor;
+    this.#arm(agent);
+  }
+
+  /**
+   * Whether a failed run timed out: its one wait did, or, for several
+   * agents, each agent that failed (its `error` in the outputs) ran out of
+   * time waiting.
+   */
+  #ranOutOfTime(outputs: Record<string, unknown>): boolean {
+    const { deployments } = outputs;
+    if (typeof deployments !== 'object' || deployments === null) return this.#timedOut.has(ONE);
+    const failed = Object.entries(deployments as Record<string, { error?: unknown }>)
+      .filter(([, each]) => each.error !== undefined)
+      .map(([key]) => key);
+    return failed.length > 0 && failed.every((key) => this.#timedOut.has(key));
+  }
 
   /** A warning of the command's own. */
   warn(message: string): void {
@@ -128,9 +172,13 @@ export class EventStream {
 
   /** The last line; later events and a second result are not written. */
   result({ exitCode, outputs, error }: RunEnding): void {
-    this.#endWait();
+    for (const agent of [...this.#waits.keys()]) this.#endWait(agent);
     const status =
-      exitCode === 0 ? 'succeeded' : this.#timedOut && exitCode === 1 ? 'timed_out' : 'failed';
+      exitCode === 0
+        ? 'succeeded'
+        : exitCode === 1 && this.#ranOutOfTime(outputs)
+          ? 'timed_out'
+          : 'failed';
     const fields: Record<string, unknown> = { status, exit_code: exitCode };
     for (const [field, output] of [
       ['deployment_id', 'deployment-id'],

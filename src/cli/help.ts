@@ -11,8 +11,8 @@ const INDENT = '      ';
 
 const ABOUT: Record<Command, { usage: string; does: string }> = {
   deploy: {
-    usage: 'deploy-agent deploy --name NAME [options]',
-    does: 'Finds the deployment NAME or creates it, reports drift, optionally waits until it is live, and reports it (what the GitHub Action does).',
+    usage: 'deploy-agent deploy (--name NAME | --agents FILE) [options]',
+    does: 'Finds the deployment NAME or creates it, reports drift, optionally waits until it is live, and reports it (what the GitHub Action does). With --agents FILE, does so for every agent of the manifest at once, each as if alone (--name, if given, a template holding {agent}): --json keyed by agent, --dotenv DEPLOYMENT_LIVE and DEPLOYMENT_AGENT_<KEY>_ID, _URL, _STATUS, _LIVE (at most --dotenv-max-keys), exit 1 when any agent failed, once all have finished.',
   },
   status: {
     usage: 'deploy-agent status --name NAME [options]',

@@ -3,24 +3,19 @@
  * the command's own lines. In CI (no terminal) one line per event, and while
  * waiting one per change and one at least every 30 s while nothing changes,
  * never one per check; on a terminal, a live line with the status and the
- * elapsed time replaces the waiting lines. Colour only on a terminal, never
- * with NO_COLOR. Every line is redacted before it is written: the core's
- * events are already, the command's own lines are not.
+ * elapsed time replaces the waiting lines (live-line.ts). In a deploy of
+ * several agents, each line of an agent (its headings and its waiting lines
+ * too) is the line a deploy of that agent alone writes, after its key
+ * (`[support] `). Colour only on a terminal, never with NO_COLOR. Every line
+ * is redacted before it is written: the core's events are already, the
+ * command's own lines are not.
  */
 
 import { neutraliseCommands } from '../common/runtime.js';
-import type { EventSink } from '../run/ports/events.js';
-import { cutToWidth, screenWidth } from './screen-width.js';
+import type { EventSink, LogLevel, RunEvent } from '../run/ports/events.js';
+import { formatSeconds, LiveLine, ONE_DEPLOYMENT, type LogStream } from './live-line.js';
 
-export interface LogStream {
-  write(text: string): unknown;
-  isTTY?: boolean;
-  /** A terminal's width, in screen columns (read again at each redraw: it changes on a resize). */
-  columns?: number;
-  /** A terminal's 'resize' event: the live line is redrawn to the new width. */
-  on?(event: 'resize', listener: () => void): unknown;
-  off?(event: 'resize', listener: () => void): unknown;
-}
+export type { LogStream } from './live-line.js';
 
 export interface LogOptions {
   /** A terminal: the live status line, and colour unless `colour` is false. */
@@ -35,9 +30,6 @@ export interface LogOptions {
 
 const STYLES = { bold: '1', dim: '2', red: '31', yellow: '33', cyan: '36' } as const;
 type Style = keyof typeof STYLES;
-
-/** The live line's waiting text is cut no narrower than this; below it the whole line is cut, plain. */
-const LIVE_WHAT_MIN = 8;
 
 /** `DEPLOY_DEBUG` values that turn debug lines on. */
 const DEBUG_ON = new Set(['true', 'True', 'TRUE', '1']);
@@ -69,24 +61,29 @@ export function wantsColour(
   return terminal && (env.NO_COLOR === undefined || env.NO_COLOR === '');
 }
 
-function formatSeconds(seconds: number): string {
-  if (seconds < 60) return `${Math.floor(seconds)} s`;
-  const minutes = Math.floor(seconds / 60);
-  return `${minutes} min ${String(Math.floor(seconds % 60)).padStart(2, '0')} s`;
-}
+/** A line's level, as the log's methods name them: the core's, and the command's own errors. */
+type LineLevel = LogLevel | 'error';
+
+/** The label each level's line starts with (an info line has none), and its colour. */
+const LABELS: Readonly<Record<Exclude<LineLevel, 'info' | 'debug'>, [string, Style]>> = {
+  notice: ['notice:', 'bold'],
+  warning: ['warning:', 'yellow'],
+  error: ['error:', 'red'],
+};
 
 export class StderrLog {
   readonly #stream: LogStream;
   readonly #options: LogOptions;
-  readonly #now: () => number;
-  #live: { what: string; since: number; timer?: ReturnType<typeof setInterval> } | undefined;
-  #liveShown = false;
-  readonly #onResize = (): void => this.#drawLive();
+  readonly #live: LiveLine;
 
   constructor(stream: LogStream, options: LogOptions) {
     this.#stream = stream;
     this.#options = options;
-    this.#now = options.now ?? (() => performance.now());
+    this.#live = new LiveLine(
+      stream,
+      { mark: (text) => this.#style('cyan', text), elapsed: (text) => this.#style('dim', text) },
+      options.now ?? (() => performance.now()),
+    );
   }
 
   #style(style: Style, text: string): string {
@@ -98,48 +95,31 @@ export class StderrLog {
     return neutraliseCommands(this.#options.redact(message));
   }
 
-  #clearLive(): void {
-    if (this.#liveShown) {
-      this.#stream.write('\r\u001b[2K');
-      this.#liveShown = false;
-    }
-  }
-
-  #drawLive(): void {
-    const live = this.#live;
-    if (live === undefined) return;
-    const elapsed = `(${formatSeconds((this.#now() - live.since) / 1000)})`;
-    this.#stream.write(`\r\u001b[2K${this.#liveText(live.what, elapsed)}`);
-    this.#liveShown = true;
-  }
-
-  /**
-   * The live line, one row: cut to the terminal's width as it is now, in
-   * screen columns. A line wider than the terminal wraps, and the redraw
-   * (which clears one row) would leave a copy of its first rows each time.
-   * It stops one column short of the edge, where some terminals move the
-   * cursor to the next row. The waiting text is cut first, so the elapsed
-   * time stays in view.
-   */
-  #liveText(what: string, elapsed: string): string {
-    const columns = this.#stream.columns;
-    const room = columns !== undefined && columns > 0 ? columns - 1 : Number.POSITIVE_INFINITY;
-    const lead = '… waiting until live: ';
-    const left = room - screenWidth(`${lead} ${elapsed}`);
-    if (left < LIVE_WHAT_MIN) return cutToWidth(`${lead}${what} ${elapsed}`, room);
-    return `${this.#style('cyan', '…')} waiting until live: ${cutToWidth(what, left)} ${this.#style('dim', elapsed)}`;
-  }
-
   #line(text: string): void {
-    this.#clearLive();
+    this.#live.clear();
     this.#stream.write(`${text}\n`);
-    if (this.#live !== undefined) this.#drawLive();
+    this.#live.draw();
+  }
+
+  /** A line of `level` as it is written (without an agent's key); none for debug when it is off. */
+  #levelLine(level: LineLevel, message: string): string | undefined {
+    if (level === 'info') return this.#clean(message);
+    if (level === 'debug') {
+      return this.#options.debug ? this.#style('dim', `debug: ${this.#clean(message)}`) : undefined;
+    }
+    const [label, style] = LABELS[level];
+    return `${this.#style(style, label)} ${this.#clean(message)}`;
+  }
+
+  #write(level: LineLevel, message: string): void {
+    const line = this.#levelLine(level, message);
+    if (line !== undefined) this.#line(line);
   }
 
   info(message: string): void {
     // The wait is over (or never began): the live line gives way for good.
-    this.#endLive(false);
-    this.#line(this.#clean(message));
+    this.#live.drop(ONE_DEPLOYMENT);
+    this.#write('info', message);
   }
 
   /**
@@ -149,45 +129,50 @@ export class StderrLog {
    * that the service has not answered the one in flight.
    */
   waiting(waitingFor: string, soFarMs: number, note?: string): void {
+    this.#waitingOf(ONE_DEPLOYMENT, waitingFor, soFarMs, note);
+  }
+
+  #waitingOf(entry: string, waitingFor: string, soFarMs: number, note?: string): void {
     const what = this.#clean(note === undefined ? waitingFor : `${waitingFor}; ${note}`);
     if (this.#options.terminal) {
-      if (this.#live === undefined) {
-        this.#live = { what, since: this.#now() - soFarMs };
-        this.#stream.on?.('resize', this.#onResize);
-      }
-      this.#live.what = what;
-      this.#live.timer ??= setInterval(() => this.#drawLive(), 1000);
-      // The timer must not keep the process alive once the run is over.
-      this.#live.timer.unref?.();
-      this.#drawLive();
+      this.#live.set(entry, what, soFarMs);
       return;
     }
-    this.#line(`waiting until live: ${what} (${formatSeconds(soFarMs / 1000)} so far)`);
+    const key = entry === ONE_DEPLOYMENT ? '' : `[${entry}] `;
+    this.#line(`${key}waiting until live: ${what} (${formatSeconds(soFarMs / 1000)} so far)`);
   }
 
   notice(message: string): void {
-    this.#line(`${this.#style('bold', 'notice:')} ${this.#clean(message)}`);
+    this.#write('notice', message);
   }
 
   warning(message: string): void {
-    this.#line(`${this.#style('yellow', 'warning:')} ${this.#clean(message)}`);
+    this.#write('warning', message);
   }
 
   error(message: string): void {
-    this.#line(`${this.#style('red', 'error:')} ${this.#clean(message)}`);
+    this.#write('error', message);
   }
 
   debug(message: string): void {
-    if (this.#options.debug) this.#line(this.#style('dim', `debug: ${this.#clean(message)}`));
+    this.#write('debug', message);
   }
 
   /** A phase's heading, where the action opens a log group. */
   heading(name: string): void {
-    this.#line(this.#style('bold', `== ${this.#clean(name)}`));
+    this.#line(this.#headingLine(name));
+  }
+
+  #headingLine(name: string): string {
+    return this.#style('bold', `== ${this.#clean(name)}`);
   }
 
   /** The log as a view of the core's events: its lines, the wait's state, the phases' headings. */
   readonly view: EventSink = (event) => {
+    if (event.agent !== undefined) {
+      this.#agentEvent(event.agent, event);
+      return;
+    }
     switch (event.kind) {
       case 'log':
         this[event.level](event.message);
@@ -203,21 +188,36 @@ export class StderrLog {
     }
   };
 
-  #endLive(keep: boolean): void {
-    const live = this.#live;
-    if (live === undefined) return;
-    if (live.timer !== undefined) clearInterval(live.timer);
-    this.#stream.off?.('resize', this.#onResize);
-    this.#live = undefined;
-    if (keep && this.#liveShown) {
-      this.#stream.write('\n');
-      this.#liveShown = false;
+  /**
+   * An agent's event: its line after its key; its wait on the live line
+   * beside the other agents' (or as a line in CI) until its wait is over or
+   * it says something else.
+   */
+  #agentEvent(agent: string, event: RunEvent): void {
+    const keyed = (line: string | undefined) => {
+      if (line !== undefined) this.#line(`[${agent}] ${line}`);
+    };
+    switch (event.kind) {
+      case 'log':
+        if (event.level === 'info') this.#live.drop(agent);
+        keyed(this.#levelLine(event.level, event.message));
+        return;
+      case 'waiting':
+        this.#waitingOf(agent, event.waitingFor, event.elapsedMs, event.note);
+        return;
+      case 'phase':
+        if (event.grouped) keyed(this.#headingLine(event.message));
+        return;
+      case 'wait_over':
+        this.#live.drop(agent);
+        return;
+      default:
+        return;
     }
-    this.#clearLive();
   }
 
   /** Ends the live line, if any, leaving its last state on screen. */
   close(): void {
-    this.#endLive(true);
+    this.#live.end(true);
   }
 }

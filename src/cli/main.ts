@@ -18,7 +18,6 @@ import type { EventView } from '../run/ports/events.js';
 import { paceFrom } from '../run/ports/pace.js';
 import type { RunnerIO } from '../run/ports/runner.js';
 import type { RunSummary } from '../run/ports/summaries.js';
-import type { Outputs } from '../run/decisions/report.js';
 import { proxySettingsFrom } from '../service/proxy.js';
 import { renderSummary } from '../views/summary.js';
 import { readInvocation, UsageError, wantsEvents, type CliRequest } from './arguments.js';
@@ -30,7 +29,8 @@ import { runFleet } from './fleet.js';
 import { EXIT, type CliWorld } from './world.js';
 import { actionDescriptions, commandHelp, topHelp } from './help.js';
 import { isRunCommand, type RunCommand } from './options.js';
-import { outputsDotenv, outputsJson } from './outputs.js';
+import { outputsJson } from './outputs.js';
+import { OutputsSeen } from './outputs-seen.js';
 import { eventStream, openSession, type Session } from './session.js';
 import { commandWords } from './wording.js';
 
@@ -50,12 +50,6 @@ function describeRun(ci: CiRun): string {
         ? ' (a pull request)'
         : '';
   return `run: ${ci.where}, branch ${head.branch} at ${shortSha(head.sha)}${from}`;
-}
-
-/** What a run leaves for --json and the stream's result: its outputs, and why it failed when it did. */
-interface Written {
-  outputs: Outputs;
-  error?: string;
 }
 
 /** How the core's part of a run ended: its exit status, its failure, its summary. */
@@ -82,7 +76,7 @@ function writeFailure(option: string, path: string, error: unknown): string {
  */
 function writeFiles(
   request: CliRequest,
-  outputs: Outputs,
+  seen: OutputsSeen,
   summary: RunSummary | undefined,
   world: CliWorld,
   { log, redact, warn }: Session,
@@ -92,7 +86,7 @@ function writeFiles(
       '--dotenv',
       request.dotenv,
       () => {
-        const { text, skipped } = outputsDotenv(outputs);
+        const { text, skipped } = seen.dotenv(request.dotenvMaxKeys);
         for (const { variable, reason } of skipped)
           warn(`${variable} is left out of --dotenv: ${reason}`);
         return text;
@@ -118,19 +112,6 @@ function writeFiles(
   return failures;
 }
 
-/** The outputs the run has set so far, from its `outputs` events. */
-function outputsSeen(): { view: EventView; readonly outputs: Outputs } {
-  let outputs: Outputs = {};
-  return {
-    view: (event) => {
-      if (event.kind === 'outputs') outputs = { ...outputs, ...event.outputs };
-    },
-    get outputs() {
-      return outputs;
-    },
-  };
-}
-
 /**
  * Runs a run command and writes what it left: the files, then --json, the
  * stream's result line last. A file that could not be written is a failure
@@ -143,37 +124,31 @@ async function runCommand(
 ): Promise<number> {
   const session = openSession(request.secretValues, world, { events: request.events });
   const { redact } = session;
-  const seen = outputsSeen();
+  const seen = new OutputsSeen();
   /** The stream's last line: what --json would print, and how the run ended. */
-  const end = (exitCode: number, { outputs, error }: Written): number => {
+  const end = (exitCode: number, error?: string): number => {
     const redacted = error === undefined ? undefined : redact(error);
-    session.events?.result({ exitCode, outputs: outputsJson(outputs, redacted), error: redacted });
+    session.events?.result({ exitCode, outputs: seen.json(redacted), error: redacted });
     return exitCode;
   };
   const quitting = (signal: string) => {
-    end(EXIT.interrupted, {
-      outputs: seen.outputs,
-      error: `received ${signal} again: quit at once`,
-    });
+    end(EXIT.interrupted, `received ${signal} again: quit at once`);
   };
   try {
-    const ran = await runRequest(request, command, world, session, { view: seen.view, quitting });
-    const failures = writeFiles(request, seen.outputs, ran.summary, world, session);
+    const ran = await runRequest(request, command, world, session, { seen, quitting });
+    const failures = writeFiles(request, seen, ran.summary, world, session);
     const errors = [ran.error, ...failures].filter((each) => each !== undefined);
-    const written: Written = {
-      outputs: seen.outputs,
-      error: errors.length === 0 ? undefined : errors.join('; '),
-    };
+    const error = errors.length === 0 ? undefined : errors.join('; ');
     if (request.json) {
       // Outputs are redacted by structure; the error is free text.
-      const error = written.error === undefined ? undefined : redact(written.error);
-      world.stdout.write(`${lineSafeJson(outputsJson(written.outputs, error), 2)}\n`);
+      const redacted = error === undefined ? undefined : redact(error);
+      world.stdout.write(`${lineSafeJson(seen.json(redacted), 2)}\n`);
     }
     const failed = failures.length > 0 && ran.exitCode === EXIT.done;
-    return end(failed ? EXIT.failed : ran.exitCode, written);
+    return end(failed ? EXIT.failed : ran.exitCode, error);
   } catch (error) {
     // Not an expected failure (those are in the outcome): the stream still ends with a result.
-    end(EXIT.failed, { outputs: seen.outputs, error: describeError(error) });
+    end(EXIT.failed, describeError(error));
     throw error;
   }
 }
@@ -208,7 +183,7 @@ async function runRequest(
   command: RunCommand,
   world: CliWorld,
   session: Session,
-  { view, quitting }: { view: EventView; quitting: (signal: string) => void },
+  { seen, quitting }: { seen: OutputsSeen; quitting: (signal: string) => void },
 ): Promise<Ran> {
   const { log } = session;
   const ci = describeCiRun(world.env, world.cwd);
@@ -222,9 +197,10 @@ async function runRequest(
     log.error(message);
     return { exitCode: EXIT.usage, error: message };
   }
+  if (prepared.command === 'deploy' && 'agents' in prepared) seen.expectAgents();
   if (command === 'deploy') log.info(describeRun(ci));
   const outcome = await session.interruptible(
-    () => runCommandRequest(prepared, runnerIO(world, session, run, view)),
+    () => runCommandRequest(prepared, runnerIO(world, session, run, seen.view)),
     quitting,
   );
   if (outcome.stack !== undefined) log.debug(outcome.stack);

@@ -12,6 +12,7 @@ import { INPUTS, INPUT_NAMES, type InputName } from '../inputs/core-inputs.js';
 import { LIST_OWN_INPUTS, type ListOwnInput } from '../inputs/fleet-inputs.js';
 import { PLAN_OWN_INPUTS, PLAN_SHARED_INPUTS } from '../inputs/plan-inputs.js';
 import { ACCESS_INPUT_NAMES } from '../inputs/service-access.js';
+import { DOTENV_LIMIT_VARIABLES } from './dotenv.js';
 import { STATUS_INPUTS } from '../inputs/status-inputs.js';
 import {
   COMMANDS,
@@ -238,6 +239,17 @@ const OUTPUT_OPTIONS: readonly OptionSpec[] = [
       "Writes the outputs to FILE as DEPLOYMENT_ID=..., DEPLOYMENT_STATUS=..., DEPLOYMENT_URL=... lines (plan: DEPLOYMENT_PLAN_ACTION=..., DEPLOYMENT_CHANGES=...; GitLab's dotenv report, never named like a DEPLOY_ input), on failure and interrupt too.",
     commands: RUN_COMMANDS,
     role: { kind: 'output', output: 'dotenv' },
+  },
+  {
+    option: 'dotenv-max-keys',
+    type: 'string',
+    multiple: false,
+    valueName: 'N',
+    defaultText: String(DOTENV_LIMIT_VARIABLES),
+    description:
+      "Writes at most N variables to the --dotenv file (GitLab's dotenv_variables limit: a report over it is lost whole), each one left out named in a warning; with --agents, DEPLOYMENT_LIVE first, then each agent's _ID and _URL, then its _STATUS and _LIVE.",
+    commands: RUN_COMMANDS,
+    role: { kind: 'output', output: 'dotenv-max-keys' },
   },
   {
     option: 'summary',

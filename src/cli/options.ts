@@ -39,7 +39,7 @@ export type OptionRole =
   | { kind: 'header' }
   | { kind: 'secrets-file' }
   | { kind: 'secret' }
-  | { kind: 'output'; output: 'json' | 'events' | 'dotenv' | 'summary' };
+  | { kind: 'output'; output: 'json' | 'events' | 'dotenv' | 'dotenv-max-keys' | 'summary' };
 
 /** One option of the command line, generated or written in option-table.ts. */
 export interface OptionSpec {

@@ -6,7 +6,7 @@
  * nothing here redacts by substring, so that a secret `true` cannot turn
  * `created` into `***`.
  */
-import { DOTENV_LIMIT_BYTES, DOTENV_LIMIT_VARIABLES, dotenvRefusal } from './dotenv.js';
+import { DOTENV_LIMIT_VARIABLES, dotenvRefusal, withinLimits } from './dotenv.js';
 import { environmentName } from './options.js';
 
 /** The outputs as the core sets them: each a string. */
@@ -102,15 +102,15 @@ export interface DotenvSkip {
  * `KEY=value` lines, no blank line, no comment, no JSON value (so no
  * `drift`, `deployment` nor `plan`), no empty value (an unset variable reads the
  * same in a later job), and no value GitLab would change or expand
- * (`dotenvRefusal`). Under GitLab's limits: past the number of variables the
- * last ones go, past 5 KB the longest line (the last of equals) goes first,
- * so that one huge value does not push out the short ones.
+ * (`dotenvRefusal`), within GitLab's limits (`withinLimits`: at most
+ * `maxKeys` variables, under 5 KB).
  */
-export function outputsDotenv(outputs: OutputTexts): { text: string; skipped: DotenvSkip[] } {
-  const lines: [string, string][] = [];
+export function outputsDotenv(
+  outputs: OutputTexts,
+  maxKeys: number = DOTENV_LIMIT_VARIABLES,
+): { text: string; skipped: DotenvSkip[] } {
+  const variables: [string, string][] = [];
   const skipped: DotenvSkip[] = [];
-  const skip = (name: string, reason: string) =>
-    skipped.push({ name, variable: dotenvName(name), reason });
   for (const [name, text] of ordered(outputs)) {
     if (
       text === undefined ||
@@ -121,26 +121,13 @@ export function outputsDotenv(outputs: OutputTexts): { text: string; skipped: Do
       continue;
     }
     const refusal = dotenvRefusal(text);
-    if (refusal !== undefined) {
-      skip(name, refusal);
-      continue;
-    }
-    lines.push([name, `${dotenvName(name)}=${text}\n`]);
+    if (refusal === undefined) variables.push([dotenvName(name), text]);
+    else skipped.push({ name, variable: dotenvName(name), reason: refusal });
   }
-  for (const [name] of lines.splice(DOTENV_LIMIT_VARIABLES)) {
-    skip(name, `GitLab takes at most ${DOTENV_LIMIT_VARIABLES} variables`);
-  }
-  const joined = () => lines.map(([, line]) => line).join('');
-  let text = joined();
-  while (Buffer.byteLength(text) >= DOTENV_LIMIT_BYTES && lines.length > 0) {
-    const longest = lines.reduce(
-      (best, [, line], index) =>
-        Buffer.byteLength(line) >= Buffer.byteLength(lines[best]?.[1] ?? '') ? index : best,
-      0,
-    );
-    const [name = ''] = lines.splice(longest, 1)[0] ?? [];
-    skip(name, 'the file would reach the 5 KB GitLab accepts');
-    text = joined();
+  const { text, leftOut } = withinLimits(variables, maxKeys);
+  for (const { variable, reason } of leftOut) {
+    const name = Object.keys(outputs).find((each) => dotenvName(each) === variable) ?? variable;
+    skipped.push({ name, variable, reason });
   }
   return { text, skipped };
 }

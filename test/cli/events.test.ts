@@ -118,4 +118,48 @@ describe('EventStream', () => {
     expect(heartbeatMsFrom({ DEPLOY_AGENT_HEARTBEAT_MS: '200' })).toBe(200);
     expect(heartbeatMsFrom({ DEPLOY_AGENT_HEARTBEAT_MS: '60000' })).toBe(10_000);
   });
+
+  it("tags an agent's lines with its key, and beats for each agent that waits, on its own", () => {
+    const wait = (agent: string) =>
+      stream.sink({ kind: 'phase', phase: 'wait', message: `wait ${agent}`, grouped: true, agent });
+    wait('support');
+    vi.advanceTimersByTime(600);
+    wait('research');
+    stream.sink({ ...WAITING, agent: 'research' });
+    vi.advanceTimersByTime(500);
+    // support's first beat (at 1 s); research's is not due (its change came 0.5 s ago).
+    stream.sink({ kind: 'wait_over', outcome: 'live', agent: 'support' });
+    stream.sink({ kind: 'log', level: 'warning', message: 'drift', agent: 'support' });
+    vi.advanceTimersByTime(600);
+    stream.sink({ kind: 'wait_over', outcome: 'timed_out', agent: 'research' });
+    vi.advanceTimersByTime(5_000);
+
+    expect(lines.map((line) => [line.event, line.agent])).toEqual([
+      ['step', 'support'],
+      ['step', 'research'],
+      ['status_change', 'research'],
+      ['heartbeat', 'support'],
+      ['warn', 'support'],
+      ['heartbeat', 'research'],
+    ]);
+    expect(lines[5]?.waiting_for).toBe('status is DEPLOYING, not READY');
+  });
+
+  it('says timed_out for several agents only when each failed agent ran out of time', () => {
+    stream.sink({ kind: 'wait_over', outcome: 'timed_out', agent: 'research' });
+    const deployments = { support: {}, research: { error: 'not live in time' } };
+    stream.result({ exitCode: 1, outputs: { deployments, live: false } });
+    expect(lines.at(-1)).toMatchObject({ status: 'timed_out', outputs: { deployments } });
+    expect(lines.at(-1)).not.toHaveProperty('deployment_id');
+
+    const other = new EventStream({
+      write: (text) => lines.push(JSON.parse(text) as Record<string, unknown>),
+      redact: String,
+      heartbeatMs: 1_000,
+    });
+    other.sink({ kind: 'wait_over', outcome: 'timed_out', agent: 'research' });
+    const both = { support: { error: 'exists with another source' }, research: { error: 'late' } };
+    other.result({ exitCode: 1, outputs: { deployments: both, live: false } });
+    expect(lines.at(-1)).toMatchObject({ status: 'failed' });
+  });
 });

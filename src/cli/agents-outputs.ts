@@ -1,0 +1,95 @@
+/**
+ * What a deploy of several agents writes for machines outside GitHub: one
+ * `--json` object whose `deployments` holds, for each agent by key, the
+ * object a deploy of that agent alone would print (its drift list included,
+ * `error` when it failed), with `live` true only when every agent is live;
+ * and a dotenv report of `DEPLOYMENT_LIVE` and four variables an agent, the
+ * most useful first, so that GitLab's limit on the number of variables cuts
+ * the least useful ones.
+ */
+import { withinLimits, dotenvRefusal, type DotenvLeftOut } from './dotenv.js';
+import { environmentName } from './options.js';
+import { outputsJson, type OutputTexts } from './outputs.js';
+
+/** One agent's part of the run: the outputs its own run set, and why it failed when it did. */
+export interface AgentOutputs {
+  key: string;
+  outputs: OutputTexts;
+  error?: string;
+}
+
+/** The manifest's part of the run: every agent in the manifest's order, and whether all are live. */
+export interface ManifestOutputs {
+  agents: readonly AgentOutputs[];
+  live: boolean;
+}
+
+/** The `--json` object: each agent's own object by key, `live`, and `error` when the run failed. */
+export function agentsJson(manifest: ManifestOutputs, error?: string): Record<string, unknown> {
+  const deployments = Object.fromEntries(
+    manifest.agents.map((agent) => [agent.key, outputsJson(agent.outputs, agent.error)]),
+  );
+  return {
+    deployments,
+    live: manifest.live,
+    ...(error === undefined ? {} : { error }),
+  };
+}
+
+/** An agent's variable: `DEPLOYMENT_AGENT_` + its key upper-cased, `-` as `_`, + what it holds. */
+export function agentVariable(key: string, part: 'ID' | 'STATUS' | 'LIVE' | 'URL'): string {
+  return `DEPLOYMENT_AGENT_${environmentName(key)}_${part}`;
+}
+
+/** What an agent's variables hold, each as `[part of its name, output]`. */
+type AgentParts = readonly (readonly ['ID' | 'STATUS' | 'LIVE' | 'URL', string])[];
+/** An agent's variables kept first when the limit cuts, then the others. */
+const FIRST: AgentParts = [
+  ['ID', 'deployment-id'],
+  ['URL', 'url'],
+];
+const THEN: AgentParts = [
+  ['STATUS', 'status'],
+  ['LIVE', 'live'],
+];
+
+/**
+ * Every variable of the report in the order they are kept when GitLab's
+ * limit cuts: `DEPLOYMENT_LIVE`, then each agent's id and URL, then each
+ * agent's status and whether it is live (agents in the manifest's order).
+ * An agent's `live` is `false` until its run says otherwise; an output its
+ * run did not set is empty.
+ */
+function agentsVariables(manifest: ManifestOutputs): [string, string][] {
+  const valueOf = ({ outputs }: AgentOutputs, output: string) =>
+    output === 'live' ? String(outputs.live === 'true') : (outputs[output] ?? '');
+  const variables = (parts: AgentParts) =>
+    manifest.agents.flatMap((agent) =>
+      parts.map(([part, output]): [string, string] => [
+        agentVariable(agent.key, part),
+        valueOf(agent, output),
+      ]),
+    );
+  return [['DEPLOYMENT_LIVE', String(manifest.live)], ...variables(FIRST), ...variables(THEN)];
+}
+
+/**
+ * The report GitLab accepts and reads back exactly: no empty value, no
+ * value `dotenvRefusal` refuses, at most `maxKeys` variables, under 5 KB;
+ * each variable left out with why.
+ */
+export function agentsDotenv(
+  manifest: ManifestOutputs,
+  maxKeys: number,
+): { text: string; skipped: DotenvLeftOut[] } {
+  const written: [string, string][] = [];
+  const skipped: DotenvLeftOut[] = [];
+  for (const [variable, value] of agentsVariables(manifest)) {
+    if (value === '') continue;
+    const refusal = dotenvRefusal(value);
+    if (refusal === undefined) written.push([variable, value]);
+    else skipped.push({ variable, reason: refusal });
+  }
+  const { text, leftOut } = withinLimits(written, maxKeys);
+  return { text, skipped: [...skipped, ...leftOut] };
+}

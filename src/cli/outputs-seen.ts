@@ -1,0 +1,88 @@
+/**
+ * The outputs a run has set so far, from its `outputs` events, and what
+ * `--json`, the stream's `result` and `--dotenv` make of them. A deploy of
+ * one agent merges every `outputs` event into one set. A deploy of several
+ * keeps each agent's own outputs apart (its events carry its key) and the
+ * manifest's (`deployments`, keyed by agent, with each failed agent's
+ * `error`, and `live`) apart again: an agent's `status` is never the run's.
+ */
+import type { EventView } from '../run/ports/events.js';
+import {
+  agentsDotenv,
+  agentsJson,
+  type AgentOutputs,
+  type ManifestOutputs,
+} from './agents-outputs.js';
+import type { DotenvLeftOut } from './dotenv.js';
+import { outputsDotenv, outputsJson, type OutputTexts } from './outputs.js';
+
+/** The manifest's `deployments` output as far as the command reads it: each agent's failure. */
+type DeploymentsOutput = Record<string, { error?: unknown } | undefined>;
+
+/** The manifest's `deployments` output, parsed; empty when there is none yet (or it is not JSON). */
+function deploymentsOf(text: string | undefined): DeploymentsOutput {
+  if (text === undefined || text === '') return {};
+  try {
+    const parsed: unknown = JSON.parse(text);
+    return typeof parsed === 'object' && parsed !== null ? (parsed as DeploymentsOutput) : {};
+  } catch {
+    return {};
+  }
+}
+
+export class OutputsSeen {
+  /** The run's own outputs: a single deploy's, or the manifest's. */
+  #outputs: OutputTexts = {};
+  /** Each agent's own outputs, by key, in the order the agents first set them. */
+  readonly #agents = new Map<string, OutputTexts>();
+  #manifest = false;
+
+  /** The view that keeps the outputs as the run sets them. */
+  readonly view: EventView = (event) => {
+    if (event.kind !== 'outputs') return;
+    const { agent } = event;
+    if (agent === undefined) {
+      this.#outputs = { ...this.#outputs, ...event.outputs };
+      return;
+    }
+    this.#manifest = true;
+    this.#agents.set(agent, { ...this.#agents.get(agent), ...event.outputs });
+  };
+
+  /** The run deploys several agents: its outputs are the manifest's, even before any is set. */
+  expectAgents(): void {
+    this.#manifest = true;
+  }
+
+  /**
+   * Every agent: those of the manifest's `deployments` in its order (its
+   * failure from there), then any other whose run set outputs.
+   */
+  #manifestOutputs(): ManifestOutputs {
+    const deployments = deploymentsOf(this.#outputs.deployments);
+    const keys = [...new Set([...Object.keys(deployments), ...this.#agents.keys()])];
+    const agents = keys.map((key): AgentOutputs => {
+      const error = deployments[key]?.error;
+      return {
+        key,
+        outputs: this.#agents.get(key) ?? {},
+        ...(typeof error === 'string' ? { error } : {}),
+      };
+    });
+    return { agents, live: this.#outputs.live === 'true' };
+  }
+
+  /** The object `--json` prints, and the stream's `result` holds; `error` when the run failed. */
+  json(error?: string): Record<string, unknown> {
+    return this.#manifest
+      ? agentsJson(this.#manifestOutputs(), error)
+      : outputsJson(this.#outputs, error);
+  }
+
+  /** The dotenv report, at most `maxKeys` variables, and each variable left out with why. */
+  dotenv(maxKeys: number): { text: string; skipped: DotenvLeftOut[] } {
+    return this.#manifest
+      ? agentsDotenv(this.#manifestOutputs(), maxKeys)
+      : outputsDotenv(this.#outputs, maxKeys);
+  }
+}

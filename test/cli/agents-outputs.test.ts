@@ -1,0 +1,84 @@
+/**
+ * What a deploy of several agents writes for machines (src/cli/agents-outputs.ts):
+ * --json keyed by agent, each agent's own object; the dotenv report's order,
+ * which decides what GitLab's limit on the number of variables cuts first.
+ */
+import { describe, expect, it } from 'vitest';
+import { agentsDotenv, agentsJson, agentVariable } from '../../src/cli/agents-outputs.ts';
+
+const agent = (key: string, extra: Record<string, string> = {}) => ({
+  key,
+  outputs: {
+    'deployment-id': `id-${key}`,
+    status: 'READY',
+    live: 'true',
+    url: `https://${key}.example`,
+    drift: '[]',
+    ...extra,
+  },
+});
+
+describe('the outputs of several agents', () => {
+  it("keys --json by agent, each the agent's own object, error for a failed one", () => {
+    const json = agentsJson(
+      { agents: [agent('support'), { key: 'broken', outputs: {}, error: 'no' }], live: false },
+      '1 of 2 agents failed',
+    );
+    expect(json).toEqual({
+      deployments: {
+        support: {
+          'deployment-id': 'id-support',
+          status: 'READY',
+          live: true,
+          url: 'https://support.example',
+          drift: [],
+        },
+        broken: { error: 'no' },
+      },
+      live: false,
+      error: '1 of 2 agents failed',
+    });
+  });
+
+  it('names an agent variable by its key, upper-cased, - as _', () => {
+    expect(agentVariable('my-agent', 'URL')).toBe('DEPLOYMENT_AGENT_MY_AGENT_URL');
+  });
+
+  it('writes DEPLOYMENT_LIVE, then ids and URLs, then statuses and lives; an unsafe value left out', () => {
+    const { text, skipped } = agentsDotenv(
+      { agents: [agent('a'), agent('b-2', { url: 'https://x/$TOKEN' })], live: true },
+      20,
+    );
+    expect(text.split('\n')).toEqual([
+      'DEPLOYMENT_LIVE=true',
+      'DEPLOYMENT_AGENT_A_ID=id-a',
+      'DEPLOYMENT_AGENT_A_URL=https://a.example',
+      'DEPLOYMENT_AGENT_B_2_ID=id-b-2',
+      'DEPLOYMENT_AGENT_A_STATUS=READY',
+      'DEPLOYMENT_AGENT_A_LIVE=true',
+      'DEPLOYMENT_AGENT_B_2_STATUS=READY',
+      'DEPLOYMENT_AGENT_B_2_LIVE=true',
+      '',
+    ]);
+    expect(skipped).toEqual([
+      { variable: 'DEPLOYMENT_AGENT_B_2_URL', reason: expect.stringMatching(/expand/) as string },
+    ]);
+  });
+
+  it('cuts past the limit, statuses and lives first, one entry each', () => {
+    const agents = ['a', 'b', 'c', 'd', 'e'].map((key) => agent(key));
+    const { text, skipped } = agentsDotenv({ agents, live: true }, 12);
+    expect(text.trim().split('\n')).toHaveLength(12);
+    expect(text).toContain('DEPLOYMENT_AGENT_E_URL=');
+    expect(text).toContain('DEPLOYMENT_AGENT_A_STATUS=');
+    expect(skipped.map(({ variable }) => variable)).toEqual([
+      'DEPLOYMENT_AGENT_A_LIVE',
+      ...['B', 'C', 'D', 'E'].flatMap((key) => [
+        `DEPLOYMENT_AGENT_${key}_STATUS`,
+        `DEPLOYMENT_AGENT_${key}_LIVE`,
+      ]),
+    ]);
+    expect(skipped[0]?.reason).toMatch(/at most 12 variables/);
+    expect(agentsDotenv({ agents, live: true }, 21).skipped).toEqual([]);
+  });
+});
