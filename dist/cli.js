@@ -29077,7 +29077,7 @@ __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __we
 /* harmony import */ var node_url__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(3136);
 /* harmony import */ var node_url__WEBPACK_IMPORTED_MODULE_2___default = /*#__PURE__*/__nccwpck_require__.n(node_url__WEBPACK_IMPORTED_MODULE_2__);
 /* harmony import */ var _inputs_bounded_read_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(4033);
-/* harmony import */ var _main_js__WEBPACK_IMPORTED_MODULE_4__ = __nccwpck_require__(1641);
+/* harmony import */ var _main_js__WEBPACK_IMPORTED_MODULE_4__ = __nccwpck_require__(8194);
 /* harmony import */ var _pipe_end_js__WEBPACK_IMPORTED_MODULE_5__ = __nccwpck_require__(2884);
 /** The command's entry (dist/cli.js, the package's bin): wires the process to `main`, nothing else. */
 
@@ -29132,7 +29132,7 @@ __webpack_async_result__();
 
 /***/ }),
 
-/***/ 1641:
+/***/ 8194:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -41157,6 +41157,67 @@ function readTokens(args, command, table, problems) {
     return given;
 }
 
+;// CONCATENATED MODULE: ./src/cli/dotenv.ts
+/**
+ * The one rule for a value written to `--dotenv`. GitLab reads the file as its
+ * dotenv report and stores each variable as expandable: a `$` in a value the
+ * service sent (`custom_url`) would be expanded in every later job that uses
+ * it, `environment:url` included, and could hand `$CI_JOB_TOKEN` to another
+ * host. So a value is written only when GitLab reads it back exactly and
+ * expands nothing; any other is left out, and `--json` still has it.
+ */
+
+/** GitLab refuses a dotenv report of 5 KB or more (`dotenv_size`, 5120 bytes by default). */
+const DOTENV_LIMIT_BYTES = 5 * 1024;
+/** GitLab refuses more variables than this (`dotenv_variables`, 20 by default on GitLab Self-Managed). */
+const DOTENV_LIMIT_VARIABLES = 20;
+/**
+ * Why GitLab would not read `value` back exactly as it is, in plain words,
+ * or undefined when it would. Never includes the value: it is untrusted text.
+ */
+function dotenvRefusal(value) {
+    if (value.includes('$'))
+        return "GitLab would expand its '$'";
+    if (hasLineBreak(value))
+        return 'it has a line break';
+    if (hasControlCharacter(value))
+        return 'it has a control character';
+    if (/\s/u.test(value))
+        return 'it has whitespace, which GitLab trims or a shell splits';
+    if (value.length >= 2 && (value[0] === '"' || value[0] === "'") && value.at(-1) === value[0]) {
+        return 'it is wholly quoted, which GitLab keeps and other dotenv readers strip';
+    }
+    return undefined;
+}
+/** Why a variable past the count is left out: the limit, and how to raise it. */
+function pastTheCount(maxKeys) {
+    return maxKeys === DOTENV_LIMIT_VARIABLES
+        ? `GitLab takes at most ${DOTENV_LIMIT_VARIABLES} variables (--dotenv-max-keys N raises the limit where GitLab's is higher)`
+        : `at most ${maxKeys} variables are written (--dotenv-max-keys ${maxKeys})`;
+}
+/**
+ * The report of `variables` (each `[VARIABLE, value]`, in the order of what
+ * matters most, every value already passed by `dotenvRefusal`) within
+ * GitLab's limits: past `maxKeys` variables the last ones go; past 5 KB the
+ * longest line (the last of equals) goes first, so that one huge value does
+ * not push out the short ones.
+ */
+function withinLimits(variables, maxKeys) {
+    const lines = variables.map(([variable, value]) => [variable, `${variable}=${value}\n`]);
+    const leftOut = lines
+        .splice(maxKeys)
+        .map(([variable = '']) => ({ variable, reason: pastTheCount(maxKeys) }));
+    const joined = () => lines.map(([, line]) => line).join('');
+    let text = joined();
+    while (Buffer.byteLength(text) >= DOTENV_LIMIT_BYTES && lines.length > 0) {
+        const longest = lines.reduce((best, [, line = ''], index) => Buffer.byteLength(line) >= Buffer.byteLength(lines[best]?.[1] ?? '') ? index : best, 0);
+        const [variable = ''] = lines.splice(longest, 1)[0] ?? [];
+        leftOut.push({ variable, reason: 'the file would reach the 5 KB GitLab accepts' });
+        text = joined();
+    }
+    return { text, leftOut };
+}
+
 // EXTERNAL MODULE: ./node_modules/yaml/dist/index.js
 var dist = __nccwpck_require__(8815);
 ;// CONCATENATED MODULE: ./src/inputs/strict-json.ts
@@ -42566,6 +42627,7 @@ const LIST_OPTION_DESCRIPTIONS = {
 
 
 
+
 /** The inputs that are not `--name VALUE`; every other declared input is. */
 const INPUT_SHAPES = {
     'api-key': { kind: 'api-key' },
@@ -42745,6 +42807,16 @@ const OUTPUT_OPTIONS = [
         role: { kind: 'output', output: 'dotenv' },
     },
     {
+        option: 'dotenv-max-keys',
+        type: 'string',
+        multiple: false,
+        valueName: 'N',
+        defaultText: String(DOTENV_LIMIT_VARIABLES),
+        description: "Writes at most N variables to the --dotenv file (GitLab's dotenv_variables limit: a report over it is lost whole), each one left out named in a warning; with --agents, DEPLOYMENT_LIVE first, then each agent's _ID and _URL, then its _STATUS and _LIVE.",
+        commands: RUN_COMMANDS,
+        role: { kind: 'output', output: 'dotenv-max-keys' },
+    },
+    {
         option: 'summary',
         type: 'string',
         multiple: false,
@@ -42834,6 +42906,7 @@ class Reading {
 
 
 
+
 /** A mistake in how the command was called or in what it was given: exit 2, before any request. */
 class UsageError extends Error {
     name = 'UsageError';
@@ -42885,6 +42958,23 @@ function wantsEvents(args, env) {
         return false;
     }
 }
+/** The largest `--dotenv-max-keys` taken: more variables than any report of the command holds. */
+const DOTENV_MAX_KEYS_CAP = 10_000;
+/**
+ * `--dotenv-max-keys N`: a whole number from 1, else GitLab's default limit;
+ * a problem naming the option for any other text (not echoed: a value put
+ * where it does not belong may be a secret).
+ */
+function readDotenvMaxKeys(given, problems) {
+    const text = given.get('dotenv-max-keys')?.values[0];
+    if (text === undefined)
+        return DOTENV_LIMIT_VARIABLES;
+    const count = /^[1-9][0-9]*$/.test(text) ? Number(text) : Number.NaN;
+    if (Number.isSafeInteger(count) && count <= DOTENV_MAX_KEYS_CAP)
+        return count;
+    problems.push(`--dotenv-max-keys takes a whole number of variables from 1 to ${DOTENV_MAX_KEYS_CAP.toLocaleString('en-US')} (GitLab's dotenv_variables limit; ${DOTENV_LIMIT_VARIABLES} by default)`);
+    return DOTENV_LIMIT_VARIABLES;
+}
 function isCommand(word) {
     return COMMANDS.some((command) => command === word);
 }
@@ -42929,6 +43019,7 @@ function readInvocation(args, sources) {
     if (given.has('all') && given.has('limit')) {
         reading.problems.push('--limit and --all exclude each other: --all reads every page, up to 10,000');
     }
+    const dotenvMaxKeys = readDotenvMaxKeys(given, reading.problems);
     if (reading.problems.length > 0)
         throw new UsageError(reading.problems);
     readInputs(given, first, table, reading);
@@ -42944,6 +43035,7 @@ function readInvocation(args, sources) {
             json: given.has('json'),
             events,
             dotenv: given.get('dotenv')?.values[0],
+            dotenvMaxKeys,
             summary: given.get('summary')?.values[0],
         },
     };
@@ -46540,25 +46632,163 @@ function checkoutCommitOrder(where) {
     };
 }
 
-;// CONCATENATED MODULE: ./src/inputs/read-deploy-spec.ts
+;// CONCATENATED MODULE: ./src/inputs/agents-request.ts
+
+
+
+
+
+
+
+/** The inputs an entry sets that are parsed as the step's are (`name` and `secrets` aside). */
+const ENTRY_INPUTS = [
+    'source',
+    'config',
+    'integration-id',
+    'repository',
+    'repo-ref',
+    'agent-config-path',
+    'image-uri',
+    'commit',
+];
+/** How a problem of an agent's field is named: `agents.research.config`. */
+const pathOf = (key, field) => formatIssuePath(['agents', key, field]);
+/** `parse(raw)`, or the problem it reports under the field's path. */
+function attempt(key, field, parse) {
+    try {
+        return { value: parse() };
+    }
+    catch (error) {
+        if (!(error instanceof Invalid))
+            throw error;
+        return { problem: { input: pathOf(key, field), problem: error.message } };
+    }
+}
+/** The step's secrets the entry lists (all when it lists none), or a problem for each unknown name. */
+function agentSecrets({ key, entry }, inputs) {
+    const listed = entry.secrets;
+    if (listed === undefined)
+        return { value: inputs.secrets };
+    const given = new Set(inputs.secrets.map((secret) => secret.name));
+    const unknown = [...new Set(listed.filter((name) => !given.has(name)))];
+    if (unknown.length > 0) {
+        return {
+            problems: unknown.map((name) => ({
+                input: pathOf(key, 'secrets'),
+                problem: `'${name}' is not one of the step's secrets (the secrets input gives ${given.size === 0 ? 'none' : [...given].join(', ')})`,
+            })),
+        };
+    }
+    return { value: inputs.secrets.filter((secret) => listed.includes(secret.name)) };
+}
+/** The agent's inputs: the step's, overridden by its entry's; or every problem of its entry. */
+function agentInputs(agent, inputs, run) {
+    const { key, entry } = agent;
+    const problems = [];
+    const overrides = {};
+    for (const field of ENTRY_INPUTS) {
+        const raw = entry[field];
+        if (raw === undefined)
+            continue;
+        const declared = INPUTS[field];
+        const parsed = attempt(key, field, () => declared.parse(raw.trim(), run));
+        if ('problem' in parsed)
+            problems.push(parsed.problem);
+        else
+            overrides[field] = parsed.value;
+    }
+    const named = attempt(key, 'name', () => parseName((entry.name ?? key).trim()));
+    if ('problem' in named)
+        problems.push(named.problem);
+    const name = 'value' in named ? named.value : key;
+    const secrets = agentSecrets(agent, inputs);
+    if ('problems' in secrets)
+        problems.push(...secrets.problems);
+    else
+        overrides.secrets = secrets.value;
+    const deployment = deploymentName(inputs.name, name);
+    return { name, inputs: { ...inputs, ...overrides, name: deployment }, problems };
+}
 /**
- * The core's inputs read into one typed deploy spec. Nothing here sends a request:
- * a bad input fails the step before the first one.
- *
- * The inputs, their parsers and defaults are listed in declared.ts and read
- * by declare.ts's one reader; the spec is assembled, and the inputs checked
- * against each other, in build-deploy-spec.ts; its types are in deploy-spec.ts.
+ * One agent's request, or its problems: those of its entry, else those its
+ * spec's checks report, named under the agent's path (the service's access
+ * is the step's, checked once for all agents).
  */
-
-
-
+function agentRequest(agent, inputs, run) {
+    const own = agentInputs(agent, inputs, run);
+    if (own.problems.length > 0)
+        return own.problems;
+    const access = ACCESS_INPUT_NAMES;
+    try {
+        const spec = buildDeploySpec(own.inputs, run);
+        const { environment } = agent.entry;
+        return {
+            key: agent.key,
+            name: own.name,
+            spec,
+            ...(environment === undefined ? {} : { environment }),
+        };
+    }
+    catch (error) {
+        if (!(error instanceof InputError))
+            throw error;
+        return error.problems
+            .filter((problem) => !access.includes(problem.input))
+            .map((problem) => ({ ...problem, input: pathOf(agent.key, problem.input) }));
+    }
+}
+/** A problem for each value that more than one agent has, naming the agents (`support` and `docs`). */
+function sharedValues(values, problem) {
+    const byValue = new Map();
+    for (const { key, value } of values) {
+        if (value !== undefined)
+            byValue.set(value, [...(byValue.get(value) ?? []), key]);
+    }
+    return [...byValue]
+        .filter(([, keys]) => keys.length > 1)
+        .map(([value, keys]) => problem(value, `${keys.slice(0, -1).join(', ')} and ${keys[keys.length - 1] ?? ''}`));
+}
+/** Two agents with one deployment name; two entries that name one environment without `{agent}`. */
+function clashes(manifest, agents) {
+    const names = sharedValues(agents.map((agent) => ({ key: agent.key, value: agent.spec.name })), (name, keys) => ({
+        input: 'agents',
+        problem: `agents ${keys} would have one deployment name, '${name}': give each its own name`,
+    }));
+    const environments = sharedValues(manifest.agents.map(({ key, entry }) => ({
+        key,
+        value: entry.environment?.includes(AGENT_PLACEHOLDER) === true ? undefined : entry.environment,
+    })), (environment, keys) => ({
+        input: 'agents',
+        problem: `agents ${keys} name one environment, '${environment}': each would mark the other's deployment inactive`,
+    }));
+    return [...names, ...environments];
+}
 /**
- * Reads and validates every core input. Throws an `InputError` naming each
- * bad one: first every input that is wrong on its own, else every input
- * that does not fit the others.
+ * Every agent of the step's manifest as its deploy is to run, or one
+ * `InputError` naming every problem of every agent. Nothing is sent.
  */
-function readDeploySpec(read, run) {
-    return buildDeploySpec(declare_readInputs(INPUTS, read, run), run);
+function buildAgentsRequest(inputs, run) {
+    const manifest = inputs.agents;
+    if (manifest === undefined) {
+        throw new InputError([{ input: 'agents', problem: 'is empty: there is no manifest to read' }]);
+    }
+    const problems = accessProblems(inputs);
+    const agents = [];
+    for (const agent of manifest.agents) {
+        const request = agentRequest(agent, inputs, run);
+        if (Array.isArray(request))
+            problems.push(...request);
+        else
+            agents.push(request);
+    }
+    problems.push(...clashes(manifest, agents));
+    if (problems.length > 0)
+        throw new InputError(problems);
+    return {
+        source: manifest.source,
+        ...(inputs.name === '' ? {} : { nameTemplate: inputs.name }),
+        agents,
+    };
 }
 
 ;// CONCATENATED MODULE: ./src/run/ports/events.ts
@@ -46657,6 +46887,57 @@ async function withEvents(io, flow) {
     finally {
         await events.settled();
     }
+}
+
+;// CONCATENATED MODULE: ./src/run/decisions/agents-report.ts
+/** How many entries an output's JSON list holds; 0 when it holds none or is no list. */
+function countOf(json) {
+    if (json === undefined || json === '')
+        return 0;
+    const parsed = JSON.parse(json);
+    return Array.isArray(parsed) ? parsed.length : 0;
+}
+/** An agent's entry from the outputs its run set so far, and its failure once it failed. */
+function agentEntry(name, outputs, failure) {
+    return {
+        name,
+        'deployment-id': outputs['deployment-id'] ?? '',
+        status: outputs.status ?? '',
+        created: outputs.created === 'true',
+        live: outputs.live === 'true',
+        'commit-sha': outputs['commit-sha'] ?? '',
+        url: outputs.url ?? '',
+        'dashboard-url': outputs['dashboard-url'] ?? '',
+        'drift-count': countOf(outputs.drift),
+        healthy: null,
+        'health-status': '',
+        'github-deployment-id': '',
+        ...(failure === undefined ? {} : { error: failure }),
+    };
+}
+/** The manifest's outputs from every agent's entry, in the manifest's order. */
+function agentsOutputs(entries) {
+    const all = [...entries.values()];
+    return {
+        deployments: JSON.stringify(Object.fromEntries(entries)),
+        live: String(all.length > 0 && all.every((entry) => entry.live)),
+    };
+}
+
+;// CONCATENATED MODULE: ./src/run/flows/agents-failure.ts
+/** The failure and the stacks of the agents' outcomes (in the agents' order); none when all succeeded. */
+function failureOfAgents(agents, outcomes) {
+    const failed = agents.flatMap((agent, index) => {
+        const failure = outcomes[index]?.failure;
+        return failure === undefined ? [] : [`- ${agent.key}: ${failure}`];
+    });
+    const stacks = outcomes.flatMap((outcome) => outcome.stack === undefined ? [] : [outcome.stack]);
+    return {
+        ...(failed.length === 0
+            ? {}
+            : { failure: `${failed.length} of ${agents.length} agents failed:\n${failed.join('\n')}` }),
+        ...(stacks.length === 0 ? {} : { stack: stacks.join('\n') }),
+    };
 }
 
 ;// CONCATENATED MODULE: ./src/run/ports/errors.ts
@@ -48346,6 +48627,295 @@ async function pipeline(spec, io, share) {
     return { failure, stack, summary: record.summary(io.run.commit) };
 }
 
+;// CONCATENATED MODULE: ./src/run/decisions/shared-listings.ts
+/** The listing of each integration, read once: each caller gets its own copy of the list. */
+function sharedListings(service) {
+    const listings = new Map();
+    return async (integrationId) => {
+        const key = integrationId.toLowerCase();
+        let listing = listings.get(key);
+        if (listing === undefined) {
+            listing = service.listRepositories(integrationId);
+            listings.set(key, listing);
+        }
+        return [...(await listing)];
+    };
+}
+
+;// CONCATENATED MODULE: ./src/run/decisions/slots.ts
+/**
+ * At most so many pieces of work at once (the agents' find-or-create, four
+ * at a time): `take()` resolves when a slot is free, with the function that
+ * frees it again; the ones waiting get a slot in the order they asked.
+ */
+class Slots {
+    #size;
+    #busy = 0;
+    #waiting = [];
+    constructor(size) {
+        if (!Number.isInteger(size) || size < 1)
+            throw new RangeError(`Slots need a size of 1 or more, not ${size}`);
+        this.#size = size;
+    }
+    /** Slots taken now. */
+    get busy() {
+        return this.#busy;
+    }
+    /** A free slot, when there is one: resolves to the function that frees it. */
+    async take() {
+        if (this.#busy < this.#size)
+            this.#busy += 1;
+        else
+            await new Promise((resolve) => this.#waiting.push(resolve));
+        let released = false;
+        return () => {
+            if (released)
+                return;
+            released = true;
+            const next = this.#waiting.shift();
+            // A freed slot goes straight to the next in line, or back to the pool.
+            if (next === undefined)
+                this.#busy -= 1;
+            else
+                next();
+        };
+    }
+    /** Runs `work` in a slot, freeing it however `work` ends. */
+    async run(work) {
+        const release = await this.take();
+        try {
+            return await work();
+        }
+        finally {
+            release();
+        }
+    }
+}
+
+;// CONCATENATED MODULE: ./src/run/decisions/status-checks.ts
+/**
+ * The status checks of several waits as one request a check: every agent
+ * that waits asks `check(id, timeoutMs)` on its own schedule (wait.ts), and
+ * the checks asked meanwhile leave together as
+ * `GET /v2/deployments?deployment_ids=A,B,…&limit=100` (100 ids a request).
+ *
+ * The requests keep one wait's pace whatever the number of agents: they
+ * start no closer than the schedule of wait-schedule.ts allows (1 s, then
+ * 2 s, start to start), and after a `429` or a `Retry-After` not before the
+ * pause the service asked for. One agent alone therefore makes the same
+ * requests at the same moments as a wait that calls `getById` itself.
+ *
+ * Every request holds the ids of all agents that asked lately (within two
+ * of the longest intervals), so a check asked while a request that holds its
+ * id is under way takes that request's answer rather than wait for the
+ * next. A failed request fails every check it serves with the same error:
+ * each wait counts it, and slows down on a `429`, as it does alone.
+ *
+ * Deadlines: a request may take as long as the nearest deadline of the
+ * checks it starts with allows (at least a second, as one wait's last
+ * check), and a check joins a request under way only when that request
+ * ends by the check's own deadline; otherwise it waits for the next.
+ */
+
+
+
+
+
+class StatusChecks {
+    #service;
+    #clock;
+    #signal;
+    #wait;
+    #schedule;
+    /** No request before this (a pause the service asked for). */
+    #heldUntil = Number.NEGATIVE_INFINITY;
+    #queued = [];
+    /** Each id asked lately, and when last. */
+    #lately = new Map();
+    #underWay = new Set();
+    #pumping = false;
+    constructor(options) {
+        this.#service = options.service;
+        this.#clock = options.clock;
+        this.#signal = options.signal;
+        this.#wait = options.wait ?? DEFAULT_WAIT;
+        this.#schedule = startSchedule(this.#wait, this.#clock.now());
+    }
+    /** A wait's check (`RunDependencies.statusCheck`): the deployment as the next request lists it. */
+    check = (id, timeoutMs) => new Promise((resolve, reject) => {
+        const now = this.#clock.now();
+        const asked = { id, deadline: now + timeoutMs, resolve, reject };
+        this.#lately.set(id, now);
+        const joined = [...this.#underWay].find((batch) => batch.ids.has(id) && batch.endsBy <= asked.deadline);
+        if (joined !== undefined)
+            return void joined.checks.push(asked);
+        this.#queued.push(asked);
+        if (!this.#pumping)
+            void this.#pump();
+    });
+    /** Sends the queued checks as the pace allows, until none is left. */
+    async #pump() {
+        this.#pumping = true;
+        try {
+            while (this.#queued.length > 0) {
+                // The checks asked at the same moment leave together.
+                await (0,promises_namespaceObject.setImmediate)();
+                const { lastCheckAt, intervalMs } = this.#schedule;
+                const waitMs = Math.max(lastCheckAt + intervalMs, this.#heldUntil) - this.#clock.now();
+                if (waitMs > 0)
+                    await this.#clock.sleep(waitMs, this.#signal);
+                else
+                    this.#send();
+            }
+        }
+        catch (error) {
+            for (const asked of this.#queued.splice(0))
+                asked.reject(error);
+        }
+        finally {
+            this.#pumping = false;
+        }
+    }
+    /** One request a hundred ids: the queued checks' first, then those asked lately. */
+    #send() {
+        const now = this.#clock.now();
+        this.#schedule = checkStarted(this.#schedule, this.#wait, now);
+        const checks = this.#queued.splice(0);
+        for (const [id, at] of this.#lately) {
+            if (now - at > 2 * this.#wait.maxIntervalMs)
+                this.#lately.delete(id);
+        }
+        const ids = [...new Set([...checks.map((asked) => asked.id), ...this.#lately.keys()])];
+        for (let start = 0; start < ids.length; start += PAGE_LIMIT) {
+            const held = new Set(ids.slice(start, start + PAGE_LIMIT));
+            const served = checks.filter((asked) => held.has(asked.id));
+            if (served.length === 0)
+                continue;
+            const nearest = Math.min(...served.map((asked) => asked.deadline));
+            const timeoutMs = checkTimeoutMs(nearest, now);
+            const batch = { ids: held, endsBy: now + timeoutMs, checks: served };
+            this.#underWay.add(batch);
+            void this.#answer(batch, timeoutMs);
+        }
+    }
+    /** The request's answer to each check it serves, or its failure to each. */
+    async #answer(batch, timeoutMs) {
+        try {
+            const found = await this.#service.getByIds([...batch.ids], timeoutMs);
+            this.#underWay.delete(batch);
+            this.#schedule = answered(this.#schedule);
+            for (const asked of batch.checks)
+                asked.resolve(found.get(asked.id));
+        }
+        catch (error) {
+            this.#underWay.delete(batch);
+            if (error instanceof ServiceError) {
+                this.#schedule = refused(this.#schedule, refusalOf(error), this.#wait);
+                const until = this.#clock.now() + this.#schedule.slowdownMs;
+                this.#heldUntil = Math.max(this.#heldUntil, until);
+            }
+            for (const asked of batch.checks)
+                asked.reject(error);
+        }
+    }
+}
+
+;// CONCATENATED MODULE: ./src/run/flows/shared-work.ts
+
+
+
+
+/** How many agents find or create at once. */
+const AGENTS_AT_ONCE = 4;
+/** The work the manifest's agents share, over one service reached with `access`. */
+function sharedWork(access, io, events) {
+    const dependencies = dependenciesOf(access, io, events);
+    const slots = new Slots(AGENTS_AT_ONCE);
+    const checks = new StatusChecks(dependencies);
+    return {
+        take: () => slots.take(),
+        dependencies: {
+            statusCheck: checks.check,
+            repositories: sharedListings(dependencies.service),
+        },
+    };
+}
+
+;// CONCATENATED MODULE: ./src/run/flows/agents-run.ts
+
+
+
+
+
+/** The manifest's outputs, set again as any agent's change: each agent's entry, by key. */
+class AgentsTable {
+    #entries = new Map();
+    #outputs = new Map();
+    #emit;
+    constructor(agents, emit) {
+        this.#emit = emit;
+        for (const { key, spec } of agents)
+            this.#entries.set(key, agentEntry(spec.name, {}));
+    }
+    /** The view that keeps an agent's outputs as its run sets them. */
+    viewOf(agent) {
+        return (event) => {
+            if (event.kind !== 'outputs')
+                return;
+            const outputs = { ...this.#outputs.get(agent.key), ...event.outputs };
+            this.#outputs.set(agent.key, outputs);
+            this.#set(agent, agentEntry(agent.spec.name, outputs));
+        };
+    }
+    /** The agent's run ended: its failure, if any, joins its entry. */
+    ended(agent, failure) {
+        const outputs = this.#outputs.get(agent.key) ?? {};
+        this.#set(agent, agentEntry(agent.spec.name, outputs, failure));
+    }
+    #set(agent, entry) {
+        this.#entries.set(agent.key, entry);
+        this.#emit(agentsOutputs(this.#entries));
+    }
+}
+/** Each agent's part of the summary (an agent whose run had none shows its name only). */
+function partsOf(agents, outcomes) {
+    return agents.map((agent, index) => {
+        const outcome = outcomes[index];
+        const own = outcome?.summary;
+        const summary = own?.kind === 'deploy'
+            ? own
+            : {
+                kind: 'deploy',
+                spec: agent.spec,
+                ...(outcome?.failure === undefined ? {} : { failure: outcome.failure }),
+            };
+        return { key: agent.key, summary };
+    });
+}
+/** Deploys every agent of the manifest; never throws: how it ended is in the outcome. */
+async function deployAgents(asked, io) {
+    const events = new RunEvents(io.views, io.redact);
+    const table = new AgentsTable(asked.agents, (outputs) => events.emit({ kind: 'outputs', outputs }));
+    const share = sharedWork(asked.agents[0]?.spec ?? { apiUrl: '', headers: {} }, io, events);
+    const outcomes = await Promise.all(asked.agents.map(async (agent) => {
+        const views = [...agentViews(io.views, agent.key), table.viewOf(agent)];
+        const outcome = await pipeline(agent.spec, { ...io, views }, share);
+        table.ended(agent, outcome.failure);
+        events.emit({
+            kind: 'agent_over',
+            agent: agent.key,
+            ...(outcome.failure === undefined ? {} : { failure: outcome.failure }),
+        });
+        return outcome;
+    }));
+    events.emit({ kind: 'agents_over' });
+    await events.settled();
+    return {
+        ...failureOfAgents(asked.agents, outcomes),
+        summary: { kind: 'agents', source: asked.source, agents: partsOf(asked.agents, outcomes) },
+    };
+}
+
 ;// CONCATENATED MODULE: ./src/run/flows/status-run.ts
 /**
  * `deploy-agent status` as a run: the deployment named exactly `name`, looked
@@ -48657,11 +49227,16 @@ async function planned({ spec, onChange }, io, events, shared) {
 ;// CONCATENATED MODULE: ./src/cli/core.ts
 /**
  * The core as the command drives it: `deploy` is the action's pipeline, run
- * with a `RunDescription` from the CI system; `status` is a look-up by name
- * over the same service client, wait and outputs, that never creates (its
- * own request: no plan); `plan` is the plan sub-action's run (`runPlan`),
- * read-only. All read their inputs with the action's own reader and parsers.
+ * with a `RunDescription` from the CI system (with `--agents`, once for each
+ * agent of the manifest, as the action's step of several agents); `status`
+ * is a look-up by name over the same service client, wait and outputs, that
+ * never creates (its own request: no plan); `plan` is the plan sub-action's
+ * run (`runPlan`), read-only. All read their inputs with the action's own
+ * reader and parsers.
  */
+
+
+
 
 
 
@@ -48684,8 +49259,18 @@ function readCommandRequest(command, read, run) {
         case 'status':
             return { command, lookup: readStatusRequest(read, run) };
         case 'deploy':
-            return { command, spec: readDeploySpec(read, run) };
+            return readDeploy(read, run);
     }
+}
+/**
+ * `deploy`'s inputs: with a manifest (`--agents`), one deploy an agent, its
+ * name the `--name` template (if any) filled; else the one deploy.
+ */
+function readDeploy(read, run) {
+    const inputs = declare_readInputs(INPUTS, read, run);
+    return inputs.agents === undefined
+        ? { command: 'deploy', spec: buildDeploySpec(inputs, run) }
+        : { command: 'deploy', agents: buildAgentsRequest(inputs, run) };
 }
 /** Runs a read request through the core; never throws: how it ended is in the outcome. */
 function runCommandRequest(asked, io) {
@@ -48695,7 +49280,7 @@ function runCommandRequest(asked, io) {
         case 'status':
             return status_run_status(asked.lookup, io);
         case 'deploy':
-            return pipeline(asked.spec, io);
+            return 'agents' in asked ? deployAgents(asked.agents, io) : pipeline(asked.spec, io);
     }
 }
 
@@ -49412,9 +49997,12 @@ class DeploymentsJsonStream {
  * changes and warnings) and of the command's own warnings; it adds the
  * heartbeats, on its own timer while a wait sees no change (docs/command.md's
  * 10 s, not the log's 30 s), and the `result` line, always the last, written
- * once, however the run ends. The core's events come redacted; the
- * command's own text (a warning, the error) is redacted here, where the line
- * is made; the outputs are redacted by structure already. Each line is
+ * once, however the run ends. In a deploy of several agents, every line of
+ * an agent carries `agent` (its key), each agent's wait has heartbeats of
+ * its own, and the `result` holds every agent's outputs. The core's events
+ * come redacted; the command's own text (a warning, the error) is redacted
+ * here, where the line is made; the outputs are redacted by structure
+ * already. Each line is
  * `lineSafeJson`: no reader of lines cuts it in two.
  */
 
@@ -49430,12 +50018,19 @@ function known(outputs, name) {
     const value = outputs[name];
     return typeof value === 'string' && value !== '' ? value : undefined;
 }
+/** Where a wait is kept: an agent's key, or '' for a run of one deployment. */
+const ONE = '';
+/** The field that names an event's agent, when it has one. */
+function agentField(agent) {
+    return agent === undefined ? {} : { agent };
+}
 class EventStream {
     #options;
     #wallTime;
-    /** The wait in progress: since when, what it waits for, the next heartbeat's timer. */
-    #wait;
-    #timedOut = false;
+    /** Each wait in progress, by agent: several agents wait at once, each with its heartbeat. */
+    #waits = new Map();
+    /** The agents whose wait ran out of time ('' for a run of one deployment). */
+    #timedOut = new Set();
     #ended = false;
     constructor(options) {
         this.#options = options;
@@ -49447,71 +50042,103 @@ class EventStream {
         const time = new Date(this.#wallTime()).toISOString();
         this.#options.write(`${lineSafeJson({ event, time, ...fields })}\n`);
     }
-    /** The next heartbeat, `heartbeatMs` after the last line of the wait. */
-    #arm() {
-        const wait = this.#wait;
+    /** The next heartbeat of `agent`'s wait, `heartbeatMs` after the last line of that wait. */
+    #arm(agent) {
+        const wait = this.#waits.get(agent ?? ONE);
         if (wait === undefined)
             return;
         if (wait.timer !== undefined)
             clearTimeout(wait.timer);
         wait.timer = setTimeout(() => {
             this.#line('heartbeat', {
+                ...agentField(agent),
                 elapsed_s: Math.round((performance.now() - wait.since) / 100) / 10,
                 waiting_for: this.#options.redact(wait.waitingFor),
             });
-            this.#arm();
+            this.#arm(agent);
         }, this.#options.heartbeatMs);
         // The timer must not keep the process alive once the run is over.
         wait.timer.unref?.();
     }
-    #endWait() {
-        if (this.#wait?.timer !== undefined)
-            clearTimeout(this.#wait.timer);
-        this.#wait = undefined;
+    #endWait(agent) {
+        const wait = this.#waits.get(agent ?? ONE);
+        if (wait?.timer !== undefined)
+            clearTimeout(wait.timer);
+        this.#waits.delete(agent ?? ONE);
     }
-    /** The view of the core's events (redacted where they were made). */
+    /** The view of the core's events (redacted where they were made); an agent's lines carry its key. */
     sink = (event) => {
+        const { agent } = event;
+        const tagged = agentField(agent);
         switch (event.kind) {
             case 'log':
                 if (event.level === 'warning')
-                    this.#line('warn', { message: event.message });
+                    this.#line('warn', { ...tagged, message: event.message });
                 return;
             case 'phase':
-                this.#endWait();
-                this.#line('step', { step: event.phase, message: event.message });
+                this.#endWait(agent);
+                this.#line('step', { ...tagged, step: event.phase, message: event.message });
                 if (event.phase === 'wait') {
-                    this.#wait = { since: performance.now(), waitingFor: '' };
-                    this.#arm();
+                    this.#waits.set(agent ?? ONE, { since: performance.now(), waitingFor: '' });
+                    this.#arm(agent);
                 }
                 return;
             case 'status_change':
                 this.#line('status_change', {
+                    ...tagged,
                     status: event.status,
                     latest_revision_id: event.latestRevisionId,
                     active_revision_id: event.activeRevisionId,
                     waiting_for: event.waitingFor,
                 });
-                if (this.#wait !== undefined) {
-                    this.#wait.waitingFor = event.waitingFor;
-                    this.#arm();
-                }
+                this.#waited(agent, event.waitingFor);
                 return;
             case 'wait_over':
-                this.#timedOut = event.outcome === 'timed_out';
-                this.#endWait();
+                if (event.outcome === 'timed_out')
+                    this.#timedOut.add(agent ?? ONE);
+                else
+                    this.#timedOut.delete(agent ?? ONE);
+                this.#endWait(agent);
                 return;
             default:
                 return;
         }
     };
+    /** A change seen by `agent`'s wait: what it now waits for, and its heartbeat from now. */
+    #waited(agent, waitingFor) {
+        const wait = this.#waits.get(agent ?? ONE);
+        if (wait === undefined)
+            return;
+        wait.waitingFor = waitingFor;
+        this.#arm(agent);
+    }
+    /**
+     * Whether a failed run timed out: its one wait did, or, for several
+     * agents, each agent that failed (its `error` in the outputs) ran out of
+     * time waiting.
+     */
+    #ranOutOfTime(outputs) {
+        const { deployments } = outputs;
+        if (typeof deployments !== 'object' || deployments === null)
+            return this.#timedOut.has(ONE);
+        const failed = Object.entries(deployments)
+            .filter(([, each]) => each.error !== undefined)
+            .map(([key]) => key);
+        return failed.length > 0 && failed.every((key) => this.#timedOut.has(key));
+    }
     /** A warning of the command's own. */
     warn(message) {
         this.#line('warn', { message: this.#options.redact(message) });
     }
     /** The last line; later events and a second result are not written. */
     result({ exitCode, outputs, error }) {
-        this.#endWait();
-        const status = exitCode === 0 ? 'succeeded' : this.#timedOut && exitCode === 1 ? 'timed_out' : 'failed';
+        for (const agent of [...this.#waits.keys()])
+            this.#endWait(agent);
+        const status = exitCode === 0
+            ? 'succeeded'
+            : exitCode === 1 && this.#ranOutOfTime(outputs)
+                ? 'timed_out'
+                : 'failed';
         const fields = { status, exit_code: exitCode };
         for (const [field, output] of [
             ['deployment_id', 'deployment-id'],
@@ -49530,21 +50157,141 @@ class EventStream {
     }
 }
 
+;// CONCATENATED MODULE: ./src/cli/live-line.ts
+/**
+ * The log's live line on a terminal: one row that says what the wait waits
+ * for and for how long, redrawn in place (every second, at each change, and
+ * to the new width when the terminal is resized). In a deploy of several
+ * agents it is still one row, for every agent that waits (`[key] what`, the
+ * longest wait's time), so that agents waiting at once never take turns on
+ * it. Its text is already cleaned by the log.
+ */
+
+/** The waiting text is cut no narrower than this; below it the whole row is cut, plain. */
+const WHAT_MIN = 8;
+/** The entry of a run of one deployment (an agent's entry is its key). */
+const ONE_DEPLOYMENT = '';
+function formatSeconds(seconds) {
+    if (seconds < 60)
+        return `${Math.floor(seconds)} s`;
+    const minutes = Math.floor(seconds / 60);
+    return `${minutes} min ${String(Math.floor(seconds % 60)).padStart(2, '0')} s`;
+}
+class LiveLine {
+    #stream;
+    #style;
+    #now;
+    /** What each wait waits for, and since when, by agent (or `ONE_DEPLOYMENT`). */
+    #waits = new Map();
+    #timer;
+    #shown = false;
+    #onResize = () => this.draw();
+    constructor(stream, style, now) {
+        this.#stream = stream;
+        this.#style = style;
+        this.#now = now;
+    }
+    /** Whether a wait is on it. */
+    get active() {
+        return this.#waits.size > 0;
+    }
+    /** A wait's state: what `entry` waits for, `soFarMs` in; the row is drawn again. */
+    set(entry, what, soFarMs) {
+        if (!this.active)
+            this.#stream.on?.('resize', this.#onResize);
+        const wait = this.#waits.get(entry);
+        if (wait === undefined)
+            this.#waits.set(entry, { what, since: this.#now() - soFarMs });
+        else
+            wait.what = what;
+        this.#timer ??= setInterval(() => this.draw(), 1000);
+        // The timer must not keep the process alive once the run is over.
+        this.#timer.unref?.();
+        this.draw();
+    }
+    /** `entry`'s wait is over: the row goes when no wait is left, else it is drawn without it. */
+    drop(entry) {
+        if (!this.#waits.delete(entry))
+            return;
+        if (this.active)
+            this.draw();
+        else
+            this.end(false);
+    }
+    /** Erases the row, if shown (a line is about to be written). */
+    clear() {
+        if (this.#shown) {
+            this.#stream.write('\r\u001b[2K');
+            this.#shown = false;
+        }
+    }
+    /** Draws the row, if a wait is on it. */
+    draw() {
+        if (!this.active)
+            return;
+        const since = Math.min(...[...this.#waits.values()].map((wait) => wait.since));
+        const elapsed = `(${formatSeconds((this.#now() - since) / 1000)})`;
+        this.#stream.write(`\r\u001b[2K${this.#text(this.#what(), elapsed)}`);
+        this.#shown = true;
+    }
+    /** What the waits wait for: the one wait's text, or each agent's after its key. */
+    #what() {
+        const waits = [...this.#waits];
+        if (waits.length === 1 && waits[0]?.[0] === ONE_DEPLOYMENT)
+            return waits[0][1].what;
+        const each = waits.map(([agent, wait]) => `[${agent}] ${wait.what}`).join(' | ');
+        return waits.length === 1 ? each : `${waits.length} agents: ${each}`;
+    }
+    /**
+     * The row, cut to the terminal's width as it is now, in screen columns. A
+     * line wider than the terminal wraps, and the redraw (which clears one
+     * row) would leave a copy of its first rows each time. It stops one
+     * column short of the edge, where some terminals move the cursor to the
+     * next row. The waiting text is cut first, so the elapsed time stays in
+     * view.
+     */
+    #text(what, elapsed) {
+        const columns = this.#stream.columns;
+        const room = columns !== undefined && columns > 0 ? columns - 1 : Number.POSITIVE_INFINITY;
+        const lead = '… waiting until live: ';
+        const left = room - screenWidth(`${lead} ${elapsed}`);
+        if (left < WHAT_MIN)
+            return cutToWidth(`${lead}${what} ${elapsed}`, room);
+        return `${this.#style.mark('…')} waiting until live: ${cutToWidth(what, left)} ${this.#style.elapsed(elapsed)}`;
+    }
+    /** Ends it: every wait off, the timer stopped; its last state left on screen when `keep`. */
+    end(keep) {
+        if (!this.active)
+            return;
+        if (this.#timer !== undefined)
+            clearInterval(this.#timer);
+        this.#timer = undefined;
+        this.#stream.off?.('resize', this.#onResize);
+        this.#waits.clear();
+        if (keep && this.#shown) {
+            this.#stream.write('\n');
+            this.#shown = false;
+        }
+        this.clear();
+    }
+}
+
 ;// CONCATENATED MODULE: ./src/cli/log.ts
 /**
  * The log on stderr, for a person: a view of the core's events (`view`) and
  * the command's own lines. In CI (no terminal) one line per event, and while
  * waiting one per change and one at least every 30 s while nothing changes,
  * never one per check; on a terminal, a live line with the status and the
- * elapsed time replaces the waiting lines. Colour only on a terminal, never
- * with NO_COLOR. Every line is redacted before it is written: the core's
- * events are already, the command's own lines are not.
+ * elapsed time replaces the waiting lines (live-line.ts). In a deploy of
+ * several agents, each line of an agent (its headings and its waiting lines
+ * too) is the line a deploy of that agent alone writes, after its key
+ * (`[support] `). Colour only on a terminal, never with NO_COLOR. Every line
+ * is redacted before it is written: the core's events are already, the
+ * command's own lines are not.
  */
 
 
 const STYLES = { bold: '1', dim: '2', red: '31', yellow: '33', cyan: '36' };
-/** The live line's waiting text is cut no narrower than this; below it the whole line is cut, plain. */
-const LIVE_WHAT_MIN = 8;
 /** `DEPLOY_DEBUG` values that turn debug lines on. */
 const DEBUG_ON = new Set(['true', 'True', 'TRUE', '1']);
 /**
@@ -49565,23 +50312,20 @@ function commandLog(stderr, env, redact) {
 function wantsColour(terminal, env) {
     return terminal && (env.NO_COLOR === undefined || env.NO_COLOR === '');
 }
-function formatSeconds(seconds) {
-    if (seconds < 60)
-        return `${Math.floor(seconds)} s`;
-    const minutes = Math.floor(seconds / 60);
-    return `${minutes} min ${String(Math.floor(seconds % 60)).padStart(2, '0')} s`;
-}
+/** The label each level's line starts with (an info line has none), and its colour. */
+const LABELS = {
+    notice: ['notice:', 'bold'],
+    warning: ['warning:', 'yellow'],
+    error: ['error:', 'red'],
+};
 class StderrLog {
     #stream;
     #options;
-    #now;
     #live;
-    #liveShown = false;
-    #onResize = () => this.#drawLive();
     constructor(stream, options) {
         this.#stream = stream;
         this.#options = options;
-        this.#now = options.now ?? (() => performance.now());
+        this.#live = new LiveLine(stream, { mark: (text) => this.#style('cyan', text), elapsed: (text) => this.#style('dim', text) }, options.now ?? (() => performance.now()));
     }
     #style(style, text) {
         return this.#options.colour ? `\u001b[${STYLES[style]}m${text}\u001b[0m` : text;
@@ -49590,47 +50334,30 @@ class StderrLog {
         // The command may run on a GitHub runner too: no line of it may start a runner command.
         return neutraliseCommands(this.#options.redact(message));
     }
-    #clearLive() {
-        if (this.#liveShown) {
-            this.#stream.write('\r\u001b[2K');
-            this.#liveShown = false;
-        }
-    }
-    #drawLive() {
-        const live = this.#live;
-        if (live === undefined)
-            return;
-        const elapsed = `(${formatSeconds((this.#now() - live.since) / 1000)})`;
-        this.#stream.write(`\r\u001b[2K${this.#liveText(live.what, elapsed)}`);
-        this.#liveShown = true;
-    }
-    /**
-     * The live line, one row: cut to the terminal's width as it is now, in
-     * screen columns. A line wider than the terminal wraps, and the redraw
-     * (which clears one row) would leave a copy of its first rows each time.
-     * It stops one column short of the edge, where some terminals move the
-     * cursor to the next row. The waiting text is cut first, so the elapsed
-     * time stays in view.
-     */
-    #liveText(what, elapsed) {
-        const columns = this.#stream.columns;
-        const room = columns !== undefined && columns > 0 ? columns - 1 : Number.POSITIVE_INFINITY;
-        const lead = '… waiting until live: ';
-        const left = room - screenWidth(`${lead} ${elapsed}`);
-        if (left < LIVE_WHAT_MIN)
-            return cutToWidth(`${lead}${what} ${elapsed}`, room);
-        return `${this.#style('cyan', '…')} waiting until live: ${cutToWidth(what, left)} ${this.#style('dim', elapsed)}`;
-    }
     #line(text) {
-        this.#clearLive();
+        this.#live.clear();
         this.#stream.write(`${text}\n`);
-        if (this.#live !== undefined)
-            this.#drawLive();
+        this.#live.draw();
+    }
+    /** A line of `level` as it is written (without an agent's key); none for debug when it is off. */
+    #levelLine(level, message) {
+        if (level === 'info')
+            return this.#clean(message);
+        if (level === 'debug') {
+            return this.#options.debug ? this.#style('dim', `debug: ${this.#clean(message)}`) : undefined;
+        }
+        const [label, style] = LABELS[level];
+        return `${this.#style(style, label)} ${this.#clean(message)}`;
+    }
+    #write(level, message) {
+        const line = this.#levelLine(level, message);
+        if (line !== undefined)
+            this.#line(line);
     }
     info(message) {
         // The wait is over (or never began): the live line gives way for good.
-        this.#endLive(false);
-        this.#line(this.#clean(message));
+        this.#live.drop(ONE_DEPLOYMENT);
+        this.#write('info', message);
     }
     /**
      * The wait's state (the core's `waiting` event, at each change and at
@@ -49639,40 +50366,42 @@ class StderrLog {
      * that the service has not answered the one in flight.
      */
     waiting(waitingFor, soFarMs, note) {
+        this.#waitingOf(ONE_DEPLOYMENT, waitingFor, soFarMs, note);
+    }
+    #waitingOf(entry, waitingFor, soFarMs, note) {
         const what = this.#clean(note === undefined ? waitingFor : `${waitingFor}; ${note}`);
         if (this.#options.terminal) {
-            if (this.#live === undefined) {
-                this.#live = { what, since: this.#now() - soFarMs };
-                this.#stream.on?.('resize', this.#onResize);
-            }
-            this.#live.what = what;
-            this.#live.timer ??= setInterval(() => this.#drawLive(), 1000);
-            // The timer must not keep the process alive once the run is over.
-            this.#live.timer.unref?.();
-            this.#drawLive();
+            this.#live.set(entry, what, soFarMs);
             return;
         }
-        this.#line(`waiting until live: ${what} (${formatSeconds(soFarMs / 1000)} so far)`);
+        const key = entry === ONE_DEPLOYMENT ? '' : `[${entry}] `;
+        this.#line(`${key}waiting until live: ${what} (${formatSeconds(soFarMs / 1000)} so far)`);
     }
     notice(message) {
-        this.#line(`${this.#style('bold', 'notice:')} ${this.#clean(message)}`);
+        this.#write('notice', message);
     }
     warning(message) {
-        this.#line(`${this.#style('yellow', 'warning:')} ${this.#clean(message)}`);
+        this.#write('warning', message);
     }
     error(message) {
-        this.#line(`${this.#style('red', 'error:')} ${this.#clean(message)}`);
+        this.#write('error', message);
     }
     debug(message) {
-        if (this.#options.debug)
-            this.#line(this.#style('dim', `debug: ${this.#clean(message)}`));
+        this.#write('debug', message);
     }
     /** A phase's heading, where the action opens a log group. */
     heading(name) {
-        this.#line(this.#style('bold', `== ${this.#clean(name)}`));
+        this.#line(this.#headingLine(name));
+    }
+    #headingLine(name) {
+        return this.#style('bold', `== ${this.#clean(name)}`);
     }
     /** The log as a view of the core's events: its lines, the wait's state, the phases' headings. */
     view = (event) => {
+        if (event.agent !== undefined) {
+            this.#agentEvent(event.agent, event);
+            return;
+        }
         switch (event.kind) {
             case 'log':
                 this[event.level](event.message);
@@ -49688,23 +50417,39 @@ class StderrLog {
                 return;
         }
     };
-    #endLive(keep) {
-        const live = this.#live;
-        if (live === undefined)
-            return;
-        if (live.timer !== undefined)
-            clearInterval(live.timer);
-        this.#stream.off?.('resize', this.#onResize);
-        this.#live = undefined;
-        if (keep && this.#liveShown) {
-            this.#stream.write('\n');
-            this.#liveShown = false;
+    /**
+     * An agent's event: its line after its key; its wait on the live line
+     * beside the other agents' (or as a line in CI) until its wait is over or
+     * it says something else.
+     */
+    #agentEvent(agent, event) {
+        const keyed = (line) => {
+            if (line !== undefined)
+                this.#line(`[${agent}] ${line}`);
+        };
+        switch (event.kind) {
+            case 'log':
+                if (event.level === 'info')
+                    this.#live.drop(agent);
+                keyed(this.#levelLine(event.level, event.message));
+                return;
+            case 'waiting':
+                this.#waitingOf(agent, event.waitingFor, event.elapsedMs, event.note);
+                return;
+            case 'phase':
+                if (event.grouped)
+                    keyed(this.#headingLine(event.message));
+                return;
+            case 'wait_over':
+                this.#live.drop(agent);
+                return;
+            default:
+                return;
         }
-        this.#clearLive();
     }
     /** Ends the live line, if any, leaving its last state on screen. */
     close() {
-        this.#endLive(true);
+        this.#live.end(true);
     }
 }
 
@@ -49925,8 +50670,8 @@ const WIDTH = 80;
 const INDENT = '      ';
 const ABOUT = {
     deploy: {
-        usage: 'deploy-agent deploy --name NAME [options]',
-        does: 'Finds the deployment NAME or creates it, reports drift, optionally waits until it is live, and reports it (what the GitHub Action does).',
+        usage: 'deploy-agent deploy (--name NAME | --agents FILE) [options]',
+        does: 'Finds the deployment NAME or creates it, reports drift, optionally waits until it is live, and reports it (what the GitHub Action does). With --agents FILE, does so for every agent of the manifest at once, each as if alone (--name, if given, a template holding {agent}): --json keyed by agent, --dotenv DEPLOYMENT_LIVE and DEPLOYMENT_AGENT_<KEY>_ID, _URL, _STATUS, _LIVE (at most --dotenv-max-keys), exit 1 when any agent failed, once all have finished.',
     },
     status: {
         usage: 'deploy-agent status --name NAME [options]',
@@ -50031,39 +50776,6 @@ function topHelp(version) {
     ].join('\n');
 }
 
-;// CONCATENATED MODULE: ./src/cli/dotenv.ts
-/**
- * The one rule for a value written to `--dotenv`. GitLab reads the file as its
- * dotenv report and stores each variable as expandable: a `$` in a value the
- * service sent (`custom_url`) would be expanded in every later job that uses
- * it, `environment:url` included, and could hand `$CI_JOB_TOKEN` to another
- * host. So a value is written only when GitLab reads it back exactly and
- * expands nothing; any other is left out, and `--json` still has it.
- */
-
-/** GitLab refuses a dotenv report of 5 KB or more (`dotenv_size`, 5120 bytes by default). */
-const DOTENV_LIMIT_BYTES = 5 * 1024;
-/** GitLab refuses more variables than this (`dotenv_variables`, 20 by default on GitLab Self-Managed). */
-const DOTENV_LIMIT_VARIABLES = 20;
-/**
- * Why GitLab would not read `value` back exactly as it is, in plain words,
- * or undefined when it would. Never includes the value: it is untrusted text.
- */
-function dotenvRefusal(value) {
-    if (value.includes('$'))
-        return "GitLab would expand its '$'";
-    if (hasLineBreak(value))
-        return 'it has a line break';
-    if (hasControlCharacter(value))
-        return 'it has a control character';
-    if (/\s/u.test(value))
-        return 'it has whitespace, which GitLab trims or a shell splits';
-    if (value.length >= 2 && (value[0] === '"' || value[0] === "'") && value.at(-1) === value[0]) {
-        return 'it is wholly quoted, which GitLab keeps and other dotenv readers strip';
-    }
-    return undefined;
-}
-
 ;// CONCATENATED MODULE: ./src/cli/outputs.ts
 /**
  * The action's outputs, written for machines outside GitHub: one JSON object
@@ -50157,14 +50869,12 @@ function dotenvName(output) {
  * `KEY=value` lines, no blank line, no comment, no JSON value (so no
  * `drift`, `deployment` nor `plan`), no empty value (an unset variable reads the
  * same in a later job), and no value GitLab would change or expand
- * (`dotenvRefusal`). Under GitLab's limits: past the number of variables the
- * last ones go, past 5 KB the longest line (the last of equals) goes first,
- * so that one huge value does not push out the short ones.
+ * (`dotenvRefusal`), within GitLab's limits (`withinLimits`: at most
+ * `maxKeys` variables, under 5 KB).
  */
-function outputsDotenv(outputs) {
-    const lines = [];
+function outputsDotenv(outputs, maxKeys = DOTENV_LIMIT_VARIABLES) {
+    const variables = [];
     const skipped = [];
-    const skip = (name, reason) => skipped.push({ name, variable: dotenvName(name), reason });
     for (const [name, text] of ordered(outputs)) {
         if (text === undefined ||
             text === '' ||
@@ -50173,24 +50883,156 @@ function outputsDotenv(outputs) {
             continue;
         }
         const refusal = dotenvRefusal(text);
-        if (refusal !== undefined) {
-            skip(name, refusal);
-            continue;
-        }
-        lines.push([name, `${dotenvName(name)}=${text}\n`]);
+        if (refusal === undefined)
+            variables.push([dotenvName(name), text]);
+        else
+            skipped.push({ name, variable: dotenvName(name), reason: refusal });
     }
-    for (const [name] of lines.splice(DOTENV_LIMIT_VARIABLES)) {
-        skip(name, `GitLab takes at most ${DOTENV_LIMIT_VARIABLES} variables`);
-    }
-    const joined = () => lines.map(([, line]) => line).join('');
-    let text = joined();
-    while (Buffer.byteLength(text) >= DOTENV_LIMIT_BYTES && lines.length > 0) {
-        const longest = lines.reduce((best, [, line], index) => Buffer.byteLength(line) >= Buffer.byteLength(lines[best]?.[1] ?? '') ? index : best, 0);
-        const [name = ''] = lines.splice(longest, 1)[0] ?? [];
-        skip(name, 'the file would reach the 5 KB GitLab accepts');
-        text = joined();
+    const { text, leftOut } = withinLimits(variables, maxKeys);
+    for (const { variable, reason } of leftOut) {
+        const name = Object.keys(outputs).find((each) => dotenvName(each) === variable) ?? variable;
+        skipped.push({ name, variable, reason });
     }
     return { text, skipped };
+}
+
+;// CONCATENATED MODULE: ./src/cli/agents-outputs.ts
+/**
+ * What a deploy of several agents writes for machines outside GitHub: one
+ * `--json` object whose `deployments` holds, for each agent by key, the
+ * object a deploy of that agent alone would print (its drift list included,
+ * `error` when it failed), with `live` true only when every agent is live;
+ * and a dotenv report of `DEPLOYMENT_LIVE` and four variables an agent, the
+ * most useful first, so that GitLab's limit on the number of variables cuts
+ * the least useful ones.
+ */
+
+
+
+/** The `--json` object: each agent's own object by key, `live`, and `error` when the run failed. */
+function agentsJson(manifest, error) {
+    const deployments = Object.fromEntries(manifest.agents.map((agent) => [agent.key, outputsJson(agent.outputs, agent.error)]));
+    return {
+        deployments,
+        live: manifest.live,
+        ...(error === undefined ? {} : { error }),
+    };
+}
+/** An agent's variable: `DEPLOYMENT_AGENT_` + its key upper-cased, `-` as `_`, + what it holds. */
+function agentVariable(key, part) {
+    return `DEPLOYMENT_AGENT_${environmentName(key)}_${part}`;
+}
+/** An agent's variables kept first when the limit cuts, then the others. */
+const FIRST = [
+    ['ID', 'deployment-id'],
+    ['URL', 'url'],
+];
+const THEN = [
+    ['STATUS', 'status'],
+    ['LIVE', 'live'],
+];
+/**
+ * Every variable of the report in the order they are kept when GitLab's
+ * limit cuts: `DEPLOYMENT_LIVE`, then each agent's id and URL, then each
+ * agent's status and whether it is live (agents in the manifest's order).
+ * An agent's `live` is `false` until its run says otherwise; an output its
+ * run did not set is empty.
+ */
+function agentsVariables(manifest) {
+    const valueOf = ({ outputs }, output) => output === 'live' ? String(outputs.live === 'true') : (outputs[output] ?? '');
+    const variables = (parts) => manifest.agents.flatMap((agent) => parts.map(([part, output]) => [
+        agentVariable(agent.key, part),
+        valueOf(agent, output),
+    ]));
+    return [['DEPLOYMENT_LIVE', String(manifest.live)], ...variables(FIRST), ...variables(THEN)];
+}
+/**
+ * The report GitLab accepts and reads back exactly: no empty value, no
+ * value `dotenvRefusal` refuses, at most `maxKeys` variables, under 5 KB;
+ * each variable left out with why.
+ */
+function agentsDotenv(manifest, maxKeys) {
+    const written = [];
+    const skipped = [];
+    for (const [variable, value] of agentsVariables(manifest)) {
+        if (value === '')
+            continue;
+        const refusal = dotenvRefusal(value);
+        if (refusal === undefined)
+            written.push([variable, value]);
+        else
+            skipped.push({ variable, reason: refusal });
+    }
+    const { text, leftOut } = withinLimits(written, maxKeys);
+    return { text, skipped: [...skipped, ...leftOut] };
+}
+
+;// CONCATENATED MODULE: ./src/cli/outputs-seen.ts
+
+
+/** The manifest's `deployments` output, parsed; empty when there is none yet (or it is not JSON). */
+function deploymentsOf(text) {
+    if (text === undefined || text === '')
+        return {};
+    try {
+        const parsed = JSON.parse(text);
+        return typeof parsed === 'object' && parsed !== null ? parsed : {};
+    }
+    catch {
+        return {};
+    }
+}
+class OutputsSeen {
+    /** The run's own outputs: a single deploy's, or the manifest's. */
+    #outputs = {};
+    /** Each agent's own outputs, by key, in the order the agents first set them. */
+    #agents = new Map();
+    #manifest = false;
+    /** The view that keeps the outputs as the run sets them. */
+    view = (event) => {
+        if (event.kind !== 'outputs')
+            return;
+        const { agent } = event;
+        if (agent === undefined) {
+            this.#outputs = { ...this.#outputs, ...event.outputs };
+            return;
+        }
+        this.#manifest = true;
+        this.#agents.set(agent, { ...this.#agents.get(agent), ...event.outputs });
+    };
+    /** The run deploys several agents: its outputs are the manifest's, even before any is set. */
+    expectAgents() {
+        this.#manifest = true;
+    }
+    /**
+     * Every agent: those of the manifest's `deployments` in its order (its
+     * failure from there), then any other whose run set outputs.
+     */
+    #manifestOutputs() {
+        const deployments = deploymentsOf(this.#outputs.deployments);
+        const keys = [...new Set([...Object.keys(deployments), ...this.#agents.keys()])];
+        const agents = keys.map((key) => {
+            const error = deployments[key]?.error;
+            return {
+                key,
+                outputs: this.#agents.get(key) ?? {},
+                ...(typeof error === 'string' ? { error } : {}),
+            };
+        });
+        return { agents, live: this.#outputs.live === 'true' };
+    }
+    /** The object `--json` prints, and the stream's `result` holds; `error` when the run failed. */
+    json(error) {
+        return this.#manifest
+            ? agentsJson(this.#manifestOutputs(), error)
+            : outputsJson(this.#outputs, error);
+    }
+    /** The dotenv report, at most `maxKeys` variables, and each variable left out with why. */
+    dotenv(maxKeys) {
+        return this.#manifest
+            ? agentsDotenv(this.#manifestOutputs(), maxKeys)
+            : outputsDotenv(this.#outputs, maxKeys);
+    }
 }
 
 ;// CONCATENATED MODULE: ./src/cli/main.ts
@@ -50202,6 +51044,7 @@ function outputsDotenv(outputs) {
  * run; everything here takes the world as an argument, so tests can run it
  * in-process as well as through dist/cli.js.
  */
+
 
 
 
@@ -50254,13 +51097,13 @@ function writeFailure(option, path, error) {
  * Writes --dotenv and --summary; why each file that could not be written
  * could not (the log says so too), none when all were.
  */
-function writeFiles(request, outputs, summary, world, { log, redact, warn }) {
+function writeFiles(request, seen, summary, world, { log, redact, warn }) {
     const files = [
         [
             '--dotenv',
             request.dotenv,
             () => {
-                const { text, skipped } = outputsDotenv(outputs);
+                const { text, skipped } = seen.dotenv(request.dotenvMaxKeys);
                 for (const { variable, reason } of skipped)
                     warn(`${variable} is left out of --dotenv: ${reason}`);
                 return text;
@@ -50287,19 +51130,6 @@ function writeFiles(request, outputs, summary, world, { log, redact, warn }) {
     }
     return failures;
 }
-/** The outputs the run has set so far, from its `outputs` events. */
-function outputsSeen() {
-    let outputs = {};
-    return {
-        view: (event) => {
-            if (event.kind === 'outputs')
-                outputs = { ...outputs, ...event.outputs };
-        },
-        get outputs() {
-            return outputs;
-        },
-    };
-}
 /**
  * Runs a run command and writes what it left: the files, then --json, the
  * stream's result line last. A file that could not be written is a failure
@@ -50308,38 +51138,32 @@ function outputsSeen() {
 async function runCommand(request, command, world) {
     const session = openSession(request.secretValues, world, { events: request.events });
     const { redact } = session;
-    const seen = outputsSeen();
+    const seen = new OutputsSeen();
     /** The stream's last line: what --json would print, and how the run ended. */
-    const end = (exitCode, { outputs, error }) => {
+    const end = (exitCode, error) => {
         const redacted = error === undefined ? undefined : redact(error);
-        session.events?.result({ exitCode, outputs: outputsJson(outputs, redacted), error: redacted });
+        session.events?.result({ exitCode, outputs: seen.json(redacted), error: redacted });
         return exitCode;
     };
     const quitting = (signal) => {
-        end(EXIT.interrupted, {
-            outputs: seen.outputs,
-            error: `received ${signal} again: quit at once`,
-        });
+        end(EXIT.interrupted, `received ${signal} again: quit at once`);
     };
     try {
-        const ran = await runRequest(request, command, world, session, { view: seen.view, quitting });
-        const failures = writeFiles(request, seen.outputs, ran.summary, world, session);
+        const ran = await runRequest(request, command, world, session, { seen, quitting });
+        const failures = writeFiles(request, seen, ran.summary, world, session);
         const errors = [ran.error, ...failures].filter((each) => each !== undefined);
-        const written = {
-            outputs: seen.outputs,
-            error: errors.length === 0 ? undefined : errors.join('; '),
-        };
+        const error = errors.length === 0 ? undefined : errors.join('; ');
         if (request.json) {
             // Outputs are redacted by structure; the error is free text.
-            const error = written.error === undefined ? undefined : redact(written.error);
-            world.stdout.write(`${lineSafeJson(outputsJson(written.outputs, error), 2)}\n`);
+            const redacted = error === undefined ? undefined : redact(error);
+            world.stdout.write(`${lineSafeJson(seen.json(redacted), 2)}\n`);
         }
         const failed = failures.length > 0 && ran.exitCode === EXIT.done;
-        return end(failed ? EXIT.failed : ran.exitCode, written);
+        return end(failed ? EXIT.failed : ran.exitCode, error);
     }
     catch (error) {
         // Not an expected failure (those are in the outcome): the stream still ends with a result.
-        end(EXIT.failed, { outputs: seen.outputs, error: describeError(error) });
+        end(EXIT.failed, describeError(error));
         throw error;
     }
 }
@@ -50362,7 +51186,7 @@ function runnerIO(world, { log, events, redactor, redact, signal }, run, view) {
  * Reads the request's inputs and runs it: how it ended. `view` sees the
  * run's events; `quitting` is called on a second signal.
  */
-async function runRequest(request, command, world, session, { view, quitting }) {
+async function runRequest(request, command, world, session, { seen, quitting }) {
     const { log } = session;
     const ci = describeCiRun(world.env, world.cwd);
     const run = runDescription(ci, world.cwd);
@@ -50377,9 +51201,11 @@ async function runRequest(request, command, world, session, { view, quitting }) 
         log.error(message);
         return { exitCode: EXIT.usage, error: message };
     }
+    if (prepared.command === 'deploy' && 'agents' in prepared)
+        seen.expectAgents();
     if (command === 'deploy')
         log.info(describeRun(ci));
-    const outcome = await session.interruptible(() => runCommandRequest(prepared, runnerIO(world, session, run, view)), quitting);
+    const outcome = await session.interruptible(() => runCommandRequest(prepared, runnerIO(world, session, run, seen.view)), quitting);
     if (outcome.stack !== undefined)
         log.debug(outcome.stack);
     if (outcome.failure !== undefined)
