@@ -54,6 +54,14 @@ export function stepsOf(workflow: string): WorkflowStep[] {
   return Object.values(jobs).flatMap((job) => job.steps ?? []);
 }
 
+/** The step of the job `job` that uses `action`. */
+export function jobStepUsing(workflow: string, job: string, action: string): WorkflowStep {
+  const jobs = (parse(workflow) as { jobs: Record<string, { steps?: WorkflowStep[] }> }).jobs;
+  const step = jobs[job]?.steps?.find((candidate) => candidate.uses === action);
+  if (step === undefined) throw new Error(`no step of job ${job} uses ${action}`);
+  return step;
+}
+
 /** The step that uses `action` (e.g. `OWNER/REPO@v1`, `OWNER/REPO/plan@v1`). */
 export function stepUsing(workflow: string, action: string): WorkflowStep {
   const step = stepsOf(workflow).find((candidate) => candidate.uses === action);

@@ -1,0 +1,151 @@
+/**
+ * Every example of docs/several-agents.md works on its tenth push: its workflow's deploy job
+ * over two pushes to main (the manifest read from the page, the step's next step printing what
+ * `deployments` holds), and its preview job over two pushes to a pull request, through the
+ * bundle as the runner runs it, against both emulators.
+ */
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { startEmulator, type Emulator } from '../emulator/emulator.ts';
+import {
+  GITHUB_ACTIONS_BOT,
+  startGitHubEmulator,
+  type GitHubEmulator,
+} from '../emulator/github.ts';
+import { runCli } from '../cli/run-cli.ts';
+import {
+  evaluated,
+  jobStepUsing,
+  startingWith,
+  stepsOf,
+  theBlock,
+} from '../support/doc-examples.ts';
+import { GITHUB_TOKEN, gitHubStep, pullRequestEvent, pushEvent } from '../support/github-step.ts';
+import { INTEGRATION } from '../support/ids.ts';
+import { runAction, type ActionRun, type RunOptions } from '../support/run-action.ts';
+
+const PAGE = 'docs/several-agents.md';
+const API_KEY = 'agents-examples-key-0123456789';
+const GITHUB_REPO = 'https://github.com/acme/agent';
+const PUSHES = [
+  '1111111111111111111111111111111111111111',
+  '2222222222222222222222222222222222222222',
+];
+const QUICK_CHECKS = { DEPLOY_AGENT_POLL_INTERVAL_MS: '100' };
+
+let emu: Emulator;
+let gh: GitHubEmulator;
+
+beforeEach(async () => {
+  [emu, gh] = await Promise.all([
+    startEmulator({ apiKey: API_KEY, readyAfterPolls: 1, buildPolls: 1 }),
+    startGitHubEmulator(),
+  ]);
+  gh.addToken(GITHUB_TOKEN, GITHUB_ACTIONS_BOT);
+  emu.seedRepos(INTEGRATION, [
+    { owner: 'acme', name: 'agent', url: GITHUB_REPO, default_branch: 'main' },
+  ]);
+});
+
+afterEach(async () => {
+  await Promise.all([emu.close(), gh.close()]);
+});
+
+const WORKFLOW = () => theBlock(PAGE, startingWith('# .github/workflows/agents.yml')).text;
+const MANIFEST = () =>
+  theBlock(
+    PAGE,
+    (block) => block.meta === 'manifest' && startingWith('# deploy/agents.yaml')(block),
+  ).text;
+
+const context = (): Record<string, string> => ({
+  'vars.DEPLOY_API_URL': emu.url,
+  'secrets.DEPLOY_API_KEY': API_KEY,
+  'vars.CODEHOST_INTEGRATION_ID': INTEGRATION,
+  'secrets.OPENAI_API_KEY': 'sk-agents-examples-openai',
+  'secrets.TAVILY_API_KEY': 'tvly-agents-examples-0123',
+  'github.event.number': '7',
+  'github.head_ref': 'feature',
+});
+
+function runJob(job: string, event: NonNullable<RunOptions['event']>): Promise<ActionRun> {
+  const [given, options] = gitHubStep(
+    gh,
+    evaluated(jobStepUsing(WORKFLOW(), job, 'OWNER/REPO@v1').with, context()),
+    {},
+    { event, files: { 'deploy/agents.yaml': MANIFEST() }, env: QUICK_CHECKS },
+  );
+  return runAction(given, options);
+}
+
+function pullRequestAt(sha: string): NonNullable<RunOptions['event']> {
+  const event = pullRequestEvent();
+  const payload = event.payload as { pull_request: { head: { sha: string } } };
+  payload.pull_request.head.sha = sha;
+  return event;
+}
+
+type Entries = Record<string, Record<string, unknown>>;
+
+describe('the workflow of docs/several-agents.md', () => {
+  it('deploys every agent of the manifest on each push to main, and its next step prints them', async () => {
+    const [first = '', second = ''] = PUSHES;
+    emu.setHead(GITHUB_REPO, 'main', first);
+    const created = await runJob('deploy', pushEvent(first));
+    expect(created.error).toBeUndefined();
+    expect(JSON.parse(created.outputs.deployments ?? '{}')).toMatchObject({
+      support: { name: 'support', created: true, live: true, 'commit-sha': first },
+      research: { name: 'research-assistant', created: true, live: true, 'commit-sha': first },
+    });
+
+    emu.push(GITHUB_REPO, 'main', second);
+    const pushed = await runJob('deploy', pushEvent(second));
+    expect(pushed.error).toBeUndefined();
+    const entries = JSON.parse(pushed.outputs.deployments ?? '{}') as Entries;
+    expect(entries).toMatchObject({
+      support: { created: false, live: true, 'commit-sha': second, 'drift-count': 0 },
+      research: { created: false, live: true, 'commit-sha': second, 'drift-count': 0 },
+    });
+    expect(pushed.outputs.live).toBe('true');
+    expect(emu.deployments.map((d) => d.name).sort()).toEqual(['research-assistant', 'support']);
+    // One record for the manifest in production, a success.
+    expect(entries.support?.['github-deployment-id']).not.toBe('');
+    expect(entries.support?.['github-deployment-id']).toBe(
+      entries.research?.['github-deployment-id'],
+    );
+
+    const next = stepsOf(WORKFLOW()).find((step) => step.run !== undefined);
+    const printed = await runCli(['-c', next?.run ?? ''], {
+      command: ['bash'],
+      env: evaluated(next?.env, {
+        'steps.deploy.outputs.deployments': pushed.outputs.deployments ?? '',
+      }),
+    });
+    expect(printed.stdout).toBe('support READY live=true\nresearch READY live=true\n');
+  });
+
+  it('makes each push to a pull request live as one preview an agent, with one comment', async () => {
+    const [first = '', second = ''] = PUSHES;
+    emu.setHead(GITHUB_REPO, 'feature', first);
+    const created = await runJob('preview', pullRequestAt(first));
+    expect(created.error).toBeUndefined();
+
+    emu.push(GITHUB_REPO, 'feature', second);
+    const pushed = await runJob('preview', pullRequestAt(second));
+    expect(pushed.error).toBeUndefined();
+    expect(JSON.parse(pushed.outputs.deployments ?? '{}')).toMatchObject({
+      support: { name: 'support-pr-7', created: false, live: true, 'commit-sha': second },
+      research: { name: 'research-assistant-pr-7', created: false, live: true },
+    });
+    expect(emu.deployments.map((d) => d.name).sort()).toEqual([
+      'research-assistant-pr-7',
+      'support-pr-7',
+    ]);
+    expect(gh.comments).toHaveLength(1);
+    expect(gh.comments[0]?.body).toContain('support-pr-7');
+    expect(gh.comments[0]?.body).toContain('research-assistant-pr-7');
+    const environments = new Set(gh.deployments.map((record) => record.environment));
+    expect(environments).toEqual(
+      new Set(['preview-pr-7-support', 'preview-pr-7-research-assistant']),
+    );
+  });
+});
