@@ -29,10 +29,13 @@
  *    sweep finds it an orphan (and #7's, retired in act 8, which still runs in
  *    the service too), warns with where to delete each, marks #9's record
  *    inactive and rewrites its comment, and leaves open #10's preview alone;
- * 9b. the next sweep finds the same orphans and writes nothing to GitHub.
+ * 9b. the next sweep finds the same orphans and writes nothing to GitHub;
+ * 10. a repository of three agents deployed by one step (a manifest): support and research
+ *    go live on the pushed commit while triage's build fails; the step fails once all are
+ *    done, naming triage, with one summary and `deployments` keyed by agent.
  *
  * It exits 0 only when every run meant to succeed does and the checks at its end hold (acts
- * 1–2's commits, act 3c's failure, act 9's sweep).
+ * 1–2's commits, act 3c's failure, act 9's sweep, act 10's agents).
  */
 import { startEmulator } from '../test/emulator/emulator.ts';
 import { GITHUB_ACTIONS_BOT, startGitHubEmulator } from '../test/emulator/github.ts';
@@ -403,6 +406,59 @@ const sweepHolds =
   ninthAgain.outputs.orphans === ninth.outputs.orphans &&
   ninthAgain.outputs.retired === '0' &&
   againWrites === 0;
+// Act 10: a repository of three agents, one step: two go live, one fails its build.
+const FOURTH = 'c0ffee00c0ffee00c0ffee00c0ffee00c0ffee00';
+const TRIAGE_LIVE = '7e57ab1e7e57ab1e7e57ab1e7e57ab1e7e57ab1e';
+const TRIAGE_BROKEN = 'badbadbadbadbadbadbadbadbadbadbadbadbad0';
+emu.setHead(REPO_URL, 'triage-wip', TRIAGE_LIVE);
+emu.seedDeployment({
+  name: 'triage',
+  source_config: { integration_id: INTEGRATION, repo_url: REPO_URL, build_on_push: true },
+  source_revision_config: {
+    repo_ref: 'triage-wip',
+    agent_config_path: 'apps/triage/langgraph.json',
+    repo_commit_sha: TRIAGE_LIVE,
+  },
+});
+emu.push(REPO_URL, 'main', FOURTH);
+emu.push(REPO_URL, 'triage-wip', TRIAGE_BROKEN, { fail: true });
+const manifest = [
+  'agents:',
+  '  support:',
+  '    agent-config-path: apps/support/langgraph.json',
+  '    secrets: [OPENAI_API_KEY]',
+  '  research:',
+  '    name: research-assistant',
+  '    agent-config-path: apps/research/langgraph.json',
+  '  triage:',
+  '    agent-config-path: apps/triage/langgraph.json',
+  '    repo-ref: triage-wip',
+  `    commit: ${TRIAGE_BROKEN}`,
+  '',
+].join('\n');
+const { name: _single, config: _config, ...shared } = step;
+const tenth = await act(
+  `Act 10: three agents in one step (deploy/agents.yaml); triage's build of ${TRIAGE_BROKEN.slice(0, 7)} fails`,
+  // The failed build never goes live: the wait says so until its (shortened) timeout.
+  { ...shared, agents: 'deploy/agents.yaml', 'wait-timeout': '15' },
+  FOURTH,
+  {
+    event: { name: 'push', ref: 'refs/heads/main', sha: FOURTH },
+    files: { 'deploy/agents.yaml': manifest },
+  },
+);
+const tenthAgents = JSON.parse(tenth.outputs.deployments ?? '{}') as Record<
+  string,
+  { live?: boolean; 'commit-sha'?: string; error?: string }
+>;
+const agentsHold =
+  tenth.exitCode === 1 &&
+  tenthAgents.support?.live === true &&
+  tenthAgents.support['commit-sha'] === FOURTH &&
+  tenthAgents.research?.live === true &&
+  tenthAgents.triage?.live === false &&
+  (tenth.error ?? '').startsWith('1 of 3 agents failed:\n- triage:');
+
 await Promise.all([emu.close(), gh.close()]);
 
 rule('What green meant');
@@ -418,6 +474,9 @@ console.log(
     `Act 8: retired=${eighth.outputs.retired} GitHub deployment(s) marked inactive; deployment-id=${eighth.outputs['deployment-id']} (${eighth.outputs.status}) still exists in the service: delete it at ${eighth.outputs['dashboard-url']}`,
     `Act 9: sweep orphan-count=${ninth.outputs['orphan-count']} (${ninthOrphans.join(', ')}), open-count=${ninth.outputs['open-count']}, retired=${ninth.outputs.retired}; preview-pr-9 now ${recordStates('preview-pr-9').join(', ')}; #9's comment ${previewComment(9)?.body.includes('preview retired') ? 'rewritten' : 'NOT rewritten'}; delete my-agent-pr-9 at ${ninthDashboard}`,
     `Act 9b: the second sweep: retired=${ninthAgain.outputs.retired}, ${againWrites} GitHub writes`,
+    `Act 10: exit ${tenth.exitCode}; ${Object.entries(tenthAgents)
+      .map(([key, entry]) => `${key} live=${String(entry.live)}`)
+      .join(', ')}; ${(tenth.error ?? '').split('\n')[0] ?? ''}`,
   ].join('\n'),
 );
 const exits = [
@@ -438,6 +497,7 @@ const exits = [
 // retires only the preview whose close was missed, and its second run writes nothing.
 const honest =
   sweepHolds &&
+  agentsHold &&
   first.outputs['commit-sha'] === FIRST &&
   second.outputs['commit-sha'] === SECOND &&
   dockerSecond.exitCode === 1 &&
