@@ -5,11 +5,12 @@
  * are shown with a verdict but never fail the bench; it exits 0 unless something crashes.
  *
  * The sections live one a file (startup.ts, requests.ts, search.ts, live.ts, fake-clock.ts,
- * github.ts, fleet.ts, sweep.ts, over common.ts); each also runs alone. This file runs them in
+ * github.ts, fleet.ts, sweep.ts, agents.ts, over common.ts); each also runs alone. This file runs them in
  * order.
  */
 import { writeFileSync } from 'node:fs';
 import { QUICK, composeReport, type Section } from './common.ts';
+import { agentsSection } from './agents.ts';
 import { waitingOnFakeClock } from './fake-clock.ts';
 import { fleetList } from './fleet.ts';
 import { gitHubSection } from './github.ts';
@@ -36,6 +37,7 @@ const SECTIONS: [string, Section][] = [
   ['github', gitHubSection],
   ['fleet', fleetList],
   ['sweep', sweepSection],
+  ['agents', agentsSection],
 ];
 
 const report = await composeReport(

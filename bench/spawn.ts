@@ -111,6 +111,8 @@ export interface SpawnOptions {
    * `retire/action.yml`: dist/retire.js, `sweep/action.yml`: dist/sweep.js).
    */
   action?: 'plan/action.yml' | 'retire/action.yml' | 'sweep/action.yml';
+  /** Files to write into the workspace first (a manifest): relative path → content. */
+  files?: Record<string, string>;
 }
 
 const peakRss = (stderr: string) => {
@@ -130,6 +132,7 @@ async function timedSpawn(
     event: options.event,
     ...(options.env === undefined ? {} : { env: options.env }),
     ...(options.action === undefined ? {} : { action: options.action }),
+    ...(options.files === undefined ? {} : { files: options.files }),
   }).finished;
   return { ...run, peakRssKb: peakRss(run.stderr) };
 }
