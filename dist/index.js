@@ -59454,6 +59454,7 @@ const OUTPUT_NAMES = (/* unused pure expression or super */ null && ([
     'drift',
     'url',
     'dashboard-url',
+    'deployments',
 ]));
 /** The deployment with every secret value replaced by `***`. */
 function redactDeployment(deployment) {

@@ -26,6 +26,7 @@ export const OUTPUT_NAMES = [
   'drift',
   'url',
   'dashboard-url',
+  'deployments',
 ] as const;
 export type OutputName = (typeof OUTPUT_NAMES)[number];
 export type Outputs = Partial<Record<OutputName, string>>;
