@@ -436,7 +436,10 @@ const manifest = [
   `    commit: ${TRIAGE_BROKEN}`,
   '',
 ].join('\n');
-const { name: _single, config: _config, ...shared } = step;
+// The manifest names each agent; the step's own name and config do not apply.
+const shared = Object.fromEntries(
+  Object.entries(step).filter(([key]) => key !== 'name' && key !== 'config'),
+);
 const tenth = await act(
   `Act 10: three agents in one step (deploy/agents.yaml); triage's build of ${TRIAGE_BROKEN.slice(0, 7)} fails`,
   // The failed build never goes live: the wait says so until its (shortened) timeout.
