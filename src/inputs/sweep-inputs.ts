@@ -153,7 +153,8 @@ export interface SweepRequest extends ServiceAccess {
 
 /**
  * The manifest's agents, each with its name: its entry's `name`, else its
- * key; a bad `name` an input error naming its path, as the deploy step's.
+ * key; a bad `name`, or one name of two agents, an input error, as the
+ * deploy step's.
  */
 export function sweptAgents(manifest: Manifest): SweptAgent[] {
   const problems: InputProblem[] = [];
@@ -165,6 +166,13 @@ export function sweptAgents(manifest: Manifest): SweptAgent[] {
     }
     return { key, name };
   });
+  for (const { key, name } of names) {
+    const first = names.find((agent) => agent.name === name);
+    if (first !== undefined && first.key !== key) {
+      const problem = `agents ${first.key} and ${key} have one name, '${name}': their previews could not be told apart`;
+      problems.push({ input: 'agents', problem });
+    }
+  }
   if (problems.length > 0) throw new InputError(problems);
   return names;
 }

@@ -86,10 +86,14 @@ describe("the sweep's inputs with agents", () => {
     ]);
   });
 
-  it("names a bad agent's name by its path", () => {
+  it("names a bad agent's name by its path, and two agents of one name", () => {
     const manifest = JSON.stringify({ agents: { support: { name: ' ' } } });
     expect(problems({ agents: manifest, 'name-pattern': '{agent}-pr-{number}' })).toEqual([
       expect.stringMatching(/^agents\.support\.name: /),
+    ]);
+    const twins = JSON.stringify({ agents: { support: {}, helper: { name: 'support' } } });
+    expect(problems({ agents: twins, 'name-pattern': '{agent}-pr-{number}' })).toEqual([
+      "agents: agents support and helper have one name, 'support': their previews could not be told apart",
     ]);
   });
 });
