@@ -77,7 +77,8 @@ class SweepOnGitHub {
       report.pullRequest === undefined ? undefined : this.#states.get(report.pullRequest);
     const target = {
       environment: report.environment ?? '',
-      comment: this.#commentOf(report.pullRequest),
+      // A manifest's previews share its one comment, which is not this preview's to rewrite.
+      comment: report.agents === undefined ? this.#commentOf(report.pullRequest) : undefined,
       pullRequestState:
         state?.state === 'merged' || state?.state === 'closed' ? state.state : undefined,
     };

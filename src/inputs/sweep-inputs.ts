@@ -5,12 +5,17 @@
  * ones (`github-token`, `pr-comment`) are the GitHub adapter's to add. A
  * pattern holds `{number}` exactly once, where the pull request's number
  * stands; a name matches only when it is the pattern with a positive
- * decimal number, without leading zeros, in its place.
+ * decimal number, without leading zeros, in its place. With a manifest
+ * (`agents`), a pattern also holds `{agent}` once, which only the manifest's
+ * agents' exact names fill (sweep-agents.ts).
  */
 import { UNSAFE_IN_AN_INPUT } from '../common/characters.js';
 import { input, type InputValues } from './declare.js';
-import { pick } from './core-inputs.js';
-import { fail } from './errors.js';
+import { INPUTS, pick } from './core-inputs.js';
+import { fail, InputError, type InputProblem } from './errors.js';
+import { formatIssuePath } from '../service/issues.js';
+import type { Manifest } from './manifest.js';
+import { AGENT_PLACEHOLDER, placeholderCount } from './name-template.js';
 import { parseBoolean, parseOneOf } from './parsers.js';
 import { checkedAccess, ACCESS_INPUT_NAMES, type ServiceAccess } from './service-access.js';
 
@@ -22,6 +27,7 @@ const NUMBER = /^[1-9][0-9]*$/;
 export interface NamePattern {
   /** As written, for messages. */
   text: string;
+  /** What comes before `{number}`, `{agent}` in it when the pattern holds one. */
   before: string;
   after: string;
 }
@@ -39,7 +45,11 @@ function splitPattern(text: string, what: string): NamePattern {
   }
   if (UNSAFE_IN_AN_INPUT.test(text)) fail('must not contain control characters or line breaks');
   const [before = '', after = ''] = parts;
-  if (/[{}]/.test(before + after)) fail(`may hold no other {…} than {number}, got '${text}'`);
+  const agents = placeholderCount(text);
+  if (agents > 1) fail(`may hold {agent} at most once, got '${text}'`);
+  if (/[{}]/.test((before + after).replace(AGENT_PLACEHOLDER, ''))) {
+    fail(`may hold no other {…} than {number} and {agent}, got '${text}'`);
+  }
   return { text, before, after };
 }
 
@@ -82,10 +92,40 @@ export function searchText(pattern: NamePattern): string {
 /** The sweep's inputs that reach the service, in sweep/action.yml's order. */
 export const SWEEP_SERVICE_INPUTS = pick(ACCESS_INPUT_NAMES);
 
+const holdsAgent = (raw: string): boolean => placeholderCount(raw) > 0;
+const AGENT_EXAMPLE = 'e.g. {agent}-pr-{number}';
+
+/**
+ * What is wrong with `name-pattern` beside `agents`, if anything: `{agent}`
+ * without a manifest (nothing would fill it, and it is never a wildcard), or
+ * a manifest without `{agent}` (its agents would not name the previews).
+ */
+function namePatternBesideAgents(raw: string, set: Readonly<Record<string, string>>) {
+  const manifest = (set.agents ?? '') !== '';
+  if (holdsAgent(raw) && !manifest) {
+    return `holds {agent}, which only the names of the agents in agents fill: give agents (the deploy step's manifest), or write the agent's name in name-pattern`;
+  }
+  if (!holdsAgent(raw) && manifest && raw !== '') {
+    return `does not hold {agent}, and agents is given: with agents, name-pattern holds {agent} once where each agent's name stands (${AGENT_EXAMPLE}); to sweep the previews of one name, leave agents empty`;
+  }
+  return undefined;
+}
+
+/** `environment-pattern` holding `{agent}` without a manifest: nothing would fill it. */
+function environmentPatternBesideAgents(raw: string, set: Readonly<Record<string, string>>) {
+  return holdsAgent(raw) && (set.agents ?? '') === ''
+    ? `holds {agent}, which only the names of the agents in agents fill: give agents, or write the agent's name in environment-pattern`
+    : undefined;
+}
+
 /** Its own, after the GitHub ones in sweep/action.yml. */
 export const SWEEP_OWN_INPUTS = {
-  'name-pattern': input(parseNamePattern),
-  'environment-pattern': input(parseEnvironmentPattern, { default: '' }),
+  'name-pattern': input(parseNamePattern, { besides: namePatternBesideAgents }),
+  agents: INPUTS.agents,
+  'environment-pattern': input(parseEnvironmentPattern, {
+    default: '',
+    besides: environmentPatternBesideAgents,
+  }),
   'on-orphans': input((raw) => parseOneOf(ON_ORPHANS, raw), { default: 'warn' }),
   'dry-run': input(parseBoolean, { default: 'false' }),
 };
@@ -93,13 +133,48 @@ export const SWEEP_OWN_INPUTS = {
 /** The dashboard's address, last in sweep/action.yml. */
 export const SWEEP_DASHBOARD_INPUT = pick(['dashboard-url']);
 
+/** An agent of the manifest: its key, and its name (its entry's `name`, else its key). */
+export interface SweptAgent {
+  key: string;
+  name: string;
+}
+
 export interface SweepRequest extends ServiceAccess {
+  /** The previews' names; with `agents`, `{agent}` in it stands for each agent's name. */
   names: NamePattern;
+  /** With a manifest: its agents, whose names are the only texts `{agent}` stands for. */
+  agents?: readonly SweptAgent[];
   environments?: NamePattern;
   onOrphans: OnOrphans;
   dryRun: boolean;
   /** Where a person opens (and deletes) a deployment: a template of `{id}`, `{tenant_id}`, `{name}`. */
   dashboardUrl?: string;
+}
+
+/**
+ * The manifest's agents, each with its name: its entry's `name`, else its
+ * key; a bad `name`, or one name of two agents, an input error, as the
+ * deploy step's.
+ */
+export function sweptAgents(manifest: Manifest): SweptAgent[] {
+  const problems: InputProblem[] = [];
+  const names = manifest.agents.map(({ key, entry }) => {
+    const name = (entry.name ?? key).trim();
+    if (name === '' || UNSAFE_IN_AN_INPUT.test(name)) {
+      const problem = 'must be a deployment name, not empty, without control characters';
+      problems.push({ input: formatIssuePath(['agents', key, 'name']), problem });
+    }
+    return { key, name };
+  });
+  for (const { key, name } of names) {
+    const first = names.find((agent) => agent.name === name);
+    if (first !== undefined && first.key !== key) {
+      const problem = `agents ${first.key} and ${key} have one name, '${name}': their previews could not be told apart`;
+      problems.push({ input: 'agents', problem });
+    }
+  }
+  if (problems.length > 0) throw new InputError(problems);
+  return names;
 }
 
 /** The sweep these inputs ask for, checked against each other before any request. */
@@ -111,9 +186,11 @@ export function sweepRequest(
   const access = checkedAccess(inputs);
   const environments = inputs['environment-pattern'];
   const dashboardUrl = inputs['dashboard-url'];
+  const manifest = inputs.agents;
   return {
     ...access,
     names: inputs['name-pattern'],
+    ...(manifest === undefined ? {} : { agents: sweptAgents(manifest) }),
     ...(environments === undefined ? {} : { environments }),
     onOrphans: inputs['on-orphans'],
     dryRun: inputs['dry-run'],

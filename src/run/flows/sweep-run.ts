@@ -10,9 +10,8 @@
 import { ActionError, describeError } from '../../common/errors.js';
 import { untrusted, type Logger } from '../../common/runtime.js';
 import { plural } from '../../common/text.js';
-import { digitsIn, filled, searchText, type SweepRequest } from '../../inputs/sweep-inputs.js';
-import { MAX_PAGES, PAGE_LIMIT } from '../../service/endpoints.js';
-import { inGroup } from '../ports/dependencies.js';
+import { environmentOf } from '../../inputs/sweep-agents.js';
+import type { SweepRequest } from '../../inputs/sweep-inputs.js';
 import { withEvents, type RunEvents } from '../ports/events.js';
 import {
   MAX_PULL_REQUEST_NUMBER,
@@ -22,7 +21,7 @@ import {
 } from '../ports/progress.js';
 import type { RunnerIO, RunOutcome } from '../ports/runner.js';
 import { dashboardUrlOf } from '../decisions/report.js';
-import { dependenciesOf } from './setup.js';
+import { findPreviews } from './sweep-previews.js';
 import type { Orphan, Preview, Retired, Sweep, SweepSummary, Unknown } from '../ports/summaries.js';
 
 /** The names of the sweep step's outputs, as sweep/action.yml declares them. */
@@ -34,9 +33,6 @@ export const SWEEP_OUTPUT_NAMES = [
   'retired',
 ] as const;
 export type SweepOutputs = Partial<Record<(typeof SWEEP_OUTPUT_NAMES)[number], string>>;
-
-/** At most this many deployments are read: the deploy's search's cap. */
-const MAX_LISTED = MAX_PAGES * PAGE_LIMIT;
 
 const NOTHING_RETIRED: Retired = {
   inactive: 0,
@@ -65,6 +61,7 @@ function retiredAs(
 function orphansJson(orphans: readonly Orphan[]): string {
   return JSON.stringify(
     orphans.map((orphan) => ({
+      ...(orphan.agent === undefined ? {} : { agent: orphan.agent.key }),
       name: orphan.deployment.name,
       'deployment-id': orphan.deployment.id,
       status: orphan.deployment.status,
@@ -79,28 +76,6 @@ function orphansJson(orphans: readonly Orphan[]): string {
 /** Where a person deletes the orphan: its dashboard, else its id in the service. */
 function whereToDelete(orphan: Orphan): string {
   return orphan.dashboardUrl ?? `deployment ${orphan.deployment.id} in the service`;
-}
-
-/** The previews of the listing: exact matches of the pattern, each with its number. */
-async function findPreviews(request: SweepRequest, io: RunnerIO, events: RunEvents) {
-  const dependencies = dependenciesOf(request, io, events);
-  const literal = searchText(request.names);
-  return inGroup(dependencies)(
-    `Looking for previews named '${request.names.text}'`,
-    'find',
-    async () => {
-      const listed = await dependencies.service.list({ name_contains: literal }, MAX_LISTED);
-      if (listed.deployments.length >= MAX_LISTED) {
-        throw new ActionError(
-          `GET /v2/deployments: more than ${MAX_LISTED} deployments contain '${literal}'; stopped rather than judge the previews from part of the list. Make name-pattern more distinctive.`,
-        );
-      }
-      return listed.deployments.flatMap((deployment): Preview[] => {
-        const digits = digitsIn(request.names, deployment.name);
-        return digits === undefined ? [] : [{ deployment, digits }];
-      });
-    },
-  );
 }
 
 /**
@@ -161,13 +136,17 @@ function classify(
   return { orphans, open, unknown };
 }
 
+/** ` of agent 'support'` when the preview is an agent's of the manifest. */
+const agentOf = ({ agent }: Preview): string =>
+  agent === undefined ? '' : ` of agent '${agent.key}'`;
+
 /** One line an orphan and an unknown number; never a word of deleting or stopping. */
 function report(found: Omit<Sweep, 'retired'>, request: SweepRequest, logger: Logger): void {
   for (const { deployment, digits, why } of found.unknown) {
     logger.info(`sweep: '${untrusted(deployment.name)}' names pull request #${digits}, ${why}`);
   }
   for (const orphan of found.orphans) {
-    const line = `sweep: '${untrusted(orphan.deployment.name)}' (${orphan.deployment.id}, ${untrusted(orphan.deployment.status)}) still runs for pull request #${orphan.number}, ${orphan.state}${orphan.closedAt === undefined ? '' : ` ${orphan.closedAt}`}: delete it in the service (${whereToDelete(orphan)}); this step cannot`;
+    const line = `sweep: '${untrusted(orphan.deployment.name)}'${agentOf(orphan)} (${orphan.deployment.id}, ${untrusted(orphan.deployment.status)}) still runs for pull request #${orphan.number}, ${orphan.state}${orphan.closedAt === undefined ? '' : ` ${orphan.closedAt}`}: delete it in the service (${whereToDelete(orphan)}); this step cannot`;
     if (request.onOrphans === 'none') logger.info(line);
     else logger.warning(line);
   }
@@ -177,24 +156,49 @@ function report(found: Omit<Sweep, 'retired'>, request: SweepRequest, logger: Lo
 }
 
 /**
- * The orphans of each pull request, in the order of their first (oldest
- * close first), each deployment id once: the service may hold several
- * deployments of one name, and they share the pull request's environment
- * and comment.
+ * What an orphan is retired with: its environment, else its pull request
+ * (and agent). Several deployments of one name share the pull request's
+ * environment and comment; with a manifest, an environment without
+ * `{agent}` is the one of every agent's preview of the pull request.
  */
-function byPullRequest(orphans: readonly Orphan[]): Orphan[][] {
-  const groups = new Map<number, Map<string, Orphan>>();
+function retiredWith(orphan: Orphan, request: SweepRequest): string {
+  const { environments } = request;
+  if (environments !== undefined) return environmentOf(environments, orphan.number, orphan.agent);
+  return `${orphan.number}\u0000${orphan.agent?.key ?? ''}`;
+}
+
+/** The orphans in groups retired together, in the order of their first, each deployment id once. */
+function inGroups(orphans: readonly Orphan[], request: SweepRequest): Orphan[][] {
+  const groups = new Map<string, Map<string, Orphan>>();
   for (const orphan of orphans) {
-    const group = groups.get(orphan.number) ?? new Map<string, Orphan>();
+    const key = retiredWith(orphan, request);
+    const group = groups.get(key) ?? new Map<string, Orphan>();
     if (!group.has(orphan.deployment.id)) group.set(orphan.deployment.id, orphan);
-    groups.set(orphan.number, group);
+    groups.set(key, group);
   }
   return [...groups.values()].map((group) => [...group.values()]);
 }
 
+/** What GitHub is told of a group of orphans: their names, deployments, pull request, environment. */
+function reportOf(group: readonly Orphan[], first: Orphan, request: SweepRequest): RetireReport {
+  const agents = [...new Set(group.flatMap((orphan) => orphan.agent?.key ?? []))];
+  return {
+    name: [...new Set(group.map((orphan) => orphan.deployment.name))].join(', '),
+    deployments: group.map(({ deployment, dashboardUrl }) => ({
+      deployment,
+      ...(dashboardUrl === undefined ? {} : { dashboardUrl }),
+    })),
+    pullRequest: first.number,
+    ...(request.environments === undefined
+      ? {}
+      : { environment: environmentOf(request.environments, first.number, first.agent) }),
+    ...(request.agents === undefined ? {} : { agents }),
+  };
+}
+
 /**
- * The orphans retired on GitHub as retire does, one retirement a pull
- * request (one environment marking, one comment rewrite naming each of its
+ * The orphans retired on GitHub as retire does, one retirement a group (one
+ * environment marking, one comment rewrite naming each of its
  * deployments); what that did, each orphan counted once.
  */
 async function retireAll(
@@ -203,21 +207,10 @@ async function retireAll(
   io: RunnerIO,
 ): Promise<Retired> {
   const retired = { ...NOTHING_RETIRED };
-  for (const group of byPullRequest(orphans)) {
+  for (const group of inGroups(orphans, request)) {
     const [first] = group;
     if (first === undefined) continue;
-    const retireReport: RetireReport = {
-      name: first.deployment.name,
-      deployments: group.map(({ deployment, dashboardUrl }) => ({
-        deployment,
-        ...(dashboardUrl === undefined ? {} : { dashboardUrl }),
-      })),
-      pullRequest: first.number,
-      ...(request.environments === undefined
-        ? {}
-        : { environment: filled(request.environments, first.number) }),
-    };
-    const retirement = await io.retired?.(retireReport);
+    const retirement = await io.retired?.(reportOf(group, first, request));
     retired.inactive += retirement?.inactive ?? 0;
     if (retirement?.comment === 'rewritten') retired.comments += 1;
     retired[retiredAs(retirement)] += group.length;
@@ -235,7 +228,7 @@ async function sweep(request: SweepRequest, io: RunnerIO, events: RunEvents): Pr
   const outputs = (values: SweepOutputs) => events.emit({ kind: 'outputs', outputs: values });
   try {
     for (const value of request.sensitiveValues) io.mask(value);
-    const previews = await findPreviews(request, io, events);
+    const { previews, ambiguous } = await findPreviews(request, io, events);
     const numbers = [...new Set(previews.map((preview) => askable(preview.digits)))]
       .filter((number) => number !== undefined)
       .sort((a, b) => a - b);
@@ -248,7 +241,8 @@ async function sweep(request: SweepRequest, io: RunnerIO, events: RunEvents): Pr
       }
       states = await io.pullRequestStates(numbers);
     }
-    const found = classify(previews, states, request);
+    const classified = classify(previews, states, request);
+    const found = { ...classified, unknown: [...ambiguous, ...classified.unknown] };
     report(found, request, logger);
     const retired = request.dryRun ? NOTHING_RETIRED : await retireAll(found.orphans, request, io);
     if (request.dryRun && found.orphans.length > 0)

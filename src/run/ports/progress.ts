@@ -104,6 +104,11 @@ export interface RetireReport {
    */
   pullRequest?: number;
   environment?: string;
+  /**
+   * The sweep's, with a manifest: the keys of the agents whose previews
+   * these are. Their comment is the manifest's one, which is not rewritten.
+   */
+  agents?: readonly string[];
 }
 
 /** What the adapter did to retire the preview, for the outputs and the summary. */

@@ -63,6 +63,8 @@ export interface RetireSummary {
 export interface Preview {
   deployment: Deployment;
   digits: string;
+  /** With a manifest: the agent whose preview it is (its key and its name). */
+  agent?: { key: string; name: string };
 }
 
 /** A preview whose pull request is closed or merged. */
