@@ -117,6 +117,17 @@ describe("the manifest's plan comment", () => {
     expect(rows?.[2]?.[2]).toContain('no longer in the manifest');
   });
 
+  it('never reads a difference below the table as an agent of an earlier plan', () => {
+    const differs = reuse('support', 1);
+    const change = { field: 'secrets', wanted: ['OPENAI_API_KEY'], live: [] };
+    const before = body(manifestOf(['support']), [
+      { ...differs, verdict: { ...differs.verdict, changes: [change] } },
+    ]);
+    expect(before).toContain('| `secrets` |');
+    const after = body(manifestOf(['support']), [reuse('support', 0)], before);
+    expect(whatAReaderSees(after).tables[0]?.map((row) => row[0])).toEqual(['Agent', 'support']);
+  });
+
   it('stays under GitHub’s limit with 50 agents of 500 differences each', () => {
     const keys = Array.from({ length: 50 }, (_, i) => `agent-${i}`);
     const text = body(

@@ -68,7 +68,7 @@ const context = (): Record<string, string> => ({
 });
 
 function runStep(
-  step: { with?: Record<string, string> },
+  step: ReturnType<typeof stepUsing>,
   event: NonNullable<RunOptions['event']>,
   action?: string,
 ): Promise<ActionRun> {

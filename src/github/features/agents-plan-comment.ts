@@ -40,6 +40,9 @@ export function carriesAgentsPlanMarker(
   return typeof body === 'string' && body.startsWith(agentsPlanMarker(identity));
 }
 
+/** What opens an agent's part below the table. */
+const DETAILS = '\n#### ';
+
 const HEAD = [
   '| Agent | Deployment | The deploy would | Not applied | Links |',
   '| --- | --- | --- | --- | --- |',
@@ -92,7 +95,7 @@ function goneRow(key: string, dashboard: string | undefined): string {
 /** What the comment says of an agent below the table, within `share` characters; none when all is said. */
 function detailsOf(state: AgentPlanState, redact: Redact, share: number): string[] {
   const { report } = state;
-  const head = `#### ${markdownCode(state.key, 100, false)}`;
+  const head = `${DETAILS.trim()} ${markdownCode(state.key, 100, false)}`;
   if (!('verdict' in report)) {
     return [
       head,
@@ -145,7 +148,9 @@ export function agentsPlanCommentBody(
   const { redact } = parts;
   const identity = manifest.nameTemplate ?? manifest.source;
   const current = new Set(manifest.agents.map((agent) => agent.key));
-  const gone = [...listedAgents(previous)].filter(([key]) => !current.has(key));
+  // The agents' rows only: the differences below them are rows of other tables.
+  const listed = listedAgents(previous?.split(DETAILS)[0]);
+  const gone = [...listed].filter(([key]) => !current.has(key));
   const head = [agentsPlanMarker(identity), headline(identity, states, redact), '', ...HEAD];
   const run = markdownLink('Workflow run', parts.runUrl);
   const tail = run === undefined ? [] : ['', run];
