@@ -1,18 +1,22 @@
 /**
  * The plan step (plan/action.yml): what the deploy step would do with these
  * inputs, read-only, as outputs, a job summary, the plan comment and an exit
- * status a required check can use. An entry like src/main.ts: its inputs,
- * what they ask for, the core run that does it, its GitHub hook.
+ * status a required check can use; with `agents`, for every agent of the
+ * manifest, in one comment. An entry like src/main.ts: its inputs, what
+ * they ask for, the core run that does it, its GitHub hook.
  *
  * `run()` is what `@github/local-action` calls (`npx --yes @github/local-action plan ../src/plan.ts .env`);
  * src/index.ts runs it when the runner starts dist/plan.js.
  */
+import { manifestOnGitHub } from './github/agents-deploy-hooks.js';
+import { agentsPlanHooks } from './github/agents-plan-hooks.js';
 import { GITHUB_INPUTS } from './github/inputs.js';
 import { planHooks } from './github/plan-hooks.js';
 import { runStep } from './github/step.js';
 import { input } from './inputs/declare.js';
 import { parseBoolean } from './inputs/parsers.js';
-import { PLAN_OWN_INPUTS, PLAN_SHARED_INPUTS, planRequest } from './inputs/plan-inputs.js';
+import { PLAN_OWN_INPUTS, PLAN_SHARED_INPUTS, planAsked } from './inputs/plan-inputs.js';
+import { planAgents } from './run/flows/plan-agents.js';
 import { runPlan } from './run/flows/plan-run.js';
 
 /** plan/action.yml's inputs, in its order. */
@@ -27,10 +31,13 @@ export function run(): Promise<void> {
   return runStep({
     inputs: PLAN_INPUTS,
     request: (inputs, run) => ({
-      ...planRequest(inputs, run),
+      asked: planAsked(inputs, run),
       settings: { token: inputs['github-token'], comment: inputs['pr-comment'] },
     }),
-    run: ({ settings, ...request }, step) => runPlan(request, step.io(planHooks(settings))),
+    run: ({ asked, settings }, step) =>
+      asked.kind === 'one'
+        ? runPlan(asked.plan, step.io(planHooks(settings)))
+        : planAgents(asked.plan, step.io(agentsPlanHooks(settings, manifestOnGitHub(asked.plan)))),
     otherWarnings: "every one is in the step's log",
   });
 }

@@ -1,6 +1,7 @@
 /**
  * The plan step's inputs (plan/action.yml): the deploy step's inputs
- * that describe the deployment or reach the service, and `on-change`. The
+ * that describe the deployment or reach the service (a manifest of agents,
+ * `agents`, among them), and `on-change`. The
  * GitHub ones (`github-token`, `pr-comment` defaulting to `true`) are the
  * GitHub adapter's to add. The rest of the core's inputs are fixed: a plan
  * never waits, targets no commit, and is a dry run.
@@ -8,6 +9,8 @@
 import { input, readInputs, type InputValues } from './declare.js';
 import { pick, type InputName, type ParsedInputs } from './core-inputs.js';
 import { buildDeploySpec } from './build-deploy-spec.js';
+import { buildAgentsRequest, type AgentsRequest } from './agents-request.js';
+import { InputError } from './errors.js';
 import { parseOnChange, type OnChange } from './parsers.js';
 import type { DeploySpec } from './deploy-spec.js';
 import type { RunDescription } from './run-description.js';
@@ -17,6 +20,7 @@ import { ACCESS_INPUT_NAMES } from './service-access.js';
 const SHARED = [
   ...ACCESS_INPUT_NAMES,
   'name',
+  'agents',
   'source',
   'config',
   'integration-id',
@@ -28,9 +32,8 @@ const SHARED = [
   'dashboard-url',
 ] as const satisfies readonly InputName[];
 
-/** The core's inputs a plan does not take, and the text each reads as (no manifest). */
+/** The core's inputs a plan does not take, and the text each reads as. */
 const FIXED = {
-  agents: '',
   'wait-for-ready': 'false',
   'wait-timeout': '900',
   commit: 'none',
@@ -49,11 +52,23 @@ export interface PlanRequest {
   onChange: OnChange;
 }
 
-/** The plan the deploy step would run with these inputs, checked against each other. */
-export function planRequest(
-  inputs: InputValues<typeof PLAN_SHARED_INPUTS> & InputValues<typeof PLAN_OWN_INPUTS>,
-  run: RunDescription,
-): PlanRequest {
+/** The plan of every agent of a manifest, each as the deploy step would run it. */
+export interface PlanAgentsRequest extends AgentsRequest {
+  onChange: OnChange;
+}
+
+/** What the plan step is asked: one deployment's plan, or every agent's of a manifest. */
+export type PlanAsked =
+  { kind: 'one'; plan: PlanRequest } | { kind: 'agents'; plan: PlanAgentsRequest };
+
+type PlanInputValues = InputValues<typeof PLAN_SHARED_INPUTS> & InputValues<typeof PLAN_OWN_INPUTS>;
+
+/**
+ * The plan the deploy step would run with these inputs, checked against
+ * each other before any request: with `agents`, every agent's (`name`
+ * empty or a template holding `{agent}`), else the one deployment's.
+ */
+export function planAsked(inputs: PlanInputValues, run: RunDescription): PlanAsked {
   const fixed = readInputs(
     pick(Object.keys(FIXED) as (keyof typeof FIXED)[]),
     (name) => FIXED[name],
@@ -61,5 +76,16 @@ export function planRequest(
   );
   const { 'on-change': onChange, ...shared } = inputs;
   const core: ParsedInputs = { ...fixed, ...shared };
-  return { spec: buildDeploySpec(core, run), onChange };
+  return core.agents === undefined
+    ? { kind: 'one', plan: { spec: buildDeploySpec(core, run), onChange } }
+    : { kind: 'agents', plan: { ...buildAgentsRequest(core, run), onChange } };
+}
+
+/** The plan of one deployment these inputs ask for; a manifest is `planAsked`'s. */
+export function planRequest(inputs: PlanInputValues, run: RunDescription): PlanRequest {
+  const asked = planAsked(inputs, run);
+  if (asked.kind === 'one') return asked.plan;
+  throw new InputError([
+    { input: 'agents', problem: 'plans several agents: this plan takes one deployment' },
+  ]);
 }

@@ -76,7 +76,7 @@ function planHeadline({ name: raw, verdict }: PlanReport, redact: Redact): strin
 }
 
 /** The deployment it would reuse and what it tracks, why, and what would fail. */
-function verdictLines(verdict: PlanReport['verdict'], redact: Redact): string[] {
+export function verdictLines(verdict: PlanReport['verdict'], redact: Redact): string[] {
   const code = (value: string, max?: number) => markdownCode(redact(value), max);
   const lines: string[] = [];
   const { deployment } = verdict;
@@ -105,7 +105,11 @@ function verdictLines(verdict: PlanReport['verdict'], redact: Redact): string[] 
  * The changes the deploy would not apply, as many rows as fit after
  * `usedChars` of the rest, folded into `<details>` past `FOLD_AFTER`.
  */
-function changesLines(verdict: PlanReport['verdict'], redact: Redact, usedChars: number): string[] {
+export function changesLines(
+  verdict: PlanReport['verdict'],
+  redact: Redact,
+  usedChars: number,
+): string[] {
   const code = (value: string) => markdownCode(redact(value));
   const count = verdict.changes.length;
   const rows = verdict.changes.map(

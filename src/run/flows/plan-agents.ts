@@ -4,7 +4,8 @@
  * the repository listing read once; the run fails, once every plan is made,
  * when any agent's would (its deploy would fail, or it differs with
  * `on-change: fail`), naming each. Its outputs and its summary are the
- * manifest's, keyed by agent; each agent's events carry its key.
+ * manifest's, keyed by agent; each agent's events carry its key, and
+ * `agents_over` ends them all (the manifest's one comment is written then).
  */
 import type { OnChange } from '../../inputs/parsers.js';
 import { agentViews, RunEvents, type EventView } from '../ports/events.js';
@@ -83,6 +84,7 @@ export async function planAgents(asked: AgentsToPlan, io: RunnerIO): Promise<Run
     }),
   );
   table.ended(asked.agents, outcomes);
+  events.emit({ kind: 'agents_over' });
   await events.settled();
   const agents: AgentPlanPart[] = asked.agents.map((agent, index) => {
     const outcome = outcomes[index];

@@ -27,6 +27,7 @@ export const PLAN_OUTPUT_NAMES = [
   'deployment-id',
   'status',
   'dashboard-url',
+  'plans',
 ] as const;
 export type PlanOutputs = Partial<Record<(typeof PLAN_OUTPUT_NAMES)[number], string>>;
 
