@@ -63,7 +63,9 @@ describe('plan --agents', () => {
   it('--json: plans keyed by agent, the total of changes, the manifest action; GET only', async () => {
     seed('research');
 
-    const run = await command('plan', ['support', 'research'], ['--json']);
+    const run = await command('plan', ['support', 'research'], ['--json', '--summary', 'plan.md'], {
+      read: ['plan.md'],
+    });
 
     expect(run.exitCode).toBe(0);
     const json = JSON.parse(run.stdout) as { plans: Entries; action: string; changes: string };
@@ -88,6 +90,9 @@ describe('plan --agents', () => {
     });
     expect(methods()).toEqual(['GET']);
     expect(emu.deployments).toHaveLength(1);
+    // The summary is the plan step's of several agents: a row an agent.
+    expect(run.files['plan.md']).toContain('<code>support</code>');
+    expect(run.files['plan.md']).toContain('<code>research</code>');
     // Each agent's lines after its key, and nothing of the key.
     expect(run.stderr).toContain(
       "[support] plan: 'support' does not exist: the deploy would create it",
@@ -202,9 +207,12 @@ describe('status --agents', () => {
   it('an agent without a deployment: exit 1 after all, named; the others reported', async () => {
     seed('support');
 
-    const run = await command('status', ['support', 'missing'], ['--json', '--dotenv', 'st.env'], {
-      read: ['st.env'],
-    });
+    const run = await command(
+      'status',
+      ['support', 'missing'],
+      ['--json', '--dotenv', 'st.env', '--summary', 'st.md'],
+      { read: ['st.env', 'st.md'] },
+    );
 
     expect(run.exitCode).toBe(1);
     const json = JSON.parse(run.stdout) as { deployments: Entries; live: boolean; error: string };
@@ -222,6 +230,9 @@ describe('status --agents', () => {
         '',
       ].join('\n'),
     );
+    // One summary: a row an agent, the missing one failed, and why below.
+    expect(run.files['st.md']).toContain('1 of 2 agents failed');
+    expect(run.files['st.md']).toContain('No deployment is named');
   });
 
   it('--name is a template; DEPLOY_AGENTS is --agents; --events lines carry agent', async () => {
