@@ -32,9 +32,10 @@ function manifest(keys: readonly string[]): string {
 }
 
 /** The deployment `name` as an earlier deploy of `image` left it. */
-function seed(name: string, image = `reg/${name}:1`) {
+function seed(name: string, image = `reg/${name}:1`, status = 'READY') {
   return emu.seedDeployment({
     name,
+    status,
     source: 'external_docker',
     source_revision_config: { image_uri: image, repo_commit_sha: null },
   } as never);
@@ -178,8 +179,8 @@ describe('plan --agents', () => {
 
 describe('status --agents', () => {
   it('--json: deployments keyed by agent, live when all are; --wait waits for each', async () => {
-    seed('support');
-    seed('research');
+    seed('support', 'reg/support:1', 'DEPLOYING');
+    seed('research', 'reg/research:1', 'DEPLOYING');
     emu.setOptions({ readyAfterPolls: 2 });
 
     const run = await command('status', ['support', 'research'], ['--json', '--wait'], {
@@ -198,6 +199,13 @@ describe('status --agents', () => {
     });
     expect(json.deployments.research).toMatchObject({ status: 'READY', live: true });
     expect(methods()).toEqual(['GET']);
+    // The waits share their checks: one request for both agents, by id.
+    const both = [idOf('support'), idOf('research')].sort().join(',');
+    const checks = emu.requests.filter((request) => request.query.deployment_ids !== undefined);
+    expect(checks.length).toBeGreaterThan(0);
+    expect(
+      checks.map((request) => request.query.deployment_ids?.split(',').sort().join(',')),
+    ).toContain(both);
     expect(run.stderr).toContain(
       `[research] deployment 'research': ${idOf('research')} (READY), live`,
     );
