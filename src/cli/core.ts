@@ -4,13 +4,14 @@
  * agent of the manifest, as the action's step of several agents); `status`
  * is a look-up by name over the same service client, wait and outputs, that
  * never creates (its own request: no plan); `plan` is the plan sub-action's
- * run (`runPlan`), read-only. All read their inputs with the action's own
- * reader and parsers.
+ * run (`runPlan`), read-only. With `--agents`, `status` and `plan` too run
+ * once for each agent of the manifest. All read their inputs with the
+ * action's own reader and parsers.
  */
 import { readInputs, type InputReader } from '../inputs/declare.js';
 import { buildAgentsRequest, type AgentsRequest } from '../inputs/agents-request.js';
 import { buildDeploySpec } from '../inputs/build-deploy-spec.js';
-import { INPUTS } from '../inputs/core-inputs.js';
+import { INPUTS, pick } from '../inputs/core-inputs.js';
 import type { DeploySpec } from '../inputs/deploy-spec.js';
 import {
   PLAN_OWN_INPUTS,
@@ -19,8 +20,14 @@ import {
   type PlanRequest,
 } from '../inputs/plan-inputs.js';
 import type { RunDescription } from '../inputs/run-description.js';
-import { readStatusRequest, type StatusRequest } from '../inputs/status-inputs.js';
+import {
+  readStatusRequest,
+  type StatusAgentsRequest,
+  type StatusRequest,
+} from '../inputs/status-inputs.js';
 import { deployAgents } from '../run/flows/agents-run.js';
+import { planAgents, type AgentsToPlan } from '../run/flows/plan-agents.js';
+import { statusAgents } from '../run/flows/status-agents.js';
 import { pipeline } from '../run/flows/pipeline.js';
 import { status } from '../run/flows/status-run.js';
 import type { RunnerIO, RunOutcome } from '../run/ports/runner.js';
@@ -33,7 +40,11 @@ export type CommandRequest =
   /** A deploy of every agent of a manifest (`--agents`), each as if alone. */
   | { command: 'deploy'; agents: AgentsRequest }
   | { command: 'status'; lookup: StatusRequest }
-  | { command: 'plan'; plan: PlanRequest };
+  /** `status` of every agent of a manifest, each as if alone. */
+  | { command: 'status'; agents: StatusAgentsRequest }
+  | { command: 'plan'; plan: PlanRequest }
+  /** The plan of every agent of a manifest, each as if alone. */
+  | { command: 'plan'; agents: AgentsToPlan };
 
 /**
  * Reads and checks every input of `command` without a request; throws the
@@ -47,12 +58,10 @@ export function readCommandRequest(
   run: RunDescription,
 ): CommandRequest {
   switch (command) {
-    case 'plan': {
-      const inputs = readInputs({ ...PLAN_SHARED_INPUTS, ...PLAN_OWN_INPUTS }, read, run);
-      return { command, plan: planRequest(inputs, run) };
-    }
+    case 'plan':
+      return readPlan(read, run);
     case 'status':
-      return { command, lookup: readStatusRequest(read, run) };
+      return { command, ...readStatusRequest(read, run) };
     case 'deploy':
       return readDeploy(read, run);
   }
@@ -69,13 +78,49 @@ function readDeploy(read: InputReader<CommandInput>, run: RunDescription): Comma
     : { command: 'deploy', agents: buildAgentsRequest(inputs, run) };
 }
 
+/** The plan's inputs (plan/action.yml's), and the manifest: `name` is then a template. */
+const PLAN_INPUTS = {
+  ...pick([...(Object.keys(PLAN_SHARED_INPUTS) as (keyof typeof PLAN_SHARED_INPUTS)[]), 'agents']),
+  ...PLAN_OWN_INPUTS,
+};
+
+/**
+ * The core's inputs a plan fixes, as plan-inputs.ts reads them (a plan never
+ * waits, targets no commit, and is a dry run), for the agents of a manifest.
+ */
+const PLAN_FIXED = {
+  'wait-for-ready': 'false',
+  'wait-timeout': '900',
+  commit: 'none',
+  'on-drift': 'warn',
+  'dry-run': 'true',
+} as const;
+
+/**
+ * `plan`'s inputs: with a manifest (`--agents`), one plan an agent, each
+ * the plan its deploy would have (the name template, if any, filled); else
+ * the one plan.
+ */
+function readPlan(read: InputReader<CommandInput>, run: RunDescription): CommandRequest {
+  const { agents, ...inputs } = readInputs(PLAN_INPUTS, read, run);
+  if (agents === undefined) return { command: 'plan', plan: planRequest(inputs, run) };
+  const fixed = readInputs(
+    pick(Object.keys(PLAN_FIXED) as (keyof typeof PLAN_FIXED)[]),
+    (name) => PLAN_FIXED[name],
+    run,
+  );
+  const { 'on-change': onChange, ...shared } = inputs;
+  const asked = buildAgentsRequest({ ...fixed, ...shared, agents }, run);
+  return { command: 'plan', agents: { source: asked.source, agents: asked.agents, onChange } };
+}
+
 /** Runs a read request through the core; never throws: how it ended is in the outcome. */
 export function runCommandRequest(asked: CommandRequest, io: RunnerIO): Promise<RunOutcome> {
   switch (asked.command) {
     case 'plan':
-      return runPlan(asked.plan, io);
+      return 'agents' in asked ? planAgents(asked.agents, io) : runPlan(asked.plan, io);
     case 'status':
-      return status(asked.lookup, io);
+      return 'agents' in asked ? statusAgents(asked.agents, io) : status(asked.lookup, io);
     case 'deploy':
       return 'agents' in asked ? deployAgents(asked.agents, io) : pipeline(asked.spec, io);
   }

@@ -15,12 +15,12 @@ const ABOUT: Record<Command, { usage: string; does: string }> = {
     does: 'Finds the deployment NAME or creates it, reports drift, optionally waits until it is live, and reports it (what the GitHub Action does). With --agents FILE, does so for every agent of the manifest at once, each as if alone (--name, if given, a template holding {agent}): --json keyed by agent, --dotenv DEPLOYMENT_LIVE and DEPLOYMENT_AGENT_<KEY>_ID, _URL, _STATUS, _LIVE (at most --dotenv-max-keys), exit 1 when any agent failed, once all have finished.',
   },
   status: {
-    usage: 'deploy-agent status --name NAME [options]',
-    does: 'Looks the deployment NAME up (read-only: never creates) and reports it as deploy does; with --wait, waits until it is live. Exit 1 when no deployment has that name.',
+    usage: 'deploy-agent status (--name NAME | --agents FILE) [options]',
+    does: 'Looks the deployment NAME up (read-only: never creates) and reports it as deploy does; with --wait, waits until it is live. Exit 1 when no deployment has that name. With --agents FILE, does so for every agent of the manifest at once (--name, if given, a template holding {agent}): --json and --dotenv as deploy --agents writes them, exit 1 when any agent failed, once all have finished.',
   },
   plan: {
-    usage: 'deploy-agent plan --name NAME [options]',
-    does: 'Says what deploy would do with these options, read-only (GET requests only): create, reuse with every difference it would not apply, or fail. Exit 1 on fail, or on a difference with --on-change fail.',
+    usage: 'deploy-agent plan (--name NAME | --agents FILE) [options]',
+    does: "Says what deploy would do with these options, read-only (GET requests only): create, reuse with every difference it would not apply, or fail. Exit 1 on fail, or on a difference with --on-change fail. With --agents FILE, plans every agent of the manifest, each as if alone (--name, if given, a template holding {agent}): --json action, changes (the total) and plans keyed by agent, --dotenv DEPLOYMENT_PLAN_ACTION, DEPLOYMENT_CHANGES and DEPLOYMENT_AGENT_<KEY>_ID, _STATUS; exit 1 when any agent's plan fails.",
   },
   list: {
     usage: 'deploy-agent list [filters] [--limit N | --all] [--json]',

@@ -197,7 +197,8 @@ async function runRequest(
     log.error(message);
     return { exitCode: EXIT.usage, error: message };
   }
-  if (prepared.command === 'deploy' && 'agents' in prepared) seen.expectAgents();
+  if ('agents' in prepared)
+    seen.expectAgents(prepared.command === 'plan' ? 'plans' : 'deployments');
   if (command === 'deploy') log.info(describeRun(ci));
   const outcome = await session.interruptible(
     () => runCommandRequest(prepared, runnerIO(world, session, run, seen.view)),

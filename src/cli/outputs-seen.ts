@@ -4,9 +4,11 @@
  * one agent merges every `outputs` event into one set. A deploy of several
  * keeps each agent's own outputs apart (its events carry its key) and the
  * manifest's (`deployments`, keyed by agent, with each failed agent's
- * `error`, and `live`) apart again: an agent's `status` is never the run's.
+ * `error`, and `live`; for a plan, `plans`, `action` and `changes`) apart
+ * again: an agent's `status` is never the run's.
  */
 import type { EventView } from '../run/ports/events.js';
+import { agentsPlanDotenv, agentsPlanJson } from './agents-plan-outputs.js';
 import {
   agentsDotenv,
   agentsJson,
@@ -35,7 +37,8 @@ export class OutputsSeen {
   #outputs: OutputTexts = {};
   /** Each agent's own outputs, by key, in the order the agents first set them. */
   readonly #agents = new Map<string, OutputTexts>();
-  #manifest = false;
+  /** The run is of several agents: its outputs are the manifest's deployments, or its plans. */
+  #manifest: 'deployments' | 'plans' | undefined;
 
   /** The view that keeps the outputs as the run sets them. */
   readonly view: EventView = (event) => {
@@ -45,13 +48,16 @@ export class OutputsSeen {
       this.#outputs = { ...this.#outputs, ...event.outputs };
       return;
     }
-    this.#manifest = true;
+    this.#manifest ??= 'deployments';
     this.#agents.set(agent, { ...this.#agents.get(agent), ...event.outputs });
   };
 
-  /** The run deploys several agents: its outputs are the manifest's, even before any is set. */
-  expectAgents(): void {
-    this.#manifest = true;
+  /**
+   * The run is of several agents: its outputs are the manifest's, even
+   * before any is set; a plan's are its `plans`.
+   */
+  expectAgents(kind: 'deployments' | 'plans' = 'deployments'): void {
+    this.#manifest = kind;
   }
 
   /**
@@ -74,15 +80,25 @@ export class OutputsSeen {
 
   /** The object `--json` prints, and the stream's `result` holds; `error` when the run failed. */
   json(error?: string): Record<string, unknown> {
-    return this.#manifest
-      ? agentsJson(this.#manifestOutputs(), error)
-      : outputsJson(this.#outputs, error);
+    switch (this.#manifest) {
+      case 'plans':
+        return agentsPlanJson(this.#outputs, error);
+      case 'deployments':
+        return agentsJson(this.#manifestOutputs(), error);
+      case undefined:
+        return outputsJson(this.#outputs, error);
+    }
   }
 
   /** The dotenv report, at most `maxKeys` variables, and each variable left out with why. */
   dotenv(maxKeys: number): { text: string; skipped: DotenvLeftOut[] } {
-    return this.#manifest
-      ? agentsDotenv(this.#manifestOutputs(), maxKeys)
-      : outputsDotenv(this.#outputs, maxKeys);
+    switch (this.#manifest) {
+      case 'plans':
+        return agentsPlanDotenv(this.#outputs, maxKeys);
+      case 'deployments':
+        return agentsDotenv(this.#manifestOutputs(), maxKeys);
+      case undefined:
+        return outputsDotenv(this.#outputs, maxKeys);
+    }
   }
 }

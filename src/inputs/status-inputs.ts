@@ -3,15 +3,21 @@
  * the name, the wait's, and the dashboard's address for its output. It
  * looks a deployment up: no source, no plan, no commit.
  */
-import { readInputs, type InputReader } from './declare.js';
+import { readInputs, type InputReader, type InputValues } from './declare.js';
 import { pick, type InputName } from './core-inputs.js';
+import { InputError, Invalid, type InputProblem } from './errors.js';
+import type { Manifest } from './manifest.js';
+import { deploymentName } from './name-template.js';
+import { parseName } from './parsers.js';
 import type { RunDescription } from './run-description.js';
 import { checkedAccess, ACCESS_INPUT_NAMES, type ServiceAccess } from './service-access.js';
+import { formatIssuePath } from '../service/issues.js';
 
 /** The core's inputs `status` takes, in action.yml's order. */
 export const STATUS_INPUTS = pick([
   ...ACCESS_INPUT_NAMES,
   'name',
+  'agents',
   'wait-for-ready',
   'wait-timeout',
   'dashboard-url',
@@ -28,18 +34,54 @@ export interface StatusRequest extends ServiceAccess {
   dashboardUrl?: string;
 }
 
+/** One agent of a manifest, as `status` looks it up: its key, and its deployment's look-up. */
+export interface AgentLookup {
+  key: string;
+  /** The look-up; `spec.name` is the agent's deployment name (the template filled). */
+  spec: StatusRequest;
+}
+
+/** `status` of every agent of a manifest (`agents`), each looked up as if alone. */
+export interface StatusAgentsRequest {
+  /** Where the manifest came from: its file's path, or `inline`. */
+  source: string;
+  agents: AgentLookup[];
+}
+
 /**
- * Reads and checks `status`'s inputs, before any request; throws an
- * `InputError` naming each bad one. The run is read without its repository,
- * as `status` always read it (it takes no `repository`); so an empty api
- * key on a pull request whose head names its repository reads as a fork's.
+ * Every agent's look-up: its deployment name is the `name` template (if
+ * any) filled with the agent's name (its entry's `name`, else its key);
+ * the rest of an entry describes a deploy, which `status` does not make.
+ * Two agents with one deployment name are an input error, as for `deploy`.
  */
-export function readStatusRequest(
-  read: InputReader<InputName>,
-  run: RunDescription,
-): StatusRequest {
-  const inputs = readInputs(STATUS_INPUTS, read, { ...run, repository: undefined });
-  const access = checkedAccess(inputs);
+function agentLookups(manifest: Manifest, template: string, lookup: StatusRequest): AgentLookup[] {
+  const problems: InputProblem[] = [];
+  const agents = manifest.agents.map(({ key, entry }) => {
+    const name = deploymentName(template, (entry.name ?? key).trim());
+    try {
+      parseName(name);
+    } catch (error) {
+      if (!(error instanceof Invalid)) throw error;
+      problems.push({ input: formatIssuePath(['agents', key, 'name']), problem: error.message });
+    }
+    return { key, spec: { ...lookup, name } };
+  });
+  const byName = new Map<string, string[]>();
+  for (const { key, spec } of agents)
+    byName.set(spec.name, [...(byName.get(spec.name) ?? []), key]);
+  for (const [name, keys] of byName) {
+    if (keys.length < 2) continue;
+    problems.push({
+      input: 'agents',
+      problem: `agents ${keys.join(', ')} would have one deployment name, '${name}': give each its own name`,
+    });
+  }
+  if (problems.length > 0) throw new InputError(problems);
+  return agents;
+}
+
+/** The look-up the inputs ask for, the name aside. */
+function lookupOf(inputs: InputValues<typeof STATUS_INPUTS>, access: ServiceAccess): StatusRequest {
   const dashboardUrl = inputs['dashboard-url'];
   return {
     ...access,
@@ -47,5 +89,25 @@ export function readStatusRequest(
     waitForReady: inputs['wait-for-ready'],
     waitTimeoutSeconds: inputs['wait-timeout'],
     ...(dashboardUrl === undefined ? {} : { dashboardUrl }),
+  };
+}
+
+/**
+ * Reads and checks `status`'s inputs, before any request; throws an
+ * `InputError` naming each bad one: one look-up, or with a manifest
+ * (`agents`) one an agent. The run is read without its repository,
+ * as `status` always read it (it takes no `repository`); so an empty api
+ * key on a pull request whose head names its repository reads as a fork's.
+ */
+export function readStatusRequest(
+  read: InputReader<InputName>,
+  run: RunDescription,
+): { lookup: StatusRequest } | { agents: StatusAgentsRequest } {
+  const inputs = readInputs(STATUS_INPUTS, read, { ...run, repository: undefined });
+  const lookup = lookupOf(inputs, checkedAccess(inputs));
+  const manifest = inputs.agents;
+  if (manifest === undefined) return { lookup };
+  return {
+    agents: { source: manifest.source, agents: agentLookups(manifest, inputs.name, lookup) },
   };
 }

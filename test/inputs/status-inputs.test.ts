@@ -12,10 +12,12 @@ const RUN = { workspace: process.cwd(), repository: 'acme/agent' };
 
 /** The request from these inputs, as a command gives them: absent when not given. */
 function request(given: Partial<Record<InputName, string>>, read: InputName[] = []) {
-  return readStatusRequest((name) => {
+  const asked = readStatusRequest((name) => {
     read.push(name);
     return given[name];
   }, RUN);
+  if (!('lookup' in asked)) throw new Error('expected one look-up');
+  return asked.lookup;
 }
 
 describe('readStatusRequest', () => {

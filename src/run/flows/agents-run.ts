@@ -14,7 +14,7 @@ import type { AgentPart, DeploySummary } from '../ports/summaries.js';
 import { agentEntry, agentsOutputs, type AgentEntry } from '../decisions/agents-report.js';
 import type { Outputs } from '../decisions/report.js';
 import { failureOfAgents } from './agents-failure.js';
-import { pipeline } from './pipeline.js';
+import { pipeline, type SharedWork } from './pipeline.js';
 import { sharedWork } from './shared-work.js';
 
 /** One agent of the manifest: its key, its name, and what its deploy is asked to do. */
@@ -32,6 +32,12 @@ export interface AgentsToDeploy {
   agents: readonly AgentToDeploy[];
 }
 
+/** One agent of a manifest as its run sees it: its key, and its deployment's name and service. */
+export interface ManifestAgent {
+  key: string;
+  spec: Pick<DeploySpec, 'name' | 'apiUrl' | 'headers'>;
+}
+
 /** Where the manifest's outputs go. */
 type SetOutputs = (outputs: Readonly<Record<string, string>>) => void;
 
@@ -41,13 +47,13 @@ class AgentsTable {
   readonly #outputs = new Map<string, Outputs>();
   readonly #emit: SetOutputs;
 
-  constructor(agents: readonly AgentToDeploy[], emit: SetOutputs) {
+  constructor(agents: readonly ManifestAgent[], emit: SetOutputs) {
     this.#emit = emit;
     for (const { key, spec } of agents) this.#entries.set(key, agentEntry(spec.name, {}));
   }
 
   /** The view that keeps an agent's outputs as its run sets them. */
-  viewOf(agent: AgentToDeploy): EventView {
+  viewOf(agent: ManifestAgent): EventView {
     return (event) => {
       if (event.kind !== 'outputs') return;
       const outputs = { ...this.#outputs.get(agent.key), ...event.outputs };
@@ -57,12 +63,12 @@ class AgentsTable {
   }
 
   /** The agent's run ended: its failure, if any, joins its entry. */
-  ended(agent: AgentToDeploy, failure: string | undefined): void {
+  ended(agent: ManifestAgent, failure: string | undefined): void {
     const outputs = this.#outputs.get(agent.key) ?? {};
     this.#set(agent, agentEntry(agent.spec.name, outputs, failure));
   }
 
-  #set(agent: AgentToDeploy, entry: AgentEntry): void {
+  #set(agent: ManifestAgent, entry: AgentEntry): void {
     this.#entries.set(agent.key, entry);
     this.#emit(agentsOutputs(this.#entries));
   }
@@ -85,17 +91,24 @@ function partsOf(agents: readonly AgentToDeploy[], outcomes: readonly RunOutcome
   });
 }
 
-/** Deploys every agent of the manifest; never throws: how it ended is in the outcome. */
-export async function deployAgents(asked: AgentsToDeploy, io: RunnerIO): Promise<RunOutcome> {
+/**
+ * Runs `runOne` for every agent of the manifest at once, over what they
+ * share, each agent's events tagged with its key; sets the manifest's
+ * outputs (`deployments`, `live`) as each agent's change; the outcomes, in
+ * the manifest's order, once every agent's run is over.
+ */
+export async function eachAgent<A extends ManifestAgent>(
+  agents: readonly A[],
+  io: RunnerIO,
+  runOne: (agent: A, io: RunnerIO, share: SharedWork) => Promise<RunOutcome>,
+): Promise<RunOutcome[]> {
   const events = new RunEvents(io.views, io.redact);
-  const table = new AgentsTable(asked.agents, (outputs) =>
-    events.emit({ kind: 'outputs', outputs }),
-  );
-  const share = sharedWork(asked.agents[0]?.spec ?? { apiUrl: '', headers: {} }, io, events);
+  const table = new AgentsTable(agents, (outputs) => events.emit({ kind: 'outputs', outputs }));
+  const share = sharedWork(agents[0]?.spec ?? { apiUrl: '', headers: {} }, io, events);
   const outcomes = await Promise.all(
-    asked.agents.map(async (agent) => {
+    agents.map(async (agent) => {
       const views = [...agentViews(io.views, agent.key), table.viewOf(agent)];
-      const outcome = await pipeline(agent.spec, { ...io, views }, share);
+      const outcome = await runOne(agent, { ...io, views }, share);
       table.ended(agent, outcome.failure);
       events.emit({
         kind: 'agent_over',
@@ -107,6 +120,14 @@ export async function deployAgents(asked: AgentsToDeploy, io: RunnerIO): Promise
   );
   events.emit({ kind: 'agents_over' });
   await events.settled();
+  return outcomes;
+}
+
+/** Deploys every agent of the manifest; never throws: how it ended is in the outcome. */
+export async function deployAgents(asked: AgentsToDeploy, io: RunnerIO): Promise<RunOutcome> {
+  const outcomes = await eachAgent(asked.agents, io, (agent, agentIo, share) =>
+    pipeline(agent.spec, agentIo, share),
+  );
   return {
     ...failureOfAgents(asked.agents, outcomes),
     summary: { kind: 'agents', source: asked.source, agents: partsOf(asked.agents, outcomes) },

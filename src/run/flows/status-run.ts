@@ -18,6 +18,7 @@ import type { DeploySummary } from '../ports/summaries.js';
 import { outputsOf, type Outputs } from '../decisions/report.js';
 import { WaitError } from '../decisions/wait.js';
 import { waitForLive } from './live-wait.js';
+import type { SharedWork } from './pipeline.js';
 import { failureOf } from './run-record.js';
 import { dependenciesOf, maskValues } from './setup.js';
 
@@ -84,39 +85,60 @@ class StatusRecord {
   }
 }
 
-/** `deploy-agent status`: the deployment named exactly `name`, reported as `deploy` would. */
-export async function status(request: StatusRequest, io: RunnerIO): Promise<RunOutcome> {
-  const events = new RunEvents(io.views, io.redact);
+/** Looks the deployment up, and waits for it when asked; throws on any failure. */
+async function lookUp(
+  request: StatusRequest,
+  io: RunnerIO,
+  events: RunEvents,
+  record: StatusRecord,
+  share: SharedWork | undefined,
+): Promise<void> {
   const { logger } = events;
   const { name } = request;
+  maskValues(request, io);
+  const dependencies = { ...dependenciesOf(request, io, events), ...share?.dependencies };
+  // Among several agents, a few look up at once; a waiting agent holds no slot.
+  const release = (await share?.take()) ?? (() => undefined);
+  let found;
+  try {
+    found = await inGroup(dependencies)(`Looking for deployment '${name}'`, 'find', async () =>
+      pickOne(await dependencies.service.findByName(name), name, logger),
+    );
+  } finally {
+    release();
+  }
+  if (found === undefined) {
+    throw new ActionError(`No deployment is named '${name}' (names match exactly, case included).`);
+  }
+  // Decided once for the deployment found; the wait decides it for each one it sees.
+  const liveness = await decideLive(found, ONLY_LIVE);
+  record.seen(found, liveness);
+  const last = request.waitForReady
+    ? await waitForLive(request, found, liveness, ONLY_LIVE, {
+        ...dependencies,
+        onPoll: (seen, verdict) => record.seen(seen, verdict),
+      })
+    : { deployment: found, liveness };
+  record.seen(last.deployment, last.liveness);
+  const live = last.liveness.live ? 'live' : `not live: ${last.liveness.missing}`;
+  logger.info(
+    `deployment '${name}': ${last.deployment.id} (${untrusted(last.deployment.status)}), ${live}`,
+  );
+}
+
+/**
+ * `deploy-agent status`: the deployment named exactly `name`, reported as
+ * `deploy` would. `share` is given when it is one agent's among several.
+ */
+export async function status(
+  request: StatusRequest,
+  io: RunnerIO,
+  share?: SharedWork,
+): Promise<RunOutcome> {
+  const events = new RunEvents(io.views, io.redact);
   const record = new StatusRecord(request, (outputs) => events.emit({ kind: 'outputs', outputs }));
   try {
-    maskValues(request, io);
-    const dependencies = dependenciesOf(request, io, events);
-    const found = await inGroup(dependencies)(
-      `Looking for deployment '${name}'`,
-      'find',
-      async () => pickOne(await dependencies.service.findByName(name), name, logger),
-    );
-    if (found === undefined) {
-      throw new ActionError(
-        `No deployment is named '${name}' (names match exactly, case included).`,
-      );
-    }
-    // Decided once for the deployment found; the wait decides it for each one it sees.
-    const liveness = await decideLive(found, ONLY_LIVE);
-    record.seen(found, liveness);
-    const last = request.waitForReady
-      ? await waitForLive(request, found, liveness, ONLY_LIVE, {
-          ...dependencies,
-          onPoll: (seen, verdict) => record.seen(seen, verdict),
-        })
-      : { deployment: found, liveness };
-    record.seen(last.deployment, last.liveness);
-    const live = last.liveness.live ? 'live' : `not live: ${last.liveness.missing}`;
-    logger.info(
-      `deployment '${name}': ${last.deployment.id} (${untrusted(last.deployment.status)}), ${live}`,
-    );
+    await lookUp(request, io, events, record, share);
   } catch (error) {
     record.failed(error, io.redact);
   }

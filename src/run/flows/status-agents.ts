@@ -1,0 +1,47 @@
+/**
+ * `status` of several agents (a manifest) in one run: each agent's
+ * deployment looked up as if it were alone (status-run.ts), a few at once,
+ * their waits sharing one status request a check; one agent's failure (no
+ * deployment of its name, a wait that timed out) stops none of the others,
+ * and the run fails once every agent has finished, naming each that failed.
+ * Its outputs and its summary are those of a deploy of the same agents.
+ */
+import type { StatusAgentsRequest } from '../../inputs/status-inputs.js';
+import type { RunnerIO, RunOutcome } from '../ports/runner.js';
+import type { AgentPart } from '../ports/summaries.js';
+import { failureOfAgents } from './agents-failure.js';
+import { eachAgent } from './agents-run.js';
+import { status } from './status-run.js';
+
+/** Looks every agent's deployment up; never throws: how it ended is in the outcome. */
+export async function statusAgents(asked: StatusAgentsRequest, io: RunnerIO): Promise<RunOutcome> {
+  const outcomes = await eachAgent(asked.agents, io, (agent, agentIo, share) =>
+    status(agent.spec, agentIo, share),
+  );
+  // An agent whose deployment was not found has no summary of its own: its row shows its name
+  // and why (the agents' table shows no source, which status does not know then).
+  const agents: AgentPart[] = asked.agents.map((agent, index) => {
+    const outcome = outcomes[index];
+    const own = outcome?.summary;
+    return {
+      key: agent.key,
+      summary:
+        own?.kind === 'deploy'
+          ? own
+          : {
+              kind: 'deploy',
+              spec: {
+                name: agent.spec.name,
+                source: 'codehost',
+                dryRun: false,
+                dashboardUrl: agent.spec.dashboardUrl,
+              },
+              ...(outcome?.failure === undefined ? {} : { failure: outcome.failure }),
+            },
+    };
+  });
+  return {
+    ...failureOfAgents(asked.agents, outcomes),
+    summary: { kind: 'agents', source: asked.source, agents },
+  };
+}
