@@ -11,12 +11,12 @@
 import { readInputs, type InputReader } from '../inputs/declare.js';
 import { buildAgentsRequest, type AgentsRequest } from '../inputs/agents-request.js';
 import { buildDeploySpec } from '../inputs/build-deploy-spec.js';
-import { INPUTS, pick } from '../inputs/core-inputs.js';
+import { INPUTS } from '../inputs/core-inputs.js';
 import type { DeploySpec } from '../inputs/deploy-spec.js';
 import {
   PLAN_OWN_INPUTS,
   PLAN_SHARED_INPUTS,
-  planRequest,
+  planAsked,
   type PlanRequest,
 } from '../inputs/plan-inputs.js';
 import type { RunDescription } from '../inputs/run-description.js';
@@ -78,23 +78,8 @@ function readDeploy(read: InputReader<CommandInput>, run: RunDescription): Comma
     : { command: 'deploy', agents: buildAgentsRequest(inputs, run) };
 }
 
-/** The plan's inputs (plan/action.yml's), and the manifest: `name` is then a template. */
-const PLAN_INPUTS = {
-  ...pick([...(Object.keys(PLAN_SHARED_INPUTS) as (keyof typeof PLAN_SHARED_INPUTS)[]), 'agents']),
-  ...PLAN_OWN_INPUTS,
-};
-
-/**
- * The core's inputs a plan fixes, as plan-inputs.ts reads them (a plan never
- * waits, targets no commit, and is a dry run), for the agents of a manifest.
- */
-const PLAN_FIXED = {
-  'wait-for-ready': 'false',
-  'wait-timeout': '900',
-  commit: 'none',
-  'on-drift': 'warn',
-  'dry-run': 'true',
-} as const;
+/** The plan's inputs (plan/action.yml's, the manifest among them: `name` is then a template). */
+const PLAN_INPUTS = { ...PLAN_SHARED_INPUTS, ...PLAN_OWN_INPUTS };
 
 /**
  * `plan`'s inputs: with a manifest (`--agents`), one plan an agent, each
@@ -102,16 +87,10 @@ const PLAN_FIXED = {
  * the one plan.
  */
 function readPlan(read: InputReader<CommandInput>, run: RunDescription): CommandRequest {
-  const { agents, ...inputs } = readInputs(PLAN_INPUTS, read, run);
-  if (agents === undefined) return { command: 'plan', plan: planRequest(inputs, run) };
-  const fixed = readInputs(
-    pick(Object.keys(PLAN_FIXED) as (keyof typeof PLAN_FIXED)[]),
-    (name) => PLAN_FIXED[name],
-    run,
-  );
-  const { 'on-change': onChange, ...shared } = inputs;
-  const asked = buildAgentsRequest({ ...fixed, ...shared, agents }, run);
-  return { command: 'plan', agents: { source: asked.source, agents: asked.agents, onChange } };
+  const asked = planAsked(readInputs(PLAN_INPUTS, read, run), run);
+  if (asked.kind === 'one') return { command: 'plan', plan: asked.plan };
+  const { source, agents, onChange } = asked.plan;
+  return { command: 'plan', agents: { source, agents, onChange } };
 }
 
 /** Runs a read request through the core; never throws: how it ended is in the outcome. */
