@@ -232,6 +232,7 @@ export async function runStep<D extends Declarations, Request>(
       ],
       ...(hooks.commitOrder === undefined ? {} : { commitOrder: hooks.commitOrder }),
       ...(hooks.retired === undefined ? {} : { retired: hooks.retired }),
+      ...(hooks.retiredAgents === undefined ? {} : { retiredAgents: hooks.retiredAgents }),
       ...(hooks.pullRequestStates === undefined
         ? {}
         : { pullRequestStates: hooks.pullRequestStates }),
