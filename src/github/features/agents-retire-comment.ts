@@ -31,7 +31,10 @@ const WHY = {
   open: 'These previews are retired',
 };
 
-const HEAD = ['| Agent | Deployment | Status | Delete it |', '| --- | --- | --- | --- |'];
+const HEAD = [
+  '| Agent | Deployment | Id in the service | Status | Delete it |',
+  '| --- | --- | --- | --- | --- |',
+];
 
 /** An agent's cells after its key: its deployments, their statuses, where to delete them. */
 function cellsOf(deployments: readonly RetiredDeployment[], redact: Redact): string[] {
@@ -84,7 +87,7 @@ export function retiredManifestBody(
     .map(([key, dashboard]) => {
       const where = markdownLink('Dashboard', dashboard);
       const runs = `no longer deployed by this workflow; runs until deleted${where === undefined ? '' : `: ${where}`}`;
-      return `| ${markdownCode(key)} |  |  | ${runs} |`;
+      return `| ${markdownCode(key)} |  |  |  | ${runs} |`;
     });
   const footer = markdownLink('Workflow run', retired.runUrl);
   const tail = footer === undefined ? [] : ['', footer];
