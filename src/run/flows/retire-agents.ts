@@ -97,8 +97,11 @@ class RetiredTogether {
   constructor(keys: readonly string[], hook: ReportAgentsRetired) {
     this.#pending = new Set(keys);
     this.#hook = hook;
+    // No agent looked up: nothing on GitHub is changed, as for a single retire that failed.
     this.#all = new Promise<void>((resolve) => (this.#start = resolve)).then(() =>
-      this.#hook(this.#reports).catch(() => new Map<string, Retirement>()),
+      this.#reports.length === 0
+        ? new Map<string, Retirement>()
+        : this.#hook(this.#reports).catch(() => new Map<string, Retirement>()),
     );
   }
 

@@ -173,6 +173,24 @@ describe('retiring several agents', () => {
   });
 });
 
+describe('retiring several agents when the service fails for all', () => {
+  it('asks the adapter nothing: nothing on GitHub is changed', async () => {
+    emu.inject({ method: 'GET', path: '/v2/deployments', status: 401, times: Infinity });
+    let calls = 0;
+    const retiredAgents = () => {
+      calls += 1;
+      return Promise.resolve(new Map<string, Retirement>());
+    };
+    const runner = recordingRunner(description, { retiredAgents });
+
+    const outcome = await retireAgents(asked(AGENTS), runner.io);
+
+    expect(outcome.failure).toMatch(/^2 of 2 agents failed:/);
+    await new Promise((resolve) => setTimeout(resolve, 10));
+    expect(calls).toBe(0);
+  });
+});
+
 describe('the retire inputs with agents', () => {
   const read = (given: Record<string, string>) =>
     retireRequest(readInputs(RETIRE_INPUTS, (name) => given[name], description));
