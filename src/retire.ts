@@ -2,13 +2,14 @@
  * The retire step (retire/action.yml): when a pull request closes, its
  * preview's GitHub deployments are marked inactive and its comment says it
  * is retired, with where to delete the deployment, which still exists in
- * the service: the action never deletes one. An entry like src/main.ts.
+ * the service: the action never deletes one; with a manifest (`agents`),
+ * every agent's preview at once. An entry like src/main.ts.
  *
  * `run()` is what `@github/local-action` calls (`npx --yes @github/local-action retire ../src/retire.ts .env`);
  * src/index.ts runs it when the runner starts dist/retire.js.
  */
 import { GITHUB_INPUTS } from './github/inputs.js';
-import { retireHooks } from './github/retire-hooks.js';
+import { agentsRetireHooks, previewsOnGitHub, retireHooks } from './github/retire-hooks.js';
 import { runStep } from './github/step.js';
 import { input } from './inputs/declare.js';
 import { parseBoolean } from './inputs/parsers.js';
@@ -17,6 +18,7 @@ import {
   RETIRE_SERVICE_INPUTS,
   retireRequest,
 } from './inputs/retire-inputs.js';
+import { retireAgents } from './run/flows/retire-agents.js';
 import { runRetire } from './run/flows/retire-run.js';
 
 /** retire/action.yml's inputs, in its order. */
@@ -39,7 +41,13 @@ export function run(): Promise<void> {
         comment: inputs['pr-comment'],
       },
     }),
-    run: ({ retire, settings }, step) => runRetire(retire, step.io(retireHooks(settings))),
+    run: ({ retire, settings }, step) =>
+      retire.kind === 'one'
+        ? runRetire(retire.request, step.io(retireHooks(settings)))
+        : retireAgents(
+            retire.request,
+            step.io(agentsRetireHooks(settings, previewsOnGitHub(retire.request))),
+          ),
     otherWarnings: "every one is in the step's log",
   });
 }

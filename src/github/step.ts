@@ -28,7 +28,7 @@ import { agentLog } from './agent-log.js';
 import { WarningAnnotations } from './annotations.js';
 import { RUN_BUDGET_MS } from './client/budget.js';
 import { describeRun, gitHubRunContext } from './event.js';
-import type { HookDependencies, MakeHooks } from './hooks.js';
+import type { GitHubHooks, HookDependencies, MakeHooks } from './hooks.js';
 import { readRunnerEvent } from './runner-event.js';
 import { StepOutputs } from './step-outputs.js';
 
@@ -169,6 +169,18 @@ function readRequest<D extends Declarations, Request>(
   }
 }
 
+type Answers = Pick<RunnerIO, 'commitOrder' | 'retired' | 'retiredAgents' | 'pullRequestStates'>;
+
+/** The answers to the core's questions the hooks give, and only those. */
+function answersOf(hooks: GitHubHooks): Partial<Answers> {
+  const answers: Partial<Answers> = {};
+  if (hooks.commitOrder !== undefined) answers.commitOrder = hooks.commitOrder;
+  if (hooks.retired !== undefined) answers.retired = hooks.retired;
+  if (hooks.retiredAgents !== undefined) answers.retiredAgents = hooks.retiredAgents;
+  if (hooks.pullRequestStates !== undefined) answers.pullRequestStates = hooks.pullRequestStates;
+  return answers;
+}
+
 /** What the step hands an entry's hooks. */
 function hookDependencies(log: Logger, redactor: Redactor, outputs: StepOutputs): HookDependencies {
   return {
@@ -230,11 +242,7 @@ export async function runStep<D extends Declarations, Request>(
         ...stepViews(annotations, outputs),
         ...(hooks.view === undefined ? [] : [hooks.view]),
       ],
-      ...(hooks.commitOrder === undefined ? {} : { commitOrder: hooks.commitOrder }),
-      ...(hooks.retired === undefined ? {} : { retired: hooks.retired }),
-      ...(hooks.pullRequestStates === undefined
-        ? {}
-        : { pullRequestStates: hooks.pullRequestStates }),
+      ...answersOf(hooks),
     };
   };
   const outcome = await entry.run(read.request, { io });

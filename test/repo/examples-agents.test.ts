@@ -2,7 +2,8 @@
  * Every example of docs/several-agents.md works on its tenth push: its workflow's deploy job
  * over two pushes to main (the manifest read from the page, the step's next step printing what
  * `deployments` holds), and its preview job over two pushes to a pull request, through the
- * bundle as the runner runs it, against both emulators.
+ * bundle as the runner runs it, against both emulators; and the retire of those previews that
+ * docs/retire.md shows, once the pull request is merged.
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { startEmulator, type Emulator } from '../emulator/emulator.ts';
@@ -16,6 +17,7 @@ import {
   evaluated,
   jobStepUsing,
   startingWith,
+  stepUsing,
   stepsOf,
   theBlock,
 } from '../support/doc-examples.ts';
@@ -147,5 +149,54 @@ describe('the workflow of docs/several-agents.md', () => {
     expect(environments).toEqual(
       new Set(['preview-pr-7-support', 'preview-pr-7-research-assistant']),
     );
+  });
+});
+
+const RETIRE = () =>
+  theBlock('docs/retire.md', startingWith('# .github/workflows/retire-agents.yml')).text;
+
+describe('the retire of several agents in docs/retire.md', () => {
+  it('retires the previews of docs/several-agents.md: every environment inactive, the one comment rewritten', async () => {
+    const [first = ''] = PUSHES;
+    emu.setHead(GITHUB_REPO, 'feature', first);
+    const previewed = await runJob('preview', pullRequestAt(first));
+    expect(previewed.error).toBeUndefined();
+    const preview = evaluated(jobStepUsing(WORKFLOW(), 'preview', 'OWNER/REPO@v1').with, context());
+
+    const retireWith = evaluated(stepUsing(RETIRE(), 'OWNER/REPO/retire@v1').with, context());
+    // The retire names what the preview's step named: its template and its environments.
+    expect(retireWith.name).toBe(preview.name);
+    expect(retireWith.environment).toBe(preview.environment);
+    expect(retireWith.agents).toBe(preview.agents);
+    const [given, options] = gitHubStep(
+      gh,
+      retireWith,
+      {},
+      {
+        event: pullRequestEvent(undefined, undefined, 'merged'),
+        files: { 'deploy/agents.yaml': MANIFEST() },
+        action: 'retire/action.yml',
+      },
+    );
+    const retired = await runAction(given, options);
+
+    expect(retired.error).toBeUndefined();
+    expect(retired.outputs.retired).toBe('2');
+    const entries = JSON.parse(retired.outputs.deployments ?? '{}') as Entries;
+    expect(Object.keys(entries)).toEqual(['support', 'research']);
+    expect(entries.research).toMatchObject({ name: 'research-assistant-pr-7', retired: 1 });
+    expect(gh.deployments.map((record) => gh.stateOf(record.id))).toEqual(['inactive', 'inactive']);
+    expect(gh.comments).toHaveLength(1);
+    expect(gh.comments[0]?.body).toContain('its previews are retired');
+
+    const next = stepsOf(RETIRE()).find((step) => step.run !== undefined);
+    const printed = await runCli(['-c', next?.run ?? ''], {
+      command: ['bash'],
+      env: evaluated(next?.env, {
+        'steps.retire.outputs.deployments': retired.outputs.deployments ?? '',
+      }),
+    });
+    const research = emu.deployments.find((d) => d.name === 'research-assistant-pr-7');
+    expect(printed.stdout).toContain(`research ${research?.id ?? ''} https://console.example/o/`);
   });
 });

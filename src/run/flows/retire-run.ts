@@ -19,7 +19,14 @@ import type { RetireSummary } from '../ports/summaries.js';
 import { dashboardUrlOf } from '../decisions/report.js';
 
 /** The names of the retire step's outputs, as retire/action.yml declares them. */
-export const RETIRE_OUTPUT_NAMES = ['deployment-id', 'status', 'dashboard-url', 'retired'] as const;
+export const RETIRE_OUTPUT_NAMES = [
+  'deployment-id',
+  'status',
+  'dashboard-url',
+  'retired',
+  // A manifest's, keyed by agent (retire-agents.ts).
+  'deployments',
+] as const;
 export type RetireOutputs = Partial<Record<(typeof RETIRE_OUTPUT_NAMES)[number], string>>;
 
 /** The one log line: what still exists in the service, and where to delete it. */

@@ -133,6 +133,21 @@ export interface Retirement {
 /** Retires the preview; never throws (what the adapter tells GitHub is advisory). */
 export type ReportRetired = (report: RetireReport) => Promise<Retirement>;
 
+/** One agent's looked-up preview, in a retire of a manifest's previews. */
+export interface AgentRetireReport {
+  key: string;
+  report: RetireReport;
+}
+
+/**
+ * Retires a manifest's previews together, once every agent was looked up
+ * (an agent whose lookup failed is absent): each environment and the
+ * manifest's one comment. Each agent's retirement by key; never throws.
+ */
+export type ReportAgentsRetired = (
+  reports: readonly AgentRetireReport[],
+) => Promise<ReadonlyMap<string, Retirement>>;
+
 /**
  * The largest number a pull request is asked by: GitHub's GraphQL `Int` is
  * 32 bits, and one number beyond it rejects the whole query. A name that

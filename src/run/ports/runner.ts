@@ -8,7 +8,12 @@ import type { RunDescription } from '../../inputs/run-description.js';
 import type { RemedyWords } from '../../service/answers.js';
 import type { ProxySettings } from '../../service/proxy.js';
 import type { Pace } from './pace.js';
-import type { AskCommitOrder, AskPullRequestStates, ReportRetired } from './progress.js';
+import type {
+  AskCommitOrder,
+  AskPullRequestStates,
+  ReportAgentsRetired,
+  ReportRetired,
+} from './progress.js';
 import type { RunSummary } from './summaries.js';
 
 /**
@@ -32,6 +37,8 @@ export interface RunnerIO {
   views: readonly EventView[];
   /** Retires a preview where the adapter showed it (its records and its comment). */
   retired?: ReportRetired;
+  /** Retires a manifest's previews together (their environments, the manifest's one comment). */
+  retiredAgents?: ReportAgentsRetired;
   /** Asked how pull requests stand (the sweep); throws when GitHub cannot say. */
   pullRequestStates?: AskPullRequestStates;
   /** Asked which of two commits is newer, when the deployment's is not the target. */
