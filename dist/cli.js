@@ -29077,7 +29077,7 @@ __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __we
 /* harmony import */ var node_url__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(3136);
 /* harmony import */ var node_url__WEBPACK_IMPORTED_MODULE_2___default = /*#__PURE__*/__nccwpck_require__.n(node_url__WEBPACK_IMPORTED_MODULE_2__);
 /* harmony import */ var _inputs_bounded_read_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(4033);
-/* harmony import */ var _main_js__WEBPACK_IMPORTED_MODULE_4__ = __nccwpck_require__(8194);
+/* harmony import */ var _main_js__WEBPACK_IMPORTED_MODULE_4__ = __nccwpck_require__(658);
 /* harmony import */ var _pipe_end_js__WEBPACK_IMPORTED_MODULE_5__ = __nccwpck_require__(2884);
 /** The command's entry (dist/cli.js, the package's bin): wires the process to `main`, nothing else. */
 
@@ -29132,7 +29132,7 @@ __webpack_async_result__();
 
 /***/ }),
 
-/***/ 8194:
+/***/ 658:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -29378,7 +29378,7 @@ function problemLine({ input, problem }) {
  * problem of the run rather than of a value (an empty api key on a fork's
  * pull request): the message starts with it, and the other problems follow.
  */
-class InputError extends ActionError {
+class errors_InputError extends ActionError {
     name = 'InputError';
     /** Every problem, the lead first. */
     problems;
@@ -41959,10 +41959,10 @@ function declare_readInputs(declarations, read, run) {
             ? ''
             : ` The empty values in ${emptied.map((name) => `'${name}'`).join(' and ')} have the same cause.`;
         const others = issues.filter((issue) => !issue.empty);
-        throw new InputError(others.map(problemOf), { ...lead, problem: lead.problem + cause });
+        throw new errors_InputError(others.map(problemOf), { ...lead, problem: lead.problem + cause });
     }
     if (!result.success)
-        throw new InputError(issues.map(problemOf));
+        throw new errors_InputError(issues.map(problemOf));
     return result.data;
 }
 
@@ -42197,7 +42197,7 @@ function accessProblems(inputs) {
 function checkedAccess(inputs) {
     const problems = accessProblems(inputs);
     if (problems.length > 0)
-        throw new InputError(problems);
+        throw new errors_InputError(problems);
     return serviceAccess(inputs);
 }
 
@@ -42296,7 +42296,7 @@ function listRequest(inputs) {
 function reposRequest(inputs) {
     const integrationId = inputs['integration-id'];
     if (integrationId === undefined) {
-        throw new InputError([{ input: 'integration-id', problem: 'is required (a uuid)' }]);
+        throw new errors_InputError([{ input: 'integration-id', problem: 'is required (a uuid)' }]);
     }
     return { access: checkedAccess(inputs), integrationId };
 }
@@ -42480,16 +42480,176 @@ function buildDeploySpec(inputs, run) {
     const problems = combinationProblems(inputs, wanted);
     const fields = sourceFields(inputs, wanted);
     if (Array.isArray(fields))
-        throw new InputError([...problems, ...fields]);
+        throw new errors_InputError([...problems, ...fields]);
     if (problems.length > 0)
-        throw new InputError(problems);
+        throw new errors_InputError(problems);
     return { ...commonFields(inputs, wanted, fields, run), ...fields };
+}
+
+;// CONCATENATED MODULE: ./src/inputs/agents-request.ts
+
+
+
+
+
+
+
+/** The inputs an entry sets that are parsed as the step's are (`name` and `secrets` aside). */
+const ENTRY_INPUTS = [
+    'source',
+    'config',
+    'integration-id',
+    'repository',
+    'repo-ref',
+    'agent-config-path',
+    'image-uri',
+    'commit',
+];
+/** How a problem of an agent's field is named: `agents.research.config`. */
+const pathOf = (key, field) => formatIssuePath(['agents', key, field]);
+/** `parse(raw)`, or the problem it reports under the field's path. */
+function attempt(key, field, parse) {
+    try {
+        return { value: parse() };
+    }
+    catch (error) {
+        if (!(error instanceof Invalid))
+            throw error;
+        return { problem: { input: pathOf(key, field), problem: error.message } };
+    }
+}
+/** The step's secrets the entry lists (all when it lists none), or a problem for each unknown name. */
+function agentSecrets({ key, entry }, inputs) {
+    const listed = entry.secrets;
+    if (listed === undefined)
+        return { value: inputs.secrets };
+    const given = new Set(inputs.secrets.map((secret) => secret.name));
+    const unknown = [...new Set(listed.filter((name) => !given.has(name)))];
+    if (unknown.length > 0) {
+        return {
+            problems: unknown.map((name) => ({
+                input: pathOf(key, 'secrets'),
+                problem: `'${name}' is not one of the step's secrets (the secrets input gives ${given.size === 0 ? 'none' : [...given].join(', ')})`,
+            })),
+        };
+    }
+    return { value: inputs.secrets.filter((secret) => listed.includes(secret.name)) };
+}
+/** The agent's inputs: the step's, overridden by its entry's; or every problem of its entry. */
+function agentInputs(agent, inputs, run) {
+    const { key, entry } = agent;
+    const problems = [];
+    const overrides = {};
+    for (const field of ENTRY_INPUTS) {
+        const raw = entry[field];
+        if (raw === undefined)
+            continue;
+        const declared = INPUTS[field];
+        const parsed = attempt(key, field, () => declared.parse(raw.trim(), run));
+        if ('problem' in parsed)
+            problems.push(parsed.problem);
+        else
+            overrides[field] = parsed.value;
+    }
+    const named = attempt(key, 'name', () => parseName((entry.name ?? key).trim()));
+    if ('problem' in named)
+        problems.push(named.problem);
+    const name = 'value' in named ? named.value : key;
+    const secrets = agentSecrets(agent, inputs);
+    if ('problems' in secrets)
+        problems.push(...secrets.problems);
+    else
+        overrides.secrets = secrets.value;
+    const deployment = deploymentName(inputs.name, name);
+    return { name, inputs: { ...inputs, ...overrides, name: deployment }, problems };
+}
+/**
+ * One agent's request, or its problems: those of its entry, else those its
+ * spec's checks report, named under the agent's path (the service's access
+ * is the step's, checked once for all agents).
+ */
+function agentRequest(agent, inputs, run) {
+    const own = agentInputs(agent, inputs, run);
+    if (own.problems.length > 0)
+        return own.problems;
+    const access = ACCESS_INPUT_NAMES;
+    try {
+        const spec = buildDeploySpec(own.inputs, run);
+        const { environment } = agent.entry;
+        return {
+            key: agent.key,
+            name: own.name,
+            spec,
+            ...(environment === undefined ? {} : { environment }),
+        };
+    }
+    catch (error) {
+        if (!(error instanceof errors_InputError))
+            throw error;
+        return error.problems
+            .filter((problem) => !access.includes(problem.input))
+            .map((problem) => ({ ...problem, input: pathOf(agent.key, problem.input) }));
+    }
+}
+/** A problem for each value that more than one agent has, naming the agents (`support` and `docs`). */
+function sharedValues(values, problem) {
+    const byValue = new Map();
+    for (const { key, value } of values) {
+        if (value !== undefined)
+            byValue.set(value, [...(byValue.get(value) ?? []), key]);
+    }
+    return [...byValue]
+        .filter(([, keys]) => keys.length > 1)
+        .map(([value, keys]) => problem(value, `${keys.slice(0, -1).join(', ')} and ${keys[keys.length - 1] ?? ''}`));
+}
+/** Two agents with one deployment name; two entries that name one environment without `{agent}`. */
+function clashes(manifest, agents) {
+    const names = sharedValues(agents.map((agent) => ({ key: agent.key, value: agent.spec.name })), (name, keys) => ({
+        input: 'agents',
+        problem: `agents ${keys} would have one deployment name, '${name}': give each its own name`,
+    }));
+    const environments = sharedValues(manifest.agents.map(({ key, entry }) => ({
+        key,
+        value: entry.environment?.includes(AGENT_PLACEHOLDER) === true ? undefined : entry.environment,
+    })), (environment, keys) => ({
+        input: 'agents',
+        problem: `agents ${keys} name one environment, '${environment}': each would mark the other's deployment inactive`,
+    }));
+    return [...names, ...environments];
+}
+/**
+ * Every agent of the step's manifest as its deploy is to run, or one
+ * `InputError` naming every problem of every agent. Nothing is sent.
+ */
+function buildAgentsRequest(inputs, run) {
+    const manifest = inputs.agents;
+    if (manifest === undefined) {
+        throw new errors_InputError([{ input: 'agents', problem: 'is empty: there is no manifest to read' }]);
+    }
+    const problems = accessProblems(inputs);
+    const agents = [];
+    for (const agent of manifest.agents) {
+        const request = agentRequest(agent, inputs, run);
+        if (Array.isArray(request))
+            problems.push(...request);
+        else
+            agents.push(request);
+    }
+    problems.push(...clashes(manifest, agents));
+    if (problems.length > 0)
+        throw new errors_InputError(problems);
+    return {
+        source: manifest.source,
+        ...(inputs.name === '' ? {} : { nameTemplate: inputs.name }),
+        agents,
+    };
 }
 
 ;// CONCATENATED MODULE: ./src/inputs/plan-inputs.ts
 /**
  * The plan step's inputs (plan/action.yml): the deploy step's inputs
- * that describe the deployment or reach the service, and `on-change`. The
+ * that describe the deployment or reach the service (a manifest of agents,
+ * `agents`, among them), and `on-change`. The
  * GitHub ones (`github-token`, `pr-comment` defaulting to `true`) are the
  * GitHub adapter's to add. The rest of the core's inputs are fixed: a plan
  * never waits, targets no commit, and is a dry run.
@@ -42499,10 +42659,13 @@ function buildDeploySpec(inputs, run) {
 
 
 
+
+
 /** The core's inputs a plan takes, in plan/action.yml's order. */
 const SHARED = [
     ...ACCESS_INPUT_NAMES,
     'name',
+    'agents',
     'source',
     'config',
     'integration-id',
@@ -42513,9 +42676,8 @@ const SHARED = [
     'secrets',
     'dashboard-url',
 ];
-/** The core's inputs a plan does not take, and the text each reads as (no manifest). */
+/** The core's inputs a plan does not take, and the text each reads as. */
 const FIXED = {
-    agents: '',
     'wait-for-ready': 'false',
     'wait-timeout': '900',
     commit: 'none',
@@ -42526,12 +42688,27 @@ const FIXED = {
 const PLAN_SHARED_INPUTS = core_inputs_pick(SHARED);
 /** The plan's own: `on-change`. */
 const PLAN_OWN_INPUTS = { 'on-change': input(parseOnChange, { default: 'none' }) };
-/** The plan the deploy step would run with these inputs, checked against each other. */
-function planRequest(inputs, run) {
+/**
+ * The plan the deploy step would run with these inputs, checked against
+ * each other before any request: with `agents`, every agent's (`name`
+ * empty or a template holding `{agent}`), else the one deployment's.
+ */
+function planAsked(inputs, run) {
     const fixed = declare_readInputs(core_inputs_pick(Object.keys(FIXED)), (name) => FIXED[name], run);
     const { 'on-change': onChange, ...shared } = inputs;
     const core = { ...fixed, ...shared };
-    return { spec: buildDeploySpec(core, run), onChange };
+    return core.agents === undefined
+        ? { kind: 'one', plan: { spec: buildDeploySpec(core, run), onChange } }
+        : { kind: 'agents', plan: { ...buildAgentsRequest(core, run), onChange } };
+}
+/** The plan of one deployment these inputs ask for; a manifest is `planAsked`'s. */
+function planRequest(inputs, run) {
+    const asked = planAsked(inputs, run);
+    if (asked.kind === 'one')
+        return asked.plan;
+    throw new InputError([
+        { input: 'agents', problem: 'plans several agents: this plan takes one deployment' },
+    ]);
 }
 
 ;// CONCATENATED MODULE: ./src/inputs/status-inputs.ts
@@ -42543,23 +42720,56 @@ function planRequest(inputs, run) {
 
 
 
+
+
+
+
 /** The core's inputs `status` takes, in action.yml's order. */
 const STATUS_INPUTS = core_inputs_pick([
     ...ACCESS_INPUT_NAMES,
     'name',
+    'agents',
     'wait-for-ready',
     'wait-timeout',
     'dashboard-url',
 ]);
 /**
- * Reads and checks `status`'s inputs, before any request; throws an
- * `InputError` naming each bad one. The run is read without its repository,
- * as `status` always read it (it takes no `repository`); so an empty api
- * key on a pull request whose head names its repository reads as a fork's.
+ * Every agent's look-up: its deployment name is the `name` template (if
+ * any) filled with the agent's name (its entry's `name`, else its key);
+ * the rest of an entry describes a deploy, which `status` does not make.
+ * Two agents with one deployment name are an input error, as for `deploy`.
  */
-function readStatusRequest(read, run) {
-    const inputs = declare_readInputs(STATUS_INPUTS, read, { ...run, repository: undefined });
-    const access = checkedAccess(inputs);
+function agentLookups(manifest, template, lookup) {
+    const problems = [];
+    const agents = manifest.agents.map(({ key, entry }) => {
+        const name = deploymentName(template, (entry.name ?? key).trim());
+        try {
+            parseName(name);
+        }
+        catch (error) {
+            if (!(error instanceof Invalid))
+                throw error;
+            problems.push({ input: formatIssuePath(['agents', key, 'name']), problem: error.message });
+        }
+        return { key, spec: { ...lookup, name } };
+    });
+    const byName = new Map();
+    for (const { key, spec } of agents)
+        byName.set(spec.name, [...(byName.get(spec.name) ?? []), key]);
+    for (const [name, keys] of byName) {
+        if (keys.length < 2)
+            continue;
+        problems.push({
+            input: 'agents',
+            problem: `agents ${keys.join(', ')} would have one deployment name, '${name}': give each its own name`,
+        });
+    }
+    if (problems.length > 0)
+        throw new errors_InputError(problems);
+    return agents;
+}
+/** The look-up the inputs ask for, the name aside. */
+function lookupOf(inputs, access) {
     const dashboardUrl = inputs['dashboard-url'];
     return {
         ...access,
@@ -42567,6 +42777,23 @@ function readStatusRequest(read, run) {
         waitForReady: inputs['wait-for-ready'],
         waitTimeoutSeconds: inputs['wait-timeout'],
         ...(dashboardUrl === undefined ? {} : { dashboardUrl }),
+    };
+}
+/**
+ * Reads and checks `status`'s inputs, before any request; throws an
+ * `InputError` naming each bad one: one look-up, or with a manifest
+ * (`agents`) one an agent. The run is read without its repository,
+ * as `status` always read it (it takes no `repository`); so an empty api
+ * key on a pull request whose head names its repository reads as a fork's.
+ */
+function readStatusRequest(read, run) {
+    const inputs = declare_readInputs(STATUS_INPUTS, read, { ...run, repository: undefined });
+    const lookup = lookupOf(inputs, checkedAccess(inputs));
+    const manifest = inputs.agents;
+    if (manifest === undefined)
+        return { lookup };
+    return {
+        agents: { source: manifest.source, agents: agentLookups(manifest, inputs.name, lookup) },
     };
 }
 
@@ -46633,165 +46860,6 @@ function checkoutCommitOrder(where) {
     };
 }
 
-;// CONCATENATED MODULE: ./src/inputs/agents-request.ts
-
-
-
-
-
-
-
-/** The inputs an entry sets that are parsed as the step's are (`name` and `secrets` aside). */
-const ENTRY_INPUTS = [
-    'source',
-    'config',
-    'integration-id',
-    'repository',
-    'repo-ref',
-    'agent-config-path',
-    'image-uri',
-    'commit',
-];
-/** How a problem of an agent's field is named: `agents.research.config`. */
-const pathOf = (key, field) => formatIssuePath(['agents', key, field]);
-/** `parse(raw)`, or the problem it reports under the field's path. */
-function attempt(key, field, parse) {
-    try {
-        return { value: parse() };
-    }
-    catch (error) {
-        if (!(error instanceof Invalid))
-            throw error;
-        return { problem: { input: pathOf(key, field), problem: error.message } };
-    }
-}
-/** The step's secrets the entry lists (all when it lists none), or a problem for each unknown name. */
-function agentSecrets({ key, entry }, inputs) {
-    const listed = entry.secrets;
-    if (listed === undefined)
-        return { value: inputs.secrets };
-    const given = new Set(inputs.secrets.map((secret) => secret.name));
-    const unknown = [...new Set(listed.filter((name) => !given.has(name)))];
-    if (unknown.length > 0) {
-        return {
-            problems: unknown.map((name) => ({
-                input: pathOf(key, 'secrets'),
-                problem: `'${name}' is not one of the step's secrets (the secrets input gives ${given.size === 0 ? 'none' : [...given].join(', ')})`,
-            })),
-        };
-    }
-    return { value: inputs.secrets.filter((secret) => listed.includes(secret.name)) };
-}
-/** The agent's inputs: the step's, overridden by its entry's; or every problem of its entry. */
-function agentInputs(agent, inputs, run) {
-    const { key, entry } = agent;
-    const problems = [];
-    const overrides = {};
-    for (const field of ENTRY_INPUTS) {
-        const raw = entry[field];
-        if (raw === undefined)
-            continue;
-        const declared = INPUTS[field];
-        const parsed = attempt(key, field, () => declared.parse(raw.trim(), run));
-        if ('problem' in parsed)
-            problems.push(parsed.problem);
-        else
-            overrides[field] = parsed.value;
-    }
-    const named = attempt(key, 'name', () => parseName((entry.name ?? key).trim()));
-    if ('problem' in named)
-        problems.push(named.problem);
-    const name = 'value' in named ? named.value : key;
-    const secrets = agentSecrets(agent, inputs);
-    if ('problems' in secrets)
-        problems.push(...secrets.problems);
-    else
-        overrides.secrets = secrets.value;
-    const deployment = deploymentName(inputs.name, name);
-    return { name, inputs: { ...inputs, ...overrides, name: deployment }, problems };
-}
-/**
- * One agent's request, or its problems: those of its entry, else those its
- * spec's checks report, named under the agent's path (the service's access
- * is the step's, checked once for all agents).
- */
-function agentRequest(agent, inputs, run) {
-    const own = agentInputs(agent, inputs, run);
-    if (own.problems.length > 0)
-        return own.problems;
-    const access = ACCESS_INPUT_NAMES;
-    try {
-        const spec = buildDeploySpec(own.inputs, run);
-        const { environment } = agent.entry;
-        return {
-            key: agent.key,
-            name: own.name,
-            spec,
-            ...(environment === undefined ? {} : { environment }),
-        };
-    }
-    catch (error) {
-        if (!(error instanceof InputError))
-            throw error;
-        return error.problems
-            .filter((problem) => !access.includes(problem.input))
-            .map((problem) => ({ ...problem, input: pathOf(agent.key, problem.input) }));
-    }
-}
-/** A problem for each value that more than one agent has, naming the agents (`support` and `docs`). */
-function sharedValues(values, problem) {
-    const byValue = new Map();
-    for (const { key, value } of values) {
-        if (value !== undefined)
-            byValue.set(value, [...(byValue.get(value) ?? []), key]);
-    }
-    return [...byValue]
-        .filter(([, keys]) => keys.length > 1)
-        .map(([value, keys]) => problem(value, `${keys.slice(0, -1).join(', ')} and ${keys[keys.length - 1] ?? ''}`));
-}
-/** Two agents with one deployment name; two entries that name one environment without `{agent}`. */
-function clashes(manifest, agents) {
-    const names = sharedValues(agents.map((agent) => ({ key: agent.key, value: agent.spec.name })), (name, keys) => ({
-        input: 'agents',
-        problem: `agents ${keys} would have one deployment name, '${name}': give each its own name`,
-    }));
-    const environments = sharedValues(manifest.agents.map(({ key, entry }) => ({
-        key,
-        value: entry.environment?.includes(AGENT_PLACEHOLDER) === true ? undefined : entry.environment,
-    })), (environment, keys) => ({
-        input: 'agents',
-        problem: `agents ${keys} name one environment, '${environment}': each would mark the other's deployment inactive`,
-    }));
-    return [...names, ...environments];
-}
-/**
- * Every agent of the step's manifest as its deploy is to run, or one
- * `InputError` naming every problem of every agent. Nothing is sent.
- */
-function buildAgentsRequest(inputs, run) {
-    const manifest = inputs.agents;
-    if (manifest === undefined) {
-        throw new InputError([{ input: 'agents', problem: 'is empty: there is no manifest to read' }]);
-    }
-    const problems = accessProblems(inputs);
-    const agents = [];
-    for (const agent of manifest.agents) {
-        const request = agentRequest(agent, inputs, run);
-        if (Array.isArray(request))
-            problems.push(...request);
-        else
-            agents.push(request);
-    }
-    problems.push(...clashes(manifest, agents));
-    if (problems.length > 0)
-        throw new InputError(problems);
-    return {
-        source: manifest.source,
-        ...(inputs.name === '' ? {} : { nameTemplate: inputs.name }),
-        agents,
-    };
-}
-
 ;// CONCATENATED MODULE: ./src/run/ports/events.ts
 /**
  * What the core says happened during a run: one channel of typed events, and
@@ -48893,14 +48961,19 @@ function partsOf(agents, outcomes) {
         return { key: agent.key, summary };
     });
 }
-/** Deploys every agent of the manifest; never throws: how it ended is in the outcome. */
-async function deployAgents(asked, io) {
+/**
+ * Runs `runOne` for every agent of the manifest at once, over what they
+ * share, each agent's events tagged with its key; sets the manifest's
+ * outputs (`deployments`, `live`) as each agent's change; the outcomes, in
+ * the manifest's order, once every agent's run is over.
+ */
+async function eachAgent(agents, io, runOne) {
     const events = new RunEvents(io.views, io.redact);
-    const table = new AgentsTable(asked.agents, (outputs) => events.emit({ kind: 'outputs', outputs }));
-    const share = sharedWork(asked.agents[0]?.spec ?? { apiUrl: '', headers: {} }, io, events);
-    const outcomes = await Promise.all(asked.agents.map(async (agent) => {
+    const table = new AgentsTable(agents, (outputs) => events.emit({ kind: 'outputs', outputs }));
+    const share = sharedWork(agents[0]?.spec ?? { apiUrl: '', headers: {} }, io, events);
+    const outcomes = await Promise.all(agents.map(async (agent) => {
         const views = [...agentViews(io.views, agent.key), table.viewOf(agent)];
-        const outcome = await pipeline(agent.spec, { ...io, views }, share);
+        const outcome = await runOne(agent, { ...io, views }, share);
         table.ended(agent, outcome.failure);
         events.emit({
             kind: 'agent_over',
@@ -48911,119 +48984,52 @@ async function deployAgents(asked, io) {
     }));
     events.emit({ kind: 'agents_over' });
     await events.settled();
+    return outcomes;
+}
+/** Deploys every agent of the manifest; never throws: how it ended is in the outcome. */
+async function deployAgents(asked, io) {
+    const outcomes = await eachAgent(asked.agents, io, (agent, agentIo, share) => pipeline(agent.spec, agentIo, share));
     return {
         ...failureOfAgents(asked.agents, outcomes),
         summary: { kind: 'agents', source: asked.source, agents: partsOf(asked.agents, outcomes) },
     };
 }
 
-;// CONCATENATED MODULE: ./src/run/flows/status-run.ts
-/**
- * `deploy-agent status` as a run: the deployment named exactly `name`, looked
- * up over the same service client, wait and outputs as the deploy, reported
- * as the deploy reports a deployment it reuses; it never creates nor changes
- * anything, and asks nothing of the deployment but to be live.
- */
-
-
-
-
-
-
-
-
-
-
-
-/**
- * The deployment found, in the shape the deploy's outputs and summary take
- * (a `DeployResult`): reused, and asked nothing, so the request it would
- * have been reused for holds only its name and source.
- */
-function asReused(found) {
-    const request = { name: found.name, source: found.source, secrets: [] };
+;// CONCATENATED MODULE: ./src/run/decisions/agents-plan-report.ts
+/** The `plans` entry of one agent. */
+function entryOf(plan) {
+    const { outputs } = plan;
+    const parsed = outputs.plan === undefined ? null : JSON.parse(outputs.plan);
     return {
-        deployment: found,
-        created: false,
-        request: { ...request, source_config: {}, source_revision_config: {} },
+        name: plan.name,
+        action: outputs.action ?? '',
+        changes: Number(outputs.changes ?? '0'),
+        'deployment-id': outputs['deployment-id'] ?? '',
+        status: outputs.status ?? '',
+        'dashboard-url': outputs['dashboard-url'] ?? '',
+        plan: parsed,
+        ...(plan.error === undefined ? {} : { error: plan.error }),
     };
 }
-/** What `status` knows at any point: the deployment found, its latest state and how live it is. */
-class StatusRecord {
-    #found;
-    deployment;
-    liveness;
-    failure;
-    stack;
-    #request;
-    #setOutputs;
-    constructor(request, setOutputs) {
-        this.#request = request;
-        this.#setOutputs = setOutputs;
-    }
-    /** The deployment's state as the run sees it now, and how live it is; the first is the one found. */
-    seen(deployment, liveness) {
-        const found = (this.#found ??= asReused(deployment));
-        this.deployment = deployment;
-        this.liveness = liveness;
-        const { dashboardUrl } = this.#request;
-        this.#setOutputs(outputsOf(found, deployment, { live: liveness.live, drift: [] }, dashboardUrl));
-    }
-    failed(error, redact) {
-        if (error instanceof WaitError)
-            this.seen(error.deployment, error.liveness);
-        ({ failure: this.failure, stack: this.stack } = failureOf(error, this.deployment, redact));
-    }
-    /** The summary, as the deploy's of a deployment it reused; none when no deployment has the name. */
-    summary(commit) {
-        const { deployment } = this;
-        if (deployment === undefined)
-            return undefined;
-        const { name, dashboardUrl } = this.#request;
-        return {
-            kind: 'deploy',
-            spec: { name, source: deployment.source, dryRun: false, dashboardUrl },
-            result: this.#found,
-            deployment,
-            liveness: this.liveness,
-            drift: [],
-            failure: this.failure,
-            commit,
-        };
-    }
+/** The manifest's action from each agent's, or undefined when one has none. */
+function actionOf(actions) {
+    if (actions.some((action) => action === undefined))
+        return undefined;
+    if (actions.includes('fail'))
+        return 'fail';
+    const [first] = actions;
+    return actions.every((action) => action === first) ? first : 'mixed';
 }
-/** `deploy-agent status`: the deployment named exactly `name`, reported as `deploy` would. */
-async function status_run_status(request, io) {
-    const events = new RunEvents(io.views, io.redact);
-    const { logger } = events;
-    const { name } = request;
-    const record = new StatusRecord(request, (outputs) => events.emit({ kind: 'outputs', outputs }));
-    try {
-        maskValues(request, io);
-        const dependencies = dependenciesOf(request, io, events);
-        const found = await inGroup(dependencies)(`Looking for deployment '${name}'`, 'find', async () => pickOne(await dependencies.service.findByName(name), name, logger));
-        if (found === undefined) {
-            throw new ActionError(`No deployment is named '${name}' (names match exactly, case included).`);
-        }
-        // Decided once for the deployment found; the wait decides it for each one it sees.
-        const liveness = await decideLive(found, ONLY_LIVE);
-        record.seen(found, liveness);
-        const last = request.waitForReady
-            ? await waitForLive(request, found, liveness, ONLY_LIVE, {
-                ...dependencies,
-                onPoll: (seen, verdict) => record.seen(seen, verdict),
-            })
-            : { deployment: found, liveness };
-        record.seen(last.deployment, last.liveness);
-        const live = last.liveness.live ? 'live' : `not live: ${last.liveness.missing}`;
-        logger.info(`deployment '${name}': ${last.deployment.id} (${untrusted(last.deployment.status)}), ${live}`);
-    }
-    catch (error) {
-        record.failed(error, io.redact);
-    }
-    await events.settled();
-    const { failure, stack } = record;
-    return { failure, stack, summary: record.summary(io.run.commit) };
+/** The manifest's plan outputs from every agent's plan, in the manifest's order. */
+function agentsPlanOutputs(plans) {
+    const all = [...plans.values()];
+    const action = actionOf(all.map((plan) => plan.outputs.action));
+    const changes = all.reduce((sum, plan) => sum + Number(plan.outputs.changes ?? '0'), 0);
+    return {
+        plans: JSON.stringify(Object.fromEntries([...plans].map(([key, plan]) => [key, entryOf(plan)]))),
+        action: action ?? '',
+        changes: action === undefined ? '' : String(changes),
+    };
 }
 
 ;// CONCATENATED MODULE: ./src/run/decisions/verdict.ts
@@ -49124,6 +49130,7 @@ const PLAN_OUTPUT_NAMES = (/* unused pure expression or super */ null && ([
     'deployment-id',
     'status',
     'dashboard-url',
+    'plans',
 ]));
 /** `count` differences, the noun agreeing: `1 difference`, `2 differences`. */
 const plan_run_differences = (count) => `${count} ${plural(count, 'difference')}`;
@@ -49225,6 +49232,239 @@ async function planned({ spec, onChange }, io, events, shared) {
     }
 }
 
+;// CONCATENATED MODULE: ./src/run/flows/plan-agents.ts
+
+
+
+
+
+/** The manifest's plan outputs, set once every agent's plan is over. */
+class PlansTable {
+    #plans = new Map();
+    #emit;
+    constructor(agents, emit) {
+        this.#emit = emit;
+        for (const { key, spec } of agents)
+            this.#plans.set(key, { name: spec.name, outputs: {} });
+    }
+    /** The view that keeps an agent's plan outputs as its run sets them. */
+    viewOf(agent) {
+        return (event) => {
+            if (event.kind !== 'outputs')
+                return;
+            const plan = this.#plans.get(agent.key);
+            this.#plans.set(agent.key, {
+                name: agent.spec.name,
+                outputs: { ...plan?.outputs, ...event.outputs },
+            });
+        };
+    }
+    /** Every plan is over: each agent's failure, if any, joins it, and the outputs are set. */
+    ended(agents, outcomes) {
+        agents.forEach((agent, index) => {
+            const failure = outcomes[index]?.failure;
+            const plan = this.#plans.get(agent.key) ?? { name: agent.spec.name, outputs: {} };
+            this.#plans.set(agent.key, { ...plan, ...(failure === undefined ? {} : { error: failure }) });
+        });
+        this.#emit(agentsPlanOutputs(this.#plans));
+    }
+}
+/** Plans the deploy of every agent of the manifest; never throws: how it ended is in the outcome. */
+async function planAgents(asked, io) {
+    const events = new RunEvents(io.views, io.redact);
+    const table = new PlansTable(asked.agents, (outputs) => events.emit({
+        kind: 'outputs',
+        outputs: { plan: '', 'deployment-id': '', status: '', ...outputs },
+    }));
+    const share = sharedWork(asked.agents[0]?.spec ?? { apiUrl: '', headers: {} }, io, events);
+    const outcomes = await Promise.all(asked.agents.map(async (agent) => {
+        const views = [...agentViews(io.views, agent.key), table.viewOf(agent)];
+        const release = await share.take();
+        try {
+            const request = { spec: agent.spec, onChange: asked.onChange };
+            return await runPlan(request, { ...io, views }, share.dependencies);
+        }
+        finally {
+            release();
+        }
+    }));
+    table.ended(asked.agents, outcomes);
+    events.emit({ kind: 'agents_over' });
+    await events.settled();
+    const agents = asked.agents.map((agent, index) => {
+        const outcome = outcomes[index];
+        const summary = outcome?.summary;
+        return {
+            key: agent.key,
+            name: agent.spec.name,
+            ...(summary?.kind === 'plan' ? { summary } : {}),
+            ...(outcome?.failure === undefined ? {} : { failure: outcome.failure }),
+        };
+    });
+    return {
+        ...failureOfAgents(asked.agents, outcomes),
+        summary: { kind: 'agents-plan', source: asked.source, agents },
+    };
+}
+
+;// CONCATENATED MODULE: ./src/run/flows/status-run.ts
+/**
+ * `deploy-agent status` as a run: the deployment named exactly `name`, looked
+ * up over the same service client, wait and outputs as the deploy, reported
+ * as the deploy reports a deployment it reuses; it never creates nor changes
+ * anything, and asks nothing of the deployment but to be live.
+ */
+
+
+
+
+
+
+
+
+
+
+
+/**
+ * The deployment found, in the shape the deploy's outputs and summary take
+ * (a `DeployResult`): reused, and asked nothing, so the request it would
+ * have been reused for holds only its name and source.
+ */
+function asReused(found) {
+    const request = { name: found.name, source: found.source, secrets: [] };
+    return {
+        deployment: found,
+        created: false,
+        request: { ...request, source_config: {}, source_revision_config: {} },
+    };
+}
+/** What `status` knows at any point: the deployment found, its latest state and how live it is. */
+class StatusRecord {
+    #found;
+    deployment;
+    liveness;
+    failure;
+    stack;
+    #request;
+    #setOutputs;
+    constructor(request, setOutputs) {
+        this.#request = request;
+        this.#setOutputs = setOutputs;
+    }
+    /** The deployment's state as the run sees it now, and how live it is; the first is the one found. */
+    seen(deployment, liveness) {
+        const found = (this.#found ??= asReused(deployment));
+        this.deployment = deployment;
+        this.liveness = liveness;
+        const { dashboardUrl } = this.#request;
+        this.#setOutputs(outputsOf(found, deployment, { live: liveness.live, drift: [] }, dashboardUrl));
+    }
+    failed(error, redact) {
+        if (error instanceof WaitError)
+            this.seen(error.deployment, error.liveness);
+        ({ failure: this.failure, stack: this.stack } = failureOf(error, this.deployment, redact));
+    }
+    /** The summary, as the deploy's of a deployment it reused; none when no deployment has the name. */
+    summary(commit) {
+        const { deployment } = this;
+        if (deployment === undefined)
+            return undefined;
+        const { name, dashboardUrl } = this.#request;
+        return {
+            kind: 'deploy',
+            spec: { name, source: deployment.source, dryRun: false, dashboardUrl },
+            result: this.#found,
+            deployment,
+            liveness: this.liveness,
+            drift: [],
+            failure: this.failure,
+            commit,
+        };
+    }
+}
+/** Looks the deployment up, and waits for it when asked; throws on any failure. */
+async function lookUp(request, io, events, record, share) {
+    const { logger } = events;
+    const { name } = request;
+    maskValues(request, io);
+    const dependencies = { ...dependenciesOf(request, io, events), ...share?.dependencies };
+    // Among several agents, a few look up at once; a waiting agent holds no slot.
+    const release = (await share?.take()) ?? (() => undefined);
+    let found;
+    try {
+        found = await inGroup(dependencies)(`Looking for deployment '${name}'`, 'find', async () => pickOne(await dependencies.service.findByName(name), name, logger));
+    }
+    finally {
+        release();
+    }
+    if (found === undefined) {
+        throw new ActionError(`No deployment is named '${name}' (names match exactly, case included).`);
+    }
+    // Decided once for the deployment found; the wait decides it for each one it sees.
+    const liveness = await decideLive(found, ONLY_LIVE);
+    record.seen(found, liveness);
+    const last = request.waitForReady
+        ? await waitForLive(request, found, liveness, ONLY_LIVE, {
+            ...dependencies,
+            onPoll: (seen, verdict) => record.seen(seen, verdict),
+        })
+        : { deployment: found, liveness };
+    record.seen(last.deployment, last.liveness);
+    const live = last.liveness.live ? 'live' : `not live: ${last.liveness.missing}`;
+    logger.info(`deployment '${name}': ${last.deployment.id} (${untrusted(last.deployment.status)}), ${live}`);
+}
+/**
+ * `deploy-agent status`: the deployment named exactly `name`, reported as
+ * `deploy` would. `share` is given when it is one agent's among several.
+ */
+async function status_run_status(request, io, share) {
+    const events = new RunEvents(io.views, io.redact);
+    const record = new StatusRecord(request, (outputs) => events.emit({ kind: 'outputs', outputs }));
+    try {
+        await lookUp(request, io, events, record, share);
+    }
+    catch (error) {
+        record.failed(error, io.redact);
+    }
+    await events.settled();
+    const { failure, stack } = record;
+    return { failure, stack, summary: record.summary(io.run.commit) };
+}
+
+;// CONCATENATED MODULE: ./src/run/flows/status-agents.ts
+
+
+
+/** Looks every agent's deployment up; never throws: how it ended is in the outcome. */
+async function statusAgents(asked, io) {
+    const outcomes = await eachAgent(asked.agents, io, (agent, agentIo, share) => status_run_status(agent.spec, agentIo, share));
+    // An agent whose deployment was not found has no summary of its own: its row shows its name
+    // and why (the agents' table shows no source, which status does not know then).
+    const agents = asked.agents.map((agent, index) => {
+        const outcome = outcomes[index];
+        const own = outcome?.summary;
+        return {
+            key: agent.key,
+            summary: own?.kind === 'deploy'
+                ? own
+                : {
+                    kind: 'deploy',
+                    spec: {
+                        name: agent.spec.name,
+                        source: 'codehost',
+                        dryRun: false,
+                        dashboardUrl: agent.spec.dashboardUrl,
+                    },
+                    ...(outcome?.failure === undefined ? {} : { failure: outcome.failure }),
+                },
+        };
+    });
+    return {
+        ...failureOfAgents(asked.agents, outcomes),
+        summary: { kind: 'agents', source: asked.source, agents },
+    };
+}
+
 ;// CONCATENATED MODULE: ./src/cli/core.ts
 /**
  * The core as the command drives it: `deploy` is the action's pipeline, run
@@ -49232,9 +49472,12 @@ async function planned({ spec, onChange }, io, events, shared) {
  * agent of the manifest, as the action's step of several agents); `status`
  * is a look-up by name over the same service client, wait and outputs, that
  * never creates (its own request: no plan); `plan` is the plan sub-action's
- * run (`runPlan`), read-only. All read their inputs with the action's own
- * reader and parsers.
+ * run (`runPlan`), read-only. With `--agents`, `status` and `plan` too run
+ * once for each agent of the manifest. All read their inputs with the
+ * action's own reader and parsers.
  */
+
+
 
 
 
@@ -49253,12 +49496,10 @@ async function planned({ spec, onChange }, io, events, shared) {
  */
 function readCommandRequest(command, read, run) {
     switch (command) {
-        case 'plan': {
-            const inputs = declare_readInputs({ ...PLAN_SHARED_INPUTS, ...PLAN_OWN_INPUTS }, read, run);
-            return { command, plan: planRequest(inputs, run) };
-        }
+        case 'plan':
+            return readPlan(read, run);
         case 'status':
-            return { command, lookup: readStatusRequest(read, run) };
+            return { command, ...readStatusRequest(read, run) };
         case 'deploy':
             return readDeploy(read, run);
     }
@@ -49273,13 +49514,27 @@ function readDeploy(read, run) {
         ? { command: 'deploy', spec: buildDeploySpec(inputs, run) }
         : { command: 'deploy', agents: buildAgentsRequest(inputs, run) };
 }
+/** The plan's inputs (plan/action.yml's, the manifest among them: `name` is then a template). */
+const PLAN_INPUTS = { ...PLAN_SHARED_INPUTS, ...PLAN_OWN_INPUTS };
+/**
+ * `plan`'s inputs: with a manifest (`--agents`), one plan an agent, each
+ * the plan its deploy would have (the name template, if any, filled); else
+ * the one plan.
+ */
+function readPlan(read, run) {
+    const asked = planAsked(declare_readInputs(PLAN_INPUTS, read, run), run);
+    if (asked.kind === 'one')
+        return { command: 'plan', plan: asked.plan };
+    const { source, agents, onChange } = asked.plan;
+    return { command: 'plan', agents: { source, agents, onChange } };
+}
 /** Runs a read request through the core; never throws: how it ended is in the outcome. */
 function runCommandRequest(asked, io) {
     switch (asked.command) {
         case 'plan':
-            return runPlan(asked.plan, io);
+            return 'agents' in asked ? planAgents(asked.agents, io) : runPlan(asked.plan, io);
         case 'status':
-            return status_run_status(asked.lookup, io);
+            return 'agents' in asked ? statusAgents(asked.agents, io) : status_run_status(asked.lookup, io);
         case 'deploy':
             return 'agents' in asked ? deployAgents(asked.agents, io) : pipeline(asked.spec, io);
     }
@@ -50646,7 +50901,7 @@ async function runFleet(command, request, world) {
         return EXIT.done;
     }
     catch (error) {
-        if (error instanceof InputError) {
+        if (error instanceof errors_InputError) {
             log.error(describeInputError(error, request, ci));
             return EXIT.usage;
         }
@@ -50675,12 +50930,12 @@ const ABOUT = {
         does: 'Finds the deployment NAME or creates it, reports drift, optionally waits until it is live, and reports it (what the GitHub Action does). With --agents FILE, does so for every agent of the manifest at once, each as if alone (--name, if given, a template holding {agent}): --json keyed by agent, --dotenv DEPLOYMENT_LIVE and DEPLOYMENT_AGENT_<KEY>_ID, _URL, _STATUS, _LIVE (at most --dotenv-max-keys), exit 1 when any agent failed, once all have finished.',
     },
     status: {
-        usage: 'deploy-agent status --name NAME [options]',
-        does: 'Looks the deployment NAME up (read-only: never creates) and reports it as deploy does; with --wait, waits until it is live. Exit 1 when no deployment has that name.',
+        usage: 'deploy-agent status (--name NAME | --agents FILE) [options]',
+        does: 'Looks the deployment NAME up (read-only: never creates) and reports it as deploy does; with --wait, waits until it is live. Exit 1 when no deployment has that name. With --agents FILE, does so for every agent of the manifest at once (--name, if given, a template holding {agent}): --json and --dotenv as deploy --agents writes them, exit 1 when any agent failed, once all have finished.',
     },
     plan: {
-        usage: 'deploy-agent plan --name NAME [options]',
-        does: 'Says what deploy would do with these options, read-only (GET requests only): create, reuse with every difference it would not apply, or fail. Exit 1 on fail, or on a difference with --on-change fail.',
+        usage: 'deploy-agent plan (--name NAME | --agents FILE) [options]',
+        does: "Says what deploy would do with these options, read-only (GET requests only): create, reuse with every difference it would not apply, or fail. Exit 1 on fail, or on a difference with --on-change fail. With --agents FILE, plans every agent of the manifest, each as if alone (--name, if given, a template holding {agent}): --json action, changes (the total) and plans keyed by agent, --dotenv DEPLOYMENT_PLAN_ACTION, DEPLOYMENT_CHANGES and DEPLOYMENT_AGENT_<KEY>_ID, _STATUS; exit 1 when any agent's plan fails.",
     },
     list: {
         usage: 'deploy-agent list [filters] [--limit N | --all] [--json]',
@@ -50968,7 +51223,79 @@ function agentsDotenv(manifest, maxKeys) {
     return { text, skipped: [...skipped, ...leftOut] };
 }
 
+;// CONCATENATED MODULE: ./src/cli/agents-plan-outputs.ts
+/**
+ * What a plan of several agents writes for machines outside GitHub: one
+ * `--json` object whose `plans` is the plan step's `plans` output (each
+ * agent's plan by key, `error` when its plan fails), with the manifest's
+ * `action` and `changes` (the total); and a dotenv report of the manifest's
+ * `DEPLOYMENT_PLAN_ACTION` and `DEPLOYMENT_CHANGES`, then each agent's id
+ * and status (a plan has no URL and no liveness), the most useful first,
+ * so that GitLab's limit on the number of variables cuts the least useful.
+ */
+
+
+
+/** The `plans` output, parsed; empty when there is none yet (or it is not JSON). */
+function plansOf(text) {
+    if (text === undefined || text === '')
+        return {};
+    try {
+        const parsed = JSON.parse(text);
+        return typeof parsed === 'object' && parsed !== null
+            ? parsed
+            : {};
+    }
+    catch {
+        return {};
+    }
+}
+/** The `--json` object: the manifest's `action` and `changes`, `plans` by key, `error` when it failed. */
+function agentsPlanJson(outputs, error) {
+    return {
+        action: outputs.action ?? '',
+        changes: outputs.changes ?? '',
+        plans: plansOf(outputs.plans),
+        ...(error === undefined ? {} : { error }),
+    };
+}
+/** An entry's text field, or empty. */
+function textOf(entry, field) {
+    const value = entry[field];
+    return typeof value === 'string' ? value : '';
+}
+/**
+ * The report GitLab accepts and reads back exactly, at most `maxKeys`
+ * variables, under 5 KB: `DEPLOYMENT_PLAN_ACTION`, `DEPLOYMENT_CHANGES`,
+ * then each agent's `_ID`, then each agent's `_STATUS` (agents in the
+ * manifest's order); no empty value; each variable left out with why.
+ */
+function agentsPlanDotenv(outputs, maxKeys) {
+    const plans = Object.entries(plansOf(outputs.plans));
+    const each = (part, field) => plans.map(([key, entry]) => [agentVariable(key, part), textOf(entry, field)]);
+    const variables = [
+        [dotenvName('action'), outputs.action ?? ''],
+        [dotenvName('changes'), outputs.changes ?? ''],
+        ...each('ID', 'deployment-id'),
+        ...each('STATUS', 'status'),
+    ];
+    const written = [];
+    const skipped = [];
+    for (const [variable, value] of variables) {
+        if (value === '')
+            continue;
+        const refusal = dotenvRefusal(value);
+        if (refusal === undefined)
+            written.push([variable, value]);
+        else
+            skipped.push({ variable, reason: refusal });
+    }
+    const { text, leftOut } = withinLimits(written, maxKeys);
+    return { text, skipped: [...skipped, ...leftOut] };
+}
+
 ;// CONCATENATED MODULE: ./src/cli/outputs-seen.ts
+
 
 
 /** The manifest's `deployments` output, parsed; empty when there is none yet (or it is not JSON). */
@@ -50988,7 +51315,8 @@ class OutputsSeen {
     #outputs = {};
     /** Each agent's own outputs, by key, in the order the agents first set them. */
     #agents = new Map();
-    #manifest = false;
+    /** The run is of several agents: its outputs are the manifest's deployments, or its plans. */
+    #manifest;
     /** The view that keeps the outputs as the run sets them. */
     view = (event) => {
         if (event.kind !== 'outputs')
@@ -50998,12 +51326,15 @@ class OutputsSeen {
             this.#outputs = { ...this.#outputs, ...event.outputs };
             return;
         }
-        this.#manifest = true;
+        this.#manifest ??= 'deployments';
         this.#agents.set(agent, { ...this.#agents.get(agent), ...event.outputs });
     };
-    /** The run deploys several agents: its outputs are the manifest's, even before any is set. */
-    expectAgents() {
-        this.#manifest = true;
+    /**
+     * The run is of several agents: its outputs are the manifest's, even
+     * before any is set; a plan's are its `plans`.
+     */
+    expectAgents(kind = 'deployments') {
+        this.#manifest = kind;
     }
     /**
      * Every agent: those of the manifest's `deployments` in its order (its
@@ -51024,15 +51355,25 @@ class OutputsSeen {
     }
     /** The object `--json` prints, and the stream's `result` holds; `error` when the run failed. */
     json(error) {
-        return this.#manifest
-            ? agentsJson(this.#manifestOutputs(), error)
-            : outputsJson(this.#outputs, error);
+        switch (this.#manifest) {
+            case 'plans':
+                return agentsPlanJson(this.#outputs, error);
+            case 'deployments':
+                return agentsJson(this.#manifestOutputs(), error);
+            case undefined:
+                return outputsJson(this.#outputs, error);
+        }
     }
     /** The dotenv report, at most `maxKeys` variables, and each variable left out with why. */
     dotenv(maxKeys) {
-        return this.#manifest
-            ? agentsDotenv(this.#manifestOutputs(), maxKeys)
-            : outputsDotenv(this.#outputs, maxKeys);
+        switch (this.#manifest) {
+            case 'plans':
+                return agentsPlanDotenv(this.#outputs, maxKeys);
+            case 'deployments':
+                return agentsDotenv(this.#manifestOutputs(), maxKeys);
+            case undefined:
+                return outputsDotenv(this.#outputs, maxKeys);
+        }
     }
 }
 
@@ -51196,14 +51537,14 @@ async function runRequest(request, command, world, session, { seen, quitting }) 
         prepared = readCommandRequest(command, (name) => request.inputs[name], run);
     }
     catch (error) {
-        if (!(error instanceof InputError))
+        if (!(error instanceof errors_InputError))
             throw error;
         const message = describeInputError(error, request, ci);
         log.error(message);
         return { exitCode: EXIT.usage, error: message };
     }
-    if (prepared.command === 'deploy' && 'agents' in prepared)
-        seen.expectAgents();
+    if ('agents' in prepared)
+        seen.expectAgents(prepared.command === 'plan' ? 'plans' : 'deployments');
     if (command === 'deploy')
         log.info(describeRun(ci));
     const outcome = await session.interruptible(() => runCommandRequest(prepared, runnerIO(world, session, run, seen.view)), quitting);

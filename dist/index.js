@@ -55000,7 +55000,7 @@ function problemLine({ input, problem }) {
  * problem of the run rather than of a value (an empty api key on a fork's
  * pull request): the message starts with it, and the other problems follow.
  */
-class InputError extends ActionError {
+class errors_InputError extends ActionError {
     name = 'InputError';
     /** Every problem, the lead first. */
     problems;
@@ -55122,10 +55122,10 @@ function readInputs(declarations, read, run) {
             ? ''
             : ` The empty values in ${emptied.map((name) => `'${name}'`).join(' and ')} have the same cause.`;
         const others = issues.filter((issue) => !issue.empty);
-        throw new InputError(others.map(problemOf), { ...lead, problem: lead.problem + cause });
+        throw new errors_InputError(others.map(problemOf), { ...lead, problem: lead.problem + cause });
     }
     if (!result.success)
-        throw new InputError(issues.map(problemOf));
+        throw new errors_InputError(issues.map(problemOf));
     return result.data;
 }
 
@@ -60446,10 +60446,23 @@ function readRequest(entry, run) {
         return { request: entry.request(readInputs(entry.inputs, readInput, run), run) };
     }
     catch (error) {
-        if (!(error instanceof InputError))
+        if (!(error instanceof errors_InputError))
             throw error;
         return { failure: error.message };
     }
+}
+/** The answers to the core's questions the hooks give, and only those. */
+function answersOf(hooks) {
+    const answers = {};
+    if (hooks.commitOrder !== undefined)
+        answers.commitOrder = hooks.commitOrder;
+    if (hooks.retired !== undefined)
+        answers.retired = hooks.retired;
+    if (hooks.retiredAgents !== undefined)
+        answers.retiredAgents = hooks.retiredAgents;
+    if (hooks.pullRequestStates !== undefined)
+        answers.pullRequestStates = hooks.pullRequestStates;
+    return answers;
 }
 /** What the step hands an entry's hooks. */
 function hookDependencies(log, redactor, outputs) {
@@ -60509,11 +60522,7 @@ async function runStep(entry) {
                 ...stepViews(annotations, outputs),
                 ...(hooks.view === undefined ? [] : [hooks.view]),
             ],
-            ...(hooks.commitOrder === undefined ? {} : { commitOrder: hooks.commitOrder }),
-            ...(hooks.retired === undefined ? {} : { retired: hooks.retired }),
-            ...(hooks.pullRequestStates === undefined
-                ? {}
-                : { pullRequestStates: hooks.pullRequestStates }),
+            ...answersOf(hooks),
         };
     };
     const outcome = await entry.run(read.request, { io });
@@ -60603,7 +60612,7 @@ function accessProblems(inputs) {
 function checkedAccess(inputs) {
     const problems = accessProblems(inputs);
     if (problems.length > 0)
-        throw new InputError(problems);
+        throw new errors_InputError(problems);
     return serviceAccess(inputs);
 }
 
@@ -60764,9 +60773,9 @@ function buildDeploySpec(inputs, run) {
     const problems = combinationProblems(inputs, wanted);
     const fields = sourceFields(inputs, wanted);
     if (Array.isArray(fields))
-        throw new InputError([...problems, ...fields]);
+        throw new errors_InputError([...problems, ...fields]);
     if (problems.length > 0)
-        throw new InputError(problems);
+        throw new errors_InputError(problems);
     return { ...commonFields(inputs, wanted, fields, run), ...fields };
 }
 
@@ -61581,7 +61590,7 @@ function agentRequest(agent, inputs, run) {
         };
     }
     catch (error) {
-        if (!(error instanceof InputError))
+        if (!(error instanceof errors_InputError))
             throw error;
         return error.problems
             .filter((problem) => !access.includes(problem.input))
@@ -61621,7 +61630,7 @@ function clashes(manifest, agents) {
 function buildAgentsRequest(inputs, run) {
     const manifest = inputs.agents;
     if (manifest === undefined) {
-        throw new InputError([{ input: 'agents', problem: 'is empty: there is no manifest to read' }]);
+        throw new errors_InputError([{ input: 'agents', problem: 'is empty: there is no manifest to read' }]);
     }
     const problems = accessProblems(inputs);
     const agents = [];
@@ -61634,7 +61643,7 @@ function buildAgentsRequest(inputs, run) {
     }
     problems.push(...clashes(manifest, agents));
     if (problems.length > 0)
-        throw new InputError(problems);
+        throw new errors_InputError(problems);
     return {
         source: manifest.source,
         ...(inputs.name === '' ? {} : { nameTemplate: inputs.name }),
@@ -63647,14 +63656,19 @@ function partsOf(agents, outcomes) {
         return { key: agent.key, summary };
     });
 }
-/** Deploys every agent of the manifest; never throws: how it ended is in the outcome. */
-async function deployAgents(asked, io) {
+/**
+ * Runs `runOne` for every agent of the manifest at once, over what they
+ * share, each agent's events tagged with its key; sets the manifest's
+ * outputs (`deployments`, `live`) as each agent's change; the outcomes, in
+ * the manifest's order, once every agent's run is over.
+ */
+async function eachAgent(agents, io, runOne) {
     const events = new RunEvents(io.views, io.redact);
-    const table = new AgentsTable(asked.agents, (outputs) => events.emit({ kind: 'outputs', outputs }));
-    const share = sharedWork(asked.agents[0]?.spec ?? { apiUrl: '', headers: {} }, io, events);
-    const outcomes = await Promise.all(asked.agents.map(async (agent) => {
+    const table = new AgentsTable(agents, (outputs) => events.emit({ kind: 'outputs', outputs }));
+    const share = sharedWork(agents[0]?.spec ?? { apiUrl: '', headers: {} }, io, events);
+    const outcomes = await Promise.all(agents.map(async (agent) => {
         const views = [...agentViews(io.views, agent.key), table.viewOf(agent)];
-        const outcome = await pipeline(agent.spec, { ...io, views }, share);
+        const outcome = await runOne(agent, { ...io, views }, share);
         table.ended(agent, outcome.failure);
         events.emit({
             kind: 'agent_over',
@@ -63665,6 +63679,11 @@ async function deployAgents(asked, io) {
     }));
     events.emit({ kind: 'agents_over' });
     await events.settled();
+    return outcomes;
+}
+/** Deploys every agent of the manifest; never throws: how it ended is in the outcome. */
+async function deployAgents(asked, io) {
+    const outcomes = await eachAgent(asked.agents, io, (agent, agentIo, share) => pipeline(agent.spec, agentIo, share));
     return {
         ...failureOfAgents(asked.agents, outcomes),
         summary: { kind: 'agents', source: asked.source, agents: partsOf(asked.agents, outcomes) },
@@ -63854,6 +63873,208 @@ async function writePlanComment(comment, report, context, redact) {
     await comment.writeBody(report.name, body);
 }
 
+;// CONCATENATED MODULE: ./src/github/features/agents-plan-comment.ts
+/**
+ * The plan comment of a manifest: one comment on the pull request for every
+ * agent, a row an agent (what its deploy would do, how many differences it
+ * would not apply, its dashboard), then each agent's differences, what
+ * would fail and any plan not made below. Its hidden marker holds the
+ * step's name template (or, without one, the manifest's path), as the
+ * deploy's manifest comment does, but a plan's own: adding or removing an
+ * agent keeps the comment, and a plan comment is never a deploy's. An agent
+ * an earlier plan listed that the manifest no longer holds keeps a row
+ * saying the deploy leaves its deployment as it is. Text from the service
+ * is data, never Markdown (common/github-text.ts).
+ */
+
+
+
+
+
+
+function agentsPlanMarker(identity) {
+    return `<!-- deploy-agent-agents-plan:${encodeName(identity)} -->`;
+}
+/** Whether a comment's body is this manifest's plan comment (its marker opens it). */
+function carriesAgentsPlanMarker(body, identity) {
+    return typeof body === 'string' && body.startsWith(agentsPlanMarker(identity));
+}
+/** What opens an agent's part below the table. */
+const DETAILS = '\n#### ';
+const agents_plan_comment_HEAD = [
+    '| Agent | Deployment | The deploy would | Not applied | Links |',
+    '| --- | --- | --- | --- | --- |',
+];
+/** What the agent's deploy would do, in the row's words. */
+function agents_plan_comment_actionCell(report, redact) {
+    if (!('verdict' in report))
+        return '🚫 no plan made (see below)';
+    const { verdict } = report;
+    const { deployment } = verdict;
+    const found = deployment === undefined
+        ? ''
+        : ` ${markdownCode(redact(deployment.id), 100)} (${markdownCode(redact(deployment.status), 100)})`;
+    if (verdict.action === 'create')
+        return '🆕 create';
+    if (verdict.action === 'fail')
+        return `❌ fail${found}`;
+    return `${verdict.wouldFail === undefined ? '♻️' : '⚠️'} reuse${found}`;
+}
+function agents_plan_comment_agentRow({ key, deploymentName, report }, redact) {
+    const verdict = 'verdict' in report ? report.verdict : undefined;
+    const deployment = verdict?.deployment;
+    const dashboard = deployment === undefined || !('verdict' in report)
+        ? undefined
+        : markdownLink('Dashboard', dashboardUrlOf(report.dashboardUrl, deployment));
+    const cells = [
+        markdownCode(key),
+        markdownCode(redact(deploymentName), 100),
+        agents_plan_comment_actionCell(report, redact),
+        verdict === undefined || verdict.action !== 'reuse' ? '' : String(verdict.changes.length),
+        dashboard ?? '',
+    ];
+    return `| ${cells.join(' | ')} |`;
+}
+/** The row of an agent an earlier plan listed that the manifest no longer holds. */
+function agents_plan_comment_goneRow(key, dashboard) {
+    const where = markdownLink('Dashboard', dashboard);
+    const cells = [
+        markdownCode(key),
+        '',
+        'nothing: no longer in the manifest, its deployment runs until deleted',
+        '',
+        where ?? '',
+    ];
+    return `| ${cells.join(' | ')} |`;
+}
+/** What the comment says of an agent below the table, within `share` characters; none when all is said. */
+function agents_plan_comment_detailsOf(state, redact, share) {
+    const { report } = state;
+    const head = `${DETAILS.trim()} ${markdownCode(state.key, 100, false)}`;
+    if (!('verdict' in report)) {
+        return [
+            head,
+            '',
+            `The service failed, so there is no verdict for this agent at ${report.head === undefined ? 'this head' : markdownCode(report.head.slice(0, 7), 40, false)}: what this comment said of it before no longer holds.`,
+            '',
+            `**Why:** ${markdownText(redact(report.failure), 1_000)}`,
+            '',
+        ];
+    }
+    const { verdict } = report;
+    const quiet = verdict.action === 'create' ||
+        (verdict.changes.length === 0 && verdict.wouldFail === undefined);
+    if (quiet && verdict.reason === undefined)
+        return [];
+    const lines = verdictLines(verdict, redact);
+    if (verdict.changes.length > 0)
+        lines.push(...changesLines(verdict, redact, BODY_BUDGET - share));
+    return [head, '', ...lines, ''];
+}
+/** The comment's headline: how many agents, and what their deploys would do. */
+function headline(identity, states, redact) {
+    const title = markdownCode(redact(identity), 200, false);
+    const actions = states.map(({ report }) => 'verdict' in report ? report.verdict.action : 'none');
+    const count = (action) => actions.filter((one) => one === action).length;
+    const changes = states.reduce((sum, { report }) => sum + ('verdict' in report ? report.verdict.changes.length : 0), 0);
+    const parts = [
+        count('create') > 0 ? `${count('create')} would be created` : undefined,
+        count('reuse') > 0 ? `${count('reuse')} reused` : undefined,
+        count('fail') > 0 ? `${count('fail')} would fail` : undefined,
+        count('none') > 0 ? `${count('none')} not planned` : undefined,
+    ].filter((part) => part !== undefined);
+    const mark = count('fail') + count('none') > 0 ? '❌' : changes > 0 ? '⚠️' : '📋';
+    const total = `${changes} ${plural(changes, 'difference')} the deploy would not apply`;
+    return `### ${mark} Plan of ${states.length} ${plural(states.length, 'agent')} of ${title}: ${parts.join(', ')}; ${total}`;
+}
+/** The manifest's plan comment; `previous` is its body as found, whose gone agents keep a row. */
+function agentsPlanCommentBody(manifest, states, previous, parts) {
+    const { redact } = parts;
+    const identity = manifest.nameTemplate ?? manifest.source;
+    const current = new Set(manifest.agents.map((agent) => agent.key));
+    // The agents' rows only: the differences below them are rows of other tables.
+    const listed = listedAgents(previous?.split(DETAILS)[0]);
+    const gone = [...listed].filter(([key]) => !current.has(key));
+    const head = [agentsPlanMarker(identity), headline(identity, states, redact), '', ...agents_plan_comment_HEAD];
+    const run = markdownLink('Workflow run', parts.runUrl);
+    const tail = run === undefined ? [] : ['', run];
+    const all = [
+        ...states.map((state) => agents_plan_comment_agentRow(state, redact)),
+        ...gone.map(([key, dashboard]) => agents_plan_comment_goneRow(key, dashboard)),
+    ];
+    const rows = rowsWithin(all, head.join('\n').length + tail.join('\n').length + 200);
+    const more = rows.length < all.length
+        ? ['', `…and ${all.length - rows.length} more: see the job summary.`]
+        : [];
+    const used = [...head, ...rows, ...more, ...tail].join('\n').length;
+    const share = Math.floor((BODY_BUDGET - used - 200) / Math.max(states.length, 1));
+    const details = states.flatMap((state) => agents_plan_comment_detailsOf(state, redact, share));
+    const body = [...head, ...rows, ...more, '', ...details, ...tail].join('\n') + '\n';
+    return body.length < COMMENT_LIMIT ? body : body.slice(0, BODY_BUDGET);
+}
+
+;// CONCATENATED MODULE: ./src/github/agents-plan-hooks.ts
+
+
+
+
+function agentsPlanHooks(settings, manifest) {
+    return (context, given) => {
+        const { logger, redact } = given;
+        const dependencies = {
+            ...given,
+            budgetMs: agentsBudgetMs(manifest.agents.length, given.budgetMs),
+        };
+        commentOffPullRequest(settings.comment, context, logger);
+        const pullRequest = settings.comment ? context?.pullRequest : undefined;
+        const wanted = [pullRequest === undefined ? undefined : 'the pull request comment'];
+        const at = reachable(settings.token, context, logger, wanted);
+        if (at === undefined || pullRequest === undefined)
+            return { api: undefined };
+        const made = new Lazy(() => {
+            const api = gitHubApi(settings.token, at, dependencies);
+            const where = { repository: at.repository, pullRequest };
+            return {
+                api,
+                comment: new PullRequestComment(api, where, logger, redact, carriesAgentsPlanMarker),
+            };
+        });
+        const reports = new Map();
+        const identity = manifest.nameTemplate ?? manifest.source;
+        const write = async () => {
+            const states = [];
+            for (const agent of manifest.agents) {
+                const report = reports.get(agent.key);
+                if (report === undefined)
+                    return;
+                const head = at.sha === '' || 'verdict' in report ? {} : { head: at.sha };
+                states.push({
+                    key: agent.key,
+                    deploymentName: agent.deploymentName,
+                    report: { ...head, ...report },
+                });
+            }
+            const { comment } = made.value;
+            await comment.writeBody(identity, () => agentsPlanCommentBody(manifest, states, comment.body, {
+                redact,
+                ...(at.runUrl === undefined ? {} : { runUrl: at.runUrl }),
+            }));
+        };
+        return {
+            get api() {
+                return made.made?.api;
+            },
+            view: (event) => {
+                if (event.kind === 'planned' && event.agent !== undefined) {
+                    reports.set(event.agent, event.report);
+                }
+                else if (event.kind === 'agents_over')
+                    return write();
+            },
+        };
+    };
+}
+
 ;// CONCATENATED MODULE: ./src/github/plan-hooks.ts
 /**
  * The plan step's GitHub hook (src/plan.ts): its plan comment on the pull
@@ -63894,7 +64115,8 @@ function planHooks(settings) {
 ;// CONCATENATED MODULE: ./src/inputs/plan-inputs.ts
 /**
  * The plan step's inputs (plan/action.yml): the deploy step's inputs
- * that describe the deployment or reach the service, and `on-change`. The
+ * that describe the deployment or reach the service (a manifest of agents,
+ * `agents`, among them), and `on-change`. The
  * GitHub ones (`github-token`, `pr-comment` defaulting to `true`) are the
  * GitHub adapter's to add. The rest of the core's inputs are fixed: a plan
  * never waits, targets no commit, and is a dry run.
@@ -63904,10 +64126,13 @@ function planHooks(settings) {
 
 
 
+
+
 /** The core's inputs a plan takes, in plan/action.yml's order. */
 const SHARED = [
     ...ACCESS_INPUT_NAMES,
     'name',
+    'agents',
     'source',
     'config',
     'integration-id',
@@ -63918,9 +64143,8 @@ const SHARED = [
     'secrets',
     'dashboard-url',
 ];
-/** The core's inputs a plan does not take, and the text each reads as (no manifest). */
+/** The core's inputs a plan does not take, and the text each reads as. */
 const FIXED = {
-    agents: '',
     'wait-for-ready': 'false',
     'wait-timeout': '900',
     commit: 'none',
@@ -63931,12 +64155,64 @@ const FIXED = {
 const PLAN_SHARED_INPUTS = core_inputs_pick(SHARED);
 /** The plan's own: `on-change`. */
 const PLAN_OWN_INPUTS = { 'on-change': input(parseOnChange, { default: 'none' }) };
-/** The plan the deploy step would run with these inputs, checked against each other. */
-function planRequest(inputs, run) {
+/**
+ * The plan the deploy step would run with these inputs, checked against
+ * each other before any request: with `agents`, every agent's (`name`
+ * empty or a template holding `{agent}`), else the one deployment's.
+ */
+function planAsked(inputs, run) {
     const fixed = readInputs(core_inputs_pick(Object.keys(FIXED)), (name) => FIXED[name], run);
     const { 'on-change': onChange, ...shared } = inputs;
     const core = { ...fixed, ...shared };
-    return { spec: buildDeploySpec(core, run), onChange };
+    return core.agents === undefined
+        ? { kind: 'one', plan: { spec: buildDeploySpec(core, run), onChange } }
+        : { kind: 'agents', plan: { ...buildAgentsRequest(core, run), onChange } };
+}
+/** The plan of one deployment these inputs ask for; a manifest is `planAsked`'s. */
+function planRequest(inputs, run) {
+    const asked = planAsked(inputs, run);
+    if (asked.kind === 'one')
+        return asked.plan;
+    throw new InputError([
+        { input: 'agents', problem: 'plans several agents: this plan takes one deployment' },
+    ]);
+}
+
+;// CONCATENATED MODULE: ./src/run/decisions/agents-plan-report.ts
+/** The `plans` entry of one agent. */
+function entryOf(plan) {
+    const { outputs } = plan;
+    const parsed = outputs.plan === undefined ? null : JSON.parse(outputs.plan);
+    return {
+        name: plan.name,
+        action: outputs.action ?? '',
+        changes: Number(outputs.changes ?? '0'),
+        'deployment-id': outputs['deployment-id'] ?? '',
+        status: outputs.status ?? '',
+        'dashboard-url': outputs['dashboard-url'] ?? '',
+        plan: parsed,
+        ...(plan.error === undefined ? {} : { error: plan.error }),
+    };
+}
+/** The manifest's action from each agent's, or undefined when one has none. */
+function actionOf(actions) {
+    if (actions.some((action) => action === undefined))
+        return undefined;
+    if (actions.includes('fail'))
+        return 'fail';
+    const [first] = actions;
+    return actions.every((action) => action === first) ? first : 'mixed';
+}
+/** The manifest's plan outputs from every agent's plan, in the manifest's order. */
+function agentsPlanOutputs(plans) {
+    const all = [...plans.values()];
+    const action = actionOf(all.map((plan) => plan.outputs.action));
+    const changes = all.reduce((sum, plan) => sum + Number(plan.outputs.changes ?? '0'), 0);
+    return {
+        plans: JSON.stringify(Object.fromEntries([...plans].map(([key, plan]) => [key, entryOf(plan)]))),
+        action: action ?? '',
+        changes: action === undefined ? '' : String(changes),
+    };
 }
 
 ;// CONCATENATED MODULE: ./src/run/decisions/verdict.ts
@@ -64037,6 +64313,7 @@ const PLAN_OUTPUT_NAMES = (/* unused pure expression or super */ null && ([
     'deployment-id',
     'status',
     'dashboard-url',
+    'plans',
 ]));
 /** `count` differences, the noun agreeing: `1 difference`, `2 differences`. */
 const plan_run_differences = (count) => `${count} ${plural(count, 'difference')}`;
@@ -64138,16 +64415,95 @@ async function planned({ spec, onChange }, io, events, shared) {
     }
 }
 
+;// CONCATENATED MODULE: ./src/run/flows/plan-agents.ts
+
+
+
+
+
+/** The manifest's plan outputs, set once every agent's plan is over. */
+class PlansTable {
+    #plans = new Map();
+    #emit;
+    constructor(agents, emit) {
+        this.#emit = emit;
+        for (const { key, spec } of agents)
+            this.#plans.set(key, { name: spec.name, outputs: {} });
+    }
+    /** The view that keeps an agent's plan outputs as its run sets them. */
+    viewOf(agent) {
+        return (event) => {
+            if (event.kind !== 'outputs')
+                return;
+            const plan = this.#plans.get(agent.key);
+            this.#plans.set(agent.key, {
+                name: agent.spec.name,
+                outputs: { ...plan?.outputs, ...event.outputs },
+            });
+        };
+    }
+    /** Every plan is over: each agent's failure, if any, joins it, and the outputs are set. */
+    ended(agents, outcomes) {
+        agents.forEach((agent, index) => {
+            const failure = outcomes[index]?.failure;
+            const plan = this.#plans.get(agent.key) ?? { name: agent.spec.name, outputs: {} };
+            this.#plans.set(agent.key, { ...plan, ...(failure === undefined ? {} : { error: failure }) });
+        });
+        this.#emit(agentsPlanOutputs(this.#plans));
+    }
+}
+/** Plans the deploy of every agent of the manifest; never throws: how it ended is in the outcome. */
+async function planAgents(asked, io) {
+    const events = new RunEvents(io.views, io.redact);
+    const table = new PlansTable(asked.agents, (outputs) => events.emit({
+        kind: 'outputs',
+        outputs: { plan: '', 'deployment-id': '', status: '', ...outputs },
+    }));
+    const share = sharedWork(asked.agents[0]?.spec ?? { apiUrl: '', headers: {} }, io, events);
+    const outcomes = await Promise.all(asked.agents.map(async (agent) => {
+        const views = [...agentViews(io.views, agent.key), table.viewOf(agent)];
+        const release = await share.take();
+        try {
+            const request = { spec: agent.spec, onChange: asked.onChange };
+            return await runPlan(request, { ...io, views }, share.dependencies);
+        }
+        finally {
+            release();
+        }
+    }));
+    table.ended(asked.agents, outcomes);
+    events.emit({ kind: 'agents_over' });
+    await events.settled();
+    const agents = asked.agents.map((agent, index) => {
+        const outcome = outcomes[index];
+        const summary = outcome?.summary;
+        return {
+            key: agent.key,
+            name: agent.spec.name,
+            ...(summary?.kind === 'plan' ? { summary } : {}),
+            ...(outcome?.failure === undefined ? {} : { failure: outcome.failure }),
+        };
+    });
+    return {
+        ...failureOfAgents(asked.agents, outcomes),
+        summary: { kind: 'agents-plan', source: asked.source, agents },
+    };
+}
+
 ;// CONCATENATED MODULE: ./src/plan.ts
 /**
  * The plan step (plan/action.yml): what the deploy step would do with these
  * inputs, read-only, as outputs, a job summary, the plan comment and an exit
- * status a required check can use. An entry like src/main.ts: its inputs,
- * what they ask for, the core run that does it, its GitHub hook.
+ * status a required check can use; with `agents`, for every agent of the
+ * manifest, in one comment. An entry like src/main.ts: its inputs, what
+ * they ask for, the core run that does it, its GitHub hook.
  *
  * `run()` is what `@github/local-action` calls (`npx --yes @github/local-action plan ../src/plan.ts .env`);
  * src/index.ts runs it when the runner starts dist/plan.js.
  */
+
+
+
 
 
 
@@ -64166,12 +64522,92 @@ function plan_run() {
     return runStep({
         inputs: PLAN_INPUTS,
         request: (inputs, run) => ({
-            ...planRequest(inputs, run),
+            asked: planAsked(inputs, run),
             settings: { token: inputs['github-token'], comment: inputs['pr-comment'] },
         }),
-        run: ({ settings, ...request }, step) => runPlan(request, step.io(planHooks(settings))),
+        run: ({ asked, settings }, step) => asked.kind === 'one'
+            ? runPlan(asked.plan, step.io(planHooks(settings)))
+            : planAgents(asked.plan, step.io(agentsPlanHooks(settings, manifestOnGitHub(asked.plan)))),
         otherWarnings: "every one is in the step's log",
     });
+}
+
+;// CONCATENATED MODULE: ./src/github/features/agents-retire-comment.ts
+/**
+ * The manifest's one comment once its previews are retired: the comment the
+ * deploy step wrote (its marker, so a reopened pull request's next deploy
+ * finds it again) rewritten to say every agent's preview is retired, a row
+ * per agent with where its deployment, which still exists in the service,
+ * is deleted. An agent whose lookup failed says so; an agent an earlier
+ * body listed that the manifest no longer holds keeps its row. It never
+ * says a deployment was deleted or stopped. Written through the one
+ * GitHub-text module.
+ */
+
+
+
+const WHY = {
+    merged: 'This pull request was merged, so its previews are retired',
+    closed: 'This pull request was closed, so its previews are retired',
+    open: 'These previews are retired',
+};
+const agents_retire_comment_HEAD = [
+    '| Agent | Deployment | Id in the service | Status | Delete it |',
+    '| --- | --- | --- | --- | --- |',
+];
+/** An agent's cells after its key: its deployments, their statuses, where to delete them. */
+function cellsOf(deployments, redact) {
+    const code = (value) => markdownCode(redact(value), 100);
+    // In id order: two runs that list them in another order write the same body.
+    const sorted = [...deployments].sort((a, b) => a.deployment.id.localeCompare(b.deployment.id));
+    if (sorted.length === 0)
+        return ['', '', 'none in the service: nothing to delete'];
+    return [
+        sorted.map(({ deployment }) => code(deployment.id)).join(', '),
+        sorted.map(({ deployment }) => code(deployment.status)).join(', '),
+        sorted
+            .map(({ deployment, dashboardUrl }) => markdownLink('Dashboard', dashboardUrl) ?? `in the service, id ${code(deployment.id)}`)
+            .join(', '),
+    ];
+}
+/** The retired comment's Markdown; `redact` hides secret values in service text first. */
+function retiredManifestBody(retired, previous, redact) {
+    const { manifest } = retired;
+    const identity = manifestIdentity(manifest);
+    const title = markdownCode(redact(identity), 200, false);
+    const why = WHY[retired.pullRequestState ?? 'open'];
+    const head = [
+        manifestMarker(identity),
+        `### ⚫ Agents of ${title}: previews retired`,
+        '',
+        `${why}: this comment no longer says they are live. **A deployment listed here still exists in the service**, and keeps running (and costing) until someone deletes it there: this action cannot delete it (the service's interface has no delete).`,
+        '',
+        ...agents_retire_comment_HEAD,
+    ];
+    const reports = new Map(retired.reports.map(({ key, report }) => [key, report]));
+    const rows = manifest.agents.map((agent) => {
+        const report = reports.get(agent.key);
+        const cells = report === undefined
+            ? ['', '', 'not looked up (the service did not answer): re-run the job']
+            : cellsOf(report.deployments, redact);
+        return `| ${[markdownCode(agent.key), markdownCode(redact(agent.deploymentName), 100), ...cells].join(' | ')} |`;
+    });
+    const current = new Set(manifest.agents.map((agent) => agent.key));
+    const gone = [...listedAgents(previous)]
+        .filter(([key]) => !current.has(key))
+        .map(([key, dashboard]) => {
+        const where = markdownLink('Dashboard', dashboard);
+        const runs = `no longer deployed by this workflow; runs until deleted${where === undefined ? '' : `: ${where}`}`;
+        return `| ${markdownCode(key)} |  |  |  | ${runs} |`;
+    });
+    const footer = markdownLink('Workflow run', retired.runUrl);
+    const tail = footer === undefined ? [] : ['', footer];
+    const all = [...rows, ...gone];
+    const kept = rowsWithin(all, head.join('\n').length + tail.join('\n').length + 200);
+    const more = kept.length < all.length
+        ? ['', `…and ${all.length - kept.length} more: see the job summary.`]
+        : [];
+    return [...head, ...kept, ...more, ...tail].join('\n') + '\n';
 }
 
 ;// CONCATENATED MODULE: ./src/github/features/retire-comment.ts
@@ -64185,7 +64621,7 @@ function plan_run() {
  */
 
 
-const WHY = {
+const retire_comment_WHY = {
     merged: 'This pull request was merged, so its preview is retired',
     closed: 'This pull request was closed, so its preview is retired',
     open: 'This preview is retired',
@@ -64193,7 +64629,7 @@ const WHY = {
 /** The retired comment's Markdown; `redact` hides secret values in service text first. */
 function retiredCommentBody(comment, redact = (text) => text) {
     const name = markdownCode(redact(comment.name), 200, false);
-    const why = WHY[comment.pullRequestState ?? 'open'];
+    const why = retire_comment_WHY[comment.pullRequestState ?? 'open'];
     const lines = [
         marker(comment.name),
         `### ⚫ ${name}: preview retired`,
@@ -64304,6 +64740,66 @@ async function markInactive(api, repository, environment, status, logger, option
     return { found: ids.length, inactive, already, more };
 }
 
+;// CONCATENATED MODULE: ./src/github/features/agents-retirement.ts
+
+
+
+
+
+
+/** Every environment of an agent looked up, marked inactive, one environment after the other. */
+async function markEnvironments(api, target, looked, { repository, runUrl, logger, redact }) {
+    const marked = new Map();
+    for (const [environment, agents] of recordGroups(target.manifest, target.environment)) {
+        if (!agents.some((agent) => looked.has(agent.key)))
+            continue;
+        const [one] = agents;
+        const what = agents.length === 1 && one !== undefined
+            ? `${one.deploymentName}: preview retired`
+            : `${agents.length} agents: previews retired`;
+        const status = {
+            description: description(redact(`${what}; see the pull request's comment`)),
+            ...(runUrl === undefined ? {} : { log_url: runUrl }),
+        };
+        marked.set(environment, await markInactive(api, repository, environment, status, logger));
+    }
+    return marked;
+}
+/** Retires every looked-up agent's preview where `target` says; each agent's retirement by key. */
+async function retireManifest(api, reports, target, parts) {
+    const { manifest, comment } = target;
+    const looked = new Set(reports.map(({ key }) => key));
+    const [records, rewritten] = await Promise.all([
+        markEnvironments(api, target, looked, parts),
+        comment === undefined
+            ? 'skipped'
+            : comment.rewrite(manifestIdentity(manifest), () => retiredManifestBody({
+                manifest,
+                reports,
+                pullRequestState: target.pullRequestState,
+                runUrl: parts.runUrl,
+            }, comment.body, parts.redact), {}, sameRetiredBody),
+    ]);
+    const retirements = new Map();
+    for (const agent of manifest.agents) {
+        if (!looked.has(agent.key))
+            continue;
+        const environment = environmentOf(agent, target.environment);
+        const marked = records.get(environment);
+        retirements.set(agent.key, marked === undefined
+            ? { found: 0, inactive: 0, more: false, comment: rewritten }
+            : {
+                environment,
+                found: marked.found,
+                inactive: marked.inactive,
+                alreadyInactive: marked.already,
+                more: marked.more,
+                comment: rewritten,
+            });
+    }
+    return retirements;
+}
+
 ;// CONCATENATED MODULE: ./src/github/features/retirement.ts
 
 
@@ -64350,12 +64846,9 @@ function rewriteComment(comment, report, pullRequestState, { runUrl, redact }) {
 }
 
 ;// CONCATENATED MODULE: ./src/github/retire-hooks.ts
-/**
- * The retire step's GitHub hook (src/retire.ts): `retired`, which marks the
- * deployments of its `environment` inactive and rewrites the preview's
- * comment on its event's pull request (none is created), when there is a
- * token and a repository.
- */
+
+
+
 
 
 
@@ -64400,22 +64893,153 @@ function retireHooks(settings) {
         };
     };
 }
+/** The warning of a retire on a pull request that is still open. */
+function stillOpen(at, logger) {
+    if (at.pullRequestState === 'open') {
+        logger.warning(`pull request #${at.pullRequest} is still open, and its previews are retired all the same: run the retire step on \`pull_request: types: [closed]\`.`);
+    }
+}
+function agentsRetireHooks(settings, manifest) {
+    return (context, given) => {
+        const dependencies = {
+            ...given,
+            budgetMs: agentsBudgetMs(manifest.agents.length, given.budgetMs),
+        };
+        const { logger, redact } = dependencies;
+        commentOffPullRequest(settings.comment, context, logger);
+        const pullRequest = settings.comment ? context?.pullRequest : undefined;
+        const records = manifest.agents.some((agent) => (agent.environment ?? settings.environment) !== '');
+        const wanted = [
+            records ? "marking the GitHub deployments of the agents' environments inactive" : undefined,
+            pullRequest === undefined ? undefined : "rewriting the manifest's comment",
+        ];
+        const at = reachable(settings.token, context, logger, wanted);
+        if (at === undefined)
+            return { api: undefined };
+        const made = new Lazy(() => gitHubApi(settings.token, at, dependencies));
+        return {
+            get api() {
+                return made.made;
+            },
+            retiredAgents: (reports) => {
+                stillOpen(at, logger);
+                const api = made.value;
+                const comment = pullRequest === undefined
+                    ? undefined
+                    : new PullRequestComment(api, { repository: at.repository, pullRequest }, logger, redact, carriesManifestMarker);
+                const target = {
+                    manifest,
+                    environment: settings.environment,
+                    comment,
+                    pullRequestState: at.pullRequestState,
+                };
+                return retireManifest(api, reports, target, { ...at, logger, redact });
+            },
+        };
+    };
+}
+/** What GitHub is told of the manifest whose previews are retired: each agent's names and own environment. */
+function previewsOnGitHub(request) {
+    return {
+        source: request.source,
+        nameTemplate: request.nameTemplate,
+        agents: request.agents.map(({ key, agentName, name, environment }) => ({
+            key,
+            name: agentName,
+            deploymentName: name,
+            ...(environment === undefined ? {} : { environment }),
+        })),
+    };
+}
 
 ;// CONCATENATED MODULE: ./src/inputs/retire-inputs.ts
+/**
+ * The retire step's inputs (retire/action.yml) that reach the service:
+ * how to reach it, the preview's deployment name (or, with a manifest, the
+ * template of every agent's preview name) and the dashboard's address. The
+ * GitHub ones (`environment`, `github-token`, `pr-comment` defaulting to
+ * `true`) are the GitHub adapter's to add.
+ */
 
 
+
+
+
+
+
+/**
+ * `name` beside `agents` in a retire: one name without a manifest; with one,
+ * a template holding `{agent}` exactly once. Never empty: each agent's own
+ * name is what its production deployment is called, never a preview.
+ */
+function retireNameBesides(raw, set) {
+    if ((set.agents ?? '') !== '' && placeholderCount(raw) === 0) {
+        return `${raw === '' ? 'is empty' : 'does not hold {agent}'}: with agents it is the previews' name template, holding {agent} exactly once, which each agent's name fills (like {agent}-pr-7)`;
+    }
+    return nameBesideAgents(raw, set);
+}
 /** The core's inputs a retire takes to reach the service, in retire/action.yml's order. */
-const RETIRE_SERVICE_INPUTS = core_inputs_pick([...ACCESS_INPUT_NAMES, 'name']);
+const RETIRE_SERVICE_INPUTS = {
+    ...core_inputs_pick([...ACCESS_INPUT_NAMES]),
+    name: input(parseNameOrTemplate, { default: '', besides: retireNameBesides }),
+    agents: INPUTS.agents,
+};
 /** The dashboard's address, last in retire/action.yml. */
 const RETIRE_DASHBOARD_INPUT = core_inputs_pick(['dashboard-url']);
-/** The retire these inputs ask for, checked against each other before any request. */
-function retireRequest(inputs) {
-    const access = checkedAccess(inputs);
+/** The manifest's previews, or every problem of their names at once. */
+function previews(inputs, access) {
+    const manifest = inputs.agents;
+    if (manifest === undefined)
+        throw new Error('previews: no manifest');
+    const problems = [];
+    const agents = [];
+    const byName = new Map();
+    for (const { key, entry } of manifest.agents) {
+        const input = formatIssuePath(['agents', key, 'name']);
+        try {
+            const agentName = parseName((entry.name ?? key).trim());
+            const name = deploymentName(inputs.name, agentName);
+            const other = byName.get(name);
+            if (other !== undefined) {
+                problems.push({
+                    input: 'agents',
+                    problem: `agents ${other} and ${key} would have one deployment name, '${name}': give each its own name`,
+                });
+            }
+            byName.set(name, key);
+            const { environment } = entry;
+            agents.push({ key, name, agentName, ...(environment === undefined ? {} : { environment }) });
+        }
+        catch (error) {
+            if (!(error instanceof Invalid))
+                throw error;
+            problems.push({ input, problem: error.message });
+        }
+    }
+    if (problems.length > 0)
+        throw new errors_InputError(problems);
     const dashboardUrl = inputs['dashboard-url'];
     return {
         ...access,
-        name: inputs.name,
+        source: manifest.source,
+        nameTemplate: inputs.name,
+        agents,
         ...(dashboardUrl === undefined ? {} : { dashboardUrl }),
+    };
+}
+/** The retire these inputs ask for, checked against each other before any request. */
+function retireRequest(inputs) {
+    const access = checkedAccess(inputs);
+    if (inputs.agents !== undefined)
+        return { kind: 'agents', request: previews(inputs, access) };
+    const dashboardUrl = inputs['dashboard-url'];
+    return {
+        kind: 'one',
+        request: {
+            ...access,
+            name: inputs.name,
+            ...(dashboardUrl === undefined ? {} : { dashboardUrl }),
+        },
     };
 }
 
@@ -64436,7 +65060,14 @@ function retireRequest(inputs) {
 
 
 /** The names of the retire step's outputs, as retire/action.yml declares them. */
-const RETIRE_OUTPUT_NAMES = (/* unused pure expression or super */ null && (['deployment-id', 'status', 'dashboard-url', 'retired']));
+const RETIRE_OUTPUT_NAMES = (/* unused pure expression or super */ null && ([
+    'deployment-id',
+    'status',
+    'dashboard-url',
+    'retired',
+    // A manifest's, keyed by agent (retire-agents.ts).
+    'deployments',
+]));
 /** The one log line: what still exists in the service, and where to delete it. */
 function logLine(name, found, logger) {
     if (found === undefined) {
@@ -64491,16 +65122,143 @@ async function retire(request, io, events) {
     }
 }
 
+;// CONCATENATED MODULE: ./src/run/flows/retire-agents.ts
+
+
+
+
+/** Each agent's retire outputs, as its run sets them. */
+class RetiredTable {
+    #outputs = new Map();
+    viewOf(agent) {
+        return (event) => {
+            if (event.kind !== 'outputs')
+                return;
+            this.#outputs.set(agent.key, { ...this.#outputs.get(agent.key), ...event.outputs });
+        };
+    }
+    /** The manifest's outputs: `deployments` keyed by agent, `retired` the total. */
+    outputs(agents, retirements) {
+        const entries = agents.map(({ key, name }) => {
+            const outputs = this.#outputs.get(key) ?? {};
+            return [
+                key,
+                {
+                    name,
+                    'deployment-id': outputs['deployment-id'] ?? '',
+                    status: outputs.status ?? '',
+                    'dashboard-url': outputs['dashboard-url'] ?? '',
+                    retired: Number(outputs.retired ?? '0'),
+                },
+            ];
+        });
+        // An environment several agents share is one set of records: counted once.
+        const byEnvironment = new Map();
+        for (const retirement of retirements) {
+            if (retirement?.environment === undefined)
+                continue;
+            byEnvironment.set(retirement.environment, retirement.inactive);
+        }
+        const retired = [...byEnvironment.values()].reduce((sum, count) => sum + count, 0);
+        return {
+            deployments: JSON.stringify(Object.fromEntries(entries)),
+            retired: String(retired),
+            'deployment-id': '',
+            status: '',
+            'dashboard-url': '',
+        };
+    }
+}
+const NOTHING = { found: 0, inactive: 0, more: false, comment: 'skipped' };
+/**
+ * The agents' previews retired together: each agent's `retired` waits until
+ * every agent is looked up or over, then the adapter's one call retires them.
+ */
+class RetiredTogether {
+    #pending;
+    #reports = [];
+    #hook;
+    #all;
+    #start = () => undefined;
+    constructor(keys, hook) {
+        this.#pending = new Set(keys);
+        this.#hook = hook;
+        // No agent looked up: nothing on GitHub is changed, as for a single retire that failed.
+        this.#all = new Promise((resolve) => (this.#start = resolve)).then(() => this.#reports.length === 0
+            ? new Map()
+            : this.#hook(this.#reports).catch(() => new Map()));
+    }
+    /** The agent's `retired`: it is looked up; its retirement once every agent's is known. */
+    retiredOf(key, looked) {
+        return async (report) => {
+            looked();
+            this.#reports.push({ key, report });
+            this.over(key);
+            return (await this.#all).get(key) ?? NOTHING;
+        };
+    }
+    /** The agent is over (looked up, or failed before). */
+    over(key) {
+        if (!this.#pending.delete(key))
+            return;
+        if (this.#pending.size === 0)
+            this.#start();
+    }
+}
+/** The retire summaries of the outcomes, in the agents' order. */
+function retire_agents_partsOf(outcomes) {
+    return outcomes.flatMap((outcome) => outcome.summary?.kind === 'retire' ? [outcome.summary] : []);
+}
+/** Retires every agent's preview; never throws: how it ended is in the outcome. */
+async function retireAgents(asked, io) {
+    const { source, agents, ...access } = asked;
+    const events = new RunEvents(io.views, io.redact);
+    const table = new RetiredTable();
+    const share = sharedWork(access, io, events);
+    const together = io.retiredAgents === undefined
+        ? undefined
+        : new RetiredTogether(agents.map(({ key }) => key), io.retiredAgents);
+    const outcomes = await Promise.all(agents.map(async (agent) => {
+        const views = [...agentViews(io.views, agent.key), table.viewOf(agent)];
+        const taken = await share.take();
+        let held = true;
+        // The slot goes back once the agent is looked up: the others' lookups need it.
+        const release = () => {
+            if (held)
+                taken();
+            held = false;
+        };
+        const retired = together?.retiredOf(agent.key, release) ?? io.retired;
+        try {
+            return await runRetire({ ...access, name: agent.name }, { ...io, views, ...(retired === undefined ? {} : { retired }) });
+        }
+        finally {
+            release();
+            together?.over(agent.key);
+        }
+    }));
+    const parts = retire_agents_partsOf(outcomes);
+    const retirements = parts.map((part) => part.retirement);
+    events.emit({ kind: 'outputs', outputs: table.outputs(agents, retirements) });
+    await events.settled();
+    return {
+        ...failureOfAgents(agents, outcomes),
+        summary: { kind: 'agents-retire', source, agents: parts },
+    };
+}
+
 ;// CONCATENATED MODULE: ./src/retire.ts
 /**
  * The retire step (retire/action.yml): when a pull request closes, its
  * preview's GitHub deployments are marked inactive and its comment says it
  * is retired, with where to delete the deployment, which still exists in
- * the service: the action never deletes one. An entry like src/main.ts.
+ * the service: the action never deletes one; with a manifest (`agents`),
+ * every agent's preview at once. An entry like src/main.ts.
  *
  * `run()` is what `@github/local-action` calls (`npx --yes @github/local-action retire ../src/retire.ts .env`);
  * src/index.ts runs it when the runner starts dist/retire.js.
  */
+
 
 
 
@@ -64527,7 +65285,9 @@ function retire_run() {
                 comment: inputs['pr-comment'],
             },
         }),
-        run: ({ retire, settings }, step) => runRetire(retire, step.io(retireHooks(settings))),
+        run: ({ retire, settings }, step) => retire.kind === 'one'
+            ? runRetire(retire.request, step.io(retireHooks(settings)))
+            : retireAgents(retire.request, step.io(agentsRetireHooks(settings, previewsOnGitHub(retire.request)))),
         otherWarnings: "every one is in the step's log",
     });
 }
@@ -64620,7 +65380,8 @@ class SweepOnGitHub {
         const state = report.pullRequest === undefined ? undefined : this.#states.get(report.pullRequest);
         const target = {
             environment: report.environment ?? '',
-            comment: this.#commentOf(report.pullRequest),
+            // A manifest's previews share its one comment, which is not this preview's to rewrite.
+            comment: report.agents === undefined ? this.#commentOf(report.pullRequest) : undefined,
             pullRequestState: state?.state === 'merged' || state?.state === 'closed' ? state.state : undefined,
         };
         return retirePreview(this.api, report, target, { ...this.#context, logger, redact });
@@ -64648,8 +65409,12 @@ class SweepOnGitHub {
  * ones (`github-token`, `pr-comment`) are the GitHub adapter's to add. A
  * pattern holds `{number}` exactly once, where the pull request's number
  * stands; a name matches only when it is the pattern with a positive
- * decimal number, without leading zeros, in its place.
+ * decimal number, without leading zeros, in its place. With a manifest
+ * (`agents`), a pattern also holds `{agent}` once, which only the manifest's
+ * agents' exact names fill (sweep-agents.ts).
  */
+
+
 
 
 
@@ -64669,8 +65434,12 @@ function splitPattern(text, what) {
     if (UNSAFE_IN_AN_INPUT.test(text))
         fail('must not contain control characters or line breaks');
     const [before = '', after = ''] = parts;
-    if (/[{}]/.test(before + after))
-        fail(`may hold no other {…} than {number}, got '${text}'`);
+    const agents = placeholderCount(text);
+    if (agents > 1)
+        fail(`may hold {agent} at most once, got '${text}'`);
+    if (/[{}]/.test((before + after).replace(AGENT_PLACEHOLDER, ''))) {
+        fail(`may hold no other {…} than {number} and {agent}, got '${text}'`);
+    }
     return { text, before, after };
 }
 function parseNamePattern(raw) {
@@ -64709,28 +65478,186 @@ function searchText(pattern) {
 }
 /** The sweep's inputs that reach the service, in sweep/action.yml's order. */
 const SWEEP_SERVICE_INPUTS = core_inputs_pick(ACCESS_INPUT_NAMES);
+const holdsAgent = (raw) => placeholderCount(raw) > 0;
+const AGENT_EXAMPLE = 'e.g. {agent}-pr-{number}';
+/**
+ * What is wrong with `name-pattern` beside `agents`, if anything: `{agent}`
+ * without a manifest (nothing would fill it, and it is never a wildcard), or
+ * a manifest without `{agent}` (its agents would not name the previews).
+ */
+function namePatternBesideAgents(raw, set) {
+    const manifest = (set.agents ?? '') !== '';
+    if (holdsAgent(raw) && !manifest) {
+        return `holds {agent}, which only the names of the agents in agents fill: give agents (the deploy step's manifest), or write the agent's name in name-pattern`;
+    }
+    if (!holdsAgent(raw) && manifest && raw !== '') {
+        return `does not hold {agent}, and agents is given: with agents, name-pattern holds {agent} once where each agent's name stands (${AGENT_EXAMPLE}); to sweep the previews of one name, leave agents empty`;
+    }
+    return undefined;
+}
+/** `environment-pattern` holding `{agent}` without a manifest: nothing would fill it. */
+function environmentPatternBesideAgents(raw, set) {
+    return holdsAgent(raw) && (set.agents ?? '') === ''
+        ? `holds {agent}, which only the names of the agents in agents fill: give agents, or write the agent's name in environment-pattern`
+        : undefined;
+}
 /** Its own, after the GitHub ones in sweep/action.yml. */
 const SWEEP_OWN_INPUTS = {
-    'name-pattern': input(parseNamePattern),
-    'environment-pattern': input(parseEnvironmentPattern, { default: '' }),
+    'name-pattern': input(parseNamePattern, { besides: namePatternBesideAgents }),
+    agents: INPUTS.agents,
+    'environment-pattern': input(parseEnvironmentPattern, {
+        default: '',
+        besides: environmentPatternBesideAgents,
+    }),
     'on-orphans': input((raw) => parseOneOf(ON_ORPHANS, raw), { default: 'warn' }),
     'dry-run': input(parseBoolean, { default: 'false' }),
 };
 /** The dashboard's address, last in sweep/action.yml. */
 const SWEEP_DASHBOARD_INPUT = core_inputs_pick(['dashboard-url']);
+/**
+ * The manifest's agents, each with its name: its entry's `name`, else its
+ * key; a bad `name`, or one name of two agents, an input error, as the
+ * deploy step's.
+ */
+function sweptAgents(manifest) {
+    const problems = [];
+    const names = manifest.agents.map(({ key, entry }) => {
+        const name = (entry.name ?? key).trim();
+        if (name === '' || UNSAFE_IN_AN_INPUT.test(name)) {
+            const problem = 'must be a deployment name, not empty, without control characters';
+            problems.push({ input: formatIssuePath(['agents', key, 'name']), problem });
+        }
+        return { key, name };
+    });
+    for (const { key, name } of names) {
+        const first = names.find((agent) => agent.name === name);
+        if (first !== undefined && first.key !== key) {
+            const problem = `agents ${first.key} and ${key} have one name, '${name}': their previews could not be told apart`;
+            problems.push({ input: 'agents', problem });
+        }
+    }
+    if (problems.length > 0)
+        throw new errors_InputError(problems);
+    return names;
+}
 /** The sweep these inputs ask for, checked against each other before any request. */
 function sweepRequest(inputs) {
     const access = checkedAccess(inputs);
     const environments = inputs['environment-pattern'];
     const dashboardUrl = inputs['dashboard-url'];
+    const manifest = inputs.agents;
     return {
         ...access,
         names: inputs['name-pattern'],
+        ...(manifest === undefined ? {} : { agents: sweptAgents(manifest) }),
         ...(environments === undefined ? {} : { environments }),
         onOrphans: inputs['on-orphans'],
         dryRun: inputs['dry-run'],
         ...(dashboardUrl === undefined ? {} : { dashboardUrl }),
     };
+}
+
+;// CONCATENATED MODULE: ./src/inputs/sweep-agents.ts
+/**
+ * The sweep's name pattern beside a manifest: `{agent}` filled with each of
+ * the manifest's agents' exact names, never a wildcard, so a deployment
+ * matches only when it is the pattern with one of those names and a number.
+ * Every comparison is of whole texts (no regular expression is built from a
+ * name); a name two agents' patterns both give is ambiguous, and matches
+ * neither.
+ */
+
+
+/** `pattern` with `{agent}` replaced by `name`, as written (no `$` pattern of replace applies). */
+function forAgent(pattern, name) {
+    const fill = (text) => text.replace(AGENT_PLACEHOLDER, () => name);
+    return {
+        text: fill(pattern.text),
+        before: fill(pattern.before),
+        after: fill(pattern.after),
+    };
+}
+/** The patterns to look for: one an agent with a manifest, else the pattern itself. */
+function agentPatterns(names, agents) {
+    if (agents === undefined)
+        return [{ names }];
+    return agents.map((agent) => ({ agent, names: forAgent(names, agent.name) }));
+}
+/** Every pattern `name` matches exactly, with the digits it gives. */
+function matchesOf(patterns, name) {
+    return patterns.flatMap(({ agent, names }) => {
+        const digits = digitsIn(names, name);
+        if (digits === undefined)
+            return [];
+        return [agent === undefined ? { digits } : { agent, digits }];
+    });
+}
+/** What each pattern's listing searches for: its longest literal part, each text once. */
+function searchTexts(patterns) {
+    return [...new Set(patterns.map(({ names }) => searchText(names)))];
+}
+/**
+ * The environment of a preview: the pattern with the pull request's number
+ * and, when it holds `{agent}`, the preview's agent's name.
+ */
+function sweep_agents_environmentOf(pattern, number, agent) {
+    return filled(agent === undefined ? pattern : forAgent(pattern, agent.name), number);
+}
+
+;// CONCATENATED MODULE: ./src/run/flows/sweep-previews.ts
+/**
+ * The sweep's previews: the service's listing searched for each pattern's
+ * longest literal part (one pattern an agent with a manifest, each text
+ * once), every page, GET only; each deployment kept once, when its name is
+ * exactly one pattern with a number. A name that two agents' patterns both
+ * give (agents `a` and `a1` under `{agent}{number}`) proves neither: it is
+ * reported as unknown, and left alone.
+ */
+
+
+
+
+
+/** At most this many deployments are read a search: the deploy's search's cap. */
+const MAX_LISTED = MAX_PAGES * PAGE_LIMIT;
+/** `deployment` as a preview, or as an ambiguous name, or nothing when no pattern matches it. */
+function sorted(deployment, request, found) {
+    const matches = matchesOf(agentPatterns(request.names, request.agents), deployment.name);
+    const [first] = matches;
+    if (first === undefined)
+        return;
+    if (matches.length === 1) {
+        found.previews.push({ deployment, ...first });
+        return;
+    }
+    const agents = matches.map((match) => `'${match.agent?.key ?? ''}'`).join(' and ');
+    found.ambiguous.push({
+        deployment,
+        digits: first.digits,
+        why: `and it is the name of a preview of agents ${agents} alike: no proof of whose it is, left alone`,
+    });
+}
+/** The previews of the listing: exact matches of the pattern, each with its number (and agent). */
+async function findPreviews(request, io, events) {
+    const dependencies = dependenciesOf(request, io, events);
+    const texts = searchTexts(agentPatterns(request.names, request.agents));
+    return inGroup(dependencies)(`Looking for previews named '${request.names.text}'`, 'find', async () => {
+        const seen = new Set();
+        const found = { previews: [], ambiguous: [] };
+        for (const literal of texts) {
+            const listed = await dependencies.service.list({ name_contains: literal }, MAX_LISTED);
+            if (listed.deployments.length >= MAX_LISTED) {
+                throw new ActionError(`GET /v2/deployments: more than ${MAX_LISTED} deployments contain '${literal}'; stopped rather than judge the previews from part of the list. Make name-pattern more distinctive.`);
+            }
+            for (const deployment of listed.deployments) {
+                if (seen.has(deployment.id))
+                    continue;
+                seen.add(deployment.id);
+                sorted(deployment, request, found);
+            }
+        }
+        return found;
+    });
 }
 
 ;// CONCATENATED MODULE: ./src/run/flows/sweep-run.ts
@@ -64751,8 +65678,6 @@ function sweepRequest(inputs) {
 
 
 
-
-
 /** The names of the sweep step's outputs, as sweep/action.yml declares them. */
 const SWEEP_OUTPUT_NAMES = (/* unused pure expression or super */ null && ([
     'orphans',
@@ -64761,8 +65686,6 @@ const SWEEP_OUTPUT_NAMES = (/* unused pure expression or super */ null && ([
     'unknown-count',
     'retired',
 ]));
-/** At most this many deployments are read: the deploy's search's cap. */
-const MAX_LISTED = MAX_PAGES * PAGE_LIMIT;
 const NOTHING_RETIRED = {
     inactive: 0,
     comments: 0,
@@ -64788,6 +65711,7 @@ function retiredAs(retirement) {
 /** The `orphans` output's items, oldest close first. */
 function orphansJson(orphans) {
     return JSON.stringify(orphans.map((orphan) => ({
+        ...(orphan.agent === undefined ? {} : { agent: orphan.agent.key }),
         name: orphan.deployment.name,
         'deployment-id': orphan.deployment.id,
         status: orphan.deployment.status,
@@ -64800,21 +65724,6 @@ function orphansJson(orphans) {
 /** Where a person deletes the orphan: its dashboard, else its id in the service. */
 function whereToDelete(orphan) {
     return orphan.dashboardUrl ?? `deployment ${orphan.deployment.id} in the service`;
-}
-/** The previews of the listing: exact matches of the pattern, each with its number. */
-async function findPreviews(request, io, events) {
-    const dependencies = dependenciesOf(request, io, events);
-    const literal = searchText(request.names);
-    return inGroup(dependencies)(`Looking for previews named '${request.names.text}'`, 'find', async () => {
-        const listed = await dependencies.service.list({ name_contains: literal }, MAX_LISTED);
-        if (listed.deployments.length >= MAX_LISTED) {
-            throw new ActionError(`GET /v2/deployments: more than ${MAX_LISTED} deployments contain '${literal}'; stopped rather than judge the previews from part of the list. Make name-pattern more distinctive.`);
-        }
-        return listed.deployments.flatMap((deployment) => {
-            const digits = digitsIn(request.names, deployment.name);
-            return digits === undefined ? [] : [{ deployment, digits }];
-        });
-    });
 }
 /**
  * The number GitHub can be asked about for `digits`, or undefined beyond
@@ -64869,13 +65778,15 @@ function classify(previews, states, request) {
     orphans.sort((a, b) => (a.closedAt ?? '').localeCompare(b.closedAt ?? ''));
     return { orphans, open, unknown };
 }
+/** ` of agent 'support'` when the preview is an agent's of the manifest. */
+const agentOf = ({ agent }) => agent === undefined ? '' : ` of agent '${agent.key}'`;
 /** One line an orphan and an unknown number; never a word of deleting or stopping. */
 function report(found, request, logger) {
     for (const { deployment, digits, why } of found.unknown) {
         logger.info(`sweep: '${untrusted(deployment.name)}' names pull request #${digits}, ${why}`);
     }
     for (const orphan of found.orphans) {
-        const line = `sweep: '${untrusted(orphan.deployment.name)}' (${orphan.deployment.id}, ${untrusted(orphan.deployment.status)}) still runs for pull request #${orphan.number}, ${orphan.state}${orphan.closedAt === undefined ? '' : ` ${orphan.closedAt}`}: delete it in the service (${whereToDelete(orphan)}); this step cannot`;
+        const line = `sweep: '${untrusted(orphan.deployment.name)}'${agentOf(orphan)} (${orphan.deployment.id}, ${untrusted(orphan.deployment.status)}) still runs for pull request #${orphan.number}, ${orphan.state}${orphan.closedAt === undefined ? '' : ` ${orphan.closedAt}`}: delete it in the service (${whereToDelete(orphan)}); this step cannot`;
         if (request.onOrphans === 'none')
             logger.info(line);
         else
@@ -64884,44 +65795,57 @@ function report(found, request, logger) {
     logger.info(`sweep: ${found.orphans.length} ${plural(found.orphans.length, 'orphan')}, ${found.open} open, ${found.unknown.length} unknown`);
 }
 /**
- * The orphans of each pull request, in the order of their first (oldest
- * close first), each deployment id once: the service may hold several
- * deployments of one name, and they share the pull request's environment
- * and comment.
+ * What an orphan is retired with: its environment, else its pull request
+ * (and agent). Several deployments of one name share the pull request's
+ * environment and comment; with a manifest, an environment without
+ * `{agent}` is the one of every agent's preview of the pull request.
  */
-function byPullRequest(orphans) {
+function retiredWith(orphan, request) {
+    const { environments } = request;
+    if (environments !== undefined)
+        return sweep_agents_environmentOf(environments, orphan.number, orphan.agent);
+    return `${orphan.number}\u0000${orphan.agent?.key ?? ''}`;
+}
+/** The orphans in groups retired together, in the order of their first, each deployment id once. */
+function inGroups(orphans, request) {
     const groups = new Map();
     for (const orphan of orphans) {
-        const group = groups.get(orphan.number) ?? new Map();
+        const key = retiredWith(orphan, request);
+        const group = groups.get(key) ?? new Map();
         if (!group.has(orphan.deployment.id))
             group.set(orphan.deployment.id, orphan);
-        groups.set(orphan.number, group);
+        groups.set(key, group);
     }
     return [...groups.values()].map((group) => [...group.values()]);
 }
+/** What GitHub is told of a group of orphans: their names, deployments, pull request, environment. */
+function reportOf(group, first, request) {
+    const agents = [...new Set(group.flatMap((orphan) => orphan.agent?.key ?? []))];
+    return {
+        name: [...new Set(group.map((orphan) => orphan.deployment.name))].join(', '),
+        deployments: group.map(({ deployment, dashboardUrl }) => ({
+            deployment,
+            ...(dashboardUrl === undefined ? {} : { dashboardUrl }),
+        })),
+        pullRequest: first.number,
+        ...(request.environments === undefined
+            ? {}
+            : { environment: sweep_agents_environmentOf(request.environments, first.number, first.agent) }),
+        ...(request.agents === undefined ? {} : { agents }),
+    };
+}
 /**
- * The orphans retired on GitHub as retire does, one retirement a pull
- * request (one environment marking, one comment rewrite naming each of its
+ * The orphans retired on GitHub as retire does, one retirement a group (one
+ * environment marking, one comment rewrite naming each of its
  * deployments); what that did, each orphan counted once.
  */
 async function retireAll(orphans, request, io) {
     const retired = { ...NOTHING_RETIRED };
-    for (const group of byPullRequest(orphans)) {
+    for (const group of inGroups(orphans, request)) {
         const [first] = group;
         if (first === undefined)
             continue;
-        const retireReport = {
-            name: first.deployment.name,
-            deployments: group.map(({ deployment, dashboardUrl }) => ({
-                deployment,
-                ...(dashboardUrl === undefined ? {} : { dashboardUrl }),
-            })),
-            pullRequest: first.number,
-            ...(request.environments === undefined
-                ? {}
-                : { environment: filled(request.environments, first.number) }),
-        };
-        const retirement = await io.retired?.(retireReport);
+        const retirement = await io.retired?.(reportOf(group, first, request));
         retired.inactive += retirement?.inactive ?? 0;
         if (retirement?.comment === 'rewritten')
             retired.comments += 1;
@@ -64939,7 +65863,7 @@ async function sweep(request, io, events) {
     try {
         for (const value of request.sensitiveValues)
             io.mask(value);
-        const previews = await findPreviews(request, io, events);
+        const { previews, ambiguous } = await findPreviews(request, io, events);
         const numbers = [...new Set(previews.map((preview) => askable(preview.digits)))]
             .filter((number) => number !== undefined)
             .sort((a, b) => a - b);
@@ -64950,7 +65874,8 @@ async function sweep(request, io, events) {
             }
             states = await io.pullRequestStates(numbers);
         }
-        const found = classify(previews, states, request);
+        const classified = classify(previews, states, request);
+        const found = { ...classified, unknown: [...ambiguous, ...classified.unknown] };
         report(found, request, logger);
         const retired = request.dryRun ? NOTHING_RETIRED : await retireAll(found.orphans, request, io);
         if (request.dryRun && found.orphans.length > 0)

@@ -64,7 +64,7 @@ function shownDefault(value: InputDefault | undefined): string | undefined {
 
 /**
  * The commands that take `input`: deploy all; status its few; plan the
- * inputs plan/action.yml shares, and the manifest; list the service's; repos the service's
+ * inputs plan/action.yml shares; list the service's; repos the service's
  * and the integration.
  */
 function commandsOf(input: InputName): readonly Command[] {
@@ -73,7 +73,7 @@ function commandsOf(input: InputName): readonly Command[] {
     (command) =>
       command === 'deploy' ||
       (command === 'status' && Object.hasOwn(STATUS_INPUTS, input)) ||
-      (command === 'plan' && (Object.hasOwn(PLAN_SHARED_INPUTS, input) || input === 'agents')) ||
+      (command === 'plan' && Object.hasOwn(PLAN_SHARED_INPUTS, input)) ||
       (command === 'list' && access) ||
       (command === 'repos' && (access || input === 'integration-id')),
   );

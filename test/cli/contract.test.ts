@@ -91,8 +91,6 @@ describe('the options, from the declared inputs', () => {
     }
     const planOptions = table.filter((spec) => spec.commands.includes('plan'));
     for (const spec of planOptions) {
-      // The manifest: the command's plan takes it (CLI-CONTRACT.md, "Many agents").
-      if (spec.role.kind === 'input' && spec.role.input === 'agents') continue;
       if (spec.role.kind === 'input' || spec.role.kind === 'plan-input') {
         expect(planInputs, spec.option).toContain(spec.role.input);
       }
