@@ -23,6 +23,7 @@ import {
 } from '../support/doc-examples.ts';
 import { GITHUB_TOKEN, gitHubStep, pullRequestEvent, pushEvent } from '../support/github-step.ts';
 import { INTEGRATION } from '../support/ids.ts';
+import { WORKFLOW_REPOSITORY } from '../support/action.ts';
 import { runAction, type ActionRun, type RunOptions } from '../support/run-action.ts';
 
 const PAGE = 'docs/several-agents.md';
@@ -152,10 +153,14 @@ describe('the workflow of docs/several-agents.md', () => {
   });
 });
 
-const RETIRE = () =>
-  theBlock('docs/retire.md', startingWith('# .github/workflows/retire-agents.yml')).text;
+const RETIRES = [
+  ['docs/retire.md', '# .github/workflows/retire-agents.yml'],
+  [PAGE, '# .github/workflows/agents-retire.yml'],
+] as const;
 
-describe('the retire of several agents in docs/retire.md', () => {
+describe.each(RETIRES)('the retire of several agents in %s', (page, header) => {
+  const RETIRE = () => theBlock(page, startingWith(header)).text;
+
   it('retires the previews of docs/several-agents.md: every environment inactive, the one comment rewritten', async () => {
     const [first = ''] = PUSHES;
     emu.setHead(GITHUB_REPO, 'feature', first);
@@ -197,6 +202,102 @@ describe('the retire of several agents in docs/retire.md', () => {
       }),
     });
     const research = emu.deployments.find((d) => d.name === 'research-assistant-pr-7');
-    expect(printed.stdout).toContain(`research ${research?.id ?? ''} https://console.example/o/`);
+    expect(printed.stdout).toContain(
+      page === PAGE
+        ? 'research research-assistant-pr-7 retired=1'
+        : `research ${research?.id ?? ''} https://console.example/o/`,
+    );
+  });
+});
+
+const jobStep = (workflow: string, job: string, action: string, event: RunOptions['event']) => {
+  const [given, options] = gitHubStep(
+    gh,
+    evaluated(jobStepUsing(workflow, job, action).with, context()),
+    {},
+    {
+      event,
+      files: { 'deploy/agents.yaml': MANIFEST() },
+      env: QUICK_CHECKS,
+      action: `${action.split('/')[2]?.replace(/@.*/, '') ?? ''}/action.yml`,
+    },
+  );
+  return runAction(given, options);
+};
+
+describe('the plan job of docs/several-agents.md', () => {
+  it('after each push to main, plans nothing to change for any agent, in one comment', async () => {
+    for (const sha of PUSHES) {
+      if (sha === PUSHES[0]) emu.setHead(GITHUB_REPO, 'main', sha);
+      else emu.push(GITHUB_REPO, 'main', sha);
+      const deployed = await runJob('deploy', pushEvent(sha));
+      expect(deployed.error).toBeUndefined();
+
+      const plan = await jobStep(WORKFLOW(), 'plan', 'OWNER/REPO/plan@v1', pullRequestEvent());
+      expect(plan.error).toBeUndefined();
+      expect(plan.outputs).toMatchObject({ action: 'reuse', changes: '0', plan: '' });
+      expect(JSON.parse(plan.outputs.plans ?? '{}')).toMatchObject({
+        support: { name: 'support', action: 'reuse', changes: 0 },
+        research: { name: 'research-assistant', action: 'reuse', changes: 0 },
+      });
+      const next = stepsOf(WORKFLOW()).find((step) => step.env?.PLANS !== undefined);
+      const printed = await runCli(['-c', next?.run ?? ''], {
+        command: ['bash'],
+        env: evaluated(next?.env, { 'steps.plan.outputs.plans': plan.outputs.plans ?? '' }),
+      });
+      expect(printed.stdout).toBe('support reuse changes=0\nresearch reuse changes=0\n');
+    }
+    // One plan comment, updated in place by the second plan.
+    expect(gh.comments).toHaveLength(1);
+    expect(emu.requests.filter((r) => r.method !== 'GET').length).toBe(2);
+  });
+
+  it('fails on a difference a merge would not apply, naming the agent', async () => {
+    const [first = ''] = PUSHES;
+    emu.setHead(GITHUB_REPO, 'main', first);
+    expect((await runJob('deploy', pushEvent(first))).error).toBeUndefined();
+    // Someone changed research's config path in the service, which the merge would not undo.
+    const research = emu.deployments.find((d) => d.name === 'research-assistant');
+    expect(research).toBeDefined();
+    if (research !== undefined) {
+      research.source_revision_config = {
+        ...research.source_revision_config,
+        agent_config_path: 'apps/research/old.json',
+      };
+    }
+
+    const plan = await jobStep(WORKFLOW(), 'plan', 'OWNER/REPO/plan@v1', pullRequestEvent());
+    expect(plan.exitCode).toBe(1);
+    expect(plan.error).toContain('research');
+    expect(plan.error).not.toContain('support:');
+    expect(JSON.parse(plan.outputs.plans ?? '{}')).toMatchObject({
+      support: { changes: 0 },
+      research: { changes: 1 },
+    });
+  });
+});
+
+describe('the sweep of docs/several-agents.md', () => {
+  const SWEEP = () => theBlock(PAGE, startingWith('# .github/workflows/agents-sweep.yml')).text;
+
+  it("finds a closed pull request's previews of every agent, and retires their environments", async () => {
+    const [first = ''] = PUSHES;
+    emu.setHead(GITHUB_REPO, 'feature', first);
+    expect((await runJob('preview', pullRequestAt(first))).error).toBeUndefined();
+    emu.seedDeployment({ name: 'other-pr-7' });
+    gh.seedPullRequest(WORKFLOW_REPOSITORY, 7, 'merged', '2026-11-02T10:00:00Z');
+
+    const schedule = { name: 'schedule', ref: 'refs/heads/main', sha: first, payload: {} };
+    const swept = await jobStep(SWEEP(), 'sweep', 'OWNER/REPO/sweep@v1', schedule);
+
+    // on-orphans: fail keeps the job red while a closed pull request's preview runs.
+    expect(swept.exitCode).toBe(1);
+    const orphans = JSON.parse(swept.outputs.orphans ?? '[]') as Record<string, unknown>[];
+    expect(orphans.map((orphan) => [orphan.agent, orphan.name]).sort()).toEqual([
+      ['research', 'research-assistant-pr-7'],
+      ['support', 'support-pr-7'],
+    ]);
+    expect(swept.outputs).toMatchObject({ 'orphan-count': '2', retired: '2' });
+    expect(gh.deployments.map((record) => gh.stateOf(record.id))).toEqual(['inactive', 'inactive']);
   });
 });
