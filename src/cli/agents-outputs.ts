@@ -7,7 +7,7 @@
  * most useful first, so that GitLab's limit on the number of variables cuts
  * the least useful ones.
  */
-import { withinLimits, dotenvRefusal, type DotenvLeftOut } from './dotenv.js';
+import { dotenvReport, type DotenvLeftOut } from './dotenv.js';
 import { environmentName } from './options.js';
 import { outputsJson, type OutputTexts } from './outputs.js';
 
@@ -82,14 +82,5 @@ export function agentsDotenv(
   manifest: ManifestOutputs,
   maxKeys: number,
 ): { text: string; skipped: DotenvLeftOut[] } {
-  const written: [string, string][] = [];
-  const skipped: DotenvLeftOut[] = [];
-  for (const [variable, value] of agentsVariables(manifest)) {
-    if (value === '') continue;
-    const refusal = dotenvRefusal(value);
-    if (refusal === undefined) written.push([variable, value]);
-    else skipped.push({ variable, reason: refusal });
-  }
-  const { text, leftOut } = withinLimits(written, maxKeys);
-  return { text, skipped: [...skipped, ...leftOut] };
+  return dotenvReport(agentsVariables(manifest), maxKeys);
 }

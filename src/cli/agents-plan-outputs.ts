@@ -8,7 +8,7 @@
  * so that GitLab's limit on the number of variables cuts the least useful.
  */
 import { agentVariable } from './agents-outputs.js';
-import { dotenvRefusal, withinLimits, type DotenvLeftOut } from './dotenv.js';
+import { dotenvReport, type DotenvLeftOut } from './dotenv.js';
 import { dotenvName, type OutputTexts } from './outputs.js';
 
 /** One agent's entry of the `plans` output, as far as the dotenv report reads it. */
@@ -62,14 +62,5 @@ export function agentsPlanDotenv(
     ...each('ID', 'deployment-id'),
     ...each('STATUS', 'status'),
   ];
-  const written: [string, string][] = [];
-  const skipped: DotenvLeftOut[] = [];
-  for (const [variable, value] of variables) {
-    if (value === '') continue;
-    const refusal = dotenvRefusal(value);
-    if (refusal === undefined) written.push([variable, value]);
-    else skipped.push({ variable, reason: refusal });
-  }
-  const { text, leftOut } = withinLimits(written, maxKeys);
-  return { text, skipped: [...skipped, ...leftOut] };
+  return dotenvReport(variables, maxKeys);
 }

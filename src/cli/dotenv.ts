@@ -70,3 +70,25 @@ export function withinLimits(
   }
   return { text, leftOut };
 }
+
+/**
+ * The report of `variables` (in the order of what matters most) GitLab
+ * accepts and reads back exactly: no empty value (an unset variable reads
+ * the same in a later job), no value `dotenvRefusal` refuses, within
+ * `withinLimits`; each variable left out with why.
+ */
+export function dotenvReport(
+  variables: readonly (readonly [string, string])[],
+  maxKeys: number,
+): { text: string; skipped: DotenvLeftOut[] } {
+  const written: [string, string][] = [];
+  const skipped: DotenvLeftOut[] = [];
+  for (const [variable, value] of variables) {
+    if (value === '') continue;
+    const refusal = dotenvRefusal(value);
+    if (refusal === undefined) written.push([variable, value]);
+    else skipped.push({ variable, reason: refusal });
+  }
+  const { text, leftOut } = withinLimits(written, maxKeys);
+  return { text, skipped: [...skipped, ...leftOut] };
+}

@@ -14,30 +14,19 @@ import {
   type AgentPlanState,
 } from './features/agents-plan-comment.js';
 import type { ManifestOnGitHub } from './features/agents-records.js';
-import { PullRequestComment } from './features/pr-comment.js';
-import { commentOffPullRequest, gitHubApi, Lazy, reachable, type MakeHooks } from './hooks.js';
-import type { PlanSettings } from './plan-hooks.js';
+import type { MakeHooks } from './hooks.js';
+import { planCommentAt, type PlanSettings } from './plan-hooks.js';
 
 export function agentsPlanHooks(settings: PlanSettings, manifest: ManifestOnGitHub): MakeHooks {
   return (context, given) => {
-    const { logger, redact } = given;
+    const { redact } = given;
     const dependencies = {
       ...given,
       budgetMs: agentsBudgetMs(manifest.agents.length, given.budgetMs),
     };
-    commentOffPullRequest(settings.comment, context, logger);
-    const pullRequest = settings.comment ? context?.pullRequest : undefined;
-    const wanted = [pullRequest === undefined ? undefined : 'the pull request comment'];
-    const at = reachable(settings.token, context, logger, wanted);
-    if (at === undefined || pullRequest === undefined) return { api: undefined };
-    const made = new Lazy(() => {
-      const api = gitHubApi(settings.token, at, dependencies);
-      const where = { repository: at.repository, pullRequest };
-      return {
-        api,
-        comment: new PullRequestComment(api, where, logger, redact, carriesAgentsPlanMarker),
-      };
-    });
+    const target = planCommentAt(settings, context, dependencies, carriesAgentsPlanMarker);
+    if (target === undefined) return { api: undefined };
+    const { at, made } = target;
     const reports = new Map<string, PlanReport | PlanNotMade>();
     const identity = manifest.nameTemplate ?? manifest.source;
     const write = async (): Promise<void> => {
