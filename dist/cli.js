@@ -41218,6 +41218,27 @@ function withinLimits(variables, maxKeys) {
     }
     return { text, leftOut };
 }
+/**
+ * The report of `variables` (in the order of what matters most) GitLab
+ * accepts and reads back exactly: no empty value (an unset variable reads
+ * the same in a later job), no value `dotenvRefusal` refuses, within
+ * `withinLimits`; each variable left out with why.
+ */
+function dotenvReport(variables, maxKeys) {
+    const written = [];
+    const skipped = [];
+    for (const [variable, value] of variables) {
+        if (value === '')
+            continue;
+        const refusal = dotenvRefusal(value);
+        if (refusal === undefined)
+            written.push([variable, value]);
+        else
+            skipped.push({ variable, reason: refusal });
+    }
+    const { text, leftOut } = withinLimits(written, maxKeys);
+    return { text, skipped: [...skipped, ...leftOut] };
+}
 
 // EXTERNAL MODULE: ./node_modules/yaml/dist/index.js
 var dist = __nccwpck_require__(8815);
@@ -51208,19 +51229,7 @@ function agentsVariables(manifest) {
  * each variable left out with why.
  */
 function agentsDotenv(manifest, maxKeys) {
-    const written = [];
-    const skipped = [];
-    for (const [variable, value] of agentsVariables(manifest)) {
-        if (value === '')
-            continue;
-        const refusal = dotenvRefusal(value);
-        if (refusal === undefined)
-            written.push([variable, value]);
-        else
-            skipped.push({ variable, reason: refusal });
-    }
-    const { text, leftOut } = withinLimits(written, maxKeys);
-    return { text, skipped: [...skipped, ...leftOut] };
+    return dotenvReport(agentsVariables(manifest), maxKeys);
 }
 
 ;// CONCATENATED MODULE: ./src/cli/agents-plan-outputs.ts
@@ -51279,19 +51288,7 @@ function agentsPlanDotenv(outputs, maxKeys) {
         ...each('ID', 'deployment-id'),
         ...each('STATUS', 'status'),
     ];
-    const written = [];
-    const skipped = [];
-    for (const [variable, value] of variables) {
-        if (value === '')
-            continue;
-        const refusal = dotenvRefusal(value);
-        if (refusal === undefined)
-            written.push([variable, value]);
-        else
-            skipped.push({ variable, reason: refusal });
-    }
-    const { text, leftOut } = withinLimits(written, maxKeys);
-    return { text, skipped: [...skipped, ...leftOut] };
+    return dotenvReport(variables, maxKeys);
 }
 
 ;// CONCATENATED MODULE: ./src/cli/outputs-seen.ts

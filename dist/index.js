@@ -64013,32 +64013,63 @@ function agentsPlanCommentBody(manifest, states, previous, parts) {
     return body.length < COMMENT_LIMIT ? body : body.slice(0, BODY_BUDGET);
 }
 
-;// CONCATENATED MODULE: ./src/github/agents-plan-hooks.ts
+;// CONCATENATED MODULE: ./src/github/plan-hooks.ts
+/**
+ * The plan step's GitHub hook (src/plan.ts): its plan comment on the pull
+ * request, as a view of its `planned` event, when `pr-comment` asks and
+ * there is a token and a repository.
+ */
 
+
+
+/** Where a plan's comment goes, and the comment, made on first use; none off a pull request. */
+function planCommentAt(settings, context, dependencies, carriesMarker) {
+    const { logger, redact } = dependencies;
+    commentOffPullRequest(settings.comment, context, logger);
+    const pullRequest = settings.comment ? context?.pullRequest : undefined;
+    const wanted = [pullRequest === undefined ? undefined : 'the pull request comment'];
+    const at = reachable(settings.token, context, logger, wanted);
+    if (at === undefined || pullRequest === undefined)
+        return undefined;
+    const made = new Lazy(() => {
+        const api = gitHubApi(settings.token, at, dependencies);
+        const where = { repository: at.repository, pullRequest };
+        return { api, comment: new PullRequestComment(api, where, logger, redact, carriesMarker) };
+    });
+    return { at, made };
+}
+function planHooks(settings) {
+    return (context, dependencies) => {
+        const target = planCommentAt(settings, context, dependencies, carriesPlanMarker);
+        if (target === undefined)
+            return { api: undefined };
+        const { at, made } = target;
+        return {
+            get api() {
+                return made.made?.api;
+            },
+            view: (event) => event.kind === 'planned'
+                ? writePlanComment(made.value.comment, event.report, at, dependencies.redact)
+                : undefined,
+        };
+    };
+}
+
+;// CONCATENATED MODULE: ./src/github/agents-plan-hooks.ts
 
 
 
 function agentsPlanHooks(settings, manifest) {
     return (context, given) => {
-        const { logger, redact } = given;
+        const { redact } = given;
         const dependencies = {
             ...given,
             budgetMs: agentsBudgetMs(manifest.agents.length, given.budgetMs),
         };
-        commentOffPullRequest(settings.comment, context, logger);
-        const pullRequest = settings.comment ? context?.pullRequest : undefined;
-        const wanted = [pullRequest === undefined ? undefined : 'the pull request comment'];
-        const at = reachable(settings.token, context, logger, wanted);
-        if (at === undefined || pullRequest === undefined)
+        const target = planCommentAt(settings, context, dependencies, carriesAgentsPlanMarker);
+        if (target === undefined)
             return { api: undefined };
-        const made = new Lazy(() => {
-            const api = gitHubApi(settings.token, at, dependencies);
-            const where = { repository: at.repository, pullRequest };
-            return {
-                api,
-                comment: new PullRequestComment(api, where, logger, redact, carriesAgentsPlanMarker),
-            };
-        });
+        const { at, made } = target;
         const reports = new Map();
         const identity = manifest.nameTemplate ?? manifest.source;
         const write = async () => {
@@ -64071,43 +64102,6 @@ function agentsPlanHooks(settings, manifest) {
                 else if (event.kind === 'agents_over')
                     return write();
             },
-        };
-    };
-}
-
-;// CONCATENATED MODULE: ./src/github/plan-hooks.ts
-/**
- * The plan step's GitHub hook (src/plan.ts): its plan comment on the pull
- * request, as a view of its `planned` event, when `pr-comment` asks and
- * there is a token and a repository.
- */
-
-
-
-function planHooks(settings) {
-    return (context, dependencies) => {
-        const { logger, redact } = dependencies;
-        commentOffPullRequest(settings.comment, context, logger);
-        const pullRequest = settings.comment ? context?.pullRequest : undefined;
-        const wanted = [pullRequest === undefined ? undefined : 'the pull request comment'];
-        const at = reachable(settings.token, context, logger, wanted);
-        if (at === undefined || pullRequest === undefined)
-            return { api: undefined };
-        const made = new Lazy(() => {
-            const api = gitHubApi(settings.token, at, dependencies);
-            const where = { repository: at.repository, pullRequest };
-            return {
-                api,
-                comment: new PullRequestComment(api, where, logger, redact, carriesPlanMarker),
-            };
-        });
-        return {
-            get api() {
-                return made.made?.api;
-            },
-            view: (event) => event.kind === 'planned'
-                ? writePlanComment(made.value.comment, event.report, at, redact)
-                : undefined,
         };
     };
 }
