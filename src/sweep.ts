@@ -10,7 +10,7 @@
  */
 import { GITHUB_INPUTS } from './github/inputs.js';
 import { runStep } from './github/step.js';
-import { sweepHooks } from './github/sweep-hooks.js';
+import { sweepHooks, sweepSettings } from './github/sweep-hooks.js';
 import { input } from './inputs/declare.js';
 import { parseBoolean } from './inputs/parsers.js';
 import {
@@ -33,11 +33,11 @@ export const SWEEP_INPUTS = {
 export function run(): Promise<void> {
   return runStep({
     inputs: SWEEP_INPUTS,
-    request: (inputs) => ({
-      sweep: sweepRequest(inputs),
+    request: (inputs) => {
+      const sweep = sweepRequest(inputs);
       // Each orphan's environment comes from environment-pattern.
-      settings: { token: inputs['github-token'], comment: inputs['pr-comment'] },
-    }),
+      return { sweep, settings: sweepSettings(inputs, sweep) };
+    },
     run: ({ sweep, settings }, step) => runSweep(sweep, step.io(sweepHooks(settings))),
     otherWarnings:
       "every one is in the step's log; the orphans are also in the job summary and the step's `orphans` output",

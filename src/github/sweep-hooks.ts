@@ -2,14 +2,32 @@
  * The sweep's GitHub hooks (src/sweep.ts): `pullRequestStates`, how the
  * repository's pull requests stand, remembered; and `retired` for each
  * orphan, which names its own pull request and environment, and whose
- * comment says how its pull request ended. Without the states nothing is an
+ * comment says how its pull request ended; with a manifest, `retiredAgents`
+ * once a pull request, which rewrites the manifest's one comment (found by
+ * the deploy step's name template: name-pattern with the pull request's
+ * number) as the retire step does. Without the states nothing is an
  * orphan: `pullRequestStates` is always there, and without a token or a
  * repository it throws, before any request, an `ActionError` naming what is
  * missing (the core fails the step on it as on GitHub's refusal).
  */
 import { ActionError } from '../common/errors.js';
-import type { PullRequestState, RetireReport, Retirement } from '../run/ports/progress.js';
+import { forAgent } from '../inputs/sweep-agents.js';
+import {
+  filled,
+  type NamePattern,
+  type SweepRequest,
+  type SweptAgent,
+} from '../inputs/sweep-inputs.js';
+import type {
+  AgentRetireReport,
+  PullRequestState,
+  RetireReport,
+  Retirement,
+} from '../run/ports/progress.js';
 import type { GitHubApi } from './client/api.js';
+import { carriesManifestMarker } from './features/agents-comment.js';
+import type { ManifestOnGitHub } from './features/agents-records.js';
+import { retireManifest } from './features/agents-retirement.js';
 import type { GitHubRunContext } from './features/context.js';
 import { PullRequestComment } from './features/pr-comment.js';
 import { retirePreview } from './features/retirement.js';
@@ -24,7 +42,54 @@ import {
 } from './hooks.js';
 import type { GitHubSettings } from './inputs.js';
 
-export type SweepSettings = Pick<GitHubSettings, 'token' | 'comment'>;
+/** The sweep's manifest: where it was read, the name pattern, its agents. */
+export interface SweptManifest {
+  source: string;
+  names: NamePattern;
+  agents: readonly SweptAgent[];
+}
+
+export type SweepSettings = Pick<GitHubSettings, 'token' | 'comment'> & {
+  /** With `agents`: the manifest whose one comment a pull request's orphans share. */
+  manifest?: SweptManifest;
+};
+
+/** The sweep step's GitHub settings from its inputs; with `agents`, its manifest. */
+export function sweepSettings(
+  inputs: {
+    'github-token': SweepSettings['token'];
+    'pr-comment': boolean;
+    agents?: { source: string } | undefined;
+  },
+  sweep: SweepRequest,
+): SweepSettings {
+  const { agents } = sweep;
+  const source = inputs.agents?.source;
+  return {
+    token: inputs['github-token'],
+    comment: inputs['pr-comment'],
+    ...(agents === undefined || source === undefined
+      ? {}
+      : { manifest: { source, names: sweep.names, agents } }),
+  };
+}
+
+/**
+ * The manifest as the deploy step on pull request `number` showed it: its
+ * name template is name-pattern with the number (`{agent}-pr-7`), the
+ * identity its comment's marker holds; each agent's deployment name filled.
+ */
+export function manifestOfPullRequest(swept: SweptManifest, number: number): ManifestOnGitHub {
+  return {
+    source: swept.source,
+    nameTemplate: filled(swept.names, number),
+    agents: swept.agents.map(({ key, name }) => ({
+      key,
+      name,
+      deploymentName: filled(forAgent(swept.names, name), number),
+    })),
+  };
+}
 
 export function sweepHooks(settings: SweepSettings): MakeHooks {
   return (context, dependencies) => {
@@ -40,6 +105,9 @@ export function sweepHooks(settings: SweepSettings): MakeHooks {
         return made.made?.api;
       },
       retired: (report) => made.value.retired(report),
+      ...(settings.comment && settings.manifest !== undefined
+        ? { retiredAgents: (reports) => made.value.retiredAgents(reports) }
+        : {}),
       pullRequestStates: (numbers) => made.value.pullRequestStates(numbers),
     };
   };
@@ -77,12 +145,37 @@ class SweepOnGitHub {
       report.pullRequest === undefined ? undefined : this.#states.get(report.pullRequest);
     const target = {
       environment: report.environment ?? '',
-      // A manifest's previews share its one comment, which is not this preview's to rewrite.
+      // A manifest's previews share its one comment, rewritten once a pull request by `retiredAgents`.
       comment: report.agents === undefined ? this.#commentOf(report.pullRequest) : undefined,
       pullRequestState:
         state?.state === 'merged' || state?.state === 'closed' ? state.state : undefined,
     };
     return retirePreview(this.api, report, target, { ...this.#context, logger, redact });
+  }
+
+  /**
+   * A pull request's orphans of the manifest: its one comment rewritten (none
+   * created), each agent's preview retired; `reports` are of one pull
+   * request, one an agent. Environments are `retired`'s: none marked here.
+   */
+  async retiredAgents(
+    reports: readonly AgentRetireReport[],
+  ): Promise<ReadonlyMap<string, Retirement>> {
+    const swept = this.#settings.manifest;
+    const pullRequest = reports[0]?.report.pullRequest;
+    if (swept === undefined || pullRequest === undefined) return new Map();
+    const { logger, redact } = this.#dependencies;
+    const where = { repository: this.#context.repository, pullRequest };
+    const comment = new PullRequestComment(this.api, where, logger, redact, carriesManifestMarker);
+    const state = this.#states.get(pullRequest)?.state;
+    const target = {
+      manifest: manifestOfPullRequest(swept, pullRequest),
+      // No environment: each was marked by `retired`, with its orphans.
+      environment: '',
+      comment,
+      pullRequestState: state === 'merged' || state === 'closed' ? state : undefined,
+    };
+    return retireManifest(this.api, reports, target, { ...this.#context, logger, redact });
   }
 
   /** The orphan's pull request comment, made once; none when `pr-comment` is off. */

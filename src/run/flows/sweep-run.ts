@@ -10,19 +10,14 @@
 import { ActionError, describeError } from '../../common/errors.js';
 import { untrusted, type Logger } from '../../common/runtime.js';
 import { plural } from '../../common/text.js';
-import { environmentOf } from '../../inputs/sweep-agents.js';
 import type { SweepRequest } from '../../inputs/sweep-inputs.js';
 import { withEvents, type RunEvents } from '../ports/events.js';
-import {
-  MAX_PULL_REQUEST_NUMBER,
-  type PullRequestState,
-  type RetireReport,
-  type Retirement,
-} from '../ports/progress.js';
+import { MAX_PULL_REQUEST_NUMBER, type PullRequestState } from '../ports/progress.js';
 import type { RunnerIO, RunOutcome } from '../ports/runner.js';
 import { dashboardUrlOf } from '../decisions/report.js';
 import { findPreviews } from './sweep-previews.js';
-import type { Orphan, Preview, Retired, Sweep, SweepSummary, Unknown } from '../ports/summaries.js';
+import { NOTHING_RETIRED, retireAll } from './sweep-retire.js';
+import type { Orphan, Preview, Sweep, SweepSummary, Unknown } from '../ports/summaries.js';
 
 /** The names of the sweep step's outputs, as sweep/action.yml declares them. */
 export const SWEEP_OUTPUT_NAMES = [
@@ -33,29 +28,6 @@ export const SWEEP_OUTPUT_NAMES = [
   'retired',
 ] as const;
 export type SweepOutputs = Partial<Record<(typeof SWEEP_OUTPUT_NAMES)[number], string>>;
-
-const NOTHING_RETIRED: Retired = {
-  inactive: 0,
-  comments: 0,
-  byThisRun: 0,
-  already: 0,
-  failed: 0,
-  nothing: 0,
-};
-
-/** Which of `Retired`'s counts a pull request's orphans go to. */
-function retiredAs(
-  retirement: Retirement | undefined,
-): Exclude<keyof Retired, 'inactive' | 'comments'> {
-  if (retirement === undefined) return 'nothing';
-  const already = retirement.alreadyInactive ?? 0;
-  if (retirement.comment === 'failed' || retirement.found > retirement.inactive + already) {
-    return 'failed';
-  }
-  if (retirement.inactive > 0 || retirement.comment === 'rewritten') return 'byThisRun';
-  if (already > 0 || retirement.comment === 'unchanged') return 'already';
-  return 'nothing';
-}
 
 /** The `orphans` output's items, oldest close first. */
 function orphansJson(orphans: readonly Orphan[]): string {
@@ -153,69 +125,6 @@ function report(found: Omit<Sweep, 'retired'>, request: SweepRequest, logger: Lo
   logger.info(
     `sweep: ${found.orphans.length} ${plural(found.orphans.length, 'orphan')}, ${found.open} open, ${found.unknown.length} unknown`,
   );
-}
-
-/**
- * What an orphan is retired with: its environment, else its pull request
- * (and agent). Several deployments of one name share the pull request's
- * environment and comment; with a manifest, an environment without
- * `{agent}` is the one of every agent's preview of the pull request.
- */
-function retiredWith(orphan: Orphan, request: SweepRequest): string {
-  const { environments } = request;
-  if (environments !== undefined) return environmentOf(environments, orphan.number, orphan.agent);
-  return `${orphan.number}\u0000${orphan.agent?.key ?? ''}`;
-}
-
-/** The orphans in groups retired together, in the order of their first, each deployment id once. */
-function inGroups(orphans: readonly Orphan[], request: SweepRequest): Orphan[][] {
-  const groups = new Map<string, Map<string, Orphan>>();
-  for (const orphan of orphans) {
-    const key = retiredWith(orphan, request);
-    const group = groups.get(key) ?? new Map<string, Orphan>();
-    if (!group.has(orphan.deployment.id)) group.set(orphan.deployment.id, orphan);
-    groups.set(key, group);
-  }
-  return [...groups.values()].map((group) => [...group.values()]);
-}
-
-/** What GitHub is told of a group of orphans: their names, deployments, pull request, environment. */
-function reportOf(group: readonly Orphan[], first: Orphan, request: SweepRequest): RetireReport {
-  const agents = [...new Set(group.flatMap((orphan) => orphan.agent?.key ?? []))];
-  return {
-    name: [...new Set(group.map((orphan) => orphan.deployment.name))].join(', '),
-    deployments: group.map(({ deployment, dashboardUrl }) => ({
-      deployment,
-      ...(dashboardUrl === undefined ? {} : { dashboardUrl }),
-    })),
-    pullRequest: first.number,
-    ...(request.environments === undefined
-      ? {}
-      : { environment: environmentOf(request.environments, first.number, first.agent) }),
-    ...(request.agents === undefined ? {} : { agents }),
-  };
-}
-
-/**
- * The orphans retired on GitHub as retire does, one retirement a group (one
- * environment marking, one comment rewrite naming each of its
- * deployments); what that did, each orphan counted once.
- */
-async function retireAll(
-  orphans: readonly Orphan[],
-  request: SweepRequest,
-  io: RunnerIO,
-): Promise<Retired> {
-  const retired = { ...NOTHING_RETIRED };
-  for (const group of inGroups(orphans, request)) {
-    const [first] = group;
-    if (first === undefined) continue;
-    const retirement = await io.retired?.(reportOf(group, first, request));
-    retired.inactive += retirement?.inactive ?? 0;
-    if (retirement?.comment === 'rewritten') retired.comments += 1;
-    retired[retiredAs(retirement)] += group.length;
-  }
-  return retired;
 }
 
 /** Runs the sweep; never throws: how it ended is in the outcome. */

@@ -106,7 +106,8 @@ export interface RetireReport {
   environment?: string;
   /**
    * The sweep's, with a manifest: the keys of the agents whose previews
-   * these are. Their comment is the manifest's one, which is not rewritten.
+   * these are. Their comment is the manifest's one, which `retired` leaves
+   * to `ReportAgentsRetired`, once a pull request.
    */
   agents?: readonly string[];
 }
@@ -143,6 +144,8 @@ export interface AgentRetireReport {
  * Retires a manifest's previews together, once every agent was looked up
  * (an agent whose lookup failed is absent): each environment and the
  * manifest's one comment. Each agent's retirement by key; never throws.
+ * The sweep's: the reports of one pull request, one an agent; only the
+ * manifest's comment of that pull request (its environments are `retired`'s).
  */
 export type ReportAgentsRetired = (
   reports: readonly AgentRetireReport[],

@@ -3,12 +3,18 @@
  * real HTTP against the service emulator, the runner's GitHub questions answered by the test:
  * each agent's previews found by its own search, a name that two agents' patterns give left
  * alone as unknown, and an environment without `{agent}` retired once for the pull request's
- * previews of every agent, each report naming its agents.
+ * previews of every agent, each report naming its agents; the manifest's one comment of a pull
+ * request retired once for all its agents, after its environments.
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { readInputs } from '../../../src/inputs/declare.ts';
 import { sweepRequest } from '../../../src/inputs/sweep-inputs.ts';
-import type { PullRequestState, RetireReport } from '../../../src/run/ports/progress.ts';
+import type {
+  AgentRetireReport,
+  PullRequestState,
+  RetireReport,
+  Retirement,
+} from '../../../src/run/ports/progress.ts';
 import { runSweep } from '../../../src/run/flows/sweep-run.ts';
 import { SWEEP_INPUTS } from '../../../src/sweep.ts';
 import { startEmulator, type Emulator } from '../../emulator/emulator.ts';
@@ -25,12 +31,25 @@ afterEach(async () => {
 
 const CLOSED = '2026-11-02T10:00:00Z';
 
-async function sweep(given: Record<string, string>, closed: readonly number[]) {
+async function sweep(
+  given: Record<string, string>,
+  closed: readonly number[],
+  manifestComment?: Retirement['comment'],
+) {
   const retired: RetireReport[] = [];
+  const comments: (readonly AgentRetireReport[])[] = [];
+  const retiredAgents = (reports: readonly AgentRetireReport[]) => {
+    comments.push(reports);
+    const comment = manifestComment ?? 'skipped';
+    return Promise.resolve(
+      new Map(reports.map(({ key }) => [key, { found: 0, inactive: 0, more: false, comment }])),
+    );
+  };
   const run = { workspace: process.cwd(), commit: undefined, head: undefined };
   const values: Record<string, string | undefined> = { 'api-url': emu.url, ...given };
   const inputs = readInputs(SWEEP_INPUTS, (name) => values[name], run as never);
   const { io, outputs, logger } = recordingRunner(run, {
+    ...(manifestComment === undefined ? {} : { retiredAgents }),
     retired: (report) => {
       retired.push(report);
       return Promise.resolve({ found: 1, inactive: 1, more: false, comment: 'skipped' });
@@ -48,7 +67,7 @@ async function sweep(given: Record<string, string>, closed: readonly number[]) {
       ),
   });
   const outcome = await runSweep(sweepRequest(inputs), io);
-  return { outcome, outputs, retired, logger };
+  return { outcome, outputs, retired, comments, logger };
 }
 
 describe('the sweep with agents', () => {
@@ -96,5 +115,50 @@ describe('the sweep with agents', () => {
     );
     // Each agent's own search, for its whole name.
     expect(emu.requests.map((request) => request.query.name_contains)).toEqual(['a', 'a1']);
+  });
+
+  it("retires the manifest's one comment once a pull request, every agent in it", async () => {
+    for (const name of ['support-pr-3', 'research-pr-3', 'support-pr-4']) {
+      emu.seedDeployment({ name });
+    }
+    const { outcome, outputs, retired, comments } = await sweep(
+      {
+        agents: '{"agents": {"support": {}, "research": {}}}',
+        'name-pattern': '{agent}-pr-{number}',
+        'environment-pattern': 'preview-pr-{number}-{agent}',
+      },
+      [3, 4],
+      'rewritten',
+    );
+
+    expect(outcome.failure).toBeUndefined();
+    expect(outputs).toMatchObject({ 'orphan-count': '3', retired: '3' });
+    // Each agent's environment first, then one comment a pull request: every agent a report,
+    // an agent without an orphan there with no deployment.
+    expect(retired.map(({ environment }) => environment)).toEqual([
+      'preview-pr-3-support',
+      'preview-pr-3-research',
+      'preview-pr-4-support',
+    ]);
+    expect(
+      comments.map((reports) =>
+        reports.map(({ key, report }) => [
+          key,
+          report.pullRequest,
+          report.deployments.map(({ deployment }) => deployment.name),
+        ]),
+      ),
+    ).toEqual([
+      [
+        ['support', 3, ['support-pr-3']],
+        ['research', 3, ['research-pr-3']],
+      ],
+      [
+        ['support', 4, ['support-pr-4']],
+        ['research', 4, []],
+      ],
+    ]);
+    if (outcome.summary?.kind !== 'sweep') throw new Error('no sweep summary');
+    expect(outcome.summary.retired).toMatchObject({ comments: 2, byThisRun: 3 });
   });
 });
