@@ -65286,115 +65286,6 @@ function retire_run() {
     });
 }
 
-;// CONCATENATED MODULE: ./src/github/features/states-question.ts
-/**
- * The sweep's question to GitHub, before it retires anything: how the
- * workflow repository's pull requests stand. Unlike every other GitHub call
- * it is not advisory: without the states nothing is an orphan, so a refused
- * or unanswered query is an `ActionError` naming `pull-requests: read`, and
- * a query GitHub rejects as invalid one that says so.
- */
-
-
-
-/**
- * The states of `numbers` in `repository`, one GraphQL query per 100; a
- * `RangeError` for a number that is not a positive integer (the caller's
- * mistake, never GitHub's), before any request.
- */
-async function askPullRequestStates(api, repository, numbers, options = {}) {
-    const asked = await api.pullRequestStates(repository, numbers, { ...options, silent: true });
-    if (!asked.ok) {
-        const { purpose, permission } = PULL_REQUEST_STATES;
-        const { failure } = asked;
-        throw new ActionError(failure.invalid === true
-            ? invalidQueryLine(failure, "the pull requests' states query")
-            : requiredFailureLine(failure, purpose, permission));
-    }
-    return asked.value;
-}
-
-;// CONCATENATED MODULE: ./src/github/sweep-hooks.ts
-/**
- * The sweep's GitHub hooks (src/sweep.ts): `pullRequestStates`, how the
- * repository's pull requests stand, remembered; and `retired` for each
- * orphan, which names its own pull request and environment, and whose
- * comment says how its pull request ended. Without the states nothing is an
- * orphan: `pullRequestStates` is always there, and without a token or a
- * repository it throws, before any request, an `ActionError` naming what is
- * missing (the core fails the step on it as on GitHub's refusal).
- */
-
-
-
-
-
-function sweepHooks(settings) {
-    return (context, dependencies) => {
-        commentOffPullRequest(settings.comment, context, dependencies.logger);
-        const missing = unreachable(settings.token, context);
-        if (missing !== undefined || context === undefined) {
-            const why = `the sweep cannot ask GitHub how the pull requests stand: ${missing}. Give it a token with \`pull-requests: read\` (the default, \${{ github.token }}, with that permission).`;
-            return { api: undefined, pullRequestStates: () => Promise.reject(new ActionError(why)) };
-        }
-        const made = new Lazy(() => new SweepOnGitHub(settings, context, dependencies));
-        return {
-            get api() {
-                return made.made?.api;
-            },
-            retired: (report) => made.value.retired(report),
-            pullRequestStates: (numbers) => made.value.pullRequestStates(numbers),
-        };
-    };
-}
-/** One sweep's GitHub side: the states it was told, and each orphan's comment, made once. */
-class SweepOnGitHub {
-    api;
-    #settings;
-    #context;
-    #dependencies;
-    #states = new Map();
-    #comments = new Map();
-    constructor(settings, context, dependencies) {
-        this.api = gitHubApi(settings.token, context, dependencies);
-        this.#settings = settings;
-        this.#context = context;
-        this.#dependencies = dependencies;
-    }
-    /** How the pull requests stand; throws when GitHub cannot say. Remembered for `retired`. */
-    async pullRequestStates(numbers) {
-        const states = await askPullRequestStates(this.api, this.#context.repository, numbers);
-        for (const [number, state] of states)
-            this.#states.set(number, state);
-        return states;
-    }
-    /** An orphan retired: its environment, its comment, and how its pull request ended. */
-    retired(report) {
-        const { logger, redact } = this.#dependencies;
-        const state = report.pullRequest === undefined ? undefined : this.#states.get(report.pullRequest);
-        const target = {
-            environment: report.environment ?? '',
-            // A manifest's previews share its one comment, which is not this preview's to rewrite.
-            comment: report.agents === undefined ? this.#commentOf(report.pullRequest) : undefined,
-            pullRequestState: state?.state === 'merged' || state?.state === 'closed' ? state.state : undefined,
-        };
-        return retirePreview(this.api, report, target, { ...this.#context, logger, redact });
-    }
-    /** The orphan's pull request comment, made once; none when `pr-comment` is off. */
-    #commentOf(pullRequest) {
-        if (pullRequest === undefined || !this.#settings.comment)
-            return undefined;
-        let comment = this.#comments.get(pullRequest);
-        if (comment === undefined) {
-            const where = { repository: this.#context.repository, pullRequest };
-            const { logger, redact } = this.#dependencies;
-            comment = new PullRequestComment(this.api, where, logger, redact);
-            this.#comments.set(pullRequest, comment);
-        }
-        return comment;
-    }
-}
-
 ;// CONCATENATED MODULE: ./src/inputs/sweep-inputs.ts
 /**
  * The sweep step's inputs (sweep/action.yml) that reach
@@ -65598,6 +65489,176 @@ function sweep_agents_environmentOf(pattern, number, agent) {
     return filled(agent === undefined ? pattern : forAgent(pattern, agent.name), number);
 }
 
+;// CONCATENATED MODULE: ./src/github/features/states-question.ts
+/**
+ * The sweep's question to GitHub, before it retires anything: how the
+ * workflow repository's pull requests stand. Unlike every other GitHub call
+ * it is not advisory: without the states nothing is an orphan, so a refused
+ * or unanswered query is an `ActionError` naming `pull-requests: read`, and
+ * a query GitHub rejects as invalid one that says so.
+ */
+
+
+
+/**
+ * The states of `numbers` in `repository`, one GraphQL query per 100; a
+ * `RangeError` for a number that is not a positive integer (the caller's
+ * mistake, never GitHub's), before any request.
+ */
+async function askPullRequestStates(api, repository, numbers, options = {}) {
+    const asked = await api.pullRequestStates(repository, numbers, { ...options, silent: true });
+    if (!asked.ok) {
+        const { purpose, permission } = PULL_REQUEST_STATES;
+        const { failure } = asked;
+        throw new ActionError(failure.invalid === true
+            ? invalidQueryLine(failure, "the pull requests' states query")
+            : requiredFailureLine(failure, purpose, permission));
+    }
+    return asked.value;
+}
+
+;// CONCATENATED MODULE: ./src/github/sweep-hooks.ts
+/**
+ * The sweep's GitHub hooks (src/sweep.ts): `pullRequestStates`, how the
+ * repository's pull requests stand, remembered; and `retired` for each
+ * orphan, which names its own pull request and environment, and whose
+ * comment says how its pull request ended; with a manifest, `retiredAgents`
+ * once a pull request, which rewrites the manifest's one comment (found by
+ * the deploy step's name template: name-pattern with the pull request's
+ * number) as the retire step does. Without the states nothing is an
+ * orphan: `pullRequestStates` is always there, and without a token or a
+ * repository it throws, before any request, an `ActionError` naming what is
+ * missing (the core fails the step on it as on GitHub's refusal).
+ */
+
+
+
+
+
+
+
+
+
+/** The sweep step's GitHub settings from its inputs; with `agents`, its manifest. */
+function sweepSettings(inputs, sweep) {
+    const { agents } = sweep;
+    const source = inputs.agents?.source;
+    return {
+        token: inputs['github-token'],
+        comment: inputs['pr-comment'],
+        ...(agents === undefined || source === undefined
+            ? {}
+            : { manifest: { source, names: sweep.names, agents } }),
+    };
+}
+/**
+ * The manifest as the deploy step on pull request `number` showed it: its
+ * name template is name-pattern with the number (`{agent}-pr-7`), the
+ * identity its comment's marker holds; each agent's deployment name filled.
+ */
+function manifestOfPullRequest(swept, number) {
+    return {
+        source: swept.source,
+        nameTemplate: filled(swept.names, number),
+        agents: swept.agents.map(({ key, name }) => ({
+            key,
+            name,
+            deploymentName: filled(forAgent(swept.names, name), number),
+        })),
+    };
+}
+function sweepHooks(settings) {
+    return (context, dependencies) => {
+        commentOffPullRequest(settings.comment, context, dependencies.logger);
+        const missing = unreachable(settings.token, context);
+        if (missing !== undefined || context === undefined) {
+            const why = `the sweep cannot ask GitHub how the pull requests stand: ${missing}. Give it a token with \`pull-requests: read\` (the default, \${{ github.token }}, with that permission).`;
+            return { api: undefined, pullRequestStates: () => Promise.reject(new ActionError(why)) };
+        }
+        const made = new Lazy(() => new SweepOnGitHub(settings, context, dependencies));
+        return {
+            get api() {
+                return made.made?.api;
+            },
+            retired: (report) => made.value.retired(report),
+            ...(settings.comment && settings.manifest !== undefined
+                ? { retiredAgents: (reports) => made.value.retiredAgents(reports) }
+                : {}),
+            pullRequestStates: (numbers) => made.value.pullRequestStates(numbers),
+        };
+    };
+}
+/** One sweep's GitHub side: the states it was told, and each orphan's comment, made once. */
+class SweepOnGitHub {
+    api;
+    #settings;
+    #context;
+    #dependencies;
+    #states = new Map();
+    #comments = new Map();
+    constructor(settings, context, dependencies) {
+        this.api = gitHubApi(settings.token, context, dependencies);
+        this.#settings = settings;
+        this.#context = context;
+        this.#dependencies = dependencies;
+    }
+    /** How the pull requests stand; throws when GitHub cannot say. Remembered for `retired`. */
+    async pullRequestStates(numbers) {
+        const states = await askPullRequestStates(this.api, this.#context.repository, numbers);
+        for (const [number, state] of states)
+            this.#states.set(number, state);
+        return states;
+    }
+    /** An orphan retired: its environment, its comment, and how its pull request ended. */
+    retired(report) {
+        const { logger, redact } = this.#dependencies;
+        const state = report.pullRequest === undefined ? undefined : this.#states.get(report.pullRequest);
+        const target = {
+            environment: report.environment ?? '',
+            // A manifest's previews share its one comment, rewritten once a pull request by `retiredAgents`.
+            comment: report.agents === undefined ? this.#commentOf(report.pullRequest) : undefined,
+            pullRequestState: state?.state === 'merged' || state?.state === 'closed' ? state.state : undefined,
+        };
+        return retirePreview(this.api, report, target, { ...this.#context, logger, redact });
+    }
+    /**
+     * A pull request's orphans of the manifest: its one comment rewritten (none
+     * created), each agent's preview retired; `reports` are of one pull
+     * request, one an agent. Environments are `retired`'s: none marked here.
+     */
+    async retiredAgents(reports) {
+        const swept = this.#settings.manifest;
+        const pullRequest = reports[0]?.report.pullRequest;
+        if (swept === undefined || pullRequest === undefined)
+            return new Map();
+        const { logger, redact } = this.#dependencies;
+        const where = { repository: this.#context.repository, pullRequest };
+        const comment = new PullRequestComment(this.api, where, logger, redact, carriesManifestMarker);
+        const state = this.#states.get(pullRequest)?.state;
+        const target = {
+            manifest: manifestOfPullRequest(swept, pullRequest),
+            // No environment: each was marked by `retired`, with its orphans.
+            environment: '',
+            comment,
+            pullRequestState: state === 'merged' || state === 'closed' ? state : undefined,
+        };
+        return retireManifest(this.api, reports, target, { ...this.#context, logger, redact });
+    }
+    /** The orphan's pull request comment, made once; none when `pr-comment` is off. */
+    #commentOf(pullRequest) {
+        if (pullRequest === undefined || !this.#settings.comment)
+            return undefined;
+        let comment = this.#comments.get(pullRequest);
+        if (comment === undefined) {
+            const where = { repository: this.#context.repository, pullRequest };
+            const { logger, redact } = this.#dependencies;
+            comment = new PullRequestComment(this.api, where, logger, redact);
+            this.#comments.set(pullRequest, comment);
+        }
+        return comment;
+    }
+}
+
 ;// CONCATENATED MODULE: ./src/run/flows/sweep-previews.ts
 /**
  * The sweep's previews: the service's listing searched for each pattern's
@@ -65654,6 +65715,129 @@ async function findPreviews(request, io, events) {
     });
 }
 
+;// CONCATENATED MODULE: ./src/run/flows/sweep-retire.ts
+/**
+ * The sweep's orphans retired on GitHub as retire does: one retirement a
+ * group (one environment marking, one comment rewrite naming each of its
+ * deployments); with a manifest, each pull request's groups then the
+ * manifest's one comment of that pull request, rewritten once to say every
+ * agent's preview is retired, as the retire step with the manifest leaves
+ * it. What that did, each orphan counted once.
+ */
+
+const NOTHING_RETIRED = {
+    inactive: 0,
+    comments: 0,
+    byThisRun: 0,
+    already: 0,
+    failed: 0,
+    nothing: 0,
+};
+/** Which of `Retired`'s counts a pull request's orphans go to. */
+function retiredAs(retirement) {
+    if (retirement === undefined)
+        return 'nothing';
+    const already = retirement.alreadyInactive ?? 0;
+    if (retirement.comment === 'failed' || retirement.found > retirement.inactive + already) {
+        return 'failed';
+    }
+    if (retirement.inactive > 0 || retirement.comment === 'rewritten')
+        return 'byThisRun';
+    if (already > 0 || retirement.comment === 'unchanged')
+        return 'already';
+    return 'nothing';
+}
+/**
+ * What an orphan is retired with: its environment, else its pull request
+ * (and agent). Several deployments of one name share the pull request's
+ * environment and comment; with a manifest, an environment without
+ * `{agent}` is the one of every agent's preview of the pull request.
+ */
+function retiredWith(orphan, request) {
+    const { environments } = request;
+    if (environments !== undefined)
+        return sweep_agents_environmentOf(environments, orphan.number, orphan.agent);
+    return `${orphan.number}\u0000${orphan.agent?.key ?? ''}`;
+}
+/** The orphans in groups retired together, in the order of their first, each deployment id once. */
+function inGroups(orphans, request) {
+    const groups = new Map();
+    for (const orphan of orphans) {
+        const key = retiredWith(orphan, request);
+        const group = groups.get(key) ?? new Map();
+        if (!group.has(orphan.deployment.id))
+            group.set(orphan.deployment.id, orphan);
+        groups.set(key, group);
+    }
+    return [...groups.values()].map((group) => [...group.values()]);
+}
+/** The groups by pull request, in the order of their first (a group is of one pull request). */
+function byPullRequest(groups) {
+    const pulls = new Map();
+    for (const group of groups) {
+        const [first] = group;
+        if (first === undefined)
+            continue;
+        pulls.set(first.number, [...(pulls.get(first.number) ?? []), group]);
+    }
+    return pulls;
+}
+/** What GitHub is told of orphans: their names, deployments, pull request, environment. */
+function reportOf(group, number, request) {
+    const [first] = group;
+    const agents = [...new Set(group.flatMap((orphan) => orphan.agent?.key ?? []))];
+    return {
+        name: [...new Set(group.map((orphan) => orphan.deployment.name))].join(', '),
+        deployments: group.map(({ deployment, dashboardUrl }) => ({
+            deployment,
+            ...(dashboardUrl === undefined ? {} : { dashboardUrl }),
+        })),
+        pullRequest: number,
+        ...(request.environments === undefined || first === undefined
+            ? {}
+            : { environment: sweep_agents_environmentOf(request.environments, number, first?.agent) }),
+        ...(request.agents === undefined ? {} : { agents }),
+    };
+}
+/**
+ * The manifest's one comment of pull request `number` rewritten once: a
+ * report for every agent of the manifest, its orphans' deployments (none
+ * when the listing held no preview of it for that pull request). What
+ * became of the comment; undefined without a manifest or a way to say.
+ */
+async function manifestComment(groups, number, request, io) {
+    if (request.agents === undefined || io.retiredAgents === undefined)
+        return undefined;
+    const orphans = groups.flat();
+    const reports = request.agents.map((agent) => ({
+        key: agent.key,
+        report: reportOf(orphans.filter((orphan) => orphan.agent?.key === agent.key), number, request),
+    }));
+    const retirements = await io.retiredAgents(reports);
+    return [...retirements.values()][0]?.comment;
+}
+/** The orphans retired on GitHub; what that did, each orphan counted once. */
+async function retireAll(orphans, request, io) {
+    const retired = { ...NOTHING_RETIRED };
+    for (const [number, groups] of byPullRequest(inGroups(orphans, request))) {
+        const retirements = [];
+        for (const group of groups)
+            retirements.push(await io.retired?.(reportOf(group, number, request)));
+        const comment = await manifestComment(groups, number, request, io);
+        if (comment === 'rewritten')
+            retired.comments += 1;
+        groups.forEach((group, at) => {
+            const own = retirements[at];
+            const retirement = comment === undefined ? own : { found: 0, inactive: 0, more: false, ...own, comment };
+            retired.inactive += own?.inactive ?? 0;
+            if (comment === undefined && own?.comment === 'rewritten')
+                retired.comments += 1;
+            retired[retiredAs(retirement)] += group.length;
+        });
+    }
+    return retired;
+}
+
 ;// CONCATENATED MODULE: ./src/run/flows/sweep-run.ts
 /**
  * The sweep as a run: the previews the listing holds under the name
@@ -65680,28 +65864,6 @@ const SWEEP_OUTPUT_NAMES = (/* unused pure expression or super */ null && ([
     'unknown-count',
     'retired',
 ]));
-const NOTHING_RETIRED = {
-    inactive: 0,
-    comments: 0,
-    byThisRun: 0,
-    already: 0,
-    failed: 0,
-    nothing: 0,
-};
-/** Which of `Retired`'s counts a pull request's orphans go to. */
-function retiredAs(retirement) {
-    if (retirement === undefined)
-        return 'nothing';
-    const already = retirement.alreadyInactive ?? 0;
-    if (retirement.comment === 'failed' || retirement.found > retirement.inactive + already) {
-        return 'failed';
-    }
-    if (retirement.inactive > 0 || retirement.comment === 'rewritten')
-        return 'byThisRun';
-    if (already > 0 || retirement.comment === 'unchanged')
-        return 'already';
-    return 'nothing';
-}
 /** The `orphans` output's items, oldest close first. */
 function orphansJson(orphans) {
     return JSON.stringify(orphans.map((orphan) => ({
@@ -65787,65 +65949,6 @@ function report(found, request, logger) {
             logger.warning(line);
     }
     logger.info(`sweep: ${found.orphans.length} ${plural(found.orphans.length, 'orphan')}, ${found.open} open, ${found.unknown.length} unknown`);
-}
-/**
- * What an orphan is retired with: its environment, else its pull request
- * (and agent). Several deployments of one name share the pull request's
- * environment and comment; with a manifest, an environment without
- * `{agent}` is the one of every agent's preview of the pull request.
- */
-function retiredWith(orphan, request) {
-    const { environments } = request;
-    if (environments !== undefined)
-        return sweep_agents_environmentOf(environments, orphan.number, orphan.agent);
-    return `${orphan.number}\u0000${orphan.agent?.key ?? ''}`;
-}
-/** The orphans in groups retired together, in the order of their first, each deployment id once. */
-function inGroups(orphans, request) {
-    const groups = new Map();
-    for (const orphan of orphans) {
-        const key = retiredWith(orphan, request);
-        const group = groups.get(key) ?? new Map();
-        if (!group.has(orphan.deployment.id))
-            group.set(orphan.deployment.id, orphan);
-        groups.set(key, group);
-    }
-    return [...groups.values()].map((group) => [...group.values()]);
-}
-/** What GitHub is told of a group of orphans: their names, deployments, pull request, environment. */
-function reportOf(group, first, request) {
-    const agents = [...new Set(group.flatMap((orphan) => orphan.agent?.key ?? []))];
-    return {
-        name: [...new Set(group.map((orphan) => orphan.deployment.name))].join(', '),
-        deployments: group.map(({ deployment, dashboardUrl }) => ({
-            deployment,
-            ...(dashboardUrl === undefined ? {} : { dashboardUrl }),
-        })),
-        pullRequest: first.number,
-        ...(request.environments === undefined
-            ? {}
-            : { environment: sweep_agents_environmentOf(request.environments, first.number, first.agent) }),
-        ...(request.agents === undefined ? {} : { agents }),
-    };
-}
-/**
- * The orphans retired on GitHub as retire does, one retirement a group (one
- * environment marking, one comment rewrite naming each of its
- * deployments); what that did, each orphan counted once.
- */
-async function retireAll(orphans, request, io) {
-    const retired = { ...NOTHING_RETIRED };
-    for (const group of inGroups(orphans, request)) {
-        const [first] = group;
-        if (first === undefined)
-            continue;
-        const retirement = await io.retired?.(reportOf(group, first, request));
-        retired.inactive += retirement?.inactive ?? 0;
-        if (retirement?.comment === 'rewritten')
-            retired.comments += 1;
-        retired[retiredAs(retirement)] += group.length;
-    }
-    return retired;
 }
 /** Runs the sweep; never throws: how it ended is in the outcome. */
 async function runSweep(request, io) {
@@ -65934,11 +66037,11 @@ const SWEEP_INPUTS = {
 function sweep_run() {
     return runStep({
         inputs: SWEEP_INPUTS,
-        request: (inputs) => ({
-            sweep: sweepRequest(inputs),
+        request: (inputs) => {
+            const sweep = sweepRequest(inputs);
             // Each orphan's environment comes from environment-pattern.
-            settings: { token: inputs['github-token'], comment: inputs['pr-comment'] },
-        }),
+            return { sweep, settings: sweepSettings(inputs, sweep) };
+        },
         run: ({ sweep, settings }, step) => runSweep(sweep, step.io(sweepHooks(settings))),
         otherWarnings: "every one is in the step's log; the orphans are also in the job summary and the step's `orphans` output",
     });
