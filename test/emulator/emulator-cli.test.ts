@@ -248,3 +248,59 @@ describe('a second push with npm run emulator (issue 46)', () => {
     expect(nobody.output).toContain('no emulator answers at http://127.0.0.1:9');
   });
 });
+
+describe('addresses with npm run emulator (issue 49)', () => {
+  it('serves a created deployment at its custom_url: 401 without the key, slow to start, then live', async () => {
+    const { url, log } = await start(
+      process.execPath,
+      launcher(
+        '--head-sha',
+        MAIN_SHA,
+        '--ready-after-ms',
+        '0',
+        '--addresses',
+        '--address-slow-ms',
+        '300',
+        '--address-header',
+        'X-Agent-Key: agent-secret',
+      ),
+    );
+    await headOf(url, 'main'); // creates on-main
+    const listed = (await (await fetch(`${url}/v2/deployments?name_contains=on-main`)).json()) as {
+      resources: { id: string; status: string; source_config: { custom_url?: string } }[];
+    };
+    const [created] = listed.resources;
+    const address = created?.source_config.custom_url ?? '';
+    expect(address).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/on-main$/);
+    await fetch(`${url}/v2/deployments?deployment_ids=${created?.id ?? ''}`); // READY and live
+
+    expect((await fetch(`${address}/ok`)).status).toBe(401);
+    const keyed = { headers: { 'x-agent-key': 'agent-secret' } };
+    const first = await fetch(`${address}/ok`, keyed);
+    const t0 = Date.now();
+    expect(first.status).toBe(503);
+    let last = 503;
+    for (let i = 0; i < 50 && last !== 200; i++) {
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      last = (await fetch(`${address}/ok`, keyed)).status;
+    }
+    expect(last).toBe(200);
+    expect(Date.now() - t0).toBeLessThan(2_000);
+    expect(await until(() => Promise.resolve(log().includes('GET /on-main/ok')), 2_000)).toBe(true);
+    expect(log()).toMatch(/^address: \S+ GET \/on-main\/ok$/m);
+    expect(log()).not.toContain('agent-secret');
+  });
+
+  it.each([
+    [['--address-slow-ms', '5'], '--address-slow-ms and --address-header need --addresses'],
+    [['--addresses', '--address-header', 'no colon'], "--address-header must be 'Name: value'"],
+    [['--addresses', '--address-slow-ms', 'soon'], '--address-slow-ms must be a whole number'],
+  ])('refuses %j', async (args, message) => {
+    const child = spawn(process.execPath, launcher(...args), { cwd: ROOT });
+    let stderr = '';
+    child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
+    const code = await new Promise((resolve) => child.on('exit', resolve));
+    expect(code).toBe(2);
+    expect(stderr).toContain(message);
+  });
+});

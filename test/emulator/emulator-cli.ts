@@ -1,13 +1,14 @@
 /**
  * `npm run emulator -- [--port 0] [--api-key K] [--repository owner/name] [--head-sha [BRANCH=]SHA]...
- * [--url-file PATH]`:
+ * [--url-file PATH] [--addresses [--address-slow-ms N] [--address-header 'Name: value']]`:
  * the emulator of the service as a process of its own, for the CI self-test job (which runs
  * the action with `uses: ./` against it) and for trying the action by hand.
  *
  * It seeds the repository listing of one integration with the workflow's repository, makes
  * created deployments turn READY after `--ready-after-ms`, then prints `KEY=value` lines that a
  * shell can parse, `EMULATOR_URL=...` last, once it answers requests. It logs every request it
- * gets and runs until SIGTERM or SIGINT.
+ * gets and runs until SIGTERM or SIGINT. With `--addresses`, each deployment also answers at an
+ * address of its own (its `custom_url`, `GET /ok`), whose requests are logged too.
  *
  * `npm run emulator -- push --sha SHA [--ref BRANCH] [--repository owner/name] [--url URL]`:
  * a push of SHA to BRANCH of a running emulator (its `POST /_emulator/push`), so that a person
@@ -19,6 +20,7 @@ import { renameSync, writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { INTEGRATION as INTEGRATION_ID } from '../support/ids.ts';
 import { PUSH_PATH, startEmulator } from './emulator.ts';
+import type { AddressBehaviour } from './emulator.ts';
 
 const USAGE = `Usage: npm run emulator -- [options]
 
@@ -35,6 +37,11 @@ const USAGE = `Usage: npm run emulator -- [options]
   --ready-after-ms N   a created deployment is READY when read N ms after its creation
                        (default 1000)
   --url-file PATH      also write the URL to PATH, once the emulator answers
+  --addresses          give every deployment an address of its own on 127.0.0.1 (its
+                       custom_url), whose GET /ok answers {"ok": true} once it is live
+  --address-slow-ms N  with --addresses: /ok answers 503 for N ms after a revision goes live
+  --address-header 'Name: value'
+                       with --addresses: /ok answers 401 without this header and value
   -h, --help           print this
 
        npm run emulator -- push --sha SHA [options]
@@ -136,6 +143,9 @@ function parse() {
         'head-sha': { type: 'string', multiple: true },
         'ready-after-ms': { type: 'string', default: '1000' },
         'url-file': { type: 'string' },
+        addresses: { type: 'boolean', default: false },
+        'address-slow-ms': { type: 'string' },
+        'address-header': { type: 'string' },
         help: { type: 'boolean', short: 'h', default: false },
       },
       strict: true,
@@ -154,6 +164,24 @@ if (parsed.help) {
 const port = integer('port', parsed.port, 65_535);
 const readyAfterMs = integer('ready-after-ms', parsed['ready-after-ms'], 3_600_000);
 const [owner, name] = ownerAndName(parsed.repository);
+
+/** What `--address-slow-ms` and `--address-header` ask of every address. */
+function addressBehaviour(): AddressBehaviour {
+  const slow = parsed['address-slow-ms'];
+  const header = parsed['address-header'];
+  if (!parsed.addresses && (slow !== undefined || header !== undefined)) {
+    fail(`--address-slow-ms and --address-header need --addresses`);
+  }
+  const behaviour: AddressBehaviour = {};
+  if (slow !== undefined) behaviour.slowStartMs = integer('address-slow-ms', slow, 3_600_000);
+  if (header !== undefined) {
+    const match = /^([!#$%&'*+.^_`|~0-9A-Za-z-]+):[ \t]*(\S(?:.*\S)?)$/.exec(header);
+    if (match === null) fail(`--address-header must be 'Name: value', got another form`);
+    behaviour.requireHeader = { name: match[1] ?? '', value: match[2] ?? '' };
+  }
+  return behaviour;
+}
+const behaviour = addressBehaviour();
 
 /** The heads `--head-sha` sets, branch → sha; a sha without a branch is main's. */
 function heads(given: readonly string[]): Map<string, string> {
@@ -197,6 +225,8 @@ const emu = await startEmulator({
   apiKey: parsed['api-key'],
   readyAfterMs,
   unknownHead: 'refuse',
+  addresses: parsed.addresses,
+  addressBehaviour: behaviour,
 }).catch((error: unknown) =>
   fail(`cannot listen: ${error instanceof Error ? error.message : String(error)}`),
 );
@@ -223,6 +253,7 @@ if (urlFile !== undefined) {
 // The emulator records requests but has no hook per request: print the new ones as they come,
 // each with its arrival time (which tells the self-test test which step sent it).
 let logged = 0;
+let addressesLogged = 0;
 function logRequests(): void {
   for (; logged < emu.requests.length; logged++) {
     const request = emu.requests[logged];
@@ -230,6 +261,14 @@ function logRequests(): void {
     const query = new URLSearchParams(request.query).toString();
     const target = `${request.path}${query === '' ? '' : `?${query}`}`;
     console.log(`request: ${new Date(request.time).toISOString()} ${request.method} ${target}`);
+  }
+  // A deployment's address: the path only (a health check's query may carry a key).
+  for (; addressesLogged < emu.addressRequests.length; addressesLogged++) {
+    const request = emu.addressRequests[addressesLogged];
+    if (request === undefined) break;
+    console.log(
+      `address: ${new Date(request.time).toISOString()} ${request.method} ${request.path}`,
+    );
   }
 }
 const ticker = setInterval(logRequests, 100);

@@ -9,6 +9,21 @@ import { createServer as createTlsServer } from 'node:https';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { randomUUID } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
+import { startAddressServer } from './addresses.ts';
+import type {
+  AddressBehaviour,
+  AddressRequest,
+  AddressScript,
+  AddressServer,
+} from './addresses.ts';
+
+export type {
+  AddressAnswer,
+  AddressBehaviour,
+  AddressContext,
+  AddressRequest,
+  AddressScript,
+} from './addresses.ts';
 
 export const SOURCES = [
   'codehost',
@@ -162,6 +177,15 @@ export interface EmulatorOptions {
   unknownHead?: 'made-up' | 'refuse';
   /** The clock for readyAfterMs, buildMs, listingLagMs, queuedAt, created_at and updated_at. */
   now?: () => number;
+  /**
+   * Serve the deployments' own addresses (EMULATOR.md, "Addresses"); read by startEmulator only.
+   * `true`: every deployment stored (created or seeded) without a `custom_url` gets one,
+   * `http://127.0.0.1:PORT/<name>`; a function: those it says yes to; `manual`: only those
+   * `serveAddress` names.
+   */
+  addresses?: boolean | 'manual' | ((deployment: Deployment) => boolean);
+  /** The behaviour of every address, under each deployment's own (`serveAddress`). */
+  addressBehaviour?: AddressBehaviour;
 }
 
 /**
@@ -246,7 +270,19 @@ export interface Emulator {
   clearFaults(): void;
   /** Merges options; a key set to undefined returns to its default. */
   setOptions(options: EmulatorOptions): void;
-  /** Stops the server, ends hung requests and destroys keep-alive sockets. */
+  /** Every request to the deployments' addresses, in arrival order; [] without `addresses`. */
+  readonly addressRequests: AddressRequest[];
+  /**
+   * Gives the deployment (id or name) an address when it has no `custom_url` (a `custom_url` it
+   * has is kept, served or not), sets its behaviour (replacing the one set before; `{}` by
+   * default) and returns its address. Throws without `addresses`, or for an unknown deployment.
+   */
+  serveAddress(idOrName: string, behaviour?: AddressBehaviour): string;
+  /** Scripts the answers of the deployment's address (replacing any script); see AddressScript. */
+  scriptAddress(idOrName: string, script: AddressScript): void;
+  /** The deployment's address on the emulator's server, or on its other origin. Throws if none. */
+  addressOf(idOrName: string, options?: { otherOrigin?: boolean }): string;
+  /** Stops the server (and the addresses'), ends hung requests and destroys keep-alive sockets. */
   close(): Promise<void>;
 }
 
@@ -263,6 +299,8 @@ interface Answer {
 interface RevisionRecord extends Revision {
   /** Its build fails when it completes. */
   fail: boolean;
+  /** When it went live (the emulator's clock), for the addresses' slow start. */
+  liveAt?: number;
 }
 
 interface Meta {
@@ -352,6 +390,14 @@ export async function startEmulator(initialOptions: EmulatorOptions = {}): Promi
     });
   });
   const { port } = server.address() as AddressInfo;
+  const addressServer: AddressServer | undefined = initialOptions.addresses
+    ? await startAddressServer({
+        find: (id) => byId(id),
+        liveness,
+        now,
+        defaults: () => options.addressBehaviour ?? {},
+      })
+    : undefined;
 
   // ---- plumbing -------------------------------------------------------------------------------
 
@@ -752,6 +798,7 @@ export async function startEmulator(initialOptions: EmulatorOptions = {}): Promi
       queuedAt: time,
       polls: 0,
       fail: false,
+      liveAt: state === 'live' ? time : undefined,
     });
     const { latest_revision_id: latest, active_revision_id: active } = d;
     const list: RevisionRecord[] = [];
@@ -779,7 +826,48 @@ export async function startEmulator(initialOptions: EmulatorOptions = {}): Promi
     const m = newMeta(d, revisions, time);
     m.lagging = lagging;
     attach(d, m);
+    if (addressServer && wantsAddress(d) && !hasUrl(d)) {
+      d.source_config = { ...d.source_config, custom_url: addressServer.assign(d.id, d.name) };
+    }
     return m;
+  }
+
+  function wantsAddress(d: Deployment): boolean {
+    const { addresses } = initialOptions;
+    return typeof addresses === 'function' ? addresses(d) : addresses === true;
+  }
+
+  // ---- addresses ------------------------------------------------------------------------------
+
+  function byId(id: string): Deployment | undefined {
+    const key = id.toLowerCase();
+    return deployments.find((d) => d.id.toLowerCase() === key);
+  }
+
+  /** The deployment an id (any case) or a name stands for; throws for none. */
+  function named(idOrName: string, what: string): Deployment {
+    const d = byId(idOrName) ?? deployments.find((candidate) => candidate.name === idOrName);
+    if (!d) throw new Error(`${what}: no deployment with id or name ${idOrName}`);
+    return d;
+  }
+
+  function addressesOf(what: string): AddressServer {
+    if (!addressServer) throw new Error(`${what}: start the emulator with addresses`);
+    return addressServer;
+  }
+
+  /** Live: READY with its latest revision active; since when that revision went live. */
+  function liveness(id: string): {
+    live: boolean;
+    revisionId: string | null;
+    since: number | undefined;
+  } {
+    const d = byId(id);
+    if (!d) return { live: false, revisionId: null, since: undefined };
+    const active = d.active_revision_id;
+    const live = d.status === 'READY' && active !== null && active === d.latest_revision_id;
+    const revision = metaOf(d).revisions.find((candidate) => candidate.id === active);
+    return { live, revisionId: active, since: revision?.liveAt };
   }
 
   function newMeta(d: Deployment, revisions?: RevisionRecord[], time = now()): Meta {
@@ -851,6 +939,7 @@ export async function startEmulator(initialOptions: EmulatorOptions = {}): Promi
     const since = Math.min(time, Math.max(latest.queuedAt, m.readySince));
     if (latest.polls >= buildPolls && time - since >= buildMs) {
       latest.state = latest.fail || options.failBuilds ? 'failed' : 'live';
+      if (latest.state === 'live') latest.liveAt = time;
       derive(d, m, time);
     } else if (polled) {
       latest.polls += 1;
@@ -932,7 +1021,9 @@ export async function startEmulator(initialOptions: EmulatorOptions = {}): Promi
     revisions(deploymentId) {
       const id = deploymentId.toLowerCase();
       const d = deployments.find((candidate) => candidate.id.toLowerCase() === id);
-      return d ? metaOf(d).revisions.map(({ fail: _fail, ...revision }) => revision) : [];
+      return d
+        ? metaOf(d).revisions.map(({ fail: _fail, liveAt: _liveAt, ...revision }) => revision)
+        : [];
     },
     setHead(repoUrl, ref, sha) {
       heads.set(repoKey(repoUrl, ref), sha);
@@ -966,16 +1057,40 @@ export async function startEmulator(initialOptions: EmulatorOptions = {}): Promi
     setOptions(changes) {
       options = { ...options, ...changes };
     },
+    addressRequests: addressServer?.requests ?? [],
+    serveAddress(idOrName, behaviour = {}) {
+      const server = addressesOf('serveAddress');
+      const d = named(idOrName, 'serveAddress');
+      const url = server.assign(d.id, d.name);
+      if (!hasUrl(d)) d.source_config = { ...d.source_config, custom_url: url };
+      server.setBehaviour(d.id, behaviour);
+      return String(d.source_config.custom_url);
+    },
+    scriptAddress(idOrName, script) {
+      const server = addressesOf('scriptAddress');
+      const d = named(idOrName, 'scriptAddress');
+      server.assign(d.id, d.name);
+      server.setScript(d.id, script);
+    },
+    addressOf(idOrName, { otherOrigin = false } = {}) {
+      const d = named(idOrName, 'addressOf');
+      const url = addressesOf('addressOf').addressOf(d.id, otherOrigin);
+      if (url === undefined) throw new Error(`addressOf: ${idOrName} has no address`);
+      return url;
+    },
     close() {
-      closing ??= new Promise<void>((resolve) => {
-        for (const sleeper of sleepers) {
-          clearTimeout(sleeper.timer);
-          sleeper.wake();
-        }
-        sleepers.clear();
-        server.close(() => resolve());
-        server.closeAllConnections();
-      });
+      closing ??= Promise.all([
+        new Promise<void>((resolve) => {
+          for (const sleeper of sleepers) {
+            clearTimeout(sleeper.timer);
+            sleeper.wake();
+          }
+          sleepers.clear();
+          server.close(() => resolve());
+          server.closeAllConnections();
+        }),
+        addressServer?.close(),
+      ]).then(() => undefined);
       return closing;
     },
   };
@@ -1062,6 +1177,12 @@ function drained(res: ServerResponse): Promise<void> {
 
 function isoTime(ms: number): string {
   return new Date(ms).toISOString();
+}
+
+/** Whether the deployment has a `custom_url` already (a non-empty string). */
+function hasUrl(d: Deployment): boolean {
+  const url = isRecord(d.source_config) ? d.source_config.custom_url : undefined;
+  return typeof url === 'string' && url !== '';
 }
 
 function stringOrNull(value: unknown): string | null {
