@@ -16,10 +16,11 @@ export const FORBIDDEN_WORDS = 'a link-local or metadata address (169.254.0.0/16
 /** The eight 16-bit groups of an IPv6 address (a trailing IPv4 part included), or undefined. */
 function groupsOf(ip: string): number[] | undefined {
   let text = ip.toLowerCase().replace(/%.*$/, '');
-  const v4 = /(\d+)\.(\d+)\.(\d+)\.(\d+)$/.exec(text);
+  const last = text.lastIndexOf(':') + 1;
+  const v4 = /^(\d{1,3})\.(\d{1,3})\.(\d{1,3})\.(\d{1,3})$/.exec(text.slice(last));
   if (v4 !== null) {
     const [a, b, c, d] = v4.slice(1).map(Number) as [number, number, number, number];
-    text = `${text.slice(0, v4.index)}${((a << 8) | b).toString(16)}:${((c << 8) | d).toString(16)}`;
+    text = `${text.slice(0, last)}${((a << 8) | b).toString(16)}:${((c << 8) | d).toString(16)}`;
   }
   const [head = '', tail] = text.split('::');
   const left = head === '' ? [] : head.split(':');
