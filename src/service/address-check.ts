@@ -87,14 +87,15 @@ export async function checkAddress(
   address: string,
   options: CheckOptions = {},
 ): Promise<CheckResult> {
-  const refused = refusal(address);
-  if (refused !== undefined) return { ok: false, error: refused };
-  const cancel = options.signal;
-  if (cancel?.aborted) throw new CancelledError('The run was cancelled');
-  const timeoutMs = options.timeoutMs ?? CHECK_TIMEOUT_MS;
+  // A value too short to hide without garbling the text (`isRedactable`) stays as it is.
   const hidden = new Redactor();
   for (const value of Object.values(options.headers ?? {})) hidden.add(value);
   const hide = (text: string) => hidden.redact(text);
+  const refused = refusal(address);
+  if (refused !== undefined) return { ok: false, error: hide(refused) };
+  const cancel = options.signal;
+  if (cancel?.aborted) throw new CancelledError('The run was cancelled');
+  const timeoutMs = options.timeoutMs ?? CHECK_TIMEOUT_MS;
   const abort = new AbortController();
   let timedOut = false;
   const timer = setTimeout(() => {
@@ -103,15 +104,9 @@ export async function checkAddress(
   }, timeoutMs);
   const onCancel = () => abort.abort();
   cancel?.addEventListener('abort', onCancel, { once: true });
-  const { dispatcher, proxied } = dispatcherFor(options);
+  const route = dispatcherFor(options);
   try {
-    const result = await exchange(
-      new URL(address),
-      options,
-      { dispatcher, proxied },
-      abort.signal,
-      hide,
-    );
+    const result = await exchange(new URL(address), options, route, abort.signal, hide);
     return result.error === undefined ? result : { ...result, error: hide(result.error) };
   } catch (error) {
     if (cancel?.aborted) throw new CancelledError('The run was cancelled');
@@ -119,7 +114,7 @@ export async function checkAddress(
   } finally {
     clearTimeout(timer);
     cancel?.removeEventListener('abort', onCancel);
-    dispatcher.destroy().catch(() => undefined);
+    route.dispatcher.destroy().catch(() => undefined);
   }
 }
 

@@ -183,7 +183,9 @@ describe('checkAddress: what it says', () => {
     });
     const refused = await checkAddress(`http://127.0.0.1:1/ok?key=${KEY}`, { headers });
     expect(refused.ok).toBe(false);
-    expect(JSON.stringify([redirected, failed, refused])).not.toContain(KEY);
+    const notChecked = await checkAddress(`http://agent.example.com/${KEY}`, { headers });
+    expect(notChecked.error).toContain('http://agent.example.com/*** is not checked');
+    expect(JSON.stringify([redirected, failed, refused, notChecked])).not.toContain(KEY);
   });
 
   it('never shows the query string of the address', async () => {
