@@ -66,3 +66,29 @@ function credentialsOf(url: URL): string[] {
   }
   return [...forms];
 }
+
+/** localhost, 127.0.0.0/8 or [::1]: where plain http:// is allowed. */
+export function isLoopback(hostname: string): boolean {
+  if (hostname === 'localhost' || hostname === '[::1]') return true;
+  const octets = hostname.split('.');
+  return (
+    octets.length === 4 &&
+    octets[0] === '127' &&
+    octets.every((octet) => /^\d{1,3}$/.test(octet) && Number(octet) <= 255)
+  );
+}
+
+/**
+ * An address as it may be shown: scheme, host and path, without credentials, query or
+ * fragment (a query may carry a key). Text that is not an address is shown as nothing
+ * of it, in a few words.
+ */
+export function shownAddress(address: string | URL): string {
+  let url: URL;
+  try {
+    url = new URL(address);
+  } catch {
+    return '(not an address)';
+  }
+  return untrusted(`${url.protocol}//${url.host}${url.pathname}`);
+}

@@ -4,6 +4,7 @@
  * declared list in declared.ts knows which input it parses).
  * Headers, secrets and `config` have modules of their own.
  */
+import { isLoopback } from '../common/address.js';
 import { UNSAFE_IN_AN_INPUT } from '../common/characters.js';
 import { FULL_SHA, withoutTrailingSlashes } from '../common/text.js';
 import { fail } from './errors.js';
@@ -34,17 +35,6 @@ export function parseBoolean(raw: string): boolean {
   if (YAML_TRUE.includes(raw)) return true;
   if (YAML_FALSE.includes(raw)) return false;
   fail(`must be true or false, got '${raw}'`);
-}
-
-/** localhost, 127.0.0.0/8 or [::1]: where plain http:// is allowed. */
-export function isLoopback(hostname: string): boolean {
-  if (hostname === 'localhost' || hostname === '[::1]') return true;
-  const octets = hostname.split('.');
-  return (
-    octets.length === 4 &&
-    octets[0] === '127' &&
-    octets.every((octet) => /^\d{1,3}$/.test(octet) && Number(octet) <= 255)
-  );
 }
 
 /**

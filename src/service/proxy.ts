@@ -58,11 +58,24 @@ function withoutExperimentalWarning<T>(make: () => T): T {
   }
 }
 
-/** A dispatcher through the proxy, or undefined (undici's global one) when no proxy is set. */
-export function proxyDispatcher(proxy: ProxySettings): Dispatcher | undefined {
+/** What else a dispatcher through the proxy is made with (the health check's look-up). */
+export type ProxyAgentOptions = Omit<
+  EnvHttpProxyAgent.Options,
+  'httpsProxy' | 'httpProxy' | 'noProxy'
+>;
+
+/**
+ * A dispatcher through the proxy, or undefined (undici's global one) when no proxy is set.
+ * `options` reach undici's agents: `connect` the direct ones (hosts in `NO_PROXY`),
+ * `requestTls` the target's TLS through a tunnel.
+ */
+export function proxyDispatcher(
+  proxy: ProxySettings,
+  options: ProxyAgentOptions = {},
+): Dispatcher | undefined {
   const { httpsProxy = '', httpProxy = '', noProxy = '' } = proxy;
   if (httpsProxy === '' && httpProxy === '') return undefined;
   return withoutExperimentalWarning(
-    () => new EnvHttpProxyAgent({ httpsProxy, httpProxy, noProxy }),
+    () => new EnvHttpProxyAgent({ ...options, httpsProxy, httpProxy, noProxy }),
   );
 }

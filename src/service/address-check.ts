@@ -1,0 +1,232 @@
+/**
+ * One bounded check of a deployment's address (ACTION-CONTRACT.md behaviour 31): a `GET`
+ * that answers `2xx` (and holds the expected text) or says why not, as a value. Only
+ * https:// or a loopback http://, never a link-local or metadata address (address-guard.ts),
+ * redirects followed only to the same origin, the body read at most 64 KiB, TLS verified,
+ * the proxy honoured. No header value and no query string appears in what it says.
+ */
+import { STATUS_CODES } from 'node:http';
+import type { LookupFunction } from 'node:net';
+import { Agent, request, type Dispatcher } from 'undici';
+import { isLoopback, shownAddress } from '../common/address.js';
+import { CancelledError } from '../common/errors.js';
+import { Redactor } from '../common/redact.js';
+import { untrusted } from '../common/runtime.js';
+import { networkFailure } from './answers.js';
+import {
+  FORBIDDEN_ADDRESS,
+  FORBIDDEN_WORDS,
+  forbiddenResolution,
+  guardedLookup,
+  isForbiddenHost,
+} from './address-guard.js';
+import { proxyDispatcher, type ProxySettings } from './proxy.js';
+
+/** An attempt's bound: an agent that scales to zero may take this long to answer. */
+export const CHECK_TIMEOUT_MS = 30_000;
+/** The most of an answer's body read; the expected text is looked for in these bytes only. */
+export const MAX_BODY_BYTES = 64 * 1024;
+/** The most same-origin redirects followed. */
+export const MAX_REDIRECTS = 5;
+/** The most of a failing answer's body shown. */
+export const EXCERPT_CHARACTERS = 200;
+
+const REDIRECTS = new Set([301, 302, 303, 307, 308]);
+
+export interface CheckOptions {
+  /** Request headers (`health-check-headers`); their values appear in nothing said. */
+  headers?: Readonly<Record<string, string>>;
+  /** Text the body must hold (in its first 64 KiB); empty or absent: any `2xx` will do. */
+  expect?: string;
+  proxy?: ProxySettings;
+  /** The whole exchange's bound, redirects and body included. */
+  timeoutMs?: number;
+  /** The run's cancellation: the check then throws `CancelledError`. */
+  signal?: AbortSignal;
+  /** The DNS look-up (node:dns's by default), guarded all the same. */
+  lookup?: LookupFunction;
+  /** Certificates trusted instead of the system's (a runner uses NODE_EXTRA_CA_CERTS). */
+  ca?: string;
+}
+
+export interface CheckResult {
+  /** A `2xx` answer holding the expected text. */
+  ok: boolean;
+  /** The last answer's HTTP status, when one came. */
+  status?: number;
+  /** Why the check failed, in a sentence that shows no query and no header value. */
+  error?: string;
+  /** A failing answer's first 200 characters, escaped, header values masked. */
+  bodyExcerpt?: string;
+}
+
+/** Why `address` is not checked at all, or undefined: decided before any connection. */
+function refusal(address: string): string | undefined {
+  let url: URL;
+  try {
+    url = new URL(address);
+  } catch {
+    return 'the health check address is not a valid URL';
+  }
+  const shown = shownAddress(url);
+  if (url.username !== '' || url.password !== '') {
+    return `${shown} holds credentials: pass them as headers`;
+  }
+  if (url.protocol === 'http:' && !isLoopback(url.hostname)) {
+    return `${shown} is not checked: http:// is allowed only for localhost, 127.0.0.0/8 and [::1]`;
+  }
+  if (url.protocol !== 'https:' && url.protocol !== 'http:') {
+    return `${shown} is not checked: it must be an https:// address`;
+  }
+  if (isForbiddenHost(url.hostname)) return `${shown} is ${FORBIDDEN_WORDS}: not checked`;
+  return undefined;
+}
+
+/** The one GET of the check, bounded by `timeoutMs`; throws `CancelledError` on cancel. */
+export async function checkAddress(
+  address: string,
+  options: CheckOptions = {},
+): Promise<CheckResult> {
+  // A value too short to hide without garbling the text (`isRedactable`) stays as it is.
+  const hidden = new Redactor();
+  for (const value of Object.values(options.headers ?? {})) hidden.add(value);
+  const hide = (text: string) => hidden.redact(text);
+  const refused = refusal(address);
+  if (refused !== undefined) return { ok: false, error: hide(refused) };
+  const cancel = options.signal;
+  if (cancel?.aborted) throw new CancelledError('The run was cancelled');
+  const timeoutMs = options.timeoutMs ?? CHECK_TIMEOUT_MS;
+  const abort = new AbortController();
+  let timedOut = false;
+  const timer = setTimeout(() => {
+    timedOut = true;
+    abort.abort();
+  }, timeoutMs);
+  const onCancel = () => abort.abort();
+  cancel?.addEventListener('abort', onCancel, { once: true });
+  const route = dispatcherFor(options);
+  try {
+    const result = await exchange(new URL(address), options, route, abort.signal, hide);
+    return result.error === undefined ? result : { ...result, error: hide(result.error) };
+  } catch (error) {
+    if (cancel?.aborted) throw new CancelledError('The run was cancelled');
+    return { ok: false, error: hide(failureWords(error, timedOut, timeoutMs)) };
+  } finally {
+    clearTimeout(timer);
+    cancel?.removeEventListener('abort', onCancel);
+    route.dispatcher.destroy().catch(() => undefined);
+  }
+}
+
+interface Route {
+  dispatcher: Dispatcher;
+  /** Through a proxy, which resolves names itself: they are resolved here first. */
+  proxied: boolean;
+}
+
+function dispatcherFor(options: CheckOptions): Route {
+  const connect = {
+    lookup: guardedLookup(options.lookup),
+    ...(options.ca === undefined ? {} : { ca: options.ca }),
+  };
+  const requestTls = options.ca === undefined ? {} : { requestTls: { ca: options.ca } };
+  const viaProxy = proxyDispatcher(options.proxy ?? {}, { connect, ...requestTls });
+  if (viaProxy !== undefined) return { dispatcher: viaProxy, proxied: true };
+  return { dispatcher: new Agent({ connect }), proxied: false };
+}
+
+/** The GET, and the same-origin redirects it leads to, to the answer judged. */
+async function exchange(
+  start: URL,
+  options: CheckOptions,
+  route: Route,
+  signal: AbortSignal,
+  hide: (text: string) => string,
+): Promise<CheckResult> {
+  const headers = { 'user-agent': 'deploy-agent-action health check', ...options.headers };
+  let url = start;
+  for (let redirects = 0; ; redirects++) {
+    if (route.proxied) {
+      const refused = await whileNotAborted(
+        forbiddenResolution(url.hostname, options.lookup),
+        signal,
+      );
+      if (refused !== undefined) return { ok: false, error: refused };
+    }
+    const answer = await request(url, {
+      method: 'GET',
+      headers,
+      signal,
+      dispatcher: route.dispatcher,
+    });
+    const status = answer.statusCode;
+    const location = answer.headers.location;
+    if (!REDIRECTS.has(status) || typeof location !== 'string') {
+      const body = await readAtMost(answer.body, MAX_BODY_BYTES);
+      return judge(status, body, options.expect, hide);
+    }
+    // A redirect's body is not read; dropping it drops its connection, no error to report.
+    answer.body.on('error', () => undefined).destroy();
+    let next: URL;
+    try {
+      next = new URL(location, url);
+    } catch {
+      return { ok: false, status, error: `${status} redirect to an address that is not one` };
+    }
+    if (next.origin !== url.origin) {
+      const error = `${status} redirect to another origin (${shownAddress(next)}): not followed`;
+      return { ok: false, status, error };
+    }
+    if (redirects >= MAX_REDIRECTS) {
+      return { ok: false, status, error: `more than ${MAX_REDIRECTS} redirects: not followed` };
+    }
+    url = next;
+  }
+}
+
+/** `work`, or a rejection as soon as `signal` aborts (a DNS look-up cannot be stopped). */
+function whileNotAborted<T>(work: Promise<T>, signal: AbortSignal): Promise<T> {
+  if (signal.aborted) return Promise.reject(new Error('aborted'));
+  return new Promise((resolve, reject) => {
+    const onAbort = () => reject(new Error('aborted'));
+    signal.addEventListener('abort', onAbort, { once: true });
+    work.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
+  });
+}
+
+/** The body's first `limit` bytes; the rest is never read (the connection is dropped). */
+async function readAtMost(body: AsyncIterable<Buffer>, limit: number): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of body) {
+    chunks.push(chunk);
+    size += chunk.length;
+    if (size >= limit) break;
+  }
+  return Buffer.concat(chunks).subarray(0, limit);
+}
+
+function judge(
+  status: number,
+  body: Buffer,
+  expected: string | undefined,
+  hide: (text: string) => string,
+): CheckResult {
+  const answered = status >= 200 && status <= 299;
+  const holds = expected === undefined || expected === '' || body.includes(expected, 0, 'utf8');
+  if (answered && holds) return { ok: true, status };
+  const error = answered
+    ? `${status} answer does not hold the expected text (in its first ${MAX_BODY_BYTES / 1024} KiB)`
+    : `${status} ${STATUS_CODES[status] ?? 'answer'}`;
+  const text = hide(body.toString('utf8')).replace(/\s+/g, ' ').trim();
+  if (text === '') return { ok: false, status, error };
+  return { ok: false, status, error, bodyExcerpt: untrusted(text.slice(0, EXCERPT_CHARACTERS)) };
+}
+
+/** A network failure in words: the refused address, the timeout, or the network's error. */
+function failureWords(error: unknown, timedOut: boolean, timeoutMs: number): string {
+  for (let cause: unknown = error; cause instanceof Error; cause = cause.cause) {
+    if ((cause as NodeJS.ErrnoException).code === FORBIDDEN_ADDRESS) return cause.message;
+  }
+  return networkFailure(error, timedOut, timeoutMs).problem;
+}
