@@ -29302,7 +29302,7 @@ function runtime_formatDuration(ms) {
  * interpreted, so that it cannot start a line of its own (a line starting
  * with `::` is a runner command) nor colour or rewrite the log.
  */
-function untrusted(value) {
+function runtime_untrusted(value) {
     return value.replace(UNSAFE_IN_A_LINE, (character) => {
         const escaped = JSON.stringify(character).slice(1, -1);
         return escaped.length > 1 ? escaped : unicodeEscape(character);
@@ -29550,12 +29550,16 @@ function withoutExperimentalWarning(make) {
         process.emitWarning = emitWarning;
     }
 }
-/** A dispatcher through the proxy, or undefined (undici's global one) when no proxy is set. */
-function proxyDispatcher(proxy) {
+/**
+ * A dispatcher through the proxy, or undefined (undici's global one) when no proxy is set.
+ * `options` reach undici's agents: `connect` the direct ones (hosts in `NO_PROXY`),
+ * `requestTls` the target's TLS through a tunnel.
+ */
+function proxyDispatcher(proxy, options = {}) {
     const { httpsProxy = '', httpProxy = '', noProxy = '' } = proxy;
     if (httpsProxy === '' && httpProxy === '')
         return undefined;
-    return withoutExperimentalWarning(() => new undici/* EnvHttpProxyAgent */.J2({ httpsProxy, httpProxy, noProxy }));
+    return withoutExperimentalWarning(() => new undici/* EnvHttpProxyAgent */.J2({ ...options, httpsProxy, httpProxy, noProxy }));
 }
 
 ;// CONCATENATED MODULE: ./src/common/address.ts
@@ -29584,7 +29588,7 @@ function publishableAddress(text) {
     // As given when nothing in it needs rewriting. The parser drops tabs and line breaks, trims
     // spaces and encodes control characters: an address with any is published as it reads it.
     const hadCredentials = url.username !== '' || url.password !== '';
-    if (!hadCredentials && !/\s/.test(text) && untrusted(text) === text) {
+    if (!hadCredentials && !/\s/.test(text) && runtime_untrusted(text) === text) {
         return { ok: true, address: text, removed, hadCredentials };
     }
     url.username = '';
@@ -29610,6 +29614,30 @@ function credentialsOf(url) {
         // A stray '%' is written as it is: the form above covers it.
     }
     return [...forms];
+}
+/** localhost, 127.0.0.0/8 or [::1]: where plain http:// is allowed. */
+function isLoopback(hostname) {
+    if (hostname === 'localhost' || hostname === '[::1]')
+        return true;
+    const octets = hostname.split('.');
+    return (octets.length === 4 &&
+        octets[0] === '127' &&
+        octets.every((octet) => /^\d{1,3}$/.test(octet) && Number(octet) <= 255));
+}
+/**
+ * An address as it may be shown: scheme, host and path, without credentials, query or
+ * fragment (a query may carry a key). Text that is not an address is shown as nothing
+ * of it, in a few words.
+ */
+function shownAddress(address) {
+    let url;
+    try {
+        url = new URL(address);
+    }
+    catch {
+        return '(not an address)';
+    }
+    return untrusted(`${url.protocol}//${url.host}${url.pathname}`);
 }
 
 ;// CONCATENATED MODULE: ./src/common/github-text.ts
@@ -30051,7 +30079,7 @@ function findDrift(spec, request, deployment) {
 function showValue(value) {
     if (value === null || value === undefined)
         return '(not set)';
-    const text = untrusted(typeof value === 'string' ? value : JSON.stringify(value));
+    const text = runtime_untrusted(typeof value === 'string' ? value : JSON.stringify(value));
     return text.length > 120 ? `${text.slice(0, 120)}…` : text;
 }
 
@@ -40007,18 +40035,18 @@ class DeploymentVetting {
             return given;
         if (verdict.ok) {
             this.#once(`custom_url:${verdict.address}`, verdict.hadCredentials
-                ? `the service's custom_url of '${untrusted(deployment.name)}' holds a user or password: it is published without them (the password is masked)`
-                : `the service's custom_url of '${untrusted(deployment.name)}' holds spaces or control characters: it is published as an address parser reads it`);
+                ? `the service's custom_url of '${runtime_untrusted(deployment.name)}' holds a user or password: it is published without them (the password is masked)`
+                : `the service's custom_url of '${runtime_untrusted(deployment.name)}' holds spaces or control characters: it is published as an address parser reads it`);
             return verdict.address;
         }
-        this.#once(`custom_url-refused:${given}`, `the service's custom_url of '${untrusted(deployment.name)}' is not published: ${verdict.why}`);
+        this.#once(`custom_url-refused:${given}`, `the service's custom_url of '${runtime_untrusted(deployment.name)}' is not published: ${verdict.why}`);
         return null;
     }
     #commit(deployment) {
         const given = deployment.source_revision_config.repo_commit_sha;
         if (given === undefined || given === null || given === '' || FULL_SHA.test(given))
             return given;
-        this.#once(`commit:${given}`, `the service's repo_commit_sha of '${untrusted(deployment.name)}' is not a 40-hex commit (${untrusted(given.slice(0, 64))}): it is not passed on`);
+        this.#once(`commit:${given}`, `the service's repo_commit_sha of '${runtime_untrusted(deployment.name)}' is not a 40-hex commit (${runtime_untrusted(given.slice(0, 64))}): it is not passed on`);
         return null;
     }
     #once(key, message) {
@@ -40246,6 +40274,7 @@ const ON_DRIFT_MODES = ['warn', 'fail'];
 
 
 
+
 /** The longest a job may run on a hosted runner: a longer wait cannot be meant. */
 const MAX_WAIT_TIMEOUT_SECONDS = 6 * 60 * 60;
 const YAML_TRUE = ['true', 'True', 'TRUE'];
@@ -40268,15 +40297,6 @@ function parseBoolean(raw) {
     if (YAML_FALSE.includes(raw))
         return false;
     fail(`must be true or false, got '${raw}'`);
-}
-/** localhost, 127.0.0.0/8 or [::1]: where plain http:// is allowed. */
-function isLoopback(hostname) {
-    if (hostname === 'localhost' || hostname === '[::1]')
-        return true;
-    const octets = hostname.split('.');
-    return (octets.length === 4 &&
-        octets[0] === '127' &&
-        octets.every((octet) => /^\d{1,3}$/.test(octet) && Number(octet) <= 255));
 }
 /**
  * `text` as an https:// address (http:// only on a loopback host) without
@@ -42178,7 +42198,7 @@ const core_inputs_pick = (names) => {
 function unknownValueWarning(what, value, known) {
     if (known.includes(value))
         return undefined;
-    return `${what} '${untrusted(value)}' is not one the action knows (${known.join(', ')}): it is passed on as it is, and the service decides`;
+    return `${what} '${runtime_untrusted(value)}' is not one the action knows (${known.join(', ')}): it is passed on as it is, and the service decides`;
 }
 
 ;// CONCATENATED MODULE: ./src/inputs/service-access.ts
@@ -47092,7 +47112,7 @@ async function resolveRepository(service, spec, repositories) {
         const where = host === undefined || listed.length === 0 ? '' : ` on ${host}`;
         throw new ActionError(`Repository ${wanted} is not available to integration ${spec.integrationId}: the integration lists no repositories${where}. Grant the integration access to ${wanted}.`);
     }
-    const shown = onHost.slice(0, REPOSITORIES_SHOWN).map((r) => untrusted(fullName(r)));
+    const shown = onHost.slice(0, REPOSITORIES_SHOWN).map((r) => runtime_untrusted(fullName(r)));
     const more = onHost.length > REPOSITORIES_SHOWN ? ` and ${onHost.length - REPOSITORIES_SHOWN} more` : '';
     throw new ActionError(`Repository ${wanted} is not available to integration ${spec.integrationId}. It lists: ${shown.join(', ')}${more}. Check ${service.words.repository}, or grant the integration access to ${wanted}.`);
 }
@@ -47125,7 +47145,7 @@ class RenamedError extends ActionError {
     created;
     constructor(created, words) {
         const { deployment, request } = created;
-        super(`The service stored deployment ${deployment.id} as '${untrusted(deployment.name)}', not '${request.name}': it changes names, so the next run would not find it and would create another. Set ${words.name} to '${untrusted(deployment.name)}'.`);
+        super(`The service stored deployment ${deployment.id} as '${runtime_untrusted(deployment.name)}', not '${request.name}': it changes names, so the next run would not find it and would create another. Set ${words.name} to '${runtime_untrusted(deployment.name)}'.`);
         this.created = created;
     }
 }
@@ -47162,7 +47182,7 @@ function pickOne(found, name, logger) {
         Date.parse(a.created_at) - Date.parse(b.created_at));
     if (first === undefined || others.length === 0)
         return first;
-    logger.warning(`${found.length} deployments are named '${name}': ${found.map((d) => `${d.id} (${untrusted(d.status)}, created ${untrusted(d.created_at)})`).join(', ')}. Using ${first.id}: not being deleted first, then the oldest. The service does not enforce unique names; delete the others in the service.`);
+    logger.warning(`${found.length} deployments are named '${name}': ${found.map((d) => `${d.id} (${runtime_untrusted(d.status)}, created ${runtime_untrusted(d.created_at)})`).join(', ')}. Using ${first.id}: not being deleted first, then the oldest. The service does not enforce unique names; delete the others in the service.`);
     return first;
 }
 /** A deployment found by its name that the step cannot reuse. */
@@ -47269,7 +47289,7 @@ async function deploy(spec, dependencies, onRequest) {
     const repository = spec.source === 'codehost'
         ? await group(`Resolving repository ${fullName(spec.repository)}`, 'resolve', async () => {
             const found = await resolveRepository(service, spec, dependencies.repositories);
-            logger.info(`${fullName(spec.repository)}: ${untrusted(found.url)} (default branch ${untrusted(found.default_branch)})`);
+            logger.info(`${fullName(spec.repository)}: ${runtime_untrusted(found.url)} (default branch ${runtime_untrusted(found.default_branch)})`);
             return found;
         })
         : undefined;
@@ -47279,7 +47299,7 @@ async function deploy(spec, dependencies, onRequest) {
         const found = pickOne(await service.findByName(spec.name), spec.name, logger);
         logger.info(found === undefined
             ? `no deployment is named '${spec.name}'`
-            : `found '${spec.name}': ${found.id} (${untrusted(found.status)})`);
+            : `found '${spec.name}': ${found.id} (${runtime_untrusted(found.status)})`);
         return found;
     });
     if (existing !== undefined) {
@@ -47292,8 +47312,8 @@ async function deploy(spec, dependencies, onRequest) {
     return group(`Creating deployment '${spec.name}'`, 'create', async () => {
         const outcome = await create(spec, request, repository, dependencies);
         logger.info(outcome.created
-            ? `created ${outcome.deployment.id} (${untrusted(outcome.deployment.status)})`
-            : `reusing ${outcome.deployment.id}, created by another run (${untrusted(outcome.deployment.status)})`);
+            ? `created ${outcome.deployment.id} (${runtime_untrusted(outcome.deployment.status)})`
+            : `reusing ${outcome.deployment.id}, created by another run (${runtime_untrusted(outcome.deployment.status)})`);
         return { request, repository, ...outcome };
     });
 }
@@ -47321,7 +47341,7 @@ function liveness(deployment, target, seenRevisions, orderOf = () => undefined) 
         };
     }
     if (status !== 'READY')
-        return { live: false, missing: `status is ${untrusted(status)}, not READY` };
+        return { live: false, missing: `status is ${runtime_untrusted(status)}, not READY` };
     if (latest === null) {
         return target === undefined
             ? { live: true }
@@ -47345,7 +47365,7 @@ function liveness(deployment, target, seenRevisions, orderOf = () => undefined) 
         (order === 'newer' || (order !== 'older' && !seenRevisions.has(latest))))
         return { live: true, supersededBy: commit };
     const branch = target.branch === undefined ? '' : ` of branch ${target.branch}`;
-    const shown = commit === undefined ? '(none given)' : shortSha(untrusted(commit));
+    const shown = commit === undefined ? '(none given)' : shortSha(runtime_untrusted(commit));
     const relation = order === 'older' ? 'older than' : 'not';
     return {
         live: false,
@@ -47371,7 +47391,7 @@ function chooseTarget(commit, tracked, logger) {
         case 'auto':
             if (tracked === commit.branch)
                 return { sha: commit.sha, branch: commit.branch };
-            logger.info(`no commit is targeted: the run is for branch ${commit.branch}, and the deployment tracks ${tracked === undefined ? 'no branch' : untrusted(tracked)}`);
+            logger.info(`no commit is targeted: the run is for branch ${commit.branch}, and the deployment tracks ${tracked === undefined ? 'no branch' : runtime_untrusted(tracked)}`);
             return undefined;
     }
 }
@@ -47413,7 +47433,7 @@ class CommitOrders {
         this.#answers.set(commit, undefined);
         const order = await ask(this.#repository, target, commit);
         this.#answers.set(commit, order);
-        const which = `commit ${shortSha(untrusted(commit))} against the target ${shortSha(target)}`;
+        const which = `commit ${shortSha(runtime_untrusted(commit))} against the target ${shortSha(target)}`;
         if (order === undefined) {
             this.#logger.debug(`commit order of ${which}: not known, so it counts as before`);
         }
@@ -47517,7 +47537,7 @@ function unbuiltIn(drift) {
 function blockedText(goal) {
     const parts = blockedIn(goal.drift).map((entry) => entry.kind === 'unbuilt'
         ? `it runs commit ${showCommit(entry.live)} and the step asks for commit ${shortSha(entry.wanted)}, which the service will not build (build_on_push is off)`
-        : `${untrusted(entry.field)} is ${showValue(entry.live)} and the step asks for ${showValue(entry.wanted)}`);
+        : `${runtime_untrusted(entry.field)} is ${showValue(entry.live)} and the step asks for ${showValue(entry.wanted)}`);
     return `${parts.join('; ')}. The service cannot update a deployment, so what the step asks for will never run there`;
 }
 /** What to do about blocked entries: the remedies that fit them. */
@@ -47535,7 +47555,7 @@ function blockedRemedy(goal) {
     return `To fix it: ${remedies.join(', or ')}.`;
 }
 function showCommit(value) {
-    return typeof value === 'string' ? shortSha(untrusted(value)) : '(none given)';
+    return typeof value === 'string' ? shortSha(runtime_untrusted(value)) : '(none given)';
 }
 /** Nothing asked of the deployment but to be live: no target, no revision seen, no drift. */
 const ONLY_LIVE = { seenRevisions: new Set() };
@@ -47828,7 +47848,7 @@ function noteUnknownStatus(status, known, logger) {
     if (STATUSES.includes(status) || known.has(status))
         return;
     known.add(status);
-    logger.info(`status ${untrusted(status)} is not one the action knows: waiting through it`);
+    logger.info(`status ${runtime_untrusted(status)} is not one the action knows: waiting through it`);
 }
 /** Why a wait timed out: its length, its checks, the pause the service asked for, what is missing. */
 function timedOut(name, schedule, options, missing, words) {
@@ -47867,7 +47887,7 @@ async function waitUntilLive(initial, goal, options, dependencies, decided) {
             heartbeat.live(deployment);
             return { deployment, verdict };
         }
-        const name = `'${untrusted(deployment.name)}' (${deployment.id})`;
+        const name = `'${runtime_untrusted(deployment.name)}' (${deployment.id})`;
         if (verdict.final) {
             const message = `Deployment ${name} will not be live: ${verdict.missing}.`;
             throw heartbeat.over('failed', new WaitError(message, deployment, verdict));
@@ -47922,7 +47942,7 @@ function noteSuperseded(goal, liveness, logger) {
     if (!liveness.live || liveness.supersededBy === undefined || goal.target === undefined)
         return;
     const newer = goal.orders?.of(liveness.supersededBy) === 'newer' ? 'a newer commit' : 'a newer push';
-    logger.info(`commit ${shortSha(goal.target.sha)} was superseded by ${newer}: commit ${shortSha(untrusted(liveness.supersededBy))} is live instead`);
+    logger.info(`commit ${shortSha(goal.target.sha)} was superseded by ${newer}: commit ${shortSha(runtime_untrusted(liveness.supersededBy))} is live instead`);
 }
 /**
  * Waits, in a log group, until the deployment is live, from how live it was
@@ -47967,7 +47987,7 @@ function failureOf(error, deployment, redact) {
     if (error instanceof CancelledError) {
         const state = deployment === undefined
             ? ''
-            : ` while deployment ${deployment.id} was ${untrusted(deployment.status)}`;
+            : ` while deployment ${deployment.id} was ${runtime_untrusted(deployment.status)}`;
         return {
             failure: `The run was cancelled${state}; the outputs hold what was known.`,
             cancelled: true,
@@ -48159,7 +48179,7 @@ function excerpt(text) {
         : head;
     const line = plain.replace(/\s+/g, ' ').trim();
     const cut = line.length > EXCERPT_LENGTH || text.length > head.length;
-    return untrusted(cut ? `${line.slice(0, EXCERPT_LENGTH)}…` : line);
+    return runtime_untrusted(cut ? `${line.slice(0, EXCERPT_LENGTH)}…` : line);
 }
 /**
  * The service's own message: `detail` (a string, or a list of field errors
@@ -48183,8 +48203,8 @@ function serviceMessageOf(raw, redact = (text) => text) {
     const { detail, message, error } = parsed.data;
     if (Array.isArray(detail)) {
         const lines = detail.slice(0, ISSUES_SHOWN).map((entry) => {
-            const location = untrusted(redact(entry.loc.map(String).join('.')));
-            const said = excerpt(untrusted(redact(entry.msg)));
+            const location = runtime_untrusted(redact(entry.loc.map(String).join('.')));
+            const said = excerpt(runtime_untrusted(redact(entry.msg)));
             return location === '' ? said : `  ${location}: ${said}`;
         });
         if (detail.length > ISSUES_SHOWN)
@@ -48220,7 +48240,7 @@ function describeAnswer(body, contentType, error) {
         parts.push('malformed JSON');
     const title = /<title[^<>]*>([^<]*)<\/title>/i.exec(head)?.[1];
     if (title !== undefined && title.trim() !== '')
-        parts.push(`page titled '${excerpt(untrusted(title))}'`);
+        parts.push(`page titled '${excerpt(runtime_untrusted(title))}'`);
     return parts.join(', ');
 }
 /** The action's words: its inputs. */
@@ -48607,10 +48627,10 @@ function reportDrift(spec, goal, waits, logger, words) {
     const blocked = blockedIn(drift);
     for (const entry of drift) {
         const note = entry.kind === 'unbuilt' ? ` (${BUILD_OFF})` : '';
-        logger.warning(`drift: ${untrusted(entry.field)}: the step wants ${showValue(entry.wanted)}, the deployment has ${showValue(entry.live)}${note}`);
+        logger.warning(`drift: ${runtime_untrusted(entry.field)}: the step wants ${showValue(entry.wanted)}, the deployment has ${showValue(entry.live)}${note}`);
     }
     const rest = drift.filter((entry) => !entry.blocks);
-    const fields = rest.map((entry) => untrusted(entry.field)).join(', ');
+    const fields = rest.map((entry) => runtime_untrusted(entry.field)).join(', ');
     const advice = `The service cannot update a deployment: change ${plural(rest.length, 'it', 'them')} in the service, or deploy under a new name.`;
     const fails = spec.onDrift === 'fail';
     if (blocked.length > 0) {
@@ -48690,7 +48710,7 @@ async function steps(spec, io, events, record, share) {
     record.seen(last.deployment, last.liveness);
     const { deployment } = last;
     if (deployment !== undefined) {
-        logger.info(`${result.created ? 'created' : 'reused'} deployment '${spec.name}': ${deployment.id} (${untrusted(deployment.status)})`);
+        logger.info(`${result.created ? 'created' : 'reused'} deployment '${spec.name}': ${deployment.id} (${runtime_untrusted(deployment.status)})`);
     }
 }
 /**
@@ -49184,14 +49204,14 @@ function logVerdict(name, verdict, logger) {
         return;
     }
     for (const { field, wanted, live } of verdict.changes) {
-        logger.info(`plan: ${untrusted(field)}: the step wants ${showValue(wanted)}, the deployment has ${showValue(live)}; not applied`);
+        logger.info(`plan: ${runtime_untrusted(field)}: the step wants ${showValue(wanted)}, the deployment has ${showValue(live)}; not applied`);
     }
     const branch = verdict.tracks?.branch;
     const builds = verdict.tracks?.buildsOnPush === true;
     logger.info(`plan: the deploy would reuse ${verdict.deployment?.id ?? ''} with ${plan_run_differences(verdict.changes.length)} it would not apply` +
         (branch === undefined
             ? ''
-            : `; it tracks ${untrusted(branch)}, and a push there ${builds ? 'builds a new revision' : 'builds nothing (build_on_push is off)'}`));
+            : `; it tracks ${runtime_untrusted(branch)}, and a push there ${builds ? 'builds a new revision' : 'builds nothing (build_on_push is off)'}`));
     if (verdict.wouldFail !== undefined)
         logger.warning(`plan: ${verdict.wouldFail}`);
 }
@@ -49225,7 +49245,7 @@ async function planned({ spec, onChange }, io, events, shared) {
         const failure = verdict.action === 'fail'
             ? io.redact(verdict.reason ?? 'the deploy would fail')
             : onChange === 'fail' && verdict.changes.length > 0
-                ? `The deploy of '${spec.name}' would not apply ${plan_run_differences(verdict.changes.length)} (${dependencies.service.words.onChangeFail}): ${verdict.changes.map((change) => untrusted(change.field)).join(', ')}. The service cannot update a deployment: change ${plural(verdict.changes.length, 'it', 'them')} in the service, or deploy under a new name.`
+                ? `The deploy of '${spec.name}' would not apply ${plan_run_differences(verdict.changes.length)} (${dependencies.service.words.onChangeFail}): ${verdict.changes.map((change) => runtime_untrusted(change.field)).join(', ')}. The service cannot update a deployment: change ${plural(verdict.changes.length, 'it', 'them')} in the service, or deploy under a new name.`
                 : undefined;
         const summary = { kind: 'plan', ...report };
         return { failure, summary };
@@ -49432,7 +49452,7 @@ async function lookUp(request, io, events, record, share) {
         : { deployment: found, liveness };
     record.seen(last.deployment, last.liveness);
     const live = last.liveness.live ? 'live' : `not live: ${last.liveness.missing}`;
-    logger.info(`deployment '${name}': ${last.deployment.id} (${untrusted(last.deployment.status)}), ${live}`);
+    logger.info(`deployment '${name}': ${last.deployment.id} (${runtime_untrusted(last.deployment.status)}), ${live}`);
 }
 /**
  * `deploy-agent status`: the deployment named exactly `name`, reported as
@@ -50154,7 +50174,7 @@ const REPOSITORY_COLUMNS = [
 const MIN_COLUMN = 4;
 const GAP = '  ';
 function rowsOf(items, columns) {
-    return items.map((item) => columns.map((column) => untrusted(column.cell(item))));
+    return items.map((item) => columns.map((column) => runtime_untrusted(column.cell(item))));
 }
 const totalWidth = (shown) => shown.reduce((sum, each) => sum + each.width, 0) + GAP.length * (shown.length - 1);
 /** The columns that give way, the first to give way first. */
