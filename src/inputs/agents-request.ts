@@ -11,9 +11,8 @@ import { buildDeploySpec } from './build-deploy-spec.js';
 import { INPUTS, type InputName, type ParsedInputs } from './core-inputs.js';
 import type { DeclaredInput } from './declare.js';
 import { InputError, Invalid, type InputProblem } from './errors.js';
-import type { AgentEntry, Manifest, ManifestAgent } from './manifest.js';
-import { AGENT_PLACEHOLDER, deploymentName } from './name-template.js';
-import { parseName } from './parsers.js';
+import type { AgentEntry, Manifest } from './manifest.js';
+import { AGENT_PLACEHOLDER, namedAgents, sharedValues, type NamedAgent } from './name-template.js';
 import type { RunDescription } from './run-description.js';
 import { ACCESS_INPUT_NAMES, accessProblems } from './service-access.js';
 import { formatIssuePath } from '../service/issues.js';
@@ -71,7 +70,7 @@ function attempt<T>(
 
 /** The step's secrets the entry lists (all when it lists none), or a problem for each unknown name. */
 function agentSecrets(
-  { key, entry }: ManifestAgent,
+  { key, entry }: NamedAgent,
   inputs: ParsedInputs,
 ): { value: ParsedInputs['secrets'] } | { problems: InputProblem[] } {
   const listed = entry.secrets;
@@ -91,10 +90,10 @@ function agentSecrets(
 
 /** The agent's inputs: the step's, overridden by its entry's; or every problem of its entry. */
 function agentInputs(
-  agent: ManifestAgent,
+  agent: NamedAgent,
   inputs: ParsedInputs,
   run: RunDescription,
-): { name: string; inputs: ParsedInputs; problems: InputProblem[] } {
+): { inputs: ParsedInputs; problems: InputProblem[] } {
   const { key, entry } = agent;
   const problems: InputProblem[] = [];
   const overrides: Record<string, unknown> = {};
@@ -106,14 +105,10 @@ function agentInputs(
     if ('problem' in parsed) problems.push(parsed.problem);
     else overrides[field] = parsed.value;
   }
-  const named = attempt(key, 'name', () => parseName((entry.name ?? key).trim()));
-  if ('problem' in named) problems.push(named.problem);
-  const name = 'value' in named ? named.value : key;
   const secrets = agentSecrets(agent, inputs);
   if ('problems' in secrets) problems.push(...secrets.problems);
   else overrides.secrets = secrets.value;
-  const deployment = deploymentName(inputs.name, name);
-  return { name, inputs: { ...inputs, ...overrides, name: deployment }, problems };
+  return { inputs: { ...inputs, ...overrides, name: agent.deploymentName }, problems };
 }
 
 /**
@@ -122,7 +117,7 @@ function agentInputs(
  * is the step's, checked once for all agents).
  */
 function agentRequest(
-  agent: ManifestAgent,
+  agent: NamedAgent,
   inputs: ParsedInputs,
   run: RunDescription,
 ): AgentRequest | InputProblem[] {
@@ -134,7 +129,7 @@ function agentRequest(
     const { environment } = agent.entry;
     return {
       key: agent.key,
-      name: own.name,
+      name: agent.name,
       spec,
       ...(environment === undefined ? {} : { environment }),
     };
@@ -146,32 +141,9 @@ function agentRequest(
   }
 }
 
-/** A problem for each value that more than one agent has, naming the agents (`support` and `docs`). */
-function sharedValues(
-  values: readonly { key: string; value: string | undefined }[],
-  problem: (value: string, keys: string) => InputProblem,
-): InputProblem[] {
-  const byValue = new Map<string, string[]>();
-  for (const { key, value } of values) {
-    if (value !== undefined) byValue.set(value, [...(byValue.get(value) ?? []), key]);
-  }
-  return [...byValue]
-    .filter(([, keys]) => keys.length > 1)
-    .map(([value, keys]) =>
-      problem(value, `${keys.slice(0, -1).join(', ')} and ${keys[keys.length - 1] ?? ''}`),
-    );
-}
-
-/** Two agents with one deployment name; two entries that name one environment without `{agent}`. */
-function clashes(manifest: Manifest, agents: readonly AgentRequest[]): InputProblem[] {
-  const names = sharedValues(
-    agents.map((agent) => ({ key: agent.key, value: agent.spec.name })),
-    (name, keys) => ({
-      input: 'agents',
-      problem: `agents ${keys} would have one deployment name, '${name}': give each its own name`,
-    }),
-  );
-  const environments = sharedValues(
+/** Two entries that name one environment without `{agent}`. */
+function sharedEnvironments(manifest: Manifest): InputProblem[] {
+  return sharedValues(
     manifest.agents.map(({ key, entry }) => ({
       key,
       value:
@@ -182,7 +154,6 @@ function clashes(manifest: Manifest, agents: readonly AgentRequest[]): InputProb
       problem: `agents ${keys} name one environment, '${environment}': each would mark the other's deployment inactive`,
     }),
   );
-  return [...names, ...environments];
 }
 
 /**
@@ -194,14 +165,15 @@ export function buildAgentsRequest(inputs: ParsedInputs, run: RunDescription): A
   if (manifest === undefined) {
     throw new InputError([{ input: 'agents', problem: 'is empty: there is no manifest to read' }]);
   }
-  const problems: InputProblem[] = accessProblems(inputs);
+  const named = namedAgents(manifest, inputs.name);
+  const problems: InputProblem[] = [...accessProblems(inputs), ...named.problems];
   const agents: AgentRequest[] = [];
-  for (const agent of manifest.agents) {
+  for (const agent of named.agents) {
     const request = agentRequest(agent, inputs, run);
     if (Array.isArray(request)) problems.push(...request);
     else agents.push(request);
   }
-  problems.push(...clashes(manifest, agents));
+  problems.push(...sharedEnvironments(manifest));
   if (problems.length > 0) throw new InputError(problems);
   return {
     source: manifest.source,

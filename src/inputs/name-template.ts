@@ -4,7 +4,10 @@
  * agent's deployment is named by the agent's name) or a template holding
  * `{agent}` exactly once, which each agent's name fills (`{agent}-pr-7`).
  */
+import { Invalid, type InputProblem } from './errors.js';
+import type { AgentEntry, Manifest } from './manifest.js';
 import { NAME_REQUIRED, parseName } from './parsers.js';
+import { formatIssuePath } from '../service/issues.js';
 
 /** What stands for the agent's name in the template. */
 export const AGENT_PLACEHOLDER = '{agent}';
@@ -39,4 +42,61 @@ export function nameBesideAgents(
 /** The deployment name of the agent named `agentName`: the template filled, else its name. */
 export function deploymentName(template: string, agentName: string): string {
   return template === '' ? agentName : template.replace(AGENT_PLACEHOLDER, () => agentName);
+}
+
+/** One agent of a manifest, named: its key, its entry, its name and its deployment's. */
+export interface NamedAgent {
+  key: string;
+  entry: AgentEntry;
+  /** The agent's name: its entry's `name`, else its key. */
+  name: string;
+  /** Its deployment's name: the template filled with the agent's name, else that name. */
+  deploymentName: string;
+}
+
+/** A problem for each value that more than one agent has, naming the agents (`support` and `docs`). */
+export function sharedValues(
+  values: readonly { key: string; value: string | undefined }[],
+  problem: (value: string, keys: string) => InputProblem,
+): InputProblem[] {
+  const byValue = new Map<string, string[]>();
+  for (const { key, value } of values) {
+    if (value !== undefined) byValue.set(value, [...(byValue.get(value) ?? []), key]);
+  }
+  return [...byValue]
+    .filter(([, keys]) => keys.length > 1)
+    .map(([value, keys]) =>
+      problem(value, `${keys.slice(0, -1).join(', ')} and ${keys[keys.length - 1] ?? ''}`),
+    );
+}
+
+/**
+ * Every agent of `manifest` with a valid name, and the problems of the
+ * others: a name (or, filled in `template`, a deployment name) that is not
+ * one, named by its path (`agents.research.name`); two agents with one
+ * deployment name. Every entry that reads a manifest names its agents so.
+ */
+export function namedAgents(
+  manifest: Manifest,
+  template: string,
+): { agents: NamedAgent[]; problems: InputProblem[] } {
+  const agents: NamedAgent[] = [];
+  const problems: InputProblem[] = [];
+  for (const { key, entry } of manifest.agents) {
+    try {
+      const name = parseName((entry.name ?? key).trim());
+      agents.push({ key, entry, name, deploymentName: parseName(deploymentName(template, name)) });
+    } catch (error) {
+      if (!(error instanceof Invalid)) throw error;
+      problems.push({ input: formatIssuePath(['agents', key, 'name']), problem: error.message });
+    }
+  }
+  const names = agents.map(({ key, deploymentName: value }) => ({ key, value }));
+  problems.push(
+    ...sharedValues(names, (name, keys) => ({
+      input: 'agents',
+      problem: `agents ${keys} would have one deployment name, '${name}': give each its own name`,
+    })),
+  );
+  return { agents, problems };
 }

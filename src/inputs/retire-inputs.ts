@@ -7,16 +7,14 @@
  */
 import { input, type InputValues } from './declare.js';
 import { INPUTS, pick } from './core-inputs.js';
-import { InputError, Invalid, type InputProblem } from './errors.js';
+import { InputError } from './errors.js';
 import {
-  deploymentName,
   nameBesideAgents,
+  namedAgents,
   parseNameOrTemplate,
   placeholderCount,
 } from './name-template.js';
-import { parseName } from './parsers.js';
 import { checkedAccess, ACCESS_INPUT_NAMES, type ServiceAccess } from './service-access.js';
-import { formatIssuePath } from '../service/issues.js';
 
 /**
  * `name` beside `agents` in a retire: one name without a manifest; with one,
@@ -75,29 +73,11 @@ type RetireInputs = InputValues<typeof RETIRE_SERVICE_INPUTS> &
 function previews(inputs: RetireInputs, access: ServiceAccess): AgentsRetireRequest {
   const manifest = inputs.agents;
   if (manifest === undefined) throw new Error('previews: no manifest');
-  const problems: InputProblem[] = [];
-  const agents: AgentPreview[] = [];
-  const byName = new Map<string, string>();
-  for (const { key, entry } of manifest.agents) {
-    const input = formatIssuePath(['agents', key, 'name']);
-    try {
-      const agentName = parseName((entry.name ?? key).trim());
-      const name = deploymentName(inputs.name, agentName);
-      const other = byName.get(name);
-      if (other !== undefined) {
-        problems.push({
-          input: 'agents',
-          problem: `agents ${other} and ${key} would have one deployment name, '${name}': give each its own name`,
-        });
-      }
-      byName.set(name, key);
-      const { environment } = entry;
-      agents.push({ key, name, agentName, ...(environment === undefined ? {} : { environment }) });
-    } catch (error) {
-      if (!(error instanceof Invalid)) throw error;
-      problems.push({ input, problem: error.message });
-    }
-  }
+  const { agents: named, problems } = namedAgents(manifest, inputs.name);
+  const agents = named.map(({ key, name: agentName, deploymentName: name, entry }) => {
+    const { environment } = entry;
+    return { key, name, agentName, ...(environment === undefined ? {} : { environment }) };
+  });
   if (problems.length > 0) throw new InputError(problems);
   const dashboardUrl = inputs['dashboard-url'];
   return {

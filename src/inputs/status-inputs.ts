@@ -5,13 +5,11 @@
  */
 import { readInputs, type InputReader, type InputValues } from './declare.js';
 import { pick, type InputName } from './core-inputs.js';
-import { InputError, Invalid, type InputProblem } from './errors.js';
+import { InputError } from './errors.js';
 import type { Manifest } from './manifest.js';
-import { deploymentName } from './name-template.js';
-import { parseName } from './parsers.js';
+import { namedAgents } from './name-template.js';
 import type { RunDescription } from './run-description.js';
 import { checkedAccess, ACCESS_INPUT_NAMES, type ServiceAccess } from './service-access.js';
-import { formatIssuePath } from '../service/issues.js';
 
 /** The core's inputs `status` takes, in action.yml's order. */
 export const STATUS_INPUTS = pick([
@@ -55,29 +53,12 @@ export interface StatusAgentsRequest {
  * Two agents with one deployment name are an input error, as for `deploy`.
  */
 function agentLookups(manifest: Manifest, template: string, lookup: StatusRequest): AgentLookup[] {
-  const problems: InputProblem[] = [];
-  const agents = manifest.agents.map(({ key, entry }) => {
-    const name = deploymentName(template, (entry.name ?? key).trim());
-    try {
-      parseName(name);
-    } catch (error) {
-      if (!(error instanceof Invalid)) throw error;
-      problems.push({ input: formatIssuePath(['agents', key, 'name']), problem: error.message });
-    }
-    return { key, spec: { ...lookup, name } };
-  });
-  const byName = new Map<string, string[]>();
-  for (const { key, spec } of agents)
-    byName.set(spec.name, [...(byName.get(spec.name) ?? []), key]);
-  for (const [name, keys] of byName) {
-    if (keys.length < 2) continue;
-    problems.push({
-      input: 'agents',
-      problem: `agents ${keys.join(', ')} would have one deployment name, '${name}': give each its own name`,
-    });
-  }
+  const { agents, problems } = namedAgents(manifest, template);
   if (problems.length > 0) throw new InputError(problems);
-  return agents;
+  return agents.map(({ key, deploymentName }) => ({
+    key,
+    spec: { ...lookup, name: deploymentName },
+  }));
 }
 
 /** The look-up the inputs ask for, the name aside. */

@@ -12,10 +12,9 @@
 import { UNSAFE_IN_AN_INPUT } from '../common/characters.js';
 import { input, type InputValues } from './declare.js';
 import { INPUTS, pick } from './core-inputs.js';
-import { fail, InputError, type InputProblem } from './errors.js';
-import { formatIssuePath } from '../service/issues.js';
+import { fail, InputError } from './errors.js';
 import type { Manifest } from './manifest.js';
-import { AGENT_PLACEHOLDER, placeholderCount } from './name-template.js';
+import { AGENT_PLACEHOLDER, namedAgents, placeholderCount } from './name-template.js';
 import { parseBoolean, parseOneOf } from './parsers.js';
 import { checkedAccess, ACCESS_INPUT_NAMES, type ServiceAccess } from './service-access.js';
 
@@ -157,24 +156,9 @@ export interface SweepRequest extends ServiceAccess {
  * deploy step's.
  */
 export function sweptAgents(manifest: Manifest): SweptAgent[] {
-  const problems: InputProblem[] = [];
-  const names = manifest.agents.map(({ key, entry }) => {
-    const name = (entry.name ?? key).trim();
-    if (name === '' || UNSAFE_IN_AN_INPUT.test(name)) {
-      const problem = 'must be a deployment name, not empty, without control characters';
-      problems.push({ input: formatIssuePath(['agents', key, 'name']), problem });
-    }
-    return { key, name };
-  });
-  for (const { key, name } of names) {
-    const first = names.find((agent) => agent.name === name);
-    if (first !== undefined && first.key !== key) {
-      const problem = `agents ${first.key} and ${key} have one name, '${name}': their previews could not be told apart`;
-      problems.push({ input: 'agents', problem });
-    }
-  }
+  const { agents, problems } = namedAgents(manifest, '');
   if (problems.length > 0) throw new InputError(problems);
-  return names;
+  return agents.map(({ key, name }) => ({ key, name }));
 }
 
 /** The sweep these inputs ask for, checked against each other before any request. */

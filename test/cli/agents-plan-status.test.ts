@@ -275,7 +275,9 @@ describe('status --agents', () => {
     });
 
     expect(run.exitCode).toBe(2);
-    expect(run.stderr).toContain("agents support, research would have one deployment name, 'one'");
+    expect(run.stderr).toContain(
+      "agents support and research would have one deployment name, 'one'",
+    );
     expect(emu.requests).toEqual([]);
   });
 });

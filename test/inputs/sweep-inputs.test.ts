@@ -93,7 +93,7 @@ describe("the sweep's inputs with agents", () => {
     ]);
     const twins = JSON.stringify({ agents: { support: {}, helper: { name: 'support' } } });
     expect(problems({ agents: twins, 'name-pattern': '{agent}-pr-{number}' })).toEqual([
-      "agents: agents support and helper have one name, 'support': their previews could not be told apart",
+      "agents: agents support and helper would have one deployment name, 'support': give each its own name",
     ]);
   });
 });
