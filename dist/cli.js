@@ -42089,6 +42089,8 @@ function parseManifest(raw, workspace) {
  * `{agent}` exactly once, which each agent's name fills (`{agent}-pr-7`).
  */
 
+
+
 /** What stands for the agent's name in the template. */
 const AGENT_PLACEHOLDER = '{agent}';
 /** How many times `text` holds `{agent}`. */
@@ -42118,6 +42120,44 @@ function nameBesideAgents(raw, set) {
 /** The deployment name of the agent named `agentName`: the template filled, else its name. */
 function deploymentName(template, agentName) {
     return template === '' ? agentName : template.replace(AGENT_PLACEHOLDER, () => agentName);
+}
+/** A problem for each value that more than one agent has, naming the agents (`support` and `docs`). */
+function sharedValues(values, problem) {
+    const byValue = new Map();
+    for (const { key, value } of values) {
+        if (value !== undefined)
+            byValue.set(value, [...(byValue.get(value) ?? []), key]);
+    }
+    return [...byValue]
+        .filter(([, keys]) => keys.length > 1)
+        .map(([value, keys]) => problem(value, `${keys.slice(0, -1).join(', ')} and ${keys[keys.length - 1] ?? ''}`));
+}
+/**
+ * Every agent of `manifest` with a valid name, and the problems of the
+ * others: a name (or, filled in `template`, a deployment name) that is not
+ * one, named by its path (`agents.research.name`); two agents with one
+ * deployment name. Every entry that reads a manifest names its agents so.
+ */
+function namedAgents(manifest, template) {
+    const agents = [];
+    const problems = [];
+    for (const { key, entry } of manifest.agents) {
+        try {
+            const name = parseName((entry.name ?? key).trim());
+            agents.push({ key, entry, name, deploymentName: parseName(deploymentName(template, name)) });
+        }
+        catch (error) {
+            if (!(error instanceof Invalid))
+                throw error;
+            problems.push({ input: formatIssuePath(['agents', key, 'name']), problem: error.message });
+        }
+    }
+    const names = agents.map(({ key, deploymentName: value }) => ({ key, value }));
+    problems.push(...sharedValues(names, (name, keys) => ({
+        input: 'agents',
+        problem: `agents ${keys} would have one deployment name, '${name}': give each its own name`,
+    })));
+    return { agents, problems };
 }
 
 ;// CONCATENATED MODULE: ./src/inputs/core-inputs.ts
@@ -42534,7 +42574,6 @@ function buildDeploySpec(inputs, run) {
 
 
 
-
 /** The inputs an entry sets that are parsed as the step's are (`name` and `secrets` aside). */
 const ENTRY_INPUTS = [
     'source',
@@ -42592,17 +42631,12 @@ function agentInputs(agent, inputs, run) {
         else
             overrides[field] = parsed.value;
     }
-    const named = attempt(key, 'name', () => parseName((entry.name ?? key).trim()));
-    if ('problem' in named)
-        problems.push(named.problem);
-    const name = 'value' in named ? named.value : key;
     const secrets = agentSecrets(agent, inputs);
     if ('problems' in secrets)
         problems.push(...secrets.problems);
     else
         overrides.secrets = secrets.value;
-    const deployment = deploymentName(inputs.name, name);
-    return { name, inputs: { ...inputs, ...overrides, name: deployment }, problems };
+    return { inputs: { ...inputs, ...overrides, name: agent.deploymentName }, problems };
 }
 /**
  * One agent's request, or its problems: those of its entry, else those its
@@ -42619,7 +42653,7 @@ function agentRequest(agent, inputs, run) {
         const { environment } = agent.entry;
         return {
             key: agent.key,
-            name: own.name,
+            name: agent.name,
             spec,
             ...(environment === undefined ? {} : { environment }),
         };
@@ -42632,31 +42666,15 @@ function agentRequest(agent, inputs, run) {
             .map((problem) => ({ ...problem, input: pathOf(agent.key, problem.input) }));
     }
 }
-/** A problem for each value that more than one agent has, naming the agents (`support` and `docs`). */
-function sharedValues(values, problem) {
-    const byValue = new Map();
-    for (const { key, value } of values) {
-        if (value !== undefined)
-            byValue.set(value, [...(byValue.get(value) ?? []), key]);
-    }
-    return [...byValue]
-        .filter(([, keys]) => keys.length > 1)
-        .map(([value, keys]) => problem(value, `${keys.slice(0, -1).join(', ')} and ${keys[keys.length - 1] ?? ''}`));
-}
-/** Two agents with one deployment name; two entries that name one environment without `{agent}`. */
-function clashes(manifest, agents) {
-    const names = sharedValues(agents.map((agent) => ({ key: agent.key, value: agent.spec.name })), (name, keys) => ({
-        input: 'agents',
-        problem: `agents ${keys} would have one deployment name, '${name}': give each its own name`,
-    }));
-    const environments = sharedValues(manifest.agents.map(({ key, entry }) => ({
+/** Two entries that name one environment without `{agent}`. */
+function sharedEnvironments(manifest) {
+    return sharedValues(manifest.agents.map(({ key, entry }) => ({
         key,
         value: entry.environment?.includes(AGENT_PLACEHOLDER) === true ? undefined : entry.environment,
     })), (environment, keys) => ({
         input: 'agents',
         problem: `agents ${keys} name one environment, '${environment}': each would mark the other's deployment inactive`,
     }));
-    return [...names, ...environments];
 }
 /**
  * Every agent of the step's manifest as its deploy is to run, or one
@@ -42667,16 +42685,17 @@ function buildAgentsRequest(inputs, run) {
     if (manifest === undefined) {
         throw new errors_InputError([{ input: 'agents', problem: 'is empty: there is no manifest to read' }]);
     }
-    const problems = accessProblems(inputs);
+    const named = namedAgents(manifest, inputs.name);
+    const problems = [...accessProblems(inputs), ...named.problems];
     const agents = [];
-    for (const agent of manifest.agents) {
+    for (const agent of named.agents) {
         const request = agentRequest(agent, inputs, run);
         if (Array.isArray(request))
             problems.push(...request);
         else
             agents.push(request);
     }
-    problems.push(...clashes(manifest, agents));
+    problems.push(...sharedEnvironments(manifest));
     if (problems.length > 0)
         throw new errors_InputError(problems);
     return {
@@ -42763,8 +42782,6 @@ function planRequest(inputs, run) {
 
 
 
-
-
 /** The core's inputs `status` takes, in action.yml's order. */
 const STATUS_INPUTS = core_inputs_pick([
     ...ACCESS_INPUT_NAMES,
@@ -42781,33 +42798,13 @@ const STATUS_INPUTS = core_inputs_pick([
  * Two agents with one deployment name are an input error, as for `deploy`.
  */
 function agentLookups(manifest, template, lookup) {
-    const problems = [];
-    const agents = manifest.agents.map(({ key, entry }) => {
-        const name = deploymentName(template, (entry.name ?? key).trim());
-        try {
-            parseName(name);
-        }
-        catch (error) {
-            if (!(error instanceof Invalid))
-                throw error;
-            problems.push({ input: formatIssuePath(['agents', key, 'name']), problem: error.message });
-        }
-        return { key, spec: { ...lookup, name } };
-    });
-    const byName = new Map();
-    for (const { key, spec } of agents)
-        byName.set(spec.name, [...(byName.get(spec.name) ?? []), key]);
-    for (const [name, keys] of byName) {
-        if (keys.length < 2)
-            continue;
-        problems.push({
-            input: 'agents',
-            problem: `agents ${keys.join(', ')} would have one deployment name, '${name}': give each its own name`,
-        });
-    }
+    const { agents, problems } = namedAgents(manifest, template);
     if (problems.length > 0)
         throw new errors_InputError(problems);
-    return agents;
+    return agents.map(({ key, deploymentName }) => ({
+        key,
+        spec: { ...lookup, name: deploymentName },
+    }));
 }
 /** The look-up the inputs ask for, the name aside. */
 function lookupOf(inputs, access) {

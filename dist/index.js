@@ -61343,6 +61343,8 @@ function parseManifest(raw, workspace) {
  * `{agent}` exactly once, which each agent's name fills (`{agent}-pr-7`).
  */
 
+
+
 /** What stands for the agent's name in the template. */
 const AGENT_PLACEHOLDER = '{agent}';
 /** How many times `text` holds `{agent}`. */
@@ -61372,6 +61374,44 @@ function nameBesideAgents(raw, set) {
 /** The deployment name of the agent named `agentName`: the template filled, else its name. */
 function deploymentName(template, agentName) {
     return template === '' ? agentName : template.replace(AGENT_PLACEHOLDER, () => agentName);
+}
+/** A problem for each value that more than one agent has, naming the agents (`support` and `docs`). */
+function sharedValues(values, problem) {
+    const byValue = new Map();
+    for (const { key, value } of values) {
+        if (value !== undefined)
+            byValue.set(value, [...(byValue.get(value) ?? []), key]);
+    }
+    return [...byValue]
+        .filter(([, keys]) => keys.length > 1)
+        .map(([value, keys]) => problem(value, `${keys.slice(0, -1).join(', ')} and ${keys[keys.length - 1] ?? ''}`));
+}
+/**
+ * Every agent of `manifest` with a valid name, and the problems of the
+ * others: a name (or, filled in `template`, a deployment name) that is not
+ * one, named by its path (`agents.research.name`); two agents with one
+ * deployment name. Every entry that reads a manifest names its agents so.
+ */
+function namedAgents(manifest, template) {
+    const agents = [];
+    const problems = [];
+    for (const { key, entry } of manifest.agents) {
+        try {
+            const name = parseName((entry.name ?? key).trim());
+            agents.push({ key, entry, name, deploymentName: parseName(deploymentName(template, name)) });
+        }
+        catch (error) {
+            if (!(error instanceof Invalid))
+                throw error;
+            problems.push({ input: formatIssuePath(['agents', key, 'name']), problem: error.message });
+        }
+    }
+    const names = agents.map(({ key, deploymentName: value }) => ({ key, value }));
+    problems.push(...sharedValues(names, (name, keys) => ({
+        input: 'agents',
+        problem: `agents ${keys} would have one deployment name, '${name}': give each its own name`,
+    })));
+    return { agents, problems };
 }
 
 ;// CONCATENATED MODULE: ./src/inputs/secrets.ts
@@ -61519,7 +61559,6 @@ const core_inputs_pick = (names) => {
 
 
 
-
 /** The inputs an entry sets that are parsed as the step's are (`name` and `secrets` aside). */
 const ENTRY_INPUTS = [
     'source',
@@ -61577,17 +61616,12 @@ function agentInputs(agent, inputs, run) {
         else
             overrides[field] = parsed.value;
     }
-    const named = attempt(key, 'name', () => parseName((entry.name ?? key).trim()));
-    if ('problem' in named)
-        problems.push(named.problem);
-    const name = 'value' in named ? named.value : key;
     const secrets = agentSecrets(agent, inputs);
     if ('problems' in secrets)
         problems.push(...secrets.problems);
     else
         overrides.secrets = secrets.value;
-    const deployment = deploymentName(inputs.name, name);
-    return { name, inputs: { ...inputs, ...overrides, name: deployment }, problems };
+    return { inputs: { ...inputs, ...overrides, name: agent.deploymentName }, problems };
 }
 /**
  * One agent's request, or its problems: those of its entry, else those its
@@ -61604,7 +61638,7 @@ function agentRequest(agent, inputs, run) {
         const { environment } = agent.entry;
         return {
             key: agent.key,
-            name: own.name,
+            name: agent.name,
             spec,
             ...(environment === undefined ? {} : { environment }),
         };
@@ -61617,31 +61651,15 @@ function agentRequest(agent, inputs, run) {
             .map((problem) => ({ ...problem, input: pathOf(agent.key, problem.input) }));
     }
 }
-/** A problem for each value that more than one agent has, naming the agents (`support` and `docs`). */
-function sharedValues(values, problem) {
-    const byValue = new Map();
-    for (const { key, value } of values) {
-        if (value !== undefined)
-            byValue.set(value, [...(byValue.get(value) ?? []), key]);
-    }
-    return [...byValue]
-        .filter(([, keys]) => keys.length > 1)
-        .map(([value, keys]) => problem(value, `${keys.slice(0, -1).join(', ')} and ${keys[keys.length - 1] ?? ''}`));
-}
-/** Two agents with one deployment name; two entries that name one environment without `{agent}`. */
-function clashes(manifest, agents) {
-    const names = sharedValues(agents.map((agent) => ({ key: agent.key, value: agent.spec.name })), (name, keys) => ({
-        input: 'agents',
-        problem: `agents ${keys} would have one deployment name, '${name}': give each its own name`,
-    }));
-    const environments = sharedValues(manifest.agents.map(({ key, entry }) => ({
+/** Two entries that name one environment without `{agent}`. */
+function sharedEnvironments(manifest) {
+    return sharedValues(manifest.agents.map(({ key, entry }) => ({
         key,
         value: entry.environment?.includes(AGENT_PLACEHOLDER) === true ? undefined : entry.environment,
     })), (environment, keys) => ({
         input: 'agents',
         problem: `agents ${keys} name one environment, '${environment}': each would mark the other's deployment inactive`,
     }));
-    return [...names, ...environments];
 }
 /**
  * Every agent of the step's manifest as its deploy is to run, or one
@@ -61652,16 +61670,17 @@ function buildAgentsRequest(inputs, run) {
     if (manifest === undefined) {
         throw new errors_InputError([{ input: 'agents', problem: 'is empty: there is no manifest to read' }]);
     }
-    const problems = accessProblems(inputs);
+    const named = namedAgents(manifest, inputs.name);
+    const problems = [...accessProblems(inputs), ...named.problems];
     const agents = [];
-    for (const agent of manifest.agents) {
+    for (const agent of named.agents) {
         const request = agentRequest(agent, inputs, run);
         if (Array.isArray(request))
             problems.push(...request);
         else
             agents.push(request);
     }
-    problems.push(...clashes(manifest, agents));
+    problems.push(...sharedEnvironments(manifest));
     if (problems.length > 0)
         throw new errors_InputError(problems);
     return {
@@ -64866,6 +64885,12 @@ function rewriteComment(comment, report, pullRequestState, { runUrl, redact }) {
 
 
 
+/** The warning of a retire on a pull request that is still open. */
+function stillOpen(at, logger, retired) {
+    if (at.pullRequestState === 'open') {
+        logger.warning(`pull request #${at.pullRequest} is still open, and ${retired} retired all the same: run the retire step on \`pull_request: types: [closed]\`.`);
+    }
+}
 function retireHooks(settings) {
     return (context, dependencies) => {
         const { logger, redact } = dependencies;
@@ -64893,9 +64918,7 @@ function retireHooks(settings) {
                 return made.made?.api;
             },
             retired: (report) => {
-                if (at.pullRequestState === 'open') {
-                    logger.warning(`pull request #${at.pullRequest} is still open, and its preview is retired all the same: run the retire step on \`pull_request: types: [closed]\`.`);
-                }
+                stillOpen(at, logger, 'its preview is');
                 const { api, comment } = made.value;
                 const target = {
                     environment: report.environment ?? settings.environment,
@@ -64906,12 +64929,6 @@ function retireHooks(settings) {
             },
         };
     };
-}
-/** The warning of a retire on a pull request that is still open. */
-function stillOpen(at, logger) {
-    if (at.pullRequestState === 'open') {
-        logger.warning(`pull request #${at.pullRequest} is still open, and its previews are retired all the same: run the retire step on \`pull_request: types: [closed]\`.`);
-    }
 }
 function agentsRetireHooks(settings, manifest) {
     return (context, given) => {
@@ -64936,7 +64953,7 @@ function agentsRetireHooks(settings, manifest) {
                 return made.made;
             },
             retiredAgents: (reports) => {
-                stillOpen(at, logger);
+                stillOpen(at, logger, 'its previews are');
                 const api = made.value;
                 const comment = pullRequest === undefined
                     ? undefined
@@ -64979,8 +64996,6 @@ function previewsOnGitHub(request) {
 
 
 
-
-
 /**
  * `name` beside `agents` in a retire: one name without a manifest; with one,
  * a template holding `{agent}` exactly once. Never empty: each agent's own
@@ -65005,31 +65020,11 @@ function previews(inputs, access) {
     const manifest = inputs.agents;
     if (manifest === undefined)
         throw new Error('previews: no manifest');
-    const problems = [];
-    const agents = [];
-    const byName = new Map();
-    for (const { key, entry } of manifest.agents) {
-        const input = formatIssuePath(['agents', key, 'name']);
-        try {
-            const agentName = parseName((entry.name ?? key).trim());
-            const name = deploymentName(inputs.name, agentName);
-            const other = byName.get(name);
-            if (other !== undefined) {
-                problems.push({
-                    input: 'agents',
-                    problem: `agents ${other} and ${key} would have one deployment name, '${name}': give each its own name`,
-                });
-            }
-            byName.set(name, key);
-            const { environment } = entry;
-            agents.push({ key, name, agentName, ...(environment === undefined ? {} : { environment }) });
-        }
-        catch (error) {
-            if (!(error instanceof Invalid))
-                throw error;
-            problems.push({ input, problem: error.message });
-        }
-    }
+    const { agents: named, problems } = namedAgents(manifest, inputs.name);
+    const agents = named.map(({ key, name: agentName, deploymentName: name, entry }) => {
+        const { environment } = entry;
+        return { key, name, agentName, ...(environment === undefined ? {} : { environment }) };
+    });
     if (problems.length > 0)
         throw new errors_InputError(problems);
     const dashboardUrl = inputs['dashboard-url'];
@@ -65325,7 +65320,6 @@ function retire_run() {
 
 
 
-
 const sweep_inputs_PLACEHOLDER = '{number}';
 /** A pull request's number as a name spells it: positive, no leading zero. */
 const NUMBER = /^[1-9][0-9]*$/;
@@ -65425,25 +65419,10 @@ const SWEEP_DASHBOARD_INPUT = core_inputs_pick(['dashboard-url']);
  * deploy step's.
  */
 function sweptAgents(manifest) {
-    const problems = [];
-    const names = manifest.agents.map(({ key, entry }) => {
-        const name = (entry.name ?? key).trim();
-        if (name === '' || UNSAFE_IN_AN_INPUT.test(name)) {
-            const problem = 'must be a deployment name, not empty, without control characters';
-            problems.push({ input: formatIssuePath(['agents', key, 'name']), problem });
-        }
-        return { key, name };
-    });
-    for (const { key, name } of names) {
-        const first = names.find((agent) => agent.name === name);
-        if (first !== undefined && first.key !== key) {
-            const problem = `agents ${first.key} and ${key} have one name, '${name}': their previews could not be told apart`;
-            problems.push({ input: 'agents', problem });
-        }
-    }
+    const { agents, problems } = namedAgents(manifest, '');
     if (problems.length > 0)
         throw new errors_InputError(problems);
-    return names;
+    return agents.map(({ key, name }) => ({ key, name }));
 }
 /** The sweep these inputs ask for, checked against each other before any request. */
 function sweepRequest(inputs) {

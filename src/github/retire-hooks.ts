@@ -18,6 +18,15 @@ import type { Logger } from '../common/runtime.js';
 import { commentOffPullRequest, gitHubApi, Lazy, reachable, type MakeHooks } from './hooks.js';
 import type { GitHubSettings } from './inputs.js';
 
+/** The warning of a retire on a pull request that is still open. */
+function stillOpen(at: GitHubRunContext, logger: Logger, retired: string): void {
+  if (at.pullRequestState === 'open') {
+    logger.warning(
+      `pull request #${at.pullRequest} is still open, and ${retired} retired all the same: run the retire step on \`pull_request: types: [closed]\`.`,
+    );
+  }
+}
+
 export function retireHooks(settings: GitHubSettings): MakeHooks {
   return (context, dependencies) => {
     const { logger, redact } = dependencies;
@@ -46,11 +55,7 @@ export function retireHooks(settings: GitHubSettings): MakeHooks {
         return made.made?.api;
       },
       retired: (report) => {
-        if (at.pullRequestState === 'open') {
-          logger.warning(
-            `pull request #${at.pullRequest} is still open, and its preview is retired all the same: run the retire step on \`pull_request: types: [closed]\`.`,
-          );
-        }
+        stillOpen(at, logger, 'its preview is');
         const { api, comment } = made.value;
         const target = {
           environment: report.environment ?? settings.environment,
@@ -61,15 +66,6 @@ export function retireHooks(settings: GitHubSettings): MakeHooks {
       },
     };
   };
-}
-
-/** The warning of a retire on a pull request that is still open. */
-function stillOpen(at: GitHubRunContext, logger: Logger): void {
-  if (at.pullRequestState === 'open') {
-    logger.warning(
-      `pull request #${at.pullRequest} is still open, and its previews are retired all the same: run the retire step on \`pull_request: types: [closed]\`.`,
-    );
-  }
 }
 
 export function agentsRetireHooks(settings: GitHubSettings, manifest: ManifestOnGitHub): MakeHooks {
@@ -96,7 +92,7 @@ export function agentsRetireHooks(settings: GitHubSettings, manifest: ManifestOn
         return made.made;
       },
       retiredAgents: (reports) => {
-        stillOpen(at, logger);
+        stillOpen(at, logger, 'its previews are');
         const api = made.value;
         const comment =
           pullRequest === undefined
