@@ -210,6 +210,12 @@ describe.each(RETIRES)('the retire of several agents in %s', (page, header) => {
   });
 });
 
+/** The action.yml a `uses:` of this repository names: `OWNER/REPO/plan@v1` is plan/action.yml. */
+const actionFile = (uses: string): string => {
+  const folder = /^OWNER\/REPO(?:\/([^@]+))?@/.exec(uses)?.[1];
+  return folder === undefined ? 'action.yml' : `${folder}/action.yml`;
+};
+
 const jobStep = (workflow: string, job: string, action: string, event: RunOptions['event']) => {
   const [given, options] = gitHubStep(
     gh,
@@ -219,7 +225,7 @@ const jobStep = (workflow: string, job: string, action: string, event: RunOption
       event,
       files: { 'deploy/agents.yaml': MANIFEST() },
       env: QUICK_CHECKS,
-      action: `${action.split('/')[2]?.replace(/@.*/, '') ?? ''}/action.yml`,
+      action: actionFile(action),
     },
   );
   return runAction(given, options);
@@ -249,6 +255,7 @@ describe('the plan job of docs/several-agents.md', () => {
     }
     // One plan comment, updated in place by the second plan.
     expect(gh.comments).toHaveLength(1);
+    // The plans wrote nothing to the service: its only writes are the first push's two creates.
     expect(emu.requests.filter((r) => r.method !== 'GET').length).toBe(2);
   });
 
