@@ -49561,10 +49561,9 @@ const PLAN_INPUTS = { ...PLAN_SHARED_INPUTS, ...PLAN_OWN_INPUTS };
  */
 function readPlan(read, run) {
     const asked = planAsked(declare_readInputs(PLAN_INPUTS, read, run), run);
-    if (asked.kind === 'one')
-        return { command: 'plan', plan: asked.plan };
-    const { source, agents, onChange } = asked.plan;
-    return { command: 'plan', agents: { source, agents, onChange } };
+    return asked.kind === 'one'
+        ? { command: 'plan', plan: asked.plan }
+        : { command: 'plan', agents: asked.plan };
 }
 /** Runs a read request through the core; never throws: how it ended is in the outcome. */
 function runCommandRequest(asked, io) {
