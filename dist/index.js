@@ -43370,6 +43370,18 @@ function isLoopback(hostname) {
         octets.every((octet) => /^\d{1,3}$/.test(octet) && Number(octet) <= 255));
 }
 /**
+ * What keeps `url` from being an address the action sends a request to:
+ * credentials in it, plain http:// off a loopback host, another scheme.
+ * Each caller says it in its own words; the rule is this one.
+ */
+function webAddressFault(url) {
+    if (url.username !== '' || url.password !== '')
+        return 'credentials';
+    if (url.protocol === 'http:')
+        return isLoopback(url.hostname) ? undefined : 'plain-http';
+    return url.protocol === 'https:' ? undefined : 'scheme';
+}
+/**
  * An address as it may be shown: scheme, host and path, without credentials, query or
  * fragment (a query may carry a key). Text that is not an address is shown as nothing
  * of it, in a few words.
@@ -55535,18 +55547,17 @@ function parseWebAddress(text, messages) {
     catch {
         fail(`is not a valid URL (expected e.g. ${messages.example})`);
     }
+    const fault = webAddressFault(url);
     // Checked before anything echoes the URL: credentials in it would leak.
-    if (url.username !== '' || url.password !== '') {
+    if (fault === 'credentials')
         fail(`must not contain credentials: ${messages.credentials}`);
-    }
     // Shown without its query and fragment: they may carry a key too.
     const shown = `${url.protocol}//${url.host}${url.pathname}`;
-    if (url.protocol === 'http:' && !isLoopback(url.hostname)) {
+    if (fault === 'plain-http') {
         fail(`must use https:// (http:// is allowed only for localhost, 127.0.0.0/8 and [::1]), got '${shown}'`);
     }
-    if (url.protocol !== 'https:' && url.protocol !== 'http:') {
+    if (fault === 'scheme')
         fail(`must be an https:// URL, got '${shown}'`);
-    }
     return url;
 }
 function parseApiUrl(raw) {
@@ -65794,7 +65805,7 @@ function reportOf(group, number, request) {
         pullRequest: number,
         ...(request.environments === undefined || first === undefined
             ? {}
-            : { environment: sweep_agents_environmentOf(request.environments, number, first?.agent) }),
+            : { environment: sweep_agents_environmentOf(request.environments, number, first.agent) }),
         ...(request.agents === undefined ? {} : { agents }),
     };
 }

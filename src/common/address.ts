@@ -68,7 +68,7 @@ function credentialsOf(url: URL): string[] {
 }
 
 /** localhost, 127.0.0.0/8 or [::1]: where plain http:// is allowed. */
-export function isLoopback(hostname: string): boolean {
+function isLoopback(hostname: string): boolean {
   if (hostname === 'localhost' || hostname === '[::1]') return true;
   const octets = hostname.split('.');
   return (
@@ -76,6 +76,17 @@ export function isLoopback(hostname: string): boolean {
     octets[0] === '127' &&
     octets.every((octet) => /^\d{1,3}$/.test(octet) && Number(octet) <= 255)
   );
+}
+
+/**
+ * What keeps `url` from being an address the action sends a request to:
+ * credentials in it, plain http:// off a loopback host, another scheme.
+ * Each caller says it in its own words; the rule is this one.
+ */
+export function webAddressFault(url: URL): 'credentials' | 'plain-http' | 'scheme' | undefined {
+  if (url.username !== '' || url.password !== '') return 'credentials';
+  if (url.protocol === 'http:') return isLoopback(url.hostname) ? undefined : 'plain-http';
+  return url.protocol === 'https:' ? undefined : 'scheme';
 }
 
 /**

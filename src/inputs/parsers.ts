@@ -4,7 +4,7 @@
  * declared list in declared.ts knows which input it parses).
  * Headers, secrets and `config` have modules of their own.
  */
-import { isLoopback } from '../common/address.js';
+import { webAddressFault } from '../common/address.js';
 import { UNSAFE_IN_AN_INPUT } from '../common/characters.js';
 import { FULL_SHA, withoutTrailingSlashes } from '../common/text.js';
 import { fail } from './errors.js';
@@ -52,20 +52,17 @@ export function parseWebAddress(
   } catch {
     fail(`is not a valid URL (expected e.g. ${messages.example})`);
   }
+  const fault = webAddressFault(url);
   // Checked before anything echoes the URL: credentials in it would leak.
-  if (url.username !== '' || url.password !== '') {
-    fail(`must not contain credentials: ${messages.credentials}`);
-  }
+  if (fault === 'credentials') fail(`must not contain credentials: ${messages.credentials}`);
   // Shown without its query and fragment: they may carry a key too.
   const shown = `${url.protocol}//${url.host}${url.pathname}`;
-  if (url.protocol === 'http:' && !isLoopback(url.hostname)) {
+  if (fault === 'plain-http') {
     fail(
       `must use https:// (http:// is allowed only for localhost, 127.0.0.0/8 and [::1]), got '${shown}'`,
     );
   }
-  if (url.protocol !== 'https:' && url.protocol !== 'http:') {
-    fail(`must be an https:// URL, got '${shown}'`);
-  }
+  if (fault === 'scheme') fail(`must be an https:// URL, got '${shown}'`);
   return url;
 }
 

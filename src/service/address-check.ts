@@ -8,7 +8,7 @@
 import { STATUS_CODES } from 'node:http';
 import type { LookupFunction } from 'node:net';
 import { Agent, request, type Dispatcher } from 'undici';
-import { isLoopback, shownAddress } from '../common/address.js';
+import { shownAddress, webAddressFault } from '../common/address.js';
 import { CancelledError } from '../common/errors.js';
 import { Redactor } from '../common/redact.js';
 import { untrusted } from '../common/runtime.js';
@@ -69,14 +69,13 @@ function refusal(address: string): string | undefined {
     return 'the health check address is not a valid URL';
   }
   const shown = shownAddress(url);
-  if (url.username !== '' || url.password !== '') {
-    return `${shown} holds credentials: pass them as headers`;
-  }
-  if (url.protocol === 'http:' && !isLoopback(url.hostname)) {
-    return `${shown} is not checked: http:// is allowed only for localhost, 127.0.0.0/8 and [::1]`;
-  }
-  if (url.protocol !== 'https:' && url.protocol !== 'http:') {
-    return `${shown} is not checked: it must be an https:// address`;
+  switch (webAddressFault(url)) {
+    case 'credentials':
+      return `${shown} holds credentials: pass them as headers`;
+    case 'plain-http':
+      return `${shown} is not checked: http:// is allowed only for localhost, 127.0.0.0/8 and [::1]`;
+    case 'scheme':
+      return `${shown} is not checked: it must be an https:// address`;
   }
   if (isForbiddenHost(url.hostname)) return `${shown} is ${FORBIDDEN_WORDS}: not checked`;
   return undefined;

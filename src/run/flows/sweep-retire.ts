@@ -83,7 +83,7 @@ function reportOf(group: readonly Orphan[], number: number, request: SweepReques
     pullRequest: number,
     ...(request.environments === undefined || first === undefined
       ? {}
-      : { environment: environmentOf(request.environments, number, first?.agent) }),
+      : { environment: environmentOf(request.environments, number, first.agent) }),
     ...(request.agents === undefined ? {} : { agents }),
   };
 }
