@@ -29077,7 +29077,7 @@ __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __we
 /* harmony import */ var node_url__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(3136);
 /* harmony import */ var node_url__WEBPACK_IMPORTED_MODULE_2___default = /*#__PURE__*/__nccwpck_require__.n(node_url__WEBPACK_IMPORTED_MODULE_2__);
 /* harmony import */ var _inputs_bounded_read_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(4033);
-/* harmony import */ var _main_js__WEBPACK_IMPORTED_MODULE_4__ = __nccwpck_require__(658);
+/* harmony import */ var _main_js__WEBPACK_IMPORTED_MODULE_4__ = __nccwpck_require__(6340);
 /* harmony import */ var _pipe_end_js__WEBPACK_IMPORTED_MODULE_5__ = __nccwpck_require__(2884);
 /** The command's entry (dist/cli.js, the package's bin): wires the process to `main`, nothing else. */
 
@@ -29132,7 +29132,7 @@ __webpack_async_result__();
 
 /***/ }),
 
-/***/ 658:
+/***/ 6340:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -48135,6 +48135,24 @@ class RunRecord {
 
 // EXTERNAL MODULE: external "node:http"
 var external_node_http_ = __nccwpck_require__(7067);
+;// CONCATENATED MODULE: ./src/service/bounded-body.ts
+/**
+ * An answer's body read to a bound: at most `limit` bytes, and whether it
+ * held more. Leaving the loop early destroys the rest of the answer (and
+ * its connection), so a body that never ends costs no more than `limit`.
+ */
+async function boundedBody(body, limit) {
+    const chunks = [];
+    let size = 0;
+    for await (const chunk of body) {
+        chunks.push(chunk);
+        size += chunk.length;
+        if (size > limit)
+            break;
+    }
+    return { body: Buffer.concat(chunks).subarray(0, limit), oversized: size > limit };
+}
+
 ;// CONCATENATED MODULE: ./src/service/answers.ts
 /**
  * What the action says about an exchange that failed: the service's own
@@ -48332,6 +48350,7 @@ function networkFailure(error, timedOut, timeoutMs) {
 
 
 
+
 /** Far above a page of 100 deployments (~1 MiB); an answer past it is not the service's. */
 const DEFAULT_MAX_ANSWER_BYTES = 32 * 1024 * 1024;
 const isRetryableStatus = (status) => status === 408 || status === 429 || status >= 500;
@@ -48461,21 +48480,11 @@ class ServiceClient {
             signal,
             dispatcher: this.#options.dispatcher,
         });
-        const chunks = [];
-        let size = 0;
-        let oversized = false;
-        for await (const chunk of answer.body) {
-            size += chunk.length;
-            oversized = size > this.#maxAnswerBytes;
-            if (oversized)
-                break;
-            chunks.push(chunk);
-        }
-        // Leaving the loop early destroys the rest of the answer (and its connection).
+        const { body, oversized } = await boundedBody(answer.body, this.#maxAnswerBytes);
         return {
             status: answer.statusCode,
             oversized,
-            body: Buffer.concat(chunks),
+            body,
             header: (name) => {
                 const value = answer.headers[name];
                 return Array.isArray(value) ? value.join(', ') : value;

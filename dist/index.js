@@ -62829,6 +62829,24 @@ class RunRecord {
 
 // EXTERNAL MODULE: external "node:http"
 var external_node_http_ = __nccwpck_require__(7067);
+;// CONCATENATED MODULE: ./src/service/bounded-body.ts
+/**
+ * An answer's body read to a bound: at most `limit` bytes, and whether it
+ * held more. Leaving the loop early destroys the rest of the answer (and
+ * its connection), so a body that never ends costs no more than `limit`.
+ */
+async function boundedBody(body, limit) {
+    const chunks = [];
+    let size = 0;
+    for await (const chunk of body) {
+        chunks.push(chunk);
+        size += chunk.length;
+        if (size > limit)
+            break;
+    }
+    return { body: Buffer.concat(chunks).subarray(0, limit), oversized: size > limit };
+}
+
 ;// CONCATENATED MODULE: ./src/service/answers.ts
 /**
  * What the action says about an exchange that failed: the service's own
@@ -63026,6 +63044,7 @@ function networkFailure(error, timedOut, timeoutMs) {
 
 
 
+
 /** Far above a page of 100 deployments (~1 MiB); an answer past it is not the service's. */
 const DEFAULT_MAX_ANSWER_BYTES = 32 * 1024 * 1024;
 const isRetryableStatus = (status) => status === 408 || status === 429 || status >= 500;
@@ -63155,21 +63174,11 @@ class ServiceClient {
             signal,
             dispatcher: this.#options.dispatcher,
         });
-        const chunks = [];
-        let size = 0;
-        let oversized = false;
-        for await (const chunk of answer.body) {
-            size += chunk.length;
-            oversized = size > this.#maxAnswerBytes;
-            if (oversized)
-                break;
-            chunks.push(chunk);
-        }
-        // Leaving the loop early destroys the rest of the answer (and its connection).
+        const { body, oversized } = await boundedBody(answer.body, this.#maxAnswerBytes);
         return {
             status: answer.statusCode,
             oversized,
-            body: Buffer.concat(chunks),
+            body,
             header: (name) => {
                 const value = answer.headers[name];
                 return Array.isArray(value) ? value.join(', ') : value;

@@ -13,6 +13,7 @@ import { CancelledError } from '../common/errors.js';
 import { Redactor } from '../common/redact.js';
 import { untrusted } from '../common/runtime.js';
 import { networkFailure } from './answers.js';
+import { boundedBody } from './bounded-body.js';
 import {
   FORBIDDEN_ADDRESS,
   FORBIDDEN_WORDS,
@@ -161,7 +162,7 @@ async function exchange(
     const status = answer.statusCode;
     const location = answer.headers.location;
     if (!REDIRECTS.has(status) || typeof location !== 'string') {
-      const body = await readAtMost(answer.body, MAX_BODY_BYTES);
+      const { body } = await boundedBody(answer.body, MAX_BODY_BYTES);
       return judge(status, body, options.expect, hide);
     }
     // A redirect's body is not read; dropping it drops its connection, no error to report.
@@ -191,18 +192,6 @@ function whileNotAborted<T>(work: Promise<T>, signal: AbortSignal): Promise<T> {
     signal.addEventListener('abort', onAbort, { once: true });
     work.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
   });
-}
-
-/** The body's first `limit` bytes; the rest is never read (the connection is dropped). */
-async function readAtMost(body: AsyncIterable<Buffer>, limit: number): Promise<Buffer> {
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of body) {
-    chunks.push(chunk);
-    size += chunk.length;
-    if (size >= limit) break;
-  }
-  return Buffer.concat(chunks).subarray(0, limit);
 }
 
 function judge(

@@ -8,6 +8,7 @@
  */
 import { STATUS_CODES } from 'node:http';
 import { request as undiciRequest } from 'undici';
+import { boundedBody } from './bounded-body.js';
 import { CancelledError } from '../common/errors.js';
 import { ServiceError } from './errors.js';
 import {
@@ -174,20 +175,14 @@ export class ServiceClient {
       signal,
       dispatcher: this.#options.dispatcher,
     });
-    const chunks: Buffer[] = [];
-    let size = 0;
-    let oversized = false;
-    for await (const chunk of answer.body as AsyncIterable<Buffer>) {
-      size += chunk.length;
-      oversized = size > this.#maxAnswerBytes;
-      if (oversized) break;
-      chunks.push(chunk);
-    }
-    // Leaving the loop early destroys the rest of the answer (and its connection).
+    const { body, oversized } = await boundedBody(
+      answer.body as AsyncIterable<Buffer>,
+      this.#maxAnswerBytes,
+    );
     return {
       status: answer.statusCode,
       oversized,
-      body: Buffer.concat(chunks),
+      body,
       header: (name) => {
         const value = answer.headers[name];
         return Array.isArray(value) ? value.join(', ') : value;
