@@ -164,6 +164,9 @@ describe('plan --agents', () => {
     const result = events.at(-1) ?? {};
     expect(result).toMatchObject({ event: 'result', status: 'succeeded', exit_code: 0 });
     expect(result.outputs).toMatchObject({ action: 'create', changes: '0' });
+    const { plans } = result.outputs as { plans: Record<string, unknown> };
+    expect(Object.keys(plans)).toEqual(['support', 'research']);
+    expect(plans.support).toMatchObject({ name: 'support', action: 'create' });
     const steps = events.filter((event) => event.event === 'step');
     expect(new Set(steps.map((event) => event.agent))).toEqual(new Set(['support', 'research']));
   });
