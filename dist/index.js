@@ -62847,6 +62847,46 @@ async function boundedBody(body, limit) {
     return { body: Buffer.concat(chunks).subarray(0, limit), oversized: size > limit };
 }
 
+;// CONCATENATED MODULE: ./src/service/exchange-bound.ts
+/**
+ * One HTTP exchange's bound: a signal aborted once `timeoutMs` pass or the
+ * run is cancelled, whichever comes first. `timedOut` and `cancelled` say
+ * which; `end()` clears the timer and the listener.
+ */
+
+class ExchangeBound {
+    #abort = new AbortController();
+    #cancel;
+    #timer;
+    #onCancel = () => this.#abort.abort();
+    #timedOut = false;
+    /** Throws `CancelledError` when the run is cancelled already. */
+    constructor(timeoutMs, cancel) {
+        if (cancel?.aborted)
+            throw new CancelledError('The run was cancelled');
+        this.#cancel = cancel;
+        this.#timer = setTimeout(() => {
+            this.#timedOut = true;
+            this.#abort.abort();
+        }, timeoutMs);
+        cancel?.addEventListener('abort', this.#onCancel, { once: true });
+    }
+    get signal() {
+        return this.#abort.signal;
+    }
+    get timedOut() {
+        return this.#timedOut;
+    }
+    /** The run was cancelled: the caller throws `CancelledError`, never a failure of its own. */
+    get cancelled() {
+        return this.#cancel?.aborted === true;
+    }
+    end() {
+        clearTimeout(this.#timer);
+        this.#cancel?.removeEventListener('abort', this.#onCancel);
+    }
+}
+
 ;// CONCATENATED MODULE: ./src/service/answers.ts
 /**
  * What the action says about an exchange that failed: the service's own
@@ -63045,6 +63085,7 @@ function networkFailure(error, timedOut, timeoutMs) {
 
 
 
+
 /** Far above a page of 100 deployments (~1 MiB); an answer past it is not the service's. */
 const DEFAULT_MAX_ANSWER_BYTES = 32 * 1024 * 1024;
 const isRetryableStatus = (status) => status === 408 || status === 429 || status >= 500;
@@ -63103,28 +63144,18 @@ class ServiceClient {
     async #attempt(spec, attempt) {
         const { method, path } = spec;
         const idempotent = spec.idempotent ?? method === 'GET';
-        const cancel = this.#options.signal;
-        if (cancel?.aborted)
-            throw new CancelledError('The run was cancelled');
         const timeoutMs = Math.min(this.#retry.requestTimeoutMs, spec.timeoutMs ?? Infinity);
-        // One controller, aborted by the per-request timeout or by the run's cancellation.
-        const abort = new AbortController();
-        let timedOut = false;
-        const timer = setTimeout(() => {
-            timedOut = true;
-            abort.abort();
-        }, timeoutMs);
-        const onCancel = () => abort.abort();
-        cancel?.addEventListener('abort', onCancel, { once: true });
+        // Aborted by the per-request timeout or by the run's cancellation.
+        const bound = new ExchangeBound(timeoutMs, this.#options.signal);
         const started = this.#clock.now();
         let answer;
         try {
-            answer = await this.#send(spec, abort.signal);
+            answer = await this.#send(spec, bound.signal);
         }
         catch (error) {
-            if (cancel?.aborted)
+            if (bound.cancelled)
                 throw new CancelledError('The run was cancelled');
-            const { problem, reached } = networkFailure(error, timedOut, timeoutMs);
+            const { problem, reached } = networkFailure(error, bound.timedOut, timeoutMs);
             return new ServiceError({
                 method,
                 path,
@@ -63134,8 +63165,7 @@ class ServiceClient {
             });
         }
         finally {
-            clearTimeout(timer);
-            cancel?.removeEventListener('abort', onCancel);
+            bound.end();
         }
         this.#options.logger.debug(`${method} ${path} (attempt ${attempt}): ${answer.status} in ${Math.round(this.#clock.now() - started)} ms`);
         if (answer.oversized) {

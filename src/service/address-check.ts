@@ -14,6 +14,7 @@ import { Redactor } from '../common/redact.js';
 import { untrusted } from '../common/runtime.js';
 import { networkFailure } from './answers.js';
 import { boundedBody } from './bounded-body.js';
+import { ExchangeBound } from './exchange-bound.js';
 import {
   FORBIDDEN_ADDRESS,
   FORBIDDEN_WORDS,
@@ -93,27 +94,17 @@ export async function checkAddress(
   const hide = (text: string) => hidden.redact(text);
   const refused = refusal(address);
   if (refused !== undefined) return { ok: false, error: hide(refused) };
-  const cancel = options.signal;
-  if (cancel?.aborted) throw new CancelledError('The run was cancelled');
   const timeoutMs = options.timeoutMs ?? CHECK_TIMEOUT_MS;
-  const abort = new AbortController();
-  let timedOut = false;
-  const timer = setTimeout(() => {
-    timedOut = true;
-    abort.abort();
-  }, timeoutMs);
-  const onCancel = () => abort.abort();
-  cancel?.addEventListener('abort', onCancel, { once: true });
+  const bound = new ExchangeBound(timeoutMs, options.signal);
   const route = dispatcherFor(options);
   try {
-    const result = await exchange(new URL(address), options, route, abort.signal, hide);
+    const result = await exchange(new URL(address), options, route, bound.signal, hide);
     return result.error === undefined ? result : { ...result, error: hide(result.error) };
   } catch (error) {
-    if (cancel?.aborted) throw new CancelledError('The run was cancelled');
-    return { ok: false, error: hide(failureWords(error, timedOut, timeoutMs)) };
+    if (bound.cancelled) throw new CancelledError('The run was cancelled');
+    return { ok: false, error: hide(failureWords(error, bound.timedOut, timeoutMs)) };
   } finally {
-    clearTimeout(timer);
-    cancel?.removeEventListener('abort', onCancel);
+    bound.end();
     route.dispatcher.destroy().catch(() => undefined);
   }
 }

@@ -9,6 +9,7 @@
 import { STATUS_CODES } from 'node:http';
 import { request as undiciRequest } from 'undici';
 import { boundedBody } from './bounded-body.js';
+import { ExchangeBound } from './exchange-bound.js';
 import { CancelledError } from '../common/errors.js';
 import { ServiceError } from './errors.js';
 import {
@@ -106,25 +107,16 @@ export class ServiceClient {
   async #attempt<T>(spec: RequestSpec<T>, attempt: number): Promise<{ value: T } | ServiceError> {
     const { method, path } = spec;
     const idempotent = spec.idempotent ?? method === 'GET';
-    const cancel = this.#options.signal;
-    if (cancel?.aborted) throw new CancelledError('The run was cancelled');
     const timeoutMs = Math.min(this.#retry.requestTimeoutMs, spec.timeoutMs ?? Infinity);
-    // One controller, aborted by the per-request timeout or by the run's cancellation.
-    const abort = new AbortController();
-    let timedOut = false;
-    const timer = setTimeout(() => {
-      timedOut = true;
-      abort.abort();
-    }, timeoutMs);
-    const onCancel = () => abort.abort();
-    cancel?.addEventListener('abort', onCancel, { once: true });
+    // Aborted by the per-request timeout or by the run's cancellation.
+    const bound = new ExchangeBound(timeoutMs, this.#options.signal);
     const started = this.#clock.now();
     let answer: RawAnswer;
     try {
-      answer = await this.#send(spec, abort.signal);
+      answer = await this.#send(spec, bound.signal);
     } catch (error) {
-      if (cancel?.aborted) throw new CancelledError('The run was cancelled');
-      const { problem, reached } = networkFailure(error, timedOut, timeoutMs);
+      if (bound.cancelled) throw new CancelledError('The run was cancelled');
+      const { problem, reached } = networkFailure(error, bound.timedOut, timeoutMs);
       return new ServiceError({
         method,
         path,
@@ -133,8 +125,7 @@ export class ServiceClient {
         transient: true,
       });
     } finally {
-      clearTimeout(timer);
-      cancel?.removeEventListener('abort', onCancel);
+      bound.end();
     }
     this.#options.logger.debug(
       `${method} ${path} (attempt ${attempt}): ${answer.status} in ${Math.round(this.#clock.now() - started)} ms`,
