@@ -29077,7 +29077,7 @@ __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __we
 /* harmony import */ var node_url__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(3136);
 /* harmony import */ var node_url__WEBPACK_IMPORTED_MODULE_2___default = /*#__PURE__*/__nccwpck_require__.n(node_url__WEBPACK_IMPORTED_MODULE_2__);
 /* harmony import */ var _inputs_bounded_read_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(4033);
-/* harmony import */ var _main_js__WEBPACK_IMPORTED_MODULE_4__ = __nccwpck_require__(6792);
+/* harmony import */ var _main_js__WEBPACK_IMPORTED_MODULE_4__ = __nccwpck_require__(1741);
 /* harmony import */ var _pipe_end_js__WEBPACK_IMPORTED_MODULE_5__ = __nccwpck_require__(2884);
 /** The command's entry (dist/cli.js, the package's bin): wires the process to `main`, nothing else. */
 
@@ -29132,7 +29132,7 @@ __webpack_async_result__();
 
 /***/ }),
 
-/***/ 6792:
+/***/ 1741:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -29330,7 +29330,7 @@ function shortSha(sha) {
     return sha?.slice(0, 12);
 }
 /** An address without its trailing slashes (a loop: `/\/+$/` reads the rest again from every slash). */
-function withoutTrailingSlashes(address) {
+function text_withoutTrailingSlashes(address) {
     let end = address.length;
     while (end > 0 && address[end - 1] === '/')
         end--;
@@ -40347,7 +40347,7 @@ function parseApiUrl(raw) {
     if (url.search !== '' || url.hash !== '') {
         fail(`must not have a query or fragment: give the base address only, like '${shown}'`);
     }
-    return `${url.origin}${withoutTrailingSlashes(url.pathname)}`;
+    return `${url.origin}${text_withoutTrailingSlashes(url.pathname)}`;
 }
 /** `raw` as one of `values`; the message names them all (`a or b`, `one of a, b, c`). */
 function parseOneOf(values, raw) {
@@ -40467,6 +40467,8 @@ const OUTPUT_NAMES = (/* unused pure expression or super */ null && ([
     'repo-ref',
     'deployment',
     'live',
+    'healthy',
+    'health-status',
     'commit-sha',
     'drift',
     'url',
@@ -41048,6 +41050,7 @@ function environmentName(name) {
 const REFUSED_OPTIONS = {
     'api-key': 'a key on the command line is visible in process lists, shell history and CI logs: set DEPLOY_API_KEY or pass --api-key-file FILE',
     headers: 'header values may be secrets, which must not sit on a command line: pass --header NAME (the value comes from the environment variable NAME) or set DEPLOY_HEADERS',
+    'health-check-headers': 'header values may be secrets, which must not sit on a command line: pass --health-check-header NAME (the value comes from the environment variable NAME) or set DEPLOY_HEALTH_CHECK_HEADERS',
     secrets: 'secret values must not sit on a command line: pass --secret NAME (the value comes from the environment variable NAME), --secrets-file FILE, or set DEPLOY_SECRETS',
 };
 
@@ -41462,10 +41465,10 @@ function readInputs(given, command, table, reading) {
             }
             case 'header': {
                 if (values.length > 0)
-                    readHeaderOptions(values, reading);
+                    readHeaderOptions(values, `--${spec.option}`, role.input, reading);
                 else if (fromVariable !== undefined && variable !== undefined) {
                     maskLines(fromVariable, reading, (line) => line.slice(line.indexOf(':') + 1));
-                    reading.set('headers', fromVariable, variable);
+                    reading.set(role.input, fromVariable, variable);
                 }
                 break;
             }
@@ -41489,28 +41492,29 @@ function maskLines(text, reading, valueOf) {
     for (const line of text.split(/\r?\n/))
         reading.secret(valueOf(line).trim());
 }
-function readHeaderOptions(names, reading) {
+/** Each `--header NAME` (or `--health-check-header NAME`), its value from the variable NAME. */
+function readHeaderOptions(names, option, input, reading) {
     const lines = [];
     for (const name of names) {
         if (!HEADER_NAME.test(name)) {
-            reading.problems.push(`--header wants a header name (letters, digits and -), got '${name}'`);
+            reading.problems.push(`${option} wants a header name (letters, digits and -), got '${name}'`);
             continue;
         }
         const variable = environmentName(name);
         const value = reading.sources.env[variable];
         if (value === undefined) {
-            reading.problems.push(`--header ${name}: the environment variable ${variable} that holds its value is not set`);
+            reading.problems.push(`${option} ${name}: the environment variable ${variable} that holds its value is not set`);
             continue;
         }
         reading.secret(value.trim());
         if (/[\r\n]/.test(value.trim())) {
-            reading.problems.push(`--header ${name}: the value of ${variable} has a line break`);
+            reading.problems.push(`${option} ${name}: the value of ${variable} has a line break`);
             continue;
         }
         lines.push(`${name}: ${value.trim()}`);
     }
-    reading.inputs.headers = lines.join('\n');
-    reading.origins.headers = '--header';
+    reading.inputs[input] = lines.join('\n');
+    reading.origins[input] = option;
 }
 /** `--secrets-file`, then each `--secret NAME`, as one JSON object; else `DEPLOY_SECRETS`. */
 function readSecretOptions(given, table, reading) {
@@ -41916,6 +41920,73 @@ function parseHeaders(raw) {
     return Object.fromEntries(headers);
 }
 
+;// CONCATENATED MODULE: ./src/service/health-address.ts
+/**
+ * The address of a deployment's health check (ACTION-CONTRACT.md behaviour 31), as
+ * values: the `health-check` input once parsed (inputs/health-check.ts parses it), and
+ * that check filled in for one deployment from its `url` (`source_config.custom_url`).
+ */
+
+/** The one placeholder an address may hold: the deployment's `url`. */
+const URL_PLACEHOLDER = '{url}';
+/** Whether the check needs the deployment's `url`. */
+function needsUrl(check) {
+    return check.kind === 'path' || check.template.includes(URL_PLACEHOLDER);
+}
+/**
+ * The check's address for a deployment whose `url` is `url` (empty or absent: none).
+ * A trailing `/` of the url is dropped, so `{url}/ok` and the path `/ok` have one `/`.
+ */
+function fillHealthCheck(check, url) {
+    const base = url === null || url === undefined ? '' : withoutTrailingSlashes(url.trim());
+    if (needsUrl(check) && base === '')
+        return { kind: 'no-url' };
+    if (check.kind === 'path')
+        return { kind: 'address', address: `${base}${check.path}` };
+    return { kind: 'address', address: check.template.replaceAll(URL_PLACEHOLDER, base) };
+}
+
+;// CONCATENATED MODULE: ./src/inputs/health-check.ts
+/**
+ * The `health-check` input (ACTION-CONTRACT.md behaviour 31): empty (off), a path
+ * starting with `/`, or a full address (https://, or http:// on a loopback host) that
+ * may hold `{url}`, the deployment's address. Any other `{…}` is a mistake.
+ */
+
+
+
+const EXAMPLES = "'/ok', '{url}/ok?check_db=1' or 'https://agent.example.com/ok'";
+/** The check the input asks for; `undefined` when it is empty (off). */
+function parseHealthCheck(raw) {
+    const text = raw.trim();
+    if (text === '')
+        return undefined;
+    const placeholder = /\{[^{}]*\}|[{}]/.exec(text.replaceAll(URL_PLACEHOLDER, ''));
+    if (placeholder !== null) {
+        fail(`may hold only the placeholder {url}, got '${placeholder[0]}' (e.g. ${EXAMPLES})`);
+    }
+    if (/\s/.test(text))
+        fail(`must not contain white space (e.g. ${EXAMPLES})`);
+    if (text.startsWith('/')) {
+        if (text.startsWith('//'))
+            fail(`must be a path ('/ok') or a full address (e.g. ${EXAMPLES})`);
+        return { kind: 'path', path: text };
+    }
+    if (text.startsWith(URL_PLACEHOLDER)) {
+        const rest = text.slice(URL_PLACEHOLDER.length);
+        if (rest !== '' && !/^[/?#]/.test(rest)) {
+            fail(`must have '/', '?' or '#' right after {url} (e.g. ${EXAMPLES})`);
+        }
+        return { kind: 'address', template: text };
+    }
+    // An address holding {url} elsewhere (in its query) is checked with a stand-in for it.
+    parseWebAddress(text.replaceAll(URL_PLACEHOLDER, 'url'), {
+        example: EXAMPLES,
+        credentials: 'pass them with health-check-headers',
+    });
+    return { kind: 'address', template: text };
+}
+
 ;// CONCATENATED MODULE: ./src/inputs/declare.ts
 /**
  * How an input is declared, and the one reader of any set of declared
@@ -42049,6 +42120,8 @@ const AgentEntrySchema = strictObject({
     secrets: array(schemas_string()).optional(),
     commit: schemas_string().optional(),
     environment: schemas_string().optional(),
+    'health-check': schemas_string().optional(),
+    'health-check-expect': schemas_string().optional(),
 });
 /** An entry left empty (`support:` or `support: {}`) takes every value from the step. */
 const ManifestSchema = strictObject({
@@ -42188,6 +42261,7 @@ function namedAgents(manifest, template) {
 
 
 
+
 /**
  * `repository`, or the run's own when given empty (the default); the run's
  * own is on the run's host, when the run knows it.
@@ -42216,6 +42290,9 @@ const INPUTS = {
     secrets: input(parseSecrets, { sensitive: true, default: '' }),
     'wait-for-ready': input(parseBoolean, { default: 'false' }),
     'wait-timeout': input(parseWaitTimeout, { default: '900' }),
+    'health-check': input(parseHealthCheck, { default: '' }),
+    'health-check-headers': input(parseHeaders, { sensitive: true, default: '' }),
+    'health-check-expect': input(unlessEmpty(parseText), { default: '' }),
     commit: input(parseCommit, { default: 'auto' }),
     'on-drift': input(parseOnDrift, { default: 'warn' }),
     'dry-run': input(parseBoolean, { default: 'false' }),
@@ -42430,6 +42507,44 @@ function commitRequest(commit, fields, run) {
     return { kind: 'auto', branch: head.branch, sha: head.sha };
 }
 
+;// CONCATENATED MODULE: ./src/inputs/health-inputs.ts
+/** The three inputs, in action.yml's order. */
+const HEALTH_INPUT_NAMES = [
+    'health-check',
+    'health-check-headers',
+    'health-check-expect',
+];
+/** The check the inputs ask for; undefined when `health-check` is empty (off). */
+function healthRequest(inputs) {
+    const check = inputs['health-check'];
+    if (check === undefined)
+        return undefined;
+    const expect = inputs['health-check-expect'];
+    return {
+        check,
+        headers: { ...inputs['health-check-headers'] },
+        ...(expect === undefined ? {} : { expect }),
+    };
+}
+/** The header values of the check: never printed. */
+function healthSensitiveValues(inputs) {
+    return Object.values(inputs['health-check-headers']);
+}
+/** Headers or an expected text given without a check. */
+function healthProblems(inputs) {
+    if (inputs['health-check'] !== undefined)
+        return [];
+    const problem = 'is set but health-check is empty: set health-check (e.g. /ok) or remove it';
+    return [
+        ...(Object.keys(inputs['health-check-headers']).length > 0
+            ? [{ input: 'health-check-headers', problem }]
+            : []),
+        ...(inputs['health-check-expect'] === undefined
+            ? []
+            : [{ input: 'health-check-expect', problem }]),
+    ];
+}
+
 ;// CONCATENATED MODULE: ./src/inputs/build-deploy-spec.ts
 /**
  * From inputs that each parsed on their own to one deploy spec: `config` merged
@@ -42437,6 +42552,7 @@ function commitRequest(commit, fields, run) {
  * on more than one input (mostly on `source`). Every such problem is found
  * before the spec is built, and all of them are reported together.
  */
+
 
 
 
@@ -42466,7 +42582,7 @@ function requested(inputs) {
 }
 /** Problems of inputs that are each valid but do not go together. */
 function combinationProblems(inputs, wanted) {
-    const problems = accessProblems(inputs);
+    const problems = [...accessProblems(inputs), ...healthProblems(inputs)];
     const { source } = inputs;
     if (source !== 'external_docker' && wanted.secretReferences !== null) {
         problems.push({
@@ -42549,6 +42665,7 @@ function specWarnings(wanted) {
 }
 function commonFields(inputs, wanted, fields, run) {
     const access = serviceAccess(inputs);
+    const health = healthRequest(inputs);
     return {
         apiUrl: access.apiUrl,
         headers: access.headers,
@@ -42558,11 +42675,16 @@ function commonFields(inputs, wanted, fields, run) {
         secrets: inputs.secrets,
         waitForReady: inputs['wait-for-ready'],
         waitTimeoutSeconds: inputs['wait-timeout'],
+        ...(health === undefined ? {} : { health }),
         commit: commitRequest(inputs.commit, fields, run),
         onDrift: inputs['on-drift'],
         dryRun: inputs['dry-run'],
         dashboardUrl: inputs['dashboard-url'],
-        sensitiveValues: [...access.sensitiveValues, ...inputs.secrets.map((secret) => secret.value)],
+        sensitiveValues: [
+            ...access.sensitiveValues,
+            ...healthSensitiveValues(inputs),
+            ...inputs.secrets.map((secret) => secret.value),
+        ],
         warnings: specWarnings(wanted),
     };
 }
@@ -42585,6 +42707,7 @@ function buildDeploySpec(inputs, run) {
 
 
 
+
 /** The inputs an entry sets that are parsed as the step's are (`name` and `secrets` aside). */
 const ENTRY_INPUTS = [
     'source',
@@ -42595,6 +42718,8 @@ const ENTRY_INPUTS = [
     'agent-config-path',
     'image-uri',
     'commit',
+    'health-check',
+    'health-check-expect',
 ];
 /** How a problem of an agent's field is named: `agents.research.config`. */
 const pathOf = (key, field) => formatIssuePath(['agents', key, field]);
@@ -42658,7 +42783,8 @@ function agentRequest(agent, inputs, run) {
     const own = agentInputs(agent, inputs, run);
     if (own.problems.length > 0)
         return own.problems;
-    const access = ACCESS_INPUT_NAMES;
+    // The service's access is the step's, checked once; so are health headers or text without a check.
+    const access = [...ACCESS_INPUT_NAMES, ...stepOnlyHealth(agent)];
     try {
         const spec = buildDeploySpec(own.inputs, run);
         const { environment } = agent.entry;
@@ -42676,6 +42802,19 @@ function agentRequest(agent, inputs, run) {
             .filter((problem) => !access.includes(problem.input))
             .map((problem) => ({ ...problem, input: pathOf(agent.key, problem.input) }));
     }
+}
+/**
+ * The health inputs an agent's problems leave to the step: the step's headers (and its
+ * expected text) may serve the agents that set a check, and need not fit the others.
+ */
+function stepOnlyHealth(agent) {
+    const names = HEALTH_INPUT_NAMES.filter((name) => name !== 'health-check');
+    return names.filter((name) => !(name in agent.entry));
+}
+/** Headers or an expected text the step sets for a check no agent (and not the step) makes. */
+function unusedHealth(manifest, inputs) {
+    const checked = manifest.agents.some(({ entry }) => (entry['health-check'] ?? '').trim() !== '');
+    return checked ? [] : healthProblems(inputs);
 }
 /** Two entries that name one environment without `{agent}`. */
 function sharedEnvironments(manifest) {
@@ -42697,7 +42836,11 @@ function buildAgentsRequest(inputs, run) {
         throw new errors_InputError([{ input: 'agents', problem: 'is empty: there is no manifest to read' }]);
     }
     const named = namedAgents(manifest, inputs.name);
-    const problems = [...accessProblems(inputs), ...named.problems];
+    const problems = [
+        ...accessProblems(inputs),
+        ...unusedHealth(manifest, inputs),
+        ...named.problems,
+    ];
     const agents = [];
     for (const agent of named.agents) {
         const request = agentRequest(agent, inputs, run);
@@ -42751,6 +42894,9 @@ const SHARED = [
 const FIXED = {
     'wait-for-ready': 'false',
     'wait-timeout': '900',
+    'health-check': '',
+    'health-check-headers': '',
+    'health-check-expect': '',
     commit: 'none',
     'on-drift': 'warn',
     'dry-run': 'true',
@@ -42793,6 +42939,9 @@ function planRequest(inputs, run) {
 
 
 
+
+
+
 /** The core's inputs `status` takes, in action.yml's order. */
 const STATUS_INPUTS = core_inputs_pick([
     ...ACCESS_INPUT_NAMES,
@@ -42800,6 +42949,7 @@ const STATUS_INPUTS = core_inputs_pick([
     'agents',
     'wait-for-ready',
     'wait-timeout',
+    ...HEALTH_INPUT_NAMES,
     'dashboard-url',
 ]);
 /**
@@ -42808,20 +42958,54 @@ const STATUS_INPUTS = core_inputs_pick([
  * the rest of an entry describes a deploy, which `status` does not make.
  * Two agents with one deployment name are an input error, as for `deploy`.
  */
-function agentLookups(manifest, template, lookup) {
-    const { agents, problems } = namedAgents(manifest, template);
+function agentLookups(manifest, inputs, lookup) {
+    const { agents, problems } = namedAgents(manifest, inputs.name);
+    const lookups = agents.map(({ key, entry, deploymentName }) => {
+        const spec = { ...lookup, name: deploymentName };
+        const health = agentHealth(key, entry, inputs, problems);
+        if (health === undefined)
+            delete spec.health;
+        else
+            spec.health = health;
+        return { key, spec };
+    });
     if (problems.length > 0)
         throw new errors_InputError(problems);
-    return agents.map(({ key, deploymentName }) => ({
-        key,
-        spec: { ...lookup, name: deploymentName },
-    }));
+    return lookups;
+}
+/**
+ * An agent's check: the step's, its entry's `health-check` and `health-check-expect`
+ * written over it (parsed as the inputs are); a problem is added to `problems` under
+ * the entry's path.
+ */
+function agentHealth(key, entry, inputs, problems) {
+    const own = { ...inputs };
+    for (const field of ['health-check', 'health-check-expect']) {
+        const raw = entry[field]?.trim();
+        if (raw === undefined)
+            continue;
+        try {
+            if (field === 'health-check')
+                own[field] = parseHealthCheck(raw);
+            else
+                own[field] = raw === '' ? undefined : raw;
+        }
+        catch (error) {
+            if (!(error instanceof Invalid))
+                throw error;
+            problems.push({ input: formatIssuePath(['agents', key, field]), problem: error.message });
+        }
+    }
+    return healthRequest(own);
 }
 /** The look-up the inputs ask for, the name aside. */
 function lookupOf(inputs, access) {
     const dashboardUrl = inputs['dashboard-url'];
+    const health = healthRequest(inputs);
     return {
         ...access,
+        sensitiveValues: [...access.sensitiveValues, ...healthSensitiveValues(inputs)],
+        ...(health === undefined ? {} : { health }),
         name: inputs.name,
         waitForReady: inputs['wait-for-ready'],
         waitTimeoutSeconds: inputs['wait-timeout'],
@@ -42837,12 +43021,16 @@ function lookupOf(inputs, access) {
  */
 function readStatusRequest(read, run) {
     const inputs = declare_readInputs(STATUS_INPUTS, read, { ...run, repository: undefined });
-    const lookup = lookupOf(inputs, checkedAccess(inputs));
     const manifest = inputs.agents;
+    const checked = manifest?.agents.some(({ entry }) => (entry['health-check'] ?? '').trim() !== '');
+    const problems = checked === true ? [] : healthProblems(inputs);
+    if (problems.length > 0)
+        throw new errors_InputError(problems);
+    const lookup = lookupOf(inputs, checkedAccess(inputs));
     if (manifest === undefined)
         return { lookup };
     return {
-        agents: { source: manifest.source, agents: agentLookups(manifest, inputs.name, lookup) },
+        agents: { source: manifest.source, agents: agentLookups(manifest, inputs, lookup) },
     };
 }
 
@@ -42909,6 +43097,7 @@ const LIST_OPTION_DESCRIPTIONS = {
 const INPUT_SHAPES = {
     'api-key': { kind: 'api-key' },
     headers: { kind: 'headers' },
+    'health-check-headers': { kind: 'headers' },
     secrets: { kind: 'secrets' },
     'wait-for-ready': { kind: 'flag', option: 'wait' },
     'dry-run': { kind: 'flag' },
@@ -42970,17 +43159,24 @@ const SECRET_OPTIONS = {
             role: { kind: 'api-key-file' },
         },
     ],
-    headers: () => [
-        {
-            option: 'header',
-            type: 'string',
-            multiple: true,
-            valueName: 'NAME',
-            variable: variableOf('headers'),
-            description: 'Sends the header NAME with the value of the environment variable NAME upper-cased, - as _ (--header X-Tenant-Id reads X_TENANT_ID); repeatable. The variable holds "Name: value" lines instead. Values are masked.',
-            role: { kind: 'header' },
-        },
-    ],
+    headers: (_description, input) => {
+        const health = input === 'health-check-headers';
+        const example = health
+            ? '--health-check-header X-Api-Key reads X_API_KEY'
+            : '--header X-Tenant-Id reads X_TENANT_ID';
+        const sends = health ? 'The health check sends' : 'Sends';
+        return [
+            {
+                option: health ? 'health-check-header' : 'header',
+                type: 'string',
+                multiple: true,
+                valueName: 'NAME',
+                variable: variableOf(input),
+                description: `${sends} the header NAME with the value of the environment variable NAME upper-cased, - as _ (${example}); repeatable. The variable holds "Name: value" lines instead. Values are masked.`,
+                role: { kind: 'header', input: health ? 'health-check-headers' : 'headers' },
+            },
+        ];
+    },
     secrets: () => [
         {
             option: 'secrets-file',
@@ -43008,7 +43204,7 @@ function inputOptions(input, description) {
         return [valueOption(input, shape, description)];
     }
     const commands = commandsOf(input);
-    return SECRET_OPTIONS[shape.kind](description).map((spec) => ({ ...spec, commands }));
+    return SECRET_OPTIONS[shape.kind](description, input).map((spec) => ({ ...spec, commands }));
 }
 /** The plan's own options, from plan/action.yml's own inputs: `--on-change VALUE`. */
 function planOptions() {
@@ -49642,7 +49838,7 @@ function inputLabels(table) {
                 labels.set('api-key', `the API key (DEPLOY_API_KEY or --api-key-file)`);
                 break;
             case 'header':
-                labels.set('headers', `the headers (--header or DEPLOY_HEADERS)`);
+                labels.set(spec.role.input, `the ${spec.role.input} (--${spec.option} or ${spec.variable ?? ''})`);
                 break;
             case 'secrets-file':
                 labels.set('secrets', `the secrets (--secret, --secrets-file or DEPLOY_SECRETS)`);

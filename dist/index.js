@@ -43578,7 +43578,7 @@ function shortSha(sha) {
     return sha?.slice(0, 12);
 }
 /** An address without its trailing slashes (a loop: `/\/+$/` reads the rest again from every slash). */
-function withoutTrailingSlashes(address) {
+function text_withoutTrailingSlashes(address) {
     let end = address.length;
     while (end > 0 && address[end - 1] === '/')
         end--;
@@ -54409,7 +54409,7 @@ class GitHubCalls {
     }
     #load() {
         this.#octokit ??= (this.#options.load ?? (() => Promise.resolve(/* import() eager */).then(__nccwpck_require__.bind(__nccwpck_require__, 2413))))().then(({ getOctokit }) => getOctokit(this.#options.token, {
-            baseUrl: withoutTrailingSlashes(this.#options.baseUrl || 'https://api.github.com'),
+            baseUrl: text_withoutTrailingSlashes(this.#options.baseUrl || 'https://api.github.com'),
             userAgent: 'deploy-agent-action',
             // Octokit writes deprecation notices to the console; the action decides what is logged.
             log: { debug: () => { }, info: () => { }, warn: () => { }, error: () => { } },
@@ -55571,7 +55571,7 @@ function parseApiUrl(raw) {
     if (url.search !== '' || url.hash !== '') {
         fail(`must not have a query or fragment: give the base address only, like '${shown}'`);
     }
-    return `${url.origin}${withoutTrailingSlashes(url.pathname)}`;
+    return `${url.origin}${text_withoutTrailingSlashes(url.pathname)}`;
 }
 /** `raw` as one of `values`; the message names them all (`a or b`, `one of a, b, c`). */
 function parseOneOf(values, raw) {
@@ -59481,6 +59481,8 @@ const OUTPUT_NAMES = (/* unused pure expression or super */ null && ([
     'repo-ref',
     'deployment',
     'live',
+    'healthy',
+    'health-status',
     'commit-sha',
     'drift',
     'url',
@@ -60273,7 +60275,7 @@ function gitHubRunContext(event, variables, run) {
     const pullRequest = pull?.success === true ? pull.data.pull_request.number : undefined;
     const state = pull?.success === true ? pullRequestState(pull.data.pull_request) : undefined;
     const head = run.head?.kind === 'branch' && run.head.pullRequest ? run.head.sha : undefined;
-    const server = withoutTrailingSlashes(variables.GITHUB_SERVER_URL || 'https://github.com');
+    const server = text_withoutTrailingSlashes(variables.GITHUB_SERVER_URL || 'https://github.com');
     const runId = variables.GITHUB_RUN_ID;
     return {
         repository: { owner, repo },
@@ -60606,6 +60608,44 @@ function commitRequest(commit, fields, run) {
     return { kind: 'auto', branch: head.branch, sha: head.sha };
 }
 
+;// CONCATENATED MODULE: ./src/inputs/health-inputs.ts
+/** The three inputs, in action.yml's order. */
+const HEALTH_INPUT_NAMES = [
+    'health-check',
+    'health-check-headers',
+    'health-check-expect',
+];
+/** The check the inputs ask for; undefined when `health-check` is empty (off). */
+function healthRequest(inputs) {
+    const check = inputs['health-check'];
+    if (check === undefined)
+        return undefined;
+    const expect = inputs['health-check-expect'];
+    return {
+        check,
+        headers: { ...inputs['health-check-headers'] },
+        ...(expect === undefined ? {} : { expect }),
+    };
+}
+/** The header values of the check: never printed. */
+function healthSensitiveValues(inputs) {
+    return Object.values(inputs['health-check-headers']);
+}
+/** Headers or an expected text given without a check. */
+function healthProblems(inputs) {
+    if (inputs['health-check'] !== undefined)
+        return [];
+    const problem = 'is set but health-check is empty: set health-check (e.g. /ok) or remove it';
+    return [
+        ...(Object.keys(inputs['health-check-headers']).length > 0
+            ? [{ input: 'health-check-headers', problem }]
+            : []),
+        ...(inputs['health-check-expect'] === undefined
+            ? []
+            : [{ input: 'health-check-expect', problem }]),
+    ];
+}
+
 ;// CONCATENATED MODULE: ./src/inputs/service-access.ts
 
 /** The inputs that say where the service is and how to sign in, in action.yml's order. */
@@ -60674,6 +60714,7 @@ function unknownValueWarning(what, value, known) {
 
 
 
+
 /** The fields of `record` whose value is not undefined: an input that was not given. */
 function given(record) {
     return Object.fromEntries(Object.entries(record).filter(([, value]) => value !== undefined));
@@ -60698,7 +60739,7 @@ function requested(inputs) {
 }
 /** Problems of inputs that are each valid but do not go together. */
 function combinationProblems(inputs, wanted) {
-    const problems = accessProblems(inputs);
+    const problems = [...accessProblems(inputs), ...healthProblems(inputs)];
     const { source } = inputs;
     if (source !== 'external_docker' && wanted.secretReferences !== null) {
         problems.push({
@@ -60781,6 +60822,7 @@ function specWarnings(wanted) {
 }
 function commonFields(inputs, wanted, fields, run) {
     const access = serviceAccess(inputs);
+    const health = healthRequest(inputs);
     return {
         apiUrl: access.apiUrl,
         headers: access.headers,
@@ -60790,11 +60832,16 @@ function commonFields(inputs, wanted, fields, run) {
         secrets: inputs.secrets,
         waitForReady: inputs['wait-for-ready'],
         waitTimeoutSeconds: inputs['wait-timeout'],
+        ...(health === undefined ? {} : { health }),
         commit: commitRequest(inputs.commit, fields, run),
         onDrift: inputs['on-drift'],
         dryRun: inputs['dry-run'],
         dashboardUrl: inputs['dashboard-url'],
-        sensitiveValues: [...access.sensitiveValues, ...inputs.secrets.map((secret) => secret.value)],
+        sensitiveValues: [
+            ...access.sensitiveValues,
+            ...healthSensitiveValues(inputs),
+            ...inputs.secrets.map((secret) => secret.value),
+        ],
         warnings: specWarnings(wanted),
     };
 }
@@ -61272,6 +61319,73 @@ function parseHeaders(raw) {
     return Object.fromEntries(headers);
 }
 
+;// CONCATENATED MODULE: ./src/service/health-address.ts
+/**
+ * The address of a deployment's health check (ACTION-CONTRACT.md behaviour 31), as
+ * values: the `health-check` input once parsed (inputs/health-check.ts parses it), and
+ * that check filled in for one deployment from its `url` (`source_config.custom_url`).
+ */
+
+/** The one placeholder an address may hold: the deployment's `url`. */
+const URL_PLACEHOLDER = '{url}';
+/** Whether the check needs the deployment's `url`. */
+function needsUrl(check) {
+    return check.kind === 'path' || check.template.includes(URL_PLACEHOLDER);
+}
+/**
+ * The check's address for a deployment whose `url` is `url` (empty or absent: none).
+ * A trailing `/` of the url is dropped, so `{url}/ok` and the path `/ok` have one `/`.
+ */
+function fillHealthCheck(check, url) {
+    const base = url === null || url === undefined ? '' : withoutTrailingSlashes(url.trim());
+    if (needsUrl(check) && base === '')
+        return { kind: 'no-url' };
+    if (check.kind === 'path')
+        return { kind: 'address', address: `${base}${check.path}` };
+    return { kind: 'address', address: check.template.replaceAll(URL_PLACEHOLDER, base) };
+}
+
+;// CONCATENATED MODULE: ./src/inputs/health-check.ts
+/**
+ * The `health-check` input (ACTION-CONTRACT.md behaviour 31): empty (off), a path
+ * starting with `/`, or a full address (https://, or http:// on a loopback host) that
+ * may hold `{url}`, the deployment's address. Any other `{…}` is a mistake.
+ */
+
+
+
+const EXAMPLES = "'/ok', '{url}/ok?check_db=1' or 'https://agent.example.com/ok'";
+/** The check the input asks for; `undefined` when it is empty (off). */
+function parseHealthCheck(raw) {
+    const text = raw.trim();
+    if (text === '')
+        return undefined;
+    const placeholder = /\{[^{}]*\}|[{}]/.exec(text.replaceAll(URL_PLACEHOLDER, ''));
+    if (placeholder !== null) {
+        fail(`may hold only the placeholder {url}, got '${placeholder[0]}' (e.g. ${EXAMPLES})`);
+    }
+    if (/\s/.test(text))
+        fail(`must not contain white space (e.g. ${EXAMPLES})`);
+    if (text.startsWith('/')) {
+        if (text.startsWith('//'))
+            fail(`must be a path ('/ok') or a full address (e.g. ${EXAMPLES})`);
+        return { kind: 'path', path: text };
+    }
+    if (text.startsWith(URL_PLACEHOLDER)) {
+        const rest = text.slice(URL_PLACEHOLDER.length);
+        if (rest !== '' && !/^[/?#]/.test(rest)) {
+            fail(`must have '/', '?' or '#' right after {url} (e.g. ${EXAMPLES})`);
+        }
+        return { kind: 'address', template: text };
+    }
+    // An address holding {url} elsewhere (in its query) is checked with a stand-in for it.
+    parseWebAddress(text.replaceAll(URL_PLACEHOLDER, 'url'), {
+        example: EXAMPLES,
+        credentials: 'pass them with health-check-headers',
+    });
+    return { kind: 'address', template: text };
+}
+
 ;// CONCATENATED MODULE: ./src/inputs/manifest.ts
 /**
  * The `agents` input: a manifest of agents, a JSON or YAML object given
@@ -61303,6 +61417,8 @@ const AgentEntrySchema = strictObject({
     secrets: array(schemas_string()).optional(),
     commit: schemas_string().optional(),
     environment: schemas_string().optional(),
+    'health-check': schemas_string().optional(),
+    'health-check-expect': schemas_string().optional(),
 });
 /** An entry left empty (`support:` or `support: {}`) takes every value from the step. */
 const ManifestSchema = strictObject({
@@ -61514,6 +61630,7 @@ function parseSecrets(raw) {
 
 
 
+
 /**
  * `repository`, or the run's own when given empty (the default); the run's
  * own is on the run's host, when the run knows it.
@@ -61542,6 +61659,9 @@ const INPUTS = {
     secrets: input(parseSecrets, { sensitive: true, default: '' }),
     'wait-for-ready': input(parseBoolean, { default: 'false' }),
     'wait-timeout': input(parseWaitTimeout, { default: '900' }),
+    'health-check': input(parseHealthCheck, { default: '' }),
+    'health-check-headers': input(parseHeaders, { sensitive: true, default: '' }),
+    'health-check-expect': input(unlessEmpty(parseText), { default: '' }),
     commit: input(parseCommit, { default: 'auto' }),
     'on-drift': input(parseOnDrift, { default: 'warn' }),
     'dry-run': input(parseBoolean, { default: 'false' }),
@@ -61570,6 +61690,7 @@ const core_inputs_pick = (names) => {
 
 
 
+
 /** The inputs an entry sets that are parsed as the step's are (`name` and `secrets` aside). */
 const ENTRY_INPUTS = [
     'source',
@@ -61580,6 +61701,8 @@ const ENTRY_INPUTS = [
     'agent-config-path',
     'image-uri',
     'commit',
+    'health-check',
+    'health-check-expect',
 ];
 /** How a problem of an agent's field is named: `agents.research.config`. */
 const pathOf = (key, field) => formatIssuePath(['agents', key, field]);
@@ -61643,7 +61766,8 @@ function agentRequest(agent, inputs, run) {
     const own = agentInputs(agent, inputs, run);
     if (own.problems.length > 0)
         return own.problems;
-    const access = ACCESS_INPUT_NAMES;
+    // The service's access is the step's, checked once; so are health headers or text without a check.
+    const access = [...ACCESS_INPUT_NAMES, ...stepOnlyHealth(agent)];
     try {
         const spec = buildDeploySpec(own.inputs, run);
         const { environment } = agent.entry;
@@ -61661,6 +61785,19 @@ function agentRequest(agent, inputs, run) {
             .filter((problem) => !access.includes(problem.input))
             .map((problem) => ({ ...problem, input: pathOf(agent.key, problem.input) }));
     }
+}
+/**
+ * The health inputs an agent's problems leave to the step: the step's headers (and its
+ * expected text) may serve the agents that set a check, and need not fit the others.
+ */
+function stepOnlyHealth(agent) {
+    const names = HEALTH_INPUT_NAMES.filter((name) => name !== 'health-check');
+    return names.filter((name) => !(name in agent.entry));
+}
+/** Headers or an expected text the step sets for a check no agent (and not the step) makes. */
+function unusedHealth(manifest, inputs) {
+    const checked = manifest.agents.some(({ entry }) => (entry['health-check'] ?? '').trim() !== '');
+    return checked ? [] : healthProblems(inputs);
 }
 /** Two entries that name one environment without `{agent}`. */
 function sharedEnvironments(manifest) {
@@ -61682,7 +61819,11 @@ function buildAgentsRequest(inputs, run) {
         throw new errors_InputError([{ input: 'agents', problem: 'is empty: there is no manifest to read' }]);
     }
     const named = namedAgents(manifest, inputs.name);
-    const problems = [...accessProblems(inputs), ...named.problems];
+    const problems = [
+        ...accessProblems(inputs),
+        ...unusedHealth(manifest, inputs),
+        ...named.problems,
+    ];
     const agents = [];
     for (const agent of named.agents) {
         const request = agentRequest(agent, inputs, run);
@@ -64230,6 +64371,9 @@ const SHARED = [
 const FIXED = {
     'wait-for-ready': 'false',
     'wait-timeout': '900',
+    'health-check': '',
+    'health-check-headers': '',
+    'health-check-expect': '',
     commit: 'none',
     'on-drift': 'warn',
     'dry-run': 'true',

@@ -21,7 +21,10 @@ function inputLabels(table: readonly OptionSpec[]): Map<string, string> {
         labels.set('api-key', `the API key (DEPLOY_API_KEY or --api-key-file)`);
         break;
       case 'header':
-        labels.set('headers', `the headers (--header or DEPLOY_HEADERS)`);
+        labels.set(
+          spec.role.input,
+          `the ${spec.role.input} (--${spec.option} or ${spec.variable ?? ''})`,
+        );
         break;
       case 'secrets-file':
         labels.set('secrets', `the secrets (--secret, --secrets-file or DEPLOY_SECRETS)`);

@@ -37,7 +37,10 @@ type InputShape =
   | { kind: 'flag'; option?: string }
   /** `DEPLOY_API_KEY`, or `--api-key-file FILE`: never `--api-key`. */
   | { kind: 'api-key' }
-  /** `--header NAME` (repeatable), each value from the variable NAME, or `DEPLOY_HEADERS`. */
+  /**
+   * `--header NAME` (repeatable), each value from the variable NAME, or `DEPLOY_HEADERS`;
+   * `--health-check-header NAME` and `DEPLOY_HEALTH_CHECK_HEADERS` alike.
+   */
   | { kind: 'headers' }
   /** `--secrets-file FILE`, `--secret NAME` (repeatable), or `DEPLOY_SECRETS`. */
   | { kind: 'secrets' };
@@ -46,6 +49,7 @@ type InputShape =
 const INPUT_SHAPES: Readonly<Partial<Record<InputName, InputShape>>> = {
   'api-key': { kind: 'api-key' },
   headers: { kind: 'headers' },
+  'health-check-headers': { kind: 'headers' },
   secrets: { kind: 'secrets' },
   'wait-for-ready': { kind: 'flag', option: 'wait' },
   'dry-run': { kind: 'flag' },
@@ -102,7 +106,10 @@ function valueOption(input: InputName, shape: InputShape, description: string): 
  * the input's own.
  */
 const SECRET_OPTIONS: Readonly<
-  Record<'api-key' | 'headers' | 'secrets', (description: string) => Omit<OptionSpec, 'commands'>[]>
+  Record<
+    'api-key' | 'headers' | 'secrets',
+    (description: string, input: InputName) => Omit<OptionSpec, 'commands'>[]
+  >
 > = {
   'api-key': (description) => [
     {
@@ -115,18 +122,24 @@ const SECRET_OPTIONS: Readonly<
       role: { kind: 'api-key-file' },
     },
   ],
-  headers: () => [
-    {
-      option: 'header',
-      type: 'string',
-      multiple: true,
-      valueName: 'NAME',
-      variable: variableOf('headers'),
-      description:
-        'Sends the header NAME with the value of the environment variable NAME upper-cased, - as _ (--header X-Tenant-Id reads X_TENANT_ID); repeatable. The variable holds "Name: value" lines instead. Values are masked.',
-      role: { kind: 'header' },
-    },
-  ],
+  headers: (_description, input) => {
+    const health = input === 'health-check-headers';
+    const example = health
+      ? '--health-check-header X-Api-Key reads X_API_KEY'
+      : '--header X-Tenant-Id reads X_TENANT_ID';
+    const sends = health ? 'The health check sends' : 'Sends';
+    return [
+      {
+        option: health ? 'health-check-header' : 'header',
+        type: 'string',
+        multiple: true,
+        valueName: 'NAME',
+        variable: variableOf(input),
+        description: `${sends} the header NAME with the value of the environment variable NAME upper-cased, - as _ (${example}); repeatable. The variable holds "Name: value" lines instead. Values are masked.`,
+        role: { kind: 'header', input: health ? 'health-check-headers' : 'headers' },
+      },
+    ];
+  },
   secrets: () => [
     {
       option: 'secrets-file',
@@ -157,7 +170,7 @@ function inputOptions(input: InputName, description: string): OptionSpec[] {
     return [valueOption(input, shape, description)];
   }
   const commands = commandsOf(input);
-  return SECRET_OPTIONS[shape.kind](description).map((spec) => ({ ...spec, commands }));
+  return SECRET_OPTIONS[shape.kind](description, input).map((spec) => ({ ...spec, commands }));
 }
 
 /** The plan's own options, from plan/action.yml's own inputs: `--on-change VALUE`. */

@@ -8,7 +8,7 @@
 import { EmptyValue, Invalid } from '../inputs/errors.js';
 import { parseSecrets } from '../inputs/secrets.js';
 import type { Given } from './argv.js';
-import { environmentName, type Command, type OptionSpec } from './options.js';
+import { environmentName, type Command, type HeaderInput, type OptionSpec } from './options.js';
 import type { Reading } from './sources.js';
 
 /** A header name as RFC 9110 allows one (a token). */
@@ -65,10 +65,10 @@ export function readInputs(
         break;
       }
       case 'header': {
-        if (values.length > 0) readHeaderOptions(values, reading);
+        if (values.length > 0) readHeaderOptions(values, `--${spec.option}`, role.input, reading);
         else if (fromVariable !== undefined && variable !== undefined) {
           maskLines(fromVariable, reading, (line) => line.slice(line.indexOf(':') + 1));
-          reading.set('headers', fromVariable, variable);
+          reading.set(role.input, fromVariable, variable);
         }
         break;
       }
@@ -93,30 +93,36 @@ function maskLines(text: string, reading: Reading, valueOf: (line: string) => st
   for (const line of text.split(/\r?\n/)) reading.secret(valueOf(line).trim());
 }
 
-function readHeaderOptions(names: readonly string[], reading: Reading): void {
+/** Each `--header NAME` (or `--health-check-header NAME`), its value from the variable NAME. */
+function readHeaderOptions(
+  names: readonly string[],
+  option: string,
+  input: HeaderInput,
+  reading: Reading,
+): void {
   const lines: string[] = [];
   for (const name of names) {
     if (!HEADER_NAME.test(name)) {
-      reading.problems.push(`--header wants a header name (letters, digits and -), got '${name}'`);
+      reading.problems.push(`${option} wants a header name (letters, digits and -), got '${name}'`);
       continue;
     }
     const variable = environmentName(name);
     const value = reading.sources.env[variable];
     if (value === undefined) {
       reading.problems.push(
-        `--header ${name}: the environment variable ${variable} that holds its value is not set`,
+        `${option} ${name}: the environment variable ${variable} that holds its value is not set`,
       );
       continue;
     }
     reading.secret(value.trim());
     if (/[\r\n]/.test(value.trim())) {
-      reading.problems.push(`--header ${name}: the value of ${variable} has a line break`);
+      reading.problems.push(`${option} ${name}: the value of ${variable} has a line break`);
       continue;
     }
     lines.push(`${name}: ${value.trim()}`);
   }
-  reading.inputs.headers = lines.join('\n');
-  reading.origins.headers = '--header';
+  reading.inputs[input] = lines.join('\n');
+  reading.origins[input] = option;
 }
 
 /** `--secrets-file`, then each `--secret NAME`, as one JSON object; else `DEPLOY_SECRETS`. */

@@ -27,6 +27,9 @@ export type { ListOwnInput };
 export type CommandInput = InputName | PlanOwnInput | ListOwnInput;
 
 /** Each input's description, as action.yml words it (read at run time, for the help). */
+/** The inputs of `Name: value` lines whose values come from the variables their names give. */
+export type HeaderInput = 'headers' | 'health-check-headers';
+
 export type Descriptions = Readonly<Partial<Record<string, string>>>;
 
 export type OptionRole =
@@ -36,7 +39,8 @@ export type OptionRole =
   /** A filter of `list`, or how many it shows (`--limit`, `--all`). */
   | { kind: 'list-input'; input: ListOwnInput }
   | { kind: 'api-key-file' }
-  | { kind: 'header' }
+  /** `--header NAME` for `headers`, `--health-check-header NAME` for `health-check-headers`. */
+  | { kind: 'header'; input: HeaderInput }
   | { kind: 'secrets-file' }
   | { kind: 'secret' }
   | { kind: 'output'; output: 'json' | 'events' | 'dotenv' | 'dotenv-max-keys' | 'summary' };
@@ -81,6 +85,8 @@ export const REFUSED_OPTIONS: Readonly<Record<string, string>> = {
     'a key on the command line is visible in process lists, shell history and CI logs: set DEPLOY_API_KEY or pass --api-key-file FILE',
   headers:
     'header values may be secrets, which must not sit on a command line: pass --header NAME (the value comes from the environment variable NAME) or set DEPLOY_HEADERS',
+  'health-check-headers':
+    'header values may be secrets, which must not sit on a command line: pass --health-check-header NAME (the value comes from the environment variable NAME) or set DEPLOY_HEALTH_CHECK_HEADERS',
   secrets:
     'secret values must not sit on a command line: pass --secret NAME (the value comes from the environment variable NAME), --secrets-file FILE, or set DEPLOY_SECRETS',
 };

@@ -13,6 +13,7 @@ import type { DeclaredInput } from './declare.js';
 import { InputError, Invalid, type InputProblem } from './errors.js';
 import type { AgentEntry, Manifest } from './manifest.js';
 import { AGENT_PLACEHOLDER, namedAgents, sharedValues, type NamedAgent } from './name-template.js';
+import { HEALTH_INPUT_NAMES, healthProblems } from './health-inputs.js';
 import type { RunDescription } from './run-description.js';
 import { ACCESS_INPUT_NAMES, accessProblems } from './service-access.js';
 import { formatIssuePath } from '../service/issues.js';
@@ -49,6 +50,8 @@ const ENTRY_INPUTS = [
   'agent-config-path',
   'image-uri',
   'commit',
+  'health-check',
+  'health-check-expect',
 ] as const satisfies readonly (InputName & keyof AgentEntry)[];
 
 /** How a problem of an agent's field is named: `agents.research.config`. */
@@ -123,7 +126,8 @@ function agentRequest(
 ): AgentRequest | InputProblem[] {
   const own = agentInputs(agent, inputs, run);
   if (own.problems.length > 0) return own.problems;
-  const access: readonly string[] = ACCESS_INPUT_NAMES;
+  // The service's access is the step's, checked once; so are health headers or text without a check.
+  const access: readonly string[] = [...ACCESS_INPUT_NAMES, ...stepOnlyHealth(agent)];
   try {
     const spec = buildDeploySpec(own.inputs, run);
     const { environment } = agent.entry;
@@ -139,6 +143,21 @@ function agentRequest(
       .filter((problem) => !access.includes(problem.input))
       .map((problem) => ({ ...problem, input: pathOf(agent.key, problem.input) }));
   }
+}
+
+/**
+ * The health inputs an agent's problems leave to the step: the step's headers (and its
+ * expected text) may serve the agents that set a check, and need not fit the others.
+ */
+function stepOnlyHealth(agent: NamedAgent): string[] {
+  const names: string[] = HEALTH_INPUT_NAMES.filter((name) => name !== 'health-check');
+  return names.filter((name) => !(name in agent.entry));
+}
+
+/** Headers or an expected text the step sets for a check no agent (and not the step) makes. */
+function unusedHealth(manifest: Manifest, inputs: ParsedInputs): InputProblem[] {
+  const checked = manifest.agents.some(({ entry }) => (entry['health-check'] ?? '').trim() !== '');
+  return checked ? [] : healthProblems(inputs);
 }
 
 /** Two entries that name one environment without `{agent}`. */
@@ -166,7 +185,11 @@ export function buildAgentsRequest(inputs: ParsedInputs, run: RunDescription): A
     throw new InputError([{ input: 'agents', problem: 'is empty: there is no manifest to read' }]);
   }
   const named = namedAgents(manifest, inputs.name);
-  const problems: InputProblem[] = [...accessProblems(inputs), ...named.problems];
+  const problems: InputProblem[] = [
+    ...accessProblems(inputs),
+    ...unusedHealth(manifest, inputs),
+    ...named.problems,
+  ];
   const agents: AgentRequest[] = [];
   for (const agent of named.agents) {
     const request = agentRequest(agent, inputs, run);

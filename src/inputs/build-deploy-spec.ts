@@ -8,6 +8,7 @@ import { commitRequest } from './commit.js';
 import type { ParsedInputs } from './core-inputs.js';
 import { InputError, type InputProblem } from './errors.js';
 import type { DeploySpec, DeploySpecCommon, SourceFields } from './deploy-spec.js';
+import { healthProblems, healthRequest, healthSensitiveValues } from './health-inputs.js';
 import type { RunDescription } from './run-description.js';
 import { accessProblems, serviceAccess } from './service-access.js';
 import { unknownValueWarning } from '../service/known-values.js';
@@ -53,7 +54,7 @@ function requested(inputs: ParsedInputs): Requested {
 
 /** Problems of inputs that are each valid but do not go together. */
 function combinationProblems(inputs: ParsedInputs, wanted: Requested): InputProblem[] {
-  const problems = accessProblems(inputs);
+  const problems = [...accessProblems(inputs), ...healthProblems(inputs)];
   const { source } = inputs;
   if (source !== 'external_docker' && wanted.secretReferences !== null) {
     problems.push({
@@ -149,6 +150,7 @@ function commonFields(
   run: RunDescription,
 ): DeploySpecCommon {
   const access = serviceAccess(inputs);
+  const health = healthRequest(inputs);
   return {
     apiUrl: access.apiUrl,
     headers: access.headers,
@@ -158,11 +160,16 @@ function commonFields(
     secrets: inputs.secrets,
     waitForReady: inputs['wait-for-ready'],
     waitTimeoutSeconds: inputs['wait-timeout'],
+    ...(health === undefined ? {} : { health }),
     commit: commitRequest(inputs.commit, fields, run),
     onDrift: inputs['on-drift'],
     dryRun: inputs['dry-run'],
     dashboardUrl: inputs['dashboard-url'],
-    sensitiveValues: [...access.sensitiveValues, ...inputs.secrets.map((secret) => secret.value)],
+    sensitiveValues: [
+      ...access.sensitiveValues,
+      ...healthSensitiveValues(inputs),
+      ...inputs.secrets.map((secret) => secret.value),
+    ],
     warnings: specWarnings(wanted),
   };
 }

@@ -9,6 +9,7 @@ import { parseConfig } from './config.js';
 import { parseDashboardUrl } from './dashboard-url.js';
 import { forkRunProblem } from './fork.js';
 import { parseApiKey, parseApiKeyHeader, parseHeaders } from './headers.js';
+import { parseHealthCheck } from './health-check.js';
 import { input, namesOf, sensitiveNames, type InputValues } from './declare.js';
 import { parseManifest } from './manifest.js';
 import { nameBesideAgents, parseNameOrTemplate } from './name-template.js';
@@ -58,6 +59,9 @@ export const INPUTS = {
   secrets: input(parseSecrets, { sensitive: true, default: '' }),
   'wait-for-ready': input(parseBoolean, { default: 'false' }),
   'wait-timeout': input(parseWaitTimeout, { default: '900' }),
+  'health-check': input(parseHealthCheck, { default: '' }),
+  'health-check-headers': input(parseHeaders, { sensitive: true, default: '' }),
+  'health-check-expect': input(unlessEmpty(parseText), { default: '' }),
   commit: input(parseCommit, { default: 'auto' }),
   'on-drift': input(parseOnDrift, { default: 'warn' }),
   'dry-run': input(parseBoolean, { default: 'false' }),

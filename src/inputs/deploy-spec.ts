@@ -3,6 +3,7 @@
  * read-deploy-spec.ts). Types only, apart from the list of `on-drift` modes:
  * nothing here runs.
  */
+import type { HealthCheck } from '../service/health-address.js';
 import type {
   Secret,
   SecretReference,
@@ -24,6 +25,15 @@ export type CommitRequest =
   /** Derived from the run's event; targeted only when `branch` is the deployment's `repo_ref`. */
   | { kind: 'auto'; branch: string; sha: string };
 
+/** The check a run makes of its deployment's address once it is otherwise live (behaviour 31). */
+export interface HealthRequest {
+  check: HealthCheck;
+  /** Sent with the check only: the service's api key is never among them unless named. */
+  headers: Record<string, string>;
+  /** Text the answer's body must hold; absent: any `2xx` answers. */
+  expect?: string;
+}
+
 export interface RepositoryName {
   owner: string;
   name: string;
@@ -43,6 +53,8 @@ export interface DeploySpecCommon {
   secrets: Secret[];
   waitForReady: boolean;
   waitTimeoutSeconds: number;
+  /** The check of the deployment's own address, part of live (off when absent). */
+  health?: HealthRequest;
   commit: CommitRequest;
   onDrift: OnDrift;
   dryRun: boolean;

@@ -32,6 +32,8 @@ export const AgentEntrySchema = z.strictObject({
   secrets: z.array(z.string()).optional(),
   commit: z.string().optional(),
   environment: z.string().optional(),
+  'health-check': z.string().optional(),
+  'health-check-expect': z.string().optional(),
 });
 export type AgentEntry = z.infer<typeof AgentEntrySchema>;
 

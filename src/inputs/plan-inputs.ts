@@ -36,6 +36,9 @@ const SHARED = [
 const FIXED = {
   'wait-for-ready': 'false',
   'wait-timeout': '900',
+  'health-check': '',
+  'health-check-headers': '',
+  'health-check-expect': '',
   commit: 'none',
   'on-drift': 'warn',
   'dry-run': 'true',

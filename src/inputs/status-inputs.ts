@@ -5,9 +5,18 @@
  */
 import { readInputs, type InputReader, type InputValues } from './declare.js';
 import { pick, type InputName } from './core-inputs.js';
-import { InputError } from './errors.js';
-import type { Manifest } from './manifest.js';
+import { InputError, Invalid, type InputProblem } from './errors.js';
+import { parseHealthCheck } from './health-check.js';
+import { formatIssuePath } from '../service/issues.js';
+import type { AgentEntry, Manifest } from './manifest.js';
 import { namedAgents } from './name-template.js';
+import {
+  HEALTH_INPUT_NAMES,
+  healthProblems,
+  healthRequest,
+  healthSensitiveValues,
+} from './health-inputs.js';
+import type { HealthRequest } from './deploy-spec.js';
 import type { RunDescription } from './run-description.js';
 import { checkedAccess, ACCESS_INPUT_NAMES, type ServiceAccess } from './service-access.js';
 
@@ -18,6 +27,7 @@ export const STATUS_INPUTS = pick([
   'agents',
   'wait-for-ready',
   'wait-timeout',
+  ...HEALTH_INPUT_NAMES,
   'dashboard-url',
 ]);
 
@@ -28,6 +38,8 @@ export interface StatusRequest extends ServiceAccess {
   /** Wait until it is live. */
   waitForReady: boolean;
   waitTimeoutSeconds: number;
+  /** The check of the deployment's own address, part of live (off when absent). */
+  health?: HealthRequest;
   /** Where a person opens the deployment: a template of `{id}`, `{tenant_id}`, `{name}`. */
   dashboardUrl?: string;
 }
@@ -52,20 +64,57 @@ export interface StatusAgentsRequest {
  * the rest of an entry describes a deploy, which `status` does not make.
  * Two agents with one deployment name are an input error, as for `deploy`.
  */
-function agentLookups(manifest: Manifest, template: string, lookup: StatusRequest): AgentLookup[] {
-  const { agents, problems } = namedAgents(manifest, template);
+function agentLookups(
+  manifest: Manifest,
+  inputs: InputValues<typeof STATUS_INPUTS>,
+  lookup: StatusRequest,
+): AgentLookup[] {
+  const { agents, problems } = namedAgents(manifest, inputs.name);
+  const lookups = agents.map(({ key, entry, deploymentName }) => {
+    const spec: StatusRequest = { ...lookup, name: deploymentName };
+    const health = agentHealth(key, entry, inputs, problems);
+    if (health === undefined) delete spec.health;
+    else spec.health = health;
+    return { key, spec };
+  });
   if (problems.length > 0) throw new InputError(problems);
-  return agents.map(({ key, deploymentName }) => ({
-    key,
-    spec: { ...lookup, name: deploymentName },
-  }));
+  return lookups;
+}
+
+/**
+ * An agent's check: the step's, its entry's `health-check` and `health-check-expect`
+ * written over it (parsed as the inputs are); a problem is added to `problems` under
+ * the entry's path.
+ */
+function agentHealth(
+  key: string,
+  entry: AgentEntry,
+  inputs: InputValues<typeof STATUS_INPUTS>,
+  problems: InputProblem[],
+): HealthRequest | undefined {
+  const own = { ...inputs };
+  for (const field of ['health-check', 'health-check-expect'] as const) {
+    const raw = entry[field]?.trim();
+    if (raw === undefined) continue;
+    try {
+      if (field === 'health-check') own[field] = parseHealthCheck(raw);
+      else own[field] = raw === '' ? undefined : raw;
+    } catch (error) {
+      if (!(error instanceof Invalid)) throw error;
+      problems.push({ input: formatIssuePath(['agents', key, field]), problem: error.message });
+    }
+  }
+  return healthRequest(own);
 }
 
 /** The look-up the inputs ask for, the name aside. */
 function lookupOf(inputs: InputValues<typeof STATUS_INPUTS>, access: ServiceAccess): StatusRequest {
   const dashboardUrl = inputs['dashboard-url'];
+  const health = healthRequest(inputs);
   return {
     ...access,
+    sensitiveValues: [...access.sensitiveValues, ...healthSensitiveValues(inputs)],
+    ...(health === undefined ? {} : { health }),
     name: inputs.name,
     waitForReady: inputs['wait-for-ready'],
     waitTimeoutSeconds: inputs['wait-timeout'],
@@ -85,10 +134,13 @@ export function readStatusRequest(
   run: RunDescription,
 ): { lookup: StatusRequest } | { agents: StatusAgentsRequest } {
   const inputs = readInputs(STATUS_INPUTS, read, { ...run, repository: undefined });
-  const lookup = lookupOf(inputs, checkedAccess(inputs));
   const manifest = inputs.agents;
+  const checked = manifest?.agents.some(({ entry }) => (entry['health-check'] ?? '').trim() !== '');
+  const problems = checked === true ? [] : healthProblems(inputs);
+  if (problems.length > 0) throw new InputError(problems);
+  const lookup = lookupOf(inputs, checkedAccess(inputs));
   if (manifest === undefined) return { lookup };
   return {
-    agents: { source: manifest.source, agents: agentLookups(manifest, inputs.name, lookup) },
+    agents: { source: manifest.source, agents: agentLookups(manifest, inputs, lookup) },
   };
 }

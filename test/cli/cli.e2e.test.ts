@@ -556,6 +556,18 @@ describe('every option can come from its environment variable', () => {
     DEPLOY_SECRETS: { value: 'not a line', shows: /DEPLOY_SECRETS: line 1 is not NAME=value/ },
     DEPLOY_WAIT: { value: 'yes', shows: /DEPLOY_WAIT: must be true or false, got 'yes'/ },
     DEPLOY_WAIT_TIMEOUT: { value: 'abc', shows: /DEPLOY_WAIT_TIMEOUT: must be a positive number/ },
+    DEPLOY_HEALTH_CHECK: {
+      value: '/ok/{version}',
+      shows: /DEPLOY_HEALTH_CHECK: may hold only the placeholder \{url\}, got '\{version\}'/,
+    },
+    DEPLOY_HEALTH_CHECK_HEADERS: {
+      value: 'no colon here',
+      shows: /DEPLOY_HEALTH_CHECK_HEADERS: line 1 is not 'Name: value'/,
+    },
+    DEPLOY_HEALTH_CHECK_EXPECT: {
+      value: 'v2',
+      shows: /DEPLOY_HEALTH_CHECK_EXPECT: is set but health-check is empty/,
+    },
     DEPLOY_COMMIT: {
       value: 'abc123',
       shows: /DEPLOY_COMMIT: must be a full 40-character commit sha/,

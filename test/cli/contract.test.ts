@@ -29,12 +29,13 @@ const table = optionTable(descriptions);
 function optionsOf(input: InputName): OptionSpec[] {
   const roles: Partial<Record<InputName, string>> = {
     'api-key': 'api-key-file',
-    headers: 'header',
     secrets: 'secrets-file',
   };
   return table.filter(
     (spec) =>
-      (spec.role.kind === 'input' && spec.role.input === input) || spec.role.kind === roles[input],
+      (spec.role.kind === 'input' && spec.role.input === input) ||
+      (spec.role.kind === 'header' && spec.role.input === input) ||
+      spec.role.kind === roles[input],
   );
 }
 
@@ -177,7 +178,7 @@ function expectedRow(spec: OptionSpec): string[] {
   const value = spec.type === 'string' ? ` ${spec.valueName ?? 'VALUE'}` : '';
   const code = (text: string | undefined) => (text === undefined ? '' : `\`${text}\``);
   const input =
-    spec.role.kind === 'input' || spec.role.kind === 'plan-input'
+    spec.role.kind === 'input' || spec.role.kind === 'plan-input' || spec.role.kind === 'header'
       ? spec.role.input
       : SECRET_INPUTS[spec.role.kind];
   return [

@@ -306,6 +306,11 @@ describe('the declared inputs', () => {
   });
 
   it('mark the inputs whose raw text is masked before it is parsed', () => {
-    expect(SENSITIVE_INPUT_NAMES).toEqual(['api-key', 'headers', 'secrets']);
+    expect(SENSITIVE_INPUT_NAMES).toEqual([
+      'api-key',
+      'headers',
+      'secrets',
+      'health-check-headers',
+    ]);
   });
 });

@@ -22,6 +22,8 @@ export const OUTPUT_NAMES = [
   'repo-ref',
   'deployment',
   'live',
+  'healthy',
+  'health-status',
   'commit-sha',
   'drift',
   'url',

@@ -1,0 +1,54 @@
+/**
+ * The inputs of the check of a deployment's own address (ACTION-CONTRACT.md behaviour
+ * 31): `health-check`, `health-check-headers` and `health-check-expect`, read as one
+ * request, or none when the check is off. Headers or an expected text without a
+ * check would check nothing: an input error, before any request.
+ */
+import type { HealthRequest } from './deploy-spec.js';
+import type { InputProblem } from './errors.js';
+import type { HealthCheck } from '../service/health-address.js';
+
+/** The three inputs, in action.yml's order. */
+export const HEALTH_INPUT_NAMES = [
+  'health-check',
+  'health-check-headers',
+  'health-check-expect',
+] as const;
+
+/** The three inputs, parsed (core-inputs.ts declares them). */
+interface HealthInputs {
+  'health-check': HealthCheck | undefined;
+  'health-check-headers': Record<string, string>;
+  'health-check-expect': string | undefined;
+}
+
+/** The check the inputs ask for; undefined when `health-check` is empty (off). */
+export function healthRequest(inputs: HealthInputs): HealthRequest | undefined {
+  const check = inputs['health-check'];
+  if (check === undefined) return undefined;
+  const expect = inputs['health-check-expect'];
+  return {
+    check,
+    headers: { ...inputs['health-check-headers'] },
+    ...(expect === undefined ? {} : { expect }),
+  };
+}
+
+/** The header values of the check: never printed. */
+export function healthSensitiveValues(inputs: HealthInputs): string[] {
+  return Object.values(inputs['health-check-headers']);
+}
+
+/** Headers or an expected text given without a check. */
+export function healthProblems(inputs: HealthInputs): InputProblem[] {
+  if (inputs['health-check'] !== undefined) return [];
+  const problem = 'is set but health-check is empty: set health-check (e.g. /ok) or remove it';
+  return [
+    ...(Object.keys(inputs['health-check-headers']).length > 0
+      ? [{ input: 'health-check-headers', problem }]
+      : []),
+    ...(inputs['health-check-expect'] === undefined
+      ? []
+      : [{ input: 'health-check-expect', problem }]),
+  ];
+}
