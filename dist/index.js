@@ -43287,7 +43287,7 @@ function formatDuration(ms) {
  * interpreted, so that it cannot start a line of its own (a line starting
  * with `::` is a runner command) nor colour or rewrite the log.
  */
-function runtime_untrusted(value) {
+function untrusted(value) {
     return value.replace(UNSAFE_IN_A_LINE, (character) => {
         const escaped = JSON.stringify(character).slice(1, -1);
         return escaped.length > 1 ? escaped : unicodeEscape(character);
@@ -43333,7 +43333,7 @@ function publishableAddress(text) {
     // As given when nothing in it needs rewriting. The parser drops tabs and line breaks, trims
     // spaces and encodes control characters: an address with any is published as it reads it.
     const hadCredentials = url.username !== '' || url.password !== '';
-    if (!hadCredentials && !/\s/.test(text) && runtime_untrusted(text) === text) {
+    if (!hadCredentials && !/\s/.test(text) && untrusted(text) === text) {
         return { ok: true, address: text, removed, hadCredentials };
     }
     url.username = '';
@@ -43578,7 +43578,7 @@ function shortSha(sha) {
     return sha?.slice(0, 12);
 }
 /** An address without its trailing slashes (a loop: `/\/+$/` reads the rest again from every slash). */
-function text_withoutTrailingSlashes(address) {
+function withoutTrailingSlashes(address) {
     let end = address.length;
     while (end > 0 && address[end - 1] === '/')
         end--;
@@ -54216,7 +54216,7 @@ function toAttempt(error, signal, timeoutMs) {
         };
     }
     const message = error instanceof Error ? error.message : String(error);
-    return { headers: {}, error: runtime_untrusted(message).slice(0, 200) };
+    return { headers: {}, error: untrusted(message).slice(0, 200) };
 }
 
 ;// CONCATENATED MODULE: ./src/github/client/failures.ts
@@ -54255,7 +54255,7 @@ function failureLine(failure, purpose, permission, last, fork) {
 }
 /** A successful answer that does not match its schema; `path` is where it first differs. */
 function unreadableAnswer(call, status, path) {
-    return { call, status, problem: `an answer the action cannot read (${runtime_untrusted(path)})` };
+    return { call, status, problem: `an answer the action cannot read (${untrusted(path)})` };
 }
 /** The one line an unreadable answer writes. */
 function unreadableLine(failure) {
@@ -54270,7 +54270,7 @@ function githubMessage(data) {
         : typeof data === 'string'
             ? data
             : '';
-    const text = runtime_untrusted(message.trim()).slice(0, 300);
+    const text = untrusted(message.trim()).slice(0, 300);
     return text === '' ? '(no message)' : text;
 }
 function isRateLimit(status, last) {
@@ -54409,7 +54409,7 @@ class GitHubCalls {
     }
     #load() {
         this.#octokit ??= (this.#options.load ?? (() => Promise.resolve(/* import() eager */).then(__nccwpck_require__.bind(__nccwpck_require__, 2413))))().then(({ getOctokit }) => getOctokit(this.#options.token, {
-            baseUrl: text_withoutTrailingSlashes(this.#options.baseUrl || 'https://api.github.com'),
+            baseUrl: withoutTrailingSlashes(this.#options.baseUrl || 'https://api.github.com'),
             userAgent: 'deploy-agent-action',
             // Octokit writes deprecation notices to the console; the action decides what is logged.
             log: { debug: () => { }, info: () => { }, warn: () => { }, error: () => { } },
@@ -55571,7 +55571,7 @@ function parseApiUrl(raw) {
     if (url.search !== '' || url.hash !== '') {
         fail(`must not have a query or fragment: give the base address only, like '${shown}'`);
     }
-    return `${url.origin}${text_withoutTrailingSlashes(url.pathname)}`;
+    return `${url.origin}${withoutTrailingSlashes(url.pathname)}`;
 }
 /** `raw` as one of `values`; the message names them all (`a or b`, `one of a, b, c`). */
 function parseOneOf(values, raw) {
@@ -58815,6 +58815,12 @@ function redacted(event, redact) {
             };
         case 'status_change':
             return { ...event, status: redact(event.status), waitingFor: redact(event.waitingFor) };
+        case 'health':
+            return {
+                ...event,
+                url: event.url === null ? null : redact(event.url),
+                ...(event.error === undefined ? {} : { error: redact(event.error) }),
+            };
         default:
             return event;
     }
@@ -59110,7 +59116,7 @@ function findDrift(spec, request, deployment) {
 function showValue(value) {
     if (value === null || value === undefined)
         return '(not set)';
-    const text = runtime_untrusted(typeof value === 'string' ? value : JSON.stringify(value));
+    const text = untrusted(typeof value === 'string' ? value : JSON.stringify(value));
     return text.length > 120 ? `${text.slice(0, 120)}…` : text;
 }
 
@@ -59202,18 +59208,18 @@ class DeploymentVetting {
             return given;
         if (verdict.ok) {
             this.#once(`custom_url:${verdict.address}`, verdict.hadCredentials
-                ? `the service's custom_url of '${runtime_untrusted(deployment.name)}' holds a user or password: it is published without them (the password is masked)`
-                : `the service's custom_url of '${runtime_untrusted(deployment.name)}' holds spaces or control characters: it is published as an address parser reads it`);
+                ? `the service's custom_url of '${untrusted(deployment.name)}' holds a user or password: it is published without them (the password is masked)`
+                : `the service's custom_url of '${untrusted(deployment.name)}' holds spaces or control characters: it is published as an address parser reads it`);
             return verdict.address;
         }
-        this.#once(`custom_url-refused:${given}`, `the service's custom_url of '${runtime_untrusted(deployment.name)}' is not published: ${verdict.why}`);
+        this.#once(`custom_url-refused:${given}`, `the service's custom_url of '${untrusted(deployment.name)}' is not published: ${verdict.why}`);
         return null;
     }
     #commit(deployment) {
         const given = deployment.source_revision_config.repo_commit_sha;
         if (given === undefined || given === null || given === '' || FULL_SHA.test(given))
             return given;
-        this.#once(`commit:${given}`, `the service's repo_commit_sha of '${runtime_untrusted(deployment.name)}' is not a 40-hex commit (${runtime_untrusted(given.slice(0, 64))}): it is not passed on`);
+        this.#once(`commit:${given}`, `the service's repo_commit_sha of '${untrusted(deployment.name)}' is not a 40-hex commit (${untrusted(given.slice(0, 64))}): it is not passed on`);
         return null;
     }
     #once(key, message) {
@@ -59524,6 +59530,8 @@ function outputsOf(result, deployment, assessment, dashboardTemplate) {
         'repo-url': repository.url ?? '',
         'repo-ref': repository.ref ?? '',
         live: String(assessment.live),
+        healthy: assessment.health === undefined ? '' : String(assessment.health.ok),
+        'health-status': String(assessment.health?.status ?? ''),
         drift: JSON.stringify(assessment.drift),
     };
     if (deployment === undefined)
@@ -60275,7 +60283,7 @@ function gitHubRunContext(event, variables, run) {
     const pullRequest = pull?.success === true ? pull.data.pull_request.number : undefined;
     const state = pull?.success === true ? pullRequestState(pull.data.pull_request) : undefined;
     const head = run.head?.kind === 'branch' && run.head.pullRequest ? run.head.sha : undefined;
-    const server = text_withoutTrailingSlashes(variables.GITHUB_SERVER_URL || 'https://github.com');
+    const server = withoutTrailingSlashes(variables.GITHUB_SERVER_URL || 'https://github.com');
     const runId = variables.GITHUB_RUN_ID;
     return {
         repository: { owner, repo },
@@ -60699,7 +60707,7 @@ function checkedAccess(inputs) {
 function unknownValueWarning(what, value, known) {
     if (known.includes(value))
         return undefined;
-    return `${what} '${runtime_untrusted(value)}' is not one the action knows (${known.join(', ')}): it is passed on as it is, and the service decides`;
+    return `${what} '${untrusted(value)}' is not one the action knows (${known.join(', ')}): it is passed on as it is, and the service decides`;
 }
 
 ;// CONCATENATED MODULE: ./src/inputs/build-deploy-spec.ts
@@ -61862,8 +61870,8 @@ function agentEntry(name, outputs, failure) {
         url: outputs.url ?? '',
         'dashboard-url': outputs['dashboard-url'] ?? '',
         'drift-count': countOf(outputs.drift),
-        healthy: null,
-        'health-status': '',
+        healthy: outputs.healthy === undefined || outputs.healthy === '' ? null : outputs.healthy === 'true',
+        'health-status': outputs['health-status'] ?? '',
         'github-deployment-id': '',
         ...(failure === undefined ? {} : { error: failure }),
     };
@@ -61871,9 +61879,12 @@ function agentEntry(name, outputs, failure) {
 /** The manifest's outputs from every agent's entry, in the manifest's order. */
 function agentsOutputs(entries) {
     const all = [...entries.values()];
+    const checked = all.filter((entry) => entry.healthy !== null);
     return {
         deployments: JSON.stringify(Object.fromEntries(entries)),
         live: String(all.length > 0 && all.every((entry) => entry.live)),
+        // Empty when no agent was checked; else true only when every agent checked answered.
+        healthy: checked.length === 0 ? '' : String(checked.every((entry) => entry.healthy === true)),
     };
 }
 
@@ -61955,7 +61966,7 @@ async function resolveRepository(service, spec, repositories) {
         const where = host === undefined || listed.length === 0 ? '' : ` on ${host}`;
         throw new ActionError(`Repository ${wanted} is not available to integration ${spec.integrationId}: the integration lists no repositories${where}. Grant the integration access to ${wanted}.`);
     }
-    const shown = onHost.slice(0, REPOSITORIES_SHOWN).map((r) => runtime_untrusted(fullName(r)));
+    const shown = onHost.slice(0, REPOSITORIES_SHOWN).map((r) => untrusted(fullName(r)));
     const more = onHost.length > REPOSITORIES_SHOWN ? ` and ${onHost.length - REPOSITORIES_SHOWN} more` : '';
     throw new ActionError(`Repository ${wanted} is not available to integration ${spec.integrationId}. It lists: ${shown.join(', ')}${more}. Check ${service.words.repository}, or grant the integration access to ${wanted}.`);
 }
@@ -61988,7 +61999,7 @@ class RenamedError extends ActionError {
     created;
     constructor(created, words) {
         const { deployment, request } = created;
-        super(`The service stored deployment ${deployment.id} as '${runtime_untrusted(deployment.name)}', not '${request.name}': it changes names, so the next run would not find it and would create another. Set ${words.name} to '${runtime_untrusted(deployment.name)}'.`);
+        super(`The service stored deployment ${deployment.id} as '${untrusted(deployment.name)}', not '${request.name}': it changes names, so the next run would not find it and would create another. Set ${words.name} to '${untrusted(deployment.name)}'.`);
         this.created = created;
     }
 }
@@ -62025,7 +62036,7 @@ function pickOne(found, name, logger) {
         Date.parse(a.created_at) - Date.parse(b.created_at));
     if (first === undefined || others.length === 0)
         return first;
-    logger.warning(`${found.length} deployments are named '${name}': ${found.map((d) => `${d.id} (${runtime_untrusted(d.status)}, created ${runtime_untrusted(d.created_at)})`).join(', ')}. Using ${first.id}: not being deleted first, then the oldest. The service does not enforce unique names; delete the others in the service.`);
+    logger.warning(`${found.length} deployments are named '${name}': ${found.map((d) => `${d.id} (${untrusted(d.status)}, created ${untrusted(d.created_at)})`).join(', ')}. Using ${first.id}: not being deleted first, then the oldest. The service does not enforce unique names; delete the others in the service.`);
     return first;
 }
 /** A deployment found by its name that the step cannot reuse. */
@@ -62132,7 +62143,7 @@ async function deploy(spec, dependencies, onRequest) {
     const repository = spec.source === 'codehost'
         ? await group(`Resolving repository ${fullName(spec.repository)}`, 'resolve', async () => {
             const found = await resolveRepository(service, spec, dependencies.repositories);
-            logger.info(`${fullName(spec.repository)}: ${runtime_untrusted(found.url)} (default branch ${runtime_untrusted(found.default_branch)})`);
+            logger.info(`${fullName(spec.repository)}: ${untrusted(found.url)} (default branch ${untrusted(found.default_branch)})`);
             return found;
         })
         : undefined;
@@ -62142,7 +62153,7 @@ async function deploy(spec, dependencies, onRequest) {
         const found = pickOne(await service.findByName(spec.name), spec.name, logger);
         logger.info(found === undefined
             ? `no deployment is named '${spec.name}'`
-            : `found '${spec.name}': ${found.id} (${runtime_untrusted(found.status)})`);
+            : `found '${spec.name}': ${found.id} (${untrusted(found.status)})`);
         return found;
     });
     if (existing !== undefined) {
@@ -62155,8 +62166,8 @@ async function deploy(spec, dependencies, onRequest) {
     return group(`Creating deployment '${spec.name}'`, 'create', async () => {
         const outcome = await create(spec, request, repository, dependencies);
         logger.info(outcome.created
-            ? `created ${outcome.deployment.id} (${runtime_untrusted(outcome.deployment.status)})`
-            : `reusing ${outcome.deployment.id}, created by another run (${runtime_untrusted(outcome.deployment.status)})`);
+            ? `created ${outcome.deployment.id} (${untrusted(outcome.deployment.status)})`
+            : `reusing ${outcome.deployment.id}, created by another run (${untrusted(outcome.deployment.status)})`);
         return { request, repository, ...outcome };
     });
 }
@@ -62184,7 +62195,7 @@ function liveness(deployment, target, seenRevisions, orderOf = () => undefined) 
         };
     }
     if (status !== 'READY')
-        return { live: false, missing: `status is ${runtime_untrusted(status)}, not READY` };
+        return { live: false, missing: `status is ${untrusted(status)}, not READY` };
     if (latest === null) {
         return target === undefined
             ? { live: true }
@@ -62208,7 +62219,7 @@ function liveness(deployment, target, seenRevisions, orderOf = () => undefined) 
         (order === 'newer' || (order !== 'older' && !seenRevisions.has(latest))))
         return { live: true, supersededBy: commit };
     const branch = target.branch === undefined ? '' : ` of branch ${target.branch}`;
-    const shown = commit === undefined ? '(none given)' : shortSha(runtime_untrusted(commit));
+    const shown = commit === undefined ? '(none given)' : shortSha(untrusted(commit));
     const relation = order === 'older' ? 'older than' : 'not';
     return {
         live: false,
@@ -62234,7 +62245,7 @@ function chooseTarget(commit, tracked, logger) {
         case 'auto':
             if (tracked === commit.branch)
                 return { sha: commit.sha, branch: commit.branch };
-            logger.info(`no commit is targeted: the run is for branch ${commit.branch}, and the deployment tracks ${tracked === undefined ? 'no branch' : runtime_untrusted(tracked)}`);
+            logger.info(`no commit is targeted: the run is for branch ${commit.branch}, and the deployment tracks ${tracked === undefined ? 'no branch' : untrusted(tracked)}`);
             return undefined;
     }
 }
@@ -62276,7 +62287,7 @@ class commit_order_CommitOrders {
         this.#answers.set(commit, undefined);
         const order = await ask(this.#repository, target, commit);
         this.#answers.set(commit, order);
-        const which = `commit ${shortSha(runtime_untrusted(commit))} against the target ${shortSha(target)}`;
+        const which = `commit ${shortSha(untrusted(commit))} against the target ${shortSha(target)}`;
         if (order === undefined) {
             this.#logger.debug(`commit order of ${which}: not known, so it counts as before`);
         }
@@ -62380,7 +62391,7 @@ function unbuiltIn(drift) {
 function blockedText(goal) {
     const parts = blockedIn(goal.drift).map((entry) => entry.kind === 'unbuilt'
         ? `it runs commit ${showCommit(entry.live)} and the step asks for commit ${shortSha(entry.wanted)}, which the service will not build (build_on_push is off)`
-        : `${runtime_untrusted(entry.field)} is ${showValue(entry.live)} and the step asks for ${showValue(entry.wanted)}`);
+        : `${untrusted(entry.field)} is ${showValue(entry.live)} and the step asks for ${showValue(entry.wanted)}`);
     return `${parts.join('; ')}. The service cannot update a deployment, so what the step asks for will never run there`;
 }
 /** What to do about blocked entries: the remedies that fit them. */
@@ -62398,7 +62409,7 @@ function blockedRemedy(goal) {
     return `To fix it: ${remedies.join(', or ')}.`;
 }
 function showCommit(value) {
-    return typeof value === 'string' ? shortSha(runtime_untrusted(value)) : '(none given)';
+    return typeof value === 'string' ? shortSha(untrusted(value)) : '(none given)';
 }
 /** Nothing asked of the deployment but to be live: no target, no revision seen, no drift. */
 const ONLY_LIVE = { seenRevisions: new Set() };
@@ -62410,15 +62421,518 @@ const ONLY_LIVE = { seenRevisions: new Set() };
  * The one place where live is decided. The flows decide it once for the
  * deployment they found, the wait for each one it sees, and the rest (the
  * run's record, its outputs, reports and summary, the log) reads the value
- * they pass on. A new condition of live (next: an answer from the
- * deployment's address) goes here, and only here.
+ * they pass on. A new condition of live goes here, and only here: the last
+ * is an answer from the deployment's address, asked once it is otherwise live.
  */
 async function decideLive(deployment, goal) {
     await goal.orders?.learn(deployment);
     const { drift = [] } = goal;
     if (blockedIn(drift).length > 0)
         return { live: false, missing: blockedText({ drift }), final: true };
-    return liveness(deployment, goal.target, goal.seenRevisions, (commit) => goal.orders?.of(commit));
+    const otherwise = liveness(deployment, goal.target, goal.seenRevisions, (commit) => goal.orders?.of(commit));
+    if (!otherwise.live || goal.health === undefined)
+        return otherwise;
+    return goal.health.judge(deployment, otherwise);
+}
+
+// EXTERNAL MODULE: external "node:http"
+var external_node_http_ = __nccwpck_require__(7067);
+;// CONCATENATED MODULE: ./src/service/answers.ts
+/**
+ * What the action says about an exchange that failed: the service's own
+ * message from an error body, a description of a body it could not read,
+ * how a request without an answer failed, and what the user can do about it.
+ * Text from the service is untrusted: secret values are redacted before
+ * anything is shortened, and every value is kept to one line.
+ */
+
+
+const EXCERPT_LENGTH = 200;
+/**
+ * How much of a text the excerpt reads: enough for 200 characters once the
+ * tags of a page are dropped, and never the whole of a 32 MiB answer.
+ */
+const EXCERPT_SCAN = 8 * 1024;
+/** How much of a body is searched for an HTML page's title. */
+const TITLE_SCAN = 64 * 1024;
+/** Entries of a validation list shown; the rest are counted. */
+const ISSUES_SHOWN = 20;
+/**
+ * The text without its `<script>` and `<style>` elements, in one pass: each
+ * search starts where the last one ended (a lazy `[\s\S]*?` per opening
+ * would read the rest of the text again for every unclosed one).
+ */
+function withoutScripts(html) {
+    const opening = /<(?:script|style)\b[^<>]*>/gi;
+    const closing = /<\/(?:script|style)\s*>/gi;
+    let out = '';
+    let from = 0;
+    for (let open = opening.exec(html); open !== null; open = opening.exec(html)) {
+        out += `${html.slice(from, open.index)} `;
+        closing.lastIndex = opening.lastIndex;
+        if (closing.exec(html) === null)
+            return out;
+        from = closing.lastIndex;
+        opening.lastIndex = from;
+    }
+    return out + html.slice(from);
+}
+/**
+ * A short, single-line excerpt of a text body (tags of an HTML page
+ * dropped), read from its first few kilobytes only. Every pattern here stops
+ * at the next `<`, so the work grows with the text's length, not its square.
+ */
+function excerpt(text) {
+    const head = text.slice(0, EXCERPT_SCAN);
+    const plain = /<[a-z!/][^<>]*>/i.test(head)
+        ? withoutScripts(head).replace(/<[^<>]*>/g, ' ')
+        : head;
+    const line = plain.replace(/\s+/g, ' ').trim();
+    const cut = line.length > EXCERPT_LENGTH || text.length > head.length;
+    return untrusted(cut ? `${line.slice(0, EXCERPT_LENGTH)}…` : line);
+}
+/**
+ * The service's own message: `detail` (a string, or a list of field errors
+ * shown one a line, the first 20 of them), `message` or `error`, else the
+ * start of the text. `redact` runs first, on the raw text and on each value.
+ */
+function serviceMessageOf(raw, redact = (text) => text) {
+    const text = redact(raw);
+    if (text.trim() === '')
+        return undefined;
+    let json;
+    try {
+        json = JSON.parse(text);
+    }
+    catch {
+        return excerpt(text);
+    }
+    const parsed = ErrorBodySchema.safeParse(json);
+    if (!parsed.success)
+        return excerpt(text);
+    const { detail, message, error } = parsed.data;
+    if (Array.isArray(detail)) {
+        const lines = detail.slice(0, ISSUES_SHOWN).map((entry) => {
+            const location = untrusted(redact(entry.loc.map(String).join('.')));
+            const said = excerpt(untrusted(redact(entry.msg)));
+            return location === '' ? said : `  ${location}: ${said}`;
+        });
+        if (detail.length > ISSUES_SHOWN)
+            lines.push(`  and ${detail.length - ISSUES_SHOWN} more`);
+        return lines.join('\n');
+    }
+    for (const candidate of [detail, message, error]) {
+        if (typeof candidate === 'string' && candidate !== '')
+            return excerpt(redact(candidate));
+    }
+    return excerpt(text);
+}
+/**
+ * A body that is not JSON, described without echoing it: its content type,
+ * its size, where parsing failed, and an HTML page's title.
+ */
+function describeAnswer(body, contentType, error) {
+    const parts = [contentType ?? 'no content type', `${body.length} bytes`];
+    if (body.length === 0)
+        return `${parts.join(', ')}: empty body`;
+    // Only the shape of the parser's message is used: V8 quotes the body in it.
+    const message = error instanceof Error ? error.message : '';
+    const position = /at position (\d+)/.exec(message)?.[1];
+    const head = body.subarray(0, TITLE_SCAN).toString('utf8');
+    const first = /\S/.exec(head)?.[0] ?? '';
+    if (/end of (JSON )?input|Unterminated/i.test(message))
+        parts.push('it ends early');
+    else if (position !== undefined)
+        parts.push(`parsing failed at character ${position}`);
+    else if (!/[{["\-0-9tfn]/.test(first))
+        parts.push('it does not start like JSON');
+    else
+        parts.push('malformed JSON');
+    const title = /<title[^<>]*>([^<]*)<\/title>/i.exec(head)?.[1];
+    if (title !== undefined && title.trim() !== '')
+        parts.push(`page titled '${excerpt(untrusted(title))}'`);
+    return parts.join(', ');
+}
+/** The action's words: its inputs. */
+const ACTION_WORDS = {
+    apiKey: 'the api-key input',
+    apiKeyHeader: 'api-key-header',
+    headers: 'the headers input',
+    integrationId: 'the integration-id input',
+    apiUrl: 'api-url',
+    name: 'the name input',
+    repository: 'the repository input',
+    waitTimeout: 'wait-timeout',
+    onDriftFail: 'on-drift: fail',
+    onChangeFail: 'on-change: fail',
+    changeRequest: 'pull request',
+};
+const noSuchEndpoint = (words) => `Check ${words.apiUrl}: the service has no such endpoint or resource.`;
+function defaultRemedies(words) {
+    return {
+        401: `Check ${words.apiKey} (and ${words.apiKeyHeader}, if the service expects another header).`,
+        403: `The api key lacks access: check its permissions and workspace, or pass the workspace/tenant header with ${words.headers}.`,
+        404: noSuchEndpoint(words),
+    };
+}
+/** What the user can do about a status that trying again will not fix. */
+function remedyFor(context) {
+    const { status, location } = context;
+    const words = context.words ?? ACTION_WORDS;
+    if (status >= 300 && status < 400) {
+        return `Check ${words.apiUrl}: the service redirected${location ? ` to ${location}` : ''}, and redirects are not followed (they would carry the api key elsewhere).`;
+    }
+    const remedy = { ...defaultRemedies(words), ...context.remedies }[status];
+    // The web framework's own 404 means no route at all: the base address is wrong.
+    if (status === 404 && context.serviceMessage === 'Not Found') {
+        const wrongPath = `Check ${words.apiUrl} first: ${context.baseUrl} has no ${context.path} (is a path prefix such as /api missing?).`;
+        return remedy === noSuchEndpoint(words) || remedy === undefined
+            ? wrongPath
+            : `${wrongPath}\nOtherwise: ${remedy}`;
+    }
+    return remedy;
+}
+const REQUEST_ID_HEADERS = ['x-request-id', 'request-id', 'x-correlation-id', 'x-amzn-requestid'];
+/** The id the service or its gateway gave the request, for a support ticket. */
+function requestIdOf(header) {
+    return REQUEST_ID_HEADERS.map(header).find((value) => value !== undefined && value !== '');
+}
+const NETWORK_WORDS = {
+    ECONNREFUSED: 'connection refused',
+    ECONNRESET: 'connection reset',
+    ENOTFOUND: 'host not found',
+    EAI_AGAIN: 'host name lookup failed',
+    UND_ERR_SOCKET: 'connection closed before an answer',
+    ETIMEDOUT: 'connection timed out',
+};
+/** How an attempt without an answer failed, in words, and whether it may have reached the service. */
+function networkFailure(error, timedOut, timeoutMs) {
+    if (timedOut)
+        return { problem: `no answer within ${timeoutMs / 1000} s`, reached: true };
+    const cause = error instanceof Error && error.cause instanceof Error ? error.cause : error;
+    const code = typeof cause === 'object' && cause !== null && 'code' in cause ? String(cause.code) : '';
+    const text = NETWORK_WORDS[code] ?? (cause instanceof Error ? cause.message : 'network error');
+    // A refused connection or a failed look-up never reached the service.
+    const reached = !['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN'].includes(code);
+    return { problem: code !== '' ? `${text} (${code})` : text, reached };
+}
+
+;// CONCATENATED MODULE: ./src/service/bounded-body.ts
+/**
+ * An answer's body read to a bound: at most `limit` bytes, and whether it
+ * held more. Leaving the loop early destroys the rest of the answer (and
+ * its connection), so a body that never ends costs no more than `limit`.
+ */
+async function boundedBody(body, limit) {
+    const chunks = [];
+    let size = 0;
+    for await (const chunk of body) {
+        chunks.push(chunk);
+        size += chunk.length;
+        if (size > limit)
+            break;
+    }
+    return { body: Buffer.concat(chunks).subarray(0, limit), oversized: size > limit };
+}
+
+;// CONCATENATED MODULE: ./src/service/exchange-bound.ts
+/**
+ * One HTTP exchange's bound: a signal aborted once `timeoutMs` pass or the
+ * run is cancelled, whichever comes first. `timedOut` and `cancelled` say
+ * which; `end()` clears the timer and the listener.
+ */
+
+class ExchangeBound {
+    #abort = new AbortController();
+    #cancel;
+    #timer;
+    #onCancel = () => this.#abort.abort();
+    #timedOut = false;
+    /** Throws `CancelledError` when the run is cancelled already. */
+    constructor(timeoutMs, cancel) {
+        if (cancel?.aborted)
+            throw new CancelledError('The run was cancelled');
+        this.#cancel = cancel;
+        this.#timer = setTimeout(() => {
+            this.#timedOut = true;
+            this.#abort.abort();
+        }, timeoutMs);
+        cancel?.addEventListener('abort', this.#onCancel, { once: true });
+    }
+    get signal() {
+        return this.#abort.signal;
+    }
+    get timedOut() {
+        return this.#timedOut;
+    }
+    /** The run was cancelled: the caller throws `CancelledError`, never a failure of its own. */
+    get cancelled() {
+        return this.#cancel?.aborted === true;
+    }
+    end() {
+        clearTimeout(this.#timer);
+        this.#cancel?.removeEventListener('abort', this.#onCancel);
+    }
+}
+
+// EXTERNAL MODULE: external "node:dns"
+var external_node_dns_ = __nccwpck_require__(610);
+// EXTERNAL MODULE: external "node:net"
+var external_node_net_ = __nccwpck_require__(7030);
+;// CONCATENATED MODULE: ./src/service/address-guard.ts
+/**
+ * Where a health check never goes (ACTION-CONTRACT.md behaviour 31): a link-local or cloud
+ * metadata address (169.254.0.0/16, fe80::/10, and AWS's fd00:ec2::254), whether the
+ * address names it literally or a host name resolves to it. The look-up below refuses such
+ * an answer before any connection is made, so no header reaches it.
+ */
+
+
+/** The code of the error the guarded look-up gives for a refused address. */
+const FORBIDDEN_ADDRESS = 'EFORBIDDENADDRESS';
+/** What the check says of such an address. */
+const FORBIDDEN_WORDS = 'a link-local or metadata address (169.254.0.0/16, fe80::/10)';
+/** The eight 16-bit groups of an IPv6 address (a trailing IPv4 part included), or undefined. */
+function groupsOf(ip) {
+    let text = ip.toLowerCase().replace(/%.*$/, '');
+    const last = text.lastIndexOf(':') + 1;
+    const v4 = /^(\d{1,3})\.(\d{1,3})\.(\d{1,3})\.(\d{1,3})$/.exec(text.slice(last));
+    if (v4 !== null) {
+        const [a, b, c, d] = v4.slice(1).map(Number);
+        text = `${text.slice(0, last)}${((a << 8) | b).toString(16)}:${((c << 8) | d).toString(16)}`;
+    }
+    const [head = '', tail] = text.split('::');
+    const left = head === '' ? [] : head.split(':');
+    const right = tail === undefined || tail === '' ? [] : tail.split(':');
+    const missing = 8 - left.length - right.length;
+    if (missing < 0 || (tail === undefined && missing !== 0))
+        return undefined;
+    return [...left, ...Array(missing).fill('0'), ...right].map((g) => parseInt(g, 16));
+}
+function isForbiddenV4(ip) {
+    const [a, b] = ip.split('.').map(Number);
+    return a === 169 && b === 254;
+}
+/** Whether an IP address (v4 or v6, without brackets) is link-local or a metadata address. */
+function isForbiddenIp(ip) {
+    const version = (0,external_node_net_.isIP)(ip.replace(/%.*$/, ''));
+    if (version === 4)
+        return isForbiddenV4(ip);
+    if (version !== 6)
+        return false;
+    const groups = groupsOf(ip);
+    if (groups === undefined)
+        return false;
+    const [first = 0, , , , , sixth = 0, seventh = 0, eighth = 0] = groups;
+    if ((first & 0xffc0) === 0xfe80)
+        return true;
+    // An IPv4 address mapped into IPv6 (::ffff:169.254.169.254) is that IPv4 address.
+    if (groups.slice(0, 5).every((g) => g === 0) && sixth === 0xffff) {
+        return isForbiddenV4(`${seventh >> 8}.${seventh & 0xff}.${eighth >> 8}.${eighth & 0xff}`);
+    }
+    return groups.join(':') === [0xfd00, 0xec2, 0, 0, 0, 0, 0, 0x254].join(':');
+}
+/** Whether a URL's host name (IPv6 in brackets) is such an address, written literally. */
+function isForbiddenHost(hostname) {
+    return isForbiddenIp(hostname.replace(/^\[(.*)\]$/, '$1'));
+}
+function forbidden(hostname, ip) {
+    const error = new Error(`${hostname} resolves to ${ip}, ${FORBIDDEN_WORDS}: not checked`);
+    error.code = FORBIDDEN_ADDRESS;
+    return error;
+}
+/** `lookup` (node:dns's by default) refusing any answer that holds a forbidden address. */
+function guardedLookup(lookup = external_node_dns_.lookup) {
+    const guarded = (hostname, options, callback) => {
+        const answered = (error, address, family) => {
+            if (error !== null)
+                return callback(error, address, family);
+            const found = Array.isArray(address)
+                ? address.map((entry) => entry.address)
+                : [String(address)];
+            const bad = found.find(isForbiddenIp);
+            if (bad !== undefined)
+                return callback(forbidden(hostname, bad), address, family);
+            callback(null, address, family);
+        };
+        lookup(hostname, options, answered);
+    };
+    return guarded;
+}
+/**
+ * The forbidden address `hostname` resolves to, if any: asked before a request through a
+ * proxy, which resolves the name itself. A failed look-up says nothing (the proxy may know
+ * names this machine does not).
+ */
+function forbiddenResolution(hostname, lookup = external_node_dns_.lookup) {
+    if ((0,external_node_net_.isIP)(hostname.replace(/^\[(.*)\]$/, '$1')) !== 0)
+        return Promise.resolve(undefined);
+    return new Promise((resolve) => {
+        guardedLookup(lookup)(hostname, { all: true }, (error) => {
+            resolve(error?.code === FORBIDDEN_ADDRESS ? error.message : undefined);
+        });
+    });
+}
+
+;// CONCATENATED MODULE: ./src/service/address-check.ts
+/**
+ * One bounded check of a deployment's address (ACTION-CONTRACT.md behaviour 31): a `GET`
+ * that answers `2xx` (and holds the expected text) or says why not, as a value. Only
+ * https:// or a loopback http://, never a link-local or metadata address (address-guard.ts),
+ * redirects followed only to the same origin, the body read at most 64 KiB, TLS verified,
+ * the proxy honoured. No header value and no query string appears in what it says.
+ */
+
+
+
+
+
+
+
+
+
+
+
+/** An attempt's bound: an agent that scales to zero may take this long to answer. */
+const CHECK_TIMEOUT_MS = 30_000;
+/** The most of an answer's body read; the expected text is looked for in these bytes only. */
+const MAX_BODY_BYTES = 64 * 1024;
+/** The most same-origin redirects followed. */
+const MAX_REDIRECTS = 5;
+/** The most of a failing answer's body shown. */
+const EXCERPT_CHARACTERS = 200;
+const REDIRECTS = new Set([301, 302, 303, 307, 308]);
+/** Why `address` is not checked at all, or undefined: decided before any connection. */
+function refusal(address) {
+    let url;
+    try {
+        url = new URL(address);
+    }
+    catch {
+        return 'the health check address is not a valid URL';
+    }
+    const shown = shownAddress(url);
+    switch (webAddressFault(url)) {
+        case 'credentials':
+            return `${shown} holds credentials: pass them as headers`;
+        case 'plain-http':
+            return `${shown} is not checked: http:// is allowed only for localhost, 127.0.0.0/8 and [::1]`;
+        case 'scheme':
+            return `${shown} is not checked: it must be an https:// address`;
+    }
+    if (isForbiddenHost(url.hostname))
+        return `${shown} is ${FORBIDDEN_WORDS}: not checked`;
+    return undefined;
+}
+/** The one GET of the check, bounded by `timeoutMs`; throws `CancelledError` on cancel. */
+async function checkAddress(address, options = {}) {
+    // A value too short to hide without garbling the text (`isRedactable`) stays as it is.
+    const hidden = new Redactor();
+    for (const value of Object.values(options.headers ?? {}))
+        hidden.add(value);
+    const hide = (text) => hidden.redact(text);
+    const refused = refusal(address);
+    if (refused !== undefined)
+        return { ok: false, error: hide(refused) };
+    const timeoutMs = options.timeoutMs ?? CHECK_TIMEOUT_MS;
+    const bound = new ExchangeBound(timeoutMs, options.signal);
+    const route = dispatcherFor(options);
+    try {
+        const result = await exchange(new URL(address), options, route, bound.signal, hide);
+        return result.error === undefined ? result : { ...result, error: hide(result.error) };
+    }
+    catch (error) {
+        if (bound.cancelled)
+            throw new CancelledError('The run was cancelled');
+        return { ok: false, error: hide(failureWords(error, bound.timedOut, timeoutMs)) };
+    }
+    finally {
+        bound.end();
+        route.dispatcher.destroy().catch(() => undefined);
+    }
+}
+function dispatcherFor(options) {
+    const connect = {
+        lookup: guardedLookup(options.lookup),
+        ...(options.ca === undefined ? {} : { ca: options.ca }),
+    };
+    const requestTls = options.ca === undefined ? {} : { requestTls: { ca: options.ca } };
+    const viaProxy = proxyDispatcher(options.proxy ?? {}, { connect, ...requestTls });
+    if (viaProxy !== undefined)
+        return { dispatcher: viaProxy, proxied: true };
+    return { dispatcher: new undici.Agent({ connect }), proxied: false };
+}
+/** The GET, and the same-origin redirects it leads to, to the answer judged. */
+async function exchange(start, options, route, signal, hide) {
+    const headers = { 'user-agent': 'deploy-agent-action health check', ...options.headers };
+    let url = start;
+    for (let redirects = 0;; redirects++) {
+        if (route.proxied) {
+            const refused = await whileNotAborted(forbiddenResolution(url.hostname, options.lookup), signal);
+            if (refused !== undefined)
+                return { ok: false, error: refused };
+        }
+        const answer = await (0,undici.request)(url, {
+            method: 'GET',
+            headers,
+            signal,
+            dispatcher: route.dispatcher,
+        });
+        const status = answer.statusCode;
+        const location = answer.headers.location;
+        if (!REDIRECTS.has(status) || typeof location !== 'string') {
+            const { body } = await boundedBody(answer.body, MAX_BODY_BYTES);
+            return judge(status, body, options.expect, hide);
+        }
+        // A redirect's body is not read; dropping it drops its connection, no error to report.
+        answer.body.on('error', () => undefined).destroy();
+        let next;
+        try {
+            next = new URL(location, url);
+        }
+        catch {
+            return { ok: false, status, error: `${status} redirect to an address that is not one` };
+        }
+        if (next.origin !== url.origin) {
+            const error = `${status} redirect to another origin (${shownAddress(next)}): not followed`;
+            return { ok: false, status, error };
+        }
+        if (redirects >= MAX_REDIRECTS) {
+            return { ok: false, status, error: `more than ${MAX_REDIRECTS} redirects: not followed` };
+        }
+        url = next;
+    }
+}
+/** `work`, or a rejection as soon as `signal` aborts (a DNS look-up cannot be stopped). */
+function whileNotAborted(work, signal) {
+    if (signal.aborted)
+        return Promise.reject(new Error('aborted'));
+    return new Promise((resolve, reject) => {
+        const onAbort = () => reject(new Error('aborted'));
+        signal.addEventListener('abort', onAbort, { once: true });
+        work.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
+    });
+}
+function judge(status, body, expected, hide) {
+    const answered = status >= 200 && status <= 299;
+    const holds = expected === undefined || expected === '' || body.includes(expected, 0, 'utf8');
+    if (answered && holds)
+        return { ok: true, status };
+    const error = answered
+        ? `${status} answer does not hold the expected text (in its first ${MAX_BODY_BYTES / 1024} KiB)`
+        : `${status} ${external_node_http_.STATUS_CODES[status] ?? 'answer'}`;
+    const text = hide(body.toString('utf8')).replace(/\s+/g, ' ').trim();
+    if (text === '')
+        return { ok: false, status, error };
+    return { ok: false, status, error, bodyExcerpt: untrusted(text.slice(0, EXCERPT_CHARACTERS)) };
+}
+/** A network failure in words: the refused address, the timeout, or the network's error. */
+function failureWords(error, timedOut, timeoutMs) {
+    for (let cause = error; cause instanceof Error; cause = cause.cause) {
+        if (cause.code === FORBIDDEN_ADDRESS)
+            return cause.message;
+    }
+    return networkFailure(error, timedOut, timeoutMs).problem;
 }
 
 ;// CONCATENATED MODULE: ./src/service/errors.ts
@@ -62691,7 +63205,7 @@ function noteUnknownStatus(status, known, logger) {
     if (STATUSES.includes(status) || known.has(status))
         return;
     known.add(status);
-    logger.info(`status ${runtime_untrusted(status)} is not one the action knows: waiting through it`);
+    logger.info(`status ${untrusted(status)} is not one the action knows: waiting through it`);
 }
 /** Why a wait timed out: its length, its checks, the pause the service asked for, what is missing. */
 function timedOut(name, schedule, options, missing, words) {
@@ -62730,7 +63244,7 @@ async function waitUntilLive(initial, goal, options, dependencies, decided) {
             heartbeat.live(deployment);
             return { deployment, verdict };
         }
-        const name = `'${runtime_untrusted(deployment.name)}' (${deployment.id})`;
+        const name = `'${untrusted(deployment.name)}' (${deployment.id})`;
         if (verdict.final) {
             const message = `Deployment ${name} will not be live: ${verdict.missing}.`;
             throw heartbeat.over('failed', new WaitError(message, deployment, verdict));
@@ -62769,6 +63283,136 @@ async function waitUntilLive(initial, goal, options, dependencies, decided) {
     }
 }
 
+;// CONCATENATED MODULE: ./src/run/decisions/health.ts
+/**
+ * Live, when a health check is asked, also means answering (ACTION-CONTRACT.md behaviour
+ * 31): once the deployment is otherwise live, its address is checked (one bounded `GET`,
+ * service/address-check.ts), and the deployment is live only while it answers `2xx`
+ * (with the expected text). `decideLive` (goal.ts) asks the probe; the wait asks again
+ * at its pace, and the probe never checks one address more than 30 times a minute
+ * (counted apart from the service's checks). Three `401`/`403` answers in a row end the
+ * wait (a wrong key does not heal); a check that needs the deployment's `url` where it
+ * has none can never be made. The log says each change of the answer, and at least
+ * every heartbeat while it fails; each change is a `health` event.
+ */
+
+
+
+
+/** `401`/`403` answers in a row that end the wait. */
+const REFUSALS_TO_GIVE_UP = 3;
+/** What is missing when the check needs a `url` the deployment does not have. */
+const NO_URL = 'health-check is set but the deployment has no custom_url';
+/** The answer as one line of the log. */
+function healthLine(seen) {
+    const where = seen.address === undefined ? 'health check' : `health check ${seen.address}`;
+    if (seen.ok)
+        return `${where}: answers ${seen.status ?? ''}`.trimEnd();
+    const body = seen.excerpt === undefined ? '' : `; the answer begins: ${seen.excerpt}`;
+    return `${where}: ${seen.error ?? 'no answer'}${body}`;
+}
+/** The key of an answer: a change of it is said at once. */
+function answerKey(seen) {
+    return JSON.stringify([seen.address ?? null, seen.ok, seen.status ?? null, seen.error ?? null]);
+}
+function seenOf(address, result) {
+    return {
+        address: shownAddress(address),
+        ok: result.ok,
+        ...(result.status === undefined ? {} : { status: result.status }),
+        ...(result.ok || result.error === undefined ? {} : { error: result.error }),
+        ...(result.bodyExcerpt === undefined ? {} : { excerpt: result.bodyExcerpt }),
+    };
+}
+/** The check of one run's deployment, and what it answered so far. */
+class HealthProbe {
+    #request;
+    #dependencies;
+    #deadline;
+    /** The last check made: its address, when, and what it answered. */
+    #last;
+    /** The last answer said: its key, since when it is the answer, and when it was last said. */
+    #said;
+    #refusedInARow = 0;
+    /** `budgetMs`: how long the checks may go on (the wait's length, or one check's). */
+    constructor(request, dependencies, budgetMs) {
+        this.#request = request;
+        this.#dependencies = dependencies;
+        this.#deadline = dependencies.clock.now() + budgetMs;
+    }
+    async judge(deployment, otherwise) {
+        const filled = fillHealthCheck(this.#request.check, deployment.source_config.custom_url);
+        if (filled.kind === 'no-url') {
+            const health = { ok: false, error: NO_URL };
+            this.#say(health);
+            return { live: false, missing: NO_URL, final: true, health };
+        }
+        const health = await this.#answer(filled.address);
+        if (health.ok)
+            return { ...otherwise, health };
+        const shown = health.address ?? 'the health check';
+        if (this.#refusedInARow >= REFUSALS_TO_GIVE_UP) {
+            return {
+                live: false,
+                final: true,
+                missing: `${shown} answered ${health.status ?? ''} ${REFUSALS_TO_GIVE_UP} times in a row: it refuses the check's credentials, which a wait does not heal (send the agent server's key with health-check-headers)`,
+                health,
+            };
+        }
+        return {
+            live: false,
+            missing: `${shown} does not answer as asked (${health.error ?? 'no answer'})`,
+            health,
+        };
+    }
+    /** What the address answers now, or the last answer when it was checked less than `spacingMs` ago. */
+    async #answer(address) {
+        const { clock, signal, proxy, spacingMs, check = checkAddress } = this.#dependencies;
+        const last = this.#last;
+        if (last !== undefined && last.address === address && clock.now() - last.at < spacingMs) {
+            return last.seen;
+        }
+        const at = clock.now();
+        const timeoutMs = Math.min(CHECK_TIMEOUT_MS, Math.max(this.#deadline - at, 1_000));
+        const { headers, expect } = this.#request;
+        const result = await check(address, {
+            headers,
+            ...(expect === undefined ? {} : { expect }),
+            ...(proxy === undefined ? {} : { proxy }),
+            ...(signal === undefined ? {} : { signal }),
+            timeoutMs,
+        });
+        const seen = seenOf(address, result);
+        this.#refusedInARow = seen.status === 401 || seen.status === 403 ? this.#refusedInARow + 1 : 0;
+        this.#last = { address, at, seen };
+        this.#say(seen);
+        return seen;
+    }
+    /** The answer in the log at each change, and at least every heartbeat while it fails; a `health` event at each change. */
+    #say(seen) {
+        const { clock, logger, events, heartbeatMs } = this.#dependencies;
+        const key = answerKey(seen);
+        const now = clock.now();
+        const said = this.#said;
+        if (said?.key === key) {
+            if (seen.ok || now - said.at < heartbeatMs)
+                return;
+            logger.info(`${healthLine(seen)} (so for ${formatDuration(now - said.since)})`);
+            this.#said = { ...said, at: now };
+            return;
+        }
+        logger.info(healthLine(seen));
+        events?.({
+            kind: 'health',
+            url: seen.address ?? null,
+            httpStatus: seen.status ?? null,
+            ok: seen.ok,
+            ...(seen.error === undefined ? {} : { error: seen.error }),
+        });
+        this.#said = { key, since: now, at: now };
+    }
+}
+
 ;// CONCATENATED MODULE: ./src/run/flows/live-wait.ts
 /**
  * The wait as a phase of a flow (the deploy's, `status`'s): in a log group,
@@ -62780,12 +63424,49 @@ async function waitUntilLive(initial, goal, options, dependencies, decided) {
 
 
 
+
+
+
+/**
+ * The goal with the check of the deployment's address, when one is asked: its checks
+ * go on as long as the wait may (one check's bound without a wait).
+ */
+function withHealth(goal, asked, dependencies, proxy) {
+    if (asked.health === undefined)
+        return goal;
+    const { clock, logger, events, signal } = dependencies;
+    const budgetMs = asked.waitForReady ? asked.waitTimeoutSeconds * 1000 : CHECK_TIMEOUT_MS;
+    const { heartbeatMs, maxIntervalMs: spacingMs } = dependencies.wait ?? DEFAULT_WAIT;
+    const probe = new HealthProbe(asked.health, {
+        clock,
+        logger,
+        proxy,
+        heartbeatMs,
+        spacingMs,
+        ...(events && { events }),
+        ...(signal && { signal }),
+    }, budgetMs);
+    return { ...goal, health: probe };
+}
+/**
+ * Without a wait: a health check that could not be made (no `url` to check) fails the
+ * step, after the outputs; one that did not answer as asked is a warning.
+ */
+function noteHealth(name, liveness, logger) {
+    const { health } = liveness;
+    if (health === undefined || health.ok)
+        return;
+    if (!liveness.live && liveness.final === true) {
+        throw new ActionError(`Deployment '${name}' is not live: ${liveness.missing}.`);
+    }
+    logger.warning(`'${name}' does not answer its health check: ${healthLine(health)}. Not waiting (wait-for-ready is off), so this is a warning.`);
+}
 /** Says which commit is live when another one superseded the target. */
 function noteSuperseded(goal, liveness, logger) {
     if (!liveness.live || liveness.supersededBy === undefined || goal.target === undefined)
         return;
     const newer = goal.orders?.of(liveness.supersededBy) === 'newer' ? 'a newer commit' : 'a newer push';
-    logger.info(`commit ${shortSha(goal.target.sha)} was superseded by ${newer}: commit ${shortSha(runtime_untrusted(liveness.supersededBy))} is live instead`);
+    logger.info(`commit ${shortSha(goal.target.sha)} was superseded by ${newer}: commit ${shortSha(untrusted(liveness.supersededBy))} is live instead`);
 }
 /**
  * Waits, in a log group, until the deployment is live, from how live it was
@@ -62830,7 +63511,7 @@ function failureOf(error, deployment, redact) {
     if (error instanceof CancelledError) {
         const state = deployment === undefined
             ? ''
-            : ` while deployment ${deployment.id} was ${runtime_untrusted(deployment.status)}`;
+            : ` while deployment ${deployment.id} was ${untrusted(deployment.status)}`;
         return {
             failure: `The run was cancelled${state}; the outputs hold what was known.`,
             cancelled: true,
@@ -62904,7 +63585,7 @@ class RunRecord {
             this.deployment = deployment;
             this.liveness = liveness;
         }
-        this.#setOutputs(outputsOf(this.result, this.deployment, { live: this.liveness?.live === true, drift: this.#drift }, this.spec.dashboardUrl));
+        this.#setOutputs(outputsOf(this.result, this.deployment, { live: this.liveness?.live === true, drift: this.#drift, health: this.liveness?.health }, this.spec.dashboardUrl));
     }
     /** The run in the core's words, for the adapter's progress hooks. */
     report(stage, waitingFor) {
@@ -62966,246 +63647,6 @@ class RunRecord {
             commit,
         };
     }
-}
-
-// EXTERNAL MODULE: external "node:http"
-var external_node_http_ = __nccwpck_require__(7067);
-;// CONCATENATED MODULE: ./src/service/bounded-body.ts
-/**
- * An answer's body read to a bound: at most `limit` bytes, and whether it
- * held more. Leaving the loop early destroys the rest of the answer (and
- * its connection), so a body that never ends costs no more than `limit`.
- */
-async function boundedBody(body, limit) {
-    const chunks = [];
-    let size = 0;
-    for await (const chunk of body) {
-        chunks.push(chunk);
-        size += chunk.length;
-        if (size > limit)
-            break;
-    }
-    return { body: Buffer.concat(chunks).subarray(0, limit), oversized: size > limit };
-}
-
-;// CONCATENATED MODULE: ./src/service/exchange-bound.ts
-/**
- * One HTTP exchange's bound: a signal aborted once `timeoutMs` pass or the
- * run is cancelled, whichever comes first. `timedOut` and `cancelled` say
- * which; `end()` clears the timer and the listener.
- */
-
-class ExchangeBound {
-    #abort = new AbortController();
-    #cancel;
-    #timer;
-    #onCancel = () => this.#abort.abort();
-    #timedOut = false;
-    /** Throws `CancelledError` when the run is cancelled already. */
-    constructor(timeoutMs, cancel) {
-        if (cancel?.aborted)
-            throw new CancelledError('The run was cancelled');
-        this.#cancel = cancel;
-        this.#timer = setTimeout(() => {
-            this.#timedOut = true;
-            this.#abort.abort();
-        }, timeoutMs);
-        cancel?.addEventListener('abort', this.#onCancel, { once: true });
-    }
-    get signal() {
-        return this.#abort.signal;
-    }
-    get timedOut() {
-        return this.#timedOut;
-    }
-    /** The run was cancelled: the caller throws `CancelledError`, never a failure of its own. */
-    get cancelled() {
-        return this.#cancel?.aborted === true;
-    }
-    end() {
-        clearTimeout(this.#timer);
-        this.#cancel?.removeEventListener('abort', this.#onCancel);
-    }
-}
-
-;// CONCATENATED MODULE: ./src/service/answers.ts
-/**
- * What the action says about an exchange that failed: the service's own
- * message from an error body, a description of a body it could not read,
- * how a request without an answer failed, and what the user can do about it.
- * Text from the service is untrusted: secret values are redacted before
- * anything is shortened, and every value is kept to one line.
- */
-
-
-const EXCERPT_LENGTH = 200;
-/**
- * How much of a text the excerpt reads: enough for 200 characters once the
- * tags of a page are dropped, and never the whole of a 32 MiB answer.
- */
-const EXCERPT_SCAN = 8 * 1024;
-/** How much of a body is searched for an HTML page's title. */
-const TITLE_SCAN = 64 * 1024;
-/** Entries of a validation list shown; the rest are counted. */
-const ISSUES_SHOWN = 20;
-/**
- * The text without its `<script>` and `<style>` elements, in one pass: each
- * search starts where the last one ended (a lazy `[\s\S]*?` per opening
- * would read the rest of the text again for every unclosed one).
- */
-function withoutScripts(html) {
-    const opening = /<(?:script|style)\b[^<>]*>/gi;
-    const closing = /<\/(?:script|style)\s*>/gi;
-    let out = '';
-    let from = 0;
-    for (let open = opening.exec(html); open !== null; open = opening.exec(html)) {
-        out += `${html.slice(from, open.index)} `;
-        closing.lastIndex = opening.lastIndex;
-        if (closing.exec(html) === null)
-            return out;
-        from = closing.lastIndex;
-        opening.lastIndex = from;
-    }
-    return out + html.slice(from);
-}
-/**
- * A short, single-line excerpt of a text body (tags of an HTML page
- * dropped), read from its first few kilobytes only. Every pattern here stops
- * at the next `<`, so the work grows with the text's length, not its square.
- */
-function excerpt(text) {
-    const head = text.slice(0, EXCERPT_SCAN);
-    const plain = /<[a-z!/][^<>]*>/i.test(head)
-        ? withoutScripts(head).replace(/<[^<>]*>/g, ' ')
-        : head;
-    const line = plain.replace(/\s+/g, ' ').trim();
-    const cut = line.length > EXCERPT_LENGTH || text.length > head.length;
-    return runtime_untrusted(cut ? `${line.slice(0, EXCERPT_LENGTH)}…` : line);
-}
-/**
- * The service's own message: `detail` (a string, or a list of field errors
- * shown one a line, the first 20 of them), `message` or `error`, else the
- * start of the text. `redact` runs first, on the raw text and on each value.
- */
-function serviceMessageOf(raw, redact = (text) => text) {
-    const text = redact(raw);
-    if (text.trim() === '')
-        return undefined;
-    let json;
-    try {
-        json = JSON.parse(text);
-    }
-    catch {
-        return excerpt(text);
-    }
-    const parsed = ErrorBodySchema.safeParse(json);
-    if (!parsed.success)
-        return excerpt(text);
-    const { detail, message, error } = parsed.data;
-    if (Array.isArray(detail)) {
-        const lines = detail.slice(0, ISSUES_SHOWN).map((entry) => {
-            const location = runtime_untrusted(redact(entry.loc.map(String).join('.')));
-            const said = excerpt(runtime_untrusted(redact(entry.msg)));
-            return location === '' ? said : `  ${location}: ${said}`;
-        });
-        if (detail.length > ISSUES_SHOWN)
-            lines.push(`  and ${detail.length - ISSUES_SHOWN} more`);
-        return lines.join('\n');
-    }
-    for (const candidate of [detail, message, error]) {
-        if (typeof candidate === 'string' && candidate !== '')
-            return excerpt(redact(candidate));
-    }
-    return excerpt(text);
-}
-/**
- * A body that is not JSON, described without echoing it: its content type,
- * its size, where parsing failed, and an HTML page's title.
- */
-function describeAnswer(body, contentType, error) {
-    const parts = [contentType ?? 'no content type', `${body.length} bytes`];
-    if (body.length === 0)
-        return `${parts.join(', ')}: empty body`;
-    // Only the shape of the parser's message is used: V8 quotes the body in it.
-    const message = error instanceof Error ? error.message : '';
-    const position = /at position (\d+)/.exec(message)?.[1];
-    const head = body.subarray(0, TITLE_SCAN).toString('utf8');
-    const first = /\S/.exec(head)?.[0] ?? '';
-    if (/end of (JSON )?input|Unterminated/i.test(message))
-        parts.push('it ends early');
-    else if (position !== undefined)
-        parts.push(`parsing failed at character ${position}`);
-    else if (!/[{["\-0-9tfn]/.test(first))
-        parts.push('it does not start like JSON');
-    else
-        parts.push('malformed JSON');
-    const title = /<title[^<>]*>([^<]*)<\/title>/i.exec(head)?.[1];
-    if (title !== undefined && title.trim() !== '')
-        parts.push(`page titled '${excerpt(runtime_untrusted(title))}'`);
-    return parts.join(', ');
-}
-/** The action's words: its inputs. */
-const ACTION_WORDS = {
-    apiKey: 'the api-key input',
-    apiKeyHeader: 'api-key-header',
-    headers: 'the headers input',
-    integrationId: 'the integration-id input',
-    apiUrl: 'api-url',
-    name: 'the name input',
-    repository: 'the repository input',
-    waitTimeout: 'wait-timeout',
-    onDriftFail: 'on-drift: fail',
-    onChangeFail: 'on-change: fail',
-    changeRequest: 'pull request',
-};
-const noSuchEndpoint = (words) => `Check ${words.apiUrl}: the service has no such endpoint or resource.`;
-function defaultRemedies(words) {
-    return {
-        401: `Check ${words.apiKey} (and ${words.apiKeyHeader}, if the service expects another header).`,
-        403: `The api key lacks access: check its permissions and workspace, or pass the workspace/tenant header with ${words.headers}.`,
-        404: noSuchEndpoint(words),
-    };
-}
-/** What the user can do about a status that trying again will not fix. */
-function remedyFor(context) {
-    const { status, location } = context;
-    const words = context.words ?? ACTION_WORDS;
-    if (status >= 300 && status < 400) {
-        return `Check ${words.apiUrl}: the service redirected${location ? ` to ${location}` : ''}, and redirects are not followed (they would carry the api key elsewhere).`;
-    }
-    const remedy = { ...defaultRemedies(words), ...context.remedies }[status];
-    // The web framework's own 404 means no route at all: the base address is wrong.
-    if (status === 404 && context.serviceMessage === 'Not Found') {
-        const wrongPath = `Check ${words.apiUrl} first: ${context.baseUrl} has no ${context.path} (is a path prefix such as /api missing?).`;
-        return remedy === noSuchEndpoint(words) || remedy === undefined
-            ? wrongPath
-            : `${wrongPath}\nOtherwise: ${remedy}`;
-    }
-    return remedy;
-}
-const REQUEST_ID_HEADERS = ['x-request-id', 'request-id', 'x-correlation-id', 'x-amzn-requestid'];
-/** The id the service or its gateway gave the request, for a support ticket. */
-function requestIdOf(header) {
-    return REQUEST_ID_HEADERS.map(header).find((value) => value !== undefined && value !== '');
-}
-const NETWORK_WORDS = {
-    ECONNREFUSED: 'connection refused',
-    ECONNRESET: 'connection reset',
-    ENOTFOUND: 'host not found',
-    EAI_AGAIN: 'host name lookup failed',
-    UND_ERR_SOCKET: 'connection closed before an answer',
-    ETIMEDOUT: 'connection timed out',
-};
-/** How an attempt without an answer failed, in words, and whether it may have reached the service. */
-function networkFailure(error, timedOut, timeoutMs) {
-    if (timedOut)
-        return { problem: `no answer within ${timeoutMs / 1000} s`, reached: true };
-    const cause = error instanceof Error && error.cause instanceof Error ? error.cause : error;
-    const code = typeof cause === 'object' && cause !== null && 'code' in cause ? String(cause.code) : '';
-    const text = NETWORK_WORDS[code] ?? (cause instanceof Error ? cause.message : 'network error');
-    // A refused connection or a failed look-up never reached the service.
-    const reached = !['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN'].includes(code);
-    return { problem: code !== '' ? `${text} (${code})` : text, reached };
 }
 
 ;// CONCATENATED MODULE: ./src/service/client.ts
@@ -63509,10 +63950,10 @@ function reportDrift(spec, goal, waits, logger, words) {
     const blocked = blockedIn(drift);
     for (const entry of drift) {
         const note = entry.kind === 'unbuilt' ? ` (${BUILD_OFF})` : '';
-        logger.warning(`drift: ${runtime_untrusted(entry.field)}: the step wants ${showValue(entry.wanted)}, the deployment has ${showValue(entry.live)}${note}`);
+        logger.warning(`drift: ${untrusted(entry.field)}: the step wants ${showValue(entry.wanted)}, the deployment has ${showValue(entry.live)}${note}`);
     }
     const rest = drift.filter((entry) => !entry.blocks);
-    const fields = rest.map((entry) => runtime_untrusted(entry.field)).join(', ');
+    const fields = rest.map((entry) => untrusted(entry.field)).join(', ');
     const advice = `The service cannot update a deployment: change ${plural(rest.length, 'it', 'them')} in the service, or deploy under a new name.`;
     const fails = spec.onDrift === 'fail';
     if (blocked.length > 0) {
@@ -63535,6 +63976,10 @@ function noteLiveness(spec, goal, liveness, logger) {
     if (spec.waitForReady)
         logger.info('dry run: not waiting');
     noteSuperseded(goal, liveness, logger);
+    if (liveness.health !== undefined) {
+        noteHealth(spec.name, liveness, logger);
+        return;
+    }
     // A deployment that will never run the target was already said so, in a warning.
     if (!liveness.live && goal.target !== undefined && blockedIn(goal.drift).length === 0) {
         logger.notice(`commit ${shortSha(goal.target.sha)} is not live yet: ${liveness.missing}`);
@@ -63567,7 +64012,9 @@ async function steps(spec, io, events, record, share) {
     warnOfSpec(spec, logger);
     const dependencies = { ...dependenciesOf(spec, io, events), ...share.dependencies };
     const result = await deploy(spec, dependencies, (request) => (record.request = request));
-    const goal = await assess(spec, result, logger, io.commitOrder);
+    // A dry run checks nothing of the deployment's address.
+    const asked = spec.dryRun ? { ...spec, health: undefined } : spec;
+    const goal = withHealth(await assess(spec, result, logger, io.commitOrder), asked, dependencies, io.proxy);
     const found = result.deployment;
     // Decided once for the deployment found or created; the wait decides it for each one it sees.
     const liveness = found && (await decideLive(found, goal));
@@ -63592,7 +64039,7 @@ async function steps(spec, io, events, record, share) {
     record.seen(last.deployment, last.liveness);
     const { deployment } = last;
     if (deployment !== undefined) {
-        logger.info(`${result.created ? 'created' : 'reused'} deployment '${spec.name}': ${deployment.id} (${runtime_untrusted(deployment.status)})`);
+        logger.info(`${result.created ? 'created' : 'reused'} deployment '${spec.name}': ${deployment.id} (${untrusted(deployment.status)})`);
     }
 }
 /**
@@ -64573,14 +65020,14 @@ function logVerdict(name, verdict, logger) {
         return;
     }
     for (const { field, wanted, live } of verdict.changes) {
-        logger.info(`plan: ${runtime_untrusted(field)}: the step wants ${showValue(wanted)}, the deployment has ${showValue(live)}; not applied`);
+        logger.info(`plan: ${untrusted(field)}: the step wants ${showValue(wanted)}, the deployment has ${showValue(live)}; not applied`);
     }
     const branch = verdict.tracks?.branch;
     const builds = verdict.tracks?.buildsOnPush === true;
     logger.info(`plan: the deploy would reuse ${verdict.deployment?.id ?? ''} with ${plan_run_differences(verdict.changes.length)} it would not apply` +
         (branch === undefined
             ? ''
-            : `; it tracks ${runtime_untrusted(branch)}, and a push there ${builds ? 'builds a new revision' : 'builds nothing (build_on_push is off)'}`));
+            : `; it tracks ${untrusted(branch)}, and a push there ${builds ? 'builds a new revision' : 'builds nothing (build_on_push is off)'}`));
     if (verdict.wouldFail !== undefined)
         logger.warning(`plan: ${verdict.wouldFail}`);
 }
@@ -64614,7 +65061,7 @@ async function planned({ spec, onChange }, io, events, shared) {
         const failure = verdict.action === 'fail'
             ? io.redact(verdict.reason ?? 'the deploy would fail')
             : onChange === 'fail' && verdict.changes.length > 0
-                ? `The deploy of '${spec.name}' would not apply ${plan_run_differences(verdict.changes.length)} (${dependencies.service.words.onChangeFail}): ${verdict.changes.map((change) => runtime_untrusted(change.field)).join(', ')}. The service cannot update a deployment: change ${plural(verdict.changes.length, 'it', 'them')} in the service, or deploy under a new name.`
+                ? `The deploy of '${spec.name}' would not apply ${plan_run_differences(verdict.changes.length)} (${dependencies.service.words.onChangeFail}): ${verdict.changes.map((change) => untrusted(change.field)).join(', ')}. The service cannot update a deployment: change ${plural(verdict.changes.length, 'it', 'them')} in the service, or deploy under a new name.`
                 : undefined;
         const summary = { kind: 'plan', ...report };
         return { failure, summary };
@@ -65278,7 +65725,7 @@ function logLine(name, found, logger) {
         return;
     }
     const { deployment, dashboardUrl } = found;
-    const status = runtime_untrusted(deployment.status);
+    const status = untrusted(deployment.status);
     logger.info(deployment.status === 'AWAITING_DELETE'
         ? `retire: '${name}' is deployment ${deployment.id} (${status}): a deletion was asked for in the service; ${dashboardUrl === undefined ? `its id there is ${deployment.id}` : `see ${dashboardUrl}`}`
         : `retire: '${name}' is deployment ${deployment.id} (${status}): it still exists in the service and keeps running until someone deletes ${dashboardUrl === undefined ? `deployment ${deployment.id} there (this step cannot: the service's interface has no delete)` : `it there: ${dashboardUrl}`}`);
@@ -66132,10 +66579,10 @@ const agentOf = ({ agent }) => agent === undefined ? '' : ` of agent '${agent.ke
 /** One line an orphan and an unknown number; never a word of deleting or stopping. */
 function report(found, request, logger) {
     for (const { deployment, digits, why } of found.unknown) {
-        logger.info(`sweep: '${runtime_untrusted(deployment.name)}' names pull request #${digits}, ${why}`);
+        logger.info(`sweep: '${untrusted(deployment.name)}' names pull request #${digits}, ${why}`);
     }
     for (const orphan of found.orphans) {
-        const line = `sweep: '${runtime_untrusted(orphan.deployment.name)}'${agentOf(orphan)} (${orphan.deployment.id}, ${runtime_untrusted(orphan.deployment.status)}) still runs for pull request #${orphan.number}, ${orphan.state}${orphan.closedAt === undefined ? '' : ` ${orphan.closedAt}`}: delete it in the service (${whereToDelete(orphan)}); this step cannot`;
+        const line = `sweep: '${untrusted(orphan.deployment.name)}'${agentOf(orphan)} (${orphan.deployment.id}, ${untrusted(orphan.deployment.status)}) still runs for pull request #${orphan.number}, ${orphan.state}${orphan.closedAt === undefined ? '' : ` ${orphan.closedAt}`}: delete it in the service (${whereToDelete(orphan)}); this step cannot`;
         if (request.onOrphans === 'none')
             logger.info(line);
         else
@@ -66186,7 +66633,7 @@ async function sweep(request, io, events) {
         });
         const count = found.orphans.length;
         const failure = request.onOrphans === 'fail' && count > 0
-            ? `${count} ${plural(count, 'preview')} of closed pull requests still ${plural(count, 'runs', 'run')} in the service (on-orphans: fail): ${found.orphans.map((orphan) => `'${runtime_untrusted(orphan.deployment.name)}'`).join(', ')}. Delete ${plural(count, 'it', 'them')} there: this step cannot.`
+            ? `${count} ${plural(count, 'preview')} of closed pull requests still ${plural(count, 'runs', 'run')} in the service (on-orphans: fail): ${found.orphans.map((orphan) => `'${untrusted(orphan.deployment.name)}'`).join(', ')}. Delete ${plural(count, 'it', 'them')} there: this step cannot.`
             : undefined;
         return {
             ...(failure === undefined ? {} : { failure: io.redact(failure) }),

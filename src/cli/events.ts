@@ -133,6 +133,15 @@ export class EventStream {
         });
         this.#waited(agent, event.waitingFor);
         return;
+      case 'health':
+        this.#line('health', {
+          ...tagged,
+          url: event.url,
+          http_status: event.httpStatus,
+          ok: event.ok,
+          ...(event.error === undefined ? {} : { error: event.error }),
+        });
+        return;
       case 'wait_over':
         if (event.outcome === 'timed_out') this.#timedOut.add(agent ?? ONE);
         else this.#timedOut.delete(agent ?? ONE);

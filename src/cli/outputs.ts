@@ -22,6 +22,8 @@ const JSON_ORDER = [
   'status',
   'created',
   'live',
+  'healthy',
+  'health-status',
   'commit-sha',
   'latest-revision-id',
   'active-revision-id',
@@ -57,7 +59,7 @@ function parsedJson(name: string, text: string): unknown {
 
 /**
  * The JSON object `--json` prints: each known output (`created` and `live`
- * as booleans, `drift` as an array, `deployment` as an object, the others as
+ * as booleans, `healthy` too or null when not checked, `drift` as an array, `deployment` as an object, the others as
  * strings; the plan's `plan` as an object), and `error` when the run failed.
  */
 export function outputsJson(outputs: OutputTexts, error?: string): Record<string, unknown> {
@@ -65,6 +67,8 @@ export function outputsJson(outputs: OutputTexts, error?: string): Record<string
   for (const [name, text] of ordered(outputs)) {
     if (text === undefined || ACTION_ONLY_OUTPUTS.has(name)) continue;
     if (BOOLEAN_OUTPUTS.has(name)) json[name] = text === 'true';
+    // Not checked: null, as the manifest's entries say it.
+    else if (name === 'healthy') json[name] = text === '' ? null : text === 'true';
     else if (JSON_OUTPUTS.has(name)) json[name] = text === '' ? null : parsedJson(name, text);
     else json[name] = text;
   }

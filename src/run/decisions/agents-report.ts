@@ -48,8 +48,9 @@ export function agentEntry(name: string, outputs: Outputs, failure?: string): Ag
     url: outputs.url ?? '',
     'dashboard-url': outputs['dashboard-url'] ?? '',
     'drift-count': countOf(outputs.drift),
-    healthy: null,
-    'health-status': '',
+    healthy:
+      outputs.healthy === undefined || outputs.healthy === '' ? null : outputs.healthy === 'true',
+    'health-status': outputs['health-status'] ?? '',
     'github-deployment-id': '',
     ...(failure === undefined ? {} : { error: failure }),
   };
@@ -59,10 +60,14 @@ export function agentEntry(name: string, outputs: Outputs, failure?: string): Ag
 export function agentsOutputs(entries: ReadonlyMap<string, AgentEntry>): {
   deployments: string;
   live: string;
+  healthy: string;
 } {
   const all = [...entries.values()];
+  const checked = all.filter((entry) => entry.healthy !== null);
   return {
     deployments: JSON.stringify(Object.fromEntries(entries)),
     live: String(all.length > 0 && all.every((entry) => entry.live)),
+    // Empty when no agent was checked; else true only when every agent checked answered.
+    healthy: checked.length === 0 ? '' : String(checked.every((entry) => entry.healthy === true)),
   };
 }

@@ -13,6 +13,7 @@ import type { Drift, Liveness, UnbuiltDrift } from '../ports/findings.js';
 import { fieldDrift, findDrift, showValue } from './drift.js';
 import { chooseTarget, latestCommit, liveness, trackedRef, type Target } from './live.js';
 import type { AskCommitOrder } from '../ports/progress.js';
+import type { HealthJudge } from './health.js';
 
 export interface Goal {
   /** The commit that must be live, if one is targeted. */
@@ -154,7 +155,10 @@ function showCommit(value: unknown): string {
  * ask nothing but to be live (`ONLY_LIVE`).
  */
 export type LiveGoal = Pick<Goal, 'target' | 'seenRevisions'> &
-  Partial<Pick<Goal, 'orders' | 'drift'>>;
+  Partial<Pick<Goal, 'orders' | 'drift'>> & {
+    /** The check of the deployment's own address, when one is asked (health.ts). */
+    health?: HealthJudge;
+  };
 
 /** Nothing asked of the deployment but to be live: no target, no revision seen, no drift. */
 export const ONLY_LIVE: LiveGoal = { seenRevisions: new Set() };
@@ -167,13 +171,17 @@ export const ONLY_LIVE: LiveGoal = { seenRevisions: new Set() };
  * The one place where live is decided. The flows decide it once for the
  * deployment they found, the wait for each one it sees, and the rest (the
  * run's record, its outputs, reports and summary, the log) reads the value
- * they pass on. A new condition of live (next: an answer from the
- * deployment's address) goes here, and only here.
+ * they pass on. A new condition of live goes here, and only here: the last
+ * is an answer from the deployment's address, asked once it is otherwise live.
  */
 export async function decideLive(deployment: Deployment, goal: LiveGoal): Promise<Liveness> {
   await goal.orders?.learn(deployment);
   const { drift = [] } = goal;
   if (blockedIn(drift).length > 0)
     return { live: false, missing: blockedText({ drift }), final: true };
-  return liveness(deployment, goal.target, goal.seenRevisions, (commit) => goal.orders?.of(commit));
+  const otherwise = liveness(deployment, goal.target, goal.seenRevisions, (commit) =>
+    goal.orders?.of(commit),
+  );
+  if (!otherwise.live || goal.health === undefined) return otherwise;
+  return goal.health.judge(deployment, otherwise);
 }

@@ -7,7 +7,7 @@ import { MASK } from '../../common/redact.js';
 import { CREATE_CALL } from '../../service/endpoints.js';
 import { fillDashboardUrl } from '../../inputs/dashboard-url.js';
 import type { DeployResult } from './deploy.js';
-import type { DriftEntry } from '../ports/findings.js';
+import type { DriftEntry, HealthSeen } from '../ports/findings.js';
 import type { DeployedResult } from '../ports/summaries.js';
 import type { Deployment } from '../../service/schemas.js';
 
@@ -59,6 +59,8 @@ export function repositoryOf(result: DeployedResult): { url?: string; ref?: stri
 export interface Assessment {
   live: boolean;
   drift: DriftEntry[];
+  /** What the health check answered last, when one was made. */
+  health?: HealthSeen;
 }
 
 /** The `dashboard-url` template filled for the deployment; undefined without a template. */
@@ -84,6 +86,8 @@ export function outputsOf(
     'repo-url': repository.url ?? '',
     'repo-ref': repository.ref ?? '',
     live: String(assessment.live),
+    healthy: assessment.health === undefined ? '' : String(assessment.health.ok),
+    'health-status': String(assessment.health?.status ?? ''),
     drift: JSON.stringify(assessment.drift),
   };
   if (deployment === undefined) return outputs;

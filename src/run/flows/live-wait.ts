@@ -3,15 +3,64 @@
  * until the deployment is live, and what the log says of it then. The wait
  * itself is run/decisions/wait.ts.
  */
+import { ActionError } from '../../common/errors.js';
 import { untrusted, type Logger } from '../../common/runtime.js';
 import { shortSha } from '../../common/text.js';
-import type { DeploySpec } from '../../inputs/deploy-spec.js';
+import type { DeploySpec, HealthRequest } from '../../inputs/deploy-spec.js';
+import { CHECK_TIMEOUT_MS } from '../../service/address-check.js';
+import type { ProxySettings } from '../../service/proxy.js';
 import type { Deployment } from '../../service/schemas.js';
 import { inGroup, type RunDependencies } from '../ports/dependencies.js';
 import type { Liveness } from '../ports/findings.js';
 import { DEFAULT_WAIT } from '../ports/pace.js';
 import type { LiveGoal } from '../decisions/goal.js';
 import { waitUntilLive } from '../decisions/wait.js';
+import { healthLine, HealthProbe } from '../decisions/health.js';
+
+/**
+ * The goal with the check of the deployment's address, when one is asked: its checks
+ * go on as long as the wait may (one check's bound without a wait).
+ */
+export function withHealth<G extends LiveGoal>(
+  goal: G,
+  asked: { health?: HealthRequest; waitForReady: boolean; waitTimeoutSeconds: number },
+  dependencies: RunDependencies,
+  proxy: ProxySettings,
+): G {
+  if (asked.health === undefined) return goal;
+  const { clock, logger, events, signal } = dependencies;
+  const budgetMs = asked.waitForReady ? asked.waitTimeoutSeconds * 1000 : CHECK_TIMEOUT_MS;
+  const { heartbeatMs, maxIntervalMs: spacingMs } = dependencies.wait ?? DEFAULT_WAIT;
+  const probe = new HealthProbe(
+    asked.health,
+    {
+      clock,
+      logger,
+      proxy,
+      heartbeatMs,
+      spacingMs,
+      ...(events && { events }),
+      ...(signal && { signal }),
+    },
+    budgetMs,
+  );
+  return { ...goal, health: probe };
+}
+
+/**
+ * Without a wait: a health check that could not be made (no `url` to check) fails the
+ * step, after the outputs; one that did not answer as asked is a warning.
+ */
+export function noteHealth(name: string, liveness: Liveness, logger: Logger): void {
+  const { health } = liveness;
+  if (health === undefined || health.ok) return;
+  if (!liveness.live && liveness.final === true) {
+    throw new ActionError(`Deployment '${name}' is not live: ${liveness.missing}.`);
+  }
+  logger.warning(
+    `'${name}' does not answer its health check: ${healthLine(health)}. Not waiting (wait-for-ready is off), so this is a warning.`,
+  );
+}
 
 /** Says which commit is live when another one superseded the target. */
 export function noteSuperseded(goal: LiveGoal, liveness: Liveness, logger: Logger): void {

@@ -24,7 +24,7 @@ import {
   type Goal,
 } from '../decisions/goal.js';
 import { dryRunReport } from '../decisions/report.js';
-import { noteSuperseded, waitForLive } from './live-wait.js';
+import { noteHealth, noteSuperseded, waitForLive, withHealth } from './live-wait.js';
 import { RunRecord } from './run-record.js';
 import { dependenciesOf, maskSpec, warnOfSpec } from './setup.js';
 
@@ -80,6 +80,10 @@ function reportDrift(
 function noteLiveness(spec: DeploySpec, goal: Goal, liveness: Liveness, logger: Logger): void {
   if (spec.waitForReady) logger.info('dry run: not waiting');
   noteSuperseded(goal, liveness, logger);
+  if (liveness.health !== undefined) {
+    noteHealth(spec.name, liveness, logger);
+    return;
+  }
   // A deployment that will never run the target was already said so, in a warning.
   if (!liveness.live && goal.target !== undefined && blockedIn(goal.drift).length === 0) {
     logger.notice(`commit ${shortSha(goal.target.sha)} is not live yet: ${liveness.missing}`);
@@ -130,7 +134,14 @@ async function steps(
   warnOfSpec(spec, logger);
   const dependencies = { ...dependenciesOf(spec, io, events), ...share.dependencies };
   const result = await deploy(spec, dependencies, (request) => (record.request = request));
-  const goal = await assess(spec, result, logger, io.commitOrder);
+  // A dry run checks nothing of the deployment's address.
+  const asked = spec.dryRun ? { ...spec, health: undefined } : spec;
+  const goal = withHealth(
+    await assess(spec, result, logger, io.commitOrder),
+    asked,
+    dependencies,
+    io.proxy,
+  );
   const found = result.deployment;
   // Decided once for the deployment found or created; the wait decides it for each one it sees.
   const liveness = found && (await decideLive(found, goal));

@@ -113,7 +113,7 @@ export class RunRecord {
       outputsOf(
         this.result,
         this.deployment,
-        { live: this.liveness?.live === true, drift: this.#drift },
+        { live: this.liveness?.live === true, drift: this.#drift, health: this.liveness?.health },
         this.spec.dashboardUrl,
       ),
     );

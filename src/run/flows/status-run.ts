@@ -17,7 +17,7 @@ import { decideLive, ONLY_LIVE } from '../decisions/goal.js';
 import type { DeploySummary } from '../ports/summaries.js';
 import { outputsOf, type Outputs } from '../decisions/report.js';
 import { WaitError } from '../decisions/wait.js';
-import { waitForLive } from './live-wait.js';
+import { noteHealth, waitForLive, withHealth } from './live-wait.js';
 import type { SharedWork } from './pipeline.js';
 import { failureOf } from './run-record.js';
 import { dependenciesOf, maskValues } from './setup.js';
@@ -58,7 +58,12 @@ class StatusRecord {
     this.liveness = liveness;
     const { dashboardUrl } = this.#request;
     this.#setOutputs(
-      outputsOf(found, deployment, { live: liveness.live, drift: [] }, dashboardUrl),
+      outputsOf(
+        found,
+        deployment,
+        { live: liveness.live, drift: [], health: liveness.health },
+        dashboardUrl,
+      ),
     );
   }
 
@@ -111,10 +116,12 @@ async function lookUp(
     throw new ActionError(`No deployment is named '${name}' (names match exactly, case included).`);
   }
   // Decided once for the deployment found; the wait decides it for each one it sees.
-  const liveness = await decideLive(found, ONLY_LIVE);
+  const goal = withHealth(ONLY_LIVE, request, dependencies, io.proxy);
+  const liveness = await decideLive(found, goal);
   record.seen(found, liveness);
+  if (!request.waitForReady) noteHealth(name, liveness, logger);
   const last = request.waitForReady
-    ? await waitForLive(request, found, liveness, ONLY_LIVE, {
+    ? await waitForLive(request, found, liveness, goal, {
         ...dependencies,
         onPoll: (seen, verdict) => record.seen(seen, verdict),
       })

@@ -53,6 +53,12 @@ export type RunEventBody =
       activeRevisionId: string | null;
       waitingFor: string;
     }
+  /**
+   * The health check's answer changed (its first included): the address without its
+   * query (null: none could be made), the HTTP status (null: none came), whether it
+   * answers as asked, and why not.
+   */
+  | { kind: 'health'; url: string | null; httpStatus: number | null; ok: boolean; error?: string }
   /** A wait ended: live, past its deadline, or failed (will not be live, too many failed checks). */
   | { kind: 'wait_over'; outcome: 'live' | 'timed_out' | 'failed' }
   /** Outputs known so far (only those that changed need be new); data, redacted by structure. */
@@ -96,6 +102,12 @@ function redacted(event: RunEvent, redact: (text: string) => string): RunEvent {
       };
     case 'status_change':
       return { ...event, status: redact(event.status), waitingFor: redact(event.waitingFor) };
+    case 'health':
+      return {
+        ...event,
+        url: event.url === null ? null : redact(event.url),
+        ...(event.error === undefined ? {} : { error: redact(event.error) }),
+      };
     default:
       return event;
   }

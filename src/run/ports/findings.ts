@@ -44,6 +44,24 @@ export function shownDrift({ field, wanted, live }: DriftEntry): DriftEntry {
 }
 
 /**
+ * What the check of the deployment's own address answered (behaviour 31), as the
+ * outputs (`healthy`, `health-status`), the reports and the summary show it. No
+ * header value and no query string is in it.
+ */
+export interface HealthSeen {
+  /** The address checked, without its query (absent: none could be made). */
+  address?: string;
+  /** It answered `2xx`, holding the expected text. */
+  ok: boolean;
+  /** The last answer's HTTP status, when one came. */
+  status?: number;
+  /** Why it did not answer as asked, in words. */
+  error?: string;
+  /** A failing answer's first 200 characters, escaped. */
+  excerpt?: string;
+}
+
+/**
  * Whether a deployment is live (docs/how-it-works.md, "What green means"),
  * as decided once for each state of it the run sees (`decideLive` in
  * run/decisions/goal.ts) and read everywhere else: live or not, why, and what
@@ -54,6 +72,8 @@ export type Liveness =
       live: true;
       /** The commit live instead of the target, which a newer push superseded. */
       supersededBy?: string;
+      /** What the health check answered, when one is asked. */
+      health?: HealthSeen;
     }
   | {
       live: false;
@@ -61,6 +81,8 @@ export type Liveness =
       missing: string;
       /** It never will be (the deployment is being deleted, or a difference blocks it). */
       final?: boolean;
+      /** What the health check answered, when one was made. */
+      health?: HealthSeen;
     };
 
 export const PLAN_ACTIONS = ['create', 'reuse', 'fail'] as const;

@@ -58,6 +58,8 @@ describe('outputs', () => {
       'repo-url': '',
       'repo-ref': 'main',
       live: 'false',
+      healthy: '',
+      'health-status': '',
       drift: '[]',
     });
   });

@@ -1,0 +1,158 @@
+/**
+ * Live, when a health check is asked, also means answering (ACTION-CONTRACT.md behaviour
+ * 31): once the deployment is otherwise live, its address is checked (one bounded `GET`,
+ * service/address-check.ts), and the deployment is live only while it answers `2xx`
+ * (with the expected text). `decideLive` (goal.ts) asks the probe; the wait asks again
+ * at its pace, and the probe never checks one address more than 30 times a minute
+ * (counted apart from the service's checks). Three `401`/`403` answers in a row end the
+ * wait (a wrong key does not heal); a check that needs the deployment's `url` where it
+ * has none can never be made. The log says each change of the answer, and at least
+ * every heartbeat while it fails; each change is a `health` event.
+ */
+import { shownAddress } from '../../common/address.js';
+import { formatDuration, type Clock, type Logger } from '../../common/runtime.js';
+import type { HealthRequest } from '../../inputs/deploy-spec.js';
+import { checkAddress, CHECK_TIMEOUT_MS, type CheckResult } from '../../service/address-check.js';
+import { fillHealthCheck } from '../../service/health-address.js';
+import type { ProxySettings } from '../../service/proxy.js';
+import type { Deployment } from '../../service/schemas.js';
+import type { EventSink } from '../ports/events.js';
+import type { HealthSeen, Liveness } from '../ports/findings.js';
+
+/** `401`/`403` answers in a row that end the wait. */
+export const REFUSALS_TO_GIVE_UP = 3;
+/** What is missing when the check needs a `url` the deployment does not have. */
+export const NO_URL = 'health-check is set but the deployment has no custom_url';
+
+export interface ProbeDependencies {
+  clock: Clock;
+  logger: Logger;
+  events?: EventSink;
+  signal?: AbortSignal;
+  proxy?: ProxySettings;
+  /** While the check fails, a log line at least this often. */
+  heartbeatMs: number;
+  /** The least time between two checks of one address: the wait's longest interval (2 s: 30 a minute). */
+  spacingMs: number;
+  /** The check (service/address-check.ts's; a test may point it elsewhere). */
+  check?: typeof checkAddress;
+}
+
+/** How the probe judges one state of the deployment that is otherwise live. */
+export interface HealthJudge {
+  judge(deployment: Deployment, otherwise: Liveness & { live: true }): Promise<Liveness>;
+}
+
+/** The answer as one line of the log. */
+export function healthLine(seen: HealthSeen): string {
+  const where = seen.address === undefined ? 'health check' : `health check ${seen.address}`;
+  if (seen.ok) return `${where}: answers ${seen.status ?? ''}`.trimEnd();
+  const body = seen.excerpt === undefined ? '' : `; the answer begins: ${seen.excerpt}`;
+  return `${where}: ${seen.error ?? 'no answer'}${body}`;
+}
+
+/** The key of an answer: a change of it is said at once. */
+function answerKey(seen: HealthSeen): string {
+  return JSON.stringify([seen.address ?? null, seen.ok, seen.status ?? null, seen.error ?? null]);
+}
+
+function seenOf(address: string, result: CheckResult): HealthSeen {
+  return {
+    address: shownAddress(address),
+    ok: result.ok,
+    ...(result.status === undefined ? {} : { status: result.status }),
+    ...(result.ok || result.error === undefined ? {} : { error: result.error }),
+    ...(result.bodyExcerpt === undefined ? {} : { excerpt: result.bodyExcerpt }),
+  };
+}
+
+/** The check of one run's deployment, and what it answered so far. */
+export class HealthProbe implements HealthJudge {
+  readonly #request: HealthRequest;
+  readonly #dependencies: ProbeDependencies;
+  readonly #deadline: number;
+  /** The last check made: its address, when, and what it answered. */
+  #last: { address: string; at: number; seen: HealthSeen } | undefined;
+  /** The last answer said: its key, since when it is the answer, and when it was last said. */
+  #said: { key: string; since: number; at: number } | undefined;
+  #refusedInARow = 0;
+
+  /** `budgetMs`: how long the checks may go on (the wait's length, or one check's). */
+  constructor(request: HealthRequest, dependencies: ProbeDependencies, budgetMs: number) {
+    this.#request = request;
+    this.#dependencies = dependencies;
+    this.#deadline = dependencies.clock.now() + budgetMs;
+  }
+
+  async judge(deployment: Deployment, otherwise: Liveness & { live: true }): Promise<Liveness> {
+    const filled = fillHealthCheck(this.#request.check, deployment.source_config.custom_url);
+    if (filled.kind === 'no-url') {
+      const health: HealthSeen = { ok: false, error: NO_URL };
+      this.#say(health);
+      return { live: false, missing: NO_URL, final: true, health };
+    }
+    const health = await this.#answer(filled.address);
+    if (health.ok) return { ...otherwise, health };
+    const shown = health.address ?? 'the health check';
+    if (this.#refusedInARow >= REFUSALS_TO_GIVE_UP) {
+      return {
+        live: false,
+        final: true,
+        missing: `${shown} answered ${health.status ?? ''} ${REFUSALS_TO_GIVE_UP} times in a row: it refuses the check's credentials, which a wait does not heal (send the agent server's key with health-check-headers)`,
+        health,
+      };
+    }
+    return {
+      live: false,
+      missing: `${shown} does not answer as asked (${health.error ?? 'no answer'})`,
+      health,
+    };
+  }
+
+  /** What the address answers now, or the last answer when it was checked less than `spacingMs` ago. */
+  async #answer(address: string): Promise<HealthSeen> {
+    const { clock, signal, proxy, spacingMs, check = checkAddress } = this.#dependencies;
+    const last = this.#last;
+    if (last !== undefined && last.address === address && clock.now() - last.at < spacingMs) {
+      return last.seen;
+    }
+    const at = clock.now();
+    const timeoutMs = Math.min(CHECK_TIMEOUT_MS, Math.max(this.#deadline - at, 1_000));
+    const { headers, expect } = this.#request;
+    const result = await check(address, {
+      headers,
+      ...(expect === undefined ? {} : { expect }),
+      ...(proxy === undefined ? {} : { proxy }),
+      ...(signal === undefined ? {} : { signal }),
+      timeoutMs,
+    });
+    const seen = seenOf(address, result);
+    this.#refusedInARow = seen.status === 401 || seen.status === 403 ? this.#refusedInARow + 1 : 0;
+    this.#last = { address, at, seen };
+    this.#say(seen);
+    return seen;
+  }
+
+  /** The answer in the log at each change, and at least every heartbeat while it fails; a `health` event at each change. */
+  #say(seen: HealthSeen): void {
+    const { clock, logger, events, heartbeatMs } = this.#dependencies;
+    const key = answerKey(seen);
+    const now = clock.now();
+    const said = this.#said;
+    if (said?.key === key) {
+      if (seen.ok || now - said.at < heartbeatMs) return;
+      logger.info(`${healthLine(seen)} (so for ${formatDuration(now - said.since)})`);
+      this.#said = { ...said, at: now };
+      return;
+    }
+    logger.info(healthLine(seen));
+    events?.({
+      kind: 'health',
+      url: seen.address ?? null,
+      httpStatus: seen.status ?? null,
+      ok: seen.ok,
+      ...(seen.error === undefined ? {} : { error: seen.error }),
+    });
+    this.#said = { key, since: now, at: now };
+  }
+}
