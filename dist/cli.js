@@ -43049,6 +43049,7 @@ const COMMAND_WORDS = {
     name: '--name',
     repository: '--repository',
     waitTimeout: '--wait-timeout',
+    healthCheckHeaders: '--health-check-header (or DEPLOY_HEALTH_CHECK_HEADERS)',
     onDriftFail: '--on-drift fail',
     onChangeFail: '--on-change fail',
     // GitLab's word; commandWords says pull request elsewhere (a GitHub pull request on CircleCI).
@@ -47924,6 +47925,7 @@ const ACTION_WORDS = {
     name: 'the name input',
     repository: 'the repository input',
     waitTimeout: 'wait-timeout',
+    healthCheckHeaders: 'health-check-headers',
     onDriftFail: 'on-drift: fail',
     onChangeFail: 'on-change: fail',
     changeRequest: 'pull request',
@@ -48716,7 +48718,7 @@ class HealthProbe {
             return {
                 live: false,
                 final: true,
-                missing: `${shown} answered ${health.status ?? ''} ${REFUSALS_TO_GIVE_UP} times in a row: it refuses the check's credentials, which a wait does not heal (send the agent server's key with health-check-headers)`,
+                missing: `${shown} answered ${health.status ?? ''} ${REFUSALS_TO_GIVE_UP} times in a row: it refuses the check's credentials, which a wait does not heal (send the agent server's key with ${this.#dependencies.headersWords})`,
                 health,
             };
         }
@@ -48804,6 +48806,7 @@ function withHealth(goal, asked, dependencies, proxy) {
         proxy,
         heartbeatMs,
         spacingMs,
+        headersWords: dependencies.service.words.healthCheckHeaders,
         ...(events && { events }),
         ...(signal && { signal }),
     }, budgetMs);

@@ -62563,6 +62563,7 @@ const ACTION_WORDS = {
     name: 'the name input',
     repository: 'the repository input',
     waitTimeout: 'wait-timeout',
+    healthCheckHeaders: 'health-check-headers',
     onDriftFail: 'on-drift: fail',
     onChangeFail: 'on-change: fail',
     changeRequest: 'pull request',
@@ -63355,7 +63356,7 @@ class HealthProbe {
             return {
                 live: false,
                 final: true,
-                missing: `${shown} answered ${health.status ?? ''} ${REFUSALS_TO_GIVE_UP} times in a row: it refuses the check's credentials, which a wait does not heal (send the agent server's key with health-check-headers)`,
+                missing: `${shown} answered ${health.status ?? ''} ${REFUSALS_TO_GIVE_UP} times in a row: it refuses the check's credentials, which a wait does not heal (send the agent server's key with ${this.#dependencies.headersWords})`,
                 health,
             };
         }
@@ -63443,6 +63444,7 @@ function withHealth(goal, asked, dependencies, proxy) {
         proxy,
         heartbeatMs,
         spacingMs,
+        headersWords: dependencies.service.words.healthCheckHeaders,
         ...(events && { events }),
         ...(signal && { signal }),
     }, budgetMs);

@@ -19,6 +19,7 @@ export const COMMAND_WORDS: RemedyWords = {
   name: '--name',
   repository: '--repository',
   waitTimeout: '--wait-timeout',
+  healthCheckHeaders: '--health-check-header (or DEPLOY_HEALTH_CHECK_HEADERS)',
   onDriftFail: '--on-drift fail',
   onChangeFail: '--on-change fail',
   // GitLab's word; commandWords says pull request elsewhere (a GitHub pull request on CircleCI).

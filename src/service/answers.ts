@@ -137,6 +137,8 @@ export interface RemedyWords {
   repository: string;
   /** How the wait's limit is given. */
   waitTimeout: string;
+  /** How the health check's headers are given. */
+  healthCheckHeaders: string;
   /** How failing on drift is asked for. */
   onDriftFail: string;
   /** How failing a plan on a difference is asked for. */
@@ -155,6 +157,7 @@ export const ACTION_WORDS: RemedyWords = {
   name: 'the name input',
   repository: 'the repository input',
   waitTimeout: 'wait-timeout',
+  healthCheckHeaders: 'health-check-headers',
   onDriftFail: 'on-drift: fail',
   onChangeFail: 'on-change: fail',
   changeRequest: 'pull request',

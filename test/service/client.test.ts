@@ -152,6 +152,7 @@ describe('failure messages', () => {
       name: 'NAME-WORDS',
       repository: 'REPO-WORDS',
       waitTimeout: 'WAIT-WORDS',
+      healthCheckHeaders: 'HEALTH-WORDS',
       onDriftFail: 'DRIFT-WORDS',
       onChangeFail: 'CHANGE-WORDS',
       changeRequest: 'CHANGE-REQUEST-WORDS',

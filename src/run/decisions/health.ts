@@ -34,6 +34,8 @@ export interface ProbeDependencies {
   heartbeatMs: number;
   /** The least time between two checks of one address: the wait's longest interval (2 s: 30 a minute). */
   spacingMs: number;
+  /** How the check's headers are given, for the message of a refused key. */
+  headersWords: string;
   /** The check (service/address-check.ts's; a test may point it elsewhere). */
   check?: typeof checkAddress;
 }
@@ -98,7 +100,7 @@ export class HealthProbe implements HealthJudge {
       return {
         live: false,
         final: true,
-        missing: `${shown} answered ${health.status ?? ''} ${REFUSALS_TO_GIVE_UP} times in a row: it refuses the check's credentials, which a wait does not heal (send the agent server's key with health-check-headers)`,
+        missing: `${shown} answered ${health.status ?? ''} ${REFUSALS_TO_GIVE_UP} times in a row: it refuses the check's credentials, which a wait does not heal (send the agent server's key with ${this.#dependencies.headersWords})`,
         health,
       };
     }

@@ -39,6 +39,7 @@ export function withHealth<G extends LiveGoal>(
       proxy,
       heartbeatMs,
       spacingMs,
+      headersWords: dependencies.service.words.healthCheckHeaders,
       ...(events && { events }),
       ...(signal && { signal }),
     },
