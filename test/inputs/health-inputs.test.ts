@@ -1,0 +1,145 @@
+/**
+ * The health check's inputs (src/inputs/health-inputs.ts): `health-check`,
+ * `health-check-headers` and `health-check-expect` read into the deploy spec, the
+ * status look-up and each agent's spec of a manifest; their values never to print;
+ * and headers or an expected text without a check, an input error before any request.
+ */
+import { describe, expect, it } from 'vitest';
+import { buildAgentsRequest } from '../../src/inputs/agents-request.ts';
+import { INPUTS } from '../../src/inputs/core-inputs.ts';
+import { readInputs } from '../../src/inputs/declare.ts';
+import { InputError } from '../../src/inputs/errors.ts';
+import type { RunDescription } from '../../src/inputs/run-description.ts';
+import { readStatusRequest } from '../../src/inputs/status-inputs.ts';
+import { reader } from '../support/action.ts';
+import { BASE, planReader, temporaryWorkspace } from '../support/plan-inputs.ts';
+
+const workspace = temporaryWorkspace('health-inputs-test-');
+const run: RunDescription = { workspace: workspace.root, repository: 'acme/agent' };
+const { plan: spec, problems } = planReader(run);
+const AGENT_KEY = 'agent-server-key-0123';
+
+describe('the deploy spec', () => {
+  it('has no check when health-check is empty (the default)', () => {
+    expect(spec({}).health).toBeUndefined();
+  });
+
+  it('reads a path, the headers and the expected text into one check; the header values are never printed', () => {
+    const read = spec({
+      'health-check': '/ok',
+      'health-check-headers': `X-Api-Key: ${AGENT_KEY}`,
+      'health-check-expect': '"ok":true',
+    });
+    expect(read.health).toEqual({
+      check: { kind: 'path', path: '/ok' },
+      headers: { 'X-Api-Key': AGENT_KEY },
+      expect: '"ok":true',
+    });
+    expect(read.sensitiveValues).toContain(AGENT_KEY);
+    // The service's requests do not carry the check's headers.
+    expect(Object.values(read.headers)).not.toContain(AGENT_KEY);
+  });
+
+  it("never sends the service's api-key to the address unless named there", () => {
+    const read = spec({ 'api-key': 'service-key-0123', 'health-check': '{url}/ok?check_db=1' });
+    expect(read.health).toEqual({
+      check: { kind: 'address', template: '{url}/ok?check_db=1' },
+      headers: {},
+    });
+  });
+
+  it('refuses headers or an expected text without a check, naming each', () => {
+    expect(
+      problems({ 'health-check-headers': `X-Api-Key: ${AGENT_KEY}`, 'health-check-expect': 'v2' }),
+    ).toEqual([
+      "input 'health-check-headers': is set but health-check is empty: set health-check (e.g. /ok) or remove it",
+      "input 'health-check-expect': is set but health-check is empty: set health-check (e.g. /ok) or remove it",
+    ]);
+  });
+
+  it('refuses a bad check and bad headers with the other bad inputs, no header value shown', () => {
+    const lines = problems({
+      'health-check': 'http://agent.example.com/ok',
+      'health-check-headers': `Host: ${AGENT_KEY}`,
+      'wait-timeout': 'soon',
+    });
+    expect(lines.map((line) => /^input '([^']+)'/.exec(line)?.[1])).toEqual([
+      'wait-timeout',
+      'health-check',
+      'health-check-headers',
+    ]);
+    expect(lines.join('\n')).not.toContain(AGENT_KEY);
+  });
+});
+
+describe('a manifest', () => {
+  const agents = (entries: string) => `agents:\n${entries}`;
+  const request = (given: Record<string, string>) =>
+    buildAgentsRequest(readInputs(INPUTS, reader({ ...BASE, name: '', ...given }), run), run);
+
+  it("gives each agent its entry's check over the step's, with the step's headers", () => {
+    const asked = request({
+      agents: agents(
+        "  support:\n    health-check: /ok\n    health-check-expect: v2\n  triage: {}\n  docs:\n    health-check: '{url}/healthz'\n",
+      ),
+      'health-check-headers': `X-Api-Key: ${AGENT_KEY}`,
+    });
+    const health = Object.fromEntries(asked.agents.map(({ key, spec }) => [key, spec.health]));
+    expect(health).toEqual({
+      support: {
+        check: { kind: 'path', path: '/ok' },
+        headers: { 'X-Api-Key': AGENT_KEY },
+        expect: 'v2',
+      },
+      triage: undefined,
+      docs: {
+        check: { kind: 'address', template: '{url}/healthz' },
+        headers: { 'X-Api-Key': AGENT_KEY },
+      },
+    });
+  });
+
+  it('refuses the step’s headers when no agent makes a check, and names a bad entry by its path', () => {
+    expect(() =>
+      request({
+        agents: agents('  support: {}\n'),
+        'health-check-headers': `X-Api-Key: ${AGENT_KEY}`,
+      }),
+    ).toThrow(/input 'health-check-headers': is set but health-check is empty/);
+    expect(() =>
+      request({ agents: agents("  support:\n    health-check: '/ok/{version}'\n") }),
+    ).toThrow(/input 'agents.support.health-check': may hold only the placeholder \{url\}/);
+  });
+});
+
+describe('status', () => {
+  const status = (given: Record<string, string>) =>
+    readStatusRequest((name) => ({ ...BASE, ...given })[name], run);
+
+  it('reads the check, its header values never to print', () => {
+    const asked = status({ 'health-check': '/ok', 'health-check-headers': `X-K: ${AGENT_KEY}` });
+    if (!('lookup' in asked)) throw new Error('expected one look-up');
+    expect(asked.lookup.health).toEqual({
+      check: { kind: 'path', path: '/ok' },
+      headers: { 'X-K': AGENT_KEY },
+    });
+    expect(asked.lookup.sensitiveValues).toContain(AGENT_KEY);
+  });
+
+  it("gives each agent of a manifest its entry's check", () => {
+    const asked = status({
+      name: '',
+      agents: "agents:\n  support:\n    health-check: /ok\n  triage: {}\n",
+    });
+    if (!('agents' in asked)) throw new Error('expected agents');
+    const health = asked.agents.agents.map(({ key, spec }) => [key, spec.health?.check]);
+    expect(health).toEqual([
+      ['support', { kind: 'path', path: '/ok' }],
+      ['triage', undefined],
+    ]);
+  });
+
+  it('refuses an expected text without a check', () => {
+    expect(() => status({ 'health-check-expect': 'v2' })).toThrow(InputError);
+  });
+});
