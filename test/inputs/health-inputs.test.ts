@@ -129,7 +129,7 @@ describe('status', () => {
   it("gives each agent of a manifest its entry's check", () => {
     const asked = status({
       name: '',
-      agents: "agents:\n  support:\n    health-check: /ok\n  triage: {}\n",
+      agents: 'agents:\n  support:\n    health-check: /ok\n  triage: {}\n',
     });
     if (!('agents' in asked)) throw new Error('expected agents');
     const health = asked.agents.agents.map(({ key, spec }) => [key, spec.health?.check]);
