@@ -51921,6 +51921,7 @@ function agentsJson(manifest, error) {
     return {
         deployments,
         live: manifest.live,
+        healthy: manifest.healthy,
         ...(error === undefined ? {} : { error }),
     };
 }
@@ -51939,7 +51940,8 @@ const THEN = [
 ];
 /**
  * Every variable of the report in the order they are kept when GitLab's
- * limit cuts: `DEPLOYMENT_LIVE`, then each agent's id and URL, then each
+ * limit cuts: `DEPLOYMENT_LIVE` (and `DEPLOYMENT_HEALTHY` when an agent was
+ * checked), then each agent's id and URL, then each
  * agent's status and whether it is live (agents in the manifest's order).
  * An agent's `live` is `false` until its run says otherwise; an output its
  * run did not set is empty.
@@ -51950,7 +51952,13 @@ function agentsVariables(manifest) {
         agentVariable(agent.key, part),
         valueOf(agent, output),
     ]));
-    return [['DEPLOYMENT_LIVE', String(manifest.live)], ...variables(FIRST), ...variables(THEN)];
+    const healthy = manifest.healthy === null ? [] : [['DEPLOYMENT_HEALTHY', String(manifest.healthy)]];
+    return [
+        ['DEPLOYMENT_LIVE', String(manifest.live)],
+        ...healthy,
+        ...variables(FIRST),
+        ...variables(THEN),
+    ];
 }
 /**
  * The report GitLab accepts and reads back exactly: no empty value, no
@@ -52077,7 +52085,12 @@ class OutputsSeen {
                 ...(typeof error === 'string' ? { error } : {}),
             };
         });
-        return { agents, live: this.#outputs.live === 'true' };
+        const { live, healthy } = this.#outputs;
+        return {
+            agents,
+            live: live === 'true',
+            healthy: healthy === undefined || healthy === '' ? null : healthy === 'true',
+        };
     }
     /** The object `--json` prints, and the stream's `result` holds; `error` when the run failed. */
     json(error) {

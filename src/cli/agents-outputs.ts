@@ -18,10 +18,14 @@ export interface AgentOutputs {
   error?: string;
 }
 
-/** The manifest's part of the run: every agent in the manifest's order, and whether all are live. */
+/**
+ * The manifest's part of the run: every agent in the manifest's order, whether all are
+ * live, and whether every agent checked answered its health check (null: none checked).
+ */
 export interface ManifestOutputs {
   agents: readonly AgentOutputs[];
   live: boolean;
+  healthy: boolean | null;
 }
 
 /** The `--json` object: each agent's own object by key, `live`, and `error` when the run failed. */
@@ -32,6 +36,7 @@ export function agentsJson(manifest: ManifestOutputs, error?: string): Record<st
   return {
     deployments,
     live: manifest.live,
+    healthy: manifest.healthy,
     ...(error === undefined ? {} : { error }),
   };
 }
@@ -55,7 +60,8 @@ const THEN: AgentParts = [
 
 /**
  * Every variable of the report in the order they are kept when GitLab's
- * limit cuts: `DEPLOYMENT_LIVE`, then each agent's id and URL, then each
+ * limit cuts: `DEPLOYMENT_LIVE` (and `DEPLOYMENT_HEALTHY` when an agent was
+ * checked), then each agent's id and URL, then each
  * agent's status and whether it is live (agents in the manifest's order).
  * An agent's `live` is `false` until its run says otherwise; an output its
  * run did not set is empty.
@@ -70,7 +76,14 @@ function agentsVariables(manifest: ManifestOutputs): [string, string][] {
         valueOf(agent, output),
       ]),
     );
-  return [['DEPLOYMENT_LIVE', String(manifest.live)], ...variables(FIRST), ...variables(THEN)];
+  const healthy: [string, string][] =
+    manifest.healthy === null ? [] : [['DEPLOYMENT_HEALTHY', String(manifest.healthy)]];
+  return [
+    ['DEPLOYMENT_LIVE', String(manifest.live)],
+    ...healthy,
+    ...variables(FIRST),
+    ...variables(THEN),
+  ];
 }
 
 /**

@@ -75,7 +75,12 @@ export class OutputsSeen {
         ...(typeof error === 'string' ? { error } : {}),
       };
     });
-    return { agents, live: this.#outputs.live === 'true' };
+    const { live, healthy } = this.#outputs;
+    return {
+      agents,
+      live: live === 'true',
+      healthy: healthy === undefined || healthy === '' ? null : healthy === 'true',
+    };
   }
 
   /** The object `--json` prints, and the stream's `result` holds; `error` when the run failed. */

@@ -21,7 +21,11 @@ const agent = (key: string, extra: Record<string, string> = {}) => ({
 describe('the outputs of several agents', () => {
   it("keys --json by agent, each the agent's own object, error for a failed one", () => {
     const json = agentsJson(
-      { agents: [agent('support'), { key: 'broken', outputs: {}, error: 'no' }], live: false },
+      {
+        agents: [agent('support'), { key: 'broken', outputs: {}, error: 'no' }],
+        live: false,
+        healthy: null,
+      },
       '1 of 2 agents failed',
     );
     expect(json).toEqual({
@@ -36,6 +40,7 @@ describe('the outputs of several agents', () => {
         broken: { error: 'no' },
       },
       live: false,
+      healthy: null,
       error: '1 of 2 agents failed',
     });
   });
@@ -46,7 +51,11 @@ describe('the outputs of several agents', () => {
 
   it('writes DEPLOYMENT_LIVE, then ids and URLs, then statuses and lives; an unsafe value left out', () => {
     const { text, skipped } = agentsDotenv(
-      { agents: [agent('a'), agent('b-2', { url: 'https://x/$TOKEN' })], live: true },
+      {
+        agents: [agent('a'), agent('b-2', { url: 'https://x/$TOKEN' })],
+        live: true,
+        healthy: null,
+      },
       20,
     );
     expect(text.split('\n')).toEqual([
@@ -67,7 +76,7 @@ describe('the outputs of several agents', () => {
 
   it('cuts past the limit, statuses and lives first, one entry each', () => {
     const agents = ['a', 'b', 'c', 'd', 'e'].map((key) => agent(key));
-    const { text, skipped } = agentsDotenv({ agents, live: true }, 12);
+    const { text, skipped } = agentsDotenv({ agents, live: true, healthy: null }, 12);
     expect(text.trim().split('\n')).toHaveLength(12);
     expect(text).toContain('DEPLOYMENT_AGENT_E_URL=');
     expect(text).toContain('DEPLOYMENT_AGENT_A_STATUS=');
@@ -79,6 +88,15 @@ describe('the outputs of several agents', () => {
       ]),
     ]);
     expect(skipped[0]?.reason).toMatch(/at most 12 variables/);
-    expect(agentsDotenv({ agents, live: true }, 21).skipped).toEqual([]);
+    expect(agentsDotenv({ agents, live: true, healthy: null }, 21).skipped).toEqual([]);
+  });
+
+  it('says whether every agent checked answered its health check, second, when one was checked', () => {
+    const manifest = { agents: [agent('a')], live: false, healthy: false };
+    expect(agentsJson(manifest)).toMatchObject({ live: false, healthy: false });
+    expect(agentsDotenv(manifest, 20).text.split('\n').slice(0, 2)).toEqual([
+      'DEPLOYMENT_LIVE=false',
+      'DEPLOYMENT_HEALTHY=false',
+    ]);
   });
 });

@@ -68,7 +68,9 @@ describe('deploy --agents --json', () => {
     expect(run.exitCode).toBe(0);
     expectNoSecret(run.stdout, run.stderr);
     const json = JSON.parse(run.stdout) as { deployments: Deployments; live: boolean };
-    expect(Object.keys(json)).toEqual(['deployments', 'live']);
+    expect(Object.keys(json)).toEqual(['deployments', 'live', 'healthy']);
+    // No agent makes a health check: null, as each agent's own.
+    expect((json as { healthy?: unknown }).healthy).toBeNull();
     expect(json.live).toBe(true);
     const { support, research } = json.deployments;
     expect(Object.keys(json.deployments)).toEqual(['support', 'research']);
