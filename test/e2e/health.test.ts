@@ -29,7 +29,10 @@ afterEach(async () => {
 });
 
 /** The deploy step of `my-agent` on a push of HEAD, waiting, checking `/ok`. */
-function step(extra: Record<string, string> = {}): Promise<ActionRun> {
+function step(
+  extra: Record<string, string> = {},
+  env: Record<string, string> = {},
+): Promise<ActionRun> {
   return runAction(
     {
       'api-url': emu.url,
@@ -42,7 +45,7 @@ function step(extra: Record<string, string> = {}): Promise<ActionRun> {
       ...extra,
     },
     {
-      env: QUICK,
+      env: { ...QUICK, ...env },
       event: { name: 'push', ref: 'refs/heads/main', sha: HEAD },
       killAfterMs: 60_000,
     },
@@ -100,6 +103,22 @@ describe('waiting until the address answers', () => {
     expect(answered()[0]).toBe(503);
     expect(answered().at(-1)).toBe(200);
     expect(printed(run)).toMatch(/does not answer as asked \(503 Service Unavailable\)/);
+  });
+
+  it('says the answer at its change, then again each heartbeat while it fails', async () => {
+    existing();
+    emu.serveAddress('my-agent', { slowStartMs: 600_000 });
+
+    const run = await step({ 'wait-timeout': '2' }, { DEPLOY_AGENT_HEARTBEAT_MS: '300' });
+
+    expect(run.exitCode).toBe(1);
+    const said = `health check ${address()}/ok: 503 Service Unavailable; the answer begins: {"detail":"the agent is starting"}`;
+    const lines = printed(run).split('\n');
+    expect(lines.filter((line) => line === said)).toHaveLength(1);
+    const again = lines.filter((line) => line.startsWith(`${said} (so for `));
+    expect(again.length).toBeGreaterThanOrEqual(2);
+    // Fewer than the checks: once a heartbeat, not once a check.
+    expect(again.length).toBeLessThan(emu.addressRequests.length - 1);
   });
 
   it('sends the headers asked for, never the service key, and prints neither', async () => {
