@@ -221,4 +221,47 @@ describe('what counts as an answer', () => {
     expect(run.outputs).toMatchObject({ live: 'false', healthy: 'false', 'health-status': '200' });
     expect(printed(run)).toContain('the answer begins: {"ok":true,"version":"1.1.9"}');
   });
+
+  it('looks for the expected text in the first 64 KiB only, and shows 200 characters of it', async () => {
+    existing();
+    const padding = 'x'.repeat(70 * 1024);
+    emu.serveAddress('my-agent', { okBody: `{"pad":"${padding}","version":"1.2.0"}` });
+
+    const run = await step({ 'health-check-expect': '"version":"1.2.0"', 'wait-timeout': '1' });
+
+    expect(run.exitCode).toBe(1);
+    expect(run.error).toContain('200 answer does not hold the expected text (in its first 64 KiB)');
+    const begins = printed(run)
+      .split('\n')
+      .find((line) => line.includes('; the answer begins: '));
+    expect(begins?.split('; the answer begins: ')[1]).toBe(`{"pad":"${padding}`.slice(0, 200));
+  });
+});
+
+describe('refusals', () => {
+  it('gives up after three 403 answers in a row too', async () => {
+    existing();
+    emu.scriptAddress('my-agent', [{ status: 403, times: Infinity }]);
+
+    const run = await step({ 'wait-timeout': '60' });
+
+    expect(run.exitCode).toBe(1);
+    expect(answered()).toEqual([403, 403, 403]);
+    expect(run.error).toContain(`${address()}/ok answered 403 3 times in a row`);
+  });
+
+  it('counts refusals in a row only: another answer between them starts again', async () => {
+    existing();
+    emu.scriptAddress('my-agent', [
+      { status: 401, times: 2 },
+      { status: 503 },
+      { status: 401, times: 2 },
+    ]);
+
+    const run = await step({ 'wait-timeout': '60' });
+
+    expect(run.exitCode).toBe(0);
+    expect(answered()).toEqual([401, 401, 503, 401, 401, 200]);
+    expect(run.outputs).toMatchObject({ healthy: 'true', 'health-status': '200' });
+  });
 });
