@@ -1,0 +1,203 @@
+/**
+ * End-to-end, live means answering (ACTION-CONTRACT.md behaviour 31), the checks that
+ * cannot be made or are not waited for: the bundle (dist/index.js) as the runner starts
+ * it, against an emulator serving the deployments' addresses. A deployment with no
+ * `custom_url` fails at once, a link-local one is never asked, a query stays unprinted,
+ * one check without a wait is a warning, and a manifest's entry checks its own agent.
+ */
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { startEmulator, type Emulator, type EmulatorOptions } from '../emulator/emulator.ts';
+import { AGENT_REPO_URL, INTEGRATION, seedAgentRepository } from '../support/fixtures.ts';
+import { startProxy } from '../support/proxy.ts';
+import { printed, runAction, type ActionRun, type RunOptions } from '../support/run-action.ts';
+
+const API_KEY = 'health-service-key-0123456789';
+const HEAD = 'abcdabcdabcdabcdabcdabcdabcdabcdabcdabcd';
+/** Checks every 100 ms instead of the shipped 1 s then 2 s (src/run/ports/pace.ts). */
+const QUICK = { DEPLOY_AGENT_POLL_INTERVAL_MS: '100' };
+const NEVER_SENT = 'agent-key-never-sent-0123';
+const PUSH = { name: 'push', ref: 'refs/heads/main', sha: HEAD };
+
+let emu: Emulator;
+
+async function start(options: EmulatorOptions = {}): Promise<void> {
+  emu = await startEmulator({ apiKey: API_KEY, addresses: true, readyAfterPolls: 1, ...options });
+  seedAgentRepository(emu);
+  emu.setHead(AGENT_REPO_URL, 'main', HEAD);
+}
+
+beforeEach(async () => {
+  await start();
+});
+
+afterEach(async () => {
+  await emu.close();
+});
+
+function step(extra: Record<string, string> = {}, options: RunOptions = {}): Promise<ActionRun> {
+  return runAction(
+    {
+      'api-url': emu.url,
+      'api-key': API_KEY,
+      'integration-id': INTEGRATION,
+      name: 'my-agent',
+      'wait-for-ready': 'true',
+      'wait-timeout': '30',
+      'health-check': '/ok',
+      ...extra,
+    },
+    { env: QUICK, event: PUSH, killAfterMs: 60_000, ...options },
+  );
+}
+
+/** `my-agent` as an earlier run left it: live on HEAD, at `customUrl` when given. */
+function existing(customUrl?: string) {
+  return emu.seedDeployment({
+    name: 'my-agent',
+    source_config: {
+      integration_id: INTEGRATION,
+      repo_url: AGENT_REPO_URL,
+      build_on_push: true,
+      ...(customUrl === undefined ? {} : { custom_url: customUrl }),
+    },
+    source_revision_config: { repo_ref: 'main', repo_commit_sha: HEAD },
+  });
+}
+
+const polls = () => emu.requests.filter((request) => request.query.deployment_ids !== undefined);
+
+describe('a check that cannot be made', () => {
+  for (const check of ['/ok', '{url}/ok']) {
+    for (const wait of ['true', 'false']) {
+      it(`fails at once, after the outputs, on a deployment with no custom_url (${check}, wait-for-ready ${wait})`, async () => {
+        await emu.close();
+        await start({ addresses: 'manual' });
+        const deployment = existing();
+
+        const run = await step({ 'health-check': check, 'wait-for-ready': wait });
+
+        expect(run.exitCode).toBe(1);
+        expect(run.error).toMatch(
+          /^Deployment 'my-agent' .*not (be )?live: health-check is set but the deployment has no custom_url\.$/,
+        );
+        expect(run.outputs).toMatchObject({
+          'deployment-id': deployment.id,
+          live: 'false',
+          healthy: 'false',
+          'health-status': '',
+        });
+        expect(polls()).toEqual([]);
+        expect(emu.addressRequests).toEqual([]);
+      });
+    }
+  }
+
+  for (const metadata of ['http://169.254.169.254/latest', 'https://169.254.169.254/latest']) {
+    it(`never asks a link-local custom_url (${metadata}), and says why`, async () => {
+      existing(metadata);
+      // Through a proxy, any request the step made to it would show: none does.
+      const proxy = await startProxy();
+      const via = { HTTPS_PROXY: proxy.url, HTTP_PROXY: proxy.url, NO_PROXY: '127.0.0.1' };
+
+      const run = await step(
+        { 'health-check-headers': `X-Agent-Key: ${NEVER_SENT}`, 'wait-timeout': '2' },
+        { env: { ...QUICK, ...via } },
+      ).finally(() => proxy.close());
+
+      expect(run.exitCode).toBe(1);
+      expect(run.error).toContain(`(${metadata}/ok is `);
+      expect(run.error).toContain('not checked');
+      if (metadata.startsWith('https')) {
+        expect(run.error).toContain('a link-local or metadata address (169.254.0.0/16, fe80::/10)');
+      }
+      expect(run.outputs).toMatchObject({ live: 'false', healthy: 'false', 'health-status': '' });
+      expect([...proxy.connects, ...proxy.requests]).toEqual([]);
+      expect(printed(run)).not.toMatch(/no answer within|connection/);
+      expect(printed(run)).not.toContain(NEVER_SENT);
+    });
+  }
+});
+
+describe('what the step prints of the address', () => {
+  it('sends the query of the address but never prints it', async () => {
+    emu.setOptions({ addressBehaviour: { slowStartRequests: 1 } });
+
+    const run = await step({ 'health-check': '{url}/ok?token=sekrit' });
+
+    expect(run.exitCode).toBe(0);
+    expect(run.outputs).toMatchObject({ healthy: 'true', 'health-status': '200' });
+    expect(emu.addressRequests.map((request) => request.query)).toEqual([
+      { token: 'sekrit' },
+      { token: 'sekrit' },
+    ]);
+    const address = emu.addressOf('my-agent');
+    expect(printed(run)).toContain(`health check ${address}/ok: 503 Service Unavailable`);
+    for (const text of [printed(run), run.outputFile, run.summary]) {
+      expect(text).not.toContain('sekrit');
+      expect(text).not.toContain('token=');
+    }
+  });
+});
+
+describe('without wait-for-ready', () => {
+  it('checks once, warns, and succeeds with healthy false', async () => {
+    existing();
+    emu.serveAddress('my-agent', { slowStartRequests: 5 });
+
+    const run = await step({ 'wait-for-ready': 'false' });
+
+    expect(run.exitCode).toBe(0);
+    expect(run.outputs).toMatchObject({ healthy: 'false', 'health-status': '503' });
+    expect(emu.addressRequests).toHaveLength(1);
+    expect(run.stdout).toContain(
+      `::warning::'my-agent' does not answer its health check: health check ${emu.addressOf('my-agent')}/ok: 503 Service Unavailable`,
+    );
+  });
+
+  it('checks once and says healthy when it answers', async () => {
+    existing();
+
+    const run = await step({ 'wait-for-ready': 'false' });
+
+    expect(run.exitCode).toBe(0);
+    expect(run.outputs).toMatchObject({ live: 'true', healthy: 'true', 'health-status': '200' });
+    expect(emu.addressRequests).toHaveLength(1);
+    expect(run.stdout).not.toContain('::warning::');
+  });
+});
+
+describe('a manifest of agents', () => {
+  const MANIFEST = `agents:
+  checked:
+    agent-config-path: apps/checked/langgraph.json
+    health-check: /ok
+  unchecked:
+    agent-config-path: apps/unchecked/langgraph.json
+`;
+
+  it('checks the agent whose entry asks, and only that one', async () => {
+    emu.setOptions({ addressBehaviour: { slowStartRequests: 1 } });
+
+    const run = await step(
+      { name: '', 'health-check': '', agents: 'deploy/agents.yaml' },
+      { files: { 'deploy/agents.yaml': MANIFEST } },
+    );
+
+    expect(run.exitCode).toBe(0);
+    const deployments = JSON.parse(run.outputs.deployments ?? '{}') as Record<
+      string,
+      Record<string, unknown>
+    >;
+    expect(deployments.checked).toMatchObject({
+      live: true,
+      healthy: true,
+      'health-status': '200',
+    });
+    expect(deployments.unchecked).toMatchObject({ live: true, healthy: null, 'health-status': '' });
+    expect(run.outputs.healthy).toBe('true');
+    expect(new Set(emu.addressRequests.map((request) => request.name))).toEqual(
+      new Set(['checked']),
+    );
+    expect(printed(run)).toContain(`health check ${emu.addressOf('checked')}/ok: answers 200`);
+  });
+});
