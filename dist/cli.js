@@ -48736,7 +48736,9 @@ class HealthProbe {
             return last.seen;
         }
         const at = clock.now();
-        const timeoutMs = Math.min(CHECK_TIMEOUT_MS, Math.max(this.#deadline - at, 1_000));
+        // In tenths of a second, as the log says it (`no answer within 2.9 s`).
+        const leftMs = Math.round(Math.max(this.#deadline - at, 1_000) / 100) * 100;
+        const timeoutMs = Math.min(CHECK_TIMEOUT_MS, leftMs);
         const { headers, expect } = this.#request;
         const result = await check(address, {
             headers,
