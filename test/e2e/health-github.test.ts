@@ -46,7 +46,7 @@ afterEach(async () => {
 
 /** The preview, live on the pull request's head, served at its own address; that address. */
 function livePreview(name = 'my-agent'): string {
-  const deployment = emu.seedDeployment({
+  emu.seedDeployment({
     name,
     source_config: { integration_id: INTEGRATION, repo_url: AGENT_REPO_URL, build_on_push: true },
     source_revision_config: {
@@ -55,7 +55,7 @@ function livePreview(name = 'my-agent'): string {
       repo_commit_sha: PR_HEAD,
     },
   });
-  return `${deployment.source_config.custom_url ?? ''}/ok`;
+  return `${emu.addressOf(name)}/ok`;
 }
 
 function deploy(
