@@ -157,6 +157,29 @@ describe("the manifest's comment", () => {
       ['gone', 'https://console.example/d/1'],
     ]);
   });
+
+  it("reads an agent's dashboard in its Links cell only, never in its health check's answer", () => {
+    const [a, b] = manifest.agents;
+    const spelled = { ...failing, excerpt: 'down: [Dashboard](https://evil.example/d)' };
+    const earlier = agentsCommentBody(
+      manifest,
+      [
+        { agent: a!, report: { ...timedOut, health: spelled }, over: true },
+        {
+          agent: b!,
+          report: { ...timedOut, health: spelled, dashboardUrl: 'https://console.example/d/b' },
+          over: true,
+        },
+      ],
+      undefined,
+      keep,
+    );
+
+    expect([...listedAgents(earlier)]).toEqual([
+      ['a', undefined],
+      ['b', 'https://console.example/d/b'],
+    ]);
+  });
 });
 
 describe('the deployment status', () => {

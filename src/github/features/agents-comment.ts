@@ -37,19 +37,35 @@ export function carriesManifestMarker(body: string | null | undefined, identity:
 }
 
 /** An agent row as this module writes it: its key in a code span opens it. */
-const ROW = /^\| `([a-z0-9][a-z0-9-]{0,39})` \|(.*)$/;
+const ROW = /^\| `([a-z0-9][a-z0-9-]{0,39})` \|/;
 const DASHBOARD = /\[Dashboard\]\(([^()\s]+)\)/;
 
 /**
+ * A row's cells. Every `|` in a cell's text or code span is escaped (`\|`),
+ * so each one that is not ends a cell.
+ */
+function cellsOf(line: string): string[] {
+  return line
+    .split(/(?<!\\)\|/)
+    .slice(1, -1)
+    .map((cell) => cell.trim());
+}
+
+/**
  * The agents an earlier body of the comment listed, each with its dashboard
- * link when its row had one (as written there, an address this module built).
+ * link when its row had one (as written there, an address this module built),
+ * read in the `Links` column (the whole row without a heading): another
+ * cell's service text (a health check's answer) may spell a link in a code span.
  */
 export function listedAgents(body: string | undefined): Map<string, string | undefined> {
   const listed = new Map<string, string | undefined>();
+  let links = -1;
   for (const line of (body ?? '').split('\n')) {
+    if (line.startsWith('| Agent |')) links = cellsOf(line).indexOf('Links');
     const row = ROW.exec(line);
     if (row?.[1] === undefined) continue;
-    listed.set(row[1], DASHBOARD.exec(row[2] ?? '')?.[1]);
+    const cell = links < 0 ? line : (cellsOf(line)[links] ?? '');
+    listed.set(row[1], DASHBOARD.exec(cell)?.[1]);
   }
   return listed;
 }
