@@ -90,9 +90,13 @@ const statuses = () => gh.deployments[0]?.statuses ?? [];
 describe('what the health check answered, on GitHub', () => {
   it('an address that answers after a slow start: live, and every place says it answers 200', async () => {
     const address = livePreview();
-    emu.serveAddress('my-agent', { slowStartRequests: 3 });
+    const key = 'agent-key-0123456789abcdef';
+    emu.serveAddress('my-agent', {
+      slowStartRequests: 3,
+      requireHeader: { name: 'X-Api-Key', value: key },
+    });
 
-    const r = await deploy({ 'wait-timeout': '60' });
+    const r = await deploy({ 'wait-timeout': '60', 'health-check-headers': `X-Api-Key: ${key}` });
 
     expect(r.exitCode, printed(r)).toBe(0);
     expect(r.outputs).toMatchObject({ live: 'true', healthy: 'true', 'health-status': '200' });
@@ -103,6 +107,26 @@ describe('what the health check answered, on GitHub', () => {
     expect(statuses().map((status) => status.state)).toEqual(['in_progress', 'success']);
     expect(statuses()[1]?.description).toBe(
       `my-agent is live at commit ${PR_HEAD.slice(0, 12)}; its health check answers 200`,
+    );
+    const sent = gh.requests.map((request) => JSON.stringify(request.body ?? ''));
+    for (const text of [printed(r), r.outputFile, r.summary, comment(), ...sent]) {
+      expect(text).not.toContain(key);
+    }
+  });
+
+  it('without a wait: one check, a warning, and the status says it does not answer yet', async () => {
+    livePreview();
+    emu.scriptAddress('my-agent', [{ status: 503, times: Infinity }]);
+
+    const r = await deploy({ 'wait-for-ready': 'false' });
+
+    expect(r.exitCode, printed(r)).toBe(0);
+    expect(r.outputs).toMatchObject({ healthy: 'false', 'health-status': '503' });
+    expect(r.stdout).toMatch(/^::warning.*503 Service Unavailable/m);
+    expect(rowOf(comment(), 'Health check')).toMatch(/^❌ .*: 503 Service Unavailable/);
+    expect(statuses().map((status) => status.state)).toEqual(['in_progress', 'in_progress']);
+    expect(statuses()[1]?.description).toBe(
+      'my-agent does not answer its health check: 503 Service Unavailable; the step did not wait',
     );
   });
 
