@@ -1,17 +1,33 @@
 /**
  * The summary of a deploy of several agents: a row an agent (its
  * deployment, status, whether it is live, its commit, how many differences,
- * its links), then, below, each agent's drift and failure.
+ * its links; what its health check answered, when any agent has one), then,
+ * below, each agent's drift, failing health check and failure.
  */
 import { htmlCode, htmlLink, htmlText } from '../common/github-text.js';
 import { boundedSummary, type SummaryPart } from '../common/summary.js';
 import { plural, shortSha } from '../common/text.js';
 import type { AgentPart, AgentsSummary } from '../run/ports/summaries.js';
 import { dashboardUrlOf } from '../run/decisions/report.js';
-import { driftTable, failureBlock, liveCell } from './deploy-summary.js';
+import { healthAnswer } from '../run/decisions/health.js';
+import { driftTable, failureBlock, healthCell, liveCell } from './deploy-summary.js';
 import { cellOf, type Cell } from './html-parts.js';
 
 const HEADINGS = ['Agent', 'Deployment', 'Status', 'Live', 'Commit', 'Drift', 'Links'];
+/** The column of the health checks' answers, after `Live`: only when some agent has a check. */
+const HEALTH_AFTER = HEADINGS.indexOf('Live') + 1;
+
+/** Whether some agent's health check was made: the table then has a `Health` column. */
+function anyHealth(summary: AgentsSummary): boolean {
+  return summary.agents.some((part) => part.summary.liveness?.health !== undefined);
+}
+
+/** What an agent's health check answered, short, for its row: the whole answer is below it. */
+function healthOf(part: AgentPart, text: Cell): string {
+  const health = part.summary.liveness?.health;
+  if (health === undefined) return '—';
+  return `${health.ok ? '✅' : '❌'} ${text(healthAnswer(health))}`;
+}
 
 /** The links of an agent's row: its address and its dashboard, those the address rule lets through. */
 function linksOf(part: AgentPart, redact: (text: string) => string): string {
@@ -34,7 +50,12 @@ function redactedOrNot(
 }
 
 /** An agent's row of the table. */
-function rowOf(part: AgentPart, text: Cell, code: Cell, redact: (text: string) => string): string {
+function rowOf(
+  part: AgentPart,
+  write: { text: Cell; code: Cell; health: boolean },
+  redact: (text: string) => string,
+): string {
+  const { text, code } = write;
   const { summary } = part;
   const shown = summary.deployment ?? summary.result?.deployment;
   const failed = summary.failure === undefined ? '' : '❌ ';
@@ -49,16 +70,25 @@ function rowOf(part: AgentPart, text: Cell, code: Cell, redact: (text: string) =
     text(String(summary.drift?.length ?? 0)),
     linksOf(part, redact),
   ];
+  if (write.health) cells.splice(HEALTH_AFTER, 0, healthOf(part, text));
   return `<tr>${cells.map((cell) => `<td>${cell}</td>`).join('')}</tr>`;
 }
 
 /** Below the table: an agent's drift and failure, under its key, when it has either. */
-function detailsOf(part: AgentPart, code: Cell, redact: (text: string) => string): SummaryPart[] {
+function detailsOf(
+  part: AgentPart,
+  { text, code }: { text: Cell; code: Cell },
+  redact: (text: string) => string,
+): SummaryPart[] {
   const { summary } = part;
   const drift = summary.drift ?? [];
-  if (drift.length === 0 && summary.failure === undefined) return [];
+  const health = summary.liveness?.health;
+  const unhealthy = health !== undefined && !health.ok ? health : undefined;
+  if (drift.length === 0 && summary.failure === undefined && unhealthy === undefined) return [];
+  const healthLine = healthCell(unhealthy, text, code);
   return [
     `<h3>${code(part.key)}</h3>`,
+    ...(healthLine === undefined ? [] : [`<p><strong>Health check:</strong> ${healthLine}</p>`]),
     ...driftTable(drift, code),
     ...failureBlock(summary.failure, redact),
   ];
@@ -77,18 +107,20 @@ export function agentsSummaryHtml(
     failed > 0
       ? `❌ ${failed} of ${count} ${plural(count, 'agent')} failed`
       : `🚀 ${count} ${plural(count, 'agent')}`;
-  const head = `<tr>${HEADINGS.map((heading) => `<th>${heading}</th>`).join('')}</tr>`;
+  const health = anyHealth(summary);
+  const headings = health ? HEADINGS.toSpliced(HEALTH_AFTER, 0, 'Health') : HEADINGS;
+  const head = `<tr>${headings.map((heading) => `<th>${heading}</th>`).join('')}</tr>`;
   return (
     boundedSummary([
       `<h2>${title}: ${code(summary.source)}</h2>`,
       {
         head: `<table>\n${head}`,
-        lines: summary.agents.map((part) => rowOf(part, text, code, redact)),
+        lines: summary.agents.map((part) => rowOf(part, { text, code, health }, redact)),
         tail: '\n</table>',
         leftOut: (left) =>
           `<p>… and ${left} more agents, left out to keep this summary under GitHub's limit.</p>`,
       },
-      ...summary.agents.flatMap((part) => detailsOf(part, code, redact)),
+      ...summary.agents.flatMap((part) => detailsOf(part, { text, code }, redact)),
     ]) + '\n'
   );
 }

@@ -5,8 +5,9 @@
 import { htmlCode, htmlLines, htmlLink, htmlText } from '../common/github-text.js';
 import { boundedSummary, type SummaryPart } from '../common/summary.js';
 import { plural, shortSha } from '../common/text.js';
-import type { DriftEntry } from '../run/ports/findings.js';
+import type { DriftEntry, HealthSeen } from '../run/ports/findings.js';
 import type { DeployedResult, SummaryInput } from '../run/ports/summaries.js';
+import { healthAnswer } from '../run/decisions/health.js';
 import { dashboardUrlOf, repositoryOf } from '../run/decisions/report.js';
 import type { Deployment } from '../service/schemas.js';
 import { cellOf, differencesTable, labelledTable, type Cell } from './html-parts.js';
@@ -23,6 +24,25 @@ export function liveCell(liveness: SummaryInput['liveness']): string | undefined
   return liveness.supersededBy === undefined
     ? 'yes'
     : `yes: commit ${shortSha(liveness.supersededBy)} of a newer push is live instead of the target`;
+}
+
+/**
+ * What the health check answered, as a cell: its address (without query),
+ * the answer (`answers 200`, `503 Service Unavailable`, the network's error),
+ * and the start of a failing answer's body; none when no check was made.
+ */
+export function healthCell(
+  health: HealthSeen | undefined,
+  text: Cell,
+  code: Cell,
+): string | undefined {
+  if (health === undefined) return undefined;
+  const where = health.address === undefined ? '' : `${code(health.address)}: `;
+  const body =
+    health.ok || health.excerpt === undefined
+      ? ''
+      : `<br>the answer begins: ${code(health.excerpt)}`;
+  return `${health.ok ? '✅' : '❌'} ${where}${text(healthAnswer(health))}${body}`;
 }
 
 /**
@@ -70,6 +90,12 @@ export function failureBlock(
   return [`<p><strong>Error:</strong></p>\n<pre>${htmlLines(redact(failure))}</pre>`];
 }
 
+/** The health check's row, only when a check was made. */
+function healthRow(health: HealthSeen | undefined, text: Cell, code: Cell): [string, string][] {
+  const cell = healthCell(health, text, code);
+  return cell === undefined ? [] : [['Health check', cell]];
+}
+
 /** The rows of the deployment's table, each cell already written (text, code or a link). */
 function deploymentRows(input: SummaryInput, redact: (text: string) => string): [string, string][] {
   const { spec, result, commit } = input;
@@ -84,6 +110,7 @@ function deploymentRows(input: SummaryInput, redact: (text: string) => string): 
     ['Status', code(shown?.status)],
     ['Outcome', text(outcomeOf(result, shown))],
     ['Live', text(liveCell(input.liveness))],
+    ...healthRow(input.liveness?.health, text, code),
     ['Source', code(spec.source)],
     ...typeRow(result, shown, code),
     ['Repository', code(repository.url)],

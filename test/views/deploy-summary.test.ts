@@ -260,4 +260,68 @@ describe('summary and hostile service text', () => {
     expect(html).toContain('the service said ***');
     expect(html).not.toContain('p&amp;ss');
   });
+
+  describe('health check', () => {
+    const address = 'https://agent.example/ok';
+    const live = aDeployment({ ...deployment, status: 'READY' });
+    const healthRow = (html: string) =>
+      whatAReaderSees(html).tables[0]?.find((cells) => cells[0] === 'Health check')?.[1];
+
+    it('has no row when no check was asked', () => {
+      const html = summaryHtml({
+        spec: plan,
+        result: { deployment: live, created: false, request },
+        liveness: { live: true },
+      });
+
+      expect(html).not.toContain('Health check');
+    });
+
+    it('says the address checked and that it answers', () => {
+      const html = summaryHtml({
+        spec: plan,
+        result: { deployment: live, created: false, request },
+        liveness: { live: true, health: { address, ok: true, status: 200 } },
+      });
+
+      expect(healthRow(html)).toBe(`✅ ${address}: answers 200`);
+    });
+
+    it("says what a failing answer was and how its body begins, the service's text as text", () => {
+      const excerpt = '<img src=x onerror=alert(1)> [x](https://evil.example) @octocat #12 | cell';
+      const html = summaryHtml({
+        spec: plan,
+        result: { deployment: live, created: false, request },
+        liveness: {
+          live: false,
+          missing: `${address} does not answer as asked (503 Service Unavailable)`,
+          health: { address, ok: false, status: 503, error: '503 Service Unavailable', excerpt },
+        },
+      });
+      const seen = whatAReaderSees(html);
+
+      expect(healthRow(html)).toBe(
+        `❌ ${address}: 503 Service Unavailable the answer begins: ${excerpt}`,
+      );
+      expect(seen.html).not.toContain('<img');
+      expect(seen.links).toEqual([]);
+      expect(seen.images).toEqual([]);
+      expect(seen.mentions).toEqual([]);
+      expect(seen.issueReferences).toEqual([]);
+    });
+
+    it('says a check that cannot be made for want of a custom_url', () => {
+      const html = summaryHtml({
+        spec: plan,
+        result: { deployment: live, created: false, request },
+        liveness: {
+          live: false,
+          missing: 'health-check is set but the deployment has no custom_url',
+          health: { ok: false, error: 'health-check is set but the deployment has no custom_url' },
+        },
+      });
+
+      expect(healthRow(html)).toBe('❌ health-check is set but the deployment has no custom_url');
+    });
+  });
 });

@@ -5,13 +5,14 @@
  * the comment and two workflows with different templates keep their own. An
  * agent the comment listed that the manifest no longer holds keeps its row,
  * saying this workflow no longer deploys it and that it runs until deleted.
+ * When some agent's health check was made, a column says what each answered.
  * Text from the service is data, never Markdown (common/github-text.ts).
  */
 import { markdownCode, markdownLink, markdownText } from '../../common/github-text.js';
 import { shortSha } from '../../common/text.js';
 import type { RunReport } from '../../run/ports/progress.js';
 import type { AgentOnGitHub, ManifestOnGitHub } from './agents-records.js';
-import { encodeName, rowsWithin } from './comment.js';
+import { encodeName, healthCell, rowsWithin, type BodyText } from './comment.js';
 
 /** What the comment knows of one agent: its last report, its failure, whether it is over. */
 export interface AgentState {
@@ -36,28 +37,53 @@ export function carriesManifestMarker(body: string | null | undefined, identity:
 }
 
 /** An agent row as this module writes it: its key in a code span opens it. */
-const ROW = /^\| `([a-z0-9][a-z0-9-]{0,39})` \|(.*)$/;
+const ROW = /^\| `([a-z0-9][a-z0-9-]{0,39})` \|/;
 const DASHBOARD = /\[Dashboard\]\(([^()\s]+)\)/;
 
 /**
+ * A row's cells. Every `|` in a cell's text or code span is escaped (`\|`),
+ * so each one that is not ends a cell.
+ */
+function cellsOf(line: string): string[] {
+  return line
+    .split(/(?<!\\)\|/)
+    .slice(1, -1)
+    .map((cell) => cell.trim());
+}
+
+/**
  * The agents an earlier body of the comment listed, each with its dashboard
- * link when its row had one (as written there, an address this module built).
+ * link when its row had one (as written there, an address this module built),
+ * read in the `Links` column (the whole row without a heading): another
+ * cell's service text (a health check's answer) may spell a link in a code span.
  */
 export function listedAgents(body: string | undefined): Map<string, string | undefined> {
   const listed = new Map<string, string | undefined>();
+  let links = -1;
   for (const line of (body ?? '').split('\n')) {
+    if (line.startsWith('| Agent |')) links = cellsOf(line).indexOf('Links');
     const row = ROW.exec(line);
     if (row?.[1] === undefined) continue;
-    listed.set(row[1], DASHBOARD.exec(row[2] ?? '')?.[1]);
+    const cell = links < 0 ? line : (cellsOf(line)[links] ?? '');
+    listed.set(row[1], DASHBOARD.exec(cell)?.[1]);
   }
   return listed;
 }
 
 const FAILURE_CHARS = 300;
-const HEAD = [
-  '| Agent | Deployment | Status | Live | Commit | Drift | Links | Failure |',
-  '| --- | --- | --- | --- | --- | --- | --- | --- |',
-];
+const COLUMNS = ['Agent', 'Deployment', 'Status', 'Live', 'Commit', 'Drift', 'Links', 'Failure'];
+/** The health checks' column, after `Live`: only when some agent's check was made. */
+const HEALTH_AFTER = COLUMNS.indexOf('Live') + 1;
+
+function headOf(health: boolean): string[] {
+  const columns = health ? COLUMNS.toSpliced(HEALTH_AFTER, 0, 'Health check') : COLUMNS;
+  return [`| ${columns.join(' | ')} |`, `|${' --- |'.repeat(columns.length)}`];
+}
+
+/** The row's cells, with the health check's cell when the table has its column. */
+function withHealth(cells: string[], health: string | undefined): string[] {
+  return health === undefined ? cells : cells.toSpliced(HEALTH_AFTER, 0, health);
+}
 
 function commitOf(report: RunReport): string {
   const live = report.supersededBy ?? (report.stage === 'live' ? report.liveCommit : undefined);
@@ -87,7 +113,7 @@ function liveOf({ report, failure, over }: AgentState): string {
 }
 
 /** One agent's row; `redact` hides secret values in the service's text first. */
-function agentRow(state: AgentState, redact: (text: string) => string): string {
+function agentRow(state: AgentState, redact: (text: string) => string, health: boolean): string {
   const { agent, report } = state;
   const code = (value: string | undefined) =>
     value === undefined ? '' : markdownCode(redact(value), 100);
@@ -107,11 +133,17 @@ function agentRow(state: AgentState, redact: (text: string) => string): string {
     links.join(' · '),
     failure === undefined ? '' : markdownText(redact(failure), FAILURE_CHARS),
   ];
-  return `| ${cells.join(' | ')} |`;
+  const write: BodyText = {
+    text: (value, max) => markdownText(redact(value), max),
+    code: (value, max) => markdownCode(redact(value), max),
+  };
+  const seen = report?.health;
+  const shown = health ? (seen === undefined ? '' : healthCell(seen, write)) : undefined;
+  return `| ${withHealth(cells, shown).join(' | ')} |`;
 }
 
 /** The row of an agent the manifest no longer holds: it runs until deleted, where it was shown. */
-function goneRow(key: string, dashboard: string | undefined): string {
+function goneRow(key: string, dashboard: string | undefined, health: boolean): string {
   const where = markdownLink('Dashboard', dashboard);
   const runs = `runs until deleted${where === undefined ? '' : `: ${where}`}`;
   const cells = [
@@ -124,7 +156,7 @@ function goneRow(key: string, dashboard: string | undefined): string {
     runs,
     '',
   ];
-  return `| ${cells.join(' | ')} |`;
+  return `| ${withHealth(cells, health ? '' : undefined).join(' | ')} |`;
 }
 
 /** The comment's Markdown: every agent's row, then the rows of agents no longer in the manifest. */
@@ -139,17 +171,18 @@ export function agentsCommentBody(
   const gone = [...listedAgents(previous)].filter(([key]) => !current.has(key));
   const live = states.filter((state) => state.report?.stage === 'live').length;
   const title = markdownCode(parts.redact(identity), 200, false);
+  const health = states.some((state) => state.report?.health !== undefined);
   const head = [
     manifestMarker(identity),
     `### Agents of ${title}: ${live} of ${states.length} live`,
     '',
-    ...HEAD,
+    ...headOf(health),
   ];
   const footer = markdownLink('Workflow run', parts.runUrl);
   const tail = footer === undefined ? [] : ['', footer];
   const all = [
-    ...states.map((state) => agentRow(state, parts.redact)),
-    ...gone.map(([key, dashboard]) => goneRow(key, dashboard)),
+    ...states.map((state) => agentRow(state, parts.redact, health)),
+    ...gone.map(([key, dashboard]) => goneRow(key, dashboard, health)),
   ];
   const rows = rowsWithin(all, head.join('\n').length + tail.join('\n').length + 200);
   const more =

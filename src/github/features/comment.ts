@@ -6,6 +6,8 @@
  */
 import { markdownCode, markdownLink, markdownText } from '../../common/github-text.js';
 import { plural, shortSha } from '../../common/text.js';
+import { healthAnswer } from '../../run/decisions/health.js';
+import type { HealthSeen } from '../../run/ports/findings.js';
 import type { RunReport, Stage } from '../../run/ports/progress.js';
 
 /** What the comment says: the core's report, and the workflow run's page (GitHub's own). */
@@ -103,7 +105,7 @@ const HEADLINE: Record<Stage, (name: string) => string> = {
 };
 
 /** Writes free text and code spans of the body, secret values hidden first. */
-interface BodyText {
+export interface BodyText {
   text: (value: string, max?: number) => string;
   code: (value: string, max?: number) => string;
 }
@@ -178,9 +180,22 @@ function tableRows(report: CommentReport, { text, code }: BodyText): [string, st
   if (report.waitingFor !== undefined && report.stage !== 'live') {
     rows.push([report.stage === 'deploying' ? 'Waiting for' : 'Not live', text(report.waitingFor)]);
   }
+  if (report.health !== undefined)
+    rows.push(['Health check', healthCell(report.health, { text, code })]);
   const preview = markdownLink('open', report.url);
   if (preview !== undefined) rows.push(['Address', preview]);
   return rows;
+}
+
+/**
+ * What the health check answered: its address (without query), the answer,
+ * and the start of a failing answer's body, each service text as data.
+ */
+export function healthCell(health: HealthSeen, { text, code }: BodyText): string {
+  const where = health.address === undefined ? '' : `${code(health.address)}: `;
+  const body =
+    health.ok || health.excerpt === undefined ? '' : `; the answer begins: ${code(health.excerpt)}`;
+  return `${health.ok ? '✅' : '❌'} ${where}${text(healthAnswer(health), 200)}${body}`;
 }
 
 /** The commit row: the newer commit that superseded the target, the live one, or the one wanted. */

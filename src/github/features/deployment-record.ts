@@ -9,6 +9,7 @@ import type { CallOptions } from '../client/calls.js';
 import { publishedOrNothing } from '../../common/address.js';
 import { plainLine } from '../../common/github-text.js';
 import { shortSha } from '../../common/text.js';
+import { healthAnswer } from '../../run/decisions/health.js';
 import type { RunReport } from '../../run/ports/progress.js';
 
 /** GitHub's limit on a status description. */
@@ -29,22 +30,40 @@ export function description(text: string): string {
   return plainLine(text, DESCRIPTION_LIMIT);
 }
 
+/**
+ * Why the deployment is not live, when its health check was made and did not
+ * pass: it does not answer (the answer, the start of its body), or the check
+ * cannot be made (no `custom_url`). The description's first words say it.
+ */
+function unanswered({ name, health }: RunReport, withBody: boolean): string | undefined {
+  if (health === undefined || health.ok) return undefined;
+  if (health.address === undefined) return `${name}: ${healthAnswer(health)}`;
+  const body =
+    !withBody || health.excerpt === undefined ? '' : `; the answer begins: ${health.excerpt}`;
+  return `${name} does not answer its health check: ${healthAnswer(health)}${body}`;
+}
+
 /** The final state and its description, from how the run ended. */
 export function finalStatus(report: RunReport): { state: DeploymentState; text: string } {
   const name = report.name;
   switch (report.stage) {
     case 'live': {
       const commit = report.supersededBy ?? report.liveCommit;
+      const answers =
+        report.health === undefined ? '' : `; its health check ${healthAnswer(report.health)}`;
       return {
         state: 'success',
-        text: `${name} is live${commit === undefined ? '' : ` at commit ${shortSha(commit)}`}`,
+        text: `${name} is live${commit === undefined ? '' : ` at commit ${shortSha(commit)}`}${answers}`,
       };
     }
-    case 'failed':
+    case 'failed': {
+      const unhealthy = unanswered(report, true);
+      if (unhealthy !== undefined) return { state: 'failure', text: unhealthy };
       return {
         state: 'failure',
         text: `${name}: the deploy failed${report.failure === undefined ? '' : `: ${report.failure}`}`,
       };
+    }
     case 'cancelled':
       return { state: 'error', text: `${name}: the run was cancelled` };
     case 'not-live':
@@ -55,7 +74,10 @@ export function finalStatus(report: RunReport): { state: DeploymentState; text: 
           text: `${name} will not run what this run asks for${report.waitingFor === undefined ? '' : `: ${report.waitingFor}`}`,
         };
       }
-      return { state: 'in_progress', text: `${name} is not live yet; the step did not wait` };
+      return {
+        state: 'in_progress',
+        text: `${unanswered(report, false) ?? `${name} is not live yet`}; the step did not wait`,
+      };
     case 'deploying':
       return { state: 'in_progress', text: `${name} is not live yet; the step did not wait` };
   }

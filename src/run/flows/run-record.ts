@@ -138,6 +138,7 @@ export class RunRecord {
       failure: this.failure,
       drift: this.#drift,
       url: deployment?.source_config.custom_url ?? undefined,
+      health: verdict?.health,
       dashboardUrl:
         deployment === undefined ? undefined : dashboardUrlOf(spec.dashboardUrl, deployment),
     };

@@ -6,7 +6,7 @@
  * neither waits on them nor fails because of them beyond what the adapter
  * bounds.
  */
-import type { DriftEntry, Verdict } from './findings.js';
+import type { DriftEntry, HealthSeen, Verdict } from './findings.js';
 import type { Deployment } from '../../service/schemas.js';
 
 /** Where the run stands: found or created and going on, or how it ended. */
@@ -42,6 +42,8 @@ export interface RunReport {
   drift: readonly DriftEntry[];
   /** The deployment's own address (`source_config.custom_url`). */
   url?: string;
+  /** What the health check answered last, when one was made (its address without query). */
+  health?: HealthSeen;
   /** The filled `dashboard-url`. */
   dashboardUrl?: string;
 }

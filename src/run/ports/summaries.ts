@@ -6,7 +6,7 @@
  */
 import type { DeploySpec } from '../../inputs/deploy-spec.js';
 import type { Deployment, DeploymentCreateRequest } from '../../service/schemas.js';
-import type { DriftEntry } from './findings.js';
+import type { DriftEntry, HealthSeen } from './findings.js';
 import type { PlanReport, RetireReport, Retirement } from './progress.js';
 
 /** What the deploy found or created, as far as its summary tells (a step's `DeployResult` is one). */
@@ -29,8 +29,11 @@ export interface SummaryInput {
   request?: DeploymentCreateRequest;
   /** The latest state of the deployment (after waiting), if any. */
   deployment?: Deployment;
-  /** Whether it is live, and the commit live instead of a superseded target. */
-  liveness?: { live: boolean; supersededBy?: string; missing?: string };
+  /**
+   * Whether it is live, the commit live instead of a superseded target, and
+   * what the health check answered, when one was made.
+   */
+  liveness?: { live: boolean; supersededBy?: string; missing?: string; health?: HealthSeen };
   /** The targeted commit, if any. */
   target?: string;
   drift?: DriftEntry[];
