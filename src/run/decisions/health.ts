@@ -119,7 +119,9 @@ export class HealthProbe implements HealthJudge {
       return last.seen;
     }
     const at = clock.now();
-    const timeoutMs = Math.min(CHECK_TIMEOUT_MS, Math.max(this.#deadline - at, 1_000));
+    // Whole seconds, so that an attempt cut short by the wait's end says `within 8 s`.
+    const left = Math.floor((this.#deadline - at) / 1000) * 1000;
+    const timeoutMs = Math.min(CHECK_TIMEOUT_MS, Math.max(left, 1_000));
     const { headers, expect } = this.#request;
     const result = await check(address, {
       headers,
