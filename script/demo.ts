@@ -32,10 +32,13 @@
  * 9b. the next sweep finds the same orphans and writes nothing to GitHub;
  * 10. a repository of three agents deployed by one step (a manifest): support and research
  *    go live on the pushed commit while triage's build fails; the step fails once all are
- *    done, naming triage, with one summary and `deployments` keyed by agent.
+ *    done, naming triage, with one summary and `deployments` keyed by agent;
+ * 11. live means answering: `my-agent-health` sets `health-check: /ok` with the agent server's
+ *    own key; its revision is READY and active while its /ok still answers 503 (the agent
+ *    starts), and the step waits until it answers 200.
  *
  * It exits 0 only when every run meant to succeed does and the checks at its end hold (acts
- * 1–2's commits, act 3c's failure, act 9's sweep, act 10's agents).
+ * 1–2's commits, act 3c's failure, act 9's sweep, act 10's agents, act 11's answers).
  */
 import { startEmulator } from '../test/emulator/emulator.ts';
 import { GITHUB_ACTIONS_BOT, startGitHubEmulator } from '../test/emulator/github.ts';
@@ -60,7 +63,20 @@ const [OPENAI_API_KEY = '', DATABASE_URL = ''] = [
   'postgres://demo:demo@db/agent',
 ];
 
-const emu = await startEmulator({ apiKey: API_KEY, readyAfterMs: 2_000, buildMs: 2_500 });
+const AGENT_API_KEY = 'demo-agent-server-key-0123';
+const HEALTHY_NAME = 'my-agent-health';
+const emu = await startEmulator({
+  apiKey: API_KEY,
+  readyAfterMs: 2_000,
+  buildMs: 2_500,
+  // Act 11's deployment alone has an address of its own: an agent server that asks for its
+  // key and answers 503 for 4 s after its revision goes live.
+  addresses: (deployment) => deployment.name === HEALTHY_NAME,
+  addressBehaviour: {
+    requireHeader: { name: 'X-Api-Key', value: AGENT_API_KEY },
+    slowStartMs: 4_000,
+  },
+});
 const [owner, name] = WORKFLOW_REPOSITORY.split('/');
 emu.seedRepos(INTEGRATION, [{ owner, name, default_branch: 'main', url: REPO_URL }]);
 emu.seedDeployments(3, (i) => ({ name: `my-agent-preview-${i}` }));
@@ -462,6 +478,31 @@ const agentsHold =
   tenthAgents.triage?.live === false &&
   (tenth.error ?? '').startsWith('1 of 3 agents failed:\n- triage:');
 
+// Act 11: live means answering. The revision goes READY and active; its agent still starts.
+const tenthRequests = emu.addressRequests.length;
+const eleventh = await act(
+  `Act 11: ${HEALTHY_NAME} with health-check: /ok: READY, but its agent answers 503 while it starts`,
+  {
+    ...step,
+    name: HEALTHY_NAME,
+    'health-check': '/ok',
+    'health-check-headers': `X-Api-Key: ${AGENT_API_KEY}`,
+  },
+  FOURTH,
+);
+const addressAnswers = emu.addressRequests.slice(tenthRequests);
+console.log(
+  `── the agent's address (${eleventh.outputs.url}): ${addressAnswers.length} requests: ${addressAnswers.map((r) => `${r.method} ${r.subpath} ${r.status ?? '-'}`).join(', ')}`,
+);
+// Live waited for the answer: 503 while the agent started, then 200; only the agent's key sent.
+const answeringHolds =
+  eleventh.outputs.live === 'true' &&
+  eleventh.outputs.healthy === 'true' &&
+  eleventh.outputs['health-status'] === '200' &&
+  addressAnswers.some((request) => request.status === 503) &&
+  addressAnswers.at(-1)?.status === 200 &&
+  addressAnswers.every((request) => request.headers['x-api-key'] === AGENT_API_KEY);
+
 await Promise.all([emu.close(), gh.close()]);
 
 rule('What green meant');
@@ -480,6 +521,7 @@ console.log(
     `Act 10: exit ${tenth.exitCode}; ${Object.entries(tenthAgents)
       .map(([key, entry]) => `${key} live=${String(entry.live)}`)
       .join(', ')}; ${(tenth.error ?? '').split('\n')[0] ?? ''}`,
+    `Act 11: live=${eleventh.outputs.live}, healthy=${eleventh.outputs.healthy}, health-status=${eleventh.outputs['health-status']} after ${addressAnswers.filter((r) => r.status === 503).length} answers 503 while the agent started`,
   ].join('\n'),
 );
 const exits = [
@@ -495,12 +537,14 @@ const exits = [
   eighth,
   ninth,
   ninthAgain,
+  eleventh,
 ].map((run) => run.exitCode);
 // Green means the pushed commit is live; the second docker image fails, as it must; the sweep
 // retires only the preview whose close was missed, and its second run writes nothing.
 const honest =
   sweepHolds &&
   agentsHold &&
+  answeringHolds &&
   first.outputs['commit-sha'] === FIRST &&
   second.outputs['commit-sha'] === SECOND &&
   dockerSecond.exitCode === 1 &&

@@ -45,17 +45,12 @@ export interface HealthJudge {
   judge(deployment: Deployment, otherwise: Liveness & { live: true }): Promise<Liveness>;
 }
 
-/** What the check answered, without its address and its body: `answers 200`, `503 Service Unavailable`, the network's error. */
-export function healthAnswer(seen: HealthSeen): string {
-  if (seen.ok) return `answers ${seen.status ?? ''}`.trimEnd();
-  return seen.error ?? 'no answer';
-}
-
 /** The answer as one line of the log. */
 export function healthLine(seen: HealthSeen): string {
   const where = seen.address === undefined ? 'health check' : `health check ${seen.address}`;
-  const body = seen.ok || seen.excerpt === undefined ? '' : `; the answer begins: ${seen.excerpt}`;
-  return `${where}: ${healthAnswer(seen)}${body}`;
+  if (seen.ok) return `${where}: answers ${seen.status ?? ''}`.trimEnd();
+  const body = seen.excerpt === undefined ? '' : `; the answer begins: ${seen.excerpt}`;
+  return `${where}: ${seen.error ?? 'no answer'}${body}`;
 }
 
 /** The key of an answer: a change of it is said at once. */
@@ -124,9 +119,9 @@ export class HealthProbe implements HealthJudge {
       return last.seen;
     }
     const at = clock.now();
-    // In tenths of a second, as the log says it (`no answer within 2.9 s`).
-    const leftMs = Math.round(Math.max(this.#deadline - at, 1_000) / 100) * 100;
-    const timeoutMs = Math.min(CHECK_TIMEOUT_MS, leftMs);
+    // Whole seconds, so that an attempt cut short by the wait's end says `within 8 s`.
+    const left = Math.floor((this.#deadline - at) / 1000) * 1000;
+    const timeoutMs = Math.min(CHECK_TIMEOUT_MS, Math.max(left, 1_000));
     const { headers, expect } = this.#request;
     const result = await check(address, {
       headers,
