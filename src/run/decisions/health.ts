@@ -45,12 +45,17 @@ export interface HealthJudge {
   judge(deployment: Deployment, otherwise: Liveness & { live: true }): Promise<Liveness>;
 }
 
+/** What the check answered, without its address and its body: `answers 200`, `503 Service Unavailable`, the network's error. */
+export function healthAnswer(seen: HealthSeen): string {
+  if (seen.ok) return `answers ${seen.status ?? ''}`.trimEnd();
+  return seen.error ?? 'no answer';
+}
+
 /** The answer as one line of the log. */
 export function healthLine(seen: HealthSeen): string {
   const where = seen.address === undefined ? 'health check' : `health check ${seen.address}`;
-  if (seen.ok) return `${where}: answers ${seen.status ?? ''}`.trimEnd();
-  const body = seen.excerpt === undefined ? '' : `; the answer begins: ${seen.excerpt}`;
-  return `${where}: ${seen.error ?? 'no answer'}${body}`;
+  const body = seen.ok || seen.excerpt === undefined ? '' : `; the answer begins: ${seen.excerpt}`;
+  return `${where}: ${healthAnswer(seen)}${body}`;
 }
 
 /** The key of an answer: a change of it is said at once. */
