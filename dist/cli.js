@@ -40674,11 +40674,675 @@ function agentsPlanSummaryHtml(summary, redact) {
     return within(`<h2>${title}: ${code(summary.source)}</h2>\n${table}\n${details.join('\n')}\n`);
 }
 
+// EXTERNAL MODULE: external "node:http"
+var external_node_http_ = __nccwpck_require__(7067);
+;// CONCATENATED MODULE: ./src/service/answers.ts
+/**
+ * What the action says about an exchange that failed: the service's own
+ * message from an error body, a description of a body it could not read,
+ * how a request without an answer failed, and what the user can do about it.
+ * Text from the service is untrusted: secret values are redacted before
+ * anything is shortened, and every value is kept to one line.
+ */
+
+
+const EXCERPT_LENGTH = 200;
+/**
+ * How much of a text the excerpt reads: enough for 200 characters once the
+ * tags of a page are dropped, and never the whole of a 32 MiB answer.
+ */
+const EXCERPT_SCAN = 8 * 1024;
+/** How much of a body is searched for an HTML page's title. */
+const TITLE_SCAN = 64 * 1024;
+/** Entries of a validation list shown; the rest are counted. */
+const ISSUES_SHOWN = 20;
+/**
+ * The text without its `<script>` and `<style>` elements, in one pass: each
+ * search starts where the last one ended (a lazy `[\s\S]*?` per opening
+ * would read the rest of the text again for every unclosed one).
+ */
+function withoutScripts(html) {
+    const opening = /<(?:script|style)\b[^<>]*>/gi;
+    const closing = /<\/(?:script|style)\s*>/gi;
+    let out = '';
+    let from = 0;
+    for (let open = opening.exec(html); open !== null; open = opening.exec(html)) {
+        out += `${html.slice(from, open.index)} `;
+        closing.lastIndex = opening.lastIndex;
+        if (closing.exec(html) === null)
+            return out;
+        from = closing.lastIndex;
+        opening.lastIndex = from;
+    }
+    return out + html.slice(from);
+}
+/**
+ * A short, single-line excerpt of a text body (tags of an HTML page
+ * dropped), read from its first few kilobytes only. Every pattern here stops
+ * at the next `<`, so the work grows with the text's length, not its square.
+ */
+function excerpt(text) {
+    const head = text.slice(0, EXCERPT_SCAN);
+    const plain = /<[a-z!/][^<>]*>/i.test(head)
+        ? withoutScripts(head).replace(/<[^<>]*>/g, ' ')
+        : head;
+    const line = plain.replace(/\s+/g, ' ').trim();
+    const cut = line.length > EXCERPT_LENGTH || text.length > head.length;
+    return untrusted(cut ? `${line.slice(0, EXCERPT_LENGTH)}…` : line);
+}
+/**
+ * The service's own message: `detail` (a string, or a list of field errors
+ * shown one a line, the first 20 of them), `message` or `error`, else the
+ * start of the text. `redact` runs first, on the raw text and on each value.
+ */
+function serviceMessageOf(raw, redact = (text) => text) {
+    const text = redact(raw);
+    if (text.trim() === '')
+        return undefined;
+    let json;
+    try {
+        json = JSON.parse(text);
+    }
+    catch {
+        return excerpt(text);
+    }
+    const parsed = ErrorBodySchema.safeParse(json);
+    if (!parsed.success)
+        return excerpt(text);
+    const { detail, message, error } = parsed.data;
+    if (Array.isArray(detail)) {
+        const lines = detail.slice(0, ISSUES_SHOWN).map((entry) => {
+            const location = untrusted(redact(entry.loc.map(String).join('.')));
+            const said = excerpt(untrusted(redact(entry.msg)));
+            return location === '' ? said : `  ${location}: ${said}`;
+        });
+        if (detail.length > ISSUES_SHOWN)
+            lines.push(`  and ${detail.length - ISSUES_SHOWN} more`);
+        return lines.join('\n');
+    }
+    for (const candidate of [detail, message, error]) {
+        if (typeof candidate === 'string' && candidate !== '')
+            return excerpt(redact(candidate));
+    }
+    return excerpt(text);
+}
+/**
+ * A body that is not JSON, described without echoing it: its content type,
+ * its size, where parsing failed, and an HTML page's title.
+ */
+function describeAnswer(body, contentType, error) {
+    const parts = [contentType ?? 'no content type', `${body.length} bytes`];
+    if (body.length === 0)
+        return `${parts.join(', ')}: empty body`;
+    // Only the shape of the parser's message is used: V8 quotes the body in it.
+    const message = error instanceof Error ? error.message : '';
+    const position = /at position (\d+)/.exec(message)?.[1];
+    const head = body.subarray(0, TITLE_SCAN).toString('utf8');
+    const first = /\S/.exec(head)?.[0] ?? '';
+    if (/end of (JSON )?input|Unterminated/i.test(message))
+        parts.push('it ends early');
+    else if (position !== undefined)
+        parts.push(`parsing failed at character ${position}`);
+    else if (!/[{["\-0-9tfn]/.test(first))
+        parts.push('it does not start like JSON');
+    else
+        parts.push('malformed JSON');
+    const title = /<title[^<>]*>([^<]*)<\/title>/i.exec(head)?.[1];
+    if (title !== undefined && title.trim() !== '')
+        parts.push(`page titled '${excerpt(untrusted(title))}'`);
+    return parts.join(', ');
+}
+/** The action's words: its inputs. */
+const ACTION_WORDS = {
+    apiKey: 'the api-key input',
+    apiKeyHeader: 'api-key-header',
+    headers: 'the headers input',
+    integrationId: 'the integration-id input',
+    apiUrl: 'api-url',
+    name: 'the name input',
+    repository: 'the repository input',
+    waitTimeout: 'wait-timeout',
+    healthCheckHeaders: 'health-check-headers',
+    onDriftFail: 'on-drift: fail',
+    onChangeFail: 'on-change: fail',
+    changeRequest: 'pull request',
+};
+const noSuchEndpoint = (words) => `Check ${words.apiUrl}: the service has no such endpoint or resource.`;
+function defaultRemedies(words) {
+    return {
+        401: `Check ${words.apiKey} (and ${words.apiKeyHeader}, if the service expects another header).`,
+        403: `The api key lacks access: check its permissions and workspace, or pass the workspace/tenant header with ${words.headers}.`,
+        404: noSuchEndpoint(words),
+    };
+}
+/** What the user can do about a status that trying again will not fix. */
+function remedyFor(context) {
+    const { status, location } = context;
+    const words = context.words ?? ACTION_WORDS;
+    if (status >= 300 && status < 400) {
+        return `Check ${words.apiUrl}: the service redirected${location ? ` to ${location}` : ''}, and redirects are not followed (they would carry the api key elsewhere).`;
+    }
+    const remedy = { ...defaultRemedies(words), ...context.remedies }[status];
+    // The web framework's own 404 means no route at all: the base address is wrong.
+    if (status === 404 && context.serviceMessage === 'Not Found') {
+        const wrongPath = `Check ${words.apiUrl} first: ${context.baseUrl} has no ${context.path} (is a path prefix such as /api missing?).`;
+        return remedy === noSuchEndpoint(words) || remedy === undefined
+            ? wrongPath
+            : `${wrongPath}\nOtherwise: ${remedy}`;
+    }
+    return remedy;
+}
+const REQUEST_ID_HEADERS = ['x-request-id', 'request-id', 'x-correlation-id', 'x-amzn-requestid'];
+/** The id the service or its gateway gave the request, for a support ticket. */
+function requestIdOf(header) {
+    return REQUEST_ID_HEADERS.map(header).find((value) => value !== undefined && value !== '');
+}
+const NETWORK_WORDS = {
+    ECONNREFUSED: 'connection refused',
+    ECONNRESET: 'connection reset',
+    ENOTFOUND: 'host not found',
+    EAI_AGAIN: 'host name lookup failed',
+    UND_ERR_SOCKET: 'connection closed before an answer',
+    ETIMEDOUT: 'connection timed out',
+};
+/** How an attempt without an answer failed, in words, and whether it may have reached the service. */
+function networkFailure(error, timedOut, timeoutMs) {
+    if (timedOut)
+        return { problem: `no answer within ${timeoutMs / 1000} s`, reached: true };
+    const cause = error instanceof Error && error.cause instanceof Error ? error.cause : error;
+    const code = typeof cause === 'object' && cause !== null && 'code' in cause ? String(cause.code) : '';
+    const text = NETWORK_WORDS[code] ?? (cause instanceof Error ? cause.message : 'network error');
+    // A refused connection or a failed look-up never reached the service.
+    const reached = !['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN'].includes(code);
+    return { problem: code !== '' ? `${text} (${code})` : text, reached };
+}
+
+;// CONCATENATED MODULE: ./src/service/bounded-body.ts
+/**
+ * An answer's body read to a bound: at most `limit` bytes, and whether it
+ * held more. Leaving the loop early destroys the rest of the answer (and
+ * its connection), so a body that never ends costs no more than `limit`.
+ */
+async function boundedBody(body, limit) {
+    const chunks = [];
+    let size = 0;
+    for await (const chunk of body) {
+        chunks.push(chunk);
+        size += chunk.length;
+        if (size > limit)
+            break;
+    }
+    return { body: Buffer.concat(chunks).subarray(0, limit), oversized: size > limit };
+}
+
+;// CONCATENATED MODULE: ./src/service/exchange-bound.ts
+/**
+ * One HTTP exchange's bound: a signal aborted once `timeoutMs` pass or the
+ * run is cancelled, whichever comes first. `timedOut` and `cancelled` say
+ * which; `end()` clears the timer and the listener.
+ */
+
+class ExchangeBound {
+    #abort = new AbortController();
+    #cancel;
+    #timer;
+    #onCancel = () => this.#abort.abort();
+    #timedOut = false;
+    /** Throws `CancelledError` when the run is cancelled already. */
+    constructor(timeoutMs, cancel) {
+        if (cancel?.aborted)
+            throw new CancelledError('The run was cancelled');
+        this.#cancel = cancel;
+        this.#timer = setTimeout(() => {
+            this.#timedOut = true;
+            this.#abort.abort();
+        }, timeoutMs);
+        cancel?.addEventListener('abort', this.#onCancel, { once: true });
+    }
+    get signal() {
+        return this.#abort.signal;
+    }
+    get timedOut() {
+        return this.#timedOut;
+    }
+    /** The run was cancelled: the caller throws `CancelledError`, never a failure of its own. */
+    get cancelled() {
+        return this.#cancel?.aborted === true;
+    }
+    end() {
+        clearTimeout(this.#timer);
+        this.#cancel?.removeEventListener('abort', this.#onCancel);
+    }
+}
+
+// EXTERNAL MODULE: external "node:dns"
+var external_node_dns_ = __nccwpck_require__(610);
+// EXTERNAL MODULE: external "node:net"
+var external_node_net_ = __nccwpck_require__(7030);
+;// CONCATENATED MODULE: ./src/service/address-guard.ts
+/**
+ * Where a health check never goes (ACTION-CONTRACT.md behaviour 31): a link-local or cloud
+ * metadata address (169.254.0.0/16, fe80::/10, and AWS's fd00:ec2::254), whether the
+ * address names it literally or a host name resolves to it. The look-up below refuses such
+ * an answer before any connection is made, so no header reaches it.
+ */
+
+
+/** The code of the error the guarded look-up gives for a refused address. */
+const FORBIDDEN_ADDRESS = 'EFORBIDDENADDRESS';
+/** What the check says of such an address. */
+const FORBIDDEN_WORDS = 'a link-local or metadata address (169.254.0.0/16, fe80::/10)';
+/** The eight 16-bit groups of an IPv6 address (a trailing IPv4 part included), or undefined. */
+function groupsOf(ip) {
+    let text = ip.toLowerCase().replace(/%.*$/, '');
+    const last = text.lastIndexOf(':') + 1;
+    const v4 = /^(\d{1,3})\.(\d{1,3})\.(\d{1,3})\.(\d{1,3})$/.exec(text.slice(last));
+    if (v4 !== null) {
+        const [a, b, c, d] = v4.slice(1).map(Number);
+        text = `${text.slice(0, last)}${((a << 8) | b).toString(16)}:${((c << 8) | d).toString(16)}`;
+    }
+    const [head = '', tail] = text.split('::');
+    const left = head === '' ? [] : head.split(':');
+    const right = tail === undefined || tail === '' ? [] : tail.split(':');
+    const missing = 8 - left.length - right.length;
+    if (missing < 0 || (tail === undefined && missing !== 0))
+        return undefined;
+    return [...left, ...Array(missing).fill('0'), ...right].map((g) => parseInt(g, 16));
+}
+function isForbiddenV4(ip) {
+    const [a, b] = ip.split('.').map(Number);
+    return a === 169 && b === 254;
+}
+/** Whether an IP address (v4 or v6, without brackets) is link-local or a metadata address. */
+function isForbiddenIp(ip) {
+    const version = (0,external_node_net_.isIP)(ip.replace(/%.*$/, ''));
+    if (version === 4)
+        return isForbiddenV4(ip);
+    if (version !== 6)
+        return false;
+    const groups = groupsOf(ip);
+    if (groups === undefined)
+        return false;
+    const [first = 0, , , , , sixth = 0, seventh = 0, eighth = 0] = groups;
+    if ((first & 0xffc0) === 0xfe80)
+        return true;
+    // An IPv4 address mapped into IPv6 (::ffff:169.254.169.254) is that IPv4 address.
+    if (groups.slice(0, 5).every((g) => g === 0) && sixth === 0xffff) {
+        return isForbiddenV4(`${seventh >> 8}.${seventh & 0xff}.${eighth >> 8}.${eighth & 0xff}`);
+    }
+    return groups.join(':') === [0xfd00, 0xec2, 0, 0, 0, 0, 0, 0x254].join(':');
+}
+/** Whether a URL's host name (IPv6 in brackets) is such an address, written literally. */
+function isForbiddenHost(hostname) {
+    return isForbiddenIp(hostname.replace(/^\[(.*)\]$/, '$1'));
+}
+function forbidden(hostname, ip) {
+    const error = new Error(`${hostname} resolves to ${ip}, ${FORBIDDEN_WORDS}: not checked`);
+    error.code = FORBIDDEN_ADDRESS;
+    return error;
+}
+/** `lookup` (node:dns's by default) refusing any answer that holds a forbidden address. */
+function guardedLookup(lookup = external_node_dns_.lookup) {
+    const guarded = (hostname, options, callback) => {
+        const answered = (error, address, family) => {
+            if (error !== null)
+                return callback(error, address, family);
+            const found = Array.isArray(address)
+                ? address.map((entry) => entry.address)
+                : [String(address)];
+            const bad = found.find(isForbiddenIp);
+            if (bad !== undefined)
+                return callback(forbidden(hostname, bad), address, family);
+            callback(null, address, family);
+        };
+        lookup(hostname, options, answered);
+    };
+    return guarded;
+}
+/**
+ * The forbidden address `hostname` resolves to, if any: asked before a request through a
+ * proxy, which resolves the name itself. A failed look-up says nothing (the proxy may know
+ * names this machine does not).
+ */
+function forbiddenResolution(hostname, lookup = external_node_dns_.lookup) {
+    if ((0,external_node_net_.isIP)(hostname.replace(/^\[(.*)\]$/, '$1')) !== 0)
+        return Promise.resolve(undefined);
+    return new Promise((resolve) => {
+        guardedLookup(lookup)(hostname, { all: true }, (error) => {
+            resolve(error?.code === FORBIDDEN_ADDRESS ? error.message : undefined);
+        });
+    });
+}
+
+;// CONCATENATED MODULE: ./src/service/address-check.ts
+/**
+ * One bounded check of a deployment's address (ACTION-CONTRACT.md behaviour 31): a `GET`
+ * that answers `2xx` (and holds the expected text) or says why not, as a value. Only
+ * https:// or a loopback http://, never a link-local or metadata address (address-guard.ts),
+ * redirects followed only to the same origin, the body read at most 64 KiB, TLS verified,
+ * the proxy honoured. No header value and no query string appears in what it says.
+ */
+
+
+
+
+
+
+
+
+
+
+
+/** An attempt's bound: an agent that scales to zero may take this long to answer. */
+const CHECK_TIMEOUT_MS = 30_000;
+/** The most of an answer's body read; the expected text is looked for in these bytes only. */
+const MAX_BODY_BYTES = 64 * 1024;
+/** The most same-origin redirects followed. */
+const MAX_REDIRECTS = 5;
+/** The most of a failing answer's body shown. */
+const EXCERPT_CHARACTERS = 200;
+const REDIRECTS = new Set([301, 302, 303, 307, 308]);
+/** Why `address` is not checked at all, or undefined: decided before any connection. */
+function refusal(address) {
+    let url;
+    try {
+        url = new URL(address);
+    }
+    catch {
+        return 'the health check address is not a valid URL';
+    }
+    const shown = shownAddress(url);
+    switch (webAddressFault(url)) {
+        case 'credentials':
+            return `${shown} holds credentials: pass them as headers`;
+        case 'plain-http':
+            return `${shown} is not checked: http:// is allowed only for localhost, 127.0.0.0/8 and [::1]`;
+        case 'scheme':
+            return `${shown} is not checked: it must be an https:// address`;
+    }
+    if (isForbiddenHost(url.hostname))
+        return `${shown} is ${FORBIDDEN_WORDS}: not checked`;
+    return undefined;
+}
+/** The one GET of the check, bounded by `timeoutMs`; throws `CancelledError` on cancel. */
+async function checkAddress(address, options = {}) {
+    // A value too short to hide without garbling the text (`isRedactable`) stays as it is.
+    const hidden = new Redactor();
+    for (const value of Object.values(options.headers ?? {}))
+        hidden.add(value);
+    const hide = (text) => hidden.redact(text);
+    const refused = refusal(address);
+    if (refused !== undefined)
+        return { ok: false, error: hide(refused) };
+    const timeoutMs = options.timeoutMs ?? CHECK_TIMEOUT_MS;
+    const bound = new ExchangeBound(timeoutMs, options.signal);
+    const route = dispatcherFor(options);
+    try {
+        const result = await exchange(new URL(address), options, route, bound.signal, hide);
+        return result.error === undefined ? result : { ...result, error: hide(result.error) };
+    }
+    catch (error) {
+        if (bound.cancelled)
+            throw new CancelledError('The run was cancelled');
+        return { ok: false, error: hide(failureWords(error, bound.timedOut, timeoutMs)) };
+    }
+    finally {
+        bound.end();
+        route.dispatcher.destroy().catch(() => undefined);
+    }
+}
+function dispatcherFor(options) {
+    const connect = {
+        lookup: guardedLookup(options.lookup),
+        ...(options.ca === undefined ? {} : { ca: options.ca }),
+    };
+    const requestTls = options.ca === undefined ? {} : { requestTls: { ca: options.ca } };
+    const viaProxy = proxyDispatcher(options.proxy ?? {}, { connect, ...requestTls });
+    if (viaProxy !== undefined)
+        return { dispatcher: viaProxy, proxied: true };
+    return { dispatcher: new undici/* Agent */.g6({ connect }), proxied: false };
+}
+/** The GET, and the same-origin redirects it leads to, to the answer judged. */
+async function exchange(start, options, route, signal, hide) {
+    const headers = { 'user-agent': 'deploy-agent-action health check', ...options.headers };
+    let url = start;
+    for (let redirects = 0;; redirects++) {
+        if (route.proxied) {
+            const refused = await whileNotAborted(forbiddenResolution(url.hostname, options.lookup), signal);
+            if (refused !== undefined)
+                return { ok: false, error: refused };
+        }
+        const answer = await (0,undici/* request */.Em)(url, {
+            method: 'GET',
+            headers,
+            signal,
+            dispatcher: route.dispatcher,
+        });
+        const status = answer.statusCode;
+        const location = answer.headers.location;
+        if (!REDIRECTS.has(status) || typeof location !== 'string') {
+            const { body } = await boundedBody(answer.body, MAX_BODY_BYTES);
+            return judge(status, body, options.expect, hide);
+        }
+        // A redirect's body is not read; dropping it drops its connection, no error to report.
+        answer.body.on('error', () => undefined).destroy();
+        let next;
+        try {
+            next = new URL(location, url);
+        }
+        catch {
+            return { ok: false, status, error: `${status} redirect to an address that is not one` };
+        }
+        if (next.origin !== url.origin) {
+            const error = `${status} redirect to another origin (${shownAddress(next)}): not followed`;
+            return { ok: false, status, error };
+        }
+        if (redirects >= MAX_REDIRECTS) {
+            return { ok: false, status, error: `more than ${MAX_REDIRECTS} redirects: not followed` };
+        }
+        url = next;
+    }
+}
+/** `work`, or a rejection as soon as `signal` aborts (a DNS look-up cannot be stopped). */
+function whileNotAborted(work, signal) {
+    if (signal.aborted)
+        return Promise.reject(new Error('aborted'));
+    return new Promise((resolve, reject) => {
+        const onAbort = () => reject(new Error('aborted'));
+        signal.addEventListener('abort', onAbort, { once: true });
+        work.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
+    });
+}
+function judge(status, body, expected, hide) {
+    const answered = status >= 200 && status <= 299;
+    const holds = expected === undefined || expected === '' || body.includes(expected, 0, 'utf8');
+    if (answered && holds)
+        return { ok: true, status };
+    const error = answered
+        ? `${status} answer does not hold the expected text (in its first ${MAX_BODY_BYTES / 1024} KiB)`
+        : `${status} ${external_node_http_.STATUS_CODES[status] ?? 'answer'}`;
+    const text = hide(body.toString('utf8')).replace(/\s+/g, ' ').trim();
+    if (text === '')
+        return { ok: false, status, error };
+    return { ok: false, status, error, bodyExcerpt: untrusted(text.slice(0, EXCERPT_CHARACTERS)) };
+}
+/** A network failure in words: the refused address, the timeout, or the network's error. */
+function failureWords(error, timedOut, timeoutMs) {
+    for (let cause = error; cause instanceof Error; cause = cause.cause) {
+        if (cause.code === FORBIDDEN_ADDRESS)
+            return cause.message;
+    }
+    return networkFailure(error, timedOut, timeoutMs).problem;
+}
+
+;// CONCATENATED MODULE: ./src/service/health-address.ts
+/**
+ * The address of a deployment's health check (ACTION-CONTRACT.md behaviour 31), as
+ * values: the `health-check` input once parsed (inputs/health-check.ts parses it), and
+ * that check filled in for one deployment from its `url` (`source_config.custom_url`).
+ */
+
+/** The one placeholder an address may hold: the deployment's `url`. */
+const URL_PLACEHOLDER = '{url}';
+/** Whether the check needs the deployment's `url`. */
+function needsUrl(check) {
+    return check.kind === 'path' || check.template.includes(URL_PLACEHOLDER);
+}
+/**
+ * The check's address for a deployment whose `url` is `url` (empty or absent: none).
+ * A trailing `/` of the url is dropped, so `{url}/ok` and the path `/ok` have one `/`.
+ */
+function fillHealthCheck(check, url) {
+    const base = url === null || url === undefined ? '' : withoutTrailingSlashes(url.trim());
+    if (needsUrl(check) && base === '')
+        return { kind: 'no-url' };
+    if (check.kind === 'path')
+        return { kind: 'address', address: `${base}${check.path}` };
+    return { kind: 'address', address: check.template.replaceAll(URL_PLACEHOLDER, base) };
+}
+
+;// CONCATENATED MODULE: ./src/run/decisions/health.ts
+/**
+ * Live, when a health check is asked, also means answering (ACTION-CONTRACT.md behaviour
+ * 31): once the deployment is otherwise live, its address is checked (one bounded `GET`,
+ * service/address-check.ts), and the deployment is live only while it answers `2xx`
+ * (with the expected text). `decideLive` (goal.ts) asks the probe; the wait asks again
+ * at its pace, and the probe never checks one address more than 30 times a minute
+ * (counted apart from the service's checks). Three `401`/`403` answers in a row end the
+ * wait (a wrong key does not heal); a check that needs the deployment's `url` where it
+ * has none can never be made. The log says each change of the answer, and at least
+ * every heartbeat while it fails; each change is a `health` event.
+ */
+
+
+
+
+/** `401`/`403` answers in a row that end the wait. */
+const REFUSALS_TO_GIVE_UP = 3;
+/** What is missing when the check needs a `url` the deployment does not have. */
+const NO_URL = 'health-check is set but the deployment has no custom_url';
+/** What the check answered, without its address and its body: `answers 200`, `503 Service Unavailable`, the network's error. */
+function healthAnswer(seen) {
+    if (seen.ok)
+        return `answers ${seen.status ?? ''}`.trimEnd();
+    return seen.error ?? 'no answer';
+}
+/** The answer as one line of the log. */
+function healthLine(seen) {
+    const where = seen.address === undefined ? 'health check' : `health check ${seen.address}`;
+    const body = seen.ok || seen.excerpt === undefined ? '' : `; the answer begins: ${seen.excerpt}`;
+    return `${where}: ${healthAnswer(seen)}${body}`;
+}
+/** The key of an answer: a change of it is said at once. */
+function answerKey(seen) {
+    return JSON.stringify([seen.address ?? null, seen.ok, seen.status ?? null, seen.error ?? null]);
+}
+function seenOf(address, result) {
+    return {
+        address: shownAddress(address),
+        ok: result.ok,
+        ...(result.status === undefined ? {} : { status: result.status }),
+        ...(result.ok || result.error === undefined ? {} : { error: result.error }),
+        ...(result.bodyExcerpt === undefined ? {} : { excerpt: result.bodyExcerpt }),
+    };
+}
+/** The check of one run's deployment, and what it answered so far. */
+class HealthProbe {
+    #request;
+    #dependencies;
+    #deadline;
+    /** The last check made: its address, when, and what it answered. */
+    #last;
+    /** The last answer said: its key, since when it is the answer, and when it was last said. */
+    #said;
+    #refusedInARow = 0;
+    /** `budgetMs`: how long the checks may go on (the wait's length, or one check's). */
+    constructor(request, dependencies, budgetMs) {
+        this.#request = request;
+        this.#dependencies = dependencies;
+        this.#deadline = dependencies.clock.now() + budgetMs;
+    }
+    async judge(deployment, otherwise) {
+        const filled = fillHealthCheck(this.#request.check, deployment.source_config.custom_url);
+        if (filled.kind === 'no-url') {
+            const health = { ok: false, error: NO_URL };
+            this.#say(health);
+            return { live: false, missing: NO_URL, final: true, health };
+        }
+        const health = await this.#answer(filled.address);
+        if (health.ok)
+            return { ...otherwise, health };
+        const shown = health.address ?? 'the health check';
+        if (this.#refusedInARow >= REFUSALS_TO_GIVE_UP) {
+            return {
+                live: false,
+                final: true,
+                missing: `${shown} answered ${health.status ?? ''} ${REFUSALS_TO_GIVE_UP} times in a row: it refuses the check's credentials, which a wait does not heal (send the agent server's key with ${this.#dependencies.headersWords})`,
+                health,
+            };
+        }
+        return {
+            live: false,
+            missing: `${shown} does not answer as asked (${health.error ?? 'no answer'})`,
+            health,
+        };
+    }
+    /** What the address answers now, or the last answer when it was checked less than `spacingMs` ago. */
+    async #answer(address) {
+        const { clock, signal, proxy, spacingMs, check = checkAddress } = this.#dependencies;
+        const last = this.#last;
+        if (last !== undefined && last.address === address && clock.now() - last.at < spacingMs) {
+            return last.seen;
+        }
+        const at = clock.now();
+        // Whole seconds, so that an attempt cut short by the wait's end says `within 8 s`.
+        const left = Math.floor((this.#deadline - at) / 1000) * 1000;
+        const timeoutMs = Math.min(CHECK_TIMEOUT_MS, Math.max(left, 1_000));
+        const { headers, expect } = this.#request;
+        const result = await check(address, {
+            headers,
+            ...(expect === undefined ? {} : { expect }),
+            ...(proxy === undefined ? {} : { proxy }),
+            ...(signal === undefined ? {} : { signal }),
+            timeoutMs,
+        });
+        const seen = seenOf(address, result);
+        this.#refusedInARow = seen.status === 401 || seen.status === 403 ? this.#refusedInARow + 1 : 0;
+        this.#last = { address, at, seen };
+        this.#say(seen);
+        return seen;
+    }
+    /** The answer in the log at each change, and at least every heartbeat while it fails; a `health` event at each change. */
+    #say(seen) {
+        const { clock, logger, events, heartbeatMs } = this.#dependencies;
+        const key = answerKey(seen);
+        const now = clock.now();
+        const said = this.#said;
+        if (said?.key === key) {
+            if (seen.ok || now - said.at < heartbeatMs)
+                return;
+            logger.info(`${healthLine(seen)} (so for ${runtime_formatDuration(now - said.since)})`);
+            this.#said = { ...said, at: now };
+            return;
+        }
+        logger.info(healthLine(seen));
+        events?.({
+            kind: 'health',
+            url: seen.address ?? null,
+            httpStatus: seen.status ?? null,
+            ok: seen.ok,
+            ...(seen.error === undefined ? {} : { error: seen.error }),
+        });
+        this.#said = { key, since: now, at: now };
+    }
+}
+
 ;// CONCATENATED MODULE: ./src/views/deploy-summary.ts
 /**
  * The deploy's summary (and `status`'s): a heading, a table of the
  * deployment, its drift, the failure if any.
  */
+
 
 
 
@@ -40699,6 +41363,20 @@ function liveCell(liveness) {
     return liveness.supersededBy === undefined
         ? 'yes'
         : `yes: commit ${shortSha(liveness.supersededBy)} of a newer push is live instead of the target`;
+}
+/**
+ * What the health check answered, as a cell: its address (without query),
+ * the answer (`answers 200`, `503 Service Unavailable`, the network's error),
+ * and the start of a failing answer's body; none when no check was made.
+ */
+function healthCell(health, text, code) {
+    if (health === undefined)
+        return undefined;
+    const where = health.address === undefined ? '' : `${code(health.address)}: `;
+    const body = health.ok || health.excerpt === undefined
+        ? ''
+        : `<br>the answer begins: ${code(health.excerpt)}`;
+    return `${health.ok ? '✅' : '❌'} ${where}${text(healthAnswer(health))}${body}`;
 }
 /**
  * The deployment type's row, when the step set one or the deployment has one:
@@ -40733,6 +41411,11 @@ function failureBlock(failure, redact) {
         return [];
     return [`<p><strong>Error:</strong></p>\n<pre>${htmlLines(redact(failure))}</pre>`];
 }
+/** The health check's row, only when a check was made. */
+function healthRow(health, text, code) {
+    const cell = healthCell(health, text, code);
+    return cell === undefined ? [] : [['Health check', cell]];
+}
 /** The rows of the deployment's table, each cell already written (text, code or a link). */
 function deploymentRows(input, redact) {
     const { spec, result, commit } = input;
@@ -40747,6 +41430,7 @@ function deploymentRows(input, redact) {
         ['Status', code(shown?.status)],
         ['Outcome', text(outcomeOf(result, shown))],
         ['Live', text(liveCell(input.liveness))],
+        ...healthRow(input.liveness?.health, text, code),
         ['Source', code(spec.source)],
         ...typeRow(result, shown, code),
         ['Repository', code(repository.url)],
@@ -40788,7 +41472,8 @@ function summaryHtml(input) {
 /**
  * The summary of a deploy of several agents: a row an agent (its
  * deployment, status, whether it is live, its commit, how many differences,
- * its links), then, below, each agent's drift and failure.
+ * its links; what its health check answered, when any agent has one), then,
+ * below, each agent's drift, failing health check and failure.
  */
 
 
@@ -40796,7 +41481,21 @@ function summaryHtml(input) {
 
 
 
+
 const agents_summary_HEADINGS = ['Agent', 'Deployment', 'Status', 'Live', 'Commit', 'Drift', 'Links'];
+/** The column of the health checks' answers, after `Live`: only when some agent has a check. */
+const HEALTH_AFTER = agents_summary_HEADINGS.indexOf('Live') + 1;
+/** Whether some agent's health check was made: the table then has a `Health` column. */
+function anyHealth(summary) {
+    return summary.agents.some((part) => part.summary.liveness?.health !== undefined);
+}
+/** What an agent's health check answered, short, for its row: the whole answer is below it. */
+function healthOf(part, text) {
+    const health = part.summary.liveness?.health;
+    if (health === undefined)
+        return '—';
+    return `${health.ok ? '✅' : '❌'} ${text(healthAnswer(health))}`;
+}
 /** The links of an agent's row: its address and its dashboard, those the address rule lets through. */
 function linksOf(part, redact) {
     const { summary } = part;
@@ -40814,7 +41513,8 @@ function redactedOrNot(address, redact) {
     return address === undefined ? undefined : redact(address);
 }
 /** An agent's row of the table. */
-function agents_summary_rowOf(part, text, code, redact) {
+function agents_summary_rowOf(part, write, redact) {
+    const { text, code } = write;
     const { summary } = part;
     const shown = summary.deployment ?? summary.result?.deployment;
     const failed = summary.failure === undefined ? '' : '❌ ';
@@ -40828,16 +41528,22 @@ function agents_summary_rowOf(part, text, code, redact) {
         text(String(summary.drift?.length ?? 0)),
         linksOf(part, redact),
     ];
+    if (write.health)
+        cells.splice(HEALTH_AFTER, 0, healthOf(part, text));
     return `<tr>${cells.map((cell) => `<td>${cell}</td>`).join('')}</tr>`;
 }
 /** Below the table: an agent's drift and failure, under its key, when it has either. */
-function agents_summary_detailsOf(part, code, redact) {
+function agents_summary_detailsOf(part, { text, code }, redact) {
     const { summary } = part;
     const drift = summary.drift ?? [];
-    if (drift.length === 0 && summary.failure === undefined)
+    const health = summary.liveness?.health;
+    const unhealthy = health !== undefined && !health.ok ? health : undefined;
+    if (drift.length === 0 && summary.failure === undefined && unhealthy === undefined)
         return [];
+    const healthLine = healthCell(unhealthy, text, code);
     return [
         `<h3>${code(part.key)}</h3>`,
+        ...(healthLine === undefined ? [] : [`<p><strong>Health check:</strong> ${healthLine}</p>`]),
         ...driftTable(drift, code),
         ...failureBlock(summary.failure, redact),
     ];
@@ -40851,16 +41557,18 @@ function agentsSummaryHtml(summary, redact) {
     const title = failed > 0
         ? `❌ ${failed} of ${count} ${plural(count, 'agent')} failed`
         : `🚀 ${count} ${plural(count, 'agent')}`;
-    const head = `<tr>${agents_summary_HEADINGS.map((heading) => `<th>${heading}</th>`).join('')}</tr>`;
+    const health = anyHealth(summary);
+    const headings = health ? agents_summary_HEADINGS.toSpliced(HEALTH_AFTER, 0, 'Health') : agents_summary_HEADINGS;
+    const head = `<tr>${headings.map((heading) => `<th>${heading}</th>`).join('')}</tr>`;
     return (boundedSummary([
         `<h2>${title}: ${code(summary.source)}</h2>`,
         {
             head: `<table>\n${head}`,
-            lines: summary.agents.map((part) => agents_summary_rowOf(part, text, code, redact)),
+            lines: summary.agents.map((part) => agents_summary_rowOf(part, { text, code, health }, redact)),
             tail: '\n</table>',
             leftOut: (left) => `<p>… and ${left} more agents, left out to keep this summary under GitHub's limit.</p>`,
         },
-        ...summary.agents.flatMap((part) => agents_summary_detailsOf(part, code, redact)),
+        ...summary.agents.flatMap((part) => agents_summary_detailsOf(part, { text, code }, redact)),
     ]) + '\n');
 }
 
@@ -41920,32 +42628,6 @@ function parseHeaders(raw) {
         headers.push([name, value]);
     }
     return Object.fromEntries(headers);
-}
-
-;// CONCATENATED MODULE: ./src/service/health-address.ts
-/**
- * The address of a deployment's health check (ACTION-CONTRACT.md behaviour 31), as
- * values: the `health-check` input once parsed (inputs/health-check.ts parses it), and
- * that check filled in for one deployment from its `url` (`source_config.custom_url`).
- */
-
-/** The one placeholder an address may hold: the deployment's `url`. */
-const URL_PLACEHOLDER = '{url}';
-/** Whether the check needs the deployment's `url`. */
-function needsUrl(check) {
-    return check.kind === 'path' || check.template.includes(URL_PLACEHOLDER);
-}
-/**
- * The check's address for a deployment whose `url` is `url` (empty or absent: none).
- * A trailing `/` of the url is dropped, so `{url}/ok` and the path `/ok` have one `/`.
- */
-function fillHealthCheck(check, url) {
-    const base = url === null || url === undefined ? '' : withoutTrailingSlashes(url.trim());
-    if (needsUrl(check) && base === '')
-        return { kind: 'no-url' };
-    if (check.kind === 'path')
-        return { kind: 'address', address: `${base}${check.path}` };
-    return { kind: 'address', address: check.template.replaceAll(URL_PLACEHOLDER, base) };
 }
 
 ;// CONCATENATED MODULE: ./src/inputs/health-check.ts
@@ -47797,507 +48479,6 @@ async function decideLive(deployment, goal) {
     return goal.health.judge(deployment, otherwise);
 }
 
-// EXTERNAL MODULE: external "node:http"
-var external_node_http_ = __nccwpck_require__(7067);
-;// CONCATENATED MODULE: ./src/service/answers.ts
-/**
- * What the action says about an exchange that failed: the service's own
- * message from an error body, a description of a body it could not read,
- * how a request without an answer failed, and what the user can do about it.
- * Text from the service is untrusted: secret values are redacted before
- * anything is shortened, and every value is kept to one line.
- */
-
-
-const EXCERPT_LENGTH = 200;
-/**
- * How much of a text the excerpt reads: enough for 200 characters once the
- * tags of a page are dropped, and never the whole of a 32 MiB answer.
- */
-const EXCERPT_SCAN = 8 * 1024;
-/** How much of a body is searched for an HTML page's title. */
-const TITLE_SCAN = 64 * 1024;
-/** Entries of a validation list shown; the rest are counted. */
-const ISSUES_SHOWN = 20;
-/**
- * The text without its `<script>` and `<style>` elements, in one pass: each
- * search starts where the last one ended (a lazy `[\s\S]*?` per opening
- * would read the rest of the text again for every unclosed one).
- */
-function withoutScripts(html) {
-    const opening = /<(?:script|style)\b[^<>]*>/gi;
-    const closing = /<\/(?:script|style)\s*>/gi;
-    let out = '';
-    let from = 0;
-    for (let open = opening.exec(html); open !== null; open = opening.exec(html)) {
-        out += `${html.slice(from, open.index)} `;
-        closing.lastIndex = opening.lastIndex;
-        if (closing.exec(html) === null)
-            return out;
-        from = closing.lastIndex;
-        opening.lastIndex = from;
-    }
-    return out + html.slice(from);
-}
-/**
- * A short, single-line excerpt of a text body (tags of an HTML page
- * dropped), read from its first few kilobytes only. Every pattern here stops
- * at the next `<`, so the work grows with the text's length, not its square.
- */
-function excerpt(text) {
-    const head = text.slice(0, EXCERPT_SCAN);
-    const plain = /<[a-z!/][^<>]*>/i.test(head)
-        ? withoutScripts(head).replace(/<[^<>]*>/g, ' ')
-        : head;
-    const line = plain.replace(/\s+/g, ' ').trim();
-    const cut = line.length > EXCERPT_LENGTH || text.length > head.length;
-    return untrusted(cut ? `${line.slice(0, EXCERPT_LENGTH)}…` : line);
-}
-/**
- * The service's own message: `detail` (a string, or a list of field errors
- * shown one a line, the first 20 of them), `message` or `error`, else the
- * start of the text. `redact` runs first, on the raw text and on each value.
- */
-function serviceMessageOf(raw, redact = (text) => text) {
-    const text = redact(raw);
-    if (text.trim() === '')
-        return undefined;
-    let json;
-    try {
-        json = JSON.parse(text);
-    }
-    catch {
-        return excerpt(text);
-    }
-    const parsed = ErrorBodySchema.safeParse(json);
-    if (!parsed.success)
-        return excerpt(text);
-    const { detail, message, error } = parsed.data;
-    if (Array.isArray(detail)) {
-        const lines = detail.slice(0, ISSUES_SHOWN).map((entry) => {
-            const location = untrusted(redact(entry.loc.map(String).join('.')));
-            const said = excerpt(untrusted(redact(entry.msg)));
-            return location === '' ? said : `  ${location}: ${said}`;
-        });
-        if (detail.length > ISSUES_SHOWN)
-            lines.push(`  and ${detail.length - ISSUES_SHOWN} more`);
-        return lines.join('\n');
-    }
-    for (const candidate of [detail, message, error]) {
-        if (typeof candidate === 'string' && candidate !== '')
-            return excerpt(redact(candidate));
-    }
-    return excerpt(text);
-}
-/**
- * A body that is not JSON, described without echoing it: its content type,
- * its size, where parsing failed, and an HTML page's title.
- */
-function describeAnswer(body, contentType, error) {
-    const parts = [contentType ?? 'no content type', `${body.length} bytes`];
-    if (body.length === 0)
-        return `${parts.join(', ')}: empty body`;
-    // Only the shape of the parser's message is used: V8 quotes the body in it.
-    const message = error instanceof Error ? error.message : '';
-    const position = /at position (\d+)/.exec(message)?.[1];
-    const head = body.subarray(0, TITLE_SCAN).toString('utf8');
-    const first = /\S/.exec(head)?.[0] ?? '';
-    if (/end of (JSON )?input|Unterminated/i.test(message))
-        parts.push('it ends early');
-    else if (position !== undefined)
-        parts.push(`parsing failed at character ${position}`);
-    else if (!/[{["\-0-9tfn]/.test(first))
-        parts.push('it does not start like JSON');
-    else
-        parts.push('malformed JSON');
-    const title = /<title[^<>]*>([^<]*)<\/title>/i.exec(head)?.[1];
-    if (title !== undefined && title.trim() !== '')
-        parts.push(`page titled '${excerpt(untrusted(title))}'`);
-    return parts.join(', ');
-}
-/** The action's words: its inputs. */
-const ACTION_WORDS = {
-    apiKey: 'the api-key input',
-    apiKeyHeader: 'api-key-header',
-    headers: 'the headers input',
-    integrationId: 'the integration-id input',
-    apiUrl: 'api-url',
-    name: 'the name input',
-    repository: 'the repository input',
-    waitTimeout: 'wait-timeout',
-    healthCheckHeaders: 'health-check-headers',
-    onDriftFail: 'on-drift: fail',
-    onChangeFail: 'on-change: fail',
-    changeRequest: 'pull request',
-};
-const noSuchEndpoint = (words) => `Check ${words.apiUrl}: the service has no such endpoint or resource.`;
-function defaultRemedies(words) {
-    return {
-        401: `Check ${words.apiKey} (and ${words.apiKeyHeader}, if the service expects another header).`,
-        403: `The api key lacks access: check its permissions and workspace, or pass the workspace/tenant header with ${words.headers}.`,
-        404: noSuchEndpoint(words),
-    };
-}
-/** What the user can do about a status that trying again will not fix. */
-function remedyFor(context) {
-    const { status, location } = context;
-    const words = context.words ?? ACTION_WORDS;
-    if (status >= 300 && status < 400) {
-        return `Check ${words.apiUrl}: the service redirected${location ? ` to ${location}` : ''}, and redirects are not followed (they would carry the api key elsewhere).`;
-    }
-    const remedy = { ...defaultRemedies(words), ...context.remedies }[status];
-    // The web framework's own 404 means no route at all: the base address is wrong.
-    if (status === 404 && context.serviceMessage === 'Not Found') {
-        const wrongPath = `Check ${words.apiUrl} first: ${context.baseUrl} has no ${context.path} (is a path prefix such as /api missing?).`;
-        return remedy === noSuchEndpoint(words) || remedy === undefined
-            ? wrongPath
-            : `${wrongPath}\nOtherwise: ${remedy}`;
-    }
-    return remedy;
-}
-const REQUEST_ID_HEADERS = ['x-request-id', 'request-id', 'x-correlation-id', 'x-amzn-requestid'];
-/** The id the service or its gateway gave the request, for a support ticket. */
-function requestIdOf(header) {
-    return REQUEST_ID_HEADERS.map(header).find((value) => value !== undefined && value !== '');
-}
-const NETWORK_WORDS = {
-    ECONNREFUSED: 'connection refused',
-    ECONNRESET: 'connection reset',
-    ENOTFOUND: 'host not found',
-    EAI_AGAIN: 'host name lookup failed',
-    UND_ERR_SOCKET: 'connection closed before an answer',
-    ETIMEDOUT: 'connection timed out',
-};
-/** How an attempt without an answer failed, in words, and whether it may have reached the service. */
-function networkFailure(error, timedOut, timeoutMs) {
-    if (timedOut)
-        return { problem: `no answer within ${timeoutMs / 1000} s`, reached: true };
-    const cause = error instanceof Error && error.cause instanceof Error ? error.cause : error;
-    const code = typeof cause === 'object' && cause !== null && 'code' in cause ? String(cause.code) : '';
-    const text = NETWORK_WORDS[code] ?? (cause instanceof Error ? cause.message : 'network error');
-    // A refused connection or a failed look-up never reached the service.
-    const reached = !['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN'].includes(code);
-    return { problem: code !== '' ? `${text} (${code})` : text, reached };
-}
-
-;// CONCATENATED MODULE: ./src/service/bounded-body.ts
-/**
- * An answer's body read to a bound: at most `limit` bytes, and whether it
- * held more. Leaving the loop early destroys the rest of the answer (and
- * its connection), so a body that never ends costs no more than `limit`.
- */
-async function boundedBody(body, limit) {
-    const chunks = [];
-    let size = 0;
-    for await (const chunk of body) {
-        chunks.push(chunk);
-        size += chunk.length;
-        if (size > limit)
-            break;
-    }
-    return { body: Buffer.concat(chunks).subarray(0, limit), oversized: size > limit };
-}
-
-;// CONCATENATED MODULE: ./src/service/exchange-bound.ts
-/**
- * One HTTP exchange's bound: a signal aborted once `timeoutMs` pass or the
- * run is cancelled, whichever comes first. `timedOut` and `cancelled` say
- * which; `end()` clears the timer and the listener.
- */
-
-class ExchangeBound {
-    #abort = new AbortController();
-    #cancel;
-    #timer;
-    #onCancel = () => this.#abort.abort();
-    #timedOut = false;
-    /** Throws `CancelledError` when the run is cancelled already. */
-    constructor(timeoutMs, cancel) {
-        if (cancel?.aborted)
-            throw new CancelledError('The run was cancelled');
-        this.#cancel = cancel;
-        this.#timer = setTimeout(() => {
-            this.#timedOut = true;
-            this.#abort.abort();
-        }, timeoutMs);
-        cancel?.addEventListener('abort', this.#onCancel, { once: true });
-    }
-    get signal() {
-        return this.#abort.signal;
-    }
-    get timedOut() {
-        return this.#timedOut;
-    }
-    /** The run was cancelled: the caller throws `CancelledError`, never a failure of its own. */
-    get cancelled() {
-        return this.#cancel?.aborted === true;
-    }
-    end() {
-        clearTimeout(this.#timer);
-        this.#cancel?.removeEventListener('abort', this.#onCancel);
-    }
-}
-
-// EXTERNAL MODULE: external "node:dns"
-var external_node_dns_ = __nccwpck_require__(610);
-// EXTERNAL MODULE: external "node:net"
-var external_node_net_ = __nccwpck_require__(7030);
-;// CONCATENATED MODULE: ./src/service/address-guard.ts
-/**
- * Where a health check never goes (ACTION-CONTRACT.md behaviour 31): a link-local or cloud
- * metadata address (169.254.0.0/16, fe80::/10, and AWS's fd00:ec2::254), whether the
- * address names it literally or a host name resolves to it. The look-up below refuses such
- * an answer before any connection is made, so no header reaches it.
- */
-
-
-/** The code of the error the guarded look-up gives for a refused address. */
-const FORBIDDEN_ADDRESS = 'EFORBIDDENADDRESS';
-/** What the check says of such an address. */
-const FORBIDDEN_WORDS = 'a link-local or metadata address (169.254.0.0/16, fe80::/10)';
-/** The eight 16-bit groups of an IPv6 address (a trailing IPv4 part included), or undefined. */
-function groupsOf(ip) {
-    let text = ip.toLowerCase().replace(/%.*$/, '');
-    const last = text.lastIndexOf(':') + 1;
-    const v4 = /^(\d{1,3})\.(\d{1,3})\.(\d{1,3})\.(\d{1,3})$/.exec(text.slice(last));
-    if (v4 !== null) {
-        const [a, b, c, d] = v4.slice(1).map(Number);
-        text = `${text.slice(0, last)}${((a << 8) | b).toString(16)}:${((c << 8) | d).toString(16)}`;
-    }
-    const [head = '', tail] = text.split('::');
-    const left = head === '' ? [] : head.split(':');
-    const right = tail === undefined || tail === '' ? [] : tail.split(':');
-    const missing = 8 - left.length - right.length;
-    if (missing < 0 || (tail === undefined && missing !== 0))
-        return undefined;
-    return [...left, ...Array(missing).fill('0'), ...right].map((g) => parseInt(g, 16));
-}
-function isForbiddenV4(ip) {
-    const [a, b] = ip.split('.').map(Number);
-    return a === 169 && b === 254;
-}
-/** Whether an IP address (v4 or v6, without brackets) is link-local or a metadata address. */
-function isForbiddenIp(ip) {
-    const version = (0,external_node_net_.isIP)(ip.replace(/%.*$/, ''));
-    if (version === 4)
-        return isForbiddenV4(ip);
-    if (version !== 6)
-        return false;
-    const groups = groupsOf(ip);
-    if (groups === undefined)
-        return false;
-    const [first = 0, , , , , sixth = 0, seventh = 0, eighth = 0] = groups;
-    if ((first & 0xffc0) === 0xfe80)
-        return true;
-    // An IPv4 address mapped into IPv6 (::ffff:169.254.169.254) is that IPv4 address.
-    if (groups.slice(0, 5).every((g) => g === 0) && sixth === 0xffff) {
-        return isForbiddenV4(`${seventh >> 8}.${seventh & 0xff}.${eighth >> 8}.${eighth & 0xff}`);
-    }
-    return groups.join(':') === [0xfd00, 0xec2, 0, 0, 0, 0, 0, 0x254].join(':');
-}
-/** Whether a URL's host name (IPv6 in brackets) is such an address, written literally. */
-function isForbiddenHost(hostname) {
-    return isForbiddenIp(hostname.replace(/^\[(.*)\]$/, '$1'));
-}
-function forbidden(hostname, ip) {
-    const error = new Error(`${hostname} resolves to ${ip}, ${FORBIDDEN_WORDS}: not checked`);
-    error.code = FORBIDDEN_ADDRESS;
-    return error;
-}
-/** `lookup` (node:dns's by default) refusing any answer that holds a forbidden address. */
-function guardedLookup(lookup = external_node_dns_.lookup) {
-    const guarded = (hostname, options, callback) => {
-        const answered = (error, address, family) => {
-            if (error !== null)
-                return callback(error, address, family);
-            const found = Array.isArray(address)
-                ? address.map((entry) => entry.address)
-                : [String(address)];
-            const bad = found.find(isForbiddenIp);
-            if (bad !== undefined)
-                return callback(forbidden(hostname, bad), address, family);
-            callback(null, address, family);
-        };
-        lookup(hostname, options, answered);
-    };
-    return guarded;
-}
-/**
- * The forbidden address `hostname` resolves to, if any: asked before a request through a
- * proxy, which resolves the name itself. A failed look-up says nothing (the proxy may know
- * names this machine does not).
- */
-function forbiddenResolution(hostname, lookup = external_node_dns_.lookup) {
-    if ((0,external_node_net_.isIP)(hostname.replace(/^\[(.*)\]$/, '$1')) !== 0)
-        return Promise.resolve(undefined);
-    return new Promise((resolve) => {
-        guardedLookup(lookup)(hostname, { all: true }, (error) => {
-            resolve(error?.code === FORBIDDEN_ADDRESS ? error.message : undefined);
-        });
-    });
-}
-
-;// CONCATENATED MODULE: ./src/service/address-check.ts
-/**
- * One bounded check of a deployment's address (ACTION-CONTRACT.md behaviour 31): a `GET`
- * that answers `2xx` (and holds the expected text) or says why not, as a value. Only
- * https:// or a loopback http://, never a link-local or metadata address (address-guard.ts),
- * redirects followed only to the same origin, the body read at most 64 KiB, TLS verified,
- * the proxy honoured. No header value and no query string appears in what it says.
- */
-
-
-
-
-
-
-
-
-
-
-
-/** An attempt's bound: an agent that scales to zero may take this long to answer. */
-const CHECK_TIMEOUT_MS = 30_000;
-/** The most of an answer's body read; the expected text is looked for in these bytes only. */
-const MAX_BODY_BYTES = 64 * 1024;
-/** The most same-origin redirects followed. */
-const MAX_REDIRECTS = 5;
-/** The most of a failing answer's body shown. */
-const EXCERPT_CHARACTERS = 200;
-const REDIRECTS = new Set([301, 302, 303, 307, 308]);
-/** Why `address` is not checked at all, or undefined: decided before any connection. */
-function refusal(address) {
-    let url;
-    try {
-        url = new URL(address);
-    }
-    catch {
-        return 'the health check address is not a valid URL';
-    }
-    const shown = shownAddress(url);
-    switch (webAddressFault(url)) {
-        case 'credentials':
-            return `${shown} holds credentials: pass them as headers`;
-        case 'plain-http':
-            return `${shown} is not checked: http:// is allowed only for localhost, 127.0.0.0/8 and [::1]`;
-        case 'scheme':
-            return `${shown} is not checked: it must be an https:// address`;
-    }
-    if (isForbiddenHost(url.hostname))
-        return `${shown} is ${FORBIDDEN_WORDS}: not checked`;
-    return undefined;
-}
-/** The one GET of the check, bounded by `timeoutMs`; throws `CancelledError` on cancel. */
-async function checkAddress(address, options = {}) {
-    // A value too short to hide without garbling the text (`isRedactable`) stays as it is.
-    const hidden = new Redactor();
-    for (const value of Object.values(options.headers ?? {}))
-        hidden.add(value);
-    const hide = (text) => hidden.redact(text);
-    const refused = refusal(address);
-    if (refused !== undefined)
-        return { ok: false, error: hide(refused) };
-    const timeoutMs = options.timeoutMs ?? CHECK_TIMEOUT_MS;
-    const bound = new ExchangeBound(timeoutMs, options.signal);
-    const route = dispatcherFor(options);
-    try {
-        const result = await exchange(new URL(address), options, route, bound.signal, hide);
-        return result.error === undefined ? result : { ...result, error: hide(result.error) };
-    }
-    catch (error) {
-        if (bound.cancelled)
-            throw new CancelledError('The run was cancelled');
-        return { ok: false, error: hide(failureWords(error, bound.timedOut, timeoutMs)) };
-    }
-    finally {
-        bound.end();
-        route.dispatcher.destroy().catch(() => undefined);
-    }
-}
-function dispatcherFor(options) {
-    const connect = {
-        lookup: guardedLookup(options.lookup),
-        ...(options.ca === undefined ? {} : { ca: options.ca }),
-    };
-    const requestTls = options.ca === undefined ? {} : { requestTls: { ca: options.ca } };
-    const viaProxy = proxyDispatcher(options.proxy ?? {}, { connect, ...requestTls });
-    if (viaProxy !== undefined)
-        return { dispatcher: viaProxy, proxied: true };
-    return { dispatcher: new undici/* Agent */.g6({ connect }), proxied: false };
-}
-/** The GET, and the same-origin redirects it leads to, to the answer judged. */
-async function exchange(start, options, route, signal, hide) {
-    const headers = { 'user-agent': 'deploy-agent-action health check', ...options.headers };
-    let url = start;
-    for (let redirects = 0;; redirects++) {
-        if (route.proxied) {
-            const refused = await whileNotAborted(forbiddenResolution(url.hostname, options.lookup), signal);
-            if (refused !== undefined)
-                return { ok: false, error: refused };
-        }
-        const answer = await (0,undici/* request */.Em)(url, {
-            method: 'GET',
-            headers,
-            signal,
-            dispatcher: route.dispatcher,
-        });
-        const status = answer.statusCode;
-        const location = answer.headers.location;
-        if (!REDIRECTS.has(status) || typeof location !== 'string') {
-            const { body } = await boundedBody(answer.body, MAX_BODY_BYTES);
-            return judge(status, body, options.expect, hide);
-        }
-        // A redirect's body is not read; dropping it drops its connection, no error to report.
-        answer.body.on('error', () => undefined).destroy();
-        let next;
-        try {
-            next = new URL(location, url);
-        }
-        catch {
-            return { ok: false, status, error: `${status} redirect to an address that is not one` };
-        }
-        if (next.origin !== url.origin) {
-            const error = `${status} redirect to another origin (${shownAddress(next)}): not followed`;
-            return { ok: false, status, error };
-        }
-        if (redirects >= MAX_REDIRECTS) {
-            return { ok: false, status, error: `more than ${MAX_REDIRECTS} redirects: not followed` };
-        }
-        url = next;
-    }
-}
-/** `work`, or a rejection as soon as `signal` aborts (a DNS look-up cannot be stopped). */
-function whileNotAborted(work, signal) {
-    if (signal.aborted)
-        return Promise.reject(new Error('aborted'));
-    return new Promise((resolve, reject) => {
-        const onAbort = () => reject(new Error('aborted'));
-        signal.addEventListener('abort', onAbort, { once: true });
-        work.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
-    });
-}
-function judge(status, body, expected, hide) {
-    const answered = status >= 200 && status <= 299;
-    const holds = expected === undefined || expected === '' || body.includes(expected, 0, 'utf8');
-    if (answered && holds)
-        return { ok: true, status };
-    const error = answered
-        ? `${status} answer does not hold the expected text (in its first ${MAX_BODY_BYTES / 1024} KiB)`
-        : `${status} ${external_node_http_.STATUS_CODES[status] ?? 'answer'}`;
-    const text = hide(body.toString('utf8')).replace(/\s+/g, ' ').trim();
-    if (text === '')
-        return { ok: false, status, error };
-    return { ok: false, status, error, bodyExcerpt: untrusted(text.slice(0, EXCERPT_CHARACTERS)) };
-}
-/** A network failure in words: the refused address, the timeout, or the network's error. */
-function failureWords(error, timedOut, timeoutMs) {
-    for (let cause = error; cause instanceof Error; cause = cause.cause) {
-        if (cause.code === FORBIDDEN_ADDRESS)
-            return cause.message;
-    }
-    return networkFailure(error, timedOut, timeoutMs).problem;
-}
-
 ;// CONCATENATED MODULE: ./src/service/errors.ts
 /** What a failed call to the service raises. */
 
@@ -48646,138 +48827,6 @@ async function waitUntilLive(initial, goal, options, dependencies, decided) {
     }
 }
 
-;// CONCATENATED MODULE: ./src/run/decisions/health.ts
-/**
- * Live, when a health check is asked, also means answering (ACTION-CONTRACT.md behaviour
- * 31): once the deployment is otherwise live, its address is checked (one bounded `GET`,
- * service/address-check.ts), and the deployment is live only while it answers `2xx`
- * (with the expected text). `decideLive` (goal.ts) asks the probe; the wait asks again
- * at its pace, and the probe never checks one address more than 30 times a minute
- * (counted apart from the service's checks). Three `401`/`403` answers in a row end the
- * wait (a wrong key does not heal); a check that needs the deployment's `url` where it
- * has none can never be made. The log says each change of the answer, and at least
- * every heartbeat while it fails; each change is a `health` event.
- */
-
-
-
-
-/** `401`/`403` answers in a row that end the wait. */
-const REFUSALS_TO_GIVE_UP = 3;
-/** What is missing when the check needs a `url` the deployment does not have. */
-const NO_URL = 'health-check is set but the deployment has no custom_url';
-/** The answer as one line of the log. */
-function healthLine(seen) {
-    const where = seen.address === undefined ? 'health check' : `health check ${seen.address}`;
-    if (seen.ok)
-        return `${where}: answers ${seen.status ?? ''}`.trimEnd();
-    const body = seen.excerpt === undefined ? '' : `; the answer begins: ${seen.excerpt}`;
-    return `${where}: ${seen.error ?? 'no answer'}${body}`;
-}
-/** The key of an answer: a change of it is said at once. */
-function answerKey(seen) {
-    return JSON.stringify([seen.address ?? null, seen.ok, seen.status ?? null, seen.error ?? null]);
-}
-function seenOf(address, result) {
-    return {
-        address: shownAddress(address),
-        ok: result.ok,
-        ...(result.status === undefined ? {} : { status: result.status }),
-        ...(result.ok || result.error === undefined ? {} : { error: result.error }),
-        ...(result.bodyExcerpt === undefined ? {} : { excerpt: result.bodyExcerpt }),
-    };
-}
-/** The check of one run's deployment, and what it answered so far. */
-class HealthProbe {
-    #request;
-    #dependencies;
-    #deadline;
-    /** The last check made: its address, when, and what it answered. */
-    #last;
-    /** The last answer said: its key, since when it is the answer, and when it was last said. */
-    #said;
-    #refusedInARow = 0;
-    /** `budgetMs`: how long the checks may go on (the wait's length, or one check's). */
-    constructor(request, dependencies, budgetMs) {
-        this.#request = request;
-        this.#dependencies = dependencies;
-        this.#deadline = dependencies.clock.now() + budgetMs;
-    }
-    async judge(deployment, otherwise) {
-        const filled = fillHealthCheck(this.#request.check, deployment.source_config.custom_url);
-        if (filled.kind === 'no-url') {
-            const health = { ok: false, error: NO_URL };
-            this.#say(health);
-            return { live: false, missing: NO_URL, final: true, health };
-        }
-        const health = await this.#answer(filled.address);
-        if (health.ok)
-            return { ...otherwise, health };
-        const shown = health.address ?? 'the health check';
-        if (this.#refusedInARow >= REFUSALS_TO_GIVE_UP) {
-            return {
-                live: false,
-                final: true,
-                missing: `${shown} answered ${health.status ?? ''} ${REFUSALS_TO_GIVE_UP} times in a row: it refuses the check's credentials, which a wait does not heal (send the agent server's key with ${this.#dependencies.headersWords})`,
-                health,
-            };
-        }
-        return {
-            live: false,
-            missing: `${shown} does not answer as asked (${health.error ?? 'no answer'})`,
-            health,
-        };
-    }
-    /** What the address answers now, or the last answer when it was checked less than `spacingMs` ago. */
-    async #answer(address) {
-        const { clock, signal, proxy, spacingMs, check = checkAddress } = this.#dependencies;
-        const last = this.#last;
-        if (last !== undefined && last.address === address && clock.now() - last.at < spacingMs) {
-            return last.seen;
-        }
-        const at = clock.now();
-        // In tenths of a second, as the log says it (`no answer within 2.9 s`).
-        const leftMs = Math.round(Math.max(this.#deadline - at, 1_000) / 100) * 100;
-        const timeoutMs = Math.min(CHECK_TIMEOUT_MS, leftMs);
-        const { headers, expect } = this.#request;
-        const result = await check(address, {
-            headers,
-            ...(expect === undefined ? {} : { expect }),
-            ...(proxy === undefined ? {} : { proxy }),
-            ...(signal === undefined ? {} : { signal }),
-            timeoutMs,
-        });
-        const seen = seenOf(address, result);
-        this.#refusedInARow = seen.status === 401 || seen.status === 403 ? this.#refusedInARow + 1 : 0;
-        this.#last = { address, at, seen };
-        this.#say(seen);
-        return seen;
-    }
-    /** The answer in the log at each change, and at least every heartbeat while it fails; a `health` event at each change. */
-    #say(seen) {
-        const { clock, logger, events, heartbeatMs } = this.#dependencies;
-        const key = answerKey(seen);
-        const now = clock.now();
-        const said = this.#said;
-        if (said?.key === key) {
-            if (seen.ok || now - said.at < heartbeatMs)
-                return;
-            logger.info(`${healthLine(seen)} (so for ${runtime_formatDuration(now - said.since)})`);
-            this.#said = { ...said, at: now };
-            return;
-        }
-        logger.info(healthLine(seen));
-        events?.({
-            kind: 'health',
-            url: seen.address ?? null,
-            httpStatus: seen.status ?? null,
-            ok: seen.ok,
-            ...(seen.error === undefined ? {} : { error: seen.error }),
-        });
-        this.#said = { key, since: now, at: now };
-    }
-}
-
 ;// CONCATENATED MODULE: ./src/run/flows/live-wait.ts
 /**
  * The wait as a phase of a flow (the deploy's, `status`'s): in a log group,
@@ -48972,6 +49021,7 @@ class RunRecord {
             failure: this.failure,
             drift: this.#drift,
             url: deployment?.source_config.custom_url ?? undefined,
+            health: verdict?.health,
             dashboardUrl: deployment === undefined ? undefined : dashboardUrlOf(spec.dashboardUrl, deployment),
         };
     }

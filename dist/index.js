@@ -43593,982 +43593,92 @@ function plural(count, one, many = `${one}s`) {
     return count === 1 ? one : many;
 }
 
-;// CONCATENATED MODULE: ./src/github/features/comment.ts
+// EXTERNAL MODULE: external "node:http"
+var external_node_http_ = __nccwpck_require__(7067);
+// EXTERNAL MODULE: ./node_modules/undici/index.js
+var undici = __nccwpck_require__(6752);
+;// CONCATENATED MODULE: ./src/common/redact.ts
 /**
- * The preview's pull request comment: its Markdown body, written from a
- * neutral report of the run, and the hidden marker that finds it again. Text from the service is data, never Markdown (the one writer of
- * GitHub text, `common/github-text.ts`, says how), and the body stays under
- * GitHub's limit.
+ * Removes secret values from free text (log lines, error messages, the job
+ * summary) before it is shown. Outputs are not free text: they are redacted
+ * by structure (report.ts). The runner masks the values registered with
+ * `core.setSecret` too, but only in the log it renders.
  */
-
-
-/** GitHub refuses a comment over 65,536 characters; the body stays well under it. */
-const COMMENT_LIMIT = 65_536;
-const BODY_BUDGET = 60_000;
+const MASK = '***';
 /**
- * The first of `rows` (table rows, one line each) that fit in the body's
- * budget after `usedChars` of the rest of it; the caller says how many were
- * left out.
+ * Whether a value can be hidden in text without destroying it: `4`, `true`
+ * or `off` occur everywhere (ids, counts, words), so replacing them would
+ * garble every line and still not hide them.
  */
-function rowsWithin(rows, usedChars) {
-    const kept = [];
-    let used = usedChars;
-    for (const row of rows) {
-        if (used + row.length + 1 > BODY_BUDGET)
-            break;
-        kept.push(row);
-        used += row.length + 1;
-    }
-    return kept;
+function isRedactable(value) {
+    const trimmed = value.trim();
+    return (trimmed.length >= 4 &&
+        !/^(true|false|null|none|yes|no|on|off)$/i.test(trimmed) &&
+        !/^[-+]?\d+(\.\d+)?$/.test(trimmed));
 }
-const FAILURE_CHARS = 1_000;
+/** `\u00e9` (and `\u00E9`) for every character outside printable ASCII, as Python's json does. */
+function asciiEscaped(text, upper) {
+    return text.replace(/[^\x20-\x7e]/g, (character) => {
+        const hex = character.charCodeAt(0).toString(16).padStart(4, '0');
+        return `\\u${upper ? hex.toUpperCase() : hex}`;
+    });
+}
+/** The forms a value takes inside JSON text: escaped quotes, `\/`, and escaped non-ASCII. */
+function jsonForms(value) {
+    const inner = JSON.stringify(value).slice(1, -1);
+    const slashes = inner.replaceAll('/', '\\/');
+    return [inner, slashes].flatMap((form) => [
+        form,
+        asciiEscaped(form, false),
+        asciiEscaped(form, true),
+    ]);
+}
+const redact_percentEncoded = (character) => `%${character.charCodeAt(0).toString(16).toUpperCase().padStart(2, '0')}`;
 /**
- * The marker's name: every character but `A–Z a–z 0–9 _` percent-encoded
- * (UTF-8), so `-`, `>` and `!` never appear raw (no name ends the comment
- * early) and distinct names give distinct markers (the encoding is one to
- * one, and the marker's ` -->` ends it, so `app` does not match `app-b`).
+ * The forms a value takes inside a URL or a form body: `encodeURIComponent`'s;
+ * RFC 3986's and Python's `quote` (`!'()*` encoded too); and the
+ * `application/x-www-form-urlencoded` forms, space as `+`, of Python's
+ * `urlencode` (`~` kept) and of `URLSearchParams` (`*` kept, `~` encoded).
  */
-function encodeName(name) {
-    let encoded = '';
-    for (const byte of new TextEncoder().encode(name)) {
-        const character = String.fromCharCode(byte);
-        encoded += /[A-Za-z0-9_]/.test(character)
-            ? character
-            : `%${byte.toString(16).toUpperCase().padStart(2, '0')}`;
-    }
-    return encoded;
+function urlForms(value) {
+    const component = encodeURIComponent(value);
+    const strict = component.replace(/[!'()*]/g, redact_percentEncoded);
+    const searchParams = new URLSearchParams({ v: value }).toString().slice('v='.length);
+    return [component, strict, strict.replaceAll('%20', '+'), searchParams];
 }
-function marker(name) {
-    return `<!-- deploy-agent:${encodeName(name)} -->`;
-}
-/** Whether a comment's body is this deployment's comment (the marker opens it). */
-function carriesMarker(body, name) {
-    return typeof body === 'string' && body.startsWith(marker(name));
-}
-/**
- * Whether a comment was written by the token's own identity. GraphQL's
- * `viewer` names a bot without the `[bot]` suffix that REST shows
- * (`github-actions` / `github-actions[bot]`); logins compare without case.
- */
-function isOwnComment(author, viewer) {
-    if (author === null || author === undefined)
-        return false;
-    const login = author.login.toLowerCase();
-    const me = viewer.toLowerCase();
-    if (login === me)
-        return true;
-    return author.type === 'Bot' && (login === `${me}[bot]` || `${login}[bot]` === me);
-}
-// ---- service text, written by the one GitHub-text module -----------------------------------------
-/** A commit in a code span, short, when it is one (hex), else text. */
-function commit(sha) {
-    if (sha === undefined || sha === '')
-        return '(none)';
-    return /^[0-9a-f]{7,64}$/i.test(sha)
-        ? markdownCode(shortSha(sha).toLowerCase())
-        : markdownText(sha, 64);
-}
-function show(value) {
-    if (value === null || value === undefined)
-        return '(none)';
-    return markdownCode(typeof value === 'string' ? value : (JSON.stringify(value) ?? typeof value));
-}
-// ---- the body -----------------------------------------------------------------------------------
-const HEADLINE = {
-    deploying: (name) => `🟡 ${name}: deploying`,
-    live: (name) => `🟢 ${name} is live`,
-    'not-live': (name) => `🟡 ${name} is not live yet`,
-    failed: (name) => `🔴 ${name}: the deploy failed`,
-    cancelled: (name) => `⚪ ${name}: the run was cancelled`,
-};
-/**
- * The comment's Markdown. `redact` hides secret values in the free text
- * (the failure, the waiting text) before it is escaped.
- */
-function commentBody(report, redact = (text) => text) {
-    const write = {
-        text: (value, max) => markdownText(redact(value), max),
-        code: (value, max) => markdownCode(redact(value), max),
-    };
-    const name = markdownCode(redact(report.name), 200, false);
-    const headline = report.stage === 'not-live' && report.never === true
-        ? `🔴 ${name} will not run what this push asks for`
-        : HEADLINE[report.stage](name);
-    const lines = [marker(report.name), `### ${headline}`, ''];
-    const rows = tableRows(report, write);
-    if (rows.length > 0) {
-        lines.push('| | |', '| --- | --- |', ...rows.map(([key, value]) => `| ${key} | ${value} |`), '');
-    }
-    if (report.stage === 'failed' && report.failure !== undefined) {
-        lines.push(`**Why:** ${write.text(report.failure, FAILURE_CHARS)}`, '');
-    }
-    const footer = [
-        markdownLink('Dashboard', report.dashboardUrl),
-        markdownLink('Workflow run', report.runUrl),
-    ].filter((part) => part !== undefined);
-    const tail = footer.length > 0 ? ['', footer.join(' · ')] : [];
-    if (report.drift.length > 0) {
-        lines.push(...driftLines(report, write, lines.join('\n').length + tail.join('\n').length));
-    }
-    return ([...lines, ...tail]
-        .join('\n')
-        .replace(/\n{3,}/g, '\n\n')
-        .trimEnd() + '\n');
-}
-/** The table's rows: the deployment, its status, the commit, what is still live, the address. */
-function tableRows(report, { text, code }) {
-    const rows = [];
-    if (report.id !== undefined) {
-        const verb = report.created === undefined ? '' : report.created ? ' (created by this run)' : ' (reused)';
-        rows.push(['Deployment', `${code(report.id, 100)}${verb}`]);
-    }
-    if (report.status !== undefined)
-        rows.push(['Status', code(report.status, 100)]);
-    const commitRow = commitCell(report);
-    if (commitRow !== undefined)
-        rows.push(['Commit', commitRow]);
-    const still = report.stillLive;
-    if (still !== undefined && (report.stage === 'failed' || report.stage === 'not-live')) {
-        // What a reader of a failed preview wants first: whether the previous one still serves.
-        rows.push([
-            'Still live',
-            still.commit === undefined
-                ? `revision ${code(still.revision, 100)}, of an earlier commit`
-                : `commit ${commit(still.commit)} is still live (revision ${code(still.revision, 100)})`,
-        ]);
-    }
-    if (report.waitingFor !== undefined && report.stage !== 'live') {
-        rows.push([report.stage === 'deploying' ? 'Waiting for' : 'Not live', text(report.waitingFor)]);
-    }
-    const preview = markdownLink('open', report.url);
-    if (preview !== undefined)
-        rows.push(['Address', preview]);
-    return rows;
-}
-/** The commit row: the newer commit that superseded the target, the live one, or the one wanted. */
-function commitCell(report) {
-    if (report.supersededBy !== undefined) {
-        return `${commit(report.supersededBy)} is live: a newer commit, which superseded ${commit(report.targetCommit)}`;
-    }
-    if (report.stage === 'live' && report.liveCommit !== undefined) {
-        return `${commit(report.liveCommit)} is live`;
-    }
-    if (report.targetCommit === undefined)
-        return undefined;
-    const latest = report.liveCommit === undefined
-        ? ''
-        : `; the latest revision is for ${commit(report.liveCommit)}`;
-    return `${commit(report.targetCommit)} wanted${latest}`;
-}
-/** The drift table, as many rows as fit after `usedChars` of the rest, and a count of the others. */
-function driftLines(report, { code }, usedChars) {
-    const head = [
-        `**Drift:** ${report.drift.length} ${plural(report.drift.length, 'difference')} the service cannot apply to a reused deployment:`,
-        '',
-        '| Field | Wanted | Live |',
-        '| --- | --- | --- |',
-    ];
-    const rows = rowsWithin(report.drift.map((entry) => `| ${code(entry.field, 200)} | ${show(entry.wanted)} | ${show(entry.live)} |`), usedChars + head.join('\n').length + 1 + 200);
-    const lines = [...head, ...rows];
-    if (rows.length < report.drift.length) {
-        lines.push('', `…and ${report.drift.length - rows.length} more: see the job summary and the step's \`drift\` output.`);
-    }
-    return lines;
-}
-
-;// CONCATENATED MODULE: ./src/github/features/agents-comment.ts
-/**
- * The manifest's one pull request comment: a row per agent, and the hidden
- * marker that finds it again, which holds the step's name template (or,
- * without one, the manifest's path), so adding or removing an agent keeps
- * the comment and two workflows with different templates keep their own. An
- * agent the comment listed that the manifest no longer holds keeps its row,
- * saying this workflow no longer deploys it and that it runs until deleted.
- * Text from the service is data, never Markdown (common/github-text.ts).
- */
-
-
-
-/** What names the manifest's comment: the step's name template, else the manifest's path. */
-function manifestIdentity(manifest) {
-    return manifest.nameTemplate ?? manifest.source;
-}
-function manifestMarker(identity) {
-    return `<!-- deploy-agent-agents:${encodeName(identity)} -->`;
-}
-/** Whether a comment's body is this manifest's comment (the marker opens it). */
-function carriesManifestMarker(body, identity) {
-    return typeof body === 'string' && body.startsWith(manifestMarker(identity));
-}
-/** An agent row as this module writes it: its key in a code span opens it. */
-const ROW = /^\| `([a-z0-9][a-z0-9-]{0,39})` \|(.*)$/;
-const DASHBOARD = /\[Dashboard\]\(([^()\s]+)\)/;
-/**
- * The agents an earlier body of the comment listed, each with its dashboard
- * link when its row had one (as written there, an address this module built).
- */
-function listedAgents(body) {
-    const listed = new Map();
-    for (const line of (body ?? '').split('\n')) {
-        const row = ROW.exec(line);
-        if (row?.[1] === undefined)
-            continue;
-        listed.set(row[1], DASHBOARD.exec(row[2] ?? '')?.[1]);
-    }
-    return listed;
-}
-const agents_comment_FAILURE_CHARS = 300;
-const HEAD = [
-    '| Agent | Deployment | Status | Live | Commit | Drift | Links | Failure |',
-    '| --- | --- | --- | --- | --- | --- | --- | --- |',
-];
-function commitOf(report) {
-    const live = report.supersededBy ?? (report.stage === 'live' ? report.liveCommit : undefined);
-    const sha = live ?? report.targetCommit;
-    if (sha === undefined)
-        return '';
-    const code = /^[0-9a-f]{7,64}$/i.test(sha)
-        ? markdownCode(shortSha(sha).toLowerCase())
-        : markdownText(sha, 64);
-    return live === undefined ? `${code} wanted` : `${code} is live`;
-}
-function liveOf({ report, failure, over }) {
-    if (report === undefined)
-        return failure !== undefined ? '🔴 failed' : over ? '⚪ over' : '🟡 …';
-    if (failure !== undefined && report.stage !== 'cancelled')
-        return '🔴 failed';
-    switch (report.stage) {
-        case 'live':
-            return '🟢 live';
-        case 'failed':
-            return '🔴 failed';
-        case 'cancelled':
-            return '⚪ cancelled';
-        case 'not-live':
-            return report.never === true ? '🔴 will not run this commit' : '🟡 not live yet';
-        case 'deploying':
-            return '🟡 deploying';
-    }
-}
-/** One agent's row; `redact` hides secret values in the service's text first. */
-function agentRow(state, redact) {
-    const { agent, report } = state;
-    const code = (value) => value === undefined ? '' : markdownCode(redact(value), 100);
-    const verb = report?.created === undefined ? '' : report.created ? ' (created)' : ' (reused)';
-    const links = [
-        markdownLink('Dashboard', report?.dashboardUrl),
-        markdownLink('Open', report?.url),
-    ].filter((link) => link !== undefined);
-    const failure = state.failure ?? report?.failure;
-    const cells = [
-        markdownCode(agent.key),
-        `${markdownCode(redact(agent.deploymentName), 100)}${verb}`,
-        code(report?.status),
-        liveOf(state),
-        report === undefined ? '' : commitOf(report),
-        report === undefined ? '' : String(report.drift.length),
-        links.join(' · '),
-        failure === undefined ? '' : markdownText(redact(failure), agents_comment_FAILURE_CHARS),
-    ];
-    return `| ${cells.join(' | ')} |`;
-}
-/** The row of an agent the manifest no longer holds: it runs until deleted, where it was shown. */
-function goneRow(key, dashboard) {
-    const where = markdownLink('Dashboard', dashboard);
-    const runs = `runs until deleted${where === undefined ? '' : `: ${where}`}`;
-    const cells = [
-        markdownCode(key),
-        '',
-        '',
-        'no longer deployed by this workflow',
-        '',
-        '',
-        runs,
-        '',
-    ];
-    return `| ${cells.join(' | ')} |`;
-}
-/** The comment's Markdown: every agent's row, then the rows of agents no longer in the manifest. */
-function agentsCommentBody(manifest, states, previous, parts) {
-    const identity = manifestIdentity(manifest);
-    const current = new Set(manifest.agents.map((agent) => agent.key));
-    const gone = [...listedAgents(previous)].filter(([key]) => !current.has(key));
-    const live = states.filter((state) => state.report?.stage === 'live').length;
-    const title = markdownCode(parts.redact(identity), 200, false);
-    const head = [
-        manifestMarker(identity),
-        `### Agents of ${title}: ${live} of ${states.length} live`,
-        '',
-        ...HEAD,
-    ];
-    const footer = markdownLink('Workflow run', parts.runUrl);
-    const tail = footer === undefined ? [] : ['', footer];
-    const all = [
-        ...states.map((state) => agentRow(state, parts.redact)),
-        ...gone.map(([key, dashboard]) => goneRow(key, dashboard)),
-    ];
-    const rows = rowsWithin(all, head.join('\n').length + tail.join('\n').length + 200);
-    const more = rows.length < all.length
-        ? ['', `…and ${all.length - rows.length} more: see the job summary.`]
-        : [];
-    return [...head, ...rows, ...more, ...tail].join('\n') + '\n';
-}
-
-;// CONCATENATED MODULE: ./src/github/features/deployment-record.ts
-
-
-
-/** GitHub's limit on a status description. */
-const DESCRIPTION_LIMIT = 140;
-/** A description on one line, at most 140 characters. */
-function description(text) {
-    return plainLine(text, DESCRIPTION_LIMIT);
-}
-/** The final state and its description, from how the run ended. */
-function finalStatus(report) {
-    const name = report.name;
-    switch (report.stage) {
-        case 'live': {
-            const commit = report.supersededBy ?? report.liveCommit;
-            return {
-                state: 'success',
-                text: `${name} is live${commit === undefined ? '' : ` at commit ${shortSha(commit)}`}`,
-            };
-        }
-        case 'failed':
-            return {
-                state: 'failure',
-                text: `${name}: the deploy failed${report.failure === undefined ? '' : `: ${report.failure}`}`,
-            };
-        case 'cancelled':
-            return { state: 'error', text: `${name}: the run was cancelled` };
-        case 'not-live':
-            // A revision the deployment will never take: no later status would end an in_progress one.
-            if (report.never === true) {
-                return {
-                    state: 'failure',
-                    text: `${name} will not run what this run asks for${report.waitingFor === undefined ? '' : `: ${report.waitingFor}`}`,
-                };
-            }
-            return { state: 'in_progress', text: `${name} is not live yet; the step did not wait` };
-        case 'deploying':
-            return { state: 'in_progress', text: `${name} is not live yet; the step did not wait` };
-    }
-}
-class DeploymentRecord {
-    #api;
-    #context;
-    #redact;
-    #id;
-    constructor(api, context, redact) {
-        this.#api = api;
-        this.#context = context;
-        this.#redact = redact;
-    }
-    /** The GitHub deployment's id, once created. */
-    get id() {
-        return this.#id;
-    }
-    /** Creates the deployment and its `in_progress` status. */
-    async start(report, options = {}) {
-        const { repository, sha, environment, transient } = this.#context;
-        const created = await this.#api.createDeployment(repository, {
-            ref: sha,
-            environment,
-            transient_environment: transient,
-            description: description(this.#redact(`Deployment ${report.name} (deploy-agent)`)),
-            payload: { id: report.id ?? null, name: report.name },
-        }, options);
-        if (!created.ok)
-            return;
-        this.#id = created.value;
-        const waiting = report.waitingFor === undefined ? 'deploying' : `deploying (${report.waitingFor})`;
-        await this.#status({ state: 'in_progress', text: `${report.name}: ${waiting}` }, report, options);
-    }
-    /** The one final status; nothing when the deployment was never created. */
-    async finish(report, options = {}) {
-        if (this.#id === undefined)
-            return;
-        await this.#status(finalStatus(report), report, options);
-    }
-    async #status({ state, text }, report, options) {
-        if (this.#id === undefined)
-            return;
-        // The one address rule (src/common/address.ts): the deployment's own address when it may be
-        // published, else the dashboard's, else none.
-        const environmentUrl = publishedOrNothing(report.url) ?? publishedOrNothing(report.dashboardUrl);
-        const body = {
-            state,
-            description: description(this.#redact(text)),
-            ...(this.#context.runUrl === undefined ? {} : { log_url: this.#context.runUrl }),
-            ...(environmentUrl ? { environment_url: environmentUrl } : {}),
-            ...(state === 'success' ? { auto_inactive: true } : {}),
-        };
-        await this.#api.createDeploymentStatus(this.#context.repository, this.#id, body, options);
-    }
-}
-
-;// CONCATENATED MODULE: ./src/github/features/agents-records.ts
-
-/** The agent's environment, filled: its entry's, else the step's. */
-function environmentOf(agent, stepEnvironment) {
-    return (agent.environment ?? stepEnvironment).replaceAll('{agent}', agent.name);
-}
-/** The agents by environment, in the manifest's order; none for an empty environment. */
-function recordGroups(manifest, stepEnvironment) {
-    const groups = new Map();
-    for (const agent of manifest.agents) {
-        const environment = environmentOf(agent, stepEnvironment);
-        if (environment === '')
-            continue;
-        groups.set(environment, [...(groups.get(environment) ?? []), agent]);
-    }
-    return groups;
-}
-/** The shared record's final state and its description, from how each agent ended. */
-function sharedStatus(ends) {
-    const states = ends.map(({ agent, report, failure }) => report === undefined
-        ? { state: 'failure', text: `${agent.key}: the deploy failed: ${failure ?? ''}` }
-        : finalStatus({ ...report, name: agent.key }));
-    const live = states.filter((s) => s.state === 'success').length;
-    const count = `${live} of ${ends.length} agents live`;
-    const worst = states.find((s) => s.state === 'error') ??
-        states.find((s) => s.state === 'failure') ??
-        states.find((s) => s.state === 'in_progress');
-    if (worst === undefined)
-        return { state: 'success', text: `${count}` };
-    return { state: worst.state, text: `${count}; ${worst.text}` };
-}
-/** One GitHub deployment for several agents of one environment. */
-class SharedRecord {
-    #api;
-    #context;
-    #agents;
-    #redact;
-    #id;
-    constructor(api, context, agents, redact) {
-        this.#api = api;
-        this.#context = context;
-        this.#agents = agents;
-        this.#redact = redact;
-    }
-    get id() {
-        return this.#id;
-    }
-    /** Creates the deployment, listing every agent (the ids known so far), and its `in_progress` status. */
-    async start(ids, options = {}) {
-        const { repository, sha, environment, transient } = this.#context;
-        const agents = this.#agents.map((agent) => ({
-            key: agent.key,
-            name: agent.deploymentName,
-            id: ids.get(agent.key) ?? null,
-        }));
-        const created = await this.#api.createDeployment(repository, {
-            ref: sha,
-            environment,
-            transient_environment: transient,
-            description: description(this.#redact(`Deployments of ${agents.length} agents (deploy-agent)`)),
-            payload: { agents },
-        }, options);
-        if (!created.ok)
-            return;
-        this.#id = created.value;
-        const text = `${agents.length} agents: deploying`;
-        await this.#status({ state: 'in_progress', text }, options);
-    }
-    /** The one final status, once every agent is over; nothing when never created. */
-    async finish(ends, options = {}) {
-        await this.#status(sharedStatus(ends), options);
-    }
-    async #status({ state, text }, options) {
-        if (this.#id === undefined)
-            return;
-        const body = {
-            state,
-            description: description(this.#redact(text)),
-            ...(this.#context.runUrl === undefined ? {} : { log_url: this.#context.runUrl }),
-            ...(state === 'success' ? { auto_inactive: true } : {}),
-        };
-        await this.#api.createDeploymentStatus(this.#context.repository, this.#id, body, options);
-    }
-}
-/**
- * The manifest's outputs with each agent's `github-deployment-id` in
- * `deployments` (the id of the record covering it); the rest as it is.
- */
-function withRecordIds(outputs, ids) {
-    const deployments = outputs.deployments;
-    if (deployments === undefined || deployments === '' || ids.size === 0)
-        return outputs;
-    const parsed = JSON.parse(deployments);
-    for (const [key, id] of ids) {
-        const entry = parsed[key];
-        if (entry !== undefined)
-            entry['github-deployment-id'] = String(id);
-    }
-    return { ...outputs, deployments: JSON.stringify(parsed) };
-}
-
-;// CONCATENATED MODULE: ./src/github/features/context.ts
-/** `value` with the workflow run's page, when the run has one. */
-function withRunUrl(value, runUrl) {
-    return runUrl === undefined ? value : { ...value, runUrl };
-}
-
-;// CONCATENATED MODULE: ./src/github/client/pages.ts
-/** A walk of a pull request's comments reads at most this many pages of `PER_PAGE`. */
-const MAX_COMMENT_PAGES = 10;
-const PER_PAGE = 100;
-/** A retire reads at most this many pages of an environment's deployments, newest first. */
-const MAX_DEPLOYMENT_PAGES = 10;
-/**
- * Reads pages 1 to `maxPages` with `read` until `visit` says it found what it
- * looks for or the list ends (no `rel="next"`, or an empty page). Page numbers
- * are counted here, never taken from the `Link` header, so no page is read
- * twice and the token goes to no other address.
- *
- * `visit` sees each item once, by its `key`: a list that moves while it is
- * read (a deployment created between two pages shifts the next one by one)
- * gives an item again, and a page with nothing new ends the list, so a
- * paginator that repeats its last page with a `next` link is not read to the
- * cap (nor mistaken for a longer list).
- */
-async function walkPages(read, key, visit, maxPages) {
-    const seen = new Set();
-    for (let page = 1; page <= maxPages; page++) {
-        const result = await read(page);
-        if (!result.ok)
-            return result;
-        const { items, link } = result.value;
-        const fresh = items.filter((item) => !seen.has(key(item)));
-        for (const item of fresh)
-            seen.add(key(item));
-        const hasNext = hasNextPage(link) && fresh.length > 0;
-        if (visit(fresh) === 'stop')
-            return { ok: true, value: { ended: false } };
-        if (!hasNext)
-            return { ok: true, value: { ended: true } };
-    }
-    return { ok: true, value: { ended: false } };
-}
-/** Whether a `Link` header names a next page: one of its comma-separated links is `rel="next"`. */
-function hasNextPage(link) {
-    return link.split(',').some((part) => /^\s*<[^>]*>\s*;\s*rel="next"/.test(part));
-}
-
-;// CONCATENATED MODULE: ./src/github/features/pr-comment.ts
-
-
-/** The most writes a run makes to its comment. */
-const MAX_WRITES = 2;
-class PullRequestComment {
-    #api;
-    #context;
-    #logger;
-    #redact;
-    #commentId;
-    /** The comment's body as last found or written. */
-    #body;
-    #writes = 0;
-    /** Set once the comment cannot be written this run (already warned). */
-    #given = false;
-    #searched = false;
-    /** Whether a comment's body is the one for this name (the preview's marker, or the plan's). */
-    #carries;
-    constructor(api, context, logger, redact, carries = carriesMarker) {
-        this.#api = api;
-        this.#context = context;
-        this.#logger = logger;
-        this.#redact = redact;
-        this.#carries = carries;
-    }
-    get commentId() {
-        return this.#commentId;
-    }
-    /** The comment's body as last found or written (undefined before it is found, or for none). */
-    get body() {
-        return this.#body;
-    }
+class Redactor {
+    #needles = new Set();
+    /** The values given to `add`, so that a value registered at every poll costs nothing again. */
+    #added = new Set();
+    #sorted;
     /**
-     * Writes the report: the first time, after finding the comment (create
-     * when there is none); then an update of the comment found or created.
+     * Registers a secret value: the value, each of its lines that is
+     * redactable, and the forms they take inside JSON, URLs and form bodies. Returns the
+     * value and lines that were not known yet, for the runner's mask; a value
+     * that is not redactable is not registered (see `isRedactable`).
      */
-    async write(report, options = {}) {
-        await this.writeBody(report.name, () => commentBody(report, this.#redact), options);
-    }
-    /** Writes `body()` as the comment for `name`, finding it first the first time. */
-    async writeBody(name, body, options = {}) {
-        if (await this.#located(name, options))
-            await this.#write(body, options);
-    }
-    /**
-     * Rewrites the comment for `name` when there is one, and writes none
-     * otherwise (a retired preview's comment): whether it was rewritten, it
-     * already said what `body` says (`same`: nothing written), there was none,
-     * or it could not be written (already warned).
-     */
-    async rewrite(name, body, options = {}, same = (current, next) => current === next) {
-        if (!(await this.#located(name, options)))
-            return 'failed';
-        if (this.#commentId === undefined)
-            return 'none';
-        const next = body();
-        if (this.#body !== undefined && same(this.#body, next))
-            return 'unchanged';
-        return (await this.#write(() => next, options)) ? 'rewritten' : 'failed';
-    }
-    /** Finds the comment the first time; false when no write can be made this run. */
-    async #located(name, options) {
-        if (this.#given || this.#writes >= MAX_WRITES)
-            return false;
-        if (!this.#searched) {
-            this.#searched = true;
-            const found = await this.#find(name, options);
-            if (found === 'give up') {
-                this.#given = true;
-                return false;
-            }
-            this.#commentId = found?.id;
-            this.#body = found?.body ?? undefined;
-        }
-        return true;
-    }
-    /** Creates the comment, or updates the one found or created. */
-    async #write(body, options) {
-        const { repository, pullRequest } = this.#context;
-        this.#writes += 1;
-        const text = body();
-        const written = await this.#api.writeComment(repository, pullRequest, this.#commentId, text, options);
-        if (written.ok) {
-            this.#commentId = written.value;
-            this.#body = text;
-        }
-        // A failed write was warned about; a second would fail the same way (or double a create).
-        else
-            this.#given = true;
-        return written.ok;
-    }
-    /** This deployment's comment by the token's own identity, undefined for none, or 'give up'. */
-    async #find(name, options) {
-        const viewer = await this.#api.viewerLogin(options);
-        if (!viewer.ok)
-            return 'give up';
-        let found;
-        const walked = await this.#api.walkComments(this.#context.repository, this.#context.pullRequest, (comments) => {
-            found = comments.find((c) => isOwnComment(c.user, viewer.value) && this.#carries(c.body, name));
-            return found === undefined ? 'more' : 'stop';
-        }, options);
-        if (!walked.ok)
-            return 'give up';
-        if (found === undefined && !walked.value.ended) {
-            // Past the cap the comment may exist: a new one could be a second one on every run.
-            this.#logger.warning(`GitHub: pull request #${this.#context.pullRequest} has more than ${MAX_COMMENT_PAGES * PER_PAGE} comments; the action reads no further, and writes no comment for '${name}' so as not to add a second one. The deploy itself is not affected.`);
-            return 'give up';
-        }
-        return found;
-    }
-}
-
-;// CONCATENATED MODULE: ./src/github/features/deploy-report.ts
-
-
-
-/**
- * A cancelled run: the runner sends SIGINT, then SIGTERM 7.5 s later, then
- * kills the step. Calls under way get `CANCEL_GRACE_MS` to finish, and the
- * last status `CANCEL_WINDOW_MS`.
- */
-const CANCEL_GRACE_MS = 1_000;
-const CANCEL_WINDOW_MS = 2_500;
-/** The record and the comment of one deploy; each method is safe to call in any order, any number of times. */
-class DeployReport {
-    #record;
-    #comment;
-    #runUrl;
-    #onRecorded;
-    /** Ends calls still under way when the run is cancelled, so the last status goes at once. */
-    #work = new AbortController();
-    #started;
-    #finished = false;
-    constructor(api, context, wanted, parts) {
-        const { logger, redact } = parts;
-        this.#runUrl = context.runUrl;
-        this.#onRecorded = parts.onRecorded;
-        if (wanted.environment !== '') {
-            this.#record = new DeploymentRecord(api, {
-                repository: context.repository,
-                sha: context.sha,
-                environment: wanted.environment,
-                transient: context.pullRequest !== undefined,
-                ...(context.runUrl === undefined ? {} : { runUrl: context.runUrl }),
-            }, redact);
-        }
-        if (wanted.comment && context.pullRequest !== undefined) {
-            const where = { repository: context.repository, pullRequest: context.pullRequest };
-            this.#comment = new PullRequestComment(api, where, logger, redact);
-        }
-    }
-    /** The GitHub deployment's id, once recorded (the `github-deployment-id` output). */
-    get deploymentId() {
-        return this.#record?.id;
-    }
-    /** Starts the record and the first comment write; the run goes on meanwhile. */
-    deployed(report) {
-        if (this.#started !== undefined || this.#finished)
-            return;
-        const options = { signal: this.#work.signal };
-        this.#started = Promise.all([
-            this.#record?.start(report, options).then(() => {
-                if (this.#record?.id !== undefined)
-                    this.#onRecorded?.(this.#record.id);
-            }),
-            this.#comment?.write(withRunUrl(report, this.#runUrl), options),
-        ]).then(() => undefined);
-    }
-    /**
-     * The final status and the comment's update. A cancelled run ends what is
-     * still under way and writes its `error` status within `CANCEL_WINDOW_MS`.
-     */
-    async finished(report) {
-        if (this.#finished)
-            return;
-        this.#finished = true;
-        const cancelled = report.stage === 'cancelled';
-        if (cancelled && this.#started !== undefined) {
-            // What is under way may finish (the record's id is needed for its last status), briefly.
-            let timer;
-            await Promise.race([
-                this.#started,
-                new Promise((resolve) => (timer = setTimeout(resolve, CANCEL_GRACE_MS))),
-            ]);
-            clearTimeout(timer);
-            this.#work.abort();
-        }
-        await this.#started;
-        const options = cancelled ? { callMs: CANCEL_WINDOW_MS } : {};
-        // A cancelled run has no time to look for the comment: it updates one it already has.
-        const comment = cancelled && this.#comment?.commentId === undefined ? undefined : this.#comment;
-        await Promise.all([
-            this.#record?.finish(report, options),
-            comment?.write(withRunUrl(report, this.#runUrl), options),
-        ]);
-    }
-}
-
-;// CONCATENATED MODULE: ./src/github/features/agents-report.ts
-
-
-
-
-
-class AgentsReport {
-    #manifest;
-    #states = new Map();
-    #groups = [];
-    #comment;
-    #parts;
-    #runUrl;
-    #ids = new Map();
-    /** Ends calls still under way when the run is cancelled, so the last writes go at once. */
-    #work = new AbortController();
-    #queue = Promise.resolve();
-    #firstWrite = false;
-    #ended = false;
-    #cancelled = false;
-    constructor(api, context, manifest, wanted, parts) {
-        this.#manifest = manifest;
-        this.#parts = parts;
-        this.#runUrl = context.runUrl;
-        for (const agent of manifest.agents)
-            this.#states.set(agent.key, { agent, over: false });
-        for (const [environment, agents] of recordGroups(manifest, wanted.environment)) {
-            const at = {
-                repository: context.repository,
-                sha: context.sha,
-                environment,
-                transient: context.pullRequest !== undefined,
-                ...(context.runUrl === undefined ? {} : { runUrl: context.runUrl }),
-            };
-            const record = agents.length === 1
-                ? new DeploymentRecord(api, at, parts.redact)
-                : new SharedRecord(api, at, agents, parts.redact);
-            this.#groups.push({ agents, record, started: false, finished: false });
-        }
-        if (wanted.comment && context.pullRequest !== undefined) {
-            const where = { repository: context.repository, pullRequest: context.pullRequest };
-            this.#comment = new PullRequestComment(api, where, parts.logger, parts.redact, carriesManifestMarker);
-        }
-    }
-    /** Each agent's key and the id of the record covering it, as recorded so far. */
-    get recordIds() {
-        return this.#ids;
-    }
-    /** The agent's deployment was found or created: its record starts when it is the first of it. */
-    deployed(key, report) {
-        const state = this.#states.get(key);
-        if (state === undefined || this.#ended)
-            return;
-        state.report = report;
-        const group = this.#groupOf(key);
-        if (group !== undefined && !group.started) {
-            group.started = true;
-            this.#serial((options) => this.#start(group, report, options));
-        }
-        this.#maybeFirstWrite();
-    }
-    /** How the agent's run ended (a cancelled run ends the others' calls under way at the end). */
-    finished(key, report) {
-        const state = this.#states.get(key);
-        if (state === undefined)
-            return;
-        state.report = report;
-        if (report.stage === 'cancelled')
-            this.#cancelled = true;
-    }
-    /** The agent is over: its record ends when all of its agents are, the comment when all are. */
-    async over(key, failure) {
-        const state = this.#states.get(key);
-        if (state === undefined)
-            return;
-        state.over = true;
-        if (failure !== undefined)
-            state.failure = failure;
-        this.#maybeFirstWrite();
-        await this.#settle();
-    }
-    /** Every agent is over, whatever was heard of each. */
-    async allOver() {
-        for (const state of this.#states.values())
-            state.over = true;
-        await this.#settle();
-    }
-    async #settle() {
-        const options = await this.#endOptions();
-        for (const group of this.#groups) {
-            if (group.finished || !group.agents.every((agent) => this.#states.get(agent.key)?.over)) {
-                continue;
-            }
-            group.finished = true;
-            this.#serial(() => this.#finish(group, options));
-        }
-        const states = [...this.#states.values()];
-        if (!this.#ended && states.every((state) => state.over)) {
-            this.#ended = true;
-            // A cancelled run has no time to look for the comment: it updates one it already has.
-            if (!this.#cancelled || this.#comment?.commentId !== undefined) {
-                this.#serial(() => this.#writeComment(options));
+    add(value) {
+        if (this.#added.has(value))
+            return [];
+        this.#added.add(value);
+        const lines = value.split(/\r?\n/).map((line) => line.trim());
+        const forms = [value, ...lines].filter((form, index, all) => isRedactable(form) && all.indexOf(form) === index);
+        const fresh = forms.filter((form) => !this.#needles.has(form));
+        for (const form of forms) {
+            for (const variant of [form, ...jsonForms(form), ...urlForms(form)]) {
+                this.#needles.add(variant);
             }
         }
-        await this.#queue;
+        this.#sorted = undefined;
+        return fresh;
     }
-    /** The calls' options at the end: a cancelled run ends what is under way, briefly, and hurries. */
-    async #endOptions() {
-        if (!this.#cancelled)
-            return {};
-        if (!this.#work.signal.aborted) {
-            let timer;
-            await Promise.race([
-                this.#queue,
-                new Promise((resolve) => (timer = setTimeout(resolve, CANCEL_GRACE_MS))),
-            ]);
-            clearTimeout(timer);
-            this.#work.abort();
-        }
-        return { callMs: CANCEL_WINDOW_MS };
-    }
-    #maybeFirstWrite() {
-        if (this.#firstWrite || this.#ended || this.#comment === undefined)
-            return;
-        const states = [...this.#states.values()];
-        if (!states.every((state) => state.report !== undefined || state.over))
-            return;
-        if (states.every((state) => state.over))
-            return;
-        this.#firstWrite = true;
-        this.#serial((options) => this.#writeComment(options));
-    }
-    /** Runs `task` once every write before it is done. */
-    #serial(task) {
-        const options = { signal: this.#work.signal };
-        this.#queue = this.#queue.then(() => task(options)).catch(() => undefined);
-    }
-    #groupOf(key) {
-        return this.#groups.find((group) => group.agents.some((agent) => agent.key === key));
-    }
-    async #start(group, report, options) {
-        const { record } = group;
-        if (record instanceof DeploymentRecord)
-            await record.start(report, options);
-        else {
-            const ids = new Map();
-            for (const [key, state] of this.#states) {
-                if (state.report?.id !== undefined)
-                    ids.set(key, state.report.id);
-            }
-            await record.start(ids, options);
-        }
-        if (record.id === undefined)
-            return;
-        for (const agent of group.agents)
-            this.#ids.set(agent.key, record.id);
-        this.#parts.onRecorded?.(this.#ids);
-    }
-    async #finish(group, options) {
-        const { record } = group;
-        if (record instanceof SharedRecord) {
-            await record.finish(group.agents.map((agent) => ({ ...this.#states.get(agent.key), agent })), options);
-            return;
-        }
-        const state = this.#states.get(group.agents[0]?.key ?? '');
-        if (state?.report === undefined)
-            return;
-        const failed = state.failure !== undefined && state.report.stage === 'deploying';
-        await record.finish(failed ? { ...state.report, stage: 'failed', failure: state.failure } : state.report, options);
-    }
-    async #writeComment(options) {
-        const comment = this.#comment;
-        if (comment === undefined)
-            return;
-        const states = this.#manifest.agents.flatMap((agent) => {
-            const state = this.#states.get(agent.key);
-            return state === undefined ? [] : [state];
-        });
-        await comment.writeBody(manifestIdentity(this.#manifest), () => agentsCommentBody(this.#manifest, states, comment.body, {
-            redact: this.#parts.redact,
-            ...(this.#runUrl === undefined ? {} : { runUrl: this.#runUrl }),
-        }), options);
-    }
-}
-
-;// CONCATENATED MODULE: ./src/github/features/commit-order.ts
-class CommitOrders {
-    #api;
-    #orders = new Map();
-    constructor(api) {
-        this.#api = api;
-    }
-    ask(repository, target, latest) {
-        const key = `${repository}\n${target}\n${latest}`.toLowerCase();
-        let order = this.#orders.get(key);
-        if (order === undefined) {
-            order = this.#compare(repository, target, latest);
-            this.#orders.set(key, order);
-        }
-        return order;
-    }
-    async #compare(repository, target, latest) {
-        const [owner, repo, ...rest] = repository.split('/');
-        if (!owner || !repo || rest.length > 0)
-            return undefined;
-        const result = await this.#api.compare({ owner, repo }, target, latest, { silent: true });
-        if (!result.ok)
-            return undefined;
-        const { status } = result.value;
-        if (status === 'ahead')
-            return 'newer';
-        if (status === 'behind')
-            return 'older';
-        return undefined;
+    redact(text) {
+        // Longest first, so that a secret containing another is replaced whole.
+        this.#sorted ??= [...this.#needles].sort((a, b) => b.length - a.length);
+        let out = text;
+        for (const needle of this.#sorted)
+            out = out.split(needle).join(MASK);
+        return out;
     }
 }
 
@@ -54107,6 +53217,2097 @@ function preprocess(fn, schema) {
     });
 }
 
+;// CONCATENATED MODULE: ./node_modules/zod/v4/classic/iso.js
+
+
+
+function iso_datetime(params) {
+    return _isoDateTime(ZodISODateTime, params);
+}
+function iso_date(params) {
+    return core._isoDate(ZodISODate, params);
+}
+function iso_time(params) {
+    return core._isoTime(ZodISOTime, params);
+}
+function iso_duration(params) {
+    return core._isoDuration(ZodISODuration, params);
+}
+
+;// CONCATENATED MODULE: ./src/service/schema-parts.ts
+/**
+ * The building blocks of the service's schemas (schemas.ts): the field kinds its
+ * interface uses, and the strict and loose object factories one definition is built with.
+ */
+
+/** An object whose inner structure the service interface does not show: anything goes. */
+const freeForm = () => record(schemas_string(), unknown());
+/** A string→string map (labels, annotations, resource quantities). */
+const stringMap = () => record(schemas_string(), schemas_string());
+/**
+ * Any 8-4-4-4-12 hex id (z.guid), not only RFC 4122 variants. A malformed id
+ * reads "Invalid UUID" as the contract names it; a missing one keeps zod's
+ * "expected string, received undefined".
+ */
+const schema_parts_uuid = () => schemas_guid({ error: (issue) => (issue.code === 'invalid_format' ? 'Invalid UUID' : undefined) });
+const schema_parts_int = () => schemas_number().int();
+/**
+ * Accepts ISO 8601 date-time strings with an offset (`Z`, `+02:00`) or without
+ * one (`2024-05-01T12:00:00.123456`), with any number of fractional digits.
+ */
+const dateTime = () => iso_datetime({ offset: true, local: true });
+const schema_parts_strictObject = (shape) => strictObject(shape);
+const schema_parts_looseObject = (shape) => looseObject(shape);
+
+;// CONCATENATED MODULE: ./src/service/schema-family.ts
+/**
+ * The one definition of the service's nested resources (schemas.ts builds it
+ * twice: strict for what the action sends, loose for what the service answers).
+ */
+
+
+/** Source kinds (docs/how-it-works.md, "The service's interface"). */
+const SOURCES = [
+    'codehost',
+    'external_docker',
+    'internal_docker',
+    'internal_source',
+    'internal_template',
+];
+const SourceSchema = schemas_enum(SOURCES);
+/**
+ * The one definition of the nested resources, wrapped by `object` at every
+ * level: strict for requests, loose for responses. Fields that exist only in
+ * a request or only in a response are added with `.extend`, which keeps the
+ * strictness of the object it extends.
+ */
+function buildFamily(object) {
+    // volume_mounts item, also a container's volumeMounts item.
+    const VolumeMount = object({
+        name: schemas_string().nullish(),
+        mountPath: schemas_string().nullish(),
+        subPath: schemas_string().nullish(),
+        mountPropagation: schemas_string().nullish(),
+        readOnly: schemas_boolean().nullish(),
+        subPathExpr: schemas_string().nullish(),
+    });
+    const EnvVar = object({
+        name: schemas_string(),
+        value: schemas_string().nullish(),
+        valueFrom: freeForm().nullish(),
+    });
+    const ResourceRequirements = object({
+        limits: stringMap().nullish(),
+        requests: stringMap().nullish(),
+    });
+    // init_containers and sidecars item. The service requires name and image.
+    const Container = object({
+        name: schemas_string(),
+        image: schemas_string(),
+        imagePullPolicy: schemas_string().nullish(),
+        command: array(schemas_string()).nullish(),
+        args: array(schemas_string()).nullish(),
+        workingDir: schemas_string().nullish(),
+        env: array(EnvVar).nullish(),
+        envFrom: array(freeForm()).nullish(),
+        resources: ResourceRequirements.nullish(),
+        volumeMounts: array(VolumeMount).nullish(),
+        securityContext: freeForm().nullish(),
+        restartPolicy: schemas_string().nullish(),
+    });
+    const Volume = object({
+        name: schemas_string().nullish(),
+        configMap: freeForm().nullish(),
+        secret: freeForm().nullish(),
+        emptyDir: freeForm().nullish(),
+        persistentVolumeClaim: freeForm().nullish(),
+        nfs: freeForm().nullish(),
+        projected: freeForm().nullish(),
+        downwardAPI: freeForm().nullish(),
+        csi: freeForm().nullish(),
+    });
+    // image_pull_secrets item; the service requires its name.
+    const LocalObjectReference = object({ name: schemas_string() });
+    // resource_spec: all fields nullable.
+    const ResourceSpec = object({
+        // main service
+        min_scale: schema_parts_int().nullish(),
+        max_scale: schema_parts_int().nullish(),
+        cpu: schemas_number().nullish(),
+        cpu_limit: schemas_number().nullish(),
+        memory_mb: schema_parts_int().nullish(),
+        memory_limit_mb: schema_parts_int().nullish(),
+        // queue
+        queue_min_scale: schema_parts_int().nullish(),
+        queue_max_scale: schema_parts_int().nullish(),
+        queue_cpu: schemas_number().nullish(),
+        queue_cpu_limit: schemas_number().nullish(),
+        queue_memory_mb: schema_parts_int().nullish(),
+        queue_memory_limit_mb: schema_parts_int().nullish(),
+        // orchestrator
+        orchestrator_cpu: schemas_number().nullish(),
+        orchestrator_cpu_limit: schemas_number().nullish(),
+        orchestrator_memory_mb: schema_parts_int().nullish(),
+        orchestrator_memory_limit_mb: schema_parts_int().nullish(),
+        orchestrator_min_scale: schema_parts_int().nullish(),
+        orchestrator_max_scale: schema_parts_int().nullish(),
+        // executor
+        executor_cpu: schemas_number().nullish(),
+        executor_cpu_limit: schemas_number().nullish(),
+        executor_memory_mb: schema_parts_int().nullish(),
+        executor_memory_limit_mb: schema_parts_int().nullish(),
+        // redis
+        redis_cpu: schemas_number().nullish(),
+        redis_cpu_limit: schemas_number().nullish(),
+        redis_memory_mb: schema_parts_int().nullish(),
+        redis_memory_limit_mb: schema_parts_int().nullish(),
+        // database
+        db_cpu: schemas_number().nullish(),
+        db_cpu_limit: schemas_number().nullish(),
+        db_memory_mb: schema_parts_int().nullish(),
+        db_memory_limit_mb: schema_parts_int().nullish(),
+        db_storage_gi: schema_parts_int().nullish(),
+        db_max_connections: schema_parts_int().nullish(),
+        // placement and pod customization
+        labels: stringMap().nullish(),
+        annotations: stringMap().nullish(),
+        service_account_name: schemas_string().nullish(),
+        image_pull_secrets: array(LocalObjectReference).nullish(),
+        volumes: array(Volume).nullish(),
+        volume_mounts: array(VolumeMount).nullish(),
+        init_containers: array(Container).nullish(),
+        sidecars: array(Container).nullish(),
+    });
+    const ListenerConfig = object({ k8s_namespace: schemas_string().nullish() });
+    // source_config: all fields nullable.
+    const SourceConfig = object({
+        integration_id: schema_parts_uuid().nullish(),
+        repo_url: schemas_string().nullish(),
+        // Any string: a type the service adds later is no error (DEPLOYMENT_TYPES).
+        deployment_type: schemas_string().nullish(),
+        build_on_push: schemas_boolean().nullish(),
+        custom_url: schemas_string().nullish(),
+        resource_spec: ResourceSpec.nullish(),
+        listener_id: schema_parts_uuid().nullish(),
+        listener_config: ListenerConfig.nullish(),
+        install_command: schemas_string().nullish(),
+        build_command: schemas_string().nullish(),
+    });
+    // source_revision_config, the fields that are both sent and returned.
+    const SourceRevisionConfig = object({
+        repo_ref: schemas_string().nullish(),
+        agent_config_path: schemas_string().nullish(),
+        image_uri: schemas_string().nullish(),
+        source_tarball_path: schemas_string().nullish(),
+    });
+    const Secret = object({ name: schemas_string(), value: schemas_string() });
+    const SecretReference = object({
+        name: schemas_string(),
+        secret_name: schemas_string(),
+        secret_key: schemas_string(),
+    });
+    // The deployment, the fields that are both sent and returned.
+    const Deployment = object({
+        name: schemas_string(),
+        source: SourceSchema,
+        source_config: SourceConfig,
+        source_revision_config: SourceRevisionConfig,
+        secrets: array(Secret),
+        secret_references: array(SecretReference).nullish(),
+    });
+    return {
+        ResourceSpec,
+        SourceConfig,
+        SourceRevisionConfig,
+        Secret,
+        SecretReference,
+        Deployment,
+    };
+}
+
+;// CONCATENATED MODULE: ./src/service/schemas.ts
+/**
+ * The wire schemas of the deployment management service (docs/how-it-works.md, "The service's interface").
+ *
+ * Every resource is a zod schema and every TypeScript type is `z.infer` of one.
+ * The fields are written once, in `buildFamily`, and built twice:
+ *
+ * - REQUEST schemas are strict at every level of the known structure: an
+ *   unknown key is an error, because in something we send it is a typo
+ *   (`resource_spec.min_scal`). Free-form maps (labels, securityContext,
+ *   valueFrom, volume sources, ...) stay free-form.
+ * - RESPONSE schemas are loose: unknown keys are tolerated and kept, because
+ *   the service may grow; missing or mistyped known fields still fail, with
+ *   the field's path.
+ *
+ * Where the service's interface (docs/how-it-works.md, "The service's interface") and its
+ * OpenAPI document differ, the interface wins, with one exception:
+ * `source_config.deployment_type`, which the interface's table omits but the
+ * service's listing filters by and the real service takes at creation. Value ranges that only the OpenAPI document shows (cpu
+ * 0.1..8, cpu_limit 0.1..16) are not enforced here; the service reports them.
+ */
+
+
+
+// ---------------------------------------------------------------------------
+// Enums
+// ---------------------------------------------------------------------------
+
+/** Deployment states (docs/how-it-works.md, "The service's interface"). */
+const STATUSES = [
+    'AWAITING_DATABASE',
+    'READY',
+    'UNUSED',
+    'AWAITING_DELETE',
+    'UNKNOWN',
+];
+const DeploymentStatusSchema = schemas_enum(STATUSES);
+/**
+ * The deployment types the action knows (the service's OpenAPI document,
+ * `SourceConfigRequest.deployment_type`): a known list, not a wall: a
+ * type the action does not know is sent as given. The schemas take any string, in a request as in an answer,
+ * since the service adds types (`serverless`, `dedicated`); reading the
+ * `config` input warns once of a type not here (build-plan.ts).
+ */
+const DEPLOYMENT_TYPES = ['dev_free', 'dev', 'prod'];
+const response = buildFamily(schema_parts_looseObject);
+// ---------------------------------------------------------------------------
+// Request schemas (strict)
+// ---------------------------------------------------------------------------
+/**
+ * The request family is built on first use: a run parses a request schema
+ * only when the `config` input is given, and building the family is a
+ * measurable part of start-up (bench/RESULTS.md).
+ */
+let requestFamily;
+const buildRequestFamily = () => buildFamily(schema_parts_strictObject);
+const request = () => (requestFamily ??= buildRequestFamily());
+const ResourceSpecRequestSchema = lazy(() => request().ResourceSpec);
+const SourceConfigRequestSchema = lazy(() => request().SourceConfig);
+/** repo_commit_sha is response-only: a request carrying it is rejected. */
+const SourceRevisionConfigRequestSchema = lazy(() => request().SourceRevisionConfig);
+const SecretSchema = lazy(() => request().Secret);
+const SecretReferenceSchema = lazy(() => request().SecretReference);
+/** Body of the create call (docs/how-it-works.md, "The service's interface"). */
+const DeploymentCreateRequestSchema = lazy(() => request().Deployment.extend({ name: schemas_string().min(1, 'must not be empty') }));
+// ---------------------------------------------------------------------------
+// Response schemas (loose)
+// ---------------------------------------------------------------------------
+/** Item of the repository listing of a source-hosting integration. */
+const RepositorySchema = looseObject({
+    host_integration_id: schema_parts_uuid(),
+    id: schema_parts_int(),
+    name: schemas_string(),
+    owner: schemas_string(),
+    url: schemas_string(),
+    default_branch: schemas_string(),
+});
+const RepositoryListSchema = array(RepositorySchema);
+const ResourceSpecSchema = response.ResourceSpec;
+const SourceConfigSchema = response.SourceConfig;
+const SourceRevisionConfigSchema = response.SourceRevisionConfig.extend({
+    repo_commit_sha: schemas_string().nullish(),
+});
+const DeploymentSchema = response.Deployment.extend({
+    source_revision_config: SourceRevisionConfigSchema,
+    id: schema_parts_uuid(),
+    tenant_id: schema_parts_uuid(),
+    created_at: dateTime(),
+    updated_at: dateTime(),
+    // A known status, or one the service adds later: that is not a schema
+    // failure, the wait logs it and waits through it.
+    status: union([DeploymentStatusSchema, schemas_string()]),
+    // Required keys whose value may be null.
+    latest_revision_id: schema_parts_uuid().nullable(),
+    active_revision_id: schema_parts_uuid().nullable(),
+    image_version: schemas_string().nullish(),
+});
+/** Body of the deployment listing: a page and the offset of the next one. */
+const DeploymentListSchema = looseObject({
+    resources: array(DeploymentSchema),
+    offset: schema_parts_int(),
+});
+/**
+ * An error body, read only to show the service's own message. `detail` is a
+ * string (`{"detail": "Error description."}`) or a validation list
+ * (`[{loc, msg, type}]`).
+ */
+const ErrorBodySchema = looseObject({
+    detail: union([
+        schemas_string(),
+        array(looseObject({
+            loc: array(union([schemas_string(), schemas_number()])),
+            msg: schemas_string(),
+            type: schemas_string(),
+        })),
+    ])
+        .optional(),
+    message: schemas_string().optional(),
+    error: schemas_string().optional(),
+});
+
+;// CONCATENATED MODULE: ./src/service/answers.ts
+/**
+ * What the action says about an exchange that failed: the service's own
+ * message from an error body, a description of a body it could not read,
+ * how a request without an answer failed, and what the user can do about it.
+ * Text from the service is untrusted: secret values are redacted before
+ * anything is shortened, and every value is kept to one line.
+ */
+
+
+const EXCERPT_LENGTH = 200;
+/**
+ * How much of a text the excerpt reads: enough for 200 characters once the
+ * tags of a page are dropped, and never the whole of a 32 MiB answer.
+ */
+const EXCERPT_SCAN = 8 * 1024;
+/** How much of a body is searched for an HTML page's title. */
+const TITLE_SCAN = 64 * 1024;
+/** Entries of a validation list shown; the rest are counted. */
+const ISSUES_SHOWN = 20;
+/**
+ * The text without its `<script>` and `<style>` elements, in one pass: each
+ * search starts where the last one ended (a lazy `[\s\S]*?` per opening
+ * would read the rest of the text again for every unclosed one).
+ */
+function withoutScripts(html) {
+    const opening = /<(?:script|style)\b[^<>]*>/gi;
+    const closing = /<\/(?:script|style)\s*>/gi;
+    let out = '';
+    let from = 0;
+    for (let open = opening.exec(html); open !== null; open = opening.exec(html)) {
+        out += `${html.slice(from, open.index)} `;
+        closing.lastIndex = opening.lastIndex;
+        if (closing.exec(html) === null)
+            return out;
+        from = closing.lastIndex;
+        opening.lastIndex = from;
+    }
+    return out + html.slice(from);
+}
+/**
+ * A short, single-line excerpt of a text body (tags of an HTML page
+ * dropped), read from its first few kilobytes only. Every pattern here stops
+ * at the next `<`, so the work grows with the text's length, not its square.
+ */
+function excerpt(text) {
+    const head = text.slice(0, EXCERPT_SCAN);
+    const plain = /<[a-z!/][^<>]*>/i.test(head)
+        ? withoutScripts(head).replace(/<[^<>]*>/g, ' ')
+        : head;
+    const line = plain.replace(/\s+/g, ' ').trim();
+    const cut = line.length > EXCERPT_LENGTH || text.length > head.length;
+    return untrusted(cut ? `${line.slice(0, EXCERPT_LENGTH)}…` : line);
+}
+/**
+ * The service's own message: `detail` (a string, or a list of field errors
+ * shown one a line, the first 20 of them), `message` or `error`, else the
+ * start of the text. `redact` runs first, on the raw text and on each value.
+ */
+function serviceMessageOf(raw, redact = (text) => text) {
+    const text = redact(raw);
+    if (text.trim() === '')
+        return undefined;
+    let json;
+    try {
+        json = JSON.parse(text);
+    }
+    catch {
+        return excerpt(text);
+    }
+    const parsed = ErrorBodySchema.safeParse(json);
+    if (!parsed.success)
+        return excerpt(text);
+    const { detail, message, error } = parsed.data;
+    if (Array.isArray(detail)) {
+        const lines = detail.slice(0, ISSUES_SHOWN).map((entry) => {
+            const location = untrusted(redact(entry.loc.map(String).join('.')));
+            const said = excerpt(untrusted(redact(entry.msg)));
+            return location === '' ? said : `  ${location}: ${said}`;
+        });
+        if (detail.length > ISSUES_SHOWN)
+            lines.push(`  and ${detail.length - ISSUES_SHOWN} more`);
+        return lines.join('\n');
+    }
+    for (const candidate of [detail, message, error]) {
+        if (typeof candidate === 'string' && candidate !== '')
+            return excerpt(redact(candidate));
+    }
+    return excerpt(text);
+}
+/**
+ * A body that is not JSON, described without echoing it: its content type,
+ * its size, where parsing failed, and an HTML page's title.
+ */
+function describeAnswer(body, contentType, error) {
+    const parts = [contentType ?? 'no content type', `${body.length} bytes`];
+    if (body.length === 0)
+        return `${parts.join(', ')}: empty body`;
+    // Only the shape of the parser's message is used: V8 quotes the body in it.
+    const message = error instanceof Error ? error.message : '';
+    const position = /at position (\d+)/.exec(message)?.[1];
+    const head = body.subarray(0, TITLE_SCAN).toString('utf8');
+    const first = /\S/.exec(head)?.[0] ?? '';
+    if (/end of (JSON )?input|Unterminated/i.test(message))
+        parts.push('it ends early');
+    else if (position !== undefined)
+        parts.push(`parsing failed at character ${position}`);
+    else if (!/[{["\-0-9tfn]/.test(first))
+        parts.push('it does not start like JSON');
+    else
+        parts.push('malformed JSON');
+    const title = /<title[^<>]*>([^<]*)<\/title>/i.exec(head)?.[1];
+    if (title !== undefined && title.trim() !== '')
+        parts.push(`page titled '${excerpt(untrusted(title))}'`);
+    return parts.join(', ');
+}
+/** The action's words: its inputs. */
+const ACTION_WORDS = {
+    apiKey: 'the api-key input',
+    apiKeyHeader: 'api-key-header',
+    headers: 'the headers input',
+    integrationId: 'the integration-id input',
+    apiUrl: 'api-url',
+    name: 'the name input',
+    repository: 'the repository input',
+    waitTimeout: 'wait-timeout',
+    healthCheckHeaders: 'health-check-headers',
+    onDriftFail: 'on-drift: fail',
+    onChangeFail: 'on-change: fail',
+    changeRequest: 'pull request',
+};
+const noSuchEndpoint = (words) => `Check ${words.apiUrl}: the service has no such endpoint or resource.`;
+function defaultRemedies(words) {
+    return {
+        401: `Check ${words.apiKey} (and ${words.apiKeyHeader}, if the service expects another header).`,
+        403: `The api key lacks access: check its permissions and workspace, or pass the workspace/tenant header with ${words.headers}.`,
+        404: noSuchEndpoint(words),
+    };
+}
+/** What the user can do about a status that trying again will not fix. */
+function remedyFor(context) {
+    const { status, location } = context;
+    const words = context.words ?? ACTION_WORDS;
+    if (status >= 300 && status < 400) {
+        return `Check ${words.apiUrl}: the service redirected${location ? ` to ${location}` : ''}, and redirects are not followed (they would carry the api key elsewhere).`;
+    }
+    const remedy = { ...defaultRemedies(words), ...context.remedies }[status];
+    // The web framework's own 404 means no route at all: the base address is wrong.
+    if (status === 404 && context.serviceMessage === 'Not Found') {
+        const wrongPath = `Check ${words.apiUrl} first: ${context.baseUrl} has no ${context.path} (is a path prefix such as /api missing?).`;
+        return remedy === noSuchEndpoint(words) || remedy === undefined
+            ? wrongPath
+            : `${wrongPath}\nOtherwise: ${remedy}`;
+    }
+    return remedy;
+}
+const REQUEST_ID_HEADERS = ['x-request-id', 'request-id', 'x-correlation-id', 'x-amzn-requestid'];
+/** The id the service or its gateway gave the request, for a support ticket. */
+function requestIdOf(header) {
+    return REQUEST_ID_HEADERS.map(header).find((value) => value !== undefined && value !== '');
+}
+const NETWORK_WORDS = {
+    ECONNREFUSED: 'connection refused',
+    ECONNRESET: 'connection reset',
+    ENOTFOUND: 'host not found',
+    EAI_AGAIN: 'host name lookup failed',
+    UND_ERR_SOCKET: 'connection closed before an answer',
+    ETIMEDOUT: 'connection timed out',
+};
+/** How an attempt without an answer failed, in words, and whether it may have reached the service. */
+function networkFailure(error, timedOut, timeoutMs) {
+    if (timedOut)
+        return { problem: `no answer within ${timeoutMs / 1000} s`, reached: true };
+    const cause = error instanceof Error && error.cause instanceof Error ? error.cause : error;
+    const code = typeof cause === 'object' && cause !== null && 'code' in cause ? String(cause.code) : '';
+    const text = NETWORK_WORDS[code] ?? (cause instanceof Error ? cause.message : 'network error');
+    // A refused connection or a failed look-up never reached the service.
+    const reached = !['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN'].includes(code);
+    return { problem: code !== '' ? `${text} (${code})` : text, reached };
+}
+
+;// CONCATENATED MODULE: ./src/service/bounded-body.ts
+/**
+ * An answer's body read to a bound: at most `limit` bytes, and whether it
+ * held more. Leaving the loop early destroys the rest of the answer (and
+ * its connection), so a body that never ends costs no more than `limit`.
+ */
+async function boundedBody(body, limit) {
+    const chunks = [];
+    let size = 0;
+    for await (const chunk of body) {
+        chunks.push(chunk);
+        size += chunk.length;
+        if (size > limit)
+            break;
+    }
+    return { body: Buffer.concat(chunks).subarray(0, limit), oversized: size > limit };
+}
+
+;// CONCATENATED MODULE: ./src/service/exchange-bound.ts
+/**
+ * One HTTP exchange's bound: a signal aborted once `timeoutMs` pass or the
+ * run is cancelled, whichever comes first. `timedOut` and `cancelled` say
+ * which; `end()` clears the timer and the listener.
+ */
+
+class ExchangeBound {
+    #abort = new AbortController();
+    #cancel;
+    #timer;
+    #onCancel = () => this.#abort.abort();
+    #timedOut = false;
+    /** Throws `CancelledError` when the run is cancelled already. */
+    constructor(timeoutMs, cancel) {
+        if (cancel?.aborted)
+            throw new CancelledError('The run was cancelled');
+        this.#cancel = cancel;
+        this.#timer = setTimeout(() => {
+            this.#timedOut = true;
+            this.#abort.abort();
+        }, timeoutMs);
+        cancel?.addEventListener('abort', this.#onCancel, { once: true });
+    }
+    get signal() {
+        return this.#abort.signal;
+    }
+    get timedOut() {
+        return this.#timedOut;
+    }
+    /** The run was cancelled: the caller throws `CancelledError`, never a failure of its own. */
+    get cancelled() {
+        return this.#cancel?.aborted === true;
+    }
+    end() {
+        clearTimeout(this.#timer);
+        this.#cancel?.removeEventListener('abort', this.#onCancel);
+    }
+}
+
+// EXTERNAL MODULE: external "node:dns"
+var external_node_dns_ = __nccwpck_require__(610);
+// EXTERNAL MODULE: external "node:net"
+var external_node_net_ = __nccwpck_require__(7030);
+;// CONCATENATED MODULE: ./src/service/address-guard.ts
+/**
+ * Where a health check never goes (ACTION-CONTRACT.md behaviour 31): a link-local or cloud
+ * metadata address (169.254.0.0/16, fe80::/10, and AWS's fd00:ec2::254), whether the
+ * address names it literally or a host name resolves to it. The look-up below refuses such
+ * an answer before any connection is made, so no header reaches it.
+ */
+
+
+/** The code of the error the guarded look-up gives for a refused address. */
+const FORBIDDEN_ADDRESS = 'EFORBIDDENADDRESS';
+/** What the check says of such an address. */
+const FORBIDDEN_WORDS = 'a link-local or metadata address (169.254.0.0/16, fe80::/10)';
+/** The eight 16-bit groups of an IPv6 address (a trailing IPv4 part included), or undefined. */
+function groupsOf(ip) {
+    let text = ip.toLowerCase().replace(/%.*$/, '');
+    const last = text.lastIndexOf(':') + 1;
+    const v4 = /^(\d{1,3})\.(\d{1,3})\.(\d{1,3})\.(\d{1,3})$/.exec(text.slice(last));
+    if (v4 !== null) {
+        const [a, b, c, d] = v4.slice(1).map(Number);
+        text = `${text.slice(0, last)}${((a << 8) | b).toString(16)}:${((c << 8) | d).toString(16)}`;
+    }
+    const [head = '', tail] = text.split('::');
+    const left = head === '' ? [] : head.split(':');
+    const right = tail === undefined || tail === '' ? [] : tail.split(':');
+    const missing = 8 - left.length - right.length;
+    if (missing < 0 || (tail === undefined && missing !== 0))
+        return undefined;
+    return [...left, ...Array(missing).fill('0'), ...right].map((g) => parseInt(g, 16));
+}
+function isForbiddenV4(ip) {
+    const [a, b] = ip.split('.').map(Number);
+    return a === 169 && b === 254;
+}
+/** Whether an IP address (v4 or v6, without brackets) is link-local or a metadata address. */
+function isForbiddenIp(ip) {
+    const version = (0,external_node_net_.isIP)(ip.replace(/%.*$/, ''));
+    if (version === 4)
+        return isForbiddenV4(ip);
+    if (version !== 6)
+        return false;
+    const groups = groupsOf(ip);
+    if (groups === undefined)
+        return false;
+    const [first = 0, , , , , sixth = 0, seventh = 0, eighth = 0] = groups;
+    if ((first & 0xffc0) === 0xfe80)
+        return true;
+    // An IPv4 address mapped into IPv6 (::ffff:169.254.169.254) is that IPv4 address.
+    if (groups.slice(0, 5).every((g) => g === 0) && sixth === 0xffff) {
+        return isForbiddenV4(`${seventh >> 8}.${seventh & 0xff}.${eighth >> 8}.${eighth & 0xff}`);
+    }
+    return groups.join(':') === [0xfd00, 0xec2, 0, 0, 0, 0, 0, 0x254].join(':');
+}
+/** Whether a URL's host name (IPv6 in brackets) is such an address, written literally. */
+function isForbiddenHost(hostname) {
+    return isForbiddenIp(hostname.replace(/^\[(.*)\]$/, '$1'));
+}
+function forbidden(hostname, ip) {
+    const error = new Error(`${hostname} resolves to ${ip}, ${FORBIDDEN_WORDS}: not checked`);
+    error.code = FORBIDDEN_ADDRESS;
+    return error;
+}
+/** `lookup` (node:dns's by default) refusing any answer that holds a forbidden address. */
+function guardedLookup(lookup = external_node_dns_.lookup) {
+    const guarded = (hostname, options, callback) => {
+        const answered = (error, address, family) => {
+            if (error !== null)
+                return callback(error, address, family);
+            const found = Array.isArray(address)
+                ? address.map((entry) => entry.address)
+                : [String(address)];
+            const bad = found.find(isForbiddenIp);
+            if (bad !== undefined)
+                return callback(forbidden(hostname, bad), address, family);
+            callback(null, address, family);
+        };
+        lookup(hostname, options, answered);
+    };
+    return guarded;
+}
+/**
+ * The forbidden address `hostname` resolves to, if any: asked before a request through a
+ * proxy, which resolves the name itself. A failed look-up says nothing (the proxy may know
+ * names this machine does not).
+ */
+function forbiddenResolution(hostname, lookup = external_node_dns_.lookup) {
+    if ((0,external_node_net_.isIP)(hostname.replace(/^\[(.*)\]$/, '$1')) !== 0)
+        return Promise.resolve(undefined);
+    return new Promise((resolve) => {
+        guardedLookup(lookup)(hostname, { all: true }, (error) => {
+            resolve(error?.code === FORBIDDEN_ADDRESS ? error.message : undefined);
+        });
+    });
+}
+
+;// CONCATENATED MODULE: ./src/service/proxy.ts
+/**
+ * Where the service's requests go: through the proxy the step's environment
+ * names (docs/how-it-works.md, "Retries and timeouts"), read by the adapter and passed in as
+ * data, or straight to the service.
+ */
+
+/**
+ * The proxy settings in an environment (the process's, as the adapter hands
+ * it over), read as undici reads them: the lower-case name first.
+ */
+function proxySettingsFrom(env) {
+    return {
+        httpsProxy: env.https_proxy ?? env.HTTPS_PROXY,
+        httpProxy: env.http_proxy ?? env.HTTP_PROXY,
+        noProxy: env.no_proxy ?? env.NO_PROXY,
+    };
+}
+/** The code of undici's one-time warning that `EnvHttpProxyAgent` is experimental. */
+const EXPERIMENTAL_WARNING = 'UNDICI-EHPA';
+/**
+ * Runs `make` with undici's "EnvHttpProxyAgent is experimental" warning
+ * dropped: the step log would show it on stderr, and users read it as a
+ * fault. Every other warning goes through.
+ */
+function withoutExperimentalWarning(make) {
+    // Put back as it was, unbound: it is process's own method.
+    // eslint-disable-next-line @typescript-eslint/unbound-method
+    const emitWarning = process.emitWarning;
+    process.emitWarning = (warning, ...rest) => {
+        const [options] = rest;
+        const code = typeof options === 'object' && options !== null && 'code' in options
+            ? options.code
+            : undefined;
+        if (code === EXPERIMENTAL_WARNING)
+            return;
+        Reflect.apply(emitWarning, process, [warning, ...rest]);
+    };
+    try {
+        return make();
+    }
+    finally {
+        process.emitWarning = emitWarning;
+    }
+}
+/**
+ * A dispatcher through the proxy, or undefined (undici's global one) when no proxy is set.
+ * `options` reach undici's agents: `connect` the direct ones (hosts in `NO_PROXY`),
+ * `requestTls` the target's TLS through a tunnel.
+ */
+function proxyDispatcher(proxy, options = {}) {
+    const { httpsProxy = '', httpProxy = '', noProxy = '' } = proxy;
+    if (httpsProxy === '' && httpProxy === '')
+        return undefined;
+    return withoutExperimentalWarning(() => new undici.EnvHttpProxyAgent({ ...options, httpsProxy, httpProxy, noProxy }));
+}
+
+;// CONCATENATED MODULE: ./src/service/address-check.ts
+/**
+ * One bounded check of a deployment's address (ACTION-CONTRACT.md behaviour 31): a `GET`
+ * that answers `2xx` (and holds the expected text) or says why not, as a value. Only
+ * https:// or a loopback http://, never a link-local or metadata address (address-guard.ts),
+ * redirects followed only to the same origin, the body read at most 64 KiB, TLS verified,
+ * the proxy honoured. No header value and no query string appears in what it says.
+ */
+
+
+
+
+
+
+
+
+
+
+
+/** An attempt's bound: an agent that scales to zero may take this long to answer. */
+const CHECK_TIMEOUT_MS = 30_000;
+/** The most of an answer's body read; the expected text is looked for in these bytes only. */
+const MAX_BODY_BYTES = 64 * 1024;
+/** The most same-origin redirects followed. */
+const MAX_REDIRECTS = 5;
+/** The most of a failing answer's body shown. */
+const EXCERPT_CHARACTERS = 200;
+const REDIRECTS = new Set([301, 302, 303, 307, 308]);
+/** Why `address` is not checked at all, or undefined: decided before any connection. */
+function refusal(address) {
+    let url;
+    try {
+        url = new URL(address);
+    }
+    catch {
+        return 'the health check address is not a valid URL';
+    }
+    const shown = shownAddress(url);
+    switch (webAddressFault(url)) {
+        case 'credentials':
+            return `${shown} holds credentials: pass them as headers`;
+        case 'plain-http':
+            return `${shown} is not checked: http:// is allowed only for localhost, 127.0.0.0/8 and [::1]`;
+        case 'scheme':
+            return `${shown} is not checked: it must be an https:// address`;
+    }
+    if (isForbiddenHost(url.hostname))
+        return `${shown} is ${FORBIDDEN_WORDS}: not checked`;
+    return undefined;
+}
+/** The one GET of the check, bounded by `timeoutMs`; throws `CancelledError` on cancel. */
+async function checkAddress(address, options = {}) {
+    // A value too short to hide without garbling the text (`isRedactable`) stays as it is.
+    const hidden = new Redactor();
+    for (const value of Object.values(options.headers ?? {}))
+        hidden.add(value);
+    const hide = (text) => hidden.redact(text);
+    const refused = refusal(address);
+    if (refused !== undefined)
+        return { ok: false, error: hide(refused) };
+    const timeoutMs = options.timeoutMs ?? CHECK_TIMEOUT_MS;
+    const bound = new ExchangeBound(timeoutMs, options.signal);
+    const route = dispatcherFor(options);
+    try {
+        const result = await exchange(new URL(address), options, route, bound.signal, hide);
+        return result.error === undefined ? result : { ...result, error: hide(result.error) };
+    }
+    catch (error) {
+        if (bound.cancelled)
+            throw new CancelledError('The run was cancelled');
+        return { ok: false, error: hide(failureWords(error, bound.timedOut, timeoutMs)) };
+    }
+    finally {
+        bound.end();
+        route.dispatcher.destroy().catch(() => undefined);
+    }
+}
+function dispatcherFor(options) {
+    const connect = {
+        lookup: guardedLookup(options.lookup),
+        ...(options.ca === undefined ? {} : { ca: options.ca }),
+    };
+    const requestTls = options.ca === undefined ? {} : { requestTls: { ca: options.ca } };
+    const viaProxy = proxyDispatcher(options.proxy ?? {}, { connect, ...requestTls });
+    if (viaProxy !== undefined)
+        return { dispatcher: viaProxy, proxied: true };
+    return { dispatcher: new undici.Agent({ connect }), proxied: false };
+}
+/** The GET, and the same-origin redirects it leads to, to the answer judged. */
+async function exchange(start, options, route, signal, hide) {
+    const headers = { 'user-agent': 'deploy-agent-action health check', ...options.headers };
+    let url = start;
+    for (let redirects = 0;; redirects++) {
+        if (route.proxied) {
+            const refused = await whileNotAborted(forbiddenResolution(url.hostname, options.lookup), signal);
+            if (refused !== undefined)
+                return { ok: false, error: refused };
+        }
+        const answer = await (0,undici.request)(url, {
+            method: 'GET',
+            headers,
+            signal,
+            dispatcher: route.dispatcher,
+        });
+        const status = answer.statusCode;
+        const location = answer.headers.location;
+        if (!REDIRECTS.has(status) || typeof location !== 'string') {
+            const { body } = await boundedBody(answer.body, MAX_BODY_BYTES);
+            return judge(status, body, options.expect, hide);
+        }
+        // A redirect's body is not read; dropping it drops its connection, no error to report.
+        answer.body.on('error', () => undefined).destroy();
+        let next;
+        try {
+            next = new URL(location, url);
+        }
+        catch {
+            return { ok: false, status, error: `${status} redirect to an address that is not one` };
+        }
+        if (next.origin !== url.origin) {
+            const error = `${status} redirect to another origin (${shownAddress(next)}): not followed`;
+            return { ok: false, status, error };
+        }
+        if (redirects >= MAX_REDIRECTS) {
+            return { ok: false, status, error: `more than ${MAX_REDIRECTS} redirects: not followed` };
+        }
+        url = next;
+    }
+}
+/** `work`, or a rejection as soon as `signal` aborts (a DNS look-up cannot be stopped). */
+function whileNotAborted(work, signal) {
+    if (signal.aborted)
+        return Promise.reject(new Error('aborted'));
+    return new Promise((resolve, reject) => {
+        const onAbort = () => reject(new Error('aborted'));
+        signal.addEventListener('abort', onAbort, { once: true });
+        work.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
+    });
+}
+function judge(status, body, expected, hide) {
+    const answered = status >= 200 && status <= 299;
+    const holds = expected === undefined || expected === '' || body.includes(expected, 0, 'utf8');
+    if (answered && holds)
+        return { ok: true, status };
+    const error = answered
+        ? `${status} answer does not hold the expected text (in its first ${MAX_BODY_BYTES / 1024} KiB)`
+        : `${status} ${external_node_http_.STATUS_CODES[status] ?? 'answer'}`;
+    const text = hide(body.toString('utf8')).replace(/\s+/g, ' ').trim();
+    if (text === '')
+        return { ok: false, status, error };
+    return { ok: false, status, error, bodyExcerpt: untrusted(text.slice(0, EXCERPT_CHARACTERS)) };
+}
+/** A network failure in words: the refused address, the timeout, or the network's error. */
+function failureWords(error, timedOut, timeoutMs) {
+    for (let cause = error; cause instanceof Error; cause = cause.cause) {
+        if (cause.code === FORBIDDEN_ADDRESS)
+            return cause.message;
+    }
+    return networkFailure(error, timedOut, timeoutMs).problem;
+}
+
+;// CONCATENATED MODULE: ./src/service/health-address.ts
+/**
+ * The address of a deployment's health check (ACTION-CONTRACT.md behaviour 31), as
+ * values: the `health-check` input once parsed (inputs/health-check.ts parses it), and
+ * that check filled in for one deployment from its `url` (`source_config.custom_url`).
+ */
+
+/** The one placeholder an address may hold: the deployment's `url`. */
+const URL_PLACEHOLDER = '{url}';
+/** Whether the check needs the deployment's `url`. */
+function needsUrl(check) {
+    return check.kind === 'path' || check.template.includes(URL_PLACEHOLDER);
+}
+/**
+ * The check's address for a deployment whose `url` is `url` (empty or absent: none).
+ * A trailing `/` of the url is dropped, so `{url}/ok` and the path `/ok` have one `/`.
+ */
+function fillHealthCheck(check, url) {
+    const base = url === null || url === undefined ? '' : withoutTrailingSlashes(url.trim());
+    if (needsUrl(check) && base === '')
+        return { kind: 'no-url' };
+    if (check.kind === 'path')
+        return { kind: 'address', address: `${base}${check.path}` };
+    return { kind: 'address', address: check.template.replaceAll(URL_PLACEHOLDER, base) };
+}
+
+;// CONCATENATED MODULE: ./src/run/decisions/health.ts
+/**
+ * Live, when a health check is asked, also means answering (ACTION-CONTRACT.md behaviour
+ * 31): once the deployment is otherwise live, its address is checked (one bounded `GET`,
+ * service/address-check.ts), and the deployment is live only while it answers `2xx`
+ * (with the expected text). `decideLive` (goal.ts) asks the probe; the wait asks again
+ * at its pace, and the probe never checks one address more than 30 times a minute
+ * (counted apart from the service's checks). Three `401`/`403` answers in a row end the
+ * wait (a wrong key does not heal); a check that needs the deployment's `url` where it
+ * has none can never be made. The log says each change of the answer, and at least
+ * every heartbeat while it fails; each change is a `health` event.
+ */
+
+
+
+
+/** `401`/`403` answers in a row that end the wait. */
+const REFUSALS_TO_GIVE_UP = 3;
+/** What is missing when the check needs a `url` the deployment does not have. */
+const NO_URL = 'health-check is set but the deployment has no custom_url';
+/** What the check answered, without its address and its body: `answers 200`, `503 Service Unavailable`, the network's error. */
+function healthAnswer(seen) {
+    if (seen.ok)
+        return `answers ${seen.status ?? ''}`.trimEnd();
+    return seen.error ?? 'no answer';
+}
+/** The answer as one line of the log. */
+function healthLine(seen) {
+    const where = seen.address === undefined ? 'health check' : `health check ${seen.address}`;
+    const body = seen.ok || seen.excerpt === undefined ? '' : `; the answer begins: ${seen.excerpt}`;
+    return `${where}: ${healthAnswer(seen)}${body}`;
+}
+/** The key of an answer: a change of it is said at once. */
+function answerKey(seen) {
+    return JSON.stringify([seen.address ?? null, seen.ok, seen.status ?? null, seen.error ?? null]);
+}
+function seenOf(address, result) {
+    return {
+        address: shownAddress(address),
+        ok: result.ok,
+        ...(result.status === undefined ? {} : { status: result.status }),
+        ...(result.ok || result.error === undefined ? {} : { error: result.error }),
+        ...(result.bodyExcerpt === undefined ? {} : { excerpt: result.bodyExcerpt }),
+    };
+}
+/** The check of one run's deployment, and what it answered so far. */
+class HealthProbe {
+    #request;
+    #dependencies;
+    #deadline;
+    /** The last check made: its address, when, and what it answered. */
+    #last;
+    /** The last answer said: its key, since when it is the answer, and when it was last said. */
+    #said;
+    #refusedInARow = 0;
+    /** `budgetMs`: how long the checks may go on (the wait's length, or one check's). */
+    constructor(request, dependencies, budgetMs) {
+        this.#request = request;
+        this.#dependencies = dependencies;
+        this.#deadline = dependencies.clock.now() + budgetMs;
+    }
+    async judge(deployment, otherwise) {
+        const filled = fillHealthCheck(this.#request.check, deployment.source_config.custom_url);
+        if (filled.kind === 'no-url') {
+            const health = { ok: false, error: NO_URL };
+            this.#say(health);
+            return { live: false, missing: NO_URL, final: true, health };
+        }
+        const health = await this.#answer(filled.address);
+        if (health.ok)
+            return { ...otherwise, health };
+        const shown = health.address ?? 'the health check';
+        if (this.#refusedInARow >= REFUSALS_TO_GIVE_UP) {
+            return {
+                live: false,
+                final: true,
+                missing: `${shown} answered ${health.status ?? ''} ${REFUSALS_TO_GIVE_UP} times in a row: it refuses the check's credentials, which a wait does not heal (send the agent server's key with ${this.#dependencies.headersWords})`,
+                health,
+            };
+        }
+        return {
+            live: false,
+            missing: `${shown} does not answer as asked (${health.error ?? 'no answer'})`,
+            health,
+        };
+    }
+    /** What the address answers now, or the last answer when it was checked less than `spacingMs` ago. */
+    async #answer(address) {
+        const { clock, signal, proxy, spacingMs, check = checkAddress } = this.#dependencies;
+        const last = this.#last;
+        if (last !== undefined && last.address === address && clock.now() - last.at < spacingMs) {
+            return last.seen;
+        }
+        const at = clock.now();
+        // Whole seconds, so that an attempt cut short by the wait's end says `within 8 s`.
+        const left = Math.floor((this.#deadline - at) / 1000) * 1000;
+        const timeoutMs = Math.min(CHECK_TIMEOUT_MS, Math.max(left, 1_000));
+        const { headers, expect } = this.#request;
+        const result = await check(address, {
+            headers,
+            ...(expect === undefined ? {} : { expect }),
+            ...(proxy === undefined ? {} : { proxy }),
+            ...(signal === undefined ? {} : { signal }),
+            timeoutMs,
+        });
+        const seen = seenOf(address, result);
+        this.#refusedInARow = seen.status === 401 || seen.status === 403 ? this.#refusedInARow + 1 : 0;
+        this.#last = { address, at, seen };
+        this.#say(seen);
+        return seen;
+    }
+    /** The answer in the log at each change, and at least every heartbeat while it fails; a `health` event at each change. */
+    #say(seen) {
+        const { clock, logger, events, heartbeatMs } = this.#dependencies;
+        const key = answerKey(seen);
+        const now = clock.now();
+        const said = this.#said;
+        if (said?.key === key) {
+            if (seen.ok || now - said.at < heartbeatMs)
+                return;
+            logger.info(`${healthLine(seen)} (so for ${formatDuration(now - said.since)})`);
+            this.#said = { ...said, at: now };
+            return;
+        }
+        logger.info(healthLine(seen));
+        events?.({
+            kind: 'health',
+            url: seen.address ?? null,
+            httpStatus: seen.status ?? null,
+            ok: seen.ok,
+            ...(seen.error === undefined ? {} : { error: seen.error }),
+        });
+        this.#said = { key, since: now, at: now };
+    }
+}
+
+;// CONCATENATED MODULE: ./src/github/features/comment.ts
+/**
+ * The preview's pull request comment: its Markdown body, written from a
+ * neutral report of the run, and the hidden marker that finds it again. Text from the service is data, never Markdown (the one writer of
+ * GitHub text, `common/github-text.ts`, says how), and the body stays under
+ * GitHub's limit.
+ */
+
+
+
+/** GitHub refuses a comment over 65,536 characters; the body stays well under it. */
+const COMMENT_LIMIT = 65_536;
+const BODY_BUDGET = 60_000;
+/**
+ * The first of `rows` (table rows, one line each) that fit in the body's
+ * budget after `usedChars` of the rest of it; the caller says how many were
+ * left out.
+ */
+function rowsWithin(rows, usedChars) {
+    const kept = [];
+    let used = usedChars;
+    for (const row of rows) {
+        if (used + row.length + 1 > BODY_BUDGET)
+            break;
+        kept.push(row);
+        used += row.length + 1;
+    }
+    return kept;
+}
+const FAILURE_CHARS = 1_000;
+/**
+ * The marker's name: every character but `A–Z a–z 0–9 _` percent-encoded
+ * (UTF-8), so `-`, `>` and `!` never appear raw (no name ends the comment
+ * early) and distinct names give distinct markers (the encoding is one to
+ * one, and the marker's ` -->` ends it, so `app` does not match `app-b`).
+ */
+function encodeName(name) {
+    let encoded = '';
+    for (const byte of new TextEncoder().encode(name)) {
+        const character = String.fromCharCode(byte);
+        encoded += /[A-Za-z0-9_]/.test(character)
+            ? character
+            : `%${byte.toString(16).toUpperCase().padStart(2, '0')}`;
+    }
+    return encoded;
+}
+function marker(name) {
+    return `<!-- deploy-agent:${encodeName(name)} -->`;
+}
+/** Whether a comment's body is this deployment's comment (the marker opens it). */
+function carriesMarker(body, name) {
+    return typeof body === 'string' && body.startsWith(marker(name));
+}
+/**
+ * Whether a comment was written by the token's own identity. GraphQL's
+ * `viewer` names a bot without the `[bot]` suffix that REST shows
+ * (`github-actions` / `github-actions[bot]`); logins compare without case.
+ */
+function isOwnComment(author, viewer) {
+    if (author === null || author === undefined)
+        return false;
+    const login = author.login.toLowerCase();
+    const me = viewer.toLowerCase();
+    if (login === me)
+        return true;
+    return author.type === 'Bot' && (login === `${me}[bot]` || `${login}[bot]` === me);
+}
+// ---- service text, written by the one GitHub-text module -----------------------------------------
+/** A commit in a code span, short, when it is one (hex), else text. */
+function commit(sha) {
+    if (sha === undefined || sha === '')
+        return '(none)';
+    return /^[0-9a-f]{7,64}$/i.test(sha)
+        ? markdownCode(shortSha(sha).toLowerCase())
+        : markdownText(sha, 64);
+}
+function show(value) {
+    if (value === null || value === undefined)
+        return '(none)';
+    return markdownCode(typeof value === 'string' ? value : (JSON.stringify(value) ?? typeof value));
+}
+// ---- the body -----------------------------------------------------------------------------------
+const HEADLINE = {
+    deploying: (name) => `🟡 ${name}: deploying`,
+    live: (name) => `🟢 ${name} is live`,
+    'not-live': (name) => `🟡 ${name} is not live yet`,
+    failed: (name) => `🔴 ${name}: the deploy failed`,
+    cancelled: (name) => `⚪ ${name}: the run was cancelled`,
+};
+/**
+ * The comment's Markdown. `redact` hides secret values in the free text
+ * (the failure, the waiting text) before it is escaped.
+ */
+function commentBody(report, redact = (text) => text) {
+    const write = {
+        text: (value, max) => markdownText(redact(value), max),
+        code: (value, max) => markdownCode(redact(value), max),
+    };
+    const name = markdownCode(redact(report.name), 200, false);
+    const headline = report.stage === 'not-live' && report.never === true
+        ? `🔴 ${name} will not run what this push asks for`
+        : HEADLINE[report.stage](name);
+    const lines = [marker(report.name), `### ${headline}`, ''];
+    const rows = tableRows(report, write);
+    if (rows.length > 0) {
+        lines.push('| | |', '| --- | --- |', ...rows.map(([key, value]) => `| ${key} | ${value} |`), '');
+    }
+    if (report.stage === 'failed' && report.failure !== undefined) {
+        lines.push(`**Why:** ${write.text(report.failure, FAILURE_CHARS)}`, '');
+    }
+    const footer = [
+        markdownLink('Dashboard', report.dashboardUrl),
+        markdownLink('Workflow run', report.runUrl),
+    ].filter((part) => part !== undefined);
+    const tail = footer.length > 0 ? ['', footer.join(' · ')] : [];
+    if (report.drift.length > 0) {
+        lines.push(...driftLines(report, write, lines.join('\n').length + tail.join('\n').length));
+    }
+    return ([...lines, ...tail]
+        .join('\n')
+        .replace(/\n{3,}/g, '\n\n')
+        .trimEnd() + '\n');
+}
+/** The table's rows: the deployment, its status, the commit, what is still live, the address. */
+function tableRows(report, { text, code }) {
+    const rows = [];
+    if (report.id !== undefined) {
+        const verb = report.created === undefined ? '' : report.created ? ' (created by this run)' : ' (reused)';
+        rows.push(['Deployment', `${code(report.id, 100)}${verb}`]);
+    }
+    if (report.status !== undefined)
+        rows.push(['Status', code(report.status, 100)]);
+    const commitRow = commitCell(report);
+    if (commitRow !== undefined)
+        rows.push(['Commit', commitRow]);
+    const still = report.stillLive;
+    if (still !== undefined && (report.stage === 'failed' || report.stage === 'not-live')) {
+        // What a reader of a failed preview wants first: whether the previous one still serves.
+        rows.push([
+            'Still live',
+            still.commit === undefined
+                ? `revision ${code(still.revision, 100)}, of an earlier commit`
+                : `commit ${commit(still.commit)} is still live (revision ${code(still.revision, 100)})`,
+        ]);
+    }
+    if (report.waitingFor !== undefined && report.stage !== 'live') {
+        rows.push([report.stage === 'deploying' ? 'Waiting for' : 'Not live', text(report.waitingFor)]);
+    }
+    if (report.health !== undefined)
+        rows.push(['Health check', healthCell(report.health, { text, code })]);
+    const preview = markdownLink('open', report.url);
+    if (preview !== undefined)
+        rows.push(['Address', preview]);
+    return rows;
+}
+/**
+ * What the health check answered: its address (without query), the answer,
+ * and the start of a failing answer's body, each service text as data.
+ */
+function healthCell(health, { text, code }) {
+    const where = health.address === undefined ? '' : `${code(health.address)}: `;
+    const body = health.ok || health.excerpt === undefined ? '' : `; the answer begins: ${code(health.excerpt)}`;
+    return `${health.ok ? '✅' : '❌'} ${where}${text(healthAnswer(health), 200)}${body}`;
+}
+/** The commit row: the newer commit that superseded the target, the live one, or the one wanted. */
+function commitCell(report) {
+    if (report.supersededBy !== undefined) {
+        return `${commit(report.supersededBy)} is live: a newer commit, which superseded ${commit(report.targetCommit)}`;
+    }
+    if (report.stage === 'live' && report.liveCommit !== undefined) {
+        return `${commit(report.liveCommit)} is live`;
+    }
+    if (report.targetCommit === undefined)
+        return undefined;
+    const latest = report.liveCommit === undefined
+        ? ''
+        : `; the latest revision is for ${commit(report.liveCommit)}`;
+    return `${commit(report.targetCommit)} wanted${latest}`;
+}
+/** The drift table, as many rows as fit after `usedChars` of the rest, and a count of the others. */
+function driftLines(report, { code }, usedChars) {
+    const head = [
+        `**Drift:** ${report.drift.length} ${plural(report.drift.length, 'difference')} the service cannot apply to a reused deployment:`,
+        '',
+        '| Field | Wanted | Live |',
+        '| --- | --- | --- |',
+    ];
+    const rows = rowsWithin(report.drift.map((entry) => `| ${code(entry.field, 200)} | ${show(entry.wanted)} | ${show(entry.live)} |`), usedChars + head.join('\n').length + 1 + 200);
+    const lines = [...head, ...rows];
+    if (rows.length < report.drift.length) {
+        lines.push('', `…and ${report.drift.length - rows.length} more: see the job summary and the step's \`drift\` output.`);
+    }
+    return lines;
+}
+
+;// CONCATENATED MODULE: ./src/github/features/agents-comment.ts
+/**
+ * The manifest's one pull request comment: a row per agent, and the hidden
+ * marker that finds it again, which holds the step's name template (or,
+ * without one, the manifest's path), so adding or removing an agent keeps
+ * the comment and two workflows with different templates keep their own. An
+ * agent the comment listed that the manifest no longer holds keeps its row,
+ * saying this workflow no longer deploys it and that it runs until deleted.
+ * When some agent's health check was made, a column says what each answered.
+ * Text from the service is data, never Markdown (common/github-text.ts).
+ */
+
+
+
+/** What names the manifest's comment: the step's name template, else the manifest's path. */
+function manifestIdentity(manifest) {
+    return manifest.nameTemplate ?? manifest.source;
+}
+function manifestMarker(identity) {
+    return `<!-- deploy-agent-agents:${encodeName(identity)} -->`;
+}
+/** Whether a comment's body is this manifest's comment (the marker opens it). */
+function carriesManifestMarker(body, identity) {
+    return typeof body === 'string' && body.startsWith(manifestMarker(identity));
+}
+/** An agent row as this module writes it: its key in a code span opens it. */
+const ROW = /^\| `([a-z0-9][a-z0-9-]{0,39})` \|/;
+const DASHBOARD = /\[Dashboard\]\(([^()\s]+)\)/;
+/**
+ * A row's cells. Every `|` in a cell's text or code span is escaped (`\|`),
+ * so each one that is not ends a cell.
+ */
+function cellsOf(line) {
+    return line
+        .split(/(?<!\\)\|/)
+        .slice(1, -1)
+        .map((cell) => cell.trim());
+}
+/**
+ * The agents an earlier body of the comment listed, each with its dashboard
+ * link when its row had one (as written there, an address this module built),
+ * read in the `Links` column (the whole row without a heading): another
+ * cell's service text (a health check's answer) may spell a link in a code span.
+ */
+function listedAgents(body) {
+    const listed = new Map();
+    let links = -1;
+    for (const line of (body ?? '').split('\n')) {
+        if (line.startsWith('| Agent |'))
+            links = cellsOf(line).indexOf('Links');
+        const row = ROW.exec(line);
+        if (row?.[1] === undefined)
+            continue;
+        const cell = links < 0 ? line : (cellsOf(line)[links] ?? '');
+        listed.set(row[1], DASHBOARD.exec(cell)?.[1]);
+    }
+    return listed;
+}
+const agents_comment_FAILURE_CHARS = 300;
+const COLUMNS = ['Agent', 'Deployment', 'Status', 'Live', 'Commit', 'Drift', 'Links', 'Failure'];
+/** The health checks' column, after `Live`: only when some agent's check was made. */
+const HEALTH_AFTER = COLUMNS.indexOf('Live') + 1;
+function headOf(health) {
+    const columns = health ? COLUMNS.toSpliced(HEALTH_AFTER, 0, 'Health check') : COLUMNS;
+    return [`| ${columns.join(' | ')} |`, `|${' --- |'.repeat(columns.length)}`];
+}
+/** The row's cells, with the health check's cell when the table has its column. */
+function withHealth(cells, health) {
+    return health === undefined ? cells : cells.toSpliced(HEALTH_AFTER, 0, health);
+}
+function commitOf(report) {
+    const live = report.supersededBy ?? (report.stage === 'live' ? report.liveCommit : undefined);
+    const sha = live ?? report.targetCommit;
+    if (sha === undefined)
+        return '';
+    const code = /^[0-9a-f]{7,64}$/i.test(sha)
+        ? markdownCode(shortSha(sha).toLowerCase())
+        : markdownText(sha, 64);
+    return live === undefined ? `${code} wanted` : `${code} is live`;
+}
+function liveOf({ report, failure, over }) {
+    if (report === undefined)
+        return failure !== undefined ? '🔴 failed' : over ? '⚪ over' : '🟡 …';
+    if (failure !== undefined && report.stage !== 'cancelled')
+        return '🔴 failed';
+    switch (report.stage) {
+        case 'live':
+            return '🟢 live';
+        case 'failed':
+            return '🔴 failed';
+        case 'cancelled':
+            return '⚪ cancelled';
+        case 'not-live':
+            return report.never === true ? '🔴 will not run this commit' : '🟡 not live yet';
+        case 'deploying':
+            return '🟡 deploying';
+    }
+}
+/** One agent's row; `redact` hides secret values in the service's text first. */
+function agentRow(state, redact, health) {
+    const { agent, report } = state;
+    const code = (value) => value === undefined ? '' : markdownCode(redact(value), 100);
+    const verb = report?.created === undefined ? '' : report.created ? ' (created)' : ' (reused)';
+    const links = [
+        markdownLink('Dashboard', report?.dashboardUrl),
+        markdownLink('Open', report?.url),
+    ].filter((link) => link !== undefined);
+    const failure = state.failure ?? report?.failure;
+    const cells = [
+        markdownCode(agent.key),
+        `${markdownCode(redact(agent.deploymentName), 100)}${verb}`,
+        code(report?.status),
+        liveOf(state),
+        report === undefined ? '' : commitOf(report),
+        report === undefined ? '' : String(report.drift.length),
+        links.join(' · '),
+        failure === undefined ? '' : markdownText(redact(failure), agents_comment_FAILURE_CHARS),
+    ];
+    const write = {
+        text: (value, max) => markdownText(redact(value), max),
+        code: (value, max) => markdownCode(redact(value), max),
+    };
+    const seen = report?.health;
+    const shown = health ? (seen === undefined ? '' : healthCell(seen, write)) : undefined;
+    return `| ${withHealth(cells, shown).join(' | ')} |`;
+}
+/** The row of an agent the manifest no longer holds: it runs until deleted, where it was shown. */
+function goneRow(key, dashboard, health) {
+    const where = markdownLink('Dashboard', dashboard);
+    const runs = `runs until deleted${where === undefined ? '' : `: ${where}`}`;
+    const cells = [
+        markdownCode(key),
+        '',
+        '',
+        'no longer deployed by this workflow',
+        '',
+        '',
+        runs,
+        '',
+    ];
+    return `| ${withHealth(cells, health ? '' : undefined).join(' | ')} |`;
+}
+/** The comment's Markdown: every agent's row, then the rows of agents no longer in the manifest. */
+function agentsCommentBody(manifest, states, previous, parts) {
+    const identity = manifestIdentity(manifest);
+    const current = new Set(manifest.agents.map((agent) => agent.key));
+    const gone = [...listedAgents(previous)].filter(([key]) => !current.has(key));
+    const live = states.filter((state) => state.report?.stage === 'live').length;
+    const title = markdownCode(parts.redact(identity), 200, false);
+    const health = states.some((state) => state.report?.health !== undefined);
+    const head = [
+        manifestMarker(identity),
+        `### Agents of ${title}: ${live} of ${states.length} live`,
+        '',
+        ...headOf(health),
+    ];
+    const footer = markdownLink('Workflow run', parts.runUrl);
+    const tail = footer === undefined ? [] : ['', footer];
+    const all = [
+        ...states.map((state) => agentRow(state, parts.redact, health)),
+        ...gone.map(([key, dashboard]) => goneRow(key, dashboard, health)),
+    ];
+    const rows = rowsWithin(all, head.join('\n').length + tail.join('\n').length + 200);
+    const more = rows.length < all.length
+        ? ['', `…and ${all.length - rows.length} more: see the job summary.`]
+        : [];
+    return [...head, ...rows, ...more, ...tail].join('\n') + '\n';
+}
+
+;// CONCATENATED MODULE: ./src/github/features/deployment-record.ts
+
+
+
+
+/** GitHub's limit on a status description. */
+const DESCRIPTION_LIMIT = 140;
+/** A description on one line, at most 140 characters. */
+function description(text) {
+    return plainLine(text, DESCRIPTION_LIMIT);
+}
+/**
+ * Why the deployment is not live, when its health check was made and did not
+ * pass: it does not answer (the answer, the start of its body), or the check
+ * cannot be made (no `custom_url`). The description's first words say it.
+ */
+function unanswered({ name, health }, withBody) {
+    if (health === undefined || health.ok)
+        return undefined;
+    if (health.address === undefined)
+        return `${name}: ${healthAnswer(health)}`;
+    const body = !withBody || health.excerpt === undefined ? '' : `; the answer begins: ${health.excerpt}`;
+    return `${name} does not answer its health check: ${healthAnswer(health)}${body}`;
+}
+/** The final state and its description, from how the run ended. */
+function finalStatus(report) {
+    const name = report.name;
+    switch (report.stage) {
+        case 'live': {
+            const commit = report.supersededBy ?? report.liveCommit;
+            const answers = report.health === undefined ? '' : `; its health check ${healthAnswer(report.health)}`;
+            return {
+                state: 'success',
+                text: `${name} is live${commit === undefined ? '' : ` at commit ${shortSha(commit)}`}${answers}`,
+            };
+        }
+        case 'failed': {
+            const unhealthy = unanswered(report, true);
+            if (unhealthy !== undefined)
+                return { state: 'failure', text: unhealthy };
+            return {
+                state: 'failure',
+                text: `${name}: the deploy failed${report.failure === undefined ? '' : `: ${report.failure}`}`,
+            };
+        }
+        case 'cancelled':
+            return { state: 'error', text: `${name}: the run was cancelled` };
+        case 'not-live':
+            // A revision the deployment will never take: no later status would end an in_progress one.
+            if (report.never === true) {
+                return {
+                    state: 'failure',
+                    text: `${name} will not run what this run asks for${report.waitingFor === undefined ? '' : `: ${report.waitingFor}`}`,
+                };
+            }
+            return {
+                state: 'in_progress',
+                text: `${unanswered(report, false) ?? `${name} is not live yet`}; the step did not wait`,
+            };
+        case 'deploying':
+            return { state: 'in_progress', text: `${name} is not live yet; the step did not wait` };
+    }
+}
+class DeploymentRecord {
+    #api;
+    #context;
+    #redact;
+    #id;
+    constructor(api, context, redact) {
+        this.#api = api;
+        this.#context = context;
+        this.#redact = redact;
+    }
+    /** The GitHub deployment's id, once created. */
+    get id() {
+        return this.#id;
+    }
+    /** Creates the deployment and its `in_progress` status. */
+    async start(report, options = {}) {
+        const { repository, sha, environment, transient } = this.#context;
+        const created = await this.#api.createDeployment(repository, {
+            ref: sha,
+            environment,
+            transient_environment: transient,
+            description: description(this.#redact(`Deployment ${report.name} (deploy-agent)`)),
+            payload: { id: report.id ?? null, name: report.name },
+        }, options);
+        if (!created.ok)
+            return;
+        this.#id = created.value;
+        const waiting = report.waitingFor === undefined ? 'deploying' : `deploying (${report.waitingFor})`;
+        await this.#status({ state: 'in_progress', text: `${report.name}: ${waiting}` }, report, options);
+    }
+    /** The one final status; nothing when the deployment was never created. */
+    async finish(report, options = {}) {
+        if (this.#id === undefined)
+            return;
+        await this.#status(finalStatus(report), report, options);
+    }
+    async #status({ state, text }, report, options) {
+        if (this.#id === undefined)
+            return;
+        // The one address rule (src/common/address.ts): the deployment's own address when it may be
+        // published, else the dashboard's, else none.
+        const environmentUrl = publishedOrNothing(report.url) ?? publishedOrNothing(report.dashboardUrl);
+        const body = {
+            state,
+            description: description(this.#redact(text)),
+            ...(this.#context.runUrl === undefined ? {} : { log_url: this.#context.runUrl }),
+            ...(environmentUrl ? { environment_url: environmentUrl } : {}),
+            ...(state === 'success' ? { auto_inactive: true } : {}),
+        };
+        await this.#api.createDeploymentStatus(this.#context.repository, this.#id, body, options);
+    }
+}
+
+;// CONCATENATED MODULE: ./src/github/features/agents-records.ts
+
+/** The agent's environment, filled: its entry's, else the step's. */
+function environmentOf(agent, stepEnvironment) {
+    return (agent.environment ?? stepEnvironment).replaceAll('{agent}', agent.name);
+}
+/** The agents by environment, in the manifest's order; none for an empty environment. */
+function recordGroups(manifest, stepEnvironment) {
+    const groups = new Map();
+    for (const agent of manifest.agents) {
+        const environment = environmentOf(agent, stepEnvironment);
+        if (environment === '')
+            continue;
+        groups.set(environment, [...(groups.get(environment) ?? []), agent]);
+    }
+    return groups;
+}
+/** The shared record's final state and its description, from how each agent ended. */
+function sharedStatus(ends) {
+    const states = ends.map(({ agent, report, failure }) => report === undefined
+        ? { state: 'failure', text: `${agent.key}: the deploy failed: ${failure ?? ''}` }
+        : finalStatus({ ...report, name: agent.key }));
+    const live = states.filter((s) => s.state === 'success').length;
+    const count = `${live} of ${ends.length} agents live`;
+    const worst = states.find((s) => s.state === 'error') ??
+        states.find((s) => s.state === 'failure') ??
+        states.find((s) => s.state === 'in_progress');
+    if (worst === undefined)
+        return { state: 'success', text: `${count}` };
+    return { state: worst.state, text: `${count}; ${worst.text}` };
+}
+/** One GitHub deployment for several agents of one environment. */
+class SharedRecord {
+    #api;
+    #context;
+    #agents;
+    #redact;
+    #id;
+    constructor(api, context, agents, redact) {
+        this.#api = api;
+        this.#context = context;
+        this.#agents = agents;
+        this.#redact = redact;
+    }
+    get id() {
+        return this.#id;
+    }
+    /** Creates the deployment, listing every agent (the ids known so far), and its `in_progress` status. */
+    async start(ids, options = {}) {
+        const { repository, sha, environment, transient } = this.#context;
+        const agents = this.#agents.map((agent) => ({
+            key: agent.key,
+            name: agent.deploymentName,
+            id: ids.get(agent.key) ?? null,
+        }));
+        const created = await this.#api.createDeployment(repository, {
+            ref: sha,
+            environment,
+            transient_environment: transient,
+            description: description(this.#redact(`Deployments of ${agents.length} agents (deploy-agent)`)),
+            payload: { agents },
+        }, options);
+        if (!created.ok)
+            return;
+        this.#id = created.value;
+        const text = `${agents.length} agents: deploying`;
+        await this.#status({ state: 'in_progress', text }, options);
+    }
+    /** The one final status, once every agent is over; nothing when never created. */
+    async finish(ends, options = {}) {
+        await this.#status(sharedStatus(ends), options);
+    }
+    async #status({ state, text }, options) {
+        if (this.#id === undefined)
+            return;
+        const body = {
+            state,
+            description: description(this.#redact(text)),
+            ...(this.#context.runUrl === undefined ? {} : { log_url: this.#context.runUrl }),
+            ...(state === 'success' ? { auto_inactive: true } : {}),
+        };
+        await this.#api.createDeploymentStatus(this.#context.repository, this.#id, body, options);
+    }
+}
+/**
+ * The manifest's outputs with each agent's `github-deployment-id` in
+ * `deployments` (the id of the record covering it); the rest as it is.
+ */
+function withRecordIds(outputs, ids) {
+    const deployments = outputs.deployments;
+    if (deployments === undefined || deployments === '' || ids.size === 0)
+        return outputs;
+    const parsed = JSON.parse(deployments);
+    for (const [key, id] of ids) {
+        const entry = parsed[key];
+        if (entry !== undefined)
+            entry['github-deployment-id'] = String(id);
+    }
+    return { ...outputs, deployments: JSON.stringify(parsed) };
+}
+
+;// CONCATENATED MODULE: ./src/github/features/context.ts
+/** `value` with the workflow run's page, when the run has one. */
+function withRunUrl(value, runUrl) {
+    return runUrl === undefined ? value : { ...value, runUrl };
+}
+
+;// CONCATENATED MODULE: ./src/github/client/pages.ts
+/** A walk of a pull request's comments reads at most this many pages of `PER_PAGE`. */
+const MAX_COMMENT_PAGES = 10;
+const PER_PAGE = 100;
+/** A retire reads at most this many pages of an environment's deployments, newest first. */
+const MAX_DEPLOYMENT_PAGES = 10;
+/**
+ * Reads pages 1 to `maxPages` with `read` until `visit` says it found what it
+ * looks for or the list ends (no `rel="next"`, or an empty page). Page numbers
+ * are counted here, never taken from the `Link` header, so no page is read
+ * twice and the token goes to no other address.
+ *
+ * `visit` sees each item once, by its `key`: a list that moves while it is
+ * read (a deployment created between two pages shifts the next one by one)
+ * gives an item again, and a page with nothing new ends the list, so a
+ * paginator that repeats its last page with a `next` link is not read to the
+ * cap (nor mistaken for a longer list).
+ */
+async function walkPages(read, key, visit, maxPages) {
+    const seen = new Set();
+    for (let page = 1; page <= maxPages; page++) {
+        const result = await read(page);
+        if (!result.ok)
+            return result;
+        const { items, link } = result.value;
+        const fresh = items.filter((item) => !seen.has(key(item)));
+        for (const item of fresh)
+            seen.add(key(item));
+        const hasNext = hasNextPage(link) && fresh.length > 0;
+        if (visit(fresh) === 'stop')
+            return { ok: true, value: { ended: false } };
+        if (!hasNext)
+            return { ok: true, value: { ended: true } };
+    }
+    return { ok: true, value: { ended: false } };
+}
+/** Whether a `Link` header names a next page: one of its comma-separated links is `rel="next"`. */
+function hasNextPage(link) {
+    return link.split(',').some((part) => /^\s*<[^>]*>\s*;\s*rel="next"/.test(part));
+}
+
+;// CONCATENATED MODULE: ./src/github/features/pr-comment.ts
+
+
+/** The most writes a run makes to its comment. */
+const MAX_WRITES = 2;
+class PullRequestComment {
+    #api;
+    #context;
+    #logger;
+    #redact;
+    #commentId;
+    /** The comment's body as last found or written. */
+    #body;
+    #writes = 0;
+    /** Set once the comment cannot be written this run (already warned). */
+    #given = false;
+    #searched = false;
+    /** Whether a comment's body is the one for this name (the preview's marker, or the plan's). */
+    #carries;
+    constructor(api, context, logger, redact, carries = carriesMarker) {
+        this.#api = api;
+        this.#context = context;
+        this.#logger = logger;
+        this.#redact = redact;
+        this.#carries = carries;
+    }
+    get commentId() {
+        return this.#commentId;
+    }
+    /** The comment's body as last found or written (undefined before it is found, or for none). */
+    get body() {
+        return this.#body;
+    }
+    /**
+     * Writes the report: the first time, after finding the comment (create
+     * when there is none); then an update of the comment found or created.
+     */
+    async write(report, options = {}) {
+        await this.writeBody(report.name, () => commentBody(report, this.#redact), options);
+    }
+    /** Writes `body()` as the comment for `name`, finding it first the first time. */
+    async writeBody(name, body, options = {}) {
+        if (await this.#located(name, options))
+            await this.#write(body, options);
+    }
+    /**
+     * Rewrites the comment for `name` when there is one, and writes none
+     * otherwise (a retired preview's comment): whether it was rewritten, it
+     * already said what `body` says (`same`: nothing written), there was none,
+     * or it could not be written (already warned).
+     */
+    async rewrite(name, body, options = {}, same = (current, next) => current === next) {
+        if (!(await this.#located(name, options)))
+            return 'failed';
+        if (this.#commentId === undefined)
+            return 'none';
+        const next = body();
+        if (this.#body !== undefined && same(this.#body, next))
+            return 'unchanged';
+        return (await this.#write(() => next, options)) ? 'rewritten' : 'failed';
+    }
+    /** Finds the comment the first time; false when no write can be made this run. */
+    async #located(name, options) {
+        if (this.#given || this.#writes >= MAX_WRITES)
+            return false;
+        if (!this.#searched) {
+            this.#searched = true;
+            const found = await this.#find(name, options);
+            if (found === 'give up') {
+                this.#given = true;
+                return false;
+            }
+            this.#commentId = found?.id;
+            this.#body = found?.body ?? undefined;
+        }
+        return true;
+    }
+    /** Creates the comment, or updates the one found or created. */
+    async #write(body, options) {
+        const { repository, pullRequest } = this.#context;
+        this.#writes += 1;
+        const text = body();
+        const written = await this.#api.writeComment(repository, pullRequest, this.#commentId, text, options);
+        if (written.ok) {
+            this.#commentId = written.value;
+            this.#body = text;
+        }
+        // A failed write was warned about; a second would fail the same way (or double a create).
+        else
+            this.#given = true;
+        return written.ok;
+    }
+    /** This deployment's comment by the token's own identity, undefined for none, or 'give up'. */
+    async #find(name, options) {
+        const viewer = await this.#api.viewerLogin(options);
+        if (!viewer.ok)
+            return 'give up';
+        let found;
+        const walked = await this.#api.walkComments(this.#context.repository, this.#context.pullRequest, (comments) => {
+            found = comments.find((c) => isOwnComment(c.user, viewer.value) && this.#carries(c.body, name));
+            return found === undefined ? 'more' : 'stop';
+        }, options);
+        if (!walked.ok)
+            return 'give up';
+        if (found === undefined && !walked.value.ended) {
+            // Past the cap the comment may exist: a new one could be a second one on every run.
+            this.#logger.warning(`GitHub: pull request #${this.#context.pullRequest} has more than ${MAX_COMMENT_PAGES * PER_PAGE} comments; the action reads no further, and writes no comment for '${name}' so as not to add a second one. The deploy itself is not affected.`);
+            return 'give up';
+        }
+        return found;
+    }
+}
+
+;// CONCATENATED MODULE: ./src/github/features/deploy-report.ts
+
+
+
+/**
+ * A cancelled run: the runner sends SIGINT, then SIGTERM 7.5 s later, then
+ * kills the step. Calls under way get `CANCEL_GRACE_MS` to finish, and the
+ * last status `CANCEL_WINDOW_MS`.
+ */
+const CANCEL_GRACE_MS = 1_000;
+const CANCEL_WINDOW_MS = 2_500;
+/** The record and the comment of one deploy; each method is safe to call in any order, any number of times. */
+class DeployReport {
+    #record;
+    #comment;
+    #runUrl;
+    #onRecorded;
+    /** Ends calls still under way when the run is cancelled, so the last status goes at once. */
+    #work = new AbortController();
+    #started;
+    #finished = false;
+    constructor(api, context, wanted, parts) {
+        const { logger, redact } = parts;
+        this.#runUrl = context.runUrl;
+        this.#onRecorded = parts.onRecorded;
+        if (wanted.environment !== '') {
+            this.#record = new DeploymentRecord(api, {
+                repository: context.repository,
+                sha: context.sha,
+                environment: wanted.environment,
+                transient: context.pullRequest !== undefined,
+                ...(context.runUrl === undefined ? {} : { runUrl: context.runUrl }),
+            }, redact);
+        }
+        if (wanted.comment && context.pullRequest !== undefined) {
+            const where = { repository: context.repository, pullRequest: context.pullRequest };
+            this.#comment = new PullRequestComment(api, where, logger, redact);
+        }
+    }
+    /** The GitHub deployment's id, once recorded (the `github-deployment-id` output). */
+    get deploymentId() {
+        return this.#record?.id;
+    }
+    /** Starts the record and the first comment write; the run goes on meanwhile. */
+    deployed(report) {
+        if (this.#started !== undefined || this.#finished)
+            return;
+        const options = { signal: this.#work.signal };
+        this.#started = Promise.all([
+            this.#record?.start(report, options).then(() => {
+                if (this.#record?.id !== undefined)
+                    this.#onRecorded?.(this.#record.id);
+            }),
+            this.#comment?.write(withRunUrl(report, this.#runUrl), options),
+        ]).then(() => undefined);
+    }
+    /**
+     * The final status and the comment's update. A cancelled run ends what is
+     * still under way and writes its `error` status within `CANCEL_WINDOW_MS`.
+     */
+    async finished(report) {
+        if (this.#finished)
+            return;
+        this.#finished = true;
+        const cancelled = report.stage === 'cancelled';
+        if (cancelled && this.#started !== undefined) {
+            // What is under way may finish (the record's id is needed for its last status), briefly.
+            let timer;
+            await Promise.race([
+                this.#started,
+                new Promise((resolve) => (timer = setTimeout(resolve, CANCEL_GRACE_MS))),
+            ]);
+            clearTimeout(timer);
+            this.#work.abort();
+        }
+        await this.#started;
+        const options = cancelled ? { callMs: CANCEL_WINDOW_MS } : {};
+        // A cancelled run has no time to look for the comment: it updates one it already has.
+        const comment = cancelled && this.#comment?.commentId === undefined ? undefined : this.#comment;
+        await Promise.all([
+            this.#record?.finish(report, options),
+            comment?.write(withRunUrl(report, this.#runUrl), options),
+        ]);
+    }
+}
+
+;// CONCATENATED MODULE: ./src/github/features/agents-report.ts
+
+
+
+
+
+class AgentsReport {
+    #manifest;
+    #states = new Map();
+    #groups = [];
+    #comment;
+    #parts;
+    #runUrl;
+    #ids = new Map();
+    /** Ends calls still under way when the run is cancelled, so the last writes go at once. */
+    #work = new AbortController();
+    #queue = Promise.resolve();
+    #firstWrite = false;
+    #ended = false;
+    #cancelled = false;
+    constructor(api, context, manifest, wanted, parts) {
+        this.#manifest = manifest;
+        this.#parts = parts;
+        this.#runUrl = context.runUrl;
+        for (const agent of manifest.agents)
+            this.#states.set(agent.key, { agent, over: false });
+        for (const [environment, agents] of recordGroups(manifest, wanted.environment)) {
+            const at = {
+                repository: context.repository,
+                sha: context.sha,
+                environment,
+                transient: context.pullRequest !== undefined,
+                ...(context.runUrl === undefined ? {} : { runUrl: context.runUrl }),
+            };
+            const record = agents.length === 1
+                ? new DeploymentRecord(api, at, parts.redact)
+                : new SharedRecord(api, at, agents, parts.redact);
+            this.#groups.push({ agents, record, started: false, finished: false });
+        }
+        if (wanted.comment && context.pullRequest !== undefined) {
+            const where = { repository: context.repository, pullRequest: context.pullRequest };
+            this.#comment = new PullRequestComment(api, where, parts.logger, parts.redact, carriesManifestMarker);
+        }
+    }
+    /** Each agent's key and the id of the record covering it, as recorded so far. */
+    get recordIds() {
+        return this.#ids;
+    }
+    /** The agent's deployment was found or created: its record starts when it is the first of it. */
+    deployed(key, report) {
+        const state = this.#states.get(key);
+        if (state === undefined || this.#ended)
+            return;
+        state.report = report;
+        const group = this.#groupOf(key);
+        if (group !== undefined && !group.started) {
+            group.started = true;
+            this.#serial((options) => this.#start(group, report, options));
+        }
+        this.#maybeFirstWrite();
+    }
+    /** How the agent's run ended (a cancelled run ends the others' calls under way at the end). */
+    finished(key, report) {
+        const state = this.#states.get(key);
+        if (state === undefined)
+            return;
+        state.report = report;
+        if (report.stage === 'cancelled')
+            this.#cancelled = true;
+    }
+    /** The agent is over: its record ends when all of its agents are, the comment when all are. */
+    async over(key, failure) {
+        const state = this.#states.get(key);
+        if (state === undefined)
+            return;
+        state.over = true;
+        if (failure !== undefined)
+            state.failure = failure;
+        this.#maybeFirstWrite();
+        await this.#settle();
+    }
+    /** Every agent is over, whatever was heard of each. */
+    async allOver() {
+        for (const state of this.#states.values())
+            state.over = true;
+        await this.#settle();
+    }
+    async #settle() {
+        const options = await this.#endOptions();
+        for (const group of this.#groups) {
+            if (group.finished || !group.agents.every((agent) => this.#states.get(agent.key)?.over)) {
+                continue;
+            }
+            group.finished = true;
+            this.#serial(() => this.#finish(group, options));
+        }
+        const states = [...this.#states.values()];
+        if (!this.#ended && states.every((state) => state.over)) {
+            this.#ended = true;
+            // A cancelled run has no time to look for the comment: it updates one it already has.
+            if (!this.#cancelled || this.#comment?.commentId !== undefined) {
+                this.#serial(() => this.#writeComment(options));
+            }
+        }
+        await this.#queue;
+    }
+    /** The calls' options at the end: a cancelled run ends what is under way, briefly, and hurries. */
+    async #endOptions() {
+        if (!this.#cancelled)
+            return {};
+        if (!this.#work.signal.aborted) {
+            let timer;
+            await Promise.race([
+                this.#queue,
+                new Promise((resolve) => (timer = setTimeout(resolve, CANCEL_GRACE_MS))),
+            ]);
+            clearTimeout(timer);
+            this.#work.abort();
+        }
+        return { callMs: CANCEL_WINDOW_MS };
+    }
+    #maybeFirstWrite() {
+        if (this.#firstWrite || this.#ended || this.#comment === undefined)
+            return;
+        const states = [...this.#states.values()];
+        if (!states.every((state) => state.report !== undefined || state.over))
+            return;
+        if (states.every((state) => state.over))
+            return;
+        this.#firstWrite = true;
+        this.#serial((options) => this.#writeComment(options));
+    }
+    /** Runs `task` once every write before it is done. */
+    #serial(task) {
+        const options = { signal: this.#work.signal };
+        this.#queue = this.#queue.then(() => task(options)).catch(() => undefined);
+    }
+    #groupOf(key) {
+        return this.#groups.find((group) => group.agents.some((agent) => agent.key === key));
+    }
+    async #start(group, report, options) {
+        const { record } = group;
+        if (record instanceof DeploymentRecord)
+            await record.start(report, options);
+        else {
+            const ids = new Map();
+            for (const [key, state] of this.#states) {
+                if (state.report?.id !== undefined)
+                    ids.set(key, state.report.id);
+            }
+            await record.start(ids, options);
+        }
+        if (record.id === undefined)
+            return;
+        for (const agent of group.agents)
+            this.#ids.set(agent.key, record.id);
+        this.#parts.onRecorded?.(this.#ids);
+    }
+    async #finish(group, options) {
+        const { record } = group;
+        if (record instanceof SharedRecord) {
+            await record.finish(group.agents.map((agent) => ({ ...this.#states.get(agent.key), agent })), options);
+            return;
+        }
+        const state = this.#states.get(group.agents[0]?.key ?? '');
+        if (state?.report === undefined)
+            return;
+        const failed = state.failure !== undefined && state.report.stage === 'deploying';
+        await record.finish(failed ? { ...state.report, stage: 'failed', failure: state.failure } : state.report, options);
+    }
+    async #writeComment(options) {
+        const comment = this.#comment;
+        if (comment === undefined)
+            return;
+        const states = this.#manifest.agents.flatMap((agent) => {
+            const state = this.#states.get(agent.key);
+            return state === undefined ? [] : [state];
+        });
+        await comment.writeBody(manifestIdentity(this.#manifest), () => agentsCommentBody(this.#manifest, states, comment.body, {
+            redact: this.#parts.redact,
+            ...(this.#runUrl === undefined ? {} : { runUrl: this.#runUrl }),
+        }), options);
+    }
+}
+
+;// CONCATENATED MODULE: ./src/github/features/commit-order.ts
+class CommitOrders {
+    #api;
+    #orders = new Map();
+    constructor(api) {
+        this.#api = api;
+    }
+    ask(repository, target, latest) {
+        const key = `${repository}\n${target}\n${latest}`.toLowerCase();
+        let order = this.#orders.get(key);
+        if (order === undefined) {
+            order = this.#compare(repository, target, latest);
+            this.#orders.set(key, order);
+        }
+        return order;
+    }
+    async #compare(repository, target, latest) {
+        const [owner, repo, ...rest] = repository.split('/');
+        if (!owner || !repo || rest.length > 0)
+            return undefined;
+        const result = await this.#api.compare({ owner, repo }, target, latest, { silent: true });
+        if (!result.ok)
+            return undefined;
+        const { status } = result.value;
+        if (status === 'ahead')
+            return 'newer';
+        if (status === 'behind')
+            return 'older';
+        return undefined;
+    }
+}
+
 ;// CONCATENATED MODULE: ./src/github/client/responses.ts
 /**
  * GitHub's answers as the action reads them: one zod schema per answer, only
@@ -55169,335 +56370,6 @@ function readInputs(declarations, read, run) {
 /** The values of the `on-drift` input. */
 const ON_DRIFT_MODES = ['warn', 'fail'];
 
-;// CONCATENATED MODULE: ./node_modules/zod/v4/classic/iso.js
-
-
-
-function iso_datetime(params) {
-    return _isoDateTime(ZodISODateTime, params);
-}
-function iso_date(params) {
-    return core._isoDate(ZodISODate, params);
-}
-function iso_time(params) {
-    return core._isoTime(ZodISOTime, params);
-}
-function iso_duration(params) {
-    return core._isoDuration(ZodISODuration, params);
-}
-
-;// CONCATENATED MODULE: ./src/service/schema-parts.ts
-/**
- * The building blocks of the service's schemas (schemas.ts): the field kinds its
- * interface uses, and the strict and loose object factories one definition is built with.
- */
-
-/** An object whose inner structure the service interface does not show: anything goes. */
-const freeForm = () => record(schemas_string(), unknown());
-/** A string→string map (labels, annotations, resource quantities). */
-const stringMap = () => record(schemas_string(), schemas_string());
-/**
- * Any 8-4-4-4-12 hex id (z.guid), not only RFC 4122 variants. A malformed id
- * reads "Invalid UUID" as the contract names it; a missing one keeps zod's
- * "expected string, received undefined".
- */
-const schema_parts_uuid = () => schemas_guid({ error: (issue) => (issue.code === 'invalid_format' ? 'Invalid UUID' : undefined) });
-const schema_parts_int = () => schemas_number().int();
-/**
- * Accepts ISO 8601 date-time strings with an offset (`Z`, `+02:00`) or without
- * one (`2024-05-01T12:00:00.123456`), with any number of fractional digits.
- */
-const dateTime = () => iso_datetime({ offset: true, local: true });
-const schema_parts_strictObject = (shape) => strictObject(shape);
-const schema_parts_looseObject = (shape) => looseObject(shape);
-
-;// CONCATENATED MODULE: ./src/service/schema-family.ts
-/**
- * The one definition of the service's nested resources (schemas.ts builds it
- * twice: strict for what the action sends, loose for what the service answers).
- */
-
-
-/** Source kinds (docs/how-it-works.md, "The service's interface"). */
-const SOURCES = [
-    'codehost',
-    'external_docker',
-    'internal_docker',
-    'internal_source',
-    'internal_template',
-];
-const SourceSchema = schemas_enum(SOURCES);
-/**
- * The one definition of the nested resources, wrapped by `object` at every
- * level: strict for requests, loose for responses. Fields that exist only in
- * a request or only in a response are added with `.extend`, which keeps the
- * strictness of the object it extends.
- */
-function buildFamily(object) {
-    // volume_mounts item, also a container's volumeMounts item.
-    const VolumeMount = object({
-        name: schemas_string().nullish(),
-        mountPath: schemas_string().nullish(),
-        subPath: schemas_string().nullish(),
-        mountPropagation: schemas_string().nullish(),
-        readOnly: schemas_boolean().nullish(),
-        subPathExpr: schemas_string().nullish(),
-    });
-    const EnvVar = object({
-        name: schemas_string(),
-        value: schemas_string().nullish(),
-        valueFrom: freeForm().nullish(),
-    });
-    const ResourceRequirements = object({
-        limits: stringMap().nullish(),
-        requests: stringMap().nullish(),
-    });
-    // init_containers and sidecars item. The service requires name and image.
-    const Container = object({
-        name: schemas_string(),
-        image: schemas_string(),
-        imagePullPolicy: schemas_string().nullish(),
-        command: array(schemas_string()).nullish(),
-        args: array(schemas_string()).nullish(),
-        workingDir: schemas_string().nullish(),
-        env: array(EnvVar).nullish(),
-        envFrom: array(freeForm()).nullish(),
-        resources: ResourceRequirements.nullish(),
-        volumeMounts: array(VolumeMount).nullish(),
-        securityContext: freeForm().nullish(),
-        restartPolicy: schemas_string().nullish(),
-    });
-    const Volume = object({
-        name: schemas_string().nullish(),
-        configMap: freeForm().nullish(),
-        secret: freeForm().nullish(),
-        emptyDir: freeForm().nullish(),
-        persistentVolumeClaim: freeForm().nullish(),
-        nfs: freeForm().nullish(),
-        projected: freeForm().nullish(),
-        downwardAPI: freeForm().nullish(),
-        csi: freeForm().nullish(),
-    });
-    // image_pull_secrets item; the service requires its name.
-    const LocalObjectReference = object({ name: schemas_string() });
-    // resource_spec: all fields nullable.
-    const ResourceSpec = object({
-        // main service
-        min_scale: schema_parts_int().nullish(),
-        max_scale: schema_parts_int().nullish(),
-        cpu: schemas_number().nullish(),
-        cpu_limit: schemas_number().nullish(),
-        memory_mb: schema_parts_int().nullish(),
-        memory_limit_mb: schema_parts_int().nullish(),
-        // queue
-        queue_min_scale: schema_parts_int().nullish(),
-        queue_max_scale: schema_parts_int().nullish(),
-        queue_cpu: schemas_number().nullish(),
-        queue_cpu_limit: schemas_number().nullish(),
-        queue_memory_mb: schema_parts_int().nullish(),
-        queue_memory_limit_mb: schema_parts_int().nullish(),
-        // orchestrator
-        orchestrator_cpu: schemas_number().nullish(),
-        orchestrator_cpu_limit: schemas_number().nullish(),
-        orchestrator_memory_mb: schema_parts_int().nullish(),
-        orchestrator_memory_limit_mb: schema_parts_int().nullish(),
-        orchestrator_min_scale: schema_parts_int().nullish(),
-        orchestrator_max_scale: schema_parts_int().nullish(),
-        // executor
-        executor_cpu: schemas_number().nullish(),
-        executor_cpu_limit: schemas_number().nullish(),
-        executor_memory_mb: schema_parts_int().nullish(),
-        executor_memory_limit_mb: schema_parts_int().nullish(),
-        // redis
-        redis_cpu: schemas_number().nullish(),
-        redis_cpu_limit: schemas_number().nullish(),
-        redis_memory_mb: schema_parts_int().nullish(),
-        redis_memory_limit_mb: schema_parts_int().nullish(),
-        // database
-        db_cpu: schemas_number().nullish(),
-        db_cpu_limit: schemas_number().nullish(),
-        db_memory_mb: schema_parts_int().nullish(),
-        db_memory_limit_mb: schema_parts_int().nullish(),
-        db_storage_gi: schema_parts_int().nullish(),
-        db_max_connections: schema_parts_int().nullish(),
-        // placement and pod customization
-        labels: stringMap().nullish(),
-        annotations: stringMap().nullish(),
-        service_account_name: schemas_string().nullish(),
-        image_pull_secrets: array(LocalObjectReference).nullish(),
-        volumes: array(Volume).nullish(),
-        volume_mounts: array(VolumeMount).nullish(),
-        init_containers: array(Container).nullish(),
-        sidecars: array(Container).nullish(),
-    });
-    const ListenerConfig = object({ k8s_namespace: schemas_string().nullish() });
-    // source_config: all fields nullable.
-    const SourceConfig = object({
-        integration_id: schema_parts_uuid().nullish(),
-        repo_url: schemas_string().nullish(),
-        // Any string: a type the service adds later is no error (DEPLOYMENT_TYPES).
-        deployment_type: schemas_string().nullish(),
-        build_on_push: schemas_boolean().nullish(),
-        custom_url: schemas_string().nullish(),
-        resource_spec: ResourceSpec.nullish(),
-        listener_id: schema_parts_uuid().nullish(),
-        listener_config: ListenerConfig.nullish(),
-        install_command: schemas_string().nullish(),
-        build_command: schemas_string().nullish(),
-    });
-    // source_revision_config, the fields that are both sent and returned.
-    const SourceRevisionConfig = object({
-        repo_ref: schemas_string().nullish(),
-        agent_config_path: schemas_string().nullish(),
-        image_uri: schemas_string().nullish(),
-        source_tarball_path: schemas_string().nullish(),
-    });
-    const Secret = object({ name: schemas_string(), value: schemas_string() });
-    const SecretReference = object({
-        name: schemas_string(),
-        secret_name: schemas_string(),
-        secret_key: schemas_string(),
-    });
-    // The deployment, the fields that are both sent and returned.
-    const Deployment = object({
-        name: schemas_string(),
-        source: SourceSchema,
-        source_config: SourceConfig,
-        source_revision_config: SourceRevisionConfig,
-        secrets: array(Secret),
-        secret_references: array(SecretReference).nullish(),
-    });
-    return {
-        ResourceSpec,
-        SourceConfig,
-        SourceRevisionConfig,
-        Secret,
-        SecretReference,
-        Deployment,
-    };
-}
-
-;// CONCATENATED MODULE: ./src/service/schemas.ts
-/**
- * The wire schemas of the deployment management service (docs/how-it-works.md, "The service's interface").
- *
- * Every resource is a zod schema and every TypeScript type is `z.infer` of one.
- * The fields are written once, in `buildFamily`, and built twice:
- *
- * - REQUEST schemas are strict at every level of the known structure: an
- *   unknown key is an error, because in something we send it is a typo
- *   (`resource_spec.min_scal`). Free-form maps (labels, securityContext,
- *   valueFrom, volume sources, ...) stay free-form.
- * - RESPONSE schemas are loose: unknown keys are tolerated and kept, because
- *   the service may grow; missing or mistyped known fields still fail, with
- *   the field's path.
- *
- * Where the service's interface (docs/how-it-works.md, "The service's interface") and its
- * OpenAPI document differ, the interface wins, with one exception:
- * `source_config.deployment_type`, which the interface's table omits but the
- * service's listing filters by and the real service takes at creation. Value ranges that only the OpenAPI document shows (cpu
- * 0.1..8, cpu_limit 0.1..16) are not enforced here; the service reports them.
- */
-
-
-
-// ---------------------------------------------------------------------------
-// Enums
-// ---------------------------------------------------------------------------
-
-/** Deployment states (docs/how-it-works.md, "The service's interface"). */
-const STATUSES = [
-    'AWAITING_DATABASE',
-    'READY',
-    'UNUSED',
-    'AWAITING_DELETE',
-    'UNKNOWN',
-];
-const DeploymentStatusSchema = schemas_enum(STATUSES);
-/**
- * The deployment types the action knows (the service's OpenAPI document,
- * `SourceConfigRequest.deployment_type`): a known list, not a wall: a
- * type the action does not know is sent as given. The schemas take any string, in a request as in an answer,
- * since the service adds types (`serverless`, `dedicated`); reading the
- * `config` input warns once of a type not here (build-plan.ts).
- */
-const DEPLOYMENT_TYPES = ['dev_free', 'dev', 'prod'];
-const response = buildFamily(schema_parts_looseObject);
-// ---------------------------------------------------------------------------
-// Request schemas (strict)
-// ---------------------------------------------------------------------------
-/**
- * The request family is built on first use: a run parses a request schema
- * only when the `config` input is given, and building the family is a
- * measurable part of start-up (bench/RESULTS.md).
- */
-let requestFamily;
-const buildRequestFamily = () => buildFamily(schema_parts_strictObject);
-const request = () => (requestFamily ??= buildRequestFamily());
-const ResourceSpecRequestSchema = lazy(() => request().ResourceSpec);
-const SourceConfigRequestSchema = lazy(() => request().SourceConfig);
-/** repo_commit_sha is response-only: a request carrying it is rejected. */
-const SourceRevisionConfigRequestSchema = lazy(() => request().SourceRevisionConfig);
-const SecretSchema = lazy(() => request().Secret);
-const SecretReferenceSchema = lazy(() => request().SecretReference);
-/** Body of the create call (docs/how-it-works.md, "The service's interface"). */
-const DeploymentCreateRequestSchema = lazy(() => request().Deployment.extend({ name: schemas_string().min(1, 'must not be empty') }));
-// ---------------------------------------------------------------------------
-// Response schemas (loose)
-// ---------------------------------------------------------------------------
-/** Item of the repository listing of a source-hosting integration. */
-const RepositorySchema = looseObject({
-    host_integration_id: schema_parts_uuid(),
-    id: schema_parts_int(),
-    name: schemas_string(),
-    owner: schemas_string(),
-    url: schemas_string(),
-    default_branch: schemas_string(),
-});
-const RepositoryListSchema = array(RepositorySchema);
-const ResourceSpecSchema = response.ResourceSpec;
-const SourceConfigSchema = response.SourceConfig;
-const SourceRevisionConfigSchema = response.SourceRevisionConfig.extend({
-    repo_commit_sha: schemas_string().nullish(),
-});
-const DeploymentSchema = response.Deployment.extend({
-    source_revision_config: SourceRevisionConfigSchema,
-    id: schema_parts_uuid(),
-    tenant_id: schema_parts_uuid(),
-    created_at: dateTime(),
-    updated_at: dateTime(),
-    // A known status, or one the service adds later: that is not a schema
-    // failure, the wait logs it and waits through it.
-    status: union([DeploymentStatusSchema, schemas_string()]),
-    // Required keys whose value may be null.
-    latest_revision_id: schema_parts_uuid().nullable(),
-    active_revision_id: schema_parts_uuid().nullable(),
-    image_version: schemas_string().nullish(),
-});
-/** Body of the deployment listing: a page and the offset of the next one. */
-const DeploymentListSchema = looseObject({
-    resources: array(DeploymentSchema),
-    offset: schema_parts_int(),
-});
-/**
- * An error body, read only to show the service's own message. `detail` is a
- * string (`{"detail": "Error description."}`) or a validation list
- * (`[{loc, msg, type}]`).
- */
-const ErrorBodySchema = looseObject({
-    detail: union([
-        schemas_string(),
-        array(looseObject({
-            loc: array(union([schemas_string(), schemas_number()])),
-            msg: schemas_string(),
-            type: schemas_string(),
-        })),
-    ])
-        .optional(),
-    message: schemas_string().optional(),
-    error: schemas_string().optional(),
-});
-
 ;// CONCATENATED MODULE: ./src/inputs/parsers.ts
 /**
  * Parsers of single inputs: pure functions from the input's text to its value
@@ -55959,8 +56831,6 @@ class DecodedURL extends URL {
 //# sourceMappingURL=proxy.js.map
 // EXTERNAL MODULE: ./node_modules/tunnel/index.js
 var node_modules_tunnel = __nccwpck_require__(770);
-// EXTERNAL MODULE: ./node_modules/undici/index.js
-var undici = __nccwpck_require__(6752);
 ;// CONCATENATED MODULE: ./node_modules/@actions/http-client/lib/index.js
 /* eslint-disable @typescript-eslint/no-explicit-any */
 var __awaiter = (undefined && undefined.__awaiter) || function (thisArg, _arguments, P, generator) {
@@ -58636,91 +59506,6 @@ function getIDToken(aud) {
  */
 
 //# sourceMappingURL=core.js.map
-;// CONCATENATED MODULE: ./src/common/redact.ts
-/**
- * Removes secret values from free text (log lines, error messages, the job
- * summary) before it is shown. Outputs are not free text: they are redacted
- * by structure (report.ts). The runner masks the values registered with
- * `core.setSecret` too, but only in the log it renders.
- */
-const MASK = '***';
-/**
- * Whether a value can be hidden in text without destroying it: `4`, `true`
- * or `off` occur everywhere (ids, counts, words), so replacing them would
- * garble every line and still not hide them.
- */
-function isRedactable(value) {
-    const trimmed = value.trim();
-    return (trimmed.length >= 4 &&
-        !/^(true|false|null|none|yes|no|on|off)$/i.test(trimmed) &&
-        !/^[-+]?\d+(\.\d+)?$/.test(trimmed));
-}
-/** `\u00e9` (and `\u00E9`) for every character outside printable ASCII, as Python's json does. */
-function asciiEscaped(text, upper) {
-    return text.replace(/[^\x20-\x7e]/g, (character) => {
-        const hex = character.charCodeAt(0).toString(16).padStart(4, '0');
-        return `\\u${upper ? hex.toUpperCase() : hex}`;
-    });
-}
-/** The forms a value takes inside JSON text: escaped quotes, `\/`, and escaped non-ASCII. */
-function jsonForms(value) {
-    const inner = JSON.stringify(value).slice(1, -1);
-    const slashes = inner.replaceAll('/', '\\/');
-    return [inner, slashes].flatMap((form) => [
-        form,
-        asciiEscaped(form, false),
-        asciiEscaped(form, true),
-    ]);
-}
-const redact_percentEncoded = (character) => `%${character.charCodeAt(0).toString(16).toUpperCase().padStart(2, '0')}`;
-/**
- * The forms a value takes inside a URL or a form body: `encodeURIComponent`'s;
- * RFC 3986's and Python's `quote` (`!'()*` encoded too); and the
- * `application/x-www-form-urlencoded` forms, space as `+`, of Python's
- * `urlencode` (`~` kept) and of `URLSearchParams` (`*` kept, `~` encoded).
- */
-function urlForms(value) {
-    const component = encodeURIComponent(value);
-    const strict = component.replace(/[!'()*]/g, redact_percentEncoded);
-    const searchParams = new URLSearchParams({ v: value }).toString().slice('v='.length);
-    return [component, strict, strict.replaceAll('%20', '+'), searchParams];
-}
-class Redactor {
-    #needles = new Set();
-    /** The values given to `add`, so that a value registered at every poll costs nothing again. */
-    #added = new Set();
-    #sorted;
-    /**
-     * Registers a secret value: the value, each of its lines that is
-     * redactable, and the forms they take inside JSON, URLs and form bodies. Returns the
-     * value and lines that were not known yet, for the runner's mask; a value
-     * that is not redactable is not registered (see `isRedactable`).
-     */
-    add(value) {
-        if (this.#added.has(value))
-            return [];
-        this.#added.add(value);
-        const lines = value.split(/\r?\n/).map((line) => line.trim());
-        const forms = [value, ...lines].filter((form, index, all) => isRedactable(form) && all.indexOf(form) === index);
-        const fresh = forms.filter((form) => !this.#needles.has(form));
-        for (const form of forms) {
-            for (const variant of [form, ...jsonForms(form), ...urlForms(form)]) {
-                this.#needles.add(variant);
-            }
-        }
-        this.#sorted = undefined;
-        return fresh;
-    }
-    redact(text) {
-        // Longest first, so that a secret containing another is replaced whole.
-        this.#sorted ??= [...this.#needles].sort((a, b) => b.length - a.length);
-        let out = text;
-        for (const needle of this.#sorted)
-            out = out.split(needle).join(MASK);
-        return out;
-    }
-}
-
 ;// CONCATENATED MODULE: ./src/common/summary.ts
 /**
  * A job summary within GitHub's limit. GitHub refuses a step summary over
@@ -58940,63 +59725,6 @@ function paceFrom(env) {
             heartbeatMs: shortenedMs(env.DEPLOY_AGENT_HEARTBEAT_MS, DEFAULT_WAIT.heartbeatMs),
         },
     };
-}
-
-;// CONCATENATED MODULE: ./src/service/proxy.ts
-/**
- * Where the service's requests go: through the proxy the step's environment
- * names (docs/how-it-works.md, "Retries and timeouts"), read by the adapter and passed in as
- * data, or straight to the service.
- */
-
-/**
- * The proxy settings in an environment (the process's, as the adapter hands
- * it over), read as undici reads them: the lower-case name first.
- */
-function proxySettingsFrom(env) {
-    return {
-        httpsProxy: env.https_proxy ?? env.HTTPS_PROXY,
-        httpProxy: env.http_proxy ?? env.HTTP_PROXY,
-        noProxy: env.no_proxy ?? env.NO_PROXY,
-    };
-}
-/** The code of undici's one-time warning that `EnvHttpProxyAgent` is experimental. */
-const EXPERIMENTAL_WARNING = 'UNDICI-EHPA';
-/**
- * Runs `make` with undici's "EnvHttpProxyAgent is experimental" warning
- * dropped: the step log would show it on stderr, and users read it as a
- * fault. Every other warning goes through.
- */
-function withoutExperimentalWarning(make) {
-    // Put back as it was, unbound: it is process's own method.
-    // eslint-disable-next-line @typescript-eslint/unbound-method
-    const emitWarning = process.emitWarning;
-    process.emitWarning = (warning, ...rest) => {
-        const [options] = rest;
-        const code = typeof options === 'object' && options !== null && 'code' in options
-            ? options.code
-            : undefined;
-        if (code === EXPERIMENTAL_WARNING)
-            return;
-        Reflect.apply(emitWarning, process, [warning, ...rest]);
-    };
-    try {
-        return make();
-    }
-    finally {
-        process.emitWarning = emitWarning;
-    }
-}
-/**
- * A dispatcher through the proxy, or undefined (undici's global one) when no proxy is set.
- * `options` reach undici's agents: `connect` the direct ones (hosts in `NO_PROXY`),
- * `requestTls` the target's TLS through a tunnel.
- */
-function proxyDispatcher(proxy, options = {}) {
-    const { httpsProxy = '', httpProxy = '', noProxy = '' } = proxy;
-    if (httpsProxy === '' && httpProxy === '')
-        return undefined;
-    return withoutExperimentalWarning(() => new undici.EnvHttpProxyAgent({ ...options, httpsProxy, httpProxy, noProxy }));
 }
 
 ;// CONCATENATED MODULE: ./src/run/decisions/drift.ts
@@ -59704,6 +60432,7 @@ function agentsPlanSummaryHtml(summary, redact) {
 
 
 
+
 function outcomeOf(result, shown) {
     if (result === undefined)
         return '—';
@@ -59719,6 +60448,20 @@ function liveCell(liveness) {
     return liveness.supersededBy === undefined
         ? 'yes'
         : `yes: commit ${shortSha(liveness.supersededBy)} of a newer push is live instead of the target`;
+}
+/**
+ * What the health check answered, as a cell: its address (without query),
+ * the answer (`answers 200`, `503 Service Unavailable`, the network's error),
+ * and the start of a failing answer's body; none when no check was made.
+ */
+function deploy_summary_healthCell(health, text, code) {
+    if (health === undefined)
+        return undefined;
+    const where = health.address === undefined ? '' : `${code(health.address)}: `;
+    const body = health.ok || health.excerpt === undefined
+        ? ''
+        : `<br>the answer begins: ${code(health.excerpt)}`;
+    return `${health.ok ? '✅' : '❌'} ${where}${text(healthAnswer(health))}${body}`;
 }
 /**
  * The deployment type's row, when the step set one or the deployment has one:
@@ -59753,6 +60496,11 @@ function failureBlock(failure, redact) {
         return [];
     return [`<p><strong>Error:</strong></p>\n<pre>${htmlLines(redact(failure))}</pre>`];
 }
+/** The health check's row, only when a check was made. */
+function healthRow(health, text, code) {
+    const cell = deploy_summary_healthCell(health, text, code);
+    return cell === undefined ? [] : [['Health check', cell]];
+}
 /** The rows of the deployment's table, each cell already written (text, code or a link). */
 function deploymentRows(input, redact) {
     const { spec, result, commit } = input;
@@ -59767,6 +60515,7 @@ function deploymentRows(input, redact) {
         ['Status', code(shown?.status)],
         ['Outcome', text(outcomeOf(result, shown))],
         ['Live', text(liveCell(input.liveness))],
+        ...healthRow(input.liveness?.health, text, code),
         ['Source', code(spec.source)],
         ...typeRow(result, shown, code),
         ['Repository', code(repository.url)],
@@ -59808,7 +60557,8 @@ function summaryHtml(input) {
 /**
  * The summary of a deploy of several agents: a row an agent (its
  * deployment, status, whether it is live, its commit, how many differences,
- * its links), then, below, each agent's drift and failure.
+ * its links; what its health check answered, when any agent has one), then,
+ * below, each agent's drift, failing health check and failure.
  */
 
 
@@ -59816,7 +60566,21 @@ function summaryHtml(input) {
 
 
 
+
 const agents_summary_HEADINGS = ['Agent', 'Deployment', 'Status', 'Live', 'Commit', 'Drift', 'Links'];
+/** The column of the health checks' answers, after `Live`: only when some agent has a check. */
+const agents_summary_HEALTH_AFTER = agents_summary_HEADINGS.indexOf('Live') + 1;
+/** Whether some agent's health check was made: the table then has a `Health` column. */
+function anyHealth(summary) {
+    return summary.agents.some((part) => part.summary.liveness?.health !== undefined);
+}
+/** What an agent's health check answered, short, for its row: the whole answer is below it. */
+function healthOf(part, text) {
+    const health = part.summary.liveness?.health;
+    if (health === undefined)
+        return '—';
+    return `${health.ok ? '✅' : '❌'} ${text(healthAnswer(health))}`;
+}
 /** The links of an agent's row: its address and its dashboard, those the address rule lets through. */
 function linksOf(part, redact) {
     const { summary } = part;
@@ -59834,7 +60598,8 @@ function redactedOrNot(address, redact) {
     return address === undefined ? undefined : redact(address);
 }
 /** An agent's row of the table. */
-function agents_summary_rowOf(part, text, code, redact) {
+function agents_summary_rowOf(part, write, redact) {
+    const { text, code } = write;
     const { summary } = part;
     const shown = summary.deployment ?? summary.result?.deployment;
     const failed = summary.failure === undefined ? '' : '❌ ';
@@ -59848,16 +60613,22 @@ function agents_summary_rowOf(part, text, code, redact) {
         text(String(summary.drift?.length ?? 0)),
         linksOf(part, redact),
     ];
+    if (write.health)
+        cells.splice(agents_summary_HEALTH_AFTER, 0, healthOf(part, text));
     return `<tr>${cells.map((cell) => `<td>${cell}</td>`).join('')}</tr>`;
 }
 /** Below the table: an agent's drift and failure, under its key, when it has either. */
-function agents_summary_detailsOf(part, code, redact) {
+function agents_summary_detailsOf(part, { text, code }, redact) {
     const { summary } = part;
     const drift = summary.drift ?? [];
-    if (drift.length === 0 && summary.failure === undefined)
+    const health = summary.liveness?.health;
+    const unhealthy = health !== undefined && !health.ok ? health : undefined;
+    if (drift.length === 0 && summary.failure === undefined && unhealthy === undefined)
         return [];
+    const healthLine = deploy_summary_healthCell(unhealthy, text, code);
     return [
         `<h3>${code(part.key)}</h3>`,
+        ...(healthLine === undefined ? [] : [`<p><strong>Health check:</strong> ${healthLine}</p>`]),
         ...driftTable(drift, code),
         ...failureBlock(summary.failure, redact),
     ];
@@ -59871,16 +60642,18 @@ function agentsSummaryHtml(summary, redact) {
     const title = failed > 0
         ? `❌ ${failed} of ${count} ${plural(count, 'agent')} failed`
         : `🚀 ${count} ${plural(count, 'agent')}`;
-    const head = `<tr>${agents_summary_HEADINGS.map((heading) => `<th>${heading}</th>`).join('')}</tr>`;
+    const health = anyHealth(summary);
+    const headings = health ? agents_summary_HEADINGS.toSpliced(agents_summary_HEALTH_AFTER, 0, 'Health') : agents_summary_HEADINGS;
+    const head = `<tr>${headings.map((heading) => `<th>${heading}</th>`).join('')}</tr>`;
     return (boundedSummary([
         `<h2>${title}: ${code(summary.source)}</h2>`,
         {
             head: `<table>\n${head}`,
-            lines: summary.agents.map((part) => agents_summary_rowOf(part, text, code, redact)),
+            lines: summary.agents.map((part) => agents_summary_rowOf(part, { text, code, health }, redact)),
             tail: '\n</table>',
             leftOut: (left) => `<p>… and ${left} more agents, left out to keep this summary under GitHub's limit.</p>`,
         },
-        ...summary.agents.flatMap((part) => agents_summary_detailsOf(part, code, redact)),
+        ...summary.agents.flatMap((part) => agents_summary_detailsOf(part, { text, code }, redact)),
     ]) + '\n');
 }
 
@@ -61327,32 +62100,6 @@ function parseHeaders(raw) {
     return Object.fromEntries(headers);
 }
 
-;// CONCATENATED MODULE: ./src/service/health-address.ts
-/**
- * The address of a deployment's health check (ACTION-CONTRACT.md behaviour 31), as
- * values: the `health-check` input once parsed (inputs/health-check.ts parses it), and
- * that check filled in for one deployment from its `url` (`source_config.custom_url`).
- */
-
-/** The one placeholder an address may hold: the deployment's `url`. */
-const URL_PLACEHOLDER = '{url}';
-/** Whether the check needs the deployment's `url`. */
-function needsUrl(check) {
-    return check.kind === 'path' || check.template.includes(URL_PLACEHOLDER);
-}
-/**
- * The check's address for a deployment whose `url` is `url` (empty or absent: none).
- * A trailing `/` of the url is dropped, so `{url}/ok` and the path `/ok` have one `/`.
- */
-function fillHealthCheck(check, url) {
-    const base = url === null || url === undefined ? '' : withoutTrailingSlashes(url.trim());
-    if (needsUrl(check) && base === '')
-        return { kind: 'no-url' };
-    if (check.kind === 'path')
-        return { kind: 'address', address: `${base}${check.path}` };
-    return { kind: 'address', address: check.template.replaceAll(URL_PLACEHOLDER, base) };
-}
-
 ;// CONCATENATED MODULE: ./src/inputs/health-check.ts
 /**
  * The `health-check` input (ACTION-CONTRACT.md behaviour 31): empty (off), a path
@@ -62435,507 +63182,6 @@ async function decideLive(deployment, goal) {
     return goal.health.judge(deployment, otherwise);
 }
 
-// EXTERNAL MODULE: external "node:http"
-var external_node_http_ = __nccwpck_require__(7067);
-;// CONCATENATED MODULE: ./src/service/answers.ts
-/**
- * What the action says about an exchange that failed: the service's own
- * message from an error body, a description of a body it could not read,
- * how a request without an answer failed, and what the user can do about it.
- * Text from the service is untrusted: secret values are redacted before
- * anything is shortened, and every value is kept to one line.
- */
-
-
-const EXCERPT_LENGTH = 200;
-/**
- * How much of a text the excerpt reads: enough for 200 characters once the
- * tags of a page are dropped, and never the whole of a 32 MiB answer.
- */
-const EXCERPT_SCAN = 8 * 1024;
-/** How much of a body is searched for an HTML page's title. */
-const TITLE_SCAN = 64 * 1024;
-/** Entries of a validation list shown; the rest are counted. */
-const ISSUES_SHOWN = 20;
-/**
- * The text without its `<script>` and `<style>` elements, in one pass: each
- * search starts where the last one ended (a lazy `[\s\S]*?` per opening
- * would read the rest of the text again for every unclosed one).
- */
-function withoutScripts(html) {
-    const opening = /<(?:script|style)\b[^<>]*>/gi;
-    const closing = /<\/(?:script|style)\s*>/gi;
-    let out = '';
-    let from = 0;
-    for (let open = opening.exec(html); open !== null; open = opening.exec(html)) {
-        out += `${html.slice(from, open.index)} `;
-        closing.lastIndex = opening.lastIndex;
-        if (closing.exec(html) === null)
-            return out;
-        from = closing.lastIndex;
-        opening.lastIndex = from;
-    }
-    return out + html.slice(from);
-}
-/**
- * A short, single-line excerpt of a text body (tags of an HTML page
- * dropped), read from its first few kilobytes only. Every pattern here stops
- * at the next `<`, so the work grows with the text's length, not its square.
- */
-function excerpt(text) {
-    const head = text.slice(0, EXCERPT_SCAN);
-    const plain = /<[a-z!/][^<>]*>/i.test(head)
-        ? withoutScripts(head).replace(/<[^<>]*>/g, ' ')
-        : head;
-    const line = plain.replace(/\s+/g, ' ').trim();
-    const cut = line.length > EXCERPT_LENGTH || text.length > head.length;
-    return untrusted(cut ? `${line.slice(0, EXCERPT_LENGTH)}…` : line);
-}
-/**
- * The service's own message: `detail` (a string, or a list of field errors
- * shown one a line, the first 20 of them), `message` or `error`, else the
- * start of the text. `redact` runs first, on the raw text and on each value.
- */
-function serviceMessageOf(raw, redact = (text) => text) {
-    const text = redact(raw);
-    if (text.trim() === '')
-        return undefined;
-    let json;
-    try {
-        json = JSON.parse(text);
-    }
-    catch {
-        return excerpt(text);
-    }
-    const parsed = ErrorBodySchema.safeParse(json);
-    if (!parsed.success)
-        return excerpt(text);
-    const { detail, message, error } = parsed.data;
-    if (Array.isArray(detail)) {
-        const lines = detail.slice(0, ISSUES_SHOWN).map((entry) => {
-            const location = untrusted(redact(entry.loc.map(String).join('.')));
-            const said = excerpt(untrusted(redact(entry.msg)));
-            return location === '' ? said : `  ${location}: ${said}`;
-        });
-        if (detail.length > ISSUES_SHOWN)
-            lines.push(`  and ${detail.length - ISSUES_SHOWN} more`);
-        return lines.join('\n');
-    }
-    for (const candidate of [detail, message, error]) {
-        if (typeof candidate === 'string' && candidate !== '')
-            return excerpt(redact(candidate));
-    }
-    return excerpt(text);
-}
-/**
- * A body that is not JSON, described without echoing it: its content type,
- * its size, where parsing failed, and an HTML page's title.
- */
-function describeAnswer(body, contentType, error) {
-    const parts = [contentType ?? 'no content type', `${body.length} bytes`];
-    if (body.length === 0)
-        return `${parts.join(', ')}: empty body`;
-    // Only the shape of the parser's message is used: V8 quotes the body in it.
-    const message = error instanceof Error ? error.message : '';
-    const position = /at position (\d+)/.exec(message)?.[1];
-    const head = body.subarray(0, TITLE_SCAN).toString('utf8');
-    const first = /\S/.exec(head)?.[0] ?? '';
-    if (/end of (JSON )?input|Unterminated/i.test(message))
-        parts.push('it ends early');
-    else if (position !== undefined)
-        parts.push(`parsing failed at character ${position}`);
-    else if (!/[{["\-0-9tfn]/.test(first))
-        parts.push('it does not start like JSON');
-    else
-        parts.push('malformed JSON');
-    const title = /<title[^<>]*>([^<]*)<\/title>/i.exec(head)?.[1];
-    if (title !== undefined && title.trim() !== '')
-        parts.push(`page titled '${excerpt(untrusted(title))}'`);
-    return parts.join(', ');
-}
-/** The action's words: its inputs. */
-const ACTION_WORDS = {
-    apiKey: 'the api-key input',
-    apiKeyHeader: 'api-key-header',
-    headers: 'the headers input',
-    integrationId: 'the integration-id input',
-    apiUrl: 'api-url',
-    name: 'the name input',
-    repository: 'the repository input',
-    waitTimeout: 'wait-timeout',
-    healthCheckHeaders: 'health-check-headers',
-    onDriftFail: 'on-drift: fail',
-    onChangeFail: 'on-change: fail',
-    changeRequest: 'pull request',
-};
-const noSuchEndpoint = (words) => `Check ${words.apiUrl}: the service has no such endpoint or resource.`;
-function defaultRemedies(words) {
-    return {
-        401: `Check ${words.apiKey} (and ${words.apiKeyHeader}, if the service expects another header).`,
-        403: `The api key lacks access: check its permissions and workspace, or pass the workspace/tenant header with ${words.headers}.`,
-        404: noSuchEndpoint(words),
-    };
-}
-/** What the user can do about a status that trying again will not fix. */
-function remedyFor(context) {
-    const { status, location } = context;
-    const words = context.words ?? ACTION_WORDS;
-    if (status >= 300 && status < 400) {
-        return `Check ${words.apiUrl}: the service redirected${location ? ` to ${location}` : ''}, and redirects are not followed (they would carry the api key elsewhere).`;
-    }
-    const remedy = { ...defaultRemedies(words), ...context.remedies }[status];
-    // The web framework's own 404 means no route at all: the base address is wrong.
-    if (status === 404 && context.serviceMessage === 'Not Found') {
-        const wrongPath = `Check ${words.apiUrl} first: ${context.baseUrl} has no ${context.path} (is a path prefix such as /api missing?).`;
-        return remedy === noSuchEndpoint(words) || remedy === undefined
-            ? wrongPath
-            : `${wrongPath}\nOtherwise: ${remedy}`;
-    }
-    return remedy;
-}
-const REQUEST_ID_HEADERS = ['x-request-id', 'request-id', 'x-correlation-id', 'x-amzn-requestid'];
-/** The id the service or its gateway gave the request, for a support ticket. */
-function requestIdOf(header) {
-    return REQUEST_ID_HEADERS.map(header).find((value) => value !== undefined && value !== '');
-}
-const NETWORK_WORDS = {
-    ECONNREFUSED: 'connection refused',
-    ECONNRESET: 'connection reset',
-    ENOTFOUND: 'host not found',
-    EAI_AGAIN: 'host name lookup failed',
-    UND_ERR_SOCKET: 'connection closed before an answer',
-    ETIMEDOUT: 'connection timed out',
-};
-/** How an attempt without an answer failed, in words, and whether it may have reached the service. */
-function networkFailure(error, timedOut, timeoutMs) {
-    if (timedOut)
-        return { problem: `no answer within ${timeoutMs / 1000} s`, reached: true };
-    const cause = error instanceof Error && error.cause instanceof Error ? error.cause : error;
-    const code = typeof cause === 'object' && cause !== null && 'code' in cause ? String(cause.code) : '';
-    const text = NETWORK_WORDS[code] ?? (cause instanceof Error ? cause.message : 'network error');
-    // A refused connection or a failed look-up never reached the service.
-    const reached = !['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN'].includes(code);
-    return { problem: code !== '' ? `${text} (${code})` : text, reached };
-}
-
-;// CONCATENATED MODULE: ./src/service/bounded-body.ts
-/**
- * An answer's body read to a bound: at most `limit` bytes, and whether it
- * held more. Leaving the loop early destroys the rest of the answer (and
- * its connection), so a body that never ends costs no more than `limit`.
- */
-async function boundedBody(body, limit) {
-    const chunks = [];
-    let size = 0;
-    for await (const chunk of body) {
-        chunks.push(chunk);
-        size += chunk.length;
-        if (size > limit)
-            break;
-    }
-    return { body: Buffer.concat(chunks).subarray(0, limit), oversized: size > limit };
-}
-
-;// CONCATENATED MODULE: ./src/service/exchange-bound.ts
-/**
- * One HTTP exchange's bound: a signal aborted once `timeoutMs` pass or the
- * run is cancelled, whichever comes first. `timedOut` and `cancelled` say
- * which; `end()` clears the timer and the listener.
- */
-
-class ExchangeBound {
-    #abort = new AbortController();
-    #cancel;
-    #timer;
-    #onCancel = () => this.#abort.abort();
-    #timedOut = false;
-    /** Throws `CancelledError` when the run is cancelled already. */
-    constructor(timeoutMs, cancel) {
-        if (cancel?.aborted)
-            throw new CancelledError('The run was cancelled');
-        this.#cancel = cancel;
-        this.#timer = setTimeout(() => {
-            this.#timedOut = true;
-            this.#abort.abort();
-        }, timeoutMs);
-        cancel?.addEventListener('abort', this.#onCancel, { once: true });
-    }
-    get signal() {
-        return this.#abort.signal;
-    }
-    get timedOut() {
-        return this.#timedOut;
-    }
-    /** The run was cancelled: the caller throws `CancelledError`, never a failure of its own. */
-    get cancelled() {
-        return this.#cancel?.aborted === true;
-    }
-    end() {
-        clearTimeout(this.#timer);
-        this.#cancel?.removeEventListener('abort', this.#onCancel);
-    }
-}
-
-// EXTERNAL MODULE: external "node:dns"
-var external_node_dns_ = __nccwpck_require__(610);
-// EXTERNAL MODULE: external "node:net"
-var external_node_net_ = __nccwpck_require__(7030);
-;// CONCATENATED MODULE: ./src/service/address-guard.ts
-/**
- * Where a health check never goes (ACTION-CONTRACT.md behaviour 31): a link-local or cloud
- * metadata address (169.254.0.0/16, fe80::/10, and AWS's fd00:ec2::254), whether the
- * address names it literally or a host name resolves to it. The look-up below refuses such
- * an answer before any connection is made, so no header reaches it.
- */
-
-
-/** The code of the error the guarded look-up gives for a refused address. */
-const FORBIDDEN_ADDRESS = 'EFORBIDDENADDRESS';
-/** What the check says of such an address. */
-const FORBIDDEN_WORDS = 'a link-local or metadata address (169.254.0.0/16, fe80::/10)';
-/** The eight 16-bit groups of an IPv6 address (a trailing IPv4 part included), or undefined. */
-function groupsOf(ip) {
-    let text = ip.toLowerCase().replace(/%.*$/, '');
-    const last = text.lastIndexOf(':') + 1;
-    const v4 = /^(\d{1,3})\.(\d{1,3})\.(\d{1,3})\.(\d{1,3})$/.exec(text.slice(last));
-    if (v4 !== null) {
-        const [a, b, c, d] = v4.slice(1).map(Number);
-        text = `${text.slice(0, last)}${((a << 8) | b).toString(16)}:${((c << 8) | d).toString(16)}`;
-    }
-    const [head = '', tail] = text.split('::');
-    const left = head === '' ? [] : head.split(':');
-    const right = tail === undefined || tail === '' ? [] : tail.split(':');
-    const missing = 8 - left.length - right.length;
-    if (missing < 0 || (tail === undefined && missing !== 0))
-        return undefined;
-    return [...left, ...Array(missing).fill('0'), ...right].map((g) => parseInt(g, 16));
-}
-function isForbiddenV4(ip) {
-    const [a, b] = ip.split('.').map(Number);
-    return a === 169 && b === 254;
-}
-/** Whether an IP address (v4 or v6, without brackets) is link-local or a metadata address. */
-function isForbiddenIp(ip) {
-    const version = (0,external_node_net_.isIP)(ip.replace(/%.*$/, ''));
-    if (version === 4)
-        return isForbiddenV4(ip);
-    if (version !== 6)
-        return false;
-    const groups = groupsOf(ip);
-    if (groups === undefined)
-        return false;
-    const [first = 0, , , , , sixth = 0, seventh = 0, eighth = 0] = groups;
-    if ((first & 0xffc0) === 0xfe80)
-        return true;
-    // An IPv4 address mapped into IPv6 (::ffff:169.254.169.254) is that IPv4 address.
-    if (groups.slice(0, 5).every((g) => g === 0) && sixth === 0xffff) {
-        return isForbiddenV4(`${seventh >> 8}.${seventh & 0xff}.${eighth >> 8}.${eighth & 0xff}`);
-    }
-    return groups.join(':') === [0xfd00, 0xec2, 0, 0, 0, 0, 0, 0x254].join(':');
-}
-/** Whether a URL's host name (IPv6 in brackets) is such an address, written literally. */
-function isForbiddenHost(hostname) {
-    return isForbiddenIp(hostname.replace(/^\[(.*)\]$/, '$1'));
-}
-function forbidden(hostname, ip) {
-    const error = new Error(`${hostname} resolves to ${ip}, ${FORBIDDEN_WORDS}: not checked`);
-    error.code = FORBIDDEN_ADDRESS;
-    return error;
-}
-/** `lookup` (node:dns's by default) refusing any answer that holds a forbidden address. */
-function guardedLookup(lookup = external_node_dns_.lookup) {
-    const guarded = (hostname, options, callback) => {
-        const answered = (error, address, family) => {
-            if (error !== null)
-                return callback(error, address, family);
-            const found = Array.isArray(address)
-                ? address.map((entry) => entry.address)
-                : [String(address)];
-            const bad = found.find(isForbiddenIp);
-            if (bad !== undefined)
-                return callback(forbidden(hostname, bad), address, family);
-            callback(null, address, family);
-        };
-        lookup(hostname, options, answered);
-    };
-    return guarded;
-}
-/**
- * The forbidden address `hostname` resolves to, if any: asked before a request through a
- * proxy, which resolves the name itself. A failed look-up says nothing (the proxy may know
- * names this machine does not).
- */
-function forbiddenResolution(hostname, lookup = external_node_dns_.lookup) {
-    if ((0,external_node_net_.isIP)(hostname.replace(/^\[(.*)\]$/, '$1')) !== 0)
-        return Promise.resolve(undefined);
-    return new Promise((resolve) => {
-        guardedLookup(lookup)(hostname, { all: true }, (error) => {
-            resolve(error?.code === FORBIDDEN_ADDRESS ? error.message : undefined);
-        });
-    });
-}
-
-;// CONCATENATED MODULE: ./src/service/address-check.ts
-/**
- * One bounded check of a deployment's address (ACTION-CONTRACT.md behaviour 31): a `GET`
- * that answers `2xx` (and holds the expected text) or says why not, as a value. Only
- * https:// or a loopback http://, never a link-local or metadata address (address-guard.ts),
- * redirects followed only to the same origin, the body read at most 64 KiB, TLS verified,
- * the proxy honoured. No header value and no query string appears in what it says.
- */
-
-
-
-
-
-
-
-
-
-
-
-/** An attempt's bound: an agent that scales to zero may take this long to answer. */
-const CHECK_TIMEOUT_MS = 30_000;
-/** The most of an answer's body read; the expected text is looked for in these bytes only. */
-const MAX_BODY_BYTES = 64 * 1024;
-/** The most same-origin redirects followed. */
-const MAX_REDIRECTS = 5;
-/** The most of a failing answer's body shown. */
-const EXCERPT_CHARACTERS = 200;
-const REDIRECTS = new Set([301, 302, 303, 307, 308]);
-/** Why `address` is not checked at all, or undefined: decided before any connection. */
-function refusal(address) {
-    let url;
-    try {
-        url = new URL(address);
-    }
-    catch {
-        return 'the health check address is not a valid URL';
-    }
-    const shown = shownAddress(url);
-    switch (webAddressFault(url)) {
-        case 'credentials':
-            return `${shown} holds credentials: pass them as headers`;
-        case 'plain-http':
-            return `${shown} is not checked: http:// is allowed only for localhost, 127.0.0.0/8 and [::1]`;
-        case 'scheme':
-            return `${shown} is not checked: it must be an https:// address`;
-    }
-    if (isForbiddenHost(url.hostname))
-        return `${shown} is ${FORBIDDEN_WORDS}: not checked`;
-    return undefined;
-}
-/** The one GET of the check, bounded by `timeoutMs`; throws `CancelledError` on cancel. */
-async function checkAddress(address, options = {}) {
-    // A value too short to hide without garbling the text (`isRedactable`) stays as it is.
-    const hidden = new Redactor();
-    for (const value of Object.values(options.headers ?? {}))
-        hidden.add(value);
-    const hide = (text) => hidden.redact(text);
-    const refused = refusal(address);
-    if (refused !== undefined)
-        return { ok: false, error: hide(refused) };
-    const timeoutMs = options.timeoutMs ?? CHECK_TIMEOUT_MS;
-    const bound = new ExchangeBound(timeoutMs, options.signal);
-    const route = dispatcherFor(options);
-    try {
-        const result = await exchange(new URL(address), options, route, bound.signal, hide);
-        return result.error === undefined ? result : { ...result, error: hide(result.error) };
-    }
-    catch (error) {
-        if (bound.cancelled)
-            throw new CancelledError('The run was cancelled');
-        return { ok: false, error: hide(failureWords(error, bound.timedOut, timeoutMs)) };
-    }
-    finally {
-        bound.end();
-        route.dispatcher.destroy().catch(() => undefined);
-    }
-}
-function dispatcherFor(options) {
-    const connect = {
-        lookup: guardedLookup(options.lookup),
-        ...(options.ca === undefined ? {} : { ca: options.ca }),
-    };
-    const requestTls = options.ca === undefined ? {} : { requestTls: { ca: options.ca } };
-    const viaProxy = proxyDispatcher(options.proxy ?? {}, { connect, ...requestTls });
-    if (viaProxy !== undefined)
-        return { dispatcher: viaProxy, proxied: true };
-    return { dispatcher: new undici.Agent({ connect }), proxied: false };
-}
-/** The GET, and the same-origin redirects it leads to, to the answer judged. */
-async function exchange(start, options, route, signal, hide) {
-    const headers = { 'user-agent': 'deploy-agent-action health check', ...options.headers };
-    let url = start;
-    for (let redirects = 0;; redirects++) {
-        if (route.proxied) {
-            const refused = await whileNotAborted(forbiddenResolution(url.hostname, options.lookup), signal);
-            if (refused !== undefined)
-                return { ok: false, error: refused };
-        }
-        const answer = await (0,undici.request)(url, {
-            method: 'GET',
-            headers,
-            signal,
-            dispatcher: route.dispatcher,
-        });
-        const status = answer.statusCode;
-        const location = answer.headers.location;
-        if (!REDIRECTS.has(status) || typeof location !== 'string') {
-            const { body } = await boundedBody(answer.body, MAX_BODY_BYTES);
-            return judge(status, body, options.expect, hide);
-        }
-        // A redirect's body is not read; dropping it drops its connection, no error to report.
-        answer.body.on('error', () => undefined).destroy();
-        let next;
-        try {
-            next = new URL(location, url);
-        }
-        catch {
-            return { ok: false, status, error: `${status} redirect to an address that is not one` };
-        }
-        if (next.origin !== url.origin) {
-            const error = `${status} redirect to another origin (${shownAddress(next)}): not followed`;
-            return { ok: false, status, error };
-        }
-        if (redirects >= MAX_REDIRECTS) {
-            return { ok: false, status, error: `more than ${MAX_REDIRECTS} redirects: not followed` };
-        }
-        url = next;
-    }
-}
-/** `work`, or a rejection as soon as `signal` aborts (a DNS look-up cannot be stopped). */
-function whileNotAborted(work, signal) {
-    if (signal.aborted)
-        return Promise.reject(new Error('aborted'));
-    return new Promise((resolve, reject) => {
-        const onAbort = () => reject(new Error('aborted'));
-        signal.addEventListener('abort', onAbort, { once: true });
-        work.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
-    });
-}
-function judge(status, body, expected, hide) {
-    const answered = status >= 200 && status <= 299;
-    const holds = expected === undefined || expected === '' || body.includes(expected, 0, 'utf8');
-    if (answered && holds)
-        return { ok: true, status };
-    const error = answered
-        ? `${status} answer does not hold the expected text (in its first ${MAX_BODY_BYTES / 1024} KiB)`
-        : `${status} ${external_node_http_.STATUS_CODES[status] ?? 'answer'}`;
-    const text = hide(body.toString('utf8')).replace(/\s+/g, ' ').trim();
-    if (text === '')
-        return { ok: false, status, error };
-    return { ok: false, status, error, bodyExcerpt: untrusted(text.slice(0, EXCERPT_CHARACTERS)) };
-}
-/** A network failure in words: the refused address, the timeout, or the network's error. */
-function failureWords(error, timedOut, timeoutMs) {
-    for (let cause = error; cause instanceof Error; cause = cause.cause) {
-        if (cause.code === FORBIDDEN_ADDRESS)
-            return cause.message;
-    }
-    return networkFailure(error, timedOut, timeoutMs).problem;
-}
-
 ;// CONCATENATED MODULE: ./src/service/errors.ts
 /** What a failed call to the service raises. */
 
@@ -63284,138 +63530,6 @@ async function waitUntilLive(initial, goal, options, dependencies, decided) {
     }
 }
 
-;// CONCATENATED MODULE: ./src/run/decisions/health.ts
-/**
- * Live, when a health check is asked, also means answering (ACTION-CONTRACT.md behaviour
- * 31): once the deployment is otherwise live, its address is checked (one bounded `GET`,
- * service/address-check.ts), and the deployment is live only while it answers `2xx`
- * (with the expected text). `decideLive` (goal.ts) asks the probe; the wait asks again
- * at its pace, and the probe never checks one address more than 30 times a minute
- * (counted apart from the service's checks). Three `401`/`403` answers in a row end the
- * wait (a wrong key does not heal); a check that needs the deployment's `url` where it
- * has none can never be made. The log says each change of the answer, and at least
- * every heartbeat while it fails; each change is a `health` event.
- */
-
-
-
-
-/** `401`/`403` answers in a row that end the wait. */
-const REFUSALS_TO_GIVE_UP = 3;
-/** What is missing when the check needs a `url` the deployment does not have. */
-const NO_URL = 'health-check is set but the deployment has no custom_url';
-/** The answer as one line of the log. */
-function healthLine(seen) {
-    const where = seen.address === undefined ? 'health check' : `health check ${seen.address}`;
-    if (seen.ok)
-        return `${where}: answers ${seen.status ?? ''}`.trimEnd();
-    const body = seen.excerpt === undefined ? '' : `; the answer begins: ${seen.excerpt}`;
-    return `${where}: ${seen.error ?? 'no answer'}${body}`;
-}
-/** The key of an answer: a change of it is said at once. */
-function answerKey(seen) {
-    return JSON.stringify([seen.address ?? null, seen.ok, seen.status ?? null, seen.error ?? null]);
-}
-function seenOf(address, result) {
-    return {
-        address: shownAddress(address),
-        ok: result.ok,
-        ...(result.status === undefined ? {} : { status: result.status }),
-        ...(result.ok || result.error === undefined ? {} : { error: result.error }),
-        ...(result.bodyExcerpt === undefined ? {} : { excerpt: result.bodyExcerpt }),
-    };
-}
-/** The check of one run's deployment, and what it answered so far. */
-class HealthProbe {
-    #request;
-    #dependencies;
-    #deadline;
-    /** The last check made: its address, when, and what it answered. */
-    #last;
-    /** The last answer said: its key, since when it is the answer, and when it was last said. */
-    #said;
-    #refusedInARow = 0;
-    /** `budgetMs`: how long the checks may go on (the wait's length, or one check's). */
-    constructor(request, dependencies, budgetMs) {
-        this.#request = request;
-        this.#dependencies = dependencies;
-        this.#deadline = dependencies.clock.now() + budgetMs;
-    }
-    async judge(deployment, otherwise) {
-        const filled = fillHealthCheck(this.#request.check, deployment.source_config.custom_url);
-        if (filled.kind === 'no-url') {
-            const health = { ok: false, error: NO_URL };
-            this.#say(health);
-            return { live: false, missing: NO_URL, final: true, health };
-        }
-        const health = await this.#answer(filled.address);
-        if (health.ok)
-            return { ...otherwise, health };
-        const shown = health.address ?? 'the health check';
-        if (this.#refusedInARow >= REFUSALS_TO_GIVE_UP) {
-            return {
-                live: false,
-                final: true,
-                missing: `${shown} answered ${health.status ?? ''} ${REFUSALS_TO_GIVE_UP} times in a row: it refuses the check's credentials, which a wait does not heal (send the agent server's key with ${this.#dependencies.headersWords})`,
-                health,
-            };
-        }
-        return {
-            live: false,
-            missing: `${shown} does not answer as asked (${health.error ?? 'no answer'})`,
-            health,
-        };
-    }
-    /** What the address answers now, or the last answer when it was checked less than `spacingMs` ago. */
-    async #answer(address) {
-        const { clock, signal, proxy, spacingMs, check = checkAddress } = this.#dependencies;
-        const last = this.#last;
-        if (last !== undefined && last.address === address && clock.now() - last.at < spacingMs) {
-            return last.seen;
-        }
-        const at = clock.now();
-        // In tenths of a second, as the log says it (`no answer within 2.9 s`).
-        const leftMs = Math.round(Math.max(this.#deadline - at, 1_000) / 100) * 100;
-        const timeoutMs = Math.min(CHECK_TIMEOUT_MS, leftMs);
-        const { headers, expect } = this.#request;
-        const result = await check(address, {
-            headers,
-            ...(expect === undefined ? {} : { expect }),
-            ...(proxy === undefined ? {} : { proxy }),
-            ...(signal === undefined ? {} : { signal }),
-            timeoutMs,
-        });
-        const seen = seenOf(address, result);
-        this.#refusedInARow = seen.status === 401 || seen.status === 403 ? this.#refusedInARow + 1 : 0;
-        this.#last = { address, at, seen };
-        this.#say(seen);
-        return seen;
-    }
-    /** The answer in the log at each change, and at least every heartbeat while it fails; a `health` event at each change. */
-    #say(seen) {
-        const { clock, logger, events, heartbeatMs } = this.#dependencies;
-        const key = answerKey(seen);
-        const now = clock.now();
-        const said = this.#said;
-        if (said?.key === key) {
-            if (seen.ok || now - said.at < heartbeatMs)
-                return;
-            logger.info(`${healthLine(seen)} (so for ${formatDuration(now - said.since)})`);
-            this.#said = { ...said, at: now };
-            return;
-        }
-        logger.info(healthLine(seen));
-        events?.({
-            kind: 'health',
-            url: seen.address ?? null,
-            httpStatus: seen.status ?? null,
-            ok: seen.ok,
-            ...(seen.error === undefined ? {} : { error: seen.error }),
-        });
-        this.#said = { key, since: now, at: now };
-    }
-}
-
 ;// CONCATENATED MODULE: ./src/run/flows/live-wait.ts
 /**
  * The wait as a phase of a flow (the deploy's, `status`'s): in a log group,
@@ -63434,7 +63548,7 @@ class HealthProbe {
  * The goal with the check of the deployment's address, when one is asked: its checks
  * go on as long as the wait may (one check's bound without a wait).
  */
-function withHealth(goal, asked, dependencies, proxy) {
+function live_wait_withHealth(goal, asked, dependencies, proxy) {
     if (asked.health === undefined)
         return goal;
     const { clock, logger, events, signal } = dependencies;
@@ -63610,6 +63724,7 @@ class RunRecord {
             failure: this.failure,
             drift: this.#drift,
             url: deployment?.source_config.custom_url ?? undefined,
+            health: verdict?.health,
             dashboardUrl: deployment === undefined ? undefined : dashboardUrlOf(spec.dashboardUrl, deployment),
         };
     }
@@ -64018,7 +64133,7 @@ async function steps(spec, io, events, record, share) {
     const result = await deploy(spec, dependencies, (request) => (record.request = request));
     // A dry run checks nothing of the deployment's address.
     const asked = spec.dryRun ? { ...spec, health: undefined } : spec;
-    const goal = withHealth(await assess(spec, result, logger, io.commitOrder), asked, dependencies, io.proxy);
+    const goal = live_wait_withHealth(await assess(spec, result, logger, io.commitOrder), asked, dependencies, io.proxy);
     const found = result.deployment;
     // Decided once for the deployment found or created; the wait decides it for each one it sees.
     const liveness = found && (await decideLive(found, goal));
@@ -64582,7 +64697,7 @@ function carriesAgentsPlanMarker(body, identity) {
 }
 /** What opens an agent's part below the table. */
 const DETAILS = '\n#### ';
-const agents_plan_comment_HEAD = [
+const HEAD = [
     '| Agent | Deployment | The deploy would | Not applied | Links |',
     '| --- | --- | --- | --- | --- |',
 ];
@@ -64676,7 +64791,7 @@ function agentsPlanCommentBody(manifest, states, previous, parts) {
     // The agents' rows only: the differences below them are rows of other tables.
     const listed = listedAgents(previous?.split(DETAILS)[0]);
     const gone = [...listed].filter(([key]) => !current.has(key));
-    const head = [agentsPlanMarker(identity), headline(identity, states, redact), '', ...agents_plan_comment_HEAD];
+    const head = [agentsPlanMarker(identity), headline(identity, states, redact), '', ...HEAD];
     const run = markdownLink('Workflow run', parts.runUrl);
     const tail = run === undefined ? [] : ['', run];
     const all = [
@@ -65234,7 +65349,7 @@ const agents_retire_comment_HEAD = [
     '| --- | --- | --- | --- | --- |',
 ];
 /** An agent's cells after its key: its deployments, their statuses, where to delete them. */
-function cellsOf(deployments, redact) {
+function agents_retire_comment_cellsOf(deployments, redact) {
     const code = (value) => markdownCode(redact(value), 100);
     // In id order: two runs that list them in another order write the same body.
     const sorted = [...deployments].sort((a, b) => a.deployment.id.localeCompare(b.deployment.id));
@@ -65267,7 +65382,7 @@ function retiredManifestBody(retired, previous, redact) {
         const report = reports.get(agent.key);
         const cells = report === undefined
             ? ['', '', 'not looked up (the service did not answer): re-run the job']
-            : cellsOf(report.deployments, redact);
+            : agents_retire_comment_cellsOf(report.deployments, redact);
         return `| ${[markdownCode(agent.key), markdownCode(redact(agent.deploymentName), 100), ...cells].join(' | ')} |`;
     });
     const current = new Set(manifest.agents.map((agent) => agent.key));
