@@ -60,6 +60,12 @@ export interface CheckResult {
   error?: string;
   /** A failing answer's first 200 characters, escaped, header values masked. */
   bodyExcerpt?: string;
+  /**
+   * The address is one the check never asks (not https nor a loopback http, credentials
+   * in it, a link-local or metadata address, literal or resolved): nothing was sent, and
+   * asking again would not change it.
+   */
+  refused?: true;
 }
 
 /** Why `address` is not checked at all, or undefined: decided before any connection. */
@@ -93,7 +99,7 @@ export async function checkAddress(
   for (const value of Object.values(options.headers ?? {})) hidden.add(value);
   const hide = (text: string) => hidden.redact(text);
   const refused = refusal(address);
-  if (refused !== undefined) return { ok: false, error: hide(refused) };
+  if (refused !== undefined) return { ok: false, error: hide(refused), refused: true };
   const timeoutMs = options.timeoutMs ?? CHECK_TIMEOUT_MS;
   const bound = new ExchangeBound(timeoutMs, options.signal);
   const route = dispatcherFor(options);
@@ -102,7 +108,9 @@ export async function checkAddress(
     return result.error === undefined ? result : { ...result, error: hide(result.error) };
   } catch (error) {
     if (bound.cancelled) throw new CancelledError('The run was cancelled');
-    return { ok: false, error: hide(failureWords(error, bound.timedOut, timeoutMs)) };
+    const forbidden = forbiddenCause(error);
+    if (forbidden !== undefined) return { ok: false, error: hide(forbidden), refused: true };
+    return { ok: false, error: hide(networkFailure(error, bound.timedOut, timeoutMs).problem) };
   } finally {
     bound.end();
     route.dispatcher.destroy().catch(() => undefined);
@@ -142,7 +150,7 @@ async function exchange(
         forbiddenResolution(url.hostname, options.lookup),
         signal,
       );
-      if (refused !== undefined) return { ok: false, error: refused };
+      if (refused !== undefined) return { ok: false, error: refused, refused: true };
     }
     const answer = await request(url, {
       method: 'GET',
@@ -202,10 +210,10 @@ function judge(
   return { ok: false, status, error, bodyExcerpt: untrusted(text.slice(0, EXCERPT_CHARACTERS)) };
 }
 
-/** A network failure in words: the refused address, the timeout, or the network's error. */
-function failureWords(error: unknown, timedOut: boolean, timeoutMs: number): string {
+/** Why the connection was refused before it was made (a forbidden resolved address), if it was. */
+function forbiddenCause(error: unknown): string | undefined {
   for (let cause: unknown = error; cause instanceof Error; cause = cause.cause) {
     if ((cause as NodeJS.ErrnoException).code === FORBIDDEN_ADDRESS) return cause.message;
   }
-  return networkFailure(error, timedOut, timeoutMs).problem;
+  return undefined;
 }

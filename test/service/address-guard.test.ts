@@ -44,6 +44,7 @@ describe('checkAddress: where it never goes', () => {
     ]) {
       const result = await checkAddress(address, { lookup, headers: { 'X-Api-Key': 'k-123456' } });
       expect(result.ok, address).toBe(false);
+      expect(result.refused, address).toBe(true);
       expect(result.error).toContain(`is ${FORBIDDEN}: not checked`);
       expect(result.error).not.toContain('t0ps3cret');
     }
@@ -62,6 +63,7 @@ describe('checkAddress: where it never goes', () => {
       expect(result).toEqual({
         ok: false,
         error: `localhost resolves to ${ip}, ${FORBIDDEN}: not checked`,
+        refused: true,
       });
       expect(lookup.calls).toEqual(['localhost']);
     }
@@ -84,6 +86,7 @@ describe('checkAddress: where it never goes', () => {
       ok: false,
       error:
         'http://agent.example.com/ok is not checked: http:// is allowed only for localhost, 127.0.0.0/8 and [::1]',
+      refused: true,
     });
     expect((await checkAddress('ftp://agent.example.com/ok', { lookup })).error).toContain(
       'must be an https:// address',
@@ -153,6 +156,7 @@ describe('checkAddress: TLS and the proxy', () => {
     expect(result).toEqual({
       ok: false,
       error: `localhost resolves to 169.254.169.254, ${FORBIDDEN}: not checked`,
+      refused: true,
     });
     expect(proxy.connects).toEqual([]);
     expect(proxy.requests).toEqual([]);

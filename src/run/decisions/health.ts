@@ -6,7 +6,7 @@
  * at its pace, and the probe never checks one address more than 30 times a minute
  * (counted apart from the service's checks). Three `401`/`403` answers in a row end the
  * wait (a wrong key does not heal); a check that needs the deployment's `url` where it
- * has none can never be made. The log says each change of the answer, and at least
+ * has none, or an address the check never asks (address-check.ts), can never be made. The log says each change of the answer, and at least
  * every heartbeat while it fails; each change is a `health` event.
  */
 import { shownAddress } from '../../common/address.js';
@@ -70,6 +70,7 @@ function seenOf(address: string, result: CheckResult): HealthSeen {
     ...(result.status === undefined ? {} : { status: result.status }),
     ...(result.ok || result.error === undefined ? {} : { error: result.error }),
     ...(result.bodyExcerpt === undefined ? {} : { excerpt: result.bodyExcerpt }),
+    ...(result.refused === undefined ? {} : { refused: result.refused }),
   };
 }
 
@@ -101,6 +102,15 @@ export class HealthProbe implements HealthJudge {
     const health = await this.#answer(filled.address);
     if (health.ok) return { ...otherwise, health };
     const shown = health.address ?? 'the health check';
+    // An address the check never asks does not become one by waiting.
+    if (health.refused === true) {
+      return {
+        live: false,
+        final: true,
+        missing: health.error ?? `${shown} is not checked`,
+        health,
+      };
+    }
     if (this.#refusedInARow >= REFUSALS_TO_GIVE_UP) {
       return {
         live: false,

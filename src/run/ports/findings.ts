@@ -59,6 +59,8 @@ export interface HealthSeen {
   error?: string;
   /** A failing answer's first 200 characters, escaped. */
   excerpt?: string;
+  /** The address is one the check never asks: nothing was sent, and it will not change. */
+  refused?: true;
 }
 
 /**

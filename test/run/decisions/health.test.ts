@@ -168,6 +168,24 @@ describe('decideLive with a health check', () => {
     expect(emu.addressRequests).toHaveLength(0);
   });
 
+  it('ends at once on an address the check never asks, which waiting does not change', async () => {
+    const served = seeded('metadata');
+    const deployment = {
+      ...served,
+      source_config: { ...served.source_config, custom_url: 'https://169.254.169.254/latest' },
+    };
+    const verdict = await probe().judge(deployment, LIVE);
+    expect(verdict).toMatchObject({
+      live: false,
+      final: true,
+      health: { ok: false, refused: true },
+    });
+    expect(!verdict.live && verdict.missing).toMatch(
+      /^https:\/\/169\.254\.169\.254\/latest\/ok is a link-local or metadata address .*: not checked$/,
+    );
+    expect(emu.addressRequests).toHaveLength(0);
+  });
+
   it('bounds each attempt by 30 s, and by what is left of its budget', async () => {
     const bounds: number[] = [];
     const check = (_address: string, options: CheckOptions = {}) => {
