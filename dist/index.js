@@ -54000,7 +54000,7 @@ async function checkAddress(address, options = {}) {
     const hide = (text) => hidden.redact(text);
     const refused = refusal(address);
     if (refused !== undefined)
-        return { ok: false, error: hide(refused) };
+        return { ok: false, error: hide(refused), refused: true };
     const timeoutMs = options.timeoutMs ?? CHECK_TIMEOUT_MS;
     const bound = new ExchangeBound(timeoutMs, options.signal);
     const route = dispatcherFor(options);
@@ -54011,7 +54011,10 @@ async function checkAddress(address, options = {}) {
     catch (error) {
         if (bound.cancelled)
             throw new CancelledError('The run was cancelled');
-        return { ok: false, error: hide(failureWords(error, bound.timedOut, timeoutMs)) };
+        const forbidden = forbiddenCause(error);
+        if (forbidden !== undefined)
+            return { ok: false, error: hide(forbidden), refused: true };
+        return { ok: false, error: hide(networkFailure(error, bound.timedOut, timeoutMs).problem) };
     }
     finally {
         bound.end();
@@ -54037,7 +54040,7 @@ async function exchange(start, options, route, signal, hide) {
         if (route.proxied) {
             const refused = await whileNotAborted(forbiddenResolution(url.hostname, options.lookup), signal);
             if (refused !== undefined)
-                return { ok: false, error: refused };
+                return { ok: false, error: refused, refused: true };
         }
         const answer = await (0,undici.request)(url, {
             method: 'GET',
@@ -54093,13 +54096,13 @@ function judge(status, body, expected, hide) {
         return { ok: false, status, error };
     return { ok: false, status, error, bodyExcerpt: untrusted(text.slice(0, EXCERPT_CHARACTERS)) };
 }
-/** A network failure in words: the refused address, the timeout, or the network's error. */
-function failureWords(error, timedOut, timeoutMs) {
+/** Why the connection was refused before it was made (a forbidden resolved address), if it was. */
+function forbiddenCause(error) {
     for (let cause = error; cause instanceof Error; cause = cause.cause) {
         if (cause.code === FORBIDDEN_ADDRESS)
             return cause.message;
     }
-    return networkFailure(error, timedOut, timeoutMs).problem;
+    return undefined;
 }
 
 ;// CONCATENATED MODULE: ./src/service/health-address.ts
@@ -54137,7 +54140,7 @@ function fillHealthCheck(check, url) {
  * at its pace, and the probe never checks one address more than 30 times a minute
  * (counted apart from the service's checks). Three `401`/`403` answers in a row end the
  * wait (a wrong key does not heal); a check that needs the deployment's `url` where it
- * has none can never be made. The log says each change of the answer, and at least
+ * has none, or an address the check never asks (address-check.ts), can never be made. The log says each change of the answer, and at least
  * every heartbeat while it fails; each change is a `health` event.
  */
 
@@ -54171,6 +54174,7 @@ function seenOf(address, result) {
         ...(result.status === undefined ? {} : { status: result.status }),
         ...(result.ok || result.error === undefined ? {} : { error: result.error }),
         ...(result.bodyExcerpt === undefined ? {} : { excerpt: result.bodyExcerpt }),
+        ...(result.refused === undefined ? {} : { refused: result.refused }),
     };
 }
 /** The check of one run's deployment, and what it answered so far. */
@@ -54200,6 +54204,15 @@ class HealthProbe {
         if (health.ok)
             return { ...otherwise, health };
         const shown = health.address ?? 'the health check';
+        // An address the check never asks does not become one by waiting.
+        if (health.refused === true) {
+            return {
+                live: false,
+                final: true,
+                missing: health.error ?? `${shown} is not checked`,
+                health,
+            };
+        }
         if (this.#refusedInARow >= REFUSALS_TO_GIVE_UP) {
             return {
                 live: false,
