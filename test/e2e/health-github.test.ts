@@ -173,6 +173,8 @@ describe('what the health check answered, on GitHub', () => {
     );
 
     expect(r.exitCode, printed(r)).toBe(1);
+    // The step's healthy: true only when every agent with a check answers.
+    expect(r.outputs).toMatchObject({ live: 'false', healthy: 'false' });
     const summary = whatAReaderSees(r.summary);
     const [head, ...rows] = summary.tables[0] ?? [];
     const column = head?.indexOf('Health') ?? -1;
