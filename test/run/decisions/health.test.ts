@@ -186,6 +186,18 @@ describe('decideLive with a health check', () => {
     expect(emu.addressRequests).toHaveLength(0);
   });
 
+  it('says an attempt cut short by the end of the wait in whole seconds', async () => {
+    const deployment = seeded();
+    emu.scriptAddress('agent', [{ hang: true }]);
+    // What is left of the wait: not a whole number of seconds.
+    const verdict = await probe(PATH_CHECK, 1_488).judge(deployment, LIVE);
+    expect(verdict.health?.error).toBe('no answer within 1 s');
+    expect(healthLines()).toEqual([expect.stringMatching(/: no answer within 1 s$/)]);
+    expect(events).toEqual([
+      expect.objectContaining({ kind: 'health', error: 'no answer within 1 s' }),
+    ]);
+  });
+
   it('bounds each attempt by 30 s, and by what is left of its budget', async () => {
     const bounds: number[] = [];
     const check = (_address: string, options: CheckOptions = {}) => {
