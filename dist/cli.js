@@ -43241,6 +43241,15 @@ function healthProblems(inputs) {
             : [{ input: 'health-check-expect', problem }]),
     ];
 }
+/**
+ * Headers or an expected text the step gives for a check nobody makes: neither the step
+ * nor, with a manifest, any agent's entry sets `health-check` (the step's headers serve
+ * the agents that do).
+ */
+function unusedHealthProblems(inputs, manifest) {
+    const checked = manifest?.agents.some(({ entry }) => (entry['health-check'] ?? '').trim() !== '');
+    return checked === true ? [] : healthProblems(inputs);
+}
 
 ;// CONCATENATED MODULE: ./src/inputs/build-deploy-spec.ts
 /**
@@ -43448,14 +43457,16 @@ function agentSecrets({ key, entry }, inputs) {
     }
     return { value: inputs.secrets.filter((secret) => listed.includes(secret.name)) };
 }
-/** The agent's inputs: the step's, overridden by its entry's; or every problem of its entry. */
-function agentInputs(agent, inputs, run) {
-    const { key, entry } = agent;
+/**
+ * The inputs among `fields` an agent's entry sets, each parsed as the step's input of
+ * that name is; the problems named under the entry's path (`agents.research.config`).
+ */
+function entryInputs({ key, entry }, fields, run) {
     const problems = [];
     const overrides = {};
-    for (const field of ENTRY_INPUTS) {
+    for (const field of fields) {
         const raw = entry[field];
-        if (raw === undefined)
+        if (typeof raw !== 'string')
             continue;
         const declared = INPUTS[field];
         const parsed = attempt(key, field, () => declared.parse(raw.trim(), run));
@@ -43464,6 +43475,11 @@ function agentInputs(agent, inputs, run) {
         else
             overrides[field] = parsed.value;
     }
+    return { overrides, problems };
+}
+/** The agent's inputs: the step's, overridden by its entry's; or every problem of its entry. */
+function agentInputs(agent, inputs, run) {
+    const { overrides, problems } = entryInputs(agent, ENTRY_INPUTS, run);
     const secrets = agentSecrets(agent, inputs);
     if ('problems' in secrets)
         problems.push(...secrets.problems);
@@ -43508,11 +43524,6 @@ function stepOnlyHealth(agent) {
     const names = HEALTH_INPUT_NAMES.filter((name) => name !== 'health-check');
     return names.filter((name) => !(name in agent.entry));
 }
-/** Headers or an expected text the step sets for a check no agent (and not the step) makes. */
-function unusedHealth(manifest, inputs) {
-    const checked = manifest.agents.some(({ entry }) => (entry['health-check'] ?? '').trim() !== '');
-    return checked ? [] : healthProblems(inputs);
-}
 /** Two entries that name one environment without `{agent}`. */
 function sharedEnvironments(manifest) {
     return sharedValues(manifest.agents.map(({ key, entry }) => ({
@@ -43535,7 +43546,7 @@ function buildAgentsRequest(inputs, run) {
     const named = namedAgents(manifest, inputs.name);
     const problems = [
         ...accessProblems(inputs),
-        ...unusedHealth(manifest, inputs),
+        ...unusedHealthProblems(inputs, manifest),
         ...named.problems,
     ];
     const agents = [];
@@ -43638,7 +43649,6 @@ function planRequest(inputs, run) {
 
 
 
-
 /** The core's inputs `status` takes, in action.yml's order. */
 const STATUS_INPUTS = core_inputs_pick([
     ...ACCESS_INPUT_NAMES,
@@ -43655,45 +43665,23 @@ const STATUS_INPUTS = core_inputs_pick([
  * the rest of an entry describes a deploy, which `status` does not make.
  * Two agents with one deployment name are an input error, as for `deploy`.
  */
-function agentLookups(manifest, inputs, lookup) {
+function agentLookups(manifest, inputs, lookup, run) {
     const { agents, problems } = namedAgents(manifest, inputs.name);
-    const lookups = agents.map(({ key, entry, deploymentName }) => {
-        const spec = { ...lookup, name: deploymentName };
-        const health = agentHealth(key, entry, inputs, problems);
+    const lookups = agents.map((agent) => {
+        // The entry's check over the step's, parsed as the deploy parses it.
+        const own = entryInputs(agent, ['health-check', 'health-check-expect'], run);
+        problems.push(...own.problems);
+        const spec = { ...lookup, name: agent.deploymentName };
+        const health = healthRequest({ ...inputs, ...own.overrides });
         if (health === undefined)
             delete spec.health;
         else
             spec.health = health;
-        return { key, spec };
+        return { key: agent.key, spec };
     });
     if (problems.length > 0)
         throw new errors_InputError(problems);
     return lookups;
-}
-/**
- * An agent's check: the step's, its entry's `health-check` and `health-check-expect`
- * written over it (parsed as the inputs are); a problem is added to `problems` under
- * the entry's path.
- */
-function agentHealth(key, entry, inputs, problems) {
-    const own = { ...inputs };
-    for (const field of ['health-check', 'health-check-expect']) {
-        const raw = entry[field]?.trim();
-        if (raw === undefined)
-            continue;
-        try {
-            if (field === 'health-check')
-                own[field] = parseHealthCheck(raw);
-            else
-                own[field] = raw === '' ? undefined : raw;
-        }
-        catch (error) {
-            if (!(error instanceof Invalid))
-                throw error;
-            problems.push({ input: formatIssuePath(['agents', key, field]), problem: error.message });
-        }
-    }
-    return healthRequest(own);
 }
 /** The look-up the inputs ask for, the name aside. */
 function lookupOf(inputs, access) {
@@ -43719,15 +43707,14 @@ function lookupOf(inputs, access) {
 function readStatusRequest(read, run) {
     const inputs = declare_readInputs(STATUS_INPUTS, read, { ...run, repository: undefined });
     const manifest = inputs.agents;
-    const checked = manifest?.agents.some(({ entry }) => (entry['health-check'] ?? '').trim() !== '');
-    const problems = checked === true ? [] : healthProblems(inputs);
+    const problems = unusedHealthProblems(inputs, manifest);
     if (problems.length > 0)
         throw new errors_InputError(problems);
     const lookup = lookupOf(inputs, checkedAccess(inputs));
     if (manifest === undefined)
         return { lookup };
     return {
-        agents: { source: manifest.source, agents: agentLookups(manifest, inputs, lookup) },
+        agents: { source: manifest.source, agents: agentLookups(manifest, inputs, lookup, run) },
     };
 }
 

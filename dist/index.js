@@ -61439,6 +61439,15 @@ function healthProblems(inputs) {
             : [{ input: 'health-check-expect', problem }]),
     ];
 }
+/**
+ * Headers or an expected text the step gives for a check nobody makes: neither the step
+ * nor, with a manifest, any agent's entry sets `health-check` (the step's headers serve
+ * the agents that do).
+ */
+function unusedHealthProblems(inputs, manifest) {
+    const checked = manifest?.agents.some(({ entry }) => (entry['health-check'] ?? '').trim() !== '');
+    return checked === true ? [] : healthProblems(inputs);
+}
 
 ;// CONCATENATED MODULE: ./src/inputs/service-access.ts
 
@@ -62502,14 +62511,16 @@ function agentSecrets({ key, entry }, inputs) {
     }
     return { value: inputs.secrets.filter((secret) => listed.includes(secret.name)) };
 }
-/** The agent's inputs: the step's, overridden by its entry's; or every problem of its entry. */
-function agentInputs(agent, inputs, run) {
-    const { key, entry } = agent;
+/**
+ * The inputs among `fields` an agent's entry sets, each parsed as the step's input of
+ * that name is; the problems named under the entry's path (`agents.research.config`).
+ */
+function entryInputs({ key, entry }, fields, run) {
     const problems = [];
     const overrides = {};
-    for (const field of ENTRY_INPUTS) {
+    for (const field of fields) {
         const raw = entry[field];
-        if (raw === undefined)
+        if (typeof raw !== 'string')
             continue;
         const declared = INPUTS[field];
         const parsed = attempt(key, field, () => declared.parse(raw.trim(), run));
@@ -62518,6 +62529,11 @@ function agentInputs(agent, inputs, run) {
         else
             overrides[field] = parsed.value;
     }
+    return { overrides, problems };
+}
+/** The agent's inputs: the step's, overridden by its entry's; or every problem of its entry. */
+function agentInputs(agent, inputs, run) {
+    const { overrides, problems } = entryInputs(agent, ENTRY_INPUTS, run);
     const secrets = agentSecrets(agent, inputs);
     if ('problems' in secrets)
         problems.push(...secrets.problems);
@@ -62562,11 +62578,6 @@ function stepOnlyHealth(agent) {
     const names = HEALTH_INPUT_NAMES.filter((name) => name !== 'health-check');
     return names.filter((name) => !(name in agent.entry));
 }
-/** Headers or an expected text the step sets for a check no agent (and not the step) makes. */
-function unusedHealth(manifest, inputs) {
-    const checked = manifest.agents.some(({ entry }) => (entry['health-check'] ?? '').trim() !== '');
-    return checked ? [] : healthProblems(inputs);
-}
 /** Two entries that name one environment without `{agent}`. */
 function sharedEnvironments(manifest) {
     return sharedValues(manifest.agents.map(({ key, entry }) => ({
@@ -62589,7 +62600,7 @@ function buildAgentsRequest(inputs, run) {
     const named = namedAgents(manifest, inputs.name);
     const problems = [
         ...accessProblems(inputs),
-        ...unusedHealth(manifest, inputs),
+        ...unusedHealthProblems(inputs, manifest),
         ...named.problems,
     ];
     const agents = [];

@@ -13,7 +13,7 @@ import type { DeclaredInput } from './declare.js';
 import { InputError, Invalid, type InputProblem } from './errors.js';
 import type { AgentEntry, Manifest } from './manifest.js';
 import { AGENT_PLACEHOLDER, namedAgents, sharedValues, type NamedAgent } from './name-template.js';
-import { HEALTH_INPUT_NAMES, healthProblems } from './health-inputs.js';
+import { HEALTH_INPUT_NAMES, unusedHealthProblems } from './health-inputs.js';
 import type { RunDescription } from './run-description.js';
 import { ACCESS_INPUT_NAMES, accessProblems } from './service-access.js';
 import { formatIssuePath } from '../service/issues.js';
@@ -91,23 +91,35 @@ function agentSecrets(
   return { value: inputs.secrets.filter((secret) => listed.includes(secret.name)) };
 }
 
+/**
+ * The inputs among `fields` an agent's entry sets, each parsed as the step's input of
+ * that name is; the problems named under the entry's path (`agents.research.config`).
+ */
+export function entryInputs(
+  { key, entry }: Pick<NamedAgent, 'key' | 'entry'>,
+  fields: readonly (InputName & keyof AgentEntry)[],
+  run: RunDescription,
+): { overrides: Partial<ParsedInputs>; problems: InputProblem[] } {
+  const problems: InputProblem[] = [];
+  const overrides: Record<string, unknown> = {};
+  for (const field of fields) {
+    const raw = entry[field];
+    if (typeof raw !== 'string') continue;
+    const declared = INPUTS[field] as DeclaredInput<unknown>;
+    const parsed = attempt(key, field, () => declared.parse(raw.trim(), run));
+    if ('problem' in parsed) problems.push(parsed.problem);
+    else overrides[field] = parsed.value;
+  }
+  return { overrides, problems };
+}
+
 /** The agent's inputs: the step's, overridden by its entry's; or every problem of its entry. */
 function agentInputs(
   agent: NamedAgent,
   inputs: ParsedInputs,
   run: RunDescription,
 ): { inputs: ParsedInputs; problems: InputProblem[] } {
-  const { key, entry } = agent;
-  const problems: InputProblem[] = [];
-  const overrides: Record<string, unknown> = {};
-  for (const field of ENTRY_INPUTS) {
-    const raw = entry[field];
-    if (raw === undefined) continue;
-    const declared = INPUTS[field] as DeclaredInput<unknown>;
-    const parsed = attempt(key, field, () => declared.parse(raw.trim(), run));
-    if ('problem' in parsed) problems.push(parsed.problem);
-    else overrides[field] = parsed.value;
-  }
+  const { overrides, problems } = entryInputs(agent, ENTRY_INPUTS, run);
   const secrets = agentSecrets(agent, inputs);
   if ('problems' in secrets) problems.push(...secrets.problems);
   else overrides.secrets = secrets.value;
@@ -154,12 +166,6 @@ function stepOnlyHealth(agent: NamedAgent): string[] {
   return names.filter((name) => !(name in agent.entry));
 }
 
-/** Headers or an expected text the step sets for a check no agent (and not the step) makes. */
-function unusedHealth(manifest: Manifest, inputs: ParsedInputs): InputProblem[] {
-  const checked = manifest.agents.some(({ entry }) => (entry['health-check'] ?? '').trim() !== '');
-  return checked ? [] : healthProblems(inputs);
-}
-
 /** Two entries that name one environment without `{agent}`. */
 function sharedEnvironments(manifest: Manifest): InputProblem[] {
   return sharedValues(
@@ -187,7 +193,7 @@ export function buildAgentsRequest(inputs: ParsedInputs, run: RunDescription): A
   const named = namedAgents(manifest, inputs.name);
   const problems: InputProblem[] = [
     ...accessProblems(inputs),
-    ...unusedHealth(manifest, inputs),
+    ...unusedHealthProblems(inputs, manifest),
     ...named.problems,
   ];
   const agents: AgentRequest[] = [];

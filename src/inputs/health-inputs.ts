@@ -6,6 +6,7 @@
  */
 import type { HealthRequest } from './deploy-spec.js';
 import type { InputProblem } from './errors.js';
+import type { Manifest } from './manifest.js';
 import type { HealthCheck } from '../service/health-address.js';
 
 /** The three inputs, in action.yml's order. */
@@ -51,4 +52,14 @@ export function healthProblems(inputs: HealthInputs): InputProblem[] {
       ? []
       : [{ input: 'health-check-expect', problem }]),
   ];
+}
+
+/**
+ * Headers or an expected text the step gives for a check nobody makes: neither the step
+ * nor, with a manifest, any agent's entry sets `health-check` (the step's headers serve
+ * the agents that do).
+ */
+export function unusedHealthProblems(inputs: HealthInputs, manifest?: Manifest): InputProblem[] {
+  const checked = manifest?.agents.some(({ entry }) => (entry['health-check'] ?? '').trim() !== '');
+  return checked === true ? [] : healthProblems(inputs);
 }

@@ -5,16 +5,15 @@
  */
 import { readInputs, type InputReader, type InputValues } from './declare.js';
 import { pick, type InputName } from './core-inputs.js';
-import { InputError, Invalid, type InputProblem } from './errors.js';
-import { parseHealthCheck } from './health-check.js';
-import { formatIssuePath } from '../service/issues.js';
-import type { AgentEntry, Manifest } from './manifest.js';
+import { entryInputs } from './agents-request.js';
+import { InputError } from './errors.js';
+import type { Manifest } from './manifest.js';
 import { namedAgents } from './name-template.js';
 import {
   HEALTH_INPUT_NAMES,
-  healthProblems,
   healthRequest,
   healthSensitiveValues,
+  unusedHealthProblems,
 } from './health-inputs.js';
 import type { HealthRequest } from './deploy-spec.js';
 import type { RunDescription } from './run-description.js';
@@ -68,43 +67,21 @@ function agentLookups(
   manifest: Manifest,
   inputs: InputValues<typeof STATUS_INPUTS>,
   lookup: StatusRequest,
+  run: RunDescription,
 ): AgentLookup[] {
   const { agents, problems } = namedAgents(manifest, inputs.name);
-  const lookups = agents.map(({ key, entry, deploymentName }) => {
-    const spec: StatusRequest = { ...lookup, name: deploymentName };
-    const health = agentHealth(key, entry, inputs, problems);
+  const lookups = agents.map((agent) => {
+    // The entry's check over the step's, parsed as the deploy parses it.
+    const own = entryInputs(agent, ['health-check', 'health-check-expect'], run);
+    problems.push(...own.problems);
+    const spec: StatusRequest = { ...lookup, name: agent.deploymentName };
+    const health = healthRequest({ ...inputs, ...own.overrides });
     if (health === undefined) delete spec.health;
     else spec.health = health;
-    return { key, spec };
+    return { key: agent.key, spec };
   });
   if (problems.length > 0) throw new InputError(problems);
   return lookups;
-}
-
-/**
- * An agent's check: the step's, its entry's `health-check` and `health-check-expect`
- * written over it (parsed as the inputs are); a problem is added to `problems` under
- * the entry's path.
- */
-function agentHealth(
-  key: string,
-  entry: AgentEntry,
-  inputs: InputValues<typeof STATUS_INPUTS>,
-  problems: InputProblem[],
-): HealthRequest | undefined {
-  const own = { ...inputs };
-  for (const field of ['health-check', 'health-check-expect'] as const) {
-    const raw = entry[field]?.trim();
-    if (raw === undefined) continue;
-    try {
-      if (field === 'health-check') own[field] = parseHealthCheck(raw);
-      else own[field] = raw === '' ? undefined : raw;
-    } catch (error) {
-      if (!(error instanceof Invalid)) throw error;
-      problems.push({ input: formatIssuePath(['agents', key, field]), problem: error.message });
-    }
-  }
-  return healthRequest(own);
 }
 
 /** The look-up the inputs ask for, the name aside. */
@@ -135,12 +112,11 @@ export function readStatusRequest(
 ): { lookup: StatusRequest } | { agents: StatusAgentsRequest } {
   const inputs = readInputs(STATUS_INPUTS, read, { ...run, repository: undefined });
   const manifest = inputs.agents;
-  const checked = manifest?.agents.some(({ entry }) => (entry['health-check'] ?? '').trim() !== '');
-  const problems = checked === true ? [] : healthProblems(inputs);
+  const problems = unusedHealthProblems(inputs, manifest);
   if (problems.length > 0) throw new InputError(problems);
   const lookup = lookupOf(inputs, checkedAccess(inputs));
   if (manifest === undefined) return { lookup };
   return {
-    agents: { source: manifest.source, agents: agentLookups(manifest, inputs, lookup) },
+    agents: { source: manifest.source, agents: agentLookups(manifest, inputs, lookup, run) },
   };
 }

@@ -126,7 +126,10 @@ describe('status', () => {
     expect(asked.lookup.sensitiveValues).toContain(AGENT_KEY);
   });
 
-  it("gives each agent of a manifest its entry's check", () => {
+  it("gives each agent of a manifest its entry's check, a bad one named by its path", () => {
+    expect(() =>
+      status({ name: '', agents: "agents:\n  support:\n    health-check: '/ok/{v}'\n" }),
+    ).toThrow(/input 'agents.support.health-check': may hold only the placeholder \{url\}/);
     const asked = status({
       name: '',
       agents: 'agents:\n  support:\n    health-check: /ok\n  triage: {}\n',
@@ -141,5 +144,8 @@ describe('status', () => {
 
   it('refuses an expected text without a check', () => {
     expect(() => status({ 'health-check-expect': 'v2' })).toThrow(InputError);
+    expect(() => status({ 'health-check-expect': 'v2' })).toThrow(
+      "Invalid input 'health-check-expect': is set but health-check is empty",
+    );
   });
 });
