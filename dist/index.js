@@ -54157,11 +54157,22 @@ function healthAnswer(seen) {
         return `answers ${seen.status ?? ''}`.trimEnd();
     return seen.error ?? 'no answer';
 }
+const AS_IS = { text: (value) => value, code: (value) => value };
+/**
+ * What the check answered, in the words every view says it in: where (the address,
+ * without its query), the answer, and after `separator` the start of a failing answer's
+ * body: `https://agent.example/ok: 503 Service Unavailable; the answer begins: …`.
+ */
+function healthWords(seen, write, separator = '; ') {
+    const where = seen.address === undefined ? '' : `${write.code(seen.address)}: `;
+    const body = seen.ok || seen.excerpt === undefined
+        ? ''
+        : `${separator}the answer begins: ${write.code(seen.excerpt)}`;
+    return `${where}${write.text(healthAnswer(seen))}${body}`;
+}
 /** The answer as one line of the log. */
 function healthLine(seen) {
-    const where = seen.address === undefined ? 'health check' : `health check ${seen.address}`;
-    const body = seen.ok || seen.excerpt === undefined ? '' : `; the answer begins: ${seen.excerpt}`;
-    return `${where}: ${healthAnswer(seen)}${body}`;
+    return `health check${seen.address === undefined ? ':' : ''} ${healthWords(seen, AS_IS)}`;
 }
 /** The key of an answer: a change of it is said at once. */
 function answerKey(seen) {
@@ -54437,9 +54448,8 @@ function tableRows(report, { text, code }) {
  * and the start of a failing answer's body, each service text as data.
  */
 function healthCell(health, { text, code }) {
-    const where = health.address === undefined ? '' : `${code(health.address)}: `;
-    const body = health.ok || health.excerpt === undefined ? '' : `; the answer begins: ${code(health.excerpt)}`;
-    return `${health.ok ? '✅' : '❌'} ${where}${text(healthAnswer(health), 200)}${body}`;
+    const write = { text: (value) => text(value, 200), code: (value) => code(value) };
+    return `${health.ok ? '✅' : '❌'} ${healthWords(health, write)}`;
 }
 /** The commit row: the newer commit that superseded the target, the live one, or the one wanted. */
 function commitCell(report) {
@@ -60470,11 +60480,7 @@ function liveCell(liveness) {
 function deploy_summary_healthCell(health, text, code) {
     if (health === undefined)
         return undefined;
-    const where = health.address === undefined ? '' : `${code(health.address)}: `;
-    const body = health.ok || health.excerpt === undefined
-        ? ''
-        : `<br>the answer begins: ${code(health.excerpt)}`;
-    return `${health.ok ? '✅' : '❌'} ${where}${text(healthAnswer(health))}${body}`;
+    return `${health.ok ? '✅' : '❌'} ${healthWords(health, { text, code }, '<br>')}`;
 }
 /**
  * The deployment type's row, when the step set one or the deployment has one:

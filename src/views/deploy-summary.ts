@@ -7,7 +7,7 @@ import { boundedSummary, type SummaryPart } from '../common/summary.js';
 import { plural, shortSha } from '../common/text.js';
 import type { DriftEntry, HealthSeen } from '../run/ports/findings.js';
 import type { DeployedResult, SummaryInput } from '../run/ports/summaries.js';
-import { healthAnswer } from '../run/decisions/health.js';
+import { healthWords } from '../run/decisions/health.js';
 import { dashboardUrlOf, repositoryOf } from '../run/decisions/report.js';
 import type { Deployment } from '../service/schemas.js';
 import { cellOf, differencesTable, labelledTable, type Cell } from './html-parts.js';
@@ -37,12 +37,7 @@ export function healthCell(
   code: Cell,
 ): string | undefined {
   if (health === undefined) return undefined;
-  const where = health.address === undefined ? '' : `${code(health.address)}: `;
-  const body =
-    health.ok || health.excerpt === undefined
-      ? ''
-      : `<br>the answer begins: ${code(health.excerpt)}`;
-  return `${health.ok ? '✅' : '❌'} ${where}${text(healthAnswer(health))}${body}`;
+  return `${health.ok ? '✅' : '❌'} ${healthWords(health, { text, code }, '<br>')}`;
 }
 
 /**

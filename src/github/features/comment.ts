@@ -6,7 +6,7 @@
  */
 import { markdownCode, markdownLink, markdownText } from '../../common/github-text.js';
 import { plural, shortSha } from '../../common/text.js';
-import { healthAnswer } from '../../run/decisions/health.js';
+import { healthWords } from '../../run/decisions/health.js';
 import type { HealthSeen } from '../../run/ports/findings.js';
 import type { RunReport, Stage } from '../../run/ports/progress.js';
 
@@ -192,10 +192,8 @@ function tableRows(report: CommentReport, { text, code }: BodyText): [string, st
  * and the start of a failing answer's body, each service text as data.
  */
 export function healthCell(health: HealthSeen, { text, code }: BodyText): string {
-  const where = health.address === undefined ? '' : `${code(health.address)}: `;
-  const body =
-    health.ok || health.excerpt === undefined ? '' : `; the answer begins: ${code(health.excerpt)}`;
-  return `${health.ok ? '✅' : '❌'} ${where}${text(healthAnswer(health), 200)}${body}`;
+  const write = { text: (value: string) => text(value, 200), code: (value: string) => code(value) };
+  return `${health.ok ? '✅' : '❌'} ${healthWords(health, write)}`;
 }
 
 /** The commit row: the newer commit that superseded the target, the live one, or the one wanted. */

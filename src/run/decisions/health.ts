@@ -51,11 +51,31 @@ export function healthAnswer(seen: HealthSeen): string {
   return seen.error ?? 'no answer';
 }
 
+/** How a reader's medium writes text and code (the log: as they are). */
+export interface HealthWriter {
+  text: (value: string) => string;
+  code: (value: string) => string;
+}
+
+const AS_IS: HealthWriter = { text: (value) => value, code: (value) => value };
+
+/**
+ * What the check answered, in the words every view says it in: where (the address,
+ * without its query), the answer, and after `separator` the start of a failing answer's
+ * body: `https://agent.example/ok: 503 Service Unavailable; the answer begins: …`.
+ */
+export function healthWords(seen: HealthSeen, write: HealthWriter, separator = '; '): string {
+  const where = seen.address === undefined ? '' : `${write.code(seen.address)}: `;
+  const body =
+    seen.ok || seen.excerpt === undefined
+      ? ''
+      : `${separator}the answer begins: ${write.code(seen.excerpt)}`;
+  return `${where}${write.text(healthAnswer(seen))}${body}`;
+}
+
 /** The answer as one line of the log. */
 export function healthLine(seen: HealthSeen): string {
-  const where = seen.address === undefined ? 'health check' : `health check ${seen.address}`;
-  const body = seen.ok || seen.excerpt === undefined ? '' : `; the answer begins: ${seen.excerpt}`;
-  return `${where}: ${healthAnswer(seen)}${body}`;
+  return `health check${seen.address === undefined ? ':' : ''} ${healthWords(seen, AS_IS)}`;
 }
 
 /** The key of an answer: a change of it is said at once. */
