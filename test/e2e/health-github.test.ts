@@ -6,21 +6,12 @@
  * and what it answered: `success` only once the deployment answers.
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { startEmulator, type Emulator } from '../emulator/emulator.ts';
-import {
-  GITHUB_ACTIONS_BOT,
-  startGitHubEmulator,
-  type GitHubEmulator,
-} from '../emulator/github.ts';
-import {
-  AGENT_REPO_URL,
-  INTEGRATION,
-  codehostStep,
-  seedAgentRepository,
-} from '../support/fixtures.ts';
-import { GITHUB_TOKEN, PR_HEAD, gitHubStep, pullRequestEvent } from '../support/github-step.ts';
+import { type Emulator } from '../emulator/emulator.ts';
+import { type GitHubEmulator } from '../emulator/github.ts';
+import { AGENT_REPO_URL, INTEGRATION, codehostStep } from '../support/fixtures.ts';
+import { PR_HEAD, gitHubStep, pullRequestEvent } from '../support/github-step.ts';
 import { whatAReaderSees } from '../support/github-render.ts';
-import { TENANT_ID } from '../support/ids.ts';
+import { startPullRequestWorld } from '../support/pull-request-world.ts';
 import { printed, runAction, type ActionRun } from '../support/run-action.ts';
 
 const API_KEY = 'sk-service-key-health-0123456789';
@@ -31,13 +22,7 @@ let emu: Emulator;
 let gh: GitHubEmulator;
 
 beforeEach(async () => {
-  [emu, gh] = await Promise.all([
-    startEmulator({ tenantId: TENANT_ID, apiKey: API_KEY, addresses: true }),
-    startGitHubEmulator(),
-  ]);
-  seedAgentRepository(emu);
-  gh.addToken(GITHUB_TOKEN, GITHUB_ACTIONS_BOT);
-  gh.chain(PR_HEAD);
+  ({ emu, gh } = await startPullRequestWorld(API_KEY, { addresses: true }));
 });
 
 afterEach(async () => {

@@ -6,24 +6,17 @@
  * one check without a wait is a warning, and a manifest's entry checks its own agent.
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { startEmulator, type Emulator, type EmulatorOptions } from '../emulator/emulator.ts';
-import { AGENT_REPO_URL, INTEGRATION, seedAgentRepository } from '../support/fixtures.ts';
+import type { Emulator, EmulatorOptions } from '../emulator/emulator.ts';
+import { existing, healthStep, QUICK, startHealthEmulator } from '../support/health-world.ts';
 import { startProxy } from '../support/proxy.ts';
-import { printed, runAction, type ActionRun, type RunOptions } from '../support/run-action.ts';
+import { printed, type RunOptions } from '../support/run-action.ts';
 
-const API_KEY = 'health-service-key-0123456789';
-const HEAD = 'abcdabcdabcdabcdabcdabcdabcdabcdabcdabcd';
-/** Checks every 100 ms instead of the shipped 1 s then 2 s (src/run/ports/pace.ts). */
-const QUICK = { DEPLOY_AGENT_POLL_INTERVAL_MS: '100' };
 const NEVER_SENT = 'agent-key-never-sent-0123';
-const PUSH = { name: 'push', ref: 'refs/heads/main', sha: HEAD };
 
 let emu: Emulator;
 
 async function start(options: EmulatorOptions = {}): Promise<void> {
-  emu = await startEmulator({ apiKey: API_KEY, addresses: true, readyAfterPolls: 1, ...options });
-  seedAgentRepository(emu);
-  emu.setHead(AGENT_REPO_URL, 'main', HEAD);
+  emu = await startHealthEmulator(options);
 }
 
 beforeEach(async () => {
@@ -34,35 +27,8 @@ afterEach(async () => {
   await emu.close();
 });
 
-function step(extra: Record<string, string> = {}, options: RunOptions = {}): Promise<ActionRun> {
-  return runAction(
-    {
-      'api-url': emu.url,
-      'api-key': API_KEY,
-      'integration-id': INTEGRATION,
-      name: 'my-agent',
-      'wait-for-ready': 'true',
-      'wait-timeout': '30',
-      'health-check': '/ok',
-      ...extra,
-    },
-    { env: QUICK, event: PUSH, killAfterMs: 60_000, ...options },
-  );
-}
-
-/** `my-agent` as an earlier run left it: live on HEAD, at `customUrl` when given. */
-function existing(customUrl?: string) {
-  return emu.seedDeployment({
-    name: 'my-agent',
-    source_config: {
-      integration_id: INTEGRATION,
-      repo_url: AGENT_REPO_URL,
-      build_on_push: true,
-      ...(customUrl === undefined ? {} : { custom_url: customUrl }),
-    },
-    source_revision_config: { repo_ref: 'main', repo_commit_sha: HEAD },
-  });
-}
+const step = (extra: Record<string, string> = {}, options: RunOptions = {}) =>
+  healthStep(emu, extra, options);
 
 const polls = () => emu.requests.filter((request) => request.query.deployment_ids !== undefined);
 
@@ -72,7 +38,7 @@ describe('a check that cannot be made', () => {
       it(`fails at once, after the outputs, on a deployment with no custom_url (${check}, wait-for-ready ${wait})`, async () => {
         await emu.close();
         await start({ addresses: 'manual' });
-        const deployment = existing();
+        const deployment = existing(emu);
 
         const run = await step({ 'health-check': check, 'wait-for-ready': wait });
 
@@ -94,7 +60,7 @@ describe('a check that cannot be made', () => {
 
   for (const metadata of ['http://169.254.169.254/latest', 'https://169.254.169.254/latest']) {
     it(`never asks a link-local custom_url (${metadata}), and says why`, async () => {
-      existing(metadata);
+      existing(emu, metadata);
       // Through a proxy, any request the step made to it would show: none does.
       const proxy = await startProxy();
       const via = { HTTPS_PROXY: proxy.url, HTTP_PROXY: proxy.url, NO_PROXY: '127.0.0.1' };
@@ -143,7 +109,7 @@ describe('what the step prints of the address', () => {
 
 describe('without wait-for-ready', () => {
   it('checks once, warns, and succeeds with healthy false', async () => {
-    existing();
+    existing(emu);
     emu.serveAddress('my-agent', { slowStartRequests: 5 });
 
     const run = await step({ 'wait-for-ready': 'false' });
@@ -157,7 +123,7 @@ describe('without wait-for-ready', () => {
   });
 
   it('checks once and says healthy when it answers', async () => {
-    existing();
+    existing(emu);
 
     const run = await step({ 'wait-for-ready': 'false' });
 

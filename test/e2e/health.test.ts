@@ -6,60 +6,25 @@
  * header value.
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { startEmulator, type Emulator } from '../emulator/emulator.ts';
-import { AGENT_REPO_URL, INTEGRATION, seedAgentRepository } from '../support/fixtures.ts';
-import { printed, runAction, type ActionRun } from '../support/run-action.ts';
+import type { Emulator } from '../emulator/emulator.ts';
+import { API_KEY, existing, healthStep, startHealthEmulator } from '../support/health-world.ts';
+import { printed, type ActionRun } from '../support/run-action.ts';
 
-const API_KEY = 'health-service-key-0123456789';
 const AGENT_KEY = 'agent-server-key-9876543210';
-const HEAD = 'abcdabcdabcdabcdabcdabcdabcdabcdabcdabcd';
-/** Checks every 100 ms instead of the shipped 1 s then 2 s (src/run/ports/pace.ts). */
-const QUICK = { DEPLOY_AGENT_POLL_INTERVAL_MS: '100' };
 
 let emu: Emulator;
 
 beforeEach(async () => {
-  emu = await startEmulator({ apiKey: API_KEY, addresses: true, readyAfterPolls: 1 });
-  seedAgentRepository(emu);
-  emu.setHead(AGENT_REPO_URL, 'main', HEAD);
+  emu = await startHealthEmulator();
 });
 
 afterEach(async () => {
   await emu.close();
 });
 
-/** The deploy step of `my-agent` on a push of HEAD, waiting, checking `/ok`. */
-function step(
-  extra: Record<string, string> = {},
-  env: Record<string, string> = {},
-): Promise<ActionRun> {
-  return runAction(
-    {
-      'api-url': emu.url,
-      'api-key': API_KEY,
-      'integration-id': INTEGRATION,
-      name: 'my-agent',
-      'wait-for-ready': 'true',
-      'wait-timeout': '30',
-      'health-check': '/ok',
-      ...extra,
-    },
-    {
-      env: { ...QUICK, ...env },
-      event: { name: 'push', ref: 'refs/heads/main', sha: HEAD },
-      killAfterMs: 60_000,
-    },
-  );
-}
-
-/** `my-agent` as an earlier run left it: live on HEAD, at its own address. */
-function existing() {
-  return emu.seedDeployment({
-    name: 'my-agent',
-    source_config: { integration_id: INTEGRATION, repo_url: AGENT_REPO_URL, build_on_push: true },
-    source_revision_config: { repo_ref: 'main', repo_commit_sha: HEAD },
-  });
-}
+/** The deploy step of `my-agent`, waiting, checking `/ok`; `env` over the quick pace. */
+const step = (extra: Record<string, string> = {}, env: Record<string, string> = {}) =>
+  healthStep(emu, extra, { env });
 
 const answered = () => emu.addressRequests.map((request) => request.status);
 const address = () => emu.addressOf('my-agent');
@@ -106,7 +71,7 @@ describe('waiting until the address answers', () => {
   });
 
   it('says the answer at its change, then again each heartbeat while it fails', async () => {
-    existing();
+    existing(emu);
     emu.serveAddress('my-agent', { slowStartMs: 600_000 });
 
     const run = await step({ 'wait-timeout': '2' }, { DEPLOY_AGENT_HEARTBEAT_MS: '300' });
@@ -122,7 +87,7 @@ describe('waiting until the address answers', () => {
   });
 
   it('sends the headers asked for, never the service key, and prints neither', async () => {
-    existing();
+    existing(emu);
     emu.serveAddress('my-agent', { requireHeader: { name: 'X-Agent-Key', value: AGENT_KEY } });
 
     const run = await step({ 'health-check-headers': `X-Agent-Key: ${AGENT_KEY}` });
@@ -138,7 +103,7 @@ describe('waiting until the address answers', () => {
   });
 
   it('gives up after three refusals in a row, naming health-check-headers', async () => {
-    existing();
+    existing(emu);
     emu.serveAddress('my-agent', { requireHeader: { name: 'X-Agent-Key', value: AGENT_KEY } });
 
     const run = await step({ 'wait-timeout': '60' });
@@ -155,7 +120,7 @@ describe('waiting until the address answers', () => {
   });
 
   it('bounds each attempt at an address that never answers, and times out', async () => {
-    existing();
+    existing(emu);
     emu.serveAddress('my-agent', { hang: true });
 
     const run = await step({ 'wait-timeout': '3' });
@@ -173,7 +138,7 @@ describe('waiting until the address answers', () => {
 
 describe('what counts as an answer', () => {
   it('follows a redirect within the address origin', async () => {
-    existing();
+    existing(emu);
     emu.serveAddress('my-agent', { redirect: '/ready' });
 
     const run = await step();
@@ -187,7 +152,7 @@ describe('what counts as an answer', () => {
   });
 
   it('does not follow a redirect to another origin, and says so', async () => {
-    existing();
+    existing(emu);
     const other = emu.addressOf('my-agent', { otherOrigin: true });
     emu.scriptAddress('my-agent', [{ redirect: `${other}/ok`, times: Infinity }]);
 
@@ -200,7 +165,7 @@ describe('what counts as an answer', () => {
   });
 
   it('passes when the answer holds the expected text', async () => {
-    existing();
+    existing(emu);
     emu.serveAddress('my-agent', { okBody: '{"ok":true,"version":"1.2.0"}' });
 
     const run = await step({ 'health-check-expect': '"version":"1.2.0"' });
@@ -210,7 +175,7 @@ describe('what counts as an answer', () => {
   });
 
   it('keeps waiting while the answer does not hold it, then fails saying so', async () => {
-    existing();
+    existing(emu);
     emu.serveAddress('my-agent', { okBody: '{"ok":true,"version":"1.1.9"}' });
 
     const run = await step({ 'health-check-expect': '"version":"1.2.0"', 'wait-timeout': '2' });
@@ -223,7 +188,7 @@ describe('what counts as an answer', () => {
   });
 
   it('looks for the expected text in the first 64 KiB only, and shows 200 characters of it', async () => {
-    existing();
+    existing(emu);
     const padding = 'x'.repeat(70 * 1024);
     emu.serveAddress('my-agent', { okBody: `{"pad":"${padding}","version":"1.2.0"}` });
 
@@ -240,7 +205,7 @@ describe('what counts as an answer', () => {
 
 describe('refusals', () => {
   it('gives up after three 403 answers in a row too', async () => {
-    existing();
+    existing(emu);
     emu.scriptAddress('my-agent', [{ status: 403, times: Infinity }]);
 
     const run = await step({ 'wait-timeout': '60' });
@@ -251,7 +216,7 @@ describe('refusals', () => {
   });
 
   it('counts refusals in a row only: another answer between them starts again', async () => {
-    existing();
+    existing(emu);
     emu.scriptAddress('my-agent', [
       { status: 401, times: 2 },
       { status: 503 },

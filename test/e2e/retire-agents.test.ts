@@ -8,22 +8,13 @@
  * an input error before any request.
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { startEmulator, type Emulator } from '../emulator/emulator.ts';
-import {
-  GITHUB_ACTIONS_BOT,
-  startGitHubEmulator,
-  type GitHubEmulator,
-} from '../emulator/github.ts';
-import { INTEGRATION, seedAgentRepository } from '../support/fixtures.ts';
-import {
-  GITHUB_TOKEN,
-  PR_HEAD,
-  gitHubStep,
-  pullRequestEvent,
-  type GitHubInputs,
-} from '../support/github-step.ts';
+import { type Emulator } from '../emulator/emulator.ts';
+import { type GitHubEmulator } from '../emulator/github.ts';
+import { INTEGRATION } from '../support/fixtures.ts';
+import { gitHubStep, pullRequestEvent, type GitHubInputs } from '../support/github-step.ts';
 import { whatAReaderSees } from '../support/github-render.ts';
 import { TENANT_ID } from '../support/ids.ts';
+import { startPullRequestWorld } from '../support/pull-request-world.ts';
 import { printed, runAction, type ActionRun } from '../support/run-action.ts';
 
 const API_KEY = 'sk-retire-agents-0123456789ab';
@@ -41,13 +32,7 @@ let emu: Emulator;
 let gh: GitHubEmulator;
 
 beforeEach(async () => {
-  [emu, gh] = await Promise.all([
-    startEmulator({ tenantId: TENANT_ID, apiKey: API_KEY }),
-    startGitHubEmulator(),
-  ]);
-  seedAgentRepository(emu);
-  gh.addToken(GITHUB_TOKEN, GITHUB_ACTIONS_BOT);
-  gh.chain(PR_HEAD);
+  ({ emu, gh } = await startPullRequestWorld(API_KEY));
 });
 
 afterEach(async () => {

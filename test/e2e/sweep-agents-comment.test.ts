@@ -9,16 +9,12 @@
  * none; a second sweep and a dry run write nothing.
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { startEmulator, type Emulator } from '../emulator/emulator.ts';
-import {
-  GITHUB_ACTIONS_BOT,
-  startGitHubEmulator,
-  type GitHubEmulator,
-} from '../emulator/github.ts';
-import { INTEGRATION, seedAgentRepository } from '../support/fixtures.ts';
+import { type Emulator } from '../emulator/emulator.ts';
+import { type GitHubEmulator } from '../emulator/github.ts';
+import { INTEGRATION } from '../support/fixtures.ts';
 import { whatAReaderSees } from '../support/github-render.ts';
-import { GITHUB_TOKEN, PR_HEAD, gitHubStep, pullRequestEvent } from '../support/github-step.ts';
-import { TENANT_ID } from '../support/ids.ts';
+import { gitHubStep, pullRequestEvent } from '../support/github-step.ts';
+import { startPullRequestWorld } from '../support/pull-request-world.ts';
 import { printed, runAction, type ActionRun } from '../support/run-action.ts';
 
 const REPO = 'acme/agent';
@@ -37,13 +33,7 @@ let emu: Emulator;
 let gh: GitHubEmulator;
 
 beforeEach(async () => {
-  [emu, gh] = await Promise.all([
-    startEmulator({ tenantId: TENANT_ID, apiKey: API_KEY }),
-    startGitHubEmulator(),
-  ]);
-  seedAgentRepository(emu);
-  gh.addToken(GITHUB_TOKEN, GITHUB_ACTIONS_BOT);
-  gh.chain(PR_HEAD);
+  ({ emu, gh } = await startPullRequestWorld(API_KEY));
 });
 
 afterEach(async () => {

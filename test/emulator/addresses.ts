@@ -10,6 +10,7 @@
 import { createServer, STATUS_CODES } from 'node:http';
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { flattenHeaders, lowerKeys } from './http-headers.ts';
 
 /** One scripted answer of a deployment's address (`emu.scriptAddress`). */
 export interface AddressAnswer {
@@ -403,18 +404,4 @@ function send(res: ServerResponse, reply: Reply): void {
   const body = Buffer.from(bodyless ? '' : text);
   res.writeHead(reply.status, { ...reply.headers, 'content-length': String(body.length) });
   res.end(body);
-}
-
-function lowerKeys(headers: Record<string, string>): Record<string, string> {
-  const lowered: Record<string, string> = {};
-  for (const [name, value] of Object.entries(headers)) lowered[name.toLowerCase()] = value;
-  return lowered;
-}
-
-function flattenHeaders(req: IncomingMessage): Record<string, string> {
-  const flat: Record<string, string> = {};
-  for (const [name, value] of Object.entries(req.headers)) {
-    if (value !== undefined) flat[name] = Array.isArray(value) ? value.join(', ') : value;
-  }
-  return flat;
 }

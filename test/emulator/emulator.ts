@@ -9,6 +9,7 @@ import { createServer as createTlsServer } from 'node:https';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { randomUUID } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
+import { flattenHeaders, lowerKeys } from './http-headers.ts';
 import { startAddressServer } from './addresses.ts';
 import type {
   AddressBehaviour,
@@ -1199,20 +1200,6 @@ function repoKey(repoUrl: unknown, ref: string | null): string {
     .replace(/\/+$/, '')
     .replace(/\.git$/, '')
     .replace(/\/+$/, '')}\n${ref ?? ''}`;
-}
-
-function lowerKeys(headers: Record<string, string>): Record<string, string> {
-  const lowered: Record<string, string> = {};
-  for (const [name, value] of Object.entries(headers)) lowered[name.toLowerCase()] = value;
-  return lowered;
-}
-
-function flattenHeaders(req: IncomingMessage): Record<string, string> {
-  const flat: Record<string, string> = {};
-  for (const [name, value] of Object.entries(req.headers)) {
-    if (value !== undefined) flat[name] = Array.isArray(value) ? value.join(', ') : value;
-  }
-  return flat;
 }
 
 function readBody(req: IncomingMessage): Promise<string> {
