@@ -122,18 +122,21 @@ export class Service {
    * each following the offset the service returned, handing `onPage` the
    * deployments each page adds (one id is one item: a deployment listed
    * again on a later page, as when the list shifts under the walk, is not
-   * handed on twice). The walk ends at a short or empty page, a page that
-   * adds no new id (a service that ignores `offset`), an offset that does
-   * not advance, or when `onPage` returns false; it resolves to the offset
-   * the service returned last (where the list would go on), and throws past
-   * `maxPages`. Every item of a page is read, even past the limit asked: a
-   * larger page still holds what the walk looks for.
+   * handed on twice). The walk ends at a short or empty page, an offset
+   * that does not advance, or when `onPage` returns false; it resolves to
+   * the offset the service returned last (where the list would go on), and
+   * throws past `maxPages`. A full page that adds no new id (a service that
+   * ignores `offset`) ends the walk with a warning, or, for a walk that must
+   * prove what is absent (`unpaged` given), throws what `unpaged` says:
+   * the rest of the list was never seen. Every item of a page is read, even
+   * past the limit asked: a larger page still holds what the walk looks for.
    */
   async #walk(
     filters: DeploymentFilters,
     size: () => number,
     onPage: (fresh: readonly Deployment[]) => boolean,
     tooLong: () => string,
+    unpaged?: (offset: number) => string,
   ): Promise<number> {
     const seen = new Set<string>();
     let offset = 0;
@@ -144,6 +147,7 @@ export class Service {
       for (const deployment of fresh) seen.add(deployment.id);
       if (!onPage(fresh) || list.resources.length < limit) return list.offset;
       if (fresh.length === 0) {
+        if (unpaged !== undefined) throw new ActionError(unpaged(offset));
         this.#logger.warning(
           `GET ${DEPLOYMENTS} at offset ${offset} listed only deployments it had already listed: it does not page, so the list is taken to end here`,
         );
@@ -164,9 +168,12 @@ export class Service {
    * Every deployment named exactly `name`, in the order listed, each id
    * once. The service filters by substring only and does not say where the
    * list ends: the walk ends as `#walk` says; `maxPages` stops a service
-   * that never ends it.
+   * that never ends it. What it returns is proof of what is absent (a
+   * create follows an empty answer), so a listing that does not page
+   * fails it rather than end it; `proving: false` (a look-up that only
+   * warns, as after a create) ends it there with a warning instead.
    */
-  async findByName(name: string): Promise<Deployment[]> {
+  async findByName(name: string, { proving = true } = {}): Promise<Deployment[]> {
     const found: Deployment[] = [];
     await this.#walk(
       { name_contains: name },
@@ -179,6 +186,10 @@ export class Service {
       },
       () =>
         `GET ${DEPLOYMENTS}: no end of the list after ${this.#maxPages} pages of ${PAGE_LIMIT} deployments whose names contain '${name}'; stopped rather than risk creating a duplicate. Use a more distinctive name, or report the service's pagination.`,
+      proving
+        ? (offset) =>
+            `GET ${DEPLOYMENTS} at offset ${offset} listed only deployments it had already listed: the listing does not page (it ignores offset), so a deployment named '${name}' may sit beyond them; stopped rather than risk creating a duplicate. Use a more distinctive name, or report the service's pagination.`
+        : undefined,
     );
     return found;
   }

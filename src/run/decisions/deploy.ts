@@ -185,7 +185,7 @@ async function checkCreated(
   if (deployment.name !== name) throw new RenamedError(created, dependencies.service.words);
   const ids = new Set([
     deployment.id,
-    ...(await dependencies.service.findByName(name)).map((d) => d.id),
+    ...(await dependencies.service.findByName(name, { proving: false })).map((d) => d.id),
   ]);
   if (ids.size > 1) {
     dependencies.logger.warning(
