@@ -51655,7 +51655,7 @@ const errors_initializer = (inst, issues) => {
         },
     });
 };
-const ZodError = /*@__PURE__*/ (/* unused pure expression or super */ null && (core.$constructor("ZodError", errors_initializer)));
+const ZodError = /*@__PURE__*/ $constructor("ZodError", errors_initializer);
 const ZodRealError = /*@__PURE__*/ $constructor("ZodError", errors_initializer, undefined, {
     Parent: Error,
 });
@@ -53525,6 +53525,15 @@ const DeploymentSchema = response.Deployment.extend({
 /** Body of the deployment listing: a page and the offset of the next one. */
 const DeploymentListSchema = looseObject({
     resources: array(DeploymentSchema),
+    offset: schema_parts_int(),
+});
+/**
+ * The answer to a status check of several deployments (`deployment_ids=A,B,…`):
+ * a list whose records are checked one by one (`DeploymentSchema`), so that
+ * one malformed record is only its own deployment's answer.
+ */
+const DeploymentBatchSchema = looseObject({
+    resources: array(unknown()),
     offset: schema_parts_int(),
 });
 /**
@@ -59898,6 +59907,89 @@ function differencesTable(drift, code, wants, has, head = '') {
     };
 }
 
+;// CONCATENATED MODULE: ./src/service/errors.ts
+/** What a failed call to the service raises. */
+
+/** A call to the service failed: names the call, the status and the service's message. */
+class ServiceError extends ActionError {
+    name = 'ServiceError';
+    details;
+    constructor(details) {
+        super(ServiceError.format(details));
+        this.details = details;
+    }
+    get status() {
+        return this.details.status;
+    }
+    get ambiguous() {
+        return this.details.ambiguous === true;
+    }
+    get transient() {
+        return this.details.transient === true;
+    }
+    /** The same failure, counted over `attempts`. */
+    after(attempts) {
+        return attempts > 1 ? new ServiceError({ ...this.details, attempts }) : this;
+    }
+    static format(details) {
+        const { method, path, problem, serviceMessage, requestId, remedy, attempts } = details;
+        const tries = attempts !== undefined && attempts > 1 ? ` after ${attempts} attempts` : '';
+        let message = `${method} ${path} failed${tries}: ${problem}`;
+        if (serviceMessage !== undefined && serviceMessage !== '') {
+            message += serviceMessage.includes('\n')
+                ? `:\n${serviceMessage}`
+                : ` (service said: ${serviceMessage})`;
+        }
+        if (remedy !== undefined)
+            message += `\n${remedy}`;
+        if (requestId !== undefined)
+            message += `\nrequest id: ${requestId}`;
+        return message;
+    }
+}
+
+;// CONCATENATED MODULE: ./src/service/issues.ts
+const PLAIN_KEY = /^[A-Za-z_][A-Za-z0-9_-]*$/;
+/**
+ * A readable path: `source_config.resource_spec`, `resources[0].id`,
+ * `labels["app.kubernetes.io/name"]`; `(root)` when empty.
+ */
+function formatIssuePath(path) {
+    let out = '';
+    for (const segment of path) {
+        if (typeof segment === 'number') {
+            out += `[${segment}]`;
+        }
+        else if (typeof segment === 'string' && PLAIN_KEY.test(segment)) {
+            out += out === '' ? segment : `.${segment}`;
+        }
+        else {
+            out += `[${JSON.stringify(String(segment))}]`;
+        }
+    }
+    return out === '' ? '(root)' : out;
+}
+/**
+ * One line per problem, each starting with the path of the field:
+ * `source_config.resource_spec.min_scal: unknown key` (one line per unknown
+ * key, the key appended to the path) or
+ * `resources[0].id: Invalid input: expected string, received undefined`.
+ */
+function formatZodIssues(error) {
+    const lines = [];
+    for (const issue of error.issues) {
+        if (issue.code === 'unrecognized_keys') {
+            for (const key of issue.keys) {
+                lines.push(`${formatIssuePath([...issue.path, key])}: unknown key`);
+            }
+        }
+        else {
+            lines.push(`${formatIssuePath(issue.path)}: ${issue.message}`);
+        }
+    }
+    return lines;
+}
+
 ;// CONCATENATED MODULE: ./src/service/vet.ts
 /**
  * What of a deployment the service answers the run passes on. Service text
@@ -59920,6 +60012,10 @@ function differencesTable(drift, code, wants, has, head = '') {
 
 
 
+
+/** What of any record may hold secret values, whatever the rest of it is. */
+const RecordSecretsSchema = looseObject({ secrets: array(unknown()) });
+const SecretValueSchema = looseObject({ value: schemas_string() });
 class DeploymentVetting {
     #logger;
     #mask;
@@ -59932,6 +60028,20 @@ class DeploymentVetting {
     hide(deployment) {
         for (const secret of deployment.secrets)
             this.#mask(secret.value);
+    }
+    /**
+     * Registers the secret values of a listed record before its schema is
+     * checked: a record that fails it (a bad `created_at`) still carries them.
+     */
+    hideRecord(record) {
+        const listed = RecordSecretsSchema.safeParse(record);
+        if (!listed.success)
+            return;
+        for (const secret of listed.data.secrets) {
+            const value = SecretValueSchema.safeParse(secret);
+            if (value.success && value.data.value !== '')
+                this.#mask(value.data.value);
+        }
     }
     /** The deployment as the run may pass it on (its secret values registered). */
     vet(deployment) {
@@ -59991,6 +60101,9 @@ class DeploymentVetting {
 
 
 
+
+
+
 const DEPLOYMENTS = '/v2/deployments';
 /** How messages name the create call. */
 const CREATE_CALL = `POST ${DEPLOYMENTS}`;
@@ -59998,6 +60111,16 @@ const CREATE_CALL = `POST ${DEPLOYMENTS}`;
 const PAGE_LIMIT = 100;
 /** Pages read at most in one search: 100,000 deployments that contain the name. */
 const MAX_PAGES = 1_000;
+/** A record's problems, with the paths they would have in the whole answer (`resources[2].created_at`). */
+function atIndex(error, index) {
+    return new ZodError(error.issues.map((issue) => ({ ...issue, path: ['resources', index, ...issue.path] })));
+}
+/** The `id` a listed record claims, whatever else it holds. */
+function idOf(record) {
+    if (typeof record !== 'object' || record === null || !('id' in record))
+        return undefined;
+    return typeof record.id === 'string' ? record.id : undefined;
+}
 class Service {
     #client;
     #logger;
@@ -60152,23 +60275,73 @@ class Service {
      * the answer does not list it. One attempt: a poll is retried by the next poll.
      */
     async getById(id, timeoutMs) {
-        return (await this.#byIds([id], {}, timeoutMs)).get(id);
+        const answer = (await this.#byIds([id], {}, timeoutMs)).get(id);
+        if (answer instanceof ServiceError)
+            throw answer;
+        return answer;
     }
-    /** `GET /v2/deployments?deployment_ids=A,B,…&limit=100`: `getById` for up to 100 ids, by id. */
+    /**
+     * `GET /v2/deployments?deployment_ids=A,B,…&limit=100`: `getById` for up to
+     * 100 ids, by id, each answered on its own: a record that fails the schema
+     * is that id's answer (the error `getById` would throw), not the others'.
+     */
     getByIds(ids, timeoutMs) {
         // More is a caller's mistake: one page holds 100.
         if (ids.length > PAGE_LIMIT)
             throw new RangeError(`getByIds takes ${ids.length} ids, not ≤ 100`);
         return this.#byIds(ids, { limit: PAGE_LIMIT }, timeoutMs);
     }
+    /**
+     * Each id asked, as the answer lists it: its record checked alone
+     * (vetted), or why it cannot be taken (a record that fails the schema,
+     * or the id listed twice with different contents). An id nobody asked
+     * for is no answer; an id the answer omits has none. Every record's
+     * secret values are registered first, whatever its shape.
+     */
     async #byIds(ids, query, timeoutMs) {
-        const list = await this.#page({ deployment_ids: ids.join(','), ...query }, { attempts: 1, ...(timeoutMs === undefined ? {} : { timeoutMs }) });
-        const found = new Map();
-        for (const listed of list.resources.filter((deployment) => ids.includes(deployment.id))) {
-            if (!found.has(listed.id))
-                found.set(listed.id, this.#vetting.vet(listed));
-        }
-        return found;
+        const list = await this.#client.request({
+            method: 'GET',
+            path: DEPLOYMENTS,
+            query: { deployment_ids: ids.join(','), ...query },
+            schema: DeploymentBatchSchema,
+            attempts: 1,
+            ...(timeoutMs === undefined ? {} : { timeoutMs }),
+        });
+        for (const record of list.resources)
+            this.#vetting.hideRecord(record);
+        const asked = new Set(ids);
+        const listed = new Map();
+        const answers = new Map();
+        list.resources.forEach((record, index) => {
+            const id = idOf(record);
+            if (id === undefined || !asked.has(id))
+                return;
+            const text = JSON.stringify(record);
+            const earlier = listed.get(id);
+            if (earlier !== undefined) {
+                if (earlier !== text)
+                    answers.set(id, this.#unusable(id, 'is listed twice, with different contents'));
+                return;
+            }
+            listed.set(id, text);
+            const parsed = DeploymentSchema.safeParse(record);
+            if (parsed.success) {
+                answers.set(id, this.#vetting.vet(parsed.data));
+                return;
+            }
+            const issues = formatZodIssues(atIndex(parsed.error, index));
+            const more = issues.length > 5 ? ` (and ${issues.length - 5} more)` : '';
+            answers.set(id, this.#unusable(id, `does not match the service's schema: ${issues.slice(0, 5).join('; ')}${more}`));
+        });
+        return answers;
+    }
+    /** Why the answer's record of `id` is not taken. */
+    #unusable(id, problem) {
+        return new ServiceError({
+            method: 'GET',
+            path: `${DEPLOYMENTS}?deployment_ids=${id}`,
+            problem: `the answer's record of ${id} ${problem}`,
+        });
     }
     /**
      * `POST /v2/deployments`. When the create may have taken effect without an
@@ -61675,48 +61848,6 @@ function buildDeploySpec(inputs, run) {
     return { ...commonFields(inputs, wanted, fields, run), ...fields };
 }
 
-;// CONCATENATED MODULE: ./src/service/issues.ts
-const PLAIN_KEY = /^[A-Za-z_][A-Za-z0-9_-]*$/;
-/**
- * A readable path: `source_config.resource_spec`, `resources[0].id`,
- * `labels["app.kubernetes.io/name"]`; `(root)` when empty.
- */
-function formatIssuePath(path) {
-    let out = '';
-    for (const segment of path) {
-        if (typeof segment === 'number') {
-            out += `[${segment}]`;
-        }
-        else if (typeof segment === 'string' && PLAIN_KEY.test(segment)) {
-            out += out === '' ? segment : `.${segment}`;
-        }
-        else {
-            out += `[${JSON.stringify(String(segment))}]`;
-        }
-    }
-    return out === '' ? '(root)' : out;
-}
-/**
- * One line per problem, each starting with the path of the field:
- * `source_config.resource_spec.min_scal: unknown key` (one line per unknown
- * key, the key appended to the path) or
- * `resources[0].id: Invalid input: expected string, received undefined`.
- */
-function formatZodIssues(error) {
-    const lines = [];
-    for (const issue of error.issues) {
-        if (issue.code === 'unrecognized_keys') {
-            for (const key of issue.keys) {
-                lines.push(`${formatIssuePath([...issue.path, key])}: unknown key`);
-            }
-        }
-        else {
-            lines.push(`${formatIssuePath(issue.path)}: ${issue.message}`);
-        }
-    }
-    return lines;
-}
-
 ;// CONCATENATED MODULE: external "node:path"
 const external_node_path_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:path");
 var external_node_path_default = /*#__PURE__*/__nccwpck_require__.n(external_node_path_namespaceObject);
@@ -63221,47 +63352,6 @@ async function decideLive(deployment, goal) {
     return goal.health.judge(deployment, otherwise);
 }
 
-;// CONCATENATED MODULE: ./src/service/errors.ts
-/** What a failed call to the service raises. */
-
-/** A call to the service failed: names the call, the status and the service's message. */
-class ServiceError extends ActionError {
-    name = 'ServiceError';
-    details;
-    constructor(details) {
-        super(ServiceError.format(details));
-        this.details = details;
-    }
-    get status() {
-        return this.details.status;
-    }
-    get ambiguous() {
-        return this.details.ambiguous === true;
-    }
-    get transient() {
-        return this.details.transient === true;
-    }
-    /** The same failure, counted over `attempts`. */
-    after(attempts) {
-        return attempts > 1 ? new ServiceError({ ...this.details, attempts }) : this;
-    }
-    static format(details) {
-        const { method, path, problem, serviceMessage, requestId, remedy, attempts } = details;
-        const tries = attempts !== undefined && attempts > 1 ? ` after ${attempts} attempts` : '';
-        let message = `${method} ${path} failed${tries}: ${problem}`;
-        if (serviceMessage !== undefined && serviceMessage !== '') {
-            message += serviceMessage.includes('\n')
-                ? `:\n${serviceMessage}`
-                : ` (service said: ${serviceMessage})`;
-        }
-        if (remedy !== undefined)
-            message += `\n${remedy}`;
-        if (requestId !== undefined)
-            message += `\nrequest id: ${requestId}`;
-        return message;
-    }
-}
-
 ;// CONCATENATED MODULE: ./src/run/decisions/wait-heartbeat.ts
 /**
  * What a wait tells the views (a line of the log each): a `waiting` event at
@@ -64308,7 +64398,10 @@ const promises_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.ur
  * of the longest intervals), so a check asked while a request that holds its
  * id is under way takes that request's answer rather than wait for the
  * next. A failed request fails every check it serves with the same error:
- * each wait counts it, and slows down on a `429`, as it does alone.
+ * each wait counts it, and slows down on a `429`, as it does alone. A
+ * request that answers serves each check from its own record alone
+ * (`Service.getByIds`): a record the service garbled fails that agent's
+ * check as its own answer would, and no other.
  *
  * Deadlines: a request may take as long as the nearest deadline of the
  * checks it starts with allows (at least a second, as one wait's last
@@ -64403,8 +64496,14 @@ class StatusChecks {
             const found = await this.#service.getByIds([...batch.ids], timeoutMs);
             this.#underWay.delete(batch);
             this.#schedule = answered(this.#schedule);
-            for (const asked of batch.checks)
-                asked.resolve(found.get(asked.id));
+            for (const asked of batch.checks) {
+                const answer = found.get(asked.id);
+                // A record that cannot be taken is that agent's answer alone, as if it had asked alone.
+                if (answer instanceof ServiceError)
+                    asked.reject(answer);
+                else
+                    asked.resolve(answer);
+            }
         }
         catch (error) {
             this.#underWay.delete(batch);

@@ -4,13 +4,16 @@
  * reads like the contract (`findByName`, `create`, `getById`) and never sees
  * HTTP. Endpoints are described in docs/how-it-works.md.
  */
+import { z } from 'zod';
 import { ActionError } from '../common/errors.js';
 import type { RemedyWords } from './answers.js';
-import type { ServiceError } from './errors.js';
+import { ServiceError } from './errors.js';
+import { formatZodIssues } from './issues.js';
 import type { ServiceClient } from './client.js';
 import type { Answered, RequestSpec } from './request-spec.js';
 import type { Logger } from '../common/runtime.js';
 import {
+  DeploymentBatchSchema,
   DeploymentListSchema,
   type DeploymentList,
   DeploymentSchema,
@@ -56,6 +59,22 @@ export type PageSink = (deployments: readonly Deployment[]) => boolean;
 export interface PagedListing {
   count: number;
   more: boolean;
+}
+
+/** What a status check answers for one id: the deployment, or why its record is not taken. */
+export type IdAnswer = Deployment | ServiceError;
+
+/** A record's problems, with the paths they would have in the whole answer (`resources[2].created_at`). */
+function atIndex(error: z.ZodError, index: number): z.ZodError {
+  return new z.ZodError(
+    error.issues.map((issue) => ({ ...issue, path: ['resources', index, ...issue.path] })),
+  );
+}
+
+/** The `id` a listed record claims, whatever else it holds. */
+function idOf(record: unknown): string | undefined {
+  if (typeof record !== 'object' || record === null || !('id' in record)) return undefined;
+  return typeof record.id === 'string' ? record.id : undefined;
 }
 
 export interface ServiceOptions {
@@ -257,31 +276,83 @@ export class Service {
    * the answer does not list it. One attempt: a poll is retried by the next poll.
    */
   async getById(id: string, timeoutMs?: number): Promise<Deployment | undefined> {
-    return (await this.#byIds([id], {}, timeoutMs)).get(id);
+    const answer = (await this.#byIds([id], {}, timeoutMs)).get(id);
+    if (answer instanceof ServiceError) throw answer;
+    return answer;
   }
 
-  /** `GET /v2/deployments?deployment_ids=A,B,…&limit=100`: `getById` for up to 100 ids, by id. */
-  getByIds(ids: readonly string[], timeoutMs?: number): Promise<Map<string, Deployment>> {
+  /**
+   * `GET /v2/deployments?deployment_ids=A,B,…&limit=100`: `getById` for up to
+   * 100 ids, by id, each answered on its own: a record that fails the schema
+   * is that id's answer (the error `getById` would throw), not the others'.
+   */
+  getByIds(ids: readonly string[], timeoutMs?: number): Promise<Map<string, IdAnswer>> {
     // More is a caller's mistake: one page holds 100.
     if (ids.length > PAGE_LIMIT)
       throw new RangeError(`getByIds takes ${ids.length} ids, not ≤ 100`);
     return this.#byIds(ids, { limit: PAGE_LIMIT }, timeoutMs);
   }
 
+  /**
+   * Each id asked, as the answer lists it: its record checked alone
+   * (vetted), or why it cannot be taken (a record that fails the schema,
+   * or the id listed twice with different contents). An id nobody asked
+   * for is no answer; an id the answer omits has none. Every record's
+   * secret values are registered first, whatever its shape.
+   */
   async #byIds(
     ids: readonly string[],
     query: { limit?: number },
     timeoutMs: number | undefined,
-  ): Promise<Map<string, Deployment>> {
-    const list = await this.#page(
-      { deployment_ids: ids.join(','), ...query },
-      { attempts: 1, ...(timeoutMs === undefined ? {} : { timeoutMs }) },
-    );
-    const found = new Map<string, Deployment>();
-    for (const listed of list.resources.filter((deployment) => ids.includes(deployment.id))) {
-      if (!found.has(listed.id)) found.set(listed.id, this.#vetting.vet(listed));
-    }
-    return found;
+  ): Promise<Map<string, IdAnswer>> {
+    const list = await this.#client.request({
+      method: 'GET',
+      path: DEPLOYMENTS,
+      query: { deployment_ids: ids.join(','), ...query },
+      schema: DeploymentBatchSchema,
+      attempts: 1,
+      ...(timeoutMs === undefined ? {} : { timeoutMs }),
+    });
+    for (const record of list.resources) this.#vetting.hideRecord(record);
+    const asked = new Set(ids);
+    const listed = new Map<string, string>();
+    const answers = new Map<string, IdAnswer>();
+    list.resources.forEach((record, index) => {
+      const id = idOf(record);
+      if (id === undefined || !asked.has(id)) return;
+      const text = JSON.stringify(record);
+      const earlier = listed.get(id);
+      if (earlier !== undefined) {
+        if (earlier !== text)
+          answers.set(id, this.#unusable(id, 'is listed twice, with different contents'));
+        return;
+      }
+      listed.set(id, text);
+      const parsed = DeploymentSchema.safeParse(record);
+      if (parsed.success) {
+        answers.set(id, this.#vetting.vet(parsed.data));
+        return;
+      }
+      const issues = formatZodIssues(atIndex(parsed.error, index));
+      const more = issues.length > 5 ? ` (and ${issues.length - 5} more)` : '';
+      answers.set(
+        id,
+        this.#unusable(
+          id,
+          `does not match the service's schema: ${issues.slice(0, 5).join('; ')}${more}`,
+        ),
+      );
+    });
+    return answers;
+  }
+
+  /** Why the answer's record of `id` is not taken. */
+  #unusable(id: string, problem: string): ServiceError {
+    return new ServiceError({
+      method: 'GET',
+      path: `${DEPLOYMENTS}?deployment_ids=${id}`,
+      problem: `the answer's record of ${id} ${problem}`,
+    });
   }
 
   /**

@@ -137,6 +137,16 @@ export const DeploymentListSchema = z.looseObject({
 export type DeploymentList = z.infer<typeof DeploymentListSchema>;
 
 /**
+ * The answer to a status check of several deployments (`deployment_ids=A,B,…`):
+ * a list whose records are checked one by one (`DeploymentSchema`), so that
+ * one malformed record is only its own deployment's answer.
+ */
+export const DeploymentBatchSchema = z.looseObject({
+  resources: z.array(z.unknown()),
+  offset: int(),
+});
+
+/**
  * An error body, read only to show the service's own message. `detail` is a
  * string (`{"detail": "Error description."}`) or a validation list
  * (`[{loc, msg, type}]`).

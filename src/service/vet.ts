@@ -16,10 +16,15 @@
  * service may echo it in any later message (a page-2 error, a failed
  * status check's detail), and nothing may print it first.
  */
+import { z } from 'zod';
 import { publishableAddress } from '../common/address.js';
 import { untrusted, type Logger } from '../common/runtime.js';
 import { FULL_SHA } from '../common/text.js';
 import type { Deployment } from './schemas.js';
+
+/** What of any record may hold secret values, whatever the rest of it is. */
+const RecordSecretsSchema = z.looseObject({ secrets: z.array(z.unknown()) });
+const SecretValueSchema = z.looseObject({ value: z.string() });
 
 export class DeploymentVetting {
   readonly #logger: Logger;
@@ -34,6 +39,19 @@ export class DeploymentVetting {
   /** Registers the secret values of a deployment the service answered, used or not. */
   hide(deployment: Deployment): void {
     for (const secret of deployment.secrets) this.#mask(secret.value);
+  }
+
+  /**
+   * Registers the secret values of a listed record before its schema is
+   * checked: a record that fails it (a bad `created_at`) still carries them.
+   */
+  hideRecord(record: unknown): void {
+    const listed = RecordSecretsSchema.safeParse(record);
+    if (!listed.success) return;
+    for (const secret of listed.data.secrets) {
+      const value = SecretValueSchema.safeParse(secret);
+      if (value.success && value.data.value !== '') this.#mask(value.data.value);
+    }
   }
 
   /** The deployment as the run may pass it on (its secret values registered). */

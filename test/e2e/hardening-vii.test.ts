@@ -7,7 +7,7 @@
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { startEmulator, type Emulator } from '../emulator/emulator.ts';
-import { INTEGRATION, seedAgentRepository } from '../support/fixtures.ts';
+import { AGENT_REPO_URL, INTEGRATION, seedAgentRepository } from '../support/fixtures.ts';
 import { printed, runAction } from '../support/run-action.ts';
 import { runCli } from '../cli/run-cli.ts';
 import { GITHUB_ACTIONS_BOT, startGitHubEmulator } from '../emulator/github.ts';
@@ -120,5 +120,67 @@ describe('the search before a create proves absence or fails', () => {
     expect(run.error).toBeUndefined();
     expect(run.outputs.created).toBe('true');
     expect(posts()).toHaveLength(1);
+  });
+});
+
+describe("one agent's malformed record is that agent's answer", () => {
+  const HEAD = 'aaaa1111bbbb2222cccc3333dddd4444eeee5555';
+  const MANIFEST = `agents:
+  support:
+    agent-config-path: apps/support/langgraph.json
+  research:
+    name: research-assistant
+    agent-config-path: apps/research/langgraph.json
+  triage:
+    agent-config-path: apps/triage/langgraph.json
+`;
+
+  it('fails research alone when the shared status check lists its record with a bad created_at', async () => {
+    emu.setOptions({ readyAfterPolls: 1 });
+    emu.setHead(AGENT_REPO_URL, 'main', HEAD);
+    emu.inject({
+      method: 'GET',
+      path: '/v2/deployments',
+      query: { deployment_ids: /,/ },
+      times: Infinity,
+      bodyTransform: (body) => {
+        const page = body as { resources: Record<string, unknown>[] };
+        return {
+          ...page,
+          resources: page.resources.map((record) =>
+            record.name === 'research-assistant' ? { ...record, created_at: 'yesterday' } : record,
+          ),
+        };
+      },
+    });
+
+    const run = await runAction(
+      {
+        'api-url': emu.url,
+        'integration-id': INTEGRATION,
+        agents: 'deploy/agents.yaml',
+        'wait-for-ready': 'true',
+        'wait-timeout': '60',
+      },
+      {
+        env: { DEPLOY_AGENT_POLL_INTERVAL_MS: '100' },
+        files: { 'deploy/agents.yaml': MANIFEST },
+        event: { name: 'push', ref: 'refs/heads/main', sha: HEAD },
+      },
+    );
+
+    expect(run.exitCode).toBe(1);
+    expect(run.error).toMatch(/^1 of 3 agents failed:\n- research: /);
+    expect(run.error).toMatch(/does not match the service's schema: resources\[\d\]\.created_at/);
+    const deployments = JSON.parse(run.outputs.deployments ?? '{}') as Record<
+      string,
+      Record<string, unknown>
+    >;
+    expect(deployments.support).toMatchObject({ live: true, 'commit-sha': HEAD });
+    expect(deployments.triage).toMatchObject({ live: true, 'commit-sha': HEAD });
+    expect(deployments.research).toMatchObject({ live: false });
+    expect(emu.requests.filter((r) => (r.query.deployment_ids ?? '').includes(','))).not.toEqual(
+      [],
+    );
   });
 });

@@ -197,8 +197,8 @@ export interface Fault {
   method?: string;
   /** Exact pathname, or a RegExp tested against the pathname. */
   path?: string | RegExp;
-  /** Query parameters the request must carry, each with exactly this (decoded) value. */
-  query?: Record<string, string>;
+  /** Query parameters the request must carry, each with exactly this (decoded) value, or one the RegExp matches. */
+  query?: Record<string, string | RegExp>;
   times?: number;
   /** Answer with this status (and `body`, `headers`) instead of running the real handler. */
   status?: number;
@@ -1116,7 +1116,9 @@ function faultMatches(
 ): boolean {
   if (fault.method !== undefined && fault.method.toUpperCase() !== method) return false;
   for (const [name, value] of Object.entries(fault.query ?? {})) {
-    if (query[name] !== value) return false;
+    const given = query[name];
+    if (typeof value === 'string' ? given !== value : given === undefined || !value.test(given))
+      return false;
   }
   if (fault.path === undefined) return true;
   if (typeof fault.path === 'string') return fault.path === path;

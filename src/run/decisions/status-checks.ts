@@ -14,7 +14,10 @@
  * of the longest intervals), so a check asked while a request that holds its
  * id is under way takes that request's answer rather than wait for the
  * next. A failed request fails every check it serves with the same error:
- * each wait counts it, and slows down on a `429`, as it does alone.
+ * each wait counts it, and slows down on a `429`, as it does alone. A
+ * request that answers serves each check from its own record alone
+ * (`Service.getByIds`): a record the service garbled fails that agent's
+ * check as its own answer would, and no other.
  *
  * Deadlines: a request may take as long as the nearest deadline of the
  * checks it starts with allows (at least a second, as one wait's last
@@ -145,7 +148,12 @@ export class StatusChecks {
       const found = await this.#service.getByIds([...batch.ids], timeoutMs);
       this.#underWay.delete(batch);
       this.#schedule = answered(this.#schedule);
-      for (const asked of batch.checks) asked.resolve(found.get(asked.id));
+      for (const asked of batch.checks) {
+        const answer = found.get(asked.id);
+        // A record that cannot be taken is that agent's answer alone, as if it had asked alone.
+        if (answer instanceof ServiceError) asked.reject(answer);
+        else asked.resolve(answer);
+      }
     } catch (error) {
       this.#underWay.delete(batch);
       if (error instanceof ServiceError) {

@@ -74,6 +74,54 @@ describe('the status of several deployments', () => {
     ]);
   });
 
+  it("takes each record on its own: a malformed one is its id's answer, not the others'", async () => {
+    const [a, b, c] = ['a', 'b', 'c'].map((name) => emu.seedDeployment({ name }));
+    const unasked = emu.seedDeployment({ name: 'unasked' });
+    emu.inject({
+      method: 'GET',
+      path: '/v2/deployments',
+      bodyTransform: (body) => {
+        const page = body as { resources: Record<string, unknown>[] };
+        const records = page.resources.map((record) =>
+          record.name === 'b' ? { ...record, created_at: 'yesterday' } : record,
+        );
+        const twice = records.find((record) => record.name === 'c');
+        const forged = { ...structuredClone(unasked), status: 'DEPLOYED' };
+        // c listed twice, differently; an id nobody asked for; something that is no record.
+        return { ...page, resources: [...records, { ...twice, status: 'FAILED' }, forged, 42] };
+      },
+    });
+
+    const found = await service.getByIds([a?.id ?? '', b?.id ?? '', c?.id ?? '']);
+
+    expect(found.get(a?.id ?? '')).toMatchObject({ name: 'a' });
+    const bad = found.get(b?.id ?? '');
+    expect(bad).toBeInstanceOf(Error);
+    expect((bad as Error).message).toMatch(
+      /does not match the service's schema: resources\[1\]\.created_at: /,
+    );
+    expect((found.get(c?.id ?? '') as Error).message).toContain(
+      'is listed twice, with different contents',
+    );
+    expect(found.has(unasked.id)).toBe(false);
+  });
+
+  it('getById throws the error of a malformed record, as the batch gives it to its agent', async () => {
+    const a = emu.seedDeployment({ name: 'a' });
+    emu.inject({
+      method: 'GET',
+      path: '/v2/deployments',
+      bodyTransform: (body) => {
+        const page = body as { resources: Record<string, unknown>[] };
+        return { ...page, resources: page.resources.map((r) => ({ ...r, created_at: 'x' })) };
+      },
+    });
+
+    await expect(service.getById(a.id)).rejects.toThrow(
+      /does not match the service's schema: resources\[0\]\.created_at: /,
+    );
+  });
+
   it('refuses more than 100 ids before any request', () => {
     const ids = Array.from({ length: 101 }, (_, index) => `id-${index}`);
     expect(() => service.getByIds(ids)).toThrow(RangeError);
