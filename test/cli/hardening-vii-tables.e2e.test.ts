@@ -4,14 +4,15 @@
  * `list` and `repos` tables fits, the id stays whole and a name too long
  * for both is cut in the middle (its start and its end kept); and
  * `list --json` that fails on a later page still writes
- * one valid JSON array of what it listed, exit 1, the error on stderr.
+ * one valid JSON array of what it listed, exit 1, the error on stderr (and
+ * exit 130 when interrupted while it waits for that page).
  */
 import stringWidth from 'string-width';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { startEmulator, type Emulator } from '../emulator/emulator.ts';
 import { INTEGRATION } from '../support/fixtures.ts';
 import { runInTerminal } from '../support/terminal.ts';
-import { runCli } from './run-cli.ts';
+import { runCli, startCli } from './run-cli.ts';
 
 const KEY = 'tables-api-key-0123456789';
 
@@ -136,5 +137,34 @@ describe('list --json that fails on a later page', () => {
         (request) => request.path === '/v2/deployments' && request.query.offset === '100',
       ),
     ).toBe(true);
+  });
+
+  it('closes the array when interrupted while a later page is awaited: valid JSON, exit 130', async () => {
+    const seeded = emu.seedDeployments(150, (i) => ({ name: `agent-${i}` }));
+    // Page 2 never answers: the run waits for it until interrupted.
+    emu.inject({ method: 'GET', path: '/v2/deployments', query: { offset: '100' }, delayMs: 1e12 });
+    const started = startCli(['list', '--all', '--json'], { env: env() });
+    const { child } = started;
+    // Once the first page is written.
+    const lastOfPage = seeded[99]?.id ?? '-';
+    await new Promise<void>((resolve) => {
+      let seen = '';
+      const reader = (chunk: string) => {
+        seen += chunk;
+        if (!seen.includes(lastOfPage)) return;
+        child.stdout?.off('data', reader);
+        resolve();
+      };
+      child.stdout?.on('data', reader);
+    });
+    child.kill('SIGINT');
+    const run = await started.finished;
+
+    expect(run.exitCode).toBe(130);
+    const listed = JSON.parse(run.stdout) as { id: string }[];
+    expect(listed.map((deployment) => deployment.id)).toEqual(
+      seeded.slice(0, 100).map((deployment) => deployment.id),
+    );
+    expect(run.stderr).toContain('list was interrupted');
   });
 });
