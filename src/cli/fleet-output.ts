@@ -9,23 +9,25 @@
 import { lineSafeJson } from '../common/json-text.js';
 import { untrusted } from '../common/runtime.js';
 import type { Deployment, Repository } from '../service/schemas.js';
-import { cutToWidth, padToWidth, screenWidth } from './screen-width.js';
+import { cutMiddle, cutToWidth, padToWidth, screenWidth } from './screen-width.js';
 
 /**
  * The columns of an item: a heading, how each item fills it, and how a
- * table gives way on a narrow terminal: a column a person acts on (copies
- * into a command: the name, the id) is never cut; the others are cut, and
- * at last left out, in the order of `cutRank` (the lowest first).
+ * table gives way on a narrow terminal: the columns a person does not act
+ * on are cut, and at last left out, in the order of `cutRank` (the lowest
+ * first); then, only when the line still does not fit, the name is cut in
+ * its middle (`'middle'`: its start and its end stay); the id a person
+ * copies into a command (`'never'`) is never cut.
  */
 export interface Column<T> {
   heading: string;
   cell: (item: T) => string;
-  /** Never cut nor left out; otherwise the order in which the column gives way. */
-  cutRank: number | 'never';
+  /** The order in which the column gives way; `'middle'`: last, cut in its middle; `'never'`: whole. */
+  cutRank: number | 'middle' | 'never';
 }
 
 export const DEPLOYMENT_COLUMNS: readonly Column<Deployment>[] = [
-  { heading: 'NAME', cell: (d) => d.name, cutRank: 'never' },
+  { heading: 'NAME', cell: (d) => d.name, cutRank: 'middle' },
   { heading: 'ID', cell: (d) => d.id, cutRank: 'never' },
   { heading: 'STATUS', cell: (d) => d.status, cutRank: 5 },
   { heading: 'SOURCE', cell: (d) => d.source, cutRank: 3 },
@@ -35,7 +37,7 @@ export const DEPLOYMENT_COLUMNS: readonly Column<Deployment>[] = [
 ];
 
 export const REPOSITORY_COLUMNS: readonly Column<Repository>[] = [
-  { heading: 'REPOSITORY', cell: (r) => `${r.owner}/${r.name}`, cutRank: 'never' },
+  { heading: 'REPOSITORY', cell: (r) => `${r.owner}/${r.name}`, cutRank: 'middle' },
   { heading: 'DEFAULT BRANCH', cell: (r) => r.default_branch, cutRank: 2 },
   { heading: 'URL', cell: (r) => r.url, cutRank: 1 },
   { heading: 'ID', cell: (r) => String(r.id), cutRank: 'never' },
@@ -51,7 +53,7 @@ function rowsOf<T>(items: readonly T[], columns: readonly Column<T>[]): string[]
 
 /** A column of the table: its heading and cells, and the width it is shown at. */
 interface Shown {
-  cutRank: number | 'never';
+  cutRank: Column<unknown>['cutRank'];
   texts: string[];
   width: number;
   /** A column is never cut narrower than its heading. */
@@ -64,7 +66,7 @@ const totalWidth = (shown: readonly Shown[]) =>
 /** The columns that give way, the first to give way first. */
 const byCutRank = (shown: readonly Shown[]) =>
   shown
-    .filter((each) => each.cutRank !== 'never')
+    .filter((each) => typeof each.cutRank === 'number')
     .sort((a, b) => Number(a.cutRank) - Number(b.cutRank));
 
 /** Cuts the columns that may be cut, in their order, until the table fits `width`, if it can. */
@@ -76,12 +78,22 @@ function cutToFit(shown: readonly Shown[], width: number): void {
   }
 }
 
+/** Cuts the name in its middle, down to its heading, until the table fits `width`, if it can. */
+function cutNameToFit(shown: readonly Shown[], width: number): void {
+  for (const column of shown.filter((each) => each.cutRank === 'middle')) {
+    const over = totalWidth(shown) - width;
+    if (over <= 0) return;
+    column.width = Math.max(column.floor, column.width - over);
+  }
+}
+
 /**
  * The columns as shown within `width` screen columns: the empty ones left
  * out; then the columns that may be cut are cut, in their order, down to
  * their heading; if that is not enough they are left out, in the same
- * order, from their full width again. The name and the id are shown whole
- * even when they alone are wider than the terminal.
+ * order, from their full width again; if the name and the id alone are
+ * still wider, the name is cut (in its middle). The id is always whole,
+ * even when it alone is wider than the terminal.
  */
 function fit(shown: Shown[], width: number): Shown[] {
   const full = shown.map((each) => each.width);
@@ -92,7 +104,11 @@ function fit(shown: Shown[], width: number): Shown[] {
       each.width = full[shown.indexOf(each)] ?? 0;
     });
     cutToFit(kept, width);
-    if (totalWidth(kept) <= width || left === leaving.length) return kept;
+    if (totalWidth(kept) <= width) return kept;
+    if (left === leaving.length) {
+      cutNameToFit(kept, width);
+      return kept;
+    }
   }
   return shown;
 }
@@ -101,8 +117,9 @@ function fit(shown: Shown[], width: number): Shown[] {
  * A table of the items with a heading line, measured in screen columns
  * (a wide character or an emoji takes two) and at most `width` of them a
  * line: a column no item fills is left out, and the columns a person does
- * not act on give way (cut, ending in `…`, then left out) before the name
- * and the id, which are never cut.
+ * not act on give way (cut, ending in `…`, then left out) before the name,
+ * which is cut in its middle only when it and the id cannot both fit; the
+ * id is never cut. A pipe's lines and `--json` carry the whole name.
  */
 export function table<T>(
   items: readonly T[],
@@ -128,7 +145,8 @@ export function table<T>(
     .map((_, row) =>
       shown
         .map((column, index) => {
-          const text = cutToWidth(column.texts[row] ?? '', column.width);
+          const cut = column.cutRank === 'middle' ? cutMiddle : cutToWidth;
+          const text = cut(column.texts[row] ?? '', column.width);
           return index === shown.length - 1 ? text : padToWidth(text, column.width);
         })
         .join(GAP)

@@ -91,7 +91,9 @@ function write<T>(
 /**
  * Writes the listing: with `--json` and when piped, each page as it arrives
  * (a JSON array streamed item by item, or its lines), so memory does not grow
- * with the fleet, and no page is read once stdout's reader has gone; on a
+ * with the fleet, and no page is read once stdout's reader has gone; the
+ * array is closed whatever happens (a later page that fails: the error is
+ * the run's, stdout the array of what was listed); on a
  * terminal, one table (its widths need every row). How many it wrote, and
  * whether the list goes on past the cap.
  */
@@ -111,20 +113,23 @@ async function writeListing(
     return { count: deployments.length, more };
   }
   const json = request.json ? new DeploymentsJsonStream((text) => stdout.write(text)) : undefined;
-  const listing = await service.listPages(
-    asked.filters,
-    asked.limit,
-    (page) => {
-      // The reader has gone (`| head`): nothing more to read for it.
-      if (stdout.closed === true) return false;
-      if (json === undefined) stdout.write(lines(page, DEPLOYMENT_COLUMNS));
-      else json.page(page);
-      return true;
-    },
-    options,
-  );
-  json?.end();
-  return listing;
+  try {
+    return await service.listPages(
+      asked.filters,
+      asked.limit,
+      (page) => {
+        // The reader has gone (`| head`): nothing more to read for it.
+        if (stdout.closed === true) return false;
+        if (json === undefined) stdout.write(lines(page, DEPLOYMENT_COLUMNS));
+        else json.page(page);
+        return true;
+      },
+      options,
+    );
+  } finally {
+    // Also when a page fails or the run is interrupted: stdout stays one JSON array, of what was listed.
+    json?.end();
+  }
 }
 
 async function list(context: FleetContext): Promise<void> {

@@ -36,6 +36,33 @@ export function cutToWidth(text: string, columns: number): string {
   return `${kept}…`;
 }
 
+/**
+ * `text` cut in the middle to at most `columns` columns: its start and its
+ * end kept, `…` between them (`checkout-assi…-pr-7`), so that two names that
+ * differ only at their end stay apart. Plain text, as `cutToWidth`.
+ */
+export function cutMiddle(text: string, columns: number): string {
+  if (screenWidth(text) <= columns) return text;
+  if (columns <= 0) return '';
+  const room = columns - 1;
+  const parts = Array.from(graphemes.segment(text), ({ segment }) => segment);
+  const take = (from: readonly string[], width: number): string[] => {
+    const kept: string[] = [];
+    let used = 0;
+    for (const segment of from) {
+      const each = screenWidth(segment);
+      if (used + each > width) break;
+      kept.push(segment);
+      used += each;
+    }
+    return kept;
+  };
+  const start = take(parts, Math.ceil(room / 2));
+  const used = screenWidth(start.join(''));
+  const end = take(parts.slice(start.length).reverse(), room - used).reverse();
+  return `${start.join('')}…${end.join('')}`;
+}
+
 /** `text` padded with spaces to `columns` columns (as `padEnd`, in columns). */
 export function padToWidth(text: string, columns: number): string {
   return text + ' '.repeat(Math.max(0, columns - screenWidth(text)));

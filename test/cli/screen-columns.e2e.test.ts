@@ -2,8 +2,9 @@
  * A good citizen of a narrow terminal, through dist/cli.js in a pseudo-terminal against the
  * service emulator: the live line is one row redrawn in place and cut to
  * the terminal's width, so it never fills the terminal with copies of it;
- * the `list` and `repos` tables fit the width in screen columns, never cut
- * a name or an id, and leave out a column no item fills.
+ * the `list` and `repos` tables fit the width in screen columns, keep a
+ * name whole beside its id when both fit (hardening-vii-tables.e2e.test.ts:
+ * when they do not), and leave out a column no item fills.
  */
 import { stripVTControlCharacters } from 'node:util';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -120,7 +121,7 @@ describe('the tables in an 80-column terminal', () => {
     }
   });
 
-  it('list: a column a person does not act on gives way before the name, which is never cut', async () => {
+  it('list: a column a person does not act on gives way before the name, which stays whole', async () => {
     emu.seedDeployments(2, (i) => ({
       name: `preview-deployment-name-pr-${i === 0 ? '9' : '999'}`,
       image_version: '2025.11.26-build.1234567',

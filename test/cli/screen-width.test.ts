@@ -1,11 +1,11 @@
 /**
  * Text on a terminal in screen columns: East Asian wide characters and
  * emoji take two, combining marks none, colour none; a cut never splits a
- * grapheme, and ends in `…` within the width.
+ * grapheme, and ends in `…` (or holds it in its middle) within the width.
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { cutToWidth, padToWidth, screenWidth } from '../../src/cli/screen-width.ts';
+import { cutMiddle, cutToWidth, padToWidth, screenWidth } from '../../src/cli/screen-width.ts';
 
 /** Half of a surrogate pair, without its other half. */
 const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
@@ -44,6 +44,32 @@ describe('cutToWidth', () => {
     fc.assert(
       fc.property(fc.string({ unit: 'grapheme' }), fc.integer({ min: 0, max: 40 }), (text, n) => {
         const cut = cutToWidth(text, n);
+        expect(screenWidth(cut)).toBeLessThanOrEqual(n);
+        expect(cut).not.toMatch(LONE_SURROGATE);
+        if (screenWidth(text) <= n) expect(cut).toBe(text);
+      }),
+    );
+  });
+});
+
+describe('cutMiddle', () => {
+  it('leaves text that fits whole', () => {
+    expect(cutMiddle('my-agent-pr-9', 13)).toBe('my-agent-pr-9');
+  });
+
+  it('keeps the start and the end, `…` between, never through a wide character or a grapheme', () => {
+    expect(cutMiddle('checkout-assistant-preview-pr-7', 19)).toBe('checkout-…view-pr-7');
+    expect(cutMiddle('エージェント', 7)).toBe('エ…ント');
+    expect(cutMiddle('ab👩‍💻cd👩‍💻ef', 6)).toBe('ab…ef');
+    expect(cutMiddle('🇯🇵🇯🇵🇯🇵', 5)).toBe('🇯🇵…🇯🇵');
+    expect(cutMiddle('abc', 0)).toBe('');
+    expect(cutMiddle('abc', 1)).toBe('…');
+  });
+
+  it('is never wider than asked, and never leaves half a surrogate pair', () => {
+    fc.assert(
+      fc.property(fc.string({ unit: 'grapheme' }), fc.integer({ min: 0, max: 40 }), (text, n) => {
+        const cut = cutMiddle(text, n);
         expect(screenWidth(cut)).toBeLessThanOrEqual(n);
         expect(cut).not.toMatch(LONE_SURROGATE);
         if (screenWidth(text) <= n) expect(cut).toBe(text);
