@@ -71,7 +71,10 @@ function serviceOf(access: ServiceAccess, { world, log, redactor, signal }: Flee
     words: COMMAND_WORDS,
   });
   // A listed deployment carries its secrets: the service registers each value as its page is parsed.
-  return new Service(client, log, { mask: (value) => redactor.add(value) });
+  return new Service(client, log, {
+    mask: (value) => redactor.add(value),
+    redact: (text) => redactor.redact(text),
+  });
 }
 
 /** Writes the items: `--json`, a table on a terminal, else tab-separated lines. */

@@ -85,10 +85,37 @@ export class Redactor {
   }
 
   redact(text: string): string {
-    // Longest first, so that a secret containing another is replaced whole.
-    this.#sorted ??= [...this.#needles].sort((a, b) => b.length - a.length);
     let out = text;
-    for (const needle of this.#sorted) out = out.split(needle).join(MASK);
+    for (const needle of this.#longestFirst()) out = out.split(needle).join(MASK);
     return out;
+  }
+
+  /**
+   * The first `characters` characters (code points) of `text` as it is, each secret value
+   * that begins among them replaced by `***`, one that runs past the cut whole: the head
+   * is cut from the text as received, and no part of a secret is left at its end.
+   */
+  redactHead(text: string, characters: number): string {
+    const needles = this.#longestFirst();
+    let out = '';
+    let index = 0;
+    for (let count = 0; count < characters && index < text.length; count++) {
+      const needle = needles.find((candidate) => text.startsWith(candidate, index));
+      if (needle !== undefined) {
+        out += MASK;
+        index += needle.length;
+        continue;
+      }
+      const character = String.fromCodePoint(text.codePointAt(index) ?? 0);
+      out += character;
+      index += character.length;
+    }
+    return out;
+  }
+
+  /** The needles, longest first, so that a secret containing another is replaced whole. */
+  #longestFirst(): string[] {
+    this.#sorted ??= [...this.#needles].sort((a, b) => b.length - a.length);
+    return this.#sorted;
   }
 }

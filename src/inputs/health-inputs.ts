@@ -7,7 +7,7 @@
 import type { HealthRequest } from './deploy-spec.js';
 import type { InputProblem } from './errors.js';
 import type { Manifest } from './manifest.js';
-import type { HealthCheck } from '../service/health-address.js';
+import { queryValues, type HealthCheck } from '../service/health-address.js';
 
 /** The three inputs, in action.yml's order. */
 export const HEALTH_INPUT_NAMES = [
@@ -35,9 +35,11 @@ export function healthRequest(inputs: HealthInputs): HealthRequest | undefined {
   };
 }
 
-/** The header values of the check: never printed. */
+/** The header values of the check and the values of its query string: never printed. */
 export function healthSensitiveValues(inputs: HealthInputs): string[] {
-  return Object.values(inputs['health-check-headers']);
+  const check = inputs['health-check'];
+  const address = check === undefined ? '' : check.kind === 'path' ? check.path : check.template;
+  return [...Object.values(inputs['health-check-headers']), ...queryValues(address)];
 }
 
 /** Headers or an expected text given without a check. */

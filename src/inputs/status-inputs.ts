@@ -74,8 +74,13 @@ function agentLookups(
     // The entry's check over the step's, parsed as the deploy parses it.
     const own = entryInputs(agent, ['health-check', 'health-check-expect'], run);
     problems.push(...own.problems);
-    const spec: StatusRequest = { ...lookup, name: agent.deploymentName };
-    const health = healthRequest({ ...inputs, ...own.overrides });
+    const checked = { ...inputs, ...own.overrides };
+    const spec: StatusRequest = {
+      ...lookup,
+      name: agent.deploymentName,
+      sensitiveValues: [...lookup.sensitiveValues, ...healthSensitiveValues(checked)],
+    };
+    const health = healthRequest(checked);
     if (health === undefined) delete spec.health;
     else spec.health = health;
     return { key: agent.key, spec };

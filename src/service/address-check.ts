@@ -3,7 +3,8 @@
  * that answers `2xx` (and holds the expected text) or says why not, as a value. Only
  * https:// or a loopback http://, never a link-local or metadata address (address-guard.ts),
  * redirects followed only to the same origin, the body read at most 64 KiB, TLS verified,
- * the proxy honoured. No header value and no query string appears in what it says.
+ * the proxy honoured. No header value and no query string appears in what it says: the
+ * values of both are secrets, hidden even where the answer echoes them.
  */
 import { STATUS_CODES } from 'node:http';
 import type { LookupFunction } from 'node:net';
@@ -22,6 +23,7 @@ import {
   guardedLookup,
   isForbiddenHost,
 } from './address-guard.js';
+import { queryValues } from './health-address.js';
 import { proxyDispatcher, type ProxySettings } from './proxy.js';
 
 /** An attempt's bound: an agent that scales to zero may take this long to answer. */
@@ -58,7 +60,10 @@ export interface CheckResult {
   status?: number;
   /** Why the check failed, in a sentence that shows no query and no header value. */
   error?: string;
-  /** A failing answer's first 200 characters, escaped, header values masked. */
+  /**
+   * A failing answer's first 200 characters as received, header and query values masked,
+   * then on one line and escaped.
+   */
   bodyExcerpt?: string;
   /**
    * The address is one the check never asks (not https nor a loopback http, credentials
@@ -97,6 +102,7 @@ export async function checkAddress(
   // A value too short to hide without garbling the text (`isRedactable`) stays as it is.
   const hidden = new Redactor();
   for (const value of Object.values(options.headers ?? {})) hidden.add(value);
+  for (const value of queryValues(address)) hidden.add(value);
   const hide = (text: string) => hidden.redact(text);
   const refused = refusal(address);
   if (refused !== undefined) return { ok: false, error: hide(refused), refused: true };
@@ -104,7 +110,7 @@ export async function checkAddress(
   const bound = new ExchangeBound(timeoutMs, options.signal);
   const route = dispatcherFor(options);
   try {
-    const result = await exchange(new URL(address), options, route, bound.signal, hide);
+    const result = await exchange(new URL(address), options, route, bound.signal, hidden);
     return result.error === undefined ? result : { ...result, error: hide(result.error) };
   } catch (error) {
     if (bound.cancelled) throw new CancelledError('The run was cancelled');
@@ -140,7 +146,7 @@ async function exchange(
   options: CheckOptions,
   route: Route,
   signal: AbortSignal,
-  hide: (text: string) => string,
+  hidden: Redactor,
 ): Promise<CheckResult> {
   const headers = { 'user-agent': 'deploy-agent-action health check', ...options.headers };
   let url = start;
@@ -162,7 +168,7 @@ async function exchange(
     const location = answer.headers.location;
     if (!REDIRECTS.has(status) || typeof location !== 'string') {
       const { body } = await boundedBody(answer.body, MAX_BODY_BYTES);
-      return judge(status, body, options.expect, hide);
+      return judge(status, body, options.expect, hidden);
     }
     // A redirect's body is not read; dropping it drops its connection, no error to report.
     answer.body.on('error', () => undefined).destroy();
@@ -180,6 +186,7 @@ async function exchange(
       return { ok: false, status, error: `more than ${MAX_REDIRECTS} redirects: not followed` };
     }
     url = next;
+    for (const value of queryValues(url.href)) hidden.add(value);
   }
 }
 
@@ -197,7 +204,7 @@ function judge(
   status: number,
   body: Buffer,
   expected: string | undefined,
-  hide: (text: string) => string,
+  hidden: Redactor,
 ): CheckResult {
   const answered = status >= 200 && status <= 299;
   const holds = expected === undefined || expected === '' || body.includes(expected, 0, 'utf8');
@@ -205,9 +212,11 @@ function judge(
   const error = answered
     ? `${status} answer does not hold the expected text (in its first ${MAX_BODY_BYTES / 1024} KiB)`
     : `${status} ${STATUS_CODES[status] ?? 'answer'}`;
-  const text = hide(body.toString('utf8')).replace(/\s+/g, ' ').trim();
+  // Cut as received, then made one line: whitespace collapsed never lets text past the cut in.
+  const head = hidden.redactHead(body.toString('utf8'), EXCERPT_CHARACTERS);
+  const text = head.replace(/\s+/g, ' ').trim();
   if (text === '') return { ok: false, status, error };
-  return { ok: false, status, error, bodyExcerpt: untrusted(text.slice(0, EXCERPT_CHARACTERS)) };
+  return { ok: false, status, error, bodyExcerpt: untrusted(text) };
 }
 
 /** Why the connection was refused before it was made (a forbidden resolved address), if it was. */

@@ -82,6 +82,8 @@ export interface ServiceOptions {
   maxPages?: number;
   /** Masks a value for the runner and the run's own redaction (a password in `custom_url`). */
   mask?: (secret: string) => void;
+  /** The run's redaction (every value `mask` registered): a deployment's own fields pass it. */
+  redact?: (text: string) => string;
 }
 
 export class Service {
@@ -95,7 +97,7 @@ export class Service {
     this.#client = client;
     this.#logger = logger;
     this.#maxPages = options.maxPages ?? MAX_PAGES;
-    this.#vetting = new DeploymentVetting(logger, options.mask ?? (() => {}));
+    this.#vetting = new DeploymentVetting(logger, options.mask ?? (() => {}), options.redact);
   }
 
   /** How the entry names what a remedy points to (its inputs, or its options). */

@@ -35,3 +35,24 @@ export function fillHealthCheck(check: HealthCheck, url: string | null | undefin
   if (check.kind === 'path') return { kind: 'address', address: `${base}${check.path}` };
   return { kind: 'address', address: check.template.replaceAll(URL_PLACEHOLDER, base) };
 }
+
+/**
+ * The values of an address's query string, as written and decoded (a part without `=`
+ * whole): secrets like the check's header values (`?token=…`), hidden before the first
+ * request. A value that holds `{url}` is the deployment's address, not a secret.
+ */
+export function queryValues(address: string): string[] {
+  const query = /\?([^#]*)/.exec(address)?.[1] ?? '';
+  const values: string[] = [];
+  for (const part of query.split('&')) {
+    const written = part.includes('=') ? part.slice(part.indexOf('=') + 1) : part;
+    if (written === '' || written.includes(URL_PLACEHOLDER)) continue;
+    values.push(written);
+    try {
+      values.push(decodeURIComponent(written.replaceAll('+', ' ')));
+    } catch {
+      // A malformed escape: the value as written is what an echo shows.
+    }
+  }
+  return [...new Set(values)];
+}

@@ -8,6 +8,10 @@
  *   (`publishableAddress`): a password in it is masked at once and the
  *   address kept without it; anything else is dropped.
  * - `repo_commit_sha` only as a full 40-hex commit; anything else is dropped.
+ * - no secret value (the step's, or one any deployment holds): `status` is
+ *   redacted here, where it enters, and a `custom_url` that holds one is not
+ *   published at all (no `url` output, no link, no `environment_url`), so
+ *   that no view can forget it.
  *
  * Each value dropped or changed is said once a run, not at every poll.
  *
@@ -29,11 +33,18 @@ const SecretValueSchema = z.looseObject({ value: z.string() });
 export class DeploymentVetting {
   readonly #logger: Logger;
   readonly #mask: (secret: string) => void;
+  readonly #redact: (text: string) => string;
   readonly #said = new Set<string>();
 
-  constructor(logger: Logger, mask: (secret: string) => void) {
+  /** `redact`: the run's redaction, which knows every value `mask` registered. */
+  constructor(
+    logger: Logger,
+    mask: (secret: string) => void,
+    redact: (text: string) => string = (text) => text,
+  ) {
     this.#logger = logger;
     this.#mask = mask;
+    this.#redact = redact;
   }
 
   /** Registers the secret values of a deployment the service answered, used or not. */
@@ -59,12 +70,15 @@ export class DeploymentVetting {
     this.hide(deployment);
     const url = this.#url(deployment);
     const commit = this.#commit(deployment);
+    const status = this.#redact(deployment.status);
     const unchanged =
       url === deployment.source_config.custom_url &&
-      commit === deployment.source_revision_config.repo_commit_sha;
+      commit === deployment.source_revision_config.repo_commit_sha &&
+      status === deployment.status;
     if (unchanged) return deployment;
     return {
       ...deployment,
+      status,
       source_config: { ...deployment.source_config, custom_url: url },
       source_revision_config: { ...deployment.source_revision_config, repo_commit_sha: commit },
     };
@@ -75,21 +89,29 @@ export class DeploymentVetting {
     if (given === undefined || given === null || given === '') return given;
     const verdict = publishableAddress(given);
     for (const secret of verdict.removed) this.#mask(secret);
-    if (verdict.ok && verdict.address === given) return given;
-    if (verdict.ok) {
+    if (!verdict.ok) {
       this.#once(
-        `custom_url:${verdict.address}`,
-        verdict.hadCredentials
-          ? `the service's custom_url of '${untrusted(deployment.name)}' holds a user or password: it is published without them (the password is masked)`
-          : `the service's custom_url of '${untrusted(deployment.name)}' holds spaces or control characters: it is published as an address parser reads it`,
+        `custom_url-refused:${given}`,
+        `the service's custom_url of '${untrusted(deployment.name)}' is not published: ${verdict.why}`,
       );
-      return verdict.address;
+      return null;
     }
+    // A password is taken out above; any other secret value in the address withholds it all.
+    if (this.#redact(verdict.address) !== verdict.address) {
+      this.#once(
+        `custom_url-secret:${deployment.id}`,
+        `the service's custom_url of '${untrusted(deployment.name)}' holds a secret value: it is not published (no url output, link or environment_url)`,
+      );
+      return null;
+    }
+    if (verdict.address === given) return given;
     this.#once(
-      `custom_url-refused:${given}`,
-      `the service's custom_url of '${untrusted(deployment.name)}' is not published: ${verdict.why}`,
+      `custom_url:${verdict.address}`,
+      verdict.hadCredentials
+        ? `the service's custom_url of '${untrusted(deployment.name)}' holds a user or password: it is published without them (the password is masked)`
+        : `the service's custom_url of '${untrusted(deployment.name)}' holds spaces or control characters: it is published as an address parser reads it`,
     );
-    return null;
+    return verdict.address;
   }
 
   #commit(deployment: Deployment): string | null | undefined {

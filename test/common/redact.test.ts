@@ -88,3 +88,24 @@ describe('Redactor and form bodies', () => {
     expect(redactor.redact(`detail: ${body}&other=1`)).toBe('detail: KEY=***&other=1');
   });
 });
+
+describe('Redactor.redactHead', () => {
+  const secret = 'query-token-4f9a2c7e1b';
+
+  it('cuts the text as it is, before anything is collapsed', () => {
+    const redactor = new Redactor();
+    const text = `start${' '.repeat(300)}far past the cut`;
+    expect(redactor.redactHead(text, 200)).toBe(`start${' '.repeat(195)}`);
+  });
+
+  it('masks a secret among the first characters, and one that runs past the cut whole', () => {
+    const redactor = new Redactor();
+    redactor.add(secret);
+    expect(redactor.redactHead(`token=${secret}&x=1`, 200)).toBe('token=***&x=1');
+    expect(redactor.redactHead(`token=${secret}`, 10)).toBe('token=***');
+  });
+
+  it('counts characters, not UTF-16 units: no half of a character at the cut', () => {
+    expect(new Redactor().redactHead('ab😀cd', 3)).toBe('ab😀');
+  });
+});

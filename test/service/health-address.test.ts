@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { fillHealthCheck, needsUrl } from '../../src/service/health-address.ts';
+import { fillHealthCheck, needsUrl, queryValues } from '../../src/service/health-address.ts';
 import { shownAddress } from '../../src/common/address.ts';
 
 describe('fillHealthCheck', () => {
@@ -56,5 +56,19 @@ describe('shownAddress', () => {
     );
     expect(shownAddress(new URL('http://127.0.0.1:3000/'))).toBe('http://127.0.0.1:3000/');
     expect(shownAddress('not an address?key=secret')).toBe('(not an address)');
+  });
+});
+
+describe('queryValues', () => {
+  it('gives each value as written and decoded, none of {url}, none of an empty query', () => {
+    expect(queryValues('/ok?token=a%2Fb+c&probe=1&bare#frag=x')).toEqual([
+      'a%2Fb+c',
+      'a/b c',
+      '1',
+      'bare',
+    ]);
+    expect(queryValues('https://x.example/ok?u={url}')).toEqual([]);
+    expect(queryValues('{url}/ok')).toEqual([]);
+    expect(queryValues('/ok?bad=%E0%A4%A')).toEqual(['%E0%A4%A']);
   });
 });

@@ -3,6 +3,7 @@
  * only as an address that may be published, repo_commit_sha only as a commit, each said once.
  */
 import { describe, expect, it } from 'vitest';
+import { Redactor } from '../../src/common/redact.ts';
 import { DeploymentVetting } from '../../src/service/vet.ts';
 import { MemoryLogger } from '../support/clock.ts';
 import { aDeployment, OLD_SHA } from '../support/fixtures.ts';
@@ -72,4 +73,63 @@ describe('repo_commit_sha', () => {
       expect(logger.lines[0]).not.toContain('\n');
     },
   );
+});
+
+describe('secret values in the service own fields', () => {
+  const SECRET = 'held-secret-value-5b27c0';
+
+  /** A vetting whose run knows `SECRET` (and every value masked since). */
+  function knowing() {
+    const logger = new MemoryLogger();
+    const redactor = new Redactor();
+    redactor.add(SECRET);
+    const vetting = new DeploymentVetting(
+      logger,
+      (secret) => redactor.add(secret),
+      (text) => redactor.redact(text),
+    );
+    return { logger, vetting };
+  }
+
+  it('a custom_url holding a secret value is not published, said once naming the field', () => {
+    const { logger, vetting: v } = knowing();
+    for (let poll = 0; poll < 3; poll++) {
+      const vetted = v.vet(withUrl(`https://agent.example/?key=${SECRET}`));
+      expect(vetted.source_config.custom_url).toBeNull();
+    }
+    expect(logger.lines).toEqual([
+      "warning: the service's custom_url of 'app' holds a secret value: it is not published (no url output, link or environment_url)",
+    ]);
+  });
+
+  it("a deployment's own secret values count, registered before its custom_url is judged", () => {
+    const logger = new MemoryLogger();
+    const redactor = new Redactor();
+    const v = new DeploymentVetting(
+      logger,
+      (secret) => redactor.add(secret),
+      (text) => redactor.redact(text),
+    );
+    const deployment = aDeployment({
+      source_config: { custom_url: 'https://agent.example/own-secret-value-77' },
+      secrets: [{ name: 'OWN', value: 'own-secret-value-77' }],
+    });
+    expect(v.vet(deployment).source_config.custom_url).toBeNull();
+  });
+
+  it('a password taken out of the address does not withhold it at the next poll', () => {
+    const { logger, vetting: v } = knowing();
+    for (let poll = 0; poll < 2; poll++) {
+      const vetted = v.vet(withUrl('https://deployer:hunter2-PASSWORD@preview.example/app'));
+      expect(vetted.source_config.custom_url).toBe('https://preview.example/app');
+    }
+    expect(logger.lines).toHaveLength(1);
+  });
+
+  it('a status holding a secret value is redacted where it enters', () => {
+    const { vetting: v } = knowing();
+    expect(v.vet(aDeployment({ status: `FAILED: ${SECRET}` })).status).toBe('FAILED: ***');
+    const plain = aDeployment({ status: 'READY' });
+    expect(v.vet(plain)).toBe(plain);
+  });
 });

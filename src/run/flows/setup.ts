@@ -35,7 +35,7 @@ export function dependenciesOf(
     ...(io.words === undefined ? {} : { words: io.words }),
   });
   return {
-    service: new Service(client, logger, { mask: io.mask }),
+    service: new Service(client, logger, { mask: io.mask, redact: io.redact }),
     logger,
     clock,
     signal,
