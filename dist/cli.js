@@ -29965,12 +29965,37 @@ class Redactor {
         return fresh;
     }
     redact(text) {
-        // Longest first, so that a secret containing another is replaced whole.
-        this.#sorted ??= [...this.#needles].sort((a, b) => b.length - a.length);
         let out = text;
-        for (const needle of this.#sorted)
+        for (const needle of this.#longestFirst())
             out = out.split(needle).join(MASK);
         return out;
+    }
+    /**
+     * The first `characters` characters (code points) of `text` as it is, each secret value
+     * that begins among them replaced by `***`, one that runs past the cut whole: the head
+     * is cut from the text as received, and no part of a secret is left at its end.
+     */
+    redactHead(text, characters) {
+        const needles = this.#longestFirst();
+        let out = '';
+        let index = 0;
+        for (let count = 0; count < characters && index < text.length; count++) {
+            const needle = needles.find((candidate) => text.startsWith(candidate, index));
+            if (needle !== undefined) {
+                out += MASK;
+                index += needle.length;
+                continue;
+            }
+            const character = String.fromCodePoint(text.codePointAt(index) ?? 0);
+            out += character;
+            index += character.length;
+        }
+        return out;
+    }
+    /** The needles, longest first, so that a secret containing another is replaced whole. */
+    #longestFirst() {
+        this.#sorted ??= [...this.#needles].sort((a, b) => b.length - a.length);
+        return this.#sorted;
     }
 }
 
@@ -40089,6 +40114,10 @@ const ErrorBodySchema = looseObject({
  *   (`publishableAddress`): a password in it is masked at once and the
  *   address kept without it; anything else is dropped.
  * - `repo_commit_sha` only as a full 40-hex commit; anything else is dropped.
+ * - no secret value (the step's, or one any deployment holds): `status` is
+ *   redacted here, where it enters, and a `custom_url` that holds one is not
+ *   published at all (no `url` output, no link, no `environment_url`), so
+ *   that no view can forget it.
  *
  * Each value dropped or changed is said once a run, not at every poll.
  *
@@ -40107,10 +40136,13 @@ const SecretValueSchema = looseObject({ value: schemas_string() });
 class DeploymentVetting {
     #logger;
     #mask;
+    #redact;
     #said = new Set();
-    constructor(logger, mask) {
+    /** `redact`: the run's redaction, which knows every value `mask` registered. */
+    constructor(logger, mask, redact = (text) => text) {
         this.#logger = logger;
         this.#mask = mask;
+        this.#redact = redact;
     }
     /** Registers the secret values of a deployment the service answered, used or not. */
     hide(deployment) {
@@ -40136,12 +40168,15 @@ class DeploymentVetting {
         this.hide(deployment);
         const url = this.#url(deployment);
         const commit = this.#commit(deployment);
+        const status = this.#redact(deployment.status);
         const unchanged = url === deployment.source_config.custom_url &&
-            commit === deployment.source_revision_config.repo_commit_sha;
+            commit === deployment.source_revision_config.repo_commit_sha &&
+            status === deployment.status;
         if (unchanged)
             return deployment;
         return {
             ...deployment,
+            status,
             source_config: { ...deployment.source_config, custom_url: url },
             source_revision_config: { ...deployment.source_revision_config, repo_commit_sha: commit },
         };
@@ -40153,16 +40188,21 @@ class DeploymentVetting {
         const verdict = publishableAddress(given);
         for (const secret of verdict.removed)
             this.#mask(secret);
-        if (verdict.ok && verdict.address === given)
-            return given;
-        if (verdict.ok) {
-            this.#once(`custom_url:${verdict.address}`, verdict.hadCredentials
-                ? `the service's custom_url of '${untrusted(deployment.name)}' holds a user or password: it is published without them (the password is masked)`
-                : `the service's custom_url of '${untrusted(deployment.name)}' holds spaces or control characters: it is published as an address parser reads it`);
-            return verdict.address;
+        if (!verdict.ok) {
+            this.#once(`custom_url-refused:${given}`, `the service's custom_url of '${untrusted(deployment.name)}' is not published: ${verdict.why}`);
+            return null;
         }
-        this.#once(`custom_url-refused:${given}`, `the service's custom_url of '${untrusted(deployment.name)}' is not published: ${verdict.why}`);
-        return null;
+        // A password is taken out above; any other secret value in the address withholds it all.
+        if (this.#redact(verdict.address) !== verdict.address) {
+            this.#once(`custom_url-secret:${deployment.id}`, `the service's custom_url of '${untrusted(deployment.name)}' holds a secret value: it is not published (no url output, link or environment_url)`);
+            return null;
+        }
+        if (verdict.address === given)
+            return given;
+        this.#once(`custom_url:${verdict.address}`, verdict.hadCredentials
+            ? `the service's custom_url of '${untrusted(deployment.name)}' holds a user or password: it is published without them (the password is masked)`
+            : `the service's custom_url of '${untrusted(deployment.name)}' holds spaces or control characters: it is published as an address parser reads it`);
+        return verdict.address;
     }
     #commit(deployment) {
         const given = deployment.source_revision_config.repo_commit_sha;
@@ -40219,7 +40259,7 @@ class Service {
         this.#client = client;
         this.#logger = logger;
         this.#maxPages = options.maxPages ?? MAX_PAGES;
-        this.#vetting = new DeploymentVetting(logger, options.mask ?? (() => { }));
+        this.#vetting = new DeploymentVetting(logger, options.mask ?? (() => { }), options.redact);
     }
     /** How the entry names what a remedy points to (its inputs, or its options). */
     get words() {
@@ -41196,14 +41236,64 @@ function forbiddenResolution(hostname, lookup = external_node_dns_.lookup) {
     });
 }
 
+;// CONCATENATED MODULE: ./src/service/health-address.ts
+/**
+ * The address of a deployment's health check (ACTION-CONTRACT.md behaviour 31), as
+ * values: the `health-check` input once parsed (inputs/health-check.ts parses it), and
+ * that check filled in for one deployment from its `url` (`source_config.custom_url`).
+ */
+
+/** The one placeholder an address may hold: the deployment's `url`. */
+const URL_PLACEHOLDER = '{url}';
+/** Whether the check needs the deployment's `url`. */
+function needsUrl(check) {
+    return check.kind === 'path' || check.template.includes(URL_PLACEHOLDER);
+}
+/**
+ * The check's address for a deployment whose `url` is `url` (empty or absent: none).
+ * A trailing `/` of the url is dropped, so `{url}/ok` and the path `/ok` have one `/`.
+ */
+function fillHealthCheck(check, url) {
+    const base = url === null || url === undefined ? '' : withoutTrailingSlashes(url.trim());
+    if (needsUrl(check) && base === '')
+        return { kind: 'no-url' };
+    if (check.kind === 'path')
+        return { kind: 'address', address: `${base}${check.path}` };
+    return { kind: 'address', address: check.template.replaceAll(URL_PLACEHOLDER, base) };
+}
+/**
+ * The values of an address's query string, as written and decoded (a part without `=`
+ * whole): secrets like the check's header values (`?token=…`), hidden before the first
+ * request. A value that holds `{url}` is the deployment's address, not a secret.
+ */
+function queryValues(address) {
+    const query = /\?([^#]*)/.exec(address)?.[1] ?? '';
+    const values = [];
+    for (const part of query.split('&')) {
+        const written = part.includes('=') ? part.slice(part.indexOf('=') + 1) : part;
+        if (written === '' || written.includes(URL_PLACEHOLDER))
+            continue;
+        values.push(written);
+        try {
+            values.push(decodeURIComponent(written.replaceAll('+', ' ')));
+        }
+        catch {
+            // A malformed escape: the value as written is what an echo shows.
+        }
+    }
+    return [...new Set(values)];
+}
+
 ;// CONCATENATED MODULE: ./src/service/address-check.ts
 /**
  * One bounded check of a deployment's address (ACTION-CONTRACT.md behaviour 31): a `GET`
  * that answers `2xx` (and holds the expected text) or says why not, as a value. Only
  * https:// or a loopback http://, never a link-local or metadata address (address-guard.ts),
  * redirects followed only to the same origin, the body read at most 64 KiB, TLS verified,
- * the proxy honoured. No header value and no query string appears in what it says.
+ * the proxy honoured. No header value and no query string appears in what it says: the
+ * values of both are secrets, hidden even where the answer echoes them.
  */
+
 
 
 
@@ -41252,6 +41342,8 @@ async function checkAddress(address, options = {}) {
     const hidden = new Redactor();
     for (const value of Object.values(options.headers ?? {}))
         hidden.add(value);
+    for (const value of queryValues(address))
+        hidden.add(value);
     const hide = (text) => hidden.redact(text);
     const refused = refusal(address);
     if (refused !== undefined)
@@ -41260,7 +41352,7 @@ async function checkAddress(address, options = {}) {
     const bound = new ExchangeBound(timeoutMs, options.signal);
     const route = dispatcherFor(options);
     try {
-        const result = await exchange(new URL(address), options, route, bound.signal, hide);
+        const result = await exchange(new URL(address), options, route, bound.signal, hidden);
         return result.error === undefined ? result : { ...result, error: hide(result.error) };
     }
     catch (error) {
@@ -41288,7 +41380,7 @@ function dispatcherFor(options) {
     return { dispatcher: new undici/* Agent */.g6({ connect }), proxied: false };
 }
 /** The GET, and the same-origin redirects it leads to, to the answer judged. */
-async function exchange(start, options, route, signal, hide) {
+async function exchange(start, options, route, signal, hidden) {
     const headers = { 'user-agent': 'deploy-agent-action health check', ...options.headers };
     let url = start;
     for (let redirects = 0;; redirects++) {
@@ -41307,7 +41399,7 @@ async function exchange(start, options, route, signal, hide) {
         const location = answer.headers.location;
         if (!REDIRECTS.has(status) || typeof location !== 'string') {
             const { body } = await boundedBody(answer.body, MAX_BODY_BYTES);
-            return judge(status, body, options.expect, hide);
+            return judge(status, body, options.expect, hidden);
         }
         // A redirect's body is not read; dropping it drops its connection, no error to report.
         answer.body.on('error', () => undefined).destroy();
@@ -41326,6 +41418,8 @@ async function exchange(start, options, route, signal, hide) {
             return { ok: false, status, error: `more than ${MAX_REDIRECTS} redirects: not followed` };
         }
         url = next;
+        for (const value of queryValues(url.href))
+            hidden.add(value);
     }
 }
 /** `work`, or a rejection as soon as `signal` aborts (a DNS look-up cannot be stopped). */
@@ -41338,7 +41432,7 @@ function whileNotAborted(work, signal) {
         work.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
     });
 }
-function judge(status, body, expected, hide) {
+function judge(status, body, expected, hidden) {
     const answered = status >= 200 && status <= 299;
     const holds = expected === undefined || expected === '' || body.includes(expected, 0, 'utf8');
     if (answered && holds)
@@ -41346,10 +41440,12 @@ function judge(status, body, expected, hide) {
     const error = answered
         ? `${status} answer does not hold the expected text (in its first ${MAX_BODY_BYTES / 1024} KiB)`
         : `${status} ${external_node_http_.STATUS_CODES[status] ?? 'answer'}`;
-    const text = hide(body.toString('utf8')).replace(/\s+/g, ' ').trim();
+    // Cut as received, then made one line: whitespace collapsed never lets text past the cut in.
+    const head = hidden.redactHead(body.toString('utf8'), EXCERPT_CHARACTERS);
+    const text = head.replace(/\s+/g, ' ').trim();
     if (text === '')
         return { ok: false, status, error };
-    return { ok: false, status, error, bodyExcerpt: untrusted(text.slice(0, EXCERPT_CHARACTERS)) };
+    return { ok: false, status, error, bodyExcerpt: untrusted(text) };
 }
 /** Why the connection was refused before it was made (a forbidden resolved address), if it was. */
 function forbiddenCause(error) {
@@ -41358,32 +41454,6 @@ function forbiddenCause(error) {
             return cause.message;
     }
     return undefined;
-}
-
-;// CONCATENATED MODULE: ./src/service/health-address.ts
-/**
- * The address of a deployment's health check (ACTION-CONTRACT.md behaviour 31), as
- * values: the `health-check` input once parsed (inputs/health-check.ts parses it), and
- * that check filled in for one deployment from its `url` (`source_config.custom_url`).
- */
-
-/** The one placeholder an address may hold: the deployment's `url`. */
-const URL_PLACEHOLDER = '{url}';
-/** Whether the check needs the deployment's `url`. */
-function needsUrl(check) {
-    return check.kind === 'path' || check.template.includes(URL_PLACEHOLDER);
-}
-/**
- * The check's address for a deployment whose `url` is `url` (empty or absent: none).
- * A trailing `/` of the url is dropped, so `{url}/ok` and the path `/ok` have one `/`.
- */
-function fillHealthCheck(check, url) {
-    const base = url === null || url === undefined ? '' : withoutTrailingSlashes(url.trim());
-    if (needsUrl(check) && base === '')
-        return { kind: 'no-url' };
-    if (check.kind === 'path')
-        return { kind: 'address', address: `${base}${check.path}` };
-    return { kind: 'address', address: check.template.replaceAll(URL_PLACEHOLDER, base) };
 }
 
 ;// CONCATENATED MODULE: ./src/run/decisions/health.ts
@@ -43352,6 +43422,7 @@ function commitRequest(commit, fields, run) {
 }
 
 ;// CONCATENATED MODULE: ./src/inputs/health-inputs.ts
+
 /** The three inputs, in action.yml's order. */
 const HEALTH_INPUT_NAMES = [
     'health-check',
@@ -43370,9 +43441,11 @@ function healthRequest(inputs) {
         ...(expect === undefined ? {} : { expect }),
     };
 }
-/** The header values of the check: never printed. */
+/** The header values of the check and the values of its query string: never printed. */
 function healthSensitiveValues(inputs) {
-    return Object.values(inputs['health-check-headers']);
+    const check = inputs['health-check'];
+    const address = check === undefined ? '' : check.kind === 'path' ? check.path : check.template;
+    return [...Object.values(inputs['health-check-headers']), ...queryValues(address)];
 }
 /** Headers or an expected text given without a check. */
 function healthProblems(inputs) {
@@ -43818,8 +43891,13 @@ function agentLookups(manifest, inputs, lookup, run) {
         // The entry's check over the step's, parsed as the deploy parses it.
         const own = entryInputs(agent, ['health-check', 'health-check-expect'], run);
         problems.push(...own.problems);
-        const spec = { ...lookup, name: agent.deploymentName };
-        const health = healthRequest({ ...inputs, ...own.overrides });
+        const checked = { ...inputs, ...own.overrides };
+        const spec = {
+            ...lookup,
+            name: agent.deploymentName,
+            sensitiveValues: [...lookup.sensitiveValues, ...healthSensitiveValues(checked)],
+        };
+        const health = healthRequest(checked);
         if (health === undefined)
             delete spec.health;
         else
@@ -49409,7 +49487,7 @@ function dependenciesOf(access, io, events) {
         ...(io.words === undefined ? {} : { words: io.words }),
     });
     return {
-        service: new Service(client, logger, { mask: io.mask }),
+        service: new Service(client, logger, { mask: io.mask, redact: io.redact }),
         logger,
         clock,
         signal,
@@ -51000,6 +51078,35 @@ function cutToWidth(text, columns) {
     }
     return `${kept}…`;
 }
+/**
+ * `text` cut in the middle to at most `columns` columns: its start and its
+ * end kept, `…` between them (`checkout-assi…-pr-7`), so that two names that
+ * differ only at their end stay apart. Plain text, as `cutToWidth`.
+ */
+function cutMiddle(text, columns) {
+    if (screenWidth(text) <= columns)
+        return text;
+    if (columns <= 0)
+        return '';
+    const room = columns - 1;
+    const parts = Array.from(graphemes.segment(text), ({ segment }) => segment);
+    const take = (from, width) => {
+        const kept = [];
+        let used = 0;
+        for (const segment of from) {
+            const each = screenWidth(segment);
+            if (used + each > width)
+                break;
+            kept.push(segment);
+            used += each;
+        }
+        return kept;
+    };
+    const start = take(parts, Math.ceil(room / 2));
+    const used = screenWidth(start.join(''));
+    const end = take(parts.slice(start.length).reverse(), room - used).reverse();
+    return `${start.join('')}…${end.join('')}`;
+}
 /** `text` padded with spaces to `columns` columns (as `padEnd`, in columns). */
 function padToWidth(text, columns) {
     return text + ' '.repeat(Math.max(0, columns - screenWidth(text)));
@@ -51018,7 +51125,7 @@ function padToWidth(text, columns) {
 
 
 const DEPLOYMENT_COLUMNS = [
-    { heading: 'NAME', cell: (d) => d.name, cutRank: 'never' },
+    { heading: 'NAME', cell: (d) => d.name, cutRank: 'middle' },
     { heading: 'ID', cell: (d) => d.id, cutRank: 'never' },
     { heading: 'STATUS', cell: (d) => d.status, cutRank: 5 },
     { heading: 'SOURCE', cell: (d) => d.source, cutRank: 3 },
@@ -51027,7 +51134,7 @@ const DEPLOYMENT_COLUMNS = [
     { heading: 'UPDATED', cell: (d) => d.updated_at, cutRank: 1 },
 ];
 const REPOSITORY_COLUMNS = [
-    { heading: 'REPOSITORY', cell: (r) => `${r.owner}/${r.name}`, cutRank: 'never' },
+    { heading: 'REPOSITORY', cell: (r) => `${r.owner}/${r.name}`, cutRank: 'middle' },
     { heading: 'DEFAULT BRANCH', cell: (r) => r.default_branch, cutRank: 2 },
     { heading: 'URL', cell: (r) => r.url, cutRank: 1 },
     { heading: 'ID', cell: (r) => String(r.id), cutRank: 'never' },
@@ -51041,7 +51148,7 @@ function rowsOf(items, columns) {
 const totalWidth = (shown) => shown.reduce((sum, each) => sum + each.width, 0) + GAP.length * (shown.length - 1);
 /** The columns that give way, the first to give way first. */
 const byCutRank = (shown) => shown
-    .filter((each) => each.cutRank !== 'never')
+    .filter((each) => typeof each.cutRank === 'number')
     .sort((a, b) => Number(a.cutRank) - Number(b.cutRank));
 /** Cuts the columns that may be cut, in their order, until the table fits `width`, if it can. */
 function cutToFit(shown, width) {
@@ -51052,12 +51159,22 @@ function cutToFit(shown, width) {
         column.width = Math.max(column.floor, column.width - over);
     }
 }
+/** Cuts the name in its middle, down to its heading, until the table fits `width`, if it can. */
+function cutNameToFit(shown, width) {
+    for (const column of shown.filter((each) => each.cutRank === 'middle')) {
+        const over = totalWidth(shown) - width;
+        if (over <= 0)
+            return;
+        column.width = Math.max(column.floor, column.width - over);
+    }
+}
 /**
  * The columns as shown within `width` screen columns: the empty ones left
  * out; then the columns that may be cut are cut, in their order, down to
  * their heading; if that is not enough they are left out, in the same
- * order, from their full width again. The name and the id are shown whole
- * even when they alone are wider than the terminal.
+ * order, from their full width again; if the name and the id alone are
+ * still wider, the name is cut (in its middle). The id is always whole,
+ * even when it alone is wider than the terminal.
  */
 function fit(shown, width) {
     const full = shown.map((each) => each.width);
@@ -51068,8 +51185,12 @@ function fit(shown, width) {
             each.width = full[shown.indexOf(each)] ?? 0;
         });
         cutToFit(kept, width);
-        if (totalWidth(kept) <= width || left === leaving.length)
+        if (totalWidth(kept) <= width)
             return kept;
+        if (left === leaving.length) {
+            cutNameToFit(kept, width);
+            return kept;
+        }
     }
     return shown;
 }
@@ -51077,8 +51198,9 @@ function fit(shown, width) {
  * A table of the items with a heading line, measured in screen columns
  * (a wide character or an emoji takes two) and at most `width` of them a
  * line: a column no item fills is left out, and the columns a person does
- * not act on give way (cut, ending in `…`, then left out) before the name
- * and the id, which are never cut.
+ * not act on give way (cut, ending in `…`, then left out) before the name,
+ * which is cut in its middle only when it and the id cannot both fit; the
+ * id is never cut. A pipe's lines and `--json` carry the whole name.
  */
 function table(items, columns, width) {
     const rows = [columns.map((column) => column.heading), ...rowsOf(items, columns)];
@@ -51096,7 +51218,8 @@ function table(items, columns, width) {
     return rows
         .map((_, row) => shown
         .map((column, index) => {
-        const text = cutToWidth(column.texts[row] ?? '', column.width);
+        const cut = column.cutRank === 'middle' ? cutMiddle : cutToWidth;
+        const text = cut(column.texts[row] ?? '', column.width);
         return index === shown.length - 1 ? text : padToWidth(text, column.width);
     })
         .join(GAP)
@@ -51733,7 +51856,10 @@ function serviceOf(access, { world, log, redactor, signal }) {
         words: COMMAND_WORDS,
     });
     // A listed deployment carries its secrets: the service registers each value as its page is parsed.
-    return new Service(client, log, { mask: (value) => redactor.add(value) });
+    return new Service(client, log, {
+        mask: (value) => redactor.add(value),
+        redact: (text) => redactor.redact(text),
+    });
 }
 /** Writes the items: `--json`, a table on a terminal, else tab-separated lines. */
 function write(items, columns, json, { request, world }) {
@@ -51750,7 +51876,9 @@ function write(items, columns, json, { request, world }) {
 /**
  * Writes the listing: with `--json` and when piped, each page as it arrives
  * (a JSON array streamed item by item, or its lines), so memory does not grow
- * with the fleet, and no page is read once stdout's reader has gone; on a
+ * with the fleet, and no page is read once stdout's reader has gone; the
+ * array is closed whatever happens (a later page that fails: the error is
+ * the run's, stdout the array of what was listed); on a
  * terminal, one table (its widths need every row). How many it wrote, and
  * whether the list goes on past the cap.
  */
@@ -51766,18 +51894,22 @@ async function writeListing(service, asked, context) {
         return { count: deployments.length, more };
     }
     const json = request.json ? new DeploymentsJsonStream((text) => stdout.write(text)) : undefined;
-    const listing = await service.listPages(asked.filters, asked.limit, (page) => {
-        // The reader has gone (`| head`): nothing more to read for it.
-        if (stdout.closed === true)
-            return false;
-        if (json === undefined)
-            stdout.write(lines(page, DEPLOYMENT_COLUMNS));
-        else
-            json.page(page);
-        return true;
-    }, options);
-    json?.end();
-    return listing;
+    try {
+        return await service.listPages(asked.filters, asked.limit, (page) => {
+            // The reader has gone (`| head`): nothing more to read for it.
+            if (stdout.closed === true)
+                return false;
+            if (json === undefined)
+                stdout.write(lines(page, DEPLOYMENT_COLUMNS));
+            else
+                json.page(page);
+            return true;
+        }, options);
+    }
+    finally {
+        // Also when a page fails or the run is interrupted: stdout stays one JSON array, of what was listed.
+        json?.end();
+    }
 }
 async function list(context) {
     const { request, world, ci, log } = context;

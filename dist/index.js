@@ -43673,12 +43673,37 @@ class Redactor {
         return fresh;
     }
     redact(text) {
-        // Longest first, so that a secret containing another is replaced whole.
-        this.#sorted ??= [...this.#needles].sort((a, b) => b.length - a.length);
         let out = text;
-        for (const needle of this.#sorted)
+        for (const needle of this.#longestFirst())
             out = out.split(needle).join(MASK);
         return out;
+    }
+    /**
+     * The first `characters` characters (code points) of `text` as it is, each secret value
+     * that begins among them replaced by `***`, one that runs past the cut whole: the head
+     * is cut from the text as received, and no part of a secret is left at its end.
+     */
+    redactHead(text, characters) {
+        const needles = this.#longestFirst();
+        let out = '';
+        let index = 0;
+        for (let count = 0; count < characters && index < text.length; count++) {
+            const needle = needles.find((candidate) => text.startsWith(candidate, index));
+            if (needle !== undefined) {
+                out += MASK;
+                index += needle.length;
+                continue;
+            }
+            const character = String.fromCodePoint(text.codePointAt(index) ?? 0);
+            out += character;
+            index += character.length;
+        }
+        return out;
+    }
+    /** The needles, longest first, so that a secret containing another is replaced whole. */
+    #longestFirst() {
+        this.#sorted ??= [...this.#needles].sort((a, b) => b.length - a.length);
+        return this.#sorted;
     }
 }
 
@@ -53893,6 +53918,54 @@ function forbiddenResolution(hostname, lookup = external_node_dns_.lookup) {
     });
 }
 
+;// CONCATENATED MODULE: ./src/service/health-address.ts
+/**
+ * The address of a deployment's health check (ACTION-CONTRACT.md behaviour 31), as
+ * values: the `health-check` input once parsed (inputs/health-check.ts parses it), and
+ * that check filled in for one deployment from its `url` (`source_config.custom_url`).
+ */
+
+/** The one placeholder an address may hold: the deployment's `url`. */
+const URL_PLACEHOLDER = '{url}';
+/** Whether the check needs the deployment's `url`. */
+function needsUrl(check) {
+    return check.kind === 'path' || check.template.includes(URL_PLACEHOLDER);
+}
+/**
+ * The check's address for a deployment whose `url` is `url` (empty or absent: none).
+ * A trailing `/` of the url is dropped, so `{url}/ok` and the path `/ok` have one `/`.
+ */
+function fillHealthCheck(check, url) {
+    const base = url === null || url === undefined ? '' : withoutTrailingSlashes(url.trim());
+    if (needsUrl(check) && base === '')
+        return { kind: 'no-url' };
+    if (check.kind === 'path')
+        return { kind: 'address', address: `${base}${check.path}` };
+    return { kind: 'address', address: check.template.replaceAll(URL_PLACEHOLDER, base) };
+}
+/**
+ * The values of an address's query string, as written and decoded (a part without `=`
+ * whole): secrets like the check's header values (`?token=…`), hidden before the first
+ * request. A value that holds `{url}` is the deployment's address, not a secret.
+ */
+function queryValues(address) {
+    const query = /\?([^#]*)/.exec(address)?.[1] ?? '';
+    const values = [];
+    for (const part of query.split('&')) {
+        const written = part.includes('=') ? part.slice(part.indexOf('=') + 1) : part;
+        if (written === '' || written.includes(URL_PLACEHOLDER))
+            continue;
+        values.push(written);
+        try {
+            values.push(decodeURIComponent(written.replaceAll('+', ' ')));
+        }
+        catch {
+            // A malformed escape: the value as written is what an echo shows.
+        }
+    }
+    return [...new Set(values)];
+}
+
 ;// CONCATENATED MODULE: ./src/service/proxy.ts
 /**
  * Where the service's requests go: through the proxy the step's environment
@@ -53956,8 +54029,10 @@ function proxyDispatcher(proxy, options = {}) {
  * that answers `2xx` (and holds the expected text) or says why not, as a value. Only
  * https:// or a loopback http://, never a link-local or metadata address (address-guard.ts),
  * redirects followed only to the same origin, the body read at most 64 KiB, TLS verified,
- * the proxy honoured. No header value and no query string appears in what it says.
+ * the proxy honoured. No header value and no query string appears in what it says: the
+ * values of both are secrets, hidden even where the answer echoes them.
  */
+
 
 
 
@@ -54006,6 +54081,8 @@ async function checkAddress(address, options = {}) {
     const hidden = new Redactor();
     for (const value of Object.values(options.headers ?? {}))
         hidden.add(value);
+    for (const value of queryValues(address))
+        hidden.add(value);
     const hide = (text) => hidden.redact(text);
     const refused = refusal(address);
     if (refused !== undefined)
@@ -54014,7 +54091,7 @@ async function checkAddress(address, options = {}) {
     const bound = new ExchangeBound(timeoutMs, options.signal);
     const route = dispatcherFor(options);
     try {
-        const result = await exchange(new URL(address), options, route, bound.signal, hide);
+        const result = await exchange(new URL(address), options, route, bound.signal, hidden);
         return result.error === undefined ? result : { ...result, error: hide(result.error) };
     }
     catch (error) {
@@ -54042,7 +54119,7 @@ function dispatcherFor(options) {
     return { dispatcher: new undici.Agent({ connect }), proxied: false };
 }
 /** The GET, and the same-origin redirects it leads to, to the answer judged. */
-async function exchange(start, options, route, signal, hide) {
+async function exchange(start, options, route, signal, hidden) {
     const headers = { 'user-agent': 'deploy-agent-action health check', ...options.headers };
     let url = start;
     for (let redirects = 0;; redirects++) {
@@ -54061,7 +54138,7 @@ async function exchange(start, options, route, signal, hide) {
         const location = answer.headers.location;
         if (!REDIRECTS.has(status) || typeof location !== 'string') {
             const { body } = await boundedBody(answer.body, MAX_BODY_BYTES);
-            return judge(status, body, options.expect, hide);
+            return judge(status, body, options.expect, hidden);
         }
         // A redirect's body is not read; dropping it drops its connection, no error to report.
         answer.body.on('error', () => undefined).destroy();
@@ -54080,6 +54157,8 @@ async function exchange(start, options, route, signal, hide) {
             return { ok: false, status, error: `more than ${MAX_REDIRECTS} redirects: not followed` };
         }
         url = next;
+        for (const value of queryValues(url.href))
+            hidden.add(value);
     }
 }
 /** `work`, or a rejection as soon as `signal` aborts (a DNS look-up cannot be stopped). */
@@ -54092,7 +54171,7 @@ function whileNotAborted(work, signal) {
         work.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
     });
 }
-function judge(status, body, expected, hide) {
+function judge(status, body, expected, hidden) {
     const answered = status >= 200 && status <= 299;
     const holds = expected === undefined || expected === '' || body.includes(expected, 0, 'utf8');
     if (answered && holds)
@@ -54100,10 +54179,12 @@ function judge(status, body, expected, hide) {
     const error = answered
         ? `${status} answer does not hold the expected text (in its first ${MAX_BODY_BYTES / 1024} KiB)`
         : `${status} ${external_node_http_.STATUS_CODES[status] ?? 'answer'}`;
-    const text = hide(body.toString('utf8')).replace(/\s+/g, ' ').trim();
+    // Cut as received, then made one line: whitespace collapsed never lets text past the cut in.
+    const head = hidden.redactHead(body.toString('utf8'), EXCERPT_CHARACTERS);
+    const text = head.replace(/\s+/g, ' ').trim();
     if (text === '')
         return { ok: false, status, error };
-    return { ok: false, status, error, bodyExcerpt: untrusted(text.slice(0, EXCERPT_CHARACTERS)) };
+    return { ok: false, status, error, bodyExcerpt: untrusted(text) };
 }
 /** Why the connection was refused before it was made (a forbidden resolved address), if it was. */
 function forbiddenCause(error) {
@@ -54112,32 +54193,6 @@ function forbiddenCause(error) {
             return cause.message;
     }
     return undefined;
-}
-
-;// CONCATENATED MODULE: ./src/service/health-address.ts
-/**
- * The address of a deployment's health check (ACTION-CONTRACT.md behaviour 31), as
- * values: the `health-check` input once parsed (inputs/health-check.ts parses it), and
- * that check filled in for one deployment from its `url` (`source_config.custom_url`).
- */
-
-/** The one placeholder an address may hold: the deployment's `url`. */
-const URL_PLACEHOLDER = '{url}';
-/** Whether the check needs the deployment's `url`. */
-function needsUrl(check) {
-    return check.kind === 'path' || check.template.includes(URL_PLACEHOLDER);
-}
-/**
- * The check's address for a deployment whose `url` is `url` (empty or absent: none).
- * A trailing `/` of the url is dropped, so `{url}/ok` and the path `/ok` have one `/`.
- */
-function fillHealthCheck(check, url) {
-    const base = url === null || url === undefined ? '' : withoutTrailingSlashes(url.trim());
-    if (needsUrl(check) && base === '')
-        return { kind: 'no-url' };
-    if (check.kind === 'path')
-        return { kind: 'address', address: `${base}${check.path}` };
-    return { kind: 'address', address: check.template.replaceAll(URL_PLACEHOLDER, base) };
 }
 
 ;// CONCATENATED MODULE: ./src/run/decisions/health.ts
@@ -60001,6 +60056,10 @@ function formatZodIssues(error) {
  *   (`publishableAddress`): a password in it is masked at once and the
  *   address kept without it; anything else is dropped.
  * - `repo_commit_sha` only as a full 40-hex commit; anything else is dropped.
+ * - no secret value (the step's, or one any deployment holds): `status` is
+ *   redacted here, where it enters, and a `custom_url` that holds one is not
+ *   published at all (no `url` output, no link, no `environment_url`), so
+ *   that no view can forget it.
  *
  * Each value dropped or changed is said once a run, not at every poll.
  *
@@ -60019,10 +60078,13 @@ const SecretValueSchema = looseObject({ value: schemas_string() });
 class DeploymentVetting {
     #logger;
     #mask;
+    #redact;
     #said = new Set();
-    constructor(logger, mask) {
+    /** `redact`: the run's redaction, which knows every value `mask` registered. */
+    constructor(logger, mask, redact = (text) => text) {
         this.#logger = logger;
         this.#mask = mask;
+        this.#redact = redact;
     }
     /** Registers the secret values of a deployment the service answered, used or not. */
     hide(deployment) {
@@ -60048,12 +60110,15 @@ class DeploymentVetting {
         this.hide(deployment);
         const url = this.#url(deployment);
         const commit = this.#commit(deployment);
+        const status = this.#redact(deployment.status);
         const unchanged = url === deployment.source_config.custom_url &&
-            commit === deployment.source_revision_config.repo_commit_sha;
+            commit === deployment.source_revision_config.repo_commit_sha &&
+            status === deployment.status;
         if (unchanged)
             return deployment;
         return {
             ...deployment,
+            status,
             source_config: { ...deployment.source_config, custom_url: url },
             source_revision_config: { ...deployment.source_revision_config, repo_commit_sha: commit },
         };
@@ -60065,16 +60130,21 @@ class DeploymentVetting {
         const verdict = publishableAddress(given);
         for (const secret of verdict.removed)
             this.#mask(secret);
-        if (verdict.ok && verdict.address === given)
-            return given;
-        if (verdict.ok) {
-            this.#once(`custom_url:${verdict.address}`, verdict.hadCredentials
-                ? `the service's custom_url of '${untrusted(deployment.name)}' holds a user or password: it is published without them (the password is masked)`
-                : `the service's custom_url of '${untrusted(deployment.name)}' holds spaces or control characters: it is published as an address parser reads it`);
-            return verdict.address;
+        if (!verdict.ok) {
+            this.#once(`custom_url-refused:${given}`, `the service's custom_url of '${untrusted(deployment.name)}' is not published: ${verdict.why}`);
+            return null;
         }
-        this.#once(`custom_url-refused:${given}`, `the service's custom_url of '${untrusted(deployment.name)}' is not published: ${verdict.why}`);
-        return null;
+        // A password is taken out above; any other secret value in the address withholds it all.
+        if (this.#redact(verdict.address) !== verdict.address) {
+            this.#once(`custom_url-secret:${deployment.id}`, `the service's custom_url of '${untrusted(deployment.name)}' holds a secret value: it is not published (no url output, link or environment_url)`);
+            return null;
+        }
+        if (verdict.address === given)
+            return given;
+        this.#once(`custom_url:${verdict.address}`, verdict.hadCredentials
+            ? `the service's custom_url of '${untrusted(deployment.name)}' holds a user or password: it is published without them (the password is masked)`
+            : `the service's custom_url of '${untrusted(deployment.name)}' holds spaces or control characters: it is published as an address parser reads it`);
+        return verdict.address;
     }
     #commit(deployment) {
         const given = deployment.source_revision_config.repo_commit_sha;
@@ -60131,7 +60201,7 @@ class Service {
         this.#client = client;
         this.#logger = logger;
         this.#maxPages = options.maxPages ?? MAX_PAGES;
-        this.#vetting = new DeploymentVetting(logger, options.mask ?? (() => { }));
+        this.#vetting = new DeploymentVetting(logger, options.mask ?? (() => { }), options.redact);
     }
     /** How the entry names what a remedy points to (its inputs, or its options). */
     get words() {
@@ -61591,6 +61661,7 @@ function commitRequest(commit, fields, run) {
 }
 
 ;// CONCATENATED MODULE: ./src/inputs/health-inputs.ts
+
 /** The three inputs, in action.yml's order. */
 const HEALTH_INPUT_NAMES = [
     'health-check',
@@ -61609,9 +61680,11 @@ function healthRequest(inputs) {
         ...(expect === undefined ? {} : { expect }),
     };
 }
-/** The header values of the check: never printed. */
+/** The header values of the check and the values of its query string: never printed. */
 function healthSensitiveValues(inputs) {
-    return Object.values(inputs['health-check-headers']);
+    const check = inputs['health-check'];
+    const address = check === undefined ? '' : check.kind === 'path' ? check.path : check.template;
+    return [...Object.values(inputs['health-check-headers']), ...queryValues(address)];
 }
 /** Headers or an expected text given without a check. */
 function healthProblems(inputs) {
@@ -64135,7 +64208,7 @@ function dependenciesOf(access, io, events) {
         ...(io.words === undefined ? {} : { words: io.words }),
     });
     return {
-        service: new Service(client, logger, { mask: io.mask }),
+        service: new Service(client, logger, { mask: io.mask, redact: io.redact }),
         logger,
         clock,
         signal,
