@@ -3,9 +3,10 @@
  * environment is its entry's, else the step's, `{agent}` standing for the
  * agent's name; the agents whose environment is one text share one record.
  * An agent alone in its environment is recorded as a single deploy is; a
- * record shared by several lists every agent in its payload, starts when the
- * first of them is deployed, and ends when all of them are over: `success`
- * only when every one is live. An empty environment has no record.
+ * record shared by several lists every agent and its service id in its
+ * payload, starts once every one of them is found or created (or has
+ * failed: its id null), and ends when all of them are over: `success` only
+ * when every one is live. An empty environment has no record.
  */
 import type { GitHubApi } from '../client/api.js';
 import type { CallOptions } from '../client/calls.js';
@@ -99,7 +100,7 @@ export class SharedRecord {
     return this.#id;
   }
 
-  /** Creates the deployment, listing every agent (the ids known so far), and its `in_progress` status. */
+  /** Creates the deployment, listing every agent with its id (null without one), and its `in_progress` status. */
   async start(ids: ReadonlyMap<string, string>, options: CallOptions = {}): Promise<void> {
     const { repository, sha, environment, transient } = this.#context;
     const agents = this.#agents.map((agent) => ({

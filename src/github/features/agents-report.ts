@@ -100,16 +100,12 @@ export class AgentsReport {
     return this.#ids;
   }
 
-  /** The agent's deployment was found or created: its record starts when it is the first of it. */
+  /** The agent's deployment was found or created: its record starts once each of its agents' is. */
   deployed(key: string, report: RunReport): void {
     const state = this.#states.get(key);
     if (state === undefined || this.#ended) return;
     state.report = report;
-    const group = this.#groupOf(key);
-    if (group !== undefined && !group.started) {
-      group.started = true;
-      this.#serial((options) => this.#start(group, report, options));
-    }
+    this.#maybeStart(this.#groupOf(key));
     this.#maybeFirstWrite();
   }
 
@@ -127,6 +123,7 @@ export class AgentsReport {
     if (state === undefined) return;
     state.over = true;
     if (failure !== undefined) state.failure = failure;
+    this.#maybeStart(this.#groupOf(key));
     this.#maybeFirstWrite();
     await this.#settle();
   }
@@ -134,7 +131,22 @@ export class AgentsReport {
   /** Every agent is over, whatever was heard of each. */
   async allOver(): Promise<void> {
     for (const state of this.#states.values()) state.over = true;
+    for (const group of this.#groups) this.#maybeStart(group);
     await this.#settle();
+  }
+
+  /**
+   * Starts the group's record once every agent of it is found or created, or
+   * over without a deployment (its id then null in a shared record's
+   * payload); never for a group none of whose agents has a deployment.
+   */
+  #maybeStart(group: Group | undefined): void {
+    if (group === undefined || group.started || this.#ended) return;
+    const states = group.agents.map((agent) => this.#states.get(agent.key));
+    if (!states.every((state) => state?.report !== undefined || state?.over === true)) return;
+    if (!states.some((state) => state?.report !== undefined)) return;
+    group.started = true;
+    this.#serial((options) => this.#start(group, options));
   }
 
   async #settle(): Promise<void> {
@@ -191,16 +203,18 @@ export class AgentsReport {
     return this.#groups.find((group) => group.agents.some((agent) => agent.key === key));
   }
 
-  async #start(group: Group, report: RunReport, options: CallOptions): Promise<void> {
+  async #start(group: Group, options: CallOptions): Promise<void> {
     const { record } = group;
-    if (record instanceof DeploymentRecord) await record.start(report, options);
-    else {
-      const ids = new Map<string, string>();
-      for (const [key, state] of this.#states) {
-        if (state.report?.id !== undefined) ids.set(key, state.report.id);
-      }
-      await record.start(ids, options);
+    const ids = new Map<string, string>();
+    for (const agent of group.agents) {
+      const id = this.#states.get(agent.key)?.report?.id;
+      if (id !== undefined) ids.set(agent.key, id);
     }
+    if (record instanceof DeploymentRecord) {
+      const report = this.#states.get(group.agents[0]?.key ?? '')?.report;
+      if (report === undefined) return;
+      await record.start(report, options);
+    } else await record.start(ids, options);
     if (record.id === undefined) return;
     for (const agent of group.agents) this.#ids.set(agent.key, record.id);
     this.#parts.onRecorded?.(this.#ids);

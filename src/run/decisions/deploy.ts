@@ -194,6 +194,17 @@ async function checkCreated(
   }
 }
 
+/** What the deploy tells its caller as it goes, before it returns. */
+export interface DeployHooks {
+  /** The create's body, as soon as the repository is resolved. */
+  onRequest?: (request: DeploymentCreateRequest) => void;
+  /**
+   * The deployment this run created, the moment the service answers the
+   * create: before the checks after it, which may fail or be cancelled.
+   */
+  onCreated?: (created: DeployResult & { deployment: Deployment }) => void;
+}
+
 /**
  * The create call, reconciled: the deployment and whether this run
  * created it. The answer to this run's own create is the deployment; one
@@ -204,30 +215,34 @@ async function create(
   request: DeploymentCreateRequest,
   repository: Repository | undefined,
   dependencies: RunDependencies,
+  onCreated: DeployHooks['onCreated'],
 ) {
   const { value, via } = await dependencies.service.create(
     request,
     reconcileCreate(request.name, dependencies),
   );
+  const deployment = via === 'answer' ? value : checkReusable(value, spec);
+  // A deployment that answered a 409 was created by another run.
+  const created = via !== 'conflict';
+  if (created) onCreated?.({ request, repository, deployment, created });
   // A deployment found by the reconcile look-up has the exact name, and that
   // look-up already warned about duplicates: only the create's own answer is checked.
   if (via === 'answer') {
-    await checkCreated({ request, repository, deployment: value, created: true }, dependencies);
+    await checkCreated({ request, repository, deployment, created }, dependencies);
   }
-  const deployment = via === 'answer' ? value : checkReusable(value, spec);
-  // A deployment that answered a 409 was created by another run.
-  return { deployment, created: via !== 'conflict' };
+  return { deployment, created };
 }
 
 /**
  * Resolve, find, then reuse or create (or, in a dry run, say what would be
- * created). `onRequest` is told the create's body as soon as the repository
- * is resolved, so a run that fails after can still say what it asked for.
+ * created). The hooks are told the create's body and the deployment created
+ * as soon as each is known, so a run that fails or is cancelled after can
+ * still say what it asked for and what exists.
  */
 export async function deploy(
   spec: DeploySpec,
   dependencies: RunDependencies,
-  onRequest?: (request: DeploymentCreateRequest) => void,
+  { onRequest, onCreated }: DeployHooks = {},
 ): Promise<DeployResult> {
   const { service, logger } = dependencies;
   const group = inGroup(dependencies);
@@ -260,7 +275,7 @@ export async function deploy(
     return { request, repository, created: false };
   }
   return group(`Creating deployment '${spec.name}'`, 'create', async () => {
-    const outcome = await create(spec, request, repository, dependencies);
+    const outcome = await create(spec, request, repository, dependencies, onCreated);
     logger.info(
       outcome.created
         ? `created ${outcome.deployment.id} (${untrusted(outcome.deployment.status)})`

@@ -133,7 +133,10 @@ async function steps(
   maskSpec(spec, io, logger);
   warnOfSpec(spec, logger);
   const dependencies = { ...dependenciesOf(spec, io, events), ...share.dependencies };
-  const result = await deploy(spec, dependencies, (request) => (record.request = request));
+  const result = await deploy(spec, dependencies, {
+    onRequest: (request) => (record.request = request),
+    onCreated: (created) => record.created(created),
+  });
   // A dry run checks nothing of the deployment's address.
   const asked = spec.dryRun ? { ...spec, health: undefined } : spec;
   const goal = withHealth(

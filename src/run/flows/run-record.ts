@@ -9,7 +9,7 @@ import type { DeploySpec } from '../../inputs/deploy-spec.js';
 import type { Deployment, DeploymentCreateRequest } from '../../service/schemas.js';
 import { shownDrift, type Liveness } from '../ports/findings.js';
 import type { RunReport, Stage } from '../ports/progress.js';
-import { RenamedError, type DeployResult } from '../decisions/deploy.js';
+import type { DeployResult } from '../decisions/deploy.js';
 import { unbuiltIn, type Goal } from '../decisions/goal.js';
 import { latestCommit } from '../decisions/live.js';
 import type { DeploySummary } from '../ports/summaries.js';
@@ -74,6 +74,16 @@ export class RunRecord {
   constructor(spec: DeploySpec, setOutputs: (outputs: Outputs) => void) {
     this.spec = spec;
     this.#setOutputs = setOutputs;
+  }
+
+  /**
+   * The deployment this run created, the moment the service answers the
+   * create: the outputs name it even when a check after it fails or the run
+   * is cancelled, so a person knows what exists.
+   */
+  created(result: DeployResult & { deployment: Deployment }): void {
+    this.result = result;
+    this.seen(result.deployment, undefined);
   }
 
   /** The deployment found or created, its goal, and how live it is (none when a dry run would create it). */
@@ -153,11 +163,6 @@ export class RunRecord {
 
   failed(error: unknown, redact: (text: string) => string): void {
     if (error instanceof WaitError) this.seen(error.deployment, error.liveness);
-    // What was created is known: the outputs say it, so a person can remove it.
-    if (error instanceof RenamedError) {
-      this.result = error.created;
-      this.seen(error.created.deployment, undefined);
-    }
     ({
       cancelled: this.cancelled,
       failure: this.failure,

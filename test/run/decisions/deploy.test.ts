@@ -282,6 +282,35 @@ describe('deploy', () => {
     expect(posts()).toHaveLength(1);
   });
 
+  it('tells onCreated the deployment the service answered, before the look-up after it fails', async () => {
+    emu.inject(
+      { method: 'GET', delayMs: 0 }, // the first look-up answers normally
+      { method: 'GET', status: 503, times: Infinity },
+    );
+    const told: string[] = [];
+
+    const error = await deploy(plan({ source: 'internal_template' }), dependencies, {
+      onCreated: ({ deployment, created }) => told.push(`${deployment.id} ${String(created)}`),
+    }).catch((e: unknown) => e);
+
+    expect((error as Error).message).toMatch(/GET \/v2\/deployments failed after 4 attempts: 503/);
+    expect(told).toEqual([`${emu.deployments[0]?.id} true`]);
+  });
+
+  it('tells onCreated of the one run that created, not of the run a 409 answered', async () => {
+    emu.setOptions({ createDelayMs: 50 });
+    const told: string[] = [];
+    const onCreated = ({ deployment }: { deployment: { id: string } }) => told.push(deployment.id);
+
+    await Promise.all([
+      deploy(plan(), dependencies, { onCreated }),
+      deploy(plan(), dependencies, { onCreated }),
+    ]);
+
+    expect(posts()).toHaveLength(2);
+    expect(told).toEqual([emu.deployments[0]?.id]);
+  });
+
   it('gives up creating after the last attempt, looking the name up after each', async () => {
     emu.inject({ method: 'POST', status: 503, times: Infinity });
 
