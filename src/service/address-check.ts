@@ -99,6 +99,39 @@ export async function checkAddress(
   address: string,
   options: CheckOptions = {},
 ): Promise<CheckResult> {
+  return (await askAddress(address, options))(options.expect);
+}
+
+/**
+ * An answer judged by an expected text (empty or absent: any `2xx` will do): one answer
+ * serves every agent whose check goes to the same address, each judged by its own text.
+ */
+export type Judgement = (expect: string | undefined) => CheckResult;
+
+/** A status and the start of a body, to be judged. */
+interface Answered {
+  status: number;
+  body: Buffer;
+}
+
+/**
+ * The one GET of the check, bounded by `timeoutMs`, and its answer to be judged by each
+ * expected text (`options.expect` is not read); throws `CancelledError` on cancel.
+ */
+export async function askAddress(
+  address: string,
+  options: Omit<CheckOptions, 'expect'> = {},
+): Promise<Judgement> {
+  const result = await exchanged(address, options);
+  if (!('body' in result)) return () => result;
+  return (expect) => judge(result.status, result.body, expect, result.hidden);
+}
+
+/** The exchange's answer (and how its text is hidden), or why there is none to judge. */
+async function exchanged(
+  address: string,
+  options: Omit<CheckOptions, 'expect'>,
+): Promise<CheckResult | (Answered & { hidden: Redactor })> {
   // A value too short to hide without garbling the text (`isRedactable`) stays as it is.
   const hidden = new Redactor();
   for (const value of Object.values(options.headers ?? {})) hidden.add(value);
@@ -111,6 +144,7 @@ export async function checkAddress(
   const route = dispatcherFor(options);
   try {
     const result = await exchange(new URL(address), options, route, bound.signal, hidden);
+    if ('body' in result) return { ...result, hidden };
     return result.error === undefined ? result : { ...result, error: hide(result.error) };
   } catch (error) {
     if (bound.cancelled) throw new CancelledError('The run was cancelled');
@@ -140,14 +174,14 @@ function dispatcherFor(options: CheckOptions): Route {
   return { dispatcher: new Agent({ connect }), proxied: false };
 }
 
-/** The GET, and the same-origin redirects it leads to, to the answer judged. */
+/** The GET, and the same-origin redirects it leads to, to the answer to judge (or why none). */
 async function exchange(
   start: URL,
-  options: CheckOptions,
+  options: Omit<CheckOptions, 'expect'>,
   route: Route,
   signal: AbortSignal,
   hidden: Redactor,
-): Promise<CheckResult> {
+): Promise<CheckResult | Answered> {
   const headers = { 'user-agent': 'deploy-agent-action health check', ...options.headers };
   let url = start;
   for (let redirects = 0; ; redirects++) {
@@ -168,7 +202,7 @@ async function exchange(
     const location = answer.headers.location;
     if (!REDIRECTS.has(status) || typeof location !== 'string') {
       const { body } = await boundedBody(answer.body, MAX_BODY_BYTES);
-      return judge(status, body, options.expect, hidden);
+      return { status, body };
     }
     // A redirect's body is not read; dropping it drops its connection, no error to report.
     answer.body.on('error', () => undefined).destroy();

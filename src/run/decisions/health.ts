@@ -3,8 +3,9 @@
  * 31): once the deployment is otherwise live, its address is checked (one bounded `GET`,
  * service/address-check.ts), and the deployment is live only while it answers `2xx`
  * (with the expected text). `decideLive` (goal.ts) asks the probe; the wait asks again
- * at its pace, and the probe never checks one address more than 30 times a minute
- * (counted apart from the service's checks). Three `401`/`403` answers in a row end the
+ * at its pace, and the run's agents share the checks of an address, at most 30 a minute
+ * (address-pace.ts; counted apart from the service's checks), each agent judging the
+ * shared answer by its own expected text. Three `401`/`403` answers in a row end the
  * wait (a wrong key does not heal); a check that needs the deployment's `url` where it
  * has none, or an address the check never asks (address-check.ts), can never be made. The log says each change of the answer, and at least
  * every heartbeat while it fails; each change is a `health` event.
@@ -12,10 +13,11 @@
 import { shownAddress } from '../../common/address.js';
 import { formatDuration, type Clock, type Logger } from '../../common/runtime.js';
 import type { HealthRequest } from '../../inputs/deploy-spec.js';
-import { checkAddress, CHECK_TIMEOUT_MS, type CheckResult } from '../../service/address-check.js';
+import { CHECK_TIMEOUT_MS, type CheckResult } from '../../service/address-check.js';
 import { fillHealthCheck } from '../../service/health-address.js';
 import type { ProxySettings } from '../../service/proxy.js';
 import type { Deployment } from '../../service/schemas.js';
+import type { AddressCheck } from '../ports/dependencies.js';
 import type { EventSink } from '../ports/events.js';
 import type { HealthSeen, Liveness } from '../ports/findings.js';
 
@@ -32,12 +34,10 @@ export interface ProbeDependencies {
   proxy?: ProxySettings;
   /** While the check fails, a log line at least this often. */
   heartbeatMs: number;
-  /** The least time between two checks of one address: the wait's longest interval (2 s: 30 a minute). */
-  spacingMs: number;
+  /** The run's checks of addresses, shared by its agents at one pace for each address. */
+  addresses: AddressCheck;
   /** How the check's headers are given, for the message of a refused key. */
   headersWords: string;
-  /** The check (service/address-check.ts's; a test may point it elsewhere). */
-  check?: typeof checkAddress;
 }
 
 /** How the probe judges one state of the deployment that is otherwise live. */
@@ -146,26 +146,23 @@ export class HealthProbe implements HealthJudge {
     };
   }
 
-  /** What the address answers now, or the last answer when it was checked less than `spacingMs` ago. */
+  /** What the address answers this tick (address-pace.ts), judged by this check's expected text. */
   async #answer(address: string): Promise<HealthSeen> {
-    const { clock, signal, proxy, spacingMs, check = checkAddress } = this.#dependencies;
-    const last = this.#last;
-    if (last !== undefined && last.address === address && clock.now() - last.at < spacingMs) {
-      return last.seen;
-    }
-    const at = clock.now();
+    const { clock, signal, proxy, addresses } = this.#dependencies;
     // Whole seconds, so that an attempt cut short by the wait's end says `within 8 s`.
-    const left = Math.floor((this.#deadline - at) / 1000) * 1000;
+    const left = Math.floor((this.#deadline - clock.now()) / 1000) * 1000;
     const timeoutMs = Math.min(CHECK_TIMEOUT_MS, Math.max(left, 1_000));
     const { headers, expect } = this.#request;
-    const result = await check(address, {
+    const { at, judgement } = await addresses(address, {
       headers,
-      ...(expect === undefined ? {} : { expect }),
       ...(proxy === undefined ? {} : { proxy }),
       ...(signal === undefined ? {} : { signal }),
       timeoutMs,
     });
-    const seen = seenOf(address, result);
+    const last = this.#last;
+    // An answer this probe has judged already (the tick's, or the last while the address is paced).
+    if (last !== undefined && last.address === address && last.at === at) return last.seen;
+    const seen = seenOf(address, judgement(expect));
     this.#refusedInARow = seen.status === 401 || seen.status === 403 ? this.#refusedInARow + 1 : 0;
     this.#last = { address, at, seen };
     this.#say(seen);

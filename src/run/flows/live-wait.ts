@@ -15,6 +15,7 @@ import type { Liveness } from '../ports/findings.js';
 import { DEFAULT_WAIT } from '../ports/pace.js';
 import type { LiveGoal } from '../decisions/goal.js';
 import { waitUntilLive } from '../decisions/wait.js';
+import { AddressChecks } from '../decisions/address-pace.js';
 import { healthLine, HealthProbe } from '../decisions/health.js';
 
 /**
@@ -30,15 +31,16 @@ export function withHealth<G extends LiveGoal>(
   if (asked.health === undefined) return goal;
   const { clock, logger, events, signal } = dependencies;
   const budgetMs = asked.waitForReady ? asked.waitTimeoutSeconds * 1000 : CHECK_TIMEOUT_MS;
-  const { heartbeatMs, maxIntervalMs: spacingMs } = dependencies.wait ?? DEFAULT_WAIT;
+  const wait = dependencies.wait ?? DEFAULT_WAIT;
+  const addresses = dependencies.addressCheck ?? new AddressChecks({ clock, wait }).answer;
   const probe = new HealthProbe(
     asked.health,
     {
       clock,
       logger,
       proxy,
-      heartbeatMs,
-      spacingMs,
+      heartbeatMs: wait.heartbeatMs,
+      addresses,
       headersWords: dependencies.service.words.healthCheckHeaders,
       ...(events && { events }),
       ...(signal && { signal }),

@@ -1,12 +1,13 @@
 /**
  * What the agents of one run share, made once: a few slots in which they
  * find or create at once (a waiting agent holds none), one status request
- * a check for every agent that waits, and each integration's repository
- * listing read once.
+ * a check for every agent that waits, one health check an address a tick,
+ * and each integration's repository listing read once.
  */
 import type { DeploySpec } from '../../inputs/deploy-spec.js';
 import type { RunEvents } from '../ports/events.js';
 import type { RunnerIO } from '../ports/runner.js';
+import { AddressChecks } from '../decisions/address-pace.js';
 import { sharedListings } from '../decisions/shared-listings.js';
 import { Slots } from '../decisions/slots.js';
 import { StatusChecks } from '../decisions/status-checks.js';
@@ -30,6 +31,7 @@ export function sharedWork(
     dependencies: {
       statusCheck: checks.check,
       repositories: sharedListings(dependencies.service),
+      addressCheck: new AddressChecks(dependencies).answer,
     },
   };
 }

@@ -6,7 +6,9 @@
  * pointed at the emulator.
  */
 import type { Clock, Logger } from '../../common/runtime.js';
+import type { Judgement } from '../../service/address-check.js';
 import type { Service } from '../../service/endpoints.js';
+import type { ProxySettings } from '../../service/proxy.js';
 import type { Deployment, Repository } from '../../service/schemas.js';
 import type { EventSink, Phase } from './events.js';
 import type { Liveness } from './findings.js';
@@ -15,12 +17,32 @@ import type { WaitOptions } from './pace.js';
 /** A wait's status check: the deployment as listed now, undefined when the answer does not list it. */
 export type StatusCheck = (id: string, timeoutMs: number) => Promise<Deployment | undefined>;
 
+/** What one agent's health check sends: its headers, and its bounds. */
+export interface AddressAsk {
+  headers: Readonly<Record<string, string>>;
+  proxy?: ProxySettings;
+  signal?: AbortSignal;
+  /** How long this agent may wait for the answer. */
+  timeoutMs: number;
+}
+
+/** An answer to a health check, and when that check started: the same `at`, the same answer. */
+export interface AddressAnswer {
+  at: number;
+  judgement: Judgement;
+}
+
+/** A health check's answer for this tick, shared by the agents that check the address (run/decisions/address-pace.ts). */
+export type AddressCheck = (address: string, ask: AddressAsk) => Promise<AddressAnswer>;
+
 export interface RunDependencies {
   service: Service;
   /** The wait's checks when several agents share them; `service.getById` when absent. */
   statusCheck?: StatusCheck;
   /** An integration's repositories when several agents share the listing; `service.listRepositories` when absent. */
   repositories?: (integrationId: string) => Promise<Repository[]>;
+  /** The health checks of addresses when several agents share them; the agent's own when absent. */
+  addressCheck?: AddressCheck;
   logger: Logger;
   clock: Clock;
   /** Aborted when the run is cancelled. */

@@ -1,11 +1,14 @@
 /**
  * The health check as a condition of live (src/run/decisions/health.ts, through
  * `decideLive`), over real HTTP to the emulator's addresses with a fake clock: checked
- * only once the deployment is otherwise live, at most once an interval, a change said at
- * once and a failure again every heartbeat, three refusals final, no `custom_url` final.
+ * only once the deployment is otherwise live, every tick of the wait (none skipped for
+ * coming a few milliseconds early) and at most 30 a minute, one check a tick for the
+ * agents that share an address (address-pace.ts), a change said at once and a failure
+ * again every heartbeat, three refusals final, no `custom_url` final.
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { decideLive, ONLY_LIVE } from '../../../src/run/decisions/goal.ts';
+import { AddressChecks } from '../../../src/run/decisions/address-pace.ts';
 import { HealthProbe, NO_URL } from '../../../src/run/decisions/health.ts';
 import type { HealthRequest } from '../../../src/inputs/deploy-spec.ts';
 import type { CheckOptions } from '../../../src/service/address-check.ts';
@@ -19,6 +22,8 @@ const LIVE = { live: true } as const;
 
 let emu: Emulator;
 let clock: FakeClock;
+/** The fake clock's time at the start of each test. */
+const START = new FakeClock().now();
 let logger: MemoryLogger;
 let events: RunEvent[];
 
@@ -33,7 +38,11 @@ afterEach(async () => {
   await emu.close();
 });
 
-function probe(request: HealthRequest = PATH_CHECK, budgetMs = 60_000, extra = {}) {
+function probe(
+  request: HealthRequest = PATH_CHECK,
+  budgetMs = 60_000,
+  addresses = new AddressChecks({ clock }).answer,
+) {
   return new HealthProbe(
     request,
     {
@@ -41,9 +50,8 @@ function probe(request: HealthRequest = PATH_CHECK, budgetMs = 60_000, extra = {
       logger,
       events: (event) => events.push(event),
       heartbeatMs: 30_000,
-      spacingMs: 2_000,
+      addresses,
       headersWords: 'health-check-headers',
-      ...extra,
     },
     budgetMs,
   );
@@ -99,16 +107,69 @@ describe('decideLive with a health check', () => {
     ]);
   });
 
-  it('checks one address at most once an interval: within it, the last answer stands', async () => {
+  it('checks every tick of the wait, a tick a few milliseconds early included', async () => {
+    const deployment = seeded();
+    const goal = { ...ONLY_LIVE, health: probe(PATH_CHECK, 120_000) };
+    emu.scriptAddress('agent', [{ status: 503, times: Infinity }]);
+    // The wait's ticks (1 s, then every 2 s), each health check starting after the
+    // status check's answer: a few milliseconds late or early.
+    const ticks = [0, 1_000, 3_004, 4_997, 6_999, 9_003, 10_998];
+    while (ticks.length < 30) ticks.push(ticks.at(-1)! + 2_000 - (ticks.length % 4));
+    for (const at of ticks) {
+      clock.advance(at - (clock.now() - START));
+      await decideLive(deployment, goal);
+    }
+    expect(emu.addressRequests).toHaveLength(30);
+  });
+
+  it('takes the last answer within the same tick', async () => {
     const deployment = seeded();
     const goal = { ...ONLY_LIVE, health: probe() };
     emu.scriptAddress('agent', [{ status: 503, times: Infinity }]);
     await decideLive(deployment, goal);
-    clock.advance(1_999);
+    clock.advance(300);
     await decideLive(deployment, goal);
     expect(emu.addressRequests).toHaveLength(1);
-    clock.advance(1);
-    await decideLive(deployment, goal);
+  });
+
+  it('checks one address at most 30 times a minute, however often it is asked', async () => {
+    const deployment = seeded();
+    const shared = new AddressChecks({ clock }).answer;
+    // Two agents on ticks a second apart: a check asked every second.
+    const goals = [probe(PATH_CHECK, 300_000, shared), probe(PATH_CHECK, 300_000, shared)];
+    emu.scriptAddress('agent', [{ status: 503, times: Infinity }]);
+    const startedAt: number[] = [];
+    for (let second = 0; second < 150; second++) {
+      const before = emu.addressRequests.length;
+      await goals[second % 2]!.judge(deployment, LIVE);
+      if (emu.addressRequests.length > before) startedAt.push(second * 1_000);
+      clock.advance(1_000);
+    }
+    const mostInAMinute = Math.max(
+      ...startedAt.map(
+        (at) => startedAt.filter((other) => other >= at && other < at + 60_000).length,
+      ),
+    );
+    expect(mostInAMinute).toBe(30);
+    // Not stopped: the address is checked on, at 30 a minute.
+    expect(startedAt.filter((at) => at >= 90_000)).toHaveLength(30);
+  });
+
+  it('gives the agents of one address one check a tick, each judging it by its own text', async () => {
+    const deployment = seeded();
+    const shared = new AddressChecks({ clock }).answer;
+    emu.scriptAddress('agent', [{ status: 200, body: 'ready: yes', times: Infinity }]);
+    const agents = [
+      probe({ ...PATH_CHECK, expect: 'ready' }, 60_000, shared),
+      probe({ ...PATH_CHECK, expect: 'nope' }, 60_000, shared),
+      probe(PATH_CHECK, 60_000, shared),
+    ];
+    const verdicts = await Promise.all(agents.map((agent) => agent.judge(deployment, LIVE)));
+    expect(emu.addressRequests).toHaveLength(1);
+    expect(verdicts.map((verdict) => verdict.live)).toEqual([true, false, true]);
+    expect(verdicts[1]?.health?.error).toMatch(/does not hold the expected text/);
+    clock.advance(1_000);
+    await Promise.all(agents.map((agent) => agent.judge(deployment, LIVE)));
     expect(emu.addressRequests).toHaveLength(2);
   });
 
@@ -200,12 +261,12 @@ describe('decideLive with a health check', () => {
 
   it('bounds each attempt by 30 s, and by what is left of its budget', async () => {
     const bounds: number[] = [];
-    const check = (_address: string, options: CheckOptions = {}) => {
+    const ask = (_address: string, options: CheckOptions = {}) => {
       bounds.push(options.timeoutMs ?? -1);
-      return Promise.resolve({ ok: false, status: 503, error: '503 Service Unavailable' });
+      return Promise.resolve(() => ({ ok: false, status: 503, error: '503 Service Unavailable' }));
     };
     const deployment = seeded();
-    const judge = probe(PATH_CHECK, 45_000, { check });
+    const judge = probe(PATH_CHECK, 45_000, new AddressChecks({ clock, ask }).answer);
     await judge.judge(deployment, LIVE);
     clock.advance(30_000);
     await judge.judge(deployment, LIVE);
