@@ -54077,6 +54077,20 @@ function refusal(address) {
 }
 /** The one GET of the check, bounded by `timeoutMs`; throws `CancelledError` on cancel. */
 async function checkAddress(address, options = {}) {
+    return (await askAddress(address, options))(options.expect);
+}
+/**
+ * The one GET of the check, bounded by `timeoutMs`, and its answer to be judged by each
+ * expected text (`options.expect` is not read); throws `CancelledError` on cancel.
+ */
+async function askAddress(address, options = {}) {
+    const result = await exchanged(address, options);
+    if (!('body' in result))
+        return () => result;
+    return (expect) => judge(result.status, result.body, expect, result.hidden);
+}
+/** The exchange's answer (and how its text is hidden), or why there is none to judge. */
+async function exchanged(address, options) {
     // A value too short to hide without garbling the text (`isRedactable`) stays as it is.
     const hidden = new Redactor();
     for (const value of Object.values(options.headers ?? {}))
@@ -54092,6 +54106,8 @@ async function checkAddress(address, options = {}) {
     const route = dispatcherFor(options);
     try {
         const result = await exchange(new URL(address), options, route, bound.signal, hidden);
+        if ('body' in result)
+            return { ...result, hidden };
         return result.error === undefined ? result : { ...result, error: hide(result.error) };
     }
     catch (error) {
@@ -54118,7 +54134,7 @@ function dispatcherFor(options) {
         return { dispatcher: viaProxy, proxied: true };
     return { dispatcher: new undici.Agent({ connect }), proxied: false };
 }
-/** The GET, and the same-origin redirects it leads to, to the answer judged. */
+/** The GET, and the same-origin redirects it leads to, to the answer to judge (or why none). */
 async function exchange(start, options, route, signal, hidden) {
     const headers = { 'user-agent': 'deploy-agent-action health check', ...options.headers };
     let url = start;
@@ -54138,7 +54154,7 @@ async function exchange(start, options, route, signal, hidden) {
         const location = answer.headers.location;
         if (!REDIRECTS.has(status) || typeof location !== 'string') {
             const { body } = await boundedBody(answer.body, MAX_BODY_BYTES);
-            return judge(status, body, options.expect, hidden);
+            return { status, body };
         }
         // A redirect's body is not read; dropping it drops its connection, no error to report.
         answer.body.on('error', () => undefined).destroy();
@@ -54201,8 +54217,9 @@ function forbiddenCause(error) {
  * 31): once the deployment is otherwise live, its address is checked (one bounded `GET`,
  * service/address-check.ts), and the deployment is live only while it answers `2xx`
  * (with the expected text). `decideLive` (goal.ts) asks the probe; the wait asks again
- * at its pace, and the probe never checks one address more than 30 times a minute
- * (counted apart from the service's checks). Three `401`/`403` answers in a row end the
+ * at its pace, and the run's agents share the checks of an address, at most 30 a minute
+ * (address-pace.ts; counted apart from the service's checks), each agent judging the
+ * shared answer by its own expected text. Three `401`/`403` answers in a row end the
  * wait (a wrong key does not heal); a check that needs the deployment's `url` where it
  * has none, or an address the check never asks (address-check.ts), can never be made. The log says each change of the answer, and at least
  * every heartbeat while it fails; each change is a `health` event.
@@ -54302,26 +54319,24 @@ class HealthProbe {
             health,
         };
     }
-    /** What the address answers now, or the last answer when it was checked less than `spacingMs` ago. */
+    /** What the address answers this tick (address-pace.ts), judged by this check's expected text. */
     async #answer(address) {
-        const { clock, signal, proxy, spacingMs, check = checkAddress } = this.#dependencies;
-        const last = this.#last;
-        if (last !== undefined && last.address === address && clock.now() - last.at < spacingMs) {
-            return last.seen;
-        }
-        const at = clock.now();
+        const { clock, signal, proxy, addresses } = this.#dependencies;
         // Whole seconds, so that an attempt cut short by the wait's end says `within 8 s`.
-        const left = Math.floor((this.#deadline - at) / 1000) * 1000;
+        const left = Math.floor((this.#deadline - clock.now()) / 1000) * 1000;
         const timeoutMs = Math.min(CHECK_TIMEOUT_MS, Math.max(left, 1_000));
         const { headers, expect } = this.#request;
-        const result = await check(address, {
+        const { at, judgement } = await addresses(address, {
             headers,
-            ...(expect === undefined ? {} : { expect }),
             ...(proxy === undefined ? {} : { proxy }),
             ...(signal === undefined ? {} : { signal }),
             timeoutMs,
         });
-        const seen = seenOf(address, result);
+        const last = this.#last;
+        // An answer this probe has judged already (the tick's, or the last while the address is paced).
+        if (last !== undefined && last.address === address && last.at === at)
+            return last.seen;
+        const seen = seenOf(address, judgement(expect));
         this.#refusedInARow = seen.status === 401 || seen.status === 403 ? this.#refusedInARow + 1 : 0;
         this.#last = { address, at, seen };
         this.#say(seen);
@@ -54878,7 +54893,7 @@ class SharedRecord {
     get id() {
         return this.#id;
     }
-    /** Creates the deployment, listing every agent (the ids known so far), and its `in_progress` status. */
+    /** Creates the deployment, listing every agent with its id (null without one), and its `in_progress` status. */
     async start(ids, options = {}) {
         const { repository, sha, environment, transient } = this.#context;
         const agents = this.#agents.map((agent) => ({
@@ -55226,17 +55241,13 @@ class AgentsReport {
     get recordIds() {
         return this.#ids;
     }
-    /** The agent's deployment was found or created: its record starts when it is the first of it. */
+    /** The agent's deployment was found or created: its record starts once each of its agents' is. */
     deployed(key, report) {
         const state = this.#states.get(key);
         if (state === undefined || this.#ended)
             return;
         state.report = report;
-        const group = this.#groupOf(key);
-        if (group !== undefined && !group.started) {
-            group.started = true;
-            this.#serial((options) => this.#start(group, report, options));
-        }
+        this.#maybeStart(this.#groupOf(key));
         this.#maybeFirstWrite();
     }
     /** How the agent's run ended (a cancelled run ends the others' calls under way at the end). */
@@ -55256,6 +55267,7 @@ class AgentsReport {
         state.over = true;
         if (failure !== undefined)
             state.failure = failure;
+        this.#maybeStart(this.#groupOf(key));
         this.#maybeFirstWrite();
         await this.#settle();
     }
@@ -55263,7 +55275,25 @@ class AgentsReport {
     async allOver() {
         for (const state of this.#states.values())
             state.over = true;
+        for (const group of this.#groups)
+            this.#maybeStart(group);
         await this.#settle();
+    }
+    /**
+     * Starts the group's record once every agent of it is found or created, or
+     * over without a deployment (its id then null in a shared record's
+     * payload); never for a group none of whose agents has a deployment.
+     */
+    #maybeStart(group) {
+        if (group === undefined || group.started || this.#ended)
+            return;
+        const states = group.agents.map((agent) => this.#states.get(agent.key));
+        if (!states.every((state) => state?.report !== undefined || state?.over === true))
+            return;
+        if (!states.some((state) => state?.report !== undefined))
+            return;
+        group.started = true;
+        this.#serial((options) => this.#start(group, options));
     }
     async #settle() {
         const options = await this.#endOptions();
@@ -55318,18 +55348,22 @@ class AgentsReport {
     #groupOf(key) {
         return this.#groups.find((group) => group.agents.some((agent) => agent.key === key));
     }
-    async #start(group, report, options) {
+    async #start(group, options) {
         const { record } = group;
-        if (record instanceof DeploymentRecord)
-            await record.start(report, options);
-        else {
-            const ids = new Map();
-            for (const [key, state] of this.#states) {
-                if (state.report?.id !== undefined)
-                    ids.set(key, state.report.id);
-            }
-            await record.start(ids, options);
+        const ids = new Map();
+        for (const agent of group.agents) {
+            const id = this.#states.get(agent.key)?.report?.id;
+            if (id !== undefined)
+                ids.set(agent.key, id);
         }
+        if (record instanceof DeploymentRecord) {
+            const report = this.#states.get(group.agents[0]?.key ?? '')?.report;
+            if (report === undefined)
+                return;
+            await record.start(report, options);
+        }
+        else
+            await record.start(ids, options);
         if (record.id === undefined)
             return;
         for (const agent of group.agents)
@@ -63111,23 +63145,27 @@ async function checkCreated(created, dependencies) {
  * created it. The answer to this run's own create is the deployment; one
  * found by a look-up is checked like any other found by its name.
  */
-async function create(spec, request, repository, dependencies) {
+async function create(spec, request, repository, dependencies, onCreated) {
     const { value, via } = await dependencies.service.create(request, reconcileCreate(request.name, dependencies));
+    const deployment = via === 'answer' ? value : checkReusable(value, spec);
+    // A deployment that answered a 409 was created by another run.
+    const created = via !== 'conflict';
+    if (created)
+        onCreated?.({ request, repository, deployment, created });
     // A deployment found by the reconcile look-up has the exact name, and that
     // look-up already warned about duplicates: only the create's own answer is checked.
     if (via === 'answer') {
-        await checkCreated({ request, repository, deployment: value, created: true }, dependencies);
+        await checkCreated({ request, repository, deployment, created }, dependencies);
     }
-    const deployment = via === 'answer' ? value : checkReusable(value, spec);
-    // A deployment that answered a 409 was created by another run.
-    return { deployment, created: via !== 'conflict' };
+    return { deployment, created };
 }
 /**
  * Resolve, find, then reuse or create (or, in a dry run, say what would be
- * created). `onRequest` is told the create's body as soon as the repository
- * is resolved, so a run that fails after can still say what it asked for.
+ * created). The hooks are told the create's body and the deployment created
+ * as soon as each is known, so a run that fails or is cancelled after can
+ * still say what it asked for and what exists.
  */
-async function deploy(spec, dependencies, onRequest) {
+async function deploy(spec, dependencies, { onRequest, onCreated } = {}) {
     const { service, logger } = dependencies;
     const group = inGroup(dependencies);
     const repository = spec.source === 'codehost'
@@ -63154,7 +63192,7 @@ async function deploy(spec, dependencies, onRequest) {
         return { request, repository, created: false };
     }
     return group(`Creating deployment '${spec.name}'`, 'create', async () => {
-        const outcome = await create(spec, request, repository, dependencies);
+        const outcome = await create(spec, request, repository, dependencies, onCreated);
         logger.info(outcome.created
             ? `created ${outcome.deployment.id} (${untrusted(outcome.deployment.status)})`
             : `reusing ${outcome.deployment.id}, created by another run (${untrusted(outcome.deployment.status)})`);
@@ -63732,12 +63770,96 @@ async function waitUntilLive(initial, goal, options, dependencies, decided) {
     }
 }
 
+;// CONCATENATED MODULE: ./src/run/decisions/address-pace.ts
+
+
+/** The most checks of one address in the last minute (at the shipped pace: 60 s). */
+const CHECKS_A_MINUTE = 30;
+/** The key of an address: the same origin, path and query (no fragment), the same headers. */
+function address_pace_keyOf(address, headers) {
+    let where = address;
+    try {
+        const url = new URL(address);
+        url.hash = '';
+        where = url.href;
+    }
+    catch {
+        // An address that is no URL is refused by the check; its text is its key.
+    }
+    return JSON.stringify([where, Object.entries(headers).sort(([a], [b]) => (a < b ? -1 : 1))]);
+}
+/** The health checks of a run (one for all its agents), each address at one pace. */
+class AddressChecks {
+    #clock;
+    #ask;
+    /** Half the shortest tick: checks asked closer than this to the last one are of its tick. */
+    #sameTickMs;
+    /** The minute the cap counts (30 of the longest intervals: 60 s at the shipped pace). */
+    #windowMs;
+    #addresses = new Map();
+    constructor(options) {
+        const wait = options.wait ?? DEFAULT_WAIT;
+        this.#clock = options.clock;
+        this.#ask = options.ask ?? askAddress;
+        this.#sameTickMs = wait.initialIntervalMs / 2;
+        this.#windowMs = CHECKS_A_MINUTE * wait.maxIntervalMs;
+    }
+    /** The answer of `address` for this tick: the one under way, the last one, or a new check's. */
+    answer = async (address, ask) => {
+        const key = address_pace_keyOf(address, ask.headers);
+        const paced = this.#addresses.get(key) ?? { starts: [] };
+        this.#addresses.set(key, paced);
+        const now = this.#clock.now();
+        const { underWay, last } = paced;
+        if (underWay !== undefined && underWay.endsBy <= now + ask.timeoutMs) {
+            return { at: underWay.at, judgement: await underWay.answer };
+        }
+        if (last !== undefined && this.#paced(paced, now))
+            return last;
+        return this.#check(address, ask, paced, now);
+    };
+    /** Whether the last answer stands at `now`: of this tick, or the address has had its 30 this minute. */
+    #paced(paced, now) {
+        const { last, starts } = paced;
+        if (last !== undefined && now - last.at < this.#sameTickMs)
+            return true;
+        const since = now - (this.#windowMs - this.#sameTickMs);
+        paced.starts = starts.filter((at) => at > since);
+        return paced.starts.length >= CHECKS_A_MINUTE;
+    }
+    /** A new check of the address, shared by whoever asks while it is under way. */
+    async #check(address, ask, paced, at) {
+        const { headers, proxy, signal, timeoutMs } = ask;
+        const answer = this.#ask(address, {
+            headers,
+            ...(proxy === undefined ? {} : { proxy }),
+            ...(signal === undefined ? {} : { signal }),
+            timeoutMs,
+        });
+        const underWay = { at, endsBy: at + timeoutMs, answer };
+        paced.underWay = underWay;
+        paced.starts.push(at);
+        try {
+            const judgement = await answer;
+            const answered = { at, judgement };
+            if (paced.last === undefined || paced.last.at <= at)
+                paced.last = answered;
+            return answered;
+        }
+        finally {
+            if (paced.underWay === underWay)
+                delete paced.underWay;
+        }
+    }
+}
+
 ;// CONCATENATED MODULE: ./src/run/flows/live-wait.ts
 /**
  * The wait as a phase of a flow (the deploy's, `status`'s): in a log group,
  * until the deployment is live, and what the log says of it then. The wait
  * itself is run/decisions/wait.ts.
  */
+
 
 
 
@@ -63755,13 +63877,14 @@ function live_wait_withHealth(goal, asked, dependencies, proxy) {
         return goal;
     const { clock, logger, events, signal } = dependencies;
     const budgetMs = asked.waitForReady ? asked.waitTimeoutSeconds * 1000 : CHECK_TIMEOUT_MS;
-    const { heartbeatMs, maxIntervalMs: spacingMs } = dependencies.wait ?? DEFAULT_WAIT;
+    const wait = dependencies.wait ?? DEFAULT_WAIT;
+    const addresses = dependencies.addressCheck ?? new AddressChecks({ clock, wait }).answer;
     const probe = new HealthProbe(asked.health, {
         clock,
         logger,
         proxy,
-        heartbeatMs,
-        spacingMs,
+        heartbeatMs: wait.heartbeatMs,
+        addresses,
         headersWords: dependencies.service.words.healthCheckHeaders,
         ...(events && { events }),
         ...(signal && { signal }),
@@ -63821,7 +63944,6 @@ const PLAN_ACTIONS = (/* unused pure expression or super */ null && (['create', 
 
 
 
-
 /**
  * Why a run failed, for its outcome: the message (already redacted), whether
  * it was cancelled (saying in which state it left the deployment), and the
@@ -63873,6 +63995,15 @@ class RunRecord {
     constructor(spec, setOutputs) {
         this.spec = spec;
         this.#setOutputs = setOutputs;
+    }
+    /**
+     * The deployment this run created, the moment the service answers the
+     * create: the outputs name it even when a check after it fails or the run
+     * is cancelled, so a person knows what exists.
+     */
+    created(result) {
+        this.result = result;
+        this.seen(result.deployment, undefined);
     }
     /** The deployment found or created, its goal, and how live it is (none when a dry run would create it). */
     deployed(result, goal, liveness) {
@@ -63941,11 +64072,6 @@ class RunRecord {
     failed(error, redact) {
         if (error instanceof WaitError)
             this.seen(error.deployment, error.liveness);
-        // What was created is known: the outputs say it, so a person can remove it.
-        if (error instanceof RenamedError) {
-            this.result = error.created;
-            this.seen(error.created.deployment, undefined);
-        }
         ({
             cancelled: this.cancelled,
             failure: this.failure,
@@ -64332,7 +64458,10 @@ async function steps(spec, io, events, record, share) {
     maskSpec(spec, io, logger);
     warnOfSpec(spec, logger);
     const dependencies = { ...dependenciesOf(spec, io, events), ...share.dependencies };
-    const result = await deploy(spec, dependencies, (request) => (record.request = request));
+    const result = await deploy(spec, dependencies, {
+        onRequest: (request) => (record.request = request),
+        onCreated: (created) => record.created(created),
+    });
     // A dry run checks nothing of the deployment's address.
     const asked = spec.dryRun ? { ...spec, health: undefined } : spec;
     const goal = live_wait_withHealth(await assess(spec, result, logger, io.commitOrder), asked, dependencies, io.proxy);
@@ -64596,6 +64725,7 @@ class StatusChecks {
 
 
 
+
 /** How many agents find or create at once. */
 const AGENTS_AT_ONCE = 4;
 /** The work the manifest's agents share, over one service reached with `access`. */
@@ -64608,6 +64738,7 @@ function sharedWork(access, io, events) {
         dependencies: {
             statusCheck: checks.check,
             repositories: sharedListings(dependencies.service),
+            addressCheck: new AddressChecks(dependencies).answer,
         },
     };
 }
