@@ -123,7 +123,7 @@ function readEntry(key: string, raw: unknown): { entry: AgentEntry; problems: In
     if (problem === undefined) entry[field] = raw[field];
     else problems.push({ input, problem });
   }
-  return { entry: entry as AgentEntry, problems };
+  return { entry, problems };
 }
 
 /**
@@ -141,19 +141,22 @@ function manifestAgents(document: unknown): { agents: ManifestAgent[]; problems:
     input: 'agents',
     problem: `${formatIssuePath([key])}: unknown key (a manifest has one key, agents)`,
   }));
-  const agents = Object.hasOwn(document, TOP_KEY) ? document[TOP_KEY] : undefined;
-  const over = (problem: string) => fail([...problems.map((p) => p.problem), problem].join('; '));
+  // Nothing to check agent by agent: fail at once, with the document's other problems.
+  const stop = (problem: string) => fail([...problems.map((p) => p.problem), problem].join('; '));
+  const agents = Object.hasOwn(document, TOP_KEY) ? document[TOP_KEY] : null;
   if (agents !== null && agents !== undefined && !isMapping(agents)) {
-    over('agents: must be a mapping of each agent to its entry');
+    stop('agents: must be a mapping of each agent to its entry');
   }
-  const keys = Object.keys(agents ?? {});
-  if (keys.length === 0) over('agents: the manifest holds no agent');
+  const given: Record<string, unknown> = isMapping(agents) ? agents : {};
+  const keys = Object.keys(given);
+  if (keys.length === 0) stop('agents: the manifest holds no agent');
   if (keys.length > MAX_AGENTS) {
-    over(`agents: holds ${keys.length} agents; a manifest takes at most ${MAX_AGENTS}`);
+    stop(`agents: holds ${keys.length} agents; a manifest takes at most ${MAX_AGENTS}`);
   }
   const read = keys.map((key) => {
-    problems.push(...[keyProblem(key) ?? []].flat());
-    const { entry, problems: own } = readEntry(key, (agents as Record<string, unknown>)[key]);
+    const bad = keyProblem(key);
+    if (bad !== undefined) problems.push(bad);
+    const { entry, problems: own } = readEntry(key, given[key]);
     problems.push(...own);
     return { key, entry };
   });
