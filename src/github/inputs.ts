@@ -5,6 +5,7 @@
  * the core's, and the one reader (src/inputs/declare.ts) reads them all.
  */
 import { UNSAFE_IN_A_NAME } from '../common/characters.js';
+import { environmentHoldsAgentTwice } from '../inputs/name-template.js';
 import { input, namesOf, type Declarations, type InputValues } from '../inputs/declare.js';
 import { fail } from '../inputs/errors.js';
 import { parseBoolean, parseText } from '../inputs/parsers.js';
@@ -27,6 +28,14 @@ export function parseEnvironment(raw: string): string {
   return raw;
 }
 
+/** `environment` beside `agents`: `{agent}` at most once, as in `name`. */
+function environmentBesideAgents(
+  raw: string,
+  set: Readonly<Record<string, string>>,
+): string | undefined {
+  return (set.agents ?? '') === '' ? undefined : environmentHoldsAgentTwice(raw);
+}
+
 /**
  * A token on one line (a line break would end the Authorization header).
  * An expression left as it is (`${{ github.token }}`, which only a runner
@@ -40,7 +49,7 @@ function parseToken(raw: string): string {
 export const GITHUB_INPUTS = {
   // `${{ github.token }}` is action.yml's default, which the runner fills in.
   'github-token': input(parseToken, { sensitive: true, default: '${{ github.token }}' }),
-  environment: input(parseEnvironment, { default: '' }),
+  environment: input(parseEnvironment, { default: '', besides: environmentBesideAgents }),
   'pr-comment': input(parseBoolean, { default: 'false' }),
 } satisfies Declarations;
 

@@ -3,6 +3,7 @@
  * starting with `/`, or a full address (https://, or http:// on a loopback host) that
  * may hold `{url}`, the deployment's address. Any other `{…}` is a mistake.
  */
+import { fillPlaceholder } from '../common/placeholders.js';
 import { fail } from './errors.js';
 import { parseWebAddress } from './parsers.js';
 import { URL_PLACEHOLDER, type HealthCheck } from '../service/health-address.js';
@@ -13,7 +14,7 @@ const EXAMPLES = "'/ok', '{url}/ok?check_db=1' or 'https://agent.example.com/ok'
 export function parseHealthCheck(raw: string): HealthCheck | undefined {
   const text = raw.trim();
   if (text === '') return undefined;
-  const placeholder = /\{[^{}]*\}|[{}]/.exec(text.replaceAll(URL_PLACEHOLDER, ''));
+  const placeholder = /\{[^{}]*\}|[{}]/.exec(fillPlaceholder(text, URL_PLACEHOLDER, ''));
   if (placeholder !== null) {
     fail(`may hold only the placeholder {url}, got '${placeholder[0]}' (e.g. ${EXAMPLES})`);
   }
@@ -30,7 +31,7 @@ export function parseHealthCheck(raw: string): HealthCheck | undefined {
     return { kind: 'address', template: text };
   }
   // An address holding {url} elsewhere (in its query) is checked with a stand-in for it.
-  parseWebAddress(text.replaceAll(URL_PLACEHOLDER, 'url'), {
+  parseWebAddress(fillPlaceholder(text, URL_PLACEHOLDER, 'url'), {
     example: EXAMPLES,
     credentials: 'pass them with health-check-headers',
   });

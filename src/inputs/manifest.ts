@@ -3,12 +3,14 @@
  * inline or as the path of a file in the workspace (read as `config`'s is),
  * with one key, `agents`, mapping each agent's key to its entry. An entry
  * sets some of the inputs that describe one deployment, as text; what it
- * does not set comes from the step. Every structural problem is reported at
- * once, each named by its path (`agents.research.image_url: unknown key`).
+ * does not set comes from the step. Every structural problem is kept, each
+ * named by its path (`agents.research.image_url`: unknown key), and reported
+ * with every problem of the agents' values: one hides no other.
  */
 import { z } from 'zod';
-import { fail } from './errors.js';
-import { formatIssuePath, formatZodIssues } from '../service/issues.js';
+import { fail, type InputProblem } from './errors.js';
+import { environmentHoldsAgentTwice } from './name-template.js';
+import { formatIssuePath } from '../service/issues.js';
 import { isFilePath, readDocument } from './workspace-document.js';
 
 /** The most agents one manifest may hold. */
@@ -19,28 +21,30 @@ export const MAX_AGENT_KEY_LENGTH = 40;
 
 const AGENT_KEY = /^[a-z0-9][a-z0-9-]*$/;
 
-/** The inputs an entry may set, each as text; `secrets` a list of the step's secret names. */
-export const AgentEntrySchema = z.strictObject({
-  name: z.string().optional(),
-  source: z.string().optional(),
-  config: z.string().optional(),
-  'integration-id': z.string().optional(),
-  repository: z.string().optional(),
-  'repo-ref': z.string().optional(),
-  'agent-config-path': z.string().optional(),
-  'image-uri': z.string().optional(),
-  secrets: z.array(z.string()).optional(),
-  commit: z.string().optional(),
-  environment: z.string().optional(),
-  'health-check': z.string().optional(),
-  'health-check-expect': z.string().optional(),
-});
-export type AgentEntry = z.infer<typeof AgentEntrySchema>;
+/** What each input an entry may set must be: text; `secrets` a list of the step's secret names. */
+const ENTRY_FIELDS = {
+  name: z.string(),
+  source: z.string(),
+  config: z.string(),
+  'integration-id': z.string(),
+  repository: z.string(),
+  'repo-ref': z.string(),
+  'agent-config-path': z.string(),
+  'image-uri': z.string(),
+  secrets: z.array(z.string()),
+  commit: z.string(),
+  environment: z.string(),
+  'health-check': z.string(),
+  'health-check-expect': z.string(),
+} as const;
 
-/** An entry left empty (`support:` or `support: {}`) takes every value from the step. */
-const ManifestSchema = z.strictObject({
-  agents: z.record(z.string(), AgentEntrySchema.nullable()).nullable(),
-});
+type EntryField = keyof typeof ENTRY_FIELDS;
+
+/** The inputs an entry sets, each as text; `secrets` a list of the step's secret names. */
+export type AgentEntry = { -readonly [K in EntryField]?: z.infer<(typeof ENTRY_FIELDS)[K]> };
+
+/** The one key of the manifest. */
+const TOP_KEY = 'agents';
 
 /** One agent of the manifest: its key and what its entry sets. */
 export interface ManifestAgent {
@@ -51,42 +55,117 @@ export interface ManifestAgent {
 export interface Manifest {
   /** Where it came from: the file's path as given, or `inline`. */
   source: string;
-  /** Its agents, in the manifest's order. */
+  /**
+   * Its agents, in the manifest's order, a bad key's included; each entry
+   * holds what it sets that is of the right kind, so that every other value
+   * of every agent is still checked.
+   */
   agents: ManifestAgent[];
+  /**
+   * What is wrong with its keys and its entries' shapes, each named by its
+   * path (`agents.research.image_url`: unknown key): reported with the
+   * problems of the agents' values (name-template.ts `namedAgents`), never
+   * alone, so that one hides no other.
+   */
+  problems: InputProblem[];
+}
+
+/** A plain object (a mapping), as a manifest's parts must be. */
+function isMapping(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 /** What is wrong with an agent's key, if anything. */
-function keyProblem(key: string): string | undefined {
-  const where = formatIssuePath(['agents', key]);
+function keyProblem(key: string): InputProblem | undefined {
+  const input = formatIssuePath(['agents', key]);
   if (!AGENT_KEY.test(key)) {
-    return `${where}: a key must be lower-case letters, digits and -, starting with a letter or a digit`;
+    return {
+      input,
+      problem: 'a key must be lower-case letters, digits and -, starting with a letter or a digit',
+    };
   }
   if (key.length > MAX_AGENT_KEY_LENGTH) {
-    return `${where}: a key must be at most ${MAX_AGENT_KEY_LENGTH} characters, this one has ${key.length}`;
+    return {
+      input,
+      problem: `a key must be at most ${MAX_AGENT_KEY_LENGTH} characters, this one has ${key.length}`,
+    };
   }
   return undefined;
 }
 
-/** The manifest's agents, or every problem of its shape, its keys and its size at once. */
-function manifestAgents(document: unknown): ManifestAgent[] {
-  if (typeof document !== 'object' || document === null || Array.isArray(document)) {
+/** What is wrong with one field's value, if anything (zod's message, or the environment's own). */
+function fieldProblem(field: EntryField, value: unknown): string | undefined {
+  const result = ENTRY_FIELDS[field].safeParse(value);
+  if (!result.success) return result.error.issues.map((issue) => issue.message).join('; ');
+  return field === 'environment' ? environmentHoldsAgentTwice(value as string) : undefined;
+}
+
+/**
+ * The entry of the agent `key`, as written: every key it has (`Object.keys`,
+ * so `__proto__` too) checked, the values of the right kind kept, and a
+ * problem for every other key or value. A null entry sets nothing.
+ */
+function readEntry(key: string, raw: unknown): { entry: AgentEntry; problems: InputProblem[] } {
+  const entry: Record<string, unknown> = {};
+  const problems: InputProblem[] = [];
+  if (raw === null || raw === undefined) return { entry, problems };
+  if (!isMapping(raw)) {
+    const problem = "must be a mapping of the entry's inputs (or empty)";
+    return { entry, problems: [{ input: formatIssuePath(['agents', key]), problem }] };
+  }
+  for (const field of Object.keys(raw)) {
+    const input = formatIssuePath(['agents', key, field]);
+    if (!Object.hasOwn(ENTRY_FIELDS, field)) {
+      problems.push({ input, problem: 'unknown key' });
+      continue;
+    }
+    const problem = fieldProblem(field as EntryField, raw[field]);
+    if (problem === undefined) entry[field] = raw[field];
+    else problems.push({ input, problem });
+  }
+  return { entry, problems };
+}
+
+/**
+ * The manifest's agents, each key as written (a key `__proto__` is a key
+ * like any other, and a bad one), with every problem of their keys and
+ * entries; a document that holds no agents to check, or more than a
+ * manifest takes, fails at once.
+ */
+function manifestAgents(document: unknown): { agents: ManifestAgent[]; problems: InputProblem[] } {
+  if (!isMapping(document)) {
     fail('must be a JSON or YAML object with one key, agents, mapping each agent to its entry');
   }
-  const result = ManifestSchema.safeParse(document);
-  if (!result.success) fail(formatZodIssues(result.error).join('; '));
-  const entries = Object.entries(result.data.agents ?? {});
-  const problems = entries.flatMap(([key]) => keyProblem(key) ?? []);
-  if (entries.length === 0) problems.push('agents: the manifest holds no agent');
-  if (entries.length > MAX_AGENTS) {
-    problems.push(`agents: holds ${entries.length} agents; a manifest takes at most ${MAX_AGENTS}`);
+  const unknown = Object.keys(document).filter((key) => key !== TOP_KEY);
+  const problems: InputProblem[] = unknown.map((key) => ({
+    input: 'agents',
+    problem: `${formatIssuePath([key])}: unknown key (a manifest has one key, agents)`,
+  }));
+  // Nothing to check agent by agent: fail at once, with the document's other problems.
+  const stop = (problem: string) => fail([...problems.map((p) => p.problem), problem].join('; '));
+  const agents = Object.hasOwn(document, TOP_KEY) ? document[TOP_KEY] : null;
+  if (agents !== null && agents !== undefined && !isMapping(agents)) {
+    stop('agents: must be a mapping of each agent to its entry');
   }
-  if (problems.length > 0) fail(problems.join('; '));
-  return entries.map(([key, entry]) => ({ key, entry: entry ?? {} }));
+  const given: Record<string, unknown> = isMapping(agents) ? agents : {};
+  const keys = Object.keys(given);
+  if (keys.length === 0) stop('agents: the manifest holds no agent');
+  if (keys.length > MAX_AGENTS) {
+    stop(`agents: holds ${keys.length} agents; a manifest takes at most ${MAX_AGENTS}`);
+  }
+  const read = keys.map((key) => {
+    const bad = keyProblem(key);
+    if (bad !== undefined) problems.push(bad);
+    const { entry, problems: own } = readEntry(key, given[key]);
+    problems.push(...own);
+    return { key, entry };
+  });
+  return { agents: read, problems };
 }
 
 /** The manifest `raw` gives, inline or as a file in `workspace`; undefined when empty. */
 export function parseManifest(raw: string, workspace: string): Manifest | undefined {
   if (raw === '') return undefined;
   const source = isFilePath(raw) ? raw : 'inline';
-  return { source, agents: manifestAgents(readDocument(raw, workspace)) };
+  return { source, ...manifestAgents(readDocument(raw, workspace)) };
 }

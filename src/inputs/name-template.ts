@@ -4,6 +4,7 @@
  * agent's deployment is named by the agent's name) or a template holding
  * `{agent}` exactly once, which each agent's name fills (`{agent}-pr-7`).
  */
+import { fillPlaceholder, placeholderCount as countOf } from '../common/placeholders.js';
 import { Invalid, type InputProblem } from './errors.js';
 import type { AgentEntry, Manifest } from './manifest.js';
 import { NAME_REQUIRED, parseName } from './parsers.js';
@@ -14,7 +15,19 @@ export const AGENT_PLACEHOLDER = '{agent}';
 
 /** How many times `text` holds `{agent}`. */
 export function placeholderCount(text: string): number {
-  return text.split(AGENT_PLACEHOLDER).length - 1;
+  return countOf(text, AGENT_PLACEHOLDER);
+}
+
+/**
+ * What is wrong with an environment beside a manifest (the step's, or an
+ * entry's), if anything: `{agent}` more than once. Once, each agent has its
+ * own; never, the agents share one.
+ */
+export function environmentHoldsAgentTwice(text: string): string | undefined {
+  const count = placeholderCount(text);
+  return count > 1
+    ? `holds {agent} ${count} times: an environment holds {agent} at most once, which each agent's name fills (like preview-{agent})`
+    : undefined;
 }
 
 /** `name` as given: empty beside `agents`, else one name (checked against `agents` apart). */
@@ -39,9 +52,9 @@ export function nameBesideAgents(
   return `${held}: with agents it is empty (each deployment named by its agent's name) or holds {agent} exactly once, which each agent's name fills (like {agent}-pr-7)`;
 }
 
-/** The deployment name of the agent named `agentName`: the template filled, else its name. */
+/** The deployment name of the agent named `agentName`: the template filled (as text), else its name. */
 export function deploymentName(template: string, agentName: string): string {
-  return template === '' ? agentName : template.replace(AGENT_PLACEHOLDER, () => agentName);
+  return template === '' ? agentName : fillPlaceholder(template, AGENT_PLACEHOLDER, agentName);
 }
 
 /** One agent of a manifest, named: its key, its entry, its name and its deployment's. */
@@ -74,14 +87,16 @@ export function sharedValues(
  * Every agent of `manifest` with a valid name, and the problems of the
  * others: a name (or, filled in `template`, a deployment name) that is not
  * one, named by its path (`agents.research.name`); two agents with one
- * deployment name. Every entry that reads a manifest names its agents so.
+ * deployment name; and the manifest's own (a bad key, an unknown entry
+ * key). Every entry that reads a manifest names its agents so.
  */
 export function namedAgents(
   manifest: Manifest,
   template: string,
 ): { agents: NamedAgent[]; problems: InputProblem[] } {
   const agents: NamedAgent[] = [];
-  const problems: InputProblem[] = [];
+  // Its keys' and entries' shapes, reported here with the rest, so that one hides no other.
+  const problems: InputProblem[] = [...manifest.problems];
   for (const { key, entry } of manifest.agents) {
     try {
       const name = parseName((entry.name ?? key).trim());

@@ -6,6 +6,7 @@
  * name); a name two agents' patterns both give is ambiguous, and matches
  * neither.
  */
+import { fillPlaceholder } from '../common/placeholders.js';
 import { AGENT_PLACEHOLDER } from './name-template.js';
 import { digitsIn, filled, searchText, type NamePattern, type SweptAgent } from './sweep-inputs.js';
 
@@ -22,9 +23,9 @@ export interface PatternMatch {
   digits: string;
 }
 
-/** `pattern` with `{agent}` replaced by `name`, as written (no `$` pattern of replace applies). */
+/** `pattern` with `{agent}` replaced by `name`, as text. */
 export function forAgent(pattern: NamePattern, name: string): NamePattern {
-  const fill = (text: string) => text.replace(AGENT_PLACEHOLDER, () => name);
+  const fill = (text: string) => fillPlaceholder(text, AGENT_PLACEHOLDER, name);
   return {
     text: fill(pattern.text),
     before: fill(pattern.before),

@@ -10,6 +10,7 @@
  * agents' exact names fill (sweep-agents.ts).
  */
 import { UNSAFE_IN_AN_INPUT } from '../common/characters.js';
+import { fillPlaceholder } from '../common/placeholders.js';
 import { input, type InputValues } from './declare.js';
 import { INPUTS, pick } from './core-inputs.js';
 import { fail, InputError } from './errors.js';
@@ -46,7 +47,7 @@ function splitPattern(text: string, what: string): NamePattern {
   const [before = '', after = ''] = parts;
   const agents = placeholderCount(text);
   if (agents > 1) fail(`may hold {agent} at most once, got '${text}'`);
-  if (/[{}]/.test((before + after).replace(AGENT_PLACEHOLDER, ''))) {
+  if (/[{}]/.test(fillPlaceholder(before + after, AGENT_PLACEHOLDER, ''))) {
     fail(`may hold no other {…} than {number} and {agent}, got '${text}'`);
   }
   return { text, before, after };

@@ -3,6 +3,7 @@
  * values: the `health-check` input once parsed (inputs/health-check.ts parses it), and
  * that check filled in for one deployment from its `url` (`source_config.custom_url`).
  */
+import { fillPlaceholder } from '../common/placeholders.js';
 import { withoutTrailingSlashes } from '../common/text.js';
 
 /** The one placeholder an address may hold: the deployment's `url`. */
@@ -33,7 +34,7 @@ export function fillHealthCheck(check: HealthCheck, url: string | null | undefin
   const base = url === null || url === undefined ? '' : withoutTrailingSlashes(url.trim());
   if (needsUrl(check) && base === '') return { kind: 'no-url' };
   if (check.kind === 'path') return { kind: 'address', address: `${base}${check.path}` };
-  return { kind: 'address', address: check.template.replaceAll(URL_PLACEHOLDER, base) };
+  return { kind: 'address', address: fillPlaceholder(check.template, URL_PLACEHOLDER, base) };
 }
 
 /**

@@ -193,7 +193,7 @@ describe('the plan of a manifest', () => {
 `);
 
     expect(run.exitCode).toBe(1);
-    expect(run.error).toContain("'agents': agents.support.image_url: unknown key");
+    expect(run.error).toContain("input 'agents.support.image_url': unknown key");
     expect(emu.requests).toEqual([]);
     expect(gh.requests).toEqual([]);
   });

@@ -1,6 +1,6 @@
 /** The GitHub-only inputs: declared like the core's, checked before any request. */
 import { describe, expect, it } from 'vitest';
-import { INPUT_NAMES } from '../../src/inputs/core-inputs.ts';
+import { INPUT_NAMES, INPUTS } from '../../src/inputs/core-inputs.ts';
 import {
   ENVIRONMENT_NAME_LIMIT,
   GITHUB_INPUT_NAMES,
@@ -72,6 +72,25 @@ describe('the GitHub inputs, read', () => {
       const result = read({ environment: bad });
       expect(result).toMatchObject({ ok: false, problems: [{ input: 'environment' }] });
     }
+  });
+
+  it('with agents, an environment holding {agent} twice is an error naming it', () => {
+    const set = { ...GITHUB_INPUTS, agents: INPUTS.agents };
+    const problemsOf = (values: Record<string, string>) => {
+      try {
+        readInputs(set, (name) => values[name], run);
+        return [];
+      } catch (error) {
+        if (!(error instanceof InputError)) throw error;
+        return error.problems.map(({ input, problem }) => `${input}: ${problem}`);
+      }
+    };
+    const agents = 'agents:\n  support: {}\n';
+    expect(problemsOf({ agents, environment: 'preview-{agent}-{agent}' })).toEqual([
+      "environment: holds {agent} 2 times: an environment holds {agent} at most once, which each agent's name fills (like preview-{agent})",
+    ]);
+    expect(problemsOf({ agents, environment: 'preview-{agent}' })).toEqual([]);
+    expect(problemsOf({ agents, environment: 'production' })).toEqual([]);
   });
 
   it('a token on two lines is an error that does not show it', () => {

@@ -110,14 +110,76 @@ describe('the manifest', () => {
   it('names each unknown key by its path, and a value that is not text', () => {
     const manifest = 'agents:\n  research:\n    image_url: x\n    commit: 1234\nversion: 2\n';
     expect(problems({ agents: manifest })).toEqual([
-      "input 'agents': agents.research.commit: Invalid input: expected string, received number; agents.research.image_url: unknown key; version: unknown key",
+      "input 'agents': version: unknown key (a manifest has one key, agents)",
+      "input 'agents.research.image_url': unknown key",
+      "input 'agents.research.commit': Invalid input: expected string, received number",
+    ]);
+  });
+
+  it('reports every problem of every agent at once: an unknown key hides none', () => {
+    const long = 'a'.repeat(41);
+    const manifest = [
+      'agents:',
+      '  Research_Bot: {}',
+      '  -lead: {}',
+      `  ${long}: {}`,
+      '  research:',
+      '    image_url: x',
+      '    source: ftp',
+      '    integration-id: not-a-uuid',
+      '    commit: abc',
+      '    config: missing.json',
+      '',
+    ].join('\n');
+    const found = problems({ agents: manifest });
+    const inputs = found.map((line) => /^input '([^']*)'/.exec(line)?.[1]);
+    expect(inputs).toEqual([
+      'agents.Research_Bot',
+      'agents["-lead"]',
+      `agents.${long}`,
+      'agents.research.image_url',
+      'agents.research.source',
+      'agents.research.config',
+      'agents.research.integration-id',
+      'agents.research.commit',
+    ]);
+  });
+
+  it('takes __proto__ as a key like any other: a bad one, never dropped', () => {
+    expect(
+      problems({ agents: 'agents:\n  __proto__:\n    source: codehost\n  support: {}\n' }),
+    ).toEqual([
+      "input 'agents.__proto__': a key must be lower-case letters, digits and -, starting with a letter or a digit",
+    ]);
+    const json = '{"agents": {"__proto__": {}, "support": {}}}';
+    expect(problems({ agents: json })[0]).toMatch(/^input 'agents.__proto__': a key must be/);
+    expect(problems({ agents: 'agents:\n  support:\n    __proto__: {source: x}\n' })).toEqual([
+      "input 'agents.support.__proto__': unknown key",
+    ]);
+    expect(problems({ agents: '{"__proto__": {}, "agents": {"support": {}}}' })).toEqual([
+      "input 'agents': __proto__: unknown key (a manifest has one key, agents)",
+    ]);
+  });
+
+  it('takes constructor and prototype as ordinary keys', () => {
+    const asked = request({
+      agents: 'agents:\n  constructor: {}\n  prototype:\n    name: proto\n',
+    });
+    expect(asked.agents.map(({ key, spec }) => [key, spec.name])).toEqual([
+      ['constructor', 'constructor'],
+      ['prototype', 'proto'],
+    ]);
+    expect(problems({ agents: 'agents:\n  support:\n    constructor: x\n' })).toEqual([
+      "input 'agents.support.constructor': unknown key",
     ]);
   });
 
   it('rejects bad keys, no agents, too many agents, and a document that is no object', () => {
     const long = 'a'.repeat(41);
     expect(problems({ agents: `agents:\n  Research: {}\n  ${long}: {}\n  -x: {}\n` })).toEqual([
-      `input 'agents': agents.Research: a key must be lower-case letters, digits and -, starting with a letter or a digit; agents.${long}: a key must be at most 40 characters, this one has 41; agents["-x"]: a key must be lower-case letters, digits and -, starting with a letter or a digit`,
+      "input 'agents.Research': a key must be lower-case letters, digits and -, starting with a letter or a digit",
+      `input 'agents.${long}': a key must be at most 40 characters, this one has 41`,
+      `input 'agents["-x"]': a key must be lower-case letters, digits and -, starting with a letter or a digit`,
     ]);
     expect(request({ agents: `agents:\n  ${'a'.repeat(40)}: {}\n` }).agents).toHaveLength(1);
     expect(problems({ agents: 'agents: {}' })).toEqual([
@@ -271,6 +333,31 @@ describe('agents that would clash', () => {
     ].join('\n');
     expect(problems({ agents: manifest })).toEqual([
       "input 'agents': agents support and research name one environment, 'production': each would mark the other's deployment inactive",
+    ]);
+  });
+
+  it("rejects an entry's environment holding {agent} twice, naming its path", () => {
+    const manifest = 'agents:\n  support:\n    environment: preview-{agent}-{agent}\n';
+    expect(problems({ agents: manifest })).toEqual([
+      "input 'agents.support.environment': holds {agent} 2 times: an environment holds {agent} at most once, which each agent's name fills (like preview-{agent})",
+    ]);
+  });
+
+  it("fills {agent} with a name as text: $&, $', $` and $1 are characters", () => {
+    const manifest = [
+      'agents:',
+      '  one:',
+      '    name: x$&y',
+      '  two:',
+      "    name: p$'q",
+      '  three:',
+      '    name: a$`b$1',
+    ].join('\n');
+    const asked = request({ agents: manifest, name: '{agent}-pr-7' });
+    expect(asked.agents.map(({ spec }) => spec.name)).toEqual([
+      'x$&y-pr-7',
+      "p$'q-pr-7",
+      'a$`b$1-pr-7',
     ]);
   });
 });
