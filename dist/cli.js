@@ -29077,7 +29077,7 @@ __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __we
 /* harmony import */ var node_url__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(3136);
 /* harmony import */ var node_url__WEBPACK_IMPORTED_MODULE_2___default = /*#__PURE__*/__nccwpck_require__.n(node_url__WEBPACK_IMPORTED_MODULE_2__);
 /* harmony import */ var _inputs_bounded_read_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(4033);
-/* harmony import */ var _main_js__WEBPACK_IMPORTED_MODULE_4__ = __nccwpck_require__(7727);
+/* harmony import */ var _main_js__WEBPACK_IMPORTED_MODULE_4__ = __nccwpck_require__(8249);
 /* harmony import */ var _pipe_end_js__WEBPACK_IMPORTED_MODULE_5__ = __nccwpck_require__(2884);
 /** The command's entry (dist/cli.js, the package's bin): wires the process to `main`, nothing else. */
 
@@ -29132,7 +29132,7 @@ __webpack_async_result__();
 
 /***/ }),
 
-/***/ 7727:
+/***/ 8249:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -41236,12 +41236,29 @@ function forbiddenResolution(hostname, lookup = external_node_dns_.lookup) {
     });
 }
 
+;// CONCATENATED MODULE: ./src/common/placeholders.ts
+/**
+ * A placeholder in a template (`{agent}` in a name or an environment, `{url}`
+ * in the health check's address) filled as text: the value is written
+ * character for character, so `$&`, `$'`, `` $` `` and `$1` in it stay as
+ * they are (`String.prototype.replace` with a string reads them as patterns).
+ */
+/** `template` with every `placeholder` in it replaced by `value`, as text. */
+function fillPlaceholder(template, placeholder, value) {
+    return template.split(placeholder).join(value);
+}
+/** How many times `text` holds `placeholder`. */
+function placeholderCount(text, placeholder) {
+    return text.split(placeholder).length - 1;
+}
+
 ;// CONCATENATED MODULE: ./src/service/health-address.ts
 /**
  * The address of a deployment's health check (ACTION-CONTRACT.md behaviour 31), as
  * values: the `health-check` input once parsed (inputs/health-check.ts parses it), and
  * that check filled in for one deployment from its `url` (`source_config.custom_url`).
  */
+
 
 /** The one placeholder an address may hold: the deployment's `url`. */
 const URL_PLACEHOLDER = '{url}';
@@ -41259,7 +41276,7 @@ function fillHealthCheck(check, url) {
         return { kind: 'no-url' };
     if (check.kind === 'path')
         return { kind: 'address', address: `${base}${check.path}` };
-    return { kind: 'address', address: check.template.replaceAll(URL_PLACEHOLDER, base) };
+    return { kind: 'address', address: fillPlaceholder(check.template, URL_PLACEHOLDER, base) };
 }
 /**
  * The values of an address's query string, as written and decoded (a part without `=`
@@ -42884,13 +42901,14 @@ function parseHeaders(raw) {
 
 
 
+
 const EXAMPLES = "'/ok', '{url}/ok?check_db=1' or 'https://agent.example.com/ok'";
 /** The check the input asks for; `undefined` when it is empty (off). */
 function parseHealthCheck(raw) {
     const text = raw.trim();
     if (text === '')
         return undefined;
-    const placeholder = /\{[^{}]*\}|[{}]/.exec(text.replaceAll(URL_PLACEHOLDER, ''));
+    const placeholder = /\{[^{}]*\}|[{}]/.exec(fillPlaceholder(text, URL_PLACEHOLDER, ''));
     if (placeholder !== null) {
         fail(`may hold only the placeholder {url}, got '${placeholder[0]}' (e.g. ${EXAMPLES})`);
     }
@@ -42909,7 +42927,7 @@ function parseHealthCheck(raw) {
         return { kind: 'address', template: text };
     }
     // An address holding {url} elsewhere (in its query) is checked with a stand-in for it.
-    parseWebAddress(text.replaceAll(URL_PLACEHOLDER, 'url'), {
+    parseWebAddress(fillPlaceholder(text, URL_PLACEHOLDER, 'url'), {
         example: EXAMPLES,
         credentials: 'pass them with health-check-headers',
     });
@@ -43018,82 +43036,6 @@ function declare_readInputs(declarations, read, run) {
     return result.data;
 }
 
-;// CONCATENATED MODULE: ./src/inputs/manifest.ts
-/**
- * The `agents` input: a manifest of agents, a JSON or YAML object given
- * inline or as the path of a file in the workspace (read as `config`'s is),
- * with one key, `agents`, mapping each agent's key to its entry. An entry
- * sets some of the inputs that describe one deployment, as text; what it
- * does not set comes from the step. Every structural problem is reported at
- * once, each named by its path (`agents.research.image_url: unknown key`).
- */
-
-
-
-
-/** The most agents one manifest may hold. */
-const MAX_AGENTS = 50;
-/** The longest an agent's key may be. */
-const MAX_AGENT_KEY_LENGTH = 40;
-const AGENT_KEY = /^[a-z0-9][a-z0-9-]*$/;
-/** The inputs an entry may set, each as text; `secrets` a list of the step's secret names. */
-const AgentEntrySchema = strictObject({
-    name: schemas_string().optional(),
-    source: schemas_string().optional(),
-    config: schemas_string().optional(),
-    'integration-id': schemas_string().optional(),
-    repository: schemas_string().optional(),
-    'repo-ref': schemas_string().optional(),
-    'agent-config-path': schemas_string().optional(),
-    'image-uri': schemas_string().optional(),
-    secrets: array(schemas_string()).optional(),
-    commit: schemas_string().optional(),
-    environment: schemas_string().optional(),
-    'health-check': schemas_string().optional(),
-    'health-check-expect': schemas_string().optional(),
-});
-/** An entry left empty (`support:` or `support: {}`) takes every value from the step. */
-const ManifestSchema = strictObject({
-    agents: record(schemas_string(), AgentEntrySchema.nullable()).nullable(),
-});
-/** What is wrong with an agent's key, if anything. */
-function keyProblem(key) {
-    const where = formatIssuePath(['agents', key]);
-    if (!AGENT_KEY.test(key)) {
-        return `${where}: a key must be lower-case letters, digits and -, starting with a letter or a digit`;
-    }
-    if (key.length > MAX_AGENT_KEY_LENGTH) {
-        return `${where}: a key must be at most ${MAX_AGENT_KEY_LENGTH} characters, this one has ${key.length}`;
-    }
-    return undefined;
-}
-/** The manifest's agents, or every problem of its shape, its keys and its size at once. */
-function manifestAgents(document) {
-    if (typeof document !== 'object' || document === null || Array.isArray(document)) {
-        fail('must be a JSON or YAML object with one key, agents, mapping each agent to its entry');
-    }
-    const result = ManifestSchema.safeParse(document);
-    if (!result.success)
-        fail(formatZodIssues(result.error).join('; '));
-    const entries = Object.entries(result.data.agents ?? {});
-    const problems = entries.flatMap(([key]) => keyProblem(key) ?? []);
-    if (entries.length === 0)
-        problems.push('agents: the manifest holds no agent');
-    if (entries.length > MAX_AGENTS) {
-        problems.push(`agents: holds ${entries.length} agents; a manifest takes at most ${MAX_AGENTS}`);
-    }
-    if (problems.length > 0)
-        fail(problems.join('; '));
-    return entries.map(([key, entry]) => ({ key, entry: entry ?? {} }));
-}
-/** The manifest `raw` gives, inline or as a file in `workspace`; undefined when empty. */
-function parseManifest(raw, workspace) {
-    if (raw === '')
-        return undefined;
-    const source = isFilePath(raw) ? raw : 'inline';
-    return { source, agents: manifestAgents(readDocument(raw, workspace)) };
-}
-
 ;// CONCATENATED MODULE: ./src/inputs/name-template.ts
 /**
  * The deploy step's `name` beside `agents`: without a manifest it is the
@@ -43104,11 +43046,23 @@ function parseManifest(raw, workspace) {
 
 
 
+
 /** What stands for the agent's name in the template. */
 const AGENT_PLACEHOLDER = '{agent}';
 /** How many times `text` holds `{agent}`. */
-function placeholderCount(text) {
-    return text.split(AGENT_PLACEHOLDER).length - 1;
+function name_template_placeholderCount(text) {
+    return placeholderCount(text, AGENT_PLACEHOLDER);
+}
+/**
+ * What is wrong with an environment beside a manifest (the step's, or an
+ * entry's), if anything: `{agent}` more than once. Once, each agent has its
+ * own; never, the agents share one.
+ */
+function environmentHoldsAgentTwice(text) {
+    const count = name_template_placeholderCount(text);
+    return count > 1
+        ? `holds {agent} ${count} times: an environment holds {agent} at most once, which each agent's name fills (like preview-{agent})`
+        : undefined;
 }
 /** `name` as given: empty beside `agents`, else one name (checked against `agents` apart). */
 function parseNameOrTemplate(raw) {
@@ -43124,15 +43078,15 @@ function nameBesideAgents(raw, set) {
         return raw === '' ? NAME_REQUIRED : undefined;
     if (raw === '')
         return undefined;
-    const count = placeholderCount(raw);
+    const count = name_template_placeholderCount(raw);
     if (count === 1)
         return undefined;
     const held = count === 0 ? 'does not hold {agent}' : `holds {agent} ${count} times`;
     return `${held}: with agents it is empty (each deployment named by its agent's name) or holds {agent} exactly once, which each agent's name fills (like {agent}-pr-7)`;
 }
-/** The deployment name of the agent named `agentName`: the template filled, else its name. */
+/** The deployment name of the agent named `agentName`: the template filled (as text), else its name. */
 function deploymentName(template, agentName) {
-    return template === '' ? agentName : template.replace(AGENT_PLACEHOLDER, () => agentName);
+    return template === '' ? agentName : fillPlaceholder(template, AGENT_PLACEHOLDER, agentName);
 }
 /** A problem for each value that more than one agent has, naming the agents (`support` and `docs`). */
 function sharedValues(values, problem) {
@@ -43149,11 +43103,13 @@ function sharedValues(values, problem) {
  * Every agent of `manifest` with a valid name, and the problems of the
  * others: a name (or, filled in `template`, a deployment name) that is not
  * one, named by its path (`agents.research.name`); two agents with one
- * deployment name. Every entry that reads a manifest names its agents so.
+ * deployment name; and the manifest's own (a bad key, an unknown entry
+ * key). Every entry that reads a manifest names its agents so.
  */
 function namedAgents(manifest, template) {
     const agents = [];
-    const problems = [];
+    // Its keys' and entries' shapes, reported here with the rest, so that one hides no other.
+    const problems = [...manifest.problems];
     for (const { key, entry } of manifest.agents) {
         try {
             const name = parseName((entry.name ?? key).trim());
@@ -43171,6 +43127,146 @@ function namedAgents(manifest, template) {
         problem: `agents ${keys} would have one deployment name, '${name}': give each its own name`,
     })));
     return { agents, problems };
+}
+
+;// CONCATENATED MODULE: ./src/inputs/manifest.ts
+/**
+ * The `agents` input: a manifest of agents, a JSON or YAML object given
+ * inline or as the path of a file in the workspace (read as `config`'s is),
+ * with one key, `agents`, mapping each agent's key to its entry. An entry
+ * sets some of the inputs that describe one deployment, as text; what it
+ * does not set comes from the step. Every structural problem is kept, each
+ * named by its path (`agents.research.image_url`: unknown key), and reported
+ * with every problem of the agents' values: one hides no other.
+ */
+
+
+
+
+
+/** The most agents one manifest may hold. */
+const MAX_AGENTS = 50;
+/** The longest an agent's key may be. */
+const MAX_AGENT_KEY_LENGTH = 40;
+const AGENT_KEY = /^[a-z0-9][a-z0-9-]*$/;
+/** What each input an entry may set must be: text; `secrets` a list of the step's secret names. */
+const ENTRY_FIELDS = {
+    name: schemas_string(),
+    source: schemas_string(),
+    config: schemas_string(),
+    'integration-id': schemas_string(),
+    repository: schemas_string(),
+    'repo-ref': schemas_string(),
+    'agent-config-path': schemas_string(),
+    'image-uri': schemas_string(),
+    secrets: array(schemas_string()),
+    commit: schemas_string(),
+    environment: schemas_string(),
+    'health-check': schemas_string(),
+    'health-check-expect': schemas_string(),
+};
+/** The one key of the manifest. */
+const TOP_KEY = 'agents';
+/** A plain object (a mapping), as a manifest's parts must be. */
+function isMapping(value) {
+    return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+/** What is wrong with an agent's key, if anything. */
+function keyProblem(key) {
+    const input = formatIssuePath(['agents', key]);
+    if (!AGENT_KEY.test(key)) {
+        return {
+            input,
+            problem: 'a key must be lower-case letters, digits and -, starting with a letter or a digit',
+        };
+    }
+    if (key.length > MAX_AGENT_KEY_LENGTH) {
+        return {
+            input,
+            problem: `a key must be at most ${MAX_AGENT_KEY_LENGTH} characters, this one has ${key.length}`,
+        };
+    }
+    return undefined;
+}
+/** What is wrong with one field's value, if anything (zod's message, or the environment's own). */
+function fieldProblem(field, value) {
+    const result = ENTRY_FIELDS[field].safeParse(value);
+    if (!result.success)
+        return result.error.issues.map((issue) => issue.message).join('; ');
+    return field === 'environment' ? environmentHoldsAgentTwice(value) : undefined;
+}
+/**
+ * The entry of the agent `key`, as written: every key it has (`Object.keys`,
+ * so `__proto__` too) checked, the values of the right kind kept, and a
+ * problem for every other key or value. A null entry sets nothing.
+ */
+function readEntry(key, raw) {
+    const entry = {};
+    const problems = [];
+    if (raw === null || raw === undefined)
+        return { entry, problems };
+    if (!isMapping(raw)) {
+        const problem = "must be a mapping of the entry's inputs (or empty)";
+        return { entry, problems: [{ input: formatIssuePath(['agents', key]), problem }] };
+    }
+    for (const field of Object.keys(raw)) {
+        const input = formatIssuePath(['agents', key, field]);
+        if (!Object.hasOwn(ENTRY_FIELDS, field)) {
+            problems.push({ input, problem: 'unknown key' });
+            continue;
+        }
+        const problem = fieldProblem(field, raw[field]);
+        if (problem === undefined)
+            entry[field] = raw[field];
+        else
+            problems.push({ input, problem });
+    }
+    return { entry, problems };
+}
+/**
+ * The manifest's agents, each key as written (a key `__proto__` is a key
+ * like any other, and a bad one), with every problem of their keys and
+ * entries; a document that holds no agents to check, or more than a
+ * manifest takes, fails at once.
+ */
+function manifestAgents(document) {
+    if (!isMapping(document)) {
+        fail('must be a JSON or YAML object with one key, agents, mapping each agent to its entry');
+    }
+    const unknown = Object.keys(document).filter((key) => key !== TOP_KEY);
+    const problems = unknown.map((key) => ({
+        input: 'agents',
+        problem: `${formatIssuePath([key])}: unknown key (a manifest has one key, agents)`,
+    }));
+    // Nothing to check agent by agent: fail at once, with the document's other problems.
+    const stop = (problem) => fail([...problems.map((p) => p.problem), problem].join('; '));
+    const agents = Object.hasOwn(document, TOP_KEY) ? document[TOP_KEY] : null;
+    if (agents !== null && agents !== undefined && !isMapping(agents)) {
+        stop('agents: must be a mapping of each agent to its entry');
+    }
+    const given = isMapping(agents) ? agents : {};
+    const keys = Object.keys(given);
+    if (keys.length === 0)
+        stop('agents: the manifest holds no agent');
+    if (keys.length > MAX_AGENTS) {
+        stop(`agents: holds ${keys.length} agents; a manifest takes at most ${MAX_AGENTS}`);
+    }
+    const read = keys.map((key) => {
+        const bad = keyProblem(key);
+        if (bad !== undefined)
+            problems.push(bad);
+        const { entry, problems: own } = readEntry(key, given[key]);
+        problems.push(...own);
+        return { key, entry };
+    });
+    return { agents: read, problems };
+}
+/** The manifest `raw` gives, inline or as a file in `workspace`; undefined when empty. */
+function parseManifest(raw, workspace) {
+    if (raw === '')
+        return undefined;
+    const source = isFilePath(raw) ? raw : 'inline';
+    return { source, ...manifestAgents(readDocument(raw, workspace)) };
 }
 
 ;// CONCATENATED MODULE: ./src/inputs/core-inputs.ts

@@ -53918,12 +53918,29 @@ function forbiddenResolution(hostname, lookup = external_node_dns_.lookup) {
     });
 }
 
+;// CONCATENATED MODULE: ./src/common/placeholders.ts
+/**
+ * A placeholder in a template (`{agent}` in a name or an environment, `{url}`
+ * in the health check's address) filled as text: the value is written
+ * character for character, so `$&`, `$'`, `` $` `` and `$1` in it stay as
+ * they are (`String.prototype.replace` with a string reads them as patterns).
+ */
+/** `template` with every `placeholder` in it replaced by `value`, as text. */
+function fillPlaceholder(template, placeholder, value) {
+    return template.split(placeholder).join(value);
+}
+/** How many times `text` holds `placeholder`. */
+function placeholderCount(text, placeholder) {
+    return text.split(placeholder).length - 1;
+}
+
 ;// CONCATENATED MODULE: ./src/service/health-address.ts
 /**
  * The address of a deployment's health check (ACTION-CONTRACT.md behaviour 31), as
  * values: the `health-check` input once parsed (inputs/health-check.ts parses it), and
  * that check filled in for one deployment from its `url` (`source_config.custom_url`).
  */
+
 
 /** The one placeholder an address may hold: the deployment's `url`. */
 const URL_PLACEHOLDER = '{url}';
@@ -53941,7 +53958,7 @@ function fillHealthCheck(check, url) {
         return { kind: 'no-url' };
     if (check.kind === 'path')
         return { kind: 'address', address: `${base}${check.path}` };
-    return { kind: 'address', address: check.template.replaceAll(URL_PLACEHOLDER, base) };
+    return { kind: 'address', address: fillPlaceholder(check.template, URL_PLACEHOLDER, base) };
 }
 /**
  * The values of an address's query string, as written and decoded (a part without `=`
@@ -54848,9 +54865,10 @@ class DeploymentRecord {
 
 ;// CONCATENATED MODULE: ./src/github/features/agents-records.ts
 
+
 /** The agent's environment, filled: its entry's, else the step's. */
 function environmentOf(agent, stepEnvironment) {
-    return (agent.environment ?? stepEnvironment).replaceAll('{agent}', agent.name);
+    return fillPlaceholder(agent.environment ?? stepEnvironment, '{agent}', agent.name);
 }
 /** The agents by environment, in the manifest's order; none for an empty environment. */
 function recordGroups(manifest, stepEnvironment) {
@@ -56385,108 +56403,6 @@ function fail(message) {
     throw new Invalid(message);
 }
 
-;// CONCATENATED MODULE: ./src/inputs/declare.ts
-/**
- * How an input is declared, and the one reader of any set of declared
- * inputs: the core's (declared.ts), the GitHub Action's own
- * (src/github/inputs.ts), and each entry's set made of them. Reading a set
- * reads, defaults and parses every input in one pass and reports every bad
- * one in one `InputError`, before any request.
- */
-
-
-function input(parse, options = {}) {
-    return { ...options, parse, sensitive: options.sensitive ?? false };
-}
-/** The names of a set, in its order. */
-function namesOf(declarations) {
-    return Object.keys(declarations);
-}
-/** The inputs of a set whose raw text is masked before it is even parsed. */
-function sensitiveNames(declarations) {
-    return namesOf(declarations).filter((name) => declarations[name]?.sensitive === true);
-}
-/** The text an input has when it is not given: its default, or `''` for a required one. */
-function defaultText(declared, run) {
-    const fallback = declared.default ?? '';
-    return typeof fallback === 'string' ? fallback : (run[fallback.run] ?? '');
-}
-/**
- * A zod schema for one input: what is wrong with it beside the set's other
- * raw texts, else its parser's `Invalid`, becomes an issue.
- */
-function inputSchema(declared, run, set) {
-    return schemas_string().transform((raw, context) => {
-        const besides = declared.besides?.(raw, set);
-        if (besides !== undefined) {
-            context.addIssue({ code: 'custom', message: besides, params: { empty: false } });
-            return NEVER;
-        }
-        try {
-            return declared.parse(raw, run);
-        }
-        catch (error) {
-            if (!(error instanceof Invalid))
-                throw error;
-            context.addIssue({
-                code: 'custom',
-                message: error.message,
-                params: { empty: error instanceof EmptyValue },
-            });
-            return NEVER;
-        }
-    });
-}
-/**
- * Every input of a set parsed on its own, each checked beside the raw texts
- * of the others (`set`); an issue's path is the input's name.
- */
-function declarationsSchema(declarations, run, set = {}) {
-    return object(Object.fromEntries(Object.entries(declarations).map(([name, declared]) => [
-        name,
-        inputSchema(declared, run, set),
-    ])));
-}
-const problemOf = ({ input, problem }) => ({ input, problem });
-/** The first problem of the run an input's raw text shows (declared by `runProblem`). */
-function runProblemOf(declarations, raw, run) {
-    for (const [name, declared] of Object.entries(declarations)) {
-        const problem = declared.runProblem?.(raw[name] ?? '', run);
-        if (problem !== undefined)
-            return { input: name, problem };
-    }
-    return undefined;
-}
-/**
- * Reads every input of a set, each on its own. Throws one `InputError`
- * naming every bad input, in the set's order; a problem of the run comes
- * first, without the empty values it explains.
- */
-function readInputs(declarations, read, run) {
-    const raw = Object.fromEntries(namesOf(declarations).map((name) => [
-        name,
-        read(name) ?? defaultText(declarations[name], run),
-    ]));
-    const result = declarationsSchema(declarations, run, raw).safeParse(raw);
-    const issues = (result.error?.issues ?? []).map((issue) => ({
-        input: String(issue.path[0] ?? 'inputs'),
-        problem: issue.message,
-        empty: issue.code === 'custom' && issue.params?.empty === true,
-    }));
-    const lead = runProblemOf(declarations, raw, run);
-    if (lead !== undefined) {
-        const emptied = [...new Set(issues.filter((issue) => issue.empty).map(({ input }) => input))];
-        const cause = emptied.length === 0
-            ? ''
-            : ` The empty values in ${emptied.map((name) => `'${name}'`).join(' and ')} have the same cause.`;
-        const others = issues.filter((issue) => !issue.empty);
-        throw new errors_InputError(others.map(problemOf), { ...lead, problem: lead.problem + cause });
-    }
-    if (!result.success)
-        throw new errors_InputError(issues.map(problemOf));
-    return result.data;
-}
-
 ;// CONCATENATED MODULE: ./src/inputs/deploy-spec.ts
 /** The values of the `on-drift` input. */
 const ON_DRIFT_MODES = ['warn', 'fail'];
@@ -56628,6 +56544,243 @@ function parseOnChange(raw) {
     return parseOneOf(ON_CHANGE_MODES, raw);
 }
 
+;// CONCATENATED MODULE: ./src/service/issues.ts
+const PLAIN_KEY = /^[A-Za-z_][A-Za-z0-9_-]*$/;
+/**
+ * A readable path: `source_config.resource_spec`, `resources[0].id`,
+ * `labels["app.kubernetes.io/name"]`; `(root)` when empty.
+ */
+function formatIssuePath(path) {
+    let out = '';
+    for (const segment of path) {
+        if (typeof segment === 'number') {
+            out += `[${segment}]`;
+        }
+        else if (typeof segment === 'string' && PLAIN_KEY.test(segment)) {
+            out += out === '' ? segment : `.${segment}`;
+        }
+        else {
+            out += `[${JSON.stringify(String(segment))}]`;
+        }
+    }
+    return out === '' ? '(root)' : out;
+}
+/**
+ * One line per problem, each starting with the path of the field:
+ * `source_config.resource_spec.min_scal: unknown key` (one line per unknown
+ * key, the key appended to the path) or
+ * `resources[0].id: Invalid input: expected string, received undefined`.
+ */
+function formatZodIssues(error) {
+    const lines = [];
+    for (const issue of error.issues) {
+        if (issue.code === 'unrecognized_keys') {
+            for (const key of issue.keys) {
+                lines.push(`${formatIssuePath([...issue.path, key])}: unknown key`);
+            }
+        }
+        else {
+            lines.push(`${formatIssuePath(issue.path)}: ${issue.message}`);
+        }
+    }
+    return lines;
+}
+
+;// CONCATENATED MODULE: ./src/inputs/name-template.ts
+/**
+ * The deploy step's `name` beside `agents`: without a manifest it is the
+ * deployment's name, and required; with one it is either empty (each
+ * agent's deployment is named by the agent's name) or a template holding
+ * `{agent}` exactly once, which each agent's name fills (`{agent}-pr-7`).
+ */
+
+
+
+
+/** What stands for the agent's name in the template. */
+const AGENT_PLACEHOLDER = '{agent}';
+/** How many times `text` holds `{agent}`. */
+function name_template_placeholderCount(text) {
+    return placeholderCount(text, AGENT_PLACEHOLDER);
+}
+/**
+ * What is wrong with an environment beside a manifest (the step's, or an
+ * entry's), if anything: `{agent}` more than once. Once, each agent has its
+ * own; never, the agents share one.
+ */
+function environmentHoldsAgentTwice(text) {
+    const count = name_template_placeholderCount(text);
+    return count > 1
+        ? `holds {agent} ${count} times: an environment holds {agent} at most once, which each agent's name fills (like preview-{agent})`
+        : undefined;
+}
+/** `name` as given: empty beside `agents`, else one name (checked against `agents` apart). */
+function parseNameOrTemplate(raw) {
+    return raw === '' ? '' : parseName(raw);
+}
+/**
+ * What is wrong with `name` beside the raw `agents` of its set, if anything:
+ * empty without a manifest, or with one a text that does not hold `{agent}`
+ * exactly once.
+ */
+function nameBesideAgents(raw, set) {
+    if ((set.agents ?? '') === '')
+        return raw === '' ? NAME_REQUIRED : undefined;
+    if (raw === '')
+        return undefined;
+    const count = name_template_placeholderCount(raw);
+    if (count === 1)
+        return undefined;
+    const held = count === 0 ? 'does not hold {agent}' : `holds {agent} ${count} times`;
+    return `${held}: with agents it is empty (each deployment named by its agent's name) or holds {agent} exactly once, which each agent's name fills (like {agent}-pr-7)`;
+}
+/** The deployment name of the agent named `agentName`: the template filled (as text), else its name. */
+function deploymentName(template, agentName) {
+    return template === '' ? agentName : fillPlaceholder(template, AGENT_PLACEHOLDER, agentName);
+}
+/** A problem for each value that more than one agent has, naming the agents (`support` and `docs`). */
+function sharedValues(values, problem) {
+    const byValue = new Map();
+    for (const { key, value } of values) {
+        if (value !== undefined)
+            byValue.set(value, [...(byValue.get(value) ?? []), key]);
+    }
+    return [...byValue]
+        .filter(([, keys]) => keys.length > 1)
+        .map(([value, keys]) => problem(value, `${keys.slice(0, -1).join(', ')} and ${keys[keys.length - 1] ?? ''}`));
+}
+/**
+ * Every agent of `manifest` with a valid name, and the problems of the
+ * others: a name (or, filled in `template`, a deployment name) that is not
+ * one, named by its path (`agents.research.name`); two agents with one
+ * deployment name; and the manifest's own (a bad key, an unknown entry
+ * key). Every entry that reads a manifest names its agents so.
+ */
+function namedAgents(manifest, template) {
+    const agents = [];
+    // Its keys' and entries' shapes, reported here with the rest, so that one hides no other.
+    const problems = [...manifest.problems];
+    for (const { key, entry } of manifest.agents) {
+        try {
+            const name = parseName((entry.name ?? key).trim());
+            agents.push({ key, entry, name, deploymentName: parseName(deploymentName(template, name)) });
+        }
+        catch (error) {
+            if (!(error instanceof Invalid))
+                throw error;
+            problems.push({ input: formatIssuePath(['agents', key, 'name']), problem: error.message });
+        }
+    }
+    const names = agents.map(({ key, deploymentName: value }) => ({ key, value }));
+    problems.push(...sharedValues(names, (name, keys) => ({
+        input: 'agents',
+        problem: `agents ${keys} would have one deployment name, '${name}': give each its own name`,
+    })));
+    return { agents, problems };
+}
+
+;// CONCATENATED MODULE: ./src/inputs/declare.ts
+/**
+ * How an input is declared, and the one reader of any set of declared
+ * inputs: the core's (declared.ts), the GitHub Action's own
+ * (src/github/inputs.ts), and each entry's set made of them. Reading a set
+ * reads, defaults and parses every input in one pass and reports every bad
+ * one in one `InputError`, before any request.
+ */
+
+
+function input(parse, options = {}) {
+    return { ...options, parse, sensitive: options.sensitive ?? false };
+}
+/** The names of a set, in its order. */
+function namesOf(declarations) {
+    return Object.keys(declarations);
+}
+/** The inputs of a set whose raw text is masked before it is even parsed. */
+function sensitiveNames(declarations) {
+    return namesOf(declarations).filter((name) => declarations[name]?.sensitive === true);
+}
+/** The text an input has when it is not given: its default, or `''` for a required one. */
+function defaultText(declared, run) {
+    const fallback = declared.default ?? '';
+    return typeof fallback === 'string' ? fallback : (run[fallback.run] ?? '');
+}
+/**
+ * A zod schema for one input: what is wrong with it beside the set's other
+ * raw texts, else its parser's `Invalid`, becomes an issue.
+ */
+function inputSchema(declared, run, set) {
+    return schemas_string().transform((raw, context) => {
+        const besides = declared.besides?.(raw, set);
+        if (besides !== undefined) {
+            context.addIssue({ code: 'custom', message: besides, params: { empty: false } });
+            return NEVER;
+        }
+        try {
+            return declared.parse(raw, run);
+        }
+        catch (error) {
+            if (!(error instanceof Invalid))
+                throw error;
+            context.addIssue({
+                code: 'custom',
+                message: error.message,
+                params: { empty: error instanceof EmptyValue },
+            });
+            return NEVER;
+        }
+    });
+}
+/**
+ * Every input of a set parsed on its own, each checked beside the raw texts
+ * of the others (`set`); an issue's path is the input's name.
+ */
+function declarationsSchema(declarations, run, set = {}) {
+    return object(Object.fromEntries(Object.entries(declarations).map(([name, declared]) => [
+        name,
+        inputSchema(declared, run, set),
+    ])));
+}
+const problemOf = ({ input, problem }) => ({ input, problem });
+/** The first problem of the run an input's raw text shows (declared by `runProblem`). */
+function runProblemOf(declarations, raw, run) {
+    for (const [name, declared] of Object.entries(declarations)) {
+        const problem = declared.runProblem?.(raw[name] ?? '', run);
+        if (problem !== undefined)
+            return { input: name, problem };
+    }
+    return undefined;
+}
+/**
+ * Reads every input of a set, each on its own. Throws one `InputError`
+ * naming every bad input, in the set's order; a problem of the run comes
+ * first, without the empty values it explains.
+ */
+function readInputs(declarations, read, run) {
+    const raw = Object.fromEntries(namesOf(declarations).map((name) => [
+        name,
+        read(name) ?? defaultText(declarations[name], run),
+    ]));
+    const result = declarationsSchema(declarations, run, raw).safeParse(raw);
+    const issues = (result.error?.issues ?? []).map((issue) => ({
+        input: String(issue.path[0] ?? 'inputs'),
+        problem: issue.message,
+        empty: issue.code === 'custom' && issue.params?.empty === true,
+    }));
+    const lead = runProblemOf(declarations, raw, run);
+    if (lead !== undefined) {
+        const emptied = [...new Set(issues.filter((issue) => issue.empty).map(({ input }) => input))];
+        const cause = emptied.length === 0
+            ? ''
+            : ` The empty values in ${emptied.map((name) => `'${name}'`).join(' and ')} have the same cause.`;
+        const others = issues.filter((issue) => !issue.empty);
+        throw new errors_InputError(others.map(problemOf), { ...lead, problem: lead.problem + cause });
+    }
+    if (!result.success)
+        throw new errors_InputError(issues.map(problemOf));
+    return result.data;
+}
+
 ;// CONCATENATED MODULE: ./src/github/inputs.ts
 /**
  * The inputs only the GitHub Action has (github-token, environment,
@@ -56635,6 +56788,7 @@ function parseOnChange(raw) {
  * and its default, in action.yml's order. An entry's set holds them beside
  * the core's, and the one reader (src/inputs/declare.ts) reads them all.
  */
+
 
 
 
@@ -56655,6 +56809,10 @@ function parseEnvironment(raw) {
     }
     return raw;
 }
+/** `environment` beside `agents`: `{agent}` at most once, as in `name`. */
+function environmentBesideAgents(raw, set) {
+    return (set.agents ?? '') === '' ? undefined : environmentHoldsAgentTwice(raw);
+}
 /**
  * A token on one line (a line break would end the Authorization header).
  * An expression left as it is (`${{ github.token }}`, which only a runner
@@ -56668,7 +56826,7 @@ function parseToken(raw) {
 const GITHUB_INPUTS = {
     // `${{ github.token }}` is action.yml's default, which the runner fills in.
     'github-token': input(parseToken, { sensitive: true, default: '${{ github.token }}' }),
-    environment: input(parseEnvironment, { default: '' }),
+    environment: input(parseEnvironment, { default: '', besides: environmentBesideAgents }),
     'pr-comment': input(parseBoolean, { default: 'false' }),
 };
 /** The names of the GitHub inputs, in action.yml's order. */
@@ -60037,48 +60195,6 @@ class ServiceError extends ActionError {
     }
 }
 
-;// CONCATENATED MODULE: ./src/service/issues.ts
-const PLAIN_KEY = /^[A-Za-z_][A-Za-z0-9_-]*$/;
-/**
- * A readable path: `source_config.resource_spec`, `resources[0].id`,
- * `labels["app.kubernetes.io/name"]`; `(root)` when empty.
- */
-function formatIssuePath(path) {
-    let out = '';
-    for (const segment of path) {
-        if (typeof segment === 'number') {
-            out += `[${segment}]`;
-        }
-        else if (typeof segment === 'string' && PLAIN_KEY.test(segment)) {
-            out += out === '' ? segment : `.${segment}`;
-        }
-        else {
-            out += `[${JSON.stringify(String(segment))}]`;
-        }
-    }
-    return out === '' ? '(root)' : out;
-}
-/**
- * One line per problem, each starting with the path of the field:
- * `source_config.resource_spec.min_scal: unknown key` (one line per unknown
- * key, the key appended to the path) or
- * `resources[0].id: Invalid input: expected string, received undefined`.
- */
-function formatZodIssues(error) {
-    const lines = [];
-    for (const issue of error.issues) {
-        if (issue.code === 'unrecognized_keys') {
-            for (const key of issue.keys) {
-                lines.push(`${formatIssuePath([...issue.path, key])}: unknown key`);
-            }
-        }
-        else {
-            lines.push(`${formatIssuePath(issue.path)}: ${issue.message}`);
-        }
-    }
-    return lines;
-}
-
 ;// CONCATENATED MODULE: ./src/service/vet.ts
 /**
  * What of a deployment the service answers the run passes on. Service text
@@ -62384,13 +62500,14 @@ function parseHeaders(raw) {
 
 
 
+
 const EXAMPLES = "'/ok', '{url}/ok?check_db=1' or 'https://agent.example.com/ok'";
 /** The check the input asks for; `undefined` when it is empty (off). */
 function parseHealthCheck(raw) {
     const text = raw.trim();
     if (text === '')
         return undefined;
-    const placeholder = /\{[^{}]*\}|[{}]/.exec(text.replaceAll(URL_PLACEHOLDER, ''));
+    const placeholder = /\{[^{}]*\}|[{}]/.exec(fillPlaceholder(text, URL_PLACEHOLDER, ''));
     if (placeholder !== null) {
         fail(`may hold only the placeholder {url}, got '${placeholder[0]}' (e.g. ${EXAMPLES})`);
     }
@@ -62409,7 +62526,7 @@ function parseHealthCheck(raw) {
         return { kind: 'address', template: text };
     }
     // An address holding {url} elsewhere (in its query) is checked with a stand-in for it.
-    parseWebAddress(text.replaceAll(URL_PLACEHOLDER, 'url'), {
+    parseWebAddress(fillPlaceholder(text, URL_PLACEHOLDER, 'url'), {
         example: EXAMPLES,
         credentials: 'pass them with health-check-headers',
     });
@@ -62422,9 +62539,11 @@ function parseHealthCheck(raw) {
  * inline or as the path of a file in the workspace (read as `config`'s is),
  * with one key, `agents`, mapping each agent's key to its entry. An entry
  * sets some of the inputs that describe one deployment, as text; what it
- * does not set comes from the step. Every structural problem is reported at
- * once, each named by its path (`agents.research.image_url: unknown key`).
+ * does not set comes from the step. Every structural problem is kept, each
+ * named by its path (`agents.research.image_url`: unknown key), and reported
+ * with every problem of the agents' values: one hides no other.
  */
+
 
 
 
@@ -62434,141 +62553,124 @@ const MAX_AGENTS = 50;
 /** The longest an agent's key may be. */
 const MAX_AGENT_KEY_LENGTH = 40;
 const AGENT_KEY = /^[a-z0-9][a-z0-9-]*$/;
-/** The inputs an entry may set, each as text; `secrets` a list of the step's secret names. */
-const AgentEntrySchema = strictObject({
-    name: schemas_string().optional(),
-    source: schemas_string().optional(),
-    config: schemas_string().optional(),
-    'integration-id': schemas_string().optional(),
-    repository: schemas_string().optional(),
-    'repo-ref': schemas_string().optional(),
-    'agent-config-path': schemas_string().optional(),
-    'image-uri': schemas_string().optional(),
-    secrets: array(schemas_string()).optional(),
-    commit: schemas_string().optional(),
-    environment: schemas_string().optional(),
-    'health-check': schemas_string().optional(),
-    'health-check-expect': schemas_string().optional(),
-});
-/** An entry left empty (`support:` or `support: {}`) takes every value from the step. */
-const ManifestSchema = strictObject({
-    agents: record(schemas_string(), AgentEntrySchema.nullable()).nullable(),
-});
+/** What each input an entry may set must be: text; `secrets` a list of the step's secret names. */
+const ENTRY_FIELDS = {
+    name: schemas_string(),
+    source: schemas_string(),
+    config: schemas_string(),
+    'integration-id': schemas_string(),
+    repository: schemas_string(),
+    'repo-ref': schemas_string(),
+    'agent-config-path': schemas_string(),
+    'image-uri': schemas_string(),
+    secrets: array(schemas_string()),
+    commit: schemas_string(),
+    environment: schemas_string(),
+    'health-check': schemas_string(),
+    'health-check-expect': schemas_string(),
+};
+/** The one key of the manifest. */
+const TOP_KEY = 'agents';
+/** A plain object (a mapping), as a manifest's parts must be. */
+function isMapping(value) {
+    return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
 /** What is wrong with an agent's key, if anything. */
 function keyProblem(key) {
-    const where = formatIssuePath(['agents', key]);
+    const input = formatIssuePath(['agents', key]);
     if (!AGENT_KEY.test(key)) {
-        return `${where}: a key must be lower-case letters, digits and -, starting with a letter or a digit`;
+        return {
+            input,
+            problem: 'a key must be lower-case letters, digits and -, starting with a letter or a digit',
+        };
     }
     if (key.length > MAX_AGENT_KEY_LENGTH) {
-        return `${where}: a key must be at most ${MAX_AGENT_KEY_LENGTH} characters, this one has ${key.length}`;
+        return {
+            input,
+            problem: `a key must be at most ${MAX_AGENT_KEY_LENGTH} characters, this one has ${key.length}`,
+        };
     }
     return undefined;
 }
-/** The manifest's agents, or every problem of its shape, its keys and its size at once. */
+/** What is wrong with one field's value, if anything (zod's message, or the environment's own). */
+function fieldProblem(field, value) {
+    const result = ENTRY_FIELDS[field].safeParse(value);
+    if (!result.success)
+        return result.error.issues.map((issue) => issue.message).join('; ');
+    return field === 'environment' ? environmentHoldsAgentTwice(value) : undefined;
+}
+/**
+ * The entry of the agent `key`, as written: every key it has (`Object.keys`,
+ * so `__proto__` too) checked, the values of the right kind kept, and a
+ * problem for every other key or value. A null entry sets nothing.
+ */
+function readEntry(key, raw) {
+    const entry = {};
+    const problems = [];
+    if (raw === null || raw === undefined)
+        return { entry, problems };
+    if (!isMapping(raw)) {
+        const problem = "must be a mapping of the entry's inputs (or empty)";
+        return { entry, problems: [{ input: formatIssuePath(['agents', key]), problem }] };
+    }
+    for (const field of Object.keys(raw)) {
+        const input = formatIssuePath(['agents', key, field]);
+        if (!Object.hasOwn(ENTRY_FIELDS, field)) {
+            problems.push({ input, problem: 'unknown key' });
+            continue;
+        }
+        const problem = fieldProblem(field, raw[field]);
+        if (problem === undefined)
+            entry[field] = raw[field];
+        else
+            problems.push({ input, problem });
+    }
+    return { entry, problems };
+}
+/**
+ * The manifest's agents, each key as written (a key `__proto__` is a key
+ * like any other, and a bad one), with every problem of their keys and
+ * entries; a document that holds no agents to check, or more than a
+ * manifest takes, fails at once.
+ */
 function manifestAgents(document) {
-    if (typeof document !== 'object' || document === null || Array.isArray(document)) {
+    if (!isMapping(document)) {
         fail('must be a JSON or YAML object with one key, agents, mapping each agent to its entry');
     }
-    const result = ManifestSchema.safeParse(document);
-    if (!result.success)
-        fail(formatZodIssues(result.error).join('; '));
-    const entries = Object.entries(result.data.agents ?? {});
-    const problems = entries.flatMap(([key]) => keyProblem(key) ?? []);
-    if (entries.length === 0)
-        problems.push('agents: the manifest holds no agent');
-    if (entries.length > MAX_AGENTS) {
-        problems.push(`agents: holds ${entries.length} agents; a manifest takes at most ${MAX_AGENTS}`);
+    const unknown = Object.keys(document).filter((key) => key !== TOP_KEY);
+    const problems = unknown.map((key) => ({
+        input: 'agents',
+        problem: `${formatIssuePath([key])}: unknown key (a manifest has one key, agents)`,
+    }));
+    // Nothing to check agent by agent: fail at once, with the document's other problems.
+    const stop = (problem) => fail([...problems.map((p) => p.problem), problem].join('; '));
+    const agents = Object.hasOwn(document, TOP_KEY) ? document[TOP_KEY] : null;
+    if (agents !== null && agents !== undefined && !isMapping(agents)) {
+        stop('agents: must be a mapping of each agent to its entry');
     }
-    if (problems.length > 0)
-        fail(problems.join('; '));
-    return entries.map(([key, entry]) => ({ key, entry: entry ?? {} }));
+    const given = isMapping(agents) ? agents : {};
+    const keys = Object.keys(given);
+    if (keys.length === 0)
+        stop('agents: the manifest holds no agent');
+    if (keys.length > MAX_AGENTS) {
+        stop(`agents: holds ${keys.length} agents; a manifest takes at most ${MAX_AGENTS}`);
+    }
+    const read = keys.map((key) => {
+        const bad = keyProblem(key);
+        if (bad !== undefined)
+            problems.push(bad);
+        const { entry, problems: own } = readEntry(key, given[key]);
+        problems.push(...own);
+        return { key, entry };
+    });
+    return { agents: read, problems };
 }
 /** The manifest `raw` gives, inline or as a file in `workspace`; undefined when empty. */
 function parseManifest(raw, workspace) {
     if (raw === '')
         return undefined;
     const source = isFilePath(raw) ? raw : 'inline';
-    return { source, agents: manifestAgents(readDocument(raw, workspace)) };
-}
-
-;// CONCATENATED MODULE: ./src/inputs/name-template.ts
-/**
- * The deploy step's `name` beside `agents`: without a manifest it is the
- * deployment's name, and required; with one it is either empty (each
- * agent's deployment is named by the agent's name) or a template holding
- * `{agent}` exactly once, which each agent's name fills (`{agent}-pr-7`).
- */
-
-
-
-/** What stands for the agent's name in the template. */
-const AGENT_PLACEHOLDER = '{agent}';
-/** How many times `text` holds `{agent}`. */
-function placeholderCount(text) {
-    return text.split(AGENT_PLACEHOLDER).length - 1;
-}
-/** `name` as given: empty beside `agents`, else one name (checked against `agents` apart). */
-function parseNameOrTemplate(raw) {
-    return raw === '' ? '' : parseName(raw);
-}
-/**
- * What is wrong with `name` beside the raw `agents` of its set, if anything:
- * empty without a manifest, or with one a text that does not hold `{agent}`
- * exactly once.
- */
-function nameBesideAgents(raw, set) {
-    if ((set.agents ?? '') === '')
-        return raw === '' ? NAME_REQUIRED : undefined;
-    if (raw === '')
-        return undefined;
-    const count = placeholderCount(raw);
-    if (count === 1)
-        return undefined;
-    const held = count === 0 ? 'does not hold {agent}' : `holds {agent} ${count} times`;
-    return `${held}: with agents it is empty (each deployment named by its agent's name) or holds {agent} exactly once, which each agent's name fills (like {agent}-pr-7)`;
-}
-/** The deployment name of the agent named `agentName`: the template filled, else its name. */
-function deploymentName(template, agentName) {
-    return template === '' ? agentName : template.replace(AGENT_PLACEHOLDER, () => agentName);
-}
-/** A problem for each value that more than one agent has, naming the agents (`support` and `docs`). */
-function sharedValues(values, problem) {
-    const byValue = new Map();
-    for (const { key, value } of values) {
-        if (value !== undefined)
-            byValue.set(value, [...(byValue.get(value) ?? []), key]);
-    }
-    return [...byValue]
-        .filter(([, keys]) => keys.length > 1)
-        .map(([value, keys]) => problem(value, `${keys.slice(0, -1).join(', ')} and ${keys[keys.length - 1] ?? ''}`));
-}
-/**
- * Every agent of `manifest` with a valid name, and the problems of the
- * others: a name (or, filled in `template`, a deployment name) that is not
- * one, named by its path (`agents.research.name`); two agents with one
- * deployment name. Every entry that reads a manifest names its agents so.
- */
-function namedAgents(manifest, template) {
-    const agents = [];
-    const problems = [];
-    for (const { key, entry } of manifest.agents) {
-        try {
-            const name = parseName((entry.name ?? key).trim());
-            agents.push({ key, entry, name, deploymentName: parseName(deploymentName(template, name)) });
-        }
-        catch (error) {
-            if (!(error instanceof Invalid))
-                throw error;
-            problems.push({ input: formatIssuePath(['agents', key, 'name']), problem: error.message });
-        }
-    }
-    const names = agents.map(({ key, deploymentName: value }) => ({ key, value }));
-    problems.push(...sharedValues(names, (name, keys) => ({
-        input: 'agents',
-        problem: `agents ${keys} would have one deployment name, '${name}': give each its own name`,
-    })));
-    return { agents, problems };
+    return { source, ...manifestAgents(readDocument(raw, workspace)) };
 }
 
 ;// CONCATENATED MODULE: ./src/inputs/secrets.ts
@@ -66104,7 +66206,7 @@ function previewsOnGitHub(request) {
  * name is what its production deployment is called, never a preview.
  */
 function retireNameBesides(raw, set) {
-    if ((set.agents ?? '') !== '' && placeholderCount(raw) === 0) {
+    if ((set.agents ?? '') !== '' && name_template_placeholderCount(raw) === 0) {
         return `${raw === '' ? 'is empty' : 'does not hold {agent}'}: with agents it is the previews' name template, holding {agent} exactly once, which each agent's name fills (like {agent}-pr-7)`;
     }
     return nameBesideAgents(raw, set);
@@ -66422,6 +66524,7 @@ function retire_run() {
 
 
 
+
 const sweep_inputs_PLACEHOLDER = '{number}';
 /** A pull request's number as a name spells it: positive, no leading zero. */
 const NUMBER = /^[1-9][0-9]*$/;
@@ -66435,10 +66538,10 @@ function splitPattern(text, what) {
     if (UNSAFE_IN_AN_INPUT.test(text))
         fail('must not contain control characters or line breaks');
     const [before = '', after = ''] = parts;
-    const agents = placeholderCount(text);
+    const agents = name_template_placeholderCount(text);
     if (agents > 1)
         fail(`may hold {agent} at most once, got '${text}'`);
-    if (/[{}]/.test((before + after).replace(AGENT_PLACEHOLDER, ''))) {
+    if (/[{}]/.test(fillPlaceholder(before + after, AGENT_PLACEHOLDER, ''))) {
         fail(`may hold no other {…} than {number} and {agent}, got '${text}'`);
     }
     return { text, before, after };
@@ -66479,7 +66582,7 @@ function searchText(pattern) {
 }
 /** The sweep's inputs that reach the service, in sweep/action.yml's order. */
 const SWEEP_SERVICE_INPUTS = core_inputs_pick(ACCESS_INPUT_NAMES);
-const holdsAgent = (raw) => placeholderCount(raw) > 0;
+const holdsAgent = (raw) => name_template_placeholderCount(raw) > 0;
 const AGENT_EXAMPLE = 'e.g. {agent}-pr-{number}';
 /**
  * What is wrong with `name-pattern` beside `agents`, if anything: `{agent}`
@@ -66554,9 +66657,10 @@ function sweepRequest(inputs) {
  */
 
 
-/** `pattern` with `{agent}` replaced by `name`, as written (no `$` pattern of replace applies). */
+
+/** `pattern` with `{agent}` replaced by `name`, as text. */
 function forAgent(pattern, name) {
-    const fill = (text) => text.replace(AGENT_PLACEHOLDER, () => name);
+    const fill = (text) => fillPlaceholder(text, AGENT_PLACEHOLDER, name);
     return {
         text: fill(pattern.text),
         before: fill(pattern.before),
