@@ -63565,6 +63565,266 @@ async function decideLive(deployment, goal) {
     return goal.health.judge(deployment, otherwise);
 }
 
+;// CONCATENATED MODULE: external "node:timers/promises"
+const promises_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:timers/promises");
+;// CONCATENATED MODULE: ./src/run/decisions/wait-schedule.ts
+
+/** The schedule as a wait starts at `now`: no check yet. */
+function startSchedule(options, now) {
+    return {
+        intervalMs: options.initialIntervalMs,
+        lastCheckAt: now,
+        checks: 0,
+        failedInARow: 0,
+        throttledInARow: 0,
+        slowdownMs: 0,
+    };
+}
+/** What a failed check says of the service's wish: a `429`, its `Retry-After`. */
+function refusalOf(failure) {
+    if (!(failure instanceof ServiceError))
+        return { throttled: false };
+    const { retryAfterMs } = failure.details;
+    return {
+        throttled: failure.status === 429,
+        ...(retryAfterMs === undefined ? {} : { retryAfterMs }),
+    };
+}
+/** What to do at `now`, for a wait that ends at `deadline`. */
+function nextMove(schedule, deadline, now) {
+    const remaining = deadline - now;
+    if (remaining <= 0)
+        return { kind: 'stop' };
+    const wanted = Math.max(schedule.intervalMs - (now - schedule.lastCheckAt), schedule.slowdownMs);
+    // Keeps 30 checks a minute: never a check closer than its interval, nor past the deadline.
+    if (wanted > remaining)
+        return { kind: 'pause-to-deadline', pauseMs: remaining };
+    return { kind: 'check', pauseMs: Math.max(0, wanted) };
+}
+/** A check starts at `now`: the next interval grows. */
+function checkStarted(schedule, options, now) {
+    return {
+        ...schedule,
+        lastCheckAt: now,
+        intervalMs: Math.min(options.maxIntervalMs, schedule.intervalMs * options.growth),
+        checks: schedule.checks + 1,
+    };
+}
+/** How long a check started at `now` may take: the last may not outlast the deadline by more than a second. */
+function checkTimeoutMs(deadline, now) {
+    return Math.max(1_000, deadline - now);
+}
+/** The service answered a check: no failure in a row, no pause asked. */
+function answered(schedule) {
+    return { ...schedule, failedInARow: 0, throttledInARow: 0, slowdownMs: 0 };
+}
+/** The pause asked by a refusal, `throttled` being the `429`s before it in a row; at most `maxSlowdownMs`. */
+function slowdownOf(refusal, throttled, options) {
+    const asked = refusal.retryAfterMs ?? (refusal.throttled ? options.maxIntervalMs * 2 ** throttled : 0);
+    return Math.min(asked, options.maxSlowdownMs);
+}
+/**
+ * A check failed. A `429` is no failure (the deadline still holds): the
+ * checks slow down. Any other counts as failed in a row, and pauses the
+ * checks when the service names a pause.
+ */
+function refused(schedule, refusal, options) {
+    if (refusal.throttled) {
+        return {
+            ...schedule,
+            slowdownMs: slowdownOf(refusal, schedule.throttledInARow, options),
+            throttledInARow: schedule.throttledInARow + 1,
+        };
+    }
+    return {
+        ...schedule,
+        slowdownMs: slowdownOf(refusal, 0, options),
+        throttledInARow: 0,
+        failedInARow: schedule.failedInARow + 1,
+    };
+}
+/** More failed checks in a row than the wait tolerates: it gives up. */
+function givesUp(schedule, options) {
+    return schedule.failedInARow > options.maxFailedPolls;
+}
+
+;// CONCATENATED MODULE: ./src/run/decisions/status-checks.ts
+/**
+ * The status checks of several waits as one request a check: every agent
+ * that waits asks `check(id, timeoutMs)` on its own schedule (wait.ts), and
+ * the checks asked meanwhile leave together as
+ * `GET /v2/deployments?deployment_ids=A,B,…&limit=100` (100 ids a request).
+ *
+ * The requests keep one wait's pace whatever the number of agents: they
+ * start no closer than the schedule of wait-schedule.ts allows (1 s, then
+ * 2 s, start to start), and after a `429` or a `Retry-After` not before the
+ * pause the service asked for. One agent alone therefore makes the same
+ * requests at the same moments as a wait that calls `getById` itself.
+ *
+ * Every request holds the ids of all agents that asked lately (within two
+ * of the longest intervals), so a check asked while a request that holds its
+ * id is under way takes that request's answer rather than wait for the
+ * next. A failed request fails every check it serves with the same error:
+ * each wait counts it, and slows down on a `429`, as it does alone. A
+ * request that answers serves each check from its own record alone
+ * (`Service.getByIds`): a record the service garbled fails that agent's
+ * check as its own answer would, and no other.
+ *
+ * Deadlines: a request may take as long as the nearest deadline of the
+ * checks it starts with allows (at least a second, as one wait's last
+ * check), and a check joins a request under way only when that request
+ * ends by the check's own deadline; otherwise it waits for the next. No
+ * check waits past its own deadline: one the service's pause would hold
+ * past it fails at once with the refusal that asked for the pause (its
+ * wait then ends on time, as a wait alone pauses to its deadline), and one
+ * the pace would send past it ends at its deadline, unsent
+ * (`CheckNotSentError`).
+ */
+
+
+
+
+
+
+/** A check whose deadline came before the pace let it leave: its wait ends, not live. */
+class CheckNotSentError extends ActionError {
+    name = 'CheckNotSentError';
+}
+class StatusChecks {
+    #service;
+    #clock;
+    #signal;
+    #wait;
+    #schedule;
+    /** No request before this (a pause the service asked for)... */
+    #heldUntil = Number.NEGATIVE_INFINITY;
+    /** ...by this refusal. */
+    #heldBy;
+    #queued = [];
+    /** Each id asked lately, and when last. */
+    #lately = new Map();
+    #underWay = new Set();
+    #pumping = false;
+    constructor(options) {
+        this.#service = options.service;
+        this.#clock = options.clock;
+        this.#signal = options.signal;
+        this.#wait = options.wait ?? DEFAULT_WAIT;
+        this.#schedule = startSchedule(this.#wait, this.#clock.now());
+    }
+    /** A wait's check (`RunDependencies.statusCheck`): the deployment as the next request lists it. */
+    check = (id, timeoutMs) => new Promise((resolve, reject) => {
+        const now = this.#clock.now();
+        const asked = { id, deadline: now + timeoutMs, resolve, reject };
+        this.#lately.set(id, now);
+        const joined = [...this.#underWay].find((batch) => batch.ids.has(id) && batch.endsBy <= asked.deadline);
+        if (joined !== undefined)
+            return void joined.checks.push(asked);
+        if (this.#heldBy !== undefined && this.#heldUntil > asked.deadline) {
+            return void reject(this.#heldBy);
+        }
+        this.#queued.push(asked);
+        if (!this.#pumping)
+            void this.#pump();
+    });
+    /** Sends the queued checks as the pace allows, until none is left. */
+    async #pump() {
+        this.#pumping = true;
+        try {
+            while (this.#queued.length > 0) {
+                // The checks asked at the same moment leave together.
+                await (0,promises_namespaceObject.setImmediate)();
+                const { lastCheckAt, intervalMs } = this.#schedule;
+                const now = this.#clock.now();
+                const waitMs = Math.max(lastCheckAt + intervalMs, this.#heldUntil) - now;
+                if (waitMs <= 0) {
+                    this.#send();
+                    continue;
+                }
+                const nearest = Math.min(...this.#queued.map((asked) => asked.deadline));
+                await this.#clock.sleep(Math.max(0, Math.min(waitMs, nearest - now)), this.#signal);
+                this.#expire();
+            }
+        }
+        catch (error) {
+            for (const asked of this.#queued.splice(0))
+                asked.reject(error);
+        }
+        finally {
+            this.#pumping = false;
+        }
+    }
+    /** The queued checks whose deadline has come fail unsent; the pace is kept for the others. */
+    #expire() {
+        const now = this.#clock.now();
+        const due = this.#queued.filter((asked) => asked.deadline <= now);
+        if (due.length === 0)
+            return;
+        this.#queued = this.#queued.filter((asked) => asked.deadline > now);
+        for (const asked of due) {
+            asked.reject(this.#heldBy !== undefined && this.#heldUntil > now
+                ? this.#heldBy
+                : new CheckNotSentError(`no status check of ${asked.id} before its deadline: the checks are paced`));
+        }
+    }
+    /** One request a hundred ids: the queued checks' first, then those asked lately. */
+    #send() {
+        const now = this.#clock.now();
+        this.#schedule = checkStarted(this.#schedule, this.#wait, now);
+        const checks = this.#queued.splice(0);
+        for (const [id, at] of this.#lately) {
+            if (now - at > 2 * this.#wait.maxIntervalMs)
+                this.#lately.delete(id);
+        }
+        const ids = [...new Set([...checks.map((asked) => asked.id), ...this.#lately.keys()])];
+        for (let start = 0; start < ids.length; start += PAGE_LIMIT) {
+            const held = new Set(ids.slice(start, start + PAGE_LIMIT));
+            const served = checks.filter((asked) => held.has(asked.id));
+            if (served.length === 0)
+                continue;
+            const nearest = Math.min(...served.map((asked) => asked.deadline));
+            const timeoutMs = checkTimeoutMs(nearest, now);
+            const batch = { ids: held, endsBy: now + timeoutMs, checks: served };
+            this.#underWay.add(batch);
+            void this.#answer(batch, timeoutMs);
+        }
+    }
+    /** The request's answer to each check it serves, or its failure to each. */
+    async #answer(batch, timeoutMs) {
+        try {
+            const found = await this.#service.getByIds([...batch.ids], timeoutMs);
+            this.#underWay.delete(batch);
+            this.#schedule = answered(this.#schedule);
+            for (const asked of batch.checks) {
+                const answer = found.get(asked.id);
+                // A record that cannot be taken is that agent's answer alone, as if it had asked alone.
+                if (answer instanceof ServiceError)
+                    asked.reject(answer);
+                else
+                    asked.resolve(answer);
+            }
+        }
+        catch (error) {
+            this.#underWay.delete(batch);
+            if (error instanceof ServiceError) {
+                this.#schedule = refused(this.#schedule, refusalOf(error), this.#wait);
+                const until = this.#clock.now() + this.#schedule.slowdownMs;
+                if (until > this.#heldUntil) {
+                    this.#heldUntil = until;
+                    this.#heldBy = error;
+                }
+                // A check already queued that the pause would hold past its deadline fails now.
+                const held = this.#queued.filter((asked) => asked.deadline < this.#heldUntil);
+                this.#queued = this.#queued.filter((asked) => asked.deadline >= this.#heldUntil);
+                for (const asked of held)
+                    asked.reject(this.#heldBy);
+            }
+            for (const asked of batch.checks)
+                asked.reject(error);
+        }
+    }
+}
+
 ;// CONCATENATED MODULE: ./src/run/decisions/wait-heartbeat.ts
 /**
  * What a wait tells the views (a line of the log each): a `waiting` event at
@@ -63665,87 +63925,6 @@ class Heartbeat {
     }
 }
 
-;// CONCATENATED MODULE: ./src/run/decisions/wait-schedule.ts
-
-/** The schedule as a wait starts at `now`: no check yet. */
-function startSchedule(options, now) {
-    return {
-        intervalMs: options.initialIntervalMs,
-        lastCheckAt: now,
-        checks: 0,
-        failedInARow: 0,
-        throttledInARow: 0,
-        slowdownMs: 0,
-    };
-}
-/** What a failed check says of the service's wish: a `429`, its `Retry-After`. */
-function refusalOf(failure) {
-    if (!(failure instanceof ServiceError))
-        return { throttled: false };
-    const { retryAfterMs } = failure.details;
-    return {
-        throttled: failure.status === 429,
-        ...(retryAfterMs === undefined ? {} : { retryAfterMs }),
-    };
-}
-/** What to do at `now`, for a wait that ends at `deadline`. */
-function nextMove(schedule, deadline, now) {
-    const remaining = deadline - now;
-    if (remaining <= 0)
-        return { kind: 'stop' };
-    const wanted = Math.max(schedule.intervalMs - (now - schedule.lastCheckAt), schedule.slowdownMs);
-    // Keeps 30 checks a minute: never a check closer than its interval, nor past the deadline.
-    if (wanted > remaining)
-        return { kind: 'pause-to-deadline', pauseMs: remaining };
-    return { kind: 'check', pauseMs: Math.max(0, wanted) };
-}
-/** A check starts at `now`: the next interval grows. */
-function checkStarted(schedule, options, now) {
-    return {
-        ...schedule,
-        lastCheckAt: now,
-        intervalMs: Math.min(options.maxIntervalMs, schedule.intervalMs * options.growth),
-        checks: schedule.checks + 1,
-    };
-}
-/** How long a check started at `now` may take: the last may not outlast the deadline by more than a second. */
-function checkTimeoutMs(deadline, now) {
-    return Math.max(1_000, deadline - now);
-}
-/** The service answered a check: no failure in a row, no pause asked. */
-function answered(schedule) {
-    return { ...schedule, failedInARow: 0, throttledInARow: 0, slowdownMs: 0 };
-}
-/** The pause asked by a refusal, `throttled` being the `429`s before it in a row; at most `maxSlowdownMs`. */
-function slowdownOf(refusal, throttled, options) {
-    const asked = refusal.retryAfterMs ?? (refusal.throttled ? options.maxIntervalMs * 2 ** throttled : 0);
-    return Math.min(asked, options.maxSlowdownMs);
-}
-/**
- * A check failed. A `429` is no failure (the deadline still holds): the
- * checks slow down. Any other counts as failed in a row, and pauses the
- * checks when the service names a pause.
- */
-function refused(schedule, refusal, options) {
-    if (refusal.throttled) {
-        return {
-            ...schedule,
-            slowdownMs: slowdownOf(refusal, schedule.throttledInARow, options),
-            throttledInARow: schedule.throttledInARow + 1,
-        };
-    }
-    return {
-        ...schedule,
-        slowdownMs: slowdownOf(refusal, 0, options),
-        throttledInARow: 0,
-        failedInARow: schedule.failedInARow + 1,
-    };
-}
-/** More failed checks in a row than the wait tolerates: it gives up. */
-function givesUp(schedule, options) {
-    return schedule.failedInARow > options.maxFailedPolls;
-}
-
 ;// CONCATENATED MODULE: ./src/run/decisions/wait.ts
 /**
  * Waiting until a deployment is live (goal.ts decides what that is, once for
@@ -63767,6 +63946,7 @@ function givesUp(schedule, options) {
 
 
 
+
 /** A wait ended without the deployment being live; carries the last deployment seen, and how live it is. */
 class WaitError extends DeploymentError {
     name = 'WaitError';
@@ -63776,7 +63956,10 @@ class WaitError extends DeploymentError {
         this.liveness = liveness;
     }
 }
-/** One check: the deployment as the service lists it now, or why the check failed. */
+/**
+ * One check: the deployment as the service lists it now, why the check
+ * failed, or nothing when the shared checks reached the deadline unsent.
+ */
 async function wait_check(dependencies, id, timeoutMs) {
     const { service, statusCheck } = dependencies;
     try {
@@ -63786,6 +63969,9 @@ async function wait_check(dependencies, id, timeoutMs) {
     catch (error) {
         if (error instanceof ServiceError && error.transient)
             return error;
+        // The deadline came before the shared checks' pace let this one leave: no answer, no failure.
+        if (error instanceof CheckNotSentError)
+            return undefined;
         throw error;
     }
 }
@@ -63852,6 +64038,8 @@ async function waitUntilLive(initial, goal, options, dependencies, decided) {
             continue;
         schedule = checkStarted(schedule, options, clock.now());
         const seen = await heartbeat.beating(state, () => wait_check(dependencies, deployment.id, checkTimeoutMs(deadline, clock.now())), (waited) => `the service has not answered a status check for ${waited}`);
+        if (seen === undefined)
+            continue;
         if (!(seen instanceof ActionError)) {
             deployment = seen;
             schedule = answered(schedule);
@@ -64679,145 +64867,6 @@ class Slots {
         }
         finally {
             release();
-        }
-    }
-}
-
-;// CONCATENATED MODULE: external "node:timers/promises"
-const promises_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:timers/promises");
-;// CONCATENATED MODULE: ./src/run/decisions/status-checks.ts
-/**
- * The status checks of several waits as one request a check: every agent
- * that waits asks `check(id, timeoutMs)` on its own schedule (wait.ts), and
- * the checks asked meanwhile leave together as
- * `GET /v2/deployments?deployment_ids=A,B,…&limit=100` (100 ids a request).
- *
- * The requests keep one wait's pace whatever the number of agents: they
- * start no closer than the schedule of wait-schedule.ts allows (1 s, then
- * 2 s, start to start), and after a `429` or a `Retry-After` not before the
- * pause the service asked for. One agent alone therefore makes the same
- * requests at the same moments as a wait that calls `getById` itself.
- *
- * Every request holds the ids of all agents that asked lately (within two
- * of the longest intervals), so a check asked while a request that holds its
- * id is under way takes that request's answer rather than wait for the
- * next. A failed request fails every check it serves with the same error:
- * each wait counts it, and slows down on a `429`, as it does alone. A
- * request that answers serves each check from its own record alone
- * (`Service.getByIds`): a record the service garbled fails that agent's
- * check as its own answer would, and no other.
- *
- * Deadlines: a request may take as long as the nearest deadline of the
- * checks it starts with allows (at least a second, as one wait's last
- * check), and a check joins a request under way only when that request
- * ends by the check's own deadline; otherwise it waits for the next.
- */
-
-
-
-
-
-class StatusChecks {
-    #service;
-    #clock;
-    #signal;
-    #wait;
-    #schedule;
-    /** No request before this (a pause the service asked for). */
-    #heldUntil = Number.NEGATIVE_INFINITY;
-    #queued = [];
-    /** Each id asked lately, and when last. */
-    #lately = new Map();
-    #underWay = new Set();
-    #pumping = false;
-    constructor(options) {
-        this.#service = options.service;
-        this.#clock = options.clock;
-        this.#signal = options.signal;
-        this.#wait = options.wait ?? DEFAULT_WAIT;
-        this.#schedule = startSchedule(this.#wait, this.#clock.now());
-    }
-    /** A wait's check (`RunDependencies.statusCheck`): the deployment as the next request lists it. */
-    check = (id, timeoutMs) => new Promise((resolve, reject) => {
-        const now = this.#clock.now();
-        const asked = { id, deadline: now + timeoutMs, resolve, reject };
-        this.#lately.set(id, now);
-        const joined = [...this.#underWay].find((batch) => batch.ids.has(id) && batch.endsBy <= asked.deadline);
-        if (joined !== undefined)
-            return void joined.checks.push(asked);
-        this.#queued.push(asked);
-        if (!this.#pumping)
-            void this.#pump();
-    });
-    /** Sends the queued checks as the pace allows, until none is left. */
-    async #pump() {
-        this.#pumping = true;
-        try {
-            while (this.#queued.length > 0) {
-                // The checks asked at the same moment leave together.
-                await (0,promises_namespaceObject.setImmediate)();
-                const { lastCheckAt, intervalMs } = this.#schedule;
-                const waitMs = Math.max(lastCheckAt + intervalMs, this.#heldUntil) - this.#clock.now();
-                if (waitMs > 0)
-                    await this.#clock.sleep(waitMs, this.#signal);
-                else
-                    this.#send();
-            }
-        }
-        catch (error) {
-            for (const asked of this.#queued.splice(0))
-                asked.reject(error);
-        }
-        finally {
-            this.#pumping = false;
-        }
-    }
-    /** One request a hundred ids: the queued checks' first, then those asked lately. */
-    #send() {
-        const now = this.#clock.now();
-        this.#schedule = checkStarted(this.#schedule, this.#wait, now);
-        const checks = this.#queued.splice(0);
-        for (const [id, at] of this.#lately) {
-            if (now - at > 2 * this.#wait.maxIntervalMs)
-                this.#lately.delete(id);
-        }
-        const ids = [...new Set([...checks.map((asked) => asked.id), ...this.#lately.keys()])];
-        for (let start = 0; start < ids.length; start += PAGE_LIMIT) {
-            const held = new Set(ids.slice(start, start + PAGE_LIMIT));
-            const served = checks.filter((asked) => held.has(asked.id));
-            if (served.length === 0)
-                continue;
-            const nearest = Math.min(...served.map((asked) => asked.deadline));
-            const timeoutMs = checkTimeoutMs(nearest, now);
-            const batch = { ids: held, endsBy: now + timeoutMs, checks: served };
-            this.#underWay.add(batch);
-            void this.#answer(batch, timeoutMs);
-        }
-    }
-    /** The request's answer to each check it serves, or its failure to each. */
-    async #answer(batch, timeoutMs) {
-        try {
-            const found = await this.#service.getByIds([...batch.ids], timeoutMs);
-            this.#underWay.delete(batch);
-            this.#schedule = answered(this.#schedule);
-            for (const asked of batch.checks) {
-                const answer = found.get(asked.id);
-                // A record that cannot be taken is that agent's answer alone, as if it had asked alone.
-                if (answer instanceof ServiceError)
-                    asked.reject(answer);
-                else
-                    asked.resolve(answer);
-            }
-        }
-        catch (error) {
-            this.#underWay.delete(batch);
-            if (error instanceof ServiceError) {
-                this.#schedule = refused(this.#schedule, refusalOf(error), this.#wait);
-                const until = this.#clock.now() + this.#schedule.slowdownMs;
-                this.#heldUntil = Math.max(this.#heldUntil, until);
-            }
-            for (const asked of batch.checks)
-                asked.reject(error);
         }
     }
 }

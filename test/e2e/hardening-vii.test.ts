@@ -184,3 +184,48 @@ describe("one agent's malformed record is that agent's answer", () => {
     );
   });
 });
+
+describe("no pause outlasts an agent's deadline", () => {
+  it('ends each agent of a manifest at its wait-timeout under 429s asking for minutes', async () => {
+    emu.setHead(AGENT_REPO_URL, 'main', 'aaaa1111bbbb2222cccc3333dddd4444eeee5555');
+    // One agent's create answers 2 s late: its wait starts while the other's pause holds.
+    emu.inject(
+      { method: 'POST', path: '/v2/deployments', delayMs: 2_000 },
+      {
+        method: 'GET',
+        path: '/v2/deployments',
+        query: { deployment_ids: /./ },
+        status: 429,
+        headers: { 'retry-after': '120' },
+        times: Infinity,
+      },
+    );
+
+    const run = await runCli(
+      [
+        'deploy',
+        '--agents',
+        `{"agents": {"support": {}, "research": {}}}`,
+        '--integration-id',
+        INTEGRATION,
+        '--repository',
+        'acme/agent',
+        '--wait',
+        '--wait-timeout',
+        '8',
+        '--json',
+      ],
+      { env: serviceEnv() },
+    );
+
+    expect(run.exitCode).toBe(1);
+    const result = JSON.parse(run.stdout) as {
+      deployments: Record<string, { error?: string }>;
+    };
+    for (const key of ['support', 'research']) {
+      expect(result.deployments[key]?.error).toMatch(
+        /is not live after 8\.0 s .*the service asked to pause 60\.0 s between checks/,
+      );
+    }
+  }, 30_000);
+});

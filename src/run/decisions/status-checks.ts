@@ -22,10 +22,16 @@
  * Deadlines: a request may take as long as the nearest deadline of the
  * checks it starts with allows (at least a second, as one wait's last
  * check), and a check joins a request under way only when that request
- * ends by the check's own deadline; otherwise it waits for the next.
+ * ends by the check's own deadline; otherwise it waits for the next. No
+ * check waits past its own deadline: one the service's pause would hold
+ * past it fails at once with the refusal that asked for the pause (its
+ * wait then ends on time, as a wait alone pauses to its deadline), and one
+ * the pace would send past it ends at its deadline, unsent
+ * (`CheckNotSentError`).
  */
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { Clock } from '../../common/runtime.js';
+import { ActionError } from '../../common/errors.js';
 import { ServiceError } from '../../service/errors.js';
 import { PAGE_LIMIT, type Service } from '../../service/endpoints.js';
 import type { Deployment } from '../../service/schemas.js';
@@ -50,6 +56,11 @@ export interface StatusChecksOptions {
   wait?: Omit<WaitOptions, 'timeoutMs'>;
 }
 
+/** A check whose deadline came before the pace let it leave: its wait ends, not live. */
+export class CheckNotSentError extends ActionError {
+  override name = 'CheckNotSentError';
+}
+
 /** One agent's check, until a request answers it. */
 interface Asked {
   id: string;
@@ -72,8 +83,10 @@ export class StatusChecks {
   readonly #signal: AbortSignal | undefined;
   readonly #wait: Omit<WaitOptions, 'timeoutMs'>;
   #schedule: Schedule;
-  /** No request before this (a pause the service asked for). */
+  /** No request before this (a pause the service asked for)... */
   #heldUntil = Number.NEGATIVE_INFINITY;
+  /** ...by this refusal. */
+  #heldBy: ServiceError | undefined;
   #queued: Asked[] = [];
   /** Each id asked lately, and when last. */
   readonly #lately = new Map<string, number>();
@@ -98,6 +111,9 @@ export class StatusChecks {
         (batch) => batch.ids.has(id) && batch.endsBy <= asked.deadline,
       );
       if (joined !== undefined) return void joined.checks.push(asked);
+      if (this.#heldBy !== undefined && this.#heldUntil > asked.deadline) {
+        return void reject(this.#heldBy);
+      }
       this.#queued.push(asked);
       if (!this.#pumping) void this.#pump();
     });
@@ -110,14 +126,37 @@ export class StatusChecks {
         // The checks asked at the same moment leave together.
         await nextTurn();
         const { lastCheckAt, intervalMs } = this.#schedule;
-        const waitMs = Math.max(lastCheckAt + intervalMs, this.#heldUntil) - this.#clock.now();
-        if (waitMs > 0) await this.#clock.sleep(waitMs, this.#signal);
-        else this.#send();
+        const now = this.#clock.now();
+        const waitMs = Math.max(lastCheckAt + intervalMs, this.#heldUntil) - now;
+        if (waitMs <= 0) {
+          this.#send();
+          continue;
+        }
+        const nearest = Math.min(...this.#queued.map((asked) => asked.deadline));
+        await this.#clock.sleep(Math.max(0, Math.min(waitMs, nearest - now)), this.#signal);
+        this.#expire();
       }
     } catch (error) {
       for (const asked of this.#queued.splice(0)) asked.reject(error);
     } finally {
       this.#pumping = false;
+    }
+  }
+
+  /** The queued checks whose deadline has come fail unsent; the pace is kept for the others. */
+  #expire(): void {
+    const now = this.#clock.now();
+    const due = this.#queued.filter((asked) => asked.deadline <= now);
+    if (due.length === 0) return;
+    this.#queued = this.#queued.filter((asked) => asked.deadline > now);
+    for (const asked of due) {
+      asked.reject(
+        this.#heldBy !== undefined && this.#heldUntil > now
+          ? this.#heldBy
+          : new CheckNotSentError(
+              `no status check of ${asked.id} before its deadline: the checks are paced`,
+            ),
+      );
     }
   }
 
@@ -159,7 +198,14 @@ export class StatusChecks {
       if (error instanceof ServiceError) {
         this.#schedule = refused(this.#schedule, refusalOf(error), this.#wait);
         const until = this.#clock.now() + this.#schedule.slowdownMs;
-        this.#heldUntil = Math.max(this.#heldUntil, until);
+        if (until > this.#heldUntil) {
+          this.#heldUntil = until;
+          this.#heldBy = error;
+        }
+        // A check already queued that the pause would hold past its deadline fails now.
+        const held = this.#queued.filter((asked) => asked.deadline < this.#heldUntil);
+        this.#queued = this.#queued.filter((asked) => asked.deadline >= this.#heldUntil);
+        for (const asked of held) asked.reject(this.#heldBy);
       }
       for (const asked of batch.checks) asked.reject(error);
     }

@@ -18,6 +18,7 @@ import type { Liveness } from '../ports/findings.js';
 import type { WaitOptions } from '../ports/pace.js';
 import { DeploymentError } from '../ports/errors.js';
 import { decideLive, type LiveGoal } from './goal.js';
+import { CheckNotSentError } from './status-checks.js';
 import { Heartbeat } from './wait-heartbeat.js';
 import {
   answered,
@@ -43,18 +44,23 @@ export class WaitError extends DeploymentError {
   }
 }
 
-/** One check: the deployment as the service lists it now, or why the check failed. */
+/**
+ * One check: the deployment as the service lists it now, why the check
+ * failed, or nothing when the shared checks reached the deadline unsent.
+ */
 async function check(
   dependencies: Pick<RunDependencies, 'service' | 'statusCheck'>,
   id: string,
   timeoutMs: number,
-): Promise<Deployment | ActionError> {
+): Promise<Deployment | ActionError | undefined> {
   const { service, statusCheck } = dependencies;
   try {
     const seen = await (statusCheck ?? ((...asked) => service.getById(...asked)))(id, timeoutMs);
     return seen ?? new ActionError(`${Service.describeGetById(id)} does not list the deployment`);
   } catch (error) {
     if (error instanceof ServiceError && error.transient) return error;
+    // The deadline came before the shared checks' pace let this one leave: no answer, no failure.
+    if (error instanceof CheckNotSentError) return undefined;
     throw error;
   }
 }
@@ -140,6 +146,7 @@ export async function waitUntilLive(
       () => check(dependencies, deployment.id, checkTimeoutMs(deadline, clock.now())),
       (waited) => `the service has not answered a status check for ${waited}`,
     );
+    if (seen === undefined) continue;
     if (!(seen instanceof ActionError)) {
       deployment = seen;
       schedule = answered(schedule);

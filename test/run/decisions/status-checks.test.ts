@@ -144,6 +144,36 @@ describe('StatusChecks', () => {
     expect(slowed).toHaveLength(4);
   });
 
+  it("ends every agent's wait at its own deadline, however long the pause the service asks", async () => {
+    const agents = pending(3);
+    emu.inject({
+      path: '/v2/deployments',
+      status: 429,
+      headers: { 'retry-after': '120' },
+      times: Infinity,
+    });
+    const { ended, all } = waitAll(agents, 8_000, [0, 1_500, 4_100]);
+    const results = await all;
+
+    expect(ended).toEqual([8_000, 9_500, 12_100]);
+    for (const result of results) {
+      expect(result.status).toBe('rejected');
+      const error = (result as PromiseRejectedResult).reason as Error;
+      expect(error.message).toMatch(/is not live after 8.0 s .*the service asked to pause 60.0 s between checks/);
+    }
+    expect(sent).toHaveLength(1);
+  });
+
+  it('ends a wait whose check the pace would send past its deadline', async () => {
+    const agents = pending(2);
+    // The second agent asks 500 ms before its deadline, 100 ms after the first agent's check.
+    const { ended, all } = waitAll(agents, 20_000, [0, 100]);
+    await all;
+
+    expect(ended[0]).toBe(20_000);
+    expect(ended[1]).toBeLessThanOrEqual(20_100);
+  });
+
   it('makes one agent ask what a wait alone asks, at the same pace', async () => {
     emu.setOptions({ readyAfterPolls: 4 });
     const [agent] = pending(1);
