@@ -29077,7 +29077,7 @@ __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __we
 /* harmony import */ var node_url__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(3136);
 /* harmony import */ var node_url__WEBPACK_IMPORTED_MODULE_2___default = /*#__PURE__*/__nccwpck_require__.n(node_url__WEBPACK_IMPORTED_MODULE_2__);
 /* harmony import */ var _inputs_bounded_read_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(4033);
-/* harmony import */ var _main_js__WEBPACK_IMPORTED_MODULE_4__ = __nccwpck_require__(8249);
+/* harmony import */ var _main_js__WEBPACK_IMPORTED_MODULE_4__ = __nccwpck_require__(1063);
 /* harmony import */ var _pipe_end_js__WEBPACK_IMPORTED_MODULE_5__ = __nccwpck_require__(2884);
 /** The command's entry (dist/cli.js, the package's bin): wires the process to `main`, nothing else. */
 
@@ -29132,7 +29132,7 @@ __webpack_async_result__();
 
 /***/ }),
 
-/***/ 8249:
+/***/ 1063:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -30145,6 +30145,47 @@ function differencesTable(drift, code, wants, has, head = '') {
         tail: '\n</table>',
         leftOut: (count) => `<p>… and ${count} more, left out to keep this summary under GitHub's limit: every one is in the step's log.</p>`,
     };
+}
+
+;// CONCATENATED MODULE: ./src/service/errors.ts
+/** What a failed call to the service raises. */
+
+/** A call to the service failed: names the call, the status and the service's message. */
+class ServiceError extends ActionError {
+    name = 'ServiceError';
+    details;
+    constructor(details) {
+        super(ServiceError.format(details));
+        this.details = details;
+    }
+    get status() {
+        return this.details.status;
+    }
+    get ambiguous() {
+        return this.details.ambiguous === true;
+    }
+    get transient() {
+        return this.details.transient === true;
+    }
+    /** The same failure, counted over `attempts`. */
+    after(attempts) {
+        return attempts > 1 ? new ServiceError({ ...this.details, attempts }) : this;
+    }
+    static format(details) {
+        const { method, path, problem, serviceMessage, requestId, remedy, attempts } = details;
+        const tries = attempts !== undefined && attempts > 1 ? ` after ${attempts} attempts` : '';
+        let message = `${method} ${path} failed${tries}: ${problem}`;
+        if (serviceMessage !== undefined && serviceMessage !== '') {
+            message += serviceMessage.includes('\n')
+                ? `:\n${serviceMessage}`
+                : ` (service said: ${serviceMessage})`;
+        }
+        if (remedy !== undefined)
+            message += `\n${remedy}`;
+        if (requestId !== undefined)
+            message += `\nrequest id: ${requestId}`;
+        return message;
+    }
 }
 
 ;// CONCATENATED MODULE: ./node_modules/zod/v4/core/util.js
@@ -31492,47 +31533,6 @@ const ZodRealError = /*@__PURE__*/ $constructor("ZodError", errors_initializer, 
 });
 // /** @deprecated Use `z.core.$ZodErrorMapCtx` instead. */
 // export type ErrorMapCtx = core.$ZodErrorMapCtx;
-
-;// CONCATENATED MODULE: ./src/service/errors.ts
-/** What a failed call to the service raises. */
-
-/** A call to the service failed: names the call, the status and the service's message. */
-class ServiceError extends ActionError {
-    name = 'ServiceError';
-    details;
-    constructor(details) {
-        super(ServiceError.format(details));
-        this.details = details;
-    }
-    get status() {
-        return this.details.status;
-    }
-    get ambiguous() {
-        return this.details.ambiguous === true;
-    }
-    get transient() {
-        return this.details.transient === true;
-    }
-    /** The same failure, counted over `attempts`. */
-    after(attempts) {
-        return attempts > 1 ? new ServiceError({ ...this.details, attempts }) : this;
-    }
-    static format(details) {
-        const { method, path, problem, serviceMessage, requestId, remedy, attempts } = details;
-        const tries = attempts !== undefined && attempts > 1 ? ` after ${attempts} attempts` : '';
-        let message = `${method} ${path} failed${tries}: ${problem}`;
-        if (serviceMessage !== undefined && serviceMessage !== '') {
-            message += serviceMessage.includes('\n')
-                ? `:\n${serviceMessage}`
-                : ` (service said: ${serviceMessage})`;
-        }
-        if (remedy !== undefined)
-            message += `\n${remedy}`;
-        if (requestId !== undefined)
-            message += `\nrequest id: ${requestId}`;
-        return message;
-    }
-}
 
 ;// CONCATENATED MODULE: ./src/service/issues.ts
 const PLAIN_KEY = /^[A-Za-z_][A-Za-z0-9_-]*$/;
@@ -40103,6 +40103,71 @@ const ErrorBodySchema = looseObject({
     error: schemas_string().optional(),
 });
 
+;// CONCATENATED MODULE: ./src/service/id-answers.ts
+/**
+ * The answer to a status check of several deployments, read record by
+ * record: one record the service garbled is only its own deployment's
+ * answer (ACTION-CONTRACT.md, Corrections v1.6, "One malformed record is
+ * one agent's problem").
+ */
+
+
+
+
+/**
+ * Each id asked, as `records` list it: its record checked alone (vetted),
+ * or why it cannot be taken (a record that fails the schema, or the id
+ * listed twice with different contents). An id nobody asked for is no
+ * answer; an id the answer omits has none. Every record's secret values
+ * are registered first, whatever its shape. `pathOf` names the request
+ * for one id, as a failure of it alone would.
+ */
+function answersByIds(records, ids, vetting, pathOf) {
+    for (const record of records)
+        vetting.hideRecord(record);
+    const unusable = (id, problem) => new ServiceError({
+        method: 'GET',
+        path: pathOf(id),
+        problem: `the answer's record of ${id} ${problem}`,
+    });
+    const asked = new Set(ids);
+    const listed = new Map();
+    const answers = new Map();
+    records.forEach((record, index) => {
+        const id = idOf(record);
+        if (id === undefined || !asked.has(id))
+            return;
+        const text = JSON.stringify(record);
+        const earlier = listed.get(id);
+        if (earlier !== undefined) {
+            if (earlier !== text)
+                answers.set(id, unusable(id, 'is listed twice, with different contents'));
+            return;
+        }
+        listed.set(id, text);
+        const parsed = DeploymentSchema.safeParse(record);
+        if (parsed.success) {
+            answers.set(id, vetting.vet(parsed.data));
+            return;
+        }
+        const issues = formatZodIssues(atIndex(parsed.error, index));
+        const more = issues.length > 5 ? ` (and ${issues.length - 5} more)` : '';
+        const shown = issues.slice(0, 5).join('; ');
+        answers.set(id, unusable(id, `does not match the service's schema: ${shown}${more}`));
+    });
+    return answers;
+}
+/** A record's problems, with the paths they would have in the whole answer (`resources[2].created_at`). */
+function atIndex(error, index) {
+    return new ZodError(error.issues.map((issue) => ({ ...issue, path: ['resources', index, ...issue.path] })));
+}
+/** The `id` a listed record claims, whatever else it holds. */
+function idOf(record) {
+    if (typeof record !== 'object' || record === null || !('id' in record))
+        return undefined;
+    return typeof record.id === 'string' ? record.id : undefined;
+}
+
 ;// CONCATENATED MODULE: ./src/service/vet.ts
 /**
  * What of a deployment the service answers the run passes on. Service text
@@ -40219,36 +40284,67 @@ class DeploymentVetting {
     }
 }
 
-;// CONCATENATED MODULE: ./src/service/endpoints.ts
+;// CONCATENATED MODULE: ./src/service/listing.ts
 /**
- * The deployment management service as a typed API: one function an
- * endpoint, the only place that spells a path, a query or a schema. The flow
- * reads like the contract (`findByName`, `create`, `getById`) and never sees
- * HTTP. Endpoints are described in docs/how-it-works.md.
+ * The listing of deployments (`GET /v2/deployments`) as the service pages
+ * it: its filters, what a listing hands back, and the one walk from its
+ * start that every listing and search takes (endpoints.ts).
  */
 
-
-
-
-
-
+/** The listing's path, and the create's. */
 const DEPLOYMENTS = '/v2/deployments';
+/**
+ * Walks the listing from its start, a page of at most `size()` at a time,
+ * each following the offset the service returned, handing `onPage` the
+ * deployments each page adds (one id is one item: a deployment listed
+ * again on a later page, as when the list shifts under the walk, is not
+ * handed on twice). The walk ends at a short or empty page, an offset
+ * that does not advance, or when `onPage` returns false; it resolves to
+ * the offset the service returned last (where the list would go on), and
+ * throws past `maxPages`. A full page that adds no new id (a service that
+ * ignores `offset`) ends the walk with a warning, or, for a walk that must
+ * prove what is absent (`unpaged` given), throws what `unpaged` says:
+ * the rest of the list was never seen. Every item of a page is read, even
+ * past the limit asked: a larger page still holds what the walk looks for.
+ */
+async function walkListing(walk, logger, maxPages) {
+    const seen = new Set();
+    let offset = 0;
+    for (let pages = 1; pages <= maxPages; pages++) {
+        const limit = walk.size();
+        const list = await walk.page(offset, limit);
+        const fresh = list.resources.filter((deployment) => !seen.has(deployment.id));
+        for (const deployment of fresh)
+            seen.add(deployment.id);
+        if (!walk.onPage(fresh) || list.resources.length < limit)
+            return list.offset;
+        if (fresh.length === 0) {
+            if (walk.unpaged !== undefined)
+                throw new ActionError(walk.unpaged(offset));
+            logger.warning(`GET ${DEPLOYMENTS} at offset ${offset} listed only deployments it had already listed: it does not page, so the list is taken to end here`);
+            return list.offset;
+        }
+        if (list.offset <= offset) {
+            logger.warning(`GET ${DEPLOYMENTS} returned offset ${list.offset} after offset ${offset}: it does not advance, so the list is taken to end here`);
+            return list.offset;
+        }
+        offset = list.offset;
+    }
+    throw new ActionError(walk.tooLong());
+}
+
+;// CONCATENATED MODULE: ./src/service/endpoints.ts
+
+
+
+
+
 /** How messages name the create call. */
 const CREATE_CALL = `POST ${DEPLOYMENTS}`;
 /** The largest page the service serves. */
 const PAGE_LIMIT = 100;
 /** Pages read at most in one search: 100,000 deployments that contain the name. */
 const MAX_PAGES = 1_000;
-/** A record's problems, with the paths they would have in the whole answer (`resources[2].created_at`). */
-function atIndex(error, index) {
-    return new ZodError(error.issues.map((issue) => ({ ...issue, path: ['resources', index, ...issue.path] })));
-}
-/** The `id` a listed record claims, whatever else it holds. */
-function idOf(record) {
-    if (typeof record !== 'object' || record === null || !('id' in record))
-        return undefined;
-    return typeof record.id === 'string' ? record.id : undefined;
-}
 class Service {
     #client;
     #logger;
@@ -40294,44 +40390,10 @@ class Service {
             this.#vetting.hide(deployment);
         return list;
     }
-    /**
-     * Walks the listing from its start, a page of at most `size()` at a time,
-     * each following the offset the service returned, handing `onPage` the
-     * deployments each page adds (one id is one item: a deployment listed
-     * again on a later page, as when the list shifts under the walk, is not
-     * handed on twice). The walk ends at a short or empty page, an offset
-     * that does not advance, or when `onPage` returns false; it resolves to
-     * the offset the service returned last (where the list would go on), and
-     * throws past `maxPages`. A full page that adds no new id (a service that
-     * ignores `offset`) ends the walk with a warning, or, for a walk that must
-     * prove what is absent (`unpaged` given), throws what `unpaged` says:
-     * the rest of the list was never seen. Every item of a page is read, even
-     * past the limit asked: a larger page still holds what the walk looks for.
-     */
-    async #walk(filters, size, onPage, tooLong, unpaged) {
-        const seen = new Set();
-        let offset = 0;
-        for (let pages = 1; pages <= this.#maxPages; pages++) {
-            const limit = size();
-            const list = await this.#page({ ...filters, limit, offset });
-            const fresh = list.resources.filter((deployment) => !seen.has(deployment.id));
-            for (const deployment of fresh)
-                seen.add(deployment.id);
-            if (!onPage(fresh) || list.resources.length < limit)
-                return list.offset;
-            if (fresh.length === 0) {
-                if (unpaged !== undefined)
-                    throw new ActionError(unpaged(offset));
-                this.#logger.warning(`GET ${DEPLOYMENTS} at offset ${offset} listed only deployments it had already listed: it does not page, so the list is taken to end here`);
-                return list.offset;
-            }
-            if (list.offset <= offset) {
-                this.#logger.warning(`GET ${DEPLOYMENTS} returned offset ${list.offset} after offset ${offset}: it does not advance, so the list is taken to end here`);
-                return list.offset;
-            }
-            offset = list.offset;
-        }
-        throw new ActionError(tooLong());
+    /** The walk of `walkListing` over this service's pages (its warnings in the run's log). */
+    #walk(filters, size, onPage, tooLong, unpaged) {
+        const page = (offset, limit) => this.#page({ ...filters, limit, offset });
+        return walkListing({ page, size, onPage, tooLong, unpaged }, this.#logger, this.#maxPages);
     }
     /**
      * Every deployment named exactly `name`, in the order listed, each id
@@ -40435,41 +40497,7 @@ class Service {
             attempts: 1,
             ...(timeoutMs === undefined ? {} : { timeoutMs }),
         });
-        for (const record of list.resources)
-            this.#vetting.hideRecord(record);
-        const asked = new Set(ids);
-        const listed = new Map();
-        const answers = new Map();
-        list.resources.forEach((record, index) => {
-            const id = idOf(record);
-            if (id === undefined || !asked.has(id))
-                return;
-            const text = JSON.stringify(record);
-            const earlier = listed.get(id);
-            if (earlier !== undefined) {
-                if (earlier !== text)
-                    answers.set(id, this.#unusable(id, 'is listed twice, with different contents'));
-                return;
-            }
-            listed.set(id, text);
-            const parsed = DeploymentSchema.safeParse(record);
-            if (parsed.success) {
-                answers.set(id, this.#vetting.vet(parsed.data));
-                return;
-            }
-            const issues = formatZodIssues(atIndex(parsed.error, index));
-            const more = issues.length > 5 ? ` (and ${issues.length - 5} more)` : '';
-            answers.set(id, this.#unusable(id, `does not match the service's schema: ${issues.slice(0, 5).join('; ')}${more}`));
-        });
-        return answers;
-    }
-    /** Why the answer's record of `id` is not taken. */
-    #unusable(id, problem) {
-        return new ServiceError({
-            method: 'GET',
-            path: `${DEPLOYMENTS}?deployment_ids=${id}`,
-            problem: `the answer's record of ${id} ${problem}`,
-        });
+        return answersByIds(list.resources, ids, this.#vetting, (id) => `${DEPLOYMENTS}?deployment_ids=${id}`);
     }
     /**
      * `POST /v2/deployments`. When the create may have taken effect without an
@@ -43036,99 +43064,6 @@ function declare_readInputs(declarations, read, run) {
     return result.data;
 }
 
-;// CONCATENATED MODULE: ./src/inputs/name-template.ts
-/**
- * The deploy step's `name` beside `agents`: without a manifest it is the
- * deployment's name, and required; with one it is either empty (each
- * agent's deployment is named by the agent's name) or a template holding
- * `{agent}` exactly once, which each agent's name fills (`{agent}-pr-7`).
- */
-
-
-
-
-/** What stands for the agent's name in the template. */
-const AGENT_PLACEHOLDER = '{agent}';
-/** How many times `text` holds `{agent}`. */
-function name_template_placeholderCount(text) {
-    return placeholderCount(text, AGENT_PLACEHOLDER);
-}
-/**
- * What is wrong with an environment beside a manifest (the step's, or an
- * entry's), if anything: `{agent}` more than once. Once, each agent has its
- * own; never, the agents share one.
- */
-function environmentHoldsAgentTwice(text) {
-    const count = name_template_placeholderCount(text);
-    return count > 1
-        ? `holds {agent} ${count} times: an environment holds {agent} at most once, which each agent's name fills (like preview-{agent})`
-        : undefined;
-}
-/** `name` as given: empty beside `agents`, else one name (checked against `agents` apart). */
-function parseNameOrTemplate(raw) {
-    return raw === '' ? '' : parseName(raw);
-}
-/**
- * What is wrong with `name` beside the raw `agents` of its set, if anything:
- * empty without a manifest, or with one a text that does not hold `{agent}`
- * exactly once.
- */
-function nameBesideAgents(raw, set) {
-    if ((set.agents ?? '') === '')
-        return raw === '' ? NAME_REQUIRED : undefined;
-    if (raw === '')
-        return undefined;
-    const count = name_template_placeholderCount(raw);
-    if (count === 1)
-        return undefined;
-    const held = count === 0 ? 'does not hold {agent}' : `holds {agent} ${count} times`;
-    return `${held}: with agents it is empty (each deployment named by its agent's name) or holds {agent} exactly once, which each agent's name fills (like {agent}-pr-7)`;
-}
-/** The deployment name of the agent named `agentName`: the template filled (as text), else its name. */
-function deploymentName(template, agentName) {
-    return template === '' ? agentName : fillPlaceholder(template, AGENT_PLACEHOLDER, agentName);
-}
-/** A problem for each value that more than one agent has, naming the agents (`support` and `docs`). */
-function sharedValues(values, problem) {
-    const byValue = new Map();
-    for (const { key, value } of values) {
-        if (value !== undefined)
-            byValue.set(value, [...(byValue.get(value) ?? []), key]);
-    }
-    return [...byValue]
-        .filter(([, keys]) => keys.length > 1)
-        .map(([value, keys]) => problem(value, `${keys.slice(0, -1).join(', ')} and ${keys[keys.length - 1] ?? ''}`));
-}
-/**
- * Every agent of `manifest` with a valid name, and the problems of the
- * others: a name (or, filled in `template`, a deployment name) that is not
- * one, named by its path (`agents.research.name`); two agents with one
- * deployment name; and the manifest's own (a bad key, an unknown entry
- * key). Every entry that reads a manifest names its agents so.
- */
-function namedAgents(manifest, template) {
-    const agents = [];
-    // Its keys' and entries' shapes, reported here with the rest, so that one hides no other.
-    const problems = [...manifest.problems];
-    for (const { key, entry } of manifest.agents) {
-        try {
-            const name = parseName((entry.name ?? key).trim());
-            agents.push({ key, entry, name, deploymentName: parseName(deploymentName(template, name)) });
-        }
-        catch (error) {
-            if (!(error instanceof Invalid))
-                throw error;
-            problems.push({ input: formatIssuePath(['agents', key, 'name']), problem: error.message });
-        }
-    }
-    const names = agents.map(({ key, deploymentName: value }) => ({ key, value }));
-    problems.push(...sharedValues(names, (name, keys) => ({
-        input: 'agents',
-        problem: `agents ${keys} would have one deployment name, '${name}': give each its own name`,
-    })));
-    return { agents, problems };
-}
-
 ;// CONCATENATED MODULE: ./src/inputs/manifest.ts
 /**
  * The `agents` input: a manifest of agents, a JSON or YAML object given
@@ -43267,6 +43202,99 @@ function parseManifest(raw, workspace) {
         return undefined;
     const source = isFilePath(raw) ? raw : 'inline';
     return { source, ...manifestAgents(readDocument(raw, workspace)) };
+}
+/**
+ * What is wrong with an environment beside a manifest (the step's, or an
+ * entry's), if anything: `{agent}` more than once. Once, each agent has its
+ * own; never, the agents share one.
+ */
+function environmentHoldsAgentTwice(text) {
+    const count = placeholderCount(text, '{agent}');
+    return count > 1
+        ? `holds {agent} ${count} times: an environment holds {agent} at most once, which each agent's name fills (like preview-{agent})`
+        : undefined;
+}
+
+;// CONCATENATED MODULE: ./src/inputs/name-template.ts
+/**
+ * The deploy step's `name` beside `agents`: without a manifest it is the
+ * deployment's name, and required; with one it is either empty (each
+ * agent's deployment is named by the agent's name) or a template holding
+ * `{agent}` exactly once, which each agent's name fills (`{agent}-pr-7`).
+ */
+
+
+
+
+/** What stands for the agent's name in the template. */
+const AGENT_PLACEHOLDER = '{agent}';
+/** How many times `text` holds `{agent}`. */
+function name_template_placeholderCount(text) {
+    return placeholderCount(text, AGENT_PLACEHOLDER);
+}
+/** `name` as given: empty beside `agents`, else one name (checked against `agents` apart). */
+function parseNameOrTemplate(raw) {
+    return raw === '' ? '' : parseName(raw);
+}
+/**
+ * What is wrong with `name` beside the raw `agents` of its set, if anything:
+ * empty without a manifest, or with one a text that does not hold `{agent}`
+ * exactly once.
+ */
+function nameBesideAgents(raw, set) {
+    if ((set.agents ?? '') === '')
+        return raw === '' ? NAME_REQUIRED : undefined;
+    if (raw === '')
+        return undefined;
+    const count = name_template_placeholderCount(raw);
+    if (count === 1)
+        return undefined;
+    const held = count === 0 ? 'does not hold {agent}' : `holds {agent} ${count} times`;
+    return `${held}: with agents it is empty (each deployment named by its agent's name) or holds {agent} exactly once, which each agent's name fills (like {agent}-pr-7)`;
+}
+/** The deployment name of the agent named `agentName`: the template filled (as text), else its name. */
+function deploymentName(template, agentName) {
+    return template === '' ? agentName : fillPlaceholder(template, AGENT_PLACEHOLDER, agentName);
+}
+/** A problem for each value that more than one agent has, naming the agents (`support` and `docs`). */
+function sharedValues(values, problem) {
+    const byValue = new Map();
+    for (const { key, value } of values) {
+        if (value !== undefined)
+            byValue.set(value, [...(byValue.get(value) ?? []), key]);
+    }
+    return [...byValue]
+        .filter(([, keys]) => keys.length > 1)
+        .map(([value, keys]) => problem(value, `${keys.slice(0, -1).join(', ')} and ${keys[keys.length - 1] ?? ''}`));
+}
+/**
+ * Every agent of `manifest` with a valid name, and the problems of the
+ * others: a name (or, filled in `template`, a deployment name) that is not
+ * one, named by its path (`agents.research.name`); two agents with one
+ * deployment name; and the manifest's own (a bad key, an unknown entry
+ * key). Every entry that reads a manifest names its agents so.
+ */
+function namedAgents(manifest, template) {
+    const agents = [];
+    // Its keys' and entries' shapes, reported here with the rest, so that one hides no other.
+    const problems = [...manifest.problems];
+    for (const { key, entry } of manifest.agents) {
+        try {
+            const name = parseName((entry.name ?? key).trim());
+            agents.push({ key, entry, name, deploymentName: parseName(deploymentName(template, name)) });
+        }
+        catch (error) {
+            if (!(error instanceof Invalid))
+                throw error;
+            problems.push({ input: formatIssuePath(['agents', key, 'name']), problem: error.message });
+        }
+    }
+    const names = agents.map(({ key, deploymentName: value }) => ({ key, value }));
+    problems.push(...sharedValues(names, (name, keys) => ({
+        input: 'agents',
+        problem: `agents ${keys} would have one deployment name, '${name}': give each its own name`,
+    })));
+    return { agents, problems };
 }
 
 ;// CONCATENATED MODULE: ./src/inputs/core-inputs.ts

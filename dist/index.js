@@ -56403,6 +56403,570 @@ function fail(message) {
     throw new Invalid(message);
 }
 
+;// CONCATENATED MODULE: ./src/service/issues.ts
+const PLAIN_KEY = /^[A-Za-z_][A-Za-z0-9_-]*$/;
+/**
+ * A readable path: `source_config.resource_spec`, `resources[0].id`,
+ * `labels["app.kubernetes.io/name"]`; `(root)` when empty.
+ */
+function formatIssuePath(path) {
+    let out = '';
+    for (const segment of path) {
+        if (typeof segment === 'number') {
+            out += `[${segment}]`;
+        }
+        else if (typeof segment === 'string' && PLAIN_KEY.test(segment)) {
+            out += out === '' ? segment : `.${segment}`;
+        }
+        else {
+            out += `[${JSON.stringify(String(segment))}]`;
+        }
+    }
+    return out === '' ? '(root)' : out;
+}
+/**
+ * One line per problem, each starting with the path of the field:
+ * `source_config.resource_spec.min_scal: unknown key` (one line per unknown
+ * key, the key appended to the path) or
+ * `resources[0].id: Invalid input: expected string, received undefined`.
+ */
+function formatZodIssues(error) {
+    const lines = [];
+    for (const issue of error.issues) {
+        if (issue.code === 'unrecognized_keys') {
+            for (const key of issue.keys) {
+                lines.push(`${formatIssuePath([...issue.path, key])}: unknown key`);
+            }
+        }
+        else {
+            lines.push(`${formatIssuePath(issue.path)}: ${issue.message}`);
+        }
+    }
+    return lines;
+}
+
+;// CONCATENATED MODULE: external "node:fs"
+const external_node_fs_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:fs");
+;// CONCATENATED MODULE: external "node:path"
+const external_node_path_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:path");
+var external_node_path_default = /*#__PURE__*/__nccwpck_require__.n(external_node_path_namespaceObject);
+// EXTERNAL MODULE: ./node_modules/yaml/dist/index.js
+var dist = __nccwpck_require__(8815);
+;// CONCATENATED MODULE: ./src/inputs/bounded-read.ts
+/**
+ * Reads a file a user named (the command's `--api-key-file` and
+ * `--secrets-file`, the `config` input's path) with a cap on its size and a
+ * deadline: a path to an endless stream (`<(yes)`, `/dev/zero`, a FIFO whose
+ * writer never stops or never closes) would otherwise grow the process until
+ * it is killed, or block it forever. At most `cap + 1` bytes are read, in
+ * chunks; nothing larger is ever held. Pipes (`<(cmd)`, `/dev/stdin`) are
+ * read too, without blocking, until the deadline.
+ */
+
+/** Why a file was not read whole; the caller names the input. */
+class BoundedReadError extends Error {
+    name = 'BoundedReadError';
+    reason;
+    constructor(reason, message) {
+        super(message);
+        this.reason = reason;
+    }
+}
+const KIB = 1024;
+const MIB = 1024 * KIB;
+const DEFAULT_DEADLINE_MS = 5_000;
+const CHUNK = 64 * KIB;
+/** How long to sleep while a pipe has nothing to read yet. */
+const PAUSE_MS = 10;
+/** `cap` as a person reads it: `64 KiB`, `1 MiB`. */
+function formatSize(bytes) {
+    if (bytes >= MIB && bytes % MIB === 0)
+        return `${bytes / MIB} MiB`;
+    if (bytes >= KIB && bytes % KIB === 0)
+        return `${bytes / KIB} KiB`;
+    return `${bytes} bytes`;
+}
+/** Blocks this thread for `ms`: the reads are synchronous, as the inputs' parsers are. */
+function pause(ms) {
+    Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms);
+}
+/**
+ * The file's text (UTF-8). Throws `BoundedReadError` when it holds more than
+ * `cap` bytes or does not end within the deadline, and the file system's own
+ * error (`ENOENT`, `EISDIR`, …) when it cannot be read.
+ */
+function readBounded(path, options) {
+    const { cap, deadlineMs = DEFAULT_DEADLINE_MS } = options;
+    // Non-blocking: opening a FIFO for reading would otherwise wait for a writer forever.
+    const fd = (0,external_node_fs_namespaceObject.openSync)(path, external_node_fs_namespaceObject.constants.O_RDONLY | external_node_fs_namespaceObject.constants.O_NONBLOCK);
+    try {
+        // A FIFO read before its writer has opened it reads as empty: wait for the writer too.
+        const fifo = (0,external_node_fs_namespaceObject.fstatSync)(fd).isFIFO();
+        const deadline = Date.now() + deadlineMs;
+        const chunks = [];
+        let total = 0;
+        for (;;) {
+            const buffer = Buffer.alloc(Math.min(CHUNK, cap + 1 - total));
+            let read;
+            try {
+                read = (0,external_node_fs_namespaceObject.readSync)(fd, buffer, 0, buffer.length, null);
+            }
+            catch (error) {
+                if (error.code !== 'EAGAIN')
+                    throw error;
+                read = -1;
+            }
+            if (read === 0 && !(fifo && total === 0))
+                break;
+            if (read <= 0) {
+                if (Date.now() >= deadline) {
+                    throw new BoundedReadError('too-slow', total === 0
+                        ? `nothing came through it within ${deadlineMs / 1000} s (a pipe with no writer?)`
+                        : `it did not end within ${deadlineMs / 1000} s (a pipe that is never closed?)`);
+                }
+                pause(PAUSE_MS);
+                continue;
+            }
+            chunks.push(buffer.subarray(0, read));
+            total += read;
+            if (total > cap) {
+                throw new BoundedReadError('too-large', `it is larger than ${formatSize(cap)}`);
+            }
+        }
+        return Buffer.concat(chunks).toString('utf8');
+    }
+    finally {
+        (0,external_node_fs_namespaceObject.closeSync)(fd);
+    }
+}
+
+;// CONCATENATED MODULE: ./src/inputs/strict-json.ts
+/**
+ * JSON as the inputs read it: strict JSON syntax (JSON.parse), and no key
+ * given twice in one object. JSON.parse keeps the last of repeated keys
+ * silently, so the text is also read by the yaml package, whose document
+ * keeps every key as written (JSON is YAML 1.2, escapes such as `\/` and
+ * `\u00e9` included), and the first repeated key is looked for there.
+ */
+
+function parseStrictJson(text) {
+    let value;
+    try {
+        value = JSON.parse(text);
+    }
+    catch (error) {
+        return { kind: 'invalid', reason: error instanceof Error ? error.message : String(error) };
+    }
+    const document = (0,dist/* parseDocument */.Tp)(text, { uniqueKeys: false, prettyErrors: false });
+    if (document.errors.length > 0)
+        return { kind: 'unchecked' };
+    return { kind: 'json', value, repeated: firstRepeatedKey(document.contents, []) };
+}
+/** A map key as JSON has it: always a string scalar in text that JSON.parse accepted. */
+function keyOf(key) {
+    return String((0,dist/* isScalar */.jn)(key) ? key.value : key);
+}
+function firstRepeatedKey(node, path) {
+    if ((0,dist/* isSeq */.oP)(node)) {
+        for (const [index, item] of node.items.entries()) {
+            const repeated = firstRepeatedKey(item, [...path, index]);
+            if (repeated !== undefined)
+                return repeated;
+        }
+        return undefined;
+    }
+    if (!(0,dist/* isMap */.jh)(node))
+        return undefined;
+    const seen = new Map();
+    for (const [index, pair] of node.items.entries()) {
+        const key = keyOf(pair.key);
+        const firstIndex = seen.get(key);
+        if (firstIndex !== undefined)
+            return { path: [...path, key], index, firstIndex };
+        seen.set(key, index);
+    }
+    for (const pair of node.items) {
+        const repeated = firstRepeatedKey(pair.value, [...path, keyOf(pair.key)]);
+        if (repeated !== undefined)
+            return repeated;
+    }
+    return undefined;
+}
+
+;// CONCATENATED MODULE: ./src/inputs/workspace-document.ts
+/**
+ * A JSON or YAML document an input gives inline, or as the path of a
+ * `.json`, `.yaml` or `.yml` file in the workspace (`config`, `agents`): the
+ * file read bounded, a regular file, inside the workspace, and a key given
+ * twice an error that names its path. What the document must hold is the
+ * input's to say.
+ */
+
+
+
+
+
+
+
+function firstLine(error) {
+    return (error instanceof Error ? error.message : String(error)).split('\n')[0] ?? '';
+}
+function parseJsonText(text) {
+    const json = parseStrictJson(text);
+    if (json.kind === 'invalid')
+        fail(`is not valid JSON: ${json.reason.split('\n')[0]}`);
+    if (json.kind === 'unchecked')
+        fail('is nested too deeply to be checked for repeated keys');
+    if (json.repeated !== undefined)
+        fail(`${formatIssuePath(json.repeated.path)}: repeated key`);
+    return json.value;
+}
+function parseYamlText(text) {
+    try {
+        return (0,dist/* parse */.qg)(text, { uniqueKeys: true });
+    }
+    catch (error) {
+        fail(`is not valid YAML: ${firstLine(error)}`);
+    }
+}
+/** Whether `inner` is `root` or inside it (both absolute, normalised). */
+function isInside(root, inner) {
+    const relative = external_node_path_default().relative(root, inner);
+    return !(relative === '..' || relative.startsWith(`..${(external_node_path_default()).sep}`) || external_node_path_default().isAbsolute(relative));
+}
+/** What a path that is not a regular file is, as a person names it. */
+function kindOf(stats) {
+    if (stats.isDirectory())
+        return 'a directory';
+    if (stats.isFIFO())
+        return 'a FIFO';
+    if (stats.isSocket())
+        return 'a socket';
+    if (stats.isCharacterDevice())
+        return 'a character device';
+    if (stats.isBlockDevice())
+        return 'a block device';
+    return 'neither a file nor a directory';
+}
+/** Whether the error is the file system's "no such file" (a missing path, a dangling link). */
+function isMissing(error) {
+    const code = error.code;
+    return code === 'ENOENT' || code === 'ENOTDIR';
+}
+/**
+ * The real path of the file `raw` names in the workspace. Checked twice: as
+ * written (`../x.json`), and once symbolic links are followed, since a link
+ * in the workspace (or a linked directory on the way) may point anywhere.
+ * A path that exists but is not a regular file says what it is: "not
+ * found" would send a person looking for a file that is there.
+ */
+function workspaceFile(raw, workspace) {
+    // No file system takes a NUL in a path; Node would throw before asking.
+    if (raw.includes('\0'))
+        fail('its file name has a NUL character, which no path can hold');
+    const root = external_node_path_default().resolve(workspace);
+    const file = external_node_path_default().resolve(root, raw);
+    if (!isInside(root, file))
+        fail(`file '${raw}' is outside the workspace`);
+    const notFound = `file '${raw}' was not found in the workspace (${root})`;
+    let real;
+    try {
+        real = (0,external_node_fs_namespaceObject.realpathSync)(file);
+    }
+    catch (error) {
+        if (!isMissing(error)) {
+            const code = error.code ?? 'an error';
+            fail(`file '${raw}' cannot be read: the file system answered ${code}`);
+        }
+        const link = (0,external_node_fs_namespaceObject.lstatSync)(file, { throwIfNoEntry: false })?.isSymbolicLink() === true;
+        fail(link ? `${notFound}: it is a symbolic link to a path that does not exist` : notFound);
+    }
+    if (!isInside((0,external_node_fs_namespaceObject.realpathSync)(root), real)) {
+        fail(`file '${raw}' is outside the workspace: a symbolic link leads out of it`);
+    }
+    const stats = (0,external_node_fs_namespaceObject.statSync)(real);
+    if (!stats.isFile())
+        fail(`file '${raw}' is not a regular file (${kindOf(stats)})`);
+    return real;
+}
+/** The most a document's file may hold: far more than any config, far less than a runner's memory. */
+const DOCUMENT_FILE_CAP = MIB;
+function readDocumentFile(raw, workspace) {
+    const file = workspaceFile(raw, workspace);
+    let text;
+    try {
+        text = readBounded(file, { cap: DOCUMENT_FILE_CAP });
+    }
+    catch (error) {
+        // Its message names the cap ("it is larger than 1 MiB") or the deadline.
+        if (!(error instanceof BoundedReadError))
+            throw error;
+        fail(`file '${raw}' cannot be read: ${error.message}`);
+    }
+    return raw.toLowerCase().endsWith('.json') ? parseJsonText(text) : parseYamlText(text);
+}
+/** A single line ending in .json/.yaml/.yml that is not itself inline JSON or YAML flow. */
+function isFilePath(raw) {
+    return !raw.includes('\n') && /\.(json|ya?ml)$/i.test(raw) && !/^[{[]/.test(raw);
+}
+/** The document `raw` gives: inline JSON or YAML, or the file in the workspace it names. */
+function readDocument(raw, workspace) {
+    return isFilePath(raw) ? readDocumentFile(raw, workspace) : parseYamlText(raw);
+}
+
+;// CONCATENATED MODULE: ./src/inputs/manifest.ts
+/**
+ * The `agents` input: a manifest of agents, a JSON or YAML object given
+ * inline or as the path of a file in the workspace (read as `config`'s is),
+ * with one key, `agents`, mapping each agent's key to its entry. An entry
+ * sets some of the inputs that describe one deployment, as text; what it
+ * does not set comes from the step. Every structural problem is kept, each
+ * named by its path (`agents.research.image_url`: unknown key), and reported
+ * with every problem of the agents' values: one hides no other.
+ */
+
+
+
+
+
+/** The most agents one manifest may hold. */
+const MAX_AGENTS = 50;
+/** The longest an agent's key may be. */
+const MAX_AGENT_KEY_LENGTH = 40;
+const AGENT_KEY = /^[a-z0-9][a-z0-9-]*$/;
+/** What each input an entry may set must be: text; `secrets` a list of the step's secret names. */
+const ENTRY_FIELDS = {
+    name: schemas_string(),
+    source: schemas_string(),
+    config: schemas_string(),
+    'integration-id': schemas_string(),
+    repository: schemas_string(),
+    'repo-ref': schemas_string(),
+    'agent-config-path': schemas_string(),
+    'image-uri': schemas_string(),
+    secrets: array(schemas_string()),
+    commit: schemas_string(),
+    environment: schemas_string(),
+    'health-check': schemas_string(),
+    'health-check-expect': schemas_string(),
+};
+/** The one key of the manifest. */
+const TOP_KEY = 'agents';
+/** A plain object (a mapping), as a manifest's parts must be. */
+function isMapping(value) {
+    return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+/** What is wrong with an agent's key, if anything. */
+function keyProblem(key) {
+    const input = formatIssuePath(['agents', key]);
+    if (!AGENT_KEY.test(key)) {
+        return {
+            input,
+            problem: 'a key must be lower-case letters, digits and -, starting with a letter or a digit',
+        };
+    }
+    if (key.length > MAX_AGENT_KEY_LENGTH) {
+        return {
+            input,
+            problem: `a key must be at most ${MAX_AGENT_KEY_LENGTH} characters, this one has ${key.length}`,
+        };
+    }
+    return undefined;
+}
+/** What is wrong with one field's value, if anything (zod's message, or the environment's own). */
+function fieldProblem(field, value) {
+    const result = ENTRY_FIELDS[field].safeParse(value);
+    if (!result.success)
+        return result.error.issues.map((issue) => issue.message).join('; ');
+    return field === 'environment' ? environmentHoldsAgentTwice(value) : undefined;
+}
+/**
+ * The entry of the agent `key`, as written: every key it has (`Object.keys`,
+ * so `__proto__` too) checked, the values of the right kind kept, and a
+ * problem for every other key or value. A null entry sets nothing.
+ */
+function readEntry(key, raw) {
+    const entry = {};
+    const problems = [];
+    if (raw === null || raw === undefined)
+        return { entry, problems };
+    if (!isMapping(raw)) {
+        const problem = "must be a mapping of the entry's inputs (or empty)";
+        return { entry, problems: [{ input: formatIssuePath(['agents', key]), problem }] };
+    }
+    for (const field of Object.keys(raw)) {
+        const input = formatIssuePath(['agents', key, field]);
+        if (!Object.hasOwn(ENTRY_FIELDS, field)) {
+            problems.push({ input, problem: 'unknown key' });
+            continue;
+        }
+        const problem = fieldProblem(field, raw[field]);
+        if (problem === undefined)
+            entry[field] = raw[field];
+        else
+            problems.push({ input, problem });
+    }
+    return { entry, problems };
+}
+/**
+ * The manifest's agents, each key as written (a key `__proto__` is a key
+ * like any other, and a bad one), with every problem of their keys and
+ * entries; a document that holds no agents to check, or more than a
+ * manifest takes, fails at once.
+ */
+function manifestAgents(document) {
+    if (!isMapping(document)) {
+        fail('must be a JSON or YAML object with one key, agents, mapping each agent to its entry');
+    }
+    const unknown = Object.keys(document).filter((key) => key !== TOP_KEY);
+    const problems = unknown.map((key) => ({
+        input: 'agents',
+        problem: `${formatIssuePath([key])}: unknown key (a manifest has one key, agents)`,
+    }));
+    // Nothing to check agent by agent: fail at once, with the document's other problems.
+    const stop = (problem) => fail([...problems.map((p) => p.problem), problem].join('; '));
+    const agents = Object.hasOwn(document, TOP_KEY) ? document[TOP_KEY] : null;
+    if (agents !== null && agents !== undefined && !isMapping(agents)) {
+        stop('agents: must be a mapping of each agent to its entry');
+    }
+    const given = isMapping(agents) ? agents : {};
+    const keys = Object.keys(given);
+    if (keys.length === 0)
+        stop('agents: the manifest holds no agent');
+    if (keys.length > MAX_AGENTS) {
+        stop(`agents: holds ${keys.length} agents; a manifest takes at most ${MAX_AGENTS}`);
+    }
+    const read = keys.map((key) => {
+        const bad = keyProblem(key);
+        if (bad !== undefined)
+            problems.push(bad);
+        const { entry, problems: own } = readEntry(key, given[key]);
+        problems.push(...own);
+        return { key, entry };
+    });
+    return { agents: read, problems };
+}
+/** The manifest `raw` gives, inline or as a file in `workspace`; undefined when empty. */
+function parseManifest(raw, workspace) {
+    if (raw === '')
+        return undefined;
+    const source = isFilePath(raw) ? raw : 'inline';
+    return { source, ...manifestAgents(readDocument(raw, workspace)) };
+}
+/**
+ * What is wrong with an environment beside a manifest (the step's, or an
+ * entry's), if anything: `{agent}` more than once. Once, each agent has its
+ * own; never, the agents share one.
+ */
+function environmentHoldsAgentTwice(text) {
+    const count = placeholderCount(text, '{agent}');
+    return count > 1
+        ? `holds {agent} ${count} times: an environment holds {agent} at most once, which each agent's name fills (like preview-{agent})`
+        : undefined;
+}
+
+;// CONCATENATED MODULE: ./src/inputs/declare.ts
+/**
+ * How an input is declared, and the one reader of any set of declared
+ * inputs: the core's (declared.ts), the GitHub Action's own
+ * (src/github/inputs.ts), and each entry's set made of them. Reading a set
+ * reads, defaults and parses every input in one pass and reports every bad
+ * one in one `InputError`, before any request.
+ */
+
+
+function input(parse, options = {}) {
+    return { ...options, parse, sensitive: options.sensitive ?? false };
+}
+/** The names of a set, in its order. */
+function namesOf(declarations) {
+    return Object.keys(declarations);
+}
+/** The inputs of a set whose raw text is masked before it is even parsed. */
+function sensitiveNames(declarations) {
+    return namesOf(declarations).filter((name) => declarations[name]?.sensitive === true);
+}
+/** The text an input has when it is not given: its default, or `''` for a required one. */
+function defaultText(declared, run) {
+    const fallback = declared.default ?? '';
+    return typeof fallback === 'string' ? fallback : (run[fallback.run] ?? '');
+}
+/**
+ * A zod schema for one input: what is wrong with it beside the set's other
+ * raw texts, else its parser's `Invalid`, becomes an issue.
+ */
+function inputSchema(declared, run, set) {
+    return schemas_string().transform((raw, context) => {
+        const besides = declared.besides?.(raw, set);
+        if (besides !== undefined) {
+            context.addIssue({ code: 'custom', message: besides, params: { empty: false } });
+            return NEVER;
+        }
+        try {
+            return declared.parse(raw, run);
+        }
+        catch (error) {
+            if (!(error instanceof Invalid))
+                throw error;
+            context.addIssue({
+                code: 'custom',
+                message: error.message,
+                params: { empty: error instanceof EmptyValue },
+            });
+            return NEVER;
+        }
+    });
+}
+/**
+ * Every input of a set parsed on its own, each checked beside the raw texts
+ * of the others (`set`); an issue's path is the input's name.
+ */
+function declarationsSchema(declarations, run, set = {}) {
+    return object(Object.fromEntries(Object.entries(declarations).map(([name, declared]) => [
+        name,
+        inputSchema(declared, run, set),
+    ])));
+}
+const problemOf = ({ input, problem }) => ({ input, problem });
+/** The first problem of the run an input's raw text shows (declared by `runProblem`). */
+function runProblemOf(declarations, raw, run) {
+    for (const [name, declared] of Object.entries(declarations)) {
+        const problem = declared.runProblem?.(raw[name] ?? '', run);
+        if (problem !== undefined)
+            return { input: name, problem };
+    }
+    return undefined;
+}
+/**
+ * Reads every input of a set, each on its own. Throws one `InputError`
+ * naming every bad input, in the set's order; a problem of the run comes
+ * first, without the empty values it explains.
+ */
+function readInputs(declarations, read, run) {
+    const raw = Object.fromEntries(namesOf(declarations).map((name) => [
+        name,
+        read(name) ?? defaultText(declarations[name], run),
+    ]));
+    const result = declarationsSchema(declarations, run, raw).safeParse(raw);
+    const issues = (result.error?.issues ?? []).map((issue) => ({
+        input: String(issue.path[0] ?? 'inputs'),
+        problem: issue.message,
+        empty: issue.code === 'custom' && issue.params?.empty === true,
+    }));
+    const lead = runProblemOf(declarations, raw, run);
+    if (lead !== undefined) {
+        const emptied = [...new Set(issues.filter((issue) => issue.empty).map(({ input }) => input))];
+        const cause = emptied.length === 0
+            ? ''
+            : ` The empty values in ${emptied.map((name) => `'${name}'`).join(' and ')} have the same cause.`;
+        const others = issues.filter((issue) => !issue.empty);
+        throw new errors_InputError(others.map(problemOf), { ...lead, problem: lead.problem + cause });
+    }
+    if (!result.success)
+        throw new errors_InputError(issues.map(problemOf));
+    return result.data;
+}
+
 ;// CONCATENATED MODULE: ./src/inputs/deploy-spec.ts
 /** The values of the `on-drift` input. */
 const ON_DRIFT_MODES = ['warn', 'fail'];
@@ -56542,243 +57106,6 @@ const ON_CHANGE_MODES = ['none', 'fail'];
 /** `on-change` of the plan: `fail` makes a difference the deploy would not apply fail the step. */
 function parseOnChange(raw) {
     return parseOneOf(ON_CHANGE_MODES, raw);
-}
-
-;// CONCATENATED MODULE: ./src/service/issues.ts
-const PLAIN_KEY = /^[A-Za-z_][A-Za-z0-9_-]*$/;
-/**
- * A readable path: `source_config.resource_spec`, `resources[0].id`,
- * `labels["app.kubernetes.io/name"]`; `(root)` when empty.
- */
-function formatIssuePath(path) {
-    let out = '';
-    for (const segment of path) {
-        if (typeof segment === 'number') {
-            out += `[${segment}]`;
-        }
-        else if (typeof segment === 'string' && PLAIN_KEY.test(segment)) {
-            out += out === '' ? segment : `.${segment}`;
-        }
-        else {
-            out += `[${JSON.stringify(String(segment))}]`;
-        }
-    }
-    return out === '' ? '(root)' : out;
-}
-/**
- * One line per problem, each starting with the path of the field:
- * `source_config.resource_spec.min_scal: unknown key` (one line per unknown
- * key, the key appended to the path) or
- * `resources[0].id: Invalid input: expected string, received undefined`.
- */
-function formatZodIssues(error) {
-    const lines = [];
-    for (const issue of error.issues) {
-        if (issue.code === 'unrecognized_keys') {
-            for (const key of issue.keys) {
-                lines.push(`${formatIssuePath([...issue.path, key])}: unknown key`);
-            }
-        }
-        else {
-            lines.push(`${formatIssuePath(issue.path)}: ${issue.message}`);
-        }
-    }
-    return lines;
-}
-
-;// CONCATENATED MODULE: ./src/inputs/name-template.ts
-/**
- * The deploy step's `name` beside `agents`: without a manifest it is the
- * deployment's name, and required; with one it is either empty (each
- * agent's deployment is named by the agent's name) or a template holding
- * `{agent}` exactly once, which each agent's name fills (`{agent}-pr-7`).
- */
-
-
-
-
-/** What stands for the agent's name in the template. */
-const AGENT_PLACEHOLDER = '{agent}';
-/** How many times `text` holds `{agent}`. */
-function name_template_placeholderCount(text) {
-    return placeholderCount(text, AGENT_PLACEHOLDER);
-}
-/**
- * What is wrong with an environment beside a manifest (the step's, or an
- * entry's), if anything: `{agent}` more than once. Once, each agent has its
- * own; never, the agents share one.
- */
-function environmentHoldsAgentTwice(text) {
-    const count = name_template_placeholderCount(text);
-    return count > 1
-        ? `holds {agent} ${count} times: an environment holds {agent} at most once, which each agent's name fills (like preview-{agent})`
-        : undefined;
-}
-/** `name` as given: empty beside `agents`, else one name (checked against `agents` apart). */
-function parseNameOrTemplate(raw) {
-    return raw === '' ? '' : parseName(raw);
-}
-/**
- * What is wrong with `name` beside the raw `agents` of its set, if anything:
- * empty without a manifest, or with one a text that does not hold `{agent}`
- * exactly once.
- */
-function nameBesideAgents(raw, set) {
-    if ((set.agents ?? '') === '')
-        return raw === '' ? NAME_REQUIRED : undefined;
-    if (raw === '')
-        return undefined;
-    const count = name_template_placeholderCount(raw);
-    if (count === 1)
-        return undefined;
-    const held = count === 0 ? 'does not hold {agent}' : `holds {agent} ${count} times`;
-    return `${held}: with agents it is empty (each deployment named by its agent's name) or holds {agent} exactly once, which each agent's name fills (like {agent}-pr-7)`;
-}
-/** The deployment name of the agent named `agentName`: the template filled (as text), else its name. */
-function deploymentName(template, agentName) {
-    return template === '' ? agentName : fillPlaceholder(template, AGENT_PLACEHOLDER, agentName);
-}
-/** A problem for each value that more than one agent has, naming the agents (`support` and `docs`). */
-function sharedValues(values, problem) {
-    const byValue = new Map();
-    for (const { key, value } of values) {
-        if (value !== undefined)
-            byValue.set(value, [...(byValue.get(value) ?? []), key]);
-    }
-    return [...byValue]
-        .filter(([, keys]) => keys.length > 1)
-        .map(([value, keys]) => problem(value, `${keys.slice(0, -1).join(', ')} and ${keys[keys.length - 1] ?? ''}`));
-}
-/**
- * Every agent of `manifest` with a valid name, and the problems of the
- * others: a name (or, filled in `template`, a deployment name) that is not
- * one, named by its path (`agents.research.name`); two agents with one
- * deployment name; and the manifest's own (a bad key, an unknown entry
- * key). Every entry that reads a manifest names its agents so.
- */
-function namedAgents(manifest, template) {
-    const agents = [];
-    // Its keys' and entries' shapes, reported here with the rest, so that one hides no other.
-    const problems = [...manifest.problems];
-    for (const { key, entry } of manifest.agents) {
-        try {
-            const name = parseName((entry.name ?? key).trim());
-            agents.push({ key, entry, name, deploymentName: parseName(deploymentName(template, name)) });
-        }
-        catch (error) {
-            if (!(error instanceof Invalid))
-                throw error;
-            problems.push({ input: formatIssuePath(['agents', key, 'name']), problem: error.message });
-        }
-    }
-    const names = agents.map(({ key, deploymentName: value }) => ({ key, value }));
-    problems.push(...sharedValues(names, (name, keys) => ({
-        input: 'agents',
-        problem: `agents ${keys} would have one deployment name, '${name}': give each its own name`,
-    })));
-    return { agents, problems };
-}
-
-;// CONCATENATED MODULE: ./src/inputs/declare.ts
-/**
- * How an input is declared, and the one reader of any set of declared
- * inputs: the core's (declared.ts), the GitHub Action's own
- * (src/github/inputs.ts), and each entry's set made of them. Reading a set
- * reads, defaults and parses every input in one pass and reports every bad
- * one in one `InputError`, before any request.
- */
-
-
-function input(parse, options = {}) {
-    return { ...options, parse, sensitive: options.sensitive ?? false };
-}
-/** The names of a set, in its order. */
-function namesOf(declarations) {
-    return Object.keys(declarations);
-}
-/** The inputs of a set whose raw text is masked before it is even parsed. */
-function sensitiveNames(declarations) {
-    return namesOf(declarations).filter((name) => declarations[name]?.sensitive === true);
-}
-/** The text an input has when it is not given: its default, or `''` for a required one. */
-function defaultText(declared, run) {
-    const fallback = declared.default ?? '';
-    return typeof fallback === 'string' ? fallback : (run[fallback.run] ?? '');
-}
-/**
- * A zod schema for one input: what is wrong with it beside the set's other
- * raw texts, else its parser's `Invalid`, becomes an issue.
- */
-function inputSchema(declared, run, set) {
-    return schemas_string().transform((raw, context) => {
-        const besides = declared.besides?.(raw, set);
-        if (besides !== undefined) {
-            context.addIssue({ code: 'custom', message: besides, params: { empty: false } });
-            return NEVER;
-        }
-        try {
-            return declared.parse(raw, run);
-        }
-        catch (error) {
-            if (!(error instanceof Invalid))
-                throw error;
-            context.addIssue({
-                code: 'custom',
-                message: error.message,
-                params: { empty: error instanceof EmptyValue },
-            });
-            return NEVER;
-        }
-    });
-}
-/**
- * Every input of a set parsed on its own, each checked beside the raw texts
- * of the others (`set`); an issue's path is the input's name.
- */
-function declarationsSchema(declarations, run, set = {}) {
-    return object(Object.fromEntries(Object.entries(declarations).map(([name, declared]) => [
-        name,
-        inputSchema(declared, run, set),
-    ])));
-}
-const problemOf = ({ input, problem }) => ({ input, problem });
-/** The first problem of the run an input's raw text shows (declared by `runProblem`). */
-function runProblemOf(declarations, raw, run) {
-    for (const [name, declared] of Object.entries(declarations)) {
-        const problem = declared.runProblem?.(raw[name] ?? '', run);
-        if (problem !== undefined)
-            return { input: name, problem };
-    }
-    return undefined;
-}
-/**
- * Reads every input of a set, each on its own. Throws one `InputError`
- * naming every bad input, in the set's order; a problem of the run comes
- * first, without the empty values it explains.
- */
-function readInputs(declarations, read, run) {
-    const raw = Object.fromEntries(namesOf(declarations).map((name) => [
-        name,
-        read(name) ?? defaultText(declarations[name], run),
-    ]));
-    const result = declarationsSchema(declarations, run, raw).safeParse(raw);
-    const issues = (result.error?.issues ?? []).map((issue) => ({
-        input: String(issue.path[0] ?? 'inputs'),
-        problem: issue.message,
-        empty: issue.code === 'custom' && issue.params?.empty === true,
-    }));
-    const lead = runProblemOf(declarations, raw, run);
-    if (lead !== undefined) {
-        const emptied = [...new Set(issues.filter((issue) => issue.empty).map(({ input }) => input))];
-        const cause = emptied.length === 0
-            ? ''
-            : ` The empty values in ${emptied.map((name) => `'${name}'`).join(' and ')} have the same cause.`;
-        const others = issues.filter((issue) => !issue.empty);
-        throw new errors_InputError(others.map(problemOf), { ...lead, problem: lead.problem + cause });
-    }
-    if (!result.success)
-        throw new errors_InputError(issues.map(problemOf));
-    return result.data;
 }
 
 ;// CONCATENATED MODULE: ./src/github/inputs.ts
@@ -60195,6 +60522,71 @@ class ServiceError extends ActionError {
     }
 }
 
+;// CONCATENATED MODULE: ./src/service/id-answers.ts
+/**
+ * The answer to a status check of several deployments, read record by
+ * record: one record the service garbled is only its own deployment's
+ * answer (ACTION-CONTRACT.md, Corrections v1.6, "One malformed record is
+ * one agent's problem").
+ */
+
+
+
+
+/**
+ * Each id asked, as `records` list it: its record checked alone (vetted),
+ * or why it cannot be taken (a record that fails the schema, or the id
+ * listed twice with different contents). An id nobody asked for is no
+ * answer; an id the answer omits has none. Every record's secret values
+ * are registered first, whatever its shape. `pathOf` names the request
+ * for one id, as a failure of it alone would.
+ */
+function answersByIds(records, ids, vetting, pathOf) {
+    for (const record of records)
+        vetting.hideRecord(record);
+    const unusable = (id, problem) => new ServiceError({
+        method: 'GET',
+        path: pathOf(id),
+        problem: `the answer's record of ${id} ${problem}`,
+    });
+    const asked = new Set(ids);
+    const listed = new Map();
+    const answers = new Map();
+    records.forEach((record, index) => {
+        const id = idOf(record);
+        if (id === undefined || !asked.has(id))
+            return;
+        const text = JSON.stringify(record);
+        const earlier = listed.get(id);
+        if (earlier !== undefined) {
+            if (earlier !== text)
+                answers.set(id, unusable(id, 'is listed twice, with different contents'));
+            return;
+        }
+        listed.set(id, text);
+        const parsed = DeploymentSchema.safeParse(record);
+        if (parsed.success) {
+            answers.set(id, vetting.vet(parsed.data));
+            return;
+        }
+        const issues = formatZodIssues(atIndex(parsed.error, index));
+        const more = issues.length > 5 ? ` (and ${issues.length - 5} more)` : '';
+        const shown = issues.slice(0, 5).join('; ');
+        answers.set(id, unusable(id, `does not match the service's schema: ${shown}${more}`));
+    });
+    return answers;
+}
+/** A record's problems, with the paths they would have in the whole answer (`resources[2].created_at`). */
+function atIndex(error, index) {
+    return new ZodError(error.issues.map((issue) => ({ ...issue, path: ['resources', index, ...issue.path] })));
+}
+/** The `id` a listed record claims, whatever else it holds. */
+function idOf(record) {
+    if (typeof record !== 'object' || record === null || !('id' in record))
+        return undefined;
+    return typeof record.id === 'string' ? record.id : undefined;
+}
+
 ;// CONCATENATED MODULE: ./src/service/vet.ts
 /**
  * What of a deployment the service answers the run passes on. Service text
@@ -60311,36 +60703,67 @@ class DeploymentVetting {
     }
 }
 
-;// CONCATENATED MODULE: ./src/service/endpoints.ts
+;// CONCATENATED MODULE: ./src/service/listing.ts
 /**
- * The deployment management service as a typed API: one function an
- * endpoint, the only place that spells a path, a query or a schema. The flow
- * reads like the contract (`findByName`, `create`, `getById`) and never sees
- * HTTP. Endpoints are described in docs/how-it-works.md.
+ * The listing of deployments (`GET /v2/deployments`) as the service pages
+ * it: its filters, what a listing hands back, and the one walk from its
+ * start that every listing and search takes (endpoints.ts).
  */
 
-
-
-
-
-
+/** The listing's path, and the create's. */
 const DEPLOYMENTS = '/v2/deployments';
+/**
+ * Walks the listing from its start, a page of at most `size()` at a time,
+ * each following the offset the service returned, handing `onPage` the
+ * deployments each page adds (one id is one item: a deployment listed
+ * again on a later page, as when the list shifts under the walk, is not
+ * handed on twice). The walk ends at a short or empty page, an offset
+ * that does not advance, or when `onPage` returns false; it resolves to
+ * the offset the service returned last (where the list would go on), and
+ * throws past `maxPages`. A full page that adds no new id (a service that
+ * ignores `offset`) ends the walk with a warning, or, for a walk that must
+ * prove what is absent (`unpaged` given), throws what `unpaged` says:
+ * the rest of the list was never seen. Every item of a page is read, even
+ * past the limit asked: a larger page still holds what the walk looks for.
+ */
+async function walkListing(walk, logger, maxPages) {
+    const seen = new Set();
+    let offset = 0;
+    for (let pages = 1; pages <= maxPages; pages++) {
+        const limit = walk.size();
+        const list = await walk.page(offset, limit);
+        const fresh = list.resources.filter((deployment) => !seen.has(deployment.id));
+        for (const deployment of fresh)
+            seen.add(deployment.id);
+        if (!walk.onPage(fresh) || list.resources.length < limit)
+            return list.offset;
+        if (fresh.length === 0) {
+            if (walk.unpaged !== undefined)
+                throw new ActionError(walk.unpaged(offset));
+            logger.warning(`GET ${DEPLOYMENTS} at offset ${offset} listed only deployments it had already listed: it does not page, so the list is taken to end here`);
+            return list.offset;
+        }
+        if (list.offset <= offset) {
+            logger.warning(`GET ${DEPLOYMENTS} returned offset ${list.offset} after offset ${offset}: it does not advance, so the list is taken to end here`);
+            return list.offset;
+        }
+        offset = list.offset;
+    }
+    throw new ActionError(walk.tooLong());
+}
+
+;// CONCATENATED MODULE: ./src/service/endpoints.ts
+
+
+
+
+
 /** How messages name the create call. */
 const CREATE_CALL = `POST ${DEPLOYMENTS}`;
 /** The largest page the service serves. */
 const PAGE_LIMIT = 100;
 /** Pages read at most in one search: 100,000 deployments that contain the name. */
 const MAX_PAGES = 1_000;
-/** A record's problems, with the paths they would have in the whole answer (`resources[2].created_at`). */
-function atIndex(error, index) {
-    return new ZodError(error.issues.map((issue) => ({ ...issue, path: ['resources', index, ...issue.path] })));
-}
-/** The `id` a listed record claims, whatever else it holds. */
-function idOf(record) {
-    if (typeof record !== 'object' || record === null || !('id' in record))
-        return undefined;
-    return typeof record.id === 'string' ? record.id : undefined;
-}
 class Service {
     #client;
     #logger;
@@ -60386,44 +60809,10 @@ class Service {
             this.#vetting.hide(deployment);
         return list;
     }
-    /**
-     * Walks the listing from its start, a page of at most `size()` at a time,
-     * each following the offset the service returned, handing `onPage` the
-     * deployments each page adds (one id is one item: a deployment listed
-     * again on a later page, as when the list shifts under the walk, is not
-     * handed on twice). The walk ends at a short or empty page, an offset
-     * that does not advance, or when `onPage` returns false; it resolves to
-     * the offset the service returned last (where the list would go on), and
-     * throws past `maxPages`. A full page that adds no new id (a service that
-     * ignores `offset`) ends the walk with a warning, or, for a walk that must
-     * prove what is absent (`unpaged` given), throws what `unpaged` says:
-     * the rest of the list was never seen. Every item of a page is read, even
-     * past the limit asked: a larger page still holds what the walk looks for.
-     */
-    async #walk(filters, size, onPage, tooLong, unpaged) {
-        const seen = new Set();
-        let offset = 0;
-        for (let pages = 1; pages <= this.#maxPages; pages++) {
-            const limit = size();
-            const list = await this.#page({ ...filters, limit, offset });
-            const fresh = list.resources.filter((deployment) => !seen.has(deployment.id));
-            for (const deployment of fresh)
-                seen.add(deployment.id);
-            if (!onPage(fresh) || list.resources.length < limit)
-                return list.offset;
-            if (fresh.length === 0) {
-                if (unpaged !== undefined)
-                    throw new ActionError(unpaged(offset));
-                this.#logger.warning(`GET ${DEPLOYMENTS} at offset ${offset} listed only deployments it had already listed: it does not page, so the list is taken to end here`);
-                return list.offset;
-            }
-            if (list.offset <= offset) {
-                this.#logger.warning(`GET ${DEPLOYMENTS} returned offset ${list.offset} after offset ${offset}: it does not advance, so the list is taken to end here`);
-                return list.offset;
-            }
-            offset = list.offset;
-        }
-        throw new ActionError(tooLong());
+    /** The walk of `walkListing` over this service's pages (its warnings in the run's log). */
+    #walk(filters, size, onPage, tooLong, unpaged) {
+        const page = (offset, limit) => this.#page({ ...filters, limit, offset });
+        return walkListing({ page, size, onPage, tooLong, unpaged }, this.#logger, this.#maxPages);
     }
     /**
      * Every deployment named exactly `name`, in the order listed, each id
@@ -60527,41 +60916,7 @@ class Service {
             attempts: 1,
             ...(timeoutMs === undefined ? {} : { timeoutMs }),
         });
-        for (const record of list.resources)
-            this.#vetting.hideRecord(record);
-        const asked = new Set(ids);
-        const listed = new Map();
-        const answers = new Map();
-        list.resources.forEach((record, index) => {
-            const id = idOf(record);
-            if (id === undefined || !asked.has(id))
-                return;
-            const text = JSON.stringify(record);
-            const earlier = listed.get(id);
-            if (earlier !== undefined) {
-                if (earlier !== text)
-                    answers.set(id, this.#unusable(id, 'is listed twice, with different contents'));
-                return;
-            }
-            listed.set(id, text);
-            const parsed = DeploymentSchema.safeParse(record);
-            if (parsed.success) {
-                answers.set(id, this.#vetting.vet(parsed.data));
-                return;
-            }
-            const issues = formatZodIssues(atIndex(parsed.error, index));
-            const more = issues.length > 5 ? ` (and ${issues.length - 5} more)` : '';
-            answers.set(id, this.#unusable(id, `does not match the service's schema: ${issues.slice(0, 5).join('; ')}${more}`));
-        });
-        return answers;
-    }
-    /** Why the answer's record of `id` is not taken. */
-    #unusable(id, problem) {
-        return new ServiceError({
-            method: 'GET',
-            path: `${DEPLOYMENTS}?deployment_ids=${id}`,
-            problem: `the answer's record of ${id} ${problem}`,
-        });
+        return answersByIds(list.resources, ids, this.#vetting, (id) => `${DEPLOYMENTS}?deployment_ids=${id}`);
     }
     /**
      * `POST /v2/deployments`. When the create may have taken effect without an
@@ -61490,8 +61845,6 @@ function gitHubRunContext(event, variables, run) {
     };
 }
 
-;// CONCATENATED MODULE: external "node:fs"
-const external_node_fs_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:fs");
 ;// CONCATENATED MODULE: ./src/github/runner-event.ts
 /**
  * The run's event, read as @actions/github's `context` reads it (the
@@ -62071,273 +62424,6 @@ function buildDeploySpec(inputs, run) {
     return { ...commonFields(inputs, wanted, fields, run), ...fields };
 }
 
-;// CONCATENATED MODULE: external "node:path"
-const external_node_path_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:path");
-var external_node_path_default = /*#__PURE__*/__nccwpck_require__.n(external_node_path_namespaceObject);
-// EXTERNAL MODULE: ./node_modules/yaml/dist/index.js
-var dist = __nccwpck_require__(8815);
-;// CONCATENATED MODULE: ./src/inputs/bounded-read.ts
-/**
- * Reads a file a user named (the command's `--api-key-file` and
- * `--secrets-file`, the `config` input's path) with a cap on its size and a
- * deadline: a path to an endless stream (`<(yes)`, `/dev/zero`, a FIFO whose
- * writer never stops or never closes) would otherwise grow the process until
- * it is killed, or block it forever. At most `cap + 1` bytes are read, in
- * chunks; nothing larger is ever held. Pipes (`<(cmd)`, `/dev/stdin`) are
- * read too, without blocking, until the deadline.
- */
-
-/** Why a file was not read whole; the caller names the input. */
-class BoundedReadError extends Error {
-    name = 'BoundedReadError';
-    reason;
-    constructor(reason, message) {
-        super(message);
-        this.reason = reason;
-    }
-}
-const KIB = 1024;
-const MIB = 1024 * KIB;
-const DEFAULT_DEADLINE_MS = 5_000;
-const CHUNK = 64 * KIB;
-/** How long to sleep while a pipe has nothing to read yet. */
-const PAUSE_MS = 10;
-/** `cap` as a person reads it: `64 KiB`, `1 MiB`. */
-function formatSize(bytes) {
-    if (bytes >= MIB && bytes % MIB === 0)
-        return `${bytes / MIB} MiB`;
-    if (bytes >= KIB && bytes % KIB === 0)
-        return `${bytes / KIB} KiB`;
-    return `${bytes} bytes`;
-}
-/** Blocks this thread for `ms`: the reads are synchronous, as the inputs' parsers are. */
-function pause(ms) {
-    Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms);
-}
-/**
- * The file's text (UTF-8). Throws `BoundedReadError` when it holds more than
- * `cap` bytes or does not end within the deadline, and the file system's own
- * error (`ENOENT`, `EISDIR`, …) when it cannot be read.
- */
-function readBounded(path, options) {
-    const { cap, deadlineMs = DEFAULT_DEADLINE_MS } = options;
-    // Non-blocking: opening a FIFO for reading would otherwise wait for a writer forever.
-    const fd = (0,external_node_fs_namespaceObject.openSync)(path, external_node_fs_namespaceObject.constants.O_RDONLY | external_node_fs_namespaceObject.constants.O_NONBLOCK);
-    try {
-        // A FIFO read before its writer has opened it reads as empty: wait for the writer too.
-        const fifo = (0,external_node_fs_namespaceObject.fstatSync)(fd).isFIFO();
-        const deadline = Date.now() + deadlineMs;
-        const chunks = [];
-        let total = 0;
-        for (;;) {
-            const buffer = Buffer.alloc(Math.min(CHUNK, cap + 1 - total));
-            let read;
-            try {
-                read = (0,external_node_fs_namespaceObject.readSync)(fd, buffer, 0, buffer.length, null);
-            }
-            catch (error) {
-                if (error.code !== 'EAGAIN')
-                    throw error;
-                read = -1;
-            }
-            if (read === 0 && !(fifo && total === 0))
-                break;
-            if (read <= 0) {
-                if (Date.now() >= deadline) {
-                    throw new BoundedReadError('too-slow', total === 0
-                        ? `nothing came through it within ${deadlineMs / 1000} s (a pipe with no writer?)`
-                        : `it did not end within ${deadlineMs / 1000} s (a pipe that is never closed?)`);
-                }
-                pause(PAUSE_MS);
-                continue;
-            }
-            chunks.push(buffer.subarray(0, read));
-            total += read;
-            if (total > cap) {
-                throw new BoundedReadError('too-large', `it is larger than ${formatSize(cap)}`);
-            }
-        }
-        return Buffer.concat(chunks).toString('utf8');
-    }
-    finally {
-        (0,external_node_fs_namespaceObject.closeSync)(fd);
-    }
-}
-
-;// CONCATENATED MODULE: ./src/inputs/strict-json.ts
-/**
- * JSON as the inputs read it: strict JSON syntax (JSON.parse), and no key
- * given twice in one object. JSON.parse keeps the last of repeated keys
- * silently, so the text is also read by the yaml package, whose document
- * keeps every key as written (JSON is YAML 1.2, escapes such as `\/` and
- * `\u00e9` included), and the first repeated key is looked for there.
- */
-
-function parseStrictJson(text) {
-    let value;
-    try {
-        value = JSON.parse(text);
-    }
-    catch (error) {
-        return { kind: 'invalid', reason: error instanceof Error ? error.message : String(error) };
-    }
-    const document = (0,dist/* parseDocument */.Tp)(text, { uniqueKeys: false, prettyErrors: false });
-    if (document.errors.length > 0)
-        return { kind: 'unchecked' };
-    return { kind: 'json', value, repeated: firstRepeatedKey(document.contents, []) };
-}
-/** A map key as JSON has it: always a string scalar in text that JSON.parse accepted. */
-function keyOf(key) {
-    return String((0,dist/* isScalar */.jn)(key) ? key.value : key);
-}
-function firstRepeatedKey(node, path) {
-    if ((0,dist/* isSeq */.oP)(node)) {
-        for (const [index, item] of node.items.entries()) {
-            const repeated = firstRepeatedKey(item, [...path, index]);
-            if (repeated !== undefined)
-                return repeated;
-        }
-        return undefined;
-    }
-    if (!(0,dist/* isMap */.jh)(node))
-        return undefined;
-    const seen = new Map();
-    for (const [index, pair] of node.items.entries()) {
-        const key = keyOf(pair.key);
-        const firstIndex = seen.get(key);
-        if (firstIndex !== undefined)
-            return { path: [...path, key], index, firstIndex };
-        seen.set(key, index);
-    }
-    for (const pair of node.items) {
-        const repeated = firstRepeatedKey(pair.value, [...path, keyOf(pair.key)]);
-        if (repeated !== undefined)
-            return repeated;
-    }
-    return undefined;
-}
-
-;// CONCATENATED MODULE: ./src/inputs/workspace-document.ts
-/**
- * A JSON or YAML document an input gives inline, or as the path of a
- * `.json`, `.yaml` or `.yml` file in the workspace (`config`, `agents`): the
- * file read bounded, a regular file, inside the workspace, and a key given
- * twice an error that names its path. What the document must hold is the
- * input's to say.
- */
-
-
-
-
-
-
-
-function firstLine(error) {
-    return (error instanceof Error ? error.message : String(error)).split('\n')[0] ?? '';
-}
-function parseJsonText(text) {
-    const json = parseStrictJson(text);
-    if (json.kind === 'invalid')
-        fail(`is not valid JSON: ${json.reason.split('\n')[0]}`);
-    if (json.kind === 'unchecked')
-        fail('is nested too deeply to be checked for repeated keys');
-    if (json.repeated !== undefined)
-        fail(`${formatIssuePath(json.repeated.path)}: repeated key`);
-    return json.value;
-}
-function parseYamlText(text) {
-    try {
-        return (0,dist/* parse */.qg)(text, { uniqueKeys: true });
-    }
-    catch (error) {
-        fail(`is not valid YAML: ${firstLine(error)}`);
-    }
-}
-/** Whether `inner` is `root` or inside it (both absolute, normalised). */
-function isInside(root, inner) {
-    const relative = external_node_path_default().relative(root, inner);
-    return !(relative === '..' || relative.startsWith(`..${(external_node_path_default()).sep}`) || external_node_path_default().isAbsolute(relative));
-}
-/** What a path that is not a regular file is, as a person names it. */
-function kindOf(stats) {
-    if (stats.isDirectory())
-        return 'a directory';
-    if (stats.isFIFO())
-        return 'a FIFO';
-    if (stats.isSocket())
-        return 'a socket';
-    if (stats.isCharacterDevice())
-        return 'a character device';
-    if (stats.isBlockDevice())
-        return 'a block device';
-    return 'neither a file nor a directory';
-}
-/** Whether the error is the file system's "no such file" (a missing path, a dangling link). */
-function isMissing(error) {
-    const code = error.code;
-    return code === 'ENOENT' || code === 'ENOTDIR';
-}
-/**
- * The real path of the file `raw` names in the workspace. Checked twice: as
- * written (`../x.json`), and once symbolic links are followed, since a link
- * in the workspace (or a linked directory on the way) may point anywhere.
- * A path that exists but is not a regular file says what it is: "not
- * found" would send a person looking for a file that is there.
- */
-function workspaceFile(raw, workspace) {
-    // No file system takes a NUL in a path; Node would throw before asking.
-    if (raw.includes('\0'))
-        fail('its file name has a NUL character, which no path can hold');
-    const root = external_node_path_default().resolve(workspace);
-    const file = external_node_path_default().resolve(root, raw);
-    if (!isInside(root, file))
-        fail(`file '${raw}' is outside the workspace`);
-    const notFound = `file '${raw}' was not found in the workspace (${root})`;
-    let real;
-    try {
-        real = (0,external_node_fs_namespaceObject.realpathSync)(file);
-    }
-    catch (error) {
-        if (!isMissing(error)) {
-            const code = error.code ?? 'an error';
-            fail(`file '${raw}' cannot be read: the file system answered ${code}`);
-        }
-        const link = (0,external_node_fs_namespaceObject.lstatSync)(file, { throwIfNoEntry: false })?.isSymbolicLink() === true;
-        fail(link ? `${notFound}: it is a symbolic link to a path that does not exist` : notFound);
-    }
-    if (!isInside((0,external_node_fs_namespaceObject.realpathSync)(root), real)) {
-        fail(`file '${raw}' is outside the workspace: a symbolic link leads out of it`);
-    }
-    const stats = (0,external_node_fs_namespaceObject.statSync)(real);
-    if (!stats.isFile())
-        fail(`file '${raw}' is not a regular file (${kindOf(stats)})`);
-    return real;
-}
-/** The most a document's file may hold: far more than any config, far less than a runner's memory. */
-const DOCUMENT_FILE_CAP = MIB;
-function readDocumentFile(raw, workspace) {
-    const file = workspaceFile(raw, workspace);
-    let text;
-    try {
-        text = readBounded(file, { cap: DOCUMENT_FILE_CAP });
-    }
-    catch (error) {
-        // Its message names the cap ("it is larger than 1 MiB") or the deadline.
-        if (!(error instanceof BoundedReadError))
-            throw error;
-        fail(`file '${raw}' cannot be read: ${error.message}`);
-    }
-    return raw.toLowerCase().endsWith('.json') ? parseJsonText(text) : parseYamlText(text);
-}
-/** A single line ending in .json/.yaml/.yml that is not itself inline JSON or YAML flow. */
-function isFilePath(raw) {
-    return !raw.includes('\n') && /\.(json|ya?ml)$/i.test(raw) && !/^[{[]/.test(raw);
-}
-/** The document `raw` gives: inline JSON or YAML, or the file in the workspace it names. */
-function readDocument(raw, workspace) {
-    return isFilePath(raw) ? readDocumentFile(raw, workspace) : parseYamlText(raw);
-}
-
 ;// CONCATENATED MODULE: ./src/inputs/config.ts
 /**
  * The `config` input: a JSON or YAML object given inline, or the path of a
@@ -62533,144 +62619,86 @@ function parseHealthCheck(raw) {
     return { kind: 'address', template: text };
 }
 
-;// CONCATENATED MODULE: ./src/inputs/manifest.ts
+;// CONCATENATED MODULE: ./src/inputs/name-template.ts
 /**
- * The `agents` input: a manifest of agents, a JSON or YAML object given
- * inline or as the path of a file in the workspace (read as `config`'s is),
- * with one key, `agents`, mapping each agent's key to its entry. An entry
- * sets some of the inputs that describe one deployment, as text; what it
- * does not set comes from the step. Every structural problem is kept, each
- * named by its path (`agents.research.image_url`: unknown key), and reported
- * with every problem of the agents' values: one hides no other.
+ * The deploy step's `name` beside `agents`: without a manifest it is the
+ * deployment's name, and required; with one it is either empty (each
+ * agent's deployment is named by the agent's name) or a template holding
+ * `{agent}` exactly once, which each agent's name fills (`{agent}-pr-7`).
  */
 
 
 
 
-
-/** The most agents one manifest may hold. */
-const MAX_AGENTS = 50;
-/** The longest an agent's key may be. */
-const MAX_AGENT_KEY_LENGTH = 40;
-const AGENT_KEY = /^[a-z0-9][a-z0-9-]*$/;
-/** What each input an entry may set must be: text; `secrets` a list of the step's secret names. */
-const ENTRY_FIELDS = {
-    name: schemas_string(),
-    source: schemas_string(),
-    config: schemas_string(),
-    'integration-id': schemas_string(),
-    repository: schemas_string(),
-    'repo-ref': schemas_string(),
-    'agent-config-path': schemas_string(),
-    'image-uri': schemas_string(),
-    secrets: array(schemas_string()),
-    commit: schemas_string(),
-    environment: schemas_string(),
-    'health-check': schemas_string(),
-    'health-check-expect': schemas_string(),
-};
-/** The one key of the manifest. */
-const TOP_KEY = 'agents';
-/** A plain object (a mapping), as a manifest's parts must be. */
-function isMapping(value) {
-    return typeof value === 'object' && value !== null && !Array.isArray(value);
+/** What stands for the agent's name in the template. */
+const AGENT_PLACEHOLDER = '{agent}';
+/** How many times `text` holds `{agent}`. */
+function name_template_placeholderCount(text) {
+    return placeholderCount(text, AGENT_PLACEHOLDER);
 }
-/** What is wrong with an agent's key, if anything. */
-function keyProblem(key) {
-    const input = formatIssuePath(['agents', key]);
-    if (!AGENT_KEY.test(key)) {
-        return {
-            input,
-            problem: 'a key must be lower-case letters, digits and -, starting with a letter or a digit',
-        };
-    }
-    if (key.length > MAX_AGENT_KEY_LENGTH) {
-        return {
-            input,
-            problem: `a key must be at most ${MAX_AGENT_KEY_LENGTH} characters, this one has ${key.length}`,
-        };
-    }
-    return undefined;
-}
-/** What is wrong with one field's value, if anything (zod's message, or the environment's own). */
-function fieldProblem(field, value) {
-    const result = ENTRY_FIELDS[field].safeParse(value);
-    if (!result.success)
-        return result.error.issues.map((issue) => issue.message).join('; ');
-    return field === 'environment' ? environmentHoldsAgentTwice(value) : undefined;
+/** `name` as given: empty beside `agents`, else one name (checked against `agents` apart). */
+function parseNameOrTemplate(raw) {
+    return raw === '' ? '' : parseName(raw);
 }
 /**
- * The entry of the agent `key`, as written: every key it has (`Object.keys`,
- * so `__proto__` too) checked, the values of the right kind kept, and a
- * problem for every other key or value. A null entry sets nothing.
+ * What is wrong with `name` beside the raw `agents` of its set, if anything:
+ * empty without a manifest, or with one a text that does not hold `{agent}`
+ * exactly once.
  */
-function readEntry(key, raw) {
-    const entry = {};
-    const problems = [];
-    if (raw === null || raw === undefined)
-        return { entry, problems };
-    if (!isMapping(raw)) {
-        const problem = "must be a mapping of the entry's inputs (or empty)";
-        return { entry, problems: [{ input: formatIssuePath(['agents', key]), problem }] };
-    }
-    for (const field of Object.keys(raw)) {
-        const input = formatIssuePath(['agents', key, field]);
-        if (!Object.hasOwn(ENTRY_FIELDS, field)) {
-            problems.push({ input, problem: 'unknown key' });
-            continue;
-        }
-        const problem = fieldProblem(field, raw[field]);
-        if (problem === undefined)
-            entry[field] = raw[field];
-        else
-            problems.push({ input, problem });
-    }
-    return { entry, problems };
-}
-/**
- * The manifest's agents, each key as written (a key `__proto__` is a key
- * like any other, and a bad one), with every problem of their keys and
- * entries; a document that holds no agents to check, or more than a
- * manifest takes, fails at once.
- */
-function manifestAgents(document) {
-    if (!isMapping(document)) {
-        fail('must be a JSON or YAML object with one key, agents, mapping each agent to its entry');
-    }
-    const unknown = Object.keys(document).filter((key) => key !== TOP_KEY);
-    const problems = unknown.map((key) => ({
-        input: 'agents',
-        problem: `${formatIssuePath([key])}: unknown key (a manifest has one key, agents)`,
-    }));
-    // Nothing to check agent by agent: fail at once, with the document's other problems.
-    const stop = (problem) => fail([...problems.map((p) => p.problem), problem].join('; '));
-    const agents = Object.hasOwn(document, TOP_KEY) ? document[TOP_KEY] : null;
-    if (agents !== null && agents !== undefined && !isMapping(agents)) {
-        stop('agents: must be a mapping of each agent to its entry');
-    }
-    const given = isMapping(agents) ? agents : {};
-    const keys = Object.keys(given);
-    if (keys.length === 0)
-        stop('agents: the manifest holds no agent');
-    if (keys.length > MAX_AGENTS) {
-        stop(`agents: holds ${keys.length} agents; a manifest takes at most ${MAX_AGENTS}`);
-    }
-    const read = keys.map((key) => {
-        const bad = keyProblem(key);
-        if (bad !== undefined)
-            problems.push(bad);
-        const { entry, problems: own } = readEntry(key, given[key]);
-        problems.push(...own);
-        return { key, entry };
-    });
-    return { agents: read, problems };
-}
-/** The manifest `raw` gives, inline or as a file in `workspace`; undefined when empty. */
-function parseManifest(raw, workspace) {
+function nameBesideAgents(raw, set) {
+    if ((set.agents ?? '') === '')
+        return raw === '' ? NAME_REQUIRED : undefined;
     if (raw === '')
         return undefined;
-    const source = isFilePath(raw) ? raw : 'inline';
-    return { source, ...manifestAgents(readDocument(raw, workspace)) };
+    const count = name_template_placeholderCount(raw);
+    if (count === 1)
+        return undefined;
+    const held = count === 0 ? 'does not hold {agent}' : `holds {agent} ${count} times`;
+    return `${held}: with agents it is empty (each deployment named by its agent's name) or holds {agent} exactly once, which each agent's name fills (like {agent}-pr-7)`;
+}
+/** The deployment name of the agent named `agentName`: the template filled (as text), else its name. */
+function deploymentName(template, agentName) {
+    return template === '' ? agentName : fillPlaceholder(template, AGENT_PLACEHOLDER, agentName);
+}
+/** A problem for each value that more than one agent has, naming the agents (`support` and `docs`). */
+function sharedValues(values, problem) {
+    const byValue = new Map();
+    for (const { key, value } of values) {
+        if (value !== undefined)
+            byValue.set(value, [...(byValue.get(value) ?? []), key]);
+    }
+    return [...byValue]
+        .filter(([, keys]) => keys.length > 1)
+        .map(([value, keys]) => problem(value, `${keys.slice(0, -1).join(', ')} and ${keys[keys.length - 1] ?? ''}`));
+}
+/**
+ * Every agent of `manifest` with a valid name, and the problems of the
+ * others: a name (or, filled in `template`, a deployment name) that is not
+ * one, named by its path (`agents.research.name`); two agents with one
+ * deployment name; and the manifest's own (a bad key, an unknown entry
+ * key). Every entry that reads a manifest names its agents so.
+ */
+function namedAgents(manifest, template) {
+    const agents = [];
+    // Its keys' and entries' shapes, reported here with the rest, so that one hides no other.
+    const problems = [...manifest.problems];
+    for (const { key, entry } of manifest.agents) {
+        try {
+            const name = parseName((entry.name ?? key).trim());
+            agents.push({ key, entry, name, deploymentName: parseName(deploymentName(template, name)) });
+        }
+        catch (error) {
+            if (!(error instanceof Invalid))
+                throw error;
+            problems.push({ input: formatIssuePath(['agents', key, 'name']), problem: error.message });
+        }
+    }
+    const names = agents.map(({ key, deploymentName: value }) => ({ key, value }));
+    problems.push(...sharedValues(names, (name, keys) => ({
+        input: 'agents',
+        problem: `agents ${keys} would have one deployment name, '${name}': give each its own name`,
+    })));
+    return { agents, problems };
 }
 
 ;// CONCATENATED MODULE: ./src/inputs/secrets.ts

@@ -5,7 +5,7 @@
  * the core's, and the one reader (src/inputs/declare.ts) reads them all.
  */
 import { UNSAFE_IN_A_NAME } from '../common/characters.js';
-import { environmentHoldsAgentTwice } from '../inputs/name-template.js';
+import { environmentHoldsAgentTwice } from '../inputs/manifest.js';
 import { input, namesOf, type Declarations, type InputValues } from '../inputs/declare.js';
 import { fail } from '../inputs/errors.js';
 import { parseBoolean, parseText } from '../inputs/parsers.js';

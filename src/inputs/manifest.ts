@@ -9,7 +9,7 @@
  */
 import { z } from 'zod';
 import { fail, type InputProblem } from './errors.js';
-import { environmentHoldsAgentTwice } from './name-template.js';
+import { placeholderCount } from '../common/placeholders.js';
 import { formatIssuePath } from '../service/issues.js';
 import { isFilePath, readDocument } from './workspace-document.js';
 
@@ -168,4 +168,16 @@ export function parseManifest(raw: string, workspace: string): Manifest | undefi
   if (raw === '') return undefined;
   const source = isFilePath(raw) ? raw : 'inline';
   return { source, ...manifestAgents(readDocument(raw, workspace)) };
+}
+
+/**
+ * What is wrong with an environment beside a manifest (the step's, or an
+ * entry's), if anything: `{agent}` more than once. Once, each agent has its
+ * own; never, the agents share one.
+ */
+export function environmentHoldsAgentTwice(text: string): string | undefined {
+  const count = placeholderCount(text, '{agent}');
+  return count > 1
+    ? `holds {agent} ${count} times: an environment holds {agent} at most once, which each agent's name fills (like preview-{agent})`
+    : undefined;
 }

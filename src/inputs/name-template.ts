@@ -18,18 +18,6 @@ export function placeholderCount(text: string): number {
   return countOf(text, AGENT_PLACEHOLDER);
 }
 
-/**
- * What is wrong with an environment beside a manifest (the step's, or an
- * entry's), if anything: `{agent}` more than once. Once, each agent has its
- * own; never, the agents share one.
- */
-export function environmentHoldsAgentTwice(text: string): string | undefined {
-  const count = placeholderCount(text);
-  return count > 1
-    ? `holds {agent} ${count} times: an environment holds {agent} at most once, which each agent's name fills (like preview-{agent})`
-    : undefined;
-}
-
 /** `name` as given: empty beside `agents`, else one name (checked against `agents` apart). */
 export function parseNameOrTemplate(raw: string): string {
   return raw === '' ? '' : parseName(raw);

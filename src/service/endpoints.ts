@@ -4,11 +4,9 @@
  * reads like the contract (`findByName`, `create`, `getById`) and never sees
  * HTTP. Endpoints are described in docs/how-it-works.md.
  */
-import { z } from 'zod';
-import { ActionError } from '../common/errors.js';
 import type { RemedyWords } from './answers.js';
 import { ServiceError } from './errors.js';
-import { formatZodIssues } from './issues.js';
+import { answersByIds, type IdAnswer } from './id-answers.js';
 import type { ServiceClient } from './client.js';
 import type { Answered, RequestSpec } from './request-spec.js';
 import type { Logger } from '../common/runtime.js';
@@ -23,59 +21,23 @@ import {
   type Repository,
 } from './schemas.js';
 import { DeploymentVetting } from './vet.js';
+import {
+  DEPLOYMENTS,
+  walkListing,
+  type DeploymentFilters,
+  type Listing,
+  type PagedListing,
+  type PageSink,
+} from './listing.js';
 
-const DEPLOYMENTS = '/v2/deployments';
+export type { DeploymentFilters, Listing, PagedListing, PageSink } from './listing.js';
+
 /** How messages name the create call. */
 export const CREATE_CALL = `POST ${DEPLOYMENTS}`;
 /** The largest page the service serves. */
 export const PAGE_LIMIT = 100;
 /** Pages read at most in one search: 100,000 deployments that contain the name. */
 export const MAX_PAGES = 1_000;
-
-/** The listing's filters (docs/how-it-works.md, "The service's interface"), each as the query names it. */
-export interface DeploymentFilters {
-  name_contains?: string;
-  status?: string;
-  remote_reconciled?: boolean;
-  tag_value_ids?: string;
-  image_version?: string;
-  deployment_type?: string;
-  deployment_ids?: string;
-}
-
-/** A listing: the deployments, and whether the list goes on past them (when it was asked). */
-export interface Listing {
-  deployments: Deployment[];
-  more: boolean;
-}
-
-/**
- * Takes one page's deployments as they arrive (each once, vetted) and lets
- * them go; false ends the listing there (its reader has gone).
- */
-export type PageSink = (deployments: readonly Deployment[]) => boolean;
-
-/** A listing handed on page by page: how many deployments it handed on, and whether the list goes on. */
-export interface PagedListing {
-  count: number;
-  more: boolean;
-}
-
-/** What a status check answers for one id: the deployment, or why its record is not taken. */
-export type IdAnswer = Deployment | ServiceError;
-
-/** A record's problems, with the paths they would have in the whole answer (`resources[2].created_at`). */
-function atIndex(error: z.ZodError, index: number): z.ZodError {
-  return new z.ZodError(
-    error.issues.map((issue) => ({ ...issue, path: ['resources', index, ...issue.path] })),
-  );
-}
-
-/** The `id` a listed record claims, whatever else it holds. */
-function idOf(record: unknown): string | undefined {
-  if (typeof record !== 'object' || record === null || !('id' in record)) return undefined;
-  return typeof record.id === 'string' ? record.id : undefined;
-}
 
 export interface ServiceOptions {
   /** Pages read at most when searching by name. */
@@ -138,51 +100,16 @@ export class Service {
     return list;
   }
 
-  /**
-   * Walks the listing from its start, a page of at most `size()` at a time,
-   * each following the offset the service returned, handing `onPage` the
-   * deployments each page adds (one id is one item: a deployment listed
-   * again on a later page, as when the list shifts under the walk, is not
-   * handed on twice). The walk ends at a short or empty page, an offset
-   * that does not advance, or when `onPage` returns false; it resolves to
-   * the offset the service returned last (where the list would go on), and
-   * throws past `maxPages`. A full page that adds no new id (a service that
-   * ignores `offset`) ends the walk with a warning, or, for a walk that must
-   * prove what is absent (`unpaged` given), throws what `unpaged` says:
-   * the rest of the list was never seen. Every item of a page is read, even
-   * past the limit asked: a larger page still holds what the walk looks for.
-   */
-  async #walk(
+  /** The walk of `walkListing` over this service's pages (its warnings in the run's log). */
+  #walk(
     filters: DeploymentFilters,
     size: () => number,
     onPage: (fresh: readonly Deployment[]) => boolean,
     tooLong: () => string,
     unpaged?: (offset: number) => string,
   ): Promise<number> {
-    const seen = new Set<string>();
-    let offset = 0;
-    for (let pages = 1; pages <= this.#maxPages; pages++) {
-      const limit = size();
-      const list = await this.#page({ ...filters, limit, offset });
-      const fresh = list.resources.filter((deployment) => !seen.has(deployment.id));
-      for (const deployment of fresh) seen.add(deployment.id);
-      if (!onPage(fresh) || list.resources.length < limit) return list.offset;
-      if (fresh.length === 0) {
-        if (unpaged !== undefined) throw new ActionError(unpaged(offset));
-        this.#logger.warning(
-          `GET ${DEPLOYMENTS} at offset ${offset} listed only deployments it had already listed: it does not page, so the list is taken to end here`,
-        );
-        return list.offset;
-      }
-      if (list.offset <= offset) {
-        this.#logger.warning(
-          `GET ${DEPLOYMENTS} returned offset ${list.offset} after offset ${offset}: it does not advance, so the list is taken to end here`,
-        );
-        return list.offset;
-      }
-      offset = list.offset;
-    }
-    throw new ActionError(tooLong());
+    const page = (offset: number, limit: number) => this.#page({ ...filters, limit, offset });
+    return walkListing({ page, size, onPage, tooLong, unpaged }, this.#logger, this.#maxPages);
   }
 
   /**
@@ -315,46 +242,12 @@ export class Service {
       attempts: 1,
       ...(timeoutMs === undefined ? {} : { timeoutMs }),
     });
-    for (const record of list.resources) this.#vetting.hideRecord(record);
-    const asked = new Set(ids);
-    const listed = new Map<string, string>();
-    const answers = new Map<string, IdAnswer>();
-    list.resources.forEach((record, index) => {
-      const id = idOf(record);
-      if (id === undefined || !asked.has(id)) return;
-      const text = JSON.stringify(record);
-      const earlier = listed.get(id);
-      if (earlier !== undefined) {
-        if (earlier !== text)
-          answers.set(id, this.#unusable(id, 'is listed twice, with different contents'));
-        return;
-      }
-      listed.set(id, text);
-      const parsed = DeploymentSchema.safeParse(record);
-      if (parsed.success) {
-        answers.set(id, this.#vetting.vet(parsed.data));
-        return;
-      }
-      const issues = formatZodIssues(atIndex(parsed.error, index));
-      const more = issues.length > 5 ? ` (and ${issues.length - 5} more)` : '';
-      answers.set(
-        id,
-        this.#unusable(
-          id,
-          `does not match the service's schema: ${issues.slice(0, 5).join('; ')}${more}`,
-        ),
-      );
-    });
-    return answers;
-  }
-
-  /** Why the answer's record of `id` is not taken. */
-  #unusable(id: string, problem: string): ServiceError {
-    return new ServiceError({
-      method: 'GET',
-      path: `${DEPLOYMENTS}?deployment_ids=${id}`,
-      problem: `the answer's record of ${id} ${problem}`,
-    });
+    return answersByIds(
+      list.resources,
+      ids,
+      this.#vetting,
+      (id) => `${DEPLOYMENTS}?deployment_ids=${id}`,
+    );
   }
 
   /**

@@ -159,7 +159,9 @@ describe('StatusChecks', () => {
     for (const result of results) {
       expect(result.status).toBe('rejected');
       const error = (result as PromiseRejectedResult).reason as Error;
-      expect(error.message).toMatch(/is not live after 8.0 s .*the service asked to pause 60.0 s between checks/);
+      expect(error.message).toMatch(
+        /is not live after 8.0 s .*the service asked to pause 60.0 s between checks/,
+      );
     }
     expect(sent).toHaveLength(1);
   });
