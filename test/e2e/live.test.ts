@@ -80,6 +80,18 @@ function existing(commit: string, options: { ref?: string; buildOnPush?: boolean
 }
 
 const polls = () => emu.requests.filter((request) => request.query.deployment_ids !== undefined);
+
+/**
+ * Resolves once `condition` holds, looking every 20 ms for at most 15 s: the look ends with
+ * its test, never leaking into the next one.
+ */
+async function until(condition: () => boolean): Promise<void> {
+  for (let looks = 0; looks < 750; looks++) {
+    if (condition()) return;
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+  throw new Error('the condition never held within 15 s');
+}
 const drift = (run: ActionRun) => JSON.parse(run.outputs.drift ?? 'null') as unknown;
 
 describe('waiting for the commit of a push', () => {
@@ -113,12 +125,16 @@ describe('waiting for the commit of a push', () => {
 
   it('succeeds when a newer push supersedes the commit, and names the commit that is live', async () => {
     existing(OLD);
-    emu.setOptions({ buildMs: 1_500 });
+    // The emulator's time stands still until the test moves it: NEW's build cannot finish
+    // before the step's first check, however slowly the machine starts the bundle.
+    let time = Date.now();
+    emu.setOptions({ buildMs: 1_500, now: () => time });
     emu.push(REPO, 'main', NEW);
     const started = quickStart(step(), { event: pushTo('main', NEW), killAfterMs: 60_000 });
-    // The newer push lands while the step waits.
-    while (polls().length === 0) await new Promise((resolve) => setTimeout(resolve, 20));
+    // The newer push lands while the step waits, and then its build is done.
+    await Promise.race([until(() => polls().length > 0), started.finished]);
     emu.push(REPO, 'main', NEWER);
+    time += 1_500;
 
     const run = await started.finished;
 
