@@ -43648,6 +43648,10 @@ function urlForms(value) {
 }
 class Redactor {
     #needles = new Set();
+    /** The needles by length, kept as they are added: a short text looks up only what it could hold. */
+    #byLength = new Map();
+    /** Needles that hold the mask itself, which a replacement could make appear. */
+    #holdingMask = new Set();
     /** The values given to `add`, so that a value registered at every poll costs nothing again. */
     #added = new Set();
     #sorted;
@@ -43665,18 +43669,46 @@ class Redactor {
         const forms = [value, ...lines].filter((form, index, all) => isRedactable(form) && all.indexOf(form) === index);
         const fresh = forms.filter((form) => !this.#needles.has(form));
         for (const form of forms) {
-            for (const variant of [form, ...jsonForms(form), ...urlForms(form)]) {
-                this.#needles.add(variant);
-            }
+            for (const variant of [form, ...jsonForms(form), ...urlForms(form)])
+                this.#addNeedle(variant);
         }
         this.#sorted = undefined;
         return fresh;
     }
     redact(text) {
         let out = text;
-        for (const needle of this.#longestFirst())
+        for (const needle of this.#candidates(text))
             out = out.split(needle).join(MASK);
         return out;
+    }
+    #addNeedle(needle) {
+        if (this.#needles.has(needle))
+            return;
+        this.#needles.add(needle);
+        const same = this.#byLength.get(needle.length) ?? new Set();
+        same.add(needle);
+        this.#byLength.set(needle.length, same);
+        if (needle.includes(MASK))
+            this.#holdingMask.add(needle);
+    }
+    /**
+     * The needles that could be replaced in `text`, longest first: every one,
+     * or, when the needles far outnumber the places a needle could sit in
+     * `text` (a status among thousands of listed secrets), only those `text`
+     * holds, and those holding the mask. The replacements are the same.
+     */
+    #candidates(text) {
+        if (text.length * this.#byLength.size >= this.#needles.size)
+            return this.#longestFirst();
+        const found = new Set(this.#holdingMask);
+        for (const [length, needles] of this.#byLength) {
+            for (let at = 0; at + length <= text.length; at++) {
+                const piece = text.slice(at, at + length);
+                if (needles.has(piece))
+                    found.add(piece);
+            }
+        }
+        return [...found].sort((a, b) => b.length - a.length);
     }
     /**
      * The first `characters` characters (code points) of `text` as it is, each secret value
@@ -64826,6 +64858,12 @@ async function pipeline(spec, io, share) {
     }
     finally {
         release();
+    }
+    // A deployment this run created exists whatever failed after its create was answered (the
+    // look-up after it, a cancel): the adapter is told of it, so GitHub's record names it too.
+    if (!record.reported && record.result?.created === true && record.deployment !== undefined) {
+        record.reported = true;
+        events.emit({ kind: 'deployed', report: record.report('deploying') });
     }
     if (record.reported)
         events.emit({ kind: 'finished', report: record.report(record.stage) });

@@ -57,6 +57,10 @@ function urlForms(value: string): string[] {
 
 export class Redactor {
   readonly #needles = new Set<string>();
+  /** The needles by length, kept as they are added: a short text looks up only what it could hold. */
+  readonly #byLength = new Map<number, Set<string>>();
+  /** Needles that hold the mask itself, which a replacement could make appear. */
+  readonly #holdingMask = new Set<string>();
   /** The values given to `add`, so that a value registered at every poll costs nothing again. */
   readonly #added = new Set<string>();
   #sorted: string[] | undefined;
@@ -76,9 +80,7 @@ export class Redactor {
     );
     const fresh = forms.filter((form) => !this.#needles.has(form));
     for (const form of forms) {
-      for (const variant of [form, ...jsonForms(form), ...urlForms(form)]) {
-        this.#needles.add(variant);
-      }
+      for (const variant of [form, ...jsonForms(form), ...urlForms(form)]) this.#addNeedle(variant);
     }
     this.#sorted = undefined;
     return fresh;
@@ -86,8 +88,35 @@ export class Redactor {
 
   redact(text: string): string {
     let out = text;
-    for (const needle of this.#longestFirst()) out = out.split(needle).join(MASK);
+    for (const needle of this.#candidates(text)) out = out.split(needle).join(MASK);
     return out;
+  }
+
+  #addNeedle(needle: string): void {
+    if (this.#needles.has(needle)) return;
+    this.#needles.add(needle);
+    const same = this.#byLength.get(needle.length) ?? new Set<string>();
+    same.add(needle);
+    this.#byLength.set(needle.length, same);
+    if (needle.includes(MASK)) this.#holdingMask.add(needle);
+  }
+
+  /**
+   * The needles that could be replaced in `text`, longest first: every one,
+   * or, when the needles far outnumber the places a needle could sit in
+   * `text` (a status among thousands of listed secrets), only those `text`
+   * holds, and those holding the mask. The replacements are the same.
+   */
+  #candidates(text: string): readonly string[] {
+    if (text.length * this.#byLength.size >= this.#needles.size) return this.#longestFirst();
+    const found = new Set(this.#holdingMask);
+    for (const [length, needles] of this.#byLength) {
+      for (let at = 0; at + length <= text.length; at++) {
+        const piece = text.slice(at, at + length);
+        if (needles.has(piece)) found.add(piece);
+      }
+    }
+    return [...found].sort((a, b) => b.length - a.length);
   }
 
   /**

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import fc from 'fast-check';
 import { MASK, Redactor, isRedactable } from '../../src/common/redact.ts';
 
 describe('Redactor', () => {
@@ -107,5 +108,45 @@ describe('Redactor.redactHead', () => {
 
   it('counts characters, not UTF-16 units: no half of a character at the cut', () => {
     expect(new Redactor().redactHead('ab😀cd', 3)).toBe('ab😀');
+  });
+});
+
+describe('Redactor among thousands of secrets', () => {
+  /** The redaction as it reads: every needle, longest first, replaced everywhere. */
+  function naive(values: readonly string[], text: string): string {
+    const reference = new Redactor();
+    // Few values: the redactor takes the path of every needle, longest first.
+    for (const value of values) reference.add(value);
+    return reference.redact(text);
+  }
+
+  it('redacts a short text as it would with few secrets, looking up only what it could hold', () => {
+    fc.assert(
+      fc.property(
+        fc.array(
+          fc.string({ minLength: 4, maxLength: 12, unit: fc.constantFrom('a', 'b', '*', 'c') }),
+          {
+            minLength: 1,
+            maxLength: 6,
+          },
+        ),
+        fc.string({ maxLength: 30, unit: fc.constantFrom('a', 'b', '*', 'c', ' ') }),
+        (values, text) => {
+          const many = new Redactor();
+          for (let i = 0; i < 2_000; i++) many.add(`padding-secret-value-${i}`);
+          for (const value of values) many.add(value);
+          expect(many.redact(text)).toBe(naive(values, text));
+        },
+      ),
+      { numRuns: 200 },
+    );
+  });
+
+  it('hides a listed secret in a status among 10,000 others', () => {
+    const redactor = new Redactor();
+    for (let i = 0; i < 10_000; i++) redactor.add(`listed-secret-${i}-0123456789`);
+
+    expect(redactor.redact('READY listed-secret-42-0123456789')).toBe(`READY ${MASK}`);
+    expect(redactor.redact('READY')).toBe('READY');
   });
 });

@@ -163,6 +163,22 @@ describe('the one record of a shared environment', () => {
     });
     expect(idOf('support')).toBeDefined();
   });
+
+  it('lists an agent whose create was answered, though the look-up after it failed, with its id', async () => {
+    failLookUpsAfterCreate('research', 500);
+
+    const run = await runAction(...step(manifest, { DEPLOY_AGENT_RETRY_DELAY_MS: '1' }));
+
+    expect(run.exitCode).toBe(1);
+    expect(idOf('research')).toBeDefined();
+    expect(gh.deployments).toHaveLength(1);
+    expect(gh.deployments[0]?.payload).toEqual({
+      agents: [
+        { key: 'support', name: 'support', id: idOf('support') },
+        { key: 'research', name: 'research', id: idOf('research') },
+      ],
+    });
+  });
 });
 
 describe('a create the service answered', () => {
@@ -176,6 +192,9 @@ describe('a create the service answered', () => {
     expect(emu.deployments).toHaveLength(1);
     expect(run.outputs['deployment-id']).toBe(idOf('my-agent'));
     expect(run.outputs.created).toBe('true');
+    // GitHub is told of the deployment that exists, and that the step failed.
+    expect(gh.deployments).toHaveLength(1);
+    expect(gh.stateOf(gh.deployments[0]?.id ?? 0)).toBe('failure');
   });
 
   it('the CLI: the look-up after it fails every attempt; --json names what was created', async () => {

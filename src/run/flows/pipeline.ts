@@ -193,6 +193,12 @@ export async function pipeline(
   } finally {
     release();
   }
+  // A deployment this run created exists whatever failed after its create was answered (the
+  // look-up after it, a cancel): the adapter is told of it, so GitHub's record names it too.
+  if (!record.reported && record.result?.created === true && record.deployment !== undefined) {
+    record.reported = true;
+    events.emit({ kind: 'deployed', report: record.report('deploying') });
+  }
   if (record.reported) events.emit({ kind: 'finished', report: record.report(record.stage) });
   await events.settled();
   const { failure, stack } = record;
