@@ -40156,7 +40156,7 @@ const ErrorBodySchema = looseObject({
  */
 function answersByIds(records, ids, vetting, pathOf) {
     for (const record of records)
-        vetting.hideRecord(record);
+        vetting.hide(record);
     const unusable = (id, problem) => new ServiceError({
         method: 'GET',
         path: pathOf(id),
@@ -40241,16 +40241,12 @@ class DeploymentVetting {
         this.#mask = mask;
         this.#redact = redact;
     }
-    /** Registers the secret values of a deployment the service answered, used or not. */
-    hide(deployment) {
-        for (const secret of deployment.secrets)
-            this.#mask(secret.value);
-    }
     /**
-     * Registers the secret values of a listed record before its schema is
-     * checked: a record that fails it (a bad `created_at`) still carries them.
+     * Registers the secret values of a deployment the service answered, used
+     * or not, whatever the rest of its record is: one that fails the schema
+     * (a bad `created_at`) still carries them.
      */
-    hideRecord(record) {
+    hide(record) {
         const listed = RecordSecretsSchema.safeParse(record);
         if (!listed.success)
             return;
@@ -41303,6 +41299,8 @@ function forbiddenResolution(hostname, lookup = external_node_dns_.lookup) {
  * character for character, so `$&`, `$'`, `` $` `` and `$1` in it stay as
  * they are (`String.prototype.replace` with a string reads them as patterns).
  */
+/** What stands for an agent's name in a name template, an environment or a sweep's pattern. */
+const AGENT_PLACEHOLDER = '{agent}';
 /** `template` with every `placeholder` in it replaced by `value`, as text. */
 function fillPlaceholder(template, placeholder, value) {
     return template.split(placeholder).join(value);
@@ -43241,7 +43239,7 @@ function parseManifest(raw, workspace) {
  * own; never, the agents share one.
  */
 function environmentHoldsAgentTwice(text) {
-    const count = placeholderCount(text, '{agent}');
+    const count = placeholderCount(text, AGENT_PLACEHOLDER);
     return count > 1
         ? `holds {agent} ${count} times: an environment holds {agent} at most once, which each agent's name fills (like preview-{agent})`
         : undefined;
@@ -43258,8 +43256,7 @@ function environmentHoldsAgentTwice(text) {
 
 
 
-/** What stands for the agent's name in the template. */
-const AGENT_PLACEHOLDER = '{agent}';
+
 /** How many times `text` holds `{agent}`. */
 function name_template_placeholderCount(text) {
     return placeholderCount(text, AGENT_PLACEHOLDER);
@@ -49121,15 +49118,11 @@ class StatusChecks {
             if (error instanceof ServiceError) {
                 this.#schedule = refused(this.#schedule, refusalOf(error), this.#wait);
                 const until = this.#clock.now() + this.#schedule.slowdownMs;
+                // A check queued meanwhile that the pause holds past its deadline fails at it (#expire).
                 if (until > this.#heldUntil) {
                     this.#heldUntil = until;
                     this.#heldBy = error;
                 }
-                // A check already queued that the pause would hold past its deadline fails now.
-                const held = this.#queued.filter((asked) => asked.deadline < this.#heldUntil);
-                this.#queued = this.#queued.filter((asked) => asked.deadline >= this.#heldUntil);
-                for (const asked of held)
-                    asked.reject(this.#heldBy);
             }
             for (const asked of batch.checks)
                 asked.reject(error);
@@ -50074,10 +50067,7 @@ async function steps(spec, io, events, record, share) {
     if (spec.dryRun)
         logger.info(dryRunReport(result));
     const waits = found !== undefined && spec.waitForReady && !spec.dryRun;
-    if (found !== undefined && !spec.dryRun) {
-        record.reported = true;
-        events.emit({ kind: 'deployed', report: record.report('deploying', waitingFor(goal, waits)) });
-    }
+    tellDeployed(record, events, waitingFor(goal, waits));
     reportDrift(spec, goal, waits, logger, dependencies.service.words);
     if (liveness !== undefined && !waits)
         noteLiveness(spec, goal, liveness, logger);
@@ -50093,6 +50083,16 @@ async function steps(spec, io, events, record, share) {
     if (deployment !== undefined) {
         logger.info(`${result.created ? 'created' : 'reused'} deployment '${spec.name}': ${deployment.id} (${untrusted(deployment.status)})`);
     }
+}
+/**
+ * Tells the views, once, that the run has a deployment (found, or created
+ * by it): they are then told how the run ends. A dry run tells nothing.
+ */
+function tellDeployed(record, events, waitingFor) {
+    if (record.reported || record.deployment === undefined || record.spec.dryRun)
+        return;
+    record.reported = true;
+    events.emit({ kind: 'deployed', report: record.report('deploying', waitingFor) });
 }
 /**
  * Deploys what the spec asks for; never throws: how it ended is in the
@@ -50113,10 +50113,7 @@ async function pipeline(spec, io, share) {
     }
     // A deployment this run created exists whatever failed after its create was answered (the
     // look-up after it, a cancel): the adapter is told of it, so GitHub's record names it too.
-    if (!record.reported && record.result?.created === true && record.deployment !== undefined) {
-        record.reported = true;
-        events.emit({ kind: 'deployed', report: record.report('deploying') });
-    }
+    tellDeployed(record, events);
     if (record.reported)
         events.emit({ kind: 'finished', report: record.report(record.stage) });
     await events.settled();
@@ -51389,17 +51386,21 @@ function cutToWidth(text, columns) {
         return text;
     if (columns <= 0)
         return '';
-    const room = columns - 1;
-    let kept = '';
+    const segments = Array.from(graphemes.segment(text), ({ segment }) => segment);
+    return `${leading(segments, columns - 1).join('')}…`;
+}
+/** The first of `segments` (graphemes) that fit in `columns` columns together. */
+function leading(segments, columns) {
+    const kept = [];
     let used = 0;
-    for (const { segment } of graphemes.segment(text)) {
+    for (const segment of segments) {
         const width = screenWidth(segment);
-        if (used + width > room)
+        if (used + width > columns)
             break;
-        kept += segment;
+        kept.push(segment);
         used += width;
     }
-    return `${kept}…`;
+    return kept;
 }
 /**
  * `text` cut in the middle to at most `columns` columns: its start and its
@@ -51413,21 +51414,9 @@ function cutMiddle(text, columns) {
         return '';
     const room = columns - 1;
     const parts = Array.from(graphemes.segment(text), ({ segment }) => segment);
-    const take = (from, width) => {
-        const kept = [];
-        let used = 0;
-        for (const segment of from) {
-            const each = screenWidth(segment);
-            if (used + each > width)
-                break;
-            kept.push(segment);
-            used += each;
-        }
-        return kept;
-    };
-    const start = take(parts, Math.ceil(room / 2));
+    const start = leading(parts, Math.ceil(room / 2));
     const used = screenWidth(start.join(''));
-    const end = take(parts.slice(start.length).reverse(), room - used).reverse();
+    const end = leading(parts.slice(start.length).reverse(), room - used).reverse();
     return `${start.join('')}…${end.join('')}`;
 }
 /** `text` padded with spaces to `columns` columns (as `padEnd`, in columns). */

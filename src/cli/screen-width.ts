@@ -24,16 +24,21 @@ export function screenWidth(text: string): number {
 export function cutToWidth(text: string, columns: number): string {
   if (screenWidth(text) <= columns) return text;
   if (columns <= 0) return '';
-  const room = columns - 1;
-  let kept = '';
+  const segments = Array.from(graphemes.segment(text), ({ segment }) => segment);
+  return `${leading(segments, columns - 1).join('')}…`;
+}
+
+/** The first of `segments` (graphemes) that fit in `columns` columns together. */
+function leading(segments: readonly string[], columns: number): string[] {
+  const kept: string[] = [];
   let used = 0;
-  for (const { segment } of graphemes.segment(text)) {
+  for (const segment of segments) {
     const width = screenWidth(segment);
-    if (used + width > room) break;
-    kept += segment;
+    if (used + width > columns) break;
+    kept.push(segment);
     used += width;
   }
-  return `${kept}…`;
+  return kept;
 }
 
 /**
@@ -46,20 +51,9 @@ export function cutMiddle(text: string, columns: number): string {
   if (columns <= 0) return '';
   const room = columns - 1;
   const parts = Array.from(graphemes.segment(text), ({ segment }) => segment);
-  const take = (from: readonly string[], width: number): string[] => {
-    const kept: string[] = [];
-    let used = 0;
-    for (const segment of from) {
-      const each = screenWidth(segment);
-      if (used + each > width) break;
-      kept.push(segment);
-      used += each;
-    }
-    return kept;
-  };
-  const start = take(parts, Math.ceil(room / 2));
+  const start = leading(parts, Math.ceil(room / 2));
   const used = screenWidth(start.join(''));
-  const end = take(parts.slice(start.length).reverse(), room - used).reverse();
+  const end = leading(parts.slice(start.length).reverse(), room - used).reverse();
   return `${start.join('')}…${end.join('')}`;
 }
 

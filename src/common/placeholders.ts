@@ -5,6 +5,9 @@
  * they are (`String.prototype.replace` with a string reads them as patterns).
  */
 
+/** What stands for an agent's name in a name template, an environment or a sweep's pattern. */
+export const AGENT_PLACEHOLDER = '{agent}';
+
 /** `template` with every `placeholder` in it replaced by `value`, as text. */
 export function fillPlaceholder(template: string, placeholder: string, value: string): string {
   return template.split(placeholder).join(value);

@@ -9,7 +9,7 @@
  */
 import { z } from 'zod';
 import { fail, type InputProblem } from './errors.js';
-import { placeholderCount } from '../common/placeholders.js';
+import { AGENT_PLACEHOLDER, placeholderCount } from '../common/placeholders.js';
 import { formatIssuePath } from '../service/issues.js';
 import { isFilePath, readDocument } from './workspace-document.js';
 
@@ -176,7 +176,7 @@ export function parseManifest(raw: string, workspace: string): Manifest | undefi
  * own; never, the agents share one.
  */
 export function environmentHoldsAgentTwice(text: string): string | undefined {
-  const count = placeholderCount(text, '{agent}');
+  const count = placeholderCount(text, AGENT_PLACEHOLDER);
   return count > 1
     ? `holds {agent} ${count} times: an environment holds {agent} at most once, which each agent's name fills (like preview-{agent})`
     : undefined;

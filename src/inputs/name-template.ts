@@ -4,14 +4,17 @@
  * agent's deployment is named by the agent's name) or a template holding
  * `{agent}` exactly once, which each agent's name fills (`{agent}-pr-7`).
  */
-import { fillPlaceholder, placeholderCount as countOf } from '../common/placeholders.js';
+import {
+  AGENT_PLACEHOLDER,
+  fillPlaceholder,
+  placeholderCount as countOf,
+} from '../common/placeholders.js';
 import { Invalid, type InputProblem } from './errors.js';
 import type { AgentEntry, Manifest } from './manifest.js';
 import { NAME_REQUIRED, parseName } from './parsers.js';
 import { formatIssuePath } from '../service/issues.js';
 
-/** What stands for the agent's name in the template. */
-export const AGENT_PLACEHOLDER = '{agent}';
+export { AGENT_PLACEHOLDER };
 
 /** How many times `text` holds `{agent}`. */
 export function placeholderCount(text: string): number {

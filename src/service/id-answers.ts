@@ -27,7 +27,7 @@ export function answersByIds(
   vetting: DeploymentVetting,
   pathOf: (id: string) => string,
 ): Map<string, IdAnswer> {
-  for (const record of records) vetting.hideRecord(record);
+  for (const record of records) vetting.hide(record);
   const unusable = (id: string, problem: string) =>
     new ServiceError({
       method: 'GET',

@@ -47,16 +47,12 @@ export class DeploymentVetting {
     this.#redact = redact;
   }
 
-  /** Registers the secret values of a deployment the service answered, used or not. */
-  hide(deployment: Deployment): void {
-    for (const secret of deployment.secrets) this.#mask(secret.value);
-  }
-
   /**
-   * Registers the secret values of a listed record before its schema is
-   * checked: a record that fails it (a bad `created_at`) still carries them.
+   * Registers the secret values of a deployment the service answered, used
+   * or not, whatever the rest of its record is: one that fails the schema
+   * (a bad `created_at`) still carries them.
    */
-  hideRecord(record: unknown): void {
+  hide(record: unknown): void {
     const listed = RecordSecretsSchema.safeParse(record);
     if (!listed.success) return;
     for (const secret of listed.data.secrets) {

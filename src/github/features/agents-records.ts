@@ -13,7 +13,7 @@ import type { CallOptions } from '../client/calls.js';
 import type { DeploymentState, DeploymentStatusRequest } from '../client/requests.js';
 import type { RunReport } from '../../run/ports/progress.js';
 import { description, finalStatus, type RecordContext } from './deployment-record.js';
-import { fillPlaceholder } from '../../common/placeholders.js';
+import { AGENT_PLACEHOLDER, fillPlaceholder } from '../../common/placeholders.js';
 
 /** One agent of the manifest, as GitHub shows it. */
 export interface AgentOnGitHub {
@@ -36,7 +36,7 @@ export interface ManifestOnGitHub {
 
 /** The agent's environment, filled: its entry's, else the step's. */
 export function environmentOf(agent: AgentOnGitHub, stepEnvironment: string): string {
-  return fillPlaceholder(agent.environment ?? stepEnvironment, '{agent}', agent.name);
+  return fillPlaceholder(agent.environment ?? stepEnvironment, AGENT_PLACEHOLDER, agent.name);
 }
 
 /** The agents by environment, in the manifest's order; none for an empty environment. */

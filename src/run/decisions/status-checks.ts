@@ -198,14 +198,11 @@ export class StatusChecks {
       if (error instanceof ServiceError) {
         this.#schedule = refused(this.#schedule, refusalOf(error), this.#wait);
         const until = this.#clock.now() + this.#schedule.slowdownMs;
+        // A check queued meanwhile that the pause holds past its deadline fails at it (#expire).
         if (until > this.#heldUntil) {
           this.#heldUntil = until;
           this.#heldBy = error;
         }
-        // A check already queued that the pause would hold past its deadline fails now.
-        const held = this.#queued.filter((asked) => asked.deadline < this.#heldUntil);
-        this.#queued = this.#queued.filter((asked) => asked.deadline >= this.#heldUntil);
-        for (const asked of held) asked.reject(this.#heldBy);
       }
       for (const asked of batch.checks) asked.reject(error);
     }

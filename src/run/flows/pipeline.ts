@@ -151,10 +151,7 @@ async function steps(
   record.deployed(result, goal, liveness);
   if (spec.dryRun) logger.info(dryRunReport(result));
   const waits = found !== undefined && spec.waitForReady && !spec.dryRun;
-  if (found !== undefined && !spec.dryRun) {
-    record.reported = true;
-    events.emit({ kind: 'deployed', report: record.report('deploying', waitingFor(goal, waits)) });
-  }
+  tellDeployed(record, events, waitingFor(goal, waits));
   reportDrift(spec, goal, waits, logger, dependencies.service.words);
   if (liveness !== undefined && !waits) noteLiveness(spec, goal, liveness, logger);
   share.release();
@@ -172,6 +169,16 @@ async function steps(
       `${result.created ? 'created' : 'reused'} deployment '${spec.name}': ${deployment.id} (${untrusted(deployment.status)})`,
     );
   }
+}
+
+/**
+ * Tells the views, once, that the run has a deployment (found, or created
+ * by it): they are then told how the run ends. A dry run tells nothing.
+ */
+function tellDeployed(record: RunRecord, events: RunEvents, waitingFor?: string): void {
+  if (record.reported || record.deployment === undefined || record.spec.dryRun) return;
+  record.reported = true;
+  events.emit({ kind: 'deployed', report: record.report('deploying', waitingFor) });
 }
 
 /**
@@ -195,10 +202,7 @@ export async function pipeline(
   }
   // A deployment this run created exists whatever failed after its create was answered (the
   // look-up after it, a cancel): the adapter is told of it, so GitHub's record names it too.
-  if (!record.reported && record.result?.created === true && record.deployment !== undefined) {
-    record.reported = true;
-    events.emit({ kind: 'deployed', report: record.report('deploying') });
-  }
+  tellDeployed(record, events);
   if (record.reported) events.emit({ kind: 'finished', report: record.report(record.stage) });
   await events.settled();
   const { failure, stack } = record;
