@@ -10,6 +10,7 @@
 import envCi, { type EnvCiAnswer } from 'env-ci';
 import { FULL_SHA } from '../common/text.js';
 import type { RunDescription, RunHead } from '../inputs/run-description.js';
+import type { RemedyWords } from '../service/answers.js';
 import { originRepository } from './origin.js';
 import type { Environment } from './sources.js';
 
@@ -225,9 +226,10 @@ export function describeCiRun(env: Environment, cwd: string): CiRun {
 }
 
 /** The run as the core takes it: the CI's slug (or origin's) is the default of `--repository`. */
-export function runDescription(run: CiRun, workspace: string): RunDescription {
+export function runDescription(run: CiRun, workspace: string, words: RemedyWords): RunDescription {
   return {
     workspace,
+    words,
     repository: run.slug,
     ...(run.host === undefined ? {} : { repositoryHost: run.host }),
     head: run.head,

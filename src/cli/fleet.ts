@@ -40,7 +40,7 @@ import { describeInputError } from './input-errors.js';
 import type { StderrLog } from './log.js';
 import type { FleetCommand } from './options.js';
 import { openSession } from './session.js';
-import { COMMAND_WORDS } from './wording.js';
+import { COMMAND_WORDS, commandWords } from './wording.js';
 import { EXIT, type CliWorld } from './world.js';
 
 /** A terminal's width when it does not say. */
@@ -137,7 +137,7 @@ async function writeListing(
 
 async function list(context: FleetContext): Promise<void> {
   const { request, world, ci, log } = context;
-  const run = runDescription(ci, world.cwd);
+  const run = runDescription(ci, world.cwd, commandWords(world.env.GITLAB_CI === 'true'));
   const asked = listRequest(
     readInputs({ ...FLEET_SHARED_INPUTS, ...LIST_OWN_INPUTS }, (name) => request.inputs[name], run),
   );
@@ -154,7 +154,7 @@ async function list(context: FleetContext): Promise<void> {
 
 async function repos(context: FleetContext): Promise<void> {
   const { request, world, ci, log } = context;
-  const run = runDescription(ci, world.cwd);
+  const run = runDescription(ci, world.cwd, commandWords(world.env.GITLAB_CI === 'true'));
   const asked = reposRequest(readInputs(REPOS_INPUTS, (name) => request.inputs[name], run));
   const repositories = await serviceOf(asked.access, context).listRepositories(asked.integrationId);
   if (repositories.length === 0) log.info('the integration has no repository to deploy');

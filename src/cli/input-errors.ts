@@ -40,12 +40,22 @@ function inputLabels(table: readonly OptionSpec[]): Map<string, string> {
   return labels;
 }
 
+/**
+ * A manifest entry's field (`agents.support.repository`), with the option that
+ * gives it for every agent when the command has one (`or --repository`).
+ */
+function entryLabel(input: string, labels: Map<string, string>): string {
+  const field = /^agents\.[^.]+\.([a-z-]+)$/.exec(input)?.[1];
+  const option = field === undefined ? undefined : labels.get(field);
+  return option === undefined ? input : `${input} (or ${option} for every agent)`;
+}
+
 /** The core's input error, with each input named as the command knows it; its lead first. */
 export function describeInputError(error: InputError, request: CliRequest, ci: CiRun): string {
   const labels = inputLabels(optionTable());
   const lines = error.problems.map(({ input, problem }) => {
     const origin = request.origins[input as keyof CliRequest['origins']];
-    let label = origin ?? labels.get(input) ?? input;
+    let label = origin ?? labels.get(input) ?? entryLabel(input, labels);
     if (input === 'repository' && origin === undefined && ci.slug !== undefined) {
       const whose = ci.host === undefined ? `${ci.where}'s project` : 'the origin remote';
       label = `--repository (defaulted to ${whose} ${ci.slug}: pass --repository owner/name)`;

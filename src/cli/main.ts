@@ -187,7 +187,7 @@ async function runRequest(
 ): Promise<Ran> {
   const { log } = session;
   const ci = describeCiRun(world.env, world.cwd);
-  const run = runDescription(ci, world.cwd);
+  const run = runDescription(ci, world.cwd, commandWords(world.env.GITLAB_CI === 'true'));
   let prepared: CommandRequest;
   try {
     prepared = readCommandRequest(command, (name) => request.inputs[name], run);

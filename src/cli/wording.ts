@@ -24,6 +24,11 @@ export const COMMAND_WORDS: RemedyWords = {
   onChangeFail: '--on-change fail',
   // GitLab's word; commandWords says pull request elsewhere (a GitHub pull request on CircleCI).
   changeRequest: 'merge request',
+  asker: 'the command',
+  secrets: '--secret NAME (or --secrets-file, DEPLOY_SECRETS)',
+  healthCheck: '--health-check',
+  commit: '--commit',
+  noWait: 'no --wait',
 };
 
 /**

@@ -14,7 +14,8 @@ import { InputError, Invalid, type InputProblem } from './errors.js';
 import type { AgentEntry, Manifest } from './manifest.js';
 import { AGENT_PLACEHOLDER, namedAgents, sharedValues, type NamedAgent } from './name-template.js';
 import { HEALTH_INPUT_NAMES, unusedHealthProblems } from './health-inputs.js';
-import type { RunDescription } from './run-description.js';
+import { wordsOf, type RunDescription } from './run-description.js';
+import type { RemedyWords } from '../service/answers.js';
 import { ACCESS_INPUT_NAMES, accessProblems } from './service-access.js';
 import { formatIssuePath } from '../service/issues.js';
 
@@ -75,6 +76,7 @@ function attempt<T>(
 function agentSecrets(
   { key, entry }: NamedAgent,
   inputs: ParsedInputs,
+  words: RemedyWords,
 ): { value: ParsedInputs['secrets'] } | { problems: InputProblem[] } {
   const listed = entry.secrets;
   if (listed === undefined) return { value: inputs.secrets };
@@ -84,7 +86,7 @@ function agentSecrets(
     return {
       problems: unknown.map((name) => ({
         input: pathOf(key, 'secrets'),
-        problem: `'${name}' is not one of the step's secrets (the secrets input gives ${given.size === 0 ? 'none' : [...given].join(', ')})`,
+        problem: `'${name}' is not one of the secrets ${words.asker} gives (${words.secrets} gives ${given.size === 0 ? 'none' : [...given].join(', ')})`,
       })),
     };
   }
@@ -120,7 +122,7 @@ function agentInputs(
   run: RunDescription,
 ): { inputs: ParsedInputs; problems: InputProblem[] } {
   const { overrides, problems } = entryInputs(agent, ENTRY_INPUTS, run);
-  const secrets = agentSecrets(agent, inputs);
+  const secrets = agentSecrets(agent, inputs, wordsOf(run));
   if ('problems' in secrets) problems.push(...secrets.problems);
   else overrides.secrets = secrets.value;
   return { inputs: { ...inputs, ...overrides, name: agent.deploymentName }, problems };
@@ -193,7 +195,7 @@ export function buildAgentsRequest(inputs: ParsedInputs, run: RunDescription): A
   const named = namedAgents(manifest, inputs.name);
   const problems: InputProblem[] = [
     ...accessProblems(inputs),
-    ...unusedHealthProblems(inputs, manifest),
+    ...unusedHealthProblems(inputs, wordsOf(run), manifest),
     ...named.problems,
   ];
   const agents: AgentRequest[] = [];

@@ -9,7 +9,7 @@ import type { ParsedInputs } from './core-inputs.js';
 import { InputError, type InputProblem } from './errors.js';
 import type { DeploySpec, DeploySpecCommon, SourceFields } from './deploy-spec.js';
 import { healthProblems, healthRequest, healthSensitiveValues } from './health-inputs.js';
-import type { RunDescription } from './run-description.js';
+import { wordsOf, type RunDescription } from './run-description.js';
 import { accessProblems, serviceAccess } from './service-access.js';
 import { unknownValueWarning } from '../service/known-values.js';
 import {
@@ -53,8 +53,12 @@ function requested(inputs: ParsedInputs): Requested {
 }
 
 /** Problems of inputs that are each valid but do not go together. */
-function combinationProblems(inputs: ParsedInputs, wanted: Requested): InputProblem[] {
-  const problems = [...accessProblems(inputs), ...healthProblems(inputs)];
+function combinationProblems(
+  inputs: ParsedInputs,
+  wanted: Requested,
+  run: RunDescription,
+): InputProblem[] {
+  const problems = [...accessProblems(inputs), ...healthProblems(inputs, wordsOf(run))];
   const { source } = inputs;
   if (source !== 'external_docker' && wanted.secretReferences !== null) {
     problems.push({
@@ -177,7 +181,7 @@ function commonFields(
 /** The deploy spec, or an `InputError` naming every input that does not fit the others. */
 export function buildDeploySpec(inputs: ParsedInputs, run: RunDescription): DeploySpec {
   const wanted = requested(inputs);
-  const problems = combinationProblems(inputs, wanted);
+  const problems = combinationProblems(inputs, wanted, run);
   const fields = sourceFields(inputs, wanted);
   if (Array.isArray(fields)) throw new InputError([...problems, ...fields]);
   if (problems.length > 0) throw new InputError(problems);

@@ -6,7 +6,7 @@
  */
 import type { CommitInput } from './parsers.js';
 import type { CommitRequest, RepositoryName, SourceFields } from './deploy-spec.js';
-import type { RunDescription } from './run-description.js';
+import { wordsOf, type RunDescription } from './run-description.js';
 
 function none(reason: string): CommitRequest {
   return { kind: 'none', reason };
@@ -27,7 +27,7 @@ export function commitRequest(
   fields: SourceFields,
   run: RunDescription,
 ): CommitRequest {
-  if (commit.kind === 'none') return none('the commit input is none');
+  if (commit.kind === 'none') return none(`${wordsOf(run).commit} is none`);
   if (commit.kind === 'sha') return commit;
   if (fields.source !== 'codehost') return none(`source ${fields.source} has no commits`);
   const { head } = run;

@@ -4,6 +4,7 @@
  * request, or none when the check is off. Headers or an expected text without a
  * check would check nothing: an input error, before any request.
  */
+import { ACTION_WORDS, type RemedyWords } from '../service/answers.js';
 import type { HealthRequest } from './deploy-spec.js';
 import type { InputProblem } from './errors.js';
 import type { Manifest } from './manifest.js';
@@ -43,9 +44,12 @@ export function healthSensitiveValues(inputs: HealthInputs): string[] {
 }
 
 /** Headers or an expected text given without a check. */
-export function healthProblems(inputs: HealthInputs): InputProblem[] {
+export function healthProblems(
+  inputs: HealthInputs,
+  { healthCheck }: Pick<RemedyWords, 'healthCheck'> = ACTION_WORDS,
+): InputProblem[] {
   if (inputs['health-check'] !== undefined) return [];
-  const problem = 'is set but health-check is empty: set health-check (e.g. /ok) or remove it';
+  const problem = `is set but ${healthCheck} is empty: set ${healthCheck} (e.g. /ok) or remove it`;
   return [
     ...(Object.keys(inputs['health-check-headers']).length > 0
       ? [{ input: 'health-check-headers', problem }]
@@ -61,7 +65,11 @@ export function healthProblems(inputs: HealthInputs): InputProblem[] {
  * nor, with a manifest, any agent's entry sets `health-check` (the step's headers serve
  * the agents that do).
  */
-export function unusedHealthProblems(inputs: HealthInputs, manifest?: Manifest): InputProblem[] {
+export function unusedHealthProblems(
+  inputs: HealthInputs,
+  words: Pick<RemedyWords, 'healthCheck'>,
+  manifest?: Manifest,
+): InputProblem[] {
   const checked = manifest?.agents.some(({ entry }) => (entry['health-check'] ?? '').trim() !== '');
-  return checked === true ? [] : healthProblems(inputs);
+  return checked === true ? [] : healthProblems(inputs, words);
 }

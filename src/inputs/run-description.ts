@@ -4,6 +4,7 @@
  * command would take it from its flags or its CI's variables. Nothing here
  * knows where it runs.
  */
+import { ACTION_WORDS, type RemedyWords } from '../service/answers.js';
 
 /** Where the run is, and for which repository and commit. */
 export interface RunDescription {
@@ -23,6 +24,13 @@ export interface RunDescription {
   commit?: string;
   /** How to skip a fork's runs where this runs (shown when a fork's run has no api key). */
   skipForks?: string;
+  /** How the entry names what its user gives (its inputs, or its options); the action's when absent. */
+  words?: RemedyWords;
+}
+
+/** The entry's words for what its user gives: the run's, else the action's inputs. */
+export function wordsOf(run: Pick<RunDescription, 'words'>): RemedyWords {
+  return run.words ?? ACTION_WORDS;
 }
 
 /** The branch and commit the run is for, or why there is none (one log line). */

@@ -16,7 +16,7 @@ import {
   unusedHealthProblems,
 } from './health-inputs.js';
 import type { HealthRequest } from './deploy-spec.js';
-import type { RunDescription } from './run-description.js';
+import { wordsOf, type RunDescription } from './run-description.js';
 import { checkedAccess, ACCESS_INPUT_NAMES, type ServiceAccess } from './service-access.js';
 
 /** The core's inputs `status` takes, in action.yml's order. */
@@ -117,7 +117,7 @@ export function readStatusRequest(
 ): { lookup: StatusRequest } | { agents: StatusAgentsRequest } {
   const inputs = readInputs(STATUS_INPUTS, read, { ...run, repository: undefined });
   const manifest = inputs.agents;
-  const problems = unusedHealthProblems(inputs, manifest);
+  const problems = unusedHealthProblems(inputs, wordsOf(run), manifest);
   if (problems.length > 0) throw new InputError(problems);
   const lookup = lookupOf(inputs, checkedAccess(inputs));
   if (manifest === undefined) return { lookup };

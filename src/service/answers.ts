@@ -145,6 +145,16 @@ export interface RemedyWords {
   onChangeFail: string;
   /** What the code host calls a proposed change: a pull request, or GitLab's merge request. */
   changeRequest: string;
+  /** Who asks for the deployment: the step, or the command. */
+  asker: string;
+  /** How the deployment's secrets are given. */
+  secrets: string;
+  /** How the health check is given. */
+  healthCheck: string;
+  /** How the commit target is given. */
+  commit: string;
+  /** That the run does not wait until live. */
+  noWait: string;
 }
 
 /** The action's words: its inputs. */
@@ -161,6 +171,11 @@ export const ACTION_WORDS: RemedyWords = {
   onDriftFail: 'on-drift: fail',
   onChangeFail: 'on-change: fail',
   changeRequest: 'pull request',
+  asker: 'the step',
+  secrets: 'the secrets input',
+  healthCheck: 'health-check',
+  commit: 'the commit input',
+  noWait: 'wait-for-ready is off',
 };
 
 const noSuchEndpoint = (words: RemedyWords) =>

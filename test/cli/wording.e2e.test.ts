@@ -113,7 +113,7 @@ describe("the core's remedies in the command's words", () => {
     );
 
     expect(run.exitCode).toBe(1);
-    expect(run.stderr).toContain('differs from what the step asks for (--on-drift fail)');
+    expect(run.stderr).toContain('differs from what the command asks for (--on-drift fail)');
   });
 
   it('an image the deployment will never take fails --wait at once, and says what to do', async () => {
@@ -128,7 +128,7 @@ describe("the core's remedies in the command's words", () => {
 
     expect(waited.exitCode).toBe(1);
     expect(waited.stderr).toContain(
-      "Deployment 'agent' is not live and will not be: source_revision_config.image_uri is reg/agent:0 and the step asks for reg/agent:1.",
+      "Deployment 'agent' is not live and will not be: source_revision_config.image_uri is reg/agent:0 and the command asks for reg/agent:1.",
     );
     expect(waited.stderr).toContain(
       'change the deployment in the service, or deploy under a new name',

@@ -156,6 +156,11 @@ describe('failure messages', () => {
       onDriftFail: 'DRIFT-WORDS',
       onChangeFail: 'CHANGE-WORDS',
       changeRequest: 'CHANGE-REQUEST-WORDS',
+      asker: 'ASKER-WORDS',
+      secrets: 'SECRETS-WORDS',
+      healthCheck: 'HEALTH-CHECK-WORDS',
+      commit: 'COMMIT-WORDS',
+      noWait: 'NO-WAIT-WORDS',
     };
     const worded = new ServiceClient({
       baseUrl: emu.url,

@@ -99,7 +99,11 @@ export class NotReusableError extends DeploymentError {
 }
 
 /** A deployment found by its name, fit to reuse: same source, not being deleted. */
-function checkReusable(deployment: Deployment, spec: DeploySpec): Deployment {
+function checkReusable(
+  deployment: Deployment,
+  spec: DeploySpec,
+  words: Pick<RemedyWords, 'asker'>,
+): Deployment {
   if (deployment.source !== spec.source) {
     throw new NotReusableError(
       `Deployment '${spec.name}' (${deployment.id}) exists with source ${deployment.source}, but source ${spec.source} was asked for. A deployment's name and source cannot change: use another name, or set source to ${deployment.source}.`,
@@ -108,7 +112,7 @@ function checkReusable(deployment: Deployment, spec: DeploySpec): Deployment {
   }
   if (deployment.status === 'AWAITING_DELETE') {
     throw new NotReusableError(
-      `Deployment '${spec.name}' (${deployment.id}) is AWAITING_DELETE: it is being deleted, and the name is unavailable until it is gone. Wait for the deletion to finish and run the step again, or deploy under another name.`,
+      `Deployment '${spec.name}' (${deployment.id}) is AWAITING_DELETE: it is being deleted, and the name is unavailable until it is gone. Wait for the deletion to finish and run ${words.asker} again, or deploy under another name.`,
       deployment,
     );
   }
@@ -153,7 +157,7 @@ function reconcileCreate(name: string, dependencies: RunDependencies) {
         throw lookUpError;
       }
       throw new ActionError(
-        `${failure.message}\n${conflict ? 'The service says it exists' : 'The create may have taken effect'}, and looking '${name}' up failed too: ${lookUpError.message}\nRunning the step again is safe: it finds the deployment before creating one.`,
+        `${failure.message}\n${conflict ? 'The service says it exists' : 'The create may have taken effect'}, and looking '${name}' up failed too: ${lookUpError.message}\nRunning ${dependencies.service.words.asker} again is safe: it finds the deployment before creating one.`,
       );
     });
     if (found !== undefined) {
@@ -162,7 +166,7 @@ function reconcileCreate(name: string, dependencies: RunDependencies) {
     }
     if (conflict) {
       throw new ActionError(
-        `${failure.message}\nThe service says '${name}' exists, but no deployment of that exact name was listed within ${settleWindow}. Run the step again later.`,
+        `${failure.message}\nThe service says '${name}' exists, but no deployment of that exact name was listed within ${settleWindow}. Run ${dependencies.service.words.asker} again later.`,
       );
     }
     logger.info(`'${name}' is not listed after ${settleWindow}: it was not created`);
@@ -221,7 +225,8 @@ async function create(
     request,
     reconcileCreate(request.name, dependencies),
   );
-  const deployment = via === 'answer' ? value : checkReusable(value, spec);
+  const deployment =
+    via === 'answer' ? value : checkReusable(value, spec, dependencies.service.words);
   // A deployment that answered a 409 was created by another run.
   const created = via !== 'conflict';
   if (created) onCreated?.({ request, repository, deployment, created });
@@ -268,7 +273,12 @@ export async function deploy(
     return found;
   });
   if (existing !== undefined) {
-    return { request, repository, deployment: checkReusable(existing, spec), created: false };
+    return {
+      request,
+      repository,
+      deployment: checkReusable(existing, spec, dependencies.service.words),
+      created: false,
+    };
   }
   if (spec.dryRun) {
     logger.info(`dry run: would ${CREATE_CALL} to create '${spec.name}'`);

@@ -6,6 +6,7 @@
 import { untrusted, type Logger } from '../../common/runtime.js';
 import { shortSha } from '../../common/text.js';
 import type { DeploySpec } from '../../inputs/deploy-spec.js';
+import { ACTION_WORDS, type RemedyWords } from '../../service/answers.js';
 import type { Deployment } from '../../service/schemas.js';
 import type { DeployResult } from './deploy.js';
 import { CommitOrders } from './commit-order.js';
@@ -29,6 +30,8 @@ export interface Goal {
   drift: Drift[];
   /** What the adapter said of the commits the deployment's latest revision was for. */
   orders: CommitOrders;
+  /** Who asks, in the entry's words (`RemedyWords.asker`): the step (when absent), the command. */
+  asker?: string;
 }
 
 /** The deployment `deploy` found, or undefined when it created one (or would). */
@@ -92,6 +95,7 @@ export async function assess(
   result: DeployResult,
   logger: Logger,
   ask?: AskCommitOrder,
+  { asker }: Pick<RemedyWords, 'asker'> = ACTION_WORDS,
 ): Promise<Goal> {
   const reused = reusedOf(result);
   const seenRevisions = seenRevisionsOf(reused);
@@ -100,8 +104,8 @@ export async function assess(
   const orders = new CommitOrders(ask, comparedRepository(spec), target, logger);
   if (reused !== undefined) await orders.learn(reused);
   const unbuilt = unbuiltOf(reused, target, orders);
-  if (unbuilt === undefined) return { target, seenRevisions, drift, orders };
-  return { seenRevisions, drift: [...drift, unbuilt], orders };
+  if (unbuilt === undefined) return { target, seenRevisions, drift, orders, asker };
+  return { seenRevisions, drift: [...drift, unbuilt], orders, asker };
 }
 
 /**
@@ -122,13 +126,16 @@ export function unbuiltIn(drift: readonly Drift[]): UnbuiltDrift | undefined {
  * What runs and what the step asked for, for each blocked entry, in one
  * sentence; the remedy last.
  */
-export function blockedText(goal: Pick<Goal, 'drift'>): string {
-  const parts = blockedIn(goal.drift).map((entry) =>
+export function blockedText({
+  drift,
+  asker = ACTION_WORDS.asker,
+}: Pick<Goal, 'drift' | 'asker'>): string {
+  const parts = blockedIn(drift).map((entry) =>
     entry.kind === 'unbuilt'
-      ? `it runs commit ${showCommit(entry.live)} and the step asks for commit ${shortSha(entry.wanted)}, which the service will not build (build_on_push is off)`
-      : `${untrusted(entry.field)} is ${showValue(entry.live)} and the step asks for ${showValue(entry.wanted)}`,
+      ? `it runs commit ${showCommit(entry.live)} and ${asker} asks for commit ${shortSha(entry.wanted)}, which the service will not build (build_on_push is off)`
+      : `${untrusted(entry.field)} is ${showValue(entry.live)} and ${asker} asks for ${showValue(entry.wanted)}`,
   );
-  return `${parts.join('; ')}. The service cannot update a deployment, so what the step asks for will never run there`;
+  return `${parts.join('; ')}. The service cannot update a deployment, so what ${asker} asks for will never run there`;
 }
 
 /** What to do about blocked entries: the remedies that fit them. */
@@ -155,7 +162,8 @@ function showCommit(value: unknown): string {
  * ask nothing but to be live (`ONLY_LIVE`).
  */
 export type LiveGoal = Pick<Goal, 'target' | 'seenRevisions'> &
-  Partial<Pick<Goal, 'orders' | 'drift'>> & {
+  Partial<Pick<Goal, 'orders' | 'drift'>> &
+  Pick<Goal, 'asker'> & {
     /** The check of the deployment's own address, when one is asked (health.ts). */
     health?: HealthJudge;
   };
@@ -176,9 +184,9 @@ export const ONLY_LIVE: LiveGoal = { seenRevisions: new Set() };
  */
 export async function decideLive(deployment: Deployment, goal: LiveGoal): Promise<Liveness> {
   await goal.orders?.learn(deployment);
-  const { drift = [] } = goal;
+  const { drift = [], asker } = goal;
   if (blockedIn(drift).length > 0)
-    return { live: false, missing: blockedText({ drift }), final: true };
+    return { live: false, missing: blockedText({ drift, asker }), final: true };
   const otherwise = liveness(deployment, goal.target, goal.seenRevisions, (commit) =>
     goal.orders?.of(commit),
   );

@@ -62,7 +62,13 @@ export async function verdictOf(spec: DeploySpec, dependencies: RunDependencies)
   if (found === undefined) {
     return { action: 'create', request: redactedRequest(result.request), changes: [] };
   }
-  const goal = await assess(dryRun, result, dependencies.logger);
+  const goal = await assess(
+    dryRun,
+    result,
+    dependencies.logger,
+    undefined,
+    dependencies.service.words,
+  );
   const buildsOnPush = found.source === 'codehost' && found.source_config.build_on_push === true;
   const wouldFail = [
     ...(blockedIn(goal.drift).length === 0 ? [] : [`${blockedText(goal)}. ${blockedRemedy(goal)}`]),

@@ -8,6 +8,7 @@ import { untrusted, type Logger } from '../../common/runtime.js';
 import { shortSha } from '../../common/text.js';
 import type { DeploySpec, HealthRequest } from '../../inputs/deploy-spec.js';
 import { CHECK_TIMEOUT_MS } from '../../service/address-check.js';
+import type { RemedyWords } from '../../service/answers.js';
 import type { ProxySettings } from '../../service/proxy.js';
 import type { Deployment } from '../../service/schemas.js';
 import { inGroup, type RunDependencies } from '../ports/dependencies.js';
@@ -54,14 +55,19 @@ export function withHealth<G extends LiveGoal>(
  * Without a wait: a health check that could not be made (no `url` to check) fails the
  * step, after the outputs; one that did not answer as asked is a warning.
  */
-export function noteHealth(name: string, liveness: Liveness, logger: Logger): void {
+export function noteHealth(
+  name: string,
+  liveness: Liveness,
+  logger: Logger,
+  words: Pick<RemedyWords, 'noWait'>,
+): void {
   const { health } = liveness;
   if (health === undefined || health.ok) return;
   if (!liveness.live && liveness.final === true) {
     throw new ActionError(`Deployment '${name}' is not live: ${liveness.missing}.`);
   }
   logger.warning(
-    `'${name}' does not answer its health check: ${healthLine(health)}. Not waiting (wait-for-ready is off), so this is a warning.`,
+    `'${name}' does not answer its health check: ${healthLine(health)}. Not waiting (${words.noWait}), so this is a warning.`,
   );
 }
 

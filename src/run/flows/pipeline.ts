@@ -49,7 +49,7 @@ function reportDrift(
   for (const entry of drift) {
     const note = entry.kind === 'unbuilt' ? ` (${BUILD_OFF})` : '';
     logger.warning(
-      `drift: ${untrusted(entry.field)}: the step wants ${showValue(entry.wanted)}, the deployment has ${showValue(entry.live)}${note}`,
+      `drift: ${untrusted(entry.field)}: ${words.asker} wants ${showValue(entry.wanted)}, the deployment has ${showValue(entry.live)}${note}`,
     );
   }
   const rest = drift.filter((entry) => !entry.blocks);
@@ -68,7 +68,7 @@ function reportDrift(
   if (rest.length === 0) return;
   if (fails) {
     throw new ActionError(
-      `Deployment '${spec.name}' differs from what the step asks for (${words.onDriftFail}): ${fields}. ${advice}`,
+      `Deployment '${spec.name}' differs from what ${words.asker} asks for (${words.onDriftFail}): ${fields}. ${advice}`,
     );
   }
   logger.info(
@@ -77,11 +77,16 @@ function reportDrift(
 }
 
 /** Without a wait (not asked for, or a dry run): says when the target is not live yet. */
-function noteLiveness(spec: DeploySpec, goal: Goal, liveness: Liveness, logger: Logger): void {
+function noteLiveness(
+  spec: DeploySpec,
+  goal: Goal,
+  liveness: Liveness,
+  { logger, service }: Pick<RunDependencies, 'logger' | 'service'>,
+): void {
   if (spec.waitForReady) logger.info('dry run: not waiting');
   noteSuperseded(goal, liveness, logger);
   if (liveness.health !== undefined) {
-    noteHealth(spec.name, liveness, logger);
+    noteHealth(spec.name, liveness, logger, service.words);
     return;
   }
   // A deployment that will never run the target was already said so, in a warning.
@@ -140,7 +145,7 @@ async function steps(
   // A dry run checks nothing of the deployment's address.
   const asked = spec.dryRun ? { ...spec, health: undefined } : spec;
   const goal = withHealth(
-    await assess(spec, result, logger, io.commitOrder),
+    await assess(spec, result, logger, io.commitOrder, dependencies.service.words),
     asked,
     dependencies,
     io.proxy,
@@ -153,7 +158,7 @@ async function steps(
   const waits = found !== undefined && spec.waitForReady && !spec.dryRun;
   tellDeployed(record, events, waitingFor(goal, waits));
   reportDrift(spec, goal, waits, logger, dependencies.service.words);
-  if (liveness !== undefined && !waits) noteLiveness(spec, goal, liveness, logger);
+  if (liveness !== undefined && !waits) noteLiveness(spec, goal, liveness, dependencies);
   share.release();
   const last =
     waits && liveness !== undefined

@@ -9,6 +9,7 @@ import { ActionError, CancelledError, describeError } from '../../common/errors.
 import { untrusted, type Logger } from '../../common/runtime.js';
 import { plural } from '../../common/text.js';
 import type { PlanRequest } from '../../inputs/plan-inputs.js';
+import type { RemedyWords } from '../../service/answers.js';
 import { showValue } from '../decisions/drift.js';
 import type { RunDependencies } from '../ports/dependencies.js';
 import { withEvents, type RunEvents } from '../ports/events.js';
@@ -55,7 +56,12 @@ export function planOutputs(verdict: Verdict, dashboardUrl: string | undefined):
 }
 
 /** The verdict in one log line a difference, and one for the verdict. */
-function logVerdict(name: string, verdict: Verdict, logger: Logger): void {
+function logVerdict(
+  name: string,
+  verdict: Verdict,
+  logger: Logger,
+  words: Pick<RemedyWords, 'asker'>,
+): void {
   if (verdict.action === 'create') {
     logger.info(`plan: '${name}' does not exist: the deploy would create it`);
     return;
@@ -66,7 +72,7 @@ function logVerdict(name: string, verdict: Verdict, logger: Logger): void {
   }
   for (const { field, wanted, live } of verdict.changes) {
     logger.info(
-      `plan: ${untrusted(field)}: the step wants ${showValue(wanted)}, the deployment has ${showValue(live)}; not applied`,
+      `plan: ${untrusted(field)}: ${words.asker} wants ${showValue(wanted)}, the deployment has ${showValue(live)}; not applied`,
     );
   }
   const branch = verdict.tracks?.branch;
@@ -110,7 +116,7 @@ async function planned(
     const verdict = await verdictOf(spec, dependencies);
     events.emit({ kind: 'phase_over', ...phase });
     events.emit({ kind: 'outputs', outputs: planOutputs(verdict, spec.dashboardUrl) });
-    logVerdict(spec.name, verdict, logger);
+    logVerdict(spec.name, verdict, logger, dependencies.service.words);
     const report = {
       name: spec.name,
       verdict,

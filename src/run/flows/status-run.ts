@@ -119,7 +119,7 @@ async function lookUp(
   const goal = withHealth(ONLY_LIVE, request, dependencies, io.proxy);
   const liveness = await decideLive(found, goal);
   record.seen(found, liveness);
-  if (!request.waitForReady) noteHealth(name, liveness, logger);
+  if (!request.waitForReady) noteHealth(name, liveness, logger, dependencies.service.words);
   const last = request.waitForReady
     ? await waitForLive(request, found, liveness, goal, {
         ...dependencies,
