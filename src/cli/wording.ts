@@ -25,7 +25,7 @@ export const COMMAND_WORDS: RemedyWords = {
   // GitLab's word; commandWords says pull request elsewhere (a GitHub pull request on CircleCI).
   changeRequest: 'merge request',
   asker: 'the command',
-  secrets: '--secret NAME (or --secrets-file, DEPLOY_SECRETS)',
+  secrets: 'DEPLOY_SECRETS, --secrets-file or --secret NAME',
   healthCheck: '--health-check',
   commit: '--commit',
   noWait: 'no --wait',

@@ -86,7 +86,7 @@ function agentSecrets(
     return {
       problems: unknown.map((name) => ({
         input: pathOf(key, 'secrets'),
-        problem: `'${name}' is not one of the secrets ${words.asker} gives (${words.secrets} gives ${given.size === 0 ? 'none' : [...given].join(', ')})`,
+        problem: `'${name}' is not one of ${words.asker}'s secrets (${words.secrets} gives ${given.size === 0 ? 'none' : [...given].join(', ')})`,
       })),
     };
   }

@@ -99,7 +99,7 @@ describe('plan --agents', () => {
       "[support] plan: 'support' does not exist: the deploy would create it",
     );
     expect(run.stderr).toContain(
-      '[research] plan: source_revision_config.image_uri: the step wants',
+      '[research] plan: source_revision_config.image_uri: the command wants',
     );
     expect(run.stdout + run.stderr).not.toContain(KEY);
   });

@@ -59,6 +59,7 @@ describe('assess', () => {
       seenRevisions: new Set(),
       drift: [],
       orders: expect.any(CommitOrders) as unknown,
+      asker: 'the step',
     });
   });
 
