@@ -47,7 +47,9 @@ function inputLabels(table: readonly OptionSpec[]): Map<string, string> {
 function entryLabel(input: string, labels: Map<string, string>): string {
   const field = /^agents\.[^.]+\.([a-z-]+)$/.exec(input)?.[1];
   const option = field === undefined ? undefined : labels.get(field);
-  return option === undefined ? input : `${input} (or ${option} for every agent)`;
+  // `--repository (or DEPLOY_REPOSITORY)` reads flat after the field: no brackets in brackets.
+  const flat = option?.replace(/ \(or ([^()]+)\)$/, ' or $1');
+  return flat === undefined ? input : `${input} (for every agent: ${flat})`;
 }
 
 /** The core's input error, with each input named as the command knows it; its lead first. */

@@ -33,7 +33,7 @@ export function parseHealthCheck(raw: string): HealthCheck | undefined {
   // An address holding {url} elsewhere (in its query) is checked with a stand-in for it.
   parseWebAddress(fillPlaceholder(text, URL_PLACEHOLDER, 'url'), {
     example: EXAMPLES,
-    credentials: 'pass them with health-check-headers',
+    credentials: "pass them in the health check's headers instead",
   });
   return { kind: 'address', template: text };
 }

@@ -13,5 +13,5 @@ export function unknownValueWarning(
   known: readonly string[],
 ): string | undefined {
   if (known.includes(value)) return undefined;
-  return `${what} '${untrusted(value)}' is not one the action knows (${known.join(', ')}): it is passed on as it is, and the service decides`;
+  return `${what} '${untrusted(value)}' is not one this release knows (${known.join(', ')}): it is passed on as it is, and the service decides`;
 }

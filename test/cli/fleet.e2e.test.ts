@@ -122,8 +122,8 @@ describe('list', () => {
     expect(listings()[0]?.query).toMatchObject({ deployment_type: 'serverless', status: 'SCALED' });
     const warnings = run.stderr.split('\n').filter((line) => line.startsWith('warning:'));
     expect(warnings).toEqual([
-      "warning: status 'SCALED' is not one the action knows (AWAITING_DATABASE, READY, UNUSED, AWAITING_DELETE, UNKNOWN): it is passed on as it is, and the service decides",
-      "warning: deployment-type 'serverless' is not one the action knows (dev_free, dev, prod): it is passed on as it is, and the service decides",
+      "warning: status 'SCALED' is not one this release knows (AWAITING_DATABASE, READY, UNUSED, AWAITING_DELETE, UNKNOWN): it is passed on as it is, and the service decides",
+      "warning: deployment-type 'serverless' is not one this release knows (dev_free, dev, prod): it is passed on as it is, and the service decides",
     ]);
   });
 

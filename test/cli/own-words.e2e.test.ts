@@ -122,7 +122,7 @@ const CASES: Case[] = [
     args: ['deploy', '--agents', 'agents.yml', '--integration-id', GUID],
     env: { CI: 'true' },
     files: MANIFEST('    source: codehost\n'),
-    says: 'agents.support.repository (or --repository (or DEPLOY_REPOSITORY) for every agent)',
+    says: 'agents.support.repository (for every agent: --repository or DEPLOY_REPOSITORY)',
   },
   {
     name: 'a bad value in a manifest',

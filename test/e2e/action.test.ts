@@ -279,7 +279,7 @@ describe('deployment type', () => {
     expect(emu.deployments[0]?.source_config.deployment_type).toBe('serverless');
     expect(run.outputs.created).toBe('true');
     expect(run.stdout.split('\n').filter((line) => line.startsWith('::warning::'))).toEqual([
-      "::warning::config: source_config.deployment_type 'serverless' is not one the action knows (dev_free, dev, prod): it is passed on as it is, and the service decides",
+      "::warning::config: source_config.deployment_type 'serverless' is not one this release knows (dev_free, dev, prod): it is passed on as it is, and the service decides",
     ]);
     expect(typeRow(run)).toBe('<code>serverless</code>');
     expectNoSecrets(run);

@@ -428,7 +428,7 @@ describe('statuses the action does not know', () => {
     expect(run.exitCode).toBe(0);
     expect(run.outputs.status).toBe('READY');
     expect(run.stdout).toContain(
-      'status MIGRATING is not one the action knows: waiting through it',
+      'status MIGRATING is not one this release knows: waiting through it',
     );
   });
 });

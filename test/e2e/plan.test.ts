@@ -60,7 +60,7 @@ describe('a deployment type the action does not know', () => {
     expect(run.exitCode).toBe(0);
     expect(run.outputs).toMatchObject({ action: 'create' });
     expect(run.stdout.split('\n').filter((line) => line.startsWith('::warning::'))).toEqual([
-      "::warning::config: source_config.deployment_type 'serverless' is not one the action knows (dev_free, dev, prod): it is passed on as it is, and the service decides",
+      "::warning::config: source_config.deployment_type 'serverless' is not one this release knows (dev_free, dev, prod): it is passed on as it is, and the service decides",
     ]);
     expect(run.summary).toContain('&quot;deployment_type&quot;: &quot;serverless&quot;');
     expect(methods()).toEqual(['GET']);

@@ -228,7 +228,7 @@ describe('config', () => {
         integration_id: INTEGRATION_ID,
       });
       expect(result.warnings).toEqual([
-        `config: source_config.deployment_type '${type}' is not one the action knows (dev_free, dev, prod): it is passed on as it is, and the service decides`,
+        `config: source_config.deployment_type '${type}' is not one this release knows (dev_free, dev, prod): it is passed on as it is, and the service decides`,
       ]);
     },
   );

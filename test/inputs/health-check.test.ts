@@ -62,7 +62,7 @@ describe('parseHealthCheck', () => {
 
   it('refuses credentials in the address without echoing them', () => {
     const message = problem('https://user:s3cret-pass@agent.example.com/ok');
-    expect(message).toContain('health-check-headers');
+    expect(message).toContain("the health check's headers");
     expect(message).not.toContain('s3cret-pass');
   });
 });

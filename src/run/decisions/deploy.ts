@@ -106,7 +106,7 @@ function checkReusable(
 ): Deployment {
   if (deployment.source !== spec.source) {
     throw new NotReusableError(
-      `Deployment '${spec.name}' (${deployment.id}) exists with source ${deployment.source}, but source ${spec.source} was asked for. A deployment's name and source cannot change: use another name, or set source to ${deployment.source}.`,
+      `Deployment '${spec.name}' (${deployment.id}) exists with source ${deployment.source}, but source ${spec.source} was asked for. A deployment's name and source cannot change: use another name, or deploy with source ${deployment.source}.`,
       deployment,
     );
   }

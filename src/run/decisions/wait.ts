@@ -69,7 +69,7 @@ async function check(
 function noteUnknownStatus(status: string, known: Set<string>, logger: Logger): void {
   if ((STATUSES as readonly string[]).includes(status) || known.has(status)) return;
   known.add(status);
-  logger.info(`status ${untrusted(status)} is not one the action knows: waiting through it`);
+  logger.info(`status ${untrusted(status)} is not one this release knows: waiting through it`);
 }
 
 /** Why a wait timed out: its length, its checks, the pause the service asked for, what is missing. */

@@ -329,7 +329,7 @@ describe('a deployment type the action does not know', () => {
     config: 'source_config:\n  build_on_push: true\n  deployment_type: serverless\n',
   };
   const WARNING =
-    "warning: config: source_config.deployment_type 'serverless' is not one the action knows (dev_free, dev, prod): it is passed on as it is, and the service decides";
+    "warning: config: source_config.deployment_type 'serverless' is not one this release knows (dev_free, dev, prod): it is passed on as it is, and the service decides";
 
   it('is sent as it is, with one warning before the first request', async () => {
     emu.setOptions({ readyAfterPolls: 1 });
