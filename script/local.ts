@@ -6,8 +6,9 @@
  *
  * The file's INPUT_<NAME> variables are the inputs, named as the runner names them: `INPUT_`
  * and the input's name upper-cased, hyphens kept (INPUT_API-URL). An input it leaves out gets
- * its action.yml default (`${{ github.token }}`: the file's GITHUB_TOKEN, else empty). GITHUB_OUTPUT, GITHUB_STEP_SUMMARY, GITHUB_WORKSPACE and RUNNER_TEMP
- * are temporary files and folders unless the file sets them.
+ * its action.yml default (`${{ github.token }}`: the file's GITHUB_TOKEN, else empty).
+ * GITHUB_OUTPUT, GITHUB_STEP_SUMMARY, GITHUB_WORKSPACE and RUNNER_TEMP are temporary files and
+ * folders unless the file sets them.
  */
 import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
