@@ -1,7 +1,8 @@
 /**
- * `npm run demo`: what green means, in three acts (and a terminal, a pull request, its plan, its
- * retire and the nightly sweep of the previews whose retire was missed), against the emulator of
- * the service. The bundled action runs as a workflow step would (codehost,
+ * `npm run demo`: what green means, in eleven acts (a push, a second push, drift, a docker image,
+ * a terminal, a pull request, its plan, its retire, the nightly sweep of the previews whose
+ * retire was missed, three agents in one step, a health check), against the emulator of the
+ * service. The bundled action runs as a workflow step would (codehost,
  * secrets, wait-for-ready), on push events to main:
  *
  * 1. the first push creates the deployment and waits until its first
@@ -38,7 +39,8 @@
  *    starts), and the step waits until it answers 200.
  *
  * It exits 0 only when every run meant to succeed does and the checks at its end hold (acts
- * 1–2's commits, act 3c's failure, act 9's sweep, act 10's agents, act 11's answers).
+ * 1–2's commits, act 3c's failure, act 9's sweep, act 10's agents and its recap naming the failed
+ * one, act 11's answers).
  */
 import { startEmulator } from '../test/emulator/emulator.ts';
 import { GITHUB_ACTIONS_BOT, startGitHubEmulator } from '../test/emulator/github.ts';
@@ -505,6 +507,14 @@ const answeringHolds =
 
 await Promise.all([emu.close(), gh.close()]);
 
+/** A failure on one line: each failed agent's `- key: reason` line after the first. */
+const oneLine = (error = '') => error.replace(/:\n- /, ': ').replaceAll('\n- ', '; ');
+const tenthRecap = `Act 10: exit ${tenth.exitCode}; ${Object.entries(tenthAgents)
+  .map(([key, entry]) => `${key} live=${String(entry.live)}`)
+  .join(', ')}; ${oneLine(tenth.error)}`;
+// The recap names the failed agent and why, as the step's error does.
+const recapHolds = tenthRecap.includes("1 of 3 agents failed: triage: Deployment 'triage'");
+
 rule('What green meant');
 console.log(
   [
@@ -518,9 +528,7 @@ console.log(
     `Act 8: retired=${eighth.outputs.retired} GitHub deployment(s) marked inactive; deployment-id=${eighth.outputs['deployment-id']} (${eighth.outputs.status}) still exists in the service: delete it at ${eighth.outputs['dashboard-url']}`,
     `Act 9: sweep orphan-count=${ninth.outputs['orphan-count']} (${ninthOrphans.join(', ')}), open-count=${ninth.outputs['open-count']}, retired=${ninth.outputs.retired}; preview-pr-9 now ${recordStates('preview-pr-9').join(', ')}; #9's comment ${previewComment(9)?.body.includes('preview retired') ? 'rewritten' : 'NOT rewritten'}; delete my-agent-pr-9 at ${ninthDashboard}`,
     `Act 9b: the second sweep: retired=${ninthAgain.outputs.retired}, ${againWrites} GitHub writes`,
-    `Act 10: exit ${tenth.exitCode}; ${Object.entries(tenthAgents)
-      .map(([key, entry]) => `${key} live=${String(entry.live)}`)
-      .join(', ')}; ${(tenth.error ?? '').split('\n')[0] ?? ''}`,
+    tenthRecap,
     `Act 11: live=${eleventh.outputs.live}, healthy=${eleventh.outputs.healthy}, health-status=${eleventh.outputs['health-status']} after ${addressAnswers.filter((r) => r.status === 503).length} answers 503 while the agent started`,
   ].join('\n'),
 );
@@ -544,6 +552,7 @@ const exits = [
 const honest =
   sweepHolds &&
   agentsHold &&
+  recapHolds &&
   answeringHolds &&
   first.outputs['commit-sha'] === FIRST &&
   second.outputs['commit-sha'] === SECOND &&

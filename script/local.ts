@@ -6,15 +6,16 @@
  *
  * The file's INPUT_<NAME> variables are the inputs, named as the runner names them: `INPUT_`
  * and the input's name upper-cased, hyphens kept (INPUT_API-URL). An input it leaves out gets
- * its action.yml default. GITHUB_OUTPUT, GITHUB_STEP_SUMMARY, GITHUB_WORKSPACE and RUNNER_TEMP
- * are temporary files and folders unless the file sets them.
+ * its action.yml default (`${{ github.token }}`: the file's GITHUB_TOKEN, else empty).
+ * GITHUB_OUTPUT, GITHUB_STEP_SUMMARY, GITHUB_WORKSPACE and RUNNER_TEMP are temporary files and
+ * folders unless the file sets them.
  */
 import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { parseEnv } from 'node:util';
-import { actionYml } from '../test/support/action.ts';
+import { actionYml, expandDefault } from '../test/support/action.ts';
 import { BUNDLE, NODE24, parseOutputFile } from '../test/support/run-action.ts';
 
 /** What the runner calls an input's variable. */
@@ -105,13 +106,11 @@ for (const file of [env.GITHUB_OUTPUT, env.GITHUB_STEP_SUMMARY]) {
 const outputStart = readFileSync(env.GITHUB_OUTPUT, 'utf8').length;
 const summaryStart = readFileSync(env.GITHUB_STEP_SUMMARY, 'utf8').length;
 
-// Every declared input is set, as the runner sets it: the given value, else the default.
+// Every declared input is set, as the runner sets it: the given value, else the default. No
+// runner hands this run a token: `${{ github.token }}` is the file's GITHUB_TOKEN, else empty.
+const defaults = { repository: env.GITHUB_REPOSITORY ?? '', token: context.GITHUB_TOKEN ?? '' };
 for (const [name, input] of Object.entries(declared)) {
-  const fallback = (input.default ?? '').replace(
-    '${{ github.repository }}',
-    env.GITHUB_REPOSITORY ?? '',
-  );
-  env[inputVariable(name)] = given.get(name) ?? fallback;
+  env[inputVariable(name)] = given.get(name) ?? expandDefault(input.default ?? '', defaults);
 }
 
 const shown = [...given.keys()].map((name) =>

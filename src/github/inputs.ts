@@ -6,7 +6,13 @@
  */
 import { UNSAFE_IN_A_NAME } from '../common/characters.js';
 import { environmentHoldsAgentTwice } from '../inputs/manifest.js';
-import { input, namesOf, type Declarations, type InputValues } from '../inputs/declare.js';
+import {
+  input,
+  isUnevaluated,
+  namesOf,
+  type Declarations,
+  type InputValues,
+} from '../inputs/declare.js';
 import { fail } from '../inputs/errors.js';
 import { parseBoolean, parseText } from '../inputs/parsers.js';
 
@@ -38,12 +44,11 @@ function environmentBesideAgents(
 
 /**
  * A token on one line (a line break would end the Authorization header).
- * An expression left as it is (`${{ github.token }}`, which only a runner
- * evaluates: a local run that reads action.yml's defaults) is no token.
+ * An expression left as it is (`${{ github.token }}`) is no token.
  */
 function parseToken(raw: string): string {
   if (/[\r\n]/.test(raw)) fail('holds a line break; a token is one line');
-  return /^\$\{\{.*\}\}$/.test(raw) ? '' : parseText(raw);
+  return isUnevaluated(raw) ? '' : parseText(raw);
 }
 
 export const GITHUB_INPUTS = {

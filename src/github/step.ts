@@ -12,6 +12,7 @@ import { Redactor } from '../common/redact.js';
 import { neutraliseCommands, systemClock, type Logger } from '../common/runtime.js';
 import { within } from '../common/summary.js';
 import {
+  isUnevaluated,
   readInputs,
   sensitiveNames,
   type Declarations,
@@ -207,7 +208,10 @@ export async function runStep<D extends Declarations, Request>(
     for (const fresh of redactor.add(value)) core.setSecret(fresh);
   };
   // Before anything is parsed or logged: the raw text, and each of its lines.
-  for (const name of sensitiveNames(entry.inputs)) mask(core.getInput(name));
+  for (const name of sensitiveNames(entry.inputs)) {
+    const raw = core.getInput(name);
+    if (!isUnevaluated(raw)) mask(raw);
+  }
   const annotations = new WarningAnnotations({
     annotate: (message) => core.warning(message),
     line: (message) => core.info(neutraliseCommands(message)),

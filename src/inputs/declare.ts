@@ -15,6 +15,15 @@ import type { RunDescription } from './run-description.js';
  */
 export type InputDefault = string | { run: 'repository' };
 
+/**
+ * An expression left as it is (`${{ github.token }}`): only a runner evaluates one, and a run
+ * outside a runner that reads action.yml's defaults (`local-action`) hands it over as text.
+ * It is no value: never masked, never a token.
+ */
+export function isUnevaluated(raw: string): boolean {
+  return /^\$\{\{.*\}\}$/.test(raw.trim());
+}
+
 export interface DeclaredInput<T> {
   /** From the input's text (trimmed, `''` when not given) to its value; throws `Invalid`. */
   readonly parse: (raw: string, run: RunDescription) => T;

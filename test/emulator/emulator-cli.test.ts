@@ -262,8 +262,10 @@ describe('addresses with npm run emulator (issue 49)', () => {
         '--address-slow-ms',
         '300',
         '--address-header',
-        'X-Agent-Key: agent-secret',
+        'X-Agent-Key',
       ),
+      // As deploy-agent's --header: the value from the variable, never on npm's echoed line.
+      { X_AGENT_KEY: 'agent-secret' },
     );
     await headOf(url, 'main'); // creates on-main
     const listed = (await (await fetch(`${url}/v2/deployments?name_contains=on-main`)).json()) as {
@@ -293,14 +295,23 @@ describe('addresses with npm run emulator (issue 49)', () => {
 
   it.each([
     [['--address-slow-ms', '5'], '--address-slow-ms and --address-header need --addresses'],
-    [['--addresses', '--address-header', 'no colon'], "--address-header must be 'Name: value'"],
+    [
+      ['--addresses', '--address-header', 'X-Agent-Key: agent-secret'],
+      '--address-header wants a header name (letters, digits and -), its value in a variable',
+    ],
+    [
+      ['--addresses', '--address-header', 'X-Agent-Key'],
+      '--address-header X-Agent-Key: set the variable X_AGENT_KEY',
+    ],
     [['--addresses', '--address-slow-ms', 'soon'], '--address-slow-ms must be a whole number'],
   ])('refuses %j', async (args, message) => {
-    const child = spawn(process.execPath, launcher(...args), { cwd: ROOT });
+    const env = { ...process.env, X_AGENT_KEY: '' };
+    const child = spawn(process.execPath, launcher(...args), { cwd: ROOT, env });
     let stderr = '';
     child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
     const code = await new Promise((resolve) => child.on('exit', resolve));
     expect(code).toBe(2);
     expect(stderr).toContain(message);
+    expect(stderr).not.toContain('agent-secret');
   });
 });

@@ -1,6 +1,6 @@
 /**
  * `npm run emulator -- [--port 0] [--api-key K] [--repository owner/name] [--head-sha [BRANCH=]SHA]...
- * [--url-file PATH] [--addresses [--address-slow-ms N] [--address-header 'Name: value']]`:
+ * [--url-file PATH] [--addresses [--address-slow-ms N] [--address-header NAME]]`:
  * the emulator of the service as a process of its own, for the CI self-test job (which runs
  * the action with `uses: ./` against it) and for trying the action by hand.
  *
@@ -40,8 +40,10 @@ const USAGE = `Usage: npm run emulator -- [options]
   --addresses          give every deployment an address of its own on 127.0.0.1 (its
                        custom_url), whose GET /ok answers {"ok": true} once it is live
   --address-slow-ms N  with --addresses: /ok answers 503 for N ms after a revision goes live
-  --address-header 'Name: value'
-                       with --addresses: /ok answers 401 without this header and value
+  --address-header NAME
+                       with --addresses: /ok answers 401 without the header NAME with the value
+                       of the variable NAME upper-cased, - as _ (X-Api-Key: $X_API_KEY), as
+                       deploy-agent's --header reads it: npm prints a script's command line
   -h, --help           print this
 
        npm run emulator -- push --sha SHA [options]
@@ -174,12 +176,23 @@ function addressBehaviour(): AddressBehaviour {
   }
   const behaviour: AddressBehaviour = {};
   if (slow !== undefined) behaviour.slowStartMs = integer('address-slow-ms', slow, 3_600_000);
-  if (header !== undefined) {
-    const match = /^([!#$%&'*+.^_`|~0-9A-Za-z-]+):[ \t]*(\S(?:.*\S)?)$/.exec(header);
-    if (match === null) fail(`--address-header must be 'Name: value', got another form`);
-    behaviour.requireHeader = { name: match[1] ?? '', value: match[2] ?? '' };
-  }
+  if (header !== undefined) behaviour.requireHeader = requiredHeader(header);
   return behaviour;
+}
+
+/** `--address-header NAME`: the header NAME, its value from the variable NAME (`X_API_KEY`). */
+function requiredHeader(name: string): { name: string; value: string } {
+  if (!/^[A-Za-z0-9][A-Za-z0-9-]*$/.test(name)) {
+    fail(
+      `--address-header wants a header name (letters, digits and -), its value in a variable: npm prints the command line`,
+    );
+  }
+  const variable = name.toUpperCase().replaceAll('-', '_');
+  const value = process.env[variable]?.trim() ?? '';
+  if (value === '' || /[\r\n]/.test(value)) {
+    fail(`--address-header ${name}: set the variable ${variable} to the header's value (one line)`);
+  }
+  return { name, value };
 }
 const behaviour = addressBehaviour();
 

@@ -31,21 +31,42 @@ export function actionYml(file = 'action.yml'): ActionYml {
 /** The value of `${{ github.repository }}` in tests. */
 export const WORKFLOW_REPOSITORY = 'acme/agent';
 
+/** What a declared default's `${{ github.* }}` expressions stand for in a run. */
+export interface DefaultContext {
+  repository: string;
+  token: string;
+}
+
+/**
+ * A declared default as the runner evaluates it: `${{ github.repository }}` and
+ * `${{ github.token }}` filled in from `context`. Any other expression is an error, so that a
+ * default that grows one is never handed to the action unexpanded.
+ */
+export function expandDefault(text: string, context: DefaultContext): string {
+  const values: Record<string, string> = {
+    'github.repository': context.repository,
+    'github.token': context.token,
+  };
+  return text.replace(/\$\{\{\s*(.+?)\s*\}\}/g, (whole, expression: string) => {
+    const value = values[expression];
+    if (value === undefined) throw new Error(`no value for the default ${whole} of action.yml`);
+    return value;
+  });
+}
+
 /**
  * Every input's value as the runner hands it over: the given ones, else the
- * declared default (with `${{ github.repository }}` evaluated), else ''.
+ * declared default (its `${{ github.* }}` evaluated), else ''.
  */
 export function withDefaults(
   given: Record<string, string>,
   file = 'action.yml',
 ): Record<string, string> {
   const values: Record<string, string> = {};
+  // No runner's token: a test of the GitHub features gives its own (github-step.ts).
+  const context = { repository: WORKFLOW_REPOSITORY, token: '' };
   for (const [name, declared] of Object.entries(actionYml(file).inputs)) {
-    const fallback = (declared.default ?? '').replace(
-      '${{ github.repository }}',
-      WORKFLOW_REPOSITORY,
-    );
-    values[name] = given[name] ?? fallback;
+    values[name] = given[name] ?? expandDefault(declared.default ?? '', context);
   }
   for (const name of Object.keys(given)) {
     if (!(name in values))

@@ -153,8 +153,9 @@ export function words(line: string): string[] {
 
 /**
  * A folder holding `npx` and `deploy-agent` as a CI image with Node has them, for a shell that
- * runs a documented line: `npx --yes deploy-agent-action ARGS` and `deploy-agent ARGS` both run
- * this checkout's dist/cli.js (the package's bin) under Node 24. Any other `npx` is refused.
+ * runs a documented line: `npx --yes deploy-agent-action ARGS`, `npx --yes github:OWNER/REPO#v1
+ * ARGS` and `deploy-agent ARGS` all run this checkout's dist/cli.js (the package's bin) under
+ * Node 24. Any other `npx` is refused.
  */
 export function packageOnPath(): string {
   const folder = mkdtempSync(path.join(tmpdir(), 'doc-examples-bin-'));
@@ -163,9 +164,10 @@ export function packageOnPath(): string {
   const scripts = {
     npx: [
       '#!/bin/sh',
-      'if [ "$1" != --yes ] || [ "$2" != deploy-agent-action ]; then',
-      '  echo "this test runs only npx --yes deploy-agent-action, not: npx $*" >&2; exit 127',
-      'fi',
+      'case "$1 $2" in',
+      "  '--yes deploy-agent-action' | '--yes github:OWNER/REPO#v1') ;;",
+      '  *) echo "this test runs only npx --yes deploy-agent-action or github:OWNER/REPO#v1, not: npx $*" >&2; exit 127 ;;',
+      'esac',
       'shift 2',
       `exec ${quote(NODE24)} ${quote(cli)} "$@"`,
     ],
