@@ -10,6 +10,7 @@ import { parseDashboardUrl } from './dashboard-url.js';
 import { forkRunProblem } from './fork.js';
 import { parseApiKey, parseApiKeyHeader, parseHeaders } from './headers.js';
 import { parseHealthCheck } from './health-check.js';
+import { parseImageReference } from './image-reference.js';
 import { input, namesOf, sensitiveNames, type InputValues } from './declare.js';
 import { parseManifest } from './manifest.js';
 import { nameBesideAgents, parseNameOrTemplate } from './name-template.js';
@@ -55,7 +56,7 @@ export const INPUTS = {
   repository: input(parseRepositoryInput, { default: { run: 'repository' } }),
   'repo-ref': input(unlessEmpty(parseText), { default: '' }),
   'agent-config-path': input(unlessEmpty(parseText), { default: '' }),
-  'image-uri': input(unlessEmpty(parseText), { default: '' }),
+  'image-uri': input(unlessEmpty(parseImageReference), { default: '' }),
   secrets: input(parseSecrets, { sensitive: true, default: '' }),
   'wait-for-ready': input(parseBoolean, { default: 'false' }),
   'wait-timeout': input(parseWaitTimeout, { default: '900' }),
