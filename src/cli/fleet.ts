@@ -57,7 +57,8 @@ interface FleetContext {
 }
 
 /** The service over HTTP, as the deploy reaches it (proxy, retries, the command's words). */
-function serviceOf(access: ServiceAccess, { world, log, redactor, signal }: FleetContext): Service {
+function serviceOf(access: ServiceAccess, context: FleetContext): Service {
+  const { world, log, redactor, signal, request } = context;
   for (const value of access.sensitiveValues) redactor.add(value);
   const client = new ServiceClient({
     baseUrl: access.apiUrl,
@@ -68,7 +69,7 @@ function serviceOf(access: ServiceAccess, { world, log, redactor, signal }: Flee
     signal,
     redact: (text) => redactor.redact(text),
     dispatcher: proxyDispatcher(proxySettingsFrom(world.env)),
-    words: COMMAND_WORDS,
+    words: { ...COMMAND_WORDS, apiUrlFrom: request.origins['api-url'] },
   });
   // A listed deployment carries its secrets: the service registers each value as its page is parsed.
   return new Service(client, log, {

@@ -153,18 +153,22 @@ async function runCommand(
   }
 }
 
-/** What the core is given: the command's world, and the views of its events. */
+/**
+ * What the core is given: the command's world, and the views of its events;
+ * `apiUrlFrom` is where the service's address came from (the flag or the variable).
+ */
 function runnerIO(
   world: CliWorld,
   { log, events, redactor, redact, signal }: Session,
   run: RunDescription,
   view: EventView,
+  apiUrlFrom: string | undefined,
 ): RunnerIO {
   return {
     run,
     proxy: proxySettingsFrom(world.env),
     pace: paceFrom(world.env),
-    words: commandWords(world.env.GITLAB_CI === 'true'),
+    words: { ...commandWords(world.env.GITLAB_CI === 'true'), apiUrlFrom },
     commitOrder: checkoutCommitOrder({ cwd: world.cwd, env: world.env }),
     clock: systemClock,
     signal,
@@ -201,7 +205,11 @@ async function runRequest(
     seen.expectAgents(prepared.command === 'plan' ? 'plans' : 'deployments');
   if (command === 'deploy') log.info(describeRun(ci));
   const outcome = await session.interruptible(
-    () => runCommandRequest(prepared, runnerIO(world, session, run, seen.view)),
+    () =>
+      runCommandRequest(
+        prepared,
+        runnerIO(world, session, run, seen.view, request.origins['api-url']),
+      ),
     quitting,
   );
   if (outcome.stack !== undefined) log.debug(outcome.stack);

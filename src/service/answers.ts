@@ -131,6 +131,8 @@ export interface RemedyWords {
   integrationId: string;
   /** How the service's address is given. */
   apiUrl: string;
+  /** Where this run's address came from (the flag, the variable), when the entry knows; apiUrl when absent. */
+  apiUrlFrom?: string;
   /** How the deployment's name is given. */
   name: string;
   /** How the repository is given. */
@@ -164,6 +166,7 @@ export const ACTION_WORDS: RemedyWords = {
   headers: 'the headers input',
   integrationId: 'the integration-id input',
   apiUrl: 'api-url',
+  apiUrlFrom: 'the api-url input',
   name: 'the name input',
   repository: 'the repository input',
   waitTimeout: 'wait-timeout',
@@ -246,4 +249,21 @@ export function networkFailure(error: unknown, timedOut: boolean, timeoutMs: num
   // A refused connection or a failed look-up never reached the service.
   const reached = !['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN'].includes(code);
   return { problem: code !== '' ? `${text} (${code})` : text, reached };
+}
+
+/**
+ * The host and port a base address reaches (the scheme's port when it names
+ * none), never its userinfo, path or query: what a connection error names.
+ */
+export function hostAndPort(baseUrl: string): string {
+  if (!URL.canParse(baseUrl)) return 'the address';
+  const url = new URL(baseUrl);
+  const port = url.port !== '' ? url.port : url.protocol === 'https:' ? '443' : '80';
+  return `${url.hostname}:${port}`;
+}
+
+/** What to check when no answer came: the address, named where it was given. */
+export function addressRemedy(baseUrl: string, words: RemedyWords, reached: boolean): string {
+  const why = reached ? '' : ' Is it spelled right, and is the service up there?';
+  return `Check ${words.apiUrlFrom ?? words.apiUrl}: it gives ${hostAndPort(baseUrl)}.${why}`;
 }

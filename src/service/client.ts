@@ -13,7 +13,9 @@ import { ExchangeBound } from './exchange-bound.js';
 import { CancelledError } from '../common/errors.js';
 import { ServiceError } from './errors.js';
 import {
+  addressRemedy,
   describeAnswer,
+  hostAndPort,
   networkFailure,
   remedyFor,
   ACTION_WORDS,
@@ -117,10 +119,13 @@ export class ServiceClient {
     } catch (error) {
       if (bound.cancelled) throw new CancelledError('The run was cancelled');
       const { problem, reached } = networkFailure(error, bound.timedOut, timeoutMs);
+      const { baseUrl } = this.#options;
       return new ServiceError({
         method,
         path,
-        problem,
+        // Where it failed: a typo in the address shows here (host and port only).
+        problem: `${problem} at ${hostAndPort(baseUrl)}`,
+        remedy: addressRemedy(baseUrl, this.words, reached),
         ambiguous: reached && !idempotent,
         transient: true,
       });

@@ -10,22 +10,25 @@ import { plural, shortSha } from '../common/text.js';
 import type { AgentPart, AgentsSummary } from '../run/ports/summaries.js';
 import { dashboardUrlOf } from '../run/decisions/report.js';
 import { healthAnswer } from '../run/decisions/health.js';
-import { driftTable, failureBlock, healthCell, liveCell } from './deploy-summary.js';
+import { driftTable, failureBlock, healthCell, healthNotMade, liveCell } from './deploy-summary.js';
 import { cellOf, type Cell } from './html-parts.js';
 
 const HEADINGS = ['Agent', 'Deployment', 'Status', 'Live', 'Commit', 'Drift', 'Links'];
 /** The column of the health checks' answers, after `Live`: only when some agent has a check. */
 const HEALTH_AFTER = HEADINGS.indexOf('Live') + 1;
 
-/** Whether some agent's health check was made: the table then has a `Health` column. */
+/** Whether some agent's health check was made, or not made (said why): the table then has a `Health` column. */
 function anyHealth(summary: AgentsSummary): boolean {
-  return summary.agents.some((part) => part.summary.liveness?.health !== undefined);
+  return summary.agents.some(
+    (part) =>
+      part.summary.liveness?.health !== undefined || healthNotMade(part.summary) !== undefined,
+  );
 }
 
 /** What an agent's health check answered, short, for its row: the whole answer is below it. */
 function healthOf(part: AgentPart, text: Cell): string {
   const health = part.summary.liveness?.health;
-  if (health === undefined) return '—';
+  if (health === undefined) return text(healthNotMade(part.summary));
   return `${health.ok ? '✅' : '❌'} ${text(healthAnswer(health))}`;
 }
 

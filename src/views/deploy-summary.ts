@@ -7,7 +7,7 @@ import { boundedSummary, type SummaryPart } from '../common/summary.js';
 import { plural, shortSha } from '../common/text.js';
 import type { DriftEntry, HealthSeen } from '../run/ports/findings.js';
 import type { DeployedResult, SummaryInput } from '../run/ports/summaries.js';
-import { healthWords } from '../run/decisions/health.js';
+import { HEALTH_NOT_MADE, healthWords } from '../run/decisions/health.js';
 import { dashboardUrlOf, repositoryOf } from '../run/decisions/report.js';
 import type { Deployment } from '../service/schemas.js';
 import { cellOf, differencesTable, labelledTable, type Cell } from './html-parts.js';
@@ -85,10 +85,26 @@ export function failureBlock(
   return [`<p><strong>Error:</strong></p>\n<pre>${htmlLines(redact(failure))}</pre>`];
 }
 
-/** The health check's row, only when a check was made. */
-function healthRow(health: HealthSeen | undefined, text: Cell, code: Cell): [string, string][] {
-  const cell = healthCell(health, text, code);
-  return cell === undefined ? [] : [['Health check', cell]];
+/**
+ * Why a health check asked for was not made: the deployment was not live yet
+ * and the run did not wait (none when one was made, or none was asked for).
+ */
+export function healthNotMade(
+  input: Pick<SummaryInput, 'spec' | 'liveness' | 'healthAsked'>,
+): string | undefined {
+  const { spec, liveness } = input;
+  if (input.healthAsked !== true || spec.dryRun || liveness === undefined) return undefined;
+  return liveness.live || liveness.health !== undefined
+    ? undefined
+    : `not made: ${HEALTH_NOT_MADE} (not waiting)`;
+}
+
+/** The health check's row, when a check was made or one asked for was not. */
+function healthRow(input: SummaryInput, text: Cell, code: Cell): [string, string][] {
+  const notMade = healthNotMade(input);
+  const cell = healthCell(input.liveness?.health, text, code);
+  if (cell !== undefined) return [['Health check', cell]];
+  return notMade === undefined ? [] : [['Health check', text(notMade)]];
 }
 
 /** The rows of the deployment's table, each cell already written (text, code or a link). */
@@ -105,7 +121,7 @@ function deploymentRows(input: SummaryInput, redact: (text: string) => string): 
     ['Status', code(shown?.status)],
     ['Outcome', text(outcomeOf(result, shown))],
     ['Live', text(liveCell(input.liveness))],
-    ...healthRow(input.liveness?.health, text, code),
+    ...healthRow(input, text, code),
     ['Source', code(spec.source)],
     ...typeRow(result, shown, code),
     ['Repository', code(repository.url)],

@@ -192,3 +192,6 @@ export class HealthProbe implements HealthJudge {
     this.#said = { key, since: now, at: now };
   }
 }
+
+/** Why a health check asked for was not made: without a wait, it is made once the deployment is live. */
+export const HEALTH_NOT_MADE = 'the deployment is not live yet';

@@ -24,6 +24,7 @@ import {
   type Goal,
 } from '../decisions/goal.js';
 import { dryRunReport } from '../decisions/report.js';
+import { HEALTH_NOT_MADE } from '../decisions/health.js';
 import { noteHealth, noteSuperseded, waitForLive, withHealth } from './live-wait.js';
 import { RunRecord } from './run-record.js';
 import { dependenciesOf, maskSpec, warnOfSpec } from './setup.js';
@@ -76,7 +77,10 @@ function reportDrift(
   );
 }
 
-/** Without a wait (not asked for, or a dry run): says when the target is not live yet. */
+/**
+ * Without a wait (not asked for, or a dry run): says when the target is not
+ * live yet, and that a health check asked for was not made then.
+ */
 function noteLiveness(
   spec: DeploySpec,
   goal: Goal,
@@ -92,6 +96,11 @@ function noteLiveness(
   // A deployment that will never run the target was already said so, in a warning.
   if (!liveness.live && goal.target !== undefined && blockedIn(goal.drift).length === 0) {
     logger.notice(`commit ${shortSha(goal.target.sha)} is not live yet: ${liveness.missing}`);
+  }
+  if (!liveness.live && spec.health !== undefined && !spec.dryRun) {
+    logger.notice(
+      `health check not made: ${HEALTH_NOT_MADE} (${service.words.noWait}; waiting until live would check it)`,
+    );
   }
 }
 

@@ -180,6 +180,7 @@ export class RunRecord {
       request: this.request,
       deployment: this.deployment,
       liveness: this.liveness,
+      healthAsked: this.spec.health !== undefined,
       target: this.goal?.target?.sha,
       drift: this.goal?.drift.map(shownDrift),
       failure: this.failure,

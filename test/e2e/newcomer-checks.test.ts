@@ -1,0 +1,159 @@
+/**
+ * End-to-end (issue 56, items 5 to 7), through both bundles: a connection that fails
+ * names the host and port and where the address came from; an image reference that
+ * breaks the reference grammar is refused before any request; a health check not made
+ * because the deployment is not live yet (no wait) is said, and `healthy` stays empty.
+ */
+import { createServer, type AddressInfo } from 'node:net';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { startEmulator, type Emulator } from '../emulator/emulator.ts';
+import { runCli } from '../cli/run-cli.ts';
+import { printed, runAction } from '../support/run-action.ts';
+
+const KEY = 'newcomer-checks-key-0123456789';
+/** A few milliseconds between attempts instead of the shipped back-off (src/run/ports/pace.ts). */
+const SHORT_BACKOFF = { DEPLOY_AGENT_RETRY_DELAY_MS: '20' };
+const DOCKER = { name: 'agent', source: 'external_docker' };
+const BAD_IMAGE = 'registry.example/triage:NOT A TAG';
+
+let emu: Emulator;
+
+beforeEach(async () => {
+  emu = await startEmulator({ apiKey: KEY });
+});
+
+afterEach(async () => {
+  await emu.close();
+});
+
+/** A loopback address where nothing listens: a port just freed. */
+async function closedAddress(): Promise<string> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  return `http://127.0.0.1:${port}/base`;
+}
+
+const hostOf = (url: string) => new URL(url).host;
+
+function action(inputs: Record<string, string>, files: Record<string, string> = {}) {
+  return runAction(
+    { 'api-key': KEY, 'api-url': emu.url, ...inputs },
+    { env: SHORT_BACKOFF, files, killAfterMs: 60_000 },
+  );
+}
+
+function cli(args: string[], env: Record<string, string> = {}, files: Record<string, string> = {}) {
+  return runCli(args, {
+    env: { DEPLOY_API_URL: emu.url, DEPLOY_API_KEY: KEY, ...SHORT_BACKOFF, ...env },
+    files,
+    killAfterMs: 60_000,
+  });
+}
+
+describe('a connection that fails names the address and where it came from', () => {
+  it('the action: the host and port, and the api-url input', async () => {
+    const url = await closedAddress();
+    const run = await action({ ...DOCKER, 'image-uri': 'reg/agent:1', 'api-url': url });
+
+    expect(run.exitCode).toBe(1);
+    expect(printed(run)).toContain(`connection refused (ECONNREFUSED) at ${hostOf(url)}`);
+    expect(printed(run)).toContain(`Check the api-url input: it gives ${hostOf(url)}`);
+  });
+
+  it('the command: DEPLOY_API_URL when the variable gave it', async () => {
+    const url = await closedAddress();
+    const run = await cli(['deploy', '--name', 'agent', '--source', 'external_docker'], {
+      DEPLOY_API_URL: url,
+      DEPLOY_IMAGE_URI: 'reg/agent:1',
+    });
+
+    expect(run.exitCode).toBe(1);
+    expect(run.stderr).toContain(`connection refused (ECONNREFUSED) at ${hostOf(url)}`);
+    expect(run.stderr).toContain(`Check DEPLOY_API_URL: it gives ${hostOf(url)}`);
+  });
+
+  it('the command: --api-url when the flag gave it', async () => {
+    const url = await closedAddress();
+    const run = await cli([
+      'deploy',
+      ...['--name', 'agent', '--source', 'external_docker', '--image-uri', 'reg/agent:1'],
+      ...['--api-url', url],
+    ]);
+
+    expect(run.exitCode).toBe(1);
+    expect(run.stderr).toContain(`Check --api-url: it gives ${hostOf(url)}`);
+  });
+});
+
+describe('an image reference is checked before any request', () => {
+  it('the action names image-uri and what is wrong', async () => {
+    const run = await action({ ...DOCKER, 'image-uri': BAD_IMAGE });
+
+    expect(run.exitCode).toBe(1);
+    expect(printed(run)).toMatch(/image-uri'?: .*not an image reference.*its tag 'NOT A TAG'/);
+    expect(emu.requests).toHaveLength(0);
+  });
+
+  it('the command names --image-uri', async () => {
+    const run = await cli([
+      'deploy',
+      ...['--name', 'agent', '--source', 'external_docker', '--image-uri', BAD_IMAGE],
+    ]);
+
+    expect(run.exitCode).toBe(2);
+    expect(run.stderr).toMatch(/--image-uri: .*not an image reference/);
+    expect(emu.requests).toHaveLength(0);
+  });
+
+  it("the manifest names the agent's image-uri", async () => {
+    const manifest = `agents:\n  triage:\n    source: external_docker\n    image-uri: "${BAD_IMAGE}"\n`;
+    const run = await action({ agents: 'agents.yaml' }, { 'agents.yaml': manifest });
+
+    expect(run.exitCode).toBe(1);
+    expect(printed(run)).toMatch(/agents\.triage\.image-uri'?: .*not an image reference/);
+    expect(emu.requests).toHaveLength(0);
+  });
+
+  it('takes a host with a port, a tag and a digest', async () => {
+    const image = `registry.example:5000/team/triage:1.5.0@sha256:${'a'.repeat(64)}`;
+    const run = await action({ ...DOCKER, 'image-uri': image });
+
+    expect(run.exitCode).toBe(0);
+    expect(emu.requests.length).toBeGreaterThan(0);
+  });
+});
+
+describe('a health check not made without a wait is said', () => {
+  beforeEach(async () => {
+    await emu.close();
+    emu = await startEmulator({ apiKey: KEY, addresses: true, readyAfterPolls: 5 });
+  });
+
+  const NOT_MADE = 'health check not made: the deployment is not live yet';
+
+  it('the action: in the log and the summary; healthy is empty', async () => {
+    const run = await action({ ...DOCKER, 'image-uri': 'reg/agent:1', 'health-check': '/ok' });
+
+    expect(run.exitCode).toBe(0);
+    expect(printed(run)).toContain(
+      `${NOT_MADE} (wait-for-ready is off; waiting until live would check it)`,
+    );
+    expect(run.summary).toContain('not made: the deployment is not live yet');
+    expect(run.outputs.healthy).toBe('');
+    expect(emu.addressRequests).toHaveLength(0);
+  });
+
+  it('the command: in its words; healthy is null', async () => {
+    const run = await cli([
+      'deploy',
+      ...['--name', 'agent', '--source', 'external_docker', '--image-uri', 'reg/agent:1'],
+      ...['--health-check', '/ok', '--json'],
+    ]);
+
+    expect(run.exitCode).toBe(0);
+    expect(run.stderr).toContain(`${NOT_MADE} (no --wait; waiting until live would check it)`);
+    expect(run.json).toMatchObject({ healthy: null });
+  });
+});
