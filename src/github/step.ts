@@ -23,7 +23,7 @@ import type { RunDescription } from '../inputs/run-description.js';
 import { logView, type EventView } from '../run/ports/events.js';
 import { paceFrom, shortenedMs } from '../run/ports/pace.js';
 import type { RunnerIO, RunOutcome } from '../run/ports/runner.js';
-import { proxySettingsFrom } from '../service/proxy.js';
+import { proxySettingsFrom, type ProxySettings } from '../service/proxy.js';
 import { renderSummary } from '../views/summary.js';
 import { agentLog } from './agent-log.js';
 import { WarningAnnotations } from './annotations.js';
@@ -225,6 +225,14 @@ export async function runStep<D extends Declarations, Request>(
     core.setFailed(redactor.redact(read.failure));
     return;
   }
+  // The proxy variables are read as inputs are: a bad one fails here, before any request.
+  let proxy: ProxySettings;
+  try {
+    proxy = proxySettingsFrom(process.env);
+  } catch (error) {
+    core.setFailed(redactor.redact(describeError(error)));
+    return;
+  }
   const controller = new AbortController();
   const stopListening = onCancel(controller, log);
   const io = (makeHooks: MakeHooks): RunnerIO => {
@@ -236,7 +244,7 @@ export async function runStep<D extends Declarations, Request>(
     outputs.additions = hooks.outputs;
     return {
       run: description,
-      proxy: proxySettingsFrom(process.env),
+      proxy,
       pace: paceFrom(process.env),
       clock: systemClock,
       signal: controller.signal,

@@ -6,7 +6,8 @@
  */
 import { commitRequest } from './commit.js';
 import type { ParsedInputs } from './core-inputs.js';
-import { InputError, type InputProblem } from './errors.js';
+import { InputError, Invalid, type InputProblem } from './errors.js';
+import { parseImageReference } from './image-reference.js';
 import type { DeploySpec, DeploySpecCommon, SourceFields } from './deploy-spec.js';
 import { healthProblems, healthRequest, healthSensitiveValues } from './health-inputs.js';
 import { wordsOf, type RunDescription } from './run-description.js';
@@ -24,6 +25,8 @@ interface Requested {
   sourceConfig: SourceConfigRequest;
   sourceRevisionConfig: SourceRevisionConfigRequest;
   secretReferences: SecretReference[] | null;
+  /** `image_uri` is the `image-uri` input's (else `config`'s, if any). */
+  imageFromInput: boolean;
 }
 
 /** The fields of `record` whose value is not undefined: an input that was not given. */
@@ -49,6 +52,7 @@ function requested(inputs: ParsedInputs): Requested {
       }),
     },
     secretReferences: config.secret_references ?? null,
+    imageFromInput: inputs['image-uri'] !== undefined,
   };
 }
 
@@ -76,13 +80,29 @@ function combinationProblems(
 }
 
 function needsImage(source: string, wanted: Requested): InputProblem[] {
-  if (wanted.sourceRevisionConfig.image_uri != null) return [];
+  const image = wanted.sourceRevisionConfig.image_uri;
+  if (image != null) return configImageProblems(image, wanted);
   return [
     {
       input: 'image-uri',
       problem: `is required with source ${source} (or config.source_revision_config.image_uri)`,
     },
   ];
+}
+
+/**
+ * The image `config` gives, checked as the `image-uri` input is (the input, when
+ * given, was checked where it was read and is what `image` holds).
+ */
+function configImageProblems(image: string, wanted: Requested): InputProblem[] {
+  if (wanted.imageFromInput) return [];
+  try {
+    parseImageReference(image);
+    return [];
+  } catch (error) {
+    if (!(error instanceof Invalid)) throw error;
+    return [{ input: 'config', problem: `source_revision_config.image_uri ${error.message}` }];
+  }
 }
 
 function codehostFields(inputs: ParsedInputs, wanted: Requested): SourceFields | InputProblem[] {

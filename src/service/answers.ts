@@ -263,7 +263,16 @@ export function hostAndPort(baseUrl: string): string {
 }
 
 /** What to check when no answer came: the address, named where it was given. */
-export function addressRemedy(baseUrl: string, words: RemedyWords, reached: boolean): string {
+export function addressRemedy(
+  baseUrl: string,
+  words: RemedyWords,
+  reached: boolean,
+  viaProxy = false,
+): string {
   const why = reached ? '' : ' Is it spelled right, and is the service up there?';
-  return `Check ${words.apiUrlFrom ?? words.apiUrl}: it gives ${hostAndPort(baseUrl)}.${why}`;
+  // Through a proxy, a refused connection or a failed look-up may be the proxy's own.
+  const proxy = viaProxy
+    ? ' The request goes through the proxy that HTTPS_PROXY (or HTTP_PROXY) names, unless NO_PROXY lists that host: check the proxy too.'
+    : '';
+  return `Check ${words.apiUrlFrom ?? words.apiUrl}: it gives ${hostAndPort(baseUrl)}.${why}${proxy}`;
 }

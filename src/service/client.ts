@@ -125,7 +125,7 @@ export class ServiceClient {
         path,
         // Where it failed: a typo in the address shows here (host and port only).
         problem: `${problem} at ${hostAndPort(baseUrl)}`,
-        remedy: addressRemedy(baseUrl, this.words, reached),
+        remedy: addressRemedy(baseUrl, this.words, reached, this.#options.dispatcher !== undefined),
         ambiguous: reached && !idempotent,
         transient: true,
       });

@@ -4,6 +4,7 @@
  * data, or straight to the service.
  */
 import { EnvHttpProxyAgent, type Dispatcher } from 'undici';
+import { ActionError } from '../common/errors.js';
 
 /**
  * The proxy variables, as the adapter read them: `https_proxy`, else
@@ -24,10 +25,38 @@ export function proxySettingsFrom(
   env: Readonly<Record<string, string | undefined>>,
 ): ProxySettings {
   return {
-    httpsProxy: env.https_proxy ?? env.HTTPS_PROXY,
-    httpProxy: env.http_proxy ?? env.HTTP_PROXY,
+    httpsProxy: proxyAddress(env, 'https_proxy', 'HTTPS_PROXY'),
+    httpProxy: proxyAddress(env, 'http_proxy', 'HTTP_PROXY'),
     noProxy: env.no_proxy ?? env.NO_PROXY,
   };
+}
+
+/**
+ * A proxy variable's value, checked before any request as undici will read it: an
+ * `http:` or `https:` origin (user and password allowed), no path, query or fragment.
+ * The error names the variable, never its value (it may hold a password).
+ */
+function proxyAddress(
+  env: Readonly<Record<string, string | undefined>>,
+  lower: string,
+  upper: string,
+): string | undefined {
+  const name = env[lower] !== undefined ? lower : upper;
+  const value = env[name];
+  if (value === undefined || value === '') return value;
+  const url = URL.canParse(value) ? new URL(value) : undefined;
+  const usable =
+    url !== undefined &&
+    (url.protocol === 'http:' || url.protocol === 'https:') &&
+    url.pathname === '/' &&
+    url.search === '' &&
+    url.hash === '';
+  if (!usable) {
+    throw new ActionError(
+      `The proxy variable ${name} is not a proxy address: give http://host:port or https://host:port (user and password allowed), with no path, query or fragment, or unset it.`,
+    );
+  }
+  return value;
 }
 
 /** The code of undici's one-time warning that `EnvHttpProxyAgent` is experimental. */

@@ -74,6 +74,47 @@ describe('a connection that fails names the address and where it came from', () 
     expect(run.stderr).toContain(`Check DEPLOY_API_URL: it gives ${hostOf(url)}`);
   });
 
+  it('the command through a proxy: the proxy is named too, since the refusal may be its own', async () => {
+    const proxy = new URL(await closedAddress()).origin;
+    const run = await cli(['deploy', '--name', 'agent', '--source', 'external_docker'], {
+      DEPLOY_IMAGE_URI: 'reg/agent:1',
+      HTTP_PROXY: proxy,
+      HTTPS_PROXY: proxy,
+      NO_PROXY: '',
+    });
+
+    expect(run.exitCode).toBe(1);
+    expect(run.stderr).toContain(`Check DEPLOY_API_URL: it gives ${hostOf(emu.url)}`);
+    expect(run.stderr).toContain('goes through the proxy that HTTPS_PROXY (or HTTP_PROXY) names');
+  });
+
+  it('a proxy variable that is not a proxy address is named, its value never printed', async () => {
+    const run = await cli(['deploy', '--name', 'agent', '--source', 'external_docker'], {
+      DEPLOY_IMAGE_URI: 'reg/agent:1',
+      HTTPS_PROXY: 'http://user:proxy-secret@proxy.example:3128/path',
+    });
+
+    expect(run.exitCode).toBe(1);
+    expect(run.stderr).toContain('The proxy variable HTTPS_PROXY is not a proxy address');
+    expect(run.stderr).not.toContain('proxy-secret');
+    expect(run.stderr).not.toContain('Unexpected');
+    expect(emu.requests).toHaveLength(0);
+  });
+
+  it('the action: a proxy variable that is not a proxy address fails the step, named, before any request', async () => {
+    const run = await runAction(
+      { ...DOCKER, 'image-uri': 'reg/agent:1', 'api-key': KEY, 'api-url': emu.url },
+      { env: { ...SHORT_BACKOFF, https_proxy: 'proxy.example:3128' }, killAfterMs: 60_000 },
+    );
+
+    expect(run.exitCode).toBe(1);
+    expect(printed(run)).toContain(
+      '::error::The proxy variable https_proxy is not a proxy address',
+    );
+    expect(printed(run)).not.toContain('    at ');
+    expect(emu.requests).toHaveLength(0);
+  });
+
   it('the command: --api-url when the flag gave it', async () => {
     const url = await closedAddress();
     const run = await cli([
@@ -113,6 +154,17 @@ describe('an image reference is checked before any request', () => {
 
     expect(run.exitCode).toBe(1);
     expect(printed(run)).toMatch(/agents\.triage\.image-uri'?: .*not an image reference/);
+    expect(emu.requests).toHaveLength(0);
+  });
+
+  it("config's source_revision_config.image_uri is checked as the input is", async () => {
+    const config = JSON.stringify({ source_revision_config: { image_uri: BAD_IMAGE } });
+    const run = await action({ ...DOCKER, config });
+
+    expect(run.exitCode).toBe(1);
+    expect(printed(run)).toContain(
+      `input 'config': source_revision_config.image_uri '${BAD_IMAGE}' is not an image reference`,
+    );
     expect(emu.requests).toHaveLength(0);
   });
 
