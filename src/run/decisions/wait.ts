@@ -19,7 +19,7 @@ import type { WaitOptions } from '../ports/pace.js';
 import { DeploymentError } from '../ports/errors.js';
 import { decideLive, type LiveGoal } from './goal.js';
 import { CheckNotSentError } from './status-checks.js';
-import { Heartbeat } from './wait-heartbeat.js';
+import { Heartbeat, type WaitState } from './wait-heartbeat.js';
 import {
   answered,
   checkStarted,
@@ -97,6 +97,29 @@ function timedOut(
   return `Deployment ${name} is not live after ${formatDuration(options.timeoutMs)} (${schedule.checks} checks${slowed}): ${missing}. Raise ${words.waitTimeout}, or look at the deployment in the service.`;
 }
 
+/**
+ * One check, with the heartbeat's lines meanwhile: they say the service's
+ * silence counted from when the request left, not from the check's turn in
+ * a shared queue.
+ */
+function beatingCheck(
+  heartbeat: Heartbeat,
+  state: WaitState,
+  dependencies: Pick<RunDependencies, 'service' | 'statusCheck' | 'clock'>,
+  id: string,
+  timeoutMs: number,
+): Promise<Deployment | ActionError | undefined> {
+  let sentAt: number | undefined;
+  return heartbeat.beating(
+    state,
+    () =>
+      check(dependencies, id, timeoutMs, (at) => {
+        sentAt = at;
+      }),
+    () => silence(sentAt, dependencies.clock.now()),
+  );
+}
+
 /** What the heartbeat adds while a check is in flight: the service's silence since its request left, if long. */
 function silence(sentAt: number | undefined, now: number): string | undefined {
   if (sentAt === undefined || now - sentAt < SILENCE_MS) return undefined;
@@ -156,16 +179,8 @@ export async function waitUntilLive(
     if (move.pauseMs > 0) await heartbeat.beating(state, () => clock.sleep(move.pauseMs, signal));
     if (move.kind === 'pause-to-deadline') continue;
     schedule = checkStarted(schedule, options, clock.now());
-    // The service's silence counts from when the request left, not from the check's turn in a shared queue.
-    let sentAt: number | undefined;
-    const seen = await heartbeat.beating(
-      state,
-      () =>
-        check(dependencies, deployment.id, checkTimeoutMs(deadline, clock.now()), (at) => {
-          sentAt = at;
-        }),
-      () => silence(sentAt, clock.now()),
-    );
+    const timeoutMs = checkTimeoutMs(deadline, clock.now());
+    const seen = await beatingCheck(heartbeat, state, dependencies, deployment.id, timeoutMs);
     if (seen === undefined) continue;
     if (!(seen instanceof ActionError)) {
       deployment = seen;
