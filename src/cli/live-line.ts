@@ -2,9 +2,12 @@
  * The log's live line on a terminal: one row that says what the wait waits
  * for and for how long, redrawn in place (every second, at each change, and
  * to the new width when the terminal is resized). In a deploy of several
- * agents it is still one row, for every agent that waits (`[key] what`, the
- * longest wait's time), so that agents waiting at once never take turns on
- * it. Its text is already cleaned by the log.
+ * agents it is still one row, for every agent that waits, so that agents
+ * waiting at once never take turns on it: what a person acts on first (how
+ * many agents are live, then each waiting agent's status, or what else it
+ * waits for), the longest wait's time last, always in view:
+ * `… 1 of 3 live · research: AWAITING_DATABASE · triage: DEPLOYING (12 s)`.
+ * Its text is already cleaned by the log.
  */
 import { cutToWidth, screenWidth } from './screen-width.js';
 
@@ -20,6 +23,19 @@ export interface LogStream {
 
 /** The waiting text is cut no narrower than this; below it the whole row is cut, plain. */
 const WHAT_MIN = 8;
+
+/** Between the parts of the row of several agents. */
+const SEPARATOR = ' · ';
+
+/**
+ * What an agent waits on, in short: the status alone when the status is
+ * what it waits for (live.ts says `status is DEPLOYING, not READY`), else
+ * the waiting text as it is.
+ */
+export function waitGist(what: string): string {
+  const status = /^status is (\S+), not READY(.*)$/su.exec(what);
+  return status === null ? what : `${status[1] ?? ''}${status[2] ?? ''}`;
+}
 
 /** The entry of a run of one deployment (an agent's entry is its key). */
 export const ONE_DEPLOYMENT = '';
@@ -44,6 +60,8 @@ export class LiveLine {
   readonly #waits = new Map<string, { what: string; since: number }>();
   #timer: ReturnType<typeof setInterval> | undefined;
   #shown = false;
+  /** In a deploy of several agents: how many are live, of how many. */
+  #tally: { live: number; of: number } | undefined;
   readonly #onResize = (): void => this.draw();
 
   constructor(stream: LogStream, style: LiveStyle, now: () => number) {
@@ -73,7 +91,14 @@ export class LiveLine {
   drop(entry: string): void {
     if (!this.#waits.delete(entry)) return;
     if (this.active) this.draw();
-    else this.end(false);
+    else this.end();
+  }
+
+  /** How many agents of a deploy of several are live, of how many: the row starts with it. */
+  tally(live: number, of: number): void {
+    if (this.#tally?.live === live && this.#tally.of === of) return;
+    this.#tally = { live, of };
+    this.draw();
   }
 
   /** Erases the row, if shown (a line is about to be written). */
@@ -89,46 +114,95 @@ export class LiveLine {
     if (!this.active) return;
     const since = Math.min(...[...this.#waits.values()].map((wait) => wait.since));
     const elapsed = `(${formatSeconds((this.#now() - since) / 1000)})`;
-    this.#stream.write(`\r\u001b[2K${this.#text(this.#what(), elapsed)}`);
+    const waits = [...this.#waits];
+    const row =
+      this.#tally === undefined && waits.length === 1 && waits[0]?.[0] === ONE_DEPLOYMENT
+        ? this.#text(waits[0][1].what, elapsed)
+        : this.#agentsText(waits, elapsed);
+    this.#stream.write(`\r\u001b[2K${row}`);
     this.#shown = true;
   }
 
-  /** What the waits wait for: the one wait's text, or each agent's after its key. */
-  #what(): string {
-    const waits = [...this.#waits];
-    if (waits.length === 1 && waits[0]?.[0] === ONE_DEPLOYMENT) return waits[0][1].what;
-    const each = waits.map(([agent, wait]) => `[${agent}] ${wait.what}`).join(' | ');
-    return waits.length === 1 ? each : `${waits.length} agents: ${each}`;
+  /** The room on the row, in columns: one short of the terminal's edge, where some terminals move the cursor to the next row. */
+  #room(): number {
+    const columns = this.#stream.columns;
+    return columns !== undefined && columns > 0 ? columns - 1 : Number.POSITIVE_INFINITY;
   }
 
   /**
-   * The row, cut to the terminal's width as it is now, in screen columns. A
-   * line wider than the terminal wraps, and the redraw (which clears one
-   * row) would leave a copy of its first rows each time. It stops one
-   * column short of the edge, where some terminals move the cursor to the
-   * next row. The waiting text is cut first, so the elapsed time stays in
-   * view.
+   * The row of one deployment, cut to the terminal's width as it is now, in
+   * screen columns. A line wider than the terminal wraps, and the redraw
+   * (which clears one row) would leave a copy of its first rows each time.
+   * The waiting text is cut first, so the elapsed time stays in view.
    */
   #text(what: string, elapsed: string): string {
-    const columns = this.#stream.columns;
-    const room = columns !== undefined && columns > 0 ? columns - 1 : Number.POSITIVE_INFINITY;
+    const room = this.#room();
     const lead = '… waiting until live: ';
     const left = room - screenWidth(`${lead} ${elapsed}`);
     if (left < WHAT_MIN) return cutToWidth(`${lead}${what} ${elapsed}`, room);
     return `${this.#style.mark('…')} waiting until live: ${cutToWidth(what, left)} ${this.#style.elapsed(elapsed)}`;
   }
 
-  /** Ends it: every wait off, the timer stopped; its last state left on screen when `keep`. */
-  end(keep: boolean): void {
+  /**
+   * The row of several agents: how many are live, then what the waiting
+   * agents wait on in short, the agents that wait on the same named together
+   * (`support, triage: DEPLOYING`); when the parts do not all fit, the
+   * longest are cut first, so that every part keeps its start; the elapsed
+   * time stays in view.
+   */
+  #agentsText(waits: [string, { what: string }][], elapsed: string): string {
+    const room = this.#room();
+    const tally = this.#tally;
+    const lead =
+      tally === undefined ? `${waits.length} waiting` : `${tally.live} of ${tally.of} live`;
+    const parts = [...grouped(waits)].map(([gist, agents]) => `${agents.join(', ')}: ${gist}`);
+    const left = room - screenWidth(`… ${lead}${SEPARATOR} ${elapsed}`);
+    const shares = fairShares(
+      parts.map((part) => screenWidth(part)),
+      left - screenWidth(SEPARATOR) * (parts.length - 1),
+    );
+    if (shares.some((share) => share < WHAT_MIN)) {
+      return cutToWidth(`… ${[lead, ...parts].join(SEPARATOR)} ${elapsed}`, room);
+    }
+    const what = parts.map((part, index) => cutToWidth(part, shares[index] ?? 0)).join(SEPARATOR);
+    return `${this.#style.mark('…')} ${lead}${SEPARATOR}${what} ${this.#style.elapsed(elapsed)}`;
+  }
+
+  /** Ends it: every wait off, the timer stopped, the row erased. */
+  end(): void {
     if (!this.active) return;
     if (this.#timer !== undefined) clearInterval(this.#timer);
     this.#timer = undefined;
     this.#stream.off?.('resize', this.#onResize);
     this.#waits.clear();
-    if (keep && this.#shown) {
-      this.#stream.write('\n');
-      this.#shown = false;
-    }
     this.clear();
   }
+}
+
+/** The waiting agents by what they wait on in short, in the order they began to wait. */
+function grouped(waits: [string, { what: string }][]): Map<string, string[]> {
+  const groups = new Map<string, string[]>();
+  for (const [agent, wait] of waits) {
+    const gist = waitGist(wait.what);
+    groups.set(gist, [...(groups.get(gist) ?? []), agent]);
+  }
+  return groups;
+}
+
+/**
+ * How many columns each of parts `widths` wide gets of `room`: a part that
+ * fits its equal share whole, what it leaves over to the wider ones.
+ */
+function fairShares(widths: readonly number[], room: number): number[] {
+  const shares = widths.map(() => 0);
+  let left = room;
+  const byWidth = widths
+    .map((width, index) => ({ width, index }))
+    .sort((a, b) => a.width - b.width);
+  byWidth.forEach(({ width, index }, order) => {
+    const share = Math.min(width, Math.floor(left / (byWidth.length - order)));
+    shares[index] = share;
+    left -= share;
+  });
+  return shares;
 }

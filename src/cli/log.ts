@@ -8,12 +8,14 @@
  * too) is the line a deploy of that agent alone writes, after its key
  * (`[support] `). Colour only on a terminal, never with NO_COLOR. Every line
  * is redacted before it is written: the core's events are already, the
- * command's own lines are not.
+ * command's own lines are not. On a terminal a line wider than it breaks
+ * between words, never inside one.
  */
 
 import { neutraliseCommands } from '../common/runtime.js';
 import type { EventSink, LogLevel, RunEvent } from '../run/ports/events.js';
 import { formatSeconds, LiveLine, ONE_DEPLOYMENT, type LogStream } from './live-line.js';
+import { wrapAtSpaces } from './screen-width.js';
 
 export type { LogStream } from './live-line.js';
 
@@ -75,6 +77,8 @@ export class StderrLog {
   readonly #stream: LogStream;
   readonly #options: LogOptions;
   readonly #live: LiveLine;
+  /** In a deploy of several agents: how many it has, each agent seen, and those live. */
+  #agents = { of: 0, seen: new Set<string>(), live: new Set<string>() };
 
   constructor(stream: LogStream, options: LogOptions) {
     this.#stream = stream;
@@ -97,8 +101,18 @@ export class StderrLog {
 
   #line(text: string): void {
     this.#live.clear();
-    this.#stream.write(`${text}\n`);
+    this.#stream.write(`${this.#fitted(text)}\n`);
     this.#live.draw();
+  }
+
+  /** On a terminal, each line wider than it broken between words, never inside one (an id). */
+  #fitted(text: string): string {
+    const columns = this.#stream.columns;
+    if (!this.#options.terminal || columns === undefined || columns <= 0) return text;
+    return text
+      .split('\n')
+      .map((line) => wrapAtSpaces(line, columns))
+      .join('\n');
   }
 
   /** A line of `level` as it is written (without an agent's key); none for debug when it is off. */
@@ -194,6 +208,7 @@ export class StderrLog {
    * it says something else.
    */
   #agentEvent(agent: string, event: RunEvent): void {
+    this.#count(agent, event);
     const keyed = (line: string | undefined) => {
       if (line !== undefined) this.#line(`[${agent}] ${line}`);
     };
@@ -216,8 +231,24 @@ export class StderrLog {
     }
   }
 
-  /** Ends the live line, if any, leaving its last state on screen. */
+  /** A deploy of several agents, `count` of them: the live line says how many are live. */
+  expectAgents(count: number): void {
+    this.#agents.of = count;
+  }
+
+  /** Counts the agents, and those live (their wait over, live, or found live), for the live line. */
+  #count(agent: string, event: RunEvent): void {
+    const { seen, live } = this.#agents;
+    seen.add(agent);
+    const isLive =
+      (event.kind === 'wait_over' && event.outcome === 'live') ||
+      (event.kind === 'finished' && event.report.stage === 'live');
+    if (isLive) live.add(agent);
+    this.#live.tally(live.size, Math.max(this.#agents.of, seen.size));
+  }
+
+  /** Ends the live line, if any, and erases it: a line that stayed would show a wait that is over. */
   close(): void {
-    this.#live.end(true);
+    this.#live.end();
   }
 }

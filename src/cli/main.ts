@@ -201,8 +201,10 @@ async function runRequest(
     log.error(message);
     return { exitCode: EXIT.usage, error: message };
   }
-  if ('agents' in prepared)
+  if ('agents' in prepared) {
     seen.expectAgents(prepared.command === 'plan' ? 'plans' : 'deployments');
+    log.expectAgents(prepared.agents.agents.length);
+  }
   if (command === 'deploy') log.info(describeRun(ci));
   const outcome = await session.interruptible(
     () =>

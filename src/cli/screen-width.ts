@@ -61,3 +61,27 @@ export function cutMiddle(text: string, columns: number): string {
 export function padToWidth(text: string, columns: number): string {
   return text + ' '.repeat(Math.max(0, columns - screenWidth(text)));
 }
+
+/** How a row that goes on the row before starts (`wrapAtSpaces`). */
+const GOES_ON = '  ';
+
+/**
+ * `line` broken at its spaces into rows of at most `columns` columns, each
+ * row after the first indented, so that a terminal never breaks a word (an
+ * id, an address) in two; a word wider than the row stays whole on its own.
+ * A line that fits is as it was. Colour sequences take no column.
+ */
+export function wrapAtSpaces(line: string, columns: number): string {
+  if (screenWidth(line) <= columns) return line;
+  const rows: string[] = [];
+  let row = '';
+  for (const word of line.split(' ')) {
+    const next = row === '' ? word : `${row} ${word}`;
+    if (row !== '' && row.trim() !== '' && screenWidth(next) > columns) {
+      rows.push(row);
+      row = `${GOES_ON}${word}`;
+    } else row = next;
+  }
+  rows.push(row);
+  return rows.join('\n');
+}

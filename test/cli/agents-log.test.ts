@@ -75,14 +75,16 @@ describe('the log of several agents on a terminal', () => {
     advance(2000);
     log.view(waiting('research', 'revision r2 is not active yet', 0));
     const draws = () => text().split('\r\u001b[2K').slice(1).map(stripVTControlCharacters);
+    // How many are live first, then each agent and what it waits on, the status alone when it is that.
     expect(draws().at(-1)).toBe(
-      '… waiting until live: 2 agents: [support] status is DEPLOYING, not READY | [research] revision r2 is not active yet (2 s)',
+      '… 0 of 2 live · support: DEPLOYING · research: revision r2 is not active yet (2 s)',
     );
+    log.view({ kind: 'wait_over', outcome: 'live', agent: 'support' });
     log.view(info('support', "'support' is live"));
     // support's line is written above the live line, which now holds research alone.
     expect(draws().slice(-2)).toEqual([
       "[support] 'support' is live\n",
-      '… waiting until live: [research] revision r2 is not active yet (0 s)',
+      '… 1 of 2 live · research: revision r2 is not active yet (0 s)',
     ]);
     log.view({ kind: 'wait_over', outcome: 'live', agent: 'research' });
     log.view(info('research', "'research' is live"));

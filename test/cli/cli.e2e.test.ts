@@ -66,7 +66,7 @@ describe('deploy', () => {
       read: OUT,
     });
 
-    expect(run.stderr).toContain("created deployment 'agent'");
+    expect(run.stderr).toContain("created 'agent': ");
     expect(run.exitCode).toBe(0);
     expect(emu.deployments).toHaveLength(1);
     const id = emu.deployments[0]?.id;
@@ -139,14 +139,15 @@ describe('deploy', () => {
 
   it('keeps the heartbeat while the service does not answer a status check', async () => {
     hangFirstCheck(emu);
-    const run = await runCli(['deploy', ...DOCKER, '--wait', '--wait-timeout', '3'], {
+    const run = await runCli(['deploy', ...DOCKER, '--wait', '--wait-timeout', '4'], {
       env: serviceEnv({ DEPLOY_AGENT_HEARTBEAT_MS: '300' }),
     });
 
     expect(run.exitCode).toBe(1);
     const checks = emu.requests.filter((request) => request.query.deployment_ids !== undefined);
     expect(checks).toHaveLength(1);
-    // The check, 1 s in, hangs until the deadline 2 s later: a line each 0.3 s meanwhile.
+    // The check, 1 s in, hangs until the deadline 3 s later: a line each 0.3 s meanwhile, which
+    // says the silence once it lasts a second.
     const hung = run.stderr
       .split('\n')
       .filter((line) => line.startsWith('waiting until live: status is AWAITING_DATABASE'))

@@ -518,14 +518,15 @@ describe('a long wait in the log', () => {
 
   it('keeps the heartbeat while the service does not answer a status check', async () => {
     hangFirstCheck(emu);
-    const run = await runAction(codehost({ 'wait-for-ready': 'true', 'wait-timeout': '3' }), {
+    const run = await runAction(codehost({ 'wait-for-ready': 'true', 'wait-timeout': '4' }), {
       env: { DEPLOY_AGENT_HEARTBEAT_MS: '300' },
     });
 
     expect(run.exitCode).toBe(1);
     const checks = emu.requests.filter((request) => request.query.deployment_ids !== undefined);
     expect(checks).toHaveLength(1);
-    // The check, 1 s in, hangs until the deadline 2 s later: a line each 0.3 s meanwhile.
+    // The check, 1 s in, hangs until the deadline 3 s later: a line each 0.3 s meanwhile, which
+    // says the silence once it lasts a second.
     const hung = run.stdout
       .split('\n')
       .filter((line) => line.startsWith('waiting until live: status is AWAITING_DATABASE'))

@@ -124,7 +124,7 @@ describe('what the health check answered, on GitHub', () => {
 
     expect(r.exitCode, printed(r)).toBe(1);
     expect(r.outputs).toMatchObject({ live: 'false', healthy: 'false', 'health-status': '503' });
-    expect(r.error).toContain(`${address} does not answer as asked (503 Service Unavailable)`);
+    expect(r.error).toContain(`health check: 503 Service Unavailable from ${address}`);
     const summaryRow = rowOf(r.summary, 'Health check');
     // The summary's cell breaks its line before the body (a table cell reads as one line here).
     expect(summaryRow).toBe(`❌ ${address}: 503 Service Unavailable the answer begins: ${body}`);

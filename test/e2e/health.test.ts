@@ -67,7 +67,7 @@ describe('waiting until the address answers', () => {
     expect(run.outputs).toMatchObject({ healthy: 'true', 'health-status': '200' });
     expect(answered()[0]).toBe(503);
     expect(answered().at(-1)).toBe(200);
-    expect(printed(run)).toMatch(/does not answer as asked \(503 Service Unavailable\)/);
+    expect(printed(run)).toMatch(/health check: 503 Service Unavailable from /);
   });
 
   it('says the answer at its change, then again each heartbeat while it fails', async () => {
@@ -128,7 +128,8 @@ describe('waiting until the address answers', () => {
     expect(run.signal).toBeNull();
     expect(run.exitCode).toBe(1);
     expect(run.error).toMatch(/^Deployment 'my-agent' \(.*\) is not live after 3\.0 s/);
-    expect(run.error).toContain(`${address()}/ok does not answer as asked`);
+    expect(run.error).toContain('health check: no answer within ');
+    expect(run.error).toContain(` s from ${address()}/ok`);
     expect(run.outputs).toMatchObject({ live: 'false', healthy: 'false', 'health-status': '' });
     // Each bound said as a duration a reader takes in at a glance.
     expect(printed(run)).toMatch(/ok: no answer within \d+(\.\d)? s\n/);

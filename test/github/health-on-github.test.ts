@@ -44,8 +44,8 @@ const live: RunReport = {
 const timedOut: RunReport = {
   ...live,
   stage: 'failed',
-  waitingFor: `${ADDRESS} does not answer as asked (503 Service Unavailable)`,
-  failure: `Deployment 'my-agent' is not live after 2s: ${ADDRESS} does not answer as asked (503 Service Unavailable).`,
+  waitingFor: `health check: 503 Service Unavailable from ${ADDRESS}`,
+  failure: `Deployment 'my-agent' is not live after 2s: health check: 503 Service Unavailable from ${ADDRESS}.`,
   health: failing,
 };
 

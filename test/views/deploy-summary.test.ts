@@ -294,7 +294,7 @@ describe('summary and hostile service text', () => {
         result: { deployment: live, created: false, request },
         liveness: {
           live: false,
-          missing: `${address} does not answer as asked (503 Service Unavailable)`,
+          missing: `health check: 503 Service Unavailable from ${address}`,
           health: { address, ok: false, status: 503, error: '503 Service Unavailable', excerpt },
         },
       });

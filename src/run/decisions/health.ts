@@ -141,7 +141,8 @@ export class HealthProbe implements HealthJudge {
     }
     return {
       live: false,
-      missing: `${shown} does not answer as asked (${health.error ?? 'no answer'})`,
+      // The answer first: a live line cut at the terminal's edge keeps it.
+      missing: `health check: ${health.error ?? 'no answer'} from ${shown}`,
       health,
     };
   }

@@ -13,7 +13,9 @@
  * Every request holds the ids of all agents that asked lately (within two
  * of the longest intervals), so a check asked while a request that holds its
  * id is under way takes that request's answer rather than wait for the
- * next. A failed request fails every check it serves with the same error:
+ * next. Each check is told when the request that answers it left, so that
+ * its wait measures the service's silence from then, not from its turn in
+ * the queue. A failed request fails every check it serves with the same error:
  * each wait counts it, and slows down on a `429`, as it does alone. A
  * request that answers serves each check from its own record alone
  * (`Service.getByIds`): a record the service garbled fails that agent's
@@ -66,13 +68,16 @@ interface Asked {
   id: string;
   /** When the check may take no longer: when it was asked, plus its timeout. */
   deadline: number;
+  /** Told when the request that answers it leaves. */
+  sent: ((at: number) => void) | undefined;
   resolve: (deployment: Deployment | undefined) => void;
   reject: (error: unknown) => void;
 }
 
-/** A request under way: the ids it holds, when it ends at the latest, the checks it answers. */
+/** A request under way: the ids it holds, when it left and ends at the latest, the checks it answers. */
 interface Batch {
   ids: ReadonlySet<string>;
+  sentAt: number;
   endsBy: number;
   checks: Asked[];
 }
@@ -102,15 +107,18 @@ export class StatusChecks {
   }
 
   /** A wait's check (`RunDependencies.statusCheck`): the deployment as the next request lists it. */
-  readonly check: StatusCheck = (id, timeoutMs) =>
+  readonly check: StatusCheck = (id, timeoutMs, sent) =>
     new Promise((resolve, reject) => {
       const now = this.#clock.now();
-      const asked: Asked = { id, deadline: now + timeoutMs, resolve, reject };
+      const asked: Asked = { id, deadline: now + timeoutMs, sent, resolve, reject };
       this.#lately.set(id, now);
       const joined = [...this.#underWay].find(
         (batch) => batch.ids.has(id) && batch.endsBy <= asked.deadline,
       );
-      if (joined !== undefined) return void joined.checks.push(asked);
+      if (joined !== undefined) {
+        asked.sent?.(joined.sentAt);
+        return void joined.checks.push(asked);
+      }
       if (this.#heldBy !== undefined && this.#heldUntil > asked.deadline) {
         return void reject(this.#heldBy);
       }
@@ -175,8 +183,9 @@ export class StatusChecks {
       if (served.length === 0) continue;
       const nearest = Math.min(...served.map((asked) => asked.deadline));
       const timeoutMs = checkTimeoutMs(nearest, now);
-      const batch: Batch = { ids: held, endsBy: now + timeoutMs, checks: served };
+      const batch: Batch = { ids: held, sentAt: now, endsBy: now + timeoutMs, checks: served };
       this.#underWay.add(batch);
+      for (const asked of served) asked.sent?.(now);
       void this.#answer(batch, timeoutMs);
     }
   }

@@ -5,7 +5,7 @@
  * up to a request's timeout. A `status_change` goes with each change, and a
  * `wait_over` ends the wait.
  */
-import { formatDuration, type Clock } from '../../common/runtime.js';
+import type { Clock } from '../../common/runtime.js';
 import type { Deployment } from '../../service/schemas.js';
 import type { EventSink, RunEvent } from '../ports/events.js';
 import { latestCommit } from './live.js';
@@ -89,12 +89,12 @@ export class Heartbeat {
    * Awaits `work` with a line whenever the heartbeat is due meanwhile: a
    * timer on the clock, so that a pause and a check the service does not
    * answer (it may block for the request's whole timeout) are alike. `note`
-   * says, from the time waited, why nothing changed.
+   * says, when the line is due, why nothing changed (if it knows).
    */
   async beating<T>(
     state: WaitState,
     work: () => Promise<T>,
-    note?: (waited: string) => string,
+    note?: () => string | undefined,
   ): Promise<T> {
     const clock = this.#clock;
     const since = clock.now();
@@ -104,7 +104,7 @@ export class Heartbeat {
     const arm = () => {
       const beat = Math.max(0, (this.#shown?.at ?? since) + this.#heartbeatMs - clock.now());
       cancel = clock.timer(beat, () => {
-        this.say(state, note?.(formatDuration(clock.now() - since)));
+        this.say(state, note?.());
         arm();
       });
     };

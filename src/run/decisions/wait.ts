@@ -19,7 +19,7 @@ import type { WaitOptions } from '../ports/pace.js';
 import { DeploymentError } from '../ports/errors.js';
 import { decideLive, type LiveGoal } from './goal.js';
 import { CheckNotSentError } from './status-checks.js';
-import { Heartbeat } from './wait-heartbeat.js';
+import { Heartbeat, type WaitState } from './wait-heartbeat.js';
 import {
   answered,
   checkStarted,
@@ -44,18 +44,27 @@ export class WaitError extends DeploymentError {
   }
 }
 
+/** A check in flight for less than this is no silence of the service worth a word. */
+const SILENCE_MS = 1_000;
+
 /**
  * One check: the deployment as the service lists it now, why the check
  * failed, or nothing when the shared checks reached the deadline unsent.
+ * `sent` is told when its request left.
  */
 async function check(
-  dependencies: Pick<RunDependencies, 'service' | 'statusCheck'>,
+  dependencies: Pick<RunDependencies, 'service' | 'statusCheck' | 'clock'>,
   id: string,
   timeoutMs: number,
+  sent: (at: number) => void,
 ): Promise<Deployment | ActionError | undefined> {
-  const { service, statusCheck } = dependencies;
+  const { service, statusCheck, clock } = dependencies;
+  const alone = (asked: string, ms: number) => {
+    sent(clock.now());
+    return service.getById(asked, ms);
+  };
   try {
-    const seen = await (statusCheck ?? ((...asked) => service.getById(...asked)))(id, timeoutMs);
+    const seen = await (statusCheck ?? alone)(id, timeoutMs, sent);
     return seen ?? new ActionError(`${Service.describeGetById(id)} does not list the deployment`);
   } catch (error) {
     if (error instanceof ServiceError && error.transient) return error;
@@ -86,6 +95,35 @@ function timedOut(
       ? `; the service asked to pause ${formatDuration(slowdownMs)} between checks`
       : '';
   return `Deployment ${name} is not live after ${formatDuration(options.timeoutMs)} (${schedule.checks} checks${slowed}): ${missing}. Raise ${words.waitTimeout}, or look at the deployment in the service.`;
+}
+
+/**
+ * One check, with the heartbeat's lines meanwhile: they say the service's
+ * silence counted from when the request left, not from the check's turn in
+ * a shared queue.
+ */
+function beatingCheck(
+  heartbeat: Heartbeat,
+  state: WaitState,
+  dependencies: Pick<RunDependencies, 'service' | 'statusCheck' | 'clock'>,
+  id: string,
+  timeoutMs: number,
+): Promise<Deployment | ActionError | undefined> {
+  let sentAt: number | undefined;
+  return heartbeat.beating(
+    state,
+    () =>
+      check(dependencies, id, timeoutMs, (at) => {
+        sentAt = at;
+      }),
+    () => silence(sentAt, dependencies.clock.now()),
+  );
+}
+
+/** What the heartbeat adds while a check is in flight: the service's silence since its request left, if long. */
+function silence(sentAt: number | undefined, now: number): string | undefined {
+  if (sentAt === undefined || now - sentAt < SILENCE_MS) return undefined;
+  return `the service has not answered a status check for ${formatDuration(now - sentAt)}`;
 }
 
 /** The note of a `429`: asked to slow down, which is no failure (the deadline still holds). */
@@ -141,11 +179,8 @@ export async function waitUntilLive(
     if (move.pauseMs > 0) await heartbeat.beating(state, () => clock.sleep(move.pauseMs, signal));
     if (move.kind === 'pause-to-deadline') continue;
     schedule = checkStarted(schedule, options, clock.now());
-    const seen = await heartbeat.beating(
-      state,
-      () => check(dependencies, deployment.id, checkTimeoutMs(deadline, clock.now())),
-      (waited) => `the service has not answered a status check for ${waited}`,
-    );
+    const timeoutMs = checkTimeoutMs(deadline, clock.now());
+    const seen = await beatingCheck(heartbeat, state, dependencies, deployment.id, timeoutMs);
     if (seen === undefined) continue;
     if (!(seen instanceof ActionError)) {
       deployment = seen;

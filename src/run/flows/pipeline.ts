@@ -180,7 +180,7 @@ async function steps(
   const { deployment } = last;
   if (deployment !== undefined) {
     logger.info(
-      `${result.created ? 'created' : 'reused'} deployment '${spec.name}': ${deployment.id} (${untrusted(deployment.status)})`,
+      `${result.created ? 'created' : 'reused'} '${spec.name}': ${deployment.id} (${untrusted(deployment.status)})`,
     );
   }
 }

@@ -14,8 +14,16 @@ import type { EventSink, Phase } from './events.js';
 import type { Liveness } from './findings.js';
 import type { WaitOptions } from './pace.js';
 
-/** A wait's status check: the deployment as listed now, undefined when the answer does not list it. */
-export type StatusCheck = (id: string, timeoutMs: number) => Promise<Deployment | undefined>;
+/**
+ * A wait's status check: the deployment as listed now, undefined when the
+ * answer does not list it. `sent` is told when the request that answers it
+ * left (a check shared with other agents' may wait its turn first).
+ */
+export type StatusCheck = (
+  id: string,
+  timeoutMs: number,
+  sent?: (at: number) => void,
+) => Promise<Deployment | undefined>;
 
 /** What one agent's health check sends: its headers, and its bounds. */
 export interface AddressAsk {

@@ -81,7 +81,7 @@ describe('decideLive with a health check', () => {
       health: { ok: false, status: 503, excerpt: 'warming up' },
     });
     expect(!first.live && first.missing).toMatch(
-      /\/agent\/ok does not answer as asked \(503 Service Unavailable\)/,
+      /health check: 503 Service Unavailable from \S*\/agent\/ok/,
     );
     clock.advance(2_000);
     const second = await decideLive(deployment, goal);
