@@ -1,7 +1,8 @@
 /**
  * What a deploy of several agents writes for machines outside GitHub: one
  * `--json` object whose `deployments` holds, for each agent by key, the
- * object a deploy of that agent alone would print (its drift list included,
+ * action's entry for it in its `deployments` output (`name`, `drift-count`…)
+ * and the object a deploy of that agent alone would print (its drift list included,
  * `error` when it failed), with `live` true only when every agent is live;
  * and a dotenv report of `DEPLOYMENT_LIVE` and four variables an agent, the
  * most useful first, so that GitLab's limit on the number of variables cuts
@@ -11,9 +12,13 @@ import { dotenvReport, type DotenvLeftOut } from './dotenv.js';
 import { environmentName } from './options.js';
 import { outputsJson, type OutputTexts } from './outputs.js';
 
-/** One agent's part of the run: the outputs its own run set, and why it failed when it did. */
+/**
+ * One agent's part of the run: the action's entry for it (the manifest's
+ * `deployments` output), the outputs its own run set, and why it failed when it did.
+ */
 export interface AgentOutputs {
   key: string;
+  entry?: Readonly<Record<string, unknown>>;
   outputs: OutputTexts;
   error?: string;
 }
@@ -28,10 +33,17 @@ export interface ManifestOutputs {
   healthy: boolean | null;
 }
 
-/** The `--json` object: each agent's own object by key, `live`, and `error` when the run failed. */
+/**
+ * The `--json` object: each agent's object by key (every field of the
+ * action's entry, so that the same `jq` reads both, then its own outputs),
+ * `live`, and `error` when the run failed.
+ */
 export function agentsJson(manifest: ManifestOutputs, error?: string): Record<string, unknown> {
   const deployments = Object.fromEntries(
-    manifest.agents.map((agent) => [agent.key, outputsJson(agent.outputs, agent.error)]),
+    manifest.agents.map((agent) => [
+      agent.key,
+      { ...agent.entry, ...outputsJson(agent.outputs, agent.error) },
+    ]),
   );
   return {
     deployments,

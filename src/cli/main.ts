@@ -36,12 +36,23 @@ import { commandWords } from './wording.js';
 
 export { EXIT, type CliWorld } from './world.js';
 
+/** The commit a deploy was given (`--commit SHA`), which it targets whatever the checkout's head. */
+function givenCommit(prepared: CommandRequest): string | undefined {
+  if (prepared.command !== 'deploy') return undefined;
+  const { commit } = 'spec' in prepared ? prepared.spec : (prepared.agents.agents[0]?.spec ?? {});
+  return commit?.kind === 'sha' ? commit.sha : undefined;
+}
+
 /**
- * One line on where the run is, and the branch head it is for when known
- * (when not, the core says why nothing is targeted, where that matters).
+ * One line on where the run is, and the commit it targets: the one given,
+ * else the branch head when known (when not, the core says why nothing is
+ * targeted, where that matters).
  */
-function describeRun(ci: CiRun): string {
+function describeRun(ci: CiRun, given?: string): string {
   const { head } = ci;
+  if (given !== undefined && (head.kind === 'none' || head.sha.toLowerCase() !== given)) {
+    return `run: ${ci.where}, commit ${shortSha(given)} (the commit given)`;
+  }
   if (head.kind === 'none') return `run: ${ci.where}`;
   const from =
     head.pullRequest && head.repository !== undefined && head.repository !== ci.slug
@@ -205,7 +216,7 @@ async function runRequest(
     seen.expectAgents(prepared.command === 'plan' ? 'plans' : 'deployments');
     log.expectAgents(prepared.agents.agents.length);
   }
-  if (command === 'deploy') log.info(describeRun(ci));
+  if (command === 'deploy') log.info(describeRun(ci, givenCommit(prepared)));
   const outcome = await session.interruptible(
     () =>
       runCommandRequest(

@@ -18,8 +18,8 @@ import {
 import type { DotenvLeftOut } from './dotenv.js';
 import { outputsDotenv, outputsJson, type OutputTexts } from './outputs.js';
 
-/** The manifest's `deployments` output as far as the command reads it: each agent's failure. */
-type DeploymentsOutput = Record<string, { error?: unknown } | undefined>;
+/** The manifest's `deployments` output: each agent's entry, as the action's output holds it. */
+type DeploymentsOutput = Record<string, Record<string, unknown> | undefined>;
 
 /** The manifest's `deployments` output, parsed; empty when there is none yet (or it is not JSON). */
 function deploymentsOf(text: string | undefined): DeploymentsOutput {
@@ -62,15 +62,17 @@ export class OutputsSeen {
 
   /**
    * Every agent: those of the manifest's `deployments` in its order (its
-   * failure from there), then any other whose run set outputs.
+   * entry and failure from there), then any other whose run set outputs.
    */
   #manifestOutputs(): ManifestOutputs {
     const deployments = deploymentsOf(this.#outputs.deployments);
     const keys = [...new Set([...Object.keys(deployments), ...this.#agents.keys()])];
     const agents = keys.map((key): AgentOutputs => {
-      const error = deployments[key]?.error;
+      const entry = deployments[key] ?? {};
+      const { error } = entry;
       return {
         key,
+        entry,
         outputs: this.#agents.get(key) ?? {},
         ...(typeof error === 'string' ? { error } : {}),
       };

@@ -173,7 +173,8 @@ export interface EmulatorOptions {
   /**
    * A create of a codehost deployment on a branch whose head nobody set (`setHead`, `push`):
    * `made-up` (the default) builds a made-up commit; `refuse` answers 422 saying to push one,
-   * as the emulator's command does: a made-up commit reads as a newer push than the target.
+   * as the emulator's command does: a made-up commit is another commit than the target, so a
+   * run that targets one waits for it and fails.
    */
   unknownHead?: 'made-up' | 'refuse';
   /** The clock for readyAfterMs, buildMs, listingLagMs, queuedAt, created_at and updated_at. */

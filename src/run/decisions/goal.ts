@@ -19,7 +19,10 @@ import type { HealthJudge } from './health.js';
 export interface Goal {
   /** The commit that must be live, if one is targeted. */
   target?: Target;
-  /** Revision ids the step saw when it found the deployment (none on create). */
+  /**
+   * Revision ids the step saw when it found or created the deployment: on
+   * create, the one the create queued (the head the service knows, not a push).
+   */
   seenRevisions: ReadonlySet<string>;
   /**
    * Differences from what the step asks for (reuse only), each saying what it
@@ -39,11 +42,16 @@ function reusedOf(result: DeployResult): Deployment | undefined {
   return result.created ? undefined : result.deployment;
 }
 
-/** The revisions of a reused deployment: a revision the step did not see is a newer push. */
-function seenRevisionsOf(reused: Deployment | undefined): Set<string> {
-  if (reused === undefined) return new Set();
+/**
+ * The revisions of the deployment as the step found or created it: a
+ * revision the step did not see is a newer push. The same rule on create and
+ * on reuse, so that one world gets one verdict: a create's own revision is
+ * the branch's head as the service knows it, no evidence of a newer push.
+ */
+function seenRevisionsOf(deployment: Deployment | undefined): Set<string> {
+  if (deployment === undefined) return new Set();
   return new Set(
-    [reused.latest_revision_id, reused.active_revision_id].filter((id) => id !== null),
+    [deployment.latest_revision_id, deployment.active_revision_id].filter((id) => id !== null),
   );
 }
 
@@ -98,7 +106,7 @@ export async function assess(
   { asker }: Pick<RemedyWords, 'asker'> = ACTION_WORDS,
 ): Promise<Goal> {
   const reused = reusedOf(result);
-  const seenRevisions = seenRevisionsOf(reused);
+  const seenRevisions = seenRevisionsOf(result.deployment);
   const drift = reused === undefined ? [] : findDrift(spec, result.request, reused).map(fieldDrift);
   const target = targetOf(spec, result, logger);
   const orders = new CommitOrders(ask, comparedRepository(spec), target, logger);

@@ -71,10 +71,22 @@ export function liveness(
   const branch = target.branch === undefined ? '' : ` of branch ${target.branch}`;
   const shown = commit === undefined ? '(none given)' : shortSha(untrusted(commit));
   const relation = order === 'older' ? 'older than' : 'not';
+  const missing = `the latest revision is for commit ${shown}, ${relation} the target ${shortSha(target.sha)}${branch}`;
+  // Older: the target's push may still come. Not known: only a push of the target builds it.
+  if (commit === undefined || order === 'older') return { live: false, missing };
   return {
     live: false,
-    missing: `the latest revision is for commit ${shown}, ${relation} the target ${shortSha(target.sha)}${branch}`,
+    missing: `${missing}; which of the two is newer is not known here`,
+    remedy: unpushedRemedy(deployment, target.sha, commit),
   };
+}
+
+/** What to do when the service runs another commit and waiting cannot tell whether the target comes. */
+function unpushedRemedy(deployment: Deployment, target: string, live: string): string {
+  const ref = deployment.source_revision_config.repo_ref;
+  const where =
+    ref === undefined || ref === null ? 'the branch it tracks' : `branch ${untrusted(ref)}`;
+  return `A longer wait does not build commit ${shortSha(target)} unless it is pushed to ${where}: push it there, or target commit ${shortSha(untrusted(live))} if that is the newer one.`;
 }
 
 /** The ref a deployment tracks: the live one, else the one the request sets. */

@@ -81,12 +81,12 @@ function noteUnknownStatus(status: string, known: Set<string>, logger: Logger): 
   logger.info(`status ${untrusted(status)} is not one this release knows: waiting through it`);
 }
 
-/** Why a wait timed out: its length, its checks, the pause the service asked for, what is missing. */
+/** Why a wait timed out: its length, its checks, the pause the service asked for, what is missing, what to do. */
 function timedOut(
   name: string,
   schedule: Schedule,
   options: WaitOptions,
-  missing: string,
+  { missing, remedy }: Liveness & { live: false },
   words: Service['words'],
 ): string {
   const { slowdownMs } = schedule;
@@ -94,7 +94,8 @@ function timedOut(
     slowdownMs > 0
       ? `; the service asked to pause ${formatDuration(slowdownMs)} between checks`
       : '';
-  return `Deployment ${name} is not live after ${formatDuration(options.timeoutMs)} (${schedule.checks} checks${slowed}): ${missing}. Raise ${words.waitTimeout}, or look at the deployment in the service.`;
+  const advice = remedy ?? `Raise ${words.waitTimeout}, or look at the deployment in the service.`;
+  return `Deployment ${name} is not live after ${formatDuration(options.timeoutMs)} (${schedule.checks} checks${slowed}): ${missing}. ${advice}`;
 }
 
 /**
@@ -172,7 +173,7 @@ export async function waitUntilLive(
     const state = { deployment, missing: verdict.missing };
     const move = nextMove(schedule, deadline, clock.now());
     if (move.kind === 'stop') {
-      const message = timedOut(name, schedule, options, verdict.missing, service.words);
+      const message = timedOut(name, schedule, options, verdict, service.words);
       throw heartbeat.over('timed_out', new WaitError(message, deployment, verdict));
     }
     heartbeat.show(state);

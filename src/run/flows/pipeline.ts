@@ -10,6 +10,7 @@ import { plural, shortSha } from '../../common/text.js';
 import type { DeploySpec } from '../../inputs/deploy-spec.js';
 import type { RemedyWords } from '../../service/answers.js';
 import type { RunDependencies } from '../ports/dependencies.js';
+import type { Deployment } from '../../service/schemas.js';
 import { RunEvents } from '../ports/events.js';
 import type { Liveness } from '../ports/findings.js';
 import type { RunnerIO, RunOutcome } from '../ports/runner.js';
@@ -178,11 +179,18 @@ async function steps(
       : { deployment: found, liveness };
   record.seen(last.deployment, last.liveness);
   const { deployment } = last;
-  if (deployment !== undefined) {
-    logger.info(
-      `${result.created ? 'created' : 'reused'} '${spec.name}': ${deployment.id} (${untrusted(deployment.status)})`,
-    );
-  }
+  if (deployment !== undefined) logger.info(finalLine(spec.name, result.created, deployment));
+}
+
+/**
+ * The deploy's last line: created or reused, the id, the status, and the
+ * address when the deployment has one it may publish (the vetted deployment's
+ * `custom_url`: none when it was withheld for holding a secret).
+ */
+function finalLine(name: string, created: boolean, deployment: Deployment): string {
+  const url = deployment.source_config.custom_url;
+  const at = url === undefined || url === null || url === '' ? '' : ` at ${untrusted(url)}`;
+  return `${created ? 'created' : 'reused'} '${name}': ${deployment.id} (${untrusted(deployment.status)})${at}`;
 }
 
 /**

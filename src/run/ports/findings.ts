@@ -83,6 +83,8 @@ export type Liveness =
       missing: string;
       /** It never will be (the deployment is being deleted, or a difference blocks it). */
       final?: boolean;
+      /** What to do when a longer wait is no cure; a timeout's message says it instead of raising the timeout. */
+      remedy?: string;
       /** What the health check answered, when one was made. */
       health?: HealthSeen;
     };

@@ -52,11 +52,11 @@ const reused = (fields: Partial<Deployment> = {}): DeployResult => ({
 });
 
 describe('assess', () => {
-  it('on a create: no revision seen, no drift, the run head targeted', async () => {
+  it('on a create: the revisions the create answered are seen, as on a reuse; no drift, the run head targeted', async () => {
     const created = { ...reused(), created: true };
     expect(await assess(spec, created, new MemoryLogger())).toEqual({
       target: { sha: NEW_SHA, branch: 'main' },
-      seenRevisions: new Set(),
+      seenRevisions: new Set([REVISION_A, REVISION_B]),
       drift: [],
       orders: expect.any(CommitOrders) as unknown,
       asker: 'the step',

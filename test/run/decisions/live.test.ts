@@ -63,7 +63,8 @@ describe('liveness', () => {
     });
     expect(liveness(deployment({}, OLD), target, new Set([REVISION_A]))).toEqual({
       live: false,
-      missing: `the latest revision is for commit ${OLD.slice(0, 12)}, not the target ${NEW.slice(0, 12)} of branch main`,
+      missing: `the latest revision is for commit ${OLD.slice(0, 12)}, not the target ${NEW.slice(0, 12)} of branch main; which of the two is newer is not known here`,
+      remedy: `A longer wait does not build commit ${NEW.slice(0, 12)} unless it is pushed to branch main: push it there, or target commit ${OLD.slice(0, 12)} if that is the newer one.`,
     });
   });
 

@@ -268,6 +268,7 @@ function shape(events: readonly RunEvent[]): string[] {
 describe('one channel of events', () => {
   it('tells every view the whole run in order: phases, found or created, the wait, outputs, the end', async () => {
     emu.setOptions({ readyAfterPolls: 2 });
+    emu.setHead(REPO, 'main', NEW);
     const result = await run(BUILDS_PUSHES);
 
     expect(result.failure).toBeUndefined();
@@ -333,6 +334,7 @@ describe('a deployment type the action does not know', () => {
 
   it('is sent as it is, with one warning before the first request', async () => {
     emu.setOptions({ readyAfterPolls: 1 });
+    emu.setHead(REPO, 'main', NEW);
     const result = await run(SERVERLESS);
 
     expect(result.failure).toBeUndefined();
