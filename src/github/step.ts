@@ -7,7 +7,7 @@
  * no GitHub feature starts without it.
  */
 import * as core from '@actions/core';
-import { describeError } from '../common/errors.js';
+import { ActionError, describeError } from '../common/errors.js';
 import { Redactor } from '../common/redact.js';
 import { neutraliseCommands, systemClock, type Logger } from '../common/runtime.js';
 import { within } from '../common/summary.js';
@@ -18,7 +18,6 @@ import {
   type Declarations,
   type InputValues,
 } from '../inputs/declare.js';
-import { InputError } from '../inputs/errors.js';
 import type { RunDescription } from '../inputs/run-description.js';
 import { logView, type EventView } from '../run/ports/events.js';
 import { paceFrom, shortenedMs } from '../run/ports/pace.js';
@@ -157,16 +156,20 @@ export interface GitHubStep {
   io(hooks: MakeHooks): RunnerIO;
 }
 
-/** An entry's inputs read, all checked before any request; the problems, redacted, else. */
+/**
+ * An entry's inputs and the proxy variables read, all checked before any
+ * request; the problems, else.
+ */
 function readRequest<D extends Declarations, Request>(
   entry: GitHubEntry<D, Request>,
   run: RunDescription,
-): { request: Request } | { failure: string } {
+): { request: Request; proxy: ProxySettings } | { failure: string } {
   try {
-    return { request: entry.request(readInputs(entry.inputs, readInput, run), run) };
+    const request = entry.request(readInputs(entry.inputs, readInput, run), run);
+    return { request, proxy: proxySettingsFrom(process.env) };
   } catch (error) {
-    if (!(error instanceof InputError)) throw error;
-    return { failure: error.message };
+    if (!(error instanceof ActionError)) throw error;
+    return { failure: describeError(error) };
   }
 }
 
@@ -225,14 +228,6 @@ export async function runStep<D extends Declarations, Request>(
     core.setFailed(redactor.redact(read.failure));
     return;
   }
-  // The proxy variables are read as inputs are: a bad one fails here, before any request.
-  let proxy: ProxySettings;
-  try {
-    proxy = proxySettingsFrom(process.env);
-  } catch (error) {
-    core.setFailed(redactor.redact(describeError(error)));
-    return;
-  }
   const controller = new AbortController();
   const stopListening = onCancel(controller, log);
   const io = (makeHooks: MakeHooks): RunnerIO => {
@@ -244,7 +239,7 @@ export async function runStep<D extends Declarations, Request>(
     outputs.additions = hooks.outputs;
     return {
       run: description,
-      proxy,
+      proxy: read.proxy,
       pace: paceFrom(process.env),
       clock: systemClock,
       signal: controller.signal,

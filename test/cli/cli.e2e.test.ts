@@ -567,7 +567,7 @@ describe('every option can come from its environment variable', () => {
     },
     DEPLOY_HEALTH_CHECK_EXPECT: {
       value: 'v2',
-      shows: /DEPLOY_HEALTH_CHECK_EXPECT: is set but health-check is empty/,
+      shows: /DEPLOY_HEALTH_CHECK_EXPECT: is set but --health-check is empty/,
     },
     DEPLOY_COMMIT: {
       value: 'abc123',
