@@ -12,5 +12,5 @@ export function whyStale(root: string): string | undefined;
 export function restore(root: string, env?: Record<string, string | undefined>): boolean;
 /** Keeps dist/'s outputs and record in the cache, when BUILD_CACHE_DIR is set. */
 export function store(root: string, env?: Record<string, string | undefined>): void;
-/** Runs `npm run build` when dist/ is not current; true when it built. */
+/** Runs `npm run bundle` when dist/ is not current; true when it built. */
 export function ensure(root: string, say?: (line: string) => void): boolean;

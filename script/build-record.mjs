@@ -1,6 +1,6 @@
 /**
  * What dist/ was built from, decided by content, never by file times (a fresh clone sets those
- * at random): `npm run build` ends by writing dist/build.json, a SHA-256 of the build's inputs
+ * at random): `npm run bundle` ends by writing dist/build.json, a SHA-256 of the build's inputs
  * (every file under src/, package.json, package-lock.json, tsconfig.json, script/build and this
  * file) and of each file it wrote. dist/ is current when the inputs hash the same and every
  * output is still what the build wrote.
@@ -8,7 +8,7 @@
  *   node script/build-record.mjs write    record dist/ as built from the tree as it is now
  *                                         (and keep it in BUILD_CACHE_DIR when set)
  *   node script/build-record.mjs check    exit 0 when dist/ is current, 1 when not (says why)
- *   node script/build-record.mjs ensure   `npm run build` only when dist/ is not current
+ *   node script/build-record.mjs ensure   `npm run bundle` only when dist/ is not current
  *
  * With BUILD_CACHE_DIR set, script/build keeps each build's outputs under that folder by the
  * hash of its inputs, and a later build of the same inputs copies them instead of running ncc
@@ -151,7 +151,7 @@ export function store(root, env = process.env) {
   }
 }
 
-/** Runs `npm run build` when dist/ is not current; says which it did. */
+/** Runs `npm run bundle` when dist/ is not current; says which it did. */
 export function ensure(root, say = (line) => console.error(line)) {
   const why = whyStale(root);
   if (why === undefined) {
@@ -159,7 +159,7 @@ export function ensure(root, say = (line) => console.error(line)) {
     return false;
   }
   say(`rebuilding dist/: ${why}`);
-  execFileSync('npm', ['run', '--silent', 'build'], { cwd: root, stdio: 'inherit' });
+  execFileSync('npm', ['run', '--silent', 'bundle'], { cwd: root, stdio: 'inherit' });
   return true;
 }
 

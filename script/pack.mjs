@@ -4,10 +4,11 @@
  * tarball's path. The package holds the two bundles, action.yml, the README and the licence,
  * and a manifest without the repository's development fields: every runtime dependency is
  * bundled into dist/, so the published package has no dependencies at all (and not the
- * optional Node 24 binary the tests use), no scripts (the root's `prepack` refuses to pack the
- * root: script/refuse-root-pack.mjs) and no `private` (the root is). On GitHub Actions
- * (GITHUB_REPOSITORY set) the manifest names the repository, which npm's provenance check
- * compares with the workflow's.
+ * optional Node 24 binary the tests use), no scripts and no `private` (the root is). Its name
+ * is scoped to the repository's owner, `@OWNER/deploy-agent`, so that no one else can publish
+ * the name the docs run, and the manifest names the repository, which npm's provenance check
+ * compares with the workflow's. The repository is GITHUB_REPOSITORY (set on GitHub Actions),
+ * else the GitHub address of the `origin` remote.
  * Plain JavaScript, so any Node runs it.
  */
 import { execFileSync } from 'node:child_process';
@@ -31,6 +32,12 @@ const PUBLISHED_FIELDS = [
   'repository',
 ];
 
+/** The package's name for the repository `OWNER/REPO`: npm scopes are lower case. */
+export function packageName(repository) {
+  return `@${repository.split('/')[0].toLowerCase()}/deploy-agent`;
+}
+
+/** The manifest published for the repository `OWNER/REPO`. */
 export function publishedManifest(manifest, repository) {
   const published = Object.fromEntries(
     PUBLISHED_FIELDS.filter((field) => manifest[field] !== undefined).map((field) => [
@@ -38,13 +45,36 @@ export function publishedManifest(manifest, repository) {
       manifest[field],
     ]),
   );
-  if (repository !== undefined && repository !== '') {
-    published.repository = { type: 'git', url: `git+https://github.com/${repository}.git` };
-  }
+  published.name = packageName(repository);
+  published.repository = { type: 'git', url: `git+https://github.com/${repository}.git` };
   return published;
 }
 
+/** `OWNER/REPO`: GITHUB_REPOSITORY, else the `origin` remote's GitHub address; else it stops. */
+function repositoryOf() {
+  const named = process.env.GITHUB_REPOSITORY ?? '';
+  if (/^[\w.-]+\/[\w.-]+$/.test(named)) return named;
+  let origin = '';
+  try {
+    origin = execFileSync('git', ['remote', 'get-url', 'origin'], {
+      cwd: ROOT,
+      encoding: 'utf8',
+      stdio: ['ignore', 'pipe', 'ignore'],
+    }).trim();
+  } catch {
+    // No origin: said below.
+  }
+  const match = /github\.com[:/]([\w.-]+\/[\w.-]+?)(?:\.git)?\/?$/.exec(origin);
+  if (match !== null) return match[1];
+  console.error(
+    "pack: the package is named after the repository's owner (@OWNER/deploy-agent), and neither " +
+      'GITHUB_REPOSITORY nor a GitHub origin remote names it: run GITHUB_REPOSITORY=OWNER/REPO npm run tarball',
+  );
+  process.exit(1);
+}
+
 function main() {
+  const repository = repositoryOf();
   const out = path.resolve(process.argv[2] ?? path.join(ROOT, '.tmp'));
   mkdirSync(out, { recursive: true });
   const manifest = JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8'));
@@ -53,7 +83,7 @@ function main() {
     for (const file of [...manifest.files, 'README.md', 'LICENSE']) {
       cpSync(path.join(ROOT, file), path.join(stage, file), { recursive: true });
     }
-    const published = publishedManifest(manifest, process.env.GITHUB_REPOSITORY);
+    const published = publishedManifest(manifest, repository);
     writeFileSync(path.join(stage, 'package.json'), `${JSON.stringify(published, null, 2)}\n`);
     const answer = execFileSync(
       'npm',

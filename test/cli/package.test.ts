@@ -19,6 +19,8 @@ import { NODE24 } from '../support/run-action.ts';
 import { runCli } from './run-cli.ts';
 
 const PACK_TIMEOUT_MS = 120_000;
+/** The package's name for the repository Acme/agent-deploy. */
+const PACKAGE = '@acme/deploy-agent';
 
 let directory: string;
 let tarball: string;
@@ -34,7 +36,7 @@ beforeAll(async () => {
   directory = mkdtempSync(path.join(tmpdir(), 'cli-package-'));
   tarball = execFileSync(process.execPath, [path.join(ROOT, 'script', 'pack.mjs'), directory], {
     encoding: 'utf8',
-    env: { ...process.env, GITHUB_REPOSITORY: '' },
+    env: { ...process.env, GITHUB_REPOSITORY: 'Acme/agent-deploy' },
   }).trim();
   installed = path.join(directory, 'project');
   execFileSync('mkdir', ['-p', installed]);
@@ -78,12 +80,20 @@ describe('the published package', () => {
     ]);
   });
 
+  it('is @OWNER/deploy-agent, scoped to the repository it names (issue 56)', () => {
+    const manifest = JSON.parse(
+      readFileSync(path.join(installed, 'node_modules', PACKAGE, 'package.json'), 'utf8'),
+    ) as Record<string, unknown>;
+    expect(manifest.name).toBe('@acme/deploy-agent');
+    expect(manifest.repository).toEqual({
+      type: 'git',
+      url: 'git+https://github.com/Acme/agent-deploy.git',
+    });
+  });
+
   it('has a bin, engines for Node 22 and 24, and no dependency of any kind', () => {
     const manifest = JSON.parse(
-      readFileSync(
-        path.join(installed, 'node_modules', 'deploy-agent-action', 'package.json'),
-        'utf8',
-      ),
+      readFileSync(path.join(installed, 'node_modules', PACKAGE, 'package.json'), 'utf8'),
     ) as Record<string, unknown>;
     expect(manifest.bin).toEqual({ 'deploy-agent': 'dist/cli.js' });
     expect(manifest.engines).toEqual({ node: '>=22' });
@@ -95,7 +105,7 @@ describe('the published package', () => {
     const lock = JSON.parse(readFileSync(path.join(installed, 'package-lock.json'), 'utf8')) as {
       packages: Record<string, unknown>;
     };
-    expect(Object.keys(lock.packages).sort()).toEqual(['', 'node_modules/deploy-agent-action']);
+    expect(Object.keys(lock.packages).sort()).toEqual(['', `node_modules/${PACKAGE}`]);
   });
 
   const bin = () => path.join(installed, 'node_modules', '.bin', 'deploy-agent');
@@ -144,7 +154,7 @@ describe('the published package', () => {
   );
 });
 
-describe("the repository's root (issue 25, point 6)", () => {
+describe("the repository's root (issue 25, point 6; issue 56)", () => {
   /** `npm ARGS` at the root, its exit status and stderr. */
   function npmAtRoot(args: string[]) {
     const run = spawnSync('npm', args, {
@@ -156,14 +166,42 @@ describe("the repository's root (issue 25, point 6)", () => {
     return { status: run.status, stderr: run.stderr };
   }
 
-  it('refuses npm pack, saying to run npm run tarball, and packs nothing', () => {
-    const out = mkdtempSync(path.join(directory, 'root-pack-'));
-    const run = npmAtRoot(['pack', '--pack-destination', out]);
+  it('has no script and no dependency that npm builds or fetches on a git install (issue 56)', () => {
+    const manifest = JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as {
+      scripts: Record<string, string>;
+      dependencies?: unknown;
+      workspaces?: unknown;
+    };
+    // The scripts for which npm (pacote) runs `npm install` with devDependencies on a git clone.
+    const building = ['build', 'prepare', 'prepack', 'preinstall', 'install', 'postinstall'];
+    expect(Object.keys(manifest.scripts).filter((name) => building.includes(name))).toEqual([]);
+    expect(manifest.workspaces).toBeUndefined();
+    expect(manifest.dependencies).toBeUndefined();
+  });
 
+  it('packs a private tarball with npm pack, which npm publish refuses to send', () => {
+    const out = mkdtempSync(path.join(directory, 'root-pack-'));
+    expect(npmAtRoot(['pack', '--pack-destination', out]).status).toBe(0);
+    const [packed = ''] = readdirSync(out);
+    const manifest = JSON.parse(
+      execFileSync('tar', ['-xOzf', path.join(out, packed), 'package/package.json'], {
+        encoding: 'utf8',
+      }),
+    ) as { private?: unknown };
+    expect(manifest.private).toBe(true);
+
+    // Nothing listens on port 9: npm's look-up of the name fails (it goes on without it), and
+    // EPRIVATE stops it before it sends the package.
+    const run = npmAtRoot([
+      'publish',
+      path.join(out, packed),
+      '--registry',
+      'http://127.0.0.1:9/',
+      '--//127.0.0.1:9/:_authToken=unused',
+      '--fetch-retries=0',
+    ]);
     expect(run.status).not.toBe(0);
-    expect(run.stderr).toContain("the repository's root is not the package");
-    expect(run.stderr).toContain('npm run tarball');
-    expect(readdirSync(out)).toEqual([]);
+    expect(run.stderr).toContain('EPRIVATE');
   });
 
   it('refuses npm publish before anything is packed or sent, saying what to run', () => {
@@ -197,7 +235,7 @@ describe('the release workflow', () => {
     const runs = (job?.steps ?? []).map((step) => step.run ?? '');
     const order = (text: string) => runs.findIndex((run) => run.includes(text));
     expect(order('require("./package.json").version')).toBeGreaterThanOrEqual(0);
-    expect(order('script/pack.mjs')).toBeGreaterThan(order('npm run build'));
+    expect(order('script/pack.mjs')).toBeGreaterThan(order('npm run bundle'));
     expect(runs[order('npm publish')]).toMatch(
       /npm publish "\$TARBALL" --provenance --access public/,
     );

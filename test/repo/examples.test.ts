@@ -4,7 +4,7 @@
  * docs/github.md, docs/how-it-works.md, docs/retire.md, docs/command.md) and run end to end against the emulators
  * over at least two pushes: the workflow steps through the bundles as the runner runs them,
  * with their `${{ … }}` filled in; the GitLab, Jenkins and CircleCI lines through a shell, with
- * the variables that CI sets, and `npx --yes deploy-agent-action` running dist/cli.js.
+ * the variables that CI sets, and `npx --yes github:OWNER/REPO#v1` running dist/cli.js.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';

@@ -202,7 +202,7 @@ describe('script/release', () => {
       git(clone, 'commit', '-q', '-am', 'A hand-edited dist/');
       const run = release('--dry-run');
       expect(run.status).toBe(1);
-      expect(run.stderr).toContain("dist/ differs from what 'npm run build' makes");
+      expect(run.stderr).toContain("dist/ differs from what 'npm run bundle' makes");
       expect(tags(origin)).not.toContain('v99.3.0');
     },
     BUILD_TIMEOUT_MS,

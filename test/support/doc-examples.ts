@@ -118,6 +118,9 @@ interface CircleCiConfig {
   workflows?: Yaml;
 }
 
+/** What the docs' `npx --yes SPEC` installs: this repository at its tag (issue 56). */
+export const INSTALL_SPEC = 'github:OWNER/REPO#v1';
+
 /** The `run:` line of the CircleCI config of `file` that runs the package. */
 export function circleCiRun(file: string): { config: CircleCiConfig; line: string } {
   const block = theBlock(file, (candidate) => candidate.meta === 'circleci');
@@ -125,17 +128,19 @@ export function circleCiRun(file: string): { config: CircleCiConfig; line: strin
   const line = Object.values(config.jobs)
     .flatMap((job) => job.steps)
     .map((step) => (typeof step === 'object' ? step.run : undefined))
-    .find((run) => run?.includes('deploy-agent-action') === true);
-  if (line === undefined) throw new Error(`${file}: no CircleCI step runs deploy-agent-action`);
+    .find((run) => run?.includes(INSTALL_SPEC) === true);
+  if (line === undefined) throw new Error(`${file}: no CircleCI step runs ${INSTALL_SPEC}`);
   return { config, line };
 }
 
 /** The shell line of the Jenkinsfile's `sh '…'` step that runs the package. */
 export function jenkinsSh(file: string): string {
   const block = theBlock(file, (candidate) => candidate.language === 'groovy');
-  const match = /^\s*sh '([^']*deploy-agent-action[^']*)'$/m.exec(block.text);
-  if (match === null) throw new Error(`${file}: no sh '…' step runs deploy-agent-action`);
-  return match[1] as string;
+  const match = /^\s*sh '([^']*)'$/m.exec(block.text);
+  if (match?.[1]?.includes(INSTALL_SPEC) !== true) {
+    throw new Error(`${file}: no sh '…' step runs ${INSTALL_SPEC}`);
+  }
+  return match[1];
 }
 
 /** The lines of `sh` blocks of `file` that start with `prefix` (e.g. `deploy-agent deploy`). */
@@ -153,9 +158,8 @@ export function words(line: string): string[] {
 
 /**
  * A folder holding `npx` and `deploy-agent` as a CI image with Node has them, for a shell that
- * runs a documented line: `npx --yes deploy-agent-action ARGS`, `npx --yes github:OWNER/REPO#v1
- * ARGS` and `deploy-agent ARGS` all run this checkout's dist/cli.js (the package's bin) under
- * Node 24. Any other `npx` is refused.
+ * runs a documented line: `npx --yes github:OWNER/REPO#v1 ARGS` and `deploy-agent ARGS` both run
+ * this checkout's dist/cli.js (the package's bin) under Node 24. Any other `npx` is refused.
  */
 export function packageOnPath(): string {
   const folder = mkdtempSync(path.join(tmpdir(), 'doc-examples-bin-'));
@@ -164,10 +168,9 @@ export function packageOnPath(): string {
   const scripts = {
     npx: [
       '#!/bin/sh',
-      'case "$1 $2" in',
-      "  '--yes deploy-agent-action' | '--yes github:OWNER/REPO#v1') ;;",
-      '  *) echo "this test runs only npx --yes deploy-agent-action or github:OWNER/REPO#v1, not: npx $*" >&2; exit 127 ;;',
-      'esac',
+      `if [ "$1" != --yes ] || [ "$2" != ${quote(INSTALL_SPEC)} ]; then`,
+      `  echo "this test runs only npx --yes ${INSTALL_SPEC}, not: npx $*" >&2; exit 127`,
+      'fi',
       'shift 2',
       `exec ${quote(NODE24)} ${quote(cli)} "$@"`,
     ],

@@ -16,8 +16,11 @@ export interface Certificate {
   certPath: string;
 }
 
-/** Writes `key.pem` and `cert.pem` into `directory` (which must exist) and returns them. */
-export function makeCertificate(directory: string): Certificate {
+/**
+ * Writes `key.pem` and `cert.pem` into `directory` (which must exist) and returns them; `hosts`
+ * adds DNS names to the certificate (e.g. codeload.github.com, served by a test's proxy).
+ */
+export function makeCertificate(directory: string, hosts: string[] = []): Certificate {
   const keyPath = path.join(directory, 'key.pem');
   const certPath = path.join(directory, 'cert.pem');
   try {
@@ -34,7 +37,9 @@ export function makeCertificate(directory: string): Certificate {
         '-subj',
         '/CN=127.0.0.1',
         '-addext',
-        'subjectAltName=IP:127.0.0.1,DNS:localhost',
+        ['subjectAltName=IP:127.0.0.1,DNS:localhost', ...hosts.map((host) => `DNS:${host}`)].join(
+          ',',
+        ),
         '-keyout',
         keyPath,
         '-out',
