@@ -29077,7 +29077,7 @@ __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __we
 /* harmony import */ var node_url__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(3136);
 /* harmony import */ var node_url__WEBPACK_IMPORTED_MODULE_2___default = /*#__PURE__*/__nccwpck_require__.n(node_url__WEBPACK_IMPORTED_MODULE_2__);
 /* harmony import */ var _inputs_bounded_read_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(4033);
-/* harmony import */ var _main_js__WEBPACK_IMPORTED_MODULE_4__ = __nccwpck_require__(1063);
+/* harmony import */ var _main_js__WEBPACK_IMPORTED_MODULE_4__ = __nccwpck_require__(282);
 /* harmony import */ var _pipe_end_js__WEBPACK_IMPORTED_MODULE_5__ = __nccwpck_require__(2884);
 /** The command's entry (dist/cli.js, the package's bin): wires the process to `main`, nothing else. */
 
@@ -29132,7 +29132,7 @@ __webpack_async_result__();
 
 /***/ }),
 
-/***/ 1063:
+/***/ 282:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -29512,16 +29512,38 @@ var undici = __nccwpck_require__(6752);
  * data, or straight to the service.
  */
 
+
 /**
  * The proxy settings in an environment (the process's, as the adapter hands
  * it over), read as undici reads them: the lower-case name first.
  */
 function proxySettingsFrom(env) {
     return {
-        httpsProxy: env.https_proxy ?? env.HTTPS_PROXY,
-        httpProxy: env.http_proxy ?? env.HTTP_PROXY,
+        httpsProxy: proxyAddress(env, 'https_proxy', 'HTTPS_PROXY'),
+        httpProxy: proxyAddress(env, 'http_proxy', 'HTTP_PROXY'),
         noProxy: env.no_proxy ?? env.NO_PROXY,
     };
+}
+/**
+ * A proxy variable's value, checked before any request as undici will read it: an
+ * `http:` or `https:` origin (user and password allowed), no path, query or fragment.
+ * The error names the variable, never its value (it may hold a password).
+ */
+function proxyAddress(env, lower, upper) {
+    const name = env[lower] !== undefined ? lower : upper;
+    const value = env[name];
+    if (value === undefined || value === '')
+        return value;
+    const url = URL.canParse(value) ? new URL(value) : undefined;
+    const usable = url !== undefined &&
+        (url.protocol === 'http:' || url.protocol === 'https:') &&
+        url.pathname === '/' &&
+        url.search === '' &&
+        url.hash === '';
+    if (!usable) {
+        throw new ActionError(`The proxy variable ${name} is not a proxy address: give http://host:port or https://host:port (user and password allowed), with no path, query or fragment, or unset it.`);
+    }
+    return value;
 }
 /** The code of undici's one-time warning that `EnvHttpProxyAgent` is experimental. */
 const EXPERIMENTAL_WARNING = 'UNDICI-EHPA';
@@ -41077,6 +41099,7 @@ const ACTION_WORDS = {
     headers: 'the headers input',
     integrationId: 'the integration-id input',
     apiUrl: 'api-url',
+    apiUrlFrom: 'the api-url input',
     name: 'the name input',
     repository: 'the repository input',
     waitTimeout: 'wait-timeout',
@@ -41084,6 +41107,11 @@ const ACTION_WORDS = {
     onDriftFail: 'on-drift: fail',
     onChangeFail: 'on-change: fail',
     changeRequest: 'pull request',
+    asker: 'the step',
+    secrets: 'the secrets input',
+    healthCheck: 'health-check',
+    commit: 'the commit input',
+    noWait: 'wait-for-ready is off',
 };
 const noSuchEndpoint = (words) => `Check ${words.apiUrl}: the service has no such endpoint or resource.`;
 function defaultRemedies(words) {
@@ -41133,6 +41161,26 @@ function networkFailure(error, timedOut, timeoutMs) {
     // A refused connection or a failed look-up never reached the service.
     const reached = !['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN'].includes(code);
     return { problem: code !== '' ? `${text} (${code})` : text, reached };
+}
+/**
+ * The host and port a base address reaches (the scheme's port when it names
+ * none), never its userinfo, path or query: what a connection error names.
+ */
+function hostAndPort(baseUrl) {
+    if (!URL.canParse(baseUrl))
+        return 'the address';
+    const url = new URL(baseUrl);
+    const port = url.port !== '' ? url.port : url.protocol === 'https:' ? '443' : '80';
+    return `${url.hostname}:${port}`;
+}
+/** What to check when no answer came: the address, named where it was given. */
+function addressRemedy(baseUrl, words, reached, viaProxy = false) {
+    const why = reached ? '' : ' Is it spelled right, and is the service up there?';
+    // Through a proxy, a refused connection or a failed look-up may be the proxy's own.
+    const proxy = viaProxy
+        ? ' The request goes through the proxy that HTTPS_PROXY (or HTTP_PROXY) names, unless NO_PROXY lists that host: check the proxy too.'
+        : '';
+    return `Check ${words.apiUrlFrom ?? words.apiUrl}: it gives ${hostAndPort(baseUrl)}.${why}${proxy}`;
 }
 
 ;// CONCATENATED MODULE: ./src/service/bounded-body.ts
@@ -41651,7 +41699,8 @@ class HealthProbe {
         }
         return {
             live: false,
-            missing: `${shown} does not answer as asked (${health.error ?? 'no answer'})`,
+            // The answer first: a live line cut at the terminal's edge keeps it.
+            missing: `health check: ${health.error ?? 'no answer'} from ${shown}`,
             health,
         };
     }
@@ -41702,6 +41751,8 @@ class HealthProbe {
         this.#said = { key, since: now, at: now };
     }
 }
+/** Why a health check asked for was not made: without a wait, it is made once the deployment is live. */
+const HEALTH_NOT_MADE = 'the deployment is not live yet';
 
 ;// CONCATENATED MODULE: ./src/views/deploy-summary.ts
 /**
@@ -41773,10 +41824,25 @@ function failureBlock(failure, redact) {
         return [];
     return [`<p><strong>Error:</strong></p>\n<pre>${htmlLines(redact(failure))}</pre>`];
 }
-/** The health check's row, only when a check was made. */
-function healthRow(health, text, code) {
-    const cell = healthCell(health, text, code);
-    return cell === undefined ? [] : [['Health check', cell]];
+/**
+ * Why a health check asked for was not made: the deployment was not live yet
+ * and the run did not wait (none when one was made, or none was asked for).
+ */
+function healthNotMade(input) {
+    const { spec, liveness } = input;
+    if (input.healthAsked !== true || spec.dryRun || liveness === undefined)
+        return undefined;
+    return liveness.live || liveness.health !== undefined
+        ? undefined
+        : `not made: ${HEALTH_NOT_MADE} (not waiting)`;
+}
+/** The health check's row, when a check was made or one asked for was not. */
+function healthRow(input, text, code) {
+    const notMade = healthNotMade(input);
+    const cell = healthCell(input.liveness?.health, text, code);
+    if (cell !== undefined)
+        return [['Health check', cell]];
+    return notMade === undefined ? [] : [['Health check', text(notMade)]];
 }
 /** The rows of the deployment's table, each cell already written (text, code or a link). */
 function deploymentRows(input, redact) {
@@ -41792,7 +41858,7 @@ function deploymentRows(input, redact) {
         ['Status', code(shown?.status)],
         ['Outcome', text(outcomeOf(result, shown))],
         ['Live', text(liveCell(input.liveness))],
-        ...healthRow(input.liveness?.health, text, code),
+        ...healthRow(input, text, code),
         ['Source', code(spec.source)],
         ...typeRow(result, shown, code),
         ['Repository', code(repository.url)],
@@ -41847,15 +41913,15 @@ function summaryHtml(input) {
 const agents_summary_HEADINGS = ['Agent', 'Deployment', 'Status', 'Live', 'Commit', 'Drift', 'Links'];
 /** The column of the health checks' answers, after `Live`: only when some agent has a check. */
 const HEALTH_AFTER = agents_summary_HEADINGS.indexOf('Live') + 1;
-/** Whether some agent's health check was made: the table then has a `Health` column. */
+/** Whether some agent's health check was made, or not made (said why): the table then has a `Health` column. */
 function anyHealth(summary) {
-    return summary.agents.some((part) => part.summary.liveness?.health !== undefined);
+    return summary.agents.some((part) => part.summary.liveness?.health !== undefined || healthNotMade(part.summary) !== undefined);
 }
 /** What an agent's health check answered, short, for its row: the whole answer is below it. */
 function healthOf(part, text) {
     const health = part.summary.liveness?.health;
     if (health === undefined)
-        return '—';
+        return text(healthNotMade(part.summary));
     return `${health.ok ? '✅' : '❌'} ${text(healthAnswer(health))}`;
 }
 /** The links of an agent's row: its address and its dashboard, those the address rule lets through. */
@@ -42824,6 +42890,11 @@ function parseConfig(raw, workspace) {
  * command would take it from its flags or its CI's variables. Nothing here
  * knows where it runs.
  */
+
+/** The entry's words for what its user gives: the run's, else the action's inputs. */
+function wordsOf(run) {
+    return run.words ?? ACTION_WORDS;
+}
 /**
  * The run is for a pull request from another repository than the run's own
  * (or from a deleted one): CI systems give such runs no secrets.
@@ -42987,9 +43058,74 @@ function parseHealthCheck(raw) {
     // An address holding {url} elsewhere (in its query) is checked with a stand-in for it.
     parseWebAddress(fillPlaceholder(text, URL_PLACEHOLDER, 'url'), {
         example: EXAMPLES,
-        credentials: 'pass them with health-check-headers',
+        credentials: "pass them in the health check's headers instead",
     });
     return { kind: 'address', template: text };
+}
+
+;// CONCATENATED MODULE: ./src/inputs/image-reference.ts
+/**
+ * The `image-uri` input (and a manifest entry's): an image reference,
+ * `[host[:port]/]name[:tag][@algorithm:hex]`, checked before any request
+ * against the grammar registries use. The patterns are those of
+ * distribution/reference's regexp.go (github.com/distribution/reference,
+ * v0.6.0: `alphanumeric`, `separator`, `domainNameComponent`, `ipv6address`,
+ * `optionalPort`, `tag`, `digestPat`, composed as its `referencePat`), not a
+ * parser of our own; they only pick which part to name when one is wrong.
+ */
+
+
+/** regexp.go's `NameTotalLengthMax`: a longer name is refused by registries. */
+const NAME_MAX = 255;
+/** Far above a name, a tag and a sha512 digest; a longer text is not tried against the patterns. */
+const REFERENCE_MAX = 1024;
+const alphanumeric = '[a-z0-9]+';
+const separator = '(?:[._]|__|[-]+)';
+const domainNameComponent = '(?:[a-zA-Z0-9]|[a-zA-Z0-9][a-zA-Z0-9-]*[a-zA-Z0-9])';
+const ipv6address = '\\[(?:[a-fA-F0-9:]+)\\]';
+const optionalPort = '(?::[0-9]+)?';
+const tag = '[\\w][\\w.-]{0,127}';
+// `[[:xdigit:]]` in Go's syntax.
+const digestPat = '[A-Za-z][A-Za-z0-9]*(?:[-_+.][A-Za-z][A-Za-z0-9]*)*[:][0-9a-fA-F]{32,}';
+const domainName = `${domainNameComponent}(?:\\.${domainNameComponent})*`;
+const domainAndPort = `(?:${domainName}|${ipv6address})${optionalPort}`;
+const pathComponent = `${alphanumeric}(?:${separator}${alphanumeric})*`;
+const remoteName = `${pathComponent}(?:/${pathComponent})*`;
+const namePat = `(?:${domainAndPort}/)?${remoteName}`;
+const REFERENCE = new RegExp(`^(${namePat})(?::(${tag}))?(?:@(${digestPat}))?$`);
+/** A valid name, then `:` and anything: what is wrong is the tag. */
+const NAME_THEN_TAG = new RegExp(`^${namePat}:([^@]*)(?:@.*)?$`);
+/** A valid name (and tag), then `@` and anything: what is wrong is the digest. */
+const NAME_THEN_DIGEST = new RegExp(`^${namePat}(?::${tag})?@(.*)$`);
+const TAG_RULE = 'letters, digits, _, . and -, at most 128, not starting with . or -';
+const DIGEST_RULE = 'algorithm:hex, such as sha256: and 64 hexadecimal digits';
+const NAME_RULE = 'lower-case letters and digits, parts separated by ., _, __, - or /, after an optional registry host[:port]';
+/** What is wrong with a reference the grammar refuses: its tag, its digest or its name. */
+function fault(raw) {
+    const digest = NAME_THEN_DIGEST.exec(raw);
+    if (digest !== null)
+        return `its digest '${digest[1] ?? ''}' is not ${DIGEST_RULE}`;
+    const tagged = NAME_THEN_TAG.exec(raw);
+    if (tagged !== null)
+        return `its tag '${tagged[1] ?? ''}' is not a tag (${TAG_RULE})`;
+    if (/\s/.test(raw))
+        return 'it holds a space';
+    return `its name is not a repository name (${NAME_RULE})`;
+}
+/** The reference as given, once registries would take it; else what is wrong with it. */
+function parseImageReference(raw) {
+    if (UNSAFE_IN_AN_INPUT.test(raw))
+        fail('must not contain control characters or line breaks');
+    const shown = `'${raw}' is not an image reference ([host[:port]/]name[:tag][@digest])`;
+    if (raw.length > REFERENCE_MAX)
+        fail(`is not an image reference: longer than ${REFERENCE_MAX}`);
+    const match = REFERENCE.exec(raw);
+    if (match === null)
+        fail(`${shown}: ${fault(raw)}`);
+    if ((match[1] ?? '').length > NAME_MAX) {
+        fail(`${shown}: its name is longer than ${NAME_MAX} characters`);
+    }
+    return raw;
 }
 
 ;// CONCATENATED MODULE: ./src/inputs/declare.ts
@@ -43002,6 +43138,14 @@ function parseHealthCheck(raw) {
  */
 
 
+/**
+ * An expression left as it is (`${{ github.token }}`): only a runner evaluates one, and a run
+ * outside a runner that reads action.yml's defaults (`local-action`) hands it over as text.
+ * It is no value: never masked, never a token.
+ */
+function isUnevaluated(raw) {
+    return /^\$\{\{.*\}\}$/.test(raw.trim());
+}
 function input(parse, options = {}) {
     return { ...options, parse, sensitive: options.sensitive ?? false };
 }
@@ -43344,6 +43488,7 @@ function namedAgents(manifest, template) {
 
 
 
+
 /**
  * `repository`, or the run's own when given empty (the default); the run's
  * own is on the run's host, when the run knows it.
@@ -43368,7 +43513,7 @@ const INPUTS = {
     repository: input(parseRepositoryInput, { default: { run: 'repository' } }),
     'repo-ref': input(unlessEmpty(parseText), { default: '' }),
     'agent-config-path': input(unlessEmpty(parseText), { default: '' }),
-    'image-uri': input(unlessEmpty(parseText), { default: '' }),
+    'image-uri': input(unlessEmpty(parseImageReference), { default: '' }),
     secrets: input(parseSecrets, { sensitive: true, default: '' }),
     'wait-for-ready': input(parseBoolean, { default: 'false' }),
     'wait-timeout': input(parseWaitTimeout, { default: '900' }),
@@ -43408,7 +43553,7 @@ const core_inputs_pick = (names) => {
 function unknownValueWarning(what, value, known) {
     if (known.includes(value))
         return undefined;
-    return `${what} '${untrusted(value)}' is not one the action knows (${known.join(', ')}): it is passed on as it is, and the service decides`;
+    return `${what} '${untrusted(value)}' is not one this release knows (${known.join(', ')}): it is passed on as it is, and the service decides`;
 }
 
 ;// CONCATENATED MODULE: ./src/inputs/service-access.ts
@@ -43553,6 +43698,7 @@ function reposRequest(inputs) {
 }
 
 ;// CONCATENATED MODULE: ./src/inputs/commit.ts
+
 function none(reason) {
     return { kind: 'none', reason };
 }
@@ -43567,7 +43713,7 @@ function sameRepository(fullName, repository) {
  */
 function commitRequest(commit, fields, run) {
     if (commit.kind === 'none')
-        return none('the commit input is none');
+        return none(`${wordsOf(run).commit} is none`);
     if (commit.kind === 'sha')
         return commit;
     if (fields.source !== 'codehost')
@@ -43590,6 +43736,13 @@ function commitRequest(commit, fields, run) {
 }
 
 ;// CONCATENATED MODULE: ./src/inputs/health-inputs.ts
+/**
+ * The inputs of the check of a deployment's own address (ACTION-CONTRACT.md behaviour
+ * 31): `health-check`, `health-check-headers` and `health-check-expect`, read as one
+ * request, or none when the check is off. Headers or an expected text without a
+ * check would check nothing: an input error, before any request.
+ */
+
 
 /** The three inputs, in action.yml's order. */
 const HEALTH_INPUT_NAMES = [
@@ -43616,10 +43769,10 @@ function healthSensitiveValues(inputs) {
     return [...Object.values(inputs['health-check-headers']), ...queryValues(address)];
 }
 /** Headers or an expected text given without a check. */
-function healthProblems(inputs) {
+function healthProblems(inputs, { healthCheck } = ACTION_WORDS) {
     if (inputs['health-check'] !== undefined)
         return [];
-    const problem = 'is set but health-check is empty: set health-check (e.g. /ok) or remove it';
+    const problem = `is set but ${healthCheck} is empty: set ${healthCheck} (e.g. /ok) or remove it`;
     return [
         ...(Object.keys(inputs['health-check-headers']).length > 0
             ? [{ input: 'health-check-headers', problem }]
@@ -43634,9 +43787,9 @@ function healthProblems(inputs) {
  * nor, with a manifest, any agent's entry sets `health-check` (the step's headers serve
  * the agents that do).
  */
-function unusedHealthProblems(inputs, manifest) {
+function unusedHealthProblems(inputs, words, manifest) {
     const checked = manifest?.agents.some(({ entry }) => (entry['health-check'] ?? '').trim() !== '');
-    return checked === true ? [] : healthProblems(inputs);
+    return checked === true ? [] : healthProblems(inputs, words);
 }
 
 ;// CONCATENATED MODULE: ./src/inputs/build-deploy-spec.ts
@@ -43646,6 +43799,8 @@ function unusedHealthProblems(inputs, manifest) {
  * on more than one input (mostly on `source`). Every such problem is found
  * before the spec is built, and all of them are reported together.
  */
+
+
 
 
 
@@ -43672,11 +43827,12 @@ function requested(inputs) {
             }),
         },
         secretReferences: config.secret_references ?? null,
+        imageFromInput: inputs['image-uri'] !== undefined,
     };
 }
 /** Problems of inputs that are each valid but do not go together. */
-function combinationProblems(inputs, wanted) {
-    const problems = [...accessProblems(inputs), ...healthProblems(inputs)];
+function combinationProblems(inputs, wanted, run) {
+    const problems = [...accessProblems(inputs), ...healthProblems(inputs, wordsOf(run))];
     const { source } = inputs;
     if (source !== 'external_docker' && wanted.secretReferences !== null) {
         problems.push({
@@ -43693,14 +43849,32 @@ function combinationProblems(inputs, wanted) {
     return problems;
 }
 function needsImage(source, wanted) {
-    if (wanted.sourceRevisionConfig.image_uri != null)
-        return [];
+    const image = wanted.sourceRevisionConfig.image_uri;
+    if (image != null)
+        return configImageProblems(image, wanted);
     return [
         {
             input: 'image-uri',
             problem: `is required with source ${source} (or config.source_revision_config.image_uri)`,
         },
     ];
+}
+/**
+ * The image `config` gives, checked as the `image-uri` input is (the input, when
+ * given, was checked where it was read and is what `image` holds).
+ */
+function configImageProblems(image, wanted) {
+    if (wanted.imageFromInput)
+        return [];
+    try {
+        parseImageReference(image);
+        return [];
+    }
+    catch (error) {
+        if (!(error instanceof Invalid))
+            throw error;
+        return [{ input: 'config', problem: `source_revision_config.image_uri ${error.message}` }];
+    }
 }
 function codehostFields(inputs, wanted) {
     const integrationId = wanted.sourceConfig.integration_id;
@@ -43785,7 +43959,7 @@ function commonFields(inputs, wanted, fields, run) {
 /** The deploy spec, or an `InputError` naming every input that does not fit the others. */
 function buildDeploySpec(inputs, run) {
     const wanted = requested(inputs);
-    const problems = combinationProblems(inputs, wanted);
+    const problems = combinationProblems(inputs, wanted, run);
     const fields = sourceFields(inputs, wanted);
     if (Array.isArray(fields))
         throw new errors_InputError([...problems, ...fields]);
@@ -43795,6 +43969,7 @@ function buildDeploySpec(inputs, run) {
 }
 
 ;// CONCATENATED MODULE: ./src/inputs/agents-request.ts
+
 
 
 
@@ -43829,7 +44004,7 @@ function attempt(key, field, parse) {
     }
 }
 /** The step's secrets the entry lists (all when it lists none), or a problem for each unknown name. */
-function agentSecrets({ key, entry }, inputs) {
+function agentSecrets({ key, entry }, inputs, words) {
     const listed = entry.secrets;
     if (listed === undefined)
         return { value: inputs.secrets };
@@ -43839,7 +44014,7 @@ function agentSecrets({ key, entry }, inputs) {
         return {
             problems: unknown.map((name) => ({
                 input: pathOf(key, 'secrets'),
-                problem: `'${name}' is not one of the step's secrets (the secrets input gives ${given.size === 0 ? 'none' : [...given].join(', ')})`,
+                problem: `'${name}' is not one of ${words.asker}'s secrets (${words.secrets} gives ${given.size === 0 ? 'none' : [...given].join(', ')})`,
             })),
         };
     }
@@ -43868,7 +44043,7 @@ function entryInputs({ key, entry }, fields, run) {
 /** The agent's inputs: the step's, overridden by its entry's; or every problem of its entry. */
 function agentInputs(agent, inputs, run) {
     const { overrides, problems } = entryInputs(agent, ENTRY_INPUTS, run);
-    const secrets = agentSecrets(agent, inputs);
+    const secrets = agentSecrets(agent, inputs, wordsOf(run));
     if ('problems' in secrets)
         problems.push(...secrets.problems);
     else
@@ -43934,7 +44109,7 @@ function buildAgentsRequest(inputs, run) {
     const named = namedAgents(manifest, inputs.name);
     const problems = [
         ...accessProblems(inputs),
-        ...unusedHealthProblems(inputs, manifest),
+        ...unusedHealthProblems(inputs, wordsOf(run), manifest),
         ...named.problems,
     ];
     const agents = [];
@@ -44037,6 +44212,7 @@ function planRequest(inputs, run) {
 
 
 
+
 /** The core's inputs `status` takes, in action.yml's order. */
 const STATUS_INPUTS = core_inputs_pick([
     ...ACCESS_INPUT_NAMES,
@@ -44100,7 +44276,7 @@ function lookupOf(inputs, access) {
 function readStatusRequest(read, run) {
     const inputs = declare_readInputs(STATUS_INPUTS, read, { ...run, repository: undefined });
     const manifest = inputs.agents;
-    const problems = unusedHealthProblems(inputs, manifest);
+    const problems = unusedHealthProblems(inputs, wordsOf(run), manifest);
     if (problems.length > 0)
         throw new errors_InputError(problems);
     const lookup = lookupOf(inputs, checkedAccess(inputs));
@@ -44129,6 +44305,11 @@ const COMMAND_WORDS = {
     onChangeFail: '--on-change fail',
     // GitLab's word; commandWords says pull request elsewhere (a GitHub pull request on CircleCI).
     changeRequest: 'merge request',
+    asker: 'the command',
+    secrets: 'DEPLOY_SECRETS, --secrets-file or --secret NAME',
+    healthCheck: '--health-check',
+    commit: '--commit',
+    noWait: 'no --wait',
 };
 /**
  * The command's words where it runs: a proposed change is a merge request
@@ -48117,9 +48298,10 @@ function describeCiRun(env, cwd) {
     };
 }
 /** The run as the core takes it: the CI's slug (or origin's) is the default of `--repository`. */
-function runDescription(run, workspace) {
+function runDescription(run, workspace, words) {
     return {
         workspace,
+        words,
         repository: run.slug,
         ...(run.host === undefined ? {} : { repositoryHost: run.host }),
         head: run.head,
@@ -48481,12 +48663,12 @@ class NotReusableError extends DeploymentError {
     name = 'NotReusableError';
 }
 /** A deployment found by its name, fit to reuse: same source, not being deleted. */
-function checkReusable(deployment, spec) {
+function checkReusable(deployment, spec, words) {
     if (deployment.source !== spec.source) {
-        throw new NotReusableError(`Deployment '${spec.name}' (${deployment.id}) exists with source ${deployment.source}, but source ${spec.source} was asked for. A deployment's name and source cannot change: use another name, or set source to ${deployment.source}.`, deployment);
+        throw new NotReusableError(`Deployment '${spec.name}' (${deployment.id}) exists with source ${deployment.source}, but source ${spec.source} was asked for. A deployment's name and source cannot change: use another name, or deploy with source ${deployment.source}.`, deployment);
     }
     if (deployment.status === 'AWAITING_DELETE') {
-        throw new NotReusableError(`Deployment '${spec.name}' (${deployment.id}) is AWAITING_DELETE: it is being deleted, and the name is unavailable until it is gone. Wait for the deletion to finish and run the step again, or deploy under another name.`, deployment);
+        throw new NotReusableError(`Deployment '${spec.name}' (${deployment.id}) is AWAITING_DELETE: it is being deleted, and the name is unavailable until it is gone. Wait for the deletion to finish and run ${words.asker} again, or deploy under another name.`, deployment);
     }
     return deployment;
 }
@@ -48521,14 +48703,14 @@ function reconcileCreate(name, dependencies) {
             if (!(lookUpError instanceof ActionError) || lookUpError instanceof CancelledError) {
                 throw lookUpError;
             }
-            throw new ActionError(`${failure.message}\n${conflict ? 'The service says it exists' : 'The create may have taken effect'}, and looking '${name}' up failed too: ${lookUpError.message}\nRunning the step again is safe: it finds the deployment before creating one.`);
+            throw new ActionError(`${failure.message}\n${conflict ? 'The service says it exists' : 'The create may have taken effect'}, and looking '${name}' up failed too: ${lookUpError.message}\nRunning ${dependencies.service.words.asker} again is safe: it finds the deployment before creating one.`);
         });
         if (found !== undefined) {
             logger.info(`'${name}' exists (${found.id}): using it`);
             return found;
         }
         if (conflict) {
-            throw new ActionError(`${failure.message}\nThe service says '${name}' exists, but no deployment of that exact name was listed within ${settleWindow}. Run the step again later.`);
+            throw new ActionError(`${failure.message}\nThe service says '${name}' exists, but no deployment of that exact name was listed within ${settleWindow}. Run ${dependencies.service.words.asker} again later.`);
         }
         logger.info(`'${name}' is not listed after ${settleWindow}: it was not created`);
         return undefined;
@@ -48560,7 +48742,7 @@ async function checkCreated(created, dependencies) {
  */
 async function create(spec, request, repository, dependencies, onCreated) {
     const { value, via } = await dependencies.service.create(request, reconcileCreate(request.name, dependencies));
-    const deployment = via === 'answer' ? value : checkReusable(value, spec);
+    const deployment = via === 'answer' ? value : checkReusable(value, spec, dependencies.service.words);
     // A deployment that answered a 409 was created by another run.
     const created = via !== 'conflict';
     if (created)
@@ -48598,7 +48780,12 @@ async function deploy(spec, dependencies, { onRequest, onCreated } = {}) {
         return found;
     });
     if (existing !== undefined) {
-        return { request, repository, deployment: checkReusable(existing, spec), created: false };
+        return {
+            request,
+            repository,
+            deployment: checkReusable(existing, spec, dependencies.service.words),
+            created: false,
+        };
     }
     if (spec.dryRun) {
         logger.info(`dry run: would ${CREATE_CALL} to create '${spec.name}'`);
@@ -48662,10 +48849,21 @@ function liveness(deployment, target, seenRevisions, orderOf = () => undefined) 
     const branch = target.branch === undefined ? '' : ` of branch ${target.branch}`;
     const shown = commit === undefined ? '(none given)' : shortSha(untrusted(commit));
     const relation = order === 'older' ? 'older than' : 'not';
+    const missing = `the latest revision is for commit ${shown}, ${relation} the target ${shortSha(target.sha)}${branch}`;
+    // Older: the target's push may still come. Not known: only a push of the target builds it.
+    if (commit === undefined || order === 'older')
+        return { live: false, missing };
     return {
         live: false,
-        missing: `the latest revision is for commit ${shown}, ${relation} the target ${shortSha(target.sha)}${branch}`,
+        missing: `${missing}; which of the two is newer is not known here`,
+        remedy: unpushedRemedy(deployment, target.sha, commit),
     };
+}
+/** What to do when the service runs another commit and waiting cannot tell whether the target comes. */
+function unpushedRemedy(deployment, target, live) {
+    const ref = deployment.source_revision_config.repo_ref;
+    const where = ref === undefined || ref === null ? 'the branch it tracks' : `branch ${untrusted(ref)}`;
+    return `A longer wait does not build commit ${shortSha(target)} unless it is pushed to ${where}: push it there, or target commit ${shortSha(untrusted(live))} if that is the newer one.`;
 }
 /** The ref a deployment tracks: the live one, else the one the request sets. */
 function trackedRef(deployment, requested) {
@@ -48749,15 +48947,21 @@ class CommitOrders {
 
 
 
+
 /** The deployment `deploy` found, or undefined when it created one (or would). */
 function reusedOf(result) {
     return result.created ? undefined : result.deployment;
 }
-/** The revisions of a reused deployment: a revision the step did not see is a newer push. */
-function seenRevisionsOf(reused) {
-    if (reused === undefined)
+/**
+ * The revisions of the deployment as the step found or created it: a
+ * revision the step did not see is a newer push. The same rule on create and
+ * on reuse, so that one world gets one verdict: a create's own revision is
+ * the branch's head as the service knows it, no evidence of a newer push.
+ */
+function seenRevisionsOf(deployment) {
+    if (deployment === undefined)
         return new Set();
-    return new Set([reused.latest_revision_id, reused.active_revision_id].filter((id) => id !== null));
+    return new Set([deployment.latest_revision_id, deployment.active_revision_id].filter((id) => id !== null));
 }
 /** The target of a codehost spec, against the branch the deployment tracks. */
 function targetOf(spec, result, logger) {
@@ -48800,9 +49004,9 @@ function comparedRepository(spec) {
  * will not build is drift, and blocked with the revision drift: the
  * deployment is not live, and the step does not wait for it.
  */
-async function assess(spec, result, logger, ask) {
+async function assess(spec, result, logger, ask, { asker } = ACTION_WORDS) {
     const reused = reusedOf(result);
-    const seenRevisions = seenRevisionsOf(reused);
+    const seenRevisions = seenRevisionsOf(result.deployment);
     const drift = reused === undefined ? [] : findDrift(spec, result.request, reused).map(fieldDrift);
     const target = targetOf(spec, result, logger);
     const orders = new CommitOrders(ask, comparedRepository(spec), target, logger);
@@ -48810,8 +49014,8 @@ async function assess(spec, result, logger, ask) {
         await orders.learn(reused);
     const unbuilt = unbuiltOf(reused, target, orders);
     if (unbuilt === undefined)
-        return { target, seenRevisions, drift, orders };
-    return { seenRevisions, drift: [...drift, unbuilt], orders };
+        return { target, seenRevisions, drift, orders, asker };
+    return { seenRevisions, drift: [...drift, unbuilt], orders, asker };
 }
 /**
  * The differences that block the revision (a revision field the deployment
@@ -48829,11 +49033,11 @@ function unbuiltIn(drift) {
  * What runs and what the step asked for, for each blocked entry, in one
  * sentence; the remedy last.
  */
-function blockedText(goal) {
-    const parts = blockedIn(goal.drift).map((entry) => entry.kind === 'unbuilt'
-        ? `it runs commit ${showCommit(entry.live)} and the step asks for commit ${shortSha(entry.wanted)}, which the service will not build (build_on_push is off)`
-        : `${untrusted(entry.field)} is ${showValue(entry.live)} and the step asks for ${showValue(entry.wanted)}`);
-    return `${parts.join('; ')}. The service cannot update a deployment, so what the step asks for will never run there`;
+function blockedText({ drift, asker = ACTION_WORDS.asker, }) {
+    const parts = blockedIn(drift).map((entry) => entry.kind === 'unbuilt'
+        ? `it runs commit ${showCommit(entry.live)} and ${asker} asks for commit ${shortSha(entry.wanted)}, which the service will not build (build_on_push is off)`
+        : `${untrusted(entry.field)} is ${showValue(entry.live)} and ${asker} asks for ${showValue(entry.wanted)}`);
+    return `${parts.join('; ')}. The service cannot update a deployment, so what ${asker} asks for will never run there`;
 }
 /** What to do about blocked entries: the remedies that fit them. */
 function blockedRemedy(goal) {
@@ -48867,9 +49071,9 @@ const ONLY_LIVE = { seenRevisions: new Set() };
  */
 async function decideLive(deployment, goal) {
     await goal.orders?.learn(deployment);
-    const { drift = [] } = goal;
+    const { drift = [], asker } = goal;
     if (blockedIn(drift).length > 0)
-        return { live: false, missing: blockedText({ drift }), final: true };
+        return { live: false, missing: blockedText({ drift, asker }), final: true };
     const otherwise = liveness(deployment, goal.target, goal.seenRevisions, (commit) => goal.orders?.of(commit));
     if (!otherwise.live || goal.health === undefined)
         return otherwise;
@@ -48973,7 +49177,9 @@ function givesUp(schedule, options) {
  * Every request holds the ids of all agents that asked lately (within two
  * of the longest intervals), so a check asked while a request that holds its
  * id is under way takes that request's answer rather than wait for the
- * next. A failed request fails every check it serves with the same error:
+ * next. Each check is told when the request that answers it left, so that
+ * its wait measures the service's silence from then, not from its turn in
+ * the queue. A failed request fails every check it serves with the same error:
  * each wait counts it, and slows down on a `429`, as it does alone. A
  * request that answers serves each check from its own record alone
  * (`Service.getByIds`): a record the service garbled fails that agent's
@@ -49022,13 +49228,15 @@ class StatusChecks {
         this.#schedule = startSchedule(this.#wait, this.#clock.now());
     }
     /** A wait's check (`RunDependencies.statusCheck`): the deployment as the next request lists it. */
-    check = (id, timeoutMs) => new Promise((resolve, reject) => {
+    check = (id, timeoutMs, sent) => new Promise((resolve, reject) => {
         const now = this.#clock.now();
-        const asked = { id, deadline: now + timeoutMs, resolve, reject };
+        const asked = { id, deadline: now + timeoutMs, sent, resolve, reject };
         this.#lately.set(id, now);
         const joined = [...this.#underWay].find((batch) => batch.ids.has(id) && batch.endsBy <= asked.deadline);
-        if (joined !== undefined)
+        if (joined !== undefined) {
+            asked.sent?.(joined.sentAt);
             return void joined.checks.push(asked);
+        }
         if (this.#heldBy !== undefined && this.#heldUntil > asked.deadline) {
             return void reject(this.#heldBy);
         }
@@ -49093,8 +49301,10 @@ class StatusChecks {
                 continue;
             const nearest = Math.min(...served.map((asked) => asked.deadline));
             const timeoutMs = checkTimeoutMs(nearest, now);
-            const batch = { ids: held, endsBy: now + timeoutMs, checks: served };
+            const batch = { ids: held, sentAt: now, endsBy: now + timeoutMs, checks: served };
             this.#underWay.add(batch);
+            for (const asked of served)
+                asked.sent?.(now);
             void this.#answer(batch, timeoutMs);
         }
     }
@@ -49131,14 +49341,6 @@ class StatusChecks {
 }
 
 ;// CONCATENATED MODULE: ./src/run/decisions/wait-heartbeat.ts
-/**
- * What a wait tells the views (a line of the log each): a `waiting` event at
- * each change (status, revision, commit) and, while nothing changes, one at
- * least every `heartbeatMs`: while a check is in flight too, which may take
- * up to a request's timeout. A `status_change` goes with each change, and a
- * `wait_over` ends the wait.
- */
-
 
 /** What the log says changed: the status, the revisions, the commit. */
 function progressKey(deployment) {
@@ -49204,7 +49406,7 @@ class Heartbeat {
      * Awaits `work` with a line whenever the heartbeat is due meanwhile: a
      * timer on the clock, so that a pause and a check the service does not
      * answer (it may block for the request's whole timeout) are alike. `note`
-     * says, from the time waited, why nothing changed.
+     * says, when the line is due, why nothing changed (if it knows).
      */
     async beating(state, work, note) {
         const clock = this.#clock;
@@ -49216,7 +49418,7 @@ class Heartbeat {
         const arm = () => {
             const beat = Math.max(0, (this.#shown?.at ?? since) + this.#heartbeatMs - clock.now());
             cancel = clock.timer(beat, () => {
-                this.say(state, note?.(runtime_formatDuration(clock.now() - since)));
+                this.say(state, note?.());
                 arm();
             });
         };
@@ -49261,14 +49463,21 @@ class WaitError extends DeploymentError {
         this.liveness = liveness;
     }
 }
+/** A check in flight for less than this is no silence of the service worth a word. */
+const SILENCE_MS = 1_000;
 /**
  * One check: the deployment as the service lists it now, why the check
  * failed, or nothing when the shared checks reached the deadline unsent.
+ * `sent` is told when its request left.
  */
-async function wait_check(dependencies, id, timeoutMs) {
-    const { service, statusCheck } = dependencies;
+async function wait_check(dependencies, id, timeoutMs, sent) {
+    const { service, statusCheck, clock } = dependencies;
+    const alone = (asked, ms) => {
+        sent(clock.now());
+        return service.getById(asked, ms);
+    };
     try {
-        const seen = await (statusCheck ?? ((...asked) => service.getById(...asked)))(id, timeoutMs);
+        const seen = await (statusCheck ?? alone)(id, timeoutMs, sent);
         return seen ?? new ActionError(`${Service.describeGetById(id)} does not list the deployment`);
     }
     catch (error) {
@@ -49285,15 +49494,33 @@ function noteUnknownStatus(status, known, logger) {
     if (STATUSES.includes(status) || known.has(status))
         return;
     known.add(status);
-    logger.info(`status ${untrusted(status)} is not one the action knows: waiting through it`);
+    logger.info(`status ${untrusted(status)} is not one this release knows: waiting through it`);
 }
-/** Why a wait timed out: its length, its checks, the pause the service asked for, what is missing. */
-function timedOut(name, schedule, options, missing, words) {
+/** Why a wait timed out: its length, its checks, the pause the service asked for, what is missing, what to do. */
+function timedOut(name, schedule, options, { missing, remedy }, words) {
     const { slowdownMs } = schedule;
     const slowed = slowdownMs > 0
         ? `; the service asked to pause ${runtime_formatDuration(slowdownMs)} between checks`
         : '';
-    return `Deployment ${name} is not live after ${runtime_formatDuration(options.timeoutMs)} (${schedule.checks} checks${slowed}): ${missing}. Raise ${words.waitTimeout}, or look at the deployment in the service.`;
+    const advice = remedy ?? `Raise ${words.waitTimeout}, or look at the deployment in the service.`;
+    return `Deployment ${name} is not live after ${runtime_formatDuration(options.timeoutMs)} (${schedule.checks} checks${slowed}): ${missing}. ${advice}`;
+}
+/**
+ * One check, with the heartbeat's lines meanwhile: they say the service's
+ * silence counted from when the request left, not from the check's turn in
+ * a shared queue.
+ */
+function beatingCheck(heartbeat, state, dependencies, id, timeoutMs) {
+    let sentAt;
+    return heartbeat.beating(state, () => wait_check(dependencies, id, timeoutMs, (at) => {
+        sentAt = at;
+    }), () => silence(sentAt, dependencies.clock.now()));
+}
+/** What the heartbeat adds while a check is in flight: the service's silence since its request left, if long. */
+function silence(sentAt, now) {
+    if (sentAt === undefined || now - sentAt < SILENCE_MS)
+        return undefined;
+    return `the service has not answered a status check for ${runtime_formatDuration(now - sentAt)}`;
 }
 /** The note of a `429`: asked to slow down, which is no failure (the deadline still holds). */
 function slowingDown(schedule) {
@@ -49333,7 +49560,7 @@ async function waitUntilLive(initial, goal, options, dependencies, decided) {
         const state = { deployment, missing: verdict.missing };
         const move = nextMove(schedule, deadline, clock.now());
         if (move.kind === 'stop') {
-            const message = timedOut(name, schedule, options, verdict.missing, service.words);
+            const message = timedOut(name, schedule, options, verdict, service.words);
             throw heartbeat.over('timed_out', new WaitError(message, deployment, verdict));
         }
         heartbeat.show(state);
@@ -49342,7 +49569,8 @@ async function waitUntilLive(initial, goal, options, dependencies, decided) {
         if (move.kind === 'pause-to-deadline')
             continue;
         schedule = checkStarted(schedule, options, clock.now());
-        const seen = await heartbeat.beating(state, () => wait_check(dependencies, deployment.id, checkTimeoutMs(deadline, clock.now())), (waited) => `the service has not answered a status check for ${waited}`);
+        const timeoutMs = checkTimeoutMs(deadline, clock.now());
+        const seen = await beatingCheck(heartbeat, state, dependencies, deployment.id, timeoutMs);
         if (seen === undefined)
             continue;
         if (!(seen instanceof ActionError)) {
@@ -49490,14 +49718,14 @@ function withHealth(goal, asked, dependencies, proxy) {
  * Without a wait: a health check that could not be made (no `url` to check) fails the
  * step, after the outputs; one that did not answer as asked is a warning.
  */
-function noteHealth(name, liveness, logger) {
+function noteHealth(name, liveness, logger, words) {
     const { health } = liveness;
     if (health === undefined || health.ok)
         return;
     if (!liveness.live && liveness.final === true) {
         throw new ActionError(`Deployment '${name}' is not live: ${liveness.missing}.`);
     }
-    logger.warning(`'${name}' does not answer its health check: ${healthLine(health)}. Not waiting (wait-for-ready is off), so this is a warning.`);
+    logger.warning(`'${name}' does not answer its health check: ${healthLine(health)}. Not waiting (${words.noWait}), so this is a warning.`);
 }
 /** Says which commit is live when another one superseded the target. */
 function noteSuperseded(goal, liveness, logger) {
@@ -49683,6 +49911,7 @@ class RunRecord {
             request: this.request,
             deployment: this.deployment,
             liveness: this.liveness,
+            healthAsked: this.spec.health !== undefined,
             target: this.goal?.target?.sha,
             drift: this.goal?.drift.map(shownDrift),
             failure: this.failure,
@@ -49780,10 +50009,13 @@ class ServiceClient {
             if (bound.cancelled)
                 throw new CancelledError('The run was cancelled');
             const { problem, reached } = networkFailure(error, bound.timedOut, timeoutMs);
+            const { baseUrl } = this.#options;
             return new ServiceError({
                 method,
                 path,
-                problem,
+                // Where it failed: a typo in the address shows here (host and port only).
+                problem: `${problem} at ${hostAndPort(baseUrl)}`,
+                remedy: addressRemedy(baseUrl, this.words, reached, this.#options.dispatcher !== undefined),
                 ambiguous: reached && !idempotent,
                 transient: true,
             });
@@ -49979,6 +50211,7 @@ function warnOfSpec(spec, logger) {
 
 
 
+
 /** Why a targeted commit is drift: the deployment will not build it. */
 const BUILD_OFF = 'build_on_push is off: the service will not build this commit';
 /**
@@ -49992,7 +50225,7 @@ function reportDrift(spec, goal, waits, logger, words) {
     const blocked = blockedIn(drift);
     for (const entry of drift) {
         const note = entry.kind === 'unbuilt' ? ` (${BUILD_OFF})` : '';
-        logger.warning(`drift: ${untrusted(entry.field)}: the step wants ${showValue(entry.wanted)}, the deployment has ${showValue(entry.live)}${note}`);
+        logger.warning(`drift: ${untrusted(entry.field)}: ${words.asker} wants ${showValue(entry.wanted)}, the deployment has ${showValue(entry.live)}${note}`);
     }
     const rest = drift.filter((entry) => !entry.blocks);
     const fields = rest.map((entry) => untrusted(entry.field)).join(', ');
@@ -50009,22 +50242,28 @@ function reportDrift(spec, goal, waits, logger, words) {
     if (rest.length === 0)
         return;
     if (fails) {
-        throw new ActionError(`Deployment '${spec.name}' differs from what the step asks for (${words.onDriftFail}): ${fields}. ${advice}`);
+        throw new ActionError(`Deployment '${spec.name}' differs from what ${words.asker} asks for (${words.onDriftFail}): ${fields}. ${advice}`);
     }
     logger.info(`${rest.length} ${plural(rest.length, 'difference')} not applied: ${fields}. ${advice}`);
 }
-/** Without a wait (not asked for, or a dry run): says when the target is not live yet. */
-function noteLiveness(spec, goal, liveness, logger) {
+/**
+ * Without a wait (not asked for, or a dry run): says when the target is not
+ * live yet, and that a health check asked for was not made then.
+ */
+function noteLiveness(spec, goal, liveness, { logger, service }) {
     if (spec.waitForReady)
         logger.info('dry run: not waiting');
     noteSuperseded(goal, liveness, logger);
     if (liveness.health !== undefined) {
-        noteHealth(spec.name, liveness, logger);
+        noteHealth(spec.name, liveness, logger, service.words);
         return;
     }
     // A deployment that will never run the target was already said so, in a warning.
     if (!liveness.live && goal.target !== undefined && blockedIn(goal.drift).length === 0) {
         logger.notice(`commit ${shortSha(goal.target.sha)} is not live yet: ${liveness.missing}`);
+    }
+    if (!liveness.live && spec.health !== undefined && !spec.dryRun) {
+        logger.notice(`health check not made: ${HEALTH_NOT_MADE} (${service.words.noWait}; waiting until live would check it)`);
     }
 }
 /** What the step waits for, said once the deployment is found or created. */
@@ -50059,7 +50298,7 @@ async function steps(spec, io, events, record, share) {
     });
     // A dry run checks nothing of the deployment's address.
     const asked = spec.dryRun ? { ...spec, health: undefined } : spec;
-    const goal = withHealth(await assess(spec, result, logger, io.commitOrder), asked, dependencies, io.proxy);
+    const goal = withHealth(await assess(spec, result, logger, io.commitOrder, dependencies.service.words), asked, dependencies, io.proxy);
     const found = result.deployment;
     // Decided once for the deployment found or created; the wait decides it for each one it sees.
     const liveness = found && (await decideLive(found, goal));
@@ -50070,7 +50309,7 @@ async function steps(spec, io, events, record, share) {
     tellDeployed(record, events, waitingFor(goal, waits));
     reportDrift(spec, goal, waits, logger, dependencies.service.words);
     if (liveness !== undefined && !waits)
-        noteLiveness(spec, goal, liveness, logger);
+        noteLiveness(spec, goal, liveness, dependencies);
     share.release();
     const last = waits && liveness !== undefined
         ? await waitForLive(spec, found, liveness, goal, {
@@ -50080,9 +50319,18 @@ async function steps(spec, io, events, record, share) {
         : { deployment: found, liveness };
     record.seen(last.deployment, last.liveness);
     const { deployment } = last;
-    if (deployment !== undefined) {
-        logger.info(`${result.created ? 'created' : 'reused'} deployment '${spec.name}': ${deployment.id} (${untrusted(deployment.status)})`);
-    }
+    if (deployment !== undefined)
+        logger.info(finalLine(spec.name, result.created, deployment));
+}
+/**
+ * The deploy's last line: created or reused, the id, the status, and the
+ * address when the deployment has one it may publish (the vetted deployment's
+ * `custom_url`: none when it was withheld for holding a secret).
+ */
+function finalLine(name, created, deployment) {
+    const url = deployment.source_config.custom_url;
+    const at = url === undefined || url === null || url === '' ? '' : ` at ${untrusted(url)}`;
+    return `${created ? 'created' : 'reused'} '${name}': ${deployment.id} (${untrusted(deployment.status)})${at}`;
 }
 /**
  * Tells the views, once, that the run has a deployment (found, or created
@@ -50388,7 +50636,7 @@ async function verdictOf(spec, dependencies) {
     if (found === undefined) {
         return { action: 'create', request: redactedRequest(result.request), changes: [] };
     }
-    const goal = await assess(dryRun, result, dependencies.logger);
+    const goal = await assess(dryRun, result, dependencies.logger, undefined, dependencies.service.words);
     const buildsOnPush = found.source === 'codehost' && found.source_config.build_on_push === true;
     const wouldFail = [
         ...(blockedIn(goal.drift).length === 0 ? [] : [`${blockedText(goal)}. ${blockedRemedy(goal)}`]),
@@ -50452,7 +50700,7 @@ function planOutputs(verdict, dashboardUrl) {
     };
 }
 /** The verdict in one log line a difference, and one for the verdict. */
-function logVerdict(name, verdict, logger) {
+function logVerdict(name, verdict, logger, words) {
     if (verdict.action === 'create') {
         logger.info(`plan: '${name}' does not exist: the deploy would create it`);
         return;
@@ -50462,7 +50710,7 @@ function logVerdict(name, verdict, logger) {
         return;
     }
     for (const { field, wanted, live } of verdict.changes) {
-        logger.info(`plan: ${untrusted(field)}: the step wants ${showValue(wanted)}, the deployment has ${showValue(live)}; not applied`);
+        logger.info(`plan: ${untrusted(field)}: ${words.asker} wants ${showValue(wanted)}, the deployment has ${showValue(live)}; not applied`);
     }
     const branch = verdict.tracks?.branch;
     const builds = verdict.tracks?.buildsOnPush === true;
@@ -50493,7 +50741,7 @@ async function planned({ spec, onChange }, io, events, shared) {
         const verdict = await verdictOf(spec, dependencies);
         events.emit({ kind: 'phase_over', ...phase });
         events.emit({ kind: 'outputs', outputs: planOutputs(verdict, spec.dashboardUrl) });
-        logVerdict(spec.name, verdict, logger);
+        logVerdict(spec.name, verdict, logger, dependencies.service.words);
         const report = {
             name: spec.name,
             verdict,
@@ -50704,7 +50952,7 @@ async function lookUp(request, io, events, record, share) {
     const liveness = await decideLive(found, goal);
     record.seen(found, liveness);
     if (!request.waitForReady)
-        noteHealth(name, liveness, logger);
+        noteHealth(name, liveness, logger, dependencies.service.words);
     const last = request.waitForReady
         ? await waitForLive(request, found, liveness, goal, {
             ...dependencies,
@@ -50871,12 +51119,23 @@ function inputLabels(table) {
     }
     return labels;
 }
+/**
+ * A manifest entry's field (`agents.support.repository`), with the option that
+ * gives it for every agent when the command has one (`or --repository`).
+ */
+function entryLabel(input, labels) {
+    const field = /^agents\.[^.]+\.([a-z-]+)$/.exec(input)?.[1];
+    const option = field === undefined ? undefined : labels.get(field);
+    // `--repository (or DEPLOY_REPOSITORY)` reads flat after the field: no brackets in brackets.
+    const flat = option?.replace(/ \(or ([^()]+)\)$/, ' or $1');
+    return flat === undefined ? input : `${input} (for every agent: ${flat})`;
+}
 /** The core's input error, with each input named as the command knows it; its lead first. */
 function describeInputError(error, request, ci) {
     const labels = inputLabels(optionTable());
     const lines = error.problems.map(({ input, problem }) => {
         const origin = request.origins[input];
-        let label = origin ?? labels.get(input) ?? input;
+        let label = origin ?? labels.get(input) ?? entryLabel(input, labels);
         if (input === 'repository' && origin === undefined && ci.slug !== undefined) {
             const whose = ci.host === undefined ? `${ci.where}'s project` : 'the origin remote';
             label = `--repository (defaulted to ${whose} ${ci.slug}: pass --repository owner/name)`;
@@ -51423,6 +51682,31 @@ function cutMiddle(text, columns) {
 function padToWidth(text, columns) {
     return text + ' '.repeat(Math.max(0, columns - screenWidth(text)));
 }
+/** How a row that goes on the row before starts (`wrapAtSpaces`). */
+const GOES_ON = '  ';
+/**
+ * `line` broken at its spaces into rows of at most `columns` columns, each
+ * row after the first indented, so that a terminal never breaks a word (an
+ * id, an address) in two; a word wider than the row stays whole on its own.
+ * A line that fits is as it was. Colour sequences take no column.
+ */
+function wrapAtSpaces(line, columns) {
+    if (screenWidth(line) <= columns)
+        return line;
+    const rows = [];
+    let row = '';
+    for (const word of line.split(' ')) {
+        const next = row === '' ? word : `${row} ${word}`;
+        if (row !== '' && row.trim() !== '' && screenWidth(next) > columns) {
+            rows.push(row);
+            row = `${GOES_ON}${word}`;
+        }
+        else
+            row = next;
+    }
+    rows.push(row);
+    return rows.join('\n');
+}
 
 ;// CONCATENATED MODULE: ./src/cli/fleet-output.ts
 /**
@@ -51765,13 +52049,27 @@ class EventStream {
  * The log's live line on a terminal: one row that says what the wait waits
  * for and for how long, redrawn in place (every second, at each change, and
  * to the new width when the terminal is resized). In a deploy of several
- * agents it is still one row, for every agent that waits (`[key] what`, the
- * longest wait's time), so that agents waiting at once never take turns on
- * it. Its text is already cleaned by the log.
+ * agents it is still one row, for every agent that waits, so that agents
+ * waiting at once never take turns on it: what a person acts on first (how
+ * many agents are live, then each waiting agent's status, or what else it
+ * waits for), the longest wait's time last, always in view:
+ * `… 1 of 3 live · research: AWAITING_DATABASE · triage: DEPLOYING (12 s)`.
+ * Its text is already cleaned by the log.
  */
 
 /** The waiting text is cut no narrower than this; below it the whole row is cut, plain. */
 const WHAT_MIN = 8;
+/** Between the parts of the row of several agents. */
+const SEPARATOR = ' · ';
+/**
+ * What an agent waits on, in short: the status alone when the status is
+ * what it waits for (live.ts says `status is DEPLOYING, not READY`), else
+ * the waiting text as it is.
+ */
+function waitGist(what) {
+    const status = /^status is (\S+), not READY(.*)$/su.exec(what);
+    return status === null ? what : `${status[1] ?? ''}${status[2] ?? ''}`;
+}
 /** The entry of a run of one deployment (an agent's entry is its key). */
 const ONE_DEPLOYMENT = '';
 function formatSeconds(seconds) {
@@ -51788,6 +52086,8 @@ class LiveLine {
     #waits = new Map();
     #timer;
     #shown = false;
+    /** In a deploy of several agents: how many are live, of how many. */
+    #tally;
     #onResize = () => this.draw();
     constructor(stream, style, now) {
         this.#stream = stream;
@@ -51819,7 +52119,14 @@ class LiveLine {
         if (this.active)
             this.draw();
         else
-            this.end(false);
+            this.end();
+    }
+    /** How many agents of a deploy of several are live, of how many: the row starts with it. */
+    tally(live, of) {
+        if (this.#tally?.live === live && this.#tally.of === of)
+            return;
+        this.#tally = { live, of };
+        this.draw();
     }
     /** Erases the row, if shown (a line is about to be written). */
     clear() {
@@ -51834,36 +52141,54 @@ class LiveLine {
             return;
         const since = Math.min(...[...this.#waits.values()].map((wait) => wait.since));
         const elapsed = `(${formatSeconds((this.#now() - since) / 1000)})`;
-        this.#stream.write(`\r\u001b[2K${this.#text(this.#what(), elapsed)}`);
+        const waits = [...this.#waits];
+        const row = this.#tally === undefined && waits.length === 1 && waits[0]?.[0] === ONE_DEPLOYMENT
+            ? this.#text(waits[0][1].what, elapsed)
+            : this.#agentsText(waits, elapsed);
+        this.#stream.write(`\r\u001b[2K${row}`);
         this.#shown = true;
     }
-    /** What the waits wait for: the one wait's text, or each agent's after its key. */
-    #what() {
-        const waits = [...this.#waits];
-        if (waits.length === 1 && waits[0]?.[0] === ONE_DEPLOYMENT)
-            return waits[0][1].what;
-        const each = waits.map(([agent, wait]) => `[${agent}] ${wait.what}`).join(' | ');
-        return waits.length === 1 ? each : `${waits.length} agents: ${each}`;
+    /** The room on the row, in columns: one short of the terminal's edge, where some terminals move the cursor to the next row. */
+    #room() {
+        const columns = this.#stream.columns;
+        return columns !== undefined && columns > 0 ? columns - 1 : Number.POSITIVE_INFINITY;
     }
     /**
-     * The row, cut to the terminal's width as it is now, in screen columns. A
-     * line wider than the terminal wraps, and the redraw (which clears one
-     * row) would leave a copy of its first rows each time. It stops one
-     * column short of the edge, where some terminals move the cursor to the
-     * next row. The waiting text is cut first, so the elapsed time stays in
-     * view.
+     * The row of one deployment, cut to the terminal's width as it is now, in
+     * screen columns. A line wider than the terminal wraps, and the redraw
+     * (which clears one row) would leave a copy of its first rows each time.
+     * The waiting text is cut first, so the elapsed time stays in view.
      */
     #text(what, elapsed) {
-        const columns = this.#stream.columns;
-        const room = columns !== undefined && columns > 0 ? columns - 1 : Number.POSITIVE_INFINITY;
+        const room = this.#room();
         const lead = '… waiting until live: ';
         const left = room - screenWidth(`${lead} ${elapsed}`);
         if (left < WHAT_MIN)
             return cutToWidth(`${lead}${what} ${elapsed}`, room);
         return `${this.#style.mark('…')} waiting until live: ${cutToWidth(what, left)} ${this.#style.elapsed(elapsed)}`;
     }
-    /** Ends it: every wait off, the timer stopped; its last state left on screen when `keep`. */
-    end(keep) {
+    /**
+     * The row of several agents: how many are live, then what the waiting
+     * agents wait on in short, the agents that wait on the same named together
+     * (`support, triage: DEPLOYING`); when the parts do not all fit, the
+     * longest are cut first, so that every part keeps its start; the elapsed
+     * time stays in view.
+     */
+    #agentsText(waits, elapsed) {
+        const room = this.#room();
+        const tally = this.#tally;
+        const lead = tally === undefined ? `${waits.length} waiting` : `${tally.live} of ${tally.of} live`;
+        const parts = [...grouped(waits)].map(([gist, agents]) => `${agents.join(', ')}: ${gist}`);
+        const left = room - screenWidth(`… ${lead}${SEPARATOR} ${elapsed}`);
+        const shares = fairShares(parts.map((part) => screenWidth(part)), left - screenWidth(SEPARATOR) * (parts.length - 1));
+        if (shares.some((share) => share < WHAT_MIN)) {
+            return cutToWidth(`… ${[lead, ...parts].join(SEPARATOR)} ${elapsed}`, room);
+        }
+        const what = parts.map((part, index) => cutToWidth(part, shares[index] ?? 0)).join(SEPARATOR);
+        return `${this.#style.mark('…')} ${lead}${SEPARATOR}${what} ${this.#style.elapsed(elapsed)}`;
+    }
+    /** Ends it: every wait off, the timer stopped, the row erased. */
+    end() {
         if (!this.active)
             return;
         if (this.#timer !== undefined)
@@ -51871,12 +52196,34 @@ class LiveLine {
         this.#timer = undefined;
         this.#stream.off?.('resize', this.#onResize);
         this.#waits.clear();
-        if (keep && this.#shown) {
-            this.#stream.write('\n');
-            this.#shown = false;
-        }
         this.clear();
     }
+}
+/** The waiting agents by what they wait on in short, in the order they began to wait. */
+function grouped(waits) {
+    const groups = new Map();
+    for (const [agent, wait] of waits) {
+        const gist = waitGist(wait.what);
+        groups.set(gist, [...(groups.get(gist) ?? []), agent]);
+    }
+    return groups;
+}
+/**
+ * How many columns each of parts `widths` wide gets of `room`: a part that
+ * fits its equal share whole, what it leaves over to the wider ones.
+ */
+function fairShares(widths, room) {
+    const shares = widths.map(() => 0);
+    let left = room;
+    const byWidth = widths
+        .map((width, index) => ({ width, index }))
+        .sort((a, b) => a.width - b.width);
+    byWidth.forEach(({ width, index }, order) => {
+        const share = Math.min(width, Math.floor(left / (byWidth.length - order)));
+        shares[index] = share;
+        left -= share;
+    });
+    return shares;
 }
 
 ;// CONCATENATED MODULE: ./src/cli/log.ts
@@ -51890,8 +52237,10 @@ class LiveLine {
  * too) is the line a deploy of that agent alone writes, after its key
  * (`[support] `). Colour only on a terminal, never with NO_COLOR. Every line
  * is redacted before it is written: the core's events are already, the
- * command's own lines are not.
+ * command's own lines are not. On a terminal a line wider than it breaks
+ * between words, never inside one.
  */
+
 
 
 const STYLES = { bold: '1', dim: '2', red: '31', yellow: '33', cyan: '36' };
@@ -51925,6 +52274,8 @@ class StderrLog {
     #stream;
     #options;
     #live;
+    /** In a deploy of several agents: how many it has, each agent seen, and those live. */
+    #agents = { of: 0, seen: new Set(), live: new Set() };
     constructor(stream, options) {
         this.#stream = stream;
         this.#options = options;
@@ -51939,8 +52290,18 @@ class StderrLog {
     }
     #line(text) {
         this.#live.clear();
-        this.#stream.write(`${text}\n`);
+        this.#stream.write(`${this.#fitted(text)}\n`);
         this.#live.draw();
+    }
+    /** On a terminal, each line wider than it broken between words, never inside one (an id). */
+    #fitted(text) {
+        const columns = this.#stream.columns;
+        if (!this.#options.terminal || columns === undefined || columns <= 0)
+            return text;
+        return text
+            .split('\n')
+            .map((line) => wrapAtSpaces(line, columns))
+            .join('\n');
     }
     /** A line of `level` as it is written (without an agent's key); none for debug when it is off. */
     #levelLine(level, message) {
@@ -52026,6 +52387,7 @@ class StderrLog {
      * it says something else.
      */
     #agentEvent(agent, event) {
+        this.#count(agent, event);
         const keyed = (line) => {
             if (line !== undefined)
                 this.#line(`[${agent}] ${line}`);
@@ -52050,9 +52412,23 @@ class StderrLog {
                 return;
         }
     }
-    /** Ends the live line, if any, leaving its last state on screen. */
+    /** A deploy of several agents, `count` of them: the live line says how many are live. */
+    expectAgents(count) {
+        this.#agents.of = count;
+    }
+    /** Counts the agents, and those live (their wait over, live, or found live), for the live line. */
+    #count(agent, event) {
+        const { seen, live } = this.#agents;
+        seen.add(agent);
+        const isLive = (event.kind === 'wait_over' && event.outcome === 'live') ||
+            (event.kind === 'finished' && event.report.stage === 'live');
+        if (isLive)
+            live.add(agent);
+        this.#live.tally(live.size, Math.max(this.#agents.of, seen.size));
+    }
+    /** Ends the live line, if any, and erases it: a line that stayed would show a wait that is over. */
     close() {
-        this.#live.end(true);
+        this.#live.end();
     }
 }
 
@@ -52153,7 +52529,8 @@ function openSession(secretValues, world, { events: wantsEvents = false } = {}) 
 /** A terminal's width when it does not say. */
 const DEFAULT_WIDTH = 80;
 /** The service over HTTP, as the deploy reaches it (proxy, retries, the command's words). */
-function serviceOf(access, { world, log, redactor, signal }) {
+function serviceOf(access, context) {
+    const { world, log, redactor, signal, request } = context;
     for (const value of access.sensitiveValues)
         redactor.add(value);
     const client = new ServiceClient({
@@ -52165,7 +52542,7 @@ function serviceOf(access, { world, log, redactor, signal }) {
         signal,
         redact: (text) => redactor.redact(text),
         dispatcher: proxyDispatcher(proxySettingsFrom(world.env)),
-        words: COMMAND_WORDS,
+        words: { ...COMMAND_WORDS, apiUrlFrom: request.origins['api-url'] },
     });
     // A listed deployment carries its secrets: the service registers each value as its page is parsed.
     return new Service(client, log, {
@@ -52225,7 +52602,7 @@ async function writeListing(service, asked, context) {
 }
 async function list(context) {
     const { request, world, ci, log } = context;
-    const run = runDescription(ci, world.cwd);
+    const run = runDescription(ci, world.cwd, commandWords(world.env.GITLAB_CI === 'true'));
     const asked = listRequest(declare_readInputs({ ...FLEET_SHARED_INPUTS, ...LIST_OWN_INPUTS }, (name) => request.inputs[name], run));
     for (const warning of asked.warnings)
         log.warning(warning);
@@ -52239,7 +52616,7 @@ async function list(context) {
 }
 async function repos(context) {
     const { request, world, ci, log } = context;
-    const run = runDescription(ci, world.cwd);
+    const run = runDescription(ci, world.cwd, commandWords(world.env.GITLAB_CI === 'true'));
     const asked = reposRequest(declare_readInputs(REPOS_INPUTS, (name) => request.inputs[name], run));
     const repositories = await serviceOf(asked.access, context).listRepositories(asked.integrationId);
     if (repositories.length === 0)
@@ -52517,7 +52894,8 @@ function outputsDotenv(outputs, maxKeys = DOTENV_LIMIT_VARIABLES) {
 /**
  * What a deploy of several agents writes for machines outside GitHub: one
  * `--json` object whose `deployments` holds, for each agent by key, the
- * object a deploy of that agent alone would print (its drift list included,
+ * action's entry for it in its `deployments` output (`name`, `drift-count`…)
+ * and the object a deploy of that agent alone would print (its drift list included,
  * `error` when it failed), with `live` true only when every agent is live;
  * and a dotenv report of `DEPLOYMENT_LIVE` and four variables an agent, the
  * most useful first, so that GitLab's limit on the number of variables cuts
@@ -52526,9 +52904,16 @@ function outputsDotenv(outputs, maxKeys = DOTENV_LIMIT_VARIABLES) {
 
 
 
-/** The `--json` object: each agent's own object by key, `live`, and `error` when the run failed. */
+/**
+ * The `--json` object: each agent's object by key (every field of the
+ * action's entry, so that the same `jq` reads both, then its own outputs),
+ * `live`, and `error` when the run failed.
+ */
 function agentsJson(manifest, error) {
-    const deployments = Object.fromEntries(manifest.agents.map((agent) => [agent.key, outputsJson(agent.outputs, agent.error)]));
+    const deployments = Object.fromEntries(manifest.agents.map((agent) => [
+        agent.key,
+        { ...agent.entry, ...outputsJson(agent.outputs, agent.error) },
+    ]));
     return {
         deployments,
         live: manifest.live,
@@ -52683,15 +53068,17 @@ class OutputsSeen {
     }
     /**
      * Every agent: those of the manifest's `deployments` in its order (its
-     * failure from there), then any other whose run set outputs.
+     * entry and failure from there), then any other whose run set outputs.
      */
     #manifestOutputs() {
         const deployments = deploymentsOf(this.#outputs.deployments);
         const keys = [...new Set([...Object.keys(deployments), ...this.#agents.keys()])];
         const agents = keys.map((key) => {
-            const error = deployments[key]?.error;
+            const entry = deployments[key] ?? {};
+            const { error } = entry;
             return {
                 key,
+                entry,
                 outputs: this.#agents.get(key) ?? {},
                 ...(typeof error === 'string' ? { error } : {}),
             };
@@ -52760,12 +53147,23 @@ class OutputsSeen {
 
 
 
+/** The commit a deploy was given (`--commit SHA`), which it targets whatever the checkout's head. */
+function givenCommit(prepared) {
+    if (prepared.command !== 'deploy')
+        return undefined;
+    const { commit } = 'spec' in prepared ? prepared.spec : (prepared.agents.agents[0]?.spec ?? {});
+    return commit?.kind === 'sha' ? commit.sha : undefined;
+}
 /**
- * One line on where the run is, and the branch head it is for when known
- * (when not, the core says why nothing is targeted, where that matters).
+ * One line on where the run is, and the commit it targets: the one given,
+ * else the branch head when known (when not, the core says why nothing is
+ * targeted, where that matters).
  */
-function describeRun(ci) {
+function describeRun(ci, given) {
     const { head } = ci;
+    if (given !== undefined && (head.kind === 'none' || head.sha.toLowerCase() !== given)) {
+        return `run: ${ci.where}, commit ${shortSha(given)} (the commit given)`;
+    }
     if (head.kind === 'none')
         return `run: ${ci.where}`;
     const from = head.pullRequest && head.repository !== undefined && head.repository !== ci.slug
@@ -52859,13 +53257,16 @@ async function runCommand(request, command, world) {
         throw error;
     }
 }
-/** What the core is given: the command's world, and the views of its events. */
-function runnerIO(world, { log, events, redactor, redact, signal }, run, view) {
+/**
+ * What the core is given: the command's world, and the views of its events;
+ * `apiUrlFrom` is where the service's address came from (the flag or the variable).
+ */
+function runnerIO(world, { log, events, redactor, redact, signal }, run, view, apiUrlFrom) {
     return {
         run,
         proxy: proxySettingsFrom(world.env),
         pace: paceFrom(world.env),
-        words: commandWords(world.env.GITLAB_CI === 'true'),
+        words: { ...commandWords(world.env.GITLAB_CI === 'true'), apiUrlFrom },
         commitOrder: checkoutCommitOrder({ cwd: world.cwd, env: world.env }),
         clock: systemClock,
         signal,
@@ -52881,7 +53282,7 @@ function runnerIO(world, { log, events, redactor, redact, signal }, run, view) {
 async function runRequest(request, command, world, session, { seen, quitting }) {
     const { log } = session;
     const ci = describeCiRun(world.env, world.cwd);
-    const run = runDescription(ci, world.cwd);
+    const run = runDescription(ci, world.cwd, commandWords(world.env.GITLAB_CI === 'true'));
     let prepared;
     try {
         prepared = readCommandRequest(command, (name) => request.inputs[name], run);
@@ -52893,11 +53294,13 @@ async function runRequest(request, command, world, session, { seen, quitting }) 
         log.error(message);
         return { exitCode: EXIT.usage, error: message };
     }
-    if ('agents' in prepared)
+    if ('agents' in prepared) {
         seen.expectAgents(prepared.command === 'plan' ? 'plans' : 'deployments');
+        log.expectAgents(prepared.agents.agents.length);
+    }
     if (command === 'deploy')
-        log.info(describeRun(ci));
-    const outcome = await session.interruptible(() => runCommandRequest(prepared, runnerIO(world, session, run, seen.view)), quitting);
+        log.info(describeRun(ci, givenCommit(prepared)));
+    const outcome = await session.interruptible(() => runCommandRequest(prepared, runnerIO(world, session, run, seen.view, request.origins['api-url'])), quitting);
     if (outcome.stack !== undefined)
         log.debug(outcome.stack);
     if (outcome.failure !== undefined)

@@ -53735,6 +53735,7 @@ const ACTION_WORDS = {
     headers: 'the headers input',
     integrationId: 'the integration-id input',
     apiUrl: 'api-url',
+    apiUrlFrom: 'the api-url input',
     name: 'the name input',
     repository: 'the repository input',
     waitTimeout: 'wait-timeout',
@@ -53742,6 +53743,11 @@ const ACTION_WORDS = {
     onDriftFail: 'on-drift: fail',
     onChangeFail: 'on-change: fail',
     changeRequest: 'pull request',
+    asker: 'the step',
+    secrets: 'the secrets input',
+    healthCheck: 'health-check',
+    commit: 'the commit input',
+    noWait: 'wait-for-ready is off',
 };
 const noSuchEndpoint = (words) => `Check ${words.apiUrl}: the service has no such endpoint or resource.`;
 function defaultRemedies(words) {
@@ -53791,6 +53797,26 @@ function networkFailure(error, timedOut, timeoutMs) {
     // A refused connection or a failed look-up never reached the service.
     const reached = !['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN'].includes(code);
     return { problem: code !== '' ? `${text} (${code})` : text, reached };
+}
+/**
+ * The host and port a base address reaches (the scheme's port when it names
+ * none), never its userinfo, path or query: what a connection error names.
+ */
+function hostAndPort(baseUrl) {
+    if (!URL.canParse(baseUrl))
+        return 'the address';
+    const url = new URL(baseUrl);
+    const port = url.port !== '' ? url.port : url.protocol === 'https:' ? '443' : '80';
+    return `${url.hostname}:${port}`;
+}
+/** What to check when no answer came: the address, named where it was given. */
+function addressRemedy(baseUrl, words, reached, viaProxy = false) {
+    const why = reached ? '' : ' Is it spelled right, and is the service up there?';
+    // Through a proxy, a refused connection or a failed look-up may be the proxy's own.
+    const proxy = viaProxy
+        ? ' The request goes through the proxy that HTTPS_PROXY (or HTTP_PROXY) names, unless NO_PROXY lists that host: check the proxy too.'
+        : '';
+    return `Check ${words.apiUrlFrom ?? words.apiUrl}: it gives ${hostAndPort(baseUrl)}.${why}${proxy}`;
 }
 
 ;// CONCATENATED MODULE: ./src/service/bounded-body.ts
@@ -54024,16 +54050,38 @@ function queryValues(address) {
  * data, or straight to the service.
  */
 
+
 /**
  * The proxy settings in an environment (the process's, as the adapter hands
  * it over), read as undici reads them: the lower-case name first.
  */
 function proxySettingsFrom(env) {
     return {
-        httpsProxy: env.https_proxy ?? env.HTTPS_PROXY,
-        httpProxy: env.http_proxy ?? env.HTTP_PROXY,
+        httpsProxy: proxyAddress(env, 'https_proxy', 'HTTPS_PROXY'),
+        httpProxy: proxyAddress(env, 'http_proxy', 'HTTP_PROXY'),
         noProxy: env.no_proxy ?? env.NO_PROXY,
     };
+}
+/**
+ * A proxy variable's value, checked before any request as undici will read it: an
+ * `http:` or `https:` origin (user and password allowed), no path, query or fragment.
+ * The error names the variable, never its value (it may hold a password).
+ */
+function proxyAddress(env, lower, upper) {
+    const name = env[lower] !== undefined ? lower : upper;
+    const value = env[name];
+    if (value === undefined || value === '')
+        return value;
+    const url = URL.canParse(value) ? new URL(value) : undefined;
+    const usable = url !== undefined &&
+        (url.protocol === 'http:' || url.protocol === 'https:') &&
+        url.pathname === '/' &&
+        url.search === '' &&
+        url.hash === '';
+    if (!usable) {
+        throw new ActionError(`The proxy variable ${name} is not a proxy address: give http://host:port or https://host:port (user and password allowed), with no path, query or fragment, or unset it.`);
+    }
+    return value;
 }
 /** The code of undici's one-time warning that `EnvHttpProxyAgent` is experimental. */
 const EXPERIMENTAL_WARNING = 'UNDICI-EHPA';
@@ -54366,7 +54414,8 @@ class HealthProbe {
         }
         return {
             live: false,
-            missing: `${shown} does not answer as asked (${health.error ?? 'no answer'})`,
+            // The answer first: a live line cut at the terminal's edge keeps it.
+            missing: `health check: ${health.error ?? 'no answer'} from ${shown}`,
             health,
         };
     }
@@ -54417,6 +54466,8 @@ class HealthProbe {
         this.#said = { key, since: now, at: now };
     }
 }
+/** Why a health check asked for was not made: without a wait, it is made once the deployment is live. */
+const HEALTH_NOT_MADE = 'the deployment is not live yet';
 
 ;// CONCATENATED MODULE: ./src/github/features/comment.ts
 /**
@@ -56909,6 +56960,14 @@ function environmentHoldsAgentTwice(text) {
  */
 
 
+/**
+ * An expression left as it is (`${{ github.token }}`): only a runner evaluates one, and a run
+ * outside a runner that reads action.yml's defaults (`local-action`) hands it over as text.
+ * It is no value: never masked, never a token.
+ */
+function isUnevaluated(raw) {
+    return /^\$\{\{.*\}\}$/.test(raw.trim());
+}
 function input(parse, options = {}) {
     return { ...options, parse, sensitive: options.sensitive ?? false };
 }
@@ -57176,13 +57235,12 @@ function environmentBesideAgents(raw, set) {
 }
 /**
  * A token on one line (a line break would end the Authorization header).
- * An expression left as it is (`${{ github.token }}`, which only a runner
- * evaluates: a local run that reads action.yml's defaults) is no token.
+ * An expression left as it is (`${{ github.token }}`) is no token.
  */
 function parseToken(raw) {
     if (/[\r\n]/.test(raw))
         fail('holds a line break; a token is one line');
-    return /^\$\{\{.*\}\}$/.test(raw) ? '' : parseText(raw);
+    return isUnevaluated(raw) ? '' : parseText(raw);
 }
 const GITHUB_INPUTS = {
     // `${{ github.token }}` is action.yml's default, which the runner fills in.
@@ -61302,10 +61360,25 @@ function failureBlock(failure, redact) {
         return [];
     return [`<p><strong>Error:</strong></p>\n<pre>${htmlLines(redact(failure))}</pre>`];
 }
-/** The health check's row, only when a check was made. */
-function healthRow(health, text, code) {
-    const cell = deploy_summary_healthCell(health, text, code);
-    return cell === undefined ? [] : [['Health check', cell]];
+/**
+ * Why a health check asked for was not made: the deployment was not live yet
+ * and the run did not wait (none when one was made, or none was asked for).
+ */
+function healthNotMade(input) {
+    const { spec, liveness } = input;
+    if (input.healthAsked !== true || spec.dryRun || liveness === undefined)
+        return undefined;
+    return liveness.live || liveness.health !== undefined
+        ? undefined
+        : `not made: ${HEALTH_NOT_MADE} (not waiting)`;
+}
+/** The health check's row, when a check was made or one asked for was not. */
+function healthRow(input, text, code) {
+    const notMade = healthNotMade(input);
+    const cell = deploy_summary_healthCell(input.liveness?.health, text, code);
+    if (cell !== undefined)
+        return [['Health check', cell]];
+    return notMade === undefined ? [] : [['Health check', text(notMade)]];
 }
 /** The rows of the deployment's table, each cell already written (text, code or a link). */
 function deploymentRows(input, redact) {
@@ -61321,7 +61394,7 @@ function deploymentRows(input, redact) {
         ['Status', code(shown?.status)],
         ['Outcome', text(outcomeOf(result, shown))],
         ['Live', text(liveCell(input.liveness))],
-        ...healthRow(input.liveness?.health, text, code),
+        ...healthRow(input, text, code),
         ['Source', code(spec.source)],
         ...typeRow(result, shown, code),
         ['Repository', code(repository.url)],
@@ -61376,15 +61449,15 @@ function summaryHtml(input) {
 const agents_summary_HEADINGS = ['Agent', 'Deployment', 'Status', 'Live', 'Commit', 'Drift', 'Links'];
 /** The column of the health checks' answers, after `Live`: only when some agent has a check. */
 const agents_summary_HEALTH_AFTER = agents_summary_HEADINGS.indexOf('Live') + 1;
-/** Whether some agent's health check was made: the table then has a `Health` column. */
+/** Whether some agent's health check was made, or not made (said why): the table then has a `Health` column. */
 function anyHealth(summary) {
-    return summary.agents.some((part) => part.summary.liveness?.health !== undefined);
+    return summary.agents.some((part) => part.summary.liveness?.health !== undefined || healthNotMade(part.summary) !== undefined);
 }
 /** What an agent's health check answered, short, for its row: the whole answer is below it. */
 function healthOf(part, text) {
     const health = part.summary.liveness?.health;
     if (health === undefined)
-        return '—';
+        return text(healthNotMade(part.summary));
     return `${health.ok ? '✅' : '❌'} ${text(healthAnswer(health))}`;
 }
 /** The links of an agent's row: its address and its dashboard, those the address rule lets through. */
@@ -61739,6 +61812,11 @@ class WarningAnnotations {
  * command would take it from its flags or its CI's variables. Nothing here
  * knows where it runs.
  */
+
+/** The entry's words for what its user gives: the run's, else the action's inputs. */
+function wordsOf(run) {
+    return run.words ?? ACTION_WORDS;
+}
 /**
  * The run is for a pull request from another repository than the run's own
  * (or from a deleted one): CI systems give such runs no secrets.
@@ -61963,7 +62041,6 @@ class StepOutputs {
 
 
 
-
 /**
  * Where the warnings GitHub does not show as annotations are (past the
  * step's 10 annotations), unless the entry says otherwise: the deploy step's.
@@ -62058,15 +62135,19 @@ function inputVariable(name) {
 function readInput(name) {
     return process.env[inputVariable(name)] === undefined ? undefined : getInput(name);
 }
-/** An entry's inputs read, all checked before any request; the problems, redacted, else. */
+/**
+ * An entry's inputs and the proxy variables read, all checked before any
+ * request; the problems, else.
+ */
 function readRequest(entry, run) {
     try {
-        return { request: entry.request(readInputs(entry.inputs, readInput, run), run) };
+        const request = entry.request(readInputs(entry.inputs, readInput, run), run);
+        return { request, proxy: proxySettingsFrom(process.env) };
     }
     catch (error) {
-        if (!(error instanceof errors_InputError))
+        if (!(error instanceof ActionError))
             throw error;
-        return { failure: error.message };
+        return { failure: describeError(error) };
     }
 }
 /** The answers to the core's questions the hooks give, and only those. */
@@ -62106,8 +62187,11 @@ async function runStep(entry) {
             core_setSecret(fresh);
     };
     // Before anything is parsed or logged: the raw text, and each of its lines.
-    for (const name of sensitiveNames(entry.inputs))
-        mask(getInput(name));
+    for (const name of sensitiveNames(entry.inputs)) {
+        const raw = getInput(name);
+        if (!isUnevaluated(raw))
+            mask(raw);
+    }
     const annotations = new WarningAnnotations({
         annotate: (message) => warning(message),
         line: (message) => info(neutraliseCommands(message)),
@@ -62130,7 +62214,7 @@ async function runStep(entry) {
         outputs.additions = hooks.outputs;
         return {
             run: description,
-            proxy: proxySettingsFrom(process.env),
+            proxy: read.proxy,
             pace: paceFrom(process.env),
             clock: systemClock,
             signal: controller.signal,
@@ -62157,6 +62241,7 @@ async function runStep(entry) {
 }
 
 ;// CONCATENATED MODULE: ./src/inputs/commit.ts
+
 function commit_none(reason) {
     return { kind: 'none', reason };
 }
@@ -62171,7 +62256,7 @@ function sameRepository(fullName, repository) {
  */
 function commitRequest(commit, fields, run) {
     if (commit.kind === 'none')
-        return commit_none('the commit input is none');
+        return commit_none(`${wordsOf(run).commit} is none`);
     if (commit.kind === 'sha')
         return commit;
     if (fields.source !== 'codehost')
@@ -62193,7 +62278,79 @@ function commitRequest(commit, fields, run) {
     return { kind: 'auto', branch: head.branch, sha: head.sha };
 }
 
+;// CONCATENATED MODULE: ./src/inputs/image-reference.ts
+/**
+ * The `image-uri` input (and a manifest entry's): an image reference,
+ * `[host[:port]/]name[:tag][@algorithm:hex]`, checked before any request
+ * against the grammar registries use. The patterns are those of
+ * distribution/reference's regexp.go (github.com/distribution/reference,
+ * v0.6.0: `alphanumeric`, `separator`, `domainNameComponent`, `ipv6address`,
+ * `optionalPort`, `tag`, `digestPat`, composed as its `referencePat`), not a
+ * parser of our own; they only pick which part to name when one is wrong.
+ */
+
+
+/** regexp.go's `NameTotalLengthMax`: a longer name is refused by registries. */
+const NAME_MAX = 255;
+/** Far above a name, a tag and a sha512 digest; a longer text is not tried against the patterns. */
+const REFERENCE_MAX = 1024;
+const alphanumeric = '[a-z0-9]+';
+const separator = '(?:[._]|__|[-]+)';
+const domainNameComponent = '(?:[a-zA-Z0-9]|[a-zA-Z0-9][a-zA-Z0-9-]*[a-zA-Z0-9])';
+const ipv6address = '\\[(?:[a-fA-F0-9:]+)\\]';
+const optionalPort = '(?::[0-9]+)?';
+const tag = '[\\w][\\w.-]{0,127}';
+// `[[:xdigit:]]` in Go's syntax.
+const digestPat = '[A-Za-z][A-Za-z0-9]*(?:[-_+.][A-Za-z][A-Za-z0-9]*)*[:][0-9a-fA-F]{32,}';
+const domainName = `${domainNameComponent}(?:\\.${domainNameComponent})*`;
+const domainAndPort = `(?:${domainName}|${ipv6address})${optionalPort}`;
+const pathComponent = `${alphanumeric}(?:${separator}${alphanumeric})*`;
+const remoteName = `${pathComponent}(?:/${pathComponent})*`;
+const namePat = `(?:${domainAndPort}/)?${remoteName}`;
+const REFERENCE = new RegExp(`^(${namePat})(?::(${tag}))?(?:@(${digestPat}))?$`);
+/** A valid name, then `:` and anything: what is wrong is the tag. */
+const NAME_THEN_TAG = new RegExp(`^${namePat}:([^@]*)(?:@.*)?$`);
+/** A valid name (and tag), then `@` and anything: what is wrong is the digest. */
+const NAME_THEN_DIGEST = new RegExp(`^${namePat}(?::${tag})?@(.*)$`);
+const TAG_RULE = 'letters, digits, _, . and -, at most 128, not starting with . or -';
+const DIGEST_RULE = 'algorithm:hex, such as sha256: and 64 hexadecimal digits';
+const NAME_RULE = 'lower-case letters and digits, parts separated by ., _, __, - or /, after an optional registry host[:port]';
+/** What is wrong with a reference the grammar refuses: its tag, its digest or its name. */
+function fault(raw) {
+    const digest = NAME_THEN_DIGEST.exec(raw);
+    if (digest !== null)
+        return `its digest '${digest[1] ?? ''}' is not ${DIGEST_RULE}`;
+    const tagged = NAME_THEN_TAG.exec(raw);
+    if (tagged !== null)
+        return `its tag '${tagged[1] ?? ''}' is not a tag (${TAG_RULE})`;
+    if (/\s/.test(raw))
+        return 'it holds a space';
+    return `its name is not a repository name (${NAME_RULE})`;
+}
+/** The reference as given, once registries would take it; else what is wrong with it. */
+function parseImageReference(raw) {
+    if (UNSAFE_IN_AN_INPUT.test(raw))
+        fail('must not contain control characters or line breaks');
+    const shown = `'${raw}' is not an image reference ([host[:port]/]name[:tag][@digest])`;
+    if (raw.length > REFERENCE_MAX)
+        fail(`is not an image reference: longer than ${REFERENCE_MAX}`);
+    const match = REFERENCE.exec(raw);
+    if (match === null)
+        fail(`${shown}: ${fault(raw)}`);
+    if ((match[1] ?? '').length > NAME_MAX) {
+        fail(`${shown}: its name is longer than ${NAME_MAX} characters`);
+    }
+    return raw;
+}
+
 ;// CONCATENATED MODULE: ./src/inputs/health-inputs.ts
+/**
+ * The inputs of the check of a deployment's own address (ACTION-CONTRACT.md behaviour
+ * 31): `health-check`, `health-check-headers` and `health-check-expect`, read as one
+ * request, or none when the check is off. Headers or an expected text without a
+ * check would check nothing: an input error, before any request.
+ */
+
 
 /** The three inputs, in action.yml's order. */
 const HEALTH_INPUT_NAMES = [
@@ -62220,10 +62377,10 @@ function healthSensitiveValues(inputs) {
     return [...Object.values(inputs['health-check-headers']), ...queryValues(address)];
 }
 /** Headers or an expected text given without a check. */
-function healthProblems(inputs) {
+function healthProblems(inputs, { healthCheck } = ACTION_WORDS) {
     if (inputs['health-check'] !== undefined)
         return [];
-    const problem = 'is set but health-check is empty: set health-check (e.g. /ok) or remove it';
+    const problem = `is set but ${healthCheck} is empty: set ${healthCheck} (e.g. /ok) or remove it`;
     return [
         ...(Object.keys(inputs['health-check-headers']).length > 0
             ? [{ input: 'health-check-headers', problem }]
@@ -62238,9 +62395,9 @@ function healthProblems(inputs) {
  * nor, with a manifest, any agent's entry sets `health-check` (the step's headers serve
  * the agents that do).
  */
-function unusedHealthProblems(inputs, manifest) {
+function unusedHealthProblems(inputs, words, manifest) {
     const checked = manifest?.agents.some(({ entry }) => (entry['health-check'] ?? '').trim() !== '');
-    return checked === true ? [] : healthProblems(inputs);
+    return checked === true ? [] : healthProblems(inputs, words);
 }
 
 ;// CONCATENATED MODULE: ./src/inputs/service-access.ts
@@ -62296,7 +62453,7 @@ function checkedAccess(inputs) {
 function unknownValueWarning(what, value, known) {
     if (known.includes(value))
         return undefined;
-    return `${what} '${untrusted(value)}' is not one the action knows (${known.join(', ')}): it is passed on as it is, and the service decides`;
+    return `${what} '${untrusted(value)}' is not one this release knows (${known.join(', ')}): it is passed on as it is, and the service decides`;
 }
 
 ;// CONCATENATED MODULE: ./src/inputs/build-deploy-spec.ts
@@ -62306,6 +62463,8 @@ function unknownValueWarning(what, value, known) {
  * on more than one input (mostly on `source`). Every such problem is found
  * before the spec is built, and all of them are reported together.
  */
+
+
 
 
 
@@ -62332,11 +62491,12 @@ function requested(inputs) {
             }),
         },
         secretReferences: config.secret_references ?? null,
+        imageFromInput: inputs['image-uri'] !== undefined,
     };
 }
 /** Problems of inputs that are each valid but do not go together. */
-function combinationProblems(inputs, wanted) {
-    const problems = [...accessProblems(inputs), ...healthProblems(inputs)];
+function combinationProblems(inputs, wanted, run) {
+    const problems = [...accessProblems(inputs), ...healthProblems(inputs, wordsOf(run))];
     const { source } = inputs;
     if (source !== 'external_docker' && wanted.secretReferences !== null) {
         problems.push({
@@ -62353,14 +62513,32 @@ function combinationProblems(inputs, wanted) {
     return problems;
 }
 function needsImage(source, wanted) {
-    if (wanted.sourceRevisionConfig.image_uri != null)
-        return [];
+    const image = wanted.sourceRevisionConfig.image_uri;
+    if (image != null)
+        return configImageProblems(image, wanted);
     return [
         {
             input: 'image-uri',
             problem: `is required with source ${source} (or config.source_revision_config.image_uri)`,
         },
     ];
+}
+/**
+ * The image `config` gives, checked as the `image-uri` input is (the input, when
+ * given, was checked where it was read and is what `image` holds).
+ */
+function configImageProblems(image, wanted) {
+    if (wanted.imageFromInput)
+        return [];
+    try {
+        parseImageReference(image);
+        return [];
+    }
+    catch (error) {
+        if (!(error instanceof Invalid))
+            throw error;
+        return [{ input: 'config', problem: `source_revision_config.image_uri ${error.message}` }];
+    }
 }
 function codehostFields(inputs, wanted) {
     const integrationId = wanted.sourceConfig.integration_id;
@@ -62445,7 +62623,7 @@ function commonFields(inputs, wanted, fields, run) {
 /** The deploy spec, or an `InputError` naming every input that does not fit the others. */
 function buildDeploySpec(inputs, run) {
     const wanted = requested(inputs);
-    const problems = combinationProblems(inputs, wanted);
+    const problems = combinationProblems(inputs, wanted, run);
     const fields = sourceFields(inputs, wanted);
     if (Array.isArray(fields))
         throw new errors_InputError([...problems, ...fields]);
@@ -62644,7 +62822,7 @@ function parseHealthCheck(raw) {
     // An address holding {url} elsewhere (in its query) is checked with a stand-in for it.
     parseWebAddress(fillPlaceholder(text, URL_PLACEHOLDER, 'url'), {
         example: EXAMPLES,
-        credentials: 'pass them with health-check-headers',
+        credentials: "pass them in the health check's headers instead",
     });
     return { kind: 'address', template: text };
 }
@@ -62820,6 +62998,7 @@ function parseSecrets(raw) {
 
 
 
+
 /**
  * `repository`, or the run's own when given empty (the default); the run's
  * own is on the run's host, when the run knows it.
@@ -62844,7 +63023,7 @@ const INPUTS = {
     repository: input(parseRepositoryInput, { default: { run: 'repository' } }),
     'repo-ref': input(unlessEmpty(parseText), { default: '' }),
     'agent-config-path': input(unlessEmpty(parseText), { default: '' }),
-    'image-uri': input(unlessEmpty(parseText), { default: '' }),
+    'image-uri': input(unlessEmpty(parseImageReference), { default: '' }),
     secrets: input(parseSecrets, { sensitive: true, default: '' }),
     'wait-for-ready': input(parseBoolean, { default: 'false' }),
     'wait-timeout': input(parseWaitTimeout, { default: '900' }),
@@ -62880,6 +63059,7 @@ const core_inputs_pick = (names) => {
 
 
 
+
 /** The inputs an entry sets that are parsed as the step's are (`name` and `secrets` aside). */
 const ENTRY_INPUTS = [
     'source',
@@ -62907,7 +63087,7 @@ function attempt(key, field, parse) {
     }
 }
 /** The step's secrets the entry lists (all when it lists none), or a problem for each unknown name. */
-function agentSecrets({ key, entry }, inputs) {
+function agentSecrets({ key, entry }, inputs, words) {
     const listed = entry.secrets;
     if (listed === undefined)
         return { value: inputs.secrets };
@@ -62917,7 +63097,7 @@ function agentSecrets({ key, entry }, inputs) {
         return {
             problems: unknown.map((name) => ({
                 input: pathOf(key, 'secrets'),
-                problem: `'${name}' is not one of the step's secrets (the secrets input gives ${given.size === 0 ? 'none' : [...given].join(', ')})`,
+                problem: `'${name}' is not one of ${words.asker}'s secrets (${words.secrets} gives ${given.size === 0 ? 'none' : [...given].join(', ')})`,
             })),
         };
     }
@@ -62946,7 +63126,7 @@ function entryInputs({ key, entry }, fields, run) {
 /** The agent's inputs: the step's, overridden by its entry's; or every problem of its entry. */
 function agentInputs(agent, inputs, run) {
     const { overrides, problems } = entryInputs(agent, ENTRY_INPUTS, run);
-    const secrets = agentSecrets(agent, inputs);
+    const secrets = agentSecrets(agent, inputs, wordsOf(run));
     if ('problems' in secrets)
         problems.push(...secrets.problems);
     else
@@ -63012,7 +63192,7 @@ function buildAgentsRequest(inputs, run) {
     const named = namedAgents(manifest, inputs.name);
     const problems = [
         ...accessProblems(inputs),
-        ...unusedHealthProblems(inputs, manifest),
+        ...unusedHealthProblems(inputs, wordsOf(run), manifest),
         ...named.problems,
     ];
     const agents = [];
@@ -63227,12 +63407,12 @@ class NotReusableError extends DeploymentError {
     name = 'NotReusableError';
 }
 /** A deployment found by its name, fit to reuse: same source, not being deleted. */
-function checkReusable(deployment, spec) {
+function checkReusable(deployment, spec, words) {
     if (deployment.source !== spec.source) {
-        throw new NotReusableError(`Deployment '${spec.name}' (${deployment.id}) exists with source ${deployment.source}, but source ${spec.source} was asked for. A deployment's name and source cannot change: use another name, or set source to ${deployment.source}.`, deployment);
+        throw new NotReusableError(`Deployment '${spec.name}' (${deployment.id}) exists with source ${deployment.source}, but source ${spec.source} was asked for. A deployment's name and source cannot change: use another name, or deploy with source ${deployment.source}.`, deployment);
     }
     if (deployment.status === 'AWAITING_DELETE') {
-        throw new NotReusableError(`Deployment '${spec.name}' (${deployment.id}) is AWAITING_DELETE: it is being deleted, and the name is unavailable until it is gone. Wait for the deletion to finish and run the step again, or deploy under another name.`, deployment);
+        throw new NotReusableError(`Deployment '${spec.name}' (${deployment.id}) is AWAITING_DELETE: it is being deleted, and the name is unavailable until it is gone. Wait for the deletion to finish and run ${words.asker} again, or deploy under another name.`, deployment);
     }
     return deployment;
 }
@@ -63267,14 +63447,14 @@ function reconcileCreate(name, dependencies) {
             if (!(lookUpError instanceof ActionError) || lookUpError instanceof CancelledError) {
                 throw lookUpError;
             }
-            throw new ActionError(`${failure.message}\n${conflict ? 'The service says it exists' : 'The create may have taken effect'}, and looking '${name}' up failed too: ${lookUpError.message}\nRunning the step again is safe: it finds the deployment before creating one.`);
+            throw new ActionError(`${failure.message}\n${conflict ? 'The service says it exists' : 'The create may have taken effect'}, and looking '${name}' up failed too: ${lookUpError.message}\nRunning ${dependencies.service.words.asker} again is safe: it finds the deployment before creating one.`);
         });
         if (found !== undefined) {
             logger.info(`'${name}' exists (${found.id}): using it`);
             return found;
         }
         if (conflict) {
-            throw new ActionError(`${failure.message}\nThe service says '${name}' exists, but no deployment of that exact name was listed within ${settleWindow}. Run the step again later.`);
+            throw new ActionError(`${failure.message}\nThe service says '${name}' exists, but no deployment of that exact name was listed within ${settleWindow}. Run ${dependencies.service.words.asker} again later.`);
         }
         logger.info(`'${name}' is not listed after ${settleWindow}: it was not created`);
         return undefined;
@@ -63306,7 +63486,7 @@ async function checkCreated(created, dependencies) {
  */
 async function create(spec, request, repository, dependencies, onCreated) {
     const { value, via } = await dependencies.service.create(request, reconcileCreate(request.name, dependencies));
-    const deployment = via === 'answer' ? value : checkReusable(value, spec);
+    const deployment = via === 'answer' ? value : checkReusable(value, spec, dependencies.service.words);
     // A deployment that answered a 409 was created by another run.
     const created = via !== 'conflict';
     if (created)
@@ -63344,7 +63524,12 @@ async function deploy(spec, dependencies, { onRequest, onCreated } = {}) {
         return found;
     });
     if (existing !== undefined) {
-        return { request, repository, deployment: checkReusable(existing, spec), created: false };
+        return {
+            request,
+            repository,
+            deployment: checkReusable(existing, spec, dependencies.service.words),
+            created: false,
+        };
     }
     if (spec.dryRun) {
         logger.info(`dry run: would ${CREATE_CALL} to create '${spec.name}'`);
@@ -63408,10 +63593,21 @@ function liveness(deployment, target, seenRevisions, orderOf = () => undefined) 
     const branch = target.branch === undefined ? '' : ` of branch ${target.branch}`;
     const shown = commit === undefined ? '(none given)' : shortSha(untrusted(commit));
     const relation = order === 'older' ? 'older than' : 'not';
+    const missing = `the latest revision is for commit ${shown}, ${relation} the target ${shortSha(target.sha)}${branch}`;
+    // Older: the target's push may still come. Not known: only a push of the target builds it.
+    if (commit === undefined || order === 'older')
+        return { live: false, missing };
     return {
         live: false,
-        missing: `the latest revision is for commit ${shown}, ${relation} the target ${shortSha(target.sha)}${branch}`,
+        missing: `${missing}; which of the two is newer is not known here`,
+        remedy: unpushedRemedy(deployment, target.sha, commit),
     };
+}
+/** What to do when the service runs another commit and waiting cannot tell whether the target comes. */
+function unpushedRemedy(deployment, target, live) {
+    const ref = deployment.source_revision_config.repo_ref;
+    const where = ref === undefined || ref === null ? 'the branch it tracks' : `branch ${untrusted(ref)}`;
+    return `A longer wait does not build commit ${shortSha(target)} unless it is pushed to ${where}: push it there, or target commit ${shortSha(untrusted(live))} if that is the newer one.`;
 }
 /** The ref a deployment tracks: the live one, else the one the request sets. */
 function trackedRef(deployment, requested) {
@@ -63495,15 +63691,21 @@ class commit_order_CommitOrders {
 
 
 
+
 /** The deployment `deploy` found, or undefined when it created one (or would). */
 function reusedOf(result) {
     return result.created ? undefined : result.deployment;
 }
-/** The revisions of a reused deployment: a revision the step did not see is a newer push. */
-function seenRevisionsOf(reused) {
-    if (reused === undefined)
+/**
+ * The revisions of the deployment as the step found or created it: a
+ * revision the step did not see is a newer push. The same rule on create and
+ * on reuse, so that one world gets one verdict: a create's own revision is
+ * the branch's head as the service knows it, no evidence of a newer push.
+ */
+function seenRevisionsOf(deployment) {
+    if (deployment === undefined)
         return new Set();
-    return new Set([reused.latest_revision_id, reused.active_revision_id].filter((id) => id !== null));
+    return new Set([deployment.latest_revision_id, deployment.active_revision_id].filter((id) => id !== null));
 }
 /** The target of a codehost spec, against the branch the deployment tracks. */
 function targetOf(spec, result, logger) {
@@ -63546,9 +63748,9 @@ function comparedRepository(spec) {
  * will not build is drift, and blocked with the revision drift: the
  * deployment is not live, and the step does not wait for it.
  */
-async function assess(spec, result, logger, ask) {
+async function assess(spec, result, logger, ask, { asker } = ACTION_WORDS) {
     const reused = reusedOf(result);
-    const seenRevisions = seenRevisionsOf(reused);
+    const seenRevisions = seenRevisionsOf(result.deployment);
     const drift = reused === undefined ? [] : findDrift(spec, result.request, reused).map(fieldDrift);
     const target = targetOf(spec, result, logger);
     const orders = new commit_order_CommitOrders(ask, comparedRepository(spec), target, logger);
@@ -63556,8 +63758,8 @@ async function assess(spec, result, logger, ask) {
         await orders.learn(reused);
     const unbuilt = unbuiltOf(reused, target, orders);
     if (unbuilt === undefined)
-        return { target, seenRevisions, drift, orders };
-    return { seenRevisions, drift: [...drift, unbuilt], orders };
+        return { target, seenRevisions, drift, orders, asker };
+    return { seenRevisions, drift: [...drift, unbuilt], orders, asker };
 }
 /**
  * The differences that block the revision (a revision field the deployment
@@ -63575,11 +63777,11 @@ function unbuiltIn(drift) {
  * What runs and what the step asked for, for each blocked entry, in one
  * sentence; the remedy last.
  */
-function blockedText(goal) {
-    const parts = blockedIn(goal.drift).map((entry) => entry.kind === 'unbuilt'
-        ? `it runs commit ${showCommit(entry.live)} and the step asks for commit ${shortSha(entry.wanted)}, which the service will not build (build_on_push is off)`
-        : `${untrusted(entry.field)} is ${showValue(entry.live)} and the step asks for ${showValue(entry.wanted)}`);
-    return `${parts.join('; ')}. The service cannot update a deployment, so what the step asks for will never run there`;
+function blockedText({ drift, asker = ACTION_WORDS.asker, }) {
+    const parts = blockedIn(drift).map((entry) => entry.kind === 'unbuilt'
+        ? `it runs commit ${showCommit(entry.live)} and ${asker} asks for commit ${shortSha(entry.wanted)}, which the service will not build (build_on_push is off)`
+        : `${untrusted(entry.field)} is ${showValue(entry.live)} and ${asker} asks for ${showValue(entry.wanted)}`);
+    return `${parts.join('; ')}. The service cannot update a deployment, so what ${asker} asks for will never run there`;
 }
 /** What to do about blocked entries: the remedies that fit them. */
 function blockedRemedy(goal) {
@@ -63613,9 +63815,9 @@ const ONLY_LIVE = { seenRevisions: new Set() };
  */
 async function decideLive(deployment, goal) {
     await goal.orders?.learn(deployment);
-    const { drift = [] } = goal;
+    const { drift = [], asker } = goal;
     if (blockedIn(drift).length > 0)
-        return { live: false, missing: blockedText({ drift }), final: true };
+        return { live: false, missing: blockedText({ drift, asker }), final: true };
     const otherwise = liveness(deployment, goal.target, goal.seenRevisions, (commit) => goal.orders?.of(commit));
     if (!otherwise.live || goal.health === undefined)
         return otherwise;
@@ -63721,7 +63923,9 @@ function givesUp(schedule, options) {
  * Every request holds the ids of all agents that asked lately (within two
  * of the longest intervals), so a check asked while a request that holds its
  * id is under way takes that request's answer rather than wait for the
- * next. A failed request fails every check it serves with the same error:
+ * next. Each check is told when the request that answers it left, so that
+ * its wait measures the service's silence from then, not from its turn in
+ * the queue. A failed request fails every check it serves with the same error:
  * each wait counts it, and slows down on a `429`, as it does alone. A
  * request that answers serves each check from its own record alone
  * (`Service.getByIds`): a record the service garbled fails that agent's
@@ -63770,13 +63974,15 @@ class StatusChecks {
         this.#schedule = startSchedule(this.#wait, this.#clock.now());
     }
     /** A wait's check (`RunDependencies.statusCheck`): the deployment as the next request lists it. */
-    check = (id, timeoutMs) => new Promise((resolve, reject) => {
+    check = (id, timeoutMs, sent) => new Promise((resolve, reject) => {
         const now = this.#clock.now();
-        const asked = { id, deadline: now + timeoutMs, resolve, reject };
+        const asked = { id, deadline: now + timeoutMs, sent, resolve, reject };
         this.#lately.set(id, now);
         const joined = [...this.#underWay].find((batch) => batch.ids.has(id) && batch.endsBy <= asked.deadline);
-        if (joined !== undefined)
+        if (joined !== undefined) {
+            asked.sent?.(joined.sentAt);
             return void joined.checks.push(asked);
+        }
         if (this.#heldBy !== undefined && this.#heldUntil > asked.deadline) {
             return void reject(this.#heldBy);
         }
@@ -63841,8 +64047,10 @@ class StatusChecks {
                 continue;
             const nearest = Math.min(...served.map((asked) => asked.deadline));
             const timeoutMs = checkTimeoutMs(nearest, now);
-            const batch = { ids: held, endsBy: now + timeoutMs, checks: served };
+            const batch = { ids: held, sentAt: now, endsBy: now + timeoutMs, checks: served };
             this.#underWay.add(batch);
+            for (const asked of served)
+                asked.sent?.(now);
             void this.#answer(batch, timeoutMs);
         }
     }
@@ -63879,14 +64087,6 @@ class StatusChecks {
 }
 
 ;// CONCATENATED MODULE: ./src/run/decisions/wait-heartbeat.ts
-/**
- * What a wait tells the views (a line of the log each): a `waiting` event at
- * each change (status, revision, commit) and, while nothing changes, one at
- * least every `heartbeatMs`: while a check is in flight too, which may take
- * up to a request's timeout. A `status_change` goes with each change, and a
- * `wait_over` ends the wait.
- */
-
 
 /** What the log says changed: the status, the revisions, the commit. */
 function progressKey(deployment) {
@@ -63952,7 +64152,7 @@ class Heartbeat {
      * Awaits `work` with a line whenever the heartbeat is due meanwhile: a
      * timer on the clock, so that a pause and a check the service does not
      * answer (it may block for the request's whole timeout) are alike. `note`
-     * says, from the time waited, why nothing changed.
+     * says, when the line is due, why nothing changed (if it knows).
      */
     async beating(state, work, note) {
         const clock = this.#clock;
@@ -63964,7 +64164,7 @@ class Heartbeat {
         const arm = () => {
             const beat = Math.max(0, (this.#shown?.at ?? since) + this.#heartbeatMs - clock.now());
             cancel = clock.timer(beat, () => {
-                this.say(state, note?.(formatDuration(clock.now() - since)));
+                this.say(state, note?.());
                 arm();
             });
         };
@@ -64009,14 +64209,21 @@ class WaitError extends DeploymentError {
         this.liveness = liveness;
     }
 }
+/** A check in flight for less than this is no silence of the service worth a word. */
+const SILENCE_MS = 1_000;
 /**
  * One check: the deployment as the service lists it now, why the check
  * failed, or nothing when the shared checks reached the deadline unsent.
+ * `sent` is told when its request left.
  */
-async function wait_check(dependencies, id, timeoutMs) {
-    const { service, statusCheck } = dependencies;
+async function wait_check(dependencies, id, timeoutMs, sent) {
+    const { service, statusCheck, clock } = dependencies;
+    const alone = (asked, ms) => {
+        sent(clock.now());
+        return service.getById(asked, ms);
+    };
     try {
-        const seen = await (statusCheck ?? ((...asked) => service.getById(...asked)))(id, timeoutMs);
+        const seen = await (statusCheck ?? alone)(id, timeoutMs, sent);
         return seen ?? new ActionError(`${Service.describeGetById(id)} does not list the deployment`);
     }
     catch (error) {
@@ -64033,15 +64240,33 @@ function noteUnknownStatus(status, known, logger) {
     if (STATUSES.includes(status) || known.has(status))
         return;
     known.add(status);
-    logger.info(`status ${untrusted(status)} is not one the action knows: waiting through it`);
+    logger.info(`status ${untrusted(status)} is not one this release knows: waiting through it`);
 }
-/** Why a wait timed out: its length, its checks, the pause the service asked for, what is missing. */
-function timedOut(name, schedule, options, missing, words) {
+/** Why a wait timed out: its length, its checks, the pause the service asked for, what is missing, what to do. */
+function timedOut(name, schedule, options, { missing, remedy }, words) {
     const { slowdownMs } = schedule;
     const slowed = slowdownMs > 0
         ? `; the service asked to pause ${formatDuration(slowdownMs)} between checks`
         : '';
-    return `Deployment ${name} is not live after ${formatDuration(options.timeoutMs)} (${schedule.checks} checks${slowed}): ${missing}. Raise ${words.waitTimeout}, or look at the deployment in the service.`;
+    const advice = remedy ?? `Raise ${words.waitTimeout}, or look at the deployment in the service.`;
+    return `Deployment ${name} is not live after ${formatDuration(options.timeoutMs)} (${schedule.checks} checks${slowed}): ${missing}. ${advice}`;
+}
+/**
+ * One check, with the heartbeat's lines meanwhile: they say the service's
+ * silence counted from when the request left, not from the check's turn in
+ * a shared queue.
+ */
+function beatingCheck(heartbeat, state, dependencies, id, timeoutMs) {
+    let sentAt;
+    return heartbeat.beating(state, () => wait_check(dependencies, id, timeoutMs, (at) => {
+        sentAt = at;
+    }), () => silence(sentAt, dependencies.clock.now()));
+}
+/** What the heartbeat adds while a check is in flight: the service's silence since its request left, if long. */
+function silence(sentAt, now) {
+    if (sentAt === undefined || now - sentAt < SILENCE_MS)
+        return undefined;
+    return `the service has not answered a status check for ${formatDuration(now - sentAt)}`;
 }
 /** The note of a `429`: asked to slow down, which is no failure (the deadline still holds). */
 function slowingDown(schedule) {
@@ -64081,7 +64306,7 @@ async function waitUntilLive(initial, goal, options, dependencies, decided) {
         const state = { deployment, missing: verdict.missing };
         const move = nextMove(schedule, deadline, clock.now());
         if (move.kind === 'stop') {
-            const message = timedOut(name, schedule, options, verdict.missing, service.words);
+            const message = timedOut(name, schedule, options, verdict, service.words);
             throw heartbeat.over('timed_out', new WaitError(message, deployment, verdict));
         }
         heartbeat.show(state);
@@ -64090,7 +64315,8 @@ async function waitUntilLive(initial, goal, options, dependencies, decided) {
         if (move.kind === 'pause-to-deadline')
             continue;
         schedule = checkStarted(schedule, options, clock.now());
-        const seen = await heartbeat.beating(state, () => wait_check(dependencies, deployment.id, checkTimeoutMs(deadline, clock.now())), (waited) => `the service has not answered a status check for ${waited}`);
+        const timeoutMs = checkTimeoutMs(deadline, clock.now());
+        const seen = await beatingCheck(heartbeat, state, dependencies, deployment.id, timeoutMs);
         if (seen === undefined)
             continue;
         if (!(seen instanceof ActionError)) {
@@ -64238,14 +64464,14 @@ function live_wait_withHealth(goal, asked, dependencies, proxy) {
  * Without a wait: a health check that could not be made (no `url` to check) fails the
  * step, after the outputs; one that did not answer as asked is a warning.
  */
-function noteHealth(name, liveness, logger) {
+function noteHealth(name, liveness, logger, words) {
     const { health } = liveness;
     if (health === undefined || health.ok)
         return;
     if (!liveness.live && liveness.final === true) {
         throw new ActionError(`Deployment '${name}' is not live: ${liveness.missing}.`);
     }
-    logger.warning(`'${name}' does not answer its health check: ${healthLine(health)}. Not waiting (wait-for-ready is off), so this is a warning.`);
+    logger.warning(`'${name}' does not answer its health check: ${healthLine(health)}. Not waiting (${words.noWait}), so this is a warning.`);
 }
 /** Says which commit is live when another one superseded the target. */
 function noteSuperseded(goal, liveness, logger) {
@@ -64431,6 +64657,7 @@ class RunRecord {
             request: this.request,
             deployment: this.deployment,
             liveness: this.liveness,
+            healthAsked: this.spec.health !== undefined,
             target: this.goal?.target?.sha,
             drift: this.goal?.drift.map(shownDrift),
             failure: this.failure,
@@ -64528,10 +64755,13 @@ class ServiceClient {
             if (bound.cancelled)
                 throw new CancelledError('The run was cancelled');
             const { problem, reached } = networkFailure(error, bound.timedOut, timeoutMs);
+            const { baseUrl } = this.#options;
             return new ServiceError({
                 method,
                 path,
-                problem,
+                // Where it failed: a typo in the address shows here (host and port only).
+                problem: `${problem} at ${hostAndPort(baseUrl)}`,
+                remedy: addressRemedy(baseUrl, this.words, reached, this.#options.dispatcher !== undefined),
                 ambiguous: reached && !idempotent,
                 transient: true,
             });
@@ -64727,6 +64957,7 @@ function warnOfSpec(spec, logger) {
 
 
 
+
 /** Why a targeted commit is drift: the deployment will not build it. */
 const BUILD_OFF = 'build_on_push is off: the service will not build this commit';
 /**
@@ -64740,7 +64971,7 @@ function reportDrift(spec, goal, waits, logger, words) {
     const blocked = blockedIn(drift);
     for (const entry of drift) {
         const note = entry.kind === 'unbuilt' ? ` (${BUILD_OFF})` : '';
-        logger.warning(`drift: ${untrusted(entry.field)}: the step wants ${showValue(entry.wanted)}, the deployment has ${showValue(entry.live)}${note}`);
+        logger.warning(`drift: ${untrusted(entry.field)}: ${words.asker} wants ${showValue(entry.wanted)}, the deployment has ${showValue(entry.live)}${note}`);
     }
     const rest = drift.filter((entry) => !entry.blocks);
     const fields = rest.map((entry) => untrusted(entry.field)).join(', ');
@@ -64757,22 +64988,28 @@ function reportDrift(spec, goal, waits, logger, words) {
     if (rest.length === 0)
         return;
     if (fails) {
-        throw new ActionError(`Deployment '${spec.name}' differs from what the step asks for (${words.onDriftFail}): ${fields}. ${advice}`);
+        throw new ActionError(`Deployment '${spec.name}' differs from what ${words.asker} asks for (${words.onDriftFail}): ${fields}. ${advice}`);
     }
     logger.info(`${rest.length} ${plural(rest.length, 'difference')} not applied: ${fields}. ${advice}`);
 }
-/** Without a wait (not asked for, or a dry run): says when the target is not live yet. */
-function noteLiveness(spec, goal, liveness, logger) {
+/**
+ * Without a wait (not asked for, or a dry run): says when the target is not
+ * live yet, and that a health check asked for was not made then.
+ */
+function noteLiveness(spec, goal, liveness, { logger, service }) {
     if (spec.waitForReady)
         logger.info('dry run: not waiting');
     noteSuperseded(goal, liveness, logger);
     if (liveness.health !== undefined) {
-        noteHealth(spec.name, liveness, logger);
+        noteHealth(spec.name, liveness, logger, service.words);
         return;
     }
     // A deployment that will never run the target was already said so, in a warning.
     if (!liveness.live && goal.target !== undefined && blockedIn(goal.drift).length === 0) {
         logger.notice(`commit ${shortSha(goal.target.sha)} is not live yet: ${liveness.missing}`);
+    }
+    if (!liveness.live && spec.health !== undefined && !spec.dryRun) {
+        logger.notice(`health check not made: ${HEALTH_NOT_MADE} (${service.words.noWait}; waiting until live would check it)`);
     }
 }
 /** What the step waits for, said once the deployment is found or created. */
@@ -64807,7 +65044,7 @@ async function steps(spec, io, events, record, share) {
     });
     // A dry run checks nothing of the deployment's address.
     const asked = spec.dryRun ? { ...spec, health: undefined } : spec;
-    const goal = live_wait_withHealth(await assess(spec, result, logger, io.commitOrder), asked, dependencies, io.proxy);
+    const goal = live_wait_withHealth(await assess(spec, result, logger, io.commitOrder, dependencies.service.words), asked, dependencies, io.proxy);
     const found = result.deployment;
     // Decided once for the deployment found or created; the wait decides it for each one it sees.
     const liveness = found && (await decideLive(found, goal));
@@ -64818,7 +65055,7 @@ async function steps(spec, io, events, record, share) {
     tellDeployed(record, events, waitingFor(goal, waits));
     reportDrift(spec, goal, waits, logger, dependencies.service.words);
     if (liveness !== undefined && !waits)
-        noteLiveness(spec, goal, liveness, logger);
+        noteLiveness(spec, goal, liveness, dependencies);
     share.release();
     const last = waits && liveness !== undefined
         ? await waitForLive(spec, found, liveness, goal, {
@@ -64828,9 +65065,18 @@ async function steps(spec, io, events, record, share) {
         : { deployment: found, liveness };
     record.seen(last.deployment, last.liveness);
     const { deployment } = last;
-    if (deployment !== undefined) {
-        logger.info(`${result.created ? 'created' : 'reused'} deployment '${spec.name}': ${deployment.id} (${untrusted(deployment.status)})`);
-    }
+    if (deployment !== undefined)
+        logger.info(finalLine(spec.name, result.created, deployment));
+}
+/**
+ * The deploy's last line: created or reused, the id, the status, and the
+ * address when the deployment has one it may publish (the vetted deployment's
+ * `custom_url`: none when it was withheld for holding a secret).
+ */
+function finalLine(name, created, deployment) {
+    const url = deployment.source_config.custom_url;
+    const at = url === undefined || url === null || url === '' ? '' : ` at ${untrusted(url)}`;
+    return `${created ? 'created' : 'reused'} '${name}': ${deployment.id} (${untrusted(deployment.status)})${at}`;
 }
 /**
  * Tells the views, once, that the run has a deployment (found, or created
@@ -65621,7 +65867,7 @@ async function verdictOf(spec, dependencies) {
     if (found === undefined) {
         return { action: 'create', request: redactedRequest(result.request), changes: [] };
     }
-    const goal = await assess(dryRun, result, dependencies.logger);
+    const goal = await assess(dryRun, result, dependencies.logger, undefined, dependencies.service.words);
     const buildsOnPush = found.source === 'codehost' && found.source_config.build_on_push === true;
     const wouldFail = [
         ...(blockedIn(goal.drift).length === 0 ? [] : [`${blockedText(goal)}. ${blockedRemedy(goal)}`]),
@@ -65685,7 +65931,7 @@ function planOutputs(verdict, dashboardUrl) {
     };
 }
 /** The verdict in one log line a difference, and one for the verdict. */
-function logVerdict(name, verdict, logger) {
+function logVerdict(name, verdict, logger, words) {
     if (verdict.action === 'create') {
         logger.info(`plan: '${name}' does not exist: the deploy would create it`);
         return;
@@ -65695,7 +65941,7 @@ function logVerdict(name, verdict, logger) {
         return;
     }
     for (const { field, wanted, live } of verdict.changes) {
-        logger.info(`plan: ${untrusted(field)}: the step wants ${showValue(wanted)}, the deployment has ${showValue(live)}; not applied`);
+        logger.info(`plan: ${untrusted(field)}: ${words.asker} wants ${showValue(wanted)}, the deployment has ${showValue(live)}; not applied`);
     }
     const branch = verdict.tracks?.branch;
     const builds = verdict.tracks?.buildsOnPush === true;
@@ -65726,7 +65972,7 @@ async function planned({ spec, onChange }, io, events, shared) {
         const verdict = await verdictOf(spec, dependencies);
         events.emit({ kind: 'phase_over', ...phase });
         events.emit({ kind: 'outputs', outputs: planOutputs(verdict, spec.dashboardUrl) });
-        logVerdict(spec.name, verdict, logger);
+        logVerdict(spec.name, verdict, logger, dependencies.service.words);
         const report = {
             name: spec.name,
             verdict,
