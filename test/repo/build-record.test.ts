@@ -43,7 +43,7 @@ beforeEach(() => {
   writeFileSync(path.join(tree, 'script/build'), STAND_IN_BUILD);
   writeFileSync(
     path.join(tree, 'package.json'),
-    JSON.stringify({ name: 'stand-in', scripts: { build: 'bash script/build' } }),
+    JSON.stringify({ name: 'stand-in', scripts: { bundle: 'bash script/build' } }),
   );
   writeFileSync(path.join(tree, 'package-lock.json'), '{}');
   writeFileSync(path.join(tree, 'tsconfig.json'), '{}');
