@@ -160,6 +160,28 @@ describe('several agents in an 80-column terminal', () => {
     expectNoLiveLineLeft(screen);
   });
 
+  it('names together the agents whose health checks get the same answer, without their addresses', async () => {
+    await emu.close();
+    emu = await startEmulator({ apiKey: KEY, addresses: true, readyAfterPolls: 1 });
+    seedAgentRepository(emu);
+    emu.setOptions({ addressBehaviour: { slowStartMs: 3_600_000 } });
+
+    const screen = await runInTerminal([...deployAll('3'), '--health-check', '/ok'], {
+      columns: COLUMNS,
+      env: env(QUICK),
+    });
+
+    const draws = liveDraws(screen).filter((draw) => draw.includes('health'));
+    expectFitting(draws);
+    for (const draw of draws) expect(draw).not.toContain('127.0.0.1');
+    expect(draws).toContainEqual(
+      expect.stringMatching(
+        /^… 0 of 3 live · \w+, \w+, \w+: health 503 Service Unavailable \(\d+ s\)$/u,
+      ),
+    );
+    expectNoLiveLineLeft(screen);
+  });
+
   it('writes the lines with ids within 80 columns', async () => {
     const seeded = ['support', 'research', 'triage'].map((name) =>
       emu.seedDeployment({
