@@ -48512,7 +48512,8 @@ function agentsOutputs(entries) {
 function failureOfAgents(agents, outcomes) {
     const failed = agents.flatMap((agent, index) => {
         const failure = outcomes[index]?.failure;
-        return failure === undefined ? [] : [`- ${agent.key}: ${failure}`];
+        // A reason's further lines (its remedy) stay under its agent's item.
+        return failure === undefined ? [] : [`- ${agent.key}: ${failure.replaceAll('\n', '\n  ')}`];
     });
     const stacks = outcomes.flatMap((outcome) => outcome.stack === undefined ? [] : [outcome.stack]);
     return {
@@ -52063,12 +52064,18 @@ const WHAT_MIN = 8;
 const SEPARATOR = ' · ';
 /**
  * What an agent waits on, in short: the status alone when the status is
- * what it waits for (live.ts says `status is DEPLOYING, not READY`), else
- * the waiting text as it is.
+ * what it waits for (live.ts says `status is DEPLOYING, not READY`), the
+ * health check's answer without its address (health.ts says `health check:
+ * 503 Service Unavailable from ADDRESS`; each agent has its own address, and
+ * agents that get the same answer are named together), else the waiting
+ * text as it is.
  */
 function waitGist(what) {
     const status = /^status is (\S+), not READY(.*)$/su.exec(what);
-    return status === null ? what : `${status[1] ?? ''}${status[2] ?? ''}`;
+    if (status !== null)
+        return `${status[1] ?? ''}${status[2] ?? ''}`;
+    const health = /^health check: (.*) from \S+$/su.exec(what);
+    return health === null ? what : `health ${health[1] ?? ''}`;
 }
 /** The entry of a run of one deployment (an agent's entry is its key). */
 const ONE_DEPLOYMENT = '';

@@ -63256,7 +63256,8 @@ function agentsOutputs(entries) {
 function failureOfAgents(agents, outcomes) {
     const failed = agents.flatMap((agent, index) => {
         const failure = outcomes[index]?.failure;
-        return failure === undefined ? [] : [`- ${agent.key}: ${failure}`];
+        // A reason's further lines (its remedy) stay under its agent's item.
+        return failure === undefined ? [] : [`- ${agent.key}: ${failure.replaceAll('\n', '\n  ')}`];
     });
     const stacks = outcomes.flatMap((outcome) => outcome.stack === undefined ? [] : [outcome.stack]);
     return {

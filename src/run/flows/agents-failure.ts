@@ -12,7 +12,8 @@ export function failureOfAgents(
 ): Pick<RunOutcome, 'failure' | 'stack'> {
   const failed = agents.flatMap((agent, index) => {
     const failure = outcomes[index]?.failure;
-    return failure === undefined ? [] : [`- ${agent.key}: ${failure}`];
+    // A reason's further lines (its remedy) stay under its agent's item.
+    return failure === undefined ? [] : [`- ${agent.key}: ${failure.replaceAll('\n', '\n  ')}`];
   });
   const stacks = outcomes.flatMap((outcome) =>
     outcome.stack === undefined ? [] : [outcome.stack],
