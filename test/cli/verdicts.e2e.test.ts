@@ -137,9 +137,7 @@ describe('what a deploy says of itself', () => {
 
     const [shown, withheld] = [await deploy('clean'), await deploy('leaky')];
 
-    expect(shown.stderr).toContain(
-      `reused 'clean': ${clean.id} (READY) at https://clean.example/`,
-    );
+    expect(shown.stderr).toContain(`reused 'clean': ${clean.id} (READY) at https://clean.example/`);
     expect(withheld.stderr).toContain(`reused 'leaky': ${leaky.id} (READY)\n`);
     expect(withheld.stderr).not.toContain('leaky.example');
     expect(withheld.stderr).not.toContain(HELD);

@@ -440,7 +440,9 @@ describe('waitUntilLive, revisions and commits (issue 9)', () => {
 
     expect(live.status).toBe('READY');
     expect(
-      logger.lines.filter((line) => line.includes('status MIGRATING is not one this release knows')),
+      logger.lines.filter((line) =>
+        line.includes('status MIGRATING is not one this release knows'),
+      ),
     ).toHaveLength(1);
   });
 });
