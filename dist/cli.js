@@ -41701,6 +41701,8 @@ class HealthProbe {
             live: false,
             // The answer first: a live line cut at the terminal's edge keeps it.
             missing: `health check: ${health.error ?? 'no answer'} from ${shown}`,
+            // Each agent has its own address: agents that get the same answer are named together.
+            briefly: `health ${health.error ?? 'no answer'}`,
             health,
         };
     }
@@ -48391,6 +48393,7 @@ function redacted(event, redact) {
             return {
                 ...event,
                 waitingFor: redact(event.waitingFor),
+                ...(event.briefly === undefined ? {} : { briefly: redact(event.briefly) }),
                 ...(event.note === undefined ? {} : { note: redact(event.note) }),
             };
         case 'status_change':
@@ -48823,8 +48826,10 @@ function liveness(deployment, target, seenRevisions, orderOf = () => undefined) 
             final: true,
         };
     }
-    if (status !== 'READY')
-        return { live: false, missing: `status is ${untrusted(status)}, not READY` };
+    if (status !== 'READY') {
+        const shown = untrusted(status);
+        return { live: false, missing: `status is ${shown}, not READY`, briefly: shown };
+    }
     if (latest === null) {
         return target === undefined
             ? { live: true }
@@ -49388,6 +49393,7 @@ class Heartbeat {
         this.#events?.({
             kind: 'waiting',
             waitingFor: state.missing,
+            ...(state.briefly === undefined ? {} : { briefly: state.briefly }),
             elapsedMs: this.#clock.now() - this.#started,
             ...(note === undefined ? {} : { note }),
         });
@@ -49558,7 +49564,7 @@ async function waitUntilLive(initial, goal, options, dependencies, decided) {
             throw heartbeat.over('failed', new WaitError(message, deployment, verdict));
         }
         noteUnknownStatus(deployment.status, unknownStatuses, logger);
-        const state = { deployment, missing: verdict.missing };
+        const state = { deployment, missing: verdict.missing, briefly: verdict.briefly };
         const move = nextMove(schedule, deadline, clock.now());
         if (move.kind === 'stop') {
             const message = timedOut(name, schedule, options, verdict, service.words);
@@ -52062,21 +52068,6 @@ class EventStream {
 const WHAT_MIN = 8;
 /** Between the parts of the row of several agents. */
 const SEPARATOR = ' · ';
-/**
- * What an agent waits on, in short: the status alone when the status is
- * what it waits for (live.ts says `status is DEPLOYING, not READY`), the
- * health check's answer without its address (health.ts says `health check:
- * 503 Service Unavailable from ADDRESS`; each agent has its own address, and
- * agents that get the same answer are named together), else the waiting
- * text as it is.
- */
-function waitGist(what) {
-    const status = /^status is (\S+), not READY(.*)$/su.exec(what);
-    if (status !== null)
-        return `${status[1] ?? ''}${status[2] ?? ''}`;
-    const health = /^health check: (.*) from \S+$/su.exec(what);
-    return health === null ? what : `health ${health[1] ?? ''}`;
-}
 /** The entry of a run of one deployment (an agent's entry is its key). */
 const ONE_DEPLOYMENT = '';
 function formatSeconds(seconds) {
@@ -52106,14 +52097,11 @@ class LiveLine {
         return this.#waits.size > 0;
     }
     /** A wait's state: what `entry` waits for, `soFarMs` in; the row is drawn again. */
-    set(entry, what, soFarMs) {
+    set(entry, text, soFarMs) {
         if (!this.active)
             this.#stream.on?.('resize', this.#onResize);
-        const wait = this.#waits.get(entry);
-        if (wait === undefined)
-            this.#waits.set(entry, { what, since: this.#now() - soFarMs });
-        else
-            wait.what = what;
+        const since = this.#waits.get(entry)?.since ?? this.#now() - soFarMs;
+        this.#waits.set(entry, { ...text, since });
         this.#timer ??= setInterval(() => this.draw(), 1000);
         // The timer must not keep the process alive once the run is over.
         this.#timer.unref?.();
@@ -52209,9 +52197,8 @@ class LiveLine {
 /** The waiting agents by what they wait on in short, in the order they began to wait. */
 function grouped(waits) {
     const groups = new Map();
-    for (const [agent, wait] of waits) {
-        const gist = waitGist(wait.what);
-        groups.set(gist, [...(groups.get(gist) ?? []), agent]);
+    for (const [agent, { briefly }] of waits) {
+        groups.set(briefly, [...(groups.get(briefly) ?? []), agent]);
     }
     return groups;
 }
@@ -52336,13 +52323,12 @@ class StderrLog {
      * a terminal. `note` says why the next check comes later than usual, or
      * that the service has not answered the one in flight.
      */
-    waiting(waitingFor, soFarMs, note) {
-        this.#waitingOf(ONE_DEPLOYMENT, waitingFor, soFarMs, note);
-    }
-    #waitingOf(entry, waitingFor, soFarMs, note) {
-        const what = this.#clean(note === undefined ? waitingFor : `${waitingFor}; ${note}`);
+    #waitingOf(entry, event) {
+        const { waitingFor, briefly = waitingFor, elapsedMs: soFarMs, note } = event;
+        const noted = (text) => this.#clean(note === undefined ? text : `${text}; ${note}`);
+        const what = noted(waitingFor);
         if (this.#options.terminal) {
-            this.#live.set(entry, what, soFarMs);
+            this.#live.set(entry, { what, briefly: noted(briefly) }, soFarMs);
             return;
         }
         const key = entry === ONE_DEPLOYMENT ? '' : `[${entry}] `;
@@ -52378,7 +52364,7 @@ class StderrLog {
                 this[event.level](event.message);
                 return;
             case 'waiting':
-                this.waiting(event.waitingFor, event.elapsedMs, event.note);
+                this.#waitingOf(ONE_DEPLOYMENT, event);
                 return;
             case 'phase':
                 if (event.grouped)
@@ -52406,7 +52392,7 @@ class StderrLog {
                 keyed(this.#levelLine(event.level, event.message));
                 return;
             case 'waiting':
-                this.#waitingOf(agent, event.waitingFor, event.elapsedMs, event.note);
+                this.#waitingOf(agent, event);
                 return;
             case 'phase':
                 if (event.grouped)

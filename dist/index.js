@@ -54416,6 +54416,8 @@ class HealthProbe {
             live: false,
             // The answer first: a live line cut at the terminal's edge keeps it.
             missing: `health check: ${health.error ?? 'no answer'} from ${shown}`,
+            // Each agent has its own address: agents that get the same answer are named together.
+            briefly: `health ${health.error ?? 'no answer'}`,
             health,
         };
     }
@@ -60294,6 +60296,7 @@ function redacted(event, redact) {
             return {
                 ...event,
                 waitingFor: redact(event.waitingFor),
+                ...(event.briefly === undefined ? {} : { briefly: redact(event.briefly) }),
                 ...(event.note === undefined ? {} : { note: redact(event.note) }),
             };
         case 'status_change':
@@ -63567,8 +63570,10 @@ function liveness(deployment, target, seenRevisions, orderOf = () => undefined) 
             final: true,
         };
     }
-    if (status !== 'READY')
-        return { live: false, missing: `status is ${untrusted(status)}, not READY` };
+    if (status !== 'READY') {
+        const shown = untrusted(status);
+        return { live: false, missing: `status is ${shown}, not READY`, briefly: shown };
+    }
     if (latest === null) {
         return target === undefined
             ? { live: true }
@@ -64134,6 +64139,7 @@ class Heartbeat {
         this.#events?.({
             kind: 'waiting',
             waitingFor: state.missing,
+            ...(state.briefly === undefined ? {} : { briefly: state.briefly }),
             elapsedMs: this.#clock.now() - this.#started,
             ...(note === undefined ? {} : { note }),
         });
@@ -64304,7 +64310,7 @@ async function waitUntilLive(initial, goal, options, dependencies, decided) {
             throw heartbeat.over('failed', new WaitError(message, deployment, verdict));
         }
         noteUnknownStatus(deployment.status, unknownStatuses, logger);
-        const state = { deployment, missing: verdict.missing };
+        const state = { deployment, missing: verdict.missing, briefly: verdict.briefly };
         const move = nextMove(schedule, deadline, clock.now());
         if (move.kind === 'stop') {
             const message = timedOut(name, schedule, options, verdict, service.words);

@@ -28,18 +28,14 @@ const WHAT_MIN = 8;
 const SEPARATOR = ' · ';
 
 /**
- * What an agent waits on, in short: the status alone when the status is
- * what it waits for (live.ts says `status is DEPLOYING, not READY`), the
- * health check's answer without its address (health.ts says `health check:
- * 503 Service Unavailable from ADDRESS`; each agent has its own address, and
- * agents that get the same answer are named together), else the waiting
- * text as it is.
+ * What a wait waits for: the whole text (one deployment's row), and the same
+ * in a word or two (the core's `briefly`: `DEPLOYING`, `health 503 …`) for
+ * the row of several agents, where agents that wait on the same are named
+ * together.
  */
-export function waitGist(what: string): string {
-  const status = /^status is (\S+), not READY(.*)$/su.exec(what);
-  if (status !== null) return `${status[1] ?? ''}${status[2] ?? ''}`;
-  const health = /^health check: (.*) from \S+$/su.exec(what);
-  return health === null ? what : `health ${health[1] ?? ''}`;
+export interface WaitText {
+  what: string;
+  briefly: string;
 }
 
 /** The entry of a run of one deployment (an agent's entry is its key). */
@@ -62,7 +58,7 @@ export class LiveLine {
   readonly #style: LiveStyle;
   readonly #now: () => number;
   /** What each wait waits for, and since when, by agent (or `ONE_DEPLOYMENT`). */
-  readonly #waits = new Map<string, { what: string; since: number }>();
+  readonly #waits = new Map<string, WaitText & { since: number }>();
   #timer: ReturnType<typeof setInterval> | undefined;
   #shown = false;
   /** In a deploy of several agents: how many are live, of how many. */
@@ -81,11 +77,10 @@ export class LiveLine {
   }
 
   /** A wait's state: what `entry` waits for, `soFarMs` in; the row is drawn again. */
-  set(entry: string, what: string, soFarMs: number): void {
+  set(entry: string, text: WaitText, soFarMs: number): void {
     if (!this.active) this.#stream.on?.('resize', this.#onResize);
-    const wait = this.#waits.get(entry);
-    if (wait === undefined) this.#waits.set(entry, { what, since: this.#now() - soFarMs });
-    else wait.what = what;
+    const since = this.#waits.get(entry)?.since ?? this.#now() - soFarMs;
+    this.#waits.set(entry, { ...text, since });
     this.#timer ??= setInterval(() => this.draw(), 1000);
     // The timer must not keep the process alive once the run is over.
     this.#timer.unref?.();
@@ -155,7 +150,7 @@ export class LiveLine {
    * longest are cut first, so that every part keeps its start; the elapsed
    * time stays in view.
    */
-  #agentsText(waits: [string, { what: string }][], elapsed: string): string {
+  #agentsText(waits: [string, WaitText][], elapsed: string): string {
     const room = this.#room();
     const tally = this.#tally;
     const lead =
@@ -185,11 +180,10 @@ export class LiveLine {
 }
 
 /** The waiting agents by what they wait on in short, in the order they began to wait. */
-function grouped(waits: [string, { what: string }][]): Map<string, string[]> {
+function grouped(waits: [string, WaitText][]): Map<string, string[]> {
   const groups = new Map<string, string[]>();
-  for (const [agent, wait] of waits) {
-    const gist = waitGist(wait.what);
-    groups.set(gist, [...(groups.get(gist) ?? []), agent]);
+  for (const [agent, { briefly }] of waits) {
+    groups.set(briefly, [...(groups.get(briefly) ?? []), agent]);
   }
   return groups;
 }

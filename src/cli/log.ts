@@ -19,6 +19,8 @@ import { wrapAtSpaces } from './screen-width.js';
 
 export type { LogStream } from './live-line.js';
 
+type WaitingEvent = Extract<RunEvent, { kind: 'waiting' }>;
+
 export interface LogOptions {
   /** A terminal: the live status line, and colour unless `colour` is false. */
   terminal: boolean;
@@ -142,14 +144,12 @@ export class StderrLog {
    * a terminal. `note` says why the next check comes later than usual, or
    * that the service has not answered the one in flight.
    */
-  waiting(waitingFor: string, soFarMs: number, note?: string): void {
-    this.#waitingOf(ONE_DEPLOYMENT, waitingFor, soFarMs, note);
-  }
-
-  #waitingOf(entry: string, waitingFor: string, soFarMs: number, note?: string): void {
-    const what = this.#clean(note === undefined ? waitingFor : `${waitingFor}; ${note}`);
+  #waitingOf(entry: string, event: WaitingEvent): void {
+    const { waitingFor, briefly = waitingFor, elapsedMs: soFarMs, note } = event;
+    const noted = (text: string) => this.#clean(note === undefined ? text : `${text}; ${note}`);
+    const what = noted(waitingFor);
     if (this.#options.terminal) {
-      this.#live.set(entry, what, soFarMs);
+      this.#live.set(entry, { what, briefly: noted(briefly) }, soFarMs);
       return;
     }
     const key = entry === ONE_DEPLOYMENT ? '' : `[${entry}] `;
@@ -192,7 +192,7 @@ export class StderrLog {
         this[event.level](event.message);
         return;
       case 'waiting':
-        this.waiting(event.waitingFor, event.elapsedMs, event.note);
+        this.#waitingOf(ONE_DEPLOYMENT, event);
         return;
       case 'phase':
         if (event.grouped) this.heading(event.message);
@@ -218,7 +218,7 @@ export class StderrLog {
         keyed(this.#levelLine(event.level, event.message));
         return;
       case 'waiting':
-        this.#waitingOf(agent, event.waitingFor, event.elapsedMs, event.note);
+        this.#waitingOf(agent, event);
         return;
       case 'phase':
         if (event.grouped) keyed(this.#headingLine(event.message));

@@ -38,9 +38,11 @@ const info = (agent: string, message: string): RunEvent => ({
   message,
   agent,
 });
-const waiting = (agent: string, what: string, soFar: number): RunEvent => ({
+/** A wait's event as the core sends it: what the agent waits for, in a word or two too when it has them. */
+const waiting = (agent: string, what: string, soFar: number, briefly?: string): RunEvent => ({
   kind: 'waiting',
   waitingFor: what,
+  ...(briefly === undefined ? {} : { briefly }),
   elapsedMs: soFar * 1000,
   agent,
 });
@@ -71,11 +73,11 @@ describe('the log of several agents in CI', () => {
 describe('the log of several agents on a terminal', () => {
   it('keeps one live line for the agents that wait, through the lines of the others', () => {
     const { log, text, advance } = capture(true);
-    log.view(waiting('support', 'status is DEPLOYING, not READY', 0));
+    log.view(waiting('support', 'status is DEPLOYING, not READY', 0, 'DEPLOYING'));
     advance(2000);
     log.view(waiting('research', 'revision r2 is not active yet', 0));
     const draws = () => text().split('\r\u001b[2K').slice(1).map(stripVTControlCharacters);
-    // How many are live first, then each agent and what it waits on, the status alone when it is that.
+    // How many are live first, then each agent and what it waits on in short when the core has it.
     expect(draws().at(-1)).toBe(
       '… 0 of 2 live · support: DEPLOYING · research: revision r2 is not active yet (2 s)',
     );

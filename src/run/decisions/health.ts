@@ -143,6 +143,8 @@ export class HealthProbe implements HealthJudge {
       live: false,
       // The answer first: a live line cut at the terminal's edge keeps it.
       missing: `health check: ${health.error ?? 'no answer'} from ${shown}`,
+      // Each agent has its own address: agents that get the same answer are named together.
+      briefly: `health ${health.error ?? 'no answer'}`,
       health,
     };
   }

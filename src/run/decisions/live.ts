@@ -44,8 +44,10 @@ export function liveness(
       final: true,
     };
   }
-  if (status !== 'READY')
-    return { live: false, missing: `status is ${untrusted(status)}, not READY` };
+  if (status !== 'READY') {
+    const shown = untrusted(status);
+    return { live: false, missing: `status is ${shown}, not READY`, briefly: shown };
+  }
   if (latest === null) {
     return target === undefined
       ? { live: true }

@@ -14,6 +14,8 @@ import { latestCommit } from './live.js';
 export interface WaitState {
   deployment: Deployment;
   missing: string;
+  /** `missing` in a word or two (the verdict's `briefly`), when the verdict has it. */
+  briefly?: string | undefined;
 }
 
 /** What the log says changed: the status, the revisions, the commit. */
@@ -68,6 +70,7 @@ export class Heartbeat {
     this.#events?.({
       kind: 'waiting',
       waitingFor: state.missing,
+      ...(state.briefly === undefined ? {} : { briefly: state.briefly }),
       elapsedMs: this.#clock.now() - this.#started,
       ...(note === undefined ? {} : { note }),
     });

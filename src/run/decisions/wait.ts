@@ -170,7 +170,7 @@ export async function waitUntilLive(
       throw heartbeat.over('failed', new WaitError(message, deployment, verdict));
     }
     noteUnknownStatus(deployment.status, unknownStatuses, logger);
-    const state = { deployment, missing: verdict.missing };
+    const state = { deployment, missing: verdict.missing, briefly: verdict.briefly };
     const move = nextMove(schedule, deadline, clock.now());
     if (move.kind === 'stop') {
       const message = timedOut(name, schedule, options, verdict, service.words);

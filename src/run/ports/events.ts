@@ -44,7 +44,14 @@ export type RunEventBody =
    * nothing changes: what it waits for, for how long so far and, when the
    * next check comes later than usual or one is unanswered, why.
    */
-  | { kind: 'waiting'; waitingFor: string; elapsedMs: number; note?: string }
+  | {
+      kind: 'waiting';
+      waitingFor: string;
+      /** `waitingFor` in a word or two, where a row of several agents has room for little. */
+      briefly?: string;
+      elapsedMs: number;
+      note?: string;
+    }
   /** A wait saw the deployment's status, revisions or commit change (its first sight included). */
   | {
       kind: 'status_change';
@@ -98,6 +105,7 @@ function redacted(event: RunEvent, redact: (text: string) => string): RunEvent {
       return {
         ...event,
         waitingFor: redact(event.waitingFor),
+        ...(event.briefly === undefined ? {} : { briefly: redact(event.briefly) }),
         ...(event.note === undefined ? {} : { note: redact(event.note) }),
       };
     case 'status_change':

@@ -81,6 +81,11 @@ export type Liveness =
       live: false;
       /** What is missing, for the log, the reports and a timeout's message. */
       missing: string;
+      /**
+       * The same in a word or two, where a row of several agents has room for little
+       * (`DEPLOYING`, `health 503 Service Unavailable`); `missing` when not given.
+       */
+      briefly?: string;
       /** It never will be (the deployment is being deleted, or a difference blocks it). */
       final?: boolean;
       /** What to do when a longer wait is no cure; a timeout's message says it instead of raising the timeout. */

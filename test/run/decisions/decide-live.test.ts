@@ -118,6 +118,7 @@ describe('decideLive', () => {
     expect(await decideLive(aDeployment({ status: 'DEPLOYING' }), ONLY_LIVE)).toEqual({
       live: false,
       missing: 'status is DEPLOYING, not READY',
+      briefly: 'DEPLOYING',
     });
   });
 

@@ -67,7 +67,11 @@ describe('decideLive with a health check', () => {
   it('checks nothing while the deployment is not otherwise live', async () => {
     const deployment: Deployment = { ...seeded(), status: 'BUILDING' };
     const verdict = await decideLive(deployment, { ...ONLY_LIVE, health: probe() });
-    expect(verdict).toEqual({ live: false, missing: 'status is BUILDING, not READY' });
+    expect(verdict).toEqual({
+      live: false,
+      missing: 'status is BUILDING, not READY',
+      briefly: 'BUILDING',
+    });
     expect(emu.addressRequests).toHaveLength(0);
   });
 

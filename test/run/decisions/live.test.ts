@@ -39,6 +39,7 @@ describe('liveness', () => {
     expect(liveness(deployment({ status: 'AWAITING_DATABASE' }), undefined, nothingSeen)).toEqual({
       live: false,
       missing: 'status is AWAITING_DATABASE, not READY',
+      briefly: 'AWAITING_DATABASE',
     });
   });
 
