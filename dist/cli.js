@@ -44315,10 +44315,15 @@ const COMMAND_WORDS = {
 };
 /**
  * The command's words where it runs: a proposed change is a merge request
- * on GitLab, a pull request on any other CI or terminal.
+ * on GitLab, a pull request on any other CI or terminal; the service's
+ * address named as it was given (`--api-url` or `DEPLOY_API_URL`), when known.
  */
-function commandWords(onGitLab) {
-    return onGitLab ? COMMAND_WORDS : { ...COMMAND_WORDS, changeRequest: 'pull request' };
+function commandWords(env, apiUrlFrom) {
+    return {
+        ...COMMAND_WORDS,
+        ...(env.GITLAB_CI === 'true' ? {} : { changeRequest: 'pull request' }),
+        ...(apiUrlFrom === undefined ? {} : { apiUrlFrom }),
+    };
 }
 /** The help's description of an input, where action.yml's speaks of the action's world. */
 const COMMAND_DESCRIPTIONS = {
@@ -50152,6 +50157,7 @@ class ServiceClient {
 
 
 
+
 /** What the steps are given: the service over HTTP, and the run's channel as their log and sink. */
 function dependenciesOf(access, io, events) {
     const { clock, signal } = io;
@@ -50165,7 +50171,7 @@ function dependenciesOf(access, io, events) {
         redact: io.redact,
         dispatcher: proxyDispatcher(io.proxy),
         ...(io.pace === undefined ? {} : { retry: io.pace.retry }),
-        ...(io.words === undefined ? {} : { words: io.words }),
+        words: wordsOf(io.run),
     });
     return {
         service: new Service(client, logger, { mask: io.mask, redact: io.redact }),
@@ -52535,7 +52541,7 @@ function serviceOf(access, context) {
         signal,
         redact: (text) => redactor.redact(text),
         dispatcher: proxyDispatcher(proxySettingsFrom(world.env)),
-        words: { ...COMMAND_WORDS, apiUrlFrom: request.origins['api-url'] },
+        words: commandWords(world.env, request.origins['api-url']),
     });
     // A listed deployment carries its secrets: the service registers each value as its page is parsed.
     return new Service(client, log, {
@@ -52595,7 +52601,7 @@ async function writeListing(service, asked, context) {
 }
 async function list(context) {
     const { request, world, ci, log } = context;
-    const run = runDescription(ci, world.cwd, commandWords(world.env.GITLAB_CI === 'true'));
+    const run = runDescription(ci, world.cwd, commandWords(world.env, request.origins['api-url']));
     const asked = listRequest(declare_readInputs({ ...FLEET_SHARED_INPUTS, ...LIST_OWN_INPUTS }, (name) => request.inputs[name], run));
     for (const warning of asked.warnings)
         log.warning(warning);
@@ -52609,7 +52615,7 @@ async function list(context) {
 }
 async function repos(context) {
     const { request, world, ci, log } = context;
-    const run = runDescription(ci, world.cwd, commandWords(world.env.GITLAB_CI === 'true'));
+    const run = runDescription(ci, world.cwd, commandWords(world.env, request.origins['api-url']));
     const asked = reposRequest(declare_readInputs(REPOS_INPUTS, (name) => request.inputs[name], run));
     const repositories = await serviceOf(asked.access, context).listRepositories(asked.integrationId);
     if (repositories.length === 0)
@@ -53250,16 +53256,12 @@ async function runCommand(request, command, world) {
         throw error;
     }
 }
-/**
- * What the core is given: the command's world, and the views of its events;
- * `apiUrlFrom` is where the service's address came from (the flag or the variable).
- */
-function runnerIO(world, { log, events, redactor, redact, signal }, run, view, apiUrlFrom) {
+/** What the core is given: the command's world, and the views of its events. */
+function runnerIO(world, { log, events, redactor, redact, signal }, run, view) {
     return {
         run,
         proxy: proxySettingsFrom(world.env),
         pace: paceFrom(world.env),
-        words: { ...commandWords(world.env.GITLAB_CI === 'true'), apiUrlFrom },
         commitOrder: checkoutCommitOrder({ cwd: world.cwd, env: world.env }),
         clock: systemClock,
         signal,
@@ -53275,7 +53277,8 @@ function runnerIO(world, { log, events, redactor, redact, signal }, run, view, a
 async function runRequest(request, command, world, session, { seen, quitting }) {
     const { log } = session;
     const ci = describeCiRun(world.env, world.cwd);
-    const run = runDescription(ci, world.cwd, commandWords(world.env.GITLAB_CI === 'true'));
+    const words = commandWords(world.env, request.origins['api-url']);
+    const run = runDescription(ci, world.cwd, words);
     let prepared;
     try {
         prepared = readCommandRequest(command, (name) => request.inputs[name], run);
@@ -53293,7 +53296,7 @@ async function runRequest(request, command, world, session, { seen, quitting }) 
     }
     if (command === 'deploy')
         log.info(describeRun(ci, givenCommit(prepared)));
-    const outcome = await session.interruptible(() => runCommandRequest(prepared, runnerIO(world, session, run, seen.view, request.origins['api-url'])), quitting);
+    const outcome = await session.interruptible(() => runCommandRequest(prepared, runnerIO(world, session, run, seen.view)), quitting);
     if (outcome.stack !== undefined)
         log.debug(outcome.stack);
     if (outcome.failure !== undefined)

@@ -64898,6 +64898,7 @@ class ServiceClient {
 
 
 
+
 /** What the steps are given: the service over HTTP, and the run's channel as their log and sink. */
 function dependenciesOf(access, io, events) {
     const { clock, signal } = io;
@@ -64911,7 +64912,7 @@ function dependenciesOf(access, io, events) {
         redact: io.redact,
         dispatcher: proxyDispatcher(io.proxy),
         ...(io.pace === undefined ? {} : { retry: io.pace.retry }),
-        ...(io.words === undefined ? {} : { words: io.words }),
+        words: wordsOf(io.run),
     });
     return {
         service: new Service(client, logger, { mask: io.mask, redact: io.redact }),

@@ -40,7 +40,7 @@ import { describeInputError } from './input-errors.js';
 import type { StderrLog } from './log.js';
 import type { FleetCommand } from './options.js';
 import { openSession } from './session.js';
-import { COMMAND_WORDS, commandWords } from './wording.js';
+import { commandWords } from './wording.js';
 import { EXIT, type CliWorld } from './world.js';
 
 /** A terminal's width when it does not say. */
@@ -69,7 +69,7 @@ function serviceOf(access: ServiceAccess, context: FleetContext): Service {
     signal,
     redact: (text) => redactor.redact(text),
     dispatcher: proxyDispatcher(proxySettingsFrom(world.env)),
-    words: { ...COMMAND_WORDS, apiUrlFrom: request.origins['api-url'] },
+    words: commandWords(world.env, request.origins['api-url']),
   });
   // A listed deployment carries its secrets: the service registers each value as its page is parsed.
   return new Service(client, log, {
@@ -138,7 +138,7 @@ async function writeListing(
 
 async function list(context: FleetContext): Promise<void> {
   const { request, world, ci, log } = context;
-  const run = runDescription(ci, world.cwd, commandWords(world.env.GITLAB_CI === 'true'));
+  const run = runDescription(ci, world.cwd, commandWords(world.env, request.origins['api-url']));
   const asked = listRequest(
     readInputs({ ...FLEET_SHARED_INPUTS, ...LIST_OWN_INPUTS }, (name) => request.inputs[name], run),
   );
@@ -155,7 +155,7 @@ async function list(context: FleetContext): Promise<void> {
 
 async function repos(context: FleetContext): Promise<void> {
   const { request, world, ci, log } = context;
-  const run = runDescription(ci, world.cwd, commandWords(world.env.GITLAB_CI === 'true'));
+  const run = runDescription(ci, world.cwd, commandWords(world.env, request.origins['api-url']));
   const asked = reposRequest(readInputs(REPOS_INPUTS, (name) => request.inputs[name], run));
   const repositories = await serviceOf(asked.access, context).listRepositories(asked.integrationId);
   if (repositories.length === 0) log.info('the integration has no repository to deploy');

@@ -164,22 +164,17 @@ async function runCommand(
   }
 }
 
-/**
- * What the core is given: the command's world, and the views of its events;
- * `apiUrlFrom` is where the service's address came from (the flag or the variable).
- */
+/** What the core is given: the command's world, and the views of its events. */
 function runnerIO(
   world: CliWorld,
   { log, events, redactor, redact, signal }: Session,
   run: RunDescription,
   view: EventView,
-  apiUrlFrom: string | undefined,
 ): RunnerIO {
   return {
     run,
     proxy: proxySettingsFrom(world.env),
     pace: paceFrom(world.env),
-    words: { ...commandWords(world.env.GITLAB_CI === 'true'), apiUrlFrom },
     commitOrder: checkoutCommitOrder({ cwd: world.cwd, env: world.env }),
     clock: systemClock,
     signal,
@@ -202,7 +197,8 @@ async function runRequest(
 ): Promise<Ran> {
   const { log } = session;
   const ci = describeCiRun(world.env, world.cwd);
-  const run = runDescription(ci, world.cwd, commandWords(world.env.GITLAB_CI === 'true'));
+  const words = commandWords(world.env, request.origins['api-url']);
+  const run = runDescription(ci, world.cwd, words);
   let prepared: CommandRequest;
   try {
     prepared = readCommandRequest(command, (name) => request.inputs[name], run);
@@ -218,11 +214,7 @@ async function runRequest(
   }
   if (command === 'deploy') log.info(describeRun(ci, givenCommit(prepared)));
   const outcome = await session.interruptible(
-    () =>
-      runCommandRequest(
-        prepared,
-        runnerIO(world, session, run, seen.view, request.origins['api-url']),
-      ),
+    () => runCommandRequest(prepared, runnerIO(world, session, run, seen.view)),
     quitting,
   );
   if (outcome.stack !== undefined) log.debug(outcome.stack);

@@ -33,10 +33,18 @@ export const COMMAND_WORDS: RemedyWords = {
 
 /**
  * The command's words where it runs: a proposed change is a merge request
- * on GitLab, a pull request on any other CI or terminal.
+ * on GitLab, a pull request on any other CI or terminal; the service's
+ * address named as it was given (`--api-url` or `DEPLOY_API_URL`), when known.
  */
-export function commandWords(onGitLab: boolean): RemedyWords {
-  return onGitLab ? COMMAND_WORDS : { ...COMMAND_WORDS, changeRequest: 'pull request' };
+export function commandWords(
+  env: Readonly<Record<string, string | undefined>>,
+  apiUrlFrom: string | undefined,
+): RemedyWords {
+  return {
+    ...COMMAND_WORDS,
+    ...(env.GITLAB_CI === 'true' ? {} : { changeRequest: 'pull request' }),
+    ...(apiUrlFrom === undefined ? {} : { apiUrlFrom }),
+  };
 }
 
 /** The help's description of an input, where action.yml's speaks of the action's world. */

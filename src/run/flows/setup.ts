@@ -8,6 +8,7 @@ import { isRedactable } from '../../common/redact.js';
 import type { Logger } from '../../common/runtime.js';
 import type { DeploySpec } from '../../inputs/deploy-spec.js';
 import type { ServiceAccess } from '../../inputs/service-access.js';
+import { wordsOf } from '../../inputs/run-description.js';
 import { ServiceClient } from '../../service/client.js';
 import { Service } from '../../service/endpoints.js';
 import { proxyDispatcher } from '../../service/proxy.js';
@@ -32,7 +33,7 @@ export function dependenciesOf(
     redact: io.redact,
     dispatcher: proxyDispatcher(io.proxy),
     ...(io.pace === undefined ? {} : { retry: io.pace.retry }),
-    ...(io.words === undefined ? {} : { words: io.words }),
+    words: wordsOf(io.run),
   });
   return {
     service: new Service(client, logger, { mask: io.mask, redact: io.redact }),

@@ -5,7 +5,6 @@
 import type { EventView } from './events.js';
 import type { Clock } from '../../common/runtime.js';
 import type { RunDescription } from '../../inputs/run-description.js';
-import type { RemedyWords } from '../../service/answers.js';
 import type { ProxySettings } from '../../service/proxy.js';
 import type { Pace } from './pace.js';
 import type {
@@ -45,8 +44,6 @@ export interface RunnerIO {
   commitOrder?: AskCommitOrder;
   /** The back-off between attempts and the wait's schedule; the defaults when absent. */
   pace?: Pace;
-  /** How a remedy names the key, the headers and the integration id; the action's inputs when absent. */
-  words?: RemedyWords;
 }
 
 /** How a run ended: all the adapter reports, and what its summary shows. */
