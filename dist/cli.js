@@ -41753,8 +41753,18 @@ class HealthProbe {
         this.#said = { key, since: now, at: now };
     }
 }
-/** Why a health check asked for was not made: without a wait, it is made once the deployment is live. */
-const HEALTH_NOT_MADE = 'the deployment is not live yet';
+/**
+ * Why a health check asked for was not made, when it was not (a run that
+ * does not wait: with a wait, it is made once the deployment is live): the
+ * deployment was not live yet. None in a dry run, which checks no address.
+ */
+function healthNotMade(asked, liveness) {
+    if (asked.health === undefined || asked.dryRun === true || liveness === undefined)
+        return undefined;
+    return liveness.live || liveness.health !== undefined
+        ? undefined
+        : 'the deployment is not live yet';
+}
 
 ;// CONCATENATED MODULE: ./src/views/deploy-summary.ts
 /**
@@ -41826,21 +41836,13 @@ function failureBlock(failure, redact) {
         return [];
     return [`<p><strong>Error:</strong></p>\n<pre>${htmlLines(redact(failure))}</pre>`];
 }
-/**
- * Why a health check asked for was not made: the deployment was not live yet
- * and the run did not wait (none when one was made, or none was asked for).
- */
-function healthNotMade(input) {
-    const { spec, liveness } = input;
-    if (input.healthAsked !== true || spec.dryRun || liveness === undefined)
-        return undefined;
-    return liveness.live || liveness.health !== undefined
-        ? undefined
-        : `not made: ${HEALTH_NOT_MADE} (not waiting)`;
+/** The health check's cell when one asked for was not made (the run said why). */
+function deploy_summary_healthNotMade({ healthNotMade: why }) {
+    return why === undefined ? undefined : `not made: ${why} (not waiting)`;
 }
 /** The health check's row, when a check was made or one asked for was not. */
 function healthRow(input, text, code) {
-    const notMade = healthNotMade(input);
+    const notMade = deploy_summary_healthNotMade(input);
     const cell = healthCell(input.liveness?.health, text, code);
     if (cell !== undefined)
         return [['Health check', cell]];
@@ -41917,13 +41919,13 @@ const agents_summary_HEADINGS = ['Agent', 'Deployment', 'Status', 'Live', 'Commi
 const HEALTH_AFTER = agents_summary_HEADINGS.indexOf('Live') + 1;
 /** Whether some agent's health check was made, or not made (said why): the table then has a `Health` column. */
 function anyHealth(summary) {
-    return summary.agents.some((part) => part.summary.liveness?.health !== undefined || healthNotMade(part.summary) !== undefined);
+    return summary.agents.some((part) => part.summary.liveness?.health !== undefined || deploy_summary_healthNotMade(part.summary) !== undefined);
 }
 /** What an agent's health check answered, short, for its row: the whole answer is below it. */
 function healthOf(part, text) {
     const health = part.summary.liveness?.health;
     if (health === undefined)
-        return text(healthNotMade(part.summary));
+        return text(deploy_summary_healthNotMade(part.summary));
     return `${health.ok ? '✅' : '❌'} ${text(healthAnswer(health))}`;
 }
 /** The links of an agent's row: its address and its dashboard, those the address rule lets through. */
@@ -49728,10 +49730,16 @@ function withHealth(goal, asked, dependencies, proxy) {
 }
 /**
  * Without a wait: a health check that could not be made (no `url` to check) fails the
- * step, after the outputs; one that did not answer as asked is a warning.
+ * step, after the outputs; one that did not answer as asked is a warning; one asked for
+ * and not made (the deployment not live yet) is a notice that says so.
  */
-function noteHealth(name, liveness, logger, words) {
+function noteHealth(asked, liveness, logger, words) {
+    const { name } = asked;
     const { health } = liveness;
+    const notMade = healthNotMade(asked, liveness);
+    if (notMade !== undefined) {
+        logger.notice(`health check not made: ${notMade} (${words.noWait}; waiting until live would check it)`);
+    }
     if (health === undefined || health.ok)
         return;
     if (!liveness.live && liveness.final === true) {
@@ -49772,6 +49780,7 @@ const PLAN_ACTIONS = (/* unused pure expression or super */ null && (['create', 
  * soon as they are known, and the job summary is written from it, whether the
  * run succeeded or not.
  */
+
 
 
 
@@ -49923,7 +49932,7 @@ class RunRecord {
             request: this.request,
             deployment: this.deployment,
             liveness: this.liveness,
-            healthAsked: this.spec.health !== undefined,
+            healthNotMade: this.spec.waitForReady ? undefined : healthNotMade(this.spec, this.liveness),
             target: this.goal?.target?.sha,
             drift: this.goal?.drift.map(shownDrift),
             failure: this.failure,
@@ -50224,7 +50233,6 @@ function warnOfSpec(spec, logger) {
 
 
 
-
 /** Why a targeted commit is drift: the deployment will not build it. */
 const BUILD_OFF = 'build_on_push is off: the service will not build this commit';
 /**
@@ -50267,17 +50275,12 @@ function noteLiveness(spec, goal, liveness, { logger, service }) {
     if (spec.waitForReady)
         logger.info('dry run: not waiting');
     noteSuperseded(goal, liveness, logger);
-    if (liveness.health !== undefined) {
-        noteHealth(spec.name, liveness, logger, service.words);
-        return;
-    }
     // A deployment that will never run the target was already said so, in a warning.
-    if (!liveness.live && goal.target !== undefined && blockedIn(goal.drift).length === 0) {
+    const unsaid = goal.target !== undefined && blockedIn(goal.drift).length === 0;
+    if (!liveness.live && liveness.health === undefined && unsaid && goal.target !== undefined) {
         logger.notice(`commit ${shortSha(goal.target.sha)} is not live yet: ${liveness.missing}`);
     }
-    if (!liveness.live && spec.health !== undefined && !spec.dryRun) {
-        logger.notice(`health check not made: ${HEALTH_NOT_MADE} (${service.words.noWait}; waiting until live would check it)`);
-    }
+    noteHealth(spec, liveness, logger, service.words);
 }
 /** What the step waits for, said once the deployment is found or created. */
 function waitingFor(goal, waits) {
@@ -50885,6 +50888,7 @@ async function planAgents(asked, io) {
 
 
 
+
 /**
  * The deployment found, in the shape the deploy's outputs and summary take
  * (a `DeployResult`): reused, and asked nothing, so the request it would
@@ -50936,6 +50940,9 @@ class StatusRecord {
             result: this.#found,
             deployment,
             liveness: this.liveness,
+            healthNotMade: this.#request.waitForReady
+                ? undefined
+                : healthNotMade(this.#request, this.liveness),
             drift: [],
             failure: this.failure,
             commit,
@@ -50965,7 +50972,7 @@ async function lookUp(request, io, events, record, share) {
     const liveness = await decideLive(found, goal);
     record.seen(found, liveness);
     if (!request.waitForReady)
-        noteHealth(name, liveness, logger, dependencies.service.words);
+        noteHealth(request, liveness, logger, dependencies.service.words);
     const last = request.waitForReady
         ? await waitForLive(request, found, liveness, goal, {
             ...dependencies,

@@ -7,7 +7,7 @@ import { boundedSummary, type SummaryPart } from '../common/summary.js';
 import { plural, shortSha } from '../common/text.js';
 import type { DriftEntry, HealthSeen } from '../run/ports/findings.js';
 import type { DeployedResult, SummaryInput } from '../run/ports/summaries.js';
-import { HEALTH_NOT_MADE, healthWords } from '../run/decisions/health.js';
+import { healthWords } from '../run/decisions/health.js';
 import { dashboardUrlOf, repositoryOf } from '../run/decisions/report.js';
 import type { Deployment } from '../service/schemas.js';
 import { cellOf, differencesTable, labelledTable, type Cell } from './html-parts.js';
@@ -85,18 +85,9 @@ export function failureBlock(
   return [`<p><strong>Error:</strong></p>\n<pre>${htmlLines(redact(failure))}</pre>`];
 }
 
-/**
- * Why a health check asked for was not made: the deployment was not live yet
- * and the run did not wait (none when one was made, or none was asked for).
- */
-export function healthNotMade(
-  input: Pick<SummaryInput, 'spec' | 'liveness' | 'healthAsked'>,
-): string | undefined {
-  const { spec, liveness } = input;
-  if (input.healthAsked !== true || spec.dryRun || liveness === undefined) return undefined;
-  return liveness.live || liveness.health !== undefined
-    ? undefined
-    : `not made: ${HEALTH_NOT_MADE} (not waiting)`;
+/** The health check's cell when one asked for was not made (the run said why). */
+export function healthNotMade({ healthNotMade: why }: SummaryInput): string | undefined {
+  return why === undefined ? undefined : `not made: ${why} (not waiting)`;
 }
 
 /** The health check's row, when a check was made or one asked for was not. */

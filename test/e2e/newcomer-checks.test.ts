@@ -208,4 +208,28 @@ describe('a health check not made without a wait is said', () => {
     expect(run.stderr).toContain(`${NOT_MADE} (no --wait; waiting until live would check it)`);
     expect(run.json).toMatchObject({ healthy: null });
   });
+
+  it('status without a wait says so too', async () => {
+    emu.seedDeployment({ name: 'agent', status: 'DEPLOYING' });
+
+    const run = await cli(['status', '--name', 'agent', '--health-check', '/ok', '--json']);
+
+    expect(run.stderr).toContain(`${NOT_MADE} (no --wait; waiting until live would check it)`);
+    expect(run.json).toMatchObject({ healthy: null });
+    expect(emu.addressRequests).toHaveLength(0);
+  });
+
+  it('a wait that ends before live does not say the run did not wait', async () => {
+    const run = await action({
+      ...DOCKER,
+      'image-uri': 'reg/agent:1',
+      'health-check': '/ok',
+      'wait-for-ready': 'true',
+      'wait-timeout': '1',
+    });
+
+    expect(run.exitCode).toBe(1);
+    expect(printed(run)).not.toContain(NOT_MADE);
+    expect(run.summary).not.toContain('(not waiting)');
+  });
 });

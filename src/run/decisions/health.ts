@@ -196,5 +196,18 @@ export class HealthProbe implements HealthJudge {
   }
 }
 
-/** Why a health check asked for was not made: without a wait, it is made once the deployment is live. */
-export const HEALTH_NOT_MADE = 'the deployment is not live yet';
+/**
+ * Why a health check asked for was not made, when it was not (a run that
+ * does not wait: with a wait, it is made once the deployment is live): the
+ * deployment was not live yet. None in a dry run, which checks no address.
+ */
+export function healthNotMade(
+  asked: { health?: HealthRequest | undefined; dryRun?: boolean },
+  liveness: Liveness | undefined,
+): string | undefined {
+  if (asked.health === undefined || asked.dryRun === true || liveness === undefined)
+    return undefined;
+  return liveness.live || liveness.health !== undefined
+    ? undefined
+    : 'the deployment is not live yet';
+}

@@ -17,7 +17,7 @@ import { DEFAULT_WAIT } from '../ports/pace.js';
 import type { LiveGoal } from '../decisions/goal.js';
 import { waitUntilLive } from '../decisions/wait.js';
 import { AddressChecks } from '../decisions/address-pace.js';
-import { healthLine, HealthProbe } from '../decisions/health.js';
+import { healthLine, healthNotMade, HealthProbe } from '../decisions/health.js';
 
 /**
  * The goal with the check of the deployment's address, when one is asked: its checks
@@ -53,15 +53,23 @@ export function withHealth<G extends LiveGoal>(
 
 /**
  * Without a wait: a health check that could not be made (no `url` to check) fails the
- * step, after the outputs; one that did not answer as asked is a warning.
+ * step, after the outputs; one that did not answer as asked is a warning; one asked for
+ * and not made (the deployment not live yet) is a notice that says so.
  */
 export function noteHealth(
-  name: string,
+  asked: { name: string; health?: HealthRequest | undefined; dryRun?: boolean },
   liveness: Liveness,
   logger: Logger,
   words: Pick<RemedyWords, 'noWait'>,
 ): void {
+  const { name } = asked;
   const { health } = liveness;
+  const notMade = healthNotMade(asked, liveness);
+  if (notMade !== undefined) {
+    logger.notice(
+      `health check not made: ${notMade} (${words.noWait}; waiting until live would check it)`,
+    );
+  }
   if (health === undefined || health.ok) return;
   if (!liveness.live && liveness.final === true) {
     throw new ActionError(`Deployment '${name}' is not live: ${liveness.missing}.`);

@@ -25,7 +25,6 @@ import {
   type Goal,
 } from '../decisions/goal.js';
 import { dryRunReport } from '../decisions/report.js';
-import { HEALTH_NOT_MADE } from '../decisions/health.js';
 import { noteHealth, noteSuperseded, waitForLive, withHealth } from './live-wait.js';
 import { RunRecord } from './run-record.js';
 import { dependenciesOf, maskSpec, warnOfSpec } from './setup.js';
@@ -90,19 +89,12 @@ function noteLiveness(
 ): void {
   if (spec.waitForReady) logger.info('dry run: not waiting');
   noteSuperseded(goal, liveness, logger);
-  if (liveness.health !== undefined) {
-    noteHealth(spec.name, liveness, logger, service.words);
-    return;
-  }
   // A deployment that will never run the target was already said so, in a warning.
-  if (!liveness.live && goal.target !== undefined && blockedIn(goal.drift).length === 0) {
+  const unsaid = goal.target !== undefined && blockedIn(goal.drift).length === 0;
+  if (!liveness.live && liveness.health === undefined && unsaid && goal.target !== undefined) {
     logger.notice(`commit ${shortSha(goal.target.sha)} is not live yet: ${liveness.missing}`);
   }
-  if (!liveness.live && spec.health !== undefined && !spec.dryRun) {
-    logger.notice(
-      `health check not made: ${HEALTH_NOT_MADE} (${service.words.noWait}; waiting until live would check it)`,
-    );
-  }
+  noteHealth(spec, liveness, logger, service.words);
 }
 
 /** What the step waits for, said once the deployment is found or created. */

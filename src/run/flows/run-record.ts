@@ -11,6 +11,7 @@ import { shownDrift, type Liveness } from '../ports/findings.js';
 import type { RunReport, Stage } from '../ports/progress.js';
 import type { DeployResult } from '../decisions/deploy.js';
 import { unbuiltIn, type Goal } from '../decisions/goal.js';
+import { healthNotMade } from '../decisions/health.js';
 import { latestCommit } from '../decisions/live.js';
 import type { DeploySummary } from '../ports/summaries.js';
 import { dashboardUrlOf, outputsOf, type Outputs } from '../decisions/report.js';
@@ -180,7 +181,7 @@ export class RunRecord {
       request: this.request,
       deployment: this.deployment,
       liveness: this.liveness,
-      healthAsked: this.spec.health !== undefined,
+      healthNotMade: this.spec.waitForReady ? undefined : healthNotMade(this.spec, this.liveness),
       target: this.goal?.target?.sha,
       drift: this.goal?.drift.map(shownDrift),
       failure: this.failure,

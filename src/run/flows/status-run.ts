@@ -14,6 +14,7 @@ import type { Liveness } from '../ports/findings.js';
 import type { RunnerIO, RunOutcome } from '../ports/runner.js';
 import { pickOne, type DeployResult } from '../decisions/deploy.js';
 import { decideLive, ONLY_LIVE } from '../decisions/goal.js';
+import { healthNotMade } from '../decisions/health.js';
 import type { DeploySummary } from '../ports/summaries.js';
 import { outputsOf, type Outputs } from '../decisions/report.js';
 import { WaitError } from '../decisions/wait.js';
@@ -83,6 +84,9 @@ class StatusRecord {
       result: this.#found,
       deployment,
       liveness: this.liveness,
+      healthNotMade: this.#request.waitForReady
+        ? undefined
+        : healthNotMade(this.#request, this.liveness),
       drift: [],
       failure: this.failure,
       commit,
@@ -119,7 +123,7 @@ async function lookUp(
   const goal = withHealth(ONLY_LIVE, request, dependencies, io.proxy);
   const liveness = await decideLive(found, goal);
   record.seen(found, liveness);
-  if (!request.waitForReady) noteHealth(name, liveness, logger, dependencies.service.words);
+  if (!request.waitForReady) noteHealth(request, liveness, logger, dependencies.service.words);
   const last = request.waitForReady
     ? await waitForLive(request, found, liveness, goal, {
         ...dependencies,

@@ -34,8 +34,8 @@ export interface SummaryInput {
    * what the health check answered, when one was made.
    */
   liveness?: { live: boolean; supersededBy?: string; missing?: string; health?: HealthSeen };
-  /** A health check was asked for (made or not: `liveness.health` says). */
-  healthAsked?: boolean;
+  /** Why a health check asked for was not made, when the run did not wait (`healthNotMade`). */
+  healthNotMade?: string;
   /** The targeted commit, if any. */
   target?: string;
   drift?: DriftEntry[];
