@@ -62496,12 +62496,15 @@ function requested(inputs) {
             }),
         },
         secretReferences: config.secret_references ?? null,
-        imageFromInput: inputs['image-uri'] !== undefined,
     };
 }
 /** Problems of inputs that are each valid but do not go together. */
 function combinationProblems(inputs, wanted, run) {
-    const problems = [...accessProblems(inputs), ...healthProblems(inputs, wordsOf(run))];
+    const problems = [
+        ...accessProblems(inputs),
+        ...healthProblems(inputs, wordsOf(run)),
+        ...configImageProblems(inputs),
+    ];
     const { source } = inputs;
     if (source !== 'external_docker' && wanted.secretReferences !== null) {
         problems.push({
@@ -62518,9 +62521,8 @@ function combinationProblems(inputs, wanted, run) {
     return problems;
 }
 function needsImage(source, wanted) {
-    const image = wanted.sourceRevisionConfig.image_uri;
-    if (image != null)
-        return configImageProblems(image, wanted);
+    if (wanted.sourceRevisionConfig.image_uri != null)
+        return [];
     return [
         {
             input: 'image-uri',
@@ -62529,11 +62531,12 @@ function needsImage(source, wanted) {
     ];
 }
 /**
- * The image `config` gives, checked as the `image-uri` input is (the input, when
- * given, was checked where it was read and is what `image` holds).
+ * The image `config` gives, checked as the `image-uri` input is where it was
+ * read; none when the input is given, which `config`'s gives way to.
  */
-function configImageProblems(image, wanted) {
-    if (wanted.imageFromInput)
+function configImageProblems(inputs) {
+    const image = inputs.config.source_revision_config?.image_uri;
+    if (inputs['image-uri'] !== undefined || image === undefined || image === null)
         return [];
     try {
         parseImageReference(image);

@@ -25,8 +25,6 @@ interface Requested {
   sourceConfig: SourceConfigRequest;
   sourceRevisionConfig: SourceRevisionConfigRequest;
   secretReferences: SecretReference[] | null;
-  /** `image_uri` is the `image-uri` input's (else `config`'s, if any). */
-  imageFromInput: boolean;
 }
 
 /** The fields of `record` whose value is not undefined: an input that was not given. */
@@ -52,7 +50,6 @@ function requested(inputs: ParsedInputs): Requested {
       }),
     },
     secretReferences: config.secret_references ?? null,
-    imageFromInput: inputs['image-uri'] !== undefined,
   };
 }
 
@@ -62,7 +59,11 @@ function combinationProblems(
   wanted: Requested,
   run: RunDescription,
 ): InputProblem[] {
-  const problems = [...accessProblems(inputs), ...healthProblems(inputs, wordsOf(run))];
+  const problems = [
+    ...accessProblems(inputs),
+    ...healthProblems(inputs, wordsOf(run)),
+    ...configImageProblems(inputs),
+  ];
   const { source } = inputs;
   if (source !== 'external_docker' && wanted.secretReferences !== null) {
     problems.push({
@@ -80,8 +81,7 @@ function combinationProblems(
 }
 
 function needsImage(source: string, wanted: Requested): InputProblem[] {
-  const image = wanted.sourceRevisionConfig.image_uri;
-  if (image != null) return configImageProblems(image, wanted);
+  if (wanted.sourceRevisionConfig.image_uri != null) return [];
   return [
     {
       input: 'image-uri',
@@ -91,11 +91,12 @@ function needsImage(source: string, wanted: Requested): InputProblem[] {
 }
 
 /**
- * The image `config` gives, checked as the `image-uri` input is (the input, when
- * given, was checked where it was read and is what `image` holds).
+ * The image `config` gives, checked as the `image-uri` input is where it was
+ * read; none when the input is given, which `config`'s gives way to.
  */
-function configImageProblems(image: string, wanted: Requested): InputProblem[] {
-  if (wanted.imageFromInput) return [];
+function configImageProblems(inputs: ParsedInputs): InputProblem[] {
+  const image = inputs.config.source_revision_config?.image_uri;
+  if (inputs['image-uri'] !== undefined || image === undefined || image === null) return [];
   try {
     parseImageReference(image);
     return [];
