@@ -10,9 +10,9 @@ import { startEmulator, type Emulator } from '../emulator/emulator.ts';
 import { AGENT_REPO_URL, INTEGRATION, seedAgentRepository } from '../support/fixtures.ts';
 import { printed, runAction } from '../support/run-action.ts';
 import { runCli } from './run-cli.ts';
+import { QUICK } from '../support/quick.ts';
 
 const HEAD = 'aaaa1111bbbb2222cccc3333dddd4444eeee5555';
-const QUICK = { DEPLOY_AGENT_POLL_INTERVAL_MS: '100' };
 const MANIFEST = `agents:
   support:
     agent-config-path: apps/support/langgraph.json

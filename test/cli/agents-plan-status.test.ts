@@ -9,11 +9,9 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { startEmulator, type Emulator } from '../emulator/emulator.ts';
 import { runInProcess, type InProcessOptions } from './in-process.ts';
+import { QUICK_HEARTBEAT } from '../support/quick.ts';
 
 const KEY = 'agents-read-api-key-0123456789';
-
-/** Checks every 100 ms, a heartbeat every 300 ms (both can only shorten the shipped ones). */
-const QUICK = { DEPLOY_AGENT_POLL_INTERVAL_MS: '100', DEPLOY_AGENT_HEARTBEAT_MS: '300' };
 
 let emu: Emulator;
 
@@ -187,7 +185,7 @@ describe('status --agents', () => {
     emu.setOptions({ readyAfterPolls: 2 });
 
     const run = await command('status', ['support', 'research'], ['--json', '--wait'], {
-      env: QUICK,
+      env: QUICK_HEARTBEAT,
     });
 
     expect(run.exitCode).toBe(0);

@@ -7,11 +7,9 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { startEmulator, type Emulator } from '../emulator/emulator.ts';
 import { runInProcess, type InProcessOptions } from './in-process.ts';
+import { QUICK_HEARTBEAT } from '../support/quick.ts';
 
 const KEY = 'agents-api-key-0123456789';
-
-/** Checks every 100 ms, a heartbeat every 300 ms (both can only shorten the shipped ones). */
-const QUICK = { DEPLOY_AGENT_POLL_INTERVAL_MS: '100', DEPLOY_AGENT_HEARTBEAT_MS: '300' };
 
 let emu: Emulator;
 
@@ -62,7 +60,7 @@ describe('deploy --agents --json', () => {
     emu.setOptions({ readyAfterPolls: 1 });
 
     const run = await deploy(['support', 'research'], ['--json', '--wait', '--secret', 'NEW_KEY'], {
-      env: { ...QUICK, NEW_KEY: 'new-secret-value' },
+      env: { ...QUICK_HEARTBEAT, NEW_KEY: 'new-secret-value' },
     });
 
     expect(run.exitCode).toBe(0);
@@ -94,7 +92,7 @@ describe('deploy --agents --json', () => {
     emu.setOptions({ readyAfterPolls: 1 });
 
     const run = await deploy(['support', 'broken', 'research'], ['--json', '--wait'], {
-      env: QUICK,
+      env: QUICK_HEARTBEAT,
     });
 
     expect(run.exitCode).toBe(1);
@@ -202,7 +200,9 @@ describe('deploy --agents --events', () => {
   it("tags every line of an agent with its key; one result last, holding every agent's outputs", async () => {
     emu.setOptions({ readyAfterPolls: 3 });
 
-    const run = await deploy(['support', 'research'], ['--events', '--wait'], { env: QUICK });
+    const run = await deploy(['support', 'research'], ['--events', '--wait'], {
+      env: QUICK_HEARTBEAT,
+    });
 
     expect(run.exitCode).toBe(0);
     const events = run.stdout

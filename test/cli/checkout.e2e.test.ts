@@ -13,10 +13,10 @@ import { startEmulator, type Emulator } from '../emulator/emulator.ts';
 import { packageOnPath, shellLines } from '../support/doc-examples.ts';
 import { INTEGRATION } from '../support/fixtures.ts';
 import { runCli } from './run-cli.ts';
+import { QUICK } from '../support/quick.ts';
 
 const KEY = 'cli-api-key-0123456789';
 const REPO_URL = 'https://github.com/acme/agent';
-const QUICK_CHECKS = { DEPLOY_AGENT_POLL_INTERVAL_MS: '100' };
 
 let emu: Emulator;
 let checkout: string;
@@ -57,7 +57,7 @@ afterEach(async () => {
 });
 
 function serviceEnv(extra: Record<string, string> = {}): Record<string, string> {
-  return { DEPLOY_API_URL: emu.url, DEPLOY_API_KEY: KEY, ...QUICK_CHECKS, ...extra };
+  return { DEPLOY_API_URL: emu.url, DEPLOY_API_KEY: KEY, ...QUICK, ...extra };
 }
 
 /** A GitLab push pipeline's variables for `sha` on main. */

@@ -15,6 +15,7 @@ import { optionTable } from '../../src/cli/option-table.ts';
 import { INTEGRATION } from '../support/fixtures.ts';
 import { readGitLabDotenv } from '../support/gitlab-dotenv.ts';
 import { runCli, startCli, type CliRun } from './run-cli.ts';
+import { QUICK } from '../support/quick.ts';
 
 const KEY = 'cli-api-key-0123456789';
 const SECRET = 'openai-secret-value-42';
@@ -34,8 +35,6 @@ afterEach(async () => {
 });
 
 /** The service options, from the environment as a CI job sets them. */
-/** A check every 100 ms instead of the shipped schedule (src/run/ports/pace.ts), for the waits. */
-const QUICK_CHECKS = { DEPLOY_AGENT_POLL_INTERVAL_MS: '100' };
 
 function serviceEnv(extra: Record<string, string> = {}): Record<string, string> {
   return { DEPLOY_API_URL: emu.url, DEPLOY_API_KEY: KEY, ...extra };
@@ -108,7 +107,7 @@ describe('deploy', () => {
     emu.setOptions({ readyAfterPolls: 3 });
 
     const run = await runCli(['deploy', ...DOCKER, '--wait', '--json'], {
-      env: serviceEnv(QUICK_CHECKS),
+      env: serviceEnv(QUICK),
     });
 
     expect(run.exitCode).toBe(0);
@@ -231,7 +230,7 @@ describe('status', () => {
     emu.setOptions({ readyAfterPolls: 1 });
 
     const run = await runCli(['status', '--name', 'agent', '--wait', '--json'], {
-      env: serviceEnv(QUICK_CHECKS),
+      env: serviceEnv(QUICK),
     });
 
     expect(run.exitCode).toBe(0);

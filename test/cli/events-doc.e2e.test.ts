@@ -11,6 +11,7 @@ import { startEmulator, type Emulator } from '../emulator/emulator.ts';
 import { ROOT } from '../support/action.ts';
 import { NODE24 } from '../support/run-action.ts';
 import { CLI, runCli } from './run-cli.ts';
+import { QUICK } from '../support/quick.ts';
 
 const KEY = 'events-doc-api-key-0123456789';
 
@@ -51,7 +52,7 @@ it("docs/command.md's tool loop reads a deploy's events to its result", async ()
         PATH: `${folder}${path.delimiter}${process.env.PATH ?? '/usr/bin:/bin'}`,
         DEPLOY_API_URL: emu.url,
         DEPLOY_API_KEY: KEY,
-        DEPLOY_AGENT_POLL_INTERVAL_MS: '100',
+        ...QUICK,
       },
     },
   );

@@ -8,6 +8,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { startEmulator, type Emulator } from '../emulator/emulator.ts';
 import { runCli, startCli, type CliRun } from './run-cli.ts';
+import { QUICK_HEARTBEAT } from '../support/quick.ts';
 
 const KEY = 'events-api-key-0123456789';
 const SECRET = 'events-secret-value-42';
@@ -20,9 +21,6 @@ beforeEach(async () => {
 afterEach(async () => {
   await emu.close();
 });
-
-/** Checks every 100 ms, a heartbeat every 300 ms (both can only shorten the shipped ones). */
-const QUICK = { DEPLOY_AGENT_POLL_INTERVAL_MS: '100', DEPLOY_AGENT_HEARTBEAT_MS: '300' };
 
 function serviceEnv(extra: Record<string, string> = {}): Record<string, string> {
   return { DEPLOY_API_URL: emu.url, DEPLOY_API_KEY: KEY, OPENAI_API_KEY: SECRET, ...extra };
@@ -70,7 +68,7 @@ describe('deploy --events', () => {
     emu.setOptions({ readyAfterPolls: 6, buildPolls: 3 });
 
     const run = await runCli(['deploy', ...DOCKER, '--wait', '--events'], {
-      env: serviceEnv(QUICK),
+      env: serviceEnv(QUICK_HEARTBEAT),
     });
 
     expect(run.exitCode).toBe(0);
@@ -111,7 +109,9 @@ describe('deploy --events', () => {
   it('a service error (401): failed, exit 1, the error in the result', async () => {
     emu.inject({ status: 401, body: { detail: 'Invalid API key' } });
 
-    const run = await runCli(['deploy', ...DOCKER, '--events'], { env: serviceEnv(QUICK) });
+    const run = await runCli(['deploy', ...DOCKER, '--events'], {
+      env: serviceEnv(QUICK_HEARTBEAT),
+    });
 
     expect(run.exitCode).toBe(1);
     const result = resultOf(eventsOf(run));
@@ -122,7 +122,7 @@ describe('deploy --events', () => {
 
   it('a wait past --wait-timeout: timed_out, exit 1, what was known', async () => {
     const run = await runCli(['deploy', ...DOCKER, '--wait', '--wait-timeout', '1', '--events'], {
-      env: serviceEnv(QUICK),
+      env: serviceEnv(QUICK_HEARTBEAT),
     });
 
     expect(run.exitCode).toBe(1);
@@ -144,7 +144,9 @@ describe('deploy --events', () => {
       source_revision_config: { image_uri: 'reg/agent:0', repo_commit_sha: null },
     } as never);
 
-    const run = await runCli(['deploy', ...DOCKER, '--events'], { env: serviceEnv(QUICK) });
+    const run = await runCli(['deploy', ...DOCKER, '--events'], {
+      env: serviceEnv(QUICK_HEARTBEAT),
+    });
 
     expect(run.exitCode).toBe(0);
     const warnings = named(eventsOf(run), 'warn');
@@ -180,7 +182,7 @@ describe('deploy --events', () => {
 
   it('SIGINT mid-wait: exit 130, the result last', async () => {
     const started = startCli(['deploy', ...DOCKER, '--wait', '--events'], {
-      env: serviceEnv(QUICK),
+      env: serviceEnv(QUICK_HEARTBEAT),
     });
     for (let i = 0; i < 500 && !started.stderrSoFar().includes('waiting until live'); i++) {
       await new Promise((resolve) => setTimeout(resolve, 20));

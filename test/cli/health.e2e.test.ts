@@ -8,11 +8,10 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { startEmulator, type Emulator } from '../emulator/emulator.ts';
 import { readGitLabDotenv } from '../support/gitlab-dotenv.ts';
 import { runCli, type CliOptions, type CliRun } from './run-cli.ts';
+import { QUICK } from '../support/quick.ts';
 
 const KEY = 'health-cli-service-key-0123456';
 const AGENT_KEY = 'health-cli-agent-key-6543210';
-/** Checks every 100 ms instead of the shipped 1 s then 2 s (src/run/ports/pace.ts). */
-const QUICK = { DEPLOY_AGENT_POLL_INTERVAL_MS: '100' };
 const DOCKER = ['--name', 'agent', '--source', 'external_docker', '--image-uri', 'reg/agent:1'];
 const DEPLOY = ['deploy', ...DOCKER, '--wait', '--wait-timeout', '30'];
 const CHECK = ['--health-check', '/ok'];

@@ -20,6 +20,7 @@ import { CODELOAD, startCodeload, type Codeload } from '../support/codeload.ts';
 import { codeBlocks, INSTALL_SPEC } from '../support/doc-examples.ts';
 import { NODE24 } from '../support/run-action.ts';
 import { makeCertificate } from '../support/tls.ts';
+import { QUICK } from '../support/quick.ts';
 
 const KEY = 'install-line-key';
 const RUN_TIMEOUT_MS = 90_000;
@@ -146,7 +147,7 @@ describe("docs/command.md's install line (issue 56)", () => {
           npm_config_fund: 'false',
           DEPLOY_API_URL: emu.url,
           DEPLOY_API_KEY: KEY,
-          DEPLOY_AGENT_POLL_INTERVAL_MS: '100',
+          ...QUICK,
         },
         cwd,
       );

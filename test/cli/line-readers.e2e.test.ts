@@ -14,6 +14,7 @@ import { startEmulator, type Emulator } from '../emulator/emulator.ts';
 import { INTEGRATION } from '../support/fixtures.ts';
 import { readGitLabDotenv } from '../support/gitlab-dotenv.ts';
 import { runCli, type CliRun } from './run-cli.ts';
+import { QUICK_HEARTBEAT } from '../support/quick.ts';
 
 const KEY = 'line-readers-api-key-0123456789';
 
@@ -110,7 +111,7 @@ describe('--events: one JSON object a line for every line reader', () => {
         ...['deploy', '--name', 'agent', '--source', 'external_docker'],
         ...['--image-uri', 'reg/agent:1', '--wait', '--wait-timeout', '2', '--events'],
       ],
-      { env: env({ DEPLOY_AGENT_POLL_INTERVAL_MS: '100', DEPLOY_AGENT_HEARTBEAT_MS: '300' }) },
+      { env: env(QUICK_HEARTBEAT) },
     );
 
     const lines = expectOneLineEach(run.stdout);

@@ -15,6 +15,7 @@ import { startEmulator, type Emulator } from '../emulator/emulator.ts';
 import { AGENT_REPO_URL, INTEGRATION, seedAgentRepository } from '../support/fixtures.ts';
 import { runInTerminal } from '../support/terminal.ts';
 import { runCli } from './run-cli.ts';
+import { QUICK } from '../support/quick.ts';
 
 const KEY = 'live-point-api-key-0123456789';
 const COLUMNS = 80;
@@ -42,8 +43,6 @@ const env = (extra: Record<string, string> = {}) => ({
   DEPLOY_API_KEY: KEY,
   ...extra,
 });
-/** Checks every 100 ms instead of the shipped 1 s then 2 s (src/run/ports/pace.ts). */
-const QUICK = { DEPLOY_AGENT_POLL_INTERVAL_MS: '100' };
 
 /** Each draw of the live line as the terminal showed it (before whatever line replaced it). */
 function liveDraws(screen: string): string[] {

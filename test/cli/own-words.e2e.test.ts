@@ -12,9 +12,9 @@ import { parse } from 'yaml';
 import { startEmulator, type Emulator } from '../emulator/emulator.ts';
 import { ROOT } from '../support/action.ts';
 import { runCli, type CliRun } from './run-cli.ts';
+import { QUICK } from '../support/quick.ts';
 
 const KEY = 'own-words-service-key-0123456';
-const QUICK = { DEPLOY_AGENT_POLL_INTERVAL_MS: '100' };
 const DOCKER = ['--source', 'external_docker', '--image-uri', 'reg/agent:1'];
 const GUID = '00000000-0000-4000-8000-000000000001';
 

@@ -13,6 +13,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { startEmulator, type Emulator } from '../emulator/emulator.ts';
 import { NODE24 } from '../support/run-action.ts';
 import { CLI, startCli } from './run-cli.ts';
+import { QUICK } from '../support/quick.ts';
 
 const KEY = 'pipe-api-key-0123456789';
 
@@ -157,7 +158,7 @@ describe('a reader that goes away', () => {
         'summary.md',
       ],
       'head -2',
-      { DEPLOY_AGENT_POLL_INTERVAL_MS: '100', DEPLOY_AGENT_HEARTBEAT_MS: '100' },
+      { ...QUICK, DEPLOY_AGENT_HEARTBEAT_MS: '100' },
     );
 
     expect(piped.read.split('\n').filter((line) => line !== '')).toHaveLength(2);
@@ -192,7 +193,7 @@ describe('a reader that goes away', () => {
         env: {
           DEPLOY_API_URL: emu.url,
           DEPLOY_API_KEY: KEY,
-          DEPLOY_AGENT_POLL_INTERVAL_MS: '100',
+          ...QUICK,
           DEPLOY_AGENT_HEARTBEAT_MS: '100',
         },
         read: ['deploy.env'],

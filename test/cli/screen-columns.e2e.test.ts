@@ -12,6 +12,7 @@ import stringWidth from 'string-width';
 import { startEmulator, type Emulator } from '../emulator/emulator.ts';
 import { AGENT_REPO_URL, INTEGRATION, seedAgentRepository } from '../support/fixtures.ts';
 import { runInTerminal } from '../support/terminal.ts';
+import { QUICK } from '../support/quick.ts';
 
 const KEY = 'screen-api-key-0123456789';
 const OLD = '1111111111111111111111111111111111111111';
@@ -57,7 +58,7 @@ describe('the live line in a narrow terminal', () => {
         env: {
           DEPLOY_API_URL: emu.url,
           DEPLOY_API_KEY: KEY,
-          DEPLOY_AGENT_POLL_INTERVAL_MS: '100',
+          ...QUICK,
           DEPLOY_AGENT_HEARTBEAT_MS: '200',
           CIRCLECI: 'true',
           CI: 'true',

@@ -14,6 +14,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { startEmulator, type Emulator } from '../emulator/emulator.ts';
 import { INTEGRATION } from '../support/fixtures.ts';
 import { runCli } from './run-cli.ts';
+import { QUICK } from '../support/quick.ts';
 
 const KEY = 'cli-api-key-0123456789';
 const REPO_URL = 'https://github.com/acme/agent';
@@ -50,7 +51,7 @@ const DEPLOY = [
 ];
 const ENV = {
   DEPLOY_API_KEY: KEY,
-  DEPLOY_AGENT_POLL_INTERVAL_MS: '100',
+  ...QUICK,
 };
 
 /** The run's failure, the same words whoever made the deployment (the ids aside). */

@@ -9,12 +9,12 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { startEmulator, type Emulator } from '../emulator/emulator.ts';
 import { AGENT_REPO_URL, INTEGRATION, seedAgentRepository } from '../support/fixtures.ts';
 import { printed, runAction } from '../support/run-action.ts';
+import { QUICK } from '../support/quick.ts';
 
 const API_KEY = 'agents-key-0123456789abcdef';
 const OPENAI = 'sk-agents-openai-0123456789';
 const TAVILY = 'tvly-agents-0123456789abcd';
 const HEAD = 'aaaa1111bbbb2222cccc3333dddd4444eeee5555';
-const QUICK = { DEPLOY_AGENT_POLL_INTERVAL_MS: '100' };
 
 let emu: Emulator;
 

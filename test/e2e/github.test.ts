@@ -31,6 +31,7 @@ import {
 import { whatAReaderSees } from '../support/github-render.ts';
 import { TENANT_ID } from '../support/ids.ts';
 import { printed, startAction, type ActionRun, type RunOptions } from '../support/run-action.ts';
+import { QUICK } from '../support/quick.ts';
 
 const REPO = AGENT_REPO_URL;
 const OLD = '1111111111111111111111111111111111111111';
@@ -226,7 +227,7 @@ describe('a pull request: transient environment and one comment', () => {
       emu.requests.filter((request) => request.query.deployment_ids !== undefined);
     const started = start({ 'wait-for-ready': 'true', 'wait-timeout': '2' }, preview, {
       event: pullRequestEvent(),
-      env: { DEPLOY_AGENT_POLL_INTERVAL_MS: '100' },
+      env: QUICK,
     });
     // The push's build starts while the step waits, and fails.
     while (polls().length === 0) await new Promise((resolve) => setTimeout(resolve, 20));

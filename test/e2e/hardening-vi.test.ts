@@ -11,6 +11,7 @@ import { startEmulator, type Emulator } from '../emulator/emulator.ts';
 import { AGENT_REPO_URL, INTEGRATION, seedAgentRepository } from '../support/fixtures.ts';
 import { printed, runAction } from '../support/run-action.ts';
 import { runCli } from '../cli/run-cli.ts';
+import { QUICK } from '../support/quick.ts';
 
 const LISTED_SECRET = 'listed-secret-value-0123';
 const OWN_SECRET = 'reused-deployment-secret-4567';
@@ -77,7 +78,6 @@ describe('secret values the service echoes', () => {
       body: { detail: `secret DATABASE_URL=${OWN_SECRET} cannot be resolved` },
     });
   }
-  const QUICK = { DEPLOY_AGENT_POLL_INTERVAL_MS: '100' };
 
   it("the deploy hides the reused deployment's own secret values echoed by a failed status check", async () => {
     reusedWithEcho();

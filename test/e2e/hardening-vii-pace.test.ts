@@ -6,7 +6,8 @@
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Emulator } from '../emulator/emulator.ts';
-import { API_KEY, PUSH, QUICK, startHealthEmulator } from '../support/health-world.ts';
+import { API_KEY, PUSH, startHealthEmulator } from '../support/health-world.ts';
+import { QUICK } from '../support/quick.ts';
 import { AGENT_REPO_URL, INTEGRATION } from '../support/fixtures.ts';
 import { runAction } from '../support/run-action.ts';
 

@@ -14,9 +14,9 @@ import { AGENT_REPO_URL, INTEGRATION, codehostStep } from '../support/fixtures.t
 import { PR_HEAD, gitHubStep, pullRequestEvent } from '../support/github-step.ts';
 import { startPullRequestWorld } from '../support/pull-request-world.ts';
 import { printed, runAction, type ActionRun } from '../support/run-action.ts';
+import { QUICK } from '../support/quick.ts';
 
 const API_KEY = 'sk-service-key-print-0123456789';
-const QUICK = { DEPLOY_AGENT_POLL_INTERVAL_MS: '100' };
 const preview = { environment: 'preview-pr-7', 'pr-comment': 'true' };
 /** The health check's query value: an agent's error page echoes it. */
 const TOKEN = 'query-token-4f9a2c7e1b';

@@ -12,6 +12,7 @@ import { printed, runAction } from '../support/run-action.ts';
 import { runCli } from '../cli/run-cli.ts';
 import { GITHUB_ACTIONS_BOT, startGitHubEmulator } from '../emulator/github.ts';
 import { GITHUB_TOKEN, gitHubStep, pullRequestEvent } from '../support/github-step.ts';
+import { QUICK } from '../support/quick.ts';
 
 let emu: Emulator;
 
@@ -163,7 +164,7 @@ describe("one agent's malformed record is that agent's answer", () => {
         'wait-timeout': '60',
       },
       {
-        env: { DEPLOY_AGENT_POLL_INTERVAL_MS: '100' },
+        env: QUICK,
         files: { 'deploy/agents.yaml': MANIFEST },
         event: { name: 'push', ref: 'refs/heads/main', sha: HEAD },
       },

@@ -13,9 +13,9 @@ import { PR_HEAD, gitHubStep, pullRequestEvent } from '../support/github-step.ts
 import { whatAReaderSees } from '../support/github-render.ts';
 import { startPullRequestWorld } from '../support/pull-request-world.ts';
 import { printed, runAction, type ActionRun } from '../support/run-action.ts';
+import { QUICK } from '../support/quick.ts';
 
 const API_KEY = 'sk-service-key-health-0123456789';
-const QUICK = { DEPLOY_AGENT_POLL_INTERVAL_MS: '100' };
 const preview = { environment: 'preview-pr-7', 'pr-comment': 'true' };
 
 let emu: Emulator;

@@ -7,7 +7,8 @@
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Emulator, EmulatorOptions } from '../emulator/emulator.ts';
-import { existing, healthStep, QUICK, startHealthEmulator } from '../support/health-world.ts';
+import { existing, healthStep, startHealthEmulator } from '../support/health-world.ts';
+import { QUICK } from '../support/quick.ts';
 import { startProxy } from '../support/proxy.ts';
 import { printed, type RunOptions } from '../support/run-action.ts';
 

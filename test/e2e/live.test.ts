@@ -18,6 +18,7 @@ import {
   AGENT_REPO_URL,
   seedAgentRepository,
 } from '../support/fixtures.ts';
+import { QUICK } from '../support/quick.ts';
 
 const REPO = AGENT_REPO_URL;
 const OLD = '1111111111111111111111111111111111111111';
@@ -42,10 +43,9 @@ afterEach(async () => {
  * (src/run/ports/pace.ts; test/run/decisions/wait.test.ts runs the shipped one on a fake clock): the same checks
  * and verdicts, without the real waiting between them.
  */
-const QUICK_CHECKS = { DEPLOY_AGENT_POLL_INTERVAL_MS: '100' };
 const quickly = (options: RunOptions = {}): RunOptions => ({
   ...options,
-  env: { ...QUICK_CHECKS, ...options.env },
+  env: { ...QUICK, ...options.env },
 });
 const quickRun = (given: Record<string, string>, options?: RunOptions) =>
   runAction(given, quickly(options));

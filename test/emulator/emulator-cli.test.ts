@@ -9,6 +9,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { ROOT } from '../support/action.ts';
 import { runCli } from '../cli/run-cli.ts';
 import { INTEGRATION } from '../support/ids.ts';
+import { QUICK } from '../support/quick.ts';
 
 const MAIN_SHA = 'a'.repeat(40);
 const FEATURE_SHA = 'b'.repeat(40);
@@ -187,7 +188,7 @@ describe('a second push with npm run emulator (issue 46)', () => {
         '--json',
       ],
       {
-        env: { DEPLOY_API_URL: url, DEPLOY_API_KEY: KEY, DEPLOY_AGENT_POLL_INTERVAL_MS: '100' },
+        env: { DEPLOY_API_URL: url, DEPLOY_API_KEY: KEY, ...QUICK },
       },
     );
 

@@ -15,6 +15,7 @@ import { runCli, type CliRun } from '../cli/run-cli.ts';
 import { codeBlocks, packageOnPath, startingWith, theBlock } from '../support/doc-examples.ts';
 import { readGitLabDotenv } from '../support/gitlab-dotenv.ts';
 import { INTEGRATION } from '../support/ids.ts';
+import { QUICK } from '../support/quick.ts';
 
 const PAGE = 'docs/several-agents.md';
 const API_KEY = 'agents-gitlab-key-0123456789';
@@ -83,7 +84,7 @@ function deployJob(sha: string): Promise<CliRun> {
       DEPLOY_API_URL: emu.url,
       DEPLOY_API_KEY: API_KEY,
       INTEGRATION_ID: INTEGRATION,
-      DEPLOY_AGENT_POLL_INTERVAL_MS: '100',
+      ...QUICK,
       ...SECRETS,
       ...push(sha),
     },

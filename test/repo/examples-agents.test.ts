@@ -25,6 +25,7 @@ import { GITHUB_TOKEN, gitHubStep, pullRequestEvent, pushEvent } from '../suppor
 import { INTEGRATION } from '../support/ids.ts';
 import { WORKFLOW_REPOSITORY } from '../support/action.ts';
 import { runAction, type ActionRun, type RunOptions } from '../support/run-action.ts';
+import { QUICK } from '../support/quick.ts';
 
 const PAGE = 'docs/several-agents.md';
 const API_KEY = 'agents-examples-key-0123456789';
@@ -33,7 +34,6 @@ const PUSHES = [
   '1111111111111111111111111111111111111111',
   '2222222222222222222222222222222222222222',
 ];
-const QUICK_CHECKS = { DEPLOY_AGENT_POLL_INTERVAL_MS: '100' };
 
 let emu: Emulator;
 let gh: GitHubEmulator;
@@ -75,7 +75,7 @@ function runJob(job: string, event: NonNullable<RunOptions['event']>): Promise<A
     gh,
     evaluated(jobStepUsing(WORKFLOW(), job, 'OWNER/REPO@v1').with, context()),
     {},
-    { event, files: { 'deploy/agents.yaml': MANIFEST() }, env: QUICK_CHECKS },
+    { event, files: { 'deploy/agents.yaml': MANIFEST() }, env: QUICK },
   );
   return runAction(given, options);
 }
@@ -224,7 +224,7 @@ const jobStep = (workflow: string, job: string, action: string, event: RunOption
     {
       event,
       files: { 'deploy/agents.yaml': MANIFEST() },
-      env: QUICK_CHECKS,
+      env: QUICK,
       action: actionFile(action),
     },
   );

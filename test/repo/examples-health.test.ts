@@ -30,6 +30,7 @@ import {
 import { GITHUB_TOKEN, gitHubStep, pushEvent } from '../support/github-step.ts';
 import { INTEGRATION } from '../support/ids.ts';
 import { runAction, type ActionRun } from '../support/run-action.ts';
+import { QUICK } from '../support/quick.ts';
 
 const API_KEY = 'health-examples-service-key-0123';
 const AGENT_API_KEY = 'health-examples-agent-key-4567';
@@ -40,7 +41,6 @@ const PUSHES = [
 ];
 /** Requests each revision's /ok answers 503 (starting) once it is live, before its 200. */
 const STARTING_REQUESTS = 2;
-const QUICK_CHECKS = { DEPLOY_AGENT_POLL_INTERVAL_MS: '100' };
 
 let emu: Emulator;
 let gh: GitHubEmulator;
@@ -97,7 +97,7 @@ function deploy(sha: string, agentKey?: string): Promise<ActionRun> {
     {
       event: pushEvent(sha),
       files: configFile('README.md', 'deploy/agent.yaml'),
-      env: QUICK_CHECKS,
+      env: QUICK,
       killAfterMs: 60_000,
     },
   );
@@ -173,7 +173,7 @@ function runLine(line: string, env: Record<string, string>): Promise<CliRun> {
       PATH: `${bin}:${process.env.PATH ?? '/usr/bin:/bin'}`,
       DEPLOY_API_URL: emu.url,
       DEPLOY_API_KEY: API_KEY,
-      ...QUICK_CHECKS,
+      ...QUICK,
       ...env,
     },
   }).finally(() => rmSync(folder, { recursive: true, force: true }));

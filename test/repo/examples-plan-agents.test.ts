@@ -25,6 +25,7 @@ import {
 import { GITHUB_TOKEN, gitHubStep, pullRequestEvent, pushEvent } from '../support/github-step.ts';
 import { INTEGRATION } from '../support/ids.ts';
 import { runAction, type ActionRun, type RunOptions } from '../support/run-action.ts';
+import { QUICK } from '../support/quick.ts';
 
 const API_KEY = 'plan-agents-examples-key-0123456789';
 const GITHUB_REPO = 'https://github.com/acme/agent';
@@ -79,7 +80,7 @@ function runStep(
     {
       event,
       files: { 'deploy/agents.yaml': MANIFEST() },
-      env: { DEPLOY_AGENT_POLL_INTERVAL_MS: '100' },
+      env: QUICK,
       ...(action === undefined ? {} : { action }),
     },
   );

@@ -38,6 +38,7 @@ import { whatAReaderSees } from '../support/github-render.ts';
 import { readGitLabDotenv } from '../support/gitlab-dotenv.ts';
 import { INTEGRATION } from '../support/ids.ts';
 import { runAction, type ActionRun, type RunOptions } from '../support/run-action.ts';
+import { QUICK } from '../support/quick.ts';
 
 const API_KEY = 'examples-api-key-0123456789';
 const OPENAI_API_KEY = 'sk-examples-not-a-real-key';
@@ -48,8 +49,6 @@ const PUSHES = [
   '2222222222222222222222222222222222222222',
   '3333333333333333333333333333333333333333',
 ];
-/** Checks every 100 ms instead of the shipped schedule (src/run/ports/pace.ts): the same verdicts. */
-const QUICK_CHECKS = { DEPLOY_AGENT_POLL_INTERVAL_MS: '100' };
 
 let emu: Emulator;
 let gh: GitHubEmulator;
@@ -114,7 +113,7 @@ function runStep(
     {
       event,
       files: CHECKOUT(),
-      env: QUICK_CHECKS,
+      env: QUICK,
       ...(sub === undefined ? {} : { action: `${sub}/action.yml` }),
     },
   );
@@ -284,7 +283,7 @@ function runLine(line: string, ci: Record<string, string>, read: string[]): Prom
       DEPLOY_API_URL: emu.url,
       DEPLOY_API_KEY: API_KEY,
       INTEGRATION_ID: INTEGRATION,
-      ...QUICK_CHECKS,
+      ...QUICK,
       ...ci,
     },
   }).finally(() => rmSync(folder, { recursive: true, force: true }));

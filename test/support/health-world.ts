@@ -4,13 +4,12 @@
  * on a push of its head, waiting and checking `/ok`, at the quick pace.
  */
 import { startEmulator, type Emulator, type EmulatorOptions } from '../emulator/emulator.ts';
+import { QUICK } from './quick.ts';
 import { AGENT_REPO_URL, INTEGRATION, seedAgentRepository } from './fixtures.ts';
 import { runAction, type ActionRun, type RunOptions } from './run-action.ts';
 
 export const API_KEY = 'health-service-key-0123456789';
 export const HEAD = 'abcdabcdabcdabcdabcdabcdabcdabcdabcdabcd';
-/** Checks every 100 ms instead of on the shipped schedule (src/run/ports/pace.ts). */
-export const QUICK = { DEPLOY_AGENT_POLL_INTERVAL_MS: '100' };
 export const PUSH = { name: 'push', ref: 'refs/heads/main', sha: HEAD };
 
 /** The emulator, its addresses served, `main`'s head at HEAD. */
