@@ -57,10 +57,10 @@ describe('never two deployments from one name', () => {
     expect(run.stdout).toMatch(/may or may not have created 'my-agent'/);
   });
 
-  it('four parallel runs of the same step make one deployment and all report it', async () => {
+  it('four parallel runs on a service with unique names make one deployment and all report it', async () => {
     // Long enough that all four reach their POST before the first is stored, even when the
     // machine is busy starting them (300 ms was not, under a loaded full run).
-    emu.setOptions({ createDelayMs: 3_000 });
+    emu.setOptions({ uniqueNames: true, createDelayMs: 3_000 });
 
     const runs = await Promise.all([1, 2, 3, 4].map(() => runAction(step())));
 

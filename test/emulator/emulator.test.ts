@@ -300,26 +300,33 @@ describe('create', () => {
     expect(emu.deployments).toHaveLength(0);
   });
 
-  it('answers 409 for a duplicate name unless uniqueNames is false', async () => {
+  it('creates a duplicate name by default, as the service does, and answers 409 with uniqueNames', async () => {
     expect((await create()).status).toBe(201);
+    expect((await create()).status).toBe(201);
+    expect(emu.deployments.map((d) => d.name)).toEqual(['agent-one', 'agent-one']);
+    expect(new Set(emu.deployments.map((d) => d.id)).size).toBe(2);
+
+    emu.setOptions({ uniqueNames: true });
     const duplicate = await create<Message>();
     expect(duplicate.status).toBe(409);
     expect(duplicate.body).toEqual({ detail: 'A deployment named agent-one already exists' });
-
-    emu.setOptions({ uniqueNames: false });
-    expect((await create()).status).toBe(201);
-    expect(emu.deployments.map((d) => d.name)).toEqual(['agent-one', 'agent-one']);
+    expect(emu.deployments).toHaveLength(2);
   });
 
-  it('commits after createDelayMs, so parallel creates race and one gets 409', async () => {
+  it('commits after createDelayMs, so parallel creates race: both by default, one 409 with uniqueNames', async () => {
     emu.setOptions({ createDelayMs: 40 });
+    const [a, b] = await Promise.all([create({ name: 'twin' }), create({ name: 'twin' })]);
+    expect([a.status, b.status]).toEqual([201, 201]);
+    expect(emu.deployments.filter((d) => d.name === 'twin')).toHaveLength(2);
+
+    emu.setOptions({ uniqueNames: true });
     const first = create({ name: 'racer' });
     await new Promise((resolve) => setTimeout(resolve, 10));
     expect((await list({ name_contains: 'racer' })).body.resources).toEqual([]);
     const second = create({ name: 'racer' });
     const statuses = [(await first).status, (await second).status];
     expect(statuses).toEqual([201, 409]);
-    expect(emu.deployments).toHaveLength(1);
+    expect(emu.deployments.filter((d) => d.name === 'racer')).toHaveLength(1);
   });
 });
 
@@ -799,6 +806,7 @@ describe('faults', () => {
   });
 
   it('drop after runs the real handler (the create is stored) but never answers', async () => {
+    emu.setOptions({ uniqueNames: true });
     emu.inject({ method: 'POST', drop: 'after' });
     await expect(create()).rejects.toThrow();
     expect(emu.deployments.map((d) => d.name)).toEqual(['agent-one']);
@@ -1325,7 +1333,7 @@ describe('seeded revisions', () => {
 
 describe('listing lag and names (issue 8)', () => {
   it('listingLagReads: a created deployment is left out of that many matching listings', async () => {
-    emu.setOptions({ listingLagReads: 2 });
+    emu.setOptions({ listingLagReads: 2, uniqueNames: true });
     emu.seedDeployment({ name: 'agent-one-seeded' });
     const { body } = await create();
 
@@ -1354,7 +1362,7 @@ describe('listing lag and names (issue 8)', () => {
   });
 
   it('normalizeNames lowercase stores and answers the lower-cased name, and 409 compares it', async () => {
-    emu.setOptions({ normalizeNames: 'lowercase' });
+    emu.setOptions({ normalizeNames: 'lowercase', uniqueNames: true });
     const { body, status } = await create({ name: 'Agent-App' });
     expect(status).toBe(201);
     expect(body.name).toBe('agent-app');

@@ -135,7 +135,10 @@ export interface EmulatorOptions {
   requiredHeaders?: Record<string, string>;
   /** tenant_id of every deployment. Default DEFAULT_TENANT_ID. */
   tenantId?: string;
-  /** A create with an existing name gets 409. Default true. */
+  /**
+   * A create with an existing name gets 409. Default false: the service does
+   * not enforce unique names, so duplicates are created unless a test asks.
+   */
   uniqueNames?: boolean;
   /** Status of a created deployment. Default "AWAITING_DATABASE". */
   initialStatus?: string;
@@ -693,7 +696,7 @@ export async function startEmulator(initialOptions: EmulatorOptions = {}): Promi
     await sleep(options.createDelayMs);
     const storedName = normalizeName(request.name);
     if (
-      (options.uniqueNames ?? true) &&
+      options.uniqueNames === true &&
       deployments.some((d) => normalizeName(d.name) === storedName)
     ) {
       return json(409, { detail: `A deployment named ${storedName} already exists` });

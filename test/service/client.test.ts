@@ -548,6 +548,7 @@ describe('one retry loop for every method (issue 7, issue 8 #7)', () => {
   });
 
   it('asks the reconcile hook on a 409, and throws the 409 when it finds nothing', async () => {
+    emu.setOptions({ uniqueNames: true });
     emu.seedDeployment({ name: 'app' });
 
     expect((await reconciled(() => Promise.resolve(emu.deployments[0]))).via).toBe('conflict');

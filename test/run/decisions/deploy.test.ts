@@ -231,7 +231,7 @@ describe('deploy', () => {
   });
 
   it('answers a 409 from a concurrent run with a look-up and reuse', async () => {
-    emu.setOptions({ createDelayMs: 50 });
+    emu.setOptions({ uniqueNames: true, createDelayMs: 50 });
     const [a, b] = await Promise.all([deploy(plan(), dependencies), deploy(plan(), dependencies)]);
 
     expect(emu.deployments).toHaveLength(1);
@@ -241,7 +241,10 @@ describe('deploy', () => {
     expect(logger.text).toMatch(/409/);
   });
 
-  it('creates once when a POST times out and the service commits it late', async () => {
+  it('creates once when a POST times out and a service with unique names commits it late', async () => {
+    // The fake clock ends the settle window before the late commit, so the retried POST is
+    // stored first and the late one is refused: once only where the service enforces names.
+    emu.setOptions({ uniqueNames: true });
     const impatient = new ServiceClient({
       baseUrl: emu.url,
       headers: {},
@@ -298,7 +301,7 @@ describe('deploy', () => {
   });
 
   it('tells onCreated of the one run that created, not of the run a 409 answered', async () => {
-    emu.setOptions({ createDelayMs: 50 });
+    emu.setOptions({ uniqueNames: true, createDelayMs: 50 });
     const told: string[] = [];
     const onCreated = ({ deployment }: { deployment: { id: string } }) => told.push(deployment.id);
 
@@ -357,7 +360,7 @@ describe('never two, honestly (issue 8)', () => {
   });
 
   it('looks again over the settle window after a 409 whose name is not listed yet', async () => {
-    emu.setOptions({ listingLagReads: 3 });
+    emu.setOptions({ uniqueNames: true, listingLagReads: 3 });
     const first = await deploy(plan(), dependencies);
 
     const second = await deploy(plan(), dependencies);
