@@ -813,6 +813,25 @@ describe('faults', () => {
     expect((await create()).status).toBe(409);
   });
 
+  it('createBarrier holds creates until that many arrived, then commits them all', async () => {
+    emu.setOptions({ createBarrier: 2 });
+    const first = create({ name: 'held' });
+    expect((await list({ name_contains: 'held' })).body.resources).toEqual([]);
+    expect(emu.deployments).toHaveLength(0);
+    const second = create({ name: 'held' });
+    expect([(await first).status, (await second).status]).toEqual([201, 201]);
+    expect((await create({ name: 'later' })).status).toBe(201); // past the barrier: at once
+    expect(emu.deployments.map((d) => d.name)).toEqual(['held', 'held', 'later']);
+  });
+
+  it('statusAfter runs the real handler (the create is stored) and answers that status', async () => {
+    emu.inject({ method: 'POST', statusAfter: 502 });
+    const answer = await create<Message>();
+    expect(answer.status).toBe(502);
+    expect(answer.body).toEqual({ detail: 'Bad Gateway' });
+    expect(emu.deployments.map((d) => d.name)).toEqual(['agent-one']);
+  });
+
   it('delayMs slows the answer and then answers normally', async () => {
     emu.inject({ delayMs: 60 });
     const t0 = performance.now();

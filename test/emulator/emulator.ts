@@ -152,6 +152,11 @@ export interface EmulatorOptions {
   latencyMs?: number;
   /** Wait between validating a create and committing it (uniqueness is checked at commit). */
   createDelayMs?: number;
+  /**
+   * Hold every valid create until this many have arrived, then let them all commit at once:
+   * parallel runs that each looked the name up and found nothing, without racing the clock.
+   */
+  createBarrier?: number;
   /** How GET /v2/deployments pages. Default "normal". */
   pagination?: PaginationQuirk;
   /** Port on 127.0.0.1, read by startEmulator only. Default 0 (ephemeral). */
@@ -212,6 +217,11 @@ export interface Fault {
   headers?: Record<string, string>;
   /** Destroy the socket without answering: before handling, or after the real handler ran. */
   drop?: 'before' | 'after';
+  /**
+   * Run the real handler (a create is stored), then answer this status with `body` and
+   * `headers` instead: a change that took effect and answered an error (a proxy's 502).
+   */
+  statusAfter?: number;
   /** Wait this long before handling. close() ends the wait. */
   delayMs?: number;
   /** Run the real handler, then send transform(copy of its body) as JSON. */
@@ -374,6 +384,9 @@ export async function startEmulator(initialOptions: EmulatorOptions = {}): Promi
   /** repoKey(url, ref) → the commit a create starts from (setHead, push). */
   const heads = new Map<string, string>();
   const sleepers = new Set<Sleeper>();
+  /** createBarrier: the valid creates so far, and the wakers of those held. */
+  let barrierArrivals = 0;
+  let barrierHeld: (() => void)[] = [];
   let faults: QueuedFault[] = [];
   let closing: Promise<void> | undefined;
   let seededCount = 0;
@@ -408,6 +421,16 @@ export async function startEmulator(initialOptions: EmulatorOptions = {}): Promi
 
   function now(): number {
     return (options.now ?? Date.now)();
+  }
+
+  /** Holds a create until `createBarrier` creates have arrived (or the emulator closes). */
+  function passBarrier(): Promise<void> {
+    barrierArrivals++;
+    if (closing || barrierArrivals >= (options.createBarrier ?? 0)) {
+      for (const wake of barrierHeld.splice(0)) wake();
+      return Promise.resolve();
+    }
+    return new Promise((resolve) => barrierHeld.push(resolve));
   }
 
   function sleep(ms: number | undefined): Promise<void> {
@@ -478,7 +501,11 @@ export async function startEmulator(initialOptions: EmulatorOptions = {}): Promi
         } catch (error) {
           answer = json(500, { detail: `emulator error: ${String(error)}` });
         }
-        if (fault?.headers) answer.headers = { ...answer.headers, ...lowerKeys(fault.headers) };
+        if (fault?.statusAfter !== undefined) {
+          answer = cannedAnswer(fault.statusAfter, fault.body, fault.headers);
+        } else if (fault?.headers) {
+          answer.headers = { ...answer.headers, ...lowerKeys(fault.headers) };
+        }
         if (fault?.rawBody !== undefined) answer.raw = fault.rawBody;
       }
       if (fault?.truncateAt !== undefined) answer.truncateAt = fault.truncateAt;
@@ -693,6 +720,7 @@ export async function startEmulator(initialOptions: EmulatorOptions = {}): Promi
     if (issues.length > 0) return unprocessable(issues);
     const request = parsed.value as CreateRequest;
 
+    await passBarrier();
     await sleep(options.createDelayMs);
     const storedName = normalizeName(request.name);
     if (
@@ -1091,6 +1119,7 @@ export async function startEmulator(initialOptions: EmulatorOptions = {}): Promi
             sleeper.wake();
           }
           sleepers.clear();
+          for (const wake of barrierHeld.splice(0)) wake();
           server.close(() => resolve());
           server.closeAllConnections();
         }),
