@@ -386,7 +386,7 @@ export async function startEmulator(initialOptions: EmulatorOptions = {}): Promi
   const sleepers = new Set<Sleeper>();
   /** createBarrier: the valid creates so far, and the wakers of those held. */
   let barrierArrivals = 0;
-  let barrierHeld: (() => void)[] = [];
+  const barrierHeld: (() => void)[] = [];
   let faults: QueuedFault[] = [];
   let closing: Promise<void> | undefined;
   let seededCount = 0;
