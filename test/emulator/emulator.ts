@@ -149,6 +149,11 @@ export interface EmulatorOptions {
   latencyMs?: number;
   /** Wait between validating a create and committing it (uniqueness is checked at commit). */
   createDelayMs?: number;
+  /**
+   * Hold each validated create until this many are held, then let them all go on together
+   * (once): parallel runs all reach their POST before any is stored, however busy the machine.
+   */
+  holdCreates?: number;
   /** How GET /v2/deployments pages. Default "normal". */
   pagination?: PaginationQuirk;
   /** Port on 127.0.0.1, read by startEmulator only. Default 0 (ephemeral). */
@@ -373,6 +378,9 @@ export async function startEmulator(initialOptions: EmulatorOptions = {}): Promi
   const sleepers = new Set<Sleeper>();
   let faults: QueuedFault[] = [];
   let closing: Promise<void> | undefined;
+  /** Creates held by `holdCreates`, and whether they were let go (it holds once). */
+  const held: (() => void)[] = [];
+  let heldReleased = false;
   let seededCount = 0;
   let nextRepoId = 1000;
 
@@ -422,6 +430,18 @@ export async function startEmulator(initialOptions: EmulatorOptions = {}): Promi
       };
       sleeper.timer.unref();
       sleepers.add(sleeper);
+    });
+  }
+
+  /** Holds a create until `holdCreates` are held (see EmulatorOptions.holdCreates). */
+  function holdCreate(): Promise<void> {
+    const wanted = options.holdCreates ?? 0;
+    if (wanted <= 1 || heldReleased || closing) return Promise.resolve();
+    return new Promise((resolve) => {
+      held.push(resolve);
+      if (held.length < wanted) return;
+      heldReleased = true;
+      for (const release of held.splice(0)) release();
     });
   }
 
@@ -691,6 +711,7 @@ export async function startEmulator(initialOptions: EmulatorOptions = {}): Promi
     const request = parsed.value as CreateRequest;
 
     await sleep(options.createDelayMs);
+    await holdCreate();
     const storedName = normalizeName(request.name);
     if (
       (options.uniqueNames ?? true) &&
@@ -1088,6 +1109,7 @@ export async function startEmulator(initialOptions: EmulatorOptions = {}): Promi
             sleeper.wake();
           }
           sleepers.clear();
+          for (const release of held.splice(0)) release();
           server.close(() => resolve());
           server.closeAllConnections();
         }),
