@@ -66,7 +66,7 @@ function throughReader(
   let stderr = '';
   child.stdout.setEncoding('utf8').on('data', (chunk: string) => (read += chunk));
   child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
-  const killer = setTimeout(() => child.kill('SIGKILL'), 60_000);
+  const killer = setTimeout(() => child.kill('SIGKILL'), 15_000); // below the test's 20 s
   return new Promise((resolve, reject) => {
     child.on('error', reject);
     child.on('close', () => {
@@ -197,16 +197,19 @@ describe('a reader that goes away', () => {
           DEPLOY_AGENT_HEARTBEAT_MS: '100',
         },
         read: ['deploy.env'],
+        killAfterMs: 15_000,
       },
     );
     const { child } = started;
     // As a terminal's Ctrl-C reaches both: the reader ends (this end closed), the command gets SIGINT.
     // Once the wait began (the deployment exists).
-    await new Promise<void>((resolve) => {
+    await new Promise<void>((resolve, reject) => {
       let seen = '';
+      const bound = setTimeout(() => reject(new Error(`no wait event in 10 s:\n${seen}`)), 10_000);
       const reader = (chunk: Buffer) => {
         seen += chunk.toString('utf8');
         if (!seen.includes('"step":"wait"')) return;
+        clearTimeout(bound);
         child.stdout?.off('data', reader);
         child.stdout?.destroy();
         resolve();

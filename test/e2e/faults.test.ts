@@ -58,11 +58,13 @@ describe('never two deployments from one name', () => {
   });
 
   it('four parallel runs on a service with unique names make one deployment and all report it', async () => {
-    // Long enough that all four reach their POST before the first is stored, even when the
-    // machine is busy starting them (300 ms was not, under a loaded full run).
-    emu.setOptions({ uniqueNames: true, createDelayMs: 3_000 });
+    // All four reach their POST before the first is stored, however busy the machine: the
+    // emulator holds each create until four have arrived (a guessed delay lost that race).
+    emu.setOptions({ uniqueNames: true, createBarrier: 4 });
 
-    const runs = await Promise.all([1, 2, 3, 4].map(() => runAction(step())));
+    const runs = await Promise.all(
+      [1, 2, 3, 4].map(() => startAction(step(), { killAfterMs: 15_000 }).finished),
+    );
 
     expect(runs.map((run) => run.exitCode)).toEqual([0, 0, 0, 0]);
     expect(emu.deployments).toHaveLength(1);
@@ -78,7 +80,7 @@ describe('cancellation', () => {
   it.each(['SIGTERM', 'SIGINT'] as const)(
     'stops waiting at once on %s, keeps the outputs and says it was cancelled',
     async (signal) => {
-      const started = startAction(step({ 'wait-for-ready': 'true' }), { killAfterMs: 30_000 });
+      const started = startAction(step({ 'wait-for-ready': 'true' }), { killAfterMs: 15_000 });
       for (let i = 0; i < 500 && !started.stdoutSoFar().includes('waiting until live'); i++) {
         await new Promise((resolve) => setTimeout(resolve, 20));
       }

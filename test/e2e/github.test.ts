@@ -85,7 +85,7 @@ function start(inputs: Record<string, string>, github: GitHubInputs, options: Ru
     gh,
     codehostStep(emu, { 'api-key': API_KEY, 'agent-config-path': 'agent.json', ...inputs }),
     github,
-    { killAfterMs: 30_000, ...options },
+    { killAfterMs: 15_000, ...options }, // below the test's 20 s
   );
   return startAction(given, runOptions);
 }
@@ -204,14 +204,15 @@ describe('the GitHub deployment record', () => {
       { environment: 'production' },
       { event: pushEvent(NEW) },
     );
-    while (states()?.[0] !== 'in_progress') await new Promise((resolve) => setTimeout(resolve, 20));
-    const signalled = performance.now();
+    await expect.poll(() => states()?.[0], { timeout: 10_000, interval: 20 }).toBe('in_progress');
     started.child.kill('SIGINT');
+    // As the runner does: SIGTERM 7.5 s after SIGINT (here a kill, which the step cannot outlast).
+    const runner = setTimeout(() => started.child.kill('SIGKILL'), 7_500);
 
     const r = await started.finished;
+    clearTimeout(runner);
 
-    // The runner sends SIGTERM 7.5 s after SIGINT, then kills the step.
-    expect(performance.now() - signalled).toBeLessThan(7_500);
+    expect(r.signal).toBeNull(); // it ended by itself, before the runner's kill
     expect(r.exitCode).toBe(1);
     expect(states()).toEqual(['in_progress', 'error']);
     expect(gh.deployments[0]?.statuses[1]?.description).toContain('cancelled');
@@ -230,7 +231,7 @@ describe('a pull request: transient environment and one comment', () => {
       env: QUICK,
     });
     // The push's build starts while the step waits, and fails.
-    while (polls().length === 0) await new Promise((resolve) => setTimeout(resolve, 20));
+    await expect.poll(() => polls().length, { timeout: 10_000, interval: 20 }).toBeGreaterThan(0);
     emu.push(REPO, 'feature', PR_HEAD, { fail: true });
 
     const r = await started.finished;
@@ -358,7 +359,9 @@ describe('commit order', () => {
     );
     // Once the step has looked the deployment up (repos, then the list), the service builds
     // MIDDLE, an ancestor of NEW (a listing that lagged the push), and it goes live first.
-    while (emu.requests.length < 2) await new Promise((resolve) => setTimeout(resolve, 5));
+    await expect
+      .poll(() => emu.requests.length, { timeout: 10_000, interval: 5 })
+      .toBeGreaterThanOrEqual(2);
     emu.push(REPO, 'main', MIDDLE);
 
     const r = await started.finished;
@@ -431,10 +434,11 @@ describe('GitHub faults are advisory', () => {
 
     expect(r.exitCode).toBe(0);
     expect(r.outputs.live).toBe('true');
-    expect(r.elapsedMs).toBeLessThan(10_000);
-    expect(gh.requests.length).toBeLessThanOrEqual(4);
-    expect(annotations(r).length).toBeGreaterThanOrEqual(1);
-    expect(annotations(r).join('\n')).toContain('no answer: timed out');
+    // Judged by attempts, not time: the budget paid for one attempt (cut at 1.5 s, not the
+    // contract's 5 s an attempt), and every other call was not sent.
+    expect(gh.requests).toHaveLength(1);
+    expect(annotations(r).join('\n')).toContain('no answer: timed out after 1.5 s.');
+    expect(annotations(r).join('\n')).toContain('not sent: the 1.5 s the GitHub work of a run');
   });
 
   it('a token GitHub does not know: one warning about github-token; green', async () => {

@@ -236,7 +236,7 @@ describe('hardening, round three', () => {
     });
 
     // The safety net kills a run that is still busy; a run that fails by itself exits 1.
-    const run = await runAction(step(), { killAfterMs: 20_000 });
+    const run = await runAction(step(), { killAfterMs: 15_000 });
 
     expect(run.signal).toBeNull();
     expect(run.exitCode).toBe(1);
@@ -253,7 +253,7 @@ describe('hardening, round three', () => {
       headers: { 'retry-after': '20' },
       times: Infinity,
     });
-    const started = startAction(step(), { killAfterMs: 20_000 });
+    const started = startAction(step(), { killAfterMs: 15_000 });
     const answered = () =>
       emu.requests.some(
         (request) => request.answeredAt !== undefined && request.path === '/v2/deployments',
@@ -305,7 +305,7 @@ describe('files read from a user path are bounded (issue 25)', () => {
 
     const run = await runAction(step({ config: 'huge.json' }), {
       files: { 'huge.json': huge },
-      killAfterMs: 20_000,
+      killAfterMs: 15_000,
     });
 
     expect(run.exitCode).toBe(1);
@@ -346,15 +346,14 @@ describe('a config path that is there but is not a regular file in the workspace
       try {
         const run = await runAction(step({ config }), {
           env: { GITHUB_WORKSPACE: workspace },
-          killAfterMs: 20_000,
+          killAfterMs: 15_000,
         });
 
+        // A FIFO is not opened at all: no wait for a writer (which never comes: it would be killed).
         expect(run.signal).toBeNull();
         expect(run.exitCode).toBe(1);
         expect(run.error).toMatch(new RegExp(`^Invalid input 'config': ${said.source}`));
         expect(run.error).not.toContain('not found');
-        // A FIFO is not opened at all: no wait for a writer.
-        expect(run.elapsedMs).toBeLessThan(4_000);
         expect(emu.requests).toEqual([]);
       } finally {
         rmSync(path.dirname(workspace), { recursive: true, force: true });
@@ -370,7 +369,7 @@ describe('a config path that is there but is not a regular file in the workspace
         {
           env: { DEPLOY_API_URL: emu.url, DEPLOY_API_KEY: 'cli-api-key-0123456789' },
           cwd: workspace,
-          killAfterMs: 20_000,
+          killAfterMs: 15_000,
         },
       );
 

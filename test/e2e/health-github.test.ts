@@ -57,7 +57,7 @@ function deploy(
       ...inputs,
     }),
     preview,
-    { event: pullRequestEvent(), env: QUICK, files, killAfterMs: 60_000 },
+    { event: pullRequestEvent(), env: QUICK, files, killAfterMs: 15_000 },
   );
   return runAction(given, options);
 }
@@ -120,7 +120,7 @@ describe('what the health check answered, on GitHub', () => {
     const body = 'agent <b>down</b>: see [x](https://evil.example) @octocat';
     emu.scriptAddress('my-agent', [{ status: 503, times: Infinity, body }]);
 
-    const r = await deploy({ 'wait-timeout': '2' });
+    const r = await deploy({ 'wait-timeout': '5' });
 
     expect(r.exitCode, printed(r)).toBe(1);
     expect(r.outputs).toMatchObject({ live: 'false', healthy: 'false', 'health-status': '503' });
@@ -153,7 +153,7 @@ describe('what the health check answered, on GitHub', () => {
       'agents:\n  fast:\n    agent-config-path: agent.json\n  down:\n    agent-config-path: agent.json\n';
 
     const r = await deploy(
-      { name: '', agents: 'deploy/agents.yaml', 'wait-timeout': '2' },
+      { name: '', agents: 'deploy/agents.yaml', 'wait-timeout': '5' },
       { 'deploy/agents.yaml': manifest },
     );
 

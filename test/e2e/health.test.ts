@@ -74,7 +74,8 @@ describe('waiting until the address answers', () => {
     existing(emu);
     emu.serveAddress('my-agent', { slowStartMs: 600_000 });
 
-    const run = await step({ 'wait-timeout': '2' }, { DEPLOY_AGENT_HEARTBEAT_MS: '300' });
+    // Long enough for several heartbeats however busy the machine: judged by the lines, not the time.
+    const run = await step({ 'wait-timeout': '4' }, { DEPLOY_AGENT_HEARTBEAT_MS: '300' });
 
     expect(run.exitCode).toBe(1);
     const said = `health check ${address()}/ok: 503 Service Unavailable; the answer begins: {"detail":"the agent is starting"}`;
@@ -113,8 +114,9 @@ describe('waiting until the address answers', () => {
     expect(run.error).toContain(`${address()}/ok answered 401 3 times in a row`);
     expect(run.error).toContain('health-check-headers');
     expect(run.outputs).toMatchObject({ live: 'false', healthy: 'false', 'health-status': '401' });
-    // Well before the wait's end: a wrong key does not heal.
-    expect(run.elapsedMs).toBeLessThan(30_000);
+    // Before the wait's end (60 s, past the bundle's bound): a wrong key does not heal.
+    expect(run.signal).toBeNull();
+    expect(run.error).not.toContain('is not live after');
     expect(Object.values(emu.addressRequests[0]?.headers ?? {})).not.toContain(API_KEY);
     expectNothingSecret(run);
   });
@@ -157,7 +159,7 @@ describe('what counts as an answer', () => {
     const other = emu.addressOf('my-agent', { otherOrigin: true });
     emu.scriptAddress('my-agent', [{ redirect: `${other}/ok`, times: Infinity }]);
 
-    const run = await step({ 'wait-timeout': '2' });
+    const run = await step({ 'wait-timeout': '5' });
 
     expect(run.exitCode).toBe(1);
     expect(run.error).toContain(`302 redirect to another origin (${other}/ok): not followed`);
@@ -179,7 +181,7 @@ describe('what counts as an answer', () => {
     existing(emu);
     emu.serveAddress('my-agent', { okBody: '{"ok":true,"version":"1.1.9"}' });
 
-    const run = await step({ 'health-check-expect': '"version":"1.2.0"', 'wait-timeout': '2' });
+    const run = await step({ 'health-check-expect': '"version":"1.2.0"', 'wait-timeout': '5' });
 
     expect(run.exitCode).toBe(1);
     expect(emu.addressRequests.length).toBeGreaterThan(1);
@@ -193,7 +195,7 @@ describe('what counts as an answer', () => {
     const padding = 'x'.repeat(70 * 1024);
     emu.serveAddress('my-agent', { okBody: `{"pad":"${padding}","version":"1.2.0"}` });
 
-    const run = await step({ 'health-check-expect': '"version":"1.2.0"', 'wait-timeout': '1' });
+    const run = await step({ 'health-check-expect': '"version":"1.2.0"', 'wait-timeout': '4' });
 
     expect(run.exitCode).toBe(1);
     expect(run.error).toContain('200 answer does not hold the expected text (in its first 64 KiB)');

@@ -42,8 +42,8 @@ describe('checkAddress: the answer', () => {
   });
 
   it('bounds an answer that never comes, and one that stops after its headers', async () => {
+    // Neither server ever ends its answer: only the bound ends each check.
     const silent = await serve(() => undefined);
-    const started = Date.now();
     expect(await checkAddress(`${silent.url}/ok`, { timeoutMs: 200 })).toEqual({
       ok: false,
       error: 'no answer within 0.2 s',
@@ -56,7 +56,6 @@ describe('checkAddress: the answer', () => {
       ok: false,
       error: 'no answer within 0.2 s',
     });
-    expect(Date.now() - started).toBeLessThan(3000);
   });
 
   it('reads at most 64 KiB of the body: the expected text is looked for there only', async () => {

@@ -56,6 +56,6 @@ export function healthStep(
       'health-check': '/ok',
       ...extra,
     },
-    { event: PUSH, killAfterMs: 60_000, ...options, env: { ...QUICK, ...options.env } },
+    { event: PUSH, killAfterMs: 15_000, ...options, env: { ...QUICK, ...options.env } },
   );
 }

@@ -258,7 +258,11 @@ describe('deploy', () => {
       ...dependencies,
       service: new Service(impatient, logger),
     });
-    await new Promise((resolve) => setTimeout(resolve, 500));
+    // Once the late POST has been handled (committed or refused), not after a guessed time.
+    await expect
+      .poll(() => posts().every((post) => post.answeredAt !== undefined), { timeout: 10_000 })
+      .toBe(true);
+    expect(posts().length).toBeGreaterThan(1);
 
     expect(result.created).toBe(true);
     expect(emu.deployments).toHaveLength(1);
