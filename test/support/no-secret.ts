@@ -1,6 +1,7 @@
 /**
- * "No secret anywhere", checked in one place: every secret value, in every form it takes in
- * text (as it is, inside JSON, inside a URL), in nothing a user can read from a run. For the
+ * "No secret anywhere", checked in one place: no secret value, in any form it takes in text
+ * (as it is, inside JSON, inside a URL), whole or cut (any 12 characters of it in a row), in
+ * anything a user can read from a run. For the
  * action: what it printed (the `::add-mask::` commands aside, which carry the values to the
  * runner), every value written to GITHUB_OUTPUT, the job summary. For GitHub: the pull request
  * comments, the deployment records (payloads included) and their statuses, and every request
@@ -16,6 +17,9 @@ import { printed, type ActionRun } from './run-action.ts';
 /** What a user can read after a run: an action's run, GitHub's records, a command's run, or text. */
 export type Readable = ActionRun | CliRun | GitHubEmulator | { stdout: string; stderr: string };
 
+/** Any this many characters of a secret in a row are a secret: an excerpt cut mid-value leaks. */
+const PIECE = 12;
+
 /** The forms a value takes in text: as it is, inside JSON, inside a URL or a form body. */
 function formsOf(value: string): string[] {
   const forms = [
@@ -25,6 +29,15 @@ function formsOf(value: string): string[] {
     new URLSearchParams({ v: value }).toString().slice('v='.length),
   ];
   return [...new Set(forms)];
+}
+
+/** Every form of the value, and every run of PIECE characters of each (the form when shorter). */
+function piecesOf(value: string): string[] {
+  return formsOf(value).flatMap((form) =>
+    form.length <= PIECE
+      ? [form]
+      : Array.from({ length: form.length - PIECE + 1 }, (_, at) => form.slice(at, at + PIECE)),
+  );
 }
 
 function isActionRun(readable: Readable): readable is ActionRun {
@@ -69,8 +82,8 @@ export function placesOf(readable: Readable): [string, string][] {
 }
 
 /**
- * No form of any of `secrets` in any place of `readables`; a failure names each secret found
- * and where. Give every source the run has: the run itself, and GitHub's emulator where the
+ * No form of any of `secrets`, nor any PIECE characters of one in a row (a value cut short is
+ * still a secret), in any place of `readables`; a failure names each secret found and where. Give every source the run has: the run itself, and GitHub's emulator where the
  * step talks to GitHub.
  */
 export function expectNoSecret(secrets: readonly string[], ...readables: Readable[]): void {
@@ -78,7 +91,8 @@ export function expectNoSecret(secrets: readonly string[], ...readables: Readabl
   const found: string[] = [];
   for (const [place, text] of readables.flatMap(placesOf)) {
     for (const secret of secrets) {
-      if (formsOf(secret).some((form) => text.includes(form))) found.push(`${secret} in ${place}`);
+      const piece = piecesOf(secret).find((form) => text.includes(form));
+      if (piece !== undefined) found.push(`${secret} in ${place} (${piece})`);
     }
   }
   expect(found).toEqual([]);
