@@ -8,6 +8,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { startEmulator, type Emulator } from '../emulator/emulator.ts';
 import { runInProcess, type InProcessOptions } from './in-process.ts';
 import { QUICK_HEARTBEAT } from '../support/quick.ts';
+import { expectNoSecret } from '../support/no-secret.ts';
 
 const KEY = 'agents-api-key-0123456789';
 
@@ -38,15 +39,6 @@ async function deploy(keys: readonly string[], args: string[], options: InProces
   );
 }
 
-/** Every written value and every line, as checked: no secret anywhere. */
-function expectNoSecret(...texts: string[]): void {
-  for (const text of texts) {
-    expect(text).not.toContain(KEY);
-    expect(text).not.toContain('new-secret-value');
-    expect(text).not.toContain('old-value');
-  }
-}
-
 type Deployments = Record<string, Record<string, unknown>>;
 
 describe('deploy --agents --json', () => {
@@ -64,7 +56,7 @@ describe('deploy --agents --json', () => {
     });
 
     expect(run.exitCode).toBe(0);
-    expectNoSecret(run.stdout, run.stderr);
+    expectNoSecret([KEY, 'new-secret-value', 'old-value'], run);
     const json = JSON.parse(run.stdout) as { deployments: Deployments; live: boolean };
     expect(Object.keys(json)).toEqual(['deployments', 'live', 'healthy']);
     // No agent makes a health check: null, as each agent's own.

@@ -16,6 +16,7 @@ import { INTEGRATION } from '../support/fixtures.ts';
 import { readGitLabDotenv } from '../support/gitlab-dotenv.ts';
 import { runCli, startCli, type CliRun } from './run-cli.ts';
 import { QUICK } from '../support/quick.ts';
+import { expectNoSecret } from '../support/no-secret.ts';
 
 const KEY = 'cli-api-key-0123456789';
 const SECRET = 'openai-secret-value-42';
@@ -50,12 +51,6 @@ function posts() {
 /** The dotenv report as GitLab reads it (and refuses it). */
 function dotenv(run: CliRun): Record<string, string> {
   return readGitLabDotenv(run.files['deploy.env'] ?? '');
-}
-
-function expectNoSecrets(run: CliRun): void {
-  for (const text of [run.stdout, run.stderr, ...Object.values(run.files)]) {
-    for (const secret of [KEY, SECRET, TENANT]) expect(text).not.toContain(secret);
-  }
 }
 
 describe('deploy', () => {
@@ -474,7 +469,7 @@ describe('secrets', () => {
     expect(run.json).toMatchObject({
       deployment: { secrets: [{ name: 'OPENAI_KEY', value: '***' }] },
     });
-    expectNoSecrets(run);
+    expectNoSecret([KEY, SECRET, TENANT], run);
   });
 
   it('appear nowhere when the service echoes them in an error', async () => {
@@ -491,7 +486,7 @@ describe('secrets', () => {
 
     expect(run.exitCode).toBe(1);
     expect(run.json?.error).toContain('bad secret *** for tenant *** with key ***');
-    expectNoSecrets(run);
+    expectNoSecret([KEY, SECRET, TENANT], run);
   });
 
   it('reads the key from --api-key-file', async () => {
@@ -501,7 +496,7 @@ describe('secrets', () => {
     });
     expect(run.exitCode).toBe(0);
     expect(emu.requests[0]?.headers['x-api-key']).toBe(KEY);
-    expectNoSecrets(run);
+    expectNoSecret([KEY, SECRET, TENANT], run);
   });
 });
 

@@ -7,8 +7,9 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { startEmulator, type Emulator } from '../emulator/emulator.ts';
 import { readGitLabDotenv } from '../support/gitlab-dotenv.ts';
-import { runCli, type CliOptions, type CliRun } from './run-cli.ts';
+import { runCli, type CliOptions } from './run-cli.ts';
 import { QUICK } from '../support/quick.ts';
+import { expectNoSecret } from '../support/no-secret.ts';
 
 const KEY = 'health-cli-service-key-0123456';
 const AGENT_KEY = 'health-cli-agent-key-6543210';
@@ -35,15 +36,6 @@ function cli(args: string[], env: Record<string, string> = {}, options: CliOptio
   });
 }
 
-/** Neither the service's key nor the agent server's in anything the command wrote. */
-function expectNothingSecret(run: CliRun): void {
-  for (const secret of [KEY, AGENT_KEY]) {
-    expect(run.stdout).not.toContain(secret);
-    expect(run.stderr).not.toContain(secret);
-    for (const file of Object.values(run.files)) expect(file).not.toContain(secret);
-  }
-}
-
 const address = () => emu.addressOf('agent');
 
 describe('deploy --health-check', () => {
@@ -62,7 +54,7 @@ describe('deploy --health-check', () => {
       expect(Object.values(request.headers)).not.toContain(KEY);
     }
     expect(run.stderr).toContain(`health check ${address()}/ok: answers 200`);
-    expectNothingSecret(run);
+    expectNoSecret([KEY, AGENT_KEY], run);
   });
 
   it('takes the headers from DEPLOY_HEALTH_CHECK_HEADERS too', async () => {
@@ -74,7 +66,7 @@ describe('deploy --health-check', () => {
 
     expect(run.exitCode).toBe(0);
     expect(run.json).toMatchObject({ healthy: true, 'health-status': '200' });
-    expectNothingSecret(run);
+    expectNoSecret([KEY, AGENT_KEY], run);
   });
 
   it('ends the wait after three refusals, naming --health-check-header', async () => {
@@ -88,7 +80,7 @@ describe('deploy --health-check', () => {
     expect(run.stderr).toContain('--health-check-header');
     expect(run.stderr).not.toContain('health-check-headers');
     expect(run.json).toMatchObject({ live: false, healthy: false, 'health-status': '401' });
-    expectNothingSecret(run);
+    expectNoSecret([KEY, AGENT_KEY], run);
   });
 
   it('says healthy null and no health-status in --json when nothing was checked', async () => {

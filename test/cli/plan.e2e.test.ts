@@ -10,6 +10,7 @@ import { startEmulator, type Emulator } from '../emulator/emulator.ts';
 import { readGitLabDotenv } from '../support/gitlab-dotenv.ts';
 import { AGENT_REPO_URL, INTEGRATION, seedAgentRepository } from '../support/fixtures.ts';
 import { runCli, type CliRun } from './run-cli.ts';
+import { expectNoSecret } from '../support/no-secret.ts';
 
 const KEY = 'cli-plan-api-key-0123456789';
 const SECRET = 'plan-secret-value-42';
@@ -47,13 +48,6 @@ function dotenv(run: CliRun): Record<string, string> {
   return readGitLabDotenv(run.files['plan.env'] ?? '');
 }
 
-function expectNoSecrets(run: CliRun): void {
-  for (const text of [run.stdout, run.stderr, ...Object.values(run.files)]) {
-    expect(text).not.toContain(SECRET);
-    expect(text).not.toContain(KEY);
-  }
-}
-
 describe('deploy-agent plan', () => {
   it('create: no deployment has the name; the plan as JSON, dotenv and summary; GET only', async () => {
     const run = await runCli(['plan', ...DOCKER, '--secret', 'OPENAI_API_KEY', ...OUTPUTS], {
@@ -76,7 +70,7 @@ describe('deploy-agent plan', () => {
     expect(run.files['plan.md']).toContain('OPENAI_API_KEY');
     expect(methods()).toEqual(['GET']);
     expect(emu.deployments).toHaveLength(0);
-    expectNoSecrets(run);
+    expectNoSecret([SECRET, KEY], run);
   });
 
   it('reuse with a difference: each field, exit 0 with --on-change none (the default)', async () => {
@@ -183,7 +177,7 @@ describe('deploy-agent plan', () => {
     expect(run.json?.action).toBeUndefined();
     expect(run.json?.plan).toBeUndefined();
     expect(dotenv(run).DEPLOYMENT_PLAN_ACTION).toBeUndefined();
-    expectNoSecrets(run);
+    expectNoSecret([SECRET, KEY], run);
     expect(methods()).toEqual(['GET']);
   });
 

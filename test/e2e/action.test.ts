@@ -9,6 +9,7 @@ import { WORKFLOW_REPOSITORY } from '../support/action.ts';
 import { whatAReaderSees } from '../support/github-render.ts';
 import { printed, runAction, type ActionRun } from '../support/run-action.ts';
 import { INTEGRATION, codehostStep } from '../support/fixtures.ts';
+import { expectMaskedFirst, expectNoSecret } from '../support/no-secret.ts';
 
 const API_KEY = 'key-9f8e7d6c5b4a3210';
 const SECRET_A = 'sk-live-0123456789abcdef';
@@ -48,15 +49,6 @@ function codehost(extra: Record<string, string> = {}): Record<string, string> {
 
 function requestLine(request: { method: string; path: string }): string {
   return `${request.method} ${request.path}`;
-}
-
-/** No secret value in anything the run printed, wrote as an output, or put in the summary. */
-function expectNoSecrets(run: ActionRun): void {
-  for (const value of SENSITIVE) {
-    expect(printed(run)).not.toContain(value);
-    expect(run.outputFile).not.toContain(value);
-    expect(run.summary).not.toContain(value);
-  }
 }
 
 describe('codehost', () => {
@@ -123,15 +115,12 @@ describe('codehost', () => {
     expect(run.summary).toContain('c0ffee012345');
     expect(run.summary).not.toMatch(/undefined|null/);
     expect(run.stdout).toContain('::group::');
-    expectNoSecrets(run);
+    expectNoSecret(SENSITIVE, run);
   });
 
   it('masks every sensitive value for the runner before the first log line', async () => {
     const run = await runAction(codehost());
-    const lines = run.stdout.split('\n');
-    const firstOther = lines.findIndex((line) => !line.startsWith('::add-mask::'));
-    const masked = lines.slice(0, firstOther).map((line) => line.slice('::add-mask::'.length));
-    expect(masked).toEqual(expect.arrayContaining(SENSITIVE));
+    expectMaskedFirst(run, SENSITIVE);
   });
 
   it('uses repo-ref over the default branch, and matches the repository case-insensitively', async () => {
@@ -194,7 +183,7 @@ describe('reuse', () => {
       status: 'READY',
     });
     expect(run.summary).toContain('reused');
-    expectNoSecrets(run);
+    expectNoSecret(SENSITIVE, run);
   });
 
   it('creates when only partial matches exist, reading to the end of the list', async () => {
@@ -240,7 +229,7 @@ describe('deployment type', () => {
     expect(run.outputs.created).toBe('true');
     expect(run.outputs.drift).toBe('[]');
     expect(typeRow(run)).toBe('<code>prod</code>');
-    expectNoSecrets(run);
+    expectNoSecret(SENSITIVE, run);
   });
 
   it('is drift when a deployment created as dev is asked to be prod, with the remedy', async () => {
@@ -282,7 +271,7 @@ describe('deployment type', () => {
       "::warning::config: source_config.deployment_type 'serverless' is not one this release knows (dev_free, dev, prod): it is passed on as it is, and the service decides",
     ]);
     expect(typeRow(run)).toBe('<code>serverless</code>');
-    expectNoSecrets(run);
+    expectNoSecret(SENSITIVE, run);
   });
 
   it('reuses a deployment of that type in a status the action does not know, with no drift', async () => {
@@ -381,7 +370,7 @@ describe('secrets as a JSON object', () => {
     const deployment = JSON.parse(run.outputs.deployment ?? '') as { id: string };
     expect(deployment.id).toBe(emu.deployments[0]?.id);
     expect(run.stdout).not.toMatch(/^::add-mask::[{}]$/m);
-    expectNoSecrets(run);
+    expectNoSecret(SENSITIVE, run);
   });
 });
 
@@ -432,7 +421,7 @@ describe('dry run', () => {
     expect(run.outputs).toMatchObject({ created: 'false', 'repo-ref': 'trunk' });
     expect(run.outputs['deployment-id']).toBeUndefined();
     expect(run.summary).toContain('dry run');
-    expectNoSecrets(run);
+    expectNoSecret(SENSITIVE, run);
   });
 });
 
@@ -471,7 +460,7 @@ describe('waiting', () => {
     expect(run.outputs['active-revision-id']).toBe(emu.deployments[0]?.latest_revision_id);
     expect(run.stdout).toMatch(/waiting until live: status is AWAITING_DATABASE, not READY/);
     expect(run.summary).toContain('READY');
-    expectNoSecrets(run);
+    expectNoSecret(SENSITIVE, run);
   });
 
   it('fails at once on AWAITING_DELETE, still reporting the id and status', async () => {
@@ -584,7 +573,7 @@ describe('bad input fails before any request', () => {
     expect(run.error).toContain(named);
     expect(emu.requests).toHaveLength(0);
     expect(run.stdout).not.toMatch(/\n\s+at /);
-    expectNoSecrets(run);
+    expectNoSecret(SENSITIVE, run);
   });
 });
 

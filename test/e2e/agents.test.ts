@@ -8,6 +8,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { startEmulator, type Emulator } from '../emulator/emulator.ts';
 import { AGENT_REPO_URL, INTEGRATION, seedAgentRepository } from '../support/fixtures.ts';
+import { expectNoSecret } from '../support/no-secret.ts';
 import { printed, runAction } from '../support/run-action.ts';
 import { QUICK } from '../support/quick.ts';
 
@@ -97,11 +98,7 @@ describe('a manifest of agents', () => {
     expect(run.summary).toContain('<code>research-assistant</code>');
     expect(run.summary).toContain('1 of 3 agents failed');
     expect(printed(run)).toMatch(/::group::\[support\] Looking for deployment 'support'/);
-    for (const secret of [API_KEY, OPENAI, TAVILY]) {
-      expect(printed(run)).not.toContain(secret);
-      expect(run.outputFile).not.toContain(secret);
-      expect(run.summary).not.toContain(secret);
-    }
+    expectNoSecret([API_KEY, OPENAI, TAVILY], run);
   });
 
   it('with one agent, asks the service what the single step asks', async () => {

@@ -11,6 +11,7 @@ import { type GitHubEmulator } from '../emulator/github.ts';
 import { AGENT_REPO_URL, INTEGRATION, codehostStep } from '../support/fixtures.ts';
 import { PR_HEAD, gitHubStep, pullRequestEvent } from '../support/github-step.ts';
 import { whatAReaderSees } from '../support/github-render.ts';
+import { expectNoSecret } from '../support/no-secret.ts';
 import { startPullRequestWorld } from '../support/pull-request-world.ts';
 import { printed, runAction, type ActionRun } from '../support/run-action.ts';
 import { QUICK } from '../support/quick.ts';
@@ -93,10 +94,7 @@ describe('what the health check answered, on GitHub', () => {
     expect(statuses()[1]?.description).toBe(
       `my-agent is live at commit ${PR_HEAD.slice(0, 12)}; its health check answers 200`,
     );
-    const sent = gh.requests.map((request) => JSON.stringify(request.body ?? ''));
-    for (const text of [printed(r), r.outputFile, r.summary, comment(), ...sent]) {
-      expect(text).not.toContain(key);
-    }
+    expectNoSecret([key, API_KEY], r, gh);
   });
 
   it('without a wait: one check, a warning, and the status says it does not answer yet', async () => {
@@ -113,6 +111,7 @@ describe('what the health check answered, on GitHub', () => {
     expect(statuses()[1]?.description).toBe(
       'my-agent does not answer its health check: 503 Service Unavailable; the step did not wait',
     );
+    expectNoSecret([API_KEY], r, gh);
   });
 
   it('an address that keeps answering 503: the wait ends, and every place says what it answered', async () => {
@@ -142,6 +141,7 @@ describe('what the health check answered, on GitHub', () => {
       /^my-agent does not answer its health check: 503 Service Unavailable; the answer begins: agent/,
     );
     expect(description.length).toBeLessThanOrEqual(140);
+    expectNoSecret([API_KEY], r, gh);
   });
 
   it('a manifest: a health column in the summary and the comment; the shared status names the agent that does not answer', async () => {
@@ -182,5 +182,6 @@ describe('what the health check answered, on GitHub', () => {
     expect(statuses()[1]?.description).toBe(
       '1 of 2 agents live; down does not answer its health check: 503 Service Unavailable; the answer begins: starting',
     );
+    expectNoSecret([API_KEY], r, gh);
   });
 });

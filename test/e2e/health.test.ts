@@ -8,7 +8,8 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Emulator } from '../emulator/emulator.ts';
 import { API_KEY, existing, healthStep, startHealthEmulator } from '../support/health-world.ts';
-import { printed, type ActionRun } from '../support/run-action.ts';
+import { printed } from '../support/run-action.ts';
+import { expectNoSecret } from '../support/no-secret.ts';
 
 const AGENT_KEY = 'agent-server-key-9876543210';
 
@@ -29,15 +30,6 @@ const step = (extra: Record<string, string> = {}, env: Record<string, string> = 
 const answered = () => emu.addressRequests.map((request) => request.status);
 const address = () => emu.addressOf('my-agent');
 
-/** No header value of the check, and not the service's key, anywhere a user reads. */
-function expectNothingSecret(run: ActionRun, secrets: string[] = [API_KEY, AGENT_KEY]): void {
-  for (const secret of secrets) {
-    expect(printed(run)).not.toContain(secret);
-    expect(run.outputFile).not.toContain(secret);
-    expect(run.summary).not.toContain(secret);
-  }
-}
-
 describe('waiting until the address answers', () => {
   it('waits through a slow start: the 503s, then the 200, and healthy', async () => {
     emu.setOptions({ addressBehaviour: { slowStartRequests: 2 } });
@@ -55,7 +47,7 @@ describe('waiting until the address answers', () => {
     expect(starting).toBeGreaterThan(-1);
     expect(answers).toBeGreaterThan(starting);
     expect(lines.indexOf(`'my-agent' is live`)).toBeGreaterThan(answers);
-    expectNothingSecret(run);
+    expectNoSecret([API_KEY, AGENT_KEY], run);
   });
 
   it('waits through a start that takes time', async () => {
@@ -100,7 +92,7 @@ describe('waiting until the address answers', () => {
       expect(request.headers['x-agent-key']).toBe(AGENT_KEY);
       expect(Object.values(request.headers)).not.toContain(API_KEY);
     }
-    expectNothingSecret(run);
+    expectNoSecret([API_KEY, AGENT_KEY], run);
   });
 
   it('gives up after three refusals in a row, naming health-check-headers', async () => {
@@ -118,7 +110,7 @@ describe('waiting until the address answers', () => {
     expect(run.signal).toBeNull();
     expect(run.error).not.toContain('is not live after');
     expect(Object.values(emu.addressRequests[0]?.headers ?? {})).not.toContain(API_KEY);
-    expectNothingSecret(run);
+    expectNoSecret([API_KEY, AGENT_KEY], run);
   });
 
   it('bounds each attempt at an address that never answers, and times out', async () => {

@@ -335,4 +335,27 @@ describe('addresses: named behaviours', () => {
     expect(Object.values(request?.headers ?? {})).not.toContain('service-key');
     expect(emu.requests).toEqual([]); // the service saw none of it
   });
+
+  it('echoes each request in its answer with echo: the 401, the 503 and the healthy /ok alike', async () => {
+    const emu = await start();
+    const url = urlOf(emu.seedDeployment({ name: 'echo' }));
+    const headers = { 'X-Agent-Key': 'k1' };
+    emu.serveAddress('echo', { echo: true, slowStartRequests: 1 });
+    const starting = await get(`${url}/ok?ticket=t1`, { headers });
+    const healthy = await get(`${url}/ok?ticket=t2`, { headers });
+    emu.serveAddress('echo', { echo: true, requireHeader: { name: 'X-Agent-Key', value: 'k2' } });
+    const refused = await get(`${url}/ok?ticket=t3`, { headers });
+    expect([starting.status, healthy.status, refused.status]).toEqual([503, 200, 401]);
+    for (const [got, ticket] of [
+      [starting, 't1'],
+      [healthy, 't2'],
+      [refused, 't3'],
+    ] as const) {
+      expect(JSON.parse(got.text)).toMatchObject({
+        query: { ticket },
+        headers: { 'x-agent-key': 'k1' },
+        path: '/echo/ok',
+      });
+    }
+  });
 });

@@ -69,6 +69,9 @@ export interface AddressBehaviour {
   okBody?: unknown;
   /** The status while the deployment is not live (and while it starts). Default 503. */
   notLiveStatus?: number;
+  /** Every answer but a redirect (401, 404, 503, the healthy `/ok`, a scripted one) has as its body
+   * what the request carried: `{"query", "headers", "path"}`, every value as sent. */
+  echo?: boolean;
 }
 
 /** A request that reached the address server, as `emu.addressRequests` records it. */
@@ -208,6 +211,28 @@ export async function startAddressServer(host: AddressHost): Promise<AddressServ
   /** One request to a deployment's address: undefined means hang (never answered). */
   async function answer(served: Served, record: AddressRequest): Promise<Reply | undefined> {
     const behaviour = { ...host.defaults(), ...served.behaviour };
+    const reply = await answerAsBehaved(served, record, behaviour);
+    if (
+      reply === undefined ||
+      behaviour.echo !== true ||
+      (reply.status >= 300 && reply.status < 400)
+    ) {
+      return reply;
+    }
+    const { query, headers, path } = record;
+    return {
+      ...reply,
+      body: { query, headers, path },
+      headers: { ...reply.headers, 'content-type': 'application/json' },
+    };
+  }
+
+  /** The answer the behaviour and the scripts give, before `echo`. */
+  async function answerAsBehaved(
+    served: Served,
+    record: AddressRequest,
+    behaviour: AddressBehaviour,
+  ): Promise<Reply | undefined> {
     const required = behaviour.requireHeader;
     if (required && record.headers[required.name.toLowerCase()] !== required.value) {
       return textReply(401, { detail: 'Unauthorized' });
