@@ -54186,7 +54186,8 @@ async function askAddress(address, options = {}) {
     const result = await exchanged(address, options);
     if (!('body' in result))
         return () => result;
-    return (expect) => judge(result.status, result.body, expect, result.hidden);
+    const hide = options.redact ?? ((text) => text);
+    return (expect) => judge(result.status, result.body, expect, result.hidden, hide);
 }
 /** The exchange's answer (and how its text is hidden), or why there is none to judge. */
 async function exchanged(address, options) {
@@ -54286,7 +54287,7 @@ function whileNotAborted(work, signal) {
         work.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
     });
 }
-function judge(status, body, expected, hidden) {
+function judge(status, body, expected, hidden, redact) {
     const answered = status >= 200 && status <= 299;
     const holds = expected === undefined || expected === '' || body.includes(expected, 0, 'utf8');
     if (answered && holds)
@@ -54294,8 +54295,9 @@ function judge(status, body, expected, hidden) {
     const error = answered
         ? `${status} answer does not hold the expected text (in its first ${MAX_BODY_BYTES / 1024} KiB)`
         : `${status} ${external_node_http_.STATUS_CODES[status] ?? 'answer'}`;
-    // Cut as received, then made one line: whitespace collapsed never lets text past the cut in.
-    const head = hidden.redactHead(body.toString('utf8'), EXCERPT_CHARACTERS);
+    // The run's secrets hidden in all that was read, then cut as received (the check's own values
+    // hidden whole at the cut), then made one line: whitespace collapsed never lets text past the cut in.
+    const head = hidden.redactHead(redact(body.toString('utf8')), EXCERPT_CHARACTERS);
     const text = head.replace(/\s+/g, ' ').trim();
     if (text === '')
         return { ok: false, status, error };
@@ -64373,6 +64375,7 @@ function address_pace_keyOf(address, headers) {
 class AddressChecks {
     #clock;
     #ask;
+    #redact;
     /** Half the shortest tick: checks asked closer than this to the last one are of its tick. */
     #sameTickMs;
     /** The minute the cap counts (30 of the longest intervals: 60 s at the shipped pace). */
@@ -64382,6 +64385,7 @@ class AddressChecks {
         const wait = options.wait ?? DEFAULT_WAIT;
         this.#clock = options.clock;
         this.#ask = options.ask ?? askAddress;
+        this.#redact = options.redact;
         this.#sameTickMs = wait.initialIntervalMs / 2;
         this.#windowMs = CHECKS_A_MINUTE * wait.maxIntervalMs;
     }
@@ -64415,6 +64419,7 @@ class AddressChecks {
             headers,
             ...(proxy === undefined ? {} : { proxy }),
             ...(signal === undefined ? {} : { signal }),
+            ...(this.#redact === undefined ? {} : { redact: this.#redact }),
             timeoutMs,
         });
         const underWay = { at, endsBy: at + timeoutMs, answer };
@@ -64459,7 +64464,9 @@ function live_wait_withHealth(goal, asked, dependencies, proxy) {
     const { clock, logger, events, signal } = dependencies;
     const budgetMs = asked.waitForReady ? asked.waitTimeoutSeconds * 1000 : CHECK_TIMEOUT_MS;
     const wait = dependencies.wait ?? DEFAULT_WAIT;
-    const addresses = dependencies.addressCheck ?? new AddressChecks({ clock, wait }).answer;
+    const { redact } = dependencies;
+    const addresses = dependencies.addressCheck ??
+        new AddressChecks({ clock, wait, ...(redact && { redact }) }).answer;
     const probe = new HealthProbe(asked.health, {
         clock,
         logger,
@@ -64932,6 +64939,7 @@ function dependenciesOf(access, io, events) {
         clock,
         signal,
         events: events.emit,
+        redact: io.redact,
         ...(io.pace === undefined ? {} : { wait: io.pace.wait }),
     };
 }

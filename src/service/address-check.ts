@@ -51,6 +51,11 @@ export interface CheckOptions {
   lookup?: LookupFunction;
   /** Certificates trusted instead of the system's (a runner uses NODE_EXTRA_CA_CERTS). */
   ca?: string;
+  /**
+   * The run's redaction (every secret it holds), applied to the whole answer read before its
+   * excerpt is cut: a secret that runs past the cut is hidden whole, not left in part.
+   */
+  redact?: (text: string) => string;
 }
 
 export interface CheckResult {
@@ -124,7 +129,8 @@ export async function askAddress(
 ): Promise<Judgement> {
   const result = await exchanged(address, options);
   if (!('body' in result)) return () => result;
-  return (expect) => judge(result.status, result.body, expect, result.hidden);
+  const hide = options.redact ?? ((text: string) => text);
+  return (expect) => judge(result.status, result.body, expect, result.hidden, hide);
 }
 
 /** The exchange's answer (and how its text is hidden), or why there is none to judge. */
@@ -239,6 +245,7 @@ function judge(
   body: Buffer,
   expected: string | undefined,
   hidden: Redactor,
+  redact: (text: string) => string,
 ): CheckResult {
   const answered = status >= 200 && status <= 299;
   const holds = expected === undefined || expected === '' || body.includes(expected, 0, 'utf8');
@@ -246,8 +253,9 @@ function judge(
   const error = answered
     ? `${status} answer does not hold the expected text (in its first ${MAX_BODY_BYTES / 1024} KiB)`
     : `${status} ${STATUS_CODES[status] ?? 'answer'}`;
-  // Cut as received, then made one line: whitespace collapsed never lets text past the cut in.
-  const head = hidden.redactHead(body.toString('utf8'), EXCERPT_CHARACTERS);
+  // The run's secrets hidden in all that was read, then cut as received (the check's own values
+  // hidden whole at the cut), then made one line: whitespace collapsed never lets text past the cut in.
+  const head = hidden.redactHead(redact(body.toString('utf8')), EXCERPT_CHARACTERS);
   const text = head.replace(/\s+/g, ' ').trim();
   if (text === '') return { ok: false, status, error };
   return { ok: false, status, error, bodyExcerpt: untrusted(text) };

@@ -111,6 +111,21 @@ describe('one deployment', () => {
     expectMaskedFirst(run, SECRETS);
   });
 
+  it('an answer holding a step secret across the excerpt’s cut: hidden whole, no part of it shown', async () => {
+    livePreview('my-agent');
+    // The deployment secret starts at character 175 of the answer: the 200-character excerpt
+    // would end in its first 25 characters, which no whole-value redaction afterwards finds.
+    const body = `${'x'.repeat(175)}${OPENAI} ${API_KEY}`;
+    emu.scriptAddress('my-agent', [{ status: 503, times: Infinity, body }]);
+
+    const run = await deploy({ 'wait-for-ready': 'false' });
+
+    expect(emu.addressRequests.length, printed(run)).toBeGreaterThan(0);
+    expect(printed(run)).toContain(`the answer begins: ${'x'.repeat(175)}*** ***`);
+    expect(comment()).toContain(`${'x'.repeat(175)}*** ***`);
+    expectNoSecret(SECRETS, run, gh);
+  });
+
   it('a service whose error answers hold every secret it was given: none of them anywhere', async () => {
     // Live on an older commit: the step waits, and its check of the deployment is refused.
     livePreview('my-agent', '3'.repeat(40));

@@ -27,6 +27,8 @@ export interface AddressChecksOptions {
   wait?: Pick<WaitOptions, 'initialIntervalMs' | 'maxIntervalMs'>;
   /** The check (service/address-check.ts's; a test may point it elsewhere). */
   ask?: typeof askAddress;
+  /** The run's redaction, for the answers' excerpts (see CheckOptions.redact). */
+  redact?: (text: string) => string;
 }
 
 /** One address's checks: the one under way, when each of the last minute started, the last answer. */
@@ -53,6 +55,7 @@ function keyOf(address: string, headers: Readonly<Record<string, string>>): stri
 export class AddressChecks {
   readonly #clock: Clock;
   readonly #ask: typeof askAddress;
+  readonly #redact: ((text: string) => string) | undefined;
   /** Half the shortest tick: checks asked closer than this to the last one are of its tick. */
   readonly #sameTickMs: number;
   /** The minute the cap counts (30 of the longest intervals: 60 s at the shipped pace). */
@@ -63,6 +66,7 @@ export class AddressChecks {
     const wait = options.wait ?? DEFAULT_WAIT;
     this.#clock = options.clock;
     this.#ask = options.ask ?? askAddress;
+    this.#redact = options.redact;
     this.#sameTickMs = wait.initialIntervalMs / 2;
     this.#windowMs = CHECKS_A_MINUTE * wait.maxIntervalMs;
   }
@@ -97,6 +101,7 @@ export class AddressChecks {
       headers,
       ...(proxy === undefined ? {} : { proxy }),
       ...(signal === undefined ? {} : { signal }),
+      ...(this.#redact === undefined ? {} : { redact: this.#redact }),
       timeoutMs,
     });
     const underWay = { at, endsBy: at + timeoutMs, answer };

@@ -33,7 +33,10 @@ export function withHealth<G extends LiveGoal>(
   const { clock, logger, events, signal } = dependencies;
   const budgetMs = asked.waitForReady ? asked.waitTimeoutSeconds * 1000 : CHECK_TIMEOUT_MS;
   const wait = dependencies.wait ?? DEFAULT_WAIT;
-  const addresses = dependencies.addressCheck ?? new AddressChecks({ clock, wait }).answer;
+  const { redact } = dependencies;
+  const addresses =
+    dependencies.addressCheck ??
+    new AddressChecks({ clock, wait, ...(redact && { redact }) }).answer;
   const probe = new HealthProbe(
     asked.health,
     {

@@ -41,6 +41,7 @@ export function dependenciesOf(
     clock,
     signal,
     events: events.emit,
+    redact: io.redact,
     ...(io.pace === undefined ? {} : { wait: io.pace.wait }),
   };
 }

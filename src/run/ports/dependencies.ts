@@ -61,6 +61,8 @@ export interface RunDependencies {
   onPoll?: (deployment: Deployment, liveness: Liveness) => void;
   /** Told what happens (a phase starts and ends, a wait sees a change); nothing when absent. */
   events?: EventSink;
+  /** The run's redaction, for text it cuts (a health check's excerpt) before the views see it. */
+  redact?: (text: string) => string;
 }
 
 /** Runs a phase headed `name`: a `phase` event as it starts, a `phase_over` as it ends, however. */
