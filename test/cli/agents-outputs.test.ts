@@ -5,6 +5,12 @@
  */
 import { describe, expect, it } from 'vitest';
 import { agentsDotenv, agentsJson, agentVariable } from '../../src/cli/agents-outputs.ts';
+import { OutputsSeen } from '../../src/cli/outputs-seen.ts';
+import {
+  agentEntry,
+  agentsOutputs,
+  type AgentEntry,
+} from '../../src/run/decisions/agents-report.ts';
 
 const agent = (key: string, extra: Record<string, string> = {}) => ({
   key,
@@ -91,12 +97,28 @@ describe('the outputs of several agents', () => {
     expect(agentsDotenv({ agents, live: true, healthy: null }, 21).skipped).toEqual([]);
   });
 
-  it('says whether every agent checked answered its health check, second, when one was checked', () => {
-    const manifest = { agents: [agent('a')], live: false, healthy: false };
-    expect(agentsJson(manifest)).toMatchObject({ live: false, healthy: false });
-    expect(agentsDotenv(manifest, 20).text.split('\n').slice(0, 2)).toEqual([
-      'DEPLOYMENT_LIVE=false',
-      'DEPLOYMENT_HEALTHY=false',
-    ]);
+  it('says whether every agent checked answered its health check, second, when one was checked', async () => {
+    // The run's own rule (agentsOutputs) makes `healthy` from each agent's outputs; the
+    // command reads it back from the run's events, as a deploy of several agents does.
+    const reported = async (healthy: Record<string, string>) => {
+      const seen = new OutputsSeen();
+      const entries = new Map<string, AgentEntry>();
+      for (const [key, value] of Object.entries(healthy)) {
+        const outputs = { ...agent(key).outputs, healthy: value };
+        entries.set(key, agentEntry(key, outputs));
+        await seen.view({ kind: 'outputs', outputs, agent: key });
+      }
+      await seen.view({ kind: 'outputs', outputs: agentsOutputs(entries) });
+      return { json: seen.json(), lines: seen.dotenv(20).text.split('\n').slice(0, 2) };
+    };
+    const oneDidNot = await reported({ a: 'true', b: 'false', c: '' });
+    expect(oneDidNot.json).toMatchObject({ live: true, healthy: false });
+    expect(oneDidNot.lines).toEqual(['DEPLOYMENT_LIVE=true', 'DEPLOYMENT_HEALTHY=false']);
+    const allDid = await reported({ a: 'true', c: '', b: 'true' });
+    expect(allDid.json).toMatchObject({ healthy: true });
+    expect(allDid.lines).toEqual(['DEPLOYMENT_LIVE=true', 'DEPLOYMENT_HEALTHY=true']);
+    const noneChecked = await reported({ a: '', b: '' });
+    expect(noneChecked.json).toMatchObject({ healthy: null });
+    expect(noneChecked.lines).toEqual(['DEPLOYMENT_LIVE=true', 'DEPLOYMENT_AGENT_A_ID=id-a']);
   });
 });

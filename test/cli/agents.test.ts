@@ -1,12 +1,12 @@
 /**
- * `deploy-agent deploy --agents FILE` in-process against the service
- * emulator over real HTTP: --json keyed by agent (each the agent's own
+ * `deploy-agent deploy --agents FILE` as a user runs it (dist/cli.js spawned,
+ * test/cli/run-cli.ts) against the service emulator: --json keyed by agent (each the agent's own
  * object, drift list included), a failing agent, --dotenv's variables and
  * their limit, --events lines of agents and the one result.
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { startEmulator, type Emulator } from '../emulator/emulator.ts';
-import { runInProcess, type InProcessOptions } from './in-process.ts';
+import { runCli, type CliOptions } from './run-cli.ts';
 import { QUICK_HEARTBEAT } from '../support/quick.ts';
 import { expectNoSecret } from '../support/no-secret.ts';
 
@@ -28,15 +28,14 @@ function manifest(keys: readonly string[]): string {
   );
 }
 
-async function deploy(keys: readonly string[], args: string[], options: InProcessOptions = {}) {
-  return runInProcess(
-    ['deploy', '--agents', 'agents.yaml', '--source', 'external_docker', ...args],
-    {
-      ...options,
-      env: { DEPLOY_API_URL: emu.url, DEPLOY_API_KEY: KEY, ...options.env },
-      files: { 'agents.yaml': manifest(keys), ...options.files },
-    },
-  );
+/** The command's deploy of `keys`, killed well below a test's timeout. */
+async function deploy(keys: readonly string[], args: string[], options: CliOptions = {}) {
+  return runCli(['deploy', '--agents', 'agents.yaml', '--source', 'external_docker', ...args], {
+    killAfterMs: 15_000,
+    ...options,
+    env: { DEPLOY_API_URL: emu.url, DEPLOY_API_KEY: KEY, ...options.env },
+    files: { 'agents.yaml': manifest(keys), ...options.files },
+  });
 }
 
 type Deployments = Record<string, Record<string, unknown>>;
@@ -155,11 +154,15 @@ describe('deploy --agents --dotenv', () => {
   });
 
   it("sets a single deploy's limit too", async () => {
-    const run = await runInProcess(
+    const run = await runCli(
       ['deploy', '--name', 'one', '--source', 'external_docker', '--image-uri', 'reg/one:1'].concat(
         ['--dotenv', 'deploy.env', '--dotenv-max-keys', '3'],
       ),
-      { env: { DEPLOY_API_URL: emu.url, DEPLOY_API_KEY: KEY }, read: ['deploy.env'] },
+      {
+        env: { DEPLOY_API_URL: emu.url, DEPLOY_API_KEY: KEY },
+        read: ['deploy.env'],
+        killAfterMs: 15_000,
+      },
     );
 
     expect(run.exitCode).toBe(0);
@@ -183,7 +186,7 @@ describe('deploy --agents --dotenv', () => {
 
       expect(run.exitCode).toBe(2);
       expect(run.stderr).toContain('--dotenv-max-keys takes a whole number');
-      expect(emu.deployments).toEqual([]);
+      expect(emu.requests).toEqual([]);
     },
   );
 });
@@ -226,6 +229,6 @@ describe('deploy --agents, usage', () => {
 
     expect(run.exitCode).toBe(2);
     expect(run.stderr).toContain('{agent}');
-    expect(emu.deployments).toEqual([]);
+    expect(emu.requests).toEqual([]);
   });
 });

@@ -135,14 +135,30 @@ describe('the order of commits, from the checkout', () => {
     const target = commit('target');
     const unknown = 'abcdef0123456789abcdef0123456789abcdef01';
     emu.setHead(REPO_URL, 'main', unknown);
-    await runCli([...DEPLOY, ...WAIT], { env: serviceEnv(gitlab(unknown)), cwd: checkout });
+    const setUp = await runCli([...DEPLOY, ...WAIT], {
+      env: serviceEnv(gitlab(unknown)),
+      cwd: checkout,
+    });
+    expect(setUp.exitCode).toBe(0);
+    expect(setUp.json).toMatchObject({ live: true, created: true, 'commit-sha': unknown });
 
     const run = await runCli([...DEPLOY, '--wait', '--wait-timeout', '1'], {
       env: serviceEnv(gitlab(target)),
       cwd: checkout,
     });
 
+    // The wait ran to its deadline on the target, not stopped as superseded or failed otherwise.
+    const why =
+      `the latest revision is for commit ${unknown.slice(0, 12)}, not the target ` +
+      `${target.slice(0, 12)} of branch main; which of the two is newer is not known here`;
     expect(run.exitCode).toBe(1);
+    expect(run.json).toMatchObject({ live: false, created: false, 'commit-sha': unknown });
+    expect(run.json?.error).toMatch(
+      new RegExp(
+        `^Deployment 'agent' \\([^)]+\\) is not live after [\\d.]+ s \\(\\d+ checks\\): ${why}\\.`,
+      ),
+    );
+    expect(run.stderr).toContain(`error: ${String(run.json?.error)}`);
     expect(run.stderr).not.toContain('superseded');
   });
 });

@@ -47,7 +47,9 @@ describe('a table in an 80-column terminal: the line fits, the id whole, the nam
       name: i === 0 ? long : 'short-agent',
     }));
 
-    const lines = tableLines(await runInTerminal(['list'], { columns: 80, env: env() }));
+    const { screen, exitCode } = await runInTerminal(['list'], { columns: 80, env: env() });
+    expect(exitCode).toBe(0);
+    const lines = tableLines(screen);
 
     expect(lines).toHaveLength(3);
     for (const line of lines) expect(stringWidth(line), line).toBeLessThanOrEqual(80);
@@ -67,7 +69,8 @@ describe('a table in an 80-column terminal: the line fits, the id whole, the nam
     const huge = `start-${'x'.repeat(200_000)}-end`;
     const [deployment] = emu.seedDeployments(1, () => ({ name: huge }));
 
-    const screen = await runInTerminal(['list'], { columns: 80, env: env() });
+    const { screen, exitCode } = await runInTerminal(['list'], { columns: 80, env: env() });
+    expect(exitCode).toBe(0);
 
     expect(screen.length).toBeLessThan(1_000);
     const lines = tableLines(screen);
@@ -83,7 +86,9 @@ describe('a table in an 80-column terminal: the line fits, the id whole, the nam
     const wide = `${'エ'.repeat(14)}-本番-${'東'.repeat(12)}`;
     const [deployment] = emu.seedDeployments(1, () => ({ name: wide }));
 
-    const lines = tableLines(await runInTerminal(['list'], { columns: 80, env: env() }));
+    const { screen, exitCode } = await runInTerminal(['list'], { columns: 80, env: env() });
+    expect(exitCode).toBe(0);
+    const lines = tableLines(screen);
 
     for (const line of lines) expect(stringWidth(line), line).toBeLessThanOrEqual(80);
     const [name, id] = cells(lines[1] ?? '');
@@ -97,12 +102,12 @@ describe('a table in an 80-column terminal: the line fits, the id whole, the nam
     const name = 'checkout-assistant-agent-monorepo-production';
     emu.seedRepos(INTEGRATION, [{ owner, name }]);
 
-    const lines = tableLines(
-      await runInTerminal(['repos', '--integration-id', INTEGRATION], {
-        columns: 80,
-        env: env(),
-      }),
-    );
+    const { screen, exitCode } = await runInTerminal(['repos', '--integration-id', INTEGRATION], {
+      columns: 80,
+      env: env(),
+    });
+    expect(exitCode).toBe(0);
+    const lines = tableLines(screen);
 
     for (const line of lines) expect(stringWidth(line), line).toBeLessThanOrEqual(80);
     const row = lines.find((line) => line.startsWith('acme-corporation-platform'));

@@ -176,7 +176,7 @@ describe('status --health-check', () => {
     expect(run.exitCode).toBe(0);
     expect(run.json).toMatchObject({ healthy: false, 'health-status': '503' });
     expect(emu.addressRequests).toHaveLength(1);
-    expect(run.stderr).toContain(`'agent' does not answer its health check`);
+    expect(run.stderr.split(`'agent' does not answer its health check`)).toHaveLength(2);
   });
 
   it('with --wait, waits until the address answers', async () => {
@@ -200,5 +200,10 @@ describe('status --health-check', () => {
     expect(run.exitCode).toBe(1);
     expect(run.stderr).toContain('health-check is set but the deployment has no custom_url');
     expect(run.json).toMatchObject({ live: false, healthy: false });
+    // At once: no check of the deployment's status, no request to any address.
+    expect(emu.requests.map(({ method, path, query }) => [method, path, query])).toEqual([
+      ['GET', '/v2/deployments', { name_contains: 'agent', limit: '100', offset: '0' }],
+    ]);
+    expect(emu.addressRequests).toEqual([]);
   });
 });

@@ -49,7 +49,10 @@ function expectOneLineEach(text: string): string[] {
   return lines;
 }
 
-/** Python's own `splitlines()`, when python3 is on the PATH: as many lines as `\n` makes. */
+/**
+ * Python's own `splitlines()`: as many lines as `\n` makes. python3 is a set-up
+ * step (`.ci/run` installs it, the README names it): without it this fails.
+ */
 function expectPythonLines(text: string): void {
   let count: string;
   try {
@@ -59,8 +62,12 @@ function expectPythonLines(text: string): void {
       { input: text },
     ).toString();
   } catch (error) {
-    // No python3 here: the regex above stands for it.
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return;
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') {
+      throw new Error(
+        'python3 is not on the PATH: install it (the README names it), then run again',
+        { cause: error },
+      );
+    }
     throw error;
   }
   expect(Number(count)).toBe(

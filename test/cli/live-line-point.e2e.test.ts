@@ -87,10 +87,11 @@ describe('the health check in an 80-column terminal', () => {
   it('shows the answer (503) before the address, keeps the time, and leaves no live line above error:', async () => {
     emu.setOptions({ addressBehaviour: { slowStartMs: 3_600_000 } });
 
-    const screen = await runInTerminal(
+    const { screen, exitCode } = await runInTerminal(
       ['deploy', ...DOCKER, '--wait', '--wait-timeout', '3', '--health-check', '/ok'],
       { columns: COLUMNS, env: env(QUICK) },
     );
+    expect(exitCode).toBe(1);
 
     const health = liveDraws(screen).filter((draw) => draw.includes('health check'));
     expectFitting(health);
@@ -103,10 +104,11 @@ describe('the health check in an 80-column terminal', () => {
   it('shows the refusal (401) in view, and clears the live line when the wait gives up', async () => {
     emu.setOptions({ addressBehaviour: { requireHeader: { name: 'X-Agent-Key', value: 'k' } } });
 
-    const screen = await runInTerminal(
+    const { screen, exitCode } = await runInTerminal(
       ['deploy', ...DOCKER, '--wait', '--wait-timeout', '30', '--health-check', '/ok'],
       { columns: COLUMNS, env: env(QUICK) },
     );
+    expect(exitCode).toBe(1);
 
     const health = liveDraws(screen).filter((draw) => draw.includes('health check'));
     expectFitting(health);
@@ -122,7 +124,11 @@ describe('several agents in an 80-column terminal', () => {
   });
 
   it('says how many are live and which agent waits on what, each agent in view', async () => {
-    const screen = await runInTerminal([...deployAll('3')], { columns: COLUMNS, env: env() });
+    const { screen, exitCode } = await runInTerminal([...deployAll('3')], {
+      columns: COLUMNS,
+      env: env(),
+    });
+    expect(exitCode).toBe(1);
 
     const draws = liveDraws(screen);
     expectFitting(draws);
@@ -151,7 +157,11 @@ describe('several agents in an 80-column terminal', () => {
       });
     }
 
-    const screen = await runInTerminal([...deployAll('3')], { columns: COLUMNS, env: env() });
+    const { screen, exitCode } = await runInTerminal([...deployAll('3')], {
+      columns: COLUMNS,
+      env: env(),
+    });
+    expect(exitCode).toBe(1);
 
     const draws = liveDraws(screen);
     expectFitting(draws);
@@ -165,10 +175,11 @@ describe('several agents in an 80-column terminal', () => {
     seedAgentRepository(emu);
     emu.setOptions({ addressBehaviour: { slowStartMs: 3_600_000 } });
 
-    const screen = await runInTerminal([...deployAll('3'), '--health-check', '/ok'], {
+    const { screen, exitCode } = await runInTerminal([...deployAll('3'), '--health-check', '/ok'], {
       columns: COLUMNS,
       env: env(QUICK),
     });
+    expect(exitCode).toBe(1);
 
     const draws = liveDraws(screen).filter((draw) => draw.includes('health'));
     expectFitting(draws);
@@ -190,7 +201,11 @@ describe('several agents in an 80-column terminal', () => {
       }),
     );
 
-    const screen = await runInTerminal([...deployAll('3')], { columns: COLUMNS, env: env() });
+    const { screen, exitCode } = await runInTerminal([...deployAll('3')], {
+      columns: COLUMNS,
+      env: env(),
+    });
+    expect(exitCode).toBe(0);
 
     const rows = rowsLeft(screen);
     for (const row of rows) expect(stringWidth(row), row).toBeLessThanOrEqual(COLUMNS);

@@ -42,7 +42,7 @@ describe('the live line in a narrow terminal', () => {
       },
     });
 
-    const screen = await runInTerminal(
+    const { screen, exitCode } = await runInTerminal(
       [
         'deploy',
         '--name',
@@ -69,6 +69,7 @@ describe('the live line in a narrow terminal', () => {
         },
       },
     );
+    expect(exitCode).toBe(1);
     // Each draw of the live line starts by going back to the row's start and erasing it.
     const draws = screen.split(ERASE_LINE).slice(1);
     const live = draws.filter((draw) => draw.includes('waiting until live'));
@@ -109,7 +110,9 @@ describe('the tables in an 80-column terminal', () => {
       status: i === 0 ? 'READY' : 'AWAITING_DATABASE',
     }));
 
-    const lines = tableLines(await runInTerminal(['list'], { columns: 80, env: env() }));
+    const { screen, exitCode } = await runInTerminal(['list'], { columns: 80, env: env() });
+    expect(exitCode).toBe(0);
+    const lines = tableLines(screen);
 
     expect(lines).toHaveLength(NAMES.length + 1);
     for (const line of lines) expect(stringWidth(line), line).toBeLessThanOrEqual(80);
@@ -128,7 +131,9 @@ describe('the tables in an 80-column terminal', () => {
       image_version: '2025.11.26-build.1234567',
     }));
 
-    const lines = tableLines(await runInTerminal(['list'], { columns: 80, env: env() }));
+    const { screen, exitCode } = await runInTerminal(['list'], { columns: 80, env: env() });
+    expect(exitCode).toBe(0);
+    const lines = tableLines(screen);
 
     for (const line of lines) expect(stringWidth(line), line).toBeLessThanOrEqual(80);
     // UPDATED, SOURCE and IMAGE VERSION gave way; the status stays longest.
@@ -145,9 +150,12 @@ describe('the tables in an 80-column terminal', () => {
       { name: 'エージェント-リポジトリ-本番環境', owner: 'acme-corporation' },
     ]);
 
-    const lines = tableLines(
-      await runInTerminal(['repos', '--integration-id', INTEGRATION], { columns: 80, env: env() }),
-    );
+    const { screen, exitCode } = await runInTerminal(['repos', '--integration-id', INTEGRATION], {
+      columns: 80,
+      env: env(),
+    });
+    expect(exitCode).toBe(0);
+    const lines = tableLines(screen);
 
     for (const line of lines) expect(stringWidth(line), line).toBeLessThanOrEqual(80);
     expect(lines.some((line) => line.startsWith('acme/agent  '))).toBe(true);

@@ -128,6 +128,9 @@ describe('waiting until the address answers', () => {
     // Each bound said as a duration a reader takes in at a glance.
     expect(printed(run)).toMatch(/ok: no answer within \d+(\.\d)? s\n/);
     expect(printed(run)).not.toMatch(/within \d+\.\d{2,} s/);
+    // Each attempt ended unanswered and another began: an unbounded one would be the only one.
+    expect(emu.addressRequests.length).toBeGreaterThanOrEqual(2);
+    expect(emu.addressRequests.every((request) => request.subpath === '/ok')).toBe(true);
   });
 });
 

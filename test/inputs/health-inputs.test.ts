@@ -11,7 +11,11 @@ import { readInputs } from '../../src/inputs/declare.ts';
 import { InputError } from '../../src/inputs/errors.ts';
 import type { RunDescription } from '../../src/inputs/run-description.ts';
 import { readStatusRequest } from '../../src/inputs/status-inputs.ts';
+import { Redactor } from '../../src/common/redact.ts';
+import { RunEvents } from '../../src/run/ports/events.ts';
+import { maskValues } from '../../src/run/flows/setup.ts';
 import { reader } from '../support/action.ts';
+import { recordingRunner } from '../support/recording-runner.ts';
 import { BASE, planReader, temporaryWorkspace } from '../support/plan-inputs.ts';
 
 const workspace = temporaryWorkspace('health-inputs-test-');
@@ -24,7 +28,7 @@ describe('the deploy spec', () => {
     expect(spec({}).health).toBeUndefined();
   });
 
-  it('reads a path, the headers and the expected text into one check; the header values are never printed', () => {
+  it('reads a path, the headers and the expected text into one check; the header values are never printed', async () => {
     const read = spec({
       'health-check': '/ok',
       'health-check-headers': `X-Api-Key: ${AGENT_KEY}`,
@@ -35,9 +39,30 @@ describe('the deploy spec', () => {
       headers: { 'X-Api-Key': AGENT_KEY },
       expect: '"ok":true',
     });
-    expect(read.sensitiveValues).toContain(AGENT_KEY);
     // The service's requests do not carry the check's headers.
     expect(Object.values(read.headers)).not.toContain(AGENT_KEY);
+    // What the run prints once it has registered the spec's values (as every flow does):
+    // an answer that echoes the header, and an error that quotes it, show neither value.
+    const redactor = new Redactor();
+    const runner = recordingRunner(run, {
+      mask: (value) => void redactor.add(value),
+      redact: (text) => redactor.redact(text),
+    });
+    maskValues(read, runner.io);
+    const events = new RunEvents(runner.io.views, runner.io.redact);
+    events.emit({
+      kind: 'log',
+      level: 'info',
+      message: `the answer: {"X-Api-Key":"${AGENT_KEY}"}`,
+    });
+    events.emit({
+      kind: 'log',
+      level: 'warning',
+      message: `401 Unauthorized: bad key ${AGENT_KEY}`,
+    });
+    await events.settled();
+    expect(runner.logger.lines.join('\n')).toContain('bad key ***');
+    expect(runner.logger.lines.join('\n')).not.toContain(AGENT_KEY);
   });
 
   it("never sends the service's api-key to the address unless named there", () => {

@@ -2,7 +2,9 @@
  * dist/cli.js in a pseudo-terminal of a given width (util-linux `script`, as
  * a person's terminal runs it): stdout and stderr are the terminal, so the
  * command draws its table and its live line. Returns what the terminal
- * received, byte for byte (the terminal turns `\n` into `\r\n`).
+ * received, byte for byte (the terminal turns `\n` into `\r\n`), and the
+ * command's exit status (`script -e` passes it on), so that a test sees a
+ * run that failed.
  */
 import { execFile } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -14,10 +16,27 @@ import { NODE24 } from './run-action.ts';
 
 const quoted = (word: string) => `'${word.replaceAll("'", `'\\''`)}'`;
 
+/** What a run in the terminal showed, and how the command exited (null: it was killed). */
+export interface TerminalRun {
+  screen: string;
+  exitCode: number | null;
+}
+
+/** How `execFile` fails: the exit status, or the signal when it was killed. */
+interface Failed {
+  stdout?: string;
+  code?: unknown;
+}
+
+/** Runs the command in a terminal `columns` wide; killed after `killAfterMs` (below a test's 20 s). */
 export async function runInTerminal(
   args: string[],
-  { columns, env }: { columns: number; env: Record<string, string> },
-): Promise<string> {
+  {
+    columns,
+    env,
+    killAfterMs = 15_000,
+  }: { columns: number; env: Record<string, string>; killAfterMs?: number },
+): Promise<TerminalRun> {
   const folder = mkdtempSync(path.join(tmpdir(), 'cli-tty-'));
   try {
     const script = path.join(folder, 'run.sh');
@@ -28,11 +47,17 @@ export async function runInTerminal(
       env: { PATH: process.env.PATH ?? '', HOME: folder, ...env },
       cwd: folder,
       encoding: 'utf8',
-      timeout: 60_000,
+      timeout: killAfterMs,
+      killSignal: 'SIGKILL',
     });
     child.child.stdin?.end();
-    return (await child.catch((error: { stdout?: string }) => ({ stdout: error.stdout ?? '' })))
-      .stdout;
+    return await child.then(
+      ({ stdout }) => ({ screen: stdout, exitCode: 0 }),
+      (error: Failed) => ({
+        screen: error.stdout ?? '',
+        exitCode: typeof error.code === 'number' ? error.code : null,
+      }),
+    );
   } finally {
     rmSync(folder, { recursive: true, force: true });
   }

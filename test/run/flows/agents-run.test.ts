@@ -87,11 +87,35 @@ describe('deploying several agents', () => {
     expect(outputs['deployment-id']).toBeUndefined();
     expect(emu.deployments.map((d) => d.name).sort()).toEqual(['research', 'support']);
     expect(outcome.summary).toMatchObject({ kind: 'agents', source: 'deploy/agents.yaml' });
-    const phases = events.filter((event) => event.kind === 'phase');
-    expect(phases.length).toBeGreaterThan(0);
-    expect(phases.every((event) => event.agent === 'support' || event.agent === 'research')).toBe(
-      true,
-    );
+    // Every event of an agent carries its key; the only others are the manifest's own.
+    const keyed = events.filter((event) => event.agent !== undefined);
+    expect(new Set(keyed.map((event) => event.agent))).toEqual(new Set(['support', 'research']));
+    const own = events.filter((event) => event.agent === undefined);
+    for (const event of own) {
+      if (event.kind === 'outputs') {
+        expect(Object.keys(event.outputs).sort()).toEqual(['deployments', 'healthy', 'live']);
+      } else if (event.kind === 'log') {
+        // The work shared by all agents: the repository listing read once, the checks together.
+        expect(event).toMatchObject({ level: 'debug' });
+        expect(event.message).toMatch(
+          /^GET \/(v1\/integrations\/[^ ]+\/repos|v2\/deployments) \(attempt \d+\): 200 /,
+        );
+      } else {
+        expect(event.kind).toBe('agents_over');
+      }
+    }
+    for (const key of ['support', 'research']) {
+      expect(new Set(keyed.filter((event) => event.agent === key).map(({ kind }) => kind))).toEqual(
+        new Set(
+          ['phase', 'phase_over', 'log', 'outputs', 'deployed', 'waiting'].concat([
+            'status_change',
+            'wait_over',
+            'finished',
+            'agent_over',
+          ]),
+        ),
+      );
+    }
   });
 
   it('one agent failing stops none of the others, and the run names it after all finish', async () => {
