@@ -119,15 +119,28 @@ describe('the order of commits, from the checkout', () => {
     const older = commit('older');
     const newer = commit('newer');
     emu.setHead(REPO_URL, 'main', older);
-    await runCli([...DEPLOY, ...WAIT], { env: serviceEnv(gitlab(older)), cwd: checkout });
+    const setUp = await runCli([...DEPLOY, ...WAIT], {
+      env: serviceEnv(gitlab(older)),
+      cwd: checkout,
+    });
+    expect(setUp.exitCode, setUp.stderr).toBe(0);
+    expect(setUp.json).toMatchObject({ live: true, created: true, 'commit-sha': older });
 
     const run = await runCli([...DEPLOY, '--wait', '--wait-timeout', '1'], {
       env: serviceEnv(gitlab(newer)),
       cwd: checkout,
     });
 
+    // The wait ran to its deadline on the target, not stopped as superseded or failed otherwise.
     expect(run.exitCode).toBe(1);
-    expect(run.stderr).toContain(`the target ${newer.slice(0, 12)}`);
+    expect(run.json).toMatchObject({ live: false, created: false, 'commit-sha': older });
+    expect(run.json?.error).toMatch(
+      new RegExp(
+        `^Deployment 'agent' \\([^)]+\\) is not live after [\\d.]+ s \\(\\d+ checks\\): ` +
+          `the latest revision is for commit ${older.slice(0, 12)}, older than the target ${newer.slice(0, 12)} of branch main\\.`,
+      ),
+    );
+    expect(run.stderr).toContain(`error: ${String(run.json?.error)}`);
     expect(run.stderr).not.toContain('superseded');
   });
 

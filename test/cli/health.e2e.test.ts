@@ -10,6 +10,7 @@ import { readGitLabDotenv } from '../support/gitlab-dotenv.ts';
 import { runCli, type CliOptions } from './run-cli.ts';
 import { QUICK } from '../support/quick.ts';
 import { expectNoSecret } from '../support/no-secret.ts';
+import { KILL_AFTER_MS } from '../support/run-action.ts';
 
 const KEY = 'health-cli-service-key-0123456';
 const AGENT_KEY = 'health-cli-agent-key-6543210';
@@ -31,7 +32,7 @@ afterEach(async () => {
 function cli(args: string[], env: Record<string, string> = {}, options: CliOptions = {}) {
   return runCli(args, {
     env: { DEPLOY_API_URL: emu.url, DEPLOY_API_KEY: KEY, ...QUICK, ...env },
-    killAfterMs: 60_000,
+    killAfterMs: KILL_AFTER_MS,
     ...options,
   });
 }

@@ -13,6 +13,7 @@ import { startEmulator, type Emulator } from '../emulator/emulator.ts';
 import { ROOT } from '../support/action.ts';
 import { runCli, type CliRun } from './run-cli.ts';
 import { QUICK } from '../support/quick.ts';
+import { KILL_AFTER_MS } from '../support/run-action.ts';
 
 const KEY = 'own-words-service-key-0123456';
 const DOCKER = ['--source', 'external_docker', '--image-uri', 'reg/agent:1'];
@@ -217,7 +218,7 @@ describe("the command's messages name its own options, never the action's inputs
     const run = await runCli(args, {
       env: { DEPLOY_API_URL: emu.url, DEPLOY_API_KEY: KEY, ...QUICK, ...env },
       ...(files === undefined ? {} : { files }),
-      killAfterMs: 60_000,
+      killAfterMs: KILL_AFTER_MS,
     });
 
     expect(`${run.stderr}\n${run.stdout}`).toMatch(says);

@@ -10,7 +10,7 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { ROOT } from '../support/action.ts';
-import { NODE24 } from '../support/run-action.ts';
+import { KILL_AFTER_MS, NODE24 } from '../support/run-action.ts';
 
 export const CLI = path.join(ROOT, 'dist', 'cli.js');
 /** The Node that runs it: Node 24, or another one to check by hand (CLI_TEST_NODE=path/to/node22). */
@@ -33,7 +33,7 @@ export interface CliOptions {
   files?: Record<string, string>;
   /** Files to read back after the run (relative paths); absent ones are left out. */
   read?: string[];
-  /** Kills the run after this long (a safety net, not a timing assertion). */
+  /** Kills the run after this long (a safety net, not a timing assertion); KILL_AFTER_MS by default. */
   killAfterMs?: number;
   /** The command to run instead of `NODE24 dist/cli.js` (e.g. an installed bin). */
   command?: string[];
@@ -65,7 +65,7 @@ export function startCli(args: string[], options: CliOptions = {}): StartedCli {
   let stderr = '';
   child.stdout?.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
   child.stderr?.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
-  const killer = setTimeout(() => child.kill('SIGKILL'), options.killAfterMs ?? 60_000);
+  const killer = setTimeout(() => child.kill('SIGKILL'), options.killAfterMs ?? KILL_AFTER_MS);
   const finished = new Promise<CliRun>((resolve, reject) => {
     child.on('error', reject);
     child.on('close', (exitCode, signal) => {

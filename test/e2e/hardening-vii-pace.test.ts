@@ -9,7 +9,7 @@ import type { Emulator } from '../emulator/emulator.ts';
 import { API_KEY, PUSH, startHealthEmulator } from '../support/health-world.ts';
 import { QUICK } from '../support/quick.ts';
 import { AGENT_REPO_URL, INTEGRATION } from '../support/fixtures.ts';
-import { runAction } from '../support/run-action.ts';
+import { runAction, KILL_AFTER_MS } from '../support/run-action.ts';
 
 const AGENTS = ['alpha', 'beta', 'gamma', 'delta'];
 
@@ -70,7 +70,7 @@ describe('one address, one pace', () => {
         event: PUSH,
         env: QUICK,
         files: { 'deploy/agents.yaml': MANIFEST },
-        killAfterMs: 90_000,
+        killAfterMs: KILL_AFTER_MS,
       },
     );
 

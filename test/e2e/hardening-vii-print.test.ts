@@ -13,7 +13,7 @@ import { runCli } from '../cli/run-cli.ts';
 import { AGENT_REPO_URL, INTEGRATION, codehostStep } from '../support/fixtures.ts';
 import { PR_HEAD, gitHubStep, pullRequestEvent } from '../support/github-step.ts';
 import { startPullRequestWorld } from '../support/pull-request-world.ts';
-import { printed, runAction, type ActionRun } from '../support/run-action.ts';
+import { printed, runAction, type ActionRun, KILL_AFTER_MS } from '../support/run-action.ts';
 import { QUICK } from '../support/quick.ts';
 
 const API_KEY = 'sk-service-key-print-0123456789';
@@ -70,7 +70,7 @@ function deploy(
     gh,
     codehostStep(emu, { 'api-key': API_KEY, 'agent-config-path': 'agent.json', ...inputs }),
     preview,
-    { event: pullRequestEvent(), env: QUICK, files, killAfterMs: 60_000 },
+    { event: pullRequestEvent(), env: QUICK, files, killAfterMs: KILL_AFTER_MS },
   );
   return runAction(given, options);
 }
@@ -142,7 +142,7 @@ describe('what the health check prints (Corrections v1.6)', () => {
       ['status', '--name', 'agent', '--health-check', `/ok?token=${TOKEN}`],
       {
         env: { DEPLOY_API_URL: emu.url, DEPLOY_API_KEY: API_KEY, ...QUICK },
-        killAfterMs: 60_000,
+        killAfterMs: KILL_AFTER_MS,
       },
     );
 

@@ -13,7 +13,13 @@ import { type GitHubEmulator } from '../emulator/github.ts';
 import { codehostStep } from '../support/fixtures.ts';
 import { gitHubStep, pushEvent } from '../support/github-step.ts';
 import { startPullRequestWorld } from '../support/pull-request-world.ts';
-import { printed, runAction, startAction, type ActionRun } from '../support/run-action.ts';
+import {
+  printed,
+  runAction,
+  startAction,
+  type ActionRun,
+  KILL_AFTER_MS,
+} from '../support/run-action.ts';
 import { runCli } from '../cli/run-cli.ts';
 
 const API_KEY = 'sk-service-key-h7-records-0123456789';
@@ -47,7 +53,7 @@ function step(
     gh,
     codehostStep(emu, { 'api-key': API_KEY, 'agent-config-path': 'agent.json', ...inputs }),
     { environment: 'production' },
-    { event: pushEvent(HEAD), env, files: MANIFEST_FILES, killAfterMs: 60_000 },
+    { event: pushEvent(HEAD), env, files: MANIFEST_FILES, killAfterMs: KILL_AFTER_MS },
   );
 }
 

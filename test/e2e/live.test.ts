@@ -11,6 +11,7 @@ import {
   startAction,
   type ActionRun,
   type RunOptions,
+  KILL_AFTER_MS,
 } from '../support/run-action.ts';
 import {
   INTEGRATION,
@@ -130,7 +131,7 @@ describe('waiting for the commit of a push', () => {
     let time = Date.now();
     emu.setOptions({ buildMs: 1_500, now: () => time });
     emu.push(REPO, 'main', NEW);
-    const started = quickStart(step(), { event: pushTo('main', NEW), killAfterMs: 60_000 });
+    const started = quickStart(step(), { event: pushTo('main', NEW), killAfterMs: KILL_AFTER_MS });
     // The newer push lands while the step waits, and then its build is done.
     await Promise.race([until(() => polls().length > 0), started.finished]);
     emu.push(REPO, 'main', NEWER);

@@ -14,7 +14,7 @@ import {
   seedAgentRepository,
 } from '../support/fixtures.ts';
 import { deploymentsPerName, expectOnePerName } from '../support/one-per-name.ts';
-import { printed, runAction, type ActionRun } from '../support/run-action.ts';
+import { printed, runAction, type ActionRun, KILL_AFTER_MS } from '../support/run-action.ts';
 import { QUICK } from '../support/quick.ts';
 
 const API_KEY = 'never-two-key-0123456789abcdef';
@@ -60,7 +60,7 @@ afterEach(async () => {
 });
 
 const posts = () => emu.requests.filter((request) => request.method === 'POST');
-const options = { env: QUICK, killAfterMs: 50_000 };
+const options = { env: QUICK, killAfterMs: KILL_AFTER_MS };
 
 function single(): Promise<ActionRun> {
   return runAction(codehostStep(emu, { 'api-key': API_KEY }), options);

@@ -8,7 +8,7 @@ import { createServer, type AddressInfo } from 'node:net';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { startEmulator, type Emulator } from '../emulator/emulator.ts';
 import { runCli } from '../cli/run-cli.ts';
-import { printed, runAction } from '../support/run-action.ts';
+import { printed, runAction, KILL_AFTER_MS } from '../support/run-action.ts';
 
 const KEY = 'newcomer-checks-key-0123456789';
 /** A few milliseconds between attempts instead of the shipped back-off (src/run/ports/pace.ts). */
@@ -40,7 +40,7 @@ const hostOf = (url: string) => new URL(url).host;
 function action(inputs: Record<string, string>, files: Record<string, string> = {}) {
   return runAction(
     { 'api-key': KEY, 'api-url': emu.url, ...inputs },
-    { env: SHORT_BACKOFF, files, killAfterMs: 60_000 },
+    { env: SHORT_BACKOFF, files, killAfterMs: KILL_AFTER_MS },
   );
 }
 
@@ -48,7 +48,7 @@ function cli(args: string[], env: Record<string, string> = {}, files: Record<str
   return runCli(args, {
     env: { DEPLOY_API_URL: emu.url, DEPLOY_API_KEY: KEY, ...SHORT_BACKOFF, ...env },
     files,
-    killAfterMs: 60_000,
+    killAfterMs: KILL_AFTER_MS,
   });
 }
 
@@ -104,7 +104,7 @@ describe('a connection that fails names the address and where it came from', () 
   it('the action: a proxy variable that is not a proxy address fails the step, named, before any request', async () => {
     const run = await runAction(
       { ...DOCKER, 'image-uri': 'reg/agent:1', 'api-key': KEY, 'api-url': emu.url },
-      { env: { ...SHORT_BACKOFF, https_proxy: 'proxy.example:3128' }, killAfterMs: 60_000 },
+      { env: { ...SHORT_BACKOFF, https_proxy: 'proxy.example:3128' }, killAfterMs: KILL_AFTER_MS },
     );
 
     expect(run.exitCode).toBe(1);

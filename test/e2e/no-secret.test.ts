@@ -14,7 +14,7 @@ import { PR_HEAD, gitHubStep, pullRequestEvent } from '../support/github-step.ts
 import { expectMaskedBefore, expectMaskedFirst, expectNoSecret } from '../support/no-secret.ts';
 import { startPullRequestWorld } from '../support/pull-request-world.ts';
 import { QUICK } from '../support/quick.ts';
-import { printed, runAction, type ActionRun } from '../support/run-action.ts';
+import { printed, runAction, type ActionRun, KILL_AFTER_MS } from '../support/run-action.ts';
 
 const API_KEY = 'sk-no-secret-service-key-0123456789';
 const TENANT = 'tenant-no-secret-4f1d2c3b';
@@ -80,7 +80,7 @@ function deploy(
       ...inputs,
     }),
     { environment: 'preview-pr-7', 'pr-comment': 'true' },
-    { event: pullRequestEvent(), env: QUICK, files, killAfterMs: 60_000 },
+    { event: pullRequestEvent(), env: QUICK, files, killAfterMs: KILL_AFTER_MS },
   );
   return runAction(given, options);
 }

@@ -29,7 +29,7 @@ import {
 } from '../support/doc-examples.ts';
 import { GITHUB_TOKEN, gitHubStep, pushEvent } from '../support/github-step.ts';
 import { INTEGRATION } from '../support/ids.ts';
-import { runAction, type ActionRun } from '../support/run-action.ts';
+import { runAction, type ActionRun, KILL_AFTER_MS } from '../support/run-action.ts';
 import { QUICK } from '../support/quick.ts';
 
 const API_KEY = 'health-examples-service-key-0123';
@@ -98,7 +98,7 @@ function deploy(sha: string, agentKey?: string): Promise<ActionRun> {
       event: pushEvent(sha),
       files: configFile('README.md', 'deploy/agent.yaml'),
       env: QUICK,
-      killAfterMs: 60_000,
+      killAfterMs: KILL_AFTER_MS,
     },
   );
   return runAction(given, options);

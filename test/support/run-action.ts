@@ -24,6 +24,12 @@ function requireNode24(): string {
 /** The runner's `node24`: the current Node when it is 24 or newer, else the optional package's. */
 export const NODE24 = requireNode24();
 export const BUNDLE = path.join(ROOT, 'dist', 'index.js');
+/**
+ * How long a spawned run may take before it is killed, unless a test says otherwise: below the
+ * tests' 20 s timeout (vitest.config.ts), so a run that hangs fails its own test with what it
+ * printed, and never outlives it.
+ */
+export const KILL_AFTER_MS = 15_000;
 /** The file the runner starts for `action` (an action.yml's path): its `runs.main`, from its folder. */
 export function bundleOf(action = 'action.yml'): string {
   return path.join(ROOT, path.dirname(action), actionYml(action).runs.main);
@@ -53,7 +59,7 @@ export interface RunOptions {
   env?: Record<string, string>;
   /** Files to write into the workspace before the run: relative path → content. */
   files?: Record<string, string>;
-  /** Kills the run after this long (a test safety net, not a timing assertion). */
+  /** Kills the run after this long (a test safety net, not a timing assertion); runAction: KILL_AFTER_MS. */
   killAfterMs?: number;
   /** What Node runs, flags included. Default: the bundle. */
   argv?: string[];
@@ -227,7 +233,7 @@ export function runAction(
   given: Record<string, string>,
   options: RunOptions = {},
 ): Promise<ActionRun> {
-  return startAction(given, { killAfterMs: 60_000, ...options }).finished;
+  return startAction(given, { killAfterMs: KILL_AFTER_MS, ...options }).finished;
 }
 
 /**
