@@ -9,6 +9,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { startEmulator, type Emulator } from '../emulator/emulator.ts';
 import { runInProcess, type InProcessOptions } from './in-process.ts';
+import { expectNoSecret } from '../support/no-secret.ts';
 import { QUICK_HEARTBEAT } from '../support/quick.ts';
 
 const KEY = 'agents-read-api-key-0123456789';
@@ -99,7 +100,7 @@ describe('plan --agents', () => {
     expect(run.stderr).toContain(
       '[research] plan: source_revision_config.image_uri: the command wants',
     );
-    expect(run.stdout + run.stderr).not.toContain(KEY);
+    expectNoSecret([KEY], run);
   });
 
   it('--name is a template; --on-change fail: exit 1 once all are planned, naming the agent', async () => {
@@ -212,7 +213,7 @@ describe('status --agents', () => {
     expect(run.stderr).toContain(
       `[research] deployment 'research': ${idOf('research')} (READY), live`,
     );
-    expect(run.stdout + run.stderr).not.toContain(KEY);
+    expectNoSecret([KEY], run);
   });
 
   it('an agent without a deployment: exit 1 after all, named; the others reported', async () => {

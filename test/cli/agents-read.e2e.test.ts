@@ -8,6 +8,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { startEmulator, type Emulator } from '../emulator/emulator.ts';
 import { readGitLabDotenv } from '../support/gitlab-dotenv.ts';
+import { expectNoSecret } from '../support/no-secret.ts';
 import { runCli } from './run-cli.ts';
 
 const KEY = 'cli-agents-read-key-0123456789';
@@ -75,7 +76,7 @@ describe('deploy-agent plan --agents --json (the bundle)', () => {
     // Piped: no live line, no colour.
     expect(run.stderr).not.toContain('\u001b[');
     expect([...new Set(emu.requests.map((request) => request.method))]).toEqual(['GET']);
-    expect(run.stdout + run.stderr).not.toContain(KEY);
+    expectNoSecret([KEY], run);
   });
 });
 

@@ -8,6 +8,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { startEmulator, type Emulator } from '../emulator/emulator.ts';
 import { runCli, startCli, type CliRun } from './run-cli.ts';
+import { expectNoSecret } from '../support/no-secret.ts';
 import { QUICK_HEARTBEAT } from '../support/quick.ts';
 
 const KEY = 'events-api-key-0123456789';
@@ -53,10 +54,7 @@ function eventsOf(run: CliRun): Event[] {
   const results = events.filter((event) => event.event === 'result');
   expect(results).toHaveLength(1);
   expect(events.at(-1)?.event).toBe('result');
-  for (const text of [run.stdout, run.stderr]) {
-    expect(text).not.toContain(KEY);
-    expect(text).not.toContain(SECRET);
-  }
+  expectNoSecret([KEY, SECRET], run);
   return events;
 }
 

@@ -14,6 +14,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { startEmulator, type Emulator } from '../emulator/emulator.ts';
 import { INTEGRATION } from '../support/fixtures.ts';
 import { runCli } from './run-cli.ts';
+import { expectNoSecret } from '../support/no-secret.ts';
 import { QUICK } from '../support/quick.ts';
 
 const KEY = 'cli-api-key-0123456789';
@@ -141,6 +142,6 @@ describe('what a deploy says of itself', () => {
     expect(shown.stderr).toContain(`reused 'clean': ${clean.id} (READY) at https://clean.example/`);
     expect(withheld.stderr).toContain(`reused 'leaky': ${leaky.id} (READY)\n`);
     expect(withheld.stderr).not.toContain('leaky.example');
-    expect(withheld.stderr).not.toContain(HELD);
+    expectNoSecret([HELD, KEY], shown, withheld);
   });
 });

@@ -6,6 +6,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { startEmulator, type Emulator } from '../emulator/emulator.ts';
 import { runCli } from './run-cli.ts';
+import { expectNoSecret } from '../support/no-secret.ts';
 
 const KEY = 'cli-api-key-0123456789';
 const DOCKER = ['--name', 'agent', '--source', 'external_docker', '--image-uri', 'reg/agent:1'];
@@ -72,7 +73,7 @@ describe('a 401', () => {
       'Check DEPLOY_API_KEY or --api-key-file (and --api-key-header, if the service expects another header).',
     );
     expect(run.stderr).not.toContain('api-key input');
-    expect(run.stderr).not.toContain('wrong-key-123456');
+    expectNoSecret(['wrong-key-123456'], run);
   });
 });
 

@@ -7,7 +7,7 @@ import { startEmulator, type Emulator } from '../emulator/emulator.ts';
 import { hangFirstCheck } from '../support/hang.ts';
 import { WORKFLOW_REPOSITORY } from '../support/action.ts';
 import { whatAReaderSees } from '../support/github-render.ts';
-import { printed, runAction, type ActionRun } from '../support/run-action.ts';
+import { runAction, type ActionRun } from '../support/run-action.ts';
 import { INTEGRATION, codehostStep } from '../support/fixtures.ts';
 import { expectMaskedFirst, expectNoSecret } from '../support/no-secret.ts';
 
@@ -644,6 +644,6 @@ describe('service failures', () => {
     expect(run.exitCode).toBe(1);
     expect(run.error).toContain('401');
     expect(run.error).toContain('api-key');
-    expect(printed(run)).not.toContain('wrong-key-123456');
+    expectNoSecret(['wrong-key-123456'], run);
   });
 });

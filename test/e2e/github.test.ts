@@ -31,6 +31,7 @@ import {
 import { whatAReaderSees } from '../support/github-render.ts';
 import { TENANT_ID } from '../support/ids.ts';
 import { printed, startAction, type ActionRun, type RunOptions } from '../support/run-action.ts';
+import { expectNoSecret } from '../support/no-secret.ts';
 import { QUICK } from '../support/quick.ts';
 
 const REPO = AGENT_REPO_URL;
@@ -300,13 +301,8 @@ describe('a pull request: transient environment and one comment', () => {
     expect(states(0)).toEqual(['in_progress', 'success', 'inactive']);
     expect(states(2)).toEqual(['in_progress', 'success']);
 
-    // No secret in any log, output, summary, comment, or request body sent to GitHub.
-    const everything = [first, second, other].flatMap((r) => [printed(r), r.outputFile, r.summary]);
-    everything.push(...gh.comments.map((c) => c.body));
-    everything.push(...gh.requests.map((request) => JSON.stringify(request.body ?? '')));
-    for (const text of everything) {
-      for (const secret of [SECRET, API_KEY, GITHUB_TOKEN]) expect(text).not.toContain(secret);
-    }
+    // No secret in any log, output, summary, comment, GitHub record, or request sent to GitHub.
+    expectNoSecret([SECRET, API_KEY, GITHUB_TOKEN], first, second, other, gh);
   });
 
   it('pr-comment on a push: ignored, with one debug line', async () => {
@@ -454,7 +450,7 @@ describe('GitHub faults are advisory', () => {
     expect(annotations(r)).toHaveLength(1);
     expect(annotations(r)[0]).toContain('401 Bad credentials');
     expect(annotations(r)[0]).toContain('Check the github-token input');
-    expect(printed(r)).not.toContain('ghp_unknownToken0123456789');
+    expectNoSecret(['ghp_unknownToken0123456789', API_KEY], r, gh);
   });
 
   it('an empty token: one notice, no request to GitHub', async () => {
@@ -550,10 +546,8 @@ describe('the addresses the action publishes (hardening IV)', () => {
     expect(comment).toContain('(https://preview.example/app)');
     const everything = [printed(r), r.outputFile, r.summary, comment];
     everything.push(...gh.requests.map((request) => JSON.stringify(request.body ?? '')));
-    for (const text of everything) {
-      expect(text).not.toContain(PASSWORD);
-      expect(text).not.toContain('deployer:');
-    }
+    for (const text of everything) expect(text).not.toContain('deployer:');
+    expectNoSecret([PASSWORD, API_KEY], r, gh);
   });
 
   it.each(['javascript:alert(document.domain)', 'data:text/html,<script>alert(1)</script>'])(

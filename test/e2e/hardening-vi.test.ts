@@ -9,12 +9,14 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { startEmulator, type Emulator } from '../emulator/emulator.ts';
 import { AGENT_REPO_URL, INTEGRATION, seedAgentRepository } from '../support/fixtures.ts';
+import { expectNoSecret } from '../support/no-secret.ts';
 import { printed, runAction } from '../support/run-action.ts';
 import { runCli } from '../cli/run-cli.ts';
 import { QUICK } from '../support/quick.ts';
 
 const LISTED_SECRET = 'listed-secret-value-0123';
 const OWN_SECRET = 'reused-deployment-secret-4567';
+const API_KEY = 'hardening-vi-api-key-0123';
 
 let emu: Emulator;
 
@@ -29,7 +31,7 @@ afterEach(async () => {
 
 const serviceEnv = () => ({
   DEPLOY_API_URL: emu.url,
-  DEPLOY_API_KEY: 'hardening-vi-api-key-0123',
+  DEPLOY_API_KEY: API_KEY,
   DEPLOY_AGENT_RETRY_DELAY_MS: '1',
 });
 
@@ -57,7 +59,7 @@ describe('secret values the service echoes', () => {
     expect(run.exitCode).toBe(1);
     expect(run.stderr).toContain('422');
     expect(run.stderr).toContain('cannot page past agent-7 (OPENAI_API_KEY=***)');
-    expect(run.stdout + run.stderr).not.toContain(LISTED_SECRET);
+    expectNoSecret([LISTED_SECRET, API_KEY], run);
   });
 
   /** A deployment the step reuses, DEPLOYING, whose first status check fails echoing its own secret. */
@@ -97,7 +99,7 @@ describe('secret values the service echoes', () => {
     expect(run.stdout).toMatch(
       /^::warning::check 1 failed .*secret DATABASE_URL=\*\*\* cannot be resolved/m,
     );
-    expect(printed(run) + run.summary + run.outputFile).not.toContain(OWN_SECRET);
+    expectNoSecret([OWN_SECRET], run);
   });
 
   it('the command hides them in its warn events and on stderr', async () => {
@@ -128,7 +130,7 @@ describe('secret values the service echoes', () => {
       'secret DATABASE_URL=*** cannot be resolved',
     );
     expect(run.stderr).toContain('secret DATABASE_URL=*** cannot be resolved');
-    expect(run.stdout + run.stderr).not.toContain(OWN_SECRET);
+    expectNoSecret([OWN_SECRET, API_KEY], run);
   });
 });
 

@@ -19,6 +19,7 @@ import {
   AGENT_REPO_URL,
   seedAgentRepository,
 } from '../support/fixtures.ts';
+import { expectNoSecret } from '../support/no-secret.ts';
 import { QUICK } from '../support/quick.ts';
 
 const REPO = AGENT_REPO_URL;
@@ -341,10 +342,7 @@ describe('drift on reuse', () => {
     expect(warnings).toHaveLength(3);
     expect(run.summary).toContain('Drift: not applied');
     expect(run.summary).toContain('source_revision_config.agent_config_path');
-    for (const text of [printed(run), run.outputFile, run.summary]) {
-      expect(text).not.toContain(SECRET);
-      expect(text).not.toContain('old-secret-value-123');
-    }
+    expectNoSecret([SECRET, 'old-secret-value-123'], run);
   });
 
   it('fails with on-drift: fail after reporting, outputs set, naming fields and the remedy', async () => {

@@ -8,6 +8,7 @@ import { createServer, type AddressInfo } from 'node:net';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { startEmulator, type Emulator } from '../emulator/emulator.ts';
 import { runCli } from '../cli/run-cli.ts';
+import { expectNoSecret } from '../support/no-secret.ts';
 import { printed, runAction, KILL_AFTER_MS } from '../support/run-action.ts';
 
 const KEY = 'newcomer-checks-key-0123456789';
@@ -96,7 +97,7 @@ describe('a connection that fails names the address and where it came from', () 
 
     expect(run.exitCode).toBe(1);
     expect(run.stderr).toContain('The proxy variable HTTPS_PROXY is not a proxy address');
-    expect(run.stderr).not.toContain('proxy-secret');
+    expectNoSecret(['proxy-secret', KEY], run);
     expect(run.stderr).not.toContain('Unexpected');
     expect(emu.requests).toHaveLength(0);
   });

@@ -17,7 +17,8 @@ import { AGENT_REPO_URL, INTEGRATION, seedAgentRepository } from '../support/fix
 import { GITHUB_TOKEN, RUN_URL, gitHubStep, pullRequestEvent } from '../support/github-step.ts';
 import { whatAReaderSees } from '../support/github-render.ts';
 import { TENANT_ID } from '../support/ids.ts';
-import { printed, runAction, type ActionRun } from '../support/run-action.ts';
+import { expectNoSecret } from '../support/no-secret.ts';
+import { runAction, type ActionRun } from '../support/run-action.ts';
 
 const API_KEY = 'plan-agents-key-0123456789abcdef';
 const OPENAI = 'sk-plan-agents-openai-0123456789';
@@ -128,12 +129,7 @@ describe('the plan of a manifest', () => {
     expect(body).toContain('source_revision_config.agent_config_path');
     expect(body).toContain(RUN_URL);
     expect(commentWrites()).toHaveLength(1);
-    for (const secret of [API_KEY, OPENAI]) {
-      expect(printed(run)).not.toContain(secret);
-      expect(run.outputFile).not.toContain(secret);
-      expect(run.summary).not.toContain(secret);
-      expect(body).not.toContain(secret);
-    }
+    expectNoSecret([API_KEY, OPENAI], run, gh);
   });
 
   it('updates its one comment in place on the next run, an agent removed keeping a row', async () => {

@@ -22,6 +22,7 @@ import {
 } from '../support/github-step.ts';
 import { whatAReaderSees } from '../support/github-render.ts';
 import { TENANT_ID } from '../support/ids.ts';
+import { expectNoSecret } from '../support/no-secret.ts';
 import { runAction, type ActionRun, type RunOptions } from '../support/run-action.ts';
 
 let emu: Emulator;
@@ -166,7 +167,7 @@ describe('the plan comment, when the plan cannot be made', () => {
     expect(writes()).toHaveLength(2);
     const body = gh.comments[0]?.body ?? '';
     expect(body.startsWith('<!-- deploy-agent-plan:my%2Dagent -->')).toBe(true);
-    expect(body).not.toContain(KEY);
+    expectNoSecret([KEY], second, gh);
     const seen = whatAReaderSees(body);
     expect(seen.text).toContain(`the plan for ${NEW_HEAD.slice(0, 7)} could not be made`);
     expect(seen.text).toMatch(/Why: GET \/v\d\/\S+ failed: 401/);

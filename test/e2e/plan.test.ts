@@ -8,7 +8,8 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { startEmulator, type Emulator } from '../emulator/emulator.ts';
 import { AGENT_REPO_URL, INTEGRATION, seedAgentRepository } from '../support/fixtures.ts';
 import { TENANT_ID } from '../support/ids.ts';
-import { printed, runAction, type RunOptions } from '../support/run-action.ts';
+import { expectNoSecret } from '../support/no-secret.ts';
+import { runAction, type RunOptions } from '../support/run-action.ts';
 
 const SECRET = 'sk-plan-secret-value-0123456789';
 let emu: Emulator;
@@ -125,8 +126,7 @@ describe('the plan', () => {
     expect(run.summary).toContain('OPENAI_API_KEY');
     expect(methods()).toEqual(['GET']);
     expect(emu.deployments).toHaveLength(0);
-    expect(printed(run)).not.toContain(SECRET);
-    expect(run.summary).not.toContain(SECRET);
+    expectNoSecret([SECRET], run);
   });
 
   it('create with on-change: fail does not fail', async () => {
@@ -159,8 +159,7 @@ describe('the plan', () => {
       'secrets.OPENAI_API_KEY',
       'source_revision_config.agent_config_path',
     ]);
-    expect(run.outputFile).not.toContain(SECRET);
-    expect(run.outputFile).not.toContain('another-secret-value-xyz');
+    expectNoSecret([SECRET, `${SECRET}-rotated`, 'another-secret-value-xyz'], run);
     expect(run.summary).toMatch(/Tracks<\/th><td><code>main<\/code>/);
     expect(run.summary).toContain('Not applied by the deploy');
     expect(run.stdout).toContain(`with 3 differences it would not apply`);

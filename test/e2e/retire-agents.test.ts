@@ -14,6 +14,7 @@ import { INTEGRATION } from '../support/fixtures.ts';
 import { gitHubStep, pullRequestEvent, type GitHubInputs } from '../support/github-step.ts';
 import { whatAReaderSees } from '../support/github-render.ts';
 import { TENANT_ID } from '../support/ids.ts';
+import { expectNoSecret } from '../support/no-secret.ts';
 import { startPullRequestWorld } from '../support/pull-request-world.ts';
 import { printed, runAction, type ActionRun } from '../support/run-action.ts';
 
@@ -147,7 +148,7 @@ describe('retire with a manifest of agents', () => {
     expect(body).toContain(`[Dashboard](${link(support?.id)})`);
     expect(gh.requests.length).toBeGreaterThan(before);
     expect(run.summary).toContain('support-pr-7');
-    expect(printed(run)).not.toContain(API_KEY);
+    expectNoSecret([API_KEY], run, gh);
 
     // A second retire writes nothing more: the comment already says so, the records are inactive.
     const writes = commentWrites().length;

@@ -14,6 +14,7 @@ import { type GitHubEmulator } from '../emulator/github.ts';
 import { INTEGRATION } from '../support/fixtures.ts';
 import { whatAReaderSees } from '../support/github-render.ts';
 import { gitHubStep, pullRequestEvent } from '../support/github-step.ts';
+import { expectNoSecret } from '../support/no-secret.ts';
 import { startPullRequestWorld } from '../support/pull-request-world.ts';
 import { printed, runAction, type ActionRun } from '../support/run-action.ts';
 
@@ -127,7 +128,7 @@ describe("the sweep with a manifest rewrites a closed pull request's one comment
       ['research', 'research-assistant-pr-7', research?.id, research?.status, 'Dashboard'],
     ]);
     expect(run.summary).toContain('support-pr-8');
-    expect(printed(run)).not.toContain(API_KEY);
+    expectNoSecret([API_KEY], run, gh);
 
     expect(run.summary).toContain('1 comment rewritten');
     const after = gh.writes().length;

@@ -15,6 +15,7 @@ import { runCli, type CliRun } from '../cli/run-cli.ts';
 import { codeBlocks, packageOnPath, startingWith, theBlock } from '../support/doc-examples.ts';
 import { readGitLabDotenv } from '../support/gitlab-dotenv.ts';
 import { INTEGRATION } from '../support/ids.ts';
+import { expectNoSecret } from '../support/no-secret.ts';
 import { QUICK } from '../support/quick.ts';
 
 const PAGE = 'docs/several-agents.md';
@@ -132,7 +133,7 @@ describe('the GitLab pipeline of docs/several-agents.md', () => {
           '',
         ].join('\n'),
       );
-      expect(run.stderr).not.toContain(SECRETS.OPENAI_API_KEY);
+      expectNoSecret([...Object.values(SECRETS), API_KEY], run);
     }
     // Two deployments, created by the first push and reused by the second (--wait: each live on
     // the pushed commit).

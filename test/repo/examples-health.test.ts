@@ -29,6 +29,7 @@ import {
 } from '../support/doc-examples.ts';
 import { GITHUB_TOKEN, gitHubStep, pushEvent } from '../support/github-step.ts';
 import { INTEGRATION } from '../support/ids.ts';
+import { expectNoSecret } from '../support/no-secret.ts';
 import { runAction, type ActionRun, KILL_AFTER_MS } from '../support/run-action.ts';
 import { QUICK } from '../support/quick.ts';
 
@@ -155,11 +156,8 @@ describe('the health check of docs/how-it-works.md', () => {
     expect(run.outputs).toMatchObject({ live: 'false', healthy: 'false', 'health-status': '401' });
     expect(answered(0)).toEqual([401, 401, 401]);
     // The key is masked (its one ::add-mask:: line) and printed nowhere else.
-    const log = `${run.stdout}${run.stderr}`.split('\n');
-    expect(log.filter((line) => !line.startsWith('::add-mask::')).join('\n')).not.toContain(
-      'not-the-agent-key',
-    );
-    expect(log).toContain('::add-mask::not-the-agent-key');
+    expect(run.stdout.split('\n')).toContain('::add-mask::not-the-agent-key');
+    expectNoSecret(['not-the-agent-key', API_KEY], run, gh);
   });
 });
 
@@ -192,12 +190,13 @@ describe('the health check of docs/command.md', () => {
     expect(emu.addressRequests.map((request) => request.headers['x-api-key'])).not.toContain(
       API_KEY,
     );
-    expect(run.stderr).not.toContain(AGENT_API_KEY);
+    expectNoSecret([AGENT_API_KEY, API_KEY], run);
 
     // Without the agent server's key in the variable, three 401s end the wait.
     const refused = await runLine(line ?? '', { AGENT_API_KEY: 'not-the-agent-key' });
     expect(refused.exitCode).toBe(1);
     expect(refused.json).toMatchObject({ live: false, healthy: false, 'health-status': '401' });
     expect(refused.stderr).toContain('--health-check-header (or DEPLOY_HEALTH_CHECK_HEADERS)');
+    expectNoSecret(['not-the-agent-key', API_KEY], refused);
   });
 });

@@ -37,6 +37,7 @@ import { GITHUB_TOKEN, gitHubStep, pullRequestEvent, pushEvent } from '../suppor
 import { whatAReaderSees } from '../support/github-render.ts';
 import { readGitLabDotenv } from '../support/gitlab-dotenv.ts';
 import { INTEGRATION } from '../support/ids.ts';
+import { expectNoSecret } from '../support/no-secret.ts';
 import { runAction, type ActionRun, type RunOptions } from '../support/run-action.ts';
 import { QUICK } from '../support/quick.ts';
 
@@ -591,7 +592,7 @@ describe('the fleet examples of docs/command.md', () => {
       '***',
       '***',
     ]);
-    expect(run.stderr).not.toContain(OPENAI_API_KEY);
+    expectNoSecret([OPENAI_API_KEY, API_KEY], run);
   });
 });
 

@@ -19,6 +19,7 @@ import {
 } from '../emulator/github.ts';
 import { ROOT } from '../support/action.ts';
 import { GITHUB_TOKEN } from '../support/github-step.ts';
+import { expectNoSecret } from '../support/no-secret.ts';
 import { INTEGRATION } from '../support/ids.ts';
 import { runAction } from '../support/run-action.ts';
 
@@ -65,7 +66,8 @@ const file = (): string[] => [
   `INPUT_INTEGRATION-ID=${INTEGRATION}`,
   'INPUT_ENVIRONMENT=production',
   'GITHUB_REPOSITORY=acme/agent',
-  'GITHUB_SHA=0123456789abcdef0123456789abcdef01234567',
+  // No 12 characters in a row in common with GITHUB_TOKEN, which expectNoSecret would take for it.
+  'GITHUB_SHA=fedcba9876543210fedcba9876543210fedcba98',
   'GITHUB_REF=refs/heads/main',
   'GITHUB_EVENT_NAME=push',
   `GITHUB_API_URL=${gh.url}`,
@@ -85,7 +87,8 @@ describe('npm run local and the github-token default', () => {
   it('with GITHUB_TOKEN in the file: the run records the deployment with that token', async () => {
     const run = await runLocal([...file(), `GITHUB_TOKEN=${GITHUB_TOKEN}`]);
     expect(run.status, run.stdout).toBe(0);
-    expect(run.stdout).not.toContain(GITHUB_TOKEN);
+    // stdout holds stderr too (runLocal reads both into it).
+    expectNoSecret([GITHUB_TOKEN, 'local-key'], { stdout: run.stdout, stderr: '' });
     expect(gh.deployments.map((record) => record.environment)).toEqual(['production']);
   });
 });
