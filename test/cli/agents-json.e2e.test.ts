@@ -7,26 +7,25 @@
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { startEmulator, type Emulator } from '../emulator/emulator.ts';
-import { AGENT_REPO_URL, INTEGRATION, seedAgentRepository } from '../support/fixtures.ts';
+import { AGENT_REPO_URL, seedAgentRepository } from '../support/fixtures.ts';
 import { printed, runAction } from '../support/run-action.ts';
 import { runCli } from './run-cli.ts';
 import { QUICK } from '../support/quick.ts';
-
-const HEAD = 'aaaa1111bbbb2222cccc3333dddd4444eeee5555';
-const MANIFEST = `agents:
-  support:
-    agent-config-path: apps/support/langgraph.json
-  research:
-    name: research-assistant
-    agent-config-path: apps/research/langgraph.json
-`;
+import {
+  deployAgentsArgs,
+  MAIN_HEAD,
+  MAIN_PUSH,
+  MANIFEST_PATH,
+  manifestStep,
+  TWO_AGENTS,
+} from '../support/manifests.ts';
 
 let emu: Emulator;
 
 beforeEach(async () => {
   emu = await startEmulator({ readyAfterPolls: 1 });
   seedAgentRepository(emu);
-  emu.setHead(AGENT_REPO_URL, 'main', HEAD);
+  emu.setHead(AGENT_REPO_URL, 'main', MAIN_HEAD);
 });
 
 afterEach(async () => {
@@ -38,39 +37,15 @@ type Entries = Record<string, Record<string, unknown>>;
 describe('deploy --agents FILE --json', () => {
   it('holds every field of the action’s deployments entries', async () => {
     const action = await runAction(
-      {
-        'api-url': emu.url,
-        'integration-id': INTEGRATION,
-        agents: 'deploy/agents.yaml',
-        'wait-for-ready': 'true',
-        'wait-timeout': '60',
-      },
-      {
-        env: QUICK,
-        files: { 'deploy/agents.yaml': MANIFEST },
-        event: { name: 'push', ref: 'refs/heads/main', sha: HEAD },
-      },
+      manifestStep(emu, { 'wait-for-ready': 'true', 'wait-timeout': '60' }),
+      { env: QUICK, files: { [MANIFEST_PATH]: TWO_AGENTS }, event: MAIN_PUSH },
     );
     expect(action.exitCode, printed(action)).toBe(0);
     const actionEntries = JSON.parse(action.outputs.deployments ?? '{}') as Entries;
 
     const command = await runCli(
-      [
-        'deploy',
-        '--agents',
-        'agents.yaml',
-        '--integration-id',
-        INTEGRATION,
-        '--repository',
-        'acme/agent',
-        '--commit',
-        HEAD,
-        '--wait',
-        '--wait-timeout',
-        '60',
-        '--json',
-      ],
-      { env: { DEPLOY_API_URL: emu.url, ...QUICK }, files: { 'agents.yaml': MANIFEST } },
+      deployAgentsArgs('agents.yaml', '--wait', '--wait-timeout', '60', '--json'),
+      { env: { DEPLOY_API_URL: emu.url, ...QUICK }, files: { 'agents.yaml': TWO_AGENTS } },
     );
     expect(command.exitCode, command.stderr).toBe(0);
     const commandEntries = (command.json?.deployments ?? {}) as Entries;

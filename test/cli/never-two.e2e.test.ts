@@ -7,29 +7,22 @@
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { startEmulator, type Emulator, type Fault } from '../emulator/emulator.ts';
-import { AGENT_REPO_URL, INTEGRATION, seedAgentRepository } from '../support/fixtures.ts';
+import { AGENT_REPO_URL, seedAgentRepository } from '../support/fixtures.ts';
 import { expectOnePerName } from '../support/one-per-name.ts';
 import { QUICK } from '../support/quick.ts';
 import { runCli, type CliRun } from './run-cli.ts';
+import { DEPLOYMENT_NAMES, deployAgentsArgs, MAIN_HEAD, TWO_AGENTS } from '../support/manifests.ts';
 
 const API_KEY = 'never-two-cli-key-0123456789abc';
-const HEAD = 'aaaa1111bbbb2222cccc3333dddd4444eeee5555';
-const MANIFEST = `agents:
-  support:
-    agent-config-path: apps/support/langgraph.json
-  research:
-    name: research-assistant
-    agent-config-path: apps/research/langgraph.json
-`;
-const KEYS = { support: 'support', research: 'research-assistant' } as const;
-const NAMES = Object.values(KEYS);
+const KEYS = ['support', 'research'];
+const NAMES = KEYS.map((key) => DEPLOYMENT_NAMES[key] ?? key);
 
 let emu: Emulator;
 
 beforeEach(async () => {
   emu = await startEmulator({ apiKey: API_KEY });
   seedAgentRepository(emu);
-  emu.setHead(AGENT_REPO_URL, 'main', HEAD);
+  emu.setHead(AGENT_REPO_URL, 'main', MAIN_HEAD);
 });
 
 afterEach(async () => {
@@ -40,25 +33,11 @@ const posts = () => emu.requests.filter((request) => request.method === 'POST');
 const idOf = (name: string) => emu.deployments.find((d) => d.name === name)?.id;
 
 function deployAgents(): Promise<CliRun> {
-  return runCli(
-    [
-      'deploy',
-      '--agents',
-      'agents.yaml',
-      '--integration-id',
-      INTEGRATION,
-      '--repository',
-      'acme/agent',
-      '--commit',
-      HEAD,
-      '--json',
-    ],
-    {
-      env: { DEPLOY_API_URL: emu.url, DEPLOY_API_KEY: API_KEY, ...QUICK },
-      files: { 'agents.yaml': MANIFEST },
-      killAfterMs: 18_000,
-    },
-  );
+  return runCli(deployAgentsArgs('agents.yaml', '--json'), {
+    env: { DEPLOY_API_URL: emu.url, DEPLOY_API_KEY: API_KEY, ...QUICK },
+    files: { 'agents.yaml': TWO_AGENTS },
+    killAfterMs: 18_000,
+  });
 }
 
 type Entries = Record<string, { 'deployment-id'?: string; created?: boolean }>;
@@ -81,7 +60,8 @@ describe('deploy --agents: every create may have taken effect, the listing lags 
         .map((post) => (post.body as { name: string }).name)
         .sort(),
     ).toEqual([...NAMES].sort());
-    for (const [key, name] of Object.entries(KEYS)) {
+    for (const key of KEYS) {
+      const name = DEPLOYMENT_NAMES[key] ?? key;
       expect(entriesOf(run)[key]).toMatchObject({ 'deployment-id': idOf(name), created: true });
       expect(run.stderr).toContain(`may or may not have created '${name}'`);
     }
@@ -96,7 +76,8 @@ describe('two commands at once, on a service with unique names', () => {
 
     expect(runs.map((run) => run.exitCode)).toEqual([0, 0]);
     expectOnePerName(emu, NAMES);
-    for (const [key, name] of Object.entries(KEYS)) {
+    for (const key of KEYS) {
+      const name = DEPLOYMENT_NAMES[key] ?? key;
       const entries = runs.map((run) => entriesOf(run)[key]);
       expect(entries.map((entry) => entry?.['deployment-id'])).toEqual([idOf(name), idOf(name)]);
       expect(entries.map((entry) => entry?.created).sort()).toEqual([false, true]);

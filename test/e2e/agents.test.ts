@@ -11,18 +11,18 @@ import { AGENT_REPO_URL, INTEGRATION, seedAgentRepository } from '../support/fix
 import { expectNoSecret } from '../support/no-secret.ts';
 import { printed, runAction } from '../support/run-action.ts';
 import { QUICK } from '../support/quick.ts';
+import { MAIN_HEAD, MAIN_PUSH } from '../support/manifests.ts';
 
 const API_KEY = 'agents-key-0123456789abcdef';
 const OPENAI = 'sk-agents-openai-0123456789';
 const TAVILY = 'tvly-agents-0123456789abcd';
-const HEAD = 'aaaa1111bbbb2222cccc3333dddd4444eeee5555';
 
 let emu: Emulator;
 
 beforeEach(async () => {
   emu = await startEmulator({ apiKey: API_KEY, readyAfterPolls: 1 });
   seedAgentRepository(emu);
-  emu.setHead(AGENT_REPO_URL, 'main', HEAD);
+  emu.setHead(AGENT_REPO_URL, 'main', MAIN_HEAD);
 });
 
 afterEach(async () => {
@@ -55,7 +55,7 @@ function step(extra: Record<string, string> = {}) {
     {
       env: QUICK,
       files: { 'deploy/agents.yaml': MANIFEST },
-      event: { name: 'push', ref: 'refs/heads/main', sha: HEAD },
+      event: MAIN_PUSH,
     },
   );
 }
@@ -74,7 +74,11 @@ describe('a manifest of agents', () => {
       Record<string, unknown>
     >;
     expect(Object.keys(deployments)).toEqual(['support', 'research', 'triage']);
-    expect(deployments.support).toMatchObject({ name: 'support', live: true, 'commit-sha': HEAD });
+    expect(deployments.support).toMatchObject({
+      name: 'support',
+      live: true,
+      'commit-sha': MAIN_HEAD,
+    });
     expect(deployments.research).toMatchObject({ name: 'research-assistant', live: true });
     expect(deployments.triage).toMatchObject({ live: false });
     expect(deployments.triage?.error).toMatch(/source external_docker/);
@@ -105,7 +109,7 @@ describe('a manifest of agents', () => {
     const run = (inputs: Record<string, string>) =>
       runAction(
         { 'api-url': emu.url, 'api-key': API_KEY, 'integration-id': INTEGRATION, ...inputs },
-        { env: QUICK, event: { name: 'push', ref: 'refs/heads/main', sha: HEAD } },
+        { env: QUICK, event: MAIN_PUSH },
       );
     const single = await run({
       name: 'solo',

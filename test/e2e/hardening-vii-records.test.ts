@@ -21,9 +21,9 @@ import {
   KILL_AFTER_MS,
 } from '../support/run-action.ts';
 import { runCli } from '../cli/run-cli.ts';
+import { MAIN_HEAD } from '../support/manifests.ts';
 
 const API_KEY = 'sk-service-key-h7-records-0123456789';
-const HEAD = 'aaaa1111bbbb2222cccc3333dddd4444eeee5555';
 const MANIFEST = `agents:
   support:
     agent-config-path: apps/support/langgraph.json
@@ -37,7 +37,7 @@ let gh: GitHubEmulator;
 
 beforeEach(async () => {
   ({ emu, gh } = await startPullRequestWorld(API_KEY));
-  gh.chain(HEAD);
+  gh.chain(MAIN_HEAD);
 });
 
 afterEach(async () => {
@@ -53,7 +53,7 @@ function step(
     gh,
     codehostStep(emu, { 'api-key': API_KEY, 'agent-config-path': 'agent.json', ...inputs }),
     { environment: 'production' },
-    { event: pushEvent(HEAD), env, files: MANIFEST_FILES, killAfterMs: KILL_AFTER_MS },
+    { event: pushEvent(MAIN_HEAD), env, files: MANIFEST_FILES, killAfterMs: KILL_AFTER_MS },
   );
 }
 

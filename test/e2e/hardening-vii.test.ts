@@ -13,6 +13,13 @@ import { runCli } from '../cli/run-cli.ts';
 import { GITHUB_ACTIONS_BOT, startGitHubEmulator } from '../emulator/github.ts';
 import { GITHUB_TOKEN, gitHubStep, pullRequestEvent } from '../support/github-step.ts';
 import { QUICK } from '../support/quick.ts';
+import {
+  MAIN_HEAD,
+  MAIN_PUSH,
+  MANIFEST_PATH,
+  manifestStep,
+  THREE_AGENTS,
+} from '../support/manifests.ts';
 
 let emu: Emulator;
 
@@ -125,20 +132,9 @@ describe('the search before a create proves absence or fails', () => {
 });
 
 describe("one agent's malformed record is that agent's answer", () => {
-  const HEAD = 'aaaa1111bbbb2222cccc3333dddd4444eeee5555';
-  const MANIFEST = `agents:
-  support:
-    agent-config-path: apps/support/langgraph.json
-  research:
-    name: research-assistant
-    agent-config-path: apps/research/langgraph.json
-  triage:
-    agent-config-path: apps/triage/langgraph.json
-`;
-
   it('fails research alone when the shared status check lists its record with a bad created_at', async () => {
     emu.setOptions({ readyAfterPolls: 1 });
-    emu.setHead(AGENT_REPO_URL, 'main', HEAD);
+    emu.setHead(AGENT_REPO_URL, 'main', MAIN_HEAD);
     emu.inject({
       method: 'GET',
       path: '/v2/deployments',
@@ -156,18 +152,8 @@ describe("one agent's malformed record is that agent's answer", () => {
     });
 
     const run = await runAction(
-      {
-        'api-url': emu.url,
-        'integration-id': INTEGRATION,
-        agents: 'deploy/agents.yaml',
-        'wait-for-ready': 'true',
-        'wait-timeout': '60',
-      },
-      {
-        env: QUICK,
-        files: { 'deploy/agents.yaml': MANIFEST },
-        event: { name: 'push', ref: 'refs/heads/main', sha: HEAD },
-      },
+      manifestStep(emu, { 'wait-for-ready': 'true', 'wait-timeout': '60' }),
+      { env: QUICK, files: { [MANIFEST_PATH]: THREE_AGENTS }, event: MAIN_PUSH },
     );
 
     expect(run.exitCode).toBe(1);
@@ -177,8 +163,8 @@ describe("one agent's malformed record is that agent's answer", () => {
       string,
       Record<string, unknown>
     >;
-    expect(deployments.support).toMatchObject({ live: true, 'commit-sha': HEAD });
-    expect(deployments.triage).toMatchObject({ live: true, 'commit-sha': HEAD });
+    expect(deployments.support).toMatchObject({ live: true, 'commit-sha': MAIN_HEAD });
+    expect(deployments.triage).toMatchObject({ live: true, 'commit-sha': MAIN_HEAD });
     expect(deployments.research).toMatchObject({ live: false });
     expect(emu.requests.filter((r) => (r.query.deployment_ids ?? '').includes(','))).not.toEqual(
       [],
@@ -188,7 +174,7 @@ describe("one agent's malformed record is that agent's answer", () => {
 
 describe("no pause outlasts an agent's deadline", () => {
   it('ends each agent of a manifest at its wait-timeout under 429s asking for minutes', async () => {
-    emu.setHead(AGENT_REPO_URL, 'main', 'aaaa1111bbbb2222cccc3333dddd4444eeee5555');
+    emu.setHead(AGENT_REPO_URL, 'main', MAIN_HEAD);
     // One agent's create answers 2 s late: its wait starts while the other's pause holds.
     emu.inject(
       { method: 'POST', path: '/v2/deployments', delayMs: 2_000 },

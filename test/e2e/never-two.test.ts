@@ -7,33 +7,22 @@
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { startEmulator, type Emulator, type Fault } from '../emulator/emulator.ts';
-import {
-  AGENT_REPO_URL,
-  codehostStep,
-  INTEGRATION,
-  seedAgentRepository,
-} from '../support/fixtures.ts';
+import { AGENT_REPO_URL, codehostStep, seedAgentRepository } from '../support/fixtures.ts';
 import { deploymentsPerName, expectOnePerName } from '../support/one-per-name.ts';
 import { printed, runAction, type ActionRun, KILL_AFTER_MS } from '../support/run-action.ts';
 import { QUICK } from '../support/quick.ts';
+import {
+  DEPLOYMENT_NAMES,
+  MAIN_HEAD,
+  MANIFEST_PATH,
+  manifestStep,
+  THREE_AGENTS,
+} from '../support/manifests.ts';
 
 const API_KEY = 'never-two-key-0123456789abcdef';
-const HEAD = 'aaaa1111bbbb2222cccc3333dddd4444eeee5555';
-const MANIFEST = `agents:
-  support:
-    agent-config-path: apps/support/langgraph.json
-  research:
-    name: research-assistant
-    agent-config-path: apps/research/langgraph.json
-  triage:
-    agent-config-path: apps/triage/langgraph.json
-`;
-const NAMES = ['support', 'research-assistant', 'triage'];
-const KEYS: Record<string, string> = {
-  support: 'support',
-  'research-assistant': 'research',
-  triage: 'triage',
-};
+const NAMES = Object.values(DEPLOYMENT_NAMES);
+/** Each deployment name's agent key in THREE_AGENTS. */
+const KEYS = Object.fromEntries(Object.entries(DEPLOYMENT_NAMES).map(([key, name]) => [name, key]));
 
 /** A create that takes effect, then answers 502 or never answers (the connection resets). */
 const FAULTS: [string, Fault][] = [
@@ -52,7 +41,7 @@ let emu: Emulator;
 beforeEach(async () => {
   emu = await startEmulator({ apiKey: API_KEY });
   seedAgentRepository(emu);
-  emu.setHead(AGENT_REPO_URL, 'main', HEAD);
+  emu.setHead(AGENT_REPO_URL, 'main', MAIN_HEAD);
 });
 
 afterEach(async () => {
@@ -67,14 +56,10 @@ function single(): Promise<ActionRun> {
 }
 
 function manifest(): Promise<ActionRun> {
-  const inputs = { 'api-url': emu.url, 'api-key': API_KEY, 'integration-id': INTEGRATION };
-  return runAction(
-    { ...inputs, agents: 'deploy/agents.yaml' },
-    {
-      ...options,
-      files: { 'deploy/agents.yaml': MANIFEST },
-    },
-  );
+  return runAction(manifestStep(emu, { 'api-key': API_KEY }), {
+    ...options,
+    files: { [MANIFEST_PATH]: THREE_AGENTS },
+  });
 }
 
 type Entries = Record<string, { 'deployment-id'?: string; created?: boolean }>;

@@ -19,6 +19,7 @@ import { whatAReaderSees } from '../support/github-render.ts';
 import { TENANT_ID } from '../support/ids.ts';
 import { expectNoSecret } from '../support/no-secret.ts';
 import { runAction, type ActionRun } from '../support/run-action.ts';
+import { MANIFEST_PATH, TWO_AGENTS } from '../support/manifests.ts';
 
 const API_KEY = 'plan-agents-key-0123456789abcdef';
 const OPENAI = 'sk-plan-agents-openai-0123456789';
@@ -39,14 +40,6 @@ afterEach(async () => {
   await Promise.all([emu.close(), gh.close()]);
 });
 
-const MANIFEST = `agents:
-  support:
-    agent-config-path: apps/support/langgraph.json
-  research:
-    name: research-assistant
-    agent-config-path: apps/research/langgraph.json
-`;
-
 /** `support` deployed before, from another config path than the pull request asks for. */
 function deployedSupport(agentConfigPath = 'apps/support/old.json') {
   return emu.seedDeployment({
@@ -59,14 +52,14 @@ function deployedSupport(agentConfigPath = 'apps/support/old.json') {
 }
 
 /** The plan step of pull request 7 over `manifest` (a file of the workspace). */
-function plan(manifest = MANIFEST, extra: Record<string, string> = {}): Promise<ActionRun> {
+function plan(manifest = TWO_AGENTS, extra: Record<string, string> = {}): Promise<ActionRun> {
   const [given, options] = gitHubStep(
     gh,
     {
       'api-url': emu.url,
       'api-key': API_KEY,
       'integration-id': INTEGRATION,
-      agents: 'deploy/agents.yaml',
+      agents: MANIFEST_PATH,
       secrets: `OPENAI_API_KEY=${OPENAI}`,
       ...extra,
     },
@@ -74,7 +67,7 @@ function plan(manifest = MANIFEST, extra: Record<string, string> = {}): Promise<
     {
       event: pullRequestEvent(),
       action: 'plan/action.yml',
-      files: { 'deploy/agents.yaml': manifest },
+      files: { [MANIFEST_PATH]: manifest },
     },
   );
   return runAction(given, options);
@@ -156,7 +149,7 @@ describe('the plan of a manifest', () => {
   it("with on-change: fail, fails on any agent's difference, naming it", async () => {
     deployedSupport();
 
-    const run = await plan(MANIFEST, { 'on-change': 'fail' });
+    const run = await plan(TWO_AGENTS, { 'on-change': 'fail' });
 
     expect(run.exitCode).toBe(1);
     expect(run.error).toMatch(
@@ -195,7 +188,7 @@ describe('the plan of a manifest', () => {
   });
 
   it('refuses a manifest file that is not there, naming it, before any request', async () => {
-    const run = await plan(MANIFEST, { agents: 'deploy/missing.yaml' });
+    const run = await plan(TWO_AGENTS, { agents: 'deploy/missing.yaml' });
 
     expect(run.exitCode).toBe(1);
     expect(run.error).toMatch(/'agents'.*deploy\/missing\.yaml/);
@@ -204,7 +197,7 @@ describe('the plan of a manifest', () => {
   });
 
   it('refuses a name without {agent} beside agents, before any request', async () => {
-    const run = await plan(MANIFEST, { name: 'preview' });
+    const run = await plan(TWO_AGENTS, { name: 'preview' });
 
     expect(run.exitCode).toBe(1);
     expect(run.error).toMatch(/name.*does not hold \{agent\}/);

@@ -17,17 +17,11 @@ import { TENANT_ID } from '../support/ids.ts';
 import { expectNoSecret } from '../support/no-secret.ts';
 import { startPullRequestWorld } from '../support/pull-request-world.ts';
 import { printed, runAction, type ActionRun } from '../support/run-action.ts';
+import { MANIFEST_PATH, TWO_AGENTS } from '../support/manifests.ts';
 
 const API_KEY = 'sk-retire-agents-0123456789ab';
 const DASHBOARD = 'https://console.example/o/{tenant_id}/deployments/{id}';
 const TEMPLATE = '{agent}-pr-7';
-const MANIFEST = `agents:
-  support:
-    agent-config-path: apps/support/langgraph.json
-  research:
-    name: research-assistant
-    agent-config-path: apps/research/langgraph.json
-`;
 
 let emu: Emulator;
 let gh: GitHubEmulator;
@@ -40,7 +34,7 @@ afterEach(async () => {
   await Promise.all([emu.close(), gh.close()]);
 });
 
-const files = { 'deploy/agents.yaml': MANIFEST };
+const files = { [MANIFEST_PATH]: TWO_AGENTS };
 
 /** The deploy step with the manifest, on pull request 7. */
 function deploy(github: GitHubInputs): Promise<ActionRun> {
@@ -51,7 +45,7 @@ function deploy(github: GitHubInputs): Promise<ActionRun> {
       'api-key': API_KEY,
       'integration-id': INTEGRATION,
       name: TEMPLATE,
-      agents: 'deploy/agents.yaml',
+      agents: MANIFEST_PATH,
     },
     { 'pr-comment': 'true', ...github },
     { event: pullRequestEvent(), files },
@@ -67,7 +61,7 @@ function retire(github: GitHubInputs, inputs: Record<string, string> = {}): Prom
       'api-url': emu.url,
       'api-key': API_KEY,
       name: TEMPLATE,
-      agents: 'deploy/agents.yaml',
+      agents: MANIFEST_PATH,
       'dashboard-url': DASHBOARD,
       ...inputs,
     },

@@ -17,18 +17,12 @@ import { gitHubStep, pullRequestEvent } from '../support/github-step.ts';
 import { expectNoSecret } from '../support/no-secret.ts';
 import { startPullRequestWorld } from '../support/pull-request-world.ts';
 import { printed, runAction, type ActionRun } from '../support/run-action.ts';
+import { MANIFEST_PATH, TWO_AGENTS } from '../support/manifests.ts';
 
 const REPO = 'acme/agent';
 const API_KEY = 'sk-sweep-agents-0123456789ab';
 const DASHBOARD = 'https://console.example/o/{tenant_id}/deployments/{id}';
-const MANIFEST = `agents:
-  support:
-    agent-config-path: apps/support/langgraph.json
-  research:
-    name: research-assistant
-    agent-config-path: apps/research/langgraph.json
-`;
-const files = { 'deploy/agents.yaml': MANIFEST };
+const files = { [MANIFEST_PATH]: TWO_AGENTS };
 
 let emu: Emulator;
 let gh: GitHubEmulator;
@@ -50,7 +44,7 @@ function deploy(): Promise<ActionRun> {
       'api-key': API_KEY,
       'integration-id': INTEGRATION,
       name: '{agent}-pr-7',
-      agents: 'deploy/agents.yaml',
+      agents: MANIFEST_PATH,
     },
     { 'pr-comment': 'true', environment: 'preview-pr-7-{agent}' },
     { event: pullRequestEvent(), files },
@@ -65,7 +59,7 @@ function sweep(inputs: Record<string, string> = {}): Promise<ActionRun> {
     {
       'api-url': emu.url,
       'api-key': API_KEY,
-      agents: 'deploy/agents.yaml',
+      agents: MANIFEST_PATH,
       'name-pattern': '{agent}-pr-{number}',
       'environment-pattern': 'preview-pr-{number}-{agent}',
       'dashboard-url': DASHBOARD,
