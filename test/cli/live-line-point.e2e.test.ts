@@ -149,13 +149,7 @@ describe('several agents in an 80-column terminal', () => {
   });
 
   it('counts the agents live and names the one still waiting: 2 of 3 live · research: AWAITING_DATABASE', async () => {
-    for (const name of ['support', 'triage']) {
-      emu.seedDeployment({
-        name,
-        status: 'READY',
-        source_config: { integration_id: INTEGRATION, repo_url: AGENT_REPO_URL },
-      });
-    }
+    seedReady(['support', 'triage']);
 
     const { screen, exitCode } = await runInTerminal([...deployAll('3')], {
       columns: COLUMNS,
@@ -193,13 +187,7 @@ describe('several agents in an 80-column terminal', () => {
   });
 
   it('writes the lines with ids within 80 columns', async () => {
-    const seeded = ['support', 'research', 'triage'].map((name) =>
-      emu.seedDeployment({
-        name,
-        status: 'READY',
-        source_config: { integration_id: INTEGRATION, repo_url: AGENT_REPO_URL },
-      }),
-    );
+    const seeded = seedReady(['support', 'research', 'triage']);
 
     const { screen, exitCode } = await runInTerminal([...deployAll('3')], {
       columns: COLUMNS,
@@ -256,6 +244,17 @@ describe('the shared status checks of several agents, in CI', () => {
     }
   });
 });
+
+/** A READY deployment of each of `names`, from acme/agent, as an earlier run left it. */
+function seedReady(names: string[]): { id: string; name: string }[] {
+  return names.map((name) =>
+    emu.seedDeployment({
+      name,
+      status: 'READY',
+      source_config: { integration_id: INTEGRATION, repo_url: AGENT_REPO_URL },
+    }),
+  );
+}
 
 /** The deploy of the three agents, waiting `timeout` seconds. */
 function deployAll(timeout: string): string[] {
