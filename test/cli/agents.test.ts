@@ -9,6 +9,7 @@ import { startEmulator, type Emulator } from '../emulator/emulator.ts';
 import { runCli, type CliOptions } from './run-cli.ts';
 import { QUICK_HEARTBEAT } from '../support/quick.ts';
 import { expectNoSecret } from '../support/no-secret.ts';
+import { KILL_AFTER_MS } from '../support/run-action.ts';
 
 const KEY = 'agents-api-key-0123456789';
 
@@ -31,7 +32,7 @@ function manifest(keys: readonly string[]): string {
 /** The command's deploy of `keys`, killed well below a test's timeout. */
 async function deploy(keys: readonly string[], args: string[], options: CliOptions = {}) {
   return runCli(['deploy', '--agents', 'agents.yaml', '--source', 'external_docker', ...args], {
-    killAfterMs: 15_000,
+    killAfterMs: KILL_AFTER_MS,
     ...options,
     env: { DEPLOY_API_URL: emu.url, DEPLOY_API_KEY: KEY, ...options.env },
     files: { 'agents.yaml': manifest(keys), ...options.files },
@@ -161,7 +162,7 @@ describe('deploy --agents --dotenv', () => {
       {
         env: { DEPLOY_API_URL: emu.url, DEPLOY_API_KEY: KEY },
         read: ['deploy.env'],
-        killAfterMs: 15_000,
+        killAfterMs: KILL_AFTER_MS,
       },
     );
 

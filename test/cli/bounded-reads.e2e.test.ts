@@ -7,14 +7,13 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { startEmulator, type Emulator } from '../emulator/emulator.ts';
 import { endlessFifo } from '../support/endless-fifo.ts';
-import { NODE24 } from '../support/run-action.ts';
+import { NODE24, KILL_AFTER_MS } from '../support/run-action.ts';
 import { CLI, runCli } from './run-cli.ts';
 
 const KEY = 'cli-api-key-0123456789';
 const DOCKER = ['--name', 'agent', '--source', 'external_docker', '--image-uri', 'reg/agent:1'];
 const TWO_MIB = 2 * 1024 * 1024;
 /** A safety net well past "a few seconds": a run killed by it fails on its exit code. */
-const KILL_AFTER_MS = 15_000;
 
 let emu: Emulator;
 

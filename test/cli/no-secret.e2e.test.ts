@@ -10,6 +10,7 @@ import { startEmulator, type Emulator } from '../emulator/emulator.ts';
 import { expectNoSecret } from '../support/no-secret.ts';
 import { QUICK } from '../support/quick.ts';
 import { runCli, type CliRun } from './run-cli.ts';
+import { KILL_AFTER_MS } from '../support/run-action.ts';
 
 const KEY = 'cli-no-secret-service-key-0123456789';
 const TENANT = 'cli-tenant-no-secret-4f1d2c3b';
@@ -65,7 +66,7 @@ function deploy(args: string[], files: Record<string, string> = {}): Promise<Cli
     },
     files,
     read: ['deploy.env'],
-    killAfterMs: 15_000,
+    killAfterMs: KILL_AFTER_MS,
   });
 }
 

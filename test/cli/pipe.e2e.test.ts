@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { startEmulator, type Emulator } from '../emulator/emulator.ts';
-import { NODE24 } from '../support/run-action.ts';
+import { NODE24, KILL_AFTER_MS } from '../support/run-action.ts';
 import { CLI, startCli } from './run-cli.ts';
 import { QUICK } from '../support/quick.ts';
 
@@ -66,7 +66,7 @@ function throughReader(
   let stderr = '';
   child.stdout.setEncoding('utf8').on('data', (chunk: string) => (read += chunk));
   child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
-  const killer = setTimeout(() => child.kill('SIGKILL'), 15_000); // below the test's 20 s
+  const killer = setTimeout(() => child.kill('SIGKILL'), KILL_AFTER_MS);
   return new Promise((resolve, reject) => {
     child.on('error', reject);
     child.on('close', () => {
@@ -197,7 +197,7 @@ describe('a reader that goes away', () => {
           DEPLOY_AGENT_HEARTBEAT_MS: '100',
         },
         read: ['deploy.env'],
-        killAfterMs: 15_000,
+        killAfterMs: KILL_AFTER_MS,
       },
     );
     const { child } = started;

@@ -5,7 +5,13 @@
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { startEmulator, type Emulator } from '../emulator/emulator.ts';
-import { printed, runAction, startAction, type ActionRun } from '../support/run-action.ts';
+import {
+  printed,
+  runAction,
+  startAction,
+  type ActionRun,
+  KILL_AFTER_MS,
+} from '../support/run-action.ts';
 import { INTEGRATION, codehostStep } from '../support/fixtures.ts';
 import { expectNoSecret } from '../support/no-secret.ts';
 
@@ -56,7 +62,7 @@ describe('never two deployments from one name', () => {
     emu.setOptions({ uniqueNames: true, createBarrier: 4 });
 
     const runs = await Promise.all(
-      [1, 2, 3, 4].map(() => startAction(step(), { killAfterMs: 15_000 }).finished),
+      [1, 2, 3, 4].map(() => startAction(step(), { killAfterMs: KILL_AFTER_MS }).finished),
     );
 
     expect(runs.map((run) => run.exitCode)).toEqual([0, 0, 0, 0]);
@@ -73,7 +79,9 @@ describe('cancellation', () => {
   it.each(['SIGTERM', 'SIGINT'] as const)(
     'stops waiting at once on %s, keeps the outputs and says it was cancelled',
     async (signal) => {
-      const started = startAction(step({ 'wait-for-ready': 'true' }), { killAfterMs: 15_000 });
+      const started = startAction(step({ 'wait-for-ready': 'true' }), {
+        killAfterMs: KILL_AFTER_MS,
+      });
       for (let i = 0; i < 500 && !started.stdoutSoFar().includes('waiting until live'); i++) {
         await new Promise((resolve) => setTimeout(resolve, 20));
       }

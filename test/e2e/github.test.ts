@@ -30,7 +30,13 @@ import {
 } from '../support/github-step.ts';
 import { whatAReaderSees } from '../support/github-render.ts';
 import { TENANT_ID } from '../support/ids.ts';
-import { printed, startAction, type ActionRun, type RunOptions } from '../support/run-action.ts';
+import {
+  printed,
+  startAction,
+  type ActionRun,
+  type RunOptions,
+  KILL_AFTER_MS,
+} from '../support/run-action.ts';
 import { expectNoSecret } from '../support/no-secret.ts';
 import { QUICK } from '../support/quick.ts';
 
@@ -86,7 +92,7 @@ function start(inputs: Record<string, string>, github: GitHubInputs, options: Ru
     gh,
     codehostStep(emu, { 'api-key': API_KEY, 'agent-config-path': 'agent.json', ...inputs }),
     github,
-    { killAfterMs: 15_000, ...options }, // below the test's 20 s
+    { killAfterMs: KILL_AFTER_MS, ...options },
   );
   return startAction(given, runOptions);
 }

@@ -10,7 +10,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { startEmulator, type Emulator } from '../emulator/emulator.ts';
 import { startProxy, type Proxy } from '../support/proxy.ts';
 import { expectNoSecret } from '../support/no-secret.ts';
-import { BUNDLE, printed, runAction, startAction } from '../support/run-action.ts';
+import { BUNDLE, printed, runAction, startAction, KILL_AFTER_MS } from '../support/run-action.ts';
 import { runCli } from '../cli/run-cli.ts';
 
 const INTEGRATION = '3f2b8a1e-6c4d-4e5f-8a9b-0c1d2e3f4a5b';
@@ -241,7 +241,7 @@ describe('hardening, round three', () => {
     });
 
     // The safety net kills a run that is still busy; a run that fails by itself exits 1.
-    const run = await runAction(step(), { killAfterMs: 15_000 });
+    const run = await runAction(step(), { killAfterMs: KILL_AFTER_MS });
 
     expect(run.signal).toBeNull();
     expect(run.exitCode).toBe(1);
@@ -258,7 +258,7 @@ describe('hardening, round three', () => {
       headers: { 'retry-after': '20' },
       times: Infinity,
     });
-    const started = startAction(step(), { killAfterMs: 15_000 });
+    const started = startAction(step(), { killAfterMs: KILL_AFTER_MS });
     const answered = () =>
       emu.requests.some(
         (request) => request.answeredAt !== undefined && request.path === '/v2/deployments',
@@ -310,7 +310,7 @@ describe('files read from a user path are bounded (issue 25)', () => {
 
     const run = await runAction(step({ config: 'huge.json' }), {
       files: { 'huge.json': huge },
-      killAfterMs: 15_000,
+      killAfterMs: KILL_AFTER_MS,
     });
 
     expect(run.exitCode).toBe(1);
@@ -351,7 +351,7 @@ describe('a config path that is there but is not a regular file in the workspace
       try {
         const run = await runAction(step({ config }), {
           env: { GITHUB_WORKSPACE: workspace },
-          killAfterMs: 15_000,
+          killAfterMs: KILL_AFTER_MS,
         });
 
         // A FIFO is not opened at all: no wait for a writer (which never comes: it would be killed).
@@ -374,7 +374,7 @@ describe('a config path that is there but is not a regular file in the workspace
         {
           env: { DEPLOY_API_URL: emu.url, DEPLOY_API_KEY: 'cli-api-key-0123456789' },
           cwd: workspace,
-          killAfterMs: 15_000,
+          killAfterMs: KILL_AFTER_MS,
         },
       );
 

@@ -13,7 +13,7 @@ import { PR_HEAD, gitHubStep, pullRequestEvent } from '../support/github-step.ts
 import { whatAReaderSees } from '../support/github-render.ts';
 import { expectNoSecret } from '../support/no-secret.ts';
 import { startPullRequestWorld } from '../support/pull-request-world.ts';
-import { printed, runAction, type ActionRun } from '../support/run-action.ts';
+import { printed, runAction, type ActionRun, KILL_AFTER_MS } from '../support/run-action.ts';
 import { QUICK } from '../support/quick.ts';
 
 const API_KEY = 'sk-service-key-health-0123456789';
@@ -58,7 +58,7 @@ function deploy(
       ...inputs,
     }),
     preview,
-    { event: pullRequestEvent(), env: QUICK, files, killAfterMs: 15_000 },
+    { event: pullRequestEvent(), env: QUICK, files, killAfterMs: KILL_AFTER_MS },
   );
   return runAction(given, options);
 }

@@ -6,7 +6,7 @@
 import { startEmulator, type Emulator, type EmulatorOptions } from '../emulator/emulator.ts';
 import { QUICK } from './quick.ts';
 import { AGENT_REPO_URL, INTEGRATION, seedAgentRepository } from './fixtures.ts';
-import { runAction, type ActionRun, type RunOptions } from './run-action.ts';
+import { runAction, type ActionRun, type RunOptions, KILL_AFTER_MS } from './run-action.ts';
 
 export const API_KEY = 'health-service-key-0123456789';
 export const HEAD = 'abcdabcdabcdabcdabcdabcdabcdabcdabcdabcd';
@@ -56,6 +56,6 @@ export function healthStep(
       'health-check': '/ok',
       ...extra,
     },
-    { event: PUSH, killAfterMs: 15_000, ...options, env: { ...QUICK, ...options.env } },
+    { event: PUSH, killAfterMs: KILL_AFTER_MS, ...options, env: { ...QUICK, ...options.env } },
   );
 }

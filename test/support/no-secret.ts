@@ -83,8 +83,9 @@ export function placesOf(readable: Readable): [string, string][] {
 
 /**
  * No form of any of `secrets`, nor any PIECE characters of one in a row (a value cut short is
- * still a secret), in any place of `readables`; a failure names each secret found and where. Give every source the run has: the run itself, and GitHub's emulator where the
- * step talks to GitHub.
+ * still a secret), in any place of `readables`; a failure names each secret found and where.
+ * Give every source the run has: the run itself, and GitHub's emulator where the step talks
+ * to GitHub.
  */
 export function expectNoSecret(secrets: readonly string[], ...readables: Readable[]): void {
   expect(readables.length).toBeGreaterThan(0);

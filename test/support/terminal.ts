@@ -12,7 +12,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { CLI } from '../cli/run-cli.ts';
-import { NODE24 } from './run-action.ts';
+import { NODE24, KILL_AFTER_MS } from './run-action.ts';
 
 const quoted = (word: string) => `'${word.replaceAll("'", `'\\''`)}'`;
 
@@ -34,7 +34,7 @@ export async function runInTerminal(
   {
     columns,
     env,
-    killAfterMs = 15_000,
+    killAfterMs = KILL_AFTER_MS,
   }: { columns: number; env: Record<string, string>; killAfterMs?: number },
 ): Promise<TerminalRun> {
   const folder = mkdtempSync(path.join(tmpdir(), 'cli-tty-'));
