@@ -153,9 +153,7 @@ function readSecretOptions(given: Given, table: readonly OptionSpec[], reading: 
   }
   for (const name of names) {
     if (!VARIABLE_NAME.test(name)) {
-      reading.problems.push(
-        `--secret wants a secret name (letters, digits and _, not starting with a digit), got '${name}'`,
-      );
+      reading.problems.push(notASecretName(name, reading));
       continue;
     }
     const value = reading.sources.env[name];
@@ -174,6 +172,20 @@ function readSecretOptions(given: Given, table: readonly OptionSpec[], reading: 
   }
   reading.inputs.secrets = secrets.size === 0 ? '' : JSON.stringify(Object.fromEntries(secrets));
   reading.origins.secrets = path === undefined ? '--secret' : '--secrets-file/--secret';
+}
+
+/**
+ * Why `given` is no `--secret NAME`, never showing it: what is not a name may be a value (`--secret
+ * "$OPENAI_API_KEY"`, or `NAME=VALUE`, whose value is masked as any secret's).
+ */
+function notASecretName(given: string, reading: Reading): string {
+  const equals = given.indexOf('=');
+  const name = given.slice(0, equals);
+  if (equals > 0 && VARIABLE_NAME.test(name)) {
+    reading.secret(given.slice(equals + 1));
+    return `--secret takes a name, not NAME=VALUE: export ${name}, then pass --secret ${name} (the value given is not shown)`;
+  }
+  return `--secret wants a secret name (letters, digits and _, not starting with a digit); the text given, ${[...given].length} characters, is not one (not shown: it may be a value)`;
 }
 
 /** The secrets of a text, their values masked; a problem names `origin` and the line, never a value. */

@@ -159,3 +159,27 @@ describe.each([['--json'], ['--events']])('deploy --agents %s', (format) => {
     expectNoSecret(MANIFEST_SECRETS, run);
   });
 });
+
+describe('a secret given where a name belongs', () => {
+  it.each([
+    [
+      'as NAME=VALUE',
+      `OPENAI_API_KEY=${OPENAI}`,
+      /--secret takes a name, not NAME=VALUE: export OPENAI_API_KEY, then pass --secret OPENAI_API_KEY/,
+    ],
+    [
+      'as its value',
+      OPENAI,
+      /--secret wants a secret name .*the text given, 32 characters, is not one \(not shown: it may be a value\)/,
+    ],
+  ])('%s: a usage error before any request that never shows it', async (_said, given, said) => {
+    const run = await runCli(['deploy', '--name', 'agent', ...IMAGE, '--secret', given, '--json'], {
+      env: { DEPLOY_API_URL: emu.url, DEPLOY_API_KEY: KEY },
+    });
+
+    expect(run.exitCode).toBe(2);
+    expect(run.stderr).toMatch(said);
+    expect(emu.requests).toEqual([]);
+    expectNoSecret([OPENAI, KEY], run);
+  });
+});
