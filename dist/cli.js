@@ -41471,8 +41471,11 @@ async function askAddress(address, options = {}) {
     const result = await exchanged(address, options);
     if (!('body' in result))
         return () => result;
-    const hide = options.redact ?? ((text) => text);
-    return (expect) => judge(result.status, result.body, expect, result.hidden, hide);
+    // The answer's text with the run's secrets hidden, made once for all who judge the answer.
+    const redact = options.redact ?? ((text) => text);
+    let shown;
+    const redactedText = () => (shown ??= redact(result.body.toString('utf8')));
+    return (expect) => judge(result.status, result.body, expect, result.hidden, redactedText);
 }
 /** The exchange's answer (and how its text is hidden), or why there is none to judge. */
 async function exchanged(address, options) {
@@ -41572,7 +41575,7 @@ function whileNotAborted(work, signal) {
         work.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
     });
 }
-function judge(status, body, expected, hidden, redact) {
+function judge(status, body, expected, hidden, redactedText) {
     const answered = status >= 200 && status <= 299;
     const holds = expected === undefined || expected === '' || body.includes(expected, 0, 'utf8');
     if (answered && holds)
@@ -41582,7 +41585,7 @@ function judge(status, body, expected, hidden, redact) {
         : `${status} ${external_node_http_.STATUS_CODES[status] ?? 'answer'}`;
     // The run's secrets hidden in all that was read, then cut as received (the check's own values
     // hidden whole at the cut), then made one line: whitespace collapsed never lets text past the cut in.
-    const head = hidden.redactHead(redact(body.toString('utf8')), EXCERPT_CHARACTERS);
+    const head = hidden.redactHead(redactedText(), EXCERPT_CHARACTERS);
     const text = head.replace(/\s+/g, ' ').trim();
     if (text === '')
         return { ok: false, status, error };

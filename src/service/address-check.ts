@@ -129,8 +129,11 @@ export async function askAddress(
 ): Promise<Judgement> {
   const result = await exchanged(address, options);
   if (!('body' in result)) return () => result;
-  const hide = options.redact ?? ((text: string) => text);
-  return (expect) => judge(result.status, result.body, expect, result.hidden, hide);
+  // The answer's text with the run's secrets hidden, made once for all who judge the answer.
+  const redact = options.redact ?? ((text: string) => text);
+  let shown: string | undefined;
+  const redactedText = () => (shown ??= redact(result.body.toString('utf8')));
+  return (expect) => judge(result.status, result.body, expect, result.hidden, redactedText);
 }
 
 /** The exchange's answer (and how its text is hidden), or why there is none to judge. */
@@ -245,7 +248,7 @@ function judge(
   body: Buffer,
   expected: string | undefined,
   hidden: Redactor,
-  redact: (text: string) => string,
+  redactedText: () => string,
 ): CheckResult {
   const answered = status >= 200 && status <= 299;
   const holds = expected === undefined || expected === '' || body.includes(expected, 0, 'utf8');
@@ -255,7 +258,7 @@ function judge(
     : `${status} ${STATUS_CODES[status] ?? 'answer'}`;
   // The run's secrets hidden in all that was read, then cut as received (the check's own values
   // hidden whole at the cut), then made one line: whitespace collapsed never lets text past the cut in.
-  const head = hidden.redactHead(redact(body.toString('utf8')), EXCERPT_CHARACTERS);
+  const head = hidden.redactHead(redactedText(), EXCERPT_CHARACTERS);
   const text = head.replace(/\s+/g, ' ').trim();
   if (text === '') return { ok: false, status, error };
   return { ok: false, status, error, bodyExcerpt: untrusted(text) };
