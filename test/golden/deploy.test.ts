@@ -4,7 +4,12 @@
  */
 import { afterEach, beforeEach, describe, it } from 'vitest';
 import { startEmulator, type Emulator } from '../emulator/emulator.ts';
-import { AGENT_REPO_URL, codehostStep, seedAgentRepository } from '../support/fixtures.ts';
+import {
+  AGENT_REPO_URL,
+  INTEGRATION,
+  codehostStep,
+  seedAgentRepository,
+} from '../support/fixtures.ts';
 import { actionParts, expectGolden, serviceChanges } from '../support/golden.ts';
 import { QUICK } from '../support/quick.ts';
 import { MAIN_HEAD, MAIN_PUSH } from '../support/manifests.ts';
@@ -38,6 +43,23 @@ function step(extra: Record<string, string> = {}) {
   );
 }
 
+/** `my-agent` as an earlier run left it: live on MAIN_HEAD, at agent.json, with its own secret. */
+function existing() {
+  return emu.seedDeployment({
+    name: 'my-agent',
+    source_config: { integration_id: INTEGRATION, repo_url: AGENT_REPO_URL, build_on_push: true },
+    source_revision_config: {
+      repo_ref: 'main',
+      agent_config_path: 'agent.json',
+      repo_commit_sha: MAIN_HEAD,
+    },
+    secrets: [{ name: 'OLD_ONLY', value: 'old-secret-value-123' }],
+  });
+}
+
+/** A resource_spec the deployment does not have: drift the service cannot apply. */
+const MORE_REPLICAS = 'source_config:\n  resource_spec:\n    min_scale: 3\n';
+
 describe('deploy, one deployment', () => {
   it('creates it and waits until it is live, then reuses it on a second push', async () => {
     const first = await step();
@@ -45,5 +67,27 @@ describe('deploy, one deployment', () => {
     emu.requests.length = 0;
     const second = await step();
     expectGolden('deploy/reuse.txt', actionParts(second) + serviceChanges(emu));
+  });
+
+  it('reuses a deployment that differs: a warning for each difference, green (on-drift default)', async () => {
+    existing();
+    const run = await step({ 'agent-config-path': 'agent.json', config: MORE_REPLICAS });
+    expectGolden('deploy/drift-warn.txt', actionParts(run) + serviceChanges(emu));
+  });
+
+  it('fails after reporting a deployment that differs, with on-drift: fail', async () => {
+    existing();
+    const run = await step({
+      'agent-config-path': 'agent.json',
+      config: MORE_REPLICAS,
+      'on-drift': 'fail',
+    });
+    expectGolden('deploy/drift-fail.txt', actionParts(run) + serviceChanges(emu));
+  });
+
+  it('fails at once on a revision the deployment will never take, even with on-drift: warn', async () => {
+    existing();
+    const run = await step({ 'agent-config-path': 'new.json' });
+    expectGolden('deploy/drift-never.txt', actionParts(run) + serviceChanges(emu));
   });
 });
