@@ -11,6 +11,7 @@ import {
   agentsOutputs,
   type AgentEntry,
 } from '../../src/run/decisions/agents-report.ts';
+import type { DeploySummary } from '../../src/run/ports/summaries.ts';
 
 const agent = (key: string, extra: Record<string, string> = {}) => ({
   key,
@@ -23,6 +24,18 @@ const agent = (key: string, extra: Record<string, string> = {}) => ({
     ...extra,
   },
 });
+
+/** An agent's deployment, live, whose health check answered (`'true'`, `'false'`) or was not made (`''`). */
+function checked(name: string, healthy: string): DeploySummary {
+  return {
+    kind: 'deploy',
+    spec: { name, source: 'codehost', dryRun: false },
+    liveness: {
+      live: true,
+      ...(healthy === '' ? {} : { health: { ok: healthy === 'true', status: 200 } }),
+    },
+  };
+}
 
 describe('the outputs of several agents', () => {
   it("keys --json by agent, each the agent's own object, error for a failed one", () => {
@@ -105,7 +118,7 @@ describe('the outputs of several agents', () => {
       const entries = new Map<string, AgentEntry>();
       for (const [key, value] of Object.entries(healthy)) {
         const outputs = { ...agent(key).outputs, healthy: value };
-        entries.set(key, agentEntry(key, outputs));
+        entries.set(key, agentEntry(key, checked(key, value)));
         await seen.view({ kind: 'outputs', outputs, agent: key });
       }
       await seen.view({ kind: 'outputs', outputs: agentsOutputs(entries) });

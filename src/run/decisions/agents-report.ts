@@ -4,7 +4,8 @@
  * differences, not their list, which the summary and the command's `--json`
  * hold), and `live`, true only when every agent is live.
  */
-import type { Outputs } from './report.js';
+import type { DeploySummary } from '../ports/summaries.js';
+import { dashboardUrlOf } from './report.js';
 
 /** One agent in the `deployments` output. */
 export interface AgentEntry {
@@ -29,28 +30,25 @@ export interface AgentEntry {
   error?: string;
 }
 
-/** How many entries an output's JSON list holds; 0 when it holds none or is no list. */
-function countOf(json: string | undefined): number {
-  if (json === undefined || json === '') return 0;
-  const parsed: unknown = JSON.parse(json);
-  return Array.isArray(parsed) ? parsed.length : 0;
-}
-
-/** An agent's entry from the outputs its run set so far, and its failure once it failed. */
-export function agentEntry(name: string, outputs: Outputs, failure?: string): AgentEntry {
+/**
+ * An agent's entry from its deployment's result as far as its run knows it (none yet: an
+ * empty entry), and its failure once it failed.
+ */
+export function agentEntry(name: string, known?: DeploySummary, failure?: string): AgentEntry {
+  const deployment = known?.deployment;
+  const health = known?.liveness?.health;
   return {
     name,
-    'deployment-id': outputs['deployment-id'] ?? '',
-    status: outputs.status ?? '',
-    created: outputs.created === 'true',
-    live: outputs.live === 'true',
-    'commit-sha': outputs['commit-sha'] ?? '',
-    url: outputs.url ?? '',
-    'dashboard-url': outputs['dashboard-url'] ?? '',
-    'drift-count': countOf(outputs.drift),
-    healthy:
-      outputs.healthy === undefined || outputs.healthy === '' ? null : outputs.healthy === 'true',
-    'health-status': outputs['health-status'] ?? '',
+    'deployment-id': deployment?.id ?? '',
+    status: deployment?.status ?? '',
+    created: known?.result?.created === true,
+    live: known?.liveness?.live === true,
+    'commit-sha': deployment?.source_revision_config.repo_commit_sha ?? '',
+    url: deployment?.source_config.custom_url ?? '',
+    'dashboard-url': (deployment && dashboardUrlOf(known?.spec.dashboardUrl, deployment)) ?? '',
+    'drift-count': known?.drift?.length ?? 0,
+    healthy: health === undefined ? null : health.ok,
+    'health-status': String(health?.status ?? ''),
     'github-deployment-id': '',
     ...(failure === undefined ? {} : { error: failure }),
   };

@@ -12,7 +12,6 @@ import { agentViews, RunEvents, type EventView } from '../ports/events.js';
 import type { RunnerIO, RunOutcome } from '../ports/runner.js';
 import type { AgentPart, DeploySummary } from '../ports/summaries.js';
 import { agentEntry, agentsOutputs, type AgentEntry } from '../decisions/agents-report.js';
-import type { Outputs } from '../decisions/report.js';
 import { failureOfAgents } from './agents-failure.js';
 import { pipeline, type SharedWork } from './pipeline.js';
 import { sharedWork } from './shared-work.js';
@@ -44,28 +43,27 @@ type SetOutputs = (outputs: Readonly<Record<string, string>>) => void;
 /** The manifest's outputs, set again as any agent's change: each agent's entry, by key. */
 class AgentsTable {
   readonly #entries = new Map<string, AgentEntry>();
-  readonly #outputs = new Map<string, Outputs>();
+  /** Each agent's deployment as far as its run knows it. */
+  readonly #known = new Map<string, DeploySummary>();
   readonly #emit: SetOutputs;
 
   constructor(agents: readonly ManifestAgent[], emit: SetOutputs) {
     this.#emit = emit;
-    for (const { key, spec } of agents) this.#entries.set(key, agentEntry(spec.name, {}));
+    for (const { key, spec } of agents) this.#entries.set(key, agentEntry(spec.name));
   }
 
-  /** The view that keeps an agent's outputs as its run sets them. */
+  /** The view that keeps an agent's deployment as its run knows it. */
   viewOf(agent: ManifestAgent): EventView {
     return (event) => {
-      if (event.kind !== 'outputs') return;
-      const outputs = { ...this.#outputs.get(agent.key), ...event.outputs };
-      this.#outputs.set(agent.key, outputs);
-      this.#set(agent, agentEntry(agent.spec.name, outputs));
+      if (event.kind !== 'outputs' || event.deployment === undefined) return;
+      this.#known.set(agent.key, event.deployment);
+      this.#set(agent, agentEntry(agent.spec.name, event.deployment));
     };
   }
 
   /** The agent's run ended: its failure, if any, joins its entry. */
   ended(agent: ManifestAgent, failure: string | undefined): void {
-    const outputs = this.#outputs.get(agent.key) ?? {};
-    this.#set(agent, agentEntry(agent.spec.name, outputs, failure));
+    this.#set(agent, agentEntry(agent.spec.name, this.#known.get(agent.key), failure));
   }
 
   #set(agent: ManifestAgent, entry: AgentEntry): void {

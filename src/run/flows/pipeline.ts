@@ -205,7 +205,9 @@ export async function pipeline(
   share?: SharedWork,
 ): Promise<RunOutcome> {
   const events = new RunEvents(io.views, io.redact);
-  const record = new RunRecord(spec, (outputs) => events.emit({ kind: 'outputs', outputs }));
+  const record = new RunRecord(spec, (outputs, deployment) =>
+    events.emit({ kind: 'outputs', outputs, deployment }),
+  );
   const release = await slotOf(share);
   try {
     await steps(spec, io, events, record, { release, dependencies: share?.dependencies });

@@ -70,9 +70,9 @@ export class RunRecord {
   reported = false;
   /** The commit of each revision the run saw live (latest and active), by revision id. */
   readonly #liveCommits = new Map<string, string>();
-  readonly #setOutputs: (outputs: Outputs) => void;
+  readonly #setOutputs: (outputs: Outputs, deployment: DeploySummary) => void;
 
-  constructor(spec: DeploySpec, setOutputs: (outputs: Outputs) => void) {
+  constructor(spec: DeploySpec, setOutputs: (outputs: Outputs, deployment: DeploySummary) => void) {
     this.spec = spec;
     this.#setOutputs = setOutputs;
   }
@@ -127,6 +127,7 @@ export class RunRecord {
         { live: this.liveness?.live === true, drift: this.#drift, health: this.liveness?.health },
         this.spec.dashboardUrl,
       ),
+      this.summary(undefined),
     );
   }
 

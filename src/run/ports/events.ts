@@ -14,6 +14,7 @@
  */
 import { formatDuration, type Logger } from '../../common/runtime.js';
 import type { PlanNotMade, PlanReport, RunReport } from './progress.js';
+import type { DeploySummary } from './summaries.js';
 
 /** The phases of a run a `step` event names. */
 export type Phase = 'resolve' | 'find' | 'create' | 'wait' | 'plan';
@@ -68,8 +69,16 @@ export type RunEventBody =
   | { kind: 'health'; url: string | null; httpStatus: number | null; ok: boolean; error?: string }
   /** A wait ended: live, past its deadline, or failed (will not be live, too many failed checks). */
   | { kind: 'wait_over'; outcome: 'live' | 'timed_out' | 'failed' }
-  /** Outputs known so far (only those that changed need be new); data, redacted by structure. */
-  | { kind: 'outputs'; outputs: Readonly<Partial<Record<string, string>>> }
+  /**
+   * Outputs known so far (only those that changed need be new); data, redacted by structure.
+   * A deploy's carry the deployment's result as far as it is known (`deployment`): a view of
+   * several agents renders that value, never the outputs' text.
+   */
+  | {
+      kind: 'outputs';
+      outputs: Readonly<Partial<Record<string, string>>>;
+      deployment?: DeploySummary;
+    }
   /** The deployment was found or created (never on a dry run): the run goes on. */
   | { kind: 'deployed'; report: RunReport }
   /** How a run that was `deployed` ended: after it, nothing. */
