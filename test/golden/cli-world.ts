@@ -72,3 +72,61 @@ export const WAIT_SECONDS = [
   [/\((\d+) s so far\)/g, '(<n> s so far)'],
   [/\((\d+) s\)/g, '(<n> s)'],
 ] as const;
+
+/**
+ * The lines of a run of agents at once, grouped by agent (in `keys`' order), each agent's own
+ * lines in the order it wrote them. The agents run at once, so how their lines interleave
+ * varies from run to run (support's `created …` before or after research's `… is live`);
+ * what each agent wrote, and in what order, does not. `agentOf` names a line's agent, or
+ * undefined for a line of the run as a whole: those before the first agent's line stay first,
+ * those after the last stay last, any other goes with the agent line before it.
+ */
+export function byAgent(
+  text: string,
+  keys: readonly string[],
+  agentOf: (line: string) => string | undefined,
+): string {
+  const lines = text.split('\n');
+  const end = lines.at(-1) === '' ? lines.pop() : undefined;
+  const agents = lines.map(agentOf);
+  const first = agents.findIndex((agent) => agent !== undefined);
+  if (first === -1) return text;
+  const last = agents.findLastIndex((agent) => agent !== undefined);
+  const groups = new Map<string, string[]>(keys.map((key) => [key, []]));
+  let current = agents[first] ?? '';
+  for (let index = first; index <= last; index += 1) {
+    current = agents[index] ?? current;
+    const group = groups.get(current) ?? [];
+    groups.set(current, [...group, lines[index] ?? '']);
+  }
+  const grouped = [
+    ...lines.slice(0, first),
+    ...[...groups.values()].flat(),
+    ...lines.slice(last + 1),
+  ];
+  return grouped.join('\n') + (end === undefined ? '' : '\n');
+}
+
+/** A log line's agent: its `[key] ` prefix. */
+export function logAgent(line: string): string | undefined {
+  return /^\[([a-z0-9_-]+)\] /.exec(line)?.[1];
+}
+
+/** An --events line's agent: its `agent` field. */
+export function eventAgent(line: string): string | undefined {
+  try {
+    const agent = (JSON.parse(line) as { agent?: unknown }).agent;
+    return typeof agent === 'string' ? agent : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** The run with its log (and its --events stream) grouped by agent: see byAgent. */
+export function groupedByAgent(run: CliRun, keys: readonly string[]): CliRun {
+  return {
+    ...run,
+    stdout: byAgent(run.stdout, keys, eventAgent),
+    stderr: byAgent(run.stderr, keys, logAgent),
+  };
+}
