@@ -22,10 +22,7 @@ afterEach(async () => {
 
 /** The terminal's bytes, one line a `\r\n`, an escape as `\e`, a lone carriage return as `\r`. */
 function visible(screen: string): string {
-  return screen
-    .replaceAll('\r\n', '\n')
-    .replaceAll('\u001b', '\\e')
-    .replaceAll('\r', '\\r');
+  return screen.replaceAll('\r\n', '\n').replaceAll('\u001b', '\\e').replaceAll('\r', '\\r');
 }
 
 describe('deploy-agent deploy in a terminal', () => {
