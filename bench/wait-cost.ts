@@ -7,7 +7,7 @@
 import { ServiceClient } from '../src/service/client.ts';
 import { Service } from '../src/service/endpoints.ts';
 import { DEFAULT_WAIT } from '../src/run/ports/pace.ts';
-import { WaitError, waitUntilLive } from '../src/run/decisions/wait.ts';
+import { waitUntilLive } from '../src/run/decisions/wait.ts';
 import { startEmulator } from '../test/emulator/emulator.ts';
 import { FakeClock, MemoryLogger } from '../test/support/clock.ts';
 import { INTEGRATION } from '../test/support/ids.ts';
@@ -66,20 +66,15 @@ export async function waitOnFakeClock(
     );
     const started = clock.now();
     const from = emu.requests.length;
-    let live = true;
     const times: number[] = [];
-    try {
-      await waitUntilLive(
-        found,
-        { target: { sha: NEW, branch: 'main' }, seenRevisions },
-        { ...DEFAULT_WAIT, timeoutMs },
-        // Each answered check, on the fake clock (the emulator records real time).
-        { service, clock, logger, onPoll: () => times.push(clock.now()) },
-      );
-    } catch (error) {
-      if (!(error instanceof WaitError)) throw error;
-      live = false;
-    }
+    const end = await waitUntilLive(
+      found,
+      { target: { sha: NEW, branch: 'main' }, seenRevisions },
+      { ...DEFAULT_WAIT, timeoutMs },
+      // Each answered check, on the fake clock (the emulator records real time).
+      { service, clock, logger, onPoll: () => times.push(clock.now()) },
+    );
+    const live = end.failure === undefined;
     return {
       liveAfterMs,
       endedAfterMs: clock.now() - started,

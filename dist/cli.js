@@ -29077,7 +29077,7 @@ __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __we
 /* harmony import */ var node_url__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(3136);
 /* harmony import */ var node_url__WEBPACK_IMPORTED_MODULE_2___default = /*#__PURE__*/__nccwpck_require__.n(node_url__WEBPACK_IMPORTED_MODULE_2__);
 /* harmony import */ var _inputs_bounded_read_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(4033);
-/* harmony import */ var _main_js__WEBPACK_IMPORTED_MODULE_4__ = __nccwpck_require__(282);
+/* harmony import */ var _main_js__WEBPACK_IMPORTED_MODULE_4__ = __nccwpck_require__(1184);
 /* harmony import */ var _pipe_end_js__WEBPACK_IMPORTED_MODULE_5__ = __nccwpck_require__(2884);
 /** The command's entry (dist/cli.js, the package's bin): wires the process to `main`, nothing else. */
 
@@ -29132,7 +29132,7 @@ __webpack_async_result__();
 
 /***/ }),
 
-/***/ 282:
+/***/ 1184:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -48501,27 +48501,26 @@ async function withEvents(io, flow) {
 }
 
 ;// CONCATENATED MODULE: ./src/run/decisions/agents-report.ts
-/** How many entries an output's JSON list holds; 0 when it holds none or is no list. */
-function countOf(json) {
-    if (json === undefined || json === '')
-        return 0;
-    const parsed = JSON.parse(json);
-    return Array.isArray(parsed) ? parsed.length : 0;
-}
-/** An agent's entry from the outputs its run set so far, and its failure once it failed. */
-function agentEntry(name, outputs, failure) {
+
+/**
+ * An agent's entry from its deployment's result as far as its run knows it (none yet: an
+ * empty entry), and its failure once it failed.
+ */
+function agentEntry(name, known, failure) {
+    const deployment = known?.deployment;
+    const health = known?.liveness?.health;
     return {
         name,
-        'deployment-id': outputs['deployment-id'] ?? '',
-        status: outputs.status ?? '',
-        created: outputs.created === 'true',
-        live: outputs.live === 'true',
-        'commit-sha': outputs['commit-sha'] ?? '',
-        url: outputs.url ?? '',
-        'dashboard-url': outputs['dashboard-url'] ?? '',
-        'drift-count': countOf(outputs.drift),
-        healthy: outputs.healthy === undefined || outputs.healthy === '' ? null : outputs.healthy === 'true',
-        'health-status': outputs['health-status'] ?? '',
+        'deployment-id': deployment?.id ?? '',
+        status: deployment?.status ?? '',
+        created: known?.result?.created === true,
+        live: known?.liveness?.live === true,
+        'commit-sha': deployment?.source_revision_config.repo_commit_sha ?? '',
+        url: deployment?.source_config.custom_url ?? '',
+        'dashboard-url': (deployment && dashboardUrlOf(known?.spec.dashboardUrl, deployment)) ?? '',
+        'drift-count': known?.drift?.length ?? 0,
+        healthy: health === undefined ? null : health.ok,
+        'health-status': String(health?.status ?? ''),
         'github-deployment-id': '',
         ...(failure === undefined ? {} : { error: failure }),
     };
@@ -49114,6 +49113,71 @@ async function decideLive(deployment, goal) {
     return goal.health.judge(deployment, otherwise);
 }
 
+;// CONCATENATED MODULE: ./src/run/decisions/green.ts
+/**
+ * Whether a deployment's run leaves the step green: one pure function of what the run found
+ * and the step's policy (whether it waits, `on-drift`). A deployment that is not live is a
+ * value the run found, not an exception; this says what it means for the step, and in which
+ * words it fails.
+ *
+ * Red, in this order: a difference blocks what runs (the deployment will never run what the
+ * step asks for) and the step waits or fails on drift; `on-drift: fail` and any difference;
+ * the wait ended without the deployment live; without a wait, it will never be live (a health
+ * check asked for that cannot be made). A deployment not live yet, without a wait, is green:
+ * the step did not ask to wait.
+ */
+
+
+
+/** The advice for differences the service cannot apply. */
+function driftAdvice(count) {
+    return `The service cannot update a deployment: change ${plural(count, 'it', 'them')} in the service, or deploy under a new name.`;
+}
+/** Says that the deployment will never run what the step asks for, and what to do. */
+function neverLive(name, goal) {
+    return `Deployment '${name}' is not live and will not be: ${blockedText(goal)}. ${blockedRemedy(goal)}`;
+}
+/** The differences that do not block what runs, named by field. */
+function unappliedFields(goal) {
+    return goal.drift.filter((entry) => !entry.blocks).map((entry) => untrusted(entry.field));
+}
+/** The line that says which differences were not applied (when the step goes on). */
+function unappliedLine(fields) {
+    return `${fields.length} ${plural(fields.length, 'difference')} not applied: ${fields.join(', ')}. ${driftAdvice(fields.length)}`;
+}
+/** Why the differences fail the step, when they do. */
+function driftFailure(name, goal, policy, words) {
+    const fails = policy.onDrift === 'fail';
+    const fields = unappliedFields(goal);
+    if (blockedIn(goal.drift).length > 0 && (policy.waits || fails)) {
+        const also = fails && fields.length > 0
+            ? ` It also differs (${words.onDriftFail}): ${fields.join(', ')}.`
+            : '';
+        return `${neverLive(name, goal)}${also}`;
+    }
+    if (!fails || fields.length === 0)
+        return undefined;
+    return `Deployment '${name}' differs from what ${words.asker} asks for (${words.onDriftFail}): ${fields.join(', ')}. ${driftAdvice(fields.length)}`;
+}
+/**
+ * Why the step fails on this deployment, in the words it fails with; undefined when it is
+ * green as far as the findings go.
+ */
+function stepFailure(findings, policy, words) {
+    const { name, goal, liveness } = findings;
+    const drift = goal === undefined ? undefined : driftFailure(name, goal, policy, words);
+    if (drift !== undefined)
+        return drift;
+    if (findings.waitFailure !== undefined)
+        return findings.waitFailure;
+    if (policy.waits || liveness === undefined || liveness.live)
+        return undefined;
+    const unhealthy = liveness.health !== undefined && !liveness.health.ok;
+    return unhealthy && liveness.final === true
+        ? `Deployment '${name}' is not live: ${liveness.missing}.`
+        : undefined;
+}
+
 ;// CONCATENATED MODULE: ./src/run/decisions/wait-schedule.ts
 
 /** The schedule as a wait starts at `now`: no check yet. */
@@ -49408,10 +49472,10 @@ class Heartbeat {
         }
         this.#events?.({ kind: 'wait_over', outcome: 'live' });
     }
-    /** The wait is over, not live; `error`, to throw. */
-    over(outcome, error) {
+    /** The wait is over, not live; `end`, to return. */
+    over(outcome, end) {
         this.#events?.({ kind: 'wait_over', outcome });
-        return error;
+        return end;
     }
     /**
      * The line of the wait's state; `note` says why the next check comes later
@@ -49488,16 +49552,6 @@ class Heartbeat {
 
 
 
-
-/** A wait ended without the deployment being live; carries the last deployment seen, and how live it is. */
-class WaitError extends DeploymentError {
-    name = 'WaitError';
-    liveness;
-    constructor(message, deployment, liveness) {
-        super(message, deployment);
-        this.liveness = liveness;
-    }
-}
 /** A check in flight for less than this is no silence of the service worth a word. */
 const SILENCE_MS = 1_000;
 /**
@@ -49589,14 +49643,14 @@ async function waitUntilLive(initial, goal, options, dependencies, decided) {
         const name = `'${untrusted(deployment.name)}' (${deployment.id})`;
         if (verdict.final) {
             const message = `Deployment ${name} will not be live: ${verdict.missing}.`;
-            throw heartbeat.over('failed', new WaitError(message, deployment, verdict));
+            return heartbeat.over('failed', { deployment, verdict, failure: message });
         }
         noteUnknownStatus(deployment.status, unknownStatuses, logger);
         const state = { deployment, missing: verdict.missing, briefly: verdict.briefly };
         const move = nextMove(schedule, deadline, clock.now());
         if (move.kind === 'stop') {
             const message = timedOut(name, schedule, options, verdict, service.words);
-            throw heartbeat.over('timed_out', new WaitError(message, deployment, verdict));
+            return heartbeat.over('timed_out', { deployment, verdict, failure: message });
         }
         heartbeat.show(state);
         if (move.pauseMs > 0)
@@ -49619,7 +49673,7 @@ async function waitUntilLive(initial, goal, options, dependencies, decided) {
         schedule = refused(schedule, refusal, options);
         if (givesUp(schedule, options)) {
             const message = `Gave up waiting for ${name} after ${schedule.failedInARow} failed checks in a row; the last: ${seen.message}`;
-            throw heartbeat.over('failed', new WaitError(message, deployment, verdict));
+            return heartbeat.over('failed', { deployment, verdict, failure: message });
         }
         if (refusal.throttled)
             heartbeat.say(state, slowingDown(schedule));
@@ -49728,7 +49782,6 @@ class AddressChecks {
 
 
 
-
 /**
  * The goal with the check of the deployment's address, when one is asked: its checks
  * go on as long as the wait may (one check's bound without a wait).
@@ -49755,9 +49808,9 @@ function withHealth(goal, asked, dependencies, proxy) {
     return { ...goal, health: probe };
 }
 /**
- * Without a wait: a health check that could not be made (no `url` to check) fails the
- * step, after the outputs; one that did not answer as asked is a warning; one asked for
- * and not made (the deployment not live yet) is a notice that says so.
+ * Without a wait: a health check that did not answer as asked is a warning; one asked for
+ * and not made (the deployment not live yet) is a notice that says so. One that can never
+ * answer (no `url` to check) fails the step (`stepFailure`), after the outputs.
  */
 function noteHealth(asked, liveness, logger, words) {
     const { name } = asked;
@@ -49768,9 +49821,8 @@ function noteHealth(asked, liveness, logger, words) {
     }
     if (health === undefined || health.ok)
         return;
-    if (!liveness.live && liveness.final === true) {
-        throw new ActionError(`Deployment '${name}' is not live: ${liveness.missing}.`);
-    }
+    if (!liveness.live && liveness.final === true)
+        return;
     logger.warning(`'${name}' does not answer its health check: ${healthLine(health)}. Not waiting (${words.noWait}), so this is a warning.`);
 }
 /** Says which commit is live when another one superseded the target. */
@@ -49782,12 +49834,15 @@ function noteSuperseded(goal, liveness, logger) {
 }
 /**
  * Waits, in a log group, until the deployment is live, from how live it was
- * found (not decided again); the deployment as it ends up, and how it is live.
+ * found (not decided again); the deployment as it ends up, how live it is, and
+ * why it is not when the wait ended without it.
  */
 async function waitForLive(asked, found, liveness, goal, dependencies) {
     const { logger } = dependencies;
     const what = goal.target === undefined ? '' : ` with commit ${shortSha(goal.target.sha)}`;
-    const { deployment, verdict } = await inGroup(dependencies)(`Waiting until '${asked.name}' is live${what}`, 'wait', () => waitUntilLive(found, goal, { ...(dependencies.wait ?? DEFAULT_WAIT), timeoutMs: asked.waitTimeoutSeconds * 1000 }, dependencies, liveness));
+    const { deployment, verdict, failure } = await inGroup(dependencies)(`Waiting until '${asked.name}' is live${what}`, 'wait', () => waitUntilLive(found, goal, { ...(dependencies.wait ?? DEFAULT_WAIT), timeoutMs: asked.waitTimeoutSeconds * 1000 }, dependencies, liveness));
+    if (failure !== undefined)
+        return { deployment, liveness: verdict, failure };
     noteSuperseded(goal, verdict, logger);
     logger.info(`'${asked.name}' is live`);
     return { deployment, liveness: verdict };
@@ -49806,7 +49861,6 @@ const PLAN_ACTIONS = (/* unused pure expression or super */ null && (['create', 
  * soon as they are known, and the job summary is written from it, whether the
  * run succeeded or not.
  */
-
 
 
 
@@ -49906,7 +49960,7 @@ class RunRecord {
             this.deployment = deployment;
             this.liveness = liveness;
         }
-        this.#setOutputs(outputsOf(this.result, this.deployment, { live: this.liveness?.live === true, drift: this.#drift, health: this.liveness?.health }, this.spec.dashboardUrl));
+        this.#setOutputs(outputsOf(this.result, this.deployment, { live: this.liveness?.live === true, drift: this.#drift, health: this.liveness?.health }, this.spec.dashboardUrl), this.summary(undefined));
     }
     /** The run in the core's words, for the adapter's progress hooks. */
     report(stage, waitingFor) {
@@ -49939,9 +49993,11 @@ class RunRecord {
             return 'failed';
         return this.liveness?.live === true ? 'live' : 'not-live';
     }
+    /** The deployment is not live as the step asks (`stepFailure`): why, redacted. */
+    notLive(failure, redact) {
+        this.failure = redact(failure);
+    }
     failed(error, redact) {
-        if (error instanceof WaitError)
-            this.seen(error.deployment, error.liveness);
         ({
             cancelled: this.cancelled,
             failure: this.failure,
@@ -50263,36 +50319,22 @@ function warnOfSpec(spec, logger) {
 /** Why a targeted commit is drift: the deployment will not build it. */
 const BUILD_OFF = 'build_on_push is off: the service will not build this commit';
 /**
- * One warning a difference. A difference in what runs (the reused deployment never runs what the step asks for) fails
- * the step at once when it waits, else it is one more warning; `on-drift:
- * fail` fails on every difference, what runs included, after all are reported and before any wait; `on-drift: warn`
- * lets the rest pass with a line.
+ * One warning a difference; then, when the step goes on (`stepFailure` says when it does
+ * not), that the deployment will never run what the step asks for, and which differences
+ * were not applied.
  */
-function reportDrift(spec, goal, waits, logger, words) {
-    const { drift } = goal;
-    const blocked = blockedIn(drift);
-    for (const entry of drift) {
+function reportDrift(goal, failure, { logger, words, name }) {
+    for (const entry of goal.drift) {
         const note = entry.kind === 'unbuilt' ? ` (${BUILD_OFF})` : '';
         logger.warning(`drift: ${untrusted(entry.field)}: ${words.asker} wants ${showValue(entry.wanted)}, the deployment has ${showValue(entry.live)}${note}`);
     }
-    const rest = drift.filter((entry) => !entry.blocks);
-    const fields = rest.map((entry) => untrusted(entry.field)).join(', ');
-    const advice = `The service cannot update a deployment: change ${plural(rest.length, 'it', 'them')} in the service, or deploy under a new name.`;
-    const fails = spec.onDrift === 'fail';
-    if (blocked.length > 0) {
-        const message = `Deployment '${spec.name}' is not live and will not be: ${blockedText(goal)}. ${blockedRemedy(goal)}`;
-        if (waits || fails) {
-            const also = fails && rest.length > 0 ? ` It also differs (${words.onDriftFail}): ${fields}.` : '';
-            throw new ActionError(`${message}${also}`);
-        }
-        logger.warning(message);
-    }
-    if (rest.length === 0)
+    if (failure !== undefined)
         return;
-    if (fails) {
-        throw new ActionError(`Deployment '${spec.name}' differs from what ${words.asker} asks for (${words.onDriftFail}): ${fields}. ${advice}`);
-    }
-    logger.info(`${rest.length} ${plural(rest.length, 'difference')} not applied: ${fields}. ${advice}`);
+    if (blockedIn(goal.drift).length > 0)
+        logger.warning(neverLive(name, goal));
+    const fields = unappliedFields(goal);
+    if (fields.length > 0)
+        logger.info(unappliedLine(fields));
 }
 /**
  * Without a wait (not asked for, or a dry run): says when the target is not
@@ -50329,7 +50371,10 @@ async function slotOf(share) {
         held = false;
     };
 }
-/** The steps of a run, each feeding the record; throws on any failure. */
+/**
+ * The steps of a run, each feeding the record; why the step fails on this deployment
+ * (`stepFailure`), or undefined when it does not. Throws on an error the run cannot go on from.
+ */
 async function steps(spec, io, events, record, share) {
     const { logger } = events;
     maskSpec(spec, io, logger);
@@ -50339,31 +50384,41 @@ async function steps(spec, io, events, record, share) {
         onRequest: (request) => (record.request = request),
         onCreated: (created) => record.created(created),
     });
+    const { words } = dependencies.service;
     // A dry run checks nothing of the deployment's address.
     const asked = spec.dryRun ? { ...spec, health: undefined } : spec;
-    const goal = withHealth(await assess(spec, result, logger, io.commitOrder, dependencies.service.words), asked, dependencies, io.proxy);
+    const goal = withHealth(await assess(spec, result, logger, io.commitOrder, words), asked, dependencies, io.proxy);
     const found = result.deployment;
     // Decided once for the deployment found or created; the wait decides it for each one it sees.
     const liveness = found && (await decideLive(found, goal));
     record.deployed(result, goal, liveness);
     if (spec.dryRun)
         logger.info(dryRunReport(result));
-    const waits = found !== undefined && spec.waitForReady && !spec.dryRun;
-    tellDeployed(record, events, waitingFor(goal, waits));
-    reportDrift(spec, goal, waits, logger, dependencies.service.words);
-    if (liveness !== undefined && !waits)
+    const policy = {
+        waits: found !== undefined && spec.waitForReady && !spec.dryRun,
+        onDrift: spec.onDrift,
+    };
+    tellDeployed(record, events, waitingFor(goal, policy.waits));
+    const early = stepFailure({ name: spec.name, goal }, policy, words);
+    reportDrift(goal, early, { logger, words, name: spec.name });
+    if (early !== undefined)
+        return early;
+    if (liveness !== undefined && !policy.waits)
         noteLiveness(spec, goal, liveness, dependencies);
     share.release();
-    const last = waits && liveness !== undefined
+    const last = policy.waits && found !== undefined && liveness !== undefined
         ? await waitForLive(spec, found, liveness, goal, {
             ...dependencies,
             onPoll: (seen, verdict) => record.seen(seen, verdict),
         })
-        : { deployment: found, liveness };
+        : { deployment: found, liveness, failure: undefined };
     record.seen(last.deployment, last.liveness);
+    const failure = stepFailure({ name: spec.name, goal, liveness: last.liveness, waitFailure: last.failure }, policy, words);
     const { deployment } = last;
-    if (deployment !== undefined)
+    if (failure === undefined && deployment !== undefined) {
         logger.info(finalLine(spec.name, result.created, deployment));
+    }
+    return failure;
 }
 /**
  * The deploy's last line: created or reused, the id, the status, and the
@@ -50391,10 +50446,15 @@ function tellDeployed(record, events, waitingFor) {
  */
 async function pipeline(spec, io, share) {
     const events = new RunEvents(io.views, io.redact);
-    const record = new RunRecord(spec, (outputs) => events.emit({ kind: 'outputs', outputs }));
+    const record = new RunRecord(spec, (outputs, deployment) => events.emit({ kind: 'outputs', outputs, deployment }));
     const release = await slotOf(share);
     try {
-        await steps(spec, io, events, record, { release, dependencies: share?.dependencies });
+        const failure = await steps(spec, io, events, record, {
+            release,
+            dependencies: share?.dependencies,
+        });
+        if (failure !== undefined)
+            record.notLive(failure, io.redact);
     }
     catch (error) {
         record.failed(error, io.redact);
@@ -50509,27 +50569,26 @@ function sharedWork(access, io, events) {
 /** The manifest's outputs, set again as any agent's change: each agent's entry, by key. */
 class AgentsTable {
     #entries = new Map();
-    #outputs = new Map();
+    /** Each agent's deployment as far as its run knows it. */
+    #known = new Map();
     #emit;
     constructor(agents, emit) {
         this.#emit = emit;
         for (const { key, spec } of agents)
-            this.#entries.set(key, agentEntry(spec.name, {}));
+            this.#entries.set(key, agentEntry(spec.name));
     }
-    /** The view that keeps an agent's outputs as its run sets them. */
+    /** The view that keeps an agent's deployment as its run knows it. */
     viewOf(agent) {
         return (event) => {
-            if (event.kind !== 'outputs')
+            if (event.kind !== 'outputs' || event.deployment === undefined)
                 return;
-            const outputs = { ...this.#outputs.get(agent.key), ...event.outputs };
-            this.#outputs.set(agent.key, outputs);
-            this.#set(agent, agentEntry(agent.spec.name, outputs));
+            this.#known.set(agent.key, event.deployment);
+            this.#set(agent, agentEntry(agent.spec.name, event.deployment));
         };
     }
     /** The agent's run ended: its failure, if any, joins its entry. */
     ended(agent, failure) {
-        const outputs = this.#outputs.get(agent.key) ?? {};
-        this.#set(agent, agentEntry(agent.spec.name, outputs, failure));
+        this.#set(agent, agentEntry(agent.spec.name, this.#known.get(agent.key), failure));
     }
     #set(agent, entry) {
         this.#entries.set(agent.key, entry);
@@ -50948,11 +51007,13 @@ class StatusRecord {
         this.deployment = deployment;
         this.liveness = liveness;
         const { dashboardUrl } = this.#request;
-        this.#setOutputs(outputsOf(found, deployment, { live: liveness.live, drift: [], health: liveness.health }, dashboardUrl));
+        this.#setOutputs(outputsOf(found, deployment, { live: liveness.live, drift: [], health: liveness.health }, dashboardUrl), this.summary(undefined));
+    }
+    /** The deployment is not live as the step asks (`stepFailure`): why, redacted. */
+    notLive(failure, redact) {
+        this.failure = redact(failure);
     }
     failed(error, redact) {
-        if (error instanceof WaitError)
-            this.seen(error.deployment, error.liveness);
         ({ failure: this.failure, stack: this.stack } = failureOf(error, this.deployment, redact));
     }
     /** The summary, as the deploy's of a deployment it reused; none when no deployment has the name. */
@@ -50976,7 +51037,10 @@ class StatusRecord {
         };
     }
 }
-/** Looks the deployment up, and waits for it when asked; throws on any failure. */
+/**
+ * Looks the deployment up, and waits for it when asked; why the step fails on it
+ * (`stepFailure`), or undefined. Throws on an error the run cannot go on from.
+ */
 async function lookUp(request, io, events, record, share) {
     const { logger } = events;
     const { name } = request;
@@ -51005,10 +51069,14 @@ async function lookUp(request, io, events, record, share) {
             ...dependencies,
             onPoll: (seen, verdict) => record.seen(seen, verdict),
         })
-        : { deployment: found, liveness };
+        : { deployment: found, liveness, failure: undefined };
     record.seen(last.deployment, last.liveness);
+    const failure = stepFailure({ name, liveness: last.liveness, waitFailure: last.failure }, { waits: request.waitForReady, onDrift: 'warn' }, dependencies.service.words);
+    if (failure !== undefined)
+        return failure;
     const live = last.liveness.live ? 'live' : `not live: ${last.liveness.missing}`;
     logger.info(`deployment '${name}': ${last.deployment.id} (${untrusted(last.deployment.status)}), ${live}`);
+    return undefined;
 }
 /**
  * `deploy-agent status`: the deployment named exactly `name`, reported as
@@ -51016,9 +51084,11 @@ async function lookUp(request, io, events, record, share) {
  */
 async function status_run_status(request, io, share) {
     const events = new RunEvents(io.views, io.redact);
-    const record = new StatusRecord(request, (outputs) => events.emit({ kind: 'outputs', outputs }));
+    const record = new StatusRecord(request, (outputs, deployment) => events.emit({ kind: 'outputs', outputs, ...(deployment && { deployment }) }));
     try {
-        await lookUp(request, io, events, record, share);
+        const failure = await lookUp(request, io, events, record, share);
+        if (failure !== undefined)
+            record.notLive(failure, io.redact);
     }
     catch (error) {
         record.failed(error, io.redact);

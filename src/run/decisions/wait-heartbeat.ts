@@ -56,10 +56,10 @@ export class Heartbeat {
     this.#events?.({ kind: 'wait_over', outcome: 'live' });
   }
 
-  /** The wait is over, not live; `error`, to throw. */
-  over<E>(outcome: Exclude<WaitOutcome, 'live'>, error: E): E {
+  /** The wait is over, not live; `end`, to return. */
+  over<E>(outcome: Exclude<WaitOutcome, 'live'>, end: E): E {
     this.#events?.({ kind: 'wait_over', outcome });
-    return error;
+    return end;
   }
 
   /**

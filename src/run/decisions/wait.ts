@@ -16,7 +16,6 @@ import { Service } from '../../service/endpoints.js';
 import type { RunDependencies } from '../ports/dependencies.js';
 import type { Liveness } from '../ports/findings.js';
 import type { WaitOptions } from '../ports/pace.js';
-import { DeploymentError } from '../ports/errors.js';
 import { decideLive, type LiveGoal } from './goal.js';
 import { CheckNotSentError } from './status-checks.js';
 import { Heartbeat, type WaitState } from './wait-heartbeat.js';
@@ -33,16 +32,13 @@ import {
 } from './wait-schedule.js';
 import { STATUSES, type Deployment } from '../../service/schemas.js';
 
-/** A wait ended without the deployment being live; carries the last deployment seen, and how live it is. */
-export class WaitError extends DeploymentError {
-  override name = 'WaitError';
-  readonly liveness: Liveness;
-
-  constructor(message: string, deployment: Deployment, liveness: Liveness) {
-    super(message, deployment);
-    this.liveness = liveness;
-  }
-}
+/**
+ * How a wait ended: the last deployment seen and how live it is; when it is not live (the
+ * deployment will not be, the deadline passed, too many failed checks), why, in words.
+ */
+export type WaitEnd =
+  | { deployment: Deployment; verdict: Liveness & { live: true }; failure?: undefined }
+  | { deployment: Deployment; verdict: Liveness & { live: false }; failure: string };
 
 /** A check in flight for less than this is no silence of the service worth a word. */
 const SILENCE_MS = 1_000;
@@ -150,7 +146,7 @@ export async function waitUntilLive(
   options: WaitOptions,
   dependencies: RunDependencies,
   decided?: Liveness,
-): Promise<{ deployment: Deployment; verdict: Liveness & { live: true } }> {
+): Promise<WaitEnd> {
   const { service, clock, logger, signal, events } = dependencies;
   const started = clock.now();
   const deadline = started + options.timeoutMs;
@@ -167,14 +163,14 @@ export async function waitUntilLive(
     const name = `'${untrusted(deployment.name)}' (${deployment.id})`;
     if (verdict.final) {
       const message = `Deployment ${name} will not be live: ${verdict.missing}.`;
-      throw heartbeat.over('failed', new WaitError(message, deployment, verdict));
+      return heartbeat.over('failed', { deployment, verdict, failure: message });
     }
     noteUnknownStatus(deployment.status, unknownStatuses, logger);
     const state = { deployment, missing: verdict.missing, briefly: verdict.briefly };
     const move = nextMove(schedule, deadline, clock.now());
     if (move.kind === 'stop') {
       const message = timedOut(name, schedule, options, verdict, service.words);
-      throw heartbeat.over('timed_out', new WaitError(message, deployment, verdict));
+      return heartbeat.over('timed_out', { deployment, verdict, failure: message });
     }
     heartbeat.show(state);
     if (move.pauseMs > 0) await heartbeat.beating(state, () => clock.sleep(move.pauseMs, signal));
@@ -194,7 +190,7 @@ export async function waitUntilLive(
     schedule = refused(schedule, refusal, options);
     if (givesUp(schedule, options)) {
       const message = `Gave up waiting for ${name} after ${schedule.failedInARow} failed checks in a row; the last: ${seen.message}`;
-      throw heartbeat.over('failed', new WaitError(message, deployment, verdict));
+      return heartbeat.over('failed', { deployment, verdict, failure: message });
     }
     if (refusal.throttled) heartbeat.say(state, slowingDown(schedule));
     else logger.warning(failedCheck(schedule, options, seen.message));

@@ -3,7 +3,6 @@
  * until the deployment is live, and what the log says of it then. The wait
  * itself is run/decisions/wait.ts.
  */
-import { ActionError } from '../../common/errors.js';
 import { untrusted, type Logger } from '../../common/runtime.js';
 import { shortSha } from '../../common/text.js';
 import type { DeploySpec, HealthRequest } from '../../inputs/deploy-spec.js';
@@ -55,9 +54,9 @@ export function withHealth<G extends LiveGoal>(
 }
 
 /**
- * Without a wait: a health check that could not be made (no `url` to check) fails the
- * step, after the outputs; one that did not answer as asked is a warning; one asked for
- * and not made (the deployment not live yet) is a notice that says so.
+ * Without a wait: a health check that did not answer as asked is a warning; one asked for
+ * and not made (the deployment not live yet) is a notice that says so. One that can never
+ * answer (no `url` to check) fails the step (`stepFailure`), after the outputs.
  */
 export function noteHealth(
   asked: { name: string; health?: HealthRequest | undefined; dryRun?: boolean },
@@ -74,9 +73,7 @@ export function noteHealth(
     );
   }
   if (health === undefined || health.ok) return;
-  if (!liveness.live && liveness.final === true) {
-    throw new ActionError(`Deployment '${name}' is not live: ${liveness.missing}.`);
-  }
+  if (!liveness.live && liveness.final === true) return;
   logger.warning(
     `'${name}' does not answer its health check: ${healthLine(health)}. Not waiting (${words.noWait}), so this is a warning.`,
   );
@@ -94,7 +91,8 @@ export function noteSuperseded(goal: LiveGoal, liveness: Liveness, logger: Logge
 
 /**
  * Waits, in a log group, until the deployment is live, from how live it was
- * found (not decided again); the deployment as it ends up, and how it is live.
+ * found (not decided again); the deployment as it ends up, how live it is, and
+ * why it is not when the wait ended without it.
  */
 export async function waitForLive(
   asked: Pick<DeploySpec, 'name' | 'waitTimeoutSeconds'>,
@@ -102,10 +100,10 @@ export async function waitForLive(
   liveness: Liveness,
   goal: LiveGoal,
   dependencies: RunDependencies,
-): Promise<{ deployment: Deployment; liveness: Liveness & { live: true } }> {
+): Promise<{ deployment: Deployment; liveness: Liveness; failure?: string }> {
   const { logger } = dependencies;
   const what = goal.target === undefined ? '' : ` with commit ${shortSha(goal.target.sha)}`;
-  const { deployment, verdict } = await inGroup(dependencies)(
+  const { deployment, verdict, failure } = await inGroup(dependencies)(
     `Waiting until '${asked.name}' is live${what}`,
     'wait',
     () =>
@@ -117,6 +115,7 @@ export async function waitForLive(
         liveness,
       ),
   );
+  if (failure !== undefined) return { deployment, liveness: verdict, failure };
   noteSuperseded(goal, verdict, logger);
   logger.info(`'${asked.name}' is live`);
   return { deployment, liveness: verdict };

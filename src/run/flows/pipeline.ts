@@ -4,9 +4,8 @@
  * `RunRecord` (run-record.ts), which sets the outputs as soon as they are known and is what
  * the job summary is written from, whether the run succeeded or not.
  */
-import { ActionError } from '../../common/errors.js';
 import { untrusted, type Logger } from '../../common/runtime.js';
-import { plural, shortSha } from '../../common/text.js';
+import { shortSha } from '../../common/text.js';
 import type { DeploySpec } from '../../inputs/deploy-spec.js';
 import type { RemedyWords } from '../../service/answers.js';
 import type { RunDependencies } from '../ports/dependencies.js';
@@ -16,14 +15,8 @@ import type { Liveness } from '../ports/findings.js';
 import type { RunnerIO, RunOutcome } from '../ports/runner.js';
 import { deploy } from '../decisions/deploy.js';
 import { showValue } from '../decisions/drift.js';
-import {
-  assess,
-  blockedIn,
-  blockedRemedy,
-  blockedText,
-  decideLive,
-  type Goal,
-} from '../decisions/goal.js';
+import { assess, blockedIn, decideLive, type Goal } from '../decisions/goal.js';
+import { neverLive, stepFailure, unappliedFields, unappliedLine } from '../decisions/green.js';
 import { dryRunReport } from '../decisions/report.js';
 import { noteHealth, noteSuperseded, waitForLive, withHealth } from './live-wait.js';
 import { RunRecord } from './run-record.js';
@@ -33,48 +26,25 @@ import { dependenciesOf, maskSpec, warnOfSpec } from './setup.js';
 const BUILD_OFF = 'build_on_push is off: the service will not build this commit';
 
 /**
- * One warning a difference. A difference in what runs (the reused deployment never runs what the step asks for) fails
- * the step at once when it waits, else it is one more warning; `on-drift:
- * fail` fails on every difference, what runs included, after all are reported and before any wait; `on-drift: warn`
- * lets the rest pass with a line.
+ * One warning a difference; then, when the step goes on (`stepFailure` says when it does
+ * not), that the deployment will never run what the step asks for, and which differences
+ * were not applied.
  */
 function reportDrift(
-  spec: DeploySpec,
   goal: Goal,
-  waits: boolean,
-  logger: Logger,
-  words: RemedyWords,
+  failure: string | undefined,
+  { logger, words, name }: { logger: Logger; words: RemedyWords; name: string },
 ): void {
-  const { drift } = goal;
-  const blocked = blockedIn(drift);
-  for (const entry of drift) {
+  for (const entry of goal.drift) {
     const note = entry.kind === 'unbuilt' ? ` (${BUILD_OFF})` : '';
     logger.warning(
       `drift: ${untrusted(entry.field)}: ${words.asker} wants ${showValue(entry.wanted)}, the deployment has ${showValue(entry.live)}${note}`,
     );
   }
-  const rest = drift.filter((entry) => !entry.blocks);
-  const fields = rest.map((entry) => untrusted(entry.field)).join(', ');
-  const advice = `The service cannot update a deployment: change ${plural(rest.length, 'it', 'them')} in the service, or deploy under a new name.`;
-  const fails = spec.onDrift === 'fail';
-  if (blocked.length > 0) {
-    const message = `Deployment '${spec.name}' is not live and will not be: ${blockedText(goal)}. ${blockedRemedy(goal)}`;
-    if (waits || fails) {
-      const also =
-        fails && rest.length > 0 ? ` It also differs (${words.onDriftFail}): ${fields}.` : '';
-      throw new ActionError(`${message}${also}`);
-    }
-    logger.warning(message);
-  }
-  if (rest.length === 0) return;
-  if (fails) {
-    throw new ActionError(
-      `Deployment '${spec.name}' differs from what ${words.asker} asks for (${words.onDriftFail}): ${fields}. ${advice}`,
-    );
-  }
-  logger.info(
-    `${rest.length} ${plural(rest.length, 'difference')} not applied: ${fields}. ${advice}`,
-  );
+  if (failure !== undefined) return;
+  if (blockedIn(goal.drift).length > 0) logger.warning(neverLive(name, goal));
+  const fields = unappliedFields(goal);
+  if (fields.length > 0) logger.info(unappliedLine(fields));
 }
 
 /**
@@ -128,14 +98,17 @@ async function slotOf(share: SharedWork | undefined): Promise<() => void> {
   };
 }
 
-/** The steps of a run, each feeding the record; throws on any failure. */
+/**
+ * The steps of a run, each feeding the record; why the step fails on this deployment
+ * (`stepFailure`), or undefined when it does not. Throws on an error the run cannot go on from.
+ */
 async function steps(
   spec: DeploySpec,
   io: RunnerIO,
   events: RunEvents,
   record: RunRecord,
   share: { release: () => void; dependencies?: Partial<RunDependencies> },
-): Promise<void> {
+): Promise<string | undefined> {
   const { logger } = events;
   maskSpec(spec, io, logger);
   warnOfSpec(spec, logger);
@@ -144,10 +117,11 @@ async function steps(
     onRequest: (request) => (record.request = request),
     onCreated: (created) => record.created(created),
   });
+  const { words } = dependencies.service;
   // A dry run checks nothing of the deployment's address.
   const asked = spec.dryRun ? { ...spec, health: undefined } : spec;
   const goal = withHealth(
-    await assess(spec, result, logger, io.commitOrder, dependencies.service.words),
+    await assess(spec, result, logger, io.commitOrder, words),
     asked,
     dependencies,
     io.proxy,
@@ -157,21 +131,34 @@ async function steps(
   const liveness = found && (await decideLive(found, goal));
   record.deployed(result, goal, liveness);
   if (spec.dryRun) logger.info(dryRunReport(result));
-  const waits = found !== undefined && spec.waitForReady && !spec.dryRun;
-  tellDeployed(record, events, waitingFor(goal, waits));
-  reportDrift(spec, goal, waits, logger, dependencies.service.words);
-  if (liveness !== undefined && !waits) noteLiveness(spec, goal, liveness, dependencies);
+  const policy = {
+    waits: found !== undefined && spec.waitForReady && !spec.dryRun,
+    onDrift: spec.onDrift,
+  };
+  tellDeployed(record, events, waitingFor(goal, policy.waits));
+  const early = stepFailure({ name: spec.name, goal }, policy, words);
+  reportDrift(goal, early, { logger, words, name: spec.name });
+  if (early !== undefined) return early;
+  if (liveness !== undefined && !policy.waits) noteLiveness(spec, goal, liveness, dependencies);
   share.release();
   const last =
-    waits && liveness !== undefined
+    policy.waits && found !== undefined && liveness !== undefined
       ? await waitForLive(spec, found, liveness, goal, {
           ...dependencies,
           onPoll: (seen, verdict) => record.seen(seen, verdict),
         })
-      : { deployment: found, liveness };
+      : { deployment: found, liveness, failure: undefined };
   record.seen(last.deployment, last.liveness);
+  const failure = stepFailure(
+    { name: spec.name, goal, liveness: last.liveness, waitFailure: last.failure },
+    policy,
+    words,
+  );
   const { deployment } = last;
-  if (deployment !== undefined) logger.info(finalLine(spec.name, result.created, deployment));
+  if (failure === undefined && deployment !== undefined) {
+    logger.info(finalLine(spec.name, result.created, deployment));
+  }
+  return failure;
 }
 
 /**
@@ -210,7 +197,11 @@ export async function pipeline(
   );
   const release = await slotOf(share);
   try {
-    await steps(spec, io, events, record, { release, dependencies: share?.dependencies });
+    const failure = await steps(spec, io, events, record, {
+      release,
+      dependencies: share?.dependencies,
+    });
+    if (failure !== undefined) record.notLive(failure, io.redact);
   } catch (error) {
     record.failed(error, io.redact);
   } finally {

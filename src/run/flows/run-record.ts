@@ -15,7 +15,6 @@ import { healthNotMade } from '../decisions/health.js';
 import { latestCommit } from '../decisions/live.js';
 import type { DeploySummary } from '../ports/summaries.js';
 import { dashboardUrlOf, outputsOf, type Outputs } from '../decisions/report.js';
-import { WaitError } from '../decisions/wait.js';
 
 /**
  * Why a run failed, for its outcome: the message (already redacted), whether
@@ -163,8 +162,12 @@ export class RunRecord {
     return this.liveness?.live === true ? 'live' : 'not-live';
   }
 
+  /** The deployment is not live as the step asks (`stepFailure`): why, redacted. */
+  notLive(failure: string, redact: (text: string) => string): void {
+    this.failure = redact(failure);
+  }
+
   failed(error: unknown, redact: (text: string) => string): void {
-    if (error instanceof WaitError) this.seen(error.deployment, error.liveness);
     ({
       cancelled: this.cancelled,
       failure: this.failure,

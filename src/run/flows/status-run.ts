@@ -17,7 +17,7 @@ import { decideLive, ONLY_LIVE } from '../decisions/goal.js';
 import { healthNotMade } from '../decisions/health.js';
 import type { DeploySummary } from '../ports/summaries.js';
 import { outputsOf, type Outputs } from '../decisions/report.js';
-import { WaitError } from '../decisions/wait.js';
+import { stepFailure } from '../decisions/green.js';
 import { noteHealth, waitForLive, withHealth } from './live-wait.js';
 import type { SharedWork } from './pipeline.js';
 import { failureOf } from './run-record.js';
@@ -45,9 +45,12 @@ class StatusRecord {
   failure?: string;
   stack?: string;
   readonly #request: StatusRequest;
-  readonly #setOutputs: (outputs: Outputs) => void;
+  readonly #setOutputs: (outputs: Outputs, deployment: DeploySummary | undefined) => void;
 
-  constructor(request: StatusRequest, setOutputs: (outputs: Outputs) => void) {
+  constructor(
+    request: StatusRequest,
+    setOutputs: (outputs: Outputs, deployment: DeploySummary | undefined) => void,
+  ) {
     this.#request = request;
     this.#setOutputs = setOutputs;
   }
@@ -65,11 +68,16 @@ class StatusRecord {
         { live: liveness.live, drift: [], health: liveness.health },
         dashboardUrl,
       ),
+      this.summary(undefined),
     );
   }
 
+  /** The deployment is not live as the step asks (`stepFailure`): why, redacted. */
+  notLive(failure: string, redact: (text: string) => string): void {
+    this.failure = redact(failure);
+  }
+
   failed(error: unknown, redact: (text: string) => string): void {
-    if (error instanceof WaitError) this.seen(error.deployment, error.liveness);
     ({ failure: this.failure, stack: this.stack } = failureOf(error, this.deployment, redact));
   }
 
@@ -94,14 +102,17 @@ class StatusRecord {
   }
 }
 
-/** Looks the deployment up, and waits for it when asked; throws on any failure. */
+/**
+ * Looks the deployment up, and waits for it when asked; why the step fails on it
+ * (`stepFailure`), or undefined. Throws on an error the run cannot go on from.
+ */
 async function lookUp(
   request: StatusRequest,
   io: RunnerIO,
   events: RunEvents,
   record: StatusRecord,
   share: SharedWork | undefined,
-): Promise<void> {
+): Promise<string | undefined> {
   const { logger } = events;
   const { name } = request;
   maskValues(request, io);
@@ -129,12 +140,19 @@ async function lookUp(
         ...dependencies,
         onPoll: (seen, verdict) => record.seen(seen, verdict),
       })
-    : { deployment: found, liveness };
+    : { deployment: found, liveness, failure: undefined };
   record.seen(last.deployment, last.liveness);
+  const failure = stepFailure(
+    { name, liveness: last.liveness, waitFailure: last.failure },
+    { waits: request.waitForReady, onDrift: 'warn' },
+    dependencies.service.words,
+  );
+  if (failure !== undefined) return failure;
   const live = last.liveness.live ? 'live' : `not live: ${last.liveness.missing}`;
   logger.info(
     `deployment '${name}': ${last.deployment.id} (${untrusted(last.deployment.status)}), ${live}`,
   );
+  return undefined;
 }
 
 /**
@@ -147,9 +165,12 @@ export async function status(
   share?: SharedWork,
 ): Promise<RunOutcome> {
   const events = new RunEvents(io.views, io.redact);
-  const record = new StatusRecord(request, (outputs) => events.emit({ kind: 'outputs', outputs }));
+  const record = new StatusRecord(request, (outputs, deployment) =>
+    events.emit({ kind: 'outputs', outputs, ...(deployment && { deployment }) }),
+  );
   try {
-    await lookUp(request, io, events, record, share);
+    const failure = await lookUp(request, io, events, record, share);
+    if (failure !== undefined) record.notLive(failure, io.redact);
   } catch (error) {
     record.failed(error, io.redact);
   }

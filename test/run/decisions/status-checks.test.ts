@@ -73,9 +73,13 @@ function waitAll(deployments: Deployment[], timeoutMs: number, startsMs: number[
   const ended: number[] = [];
   const waits = deployments.map((deployment, i) =>
     new Promise<void>((resolve) => clock.timer(startsMs[i] ?? 0, resolve)).then(() =>
-      waitUntilLive(deployment, NO_GOAL, { ...DEFAULT_WAIT, timeoutMs }, dependencies()).finally(
-        () => (ended[i] = clock.now() - started),
-      ),
+      waitUntilLive(deployment, NO_GOAL, { ...DEFAULT_WAIT, timeoutMs }, dependencies())
+        .then((end) => {
+          // A wait that ended without the deployment live is settled as rejected, with why.
+          if (end.failure !== undefined) throw new Error(end.failure);
+          return end;
+        })
+        .finally(() => (ended[i] = clock.now() - started)),
     ),
   );
   return { ended, all: drive(clock, Promise.allSettled(waits), () => underWay > 0) };

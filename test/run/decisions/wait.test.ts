@@ -10,7 +10,7 @@ import { Service } from '../../../src/service/endpoints.ts';
 import type { Deployment } from '../../../src/service/schemas.ts';
 import { DeploymentSchema } from '../../../src/service/schemas.ts';
 import { DEFAULT_WAIT, type WaitOptions } from '../../../src/run/ports/pace.ts';
-import { WaitError, waitUntilLive } from '../../../src/run/decisions/wait.ts';
+import { waitUntilLive, type WaitEnd } from '../../../src/run/decisions/wait.ts';
 import type { RunEvent } from '../../../src/run/ports/events.ts';
 import type { RunDependencies } from '../../../src/run/ports/dependencies.ts';
 import type { Goal } from '../../../src/run/decisions/goal.ts';
@@ -59,12 +59,29 @@ const polls = () => emu.requests.filter((request) => request.query.deployment_id
 /** No commit targeted, nothing seen: live is READY with the latest revision active. */
 const NO_GOAL: Pick<Goal, 'target' | 'seenRevisions'> = { seenRevisions: new Set() };
 
+/** A wait that ended without the deployment live, as a test's rejection. */
+class NotLive extends Error {
+  readonly end: WaitEnd;
+
+  constructor(end: WaitEnd & { failure: string }) {
+    super(end.failure);
+    this.end = end;
+  }
+}
+
+/** The wait's end when the deployment is live; rejects with NotLive when it ended without. */
+async function liveEnd(ending: Promise<WaitEnd>): Promise<WaitEnd & { failure?: undefined }> {
+  const end = await ending;
+  if (end.failure !== undefined) throw new NotLive(end);
+  return end;
+}
+
 async function waitForReady(
   deployment: Deployment,
   waitOptions: WaitOptions,
   dependencies: Parameters<typeof waitUntilLive>[3],
 ): Promise<Deployment> {
-  return (await waitUntilLive(deployment, NO_GOAL, waitOptions, dependencies)).deployment;
+  return (await liveEnd(waitUntilLive(deployment, NO_GOAL, waitOptions, dependencies))).deployment;
 }
 
 describe('waitUntilLive, no commit targeted', () => {
@@ -208,11 +225,11 @@ describe('waitUntilLive, no commit targeted', () => {
       (e: unknown) => e,
     );
 
-    expect(error).toBeInstanceOf(WaitError);
-    expect((error as WaitError).message).toMatch(
+    expect(error).toBeInstanceOf(NotLive);
+    expect((error as NotLive).message).toMatch(
       /not live after 10\.0 s \(5 checks\): status is AWAITING_DATABASE, not READY/,
     );
-    expect((error as WaitError).deployment.id).toBe(deployment.id);
+    expect((error as NotLive).end.deployment.id).toBe(deployment.id);
     expect(clock.sleeps).toEqual([1_000, 2_000, 2_000, 2_000, 2_000, 1_000]);
   });
 
@@ -249,8 +266,8 @@ describe('waitUntilLive, no commit targeted', () => {
       (e: unknown) => e,
     );
 
-    expect(error).toBeInstanceOf(WaitError);
-    expect((error as WaitError).message).toMatch(
+    expect(error).toBeInstanceOf(NotLive);
+    expect((error as NotLive).message).toMatch(
       /not live after 10\.0 s \(1 checks; the service asked to pause 30\.0 s between checks\)/,
     );
     expect(polls()).toHaveLength(1);
@@ -288,7 +305,7 @@ describe('waitUntilLive, no commit targeted', () => {
       dependencies,
     ).catch((e: unknown) => e);
 
-    expect(error).toBeInstanceOf(WaitError);
+    expect(error).toBeInstanceOf(NotLive);
     expect((error as Error).message).toMatch(/after 4 failed checks in a row.*502/s);
     expect(polls()).toHaveLength(4);
   });
@@ -360,11 +377,8 @@ describe('waitUntilLive, revisions and commits (issue 9)', () => {
     emu.setOptions({ buildPolls: 2 });
     emu.push(REPO, 'main', NEW);
 
-    const { deployment: live, verdict } = await waitUntilLive(
-      deployment,
-      goal,
-      options(600_000),
-      dependencies,
+    const { deployment: live, verdict } = await liveEnd(
+      waitUntilLive(deployment, goal, options(600_000), dependencies),
     );
 
     expect(live.source_revision_config.repo_commit_sha).toBe(NEW);
@@ -378,11 +392,11 @@ describe('waitUntilLive, revisions and commits (issue 9)', () => {
     emu.push(REPO, 'main', NEW, { fail: true });
     const failed = emu.revisions(deployment.id).at(-1)!;
 
-    const error = await waitUntilLive(deployment, goal, options(20_000), dependencies).catch(
-      (e: unknown) => e,
-    );
+    const error = await liveEnd(
+      waitUntilLive(deployment, goal, options(20_000), dependencies),
+    ).catch((e: unknown) => e);
 
-    expect(error).toBeInstanceOf(WaitError);
+    expect(error).toBeInstanceOf(NotLive);
     expect((error as Error).message).toContain(
       `the latest revision ${failed.id} is not active yet (revision ${deployment.active_revision_id} still is; if it stays so, its build may have failed)`,
     );
@@ -394,11 +408,8 @@ describe('waitUntilLive, revisions and commits (issue 9)', () => {
     emu.push(REPO, 'main', NEW);
     emu.push(REPO, 'main', NEWER);
 
-    const { deployment: live, verdict } = await waitUntilLive(
-      deployment,
-      goal,
-      options(600_000),
-      dependencies,
+    const { deployment: live, verdict } = await liveEnd(
+      waitUntilLive(deployment, goal, options(600_000), dependencies),
     );
 
     expect(verdict.supersededBy).toBe(NEWER);
@@ -413,9 +424,9 @@ describe('waitUntilLive, revisions and commits (issue 9)', () => {
   it("times out naming the target, the latest revision's commit and the branch when no push came", async () => {
     const { deployment, goal } = liveOn(OLD);
 
-    const error = await waitUntilLive(deployment, goal, options(5_000), dependencies).catch(
-      (e: unknown) => e,
-    );
+    const error = await liveEnd(
+      waitUntilLive(deployment, goal, options(5_000), dependencies),
+    ).catch((e: unknown) => e);
 
     expect((error as Error).message).toContain(
       `the latest revision is for commit ${OLD.slice(0, 12)}, not the target ${NEW.slice(0, 12)} of branch main`,
