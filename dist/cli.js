@@ -29077,7 +29077,7 @@ __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __we
 /* harmony import */ var node_url__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(3136);
 /* harmony import */ var node_url__WEBPACK_IMPORTED_MODULE_2___default = /*#__PURE__*/__nccwpck_require__.n(node_url__WEBPACK_IMPORTED_MODULE_2__);
 /* harmony import */ var _inputs_bounded_read_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(4033);
-/* harmony import */ var _main_js__WEBPACK_IMPORTED_MODULE_4__ = __nccwpck_require__(1184);
+/* harmony import */ var _main_js__WEBPACK_IMPORTED_MODULE_4__ = __nccwpck_require__(5594);
 /* harmony import */ var _pipe_end_js__WEBPACK_IMPORTED_MODULE_5__ = __nccwpck_require__(2884);
 /** The command's entry (dist/cli.js, the package's bin): wires the process to `main`, nothing else. */
 
@@ -29132,7 +29132,7 @@ __webpack_async_result__();
 
 /***/ }),
 
-/***/ 1184:
+/***/ 5594:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -50560,12 +50560,49 @@ function sharedWork(access, io, events) {
     };
 }
 
+;// CONCATENATED MODULE: ./src/run/flows/each-agent.ts
+/**
+ * Running every agent of a manifest at once, the one way every entry does it (deploy, plan,
+ * retire, status): each agent's run as if it were alone, its events tagged with its key, over
+ * the work the agents share (shared-work.ts: a few find at once, one status request a check,
+ * the repository listing once); one agent's failure stops none of the others. Each agent's
+ * end is told (`agent_over`), then the end of all (`agents_over`), once the manifest's
+ * outputs are set.
+ */
+
+
+/**
+ * Runs `runOne` for every agent at once over what they share; the outcomes, in the
+ * manifest's order, once every agent's run is over.
+ */
+async function eachAgent(agents, { io, events, access, }, runOne, table = {}) {
+    const share = sharedWork(access, io, events);
+    const outcomes = await Promise.all(agents.map(async (agent) => {
+        const own = table.viewOf?.(agent);
+        const views = [...agentViews(io.views, agent.key), ...(own === undefined ? [] : [own])];
+        const outcome = await runOne(agent, { ...io, views }, share);
+        table.ended?.(agent, outcome);
+        events.emit({
+            kind: 'agent_over',
+            agent: agent.key,
+            ...(outcome.failure === undefined ? {} : { failure: outcome.failure }),
+        });
+        return outcome;
+    }));
+    table.allEnded?.(outcomes);
+    events.emit({ kind: 'agents_over' });
+    await events.settled();
+    return outcomes;
+}
+
 ;// CONCATENATED MODULE: ./src/run/flows/agents-run.ts
 
 
 
 
 
+/** No service to share when the manifest has no agent (it always has one). */
+const NO_ACCESS = { apiUrl: '', headers: {} };
 /** The manifest's outputs, set again as any agent's change: each agent's entry, by key. */
 class AgentsTable {
     #entries = new Map();
@@ -50587,7 +50624,7 @@ class AgentsTable {
         };
     }
     /** The agent's run ended: its failure, if any, joins its entry. */
-    ended(agent, failure) {
+    ended(agent, { failure }) {
         this.#set(agent, agentEntry(agent.spec.name, this.#known.get(agent.key), failure));
     }
     #set(agent, entry) {
@@ -50610,34 +50647,11 @@ function partsOf(agents, outcomes) {
         return { key: agent.key, summary };
     });
 }
-/**
- * Runs `runOne` for every agent of the manifest at once, over what they
- * share, each agent's events tagged with its key; sets the manifest's
- * outputs (`deployments`, `live`) as each agent's change; the outcomes, in
- * the manifest's order, once every agent's run is over.
- */
-async function eachAgent(agents, io, runOne) {
-    const events = new RunEvents(io.views, io.redact);
-    const table = new AgentsTable(agents, (outputs) => events.emit({ kind: 'outputs', outputs }));
-    const share = sharedWork(agents[0]?.spec ?? { apiUrl: '', headers: {} }, io, events);
-    const outcomes = await Promise.all(agents.map(async (agent) => {
-        const views = [...agentViews(io.views, agent.key), table.viewOf(agent)];
-        const outcome = await runOne(agent, { ...io, views }, share);
-        table.ended(agent, outcome.failure);
-        events.emit({
-            kind: 'agent_over',
-            agent: agent.key,
-            ...(outcome.failure === undefined ? {} : { failure: outcome.failure }),
-        });
-        return outcome;
-    }));
-    events.emit({ kind: 'agents_over' });
-    await events.settled();
-    return outcomes;
-}
 /** Deploys every agent of the manifest; never throws: how it ended is in the outcome. */
 async function deployAgents(asked, io) {
-    const outcomes = await eachAgent(asked.agents, io, (agent, agentIo, share) => pipeline(agent.spec, agentIo, share));
+    const events = new RunEvents(io.views, io.redact);
+    const table = new AgentsTable(asked.agents, (outputs) => events.emit({ kind: 'outputs', outputs }));
+    const outcomes = await eachAgent(asked.agents, { io, events, access: asked.agents[0]?.spec ?? NO_ACCESS }, (agent, agentIo, share) => pipeline(agent.spec, agentIo, share), table);
     return {
         ...failureOfAgents(asked.agents, outcomes),
         summary: { kind: 'agents', source: asked.source, agents: partsOf(asked.agents, outcomes) },
@@ -50887,6 +50901,7 @@ async function planned({ spec, onChange }, io, events, shared) {
 
 
 
+
 /** The manifest's plan outputs, set once every agent's plan is over. */
 class PlansTable {
     #plans = new Map();
@@ -50925,21 +50940,18 @@ async function planAgents(asked, io) {
         kind: 'outputs',
         outputs: { plan: '', 'deployment-id': '', status: '', ...outputs },
     }));
-    const share = sharedWork(asked.agents[0]?.spec ?? { apiUrl: '', headers: {} }, io, events);
-    const outcomes = await Promise.all(asked.agents.map(async (agent) => {
-        const views = [...agentViews(io.views, agent.key), table.viewOf(agent)];
+    const outcomes = await eachAgent(asked.agents, { io, events, access: asked.agents[0]?.spec ?? NO_ACCESS }, async (agent, agentIo, share) => {
         const release = await share.take();
         try {
-            const request = { spec: agent.spec, onChange: asked.onChange };
-            return await runPlan(request, { ...io, views }, share.dependencies);
+            return await runPlan({ spec: agent.spec, onChange: asked.onChange }, agentIo, share.dependencies);
         }
         finally {
             release();
         }
-    }));
-    table.ended(asked.agents, outcomes);
-    events.emit({ kind: 'agents_over' });
-    await events.settled();
+    }, {
+        viewOf: (agent) => table.viewOf(agent),
+        allEnded: (all) => table.ended(asked.agents, all),
+    });
     const agents = asked.agents.map((agent, index) => {
         const outcome = outcomes[index];
         const summary = outcome?.summary;
@@ -51102,9 +51114,12 @@ async function status_run_status(request, io, share) {
 
 
 
+
+
 /** Looks every agent's deployment up; never throws: how it ended is in the outcome. */
 async function statusAgents(asked, io) {
-    const outcomes = await eachAgent(asked.agents, io, (agent, agentIo, share) => status_run_status(agent.spec, agentIo, share));
+    const events = new RunEvents(io.views, io.redact);
+    const outcomes = await eachAgent(asked.agents, { io, events, access: asked.agents[0]?.spec ?? NO_ACCESS }, (agent, agentIo, share) => status_run_status(agent.spec, agentIo, share), new AgentsTable(asked.agents, (outputs) => events.emit({ kind: 'outputs', outputs })));
     // An agent whose deployment was not found has no summary of its own: its row shows its name
     // and why (the agents' table shows no source, which status does not know then).
     const agents = asked.agents.map((agent, index) => {

@@ -65288,12 +65288,49 @@ function sharedWork(access, io, events) {
     };
 }
 
+;// CONCATENATED MODULE: ./src/run/flows/each-agent.ts
+/**
+ * Running every agent of a manifest at once, the one way every entry does it (deploy, plan,
+ * retire, status): each agent's run as if it were alone, its events tagged with its key, over
+ * the work the agents share (shared-work.ts: a few find at once, one status request a check,
+ * the repository listing once); one agent's failure stops none of the others. Each agent's
+ * end is told (`agent_over`), then the end of all (`agents_over`), once the manifest's
+ * outputs are set.
+ */
+
+
+/**
+ * Runs `runOne` for every agent at once over what they share; the outcomes, in the
+ * manifest's order, once every agent's run is over.
+ */
+async function eachAgent(agents, { io, events, access, }, runOne, table = {}) {
+    const share = sharedWork(access, io, events);
+    const outcomes = await Promise.all(agents.map(async (agent) => {
+        const own = table.viewOf?.(agent);
+        const views = [...agentViews(io.views, agent.key), ...(own === undefined ? [] : [own])];
+        const outcome = await runOne(agent, { ...io, views }, share);
+        table.ended?.(agent, outcome);
+        events.emit({
+            kind: 'agent_over',
+            agent: agent.key,
+            ...(outcome.failure === undefined ? {} : { failure: outcome.failure }),
+        });
+        return outcome;
+    }));
+    table.allEnded?.(outcomes);
+    events.emit({ kind: 'agents_over' });
+    await events.settled();
+    return outcomes;
+}
+
 ;// CONCATENATED MODULE: ./src/run/flows/agents-run.ts
 
 
 
 
 
+/** No service to share when the manifest has no agent (it always has one). */
+const NO_ACCESS = { apiUrl: '', headers: {} };
 /** The manifest's outputs, set again as any agent's change: each agent's entry, by key. */
 class AgentsTable {
     #entries = new Map();
@@ -65315,7 +65352,7 @@ class AgentsTable {
         };
     }
     /** The agent's run ended: its failure, if any, joins its entry. */
-    ended(agent, failure) {
+    ended(agent, { failure }) {
         this.#set(agent, agentEntry(agent.spec.name, this.#known.get(agent.key), failure));
     }
     #set(agent, entry) {
@@ -65338,34 +65375,11 @@ function partsOf(agents, outcomes) {
         return { key: agent.key, summary };
     });
 }
-/**
- * Runs `runOne` for every agent of the manifest at once, over what they
- * share, each agent's events tagged with its key; sets the manifest's
- * outputs (`deployments`, `live`) as each agent's change; the outcomes, in
- * the manifest's order, once every agent's run is over.
- */
-async function eachAgent(agents, io, runOne) {
-    const events = new RunEvents(io.views, io.redact);
-    const table = new AgentsTable(agents, (outputs) => events.emit({ kind: 'outputs', outputs }));
-    const share = sharedWork(agents[0]?.spec ?? { apiUrl: '', headers: {} }, io, events);
-    const outcomes = await Promise.all(agents.map(async (agent) => {
-        const views = [...agentViews(io.views, agent.key), table.viewOf(agent)];
-        const outcome = await runOne(agent, { ...io, views }, share);
-        table.ended(agent, outcome.failure);
-        events.emit({
-            kind: 'agent_over',
-            agent: agent.key,
-            ...(outcome.failure === undefined ? {} : { failure: outcome.failure }),
-        });
-        return outcome;
-    }));
-    events.emit({ kind: 'agents_over' });
-    await events.settled();
-    return outcomes;
-}
 /** Deploys every agent of the manifest; never throws: how it ended is in the outcome. */
 async function deployAgents(asked, io) {
-    const outcomes = await eachAgent(asked.agents, io, (agent, agentIo, share) => pipeline(agent.spec, agentIo, share));
+    const events = new RunEvents(io.views, io.redact);
+    const table = new AgentsTable(asked.agents, (outputs) => events.emit({ kind: 'outputs', outputs }));
+    const outcomes = await eachAgent(asked.agents, { io, events, access: asked.agents[0]?.spec ?? NO_ACCESS }, (agent, agentIo, share) => pipeline(agent.spec, agentIo, share), table);
     return {
         ...failureOfAgents(asked.agents, outcomes),
         summary: { kind: 'agents', source: asked.source, agents: partsOf(asked.agents, outcomes) },
@@ -66100,6 +66114,7 @@ async function planned({ spec, onChange }, io, events, shared) {
 
 
 
+
 /** The manifest's plan outputs, set once every agent's plan is over. */
 class PlansTable {
     #plans = new Map();
@@ -66138,21 +66153,18 @@ async function planAgents(asked, io) {
         kind: 'outputs',
         outputs: { plan: '', 'deployment-id': '', status: '', ...outputs },
     }));
-    const share = sharedWork(asked.agents[0]?.spec ?? { apiUrl: '', headers: {} }, io, events);
-    const outcomes = await Promise.all(asked.agents.map(async (agent) => {
-        const views = [...agentViews(io.views, agent.key), table.viewOf(agent)];
+    const outcomes = await eachAgent(asked.agents, { io, events, access: asked.agents[0]?.spec ?? NO_ACCESS }, async (agent, agentIo, share) => {
         const release = await share.take();
         try {
-            const request = { spec: agent.spec, onChange: asked.onChange };
-            return await runPlan(request, { ...io, views }, share.dependencies);
+            return await runPlan({ spec: agent.spec, onChange: asked.onChange }, agentIo, share.dependencies);
         }
         finally {
             release();
         }
-    }));
-    table.ended(asked.agents, outcomes);
-    events.emit({ kind: 'agents_over' });
-    await events.settled();
+    }, {
+        viewOf: (agent) => table.viewOf(agent),
+        allEnded: (all) => table.ended(asked.agents, all),
+    });
     const agents = asked.agents.map((agent, index) => {
         const outcome = outcomes[index];
         const summary = outcome?.summary;
@@ -66869,12 +66881,10 @@ async function retireAgents(asked, io) {
     const { source, agents, ...access } = asked;
     const events = new RunEvents(io.views, io.redact);
     const table = new RetiredTable();
-    const share = sharedWork(access, io, events);
     const together = io.retiredAgents === undefined
         ? undefined
         : new RetiredTogether(agents.map(({ key }) => key), io.retiredAgents);
-    const outcomes = await Promise.all(agents.map(async (agent) => {
-        const views = [...agentViews(io.views, agent.key), table.viewOf(agent)];
+    const outcomes = await eachAgent(agents, { io, events, access }, async (agent, agentIo, share) => {
         const taken = await share.take();
         let held = true;
         // The slot goes back once the agent is looked up: the others' lookups need it.
@@ -66885,17 +66895,20 @@ async function retireAgents(asked, io) {
         };
         const retired = together?.retiredOf(agent.key, release) ?? io.retired;
         try {
-            return await runRetire({ ...access, name: agent.name }, { ...io, views, ...(retired === undefined ? {} : { retired }) });
+            return await runRetire({ ...access, name: agent.name }, { ...agentIo, ...(retired === undefined ? {} : { retired }) });
         }
         finally {
             release();
             together?.over(agent.key);
         }
-    }));
+    }, {
+        viewOf: (agent) => table.viewOf(agent),
+        allEnded: (all) => {
+            const retirements = retire_agents_partsOf(all).map((part) => part.retirement);
+            events.emit({ kind: 'outputs', outputs: table.outputs(agents, retirements) });
+        },
+    });
     const parts = retire_agents_partsOf(outcomes);
-    const retirements = parts.map((part) => part.retirement);
-    events.emit({ kind: 'outputs', outputs: table.outputs(agents, retirements) });
-    await events.settled();
     return {
         ...failureOfAgents(agents, outcomes),
         summary: { kind: 'agents-retire', source, agents: parts },

@@ -8,13 +8,13 @@
  * manifest's, keyed by agent; each agent's events carry its key.
  */
 import type { DeploySpec } from '../../inputs/deploy-spec.js';
-import { agentViews, RunEvents, type EventView } from '../ports/events.js';
+import { RunEvents, type EventView } from '../ports/events.js';
 import type { RunnerIO, RunOutcome } from '../ports/runner.js';
 import type { AgentPart, DeploySummary } from '../ports/summaries.js';
 import { agentEntry, agentsOutputs, type AgentEntry } from '../decisions/agents-report.js';
 import { failureOfAgents } from './agents-failure.js';
-import { pipeline, type SharedWork } from './pipeline.js';
-import { sharedWork } from './shared-work.js';
+import { pipeline } from './pipeline.js';
+import { eachAgent } from './each-agent.js';
 
 /** One agent of the manifest: its key, its name, and what its deploy is asked to do. */
 export interface AgentToDeploy {
@@ -37,11 +37,14 @@ export interface ManifestAgent {
   spec: Pick<DeploySpec, 'name' | 'apiUrl' | 'headers'>;
 }
 
+/** No service to share when the manifest has no agent (it always has one). */
+export const NO_ACCESS = { apiUrl: '', headers: {} };
+
 /** Where the manifest's outputs go. */
 type SetOutputs = (outputs: Readonly<Record<string, string>>) => void;
 
 /** The manifest's outputs, set again as any agent's change: each agent's entry, by key. */
-class AgentsTable {
+export class AgentsTable {
   readonly #entries = new Map<string, AgentEntry>();
   /** Each agent's deployment as far as its run knows it. */
   readonly #known = new Map<string, DeploySummary>();
@@ -62,7 +65,7 @@ class AgentsTable {
   }
 
   /** The agent's run ended: its failure, if any, joins its entry. */
-  ended(agent: ManifestAgent, failure: string | undefined): void {
+  ended(agent: ManifestAgent, { failure }: RunOutcome): void {
     this.#set(agent, agentEntry(agent.spec.name, this.#known.get(agent.key), failure));
   }
 
@@ -89,42 +92,17 @@ function partsOf(agents: readonly AgentToDeploy[], outcomes: readonly RunOutcome
   });
 }
 
-/**
- * Runs `runOne` for every agent of the manifest at once, over what they
- * share, each agent's events tagged with its key; sets the manifest's
- * outputs (`deployments`, `live`) as each agent's change; the outcomes, in
- * the manifest's order, once every agent's run is over.
- */
-export async function eachAgent<A extends ManifestAgent>(
-  agents: readonly A[],
-  io: RunnerIO,
-  runOne: (agent: A, io: RunnerIO, share: SharedWork) => Promise<RunOutcome>,
-): Promise<RunOutcome[]> {
-  const events = new RunEvents(io.views, io.redact);
-  const table = new AgentsTable(agents, (outputs) => events.emit({ kind: 'outputs', outputs }));
-  const share = sharedWork(agents[0]?.spec ?? { apiUrl: '', headers: {} }, io, events);
-  const outcomes = await Promise.all(
-    agents.map(async (agent) => {
-      const views = [...agentViews(io.views, agent.key), table.viewOf(agent)];
-      const outcome = await runOne(agent, { ...io, views }, share);
-      table.ended(agent, outcome.failure);
-      events.emit({
-        kind: 'agent_over',
-        agent: agent.key,
-        ...(outcome.failure === undefined ? {} : { failure: outcome.failure }),
-      });
-      return outcome;
-    }),
-  );
-  events.emit({ kind: 'agents_over' });
-  await events.settled();
-  return outcomes;
-}
-
 /** Deploys every agent of the manifest; never throws: how it ended is in the outcome. */
 export async function deployAgents(asked: AgentsToDeploy, io: RunnerIO): Promise<RunOutcome> {
-  const outcomes = await eachAgent(asked.agents, io, (agent, agentIo, share) =>
-    pipeline(agent.spec, agentIo, share),
+  const events = new RunEvents(io.views, io.redact);
+  const table = new AgentsTable(asked.agents, (outputs) =>
+    events.emit({ kind: 'outputs', outputs }),
+  );
+  const outcomes = await eachAgent<AgentToDeploy, RunOutcome>(
+    asked.agents,
+    { io, events, access: asked.agents[0]?.spec ?? NO_ACCESS },
+    (agent, agentIo, share) => pipeline(agent.spec, agentIo, share),
+    table,
   );
   return {
     ...failureOfAgents(asked.agents, outcomes),

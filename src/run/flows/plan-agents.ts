@@ -8,14 +8,14 @@
  * `agents_over` ends them all (the manifest's one comment is written then).
  */
 import type { OnChange } from '../../inputs/parsers.js';
-import { agentViews, RunEvents, type EventView } from '../ports/events.js';
+import { RunEvents, type EventView } from '../ports/events.js';
 import type { RunnerIO, RunOutcome } from '../ports/runner.js';
 import type { AgentPlanPart } from '../ports/summaries.js';
 import { agentsPlanOutputs, type AgentPlan } from '../decisions/agents-plan-report.js';
-import type { AgentToDeploy } from './agents-run.js';
+import { NO_ACCESS, type AgentToDeploy } from './agents-run.js';
+import { eachAgent } from './each-agent.js';
 import { failureOfAgents } from './agents-failure.js';
 import { runPlan } from './plan-run.js';
-import { sharedWork } from './shared-work.js';
 
 /** What a plan of several agents is asked to do. */
 export interface AgentsToPlan {
@@ -70,22 +70,26 @@ export async function planAgents(asked: AgentsToPlan, io: RunnerIO): Promise<Run
       outputs: { plan: '', 'deployment-id': '', status: '', ...outputs },
     }),
   );
-  const share = sharedWork(asked.agents[0]?.spec ?? { apiUrl: '', headers: {} }, io, events);
-  const outcomes = await Promise.all(
-    asked.agents.map(async (agent) => {
-      const views = [...agentViews(io.views, agent.key), table.viewOf(agent)];
+  const outcomes = await eachAgent(
+    asked.agents,
+    { io, events, access: asked.agents[0]?.spec ?? NO_ACCESS },
+    async (agent, agentIo, share) => {
       const release = await share.take();
       try {
-        const request = { spec: agent.spec, onChange: asked.onChange };
-        return await runPlan(request, { ...io, views }, share.dependencies);
+        return await runPlan(
+          { spec: agent.spec, onChange: asked.onChange },
+          agentIo,
+          share.dependencies,
+        );
       } finally {
         release();
       }
-    }),
+    },
+    {
+      viewOf: (agent) => table.viewOf(agent),
+      allEnded: (all) => table.ended(asked.agents, all),
+    },
   );
-  table.ended(asked.agents, outcomes);
-  events.emit({ kind: 'agents_over' });
-  await events.settled();
   const agents: AgentPlanPart[] = asked.agents.map((agent, index) => {
     const outcome = outcomes[index];
     const summary = outcome?.summary;

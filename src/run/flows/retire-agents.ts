@@ -9,7 +9,7 @@
  * agent's events carry its key.
  */
 import type { RetireRequest } from '../../inputs/retire-inputs.js';
-import { agentViews, RunEvents, type EventView } from '../ports/events.js';
+import { RunEvents, type EventView } from '../ports/events.js';
 import type {
   AgentRetireReport,
   ReportAgentsRetired,
@@ -20,7 +20,7 @@ import type { RunnerIO, RunOutcome } from '../ports/runner.js';
 import type { RetireSummary } from '../ports/summaries.js';
 import { failureOfAgents } from './agents-failure.js';
 import { runRetire } from './retire-run.js';
-import { sharedWork } from './shared-work.js';
+import { eachAgent } from './each-agent.js';
 
 /** One agent's preview: its key, and its deployment's name (the step's template filled). */
 export interface AgentToRetire {
@@ -134,7 +134,6 @@ export async function retireAgents(asked: AgentsToRetire, io: RunnerIO): Promise
   const { source, agents, ...access } = asked;
   const events = new RunEvents(io.views, io.redact);
   const table = new RetiredTable();
-  const share = sharedWork(access, io, events);
   const together =
     io.retiredAgents === undefined
       ? undefined
@@ -142,9 +141,10 @@ export async function retireAgents(asked: AgentsToRetire, io: RunnerIO): Promise
           agents.map(({ key }) => key),
           io.retiredAgents,
         );
-  const outcomes = await Promise.all(
-    agents.map(async (agent) => {
-      const views = [...agentViews(io.views, agent.key), table.viewOf(agent)];
+  const outcomes = await eachAgent(
+    agents,
+    { io, events, access },
+    async (agent, agentIo, share) => {
       const taken = await share.take();
       let held = true;
       // The slot goes back once the agent is looked up: the others' lookups need it.
@@ -156,18 +156,22 @@ export async function retireAgents(asked: AgentsToRetire, io: RunnerIO): Promise
       try {
         return await runRetire(
           { ...access, name: agent.name },
-          { ...io, views, ...(retired === undefined ? {} : { retired }) },
+          { ...agentIo, ...(retired === undefined ? {} : { retired }) },
         );
       } finally {
         release();
         together?.over(agent.key);
       }
-    }),
+    },
+    {
+      viewOf: (agent) => table.viewOf(agent),
+      allEnded: (all) => {
+        const retirements = partsOf(all).map((part) => part.retirement);
+        events.emit({ kind: 'outputs', outputs: table.outputs(agents, retirements) });
+      },
+    },
   );
   const parts = partsOf(outcomes);
-  const retirements = parts.map((part) => part.retirement);
-  events.emit({ kind: 'outputs', outputs: table.outputs(agents, retirements) });
-  await events.settled();
   return {
     ...failureOfAgents(agents, outcomes),
     summary: { kind: 'agents-retire', source, agents: parts },

@@ -6,17 +6,23 @@
  * and the run fails once every agent has finished, naming each that failed.
  * Its outputs and its summary are those of a deploy of the same agents.
  */
-import type { StatusAgentsRequest } from '../../inputs/status-inputs.js';
+import type { AgentLookup, StatusAgentsRequest } from '../../inputs/status-inputs.js';
 import type { RunnerIO, RunOutcome } from '../ports/runner.js';
 import type { AgentPart } from '../ports/summaries.js';
 import { failureOfAgents } from './agents-failure.js';
-import { eachAgent } from './agents-run.js';
+import { RunEvents } from '../ports/events.js';
+import { AgentsTable, NO_ACCESS } from './agents-run.js';
+import { eachAgent } from './each-agent.js';
 import { status } from './status-run.js';
 
 /** Looks every agent's deployment up; never throws: how it ended is in the outcome. */
 export async function statusAgents(asked: StatusAgentsRequest, io: RunnerIO): Promise<RunOutcome> {
-  const outcomes = await eachAgent(asked.agents, io, (agent, agentIo, share) =>
-    status(agent.spec, agentIo, share),
+  const events = new RunEvents(io.views, io.redact);
+  const outcomes = await eachAgent<AgentLookup, RunOutcome>(
+    asked.agents,
+    { io, events, access: asked.agents[0]?.spec ?? NO_ACCESS },
+    (agent, agentIo, share) => status(agent.spec, agentIo, share),
+    new AgentsTable(asked.agents, (outputs) => events.emit({ kind: 'outputs', outputs })),
   );
   // An agent whose deployment was not found has no summary of its own: its row shows its name
   // and why (the agents' table shows no source, which status does not know then).

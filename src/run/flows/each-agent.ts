@@ -1,0 +1,57 @@
+/**
+ * Running every agent of a manifest at once, the one way every entry does it (deploy, plan,
+ * retire, status): each agent's run as if it were alone, its events tagged with its key, over
+ * the work the agents share (shared-work.ts: a few find at once, one status request a check,
+ * the repository listing once); one agent's failure stops none of the others. Each agent's
+ * end is told (`agent_over`), then the end of all (`agents_over`), once the manifest's
+ * outputs are set.
+ */
+import { agentViews, type EventView, type RunEvents } from '../ports/events.js';
+import type { RunnerIO, RunOutcome } from '../ports/runner.js';
+import type { SharedWork } from './pipeline.js';
+import { sharedWork } from './shared-work.js';
+
+/** What follows the agents' runs for the manifest: its outputs, made from each agent's. */
+export interface ManifestTable<A, O> {
+  /** The view of one agent's own events (its outputs, its value). */
+  viewOf?(agent: A): EventView;
+  /** The agent's run is over. */
+  ended?(agent: A, outcome: O): void;
+  /** Every agent's run is over, before the end of all is told. */
+  allEnded?(outcomes: readonly O[]): void;
+}
+
+/**
+ * Runs `runOne` for every agent at once over what they share; the outcomes, in the
+ * manifest's order, once every agent's run is over.
+ */
+export async function eachAgent<A extends { key: string }, O extends RunOutcome>(
+  agents: readonly A[],
+  {
+    io,
+    events,
+    access,
+  }: { io: RunnerIO; events: RunEvents; access: Parameters<typeof sharedWork>[0] },
+  runOne: (agent: A, io: RunnerIO, share: SharedWork) => Promise<O>,
+  table: ManifestTable<A, O> = {},
+): Promise<O[]> {
+  const share = sharedWork(access, io, events);
+  const outcomes = await Promise.all(
+    agents.map(async (agent) => {
+      const own = table.viewOf?.(agent);
+      const views = [...agentViews(io.views, agent.key), ...(own === undefined ? [] : [own])];
+      const outcome = await runOne(agent, { ...io, views }, share);
+      table.ended?.(agent, outcome);
+      events.emit({
+        kind: 'agent_over',
+        agent: agent.key,
+        ...(outcome.failure === undefined ? {} : { failure: outcome.failure }),
+      });
+      return outcome;
+    }),
+  );
+  table.allEnded?.(outcomes);
+  events.emit({ kind: 'agents_over' });
+  await events.settled();
+  return outcomes;
+}
