@@ -50629,7 +50629,7 @@ class AgentsTable {
     }
     #set(agent, entry) {
         this.#entries.set(agent.key, entry);
-        this.#emit(agentsOutputs(this.#entries));
+        this.#emit(agentsOutputs(this.#entries), new Map(this.#entries));
     }
 }
 /** Each agent's part of the summary (an agent whose run had none shows its name only). */
@@ -50650,7 +50650,7 @@ function partsOf(agents, outcomes) {
 /** Deploys every agent of the manifest; never throws: how it ended is in the outcome. */
 async function deployAgents(asked, io) {
     const events = new RunEvents(io.views, io.redact);
-    const table = new AgentsTable(asked.agents, (outputs) => events.emit({ kind: 'outputs', outputs }));
+    const table = new AgentsTable(asked.agents, (outputs, entries) => events.emit({ kind: 'outputs', outputs, entries }));
     const outcomes = await eachAgent(asked.agents, { io, events, access: asked.agents[0]?.spec ?? NO_ACCESS }, (agent, agentIo, share) => pipeline(agent.spec, agentIo, share), table);
     return {
         ...failureOfAgents(asked.agents, outcomes),
@@ -51119,7 +51119,7 @@ async function status_run_status(request, io, share) {
 /** Looks every agent's deployment up; never throws: how it ended is in the outcome. */
 async function statusAgents(asked, io) {
     const events = new RunEvents(io.views, io.redact);
-    const outcomes = await eachAgent(asked.agents, { io, events, access: asked.agents[0]?.spec ?? NO_ACCESS }, (agent, agentIo, share) => status_run_status(agent.spec, agentIo, share), new AgentsTable(asked.agents, (outputs) => events.emit({ kind: 'outputs', outputs })));
+    const outcomes = await eachAgent(asked.agents, { io, events, access: asked.agents[0]?.spec ?? NO_ACCESS }, (agent, agentIo, share) => status_run_status(agent.spec, agentIo, share), new AgentsTable(asked.agents, (outputs, entries) => events.emit({ kind: 'outputs', outputs, entries })));
     // An agent whose deployment was not found has no summary of its own: its row shows its name
     // and why (the agents' table shows no source, which status does not know then).
     const agents = asked.agents.map((agent, index) => {
@@ -53009,16 +53009,6 @@ function outputsDotenv(outputs, maxKeys = DOTENV_LIMIT_VARIABLES) {
 }
 
 ;// CONCATENATED MODULE: ./src/cli/agents-outputs.ts
-/**
- * What a deploy of several agents writes for machines outside GitHub: one
- * `--json` object whose `deployments` holds, for each agent by key, the
- * action's entry for it in its `deployments` output (`name`, `drift-count`…)
- * and the object a deploy of that agent alone would print (its drift list included,
- * `error` when it failed), with `live` true only when every agent is live;
- * and a dotenv report of `DEPLOYMENT_LIVE` and four variables an agent, the
- * most useful first, so that GitLab's limit on the number of variables cuts
- * the least useful ones.
- */
 
 
 
@@ -53146,21 +53136,11 @@ function agentsPlanDotenv(outputs, maxKeys) {
 
 
 
-/** The manifest's `deployments` output, parsed; empty when there is none yet (or it is not JSON). */
-function deploymentsOf(text) {
-    if (text === undefined || text === '')
-        return {};
-    try {
-        const parsed = JSON.parse(text);
-        return typeof parsed === 'object' && parsed !== null ? parsed : {};
-    }
-    catch {
-        return {};
-    }
-}
 class OutputsSeen {
     /** The run's own outputs: a single deploy's, or the manifest's. */
     #outputs = {};
+    /** A manifest's deployments, each agent's entry by key, as its last outputs event gave them. */
+    #entries = new Map();
     /** Each agent's own outputs, by key, in the order the agents first set them. */
     #agents = new Map();
     /** The run is of several agents: its outputs are the manifest's deployments, or its plans. */
@@ -53172,6 +53152,7 @@ class OutputsSeen {
         const { agent } = event;
         if (agent === undefined) {
             this.#outputs = { ...this.#outputs, ...event.outputs };
+            this.#entries = event.entries ?? this.#entries;
             return;
         }
         this.#manifest ??= 'deployments';
@@ -53189,16 +53170,14 @@ class OutputsSeen {
      * entry and failure from there), then any other whose run set outputs.
      */
     #manifestOutputs() {
-        const deployments = deploymentsOf(this.#outputs.deployments);
-        const keys = [...new Set([...Object.keys(deployments), ...this.#agents.keys()])];
+        const keys = [...new Set([...this.#entries.keys(), ...this.#agents.keys()])];
         const agents = keys.map((key) => {
-            const entry = deployments[key] ?? {};
-            const { error } = entry;
+            const entry = this.#entries.get(key);
             return {
                 key,
-                entry,
+                ...(entry === undefined ? {} : { entry }),
                 outputs: this.#agents.get(key) ?? {},
-                ...(typeof error === 'string' ? { error } : {}),
+                ...(entry?.error === undefined ? {} : { error: entry.error }),
             };
         });
         const { live, healthy } = this.#outputs;

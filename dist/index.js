@@ -54849,6 +54849,867 @@ function agentsCommentBody(manifest, states, previous, parts) {
     return [...head, ...rows, ...more, ...tail].join('\n') + '\n';
 }
 
+;// CONCATENATED MODULE: ./src/service/errors.ts
+/** What a failed call to the service raises. */
+
+/** A call to the service failed: names the call, the status and the service's message. */
+class ServiceError extends ActionError {
+    name = 'ServiceError';
+    details;
+    constructor(details) {
+        super(ServiceError.format(details));
+        this.details = details;
+    }
+    get status() {
+        return this.details.status;
+    }
+    get ambiguous() {
+        return this.details.ambiguous === true;
+    }
+    get transient() {
+        return this.details.transient === true;
+    }
+    /** The same failure, counted over `attempts`. */
+    after(attempts) {
+        return attempts > 1 ? new ServiceError({ ...this.details, attempts }) : this;
+    }
+    static format(details) {
+        const { method, path, problem, serviceMessage, requestId, remedy, attempts } = details;
+        const tries = attempts !== undefined && attempts > 1 ? ` after ${attempts} attempts` : '';
+        let message = `${method} ${path} failed${tries}: ${problem}`;
+        if (serviceMessage !== undefined && serviceMessage !== '') {
+            message += serviceMessage.includes('\n')
+                ? `:\n${serviceMessage}`
+                : ` (service said: ${serviceMessage})`;
+        }
+        if (remedy !== undefined)
+            message += `\n${remedy}`;
+        if (requestId !== undefined)
+            message += `\nrequest id: ${requestId}`;
+        return message;
+    }
+}
+
+;// CONCATENATED MODULE: ./src/service/issues.ts
+const PLAIN_KEY = /^[A-Za-z_][A-Za-z0-9_-]*$/;
+/**
+ * A readable path: `source_config.resource_spec`, `resources[0].id`,
+ * `labels["app.kubernetes.io/name"]`; `(root)` when empty.
+ */
+function formatIssuePath(path) {
+    let out = '';
+    for (const segment of path) {
+        if (typeof segment === 'number') {
+            out += `[${segment}]`;
+        }
+        else if (typeof segment === 'string' && PLAIN_KEY.test(segment)) {
+            out += out === '' ? segment : `.${segment}`;
+        }
+        else {
+            out += `[${JSON.stringify(String(segment))}]`;
+        }
+    }
+    return out === '' ? '(root)' : out;
+}
+/**
+ * One line per problem, each starting with the path of the field:
+ * `source_config.resource_spec.min_scal: unknown key` (one line per unknown
+ * key, the key appended to the path) or
+ * `resources[0].id: Invalid input: expected string, received undefined`.
+ */
+function formatZodIssues(error) {
+    const lines = [];
+    for (const issue of error.issues) {
+        if (issue.code === 'unrecognized_keys') {
+            for (const key of issue.keys) {
+                lines.push(`${formatIssuePath([...issue.path, key])}: unknown key`);
+            }
+        }
+        else {
+            lines.push(`${formatIssuePath(issue.path)}: ${issue.message}`);
+        }
+    }
+    return lines;
+}
+
+;// CONCATENATED MODULE: ./src/service/id-answers.ts
+/**
+ * The answer to a status check of several deployments, read record by
+ * record: one record the service garbled is only its own deployment's
+ * answer (ACTION-CONTRACT.md, Corrections v1.6, "One malformed record is
+ * one agent's problem").
+ */
+
+
+
+
+/**
+ * Each id asked, as `records` list it: its record checked alone (vetted),
+ * or why it cannot be taken (a record that fails the schema, or the id
+ * listed twice with different contents). An id nobody asked for is no
+ * answer; an id the answer omits has none. Every record's secret values
+ * are registered first, whatever its shape. `pathOf` names the request
+ * for one id, as a failure of it alone would.
+ */
+function answersByIds(records, ids, vetting, pathOf) {
+    for (const record of records)
+        vetting.hide(record);
+    const unusable = (id, problem) => new ServiceError({
+        method: 'GET',
+        path: pathOf(id),
+        problem: `the answer's record of ${id} ${problem}`,
+    });
+    const asked = new Set(ids);
+    const listed = new Map();
+    const answers = new Map();
+    records.forEach((record, index) => {
+        const id = idOf(record);
+        if (id === undefined || !asked.has(id))
+            return;
+        const text = JSON.stringify(record);
+        const earlier = listed.get(id);
+        if (earlier !== undefined) {
+            if (earlier !== text)
+                answers.set(id, unusable(id, 'is listed twice, with different contents'));
+            return;
+        }
+        listed.set(id, text);
+        const parsed = DeploymentSchema.safeParse(record);
+        if (parsed.success) {
+            answers.set(id, vetting.vet(parsed.data));
+            return;
+        }
+        const issues = formatZodIssues(atIndex(parsed.error, index));
+        const more = issues.length > 5 ? ` (and ${issues.length - 5} more)` : '';
+        const shown = issues.slice(0, 5).join('; ');
+        answers.set(id, unusable(id, `does not match the service's schema: ${shown}${more}`));
+    });
+    return answers;
+}
+/** A record's problems, with the paths they would have in the whole answer (`resources[2].created_at`). */
+function atIndex(error, index) {
+    return new ZodError(error.issues.map((issue) => ({ ...issue, path: ['resources', index, ...issue.path] })));
+}
+/** The `id` a listed record claims, whatever else it holds. */
+function idOf(record) {
+    if (typeof record !== 'object' || record === null || !('id' in record))
+        return undefined;
+    return typeof record.id === 'string' ? record.id : undefined;
+}
+
+;// CONCATENATED MODULE: ./src/service/vet.ts
+/**
+ * What of a deployment the service answers the run passes on. Service text
+ * is untrusted, and two fields reach other systems as they are: `custom_url`
+ * (the `url` output, GitHub's `environment_url`, links) and `repo_commit_sha`
+ * (the `commit-sha` output, a GitLab variable, GitHub's compare). So:
+ *
+ * - `custom_url` only as an address that may be published
+ *   (`publishableAddress`): a password in it is masked at once and the
+ *   address kept without it; anything else is dropped.
+ * - `repo_commit_sha` only as a full 40-hex commit; anything else is dropped.
+ * - no secret value (the step's, or one any deployment holds): `status` is
+ *   redacted here, where it enters, and a `custom_url` that holds one is not
+ *   published at all (no `url` output, no link, no `environment_url`), so
+ *   that no view can forget it.
+ *
+ * Each value dropped or changed is said once a run, not at every poll.
+ *
+ * And every secret value a deployment carries is registered for redaction
+ * (`hide`) the moment its answer is parsed, whichever deployment it is: the
+ * service may echo it in any later message (a page-2 error, a failed
+ * status check's detail), and nothing may print it first.
+ */
+
+
+
+
+/** What of any record may hold secret values, whatever the rest of it is. */
+const RecordSecretsSchema = looseObject({ secrets: array(unknown()) });
+const SecretValueSchema = looseObject({ value: schemas_string() });
+class DeploymentVetting {
+    #logger;
+    #mask;
+    #redact;
+    #said = new Set();
+    /** `redact`: the run's redaction, which knows every value `mask` registered. */
+    constructor(logger, mask, redact = (text) => text) {
+        this.#logger = logger;
+        this.#mask = mask;
+        this.#redact = redact;
+    }
+    /**
+     * Registers the secret values of a deployment the service answered, used
+     * or not, whatever the rest of its record is: one that fails the schema
+     * (a bad `created_at`) still carries them.
+     */
+    hide(record) {
+        const listed = RecordSecretsSchema.safeParse(record);
+        if (!listed.success)
+            return;
+        for (const secret of listed.data.secrets) {
+            const value = SecretValueSchema.safeParse(secret);
+            if (value.success && value.data.value !== '')
+                this.#mask(value.data.value);
+        }
+    }
+    /** The deployment as the run may pass it on (its secret values registered). */
+    vet(deployment) {
+        this.hide(deployment);
+        const url = this.#url(deployment);
+        const commit = this.#commit(deployment);
+        const status = this.#redact(deployment.status);
+        const unchanged = url === deployment.source_config.custom_url &&
+            commit === deployment.source_revision_config.repo_commit_sha &&
+            status === deployment.status;
+        if (unchanged)
+            return deployment;
+        return {
+            ...deployment,
+            status,
+            source_config: { ...deployment.source_config, custom_url: url },
+            source_revision_config: { ...deployment.source_revision_config, repo_commit_sha: commit },
+        };
+    }
+    #url(deployment) {
+        const given = deployment.source_config.custom_url;
+        if (given === undefined || given === null || given === '')
+            return given;
+        const verdict = publishableAddress(given);
+        for (const secret of verdict.removed)
+            this.#mask(secret);
+        if (!verdict.ok) {
+            this.#once(`custom_url-refused:${given}`, `the service's custom_url of '${untrusted(deployment.name)}' is not published: ${verdict.why}`);
+            return null;
+        }
+        // A password is taken out above; any other secret value in the address withholds it all.
+        if (this.#redact(verdict.address) !== verdict.address) {
+            this.#once(`custom_url-secret:${deployment.id}`, `the service's custom_url of '${untrusted(deployment.name)}' holds a secret value: it is not published (no url output, link or environment_url)`);
+            return null;
+        }
+        if (verdict.address === given)
+            return given;
+        this.#once(`custom_url:${verdict.address}`, verdict.hadCredentials
+            ? `the service's custom_url of '${untrusted(deployment.name)}' holds a user or password: it is published without them (the password is masked)`
+            : `the service's custom_url of '${untrusted(deployment.name)}' holds spaces or control characters: it is published as an address parser reads it`);
+        return verdict.address;
+    }
+    #commit(deployment) {
+        const given = deployment.source_revision_config.repo_commit_sha;
+        if (given === undefined || given === null || given === '' || FULL_SHA.test(given))
+            return given;
+        this.#once(`commit:${given}`, `the service's repo_commit_sha of '${untrusted(deployment.name)}' is not a 40-hex commit (${untrusted(given.slice(0, 64))}): it is not passed on`);
+        return null;
+    }
+    #once(key, message) {
+        if (this.#said.has(key))
+            return;
+        this.#said.add(key);
+        this.#logger.warning(message);
+    }
+}
+
+;// CONCATENATED MODULE: ./src/service/listing.ts
+/**
+ * The listing of deployments (`GET /v2/deployments`) as the service pages
+ * it: its filters, what a listing hands back, and the one walk from its
+ * start that every listing and search takes (endpoints.ts).
+ */
+
+/** The listing's path, and the create's. */
+const DEPLOYMENTS = '/v2/deployments';
+/**
+ * Walks the listing from its start, a page of at most `size()` at a time,
+ * each following the offset the service returned, handing `onPage` the
+ * deployments each page adds (one id is one item: a deployment listed
+ * again on a later page, as when the list shifts under the walk, is not
+ * handed on twice). The walk ends at a short or empty page, an offset
+ * that does not advance, or when `onPage` returns false; it resolves to
+ * the offset the service returned last (where the list would go on), and
+ * throws past `maxPages`. A full page that adds no new id (a service that
+ * ignores `offset`) ends the walk with a warning, or, for a walk that must
+ * prove what is absent (`unpaged` given), throws what `unpaged` says:
+ * the rest of the list was never seen. Every item of a page is read, even
+ * past the limit asked: a larger page still holds what the walk looks for.
+ */
+async function walkListing(walk, logger, maxPages) {
+    const seen = new Set();
+    let offset = 0;
+    for (let pages = 1; pages <= maxPages; pages++) {
+        const limit = walk.size();
+        const list = await walk.page(offset, limit);
+        const fresh = list.resources.filter((deployment) => !seen.has(deployment.id));
+        for (const deployment of fresh)
+            seen.add(deployment.id);
+        if (!walk.onPage(fresh) || list.resources.length < limit)
+            return list.offset;
+        if (fresh.length === 0) {
+            if (walk.unpaged !== undefined)
+                throw new ActionError(walk.unpaged(offset));
+            logger.warning(`GET ${DEPLOYMENTS} at offset ${offset} listed only deployments it had already listed: it does not page, so the list is taken to end here`);
+            return list.offset;
+        }
+        if (list.offset <= offset) {
+            logger.warning(`GET ${DEPLOYMENTS} returned offset ${list.offset} after offset ${offset}: it does not advance, so the list is taken to end here`);
+            return list.offset;
+        }
+        offset = list.offset;
+    }
+    throw new ActionError(walk.tooLong());
+}
+
+;// CONCATENATED MODULE: ./src/service/endpoints.ts
+
+
+
+
+
+/** How messages name the create call. */
+const CREATE_CALL = `POST ${DEPLOYMENTS}`;
+/** The largest page the service serves. */
+const PAGE_LIMIT = 100;
+/** Pages read at most in one search: 100,000 deployments that contain the name. */
+const MAX_PAGES = 1_000;
+class Service {
+    #client;
+    #logger;
+    #maxPages;
+    /** Every deployment answered passes through it before the run sees it. */
+    #vetting;
+    constructor(client, logger, options = {}) {
+        this.#client = client;
+        this.#logger = logger;
+        this.#maxPages = options.maxPages ?? MAX_PAGES;
+        this.#vetting = new DeploymentVetting(logger, options.mask ?? (() => { }), options.redact);
+    }
+    /** How the entry names what a remedy points to (its inputs, or its options). */
+    get words() {
+        return this.#client.words;
+    }
+    /** `GET /v1/integrations/forge/codehost/{id}/repos`. */
+    listRepositories(integrationId) {
+        return this.#client.request({
+            method: 'GET',
+            // The id is a validated uuid: nothing else reaches the path.
+            path: `/v1/integrations/forge/codehost/${encodeURIComponent(integrationId)}/repos`,
+            schema: RepositoryListSchema,
+            remedies: {
+                404: `Check ${this.#client.words.integrationId}: the service knows no integration ${integrationId}.`,
+            },
+        });
+    }
+    /**
+     * One page of the listing, each deployment's secret values registered
+     * before anything else can print (vet.ts): the service may echo them in
+     * the next page's error.
+     */
+    async #page(query, options = {}) {
+        const list = await this.#client.request({
+            method: 'GET',
+            path: DEPLOYMENTS,
+            query: { ...query },
+            schema: DeploymentListSchema,
+            ...options,
+        });
+        for (const deployment of list.resources)
+            this.#vetting.hide(deployment);
+        return list;
+    }
+    /** The walk of `walkListing` over this service's pages (its warnings in the run's log). */
+    #walk(filters, size, onPage, tooLong, unpaged) {
+        const page = (offset, limit) => this.#page({ ...filters, limit, offset });
+        return walkListing({ page, size, onPage, tooLong, unpaged }, this.#logger, this.#maxPages);
+    }
+    /**
+     * Every deployment named exactly `name`, in the order listed, each id
+     * once. The service filters by substring only and does not say where the
+     * list ends: the walk ends as `#walk` says; `maxPages` stops a service
+     * that never ends it. What it returns is proof of what is absent (a
+     * create follows an empty answer), so a listing that does not page
+     * fails it rather than end it; `proving: false` (a look-up that only
+     * warns, as after a create) ends it there with a warning instead.
+     */
+    async findByName(name, { proving = true } = {}) {
+        const found = [];
+        await this.#walk({ name_contains: name }, () => PAGE_LIMIT, (fresh) => {
+            for (const deployment of fresh) {
+                if (deployment.name === name)
+                    found.push(this.#vetting.vet(deployment));
+            }
+            return true;
+        }, () => `GET ${DEPLOYMENTS}: no end of the list after ${this.#maxPages} pages of ${PAGE_LIMIT} deployments whose names contain '${name}'; stopped rather than risk creating a duplicate. Use a more distinctive name, or report the service's pagination.`, proving
+            ? (offset) => `GET ${DEPLOYMENTS} at offset ${offset} listed only deployments it had already listed: the listing does not page (it ignores offset), so a deployment named '${name}' may sit beyond them; stopped rather than risk creating a duplicate. Use a more distinctive name, or report the service's pagination.`
+            : undefined);
+        return found;
+    }
+    /**
+     * The deployments `filters` select, in the order listed, each id once, at
+     * most `limit`: pages of 100 (the last one only as large as what is
+     * left), each following the offset the service returned; the list ends as
+     * in `findByName`. With `probe`, a list that reaches `limit` asks for one
+     * more to say whether it goes on (`more`).
+     */
+    async list(filters, limit, { probe = false } = {}) {
+        const deployments = [];
+        const { more } = await this.listPages(filters, limit, (page) => {
+            deployments.push(...page);
+            return true;
+        }, { probe });
+        return { deployments, more };
+    }
+    /**
+     * `list`, each page's deployments handed to `onPage` as the page arrives
+     * and not kept, so a listing's memory does not grow with it (only the ids,
+     * to list each once). When `onPage` returns false the listing ends there:
+     * no further page, no probe.
+     */
+    async listPages(filters, limit, onPage, { probe = false } = {}) {
+        /** The ids handed on: how many, and which ones the probe's answer must go past. */
+        const taken = new Set();
+        const left = () => limit - taken.size;
+        if (limit <= 0)
+            return { count: 0, more: false };
+        let stopped = false;
+        const offset = await this.#walk(filters, () => Math.min(PAGE_LIMIT, left()), (fresh) => {
+            const page = fresh.slice(0, left()).map((deployment) => this.#vetting.vet(deployment));
+            for (const deployment of page)
+                taken.add(deployment.id);
+            stopped = page.length > 0 && !onPage(page);
+            return !stopped && left() > 0;
+        }, () => `GET ${DEPLOYMENTS}: no end of the list after ${this.#maxPages} pages; stopped. Report the service's pagination.`);
+        if (!probe || stopped || left() > 0)
+            return { count: taken.size, more: false };
+        const next = await this.#page({ ...filters, limit: 1, offset });
+        return {
+            count: taken.size,
+            more: next.resources.some((deployment) => !taken.has(deployment.id)),
+        };
+    }
+    /**
+     * `GET /v2/deployments?deployment_ids=ID`: the deployment, or undefined when
+     * the answer does not list it. One attempt: a poll is retried by the next poll.
+     */
+    async getById(id, timeoutMs) {
+        const answer = (await this.#byIds([id], {}, timeoutMs)).get(id);
+        if (answer instanceof ServiceError)
+            throw answer;
+        return answer;
+    }
+    /**
+     * `GET /v2/deployments?deployment_ids=A,B,…&limit=100`: `getById` for up to
+     * 100 ids, by id, each answered on its own: a record that fails the schema
+     * is that id's answer (the error `getById` would throw), not the others'.
+     */
+    getByIds(ids, timeoutMs) {
+        // More is a caller's mistake: one page holds 100.
+        if (ids.length > PAGE_LIMIT)
+            throw new RangeError(`getByIds takes ${ids.length} ids, not ≤ 100`);
+        return this.#byIds(ids, { limit: PAGE_LIMIT }, timeoutMs);
+    }
+    /**
+     * Each id asked, as the answer lists it: its record checked alone
+     * (vetted), or why it cannot be taken (a record that fails the schema,
+     * or the id listed twice with different contents). An id nobody asked
+     * for is no answer; an id the answer omits has none. Every record's
+     * secret values are registered first, whatever its shape.
+     */
+    async #byIds(ids, query, timeoutMs) {
+        const list = await this.#client.request({
+            method: 'GET',
+            path: DEPLOYMENTS,
+            query: { deployment_ids: ids.join(','), ...query },
+            schema: DeploymentBatchSchema,
+            attempts: 1,
+            ...(timeoutMs === undefined ? {} : { timeoutMs }),
+        });
+        return answersByIds(list.resources, ids, this.#vetting, (id) => `${DEPLOYMENTS}?deployment_ids=${id}`);
+    }
+    /**
+     * `POST /v2/deployments`. When the create may have taken effect without an
+     * answer, or the service answers 409, `reconcile` finds what is there.
+     */
+    async create(request, reconcile) {
+        const answered = await this.#client.exchange({
+            method: 'POST',
+            path: DEPLOYMENTS,
+            body: request,
+            schema: DeploymentSchema,
+            idempotent: false,
+            reconcile,
+        });
+        return { ...answered, value: this.#vetting.vet(answered.value) };
+    }
+    /** How a person reads a call, for messages: `GET /v2/deployments?deployment_ids=ID`. */
+    static describeGetById(id) {
+        return `GET ${DEPLOYMENTS}?deployment_ids=${id}`;
+    }
+}
+
+;// CONCATENATED MODULE: ./src/inputs/errors.ts
+/**
+ * What a bad input raises: a parser's `Invalid` (what is wrong with one
+ * value), turned into one `InputError` naming every bad input.
+ */
+
+/**
+ * Thrown by an input's parser: what is wrong with the value, without naming
+ * the input (the declared list knows which input it parses, and turns it
+ * into an `InputError`).
+ */
+class Invalid extends Error {
+    name = 'Invalid';
+}
+/**
+ * Thrown by a parser for an empty value where one is needed: what a secret
+ * the run was not given leaves (a fork's run gets none), so it is not
+ * reported after the problem of the run that explains it.
+ */
+class EmptyValue extends Invalid {
+    name = 'EmptyValue';
+}
+/** Each problem as a line: `input 'name': what is wrong`. */
+function problemLine({ input, problem }) {
+    return `input '${input}': ${problem}`;
+}
+/**
+ * One or more bad inputs, found before any request is sent. A `lead` is a
+ * problem of the run rather than of a value (an empty api key on a fork's
+ * pull request): the message starts with it, and the other problems follow.
+ */
+class errors_InputError extends ActionError {
+    name = 'InputError';
+    /** Every problem, the lead first. */
+    problems;
+    lead;
+    constructor(problems, lead) {
+        const lines = problems.map(problemLine);
+        const list = (heading) => `${heading}\n${lines.map((line) => `  - ${line}`).join('\n')}`;
+        let message;
+        if (lead !== undefined) {
+            message = `Invalid ${problemLine(lead)}`;
+            if (lines.length > 0)
+                message += `\n${list('Other invalid inputs:')}`;
+        }
+        else {
+            message = lines.length === 1 ? `Invalid ${lines[0]}` : list('Invalid inputs:');
+        }
+        super(message);
+        this.problems = lead === undefined ? problems : [lead, ...problems];
+        this.lead = lead;
+    }
+}
+/** Ends a parser with what is wrong with the value. */
+function fail(message) {
+    throw new Invalid(message);
+}
+
+;// CONCATENATED MODULE: ./src/inputs/deploy-spec.ts
+/** The values of the `on-drift` input. */
+const ON_DRIFT_MODES = ['warn', 'fail'];
+
+;// CONCATENATED MODULE: ./src/inputs/parsers.ts
+/**
+ * Parsers of single inputs: pure functions from the input's text to its value
+ * that throw `Invalid` with what is wrong (never naming the input: the
+ * declared list in declared.ts knows which input it parses).
+ * Headers, secrets and `config` have modules of their own.
+ */
+
+
+
+
+
+
+/** The longest a job may run on a hosted runner: a longer wait cannot be meant. */
+const MAX_WAIT_TIMEOUT_SECONDS = 6 * 60 * 60;
+const YAML_TRUE = ['true', 'True', 'TRUE'];
+const YAML_FALSE = ['false', 'False', 'FALSE'];
+const GUID = /^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$/;
+const REPOSITORY = /^([A-Za-z0-9_.-]+)\/([A-Za-z0-9_.-]+)$/;
+const SHORT_SHA = /^[0-9a-fA-F]{4,39}$/;
+/** `parse`, except that an empty input means "not given". */
+function unlessEmpty(parse) {
+    return (raw) => (raw === '' ? undefined : parse(raw));
+}
+/** Any text; empty when not given. */
+function parseText(raw) {
+    return raw;
+}
+/** YAML 1.2 core booleans, as `core.getBooleanInput` reads them. */
+function parseBoolean(raw) {
+    if (YAML_TRUE.includes(raw))
+        return true;
+    if (YAML_FALSE.includes(raw))
+        return false;
+    fail(`must be true or false, got '${raw}'`);
+}
+/**
+ * `text` as an https:// address (http:// only on a loopback host) without
+ * credentials. `example` shows what is expected; `credentials` says where
+ * credentials go instead.
+ */
+function parseWebAddress(text, messages) {
+    let url;
+    try {
+        url = new URL(text);
+    }
+    catch {
+        fail(`is not a valid URL (expected e.g. ${messages.example})`);
+    }
+    const fault = webAddressFault(url);
+    // Checked before anything echoes the URL: credentials in it would leak.
+    if (fault === 'credentials')
+        fail(`must not contain credentials: ${messages.credentials}`);
+    // Shown without its query and fragment: they may carry a key too.
+    const shown = `${url.protocol}//${url.host}${url.pathname}`;
+    if (fault === 'plain-http') {
+        fail(`must use https:// (http:// is allowed only for localhost, 127.0.0.0/8 and [::1]), got '${shown}'`);
+    }
+    if (fault === 'scheme')
+        fail(`must be an https:// URL, got '${shown}'`);
+    return url;
+}
+function parseApiUrl(raw) {
+    if (raw === '')
+        fail('is required (the service base address, e.g. https://api.example.com)');
+    const url = parseWebAddress(raw, {
+        example: 'https://api.example.com',
+        credentials: 'pass them with api-key or headers',
+    });
+    const shown = `${url.protocol}//${url.host}${url.pathname}`;
+    if (url.search !== '' || url.hash !== '') {
+        fail(`must not have a query or fragment: give the base address only, like '${shown}'`);
+    }
+    return `${url.origin}${withoutTrailingSlashes(url.pathname)}`;
+}
+/** `raw` as one of `values`; the message names them all (`a or b`, `one of a, b, c`). */
+function parseOneOf(values, raw) {
+    const value = values.find((candidate) => candidate === raw);
+    if (value !== undefined)
+        return value;
+    const named = values.length === 2 ? values.join(' or ') : `one of ${values.join(', ')}`;
+    fail(`must be ${named}, got '${raw}'`);
+}
+function parseSource(raw) {
+    return parseOneOf(SOURCES, raw);
+}
+/** What `name` says when it is needed and empty. */
+const NAME_REQUIRED = 'is required (the deployment name)';
+function parseName(raw) {
+    if (raw === '')
+        fail(NAME_REQUIRED);
+    if (UNSAFE_IN_AN_INPUT.test(raw))
+        fail('must not contain control characters or line breaks');
+    return raw;
+}
+function parseWaitTimeout(raw) {
+    if (!/^\d+(\.\d+)?$/.test(raw))
+        fail(`must be a positive number of seconds, got '${raw}'`);
+    const seconds = Number(raw);
+    if (!(seconds > 0))
+        fail(`must be a positive number of seconds, got '${raw}'`);
+    if (seconds > MAX_WAIT_TIMEOUT_SECONDS) {
+        fail(`must be at most ${MAX_WAIT_TIMEOUT_SECONDS} seconds (6 hours), got '${raw}'`);
+    }
+    return seconds;
+}
+function parseGuid(raw) {
+    if (!GUID.test(raw))
+        fail(`must be a uuid (like 0f8fad5b-d9cb-469f-a165-70867728950e), got '${raw}'`);
+    return raw.toLowerCase();
+}
+function parseRepository(raw) {
+    const match = REPOSITORY.exec(raw);
+    if (match === null)
+        fail(`must be owner/name, got '${raw}'`);
+    return { owner: match[1] ?? '', name: match[2] ?? '' };
+}
+function parseCommit(raw) {
+    if (raw === 'auto' || raw === 'none')
+        return { kind: raw };
+    if (FULL_SHA.test(raw))
+        return { kind: 'sha', sha: raw.toLowerCase() };
+    if (SHORT_SHA.test(raw)) {
+        // The service records full shas only: a prefix could never be matched.
+        fail(`must be a full 40-character commit sha, got the short sha '${raw}'`);
+    }
+    fail(`must be auto, none or a full 40-character commit sha, got '${raw}'`);
+}
+function parseOnDrift(raw) {
+    return parseOneOf(ON_DRIFT_MODES, raw);
+}
+const ON_CHANGE_MODES = ['none', 'fail'];
+/** `on-change` of the plan: `fail` makes a difference the deploy would not apply fail the step. */
+function parseOnChange(raw) {
+    return parseOneOf(ON_CHANGE_MODES, raw);
+}
+
+;// CONCATENATED MODULE: ./src/inputs/dashboard-url.ts
+/**
+ * The `dashboard-url` input: where a person opens the deployment in the
+ * service, as a URL template with the placeholders `{id}`, `{tenant_id}` and
+ * `{name}`. Checked before any request; filled once the deployment is known.
+ */
+
+
+const PLACEHOLDERS = ['id', 'tenant_id', 'name'];
+/** `{…}` with no brace inside: linear, one pass. */
+const PLACEHOLDER = /\{([^{}]*)\}/g;
+function isPlaceholder(name) {
+    return PLACEHOLDERS.includes(name);
+}
+/** The template with each placeholder replaced by its value, URL-encoded as `encodeURIComponent` does. */
+function fillDashboardUrl(template, values) {
+    return template.replace(PLACEHOLDER, (whole, name) => isPlaceholder(name) ? encodeURIComponent(values[name]) : whole);
+}
+/** The template, once it is known to fill into an https:// (or loopback http://) address. */
+function parseDashboardUrl(raw) {
+    for (const [, name = ''] of raw.matchAll(PLACEHOLDER)) {
+        if (!isPlaceholder(name)) {
+            fail(`has an unknown placeholder {${name}}: the placeholders are {id}, {tenant_id} and {name}`);
+        }
+    }
+    const sample = fillDashboardUrl(raw, { id: 'id', tenant_id: 'tenant', name: 'name' });
+    if (sample.includes('{') || sample.includes('}')) {
+        fail('has a { or } outside a placeholder: the placeholders are {id}, {tenant_id} and {name}');
+    }
+    parseWebAddress(sample, {
+        example: 'https://console.example/deployments/{id}',
+        credentials: 'the address is printed and written to the outputs',
+    });
+    return raw;
+}
+
+;// CONCATENATED MODULE: ./src/run/decisions/report.ts
+/**
+ * What the run hands to later steps: the outputs, and what a dry run
+ * prints. Every secret value is replaced by `***` first. (How the summary
+ * reads is src/views/'s.)
+ */
+
+
+
+/** The names of every output, as action.yml declares them. */
+const OUTPUT_NAMES = (/* unused pure expression or super */ null && ([
+    'deployment-id',
+    'status',
+    'created',
+    'latest-revision-id',
+    'active-revision-id',
+    'repo-url',
+    'repo-ref',
+    'deployment',
+    'live',
+    'healthy',
+    'health-status',
+    'commit-sha',
+    'drift',
+    'url',
+    'dashboard-url',
+    'deployments',
+]));
+/** The deployment with every secret value replaced by `***`. */
+function redactDeployment(deployment) {
+    return {
+        ...deployment,
+        secrets: deployment.secrets.map((secret) => ({ ...secret, value: MASK })),
+    };
+}
+/**
+ * The repository and ref of the deployment (codehost): what was sent when
+ * this run created it (or would), the live values when it was reused.
+ */
+function repositoryOf(result) {
+    if (result.request.source !== 'codehost')
+        return {};
+    const described = result.created || result.deployment === undefined ? result.request : result.deployment;
+    return {
+        url: described.source_config.repo_url ?? undefined,
+        ref: described.source_revision_config.repo_ref ?? undefined,
+    };
+}
+/** The `dashboard-url` template filled for the deployment; undefined without a template. */
+function dashboardUrlOf(template, deployment) {
+    if (template === undefined)
+        return undefined;
+    const { id, tenant_id, name } = deployment;
+    return fillDashboardUrl(template, { id, tenant_id, name });
+}
+/** The outputs known from a deploy result (and, when waited, its latest state). */
+function outputsOf(result, deployment, assessment, dashboardTemplate) {
+    const repository = repositoryOf(result);
+    const outputs = {
+        created: String(result.created),
+        'repo-url': repository.url ?? '',
+        'repo-ref': repository.ref ?? '',
+        live: String(assessment.live),
+        healthy: assessment.health === undefined ? '' : String(assessment.health.ok),
+        'health-status': String(assessment.health?.status ?? ''),
+        drift: JSON.stringify(assessment.drift),
+    };
+    if (deployment === undefined)
+        return outputs;
+    return {
+        ...outputs,
+        'deployment-id': deployment.id,
+        status: deployment.status,
+        'latest-revision-id': deployment.latest_revision_id ?? '',
+        'active-revision-id': deployment.active_revision_id ?? '',
+        deployment: JSON.stringify(redactDeployment(deployment)),
+        'commit-sha': deployment.source_revision_config.repo_commit_sha ?? '',
+        url: deployment.source_config.custom_url ?? '',
+        'dashboard-url': dashboardUrlOf(dashboardTemplate, deployment) ?? '',
+    };
+}
+/** What a dry run prints: the request body, with every secret value replaced by `***`. */
+function dryRunReport(result) {
+    const body = {
+        ...result.request,
+        secrets: result.request.secrets.map((secret) => ({ ...secret, value: MASK })),
+    };
+    const what = result.deployment === undefined
+        ? `dry run: ${CREATE_CALL} would send`
+        : `dry run: '${result.deployment.name}' exists, so nothing would be sent; a create would send`;
+    return `${what}:\n${JSON.stringify(body, null, 2)}`;
+}
+
+;// CONCATENATED MODULE: ./src/run/decisions/agents-report.ts
+
+/**
+ * An agent's entry from its deployment's result as far as its run knows it (none yet: an
+ * empty entry), and its failure once it failed.
+ */
+function agentEntry(name, known, failure) {
+    const deployment = known?.deployment;
+    const health = known?.liveness?.health;
+    return {
+        name,
+        'deployment-id': deployment?.id ?? '',
+        status: deployment?.status ?? '',
+        created: known?.result?.created === true,
+        live: known?.liveness?.live === true,
+        'commit-sha': deployment?.source_revision_config.repo_commit_sha ?? '',
+        url: deployment?.source_config.custom_url ?? '',
+        'dashboard-url': (deployment && dashboardUrlOf(known?.spec.dashboardUrl, deployment)) ?? '',
+        'drift-count': known?.drift?.length ?? 0,
+        healthy: health === undefined ? null : health.ok,
+        'health-status': String(health?.status ?? ''),
+        'github-deployment-id': '',
+        ...(failure === undefined ? {} : { error: failure }),
+    };
+}
+/** The manifest's outputs from every agent's entry, in the manifest's order. */
+function agentsOutputs(entries) {
+    const all = [...entries.values()];
+    const checked = all.filter((entry) => entry.healthy !== null);
+    return {
+        deployments: JSON.stringify(Object.fromEntries(entries)),
+        live: String(all.length > 0 && all.every((entry) => entry.live)),
+        // Empty when no agent was checked; else true only when every agent checked answered.
+        healthy: checked.length === 0 ? '' : String(checked.every((entry) => entry.healthy === true)),
+    };
+}
+
 ;// CONCATENATED MODULE: ./src/github/features/deployment-record.ts
 
 
@@ -54966,6 +55827,17 @@ class DeploymentRecord {
 }
 
 ;// CONCATENATED MODULE: ./src/github/features/agents-records.ts
+/**
+ * The GitHub deployment records of a manifest's deploy. Each agent's
+ * environment is its entry's, else the step's, `{agent}` standing for the
+ * agent's name; the agents whose environment is one text share one record.
+ * An agent alone in its environment is recorded as a single deploy is; a
+ * record shared by several lists every agent and its service id in its
+ * payload, starts once every one of them is found or created (or has
+ * failed: its id null), and ends when all of them are over: `success` only
+ * when every one is live. An empty environment has no record.
+ */
+
 
 
 /** The agent's environment, filled: its entry's, else the step's. */
@@ -55051,20 +55923,19 @@ class SharedRecord {
     }
 }
 /**
- * The manifest's outputs with each agent's `github-deployment-id` in
- * `deployments` (the id of the record covering it); the rest as it is.
+ * The manifest's outputs with each agent's `github-deployment-id` in `deployments` (the id of
+ * the record covering it), rendered again from the deployments' entries; the rest as it is.
  */
-function withRecordIds(outputs, ids) {
-    const deployments = outputs.deployments;
-    if (deployments === undefined || deployments === '' || ids.size === 0)
+function withRecordIds(outputs, entries, ids) {
+    const shown = outputs.deployments;
+    if (shown === undefined || shown === '' || entries === undefined || ids.size === 0) {
         return outputs;
-    const parsed = JSON.parse(deployments);
-    for (const [key, id] of ids) {
-        const entry = parsed[key];
-        if (entry !== undefined)
-            entry['github-deployment-id'] = String(id);
     }
-    return { ...outputs, deployments: JSON.stringify(parsed) };
+    const recorded = new Map([...entries].map(([key, entry]) => {
+        const id = ids.get(key);
+        return [key, id === undefined ? entry : { ...entry, 'github-deployment-id': String(id) }];
+    }));
+    return { ...outputs, deployments: agentsOutputs(recorded).deployments };
 }
 
 ;// CONCATENATED MODULE: ./src/github/features/context.ts
@@ -56256,16 +57127,6 @@ class GitHubApi {
 }
 
 ;// CONCATENATED MODULE: ./src/github/hooks.ts
-/**
- * What every entry's GitHub hooks share: the view and answers the core
- * gets (`GitHubHooks`), what the step hands each entry's hooks
- * (`HookDependencies`), the one GitHub API of a run (one budget), and the
- * lines a run without a token or a repository writes. Each entry passes in
- * its own hooks (deploy-hooks.ts, plan-hooks.ts, retire-hooks.ts,
- * sweep-hooks.ts); nothing talks to GitHub until an event or a question
- * needs it: the features are made then, and Octokit is loaded on their
- * first request, so a run that uses no feature pays nothing for them.
- */
 
 
 /** `make()`, made once, on first use; `made` is what it made, if it was used. */
@@ -56380,9 +57241,9 @@ function agentsDeployHooks(settings, manifest) {
                 return made.made?.api;
             },
             commitOrder: (repository, target, latest) => made.value.orders.ask(repository, target, latest),
-            outputs: (outputs) => {
+            outputs: (outputs, entries) => {
                 const ids = made.made?.report.recordIds;
-                return ids === undefined ? outputs : withRecordIds(outputs, ids);
+                return ids === undefined ? outputs : withRecordIds(outputs, entries, ids);
             },
         };
         if (wanted.some((what) => what !== undefined))
@@ -56445,106 +57306,6 @@ function deployHooks(settings) {
             hooks.view = view;
         return hooks;
     };
-}
-
-;// CONCATENATED MODULE: ./src/inputs/errors.ts
-/**
- * What a bad input raises: a parser's `Invalid` (what is wrong with one
- * value), turned into one `InputError` naming every bad input.
- */
-
-/**
- * Thrown by an input's parser: what is wrong with the value, without naming
- * the input (the declared list knows which input it parses, and turns it
- * into an `InputError`).
- */
-class Invalid extends Error {
-    name = 'Invalid';
-}
-/**
- * Thrown by a parser for an empty value where one is needed: what a secret
- * the run was not given leaves (a fork's run gets none), so it is not
- * reported after the problem of the run that explains it.
- */
-class EmptyValue extends Invalid {
-    name = 'EmptyValue';
-}
-/** Each problem as a line: `input 'name': what is wrong`. */
-function problemLine({ input, problem }) {
-    return `input '${input}': ${problem}`;
-}
-/**
- * One or more bad inputs, found before any request is sent. A `lead` is a
- * problem of the run rather than of a value (an empty api key on a fork's
- * pull request): the message starts with it, and the other problems follow.
- */
-class errors_InputError extends ActionError {
-    name = 'InputError';
-    /** Every problem, the lead first. */
-    problems;
-    lead;
-    constructor(problems, lead) {
-        const lines = problems.map(problemLine);
-        const list = (heading) => `${heading}\n${lines.map((line) => `  - ${line}`).join('\n')}`;
-        let message;
-        if (lead !== undefined) {
-            message = `Invalid ${problemLine(lead)}`;
-            if (lines.length > 0)
-                message += `\n${list('Other invalid inputs:')}`;
-        }
-        else {
-            message = lines.length === 1 ? `Invalid ${lines[0]}` : list('Invalid inputs:');
-        }
-        super(message);
-        this.problems = lead === undefined ? problems : [lead, ...problems];
-        this.lead = lead;
-    }
-}
-/** Ends a parser with what is wrong with the value. */
-function fail(message) {
-    throw new Invalid(message);
-}
-
-;// CONCATENATED MODULE: ./src/service/issues.ts
-const PLAIN_KEY = /^[A-Za-z_][A-Za-z0-9_-]*$/;
-/**
- * A readable path: `source_config.resource_spec`, `resources[0].id`,
- * `labels["app.kubernetes.io/name"]`; `(root)` when empty.
- */
-function formatIssuePath(path) {
-    let out = '';
-    for (const segment of path) {
-        if (typeof segment === 'number') {
-            out += `[${segment}]`;
-        }
-        else if (typeof segment === 'string' && PLAIN_KEY.test(segment)) {
-            out += out === '' ? segment : `.${segment}`;
-        }
-        else {
-            out += `[${JSON.stringify(String(segment))}]`;
-        }
-    }
-    return out === '' ? '(root)' : out;
-}
-/**
- * One line per problem, each starting with the path of the field:
- * `source_config.resource_spec.min_scal: unknown key` (one line per unknown
- * key, the key appended to the path) or
- * `resources[0].id: Invalid input: expected string, received undefined`.
- */
-function formatZodIssues(error) {
-    const lines = [];
-    for (const issue of error.issues) {
-        if (issue.code === 'unrecognized_keys') {
-            for (const key of issue.keys) {
-                lines.push(`${formatIssuePath([...issue.path, key])}: unknown key`);
-            }
-        }
-        else {
-            lines.push(`${formatIssuePath(issue.path)}: ${issue.message}`);
-        }
-    }
-    return lines;
 }
 
 ;// CONCATENATED MODULE: external "node:fs"
@@ -57075,147 +57836,6 @@ function readInputs(declarations, read, run) {
     if (!result.success)
         throw new errors_InputError(issues.map(problemOf));
     return result.data;
-}
-
-;// CONCATENATED MODULE: ./src/inputs/deploy-spec.ts
-/** The values of the `on-drift` input. */
-const ON_DRIFT_MODES = ['warn', 'fail'];
-
-;// CONCATENATED MODULE: ./src/inputs/parsers.ts
-/**
- * Parsers of single inputs: pure functions from the input's text to its value
- * that throw `Invalid` with what is wrong (never naming the input: the
- * declared list in declared.ts knows which input it parses).
- * Headers, secrets and `config` have modules of their own.
- */
-
-
-
-
-
-
-/** The longest a job may run on a hosted runner: a longer wait cannot be meant. */
-const MAX_WAIT_TIMEOUT_SECONDS = 6 * 60 * 60;
-const YAML_TRUE = ['true', 'True', 'TRUE'];
-const YAML_FALSE = ['false', 'False', 'FALSE'];
-const GUID = /^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$/;
-const REPOSITORY = /^([A-Za-z0-9_.-]+)\/([A-Za-z0-9_.-]+)$/;
-const SHORT_SHA = /^[0-9a-fA-F]{4,39}$/;
-/** `parse`, except that an empty input means "not given". */
-function unlessEmpty(parse) {
-    return (raw) => (raw === '' ? undefined : parse(raw));
-}
-/** Any text; empty when not given. */
-function parseText(raw) {
-    return raw;
-}
-/** YAML 1.2 core booleans, as `core.getBooleanInput` reads them. */
-function parseBoolean(raw) {
-    if (YAML_TRUE.includes(raw))
-        return true;
-    if (YAML_FALSE.includes(raw))
-        return false;
-    fail(`must be true or false, got '${raw}'`);
-}
-/**
- * `text` as an https:// address (http:// only on a loopback host) without
- * credentials. `example` shows what is expected; `credentials` says where
- * credentials go instead.
- */
-function parseWebAddress(text, messages) {
-    let url;
-    try {
-        url = new URL(text);
-    }
-    catch {
-        fail(`is not a valid URL (expected e.g. ${messages.example})`);
-    }
-    const fault = webAddressFault(url);
-    // Checked before anything echoes the URL: credentials in it would leak.
-    if (fault === 'credentials')
-        fail(`must not contain credentials: ${messages.credentials}`);
-    // Shown without its query and fragment: they may carry a key too.
-    const shown = `${url.protocol}//${url.host}${url.pathname}`;
-    if (fault === 'plain-http') {
-        fail(`must use https:// (http:// is allowed only for localhost, 127.0.0.0/8 and [::1]), got '${shown}'`);
-    }
-    if (fault === 'scheme')
-        fail(`must be an https:// URL, got '${shown}'`);
-    return url;
-}
-function parseApiUrl(raw) {
-    if (raw === '')
-        fail('is required (the service base address, e.g. https://api.example.com)');
-    const url = parseWebAddress(raw, {
-        example: 'https://api.example.com',
-        credentials: 'pass them with api-key or headers',
-    });
-    const shown = `${url.protocol}//${url.host}${url.pathname}`;
-    if (url.search !== '' || url.hash !== '') {
-        fail(`must not have a query or fragment: give the base address only, like '${shown}'`);
-    }
-    return `${url.origin}${withoutTrailingSlashes(url.pathname)}`;
-}
-/** `raw` as one of `values`; the message names them all (`a or b`, `one of a, b, c`). */
-function parseOneOf(values, raw) {
-    const value = values.find((candidate) => candidate === raw);
-    if (value !== undefined)
-        return value;
-    const named = values.length === 2 ? values.join(' or ') : `one of ${values.join(', ')}`;
-    fail(`must be ${named}, got '${raw}'`);
-}
-function parseSource(raw) {
-    return parseOneOf(SOURCES, raw);
-}
-/** What `name` says when it is needed and empty. */
-const NAME_REQUIRED = 'is required (the deployment name)';
-function parseName(raw) {
-    if (raw === '')
-        fail(NAME_REQUIRED);
-    if (UNSAFE_IN_AN_INPUT.test(raw))
-        fail('must not contain control characters or line breaks');
-    return raw;
-}
-function parseWaitTimeout(raw) {
-    if (!/^\d+(\.\d+)?$/.test(raw))
-        fail(`must be a positive number of seconds, got '${raw}'`);
-    const seconds = Number(raw);
-    if (!(seconds > 0))
-        fail(`must be a positive number of seconds, got '${raw}'`);
-    if (seconds > MAX_WAIT_TIMEOUT_SECONDS) {
-        fail(`must be at most ${MAX_WAIT_TIMEOUT_SECONDS} seconds (6 hours), got '${raw}'`);
-    }
-    return seconds;
-}
-function parseGuid(raw) {
-    if (!GUID.test(raw))
-        fail(`must be a uuid (like 0f8fad5b-d9cb-469f-a165-70867728950e), got '${raw}'`);
-    return raw.toLowerCase();
-}
-function parseRepository(raw) {
-    const match = REPOSITORY.exec(raw);
-    if (match === null)
-        fail(`must be owner/name, got '${raw}'`);
-    return { owner: match[1] ?? '', name: match[2] ?? '' };
-}
-function parseCommit(raw) {
-    if (raw === 'auto' || raw === 'none')
-        return { kind: raw };
-    if (FULL_SHA.test(raw))
-        return { kind: 'sha', sha: raw.toLowerCase() };
-    if (SHORT_SHA.test(raw)) {
-        // The service records full shas only: a prefix could never be matched.
-        fail(`must be a full 40-character commit sha, got the short sha '${raw}'`);
-    }
-    fail(`must be auto, none or a full 40-character commit sha, got '${raw}'`);
-}
-function parseOnDrift(raw) {
-    return parseOneOf(ON_DRIFT_MODES, raw);
-}
-const ON_CHANGE_MODES = ['none', 'fail'];
-/** `on-change` of the plan: `fail` makes a difference the deploy would not apply fail the step. */
-function parseOnChange(raw) {
-    return parseOneOf(ON_CHANGE_MODES, raw);
 }
 
 ;// CONCATENATED MODULE: ./src/github/inputs.ts
@@ -60591,589 +61211,6 @@ function differencesTable(drift, code, wants, has, head = '') {
     };
 }
 
-;// CONCATENATED MODULE: ./src/service/errors.ts
-/** What a failed call to the service raises. */
-
-/** A call to the service failed: names the call, the status and the service's message. */
-class ServiceError extends ActionError {
-    name = 'ServiceError';
-    details;
-    constructor(details) {
-        super(ServiceError.format(details));
-        this.details = details;
-    }
-    get status() {
-        return this.details.status;
-    }
-    get ambiguous() {
-        return this.details.ambiguous === true;
-    }
-    get transient() {
-        return this.details.transient === true;
-    }
-    /** The same failure, counted over `attempts`. */
-    after(attempts) {
-        return attempts > 1 ? new ServiceError({ ...this.details, attempts }) : this;
-    }
-    static format(details) {
-        const { method, path, problem, serviceMessage, requestId, remedy, attempts } = details;
-        const tries = attempts !== undefined && attempts > 1 ? ` after ${attempts} attempts` : '';
-        let message = `${method} ${path} failed${tries}: ${problem}`;
-        if (serviceMessage !== undefined && serviceMessage !== '') {
-            message += serviceMessage.includes('\n')
-                ? `:\n${serviceMessage}`
-                : ` (service said: ${serviceMessage})`;
-        }
-        if (remedy !== undefined)
-            message += `\n${remedy}`;
-        if (requestId !== undefined)
-            message += `\nrequest id: ${requestId}`;
-        return message;
-    }
-}
-
-;// CONCATENATED MODULE: ./src/service/id-answers.ts
-/**
- * The answer to a status check of several deployments, read record by
- * record: one record the service garbled is only its own deployment's
- * answer (ACTION-CONTRACT.md, Corrections v1.6, "One malformed record is
- * one agent's problem").
- */
-
-
-
-
-/**
- * Each id asked, as `records` list it: its record checked alone (vetted),
- * or why it cannot be taken (a record that fails the schema, or the id
- * listed twice with different contents). An id nobody asked for is no
- * answer; an id the answer omits has none. Every record's secret values
- * are registered first, whatever its shape. `pathOf` names the request
- * for one id, as a failure of it alone would.
- */
-function answersByIds(records, ids, vetting, pathOf) {
-    for (const record of records)
-        vetting.hide(record);
-    const unusable = (id, problem) => new ServiceError({
-        method: 'GET',
-        path: pathOf(id),
-        problem: `the answer's record of ${id} ${problem}`,
-    });
-    const asked = new Set(ids);
-    const listed = new Map();
-    const answers = new Map();
-    records.forEach((record, index) => {
-        const id = idOf(record);
-        if (id === undefined || !asked.has(id))
-            return;
-        const text = JSON.stringify(record);
-        const earlier = listed.get(id);
-        if (earlier !== undefined) {
-            if (earlier !== text)
-                answers.set(id, unusable(id, 'is listed twice, with different contents'));
-            return;
-        }
-        listed.set(id, text);
-        const parsed = DeploymentSchema.safeParse(record);
-        if (parsed.success) {
-            answers.set(id, vetting.vet(parsed.data));
-            return;
-        }
-        const issues = formatZodIssues(atIndex(parsed.error, index));
-        const more = issues.length > 5 ? ` (and ${issues.length - 5} more)` : '';
-        const shown = issues.slice(0, 5).join('; ');
-        answers.set(id, unusable(id, `does not match the service's schema: ${shown}${more}`));
-    });
-    return answers;
-}
-/** A record's problems, with the paths they would have in the whole answer (`resources[2].created_at`). */
-function atIndex(error, index) {
-    return new ZodError(error.issues.map((issue) => ({ ...issue, path: ['resources', index, ...issue.path] })));
-}
-/** The `id` a listed record claims, whatever else it holds. */
-function idOf(record) {
-    if (typeof record !== 'object' || record === null || !('id' in record))
-        return undefined;
-    return typeof record.id === 'string' ? record.id : undefined;
-}
-
-;// CONCATENATED MODULE: ./src/service/vet.ts
-/**
- * What of a deployment the service answers the run passes on. Service text
- * is untrusted, and two fields reach other systems as they are: `custom_url`
- * (the `url` output, GitHub's `environment_url`, links) and `repo_commit_sha`
- * (the `commit-sha` output, a GitLab variable, GitHub's compare). So:
- *
- * - `custom_url` only as an address that may be published
- *   (`publishableAddress`): a password in it is masked at once and the
- *   address kept without it; anything else is dropped.
- * - `repo_commit_sha` only as a full 40-hex commit; anything else is dropped.
- * - no secret value (the step's, or one any deployment holds): `status` is
- *   redacted here, where it enters, and a `custom_url` that holds one is not
- *   published at all (no `url` output, no link, no `environment_url`), so
- *   that no view can forget it.
- *
- * Each value dropped or changed is said once a run, not at every poll.
- *
- * And every secret value a deployment carries is registered for redaction
- * (`hide`) the moment its answer is parsed, whichever deployment it is: the
- * service may echo it in any later message (a page-2 error, a failed
- * status check's detail), and nothing may print it first.
- */
-
-
-
-
-/** What of any record may hold secret values, whatever the rest of it is. */
-const RecordSecretsSchema = looseObject({ secrets: array(unknown()) });
-const SecretValueSchema = looseObject({ value: schemas_string() });
-class DeploymentVetting {
-    #logger;
-    #mask;
-    #redact;
-    #said = new Set();
-    /** `redact`: the run's redaction, which knows every value `mask` registered. */
-    constructor(logger, mask, redact = (text) => text) {
-        this.#logger = logger;
-        this.#mask = mask;
-        this.#redact = redact;
-    }
-    /**
-     * Registers the secret values of a deployment the service answered, used
-     * or not, whatever the rest of its record is: one that fails the schema
-     * (a bad `created_at`) still carries them.
-     */
-    hide(record) {
-        const listed = RecordSecretsSchema.safeParse(record);
-        if (!listed.success)
-            return;
-        for (const secret of listed.data.secrets) {
-            const value = SecretValueSchema.safeParse(secret);
-            if (value.success && value.data.value !== '')
-                this.#mask(value.data.value);
-        }
-    }
-    /** The deployment as the run may pass it on (its secret values registered). */
-    vet(deployment) {
-        this.hide(deployment);
-        const url = this.#url(deployment);
-        const commit = this.#commit(deployment);
-        const status = this.#redact(deployment.status);
-        const unchanged = url === deployment.source_config.custom_url &&
-            commit === deployment.source_revision_config.repo_commit_sha &&
-            status === deployment.status;
-        if (unchanged)
-            return deployment;
-        return {
-            ...deployment,
-            status,
-            source_config: { ...deployment.source_config, custom_url: url },
-            source_revision_config: { ...deployment.source_revision_config, repo_commit_sha: commit },
-        };
-    }
-    #url(deployment) {
-        const given = deployment.source_config.custom_url;
-        if (given === undefined || given === null || given === '')
-            return given;
-        const verdict = publishableAddress(given);
-        for (const secret of verdict.removed)
-            this.#mask(secret);
-        if (!verdict.ok) {
-            this.#once(`custom_url-refused:${given}`, `the service's custom_url of '${untrusted(deployment.name)}' is not published: ${verdict.why}`);
-            return null;
-        }
-        // A password is taken out above; any other secret value in the address withholds it all.
-        if (this.#redact(verdict.address) !== verdict.address) {
-            this.#once(`custom_url-secret:${deployment.id}`, `the service's custom_url of '${untrusted(deployment.name)}' holds a secret value: it is not published (no url output, link or environment_url)`);
-            return null;
-        }
-        if (verdict.address === given)
-            return given;
-        this.#once(`custom_url:${verdict.address}`, verdict.hadCredentials
-            ? `the service's custom_url of '${untrusted(deployment.name)}' holds a user or password: it is published without them (the password is masked)`
-            : `the service's custom_url of '${untrusted(deployment.name)}' holds spaces or control characters: it is published as an address parser reads it`);
-        return verdict.address;
-    }
-    #commit(deployment) {
-        const given = deployment.source_revision_config.repo_commit_sha;
-        if (given === undefined || given === null || given === '' || FULL_SHA.test(given))
-            return given;
-        this.#once(`commit:${given}`, `the service's repo_commit_sha of '${untrusted(deployment.name)}' is not a 40-hex commit (${untrusted(given.slice(0, 64))}): it is not passed on`);
-        return null;
-    }
-    #once(key, message) {
-        if (this.#said.has(key))
-            return;
-        this.#said.add(key);
-        this.#logger.warning(message);
-    }
-}
-
-;// CONCATENATED MODULE: ./src/service/listing.ts
-/**
- * The listing of deployments (`GET /v2/deployments`) as the service pages
- * it: its filters, what a listing hands back, and the one walk from its
- * start that every listing and search takes (endpoints.ts).
- */
-
-/** The listing's path, and the create's. */
-const DEPLOYMENTS = '/v2/deployments';
-/**
- * Walks the listing from its start, a page of at most `size()` at a time,
- * each following the offset the service returned, handing `onPage` the
- * deployments each page adds (one id is one item: a deployment listed
- * again on a later page, as when the list shifts under the walk, is not
- * handed on twice). The walk ends at a short or empty page, an offset
- * that does not advance, or when `onPage` returns false; it resolves to
- * the offset the service returned last (where the list would go on), and
- * throws past `maxPages`. A full page that adds no new id (a service that
- * ignores `offset`) ends the walk with a warning, or, for a walk that must
- * prove what is absent (`unpaged` given), throws what `unpaged` says:
- * the rest of the list was never seen. Every item of a page is read, even
- * past the limit asked: a larger page still holds what the walk looks for.
- */
-async function walkListing(walk, logger, maxPages) {
-    const seen = new Set();
-    let offset = 0;
-    for (let pages = 1; pages <= maxPages; pages++) {
-        const limit = walk.size();
-        const list = await walk.page(offset, limit);
-        const fresh = list.resources.filter((deployment) => !seen.has(deployment.id));
-        for (const deployment of fresh)
-            seen.add(deployment.id);
-        if (!walk.onPage(fresh) || list.resources.length < limit)
-            return list.offset;
-        if (fresh.length === 0) {
-            if (walk.unpaged !== undefined)
-                throw new ActionError(walk.unpaged(offset));
-            logger.warning(`GET ${DEPLOYMENTS} at offset ${offset} listed only deployments it had already listed: it does not page, so the list is taken to end here`);
-            return list.offset;
-        }
-        if (list.offset <= offset) {
-            logger.warning(`GET ${DEPLOYMENTS} returned offset ${list.offset} after offset ${offset}: it does not advance, so the list is taken to end here`);
-            return list.offset;
-        }
-        offset = list.offset;
-    }
-    throw new ActionError(walk.tooLong());
-}
-
-;// CONCATENATED MODULE: ./src/service/endpoints.ts
-
-
-
-
-
-/** How messages name the create call. */
-const CREATE_CALL = `POST ${DEPLOYMENTS}`;
-/** The largest page the service serves. */
-const PAGE_LIMIT = 100;
-/** Pages read at most in one search: 100,000 deployments that contain the name. */
-const MAX_PAGES = 1_000;
-class Service {
-    #client;
-    #logger;
-    #maxPages;
-    /** Every deployment answered passes through it before the run sees it. */
-    #vetting;
-    constructor(client, logger, options = {}) {
-        this.#client = client;
-        this.#logger = logger;
-        this.#maxPages = options.maxPages ?? MAX_PAGES;
-        this.#vetting = new DeploymentVetting(logger, options.mask ?? (() => { }), options.redact);
-    }
-    /** How the entry names what a remedy points to (its inputs, or its options). */
-    get words() {
-        return this.#client.words;
-    }
-    /** `GET /v1/integrations/forge/codehost/{id}/repos`. */
-    listRepositories(integrationId) {
-        return this.#client.request({
-            method: 'GET',
-            // The id is a validated uuid: nothing else reaches the path.
-            path: `/v1/integrations/forge/codehost/${encodeURIComponent(integrationId)}/repos`,
-            schema: RepositoryListSchema,
-            remedies: {
-                404: `Check ${this.#client.words.integrationId}: the service knows no integration ${integrationId}.`,
-            },
-        });
-    }
-    /**
-     * One page of the listing, each deployment's secret values registered
-     * before anything else can print (vet.ts): the service may echo them in
-     * the next page's error.
-     */
-    async #page(query, options = {}) {
-        const list = await this.#client.request({
-            method: 'GET',
-            path: DEPLOYMENTS,
-            query: { ...query },
-            schema: DeploymentListSchema,
-            ...options,
-        });
-        for (const deployment of list.resources)
-            this.#vetting.hide(deployment);
-        return list;
-    }
-    /** The walk of `walkListing` over this service's pages (its warnings in the run's log). */
-    #walk(filters, size, onPage, tooLong, unpaged) {
-        const page = (offset, limit) => this.#page({ ...filters, limit, offset });
-        return walkListing({ page, size, onPage, tooLong, unpaged }, this.#logger, this.#maxPages);
-    }
-    /**
-     * Every deployment named exactly `name`, in the order listed, each id
-     * once. The service filters by substring only and does not say where the
-     * list ends: the walk ends as `#walk` says; `maxPages` stops a service
-     * that never ends it. What it returns is proof of what is absent (a
-     * create follows an empty answer), so a listing that does not page
-     * fails it rather than end it; `proving: false` (a look-up that only
-     * warns, as after a create) ends it there with a warning instead.
-     */
-    async findByName(name, { proving = true } = {}) {
-        const found = [];
-        await this.#walk({ name_contains: name }, () => PAGE_LIMIT, (fresh) => {
-            for (const deployment of fresh) {
-                if (deployment.name === name)
-                    found.push(this.#vetting.vet(deployment));
-            }
-            return true;
-        }, () => `GET ${DEPLOYMENTS}: no end of the list after ${this.#maxPages} pages of ${PAGE_LIMIT} deployments whose names contain '${name}'; stopped rather than risk creating a duplicate. Use a more distinctive name, or report the service's pagination.`, proving
-            ? (offset) => `GET ${DEPLOYMENTS} at offset ${offset} listed only deployments it had already listed: the listing does not page (it ignores offset), so a deployment named '${name}' may sit beyond them; stopped rather than risk creating a duplicate. Use a more distinctive name, or report the service's pagination.`
-            : undefined);
-        return found;
-    }
-    /**
-     * The deployments `filters` select, in the order listed, each id once, at
-     * most `limit`: pages of 100 (the last one only as large as what is
-     * left), each following the offset the service returned; the list ends as
-     * in `findByName`. With `probe`, a list that reaches `limit` asks for one
-     * more to say whether it goes on (`more`).
-     */
-    async list(filters, limit, { probe = false } = {}) {
-        const deployments = [];
-        const { more } = await this.listPages(filters, limit, (page) => {
-            deployments.push(...page);
-            return true;
-        }, { probe });
-        return { deployments, more };
-    }
-    /**
-     * `list`, each page's deployments handed to `onPage` as the page arrives
-     * and not kept, so a listing's memory does not grow with it (only the ids,
-     * to list each once). When `onPage` returns false the listing ends there:
-     * no further page, no probe.
-     */
-    async listPages(filters, limit, onPage, { probe = false } = {}) {
-        /** The ids handed on: how many, and which ones the probe's answer must go past. */
-        const taken = new Set();
-        const left = () => limit - taken.size;
-        if (limit <= 0)
-            return { count: 0, more: false };
-        let stopped = false;
-        const offset = await this.#walk(filters, () => Math.min(PAGE_LIMIT, left()), (fresh) => {
-            const page = fresh.slice(0, left()).map((deployment) => this.#vetting.vet(deployment));
-            for (const deployment of page)
-                taken.add(deployment.id);
-            stopped = page.length > 0 && !onPage(page);
-            return !stopped && left() > 0;
-        }, () => `GET ${DEPLOYMENTS}: no end of the list after ${this.#maxPages} pages; stopped. Report the service's pagination.`);
-        if (!probe || stopped || left() > 0)
-            return { count: taken.size, more: false };
-        const next = await this.#page({ ...filters, limit: 1, offset });
-        return {
-            count: taken.size,
-            more: next.resources.some((deployment) => !taken.has(deployment.id)),
-        };
-    }
-    /**
-     * `GET /v2/deployments?deployment_ids=ID`: the deployment, or undefined when
-     * the answer does not list it. One attempt: a poll is retried by the next poll.
-     */
-    async getById(id, timeoutMs) {
-        const answer = (await this.#byIds([id], {}, timeoutMs)).get(id);
-        if (answer instanceof ServiceError)
-            throw answer;
-        return answer;
-    }
-    /**
-     * `GET /v2/deployments?deployment_ids=A,B,…&limit=100`: `getById` for up to
-     * 100 ids, by id, each answered on its own: a record that fails the schema
-     * is that id's answer (the error `getById` would throw), not the others'.
-     */
-    getByIds(ids, timeoutMs) {
-        // More is a caller's mistake: one page holds 100.
-        if (ids.length > PAGE_LIMIT)
-            throw new RangeError(`getByIds takes ${ids.length} ids, not ≤ 100`);
-        return this.#byIds(ids, { limit: PAGE_LIMIT }, timeoutMs);
-    }
-    /**
-     * Each id asked, as the answer lists it: its record checked alone
-     * (vetted), or why it cannot be taken (a record that fails the schema,
-     * or the id listed twice with different contents). An id nobody asked
-     * for is no answer; an id the answer omits has none. Every record's
-     * secret values are registered first, whatever its shape.
-     */
-    async #byIds(ids, query, timeoutMs) {
-        const list = await this.#client.request({
-            method: 'GET',
-            path: DEPLOYMENTS,
-            query: { deployment_ids: ids.join(','), ...query },
-            schema: DeploymentBatchSchema,
-            attempts: 1,
-            ...(timeoutMs === undefined ? {} : { timeoutMs }),
-        });
-        return answersByIds(list.resources, ids, this.#vetting, (id) => `${DEPLOYMENTS}?deployment_ids=${id}`);
-    }
-    /**
-     * `POST /v2/deployments`. When the create may have taken effect without an
-     * answer, or the service answers 409, `reconcile` finds what is there.
-     */
-    async create(request, reconcile) {
-        const answered = await this.#client.exchange({
-            method: 'POST',
-            path: DEPLOYMENTS,
-            body: request,
-            schema: DeploymentSchema,
-            idempotent: false,
-            reconcile,
-        });
-        return { ...answered, value: this.#vetting.vet(answered.value) };
-    }
-    /** How a person reads a call, for messages: `GET /v2/deployments?deployment_ids=ID`. */
-    static describeGetById(id) {
-        return `GET ${DEPLOYMENTS}?deployment_ids=${id}`;
-    }
-}
-
-;// CONCATENATED MODULE: ./src/inputs/dashboard-url.ts
-/**
- * The `dashboard-url` input: where a person opens the deployment in the
- * service, as a URL template with the placeholders `{id}`, `{tenant_id}` and
- * `{name}`. Checked before any request; filled once the deployment is known.
- */
-
-
-const PLACEHOLDERS = ['id', 'tenant_id', 'name'];
-/** `{…}` with no brace inside: linear, one pass. */
-const PLACEHOLDER = /\{([^{}]*)\}/g;
-function isPlaceholder(name) {
-    return PLACEHOLDERS.includes(name);
-}
-/** The template with each placeholder replaced by its value, URL-encoded as `encodeURIComponent` does. */
-function fillDashboardUrl(template, values) {
-    return template.replace(PLACEHOLDER, (whole, name) => isPlaceholder(name) ? encodeURIComponent(values[name]) : whole);
-}
-/** The template, once it is known to fill into an https:// (or loopback http://) address. */
-function parseDashboardUrl(raw) {
-    for (const [, name = ''] of raw.matchAll(PLACEHOLDER)) {
-        if (!isPlaceholder(name)) {
-            fail(`has an unknown placeholder {${name}}: the placeholders are {id}, {tenant_id} and {name}`);
-        }
-    }
-    const sample = fillDashboardUrl(raw, { id: 'id', tenant_id: 'tenant', name: 'name' });
-    if (sample.includes('{') || sample.includes('}')) {
-        fail('has a { or } outside a placeholder: the placeholders are {id}, {tenant_id} and {name}');
-    }
-    parseWebAddress(sample, {
-        example: 'https://console.example/deployments/{id}',
-        credentials: 'the address is printed and written to the outputs',
-    });
-    return raw;
-}
-
-;// CONCATENATED MODULE: ./src/run/decisions/report.ts
-/**
- * What the run hands to later steps: the outputs, and what a dry run
- * prints. Every secret value is replaced by `***` first. (How the summary
- * reads is src/views/'s.)
- */
-
-
-
-/** The names of every output, as action.yml declares them. */
-const OUTPUT_NAMES = (/* unused pure expression or super */ null && ([
-    'deployment-id',
-    'status',
-    'created',
-    'latest-revision-id',
-    'active-revision-id',
-    'repo-url',
-    'repo-ref',
-    'deployment',
-    'live',
-    'healthy',
-    'health-status',
-    'commit-sha',
-    'drift',
-    'url',
-    'dashboard-url',
-    'deployments',
-]));
-/** The deployment with every secret value replaced by `***`. */
-function redactDeployment(deployment) {
-    return {
-        ...deployment,
-        secrets: deployment.secrets.map((secret) => ({ ...secret, value: MASK })),
-    };
-}
-/**
- * The repository and ref of the deployment (codehost): what was sent when
- * this run created it (or would), the live values when it was reused.
- */
-function repositoryOf(result) {
-    if (result.request.source !== 'codehost')
-        return {};
-    const described = result.created || result.deployment === undefined ? result.request : result.deployment;
-    return {
-        url: described.source_config.repo_url ?? undefined,
-        ref: described.source_revision_config.repo_ref ?? undefined,
-    };
-}
-/** The `dashboard-url` template filled for the deployment; undefined without a template. */
-function dashboardUrlOf(template, deployment) {
-    if (template === undefined)
-        return undefined;
-    const { id, tenant_id, name } = deployment;
-    return fillDashboardUrl(template, { id, tenant_id, name });
-}
-/** The outputs known from a deploy result (and, when waited, its latest state). */
-function outputsOf(result, deployment, assessment, dashboardTemplate) {
-    const repository = repositoryOf(result);
-    const outputs = {
-        created: String(result.created),
-        'repo-url': repository.url ?? '',
-        'repo-ref': repository.ref ?? '',
-        live: String(assessment.live),
-        healthy: assessment.health === undefined ? '' : String(assessment.health.ok),
-        'health-status': String(assessment.health?.status ?? ''),
-        drift: JSON.stringify(assessment.drift),
-    };
-    if (deployment === undefined)
-        return outputs;
-    return {
-        ...outputs,
-        'deployment-id': deployment.id,
-        status: deployment.status,
-        'latest-revision-id': deployment.latest_revision_id ?? '',
-        'active-revision-id': deployment.active_revision_id ?? '',
-        deployment: JSON.stringify(redactDeployment(deployment)),
-        'commit-sha': deployment.source_revision_config.repo_commit_sha ?? '',
-        url: deployment.source_config.custom_url ?? '',
-        'dashboard-url': dashboardUrlOf(dashboardTemplate, deployment) ?? '',
-    };
-}
-/** What a dry run prints: the request body, with every secret value replaced by `***`. */
-function dryRunReport(result) {
-    const body = {
-        ...result.request,
-        secrets: result.request.secrets.map((secret) => ({ ...secret, value: MASK })),
-    };
-    const what = result.deployment === undefined
-        ? `dry run: ${CREATE_CALL} would send`
-        : `dry run: '${result.deployment.name}' exists, so nothing would be sent; a create would send`;
-    return `${what}:\n${JSON.stringify(body, null, 2)}`;
-}
-
 ;// CONCATENATED MODULE: ./src/views/plan-summary.ts
 /**
  * The plan's summary: the verdict, the deployment it is about, what the
@@ -62000,6 +62037,8 @@ class StepOutputs {
     #set;
     #written = new Map();
     #last = {};
+    /** A manifest's deployments as values, as its last outputs event gave them. */
+    #entries;
     /** What the hooks add to the outputs, once the hooks are made. */
     additions;
     constructor(set) {
@@ -62009,6 +62048,7 @@ class StepOutputs {
         if (event.kind !== 'outputs' || event.agent !== undefined)
             return;
         this.#last = { ...this.#last, ...event.outputs };
+        this.#entries = event.entries ?? this.#entries;
         this.#write(event.outputs);
     };
     /** Sets again what the hooks' additions change in the outputs set so far. */
@@ -62016,7 +62056,7 @@ class StepOutputs {
         this.#write(this.#last);
     };
     #write(outputs) {
-        const shown = this.additions?.(outputs) ?? outputs;
+        const shown = this.additions?.(outputs, this.#entries) ?? outputs;
         for (const [name, value] of Object.entries(shown)) {
             if (value === undefined || this.#written.get(name) === value)
                 continue;
@@ -63223,43 +63263,6 @@ function buildAgentsRequest(inputs, run) {
         source: manifest.source,
         ...(inputs.name === '' ? {} : { nameTemplate: inputs.name }),
         agents,
-    };
-}
-
-;// CONCATENATED MODULE: ./src/run/decisions/agents-report.ts
-
-/**
- * An agent's entry from its deployment's result as far as its run knows it (none yet: an
- * empty entry), and its failure once it failed.
- */
-function agentEntry(name, known, failure) {
-    const deployment = known?.deployment;
-    const health = known?.liveness?.health;
-    return {
-        name,
-        'deployment-id': deployment?.id ?? '',
-        status: deployment?.status ?? '',
-        created: known?.result?.created === true,
-        live: known?.liveness?.live === true,
-        'commit-sha': deployment?.source_revision_config.repo_commit_sha ?? '',
-        url: deployment?.source_config.custom_url ?? '',
-        'dashboard-url': (deployment && dashboardUrlOf(known?.spec.dashboardUrl, deployment)) ?? '',
-        'drift-count': known?.drift?.length ?? 0,
-        healthy: health === undefined ? null : health.ok,
-        'health-status': String(health?.status ?? ''),
-        'github-deployment-id': '',
-        ...(failure === undefined ? {} : { error: failure }),
-    };
-}
-/** The manifest's outputs from every agent's entry, in the manifest's order. */
-function agentsOutputs(entries) {
-    const all = [...entries.values()];
-    const checked = all.filter((entry) => entry.healthy !== null);
-    return {
-        deployments: JSON.stringify(Object.fromEntries(entries)),
-        live: String(all.length > 0 && all.every((entry) => entry.live)),
-        // Empty when no agent was checked; else true only when every agent checked answered.
-        healthy: checked.length === 0 ? '' : String(checked.every((entry) => entry.healthy === true)),
     };
 }
 
@@ -65357,7 +65360,7 @@ class AgentsTable {
     }
     #set(agent, entry) {
         this.#entries.set(agent.key, entry);
-        this.#emit(agentsOutputs(this.#entries));
+        this.#emit(agentsOutputs(this.#entries), new Map(this.#entries));
     }
 }
 /** Each agent's part of the summary (an agent whose run had none shows its name only). */
@@ -65378,7 +65381,7 @@ function partsOf(agents, outcomes) {
 /** Deploys every agent of the manifest; never throws: how it ended is in the outcome. */
 async function deployAgents(asked, io) {
     const events = new RunEvents(io.views, io.redact);
-    const table = new AgentsTable(asked.agents, (outputs) => events.emit({ kind: 'outputs', outputs }));
+    const table = new AgentsTable(asked.agents, (outputs, entries) => events.emit({ kind: 'outputs', outputs, entries }));
     const outcomes = await eachAgent(asked.agents, { io, events, access: asked.agents[0]?.spec ?? NO_ACCESS }, (agent, agentIo, share) => pipeline(agent.spec, agentIo, share), table);
     return {
         ...failureOfAgents(asked.agents, outcomes),

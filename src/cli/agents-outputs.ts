@@ -8,6 +8,7 @@
  * most useful first, so that GitLab's limit on the number of variables cuts
  * the least useful ones.
  */
+import type { DeploymentEntry } from '../run/ports/findings.js';
 import { dotenvReport, type DotenvLeftOut } from './dotenv.js';
 import { environmentName } from './options.js';
 import { outputsJson, type OutputTexts } from './outputs.js';
@@ -18,7 +19,7 @@ import { outputsJson, type OutputTexts } from './outputs.js';
  */
 export interface AgentOutputs {
   key: string;
-  entry?: Readonly<Record<string, unknown>>;
+  entry?: DeploymentEntry;
   outputs: OutputTexts;
   error?: string;
 }

@@ -8,6 +8,7 @@
  * again: an agent's `status` is never the run's.
  */
 import type { EventView } from '../run/ports/events.js';
+import type { DeploymentEntry } from '../run/ports/findings.js';
 import { agentsPlanDotenv, agentsPlanJson } from './agents-plan-outputs.js';
 import {
   agentsDotenv,
@@ -18,23 +19,11 @@ import {
 import type { DotenvLeftOut } from './dotenv.js';
 import { outputsDotenv, outputsJson, type OutputTexts } from './outputs.js';
 
-/** The manifest's `deployments` output: each agent's entry, as the action's output holds it. */
-type DeploymentsOutput = Record<string, Record<string, unknown> | undefined>;
-
-/** The manifest's `deployments` output, parsed; empty when there is none yet (or it is not JSON). */
-function deploymentsOf(text: string | undefined): DeploymentsOutput {
-  if (text === undefined || text === '') return {};
-  try {
-    const parsed: unknown = JSON.parse(text);
-    return typeof parsed === 'object' && parsed !== null ? (parsed as DeploymentsOutput) : {};
-  } catch {
-    return {};
-  }
-}
-
 export class OutputsSeen {
   /** The run's own outputs: a single deploy's, or the manifest's. */
   #outputs: OutputTexts = {};
+  /** A manifest's deployments, each agent's entry by key, as its last outputs event gave them. */
+  #entries: ReadonlyMap<string, DeploymentEntry> = new Map();
   /** Each agent's own outputs, by key, in the order the agents first set them. */
   readonly #agents = new Map<string, OutputTexts>();
   /** The run is of several agents: its outputs are the manifest's deployments, or its plans. */
@@ -46,6 +35,7 @@ export class OutputsSeen {
     const { agent } = event;
     if (agent === undefined) {
       this.#outputs = { ...this.#outputs, ...event.outputs };
+      this.#entries = event.entries ?? this.#entries;
       return;
     }
     this.#manifest ??= 'deployments';
@@ -65,16 +55,14 @@ export class OutputsSeen {
    * entry and failure from there), then any other whose run set outputs.
    */
   #manifestOutputs(): ManifestOutputs {
-    const deployments = deploymentsOf(this.#outputs.deployments);
-    const keys = [...new Set([...Object.keys(deployments), ...this.#agents.keys()])];
+    const keys = [...new Set([...this.#entries.keys(), ...this.#agents.keys()])];
     const agents = keys.map((key): AgentOutputs => {
-      const entry = deployments[key] ?? {};
-      const { error } = entry;
+      const entry = this.#entries.get(key);
       return {
         key,
-        entry,
+        ...(entry === undefined ? {} : { entry }),
         outputs: this.#agents.get(key) ?? {},
-        ...(typeof error === 'string' ? { error } : {}),
+        ...(entry?.error === undefined ? {} : { error: entry.error }),
       };
     });
     const { live, healthy } = this.#outputs;

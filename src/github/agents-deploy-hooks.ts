@@ -68,9 +68,9 @@ export function agentsDeployHooks(settings: GitHubSettings, manifest: ManifestOn
       },
       commitOrder: (repository, target, latest) =>
         made.value.orders.ask(repository, target, latest),
-      outputs: (outputs) => {
+      outputs: (outputs, entries) => {
         const ids = made.made?.report.recordIds;
-        return ids === undefined ? outputs : withRecordIds(outputs, ids);
+        return ids === undefined ? outputs : withRecordIds(outputs, entries, ids);
       },
     };
     if (wanted.some((what) => what !== undefined)) hooks.view = view;

@@ -8,6 +8,7 @@
  * needs it: the features are made then, and Octokit is loaded on their
  * first request, so a run that uses no feature pays nothing for them.
  */
+import type { DeploymentEntry } from '../run/ports/findings.js';
 import { GitHubApi } from './client/api.js';
 import { Budget } from './client/budget.js';
 import type { GitHubApiOptions } from './client/calls.js';
@@ -36,6 +37,7 @@ export interface GitHubHooks {
    */
   outputs?: (
     outputs: Readonly<Partial<Record<string, string>>>,
+    entries: ReadonlyMap<string, DeploymentEntry> | undefined,
   ) => Readonly<Partial<Record<string, string>>>;
   /** The run's GitHub API, once a hook made it (tests count its requests). */
   readonly api: GitHubApi | undefined;

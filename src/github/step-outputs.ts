@@ -6,6 +6,8 @@
  * once more when the hooks say what they add changed.
  */
 import type { EventView } from '../run/ports/events.js';
+import type { DeploymentEntry } from '../run/ports/findings.js';
+import type { GitHubHooks } from './hooks.js';
 
 type Outputs = Readonly<Partial<Record<string, string>>>;
 
@@ -13,8 +15,10 @@ export class StepOutputs {
   readonly #set: (name: string, value: string) => void;
   readonly #written = new Map<string, string>();
   #last: Partial<Record<string, string>> = {};
+  /** A manifest's deployments as values, as its last outputs event gave them. */
+  #entries: ReadonlyMap<string, DeploymentEntry> | undefined;
   /** What the hooks add to the outputs, once the hooks are made. */
-  additions: ((outputs: Outputs) => Outputs) | undefined;
+  additions: GitHubHooks['outputs'];
 
   constructor(set: (name: string, value: string) => void) {
     this.#set = set;
@@ -23,6 +27,7 @@ export class StepOutputs {
   readonly view: EventView = (event) => {
     if (event.kind !== 'outputs' || event.agent !== undefined) return;
     this.#last = { ...this.#last, ...event.outputs };
+    this.#entries = event.entries ?? this.#entries;
     this.#write(event.outputs);
   };
 
@@ -32,7 +37,7 @@ export class StepOutputs {
   };
 
   #write(outputs: Outputs): void {
-    const shown = this.additions?.(outputs) ?? outputs;
+    const shown = this.additions?.(outputs, this.#entries) ?? outputs;
     for (const [name, value] of Object.entries(shown)) {
       if (value === undefined || this.#written.get(name) === value) continue;
       this.#written.set(name, value);

@@ -6,11 +6,8 @@
 import { describe, expect, it } from 'vitest';
 import { agentsDotenv, agentsJson, agentVariable } from '../../src/cli/agents-outputs.ts';
 import { OutputsSeen } from '../../src/cli/outputs-seen.ts';
-import {
-  agentEntry,
-  agentsOutputs,
-  type AgentEntry,
-} from '../../src/run/decisions/agents-report.ts';
+import { agentEntry, agentsOutputs } from '../../src/run/decisions/agents-report.ts';
+import type { DeploymentEntry } from '../../src/run/ports/findings.ts';
 import type { DeploySummary } from '../../src/run/ports/summaries.ts';
 
 const agent = (key: string, extra: Record<string, string> = {}) => ({
@@ -115,7 +112,7 @@ describe('the outputs of several agents', () => {
     // command reads it back from the run's events, as a deploy of several agents does.
     const reported = async (healthy: Record<string, string>) => {
       const seen = new OutputsSeen();
-      const entries = new Map<string, AgentEntry>();
+      const entries = new Map<string, DeploymentEntry>();
       for (const [key, value] of Object.entries(healthy)) {
         const outputs = { ...agent(key).outputs, healthy: value };
         entries.set(key, agentEntry(key, checked(key, value)));

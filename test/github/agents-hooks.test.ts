@@ -6,6 +6,7 @@
  * manifest with a row per agent and two writes at most, its marker kept as
  * agents come and go, the records' ids in `deployments`, the budget.
  */
+import { agentEntry, agentsOutputs } from '../../src/run/decisions/agents-report.ts';
 import * as prettier from 'prettier';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { agentsDeployHooks } from '../../src/github/agents-deploy-hooks.ts';
@@ -178,12 +179,18 @@ describe('records', () => {
       expect(record.statuses.map((s) => s.state)).toEqual(['in_progress', 'success']);
     }
     expect(made.refreshed).toBeGreaterThan(0);
-    const entry = { 'github-deployment-id': '' };
-    const deployments = JSON.stringify({ support: entry, research: entry });
-    const shown = made.hooks.outputs!({ deployments, live: 'true' });
+    const entries = new Map([
+      ['support', agentEntry('support-pr-7')],
+      ['research', agentEntry('research-assistant-pr-7')],
+    ]);
+    const { deployments } = agentsOutputs(entries);
+    const shown = made.hooks.outputs!({ deployments, live: 'true' }, entries);
     expect(JSON.parse(shown.deployments!)).toEqual({
-      support: { 'github-deployment-id': String(gh.deployments[0]!.id) },
-      research: { 'github-deployment-id': String(gh.deployments[1]!.id) },
+      support: { ...entries.get('support'), 'github-deployment-id': String(gh.deployments[0]!.id) },
+      research: {
+        ...entries.get('research'),
+        'github-deployment-id': String(gh.deployments[1]!.id),
+      },
     });
     expect(warnings).toEqual([]);
   });

@@ -8,6 +8,8 @@
  * failed: its id null), and ends when all of them are over: `success` only
  * when every one is live. An empty environment has no record.
  */
+import { agentsOutputs } from '../../run/decisions/agents-report.js';
+import type { DeploymentEntry } from '../../run/ports/findings.js';
 import type { GitHubApi } from '../client/api.js';
 import type { CallOptions } from '../client/calls.js';
 import type { DeploymentState, DeploymentStatusRequest } from '../client/requests.js';
@@ -149,19 +151,23 @@ export class SharedRecord {
 }
 
 /**
- * The manifest's outputs with each agent's `github-deployment-id` in
- * `deployments` (the id of the record covering it); the rest as it is.
+ * The manifest's outputs with each agent's `github-deployment-id` in `deployments` (the id of
+ * the record covering it), rendered again from the deployments' entries; the rest as it is.
  */
 export function withRecordIds(
   outputs: Readonly<Partial<Record<string, string>>>,
+  entries: ReadonlyMap<string, DeploymentEntry> | undefined,
   ids: ReadonlyMap<string, number>,
 ): Readonly<Partial<Record<string, string>>> {
-  const deployments = outputs.deployments;
-  if (deployments === undefined || deployments === '' || ids.size === 0) return outputs;
-  const parsed = JSON.parse(deployments) as Record<string, Record<string, unknown>>;
-  for (const [key, id] of ids) {
-    const entry = parsed[key];
-    if (entry !== undefined) entry['github-deployment-id'] = String(id);
+  const shown = outputs.deployments;
+  if (shown === undefined || shown === '' || entries === undefined || ids.size === 0) {
+    return outputs;
   }
-  return { ...outputs, deployments: JSON.stringify(parsed) };
+  const recorded = new Map(
+    [...entries].map(([key, entry]) => {
+      const id = ids.get(key);
+      return [key, id === undefined ? entry : { ...entry, 'github-deployment-id': String(id) }];
+    }),
+  );
+  return { ...outputs, deployments: agentsOutputs(recorded).deployments };
 }

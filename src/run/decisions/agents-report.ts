@@ -4,37 +4,15 @@
  * differences, not their list, which the summary and the command's `--json`
  * hold), and `live`, true only when every agent is live.
  */
+import type { DeploymentEntry } from '../ports/findings.js';
 import type { DeploySummary } from '../ports/summaries.js';
 import { dashboardUrlOf } from './report.js';
-
-/** One agent in the `deployments` output. */
-export interface AgentEntry {
-  /** The deployment's name. */
-  name: string;
-  'deployment-id': string;
-  status: string;
-  created: boolean;
-  live: boolean;
-  'commit-sha': string;
-  url: string;
-  'dashboard-url': string;
-  /** How many differences the deployment has from what the step asks for. */
-  'drift-count': number;
-  /** Whether the deployment answered its health check; null when none was made. */
-  healthy: boolean | null;
-  /** The health check's last HTTP status; empty when none was made. */
-  'health-status': string;
-  /** The GitHub deployment recorded for the agent; empty when none was. */
-  'github-deployment-id': string;
-  /** Why the agent failed; only for a failed agent. */
-  error?: string;
-}
 
 /**
  * An agent's entry from its deployment's result as far as its run knows it (none yet: an
  * empty entry), and its failure once it failed.
  */
-export function agentEntry(name: string, known?: DeploySummary, failure?: string): AgentEntry {
+export function agentEntry(name: string, known?: DeploySummary, failure?: string): DeploymentEntry {
   const deployment = known?.deployment;
   const health = known?.liveness?.health;
   return {
@@ -55,7 +33,7 @@ export function agentEntry(name: string, known?: DeploySummary, failure?: string
 }
 
 /** The manifest's outputs from every agent's entry, in the manifest's order. */
-export function agentsOutputs(entries: ReadonlyMap<string, AgentEntry>): {
+export function agentsOutputs(entries: ReadonlyMap<string, DeploymentEntry>): {
   deployments: string;
   live: string;
   healthy: string;

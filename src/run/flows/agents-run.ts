@@ -11,7 +11,8 @@ import type { DeploySpec } from '../../inputs/deploy-spec.js';
 import { RunEvents, type EventView } from '../ports/events.js';
 import type { RunnerIO, RunOutcome } from '../ports/runner.js';
 import type { AgentPart, DeploySummary } from '../ports/summaries.js';
-import { agentEntry, agentsOutputs, type AgentEntry } from '../decisions/agents-report.js';
+import { agentEntry, agentsOutputs } from '../decisions/agents-report.js';
+import type { DeploymentEntry } from '../ports/findings.js';
 import { failureOfAgents } from './agents-failure.js';
 import { pipeline } from './pipeline.js';
 import { eachAgent } from './each-agent.js';
@@ -40,12 +41,15 @@ export interface ManifestAgent {
 /** No service to share when the manifest has no agent (it always has one). */
 export const NO_ACCESS = { apiUrl: '', headers: {} };
 
-/** Where the manifest's outputs go. */
-type SetOutputs = (outputs: Readonly<Record<string, string>>) => void;
+/** Where the manifest's outputs go: as text, and each deployment's entry as a value. */
+type SetOutputs = (
+  outputs: Readonly<Record<string, string>>,
+  entries: ReadonlyMap<string, DeploymentEntry>,
+) => void;
 
 /** The manifest's outputs, set again as any agent's change: each agent's entry, by key. */
 export class AgentsTable {
-  readonly #entries = new Map<string, AgentEntry>();
+  readonly #entries = new Map<string, DeploymentEntry>();
   /** Each agent's deployment as far as its run knows it. */
   readonly #known = new Map<string, DeploySummary>();
   readonly #emit: SetOutputs;
@@ -69,9 +73,9 @@ export class AgentsTable {
     this.#set(agent, agentEntry(agent.spec.name, this.#known.get(agent.key), failure));
   }
 
-  #set(agent: ManifestAgent, entry: AgentEntry): void {
+  #set(agent: ManifestAgent, entry: DeploymentEntry): void {
     this.#entries.set(agent.key, entry);
-    this.#emit(agentsOutputs(this.#entries));
+    this.#emit(agentsOutputs(this.#entries), new Map(this.#entries));
   }
 }
 
@@ -95,8 +99,8 @@ function partsOf(agents: readonly AgentToDeploy[], outcomes: readonly RunOutcome
 /** Deploys every agent of the manifest; never throws: how it ended is in the outcome. */
 export async function deployAgents(asked: AgentsToDeploy, io: RunnerIO): Promise<RunOutcome> {
   const events = new RunEvents(io.views, io.redact);
-  const table = new AgentsTable(asked.agents, (outputs) =>
-    events.emit({ kind: 'outputs', outputs }),
+  const table = new AgentsTable(asked.agents, (outputs, entries) =>
+    events.emit({ kind: 'outputs', outputs, entries }),
   );
   const outcomes = await eachAgent<AgentToDeploy, RunOutcome>(
     asked.agents,

@@ -22,7 +22,9 @@ export async function statusAgents(asked: StatusAgentsRequest, io: RunnerIO): Pr
     asked.agents,
     { io, events, access: asked.agents[0]?.spec ?? NO_ACCESS },
     (agent, agentIo, share) => status(agent.spec, agentIo, share),
-    new AgentsTable(asked.agents, (outputs) => events.emit({ kind: 'outputs', outputs })),
+    new AgentsTable(asked.agents, (outputs, entries) =>
+      events.emit({ kind: 'outputs', outputs, entries }),
+    ),
   );
   // An agent whose deployment was not found has no summary of its own: its row shows its name
   // and why (the agents' table shows no source, which status does not know then).

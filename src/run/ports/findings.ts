@@ -94,6 +94,29 @@ export type Liveness =
       health?: HealthSeen;
     };
 
+/** One deployment of a manifest, as the `deployments` output holds it under its agent's key. */
+export interface DeploymentEntry {
+  /** The deployment's name. */
+  name: string;
+  'deployment-id': string;
+  status: string;
+  created: boolean;
+  live: boolean;
+  'commit-sha': string;
+  url: string;
+  'dashboard-url': string;
+  /** How many differences the deployment has from what the step asks for. */
+  'drift-count': number;
+  /** Whether the deployment answered its health check; null when none was made. */
+  healthy: boolean | null;
+  /** The health check's last HTTP status; empty when none was made. */
+  'health-status': string;
+  /** The GitHub deployment recorded for the agent; empty when none was. */
+  'github-deployment-id': string;
+  /** Why the agent failed; only for a failed agent. */
+  error?: string;
+}
+
 export const PLAN_ACTIONS = ['create', 'reuse', 'fail'] as const;
 export type PlanAction = (typeof PLAN_ACTIONS)[number];
 
