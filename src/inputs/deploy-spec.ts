@@ -25,7 +25,7 @@ export type CommitRequest =
   /** Derived from the run's event; targeted only when `branch` is the deployment's `repo_ref`. */
   | { kind: 'auto'; branch: string; sha: string };
 
-/** The check a run makes of its deployment's address once it is otherwise live (behaviour 31). */
+/** The check a run makes of its deployment's address once it is otherwise live. */
 export interface HealthRequest {
   check: HealthCheck;
   /** Sent with the check only: the service's api key is never among them unless named. */

@@ -1,5 +1,5 @@
 /**
- * The `health-check` input (ACTION-CONTRACT.md behaviour 31): empty (off), a path
+ * The `health-check` input (docs/how-it-works.md, "Live means answering"): empty (off), a path
  * starting with `/`, or a full address (https://, or http:// on a loopback host) that
  * may hold `{url}`, the deployment's address. Any other `{…}` is a mistake.
  */

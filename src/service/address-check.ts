@@ -1,5 +1,5 @@
 /**
- * One bounded check of a deployment's address (ACTION-CONTRACT.md behaviour 31): a `GET`
+ * One bounded check of a deployment's address (docs/how-it-works.md, "Live means answering"): a `GET`
  * that answers `2xx` (and holds the expected text) or says why not, as a value. Only
  * https:// or a loopback http://, never a link-local or metadata address (address-guard.ts),
  * redirects followed only to the same origin, the body read at most 64 KiB, TLS verified,

@@ -1,5 +1,5 @@
 /**
- * Where a health check never goes (ACTION-CONTRACT.md behaviour 31): a link-local or cloud
+ * Where a health check never goes (docs/how-it-works.md, "Live means answering"): a link-local or cloud
  * metadata address (169.254.0.0/16, fe80::/10, and AWS's fd00:ec2::254), whether the
  * address names it literally or a host name resolves to it. The look-up below refuses such
  * an answer before any connection is made, so no header reaches it.

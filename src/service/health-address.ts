@@ -1,5 +1,5 @@
 /**
- * The address of a deployment's health check (ACTION-CONTRACT.md behaviour 31), as
+ * The address of a deployment's health check (docs/how-it-works.md, "Live means answering"), as
  * values: the `health-check` input once parsed (inputs/health-check.ts parses it), and
  * that check filled in for one deployment from its `url` (`source_config.custom_url`).
  */

@@ -1,8 +1,7 @@
 /**
  * The answer to a status check of several deployments, read record by
  * record: one record the service garbled is only its own deployment's
- * answer (ACTION-CONTRACT.md, Corrections v1.6, "One malformed record is
- * one agent's problem").
+ * answer, one agent's problem, not every agent's.
  */
 import { z } from 'zod';
 import { ServiceError } from './errors.js';

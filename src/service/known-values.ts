@@ -1,5 +1,5 @@
 /**
- * Behaviour 26: the service's enums (`status`, `source_config.deployment_type`)
+ * The service's enums (`status`, `source_config.deployment_type`)
  * are known lists, not walls. A value the action does not know is passed on
  * with one warning naming the known ones, and the service decides; a value
  * of the wrong type is still an input error (the schemas say so).

@@ -1,6 +1,6 @@
 /**
- * The pace of the health checks of one run's addresses (ACTION-CONTRACT.md, "One
- * address, one pace" and "The health check keeps the wait's pace exactly", v1.6):
+ * The pace of the health checks of one run's addresses (one address, one pace; the checks
+ * keep the wait's pace exactly):
  * agents whose checks go to the same address (the same origin, path and query, and the
  * same headers) share one check each tick, and each judges that one answer by its own
  * expected text.

@@ -44,7 +44,7 @@ export function shownDrift({ field, wanted, live }: DriftEntry): DriftEntry {
 }
 
 /**
- * What the check of the deployment's own address answered (behaviour 31), as the
+ * What the check of the deployment's own address answered (docs/how-it-works.md, "Live means answering"), as the
  * outputs (`healthy`, `health-status`), the reports and the summary show it. No
  * header value and no query string is in it.
  */
