@@ -7,8 +7,12 @@
  * reported as unknown, and left alone.
  */
 import { ActionError } from '../../common/errors.js';
-import { agentPatterns, matchesOf, searchTexts } from '../../inputs/sweep-agents.js';
-import type { SweepRequest } from '../../inputs/sweep-inputs.js';
+import {
+  agentPatterns,
+  matchesOf,
+  searchTexts,
+  type SweepRequest,
+} from '../../inputs/sweep-inputs.js';
 import { MAX_PAGES, PAGE_LIMIT } from '../../service/endpoints.js';
 import type { Deployment } from '../../service/schemas.js';
 import { inGroup } from '../ports/dependencies.js';
@@ -35,7 +39,7 @@ function sorted(deployment: Deployment, request: SweepRequest, found: FoundPrevi
     found.previews.push({ deployment, ...first });
     return;
   }
-  const agents = matches.map((match) => `'${match.agent?.key ?? ''}'`).join(' and ');
+  const agents = matches.map((match) => `'${match.agent.key}'`).join(' and ');
   found.ambiguous.push({
     deployment,
     digits: first.digits,

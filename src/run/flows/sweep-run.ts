@@ -29,11 +29,11 @@ export const SWEEP_OUTPUT_NAMES = [
 ] as const;
 export type SweepOutputs = Partial<Record<(typeof SWEEP_OUTPUT_NAMES)[number], string>>;
 
-/** The `orphans` output's items, oldest close first. */
-function orphansJson(orphans: readonly Orphan[]): string {
+/** The `orphans` output's items, oldest close first; keyed, each names its agent. */
+function orphansJson(orphans: readonly Orphan[], layout: SweepRequest['layout']): string {
   return JSON.stringify(
     orphans.map((orphan) => ({
-      ...(orphan.agent === undefined ? {} : { agent: orphan.agent.key }),
+      ...(layout === 'keyed' ? { agent: orphan.agent?.key ?? '' } : {}),
       name: orphan.deployment.name,
       'deployment-id': orphan.deployment.id,
       status: orphan.deployment.status,
@@ -109,8 +109,8 @@ function classify(
 }
 
 /** ` of agent 'support'` when the preview is an agent's of the manifest. */
-const agentOf = ({ agent }: Preview): string =>
-  agent === undefined ? '' : ` of agent '${agent.key}'`;
+const agentOf = ({ agent }: Preview, { layout }: SweepRequest): string =>
+  layout === 'keyed' ? ` of agent '${agent?.key ?? ''}'` : '';
 
 /** One line an orphan and an unknown number; never a word of deleting or stopping. */
 function report(found: Omit<Sweep, 'retired'>, request: SweepRequest, logger: Logger): void {
@@ -118,7 +118,7 @@ function report(found: Omit<Sweep, 'retired'>, request: SweepRequest, logger: Lo
     logger.info(`sweep: '${untrusted(deployment.name)}' names pull request #${digits}, ${why}`);
   }
   for (const orphan of found.orphans) {
-    const line = `sweep: '${untrusted(orphan.deployment.name)}'${agentOf(orphan)} (${orphan.deployment.id}, ${untrusted(orphan.deployment.status)}) still runs for pull request #${orphan.number}, ${orphan.state}${orphan.closedAt === undefined ? '' : ` ${orphan.closedAt}`}: delete it in the service (${whereToDelete(orphan)}); this step cannot`;
+    const line = `sweep: '${untrusted(orphan.deployment.name)}'${agentOf(orphan, request)} (${orphan.deployment.id}, ${untrusted(orphan.deployment.status)}) still runs for pull request #${orphan.number}, ${orphan.state}${orphan.closedAt === undefined ? '' : ` ${orphan.closedAt}`}: delete it in the service (${whereToDelete(orphan)}); this step cannot`;
     if (request.onOrphans === 'none') logger.info(line);
     else logger.warning(line);
   }
@@ -164,7 +164,7 @@ async function sweep(request: SweepRequest, io: RunnerIO, events: RunEvents): Pr
       dryRun: request.dryRun,
     };
     outputs({
-      orphans: orphansJson(found.orphans),
+      orphans: orphansJson(found.orphans, request.layout),
       'orphan-count': String(found.orphans.length),
       'open-count': String(found.open),
       'unknown-count': String(found.unknown.length),
