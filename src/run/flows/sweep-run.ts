@@ -1,6 +1,9 @@
 /**
  * The sweep as a run: the previews the listing holds under the name
- * pattern, exact matches only; their pull requests' states from the runner
+ * pattern (searched for each agent's pattern's longest literal part, each
+ * text once, every page, GET only), exact matches only: a name that two
+ * agents' patterns both give (`a` and `a1` under `{agent}{number}`) proves
+ * neither, and is left alone; their pull requests' states from the runner
  * (GitHub); each preview of a closed or merged pull request, an orphan,
  * reported and retired as retire does, unless a dry run; what its summary
  * shows (src/views/ renders it). Only what is proven an orphan is touched:
@@ -10,12 +13,20 @@
 import { ActionError, describeError } from '../../common/errors.js';
 import { untrusted, type Logger } from '../../common/runtime.js';
 import { plural } from '../../common/text.js';
-import type { SweepRequest } from '../../inputs/sweep-inputs.js';
+import {
+  agentPatterns,
+  matchesOf,
+  searchTexts,
+  type SweepRequest,
+} from '../../inputs/sweep-inputs.js';
+import { MAX_PAGES, PAGE_LIMIT } from '../../service/endpoints.js';
+import type { Deployment } from '../../service/schemas.js';
+import { inGroup } from '../ports/dependencies.js';
 import { withEvents, type RunEvents } from '../ports/events.js';
 import { MAX_PULL_REQUEST_NUMBER, type PullRequestState } from '../ports/progress.js';
 import type { RunnerIO, RunOutcome } from '../ports/runner.js';
 import { dashboardUrlOf } from '../decisions/report.js';
-import { findPreviews } from './sweep-previews.js';
+import { dependenciesOf } from './setup.js';
 import { NOTHING_RETIRED, retireAll } from './sweep-retire.js';
 import type { Orphan, Preview, Sweep, SweepSummary, Unknown } from '../ports/summaries.js';
 
@@ -42,6 +53,64 @@ function orphansJson(orphans: readonly Orphan[], layout: SweepRequest['layout'])
       'closed-at': orphan.closedAt ?? null,
       'dashboard-url': orphan.dashboardUrl ?? null,
     })),
+  );
+}
+
+/** At most this many deployments are read a search: the deploy's search's cap. */
+const MAX_LISTED = MAX_PAGES * PAGE_LIMIT;
+
+interface FoundPreviews {
+  previews: Preview[];
+  /** The names more than one agent's pattern gives: left alone. */
+  ambiguous: Unknown[];
+}
+
+/** `deployment` as a preview, or as an ambiguous name, or nothing when no pattern matches it. */
+function sorted(deployment: Deployment, request: SweepRequest, found: FoundPreviews): void {
+  const matches = matchesOf(agentPatterns(request.names, request.agents), deployment.name);
+  const [first] = matches;
+  if (first === undefined) return;
+  if (matches.length === 1) {
+    found.previews.push({ deployment, ...first });
+    return;
+  }
+  const agents = matches.map((match) => `'${match.agent.key}'`).join(' and ');
+  found.ambiguous.push({
+    deployment,
+    digits: first.digits,
+    why: `and it is the name of a preview of agents ${agents} alike: no proof of whose it is, left alone`,
+  });
+}
+
+/** The previews of the listing: exact matches of the pattern, each with its number (and agent). */
+async function findPreviews(
+  request: SweepRequest,
+  io: RunnerIO,
+  events: RunEvents,
+): Promise<FoundPreviews> {
+  const dependencies = dependenciesOf(request, io, events);
+  const texts = searchTexts(agentPatterns(request.names, request.agents));
+  return inGroup(dependencies)(
+    `Looking for previews named '${request.names.text}'`,
+    'find',
+    async () => {
+      const seen = new Set<string>();
+      const found: FoundPreviews = { previews: [], ambiguous: [] };
+      for (const literal of texts) {
+        const listed = await dependencies.service.list({ name_contains: literal }, MAX_LISTED);
+        if (listed.deployments.length >= MAX_LISTED) {
+          throw new ActionError(
+            `GET /v2/deployments: more than ${MAX_LISTED} deployments contain '${literal}'; stopped rather than judge the previews from part of the list. Make name-pattern more distinctive.`,
+          );
+        }
+        for (const deployment of listed.deployments) {
+          if (seen.has(deployment.id)) continue;
+          seen.add(deployment.id);
+          sorted(deployment, request, found);
+        }
+      }
+      return found;
+    },
   );
 }
 
