@@ -143,9 +143,6 @@ export interface SweptAgent {
   name: string;
 }
 
-/** The one agent of a step without `agents`: its pattern holds no `{agent}` to fill. */
-const ONE: readonly SweptAgent[] = [{ key: '', name: '' }];
-
 export interface SweepRequest extends ServiceAccess {
   /** The previews' names; with `agents`, `{agent}` in it stands for each agent's name. */
   names: NamePattern;
@@ -163,9 +160,11 @@ export interface SweepRequest extends ServiceAccess {
 /**
  * The manifest's agents, each with its name: its entry's `name`, else its
  * key; a bad `name`, or one name of two agents, an input error, as the
- * deploy step's.
+ * deploy step's. Without a manifest, one nameless agent: its pattern holds
+ * no `{agent}` to fill.
  */
-export function sweptAgents(manifest: Manifest): SweptAgent[] {
+function sweptAgents(manifest: Manifest | undefined): SweptAgent[] {
+  if (manifest === undefined) return [{ key: '', name: '' }];
   const { agents, problems } = namedAgents(manifest, '');
   if (problems.length > 0) throw new InputError(problems);
   return agents.map(({ key, name }) => ({ key, name }));
@@ -184,7 +183,7 @@ export function sweepRequest(
   return {
     ...access,
     names: inputs['name-pattern'],
-    agents: manifest === undefined ? ONE : sweptAgents(manifest),
+    agents: sweptAgents(manifest),
     layout: manifest === undefined ? 'flat' : 'keyed',
     ...(environments === undefined ? {} : { environments }),
     onOrphans: inputs['on-orphans'],

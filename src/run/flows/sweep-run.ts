@@ -17,6 +17,7 @@ import {
   agentPatterns,
   matchesOf,
   searchTexts,
+  type AgentPattern,
   type SweepRequest,
 } from '../../inputs/sweep-inputs.js';
 import { MAX_PAGES, PAGE_LIMIT } from '../../service/endpoints.js';
@@ -66,8 +67,8 @@ interface FoundPreviews {
 }
 
 /** `deployment` as a preview, or as an ambiguous name, or nothing when no pattern matches it. */
-function sorted(deployment: Deployment, request: SweepRequest, found: FoundPreviews): void {
-  const matches = matchesOf(agentPatterns(request.names, request.agents), deployment.name);
+function sorted(deployment: Deployment, patterns: AgentPattern[], found: FoundPreviews): void {
+  const matches = matchesOf(patterns, deployment.name);
   const [first] = matches;
   if (first === undefined) return;
   if (matches.length === 1) {
@@ -89,14 +90,14 @@ async function findPreviews(
   events: RunEvents,
 ): Promise<FoundPreviews> {
   const dependencies = dependenciesOf(request, io, events);
-  const texts = searchTexts(agentPatterns(request.names, request.agents));
+  const patterns = agentPatterns(request.names, request.agents);
   return inGroup(dependencies)(
     `Looking for previews named '${request.names.text}'`,
     'find',
     async () => {
       const seen = new Set<string>();
       const found: FoundPreviews = { previews: [], ambiguous: [] };
-      for (const literal of texts) {
+      for (const literal of searchTexts(patterns)) {
         const listed = await dependencies.service.list({ name_contains: literal }, MAX_LISTED);
         if (listed.deployments.length >= MAX_LISTED) {
           throw new ActionError(
@@ -106,7 +107,7 @@ async function findPreviews(
         for (const deployment of listed.deployments) {
           if (seen.has(deployment.id)) continue;
           seen.add(deployment.id);
-          sorted(deployment, request, found);
+          sorted(deployment, patterns, found);
         }
       }
       return found;
