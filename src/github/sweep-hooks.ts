@@ -11,9 +11,9 @@
  * missing (the core fails the step on it as on GitHub's refusal).
  */
 import { ActionError } from '../common/errors.js';
-import { forAgent } from '../inputs/sweep-agents.js';
 import {
   filled,
+  forAgent,
   type NamePattern,
   type SweepRequest,
   type SweptAgent,
@@ -63,14 +63,13 @@ export function sweepSettings(
   },
   sweep: SweepRequest,
 ): SweepSettings {
-  const { agents } = sweep;
   const source = inputs.agents?.source;
   return {
     token: inputs['github-token'],
     comment: inputs['pr-comment'],
-    ...(agents === undefined || source === undefined
+    ...(source === undefined
       ? {}
-      : { manifest: { source, names: sweep.names, agents } }),
+      : { manifest: { source, names: sweep.names, agents: sweep.agents } }),
   };
 }
 

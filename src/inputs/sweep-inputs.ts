@@ -7,7 +7,11 @@
  * stands; a name matches only when it is the pattern with a positive
  * decimal number, without leading zeros, in its place. With a manifest
  * (`agents`), a pattern also holds `{agent}` once, which only the manifest's
- * agents' exact names fill (sweep-agents.ts).
+ * agents' exact names fill, never a wildcard: a deployment matches only when
+ * it is the pattern with one of those names and a number, compared as whole
+ * texts (no regular expression is built from a name). A step without
+ * `agents` sweeps a manifest of one: one agent, nameless (its pattern holds
+ * no `{agent}`), in the flat layout.
  */
 import { UNSAFE_IN_AN_INPUT } from '../common/characters.js';
 import { fillPlaceholder } from '../common/placeholders.js';
@@ -142,8 +146,10 @@ export interface SweptAgent {
 export interface SweepRequest extends ServiceAccess {
   /** The previews' names; with `agents`, `{agent}` in it stands for each agent's name. */
   names: NamePattern;
-  /** With a manifest: its agents, whose names are the only texts `{agent}` stands for. */
-  agents?: readonly SweptAgent[];
+  /** Whose previews: the manifest's agents, whose names are the only texts `{agent}` stands for. */
+  agents: readonly SweptAgent[];
+  /** `keyed` with a manifest (each orphan names its agent), `flat` without. */
+  layout: 'flat' | 'keyed';
   environments?: NamePattern;
   onOrphans: OnOrphans;
   dryRun: boolean;
@@ -154,9 +160,11 @@ export interface SweepRequest extends ServiceAccess {
 /**
  * The manifest's agents, each with its name: its entry's `name`, else its
  * key; a bad `name`, or one name of two agents, an input error, as the
- * deploy step's.
+ * deploy step's. Without a manifest, one nameless agent: its pattern holds
+ * no `{agent}` to fill.
  */
-export function sweptAgents(manifest: Manifest): SweptAgent[] {
+function sweptAgents(manifest: Manifest | undefined): SweptAgent[] {
+  if (manifest === undefined) return [{ key: '', name: '' }];
   const { agents, problems } = namedAgents(manifest, '');
   if (problems.length > 0) throw new InputError(problems);
   return agents.map(({ key, name }) => ({ key, name }));
@@ -175,10 +183,60 @@ export function sweepRequest(
   return {
     ...access,
     names: inputs['name-pattern'],
-    ...(manifest === undefined ? {} : { agents: sweptAgents(manifest) }),
+    agents: sweptAgents(manifest),
+    layout: manifest === undefined ? 'flat' : 'keyed',
     ...(environments === undefined ? {} : { environments }),
     onOrphans: inputs['on-orphans'],
     dryRun: inputs['dry-run'],
     ...(dashboardUrl === undefined ? {} : { dashboardUrl }),
   };
+}
+
+/** One agent's previews: its name, and the pattern with `{agent}` filled by it. */
+export interface AgentPattern {
+  agent: SweptAgent;
+  names: NamePattern;
+}
+
+/** What a deployment's name matches: the agent and the digits of its number. */
+export interface PatternMatch {
+  agent: SweptAgent;
+  digits: string;
+}
+
+/** `pattern` with `{agent}` replaced by `name`, as text. */
+export function forAgent(pattern: NamePattern, name: string): NamePattern {
+  const fill = (text: string) => fillPlaceholder(text, AGENT_PLACEHOLDER, name);
+  return {
+    text: fill(pattern.text),
+    before: fill(pattern.before),
+    after: fill(pattern.after),
+  };
+}
+
+/** The patterns to look for: one an agent. */
+export function agentPatterns(names: NamePattern, agents: readonly SweptAgent[]): AgentPattern[] {
+  return agents.map((agent) => ({ agent, names: forAgent(names, agent.name) }));
+}
+
+/** Every pattern `name` matches exactly, with the digits it gives. */
+export function matchesOf(patterns: readonly AgentPattern[], name: string): PatternMatch[] {
+  return patterns.flatMap(({ agent, names }) => {
+    const digits = digitsIn(names, name);
+    if (digits === undefined) return [];
+    return [{ agent, digits }];
+  });
+}
+
+/** What each pattern's listing searches for: its longest literal part, each text once. */
+export function searchTexts(patterns: readonly AgentPattern[]): string[] {
+  return [...new Set(patterns.map(({ names }) => searchText(names)))];
+}
+
+/**
+ * The environment of a preview: the pattern with the pull request's number
+ * and, when it holds `{agent}`, the preview's agent's name.
+ */
+export function environmentOf(pattern: NamePattern, number: number, agent?: SweptAgent): string {
+  return filled(forAgent(pattern, agent?.name ?? ''), number);
 }

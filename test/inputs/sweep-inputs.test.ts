@@ -1,5 +1,5 @@
 /**
- * The sweep's inputs beside a manifest (src/inputs/sweep-inputs.ts, sweep-agents.ts): `{agent}`
+ * The sweep's inputs beside a manifest (src/inputs/sweep-inputs.ts): `{agent}`
  * at most once and only with `agents`, `agents` only with `{agent}` in name-pattern, each an
  * error naming the input; and the matching, of whole names against each agent's exact name,
  * never a wildcard, even for names that hold `-pr-`, digits or a regular expression's
@@ -13,8 +13,9 @@ import {
   environmentOf,
   matchesOf,
   searchTexts,
-} from '../../src/inputs/sweep-agents.ts';
-import { sweepRequest, type SweepRequest } from '../../src/inputs/sweep-inputs.ts';
+  sweepRequest,
+  type SweepRequest,
+} from '../../src/inputs/sweep-inputs.ts';
 import { SWEEP_INPUTS } from '../../src/sweep.ts';
 
 const run = { workspace: process.cwd() } as never;
@@ -48,7 +49,9 @@ describe("the sweep's inputs with agents", () => {
       { key: 'research', name: 'research-assistant' },
     ]);
     expect(asked.names.text).toBe('{agent}-pr-{number}');
-    expect(request({ 'name-pattern': 'my-agent-pr-{number}' }).agents).toBeUndefined();
+    expect(asked.layout).toBe('keyed');
+    const one = request({ 'name-pattern': 'my-agent-pr-{number}' });
+    expect([one.agents, one.layout]).toEqual([[{ key: '', name: '' }], 'flat']);
   });
 
   it('refuses {agent} without agents, and agents without {agent}, naming both inputs', () => {

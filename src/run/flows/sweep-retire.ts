@@ -6,8 +6,7 @@
  * agent's preview is retired, as the retire step with the manifest leaves
  * it. What that did, each orphan counted once.
  */
-import { environmentOf } from '../../inputs/sweep-agents.js';
-import type { SweepRequest } from '../../inputs/sweep-inputs.js';
+import { environmentOf, type SweepRequest } from '../../inputs/sweep-inputs.js';
 import type { AgentRetireReport, RetireReport, Retirement } from '../ports/progress.js';
 import type { RunnerIO } from '../ports/runner.js';
 import type { Orphan, Retired } from '../ports/summaries.js';
@@ -73,7 +72,7 @@ function byPullRequest(groups: readonly Orphan[][]): Map<number, Orphan[][]> {
 /** What GitHub is told of orphans: their names, deployments, pull request, environment. */
 function reportOf(group: readonly Orphan[], number: number, request: SweepRequest): RetireReport {
   const [first] = group;
-  const agents = [...new Set(group.flatMap((orphan) => orphan.agent?.key ?? []))];
+  const agents = [...new Set(group.map((orphan) => orphan.agent?.key ?? ''))];
   return {
     name: [...new Set(group.map((orphan) => orphan.deployment.name))].join(', '),
     deployments: group.map(({ deployment, dashboardUrl }) => ({
@@ -84,7 +83,7 @@ function reportOf(group: readonly Orphan[], number: number, request: SweepReques
     ...(request.environments === undefined || first === undefined
       ? {}
       : { environment: environmentOf(request.environments, number, first.agent) }),
-    ...(request.agents === undefined ? {} : { agents }),
+    ...(request.layout === 'keyed' ? { agents } : {}),
   };
 }
 
@@ -100,7 +99,7 @@ async function manifestComment(
   request: SweepRequest,
   io: RunnerIO,
 ): Promise<Retirement['comment'] | undefined> {
-  if (request.agents === undefined || io.retiredAgents === undefined) return undefined;
+  if (io.retiredAgents === undefined) return undefined;
   const orphans = groups.flat();
   const reports: AgentRetireReport[] = request.agents.map((agent) => ({
     key: agent.key,

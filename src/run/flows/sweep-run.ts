@@ -1,6 +1,9 @@
 /**
  * The sweep as a run: the previews the listing holds under the name
- * pattern, exact matches only; their pull requests' states from the runner
+ * pattern (searched for each agent's pattern's longest literal part, each
+ * text once, every page, GET only), exact matches only: a name that two
+ * agents' patterns both give (`a` and `a1` under `{agent}{number}`) proves
+ * neither, and is left alone; their pull requests' states from the runner
  * (GitHub); each preview of a closed or merged pull request, an orphan,
  * reported and retired as retire does, unless a dry run; what its summary
  * shows (src/views/ renders it). Only what is proven an orphan is touched:
@@ -10,12 +13,21 @@
 import { ActionError, describeError } from '../../common/errors.js';
 import { untrusted, type Logger } from '../../common/runtime.js';
 import { plural } from '../../common/text.js';
-import type { SweepRequest } from '../../inputs/sweep-inputs.js';
+import {
+  agentPatterns,
+  matchesOf,
+  searchTexts,
+  type AgentPattern,
+  type SweepRequest,
+} from '../../inputs/sweep-inputs.js';
+import { MAX_PAGES, PAGE_LIMIT } from '../../service/endpoints.js';
+import type { Deployment } from '../../service/schemas.js';
+import { inGroup } from '../ports/dependencies.js';
 import { withEvents, type RunEvents } from '../ports/events.js';
 import { MAX_PULL_REQUEST_NUMBER, type PullRequestState } from '../ports/progress.js';
 import type { RunnerIO, RunOutcome } from '../ports/runner.js';
 import { dashboardUrlOf } from '../decisions/report.js';
-import { findPreviews } from './sweep-previews.js';
+import { dependenciesOf } from './setup.js';
 import { NOTHING_RETIRED, retireAll } from './sweep-retire.js';
 import type { Orphan, Preview, Sweep, SweepSummary, Unknown } from '../ports/summaries.js';
 
@@ -29,11 +41,11 @@ export const SWEEP_OUTPUT_NAMES = [
 ] as const;
 export type SweepOutputs = Partial<Record<(typeof SWEEP_OUTPUT_NAMES)[number], string>>;
 
-/** The `orphans` output's items, oldest close first. */
-function orphansJson(orphans: readonly Orphan[]): string {
+/** The `orphans` output's items, oldest close first; keyed, each names its agent. */
+function orphansJson(orphans: readonly Orphan[], layout: SweepRequest['layout']): string {
   return JSON.stringify(
     orphans.map((orphan) => ({
-      ...(orphan.agent === undefined ? {} : { agent: orphan.agent.key }),
+      ...(layout === 'keyed' ? { agent: orphan.agent?.key ?? '' } : {}),
       name: orphan.deployment.name,
       'deployment-id': orphan.deployment.id,
       status: orphan.deployment.status,
@@ -42,6 +54,64 @@ function orphansJson(orphans: readonly Orphan[]): string {
       'closed-at': orphan.closedAt ?? null,
       'dashboard-url': orphan.dashboardUrl ?? null,
     })),
+  );
+}
+
+/** At most this many deployments are read a search: the deploy's search's cap. */
+const MAX_LISTED = MAX_PAGES * PAGE_LIMIT;
+
+interface FoundPreviews {
+  previews: Preview[];
+  /** The names more than one agent's pattern gives: left alone. */
+  ambiguous: Unknown[];
+}
+
+/** `deployment` as a preview, or as an ambiguous name, or nothing when no pattern matches it. */
+function sorted(deployment: Deployment, patterns: AgentPattern[], found: FoundPreviews): void {
+  const matches = matchesOf(patterns, deployment.name);
+  const [first] = matches;
+  if (first === undefined) return;
+  if (matches.length === 1) {
+    found.previews.push({ deployment, ...first });
+    return;
+  }
+  const agents = matches.map((match) => `'${match.agent.key}'`).join(' and ');
+  found.ambiguous.push({
+    deployment,
+    digits: first.digits,
+    why: `and it is the name of a preview of agents ${agents} alike: no proof of whose it is, left alone`,
+  });
+}
+
+/** The previews of the listing: exact matches of the pattern, each with its number (and agent). */
+async function findPreviews(
+  request: SweepRequest,
+  io: RunnerIO,
+  events: RunEvents,
+): Promise<FoundPreviews> {
+  const dependencies = dependenciesOf(request, io, events);
+  const patterns = agentPatterns(request.names, request.agents);
+  return inGroup(dependencies)(
+    `Looking for previews named '${request.names.text}'`,
+    'find',
+    async () => {
+      const seen = new Set<string>();
+      const found: FoundPreviews = { previews: [], ambiguous: [] };
+      for (const literal of searchTexts(patterns)) {
+        const listed = await dependencies.service.list({ name_contains: literal }, MAX_LISTED);
+        if (listed.deployments.length >= MAX_LISTED) {
+          throw new ActionError(
+            `GET /v2/deployments: more than ${MAX_LISTED} deployments contain '${literal}'; stopped rather than judge the previews from part of the list. Make name-pattern more distinctive.`,
+          );
+        }
+        for (const deployment of listed.deployments) {
+          if (seen.has(deployment.id)) continue;
+          seen.add(deployment.id);
+          sorted(deployment, patterns, found);
+        }
+      }
+      return found;
+    },
   );
 }
 
@@ -109,8 +179,8 @@ function classify(
 }
 
 /** ` of agent 'support'` when the preview is an agent's of the manifest. */
-const agentOf = ({ agent }: Preview): string =>
-  agent === undefined ? '' : ` of agent '${agent.key}'`;
+const agentOf = ({ agent }: Preview, { layout }: SweepRequest): string =>
+  layout === 'keyed' ? ` of agent '${agent?.key ?? ''}'` : '';
 
 /** One line an orphan and an unknown number; never a word of deleting or stopping. */
 function report(found: Omit<Sweep, 'retired'>, request: SweepRequest, logger: Logger): void {
@@ -118,7 +188,7 @@ function report(found: Omit<Sweep, 'retired'>, request: SweepRequest, logger: Lo
     logger.info(`sweep: '${untrusted(deployment.name)}' names pull request #${digits}, ${why}`);
   }
   for (const orphan of found.orphans) {
-    const line = `sweep: '${untrusted(orphan.deployment.name)}'${agentOf(orphan)} (${orphan.deployment.id}, ${untrusted(orphan.deployment.status)}) still runs for pull request #${orphan.number}, ${orphan.state}${orphan.closedAt === undefined ? '' : ` ${orphan.closedAt}`}: delete it in the service (${whereToDelete(orphan)}); this step cannot`;
+    const line = `sweep: '${untrusted(orphan.deployment.name)}'${agentOf(orphan, request)} (${orphan.deployment.id}, ${untrusted(orphan.deployment.status)}) still runs for pull request #${orphan.number}, ${orphan.state}${orphan.closedAt === undefined ? '' : ` ${orphan.closedAt}`}: delete it in the service (${whereToDelete(orphan)}); this step cannot`;
     if (request.onOrphans === 'none') logger.info(line);
     else logger.warning(line);
   }
@@ -164,7 +234,7 @@ async function sweep(request: SweepRequest, io: RunnerIO, events: RunEvents): Pr
       dryRun: request.dryRun,
     };
     outputs({
-      orphans: orphansJson(found.orphans),
+      orphans: orphansJson(found.orphans, request.layout),
       'orphan-count': String(found.orphans.length),
       'open-count': String(found.open),
       'unknown-count': String(found.unknown.length),

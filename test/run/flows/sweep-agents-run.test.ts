@@ -1,5 +1,5 @@
 /**
- * The sweep with a manifest in-process (src/run/flows/sweep-run.ts, sweep-previews.ts), over
+ * The sweep with a manifest in-process (src/run/flows/sweep-run.ts), over
  * real HTTP against the service emulator, the runner's GitHub questions answered by the test:
  * each agent's previews found by its own search, a name that two agents' patterns give left
  * alone as unknown, and an environment without `{agent}` retired once for the pull request's
