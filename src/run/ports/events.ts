@@ -14,7 +14,7 @@
  */
 import { formatDuration, type Logger } from '../../common/runtime.js';
 import type { PlanNotMade, PlanReport, RunReport } from './progress.js';
-import type { DeploySummary } from './summaries.js';
+import type { AgentPlanPart, DeploySummary } from './summaries.js';
 
 /** The phases of a run a `step` event names. */
 export type Phase = 'resolve' | 'find' | 'create' | 'wait' | 'plan';
@@ -72,12 +72,14 @@ export type RunEventBody =
   /**
    * Outputs known so far (only those that changed need be new); data, redacted by structure.
    * A deploy's carry the deployment's result as far as it is known (`deployment`): a view of
-   * several agents renders that value, never the outputs' text.
+   * several agents renders that value, never the outputs' text; a manifest's plan carries
+   * each agent's plan (`plans`).
    */
   | {
       kind: 'outputs';
       outputs: Readonly<Partial<Record<string, string>>>;
       deployment?: DeploySummary;
+      plans?: readonly AgentPlanPart[];
     }
   /** The deployment was found or created (never on a dry run): the run goes on. */
   | { kind: 'deployed'; report: RunReport }
