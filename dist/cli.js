@@ -29077,7 +29077,7 @@ __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __we
 /* harmony import */ var node_url__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(3136);
 /* harmony import */ var node_url__WEBPACK_IMPORTED_MODULE_2___default = /*#__PURE__*/__nccwpck_require__.n(node_url__WEBPACK_IMPORTED_MODULE_2__);
 /* harmony import */ var _inputs_bounded_read_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(4033);
-/* harmony import */ var _main_js__WEBPACK_IMPORTED_MODULE_4__ = __nccwpck_require__(5594);
+/* harmony import */ var _main_js__WEBPACK_IMPORTED_MODULE_4__ = __nccwpck_require__(42);
 /* harmony import */ var _pipe_end_js__WEBPACK_IMPORTED_MODULE_5__ = __nccwpck_require__(2884);
 /** The command's entry (dist/cli.js, the package's bin): wires the process to `main`, nothing else. */
 
@@ -29132,7 +29132,7 @@ __webpack_async_result__();
 
 /***/ }),
 
-/***/ 5594:
+/***/ 42:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -30051,154 +30051,6 @@ class Redactor {
         this.#sorted ??= [...this.#needles].sort((a, b) => b.length - a.length);
         return this.#sorted;
     }
-}
-
-;// CONCATENATED MODULE: ./src/run/decisions/drift.ts
-/**
- * Drift: where a reused deployment differs from what the step asks for. The
- * service has no update call, so these differences stay until someone
- * changes the deployment in the service (docs/how-it-works.md, "Drift").
- */
-
-
-const isObject = (value) => typeof value === 'object' && value !== null && !Array.isArray(value);
-/** null and absent are the same to the service (every field is nullable). */
-const isAbsent = (value) => value === undefined || value === null;
-/** Deep equality of JSON values; numbers by value (`2` equals `2.0`). */
-function same(a, b) {
-    if (isAbsent(a) || isAbsent(b))
-        return isAbsent(a) && isAbsent(b);
-    if (Array.isArray(a) || Array.isArray(b)) {
-        return (Array.isArray(a) &&
-            Array.isArray(b) &&
-            a.length === b.length &&
-            a.every((item, index) => same(item, b[index])));
-    }
-    if (isObject(a) && isObject(b)) {
-        const keys = new Set([...Object.keys(a), ...Object.keys(b)]);
-        return [...keys].every((key) => same(a[key], b[key]));
-    }
-    return a === b;
-}
-/**
- * The fields of a revision: a reused deployment that differs in one of them
- * never runs what the step asks for.
- */
-const REVISION_FIELDS = [
-    'repo_ref',
-    'agent_config_path',
-    'image_uri',
-    'source_tarball_path',
-];
-/** Whether a drift entry changes which code runs (a revision field), not only how it runs. */
-function isRevisionField(field) {
-    return REVISION_FIELDS.some((key) => field === `source_revision_config.${key}`);
-}
-/** A difference `findDrift` found, saying what it is: a field, blocking when it is a revision field. */
-function fieldDrift(entry) {
-    return { ...entry, kind: 'field', blocks: isRevisionField(entry.field) };
-}
-/** `build_on_push` null or absent reads as off: a codehost create builds on push unless the step says otherwise. */
-const buildsOnPush = (value) => value === true;
-/**
- * Compares what the step sets in an object with the live object: only the
- * keys the step sets, recursing into objects (the service fills in
- * defaults), arrays whole.
- */
-function compareSet(path, wanted, live, out) {
-    const liveObject = isObject(live) ? live : {};
-    for (const [key, value] of Object.entries(wanted)) {
-        if (value === undefined)
-            continue;
-        const field = `${path}.${key}`;
-        if (isObject(value) && isObject(liveObject[key])) {
-            compareSet(field, value, liveObject[key], out);
-        }
-        else if (!same(value, liveObject[key])) {
-            out.push({ field, wanted: value, live: liveObject[key] ?? null });
-        }
-    }
-}
-function compareSecrets(spec, deployment, out) {
-    const live = new Map(deployment.secrets.map((secret) => [secret.name, secret.value]));
-    const wanted = new Map(spec.secrets.map((secret) => [secret.name, secret.value]));
-    for (const [name, value] of wanted) {
-        const liveValue = live.get(name);
-        if (liveValue === undefined) {
-            out.push({ field: `secrets.${name}`, wanted: MASK, live: null });
-        }
-        else if (liveValue !== '' && liveValue !== value) {
-            out.push({ field: `secrets.${name}`, wanted: MASK, live: MASK });
-        }
-    }
-    for (const name of live.keys()) {
-        if (!wanted.has(name))
-            out.push({ field: `secrets.${name}`, wanted: null, live: MASK });
-    }
-}
-const sortedReferences = (references) => references.map((reference) => JSON.stringify(reference)).sort();
-/**
- * Every difference between the step and the deployment it reused:
- * `source_config` (what the step sets, and for codehost the listing's
- * repo_url and integration_id), `source_revision_config` fields the step
- * sets, secrets when the step gives any, secret_references as a set.
- */
-function findDrift(spec, request, deployment) {
-    const out = [];
-    // build_on_push is compared only when the step sets it (the create's default is not), as on or off.
-    const wanted = spec.sourceConfig.build_on_push;
-    compareSet('source_config', {
-        ...request.source_config,
-        build_on_push: wanted === undefined ? undefined : buildsOnPush(wanted),
-    }, {
-        ...deployment.source_config,
-        build_on_push: buildsOnPush(deployment.source_config.build_on_push),
-    }, out);
-    const revision = Object.fromEntries(REVISION_FIELDS.map((key) => [key, spec.sourceRevisionConfig[key]]));
-    compareSet('source_revision_config', revision, deployment.source_revision_config, out);
-    if (spec.secrets.length > 0)
-        compareSecrets(spec, deployment, out);
-    if (spec.source === 'external_docker' && spec.secretReferences !== null) {
-        const live = deployment.secret_references ?? [];
-        if (!same(sortedReferences(spec.secretReferences), sortedReferences(live))) {
-            out.push({ field: 'secret_references', wanted: spec.secretReferences, live });
-        }
-    }
-    return out;
-}
-/** How a drifted value is written in a message: JSON, short, on one line. */
-function showValue(value) {
-    if (value === null || value === undefined)
-        return '(not set)';
-    const text = untrusted(typeof value === 'string' ? value : JSON.stringify(value));
-    return text.length > 120 ? `${text.slice(0, 120)}…` : text;
-}
-
-;// CONCATENATED MODULE: ./src/views/html-parts.ts
-
-/**
- * A cell of the summary, written by the one GitHub-text module: secret values
- * removed first (they could not be found once escaped), then text or code.
- */
-const cellOf = (redact, write) => (value) => value === undefined || value === null || value === '' ? '—' : write(redact(value));
-/** A table of labelled cells, one row a label. */
-function labelledTable(rows) {
-    const body = rows
-        .map(([label, value]) => `<tr><th align="left">${label}</th><td>${value}</td></tr>`)
-        .join('\n');
-    return `<table>\n${body}\n</table>`;
-}
-/**
- * A table of differences (drift): one row a field, its wanted and live values,
- * secrets `***`; as many rows as fit in the summary, and a count of the others.
- */
-function differencesTable(drift, code, wants, has, head = '') {
-    return {
-        head: `${head}<table>\n<tr><th>Field</th><th>${wants}</th><th>${has}</th></tr>`,
-        lines: drift.map((entry) => `<tr><td>${code(entry.field)}</td><td>${code(showValue(entry.wanted))}</td><td>${code(showValue(entry.live))}</td></tr>`),
-        tail: '\n</table>',
-        leftOut: (count) => `<p>… and ${count} more, left out to keep this summary under GitHub's limit: every one is in the step's log.</p>`,
-    };
 }
 
 ;// CONCATENATED MODULE: ./src/service/errors.ts
@@ -40161,8 +40013,7 @@ const ErrorBodySchema = looseObject({
 /**
  * The answer to a status check of several deployments, read record by
  * record: one record the service garbled is only its own deployment's
- * answer (ACTION-CONTRACT.md, Corrections v1.6, "One malformed record is
- * one agent's problem").
+ * answer, one agent's problem, not every agent's.
  */
 
 
@@ -40840,140 +40691,6 @@ function dryRunReport(result) {
     return `${what}:\n${JSON.stringify(body, null, 2)}`;
 }
 
-;// CONCATENATED MODULE: ./src/views/plan-summary.ts
-/**
- * The plan's summary: the verdict, the deployment it is about, what the
- * deploy would not apply, the request it would send, and why it would fail.
- */
-
-
-
-
-
-/** What the deploy does with `count` differences: nothing; the remedy. */
-function remedy(count) {
-    const them = plural(count, 'it', 'them');
-    return `The deploy would not apply ${them}: the service cannot update a deployment. Change ${them} in the service, or deploy under a new name.`;
-}
-/** `count` differences, the noun agreeing: `1 difference`, `2 differences`. */
-const differences = (count) => `${count} ${plural(count, 'difference')}`;
-const upperFirst = (text) => `${text.charAt(0).toUpperCase()}${text.slice(1)}`;
-/** The verdict's heading. */
-function heading(name, verdict, code) {
-    return {
-        create: `🆕 Plan: the deploy would create ${code(name)}`,
-        reuse: verdict.changes.length === 0
-            ? `✅ Plan: the deploy would reuse ${code(name)}, with no difference`
-            : `⚠️ Plan: the deploy would reuse ${code(name)}, and not apply ${differences(verdict.changes.length)}`,
-        fail: `❌ Plan: the deploy would fail for ${code(name)}`,
-    }[verdict.action];
-}
-/** The table of the deployment the verdict is about, when there is one. */
-function deploymentTable(verdict, dashboardUrl, code, redact) {
-    const { deployment } = verdict;
-    if (deployment === undefined)
-        return [];
-    const dashboard = dashboardUrlOf(dashboardUrl, deployment);
-    const link = dashboard === undefined ? undefined : htmlLink(redact(dashboard), dashboard);
-    const rows = [
-        ['Id', code(deployment.id)],
-        ['Status', code(deployment.status)],
-        ['Source', code(deployment.source)],
-        ['Tracks', code(verdict.tracks?.branch)],
-        [
-            'A push there',
-            htmlText(verdict.tracks === undefined
-                ? '—'
-                : verdict.tracks.buildsOnPush
-                    ? 'builds a new revision'
-                    : 'builds nothing (build_on_push is off)'),
-        ],
-        ...(link === undefined ? [] : [['Dashboard', link]]),
-    ];
-    return [labelledTable(rows)];
-}
-/** The request the deploy would send, a line of it each (one secret's name, say), as many as fit. */
-function requestBlock(verdict, redact) {
-    if (verdict.request === undefined)
-        return [];
-    const request = htmlLines(redact(JSON.stringify(verdict.request, null, 2))).split('\n');
-    return [
-        {
-            head: `<h3>The request the deploy would send</h3>\n<pre>${request[0] ?? ''}`,
-            lines: request.slice(1),
-            tail: '</pre>',
-            leftOut: (count) => `<p>… and ${count} more ${plural(count, 'line')} of the request, left out to keep this summary under GitHub's limit.</p>`,
-        },
-    ];
-}
-/** The job summary of a plan, as HTML (service text escaped by the one GitHub-text module). */
-function planSummaryHtml({ name, verdict, dashboardUrl }, redact, budget) {
-    const code = cellOf(redact, (value) => htmlCode(value));
-    const parts = [`<h2>${heading(name, verdict, code)}</h2>`];
-    parts.push(...deploymentTable(verdict, dashboardUrl, code, redact));
-    if (verdict.wouldFail !== undefined) {
-        parts.push(`<p><strong>${htmlText(upperFirst(redact(verdict.wouldFail)))}</strong></p>`);
-    }
-    if (verdict.changes.length > 0) {
-        parts.push(differencesTable(verdict.changes, code, 'The step wants', 'The deployment has', `<h3>Not applied by the deploy</h3>\n<p>${htmlText(remedy(verdict.changes.length))}</p>\n`));
-    }
-    parts.push(...requestBlock(verdict, redact));
-    if (verdict.reason !== undefined)
-        parts.push(`<p><strong>Why:</strong></p>\n<pre>${htmlLines(redact(verdict.reason))}</pre>`);
-    return boundedSummary(parts, budget);
-}
-
-;// CONCATENATED MODULE: ./src/views/agents-plan-summary.ts
-/**
- * The summary of a plan of several agents: a row an agent (its deployment,
- * what its deploy would do, how many differences it would not apply), then
- * each agent's plan below, each within its share of GitHub's limit.
- */
-
-
-
-
-
-const HEADINGS = ['Agent', 'Deployment', 'The deploy would', 'Not applied'];
-/** What the agent's deploy would do, in the row's words. */
-function actionCell(part) {
-    const verdict = part.summary?.verdict;
-    if (verdict === undefined)
-        return '❌ no plan made';
-    return { create: '🆕 create', reuse: '♻️ reuse', fail: '❌ fail' }[verdict.action];
-}
-function rowOf(part, code) {
-    const changes = part.summary?.verdict.changes.length;
-    const cells = [
-        code(part.key),
-        code(part.name),
-        htmlText(actionCell(part)),
-        htmlText(changes === undefined ? '—' : String(changes)),
-    ];
-    return `<tr>${cells.map((cell) => `<td>${cell}</td>`).join('')}</tr>`;
-}
-/** An agent's plan below the table (or why none was made), within `budget` bytes. */
-function detailsOf(part, code, redact, budget) {
-    const head = `<h3>${code(part.key)}</h3>`;
-    if (part.summary !== undefined)
-        return `${head}\n${planSummaryHtml(part.summary, redact, budget)}`;
-    return `${head}\n<pre>${htmlLines(redact(part.failure ?? 'no plan was made'))}</pre>`;
-}
-/** The summary of a plan of several agents, as HTML within GitHub's limit. */
-function agentsPlanSummaryHtml(summary, redact) {
-    const code = cellOf(redact, (value) => htmlCode(value));
-    const count = summary.agents.length;
-    const failed = summary.agents.filter((part) => part.failure !== undefined).length;
-    const title = failed > 0
-        ? `❌ Plan: ${failed} of ${count} ${plural(count, 'agent')} would fail`
-        : `📋 Plan of ${count} ${plural(count, 'agent')}`;
-    const head = `<tr>${HEADINGS.map((heading) => `<th>${heading}</th>`).join('')}</tr>`;
-    const table = `<table>\n${head}\n${summary.agents.map((part) => rowOf(part, code)).join('\n')}\n</table>`;
-    const share = Math.floor((SUMMARY_BUDGET - table.length - 1_000) / Math.max(count, 1));
-    const details = summary.agents.map((part) => detailsOf(part, code, redact, share));
-    return within(`<h2>${title}: ${code(summary.source)}</h2>\n${table}\n${details.join('\n')}\n`);
-}
-
 // EXTERNAL MODULE: external "node:http"
 var external_node_http_ = __nccwpck_require__(7067);
 ;// CONCATENATED MODULE: ./src/service/answers.ts
@@ -41247,7 +40964,7 @@ var external_node_dns_ = __nccwpck_require__(610);
 var external_node_net_ = __nccwpck_require__(7030);
 ;// CONCATENATED MODULE: ./src/service/address-guard.ts
 /**
- * Where a health check never goes (ACTION-CONTRACT.md behaviour 31): a link-local or cloud
+ * Where a health check never goes (docs/how-it-works.md, "Live means answering"): a link-local or cloud
  * metadata address (169.254.0.0/16, fe80::/10, and AWS's fd00:ec2::254), whether the
  * address names it literally or a host name resolves to it. The look-up below refuses such
  * an answer before any connection is made, so no header reaches it.
@@ -41360,7 +41077,7 @@ function placeholderCount(text, placeholder) {
 
 ;// CONCATENATED MODULE: ./src/service/health-address.ts
 /**
- * The address of a deployment's health check (ACTION-CONTRACT.md behaviour 31), as
+ * The address of a deployment's health check (docs/how-it-works.md, "Live means answering"), as
  * values: the `health-check` input once parsed (inputs/health-check.ts parses it), and
  * that check filled in for one deployment from its `url` (`source_config.custom_url`).
  */
@@ -41409,7 +41126,7 @@ function queryValues(address) {
 
 ;// CONCATENATED MODULE: ./src/service/address-check.ts
 /**
- * One bounded check of a deployment's address (ACTION-CONTRACT.md behaviour 31): a `GET`
+ * One bounded check of a deployment's address (docs/how-it-works.md, "Live means answering"): a `GET`
  * that answers `2xx` (and holds the expected text) or says why not, as a value. Only
  * https:// or a loopback http://, never a link-local or metadata address (address-guard.ts),
  * redirects followed only to the same origin, the body read at most 64 KiB, TLS verified,
@@ -41771,6 +41488,154 @@ function healthNotMade(asked, liveness) {
         : 'the deployment is not live yet';
 }
 
+;// CONCATENATED MODULE: ./src/run/decisions/drift.ts
+/**
+ * Drift: where a reused deployment differs from what the step asks for. The
+ * service has no update call, so these differences stay until someone
+ * changes the deployment in the service (docs/how-it-works.md, "Drift").
+ */
+
+
+const isObject = (value) => typeof value === 'object' && value !== null && !Array.isArray(value);
+/** null and absent are the same to the service (every field is nullable). */
+const isAbsent = (value) => value === undefined || value === null;
+/** Deep equality of JSON values; numbers by value (`2` equals `2.0`). */
+function same(a, b) {
+    if (isAbsent(a) || isAbsent(b))
+        return isAbsent(a) && isAbsent(b);
+    if (Array.isArray(a) || Array.isArray(b)) {
+        return (Array.isArray(a) &&
+            Array.isArray(b) &&
+            a.length === b.length &&
+            a.every((item, index) => same(item, b[index])));
+    }
+    if (isObject(a) && isObject(b)) {
+        const keys = new Set([...Object.keys(a), ...Object.keys(b)]);
+        return [...keys].every((key) => same(a[key], b[key]));
+    }
+    return a === b;
+}
+/**
+ * The fields of a revision: a reused deployment that differs in one of them
+ * never runs what the step asks for.
+ */
+const REVISION_FIELDS = [
+    'repo_ref',
+    'agent_config_path',
+    'image_uri',
+    'source_tarball_path',
+];
+/** Whether a drift entry changes which code runs (a revision field), not only how it runs. */
+function isRevisionField(field) {
+    return REVISION_FIELDS.some((key) => field === `source_revision_config.${key}`);
+}
+/** A difference `findDrift` found, saying what it is: a field, blocking when it is a revision field. */
+function fieldDrift(entry) {
+    return { ...entry, kind: 'field', blocks: isRevisionField(entry.field) };
+}
+/** `build_on_push` null or absent reads as off: a codehost create builds on push unless the step says otherwise. */
+const buildsOnPush = (value) => value === true;
+/**
+ * Compares what the step sets in an object with the live object: only the
+ * keys the step sets, recursing into objects (the service fills in
+ * defaults), arrays whole.
+ */
+function compareSet(path, wanted, live, out) {
+    const liveObject = isObject(live) ? live : {};
+    for (const [key, value] of Object.entries(wanted)) {
+        if (value === undefined)
+            continue;
+        const field = `${path}.${key}`;
+        if (isObject(value) && isObject(liveObject[key])) {
+            compareSet(field, value, liveObject[key], out);
+        }
+        else if (!same(value, liveObject[key])) {
+            out.push({ field, wanted: value, live: liveObject[key] ?? null });
+        }
+    }
+}
+function compareSecrets(spec, deployment, out) {
+    const live = new Map(deployment.secrets.map((secret) => [secret.name, secret.value]));
+    const wanted = new Map(spec.secrets.map((secret) => [secret.name, secret.value]));
+    for (const [name, value] of wanted) {
+        const liveValue = live.get(name);
+        if (liveValue === undefined) {
+            out.push({ field: `secrets.${name}`, wanted: MASK, live: null });
+        }
+        else if (liveValue !== '' && liveValue !== value) {
+            out.push({ field: `secrets.${name}`, wanted: MASK, live: MASK });
+        }
+    }
+    for (const name of live.keys()) {
+        if (!wanted.has(name))
+            out.push({ field: `secrets.${name}`, wanted: null, live: MASK });
+    }
+}
+const sortedReferences = (references) => references.map((reference) => JSON.stringify(reference)).sort();
+/**
+ * Every difference between the step and the deployment it reused:
+ * `source_config` (what the step sets, and for codehost the listing's
+ * repo_url and integration_id), `source_revision_config` fields the step
+ * sets, secrets when the step gives any, secret_references as a set.
+ */
+function findDrift(spec, request, deployment) {
+    const out = [];
+    // build_on_push is compared only when the step sets it (the create's default is not), as on or off.
+    const wanted = spec.sourceConfig.build_on_push;
+    compareSet('source_config', {
+        ...request.source_config,
+        build_on_push: wanted === undefined ? undefined : buildsOnPush(wanted),
+    }, {
+        ...deployment.source_config,
+        build_on_push: buildsOnPush(deployment.source_config.build_on_push),
+    }, out);
+    const revision = Object.fromEntries(REVISION_FIELDS.map((key) => [key, spec.sourceRevisionConfig[key]]));
+    compareSet('source_revision_config', revision, deployment.source_revision_config, out);
+    if (spec.secrets.length > 0)
+        compareSecrets(spec, deployment, out);
+    if (spec.source === 'external_docker' && spec.secretReferences !== null) {
+        const live = deployment.secret_references ?? [];
+        if (!same(sortedReferences(spec.secretReferences), sortedReferences(live))) {
+            out.push({ field: 'secret_references', wanted: spec.secretReferences, live });
+        }
+    }
+    return out;
+}
+/** How a drifted value is written in a message: JSON, short, on one line. */
+function showValue(value) {
+    if (value === null || value === undefined)
+        return '(not set)';
+    const text = untrusted(typeof value === 'string' ? value : JSON.stringify(value));
+    return text.length > 120 ? `${text.slice(0, 120)}…` : text;
+}
+
+;// CONCATENATED MODULE: ./src/views/html-parts.ts
+
+/**
+ * A cell of the summary, written by the one GitHub-text module: secret values
+ * removed first (they could not be found once escaped), then text or code.
+ */
+const cellOf = (redact, write) => (value) => value === undefined || value === null || value === '' ? '—' : write(redact(value));
+/** A table of labelled cells, one row a label. */
+function labelledTable(rows) {
+    const body = rows
+        .map(([label, value]) => `<tr><th align="left">${label}</th><td>${value}</td></tr>`)
+        .join('\n');
+    return `<table>\n${body}\n</table>`;
+}
+/**
+ * A table of differences (drift): one row a field, its wanted and live values,
+ * secrets `***`; as many rows as fit in the summary, and a count of the others.
+ */
+function differencesTable(drift, code, wants, has, head = '') {
+    return {
+        head: `${head}<table>\n<tr><th>Field</th><th>${wants}</th><th>${has}</th></tr>`,
+        lines: drift.map((entry) => `<tr><td>${code(entry.field)}</td><td>${code(showValue(entry.wanted))}</td><td>${code(showValue(entry.live))}</td></tr>`),
+        tail: '\n</table>',
+        leftOut: (count) => `<p>… and ${count} more, left out to keep this summary under GitHub's limit: every one is in the step's log.</p>`,
+    };
+}
+
 ;// CONCATENATED MODULE: ./src/views/deploy-summary.ts
 /**
  * The deploy's summary (and `status`'s): a heading, a table of the
@@ -41919,9 +41784,9 @@ function summaryHtml(input) {
 
 
 
-const agents_summary_HEADINGS = ['Agent', 'Deployment', 'Status', 'Live', 'Commit', 'Drift', 'Links'];
+const HEADINGS = ['Agent', 'Deployment', 'Status', 'Live', 'Commit', 'Drift', 'Links'];
 /** The column of the health checks' answers, after `Live`: only when some agent has a check. */
-const HEALTH_AFTER = agents_summary_HEADINGS.indexOf('Live') + 1;
+const HEALTH_AFTER = HEADINGS.indexOf('Live') + 1;
 /** Whether some agent's health check was made, or not made (said why): the table then has a `Health` column. */
 function anyHealth(summary) {
     return summary.agents.some((part) => part.summary.liveness?.health !== undefined || deploy_summary_healthNotMade(part.summary) !== undefined);
@@ -41950,7 +41815,7 @@ function redactedOrNot(address, redact) {
     return address === undefined ? undefined : redact(address);
 }
 /** An agent's row of the table. */
-function agents_summary_rowOf(part, write, redact) {
+function rowOf(part, write, redact) {
     const { text, code } = write;
     const { summary } = part;
     const shown = summary.deployment ?? summary.result?.deployment;
@@ -41970,7 +41835,7 @@ function agents_summary_rowOf(part, write, redact) {
     return `<tr>${cells.map((cell) => `<td>${cell}</td>`).join('')}</tr>`;
 }
 /** Below the table: an agent's drift and failure, under its key, when it has either. */
-function agents_summary_detailsOf(part, { text, code }, redact) {
+function detailsOf(part, { text, code }, redact) {
     const { summary } = part;
     const drift = summary.drift ?? [];
     const health = summary.liveness?.health;
@@ -41995,18 +41860,144 @@ function agentsSummaryHtml(summary, redact) {
         ? `❌ ${failed} of ${count} ${plural(count, 'agent')} failed`
         : `🚀 ${count} ${plural(count, 'agent')}`;
     const health = anyHealth(summary);
-    const headings = health ? agents_summary_HEADINGS.toSpliced(HEALTH_AFTER, 0, 'Health') : agents_summary_HEADINGS;
+    const headings = health ? HEADINGS.toSpliced(HEALTH_AFTER, 0, 'Health') : HEADINGS;
     const head = `<tr>${headings.map((heading) => `<th>${heading}</th>`).join('')}</tr>`;
     return (boundedSummary([
         `<h2>${title}: ${code(summary.source)}</h2>`,
         {
             head: `<table>\n${head}`,
-            lines: summary.agents.map((part) => agents_summary_rowOf(part, { text, code, health }, redact)),
+            lines: summary.agents.map((part) => rowOf(part, { text, code, health }, redact)),
             tail: '\n</table>',
             leftOut: (left) => `<p>… and ${left} more agents, left out to keep this summary under GitHub's limit.</p>`,
         },
-        ...summary.agents.flatMap((part) => agents_summary_detailsOf(part, { text, code }, redact)),
+        ...summary.agents.flatMap((part) => detailsOf(part, { text, code }, redact)),
     ]) + '\n');
+}
+
+;// CONCATENATED MODULE: ./src/views/plan-summary.ts
+/**
+ * The plan's summary. Of one deployment (flat): the verdict, the deployment
+ * it is about, what the deploy would not apply, the request it would send,
+ * and why it would fail. Of a manifest (keyed): a row an agent (its
+ * deployment, what its deploy would do, how many differences it would not
+ * apply), then each agent's plan below, each within its share of GitHub's
+ * limit.
+ */
+
+
+
+
+
+/** What the deploy does with `count` differences: nothing; the remedy. */
+function remedy(count) {
+    const them = plural(count, 'it', 'them');
+    return `The deploy would not apply ${them}: the service cannot update a deployment. Change ${them} in the service, or deploy under a new name.`;
+}
+/** `count` differences, the noun agreeing: `1 difference`, `2 differences`. */
+const differences = (count) => `${count} ${plural(count, 'difference')}`;
+const upperFirst = (text) => `${text.charAt(0).toUpperCase()}${text.slice(1)}`;
+/** The verdict's heading. */
+function heading(name, verdict, code) {
+    return {
+        create: `🆕 Plan: the deploy would create ${code(name)}`,
+        reuse: verdict.changes.length === 0
+            ? `✅ Plan: the deploy would reuse ${code(name)}, with no difference`
+            : `⚠️ Plan: the deploy would reuse ${code(name)}, and not apply ${differences(verdict.changes.length)}`,
+        fail: `❌ Plan: the deploy would fail for ${code(name)}`,
+    }[verdict.action];
+}
+/** The table of the deployment the verdict is about, when there is one. */
+function deploymentTable(verdict, dashboardUrl, code, redact) {
+    const { deployment } = verdict;
+    if (deployment === undefined)
+        return [];
+    const dashboard = dashboardUrlOf(dashboardUrl, deployment);
+    const link = dashboard === undefined ? undefined : htmlLink(redact(dashboard), dashboard);
+    const rows = [
+        ['Id', code(deployment.id)],
+        ['Status', code(deployment.status)],
+        ['Source', code(deployment.source)],
+        ['Tracks', code(verdict.tracks?.branch)],
+        [
+            'A push there',
+            htmlText(verdict.tracks === undefined
+                ? '—'
+                : verdict.tracks.buildsOnPush
+                    ? 'builds a new revision'
+                    : 'builds nothing (build_on_push is off)'),
+        ],
+        ...(link === undefined ? [] : [['Dashboard', link]]),
+    ];
+    return [labelledTable(rows)];
+}
+/** The request the deploy would send, a line of it each (one secret's name, say), as many as fit. */
+function requestBlock(verdict, redact) {
+    if (verdict.request === undefined)
+        return [];
+    const request = htmlLines(redact(JSON.stringify(verdict.request, null, 2))).split('\n');
+    return [
+        {
+            head: `<h3>The request the deploy would send</h3>\n<pre>${request[0] ?? ''}`,
+            lines: request.slice(1),
+            tail: '</pre>',
+            leftOut: (count) => `<p>… and ${count} more ${plural(count, 'line')} of the request, left out to keep this summary under GitHub's limit.</p>`,
+        },
+    ];
+}
+/** The job summary of a plan, as HTML (service text escaped by the one GitHub-text module). */
+function planSummaryHtml({ name, verdict, dashboardUrl }, redact, budget) {
+    const code = cellOf(redact, (value) => htmlCode(value));
+    const parts = [`<h2>${heading(name, verdict, code)}</h2>`];
+    parts.push(...deploymentTable(verdict, dashboardUrl, code, redact));
+    if (verdict.wouldFail !== undefined) {
+        parts.push(`<p><strong>${htmlText(upperFirst(redact(verdict.wouldFail)))}</strong></p>`);
+    }
+    if (verdict.changes.length > 0) {
+        parts.push(differencesTable(verdict.changes, code, 'The step wants', 'The deployment has', `<h3>Not applied by the deploy</h3>\n<p>${htmlText(remedy(verdict.changes.length))}</p>\n`));
+    }
+    parts.push(...requestBlock(verdict, redact));
+    if (verdict.reason !== undefined)
+        parts.push(`<p><strong>Why:</strong></p>\n<pre>${htmlLines(redact(verdict.reason))}</pre>`);
+    return boundedSummary(parts, budget);
+}
+const plan_summary_HEADINGS = ['Agent', 'Deployment', 'The deploy would', 'Not applied'];
+/** What the agent's deploy would do, in the row's words. */
+function actionCell(part) {
+    const verdict = part.summary?.verdict;
+    if (verdict === undefined)
+        return '❌ no plan made';
+    return { create: '🆕 create', reuse: '♻️ reuse', fail: '❌ fail' }[verdict.action];
+}
+function plan_summary_rowOf(part, code) {
+    const changes = part.summary?.verdict.changes.length;
+    const cells = [
+        code(part.key),
+        code(part.name),
+        htmlText(actionCell(part)),
+        htmlText(changes === undefined ? '—' : String(changes)),
+    ];
+    return `<tr>${cells.map((cell) => `<td>${cell}</td>`).join('')}</tr>`;
+}
+/** An agent's plan below the table (or why none was made), within `budget` bytes. */
+function plan_summary_detailsOf(part, code, redact, budget) {
+    const head = `<h3>${code(part.key)}</h3>`;
+    if (part.summary !== undefined)
+        return `${head}\n${planSummaryHtml(part.summary, redact, budget)}`;
+    return `${head}\n<pre>${htmlLines(redact(part.failure ?? 'no plan was made'))}</pre>`;
+}
+/** The summary of a plan of several agents, as HTML within GitHub's limit. */
+function keyedPlanSummaryHtml(summary, redact) {
+    const code = cellOf(redact, (value) => htmlCode(value));
+    const count = summary.agents.length;
+    const failed = summary.agents.filter((part) => part.failure !== undefined).length;
+    const title = failed > 0
+        ? `❌ Plan: ${failed} of ${count} ${plural(count, 'agent')} would fail`
+        : `📋 Plan of ${count} ${plural(count, 'agent')}`;
+    const head = `<tr>${plan_summary_HEADINGS.map((heading) => `<th>${heading}</th>`).join('')}</tr>`;
+    const table = `<table>\n${head}\n${summary.agents.map((part) => plan_summary_rowOf(part, code)).join('\n')}\n</table>`;
+    const share = Math.floor((SUMMARY_BUDGET - table.length - 1_000) / Math.max(count, 1));
+    const details = summary.agents.map((part) => plan_summary_detailsOf(part, code, redact, share));
+    return within(`<h2>${title}: ${code(summary.source)}</h2>\n${table}\n${details.join('\n')}\n`);
 }
 
 ;// CONCATENATED MODULE: ./src/views/retire-summary.ts
@@ -42155,7 +42146,6 @@ function sweepSummaryHtml(sweep, redact) {
 
 
 
-
 /** The summary as HTML, within GitHub's limit, secret values removed by `redact`. */
 function renderSummary(summary, redact) {
     switch (summary.kind) {
@@ -42170,7 +42160,7 @@ function renderSummary(summary, redact) {
         case 'agents':
             return agentsSummaryHtml(summary, redact);
         case 'agents-plan':
-            return agentsPlanSummaryHtml(summary, redact);
+            return keyedPlanSummaryHtml(summary, redact);
         case 'agents-retire':
             return summary.agents
                 .map((part) => retireSummaryHtml(part.report, part.retirement, redact))
@@ -43045,7 +43035,7 @@ function parseHeaders(raw) {
 
 ;// CONCATENATED MODULE: ./src/inputs/health-check.ts
 /**
- * The `health-check` input (ACTION-CONTRACT.md behaviour 31): empty (off), a path
+ * The `health-check` input (docs/how-it-works.md, "Live means answering"): empty (off), a path
  * starting with `/`, or a full address (https://, or http:// on a loopback host) that
  * may hold `{url}`, the deployment's address. Any other `{…}` is a mistake.
  */
@@ -43565,7 +43555,7 @@ const core_inputs_pick = (names) => {
 
 ;// CONCATENATED MODULE: ./src/service/known-values.ts
 /**
- * Behaviour 26: the service's enums (`status`, `source_config.deployment_type`)
+ * The service's enums (`status`, `source_config.deployment_type`)
  * are known lists, not walls. A value the action does not know is passed on
  * with one warning naming the known ones, and the service decides; a value
  * of the wrong type is still an input error (the schemas say so).
@@ -44210,15 +44200,19 @@ function planAsked(inputs, run) {
     const fixed = declare_readInputs(core_inputs_pick(Object.keys(FIXED)), (name) => FIXED[name], run);
     const { 'on-change': onChange, ...shared } = inputs;
     const core = { ...fixed, ...shared };
-    return core.agents === undefined
-        ? { kind: 'one', plan: { spec: buildDeploySpec(core, run), onChange } }
-        : { kind: 'agents', plan: { ...buildAgentsRequest(core, run), onChange } };
+    if (core.agents !== undefined) {
+        return { ...buildAgentsRequest(core, run), onChange, layout: 'keyed' };
+    }
+    const spec = buildDeploySpec(core, run);
+    const agents = [{ key: spec.name, name: spec.name, spec }];
+    return { source: 'inline', agents, onChange, layout: 'flat' };
 }
 /** The plan of one deployment these inputs ask for; a manifest is `planAsked`'s. */
 function planRequest(inputs, run) {
-    const asked = planAsked(inputs, run);
-    if (asked.kind === 'one')
-        return asked.plan;
+    const { layout, agents, onChange } = planAsked(inputs, run);
+    const [one] = agents;
+    if (layout === 'flat' && one !== undefined)
+        return { spec: one.spec, onChange };
     throw new InputError([
         { input: 'agents', problem: 'plans several agents: this plan takes one deployment' },
     ]);
@@ -50658,316 +50652,6 @@ async function deployAgents(asked, io) {
     };
 }
 
-;// CONCATENATED MODULE: ./src/run/decisions/agents-plan-report.ts
-/** The `plans` entry of one agent. */
-function entryOf(plan) {
-    const { outputs } = plan;
-    const parsed = outputs.plan === undefined ? null : JSON.parse(outputs.plan);
-    return {
-        name: plan.name,
-        action: outputs.action ?? '',
-        changes: Number(outputs.changes ?? '0'),
-        'deployment-id': outputs['deployment-id'] ?? '',
-        status: outputs.status ?? '',
-        'dashboard-url': outputs['dashboard-url'] ?? '',
-        plan: parsed,
-        ...(plan.error === undefined ? {} : { error: plan.error }),
-    };
-}
-/** The manifest's action from each agent's, or undefined when one has none. */
-function actionOf(actions) {
-    if (actions.some((action) => action === undefined))
-        return undefined;
-    if (actions.includes('fail'))
-        return 'fail';
-    const [first] = actions;
-    return actions.every((action) => action === first) ? first : 'mixed';
-}
-/** The manifest's plan outputs from every agent's plan, in the manifest's order. */
-function agentsPlanOutputs(plans) {
-    const all = [...plans.values()];
-    const action = actionOf(all.map((plan) => plan.outputs.action));
-    const changes = all.reduce((sum, plan) => sum + Number(plan.outputs.changes ?? '0'), 0);
-    return {
-        plans: JSON.stringify(Object.fromEntries([...plans].map(([key, plan]) => [key, entryOf(plan)]))),
-        action: action ?? '',
-        changes: action === undefined ? '' : String(changes),
-    };
-}
-
-;// CONCATENATED MODULE: ./src/run/decisions/verdict.ts
-/**
- * The plan's verdict: what the deploy step would
- * do with these inputs, found by the deploy step's own dry run, so that it
- * sends GET requests only and decides exactly as the deploy would.
- *
- * - `create`: no deployment has the name; the request body the deploy would
- *   send, secret values replaced by `***`.
- * - `reuse`: every difference the deploy would not apply (its drift), the
- *   branch the deployment tracks and whether a push there builds.
- * - `fail`: what the deploy would fail on before a POST, with the deployment
- *   it found, if any.
- */
-
-
-
-
-
-
-/** What a codehost deployment that does not build on push does with the merged commit. */
-const UNBUILT_MERGE = 'build_on_push is off, so the service will not build the merged commit, and a deploy that targets it (commit: auto on the branch the deployment tracks) is not live. Turn build_on_push on for the deployment in the service.';
-/** Why the plan targets no commit, in the code host's word for the change (a merge request on GitLab). */
-const verdict_merge = (changeRequest) => `a plan describes the deploy a merge starts: a push to the branch the deployment tracks, not a commit of the ${changeRequest}`;
-/** The request with every secret value replaced by `***`, names kept. */
-function redactedRequest(request) {
-    return { ...request, secrets: request.secrets.map((secret) => ({ ...secret, value: MASK })) };
-}
-/**
- * What the deploy step would do with `plan`: its own dry run, with no commit
- * targeted (the merge's deploy is a push to the branch the deployment tracks).
- * A failure of the service itself (a 5xx after retries, a 401) is thrown: it
- * says nothing of what the deploy would do.
- */
-async function verdictOf(spec, dependencies) {
-    const dryRun = {
-        ...spec,
-        dryRun: true,
-        waitForReady: false,
-        commit: { kind: 'none', reason: verdict_merge(dependencies.service.words.changeRequest) },
-    };
-    let result;
-    try {
-        result = await deploy(dryRun, dependencies);
-    }
-    catch (error) {
-        if (error instanceof NotReusableError) {
-            return { action: 'fail', deployment: error.deployment, changes: [], reason: error.message };
-        }
-        if (error instanceof ActionError && !(error instanceof ServiceError)) {
-            return { action: 'fail', changes: [], reason: error.message };
-        }
-        throw error;
-    }
-    const found = result.deployment;
-    if (found === undefined) {
-        return { action: 'create', request: redactedRequest(result.request), changes: [] };
-    }
-    const goal = await assess(dryRun, result, dependencies.logger, undefined, dependencies.service.words);
-    const buildsOnPush = found.source === 'codehost' && found.source_config.build_on_push === true;
-    const wouldFail = [
-        ...(blockedIn(goal.drift).length === 0 ? [] : [`${blockedText(goal)}. ${blockedRemedy(goal)}`]),
-        ...(found.source === 'codehost' && !buildsOnPush ? [UNBUILT_MERGE] : []),
-    ];
-    return {
-        action: 'reuse',
-        deployment: found,
-        changes: goal.drift.map(shownDrift),
-        tracks: { branch: found.source_revision_config.repo_ref ?? undefined, buildsOnPush },
-        ...(wouldFail.length === 0
-            ? {}
-            : { wouldFail: `the deploy on merge would fail: ${wouldFail.join(' ')}` }),
-    };
-}
-
-;// CONCATENATED MODULE: ./src/run/flows/plan-run.ts
-/**
- * The plan as a run: the verdict, its outputs and what its summary shows
- * (src/views/ renders it), and whether the step fails (on `fail`, or on a
- * difference with `on-change: fail`), after the outputs are written. A plan
- * that cannot be made is no verdict: the step fails, and the adapter is
- * told so that its comment stops speaking for an earlier commit.
- */
-
-
-
-
-
-
-
-
-/** The names of the plan's outputs, as plan/action.yml declares them. */
-const PLAN_OUTPUT_NAMES = (/* unused pure expression or super */ null && ([
-    'plan',
-    'action',
-    'changes',
-    'deployment-id',
-    'status',
-    'dashboard-url',
-    'plans',
-]));
-/** `count` differences, the noun agreeing: `1 difference`, `2 differences`. */
-const plan_run_differences = (count) => `${count} ${plural(count, 'difference')}`;
-/** The outputs of a verdict: `plan` as one line of JSON, secrets by name only. */
-function planOutputs(verdict, dashboardUrl) {
-    const { deployment } = verdict;
-    const plan = {
-        action: verdict.action,
-        'deployment-id': deployment?.id ?? null,
-        changes: verdict.changes.map(({ field, wanted, live }) => ({ field, wanted, live })),
-        reason: verdict.reason ?? null,
-    };
-    return {
-        plan: JSON.stringify(plan),
-        action: verdict.action,
-        changes: String(verdict.changes.length),
-        'deployment-id': deployment?.id ?? '',
-        status: deployment?.status ?? '',
-        'dashboard-url': deployment === undefined ? '' : (dashboardUrlOf(dashboardUrl, deployment) ?? ''),
-    };
-}
-/** The verdict in one log line a difference, and one for the verdict. */
-function logVerdict(name, verdict, logger, words) {
-    if (verdict.action === 'create') {
-        logger.info(`plan: '${name}' does not exist: the deploy would create it`);
-        return;
-    }
-    if (verdict.action === 'fail') {
-        logger.info(`plan: the deploy would fail before creating anything`);
-        return;
-    }
-    for (const { field, wanted, live } of verdict.changes) {
-        logger.info(`plan: ${untrusted(field)}: ${words.asker} wants ${showValue(wanted)}, the deployment has ${showValue(live)}; not applied`);
-    }
-    const branch = verdict.tracks?.branch;
-    const builds = verdict.tracks?.buildsOnPush === true;
-    logger.info(`plan: the deploy would reuse ${verdict.deployment?.id ?? ''} with ${plan_run_differences(verdict.changes.length)} it would not apply` +
-        (branch === undefined
-            ? ''
-            : `; it tracks ${untrusted(branch)}, and a push there ${builds ? 'builds a new revision' : 'builds nothing (build_on_push is off)'}`));
-    if (verdict.wouldFail !== undefined)
-        logger.warning(`plan: ${verdict.wouldFail}`);
-}
-/**
- * Runs the plan; never throws: how it ended is in the outcome. `shared` is
- * what the plans of several agents share (the repository listing once).
- */
-async function runPlan(request, io, shared = {}) {
-    return withEvents(io, (events) => planned(request, io, events, shared));
-}
-/** The plan's steps, its verdict or its failure told to the views. */
-async function planned({ spec, onChange }, io, events, shared) {
-    const { logger } = events;
-    try {
-        maskSpec(spec, io, logger);
-        warnOfSpec(spec, logger);
-        const dependencies = { ...dependenciesOf(spec, io, events), ...shared };
-        // Not a group of its own: the deploy's dry run opens its groups, and GitHub does not nest them.
-        const phase = { phase: 'plan', grouped: false };
-        events.emit({ kind: 'phase', ...phase, message: `Planning the deploy of '${spec.name}'` });
-        const verdict = await verdictOf(spec, dependencies);
-        events.emit({ kind: 'phase_over', ...phase });
-        events.emit({ kind: 'outputs', outputs: planOutputs(verdict, spec.dashboardUrl) });
-        logVerdict(spec.name, verdict, logger, dependencies.service.words);
-        const report = {
-            name: spec.name,
-            verdict,
-            ...(spec.dashboardUrl === undefined ? {} : { dashboardUrl: spec.dashboardUrl }),
-        };
-        events.emit({ kind: 'planned', report });
-        const failure = verdict.action === 'fail'
-            ? io.redact(verdict.reason ?? 'the deploy would fail')
-            : onChange === 'fail' && verdict.changes.length > 0
-                ? `The deploy of '${spec.name}' would not apply ${plan_run_differences(verdict.changes.length)} (${dependencies.service.words.onChangeFail}): ${verdict.changes.map((change) => untrusted(change.field)).join(', ')}. The service cannot update a deployment: change ${plural(verdict.changes.length, 'it', 'them')} in the service, or deploy under a new name.`
-                : undefined;
-        const summary = { kind: 'plan', ...report };
-        return { failure, summary };
-    }
-    catch (error) {
-        const failure = io.redact(describeError(error));
-        // No verdict, and no output: none is known (the dry run fails before it finds a deployment),
-        // and `action` or `changes` would speak for a plan that was not made. The comment stops
-        // speaking for an earlier commit; a cancelled run was stopped, not refused, and is left alone.
-        if (!(error instanceof CancelledError) && !io.signal.aborted) {
-            const { head } = io.run;
-            events.emit({
-                kind: 'planned',
-                report: {
-                    name: spec.name,
-                    failure,
-                    ...(head?.kind === 'branch' ? { head: head.sha } : {}),
-                },
-            });
-        }
-        return {
-            failure,
-            ...(error instanceof Error && !(error instanceof ActionError) ? { stack: error.stack } : {}),
-        };
-    }
-}
-
-;// CONCATENATED MODULE: ./src/run/flows/plan-agents.ts
-
-
-
-
-
-
-/** The manifest's plan outputs, set once every agent's plan is over. */
-class PlansTable {
-    #plans = new Map();
-    #emit;
-    constructor(agents, emit) {
-        this.#emit = emit;
-        for (const { key, spec } of agents)
-            this.#plans.set(key, { name: spec.name, outputs: {} });
-    }
-    /** The view that keeps an agent's plan outputs as its run sets them. */
-    viewOf(agent) {
-        return (event) => {
-            if (event.kind !== 'outputs')
-                return;
-            const plan = this.#plans.get(agent.key);
-            this.#plans.set(agent.key, {
-                name: agent.spec.name,
-                outputs: { ...plan?.outputs, ...event.outputs },
-            });
-        };
-    }
-    /** Every plan is over: each agent's failure, if any, joins it, and the outputs are set. */
-    ended(agents, outcomes) {
-        agents.forEach((agent, index) => {
-            const failure = outcomes[index]?.failure;
-            const plan = this.#plans.get(agent.key) ?? { name: agent.spec.name, outputs: {} };
-            this.#plans.set(agent.key, { ...plan, ...(failure === undefined ? {} : { error: failure }) });
-        });
-        this.#emit(agentsPlanOutputs(this.#plans));
-    }
-}
-/** Plans the deploy of every agent of the manifest; never throws: how it ended is in the outcome. */
-async function planAgents(asked, io) {
-    const events = new RunEvents(io.views, io.redact);
-    const table = new PlansTable(asked.agents, (outputs) => events.emit({
-        kind: 'outputs',
-        outputs: { plan: '', 'deployment-id': '', status: '', ...outputs },
-    }));
-    const outcomes = await eachAgent(asked.agents, { io, events, access: asked.agents[0]?.spec ?? NO_ACCESS }, async (agent, agentIo, share) => {
-        const release = await share.take();
-        try {
-            return await runPlan({ spec: agent.spec, onChange: asked.onChange }, agentIo, share.dependencies);
-        }
-        finally {
-            release();
-        }
-    }, {
-        viewOf: (agent) => table.viewOf(agent),
-        allEnded: (all) => table.ended(asked.agents, all),
-    });
-    const agents = asked.agents.map((agent, index) => {
-        const outcome = outcomes[index];
-        const summary = outcome?.summary;
-        return {
-            key: agent.key,
-            name: agent.spec.name,
-            ...(summary?.kind === 'plan' ? { summary } : {}),
-            ...(outcome?.failure === undefined ? {} : { failure: outcome.failure }),
-        };
-    });
-    return {
-        ...failureOfAgents(asked.agents, outcomes),
-        summary: { kind: 'agents-plan', source: asked.source, agents },
-    };
-}
-
 ;// CONCATENATED MODULE: ./src/run/flows/status-run.ts
 /**
  * `deploy-agent status` as a run: the deployment named exactly `name`, looked
@@ -51147,6 +50831,291 @@ async function statusAgents(asked, io) {
     };
 }
 
+;// CONCATENATED MODULE: ./src/run/decisions/verdict.ts
+/**
+ * The plan's verdict: what the deploy step would
+ * do with these inputs, found by the deploy step's own dry run, so that it
+ * sends GET requests only and decides exactly as the deploy would.
+ *
+ * - `create`: no deployment has the name; the request body the deploy would
+ *   send, secret values replaced by `***`.
+ * - `reuse`: every difference the deploy would not apply (its drift), the
+ *   branch the deployment tracks and whether a push there builds.
+ * - `fail`: what the deploy would fail on before a POST, with the deployment
+ *   it found, if any.
+ */
+
+
+
+
+
+
+/** What a codehost deployment that does not build on push does with the merged commit. */
+const UNBUILT_MERGE = 'build_on_push is off, so the service will not build the merged commit, and a deploy that targets it (commit: auto on the branch the deployment tracks) is not live. Turn build_on_push on for the deployment in the service.';
+/** Why the plan targets no commit, in the code host's word for the change (a merge request on GitLab). */
+const verdict_merge = (changeRequest) => `a plan describes the deploy a merge starts: a push to the branch the deployment tracks, not a commit of the ${changeRequest}`;
+/** The request with every secret value replaced by `***`, names kept. */
+function redactedRequest(request) {
+    return { ...request, secrets: request.secrets.map((secret) => ({ ...secret, value: MASK })) };
+}
+/**
+ * What the deploy step would do with `plan`: its own dry run, with no commit
+ * targeted (the merge's deploy is a push to the branch the deployment tracks).
+ * A failure of the service itself (a 5xx after retries, a 401) is thrown: it
+ * says nothing of what the deploy would do.
+ */
+async function verdictOf(spec, dependencies) {
+    const dryRun = {
+        ...spec,
+        dryRun: true,
+        waitForReady: false,
+        commit: { kind: 'none', reason: verdict_merge(dependencies.service.words.changeRequest) },
+    };
+    let result;
+    try {
+        result = await deploy(dryRun, dependencies);
+    }
+    catch (error) {
+        if (error instanceof NotReusableError) {
+            return { action: 'fail', deployment: error.deployment, changes: [], reason: error.message };
+        }
+        if (error instanceof ActionError && !(error instanceof ServiceError)) {
+            return { action: 'fail', changes: [], reason: error.message };
+        }
+        throw error;
+    }
+    const found = result.deployment;
+    if (found === undefined) {
+        return { action: 'create', request: redactedRequest(result.request), changes: [] };
+    }
+    const goal = await assess(dryRun, result, dependencies.logger, undefined, dependencies.service.words);
+    const buildsOnPush = found.source === 'codehost' && found.source_config.build_on_push === true;
+    const wouldFail = [
+        ...(blockedIn(goal.drift).length === 0 ? [] : [`${blockedText(goal)}. ${blockedRemedy(goal)}`]),
+        ...(found.source === 'codehost' && !buildsOnPush ? [UNBUILT_MERGE] : []),
+    ];
+    return {
+        action: 'reuse',
+        deployment: found,
+        changes: goal.drift.map(shownDrift),
+        tracks: { branch: found.source_revision_config.repo_ref ?? undefined, buildsOnPush },
+        ...(wouldFail.length === 0
+            ? {}
+            : { wouldFail: `the deploy on merge would fail: ${wouldFail.join(' ')}` }),
+    };
+}
+
+;// CONCATENATED MODULE: ./src/run/decisions/plan-outputs.ts
+
+/** The names of the plan's outputs, as plan/action.yml declares them. */
+const PLAN_OUTPUT_NAMES = (/* unused pure expression or super */ null && ([
+    'plan',
+    'action',
+    'changes',
+    'deployment-id',
+    'status',
+    'dashboard-url',
+    'plans',
+]));
+/** One deployment's plan as data: what the deploy would do, to what, with which differences. */
+function planEntry(verdict, dashboardUrl) {
+    const deployment = verdict?.deployment;
+    return {
+        action: verdict?.action ?? '',
+        changes: verdict?.changes.length ?? 0,
+        'deployment-id': deployment?.id ?? '',
+        status: deployment?.status ?? '',
+        'dashboard-url': deployment === undefined ? '' : (dashboardUrlOf(dashboardUrl, deployment) ?? ''),
+        plan: verdict === undefined
+            ? null
+            : {
+                action: verdict.action,
+                'deployment-id': deployment?.id ?? null,
+                changes: verdict.changes.map(({ field, wanted, live }) => ({ field, wanted, live })),
+                reason: verdict.reason ?? null,
+            },
+    };
+}
+/** The flat outputs of a verdict: `plan` as one line of JSON, secrets by name only. */
+function planOutputs(verdict, dashboardUrl) {
+    const { plan, changes, ...entry } = planEntry(verdict, dashboardUrl);
+    return {
+        plan: JSON.stringify(plan),
+        action: entry.action,
+        changes: String(changes),
+        'deployment-id': entry['deployment-id'],
+        status: entry.status,
+        'dashboard-url': entry['dashboard-url'],
+    };
+}
+/** Each agent's row of the keyed `plans`, by key, in the manifest's order. */
+function plansByKey(parts) {
+    return Object.fromEntries(parts.map((part) => [
+        part.key,
+        {
+            name: part.name,
+            ...planEntry(part.summary?.verdict, part.summary?.dashboardUrl),
+            ...(part.failure === undefined ? {} : { error: part.failure }),
+        },
+    ]));
+}
+/** The manifest's action from each agent's, or undefined when one has none. */
+function actionOf(actions) {
+    if (actions.some((action) => action === undefined))
+        return undefined;
+    if (actions.includes('fail'))
+        return 'fail';
+    const [first] = actions;
+    return actions.every((action) => action === first) ? first : 'mixed';
+}
+/** The keyed outputs of a manifest's plans, in the manifest's order. */
+function keyedPlanOutputs(parts) {
+    const verdicts = parts.map((part) => part.summary?.verdict);
+    const action = actionOf(verdicts.map((verdict) => verdict?.action));
+    const changes = verdicts.reduce((sum, verdict) => sum + (verdict?.changes.length ?? 0), 0);
+    return {
+        plan: '',
+        'deployment-id': '',
+        status: '',
+        plans: JSON.stringify(plansByKey(parts)),
+        action: action ?? '',
+        changes: action === undefined ? '' : String(changes),
+    };
+}
+
+;// CONCATENATED MODULE: ./src/run/flows/plan-run.ts
+/**
+ * The plan as a run, of every agent of a manifest (a step without `agents`
+ * is a manifest of one): each agent's verdict, its outputs and what its
+ * summary shows (src/views/ renders it), and whether the step fails (on
+ * `fail`, or on a difference with `on-change: fail`), after the outputs are
+ * written. A plan that cannot be made is no verdict: the step fails, and
+ * the adapter is told so that its comment stops speaking for an earlier
+ * commit. The plans of several agents run at once (each-agent.ts), each as
+ * if alone, over the repository listing read once; the manifest's outputs
+ * and summary are keyed by agent, made from each agent's verdict.
+ */
+
+
+
+
+
+
+
+
+
+
+
+/** `count` differences, the noun agreeing: `1 difference`, `2 differences`. */
+const plan_run_differences = (count) => `${count} ${plural(count, 'difference')}`;
+/** The verdict in one log line a difference, and one for the verdict. */
+function logVerdict(name, verdict, logger, words) {
+    if (verdict.action === 'create') {
+        logger.info(`plan: '${name}' does not exist: the deploy would create it`);
+        return;
+    }
+    if (verdict.action === 'fail') {
+        logger.info(`plan: the deploy would fail before creating anything`);
+        return;
+    }
+    for (const { field, wanted, live } of verdict.changes) {
+        logger.info(`plan: ${untrusted(field)}: ${words.asker} wants ${showValue(wanted)}, the deployment has ${showValue(live)}; not applied`);
+    }
+    const branch = verdict.tracks?.branch;
+    const builds = verdict.tracks?.buildsOnPush === true;
+    logger.info(`plan: the deploy would reuse ${verdict.deployment?.id ?? ''} with ${plan_run_differences(verdict.changes.length)} it would not apply` +
+        (branch === undefined
+            ? ''
+            : `; it tracks ${untrusted(branch)}, and a push there ${builds ? 'builds a new revision' : 'builds nothing (build_on_push is off)'}`));
+    if (verdict.wouldFail !== undefined)
+        logger.warning(`plan: ${verdict.wouldFail}`);
+}
+/** Runs the plan of every agent; never throws: how it ended is in the outcome. */
+async function runPlan(asked, io) {
+    const [one] = asked.agents;
+    if (asked.layout === 'flat' && one !== undefined) {
+        return withEvents(io, (events) => planned(one.spec, asked.onChange, io, events, {}));
+    }
+    const events = new RunEvents(io.views, io.redact);
+    const parts = (outcomes) => asked.agents.map((agent, index) => {
+        const { summary, failure } = outcomes[index] ?? {};
+        return {
+            key: agent.key,
+            name: agent.spec.name,
+            ...(summary?.kind === 'plan' ? { summary } : {}),
+            ...(failure === undefined ? {} : { failure }),
+        };
+    });
+    const outcomes = await eachAgent(asked.agents, { io, events, access: one?.spec ?? NO_ACCESS }, async (agent, agentIo, share) => {
+        const release = await share.take();
+        try {
+            return await withEvents(agentIo, (agentEvents) => planned(agent.spec, asked.onChange, agentIo, agentEvents, share.dependencies));
+        }
+        finally {
+            release();
+        }
+    }, {
+        allEnded: (all) => {
+            const plans = parts(all);
+            events.emit({ kind: 'outputs', outputs: keyedPlanOutputs(plans), plans });
+        },
+    });
+    return {
+        ...failureOfAgents(asked.agents, outcomes),
+        summary: { kind: 'agents-plan', source: asked.source, agents: parts(outcomes) },
+    };
+}
+/** The plan's steps, its verdict or its failure told to the views. */
+async function planned(spec, onChange, io, events, shared) {
+    const { logger } = events;
+    try {
+        maskSpec(spec, io, logger);
+        warnOfSpec(spec, logger);
+        const dependencies = { ...dependenciesOf(spec, io, events), ...shared };
+        // Not a group of its own: the deploy's dry run opens its groups, and GitHub does not nest them.
+        const phase = { phase: 'plan', grouped: false };
+        events.emit({ kind: 'phase', ...phase, message: `Planning the deploy of '${spec.name}'` });
+        const verdict = await verdictOf(spec, dependencies);
+        events.emit({ kind: 'phase_over', ...phase });
+        events.emit({ kind: 'outputs', outputs: planOutputs(verdict, spec.dashboardUrl) });
+        logVerdict(spec.name, verdict, logger, dependencies.service.words);
+        const report = {
+            name: spec.name,
+            verdict,
+            ...(spec.dashboardUrl === undefined ? {} : { dashboardUrl: spec.dashboardUrl }),
+        };
+        events.emit({ kind: 'planned', report });
+        const failure = verdict.action === 'fail'
+            ? io.redact(verdict.reason ?? 'the deploy would fail')
+            : onChange === 'fail' && verdict.changes.length > 0
+                ? `The deploy of '${spec.name}' would not apply ${plan_run_differences(verdict.changes.length)} (${dependencies.service.words.onChangeFail}): ${verdict.changes.map((change) => untrusted(change.field)).join(', ')}. The service cannot update a deployment: change ${plural(verdict.changes.length, 'it', 'them')} in the service, or deploy under a new name.`
+                : undefined;
+        const summary = { kind: 'plan', ...report };
+        return { failure, summary };
+    }
+    catch (error) {
+        const failure = io.redact(describeError(error));
+        // No verdict, and no output: none is known (the dry run fails before it finds a deployment),
+        // and `action` or `changes` would speak for a plan that was not made. The comment stops
+        // speaking for an earlier commit; a cancelled run was stopped, not refused, and is left alone.
+        if (!(error instanceof CancelledError) && !io.signal.aborted) {
+            const { head } = io.run;
+            events.emit({
+                kind: 'planned',
+                report: {
+                    name: spec.name,
+                    failure,
+                    ...(head?.kind === 'branch' ? { head: head.sha } : {}),
+                },
+            });
+        }
+        return {
+            failure,
+            ...(error instanceof Error && !(error instanceof ActionError) ? { stack: error.stack } : {}),
+        };
+    }
+}
+
 ;// CONCATENATED MODULE: ./src/cli/core.ts
 /**
  * The core as the command drives it: `deploy` is the action's pipeline, run
@@ -51158,7 +51127,6 @@ async function statusAgents(asked, io) {
  * once for each agent of the manifest. All read their inputs with the
  * action's own reader and parsers.
  */
-
 
 
 
@@ -51204,16 +51172,13 @@ const PLAN_INPUTS = { ...PLAN_SHARED_INPUTS, ...PLAN_OWN_INPUTS };
  * the one plan.
  */
 function readPlan(read, run) {
-    const asked = planAsked(declare_readInputs(PLAN_INPUTS, read, run), run);
-    return asked.kind === 'one'
-        ? { command: 'plan', plan: asked.plan }
-        : { command: 'plan', agents: asked.plan };
+    return { command: 'plan', plan: planAsked(declare_readInputs(PLAN_INPUTS, read, run), run) };
 }
 /** Runs a read request through the core; never throws: how it ended is in the outcome. */
 function runCommandRequest(asked, io) {
     switch (asked.command) {
         case 'plan':
-            return 'agents' in asked ? planAgents(asked.agents, io) : runPlan(asked.plan, io);
+            return runPlan(asked.plan, io);
         case 'status':
             return 'agents' in asked ? statusAgents(asked.agents, io) : status_run_status(asked.lookup, io);
         case 'deploy':
@@ -53073,46 +53038,29 @@ function agentsDotenv(manifest, maxKeys) {
     return dotenvReport(agentsVariables(manifest), maxKeys);
 }
 
-;// CONCATENATED MODULE: ./src/cli/agents-plan-outputs.ts
+;// CONCATENATED MODULE: ./src/cli/plan-outputs.ts
 /**
- * What a plan of several agents writes for machines outside GitHub: one
- * `--json` object whose `plans` is the plan step's `plans` output (each
- * agent's plan by key, `error` when its plan fails), with the manifest's
- * `action` and `changes` (the total); and a dotenv report of the manifest's
- * `DEPLOYMENT_PLAN_ACTION` and `DEPLOYMENT_CHANGES`, then each agent's id
- * and status (a plan has no URL and no liveness), the most useful first,
- * so that GitLab's limit on the number of variables cuts the least useful.
+ * What a plan of several agents writes for machines outside GitHub, from
+ * each agent's plan: one `--json` object whose `plans` is the plan step's
+ * `plans` (each agent's plan by key, `error` when its plan fails), with the
+ * manifest's `action` and `changes` (the total); and a dotenv report of the
+ * manifest's `DEPLOYMENT_PLAN_ACTION` and `DEPLOYMENT_CHANGES`, then each
+ * agent's id and status (a plan has no URL and no liveness), the most
+ * useful first, so that GitLab's limit on the number of variables cuts the
+ * least useful. A plan of one deployment writes its outputs (outputs.ts).
  */
 
 
 
-/** The `plans` output, parsed; empty when there is none yet (or it is not JSON). */
-function plansOf(text) {
-    if (text === undefined || text === '')
-        return {};
-    try {
-        const parsed = JSON.parse(text);
-        return typeof parsed === 'object' && parsed !== null
-            ? parsed
-            : {};
-    }
-    catch {
-        return {};
-    }
-}
+
 /** The `--json` object: the manifest's `action` and `changes`, `plans` by key, `error` when it failed. */
-function agentsPlanJson(outputs, error) {
+function plansJson(outputs, plans, error) {
     return {
         action: outputs.action ?? '',
         changes: outputs.changes ?? '',
-        plans: plansOf(outputs.plans),
+        plans: plansByKey(plans),
         ...(error === undefined ? {} : { error }),
     };
-}
-/** An entry's text field, or empty. */
-function textOf(entry, field) {
-    const value = entry[field];
-    return typeof value === 'string' ? value : '';
 }
 /**
  * The report GitLab accepts and reads back exactly, at most `maxKeys`
@@ -53120,13 +53068,15 @@ function textOf(entry, field) {
  * then each agent's `_ID`, then each agent's `_STATUS` (agents in the
  * manifest's order); no empty value; each variable left out with why.
  */
-function agentsPlanDotenv(outputs, maxKeys) {
-    const plans = Object.entries(plansOf(outputs.plans));
-    const each = (part, field) => plans.map(([key, entry]) => [agentVariable(key, part), textOf(entry, field)]);
+function plansDotenv(outputs, plans, maxKeys) {
+    const each = (part, field) => plans.map(({ key, summary }) => [
+        agentVariable(key, part),
+        summary?.verdict.deployment?.[field] ?? '',
+    ]);
     const variables = [
         [dotenvName('action'), outputs.action ?? ''],
         [dotenvName('changes'), outputs.changes ?? ''],
-        ...each('ID', 'deployment-id'),
+        ...each('ID', 'id'),
         ...each('STATUS', 'status'),
     ];
     return dotenvReport(variables, maxKeys);
@@ -53143,13 +53093,17 @@ class OutputsSeen {
     #entries = new Map();
     /** Each agent's own outputs, by key, in the order the agents first set them. */
     #agents = new Map();
-    /** The run is of several agents: its outputs are the manifest's deployments, or its plans. */
+    /** The run is of several agents: its outputs are the manifest's deployments. */
     #manifest;
+    /** The plan of several agents: each agent's plan, once every one is made. */
+    #plans;
     /** The view that keeps the outputs as the run sets them. */
     view = (event) => {
         if (event.kind !== 'outputs')
             return;
         const { agent } = event;
+        if (event.plans !== undefined)
+            this.#plans = event.plans;
         if (agent === undefined) {
             this.#outputs = { ...this.#outputs, ...event.outputs };
             this.#entries = event.entries ?? this.#entries;
@@ -53158,12 +53112,9 @@ class OutputsSeen {
         this.#manifest ??= 'deployments';
         this.#agents.set(agent, { ...this.#agents.get(agent), ...event.outputs });
     };
-    /**
-     * The run is of several agents: its outputs are the manifest's, even
-     * before any is set; a plan's are its `plans`.
-     */
-    expectAgents(kind = 'deployments') {
-        this.#manifest = kind;
+    /** The run is of several agents: its outputs are the manifest's, even before any is set. */
+    expectAgents() {
+        this.#manifest = 'deployments';
     }
     /**
      * Every agent: those of the manifest's `deployments` in its order (its
@@ -53189,9 +53140,9 @@ class OutputsSeen {
     }
     /** The object `--json` prints, and the stream's `result` holds; `error` when the run failed. */
     json(error) {
+        if (this.#plans !== undefined)
+            return plansJson(this.#outputs, this.#plans, error);
         switch (this.#manifest) {
-            case 'plans':
-                return agentsPlanJson(this.#outputs, error);
             case 'deployments':
                 return agentsJson(this.#manifestOutputs(), error);
             case undefined:
@@ -53200,9 +53151,9 @@ class OutputsSeen {
     }
     /** The dotenv report, at most `maxKeys` variables, and each variable left out with why. */
     dotenv(maxKeys) {
+        if (this.#plans !== undefined)
+            return plansDotenv(this.#outputs, this.#plans, maxKeys);
         switch (this.#manifest) {
-            case 'plans':
-                return agentsPlanDotenv(this.#outputs, maxKeys);
             case 'deployments':
                 return agentsDotenv(this.#manifestOutputs(), maxKeys);
             case undefined:
@@ -53388,9 +53339,15 @@ async function runRequest(request, command, world, session, { seen, quitting }) 
         log.error(message);
         return { exitCode: EXIT.usage, error: message };
     }
-    if ('agents' in prepared) {
-        seen.expectAgents(prepared.command === 'plan' ? 'plans' : 'deployments');
-        log.expectAgents(prepared.agents.agents.length);
+    const manifest = 'agents' in prepared
+        ? prepared.agents
+        : prepared.command === 'plan' && prepared.plan.layout === 'keyed'
+            ? prepared.plan
+            : undefined;
+    if (manifest !== undefined) {
+        if (prepared.command !== 'plan')
+            seen.expectAgents();
+        log.expectAgents(manifest.agents.length);
     }
     if (command === 'deploy')
         log.info(describeRun(ci, givenCommit(prepared)));

@@ -53883,7 +53883,7 @@ var external_node_dns_ = __nccwpck_require__(610);
 var external_node_net_ = __nccwpck_require__(7030);
 ;// CONCATENATED MODULE: ./src/service/address-guard.ts
 /**
- * Where a health check never goes (ACTION-CONTRACT.md behaviour 31): a link-local or cloud
+ * Where a health check never goes (docs/how-it-works.md, "Live means answering"): a link-local or cloud
  * metadata address (169.254.0.0/16, fe80::/10, and AWS's fd00:ec2::254), whether the
  * address names it literally or a host name resolves to it. The look-up below refuses such
  * an answer before any connection is made, so no header reaches it.
@@ -53996,7 +53996,7 @@ function placeholderCount(text, placeholder) {
 
 ;// CONCATENATED MODULE: ./src/service/health-address.ts
 /**
- * The address of a deployment's health check (ACTION-CONTRACT.md behaviour 31), as
+ * The address of a deployment's health check (docs/how-it-works.md, "Live means answering"), as
  * values: the `health-check` input once parsed (inputs/health-check.ts parses it), and
  * that check filled in for one deployment from its `url` (`source_config.custom_url`).
  */
@@ -54124,7 +54124,7 @@ function proxyDispatcher(proxy, options = {}) {
 
 ;// CONCATENATED MODULE: ./src/service/address-check.ts
 /**
- * One bounded check of a deployment's address (ACTION-CONTRACT.md behaviour 31): a `GET`
+ * One bounded check of a deployment's address (docs/how-it-works.md, "Live means answering"): a `GET`
  * that answers `2xx` (and holds the expected text) or says why not, as a value. Only
  * https:// or a loopback http://, never a link-local or metadata address (address-guard.ts),
  * redirects followed only to the same origin, the body read at most 64 KiB, TLS verified,
@@ -54936,8 +54936,7 @@ function formatZodIssues(error) {
 /**
  * The answer to a status check of several deployments, read record by
  * record: one record the service garbled is only its own deployment's
- * answer (ACTION-CONTRACT.md, Corrections v1.6, "One malformed record is
- * one agent's problem").
+ * answer, one agent's problem, not every agent's.
  */
 
 
@@ -61211,140 +61210,6 @@ function differencesTable(drift, code, wants, has, head = '') {
     };
 }
 
-;// CONCATENATED MODULE: ./src/views/plan-summary.ts
-/**
- * The plan's summary: the verdict, the deployment it is about, what the
- * deploy would not apply, the request it would send, and why it would fail.
- */
-
-
-
-
-
-/** What the deploy does with `count` differences: nothing; the remedy. */
-function plan_summary_remedy(count) {
-    const them = plural(count, 'it', 'them');
-    return `The deploy would not apply ${them}: the service cannot update a deployment. Change ${them} in the service, or deploy under a new name.`;
-}
-/** `count` differences, the noun agreeing: `1 difference`, `2 differences`. */
-const differences = (count) => `${count} ${plural(count, 'difference')}`;
-const upperFirst = (text) => `${text.charAt(0).toUpperCase()}${text.slice(1)}`;
-/** The verdict's heading. */
-function heading(name, verdict, code) {
-    return {
-        create: `🆕 Plan: the deploy would create ${code(name)}`,
-        reuse: verdict.changes.length === 0
-            ? `✅ Plan: the deploy would reuse ${code(name)}, with no difference`
-            : `⚠️ Plan: the deploy would reuse ${code(name)}, and not apply ${differences(verdict.changes.length)}`,
-        fail: `❌ Plan: the deploy would fail for ${code(name)}`,
-    }[verdict.action];
-}
-/** The table of the deployment the verdict is about, when there is one. */
-function deploymentTable(verdict, dashboardUrl, code, redact) {
-    const { deployment } = verdict;
-    if (deployment === undefined)
-        return [];
-    const dashboard = dashboardUrlOf(dashboardUrl, deployment);
-    const link = dashboard === undefined ? undefined : htmlLink(redact(dashboard), dashboard);
-    const rows = [
-        ['Id', code(deployment.id)],
-        ['Status', code(deployment.status)],
-        ['Source', code(deployment.source)],
-        ['Tracks', code(verdict.tracks?.branch)],
-        [
-            'A push there',
-            htmlText(verdict.tracks === undefined
-                ? '—'
-                : verdict.tracks.buildsOnPush
-                    ? 'builds a new revision'
-                    : 'builds nothing (build_on_push is off)'),
-        ],
-        ...(link === undefined ? [] : [['Dashboard', link]]),
-    ];
-    return [labelledTable(rows)];
-}
-/** The request the deploy would send, a line of it each (one secret's name, say), as many as fit. */
-function requestBlock(verdict, redact) {
-    if (verdict.request === undefined)
-        return [];
-    const request = htmlLines(redact(JSON.stringify(verdict.request, null, 2))).split('\n');
-    return [
-        {
-            head: `<h3>The request the deploy would send</h3>\n<pre>${request[0] ?? ''}`,
-            lines: request.slice(1),
-            tail: '</pre>',
-            leftOut: (count) => `<p>… and ${count} more ${plural(count, 'line')} of the request, left out to keep this summary under GitHub's limit.</p>`,
-        },
-    ];
-}
-/** The job summary of a plan, as HTML (service text escaped by the one GitHub-text module). */
-function planSummaryHtml({ name, verdict, dashboardUrl }, redact, budget) {
-    const code = cellOf(redact, (value) => htmlCode(value));
-    const parts = [`<h2>${heading(name, verdict, code)}</h2>`];
-    parts.push(...deploymentTable(verdict, dashboardUrl, code, redact));
-    if (verdict.wouldFail !== undefined) {
-        parts.push(`<p><strong>${htmlText(upperFirst(redact(verdict.wouldFail)))}</strong></p>`);
-    }
-    if (verdict.changes.length > 0) {
-        parts.push(differencesTable(verdict.changes, code, 'The step wants', 'The deployment has', `<h3>Not applied by the deploy</h3>\n<p>${htmlText(plan_summary_remedy(verdict.changes.length))}</p>\n`));
-    }
-    parts.push(...requestBlock(verdict, redact));
-    if (verdict.reason !== undefined)
-        parts.push(`<p><strong>Why:</strong></p>\n<pre>${htmlLines(redact(verdict.reason))}</pre>`);
-    return boundedSummary(parts, budget);
-}
-
-;// CONCATENATED MODULE: ./src/views/agents-plan-summary.ts
-/**
- * The summary of a plan of several agents: a row an agent (its deployment,
- * what its deploy would do, how many differences it would not apply), then
- * each agent's plan below, each within its share of GitHub's limit.
- */
-
-
-
-
-
-const HEADINGS = ['Agent', 'Deployment', 'The deploy would', 'Not applied'];
-/** What the agent's deploy would do, in the row's words. */
-function actionCell(part) {
-    const verdict = part.summary?.verdict;
-    if (verdict === undefined)
-        return '❌ no plan made';
-    return { create: '🆕 create', reuse: '♻️ reuse', fail: '❌ fail' }[verdict.action];
-}
-function rowOf(part, code) {
-    const changes = part.summary?.verdict.changes.length;
-    const cells = [
-        code(part.key),
-        code(part.name),
-        htmlText(actionCell(part)),
-        htmlText(changes === undefined ? '—' : String(changes)),
-    ];
-    return `<tr>${cells.map((cell) => `<td>${cell}</td>`).join('')}</tr>`;
-}
-/** An agent's plan below the table (or why none was made), within `budget` bytes. */
-function detailsOf(part, code, redact, budget) {
-    const head = `<h3>${code(part.key)}</h3>`;
-    if (part.summary !== undefined)
-        return `${head}\n${planSummaryHtml(part.summary, redact, budget)}`;
-    return `${head}\n<pre>${htmlLines(redact(part.failure ?? 'no plan was made'))}</pre>`;
-}
-/** The summary of a plan of several agents, as HTML within GitHub's limit. */
-function agentsPlanSummaryHtml(summary, redact) {
-    const code = cellOf(redact, (value) => htmlCode(value));
-    const count = summary.agents.length;
-    const failed = summary.agents.filter((part) => part.failure !== undefined).length;
-    const title = failed > 0
-        ? `❌ Plan: ${failed} of ${count} ${plural(count, 'agent')} would fail`
-        : `📋 Plan of ${count} ${plural(count, 'agent')}`;
-    const head = `<tr>${HEADINGS.map((heading) => `<th>${heading}</th>`).join('')}</tr>`;
-    const table = `<table>\n${head}\n${summary.agents.map((part) => rowOf(part, code)).join('\n')}\n</table>`;
-    const share = Math.floor((SUMMARY_BUDGET - table.length - 1_000) / Math.max(count, 1));
-    const details = summary.agents.map((part) => detailsOf(part, code, redact, share));
-    return within(`<h2>${title}: ${code(summary.source)}</h2>\n${table}\n${details.join('\n')}\n`);
-}
-
 ;// CONCATENATED MODULE: ./src/views/deploy-summary.ts
 /**
  * The deploy's summary (and `status`'s): a heading, a table of the
@@ -61493,9 +61358,9 @@ function summaryHtml(input) {
 
 
 
-const agents_summary_HEADINGS = ['Agent', 'Deployment', 'Status', 'Live', 'Commit', 'Drift', 'Links'];
+const HEADINGS = ['Agent', 'Deployment', 'Status', 'Live', 'Commit', 'Drift', 'Links'];
 /** The column of the health checks' answers, after `Live`: only when some agent has a check. */
-const agents_summary_HEALTH_AFTER = agents_summary_HEADINGS.indexOf('Live') + 1;
+const agents_summary_HEALTH_AFTER = HEADINGS.indexOf('Live') + 1;
 /** Whether some agent's health check was made, or not made (said why): the table then has a `Health` column. */
 function anyHealth(summary) {
     return summary.agents.some((part) => part.summary.liveness?.health !== undefined || deploy_summary_healthNotMade(part.summary) !== undefined);
@@ -61524,7 +61389,7 @@ function redactedOrNot(address, redact) {
     return address === undefined ? undefined : redact(address);
 }
 /** An agent's row of the table. */
-function agents_summary_rowOf(part, write, redact) {
+function rowOf(part, write, redact) {
     const { text, code } = write;
     const { summary } = part;
     const shown = summary.deployment ?? summary.result?.deployment;
@@ -61544,7 +61409,7 @@ function agents_summary_rowOf(part, write, redact) {
     return `<tr>${cells.map((cell) => `<td>${cell}</td>`).join('')}</tr>`;
 }
 /** Below the table: an agent's drift and failure, under its key, when it has either. */
-function agents_summary_detailsOf(part, { text, code }, redact) {
+function detailsOf(part, { text, code }, redact) {
     const { summary } = part;
     const drift = summary.drift ?? [];
     const health = summary.liveness?.health;
@@ -61569,18 +61434,144 @@ function agentsSummaryHtml(summary, redact) {
         ? `❌ ${failed} of ${count} ${plural(count, 'agent')} failed`
         : `🚀 ${count} ${plural(count, 'agent')}`;
     const health = anyHealth(summary);
-    const headings = health ? agents_summary_HEADINGS.toSpliced(agents_summary_HEALTH_AFTER, 0, 'Health') : agents_summary_HEADINGS;
+    const headings = health ? HEADINGS.toSpliced(agents_summary_HEALTH_AFTER, 0, 'Health') : HEADINGS;
     const head = `<tr>${headings.map((heading) => `<th>${heading}</th>`).join('')}</tr>`;
     return (boundedSummary([
         `<h2>${title}: ${code(summary.source)}</h2>`,
         {
             head: `<table>\n${head}`,
-            lines: summary.agents.map((part) => agents_summary_rowOf(part, { text, code, health }, redact)),
+            lines: summary.agents.map((part) => rowOf(part, { text, code, health }, redact)),
             tail: '\n</table>',
             leftOut: (left) => `<p>… and ${left} more agents, left out to keep this summary under GitHub's limit.</p>`,
         },
-        ...summary.agents.flatMap((part) => agents_summary_detailsOf(part, { text, code }, redact)),
+        ...summary.agents.flatMap((part) => detailsOf(part, { text, code }, redact)),
     ]) + '\n');
+}
+
+;// CONCATENATED MODULE: ./src/views/plan-summary.ts
+/**
+ * The plan's summary. Of one deployment (flat): the verdict, the deployment
+ * it is about, what the deploy would not apply, the request it would send,
+ * and why it would fail. Of a manifest (keyed): a row an agent (its
+ * deployment, what its deploy would do, how many differences it would not
+ * apply), then each agent's plan below, each within its share of GitHub's
+ * limit.
+ */
+
+
+
+
+
+/** What the deploy does with `count` differences: nothing; the remedy. */
+function plan_summary_remedy(count) {
+    const them = plural(count, 'it', 'them');
+    return `The deploy would not apply ${them}: the service cannot update a deployment. Change ${them} in the service, or deploy under a new name.`;
+}
+/** `count` differences, the noun agreeing: `1 difference`, `2 differences`. */
+const differences = (count) => `${count} ${plural(count, 'difference')}`;
+const upperFirst = (text) => `${text.charAt(0).toUpperCase()}${text.slice(1)}`;
+/** The verdict's heading. */
+function heading(name, verdict, code) {
+    return {
+        create: `🆕 Plan: the deploy would create ${code(name)}`,
+        reuse: verdict.changes.length === 0
+            ? `✅ Plan: the deploy would reuse ${code(name)}, with no difference`
+            : `⚠️ Plan: the deploy would reuse ${code(name)}, and not apply ${differences(verdict.changes.length)}`,
+        fail: `❌ Plan: the deploy would fail for ${code(name)}`,
+    }[verdict.action];
+}
+/** The table of the deployment the verdict is about, when there is one. */
+function deploymentTable(verdict, dashboardUrl, code, redact) {
+    const { deployment } = verdict;
+    if (deployment === undefined)
+        return [];
+    const dashboard = dashboardUrlOf(dashboardUrl, deployment);
+    const link = dashboard === undefined ? undefined : htmlLink(redact(dashboard), dashboard);
+    const rows = [
+        ['Id', code(deployment.id)],
+        ['Status', code(deployment.status)],
+        ['Source', code(deployment.source)],
+        ['Tracks', code(verdict.tracks?.branch)],
+        [
+            'A push there',
+            htmlText(verdict.tracks === undefined
+                ? '—'
+                : verdict.tracks.buildsOnPush
+                    ? 'builds a new revision'
+                    : 'builds nothing (build_on_push is off)'),
+        ],
+        ...(link === undefined ? [] : [['Dashboard', link]]),
+    ];
+    return [labelledTable(rows)];
+}
+/** The request the deploy would send, a line of it each (one secret's name, say), as many as fit. */
+function requestBlock(verdict, redact) {
+    if (verdict.request === undefined)
+        return [];
+    const request = htmlLines(redact(JSON.stringify(verdict.request, null, 2))).split('\n');
+    return [
+        {
+            head: `<h3>The request the deploy would send</h3>\n<pre>${request[0] ?? ''}`,
+            lines: request.slice(1),
+            tail: '</pre>',
+            leftOut: (count) => `<p>… and ${count} more ${plural(count, 'line')} of the request, left out to keep this summary under GitHub's limit.</p>`,
+        },
+    ];
+}
+/** The job summary of a plan, as HTML (service text escaped by the one GitHub-text module). */
+function planSummaryHtml({ name, verdict, dashboardUrl }, redact, budget) {
+    const code = cellOf(redact, (value) => htmlCode(value));
+    const parts = [`<h2>${heading(name, verdict, code)}</h2>`];
+    parts.push(...deploymentTable(verdict, dashboardUrl, code, redact));
+    if (verdict.wouldFail !== undefined) {
+        parts.push(`<p><strong>${htmlText(upperFirst(redact(verdict.wouldFail)))}</strong></p>`);
+    }
+    if (verdict.changes.length > 0) {
+        parts.push(differencesTable(verdict.changes, code, 'The step wants', 'The deployment has', `<h3>Not applied by the deploy</h3>\n<p>${htmlText(plan_summary_remedy(verdict.changes.length))}</p>\n`));
+    }
+    parts.push(...requestBlock(verdict, redact));
+    if (verdict.reason !== undefined)
+        parts.push(`<p><strong>Why:</strong></p>\n<pre>${htmlLines(redact(verdict.reason))}</pre>`);
+    return boundedSummary(parts, budget);
+}
+const plan_summary_HEADINGS = ['Agent', 'Deployment', 'The deploy would', 'Not applied'];
+/** What the agent's deploy would do, in the row's words. */
+function actionCell(part) {
+    const verdict = part.summary?.verdict;
+    if (verdict === undefined)
+        return '❌ no plan made';
+    return { create: '🆕 create', reuse: '♻️ reuse', fail: '❌ fail' }[verdict.action];
+}
+function plan_summary_rowOf(part, code) {
+    const changes = part.summary?.verdict.changes.length;
+    const cells = [
+        code(part.key),
+        code(part.name),
+        htmlText(actionCell(part)),
+        htmlText(changes === undefined ? '—' : String(changes)),
+    ];
+    return `<tr>${cells.map((cell) => `<td>${cell}</td>`).join('')}</tr>`;
+}
+/** An agent's plan below the table (or why none was made), within `budget` bytes. */
+function plan_summary_detailsOf(part, code, redact, budget) {
+    const head = `<h3>${code(part.key)}</h3>`;
+    if (part.summary !== undefined)
+        return `${head}\n${planSummaryHtml(part.summary, redact, budget)}`;
+    return `${head}\n<pre>${htmlLines(redact(part.failure ?? 'no plan was made'))}</pre>`;
+}
+/** The summary of a plan of several agents, as HTML within GitHub's limit. */
+function keyedPlanSummaryHtml(summary, redact) {
+    const code = cellOf(redact, (value) => htmlCode(value));
+    const count = summary.agents.length;
+    const failed = summary.agents.filter((part) => part.failure !== undefined).length;
+    const title = failed > 0
+        ? `❌ Plan: ${failed} of ${count} ${plural(count, 'agent')} would fail`
+        : `📋 Plan of ${count} ${plural(count, 'agent')}`;
+    const head = `<tr>${plan_summary_HEADINGS.map((heading) => `<th>${heading}</th>`).join('')}</tr>`;
+    const table = `<table>\n${head}\n${summary.agents.map((part) => plan_summary_rowOf(part, code)).join('\n')}\n</table>`;
+    const share = Math.floor((SUMMARY_BUDGET - table.length - 1_000) / Math.max(count, 1));
+    const details = summary.agents.map((part) => plan_summary_detailsOf(part, code, redact, share));
+    return within(`<h2>${title}: ${code(summary.source)}</h2>\n${table}\n${details.join('\n')}\n`);
 }
 
 ;// CONCATENATED MODULE: ./src/views/retire-summary.ts
@@ -61729,7 +61720,6 @@ function sweepSummaryHtml(sweep, redact) {
 
 
 
-
 /** The summary as HTML, within GitHub's limit, secret values removed by `redact`. */
 function renderSummary(summary, redact) {
     switch (summary.kind) {
@@ -61744,7 +61734,7 @@ function renderSummary(summary, redact) {
         case 'agents':
             return agentsSummaryHtml(summary, redact);
         case 'agents-plan':
-            return agentsPlanSummaryHtml(summary, redact);
+            return keyedPlanSummaryHtml(summary, redact);
         case 'agents-retire':
             return summary.agents
                 .map((part) => retireSummaryHtml(part.report, part.retirement, redact))
@@ -62493,7 +62483,7 @@ function checkedAccess(inputs) {
 
 ;// CONCATENATED MODULE: ./src/service/known-values.ts
 /**
- * Behaviour 26: the service's enums (`status`, `source_config.deployment_type`)
+ * The service's enums (`status`, `source_config.deployment_type`)
  * are known lists, not walls. A value the action does not know is passed on
  * with one warning naming the known ones, and the service decides; a value
  * of the wrong type is still an input error (the schemas say so).
@@ -62840,7 +62830,7 @@ function parseHeaders(raw) {
 
 ;// CONCATENATED MODULE: ./src/inputs/health-check.ts
 /**
- * The `health-check` input (ACTION-CONTRACT.md behaviour 31): empty (off), a path
+ * The `health-check` input (docs/how-it-works.md, "Live means answering"): empty (off), a path
  * starting with `/`, or a full address (https://, or http:// on a loopback host) that
  * may hold `{url}`, the deployment's address. Any other `{…}` is a mistake.
  */
@@ -65427,68 +65417,21 @@ function run() {
     });
 }
 
-;// CONCATENATED MODULE: ./src/github/features/plan-comment.ts
+;// CONCATENATED MODULE: ./src/github/features/plan-verdict.ts
 /**
- * The plan comment: one comment per pull request and deployment name,
- * with a marker of its own (a plan comment is never a preview's comment,
- * nor the other way round), written from the core's
- * `PlanReport` through the one GitHub-text module. A long list of changes
- * folds into a `<details>` block and is cut, with a count of what was left
- * out, so that the body stays under GitHub's 65,536 characters.
+ * A deployment's plan in Markdown, as both layouts of the plan comment show
+ * it (plan-comment.ts): the deployment it would reuse and what it tracks,
+ * why, what would fail, and the differences the deploy would not apply.
  */
-
-
 
 
 
 
 /** More changes than this fold into a `<details>` block. */
 const FOLD_AFTER = 10;
-/** The longest failure a comment shows (the service's message is already shortened). */
-const plan_comment_FAILURE_CHARS = 1_000;
-function planMarker(name) {
-    return `<!-- deploy-agent-plan:${encodeName(name)} -->`;
-}
-/** Whether a comment's body is this name's plan comment (its marker opens it). */
-function carriesPlanMarker(body, name) {
-    return typeof body === 'string' && body.startsWith(planMarker(name));
-}
 /** What the deploy does with `count` differences: nothing; the remedy. */
-function plan_comment_remedy(count) {
+function plan_verdict_remedy(count) {
     return `The deploy would not apply ${plural(count, 'this', 'these')}: the service cannot update a deployment. Change ${plural(count, 'it', 'them')} in the service, or deploy under a new name.`;
-}
-/** The plan comment's Markdown; `redact` hides secret values in free text first. */
-function planCommentBody(report, redact = (text) => text) {
-    const { verdict } = report;
-    const lines = [planMarker(report.name), `### ${planHeadline(report, redact)}`, ''];
-    lines.push(...verdictLines(verdict, redact));
-    const footer = [];
-    const { deployment } = verdict;
-    const links = [
-        deployment === undefined
-            ? undefined
-            : markdownLink('dashboard', dashboardUrlOf(report.dashboardUrl, deployment)),
-        markdownLink('workflow run', report.runUrl),
-    ].filter((link) => link !== undefined);
-    if (links.length > 0)
-        footer.push('', links.join(' · '));
-    if (verdict.changes.length > 0) {
-        lines.push(...changesLines(verdict, redact, [...lines, ...footer].join('\n').length));
-    }
-    const body = [...lines, ...footer].join('\n');
-    return body.length < COMMENT_LIMIT ? body : body.slice(0, BODY_BUDGET);
-}
-/** What the deploy would do, in one line. */
-function planHeadline({ name: raw, verdict }, redact) {
-    const name = markdownCode(redact(raw), 200, false);
-    const count = verdict.changes.length;
-    return {
-        create: `🆕 Plan for ${name}: the deploy would create it`,
-        reuse: count === 0
-            ? `✅ Plan for ${name}: the deploy would reuse it, and nothing differs`
-            : `⚠️ Plan for ${name}: the deploy would reuse it, and not apply ${count} ${plural(count, 'difference')}`,
-        fail: `❌ Plan for ${name}: the deploy would fail`,
-    }[verdict.action];
 }
 /** The deployment it would reuse and what it tracks, why, and what would fail. */
 function verdictLines(verdict, redact) {
@@ -65522,7 +65465,7 @@ function changesLines(verdict, redact, usedChars) {
     const count = verdict.changes.length;
     const rows = verdict.changes.map((change) => `| ${code(change.field)} | ${code(showValue(change.wanted))} | ${code(showValue(change.live))} |`);
     const head = [
-        plan_comment_remedy(count),
+        plan_verdict_remedy(count),
         '',
         '| Field | The pull request asks for | The deployment has |',
         '| --- | --- | --- |',
@@ -65536,6 +65479,72 @@ function changesLines(verdict, redact, usedChars) {
     if (count <= FOLD_AFTER)
         return table;
     return [`<details><summary>${count} differences</summary>`, '', ...table, '', '</details>'];
+}
+
+;// CONCATENATED MODULE: ./src/github/features/plan-comment.ts
+/**
+ * The plan comment, written from the core's `PlanReport`s through the one
+ * GitHub-text module, a marker of its own (a plan comment is never a
+ * preview's, nor a deploy's). Flat, of one deployment: one comment per pull
+ * request and deployment name. Keyed, of a manifest: one comment for every
+ * agent, a row an agent (what its deploy would do, how many differences it
+ * would not apply, its dashboard), then each agent's differences, what would
+ * fail and any plan not made below; its marker holds the step's name
+ * template (or the manifest's path), so that adding or removing an agent
+ * keeps the comment, and an agent an earlier plan listed that the manifest
+ * no longer holds keeps a row saying the deploy leaves its deployment as it
+ * is. A long list of changes folds into a `<details>` block and is cut, with
+ * a count of what was left out, so that the body stays under GitHub's
+ * 65,536 characters.
+ */
+
+
+
+
+
+
+
+/** The longest failure a comment shows (the service's message is already shortened). */
+const plan_comment_FAILURE_CHARS = 1_000;
+function planMarker(name) {
+    return `<!-- deploy-agent-plan:${encodeName(name)} -->`;
+}
+/** Whether a comment's body is this name's plan comment (its marker opens it). */
+function carriesPlanMarker(body, name) {
+    return typeof body === 'string' && body.startsWith(planMarker(name));
+}
+/** The plan comment's Markdown; `redact` hides secret values in free text first. */
+function planCommentBody(report, redact = (text) => text) {
+    const { verdict } = report;
+    const lines = [planMarker(report.name), `### ${planHeadline(report, redact)}`, ''];
+    lines.push(...verdictLines(verdict, redact));
+    const footer = [];
+    const { deployment } = verdict;
+    const links = [
+        deployment === undefined
+            ? undefined
+            : markdownLink('dashboard', dashboardUrlOf(report.dashboardUrl, deployment)),
+        markdownLink('workflow run', report.runUrl),
+    ].filter((link) => link !== undefined);
+    if (links.length > 0)
+        footer.push('', links.join(' · '));
+    if (verdict.changes.length > 0) {
+        lines.push(...changesLines(verdict, redact, [...lines, ...footer].join('\n').length));
+    }
+    const body = [...lines, ...footer].join('\n');
+    return body.length < COMMENT_LIMIT ? body : body.slice(0, BODY_BUDGET);
+}
+/** What the deploy would do, in one line. */
+function planHeadline({ name: raw, verdict }, redact) {
+    const name = markdownCode(redact(raw), 200, false);
+    const count = verdict.changes.length;
+    return {
+        create: `🆕 Plan for ${name}: the deploy would create it`,
+        reuse: count === 0
+            ? `✅ Plan for ${name}: the deploy would reuse it, and nothing differs`
+            : `⚠️ Plan for ${name}: the deploy would reuse it, and not apply ${count} ${plural(count, 'difference')}`,
+        fail: `❌ Plan for ${name}: the deploy would fail`,
+    }[verdict.action];
 }
 /**
  * The plan comment when the plan could not be made: which head, and why, and no verdict, so that it never keeps speaking for a
@@ -65571,32 +65580,12 @@ async function writePlanComment(comment, report, context, redact) {
         : planNotMadeBody(withRunUrl({ ...(sha === '' ? {} : { head: sha }), ...report }, runUrl), redact);
     await comment.writeBody(report.name, body);
 }
-
-;// CONCATENATED MODULE: ./src/github/features/agents-plan-comment.ts
-/**
- * The plan comment of a manifest: one comment on the pull request for every
- * agent, a row an agent (what its deploy would do, how many differences it
- * would not apply, its dashboard), then each agent's differences, what
- * would fail and any plan not made below. Its hidden marker holds the
- * step's name template (or, without one, the manifest's path), as the
- * deploy's manifest comment does, but a plan's own: adding or removing an
- * agent keeps the comment, and a plan comment is never a deploy's. An agent
- * an earlier plan listed that the manifest no longer holds keeps a row
- * saying the deploy leaves its deployment as it is. Text from the service
- * is data, never Markdown (common/github-text.ts).
- */
-
-
-
-
-
-
-function agentsPlanMarker(identity) {
+function keyedPlanMarker(identity) {
     return `<!-- deploy-agent-agents-plan:${encodeName(identity)} -->`;
 }
 /** Whether a comment's body is this manifest's plan comment (its marker opens it). */
-function carriesAgentsPlanMarker(body, identity) {
-    return typeof body === 'string' && body.startsWith(agentsPlanMarker(identity));
+function carriesKeyedPlanMarker(body, identity) {
+    return typeof body === 'string' && body.startsWith(keyedPlanMarker(identity));
 }
 /** What opens an agent's part below the table. */
 const DETAILS = '\n#### ';
@@ -65604,8 +65593,8 @@ const HEAD = [
     '| Agent | Deployment | The deploy would | Not applied | Links |',
     '| --- | --- | --- | --- | --- |',
 ];
-/** What the agent's deploy would do, in the row's words. */
-function agents_plan_comment_actionCell(report, redact) {
+/** What an agent's deploy would do, in its row's words. */
+function plan_comment_actionCell(report, redact) {
     if (!('verdict' in report))
         return '🚫 no plan made (see below)';
     const { verdict } = report;
@@ -65619,7 +65608,7 @@ function agents_plan_comment_actionCell(report, redact) {
         return `❌ fail${found}`;
     return `${verdict.wouldFail === undefined ? '♻️' : '⚠️'} reuse${found}`;
 }
-function agents_plan_comment_agentRow({ key, deploymentName, report }, redact) {
+function plan_comment_agentRow({ key, deploymentName, report }, redact) {
     const verdict = 'verdict' in report ? report.verdict : undefined;
     const deployment = verdict?.deployment;
     const dashboard = deployment === undefined || !('verdict' in report)
@@ -65628,14 +65617,14 @@ function agents_plan_comment_agentRow({ key, deploymentName, report }, redact) {
     const cells = [
         markdownCode(key),
         markdownCode(redact(deploymentName), 100),
-        agents_plan_comment_actionCell(report, redact),
+        plan_comment_actionCell(report, redact),
         verdict === undefined || verdict.action !== 'reuse' ? '' : String(verdict.changes.length),
         dashboard ?? '',
     ];
     return `| ${cells.join(' | ')} |`;
 }
 /** The row of an agent an earlier plan listed that the manifest no longer holds. */
-function agents_plan_comment_goneRow(key, dashboard) {
+function plan_comment_goneRow(key, dashboard) {
     const where = markdownLink('Dashboard', dashboard);
     const cells = [
         markdownCode(key),
@@ -65647,7 +65636,7 @@ function agents_plan_comment_goneRow(key, dashboard) {
     return `| ${cells.join(' | ')} |`;
 }
 /** What the comment says of an agent below the table, within `share` characters; none when all is said. */
-function agents_plan_comment_detailsOf(state, redact, share) {
+function plan_comment_detailsOf(state, redact, share) {
     const { report } = state;
     const head = `${DETAILS.trim()} ${markdownCode(state.key, 100, false)}`;
     if (!('verdict' in report)) {
@@ -65687,19 +65676,19 @@ function headline(identity, states, redact) {
     return `### ${mark} Plan of ${states.length} ${plural(states.length, 'agent')} of ${title}: ${parts.join(', ')}; ${total}`;
 }
 /** The manifest's plan comment; `previous` is its body as found, whose gone agents keep a row. */
-function agentsPlanCommentBody(manifest, states, previous, parts) {
+function keyedPlanCommentBody(manifest, states, previous, parts) {
     const { redact } = parts;
     const identity = manifest.nameTemplate ?? manifest.source;
     const current = new Set(manifest.agents.map((agent) => agent.key));
     // The agents' rows only: the differences below them are rows of other tables.
     const listed = listedAgents(previous?.split(DETAILS)[0]);
     const gone = [...listed].filter(([key]) => !current.has(key));
-    const head = [agentsPlanMarker(identity), headline(identity, states, redact), '', ...HEAD];
+    const head = [keyedPlanMarker(identity), headline(identity, states, redact), '', ...HEAD];
     const run = markdownLink('Workflow run', parts.runUrl);
     const tail = run === undefined ? [] : ['', run];
     const all = [
-        ...states.map((state) => agents_plan_comment_agentRow(state, redact)),
-        ...gone.map(([key, dashboard]) => agents_plan_comment_goneRow(key, dashboard)),
+        ...states.map((state) => plan_comment_agentRow(state, redact)),
+        ...gone.map(([key, dashboard]) => plan_comment_goneRow(key, dashboard)),
     ];
     const rows = rowsWithin(all, head.join('\n').length + tail.join('\n').length + 200);
     const more = rows.length < all.length
@@ -65707,17 +65696,13 @@ function agentsPlanCommentBody(manifest, states, previous, parts) {
         : [];
     const used = [...head, ...rows, ...more, ...tail].join('\n').length;
     const share = Math.floor((BODY_BUDGET - used - 200) / Math.max(states.length, 1));
-    const details = states.flatMap((state) => agents_plan_comment_detailsOf(state, redact, share));
+    const details = states.flatMap((state) => plan_comment_detailsOf(state, redact, share));
     const body = [...head, ...rows, ...more, '', ...details, ...tail].join('\n') + '\n';
     return body.length < COMMENT_LIMIT ? body : body.slice(0, BODY_BUDGET);
 }
 
 ;// CONCATENATED MODULE: ./src/github/plan-hooks.ts
-/**
- * The plan step's GitHub hook (src/plan.ts): its plan comment on the pull
- * request, as a view of its `planned` event, when `pr-comment` asks and
- * there is a token and a repository.
- */
+
 
 
 
@@ -65737,7 +65722,11 @@ function planCommentAt(settings, context, dependencies, carriesMarker) {
     });
     return { at, made };
 }
-function planHooks(settings) {
+/** The hooks of a plan: of one deployment, or, given its manifest, of every agent. */
+function planHooks(settings, manifest) {
+    return manifest === undefined ? flatHooks(settings) : keyedHooks(settings, manifest);
+}
+function flatHooks(settings) {
     return (context, dependencies) => {
         const target = planCommentAt(settings, context, dependencies, carriesPlanMarker);
         if (target === undefined)
@@ -65753,19 +65742,14 @@ function planHooks(settings) {
         };
     };
 }
-
-;// CONCATENATED MODULE: ./src/github/agents-plan-hooks.ts
-
-
-
-function agentsPlanHooks(settings, manifest) {
+function keyedHooks(settings, manifest) {
     return (context, given) => {
         const { redact } = given;
         const dependencies = {
             ...given,
             budgetMs: agentsBudgetMs(manifest.agents.length, given.budgetMs),
         };
-        const target = planCommentAt(settings, context, dependencies, carriesAgentsPlanMarker);
+        const target = planCommentAt(settings, context, dependencies, carriesKeyedPlanMarker);
         if (target === undefined)
             return { api: undefined };
         const { at, made } = target;
@@ -65785,7 +65769,7 @@ function agentsPlanHooks(settings, manifest) {
                 });
             }
             const { comment } = made.value;
-            await comment.writeBody(identity, () => agentsPlanCommentBody(manifest, states, comment.body, {
+            await comment.writeBody(identity, () => keyedPlanCommentBody(manifest, states, comment.body, {
                 redact,
                 ...(at.runUrl === undefined ? {} : { runUrl: at.runUrl }),
             }));
@@ -65860,55 +65844,22 @@ function planAsked(inputs, run) {
     const fixed = readInputs(core_inputs_pick(Object.keys(FIXED)), (name) => FIXED[name], run);
     const { 'on-change': onChange, ...shared } = inputs;
     const core = { ...fixed, ...shared };
-    return core.agents === undefined
-        ? { kind: 'one', plan: { spec: buildDeploySpec(core, run), onChange } }
-        : { kind: 'agents', plan: { ...buildAgentsRequest(core, run), onChange } };
+    if (core.agents !== undefined) {
+        return { ...buildAgentsRequest(core, run), onChange, layout: 'keyed' };
+    }
+    const spec = buildDeploySpec(core, run);
+    const agents = [{ key: spec.name, name: spec.name, spec }];
+    return { source: 'inline', agents, onChange, layout: 'flat' };
 }
 /** The plan of one deployment these inputs ask for; a manifest is `planAsked`'s. */
 function planRequest(inputs, run) {
-    const asked = planAsked(inputs, run);
-    if (asked.kind === 'one')
-        return asked.plan;
+    const { layout, agents, onChange } = planAsked(inputs, run);
+    const [one] = agents;
+    if (layout === 'flat' && one !== undefined)
+        return { spec: one.spec, onChange };
     throw new InputError([
         { input: 'agents', problem: 'plans several agents: this plan takes one deployment' },
     ]);
-}
-
-;// CONCATENATED MODULE: ./src/run/decisions/agents-plan-report.ts
-/** The `plans` entry of one agent. */
-function entryOf(plan) {
-    const { outputs } = plan;
-    const parsed = outputs.plan === undefined ? null : JSON.parse(outputs.plan);
-    return {
-        name: plan.name,
-        action: outputs.action ?? '',
-        changes: Number(outputs.changes ?? '0'),
-        'deployment-id': outputs['deployment-id'] ?? '',
-        status: outputs.status ?? '',
-        'dashboard-url': outputs['dashboard-url'] ?? '',
-        plan: parsed,
-        ...(plan.error === undefined ? {} : { error: plan.error }),
-    };
-}
-/** The manifest's action from each agent's, or undefined when one has none. */
-function actionOf(actions) {
-    if (actions.some((action) => action === undefined))
-        return undefined;
-    if (actions.includes('fail'))
-        return 'fail';
-    const [first] = actions;
-    return actions.every((action) => action === first) ? first : 'mixed';
-}
-/** The manifest's plan outputs from every agent's plan, in the manifest's order. */
-function agentsPlanOutputs(plans) {
-    const all = [...plans.values()];
-    const action = actionOf(all.map((plan) => plan.outputs.action));
-    const changes = all.reduce((sum, plan) => sum + Number(plan.outputs.changes ?? '0'), 0);
-    return {
-        plans: JSON.stringify(Object.fromEntries([...plans].map(([key, plan]) => [key, entryOf(plan)]))),
-        action: action ?? '',
-        changes: action === undefined ? '' : String(changes),
-    };
 }
 
 ;// CONCATENATED MODULE: ./src/run/decisions/verdict.ts
@@ -65985,21 +65936,7 @@ async function verdictOf(spec, dependencies) {
     };
 }
 
-;// CONCATENATED MODULE: ./src/run/flows/plan-run.ts
-/**
- * The plan as a run: the verdict, its outputs and what its summary shows
- * (src/views/ renders it), and whether the step fails (on `fail`, or on a
- * difference with `on-change: fail`), after the outputs are written. A plan
- * that cannot be made is no verdict: the step fails, and the adapter is
- * told so that its comment stops speaking for an earlier commit.
- */
-
-
-
-
-
-
-
+;// CONCATENATED MODULE: ./src/run/decisions/plan-outputs.ts
 
 /** The names of the plan's outputs, as plan/action.yml declares them. */
 const PLAN_OUTPUT_NAMES = (/* unused pure expression or super */ null && ([
@@ -66011,26 +65948,97 @@ const PLAN_OUTPUT_NAMES = (/* unused pure expression or super */ null && ([
     'dashboard-url',
     'plans',
 ]));
-/** `count` differences, the noun agreeing: `1 difference`, `2 differences`. */
-const plan_run_differences = (count) => `${count} ${plural(count, 'difference')}`;
-/** The outputs of a verdict: `plan` as one line of JSON, secrets by name only. */
-function planOutputs(verdict, dashboardUrl) {
-    const { deployment } = verdict;
-    const plan = {
-        action: verdict.action,
-        'deployment-id': deployment?.id ?? null,
-        changes: verdict.changes.map(({ field, wanted, live }) => ({ field, wanted, live })),
-        reason: verdict.reason ?? null,
-    };
+/** One deployment's plan as data: what the deploy would do, to what, with which differences. */
+function planEntry(verdict, dashboardUrl) {
+    const deployment = verdict?.deployment;
     return {
-        plan: JSON.stringify(plan),
-        action: verdict.action,
-        changes: String(verdict.changes.length),
+        action: verdict?.action ?? '',
+        changes: verdict?.changes.length ?? 0,
         'deployment-id': deployment?.id ?? '',
         status: deployment?.status ?? '',
         'dashboard-url': deployment === undefined ? '' : (dashboardUrlOf(dashboardUrl, deployment) ?? ''),
+        plan: verdict === undefined
+            ? null
+            : {
+                action: verdict.action,
+                'deployment-id': deployment?.id ?? null,
+                changes: verdict.changes.map(({ field, wanted, live }) => ({ field, wanted, live })),
+                reason: verdict.reason ?? null,
+            },
     };
 }
+/** The flat outputs of a verdict: `plan` as one line of JSON, secrets by name only. */
+function planOutputs(verdict, dashboardUrl) {
+    const { plan, changes, ...entry } = planEntry(verdict, dashboardUrl);
+    return {
+        plan: JSON.stringify(plan),
+        action: entry.action,
+        changes: String(changes),
+        'deployment-id': entry['deployment-id'],
+        status: entry.status,
+        'dashboard-url': entry['dashboard-url'],
+    };
+}
+/** Each agent's row of the keyed `plans`, by key, in the manifest's order. */
+function plansByKey(parts) {
+    return Object.fromEntries(parts.map((part) => [
+        part.key,
+        {
+            name: part.name,
+            ...planEntry(part.summary?.verdict, part.summary?.dashboardUrl),
+            ...(part.failure === undefined ? {} : { error: part.failure }),
+        },
+    ]));
+}
+/** The manifest's action from each agent's, or undefined when one has none. */
+function actionOf(actions) {
+    if (actions.some((action) => action === undefined))
+        return undefined;
+    if (actions.includes('fail'))
+        return 'fail';
+    const [first] = actions;
+    return actions.every((action) => action === first) ? first : 'mixed';
+}
+/** The keyed outputs of a manifest's plans, in the manifest's order. */
+function keyedPlanOutputs(parts) {
+    const verdicts = parts.map((part) => part.summary?.verdict);
+    const action = actionOf(verdicts.map((verdict) => verdict?.action));
+    const changes = verdicts.reduce((sum, verdict) => sum + (verdict?.changes.length ?? 0), 0);
+    return {
+        plan: '',
+        'deployment-id': '',
+        status: '',
+        plans: JSON.stringify(plansByKey(parts)),
+        action: action ?? '',
+        changes: action === undefined ? '' : String(changes),
+    };
+}
+
+;// CONCATENATED MODULE: ./src/run/flows/plan-run.ts
+/**
+ * The plan as a run, of every agent of a manifest (a step without `agents`
+ * is a manifest of one): each agent's verdict, its outputs and what its
+ * summary shows (src/views/ renders it), and whether the step fails (on
+ * `fail`, or on a difference with `on-change: fail`), after the outputs are
+ * written. A plan that cannot be made is no verdict: the step fails, and
+ * the adapter is told so that its comment stops speaking for an earlier
+ * commit. The plans of several agents run at once (each-agent.ts), each as
+ * if alone, over the repository listing read once; the manifest's outputs
+ * and summary are keyed by agent, made from each agent's verdict.
+ */
+
+
+
+
+
+
+
+
+
+
+
+/** `count` differences, the noun agreeing: `1 difference`, `2 differences`. */
+const plan_run_differences = (count) => `${count} ${plural(count, 'difference')}`;
 /** The verdict in one log line a difference, and one for the verdict. */
 function logVerdict(name, verdict, logger, words) {
     if (verdict.action === 'create') {
@@ -66053,15 +66061,43 @@ function logVerdict(name, verdict, logger, words) {
     if (verdict.wouldFail !== undefined)
         logger.warning(`plan: ${verdict.wouldFail}`);
 }
-/**
- * Runs the plan; never throws: how it ended is in the outcome. `shared` is
- * what the plans of several agents share (the repository listing once).
- */
-async function runPlan(request, io, shared = {}) {
-    return withEvents(io, (events) => planned(request, io, events, shared));
+/** Runs the plan of every agent; never throws: how it ended is in the outcome. */
+async function runPlan(asked, io) {
+    const [one] = asked.agents;
+    if (asked.layout === 'flat' && one !== undefined) {
+        return withEvents(io, (events) => planned(one.spec, asked.onChange, io, events, {}));
+    }
+    const events = new RunEvents(io.views, io.redact);
+    const parts = (outcomes) => asked.agents.map((agent, index) => {
+        const { summary, failure } = outcomes[index] ?? {};
+        return {
+            key: agent.key,
+            name: agent.spec.name,
+            ...(summary?.kind === 'plan' ? { summary } : {}),
+            ...(failure === undefined ? {} : { failure }),
+        };
+    });
+    const outcomes = await eachAgent(asked.agents, { io, events, access: one?.spec ?? NO_ACCESS }, async (agent, agentIo, share) => {
+        const release = await share.take();
+        try {
+            return await withEvents(agentIo, (agentEvents) => planned(agent.spec, asked.onChange, agentIo, agentEvents, share.dependencies));
+        }
+        finally {
+            release();
+        }
+    }, {
+        allEnded: (all) => {
+            const plans = parts(all);
+            events.emit({ kind: 'outputs', outputs: keyedPlanOutputs(plans), plans });
+        },
+    });
+    return {
+        ...failureOfAgents(asked.agents, outcomes),
+        summary: { kind: 'agents-plan', source: asked.source, agents: parts(outcomes) },
+    };
 }
 /** The plan's steps, its verdict or its failure told to the views. */
-async function planned({ spec, onChange }, io, events, shared) {
+async function planned(spec, onChange, io, events, shared) {
     const { logger } = events;
     try {
         maskSpec(spec, io, logger);
@@ -66111,79 +66147,6 @@ async function planned({ spec, onChange }, io, events, shared) {
     }
 }
 
-;// CONCATENATED MODULE: ./src/run/flows/plan-agents.ts
-
-
-
-
-
-
-/** The manifest's plan outputs, set once every agent's plan is over. */
-class PlansTable {
-    #plans = new Map();
-    #emit;
-    constructor(agents, emit) {
-        this.#emit = emit;
-        for (const { key, spec } of agents)
-            this.#plans.set(key, { name: spec.name, outputs: {} });
-    }
-    /** The view that keeps an agent's plan outputs as its run sets them. */
-    viewOf(agent) {
-        return (event) => {
-            if (event.kind !== 'outputs')
-                return;
-            const plan = this.#plans.get(agent.key);
-            this.#plans.set(agent.key, {
-                name: agent.spec.name,
-                outputs: { ...plan?.outputs, ...event.outputs },
-            });
-        };
-    }
-    /** Every plan is over: each agent's failure, if any, joins it, and the outputs are set. */
-    ended(agents, outcomes) {
-        agents.forEach((agent, index) => {
-            const failure = outcomes[index]?.failure;
-            const plan = this.#plans.get(agent.key) ?? { name: agent.spec.name, outputs: {} };
-            this.#plans.set(agent.key, { ...plan, ...(failure === undefined ? {} : { error: failure }) });
-        });
-        this.#emit(agentsPlanOutputs(this.#plans));
-    }
-}
-/** Plans the deploy of every agent of the manifest; never throws: how it ended is in the outcome. */
-async function planAgents(asked, io) {
-    const events = new RunEvents(io.views, io.redact);
-    const table = new PlansTable(asked.agents, (outputs) => events.emit({
-        kind: 'outputs',
-        outputs: { plan: '', 'deployment-id': '', status: '', ...outputs },
-    }));
-    const outcomes = await eachAgent(asked.agents, { io, events, access: asked.agents[0]?.spec ?? NO_ACCESS }, async (agent, agentIo, share) => {
-        const release = await share.take();
-        try {
-            return await runPlan({ spec: agent.spec, onChange: asked.onChange }, agentIo, share.dependencies);
-        }
-        finally {
-            release();
-        }
-    }, {
-        viewOf: (agent) => table.viewOf(agent),
-        allEnded: (all) => table.ended(asked.agents, all),
-    });
-    const agents = asked.agents.map((agent, index) => {
-        const outcome = outcomes[index];
-        const summary = outcome?.summary;
-        return {
-            key: agent.key,
-            name: agent.spec.name,
-            ...(summary?.kind === 'plan' ? { summary } : {}),
-            ...(outcome?.failure === undefined ? {} : { failure: outcome.failure }),
-        };
-    });
-    return {
-        ...failureOfAgents(asked.agents, outcomes),
-        summary: { kind: 'agents-plan', source: asked.source, agents },
-    };
-}
-
 ;// CONCATENATED MODULE: ./src/plan.ts
 /**
  * The plan step (plan/action.yml): what the deploy step would do with these
@@ -66195,8 +66158,6 @@ async function planAgents(asked, io) {
  * `run()` is what `@github/local-action` calls (`npx --yes @github/local-action plan ../src/plan.ts .env`);
  * src/index.ts runs it when the runner starts dist/plan.js.
  */
-
-
 
 
 
@@ -66219,9 +66180,7 @@ function plan_run() {
             asked: planAsked(inputs, run),
             settings: { token: inputs['github-token'], comment: inputs['pr-comment'] },
         }),
-        run: ({ asked, settings }, step) => asked.kind === 'one'
-            ? runPlan(asked.plan, step.io(planHooks(settings)))
-            : planAgents(asked.plan, step.io(agentsPlanHooks(settings, manifestOnGitHub(asked.plan)))),
+        run: ({ asked, settings }, step) => runPlan(asked, step.io(planHooks(settings, asked.layout === 'keyed' ? manifestOnGitHub(asked) : undefined))),
         otherWarnings: "every one is in the step's log",
     });
 }
@@ -66973,7 +66932,11 @@ function retire_run() {
  * stands; a name matches only when it is the pattern with a positive
  * decimal number, without leading zeros, in its place. With a manifest
  * (`agents`), a pattern also holds `{agent}` once, which only the manifest's
- * agents' exact names fill (sweep-agents.ts).
+ * agents' exact names fill, never a wildcard: a deployment matches only when
+ * it is the pattern with one of those names and a number, compared as whole
+ * texts (no regular expression is built from a name). A step without
+ * `agents` sweeps a manifest of one: one agent, nameless (its pattern holds
+ * no `{agent}`), in the flat layout.
  */
 
 
@@ -67079,9 +67042,12 @@ const SWEEP_DASHBOARD_INPUT = core_inputs_pick(['dashboard-url']);
 /**
  * The manifest's agents, each with its name: its entry's `name`, else its
  * key; a bad `name`, or one name of two agents, an input error, as the
- * deploy step's.
+ * deploy step's. Without a manifest, one nameless agent: its pattern holds
+ * no `{agent}` to fill.
  */
 function sweptAgents(manifest) {
+    if (manifest === undefined)
+        return [{ key: '', name: '' }];
     const { agents, problems } = namedAgents(manifest, '');
     if (problems.length > 0)
         throw new errors_InputError(problems);
@@ -67096,26 +67062,14 @@ function sweepRequest(inputs) {
     return {
         ...access,
         names: inputs['name-pattern'],
-        ...(manifest === undefined ? {} : { agents: sweptAgents(manifest) }),
+        agents: sweptAgents(manifest),
+        layout: manifest === undefined ? 'flat' : 'keyed',
         ...(environments === undefined ? {} : { environments }),
         onOrphans: inputs['on-orphans'],
         dryRun: inputs['dry-run'],
         ...(dashboardUrl === undefined ? {} : { dashboardUrl }),
     };
 }
-
-;// CONCATENATED MODULE: ./src/inputs/sweep-agents.ts
-/**
- * The sweep's name pattern beside a manifest: `{agent}` filled with each of
- * the manifest's agents' exact names, never a wildcard, so a deployment
- * matches only when it is the pattern with one of those names and a number.
- * Every comparison is of whole texts (no regular expression is built from a
- * name); a name two agents' patterns both give is ambiguous, and matches
- * neither.
- */
-
-
-
 /** `pattern` with `{agent}` replaced by `name`, as text. */
 function forAgent(pattern, name) {
     const fill = (text) => fillPlaceholder(text, AGENT_PLACEHOLDER, name);
@@ -67125,10 +67079,8 @@ function forAgent(pattern, name) {
         after: fill(pattern.after),
     };
 }
-/** The patterns to look for: one an agent with a manifest, else the pattern itself. */
+/** The patterns to look for: one an agent. */
 function agentPatterns(names, agents) {
-    if (agents === undefined)
-        return [{ names }];
     return agents.map((agent) => ({ agent, names: forAgent(names, agent.name) }));
 }
 /** Every pattern `name` matches exactly, with the digits it gives. */
@@ -67137,7 +67089,7 @@ function matchesOf(patterns, name) {
         const digits = digitsIn(names, name);
         if (digits === undefined)
             return [];
-        return [agent === undefined ? { digits } : { agent, digits }];
+        return [{ agent, digits }];
     });
 }
 /** What each pattern's listing searches for: its longest literal part, each text once. */
@@ -67148,8 +67100,8 @@ function searchTexts(patterns) {
  * The environment of a preview: the pattern with the pull request's number
  * and, when it holds `{agent}`, the preview's agent's name.
  */
-function sweep_agents_environmentOf(pattern, number, agent) {
-    return filled(agent === undefined ? pattern : forAgent(pattern, agent.name), number);
+function sweep_inputs_environmentOf(pattern, number, agent) {
+    return filled(forAgent(pattern, agent?.name ?? ''), number);
 }
 
 ;// CONCATENATED MODULE: ./src/github/features/states-question.ts
@@ -67201,17 +67153,15 @@ async function askPullRequestStates(api, repository, numbers, options = {}) {
 
 
 
-
 /** The sweep step's GitHub settings from its inputs; with `agents`, its manifest. */
 function sweepSettings(inputs, sweep) {
-    const { agents } = sweep;
     const source = inputs.agents?.source;
     return {
         token: inputs['github-token'],
         comment: inputs['pr-comment'],
-        ...(agents === undefined || source === undefined
+        ...(source === undefined
             ? {}
-            : { manifest: { source, names: sweep.names, agents } }),
+            : { manifest: { source, names: sweep.names, agents: sweep.agents } }),
     };
 }
 /**
@@ -67322,62 +67272,6 @@ class SweepOnGitHub {
     }
 }
 
-;// CONCATENATED MODULE: ./src/run/flows/sweep-previews.ts
-/**
- * The sweep's previews: the service's listing searched for each pattern's
- * longest literal part (one pattern an agent with a manifest, each text
- * once), every page, GET only; each deployment kept once, when its name is
- * exactly one pattern with a number. A name that two agents' patterns both
- * give (agents `a` and `a1` under `{agent}{number}`) proves neither: it is
- * reported as unknown, and left alone.
- */
-
-
-
-
-
-/** At most this many deployments are read a search: the deploy's search's cap. */
-const MAX_LISTED = MAX_PAGES * PAGE_LIMIT;
-/** `deployment` as a preview, or as an ambiguous name, or nothing when no pattern matches it. */
-function sorted(deployment, request, found) {
-    const matches = matchesOf(agentPatterns(request.names, request.agents), deployment.name);
-    const [first] = matches;
-    if (first === undefined)
-        return;
-    if (matches.length === 1) {
-        found.previews.push({ deployment, ...first });
-        return;
-    }
-    const agents = matches.map((match) => `'${match.agent?.key ?? ''}'`).join(' and ');
-    found.ambiguous.push({
-        deployment,
-        digits: first.digits,
-        why: `and it is the name of a preview of agents ${agents} alike: no proof of whose it is, left alone`,
-    });
-}
-/** The previews of the listing: exact matches of the pattern, each with its number (and agent). */
-async function findPreviews(request, io, events) {
-    const dependencies = dependenciesOf(request, io, events);
-    const texts = searchTexts(agentPatterns(request.names, request.agents));
-    return inGroup(dependencies)(`Looking for previews named '${request.names.text}'`, 'find', async () => {
-        const seen = new Set();
-        const found = { previews: [], ambiguous: [] };
-        for (const literal of texts) {
-            const listed = await dependencies.service.list({ name_contains: literal }, MAX_LISTED);
-            if (listed.deployments.length >= MAX_LISTED) {
-                throw new ActionError(`GET /v2/deployments: more than ${MAX_LISTED} deployments contain '${literal}'; stopped rather than judge the previews from part of the list. Make name-pattern more distinctive.`);
-            }
-            for (const deployment of listed.deployments) {
-                if (seen.has(deployment.id))
-                    continue;
-                seen.add(deployment.id);
-                sorted(deployment, request, found);
-            }
-        }
-        return found;
-    });
-}
-
 ;// CONCATENATED MODULE: ./src/run/flows/sweep-retire.ts
 /**
  * The sweep's orphans retired on GitHub as retire does: one retirement a
@@ -67419,7 +67313,7 @@ function retiredAs(retirement) {
 function retiredWith(orphan, request) {
     const { environments } = request;
     if (environments !== undefined)
-        return sweep_agents_environmentOf(environments, orphan.number, orphan.agent);
+        return sweep_inputs_environmentOf(environments, orphan.number, orphan.agent);
     return `${orphan.number}\u0000${orphan.agent?.key ?? ''}`;
 }
 /** The orphans in groups retired together, in the order of their first, each deployment id once. */
@@ -67448,7 +67342,7 @@ function byPullRequest(groups) {
 /** What GitHub is told of orphans: their names, deployments, pull request, environment. */
 function reportOf(group, number, request) {
     const [first] = group;
-    const agents = [...new Set(group.flatMap((orphan) => orphan.agent?.key ?? []))];
+    const agents = [...new Set(group.map((orphan) => orphan.agent?.key ?? ''))];
     return {
         name: [...new Set(group.map((orphan) => orphan.deployment.name))].join(', '),
         deployments: group.map(({ deployment, dashboardUrl }) => ({
@@ -67458,8 +67352,8 @@ function reportOf(group, number, request) {
         pullRequest: number,
         ...(request.environments === undefined || first === undefined
             ? {}
-            : { environment: sweep_agents_environmentOf(request.environments, number, first.agent) }),
-        ...(request.agents === undefined ? {} : { agents }),
+            : { environment: sweep_inputs_environmentOf(request.environments, number, first.agent) }),
+        ...(request.layout === 'keyed' ? { agents } : {}),
     };
 }
 /**
@@ -67469,7 +67363,7 @@ function reportOf(group, number, request) {
  * became of the comment; undefined without a manifest or a way to say.
  */
 async function manifestComment(groups, number, request, io) {
-    if (request.agents === undefined || io.retiredAgents === undefined)
+    if (io.retiredAgents === undefined)
         return undefined;
     const orphans = groups.flat();
     const reports = request.agents.map((agent) => ({
@@ -67504,13 +67398,19 @@ async function retireAll(orphans, request, io) {
 ;// CONCATENATED MODULE: ./src/run/flows/sweep-run.ts
 /**
  * The sweep as a run: the previews the listing holds under the name
- * pattern, exact matches only; their pull requests' states from the runner
+ * pattern (searched for each agent's pattern's longest literal part, each
+ * text once, every page, GET only), exact matches only: a name that two
+ * agents' patterns both give (`a` and `a1` under `{agent}{number}`) proves
+ * neither, and is left alone; their pull requests' states from the runner
  * (GitHub); each preview of a closed or merged pull request, an orphan,
  * reported and retired as retire does, unless a dry run; what its summary
  * shows (src/views/ renders it). Only what is proven an orphan is touched:
  * an unknown number is reported, an open one counted. Nothing is deleted,
  * and nothing says so: the service's interface has no delete.
  */
+
+
+
 
 
 
@@ -67527,10 +67427,10 @@ const SWEEP_OUTPUT_NAMES = (/* unused pure expression or super */ null && ([
     'unknown-count',
     'retired',
 ]));
-/** The `orphans` output's items, oldest close first. */
-function orphansJson(orphans) {
+/** The `orphans` output's items, oldest close first; keyed, each names its agent. */
+function orphansJson(orphans, layout) {
     return JSON.stringify(orphans.map((orphan) => ({
-        ...(orphan.agent === undefined ? {} : { agent: orphan.agent.key }),
+        ...(layout === 'keyed' ? { agent: orphan.agent?.key ?? '' } : {}),
         name: orphan.deployment.name,
         'deployment-id': orphan.deployment.id,
         status: orphan.deployment.status,
@@ -67539,6 +67439,47 @@ function orphansJson(orphans) {
         'closed-at': orphan.closedAt ?? null,
         'dashboard-url': orphan.dashboardUrl ?? null,
     })));
+}
+/** At most this many deployments are read a search: the deploy's search's cap. */
+const MAX_LISTED = MAX_PAGES * PAGE_LIMIT;
+/** `deployment` as a preview, or as an ambiguous name, or nothing when no pattern matches it. */
+function sorted(deployment, patterns, found) {
+    const matches = matchesOf(patterns, deployment.name);
+    const [first] = matches;
+    if (first === undefined)
+        return;
+    if (matches.length === 1) {
+        found.previews.push({ deployment, ...first });
+        return;
+    }
+    const agents = matches.map((match) => `'${match.agent.key}'`).join(' and ');
+    found.ambiguous.push({
+        deployment,
+        digits: first.digits,
+        why: `and it is the name of a preview of agents ${agents} alike: no proof of whose it is, left alone`,
+    });
+}
+/** The previews of the listing: exact matches of the pattern, each with its number (and agent). */
+async function findPreviews(request, io, events) {
+    const dependencies = dependenciesOf(request, io, events);
+    const patterns = agentPatterns(request.names, request.agents);
+    return inGroup(dependencies)(`Looking for previews named '${request.names.text}'`, 'find', async () => {
+        const seen = new Set();
+        const found = { previews: [], ambiguous: [] };
+        for (const literal of searchTexts(patterns)) {
+            const listed = await dependencies.service.list({ name_contains: literal }, MAX_LISTED);
+            if (listed.deployments.length >= MAX_LISTED) {
+                throw new ActionError(`GET /v2/deployments: more than ${MAX_LISTED} deployments contain '${literal}'; stopped rather than judge the previews from part of the list. Make name-pattern more distinctive.`);
+            }
+            for (const deployment of listed.deployments) {
+                if (seen.has(deployment.id))
+                    continue;
+                seen.add(deployment.id);
+                sorted(deployment, patterns, found);
+            }
+        }
+        return found;
+    });
 }
 /** Where a person deletes the orphan: its dashboard, else its id in the service. */
 function whereToDelete(orphan) {
@@ -67598,14 +67539,14 @@ function classify(previews, states, request) {
     return { orphans, open, unknown };
 }
 /** ` of agent 'support'` when the preview is an agent's of the manifest. */
-const agentOf = ({ agent }) => agent === undefined ? '' : ` of agent '${agent.key}'`;
+const agentOf = ({ agent }, { layout }) => layout === 'keyed' ? ` of agent '${agent?.key ?? ''}'` : '';
 /** One line an orphan and an unknown number; never a word of deleting or stopping. */
 function report(found, request, logger) {
     for (const { deployment, digits, why } of found.unknown) {
         logger.info(`sweep: '${untrusted(deployment.name)}' names pull request #${digits}, ${why}`);
     }
     for (const orphan of found.orphans) {
-        const line = `sweep: '${untrusted(orphan.deployment.name)}'${agentOf(orphan)} (${orphan.deployment.id}, ${untrusted(orphan.deployment.status)}) still runs for pull request #${orphan.number}, ${orphan.state}${orphan.closedAt === undefined ? '' : ` ${orphan.closedAt}`}: delete it in the service (${whereToDelete(orphan)}); this step cannot`;
+        const line = `sweep: '${untrusted(orphan.deployment.name)}'${agentOf(orphan, request)} (${orphan.deployment.id}, ${untrusted(orphan.deployment.status)}) still runs for pull request #${orphan.number}, ${orphan.state}${orphan.closedAt === undefined ? '' : ` ${orphan.closedAt}`}: delete it in the service (${whereToDelete(orphan)}); this step cannot`;
         if (request.onOrphans === 'none')
             logger.info(line);
         else
@@ -67648,7 +67589,7 @@ async function sweep(request, io, events) {
             dryRun: request.dryRun,
         };
         outputs({
-            orphans: orphansJson(found.orphans),
+            orphans: orphansJson(found.orphans, request.layout),
             'orphan-count': String(found.orphans.length),
             'open-count': String(found.open),
             'unknown-count': String(found.unknown.length),

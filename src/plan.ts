@@ -9,14 +9,12 @@
  * src/index.ts runs it when the runner starts dist/plan.js.
  */
 import { manifestOnGitHub } from './github/agents-deploy-hooks.js';
-import { agentsPlanHooks } from './github/agents-plan-hooks.js';
 import { GITHUB_INPUTS } from './github/inputs.js';
 import { planHooks } from './github/plan-hooks.js';
 import { runStep } from './github/step.js';
 import { input } from './inputs/declare.js';
 import { parseBoolean } from './inputs/parsers.js';
 import { PLAN_OWN_INPUTS, PLAN_SHARED_INPUTS, planAsked } from './inputs/plan-inputs.js';
-import { planAgents } from './run/flows/plan-agents.js';
 import { runPlan } from './run/flows/plan-run.js';
 
 /** plan/action.yml's inputs, in its order. */
@@ -35,9 +33,12 @@ export function run(): Promise<void> {
       settings: { token: inputs['github-token'], comment: inputs['pr-comment'] },
     }),
     run: ({ asked, settings }, step) =>
-      asked.kind === 'one'
-        ? runPlan(asked.plan, step.io(planHooks(settings)))
-        : planAgents(asked.plan, step.io(agentsPlanHooks(settings, manifestOnGitHub(asked.plan)))),
+      runPlan(
+        asked,
+        step.io(
+          planHooks(settings, asked.layout === 'keyed' ? manifestOnGitHub(asked) : undefined),
+        ),
+      ),
     otherWarnings: "every one is in the step's log",
   });
 }

@@ -26,7 +26,6 @@ import {
   type StatusRequest,
 } from '../inputs/status-inputs.js';
 import { deployAgents } from '../run/flows/agents-run.js';
-import { planAgents, type AgentsToPlan } from '../run/flows/plan-agents.js';
 import { statusAgents } from '../run/flows/status-agents.js';
 import { pipeline } from '../run/flows/pipeline.js';
 import { status } from '../run/flows/status-run.js';
@@ -42,9 +41,8 @@ export type CommandRequest =
   | { command: 'status'; lookup: StatusRequest }
   /** `status` of every agent of a manifest, each as if alone. */
   | { command: 'status'; agents: StatusAgentsRequest }
-  | { command: 'plan'; plan: PlanRequest }
-  /** The plan of every agent of a manifest, each as if alone. */
-  | { command: 'plan'; agents: AgentsToPlan };
+  /** The plan of every agent of a manifest (or of one deployment), each as if alone. */
+  | { command: 'plan'; plan: PlanRequest };
 
 /**
  * Reads and checks every input of `command` without a request; throws the
@@ -87,17 +85,14 @@ const PLAN_INPUTS = { ...PLAN_SHARED_INPUTS, ...PLAN_OWN_INPUTS };
  * the one plan.
  */
 function readPlan(read: InputReader<CommandInput>, run: RunDescription): CommandRequest {
-  const asked = planAsked(readInputs(PLAN_INPUTS, read, run), run);
-  return asked.kind === 'one'
-    ? { command: 'plan', plan: asked.plan }
-    : { command: 'plan', agents: asked.plan };
+  return { command: 'plan', plan: planAsked(readInputs(PLAN_INPUTS, read, run), run) };
 }
 
 /** Runs a read request through the core; never throws: how it ended is in the outcome. */
 export function runCommandRequest(asked: CommandRequest, io: RunnerIO): Promise<RunOutcome> {
   switch (asked.command) {
     case 'plan':
-      return 'agents' in asked ? planAgents(asked.agents, io) : runPlan(asked.plan, io);
+      return runPlan(asked.plan, io);
     case 'status':
       return 'agents' in asked ? statusAgents(asked.agents, io) : status(asked.lookup, io);
     case 'deploy':

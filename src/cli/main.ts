@@ -208,9 +208,15 @@ async function runRequest(
     log.error(message);
     return { exitCode: EXIT.usage, error: message };
   }
-  if ('agents' in prepared) {
-    seen.expectAgents(prepared.command === 'plan' ? 'plans' : 'deployments');
-    log.expectAgents(prepared.agents.agents.length);
+  const manifest =
+    'agents' in prepared
+      ? prepared.agents
+      : prepared.command === 'plan' && prepared.plan.layout === 'keyed'
+        ? prepared.plan
+        : undefined;
+  if (manifest !== undefined) {
+    if (prepared.command !== 'plan') seen.expectAgents();
+    log.expectAgents(manifest.agents.length);
   }
   if (command === 'deploy') log.info(describeRun(ci, givenCommit(prepared)));
   const outcome = await session.interruptible(

@@ -1,20 +1,37 @@
 /**
  * The plan step's GitHub hook (src/plan.ts): its plan comment on the pull
- * request, as a view of its `planned` event, when `pr-comment` asks and
- * there is a token and a repository.
+ * request, when `pr-comment` asks and there is a token and a repository.
+ * A plan of one deployment writes it as a view of its `planned` event; a
+ * manifest's, a row an agent, once every agent's plan is made (its
+ * `agents_over`), from each agent's `planned` event: one walk of the
+ * comment pages and one write a run, within a budget that grows with the
+ * number of agents. A run in which some agent's plan was neither made nor
+ * refused (cancelled) leaves the comment as it was.
  */
-import { carriesPlanMarker, writePlanComment } from './features/plan-comment.js';
+import type { PlanNotMade, PlanReport } from '../run/ports/progress.js';
+import { agentsBudgetMs } from './client/budget.js';
+import type { ManifestOnGitHub } from './features/agents-records.js';
+import {
+  carriesKeyedPlanMarker,
+  carriesPlanMarker,
+  keyedPlanCommentBody,
+  writePlanComment,
+  type AgentPlanState,
+} from './features/plan-comment.js';
 import { PullRequestComment } from './features/pr-comment.js';
 import { commentOffPullRequest, gitHubApi, Lazy, reachable, type MakeHooks } from './hooks.js';
 import type { GitHubSettings } from './inputs.js';
 
 export type PlanSettings = Pick<GitHubSettings, 'token' | 'comment'>;
 
+type Context = Parameters<MakeHooks>[0];
+type Dependencies = Parameters<MakeHooks>[1];
+
 /** Where a plan's comment goes, and the comment, made on first use; none off a pull request. */
-export function planCommentAt(
+function planCommentAt(
   settings: PlanSettings,
-  context: Parameters<MakeHooks>[0],
-  dependencies: Parameters<MakeHooks>[1],
+  context: Context,
+  dependencies: Dependencies,
   carriesMarker: ConstructorParameters<typeof PullRequestComment>[4],
 ) {
   const { logger, redact } = dependencies;
@@ -31,7 +48,12 @@ export function planCommentAt(
   return { at, made };
 }
 
-export function planHooks(settings: PlanSettings): MakeHooks {
+/** The hooks of a plan: of one deployment, or, given its manifest, of every agent. */
+export function planHooks(settings: PlanSettings, manifest?: ManifestOnGitHub): MakeHooks {
+  return manifest === undefined ? flatHooks(settings) : keyedHooks(settings, manifest);
+}
+
+function flatHooks(settings: PlanSettings): MakeHooks {
   return (context, dependencies) => {
     const target = planCommentAt(settings, context, dependencies, carriesPlanMarker);
     if (target === undefined) return { api: undefined };
@@ -44,6 +66,51 @@ export function planHooks(settings: PlanSettings): MakeHooks {
         event.kind === 'planned'
           ? writePlanComment(made.value.comment, event.report, at, dependencies.redact)
           : undefined,
+    };
+  };
+}
+
+function keyedHooks(settings: PlanSettings, manifest: ManifestOnGitHub): MakeHooks {
+  return (context, given) => {
+    const { redact } = given;
+    const dependencies = {
+      ...given,
+      budgetMs: agentsBudgetMs(manifest.agents.length, given.budgetMs),
+    };
+    const target = planCommentAt(settings, context, dependencies, carriesKeyedPlanMarker);
+    if (target === undefined) return { api: undefined };
+    const { at, made } = target;
+    const reports = new Map<string, PlanReport | PlanNotMade>();
+    const identity = manifest.nameTemplate ?? manifest.source;
+    const write = async (): Promise<void> => {
+      const states: AgentPlanState[] = [];
+      for (const agent of manifest.agents) {
+        const report = reports.get(agent.key);
+        if (report === undefined) return;
+        const head = at.sha === '' || 'verdict' in report ? {} : { head: at.sha };
+        states.push({
+          key: agent.key,
+          deploymentName: agent.deploymentName,
+          report: { ...head, ...report },
+        });
+      }
+      const { comment } = made.value;
+      await comment.writeBody(identity, () =>
+        keyedPlanCommentBody(manifest, states, comment.body, {
+          redact,
+          ...(at.runUrl === undefined ? {} : { runUrl: at.runUrl }),
+        }),
+      );
+    };
+    return {
+      get api() {
+        return made.made?.api;
+      },
+      view: (event) => {
+        if (event.kind === 'planned' && event.agent !== undefined) {
+          reports.set(event.agent, event.report);
+        } else if (event.kind === 'agents_over') return write();
+      },
     };
   };
 }

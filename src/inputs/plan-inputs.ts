@@ -50,19 +50,16 @@ export const PLAN_SHARED_INPUTS = pick(SHARED);
 /** The plan's own: `on-change`. */
 export const PLAN_OWN_INPUTS = { 'on-change': input(parseOnChange, { default: 'none' }) };
 
-export interface PlanRequest {
-  spec: DeploySpec;
+/**
+ * The plan of every agent of a manifest, each as the deploy step would run
+ * it; a step without `agents` is a manifest of one, laid out `flat` (its
+ * outputs, summary and comment those of one deployment), a manifest `keyed`
+ * by agent.
+ */
+export interface PlanRequest extends AgentsRequest {
   onChange: OnChange;
+  layout: 'flat' | 'keyed';
 }
-
-/** The plan of every agent of a manifest, each as the deploy step would run it. */
-export interface PlanAgentsRequest extends AgentsRequest {
-  onChange: OnChange;
-}
-
-/** What the plan step is asked: one deployment's plan, or every agent's of a manifest. */
-export type PlanAsked =
-  { kind: 'one'; plan: PlanRequest } | { kind: 'agents'; plan: PlanAgentsRequest };
 
 type PlanInputValues = InputValues<typeof PLAN_SHARED_INPUTS> & InputValues<typeof PLAN_OWN_INPUTS>;
 
@@ -71,7 +68,7 @@ type PlanInputValues = InputValues<typeof PLAN_SHARED_INPUTS> & InputValues<type
  * each other before any request: with `agents`, every agent's (`name`
  * empty or a template holding `{agent}`), else the one deployment's.
  */
-export function planAsked(inputs: PlanInputValues, run: RunDescription): PlanAsked {
+export function planAsked(inputs: PlanInputValues, run: RunDescription): PlanRequest {
   const fixed = readInputs(
     pick(Object.keys(FIXED) as (keyof typeof FIXED)[]),
     (name) => FIXED[name],
@@ -79,15 +76,22 @@ export function planAsked(inputs: PlanInputValues, run: RunDescription): PlanAsk
   );
   const { 'on-change': onChange, ...shared } = inputs;
   const core: ParsedInputs = { ...fixed, ...shared };
-  return core.agents === undefined
-    ? { kind: 'one', plan: { spec: buildDeploySpec(core, run), onChange } }
-    : { kind: 'agents', plan: { ...buildAgentsRequest(core, run), onChange } };
+  if (core.agents !== undefined) {
+    return { ...buildAgentsRequest(core, run), onChange, layout: 'keyed' };
+  }
+  const spec = buildDeploySpec(core, run);
+  const agents = [{ key: spec.name, name: spec.name, spec }];
+  return { source: 'inline', agents, onChange, layout: 'flat' };
 }
 
 /** The plan of one deployment these inputs ask for; a manifest is `planAsked`'s. */
-export function planRequest(inputs: PlanInputValues, run: RunDescription): PlanRequest {
-  const asked = planAsked(inputs, run);
-  if (asked.kind === 'one') return asked.plan;
+export function planRequest(
+  inputs: PlanInputValues,
+  run: RunDescription,
+): { spec: DeploySpec; onChange: OnChange } {
+  const { layout, agents, onChange } = planAsked(inputs, run);
+  const [one] = agents;
+  if (layout === 'flat' && one !== undefined) return { spec: one.spec, onChange };
   throw new InputError([
     { input: 'agents', problem: 'plans several agents: this plan takes one deployment' },
   ]);

@@ -6,10 +6,9 @@
  * adapter's `redact` has removed every secret value.
  */
 import type { RunSummary } from '../run/ports/summaries.js';
-import { agentsPlanSummaryHtml } from './agents-plan-summary.js';
 import { agentsSummaryHtml } from './agents-summary.js';
 import { summaryHtml } from './deploy-summary.js';
-import { planSummaryHtml } from './plan-summary.js';
+import { keyedPlanSummaryHtml, planSummaryHtml } from './plan-summary.js';
 import { retireSummaryHtml } from './retire-summary.js';
 import { sweepSummaryHtml } from './sweep-summary.js';
 
@@ -27,7 +26,7 @@ export function renderSummary(summary: RunSummary, redact: (text: string) => str
     case 'agents':
       return agentsSummaryHtml(summary, redact);
     case 'agents-plan':
-      return agentsPlanSummaryHtml(summary, redact);
+      return keyedPlanSummaryHtml(summary, redact);
     case 'agents-retire':
       return summary.agents
         .map((part) => retireSummaryHtml(part.report, part.retirement, redact))

@@ -15,7 +15,7 @@ import { optionTable } from '../../src/cli/option-table.ts';
 import { variableOf } from '../../src/cli/options.ts';
 import { dotenvName, outputsDotenv } from '../../src/cli/outputs.ts';
 import { OUTPUT_NAMES } from '../../src/run/decisions/report.ts';
-import { PLAN_OUTPUT_NAMES } from '../../src/run/flows/plan-run.ts';
+import { PLAN_OUTPUT_NAMES } from '../../src/run/decisions/plan-outputs.ts';
 import { ROOT, actionYml } from '../support/action.ts';
 import { readGitLabDotenv } from '../support/gitlab-dotenv.ts';
 

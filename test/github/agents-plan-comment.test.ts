@@ -7,17 +7,17 @@
  * cancelled run leaving the comment as it was.
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { agentsPlanHooks } from '../../src/github/agents-plan-hooks.ts';
+import { planHooks } from '../../src/github/plan-hooks.ts';
 import {
-  agentsPlanCommentBody,
-  agentsPlanMarker,
-  carriesAgentsPlanMarker,
+  keyedPlanCommentBody,
+  keyedPlanMarker,
+  carriesKeyedPlanMarker,
+  planMarker,
   type AgentPlanState,
-} from '../../src/github/features/agents-plan-comment.ts';
+} from '../../src/github/features/plan-comment.ts';
 import { manifestMarker } from '../../src/github/features/agents-comment.ts';
 import type { ManifestOnGitHub } from '../../src/github/features/agents-records.ts';
 import { COMMENT_LIMIT } from '../../src/github/features/comment.ts';
-import { planMarker } from '../../src/github/features/plan-comment.ts';
 import { systemClock, type Logger } from '../../src/common/runtime.ts';
 import type { RunEvent } from '../../src/run/ports/events.ts';
 import type { PlanReport } from '../../src/run/ports/progress.ts';
@@ -70,15 +70,15 @@ const states = (reports: readonly PlanReport[]): AgentPlanState[] =>
   reports.map((report) => ({ key: report.name, deploymentName: report.name, report }));
 
 const body = (manifest: ManifestOnGitHub, reports: readonly PlanReport[], previous?: string) =>
-  agentsPlanCommentBody(manifest, states(reports), previous, { redact: (text) => text });
+  keyedPlanCommentBody(manifest, states(reports), previous, { redact: (text) => text });
 
 describe("the manifest's plan comment", () => {
   it('has a row an agent and a marker of its own, never a deploy comment’s or a single plan’s', () => {
     const manifest = manifestOf(['support', 'research']);
     const text = body(manifest, [reuse('support', 1), create('research')]);
 
-    expect(text.startsWith(agentsPlanMarker('deploy/agents.yaml'))).toBe(true);
-    expect(carriesAgentsPlanMarker(text, 'deploy/agents.yaml')).toBe(true);
+    expect(text.startsWith(keyedPlanMarker('deploy/agents.yaml'))).toBe(true);
+    expect(carriesKeyedPlanMarker(text, 'deploy/agents.yaml')).toBe(true);
     expect(text.startsWith(manifestMarker('deploy/agents.yaml'))).toBe(false);
     expect(text.startsWith(planMarker('deploy/agents.yaml'))).toBe(false);
     const seen = whatAReaderSees(text);
@@ -95,7 +95,7 @@ describe("the manifest's plan comment", () => {
 
   it('is named by the name template when there is one', () => {
     const text = body(manifestOf(['support'], '{agent}-pr-7'), [create('support')]);
-    expect(carriesAgentsPlanMarker(text, '{agent}-pr-7')).toBe(true);
+    expect(carriesKeyedPlanMarker(text, '{agent}-pr-7')).toBe(true);
   });
 
   it('shows service text as text: no link, mention, reference or tag it did not build', () => {
@@ -157,7 +157,7 @@ describe('its hook', () => {
   afterEach(() => gh.close());
 
   async function plan(manifest: ManifestOnGitHub, planned: readonly string[]): Promise<void> {
-    const hooks = agentsPlanHooks({ token: TOKEN, comment: true }, manifest)(
+    const hooks = planHooks({ token: TOKEN, comment: true }, manifest)(
       {
         repository: { owner: 'acme', repo: 'agent' },
         sha: SHA,

@@ -13,7 +13,7 @@ import {
   PLAN_SHARED_INPUTS,
   planAsked,
   planRequest,
-  type PlanAsked,
+  type PlanRequest,
 } from '../../src/inputs/plan-inputs.ts';
 import type { RunDescription } from '../../src/inputs/run-description.ts';
 import { withDefaults } from '../support/action.ts';
@@ -42,7 +42,7 @@ function read(given: Record<string, string>) {
   );
 }
 
-function asked(given: Record<string, string>): PlanAsked {
+function asked(given: Record<string, string>): PlanRequest {
   return planAsked(read(given), run);
 }
 
@@ -62,10 +62,10 @@ function problems(given: Record<string, string>): string[] {
 describe('the plan step without agents', () => {
   it('plans the one deployment its name says', () => {
     const plan = asked({ 'on-change': 'fail' });
-    expect(plan.kind).toBe('one');
-    if (plan.kind !== 'one') return;
-    expect(plan.plan.spec.name).toBe('my-agent');
-    expect(plan.plan.onChange).toBe('fail');
+    expect(plan.layout).toBe('flat');
+    if (plan.layout !== 'flat') return;
+    expect(plan.agents[0]?.spec.name).toBe('my-agent');
+    expect(plan.onChange).toBe('fail');
     expect(planRequest(read({}), run).spec.name).toBe('my-agent');
   });
 
@@ -79,15 +79,15 @@ describe('the plan step with agents', () => {
 
   it('plans every agent of the manifest, each as the deploy step would run it', () => {
     const plan = asked({ name: '', agents: file, secrets: `OPENAI_API_KEY=${SECRET}` });
-    expect(plan.kind).toBe('agents');
-    if (plan.kind !== 'agents') return;
-    expect(plan.plan.source).toBe('deploy/agents.yaml');
-    expect(plan.plan.onChange).toBe('none');
-    expect(plan.plan.agents.map(({ key, name, spec }) => [key, name, spec.name])).toEqual([
+    expect(plan.layout).toBe('keyed');
+    if (plan.layout !== 'keyed') return;
+    expect(plan.source).toBe('deploy/agents.yaml');
+    expect(plan.onChange).toBe('none');
+    expect(plan.agents.map(({ key, name, spec }) => [key, name, spec.name])).toEqual([
       ['support', 'support', 'support'],
       ['research', 'research-assistant', 'research-assistant'],
     ]);
-    const [support] = plan.plan.agents;
+    const [support] = plan.agents;
     expect(support?.spec.sourceRevisionConfig.agent_config_path).toBe(
       'apps/support/langgraph.json',
     );
@@ -97,8 +97,8 @@ describe('the plan step with agents', () => {
 
   it('fills a name template holding {agent} with each agent’s name', () => {
     const plan = asked({ name: '{agent}-pr-7', agents: MANIFEST, secrets: 'OPENAI_API_KEY=x' });
-    expect(plan.kind === 'agents' && plan.plan.nameTemplate).toBe('{agent}-pr-7');
-    expect(plan.kind === 'agents' && plan.plan.agents.map((agent) => agent.spec.name)).toEqual([
+    expect(plan.layout === 'keyed' && plan.nameTemplate).toBe('{agent}-pr-7');
+    expect(plan.layout === 'keyed' && plan.agents.map((agent) => agent.spec.name)).toEqual([
       'support-pr-7',
       'research-assistant-pr-7',
     ]);

@@ -9,7 +9,7 @@ import { GITHUB_OUTPUT_NAMES } from '../../src/github/inputs.ts';
 import { defaultText, namesOf, type Declarations } from '../../src/inputs/declare.ts';
 import { DEPLOY_INPUTS } from '../../src/main.ts';
 import { PLAN_INPUTS } from '../../src/plan.ts';
-import { PLAN_OUTPUT_NAMES } from '../../src/run/flows/plan-run.ts';
+import { PLAN_OUTPUT_NAMES } from '../../src/run/decisions/plan-outputs.ts';
 import { RETIRE_OUTPUT_NAMES } from '../../src/run/flows/retire-run.ts';
 import { RETIRE_INPUTS } from '../../src/retire.ts';
 import { SWEEP_OUTPUT_NAMES } from '../../src/run/flows/sweep-run.ts';

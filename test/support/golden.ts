@@ -174,5 +174,12 @@ export function expectGolden(name: string, text: string, options: NormaliseOptio
       `No golden file ${name}: record it with UPDATE_GOLDEN=1 (test/golden/README.md).`,
     );
   }
-  expect(actual, `test/golden/${name}`).toBe(readFileSync(file, 'utf8'));
+  const expected = readFileSync(file, 'utf8');
+  if (actual !== expected) {
+    // What this run wrote, beside the golden file's path under .tmp/, to diff by hand.
+    const seen = path.join(ROOT, '.tmp', 'golden-actual', name);
+    mkdirSync(path.dirname(seen), { recursive: true });
+    writeFileSync(seen, actual);
+  }
+  expect(actual, `test/golden/${name} (this run's: .tmp/golden-actual/${name})`).toBe(expected);
 }

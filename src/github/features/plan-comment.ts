@@ -1,22 +1,30 @@
 /**
- * The plan comment: one comment per pull request and deployment name,
- * with a marker of its own (a plan comment is never a preview's comment,
- * nor the other way round), written from the core's
- * `PlanReport` through the one GitHub-text module. A long list of changes
- * folds into a `<details>` block and is cut, with a count of what was left
- * out, so that the body stays under GitHub's 65,536 characters.
+ * The plan comment, written from the core's `PlanReport`s through the one
+ * GitHub-text module, a marker of its own (a plan comment is never a
+ * preview's, nor a deploy's). Flat, of one deployment: one comment per pull
+ * request and deployment name. Keyed, of a manifest: one comment for every
+ * agent, a row an agent (what its deploy would do, how many differences it
+ * would not apply, its dashboard), then each agent's differences, what would
+ * fail and any plan not made below; its marker holds the step's name
+ * template (or the manifest's path), so that adding or removing an agent
+ * keeps the comment, and an agent an earlier plan listed that the manifest
+ * no longer holds keeps a row saying the deploy leaves its deployment as it
+ * is. A long list of changes folds into a `<details>` block and is cut, with
+ * a count of what was left out, so that the body stays under GitHub's
+ * 65,536 characters.
  */
 import { markdownCode, markdownLink, markdownText } from '../../common/github-text.js';
 import { plural } from '../../common/text.js';
-import { showValue } from '../../run/decisions/drift.js';
 import type { PlanNotMade, PlanReport } from '../../run/ports/progress.js';
 import { dashboardUrlOf } from '../../run/decisions/report.js';
 import { BODY_BUDGET, COMMENT_LIMIT, encodeName, rowsWithin } from './comment.js';
+import { changesLines, verdictLines } from './plan-verdict.js';
 import { withRunUrl, type GitHubRunContext } from './context.js';
 import type { PullRequestComment } from './pr-comment.js';
+import { listedAgents } from './agents-comment.js';
+import type { ManifestOnGitHub } from './agents-records.js';
 
-/** More changes than this fold into a `<details>` block. */
-const FOLD_AFTER = 10;
+type Redact = (text: string) => string;
 
 /** The longest failure a comment shows (the service's message is already shortened). */
 const FAILURE_CHARS = 1_000;
@@ -29,13 +37,6 @@ export function planMarker(name: string): string {
 export function carriesPlanMarker(body: string | null | undefined, name: string): boolean {
   return typeof body === 'string' && body.startsWith(planMarker(name));
 }
-
-/** What the deploy does with `count` differences: nothing; the remedy. */
-function remedy(count: number): string {
-  return `The deploy would not apply ${plural(count, 'this', 'these')}: the service cannot update a deployment. Change ${plural(count, 'it', 'them')} in the service, or deploy under a new name.`;
-}
-
-type Redact = (text: string) => string;
 
 /** The plan comment's Markdown; `redact` hides secret values in free text first. */
 export function planCommentBody(
@@ -73,63 +74,6 @@ function planHeadline({ name: raw, verdict }: PlanReport, redact: Redact): strin
         : `⚠️ Plan for ${name}: the deploy would reuse it, and not apply ${count} ${plural(count, 'difference')}`,
     fail: `❌ Plan for ${name}: the deploy would fail`,
   }[verdict.action];
-}
-
-/** The deployment it would reuse and what it tracks, why, and what would fail. */
-export function verdictLines(verdict: PlanReport['verdict'], redact: Redact): string[] {
-  const code = (value: string, max?: number) => markdownCode(redact(value), max);
-  const lines: string[] = [];
-  const { deployment } = verdict;
-  if (deployment !== undefined) {
-    const branch = verdict.tracks?.branch;
-    lines.push(
-      `Deployment ${code(deployment.id)} (${code(deployment.status)})` +
-        (branch === undefined
-          ? ''
-          : `, tracking ${code(branch)}: a push there ${verdict.tracks?.buildsOnPush === true ? 'builds a new revision' : 'builds nothing (build_on_push is off)'}`) +
-        '.',
-      '',
-    );
-  }
-  if (verdict.reason !== undefined) lines.push(markdownText(redact(verdict.reason), 1_000), '');
-  if (verdict.wouldFail !== undefined) {
-    lines.push(`**${markdownText(redact(verdict.wouldFail), 1_000)}**`, '');
-  }
-  if (verdict.action === 'reuse' && verdict.changes.length === 0) {
-    lines.push('Nothing the pull request asks for differs from the deployment.', '');
-  }
-  return lines;
-}
-
-/**
- * The changes the deploy would not apply, as many rows as fit after
- * `usedChars` of the rest, folded into `<details>` past `FOLD_AFTER`.
- */
-export function changesLines(
-  verdict: PlanReport['verdict'],
-  redact: Redact,
-  usedChars: number,
-): string[] {
-  const code = (value: string) => markdownCode(redact(value));
-  const count = verdict.changes.length;
-  const rows = verdict.changes.map(
-    (change) =>
-      `| ${code(change.field)} | ${code(showValue(change.wanted))} | ${code(showValue(change.live))} |`,
-  );
-  const head = [
-    remedy(count),
-    '',
-    '| Field | The pull request asks for | The deployment has |',
-    '| --- | --- | --- |',
-  ];
-  const kept = rowsWithin(rows, usedChars + 1 + head.join('\n').length + 200);
-  const cut = rows.length - kept.length;
-  const table = [...head, ...kept];
-  if (cut > 0) {
-    table.push('', `… and ${cut} more, left out to keep this comment under GitHub's limit.`);
-  }
-  if (count <= FOLD_AFTER) return table;
-  return [`<details><summary>${count} differences</summary>`, '', ...table, '', '</details>'];
 }
 
 /**
@@ -178,4 +122,150 @@ export async function writePlanComment(
           redact,
         );
   await comment.writeBody(report.name, body);
+}
+
+/** One agent's plan as the comment shows it: its key, and its report (a verdict, or none made). */
+export interface AgentPlanState {
+  key: string;
+  deploymentName: string;
+  report: PlanReport | PlanNotMade;
+}
+
+export function keyedPlanMarker(identity: string): string {
+  return `<!-- deploy-agent-agents-plan:${encodeName(identity)} -->`;
+}
+
+/** Whether a comment's body is this manifest's plan comment (its marker opens it). */
+export function carriesKeyedPlanMarker(body: string | null | undefined, identity: string): boolean {
+  return typeof body === 'string' && body.startsWith(keyedPlanMarker(identity));
+}
+
+/** What opens an agent's part below the table. */
+const DETAILS = '\n#### ';
+
+const HEAD = [
+  '| Agent | Deployment | The deploy would | Not applied | Links |',
+  '| --- | --- | --- | --- | --- |',
+];
+
+/** What an agent's deploy would do, in its row's words. */
+function actionCell(report: PlanReport | PlanNotMade, redact: Redact): string {
+  if (!('verdict' in report)) return '🚫 no plan made (see below)';
+  const { verdict } = report;
+  const { deployment } = verdict;
+  const found =
+    deployment === undefined
+      ? ''
+      : ` ${markdownCode(redact(deployment.id), 100)} (${markdownCode(redact(deployment.status), 100)})`;
+  if (verdict.action === 'create') return '🆕 create';
+  if (verdict.action === 'fail') return `❌ fail${found}`;
+  return `${verdict.wouldFail === undefined ? '♻️' : '⚠️'} reuse${found}`;
+}
+
+function agentRow({ key, deploymentName, report }: AgentPlanState, redact: Redact): string {
+  const verdict = 'verdict' in report ? report.verdict : undefined;
+  const deployment = verdict?.deployment;
+  const dashboard =
+    deployment === undefined || !('verdict' in report)
+      ? undefined
+      : markdownLink('Dashboard', dashboardUrlOf(report.dashboardUrl, deployment));
+  const cells = [
+    markdownCode(key),
+    markdownCode(redact(deploymentName), 100),
+    actionCell(report, redact),
+    verdict === undefined || verdict.action !== 'reuse' ? '' : String(verdict.changes.length),
+    dashboard ?? '',
+  ];
+  return `| ${cells.join(' | ')} |`;
+}
+
+/** The row of an agent an earlier plan listed that the manifest no longer holds. */
+function goneRow(key: string, dashboard: string | undefined): string {
+  const where = markdownLink('Dashboard', dashboard);
+  const cells = [
+    markdownCode(key),
+    '',
+    'nothing: no longer in the manifest, its deployment runs until deleted',
+    '',
+    where ?? '',
+  ];
+  return `| ${cells.join(' | ')} |`;
+}
+
+/** What the comment says of an agent below the table, within `share` characters; none when all is said. */
+function detailsOf(state: AgentPlanState, redact: Redact, share: number): string[] {
+  const { report } = state;
+  const head = `${DETAILS.trim()} ${markdownCode(state.key, 100, false)}`;
+  if (!('verdict' in report)) {
+    return [
+      head,
+      '',
+      `The service failed, so there is no verdict for this agent at ${report.head === undefined ? 'this head' : markdownCode(report.head.slice(0, 7), 40, false)}: what this comment said of it before no longer holds.`,
+      '',
+      `**Why:** ${markdownText(redact(report.failure), 1_000)}`,
+      '',
+    ];
+  }
+  const { verdict } = report;
+  const quiet =
+    verdict.action === 'create' ||
+    (verdict.changes.length === 0 && verdict.wouldFail === undefined);
+  if (quiet && verdict.reason === undefined) return [];
+  const lines = verdictLines(verdict, redact);
+  if (verdict.changes.length > 0) lines.push(...changesLines(verdict, redact, BODY_BUDGET - share));
+  return [head, '', ...lines, ''];
+}
+
+/** The comment's headline: how many agents, and what their deploys would do. */
+function headline(identity: string, states: readonly AgentPlanState[], redact: Redact): string {
+  const title = markdownCode(redact(identity), 200, false);
+  const actions = states.map(({ report }) =>
+    'verdict' in report ? report.verdict.action : 'none',
+  );
+  const count = (action: string) => actions.filter((one) => one === action).length;
+  const changes = states.reduce(
+    (sum, { report }) => sum + ('verdict' in report ? report.verdict.changes.length : 0),
+    0,
+  );
+  const parts = [
+    count('create') > 0 ? `${count('create')} would be created` : undefined,
+    count('reuse') > 0 ? `${count('reuse')} reused` : undefined,
+    count('fail') > 0 ? `${count('fail')} would fail` : undefined,
+    count('none') > 0 ? `${count('none')} not planned` : undefined,
+  ].filter((part) => part !== undefined);
+  const mark = count('fail') + count('none') > 0 ? '❌' : changes > 0 ? '⚠️' : '📋';
+  const total = `${changes} ${plural(changes, 'difference')} the deploy would not apply`;
+  return `### ${mark} Plan of ${states.length} ${plural(states.length, 'agent')} of ${title}: ${parts.join(', ')}; ${total}`;
+}
+
+/** The manifest's plan comment; `previous` is its body as found, whose gone agents keep a row. */
+export function keyedPlanCommentBody(
+  manifest: ManifestOnGitHub,
+  states: readonly AgentPlanState[],
+  previous: string | undefined,
+  parts: { runUrl?: string; redact: Redact },
+): string {
+  const { redact } = parts;
+  const identity = manifest.nameTemplate ?? manifest.source;
+  const current = new Set(manifest.agents.map((agent) => agent.key));
+  // The agents' rows only: the differences below them are rows of other tables.
+  const listed = listedAgents(previous?.split(DETAILS)[0]);
+  const gone = [...listed].filter(([key]) => !current.has(key));
+  const head = [keyedPlanMarker(identity), headline(identity, states, redact), '', ...HEAD];
+  const run = markdownLink('Workflow run', parts.runUrl);
+  const tail = run === undefined ? [] : ['', run];
+  const all = [
+    ...states.map((state) => agentRow(state, redact)),
+    ...gone.map(([key, dashboard]) => goneRow(key, dashboard)),
+  ];
+  const rows = rowsWithin(all, head.join('\n').length + tail.join('\n').length + 200);
+  const more =
+    rows.length < all.length
+      ? ['', `…and ${all.length - rows.length} more: see the job summary.`]
+      : [];
+  const used = [...head, ...rows, ...more, ...tail].join('\n').length;
+  const share = Math.floor((BODY_BUDGET - used - 200) / Math.max(states.length, 1));
+  const details = states.flatMap((state) => detailsOf(state, redact, share));
+  const body = [...head, ...rows, ...more, '', ...details, ...tail].join('\n') + '\n';
+  return body.length < COMMENT_LIMIT ? body : body.slice(0, BODY_BUDGET);
 }

@@ -1,59 +1,36 @@
 /**
- * The plan as a run: the verdict, its outputs and what its summary shows
- * (src/views/ renders it), and whether the step fails (on `fail`, or on a
- * difference with `on-change: fail`), after the outputs are written. A plan
- * that cannot be made is no verdict: the step fails, and the adapter is
- * told so that its comment stops speaking for an earlier commit.
+ * The plan as a run, of every agent of a manifest (a step without `agents`
+ * is a manifest of one): each agent's verdict, its outputs and what its
+ * summary shows (src/views/ renders it), and whether the step fails (on
+ * `fail`, or on a difference with `on-change: fail`), after the outputs are
+ * written. A plan that cannot be made is no verdict: the step fails, and
+ * the adapter is told so that its comment stops speaking for an earlier
+ * commit. The plans of several agents run at once (each-agent.ts), each as
+ * if alone, over the repository listing read once; the manifest's outputs
+ * and summary are keyed by agent, made from each agent's verdict.
  */
 import { ActionError, CancelledError, describeError } from '../../common/errors.js';
 import { untrusted, type Logger } from '../../common/runtime.js';
 import { plural } from '../../common/text.js';
+import type { DeploySpec } from '../../inputs/deploy-spec.js';
+import type { OnChange } from '../../inputs/parsers.js';
 import type { PlanRequest } from '../../inputs/plan-inputs.js';
 import type { RemedyWords } from '../../service/answers.js';
 import { showValue } from '../decisions/drift.js';
 import type { RunDependencies } from '../ports/dependencies.js';
-import { withEvents, type RunEvents } from '../ports/events.js';
+import { RunEvents, withEvents } from '../ports/events.js';
 import type { RunnerIO, RunOutcome } from '../ports/runner.js';
 import { dependenciesOf, maskSpec, warnOfSpec } from './setup.js';
-import { dashboardUrlOf } from '../decisions/report.js';
 import type { Verdict } from '../ports/findings.js';
-import type { PlanSummary } from '../ports/summaries.js';
+import type { AgentPlanPart, PlanSummary } from '../ports/summaries.js';
 import { verdictOf } from '../decisions/verdict.js';
-
-/** The names of the plan's outputs, as plan/action.yml declares them. */
-export const PLAN_OUTPUT_NAMES = [
-  'plan',
-  'action',
-  'changes',
-  'deployment-id',
-  'status',
-  'dashboard-url',
-  'plans',
-] as const;
-export type PlanOutputs = Partial<Record<(typeof PLAN_OUTPUT_NAMES)[number], string>>;
+import { keyedPlanOutputs, planOutputs } from '../decisions/plan-outputs.js';
+import { NO_ACCESS } from './agents-run.js';
+import { eachAgent } from './each-agent.js';
+import { failureOfAgents } from './agents-failure.js';
 
 /** `count` differences, the noun agreeing: `1 difference`, `2 differences`. */
 const differences = (count: number) => `${count} ${plural(count, 'difference')}`;
-
-/** The outputs of a verdict: `plan` as one line of JSON, secrets by name only. */
-export function planOutputs(verdict: Verdict, dashboardUrl: string | undefined): PlanOutputs {
-  const { deployment } = verdict;
-  const plan = {
-    action: verdict.action,
-    'deployment-id': deployment?.id ?? null,
-    changes: verdict.changes.map(({ field, wanted, live }) => ({ field, wanted, live })),
-    reason: verdict.reason ?? null,
-  };
-  return {
-    plan: JSON.stringify(plan),
-    action: verdict.action,
-    changes: String(verdict.changes.length),
-    'deployment-id': deployment?.id ?? '',
-    status: deployment?.status ?? '',
-    'dashboard-url':
-      deployment === undefined ? '' : (dashboardUrlOf(dashboardUrl, deployment) ?? ''),
-  };
-}
 
 /** The verdict in one log line a difference, and one for the verdict. */
 function logVerdict(
@@ -86,21 +63,53 @@ function logVerdict(
   if (verdict.wouldFail !== undefined) logger.warning(`plan: ${verdict.wouldFail}`);
 }
 
-/**
- * Runs the plan; never throws: how it ended is in the outcome. `shared` is
- * what the plans of several agents share (the repository listing once).
- */
-export async function runPlan(
-  request: PlanRequest,
-  io: RunnerIO,
-  shared: Partial<RunDependencies> = {},
-): Promise<RunOutcome> {
-  return withEvents(io, (events) => planned(request, io, events, shared));
+/** Runs the plan of every agent; never throws: how it ended is in the outcome. */
+export async function runPlan(asked: PlanRequest, io: RunnerIO): Promise<RunOutcome> {
+  const [one] = asked.agents;
+  if (asked.layout === 'flat' && one !== undefined) {
+    return withEvents(io, (events) => planned(one.spec, asked.onChange, io, events, {}));
+  }
+  const events = new RunEvents(io.views, io.redact);
+  const parts = (outcomes: readonly RunOutcome[]): AgentPlanPart[] =>
+    asked.agents.map((agent, index) => {
+      const { summary, failure } = outcomes[index] ?? {};
+      return {
+        key: agent.key,
+        name: agent.spec.name,
+        ...(summary?.kind === 'plan' ? { summary } : {}),
+        ...(failure === undefined ? {} : { failure }),
+      };
+    });
+  const outcomes = await eachAgent(
+    asked.agents,
+    { io, events, access: one?.spec ?? NO_ACCESS },
+    async (agent, agentIo, share) => {
+      const release = await share.take();
+      try {
+        return await withEvents(agentIo, (agentEvents) =>
+          planned(agent.spec, asked.onChange, agentIo, agentEvents, share.dependencies),
+        );
+      } finally {
+        release();
+      }
+    },
+    {
+      allEnded: (all) => {
+        const plans = parts(all);
+        events.emit({ kind: 'outputs', outputs: keyedPlanOutputs(plans), plans });
+      },
+    },
+  );
+  return {
+    ...failureOfAgents(asked.agents, outcomes),
+    summary: { kind: 'agents-plan', source: asked.source, agents: parts(outcomes) },
+  };
 }
 
 /** The plan's steps, its verdict or its failure told to the views. */
 async function planned(
-  { spec, onChange }: PlanRequest,
+  spec: DeploySpec,
+  onChange: OnChange,
   io: RunnerIO,
   events: RunEvents,
   shared: Partial<RunDependencies>,

@@ -15,7 +15,7 @@
 import { formatDuration, type Logger } from '../../common/runtime.js';
 import type { PlanNotMade, PlanReport, RunReport } from './progress.js';
 import type { DeploymentEntry } from './findings.js';
-import type { DeploySummary } from './summaries.js';
+import type { AgentPlanPart, DeploySummary } from './summaries.js';
 
 /** The phases of a run a `step` event names. */
 export type Phase = 'resolve' | 'find' | 'create' | 'wait' | 'plan';
@@ -73,14 +73,15 @@ export type RunEventBody =
   /**
    * Outputs known so far (only those that changed need be new); data, redacted by structure.
    * A deploy's carry the deployment's result as far as it is known (`deployment`), a
-   * manifest's each deployment's entry (`entries`, by agent): views render those values,
-   * never the outputs' text.
+   * manifest's each deployment's entry (`entries`, by agent), a manifest's plan each agent's
+   * plan (`plans`): views render those values, never the outputs' text.
    */
   | {
       kind: 'outputs';
       outputs: Readonly<Partial<Record<string, string>>>;
       deployment?: DeploySummary;
       entries?: ReadonlyMap<string, DeploymentEntry>;
+      plans?: readonly AgentPlanPart[];
     }
   /** The deployment was found or created (never on a dry run): the run goes on. */
   | { kind: 'deployed'; report: RunReport }

@@ -11,7 +11,7 @@ import {
 } from '../../../src/inputs/plan-inputs.ts';
 import { readInputs } from '../../../src/inputs/declare.ts';
 import type { RunDescription } from '../../../src/inputs/run-description.ts';
-import { planAgents } from '../../../src/run/flows/plan-agents.ts';
+import { runPlan } from '../../../src/run/flows/plan-run.ts';
 import { renderSummary } from '../../../src/views/summary.ts';
 import { startEmulator, type Emulator } from '../../emulator/emulator.ts';
 import { withDefaults, WORKFLOW_REPOSITORY } from '../../support/action.ts';
@@ -67,7 +67,7 @@ async function plan(onChange: 'none' | 'fail') {
   });
   const runner = recordingRunner(description);
   const agents = [agent('support', onChange), agent('research', onChange)];
-  const outcome = await planAgents({ source: 'inline', agents, onChange }, runner.io);
+  const outcome = await runPlan({ source: 'inline', agents, onChange, layout: 'keyed' }, runner.io);
   return { ...runner, outcome };
 }
 

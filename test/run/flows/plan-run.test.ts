@@ -3,7 +3,7 @@
  * counts as text. How its summary reads is test/views/plan-summary.test.ts's.
  */
 import { describe, expect, it } from 'vitest';
-import { planOutputs } from '../../../src/run/flows/plan-run.ts';
+import { planOutputs } from '../../../src/run/decisions/plan-outputs.ts';
 import type { Verdict } from '../../../src/run/ports/findings.ts';
 import { aDeployment } from '../../support/fixtures.ts';
 
