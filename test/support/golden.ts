@@ -15,7 +15,7 @@ import type { Emulator } from '../emulator/emulator.ts';
 import type { GitHubEmulator } from '../emulator/github.ts';
 import { ROOT } from './action.ts';
 import { DEPLOYMENT_ID, INTEGRATION, REVISION_A, REVISION_B, TENANT_ID } from './ids.ts';
-import type { ActionRun } from './run-action.ts';
+import { parseOutputFile, type ActionRun } from './run-action.ts';
 
 export const GOLDEN_DIR = path.join(ROOT, 'test', 'golden');
 
@@ -88,13 +88,26 @@ export function section(title: string, body: string | undefined): string {
   return `=== ${title} ===\n${text}`;
 }
 
-/** What an action run wrote: its exit, its log, its outputs (as written) and its summary. */
+/**
+ * The outputs as the runner reads them once the step is over: the last value of each, by name.
+ * (When each was written varies with how fast GitHub answers, the record's id above all, and no
+ * one sees it: later steps read the outputs after the step.)
+ */
+export function outputsAsRead(outputFile: string): string {
+  const outputs = parseOutputFile(outputFile);
+  return Object.keys(outputs)
+    .sort()
+    .map((name) => `--- ${name}\n${outputs[name]}\n`)
+    .join('');
+}
+
+/** What an action run wrote: its exit, its log, its outputs (as read) and its summary. */
 export function actionParts(run: ActionRun): string {
   return [
     section('exit', String(run.exitCode)),
     section('log', run.stdout),
     section('stderr', run.stderr === '' ? undefined : run.stderr),
-    section('GITHUB_OUTPUT', run.outputFile),
+    section('outputs', outputsAsRead(run.outputFile)),
     section('GITHUB_STEP_SUMMARY', run.summary),
   ].join('');
 }
