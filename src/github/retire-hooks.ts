@@ -6,7 +6,7 @@
  * once for every agent (each environment, the manifest's one comment),
  * within a budget that grows with the number of agents.
  */
-import type { AgentsRetireRequest } from '../inputs/retire-inputs.js';
+import type { RetireRequest } from '../inputs/retire-inputs.js';
 import { agentsBudgetMs } from './client/budget.js';
 import { carriesManifestMarker } from './features/agents-comment.js';
 import type { ManifestOnGitHub } from './features/agents-records.js';
@@ -27,7 +27,9 @@ function stillOpen(at: GitHubRunContext, logger: Logger, retired: string): void 
   }
 }
 
-export function retireHooks(settings: GitHubSettings): MakeHooks {
+/** The retire's hooks: a manifest's (`keyed`) retired together, else the one preview's. */
+export function retireHooks(settings: GitHubSettings, request?: RetireRequest): MakeHooks {
+  if (request?.layout === 'keyed') return manifestHooks(settings, previewsOnGitHub(request));
   return (context, dependencies) => {
     const { logger, redact } = dependencies;
     commentOffPullRequest(settings.comment, context, logger);
@@ -68,7 +70,7 @@ export function retireHooks(settings: GitHubSettings): MakeHooks {
   };
 }
 
-export function agentsRetireHooks(settings: GitHubSettings, manifest: ManifestOnGitHub): MakeHooks {
+function manifestHooks(settings: GitHubSettings, manifest: ManifestOnGitHub): MakeHooks {
   return (context, given) => {
     const dependencies = {
       ...given,
@@ -117,9 +119,9 @@ export function agentsRetireHooks(settings: GitHubSettings, manifest: ManifestOn
 }
 
 /** What GitHub is told of the manifest whose previews are retired: each agent's names and own environment. */
-export function previewsOnGitHub(request: AgentsRetireRequest): ManifestOnGitHub {
+function previewsOnGitHub(request: RetireRequest): ManifestOnGitHub {
   return {
-    source: request.source,
+    source: request.source ?? '',
     nameTemplate: request.nameTemplate,
     agents: request.agents.map(({ key, agentName, name, environment }) => ({
       key,
