@@ -27,10 +27,9 @@ import type {
 import type { GitHubApi } from './client/api.js';
 import { carriesManifestMarker } from './features/agents-comment.js';
 import type { ManifestOnGitHub } from './features/agents-records.js';
-import { retireManifest } from './features/agents-retirement.js';
 import type { GitHubRunContext } from './features/context.js';
 import { PullRequestComment } from './features/pr-comment.js';
-import { retirePreview } from './features/retirement.js';
+import { retireManifest, retirePreview } from './features/retirement.js';
 import { askPullRequestStates } from './features/states-question.js';
 import {
   commentOffPullRequest,
