@@ -18,7 +18,6 @@ import type { EventView } from '../run/ports/events.js';
 import type {
   AskCommitOrder,
   AskPullRequestStates,
-  ReportAgentsRetired,
   ReportRetired,
 } from '../run/ports/progress.js';
 
@@ -28,7 +27,6 @@ export interface GitHubHooks {
   view?: EventView;
   commitOrder?: AskCommitOrder;
   retired?: ReportRetired;
-  retiredAgents?: ReportAgentsRetired;
   pullRequestStates?: AskPullRequestStates;
   /**
    * What the hooks add to the step's own outputs (the records' ids in a

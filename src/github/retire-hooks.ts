@@ -2,8 +2,8 @@
  * The retire step's GitHub hook (src/retire.ts): `retired`, which marks the
  * deployments of its `environment` inactive and rewrites the preview's
  * comment on its event's pull request (none is created), when there is a
- * token and a repository; with a manifest, `retiredAgents`, which does so
- * once for every agent (each environment, the manifest's one comment),
+ * token and a repository; with a manifest (keyed), it does so once for
+ * every agent (each environment, the manifest's one comment),
  * within a budget that grows with the number of agents.
  */
 import type { RetireRequest } from '../inputs/retire-inputs.js';
@@ -12,7 +12,7 @@ import { carriesManifestMarker } from './features/agents-comment.js';
 import type { ManifestOnGitHub } from './features/agents-records.js';
 import type { GitHubRunContext } from './features/context.js';
 import { PullRequestComment } from './features/pr-comment.js';
-import { retireManifest, retirePreview } from './features/retirement.js';
+import { eachRetired, retireManifest, retirePreview } from './features/retirement.js';
 import type { Logger } from '../common/runtime.js';
 import { commentOffPullRequest, gitHubApi, Lazy, reachable, type MakeHooks } from './hooks.js';
 import type { GitHubSettings } from './inputs.js';
@@ -55,16 +55,17 @@ export function retireHooks(settings: GitHubSettings, request?: RetireRequest): 
       get api() {
         return made.made?.api;
       },
-      retired: (report) => {
-        stillOpen(at, logger, 'its preview is');
-        const { api, comment } = made.value;
-        const target = {
-          environment: report.environment ?? settings.environment,
-          comment,
-          pullRequestState: at.pullRequestState,
-        };
-        return retirePreview(api, report, target, { ...at, logger, redact });
-      },
+      retired: ({ reports }) =>
+        eachRetired(reports, (report) => {
+          stillOpen(at, logger, 'its preview is');
+          const { api, comment } = made.value;
+          const target = {
+            environment: report.environment ?? settings.environment,
+            comment,
+            pullRequestState: at.pullRequestState,
+          };
+          return retirePreview(api, report, target, { ...at, logger, redact });
+        }),
     };
   };
 }
@@ -92,7 +93,7 @@ function manifestHooks(settings: GitHubSettings, manifest: ManifestOnGitHub): Ma
       get api() {
         return made.made;
       },
-      retiredAgents: (reports) => {
+      retired: ({ reports }) => {
         stillOpen(at, logger, 'its previews are');
         const api = made.value;
         const comment =

@@ -64,6 +64,16 @@ export async function retirePreview(
   };
 }
 
+/** Each preview of its own retired, one after the other; each one's retirement by key. */
+export async function eachRetired(
+  reports: readonly AgentRetireReport[],
+  retire: (report: RetireReport) => Promise<Retirement>,
+): Promise<Map<string, Retirement>> {
+  const retirements = new Map<string, Retirement>();
+  for (const { key, report } of reports) retirements.set(key, await retire(report));
+  return retirements;
+}
+
 /** Its environment's deployments, each given an `inactive` status that says what is left. */
 function markRecords(
   api: GitHubApi,

@@ -19,7 +19,6 @@ import type { RunnerIO, RunOutcome } from '../ports/runner.js';
 import { dependenciesOf } from './setup.js';
 import type {
   AgentRetireReport,
-  ReportAgentsRetired,
   ReportRetired,
   RetiredDeployment,
   RetireReport,
@@ -63,7 +62,7 @@ function retireOne(
   access: Omit<RetireAsked, 'agents' | 'layout' | 'source'>,
   name: string,
   io: RunnerIO,
-  retired: ReportRetired | undefined,
+  retired: ((report: RetireReport) => Promise<Retirement>) | undefined,
 ): Promise<RunOutcome> {
   return withEvents(io, async (events: RunEvents) => {
     const { logger } = events;
@@ -110,8 +109,8 @@ function retireOne(
 const NOTHING: Retirement = { found: 0, inactive: 0, more: false, comment: 'skipped' };
 
 /**
- * A manifest's previews retired together: each agent's `retired` waits until
- * every agent is looked up or over, then the adapter's one call retires them.
+ * The previews retired together: each one's retirement waits until every
+ * one is looked up or over, then the adapter's one call retires them.
  */
 class RetiredTogether {
   readonly #pending: Set<string>;
@@ -119,19 +118,21 @@ class RetiredTogether {
   readonly #all: Promise<ReadonlyMap<string, Retirement>>;
   #start: () => void = () => undefined;
 
-  constructor(keys: readonly string[], hook: ReportAgentsRetired) {
-    this.#pending = new Set(keys);
-    // No agent looked up: nothing on GitHub is changed, as for a single retire that failed.
+  constructor(asked: Pick<RetireAsked, 'agents' | 'layout'>, hook: ReportRetired) {
+    this.#pending = new Set(asked.agents.map(({ key }) => key));
+    // None looked up: nothing on GitHub is changed, as for a retire that failed.
     this.#all = new Promise<void>((resolve) => (this.#start = resolve)).then(() =>
       this.#reports.length === 0
         ? new Map<string, Retirement>()
-        : hook(this.#reports).catch(() => new Map<string, Retirement>()),
+        : hook({ layout: asked.layout, reports: this.#reports }).catch(
+            () => new Map<string, Retirement>(),
+          ),
     );
   }
 
-  /** The agent's `retired`: it is looked up; its retirement once every agent's is known. */
-  retiredOf(key: string, looked: () => void): ReportRetired {
-    return async (report) => {
+  /** The preview's retirement: it is looked up; its retirement once every one's is known. */
+  retiredOf(key: string, looked: () => void = () => undefined) {
+    return async (report: RetireReport): Promise<Retirement> => {
       looked();
       this.#reports.push({ key, report });
       this.over(key);
@@ -187,17 +188,12 @@ function summaryOf(outcome: RunOutcome | undefined): RetireSummary | undefined {
 /** Runs the retire; never throws: how it ended is in the outcome. */
 export async function runRetire(asked: RetireAsked, io: RunnerIO): Promise<RunOutcome> {
   const { agents, source, layout, ...access } = asked;
-  if (layout === 'flat') {
-    return retireOne(access, agents[0]?.name ?? '', io, io.retired);
+  const together = io.retired === undefined ? undefined : new RetiredTogether(asked, io.retired);
+  const [one] = agents;
+  if (layout === 'flat' && one !== undefined) {
+    return retireOne(access, one.name, io, together?.retiredOf(one.key));
   }
   const events = new RunEvents(io.views, io.redact);
-  const together =
-    io.retiredAgents === undefined
-      ? undefined
-      : new RetiredTogether(
-          agents.map(({ key }) => key),
-          io.retiredAgents,
-        );
   const outcomes = await eachAgent(
     agents,
     { io, events, access },
@@ -210,8 +206,7 @@ export async function runRetire(asked: RetireAsked, io: RunnerIO): Promise<RunOu
         held = false;
       };
       try {
-        const retired = together?.retiredOf(agent.key, release) ?? io.retired;
-        return await retireOne(access, agent.name, own, retired);
+        return await retireOne(access, agent.name, own, together?.retiredOf(agent.key, release));
       } finally {
         release();
         together?.over(agent.key);

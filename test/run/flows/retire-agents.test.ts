@@ -17,7 +17,7 @@ import { RETIRE_INPUTS } from '../../../src/retire.ts';
 import { renderSummary } from '../../../src/views/summary.ts';
 import { startEmulator, type Emulator } from '../../emulator/emulator.ts';
 import { TENANT_ID } from '../../support/fixtures.ts';
-import { recordingRunner } from '../../support/recording-runner.ts';
+import { recordingRunner, retiredBy } from '../../support/recording-runner.ts';
 
 let emu: Emulator;
 
@@ -107,7 +107,7 @@ describe('retiring several agents', () => {
       };
       return Promise.resolve(new Map(reports.map(({ key }) => [key, each])));
     };
-    const runner = recordingRunner(description, { retiredAgents });
+    const runner = recordingRunner(description, { retired: retiredBy(undefined, retiredAgents) });
 
     const outcome = await runRetire(asked(AGENTS), runner.io);
 
@@ -141,7 +141,7 @@ describe('retiring several agents', () => {
         ) as ReadonlyMap<string, Retirement>,
       );
     };
-    const runner = recordingRunner(description, { retiredAgents });
+    const runner = recordingRunner(description, { retired: retiredBy(undefined, retiredAgents) });
 
     const outcome = await runRetire(asked(agents), runner.io);
 
@@ -163,7 +163,7 @@ describe('retiring several agents', () => {
       calls.push(reports);
       return Promise.resolve(new Map<string, Retirement>());
     };
-    const runner = recordingRunner(description, { retiredAgents });
+    const runner = recordingRunner(description, { retired: retiredBy(undefined, retiredAgents) });
 
     const outcome = await runRetire(asked(AGENTS), runner.io);
 
@@ -182,7 +182,7 @@ describe('retiring several agents when the service fails for all', () => {
       calls += 1;
       return Promise.resolve(new Map<string, Retirement>());
     };
-    const runner = recordingRunner(description, { retiredAgents });
+    const runner = recordingRunner(description, { retired: retiredBy(undefined, retiredAgents) });
 
     const outcome = await runRetire(asked(AGENTS), runner.io);
 
