@@ -7,11 +7,7 @@ import type { Clock } from '../../common/runtime.js';
 import type { RunDescription } from '../../inputs/run-description.js';
 import type { ProxySettings } from '../../service/proxy.js';
 import type { Pace } from './pace.js';
-import type {
-  AskCommitOrder,
-  AskPullRequestStates,
-  ReportRetired,
-} from './progress.js';
+import type { AskCommitOrder, AskPullRequestStates, ReportRetired } from './progress.js';
 import type { RunSummary } from './summaries.js';
 
 /**
