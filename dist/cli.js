@@ -42003,8 +42003,9 @@ function keyedPlanSummaryHtml(summary, redact) {
 ;// CONCATENATED MODULE: ./src/views/retire-summary.ts
 /**
  * The retire's summary: where the preview's deployment still is and where
- * to delete it, and what was done on GitHub. Never a word of anything being
- * deleted or stopped: the service's interface has no delete.
+ * to delete it, and what was done on GitHub; a manifest's, each agent's
+ * preview in turn. Never a word of anything being deleted or stopped: the
+ * service's interface has no delete.
  */
 
 
@@ -42059,6 +42060,11 @@ function retireSummaryHtml({ name, deployments }, retirement, redact) {
     ];
     parts.push(labelledTable(rows));
     return boundedSummary(parts);
+}
+/** The summary of a retire, of one preview (flat) or of a manifest's (each in turn). */
+function retireLayoutHtml(summary, redact) {
+    const parts = summary.kind === 'retire' ? [summary] : summary.agents;
+    return parts.map((part) => retireSummaryHtml(part.report, part.retirement, redact)).join('\n');
 }
 
 ;// CONCATENATED MODULE: ./src/views/sweep-summary.ts
@@ -42154,17 +42160,14 @@ function renderSummary(summary, redact) {
         case 'plan':
             return planSummaryHtml(summary, redact);
         case 'retire':
-            return retireSummaryHtml(summary.report, summary.retirement, redact);
+        case 'agents-retire':
+            return retireLayoutHtml(summary, redact);
         case 'sweep':
             return sweepSummaryHtml(summary, redact);
         case 'agents':
             return agentsSummaryHtml(summary, redact);
         case 'agents-plan':
             return keyedPlanSummaryHtml(summary, redact);
-        case 'agents-retire':
-            return summary.agents
-                .map((part) => retireSummaryHtml(part.report, part.retirement, redact))
-                .join('\n');
     }
 }
 

@@ -61577,8 +61577,9 @@ function keyedPlanSummaryHtml(summary, redact) {
 ;// CONCATENATED MODULE: ./src/views/retire-summary.ts
 /**
  * The retire's summary: where the preview's deployment still is and where
- * to delete it, and what was done on GitHub. Never a word of anything being
- * deleted or stopped: the service's interface has no delete.
+ * to delete it, and what was done on GitHub; a manifest's, each agent's
+ * preview in turn. Never a word of anything being deleted or stopped: the
+ * service's interface has no delete.
  */
 
 
@@ -61633,6 +61634,11 @@ function retireSummaryHtml({ name, deployments }, retirement, redact) {
     ];
     parts.push(labelledTable(rows));
     return boundedSummary(parts);
+}
+/** The summary of a retire, of one preview (flat) or of a manifest's (each in turn). */
+function retireLayoutHtml(summary, redact) {
+    const parts = summary.kind === 'retire' ? [summary] : summary.agents;
+    return parts.map((part) => retireSummaryHtml(part.report, part.retirement, redact)).join('\n');
 }
 
 ;// CONCATENATED MODULE: ./src/views/sweep-summary.ts
@@ -61728,17 +61734,14 @@ function renderSummary(summary, redact) {
         case 'plan':
             return planSummaryHtml(summary, redact);
         case 'retire':
-            return retireSummaryHtml(summary.report, summary.retirement, redact);
+        case 'agents-retire':
+            return retireLayoutHtml(summary, redact);
         case 'sweep':
             return sweepSummaryHtml(summary, redact);
         case 'agents':
             return agentsSummaryHtml(summary, redact);
         case 'agents-plan':
             return keyedPlanSummaryHtml(summary, redact);
-        case 'agents-retire':
-            return summary.agents
-                .map((part) => retireSummaryHtml(part.report, part.retirement, redact))
-                .join('\n');
     }
 }
 
@@ -62197,8 +62200,6 @@ function answersOf(hooks) {
         answers.commitOrder = hooks.commitOrder;
     if (hooks.retired !== undefined)
         answers.retired = hooks.retired;
-    if (hooks.retiredAgents !== undefined)
-        answers.retiredAgents = hooks.retiredAgents;
     if (hooks.pullRequestStates !== undefined)
         answers.pullRequestStates = hooks.pullRequestStates;
     return answers;
@@ -66185,13 +66186,15 @@ function plan_run() {
     });
 }
 
-;// CONCATENATED MODULE: ./src/github/features/agents-retire-comment.ts
+;// CONCATENATED MODULE: ./src/github/features/retire-comment.ts
 /**
- * The manifest's one comment once its previews are retired: the comment the
+ * A retired preview's comment, in two layouts: the preview's own (flat) and
+ * a manifest's one comment (keyed, a row an agent). Each is the comment the
  * deploy step wrote (its marker, so a reopened pull request's next deploy
- * finds it again) rewritten to say every agent's preview is retired, a row
- * per agent with where its deployment, which still exists in the service,
- * is deleted. An agent whose lookup failed says so; an agent an earlier
+ * finds it again) rewritten to say the preview is retired and no longer
+ * live, that its deployment still exists in the service (each of them, when
+ * the service holds several of the name), and where to delete it. In the
+ * manifest's, an agent whose lookup failed says so, and an agent an earlier
  * body listed that the manifest no longer holds keeps its row. It never
  * says a deployment was deleted or stopped. Written through the one
  * GitHub-text module.
@@ -66199,99 +66202,29 @@ function plan_run() {
 
 
 
-const WHY = {
-    merged: 'This pull request was merged, so its previews are retired',
-    closed: 'This pull request was closed, so its previews are retired',
-    open: 'These previews are retired',
-};
-const agents_retire_comment_HEAD = [
-    '| Agent | Deployment | Id in the service | Status | Delete it |',
-    '| --- | --- | --- | --- | --- |',
-];
-/** An agent's cells after its key: its deployments, their statuses, where to delete them. */
-function agents_retire_comment_cellsOf(deployments, redact) {
-    const code = (value) => markdownCode(redact(value), 100);
-    // In id order: two runs that list them in another order write the same body.
-    const sorted = [...deployments].sort((a, b) => a.deployment.id.localeCompare(b.deployment.id));
-    if (sorted.length === 0)
-        return ['', '', 'none in the service: nothing to delete'];
-    return [
-        sorted.map(({ deployment }) => code(deployment.id)).join(', '),
-        sorted.map(({ deployment }) => code(deployment.status)).join(', '),
-        sorted
-            .map(({ deployment, dashboardUrl }) => markdownLink('Dashboard', dashboardUrl) ?? `in the service, id ${code(deployment.id)}`)
-            .join(', '),
-    ];
+/** Why the comment says its previews are retired: how the pull request stands. */
+function why(state, many) {
+    const its = many ? 'its previews are' : 'its preview is';
+    if (state === 'merged' || state === 'closed') {
+        return `This pull request was ${state}, so ${its} retired`;
+    }
+    return many ? 'These previews are retired' : 'This preview is retired';
 }
-/** The retired comment's Markdown; `redact` hides secret values in service text first. */
-function retiredManifestBody(retired, previous, redact) {
-    const { manifest } = retired;
-    const identity = manifestIdentity(manifest);
-    const title = markdownCode(redact(identity), 200, false);
-    const why = WHY[retired.pullRequestState ?? 'open'];
-    const head = [
-        manifestMarker(identity),
-        `### ⚫ Agents of ${title}: previews retired`,
-        '',
-        `${why}: this comment no longer says they are live. **A deployment listed here still exists in the service**, and keeps running (and costing) until someone deletes it there: this action cannot delete it (the service's interface has no delete).`,
-        '',
-        ...agents_retire_comment_HEAD,
-    ];
-    const reports = new Map(retired.reports.map(({ key, report }) => [key, report]));
-    const rows = manifest.agents.map((agent) => {
-        const report = reports.get(agent.key);
-        const cells = report === undefined
-            ? ['', '', 'not looked up (the service did not answer): re-run the job']
-            : agents_retire_comment_cellsOf(report.deployments, redact);
-        return `| ${[markdownCode(agent.key), markdownCode(redact(agent.deploymentName), 100), ...cells].join(' | ')} |`;
-    });
-    const current = new Set(manifest.agents.map((agent) => agent.key));
-    const gone = [...listedAgents(previous)]
-        .filter(([key]) => !current.has(key))
-        .map(([key, dashboard]) => {
-        const where = markdownLink('Dashboard', dashboard);
-        const runs = `no longer deployed by this workflow; runs until deleted${where === undefined ? '' : `: ${where}`}`;
-        return `| ${markdownCode(key)} |  |  |  | ${runs} |`;
-    });
-    const footer = markdownLink('Workflow run', retired.runUrl);
-    const tail = footer === undefined ? [] : ['', footer];
-    const all = [...rows, ...gone];
-    const kept = rowsWithin(all, head.join('\n').length + tail.join('\n').length + 200);
-    const more = kept.length < all.length
-        ? ['', `…and ${all.length - kept.length} more: see the job summary.`]
-        : [];
-    return [...head, ...kept, ...more, ...tail].join('\n') + '\n';
+/** In id order: two runs that list them in another order write the same body. */
+function byId(deployments) {
+    return [...deployments].sort((a, b) => a.deployment.id.localeCompare(b.deployment.id));
 }
-
-;// CONCATENATED MODULE: ./src/github/features/retire-comment.ts
-/**
- * A retired preview's comment: the preview's own comment (its marker, so a
- * reopened pull request's next deploy finds it again) rewritten to say the
- * preview is retired and no longer live, that its deployment still exists in
- * the service (each of them, when the service holds several of the name), and
- * where to delete it. It never says a deployment was deleted or stopped.
- * Written through the one GitHub-text module.
- */
-
-
-const retire_comment_WHY = {
-    merged: 'This pull request was merged, so its preview is retired',
-    closed: 'This pull request was closed, so its preview is retired',
-    open: 'This preview is retired',
-};
 /** The retired comment's Markdown; `redact` hides secret values in service text first. */
 function retiredCommentBody(comment, redact = (text) => text) {
     const name = markdownCode(redact(comment.name), 200, false);
-    const why = retire_comment_WHY[comment.pullRequestState ?? 'open'];
     const lines = [
         marker(comment.name),
         `### ⚫ ${name}: preview retired`,
         '',
-        `${why}: this comment no longer says it is live.`,
+        `${why(comment.pullRequestState, false)}: this comment no longer says it is live.`,
         '',
     ];
-    // In id order: two runs that list them in another order write the same body.
-    const deployments = [...comment.deployments].sort((a, b) => a.deployment.id.localeCompare(b.deployment.id));
+    const deployments = byId(comment.deployments);
     const [one] = deployments;
     if (one === undefined) {
         lines.push(`No deployment is named ${name} in the service: nothing is left to delete there.`);
@@ -66343,6 +66276,62 @@ function severalDeployments(deployments, redact) {
         ...deployments.map((retired) => `| ${code(retired.deployment.id)} | ${code(retired.deployment.status)} | ${deleteIt(retired, redact)} |`),
     ];
 }
+const retire_comment_HEAD = [
+    '| Agent | Deployment | Id in the service | Status | Delete it |',
+    '| --- | --- | --- | --- | --- |',
+];
+/** An agent's cells after its key: its deployments, their statuses, where to delete them. */
+function retire_comment_cellsOf(deployments, redact) {
+    const code = (value) => markdownCode(redact(value), 100);
+    const sorted = byId(deployments);
+    if (sorted.length === 0)
+        return ['', '', 'none in the service: nothing to delete'];
+    return [
+        sorted.map(({ deployment }) => code(deployment.id)).join(', '),
+        sorted.map(({ deployment }) => code(deployment.status)).join(', '),
+        sorted
+            .map(({ deployment, dashboardUrl }) => markdownLink('Dashboard', dashboardUrl) ?? `in the service, id ${code(deployment.id)}`)
+            .join(', '),
+    ];
+}
+/** The retired comment's Markdown; `redact` hides secret values in service text first. */
+function retiredManifestBody(retired, previous, redact) {
+    const { manifest } = retired;
+    const identity = manifestIdentity(manifest);
+    const title = markdownCode(redact(identity), 200, false);
+    const head = [
+        manifestMarker(identity),
+        `### ⚫ Agents of ${title}: previews retired`,
+        '',
+        `${why(retired.pullRequestState, true)}: this comment no longer says they are live. **A deployment listed here still exists in the service**, and keeps running (and costing) until someone deletes it there: this action cannot delete it (the service's interface has no delete).`,
+        '',
+        ...retire_comment_HEAD,
+    ];
+    const reports = new Map(retired.reports.map(({ key, report }) => [key, report]));
+    const rows = manifest.agents.map((agent) => {
+        const report = reports.get(agent.key);
+        const cells = report === undefined
+            ? ['', '', 'not looked up (the service did not answer): re-run the job']
+            : retire_comment_cellsOf(report.deployments, redact);
+        return `| ${[markdownCode(agent.key), markdownCode(redact(agent.deploymentName), 100), ...cells].join(' | ')} |`;
+    });
+    const current = new Set(manifest.agents.map((agent) => agent.key));
+    const gone = [...listedAgents(previous)]
+        .filter(([key]) => !current.has(key))
+        .map(([key, dashboard]) => {
+        const where = markdownLink('Dashboard', dashboard);
+        const runs = `no longer deployed by this workflow; runs until deleted${where === undefined ? '' : `: ${where}`}`;
+        return `| ${markdownCode(key)} |  |  |  | ${runs} |`;
+    });
+    const footer = markdownLink('Workflow run', retired.runUrl);
+    const tail = footer === undefined ? [] : ['', footer];
+    const all = [...rows, ...gone];
+    const kept = rowsWithin(all, head.join('\n').length + tail.join('\n').length + 200);
+    const more = kept.length < all.length
+        ? ['', `…and ${all.length - kept.length} more: see the job summary.`]
+        : [];
+    return [...head, ...kept, ...more, ...tail].join('\n') + '\n';
+}
 /** The workflow run's link, the one line two runs' retired bodies differ by. */
 const RUN_LINK = /^\[Workflow run\]\(.*\)$/m;
 /**
@@ -66393,13 +66382,59 @@ async function markInactive(api, repository, environment, status, logger, option
     return { found: ids.length, inactive, already, more };
 }
 
-;// CONCATENATED MODULE: ./src/github/features/agents-retirement.ts
+;// CONCATENATED MODULE: ./src/github/features/retirement.ts
 
 
 
 
 
-
+/** Retires `report`'s preview where `target` says: its records and its comment. */
+async function retirePreview(api, report, target, parts) {
+    const [records, comment] = await Promise.all([
+        target.environment === '' ? undefined : markRecords(api, report, target.environment, parts),
+        target.comment === undefined
+            ? 'skipped'
+            : rewriteComment(target.comment, report, target.pullRequestState, parts),
+    ]);
+    return {
+        ...(records === undefined
+            ? { found: 0, inactive: 0, more: false }
+            : {
+                environment: target.environment,
+                found: records.found,
+                inactive: records.inactive,
+                more: records.more,
+                alreadyInactive: records.already,
+            }),
+        comment,
+    };
+}
+/** Each preview of its own retired, one after the other; each one's retirement by key. */
+async function eachRetired(reports, retire) {
+    const retirements = new Map();
+    for (const { key, report } of reports)
+        retirements.set(key, await retire(report));
+    return retirements;
+}
+/** Its environment's deployments, each given an `inactive` status that says what is left. */
+function markRecords(api, report, environment, { repository, runUrl, logger, redact }) {
+    const count = report.deployments.length;
+    const still = count === 1 ? 'its deployment still exists' : `its ${count} deployments still exist`;
+    const what = count === 0 ? '' : `; ${still} in the service`;
+    return markInactive(api, repository, environment, {
+        description: description(redact(`${report.name}: preview retired${what}`)),
+        ...(runUrl === undefined ? {} : { log_url: runUrl }),
+    }, logger);
+}
+/** Its comment rewritten to say it is retired, unless it already says so. */
+function rewriteComment(comment, report, pullRequestState, { runUrl, redact }) {
+    const body = () => retiredCommentBody({
+        ...report,
+        ...(pullRequestState === undefined ? {} : { pullRequestState }),
+        ...(runUrl === undefined ? {} : { runUrl }),
+    }, redact);
+    return comment.rewrite(report.name, body, {}, sameRetiredBody);
+}
 /** Every environment of an agent looked up, marked inactive, one environment after the other. */
 async function markEnvironments(api, target, looked, { repository, runUrl, logger, redact }) {
     const marked = new Map();
@@ -66453,51 +66488,6 @@ async function retireManifest(api, reports, target, parts) {
     return retirements;
 }
 
-;// CONCATENATED MODULE: ./src/github/features/retirement.ts
-
-
-
-/** Retires `report`'s preview where `target` says: its records and its comment. */
-async function retirePreview(api, report, target, parts) {
-    const [records, comment] = await Promise.all([
-        target.environment === '' ? undefined : markRecords(api, report, target.environment, parts),
-        target.comment === undefined
-            ? 'skipped'
-            : rewriteComment(target.comment, report, target.pullRequestState, parts),
-    ]);
-    return {
-        ...(records === undefined
-            ? { found: 0, inactive: 0, more: false }
-            : {
-                environment: target.environment,
-                found: records.found,
-                inactive: records.inactive,
-                more: records.more,
-                alreadyInactive: records.already,
-            }),
-        comment,
-    };
-}
-/** Its environment's deployments, each given an `inactive` status that says what is left. */
-function markRecords(api, report, environment, { repository, runUrl, logger, redact }) {
-    const count = report.deployments.length;
-    const still = count === 1 ? 'its deployment still exists' : `its ${count} deployments still exist`;
-    const what = count === 0 ? '' : `; ${still} in the service`;
-    return markInactive(api, repository, environment, {
-        description: description(redact(`${report.name}: preview retired${what}`)),
-        ...(runUrl === undefined ? {} : { log_url: runUrl }),
-    }, logger);
-}
-/** Its comment rewritten to say it is retired, unless it already says so. */
-function rewriteComment(comment, report, pullRequestState, { runUrl, redact }) {
-    const body = () => retiredCommentBody({
-        ...report,
-        ...(pullRequestState === undefined ? {} : { pullRequestState }),
-        ...(runUrl === undefined ? {} : { runUrl }),
-    }, redact);
-    return comment.rewrite(report.name, body, {}, sameRetiredBody);
-}
-
 ;// CONCATENATED MODULE: ./src/github/retire-hooks.ts
 
 
@@ -66511,80 +66501,56 @@ function stillOpen(at, logger, retired) {
         logger.warning(`pull request #${at.pullRequest} is still open, and ${retired} retired all the same: run the retire step on \`pull_request: types: [closed]\`.`);
     }
 }
-function retireHooks(settings) {
-    return (context, dependencies) => {
-        const { logger, redact } = dependencies;
-        commentOffPullRequest(settings.comment, context, logger);
-        const pullRequest = settings.comment ? context?.pullRequest : undefined;
-        const wanted = [
+/** What the hooks would do on GitHub, for the notice of a token that is empty. */
+function wanted(settings, manifest, pullRequest) {
+    if (manifest === undefined) {
+        return [
             settings.environment === ''
                 ? undefined
                 : `marking the GitHub deployments of '${settings.environment}' inactive`,
             pullRequest === undefined ? undefined : 'rewriting the preview comment',
         ];
-        const at = reachable(settings.token, context, logger, wanted);
-        if (at === undefined)
-            return { api: undefined };
-        const made = new Lazy(() => {
-            const api = gitHubApi(settings.token, at, dependencies);
-            const where = pullRequest === undefined ? undefined : { repository: at.repository, pullRequest };
-            return {
-                api,
-                comment: where === undefined ? undefined : new PullRequestComment(api, where, logger, redact),
-            };
-        });
-        return {
-            get api() {
-                return made.made?.api;
-            },
-            retired: (report) => {
-                stillOpen(at, logger, 'its preview is');
-                const { api, comment } = made.value;
-                const target = {
-                    environment: report.environment ?? settings.environment,
-                    comment,
-                    pullRequestState: at.pullRequestState,
-                };
-                return retirePreview(api, report, target, { ...at, logger, redact });
-            },
-        };
-    };
+    }
+    const records = manifest.agents.some((agent) => (agent.environment ?? settings.environment) !== '');
+    return [
+        records ? "marking the GitHub deployments of the agents' environments inactive" : undefined,
+        pullRequest === undefined ? undefined : "rewriting the manifest's comment",
+    ];
 }
-function agentsRetireHooks(settings, manifest) {
+/** The retire's hooks: a manifest's previews (`keyed`) retired together, else the one preview. */
+function retireHooks(settings, request) {
+    const manifest = request?.layout === 'keyed' ? previewsOnGitHub(request) : undefined;
     return (context, given) => {
-        const dependencies = {
-            ...given,
-            budgetMs: agentsBudgetMs(manifest.agents.length, given.budgetMs),
-        };
+        const dependencies = manifest === undefined
+            ? given
+            : { ...given, budgetMs: agentsBudgetMs(manifest.agents.length, given.budgetMs) };
         const { logger, redact } = dependencies;
         commentOffPullRequest(settings.comment, context, logger);
         const pullRequest = settings.comment ? context?.pullRequest : undefined;
-        const records = manifest.agents.some((agent) => (agent.environment ?? settings.environment) !== '');
-        const wanted = [
-            records ? "marking the GitHub deployments of the agents' environments inactive" : undefined,
-            pullRequest === undefined ? undefined : "rewriting the manifest's comment",
-        ];
-        const at = reachable(settings.token, context, logger, wanted);
+        const at = reachable(settings.token, context, logger, wanted(settings, manifest, pullRequest));
         if (at === undefined)
             return { api: undefined };
         const made = new Lazy(() => gitHubApi(settings.token, at, dependencies));
+        const carries = manifest === undefined ? carriesMarker : carriesManifestMarker;
+        const comment = new Lazy(() => pullRequest === undefined
+            ? undefined
+            : new PullRequestComment(made.value, { repository: at.repository, pullRequest }, logger, redact, carries));
+        const parts = { ...at, logger, redact };
         return {
             get api() {
                 return made.made;
             },
-            retiredAgents: (reports) => {
-                stillOpen(at, logger, 'its previews are');
-                const api = made.value;
-                const comment = pullRequest === undefined
-                    ? undefined
-                    : new PullRequestComment(api, { repository: at.repository, pullRequest }, logger, redact, carriesManifestMarker);
-                const target = {
-                    manifest,
-                    environment: settings.environment,
-                    comment,
-                    pullRequestState: at.pullRequestState,
-                };
-                return retireManifest(api, reports, target, { ...at, logger, redact });
+            retired: ({ reports }) => {
+                stillOpen(at, logger, manifest === undefined ? 'its preview is' : 'its previews are');
+                const target = { comment: comment.value, pullRequestState: at.pullRequestState };
+                if (manifest !== undefined) {
+                    const all = { ...target, manifest, environment: settings.environment };
+                    return retireManifest(made.value, reports, all, parts);
+                }
+                return eachRetired(reports, (report) => {
+                    const environment = report.environment ?? settings.environment;
+                    return retirePreview(made.value, report, { ...target, environment }, parts);
+                });
             },
         };
     };
@@ -66592,7 +66558,7 @@ function agentsRetireHooks(settings, manifest) {
 /** What GitHub is told of the manifest whose previews are retired: each agent's names and own environment. */
 function previewsOnGitHub(request) {
     return {
-        source: request.source,
+        source: request.source ?? '',
         nameTemplate: request.nameTemplate,
         agents: request.agents.map(({ key, agentName, name, environment }) => ({
             key,
@@ -66635,11 +66601,13 @@ const RETIRE_SERVICE_INPUTS = {
 };
 /** The dashboard's address, last in retire/action.yml. */
 const RETIRE_DASHBOARD_INPUT = core_inputs_pick(['dashboard-url']);
-/** The manifest's previews, or every problem of their names at once. */
-function previews(inputs, access) {
+/** The previews these inputs name: the manifest's, else the step's one; or every problem at once. */
+function previews(inputs) {
     const manifest = inputs.agents;
-    if (manifest === undefined)
-        throw new Error('previews: no manifest');
+    if (manifest === undefined) {
+        const { name } = inputs;
+        return { layout: 'flat', agents: [{ key: name, name, agentName: name }] };
+    }
     const { agents: named, problems } = namedAgents(manifest, inputs.name);
     const agents = named.map(({ key, name: agentName, deploymentName: name, entry }) => {
         const { environment } = entry;
@@ -66647,40 +66615,34 @@ function previews(inputs, access) {
     });
     if (problems.length > 0)
         throw new errors_InputError(problems);
-    const dashboardUrl = inputs['dashboard-url'];
-    return {
-        ...access,
-        source: manifest.source,
-        nameTemplate: inputs.name,
-        agents,
-        ...(dashboardUrl === undefined ? {} : { dashboardUrl }),
-    };
+    return { layout: 'keyed', source: manifest.source, agents };
 }
 /** The retire these inputs ask for, checked against each other before any request. */
 function retireRequest(inputs) {
     const access = checkedAccess(inputs);
-    if (inputs.agents !== undefined)
-        return { kind: 'agents', request: previews(inputs, access) };
     const dashboardUrl = inputs['dashboard-url'];
     return {
-        kind: 'one',
-        request: {
-            ...access,
-            name: inputs.name,
-            ...(dashboardUrl === undefined ? {} : { dashboardUrl }),
-        },
+        ...access,
+        ...previews(inputs),
+        nameTemplate: inputs.name,
+        ...(dashboardUrl === undefined ? {} : { dashboardUrl }),
     };
 }
 
 ;// CONCATENATED MODULE: ./src/run/flows/retire-run.ts
 /**
- * The retire as a run: the preview's deployment looked up by its exact name
- * (read-only), its outputs, the adapter told to retire it where it showed it
- * (GitHub's records and the comment), one log line and what its summary
- * shows (src/views/ renders it). Nothing here deletes or stops
- * anything, and nothing says so: the service's interface has no delete, and
- * the deployment keeps running until someone deletes it in the service.
+ * The retire as a run, of one preview (the step without `agents`, its
+ * outputs flat) or of a manifest's (its outputs keyed by agent): each
+ * preview's deployment looked up by its exact name (read-only, a few at
+ * once), the adapter told to retire them where it showed them (GitHub's
+ * records and the comment) once every one is looked up, one log line each
+ * and what the summary shows (src/views/ renders it). Nothing here deletes
+ * or stops anything, and nothing says so: the service's interface has no
+ * delete, and the deployment keeps running until someone deletes it there.
+ * A manifest's run fails, once every agent's is over, when any failed.
  */
+
+
 
 
 
@@ -66694,7 +66656,7 @@ const RETIRE_OUTPUT_NAMES = (/* unused pure expression or super */ null && ([
     'status',
     'dashboard-url',
     'retired',
-    // A manifest's, keyed by agent (retire-agents.ts).
+    // A manifest's, keyed by agent.
     'deployments',
 ]));
 /** The one log line: what still exists in the service, and where to delete it. */
@@ -66709,116 +66671,62 @@ function logLine(name, found, logger) {
         ? `retire: '${name}' is deployment ${deployment.id} (${status}): a deletion was asked for in the service; ${dashboardUrl === undefined ? `its id there is ${deployment.id}` : `see ${dashboardUrl}`}`
         : `retire: '${name}' is deployment ${deployment.id} (${status}): it still exists in the service and keeps running until someone deletes ${dashboardUrl === undefined ? `deployment ${deployment.id} there (this step cannot: the service's interface has no delete)` : `it there: ${dashboardUrl}`}`);
 }
-/** Runs the retire; never throws: how it ended is in the outcome. */
-async function runRetire(request, io) {
-    return withEvents(io, (events) => retire(request, io, events));
-}
-/** The retire's steps: the deployment looked up, the adapter asked to retire it. */
-async function retire(request, io, events) {
-    const { logger } = events;
-    const outputs = (values) => events.emit({ kind: 'outputs', outputs: values });
-    try {
-        for (const value of request.sensitiveValues)
-            io.mask(value);
-        const dependencies = dependenciesOf(request, io, events);
-        const { name } = request;
-        const deployment = await inGroup(dependencies)(`Looking for deployment '${name}'`, 'find', async () => pickOne(await dependencies.service.findByName(name), name, logger));
-        const dashboardUrl = deployment === undefined ? undefined : dashboardUrlOf(request.dashboardUrl, deployment);
-        const found = deployment === undefined
-            ? undefined
-            : { deployment, ...(dashboardUrl === undefined ? {} : { dashboardUrl }) };
-        const report = { name, deployments: found === undefined ? [] : [found] };
-        outputs({
-            'deployment-id': deployment?.id ?? '',
-            status: deployment?.status ?? '',
-            'dashboard-url': dashboardUrl ?? '',
-        });
-        logLine(name, found, logger);
-        const retirement = await io.retired?.(report);
-        outputs({ retired: String(retirement?.inactive ?? 0) });
-        const summary = {
-            kind: 'retire',
-            report,
-            ...(retirement === undefined ? {} : { retirement }),
-        };
-        return { summary };
-    }
-    catch (error) {
-        return {
-            failure: io.redact(`${describeError(error)}\nNothing on GitHub was changed: re-run the job to retire the preview.`),
-            ...(error instanceof Error && !(error instanceof ActionError) ? { stack: error.stack } : {}),
-        };
-    }
-}
-
-;// CONCATENATED MODULE: ./src/run/flows/retire-agents.ts
-
-
-
-
-/** Each agent's retire outputs, as its run sets them. */
-class RetiredTable {
-    #outputs = new Map();
-    viewOf(agent) {
-        return (event) => {
-            if (event.kind !== 'outputs')
-                return;
-            this.#outputs.set(agent.key, { ...this.#outputs.get(agent.key), ...event.outputs });
-        };
-    }
-    /** The manifest's outputs: `deployments` keyed by agent, `retired` the total. */
-    outputs(agents, retirements) {
-        const entries = agents.map(({ key, name }) => {
-            const outputs = this.#outputs.get(key) ?? {};
-            return [
-                key,
-                {
-                    name,
-                    'deployment-id': outputs['deployment-id'] ?? '',
-                    status: outputs.status ?? '',
-                    'dashboard-url': outputs['dashboard-url'] ?? '',
-                    retired: Number(outputs.retired ?? '0'),
-                },
-            ];
-        });
-        // An environment several agents share is one set of records: counted once.
-        const byEnvironment = new Map();
-        for (const retirement of retirements) {
-            if (retirement?.environment === undefined)
-                continue;
-            byEnvironment.set(retirement.environment, retirement.inactive);
+/** One preview retired: looked up, told, its outputs and its value; never throws. */
+function retireOne(access, name, io, retired) {
+    return withEvents(io, async (events) => {
+        const { logger } = events;
+        const outputs = (values) => events.emit({ kind: 'outputs', outputs: values });
+        try {
+            for (const value of access.sensitiveValues)
+                io.mask(value);
+            const dependencies = dependenciesOf(access, io, events);
+            const deployment = await inGroup(dependencies)(`Looking for deployment '${name}'`, 'find', async () => pickOne(await dependencies.service.findByName(name), name, logger));
+            const dashboardUrl = deployment === undefined ? undefined : dashboardUrlOf(access.dashboardUrl, deployment);
+            const found = deployment === undefined
+                ? undefined
+                : { deployment, ...(dashboardUrl === undefined ? {} : { dashboardUrl }) };
+            const report = { name, deployments: found === undefined ? [] : [found] };
+            outputs({
+                'deployment-id': deployment?.id ?? '',
+                status: deployment?.status ?? '',
+                'dashboard-url': dashboardUrl ?? '',
+            });
+            logLine(name, found, logger);
+            const retirement = await retired?.(report);
+            outputs({ retired: String(retirement?.inactive ?? 0) });
+            return {
+                summary: { kind: 'retire', report, ...(retirement === undefined ? {} : { retirement }) },
+            };
         }
-        const retired = [...byEnvironment.values()].reduce((sum, count) => sum + count, 0);
-        return {
-            deployments: JSON.stringify(Object.fromEntries(entries)),
-            retired: String(retired),
-            'deployment-id': '',
-            status: '',
-            'dashboard-url': '',
-        };
-    }
+        catch (error) {
+            return {
+                failure: io.redact(`${describeError(error)}\nNothing on GitHub was changed: re-run the job to retire the preview.`),
+                ...(error instanceof Error && !(error instanceof ActionError)
+                    ? { stack: error.stack }
+                    : {}),
+            };
+        }
+    });
 }
 const NOTHING = { found: 0, inactive: 0, more: false, comment: 'skipped' };
 /**
- * The agents' previews retired together: each agent's `retired` waits until
- * every agent is looked up or over, then the adapter's one call retires them.
+ * The previews retired together: each one's retirement waits until every
+ * one is looked up or over, then the adapter's one call retires them.
  */
 class RetiredTogether {
     #pending;
     #reports = [];
-    #hook;
     #all;
     #start = () => undefined;
-    constructor(keys, hook) {
-        this.#pending = new Set(keys);
-        this.#hook = hook;
-        // No agent looked up: nothing on GitHub is changed, as for a single retire that failed.
+    constructor(asked, hook) {
+        this.#pending = new Set(asked.agents.map(({ key }) => key));
+        // None looked up: nothing on GitHub is changed, as for a retire that failed.
         this.#all = new Promise((resolve) => (this.#start = resolve)).then(() => this.#reports.length === 0
             ? new Map()
-            : this.#hook(this.#reports).catch(() => new Map()));
+            : hook({ layout: asked.layout, reports: this.#reports }).catch(() => new Map()));
     }
-    /** The agent's `retired`: it is looked up; its retirement once every agent's is known. */
-    retiredOf(key, looked) {
+    /** The preview's retirement: it is looked up; its retirement once every one's is known. */
+    retiredOf(key, looked = () => undefined) {
         return async (report) => {
             looked();
             this.#reports.push({ key, report });
@@ -66834,19 +66742,49 @@ class RetiredTogether {
             this.#start();
     }
 }
-/** The retire summaries of the outcomes, in the agents' order. */
-function retire_agents_partsOf(outcomes) {
-    return outcomes.flatMap((outcome) => outcome.summary?.kind === 'retire' ? [outcome.summary] : []);
+/** A preview's one row of outputs, from its retire's value (none found: empty). */
+function retire_run_rowOf(summary) {
+    const found = summary?.report.deployments[0];
+    return {
+        'deployment-id': found?.deployment.id ?? '',
+        status: found?.deployment.status ?? '',
+        'dashboard-url': found?.dashboardUrl ?? '',
+        retired: summary?.retirement?.inactive ?? 0,
+    };
 }
-/** Retires every agent's preview; never throws: how it ended is in the outcome. */
-async function retireAgents(asked, io) {
-    const { source, agents, ...access } = asked;
+/** The manifest's outputs: `deployments` keyed by agent, `retired` the total, the flat ones empty. */
+function keyedOutputs(agents, summaries) {
+    const entries = agents.map(({ key, name }, at) => [key, { name, ...retire_run_rowOf(summaries[at]) }]);
+    // An environment several agents share is one set of records: counted once.
+    const byEnvironment = new Map();
+    for (const retirement of summaries.map((summary) => summary?.retirement)) {
+        if (retirement?.environment === undefined)
+            continue;
+        byEnvironment.set(retirement.environment, retirement.inactive);
+    }
+    const retired = [...byEnvironment.values()].reduce((sum, count) => sum + count, 0);
+    return {
+        deployments: JSON.stringify(Object.fromEntries(entries)),
+        retired: String(retired),
+        'deployment-id': '',
+        status: '',
+        'dashboard-url': '',
+    };
+}
+/** The retire summary of an outcome, when it has one. */
+function summaryOf(outcome) {
+    return outcome?.summary?.kind === 'retire' ? outcome.summary : undefined;
+}
+/** Runs the retire; never throws: how it ended is in the outcome. */
+async function runRetire(asked, io) {
+    const { agents, source, layout, ...access } = asked;
+    const together = io.retired === undefined ? undefined : new RetiredTogether(asked, io.retired);
+    const [one] = agents;
+    if (layout === 'flat' && one !== undefined) {
+        return retireOne(access, one.name, io, together?.retiredOf(one.key));
+    }
     const events = new RunEvents(io.views, io.redact);
-    const table = new RetiredTable();
-    const together = io.retiredAgents === undefined
-        ? undefined
-        : new RetiredTogether(agents.map(({ key }) => key), io.retiredAgents);
-    const outcomes = await eachAgent(agents, { io, events, access }, async (agent, agentIo, share) => {
+    const outcomes = await eachAgent(agents, { io, events, access }, async (agent, own, share) => {
         const taken = await share.take();
         let held = true;
         // The slot goes back once the agent is looked up: the others' lookups need it.
@@ -66855,25 +66793,20 @@ async function retireAgents(asked, io) {
                 taken();
             held = false;
         };
-        const retired = together?.retiredOf(agent.key, release) ?? io.retired;
         try {
-            return await runRetire({ ...access, name: agent.name }, { ...agentIo, ...(retired === undefined ? {} : { retired }) });
+            return await retireOne(access, agent.name, own, together?.retiredOf(agent.key, release));
         }
         finally {
             release();
             together?.over(agent.key);
         }
     }, {
-        viewOf: (agent) => table.viewOf(agent),
-        allEnded: (all) => {
-            const retirements = retire_agents_partsOf(all).map((part) => part.retirement);
-            events.emit({ kind: 'outputs', outputs: table.outputs(agents, retirements) });
-        },
+        allEnded: (all) => events.emit({ kind: 'outputs', outputs: keyedOutputs(agents, all.map(summaryOf)) }),
     });
-    const parts = retire_agents_partsOf(outcomes);
+    const parts = outcomes.flatMap((outcome) => summaryOf(outcome) ?? []);
     return {
         ...failureOfAgents(agents, outcomes),
-        summary: { kind: 'agents-retire', source, agents: parts },
+        summary: { kind: 'agents-retire', source: source ?? '', agents: parts },
     };
 }
 
@@ -66888,7 +66821,6 @@ async function retireAgents(asked, io) {
  * `run()` is what `@github/local-action` calls (`npx --yes @github/local-action retire ../src/retire.ts .env`);
  * src/index.ts runs it when the runner starts dist/retire.js.
  */
-
 
 
 
@@ -66915,9 +66847,7 @@ function retire_run() {
                 comment: inputs['pr-comment'],
             },
         }),
-        run: ({ retire, settings }, step) => retire.kind === 'one'
-            ? runRetire(retire.request, step.io(retireHooks(settings)))
-            : retireAgents(retire.request, step.io(agentsRetireHooks(settings, previewsOnGitHub(retire.request)))),
+        run: ({ retire, settings }, step) => runRetire(retire, step.io(retireHooks(settings, retire))),
         otherWarnings: "every one is in the step's log",
     });
 }
@@ -67135,17 +67065,16 @@ async function askPullRequestStates(api, repository, numbers, options = {}) {
 ;// CONCATENATED MODULE: ./src/github/sweep-hooks.ts
 /**
  * The sweep's GitHub hooks (src/sweep.ts): `pullRequestStates`, how the
- * repository's pull requests stand, remembered; and `retired` for each
- * orphan, which names its own pull request and environment, and whose
- * comment says how its pull request ended; with a manifest, `retiredAgents`
- * once a pull request, which rewrites the manifest's one comment (found by
+ * repository's pull requests stand, remembered; and `retired`: flat, for
+ * each orphan, which names its own pull request and environment, and whose
+ * comment says how its pull request ended; keyed, with a manifest, once a
+ * pull request, which rewrites the manifest's one comment (found by
  * the deploy step's name template: name-pattern with the pull request's
  * number) as the retire step does. Without the states nothing is an
  * orphan: `pullRequestStates` is always there, and without a token or a
  * repository it throws, before any request, an `ActionError` naming what is
  * missing (the core fails the step on it as on GitHub's refusal).
  */
-
 
 
 
@@ -67193,10 +67122,9 @@ function sweepHooks(settings) {
             get api() {
                 return made.made?.api;
             },
-            retired: (report) => made.value.retired(report),
-            ...(settings.comment && settings.manifest !== undefined
-                ? { retiredAgents: (reports) => made.value.retiredAgents(reports) }
-                : {}),
+            retired: ({ layout, reports }) => layout === 'flat'
+                ? eachRetired(reports, (report) => made.value.retired(report))
+                : made.value.retiredAgents(reports),
             pullRequestStates: (numbers) => made.value.pullRequestStates(numbers),
         };
     };
@@ -67228,7 +67156,7 @@ class SweepOnGitHub {
         const state = report.pullRequest === undefined ? undefined : this.#states.get(report.pullRequest);
         const target = {
             environment: report.environment ?? '',
-            // A manifest's previews share its one comment, rewritten once a pull request by `retiredAgents`.
+            // A manifest's previews share its one comment, rewritten once a pull request by a keyed retire.
             comment: report.agents === undefined ? this.#commentOf(report.pullRequest) : undefined,
             pullRequestState: state?.state === 'merged' || state?.state === 'closed' ? state.state : undefined,
         };
@@ -67242,15 +67170,16 @@ class SweepOnGitHub {
     async retiredAgents(reports) {
         const swept = this.#settings.manifest;
         const pullRequest = reports[0]?.report.pullRequest;
-        if (swept === undefined || pullRequest === undefined)
+        if (!this.#settings.comment || swept === undefined || pullRequest === undefined) {
             return new Map();
+        }
         const { logger, redact } = this.#dependencies;
         const where = { repository: this.#context.repository, pullRequest };
         const comment = new PullRequestComment(this.api, where, logger, redact, carriesManifestMarker);
         const state = this.#states.get(pullRequest)?.state;
         const target = {
             manifest: manifestOfPullRequest(swept, pullRequest),
-            // No environment: each was marked by `retired`, with its orphans.
+            // No environment: each was marked by a flat retire, with its orphans.
             environment: '',
             comment,
             pullRequestState: state === 'merged' || state === 'closed' ? state : undefined,
@@ -67363,14 +67292,14 @@ function reportOf(group, number, request) {
  * became of the comment; undefined without a manifest or a way to say.
  */
 async function manifestComment(groups, number, request, io) {
-    if (io.retiredAgents === undefined)
+    if (request.layout !== 'keyed' || io.retired === undefined)
         return undefined;
     const orphans = groups.flat();
     const reports = request.agents.map((agent) => ({
         key: agent.key,
         report: reportOf(orphans.filter((orphan) => orphan.agent?.key === agent.key), number, request),
     }));
-    const retirements = await io.retiredAgents(reports);
+    const retirements = await io.retired({ layout: 'keyed', reports });
     return [...retirements.values()][0]?.comment;
 }
 /** The orphans retired on GitHub; what that did, each orphan counted once. */
@@ -67378,8 +67307,11 @@ async function retireAll(orphans, request, io) {
     const retired = { ...NOTHING_RETIRED };
     for (const [number, groups] of byPullRequest(inGroups(orphans, request))) {
         const retirements = [];
-        for (const group of groups)
-            retirements.push(await io.retired?.(reportOf(group, number, request)));
+        for (const group of groups) {
+            const report = reportOf(group, number, request);
+            const retirement = await io.retired?.({ layout: 'flat', reports: [{ key: '', report }] });
+            retirements.push(retirement?.get(''));
+        }
         const comment = await manifestComment(groups, number, request, io);
         if (comment === 'rewritten')
             retired.comments += 1;

@@ -9,7 +9,7 @@
  * src/index.ts runs it when the runner starts dist/retire.js.
  */
 import { GITHUB_INPUTS } from './github/inputs.js';
-import { agentsRetireHooks, previewsOnGitHub, retireHooks } from './github/retire-hooks.js';
+import { retireHooks } from './github/retire-hooks.js';
 import { runStep } from './github/step.js';
 import { input } from './inputs/declare.js';
 import { parseBoolean } from './inputs/parsers.js';
@@ -18,7 +18,6 @@ import {
   RETIRE_SERVICE_INPUTS,
   retireRequest,
 } from './inputs/retire-inputs.js';
-import { retireAgents } from './run/flows/retire-agents.js';
 import { runRetire } from './run/flows/retire-run.js';
 
 /** retire/action.yml's inputs, in its order. */
@@ -41,13 +40,7 @@ export function run(): Promise<void> {
         comment: inputs['pr-comment'],
       },
     }),
-    run: ({ retire, settings }, step) =>
-      retire.kind === 'one'
-        ? runRetire(retire.request, step.io(retireHooks(settings)))
-        : retireAgents(
-            retire.request,
-            step.io(agentsRetireHooks(settings, previewsOnGitHub(retire.request))),
-          ),
+    run: ({ retire, settings }, step) => runRetire(retire, step.io(retireHooks(settings, retire))),
     otherWarnings: "every one is in the step's log",
   });
 }

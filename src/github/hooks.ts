@@ -15,12 +15,7 @@ import type { GitHubApiOptions } from './client/calls.js';
 import type { GitHubRunContext } from './features/context.js';
 import type { Clock, Logger } from '../common/runtime.js';
 import type { EventView } from '../run/ports/events.js';
-import type {
-  AskCommitOrder,
-  AskPullRequestStates,
-  ReportAgentsRetired,
-  ReportRetired,
-} from '../run/ports/progress.js';
+import type { AskCommitOrder, AskPullRequestStates, ReportRetired } from '../run/ports/progress.js';
 
 /** What the core gets from GitHub: the hooks of `RunnerIO` an entry uses. */
 export interface GitHubHooks {
@@ -28,7 +23,6 @@ export interface GitHubHooks {
   view?: EventView;
   commitOrder?: AskCommitOrder;
   retired?: ReportRetired;
-  retiredAgents?: ReportAgentsRetired;
   pullRequestStates?: AskPullRequestStates;
   /**
    * What the hooks add to the step's own outputs (the records' ids in a

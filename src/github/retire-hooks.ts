@@ -2,18 +2,18 @@
  * The retire step's GitHub hook (src/retire.ts): `retired`, which marks the
  * deployments of its `environment` inactive and rewrites the preview's
  * comment on its event's pull request (none is created), when there is a
- * token and a repository; with a manifest, `retiredAgents`, which does so
- * once for every agent (each environment, the manifest's one comment),
+ * token and a repository; with a manifest (keyed), it does so once for
+ * every agent (each environment, the manifest's one comment),
  * within a budget that grows with the number of agents.
  */
-import type { AgentsRetireRequest } from '../inputs/retire-inputs.js';
+import type { RetireRequest } from '../inputs/retire-inputs.js';
 import { agentsBudgetMs } from './client/budget.js';
 import { carriesManifestMarker } from './features/agents-comment.js';
+import { carriesMarker } from './features/comment.js';
 import type { ManifestOnGitHub } from './features/agents-records.js';
-import { retireManifest } from './features/agents-retirement.js';
 import type { GitHubRunContext } from './features/context.js';
 import { PullRequestComment } from './features/pr-comment.js';
-import { retirePreview } from './features/retirement.js';
+import { eachRetired, retireManifest, retirePreview } from './features/retirement.js';
 import type { Logger } from '../common/runtime.js';
 import { commentOffPullRequest, gitHubApi, Lazy, reachable, type MakeHooks } from './hooks.js';
 import type { GitHubSettings } from './inputs.js';
@@ -27,99 +27,80 @@ function stillOpen(at: GitHubRunContext, logger: Logger, retired: string): void 
   }
 }
 
-export function retireHooks(settings: GitHubSettings): MakeHooks {
-  return (context, dependencies) => {
-    const { logger, redact } = dependencies;
-    commentOffPullRequest(settings.comment, context, logger);
-    const pullRequest = settings.comment ? context?.pullRequest : undefined;
-    const wanted = [
+/** What the hooks would do on GitHub, for the notice of a token that is empty. */
+function wanted(
+  settings: GitHubSettings,
+  manifest: ManifestOnGitHub | undefined,
+  pullRequest: number | undefined,
+): (string | undefined)[] {
+  if (manifest === undefined) {
+    return [
       settings.environment === ''
         ? undefined
         : `marking the GitHub deployments of '${settings.environment}' inactive`,
       pullRequest === undefined ? undefined : 'rewriting the preview comment',
     ];
-    const at = reachable(settings.token, context, logger, wanted);
-    if (at === undefined) return { api: undefined };
-    const made = new Lazy(() => {
-      const api = gitHubApi(settings.token, at, dependencies);
-      const where =
-        pullRequest === undefined ? undefined : { repository: at.repository, pullRequest };
-      return {
-        api,
-        comment:
-          where === undefined ? undefined : new PullRequestComment(api, where, logger, redact),
-      };
-    });
-    return {
-      get api() {
-        return made.made?.api;
-      },
-      retired: (report) => {
-        stillOpen(at, logger, 'its preview is');
-        const { api, comment } = made.value;
-        const target = {
-          environment: report.environment ?? settings.environment,
-          comment,
-          pullRequestState: at.pullRequestState,
-        };
-        return retirePreview(api, report, target, { ...at, logger, redact });
-      },
-    };
-  };
+  }
+  const records = manifest.agents.some(
+    (agent) => (agent.environment ?? settings.environment) !== '',
+  );
+  return [
+    records ? "marking the GitHub deployments of the agents' environments inactive" : undefined,
+    pullRequest === undefined ? undefined : "rewriting the manifest's comment",
+  ];
 }
 
-export function agentsRetireHooks(settings: GitHubSettings, manifest: ManifestOnGitHub): MakeHooks {
+/** The retire's hooks: a manifest's previews (`keyed`) retired together, else the one preview. */
+export function retireHooks(settings: GitHubSettings, request?: RetireRequest): MakeHooks {
+  const manifest = request?.layout === 'keyed' ? previewsOnGitHub(request) : undefined;
   return (context, given) => {
-    const dependencies = {
-      ...given,
-      budgetMs: agentsBudgetMs(manifest.agents.length, given.budgetMs),
-    };
+    const dependencies =
+      manifest === undefined
+        ? given
+        : { ...given, budgetMs: agentsBudgetMs(manifest.agents.length, given.budgetMs) };
     const { logger, redact } = dependencies;
     commentOffPullRequest(settings.comment, context, logger);
     const pullRequest = settings.comment ? context?.pullRequest : undefined;
-    const records = manifest.agents.some(
-      (agent) => (agent.environment ?? settings.environment) !== '',
-    );
-    const wanted = [
-      records ? "marking the GitHub deployments of the agents' environments inactive" : undefined,
-      pullRequest === undefined ? undefined : "rewriting the manifest's comment",
-    ];
-    const at = reachable(settings.token, context, logger, wanted);
+    const at = reachable(settings.token, context, logger, wanted(settings, manifest, pullRequest));
     if (at === undefined) return { api: undefined };
     const made = new Lazy(() => gitHubApi(settings.token, at, dependencies));
+    const carries = manifest === undefined ? carriesMarker : carriesManifestMarker;
+    const comment = new Lazy(() =>
+      pullRequest === undefined
+        ? undefined
+        : new PullRequestComment(
+            made.value,
+            { repository: at.repository, pullRequest },
+            logger,
+            redact,
+            carries,
+          ),
+    );
+    const parts = { ...at, logger, redact };
     return {
       get api() {
         return made.made;
       },
-      retiredAgents: (reports) => {
-        stillOpen(at, logger, 'its previews are');
-        const api = made.value;
-        const comment =
-          pullRequest === undefined
-            ? undefined
-            : new PullRequestComment(
-                api,
-                { repository: at.repository, pullRequest },
-                logger,
-                redact,
-                carriesManifestMarker,
-              );
-        const target = {
-          manifest,
-          environment: settings.environment,
-          comment,
-          pullRequestState: at.pullRequestState,
-        };
-        return retireManifest(api, reports, target, { ...at, logger, redact });
+      retired: ({ reports }) => {
+        stillOpen(at, logger, manifest === undefined ? 'its preview is' : 'its previews are');
+        const target = { comment: comment.value, pullRequestState: at.pullRequestState };
+        if (manifest !== undefined) {
+          const all = { ...target, manifest, environment: settings.environment };
+          return retireManifest(made.value, reports, all, parts);
+        }
+        return eachRetired(reports, (report) => {
+          const environment = report.environment ?? settings.environment;
+          return retirePreview(made.value, report, { ...target, environment }, parts);
+        });
       },
     };
   };
 }
 
 /** What GitHub is told of the manifest whose previews are retired: each agent's names and own environment. */
-export function previewsOnGitHub(request: AgentsRetireRequest): ManifestOnGitHub {
+function previewsOnGitHub(request: RetireRequest): ManifestOnGitHub {
   return {
-    source: request.source,
+    source: request.source ?? '',
     nameTemplate: request.nameTemplate,
     agents: request.agents.map(({ key, agentName, name, environment }) => ({
       key,

@@ -173,14 +173,13 @@ function readRequest<D extends Declarations, Request>(
   }
 }
 
-type Answers = Pick<RunnerIO, 'commitOrder' | 'retired' | 'retiredAgents' | 'pullRequestStates'>;
+type Answers = Pick<RunnerIO, 'commitOrder' | 'retired' | 'pullRequestStates'>;
 
 /** The answers to the core's questions the hooks give, and only those. */
 function answersOf(hooks: GitHubHooks): Partial<Answers> {
   const answers: Partial<Answers> = {};
   if (hooks.commitOrder !== undefined) answers.commitOrder = hooks.commitOrder;
   if (hooks.retired !== undefined) answers.retired = hooks.retired;
-  if (hooks.retiredAgents !== undefined) answers.retiredAgents = hooks.retiredAgents;
   if (hooks.pullRequestStates !== undefined) answers.pullRequestStates = hooks.pullRequestStates;
   return answers;
 }

@@ -1,9 +1,9 @@
 /**
  * The sweep's GitHub hooks (src/sweep.ts): `pullRequestStates`, how the
- * repository's pull requests stand, remembered; and `retired` for each
- * orphan, which names its own pull request and environment, and whose
- * comment says how its pull request ended; with a manifest, `retiredAgents`
- * once a pull request, which rewrites the manifest's one comment (found by
+ * repository's pull requests stand, remembered; and `retired`: flat, for
+ * each orphan, which names its own pull request and environment, and whose
+ * comment says how its pull request ended; keyed, with a manifest, once a
+ * pull request, which rewrites the manifest's one comment (found by
  * the deploy step's name template: name-pattern with the pull request's
  * number) as the retire step does. Without the states nothing is an
  * orphan: `pullRequestStates` is always there, and without a token or a
@@ -27,10 +27,9 @@ import type {
 import type { GitHubApi } from './client/api.js';
 import { carriesManifestMarker } from './features/agents-comment.js';
 import type { ManifestOnGitHub } from './features/agents-records.js';
-import { retireManifest } from './features/agents-retirement.js';
 import type { GitHubRunContext } from './features/context.js';
 import { PullRequestComment } from './features/pr-comment.js';
-import { retirePreview } from './features/retirement.js';
+import { eachRetired, retireManifest, retirePreview } from './features/retirement.js';
 import { askPullRequestStates } from './features/states-question.js';
 import {
   commentOffPullRequest,
@@ -103,10 +102,10 @@ export function sweepHooks(settings: SweepSettings): MakeHooks {
       get api() {
         return made.made?.api;
       },
-      retired: (report) => made.value.retired(report),
-      ...(settings.comment && settings.manifest !== undefined
-        ? { retiredAgents: (reports) => made.value.retiredAgents(reports) }
-        : {}),
+      retired: ({ layout, reports }) =>
+        layout === 'flat'
+          ? eachRetired(reports, (report) => made.value.retired(report))
+          : made.value.retiredAgents(reports),
       pullRequestStates: (numbers) => made.value.pullRequestStates(numbers),
     };
   };
@@ -144,7 +143,7 @@ class SweepOnGitHub {
       report.pullRequest === undefined ? undefined : this.#states.get(report.pullRequest);
     const target = {
       environment: report.environment ?? '',
-      // A manifest's previews share its one comment, rewritten once a pull request by `retiredAgents`.
+      // A manifest's previews share its one comment, rewritten once a pull request by a keyed retire.
       comment: report.agents === undefined ? this.#commentOf(report.pullRequest) : undefined,
       pullRequestState:
         state?.state === 'merged' || state?.state === 'closed' ? state.state : undefined,
@@ -162,14 +161,16 @@ class SweepOnGitHub {
   ): Promise<ReadonlyMap<string, Retirement>> {
     const swept = this.#settings.manifest;
     const pullRequest = reports[0]?.report.pullRequest;
-    if (swept === undefined || pullRequest === undefined) return new Map();
+    if (!this.#settings.comment || swept === undefined || pullRequest === undefined) {
+      return new Map();
+    }
     const { logger, redact } = this.#dependencies;
     const where = { repository: this.#context.repository, pullRequest };
     const comment = new PullRequestComment(this.api, where, logger, redact, carriesManifestMarker);
     const state = this.#states.get(pullRequest)?.state;
     const target = {
       manifest: manifestOfPullRequest(swept, pullRequest),
-      // No environment: each was marked by `retired`, with its orphans.
+      // No environment: each was marked by a flat retire, with its orphans.
       environment: '',
       comment,
       pullRequestState: state === 'merged' || state === 'closed' ? state : undefined,

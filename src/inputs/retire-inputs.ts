@@ -38,30 +38,35 @@ export const RETIRE_SERVICE_INPUTS = {
 /** The dashboard's address, last in retire/action.yml. */
 export const RETIRE_DASHBOARD_INPUT = pick(['dashboard-url']);
 
-/** What a retire asks of the service: the preview's deployment, looked up read-only. */
-export interface RetireRequest extends ServiceAccess {
-  /** The preview's deployment name. */
+/** A preview to retire: its key (an agent's, or the step's name) and its deployment's name. */
+export interface PreviewToRetire {
+  key: string;
+  /** The preview's deployment name: the step's `name`, or its template with `{agent}` filled. */
   name: string;
+}
+
+/** What a retire asks of the service: each preview's deployment, looked up read-only. */
+export interface RetireAsked extends ServiceAccess {
+  /** `flat`: the step without `agents`, its one preview; `keyed`: a manifest's, keyed by agent. */
+  layout: 'flat' | 'keyed';
+  /** Where the manifest was read: its path, or `inline`. */
+  source?: string;
+  agents: readonly PreviewToRetire[];
   /** Where a person opens (and deletes) the deployment: a template of `{id}`, `{tenant_id}`, `{name}`. */
   dashboardUrl?: string;
 }
 
-/** One agent of a manifest whose preview is retired. */
-export interface AgentPreview {
-  key: string;
-  /** The preview's deployment name: the template, `{agent}` the agent's name. */
-  name: string;
+/** One preview of a retire, with what GitHub is told of it. */
+export interface AgentPreview extends PreviewToRetire {
   /** The agent's name: its entry's `name`, else its key. */
   agentName: string;
   /** The entry's own `environment`, as written, when it sets one. */
   environment?: string;
 }
 
-/** The retire of every agent's preview a manifest holds. */
-export interface AgentsRetireRequest extends Omit<RetireRequest, 'name'> {
-  /** Where the manifest was read: its path, or `inline`. */
-  source: string;
-  /** The step's `name`, the template holding `{agent}`. */
+/** The retire these inputs ask for: a manifest of one preview without `agents`. */
+export interface RetireRequest extends RetireAsked {
+  /** The step's `name`: with `agents`, the template holding `{agent}`. */
   nameTemplate: string;
   agents: AgentPreview[];
 }
@@ -69,39 +74,30 @@ export interface AgentsRetireRequest extends Omit<RetireRequest, 'name'> {
 type RetireInputs = InputValues<typeof RETIRE_SERVICE_INPUTS> &
   InputValues<typeof RETIRE_DASHBOARD_INPUT>;
 
-/** The manifest's previews, or every problem of their names at once. */
-function previews(inputs: RetireInputs, access: ServiceAccess): AgentsRetireRequest {
+/** The previews these inputs name: the manifest's, else the step's one; or every problem at once. */
+function previews(inputs: RetireInputs): Pick<RetireRequest, 'layout' | 'source' | 'agents'> {
   const manifest = inputs.agents;
-  if (manifest === undefined) throw new Error('previews: no manifest');
+  if (manifest === undefined) {
+    const { name } = inputs;
+    return { layout: 'flat', agents: [{ key: name, name, agentName: name }] };
+  }
   const { agents: named, problems } = namedAgents(manifest, inputs.name);
   const agents = named.map(({ key, name: agentName, deploymentName: name, entry }) => {
     const { environment } = entry;
     return { key, name, agentName, ...(environment === undefined ? {} : { environment }) };
   });
   if (problems.length > 0) throw new InputError(problems);
-  const dashboardUrl = inputs['dashboard-url'];
-  return {
-    ...access,
-    source: manifest.source,
-    nameTemplate: inputs.name,
-    agents,
-    ...(dashboardUrl === undefined ? {} : { dashboardUrl }),
-  };
+  return { layout: 'keyed', source: manifest.source, agents };
 }
 
 /** The retire these inputs ask for, checked against each other before any request. */
-export function retireRequest(
-  inputs: RetireInputs,
-): { kind: 'one'; request: RetireRequest } | { kind: 'agents'; request: AgentsRetireRequest } {
+export function retireRequest(inputs: RetireInputs): RetireRequest {
   const access = checkedAccess(inputs);
-  if (inputs.agents !== undefined) return { kind: 'agents', request: previews(inputs, access) };
   const dashboardUrl = inputs['dashboard-url'];
   return {
-    kind: 'one',
-    request: {
-      ...access,
-      name: inputs.name,
-      ...(dashboardUrl === undefined ? {} : { dashboardUrl }),
-    },
+    ...access,
+    ...previews(inputs),
+    nameTemplate: inputs.name,
+    ...(dashboardUrl === undefined ? {} : { dashboardUrl }),
   };
 }

@@ -1,11 +1,13 @@
 /**
  * The retire's summary: where the preview's deployment still is and where
- * to delete it, and what was done on GitHub. Never a word of anything being
- * deleted or stopped: the service's interface has no delete.
+ * to delete it, and what was done on GitHub; a manifest's, each agent's
+ * preview in turn. Never a word of anything being deleted or stopped: the
+ * service's interface has no delete.
  */
 import { htmlCode, htmlLink, htmlText } from '../common/github-text.js';
 import { boundedSummary } from '../common/summary.js';
 import type { RetireReport, Retirement } from '../run/ports/progress.js';
+import type { AgentsRetireSummary, RetireSummary } from '../run/ports/summaries.js';
 import { cellOf, labelledTable } from './html-parts.js';
 
 /** What the retire did on GitHub, one row each. */
@@ -71,4 +73,13 @@ export function retireSummaryHtml(
   ];
   parts.push(labelledTable(rows));
   return boundedSummary(parts);
+}
+
+/** The summary of a retire, of one preview (flat) or of a manifest's (each in turn). */
+export function retireLayoutHtml(
+  summary: RetireSummary | AgentsRetireSummary,
+  redact: (text: string) => string,
+): string {
+  const parts = summary.kind === 'retire' ? [summary] : summary.agents;
+  return parts.map((part) => retireSummaryHtml(part.report, part.retirement, redact)).join('\n');
 }

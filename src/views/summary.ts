@@ -9,7 +9,7 @@ import type { RunSummary } from '../run/ports/summaries.js';
 import { agentsSummaryHtml } from './agents-summary.js';
 import { summaryHtml } from './deploy-summary.js';
 import { keyedPlanSummaryHtml, planSummaryHtml } from './plan-summary.js';
-import { retireSummaryHtml } from './retire-summary.js';
+import { retireLayoutHtml } from './retire-summary.js';
 import { sweepSummaryHtml } from './sweep-summary.js';
 
 /** The summary as HTML, within GitHub's limit, secret values removed by `redact`. */
@@ -20,16 +20,13 @@ export function renderSummary(summary: RunSummary, redact: (text: string) => str
     case 'plan':
       return planSummaryHtml(summary, redact);
     case 'retire':
-      return retireSummaryHtml(summary.report, summary.retirement, redact);
+    case 'agents-retire':
+      return retireLayoutHtml(summary, redact);
     case 'sweep':
       return sweepSummaryHtml(summary, redact);
     case 'agents':
       return agentsSummaryHtml(summary, redact);
     case 'agents-plan':
       return keyedPlanSummaryHtml(summary, redact);
-    case 'agents-retire':
-      return summary.agents
-        .map((part) => retireSummaryHtml(part.report, part.retirement, redact))
-        .join('\n');
   }
 }

@@ -1,6 +1,6 @@
 /**
  * The manifest's comment once its previews are retired
- * (src/github/features/agents-retire-comment.ts), read back as GitHub
+ * (src/github/features/retire-comment.ts), read back as GitHub
  * renders it: the manifest's marker, a row per agent with where to delete
  * its deployment, an agent that could not be looked up saying so, an agent
  * the manifest no longer holds keeping its row, service text as text, and
@@ -9,7 +9,7 @@
 import { describe, expect, it } from 'vitest';
 import { carriesManifestMarker } from '../../src/github/features/agents-comment.ts';
 import type { ManifestOnGitHub } from '../../src/github/features/agents-records.ts';
-import { retiredManifestBody } from '../../src/github/features/agents-retire-comment.ts';
+import { retiredManifestBody } from '../../src/github/features/retire-comment.ts';
 import { aDeployment } from '../support/fixtures.ts';
 import { whatAReaderSees } from '../support/github-render.ts';
 

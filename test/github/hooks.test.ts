@@ -25,6 +25,7 @@ import {
   startGitHubEmulator,
   type GitHubEmulator,
 } from '../emulator/github.ts';
+import { retireOne } from '../support/recording-runner.ts';
 
 const TOKEN = 'ghs_workflow_token';
 const SHA = 'c0ffee0123456789c0ffee0123456789c0ffee01';
@@ -522,7 +523,7 @@ describe('retiring a preview (the retire step)', () => {
   it('off a pull request, marks the records and writes no comment', async () => {
     const records = gh.seedDeployments('acme/agent', 'preview-pr-7', 2);
     const hooks = retireHooks(retiring)(context({ pullRequest: undefined }), dependencies());
-    const retired = await hooks.retired?.(report);
+    const retired = await retireOne(hooks.retired, report);
     expect(retired).toEqual({
       environment: 'preview-pr-7',
       found: 2,
@@ -537,7 +538,7 @@ describe('retiring a preview (the retire step)', () => {
 
   it('warns when the pull request is still open: the step is meant for closed ones', async () => {
     const hooks = retireHooks(retiring)(context({ pullRequestState: 'open' }), dependencies());
-    await hooks.retired?.(report);
+    await retireOne(hooks.retired, report);
     expect(warnings()).toEqual([
       'pull request #7 is still open, and its preview is retired all the same: run the retire step on `pull_request: types: [closed]`.',
     ]);
@@ -567,7 +568,7 @@ describe('retiring a preview (the retire step)', () => {
     gh.seedDeployments('acme/agent', 'preview-pr-7', 3);
     gh.inject({ hang: true, times: Infinity });
     const hooks = retireHooks(retiring)(context(), { ...dependencies(), budgetMs: 1_500 });
-    const retired = await hooks.retired?.(report);
+    const retired = await retireOne(hooks.retired, report);
     expect(retired).toMatchObject({ found: 0, inactive: 0, comment: 'failed' });
     // At most 2 attempts of each of the two first calls (the listing, the viewer).
     expect(gh.requests.length).toBeLessThanOrEqual(4);

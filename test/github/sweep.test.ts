@@ -27,6 +27,7 @@ import {
   startGitHubEmulator,
   type GitHubEmulator,
 } from '../emulator/github.ts';
+import { retireOne } from '../support/recording-runner.ts';
 
 const TOKEN = 'ghs_workflow_token';
 const BOT = { login: 'github-actions[bot]', type: 'Bot' as const };
@@ -328,7 +329,7 @@ describe('retiring each orphan (the sweep, once the states are known)', () => {
     const made = hooks(sweeping, {}, runId);
     await made.pullRequestStates?.([12, 15]);
     const retired = [];
-    for (const orphan of orphans) retired.push(await made.retired?.(orphan));
+    for (const orphan of orphans) retired.push(await retireOne(made.retired, orphan));
     return retired;
   }
 
@@ -398,11 +399,13 @@ describe('retiring each orphan (the sweep, once the states are known)', () => {
       environment: 'preview-pr-7',
       comment: true,
     };
-    const step = (runId: number) =>
+    const retiredAt = (runId: number) =>
       retireHooks(retiring)(
         { ...context(runId), pullRequest: 7, pullRequestState: 'merged' },
         { logger, clock: systemClock, redact: (text) => text },
-      ).retired?.({ name: 'my-agent-pr-7', deployments: [] });
+      ).retired;
+    const step = (runId: number) =>
+      retireOne(retiredAt(runId), { name: 'my-agent-pr-7', deployments: [] });
 
     expect(await step(1)).toMatchObject({ inactive: 2, comment: 'rewritten' });
     const firstWrites = gh.writes().length;
@@ -414,7 +417,7 @@ describe('retiring each orphan (the sweep, once the states are known)', () => {
     gh.seedPullRequest('acme/agent', 15, 'closed');
     const made = hooks();
     await made.pullRequestStates?.([15]);
-    const retired = await made.retired?.({
+    const retired = await retireOne(made.retired, {
       name: 'my-agent-pr-15',
       deployments: [],
       pullRequest: 15,
@@ -422,7 +425,7 @@ describe('retiring each orphan (the sweep, once the states are known)', () => {
     expect(retired).toEqual({ found: 0, inactive: 0, more: false, comment: 'none' });
 
     const quiet = hooks({ ...sweeping, comment: false });
-    const skipped = await quiet.retired?.({
+    const skipped = await retireOne(quiet.retired, {
       name: 'my-agent-pr-15',
       deployments: [],
       pullRequest: 15,

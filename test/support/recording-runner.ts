@@ -7,6 +7,12 @@
 import type { RunDescription } from '../../src/inputs/run-description.ts';
 import { logView, type RunEvent } from '../../src/run/ports/events.ts';
 import type { RunnerIO } from '../../src/run/ports/runner.ts';
+import type {
+  AgentRetireReport,
+  ReportRetired,
+  RetireReport,
+  Retirement,
+} from '../../src/run/ports/progress.ts';
 import type { Outputs } from '../../src/run/decisions/report.ts';
 import { FakeClock, MemoryLogger } from './clock.ts';
 
@@ -48,4 +54,30 @@ export function recordingRunner(
     ],
   };
   return { io, outputs, events, logger };
+}
+
+/**
+ * A `retired` answer made of one function a flat preview and one for keyed
+ * ones (a manifest's); without the one, they get an empty answer.
+ */
+export function retiredBy(
+  flat: ((report: RetireReport) => Promise<Retirement>) | undefined,
+  keyed?: (reports: readonly AgentRetireReport[]) => Promise<ReadonlyMap<string, Retirement>>,
+): ReportRetired {
+  return async ({ layout, reports }) => {
+    if (layout === 'keyed') return keyed === undefined ? new Map() : keyed(reports);
+    const each = new Map<string, Retirement>();
+    for (const { key, report } of reports) if (flat) each.set(key, await flat(report));
+    return each;
+  };
+}
+
+/** One preview retired through a `retired` hook, flat: its retirement. */
+export async function retireOne(
+  hook: ReportRetired | undefined,
+  report: RetireReport,
+): Promise<Retirement | undefined> {
+  return (await hook?.({ layout: 'flat', reports: [{ key: report.name, report }] }))?.get(
+    report.name,
+  );
 }

@@ -1,17 +1,23 @@
 /**
- * A preview retired on GitHub, for the retire step and for each orphan of a
- * sweep: every deployment of its environment marked `inactive` (those
- * already inactive skipped, without a write), and its comment rewritten
- * when there is one and it does not already say so, side by side within
- * the run's budget. Advisory: it warns, it never throws.
+ * Previews retired on GitHub, for the retire step and the sweep: one
+ * preview (the step without `agents`, each orphan of a sweep), every
+ * deployment of its environment marked `inactive` (those already inactive
+ * skipped, without a write) and its comment rewritten when there is one and
+ * it does not already say so; or a manifest's, once every agent was looked
+ * up, each environment marked (an agent's own when the environment holds
+ * `{agent}`, else the manifest's one, each once, one after the other) and
+ * the manifest's one comment rewritten once. Side by side within the run's
+ * budget. Advisory: it warns, it never throws.
  */
 import type { GitHubApi } from '../client/api.js';
 import type { Repo } from '../client/requests.js';
 import type { Logger } from '../../common/runtime.js';
-import type { RetireReport, Retirement } from '../../run/ports/progress.js';
+import type { AgentRetireReport, RetireReport, Retirement } from '../../run/ports/progress.js';
+import { manifestIdentity } from './agents-comment.js';
+import { environmentOf, recordGroups, type ManifestOnGitHub } from './agents-records.js';
 import { description } from './deployment-record.js';
 import type { PullRequestComment } from './pr-comment.js';
-import { retiredCommentBody, sameRetiredBody } from './retire-comment.js';
+import { retiredCommentBody, retiredManifestBody, sameRetiredBody } from './retire-comment.js';
 import { markInactive, type RecordsRetired } from './retire-records.js';
 
 /** Which preview is retired on GitHub, and what it says of its pull request. */
@@ -58,6 +64,16 @@ export async function retirePreview(
   };
 }
 
+/** Each preview of its own retired, one after the other; each one's retirement by key. */
+export async function eachRetired(
+  reports: readonly AgentRetireReport[],
+  retire: (report: RetireReport) => Promise<Retirement>,
+): Promise<Map<string, Retirement>> {
+  const retirements = new Map<string, Retirement>();
+  for (const { key, report } of reports) retirements.set(key, await retire(report));
+  return retirements;
+}
+
 /** Its environment's deployments, each given an `inactive` status that says what is left. */
 function markRecords(
   api: GitHubApi,
@@ -98,4 +114,90 @@ function rewriteComment(
       redact,
     );
   return comment.rewrite(report.name, body, {}, sameRetiredBody);
+}
+
+/** Where a manifest's previews are retired on GitHub. */
+export interface ManifestTarget {
+  manifest: ManifestOnGitHub;
+  /** The step's `environment`, which an agent's own overrides; `{agent}` its name. */
+  environment: string;
+  /** The manifest's comment on the pull request; undefined: none is asked for. */
+  comment: PullRequestComment | undefined;
+  pullRequestState?: RetireTarget['pullRequestState'];
+}
+
+/** Every environment of an agent looked up, marked inactive, one environment after the other. */
+async function markEnvironments(
+  api: GitHubApi,
+  target: ManifestTarget,
+  looked: ReadonlySet<string>,
+  { repository, runUrl, logger, redact }: RetireParts,
+): Promise<Map<string, RecordsRetired>> {
+  const marked = new Map<string, RecordsRetired>();
+  for (const [environment, agents] of recordGroups(target.manifest, target.environment)) {
+    if (!agents.some((agent) => looked.has(agent.key))) continue;
+    const [one] = agents;
+    const what =
+      agents.length === 1 && one !== undefined
+        ? `${one.deploymentName}: preview retired`
+        : `${agents.length} agents: previews retired`;
+    const status = {
+      description: description(redact(`${what}; see the pull request's comment`)),
+      ...(runUrl === undefined ? {} : { log_url: runUrl }),
+    };
+    marked.set(environment, await markInactive(api, repository, environment, status, logger));
+  }
+  return marked;
+}
+
+/** Retires every looked-up agent's preview where `target` says; each agent's retirement by key. */
+export async function retireManifest(
+  api: GitHubApi,
+  reports: readonly AgentRetireReport[],
+  target: ManifestTarget,
+  parts: RetireParts,
+): Promise<Map<string, Retirement>> {
+  const { manifest, comment } = target;
+  const looked = new Set(reports.map(({ key }) => key));
+  const [records, rewritten] = await Promise.all([
+    markEnvironments(api, target, looked, parts),
+    comment === undefined
+      ? ('skipped' as const)
+      : comment.rewrite(
+          manifestIdentity(manifest),
+          () =>
+            retiredManifestBody(
+              {
+                manifest,
+                reports,
+                pullRequestState: target.pullRequestState,
+                runUrl: parts.runUrl,
+              },
+              comment.body,
+              parts.redact,
+            ),
+          {},
+          sameRetiredBody,
+        ),
+  ]);
+  const retirements = new Map<string, Retirement>();
+  for (const agent of manifest.agents) {
+    if (!looked.has(agent.key)) continue;
+    const environment = environmentOf(agent, target.environment);
+    const marked = records.get(environment);
+    retirements.set(
+      agent.key,
+      marked === undefined
+        ? { found: 0, inactive: 0, more: false, comment: rewritten }
+        : {
+            environment,
+            found: marked.found,
+            inactive: marked.inactive,
+            alreadyInactive: marked.already,
+            more: marked.more,
+            comment: rewritten,
+          },
+    );
+  }
+  return retirements;
 }

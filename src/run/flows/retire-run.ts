@@ -1,22 +1,33 @@
 /**
- * The retire as a run: the preview's deployment looked up by its exact name
- * (read-only), its outputs, the adapter told to retire it where it showed it
- * (GitHub's records and the comment), one log line and what its summary
- * shows (src/views/ renders it). Nothing here deletes or stops
- * anything, and nothing says so: the service's interface has no delete, and
- * the deployment keeps running until someone deletes it in the service.
+ * The retire as a run, of one preview (the step without `agents`, its
+ * outputs flat) or of a manifest's (its outputs keyed by agent): each
+ * preview's deployment looked up by its exact name (read-only, a few at
+ * once), the adapter told to retire them where it showed them (GitHub's
+ * records and the comment) once every one is looked up, one log line each
+ * and what the summary shows (src/views/ renders it). Nothing here deletes
+ * or stops anything, and nothing says so: the service's interface has no
+ * delete, and the deployment keeps running until someone deletes it there.
+ * A manifest's run fails, once every agent's is over, when any failed.
  */
 import { ActionError, describeError } from '../../common/errors.js';
 import { untrusted, type Logger } from '../../common/runtime.js';
-import type { RetireRequest } from '../../inputs/retire-inputs.js';
+import type { RetireAsked } from '../../inputs/retire-inputs.js';
 import { pickOne } from '../decisions/deploy.js';
 import { inGroup } from '../ports/dependencies.js';
-import { withEvents, type RunEvents } from '../ports/events.js';
+import { RunEvents, withEvents } from '../ports/events.js';
 import type { RunnerIO, RunOutcome } from '../ports/runner.js';
 import { dependenciesOf } from './setup.js';
-import type { RetiredDeployment, RetireReport } from '../ports/progress.js';
+import type {
+  AgentRetireReport,
+  ReportRetired,
+  RetiredDeployment,
+  RetireReport,
+  Retirement,
+} from '../ports/progress.js';
 import type { RetireSummary } from '../ports/summaries.js';
 import { dashboardUrlOf } from '../decisions/report.js';
+import { failureOfAgents } from './agents-failure.js';
+import { eachAgent } from './each-agent.js';
 
 /** The names of the retire step's outputs, as retire/action.yml declares them. */
 export const RETIRE_OUTPUT_NAMES = [
@@ -24,7 +35,7 @@ export const RETIRE_OUTPUT_NAMES = [
   'status',
   'dashboard-url',
   'retired',
-  // A manifest's, keyed by agent (retire-agents.ts).
+  // A manifest's, keyed by agent.
   'deployments',
 ] as const;
 export type RetireOutputs = Partial<Record<(typeof RETIRE_OUTPUT_NAMES)[number], string>>;
@@ -46,55 +57,169 @@ function logLine(name: string, found: RetiredDeployment | undefined, logger: Log
   );
 }
 
-/** Runs the retire; never throws: how it ended is in the outcome. */
-export async function runRetire(request: RetireRequest, io: RunnerIO): Promise<RunOutcome> {
-  return withEvents(io, (events) => retire(request, io, events));
+/** One preview retired: looked up, told, its outputs and its value; never throws. */
+function retireOne(
+  access: Omit<RetireAsked, 'agents' | 'layout' | 'source'>,
+  name: string,
+  io: RunnerIO,
+  retired: ((report: RetireReport) => Promise<Retirement>) | undefined,
+): Promise<RunOutcome> {
+  return withEvents(io, async (events: RunEvents) => {
+    const { logger } = events;
+    const outputs = (values: RetireOutputs) => events.emit({ kind: 'outputs', outputs: values });
+    try {
+      for (const value of access.sensitiveValues) io.mask(value);
+      const dependencies = dependenciesOf(access, io, events);
+      const deployment = await inGroup(dependencies)(
+        `Looking for deployment '${name}'`,
+        'find',
+        async () => pickOne(await dependencies.service.findByName(name), name, logger),
+      );
+      const dashboardUrl =
+        deployment === undefined ? undefined : dashboardUrlOf(access.dashboardUrl, deployment);
+      const found: RetiredDeployment | undefined =
+        deployment === undefined
+          ? undefined
+          : { deployment, ...(dashboardUrl === undefined ? {} : { dashboardUrl }) };
+      const report: RetireReport = { name, deployments: found === undefined ? [] : [found] };
+      outputs({
+        'deployment-id': deployment?.id ?? '',
+        status: deployment?.status ?? '',
+        'dashboard-url': dashboardUrl ?? '',
+      });
+      logLine(name, found, logger);
+      const retirement = await retired?.(report);
+      outputs({ retired: String(retirement?.inactive ?? 0) });
+      return {
+        summary: { kind: 'retire', report, ...(retirement === undefined ? {} : { retirement }) },
+      };
+    } catch (error) {
+      return {
+        failure: io.redact(
+          `${describeError(error)}\nNothing on GitHub was changed: re-run the job to retire the preview.`,
+        ),
+        ...(error instanceof Error && !(error instanceof ActionError)
+          ? { stack: error.stack }
+          : {}),
+      };
+    }
+  });
 }
 
-/** The retire's steps: the deployment looked up, the adapter asked to retire it. */
-async function retire(
-  request: RetireRequest,
-  io: RunnerIO,
-  events: RunEvents,
-): Promise<RunOutcome> {
-  const { logger } = events;
-  const outputs = (values: RetireOutputs) => events.emit({ kind: 'outputs', outputs: values });
-  try {
-    for (const value of request.sensitiveValues) io.mask(value);
-    const dependencies = dependenciesOf(request, io, events);
-    const { name } = request;
-    const deployment = await inGroup(dependencies)(
-      `Looking for deployment '${name}'`,
-      'find',
-      async () => pickOne(await dependencies.service.findByName(name), name, logger),
+const NOTHING: Retirement = { found: 0, inactive: 0, more: false, comment: 'skipped' };
+
+/**
+ * The previews retired together: each one's retirement waits until every
+ * one is looked up or over, then the adapter's one call retires them.
+ */
+class RetiredTogether {
+  readonly #pending: Set<string>;
+  readonly #reports: AgentRetireReport[] = [];
+  readonly #all: Promise<ReadonlyMap<string, Retirement>>;
+  #start: () => void = () => undefined;
+
+  constructor(asked: Pick<RetireAsked, 'agents' | 'layout'>, hook: ReportRetired) {
+    this.#pending = new Set(asked.agents.map(({ key }) => key));
+    // None looked up: nothing on GitHub is changed, as for a retire that failed.
+    this.#all = new Promise<void>((resolve) => (this.#start = resolve)).then(() =>
+      this.#reports.length === 0
+        ? new Map<string, Retirement>()
+        : hook({ layout: asked.layout, reports: this.#reports }).catch(
+            () => new Map<string, Retirement>(),
+          ),
     );
-    const dashboardUrl =
-      deployment === undefined ? undefined : dashboardUrlOf(request.dashboardUrl, deployment);
-    const found: RetiredDeployment | undefined =
-      deployment === undefined
-        ? undefined
-        : { deployment, ...(dashboardUrl === undefined ? {} : { dashboardUrl }) };
-    const report: RetireReport = { name, deployments: found === undefined ? [] : [found] };
-    outputs({
-      'deployment-id': deployment?.id ?? '',
-      status: deployment?.status ?? '',
-      'dashboard-url': dashboardUrl ?? '',
-    });
-    logLine(name, found, logger);
-    const retirement = await io.retired?.(report);
-    outputs({ retired: String(retirement?.inactive ?? 0) });
-    const summary: RetireSummary = {
-      kind: 'retire',
-      report,
-      ...(retirement === undefined ? {} : { retirement }),
-    };
-    return { summary };
-  } catch (error) {
-    return {
-      failure: io.redact(
-        `${describeError(error)}\nNothing on GitHub was changed: re-run the job to retire the preview.`,
-      ),
-      ...(error instanceof Error && !(error instanceof ActionError) ? { stack: error.stack } : {}),
+  }
+
+  /** The preview's retirement: it is looked up; its retirement once every one's is known. */
+  retiredOf(key: string, looked: () => void = () => undefined) {
+    return async (report: RetireReport): Promise<Retirement> => {
+      looked();
+      this.#reports.push({ key, report });
+      this.over(key);
+      return (await this.#all).get(key) ?? NOTHING;
     };
   }
+
+  /** The agent is over (looked up, or failed before). */
+  over(key: string): void {
+    if (!this.#pending.delete(key)) return;
+    if (this.#pending.size === 0) this.#start();
+  }
+}
+
+/** A preview's one row of outputs, from its retire's value (none found: empty). */
+function rowOf(summary: RetireSummary | undefined) {
+  const found = summary?.report.deployments[0];
+  return {
+    'deployment-id': found?.deployment.id ?? '',
+    status: found?.deployment.status ?? '',
+    'dashboard-url': found?.dashboardUrl ?? '',
+    retired: summary?.retirement?.inactive ?? 0,
+  };
+}
+
+/** The manifest's outputs: `deployments` keyed by agent, `retired` the total, the flat ones empty. */
+function keyedOutputs(
+  agents: RetireAsked['agents'],
+  summaries: readonly (RetireSummary | undefined)[],
+): RetireOutputs {
+  const entries = agents.map(({ key, name }, at) => [key, { name, ...rowOf(summaries[at]) }]);
+  // An environment several agents share is one set of records: counted once.
+  const byEnvironment = new Map<string, number>();
+  for (const retirement of summaries.map((summary) => summary?.retirement)) {
+    if (retirement?.environment === undefined) continue;
+    byEnvironment.set(retirement.environment, retirement.inactive);
+  }
+  const retired = [...byEnvironment.values()].reduce((sum, count) => sum + count, 0);
+  return {
+    deployments: JSON.stringify(Object.fromEntries(entries)),
+    retired: String(retired),
+    'deployment-id': '',
+    status: '',
+    'dashboard-url': '',
+  };
+}
+
+/** The retire summary of an outcome, when it has one. */
+function summaryOf(outcome: RunOutcome | undefined): RetireSummary | undefined {
+  return outcome?.summary?.kind === 'retire' ? outcome.summary : undefined;
+}
+
+/** Runs the retire; never throws: how it ended is in the outcome. */
+export async function runRetire(asked: RetireAsked, io: RunnerIO): Promise<RunOutcome> {
+  const { agents, source, layout, ...access } = asked;
+  const together = io.retired === undefined ? undefined : new RetiredTogether(asked, io.retired);
+  const [one] = agents;
+  if (layout === 'flat' && one !== undefined) {
+    return retireOne(access, one.name, io, together?.retiredOf(one.key));
+  }
+  const events = new RunEvents(io.views, io.redact);
+  const outcomes = await eachAgent(
+    agents,
+    { io, events, access },
+    async (agent, own, share) => {
+      const taken = await share.take();
+      let held = true;
+      // The slot goes back once the agent is looked up: the others' lookups need it.
+      const release = () => {
+        if (held) taken();
+        held = false;
+      };
+      try {
+        return await retireOne(access, agent.name, own, together?.retiredOf(agent.key, release));
+      } finally {
+        release();
+        together?.over(agent.key);
+      }
+    },
+    {
+      allEnded: (all) =>
+        events.emit({ kind: 'outputs', outputs: keyedOutputs(agents, all.map(summaryOf)) }),
+    },
+  );
+  const parts = outcomes.flatMap((outcome) => summaryOf(outcome) ?? []);
+  return {
+    ...failureOfAgents(agents, outcomes),
+    summary: { kind: 'agents-retire', source: source ?? '', agents: parts },
+  };
 }

@@ -99,7 +99,7 @@ async function manifestComment(
   request: SweepRequest,
   io: RunnerIO,
 ): Promise<Retirement['comment'] | undefined> {
-  if (io.retiredAgents === undefined) return undefined;
+  if (request.layout !== 'keyed' || io.retired === undefined) return undefined;
   const orphans = groups.flat();
   const reports: AgentRetireReport[] = request.agents.map((agent) => ({
     key: agent.key,
@@ -109,7 +109,7 @@ async function manifestComment(
       request,
     ),
   }));
-  const retirements = await io.retiredAgents(reports);
+  const retirements = await io.retired({ layout: 'keyed', reports });
   return [...retirements.values()][0]?.comment;
 }
 
@@ -122,8 +122,11 @@ export async function retireAll(
   const retired = { ...NOTHING_RETIRED };
   for (const [number, groups] of byPullRequest(inGroups(orphans, request))) {
     const retirements: (Retirement | undefined)[] = [];
-    for (const group of groups)
-      retirements.push(await io.retired?.(reportOf(group, number, request)));
+    for (const group of groups) {
+      const report = reportOf(group, number, request);
+      const retirement = await io.retired?.({ layout: 'flat', reports: [{ key: '', report }] });
+      retirements.push(retirement?.get(''));
+    }
     const comment = await manifestComment(groups, number, request, io);
     if (comment === 'rewritten') retired.comments += 1;
     groups.forEach((group, at) => {

@@ -108,8 +108,8 @@ export interface RetireReport {
   environment?: string;
   /**
    * The sweep's, with a manifest: the keys of the agents whose previews
-   * these are. Their comment is the manifest's one, which `retired` leaves
-   * to `ReportAgentsRetired`, once a pull request.
+   * these are. Their comment is the manifest's one, which a flat retire
+   * leaves to a keyed one, once a pull request.
    */
   agents?: readonly string[];
 }
@@ -133,24 +133,27 @@ export interface Retirement {
   comment: 'rewritten' | 'unchanged' | 'none' | 'failed' | 'skipped';
 }
 
-/** Retires the preview; never throws (what the adapter tells GitHub is advisory). */
-export type ReportRetired = (report: RetireReport) => Promise<Retirement>;
-
-/** One agent's looked-up preview, in a retire of a manifest's previews. */
+/** One preview looked up, in a retire: its key (an agent's, or its name) and its report. */
 export interface AgentRetireReport {
   key: string;
   report: RetireReport;
 }
 
-/**
- * Retires a manifest's previews together, once every agent was looked up
- * (an agent whose lookup failed is absent): each environment and the
- * manifest's one comment. Each agent's retirement by key; never throws.
- * The sweep's: the reports of one pull request, one an agent; only the
- * manifest's comment of that pull request (its environments are `retired`'s).
- */
-export type ReportAgentsRetired = (
-  reports: readonly AgentRetireReport[],
+/** Previews retired together, once each was looked up (one whose lookup failed is absent). */
+export interface PreviewsToRetire {
+  /**
+   * `flat`: each a preview of its own (its environment, its own comment);
+   * `keyed`: a manifest's (each environment, the manifest's one comment).
+   * The sweep's keyed ones are of one pull request, one an agent: only the
+   * manifest's comment (their environments are its flat ones').
+   */
+  layout: 'flat' | 'keyed';
+  reports: readonly AgentRetireReport[];
+}
+
+/** Retires the previews where the adapter showed them; each one's retirement by key; never throws. */
+export type ReportRetired = (
+  previews: PreviewsToRetire,
 ) => Promise<ReadonlyMap<string, Retirement>>;
 
 /**

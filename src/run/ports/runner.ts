@@ -7,12 +7,7 @@ import type { Clock } from '../../common/runtime.js';
 import type { RunDescription } from '../../inputs/run-description.js';
 import type { ProxySettings } from '../../service/proxy.js';
 import type { Pace } from './pace.js';
-import type {
-  AskCommitOrder,
-  AskPullRequestStates,
-  ReportAgentsRetired,
-  ReportRetired,
-} from './progress.js';
+import type { AskCommitOrder, AskPullRequestStates, ReportRetired } from './progress.js';
 import type { RunSummary } from './summaries.js';
 
 /**
@@ -34,10 +29,8 @@ export interface RunnerIO {
   redact: (text: string) => string;
   /** Each sees every event of the run, in order, its free text redacted. */
   views: readonly EventView[];
-  /** Retires a preview where the adapter showed it (its records and its comment). */
+  /** Retires previews where the adapter showed them (their records and their comment). */
   retired?: ReportRetired;
-  /** Retires a manifest's previews together (their environments, the manifest's one comment). */
-  retiredAgents?: ReportAgentsRetired;
   /** Asked how pull requests stand (the sweep); throws when GitHub cannot say. */
   pullRequestStates?: AskPullRequestStates;
   /** Asked which of two commits is newer, when the deployment's is not the target. */

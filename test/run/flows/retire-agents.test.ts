@@ -10,14 +10,14 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { readInputs } from '../../../src/inputs/declare.ts';
 import { InputError } from '../../../src/inputs/errors.ts';
 import type { RunDescription } from '../../../src/inputs/run-description.ts';
-import { retireRequest } from '../../../src/inputs/retire-inputs.ts';
+import { retireRequest, type PreviewToRetire } from '../../../src/inputs/retire-inputs.ts';
 import type { AgentRetireReport, Retirement } from '../../../src/run/ports/progress.ts';
-import { retireAgents, type AgentToRetire } from '../../../src/run/flows/retire-agents.ts';
+import { runRetire } from '../../../src/run/flows/retire-run.ts';
 import { RETIRE_INPUTS } from '../../../src/retire.ts';
 import { renderSummary } from '../../../src/views/summary.ts';
 import { startEmulator, type Emulator } from '../../emulator/emulator.ts';
 import { TENANT_ID } from '../../support/fixtures.ts';
-import { recordingRunner } from '../../support/recording-runner.ts';
+import { recordingRunner, retiredBy } from '../../support/recording-runner.ts';
 
 let emu: Emulator;
 
@@ -37,8 +37,9 @@ const description: RunDescription = {
 
 const DASHBOARD = 'https://console.example/d/{id}';
 
-function asked(agents: readonly AgentToRetire[]) {
+function asked(agents: readonly PreviewToRetire[]) {
   return {
+    layout: 'keyed' as const,
     apiUrl: emu.url,
     headers: {},
     sensitiveValues: [],
@@ -60,7 +61,7 @@ describe('retiring several agents', () => {
     const support = emu.seedDeployment({ name: 'support-pr-7' });
     const runner = recordingRunner(description);
 
-    const outcome = await retireAgents(asked(AGENTS), runner.io);
+    const outcome = await runRetire(asked(AGENTS), runner.io);
 
     expect(outcome.failure).toBeUndefined();
     expect(runner.outputs).toMatchObject({
@@ -106,9 +107,9 @@ describe('retiring several agents', () => {
       };
       return Promise.resolve(new Map(reports.map(({ key }) => [key, each])));
     };
-    const runner = recordingRunner(description, { retiredAgents });
+    const runner = recordingRunner(description, { retired: retiredBy(undefined, retiredAgents) });
 
-    const outcome = await retireAgents(asked(AGENTS), runner.io);
+    const outcome = await runRetire(asked(AGENTS), runner.io);
 
     expect(outcome.failure).toBeUndefined();
     expect(calls).toHaveLength(1);
@@ -140,9 +141,9 @@ describe('retiring several agents', () => {
         ) as ReadonlyMap<string, Retirement>,
       );
     };
-    const runner = recordingRunner(description, { retiredAgents });
+    const runner = recordingRunner(description, { retired: retiredBy(undefined, retiredAgents) });
 
-    const outcome = await retireAgents(asked(agents), runner.io);
+    const outcome = await runRetire(asked(agents), runner.io);
 
     expect(outcome.failure).toBeUndefined();
     expect(calls).toBe(1);
@@ -162,9 +163,9 @@ describe('retiring several agents', () => {
       calls.push(reports);
       return Promise.resolve(new Map<string, Retirement>());
     };
-    const runner = recordingRunner(description, { retiredAgents });
+    const runner = recordingRunner(description, { retired: retiredBy(undefined, retiredAgents) });
 
-    const outcome = await retireAgents(asked(AGENTS), runner.io);
+    const outcome = await runRetire(asked(AGENTS), runner.io);
 
     expect(outcome.failure).toMatch(/^1 of 2 agents failed:\n- research: /);
     expect(calls.map((reports) => reports.map(({ key }) => key))).toEqual([['support']]);
@@ -181,9 +182,9 @@ describe('retiring several agents when the service fails for all', () => {
       calls += 1;
       return Promise.resolve(new Map<string, Retirement>());
     };
-    const runner = recordingRunner(description, { retiredAgents });
+    const runner = recordingRunner(description, { retired: retiredBy(undefined, retiredAgents) });
 
-    const outcome = await retireAgents(asked(AGENTS), runner.io);
+    const outcome = await runRetire(asked(AGENTS), runner.io);
 
     expect(outcome.failure).toMatch(/^2 of 2 agents failed:/);
     await new Promise((resolve) => setTimeout(resolve, 10));
@@ -199,9 +200,8 @@ describe('the retire inputs with agents', () => {
   it("fills the template with each agent's name (its entry's, else its key)", () => {
     const asked = read({ 'api-url': emu.url, name: '{agent}-pr-7', agents: manifest });
 
-    expect(asked.kind).toBe('agents');
-    if (asked.kind !== 'agents') return;
-    expect(asked.request.agents.map(({ key, name }) => [key, name])).toEqual([
+    expect(asked.layout).toBe('keyed');
+    expect(asked.agents.map(({ key, name }) => [key, name])).toEqual([
       ['support', 'support-pr-7'],
       ['research', 'research-assistant-pr-7'],
     ]);

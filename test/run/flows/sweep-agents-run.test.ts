@@ -18,7 +18,7 @@ import type {
 import { runSweep } from '../../../src/run/flows/sweep-run.ts';
 import { SWEEP_INPUTS } from '../../../src/sweep.ts';
 import { startEmulator, type Emulator } from '../../emulator/emulator.ts';
-import { recordingRunner } from '../../support/recording-runner.ts';
+import { recordingRunner, retiredBy } from '../../support/recording-runner.ts';
 
 let emu: Emulator;
 
@@ -49,11 +49,13 @@ async function sweep(
   const values: Record<string, string | undefined> = { 'api-url': emu.url, ...given };
   const inputs = readInputs(SWEEP_INPUTS, (name) => values[name], run as never);
   const { io, outputs, logger } = recordingRunner(run, {
-    ...(manifestComment === undefined ? {} : { retiredAgents }),
-    retired: (report) => {
-      retired.push(report);
-      return Promise.resolve({ found: 1, inactive: 1, more: false, comment: 'skipped' });
-    },
+    retired: retiredBy(
+      (report) => {
+        retired.push(report);
+        return Promise.resolve({ found: 1, inactive: 1, more: false, comment: 'skipped' });
+      },
+      manifestComment === undefined ? undefined : retiredAgents,
+    ),
     pullRequestStates: (numbers: readonly number[]) =>
       Promise.resolve(
         new Map(

@@ -20,7 +20,7 @@ import { runSweep } from '../../../src/run/flows/sweep-run.ts';
 import { renderSummary } from '../../../src/views/summary.ts';
 import { startEmulator, type Emulator } from '../../emulator/emulator.ts';
 import { whatAReaderSees } from '../../support/github-render.ts';
-import { recordingRunner } from '../../support/recording-runner.ts';
+import { recordingRunner, retiredBy } from '../../support/recording-runner.ts';
 
 const CLAIM = /\b(?:was|were|been|is|are|now)\s+(?:deleted|removed|stopped|destroyed)\b/i;
 let emu: Emulator;
@@ -78,10 +78,10 @@ async function sweep(
   };
   const inputs = readInputs(SWEEP_INPUTS, (name) => values[name], run as never);
   const { io, outputs, logger } = recordingRunner(run, {
-    retired: (report) => {
+    retired: retiredBy((report) => {
       retired.push(report);
       return Promise.resolve({ found: 1, inactive: 1, more: false, comment: 'rewritten' });
-    },
+    }),
     ...(states === null
       ? {}
       : {
