@@ -32,13 +32,15 @@ const ELAPSED_JSON = /"elapsed_s":\s*[\d.]+/g;
 const DELIMITER = /ghadelimiter_[0-9a-f-]+/g;
 
 /**
- * A value that is not random (a fixture's id or commit) is kept as it is: a repeated pattern
- * such as `1111…` or `aaaa1111bbbb…`, or one the caller names.
+ * A value that is not random (a fixture's id or commit) is kept as it is: one made of runs of a
+ * repeated character (`1111…`, `aaaa1111bbbb…`: three quarters of it at least, in runs of four or
+ * more; a random id has a run of four now and then, never that many), or one the caller names.
  */
 function looksFixed(value: string, keep: ReadonlySet<string>): boolean {
   if (keep.has(value.toLowerCase())) return true;
   const hex = value.replaceAll('-', '').toLowerCase();
-  return new Set(hex).size <= 10 && /(.)\1\1\1/.test(hex);
+  const inRuns = (hex.match(/(.)\1{3,}/g) ?? []).join('').length;
+  return inRuns >= 0.75 * hex.length;
 }
 
 /** Replaces each distinct random value matched by `pattern` with `<label-N>`, N by first appearance. */
