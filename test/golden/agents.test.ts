@@ -3,10 +3,8 @@
  * one of them failing: what a run writes (log, outputs, summary) and asks of the service,
  * recorded under test/golden/agents/.
  */
-import { afterEach, beforeEach, describe, it } from 'vitest';
-import { startEmulator, type Emulator } from '../emulator/emulator.ts';
-import { AGENT_REPO_URL, INTEGRATION, seedAgentRepository } from '../support/fixtures.ts';
-import { actionParts, expectGolden, serviceChanges } from '../support/golden.ts';
+import { describe, it } from 'vitest';
+import { AGENT_REPO_URL, INTEGRATION } from '../support/fixtures.ts';
 import { QUICK } from '../support/quick.ts';
 import {
   MAIN_HEAD,
@@ -16,25 +14,13 @@ import {
   manifestStep,
 } from '../support/manifests.ts';
 import { runAction } from '../support/run-action.ts';
+import { OPENAI, WAITING, expectRun, pushWorld } from './action-world.ts';
 
-const API_KEY = 'golden-key-0123456789abcdef';
-const OPENAI = 'sk-golden-openai-0123456789';
-
-let emu: Emulator;
-
-beforeEach(async () => {
-  emu = await startEmulator({ apiKey: API_KEY, readyAfterPolls: 1 });
-  seedAgentRepository(emu);
-  emu.setHead(AGENT_REPO_URL, 'main', MAIN_HEAD);
-});
-
-afterEach(async () => {
-  await emu.close();
-});
+const world = pushWorld();
 
 /** The deployment `name` of the manifest's agent at `configPath`, deployed from MAIN_HEAD. */
 function deployed(name: string, configPath: string) {
-  return emu.seedDeployment({
+  return world().seedDeployment({
     name,
     source: 'codehost',
     source_config: { integration_id: INTEGRATION, repo_url: AGENT_REPO_URL, build_on_push: true },
@@ -52,23 +38,19 @@ describe('deploy, a manifest of three agents', () => {
     // Only triage is created (support and research exist), so the one refusal is triage's.
     deployed('support', 'apps/support/langgraph.json');
     deployed('research-assistant', 'apps/research/langgraph.json');
-    emu.inject({
+    world().inject({
       method: 'POST',
       path: '/v2/deployments',
       status: 422,
       body: { detail: 'quota exceeded: 3 deployments on this plan' },
     });
 
-    const run = await runAction(
-      manifestStep(emu, {
-        'api-key': API_KEY,
-        secrets: `OPENAI_API_KEY=${OPENAI}`,
-        'wait-for-ready': 'true',
-        'wait-timeout': '60',
-      }),
-      { env: QUICK, event: MAIN_PUSH, files: { [MANIFEST_PATH]: THREE_AGENTS } },
-    );
+    const run = await runAction(manifestStep(world(), WAITING), {
+      env: QUICK,
+      event: MAIN_PUSH,
+      files: { [MANIFEST_PATH]: THREE_AGENTS },
+    });
 
-    expectGolden('agents/push-one-fails.txt', actionParts(run) + serviceChanges(emu));
+    expectRun('agents/push-one-fails.txt', run, world());
   });
 });

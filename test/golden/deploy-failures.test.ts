@@ -3,52 +3,25 @@
  * service answering 500 (once) or 422 to the create, a wrong api key (401), and an invalid
  * input (no request at all), recorded under test/golden/deploy/.
  */
-import { afterEach, beforeEach, describe, it } from 'vitest';
-import { startEmulator, type Emulator } from '../emulator/emulator.ts';
-import { AGENT_REPO_URL, codehostStep, seedAgentRepository } from '../support/fixtures.ts';
-import { actionParts, expectGolden, serviceChanges } from '../support/golden.ts';
+import { describe, it } from 'vitest';
 import { QUICK } from '../support/quick.ts';
-import { MAIN_HEAD, MAIN_PUSH } from '../support/manifests.ts';
-import { runAction } from '../support/run-action.ts';
+import { deployStep, expectRun, pushWorld } from './action-world.ts';
 
-const API_KEY = 'golden-key-0123456789abcdef';
-const OPENAI = 'sk-golden-openai-0123456789';
-
-let emu: Emulator;
-
-beforeEach(async () => {
-  emu = await startEmulator({ apiKey: API_KEY, readyAfterPolls: 1 });
-  seedAgentRepository(emu);
-  emu.setHead(AGENT_REPO_URL, 'main', MAIN_HEAD);
-});
-
-afterEach(async () => {
-  await emu.close();
-});
+const world = pushWorld();
 
 /** The deploy step of `my-agent` on a push of MAIN_HEAD, retrying at once; `extra` over it. */
-function step(extra: Record<string, string> = {}) {
-  return runAction(
-    codehostStep(emu, {
-      'api-key': API_KEY,
-      secrets: `OPENAI_API_KEY=${OPENAI}`,
-      'wait-for-ready': 'true',
-      'wait-timeout': '60',
-      ...extra,
-    }),
-    { env: { ...QUICK, DEPLOY_AGENT_RETRY_DELAY_MS: '1' }, event: MAIN_PUSH },
-  );
-}
+const step = (extra: Record<string, string> = {}) =>
+  deployStep(world(), extra, { ...QUICK, DEPLOY_AGENT_RETRY_DELAY_MS: '1' });
 
 /** What the run wrote and asked the service to change. */
 const golden = (name: string, run: Awaited<ReturnType<typeof step>>) =>
-  expectGolden(`deploy/${name}.txt`, actionParts(run) + serviceChanges(emu));
+  expectRun(`deploy/${name}.txt`, run, world());
 
 describe('deploy, one deployment, failing', () => {
   // A 500 on every create is not recorded: each attempt then looks the name up for 6 s
   // (SETTLE_PAUSES_MS, which no variable shortens), 5 attempts outlast the test's timeout.
   it('retries a create answered 500 that did not take effect, after looking the name up', async () => {
-    emu.inject({
+    world().inject({
       method: 'POST',
       path: '/v2/deployments',
       status: 500,
@@ -58,7 +31,7 @@ describe('deploy, one deployment, failing', () => {
   });
 
   it('adopts the deployment a create answered 500 did make', async () => {
-    emu.inject({
+    world().inject({
       method: 'POST',
       path: '/v2/deployments',
       statusAfter: 500,
@@ -68,7 +41,7 @@ describe('deploy, one deployment, failing', () => {
   });
 
   it("fails on a 422, showing the service's message", async () => {
-    emu.inject({
+    world().inject({
       method: 'POST',
       path: '/v2/deployments',
       status: 422,
@@ -86,7 +59,7 @@ describe('deploy, one deployment, failing', () => {
   });
 
   it('fails on a 422 whose detail is a sentence', async () => {
-    emu.inject({ method: 'POST', status: 422, body: { detail: 'quota exceeded' } });
+    world().inject({ method: 'POST', status: 422, body: { detail: 'quota exceeded' } });
     golden('fail-422-sentence', await step());
   });
 
