@@ -173,22 +173,13 @@ export function keyedJson(manifest: ManifestRows, error?: string): Record<string
   };
 }
 
+/** The output each of an agent's variables holds, by the end of the variable's name. */
+const AGENT_PARTS = { ID: 'deployment-id', URL: 'url', STATUS: 'status', LIVE: 'live' } as const;
+
 /** An agent's variable: `DEPLOYMENT_AGENT_` + its key upper-cased, `-` as `_`, + what it holds. */
-export function agentVariable(key: string, part: 'ID' | 'STATUS' | 'LIVE' | 'URL'): string {
+export function agentVariable(key: string, part: keyof typeof AGENT_PARTS): string {
   return `DEPLOYMENT_AGENT_${environmentName(key)}_${part}`;
 }
-
-/** What an agent's variables hold, each as `[part of its name, output]`. */
-type AgentParts = readonly (readonly ['ID' | 'STATUS' | 'LIVE' | 'URL', string])[];
-/** An agent's variables kept first when the limit cuts, then the others. */
-const FIRST: AgentParts = [
-  ['ID', 'deployment-id'],
-  ['URL', 'url'],
-];
-const THEN: AgentParts = [
-  ['STATUS', 'status'],
-  ['LIVE', 'live'],
-];
 
 /**
  * The report of a manifest, in the order variables are kept when GitLab's
@@ -201,11 +192,11 @@ export function keyedDotenv(
   manifest: ManifestRows,
   maxKeys: number,
 ): { text: string; skipped: DotenvLeftOut[] } {
-  const variables = (parts: AgentParts) =>
+  const variables = (parts: readonly (keyof typeof AGENT_PARTS)[]) =>
     manifest.agents.flatMap(({ key, row }) =>
-      parts.map(([part, output]): [string, string] => [
+      parts.map((part): [string, string] => [
         agentVariable(key, part),
-        output === 'live' ? String(row.live === true) : dotenvValue(row[output]),
+        part === 'LIVE' ? String(row.live === true) : dotenvValue(row[AGENT_PARTS[part]]),
       ]),
     );
   const healthy: [string, string][] =
@@ -214,8 +205,8 @@ export function keyedDotenv(
     [
       ['DEPLOYMENT_LIVE', String(manifest.live)],
       ...healthy,
-      ...variables(FIRST),
-      ...variables(THEN),
+      ...variables(['ID', 'URL']),
+      ...variables(['STATUS', 'LIVE']),
     ],
     maxKeys,
   );
