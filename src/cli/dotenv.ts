@@ -42,53 +42,39 @@ function pastTheCount(maxKeys: number): string {
 }
 
 /**
- * The report of `variables` (each `[VARIABLE, value]`, in the order of what
- * matters most, every value already passed by `dotenvRefusal`) within
- * GitLab's limits: past `maxKeys` variables the last ones go; past 5 KB the
- * longest line (the last of equals) goes first, so that one huge value does
- * not push out the short ones.
- */
-export function withinLimits(
-  variables: readonly (readonly [string, string])[],
-  maxKeys: number,
-): { text: string; leftOut: DotenvLeftOut[] } {
-  const lines = variables.map(([variable, value]) => [variable, `${variable}=${value}\n`]);
-  const leftOut: DotenvLeftOut[] = lines
-    .splice(maxKeys)
-    .map(([variable = '']) => ({ variable, reason: pastTheCount(maxKeys) }));
-  const joined = () => lines.map(([, line]) => line).join('');
-  let text = joined();
-  while (Buffer.byteLength(text) >= DOTENV_LIMIT_BYTES && lines.length > 0) {
-    const longest = lines.reduce(
-      (best, [, line = ''], index) =>
-        Buffer.byteLength(line) >= Buffer.byteLength(lines[best]?.[1] ?? '') ? index : best,
-      0,
-    );
-    const [variable = ''] = lines.splice(longest, 1)[0] ?? [];
-    leftOut.push({ variable, reason: 'the file would reach the 5 KB GitLab accepts' });
-    text = joined();
-  }
-  return { text, leftOut };
-}
-
-/**
- * The report of `variables` (in the order of what matters most) GitLab
- * accepts and reads back exactly: no empty value (an unset variable reads
- * the same in a later job), no value `dotenvRefusal` refuses, within
- * `withinLimits`; each variable left out with why.
+ * The report of `variables` (`[VARIABLE, value]`, in the order of what
+ * matters most) GitLab accepts and reads back exactly: no empty value (an
+ * unset variable reads the same in a later job), no value `dotenvRefusal`
+ * refuses; past `maxKeys` variables the last ones go; past 5 KB the longest
+ * line (the last of equals) goes first, so that one huge value does not push
+ * out the short ones. Each variable left out with why.
  */
 export function dotenvReport(
   variables: readonly (readonly [string, string])[],
   maxKeys: number,
 ): { text: string; skipped: DotenvLeftOut[] } {
-  const written: [string, string][] = [];
   const skipped: DotenvLeftOut[] = [];
+  const lines: [string, string][] = [];
   for (const [variable, value] of variables) {
     if (value === '') continue;
     const refusal = dotenvRefusal(value);
-    if (refusal === undefined) written.push([variable, value]);
+    if (refusal === undefined) lines.push([variable, `${variable}=${value}\n`]);
     else skipped.push({ variable, reason: refusal });
   }
-  const { text, leftOut } = withinLimits(written, maxKeys);
-  return { text, skipped: [...skipped, ...leftOut] };
+  for (const [variable] of lines.splice(maxKeys)) {
+    skipped.push({ variable, reason: pastTheCount(maxKeys) });
+  }
+  const joined = () => lines.map(([, line]) => line).join('');
+  let text = joined();
+  while (Buffer.byteLength(text) >= DOTENV_LIMIT_BYTES && lines.length > 0) {
+    const longest = lines.reduce(
+      (best, [, line], index) =>
+        Buffer.byteLength(line) >= Buffer.byteLength(lines[best]?.[1] ?? '') ? index : best,
+      0,
+    );
+    const [variable = ''] = lines.splice(longest, 1)[0] ?? [];
+    skipped.push({ variable, reason: 'the file would reach the 5 KB GitLab accepts' });
+    text = joined();
+  }
+  return { text, skipped };
 }

@@ -1,99 +1,94 @@
 /**
- * The outputs a run has set so far, from its `outputs` events, and what
- * `--json`, the stream's `result` and `--dotenv` make of them. A deploy of
- * one agent merges every `outputs` event into one set. A deploy of several
- * keeps each agent's own outputs apart (its events carry its key) and the
- * manifest's (`deployments`, keyed by agent, with each failed agent's
- * `error`, and `live`) apart again: an agent's `status` is never the run's.
- * A plan of several agents carries each agent's plan on its outputs: its
- * `--json` and `--dotenv` are made from them.
+ * What a run has made known so far, from its events' values, and what
+ * `--json`, the stream's `result` and `--dotenv` make of it. A run of one
+ * keeps its deployment's row (a deploy's `deployment`, a plan's verdict):
+ * the flat layout. A manifest keeps each agent's row apart (its events carry
+ * its key) and each agent's entry (the manifest's `entries`) apart again:
+ * the keyed layout, where an agent's `status` is never the run's. A plan of
+ * several agents carries each agent's plan: its `--json` and `--dotenv` are
+ * made from them.
  */
 import type { EventView } from '../run/ports/events.js';
 import type { DeploymentEntry } from '../run/ports/findings.js';
-import {
-  agentsDotenv,
-  agentsJson,
-  type AgentOutputs,
-  type ManifestOutputs,
-} from './agents-outputs.js';
-import type { DotenvLeftOut } from './dotenv.js';
-import { outputsDotenv, outputsJson, type OutputTexts } from './outputs.js';
-import { plansDotenv, plansJson } from './plan-outputs.js';
 import type { AgentPlanPart } from '../run/ports/summaries.js';
+import type { DotenvLeftOut } from './dotenv.js';
+import {
+  deploymentRow,
+  keyedDotenv,
+  keyedJson,
+  outputsDotenv,
+  outputsJson,
+  type ManifestRows,
+  type Row,
+} from './outputs.js';
+import { planRow, plansDotenv, plansJson } from './plan-outputs.js';
 
 export class OutputsSeen {
-  /** The run's own outputs: a single deploy's, or the manifest's. */
-  #outputs: OutputTexts = {};
+  /** Flat: the run is of one deployment; keyed: of a manifest's agents. */
+  #layout: 'flat' | 'keyed' = 'flat';
+  /** A run of one: its deployment's row, or its plan's. */
+  #row: Row = {};
   /** A manifest's deployments, each agent's entry by key, as its last outputs event gave them. */
   #entries: ReadonlyMap<string, DeploymentEntry> = new Map();
-  /** Each agent's own outputs, by key, in the order the agents first set them. */
-  readonly #agents = new Map<string, OutputTexts>();
-  /** The run is of several agents: its outputs are the manifest's deployments. */
-  #manifest: 'deployments' | undefined;
+  /** Each agent's row, by key, in the order the agents first set outputs. */
+  readonly #agents = new Map<string, Row>();
   /** The plan of several agents: each agent's plan, once every one is made. */
   #plans: readonly AgentPlanPart[] | undefined;
 
-  /** The view that keeps the outputs as the run sets them. */
+  /** The view that keeps the values as the run makes them known. */
   readonly view: EventView = (event) => {
-    if (event.kind !== 'outputs') return;
     const { agent } = event;
-    if (event.plans !== undefined) this.#plans = event.plans;
-    if (agent === undefined) {
-      this.#outputs = { ...this.#outputs, ...event.outputs };
-      this.#entries = event.entries ?? this.#entries;
-      return;
+    if (event.kind === 'planned' && agent === undefined && 'verdict' in event.report) {
+      this.#row = planRow(event.report);
     }
-    this.#manifest ??= 'deployments';
-    this.#agents.set(agent, { ...this.#agents.get(agent), ...event.outputs });
+    if (event.kind !== 'outputs') return;
+    if (event.plans !== undefined) this.#plans = event.plans;
+    if (event.entries !== undefined) this.#entries = event.entries;
+    if (agent !== undefined) this.#layout = 'keyed';
+    if (event.deployment === undefined) return;
+    const row = deploymentRow(event.deployment);
+    if (agent === undefined) this.#row = row;
+    else this.#agents.set(agent, row);
   };
 
   /** The run is of several agents: its outputs are the manifest's, even before any is set. */
   expectAgents(): void {
-    this.#manifest = 'deployments';
+    this.#layout = 'keyed';
   }
 
   /**
-   * Every agent: those of the manifest's `deployments` in its order (its
-   * entry and failure from there), then any other whose run set outputs.
+   * Every agent: those of the manifest's entries in its order (its entry and
+   * failure from there), then any other whose run set outputs; live when
+   * every agent is, healthy when every agent checked answered (null: none was).
    */
-  #manifestOutputs(): ManifestOutputs {
+  #manifest(): ManifestRows {
     const keys = [...new Set([...this.#entries.keys(), ...this.#agents.keys()])];
-    const agents = keys.map((key): AgentOutputs => {
+    const agents = keys.map((key) => {
       const entry = this.#entries.get(key);
-      return {
-        key,
-        ...(entry === undefined ? {} : { entry }),
-        outputs: this.#agents.get(key) ?? {},
-        ...(entry?.error === undefined ? {} : { error: entry.error }),
-      };
+      return { key, entry, row: this.#agents.get(key) ?? {}, error: entry?.error };
     });
-    const { live, healthy } = this.#outputs;
+    const entries = [...this.#entries.values()];
+    const checked = entries.filter((entry) => entry.healthy !== null);
     return {
       agents,
-      live: live === 'true',
-      healthy: healthy === undefined || healthy === '' ? null : healthy === 'true',
+      live: entries.length > 0 && entries.every((entry) => entry.live),
+      healthy: checked.length === 0 ? null : checked.every((entry) => entry.healthy === true),
     };
   }
 
   /** The object `--json` prints, and the stream's `result` holds; `error` when the run failed. */
   json(error?: string): Record<string, unknown> {
-    if (this.#plans !== undefined) return plansJson(this.#outputs, this.#plans, error);
-    switch (this.#manifest) {
-      case 'deployments':
-        return agentsJson(this.#manifestOutputs(), error);
-      case undefined:
-        return outputsJson(this.#outputs, error);
-    }
+    if (this.#plans !== undefined) return plansJson(this.#plans, error);
+    return this.#layout === 'keyed'
+      ? keyedJson(this.#manifest(), error)
+      : outputsJson(this.#row, error);
   }
 
   /** The dotenv report, at most `maxKeys` variables, and each variable left out with why. */
   dotenv(maxKeys: number): { text: string; skipped: DotenvLeftOut[] } {
-    if (this.#plans !== undefined) return plansDotenv(this.#outputs, this.#plans, maxKeys);
-    switch (this.#manifest) {
-      case 'deployments':
-        return agentsDotenv(this.#manifestOutputs(), maxKeys);
-      case undefined:
-        return outputsDotenv(this.#outputs, maxKeys);
-    }
+    if (this.#plans !== undefined) return plansDotenv(this.#plans, maxKeys);
+    return this.#layout === 'keyed'
+      ? keyedDotenv(this.#manifest(), maxKeys)
+      : outputsDotenv(this.#row, maxKeys);
   }
 }

@@ -1,16 +1,24 @@
 /**
- * The action's outputs, written for machines outside GitHub: one JSON object
- * on stdout (`--json`) and `KEY=value` lines for GitLab's dotenv report
- * (`--dotenv`). The outputs arrive already redacted by their structure (the
- * core replaces every secret value in `deployment` and `drift` by `***`);
- * nothing here redacts by substring, so that a secret `true` cannot turn
- * `created` into `***`.
+ * What a run writes for machines outside GitHub, rendered from its values:
+ * one JSON object on stdout (`--json`) and `KEY=value` lines for GitLab's
+ * dotenv report (`--dotenv`). One row a deployment (`deploymentRow`: its
+ * outputs as values), laid out flat for a run of one, or keyed by agent for
+ * a manifest: `deployments` holds each agent's entry (the action's
+ * `deployments` output) and its row, `live` and `healthy` the manifest's;
+ * its report is `DEPLOYMENT_LIVE` and four variables an agent, the most
+ * useful first, so that GitLab's limit on the number of variables cuts the
+ * least useful. The values arrive redacted by their structure (every secret
+ * value in `deployment` and `drift` is `***`); nothing here redacts by
+ * substring, so that a secret `true` cannot turn `created` into `***`.
  */
-import { DOTENV_LIMIT_VARIABLES, dotenvRefusal, withinLimits } from './dotenv.js';
+import { redactDeployment, repositoryOf, dashboardUrlOf } from '../run/decisions/report.js';
+import type { DeploymentEntry } from '../run/ports/findings.js';
+import type { DeploySummary } from '../run/ports/summaries.js';
+import { DOTENV_LIMIT_VARIABLES, dotenvReport, type DotenvLeftOut } from './dotenv.js';
 import { environmentName } from './options.js';
 
-/** The outputs as the core sets them: each a string. */
-export type OutputTexts = Readonly<Partial<Record<string, string>>>;
+/** A deployment's (or a plan's) outputs as values, by output name. */
+export type Row = Readonly<Record<string, unknown>>;
 
 /** Outputs about GitHub (its deployment record): the action's alone. */
 const ACTION_ONLY_OUTPUTS = new Set(['github-deployment-id']);
@@ -36,44 +44,53 @@ const JSON_ORDER = [
   'plan',
 ];
 
-function ordered(outputs: OutputTexts): [string, string | undefined][] {
+/** The row's outputs in the JSON object's order, without those about GitHub. */
+function ordered(row: Row): [string, unknown][] {
   const rank = (name: string) => {
     const index = JSON_ORDER.indexOf(name);
     return index < 0 ? JSON_ORDER.length : index;
   };
-  return Object.entries(outputs).sort(([a], [b]) => rank(a) - rank(b));
-}
-
-const BOOLEAN_OUTPUTS = new Set(['created', 'live']);
-/** Outputs that are JSON text: objects in `--json`, and left out of `--dotenv`. */
-const JSON_OUTPUTS = new Set(['drift', 'deployment', 'plan']);
-
-function parsedJson(name: string, text: string): unknown {
-  try {
-    return JSON.parse(text);
-  } catch {
-    // The core writes these as JSON; text that is not is kept as text rather than lost.
-    return name === 'drift' ? [] : null;
-  }
+  return Object.entries(row)
+    .filter(([name, value]) => value !== undefined && !ACTION_ONLY_OUTPUTS.has(name))
+    .sort(([a], [b]) => rank(a) - rank(b));
 }
 
 /**
- * The JSON object `--json` prints: each known output (`created` and `live`
- * as booleans, `healthy` too or null when not checked, `drift` as an array, `deployment` as an object, the others as
- * strings; the plan's `plan` as an object), and `error` when the run failed.
+ * One deployment's row from its result as far as known: the outputs the
+ * deploy sets, `created` and `live` as booleans, `healthy` too or null when
+ * not checked, `drift` as an array, `deployment` as an object; none before
+ * the deployment was found or created.
  */
-export function outputsJson(outputs: OutputTexts, error?: string): Record<string, unknown> {
-  const json: Record<string, unknown> = {};
-  for (const [name, text] of ordered(outputs)) {
-    if (text === undefined || ACTION_ONLY_OUTPUTS.has(name)) continue;
-    if (BOOLEAN_OUTPUTS.has(name)) json[name] = text === 'true';
-    // Not checked: null, as the manifest's entries say it.
-    else if (name === 'healthy') json[name] = text === '' ? null : text === 'true';
-    else if (JSON_OUTPUTS.has(name)) json[name] = text === '' ? null : parsedJson(name, text);
-    else json[name] = text;
-  }
-  if (error !== undefined) json.error = error;
-  return json;
+export function deploymentRow(known: DeploySummary): Row {
+  const { result, deployment: latest, liveness, spec } = known;
+  if (result === undefined) return {};
+  const health = liveness?.health;
+  const repository = repositoryOf(result);
+  const deployment = latest && {
+    'deployment-id': latest.id,
+    status: latest.status,
+    'commit-sha': latest.source_revision_config.repo_commit_sha ?? '',
+    'latest-revision-id': latest.latest_revision_id ?? '',
+    'active-revision-id': latest.active_revision_id ?? '',
+    url: latest.source_config.custom_url ?? '',
+    'dashboard-url': dashboardUrlOf(spec.dashboardUrl, latest) ?? '',
+    deployment: redactDeployment(latest),
+  };
+  return {
+    ...deployment,
+    created: result.created,
+    live: liveness?.live === true,
+    healthy: health === undefined ? null : health.ok,
+    'health-status': String(health?.status ?? ''),
+    'repo-url': repository.url ?? '',
+    'repo-ref': repository.ref ?? '',
+    drift: known.drift ?? [],
+  };
+}
+
+/** The `--json` object of a run of one: its row in order, and `error` when the run failed. */
+export function outputsJson(row: Row, error?: string): Record<string, unknown> {
+  return { ...Object.fromEntries(ordered(row)), ...(error === undefined ? {} : { error }) };
 }
 
 /** Outputs whose variable is not DEPLOYMENT_ + their name (the names docs/command.md gives them). */
@@ -94,44 +111,103 @@ export function dotenvName(output: string): string {
   return `DEPLOYMENT_${environmentName(DOTENV_NAMES[output] ?? output)}`;
 }
 
+/** A value as a dotenv report writes it: text, a number or a boolean; '' for the others. */
+function dotenvValue(value: unknown): string {
+  return ['string', 'number', 'boolean'].includes(typeof value) ? String(value) : '';
+}
+
 /** An output `--dotenv` leaves out, and why in plain words (never its value). */
-export interface DotenvSkip {
+export interface DotenvSkip extends DotenvLeftOut {
   name: string;
-  variable: string;
-  reason: string;
 }
 
 /**
- * The outputs as a dotenv report GitLab accepts and reads back exactly:
- * `KEY=value` lines, no blank line, no comment, no JSON value (so no
- * `drift`, `deployment` nor `plan`), no empty value (an unset variable reads the
- * same in a later job), and no value GitLab would change or expand
- * (`dotenvRefusal`), within GitLab's limits (`withinLimits`: at most
- * `maxKeys` variables, under 5 KB).
+ * The report of a run of one, as GitLab accepts and reads it back exactly
+ * (`dotenvReport`): each output of its row in order but the JSON ones
+ * (`drift`, `deployment`, `plan`) and the empty ones; each left out with why.
  */
 export function outputsDotenv(
-  outputs: OutputTexts,
+  row: Row,
   maxKeys: number = DOTENV_LIMIT_VARIABLES,
 ): { text: string; skipped: DotenvSkip[] } {
-  const variables: [string, string][] = [];
-  const skipped: DotenvSkip[] = [];
-  for (const [name, text] of ordered(outputs)) {
-    if (
-      text === undefined ||
-      text === '' ||
-      ACTION_ONLY_OUTPUTS.has(name) ||
-      JSON_OUTPUTS.has(name)
-    ) {
-      continue;
-    }
-    const refusal = dotenvRefusal(text);
-    if (refusal === undefined) variables.push([dotenvName(name), text]);
-    else skipped.push({ name, variable: dotenvName(name), reason: refusal });
-  }
-  const { text, leftOut } = withinLimits(variables, maxKeys);
-  for (const { variable, reason } of leftOut) {
-    const name = Object.keys(outputs).find((each) => dotenvName(each) === variable) ?? variable;
-    skipped.push({ name, variable, reason });
-  }
-  return { text, skipped };
+  const names = ordered(row).map(([name, value]) => [name, dotenvValue(value)] as const);
+  const { text, skipped } = dotenvReport(
+    names.map(([name, value]) => [dotenvName(name), value]),
+    maxKeys,
+  );
+  const nameOf = (variable: string) =>
+    names.find(([name]) => dotenvName(name) === variable)?.[0] ?? variable;
+  return { text, skipped: skipped.map((each) => ({ name: nameOf(each.variable), ...each })) };
+}
+
+/** One agent of a manifest: its entry in the action's `deployments`, its row, why it failed. */
+export interface AgentRow {
+  key: string;
+  entry?: DeploymentEntry;
+  row: Row;
+  error?: string;
+}
+
+/** A manifest: every agent in its order, whether all are live, whether those checked answered. */
+export interface ManifestRows {
+  agents: readonly AgentRow[];
+  live: boolean;
+  healthy: boolean | null;
+}
+
+/**
+ * The `--json` object of a manifest: each agent's object by key (every field
+ * of the action's entry, so that the same `jq` reads both, then its row and
+ * `error`), `live`, `healthy`, and `error` when the run failed.
+ */
+export function keyedJson(manifest: ManifestRows, error?: string): Record<string, unknown> {
+  const deployments = manifest.agents.map(({ key, entry, row, error: failure }) => [
+    key,
+    { ...entry, ...outputsJson(row, failure) },
+  ]);
+  return {
+    deployments: Object.fromEntries(deployments),
+    live: manifest.live,
+    healthy: manifest.healthy,
+    ...(error === undefined ? {} : { error }),
+  };
+}
+
+/** The output each of an agent's variables holds, by the end of the variable's name. */
+const AGENT_PARTS = { ID: 'deployment-id', URL: 'url', STATUS: 'status', LIVE: 'live' } as const;
+
+/** An agent's variable: `DEPLOYMENT_AGENT_` + its key upper-cased, `-` as `_`, + what it holds. */
+export function agentVariable(key: string, part: keyof typeof AGENT_PARTS): string {
+  return `DEPLOYMENT_AGENT_${environmentName(key)}_${part}`;
+}
+
+/**
+ * The report of a manifest, in the order variables are kept when GitLab's
+ * limit cuts: `DEPLOYMENT_LIVE` (and `DEPLOYMENT_HEALTHY` when an agent was
+ * checked), then each agent's id and URL, then each agent's status and
+ * whether it is live (agents in the manifest's order; `false` until its run
+ * says otherwise); each variable left out with why.
+ */
+export function keyedDotenv(
+  manifest: ManifestRows,
+  maxKeys: number,
+): { text: string; skipped: DotenvLeftOut[] } {
+  const variables = (parts: readonly (keyof typeof AGENT_PARTS)[]) =>
+    manifest.agents.flatMap(({ key, row }) =>
+      parts.map((part): [string, string] => [
+        agentVariable(key, part),
+        part === 'LIVE' ? String(row.live === true) : dotenvValue(row[AGENT_PARTS[part]]),
+      ]),
+    );
+  const healthy: [string, string][] =
+    manifest.healthy === null ? [] : [['DEPLOYMENT_HEALTHY', String(manifest.healthy)]];
+  return dotenvReport(
+    [
+      ['DEPLOYMENT_LIVE', String(manifest.live)],
+      ...healthy,
+      ...variables(['ID', 'URL']),
+      ...variables(['STATUS', 'LIVE']),
+    ],
+    maxKeys,
+  );
 }

@@ -1,28 +1,35 @@
 /**
- * What a plan of several agents writes for machines outside GitHub, from
- * each agent's plan: one `--json` object whose `plans` is the plan step's
- * `plans` (each agent's plan by key, `error` when its plan fails), with the
- * manifest's `action` and `changes` (the total); and a dotenv report of the
- * manifest's `DEPLOYMENT_PLAN_ACTION` and `DEPLOYMENT_CHANGES`, then each
- * agent's id and status (a plan has no URL and no liveness), the most
- * useful first, so that GitLab's limit on the number of variables cuts the
- * least useful. A plan of one deployment writes its outputs (outputs.ts).
+ * What a plan writes for machines outside GitHub, from its verdicts: one
+ * row a deployment (`planEntry`), flat for a plan of one (`planRow`: the
+ * outputs of outputs.ts), or keyed for a manifest: one `--json` object
+ * whose `plans` is the plan step's `plans` (each agent's plan by key,
+ * `error` when its plan fails), with the manifest's `action` and `changes`
+ * (the total); and a dotenv report of the manifest's
+ * `DEPLOYMENT_PLAN_ACTION` and `DEPLOYMENT_CHANGES`, then each agent's id
+ * and status (a plan has no URL and no liveness), the most useful first, so
+ * that GitLab's limit on the number of variables cuts the least useful.
  */
-import { plansByKey } from '../run/decisions/plan-outputs.js';
+import { keyedPlanOutputs, planEntry, plansByKey } from '../run/decisions/plan-outputs.js';
+import type { PlanReport } from '../run/ports/progress.js';
 import type { AgentPlanPart } from '../run/ports/summaries.js';
-import { agentVariable } from './agents-outputs.js';
 import { dotenvReport, type DotenvLeftOut } from './dotenv.js';
-import { dotenvName, type OutputTexts } from './outputs.js';
+import { agentVariable, dotenvName, type Row } from './outputs.js';
+
+/** A plan of one deployment as its outputs' values: `changes` as text, as the action's output. */
+export function planRow({ verdict, dashboardUrl }: PlanReport): Row {
+  const entry = planEntry(verdict, dashboardUrl);
+  return { ...entry, changes: String(entry.changes) };
+}
 
 /** The `--json` object: the manifest's `action` and `changes`, `plans` by key, `error` when it failed. */
 export function plansJson(
-  outputs: OutputTexts,
   plans: readonly AgentPlanPart[],
   error?: string,
 ): Record<string, unknown> {
+  const { action, changes } = keyedPlanOutputs(plans);
   return {
-    action: outputs.action ?? '',
-    changes: outputs.changes ?? '',
+    action: action ?? '',
+    changes: changes ?? '',
     plans: plansByKey(plans),
     ...(error === undefined ? {} : { error }),
   };
@@ -35,18 +42,18 @@ export function plansJson(
  * manifest's order); no empty value; each variable left out with why.
  */
 export function plansDotenv(
-  outputs: OutputTexts,
   plans: readonly AgentPlanPart[],
   maxKeys: number,
 ): { text: string; skipped: DotenvLeftOut[] } {
+  const { action, changes } = keyedPlanOutputs(plans);
   const each = (part: 'ID' | 'STATUS', field: 'id' | 'status') =>
     plans.map(({ key, summary }): [string, string] => [
       agentVariable(key, part),
       summary?.verdict.deployment?.[field] ?? '',
     ]);
   const variables: [string, string][] = [
-    [dotenvName('action'), outputs.action ?? ''],
-    [dotenvName('changes'), outputs.changes ?? ''],
+    [dotenvName('action'), action ?? ''],
+    [dotenvName('changes'), changes ?? ''],
     ...each('ID', 'id'),
     ...each('STATUS', 'status'),
   ];

@@ -14,11 +14,11 @@ import type { RunEvent } from '../../src/run/ports/events.ts';
 const OUTPUTS = {
   'deployment-id': 'dep-1',
   status: 'READY',
-  created: 'false',
-  live: 'true',
+  created: false,
+  live: true,
   'commit-sha': '',
-  drift: '[{"field":"secrets.A","wanted":"***","live":"***"}]',
-  deployment: '{"id":"dep-1","secrets":[{"name":"A","value":"***"}]}',
+  drift: [{ field: 'secrets.A', wanted: '***', live: '***' }],
+  deployment: { id: 'dep-1', secrets: [{ name: 'A', value: '***' }] },
   'repo-url': 'https://github.com/acme/agent',
   'github-deployment-id': '77',
 };

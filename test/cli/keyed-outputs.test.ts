@@ -1,32 +1,38 @@
 /**
- * What a deploy of several agents writes for machines (src/cli/agents-outputs.ts):
+ * What a deploy of several agents writes for machines (src/cli/outputs.ts):
  * --json keyed by agent, each agent's own object; the dotenv report's order,
  * which decides what GitLab's limit on the number of variables cuts first.
  */
 import { describe, expect, it } from 'vitest';
-import { agentsDotenv, agentsJson, agentVariable } from '../../src/cli/agents-outputs.ts';
+import { agentVariable, keyedDotenv, keyedJson } from '../../src/cli/outputs.ts';
 import { OutputsSeen } from '../../src/cli/outputs-seen.ts';
 import { agentEntry, agentsOutputs } from '../../src/run/decisions/agents-report.ts';
 import type { DeploymentEntry } from '../../src/run/ports/findings.ts';
 import type { DeploySummary } from '../../src/run/ports/summaries.ts';
+import { aDeployment } from '../support/fixtures.ts';
 
 const agent = (key: string, extra: Record<string, string> = {}) => ({
   key,
-  outputs: {
+  row: {
     'deployment-id': `id-${key}`,
     status: 'READY',
-    live: 'true',
+    live: true,
     url: `https://${key}.example`,
-    drift: '[]',
+    drift: [],
     ...extra,
   },
 });
 
 /** An agent's deployment, live, whose health check answered (`'true'`, `'false'`) or was not made (`''`). */
 function checked(name: string, healthy: string): DeploySummary {
+  const deployment = { ...aDeployment({ name }), id: `id-${name}` };
+  const { source, source_config, source_revision_config } = deployment;
+  const request = { name, source, source_config, source_revision_config, secrets: [] };
   return {
     kind: 'deploy',
     spec: { name, source: 'codehost', dryRun: false },
+    result: { created: false, deployment, request },
+    deployment,
     liveness: {
       live: true,
       ...(healthy === '' ? {} : { health: { ok: healthy === 'true', status: 200 } }),
@@ -36,9 +42,9 @@ function checked(name: string, healthy: string): DeploySummary {
 
 describe('the outputs of several agents', () => {
   it("keys --json by agent, each the agent's own object, error for a failed one", () => {
-    const json = agentsJson(
+    const json = keyedJson(
       {
-        agents: [agent('support'), { key: 'broken', outputs: {}, error: 'no' }],
+        agents: [agent('support'), { key: 'broken', row: {}, error: 'no' }],
         live: false,
         healthy: null,
       },
@@ -66,7 +72,7 @@ describe('the outputs of several agents', () => {
   });
 
   it('writes DEPLOYMENT_LIVE, then ids and URLs, then statuses and lives; an unsafe value left out', () => {
-    const { text, skipped } = agentsDotenv(
+    const { text, skipped } = keyedDotenv(
       {
         agents: [agent('a'), agent('b-2', { url: 'https://x/$TOKEN' })],
         live: true,
@@ -92,7 +98,7 @@ describe('the outputs of several agents', () => {
 
   it('cuts past the limit, statuses and lives first, one entry each', () => {
     const agents = ['a', 'b', 'c', 'd', 'e'].map((key) => agent(key));
-    const { text, skipped } = agentsDotenv({ agents, live: true, healthy: null }, 12);
+    const { text, skipped } = keyedDotenv({ agents, live: true, healthy: null }, 12);
     expect(text.trim().split('\n')).toHaveLength(12);
     expect(text).toContain('DEPLOYMENT_AGENT_E_URL=');
     expect(text).toContain('DEPLOYMENT_AGENT_A_STATUS=');
@@ -104,7 +110,7 @@ describe('the outputs of several agents', () => {
       ]),
     ]);
     expect(skipped[0]?.reason).toMatch(/at most 12 variables/);
-    expect(agentsDotenv({ agents, live: true, healthy: null }, 21).skipped).toEqual([]);
+    expect(keyedDotenv({ agents, live: true, healthy: null }, 21).skipped).toEqual([]);
   });
 
   it('says whether every agent checked answered its health check, second, when one was checked', async () => {
@@ -114,11 +120,11 @@ describe('the outputs of several agents', () => {
       const seen = new OutputsSeen();
       const entries = new Map<string, DeploymentEntry>();
       for (const [key, value] of Object.entries(healthy)) {
-        const outputs = { ...agent(key).outputs, healthy: value };
-        entries.set(key, agentEntry(key, checked(key, value)));
-        await seen.view({ kind: 'outputs', outputs, agent: key });
+        const deployment = checked(key, value);
+        entries.set(key, agentEntry(key, deployment));
+        await seen.view({ kind: 'outputs', outputs: {}, deployment, agent: key });
       }
-      await seen.view({ kind: 'outputs', outputs: agentsOutputs(entries) });
+      await seen.view({ kind: 'outputs', outputs: agentsOutputs(entries), entries });
       return { json: seen.json(), lines: seen.dotenv(20).text.split('\n').slice(0, 2) };
     };
     const oneDidNot = await reported({ a: 'true', b: 'false', c: '' });
