@@ -10,10 +10,12 @@
  * work that grows with the number of agents.
  */
 import type { AgentsRequest } from '../inputs/agents-request.js';
+import { agentsOutputs } from '../run/decisions/agents-report.js';
 import type { EventView } from '../run/ports/events.js';
+import type { DeploymentEntry } from '../run/ports/findings.js';
 import { agentsBudgetMs } from './client/budget.js';
 import { AgentsReport } from './features/agents-report.js';
-import { withRecordIds, type ManifestOnGitHub } from './features/agents-records.js';
+import type { ManifestOnGitHub } from './features/deployment-record.js';
 import { CommitOrders } from './features/commit-order.js';
 import { DeployReport } from './features/deploy-report.js';
 import {
@@ -26,7 +28,7 @@ import {
 } from './hooks.js';
 import type { GitHubSettings } from './inputs.js';
 
-export type { AgentOnGitHub, ManifestOnGitHub } from './features/agents-records.js';
+export type { AgentOnGitHub, ManifestOnGitHub } from './features/deployment-record.js';
 
 /** What the step would write on GitHub, for the notice of a token that is empty. */
 function wanted(
@@ -60,6 +62,28 @@ function reportView(report: () => DeployReport | AgentsReport): EventView {
     else if (event.kind === 'finished') made.finished(agent, event.report);
     else if (event.kind === 'agent_over') return made.over(agent, event.failure);
   };
+}
+
+/**
+ * The manifest's outputs with each agent's `github-deployment-id` in `deployments` (the id of
+ * the record covering it), rendered again from the deployments' entries; the rest as it is.
+ */
+export function withRecordIds(
+  outputs: Readonly<Partial<Record<string, string>>>,
+  entries: ReadonlyMap<string, DeploymentEntry> | undefined,
+  ids: ReadonlyMap<string, number>,
+): Readonly<Partial<Record<string, string>>> {
+  const shown = outputs.deployments;
+  if (shown === undefined || shown === '' || entries === undefined || ids.size === 0) {
+    return outputs;
+  }
+  const recorded = new Map(
+    [...entries].map(([key, entry]) => {
+      const id = ids.get(key);
+      return [key, id === undefined ? entry : { ...entry, 'github-deployment-id': String(id) }];
+    }),
+  );
+  return { ...outputs, deployments: agentsOutputs(recorded).deployments };
 }
 
 /** The hooks of a deploy: of one deployment, or, given its manifest, of every agent. */

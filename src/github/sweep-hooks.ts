@@ -26,7 +26,7 @@ import type {
 } from '../run/ports/progress.js';
 import type { GitHubApi } from './client/api.js';
 import { carriesManifestMarker } from './features/agents-comment.js';
-import type { ManifestOnGitHub } from './features/agents-records.js';
+import type { ManifestOnGitHub } from './features/deployment-record.js';
 import type { GitHubRunContext } from './features/context.js';
 import { PullRequestComment } from './features/pr-comment.js';
 import { eachRetired, retireManifest, retirePreview } from './features/retirement.js';

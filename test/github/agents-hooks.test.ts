@@ -10,7 +10,7 @@ import { agentEntry, agentsOutputs } from '../../src/run/decisions/agents-report
 import * as prettier from 'prettier';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { deployHooks } from '../../src/github/deploy-hooks.ts';
-import type { ManifestOnGitHub } from '../../src/github/features/agents-records.ts';
+import type { ManifestOnGitHub } from '../../src/github/features/deployment-record.ts';
 import { agentsBudgetMs } from '../../src/github/client/budget.ts';
 import type { GitHubRunContext } from '../../src/github/features/context.ts';
 import type { GitHubHooks, HookDependencies } from '../../src/github/hooks.ts';

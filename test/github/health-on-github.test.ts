@@ -5,13 +5,13 @@
  */
 import { describe, expect, it } from 'vitest';
 import { agentsCommentBody, listedAgents } from '../../src/github/features/agents-comment.ts';
-import type { ManifestOnGitHub } from '../../src/github/features/agents-records.ts';
-import { sharedStatus } from '../../src/github/features/agents-records.ts';
 import { commentBody, type CommentReport } from '../../src/github/features/comment.ts';
 import {
   DESCRIPTION_LIMIT,
   description,
   finalStatus,
+  sharedStatus,
+  type ManifestOnGitHub,
 } from '../../src/github/features/deployment-record.ts';
 import type { HealthSeen } from '../../src/run/ports/findings.ts';
 import type { RunReport } from '../../src/run/ports/progress.ts';

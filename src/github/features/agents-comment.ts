@@ -11,7 +11,7 @@
 import { markdownCode, markdownLink, markdownText } from '../../common/github-text.js';
 import { shortSha } from '../../common/text.js';
 import type { RunReport } from '../../run/ports/progress.js';
-import type { AgentOnGitHub, ManifestOnGitHub } from './agents-records.js';
+import type { AgentOnGitHub, ManifestOnGitHub } from './deployment-record.js';
 import { encodeName, healthCell, rowsWithin, type BodyText } from './comment.js';
 
 /** What the comment knows of one agent: its last report, its failure, whether it is over. */

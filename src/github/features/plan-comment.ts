@@ -22,7 +22,7 @@ import { changesLines, verdictLines } from './plan-verdict.js';
 import { withRunUrl, type GitHubRunContext } from './context.js';
 import type { PullRequestComment } from './pr-comment.js';
 import { listedAgents } from './agents-comment.js';
-import type { ManifestOnGitHub } from './agents-records.js';
+import type { ManifestOnGitHub } from './deployment-record.js';
 
 type Redact = (text: string) => string;
 

@@ -17,7 +17,7 @@ import type {
   RetireReport,
 } from '../../run/ports/progress.js';
 import { listedAgents, manifestIdentity, manifestMarker } from './agents-comment.js';
-import type { ManifestOnGitHub } from './agents-records.js';
+import type { ManifestOnGitHub } from './deployment-record.js';
 import { marker, rowsWithin } from './comment.js';
 
 export interface RetiredComment extends RetireReport {
