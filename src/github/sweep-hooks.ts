@@ -25,7 +25,7 @@ import type {
   Retirement,
 } from '../run/ports/progress.js';
 import type { GitHubApi } from './client/api.js';
-import { carriesManifestMarker } from './features/agents-comment.js';
+import { carriesManifestMarker } from './features/comment-marker.js';
 import type { ManifestOnGitHub } from './features/deployment-record.js';
 import type { GitHubRunContext } from './features/context.js';
 import { PullRequestComment } from './features/pr-comment.js';

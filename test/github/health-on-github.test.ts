@@ -4,8 +4,12 @@
  * deployment status's description, within its limit.
  */
 import { describe, expect, it } from 'vitest';
-import { agentsCommentBody, listedAgents } from '../../src/github/features/agents-comment.ts';
-import { commentBody, type CommentReport } from '../../src/github/features/comment.ts';
+import { listedAgents } from '../../src/github/features/comment-marker.ts';
+import {
+  agentsCommentBody,
+  commentBody,
+  type CommentReport,
+} from '../../src/github/features/comment.ts';
 import {
   DESCRIPTION_LIMIT,
   description,

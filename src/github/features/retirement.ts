@@ -13,7 +13,7 @@ import type { GitHubApi } from '../client/api.js';
 import type { Repo } from '../client/requests.js';
 import type { Logger } from '../../common/runtime.js';
 import type { AgentRetireReport, RetireReport, Retirement } from '../../run/ports/progress.js';
-import { manifestIdentity } from './agents-comment.js';
+import { manifestIdentity } from './comment-marker.js';
 import {
   description,
   environmentOf,
