@@ -9,8 +9,7 @@
  * `run()` is where GitHub's `@github/local-action` looks for it
  * (`npx local-action . src/main.ts .env`); src/index.ts runs it.
  */
-import { agentsDeployHooks, manifestOnGitHub } from './github/agents-deploy-hooks.js';
-import { deployHooks } from './github/deploy-hooks.js';
+import { deployHooks, manifestOnGitHub } from './github/deploy-hooks.js';
 import { GITHUB_INPUTS, gitHubSettings } from './github/inputs.js';
 import { runStep } from './github/step.js';
 import { buildDeploySpec } from './inputs/build-deploy-spec.js';
@@ -37,7 +36,7 @@ export function run(): Promise<void> {
         ? pipeline(asked.spec, step.io(deployHooks(settings)))
         : deployAgents(
             asked.agents,
-            step.io(agentsDeployHooks(settings, manifestOnGitHub(asked.agents))),
+            step.io(deployHooks(settings, manifestOnGitHub(asked.agents))),
           ),
   });
 }

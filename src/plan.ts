@@ -8,7 +8,7 @@
  * `run()` is what `@github/local-action` calls (`npx --yes @github/local-action plan ../src/plan.ts .env`);
  * src/index.ts runs it when the runner starts dist/plan.js.
  */
-import { manifestOnGitHub } from './github/agents-deploy-hooks.js';
+import { manifestOnGitHub } from './github/deploy-hooks.js';
 import { GITHUB_INPUTS } from './github/inputs.js';
 import { planHooks } from './github/plan-hooks.js';
 import { runStep } from './github/step.js';

@@ -1,9 +1,21 @@
 /**
- * The deploy step's GitHub hooks (src/main.ts): its deployment record and
- * preview comment, as a view of its `deployed` and `finished` events, and
- * the commit order, whenever there is a token and a repository.
+ * The deploy step's GitHub hooks (src/main.ts): the deployment records and
+ * the pull request comment, as a view of the run's events, and the commit
+ * order, whenever there is a token and a repository. A deploy of one
+ * deployment (flat) has one record and the preview's comment, from its
+ * `deployed` and `finished` events; a manifest's (keyed), the records of its
+ * environments and its one comment, from each agent's `deployed`,
+ * `finished` and `agent_over` and the manifest's `agents_over`, each agent's
+ * record id in the `deployments` output, and one budget for all of GitHub's
+ * work that grows with the number of agents.
  */
+import type { AgentsRequest } from '../inputs/agents-request.js';
+import { agentsOutputs } from '../run/decisions/agents-report.js';
 import type { EventView } from '../run/ports/events.js';
+import type { DeploymentEntry } from '../run/ports/findings.js';
+import { agentsBudgetMs } from './client/budget.js';
+import { AgentsReport } from './features/agents-report.js';
+import type { ManifestOnGitHub } from './features/deployment-record.js';
 import { CommitOrders } from './features/commit-order.js';
 import { DeployReport } from './features/deploy-report.js';
 import {
@@ -16,38 +28,115 @@ import {
 } from './hooks.js';
 import type { GitHubSettings } from './inputs.js';
 
-export function deployHooks(settings: GitHubSettings): MakeHooks {
-  return (context, dependencies) => {
-    const { logger } = dependencies;
+export type { AgentOnGitHub, ManifestOnGitHub } from './features/deployment-record.js';
+
+/** What the step would write on GitHub, for the notice of a token that is empty. */
+function wanted(
+  settings: GitHubSettings,
+  manifest: ManifestOnGitHub | undefined,
+  pullRequest: number | undefined,
+): (string | undefined)[] {
+  const records =
+    manifest === undefined
+      ? settings.environment !== ''
+      : manifest.agents.some((agent) => (agent.environment ?? settings.environment) !== '');
+  const what = manifest === undefined ? 'record' : 'records';
+  return [
+    records ? `the GitHub deployment ${what}` : undefined,
+    settings.comment && pullRequest !== undefined ? 'the pull request comment' : undefined,
+  ];
+}
+
+/** The view of the run's events by the deploy's report: of one deployment, or of every agent. */
+function reportView(report: () => DeployReport | AgentsReport): EventView {
+  return (event) => {
+    const { kind, agent } = event;
+    if (!['deployed', 'finished', 'agent_over', 'agents_over'].includes(kind)) return;
+    const made = report();
+    if (made instanceof DeployReport) {
+      if (event.kind === 'deployed') made.deployed(event.report);
+      else if (event.kind === 'finished') return made.finished(event.report);
+    } else if (event.kind === 'agents_over') return made.allOver();
+    else if (agent === undefined) return;
+    else if (event.kind === 'deployed') made.deployed(agent, event.report);
+    else if (event.kind === 'finished') made.finished(agent, event.report);
+    else if (event.kind === 'agent_over') return made.over(agent, event.failure);
+  };
+}
+
+/**
+ * The manifest's outputs with each agent's `github-deployment-id` in `deployments` (the id of
+ * the record covering it), rendered again from the deployments' entries; the rest as it is.
+ */
+export function withRecordIds(
+  outputs: Readonly<Partial<Record<string, string>>>,
+  entries: ReadonlyMap<string, DeploymentEntry> | undefined,
+  ids: ReadonlyMap<string, number>,
+): Readonly<Partial<Record<string, string>>> {
+  const shown = outputs.deployments;
+  if (shown === undefined || shown === '' || entries === undefined || ids.size === 0) {
+    return outputs;
+  }
+  const recorded = new Map(
+    [...entries].map(([key, entry]) => {
+      const id = ids.get(key);
+      return [key, id === undefined ? entry : { ...entry, 'github-deployment-id': String(id) }];
+    }),
+  );
+  return { ...outputs, deployments: agentsOutputs(recorded).deployments };
+}
+
+/** The hooks of a deploy: of one deployment, or, given its manifest, of every agent. */
+export function deployHooks(settings: GitHubSettings, manifest?: ManifestOnGitHub): MakeHooks {
+  return (context, given) => {
+    const { logger } = given;
+    const dependencies =
+      manifest === undefined
+        ? given
+        : { ...given, budgetMs: agentsBudgetMs(manifest.agents.length, given.budgetMs) };
     commentOffPullRequest(settings.comment, context, logger);
-    const wanted = [
-      settings.environment === '' ? undefined : 'the GitHub deployment record',
-      settings.comment && context?.pullRequest !== undefined
-        ? 'the pull request comment'
-        : undefined,
-    ];
-    const at = reachable(settings.token, context, logger, wanted);
+    const asked = wanted(settings, manifest, context?.pullRequest);
+    const at = reachable(settings.token, context, logger, asked);
     if (at === undefined) return { api: undefined };
     const made = new Lazy(() => {
       const api = gitHubApi(settings.token, at, dependencies);
-      return {
-        api,
-        report: new DeployReport(api, at, settings, dependencies),
-        orders: new CommitOrders(api),
-      };
+      const report =
+        manifest === undefined
+          ? new DeployReport(api, at, settings, dependencies)
+          : new AgentsReport(api, at, manifest, settings, {
+              logger,
+              redact: dependencies.redact,
+              onRecorded: () => dependencies.refreshOutputs?.(),
+            });
+      return { api, report, orders: new CommitOrders(api) };
     });
-    const view: EventView = (event) => {
-      if (event.kind === 'deployed') made.value.report.deployed(event.report);
-      else if (event.kind === 'finished') return made.value.report.finished(event.report);
-    };
     const hooks: GitHubHooks = {
       get api() {
         return made.made?.api;
       },
       commitOrder: (repository, target, latest) =>
         made.value.orders.ask(repository, target, latest),
+      outputs: (outputs, entries) => {
+        const report = made.made?.report;
+        if (!(report instanceof AgentsReport)) return outputs;
+        return withRecordIds(outputs, entries, report.recordIds);
+      },
     };
-    if (wanted.some((what) => what !== undefined)) hooks.view = view;
+    if (asked.some((what) => what !== undefined)) hooks.view = reportView(() => made.value.report);
     return hooks;
+  };
+}
+
+/** What GitHub is told of the manifest the inputs ask for: each agent's names and own environment. */
+export function manifestOnGitHub(request: AgentsRequest): ManifestOnGitHub {
+  return {
+    source: request.source,
+    ...(request.nameTemplate === undefined ? {} : { nameTemplate: request.nameTemplate }),
+    agents: request.agents.map(({ key, name, spec, environment }) => ({
+      key,
+      name,
+      deploymentName: spec.name,
+      ...(environment === undefined ? {} : { environment }),
+    })),
   };
 }

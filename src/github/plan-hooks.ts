@@ -10,7 +10,7 @@
  */
 import type { PlanNotMade, PlanReport } from '../run/ports/progress.js';
 import { agentsBudgetMs } from './client/budget.js';
-import type { ManifestOnGitHub } from './features/agents-records.js';
+import type { ManifestOnGitHub } from './features/deployment-record.js';
 import {
   carriesKeyedPlanMarker,
   carriesPlanMarker,

@@ -8,9 +8,8 @@
  */
 import type { RetireRequest } from '../inputs/retire-inputs.js';
 import { agentsBudgetMs } from './client/budget.js';
-import { carriesManifestMarker } from './features/agents-comment.js';
-import { carriesMarker } from './features/comment.js';
-import type { ManifestOnGitHub } from './features/agents-records.js';
+import { carriesManifestMarker, carriesMarker } from './features/comment-marker.js';
+import type { ManifestOnGitHub } from './features/deployment-record.js';
 import type { GitHubRunContext } from './features/context.js';
 import { PullRequestComment } from './features/pr-comment.js';
 import { eachRetired, retireManifest, retirePreview } from './features/retirement.js';

@@ -25,8 +25,8 @@ import type {
   Retirement,
 } from '../run/ports/progress.js';
 import type { GitHubApi } from './client/api.js';
-import { carriesManifestMarker } from './features/agents-comment.js';
-import type { ManifestOnGitHub } from './features/agents-records.js';
+import { carriesManifestMarker } from './features/comment-marker.js';
+import type { ManifestOnGitHub } from './features/deployment-record.js';
 import type { GitHubRunContext } from './features/context.js';
 import { PullRequestComment } from './features/pr-comment.js';
 import { eachRetired, retireManifest, retirePreview } from './features/retirement.js';

@@ -9,8 +9,8 @@
 import { agentEntry, agentsOutputs } from '../../src/run/decisions/agents-report.ts';
 import * as prettier from 'prettier';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { agentsDeployHooks } from '../../src/github/agents-deploy-hooks.ts';
-import type { ManifestOnGitHub } from '../../src/github/features/agents-records.ts';
+import { deployHooks } from '../../src/github/deploy-hooks.ts';
+import type { ManifestOnGitHub } from '../../src/github/features/deployment-record.ts';
 import { agentsBudgetMs } from '../../src/github/client/budget.ts';
 import type { GitHubRunContext } from '../../src/github/features/context.ts';
 import type { GitHubHooks, HookDependencies } from '../../src/github/hooks.ts';
@@ -94,16 +94,16 @@ function make(
   dependencies: Partial<HookDependencies> = {},
 ): Made {
   const made: Made = { hooks: { api: undefined }, refreshed: 0 };
-  made.hooks = agentsDeployHooks(
-    { token: TOKEN, environment: '', comment: true, ...settings },
-    manifest,
-  )(context(), {
-    logger,
-    clock: systemClock,
-    redact: (text) => text,
-    refreshOutputs: () => (made.refreshed += 1),
-    ...dependencies,
-  });
+  made.hooks = deployHooks({ token: TOKEN, environment: '', comment: true, ...settings }, manifest)(
+    context(),
+    {
+      logger,
+      clock: systemClock,
+      redact: (text) => text,
+      refreshOutputs: () => (made.refreshed += 1),
+      ...dependencies,
+    },
+  );
   return made;
 }
 

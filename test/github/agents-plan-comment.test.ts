@@ -15,9 +15,8 @@ import {
   planMarker,
   type AgentPlanState,
 } from '../../src/github/features/plan-comment.ts';
-import { manifestMarker } from '../../src/github/features/agents-comment.ts';
-import type { ManifestOnGitHub } from '../../src/github/features/agents-records.ts';
-import { COMMENT_LIMIT } from '../../src/github/features/comment.ts';
+import type { ManifestOnGitHub } from '../../src/github/features/deployment-record.ts';
+import { COMMENT_LIMIT, manifestMarker } from '../../src/github/features/comment-marker.ts';
 import { systemClock, type Logger } from '../../src/common/runtime.ts';
 import type { RunEvent } from '../../src/run/ports/events.ts';
 import type { PlanReport } from '../../src/run/ports/progress.ts';

@@ -7,8 +7,8 @@
  * never a claim that anything was deleted or stopped.
  */
 import { describe, expect, it } from 'vitest';
-import { carriesManifestMarker } from '../../src/github/features/agents-comment.ts';
-import type { ManifestOnGitHub } from '../../src/github/features/agents-records.ts';
+import { carriesManifestMarker } from '../../src/github/features/comment-marker.ts';
+import type { ManifestOnGitHub } from '../../src/github/features/deployment-record.ts';
 import { retiredManifestBody } from '../../src/github/features/retire-comment.ts';
 import { aDeployment } from '../support/fixtures.ts';
 import { whatAReaderSees } from '../support/github-render.ts';

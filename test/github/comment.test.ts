@@ -6,15 +6,14 @@
 import * as prettier from 'prettier';
 import { describe, expect, it } from 'vitest';
 import { markdownText } from '../../src/common/github-text.ts';
+import { commentBody, type CommentReport } from '../../src/github/features/comment.ts';
 import {
   COMMENT_LIMIT,
   carriesMarker,
-  commentBody,
   encodeName,
   isOwnComment,
   marker,
-  type CommentReport,
-} from '../../src/github/features/comment.ts';
+} from '../../src/github/features/comment-marker.ts';
 
 interface Node {
   type: string;

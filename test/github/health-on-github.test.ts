@@ -4,14 +4,18 @@
  * deployment status's description, within its limit.
  */
 import { describe, expect, it } from 'vitest';
-import { agentsCommentBody, listedAgents } from '../../src/github/features/agents-comment.ts';
-import type { ManifestOnGitHub } from '../../src/github/features/agents-records.ts';
-import { sharedStatus } from '../../src/github/features/agents-records.ts';
-import { commentBody, type CommentReport } from '../../src/github/features/comment.ts';
+import { listedAgents } from '../../src/github/features/comment-marker.ts';
+import {
+  agentsCommentBody,
+  commentBody,
+  type CommentReport,
+} from '../../src/github/features/comment.ts';
 import {
   DESCRIPTION_LIMIT,
   description,
   finalStatus,
+  sharedStatus,
+  type ManifestOnGitHub,
 } from '../../src/github/features/deployment-record.ts';
 import type { HealthSeen } from '../../src/run/ports/findings.ts';
 import type { RunReport } from '../../src/run/ports/progress.ts';

@@ -6,7 +6,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { DEFAULT_LIMITS } from '../../src/github/client/calls.ts';
 import { RUN_BUDGET_MS } from '../../src/github/client/budget.ts';
-import { marker } from '../../src/github/features/comment.ts';
+import { marker } from '../../src/github/features/comment-marker.ts';
 import type { RunReport } from '../../src/run/ports/progress.ts';
 import type { GitHubRunContext } from '../../src/github/features/context.ts';
 import { CommitOrders } from '../../src/github/features/commit-order.ts';

@@ -3,7 +3,7 @@
  * its own marker, service text as text, a long list folded and cut under GitHub's limit.
  */
 import { describe, expect, it } from 'vitest';
-import { COMMENT_LIMIT, carriesMarker } from '../../src/github/features/comment.ts';
+import { COMMENT_LIMIT, carriesMarker } from '../../src/github/features/comment-marker.ts';
 import {
   carriesPlanMarker,
   planCommentBody,

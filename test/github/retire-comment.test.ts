@@ -4,7 +4,7 @@
  * claim that it was deleted or stopped.
  */
 import { describe, expect, it } from 'vitest';
-import { carriesMarker } from '../../src/github/features/comment.ts';
+import { carriesMarker } from '../../src/github/features/comment-marker.ts';
 import { carriesPlanMarker } from '../../src/github/features/plan-comment.ts';
 import {
   retiredCommentBody,

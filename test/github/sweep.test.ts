@@ -8,7 +8,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ActionError } from '../../src/common/errors.ts';
 import { systemClock, type Logger } from '../../src/common/runtime.ts';
-import { marker } from '../../src/github/features/comment.ts';
+import { marker } from '../../src/github/features/comment-marker.ts';
 import type { GitHubSettings } from '../../src/github/inputs.ts';
 import type { GitHubHooks, HookDependencies } from '../../src/github/hooks.ts';
 import { retireHooks } from '../../src/github/retire-hooks.ts';

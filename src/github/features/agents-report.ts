@@ -1,7 +1,7 @@
 /**
  * What a manifest's deploy tells GitHub, as its agents go: the records of
- * its environments (agents-records.ts) and its one pull request comment
- * (agents-comment.ts), at most two writes of it for the whole step: one once
+ * its environments (deployment-record.ts) and its one pull request comment
+ * (comment.ts), at most two writes of it for the whole step: one once
  * every agent is deployed or over, one when all are over. Every write waits
  * for the one before it (no burst of writes at once, under GitHub's
  * secondary rate limits). Advisory: it warns, it never throws, and its time
@@ -11,21 +11,18 @@ import type { GitHubApi } from '../client/api.js';
 import type { CallOptions } from '../client/calls.js';
 import type { Logger } from '../../common/runtime.js';
 import type { RunReport } from '../../run/ports/progress.js';
+import { agentsCommentBody, type AgentState } from './comment.js';
+import { carriesManifestMarker, manifestIdentity } from './comment-marker.js';
+import type { GitHubRunContext } from './context.js';
+import { CANCEL_GRACE_MS, CANCEL_WINDOW_MS, type DeployWanted } from './deploy-report.js';
 import {
-  agentsCommentBody,
-  carriesManifestMarker,
-  manifestIdentity,
-  type AgentState,
-} from './agents-comment.js';
-import {
+  DeploymentRecord,
   recordGroups,
   SharedRecord,
   type AgentOnGitHub,
   type ManifestOnGitHub,
-} from './agents-records.js';
-import type { GitHubRunContext } from './context.js';
-import { CANCEL_GRACE_MS, CANCEL_WINDOW_MS, type DeployWanted } from './deploy-report.js';
-import { DeploymentRecord, type RecordContext } from './deployment-record.js';
+  type RecordContext,
+} from './deployment-record.js';
 import { PullRequestComment } from './pr-comment.js';
 
 export interface AgentsReportParts {

@@ -1,14 +1,28 @@
 /**
- * The preview's pull request comment: its Markdown body, written from a
- * neutral report of the run, and the hidden marker that finds it again. Text from the service is data, never Markdown (the one writer of
- * GitHub text, `common/github-text.ts`, says how), and the body stays under
- * GitHub's limit.
+ * The pull request comment's Markdown body, written from a neutral report of
+ * the run: a preview's (flat: its headline, its table, its drift) and a
+ * manifest's (keyed: a row per agent, and the rows of agents the manifest no
+ * longer holds, which run until deleted; a column says what each health check
+ * answered when some agent's was made). Text from the service is data, never
+ * Markdown (the one writer of GitHub text, `common/github-text.ts`, says how),
+ * and the body stays under GitHub's limit.
  */
 import { markdownCode, markdownLink, markdownText } from '../../common/github-text.js';
 import { plural, shortSha } from '../../common/text.js';
 import { healthWords } from '../../run/decisions/health.js';
 import type { HealthSeen } from '../../run/ports/findings.js';
 import type { RunReport, Stage } from '../../run/ports/progress.js';
+import {
+  goneRow,
+  headOf,
+  listedAgents,
+  manifestIdentity,
+  manifestMarker,
+  marker,
+  rowsWithin,
+  withHealth,
+} from './comment-marker.js';
+import type { AgentOnGitHub, ManifestOnGitHub } from './deployment-record.js';
 
 /** What the comment says: the core's report, and the workflow run's page (GitHub's own). */
 export type CommentReport = RunReport & {
@@ -16,68 +30,7 @@ export type CommentReport = RunReport & {
   runUrl?: string;
 };
 
-/** GitHub refuses a comment over 65,536 characters; the body stays well under it. */
-export const COMMENT_LIMIT = 65_536;
-export const BODY_BUDGET = 60_000;
-
-/**
- * The first of `rows` (table rows, one line each) that fit in the body's
- * budget after `usedChars` of the rest of it; the caller says how many were
- * left out.
- */
-export function rowsWithin(rows: readonly string[], usedChars: number): string[] {
-  const kept: string[] = [];
-  let used = usedChars;
-  for (const row of rows) {
-    if (used + row.length + 1 > BODY_BUDGET) break;
-    kept.push(row);
-    used += row.length + 1;
-  }
-  return kept;
-}
 const FAILURE_CHARS = 1_000;
-
-/**
- * The marker's name: every character but `A–Z a–z 0–9 _` percent-encoded
- * (UTF-8), so `-`, `>` and `!` never appear raw (no name ends the comment
- * early) and distinct names give distinct markers (the encoding is one to
- * one, and the marker's ` -->` ends it, so `app` does not match `app-b`).
- */
-export function encodeName(name: string): string {
-  let encoded = '';
-  for (const byte of new TextEncoder().encode(name)) {
-    const character = String.fromCharCode(byte);
-    encoded += /[A-Za-z0-9_]/.test(character)
-      ? character
-      : `%${byte.toString(16).toUpperCase().padStart(2, '0')}`;
-  }
-  return encoded;
-}
-
-export function marker(name: string): string {
-  return `<!-- deploy-agent:${encodeName(name)} -->`;
-}
-
-/** Whether a comment's body is this deployment's comment (the marker opens it). */
-export function carriesMarker(body: string | null | undefined, name: string): boolean {
-  return typeof body === 'string' && body.startsWith(marker(name));
-}
-
-/**
- * Whether a comment was written by the token's own identity. GraphQL's
- * `viewer` names a bot without the `[bot]` suffix that REST shows
- * (`github-actions` / `github-actions[bot]`); logins compare without case.
- */
-export function isOwnComment(
-  author: { login: string; type?: string | undefined } | null | undefined,
-  viewer: string,
-): boolean {
-  if (author === null || author === undefined) return false;
-  const login = author.login.toLowerCase();
-  const me = viewer.toLowerCase();
-  if (login === me) return true;
-  return author.type === 'Bot' && (login === `${me}[bot]` || `${login}[bot]` === me);
-}
 
 // ---- service text, written by the one GitHub-text module -----------------------------------------
 
@@ -234,4 +187,105 @@ function driftLines(report: CommentReport, { code }: BodyText, usedChars: number
     );
   }
   return lines;
+}
+
+// ---- the keyed body: a row per agent ---------------------------------------------------------
+
+/** What the comment knows of one agent: its last report, its failure, whether it is over. */
+export interface AgentState {
+  agent: AgentOnGitHub;
+  report?: RunReport;
+  failure?: string;
+  over: boolean;
+}
+
+const ROW_FAILURE_CHARS = 300;
+function commitOf(report: RunReport): string {
+  const live = report.supersededBy ?? (report.stage === 'live' ? report.liveCommit : undefined);
+  const sha = live ?? report.targetCommit;
+  if (sha === undefined) return '';
+  const code = /^[0-9a-f]{7,64}$/i.test(sha)
+    ? markdownCode(shortSha(sha).toLowerCase())
+    : markdownText(sha, 64);
+  return live === undefined ? `${code} wanted` : `${code} is live`;
+}
+
+function liveOf({ report, failure, over }: AgentState): string {
+  if (report === undefined) return failure !== undefined ? '🔴 failed' : over ? '⚪ over' : '🟡 …';
+  if (failure !== undefined && report.stage !== 'cancelled') return '🔴 failed';
+  switch (report.stage) {
+    case 'live':
+      return '🟢 live';
+    case 'failed':
+      return '🔴 failed';
+    case 'cancelled':
+      return '⚪ cancelled';
+    case 'not-live':
+      return report.never === true ? '🔴 will not run this commit' : '🟡 not live yet';
+    case 'deploying':
+      return '🟡 deploying';
+  }
+}
+
+/** One agent's row; `redact` hides secret values in the service's text first. */
+function agentRow(state: AgentState, redact: (text: string) => string, health: boolean): string {
+  const { agent, report } = state;
+  const code = (value: string | undefined) =>
+    value === undefined ? '' : markdownCode(redact(value), 100);
+  const verb = report?.created === undefined ? '' : report.created ? ' (created)' : ' (reused)';
+  const links = [
+    markdownLink('Dashboard', report?.dashboardUrl),
+    markdownLink('Open', report?.url),
+  ].filter((link) => link !== undefined);
+  const failure = state.failure ?? report?.failure;
+  const cells = [
+    markdownCode(agent.key),
+    `${markdownCode(redact(agent.deploymentName), 100)}${verb}`,
+    code(report?.status),
+    liveOf(state),
+    report === undefined ? '' : commitOf(report),
+    report === undefined ? '' : String(report.drift.length),
+    links.join(' · '),
+    failure === undefined ? '' : markdownText(redact(failure), ROW_FAILURE_CHARS),
+  ];
+  const write: BodyText = {
+    text: (value, max) => markdownText(redact(value), max),
+    code: (value, max) => markdownCode(redact(value), max),
+  };
+  const seen = report?.health;
+  const shown = health ? (seen === undefined ? '' : healthCell(seen, write)) : undefined;
+  return `| ${withHealth(cells, shown).join(' | ')} |`;
+}
+
+/** The comment's Markdown: every agent's row, then the rows of agents no longer in the manifest. */
+export function agentsCommentBody(
+  manifest: ManifestOnGitHub,
+  states: readonly AgentState[],
+  previous: string | undefined,
+  parts: { runUrl?: string; redact: (text: string) => string },
+): string {
+  const identity = manifestIdentity(manifest);
+  const current = new Set(manifest.agents.map((agent) => agent.key));
+  const gone = [...listedAgents(previous)].filter(([key]) => !current.has(key));
+  const live = states.filter((state) => state.report?.stage === 'live').length;
+  const title = markdownCode(parts.redact(identity), 200, false);
+  const health = states.some((state) => state.report?.health !== undefined);
+  const head = [
+    manifestMarker(identity),
+    `### Agents of ${title}: ${live} of ${states.length} live`,
+    '',
+    ...headOf(health),
+  ];
+  const footer = markdownLink('Workflow run', parts.runUrl);
+  const tail = footer === undefined ? [] : ['', footer];
+  const all = [
+    ...states.map((state) => agentRow(state, parts.redact, health)),
+    ...gone.map(([key, dashboard]) => goneRow(key, dashboard, health)),
+  ];
+  const rows = rowsWithin(all, head.join('\n').length + tail.join('\n').length + 200);
+  const more =
+    rows.length < all.length
+      ? ['', `…and ${all.length - rows.length} more: see the job summary.`]
+      : [];
+  return [...head, ...rows, ...more, ...tail].join('\n') + '\n';
 }

@@ -1,12 +1,20 @@
 /**
- * The GitHub deployment record of a run: one deployment in the `environment`
- * input's environment, an `in_progress` status once the service deployment is
- * found or created, and one final status when the run ends.
+ * The GitHub deployment records of a run: one deployment in each
+ * environment, an `in_progress` status once the service deployment is found
+ * or created, and one final status when the run ends. A manifest's agent's
+ * environment is its entry's, else the step's, `{agent}` standing for the
+ * agent's name; the agents whose environment is one text share one record.
+ * An agent alone in its environment is recorded as a single deploy is; a
+ * record shared by several lists every agent and its service id in its
+ * payload, starts once every one of them is found or created (or has
+ * failed: its id null), and ends when all of them are over: `success` only
+ * when every one is live. An empty environment has no record.
  */
 import type { GitHubApi } from '../client/api.js';
 import type { DeploymentState, DeploymentStatusRequest, Repo } from '../client/requests.js';
 import type { CallOptions } from '../client/calls.js';
 import { publishedOrNothing } from '../../common/address.js';
+import { AGENT_PLACEHOLDER, fillPlaceholder } from '../../common/placeholders.js';
 import { plainLine } from '../../common/github-text.js';
 import { shortSha } from '../../common/text.js';
 import { healthAnswer } from '../../run/decisions/health.js';
@@ -23,6 +31,68 @@ export interface RecordContext {
   /** A pull request's environment is transient (it goes away with the pull request). */
   transient: boolean;
   runUrl?: string;
+}
+
+/** One agent of the manifest, as GitHub shows it. */
+export interface AgentOnGitHub {
+  key: string;
+  /** The agent's name (its entry's `name`, else its key): what `{agent}` stands for. */
+  name: string;
+  deploymentName: string;
+  /** The entry's own environment, when it sets one. */
+  environment?: string;
+}
+
+/** The manifest, as GitHub shows it. */
+export interface ManifestOnGitHub {
+  /** Where the manifest was read: its path, or `inline`. */
+  source: string;
+  /** The step's `name` input when set, holding `{agent}`. */
+  nameTemplate?: string;
+  agents: readonly AgentOnGitHub[];
+}
+
+/** The agent's environment, filled: its entry's, else the step's. */
+export function environmentOf(agent: AgentOnGitHub, stepEnvironment: string): string {
+  return fillPlaceholder(agent.environment ?? stepEnvironment, AGENT_PLACEHOLDER, agent.name);
+}
+
+/** The agents by environment, in the manifest's order; none for an empty environment. */
+export function recordGroups(
+  manifest: ManifestOnGitHub,
+  stepEnvironment: string,
+): Map<string, AgentOnGitHub[]> {
+  const groups = new Map<string, AgentOnGitHub[]>();
+  for (const agent of manifest.agents) {
+    const environment = environmentOf(agent, stepEnvironment);
+    if (environment === '') continue;
+    groups.set(environment, [...(groups.get(environment) ?? []), agent]);
+  }
+  return groups;
+}
+
+/** How an agent of a shared record ended: its last report, or its failure alone. */
+export interface AgentEnd {
+  agent: AgentOnGitHub;
+  report?: RunReport;
+  failure?: string;
+}
+
+/** The shared record's final state and its description, from how each agent ended. */
+export function sharedStatus(ends: readonly AgentEnd[]): { state: DeploymentState; text: string } {
+  const states = ends.map(({ agent, report, failure }) =>
+    report === undefined
+      ? { state: 'failure' as const, text: `${agent.key}: the deploy failed: ${failure ?? ''}` }
+      : finalStatus({ ...report, name: agent.key }),
+  );
+  const live = states.filter((s) => s.state === 'success').length;
+  const count = `${live} of ${ends.length} agents live`;
+  const worst =
+    states.find((s) => s.state === 'error') ??
+    states.find((s) => s.state === 'failure') ??
+    states.find((s) => s.state === 'in_progress');
+  if (worst === undefined) return { state: 'success', text: `${count}` };
+  return { state: worst.state, text: `${count}; ${worst.text}` };
 }
 
 /** A description on one line, at most 140 characters. */
@@ -83,16 +153,68 @@ export function finalStatus(report: RunReport): { state: DeploymentState; text: 
   }
 }
 
+type Status = { state: DeploymentState; text: string };
+
+/** How a record is written: its API, where, and what hides secret values. */
+interface RecordWriter {
+  api: GitHubApi;
+  context: RecordContext;
+  redact: (text: string) => string;
+}
+
+/** Creates the deployment; its id, or undefined when it was not made. */
+async function create(
+  { api, context, redact }: RecordWriter,
+  text: string,
+  payload: Record<string, unknown>,
+  options: CallOptions,
+): Promise<number | undefined> {
+  const { repository, sha, environment, transient } = context;
+  const created = await api.createDeployment(
+    repository,
+    {
+      ref: sha,
+      environment,
+      transient_environment: transient,
+      description: description(redact(text)),
+      payload,
+    },
+    options,
+  );
+  return created.ok ? created.value : undefined;
+}
+
+/** Writes a status of the deployment `id`, with the address shown when one may be published. */
+async function writeStatus(
+  { api, context, redact }: RecordWriter,
+  id: number | undefined,
+  { state, text }: Status,
+  report: RunReport | undefined,
+  options: CallOptions,
+): Promise<void> {
+  if (id === undefined) return;
+  // The one address rule (src/common/address.ts): the deployment's own address when it may be
+  // published, else the dashboard's, else none.
+  const environmentUrl =
+    report === undefined
+      ? undefined
+      : (publishedOrNothing(report.url) ?? publishedOrNothing(report.dashboardUrl));
+  const body: DeploymentStatusRequest = {
+    state,
+    description: description(redact(text)),
+    ...(context.runUrl === undefined ? {} : { log_url: context.runUrl }),
+    ...(environmentUrl ? { environment_url: environmentUrl } : {}),
+    ...(state === 'success' ? { auto_inactive: true } : {}),
+  };
+  await api.createDeploymentStatus(context.repository, id, body, options);
+}
+
 export class DeploymentRecord {
-  readonly #api: GitHubApi;
-  readonly #context: RecordContext;
-  readonly #redact: (text: string) => string;
+  readonly #writer: RecordWriter;
   #id: number | undefined;
 
   constructor(api: GitHubApi, context: RecordContext, redact: (text: string) => string) {
-    this.#api = api;
-    this.#context = context;
-    this.#redact = redact;
+    this.#writer = { api, context, redact };
   }
 
   /** The GitHub deployment's id, once created. */
@@ -102,52 +224,56 @@ export class DeploymentRecord {
 
   /** Creates the deployment and its `in_progress` status. */
   async start(report: RunReport, options: CallOptions = {}): Promise<void> {
-    const { repository, sha, environment, transient } = this.#context;
-    const created = await this.#api.createDeployment(
-      repository,
-      {
-        ref: sha,
-        environment,
-        transient_environment: transient,
-        description: description(this.#redact(`Deployment ${report.name} (deploy-agent)`)),
-        payload: { id: report.id ?? null, name: report.name },
-      },
-      options,
-    );
-    if (!created.ok) return;
-    this.#id = created.value;
+    const payload = { id: report.id ?? null, name: report.name };
+    const text = `Deployment ${report.name} (deploy-agent)`;
+    this.#id = await create(this.#writer, text, payload, options);
     const waiting =
       report.waitingFor === undefined ? 'deploying' : `deploying (${report.waitingFor})`;
-    await this.#status(
-      { state: 'in_progress', text: `${report.name}: ${waiting}` },
-      report,
-      options,
-    );
+    const status = { state: 'in_progress' as const, text: `${report.name}: ${waiting}` };
+    await writeStatus(this.#writer, this.#id, status, report, options);
   }
 
   /** The one final status; nothing when the deployment was never created. */
   async finish(report: RunReport, options: CallOptions = {}): Promise<void> {
-    if (this.#id === undefined) return;
-    await this.#status(finalStatus(report), report, options);
+    await writeStatus(this.#writer, this.#id, finalStatus(report), report, options);
+  }
+}
+
+/** One GitHub deployment for several agents of one environment. */
+export class SharedRecord {
+  readonly #writer: RecordWriter;
+  readonly #agents: readonly AgentOnGitHub[];
+  #id: number | undefined;
+
+  constructor(
+    api: GitHubApi,
+    context: RecordContext,
+    agents: readonly AgentOnGitHub[],
+    redact: (text: string) => string,
+  ) {
+    this.#writer = { api, context, redact };
+    this.#agents = agents;
   }
 
-  async #status(
-    { state, text }: { state: DeploymentState; text: string },
-    report: RunReport,
-    options: CallOptions,
-  ): Promise<void> {
-    if (this.#id === undefined) return;
-    // The one address rule (src/common/address.ts): the deployment's own address when it may be
-    // published, else the dashboard's, else none.
-    const environmentUrl =
-      publishedOrNothing(report.url) ?? publishedOrNothing(report.dashboardUrl);
-    const body: DeploymentStatusRequest = {
-      state,
-      description: description(this.#redact(text)),
-      ...(this.#context.runUrl === undefined ? {} : { log_url: this.#context.runUrl }),
-      ...(environmentUrl ? { environment_url: environmentUrl } : {}),
-      ...(state === 'success' ? { auto_inactive: true } : {}),
-    };
-    await this.#api.createDeploymentStatus(this.#context.repository, this.#id, body, options);
+  get id(): number | undefined {
+    return this.#id;
+  }
+
+  /** Creates the deployment, listing every agent with its id (null without one), and its `in_progress` status. */
+  async start(ids: ReadonlyMap<string, string>, options: CallOptions = {}): Promise<void> {
+    const agents = this.#agents.map((agent) => ({
+      key: agent.key,
+      name: agent.deploymentName,
+      id: ids.get(agent.key) ?? null,
+    }));
+    const text = `Deployments of ${agents.length} agents (deploy-agent)`;
+    this.#id = await create(this.#writer, text, { agents }, options);
+    const status = { state: 'in_progress' as const, text: `${agents.length} agents: deploying` };
+    await writeStatus(this.#writer, this.#id, status, undefined, options);
+  }
+
+  /** The one final status, once every agent is over; nothing when never created. */
+  async finish(ends: readonly AgentEnd[], options: CallOptions = {}): Promise<void> {
+    await writeStatus(this.#writer, this.#id, sharedStatus(ends), undefined, options);
   }
 }

@@ -17,12 +17,17 @@ import { markdownCode, markdownLink, markdownText } from '../../common/github-te
 import { plural } from '../../common/text.js';
 import type { PlanNotMade, PlanReport } from '../../run/ports/progress.js';
 import { dashboardUrlOf } from '../../run/decisions/report.js';
-import { BODY_BUDGET, COMMENT_LIMIT, encodeName, rowsWithin } from './comment.js';
+import {
+  BODY_BUDGET,
+  COMMENT_LIMIT,
+  encodeName,
+  listedAgents,
+  rowsWithin,
+} from './comment-marker.js';
 import { changesLines, verdictLines } from './plan-verdict.js';
 import { withRunUrl, type GitHubRunContext } from './context.js';
 import type { PullRequestComment } from './pr-comment.js';
-import { listedAgents } from './agents-comment.js';
-import type { ManifestOnGitHub } from './agents-records.js';
+import type { ManifestOnGitHub } from './deployment-record.js';
 
 type Redact = (text: string) => string;
 

@@ -7,7 +7,7 @@ import { markdownCode, markdownText } from '../../common/github-text.js';
 import { plural } from '../../common/text.js';
 import { showValue } from '../../run/decisions/drift.js';
 import type { PlanReport } from '../../run/ports/progress.js';
-import { rowsWithin } from './comment.js';
+import { rowsWithin } from './comment-marker.js';
 
 /** More changes than this fold into a `<details>` block. */
 const FOLD_AFTER = 10;

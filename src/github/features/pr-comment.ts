@@ -10,7 +10,8 @@ import type { Repo } from '../client/requests.js';
 import type { IssueComment } from '../client/responses.js';
 import type { CallOptions } from '../client/calls.js';
 import { MAX_COMMENT_PAGES, PER_PAGE } from '../client/pages.js';
-import { carriesMarker, commentBody, isOwnComment, type CommentReport } from './comment.js';
+import { commentBody, type CommentReport } from './comment.js';
+import { carriesMarker, isOwnComment } from './comment-marker.js';
 import type { Logger } from '../../common/runtime.js';
 
 export interface CommentContext {

@@ -16,9 +16,14 @@ import type {
   RetiredDeployment,
   RetireReport,
 } from '../../run/ports/progress.js';
-import { listedAgents, manifestIdentity, manifestMarker } from './agents-comment.js';
-import type { ManifestOnGitHub } from './agents-records.js';
-import { marker, rowsWithin } from './comment.js';
+import type { ManifestOnGitHub } from './deployment-record.js';
+import {
+  listedAgents,
+  manifestIdentity,
+  manifestMarker,
+  marker,
+  rowsWithin,
+} from './comment-marker.js';
 
 export interface RetiredComment extends RetireReport {
   /** How the pull request stands: merged, closed without merging, or open (unknown). */

@@ -13,9 +13,13 @@ import type { GitHubApi } from '../client/api.js';
 import type { Repo } from '../client/requests.js';
 import type { Logger } from '../../common/runtime.js';
 import type { AgentRetireReport, RetireReport, Retirement } from '../../run/ports/progress.js';
-import { manifestIdentity } from './agents-comment.js';
-import { environmentOf, recordGroups, type ManifestOnGitHub } from './agents-records.js';
-import { description } from './deployment-record.js';
+import { manifestIdentity } from './comment-marker.js';
+import {
+  description,
+  environmentOf,
+  recordGroups,
+  type ManifestOnGitHub,
+} from './deployment-record.js';
 import type { PullRequestComment } from './pr-comment.js';
 import { retiredCommentBody, retiredManifestBody, sameRetiredBody } from './retire-comment.js';
 import { markInactive, type RecordsRetired } from './retire-records.js';

@@ -1,0 +1,151 @@
+/**
+ * What a pull request comment carries from one run to the next: the hidden
+ * marker that finds it again (a preview's, named for its deployment; a
+ * manifest's, for its name template or path), whose comment is the token's
+ * own, the agents an earlier body listed and the rows they keep (an agent
+ * the manifest no longer holds runs until deleted), the keyed table's
+ * columns, and the budget every body stays within.
+ */
+import { markdownCode, markdownLink } from '../../common/github-text.js';
+import type { ManifestOnGitHub } from './deployment-record.js';
+
+/** GitHub refuses a comment over 65,536 characters; the body stays well under it. */
+export const COMMENT_LIMIT = 65_536;
+export const BODY_BUDGET = 60_000;
+
+/**
+ * The first of `rows` (table rows, one line each) that fit in the body's
+ * budget after `usedChars` of the rest of it; the caller says how many were
+ * left out.
+ */
+export function rowsWithin(rows: readonly string[], usedChars: number): string[] {
+  const kept: string[] = [];
+  let used = usedChars;
+  for (const row of rows) {
+    if (used + row.length + 1 > BODY_BUDGET) break;
+    kept.push(row);
+    used += row.length + 1;
+  }
+  return kept;
+}
+
+/**
+ * The marker's name: every character but `A–Z a–z 0–9 _` percent-encoded
+ * (UTF-8), so `-`, `>` and `!` never appear raw (no name ends the comment
+ * early) and distinct names give distinct markers (the encoding is one to
+ * one, and the marker's ` -->` ends it, so `app` does not match `app-b`).
+ */
+export function encodeName(name: string): string {
+  let encoded = '';
+  for (const byte of new TextEncoder().encode(name)) {
+    const character = String.fromCharCode(byte);
+    encoded += /[A-Za-z0-9_]/.test(character)
+      ? character
+      : `%${byte.toString(16).toUpperCase().padStart(2, '0')}`;
+  }
+  return encoded;
+}
+
+export function marker(name: string): string {
+  return `<!-- deploy-agent:${encodeName(name)} -->`;
+}
+
+/** Whether a comment's body is this deployment's comment (the marker opens it). */
+export function carriesMarker(body: string | null | undefined, name: string): boolean {
+  return typeof body === 'string' && body.startsWith(marker(name));
+}
+
+/**
+ * Whether a comment was written by the token's own identity. GraphQL's
+ * `viewer` names a bot without the `[bot]` suffix that REST shows
+ * (`github-actions` / `github-actions[bot]`); logins compare without case.
+ */
+export function isOwnComment(
+  author: { login: string; type?: string | undefined } | null | undefined,
+  viewer: string,
+): boolean {
+  if (author === null || author === undefined) return false;
+  const login = author.login.toLowerCase();
+  const me = viewer.toLowerCase();
+  if (login === me) return true;
+  return author.type === 'Bot' && (login === `${me}[bot]` || `${login}[bot]` === me);
+}
+
+/** What names the manifest's comment: the step's name template, else the manifest's path. */
+export function manifestIdentity(manifest: ManifestOnGitHub): string {
+  return manifest.nameTemplate ?? manifest.source;
+}
+
+export function manifestMarker(identity: string): string {
+  return `<!-- deploy-agent-agents:${encodeName(identity)} -->`;
+}
+
+/** Whether a comment's body is this manifest's comment (the marker opens it). */
+export function carriesManifestMarker(body: string | null | undefined, identity: string): boolean {
+  return typeof body === 'string' && body.startsWith(manifestMarker(identity));
+}
+
+/** An agent row as this module writes it: its key in a code span opens it. */
+const ROW = /^\| `([a-z0-9][a-z0-9-]{0,39})` \|/;
+const DASHBOARD = /\[Dashboard\]\(([^()\s]+)\)/;
+
+/**
+ * A row's cells. Every `|` in a cell's text or code span is escaped (`\|`),
+ * so each one that is not ends a cell.
+ */
+function cellsOf(line: string): string[] {
+  return line
+    .split(/(?<!\\)\|/)
+    .slice(1, -1)
+    .map((cell) => cell.trim());
+}
+
+/**
+ * The agents an earlier body of the comment listed, each with its dashboard
+ * link when its row had one (as written there, an address this module built),
+ * read in the `Links` column (the whole row without a heading): another
+ * cell's service text (a health check's answer) may spell a link in a code span.
+ */
+export function listedAgents(body: string | undefined): Map<string, string | undefined> {
+  const listed = new Map<string, string | undefined>();
+  let links = -1;
+  for (const line of (body ?? '').split('\n')) {
+    if (line.startsWith('| Agent |')) links = cellsOf(line).indexOf('Links');
+    const row = ROW.exec(line);
+    if (row?.[1] === undefined) continue;
+    const cell = links < 0 ? line : (cellsOf(line)[links] ?? '');
+    listed.set(row[1], DASHBOARD.exec(cell)?.[1]);
+  }
+  return listed;
+}
+
+const COLUMNS = ['Agent', 'Deployment', 'Status', 'Live', 'Commit', 'Drift', 'Links', 'Failure'];
+/** The health checks' column, after `Live`: only when some agent's check was made. */
+const HEALTH_AFTER = COLUMNS.indexOf('Live') + 1;
+
+export function headOf(health: boolean): string[] {
+  const columns = health ? COLUMNS.toSpliced(HEALTH_AFTER, 0, 'Health check') : COLUMNS;
+  return [`| ${columns.join(' | ')} |`, `|${' --- |'.repeat(columns.length)}`];
+}
+
+/** The row's cells, with the health check's cell when the table has its column. */
+export function withHealth(cells: string[], health: string | undefined): string[] {
+  return health === undefined ? cells : cells.toSpliced(HEALTH_AFTER, 0, health);
+}
+
+/** The row of an agent the manifest no longer holds: it runs until deleted, where it was shown. */
+export function goneRow(key: string, dashboard: string | undefined, health: boolean): string {
+  const where = markdownLink('Dashboard', dashboard);
+  const runs = `runs until deleted${where === undefined ? '' : `: ${where}`}`;
+  const cells = [
+    markdownCode(key),
+    '',
+    '',
+    'no longer deployed by this workflow',
+    '',
+    '',
+    runs,
+    '',
+  ];
+  return `| ${withHealth(cells, health ? '' : undefined).join(' | ')} |`;
+}
