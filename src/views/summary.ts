@@ -6,8 +6,7 @@
  * adapter's `redact` has removed every secret value.
  */
 import type { RunSummary } from '../run/ports/summaries.js';
-import { agentsSummaryHtml } from './agents-summary.js';
-import { summaryHtml } from './deploy-summary.js';
+import { deploySummaryHtml } from './deploy-summary.js';
 import { keyedPlanSummaryHtml, planSummaryHtml } from './plan-summary.js';
 import { retireLayoutHtml } from './retire-summary.js';
 import { sweepSummaryHtml } from './sweep-summary.js';
@@ -16,7 +15,7 @@ import { sweepSummaryHtml } from './sweep-summary.js';
 export function renderSummary(summary: RunSummary, redact: (text: string) => string): string {
   switch (summary.kind) {
     case 'deploy':
-      return summaryHtml({ ...summary, redact });
+      return deploySummaryHtml(summary, redact);
     case 'plan':
       return planSummaryHtml(summary, redact);
     case 'retire':
@@ -24,8 +23,6 @@ export function renderSummary(summary: RunSummary, redact: (text: string) => str
       return retireLayoutHtml(summary, redact);
     case 'sweep':
       return sweepSummaryHtml(summary, redact);
-    case 'agents':
-      return agentsSummaryHtml(summary, redact);
     case 'agents-plan':
       return keyedPlanSummaryHtml(summary, redact);
   }

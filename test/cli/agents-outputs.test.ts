@@ -8,7 +8,7 @@ import { agentsDotenv, agentsJson, agentVariable } from '../../src/cli/agents-ou
 import { OutputsSeen } from '../../src/cli/outputs-seen.ts';
 import { agentEntry, agentsOutputs } from '../../src/run/decisions/agents-report.ts';
 import type { DeploymentEntry } from '../../src/run/ports/findings.ts';
-import type { DeploySummary } from '../../src/run/ports/summaries.ts';
+import type { DeploymentSummary } from '../../src/run/ports/summaries.ts';
 
 const agent = (key: string, extra: Record<string, string> = {}) => ({
   key,
@@ -23,9 +23,8 @@ const agent = (key: string, extra: Record<string, string> = {}) => ({
 });
 
 /** An agent's deployment, live, whose health check answered (`'true'`, `'false'`) or was not made (`''`). */
-function checked(name: string, healthy: string): DeploySummary {
+function checked(name: string, healthy: string): DeploymentSummary {
   return {
-    kind: 'deploy',
     spec: { name, source: 'codehost', dryRun: false },
     liveness: {
       live: true,

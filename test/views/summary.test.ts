@@ -3,7 +3,7 @@
  * view, with the adapter's redaction, the same HTML as that view writes.
  */
 import { describe, expect, it } from 'vitest';
-import type { RunSummary } from '../../src/run/ports/summaries.ts';
+import { flatSummary, type RunSummary } from '../../src/run/ports/summaries.ts';
 import { summaryHtml } from '../../src/views/deploy-summary.ts';
 import { planSummaryHtml } from '../../src/views/plan-summary.ts';
 import { retireSummaryHtml } from '../../src/views/retire-summary.ts';
@@ -20,7 +20,7 @@ describe('renderSummary', () => {
     const plan = { name: `agent-${SECRET}`, source: 'codehost' as const, dryRun: false };
     const summaries: [RunSummary, string][] = [
       [
-        { kind: 'deploy', spec: plan, deployment, failure: `failed: ${SECRET}` },
+        flatSummary({ spec: plan, deployment, failure: `failed: ${SECRET}` }),
         summaryHtml({ spec: plan, deployment, failure: `failed: ${SECRET}`, redact }),
       ],
       [

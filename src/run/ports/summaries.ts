@@ -18,8 +18,8 @@ export interface DeployedResult {
   request: DeploymentCreateRequest;
 }
 
-/** What the deploy's summary shows (and `status`'s, which reads a deployment the same way). */
-export interface SummaryInput {
+/** One deployment as the deploy's summary shows it (and `status`'s, which reads a deployment the same way). */
+export interface DeploymentSummary {
   spec: Pick<DeploySpec, 'name' | 'source' | 'dryRun' | 'dashboardUrl'>;
   result?: DeployedResult;
   /**
@@ -43,13 +43,34 @@ export interface SummaryInput {
   failure?: string;
   /** The commit the workflow runs for (GITHUB_SHA). */
   commit?: string;
-  /** Removes secret values from a text, before it is escaped (where it is rendered). */
+}
+
+/** A deployment's summary with what removes secret values from a text, before it is escaped. */
+export interface SummaryInput extends DeploymentSummary {
   redact?: (text: string) => string;
 }
 
-/** The deploy's (or `status`'s) summary: the deployment, how the run ended, its drift. */
-export interface DeploySummary extends Omit<SummaryInput, 'redact'> {
+/** A deployment's part of a deploy's summary: its agent's key (a manifest's), and its summary. */
+export interface DeploymentPart {
+  key: string;
+  summary: DeploymentSummary;
+}
+
+/**
+ * The deploy's (or `status`'s) summary: its deployments, in the manifest's
+ * order; the step's one alone (flat) or a row each, keyed by agent.
+ */
+export interface DeploySummary {
   kind: 'deploy';
+  layout: 'flat' | 'keyed';
+  /** Where the manifest was read: its path, or `inline` (none for the step's one). */
+  source?: string;
+  deployments: DeploymentPart[];
+}
+
+/** The summary of the step's one deployment. */
+export function flatSummary(summary: DeploymentSummary): DeploySummary {
+  return { kind: 'deploy', layout: 'flat', deployments: [{ key: summary.spec.name, summary }] };
 }
 
 /** The plan's summary: its verdict (the dashboard-url template, when given, to link the deployment). */
@@ -120,20 +141,6 @@ export interface SweepSummary extends Sweep {
   dryRun: boolean;
 }
 
-/** One agent's part of a deploy of several: its key, and its deploy's summary. */
-export interface AgentPart {
-  key: string;
-  summary: DeploySummary;
-}
-
-/** The deploy of several agents (a manifest): a part an agent, in the manifest's order. */
-export interface AgentsSummary {
-  kind: 'agents';
-  /** Where the manifest was read: its path, or `inline`. */
-  source: string;
-  agents: AgentPart[];
-}
-
 /** One agent's part of a plan of several: its plan, or why none was made. */
 export interface AgentPlanPart {
   key: string;
@@ -166,6 +173,5 @@ export type RunSummary =
   | PlanSummary
   | RetireSummary
   | SweepSummary
-  | AgentsSummary
   | AgentsPlanSummary
   | AgentsRetireSummary;
