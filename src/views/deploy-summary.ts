@@ -264,10 +264,7 @@ function keyedHtml(summary: DeploySummary, redact: (text: string) => string): st
 }
 
 /** The deploy's summary, of its one deployment (flat) or a manifest's (keyed), as HTML. */
-export function deploySummaryHtml(
-  summary: DeploySummary,
-  redact: (text: string) => string,
-): string {
+export function deployLayoutHtml(summary: DeploySummary, redact: (text: string) => string): string {
   const [one] = summary.deployments;
   if (summary.layout === 'flat' && one !== undefined)
     return summaryHtml({ ...one.summary, redact });

@@ -5,7 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import type { HealthSeen } from '../../src/run/ports/findings.ts';
 import type { DeploymentPart, DeploymentSummary } from '../../src/run/ports/summaries.ts';
-import { deploySummaryHtml } from '../../src/views/deploy-summary.ts';
+import { deployLayoutHtml } from '../../src/views/deploy-summary.ts';
 import { aDeployment } from '../support/fixtures.ts';
 import { whatAReaderSees } from '../support/github-render.ts';
 
@@ -44,7 +44,7 @@ const failing: HealthSeen = {
 
 describe('the health check in the summary of several agents', () => {
   it('has no health column when no agent has a check', () => {
-    const html = deploySummaryHtml(
+    const html = deployLayoutHtml(
       {
         kind: 'deploy',
         layout: 'keyed',
@@ -58,7 +58,7 @@ describe('the health check in the summary of several agents', () => {
   });
 
   it("says each agent's answer in its own column, and a failing answer's start below the table", () => {
-    const html = deploySummaryHtml(
+    const html = deployLayoutHtml(
       {
         kind: 'deploy',
         layout: 'keyed',

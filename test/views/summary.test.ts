@@ -24,14 +24,27 @@ describe('renderSummary', () => {
         summaryHtml({ spec: plan, deployment, failure: `failed: ${SECRET}`, redact }),
       ],
       [
-        { kind: 'plan', name: plan.name, verdict: { action: 'reuse', deployment, changes: [] } },
+        {
+          kind: 'plan',
+          layout: 'flat',
+          agents: [
+            {
+              key: plan.name,
+              name: plan.name,
+              summary: { name: plan.name, verdict: { action: 'reuse', deployment, changes: [] } },
+            },
+          ],
+        },
         planSummaryHtml(
           { name: plan.name, verdict: { action: 'reuse', deployment, changes: [] } },
           redact,
         ),
       ],
       [
-        { kind: 'retire', report: { name: plan.name, deployments: [{ deployment }] } },
+        {
+          kind: 'retire',
+          previews: [{ report: { name: plan.name, deployments: [{ deployment }] } }],
+        },
         retireSummaryHtml({ name: plan.name, deployments: [{ deployment }] }, undefined, redact),
       ],
     ];
@@ -56,7 +69,7 @@ describe('renderSummary', () => {
   it('is data until rendered: the value carries no markup and survives JSON', () => {
     const summary: RunSummary = {
       kind: 'retire',
-      report: { name: '<b>agent</b>', deployments: [] },
+      previews: [{ report: { name: '<b>agent</b>', deployments: [] } }],
     };
     const copy = JSON.parse(JSON.stringify(summary)) as RunSummary;
     expect(copy).toEqual(summary);

@@ -73,16 +73,29 @@ export function flatSummary(summary: DeploymentSummary): DeploySummary {
   return { kind: 'deploy', layout: 'flat', deployments: [{ key: summary.spec.name, summary }] };
 }
 
-/** The plan's summary: its verdict (the dashboard-url template, when given, to link the deployment). */
-export interface PlanSummary extends PlanReport {
+/**
+ * The plan's summary: each agent's verdict (the dashboard-url template, when
+ * given, to link the deployment), in the manifest's order; the step's one
+ * alone (flat) or a row each, keyed by agent.
+ */
+export interface PlanSummary {
   kind: 'plan';
+  layout: 'flat' | 'keyed';
+  /** Where the manifest was read: its path, or `inline` (none for the step's one). */
+  source?: string;
+  agents: AgentPlanPart[];
 }
 
-/** The retire's summary: the preview, and what the adapter did to retire it (none when it could not). */
-export interface RetireSummary {
-  kind: 'retire';
+/** A preview retired: its deployment, and what the adapter did to retire it (none when it could not). */
+export interface RetiredPreview {
   report: RetireReport;
   retirement?: Retirement;
+}
+
+/** The retire's summary: each preview (the step's one, or a manifest's in its order). */
+export interface RetireSummary {
+  kind: 'retire';
+  previews: RetiredPreview[];
 }
 
 /** A preview the pattern names, with its pull request's number as the name spells it. */
@@ -141,37 +154,15 @@ export interface SweepSummary extends Sweep {
   dryRun: boolean;
 }
 
-/** One agent's part of a plan of several: its plan, or why none was made. */
+/** An agent's part of a plan: its plan, or why none was made. */
 export interface AgentPlanPart {
   key: string;
   /** The deployment's name. */
   name: string;
-  summary?: PlanSummary;
+  summary?: PlanReport;
   /** Why the agent's plan fails the step (its deploy would fail, a difference with `on-change: fail`, no plan made). */
   failure?: string;
 }
 
-/** The plan of several agents (a manifest): a part an agent, in the manifest's order. */
-export interface AgentsPlanSummary {
-  kind: 'agents-plan';
-  /** Where the manifest was read: its path, or `inline`. */
-  source: string;
-  agents: AgentPlanPart[];
-}
-
-/** The retire of several agents' previews (a manifest): each retired preview, in the manifest's order. */
-export interface AgentsRetireSummary {
-  kind: 'agents-retire';
-  /** Where the manifest was read: its path, or `inline`. */
-  source: string;
-  agents: RetireSummary[];
-}
-
 /** What a run did, one kind a flow: what the adapter renders as its summary. */
-export type RunSummary =
-  | DeploySummary
-  | PlanSummary
-  | RetireSummary
-  | SweepSummary
-  | AgentsPlanSummary
-  | AgentsRetireSummary;
+export type RunSummary = DeploySummary | PlanSummary | RetireSummary | SweepSummary;
