@@ -29077,7 +29077,7 @@ __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __we
 /* harmony import */ var node_url__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(3136);
 /* harmony import */ var node_url__WEBPACK_IMPORTED_MODULE_2___default = /*#__PURE__*/__nccwpck_require__.n(node_url__WEBPACK_IMPORTED_MODULE_2__);
 /* harmony import */ var _inputs_bounded_read_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(4033);
-/* harmony import */ var _main_js__WEBPACK_IMPORTED_MODULE_4__ = __nccwpck_require__(42);
+/* harmony import */ var _main_js__WEBPACK_IMPORTED_MODULE_4__ = __nccwpck_require__(5875);
 /* harmony import */ var _pipe_end_js__WEBPACK_IMPORTED_MODULE_5__ = __nccwpck_require__(2884);
 /** The command's entry (dist/cli.js, the package's bin): wires the process to `main`, nothing else. */
 
@@ -29132,7 +29132,7 @@ __webpack_async_result__();
 
 /***/ }),
 
-/***/ 42:
+/***/ 5875:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -29911,6 +29911,8 @@ function within(text, budget = SUMMARY_BUDGET) {
     return `${kept}${note(size - bytesOf(kept))}`;
 }
 
+// EXTERNAL MODULE: external "node:http"
+var external_node_http_ = __nccwpck_require__(7067);
 ;// CONCATENATED MODULE: ./src/common/redact.ts
 /**
  * Removes secret values from free text (log lines, error messages, the job
@@ -30050,47 +30052,6 @@ class Redactor {
     #longestFirst() {
         this.#sorted ??= [...this.#needles].sort((a, b) => b.length - a.length);
         return this.#sorted;
-    }
-}
-
-;// CONCATENATED MODULE: ./src/service/errors.ts
-/** What a failed call to the service raises. */
-
-/** A call to the service failed: names the call, the status and the service's message. */
-class ServiceError extends ActionError {
-    name = 'ServiceError';
-    details;
-    constructor(details) {
-        super(ServiceError.format(details));
-        this.details = details;
-    }
-    get status() {
-        return this.details.status;
-    }
-    get ambiguous() {
-        return this.details.ambiguous === true;
-    }
-    get transient() {
-        return this.details.transient === true;
-    }
-    /** The same failure, counted over `attempts`. */
-    after(attempts) {
-        return attempts > 1 ? new ServiceError({ ...this.details, attempts }) : this;
-    }
-    static format(details) {
-        const { method, path, problem, serviceMessage, requestId, remedy, attempts } = details;
-        const tries = attempts !== undefined && attempts > 1 ? ` after ${attempts} attempts` : '';
-        let message = `${method} ${path} failed${tries}: ${problem}`;
-        if (serviceMessage !== undefined && serviceMessage !== '') {
-            message += serviceMessage.includes('\n')
-                ? `:\n${serviceMessage}`
-                : ` (service said: ${serviceMessage})`;
-        }
-        if (remedy !== undefined)
-            message += `\n${remedy}`;
-        if (requestId !== undefined)
-            message += `\nrequest id: ${requestId}`;
-        return message;
     }
 }
 
@@ -31110,376 +31071,6 @@ function config(newConfig) {
     if (newConfig)
         Object.assign(globalConfig, newConfig);
     return globalConfig;
-}
-
-;// CONCATENATED MODULE: ./node_modules/zod/v4/core/errors.js
-
-
-/* Computing the message eagerly is expensive (pretty-printed JSON of all
- * issues), so defer it until first read. The accessor functions and
- * descriptors are shared across instances to keep error construction
- * cheap; the computed message is cached on the internals object. The
- * setter preserves plain assignment semantics for consumers that
- * overwrite `message`. */
-function _getMessage() {
-    const internals = this._zod;
-    internals.message ?? (internals.message = JSON.stringify(internals.def, jsonStringifyReplacer, 2));
-    return internals.message;
-}
-function _setMessage(value) {
-    this._zod.message = value;
-}
-const _messageDesc = {
-    get: _getMessage,
-    set: _setMessage,
-    enumerable: true,
-    configurable: true,
-};
-const _issuesDesc = { value: undefined, enumerable: false };
-/* Prototypes that already carry the lazy `toString`. Seeded with the
- * intrinsics so that `init` on a foreign object — it accepts any object —
- * can never install an accessor onto a prototype we do not own. */
-const _installedToString = /* @__PURE__ */ new WeakSet([Object.prototype, Error.prototype]);
-const initializer = (inst, def) => {
-    inst.name = "$ZodError";
-    // `_zod` is already non-enumerable: $constructor's init defined it with this same descriptor
-    _issuesDesc.value = def;
-    Object.defineProperty(inst, "issues", _issuesDesc);
-    // Clear the shared slot; a retained `value` pins the last error's issues.
-    _issuesDesc.value = undefined;
-    Object.defineProperty(inst, "message", _messageDesc);
-    /* `toString` lives as a non-enumerable lazy getter on the shared
-     * prototype; on first access it caches a per-instance closure so
-     * detached usage still works. */
-    const proto = Object.getPrototypeOf(inst);
-    if (!_installedToString.has(proto)) {
-        _installedToString.add(proto);
-        Object.defineProperty(proto, "toString", {
-            configurable: true,
-            enumerable: false,
-            get() {
-                const value = () => this.message;
-                Object.defineProperty(this, "toString", { value, configurable: true, writable: true });
-                return value;
-            },
-            set(value) {
-                Object.defineProperty(this, "toString", { value, configurable: true, writable: true });
-            },
-        });
-    }
-};
-const $ZodError = $constructor("$ZodError", initializer);
-const $ZodRealError = $constructor("$ZodError", initializer, undefined, {
-    Parent: Error,
-});
-/** Get-or-create `obj[key]` as an own data property. A path segment naming an inherited member
- * ("toString", "constructor") would otherwise read through to the prototype, and assigning
- * "__proto__" would hit the setter instead of creating a key. */
-function node(obj, key, make) {
-    if (!Object.prototype.hasOwnProperty.call(obj, key)) {
-        if (key === "__proto__") {
-            Object.defineProperty(obj, key, { value: make(), writable: true, enumerable: true, configurable: true });
-        }
-        else {
-            obj[key] = make();
-        }
-    }
-    return obj[key];
-}
-function flattenError(error, mapper = (issue) => issue.message) {
-    const fieldErrors = {};
-    const formErrors = [];
-    for (const sub of error.issues) {
-        if (sub.path.length > 0) {
-            node(fieldErrors, sub.path[0], () => []).push(mapper(sub));
-        }
-        else {
-            formErrors.push(mapper(sub));
-        }
-    }
-    return { formErrors, fieldErrors };
-}
-function formatError(error, mapper = (issue) => issue.message) {
-    const fieldErrors = { _errors: [] };
-    const processError = (error, path = []) => {
-        for (const issue of error.issues) {
-            if (issue.code === "invalid_union" && issue.errors.length) {
-                issue.errors.map((issues) => processError({ issues }, [...path, ...issue.path]));
-            }
-            else if (issue.code === "invalid_key") {
-                processError({ issues: issue.issues }, [...path, ...issue.path]);
-            }
-            else if (issue.code === "invalid_element") {
-                processError({ issues: issue.issues }, [...path, ...issue.path]);
-            }
-            else {
-                const fullpath = [...path, ...issue.path];
-                if (fullpath.length === 0) {
-                    fieldErrors._errors.push(mapper(issue));
-                }
-                else {
-                    let curr = fieldErrors;
-                    let i = 0;
-                    while (i < fullpath.length) {
-                        const el = fullpath[i];
-                        const terminal = i === fullpath.length - 1;
-                        // `_errors` is reserved by this legacy format, so merge a matching path segment into the current node instead of treating its array as a child.
-                        if (el === "_errors") {
-                            if (terminal)
-                                curr._errors.push(mapper(issue));
-                            i++;
-                            continue;
-                        }
-                        // A path element may collide with an inherited property name such as
-                        // "__proto__" or "constructor". Truthiness checks read the prototype
-                        // (so no node is created, then ._errors.push throws), and bracket
-                        // assignment of "__proto__" hits the setter instead of creating an
-                        // own key. Guard the read with hasOwnProperty and create the node
-                        // with defineProperty so any path element becomes a real own key.
-                        if (!Object.prototype.hasOwnProperty.call(curr, el)) {
-                            Object.defineProperty(curr, el, {
-                                value: { _errors: [] },
-                                enumerable: true,
-                                writable: true,
-                                configurable: true,
-                            });
-                        }
-                        const node = curr[el];
-                        if (terminal) {
-                            node._errors.push(mapper(issue));
-                        }
-                        curr = node;
-                        i++;
-                    }
-                }
-            }
-        }
-    };
-    processError(error);
-    return fieldErrors;
-}
-function treeifyError(error, mapper = (issue) => issue.message) {
-    const result = { errors: [] };
-    const processError = (error, path = []) => {
-        var _a;
-        for (const issue of error.issues) {
-            if (issue.code === "invalid_union" && issue.errors.length) {
-                // regular union error
-                issue.errors.map((issues) => processError({ issues }, [...path, ...issue.path]));
-            }
-            else if (issue.code === "invalid_key") {
-                processError({ issues: issue.issues }, [...path, ...issue.path]);
-            }
-            else if (issue.code === "invalid_element") {
-                processError({ issues: issue.issues }, [...path, ...issue.path]);
-            }
-            else {
-                const fullpath = [...path, ...issue.path];
-                if (fullpath.length === 0) {
-                    result.errors.push(mapper(issue));
-                    continue;
-                }
-                let curr = result;
-                let i = 0;
-                while (i < fullpath.length) {
-                    const el = fullpath[i];
-                    const terminal = i === fullpath.length - 1;
-                    if (typeof el === "string") {
-                        curr.properties ?? (curr.properties = {});
-                        // el may collide with an inherited property name ("__proto__",
-                        // "constructor", ...); ??= reads the prototype so the node is never
-                        // created and curr.errors.push throws. Guard with hasOwnProperty and
-                        // create the node with defineProperty so "__proto__" becomes a real
-                        // own key rather than invoking the prototype setter.
-                        if (!Object.prototype.hasOwnProperty.call(curr.properties, el)) {
-                            Object.defineProperty(curr.properties, el, {
-                                value: { errors: [] },
-                                enumerable: true,
-                                writable: true,
-                                configurable: true,
-                            });
-                        }
-                        curr = curr.properties[el];
-                    }
-                    else {
-                        curr.items ?? (curr.items = []);
-                        (_a = curr.items)[el] ?? (_a[el] = { errors: [] });
-                        curr = curr.items[el];
-                    }
-                    if (terminal) {
-                        curr.errors.push(mapper(issue));
-                    }
-                    i++;
-                }
-            }
-        }
-    };
-    processError(error);
-    return result;
-}
-/** Format a ZodError as a human-readable string in the following form.
- *
- * From
- *
- * ```ts
- * ZodError {
- *   issues: [
- *     {
- *       expected: 'string',
- *       code: 'invalid_type',
- *       path: [ 'username' ],
- *       message: 'Invalid input: expected string'
- *     },
- *     {
- *       expected: 'number',
- *       code: 'invalid_type',
- *       path: [ 'favoriteNumbers', 1 ],
- *       message: 'Invalid input: expected number'
- *     }
- *   ];
- * }
- * ```
- *
- * to
- *
- * ```
- * username
- *   ✖ Expected number, received string at "username
- * favoriteNumbers[0]
- *   ✖ Invalid input: expected number
- * ```
- */
-function toDotPath(_path) {
-    const segs = [];
-    const path = _path.map((seg) => (typeof seg === "object" ? seg.key : seg));
-    for (const seg of path) {
-        if (typeof seg === "number")
-            segs.push(`[${seg}]`);
-        else if (typeof seg === "symbol")
-            segs.push(`[${JSON.stringify(String(seg))}]`);
-        else if (/[^\w$]/.test(seg))
-            segs.push(`[${JSON.stringify(seg)}]`);
-        else {
-            if (segs.length)
-                segs.push(".");
-            segs.push(seg);
-        }
-    }
-    return segs.join("");
-}
-function prettifyError(error) {
-    const lines = [];
-    // sort by path length
-    const issues = [...error.issues].sort((a, b) => (a.path ?? []).length - (b.path ?? []).length);
-    // Process each issue
-    for (const issue of issues) {
-        lines.push(`✖ ${issue.message}`);
-        if (issue.path?.length)
-            lines.push(`  → at ${toDotPath(issue.path)}`);
-    }
-    // Convert Map to formatted string
-    return lines.join("\n");
-}
-
-;// CONCATENATED MODULE: ./node_modules/zod/v4/classic/errors.js
-
-
-
-/* Prototypes that already carry the lazy helper methods. Seeded with the
- * intrinsics so that `init` on a foreign object — it accepts any object —
- * can never install an accessor onto a prototype we do not own. */
-const _installedErrorProtos = /* @__PURE__ */ new WeakSet([Object.prototype, Error.prototype]);
-/* Helper methods live as non-enumerable lazy getters on the shared
- * prototype instead of own properties on every instance. On first
- * access the getter allocates the per-instance closure and caches it
- * as a non-enumerable own property, so detached usage still works and
- * the allocation only happens for methods actually touched. */
-function _lazyMethod(proto, key, make) {
-    Object.defineProperty(proto, key, {
-        configurable: true,
-        enumerable: false,
-        get() {
-            const value = make(this);
-            Object.defineProperty(this, key, { value, configurable: true, writable: true });
-            return value;
-        },
-        set(value) {
-            Object.defineProperty(this, key, { value, configurable: true, writable: true });
-        },
-    });
-}
-const errors_initializer = (inst, issues) => {
-    $ZodError.init(inst, issues);
-    inst.name = "ZodError";
-    const proto = Object.getPrototypeOf(inst);
-    if (_installedErrorProtos.has(proto))
-        return;
-    _installedErrorProtos.add(proto);
-    _lazyMethod(proto, "format", (self) => (mapper) => formatError(self, mapper));
-    _lazyMethod(proto, "flatten", (self) => (mapper) => flattenError(self, mapper));
-    _lazyMethod(proto, "addIssue", (self) => (issue) => {
-        self.issues.push(issue);
-        self.message = JSON.stringify(self.issues, jsonStringifyReplacer, 2);
-    });
-    _lazyMethod(proto, "addIssues", (self) => (issues) => {
-        self.issues.push(...issues);
-        self.message = JSON.stringify(self.issues, jsonStringifyReplacer, 2);
-    });
-    Object.defineProperty(proto, "isEmpty", {
-        configurable: true,
-        enumerable: false,
-        get() {
-            return this.issues.length === 0;
-        },
-    });
-};
-const ZodError = /*@__PURE__*/ $constructor("ZodError", errors_initializer);
-const ZodRealError = /*@__PURE__*/ $constructor("ZodError", errors_initializer, undefined, {
-    Parent: Error,
-});
-// /** @deprecated Use `z.core.$ZodErrorMapCtx` instead. */
-// export type ErrorMapCtx = core.$ZodErrorMapCtx;
-
-;// CONCATENATED MODULE: ./src/service/issues.ts
-const PLAIN_KEY = /^[A-Za-z_][A-Za-z0-9_-]*$/;
-/**
- * A readable path: `source_config.resource_spec`, `resources[0].id`,
- * `labels["app.kubernetes.io/name"]`; `(root)` when empty.
- */
-function formatIssuePath(path) {
-    let out = '';
-    for (const segment of path) {
-        if (typeof segment === 'number') {
-            out += `[${segment}]`;
-        }
-        else if (typeof segment === 'string' && PLAIN_KEY.test(segment)) {
-            out += out === '' ? segment : `.${segment}`;
-        }
-        else {
-            out += `[${JSON.stringify(String(segment))}]`;
-        }
-    }
-    return out === '' ? '(root)' : out;
-}
-/**
- * One line per problem, each starting with the path of the field:
- * `source_config.resource_spec.min_scal: unknown key` (one line per unknown
- * key, the key appended to the path) or
- * `resources[0].id: Invalid input: expected string, received undefined`.
- */
-function formatZodIssues(error) {
-    const lines = [];
-    for (const issue of error.issues) {
-        if (issue.code === 'unrecognized_keys') {
-            for (const key of issue.keys) {
-                lines.push(`${formatIssuePath([...issue.path, key])}: unknown key`);
-            }
-        }
-        else {
-            lines.push(`${formatIssuePath(issue.path)}: ${issue.message}`);
-        }
-    }
-    return lines;
 }
 
 ;// CONCATENATED MODULE: ./node_modules/zod/v4/core/memoizer.js
@@ -37939,6 +37530,275 @@ const error = () => {
     };
 }
 
+;// CONCATENATED MODULE: ./node_modules/zod/v4/core/errors.js
+
+
+/* Computing the message eagerly is expensive (pretty-printed JSON of all
+ * issues), so defer it until first read. The accessor functions and
+ * descriptors are shared across instances to keep error construction
+ * cheap; the computed message is cached on the internals object. The
+ * setter preserves plain assignment semantics for consumers that
+ * overwrite `message`. */
+function _getMessage() {
+    const internals = this._zod;
+    internals.message ?? (internals.message = JSON.stringify(internals.def, jsonStringifyReplacer, 2));
+    return internals.message;
+}
+function _setMessage(value) {
+    this._zod.message = value;
+}
+const _messageDesc = {
+    get: _getMessage,
+    set: _setMessage,
+    enumerable: true,
+    configurable: true,
+};
+const _issuesDesc = { value: undefined, enumerable: false };
+/* Prototypes that already carry the lazy `toString`. Seeded with the
+ * intrinsics so that `init` on a foreign object — it accepts any object —
+ * can never install an accessor onto a prototype we do not own. */
+const _installedToString = /* @__PURE__ */ new WeakSet([Object.prototype, Error.prototype]);
+const initializer = (inst, def) => {
+    inst.name = "$ZodError";
+    // `_zod` is already non-enumerable: $constructor's init defined it with this same descriptor
+    _issuesDesc.value = def;
+    Object.defineProperty(inst, "issues", _issuesDesc);
+    // Clear the shared slot; a retained `value` pins the last error's issues.
+    _issuesDesc.value = undefined;
+    Object.defineProperty(inst, "message", _messageDesc);
+    /* `toString` lives as a non-enumerable lazy getter on the shared
+     * prototype; on first access it caches a per-instance closure so
+     * detached usage still works. */
+    const proto = Object.getPrototypeOf(inst);
+    if (!_installedToString.has(proto)) {
+        _installedToString.add(proto);
+        Object.defineProperty(proto, "toString", {
+            configurable: true,
+            enumerable: false,
+            get() {
+                const value = () => this.message;
+                Object.defineProperty(this, "toString", { value, configurable: true, writable: true });
+                return value;
+            },
+            set(value) {
+                Object.defineProperty(this, "toString", { value, configurable: true, writable: true });
+            },
+        });
+    }
+};
+const $ZodError = $constructor("$ZodError", initializer);
+const $ZodRealError = $constructor("$ZodError", initializer, undefined, {
+    Parent: Error,
+});
+/** Get-or-create `obj[key]` as an own data property. A path segment naming an inherited member
+ * ("toString", "constructor") would otherwise read through to the prototype, and assigning
+ * "__proto__" would hit the setter instead of creating a key. */
+function node(obj, key, make) {
+    if (!Object.prototype.hasOwnProperty.call(obj, key)) {
+        if (key === "__proto__") {
+            Object.defineProperty(obj, key, { value: make(), writable: true, enumerable: true, configurable: true });
+        }
+        else {
+            obj[key] = make();
+        }
+    }
+    return obj[key];
+}
+function flattenError(error, mapper = (issue) => issue.message) {
+    const fieldErrors = {};
+    const formErrors = [];
+    for (const sub of error.issues) {
+        if (sub.path.length > 0) {
+            node(fieldErrors, sub.path[0], () => []).push(mapper(sub));
+        }
+        else {
+            formErrors.push(mapper(sub));
+        }
+    }
+    return { formErrors, fieldErrors };
+}
+function formatError(error, mapper = (issue) => issue.message) {
+    const fieldErrors = { _errors: [] };
+    const processError = (error, path = []) => {
+        for (const issue of error.issues) {
+            if (issue.code === "invalid_union" && issue.errors.length) {
+                issue.errors.map((issues) => processError({ issues }, [...path, ...issue.path]));
+            }
+            else if (issue.code === "invalid_key") {
+                processError({ issues: issue.issues }, [...path, ...issue.path]);
+            }
+            else if (issue.code === "invalid_element") {
+                processError({ issues: issue.issues }, [...path, ...issue.path]);
+            }
+            else {
+                const fullpath = [...path, ...issue.path];
+                if (fullpath.length === 0) {
+                    fieldErrors._errors.push(mapper(issue));
+                }
+                else {
+                    let curr = fieldErrors;
+                    let i = 0;
+                    while (i < fullpath.length) {
+                        const el = fullpath[i];
+                        const terminal = i === fullpath.length - 1;
+                        // `_errors` is reserved by this legacy format, so merge a matching path segment into the current node instead of treating its array as a child.
+                        if (el === "_errors") {
+                            if (terminal)
+                                curr._errors.push(mapper(issue));
+                            i++;
+                            continue;
+                        }
+                        // A path element may collide with an inherited property name such as
+                        // "__proto__" or "constructor". Truthiness checks read the prototype
+                        // (so no node is created, then ._errors.push throws), and bracket
+                        // assignment of "__proto__" hits the setter instead of creating an
+                        // own key. Guard the read with hasOwnProperty and create the node
+                        // with defineProperty so any path element becomes a real own key.
+                        if (!Object.prototype.hasOwnProperty.call(curr, el)) {
+                            Object.defineProperty(curr, el, {
+                                value: { _errors: [] },
+                                enumerable: true,
+                                writable: true,
+                                configurable: true,
+                            });
+                        }
+                        const node = curr[el];
+                        if (terminal) {
+                            node._errors.push(mapper(issue));
+                        }
+                        curr = node;
+                        i++;
+                    }
+                }
+            }
+        }
+    };
+    processError(error);
+    return fieldErrors;
+}
+function treeifyError(error, mapper = (issue) => issue.message) {
+    const result = { errors: [] };
+    const processError = (error, path = []) => {
+        var _a;
+        for (const issue of error.issues) {
+            if (issue.code === "invalid_union" && issue.errors.length) {
+                // regular union error
+                issue.errors.map((issues) => processError({ issues }, [...path, ...issue.path]));
+            }
+            else if (issue.code === "invalid_key") {
+                processError({ issues: issue.issues }, [...path, ...issue.path]);
+            }
+            else if (issue.code === "invalid_element") {
+                processError({ issues: issue.issues }, [...path, ...issue.path]);
+            }
+            else {
+                const fullpath = [...path, ...issue.path];
+                if (fullpath.length === 0) {
+                    result.errors.push(mapper(issue));
+                    continue;
+                }
+                let curr = result;
+                let i = 0;
+                while (i < fullpath.length) {
+                    const el = fullpath[i];
+                    const terminal = i === fullpath.length - 1;
+                    if (typeof el === "string") {
+                        curr.properties ?? (curr.properties = {});
+                        // el may collide with an inherited property name ("__proto__",
+                        // "constructor", ...); ??= reads the prototype so the node is never
+                        // created and curr.errors.push throws. Guard with hasOwnProperty and
+                        // create the node with defineProperty so "__proto__" becomes a real
+                        // own key rather than invoking the prototype setter.
+                        if (!Object.prototype.hasOwnProperty.call(curr.properties, el)) {
+                            Object.defineProperty(curr.properties, el, {
+                                value: { errors: [] },
+                                enumerable: true,
+                                writable: true,
+                                configurable: true,
+                            });
+                        }
+                        curr = curr.properties[el];
+                    }
+                    else {
+                        curr.items ?? (curr.items = []);
+                        (_a = curr.items)[el] ?? (_a[el] = { errors: [] });
+                        curr = curr.items[el];
+                    }
+                    if (terminal) {
+                        curr.errors.push(mapper(issue));
+                    }
+                    i++;
+                }
+            }
+        }
+    };
+    processError(error);
+    return result;
+}
+/** Format a ZodError as a human-readable string in the following form.
+ *
+ * From
+ *
+ * ```ts
+ * ZodError {
+ *   issues: [
+ *     {
+ *       expected: 'string',
+ *       code: 'invalid_type',
+ *       path: [ 'username' ],
+ *       message: 'Invalid input: expected string'
+ *     },
+ *     {
+ *       expected: 'number',
+ *       code: 'invalid_type',
+ *       path: [ 'favoriteNumbers', 1 ],
+ *       message: 'Invalid input: expected number'
+ *     }
+ *   ];
+ * }
+ * ```
+ *
+ * to
+ *
+ * ```
+ * username
+ *   ✖ Expected number, received string at "username
+ * favoriteNumbers[0]
+ *   ✖ Invalid input: expected number
+ * ```
+ */
+function toDotPath(_path) {
+    const segs = [];
+    const path = _path.map((seg) => (typeof seg === "object" ? seg.key : seg));
+    for (const seg of path) {
+        if (typeof seg === "number")
+            segs.push(`[${seg}]`);
+        else if (typeof seg === "symbol")
+            segs.push(`[${JSON.stringify(String(seg))}]`);
+        else if (/[^\w$]/.test(seg))
+            segs.push(`[${JSON.stringify(seg)}]`);
+        else {
+            if (segs.length)
+                segs.push(".");
+            segs.push(seg);
+        }
+    }
+    return segs.join("");
+}
+function prettifyError(error) {
+    const lines = [];
+    // sort by path length
+    const issues = [...error.issues].sort((a, b) => (a.path ?? []).length - (b.path ?? []).length);
+    // Process each issue
+    for (const issue of issues) {
+        lines.push(`✖ ${issue.message}`);
+        if (issue.path?.length)
+            lines.push(`  → at ${toDotPath(issue.path)}`);
+    }
+    // Convert Map to formatted string
+    return lines.join("\n");
+}
+
 ;// CONCATENATED MODULE: ./node_modules/zod/v4/core/parse.js
 
 
@@ -38115,6 +37975,65 @@ const _safeDecodeAsync = (_Err) => async (schema, value, _ctx) => {
     return _safeParseAsync(_Err)(schema, value, _ctx);
 };
 const safeDecodeAsync = /* @__PURE__*/ _safeDecodeAsync($ZodRealError);
+
+;// CONCATENATED MODULE: ./node_modules/zod/v4/classic/errors.js
+
+
+
+/* Prototypes that already carry the lazy helper methods. Seeded with the
+ * intrinsics so that `init` on a foreign object — it accepts any object —
+ * can never install an accessor onto a prototype we do not own. */
+const _installedErrorProtos = /* @__PURE__ */ new WeakSet([Object.prototype, Error.prototype]);
+/* Helper methods live as non-enumerable lazy getters on the shared
+ * prototype instead of own properties on every instance. On first
+ * access the getter allocates the per-instance closure and caches it
+ * as a non-enumerable own property, so detached usage still works and
+ * the allocation only happens for methods actually touched. */
+function _lazyMethod(proto, key, make) {
+    Object.defineProperty(proto, key, {
+        configurable: true,
+        enumerable: false,
+        get() {
+            const value = make(this);
+            Object.defineProperty(this, key, { value, configurable: true, writable: true });
+            return value;
+        },
+        set(value) {
+            Object.defineProperty(this, key, { value, configurable: true, writable: true });
+        },
+    });
+}
+const errors_initializer = (inst, issues) => {
+    $ZodError.init(inst, issues);
+    inst.name = "ZodError";
+    const proto = Object.getPrototypeOf(inst);
+    if (_installedErrorProtos.has(proto))
+        return;
+    _installedErrorProtos.add(proto);
+    _lazyMethod(proto, "format", (self) => (mapper) => formatError(self, mapper));
+    _lazyMethod(proto, "flatten", (self) => (mapper) => flattenError(self, mapper));
+    _lazyMethod(proto, "addIssue", (self) => (issue) => {
+        self.issues.push(issue);
+        self.message = JSON.stringify(self.issues, jsonStringifyReplacer, 2);
+    });
+    _lazyMethod(proto, "addIssues", (self) => (issues) => {
+        self.issues.push(...issues);
+        self.message = JSON.stringify(self.issues, jsonStringifyReplacer, 2);
+    });
+    Object.defineProperty(proto, "isEmpty", {
+        configurable: true,
+        enumerable: false,
+        get() {
+            return this.issues.length === 0;
+        },
+    });
+};
+const ZodError = /*@__PURE__*/ $constructor("ZodError", errors_initializer);
+const ZodRealError = /*@__PURE__*/ $constructor("ZodError", errors_initializer, undefined, {
+    Parent: Error,
+});
+// /** @deprecated Use `z.core.$ZodErrorMapCtx` instead. */
+// export type ErrorMapCtx = core.$ZodErrorMapCtx;
 
 ;// CONCATENATED MODULE: ./node_modules/zod/v4/classic/parse.js
 
@@ -40009,690 +39928,6 @@ const ErrorBodySchema = looseObject({
     error: schemas_string().optional(),
 });
 
-;// CONCATENATED MODULE: ./src/service/id-answers.ts
-/**
- * The answer to a status check of several deployments, read record by
- * record: one record the service garbled is only its own deployment's
- * answer, one agent's problem, not every agent's.
- */
-
-
-
-
-/**
- * Each id asked, as `records` list it: its record checked alone (vetted),
- * or why it cannot be taken (a record that fails the schema, or the id
- * listed twice with different contents). An id nobody asked for is no
- * answer; an id the answer omits has none. Every record's secret values
- * are registered first, whatever its shape. `pathOf` names the request
- * for one id, as a failure of it alone would.
- */
-function answersByIds(records, ids, vetting, pathOf) {
-    for (const record of records)
-        vetting.hide(record);
-    const unusable = (id, problem) => new ServiceError({
-        method: 'GET',
-        path: pathOf(id),
-        problem: `the answer's record of ${id} ${problem}`,
-    });
-    const asked = new Set(ids);
-    const listed = new Map();
-    const answers = new Map();
-    records.forEach((record, index) => {
-        const id = idOf(record);
-        if (id === undefined || !asked.has(id))
-            return;
-        const text = JSON.stringify(record);
-        const earlier = listed.get(id);
-        if (earlier !== undefined) {
-            if (earlier !== text)
-                answers.set(id, unusable(id, 'is listed twice, with different contents'));
-            return;
-        }
-        listed.set(id, text);
-        const parsed = DeploymentSchema.safeParse(record);
-        if (parsed.success) {
-            answers.set(id, vetting.vet(parsed.data));
-            return;
-        }
-        const issues = formatZodIssues(atIndex(parsed.error, index));
-        const more = issues.length > 5 ? ` (and ${issues.length - 5} more)` : '';
-        const shown = issues.slice(0, 5).join('; ');
-        answers.set(id, unusable(id, `does not match the service's schema: ${shown}${more}`));
-    });
-    return answers;
-}
-/** A record's problems, with the paths they would have in the whole answer (`resources[2].created_at`). */
-function atIndex(error, index) {
-    return new ZodError(error.issues.map((issue) => ({ ...issue, path: ['resources', index, ...issue.path] })));
-}
-/** The `id` a listed record claims, whatever else it holds. */
-function idOf(record) {
-    if (typeof record !== 'object' || record === null || !('id' in record))
-        return undefined;
-    return typeof record.id === 'string' ? record.id : undefined;
-}
-
-;// CONCATENATED MODULE: ./src/service/vet.ts
-/**
- * What of a deployment the service answers the run passes on. Service text
- * is untrusted, and two fields reach other systems as they are: `custom_url`
- * (the `url` output, GitHub's `environment_url`, links) and `repo_commit_sha`
- * (the `commit-sha` output, a GitLab variable, GitHub's compare). So:
- *
- * - `custom_url` only as an address that may be published
- *   (`publishableAddress`): a password in it is masked at once and the
- *   address kept without it; anything else is dropped.
- * - `repo_commit_sha` only as a full 40-hex commit; anything else is dropped.
- * - no secret value (the step's, or one any deployment holds): `status` is
- *   redacted here, where it enters, and a `custom_url` that holds one is not
- *   published at all (no `url` output, no link, no `environment_url`), so
- *   that no view can forget it.
- *
- * Each value dropped or changed is said once a run, not at every poll.
- *
- * And every secret value a deployment carries is registered for redaction
- * (`hide`) the moment its answer is parsed, whichever deployment it is: the
- * service may echo it in any later message (a page-2 error, a failed
- * status check's detail), and nothing may print it first.
- */
-
-
-
-
-/** What of any record may hold secret values, whatever the rest of it is. */
-const RecordSecretsSchema = looseObject({ secrets: array(unknown()) });
-const SecretValueSchema = looseObject({ value: schemas_string() });
-class DeploymentVetting {
-    #logger;
-    #mask;
-    #redact;
-    #said = new Set();
-    /** `redact`: the run's redaction, which knows every value `mask` registered. */
-    constructor(logger, mask, redact = (text) => text) {
-        this.#logger = logger;
-        this.#mask = mask;
-        this.#redact = redact;
-    }
-    /**
-     * Registers the secret values of a deployment the service answered, used
-     * or not, whatever the rest of its record is: one that fails the schema
-     * (a bad `created_at`) still carries them.
-     */
-    hide(record) {
-        const listed = RecordSecretsSchema.safeParse(record);
-        if (!listed.success)
-            return;
-        for (const secret of listed.data.secrets) {
-            const value = SecretValueSchema.safeParse(secret);
-            if (value.success && value.data.value !== '')
-                this.#mask(value.data.value);
-        }
-    }
-    /** The deployment as the run may pass it on (its secret values registered). */
-    vet(deployment) {
-        this.hide(deployment);
-        const url = this.#url(deployment);
-        const commit = this.#commit(deployment);
-        const status = this.#redact(deployment.status);
-        const unchanged = url === deployment.source_config.custom_url &&
-            commit === deployment.source_revision_config.repo_commit_sha &&
-            status === deployment.status;
-        if (unchanged)
-            return deployment;
-        return {
-            ...deployment,
-            status,
-            source_config: { ...deployment.source_config, custom_url: url },
-            source_revision_config: { ...deployment.source_revision_config, repo_commit_sha: commit },
-        };
-    }
-    #url(deployment) {
-        const given = deployment.source_config.custom_url;
-        if (given === undefined || given === null || given === '')
-            return given;
-        const verdict = publishableAddress(given);
-        for (const secret of verdict.removed)
-            this.#mask(secret);
-        if (!verdict.ok) {
-            this.#once(`custom_url-refused:${given}`, `the service's custom_url of '${untrusted(deployment.name)}' is not published: ${verdict.why}`);
-            return null;
-        }
-        // A password is taken out above; any other secret value in the address withholds it all.
-        if (this.#redact(verdict.address) !== verdict.address) {
-            this.#once(`custom_url-secret:${deployment.id}`, `the service's custom_url of '${untrusted(deployment.name)}' holds a secret value: it is not published (no url output, link or environment_url)`);
-            return null;
-        }
-        if (verdict.address === given)
-            return given;
-        this.#once(`custom_url:${verdict.address}`, verdict.hadCredentials
-            ? `the service's custom_url of '${untrusted(deployment.name)}' holds a user or password: it is published without them (the password is masked)`
-            : `the service's custom_url of '${untrusted(deployment.name)}' holds spaces or control characters: it is published as an address parser reads it`);
-        return verdict.address;
-    }
-    #commit(deployment) {
-        const given = deployment.source_revision_config.repo_commit_sha;
-        if (given === undefined || given === null || given === '' || FULL_SHA.test(given))
-            return given;
-        this.#once(`commit:${given}`, `the service's repo_commit_sha of '${untrusted(deployment.name)}' is not a 40-hex commit (${untrusted(given.slice(0, 64))}): it is not passed on`);
-        return null;
-    }
-    #once(key, message) {
-        if (this.#said.has(key))
-            return;
-        this.#said.add(key);
-        this.#logger.warning(message);
-    }
-}
-
-;// CONCATENATED MODULE: ./src/service/listing.ts
-/**
- * The listing of deployments (`GET /v2/deployments`) as the service pages
- * it: its filters, what a listing hands back, and the one walk from its
- * start that every listing and search takes (endpoints.ts).
- */
-
-/** The listing's path, and the create's. */
-const DEPLOYMENTS = '/v2/deployments';
-/**
- * Walks the listing from its start, a page of at most `size()` at a time,
- * each following the offset the service returned, handing `onPage` the
- * deployments each page adds (one id is one item: a deployment listed
- * again on a later page, as when the list shifts under the walk, is not
- * handed on twice). The walk ends at a short or empty page, an offset
- * that does not advance, or when `onPage` returns false; it resolves to
- * the offset the service returned last (where the list would go on), and
- * throws past `maxPages`. A full page that adds no new id (a service that
- * ignores `offset`) ends the walk with a warning, or, for a walk that must
- * prove what is absent (`unpaged` given), throws what `unpaged` says:
- * the rest of the list was never seen. Every item of a page is read, even
- * past the limit asked: a larger page still holds what the walk looks for.
- */
-async function walkListing(walk, logger, maxPages) {
-    const seen = new Set();
-    let offset = 0;
-    for (let pages = 1; pages <= maxPages; pages++) {
-        const limit = walk.size();
-        const list = await walk.page(offset, limit);
-        const fresh = list.resources.filter((deployment) => !seen.has(deployment.id));
-        for (const deployment of fresh)
-            seen.add(deployment.id);
-        if (!walk.onPage(fresh) || list.resources.length < limit)
-            return list.offset;
-        if (fresh.length === 0) {
-            if (walk.unpaged !== undefined)
-                throw new ActionError(walk.unpaged(offset));
-            logger.warning(`GET ${DEPLOYMENTS} at offset ${offset} listed only deployments it had already listed: it does not page, so the list is taken to end here`);
-            return list.offset;
-        }
-        if (list.offset <= offset) {
-            logger.warning(`GET ${DEPLOYMENTS} returned offset ${list.offset} after offset ${offset}: it does not advance, so the list is taken to end here`);
-            return list.offset;
-        }
-        offset = list.offset;
-    }
-    throw new ActionError(walk.tooLong());
-}
-
-;// CONCATENATED MODULE: ./src/service/endpoints.ts
-
-
-
-
-
-/** How messages name the create call. */
-const CREATE_CALL = `POST ${DEPLOYMENTS}`;
-/** The largest page the service serves. */
-const PAGE_LIMIT = 100;
-/** Pages read at most in one search: 100,000 deployments that contain the name. */
-const MAX_PAGES = 1_000;
-class Service {
-    #client;
-    #logger;
-    #maxPages;
-    /** Every deployment answered passes through it before the run sees it. */
-    #vetting;
-    constructor(client, logger, options = {}) {
-        this.#client = client;
-        this.#logger = logger;
-        this.#maxPages = options.maxPages ?? MAX_PAGES;
-        this.#vetting = new DeploymentVetting(logger, options.mask ?? (() => { }), options.redact);
-    }
-    /** How the entry names what a remedy points to (its inputs, or its options). */
-    get words() {
-        return this.#client.words;
-    }
-    /** `GET /v1/integrations/forge/codehost/{id}/repos`. */
-    listRepositories(integrationId) {
-        return this.#client.request({
-            method: 'GET',
-            // The id is a validated uuid: nothing else reaches the path.
-            path: `/v1/integrations/forge/codehost/${encodeURIComponent(integrationId)}/repos`,
-            schema: RepositoryListSchema,
-            remedies: {
-                404: `Check ${this.#client.words.integrationId}: the service knows no integration ${integrationId}.`,
-            },
-        });
-    }
-    /**
-     * One page of the listing, each deployment's secret values registered
-     * before anything else can print (vet.ts): the service may echo them in
-     * the next page's error.
-     */
-    async #page(query, options = {}) {
-        const list = await this.#client.request({
-            method: 'GET',
-            path: DEPLOYMENTS,
-            query: { ...query },
-            schema: DeploymentListSchema,
-            ...options,
-        });
-        for (const deployment of list.resources)
-            this.#vetting.hide(deployment);
-        return list;
-    }
-    /** The walk of `walkListing` over this service's pages (its warnings in the run's log). */
-    #walk(filters, size, onPage, tooLong, unpaged) {
-        const page = (offset, limit) => this.#page({ ...filters, limit, offset });
-        return walkListing({ page, size, onPage, tooLong, unpaged }, this.#logger, this.#maxPages);
-    }
-    /**
-     * Every deployment named exactly `name`, in the order listed, each id
-     * once. The service filters by substring only and does not say where the
-     * list ends: the walk ends as `#walk` says; `maxPages` stops a service
-     * that never ends it. What it returns is proof of what is absent (a
-     * create follows an empty answer), so a listing that does not page
-     * fails it rather than end it; `proving: false` (a look-up that only
-     * warns, as after a create) ends it there with a warning instead.
-     */
-    async findByName(name, { proving = true } = {}) {
-        const found = [];
-        await this.#walk({ name_contains: name }, () => PAGE_LIMIT, (fresh) => {
-            for (const deployment of fresh) {
-                if (deployment.name === name)
-                    found.push(this.#vetting.vet(deployment));
-            }
-            return true;
-        }, () => `GET ${DEPLOYMENTS}: no end of the list after ${this.#maxPages} pages of ${PAGE_LIMIT} deployments whose names contain '${name}'; stopped rather than risk creating a duplicate. Use a more distinctive name, or report the service's pagination.`, proving
-            ? (offset) => `GET ${DEPLOYMENTS} at offset ${offset} listed only deployments it had already listed: the listing does not page (it ignores offset), so a deployment named '${name}' may sit beyond them; stopped rather than risk creating a duplicate. Use a more distinctive name, or report the service's pagination.`
-            : undefined);
-        return found;
-    }
-    /**
-     * The deployments `filters` select, in the order listed, each id once, at
-     * most `limit`: pages of 100 (the last one only as large as what is
-     * left), each following the offset the service returned; the list ends as
-     * in `findByName`. With `probe`, a list that reaches `limit` asks for one
-     * more to say whether it goes on (`more`).
-     */
-    async list(filters, limit, { probe = false } = {}) {
-        const deployments = [];
-        const { more } = await this.listPages(filters, limit, (page) => {
-            deployments.push(...page);
-            return true;
-        }, { probe });
-        return { deployments, more };
-    }
-    /**
-     * `list`, each page's deployments handed to `onPage` as the page arrives
-     * and not kept, so a listing's memory does not grow with it (only the ids,
-     * to list each once). When `onPage` returns false the listing ends there:
-     * no further page, no probe.
-     */
-    async listPages(filters, limit, onPage, { probe = false } = {}) {
-        /** The ids handed on: how many, and which ones the probe's answer must go past. */
-        const taken = new Set();
-        const left = () => limit - taken.size;
-        if (limit <= 0)
-            return { count: 0, more: false };
-        let stopped = false;
-        const offset = await this.#walk(filters, () => Math.min(PAGE_LIMIT, left()), (fresh) => {
-            const page = fresh.slice(0, left()).map((deployment) => this.#vetting.vet(deployment));
-            for (const deployment of page)
-                taken.add(deployment.id);
-            stopped = page.length > 0 && !onPage(page);
-            return !stopped && left() > 0;
-        }, () => `GET ${DEPLOYMENTS}: no end of the list after ${this.#maxPages} pages; stopped. Report the service's pagination.`);
-        if (!probe || stopped || left() > 0)
-            return { count: taken.size, more: false };
-        const next = await this.#page({ ...filters, limit: 1, offset });
-        return {
-            count: taken.size,
-            more: next.resources.some((deployment) => !taken.has(deployment.id)),
-        };
-    }
-    /**
-     * `GET /v2/deployments?deployment_ids=ID`: the deployment, or undefined when
-     * the answer does not list it. One attempt: a poll is retried by the next poll.
-     */
-    async getById(id, timeoutMs) {
-        const answer = (await this.#byIds([id], {}, timeoutMs)).get(id);
-        if (answer instanceof ServiceError)
-            throw answer;
-        return answer;
-    }
-    /**
-     * `GET /v2/deployments?deployment_ids=A,B,…&limit=100`: `getById` for up to
-     * 100 ids, by id, each answered on its own: a record that fails the schema
-     * is that id's answer (the error `getById` would throw), not the others'.
-     */
-    getByIds(ids, timeoutMs) {
-        // More is a caller's mistake: one page holds 100.
-        if (ids.length > PAGE_LIMIT)
-            throw new RangeError(`getByIds takes ${ids.length} ids, not ≤ 100`);
-        return this.#byIds(ids, { limit: PAGE_LIMIT }, timeoutMs);
-    }
-    /**
-     * Each id asked, as the answer lists it: its record checked alone
-     * (vetted), or why it cannot be taken (a record that fails the schema,
-     * or the id listed twice with different contents). An id nobody asked
-     * for is no answer; an id the answer omits has none. Every record's
-     * secret values are registered first, whatever its shape.
-     */
-    async #byIds(ids, query, timeoutMs) {
-        const list = await this.#client.request({
-            method: 'GET',
-            path: DEPLOYMENTS,
-            query: { deployment_ids: ids.join(','), ...query },
-            schema: DeploymentBatchSchema,
-            attempts: 1,
-            ...(timeoutMs === undefined ? {} : { timeoutMs }),
-        });
-        return answersByIds(list.resources, ids, this.#vetting, (id) => `${DEPLOYMENTS}?deployment_ids=${id}`);
-    }
-    /**
-     * `POST /v2/deployments`. When the create may have taken effect without an
-     * answer, or the service answers 409, `reconcile` finds what is there.
-     */
-    async create(request, reconcile) {
-        const answered = await this.#client.exchange({
-            method: 'POST',
-            path: DEPLOYMENTS,
-            body: request,
-            schema: DeploymentSchema,
-            idempotent: false,
-            reconcile,
-        });
-        return { ...answered, value: this.#vetting.vet(answered.value) };
-    }
-    /** How a person reads a call, for messages: `GET /v2/deployments?deployment_ids=ID`. */
-    static describeGetById(id) {
-        return `GET ${DEPLOYMENTS}?deployment_ids=${id}`;
-    }
-}
-
-;// CONCATENATED MODULE: ./src/inputs/deploy-spec.ts
-/** The values of the `on-drift` input. */
-const ON_DRIFT_MODES = ['warn', 'fail'];
-
-;// CONCATENATED MODULE: ./src/inputs/parsers.ts
-/**
- * Parsers of single inputs: pure functions from the input's text to its value
- * that throw `Invalid` with what is wrong (never naming the input: the
- * declared list in declared.ts knows which input it parses).
- * Headers, secrets and `config` have modules of their own.
- */
-
-
-
-
-
-
-/** The longest a job may run on a hosted runner: a longer wait cannot be meant. */
-const MAX_WAIT_TIMEOUT_SECONDS = 6 * 60 * 60;
-const YAML_TRUE = ['true', 'True', 'TRUE'];
-const YAML_FALSE = ['false', 'False', 'FALSE'];
-const GUID = /^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$/;
-const REPOSITORY = /^([A-Za-z0-9_.-]+)\/([A-Za-z0-9_.-]+)$/;
-const SHORT_SHA = /^[0-9a-fA-F]{4,39}$/;
-/** `parse`, except that an empty input means "not given". */
-function unlessEmpty(parse) {
-    return (raw) => (raw === '' ? undefined : parse(raw));
-}
-/** Any text; empty when not given. */
-function parseText(raw) {
-    return raw;
-}
-/** YAML 1.2 core booleans, as `core.getBooleanInput` reads them. */
-function parseBoolean(raw) {
-    if (YAML_TRUE.includes(raw))
-        return true;
-    if (YAML_FALSE.includes(raw))
-        return false;
-    fail(`must be true or false, got '${raw}'`);
-}
-/**
- * `text` as an https:// address (http:// only on a loopback host) without
- * credentials. `example` shows what is expected; `credentials` says where
- * credentials go instead.
- */
-function parseWebAddress(text, messages) {
-    let url;
-    try {
-        url = new URL(text);
-    }
-    catch {
-        fail(`is not a valid URL (expected e.g. ${messages.example})`);
-    }
-    const fault = webAddressFault(url);
-    // Checked before anything echoes the URL: credentials in it would leak.
-    if (fault === 'credentials')
-        fail(`must not contain credentials: ${messages.credentials}`);
-    // Shown without its query and fragment: they may carry a key too.
-    const shown = `${url.protocol}//${url.host}${url.pathname}`;
-    if (fault === 'plain-http') {
-        fail(`must use https:// (http:// is allowed only for localhost, 127.0.0.0/8 and [::1]), got '${shown}'`);
-    }
-    if (fault === 'scheme')
-        fail(`must be an https:// URL, got '${shown}'`);
-    return url;
-}
-function parseApiUrl(raw) {
-    if (raw === '')
-        fail('is required (the service base address, e.g. https://api.example.com)');
-    const url = parseWebAddress(raw, {
-        example: 'https://api.example.com',
-        credentials: 'pass them with api-key or headers',
-    });
-    const shown = `${url.protocol}//${url.host}${url.pathname}`;
-    if (url.search !== '' || url.hash !== '') {
-        fail(`must not have a query or fragment: give the base address only, like '${shown}'`);
-    }
-    return `${url.origin}${withoutTrailingSlashes(url.pathname)}`;
-}
-/** `raw` as one of `values`; the message names them all (`a or b`, `one of a, b, c`). */
-function parseOneOf(values, raw) {
-    const value = values.find((candidate) => candidate === raw);
-    if (value !== undefined)
-        return value;
-    const named = values.length === 2 ? values.join(' or ') : `one of ${values.join(', ')}`;
-    fail(`must be ${named}, got '${raw}'`);
-}
-function parseSource(raw) {
-    return parseOneOf(SOURCES, raw);
-}
-/** What `name` says when it is needed and empty. */
-const NAME_REQUIRED = 'is required (the deployment name)';
-function parseName(raw) {
-    if (raw === '')
-        fail(NAME_REQUIRED);
-    if (UNSAFE_IN_AN_INPUT.test(raw))
-        fail('must not contain control characters or line breaks');
-    return raw;
-}
-function parseWaitTimeout(raw) {
-    if (!/^\d+(\.\d+)?$/.test(raw))
-        fail(`must be a positive number of seconds, got '${raw}'`);
-    const seconds = Number(raw);
-    if (!(seconds > 0))
-        fail(`must be a positive number of seconds, got '${raw}'`);
-    if (seconds > MAX_WAIT_TIMEOUT_SECONDS) {
-        fail(`must be at most ${MAX_WAIT_TIMEOUT_SECONDS} seconds (6 hours), got '${raw}'`);
-    }
-    return seconds;
-}
-function parseGuid(raw) {
-    if (!GUID.test(raw))
-        fail(`must be a uuid (like 0f8fad5b-d9cb-469f-a165-70867728950e), got '${raw}'`);
-    return raw.toLowerCase();
-}
-function parseRepository(raw) {
-    const match = REPOSITORY.exec(raw);
-    if (match === null)
-        fail(`must be owner/name, got '${raw}'`);
-    return { owner: match[1] ?? '', name: match[2] ?? '' };
-}
-function parseCommit(raw) {
-    if (raw === 'auto' || raw === 'none')
-        return { kind: raw };
-    if (FULL_SHA.test(raw))
-        return { kind: 'sha', sha: raw.toLowerCase() };
-    if (SHORT_SHA.test(raw)) {
-        // The service records full shas only: a prefix could never be matched.
-        fail(`must be a full 40-character commit sha, got the short sha '${raw}'`);
-    }
-    fail(`must be auto, none or a full 40-character commit sha, got '${raw}'`);
-}
-function parseOnDrift(raw) {
-    return parseOneOf(ON_DRIFT_MODES, raw);
-}
-const ON_CHANGE_MODES = ['none', 'fail'];
-/** `on-change` of the plan: `fail` makes a difference the deploy would not apply fail the step. */
-function parseOnChange(raw) {
-    return parseOneOf(ON_CHANGE_MODES, raw);
-}
-
-;// CONCATENATED MODULE: ./src/inputs/dashboard-url.ts
-/**
- * The `dashboard-url` input: where a person opens the deployment in the
- * service, as a URL template with the placeholders `{id}`, `{tenant_id}` and
- * `{name}`. Checked before any request; filled once the deployment is known.
- */
-
-
-const PLACEHOLDERS = ['id', 'tenant_id', 'name'];
-/** `{…}` with no brace inside: linear, one pass. */
-const PLACEHOLDER = /\{([^{}]*)\}/g;
-function isPlaceholder(name) {
-    return PLACEHOLDERS.includes(name);
-}
-/** The template with each placeholder replaced by its value, URL-encoded as `encodeURIComponent` does. */
-function fillDashboardUrl(template, values) {
-    return template.replace(PLACEHOLDER, (whole, name) => isPlaceholder(name) ? encodeURIComponent(values[name]) : whole);
-}
-/** The template, once it is known to fill into an https:// (or loopback http://) address. */
-function parseDashboardUrl(raw) {
-    for (const [, name = ''] of raw.matchAll(PLACEHOLDER)) {
-        if (!isPlaceholder(name)) {
-            fail(`has an unknown placeholder {${name}}: the placeholders are {id}, {tenant_id} and {name}`);
-        }
-    }
-    const sample = fillDashboardUrl(raw, { id: 'id', tenant_id: 'tenant', name: 'name' });
-    if (sample.includes('{') || sample.includes('}')) {
-        fail('has a { or } outside a placeholder: the placeholders are {id}, {tenant_id} and {name}');
-    }
-    parseWebAddress(sample, {
-        example: 'https://console.example/deployments/{id}',
-        credentials: 'the address is printed and written to the outputs',
-    });
-    return raw;
-}
-
-;// CONCATENATED MODULE: ./src/run/decisions/report.ts
-/**
- * What the run hands to later steps: the outputs, and what a dry run
- * prints. Every secret value is replaced by `***` first. (How the summary
- * reads is src/views/'s.)
- */
-
-
-
-/** The names of every output, as action.yml declares them. */
-const OUTPUT_NAMES = (/* unused pure expression or super */ null && ([
-    'deployment-id',
-    'status',
-    'created',
-    'latest-revision-id',
-    'active-revision-id',
-    'repo-url',
-    'repo-ref',
-    'deployment',
-    'live',
-    'healthy',
-    'health-status',
-    'commit-sha',
-    'drift',
-    'url',
-    'dashboard-url',
-    'deployments',
-]));
-/** The deployment with every secret value replaced by `***`. */
-function redactDeployment(deployment) {
-    return {
-        ...deployment,
-        secrets: deployment.secrets.map((secret) => ({ ...secret, value: MASK })),
-    };
-}
-/**
- * The repository and ref of the deployment (codehost): what was sent when
- * this run created it (or would), the live values when it was reused.
- */
-function repositoryOf(result) {
-    if (result.request.source !== 'codehost')
-        return {};
-    const described = result.created || result.deployment === undefined ? result.request : result.deployment;
-    return {
-        url: described.source_config.repo_url ?? undefined,
-        ref: described.source_revision_config.repo_ref ?? undefined,
-    };
-}
-/** The `dashboard-url` template filled for the deployment; undefined without a template. */
-function dashboardUrlOf(template, deployment) {
-    if (template === undefined)
-        return undefined;
-    const { id, tenant_id, name } = deployment;
-    return fillDashboardUrl(template, { id, tenant_id, name });
-}
-/** The outputs known from a deploy result (and, when waited, its latest state). */
-function outputsOf(result, deployment, assessment, dashboardTemplate) {
-    const repository = repositoryOf(result);
-    const outputs = {
-        created: String(result.created),
-        'repo-url': repository.url ?? '',
-        'repo-ref': repository.ref ?? '',
-        live: String(assessment.live),
-        healthy: assessment.health === undefined ? '' : String(assessment.health.ok),
-        'health-status': String(assessment.health?.status ?? ''),
-        drift: JSON.stringify(assessment.drift),
-    };
-    if (deployment === undefined)
-        return outputs;
-    return {
-        ...outputs,
-        'deployment-id': deployment.id,
-        status: deployment.status,
-        'latest-revision-id': deployment.latest_revision_id ?? '',
-        'active-revision-id': deployment.active_revision_id ?? '',
-        deployment: JSON.stringify(redactDeployment(deployment)),
-        'commit-sha': deployment.source_revision_config.repo_commit_sha ?? '',
-        url: deployment.source_config.custom_url ?? '',
-        'dashboard-url': dashboardUrlOf(dashboardTemplate, deployment) ?? '',
-    };
-}
-/** What a dry run prints: the request body, with every secret value replaced by `***`. */
-function dryRunReport(result) {
-    const body = {
-        ...result.request,
-        secrets: result.request.secrets.map((secret) => ({ ...secret, value: MASK })),
-    };
-    const what = result.deployment === undefined
-        ? `dry run: ${CREATE_CALL} would send`
-        : `dry run: '${result.deployment.name}' exists, so nothing would be sent; a create would send`;
-    return `${what}:\n${JSON.stringify(body, null, 2)}`;
-}
-
-// EXTERNAL MODULE: external "node:http"
-var external_node_http_ = __nccwpck_require__(7067);
 ;// CONCATENATED MODULE: ./src/service/answers.ts
 /**
  * What the action says about an exchange that failed: the service's own
@@ -41488,6 +40723,771 @@ function healthNotMade(asked, liveness) {
         : 'the deployment is not live yet';
 }
 
+;// CONCATENATED MODULE: ./src/service/errors.ts
+/** What a failed call to the service raises. */
+
+/** A call to the service failed: names the call, the status and the service's message. */
+class ServiceError extends ActionError {
+    name = 'ServiceError';
+    details;
+    constructor(details) {
+        super(ServiceError.format(details));
+        this.details = details;
+    }
+    get status() {
+        return this.details.status;
+    }
+    get ambiguous() {
+        return this.details.ambiguous === true;
+    }
+    get transient() {
+        return this.details.transient === true;
+    }
+    /** The same failure, counted over `attempts`. */
+    after(attempts) {
+        return attempts > 1 ? new ServiceError({ ...this.details, attempts }) : this;
+    }
+    static format(details) {
+        const { method, path, problem, serviceMessage, requestId, remedy, attempts } = details;
+        const tries = attempts !== undefined && attempts > 1 ? ` after ${attempts} attempts` : '';
+        let message = `${method} ${path} failed${tries}: ${problem}`;
+        if (serviceMessage !== undefined && serviceMessage !== '') {
+            message += serviceMessage.includes('\n')
+                ? `:\n${serviceMessage}`
+                : ` (service said: ${serviceMessage})`;
+        }
+        if (remedy !== undefined)
+            message += `\n${remedy}`;
+        if (requestId !== undefined)
+            message += `\nrequest id: ${requestId}`;
+        return message;
+    }
+}
+
+;// CONCATENATED MODULE: ./src/service/issues.ts
+const PLAIN_KEY = /^[A-Za-z_][A-Za-z0-9_-]*$/;
+/**
+ * A readable path: `source_config.resource_spec`, `resources[0].id`,
+ * `labels["app.kubernetes.io/name"]`; `(root)` when empty.
+ */
+function formatIssuePath(path) {
+    let out = '';
+    for (const segment of path) {
+        if (typeof segment === 'number') {
+            out += `[${segment}]`;
+        }
+        else if (typeof segment === 'string' && PLAIN_KEY.test(segment)) {
+            out += out === '' ? segment : `.${segment}`;
+        }
+        else {
+            out += `[${JSON.stringify(String(segment))}]`;
+        }
+    }
+    return out === '' ? '(root)' : out;
+}
+/**
+ * One line per problem, each starting with the path of the field:
+ * `source_config.resource_spec.min_scal: unknown key` (one line per unknown
+ * key, the key appended to the path) or
+ * `resources[0].id: Invalid input: expected string, received undefined`.
+ */
+function formatZodIssues(error) {
+    const lines = [];
+    for (const issue of error.issues) {
+        if (issue.code === 'unrecognized_keys') {
+            for (const key of issue.keys) {
+                lines.push(`${formatIssuePath([...issue.path, key])}: unknown key`);
+            }
+        }
+        else {
+            lines.push(`${formatIssuePath(issue.path)}: ${issue.message}`);
+        }
+    }
+    return lines;
+}
+
+;// CONCATENATED MODULE: ./src/service/id-answers.ts
+/**
+ * The answer to a status check of several deployments, read record by
+ * record: one record the service garbled is only its own deployment's
+ * answer, one agent's problem, not every agent's.
+ */
+
+
+
+
+/**
+ * Each id asked, as `records` list it: its record checked alone (vetted),
+ * or why it cannot be taken (a record that fails the schema, or the id
+ * listed twice with different contents). An id nobody asked for is no
+ * answer; an id the answer omits has none. Every record's secret values
+ * are registered first, whatever its shape. `pathOf` names the request
+ * for one id, as a failure of it alone would.
+ */
+function answersByIds(records, ids, vetting, pathOf) {
+    for (const record of records)
+        vetting.hide(record);
+    const unusable = (id, problem) => new ServiceError({
+        method: 'GET',
+        path: pathOf(id),
+        problem: `the answer's record of ${id} ${problem}`,
+    });
+    const asked = new Set(ids);
+    const listed = new Map();
+    const answers = new Map();
+    records.forEach((record, index) => {
+        const id = idOf(record);
+        if (id === undefined || !asked.has(id))
+            return;
+        const text = JSON.stringify(record);
+        const earlier = listed.get(id);
+        if (earlier !== undefined) {
+            if (earlier !== text)
+                answers.set(id, unusable(id, 'is listed twice, with different contents'));
+            return;
+        }
+        listed.set(id, text);
+        const parsed = DeploymentSchema.safeParse(record);
+        if (parsed.success) {
+            answers.set(id, vetting.vet(parsed.data));
+            return;
+        }
+        const issues = formatZodIssues(atIndex(parsed.error, index));
+        const more = issues.length > 5 ? ` (and ${issues.length - 5} more)` : '';
+        const shown = issues.slice(0, 5).join('; ');
+        answers.set(id, unusable(id, `does not match the service's schema: ${shown}${more}`));
+    });
+    return answers;
+}
+/** A record's problems, with the paths they would have in the whole answer (`resources[2].created_at`). */
+function atIndex(error, index) {
+    return new ZodError(error.issues.map((issue) => ({ ...issue, path: ['resources', index, ...issue.path] })));
+}
+/** The `id` a listed record claims, whatever else it holds. */
+function idOf(record) {
+    if (typeof record !== 'object' || record === null || !('id' in record))
+        return undefined;
+    return typeof record.id === 'string' ? record.id : undefined;
+}
+
+;// CONCATENATED MODULE: ./src/service/vet.ts
+/**
+ * What of a deployment the service answers the run passes on. Service text
+ * is untrusted, and two fields reach other systems as they are: `custom_url`
+ * (the `url` output, GitHub's `environment_url`, links) and `repo_commit_sha`
+ * (the `commit-sha` output, a GitLab variable, GitHub's compare). So:
+ *
+ * - `custom_url` only as an address that may be published
+ *   (`publishableAddress`): a password in it is masked at once and the
+ *   address kept without it; anything else is dropped.
+ * - `repo_commit_sha` only as a full 40-hex commit; anything else is dropped.
+ * - no secret value (the step's, or one any deployment holds): `status` is
+ *   redacted here, where it enters, and a `custom_url` that holds one is not
+ *   published at all (no `url` output, no link, no `environment_url`), so
+ *   that no view can forget it.
+ *
+ * Each value dropped or changed is said once a run, not at every poll.
+ *
+ * And every secret value a deployment carries is registered for redaction
+ * (`hide`) the moment its answer is parsed, whichever deployment it is: the
+ * service may echo it in any later message (a page-2 error, a failed
+ * status check's detail), and nothing may print it first.
+ */
+
+
+
+
+/** What of any record may hold secret values, whatever the rest of it is. */
+const RecordSecretsSchema = looseObject({ secrets: array(unknown()) });
+const SecretValueSchema = looseObject({ value: schemas_string() });
+class DeploymentVetting {
+    #logger;
+    #mask;
+    #redact;
+    #said = new Set();
+    /** `redact`: the run's redaction, which knows every value `mask` registered. */
+    constructor(logger, mask, redact = (text) => text) {
+        this.#logger = logger;
+        this.#mask = mask;
+        this.#redact = redact;
+    }
+    /**
+     * Registers the secret values of a deployment the service answered, used
+     * or not, whatever the rest of its record is: one that fails the schema
+     * (a bad `created_at`) still carries them.
+     */
+    hide(record) {
+        const listed = RecordSecretsSchema.safeParse(record);
+        if (!listed.success)
+            return;
+        for (const secret of listed.data.secrets) {
+            const value = SecretValueSchema.safeParse(secret);
+            if (value.success && value.data.value !== '')
+                this.#mask(value.data.value);
+        }
+    }
+    /** The deployment as the run may pass it on (its secret values registered). */
+    vet(deployment) {
+        this.hide(deployment);
+        const url = this.#url(deployment);
+        const commit = this.#commit(deployment);
+        const status = this.#redact(deployment.status);
+        const unchanged = url === deployment.source_config.custom_url &&
+            commit === deployment.source_revision_config.repo_commit_sha &&
+            status === deployment.status;
+        if (unchanged)
+            return deployment;
+        return {
+            ...deployment,
+            status,
+            source_config: { ...deployment.source_config, custom_url: url },
+            source_revision_config: { ...deployment.source_revision_config, repo_commit_sha: commit },
+        };
+    }
+    #url(deployment) {
+        const given = deployment.source_config.custom_url;
+        if (given === undefined || given === null || given === '')
+            return given;
+        const verdict = publishableAddress(given);
+        for (const secret of verdict.removed)
+            this.#mask(secret);
+        if (!verdict.ok) {
+            this.#once(`custom_url-refused:${given}`, `the service's custom_url of '${untrusted(deployment.name)}' is not published: ${verdict.why}`);
+            return null;
+        }
+        // A password is taken out above; any other secret value in the address withholds it all.
+        if (this.#redact(verdict.address) !== verdict.address) {
+            this.#once(`custom_url-secret:${deployment.id}`, `the service's custom_url of '${untrusted(deployment.name)}' holds a secret value: it is not published (no url output, link or environment_url)`);
+            return null;
+        }
+        if (verdict.address === given)
+            return given;
+        this.#once(`custom_url:${verdict.address}`, verdict.hadCredentials
+            ? `the service's custom_url of '${untrusted(deployment.name)}' holds a user or password: it is published without them (the password is masked)`
+            : `the service's custom_url of '${untrusted(deployment.name)}' holds spaces or control characters: it is published as an address parser reads it`);
+        return verdict.address;
+    }
+    #commit(deployment) {
+        const given = deployment.source_revision_config.repo_commit_sha;
+        if (given === undefined || given === null || given === '' || FULL_SHA.test(given))
+            return given;
+        this.#once(`commit:${given}`, `the service's repo_commit_sha of '${untrusted(deployment.name)}' is not a 40-hex commit (${untrusted(given.slice(0, 64))}): it is not passed on`);
+        return null;
+    }
+    #once(key, message) {
+        if (this.#said.has(key))
+            return;
+        this.#said.add(key);
+        this.#logger.warning(message);
+    }
+}
+
+;// CONCATENATED MODULE: ./src/service/listing.ts
+/**
+ * The listing of deployments (`GET /v2/deployments`) as the service pages
+ * it: its filters, what a listing hands back, and the one walk from its
+ * start that every listing and search takes (endpoints.ts).
+ */
+
+/** The listing's path, and the create's. */
+const DEPLOYMENTS = '/v2/deployments';
+/**
+ * Walks the listing from its start, a page of at most `size()` at a time,
+ * each following the offset the service returned, handing `onPage` the
+ * deployments each page adds (one id is one item: a deployment listed
+ * again on a later page, as when the list shifts under the walk, is not
+ * handed on twice). The walk ends at a short or empty page, an offset
+ * that does not advance, or when `onPage` returns false; it resolves to
+ * the offset the service returned last (where the list would go on), and
+ * throws past `maxPages`. A full page that adds no new id (a service that
+ * ignores `offset`) ends the walk with a warning, or, for a walk that must
+ * prove what is absent (`unpaged` given), throws what `unpaged` says:
+ * the rest of the list was never seen. Every item of a page is read, even
+ * past the limit asked: a larger page still holds what the walk looks for.
+ */
+async function walkListing(walk, logger, maxPages) {
+    const seen = new Set();
+    let offset = 0;
+    for (let pages = 1; pages <= maxPages; pages++) {
+        const limit = walk.size();
+        const list = await walk.page(offset, limit);
+        const fresh = list.resources.filter((deployment) => !seen.has(deployment.id));
+        for (const deployment of fresh)
+            seen.add(deployment.id);
+        if (!walk.onPage(fresh) || list.resources.length < limit)
+            return list.offset;
+        if (fresh.length === 0) {
+            if (walk.unpaged !== undefined)
+                throw new ActionError(walk.unpaged(offset));
+            logger.warning(`GET ${DEPLOYMENTS} at offset ${offset} listed only deployments it had already listed: it does not page, so the list is taken to end here`);
+            return list.offset;
+        }
+        if (list.offset <= offset) {
+            logger.warning(`GET ${DEPLOYMENTS} returned offset ${list.offset} after offset ${offset}: it does not advance, so the list is taken to end here`);
+            return list.offset;
+        }
+        offset = list.offset;
+    }
+    throw new ActionError(walk.tooLong());
+}
+
+;// CONCATENATED MODULE: ./src/service/endpoints.ts
+
+
+
+
+
+/** How messages name the create call. */
+const CREATE_CALL = `POST ${DEPLOYMENTS}`;
+/** The largest page the service serves. */
+const PAGE_LIMIT = 100;
+/** Pages read at most in one search: 100,000 deployments that contain the name. */
+const MAX_PAGES = 1_000;
+class Service {
+    #client;
+    #logger;
+    #maxPages;
+    /** Every deployment answered passes through it before the run sees it. */
+    #vetting;
+    constructor(client, logger, options = {}) {
+        this.#client = client;
+        this.#logger = logger;
+        this.#maxPages = options.maxPages ?? MAX_PAGES;
+        this.#vetting = new DeploymentVetting(logger, options.mask ?? (() => { }), options.redact);
+    }
+    /** How the entry names what a remedy points to (its inputs, or its options). */
+    get words() {
+        return this.#client.words;
+    }
+    /** `GET /v1/integrations/forge/codehost/{id}/repos`. */
+    listRepositories(integrationId) {
+        return this.#client.request({
+            method: 'GET',
+            // The id is a validated uuid: nothing else reaches the path.
+            path: `/v1/integrations/forge/codehost/${encodeURIComponent(integrationId)}/repos`,
+            schema: RepositoryListSchema,
+            remedies: {
+                404: `Check ${this.#client.words.integrationId}: the service knows no integration ${integrationId}.`,
+            },
+        });
+    }
+    /**
+     * One page of the listing, each deployment's secret values registered
+     * before anything else can print (vet.ts): the service may echo them in
+     * the next page's error.
+     */
+    async #page(query, options = {}) {
+        const list = await this.#client.request({
+            method: 'GET',
+            path: DEPLOYMENTS,
+            query: { ...query },
+            schema: DeploymentListSchema,
+            ...options,
+        });
+        for (const deployment of list.resources)
+            this.#vetting.hide(deployment);
+        return list;
+    }
+    /** The walk of `walkListing` over this service's pages (its warnings in the run's log). */
+    #walk(filters, size, onPage, tooLong, unpaged) {
+        const page = (offset, limit) => this.#page({ ...filters, limit, offset });
+        return walkListing({ page, size, onPage, tooLong, unpaged }, this.#logger, this.#maxPages);
+    }
+    /**
+     * Every deployment named exactly `name`, in the order listed, each id
+     * once. The service filters by substring only and does not say where the
+     * list ends: the walk ends as `#walk` says; `maxPages` stops a service
+     * that never ends it. What it returns is proof of what is absent (a
+     * create follows an empty answer), so a listing that does not page
+     * fails it rather than end it; `proving: false` (a look-up that only
+     * warns, as after a create) ends it there with a warning instead.
+     */
+    async findByName(name, { proving = true } = {}) {
+        const found = [];
+        await this.#walk({ name_contains: name }, () => PAGE_LIMIT, (fresh) => {
+            for (const deployment of fresh) {
+                if (deployment.name === name)
+                    found.push(this.#vetting.vet(deployment));
+            }
+            return true;
+        }, () => `GET ${DEPLOYMENTS}: no end of the list after ${this.#maxPages} pages of ${PAGE_LIMIT} deployments whose names contain '${name}'; stopped rather than risk creating a duplicate. Use a more distinctive name, or report the service's pagination.`, proving
+            ? (offset) => `GET ${DEPLOYMENTS} at offset ${offset} listed only deployments it had already listed: the listing does not page (it ignores offset), so a deployment named '${name}' may sit beyond them; stopped rather than risk creating a duplicate. Use a more distinctive name, or report the service's pagination.`
+            : undefined);
+        return found;
+    }
+    /**
+     * The deployments `filters` select, in the order listed, each id once, at
+     * most `limit`: pages of 100 (the last one only as large as what is
+     * left), each following the offset the service returned; the list ends as
+     * in `findByName`. With `probe`, a list that reaches `limit` asks for one
+     * more to say whether it goes on (`more`).
+     */
+    async list(filters, limit, { probe = false } = {}) {
+        const deployments = [];
+        const { more } = await this.listPages(filters, limit, (page) => {
+            deployments.push(...page);
+            return true;
+        }, { probe });
+        return { deployments, more };
+    }
+    /**
+     * `list`, each page's deployments handed to `onPage` as the page arrives
+     * and not kept, so a listing's memory does not grow with it (only the ids,
+     * to list each once). When `onPage` returns false the listing ends there:
+     * no further page, no probe.
+     */
+    async listPages(filters, limit, onPage, { probe = false } = {}) {
+        /** The ids handed on: how many, and which ones the probe's answer must go past. */
+        const taken = new Set();
+        const left = () => limit - taken.size;
+        if (limit <= 0)
+            return { count: 0, more: false };
+        let stopped = false;
+        const offset = await this.#walk(filters, () => Math.min(PAGE_LIMIT, left()), (fresh) => {
+            const page = fresh.slice(0, left()).map((deployment) => this.#vetting.vet(deployment));
+            for (const deployment of page)
+                taken.add(deployment.id);
+            stopped = page.length > 0 && !onPage(page);
+            return !stopped && left() > 0;
+        }, () => `GET ${DEPLOYMENTS}: no end of the list after ${this.#maxPages} pages; stopped. Report the service's pagination.`);
+        if (!probe || stopped || left() > 0)
+            return { count: taken.size, more: false };
+        const next = await this.#page({ ...filters, limit: 1, offset });
+        return {
+            count: taken.size,
+            more: next.resources.some((deployment) => !taken.has(deployment.id)),
+        };
+    }
+    /**
+     * `GET /v2/deployments?deployment_ids=ID`: the deployment, or undefined when
+     * the answer does not list it. One attempt: a poll is retried by the next poll.
+     */
+    async getById(id, timeoutMs) {
+        const answer = (await this.#byIds([id], {}, timeoutMs)).get(id);
+        if (answer instanceof ServiceError)
+            throw answer;
+        return answer;
+    }
+    /**
+     * `GET /v2/deployments?deployment_ids=A,B,…&limit=100`: `getById` for up to
+     * 100 ids, by id, each answered on its own: a record that fails the schema
+     * is that id's answer (the error `getById` would throw), not the others'.
+     */
+    getByIds(ids, timeoutMs) {
+        // More is a caller's mistake: one page holds 100.
+        if (ids.length > PAGE_LIMIT)
+            throw new RangeError(`getByIds takes ${ids.length} ids, not ≤ 100`);
+        return this.#byIds(ids, { limit: PAGE_LIMIT }, timeoutMs);
+    }
+    /**
+     * Each id asked, as the answer lists it: its record checked alone
+     * (vetted), or why it cannot be taken (a record that fails the schema,
+     * or the id listed twice with different contents). An id nobody asked
+     * for is no answer; an id the answer omits has none. Every record's
+     * secret values are registered first, whatever its shape.
+     */
+    async #byIds(ids, query, timeoutMs) {
+        const list = await this.#client.request({
+            method: 'GET',
+            path: DEPLOYMENTS,
+            query: { deployment_ids: ids.join(','), ...query },
+            schema: DeploymentBatchSchema,
+            attempts: 1,
+            ...(timeoutMs === undefined ? {} : { timeoutMs }),
+        });
+        return answersByIds(list.resources, ids, this.#vetting, (id) => `${DEPLOYMENTS}?deployment_ids=${id}`);
+    }
+    /**
+     * `POST /v2/deployments`. When the create may have taken effect without an
+     * answer, or the service answers 409, `reconcile` finds what is there.
+     */
+    async create(request, reconcile) {
+        const answered = await this.#client.exchange({
+            method: 'POST',
+            path: DEPLOYMENTS,
+            body: request,
+            schema: DeploymentSchema,
+            idempotent: false,
+            reconcile,
+        });
+        return { ...answered, value: this.#vetting.vet(answered.value) };
+    }
+    /** How a person reads a call, for messages: `GET /v2/deployments?deployment_ids=ID`. */
+    static describeGetById(id) {
+        return `GET ${DEPLOYMENTS}?deployment_ids=${id}`;
+    }
+}
+
+;// CONCATENATED MODULE: ./src/inputs/deploy-spec.ts
+/** The values of the `on-drift` input. */
+const ON_DRIFT_MODES = ['warn', 'fail'];
+
+;// CONCATENATED MODULE: ./src/inputs/parsers.ts
+/**
+ * Parsers of single inputs: pure functions from the input's text to its value
+ * that throw `Invalid` with what is wrong (never naming the input: the
+ * declared list in declared.ts knows which input it parses).
+ * Headers, secrets and `config` have modules of their own.
+ */
+
+
+
+
+
+
+/** The longest a job may run on a hosted runner: a longer wait cannot be meant. */
+const MAX_WAIT_TIMEOUT_SECONDS = 6 * 60 * 60;
+const YAML_TRUE = ['true', 'True', 'TRUE'];
+const YAML_FALSE = ['false', 'False', 'FALSE'];
+const GUID = /^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$/;
+const REPOSITORY = /^([A-Za-z0-9_.-]+)\/([A-Za-z0-9_.-]+)$/;
+const SHORT_SHA = /^[0-9a-fA-F]{4,39}$/;
+/** `parse`, except that an empty input means "not given". */
+function unlessEmpty(parse) {
+    return (raw) => (raw === '' ? undefined : parse(raw));
+}
+/** Any text; empty when not given. */
+function parseText(raw) {
+    return raw;
+}
+/** YAML 1.2 core booleans, as `core.getBooleanInput` reads them. */
+function parseBoolean(raw) {
+    if (YAML_TRUE.includes(raw))
+        return true;
+    if (YAML_FALSE.includes(raw))
+        return false;
+    fail(`must be true or false, got '${raw}'`);
+}
+/**
+ * `text` as an https:// address (http:// only on a loopback host) without
+ * credentials. `example` shows what is expected; `credentials` says where
+ * credentials go instead.
+ */
+function parseWebAddress(text, messages) {
+    let url;
+    try {
+        url = new URL(text);
+    }
+    catch {
+        fail(`is not a valid URL (expected e.g. ${messages.example})`);
+    }
+    const fault = webAddressFault(url);
+    // Checked before anything echoes the URL: credentials in it would leak.
+    if (fault === 'credentials')
+        fail(`must not contain credentials: ${messages.credentials}`);
+    // Shown without its query and fragment: they may carry a key too.
+    const shown = `${url.protocol}//${url.host}${url.pathname}`;
+    if (fault === 'plain-http') {
+        fail(`must use https:// (http:// is allowed only for localhost, 127.0.0.0/8 and [::1]), got '${shown}'`);
+    }
+    if (fault === 'scheme')
+        fail(`must be an https:// URL, got '${shown}'`);
+    return url;
+}
+function parseApiUrl(raw) {
+    if (raw === '')
+        fail('is required (the service base address, e.g. https://api.example.com)');
+    const url = parseWebAddress(raw, {
+        example: 'https://api.example.com',
+        credentials: 'pass them with api-key or headers',
+    });
+    const shown = `${url.protocol}//${url.host}${url.pathname}`;
+    if (url.search !== '' || url.hash !== '') {
+        fail(`must not have a query or fragment: give the base address only, like '${shown}'`);
+    }
+    return `${url.origin}${withoutTrailingSlashes(url.pathname)}`;
+}
+/** `raw` as one of `values`; the message names them all (`a or b`, `one of a, b, c`). */
+function parseOneOf(values, raw) {
+    const value = values.find((candidate) => candidate === raw);
+    if (value !== undefined)
+        return value;
+    const named = values.length === 2 ? values.join(' or ') : `one of ${values.join(', ')}`;
+    fail(`must be ${named}, got '${raw}'`);
+}
+function parseSource(raw) {
+    return parseOneOf(SOURCES, raw);
+}
+/** What `name` says when it is needed and empty. */
+const NAME_REQUIRED = 'is required (the deployment name)';
+function parseName(raw) {
+    if (raw === '')
+        fail(NAME_REQUIRED);
+    if (UNSAFE_IN_AN_INPUT.test(raw))
+        fail('must not contain control characters or line breaks');
+    return raw;
+}
+function parseWaitTimeout(raw) {
+    if (!/^\d+(\.\d+)?$/.test(raw))
+        fail(`must be a positive number of seconds, got '${raw}'`);
+    const seconds = Number(raw);
+    if (!(seconds > 0))
+        fail(`must be a positive number of seconds, got '${raw}'`);
+    if (seconds > MAX_WAIT_TIMEOUT_SECONDS) {
+        fail(`must be at most ${MAX_WAIT_TIMEOUT_SECONDS} seconds (6 hours), got '${raw}'`);
+    }
+    return seconds;
+}
+function parseGuid(raw) {
+    if (!GUID.test(raw))
+        fail(`must be a uuid (like 0f8fad5b-d9cb-469f-a165-70867728950e), got '${raw}'`);
+    return raw.toLowerCase();
+}
+function parseRepository(raw) {
+    const match = REPOSITORY.exec(raw);
+    if (match === null)
+        fail(`must be owner/name, got '${raw}'`);
+    return { owner: match[1] ?? '', name: match[2] ?? '' };
+}
+function parseCommit(raw) {
+    if (raw === 'auto' || raw === 'none')
+        return { kind: raw };
+    if (FULL_SHA.test(raw))
+        return { kind: 'sha', sha: raw.toLowerCase() };
+    if (SHORT_SHA.test(raw)) {
+        // The service records full shas only: a prefix could never be matched.
+        fail(`must be a full 40-character commit sha, got the short sha '${raw}'`);
+    }
+    fail(`must be auto, none or a full 40-character commit sha, got '${raw}'`);
+}
+function parseOnDrift(raw) {
+    return parseOneOf(ON_DRIFT_MODES, raw);
+}
+const ON_CHANGE_MODES = ['none', 'fail'];
+/** `on-change` of the plan: `fail` makes a difference the deploy would not apply fail the step. */
+function parseOnChange(raw) {
+    return parseOneOf(ON_CHANGE_MODES, raw);
+}
+
+;// CONCATENATED MODULE: ./src/inputs/dashboard-url.ts
+/**
+ * The `dashboard-url` input: where a person opens the deployment in the
+ * service, as a URL template with the placeholders `{id}`, `{tenant_id}` and
+ * `{name}`. Checked before any request; filled once the deployment is known.
+ */
+
+
+const PLACEHOLDERS = ['id', 'tenant_id', 'name'];
+/** `{…}` with no brace inside: linear, one pass. */
+const PLACEHOLDER = /\{([^{}]*)\}/g;
+function isPlaceholder(name) {
+    return PLACEHOLDERS.includes(name);
+}
+/** The template with each placeholder replaced by its value, URL-encoded as `encodeURIComponent` does. */
+function fillDashboardUrl(template, values) {
+    return template.replace(PLACEHOLDER, (whole, name) => isPlaceholder(name) ? encodeURIComponent(values[name]) : whole);
+}
+/** The template, once it is known to fill into an https:// (or loopback http://) address. */
+function parseDashboardUrl(raw) {
+    for (const [, name = ''] of raw.matchAll(PLACEHOLDER)) {
+        if (!isPlaceholder(name)) {
+            fail(`has an unknown placeholder {${name}}: the placeholders are {id}, {tenant_id} and {name}`);
+        }
+    }
+    const sample = fillDashboardUrl(raw, { id: 'id', tenant_id: 'tenant', name: 'name' });
+    if (sample.includes('{') || sample.includes('}')) {
+        fail('has a { or } outside a placeholder: the placeholders are {id}, {tenant_id} and {name}');
+    }
+    parseWebAddress(sample, {
+        example: 'https://console.example/deployments/{id}',
+        credentials: 'the address is printed and written to the outputs',
+    });
+    return raw;
+}
+
+;// CONCATENATED MODULE: ./src/run/decisions/report.ts
+/**
+ * What the run hands to later steps: the outputs, and what a dry run
+ * prints. Every secret value is replaced by `***` first. (How the summary
+ * reads is src/views/'s.)
+ */
+
+
+
+/** The names of every output, as action.yml declares them. */
+const OUTPUT_NAMES = (/* unused pure expression or super */ null && ([
+    'deployment-id',
+    'status',
+    'created',
+    'latest-revision-id',
+    'active-revision-id',
+    'repo-url',
+    'repo-ref',
+    'deployment',
+    'live',
+    'healthy',
+    'health-status',
+    'commit-sha',
+    'drift',
+    'url',
+    'dashboard-url',
+    'deployments',
+]));
+/** The deployment with every secret value replaced by `***`. */
+function redactDeployment(deployment) {
+    return {
+        ...deployment,
+        secrets: deployment.secrets.map((secret) => ({ ...secret, value: MASK })),
+    };
+}
+/**
+ * The repository and ref of the deployment (codehost): what was sent when
+ * this run created it (or would), the live values when it was reused.
+ */
+function repositoryOf(result) {
+    if (result.request.source !== 'codehost')
+        return {};
+    const described = result.created || result.deployment === undefined ? result.request : result.deployment;
+    return {
+        url: described.source_config.repo_url ?? undefined,
+        ref: described.source_revision_config.repo_ref ?? undefined,
+    };
+}
+/** The `dashboard-url` template filled for the deployment; undefined without a template. */
+function dashboardUrlOf(template, deployment) {
+    if (template === undefined)
+        return undefined;
+    const { id, tenant_id, name } = deployment;
+    return fillDashboardUrl(template, { id, tenant_id, name });
+}
+/** The outputs known from a deploy result (and, when waited, its latest state). */
+function outputsOf(result, deployment, assessment, dashboardTemplate) {
+    const repository = repositoryOf(result);
+    const outputs = {
+        created: String(result.created),
+        'repo-url': repository.url ?? '',
+        'repo-ref': repository.ref ?? '',
+        live: String(assessment.live),
+        healthy: assessment.health === undefined ? '' : String(assessment.health.ok),
+        'health-status': String(assessment.health?.status ?? ''),
+        drift: JSON.stringify(assessment.drift),
+    };
+    if (deployment === undefined)
+        return outputs;
+    return {
+        ...outputs,
+        'deployment-id': deployment.id,
+        status: deployment.status,
+        'latest-revision-id': deployment.latest_revision_id ?? '',
+        'active-revision-id': deployment.active_revision_id ?? '',
+        deployment: JSON.stringify(redactDeployment(deployment)),
+        'commit-sha': deployment.source_revision_config.repo_commit_sha ?? '',
+        url: deployment.source_config.custom_url ?? '',
+        'dashboard-url': dashboardUrlOf(dashboardTemplate, deployment) ?? '',
+    };
+}
+/** What a dry run prints: the request body, with every secret value replaced by `***`. */
+function dryRunReport(result) {
+    const body = {
+        ...result.request,
+        secrets: result.request.secrets.map((secret) => ({ ...secret, value: MASK })),
+    };
+    const what = result.deployment === undefined
+        ? `dry run: ${CREATE_CALL} would send`
+        : `dry run: '${result.deployment.name}' exists, so nothing would be sent; a create would send`;
+    return `${what}:\n${JSON.stringify(body, null, 2)}`;
+}
+
 ;// CONCATENATED MODULE: ./src/run/decisions/drift.ts
 /**
  * Drift: where a reused deployment differs from what the step asks for. The
@@ -41638,8 +41638,12 @@ function differencesTable(drift, code, wants, has, head = '') {
 
 ;// CONCATENATED MODULE: ./src/views/deploy-summary.ts
 /**
- * The deploy's summary (and `status`'s): a heading, a table of the
- * deployment, its drift, the failure if any.
+ * The deploy's summary (and `status`'s). Of one deployment (flat): a
+ * heading, a table of the deployment, its drift, the failure if any. Of a
+ * manifest (keyed): a row an agent (its deployment, status, whether it is
+ * live, its commit, how many differences, its links; what its health check
+ * answered, when any agent has one), then, below, each agent's drift,
+ * failing health check and failure.
  */
 
 
@@ -41769,27 +41773,12 @@ function summaryHtml(input) {
         ...failureBlock(failure, redact),
     ]) + '\n');
 }
-
-;// CONCATENATED MODULE: ./src/views/agents-summary.ts
-/**
- * The summary of a deploy of several agents: a row an agent (its
- * deployment, status, whether it is live, its commit, how many differences,
- * its links; what its health check answered, when any agent has one), then,
- * below, each agent's drift, failing health check and failure.
- */
-
-
-
-
-
-
-
 const HEADINGS = ['Agent', 'Deployment', 'Status', 'Live', 'Commit', 'Drift', 'Links'];
 /** The column of the health checks' answers, after `Live`: only when some agent has a check. */
 const HEALTH_AFTER = HEADINGS.indexOf('Live') + 1;
 /** Whether some agent's health check was made, or not made (said why): the table then has a `Health` column. */
 function anyHealth(summary) {
-    return summary.agents.some((part) => part.summary.liveness?.health !== undefined || deploy_summary_healthNotMade(part.summary) !== undefined);
+    return summary.deployments.some((part) => part.summary.liveness?.health !== undefined || deploy_summary_healthNotMade(part.summary) !== undefined);
 }
 /** What an agent's health check answered, short, for its row: the whole answer is below it. */
 function healthOf(part, text) {
@@ -41804,15 +41793,13 @@ function linksOf(part, redact) {
     const shown = summary.deployment ?? summary.result?.deployment;
     if (shown === undefined)
         return '—';
+    // A dashboard's template is the step's text: its secret values are removed.
+    const dashboard = dashboardUrlOf(summary.spec.dashboardUrl, shown);
     const links = [
         htmlLink('URL', shown.source_config.custom_url),
-        htmlLink('Dashboard', redactedOrNot(dashboardUrlOf(summary.spec.dashboardUrl, shown), redact)),
+        htmlLink('Dashboard', dashboard === undefined ? undefined : redact(dashboard)),
     ].filter((link) => link !== undefined);
     return links.length === 0 ? '—' : links.join(' · ');
-}
-/** An address with secret values removed (a dashboard template is the step's text). */
-function redactedOrNot(address, redact) {
-    return address === undefined ? undefined : redact(address);
 }
 /** An agent's row of the table. */
 function rowOf(part, write, redact) {
@@ -41850,12 +41837,12 @@ function detailsOf(part, { text, code }, redact) {
         ...failureBlock(summary.failure, redact),
     ];
 }
-/** The summary of a deploy of several agents, as HTML within GitHub's limit. */
-function agentsSummaryHtml(summary, redact) {
+/** The summary of a manifest's deploy, a row an agent, as HTML within GitHub's limit. */
+function keyedHtml(summary, redact) {
     const text = cellOf(redact, (value) => htmlText(value));
     const code = cellOf(redact, (value) => htmlCode(value));
-    const failed = summary.agents.filter((part) => part.summary.failure !== undefined).length;
-    const count = summary.agents.length;
+    const failed = summary.deployments.filter((part) => part.summary.failure !== undefined).length;
+    const count = summary.deployments.length;
     const title = failed > 0
         ? `❌ ${failed} of ${count} ${plural(count, 'agent')} failed`
         : `🚀 ${count} ${plural(count, 'agent')}`;
@@ -41866,12 +41853,19 @@ function agentsSummaryHtml(summary, redact) {
         `<h2>${title}: ${code(summary.source)}</h2>`,
         {
             head: `<table>\n${head}`,
-            lines: summary.agents.map((part) => rowOf(part, { text, code, health }, redact)),
+            lines: summary.deployments.map((part) => rowOf(part, { text, code, health }, redact)),
             tail: '\n</table>',
             leftOut: (left) => `<p>… and ${left} more agents, left out to keep this summary under GitHub's limit.</p>`,
         },
-        ...summary.agents.flatMap((part) => detailsOf(part, { text, code }, redact)),
+        ...summary.deployments.flatMap((part) => detailsOf(part, { text, code }, redact)),
     ]) + '\n');
+}
+/** The deploy's summary, of its one deployment (flat) or a manifest's (keyed), as HTML. */
+function deployLayoutHtml(summary, redact) {
+    const [one] = summary.deployments;
+    if (summary.layout === 'flat' && one !== undefined)
+        return summaryHtml({ ...one.summary, redact });
+    return keyedHtml(summary, redact);
 }
 
 ;// CONCATENATED MODULE: ./src/views/plan-summary.ts
@@ -41986,7 +41980,7 @@ function plan_summary_detailsOf(part, code, redact, budget) {
     return `${head}\n<pre>${htmlLines(redact(part.failure ?? 'no plan was made'))}</pre>`;
 }
 /** The summary of a plan of several agents, as HTML within GitHub's limit. */
-function keyedPlanSummaryHtml(summary, redact) {
+function plan_summary_keyedHtml(summary, redact) {
     const code = cellOf(redact, (value) => htmlCode(value));
     const count = summary.agents.length;
     const failed = summary.agents.filter((part) => part.failure !== undefined).length;
@@ -41998,6 +41992,13 @@ function keyedPlanSummaryHtml(summary, redact) {
     const share = Math.floor((SUMMARY_BUDGET - table.length - 1_000) / Math.max(count, 1));
     const details = summary.agents.map((part) => plan_summary_detailsOf(part, code, redact, share));
     return within(`<h2>${title}: ${code(summary.source)}</h2>\n${table}\n${details.join('\n')}\n`);
+}
+/** The plan's summary, of its one deployment (flat) or a manifest's (keyed), as HTML. */
+function planLayoutHtml(summary, redact) {
+    const [one] = summary.agents;
+    if (summary.layout === 'flat' && one?.summary !== undefined)
+        return planSummaryHtml(one.summary, redact);
+    return plan_summary_keyedHtml(summary, redact);
 }
 
 ;// CONCATENATED MODULE: ./src/views/retire-summary.ts
@@ -42062,9 +42063,8 @@ function retireSummaryHtml({ name, deployments }, retirement, redact) {
     return boundedSummary(parts);
 }
 /** The summary of a retire, of one preview (flat) or of a manifest's (each in turn). */
-function retireLayoutHtml(summary, redact) {
-    const parts = summary.kind === 'retire' ? [summary] : summary.agents;
-    return parts.map((part) => retireSummaryHtml(part.report, part.retirement, redact)).join('\n');
+function retireLayoutHtml({ previews }, redact) {
+    return previews.map((part) => retireSummaryHtml(part.report, part.retirement, redact)).join('\n');
 }
 
 ;// CONCATENATED MODULE: ./src/views/sweep-summary.ts
@@ -42151,23 +42151,17 @@ function sweepSummaryHtml(sweep, redact) {
 
 
 
-
 /** The summary as HTML, within GitHub's limit, secret values removed by `redact`. */
 function renderSummary(summary, redact) {
     switch (summary.kind) {
         case 'deploy':
-            return summaryHtml({ ...summary, redact });
+            return deployLayoutHtml(summary, redact);
         case 'plan':
-            return planSummaryHtml(summary, redact);
+            return planLayoutHtml(summary, redact);
         case 'retire':
-        case 'agents-retire':
             return retireLayoutHtml(summary, redact);
         case 'sweep':
             return sweepSummaryHtml(summary, redact);
-        case 'agents':
-            return agentsSummaryHtml(summary, redact);
-        case 'agents-plan':
-            return keyedPlanSummaryHtml(summary, redact);
     }
 }
 
@@ -42371,47 +42365,37 @@ function pastTheCount(maxKeys) {
         : `at most ${maxKeys} variables are written (--dotenv-max-keys ${maxKeys})`;
 }
 /**
- * The report of `variables` (each `[VARIABLE, value]`, in the order of what
- * matters most, every value already passed by `dotenvRefusal`) within
- * GitLab's limits: past `maxKeys` variables the last ones go; past 5 KB the
- * longest line (the last of equals) goes first, so that one huge value does
- * not push out the short ones.
- */
-function withinLimits(variables, maxKeys) {
-    const lines = variables.map(([variable, value]) => [variable, `${variable}=${value}\n`]);
-    const leftOut = lines
-        .splice(maxKeys)
-        .map(([variable = '']) => ({ variable, reason: pastTheCount(maxKeys) }));
-    const joined = () => lines.map(([, line]) => line).join('');
-    let text = joined();
-    while (Buffer.byteLength(text) >= DOTENV_LIMIT_BYTES && lines.length > 0) {
-        const longest = lines.reduce((best, [, line = ''], index) => Buffer.byteLength(line) >= Buffer.byteLength(lines[best]?.[1] ?? '') ? index : best, 0);
-        const [variable = ''] = lines.splice(longest, 1)[0] ?? [];
-        leftOut.push({ variable, reason: 'the file would reach the 5 KB GitLab accepts' });
-        text = joined();
-    }
-    return { text, leftOut };
-}
-/**
- * The report of `variables` (in the order of what matters most) GitLab
- * accepts and reads back exactly: no empty value (an unset variable reads
- * the same in a later job), no value `dotenvRefusal` refuses, within
- * `withinLimits`; each variable left out with why.
+ * The report of `variables` (`[VARIABLE, value]`, in the order of what
+ * matters most) GitLab accepts and reads back exactly: no empty value (an
+ * unset variable reads the same in a later job), no value `dotenvRefusal`
+ * refuses; past `maxKeys` variables the last ones go; past 5 KB the longest
+ * line (the last of equals) goes first, so that one huge value does not push
+ * out the short ones. Each variable left out with why.
  */
 function dotenvReport(variables, maxKeys) {
-    const written = [];
     const skipped = [];
+    const lines = [];
     for (const [variable, value] of variables) {
         if (value === '')
             continue;
         const refusal = dotenvRefusal(value);
         if (refusal === undefined)
-            written.push([variable, value]);
+            lines.push([variable, `${variable}=${value}\n`]);
         else
             skipped.push({ variable, reason: refusal });
     }
-    const { text, leftOut } = withinLimits(written, maxKeys);
-    return { text, skipped: [...skipped, ...leftOut] };
+    for (const [variable] of lines.splice(maxKeys)) {
+        skipped.push({ variable, reason: pastTheCount(maxKeys) });
+    }
+    const joined = () => lines.map(([, line]) => line).join('');
+    let text = joined();
+    while (Buffer.byteLength(text) >= DOTENV_LIMIT_BYTES && lines.length > 0) {
+        const longest = lines.reduce((best, [, line], index) => Buffer.byteLength(line) >= Buffer.byteLength(lines[best]?.[1] ?? '') ? index : best, 0);
+        const [variable = ''] = lines.splice(longest, 1)[0] ?? [];
+        skipped.push({ variable, reason: 'the file would reach the 5 KB GitLab accepts' });
+        text = joined();
+    }
+    return { text, skipped };
 }
 
 // EXTERNAL MODULE: ./node_modules/yaml/dist/index.js
@@ -48551,6 +48535,12 @@ function failureOfAgents(agents, outcomes) {
     };
 }
 
+;// CONCATENATED MODULE: ./src/run/ports/summaries.ts
+/** The summary of the step's one deployment. */
+function flatSummary(summary) {
+    return { kind: 'deploy', layout: 'flat', deployments: [{ key: summary.spec.name, summary }] };
+}
+
 ;// CONCATENATED MODULE: ./src/run/ports/errors.ts
 /** What the run throws about a deployment it found: the failure, and the deployment, for the outputs. */
 
@@ -50005,7 +49995,6 @@ class RunRecord {
     summary(commit) {
         const { name, source, dryRun, dashboardUrl } = this.spec;
         return {
-            kind: 'deploy',
             spec: { name, source, dryRun, dashboardUrl },
             result: this.result,
             request: this.request,
@@ -50313,6 +50302,7 @@ function warnOfSpec(spec, logger) {
 
 
 
+
 /** Why a targeted commit is drift: the deployment will not build it. */
 const BUILD_OFF = 'build_on_push is off: the service will not build this commit';
 /**
@@ -50466,7 +50456,7 @@ async function pipeline(spec, io, share) {
         events.emit({ kind: 'finished', report: record.report(record.stage) });
     await events.settled();
     const { failure, stack } = record;
-    return { failure, stack, summary: record.summary(io.run.commit) };
+    return { failure, stack, summary: flatSummary(record.summary(io.run.commit)) };
 }
 
 ;// CONCATENATED MODULE: ./src/run/decisions/shared-listings.ts
@@ -50629,20 +50619,19 @@ class AgentsTable {
         this.#emit(agentsOutputs(this.#entries), new Map(this.#entries));
     }
 }
-/** Each agent's part of the summary (an agent whose run had none shows its name only). */
-function partsOf(agents, outcomes) {
-    return agents.map((agent, index) => {
-        const outcome = outcomes[index];
-        const own = outcome?.summary;
-        const summary = own?.kind === 'deploy'
-            ? own
-            : {
-                kind: 'deploy',
-                spec: agent.spec,
-                ...(outcome?.failure === undefined ? {} : { failure: outcome.failure }),
-            };
-        return { key: agent.key, summary };
+/**
+ * The manifest's summary, keyed: each agent's deployment, or, when its run had
+ * none, its name (and `spec`'s source) and why.
+ */
+function keyedSummary(asked, outcomes, specOf) {
+    const deployments = asked.agents.map((agent, at) => {
+        const { key } = agent;
+        const { summary: own, failure } = outcomes[at] ?? {};
+        if (own?.kind === 'deploy' && own.deployments[0] !== undefined)
+            return { key, summary: own.deployments[0].summary };
+        return { key, summary: { spec: specOf(agent), ...(failure === undefined ? {} : { failure }) } };
     });
+    return { kind: 'deploy', layout: 'keyed', source: asked.source, deployments };
 }
 /** Deploys every agent of the manifest; never throws: how it ended is in the outcome. */
 async function deployAgents(asked, io) {
@@ -50651,7 +50640,7 @@ async function deployAgents(asked, io) {
     const outcomes = await eachAgent(asked.agents, { io, events, access: asked.agents[0]?.spec ?? NO_ACCESS }, (agent, agentIo, share) => pipeline(agent.spec, agentIo, share), table);
     return {
         ...failureOfAgents(asked.agents, outcomes),
-        summary: { kind: 'agents', source: asked.source, agents: partsOf(asked.agents, outcomes) },
+        summary: keyedSummary(asked, outcomes, (agent) => agent.spec),
     };
 }
 
@@ -50662,6 +50651,7 @@ async function deployAgents(asked, io) {
  * as the deploy reports a deployment it reuses; it never creates nor changes
  * anything, and asks nothing of the deployment but to be live.
  */
+
 
 
 
@@ -50722,7 +50712,6 @@ class StatusRecord {
             return undefined;
         const { name, dashboardUrl } = this.#request;
         return {
-            kind: 'deploy',
             spec: { name, source: deployment.source, dryRun: false, dashboardUrl },
             result: this.#found,
             deployment,
@@ -50794,7 +50783,8 @@ async function status_run_status(request, io, share) {
     }
     await events.settled();
     const { failure, stack } = record;
-    return { failure, stack, summary: record.summary(io.run.commit) };
+    const summary = record.summary(io.run.commit);
+    return { failure, stack, summary: summary && flatSummary(summary) };
 }
 
 ;// CONCATENATED MODULE: ./src/run/flows/status-agents.ts
@@ -50807,30 +50797,16 @@ async function status_run_status(request, io, share) {
 async function statusAgents(asked, io) {
     const events = new RunEvents(io.views, io.redact);
     const outcomes = await eachAgent(asked.agents, { io, events, access: asked.agents[0]?.spec ?? NO_ACCESS }, (agent, agentIo, share) => status_run_status(agent.spec, agentIo, share), new AgentsTable(asked.agents, (outputs, entries) => events.emit({ kind: 'outputs', outputs, entries })));
-    // An agent whose deployment was not found has no summary of its own: its row shows its name
-    // and why (the agents' table shows no source, which status does not know then).
-    const agents = asked.agents.map((agent, index) => {
-        const outcome = outcomes[index];
-        const own = outcome?.summary;
-        return {
-            key: agent.key,
-            summary: own?.kind === 'deploy'
-                ? own
-                : {
-                    kind: 'deploy',
-                    spec: {
-                        name: agent.spec.name,
-                        source: 'codehost',
-                        dryRun: false,
-                        dashboardUrl: agent.spec.dashboardUrl,
-                    },
-                    ...(outcome?.failure === undefined ? {} : { failure: outcome.failure }),
-                },
-        };
-    });
     return {
         ...failureOfAgents(asked.agents, outcomes),
-        summary: { kind: 'agents', source: asked.source, agents },
+        // An agent whose deployment was not found shows its name and why (no source: status
+        // does not know it then).
+        summary: keyedSummary(asked, outcomes, ({ spec }) => ({
+            name: spec.name,
+            source: 'codehost',
+            dryRun: false,
+            dashboardUrl: spec.dashboardUrl,
+        })),
     };
 }
 
@@ -51042,10 +51018,11 @@ async function runPlan(asked, io) {
     const events = new RunEvents(io.views, io.redact);
     const parts = (outcomes) => asked.agents.map((agent, index) => {
         const { summary, failure } = outcomes[index] ?? {};
+        const [own] = summary?.kind === 'plan' ? summary.agents : [];
         return {
+            ...own,
             key: agent.key,
             name: agent.spec.name,
-            ...(summary?.kind === 'plan' ? { summary } : {}),
             ...(failure === undefined ? {} : { failure }),
         };
     });
@@ -51065,7 +51042,7 @@ async function runPlan(asked, io) {
     });
     return {
         ...failureOfAgents(asked.agents, outcomes),
-        summary: { kind: 'agents-plan', source: asked.source, agents: parts(outcomes) },
+        summary: { kind: 'plan', layout: 'keyed', source: asked.source, agents: parts(outcomes) },
     };
 }
 /** The plan's steps, its verdict or its failure told to the views. */
@@ -51093,8 +51070,8 @@ async function planned(spec, onChange, io, events, shared) {
             : onChange === 'fail' && verdict.changes.length > 0
                 ? `The deploy of '${spec.name}' would not apply ${plan_run_differences(verdict.changes.length)} (${dependencies.service.words.onChangeFail}): ${verdict.changes.map((change) => untrusted(change.field)).join(', ')}. The service cannot update a deployment: change ${plural(verdict.changes.length, 'it', 'them')} in the service, or deploy under a new name.`
                 : undefined;
-        const summary = { kind: 'plan', ...report };
-        return { failure, summary };
+        const part = { key: spec.name, name: spec.name, summary: report };
+        return { failure, summary: { kind: 'plan', layout: 'flat', agents: [part] } };
     }
     catch (error) {
         const failure = io.redact(describeError(error));
@@ -52853,13 +52830,19 @@ function topHelp(version) {
 
 ;// CONCATENATED MODULE: ./src/cli/outputs.ts
 /**
- * The action's outputs, written for machines outside GitHub: one JSON object
- * on stdout (`--json`) and `KEY=value` lines for GitLab's dotenv report
- * (`--dotenv`). The outputs arrive already redacted by their structure (the
- * core replaces every secret value in `deployment` and `drift` by `***`);
- * nothing here redacts by substring, so that a secret `true` cannot turn
- * `created` into `***`.
+ * What a run writes for machines outside GitHub, rendered from its values:
+ * one JSON object on stdout (`--json`) and `KEY=value` lines for GitLab's
+ * dotenv report (`--dotenv`). One row a deployment (`deploymentRow`: its
+ * outputs as values), laid out flat for a run of one, or keyed by agent for
+ * a manifest: `deployments` holds each agent's entry (the action's
+ * `deployments` output) and its row, `live` and `healthy` the manifest's;
+ * its report is `DEPLOYMENT_LIVE` and four variables an agent, the most
+ * useful first, so that GitLab's limit on the number of variables cuts the
+ * least useful. The values arrive redacted by their structure (every secret
+ * value in `deployment` and `drift` is `***`); nothing here redacts by
+ * substring, so that a secret `true` cannot turn `created` into `***`.
  */
+
 
 
 /** Outputs about GitHub (its deployment record): the action's alone. */
@@ -52885,48 +52868,52 @@ const JSON_ORDER = [
     'deployment',
     'plan',
 ];
-function ordered(outputs) {
+/** The row's outputs in the JSON object's order, without those about GitHub. */
+function ordered(row) {
     const rank = (name) => {
         const index = JSON_ORDER.indexOf(name);
         return index < 0 ? JSON_ORDER.length : index;
     };
-    return Object.entries(outputs).sort(([a], [b]) => rank(a) - rank(b));
-}
-const BOOLEAN_OUTPUTS = new Set(['created', 'live']);
-/** Outputs that are JSON text: objects in `--json`, and left out of `--dotenv`. */
-const JSON_OUTPUTS = new Set(['drift', 'deployment', 'plan']);
-function parsedJson(name, text) {
-    try {
-        return JSON.parse(text);
-    }
-    catch {
-        // The core writes these as JSON; text that is not is kept as text rather than lost.
-        return name === 'drift' ? [] : null;
-    }
+    return Object.entries(row)
+        .filter(([name, value]) => value !== undefined && !ACTION_ONLY_OUTPUTS.has(name))
+        .sort(([a], [b]) => rank(a) - rank(b));
 }
 /**
- * The JSON object `--json` prints: each known output (`created` and `live`
- * as booleans, `healthy` too or null when not checked, `drift` as an array, `deployment` as an object, the others as
- * strings; the plan's `plan` as an object), and `error` when the run failed.
+ * One deployment's row from its result as far as known: the outputs the
+ * deploy sets, `created` and `live` as booleans, `healthy` too or null when
+ * not checked, `drift` as an array, `deployment` as an object; none before
+ * the deployment was found or created.
  */
-function outputsJson(outputs, error) {
-    const json = {};
-    for (const [name, text] of ordered(outputs)) {
-        if (text === undefined || ACTION_ONLY_OUTPUTS.has(name))
-            continue;
-        if (BOOLEAN_OUTPUTS.has(name))
-            json[name] = text === 'true';
-        // Not checked: null, as the manifest's entries say it.
-        else if (name === 'healthy')
-            json[name] = text === '' ? null : text === 'true';
-        else if (JSON_OUTPUTS.has(name))
-            json[name] = text === '' ? null : parsedJson(name, text);
-        else
-            json[name] = text;
-    }
-    if (error !== undefined)
-        json.error = error;
-    return json;
+function deploymentRow(known) {
+    const { result, deployment: latest, liveness, spec } = known;
+    if (result === undefined)
+        return {};
+    const health = liveness?.health;
+    const repository = repositoryOf(result);
+    const deployment = latest && {
+        'deployment-id': latest.id,
+        status: latest.status,
+        'commit-sha': latest.source_revision_config.repo_commit_sha ?? '',
+        'latest-revision-id': latest.latest_revision_id ?? '',
+        'active-revision-id': latest.active_revision_id ?? '',
+        url: latest.source_config.custom_url ?? '',
+        'dashboard-url': dashboardUrlOf(spec.dashboardUrl, latest) ?? '',
+        deployment: redactDeployment(latest),
+    };
+    return {
+        ...deployment,
+        created: result.created,
+        live: liveness?.live === true,
+        healthy: health === undefined ? null : health.ok,
+        'health-status': String(health?.status ?? ''),
+        'repo-url': repository.url ?? '',
+        'repo-ref': repository.ref ?? '',
+        drift: known.drift ?? [],
+    };
+}
+/** The `--json` object of a run of one: its row in order, and `error` when the run failed. */
+function outputsJson(row, error) {
+    return { ...Object.fromEntries(ordered(row)), ...(error === undefined ? {} : { error }) };
 }
 /** Outputs whose variable is not DEPLOYMENT_ + their name (the names docs/command.md gives them). */
 const DOTENV_NAMES = {
@@ -52944,123 +52931,91 @@ const DOTENV_NAMES = {
 function dotenvName(output) {
     return `DEPLOYMENT_${environmentName(DOTENV_NAMES[output] ?? output)}`;
 }
-/**
- * The outputs as a dotenv report GitLab accepts and reads back exactly:
- * `KEY=value` lines, no blank line, no comment, no JSON value (so no
- * `drift`, `deployment` nor `plan`), no empty value (an unset variable reads the
- * same in a later job), and no value GitLab would change or expand
- * (`dotenvRefusal`), within GitLab's limits (`withinLimits`: at most
- * `maxKeys` variables, under 5 KB).
- */
-function outputsDotenv(outputs, maxKeys = DOTENV_LIMIT_VARIABLES) {
-    const variables = [];
-    const skipped = [];
-    for (const [name, text] of ordered(outputs)) {
-        if (text === undefined ||
-            text === '' ||
-            ACTION_ONLY_OUTPUTS.has(name) ||
-            JSON_OUTPUTS.has(name)) {
-            continue;
-        }
-        const refusal = dotenvRefusal(text);
-        if (refusal === undefined)
-            variables.push([dotenvName(name), text]);
-        else
-            skipped.push({ name, variable: dotenvName(name), reason: refusal });
-    }
-    const { text, leftOut } = withinLimits(variables, maxKeys);
-    for (const { variable, reason } of leftOut) {
-        const name = Object.keys(outputs).find((each) => dotenvName(each) === variable) ?? variable;
-        skipped.push({ name, variable, reason });
-    }
-    return { text, skipped };
+/** A value as a dotenv report writes it: text, a number or a boolean; '' for the others. */
+function dotenvValue(value) {
+    return ['string', 'number', 'boolean'].includes(typeof value) ? String(value) : '';
 }
-
-;// CONCATENATED MODULE: ./src/cli/agents-outputs.ts
-
-
-
 /**
- * The `--json` object: each agent's object by key (every field of the
- * action's entry, so that the same `jq` reads both, then its own outputs),
- * `live`, and `error` when the run failed.
+ * The report of a run of one, as GitLab accepts and reads it back exactly
+ * (`dotenvReport`): each output of its row in order but the JSON ones
+ * (`drift`, `deployment`, `plan`) and the empty ones; each left out with why.
  */
-function agentsJson(manifest, error) {
-    const deployments = Object.fromEntries(manifest.agents.map((agent) => [
-        agent.key,
-        { ...agent.entry, ...outputsJson(agent.outputs, agent.error) },
-    ]));
+function outputsDotenv(row, maxKeys = DOTENV_LIMIT_VARIABLES) {
+    const names = ordered(row).map(([name, value]) => [name, dotenvValue(value)]);
+    const { text, skipped } = dotenvReport(names.map(([name, value]) => [dotenvName(name), value]), maxKeys);
+    const nameOf = (variable) => names.find(([name]) => dotenvName(name) === variable)?.[0] ?? variable;
+    return { text, skipped: skipped.map((each) => ({ name: nameOf(each.variable), ...each })) };
+}
+/**
+ * The `--json` object of a manifest: each agent's object by key (every field
+ * of the action's entry, so that the same `jq` reads both, then its row and
+ * `error`), `live`, `healthy`, and `error` when the run failed.
+ */
+function keyedJson(manifest, error) {
+    const deployments = manifest.agents.map(({ key, entry, row, error: failure }) => [
+        key,
+        { ...entry, ...outputsJson(row, failure) },
+    ]);
     return {
-        deployments,
+        deployments: Object.fromEntries(deployments),
         live: manifest.live,
         healthy: manifest.healthy,
         ...(error === undefined ? {} : { error }),
     };
 }
+/** The output each of an agent's variables holds, by the end of the variable's name. */
+const AGENT_PARTS = { ID: 'deployment-id', URL: 'url', STATUS: 'status', LIVE: 'live' };
 /** An agent's variable: `DEPLOYMENT_AGENT_` + its key upper-cased, `-` as `_`, + what it holds. */
 function agentVariable(key, part) {
     return `DEPLOYMENT_AGENT_${environmentName(key)}_${part}`;
 }
-/** An agent's variables kept first when the limit cuts, then the others. */
-const FIRST = [
-    ['ID', 'deployment-id'],
-    ['URL', 'url'],
-];
-const THEN = [
-    ['STATUS', 'status'],
-    ['LIVE', 'live'],
-];
 /**
- * Every variable of the report in the order they are kept when GitLab's
+ * The report of a manifest, in the order variables are kept when GitLab's
  * limit cuts: `DEPLOYMENT_LIVE` (and `DEPLOYMENT_HEALTHY` when an agent was
- * checked), then each agent's id and URL, then each
- * agent's status and whether it is live (agents in the manifest's order).
- * An agent's `live` is `false` until its run says otherwise; an output its
- * run did not set is empty.
+ * checked), then each agent's id and URL, then each agent's status and
+ * whether it is live (agents in the manifest's order; `false` until its run
+ * says otherwise); each variable left out with why.
  */
-function agentsVariables(manifest) {
-    const valueOf = ({ outputs }, output) => output === 'live' ? String(outputs.live === 'true') : (outputs[output] ?? '');
-    const variables = (parts) => manifest.agents.flatMap((agent) => parts.map(([part, output]) => [
-        agentVariable(agent.key, part),
-        valueOf(agent, output),
+function keyedDotenv(manifest, maxKeys) {
+    const variables = (parts) => manifest.agents.flatMap(({ key, row }) => parts.map((part) => [
+        agentVariable(key, part),
+        part === 'LIVE' ? String(row.live === true) : dotenvValue(row[AGENT_PARTS[part]]),
     ]));
     const healthy = manifest.healthy === null ? [] : [['DEPLOYMENT_HEALTHY', String(manifest.healthy)]];
-    return [
+    return dotenvReport([
         ['DEPLOYMENT_LIVE', String(manifest.live)],
         ...healthy,
-        ...variables(FIRST),
-        ...variables(THEN),
-    ];
-}
-/**
- * The report GitLab accepts and reads back exactly: no empty value, no
- * value `dotenvRefusal` refuses, at most `maxKeys` variables, under 5 KB;
- * each variable left out with why.
- */
-function agentsDotenv(manifest, maxKeys) {
-    return dotenvReport(agentsVariables(manifest), maxKeys);
+        ...variables(['ID', 'URL']),
+        ...variables(['STATUS', 'LIVE']),
+    ], maxKeys);
 }
 
 ;// CONCATENATED MODULE: ./src/cli/plan-outputs.ts
 /**
- * What a plan of several agents writes for machines outside GitHub, from
- * each agent's plan: one `--json` object whose `plans` is the plan step's
- * `plans` (each agent's plan by key, `error` when its plan fails), with the
- * manifest's `action` and `changes` (the total); and a dotenv report of the
- * manifest's `DEPLOYMENT_PLAN_ACTION` and `DEPLOYMENT_CHANGES`, then each
- * agent's id and status (a plan has no URL and no liveness), the most
- * useful first, so that GitLab's limit on the number of variables cuts the
- * least useful. A plan of one deployment writes its outputs (outputs.ts).
+ * What a plan writes for machines outside GitHub, from its verdicts: one
+ * row a deployment (`planEntry`), flat for a plan of one (`planRow`: the
+ * outputs of outputs.ts), or keyed for a manifest: one `--json` object
+ * whose `plans` is the plan step's `plans` (each agent's plan by key,
+ * `error` when its plan fails), with the manifest's `action` and `changes`
+ * (the total); and a dotenv report of the manifest's
+ * `DEPLOYMENT_PLAN_ACTION` and `DEPLOYMENT_CHANGES`, then each agent's id
+ * and status (a plan has no URL and no liveness), the most useful first, so
+ * that GitLab's limit on the number of variables cuts the least useful.
  */
 
 
 
-
+/** A plan of one deployment as its outputs' values: `changes` as text, as the action's output. */
+function planRow({ verdict, dashboardUrl }) {
+    const entry = planEntry(verdict, dashboardUrl);
+    return { ...entry, changes: String(entry.changes) };
+}
 /** The `--json` object: the manifest's `action` and `changes`, `plans` by key, `error` when it failed. */
-function plansJson(outputs, plans, error) {
+function plansJson(plans, error) {
+    const { action, changes } = keyedPlanOutputs(plans);
     return {
-        action: outputs.action ?? '',
-        changes: outputs.changes ?? '',
+        action: action ?? '',
+        changes: changes ?? '',
         plans: plansByKey(plans),
         ...(error === undefined ? {} : { error }),
     };
@@ -53071,14 +53026,15 @@ function plansJson(outputs, plans, error) {
  * then each agent's `_ID`, then each agent's `_STATUS` (agents in the
  * manifest's order); no empty value; each variable left out with why.
  */
-function plansDotenv(outputs, plans, maxKeys) {
+function plansDotenv(plans, maxKeys) {
+    const { action, changes } = keyedPlanOutputs(plans);
     const each = (part, field) => plans.map(({ key, summary }) => [
         agentVariable(key, part),
         summary?.verdict.deployment?.[field] ?? '',
     ]);
     const variables = [
-        [dotenvName('action'), outputs.action ?? ''],
-        [dotenvName('changes'), outputs.changes ?? ''],
+        [dotenvName('action'), action ?? ''],
+        [dotenvName('changes'), changes ?? ''],
         ...each('ID', 'id'),
         ...each('STATUS', 'status'),
     ];
@@ -53088,80 +53044,77 @@ function plansDotenv(outputs, plans, maxKeys) {
 ;// CONCATENATED MODULE: ./src/cli/outputs-seen.ts
 
 
-
 class OutputsSeen {
-    /** The run's own outputs: a single deploy's, or the manifest's. */
-    #outputs = {};
+    /** Flat: the run is of one deployment; keyed: of a manifest's agents. */
+    #layout = 'flat';
+    /** A run of one: its deployment's row, or its plan's. */
+    #row = {};
     /** A manifest's deployments, each agent's entry by key, as its last outputs event gave them. */
     #entries = new Map();
-    /** Each agent's own outputs, by key, in the order the agents first set them. */
+    /** Each agent's row, by key, in the order the agents first set outputs. */
     #agents = new Map();
-    /** The run is of several agents: its outputs are the manifest's deployments. */
-    #manifest;
     /** The plan of several agents: each agent's plan, once every one is made. */
     #plans;
-    /** The view that keeps the outputs as the run sets them. */
+    /** The view that keeps the values as the run makes them known. */
     view = (event) => {
+        const { agent } = event;
+        if (event.kind === 'planned' && agent === undefined && 'verdict' in event.report) {
+            this.#row = planRow(event.report);
+        }
         if (event.kind !== 'outputs')
             return;
-        const { agent } = event;
         if (event.plans !== undefined)
             this.#plans = event.plans;
-        if (agent === undefined) {
-            this.#outputs = { ...this.#outputs, ...event.outputs };
-            this.#entries = event.entries ?? this.#entries;
+        if (event.entries !== undefined)
+            this.#entries = event.entries;
+        if (agent !== undefined)
+            this.#layout = 'keyed';
+        if (event.deployment === undefined)
             return;
-        }
-        this.#manifest ??= 'deployments';
-        this.#agents.set(agent, { ...this.#agents.get(agent), ...event.outputs });
+        const row = deploymentRow(event.deployment);
+        if (agent === undefined)
+            this.#row = row;
+        else
+            this.#agents.set(agent, row);
     };
     /** The run is of several agents: its outputs are the manifest's, even before any is set. */
     expectAgents() {
-        this.#manifest = 'deployments';
+        this.#layout = 'keyed';
     }
     /**
-     * Every agent: those of the manifest's `deployments` in its order (its
-     * entry and failure from there), then any other whose run set outputs.
+     * Every agent: those of the manifest's entries in its order (its entry and
+     * failure from there), then any other whose run set outputs; live when
+     * every agent is, healthy when every agent checked answered (null: none was).
      */
-    #manifestOutputs() {
+    #manifest() {
         const keys = [...new Set([...this.#entries.keys(), ...this.#agents.keys()])];
         const agents = keys.map((key) => {
             const entry = this.#entries.get(key);
-            return {
-                key,
-                ...(entry === undefined ? {} : { entry }),
-                outputs: this.#agents.get(key) ?? {},
-                ...(entry?.error === undefined ? {} : { error: entry.error }),
-            };
+            return { key, entry, row: this.#agents.get(key) ?? {}, error: entry?.error };
         });
-        const { live, healthy } = this.#outputs;
+        const entries = [...this.#entries.values()];
+        const checked = entries.filter((entry) => entry.healthy !== null);
         return {
             agents,
-            live: live === 'true',
-            healthy: healthy === undefined || healthy === '' ? null : healthy === 'true',
+            live: entries.length > 0 && entries.every((entry) => entry.live),
+            healthy: checked.length === 0 ? null : checked.every((entry) => entry.healthy === true),
         };
     }
     /** The object `--json` prints, and the stream's `result` holds; `error` when the run failed. */
     json(error) {
         if (this.#plans !== undefined)
-            return plansJson(this.#outputs, this.#plans, error);
-        switch (this.#manifest) {
-            case 'deployments':
-                return agentsJson(this.#manifestOutputs(), error);
-            case undefined:
-                return outputsJson(this.#outputs, error);
-        }
+            return plansJson(this.#plans, error);
+        return this.#layout === 'keyed'
+            ? keyedJson(this.#manifest(), error)
+            : outputsJson(this.#row, error);
     }
     /** The dotenv report, at most `maxKeys` variables, and each variable left out with why. */
     dotenv(maxKeys) {
         if (this.#plans !== undefined)
-            return plansDotenv(this.#outputs, this.#plans, maxKeys);
-        switch (this.#manifest) {
-            case 'deployments':
-                return agentsDotenv(this.#manifestOutputs(), maxKeys);
-            case undefined:
-                return outputsDotenv(this.#outputs, maxKeys);
-        }
+            return plansDotenv(this.#plans, maxKeys);
+        return this.#layout === 'keyed'
+            ? keyedDotenv(this.#manifest(), maxKeys)
+            : outputsDotenv(this.#row, maxKeys);
     }
 }
 

@@ -43100,503 +43100,6 @@ function getOctokit(token, options, ...additionalPlugins) {
 /************************************************************************/
 var __webpack_exports__ = {};
 
-;// CONCATENATED MODULE: ./src/github/client/budget.ts
-/** All the GitHub work of one run. */
-const RUN_BUDGET_MS = 15_000;
-/** A manifest's GitHub work: one run's, plus this much for each agent beyond the first... */
-const AGENT_BUDGET_MS = 1_000;
-/** ...and never more than this, whatever the number of agents. */
-const AGENTS_BUDGET_MAX_MS = 60_000;
-/**
- * The budget of a step that deploys `agents` agents: the run's, plus a
- * second for each agent beyond the first, at most a minute. A shorter
- * budget given for tests (`givenMs`, under the run's) stays as it is.
- */
-function agentsBudgetMs(agents, givenMs) {
-    if (givenMs !== undefined && givenMs < RUN_BUDGET_MS)
-        return givenMs;
-    const extra = Math.max(0, agents - 1) * AGENT_BUDGET_MS;
-    return Math.min(AGENTS_BUDGET_MAX_MS, RUN_BUDGET_MS + extra);
-}
-class Budget {
-    totalMs;
-    #reservedMs = 0;
-    #clock;
-    constructor(clock, totalMs = RUN_BUDGET_MS) {
-        this.#clock = clock;
-        this.totalMs = totalMs;
-    }
-    /** What is left, in ms. */
-    get remainingMs() {
-        return Math.max(0, this.totalMs - this.#reservedMs);
-    }
-    /**
-     * Reserves up to `wantedMs`; returns what was granted (0 when spent) and a
-     * function that ends the reservation, keeping only the time really used.
-     */
-    reserve(wantedMs) {
-        const grantedMs = Math.max(0, Math.min(wantedMs, this.remainingMs));
-        this.#reservedMs += grantedMs;
-        const started = this.#clock.now();
-        let ended = false;
-        return {
-            grantedMs,
-            end: () => {
-                const usedMs = Math.min(grantedMs, Math.max(0, this.#clock.now() - started));
-                if (!ended) {
-                    ended = true;
-                    this.#reservedMs -= grantedMs - usedMs;
-                }
-                return usedMs;
-            },
-        };
-    }
-}
-
-;// CONCATENATED MODULE: ./src/common/characters.ts
-/**
- * The one place that says what a control character and a line break are,
- * and which of them each kind of text may hold. Every writer and parser
- * takes its set from here.
- *
- * - A line break is every sequence some reader ends a line at: LF, a lone
- *   CR (the runner, as .NET's `ReadLine` does), CRLF, NEL (U+0085) and the
- *   Unicode separators U+2028 and U+2029.
- * - A control character is C0 (U+0000–U+001F, tab included), DEL and C1
- *   (U+0080–U+009F; an ANSI escape starts with ESC).
- * - A bidirectional control is every code point of Unicode's `Bidi_Control`
- *   property (`\p{Bidi_Control}`, the whole set as the running JavaScript
- *   engine knows it: U+061C ARABIC LETTER MARK, U+200E, U+200F,
- *   U+202A–U+202E, U+2066–U+2069 in Unicode 16): it reorders what a person
- *   sees. Taken from the property, never listed by hand.
- */
-/* eslint-disable no-control-regex -- naming control characters is this file's job */
-/** Every line-break sequence, each matched whole (CRLF as one). */
-const LINE_BREAK = /\r\n|[\n\r\u0085\u2028\u2029]/;
-/** The same, captured: `text.split(LINE_BREAK_KEPT)` keeps the breaks between the lines. */
-const LINE_BREAK_KEPT = /(\r\n|[\n\r\u0085\u2028\u2029])/;
-/**
- * What must not reach one line of output raw (a log line, a status, a cell
- * of the comment or the summary): every control character, every line
- * break and every bidirectional control. Global, for `replace`.
- */
-const UNSAFE_IN_A_LINE = /[\u0000-\u001f\u007f-\u009f\u2028\u2029\p{Bidi_Control}]/gu;
-/** The same, a run of them at a time, for text flattened to one line. */
-const UNSAFE_RUN_IN_A_LINE = /[\u0000-\u001f\u007f-\u009f\u2028\u2029\p{Bidi_Control}]+/gu;
-/**
- * What `JSON.stringify` leaves raw inside a string that must not reach a line
- * raw: DEL, C1 (NEL included), U+2028, U+2029 and every bidirectional
- * control (it escapes C0 itself). Global, for `replace`.
- */
-const RAW_IN_JSON_TEXT = /[\u007f-\u009f\u2028\u2029\p{Bidi_Control}]/gu;
-/**
- * What an input on one line refuses (`name`, ids, a ref): C0 and DEL, line
- * breaks included. C1 and the separators are accepted, as they always were:
- * an input is the workflow author's text, not the service's.
- */
-const UNSAFE_IN_AN_INPUT = /[\u0000-\u001f\u007f]/;
-/**
- * What a name GitHub shows and puts in addresses refuses (an environment):
- * every control character and line break.
- */
-const UNSAFE_IN_A_NAME = /[\u0000-\u001f\u007f-\u009f\u2028\u2029]/;
-/** Whether `text` holds a line break. */
-function hasLineBreak(text) {
-    return LINE_BREAK.test(text);
-}
-/** Whether `text` holds a control character (C0, DEL or C1). */
-function hasControlCharacter(text) {
-    return /[\u0000-\u001f\u007f-\u009f]/.test(text);
-}
-/** A character as a `\uXXXX` escape (lower-case hex), as JSON and JavaScript read it back. */
-function unicodeEscape(character) {
-    return `\\u${character.charCodeAt(0).toString(16).padStart(4, '0')}`;
-}
-
-;// CONCATENATED MODULE: ./src/common/errors.ts
-/**
- * The errors every part of the action shares. An `ActionError` is an
- * expected failure: its message is shown as it is, without a stack trace.
- * An error only one folder throws lives in that folder (inputs/errors.ts,
- * service/errors.ts, run/decisions/wait.ts).
- */
-class ActionError extends Error {
-    name = 'ActionError';
-}
-/** The workflow was cancelled (SIGINT/SIGTERM) while the action was running. */
-class CancelledError extends ActionError {
-    name = 'CancelledError';
-}
-/** Turns any thrown value into one readable sentence. */
-function describeError(error) {
-    if (error instanceof ActionError)
-        return error.message;
-    if (error instanceof Error) {
-        const cause = error.cause instanceof Error ? ` (${error.cause.message})` : '';
-        return `Unexpected error: ${error.message}${cause}`;
-    }
-    if (typeof error === 'string')
-        return `Unexpected error: ${error}`;
-    try {
-        return `Unexpected error: ${JSON.stringify(error)}`;
-    }
-    catch {
-        return `Unexpected error: ${String(error)}`;
-    }
-}
-
-;// CONCATENATED MODULE: ./src/common/runtime.ts
-/**
- * What every module needs from the world, passed in rather than imported:
- * time (a clock tests can fake), logging, and how values are written in a log.
- */
-
-
-const cancelled = () => new CancelledError('The run was cancelled');
-const systemClock = {
-    now: () => performance.now(),
-    wallTime: () => Date.now(),
-    random: () => Math.random(),
-    sleep: (ms, signal) => new Promise((resolve, reject) => {
-        if (signal?.aborted) {
-            reject(cancelled());
-            return;
-        }
-        const onAbort = () => {
-            clearTimeout(timer);
-            reject(cancelled());
-        };
-        const timer = setTimeout(() => {
-            signal?.removeEventListener('abort', onAbort);
-            resolve();
-        }, ms);
-        signal?.addEventListener('abort', onAbort, { once: true });
-    }),
-    timer: (ms, callback) => {
-        const timer = setTimeout(callback, ms);
-        return () => clearTimeout(timer);
-    },
-};
-/** How every duration is written in the log: `1.5 s`, `12.0 s`. */
-function formatDuration(ms) {
-    return `${(ms / 1000).toFixed(1)} s`;
-}
-/**
- * A value that came from the service, made fit for one log line: line breaks
- * and other control characters shown escaped (`\r`, `\u001b`), not
- * interpreted, so that it cannot start a line of its own (a line starting
- * with `::` is a runner command) nor colour or rewrite the log.
- */
-function untrusted(value) {
-    return value.replace(UNSAFE_IN_A_LINE, (character) => {
-        const escaped = JSON.stringify(character).slice(1, -1);
-        return escaped.length > 1 ? escaped : unicodeEscape(character);
-    });
-}
-/**
- * The last defence for text the action logs: a line that would start a
- * runner command (`::name::`, leading white space ignored as the runner
- * does) is shown with a marker in front, so only the action's own
- * `@actions/core` calls issue commands. A line ends at any break a reader
- * honours, a lone CR included.
- */
-function neutraliseCommands(text) {
-    return text
-        .split(LINE_BREAK_KEPT)
-        .map((part, index) => (index % 2 === 0 && /^\s*::/.test(part) ? `[text] ${part}` : part))
-        .join('');
-}
-
-;// CONCATENATED MODULE: ./src/common/address.ts
-/**
- * The one rule for an address the action publishes (the `url` output, the
- * deployment's `custom_url` in the `deployment` output and the command's
- * `--json`, a GitHub deployment's `environment_url`, every link in the
- * comment and the summary): an `http(s)` address, never a user or a
- * password. An address with credentials is published without them; the
- * caller masks what was removed before anything is written.
- */
-
-/** The address as it may be published, or why it may not. */
-function publishableAddress(text) {
-    let url;
-    try {
-        url = new URL(text);
-    }
-    catch {
-        return { ok: false, why: 'it is not an address', removed: [] };
-    }
-    const removed = credentialsOf(url);
-    if (url.protocol !== 'https:' && url.protocol !== 'http:') {
-        return { ok: false, why: 'it is not an http(s) address', removed };
-    }
-    // As given when nothing in it needs rewriting. The parser drops tabs and line breaks, trims
-    // spaces and encodes control characters: an address with any is published as it reads it.
-    const hadCredentials = url.username !== '' || url.password !== '';
-    if (!hadCredentials && !/\s/.test(text) && untrusted(text) === text) {
-        return { ok: true, address: text, removed, hadCredentials };
-    }
-    url.username = '';
-    url.password = '';
-    return { ok: true, address: url.href, removed, hadCredentials };
-}
-/** The address when it may be published as it is or without its credentials, else undefined. */
-function publishedOrNothing(text) {
-    if (text === undefined || text === null || text === '')
-        return undefined;
-    const verdict = publishableAddress(text);
-    return verdict.ok ? verdict.address : undefined;
-}
-/** The password of an address, as written and decoded; the user name is not a secret. */
-function credentialsOf(url) {
-    if (url.password === '')
-        return [];
-    const forms = new Set([url.password]);
-    try {
-        forms.add(decodeURIComponent(url.password));
-    }
-    catch {
-        // A stray '%' is written as it is: the form above covers it.
-    }
-    return [...forms];
-}
-/** localhost, 127.0.0.0/8 or [::1]: where plain http:// is allowed. */
-function isLoopback(hostname) {
-    if (hostname === 'localhost' || hostname === '[::1]')
-        return true;
-    const octets = hostname.split('.');
-    return (octets.length === 4 &&
-        octets[0] === '127' &&
-        octets.every((octet) => /^\d{1,3}$/.test(octet) && Number(octet) <= 255));
-}
-/**
- * What keeps `url` from being an address the action sends a request to:
- * credentials in it, plain http:// off a loopback host, another scheme.
- * Each caller says it in its own words; the rule is this one.
- */
-function webAddressFault(url) {
-    if (url.username !== '' || url.password !== '')
-        return 'credentials';
-    if (url.protocol === 'http:')
-        return isLoopback(url.hostname) ? undefined : 'plain-http';
-    return url.protocol === 'https:' ? undefined : 'scheme';
-}
-/**
- * An address as it may be shown: scheme, host and path, without credentials, query or
- * fragment (a query may carry a key). Text that is not an address is shown as nothing
- * of it, in a few words.
- */
-function shownAddress(address) {
-    let url;
-    try {
-        url = new URL(address);
-    }
-    catch {
-        return '(not an address)';
-    }
-    return untrusted(`${url.protocol}//${url.host}${url.pathname}`);
-}
-
-;// CONCATENATED MODULE: ./src/common/github-text.ts
-/**
- * The one writer of text that goes to GitHub: the pull request comment
- * (Markdown), the job summary and the command's `--summary` (HTML inside
- * Markdown), and deployment statuses (plain text on one line). Text from the
- * service is data in all of them: it shows as the text it is, never as HTML,
- * a link, an image, an autolink, a mention (`@name`) or an issue reference
- * (`#12`, `owner/repo#3`, `GH-12`). The only links are the ones built here,
- * to addresses the address rule lets through (`common/address.ts`).
- *
- * GitHub renders Markdown with cmark-gfm, then links mentions, issue
- * references and bare addresses in the text it rendered (outside code and
- * links), whether the text came from Markdown or from HTML: an entity such
- * as `&#64;` decodes back to `@` before that. So a zero-width space goes
- * after every `@`, `#` and `GH-` in service text; an address in it
- * (`https://…`, `www.…`) sits in a code span, where GitHub links nothing and
- * a reader copies it as it is; and code spans hold what reads best as code
- * (ids, names, commits). Nothing is linked inside a code span, a `<pre>` or
- * a link, so the text there is only escaped.
- *
- * A new kind of GitHub text adds its writer here.
- */
-
-
-/** Zero width: breaks a mention, an issue reference or an autolink, and shows nothing. */
-const ZWSP = '\u200b';
-/** `text` cut to `max` characters, the last one `…` when cut. */
-function cut(text, max) {
-    const characters = [...text];
-    return characters.length > max ? `${characters.slice(0, max - 1).join('')}…` : text;
-}
-/** `value` on one line (controls and breaks as one space), cut to `max` characters with `…`. */
-function oneLine(value, max = Infinity) {
-    return cut(value.replace(UNSAFE_RUN_IN_A_LINE, ' '), max);
-}
-/** A mention or an issue reference GitHub would link in rendered text, made inert by a zero-width space. */
-function inert(text) {
-    return text
-        .replace(/[@#]/g, (c) => `${c}${ZWSP}`)
-        .replace(/\bGH-/gi, (w) => `${w.slice(0, 2)}${ZWSP}-`);
-}
-/**
- * An address GitHub would link in text: a scheme's `://` or `www.`, up to a
- * space or a character no code span or table cell keeps as it is. The scheme
- * is bounded, so that a long word without `://` is not read again from each
- * of its letters.
- */
-const ADDRESS = /(?:[a-z][a-z0-9+.-]{0,31}:\/\/|www\.)[^\s|<>"'`\\]*/gi;
-/** Punctuation that ends a sentence rather than an address, as GitHub leaves it out of a link. */
-const TRAILING = new Set('.,:;!?*_~)]}');
-/** `address` without the punctuation after it (a loop: a `[…]+$` reads the rest again from each). */
-function withoutTrailing(address) {
-    let end = address.length;
-    while (end > 0 && TRAILING.has(address.charAt(end - 1)))
-        end--;
-    return address.slice(0, end);
-}
-/** `text` with each address written by `address` and the text between by `prose`. */
-function withAddresses(text, prose, address) {
-    let written = '';
-    let from = 0;
-    for (const match of text.matchAll(ADDRESS)) {
-        const found = withoutTrailing(match[0]);
-        if (found === '')
-            continue;
-        written += prose(text.slice(from, match.index)) + address(found);
-        from = match.index + found.length;
-    }
-    return written + prose(text.slice(from));
-}
-// ---- plain text: deployment statuses and descriptions --------------------------------------------
-/** A description or status text: one line, trimmed, at most `max` characters. GitHub shows it as is. */
-function plainLine(value, max) {
-    return cut(oneLine(value).trim(), max);
-}
-// ---- Markdown: the pull request comment ---------------------------------------------------------
-/**
- * Inline Markdown punctuation that can start markup anywhere in a line: a
- * backslash escape keeps it literal. (`-`, `+`, `=`, `#` and `>` start markup
- * only at the start of a line, where service text never is; `!` only before
- * a `[`, which is escaped.)
- */
-const MARKDOWN_INLINE = /[\\`*_~[\]<&|]/g;
-/**
- * Service text as inline Markdown: on one line, cut to `max`, the punctuation
- * that would start markup escaped, nothing GitHub would link.
- */
-function markdownText(value, max = 300) {
-    return withAddresses(oneLine(value, max), (part) => inert(part).replace(MARKDOWN_INLINE, (c) => `\\${c}`), (address) => markdownCode(address, Infinity));
-}
-/**
- * Service text as a code span, which reads best for ids, names and commits:
- * fenced by more backticks than any run inside, on one line, cut to `max`.
- * In a table cell a `|` ends the cell even inside a code span, so it is
- * escaped there (GitHub shows `|`).
- */
-function markdownCode(value, max = 300, inTable = true) {
-    const text = oneLine(value, max);
-    if (text.trim() === '')
-        return '(none)';
-    const longest = Math.max(0, ...(text.match(/`+/g) ?? []).map((run) => run.length));
-    const fence = '`'.repeat(longest + 1);
-    // A span that starts or ends with a backtick, or with a space at both ends, needs a space
-    // each side: CommonMark takes one away from each.
-    const pad = text.startsWith('`') || text.endsWith('`') || (text.startsWith(' ') && text.endsWith(' '));
-    const padded = pad ? ` ${text} ` : text;
-    const body = inTable ? padded.replace(/\|/g, '\\|') : padded;
-    return `${fence}${body}${fence}`;
-}
-/** Characters that would end a link's destination early, break a table or start markup. */
-const UNSAFE_IN_A_DESTINATION = /[()<>\s"'`|[\]\\]/g;
-const percentEncoded = (c) => `%${c.charCodeAt(0).toString(16).toUpperCase().padStart(2, '0')}`;
-/** A link the action builds, `[text](address)`: only to an address that may be published. */
-function markdownLink(text, address) {
-    const published = publishedOrNothing(address);
-    if (published === undefined)
-        return undefined;
-    return `[${text}](${published.replace(UNSAFE_IN_A_DESTINATION, percentEncoded)})`;
-}
-// ---- HTML inside Markdown: the job summary and --summary ---------------------------------------
-const HTML_ESCAPES = {
-    '&': '&amp;',
-    '<': '&lt;',
-    '>': '&gt;',
-    '"': '&quot;',
-    "'": '&#39;',
-};
-/** HTML's own characters as references. */
-function htmlEscaped(text) {
-    return text.replace(/[&<>"']/g, (c) => HTML_ESCAPES[c] ?? c);
-}
-/**
- * Characters Markdown could take for markup should the HTML block end early
- * (it cannot: no blank line gets in), as character references.
- */
-const MARKDOWN_IN_HTML = /[|[\]()!`\\]/g;
-/** Text escaped for the summary's HTML, as it is: for where GitHub links nothing (code, pre, a link). */
-function htmlLiteral(text) {
-    return htmlEscaped(text).replace(MARKDOWN_IN_HTML, (c) => `&#${c.charCodeAt(0)};`);
-}
-/**
- * Service text for the summary's HTML: on one line (a blank line would end
- * the HTML block), cut to `max`, escaped, nothing GitHub would link.
- */
-function htmlText(value, max = 1_000) {
-    // Made inert before it is escaped: the references written then hold a '#' of their own.
-    return withAddresses(oneLine(value, max), (part) => htmlLiteral(inert(part)), (address) => `<code>${htmlLiteral(address)}</code>`);
-}
-/** Service text in `<code>`, which reads best for ids, names, commits and addresses. */
-function htmlCode(value, max = 300) {
-    return `<code>${htmlLiteral(oneLine(value, max))}</code>`;
-}
-/** A link the action builds, `<a href>`: only to an address that may be published. */
-function htmlLink(text, address) {
-    const published = publishedOrNothing(address);
-    if (published === undefined)
-        return undefined;
-    const href = published.replace(UNSAFE_IN_A_DESTINATION, percentEncoded).replace(/&/g, '&amp;');
-    // GitHub links nothing inside a link: its text is shown as it is, an address a reader can copy.
-    return `<a href="${href}">${htmlLiteral(oneLine(text, 1_000))}</a>`;
-}
-/**
- * Several lines of text for a `<pre>` in the summary: its lines kept, each
- * escaped, no blank one (the HTML block would end before its closing tag).
- */
-function htmlLines(value) {
-    return value
-        .split(LINE_BREAK)
-        .filter((line) => line.trim() !== '')
-        .map((line) => htmlLiteral(oneLine(line)))
-        .join('\n');
-}
-
-;// CONCATENATED MODULE: ./src/common/text.ts
-/** How commits are matched and written, the same way everywhere. */
-/** A full commit sha: 40 hex digits, either case (the service records full shas only). */
-const FULL_SHA = /^[0-9a-fA-F]{40}$/;
-function shortSha(sha) {
-    return sha?.slice(0, 12);
-}
-/** An address without its trailing slashes (a loop: `/\/+$/` reads the rest again from every slash). */
-function withoutTrailingSlashes(address) {
-    let end = address.length;
-    while (end > 0 && address[end - 1] === '/')
-        end--;
-    return address.slice(0, end);
-}
-/**
- * The word that agrees with `count`: `one` for 1, else `many` (`one` + `s`
- * unless given). For a noun, `${n} ${plural(n, 'difference')}`; for a
- * pronoun, `plural(n, 'it', 'them')`.
- */
-function plural(count, one, many = `${one}s`) {
-    return count === 1 ? one : many;
-}
-
-// EXTERNAL MODULE: external "node:http"
-var external_node_http_ = __nccwpck_require__(7067);
-// EXTERNAL MODULE: ./node_modules/undici/index.js
-var undici = __nccwpck_require__(6752);
 ;// CONCATENATED MODULE: ./src/common/redact.ts
 /**
  * Removes secret values from free text (log lines, error messages, the job
@@ -43633,7 +43136,7 @@ function jsonForms(value) {
         asciiEscaped(form, true),
     ]);
 }
-const redact_percentEncoded = (character) => `%${character.charCodeAt(0).toString(16).toUpperCase().padStart(2, '0')}`;
+const percentEncoded = (character) => `%${character.charCodeAt(0).toString(16).toUpperCase().padStart(2, '0')}`;
 /**
  * The forms a value takes inside a URL or a form body: `encodeURIComponent`'s;
  * RFC 3986's and Python's `quote` (`!'()*` encoded too); and the
@@ -43642,7 +43145,7 @@ const redact_percentEncoded = (character) => `%${character.charCodeAt(0).toStrin
  */
 function urlForms(value) {
     const component = encodeURIComponent(value);
-    const strict = component.replace(/[!'()*]/g, redact_percentEncoded);
+    const strict = component.replace(/[!'()*]/g, percentEncoded);
     const searchParams = new URLSearchParams({ v: value }).toString().slice('v='.length);
     return [component, strict, strict.replaceAll('%20', '+'), searchParams];
 }
@@ -43736,6 +43239,79 @@ class Redactor {
     #longestFirst() {
         this.#sorted ??= [...this.#needles].sort((a, b) => b.length - a.length);
         return this.#sorted;
+    }
+}
+
+;// CONCATENATED MODULE: ./src/common/errors.ts
+/**
+ * The errors every part of the action shares. An `ActionError` is an
+ * expected failure: its message is shown as it is, without a stack trace.
+ * An error only one folder throws lives in that folder (inputs/errors.ts,
+ * service/errors.ts, run/decisions/wait.ts).
+ */
+class ActionError extends Error {
+    name = 'ActionError';
+}
+/** The workflow was cancelled (SIGINT/SIGTERM) while the action was running. */
+class CancelledError extends ActionError {
+    name = 'CancelledError';
+}
+/** Turns any thrown value into one readable sentence. */
+function describeError(error) {
+    if (error instanceof ActionError)
+        return error.message;
+    if (error instanceof Error) {
+        const cause = error.cause instanceof Error ? ` (${error.cause.message})` : '';
+        return `Unexpected error: ${error.message}${cause}`;
+    }
+    if (typeof error === 'string')
+        return `Unexpected error: ${error}`;
+    try {
+        return `Unexpected error: ${JSON.stringify(error)}`;
+    }
+    catch {
+        return `Unexpected error: ${String(error)}`;
+    }
+}
+
+;// CONCATENATED MODULE: ./src/service/errors.ts
+/** What a failed call to the service raises. */
+
+/** A call to the service failed: names the call, the status and the service's message. */
+class ServiceError extends ActionError {
+    name = 'ServiceError';
+    details;
+    constructor(details) {
+        super(ServiceError.format(details));
+        this.details = details;
+    }
+    get status() {
+        return this.details.status;
+    }
+    get ambiguous() {
+        return this.details.ambiguous === true;
+    }
+    get transient() {
+        return this.details.transient === true;
+    }
+    /** The same failure, counted over `attempts`. */
+    after(attempts) {
+        return attempts > 1 ? new ServiceError({ ...this.details, attempts }) : this;
+    }
+    static format(details) {
+        const { method, path, problem, serviceMessage, requestId, remedy, attempts } = details;
+        const tries = attempts !== undefined && attempts > 1 ? ` after ${attempts} attempts` : '';
+        let message = `${method} ${path} failed${tries}: ${problem}`;
+        if (serviceMessage !== undefined && serviceMessage !== '') {
+            message += serviceMessage.includes('\n')
+                ? `:\n${serviceMessage}`
+                : ` (service said: ${serviceMessage})`;
+        }
+        if (remedy !== undefined)
+            message += `\n${remedy}`;
+        if (requestId !== undefined)
+            message += `\nrequest id: ${requestId}`;
+        return message;
     }
 }
 
@@ -44755,6 +44331,376 @@ function config(newConfig) {
     if (newConfig)
         Object.assign(globalConfig, newConfig);
     return globalConfig;
+}
+
+;// CONCATENATED MODULE: ./node_modules/zod/v4/core/errors.js
+
+
+/* Computing the message eagerly is expensive (pretty-printed JSON of all
+ * issues), so defer it until first read. The accessor functions and
+ * descriptors are shared across instances to keep error construction
+ * cheap; the computed message is cached on the internals object. The
+ * setter preserves plain assignment semantics for consumers that
+ * overwrite `message`. */
+function _getMessage() {
+    const internals = this._zod;
+    internals.message ?? (internals.message = JSON.stringify(internals.def, jsonStringifyReplacer, 2));
+    return internals.message;
+}
+function _setMessage(value) {
+    this._zod.message = value;
+}
+const _messageDesc = {
+    get: _getMessage,
+    set: _setMessage,
+    enumerable: true,
+    configurable: true,
+};
+const _issuesDesc = { value: undefined, enumerable: false };
+/* Prototypes that already carry the lazy `toString`. Seeded with the
+ * intrinsics so that `init` on a foreign object — it accepts any object —
+ * can never install an accessor onto a prototype we do not own. */
+const _installedToString = /* @__PURE__ */ new WeakSet([Object.prototype, Error.prototype]);
+const initializer = (inst, def) => {
+    inst.name = "$ZodError";
+    // `_zod` is already non-enumerable: $constructor's init defined it with this same descriptor
+    _issuesDesc.value = def;
+    Object.defineProperty(inst, "issues", _issuesDesc);
+    // Clear the shared slot; a retained `value` pins the last error's issues.
+    _issuesDesc.value = undefined;
+    Object.defineProperty(inst, "message", _messageDesc);
+    /* `toString` lives as a non-enumerable lazy getter on the shared
+     * prototype; on first access it caches a per-instance closure so
+     * detached usage still works. */
+    const proto = Object.getPrototypeOf(inst);
+    if (!_installedToString.has(proto)) {
+        _installedToString.add(proto);
+        Object.defineProperty(proto, "toString", {
+            configurable: true,
+            enumerable: false,
+            get() {
+                const value = () => this.message;
+                Object.defineProperty(this, "toString", { value, configurable: true, writable: true });
+                return value;
+            },
+            set(value) {
+                Object.defineProperty(this, "toString", { value, configurable: true, writable: true });
+            },
+        });
+    }
+};
+const $ZodError = $constructor("$ZodError", initializer);
+const $ZodRealError = $constructor("$ZodError", initializer, undefined, {
+    Parent: Error,
+});
+/** Get-or-create `obj[key]` as an own data property. A path segment naming an inherited member
+ * ("toString", "constructor") would otherwise read through to the prototype, and assigning
+ * "__proto__" would hit the setter instead of creating a key. */
+function node(obj, key, make) {
+    if (!Object.prototype.hasOwnProperty.call(obj, key)) {
+        if (key === "__proto__") {
+            Object.defineProperty(obj, key, { value: make(), writable: true, enumerable: true, configurable: true });
+        }
+        else {
+            obj[key] = make();
+        }
+    }
+    return obj[key];
+}
+function flattenError(error, mapper = (issue) => issue.message) {
+    const fieldErrors = {};
+    const formErrors = [];
+    for (const sub of error.issues) {
+        if (sub.path.length > 0) {
+            node(fieldErrors, sub.path[0], () => []).push(mapper(sub));
+        }
+        else {
+            formErrors.push(mapper(sub));
+        }
+    }
+    return { formErrors, fieldErrors };
+}
+function formatError(error, mapper = (issue) => issue.message) {
+    const fieldErrors = { _errors: [] };
+    const processError = (error, path = []) => {
+        for (const issue of error.issues) {
+            if (issue.code === "invalid_union" && issue.errors.length) {
+                issue.errors.map((issues) => processError({ issues }, [...path, ...issue.path]));
+            }
+            else if (issue.code === "invalid_key") {
+                processError({ issues: issue.issues }, [...path, ...issue.path]);
+            }
+            else if (issue.code === "invalid_element") {
+                processError({ issues: issue.issues }, [...path, ...issue.path]);
+            }
+            else {
+                const fullpath = [...path, ...issue.path];
+                if (fullpath.length === 0) {
+                    fieldErrors._errors.push(mapper(issue));
+                }
+                else {
+                    let curr = fieldErrors;
+                    let i = 0;
+                    while (i < fullpath.length) {
+                        const el = fullpath[i];
+                        const terminal = i === fullpath.length - 1;
+                        // `_errors` is reserved by this legacy format, so merge a matching path segment into the current node instead of treating its array as a child.
+                        if (el === "_errors") {
+                            if (terminal)
+                                curr._errors.push(mapper(issue));
+                            i++;
+                            continue;
+                        }
+                        // A path element may collide with an inherited property name such as
+                        // "__proto__" or "constructor". Truthiness checks read the prototype
+                        // (so no node is created, then ._errors.push throws), and bracket
+                        // assignment of "__proto__" hits the setter instead of creating an
+                        // own key. Guard the read with hasOwnProperty and create the node
+                        // with defineProperty so any path element becomes a real own key.
+                        if (!Object.prototype.hasOwnProperty.call(curr, el)) {
+                            Object.defineProperty(curr, el, {
+                                value: { _errors: [] },
+                                enumerable: true,
+                                writable: true,
+                                configurable: true,
+                            });
+                        }
+                        const node = curr[el];
+                        if (terminal) {
+                            node._errors.push(mapper(issue));
+                        }
+                        curr = node;
+                        i++;
+                    }
+                }
+            }
+        }
+    };
+    processError(error);
+    return fieldErrors;
+}
+function treeifyError(error, mapper = (issue) => issue.message) {
+    const result = { errors: [] };
+    const processError = (error, path = []) => {
+        var _a;
+        for (const issue of error.issues) {
+            if (issue.code === "invalid_union" && issue.errors.length) {
+                // regular union error
+                issue.errors.map((issues) => processError({ issues }, [...path, ...issue.path]));
+            }
+            else if (issue.code === "invalid_key") {
+                processError({ issues: issue.issues }, [...path, ...issue.path]);
+            }
+            else if (issue.code === "invalid_element") {
+                processError({ issues: issue.issues }, [...path, ...issue.path]);
+            }
+            else {
+                const fullpath = [...path, ...issue.path];
+                if (fullpath.length === 0) {
+                    result.errors.push(mapper(issue));
+                    continue;
+                }
+                let curr = result;
+                let i = 0;
+                while (i < fullpath.length) {
+                    const el = fullpath[i];
+                    const terminal = i === fullpath.length - 1;
+                    if (typeof el === "string") {
+                        curr.properties ?? (curr.properties = {});
+                        // el may collide with an inherited property name ("__proto__",
+                        // "constructor", ...); ??= reads the prototype so the node is never
+                        // created and curr.errors.push throws. Guard with hasOwnProperty and
+                        // create the node with defineProperty so "__proto__" becomes a real
+                        // own key rather than invoking the prototype setter.
+                        if (!Object.prototype.hasOwnProperty.call(curr.properties, el)) {
+                            Object.defineProperty(curr.properties, el, {
+                                value: { errors: [] },
+                                enumerable: true,
+                                writable: true,
+                                configurable: true,
+                            });
+                        }
+                        curr = curr.properties[el];
+                    }
+                    else {
+                        curr.items ?? (curr.items = []);
+                        (_a = curr.items)[el] ?? (_a[el] = { errors: [] });
+                        curr = curr.items[el];
+                    }
+                    if (terminal) {
+                        curr.errors.push(mapper(issue));
+                    }
+                    i++;
+                }
+            }
+        }
+    };
+    processError(error);
+    return result;
+}
+/** Format a ZodError as a human-readable string in the following form.
+ *
+ * From
+ *
+ * ```ts
+ * ZodError {
+ *   issues: [
+ *     {
+ *       expected: 'string',
+ *       code: 'invalid_type',
+ *       path: [ 'username' ],
+ *       message: 'Invalid input: expected string'
+ *     },
+ *     {
+ *       expected: 'number',
+ *       code: 'invalid_type',
+ *       path: [ 'favoriteNumbers', 1 ],
+ *       message: 'Invalid input: expected number'
+ *     }
+ *   ];
+ * }
+ * ```
+ *
+ * to
+ *
+ * ```
+ * username
+ *   ✖ Expected number, received string at "username
+ * favoriteNumbers[0]
+ *   ✖ Invalid input: expected number
+ * ```
+ */
+function toDotPath(_path) {
+    const segs = [];
+    const path = _path.map((seg) => (typeof seg === "object" ? seg.key : seg));
+    for (const seg of path) {
+        if (typeof seg === "number")
+            segs.push(`[${seg}]`);
+        else if (typeof seg === "symbol")
+            segs.push(`[${JSON.stringify(String(seg))}]`);
+        else if (/[^\w$]/.test(seg))
+            segs.push(`[${JSON.stringify(seg)}]`);
+        else {
+            if (segs.length)
+                segs.push(".");
+            segs.push(seg);
+        }
+    }
+    return segs.join("");
+}
+function prettifyError(error) {
+    const lines = [];
+    // sort by path length
+    const issues = [...error.issues].sort((a, b) => (a.path ?? []).length - (b.path ?? []).length);
+    // Process each issue
+    for (const issue of issues) {
+        lines.push(`✖ ${issue.message}`);
+        if (issue.path?.length)
+            lines.push(`  → at ${toDotPath(issue.path)}`);
+    }
+    // Convert Map to formatted string
+    return lines.join("\n");
+}
+
+;// CONCATENATED MODULE: ./node_modules/zod/v4/classic/errors.js
+
+
+
+/* Prototypes that already carry the lazy helper methods. Seeded with the
+ * intrinsics so that `init` on a foreign object — it accepts any object —
+ * can never install an accessor onto a prototype we do not own. */
+const _installedErrorProtos = /* @__PURE__ */ new WeakSet([Object.prototype, Error.prototype]);
+/* Helper methods live as non-enumerable lazy getters on the shared
+ * prototype instead of own properties on every instance. On first
+ * access the getter allocates the per-instance closure and caches it
+ * as a non-enumerable own property, so detached usage still works and
+ * the allocation only happens for methods actually touched. */
+function _lazyMethod(proto, key, make) {
+    Object.defineProperty(proto, key, {
+        configurable: true,
+        enumerable: false,
+        get() {
+            const value = make(this);
+            Object.defineProperty(this, key, { value, configurable: true, writable: true });
+            return value;
+        },
+        set(value) {
+            Object.defineProperty(this, key, { value, configurable: true, writable: true });
+        },
+    });
+}
+const errors_initializer = (inst, issues) => {
+    $ZodError.init(inst, issues);
+    inst.name = "ZodError";
+    const proto = Object.getPrototypeOf(inst);
+    if (_installedErrorProtos.has(proto))
+        return;
+    _installedErrorProtos.add(proto);
+    _lazyMethod(proto, "format", (self) => (mapper) => formatError(self, mapper));
+    _lazyMethod(proto, "flatten", (self) => (mapper) => flattenError(self, mapper));
+    _lazyMethod(proto, "addIssue", (self) => (issue) => {
+        self.issues.push(issue);
+        self.message = JSON.stringify(self.issues, jsonStringifyReplacer, 2);
+    });
+    _lazyMethod(proto, "addIssues", (self) => (issues) => {
+        self.issues.push(...issues);
+        self.message = JSON.stringify(self.issues, jsonStringifyReplacer, 2);
+    });
+    Object.defineProperty(proto, "isEmpty", {
+        configurable: true,
+        enumerable: false,
+        get() {
+            return this.issues.length === 0;
+        },
+    });
+};
+const ZodError = /*@__PURE__*/ $constructor("ZodError", errors_initializer);
+const ZodRealError = /*@__PURE__*/ $constructor("ZodError", errors_initializer, undefined, {
+    Parent: Error,
+});
+// /** @deprecated Use `z.core.$ZodErrorMapCtx` instead. */
+// export type ErrorMapCtx = core.$ZodErrorMapCtx;
+
+;// CONCATENATED MODULE: ./src/service/issues.ts
+const PLAIN_KEY = /^[A-Za-z_][A-Za-z0-9_-]*$/;
+/**
+ * A readable path: `source_config.resource_spec`, `resources[0].id`,
+ * `labels["app.kubernetes.io/name"]`; `(root)` when empty.
+ */
+function formatIssuePath(path) {
+    let out = '';
+    for (const segment of path) {
+        if (typeof segment === 'number') {
+            out += `[${segment}]`;
+        }
+        else if (typeof segment === 'string' && PLAIN_KEY.test(segment)) {
+            out += out === '' ? segment : `.${segment}`;
+        }
+        else {
+            out += `[${JSON.stringify(String(segment))}]`;
+        }
+    }
+    return out === '' ? '(root)' : out;
+}
+/**
+ * One line per problem, each starting with the path of the field:
+ * `source_config.resource_spec.min_scal: unknown key` (one line per unknown
+ * key, the key appended to the path) or
+ * `resources[0].id: Invalid input: expected string, received undefined`.
+ */
+function formatZodIssues(error) {
+    const lines = [];
+    for (const issue of error.issues) {
+        if (issue.code === 'unrecognized_keys') {
+            for (const key of issue.keys) {
+                lines.push(`${formatIssuePath([...issue.path, key])}: unknown key`);
+            }
+        }
+        else {
+            lines.push(`${formatIssuePath(issue.path)}: ${issue.message}`);
+        }
+    }
+    return lines;
 }
 
 ;// CONCATENATED MODULE: ./node_modules/zod/v4/core/memoizer.js
@@ -51214,275 +51160,6 @@ const error = () => {
     };
 }
 
-;// CONCATENATED MODULE: ./node_modules/zod/v4/core/errors.js
-
-
-/* Computing the message eagerly is expensive (pretty-printed JSON of all
- * issues), so defer it until first read. The accessor functions and
- * descriptors are shared across instances to keep error construction
- * cheap; the computed message is cached on the internals object. The
- * setter preserves plain assignment semantics for consumers that
- * overwrite `message`. */
-function _getMessage() {
-    const internals = this._zod;
-    internals.message ?? (internals.message = JSON.stringify(internals.def, jsonStringifyReplacer, 2));
-    return internals.message;
-}
-function _setMessage(value) {
-    this._zod.message = value;
-}
-const _messageDesc = {
-    get: _getMessage,
-    set: _setMessage,
-    enumerable: true,
-    configurable: true,
-};
-const _issuesDesc = { value: undefined, enumerable: false };
-/* Prototypes that already carry the lazy `toString`. Seeded with the
- * intrinsics so that `init` on a foreign object — it accepts any object —
- * can never install an accessor onto a prototype we do not own. */
-const _installedToString = /* @__PURE__ */ new WeakSet([Object.prototype, Error.prototype]);
-const initializer = (inst, def) => {
-    inst.name = "$ZodError";
-    // `_zod` is already non-enumerable: $constructor's init defined it with this same descriptor
-    _issuesDesc.value = def;
-    Object.defineProperty(inst, "issues", _issuesDesc);
-    // Clear the shared slot; a retained `value` pins the last error's issues.
-    _issuesDesc.value = undefined;
-    Object.defineProperty(inst, "message", _messageDesc);
-    /* `toString` lives as a non-enumerable lazy getter on the shared
-     * prototype; on first access it caches a per-instance closure so
-     * detached usage still works. */
-    const proto = Object.getPrototypeOf(inst);
-    if (!_installedToString.has(proto)) {
-        _installedToString.add(proto);
-        Object.defineProperty(proto, "toString", {
-            configurable: true,
-            enumerable: false,
-            get() {
-                const value = () => this.message;
-                Object.defineProperty(this, "toString", { value, configurable: true, writable: true });
-                return value;
-            },
-            set(value) {
-                Object.defineProperty(this, "toString", { value, configurable: true, writable: true });
-            },
-        });
-    }
-};
-const $ZodError = $constructor("$ZodError", initializer);
-const $ZodRealError = $constructor("$ZodError", initializer, undefined, {
-    Parent: Error,
-});
-/** Get-or-create `obj[key]` as an own data property. A path segment naming an inherited member
- * ("toString", "constructor") would otherwise read through to the prototype, and assigning
- * "__proto__" would hit the setter instead of creating a key. */
-function node(obj, key, make) {
-    if (!Object.prototype.hasOwnProperty.call(obj, key)) {
-        if (key === "__proto__") {
-            Object.defineProperty(obj, key, { value: make(), writable: true, enumerable: true, configurable: true });
-        }
-        else {
-            obj[key] = make();
-        }
-    }
-    return obj[key];
-}
-function flattenError(error, mapper = (issue) => issue.message) {
-    const fieldErrors = {};
-    const formErrors = [];
-    for (const sub of error.issues) {
-        if (sub.path.length > 0) {
-            node(fieldErrors, sub.path[0], () => []).push(mapper(sub));
-        }
-        else {
-            formErrors.push(mapper(sub));
-        }
-    }
-    return { formErrors, fieldErrors };
-}
-function formatError(error, mapper = (issue) => issue.message) {
-    const fieldErrors = { _errors: [] };
-    const processError = (error, path = []) => {
-        for (const issue of error.issues) {
-            if (issue.code === "invalid_union" && issue.errors.length) {
-                issue.errors.map((issues) => processError({ issues }, [...path, ...issue.path]));
-            }
-            else if (issue.code === "invalid_key") {
-                processError({ issues: issue.issues }, [...path, ...issue.path]);
-            }
-            else if (issue.code === "invalid_element") {
-                processError({ issues: issue.issues }, [...path, ...issue.path]);
-            }
-            else {
-                const fullpath = [...path, ...issue.path];
-                if (fullpath.length === 0) {
-                    fieldErrors._errors.push(mapper(issue));
-                }
-                else {
-                    let curr = fieldErrors;
-                    let i = 0;
-                    while (i < fullpath.length) {
-                        const el = fullpath[i];
-                        const terminal = i === fullpath.length - 1;
-                        // `_errors` is reserved by this legacy format, so merge a matching path segment into the current node instead of treating its array as a child.
-                        if (el === "_errors") {
-                            if (terminal)
-                                curr._errors.push(mapper(issue));
-                            i++;
-                            continue;
-                        }
-                        // A path element may collide with an inherited property name such as
-                        // "__proto__" or "constructor". Truthiness checks read the prototype
-                        // (so no node is created, then ._errors.push throws), and bracket
-                        // assignment of "__proto__" hits the setter instead of creating an
-                        // own key. Guard the read with hasOwnProperty and create the node
-                        // with defineProperty so any path element becomes a real own key.
-                        if (!Object.prototype.hasOwnProperty.call(curr, el)) {
-                            Object.defineProperty(curr, el, {
-                                value: { _errors: [] },
-                                enumerable: true,
-                                writable: true,
-                                configurable: true,
-                            });
-                        }
-                        const node = curr[el];
-                        if (terminal) {
-                            node._errors.push(mapper(issue));
-                        }
-                        curr = node;
-                        i++;
-                    }
-                }
-            }
-        }
-    };
-    processError(error);
-    return fieldErrors;
-}
-function treeifyError(error, mapper = (issue) => issue.message) {
-    const result = { errors: [] };
-    const processError = (error, path = []) => {
-        var _a;
-        for (const issue of error.issues) {
-            if (issue.code === "invalid_union" && issue.errors.length) {
-                // regular union error
-                issue.errors.map((issues) => processError({ issues }, [...path, ...issue.path]));
-            }
-            else if (issue.code === "invalid_key") {
-                processError({ issues: issue.issues }, [...path, ...issue.path]);
-            }
-            else if (issue.code === "invalid_element") {
-                processError({ issues: issue.issues }, [...path, ...issue.path]);
-            }
-            else {
-                const fullpath = [...path, ...issue.path];
-                if (fullpath.length === 0) {
-                    result.errors.push(mapper(issue));
-                    continue;
-                }
-                let curr = result;
-                let i = 0;
-                while (i < fullpath.length) {
-                    const el = fullpath[i];
-                    const terminal = i === fullpath.length - 1;
-                    if (typeof el === "string") {
-                        curr.properties ?? (curr.properties = {});
-                        // el may collide with an inherited property name ("__proto__",
-                        // "constructor", ...); ??= reads the prototype so the node is never
-                        // created and curr.errors.push throws. Guard with hasOwnProperty and
-                        // create the node with defineProperty so "__proto__" becomes a real
-                        // own key rather than invoking the prototype setter.
-                        if (!Object.prototype.hasOwnProperty.call(curr.properties, el)) {
-                            Object.defineProperty(curr.properties, el, {
-                                value: { errors: [] },
-                                enumerable: true,
-                                writable: true,
-                                configurable: true,
-                            });
-                        }
-                        curr = curr.properties[el];
-                    }
-                    else {
-                        curr.items ?? (curr.items = []);
-                        (_a = curr.items)[el] ?? (_a[el] = { errors: [] });
-                        curr = curr.items[el];
-                    }
-                    if (terminal) {
-                        curr.errors.push(mapper(issue));
-                    }
-                    i++;
-                }
-            }
-        }
-    };
-    processError(error);
-    return result;
-}
-/** Format a ZodError as a human-readable string in the following form.
- *
- * From
- *
- * ```ts
- * ZodError {
- *   issues: [
- *     {
- *       expected: 'string',
- *       code: 'invalid_type',
- *       path: [ 'username' ],
- *       message: 'Invalid input: expected string'
- *     },
- *     {
- *       expected: 'number',
- *       code: 'invalid_type',
- *       path: [ 'favoriteNumbers', 1 ],
- *       message: 'Invalid input: expected number'
- *     }
- *   ];
- * }
- * ```
- *
- * to
- *
- * ```
- * username
- *   ✖ Expected number, received string at "username
- * favoriteNumbers[0]
- *   ✖ Invalid input: expected number
- * ```
- */
-function toDotPath(_path) {
-    const segs = [];
-    const path = _path.map((seg) => (typeof seg === "object" ? seg.key : seg));
-    for (const seg of path) {
-        if (typeof seg === "number")
-            segs.push(`[${seg}]`);
-        else if (typeof seg === "symbol")
-            segs.push(`[${JSON.stringify(String(seg))}]`);
-        else if (/[^\w$]/.test(seg))
-            segs.push(`[${JSON.stringify(seg)}]`);
-        else {
-            if (segs.length)
-                segs.push(".");
-            segs.push(seg);
-        }
-    }
-    return segs.join("");
-}
-function prettifyError(error) {
-    const lines = [];
-    // sort by path length
-    const issues = [...error.issues].sort((a, b) => (a.path ?? []).length - (b.path ?? []).length);
-    // Process each issue
-    for (const issue of issues) {
-        lines.push(`✖ ${issue.message}`);
-        if (issue.path?.length)
-            lines.push(`  → at ${toDotPath(issue.path)}`);
-    }
-    // Convert Map to formatted string
-    return lines.join("\n");
-}
-
 ;// CONCATENATED MODULE: ./node_modules/zod/v4/core/parse.js
 
 
@@ -51659,65 +51336,6 @@ const _safeDecodeAsync = (_Err) => async (schema, value, _ctx) => {
     return _safeParseAsync(_Err)(schema, value, _ctx);
 };
 const safeDecodeAsync = /* @__PURE__*/ _safeDecodeAsync($ZodRealError);
-
-;// CONCATENATED MODULE: ./node_modules/zod/v4/classic/errors.js
-
-
-
-/* Prototypes that already carry the lazy helper methods. Seeded with the
- * intrinsics so that `init` on a foreign object — it accepts any object —
- * can never install an accessor onto a prototype we do not own. */
-const _installedErrorProtos = /* @__PURE__ */ new WeakSet([Object.prototype, Error.prototype]);
-/* Helper methods live as non-enumerable lazy getters on the shared
- * prototype instead of own properties on every instance. On first
- * access the getter allocates the per-instance closure and caches it
- * as a non-enumerable own property, so detached usage still works and
- * the allocation only happens for methods actually touched. */
-function _lazyMethod(proto, key, make) {
-    Object.defineProperty(proto, key, {
-        configurable: true,
-        enumerable: false,
-        get() {
-            const value = make(this);
-            Object.defineProperty(this, key, { value, configurable: true, writable: true });
-            return value;
-        },
-        set(value) {
-            Object.defineProperty(this, key, { value, configurable: true, writable: true });
-        },
-    });
-}
-const errors_initializer = (inst, issues) => {
-    $ZodError.init(inst, issues);
-    inst.name = "ZodError";
-    const proto = Object.getPrototypeOf(inst);
-    if (_installedErrorProtos.has(proto))
-        return;
-    _installedErrorProtos.add(proto);
-    _lazyMethod(proto, "format", (self) => (mapper) => formatError(self, mapper));
-    _lazyMethod(proto, "flatten", (self) => (mapper) => flattenError(self, mapper));
-    _lazyMethod(proto, "addIssue", (self) => (issue) => {
-        self.issues.push(issue);
-        self.message = JSON.stringify(self.issues, jsonStringifyReplacer, 2);
-    });
-    _lazyMethod(proto, "addIssues", (self) => (issues) => {
-        self.issues.push(...issues);
-        self.message = JSON.stringify(self.issues, jsonStringifyReplacer, 2);
-    });
-    Object.defineProperty(proto, "isEmpty", {
-        configurable: true,
-        enumerable: false,
-        get() {
-            return this.issues.length === 0;
-        },
-    });
-};
-const ZodError = /*@__PURE__*/ $constructor("ZodError", errors_initializer);
-const ZodRealError = /*@__PURE__*/ $constructor("ZodError", errors_initializer, undefined, {
-    Parent: Error,
-});
-// /** @deprecated Use `z.core.$ZodErrorMapCtx` instead. */
-// export type ErrorMapCtx = core.$ZodErrorMapCtx;
 
 ;// CONCATENATED MODULE: ./node_modules/zod/v4/classic/parse.js
 
@@ -53612,6 +53230,1248 @@ const ErrorBodySchema = looseObject({
     error: schemas_string().optional(),
 });
 
+;// CONCATENATED MODULE: ./src/service/id-answers.ts
+/**
+ * The answer to a status check of several deployments, read record by
+ * record: one record the service garbled is only its own deployment's
+ * answer, one agent's problem, not every agent's.
+ */
+
+
+
+
+/**
+ * Each id asked, as `records` list it: its record checked alone (vetted),
+ * or why it cannot be taken (a record that fails the schema, or the id
+ * listed twice with different contents). An id nobody asked for is no
+ * answer; an id the answer omits has none. Every record's secret values
+ * are registered first, whatever its shape. `pathOf` names the request
+ * for one id, as a failure of it alone would.
+ */
+function answersByIds(records, ids, vetting, pathOf) {
+    for (const record of records)
+        vetting.hide(record);
+    const unusable = (id, problem) => new ServiceError({
+        method: 'GET',
+        path: pathOf(id),
+        problem: `the answer's record of ${id} ${problem}`,
+    });
+    const asked = new Set(ids);
+    const listed = new Map();
+    const answers = new Map();
+    records.forEach((record, index) => {
+        const id = idOf(record);
+        if (id === undefined || !asked.has(id))
+            return;
+        const text = JSON.stringify(record);
+        const earlier = listed.get(id);
+        if (earlier !== undefined) {
+            if (earlier !== text)
+                answers.set(id, unusable(id, 'is listed twice, with different contents'));
+            return;
+        }
+        listed.set(id, text);
+        const parsed = DeploymentSchema.safeParse(record);
+        if (parsed.success) {
+            answers.set(id, vetting.vet(parsed.data));
+            return;
+        }
+        const issues = formatZodIssues(atIndex(parsed.error, index));
+        const more = issues.length > 5 ? ` (and ${issues.length - 5} more)` : '';
+        const shown = issues.slice(0, 5).join('; ');
+        answers.set(id, unusable(id, `does not match the service's schema: ${shown}${more}`));
+    });
+    return answers;
+}
+/** A record's problems, with the paths they would have in the whole answer (`resources[2].created_at`). */
+function atIndex(error, index) {
+    return new ZodError(error.issues.map((issue) => ({ ...issue, path: ['resources', index, ...issue.path] })));
+}
+/** The `id` a listed record claims, whatever else it holds. */
+function idOf(record) {
+    if (typeof record !== 'object' || record === null || !('id' in record))
+        return undefined;
+    return typeof record.id === 'string' ? record.id : undefined;
+}
+
+;// CONCATENATED MODULE: ./src/common/characters.ts
+/**
+ * The one place that says what a control character and a line break are,
+ * and which of them each kind of text may hold. Every writer and parser
+ * takes its set from here.
+ *
+ * - A line break is every sequence some reader ends a line at: LF, a lone
+ *   CR (the runner, as .NET's `ReadLine` does), CRLF, NEL (U+0085) and the
+ *   Unicode separators U+2028 and U+2029.
+ * - A control character is C0 (U+0000–U+001F, tab included), DEL and C1
+ *   (U+0080–U+009F; an ANSI escape starts with ESC).
+ * - A bidirectional control is every code point of Unicode's `Bidi_Control`
+ *   property (`\p{Bidi_Control}`, the whole set as the running JavaScript
+ *   engine knows it: U+061C ARABIC LETTER MARK, U+200E, U+200F,
+ *   U+202A–U+202E, U+2066–U+2069 in Unicode 16): it reorders what a person
+ *   sees. Taken from the property, never listed by hand.
+ */
+/* eslint-disable no-control-regex -- naming control characters is this file's job */
+/** Every line-break sequence, each matched whole (CRLF as one). */
+const LINE_BREAK = /\r\n|[\n\r\u0085\u2028\u2029]/;
+/** The same, captured: `text.split(LINE_BREAK_KEPT)` keeps the breaks between the lines. */
+const LINE_BREAK_KEPT = /(\r\n|[\n\r\u0085\u2028\u2029])/;
+/**
+ * What must not reach one line of output raw (a log line, a status, a cell
+ * of the comment or the summary): every control character, every line
+ * break and every bidirectional control. Global, for `replace`.
+ */
+const UNSAFE_IN_A_LINE = /[\u0000-\u001f\u007f-\u009f\u2028\u2029\p{Bidi_Control}]/gu;
+/** The same, a run of them at a time, for text flattened to one line. */
+const UNSAFE_RUN_IN_A_LINE = /[\u0000-\u001f\u007f-\u009f\u2028\u2029\p{Bidi_Control}]+/gu;
+/**
+ * What `JSON.stringify` leaves raw inside a string that must not reach a line
+ * raw: DEL, C1 (NEL included), U+2028, U+2029 and every bidirectional
+ * control (it escapes C0 itself). Global, for `replace`.
+ */
+const RAW_IN_JSON_TEXT = /[\u007f-\u009f\u2028\u2029\p{Bidi_Control}]/gu;
+/**
+ * What an input on one line refuses (`name`, ids, a ref): C0 and DEL, line
+ * breaks included. C1 and the separators are accepted, as they always were:
+ * an input is the workflow author's text, not the service's.
+ */
+const UNSAFE_IN_AN_INPUT = /[\u0000-\u001f\u007f]/;
+/**
+ * What a name GitHub shows and puts in addresses refuses (an environment):
+ * every control character and line break.
+ */
+const UNSAFE_IN_A_NAME = /[\u0000-\u001f\u007f-\u009f\u2028\u2029]/;
+/** Whether `text` holds a line break. */
+function hasLineBreak(text) {
+    return LINE_BREAK.test(text);
+}
+/** Whether `text` holds a control character (C0, DEL or C1). */
+function hasControlCharacter(text) {
+    return /[\u0000-\u001f\u007f-\u009f]/.test(text);
+}
+/** A character as a `\uXXXX` escape (lower-case hex), as JSON and JavaScript read it back. */
+function unicodeEscape(character) {
+    return `\\u${character.charCodeAt(0).toString(16).padStart(4, '0')}`;
+}
+
+;// CONCATENATED MODULE: ./src/common/runtime.ts
+/**
+ * What every module needs from the world, passed in rather than imported:
+ * time (a clock tests can fake), logging, and how values are written in a log.
+ */
+
+
+const cancelled = () => new CancelledError('The run was cancelled');
+const systemClock = {
+    now: () => performance.now(),
+    wallTime: () => Date.now(),
+    random: () => Math.random(),
+    sleep: (ms, signal) => new Promise((resolve, reject) => {
+        if (signal?.aborted) {
+            reject(cancelled());
+            return;
+        }
+        const onAbort = () => {
+            clearTimeout(timer);
+            reject(cancelled());
+        };
+        const timer = setTimeout(() => {
+            signal?.removeEventListener('abort', onAbort);
+            resolve();
+        }, ms);
+        signal?.addEventListener('abort', onAbort, { once: true });
+    }),
+    timer: (ms, callback) => {
+        const timer = setTimeout(callback, ms);
+        return () => clearTimeout(timer);
+    },
+};
+/** How every duration is written in the log: `1.5 s`, `12.0 s`. */
+function formatDuration(ms) {
+    return `${(ms / 1000).toFixed(1)} s`;
+}
+/**
+ * A value that came from the service, made fit for one log line: line breaks
+ * and other control characters shown escaped (`\r`, `\u001b`), not
+ * interpreted, so that it cannot start a line of its own (a line starting
+ * with `::` is a runner command) nor colour or rewrite the log.
+ */
+function untrusted(value) {
+    return value.replace(UNSAFE_IN_A_LINE, (character) => {
+        const escaped = JSON.stringify(character).slice(1, -1);
+        return escaped.length > 1 ? escaped : unicodeEscape(character);
+    });
+}
+/**
+ * The last defence for text the action logs: a line that would start a
+ * runner command (`::name::`, leading white space ignored as the runner
+ * does) is shown with a marker in front, so only the action's own
+ * `@actions/core` calls issue commands. A line ends at any break a reader
+ * honours, a lone CR included.
+ */
+function neutraliseCommands(text) {
+    return text
+        .split(LINE_BREAK_KEPT)
+        .map((part, index) => (index % 2 === 0 && /^\s*::/.test(part) ? `[text] ${part}` : part))
+        .join('');
+}
+
+;// CONCATENATED MODULE: ./src/common/address.ts
+/**
+ * The one rule for an address the action publishes (the `url` output, the
+ * deployment's `custom_url` in the `deployment` output and the command's
+ * `--json`, a GitHub deployment's `environment_url`, every link in the
+ * comment and the summary): an `http(s)` address, never a user or a
+ * password. An address with credentials is published without them; the
+ * caller masks what was removed before anything is written.
+ */
+
+/** The address as it may be published, or why it may not. */
+function publishableAddress(text) {
+    let url;
+    try {
+        url = new URL(text);
+    }
+    catch {
+        return { ok: false, why: 'it is not an address', removed: [] };
+    }
+    const removed = credentialsOf(url);
+    if (url.protocol !== 'https:' && url.protocol !== 'http:') {
+        return { ok: false, why: 'it is not an http(s) address', removed };
+    }
+    // As given when nothing in it needs rewriting. The parser drops tabs and line breaks, trims
+    // spaces and encodes control characters: an address with any is published as it reads it.
+    const hadCredentials = url.username !== '' || url.password !== '';
+    if (!hadCredentials && !/\s/.test(text) && untrusted(text) === text) {
+        return { ok: true, address: text, removed, hadCredentials };
+    }
+    url.username = '';
+    url.password = '';
+    return { ok: true, address: url.href, removed, hadCredentials };
+}
+/** The address when it may be published as it is or without its credentials, else undefined. */
+function publishedOrNothing(text) {
+    if (text === undefined || text === null || text === '')
+        return undefined;
+    const verdict = publishableAddress(text);
+    return verdict.ok ? verdict.address : undefined;
+}
+/** The password of an address, as written and decoded; the user name is not a secret. */
+function credentialsOf(url) {
+    if (url.password === '')
+        return [];
+    const forms = new Set([url.password]);
+    try {
+        forms.add(decodeURIComponent(url.password));
+    }
+    catch {
+        // A stray '%' is written as it is: the form above covers it.
+    }
+    return [...forms];
+}
+/** localhost, 127.0.0.0/8 or [::1]: where plain http:// is allowed. */
+function isLoopback(hostname) {
+    if (hostname === 'localhost' || hostname === '[::1]')
+        return true;
+    const octets = hostname.split('.');
+    return (octets.length === 4 &&
+        octets[0] === '127' &&
+        octets.every((octet) => /^\d{1,3}$/.test(octet) && Number(octet) <= 255));
+}
+/**
+ * What keeps `url` from being an address the action sends a request to:
+ * credentials in it, plain http:// off a loopback host, another scheme.
+ * Each caller says it in its own words; the rule is this one.
+ */
+function webAddressFault(url) {
+    if (url.username !== '' || url.password !== '')
+        return 'credentials';
+    if (url.protocol === 'http:')
+        return isLoopback(url.hostname) ? undefined : 'plain-http';
+    return url.protocol === 'https:' ? undefined : 'scheme';
+}
+/**
+ * An address as it may be shown: scheme, host and path, without credentials, query or
+ * fragment (a query may carry a key). Text that is not an address is shown as nothing
+ * of it, in a few words.
+ */
+function shownAddress(address) {
+    let url;
+    try {
+        url = new URL(address);
+    }
+    catch {
+        return '(not an address)';
+    }
+    return untrusted(`${url.protocol}//${url.host}${url.pathname}`);
+}
+
+;// CONCATENATED MODULE: ./src/common/text.ts
+/** How commits are matched and written, the same way everywhere. */
+/** A full commit sha: 40 hex digits, either case (the service records full shas only). */
+const FULL_SHA = /^[0-9a-fA-F]{40}$/;
+function shortSha(sha) {
+    return sha?.slice(0, 12);
+}
+/** An address without its trailing slashes (a loop: `/\/+$/` reads the rest again from every slash). */
+function withoutTrailingSlashes(address) {
+    let end = address.length;
+    while (end > 0 && address[end - 1] === '/')
+        end--;
+    return address.slice(0, end);
+}
+/**
+ * The word that agrees with `count`: `one` for 1, else `many` (`one` + `s`
+ * unless given). For a noun, `${n} ${plural(n, 'difference')}`; for a
+ * pronoun, `plural(n, 'it', 'them')`.
+ */
+function plural(count, one, many = `${one}s`) {
+    return count === 1 ? one : many;
+}
+
+;// CONCATENATED MODULE: ./src/service/vet.ts
+/**
+ * What of a deployment the service answers the run passes on. Service text
+ * is untrusted, and two fields reach other systems as they are: `custom_url`
+ * (the `url` output, GitHub's `environment_url`, links) and `repo_commit_sha`
+ * (the `commit-sha` output, a GitLab variable, GitHub's compare). So:
+ *
+ * - `custom_url` only as an address that may be published
+ *   (`publishableAddress`): a password in it is masked at once and the
+ *   address kept without it; anything else is dropped.
+ * - `repo_commit_sha` only as a full 40-hex commit; anything else is dropped.
+ * - no secret value (the step's, or one any deployment holds): `status` is
+ *   redacted here, where it enters, and a `custom_url` that holds one is not
+ *   published at all (no `url` output, no link, no `environment_url`), so
+ *   that no view can forget it.
+ *
+ * Each value dropped or changed is said once a run, not at every poll.
+ *
+ * And every secret value a deployment carries is registered for redaction
+ * (`hide`) the moment its answer is parsed, whichever deployment it is: the
+ * service may echo it in any later message (a page-2 error, a failed
+ * status check's detail), and nothing may print it first.
+ */
+
+
+
+
+/** What of any record may hold secret values, whatever the rest of it is. */
+const RecordSecretsSchema = looseObject({ secrets: array(unknown()) });
+const SecretValueSchema = looseObject({ value: schemas_string() });
+class DeploymentVetting {
+    #logger;
+    #mask;
+    #redact;
+    #said = new Set();
+    /** `redact`: the run's redaction, which knows every value `mask` registered. */
+    constructor(logger, mask, redact = (text) => text) {
+        this.#logger = logger;
+        this.#mask = mask;
+        this.#redact = redact;
+    }
+    /**
+     * Registers the secret values of a deployment the service answered, used
+     * or not, whatever the rest of its record is: one that fails the schema
+     * (a bad `created_at`) still carries them.
+     */
+    hide(record) {
+        const listed = RecordSecretsSchema.safeParse(record);
+        if (!listed.success)
+            return;
+        for (const secret of listed.data.secrets) {
+            const value = SecretValueSchema.safeParse(secret);
+            if (value.success && value.data.value !== '')
+                this.#mask(value.data.value);
+        }
+    }
+    /** The deployment as the run may pass it on (its secret values registered). */
+    vet(deployment) {
+        this.hide(deployment);
+        const url = this.#url(deployment);
+        const commit = this.#commit(deployment);
+        const status = this.#redact(deployment.status);
+        const unchanged = url === deployment.source_config.custom_url &&
+            commit === deployment.source_revision_config.repo_commit_sha &&
+            status === deployment.status;
+        if (unchanged)
+            return deployment;
+        return {
+            ...deployment,
+            status,
+            source_config: { ...deployment.source_config, custom_url: url },
+            source_revision_config: { ...deployment.source_revision_config, repo_commit_sha: commit },
+        };
+    }
+    #url(deployment) {
+        const given = deployment.source_config.custom_url;
+        if (given === undefined || given === null || given === '')
+            return given;
+        const verdict = publishableAddress(given);
+        for (const secret of verdict.removed)
+            this.#mask(secret);
+        if (!verdict.ok) {
+            this.#once(`custom_url-refused:${given}`, `the service's custom_url of '${untrusted(deployment.name)}' is not published: ${verdict.why}`);
+            return null;
+        }
+        // A password is taken out above; any other secret value in the address withholds it all.
+        if (this.#redact(verdict.address) !== verdict.address) {
+            this.#once(`custom_url-secret:${deployment.id}`, `the service's custom_url of '${untrusted(deployment.name)}' holds a secret value: it is not published (no url output, link or environment_url)`);
+            return null;
+        }
+        if (verdict.address === given)
+            return given;
+        this.#once(`custom_url:${verdict.address}`, verdict.hadCredentials
+            ? `the service's custom_url of '${untrusted(deployment.name)}' holds a user or password: it is published without them (the password is masked)`
+            : `the service's custom_url of '${untrusted(deployment.name)}' holds spaces or control characters: it is published as an address parser reads it`);
+        return verdict.address;
+    }
+    #commit(deployment) {
+        const given = deployment.source_revision_config.repo_commit_sha;
+        if (given === undefined || given === null || given === '' || FULL_SHA.test(given))
+            return given;
+        this.#once(`commit:${given}`, `the service's repo_commit_sha of '${untrusted(deployment.name)}' is not a 40-hex commit (${untrusted(given.slice(0, 64))}): it is not passed on`);
+        return null;
+    }
+    #once(key, message) {
+        if (this.#said.has(key))
+            return;
+        this.#said.add(key);
+        this.#logger.warning(message);
+    }
+}
+
+;// CONCATENATED MODULE: ./src/service/listing.ts
+/**
+ * The listing of deployments (`GET /v2/deployments`) as the service pages
+ * it: its filters, what a listing hands back, and the one walk from its
+ * start that every listing and search takes (endpoints.ts).
+ */
+
+/** The listing's path, and the create's. */
+const DEPLOYMENTS = '/v2/deployments';
+/**
+ * Walks the listing from its start, a page of at most `size()` at a time,
+ * each following the offset the service returned, handing `onPage` the
+ * deployments each page adds (one id is one item: a deployment listed
+ * again on a later page, as when the list shifts under the walk, is not
+ * handed on twice). The walk ends at a short or empty page, an offset
+ * that does not advance, or when `onPage` returns false; it resolves to
+ * the offset the service returned last (where the list would go on), and
+ * throws past `maxPages`. A full page that adds no new id (a service that
+ * ignores `offset`) ends the walk with a warning, or, for a walk that must
+ * prove what is absent (`unpaged` given), throws what `unpaged` says:
+ * the rest of the list was never seen. Every item of a page is read, even
+ * past the limit asked: a larger page still holds what the walk looks for.
+ */
+async function walkListing(walk, logger, maxPages) {
+    const seen = new Set();
+    let offset = 0;
+    for (let pages = 1; pages <= maxPages; pages++) {
+        const limit = walk.size();
+        const list = await walk.page(offset, limit);
+        const fresh = list.resources.filter((deployment) => !seen.has(deployment.id));
+        for (const deployment of fresh)
+            seen.add(deployment.id);
+        if (!walk.onPage(fresh) || list.resources.length < limit)
+            return list.offset;
+        if (fresh.length === 0) {
+            if (walk.unpaged !== undefined)
+                throw new ActionError(walk.unpaged(offset));
+            logger.warning(`GET ${DEPLOYMENTS} at offset ${offset} listed only deployments it had already listed: it does not page, so the list is taken to end here`);
+            return list.offset;
+        }
+        if (list.offset <= offset) {
+            logger.warning(`GET ${DEPLOYMENTS} returned offset ${list.offset} after offset ${offset}: it does not advance, so the list is taken to end here`);
+            return list.offset;
+        }
+        offset = list.offset;
+    }
+    throw new ActionError(walk.tooLong());
+}
+
+;// CONCATENATED MODULE: ./src/service/endpoints.ts
+
+
+
+
+
+/** How messages name the create call. */
+const CREATE_CALL = `POST ${DEPLOYMENTS}`;
+/** The largest page the service serves. */
+const PAGE_LIMIT = 100;
+/** Pages read at most in one search: 100,000 deployments that contain the name. */
+const MAX_PAGES = 1_000;
+class Service {
+    #client;
+    #logger;
+    #maxPages;
+    /** Every deployment answered passes through it before the run sees it. */
+    #vetting;
+    constructor(client, logger, options = {}) {
+        this.#client = client;
+        this.#logger = logger;
+        this.#maxPages = options.maxPages ?? MAX_PAGES;
+        this.#vetting = new DeploymentVetting(logger, options.mask ?? (() => { }), options.redact);
+    }
+    /** How the entry names what a remedy points to (its inputs, or its options). */
+    get words() {
+        return this.#client.words;
+    }
+    /** `GET /v1/integrations/forge/codehost/{id}/repos`. */
+    listRepositories(integrationId) {
+        return this.#client.request({
+            method: 'GET',
+            // The id is a validated uuid: nothing else reaches the path.
+            path: `/v1/integrations/forge/codehost/${encodeURIComponent(integrationId)}/repos`,
+            schema: RepositoryListSchema,
+            remedies: {
+                404: `Check ${this.#client.words.integrationId}: the service knows no integration ${integrationId}.`,
+            },
+        });
+    }
+    /**
+     * One page of the listing, each deployment's secret values registered
+     * before anything else can print (vet.ts): the service may echo them in
+     * the next page's error.
+     */
+    async #page(query, options = {}) {
+        const list = await this.#client.request({
+            method: 'GET',
+            path: DEPLOYMENTS,
+            query: { ...query },
+            schema: DeploymentListSchema,
+            ...options,
+        });
+        for (const deployment of list.resources)
+            this.#vetting.hide(deployment);
+        return list;
+    }
+    /** The walk of `walkListing` over this service's pages (its warnings in the run's log). */
+    #walk(filters, size, onPage, tooLong, unpaged) {
+        const page = (offset, limit) => this.#page({ ...filters, limit, offset });
+        return walkListing({ page, size, onPage, tooLong, unpaged }, this.#logger, this.#maxPages);
+    }
+    /**
+     * Every deployment named exactly `name`, in the order listed, each id
+     * once. The service filters by substring only and does not say where the
+     * list ends: the walk ends as `#walk` says; `maxPages` stops a service
+     * that never ends it. What it returns is proof of what is absent (a
+     * create follows an empty answer), so a listing that does not page
+     * fails it rather than end it; `proving: false` (a look-up that only
+     * warns, as after a create) ends it there with a warning instead.
+     */
+    async findByName(name, { proving = true } = {}) {
+        const found = [];
+        await this.#walk({ name_contains: name }, () => PAGE_LIMIT, (fresh) => {
+            for (const deployment of fresh) {
+                if (deployment.name === name)
+                    found.push(this.#vetting.vet(deployment));
+            }
+            return true;
+        }, () => `GET ${DEPLOYMENTS}: no end of the list after ${this.#maxPages} pages of ${PAGE_LIMIT} deployments whose names contain '${name}'; stopped rather than risk creating a duplicate. Use a more distinctive name, or report the service's pagination.`, proving
+            ? (offset) => `GET ${DEPLOYMENTS} at offset ${offset} listed only deployments it had already listed: the listing does not page (it ignores offset), so a deployment named '${name}' may sit beyond them; stopped rather than risk creating a duplicate. Use a more distinctive name, or report the service's pagination.`
+            : undefined);
+        return found;
+    }
+    /**
+     * The deployments `filters` select, in the order listed, each id once, at
+     * most `limit`: pages of 100 (the last one only as large as what is
+     * left), each following the offset the service returned; the list ends as
+     * in `findByName`. With `probe`, a list that reaches `limit` asks for one
+     * more to say whether it goes on (`more`).
+     */
+    async list(filters, limit, { probe = false } = {}) {
+        const deployments = [];
+        const { more } = await this.listPages(filters, limit, (page) => {
+            deployments.push(...page);
+            return true;
+        }, { probe });
+        return { deployments, more };
+    }
+    /**
+     * `list`, each page's deployments handed to `onPage` as the page arrives
+     * and not kept, so a listing's memory does not grow with it (only the ids,
+     * to list each once). When `onPage` returns false the listing ends there:
+     * no further page, no probe.
+     */
+    async listPages(filters, limit, onPage, { probe = false } = {}) {
+        /** The ids handed on: how many, and which ones the probe's answer must go past. */
+        const taken = new Set();
+        const left = () => limit - taken.size;
+        if (limit <= 0)
+            return { count: 0, more: false };
+        let stopped = false;
+        const offset = await this.#walk(filters, () => Math.min(PAGE_LIMIT, left()), (fresh) => {
+            const page = fresh.slice(0, left()).map((deployment) => this.#vetting.vet(deployment));
+            for (const deployment of page)
+                taken.add(deployment.id);
+            stopped = page.length > 0 && !onPage(page);
+            return !stopped && left() > 0;
+        }, () => `GET ${DEPLOYMENTS}: no end of the list after ${this.#maxPages} pages; stopped. Report the service's pagination.`);
+        if (!probe || stopped || left() > 0)
+            return { count: taken.size, more: false };
+        const next = await this.#page({ ...filters, limit: 1, offset });
+        return {
+            count: taken.size,
+            more: next.resources.some((deployment) => !taken.has(deployment.id)),
+        };
+    }
+    /**
+     * `GET /v2/deployments?deployment_ids=ID`: the deployment, or undefined when
+     * the answer does not list it. One attempt: a poll is retried by the next poll.
+     */
+    async getById(id, timeoutMs) {
+        const answer = (await this.#byIds([id], {}, timeoutMs)).get(id);
+        if (answer instanceof ServiceError)
+            throw answer;
+        return answer;
+    }
+    /**
+     * `GET /v2/deployments?deployment_ids=A,B,…&limit=100`: `getById` for up to
+     * 100 ids, by id, each answered on its own: a record that fails the schema
+     * is that id's answer (the error `getById` would throw), not the others'.
+     */
+    getByIds(ids, timeoutMs) {
+        // More is a caller's mistake: one page holds 100.
+        if (ids.length > PAGE_LIMIT)
+            throw new RangeError(`getByIds takes ${ids.length} ids, not ≤ 100`);
+        return this.#byIds(ids, { limit: PAGE_LIMIT }, timeoutMs);
+    }
+    /**
+     * Each id asked, as the answer lists it: its record checked alone
+     * (vetted), or why it cannot be taken (a record that fails the schema,
+     * or the id listed twice with different contents). An id nobody asked
+     * for is no answer; an id the answer omits has none. Every record's
+     * secret values are registered first, whatever its shape.
+     */
+    async #byIds(ids, query, timeoutMs) {
+        const list = await this.#client.request({
+            method: 'GET',
+            path: DEPLOYMENTS,
+            query: { deployment_ids: ids.join(','), ...query },
+            schema: DeploymentBatchSchema,
+            attempts: 1,
+            ...(timeoutMs === undefined ? {} : { timeoutMs }),
+        });
+        return answersByIds(list.resources, ids, this.#vetting, (id) => `${DEPLOYMENTS}?deployment_ids=${id}`);
+    }
+    /**
+     * `POST /v2/deployments`. When the create may have taken effect without an
+     * answer, or the service answers 409, `reconcile` finds what is there.
+     */
+    async create(request, reconcile) {
+        const answered = await this.#client.exchange({
+            method: 'POST',
+            path: DEPLOYMENTS,
+            body: request,
+            schema: DeploymentSchema,
+            idempotent: false,
+            reconcile,
+        });
+        return { ...answered, value: this.#vetting.vet(answered.value) };
+    }
+    /** How a person reads a call, for messages: `GET /v2/deployments?deployment_ids=ID`. */
+    static describeGetById(id) {
+        return `GET ${DEPLOYMENTS}?deployment_ids=${id}`;
+    }
+}
+
+;// CONCATENATED MODULE: ./src/inputs/errors.ts
+/**
+ * What a bad input raises: a parser's `Invalid` (what is wrong with one
+ * value), turned into one `InputError` naming every bad input.
+ */
+
+/**
+ * Thrown by an input's parser: what is wrong with the value, without naming
+ * the input (the declared list knows which input it parses, and turns it
+ * into an `InputError`).
+ */
+class Invalid extends Error {
+    name = 'Invalid';
+}
+/**
+ * Thrown by a parser for an empty value where one is needed: what a secret
+ * the run was not given leaves (a fork's run gets none), so it is not
+ * reported after the problem of the run that explains it.
+ */
+class EmptyValue extends Invalid {
+    name = 'EmptyValue';
+}
+/** Each problem as a line: `input 'name': what is wrong`. */
+function problemLine({ input, problem }) {
+    return `input '${input}': ${problem}`;
+}
+/**
+ * One or more bad inputs, found before any request is sent. A `lead` is a
+ * problem of the run rather than of a value (an empty api key on a fork's
+ * pull request): the message starts with it, and the other problems follow.
+ */
+class errors_InputError extends ActionError {
+    name = 'InputError';
+    /** Every problem, the lead first. */
+    problems;
+    lead;
+    constructor(problems, lead) {
+        const lines = problems.map(problemLine);
+        const list = (heading) => `${heading}\n${lines.map((line) => `  - ${line}`).join('\n')}`;
+        let message;
+        if (lead !== undefined) {
+            message = `Invalid ${problemLine(lead)}`;
+            if (lines.length > 0)
+                message += `\n${list('Other invalid inputs:')}`;
+        }
+        else {
+            message = lines.length === 1 ? `Invalid ${lines[0]}` : list('Invalid inputs:');
+        }
+        super(message);
+        this.problems = lead === undefined ? problems : [lead, ...problems];
+        this.lead = lead;
+    }
+}
+/** Ends a parser with what is wrong with the value. */
+function fail(message) {
+    throw new Invalid(message);
+}
+
+;// CONCATENATED MODULE: ./src/inputs/deploy-spec.ts
+/** The values of the `on-drift` input. */
+const ON_DRIFT_MODES = ['warn', 'fail'];
+
+;// CONCATENATED MODULE: ./src/inputs/parsers.ts
+/**
+ * Parsers of single inputs: pure functions from the input's text to its value
+ * that throw `Invalid` with what is wrong (never naming the input: the
+ * declared list in declared.ts knows which input it parses).
+ * Headers, secrets and `config` have modules of their own.
+ */
+
+
+
+
+
+
+/** The longest a job may run on a hosted runner: a longer wait cannot be meant. */
+const MAX_WAIT_TIMEOUT_SECONDS = 6 * 60 * 60;
+const YAML_TRUE = ['true', 'True', 'TRUE'];
+const YAML_FALSE = ['false', 'False', 'FALSE'];
+const GUID = /^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$/;
+const REPOSITORY = /^([A-Za-z0-9_.-]+)\/([A-Za-z0-9_.-]+)$/;
+const SHORT_SHA = /^[0-9a-fA-F]{4,39}$/;
+/** `parse`, except that an empty input means "not given". */
+function unlessEmpty(parse) {
+    return (raw) => (raw === '' ? undefined : parse(raw));
+}
+/** Any text; empty when not given. */
+function parseText(raw) {
+    return raw;
+}
+/** YAML 1.2 core booleans, as `core.getBooleanInput` reads them. */
+function parseBoolean(raw) {
+    if (YAML_TRUE.includes(raw))
+        return true;
+    if (YAML_FALSE.includes(raw))
+        return false;
+    fail(`must be true or false, got '${raw}'`);
+}
+/**
+ * `text` as an https:// address (http:// only on a loopback host) without
+ * credentials. `example` shows what is expected; `credentials` says where
+ * credentials go instead.
+ */
+function parseWebAddress(text, messages) {
+    let url;
+    try {
+        url = new URL(text);
+    }
+    catch {
+        fail(`is not a valid URL (expected e.g. ${messages.example})`);
+    }
+    const fault = webAddressFault(url);
+    // Checked before anything echoes the URL: credentials in it would leak.
+    if (fault === 'credentials')
+        fail(`must not contain credentials: ${messages.credentials}`);
+    // Shown without its query and fragment: they may carry a key too.
+    const shown = `${url.protocol}//${url.host}${url.pathname}`;
+    if (fault === 'plain-http') {
+        fail(`must use https:// (http:// is allowed only for localhost, 127.0.0.0/8 and [::1]), got '${shown}'`);
+    }
+    if (fault === 'scheme')
+        fail(`must be an https:// URL, got '${shown}'`);
+    return url;
+}
+function parseApiUrl(raw) {
+    if (raw === '')
+        fail('is required (the service base address, e.g. https://api.example.com)');
+    const url = parseWebAddress(raw, {
+        example: 'https://api.example.com',
+        credentials: 'pass them with api-key or headers',
+    });
+    const shown = `${url.protocol}//${url.host}${url.pathname}`;
+    if (url.search !== '' || url.hash !== '') {
+        fail(`must not have a query or fragment: give the base address only, like '${shown}'`);
+    }
+    return `${url.origin}${withoutTrailingSlashes(url.pathname)}`;
+}
+/** `raw` as one of `values`; the message names them all (`a or b`, `one of a, b, c`). */
+function parseOneOf(values, raw) {
+    const value = values.find((candidate) => candidate === raw);
+    if (value !== undefined)
+        return value;
+    const named = values.length === 2 ? values.join(' or ') : `one of ${values.join(', ')}`;
+    fail(`must be ${named}, got '${raw}'`);
+}
+function parseSource(raw) {
+    return parseOneOf(SOURCES, raw);
+}
+/** What `name` says when it is needed and empty. */
+const NAME_REQUIRED = 'is required (the deployment name)';
+function parseName(raw) {
+    if (raw === '')
+        fail(NAME_REQUIRED);
+    if (UNSAFE_IN_AN_INPUT.test(raw))
+        fail('must not contain control characters or line breaks');
+    return raw;
+}
+function parseWaitTimeout(raw) {
+    if (!/^\d+(\.\d+)?$/.test(raw))
+        fail(`must be a positive number of seconds, got '${raw}'`);
+    const seconds = Number(raw);
+    if (!(seconds > 0))
+        fail(`must be a positive number of seconds, got '${raw}'`);
+    if (seconds > MAX_WAIT_TIMEOUT_SECONDS) {
+        fail(`must be at most ${MAX_WAIT_TIMEOUT_SECONDS} seconds (6 hours), got '${raw}'`);
+    }
+    return seconds;
+}
+function parseGuid(raw) {
+    if (!GUID.test(raw))
+        fail(`must be a uuid (like 0f8fad5b-d9cb-469f-a165-70867728950e), got '${raw}'`);
+    return raw.toLowerCase();
+}
+function parseRepository(raw) {
+    const match = REPOSITORY.exec(raw);
+    if (match === null)
+        fail(`must be owner/name, got '${raw}'`);
+    return { owner: match[1] ?? '', name: match[2] ?? '' };
+}
+function parseCommit(raw) {
+    if (raw === 'auto' || raw === 'none')
+        return { kind: raw };
+    if (FULL_SHA.test(raw))
+        return { kind: 'sha', sha: raw.toLowerCase() };
+    if (SHORT_SHA.test(raw)) {
+        // The service records full shas only: a prefix could never be matched.
+        fail(`must be a full 40-character commit sha, got the short sha '${raw}'`);
+    }
+    fail(`must be auto, none or a full 40-character commit sha, got '${raw}'`);
+}
+function parseOnDrift(raw) {
+    return parseOneOf(ON_DRIFT_MODES, raw);
+}
+const ON_CHANGE_MODES = ['none', 'fail'];
+/** `on-change` of the plan: `fail` makes a difference the deploy would not apply fail the step. */
+function parseOnChange(raw) {
+    return parseOneOf(ON_CHANGE_MODES, raw);
+}
+
+;// CONCATENATED MODULE: ./src/inputs/dashboard-url.ts
+/**
+ * The `dashboard-url` input: where a person opens the deployment in the
+ * service, as a URL template with the placeholders `{id}`, `{tenant_id}` and
+ * `{name}`. Checked before any request; filled once the deployment is known.
+ */
+
+
+const PLACEHOLDERS = ['id', 'tenant_id', 'name'];
+/** `{…}` with no brace inside: linear, one pass. */
+const PLACEHOLDER = /\{([^{}]*)\}/g;
+function isPlaceholder(name) {
+    return PLACEHOLDERS.includes(name);
+}
+/** The template with each placeholder replaced by its value, URL-encoded as `encodeURIComponent` does. */
+function fillDashboardUrl(template, values) {
+    return template.replace(PLACEHOLDER, (whole, name) => isPlaceholder(name) ? encodeURIComponent(values[name]) : whole);
+}
+/** The template, once it is known to fill into an https:// (or loopback http://) address. */
+function parseDashboardUrl(raw) {
+    for (const [, name = ''] of raw.matchAll(PLACEHOLDER)) {
+        if (!isPlaceholder(name)) {
+            fail(`has an unknown placeholder {${name}}: the placeholders are {id}, {tenant_id} and {name}`);
+        }
+    }
+    const sample = fillDashboardUrl(raw, { id: 'id', tenant_id: 'tenant', name: 'name' });
+    if (sample.includes('{') || sample.includes('}')) {
+        fail('has a { or } outside a placeholder: the placeholders are {id}, {tenant_id} and {name}');
+    }
+    parseWebAddress(sample, {
+        example: 'https://console.example/deployments/{id}',
+        credentials: 'the address is printed and written to the outputs',
+    });
+    return raw;
+}
+
+;// CONCATENATED MODULE: ./src/run/decisions/report.ts
+/**
+ * What the run hands to later steps: the outputs, and what a dry run
+ * prints. Every secret value is replaced by `***` first. (How the summary
+ * reads is src/views/'s.)
+ */
+
+
+
+/** The names of every output, as action.yml declares them. */
+const OUTPUT_NAMES = (/* unused pure expression or super */ null && ([
+    'deployment-id',
+    'status',
+    'created',
+    'latest-revision-id',
+    'active-revision-id',
+    'repo-url',
+    'repo-ref',
+    'deployment',
+    'live',
+    'healthy',
+    'health-status',
+    'commit-sha',
+    'drift',
+    'url',
+    'dashboard-url',
+    'deployments',
+]));
+/** The deployment with every secret value replaced by `***`. */
+function redactDeployment(deployment) {
+    return {
+        ...deployment,
+        secrets: deployment.secrets.map((secret) => ({ ...secret, value: MASK })),
+    };
+}
+/**
+ * The repository and ref of the deployment (codehost): what was sent when
+ * this run created it (or would), the live values when it was reused.
+ */
+function repositoryOf(result) {
+    if (result.request.source !== 'codehost')
+        return {};
+    const described = result.created || result.deployment === undefined ? result.request : result.deployment;
+    return {
+        url: described.source_config.repo_url ?? undefined,
+        ref: described.source_revision_config.repo_ref ?? undefined,
+    };
+}
+/** The `dashboard-url` template filled for the deployment; undefined without a template. */
+function dashboardUrlOf(template, deployment) {
+    if (template === undefined)
+        return undefined;
+    const { id, tenant_id, name } = deployment;
+    return fillDashboardUrl(template, { id, tenant_id, name });
+}
+/** The outputs known from a deploy result (and, when waited, its latest state). */
+function outputsOf(result, deployment, assessment, dashboardTemplate) {
+    const repository = repositoryOf(result);
+    const outputs = {
+        created: String(result.created),
+        'repo-url': repository.url ?? '',
+        'repo-ref': repository.ref ?? '',
+        live: String(assessment.live),
+        healthy: assessment.health === undefined ? '' : String(assessment.health.ok),
+        'health-status': String(assessment.health?.status ?? ''),
+        drift: JSON.stringify(assessment.drift),
+    };
+    if (deployment === undefined)
+        return outputs;
+    return {
+        ...outputs,
+        'deployment-id': deployment.id,
+        status: deployment.status,
+        'latest-revision-id': deployment.latest_revision_id ?? '',
+        'active-revision-id': deployment.active_revision_id ?? '',
+        deployment: JSON.stringify(redactDeployment(deployment)),
+        'commit-sha': deployment.source_revision_config.repo_commit_sha ?? '',
+        url: deployment.source_config.custom_url ?? '',
+        'dashboard-url': dashboardUrlOf(dashboardTemplate, deployment) ?? '',
+    };
+}
+/** What a dry run prints: the request body, with every secret value replaced by `***`. */
+function dryRunReport(result) {
+    const body = {
+        ...result.request,
+        secrets: result.request.secrets.map((secret) => ({ ...secret, value: MASK })),
+    };
+    const what = result.deployment === undefined
+        ? `dry run: ${CREATE_CALL} would send`
+        : `dry run: '${result.deployment.name}' exists, so nothing would be sent; a create would send`;
+    return `${what}:\n${JSON.stringify(body, null, 2)}`;
+}
+
+;// CONCATENATED MODULE: ./src/run/decisions/agents-report.ts
+
+/**
+ * An agent's entry from its deployment's result as far as its run knows it (none yet: an
+ * empty entry), and its failure once it failed.
+ */
+function agentEntry(name, known, failure) {
+    const deployment = known?.deployment;
+    const health = known?.liveness?.health;
+    return {
+        name,
+        'deployment-id': deployment?.id ?? '',
+        status: deployment?.status ?? '',
+        created: known?.result?.created === true,
+        live: known?.liveness?.live === true,
+        'commit-sha': deployment?.source_revision_config.repo_commit_sha ?? '',
+        url: deployment?.source_config.custom_url ?? '',
+        'dashboard-url': (deployment && dashboardUrlOf(known?.spec.dashboardUrl, deployment)) ?? '',
+        'drift-count': known?.drift?.length ?? 0,
+        healthy: health === undefined ? null : health.ok,
+        'health-status': String(health?.status ?? ''),
+        'github-deployment-id': '',
+        ...(failure === undefined ? {} : { error: failure }),
+    };
+}
+/** The manifest's outputs from every agent's entry, in the manifest's order. */
+function agentsOutputs(entries) {
+    const all = [...entries.values()];
+    const checked = all.filter((entry) => entry.healthy !== null);
+    return {
+        deployments: JSON.stringify(Object.fromEntries(entries)),
+        live: String(all.length > 0 && all.every((entry) => entry.live)),
+        // Empty when no agent was checked; else true only when every agent checked answered.
+        healthy: checked.length === 0 ? '' : String(checked.every((entry) => entry.healthy === true)),
+    };
+}
+
+;// CONCATENATED MODULE: ./src/github/client/budget.ts
+/** All the GitHub work of one run. */
+const RUN_BUDGET_MS = 15_000;
+/** A manifest's GitHub work: one run's, plus this much for each agent beyond the first... */
+const AGENT_BUDGET_MS = 1_000;
+/** ...and never more than this, whatever the number of agents. */
+const AGENTS_BUDGET_MAX_MS = 60_000;
+/**
+ * The budget of a step that deploys `agents` agents: the run's, plus a
+ * second for each agent beyond the first, at most a minute. A shorter
+ * budget given for tests (`givenMs`, under the run's) stays as it is.
+ */
+function agentsBudgetMs(agents, givenMs) {
+    if (givenMs !== undefined && givenMs < RUN_BUDGET_MS)
+        return givenMs;
+    const extra = Math.max(0, agents - 1) * AGENT_BUDGET_MS;
+    return Math.min(AGENTS_BUDGET_MAX_MS, RUN_BUDGET_MS + extra);
+}
+class Budget {
+    totalMs;
+    #reservedMs = 0;
+    #clock;
+    constructor(clock, totalMs = RUN_BUDGET_MS) {
+        this.#clock = clock;
+        this.totalMs = totalMs;
+    }
+    /** What is left, in ms. */
+    get remainingMs() {
+        return Math.max(0, this.totalMs - this.#reservedMs);
+    }
+    /**
+     * Reserves up to `wantedMs`; returns what was granted (0 when spent) and a
+     * function that ends the reservation, keeping only the time really used.
+     */
+    reserve(wantedMs) {
+        const grantedMs = Math.max(0, Math.min(wantedMs, this.remainingMs));
+        this.#reservedMs += grantedMs;
+        const started = this.#clock.now();
+        let ended = false;
+        return {
+            grantedMs,
+            end: () => {
+                const usedMs = Math.min(grantedMs, Math.max(0, this.#clock.now() - started));
+                if (!ended) {
+                    ended = true;
+                    this.#reservedMs -= grantedMs - usedMs;
+                }
+                return usedMs;
+            },
+        };
+    }
+}
+
+;// CONCATENATED MODULE: ./src/common/github-text.ts
+/**
+ * The one writer of text that goes to GitHub: the pull request comment
+ * (Markdown), the job summary and the command's `--summary` (HTML inside
+ * Markdown), and deployment statuses (plain text on one line). Text from the
+ * service is data in all of them: it shows as the text it is, never as HTML,
+ * a link, an image, an autolink, a mention (`@name`) or an issue reference
+ * (`#12`, `owner/repo#3`, `GH-12`). The only links are the ones built here,
+ * to addresses the address rule lets through (`common/address.ts`).
+ *
+ * GitHub renders Markdown with cmark-gfm, then links mentions, issue
+ * references and bare addresses in the text it rendered (outside code and
+ * links), whether the text came from Markdown or from HTML: an entity such
+ * as `&#64;` decodes back to `@` before that. So a zero-width space goes
+ * after every `@`, `#` and `GH-` in service text; an address in it
+ * (`https://…`, `www.…`) sits in a code span, where GitHub links nothing and
+ * a reader copies it as it is; and code spans hold what reads best as code
+ * (ids, names, commits). Nothing is linked inside a code span, a `<pre>` or
+ * a link, so the text there is only escaped.
+ *
+ * A new kind of GitHub text adds its writer here.
+ */
+
+
+/** Zero width: breaks a mention, an issue reference or an autolink, and shows nothing. */
+const ZWSP = '\u200b';
+/** `text` cut to `max` characters, the last one `…` when cut. */
+function cut(text, max) {
+    const characters = [...text];
+    return characters.length > max ? `${characters.slice(0, max - 1).join('')}…` : text;
+}
+/** `value` on one line (controls and breaks as one space), cut to `max` characters with `…`. */
+function oneLine(value, max = Infinity) {
+    return cut(value.replace(UNSAFE_RUN_IN_A_LINE, ' '), max);
+}
+/** A mention or an issue reference GitHub would link in rendered text, made inert by a zero-width space. */
+function inert(text) {
+    return text
+        .replace(/[@#]/g, (c) => `${c}${ZWSP}`)
+        .replace(/\bGH-/gi, (w) => `${w.slice(0, 2)}${ZWSP}-`);
+}
+/**
+ * An address GitHub would link in text: a scheme's `://` or `www.`, up to a
+ * space or a character no code span or table cell keeps as it is. The scheme
+ * is bounded, so that a long word without `://` is not read again from each
+ * of its letters.
+ */
+const ADDRESS = /(?:[a-z][a-z0-9+.-]{0,31}:\/\/|www\.)[^\s|<>"'`\\]*/gi;
+/** Punctuation that ends a sentence rather than an address, as GitHub leaves it out of a link. */
+const TRAILING = new Set('.,:;!?*_~)]}');
+/** `address` without the punctuation after it (a loop: a `[…]+$` reads the rest again from each). */
+function withoutTrailing(address) {
+    let end = address.length;
+    while (end > 0 && TRAILING.has(address.charAt(end - 1)))
+        end--;
+    return address.slice(0, end);
+}
+/** `text` with each address written by `address` and the text between by `prose`. */
+function withAddresses(text, prose, address) {
+    let written = '';
+    let from = 0;
+    for (const match of text.matchAll(ADDRESS)) {
+        const found = withoutTrailing(match[0]);
+        if (found === '')
+            continue;
+        written += prose(text.slice(from, match.index)) + address(found);
+        from = match.index + found.length;
+    }
+    return written + prose(text.slice(from));
+}
+// ---- plain text: deployment statuses and descriptions --------------------------------------------
+/** A description or status text: one line, trimmed, at most `max` characters. GitHub shows it as is. */
+function plainLine(value, max) {
+    return cut(oneLine(value).trim(), max);
+}
+// ---- Markdown: the pull request comment ---------------------------------------------------------
+/**
+ * Inline Markdown punctuation that can start markup anywhere in a line: a
+ * backslash escape keeps it literal. (`-`, `+`, `=`, `#` and `>` start markup
+ * only at the start of a line, where service text never is; `!` only before
+ * a `[`, which is escaped.)
+ */
+const MARKDOWN_INLINE = /[\\`*_~[\]<&|]/g;
+/**
+ * Service text as inline Markdown: on one line, cut to `max`, the punctuation
+ * that would start markup escaped, nothing GitHub would link.
+ */
+function markdownText(value, max = 300) {
+    return withAddresses(oneLine(value, max), (part) => inert(part).replace(MARKDOWN_INLINE, (c) => `\\${c}`), (address) => markdownCode(address, Infinity));
+}
+/**
+ * Service text as a code span, which reads best for ids, names and commits:
+ * fenced by more backticks than any run inside, on one line, cut to `max`.
+ * In a table cell a `|` ends the cell even inside a code span, so it is
+ * escaped there (GitHub shows `|`).
+ */
+function markdownCode(value, max = 300, inTable = true) {
+    const text = oneLine(value, max);
+    if (text.trim() === '')
+        return '(none)';
+    const longest = Math.max(0, ...(text.match(/`+/g) ?? []).map((run) => run.length));
+    const fence = '`'.repeat(longest + 1);
+    // A span that starts or ends with a backtick, or with a space at both ends, needs a space
+    // each side: CommonMark takes one away from each.
+    const pad = text.startsWith('`') || text.endsWith('`') || (text.startsWith(' ') && text.endsWith(' '));
+    const padded = pad ? ` ${text} ` : text;
+    const body = inTable ? padded.replace(/\|/g, '\\|') : padded;
+    return `${fence}${body}${fence}`;
+}
+/** Characters that would end a link's destination early, break a table or start markup. */
+const UNSAFE_IN_A_DESTINATION = /[()<>\s"'`|[\]\\]/g;
+const github_text_percentEncoded = (c) => `%${c.charCodeAt(0).toString(16).toUpperCase().padStart(2, '0')}`;
+/** A link the action builds, `[text](address)`: only to an address that may be published. */
+function markdownLink(text, address) {
+    const published = publishedOrNothing(address);
+    if (published === undefined)
+        return undefined;
+    return `[${text}](${published.replace(UNSAFE_IN_A_DESTINATION, github_text_percentEncoded)})`;
+}
+// ---- HTML inside Markdown: the job summary and --summary ---------------------------------------
+const HTML_ESCAPES = {
+    '&': '&amp;',
+    '<': '&lt;',
+    '>': '&gt;',
+    '"': '&quot;',
+    "'": '&#39;',
+};
+/** HTML's own characters as references. */
+function htmlEscaped(text) {
+    return text.replace(/[&<>"']/g, (c) => HTML_ESCAPES[c] ?? c);
+}
+/**
+ * Characters Markdown could take for markup should the HTML block end early
+ * (it cannot: no blank line gets in), as character references.
+ */
+const MARKDOWN_IN_HTML = /[|[\]()!`\\]/g;
+/** Text escaped for the summary's HTML, as it is: for where GitHub links nothing (code, pre, a link). */
+function htmlLiteral(text) {
+    return htmlEscaped(text).replace(MARKDOWN_IN_HTML, (c) => `&#${c.charCodeAt(0)};`);
+}
+/**
+ * Service text for the summary's HTML: on one line (a blank line would end
+ * the HTML block), cut to `max`, escaped, nothing GitHub would link.
+ */
+function htmlText(value, max = 1_000) {
+    // Made inert before it is escaped: the references written then hold a '#' of their own.
+    return withAddresses(oneLine(value, max), (part) => htmlLiteral(inert(part)), (address) => `<code>${htmlLiteral(address)}</code>`);
+}
+/** Service text in `<code>`, which reads best for ids, names, commits and addresses. */
+function htmlCode(value, max = 300) {
+    return `<code>${htmlLiteral(oneLine(value, max))}</code>`;
+}
+/** A link the action builds, `<a href>`: only to an address that may be published. */
+function htmlLink(text, address) {
+    const published = publishedOrNothing(address);
+    if (published === undefined)
+        return undefined;
+    const href = published.replace(UNSAFE_IN_A_DESTINATION, github_text_percentEncoded).replace(/&/g, '&amp;');
+    // GitHub links nothing inside a link: its text is shown as it is, an address a reader can copy.
+    return `<a href="${href}">${htmlLiteral(oneLine(text, 1_000))}</a>`;
+}
+/**
+ * Several lines of text for a `<pre>` in the summary: its lines kept, each
+ * escaped, no blank one (the HTML block would end before its closing tag).
+ */
+function htmlLines(value) {
+    return value
+        .split(LINE_BREAK)
+        .filter((line) => line.trim() !== '')
+        .map((line) => htmlLiteral(oneLine(line)))
+        .join('\n');
+}
+
+// EXTERNAL MODULE: external "node:http"
+var external_node_http_ = __nccwpck_require__(7067);
+// EXTERNAL MODULE: ./node_modules/undici/index.js
+var undici = __nccwpck_require__(6752);
 ;// CONCATENATED MODULE: ./src/service/answers.ts
 /**
  * What the action says about an exchange that failed: the service's own
@@ -54486,15 +55346,15 @@ function healthNotMade(asked, liveness) {
         : 'the deployment is not live yet';
 }
 
-;// CONCATENATED MODULE: ./src/github/features/comment.ts
+;// CONCATENATED MODULE: ./src/github/features/comment-marker.ts
 /**
- * The preview's pull request comment: its Markdown body, written from a
- * neutral report of the run, and the hidden marker that finds it again. Text from the service is data, never Markdown (the one writer of
- * GitHub text, `common/github-text.ts`, says how), and the body stays under
- * GitHub's limit.
+ * What a pull request comment carries from one run to the next: the hidden
+ * marker that finds it again (a preview's, named for its deployment; a
+ * manifest's, for its name template or path), whose comment is the token's
+ * own, the agents an earlier body listed and the rows they keep (an agent
+ * the manifest no longer holds runs until deleted), the keyed table's
+ * columns, and the budget every body stays within.
  */
-
-
 
 /** GitHub refuses a comment over 65,536 characters; the body stays well under it. */
 const COMMENT_LIMIT = 65_536;
@@ -54515,7 +55375,6 @@ function rowsWithin(rows, usedChars) {
     }
     return kept;
 }
-const FAILURE_CHARS = 1_000;
 /**
  * The marker's name: every character but `A–Z a–z 0–9 _` percent-encoded
  * (UTF-8), so `-`, `>` and `!` never appear raw (no name ends the comment
@@ -54553,6 +55412,93 @@ function isOwnComment(author, viewer) {
         return true;
     return author.type === 'Bot' && (login === `${me}[bot]` || `${login}[bot]` === me);
 }
+/** What names the manifest's comment: the step's name template, else the manifest's path. */
+function manifestIdentity(manifest) {
+    return manifest.nameTemplate ?? manifest.source;
+}
+function manifestMarker(identity) {
+    return `<!-- deploy-agent-agents:${encodeName(identity)} -->`;
+}
+/** Whether a comment's body is this manifest's comment (the marker opens it). */
+function carriesManifestMarker(body, identity) {
+    return typeof body === 'string' && body.startsWith(manifestMarker(identity));
+}
+/** An agent row as this module writes it: its key in a code span opens it. */
+const ROW = /^\| `([a-z0-9][a-z0-9-]{0,39})` \|/;
+const DASHBOARD = /\[Dashboard\]\(([^()\s]+)\)/;
+/**
+ * A row's cells. Every `|` in a cell's text or code span is escaped (`\|`),
+ * so each one that is not ends a cell.
+ */
+function cellsOf(line) {
+    return line
+        .split(/(?<!\\)\|/)
+        .slice(1, -1)
+        .map((cell) => cell.trim());
+}
+/**
+ * The agents an earlier body of the comment listed, each with its dashboard
+ * link when its row had one (as written there, an address this module built),
+ * read in the `Links` column (the whole row without a heading): another
+ * cell's service text (a health check's answer) may spell a link in a code span.
+ */
+function listedAgents(body) {
+    const listed = new Map();
+    let links = -1;
+    for (const line of (body ?? '').split('\n')) {
+        if (line.startsWith('| Agent |'))
+            links = cellsOf(line).indexOf('Links');
+        const row = ROW.exec(line);
+        if (row?.[1] === undefined)
+            continue;
+        const cell = links < 0 ? line : (cellsOf(line)[links] ?? '');
+        listed.set(row[1], DASHBOARD.exec(cell)?.[1]);
+    }
+    return listed;
+}
+const COLUMNS = ['Agent', 'Deployment', 'Status', 'Live', 'Commit', 'Drift', 'Links', 'Failure'];
+/** The health checks' column, after `Live`: only when some agent's check was made. */
+const HEALTH_AFTER = COLUMNS.indexOf('Live') + 1;
+function headOf(health) {
+    const columns = health ? COLUMNS.toSpliced(HEALTH_AFTER, 0, 'Health check') : COLUMNS;
+    return [`| ${columns.join(' | ')} |`, `|${' --- |'.repeat(columns.length)}`];
+}
+/** The row's cells, with the health check's cell when the table has its column. */
+function withHealth(cells, health) {
+    return health === undefined ? cells : cells.toSpliced(HEALTH_AFTER, 0, health);
+}
+/** The row of an agent the manifest no longer holds: it runs until deleted, where it was shown. */
+function goneRow(key, dashboard, health) {
+    const where = markdownLink('Dashboard', dashboard);
+    const runs = `runs until deleted${where === undefined ? '' : `: ${where}`}`;
+    const cells = [
+        markdownCode(key),
+        '',
+        '',
+        'no longer deployed by this workflow',
+        '',
+        '',
+        runs,
+        '',
+    ];
+    return `| ${withHealth(cells, health ? '' : undefined).join(' | ')} |`;
+}
+
+;// CONCATENATED MODULE: ./src/github/features/comment.ts
+/**
+ * The pull request comment's Markdown body, written from a neutral report of
+ * the run: a preview's (flat: its headline, its table, its drift) and a
+ * manifest's (keyed: a row per agent, and the rows of agents the manifest no
+ * longer holds, which run until deleted; a column says what each health check
+ * answered when some agent's was made). Text from the service is data, never
+ * Markdown (the one writer of GitHub text, `common/github-text.ts`, says how),
+ * and the body stays under GitHub's limit.
+ */
+
+
+
+
+const FAILURE_CHARS = 1_000;
 // ---- service text, written by the one GitHub-text module -----------------------------------------
 /** A commit in a code span, short, when it is one (hex), else text. */
 function commit(sha) {
@@ -54679,77 +55625,7 @@ function driftLines(report, { code }, usedChars) {
     }
     return lines;
 }
-
-;// CONCATENATED MODULE: ./src/github/features/agents-comment.ts
-/**
- * The manifest's one pull request comment: a row per agent, and the hidden
- * marker that finds it again, which holds the step's name template (or,
- * without one, the manifest's path), so adding or removing an agent keeps
- * the comment and two workflows with different templates keep their own. An
- * agent the comment listed that the manifest no longer holds keeps its row,
- * saying this workflow no longer deploys it and that it runs until deleted.
- * When some agent's health check was made, a column says what each answered.
- * Text from the service is data, never Markdown (common/github-text.ts).
- */
-
-
-
-/** What names the manifest's comment: the step's name template, else the manifest's path. */
-function manifestIdentity(manifest) {
-    return manifest.nameTemplate ?? manifest.source;
-}
-function manifestMarker(identity) {
-    return `<!-- deploy-agent-agents:${encodeName(identity)} -->`;
-}
-/** Whether a comment's body is this manifest's comment (the marker opens it). */
-function carriesManifestMarker(body, identity) {
-    return typeof body === 'string' && body.startsWith(manifestMarker(identity));
-}
-/** An agent row as this module writes it: its key in a code span opens it. */
-const ROW = /^\| `([a-z0-9][a-z0-9-]{0,39})` \|/;
-const DASHBOARD = /\[Dashboard\]\(([^()\s]+)\)/;
-/**
- * A row's cells. Every `|` in a cell's text or code span is escaped (`\|`),
- * so each one that is not ends a cell.
- */
-function cellsOf(line) {
-    return line
-        .split(/(?<!\\)\|/)
-        .slice(1, -1)
-        .map((cell) => cell.trim());
-}
-/**
- * The agents an earlier body of the comment listed, each with its dashboard
- * link when its row had one (as written there, an address this module built),
- * read in the `Links` column (the whole row without a heading): another
- * cell's service text (a health check's answer) may spell a link in a code span.
- */
-function listedAgents(body) {
-    const listed = new Map();
-    let links = -1;
-    for (const line of (body ?? '').split('\n')) {
-        if (line.startsWith('| Agent |'))
-            links = cellsOf(line).indexOf('Links');
-        const row = ROW.exec(line);
-        if (row?.[1] === undefined)
-            continue;
-        const cell = links < 0 ? line : (cellsOf(line)[links] ?? '');
-        listed.set(row[1], DASHBOARD.exec(cell)?.[1]);
-    }
-    return listed;
-}
-const agents_comment_FAILURE_CHARS = 300;
-const COLUMNS = ['Agent', 'Deployment', 'Status', 'Live', 'Commit', 'Drift', 'Links', 'Failure'];
-/** The health checks' column, after `Live`: only when some agent's check was made. */
-const HEALTH_AFTER = COLUMNS.indexOf('Live') + 1;
-function headOf(health) {
-    const columns = health ? COLUMNS.toSpliced(HEALTH_AFTER, 0, 'Health check') : COLUMNS;
-    return [`| ${columns.join(' | ')} |`, `|${' --- |'.repeat(columns.length)}`];
-}
-/** The row's cells, with the health check's cell when the table has its column. */
-function withHealth(cells, health) {
-    return health === undefined ? cells : cells.toSpliced(HEALTH_AFTER, 0, health);
-}
+const ROW_FAILURE_CHARS = 300;
 function commitOf(report) {
     const live = report.supersededBy ?? (report.stage === 'live' ? report.liveCommit : undefined);
     const sha = live ?? report.targetCommit;
@@ -54796,7 +55672,7 @@ function agentRow(state, redact, health) {
         report === undefined ? '' : commitOf(report),
         report === undefined ? '' : String(report.drift.length),
         links.join(' · '),
-        failure === undefined ? '' : markdownText(redact(failure), agents_comment_FAILURE_CHARS),
+        failure === undefined ? '' : markdownText(redact(failure), ROW_FAILURE_CHARS),
     ];
     const write = {
         text: (value, max) => markdownText(redact(value), max),
@@ -54805,22 +55681,6 @@ function agentRow(state, redact, health) {
     const seen = report?.health;
     const shown = health ? (seen === undefined ? '' : healthCell(seen, write)) : undefined;
     return `| ${withHealth(cells, shown).join(' | ')} |`;
-}
-/** The row of an agent the manifest no longer holds: it runs until deleted, where it was shown. */
-function goneRow(key, dashboard, health) {
-    const where = markdownLink('Dashboard', dashboard);
-    const runs = `runs until deleted${where === undefined ? '' : `: ${where}`}`;
-    const cells = [
-        markdownCode(key),
-        '',
-        '',
-        'no longer deployed by this workflow',
-        '',
-        '',
-        runs,
-        '',
-    ];
-    return `| ${withHealth(cells, health ? '' : undefined).join(' | ')} |`;
 }
 /** The comment's Markdown: every agent's row, then the rows of agents no longer in the manifest. */
 function agentsCommentBody(manifest, states, previous, parts) {
@@ -54849,864 +55709,10 @@ function agentsCommentBody(manifest, states, previous, parts) {
     return [...head, ...rows, ...more, ...tail].join('\n') + '\n';
 }
 
-;// CONCATENATED MODULE: ./src/service/errors.ts
-/** What a failed call to the service raises. */
-
-/** A call to the service failed: names the call, the status and the service's message. */
-class ServiceError extends ActionError {
-    name = 'ServiceError';
-    details;
-    constructor(details) {
-        super(ServiceError.format(details));
-        this.details = details;
-    }
-    get status() {
-        return this.details.status;
-    }
-    get ambiguous() {
-        return this.details.ambiguous === true;
-    }
-    get transient() {
-        return this.details.transient === true;
-    }
-    /** The same failure, counted over `attempts`. */
-    after(attempts) {
-        return attempts > 1 ? new ServiceError({ ...this.details, attempts }) : this;
-    }
-    static format(details) {
-        const { method, path, problem, serviceMessage, requestId, remedy, attempts } = details;
-        const tries = attempts !== undefined && attempts > 1 ? ` after ${attempts} attempts` : '';
-        let message = `${method} ${path} failed${tries}: ${problem}`;
-        if (serviceMessage !== undefined && serviceMessage !== '') {
-            message += serviceMessage.includes('\n')
-                ? `:\n${serviceMessage}`
-                : ` (service said: ${serviceMessage})`;
-        }
-        if (remedy !== undefined)
-            message += `\n${remedy}`;
-        if (requestId !== undefined)
-            message += `\nrequest id: ${requestId}`;
-        return message;
-    }
-}
-
-;// CONCATENATED MODULE: ./src/service/issues.ts
-const PLAIN_KEY = /^[A-Za-z_][A-Za-z0-9_-]*$/;
-/**
- * A readable path: `source_config.resource_spec`, `resources[0].id`,
- * `labels["app.kubernetes.io/name"]`; `(root)` when empty.
- */
-function formatIssuePath(path) {
-    let out = '';
-    for (const segment of path) {
-        if (typeof segment === 'number') {
-            out += `[${segment}]`;
-        }
-        else if (typeof segment === 'string' && PLAIN_KEY.test(segment)) {
-            out += out === '' ? segment : `.${segment}`;
-        }
-        else {
-            out += `[${JSON.stringify(String(segment))}]`;
-        }
-    }
-    return out === '' ? '(root)' : out;
-}
-/**
- * One line per problem, each starting with the path of the field:
- * `source_config.resource_spec.min_scal: unknown key` (one line per unknown
- * key, the key appended to the path) or
- * `resources[0].id: Invalid input: expected string, received undefined`.
- */
-function formatZodIssues(error) {
-    const lines = [];
-    for (const issue of error.issues) {
-        if (issue.code === 'unrecognized_keys') {
-            for (const key of issue.keys) {
-                lines.push(`${formatIssuePath([...issue.path, key])}: unknown key`);
-            }
-        }
-        else {
-            lines.push(`${formatIssuePath(issue.path)}: ${issue.message}`);
-        }
-    }
-    return lines;
-}
-
-;// CONCATENATED MODULE: ./src/service/id-answers.ts
-/**
- * The answer to a status check of several deployments, read record by
- * record: one record the service garbled is only its own deployment's
- * answer, one agent's problem, not every agent's.
- */
-
-
-
-
-/**
- * Each id asked, as `records` list it: its record checked alone (vetted),
- * or why it cannot be taken (a record that fails the schema, or the id
- * listed twice with different contents). An id nobody asked for is no
- * answer; an id the answer omits has none. Every record's secret values
- * are registered first, whatever its shape. `pathOf` names the request
- * for one id, as a failure of it alone would.
- */
-function answersByIds(records, ids, vetting, pathOf) {
-    for (const record of records)
-        vetting.hide(record);
-    const unusable = (id, problem) => new ServiceError({
-        method: 'GET',
-        path: pathOf(id),
-        problem: `the answer's record of ${id} ${problem}`,
-    });
-    const asked = new Set(ids);
-    const listed = new Map();
-    const answers = new Map();
-    records.forEach((record, index) => {
-        const id = idOf(record);
-        if (id === undefined || !asked.has(id))
-            return;
-        const text = JSON.stringify(record);
-        const earlier = listed.get(id);
-        if (earlier !== undefined) {
-            if (earlier !== text)
-                answers.set(id, unusable(id, 'is listed twice, with different contents'));
-            return;
-        }
-        listed.set(id, text);
-        const parsed = DeploymentSchema.safeParse(record);
-        if (parsed.success) {
-            answers.set(id, vetting.vet(parsed.data));
-            return;
-        }
-        const issues = formatZodIssues(atIndex(parsed.error, index));
-        const more = issues.length > 5 ? ` (and ${issues.length - 5} more)` : '';
-        const shown = issues.slice(0, 5).join('; ');
-        answers.set(id, unusable(id, `does not match the service's schema: ${shown}${more}`));
-    });
-    return answers;
-}
-/** A record's problems, with the paths they would have in the whole answer (`resources[2].created_at`). */
-function atIndex(error, index) {
-    return new ZodError(error.issues.map((issue) => ({ ...issue, path: ['resources', index, ...issue.path] })));
-}
-/** The `id` a listed record claims, whatever else it holds. */
-function idOf(record) {
-    if (typeof record !== 'object' || record === null || !('id' in record))
-        return undefined;
-    return typeof record.id === 'string' ? record.id : undefined;
-}
-
-;// CONCATENATED MODULE: ./src/service/vet.ts
-/**
- * What of a deployment the service answers the run passes on. Service text
- * is untrusted, and two fields reach other systems as they are: `custom_url`
- * (the `url` output, GitHub's `environment_url`, links) and `repo_commit_sha`
- * (the `commit-sha` output, a GitLab variable, GitHub's compare). So:
- *
- * - `custom_url` only as an address that may be published
- *   (`publishableAddress`): a password in it is masked at once and the
- *   address kept without it; anything else is dropped.
- * - `repo_commit_sha` only as a full 40-hex commit; anything else is dropped.
- * - no secret value (the step's, or one any deployment holds): `status` is
- *   redacted here, where it enters, and a `custom_url` that holds one is not
- *   published at all (no `url` output, no link, no `environment_url`), so
- *   that no view can forget it.
- *
- * Each value dropped or changed is said once a run, not at every poll.
- *
- * And every secret value a deployment carries is registered for redaction
- * (`hide`) the moment its answer is parsed, whichever deployment it is: the
- * service may echo it in any later message (a page-2 error, a failed
- * status check's detail), and nothing may print it first.
- */
-
-
-
-
-/** What of any record may hold secret values, whatever the rest of it is. */
-const RecordSecretsSchema = looseObject({ secrets: array(unknown()) });
-const SecretValueSchema = looseObject({ value: schemas_string() });
-class DeploymentVetting {
-    #logger;
-    #mask;
-    #redact;
-    #said = new Set();
-    /** `redact`: the run's redaction, which knows every value `mask` registered. */
-    constructor(logger, mask, redact = (text) => text) {
-        this.#logger = logger;
-        this.#mask = mask;
-        this.#redact = redact;
-    }
-    /**
-     * Registers the secret values of a deployment the service answered, used
-     * or not, whatever the rest of its record is: one that fails the schema
-     * (a bad `created_at`) still carries them.
-     */
-    hide(record) {
-        const listed = RecordSecretsSchema.safeParse(record);
-        if (!listed.success)
-            return;
-        for (const secret of listed.data.secrets) {
-            const value = SecretValueSchema.safeParse(secret);
-            if (value.success && value.data.value !== '')
-                this.#mask(value.data.value);
-        }
-    }
-    /** The deployment as the run may pass it on (its secret values registered). */
-    vet(deployment) {
-        this.hide(deployment);
-        const url = this.#url(deployment);
-        const commit = this.#commit(deployment);
-        const status = this.#redact(deployment.status);
-        const unchanged = url === deployment.source_config.custom_url &&
-            commit === deployment.source_revision_config.repo_commit_sha &&
-            status === deployment.status;
-        if (unchanged)
-            return deployment;
-        return {
-            ...deployment,
-            status,
-            source_config: { ...deployment.source_config, custom_url: url },
-            source_revision_config: { ...deployment.source_revision_config, repo_commit_sha: commit },
-        };
-    }
-    #url(deployment) {
-        const given = deployment.source_config.custom_url;
-        if (given === undefined || given === null || given === '')
-            return given;
-        const verdict = publishableAddress(given);
-        for (const secret of verdict.removed)
-            this.#mask(secret);
-        if (!verdict.ok) {
-            this.#once(`custom_url-refused:${given}`, `the service's custom_url of '${untrusted(deployment.name)}' is not published: ${verdict.why}`);
-            return null;
-        }
-        // A password is taken out above; any other secret value in the address withholds it all.
-        if (this.#redact(verdict.address) !== verdict.address) {
-            this.#once(`custom_url-secret:${deployment.id}`, `the service's custom_url of '${untrusted(deployment.name)}' holds a secret value: it is not published (no url output, link or environment_url)`);
-            return null;
-        }
-        if (verdict.address === given)
-            return given;
-        this.#once(`custom_url:${verdict.address}`, verdict.hadCredentials
-            ? `the service's custom_url of '${untrusted(deployment.name)}' holds a user or password: it is published without them (the password is masked)`
-            : `the service's custom_url of '${untrusted(deployment.name)}' holds spaces or control characters: it is published as an address parser reads it`);
-        return verdict.address;
-    }
-    #commit(deployment) {
-        const given = deployment.source_revision_config.repo_commit_sha;
-        if (given === undefined || given === null || given === '' || FULL_SHA.test(given))
-            return given;
-        this.#once(`commit:${given}`, `the service's repo_commit_sha of '${untrusted(deployment.name)}' is not a 40-hex commit (${untrusted(given.slice(0, 64))}): it is not passed on`);
-        return null;
-    }
-    #once(key, message) {
-        if (this.#said.has(key))
-            return;
-        this.#said.add(key);
-        this.#logger.warning(message);
-    }
-}
-
-;// CONCATENATED MODULE: ./src/service/listing.ts
-/**
- * The listing of deployments (`GET /v2/deployments`) as the service pages
- * it: its filters, what a listing hands back, and the one walk from its
- * start that every listing and search takes (endpoints.ts).
- */
-
-/** The listing's path, and the create's. */
-const DEPLOYMENTS = '/v2/deployments';
-/**
- * Walks the listing from its start, a page of at most `size()` at a time,
- * each following the offset the service returned, handing `onPage` the
- * deployments each page adds (one id is one item: a deployment listed
- * again on a later page, as when the list shifts under the walk, is not
- * handed on twice). The walk ends at a short or empty page, an offset
- * that does not advance, or when `onPage` returns false; it resolves to
- * the offset the service returned last (where the list would go on), and
- * throws past `maxPages`. A full page that adds no new id (a service that
- * ignores `offset`) ends the walk with a warning, or, for a walk that must
- * prove what is absent (`unpaged` given), throws what `unpaged` says:
- * the rest of the list was never seen. Every item of a page is read, even
- * past the limit asked: a larger page still holds what the walk looks for.
- */
-async function walkListing(walk, logger, maxPages) {
-    const seen = new Set();
-    let offset = 0;
-    for (let pages = 1; pages <= maxPages; pages++) {
-        const limit = walk.size();
-        const list = await walk.page(offset, limit);
-        const fresh = list.resources.filter((deployment) => !seen.has(deployment.id));
-        for (const deployment of fresh)
-            seen.add(deployment.id);
-        if (!walk.onPage(fresh) || list.resources.length < limit)
-            return list.offset;
-        if (fresh.length === 0) {
-            if (walk.unpaged !== undefined)
-                throw new ActionError(walk.unpaged(offset));
-            logger.warning(`GET ${DEPLOYMENTS} at offset ${offset} listed only deployments it had already listed: it does not page, so the list is taken to end here`);
-            return list.offset;
-        }
-        if (list.offset <= offset) {
-            logger.warning(`GET ${DEPLOYMENTS} returned offset ${list.offset} after offset ${offset}: it does not advance, so the list is taken to end here`);
-            return list.offset;
-        }
-        offset = list.offset;
-    }
-    throw new ActionError(walk.tooLong());
-}
-
-;// CONCATENATED MODULE: ./src/service/endpoints.ts
-
-
-
-
-
-/** How messages name the create call. */
-const CREATE_CALL = `POST ${DEPLOYMENTS}`;
-/** The largest page the service serves. */
-const PAGE_LIMIT = 100;
-/** Pages read at most in one search: 100,000 deployments that contain the name. */
-const MAX_PAGES = 1_000;
-class Service {
-    #client;
-    #logger;
-    #maxPages;
-    /** Every deployment answered passes through it before the run sees it. */
-    #vetting;
-    constructor(client, logger, options = {}) {
-        this.#client = client;
-        this.#logger = logger;
-        this.#maxPages = options.maxPages ?? MAX_PAGES;
-        this.#vetting = new DeploymentVetting(logger, options.mask ?? (() => { }), options.redact);
-    }
-    /** How the entry names what a remedy points to (its inputs, or its options). */
-    get words() {
-        return this.#client.words;
-    }
-    /** `GET /v1/integrations/forge/codehost/{id}/repos`. */
-    listRepositories(integrationId) {
-        return this.#client.request({
-            method: 'GET',
-            // The id is a validated uuid: nothing else reaches the path.
-            path: `/v1/integrations/forge/codehost/${encodeURIComponent(integrationId)}/repos`,
-            schema: RepositoryListSchema,
-            remedies: {
-                404: `Check ${this.#client.words.integrationId}: the service knows no integration ${integrationId}.`,
-            },
-        });
-    }
-    /**
-     * One page of the listing, each deployment's secret values registered
-     * before anything else can print (vet.ts): the service may echo them in
-     * the next page's error.
-     */
-    async #page(query, options = {}) {
-        const list = await this.#client.request({
-            method: 'GET',
-            path: DEPLOYMENTS,
-            query: { ...query },
-            schema: DeploymentListSchema,
-            ...options,
-        });
-        for (const deployment of list.resources)
-            this.#vetting.hide(deployment);
-        return list;
-    }
-    /** The walk of `walkListing` over this service's pages (its warnings in the run's log). */
-    #walk(filters, size, onPage, tooLong, unpaged) {
-        const page = (offset, limit) => this.#page({ ...filters, limit, offset });
-        return walkListing({ page, size, onPage, tooLong, unpaged }, this.#logger, this.#maxPages);
-    }
-    /**
-     * Every deployment named exactly `name`, in the order listed, each id
-     * once. The service filters by substring only and does not say where the
-     * list ends: the walk ends as `#walk` says; `maxPages` stops a service
-     * that never ends it. What it returns is proof of what is absent (a
-     * create follows an empty answer), so a listing that does not page
-     * fails it rather than end it; `proving: false` (a look-up that only
-     * warns, as after a create) ends it there with a warning instead.
-     */
-    async findByName(name, { proving = true } = {}) {
-        const found = [];
-        await this.#walk({ name_contains: name }, () => PAGE_LIMIT, (fresh) => {
-            for (const deployment of fresh) {
-                if (deployment.name === name)
-                    found.push(this.#vetting.vet(deployment));
-            }
-            return true;
-        }, () => `GET ${DEPLOYMENTS}: no end of the list after ${this.#maxPages} pages of ${PAGE_LIMIT} deployments whose names contain '${name}'; stopped rather than risk creating a duplicate. Use a more distinctive name, or report the service's pagination.`, proving
-            ? (offset) => `GET ${DEPLOYMENTS} at offset ${offset} listed only deployments it had already listed: the listing does not page (it ignores offset), so a deployment named '${name}' may sit beyond them; stopped rather than risk creating a duplicate. Use a more distinctive name, or report the service's pagination.`
-            : undefined);
-        return found;
-    }
-    /**
-     * The deployments `filters` select, in the order listed, each id once, at
-     * most `limit`: pages of 100 (the last one only as large as what is
-     * left), each following the offset the service returned; the list ends as
-     * in `findByName`. With `probe`, a list that reaches `limit` asks for one
-     * more to say whether it goes on (`more`).
-     */
-    async list(filters, limit, { probe = false } = {}) {
-        const deployments = [];
-        const { more } = await this.listPages(filters, limit, (page) => {
-            deployments.push(...page);
-            return true;
-        }, { probe });
-        return { deployments, more };
-    }
-    /**
-     * `list`, each page's deployments handed to `onPage` as the page arrives
-     * and not kept, so a listing's memory does not grow with it (only the ids,
-     * to list each once). When `onPage` returns false the listing ends there:
-     * no further page, no probe.
-     */
-    async listPages(filters, limit, onPage, { probe = false } = {}) {
-        /** The ids handed on: how many, and which ones the probe's answer must go past. */
-        const taken = new Set();
-        const left = () => limit - taken.size;
-        if (limit <= 0)
-            return { count: 0, more: false };
-        let stopped = false;
-        const offset = await this.#walk(filters, () => Math.min(PAGE_LIMIT, left()), (fresh) => {
-            const page = fresh.slice(0, left()).map((deployment) => this.#vetting.vet(deployment));
-            for (const deployment of page)
-                taken.add(deployment.id);
-            stopped = page.length > 0 && !onPage(page);
-            return !stopped && left() > 0;
-        }, () => `GET ${DEPLOYMENTS}: no end of the list after ${this.#maxPages} pages; stopped. Report the service's pagination.`);
-        if (!probe || stopped || left() > 0)
-            return { count: taken.size, more: false };
-        const next = await this.#page({ ...filters, limit: 1, offset });
-        return {
-            count: taken.size,
-            more: next.resources.some((deployment) => !taken.has(deployment.id)),
-        };
-    }
-    /**
-     * `GET /v2/deployments?deployment_ids=ID`: the deployment, or undefined when
-     * the answer does not list it. One attempt: a poll is retried by the next poll.
-     */
-    async getById(id, timeoutMs) {
-        const answer = (await this.#byIds([id], {}, timeoutMs)).get(id);
-        if (answer instanceof ServiceError)
-            throw answer;
-        return answer;
-    }
-    /**
-     * `GET /v2/deployments?deployment_ids=A,B,…&limit=100`: `getById` for up to
-     * 100 ids, by id, each answered on its own: a record that fails the schema
-     * is that id's answer (the error `getById` would throw), not the others'.
-     */
-    getByIds(ids, timeoutMs) {
-        // More is a caller's mistake: one page holds 100.
-        if (ids.length > PAGE_LIMIT)
-            throw new RangeError(`getByIds takes ${ids.length} ids, not ≤ 100`);
-        return this.#byIds(ids, { limit: PAGE_LIMIT }, timeoutMs);
-    }
-    /**
-     * Each id asked, as the answer lists it: its record checked alone
-     * (vetted), or why it cannot be taken (a record that fails the schema,
-     * or the id listed twice with different contents). An id nobody asked
-     * for is no answer; an id the answer omits has none. Every record's
-     * secret values are registered first, whatever its shape.
-     */
-    async #byIds(ids, query, timeoutMs) {
-        const list = await this.#client.request({
-            method: 'GET',
-            path: DEPLOYMENTS,
-            query: { deployment_ids: ids.join(','), ...query },
-            schema: DeploymentBatchSchema,
-            attempts: 1,
-            ...(timeoutMs === undefined ? {} : { timeoutMs }),
-        });
-        return answersByIds(list.resources, ids, this.#vetting, (id) => `${DEPLOYMENTS}?deployment_ids=${id}`);
-    }
-    /**
-     * `POST /v2/deployments`. When the create may have taken effect without an
-     * answer, or the service answers 409, `reconcile` finds what is there.
-     */
-    async create(request, reconcile) {
-        const answered = await this.#client.exchange({
-            method: 'POST',
-            path: DEPLOYMENTS,
-            body: request,
-            schema: DeploymentSchema,
-            idempotent: false,
-            reconcile,
-        });
-        return { ...answered, value: this.#vetting.vet(answered.value) };
-    }
-    /** How a person reads a call, for messages: `GET /v2/deployments?deployment_ids=ID`. */
-    static describeGetById(id) {
-        return `GET ${DEPLOYMENTS}?deployment_ids=${id}`;
-    }
-}
-
-;// CONCATENATED MODULE: ./src/inputs/errors.ts
-/**
- * What a bad input raises: a parser's `Invalid` (what is wrong with one
- * value), turned into one `InputError` naming every bad input.
- */
-
-/**
- * Thrown by an input's parser: what is wrong with the value, without naming
- * the input (the declared list knows which input it parses, and turns it
- * into an `InputError`).
- */
-class Invalid extends Error {
-    name = 'Invalid';
-}
-/**
- * Thrown by a parser for an empty value where one is needed: what a secret
- * the run was not given leaves (a fork's run gets none), so it is not
- * reported after the problem of the run that explains it.
- */
-class EmptyValue extends Invalid {
-    name = 'EmptyValue';
-}
-/** Each problem as a line: `input 'name': what is wrong`. */
-function problemLine({ input, problem }) {
-    return `input '${input}': ${problem}`;
-}
-/**
- * One or more bad inputs, found before any request is sent. A `lead` is a
- * problem of the run rather than of a value (an empty api key on a fork's
- * pull request): the message starts with it, and the other problems follow.
- */
-class errors_InputError extends ActionError {
-    name = 'InputError';
-    /** Every problem, the lead first. */
-    problems;
-    lead;
-    constructor(problems, lead) {
-        const lines = problems.map(problemLine);
-        const list = (heading) => `${heading}\n${lines.map((line) => `  - ${line}`).join('\n')}`;
-        let message;
-        if (lead !== undefined) {
-            message = `Invalid ${problemLine(lead)}`;
-            if (lines.length > 0)
-                message += `\n${list('Other invalid inputs:')}`;
-        }
-        else {
-            message = lines.length === 1 ? `Invalid ${lines[0]}` : list('Invalid inputs:');
-        }
-        super(message);
-        this.problems = lead === undefined ? problems : [lead, ...problems];
-        this.lead = lead;
-    }
-}
-/** Ends a parser with what is wrong with the value. */
-function fail(message) {
-    throw new Invalid(message);
-}
-
-;// CONCATENATED MODULE: ./src/inputs/deploy-spec.ts
-/** The values of the `on-drift` input. */
-const ON_DRIFT_MODES = ['warn', 'fail'];
-
-;// CONCATENATED MODULE: ./src/inputs/parsers.ts
-/**
- * Parsers of single inputs: pure functions from the input's text to its value
- * that throw `Invalid` with what is wrong (never naming the input: the
- * declared list in declared.ts knows which input it parses).
- * Headers, secrets and `config` have modules of their own.
- */
-
-
-
-
-
-
-/** The longest a job may run on a hosted runner: a longer wait cannot be meant. */
-const MAX_WAIT_TIMEOUT_SECONDS = 6 * 60 * 60;
-const YAML_TRUE = ['true', 'True', 'TRUE'];
-const YAML_FALSE = ['false', 'False', 'FALSE'];
-const GUID = /^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$/;
-const REPOSITORY = /^([A-Za-z0-9_.-]+)\/([A-Za-z0-9_.-]+)$/;
-const SHORT_SHA = /^[0-9a-fA-F]{4,39}$/;
-/** `parse`, except that an empty input means "not given". */
-function unlessEmpty(parse) {
-    return (raw) => (raw === '' ? undefined : parse(raw));
-}
-/** Any text; empty when not given. */
-function parseText(raw) {
-    return raw;
-}
-/** YAML 1.2 core booleans, as `core.getBooleanInput` reads them. */
-function parseBoolean(raw) {
-    if (YAML_TRUE.includes(raw))
-        return true;
-    if (YAML_FALSE.includes(raw))
-        return false;
-    fail(`must be true or false, got '${raw}'`);
-}
-/**
- * `text` as an https:// address (http:// only on a loopback host) without
- * credentials. `example` shows what is expected; `credentials` says where
- * credentials go instead.
- */
-function parseWebAddress(text, messages) {
-    let url;
-    try {
-        url = new URL(text);
-    }
-    catch {
-        fail(`is not a valid URL (expected e.g. ${messages.example})`);
-    }
-    const fault = webAddressFault(url);
-    // Checked before anything echoes the URL: credentials in it would leak.
-    if (fault === 'credentials')
-        fail(`must not contain credentials: ${messages.credentials}`);
-    // Shown without its query and fragment: they may carry a key too.
-    const shown = `${url.protocol}//${url.host}${url.pathname}`;
-    if (fault === 'plain-http') {
-        fail(`must use https:// (http:// is allowed only for localhost, 127.0.0.0/8 and [::1]), got '${shown}'`);
-    }
-    if (fault === 'scheme')
-        fail(`must be an https:// URL, got '${shown}'`);
-    return url;
-}
-function parseApiUrl(raw) {
-    if (raw === '')
-        fail('is required (the service base address, e.g. https://api.example.com)');
-    const url = parseWebAddress(raw, {
-        example: 'https://api.example.com',
-        credentials: 'pass them with api-key or headers',
-    });
-    const shown = `${url.protocol}//${url.host}${url.pathname}`;
-    if (url.search !== '' || url.hash !== '') {
-        fail(`must not have a query or fragment: give the base address only, like '${shown}'`);
-    }
-    return `${url.origin}${withoutTrailingSlashes(url.pathname)}`;
-}
-/** `raw` as one of `values`; the message names them all (`a or b`, `one of a, b, c`). */
-function parseOneOf(values, raw) {
-    const value = values.find((candidate) => candidate === raw);
-    if (value !== undefined)
-        return value;
-    const named = values.length === 2 ? values.join(' or ') : `one of ${values.join(', ')}`;
-    fail(`must be ${named}, got '${raw}'`);
-}
-function parseSource(raw) {
-    return parseOneOf(SOURCES, raw);
-}
-/** What `name` says when it is needed and empty. */
-const NAME_REQUIRED = 'is required (the deployment name)';
-function parseName(raw) {
-    if (raw === '')
-        fail(NAME_REQUIRED);
-    if (UNSAFE_IN_AN_INPUT.test(raw))
-        fail('must not contain control characters or line breaks');
-    return raw;
-}
-function parseWaitTimeout(raw) {
-    if (!/^\d+(\.\d+)?$/.test(raw))
-        fail(`must be a positive number of seconds, got '${raw}'`);
-    const seconds = Number(raw);
-    if (!(seconds > 0))
-        fail(`must be a positive number of seconds, got '${raw}'`);
-    if (seconds > MAX_WAIT_TIMEOUT_SECONDS) {
-        fail(`must be at most ${MAX_WAIT_TIMEOUT_SECONDS} seconds (6 hours), got '${raw}'`);
-    }
-    return seconds;
-}
-function parseGuid(raw) {
-    if (!GUID.test(raw))
-        fail(`must be a uuid (like 0f8fad5b-d9cb-469f-a165-70867728950e), got '${raw}'`);
-    return raw.toLowerCase();
-}
-function parseRepository(raw) {
-    const match = REPOSITORY.exec(raw);
-    if (match === null)
-        fail(`must be owner/name, got '${raw}'`);
-    return { owner: match[1] ?? '', name: match[2] ?? '' };
-}
-function parseCommit(raw) {
-    if (raw === 'auto' || raw === 'none')
-        return { kind: raw };
-    if (FULL_SHA.test(raw))
-        return { kind: 'sha', sha: raw.toLowerCase() };
-    if (SHORT_SHA.test(raw)) {
-        // The service records full shas only: a prefix could never be matched.
-        fail(`must be a full 40-character commit sha, got the short sha '${raw}'`);
-    }
-    fail(`must be auto, none or a full 40-character commit sha, got '${raw}'`);
-}
-function parseOnDrift(raw) {
-    return parseOneOf(ON_DRIFT_MODES, raw);
-}
-const ON_CHANGE_MODES = ['none', 'fail'];
-/** `on-change` of the plan: `fail` makes a difference the deploy would not apply fail the step. */
-function parseOnChange(raw) {
-    return parseOneOf(ON_CHANGE_MODES, raw);
-}
-
-;// CONCATENATED MODULE: ./src/inputs/dashboard-url.ts
-/**
- * The `dashboard-url` input: where a person opens the deployment in the
- * service, as a URL template with the placeholders `{id}`, `{tenant_id}` and
- * `{name}`. Checked before any request; filled once the deployment is known.
- */
-
-
-const PLACEHOLDERS = ['id', 'tenant_id', 'name'];
-/** `{…}` with no brace inside: linear, one pass. */
-const PLACEHOLDER = /\{([^{}]*)\}/g;
-function isPlaceholder(name) {
-    return PLACEHOLDERS.includes(name);
-}
-/** The template with each placeholder replaced by its value, URL-encoded as `encodeURIComponent` does. */
-function fillDashboardUrl(template, values) {
-    return template.replace(PLACEHOLDER, (whole, name) => isPlaceholder(name) ? encodeURIComponent(values[name]) : whole);
-}
-/** The template, once it is known to fill into an https:// (or loopback http://) address. */
-function parseDashboardUrl(raw) {
-    for (const [, name = ''] of raw.matchAll(PLACEHOLDER)) {
-        if (!isPlaceholder(name)) {
-            fail(`has an unknown placeholder {${name}}: the placeholders are {id}, {tenant_id} and {name}`);
-        }
-    }
-    const sample = fillDashboardUrl(raw, { id: 'id', tenant_id: 'tenant', name: 'name' });
-    if (sample.includes('{') || sample.includes('}')) {
-        fail('has a { or } outside a placeholder: the placeholders are {id}, {tenant_id} and {name}');
-    }
-    parseWebAddress(sample, {
-        example: 'https://console.example/deployments/{id}',
-        credentials: 'the address is printed and written to the outputs',
-    });
-    return raw;
-}
-
-;// CONCATENATED MODULE: ./src/run/decisions/report.ts
-/**
- * What the run hands to later steps: the outputs, and what a dry run
- * prints. Every secret value is replaced by `***` first. (How the summary
- * reads is src/views/'s.)
- */
-
-
-
-/** The names of every output, as action.yml declares them. */
-const OUTPUT_NAMES = (/* unused pure expression or super */ null && ([
-    'deployment-id',
-    'status',
-    'created',
-    'latest-revision-id',
-    'active-revision-id',
-    'repo-url',
-    'repo-ref',
-    'deployment',
-    'live',
-    'healthy',
-    'health-status',
-    'commit-sha',
-    'drift',
-    'url',
-    'dashboard-url',
-    'deployments',
-]));
-/** The deployment with every secret value replaced by `***`. */
-function redactDeployment(deployment) {
-    return {
-        ...deployment,
-        secrets: deployment.secrets.map((secret) => ({ ...secret, value: MASK })),
-    };
-}
-/**
- * The repository and ref of the deployment (codehost): what was sent when
- * this run created it (or would), the live values when it was reused.
- */
-function repositoryOf(result) {
-    if (result.request.source !== 'codehost')
-        return {};
-    const described = result.created || result.deployment === undefined ? result.request : result.deployment;
-    return {
-        url: described.source_config.repo_url ?? undefined,
-        ref: described.source_revision_config.repo_ref ?? undefined,
-    };
-}
-/** The `dashboard-url` template filled for the deployment; undefined without a template. */
-function dashboardUrlOf(template, deployment) {
-    if (template === undefined)
-        return undefined;
-    const { id, tenant_id, name } = deployment;
-    return fillDashboardUrl(template, { id, tenant_id, name });
-}
-/** The outputs known from a deploy result (and, when waited, its latest state). */
-function outputsOf(result, deployment, assessment, dashboardTemplate) {
-    const repository = repositoryOf(result);
-    const outputs = {
-        created: String(result.created),
-        'repo-url': repository.url ?? '',
-        'repo-ref': repository.ref ?? '',
-        live: String(assessment.live),
-        healthy: assessment.health === undefined ? '' : String(assessment.health.ok),
-        'health-status': String(assessment.health?.status ?? ''),
-        drift: JSON.stringify(assessment.drift),
-    };
-    if (deployment === undefined)
-        return outputs;
-    return {
-        ...outputs,
-        'deployment-id': deployment.id,
-        status: deployment.status,
-        'latest-revision-id': deployment.latest_revision_id ?? '',
-        'active-revision-id': deployment.active_revision_id ?? '',
-        deployment: JSON.stringify(redactDeployment(deployment)),
-        'commit-sha': deployment.source_revision_config.repo_commit_sha ?? '',
-        url: deployment.source_config.custom_url ?? '',
-        'dashboard-url': dashboardUrlOf(dashboardTemplate, deployment) ?? '',
-    };
-}
-/** What a dry run prints: the request body, with every secret value replaced by `***`. */
-function dryRunReport(result) {
-    const body = {
-        ...result.request,
-        secrets: result.request.secrets.map((secret) => ({ ...secret, value: MASK })),
-    };
-    const what = result.deployment === undefined
-        ? `dry run: ${CREATE_CALL} would send`
-        : `dry run: '${result.deployment.name}' exists, so nothing would be sent; a create would send`;
-    return `${what}:\n${JSON.stringify(body, null, 2)}`;
-}
-
-;// CONCATENATED MODULE: ./src/run/decisions/agents-report.ts
-
-/**
- * An agent's entry from its deployment's result as far as its run knows it (none yet: an
- * empty entry), and its failure once it failed.
- */
-function agentEntry(name, known, failure) {
-    const deployment = known?.deployment;
-    const health = known?.liveness?.health;
-    return {
-        name,
-        'deployment-id': deployment?.id ?? '',
-        status: deployment?.status ?? '',
-        created: known?.result?.created === true,
-        live: known?.liveness?.live === true,
-        'commit-sha': deployment?.source_revision_config.repo_commit_sha ?? '',
-        url: deployment?.source_config.custom_url ?? '',
-        'dashboard-url': (deployment && dashboardUrlOf(known?.spec.dashboardUrl, deployment)) ?? '',
-        'drift-count': known?.drift?.length ?? 0,
-        healthy: health === undefined ? null : health.ok,
-        'health-status': String(health?.status ?? ''),
-        'github-deployment-id': '',
-        ...(failure === undefined ? {} : { error: failure }),
-    };
-}
-/** The manifest's outputs from every agent's entry, in the manifest's order. */
-function agentsOutputs(entries) {
-    const all = [...entries.values()];
-    const checked = all.filter((entry) => entry.healthy !== null);
-    return {
-        deployments: JSON.stringify(Object.fromEntries(entries)),
-        live: String(all.length > 0 && all.every((entry) => entry.live)),
-        // Empty when no agent was checked; else true only when every agent checked answered.
-        healthy: checked.length === 0 ? '' : String(checked.every((entry) => entry.healthy === true)),
-    };
+;// CONCATENATED MODULE: ./src/github/features/context.ts
+/** `value` with the workflow run's page, when the run has one. */
+function withRunUrl(value, runUrl) {
+    return runUrl === undefined ? value : { ...value, runUrl };
 }
 
 ;// CONCATENATED MODULE: ./src/github/features/deployment-record.ts
@@ -55714,8 +55720,38 @@ function agentsOutputs(entries) {
 
 
 
+
 /** GitHub's limit on a status description. */
 const DESCRIPTION_LIMIT = 140;
+/** The agent's environment, filled: its entry's, else the step's. */
+function environmentOf(agent, stepEnvironment) {
+    return fillPlaceholder(agent.environment ?? stepEnvironment, AGENT_PLACEHOLDER, agent.name);
+}
+/** The agents by environment, in the manifest's order; none for an empty environment. */
+function recordGroups(manifest, stepEnvironment) {
+    const groups = new Map();
+    for (const agent of manifest.agents) {
+        const environment = environmentOf(agent, stepEnvironment);
+        if (environment === '')
+            continue;
+        groups.set(environment, [...(groups.get(environment) ?? []), agent]);
+    }
+    return groups;
+}
+/** The shared record's final state and its description, from how each agent ended. */
+function sharedStatus(ends) {
+    const states = ends.map(({ agent, report, failure }) => report === undefined
+        ? { state: 'failure', text: `${agent.key}: the deploy failed: ${failure ?? ''}` }
+        : finalStatus({ ...report, name: agent.key }));
+    const live = states.filter((s) => s.state === 'success').length;
+    const count = `${live} of ${ends.length} agents live`;
+    const worst = states.find((s) => s.state === 'error') ??
+        states.find((s) => s.state === 'failure') ??
+        states.find((s) => s.state === 'in_progress');
+    if (worst === undefined)
+        return { state: 'success', text: `${count}` };
+    return { state: worst.state, text: `${count}; ${worst.text}` };
+}
 /** A description on one line, at most 140 characters. */
 function description(text) {
     return plainLine(text, DESCRIPTION_LIMIT);
@@ -55772,15 +55808,41 @@ function finalStatus(report) {
             return { state: 'in_progress', text: `${name} is not live yet; the step did not wait` };
     }
 }
+/** Creates the deployment; its id, or undefined when it was not made. */
+async function create({ api, context, redact }, text, payload, options) {
+    const { repository, sha, environment, transient } = context;
+    const created = await api.createDeployment(repository, {
+        ref: sha,
+        environment,
+        transient_environment: transient,
+        description: description(redact(text)),
+        payload,
+    }, options);
+    return created.ok ? created.value : undefined;
+}
+/** Writes a status of the deployment `id`, with the address shown when one may be published. */
+async function writeStatus({ api, context, redact }, id, { state, text }, report, options) {
+    if (id === undefined)
+        return;
+    // The one address rule (src/common/address.ts): the deployment's own address when it may be
+    // published, else the dashboard's, else none.
+    const environmentUrl = report === undefined
+        ? undefined
+        : (publishedOrNothing(report.url) ?? publishedOrNothing(report.dashboardUrl));
+    const body = {
+        state,
+        description: description(redact(text)),
+        ...(context.runUrl === undefined ? {} : { log_url: context.runUrl }),
+        ...(environmentUrl ? { environment_url: environmentUrl } : {}),
+        ...(state === 'success' ? { auto_inactive: true } : {}),
+    };
+    await api.createDeploymentStatus(context.repository, id, body, options);
+}
 class DeploymentRecord {
-    #api;
-    #context;
-    #redact;
+    #writer;
     #id;
     constructor(api, context, redact) {
-        this.#api = api;
-        this.#context = context;
-        this.#redact = redact;
+        this.#writer = { api, context, redact };
     }
     /** The GitHub deployment's id, once created. */
     get id() {
@@ -55788,159 +55850,46 @@ class DeploymentRecord {
     }
     /** Creates the deployment and its `in_progress` status. */
     async start(report, options = {}) {
-        const { repository, sha, environment, transient } = this.#context;
-        const created = await this.#api.createDeployment(repository, {
-            ref: sha,
-            environment,
-            transient_environment: transient,
-            description: description(this.#redact(`Deployment ${report.name} (deploy-agent)`)),
-            payload: { id: report.id ?? null, name: report.name },
-        }, options);
-        if (!created.ok)
-            return;
-        this.#id = created.value;
+        const payload = { id: report.id ?? null, name: report.name };
+        const text = `Deployment ${report.name} (deploy-agent)`;
+        this.#id = await create(this.#writer, text, payload, options);
         const waiting = report.waitingFor === undefined ? 'deploying' : `deploying (${report.waitingFor})`;
-        await this.#status({ state: 'in_progress', text: `${report.name}: ${waiting}` }, report, options);
+        const status = { state: 'in_progress', text: `${report.name}: ${waiting}` };
+        await writeStatus(this.#writer, this.#id, status, report, options);
     }
     /** The one final status; nothing when the deployment was never created. */
     async finish(report, options = {}) {
-        if (this.#id === undefined)
-            return;
-        await this.#status(finalStatus(report), report, options);
+        await writeStatus(this.#writer, this.#id, finalStatus(report), report, options);
     }
-    async #status({ state, text }, report, options) {
-        if (this.#id === undefined)
-            return;
-        // The one address rule (src/common/address.ts): the deployment's own address when it may be
-        // published, else the dashboard's, else none.
-        const environmentUrl = publishedOrNothing(report.url) ?? publishedOrNothing(report.dashboardUrl);
-        const body = {
-            state,
-            description: description(this.#redact(text)),
-            ...(this.#context.runUrl === undefined ? {} : { log_url: this.#context.runUrl }),
-            ...(environmentUrl ? { environment_url: environmentUrl } : {}),
-            ...(state === 'success' ? { auto_inactive: true } : {}),
-        };
-        await this.#api.createDeploymentStatus(this.#context.repository, this.#id, body, options);
-    }
-}
-
-;// CONCATENATED MODULE: ./src/github/features/agents-records.ts
-/**
- * The GitHub deployment records of a manifest's deploy. Each agent's
- * environment is its entry's, else the step's, `{agent}` standing for the
- * agent's name; the agents whose environment is one text share one record.
- * An agent alone in its environment is recorded as a single deploy is; a
- * record shared by several lists every agent and its service id in its
- * payload, starts once every one of them is found or created (or has
- * failed: its id null), and ends when all of them are over: `success` only
- * when every one is live. An empty environment has no record.
- */
-
-
-
-/** The agent's environment, filled: its entry's, else the step's. */
-function environmentOf(agent, stepEnvironment) {
-    return fillPlaceholder(agent.environment ?? stepEnvironment, AGENT_PLACEHOLDER, agent.name);
-}
-/** The agents by environment, in the manifest's order; none for an empty environment. */
-function recordGroups(manifest, stepEnvironment) {
-    const groups = new Map();
-    for (const agent of manifest.agents) {
-        const environment = environmentOf(agent, stepEnvironment);
-        if (environment === '')
-            continue;
-        groups.set(environment, [...(groups.get(environment) ?? []), agent]);
-    }
-    return groups;
-}
-/** The shared record's final state and its description, from how each agent ended. */
-function sharedStatus(ends) {
-    const states = ends.map(({ agent, report, failure }) => report === undefined
-        ? { state: 'failure', text: `${agent.key}: the deploy failed: ${failure ?? ''}` }
-        : finalStatus({ ...report, name: agent.key }));
-    const live = states.filter((s) => s.state === 'success').length;
-    const count = `${live} of ${ends.length} agents live`;
-    const worst = states.find((s) => s.state === 'error') ??
-        states.find((s) => s.state === 'failure') ??
-        states.find((s) => s.state === 'in_progress');
-    if (worst === undefined)
-        return { state: 'success', text: `${count}` };
-    return { state: worst.state, text: `${count}; ${worst.text}` };
 }
 /** One GitHub deployment for several agents of one environment. */
 class SharedRecord {
-    #api;
-    #context;
+    #writer;
     #agents;
-    #redact;
     #id;
     constructor(api, context, agents, redact) {
-        this.#api = api;
-        this.#context = context;
+        this.#writer = { api, context, redact };
         this.#agents = agents;
-        this.#redact = redact;
     }
     get id() {
         return this.#id;
     }
     /** Creates the deployment, listing every agent with its id (null without one), and its `in_progress` status. */
     async start(ids, options = {}) {
-        const { repository, sha, environment, transient } = this.#context;
         const agents = this.#agents.map((agent) => ({
             key: agent.key,
             name: agent.deploymentName,
             id: ids.get(agent.key) ?? null,
         }));
-        const created = await this.#api.createDeployment(repository, {
-            ref: sha,
-            environment,
-            transient_environment: transient,
-            description: description(this.#redact(`Deployments of ${agents.length} agents (deploy-agent)`)),
-            payload: { agents },
-        }, options);
-        if (!created.ok)
-            return;
-        this.#id = created.value;
-        const text = `${agents.length} agents: deploying`;
-        await this.#status({ state: 'in_progress', text }, options);
+        const text = `Deployments of ${agents.length} agents (deploy-agent)`;
+        this.#id = await create(this.#writer, text, { agents }, options);
+        const status = { state: 'in_progress', text: `${agents.length} agents: deploying` };
+        await writeStatus(this.#writer, this.#id, status, undefined, options);
     }
     /** The one final status, once every agent is over; nothing when never created. */
     async finish(ends, options = {}) {
-        await this.#status(sharedStatus(ends), options);
+        await writeStatus(this.#writer, this.#id, sharedStatus(ends), undefined, options);
     }
-    async #status({ state, text }, options) {
-        if (this.#id === undefined)
-            return;
-        const body = {
-            state,
-            description: description(this.#redact(text)),
-            ...(this.#context.runUrl === undefined ? {} : { log_url: this.#context.runUrl }),
-            ...(state === 'success' ? { auto_inactive: true } : {}),
-        };
-        await this.#api.createDeploymentStatus(this.#context.repository, this.#id, body, options);
-    }
-}
-/**
- * The manifest's outputs with each agent's `github-deployment-id` in `deployments` (the id of
- * the record covering it), rendered again from the deployments' entries; the rest as it is.
- */
-function withRecordIds(outputs, entries, ids) {
-    const shown = outputs.deployments;
-    if (shown === undefined || shown === '' || entries === undefined || ids.size === 0) {
-        return outputs;
-    }
-    const recorded = new Map([...entries].map(([key, entry]) => {
-        const id = ids.get(key);
-        return [key, id === undefined ? entry : { ...entry, 'github-deployment-id': String(id) }];
-    }));
-    return { ...outputs, deployments: agentsOutputs(recorded).deployments };
-}
-
-;// CONCATENATED MODULE: ./src/github/features/context.ts
-/** `value` with the workflow run's page, when the run has one. */
-function withRunUrl(value, runUrl) {
-    return runUrl === undefined ? value : { ...value, runUrl };
 }
 
 ;// CONCATENATED MODULE: ./src/github/client/pages.ts
@@ -55985,6 +55934,7 @@ function hasNextPage(link) {
 }
 
 ;// CONCATENATED MODULE: ./src/github/features/pr-comment.ts
+
 
 
 /** The most writes a run makes to its comment. */
@@ -57186,67 +57136,101 @@ function commentOffPullRequest(comment, context, logger) {
     }
 }
 
-;// CONCATENATED MODULE: ./src/github/agents-deploy-hooks.ts
+;// CONCATENATED MODULE: ./src/github/deploy-hooks.ts
 
 
 
 
 
-/** Whether the manifest asks for any record: some agent's environment, or the step's, is set. */
-function recordsWanted(settings, manifest) {
-    return manifest.agents.some((agent) => (agent.environment ?? settings.environment) !== '');
+
+/** What the step would write on GitHub, for the notice of a token that is empty. */
+function wanted(settings, manifest, pullRequest) {
+    const records = manifest === undefined
+        ? settings.environment !== ''
+        : manifest.agents.some((agent) => (agent.environment ?? settings.environment) !== '');
+    const what = manifest === undefined ? 'record' : 'records';
+    return [
+        records ? `the GitHub deployment ${what}` : undefined,
+        settings.comment && pullRequest !== undefined ? 'the pull request comment' : undefined,
+    ];
 }
-function agentsDeployHooks(settings, manifest) {
+/** The view of the run's events by the deploy's report: of one deployment, or of every agent. */
+function reportView(report) {
+    return (event) => {
+        const { kind, agent } = event;
+        if (!['deployed', 'finished', 'agent_over', 'agents_over'].includes(kind))
+            return;
+        const made = report();
+        if (made instanceof DeployReport) {
+            if (event.kind === 'deployed')
+                made.deployed(event.report);
+            else if (event.kind === 'finished')
+                return made.finished(event.report);
+        }
+        else if (event.kind === 'agents_over')
+            return made.allOver();
+        else if (agent === undefined)
+            return;
+        else if (event.kind === 'deployed')
+            made.deployed(agent, event.report);
+        else if (event.kind === 'finished')
+            made.finished(agent, event.report);
+        else if (event.kind === 'agent_over')
+            return made.over(agent, event.failure);
+    };
+}
+/**
+ * The manifest's outputs with each agent's `github-deployment-id` in `deployments` (the id of
+ * the record covering it), rendered again from the deployments' entries; the rest as it is.
+ */
+function withRecordIds(outputs, entries, ids) {
+    const shown = outputs.deployments;
+    if (shown === undefined || shown === '' || entries === undefined || ids.size === 0) {
+        return outputs;
+    }
+    const recorded = new Map([...entries].map(([key, entry]) => {
+        const id = ids.get(key);
+        return [key, id === undefined ? entry : { ...entry, 'github-deployment-id': String(id) }];
+    }));
+    return { ...outputs, deployments: agentsOutputs(recorded).deployments };
+}
+/** The hooks of a deploy: of one deployment, or, given its manifest, of every agent. */
+function deployHooks(settings, manifest) {
     return (context, given) => {
         const { logger } = given;
-        const dependencies = {
-            ...given,
-            budgetMs: agentsBudgetMs(manifest.agents.length, given.budgetMs),
-        };
+        const dependencies = manifest === undefined
+            ? given
+            : { ...given, budgetMs: agentsBudgetMs(manifest.agents.length, given.budgetMs) };
         commentOffPullRequest(settings.comment, context, logger);
-        const wanted = [
-            recordsWanted(settings, manifest) ? 'the GitHub deployment records' : undefined,
-            settings.comment && context?.pullRequest !== undefined
-                ? 'the pull request comment'
-                : undefined,
-        ];
-        const at = reachable(settings.token, context, logger, wanted);
+        const asked = wanted(settings, manifest, context?.pullRequest);
+        const at = reachable(settings.token, context, logger, asked);
         if (at === undefined)
             return { api: undefined };
         const made = new Lazy(() => {
             const api = gitHubApi(settings.token, at, dependencies);
-            const report = new AgentsReport(api, at, manifest, settings, {
-                logger,
-                redact: dependencies.redact,
-                onRecorded: () => dependencies.refreshOutputs?.(),
-            });
+            const report = manifest === undefined
+                ? new DeployReport(api, at, settings, dependencies)
+                : new AgentsReport(api, at, manifest, settings, {
+                    logger,
+                    redact: dependencies.redact,
+                    onRecorded: () => dependencies.refreshOutputs?.(),
+                });
             return { api, report, orders: new CommitOrders(api) };
         });
-        const view = (event) => {
-            const { agent } = event;
-            if (event.kind === 'agents_over')
-                return made.value.report.allOver();
-            if (agent === undefined)
-                return;
-            if (event.kind === 'deployed')
-                made.value.report.deployed(agent, event.report);
-            else if (event.kind === 'finished')
-                made.value.report.finished(agent, event.report);
-            else if (event.kind === 'agent_over')
-                return made.value.report.over(agent, event.failure);
-        };
         const hooks = {
             get api() {
                 return made.made?.api;
             },
             commitOrder: (repository, target, latest) => made.value.orders.ask(repository, target, latest),
             outputs: (outputs, entries) => {
-                const ids = made.made?.report.recordIds;
-                return ids === undefined ? outputs : withRecordIds(outputs, entries, ids);
+                const report = made.made?.report;
+                if (!(report instanceof AgentsReport))
+                    return outputs;
+                return withRecordIds(outputs, entries, report.recordIds);
             },
         };
-        if (wanted.some((what) => what !== undefined))
-            hooks.view = view;
+        if (asked.some((what) => what !== undefined))
+            hooks.view = reportView(() => made.value.report);
         return hooks;
     };
 }
@@ -57261,49 +57245,6 @@ function manifestOnGitHub(request) {
             deploymentName: spec.name,
             ...(environment === undefined ? {} : { environment }),
         })),
-    };
-}
-
-;// CONCATENATED MODULE: ./src/github/deploy-hooks.ts
-
-
-
-function deployHooks(settings) {
-    return (context, dependencies) => {
-        const { logger } = dependencies;
-        commentOffPullRequest(settings.comment, context, logger);
-        const wanted = [
-            settings.environment === '' ? undefined : 'the GitHub deployment record',
-            settings.comment && context?.pullRequest !== undefined
-                ? 'the pull request comment'
-                : undefined,
-        ];
-        const at = reachable(settings.token, context, logger, wanted);
-        if (at === undefined)
-            return { api: undefined };
-        const made = new Lazy(() => {
-            const api = gitHubApi(settings.token, at, dependencies);
-            return {
-                api,
-                report: new DeployReport(api, at, settings, dependencies),
-                orders: new CommitOrders(api),
-            };
-        });
-        const view = (event) => {
-            if (event.kind === 'deployed')
-                made.value.report.deployed(event.report);
-            else if (event.kind === 'finished')
-                return made.value.report.finished(event.report);
-        };
-        const hooks = {
-            get api() {
-                return made.made?.api;
-            },
-            commitOrder: (repository, target, latest) => made.value.orders.ask(repository, target, latest),
-        };
-        if (wanted.some((what) => what !== undefined))
-            hooks.view = view;
-        return hooks;
     };
 }
 
@@ -61212,8 +61153,12 @@ function differencesTable(drift, code, wants, has, head = '') {
 
 ;// CONCATENATED MODULE: ./src/views/deploy-summary.ts
 /**
- * The deploy's summary (and `status`'s): a heading, a table of the
- * deployment, its drift, the failure if any.
+ * The deploy's summary (and `status`'s). Of one deployment (flat): a
+ * heading, a table of the deployment, its drift, the failure if any. Of a
+ * manifest (keyed): a row an agent (its deployment, status, whether it is
+ * live, its commit, how many differences, its links; what its health check
+ * answered, when any agent has one), then, below, each agent's drift,
+ * failing health check and failure.
  */
 
 
@@ -61343,27 +61288,12 @@ function summaryHtml(input) {
         ...failureBlock(failure, redact),
     ]) + '\n');
 }
-
-;// CONCATENATED MODULE: ./src/views/agents-summary.ts
-/**
- * The summary of a deploy of several agents: a row an agent (its
- * deployment, status, whether it is live, its commit, how many differences,
- * its links; what its health check answered, when any agent has one), then,
- * below, each agent's drift, failing health check and failure.
- */
-
-
-
-
-
-
-
 const HEADINGS = ['Agent', 'Deployment', 'Status', 'Live', 'Commit', 'Drift', 'Links'];
 /** The column of the health checks' answers, after `Live`: only when some agent has a check. */
-const agents_summary_HEALTH_AFTER = HEADINGS.indexOf('Live') + 1;
+const deploy_summary_HEALTH_AFTER = HEADINGS.indexOf('Live') + 1;
 /** Whether some agent's health check was made, or not made (said why): the table then has a `Health` column. */
 function anyHealth(summary) {
-    return summary.agents.some((part) => part.summary.liveness?.health !== undefined || deploy_summary_healthNotMade(part.summary) !== undefined);
+    return summary.deployments.some((part) => part.summary.liveness?.health !== undefined || deploy_summary_healthNotMade(part.summary) !== undefined);
 }
 /** What an agent's health check answered, short, for its row: the whole answer is below it. */
 function healthOf(part, text) {
@@ -61378,15 +61308,13 @@ function linksOf(part, redact) {
     const shown = summary.deployment ?? summary.result?.deployment;
     if (shown === undefined)
         return '—';
+    // A dashboard's template is the step's text: its secret values are removed.
+    const dashboard = dashboardUrlOf(summary.spec.dashboardUrl, shown);
     const links = [
         htmlLink('URL', shown.source_config.custom_url),
-        htmlLink('Dashboard', redactedOrNot(dashboardUrlOf(summary.spec.dashboardUrl, shown), redact)),
+        htmlLink('Dashboard', dashboard === undefined ? undefined : redact(dashboard)),
     ].filter((link) => link !== undefined);
     return links.length === 0 ? '—' : links.join(' · ');
-}
-/** An address with secret values removed (a dashboard template is the step's text). */
-function redactedOrNot(address, redact) {
-    return address === undefined ? undefined : redact(address);
 }
 /** An agent's row of the table. */
 function rowOf(part, write, redact) {
@@ -61405,7 +61333,7 @@ function rowOf(part, write, redact) {
         linksOf(part, redact),
     ];
     if (write.health)
-        cells.splice(agents_summary_HEALTH_AFTER, 0, healthOf(part, text));
+        cells.splice(deploy_summary_HEALTH_AFTER, 0, healthOf(part, text));
     return `<tr>${cells.map((cell) => `<td>${cell}</td>`).join('')}</tr>`;
 }
 /** Below the table: an agent's drift and failure, under its key, when it has either. */
@@ -61424,28 +61352,35 @@ function detailsOf(part, { text, code }, redact) {
         ...failureBlock(summary.failure, redact),
     ];
 }
-/** The summary of a deploy of several agents, as HTML within GitHub's limit. */
-function agentsSummaryHtml(summary, redact) {
+/** The summary of a manifest's deploy, a row an agent, as HTML within GitHub's limit. */
+function keyedHtml(summary, redact) {
     const text = cellOf(redact, (value) => htmlText(value));
     const code = cellOf(redact, (value) => htmlCode(value));
-    const failed = summary.agents.filter((part) => part.summary.failure !== undefined).length;
-    const count = summary.agents.length;
+    const failed = summary.deployments.filter((part) => part.summary.failure !== undefined).length;
+    const count = summary.deployments.length;
     const title = failed > 0
         ? `❌ ${failed} of ${count} ${plural(count, 'agent')} failed`
         : `🚀 ${count} ${plural(count, 'agent')}`;
     const health = anyHealth(summary);
-    const headings = health ? HEADINGS.toSpliced(agents_summary_HEALTH_AFTER, 0, 'Health') : HEADINGS;
+    const headings = health ? HEADINGS.toSpliced(deploy_summary_HEALTH_AFTER, 0, 'Health') : HEADINGS;
     const head = `<tr>${headings.map((heading) => `<th>${heading}</th>`).join('')}</tr>`;
     return (boundedSummary([
         `<h2>${title}: ${code(summary.source)}</h2>`,
         {
             head: `<table>\n${head}`,
-            lines: summary.agents.map((part) => rowOf(part, { text, code, health }, redact)),
+            lines: summary.deployments.map((part) => rowOf(part, { text, code, health }, redact)),
             tail: '\n</table>',
             leftOut: (left) => `<p>… and ${left} more agents, left out to keep this summary under GitHub's limit.</p>`,
         },
-        ...summary.agents.flatMap((part) => detailsOf(part, { text, code }, redact)),
+        ...summary.deployments.flatMap((part) => detailsOf(part, { text, code }, redact)),
     ]) + '\n');
+}
+/** The deploy's summary, of its one deployment (flat) or a manifest's (keyed), as HTML. */
+function deployLayoutHtml(summary, redact) {
+    const [one] = summary.deployments;
+    if (summary.layout === 'flat' && one !== undefined)
+        return summaryHtml({ ...one.summary, redact });
+    return keyedHtml(summary, redact);
 }
 
 ;// CONCATENATED MODULE: ./src/views/plan-summary.ts
@@ -61560,7 +61495,7 @@ function plan_summary_detailsOf(part, code, redact, budget) {
     return `${head}\n<pre>${htmlLines(redact(part.failure ?? 'no plan was made'))}</pre>`;
 }
 /** The summary of a plan of several agents, as HTML within GitHub's limit. */
-function keyedPlanSummaryHtml(summary, redact) {
+function plan_summary_keyedHtml(summary, redact) {
     const code = cellOf(redact, (value) => htmlCode(value));
     const count = summary.agents.length;
     const failed = summary.agents.filter((part) => part.failure !== undefined).length;
@@ -61572,6 +61507,13 @@ function keyedPlanSummaryHtml(summary, redact) {
     const share = Math.floor((SUMMARY_BUDGET - table.length - 1_000) / Math.max(count, 1));
     const details = summary.agents.map((part) => plan_summary_detailsOf(part, code, redact, share));
     return within(`<h2>${title}: ${code(summary.source)}</h2>\n${table}\n${details.join('\n')}\n`);
+}
+/** The plan's summary, of its one deployment (flat) or a manifest's (keyed), as HTML. */
+function planLayoutHtml(summary, redact) {
+    const [one] = summary.agents;
+    if (summary.layout === 'flat' && one?.summary !== undefined)
+        return planSummaryHtml(one.summary, redact);
+    return plan_summary_keyedHtml(summary, redact);
 }
 
 ;// CONCATENATED MODULE: ./src/views/retire-summary.ts
@@ -61636,9 +61578,8 @@ function retireSummaryHtml({ name, deployments }, retirement, redact) {
     return boundedSummary(parts);
 }
 /** The summary of a retire, of one preview (flat) or of a manifest's (each in turn). */
-function retireLayoutHtml(summary, redact) {
-    const parts = summary.kind === 'retire' ? [summary] : summary.agents;
-    return parts.map((part) => retireSummaryHtml(part.report, part.retirement, redact)).join('\n');
+function retireLayoutHtml({ previews }, redact) {
+    return previews.map((part) => retireSummaryHtml(part.report, part.retirement, redact)).join('\n');
 }
 
 ;// CONCATENATED MODULE: ./src/views/sweep-summary.ts
@@ -61725,23 +61666,17 @@ function sweepSummaryHtml(sweep, redact) {
 
 
 
-
 /** The summary as HTML, within GitHub's limit, secret values removed by `redact`. */
 function renderSummary(summary, redact) {
     switch (summary.kind) {
         case 'deploy':
-            return summaryHtml({ ...summary, redact });
+            return deployLayoutHtml(summary, redact);
         case 'plan':
-            return planSummaryHtml(summary, redact);
+            return planLayoutHtml(summary, redact);
         case 'retire':
-        case 'agents-retire':
             return retireLayoutHtml(summary, redact);
         case 'sweep':
             return sweepSummaryHtml(summary, redact);
-        case 'agents':
-            return agentsSummaryHtml(summary, redact);
-        case 'agents-plan':
-            return keyedPlanSummaryHtml(summary, redact);
     }
 }
 
@@ -63274,6 +63209,12 @@ function failureOfAgents(agents, outcomes) {
     };
 }
 
+;// CONCATENATED MODULE: ./src/run/ports/summaries.ts
+/** The summary of the step's one deployment. */
+function flatSummary(summary) {
+    return { kind: 'deploy', layout: 'flat', deployments: [{ key: summary.spec.name, summary }] };
+}
+
 ;// CONCATENATED MODULE: ./src/run/ports/errors.ts
 /** What the run throws about a deployment it found: the failure, and the deployment, for the outputs. */
 
@@ -63491,7 +63432,7 @@ async function checkCreated(created, dependencies) {
  * created it. The answer to this run's own create is the deployment; one
  * found by a look-up is checked like any other found by its name.
  */
-async function create(spec, request, repository, dependencies, onCreated) {
+async function deploy_create(spec, request, repository, dependencies, onCreated) {
     const { value, via } = await dependencies.service.create(request, reconcileCreate(request.name, dependencies));
     const deployment = via === 'answer' ? value : checkReusable(value, spec, dependencies.service.words);
     // A deployment that answered a 409 was created by another run.
@@ -63543,7 +63484,7 @@ async function deploy(spec, dependencies, { onRequest, onCreated } = {}) {
         return { request, repository, created: false };
     }
     return group(`Creating deployment '${spec.name}'`, 'create', async () => {
-        const outcome = await create(spec, request, repository, dependencies, onCreated);
+        const outcome = await deploy_create(spec, request, repository, dependencies, onCreated);
         logger.info(outcome.created
             ? `created ${outcome.deployment.id} (${untrusted(outcome.deployment.status)})`
             : `reusing ${outcome.deployment.id}, created by another run (${untrusted(outcome.deployment.status)})`);
@@ -64730,7 +64671,6 @@ class RunRecord {
     summary(commit) {
         const { name, source, dryRun, dashboardUrl } = this.spec;
         return {
-            kind: 'deploy',
             spec: { name, source, dryRun, dashboardUrl },
             result: this.result,
             request: this.request,
@@ -65038,6 +64978,7 @@ function warnOfSpec(spec, logger) {
 
 
 
+
 /** Why a targeted commit is drift: the deployment will not build it. */
 const BUILD_OFF = 'build_on_push is off: the service will not build this commit';
 /**
@@ -65191,7 +65132,7 @@ async function pipeline(spec, io, share) {
         events.emit({ kind: 'finished', report: record.report(record.stage) });
     await events.settled();
     const { failure, stack } = record;
-    return { failure, stack, summary: record.summary(io.run.commit) };
+    return { failure, stack, summary: flatSummary(record.summary(io.run.commit)) };
 }
 
 ;// CONCATENATED MODULE: ./src/run/decisions/shared-listings.ts
@@ -65354,20 +65295,19 @@ class AgentsTable {
         this.#emit(agentsOutputs(this.#entries), new Map(this.#entries));
     }
 }
-/** Each agent's part of the summary (an agent whose run had none shows its name only). */
-function partsOf(agents, outcomes) {
-    return agents.map((agent, index) => {
-        const outcome = outcomes[index];
-        const own = outcome?.summary;
-        const summary = own?.kind === 'deploy'
-            ? own
-            : {
-                kind: 'deploy',
-                spec: agent.spec,
-                ...(outcome?.failure === undefined ? {} : { failure: outcome.failure }),
-            };
-        return { key: agent.key, summary };
+/**
+ * The manifest's summary, keyed: each agent's deployment, or, when its run had
+ * none, its name (and `spec`'s source) and why.
+ */
+function keyedSummary(asked, outcomes, specOf) {
+    const deployments = asked.agents.map((agent, at) => {
+        const { key } = agent;
+        const { summary: own, failure } = outcomes[at] ?? {};
+        if (own?.kind === 'deploy' && own.deployments[0] !== undefined)
+            return { key, summary: own.deployments[0].summary };
+        return { key, summary: { spec: specOf(agent), ...(failure === undefined ? {} : { failure }) } };
     });
+    return { kind: 'deploy', layout: 'keyed', source: asked.source, deployments };
 }
 /** Deploys every agent of the manifest; never throws: how it ended is in the outcome. */
 async function deployAgents(asked, io) {
@@ -65376,7 +65316,7 @@ async function deployAgents(asked, io) {
     const outcomes = await eachAgent(asked.agents, { io, events, access: asked.agents[0]?.spec ?? NO_ACCESS }, (agent, agentIo, share) => pipeline(agent.spec, agentIo, share), table);
     return {
         ...failureOfAgents(asked.agents, outcomes),
-        summary: { kind: 'agents', source: asked.source, agents: partsOf(asked.agents, outcomes) },
+        summary: keyedSummary(asked, outcomes, (agent) => agent.spec),
     };
 }
 
@@ -65400,7 +65340,6 @@ async function deployAgents(asked, io) {
 
 
 
-
 /** action.yml's inputs, in its order. */
 const DEPLOY_INPUTS = { ...INPUTS, ...GITHUB_INPUTS };
 function run() {
@@ -65414,7 +65353,7 @@ function run() {
         }),
         run: ({ asked, settings }, step) => asked.kind === 'one'
             ? pipeline(asked.spec, step.io(deployHooks(settings)))
-            : deployAgents(asked.agents, step.io(agentsDeployHooks(settings, manifestOnGitHub(asked.agents)))),
+            : deployAgents(asked.agents, step.io(deployHooks(settings, manifestOnGitHub(asked.agents)))),
     });
 }
 
@@ -65498,7 +65437,6 @@ function changesLines(verdict, redact, usedChars) {
  * a count of what was left out, so that the body stays under GitHub's
  * 65,536 characters.
  */
-
 
 
 
@@ -66071,10 +66009,11 @@ async function runPlan(asked, io) {
     const events = new RunEvents(io.views, io.redact);
     const parts = (outcomes) => asked.agents.map((agent, index) => {
         const { summary, failure } = outcomes[index] ?? {};
+        const [own] = summary?.kind === 'plan' ? summary.agents : [];
         return {
+            ...own,
             key: agent.key,
             name: agent.spec.name,
-            ...(summary?.kind === 'plan' ? { summary } : {}),
             ...(failure === undefined ? {} : { failure }),
         };
     });
@@ -66094,7 +66033,7 @@ async function runPlan(asked, io) {
     });
     return {
         ...failureOfAgents(asked.agents, outcomes),
-        summary: { kind: 'agents-plan', source: asked.source, agents: parts(outcomes) },
+        summary: { kind: 'plan', layout: 'keyed', source: asked.source, agents: parts(outcomes) },
     };
 }
 /** The plan's steps, its verdict or its failure told to the views. */
@@ -66122,8 +66061,8 @@ async function planned(spec, onChange, io, events, shared) {
             : onChange === 'fail' && verdict.changes.length > 0
                 ? `The deploy of '${spec.name}' would not apply ${plan_run_differences(verdict.changes.length)} (${dependencies.service.words.onChangeFail}): ${verdict.changes.map((change) => untrusted(change.field)).join(', ')}. The service cannot update a deployment: change ${plural(verdict.changes.length, 'it', 'them')} in the service, or deploy under a new name.`
                 : undefined;
-        const summary = { kind: 'plan', ...report };
-        return { failure, summary };
+        const part = { key: spec.name, name: spec.name, summary: report };
+        return { failure, summary: { kind: 'plan', layout: 'flat', agents: [part] } };
     }
     catch (error) {
         const failure = io.redact(describeError(error));
@@ -66199,7 +66138,6 @@ function plan_run() {
  * says a deployment was deleted or stopped. Written through the one
  * GitHub-text module.
  */
-
 
 
 /** Why the comment says its previews are retired: how the pull request stands. */
@@ -66387,7 +66325,6 @@ async function markInactive(api, repository, environment, status, logger, option
 
 
 
-
 /** Retires `report`'s preview where `target` says: its records and its comment. */
 async function retirePreview(api, report, target, parts) {
     const [records, comment] = await Promise.all([
@@ -66494,7 +66431,6 @@ async function retireManifest(api, reports, target, parts) {
 
 
 
-
 /** The warning of a retire on a pull request that is still open. */
 function stillOpen(at, logger, retired) {
     if (at.pullRequestState === 'open') {
@@ -66502,7 +66438,7 @@ function stillOpen(at, logger, retired) {
     }
 }
 /** What the hooks would do on GitHub, for the notice of a token that is empty. */
-function wanted(settings, manifest, pullRequest) {
+function retire_hooks_wanted(settings, manifest, pullRequest) {
     if (manifest === undefined) {
         return [
             settings.environment === ''
@@ -66527,7 +66463,7 @@ function retireHooks(settings, request) {
         const { logger, redact } = dependencies;
         commentOffPullRequest(settings.comment, context, logger);
         const pullRequest = settings.comment ? context?.pullRequest : undefined;
-        const at = reachable(settings.token, context, logger, wanted(settings, manifest, pullRequest));
+        const at = reachable(settings.token, context, logger, retire_hooks_wanted(settings, manifest, pullRequest));
         if (at === undefined)
             return { api: undefined };
         const made = new Lazy(() => gitHubApi(settings.token, at, dependencies));
@@ -66695,7 +66631,10 @@ function retireOne(access, name, io, retired) {
             const retirement = await retired?.(report);
             outputs({ retired: String(retirement?.inactive ?? 0) });
             return {
-                summary: { kind: 'retire', report, ...(retirement === undefined ? {} : { retirement }) },
+                summary: {
+                    kind: 'retire',
+                    previews: [{ report, ...(retirement === undefined ? {} : { retirement }) }],
+                },
             };
         }
         catch (error) {
@@ -66771,13 +66710,13 @@ function keyedOutputs(agents, summaries) {
         'dashboard-url': '',
     };
 }
-/** The retire summary of an outcome, when it has one. */
+/** The preview an outcome retired, when it has one. */
 function summaryOf(outcome) {
-    return outcome?.summary?.kind === 'retire' ? outcome.summary : undefined;
+    return outcome?.summary?.kind === 'retire' ? outcome.summary.previews[0] : undefined;
 }
 /** Runs the retire; never throws: how it ended is in the outcome. */
 async function runRetire(asked, io) {
-    const { agents, source, layout, ...access } = asked;
+    const { agents, layout, ...access } = asked;
     const together = io.retired === undefined ? undefined : new RetiredTogether(asked, io.retired);
     const [one] = agents;
     if (layout === 'flat' && one !== undefined) {
@@ -66803,11 +66742,8 @@ async function runRetire(asked, io) {
     }, {
         allEnded: (all) => events.emit({ kind: 'outputs', outputs: keyedOutputs(agents, all.map(summaryOf)) }),
     });
-    const parts = outcomes.flatMap((outcome) => summaryOf(outcome) ?? []);
-    return {
-        ...failureOfAgents(agents, outcomes),
-        summary: { kind: 'agents-retire', source: source ?? '', agents: parts },
-    };
+    const previews = outcomes.flatMap((outcome) => summaryOf(outcome) ?? []);
+    return { ...failureOfAgents(agents, outcomes), summary: { kind: 'retire', previews } };
 }
 
 ;// CONCATENATED MODULE: ./src/retire.ts

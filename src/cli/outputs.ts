@@ -13,7 +13,7 @@
  */
 import { redactDeployment, repositoryOf, dashboardUrlOf } from '../run/decisions/report.js';
 import type { DeploymentEntry } from '../run/ports/findings.js';
-import type { DeploySummary } from '../run/ports/summaries.js';
+import type { DeploymentSummary } from '../run/ports/summaries.js';
 import { DOTENV_LIMIT_VARIABLES, dotenvReport, type DotenvLeftOut } from './dotenv.js';
 import { environmentName } from './options.js';
 
@@ -61,7 +61,7 @@ function ordered(row: Row): [string, unknown][] {
  * not checked, `drift` as an array, `deployment` as an object; none before
  * the deployment was found or created.
  */
-export function deploymentRow(known: DeploySummary): Row {
+export function deploymentRow(known: DeploymentSummary): Row {
   const { result, deployment: latest, liveness, spec } = known;
   if (result === undefined) return {};
   const health = liveness?.health;

@@ -1,13 +1,22 @@
 /**
- * The deploy's summary (and `status`'s): a heading, a table of the
- * deployment, its drift, the failure if any.
+ * The deploy's summary (and `status`'s). Of one deployment (flat): a
+ * heading, a table of the deployment, its drift, the failure if any. Of a
+ * manifest (keyed): a row an agent (its deployment, status, whether it is
+ * live, its commit, how many differences, its links; what its health check
+ * answered, when any agent has one), then, below, each agent's drift,
+ * failing health check and failure.
  */
 import { htmlCode, htmlLines, htmlLink, htmlText } from '../common/github-text.js';
 import { boundedSummary, type SummaryPart } from '../common/summary.js';
 import { plural, shortSha } from '../common/text.js';
 import type { DriftEntry, HealthSeen } from '../run/ports/findings.js';
-import type { DeployedResult, SummaryInput } from '../run/ports/summaries.js';
-import { healthWords } from '../run/decisions/health.js';
+import type {
+  DeployedResult,
+  DeploymentPart,
+  DeploySummary,
+  SummaryInput,
+} from '../run/ports/summaries.js';
+import { healthAnswer, healthWords } from '../run/decisions/health.js';
 import { dashboardUrlOf, repositoryOf } from '../run/decisions/report.js';
 import type { Deployment } from '../service/schemas.js';
 import { cellOf, differencesTable, labelledTable, type Cell } from './html-parts.js';
@@ -18,7 +27,7 @@ function outcomeOf(result: DeployedResult | undefined, shown: Deployment | undef
   return shown === undefined ? 'would be created (dry run)' : 'reused';
 }
 
-export function liveCell(liveness: SummaryInput['liveness']): string | undefined {
+function liveCell(liveness: SummaryInput['liveness']): string | undefined {
   if (liveness === undefined) return undefined;
   if (!liveness.live) return `no: ${liveness.missing ?? 'not live'}`;
   return liveness.supersededBy === undefined
@@ -31,11 +40,7 @@ export function liveCell(liveness: SummaryInput['liveness']): string | undefined
  * the answer (`answers 200`, `503 Service Unavailable`, the network's error),
  * and the start of a failing answer's body; none when no check was made.
  */
-export function healthCell(
-  health: HealthSeen | undefined,
-  text: Cell,
-  code: Cell,
-): string | undefined {
+function healthCell(health: HealthSeen | undefined, text: Cell, code: Cell): string | undefined {
   if (health === undefined) return undefined;
   return `${health.ok ? '✅' : '❌'} ${healthWords(health, { text, code }, '<br>')}`;
 }
@@ -59,7 +64,7 @@ function typeRow(
 }
 
 /** The drift section of the summary, when anything drifted. */
-export function driftTable(drift: DriftEntry[], code: Cell): SummaryPart[] {
+function driftTable(drift: DriftEntry[], code: Cell): SummaryPart[] {
   if (drift.length === 0) return [];
   return [
     differencesTable(
@@ -77,16 +82,13 @@ export function driftTable(drift: DriftEntry[], code: Cell): SummaryPart[] {
  * lines; text from the service in them is already on one line each) but no
  * blank one, so the block cannot end before its closing tag.
  */
-export function failureBlock(
-  failure: string | undefined,
-  redact: (text: string) => string,
-): string[] {
+function failureBlock(failure: string | undefined, redact: (text: string) => string): string[] {
   if (failure === undefined) return [];
   return [`<p><strong>Error:</strong></p>\n<pre>${htmlLines(redact(failure))}</pre>`];
 }
 
 /** The health check's cell when one asked for was not made (the run said why). */
-export function healthNotMade({ healthNotMade: why }: SummaryInput): string | undefined {
+function healthNotMade({ healthNotMade: why }: SummaryInput): string | undefined {
   return why === undefined ? undefined : `not made: ${why} (not waiting)`;
 }
 
@@ -153,4 +155,118 @@ export function summaryHtml(input: SummaryInput): string {
       ...failureBlock(failure, redact),
     ]) + '\n'
   );
+}
+
+const HEADINGS = ['Agent', 'Deployment', 'Status', 'Live', 'Commit', 'Drift', 'Links'];
+/** The column of the health checks' answers, after `Live`: only when some agent has a check. */
+const HEALTH_AFTER = HEADINGS.indexOf('Live') + 1;
+
+/** Whether some agent's health check was made, or not made (said why): the table then has a `Health` column. */
+function anyHealth(summary: DeploySummary): boolean {
+  return summary.deployments.some(
+    (part) =>
+      part.summary.liveness?.health !== undefined || healthNotMade(part.summary) !== undefined,
+  );
+}
+
+/** What an agent's health check answered, short, for its row: the whole answer is below it. */
+function healthOf(part: DeploymentPart, text: Cell): string {
+  const health = part.summary.liveness?.health;
+  if (health === undefined) return text(healthNotMade(part.summary));
+  return `${health.ok ? '✅' : '❌'} ${text(healthAnswer(health))}`;
+}
+
+/** The links of an agent's row: its address and its dashboard, those the address rule lets through. */
+function linksOf(part: DeploymentPart, redact: (text: string) => string): string {
+  const { summary } = part;
+  const shown = summary.deployment ?? summary.result?.deployment;
+  if (shown === undefined) return '—';
+  // A dashboard's template is the step's text: its secret values are removed.
+  const dashboard = dashboardUrlOf(summary.spec.dashboardUrl, shown);
+  const links = [
+    htmlLink('URL', shown.source_config.custom_url),
+    htmlLink('Dashboard', dashboard === undefined ? undefined : redact(dashboard)),
+  ].filter((link) => link !== undefined);
+  return links.length === 0 ? '—' : links.join(' · ');
+}
+
+/** An agent's row of the table. */
+function rowOf(
+  part: DeploymentPart,
+  write: { text: Cell; code: Cell; health: boolean },
+  redact: (text: string) => string,
+): string {
+  const { text, code } = write;
+  const { summary } = part;
+  const shown = summary.deployment ?? summary.result?.deployment;
+  const failed = summary.failure === undefined ? '' : '❌ ';
+  const liveness =
+    summary.failure === undefined ? summary.liveness : { live: false, missing: 'failed' };
+  const cells = [
+    `${failed}${code(part.key)}`,
+    code(summary.spec.name),
+    code(shown?.status),
+    text(liveCell(liveness)),
+    code(shortSha(shown?.source_revision_config.repo_commit_sha ?? undefined)),
+    text(String(summary.drift?.length ?? 0)),
+    linksOf(part, redact),
+  ];
+  if (write.health) cells.splice(HEALTH_AFTER, 0, healthOf(part, text));
+  return `<tr>${cells.map((cell) => `<td>${cell}</td>`).join('')}</tr>`;
+}
+
+/** Below the table: an agent's drift and failure, under its key, when it has either. */
+function detailsOf(
+  part: DeploymentPart,
+  { text, code }: { text: Cell; code: Cell },
+  redact: (text: string) => string,
+): SummaryPart[] {
+  const { summary } = part;
+  const drift = summary.drift ?? [];
+  const health = summary.liveness?.health;
+  const unhealthy = health !== undefined && !health.ok ? health : undefined;
+  if (drift.length === 0 && summary.failure === undefined && unhealthy === undefined) return [];
+  const healthLine = healthCell(unhealthy, text, code);
+  return [
+    `<h3>${code(part.key)}</h3>`,
+    ...(healthLine === undefined ? [] : [`<p><strong>Health check:</strong> ${healthLine}</p>`]),
+    ...driftTable(drift, code),
+    ...failureBlock(summary.failure, redact),
+  ];
+}
+
+/** The summary of a manifest's deploy, a row an agent, as HTML within GitHub's limit. */
+function keyedHtml(summary: DeploySummary, redact: (text: string) => string): string {
+  const text = cellOf(redact, (value) => htmlText(value));
+  const code = cellOf(redact, (value) => htmlCode(value));
+  const failed = summary.deployments.filter((part) => part.summary.failure !== undefined).length;
+  const count = summary.deployments.length;
+  const title =
+    failed > 0
+      ? `❌ ${failed} of ${count} ${plural(count, 'agent')} failed`
+      : `🚀 ${count} ${plural(count, 'agent')}`;
+  const health = anyHealth(summary);
+  const headings = health ? HEADINGS.toSpliced(HEALTH_AFTER, 0, 'Health') : HEADINGS;
+  const head = `<tr>${headings.map((heading) => `<th>${heading}</th>`).join('')}</tr>`;
+  return (
+    boundedSummary([
+      `<h2>${title}: ${code(summary.source)}</h2>`,
+      {
+        head: `<table>\n${head}`,
+        lines: summary.deployments.map((part) => rowOf(part, { text, code, health }, redact)),
+        tail: '\n</table>',
+        leftOut: (left) =>
+          `<p>… and ${left} more agents, left out to keep this summary under GitHub's limit.</p>`,
+      },
+      ...summary.deployments.flatMap((part) => detailsOf(part, { text, code }, redact)),
+    ]) + '\n'
+  );
+}
+
+/** The deploy's summary, of its one deployment (flat) or a manifest's (keyed), as HTML. */
+export function deployLayoutHtml(summary: DeploySummary, redact: (text: string) => string): string {
+  const [one] = summary.deployments;
+  if (summary.layout === 'flat' && one !== undefined)
+    return summaryHtml({ ...one.summary, redact });
+  return keyedHtml(summary, redact);
 }

@@ -11,7 +11,7 @@ import { boundedSummary, SUMMARY_BUDGET, within, type SummaryPart } from '../com
 import { plural } from '../common/text.js';
 import type { Verdict } from '../run/ports/findings.js';
 import type { PlanReport } from '../run/ports/progress.js';
-import type { AgentPlanPart, AgentsPlanSummary } from '../run/ports/summaries.js';
+import type { AgentPlanPart, PlanSummary } from '../run/ports/summaries.js';
 import { dashboardUrlOf } from '../run/decisions/report.js';
 import { cellOf, differencesTable, labelledTable, type Cell } from './html-parts.js';
 
@@ -147,10 +147,7 @@ function detailsOf(
 }
 
 /** The summary of a plan of several agents, as HTML within GitHub's limit. */
-export function keyedPlanSummaryHtml(
-  summary: AgentsPlanSummary,
-  redact: (text: string) => string,
-): string {
+function keyedHtml(summary: PlanSummary, redact: (text: string) => string): string {
   const code = cellOf(redact, (value) => htmlCode(value));
   const count = summary.agents.length;
   const failed = summary.agents.filter((part) => part.failure !== undefined).length;
@@ -163,4 +160,12 @@ export function keyedPlanSummaryHtml(
   const share = Math.floor((SUMMARY_BUDGET - table.length - 1_000) / Math.max(count, 1));
   const details = summary.agents.map((part) => detailsOf(part, code, redact, share));
   return within(`<h2>${title}: ${code(summary.source)}</h2>\n${table}\n${details.join('\n')}\n`);
+}
+
+/** The plan's summary, of its one deployment (flat) or a manifest's (keyed), as HTML. */
+export function planLayoutHtml(summary: PlanSummary, redact: (text: string) => string): string {
+  const [one] = summary.agents;
+  if (summary.layout === 'flat' && one?.summary !== undefined)
+    return planSummaryHtml(one.summary, redact);
+  return keyedHtml(summary, redact);
 }

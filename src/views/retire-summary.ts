@@ -7,7 +7,7 @@
 import { htmlCode, htmlLink, htmlText } from '../common/github-text.js';
 import { boundedSummary } from '../common/summary.js';
 import type { RetireReport, Retirement } from '../run/ports/progress.js';
-import type { AgentsRetireSummary, RetireSummary } from '../run/ports/summaries.js';
+import type { RetireSummary } from '../run/ports/summaries.js';
 import { cellOf, labelledTable } from './html-parts.js';
 
 /** What the retire did on GitHub, one row each. */
@@ -77,9 +77,8 @@ export function retireSummaryHtml(
 
 /** The summary of a retire, of one preview (flat) or of a manifest's (each in turn). */
 export function retireLayoutHtml(
-  summary: RetireSummary | AgentsRetireSummary,
+  { previews }: RetireSummary,
   redact: (text: string) => string,
 ): string {
-  const parts = summary.kind === 'retire' ? [summary] : summary.agents;
-  return parts.map((part) => retireSummaryHtml(part.report, part.retirement, redact)).join('\n');
+  return previews.map((part) => retireSummaryHtml(part.report, part.retirement, redact)).join('\n');
 }

@@ -8,7 +8,7 @@ import { agentVariable, keyedDotenv, keyedJson } from '../../src/cli/outputs.ts'
 import { OutputsSeen } from '../../src/cli/outputs-seen.ts';
 import { agentEntry, agentsOutputs } from '../../src/run/decisions/agents-report.ts';
 import type { DeploymentEntry } from '../../src/run/ports/findings.ts';
-import type { DeploySummary } from '../../src/run/ports/summaries.ts';
+import type { DeploymentSummary } from '../../src/run/ports/summaries.ts';
 import { aDeployment } from '../support/fixtures.ts';
 
 const agent = (key: string, extra: Record<string, string> = {}) => ({
@@ -24,12 +24,11 @@ const agent = (key: string, extra: Record<string, string> = {}) => ({
 });
 
 /** An agent's deployment, live, whose health check answered (`'true'`, `'false'`) or was not made (`''`). */
-function checked(name: string, healthy: string): DeploySummary {
+function checked(name: string, healthy: string): DeploymentSummary {
   const deployment = { ...aDeployment({ name }), id: `id-${name}` };
   const { source, source_config, source_revision_config } = deployment;
   const request = { name, source, source_config, source_revision_config, secrets: [] };
   return {
-    kind: 'deploy',
     spec: { name, source: 'codehost', dryRun: false },
     result: { created: false, deployment, request },
     deployment,

@@ -1,22 +1,25 @@
 /**
- * The summary of a manifest's deploy (src/views/agents-summary.ts), read back as GitHub shows
+ * The summary of a manifest's deploy (src/views/deploy-summary.ts), read back as GitHub shows
  * it: a health column only when some agent's check was made, and a failing answer below.
  */
 import { describe, expect, it } from 'vitest';
 import type { HealthSeen } from '../../src/run/ports/findings.ts';
-import type { AgentPart, DeploySummary } from '../../src/run/ports/summaries.ts';
-import { agentsSummaryHtml } from '../../src/views/agents-summary.ts';
+import type { DeploymentPart, DeploymentSummary } from '../../src/run/ports/summaries.ts';
+import { deployLayoutHtml } from '../../src/views/deploy-summary.ts';
 import { aDeployment } from '../support/fixtures.ts';
 import { whatAReaderSees } from '../support/github-render.ts';
 
 const keep = (text: string) => text;
 
-function part(key: string, liveness: DeploySummary['liveness'], failure?: string): AgentPart {
+function part(
+  key: string,
+  liveness: DeploymentSummary['liveness'],
+  failure?: string,
+): DeploymentPart {
   const deployment = aDeployment({ name: `${key}-agent`, status: 'READY' });
   return {
     key,
     summary: {
-      kind: 'deploy',
       spec: { name: `${key}-agent`, source: 'codehost', dryRun: false },
       result: {
         deployment,
@@ -41,8 +44,13 @@ const failing: HealthSeen = {
 
 describe('the health check in the summary of several agents', () => {
   it('has no health column when no agent has a check', () => {
-    const html = agentsSummaryHtml(
-      { kind: 'agents', source: 'agents.yml', agents: [part('a', { live: true })] },
+    const html = deployLayoutHtml(
+      {
+        kind: 'deploy',
+        layout: 'keyed',
+        source: 'agents.yml',
+        deployments: [part('a', { live: true })],
+      },
       keep,
     );
 
@@ -50,11 +58,12 @@ describe('the health check in the summary of several agents', () => {
   });
 
   it("says each agent's answer in its own column, and a failing answer's start below the table", () => {
-    const html = agentsSummaryHtml(
+    const html = deployLayoutHtml(
       {
-        kind: 'agents',
+        kind: 'deploy',
+        layout: 'keyed',
         source: 'agents.yml',
-        agents: [
+        deployments: [
           part('a', { live: true, health: answering }),
           part(
             'b',

@@ -3,7 +3,7 @@
  * view, with the adapter's redaction, the same HTML as that view writes.
  */
 import { describe, expect, it } from 'vitest';
-import type { RunSummary } from '../../src/run/ports/summaries.ts';
+import { flatSummary, type RunSummary } from '../../src/run/ports/summaries.ts';
 import { summaryHtml } from '../../src/views/deploy-summary.ts';
 import { planSummaryHtml } from '../../src/views/plan-summary.ts';
 import { retireSummaryHtml } from '../../src/views/retire-summary.ts';
@@ -20,18 +20,31 @@ describe('renderSummary', () => {
     const plan = { name: `agent-${SECRET}`, source: 'codehost' as const, dryRun: false };
     const summaries: [RunSummary, string][] = [
       [
-        { kind: 'deploy', spec: plan, deployment, failure: `failed: ${SECRET}` },
+        flatSummary({ spec: plan, deployment, failure: `failed: ${SECRET}` }),
         summaryHtml({ spec: plan, deployment, failure: `failed: ${SECRET}`, redact }),
       ],
       [
-        { kind: 'plan', name: plan.name, verdict: { action: 'reuse', deployment, changes: [] } },
+        {
+          kind: 'plan',
+          layout: 'flat',
+          agents: [
+            {
+              key: plan.name,
+              name: plan.name,
+              summary: { name: plan.name, verdict: { action: 'reuse', deployment, changes: [] } },
+            },
+          ],
+        },
         planSummaryHtml(
           { name: plan.name, verdict: { action: 'reuse', deployment, changes: [] } },
           redact,
         ),
       ],
       [
-        { kind: 'retire', report: { name: plan.name, deployments: [{ deployment }] } },
+        {
+          kind: 'retire',
+          previews: [{ report: { name: plan.name, deployments: [{ deployment }] } }],
+        },
         retireSummaryHtml({ name: plan.name, deployments: [{ deployment }] }, undefined, redact),
       ],
     ];
@@ -56,7 +69,7 @@ describe('renderSummary', () => {
   it('is data until rendered: the value carries no markup and survives JSON', () => {
     const summary: RunSummary = {
       kind: 'retire',
-      report: { name: '<b>agent</b>', deployments: [] },
+      previews: [{ report: { name: '<b>agent</b>', deployments: [] } }],
     };
     const copy = JSON.parse(JSON.stringify(summary)) as RunSummary;
     expect(copy).toEqual(summary);

@@ -5,14 +5,18 @@
  * hold), and `live`, true only when every agent is live.
  */
 import type { DeploymentEntry } from '../ports/findings.js';
-import type { DeploySummary } from '../ports/summaries.js';
+import type { DeploymentSummary } from '../ports/summaries.js';
 import { dashboardUrlOf } from './report.js';
 
 /**
  * An agent's entry from its deployment's result as far as its run knows it (none yet: an
  * empty entry), and its failure once it failed.
  */
-export function agentEntry(name: string, known?: DeploySummary, failure?: string): DeploymentEntry {
+export function agentEntry(
+  name: string,
+  known?: DeploymentSummary,
+  failure?: string,
+): DeploymentEntry {
   const deployment = known?.deployment;
   const health = known?.liveness?.health;
   return {

@@ -10,7 +10,7 @@
 import type { DeploySpec } from '../../inputs/deploy-spec.js';
 import { RunEvents, type EventView } from '../ports/events.js';
 import type { RunnerIO, RunOutcome } from '../ports/runner.js';
-import type { AgentPart, DeploySummary } from '../ports/summaries.js';
+import type { DeploymentSummary, DeploySummary } from '../ports/summaries.js';
 import { agentEntry, agentsOutputs } from '../decisions/agents-report.js';
 import type { DeploymentEntry } from '../ports/findings.js';
 import { failureOfAgents } from './agents-failure.js';
@@ -51,7 +51,7 @@ type SetOutputs = (
 export class AgentsTable {
   readonly #entries = new Map<string, DeploymentEntry>();
   /** Each agent's deployment as far as its run knows it. */
-  readonly #known = new Map<string, DeploySummary>();
+  readonly #known = new Map<string, DeploymentSummary>();
   readonly #emit: SetOutputs;
 
   constructor(agents: readonly ManifestAgent[], emit: SetOutputs) {
@@ -79,21 +79,23 @@ export class AgentsTable {
   }
 }
 
-/** Each agent's part of the summary (an agent whose run had none shows its name only). */
-function partsOf(agents: readonly AgentToDeploy[], outcomes: readonly RunOutcome[]): AgentPart[] {
-  return agents.map((agent, index) => {
-    const outcome = outcomes[index];
-    const own = outcome?.summary;
-    const summary: DeploySummary =
-      own?.kind === 'deploy'
-        ? own
-        : {
-            kind: 'deploy',
-            spec: agent.spec,
-            ...(outcome?.failure === undefined ? {} : { failure: outcome.failure }),
-          };
-    return { key: agent.key, summary };
+/**
+ * The manifest's summary, keyed: each agent's deployment, or, when its run had
+ * none, its name (and `spec`'s source) and why.
+ */
+export function keyedSummary<Agent extends { key: string }>(
+  asked: { source: string; agents: readonly Agent[] },
+  outcomes: readonly RunOutcome[],
+  specOf: (agent: Agent) => DeploymentSummary['spec'],
+): DeploySummary {
+  const deployments = asked.agents.map((agent, at) => {
+    const { key } = agent;
+    const { summary: own, failure } = outcomes[at] ?? {};
+    if (own?.kind === 'deploy' && own.deployments[0] !== undefined)
+      return { key, summary: own.deployments[0].summary };
+    return { key, summary: { spec: specOf(agent), ...(failure === undefined ? {} : { failure }) } };
   });
+  return { kind: 'deploy', layout: 'keyed', source: asked.source, deployments };
 }
 
 /** Deploys every agent of the manifest; never throws: how it ended is in the outcome. */
@@ -110,6 +112,6 @@ export async function deployAgents(asked: AgentsToDeploy, io: RunnerIO): Promise
   );
   return {
     ...failureOfAgents(asked.agents, outcomes),
-    summary: { kind: 'agents', source: asked.source, agents: partsOf(asked.agents, outcomes) },
+    summary: keyedSummary(asked, outcomes, (agent) => agent.spec),
   };
 }

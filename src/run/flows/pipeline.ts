@@ -13,6 +13,7 @@ import type { Deployment } from '../../service/schemas.js';
 import { RunEvents } from '../ports/events.js';
 import type { Liveness } from '../ports/findings.js';
 import type { RunnerIO, RunOutcome } from '../ports/runner.js';
+import { flatSummary } from '../ports/summaries.js';
 import { deploy } from '../decisions/deploy.js';
 import { showValue } from '../decisions/drift.js';
 import { assess, blockedIn, decideLive, type Goal } from '../decisions/goal.js';
@@ -213,5 +214,5 @@ export async function pipeline(
   if (record.reported) events.emit({ kind: 'finished', report: record.report(record.stage) });
   await events.settled();
   const { failure, stack } = record;
-  return { failure, stack, summary: record.summary(io.run.commit) };
+  return { failure, stack, summary: flatSummary(record.summary(io.run.commit)) };
 }

@@ -22,7 +22,7 @@ import { RunEvents, withEvents } from '../ports/events.js';
 import type { RunnerIO, RunOutcome } from '../ports/runner.js';
 import { dependenciesOf, maskSpec, warnOfSpec } from './setup.js';
 import type { Verdict } from '../ports/findings.js';
-import type { AgentPlanPart, PlanSummary } from '../ports/summaries.js';
+import type { AgentPlanPart } from '../ports/summaries.js';
 import { verdictOf } from '../decisions/verdict.js';
 import { keyedPlanOutputs, planOutputs } from '../decisions/plan-outputs.js';
 import { NO_ACCESS } from './agents-run.js';
@@ -73,10 +73,11 @@ export async function runPlan(asked: PlanRequest, io: RunnerIO): Promise<RunOutc
   const parts = (outcomes: readonly RunOutcome[]): AgentPlanPart[] =>
     asked.agents.map((agent, index) => {
       const { summary, failure } = outcomes[index] ?? {};
+      const [own] = summary?.kind === 'plan' ? summary.agents : [];
       return {
+        ...own,
         key: agent.key,
         name: agent.spec.name,
-        ...(summary?.kind === 'plan' ? { summary } : {}),
         ...(failure === undefined ? {} : { failure }),
       };
     });
@@ -102,7 +103,7 @@ export async function runPlan(asked: PlanRequest, io: RunnerIO): Promise<RunOutc
   );
   return {
     ...failureOfAgents(asked.agents, outcomes),
-    summary: { kind: 'agents-plan', source: asked.source, agents: parts(outcomes) },
+    summary: { kind: 'plan', layout: 'keyed', source: asked.source, agents: parts(outcomes) },
   };
 }
 
@@ -138,8 +139,8 @@ async function planned(
         : onChange === 'fail' && verdict.changes.length > 0
           ? `The deploy of '${spec.name}' would not apply ${differences(verdict.changes.length)} (${dependencies.service.words.onChangeFail}): ${verdict.changes.map((change) => untrusted(change.field)).join(', ')}. The service cannot update a deployment: change ${plural(verdict.changes.length, 'it', 'them')} in the service, or deploy under a new name.`
           : undefined;
-    const summary: PlanSummary = { kind: 'plan', ...report };
-    return { failure, summary };
+    const part = { key: spec.name, name: spec.name, summary: report };
+    return { failure, summary: { kind: 'plan', layout: 'flat', agents: [part] } };
   } catch (error) {
     const failure = io.redact(describeError(error));
     // No verdict, and no output: none is known (the dry run fails before it finds a deployment),

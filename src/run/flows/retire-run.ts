@@ -24,7 +24,7 @@ import type {
   RetireReport,
   Retirement,
 } from '../ports/progress.js';
-import type { RetireSummary } from '../ports/summaries.js';
+import type { RetiredPreview } from '../ports/summaries.js';
 import { dashboardUrlOf } from '../decisions/report.js';
 import { failureOfAgents } from './agents-failure.js';
 import { eachAgent } from './each-agent.js';
@@ -91,7 +91,10 @@ function retireOne(
       const retirement = await retired?.(report);
       outputs({ retired: String(retirement?.inactive ?? 0) });
       return {
-        summary: { kind: 'retire', report, ...(retirement === undefined ? {} : { retirement }) },
+        summary: {
+          kind: 'retire',
+          previews: [{ report, ...(retirement === undefined ? {} : { retirement }) }],
+        },
       };
     } catch (error) {
       return {
@@ -148,7 +151,7 @@ class RetiredTogether {
 }
 
 /** A preview's one row of outputs, from its retire's value (none found: empty). */
-function rowOf(summary: RetireSummary | undefined) {
+function rowOf(summary: RetiredPreview | undefined) {
   const found = summary?.report.deployments[0];
   return {
     'deployment-id': found?.deployment.id ?? '',
@@ -161,7 +164,7 @@ function rowOf(summary: RetireSummary | undefined) {
 /** The manifest's outputs: `deployments` keyed by agent, `retired` the total, the flat ones empty. */
 function keyedOutputs(
   agents: RetireAsked['agents'],
-  summaries: readonly (RetireSummary | undefined)[],
+  summaries: readonly (RetiredPreview | undefined)[],
 ): RetireOutputs {
   const entries = agents.map(({ key, name }, at) => [key, { name, ...rowOf(summaries[at]) }]);
   // An environment several agents share is one set of records: counted once.
@@ -180,14 +183,14 @@ function keyedOutputs(
   };
 }
 
-/** The retire summary of an outcome, when it has one. */
-function summaryOf(outcome: RunOutcome | undefined): RetireSummary | undefined {
-  return outcome?.summary?.kind === 'retire' ? outcome.summary : undefined;
+/** The preview an outcome retired, when it has one. */
+function summaryOf(outcome: RunOutcome | undefined): RetiredPreview | undefined {
+  return outcome?.summary?.kind === 'retire' ? outcome.summary.previews[0] : undefined;
 }
 
 /** Runs the retire; never throws: how it ended is in the outcome. */
 export async function runRetire(asked: RetireAsked, io: RunnerIO): Promise<RunOutcome> {
-  const { agents, source, layout, ...access } = asked;
+  const { agents, layout, ...access } = asked;
   const together = io.retired === undefined ? undefined : new RetiredTogether(asked, io.retired);
   const [one] = agents;
   if (layout === 'flat' && one !== undefined) {
@@ -217,9 +220,6 @@ export async function runRetire(asked: RetireAsked, io: RunnerIO): Promise<RunOu
         events.emit({ kind: 'outputs', outputs: keyedOutputs(agents, all.map(summaryOf)) }),
     },
   );
-  const parts = outcomes.flatMap((outcome) => summaryOf(outcome) ?? []);
-  return {
-    ...failureOfAgents(agents, outcomes),
-    summary: { kind: 'agents-retire', source: source ?? '', agents: parts },
-  };
+  const previews = outcomes.flatMap((outcome) => summaryOf(outcome) ?? []);
+  return { ...failureOfAgents(agents, outcomes), summary: { kind: 'retire', previews } };
 }

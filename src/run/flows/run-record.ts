@@ -13,7 +13,7 @@ import type { DeployResult } from '../decisions/deploy.js';
 import { unbuiltIn, type Goal } from '../decisions/goal.js';
 import { healthNotMade } from '../decisions/health.js';
 import { latestCommit } from '../decisions/live.js';
-import type { DeploySummary } from '../ports/summaries.js';
+import type { DeploymentSummary } from '../ports/summaries.js';
 import { dashboardUrlOf, outputsOf, type Outputs } from '../decisions/report.js';
 
 /**
@@ -69,9 +69,12 @@ export class RunRecord {
   reported = false;
   /** The commit of each revision the run saw live (latest and active), by revision id. */
   readonly #liveCommits = new Map<string, string>();
-  readonly #setOutputs: (outputs: Outputs, deployment: DeploySummary) => void;
+  readonly #setOutputs: (outputs: Outputs, deployment: DeploymentSummary) => void;
 
-  constructor(spec: DeploySpec, setOutputs: (outputs: Outputs, deployment: DeploySummary) => void) {
+  constructor(
+    spec: DeploySpec,
+    setOutputs: (outputs: Outputs, deployment: DeploymentSummary) => void,
+  ) {
     this.spec = spec;
     this.#setOutputs = setOutputs;
   }
@@ -176,10 +179,9 @@ export class RunRecord {
   }
 
   /** What the summary shows: the adapter renders it, removing secret values there. */
-  summary(commit: string | undefined): DeploySummary {
+  summary(commit: string | undefined): DeploymentSummary {
     const { name, source, dryRun, dashboardUrl } = this.spec;
     return {
-      kind: 'deploy',
       spec: { name, source, dryRun, dashboardUrl },
       result: this.result,
       request: this.request,

@@ -8,10 +8,9 @@
  */
 import type { AgentLookup, StatusAgentsRequest } from '../../inputs/status-inputs.js';
 import type { RunnerIO, RunOutcome } from '../ports/runner.js';
-import type { AgentPart } from '../ports/summaries.js';
 import { failureOfAgents } from './agents-failure.js';
 import { RunEvents } from '../ports/events.js';
-import { AgentsTable, NO_ACCESS } from './agents-run.js';
+import { AgentsTable, keyedSummary, NO_ACCESS } from './agents-run.js';
 import { eachAgent } from './each-agent.js';
 import { status } from './status-run.js';
 
@@ -26,30 +25,15 @@ export async function statusAgents(asked: StatusAgentsRequest, io: RunnerIO): Pr
       events.emit({ kind: 'outputs', outputs, entries }),
     ),
   );
-  // An agent whose deployment was not found has no summary of its own: its row shows its name
-  // and why (the agents' table shows no source, which status does not know then).
-  const agents: AgentPart[] = asked.agents.map((agent, index) => {
-    const outcome = outcomes[index];
-    const own = outcome?.summary;
-    return {
-      key: agent.key,
-      summary:
-        own?.kind === 'deploy'
-          ? own
-          : {
-              kind: 'deploy',
-              spec: {
-                name: agent.spec.name,
-                source: 'codehost',
-                dryRun: false,
-                dashboardUrl: agent.spec.dashboardUrl,
-              },
-              ...(outcome?.failure === undefined ? {} : { failure: outcome.failure }),
-            },
-    };
-  });
   return {
     ...failureOfAgents(asked.agents, outcomes),
-    summary: { kind: 'agents', source: asked.source, agents },
+    // An agent whose deployment was not found shows its name and why (no source: status
+    // does not know it then).
+    summary: keyedSummary(asked, outcomes, ({ spec }) => ({
+      name: spec.name,
+      source: 'codehost',
+      dryRun: false,
+      dashboardUrl: spec.dashboardUrl,
+    })),
   };
 }

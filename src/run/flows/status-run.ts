@@ -15,7 +15,7 @@ import type { RunnerIO, RunOutcome } from '../ports/runner.js';
 import { pickOne, type DeployResult } from '../decisions/deploy.js';
 import { decideLive, ONLY_LIVE } from '../decisions/goal.js';
 import { healthNotMade } from '../decisions/health.js';
-import type { DeploySummary } from '../ports/summaries.js';
+import { flatSummary, type DeploymentSummary } from '../ports/summaries.js';
 import { outputsOf, type Outputs } from '../decisions/report.js';
 import { stepFailure } from '../decisions/green.js';
 import { noteHealth, waitForLive, withHealth } from './live-wait.js';
@@ -45,11 +45,11 @@ class StatusRecord {
   failure?: string;
   stack?: string;
   readonly #request: StatusRequest;
-  readonly #setOutputs: (outputs: Outputs, deployment: DeploySummary | undefined) => void;
+  readonly #setOutputs: (outputs: Outputs, deployment: DeploymentSummary | undefined) => void;
 
   constructor(
     request: StatusRequest,
-    setOutputs: (outputs: Outputs, deployment: DeploySummary | undefined) => void,
+    setOutputs: (outputs: Outputs, deployment: DeploymentSummary | undefined) => void,
   ) {
     this.#request = request;
     this.#setOutputs = setOutputs;
@@ -82,12 +82,11 @@ class StatusRecord {
   }
 
   /** The summary, as the deploy's of a deployment it reused; none when no deployment has the name. */
-  summary(commit: string | undefined): DeploySummary | undefined {
+  summary(commit: string | undefined): DeploymentSummary | undefined {
     const { deployment } = this;
     if (deployment === undefined) return undefined;
     const { name, dashboardUrl } = this.#request;
     return {
-      kind: 'deploy',
       spec: { name, source: deployment.source, dryRun: false, dashboardUrl },
       result: this.#found,
       deployment,
@@ -176,5 +175,6 @@ export async function status(
   }
   await events.settled();
   const { failure, stack } = record;
-  return { failure, stack, summary: record.summary(io.run.commit) };
+  const summary = record.summary(io.run.commit);
+  return { failure, stack, summary: summary && flatSummary(summary) };
 }

@@ -15,7 +15,7 @@
 import { formatDuration, type Logger } from '../../common/runtime.js';
 import type { PlanNotMade, PlanReport, RunReport } from './progress.js';
 import type { DeploymentEntry } from './findings.js';
-import type { AgentPlanPart, DeploySummary } from './summaries.js';
+import type { AgentPlanPart, DeploymentSummary } from './summaries.js';
 
 /** The phases of a run a `step` event names. */
 export type Phase = 'resolve' | 'find' | 'create' | 'wait' | 'plan';
@@ -79,7 +79,7 @@ export type RunEventBody =
   | {
       kind: 'outputs';
       outputs: Readonly<Partial<Record<string, string>>>;
-      deployment?: DeploySummary;
+      deployment?: DeploymentSummary;
       entries?: ReadonlyMap<string, DeploymentEntry>;
       plans?: readonly AgentPlanPart[];
     }

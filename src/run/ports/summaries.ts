@@ -18,8 +18,8 @@ export interface DeployedResult {
   request: DeploymentCreateRequest;
 }
 
-/** What the deploy's summary shows (and `status`'s, which reads a deployment the same way). */
-export interface SummaryInput {
+/** One deployment as the deploy's summary shows it (and `status`'s, which reads a deployment the same way). */
+export interface DeploymentSummary {
   spec: Pick<DeploySpec, 'name' | 'source' | 'dryRun' | 'dashboardUrl'>;
   result?: DeployedResult;
   /**
@@ -43,25 +43,59 @@ export interface SummaryInput {
   failure?: string;
   /** The commit the workflow runs for (GITHUB_SHA). */
   commit?: string;
-  /** Removes secret values from a text, before it is escaped (where it is rendered). */
+}
+
+/** A deployment's summary with what removes secret values from a text, before it is escaped. */
+export interface SummaryInput extends DeploymentSummary {
   redact?: (text: string) => string;
 }
 
-/** The deploy's (or `status`'s) summary: the deployment, how the run ended, its drift. */
-export interface DeploySummary extends Omit<SummaryInput, 'redact'> {
+/** A deployment's part of a deploy's summary: its agent's key (a manifest's), and its summary. */
+export interface DeploymentPart {
+  key: string;
+  summary: DeploymentSummary;
+}
+
+/**
+ * The deploy's (or `status`'s) summary: its deployments, in the manifest's
+ * order; the step's one alone (flat) or a row each, keyed by agent.
+ */
+export interface DeploySummary {
   kind: 'deploy';
+  layout: 'flat' | 'keyed';
+  /** Where the manifest was read: its path, or `inline` (none for the step's one). */
+  source?: string;
+  deployments: DeploymentPart[];
 }
 
-/** The plan's summary: its verdict (the dashboard-url template, when given, to link the deployment). */
-export interface PlanSummary extends PlanReport {
+/** The summary of the step's one deployment. */
+export function flatSummary(summary: DeploymentSummary): DeploySummary {
+  return { kind: 'deploy', layout: 'flat', deployments: [{ key: summary.spec.name, summary }] };
+}
+
+/**
+ * The plan's summary: each agent's verdict (the dashboard-url template, when
+ * given, to link the deployment), in the manifest's order; the step's one
+ * alone (flat) or a row each, keyed by agent.
+ */
+export interface PlanSummary {
   kind: 'plan';
+  layout: 'flat' | 'keyed';
+  /** Where the manifest was read: its path, or `inline` (none for the step's one). */
+  source?: string;
+  agents: AgentPlanPart[];
 }
 
-/** The retire's summary: the preview, and what the adapter did to retire it (none when it could not). */
-export interface RetireSummary {
-  kind: 'retire';
+/** A preview retired: its deployment, and what the adapter did to retire it (none when it could not). */
+export interface RetiredPreview {
   report: RetireReport;
   retirement?: Retirement;
+}
+
+/** The retire's summary: each preview (the step's one, or a manifest's in its order). */
+export interface RetireSummary {
+  kind: 'retire';
+  previews: RetiredPreview[];
 }
 
 /** A preview the pattern names, with its pull request's number as the name spells it. */
@@ -120,52 +154,15 @@ export interface SweepSummary extends Sweep {
   dryRun: boolean;
 }
 
-/** One agent's part of a deploy of several: its key, and its deploy's summary. */
-export interface AgentPart {
-  key: string;
-  summary: DeploySummary;
-}
-
-/** The deploy of several agents (a manifest): a part an agent, in the manifest's order. */
-export interface AgentsSummary {
-  kind: 'agents';
-  /** Where the manifest was read: its path, or `inline`. */
-  source: string;
-  agents: AgentPart[];
-}
-
-/** One agent's part of a plan of several: its plan, or why none was made. */
+/** An agent's part of a plan: its plan, or why none was made. */
 export interface AgentPlanPart {
   key: string;
   /** The deployment's name. */
   name: string;
-  summary?: PlanSummary;
+  summary?: PlanReport;
   /** Why the agent's plan fails the step (its deploy would fail, a difference with `on-change: fail`, no plan made). */
   failure?: string;
 }
 
-/** The plan of several agents (a manifest): a part an agent, in the manifest's order. */
-export interface AgentsPlanSummary {
-  kind: 'agents-plan';
-  /** Where the manifest was read: its path, or `inline`. */
-  source: string;
-  agents: AgentPlanPart[];
-}
-
-/** The retire of several agents' previews (a manifest): each retired preview, in the manifest's order. */
-export interface AgentsRetireSummary {
-  kind: 'agents-retire';
-  /** Where the manifest was read: its path, or `inline`. */
-  source: string;
-  agents: RetireSummary[];
-}
-
 /** What a run did, one kind a flow: what the adapter renders as its summary. */
-export type RunSummary =
-  | DeploySummary
-  | PlanSummary
-  | RetireSummary
-  | SweepSummary
-  | AgentsSummary
-  | AgentsPlanSummary
-  | AgentsRetireSummary;
+export type RunSummary = DeploySummary | PlanSummary | RetireSummary | SweepSummary;

@@ -86,7 +86,11 @@ describe('deploying several agents', () => {
     expect(outputs.live).toBe('true');
     expect(outputs['deployment-id']).toBeUndefined();
     expect(emu.deployments.map((d) => d.name).sort()).toEqual(['research', 'support']);
-    expect(outcome.summary).toMatchObject({ kind: 'agents', source: 'deploy/agents.yaml' });
+    expect(outcome.summary).toMatchObject({
+      kind: 'deploy',
+      layout: 'keyed',
+      source: 'deploy/agents.yaml',
+    });
     // Every event of an agent carries its key; the only others are the manifest's own.
     const keyed = events.filter((event) => event.agent !== undefined);
     expect(new Set(keyed.map((event) => event.agent))).toEqual(new Set(['support', 'research']));

@@ -11,6 +11,7 @@ import { buildCreateRequest } from '../../../src/run/decisions/deploy.ts';
 import { assess } from '../../../src/run/decisions/goal.ts';
 import { MemoryLogger } from '../../support/clock.ts';
 import { renderSummary } from '../../../src/views/summary.ts';
+import { flatSummary } from '../../../src/run/ports/summaries.ts';
 import { aDeployment } from '../../support/fixtures.ts';
 import { planReader } from '../../support/plan-inputs.ts';
 
@@ -44,7 +45,7 @@ describe('RunRecord', () => {
       waitingFor: 'the address does not answer yet',
       never: false,
     });
-    expect(renderSummary(record.summary(undefined), (text) => text)).toContain(
+    expect(renderSummary(flatSummary(record.summary(undefined)), (text) => text)).toContain(
       'no: the address does not answer yet',
     );
   });
