@@ -42548,7 +42548,7 @@ function withoutTrailingLineBreak(text) {
     return text;
 }
 /** Reads each of `command`'s options in `table` (given, else its variable) into `reading`. */
-function readInputs(given, command, table, reading) {
+function option_values_readInputs(given, command, table, reading) {
     const { env } = reading.sources;
     for (const spec of table) {
         if (!spec.commands.includes(command))
@@ -43499,7 +43499,7 @@ function parseRepositoryInput(raw, run) {
     return parsed === undefined || host === undefined ? parsed : { ...parsed, host };
 }
 /** The core's inputs: every entry's set shares them (the deploy step's declares them all). */
-const INPUTS = {
+const core_inputs_INPUTS = {
     'api-url': input(parseApiUrl),
     'api-key': input(parseApiKey, { sensitive: true, default: '', runProblem: forkRunProblem }),
     'api-key-header': input(parseApiKeyHeader, { default: 'X-Api-Key' }),
@@ -43525,9 +43525,9 @@ const INPUTS = {
     'dashboard-url': input(unlessEmpty(parseDashboardUrl), { default: '' }),
 };
 /** The names of every input, in action.yml's order. */
-const INPUT_NAMES = namesOf(INPUTS);
+const INPUT_NAMES = namesOf(core_inputs_INPUTS);
 /** Inputs whose raw text is masked before it is even parsed. */
-const SENSITIVE_INPUT_NAMES = sensitiveNames(INPUTS);
+const SENSITIVE_INPUT_NAMES = sensitiveNames(core_inputs_INPUTS);
 /** `name` in a set without `agents`: required, one deployment's name. */
 const REQUIRED_NAME = input(parseName);
 /**
@@ -43537,7 +43537,7 @@ const REQUIRED_NAME = input(parseName);
  */
 const core_inputs_pick = (names) => {
     const manifest = names.includes('agents');
-    return Object.fromEntries(names.map((name) => [name, name === 'name' && !manifest ? REQUIRED_NAME : INPUTS[name]]));
+    return Object.fromEntries(names.map((name) => [name, name === 'name' && !manifest ? REQUIRED_NAME : core_inputs_INPUTS[name]]));
 };
 
 ;// CONCATENATED MODULE: ./src/service/known-values.ts
@@ -43793,11 +43793,14 @@ function unusedHealthProblems(inputs, words, manifest) {
 
 ;// CONCATENATED MODULE: ./src/inputs/build-deploy-spec.ts
 /**
- * From inputs that each parsed on their own to one deploy spec: `config` merged
+ * The core's inputs read into one typed deploy spec, before any request
+ * (`readDeploySpec`): from inputs that each parsed on their own, `config` merged
  * under the explicit inputs, the request headers, and the checks that depend
  * on more than one input (mostly on `source`). Every such problem is found
  * before the spec is built, and all of them are reported together.
  */
+
+
 
 
 
@@ -43969,6 +43972,14 @@ function buildDeploySpec(inputs, run) {
         throw new errors_InputError(problems);
     return { ...commonFields(inputs, wanted, fields, run), ...fields };
 }
+/**
+ * Reads and validates every core input. Throws an `InputError` naming each
+ * bad one: first every input that is wrong on its own, else every input
+ * that does not fit the others.
+ */
+function readDeploySpec(read, run) {
+    return buildDeploySpec(readInputs(INPUTS, read, run), run);
+}
 
 ;// CONCATENATED MODULE: ./src/inputs/agents-request.ts
 
@@ -44033,7 +44044,7 @@ function entryInputs({ key, entry }, fields, run) {
         const raw = entry[field];
         if (typeof raw !== 'string')
             continue;
-        const declared = INPUTS[field];
+        const declared = core_inputs_INPUTS[field];
         const parsed = attempt(key, field, () => declared.parse(raw.trim(), run));
         if ('problem' in parsed)
             problems.push(parsed.problem);
@@ -44406,7 +44417,7 @@ function valueOption(input, shape, description) {
         multiple: false,
         ...(flag ? {} : { valueName: 'VALUE' }),
         variable: variableOf(option),
-        defaultText: shownDefault(INPUTS[input].default),
+        defaultText: shownDefault(core_inputs_INPUTS[input].default),
         description,
         commands: commandsOf(input),
         role: { kind: 'input', input },
@@ -44765,7 +44776,7 @@ function readInvocation(args, sources) {
     const dotenvMaxKeys = readDotenvMaxKeys(given, reading.problems);
     if (reading.problems.length > 0)
         throw new UsageError(reading.problems);
-    readInputs(given, first, table, reading);
+    option_values_readInputs(given, first, table, reading);
     if (reading.problems.length > 0)
         throw new UsageError(reading.problems);
     return {
@@ -51139,7 +51150,7 @@ function readCommandRequest(command, read, run) {
  * name the `--name` template (if any) filled; else the one deploy.
  */
 function readDeploy(read, run) {
-    const inputs = declare_readInputs(INPUTS, read, run);
+    const inputs = declare_readInputs(core_inputs_INPUTS, read, run);
     return inputs.agents === undefined
         ? { command: 'deploy', spec: buildDeploySpec(inputs, run) }
         : { command: 'deploy', agents: buildAgentsRequest(inputs, run) };

@@ -57753,7 +57753,7 @@ function runProblemOf(declarations, raw, run) {
  * naming every bad input, in the set's order; a problem of the run comes
  * first, without the empty values it explains.
  */
-function readInputs(declarations, read, run) {
+function declare_readInputs(declarations, read, run) {
     const raw = Object.fromEntries(namesOf(declarations).map((name) => [
         name,
         read(name) ?? defaultText(declarations[name], run),
@@ -62119,7 +62119,7 @@ function readInput(name) {
  */
 function readRequest(entry, run) {
     try {
-        const request = entry.request(readInputs(entry.inputs, readInput, run), run);
+        const request = entry.request(declare_readInputs(entry.inputs, readInput, run), run);
         return { request, proxy: proxySettingsFrom(process.env) };
     }
     catch (error) {
@@ -62252,363 +62252,6 @@ function commitRequest(commit, fields, run) {
             : `the run is for ${where}, not ${wanted}`);
     }
     return { kind: 'auto', branch: head.branch, sha: head.sha };
-}
-
-;// CONCATENATED MODULE: ./src/inputs/image-reference.ts
-/**
- * The `image-uri` input (and a manifest entry's): an image reference,
- * `[host[:port]/]name[:tag][@algorithm:hex]`, checked before any request
- * against the grammar registries use. The patterns are those of
- * distribution/reference's regexp.go (github.com/distribution/reference,
- * v0.6.0: `alphanumeric`, `separator`, `domainNameComponent`, `ipv6address`,
- * `optionalPort`, `tag`, `digestPat`, composed as its `referencePat`), not a
- * parser of our own; they only pick which part to name when one is wrong.
- */
-
-
-/** regexp.go's `NameTotalLengthMax`: a longer name is refused by registries. */
-const NAME_MAX = 255;
-/** Far above a name, a tag and a sha512 digest; a longer text is not tried against the patterns. */
-const REFERENCE_MAX = 1024;
-const alphanumeric = '[a-z0-9]+';
-const separator = '(?:[._]|__|[-]+)';
-const domainNameComponent = '(?:[a-zA-Z0-9]|[a-zA-Z0-9][a-zA-Z0-9-]*[a-zA-Z0-9])';
-const ipv6address = '\\[(?:[a-fA-F0-9:]+)\\]';
-const optionalPort = '(?::[0-9]+)?';
-const tag = '[\\w][\\w.-]{0,127}';
-// `[[:xdigit:]]` in Go's syntax.
-const digestPat = '[A-Za-z][A-Za-z0-9]*(?:[-_+.][A-Za-z][A-Za-z0-9]*)*[:][0-9a-fA-F]{32,}';
-const domainName = `${domainNameComponent}(?:\\.${domainNameComponent})*`;
-const domainAndPort = `(?:${domainName}|${ipv6address})${optionalPort}`;
-const pathComponent = `${alphanumeric}(?:${separator}${alphanumeric})*`;
-const remoteName = `${pathComponent}(?:/${pathComponent})*`;
-const namePat = `(?:${domainAndPort}/)?${remoteName}`;
-const REFERENCE = new RegExp(`^(${namePat})(?::(${tag}))?(?:@(${digestPat}))?$`);
-/** A valid name, then `:` and anything: what is wrong is the tag. */
-const NAME_THEN_TAG = new RegExp(`^${namePat}:([^@]*)(?:@.*)?$`);
-/** A valid name (and tag), then `@` and anything: what is wrong is the digest. */
-const NAME_THEN_DIGEST = new RegExp(`^${namePat}(?::${tag})?@(.*)$`);
-const TAG_RULE = 'letters, digits, _, . and -, at most 128, not starting with . or -';
-const DIGEST_RULE = 'algorithm:hex, such as sha256: and 64 hexadecimal digits';
-const NAME_RULE = 'lower-case letters and digits, parts separated by ., _, __, - or /, after an optional registry host[:port]';
-/** What is wrong with a reference the grammar refuses: its tag, its digest or its name. */
-function fault(raw) {
-    const digest = NAME_THEN_DIGEST.exec(raw);
-    if (digest !== null)
-        return `its digest '${digest[1] ?? ''}' is not ${DIGEST_RULE}`;
-    const tagged = NAME_THEN_TAG.exec(raw);
-    if (tagged !== null)
-        return `its tag '${tagged[1] ?? ''}' is not a tag (${TAG_RULE})`;
-    if (/\s/.test(raw))
-        return 'it holds a space';
-    return `its name is not a repository name (${NAME_RULE})`;
-}
-/** The reference as given, once registries would take it; else what is wrong with it. */
-function parseImageReference(raw) {
-    if (UNSAFE_IN_AN_INPUT.test(raw))
-        fail('must not contain control characters or line breaks');
-    const shown = `'${raw}' is not an image reference ([host[:port]/]name[:tag][@digest])`;
-    if (raw.length > REFERENCE_MAX)
-        fail(`is not an image reference: longer than ${REFERENCE_MAX}`);
-    const match = REFERENCE.exec(raw);
-    if (match === null)
-        fail(`${shown}: ${fault(raw)}`);
-    if ((match[1] ?? '').length > NAME_MAX) {
-        fail(`${shown}: its name is longer than ${NAME_MAX} characters`);
-    }
-    return raw;
-}
-
-;// CONCATENATED MODULE: ./src/inputs/health-inputs.ts
-/**
- * The inputs of the check of a deployment's own address (ACTION-CONTRACT.md behaviour
- * 31): `health-check`, `health-check-headers` and `health-check-expect`, read as one
- * request, or none when the check is off. Headers or an expected text without a
- * check would check nothing: an input error, before any request.
- */
-
-
-/** The three inputs, in action.yml's order. */
-const HEALTH_INPUT_NAMES = [
-    'health-check',
-    'health-check-headers',
-    'health-check-expect',
-];
-/** The check the inputs ask for; undefined when `health-check` is empty (off). */
-function healthRequest(inputs) {
-    const check = inputs['health-check'];
-    if (check === undefined)
-        return undefined;
-    const expect = inputs['health-check-expect'];
-    return {
-        check,
-        headers: { ...inputs['health-check-headers'] },
-        ...(expect === undefined ? {} : { expect }),
-    };
-}
-/** The header values of the check and the values of its query string: never printed. */
-function healthSensitiveValues(inputs) {
-    const check = inputs['health-check'];
-    const address = check === undefined ? '' : check.kind === 'path' ? check.path : check.template;
-    return [...Object.values(inputs['health-check-headers']), ...queryValues(address)];
-}
-/** Headers or an expected text given without a check. */
-function healthProblems(inputs, { healthCheck } = ACTION_WORDS) {
-    if (inputs['health-check'] !== undefined)
-        return [];
-    const problem = `is set but ${healthCheck} is empty: set ${healthCheck} (e.g. /ok) or remove it`;
-    return [
-        ...(Object.keys(inputs['health-check-headers']).length > 0
-            ? [{ input: 'health-check-headers', problem }]
-            : []),
-        ...(inputs['health-check-expect'] === undefined
-            ? []
-            : [{ input: 'health-check-expect', problem }]),
-    ];
-}
-/**
- * Headers or an expected text the step gives for a check nobody makes: neither the step
- * nor, with a manifest, any agent's entry sets `health-check` (the step's headers serve
- * the agents that do).
- */
-function unusedHealthProblems(inputs, words, manifest) {
-    const checked = manifest?.agents.some(({ entry }) => (entry['health-check'] ?? '').trim() !== '');
-    return checked === true ? [] : healthProblems(inputs, words);
-}
-
-;// CONCATENATED MODULE: ./src/inputs/service-access.ts
-
-/** The inputs that say where the service is and how to sign in, in action.yml's order. */
-const ACCESS_INPUT_NAMES = [
-    'api-url',
-    'api-key',
-    'api-key-header',
-    'headers',
-];
-/** The extra headers, and the api key under `api-key-header` when one is given. */
-function serviceAccess(inputs) {
-    const apiKey = inputs['api-key'];
-    return {
-        apiUrl: inputs['api-url'],
-        headers: apiKey === ''
-            ? { ...inputs.headers }
-            : { ...inputs.headers, [inputs['api-key-header']]: apiKey },
-        sensitiveValues: [apiKey, ...Object.values(inputs.headers)],
-    };
-}
-/** Problems of the access inputs that are each valid but do not go together. */
-function accessProblems(inputs) {
-    const problems = [];
-    const apiKeyHeader = inputs['api-key-header'].toLowerCase();
-    const clash = Object.keys(inputs.headers).find((name) => name.toLowerCase() === apiKeyHeader);
-    if (inputs['api-key'] !== '' && clash !== undefined) {
-        problems.push({
-            input: 'headers',
-            problem: `header '${clash}' would replace the api-key header`,
-        });
-    }
-    return problems;
-}
-/** The service's access, or an `InputError` when its inputs do not go together. */
-function checkedAccess(inputs) {
-    const problems = accessProblems(inputs);
-    if (problems.length > 0)
-        throw new errors_InputError(problems);
-    return serviceAccess(inputs);
-}
-
-;// CONCATENATED MODULE: ./src/service/known-values.ts
-/**
- * The service's enums (`status`, `source_config.deployment_type`)
- * are known lists, not walls. A value the action does not know is passed on
- * with one warning naming the known ones, and the service decides; a value
- * of the wrong type is still an input error (the schemas say so).
- */
-
-/** The one warning for a value of `what` (`deployment_type`, `--status`) not in `known`; undefined for a known one. */
-function unknownValueWarning(what, value, known) {
-    if (known.includes(value))
-        return undefined;
-    return `${what} '${untrusted(value)}' is not one this release knows (${known.join(', ')}): it is passed on as it is, and the service decides`;
-}
-
-;// CONCATENATED MODULE: ./src/inputs/build-deploy-spec.ts
-/**
- * From inputs that each parsed on their own to one deploy spec: `config` merged
- * under the explicit inputs, the request headers, and the checks that depend
- * on more than one input (mostly on `source`). Every such problem is found
- * before the spec is built, and all of them are reported together.
- */
-
-
-
-
-
-
-
-
-/** The fields of `record` whose value is not undefined: an input that was not given. */
-function given(record) {
-    return Object.fromEntries(Object.entries(record).filter(([, value]) => value !== undefined));
-}
-function requested(inputs) {
-    const { config } = inputs;
-    return {
-        sourceConfig: {
-            ...config.source_config,
-            ...given({ integration_id: inputs['integration-id'] }),
-        },
-        sourceRevisionConfig: {
-            ...config.source_revision_config,
-            ...given({
-                repo_ref: inputs['repo-ref'],
-                agent_config_path: inputs['agent-config-path'],
-                image_uri: inputs['image-uri'],
-            }),
-        },
-        secretReferences: config.secret_references ?? null,
-    };
-}
-/** Problems of inputs that are each valid but do not go together. */
-function combinationProblems(inputs, wanted, run) {
-    const problems = [
-        ...accessProblems(inputs),
-        ...healthProblems(inputs, wordsOf(run)),
-        ...configImageProblems(inputs),
-    ];
-    const { source } = inputs;
-    if (source !== 'external_docker' && wanted.secretReferences !== null) {
-        problems.push({
-            input: 'config',
-            problem: `secret_references applies only to source external_docker, not ${source}`,
-        });
-    }
-    if (source !== 'codehost' && inputs.commit.kind === 'sha') {
-        problems.push({
-            input: 'commit',
-            problem: `a commit sha applies only to source codehost, not ${source} (use auto or none)`,
-        });
-    }
-    return problems;
-}
-function needsImage(source, wanted) {
-    if (wanted.sourceRevisionConfig.image_uri != null)
-        return [];
-    return [
-        {
-            input: 'image-uri',
-            problem: `is required with source ${source} (or config.source_revision_config.image_uri)`,
-        },
-    ];
-}
-/**
- * The image `config` gives, checked as the `image-uri` input is where it was
- * read; none when the input is given, which `config`'s gives way to.
- */
-function configImageProblems(inputs) {
-    const image = inputs.config.source_revision_config?.image_uri;
-    if (inputs['image-uri'] !== undefined || image === undefined || image === null)
-        return [];
-    try {
-        parseImageReference(image);
-        return [];
-    }
-    catch (error) {
-        if (!(error instanceof Invalid))
-            throw error;
-        return [{ input: 'config', problem: `source_revision_config.image_uri ${error.message}` }];
-    }
-}
-function codehostFields(inputs, wanted) {
-    const integrationId = wanted.sourceConfig.integration_id;
-    const { repository } = inputs;
-    if (integrationId != null && repository !== undefined) {
-        return { source: 'codehost', integrationId, repository };
-    }
-    const problems = [];
-    if (integrationId == null) {
-        problems.push({
-            input: 'integration-id',
-            problem: 'is required with source codehost (or config.source_config.integration_id)',
-        });
-    }
-    if (repository === undefined) {
-        problems.push({
-            input: 'repository',
-            problem: 'is required with source codehost (owner/name)',
-        });
-    }
-    return problems;
-}
-/** The fields only the spec's source has, or what that source needs and lacks. */
-function sourceFields(inputs, wanted) {
-    const { source } = inputs;
-    const missing = (problems, fields) => problems.length > 0 ? problems : fields;
-    switch (source) {
-        case 'codehost':
-            return codehostFields(inputs, wanted);
-        case 'external_docker':
-            return missing(needsImage(source, wanted), {
-                source,
-                secretReferences: wanted.secretReferences,
-            });
-        case 'internal_docker':
-            return missing(needsImage(source, wanted), { source });
-        case 'internal_source': {
-            const tarball = wanted.sourceRevisionConfig.source_tarball_path;
-            const problem = 'source internal_source needs source_revision_config.source_tarball_path';
-            return missing(tarball == null ? [{ input: 'config', problem }] : [], { source });
-        }
-        case 'internal_template':
-            return { source };
-    }
-}
-/**
- * The spec's warnings: one for a `deployment_type` the action does not know,
- * which is sent as it is (the service decides).
- */
-function specWarnings(wanted) {
-    const type = wanted.sourceConfig.deployment_type;
-    if (type == null)
-        return [];
-    const warning = unknownValueWarning('config: source_config.deployment_type', type, DEPLOYMENT_TYPES);
-    return warning === undefined ? [] : [warning];
-}
-function commonFields(inputs, wanted, fields, run) {
-    const access = serviceAccess(inputs);
-    const health = healthRequest(inputs);
-    return {
-        apiUrl: access.apiUrl,
-        headers: access.headers,
-        name: inputs.name,
-        sourceConfig: wanted.sourceConfig,
-        sourceRevisionConfig: wanted.sourceRevisionConfig,
-        secrets: inputs.secrets,
-        waitForReady: inputs['wait-for-ready'],
-        waitTimeoutSeconds: inputs['wait-timeout'],
-        ...(health === undefined ? {} : { health }),
-        commit: commitRequest(inputs.commit, fields, run),
-        onDrift: inputs['on-drift'],
-        dryRun: inputs['dry-run'],
-        dashboardUrl: inputs['dashboard-url'],
-        sensitiveValues: [
-            ...access.sensitiveValues,
-            ...healthSensitiveValues(inputs),
-            ...inputs.secrets.map((secret) => secret.value),
-        ],
-        warnings: specWarnings(wanted),
-    };
-}
-/** The deploy spec, or an `InputError` naming every input that does not fit the others. */
-function buildDeploySpec(inputs, run) {
-    const wanted = requested(inputs);
-    const problems = combinationProblems(inputs, wanted, run);
-    const fields = sourceFields(inputs, wanted);
-    if (Array.isArray(fields))
-        throw new errors_InputError([...problems, ...fields]);
-    if (problems.length > 0)
-        throw new errors_InputError(problems);
-    return { ...commonFields(inputs, wanted, fields, run), ...fields };
 }
 
 ;// CONCATENATED MODULE: ./src/inputs/config.ts
@@ -62806,6 +62449,71 @@ function parseHealthCheck(raw) {
     return { kind: 'address', template: text };
 }
 
+;// CONCATENATED MODULE: ./src/inputs/image-reference.ts
+/**
+ * The `image-uri` input (and a manifest entry's): an image reference,
+ * `[host[:port]/]name[:tag][@algorithm:hex]`, checked before any request
+ * against the grammar registries use. The patterns are those of
+ * distribution/reference's regexp.go (github.com/distribution/reference,
+ * v0.6.0: `alphanumeric`, `separator`, `domainNameComponent`, `ipv6address`,
+ * `optionalPort`, `tag`, `digestPat`, composed as its `referencePat`), not a
+ * parser of our own; they only pick which part to name when one is wrong.
+ */
+
+
+/** regexp.go's `NameTotalLengthMax`: a longer name is refused by registries. */
+const NAME_MAX = 255;
+/** Far above a name, a tag and a sha512 digest; a longer text is not tried against the patterns. */
+const REFERENCE_MAX = 1024;
+const alphanumeric = '[a-z0-9]+';
+const separator = '(?:[._]|__|[-]+)';
+const domainNameComponent = '(?:[a-zA-Z0-9]|[a-zA-Z0-9][a-zA-Z0-9-]*[a-zA-Z0-9])';
+const ipv6address = '\\[(?:[a-fA-F0-9:]+)\\]';
+const optionalPort = '(?::[0-9]+)?';
+const tag = '[\\w][\\w.-]{0,127}';
+// `[[:xdigit:]]` in Go's syntax.
+const digestPat = '[A-Za-z][A-Za-z0-9]*(?:[-_+.][A-Za-z][A-Za-z0-9]*)*[:][0-9a-fA-F]{32,}';
+const domainName = `${domainNameComponent}(?:\\.${domainNameComponent})*`;
+const domainAndPort = `(?:${domainName}|${ipv6address})${optionalPort}`;
+const pathComponent = `${alphanumeric}(?:${separator}${alphanumeric})*`;
+const remoteName = `${pathComponent}(?:/${pathComponent})*`;
+const namePat = `(?:${domainAndPort}/)?${remoteName}`;
+const REFERENCE = new RegExp(`^(${namePat})(?::(${tag}))?(?:@(${digestPat}))?$`);
+/** A valid name, then `:` and anything: what is wrong is the tag. */
+const NAME_THEN_TAG = new RegExp(`^${namePat}:([^@]*)(?:@.*)?$`);
+/** A valid name (and tag), then `@` and anything: what is wrong is the digest. */
+const NAME_THEN_DIGEST = new RegExp(`^${namePat}(?::${tag})?@(.*)$`);
+const TAG_RULE = 'letters, digits, _, . and -, at most 128, not starting with . or -';
+const DIGEST_RULE = 'algorithm:hex, such as sha256: and 64 hexadecimal digits';
+const NAME_RULE = 'lower-case letters and digits, parts separated by ., _, __, - or /, after an optional registry host[:port]';
+/** What is wrong with a reference the grammar refuses: its tag, its digest or its name. */
+function fault(raw) {
+    const digest = NAME_THEN_DIGEST.exec(raw);
+    if (digest !== null)
+        return `its digest '${digest[1] ?? ''}' is not ${DIGEST_RULE}`;
+    const tagged = NAME_THEN_TAG.exec(raw);
+    if (tagged !== null)
+        return `its tag '${tagged[1] ?? ''}' is not a tag (${TAG_RULE})`;
+    if (/\s/.test(raw))
+        return 'it holds a space';
+    return `its name is not a repository name (${NAME_RULE})`;
+}
+/** The reference as given, once registries would take it; else what is wrong with it. */
+function parseImageReference(raw) {
+    if (UNSAFE_IN_AN_INPUT.test(raw))
+        fail('must not contain control characters or line breaks');
+    const shown = `'${raw}' is not an image reference ([host[:port]/]name[:tag][@digest])`;
+    if (raw.length > REFERENCE_MAX)
+        fail(`is not an image reference: longer than ${REFERENCE_MAX}`);
+    const match = REFERENCE.exec(raw);
+    if (match === null)
+        fail(`${shown}: ${fault(raw)}`);
+    if ((match[1] ?? '').length > NAME_MAX) {
+        fail(`${shown}: its name is longer than ${NAME_MAX} characters`);
+    }
+    return raw;
+}
+
 ;// CONCATENATED MODULE: ./src/inputs/name-template.ts
 /**
  * The deploy step's `name` beside `agents`: without a manifest it is the
@@ -62989,7 +62697,7 @@ function parseRepositoryInput(raw, run) {
     return parsed === undefined || host === undefined ? parsed : { ...parsed, host };
 }
 /** The core's inputs: every entry's set shares them (the deploy step's declares them all). */
-const INPUTS = {
+const core_inputs_INPUTS = {
     'api-url': input(parseApiUrl),
     'api-key': input(parseApiKey, { sensitive: true, default: '', runProblem: forkRunProblem }),
     'api-key-header': input(parseApiKeyHeader, { default: 'X-Api-Key' }),
@@ -63015,9 +62723,9 @@ const INPUTS = {
     'dashboard-url': input(unlessEmpty(parseDashboardUrl), { default: '' }),
 };
 /** The names of every input, in action.yml's order. */
-const INPUT_NAMES = namesOf(INPUTS);
+const INPUT_NAMES = namesOf(core_inputs_INPUTS);
 /** Inputs whose raw text is masked before it is even parsed. */
-const SENSITIVE_INPUT_NAMES = sensitiveNames(INPUTS);
+const SENSITIVE_INPUT_NAMES = sensitiveNames(core_inputs_INPUTS);
 /** `name` in a set without `agents`: required, one deployment's name. */
 const REQUIRED_NAME = input(parseName);
 /**
@@ -63027,8 +62735,311 @@ const REQUIRED_NAME = input(parseName);
  */
 const core_inputs_pick = (names) => {
     const manifest = names.includes('agents');
-    return Object.fromEntries(names.map((name) => [name, name === 'name' && !manifest ? REQUIRED_NAME : INPUTS[name]]));
+    return Object.fromEntries(names.map((name) => [name, name === 'name' && !manifest ? REQUIRED_NAME : core_inputs_INPUTS[name]]));
 };
+
+;// CONCATENATED MODULE: ./src/inputs/health-inputs.ts
+/**
+ * The inputs of the check of a deployment's own address (ACTION-CONTRACT.md behaviour
+ * 31): `health-check`, `health-check-headers` and `health-check-expect`, read as one
+ * request, or none when the check is off. Headers or an expected text without a
+ * check would check nothing: an input error, before any request.
+ */
+
+
+/** The three inputs, in action.yml's order. */
+const HEALTH_INPUT_NAMES = [
+    'health-check',
+    'health-check-headers',
+    'health-check-expect',
+];
+/** The check the inputs ask for; undefined when `health-check` is empty (off). */
+function healthRequest(inputs) {
+    const check = inputs['health-check'];
+    if (check === undefined)
+        return undefined;
+    const expect = inputs['health-check-expect'];
+    return {
+        check,
+        headers: { ...inputs['health-check-headers'] },
+        ...(expect === undefined ? {} : { expect }),
+    };
+}
+/** The header values of the check and the values of its query string: never printed. */
+function healthSensitiveValues(inputs) {
+    const check = inputs['health-check'];
+    const address = check === undefined ? '' : check.kind === 'path' ? check.path : check.template;
+    return [...Object.values(inputs['health-check-headers']), ...queryValues(address)];
+}
+/** Headers or an expected text given without a check. */
+function healthProblems(inputs, { healthCheck } = ACTION_WORDS) {
+    if (inputs['health-check'] !== undefined)
+        return [];
+    const problem = `is set but ${healthCheck} is empty: set ${healthCheck} (e.g. /ok) or remove it`;
+    return [
+        ...(Object.keys(inputs['health-check-headers']).length > 0
+            ? [{ input: 'health-check-headers', problem }]
+            : []),
+        ...(inputs['health-check-expect'] === undefined
+            ? []
+            : [{ input: 'health-check-expect', problem }]),
+    ];
+}
+/**
+ * Headers or an expected text the step gives for a check nobody makes: neither the step
+ * nor, with a manifest, any agent's entry sets `health-check` (the step's headers serve
+ * the agents that do).
+ */
+function unusedHealthProblems(inputs, words, manifest) {
+    const checked = manifest?.agents.some(({ entry }) => (entry['health-check'] ?? '').trim() !== '');
+    return checked === true ? [] : healthProblems(inputs, words);
+}
+
+;// CONCATENATED MODULE: ./src/inputs/service-access.ts
+
+/** The inputs that say where the service is and how to sign in, in action.yml's order. */
+const ACCESS_INPUT_NAMES = [
+    'api-url',
+    'api-key',
+    'api-key-header',
+    'headers',
+];
+/** The extra headers, and the api key under `api-key-header` when one is given. */
+function serviceAccess(inputs) {
+    const apiKey = inputs['api-key'];
+    return {
+        apiUrl: inputs['api-url'],
+        headers: apiKey === ''
+            ? { ...inputs.headers }
+            : { ...inputs.headers, [inputs['api-key-header']]: apiKey },
+        sensitiveValues: [apiKey, ...Object.values(inputs.headers)],
+    };
+}
+/** Problems of the access inputs that are each valid but do not go together. */
+function accessProblems(inputs) {
+    const problems = [];
+    const apiKeyHeader = inputs['api-key-header'].toLowerCase();
+    const clash = Object.keys(inputs.headers).find((name) => name.toLowerCase() === apiKeyHeader);
+    if (inputs['api-key'] !== '' && clash !== undefined) {
+        problems.push({
+            input: 'headers',
+            problem: `header '${clash}' would replace the api-key header`,
+        });
+    }
+    return problems;
+}
+/** The service's access, or an `InputError` when its inputs do not go together. */
+function checkedAccess(inputs) {
+    const problems = accessProblems(inputs);
+    if (problems.length > 0)
+        throw new errors_InputError(problems);
+    return serviceAccess(inputs);
+}
+
+;// CONCATENATED MODULE: ./src/service/known-values.ts
+/**
+ * The service's enums (`status`, `source_config.deployment_type`)
+ * are known lists, not walls. A value the action does not know is passed on
+ * with one warning naming the known ones, and the service decides; a value
+ * of the wrong type is still an input error (the schemas say so).
+ */
+
+/** The one warning for a value of `what` (`deployment_type`, `--status`) not in `known`; undefined for a known one. */
+function unknownValueWarning(what, value, known) {
+    if (known.includes(value))
+        return undefined;
+    return `${what} '${untrusted(value)}' is not one this release knows (${known.join(', ')}): it is passed on as it is, and the service decides`;
+}
+
+;// CONCATENATED MODULE: ./src/inputs/build-deploy-spec.ts
+/**
+ * The core's inputs read into one typed deploy spec, before any request
+ * (`readDeploySpec`): from inputs that each parsed on their own, `config` merged
+ * under the explicit inputs, the request headers, and the checks that depend
+ * on more than one input (mostly on `source`). Every such problem is found
+ * before the spec is built, and all of them are reported together.
+ */
+
+
+
+
+
+
+
+
+
+
+/** The fields of `record` whose value is not undefined: an input that was not given. */
+function given(record) {
+    return Object.fromEntries(Object.entries(record).filter(([, value]) => value !== undefined));
+}
+function requested(inputs) {
+    const { config } = inputs;
+    return {
+        sourceConfig: {
+            ...config.source_config,
+            ...given({ integration_id: inputs['integration-id'] }),
+        },
+        sourceRevisionConfig: {
+            ...config.source_revision_config,
+            ...given({
+                repo_ref: inputs['repo-ref'],
+                agent_config_path: inputs['agent-config-path'],
+                image_uri: inputs['image-uri'],
+            }),
+        },
+        secretReferences: config.secret_references ?? null,
+    };
+}
+/** Problems of inputs that are each valid but do not go together. */
+function combinationProblems(inputs, wanted, run) {
+    const problems = [
+        ...accessProblems(inputs),
+        ...healthProblems(inputs, wordsOf(run)),
+        ...configImageProblems(inputs),
+    ];
+    const { source } = inputs;
+    if (source !== 'external_docker' && wanted.secretReferences !== null) {
+        problems.push({
+            input: 'config',
+            problem: `secret_references applies only to source external_docker, not ${source}`,
+        });
+    }
+    if (source !== 'codehost' && inputs.commit.kind === 'sha') {
+        problems.push({
+            input: 'commit',
+            problem: `a commit sha applies only to source codehost, not ${source} (use auto or none)`,
+        });
+    }
+    return problems;
+}
+function needsImage(source, wanted) {
+    if (wanted.sourceRevisionConfig.image_uri != null)
+        return [];
+    return [
+        {
+            input: 'image-uri',
+            problem: `is required with source ${source} (or config.source_revision_config.image_uri)`,
+        },
+    ];
+}
+/**
+ * The image `config` gives, checked as the `image-uri` input is where it was
+ * read; none when the input is given, which `config`'s gives way to.
+ */
+function configImageProblems(inputs) {
+    const image = inputs.config.source_revision_config?.image_uri;
+    if (inputs['image-uri'] !== undefined || image === undefined || image === null)
+        return [];
+    try {
+        parseImageReference(image);
+        return [];
+    }
+    catch (error) {
+        if (!(error instanceof Invalid))
+            throw error;
+        return [{ input: 'config', problem: `source_revision_config.image_uri ${error.message}` }];
+    }
+}
+function codehostFields(inputs, wanted) {
+    const integrationId = wanted.sourceConfig.integration_id;
+    const { repository } = inputs;
+    if (integrationId != null && repository !== undefined) {
+        return { source: 'codehost', integrationId, repository };
+    }
+    const problems = [];
+    if (integrationId == null) {
+        problems.push({
+            input: 'integration-id',
+            problem: 'is required with source codehost (or config.source_config.integration_id)',
+        });
+    }
+    if (repository === undefined) {
+        problems.push({
+            input: 'repository',
+            problem: 'is required with source codehost (owner/name)',
+        });
+    }
+    return problems;
+}
+/** The fields only the spec's source has, or what that source needs and lacks. */
+function sourceFields(inputs, wanted) {
+    const { source } = inputs;
+    const missing = (problems, fields) => problems.length > 0 ? problems : fields;
+    switch (source) {
+        case 'codehost':
+            return codehostFields(inputs, wanted);
+        case 'external_docker':
+            return missing(needsImage(source, wanted), {
+                source,
+                secretReferences: wanted.secretReferences,
+            });
+        case 'internal_docker':
+            return missing(needsImage(source, wanted), { source });
+        case 'internal_source': {
+            const tarball = wanted.sourceRevisionConfig.source_tarball_path;
+            const problem = 'source internal_source needs source_revision_config.source_tarball_path';
+            return missing(tarball == null ? [{ input: 'config', problem }] : [], { source });
+        }
+        case 'internal_template':
+            return { source };
+    }
+}
+/**
+ * The spec's warnings: one for a `deployment_type` the action does not know,
+ * which is sent as it is (the service decides).
+ */
+function specWarnings(wanted) {
+    const type = wanted.sourceConfig.deployment_type;
+    if (type == null)
+        return [];
+    const warning = unknownValueWarning('config: source_config.deployment_type', type, DEPLOYMENT_TYPES);
+    return warning === undefined ? [] : [warning];
+}
+function commonFields(inputs, wanted, fields, run) {
+    const access = serviceAccess(inputs);
+    const health = healthRequest(inputs);
+    return {
+        apiUrl: access.apiUrl,
+        headers: access.headers,
+        name: inputs.name,
+        sourceConfig: wanted.sourceConfig,
+        sourceRevisionConfig: wanted.sourceRevisionConfig,
+        secrets: inputs.secrets,
+        waitForReady: inputs['wait-for-ready'],
+        waitTimeoutSeconds: inputs['wait-timeout'],
+        ...(health === undefined ? {} : { health }),
+        commit: commitRequest(inputs.commit, fields, run),
+        onDrift: inputs['on-drift'],
+        dryRun: inputs['dry-run'],
+        dashboardUrl: inputs['dashboard-url'],
+        sensitiveValues: [
+            ...access.sensitiveValues,
+            ...healthSensitiveValues(inputs),
+            ...inputs.secrets.map((secret) => secret.value),
+        ],
+        warnings: specWarnings(wanted),
+    };
+}
+/** The deploy spec, or an `InputError` naming every input that does not fit the others. */
+function buildDeploySpec(inputs, run) {
+    const wanted = requested(inputs);
+    const problems = combinationProblems(inputs, wanted, run);
+    const fields = sourceFields(inputs, wanted);
+    if (Array.isArray(fields))
+        throw new errors_InputError([...problems, ...fields]);
+    if (problems.length > 0)
+        throw new errors_InputError(problems);
+    return { ...commonFields(inputs, wanted, fields, run), ...fields };
+}
+/**
+ * Reads and validates every core input. Throws an `InputError` naming each
+ * bad one: first every input that is wrong on its own, else every input
+ * that does not fit the others.
+ */
+function readDeploySpec(read, run) {
+    return buildDeploySpec(readInputs(INPUTS, read, run), run);
+}
 
 ;// CONCATENATED MODULE: ./src/inputs/agents-request.ts
 
@@ -63093,7 +63104,7 @@ function entryInputs({ key, entry }, fields, run) {
         const raw = entry[field];
         if (typeof raw !== 'string')
             continue;
-        const declared = INPUTS[field];
+        const declared = core_inputs_INPUTS[field];
         const parsed = attempt(key, field, () => declared.parse(raw.trim(), run));
         if ('problem' in parsed)
             problems.push(parsed.problem);
@@ -65341,7 +65352,7 @@ async function deployAgents(asked, io) {
 
 
 /** action.yml's inputs, in its order. */
-const DEPLOY_INPUTS = { ...INPUTS, ...GITHUB_INPUTS };
+const DEPLOY_INPUTS = { ...core_inputs_INPUTS, ...GITHUB_INPUTS };
 function run() {
     return runStep({
         inputs: DEPLOY_INPUTS,
@@ -65780,7 +65791,7 @@ const PLAN_OWN_INPUTS = { 'on-change': input(parseOnChange, { default: 'none' })
  * empty or a template holding `{agent}`), else the one deployment's.
  */
 function planAsked(inputs, run) {
-    const fixed = readInputs(core_inputs_pick(Object.keys(FIXED)), (name) => FIXED[name], run);
+    const fixed = declare_readInputs(core_inputs_pick(Object.keys(FIXED)), (name) => FIXED[name], run);
     const { 'on-change': onChange, ...shared } = inputs;
     const core = { ...fixed, ...shared };
     if (core.agents !== undefined) {
@@ -66533,7 +66544,7 @@ function retireNameBesides(raw, set) {
 const RETIRE_SERVICE_INPUTS = {
     ...core_inputs_pick([...ACCESS_INPUT_NAMES]),
     name: input(parseNameOrTemplate, { default: '', besides: retireNameBesides }),
-    agents: INPUTS.agents,
+    agents: core_inputs_INPUTS.agents,
 };
 /** The dashboard's address, last in retire/action.yml. */
 const RETIRE_DASHBOARD_INPUT = core_inputs_pick(['dashboard-url']);
@@ -66895,7 +66906,7 @@ function environmentPatternBesideAgents(raw, set) {
 /** Its own, after the GitHub ones in sweep/action.yml. */
 const SWEEP_OWN_INPUTS = {
     'name-pattern': input(parseNamePattern, { besides: namePatternBesideAgents }),
-    agents: INPUTS.agents,
+    agents: core_inputs_INPUTS.agents,
     'environment-pattern': input(parseEnvironmentPattern, {
         default: '',
         besides: environmentPatternBesideAgents,

@@ -1,11 +1,13 @@
 /**
- * From inputs that each parsed on their own to one deploy spec: `config` merged
+ * The core's inputs read into one typed deploy spec, before any request
+ * (`readDeploySpec`): from inputs that each parsed on their own, `config` merged
  * under the explicit inputs, the request headers, and the checks that depend
  * on more than one input (mostly on `source`). Every such problem is found
  * before the spec is built, and all of them are reported together.
  */
 import { commitRequest } from './commit.js';
-import type { ParsedInputs } from './core-inputs.js';
+import { INPUTS, type InputName, type ParsedInputs } from './core-inputs.js';
+import { readInputs, type InputReader } from './declare.js';
 import { InputError, Invalid, type InputProblem } from './errors.js';
 import { parseImageReference } from './image-reference.js';
 import type { DeploySpec, DeploySpecCommon, SourceFields } from './deploy-spec.js';
@@ -207,4 +209,13 @@ export function buildDeploySpec(inputs: ParsedInputs, run: RunDescription): Depl
   if (Array.isArray(fields)) throw new InputError([...problems, ...fields]);
   if (problems.length > 0) throw new InputError(problems);
   return { ...commonFields(inputs, wanted, fields, run), ...fields };
+}
+
+/**
+ * Reads and validates every core input. Throws an `InputError` naming each
+ * bad one: first every input that is wrong on its own, else every input
+ * that does not fit the others.
+ */
+export function readDeploySpec(read: InputReader<InputName>, run: RunDescription): DeploySpec {
+  return buildDeploySpec(readInputs(INPUTS, read, run), run);
 }

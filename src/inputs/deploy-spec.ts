@@ -1,6 +1,6 @@
 /**
- * What one run is asked to do, read from the inputs once (`readPlan` in
- * read-deploy-spec.ts). Types only, apart from the list of `on-drift` modes:
+ * What one run is asked to do, read from the inputs once (`readDeploySpec` in
+ * build-deploy-spec.ts). Types only, apart from the list of `on-drift` modes:
  * nothing here runs.
  */
 import type { HealthCheck } from '../service/health-address.js';

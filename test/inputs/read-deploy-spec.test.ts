@@ -8,7 +8,7 @@
 import { describe, expect, it } from 'vitest';
 import { declarationsSchema } from '../../src/inputs/declare.ts';
 import { INPUTS, INPUT_NAMES, SENSITIVE_INPUT_NAMES } from '../../src/inputs/core-inputs.ts';
-import { readDeploySpec } from '../../src/inputs/read-deploy-spec.ts';
+import { readDeploySpec } from '../../src/inputs/build-deploy-spec.ts';
 import { InputError } from '../../src/inputs/errors.ts';
 import { WORKFLOW_REPOSITORY } from '../support/action.ts';
 import {

@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, expect } from 'vitest';
 import { InputError } from '../../src/inputs/errors.ts';
-import { readDeploySpec } from '../../src/inputs/read-deploy-spec.ts';
+import { readDeploySpec } from '../../src/inputs/build-deploy-spec.ts';
 import type { DeploySpec } from '../../src/inputs/deploy-spec.ts';
 import type { RunDescription } from '../../src/inputs/run-description.ts';
 import { reader } from './action.ts';

@@ -5,7 +5,7 @@
  * every event of an agent carrying its key.
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { readDeploySpec } from '../../../src/inputs/read-deploy-spec.ts';
+import { readDeploySpec } from '../../../src/inputs/build-deploy-spec.ts';
 import type { RunDescription } from '../../../src/inputs/run-description.ts';
 import { deployAgents } from '../../../src/run/flows/agents-run.ts';
 import { startEmulator, type Emulator } from '../../emulator/emulator.ts';
