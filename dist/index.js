@@ -63203,23 +63203,6 @@ function buildAgentsRequest(inputs, run) {
     };
 }
 
-;// CONCATENATED MODULE: ./src/run/flows/agents-failure.ts
-/** The failure and the stacks of the agents' outcomes (in the agents' order); none when all succeeded. */
-function failureOfAgents(agents, outcomes) {
-    const failed = agents.flatMap((agent, index) => {
-        const failure = outcomes[index]?.failure;
-        // A reason's further lines (its remedy) stay under its agent's item.
-        return failure === undefined ? [] : [`- ${agent.key}: ${failure.replaceAll('\n', '\n  ')}`];
-    });
-    const stacks = outcomes.flatMap((outcome) => outcome.stack === undefined ? [] : [outcome.stack]);
-    return {
-        ...(failed.length === 0
-            ? {}
-            : { failure: `${failed.length} of ${agents.length} agents failed:\n${failed.join('\n')}` }),
-        ...(stacks.length === 0 ? {} : { stack: stacks.join('\n') }),
-    };
-}
-
 ;// CONCATENATED MODULE: ./src/run/ports/summaries.ts
 /** The summary of the step's one deployment. */
 function flatSummary(summary) {
@@ -65146,6 +65129,23 @@ async function pipeline(spec, io, share) {
     return { failure, stack, summary: flatSummary(record.summary(io.run.commit)) };
 }
 
+;// CONCATENATED MODULE: ./src/run/flows/agents-failure.ts
+/** The failure and the stacks of the agents' outcomes (in the agents' order); none when all succeeded. */
+function failureOfAgents(agents, outcomes) {
+    const failed = agents.flatMap((agent, index) => {
+        const failure = outcomes[index]?.failure;
+        // A reason's further lines (its remedy) stay under its agent's item.
+        return failure === undefined ? [] : [`- ${agent.key}: ${failure.replaceAll('\n', '\n  ')}`];
+    });
+    const stacks = outcomes.flatMap((outcome) => outcome.stack === undefined ? [] : [outcome.stack]);
+    return {
+        ...(failed.length === 0
+            ? {}
+            : { failure: `${failed.length} of ${agents.length} agents failed:\n${failed.join('\n')}` }),
+        ...(stacks.length === 0 ? {} : { stack: stacks.join('\n') }),
+    };
+}
+
 ;// CONCATENATED MODULE: ./src/run/decisions/shared-listings.ts
 /** The listing of each integration, read once: each caller gets its own copy of the list. */
 function sharedListings(service) {
@@ -65245,12 +65245,16 @@ function sharedWork(access, io, events) {
  */
 
 
+
+/** No service to share when the manifest has no agent (it always has one). */
+const NO_ACCESS = { apiUrl: '', headers: {} };
 /**
- * Runs `runOne` for every agent at once over what they share; the outcomes, in the
- * manifest's order, once every agent's run is over.
+ * Runs `runOne` for every agent at once over what they share (the service the first
+ * agent's spec reaches, unless `access` says); the outcomes, in the manifest's order, and
+ * how the run ends (failed when any agent failed, naming each), once every agent's run is over.
  */
-async function eachAgent(agents, { io, events, access, }, runOne, table = {}) {
-    const share = sharedWork(access, io, events);
+async function eachAgent(agents, { io, events, access }, runOne, table = {}) {
+    const share = sharedWork(access ?? agents[0]?.spec ?? NO_ACCESS, io, events);
     const outcomes = await Promise.all(agents.map(async (agent) => {
         const own = table.viewOf?.(agent);
         const views = [...agentViews(io.views, agent.key), ...(own === undefined ? [] : [own])];
@@ -65266,7 +65270,7 @@ async function eachAgent(agents, { io, events, access, }, runOne, table = {}) {
     table.allEnded?.(outcomes);
     events.emit({ kind: 'agents_over' });
     await events.settled();
-    return outcomes;
+    return { outcomes, ...failureOfAgents(agents, outcomes) };
 }
 
 ;// CONCATENATED MODULE: ./src/run/flows/agents-run.ts
@@ -65274,9 +65278,6 @@ async function eachAgent(agents, { io, events, access, }, runOne, table = {}) {
 
 
 
-
-/** No service to share when the manifest has no agent (it always has one). */
-const NO_ACCESS = { apiUrl: '', headers: {} };
 /** The manifest's outputs, set again as any agent's change: each agent's entry, by key. */
 class AgentsTable {
     #entries = new Map();
@@ -65324,9 +65325,9 @@ function keyedSummary(asked, outcomes, specOf) {
 async function deployAgents(asked, io) {
     const events = new RunEvents(io.views, io.redact);
     const table = new AgentsTable(asked.agents, (outputs, entries) => events.emit({ kind: 'outputs', outputs, entries }));
-    const outcomes = await eachAgent(asked.agents, { io, events, access: asked.agents[0]?.spec ?? NO_ACCESS }, (agent, agentIo, share) => pipeline(agent.spec, agentIo, share), table);
+    const { outcomes, ...ending } = await eachAgent(asked.agents, { io, events }, (agent, agentIo, share) => pipeline(agent.spec, agentIo, share), table);
     return {
-        ...failureOfAgents(asked.agents, outcomes),
+        ...ending,
         summary: keyedSummary(asked, outcomes, (agent) => agent.spec),
     };
 }
@@ -65985,8 +65986,6 @@ function keyedPlanOutputs(parts) {
 
 
 
-
-
 /** `count` differences, the noun agreeing: `1 difference`, `2 differences`. */
 const plan_run_differences = (count) => `${count} ${plural(count, 'difference')}`;
 /** The verdict in one log line a difference, and one for the verdict. */
@@ -66028,7 +66027,7 @@ async function runPlan(asked, io) {
             ...(failure === undefined ? {} : { failure }),
         };
     });
-    const outcomes = await eachAgent(asked.agents, { io, events, access: one?.spec ?? NO_ACCESS }, async (agent, agentIo, share) => {
+    const { outcomes, ...ending } = await eachAgent(asked.agents, { io, events }, async (agent, agentIo, share) => {
         const release = await share.take();
         try {
             return await withEvents(agentIo, (agentEvents) => planned(agent.spec, asked.onChange, agentIo, agentEvents, share.dependencies));
@@ -66043,7 +66042,7 @@ async function runPlan(asked, io) {
         },
     });
     return {
-        ...failureOfAgents(asked.agents, outcomes),
+        ...ending,
         summary: { kind: 'plan', layout: 'keyed', source: asked.source, agents: parts(outcomes) },
     };
 }
@@ -66596,7 +66595,6 @@ function retireRequest(inputs) {
 
 
 
-
 /** The names of the retire step's outputs, as retire/action.yml declares them. */
 const RETIRE_OUTPUT_NAMES = (/* unused pure expression or super */ null && ([
     'deployment-id',
@@ -66734,7 +66732,7 @@ async function runRetire(asked, io) {
         return retireOne(access, one.name, io, together?.retiredOf(one.key));
     }
     const events = new RunEvents(io.views, io.redact);
-    const outcomes = await eachAgent(agents, { io, events, access }, async (agent, own, share) => {
+    const { outcomes, ...ending } = await eachAgent(agents, { io, events, access }, async (agent, own, share) => {
         const taken = await share.take();
         let held = true;
         // The slot goes back once the agent is looked up: the others' lookups need it.
@@ -66754,7 +66752,7 @@ async function runRetire(asked, io) {
         allEnded: (all) => events.emit({ kind: 'outputs', outputs: keyedOutputs(agents, all.map(summaryOf)) }),
     });
     const previews = outcomes.flatMap((outcome) => summaryOf(outcome) ?? []);
-    return { ...failureOfAgents(agents, outcomes), summary: { kind: 'retire', previews } };
+    return { ...ending, summary: { kind: 'retire', previews } };
 }
 
 ;// CONCATENATED MODULE: ./src/retire.ts

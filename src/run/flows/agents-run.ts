@@ -13,7 +13,6 @@ import type { RunnerIO, RunOutcome } from '../ports/runner.js';
 import type { DeploymentSummary, DeploySummary } from '../ports/summaries.js';
 import { agentEntry, agentsOutputs } from '../decisions/agents-report.js';
 import type { DeploymentEntry } from '../ports/findings.js';
-import { failureOfAgents } from './agents-failure.js';
 import { pipeline } from './pipeline.js';
 import { eachAgent } from './each-agent.js';
 
@@ -37,9 +36,6 @@ export interface ManifestAgent {
   key: string;
   spec: Pick<DeploySpec, 'name' | 'apiUrl' | 'headers'>;
 }
-
-/** No service to share when the manifest has no agent (it always has one). */
-export const NO_ACCESS = { apiUrl: '', headers: {} };
 
 /** Where the manifest's outputs go: as text, and each deployment's entry as a value. */
 type SetOutputs = (
@@ -104,14 +100,14 @@ export async function deployAgents(asked: AgentsToDeploy, io: RunnerIO): Promise
   const table = new AgentsTable(asked.agents, (outputs, entries) =>
     events.emit({ kind: 'outputs', outputs, entries }),
   );
-  const outcomes = await eachAgent<AgentToDeploy, RunOutcome>(
+  const { outcomes, ...ending } = await eachAgent<AgentToDeploy, RunOutcome>(
     asked.agents,
-    { io, events, access: asked.agents[0]?.spec ?? NO_ACCESS },
+    { io, events },
     (agent, agentIo, share) => pipeline(agent.spec, agentIo, share),
     table,
   );
   return {
-    ...failureOfAgents(asked.agents, outcomes),
+    ...ending,
     summary: keyedSummary(asked, outcomes, (agent) => agent.spec),
   };
 }

@@ -9,7 +9,14 @@
 import { agentViews, type EventView, type RunEvents } from '../ports/events.js';
 import type { RunnerIO, RunOutcome } from '../ports/runner.js';
 import type { SharedWork } from './pipeline.js';
+import { failureOfAgents } from './agents-failure.js';
 import { sharedWork } from './shared-work.js';
+
+/** The service the agents' shared work reaches. */
+type Access = Parameters<typeof sharedWork>[0];
+
+/** No service to share when the manifest has no agent (it always has one). */
+const NO_ACCESS: Access = { apiUrl: '', headers: {} };
 
 /** What follows the agents' runs for the manifest: its outputs, made from each agent's. */
 export interface ManifestTable<A, O> {
@@ -22,20 +29,17 @@ export interface ManifestTable<A, O> {
 }
 
 /**
- * Runs `runOne` for every agent at once over what they share; the outcomes, in the
- * manifest's order, once every agent's run is over.
+ * Runs `runOne` for every agent at once over what they share (the service the first
+ * agent's spec reaches, unless `access` says); the outcomes, in the manifest's order, and
+ * how the run ends (failed when any agent failed, naming each), once every agent's run is over.
  */
-export async function eachAgent<A extends { key: string }, O extends RunOutcome>(
+export async function eachAgent<A extends { key: string; spec?: Access }, O extends RunOutcome>(
   agents: readonly A[],
-  {
-    io,
-    events,
-    access,
-  }: { io: RunnerIO; events: RunEvents; access: Parameters<typeof sharedWork>[0] },
+  { io, events, access }: { io: RunnerIO; events: RunEvents; access?: Access },
   runOne: (agent: A, io: RunnerIO, share: SharedWork) => Promise<O>,
   table: ManifestTable<A, O> = {},
-): Promise<O[]> {
-  const share = sharedWork(access, io, events);
+): Promise<{ outcomes: O[] } & Pick<RunOutcome, 'failure' | 'stack'>> {
+  const share = sharedWork(access ?? agents[0]?.spec ?? NO_ACCESS, io, events);
   const outcomes = await Promise.all(
     agents.map(async (agent) => {
       const own = table.viewOf?.(agent);
@@ -53,5 +57,5 @@ export async function eachAgent<A extends { key: string }, O extends RunOutcome>
   table.allEnded?.(outcomes);
   events.emit({ kind: 'agents_over' });
   await events.settled();
-  return outcomes;
+  return { outcomes, ...failureOfAgents(agents, outcomes) };
 }

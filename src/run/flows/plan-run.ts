@@ -25,9 +25,7 @@ import type { Verdict } from '../ports/findings.js';
 import type { AgentPlanPart } from '../ports/summaries.js';
 import { verdictOf } from '../decisions/verdict.js';
 import { keyedPlanOutputs, planOutputs } from '../decisions/plan-outputs.js';
-import { NO_ACCESS } from './agents-run.js';
 import { eachAgent } from './each-agent.js';
-import { failureOfAgents } from './agents-failure.js';
 
 /** `count` differences, the noun agreeing: `1 difference`, `2 differences`. */
 const differences = (count: number) => `${count} ${plural(count, 'difference')}`;
@@ -81,9 +79,9 @@ export async function runPlan(asked: PlanRequest, io: RunnerIO): Promise<RunOutc
         ...(failure === undefined ? {} : { failure }),
       };
     });
-  const outcomes = await eachAgent(
+  const { outcomes, ...ending } = await eachAgent(
     asked.agents,
-    { io, events, access: one?.spec ?? NO_ACCESS },
+    { io, events },
     async (agent, agentIo, share) => {
       const release = await share.take();
       try {
@@ -102,7 +100,7 @@ export async function runPlan(asked: PlanRequest, io: RunnerIO): Promise<RunOutc
     },
   );
   return {
-    ...failureOfAgents(asked.agents, outcomes),
+    ...ending,
     summary: { kind: 'plan', layout: 'keyed', source: asked.source, agents: parts(outcomes) },
   };
 }

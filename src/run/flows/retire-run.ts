@@ -26,7 +26,6 @@ import type {
 } from '../ports/progress.js';
 import type { RetiredPreview } from '../ports/summaries.js';
 import { dashboardUrlOf } from '../decisions/report.js';
-import { failureOfAgents } from './agents-failure.js';
 import { eachAgent } from './each-agent.js';
 
 /** The names of the retire step's outputs, as retire/action.yml declares them. */
@@ -197,7 +196,7 @@ export async function runRetire(asked: RetireAsked, io: RunnerIO): Promise<RunOu
     return retireOne(access, one.name, io, together?.retiredOf(one.key));
   }
   const events = new RunEvents(io.views, io.redact);
-  const outcomes = await eachAgent(
+  const { outcomes, ...ending } = await eachAgent(
     agents,
     { io, events, access },
     async (agent, own, share) => {
@@ -221,5 +220,5 @@ export async function runRetire(asked: RetireAsked, io: RunnerIO): Promise<RunOu
     },
   );
   const previews = outcomes.flatMap((outcome) => summaryOf(outcome) ?? []);
-  return { ...failureOfAgents(agents, outcomes), summary: { kind: 'retire', previews } };
+  return { ...ending, summary: { kind: 'retire', previews } };
 }

@@ -8,25 +8,24 @@
  */
 import type { AgentLookup, StatusAgentsRequest } from '../../inputs/status-inputs.js';
 import type { RunnerIO, RunOutcome } from '../ports/runner.js';
-import { failureOfAgents } from './agents-failure.js';
 import { RunEvents } from '../ports/events.js';
-import { AgentsTable, keyedSummary, NO_ACCESS } from './agents-run.js';
+import { AgentsTable, keyedSummary } from './agents-run.js';
 import { eachAgent } from './each-agent.js';
 import { status } from './status-run.js';
 
 /** Looks every agent's deployment up; never throws: how it ended is in the outcome. */
 export async function statusAgents(asked: StatusAgentsRequest, io: RunnerIO): Promise<RunOutcome> {
   const events = new RunEvents(io.views, io.redact);
-  const outcomes = await eachAgent<AgentLookup, RunOutcome>(
+  const { outcomes, ...ending } = await eachAgent<AgentLookup, RunOutcome>(
     asked.agents,
-    { io, events, access: asked.agents[0]?.spec ?? NO_ACCESS },
+    { io, events },
     (agent, agentIo, share) => status(agent.spec, agentIo, share),
     new AgentsTable(asked.agents, (outputs, entries) =>
       events.emit({ kind: 'outputs', outputs, entries }),
     ),
   );
   return {
-    ...failureOfAgents(asked.agents, outcomes),
+    ...ending,
     // An agent whose deployment was not found shows its name and why (no source: status
     // does not know it then).
     summary: keyedSummary(asked, outcomes, ({ spec }) => ({
