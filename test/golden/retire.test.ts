@@ -4,15 +4,15 @@
  * step made them; what the retire run writes, asks of the service (nothing but reads) and
  * leaves in GitHub (records and statuses, the comment), recorded under test/golden/retire/.
  */
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, it } from 'vitest';
 import { type Emulator } from '../emulator/emulator.ts';
 import { type GitHubEmulator } from '../emulator/github.ts';
-import { INTEGRATION } from '../support/fixtures.ts';
 import { gitHubStep, pullRequestEvent } from '../support/github-step.ts';
 import { actionParts, expectGolden, gitHubParts, serviceChanges } from '../support/golden.ts';
 import { MANIFEST_PATH, THREE_AGENTS } from '../support/manifests.ts';
 import { startPullRequestWorld } from '../support/pull-request-world.ts';
-import { printed, runAction, type ActionRun } from '../support/run-action.ts';
+import { runAction, type ActionRun } from '../support/run-action.ts';
+import { deployPreviews } from './preview-world.ts';
 
 const API_KEY = 'golden-key-0123456789abcdef';
 const DASHBOARD = 'https://console.example/o/{tenant_id}/deployments/{id}';
@@ -61,21 +61,7 @@ describe('retire on a merged pull request', () => {
   });
 
   it("of a manifest the deploy step made: each agent's environment inactive, the one comment rewritten", async () => {
-    const [given, options] = gitHubStep(
-      gh,
-      {
-        'api-url': emu.url,
-        'api-key': API_KEY,
-        'integration-id': INTEGRATION,
-        name: '{agent}-pr-7',
-        agents: MANIFEST_PATH,
-      },
-      { 'pr-comment': 'true', environment: 'preview-pr-7-{agent}' },
-      { event: pullRequestEvent(), files },
-    );
-    const deployed = await runAction(given, options);
-    expect(deployed.exitCode, printed(deployed)).toBe(0);
-    emu.requests.length = 0;
+    await deployPreviews(emu, gh, API_KEY);
 
     const run = await retire(
       { name: '{agent}-pr-7', agents: MANIFEST_PATH },

@@ -5,15 +5,15 @@
  * what the sweep writes, asks of the service (nothing but reads) and leaves in GitHub,
  * recorded under test/golden/sweep/.
  */
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, it } from 'vitest';
 import { type Emulator } from '../emulator/emulator.ts';
 import { type GitHubEmulator } from '../emulator/github.ts';
-import { INTEGRATION } from '../support/fixtures.ts';
-import { gitHubStep, pullRequestEvent } from '../support/github-step.ts';
+import { gitHubStep } from '../support/github-step.ts';
 import { actionParts, expectGolden, gitHubParts, serviceChanges } from '../support/golden.ts';
 import { MANIFEST_PATH, THREE_AGENTS } from '../support/manifests.ts';
 import { startPullRequestWorld } from '../support/pull-request-world.ts';
-import { printed, runAction, type ActionRun } from '../support/run-action.ts';
+import { runAction, type ActionRun } from '../support/run-action.ts';
+import { deployPreviews } from './preview-world.ts';
 
 const REPO = 'acme/agent';
 const API_KEY = 'golden-key-0123456789abcdef';
@@ -71,22 +71,8 @@ describe('the sweep on a schedule', () => {
   });
 
   it("of a manifest the deploy step made: every agent's preview of the merged pull request retired", async () => {
-    const [given, options] = gitHubStep(
-      gh,
-      {
-        'api-url': emu.url,
-        'api-key': API_KEY,
-        'integration-id': INTEGRATION,
-        name: '{agent}-pr-7',
-        agents: MANIFEST_PATH,
-      },
-      { 'pr-comment': 'true', environment: 'preview-pr-7-{agent}' },
-      { event: pullRequestEvent(), files },
-    );
-    const deployed = await runAction(given, options);
-    expect(deployed.exitCode, printed(deployed)).toBe(0);
+    await deployPreviews(emu, gh, API_KEY);
     gh.seedPullRequest(REPO, 7, 'merged', '2026-11-02T10:00:00Z');
-    emu.requests.length = 0;
 
     const run = await sweep({
       agents: MANIFEST_PATH,
