@@ -41436,9 +41436,10 @@ function redactDeployment(deployment) {
  * this run created it (or would), the live values when it was reused.
  */
 function repositoryOf(result) {
-    if (result.request.source !== 'codehost')
+    const { request, deployment } = result;
+    const described = result.created || deployment === undefined ? request : deployment;
+    if ((request ?? deployment)?.source !== 'codehost' || described === undefined)
         return {};
-    const described = result.created || result.deployment === undefined ? result.request : result.deployment;
     return {
         url: described.source_config.repo_url ?? undefined,
         ref: described.source_revision_config.repo_ref ?? undefined,
@@ -41726,7 +41727,7 @@ function typeRow(result, shown, code) {
     if (result === undefined)
         return [];
     const live = shown?.source_config.deployment_type ?? undefined;
-    const asked = result.request.source_config.deployment_type ?? undefined;
+    const asked = result.request?.source_config.deployment_type ?? undefined;
     if (live === undefined && asked === undefined)
         return [];
     const reused = !result.created && result.deployment !== undefined;
@@ -50690,21 +50691,9 @@ async function runDeploy(asked, io) {
 
 
 
-/**
- * The deployment found, in the shape the deploy's outputs and summary take
- * (a `DeployResult`): reused, and asked nothing, so the request it would
- * have been reused for holds only its name and source.
- */
-function asReused(found) {
-    const request = { name: found.name, source: found.source, secrets: [] };
-    return {
-        deployment: found,
-        created: false,
-        request: { ...request, source_config: {}, source_revision_config: {} },
-    };
-}
 /** What `status` knows at any point: the deployment found, its latest state and how live it is. */
 class StatusRecord {
+    /** The deployment as first found: reused, and asked nothing. */
     #found;
     deployment;
     liveness;
@@ -50718,7 +50707,7 @@ class StatusRecord {
     }
     /** The deployment's state as the run sees it now, and how live it is; the first is the one found. */
     seen(deployment, liveness) {
-        const found = (this.#found ??= asReused(deployment));
+        const found = (this.#found ??= { deployment, created: false });
         this.deployment = deployment;
         this.liveness = liveness;
         const { dashboardUrl } = this.#request;

@@ -54153,9 +54153,10 @@ function redactDeployment(deployment) {
  * this run created it (or would), the live values when it was reused.
  */
 function repositoryOf(result) {
-    if (result.request.source !== 'codehost')
+    const { request, deployment } = result;
+    const described = result.created || deployment === undefined ? request : deployment;
+    if ((request ?? deployment)?.source !== 'codehost' || described === undefined)
         return {};
-    const described = result.created || result.deployment === undefined ? result.request : result.deployment;
     return {
         url: described.source_config.repo_url ?? undefined,
         ref: described.source_revision_config.repo_ref ?? undefined,
@@ -61209,7 +61210,7 @@ function typeRow(result, shown, code) {
     if (result === undefined)
         return [];
     const live = shown?.source_config.deployment_type ?? undefined;
-    const asked = result.request.source_config.deployment_type ?? undefined;
+    const asked = result.request?.source_config.deployment_type ?? undefined;
     if (live === undefined && asked === undefined)
         return [];
     const reused = !result.created && result.deployment !== undefined;

@@ -57,7 +57,7 @@ function typeRow(
 ): [string, string][] {
   if (result === undefined) return [];
   const live = shown?.source_config.deployment_type ?? undefined;
-  const asked = result.request.source_config.deployment_type ?? undefined;
+  const asked = result.request?.source_config.deployment_type ?? undefined;
   if (live === undefined && asked === undefined) return [];
   const reused = !result.created && result.deployment !== undefined;
   return [['Deployment type', code(reused ? live : (live ?? asked))]];

@@ -47,9 +47,9 @@ export function redactDeployment(deployment: Deployment): Deployment {
  * this run created it (or would), the live values when it was reused.
  */
 export function repositoryOf(result: DeployedResult): { url?: string; ref?: string } {
-  if (result.request.source !== 'codehost') return {};
-  const described =
-    result.created || result.deployment === undefined ? result.request : result.deployment;
+  const { request, deployment } = result;
+  const described = result.created || deployment === undefined ? request : deployment;
+  if ((request ?? deployment)?.source !== 'codehost' || described === undefined) return {};
   return {
     url: described.source_config.repo_url ?? undefined,
     ref: described.source_revision_config.repo_ref ?? undefined,
@@ -76,7 +76,7 @@ export function dashboardUrlOf(
 
 /** The outputs known from a deploy result (and, when waited, its latest state). */
 export function outputsOf(
-  result: DeployResult,
+  result: DeployedResult,
   deployment: Deployment | undefined,
   assessment: Assessment,
   dashboardTemplate?: string,

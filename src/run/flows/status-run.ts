@@ -12,10 +12,10 @@ import { inGroup } from '../ports/dependencies.js';
 import { RunEvents } from '../ports/events.js';
 import type { Liveness } from '../ports/findings.js';
 import type { RunnerIO, RunOutcome } from '../ports/runner.js';
-import { pickOne, type DeployResult } from '../decisions/deploy.js';
+import { pickOne } from '../decisions/deploy.js';
 import { decideLive, ONLY_LIVE } from '../decisions/goal.js';
 import { healthNotMade } from '../decisions/health.js';
-import { flatSummary, type DeploymentSummary } from '../ports/summaries.js';
+import { flatSummary, type DeployedResult, type DeploymentSummary } from '../ports/summaries.js';
 import { outputsOf, type Outputs } from '../decisions/report.js';
 import { stepFailure } from '../decisions/green.js';
 import { noteHealth, waitForLive, withHealth } from './live-wait.js';
@@ -25,23 +25,10 @@ import { AgentsTable, keyedSummary } from './deploy-run.js';
 import { eachAgent } from './each-agent.js';
 import { dependenciesOf, maskValues } from './setup.js';
 
-/**
- * The deployment found, in the shape the deploy's outputs and summary take
- * (a `DeployResult`): reused, and asked nothing, so the request it would
- * have been reused for holds only its name and source.
- */
-function asReused(found: Deployment): DeployResult {
-  const request = { name: found.name, source: found.source, secrets: [] };
-  return {
-    deployment: found,
-    created: false,
-    request: { ...request, source_config: {}, source_revision_config: {} },
-  };
-}
-
 /** What `status` knows at any point: the deployment found, its latest state and how live it is. */
 class StatusRecord {
-  #found?: DeployResult;
+  /** The deployment as first found: reused, and asked nothing. */
+  #found?: DeployedResult;
   deployment?: Deployment;
   liveness?: Liveness;
   failure?: string;
@@ -59,7 +46,7 @@ class StatusRecord {
 
   /** The deployment's state as the run sees it now, and how live it is; the first is the one found. */
   seen(deployment: Deployment, liveness: Liveness): void {
-    const found = (this.#found ??= asReused(deployment));
+    const found = (this.#found ??= { deployment, created: false });
     this.deployment = deployment;
     this.liveness = liveness;
     const { dashboardUrl } = this.#request;

@@ -14,8 +14,11 @@ export interface DeployedResult {
   /** Absent only in a dry run that would create the deployment. */
   deployment?: Deployment;
   created: boolean;
-  /** The request body that was sent, or, when it was not, that a create would send. */
-  request: DeploymentCreateRequest;
+  /**
+   * The request body that was sent, or, when it was not, that a create would send; none for
+   * a deployment only looked up (`status` asks nothing of it).
+   */
+  request?: DeploymentCreateRequest;
 }
 
 /** One deployment as the deploy's summary shows it (and `status`'s, which reads a deployment the same way). */
