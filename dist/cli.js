@@ -49884,25 +49884,25 @@ function failureOf(error, deployment, redact) {
 class RunRecord {
     spec;
     /** What a create would send, once the repository is resolved, before any deployment is found. */
-    request;
-    result;
-    goal;
+    #request;
+    #result;
+    #goal;
     /** The deployment's latest state (after waiting, when the run waited). */
-    deployment;
+    #deployment;
     /**
-     * Whether `deployment` is live, and how: decided by the flow for the
+     * Whether the deployment is live, and how: decided by the flow for the
      * deployment it found and by the wait for each one it sees (goal.ts,
      * `decideLive`), stored with it; the outputs, reports and summary read it.
      */
-    liveness;
+    #liveness;
     /** Why the run failed, already redacted. */
-    failure;
+    #failure;
     /** The stack of an unexpected error, for the debug log. */
-    stack;
+    #stack;
     /** The run was cancelled (SIGINT, SIGTERM). */
-    cancelled = false;
+    #cancelled = false;
     /** The adapter was told the deployment was found or created: it is told how the run ends. */
-    reported = false;
+    #reported = false;
     /** The commit of each revision the run saw live (latest and active), by revision id. */
     #liveCommits = new Map();
     #setOutputs;
@@ -49916,18 +49916,18 @@ class RunRecord {
      * is cancelled, so a person knows what exists.
      */
     created(result) {
-        this.result = result;
+        this.#result = result;
         this.seen(result.deployment, undefined);
     }
     /** The deployment found or created, its goal, and how live it is (none when a dry run would create it). */
     deployed(result, goal, liveness) {
-        this.result = result;
-        this.goal = goal;
+        this.#result = result;
+        this.#goal = goal;
         this.seen(result.deployment, liveness);
     }
     /** The differences, as they are shown: none before the goal is known. */
     get #drift() {
-        return (this.goal?.drift ?? []).map(shownDrift);
+        return (this.#goal?.drift ?? []).map(shownDrift);
     }
     /** The revision that still serves while the latest is not active, with its commit if seen live. */
     #stillLive(deployment) {
@@ -49944,17 +49944,21 @@ class RunRecord {
         if (active !== null && active === deployment?.latest_revision_id && commit !== undefined) {
             this.#liveCommits.set(active, commit);
         }
-        if (this.result === undefined)
+        if (this.#result === undefined)
             return;
         if (deployment !== undefined) {
-            this.deployment = deployment;
-            this.liveness = liveness;
+            this.#deployment = deployment;
+            this.#liveness = liveness;
         }
-        this.#setOutputs(outputsOf(this.result, this.deployment, { live: this.liveness?.live === true, drift: this.#drift, health: this.liveness?.health }, this.spec.dashboardUrl), this.summary(undefined));
+        this.#setOutputs(outputsOf(this.#result, this.#deployment, { live: this.#liveness?.live === true, drift: this.#drift, health: this.#liveness?.health }, this.spec.dashboardUrl), this.summary(undefined));
     }
     /** The run in the core's words, for the adapter's progress hooks. */
     report(stage, waitingFor) {
-        const { spec, result, deployment, goal, liveness: verdict } = this;
+        const { spec } = this;
+        const result = this.#result;
+        const deployment = this.#deployment;
+        const goal = this.#goal;
+        const verdict = this.#liveness;
         return {
             name: spec.name,
             stage,
@@ -49968,7 +49972,7 @@ class RunRecord {
             stillLive: verdict?.live === true ? undefined : this.#stillLive(deployment),
             waitingFor: waitingFor ?? (verdict?.live === false ? verdict.missing : undefined),
             never: verdict?.live === false && verdict.final === true,
-            failure: this.failure,
+            failure: this.#failure,
             drift: this.#drift,
             url: deployment?.source_config.custom_url ?? undefined,
             health: verdict?.health,
@@ -49977,36 +49981,62 @@ class RunRecord {
     }
     /** How the run ended, for the last report. */
     get stage() {
-        if (this.cancelled)
+        if (this.#cancelled)
             return 'cancelled';
-        if (this.failure !== undefined)
+        if (this.#failure !== undefined)
             return 'failed';
-        return this.liveness?.live === true ? 'live' : 'not-live';
+        return this.#liveness?.live === true ? 'live' : 'not-live';
     }
     /** The deployment is not live as the step asks (`stepFailure`): why, redacted. */
     notLive(failure, redact) {
-        this.failure = redact(failure);
+        this.#failure = redact(failure);
     }
     failed(error, redact) {
         ({
-            cancelled: this.cancelled,
-            failure: this.failure,
-            stack: this.stack,
-        } = failureOf(error, this.deployment, redact));
+            cancelled: this.#cancelled,
+            failure: this.#failure,
+            stack: this.#stack,
+        } = failureOf(error, this.#deployment, redact));
+    }
+    /** The deployment's latest state, as the run knows it. */
+    get deployment() {
+        return this.#deployment;
+    }
+    /** Why the run failed (redacted), and the stack of an unexpected error. */
+    get ending() {
+        return { failure: this.#failure, stack: this.#stack };
+    }
+    /** What a create would send: the repository resolved, before any deployment is found. */
+    requested(request) {
+        this.#request = request;
+    }
+    /** Whether the adapter was told of the deployment (and so is told how the run ends). */
+    get reported() {
+        return this.#reported;
+    }
+    /**
+     * True once, the first time the run has a deployment (found, or created by it) to tell the
+     * adapter of; never for a dry run.
+     */
+    toReport() {
+        if (this.#reported || this.#deployment === undefined || this.spec.dryRun)
+            return false;
+        this.#reported = true;
+        return true;
     }
     /** What the summary shows: the adapter renders it, removing secret values there. */
     summary(commit) {
         const { name, source, dryRun, dashboardUrl } = this.spec;
         return {
             spec: { name, source, dryRun, dashboardUrl },
-            result: this.result,
-            request: this.request,
-            deployment: this.deployment,
-            liveness: this.liveness,
-            healthNotMade: this.spec.waitForReady ? undefined : healthNotMade(this.spec, this.liveness),
-            target: this.goal?.target?.sha,
-            drift: this.goal?.drift.map(shownDrift),
-            failure: this.failure,
+            result: this.#result,
+            request: this.#request,
+            deployment: this.#deployment,
+            liveness: this.#liveness,
+            healthNotMade: this.spec.waitForReady ? undefined : healthNotMade(this.spec, this.#liveness),
+            target: this.#goal?.target?.sha,
+            drift: this.#goal?.drift.map(shownDrift),
+            failure: this.#failure,
             commit,
         };
     }
@@ -50371,7 +50401,7 @@ async function steps(spec, io, events, record, share) {
     warnOfSpec(spec, logger);
     const dependencies = { ...dependenciesOf(spec, io, events), ...share.dependencies };
     const result = await deploy(spec, dependencies, {
-        onRequest: (request) => (record.request = request),
+        onRequest: (request) => record.requested(request),
         onCreated: (created) => record.created(created),
     });
     const { words } = dependencies.service;
@@ -50425,9 +50455,8 @@ function finalLine(name, created, deployment) {
  * by it): they are then told how the run ends. A dry run tells nothing.
  */
 function tellDeployed(record, events, waitingFor) {
-    if (record.reported || record.deployment === undefined || record.spec.dryRun)
+    if (!record.toReport())
         return;
-    record.reported = true;
     events.emit({ kind: 'deployed', report: record.report('deploying', waitingFor) });
 }
 /**
@@ -50458,7 +50487,7 @@ async function pipeline(spec, io, share) {
     if (record.reported)
         events.emit({ kind: 'finished', report: record.report(record.stage) });
     await events.settled();
-    const { failure, stack } = record;
+    const { failure, stack } = record.ending;
     return { failure, stack, summary: flatSummary(record.summary(io.run.commit)) };
 }
 

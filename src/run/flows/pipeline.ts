@@ -115,7 +115,7 @@ async function steps(
   warnOfSpec(spec, logger);
   const dependencies = { ...dependenciesOf(spec, io, events), ...share.dependencies };
   const result = await deploy(spec, dependencies, {
-    onRequest: (request) => (record.request = request),
+    onRequest: (request) => record.requested(request),
     onCreated: (created) => record.created(created),
   });
   const { words } = dependencies.service;
@@ -178,8 +178,7 @@ function finalLine(name: string, created: boolean, deployment: Deployment): stri
  * by it): they are then told how the run ends. A dry run tells nothing.
  */
 function tellDeployed(record: RunRecord, events: RunEvents, waitingFor?: string): void {
-  if (record.reported || record.deployment === undefined || record.spec.dryRun) return;
-  record.reported = true;
+  if (!record.toReport()) return;
   events.emit({ kind: 'deployed', report: record.report('deploying', waitingFor) });
 }
 
@@ -213,6 +212,6 @@ export async function pipeline(
   tellDeployed(record, events);
   if (record.reported) events.emit({ kind: 'finished', report: record.report(record.stage) });
   await events.settled();
-  const { failure, stack } = record;
+  const { failure, stack } = record.ending;
   return { failure, stack, summary: flatSummary(record.summary(io.run.commit)) };
 }

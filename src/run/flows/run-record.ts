@@ -48,25 +48,25 @@ export function failureOf(
 export class RunRecord {
   readonly spec: DeploySpec;
   /** What a create would send, once the repository is resolved, before any deployment is found. */
-  request?: DeploymentCreateRequest;
-  result?: DeployResult;
-  goal?: Goal;
+  #request?: DeploymentCreateRequest;
+  #result?: DeployResult;
+  #goal?: Goal;
   /** The deployment's latest state (after waiting, when the run waited). */
-  deployment?: Deployment;
+  #deployment?: Deployment;
   /**
-   * Whether `deployment` is live, and how: decided by the flow for the
+   * Whether the deployment is live, and how: decided by the flow for the
    * deployment it found and by the wait for each one it sees (goal.ts,
    * `decideLive`), stored with it; the outputs, reports and summary read it.
    */
-  liveness?: Liveness;
+  #liveness?: Liveness;
   /** Why the run failed, already redacted. */
-  failure?: string;
+  #failure?: string;
   /** The stack of an unexpected error, for the debug log. */
-  stack?: string;
+  #stack?: string;
   /** The run was cancelled (SIGINT, SIGTERM). */
-  cancelled = false;
+  #cancelled = false;
   /** The adapter was told the deployment was found or created: it is told how the run ends. */
-  reported = false;
+  #reported = false;
   /** The commit of each revision the run saw live (latest and active), by revision id. */
   readonly #liveCommits = new Map<string, string>();
   readonly #setOutputs: (outputs: Outputs, deployment: DeploymentSummary) => void;
@@ -85,20 +85,20 @@ export class RunRecord {
    * is cancelled, so a person knows what exists.
    */
   created(result: DeployResult & { deployment: Deployment }): void {
-    this.result = result;
+    this.#result = result;
     this.seen(result.deployment, undefined);
   }
 
   /** The deployment found or created, its goal, and how live it is (none when a dry run would create it). */
   deployed(result: DeployResult, goal: Goal, liveness: Liveness | undefined): void {
-    this.result = result;
-    this.goal = goal;
+    this.#result = result;
+    this.#goal = goal;
     this.seen(result.deployment, liveness);
   }
 
   /** The differences, as they are shown: none before the goal is known. */
   get #drift() {
-    return (this.goal?.drift ?? []).map(shownDrift);
+    return (this.#goal?.drift ?? []).map(shownDrift);
   }
 
   /** The revision that still serves while the latest is not active, with its commit if seen live. */
@@ -117,16 +117,16 @@ export class RunRecord {
     if (active !== null && active === deployment?.latest_revision_id && commit !== undefined) {
       this.#liveCommits.set(active, commit);
     }
-    if (this.result === undefined) return;
+    if (this.#result === undefined) return;
     if (deployment !== undefined) {
-      this.deployment = deployment;
-      this.liveness = liveness;
+      this.#deployment = deployment;
+      this.#liveness = liveness;
     }
     this.#setOutputs(
       outputsOf(
-        this.result,
-        this.deployment,
-        { live: this.liveness?.live === true, drift: this.#drift, health: this.liveness?.health },
+        this.#result,
+        this.#deployment,
+        { live: this.#liveness?.live === true, drift: this.#drift, health: this.#liveness?.health },
         this.spec.dashboardUrl,
       ),
       this.summary(undefined),
@@ -135,7 +135,11 @@ export class RunRecord {
 
   /** The run in the core's words, for the adapter's progress hooks. */
   report(stage: Stage, waitingFor?: string): RunReport {
-    const { spec, result, deployment, goal, liveness: verdict } = this;
+    const { spec } = this;
+    const result = this.#result;
+    const deployment = this.#deployment;
+    const goal = this.#goal;
+    const verdict = this.#liveness;
     return {
       name: spec.name,
       stage,
@@ -149,7 +153,7 @@ export class RunRecord {
       stillLive: verdict?.live === true ? undefined : this.#stillLive(deployment),
       waitingFor: waitingFor ?? (verdict?.live === false ? verdict.missing : undefined),
       never: verdict?.live === false && verdict.final === true,
-      failure: this.failure,
+      failure: this.#failure,
       drift: this.#drift,
       url: deployment?.source_config.custom_url ?? undefined,
       health: verdict?.health,
@@ -160,22 +164,52 @@ export class RunRecord {
 
   /** How the run ended, for the last report. */
   get stage(): Stage {
-    if (this.cancelled) return 'cancelled';
-    if (this.failure !== undefined) return 'failed';
-    return this.liveness?.live === true ? 'live' : 'not-live';
+    if (this.#cancelled) return 'cancelled';
+    if (this.#failure !== undefined) return 'failed';
+    return this.#liveness?.live === true ? 'live' : 'not-live';
   }
 
   /** The deployment is not live as the step asks (`stepFailure`): why, redacted. */
   notLive(failure: string, redact: (text: string) => string): void {
-    this.failure = redact(failure);
+    this.#failure = redact(failure);
   }
 
   failed(error: unknown, redact: (text: string) => string): void {
     ({
-      cancelled: this.cancelled,
-      failure: this.failure,
-      stack: this.stack,
-    } = failureOf(error, this.deployment, redact));
+      cancelled: this.#cancelled,
+      failure: this.#failure,
+      stack: this.#stack,
+    } = failureOf(error, this.#deployment, redact));
+  }
+
+  /** The deployment's latest state, as the run knows it. */
+  get deployment(): Deployment | undefined {
+    return this.#deployment;
+  }
+
+  /** Why the run failed (redacted), and the stack of an unexpected error. */
+  get ending(): { failure?: string; stack?: string } {
+    return { failure: this.#failure, stack: this.#stack };
+  }
+
+  /** What a create would send: the repository resolved, before any deployment is found. */
+  requested(request: DeploymentCreateRequest): void {
+    this.#request = request;
+  }
+
+  /** Whether the adapter was told of the deployment (and so is told how the run ends). */
+  get reported(): boolean {
+    return this.#reported;
+  }
+
+  /**
+   * True once, the first time the run has a deployment (found, or created by it) to tell the
+   * adapter of; never for a dry run.
+   */
+  toReport(): boolean {
+    if (this.#reported || this.#deployment === undefined || this.spec.dryRun) return false;
+    this.#reported = true;
+    return true;
   }
 
   /** What the summary shows: the adapter renders it, removing secret values there. */
@@ -183,14 +217,14 @@ export class RunRecord {
     const { name, source, dryRun, dashboardUrl } = this.spec;
     return {
       spec: { name, source, dryRun, dashboardUrl },
-      result: this.result,
-      request: this.request,
-      deployment: this.deployment,
-      liveness: this.liveness,
-      healthNotMade: this.spec.waitForReady ? undefined : healthNotMade(this.spec, this.liveness),
-      target: this.goal?.target?.sha,
-      drift: this.goal?.drift.map(shownDrift),
-      failure: this.failure,
+      result: this.#result,
+      request: this.#request,
+      deployment: this.#deployment,
+      liveness: this.#liveness,
+      healthNotMade: this.spec.waitForReady ? undefined : healthNotMade(this.spec, this.#liveness),
+      target: this.#goal?.target?.sha,
+      drift: this.#goal?.drift.map(shownDrift),
+      failure: this.#failure,
       commit,
     };
   }

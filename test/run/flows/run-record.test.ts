@@ -37,7 +37,7 @@ describe('RunRecord', () => {
 
     record.deployed(result, goal, notYet);
 
-    expect(record.liveness).toBe(notYet);
+    expect(record.summary(undefined).liveness).toBe(notYet);
     expect(outputs.at(-1)?.live).toBe('false');
     expect(record.stage).toBe('not-live');
     expect(record.report('deploying')).toMatchObject({
@@ -59,6 +59,6 @@ describe('RunRecord', () => {
     expect(outputs.at(-1)?.live).toBe('true');
 
     record.seen(undefined, undefined);
-    expect(record.liveness).toEqual({ live: true });
+    expect(record.summary(undefined).liveness).toEqual({ live: true });
   });
 });
