@@ -1,13 +1,10 @@
 /**
  * The deploy step's GitHub hooks (src/main.ts): the deployment records and
- * the pull request comment, as a view of the run's events, and the commit
- * order, whenever there is a token and a repository. A deploy of one
- * deployment (flat) has one record and the preview's comment, from its
- * `deployed` and `finished` events; a manifest's (keyed), the records of its
- * environments and its one comment, from each agent's `deployed`,
- * `finished` and `agent_over` and the manifest's `agents_over`, each agent's
- * record id in the `deployments` output, and one budget for all of GitHub's
- * work that grows with the number of agents.
+ * the pull request comment (one DeployReport, flat or keyed), as a view of
+ * the run's events, and the commit order, whenever there is a token and a
+ * repository. A manifest's deploy also puts each agent's record id in the
+ * `deployments` output, and has one budget for all of GitHub's work that
+ * grows with the number of agents.
  */
 import type { AgentsRequest } from '../inputs/agents-request.js';
 import { agentsOutputs } from '../run/decisions/agents-report.js';

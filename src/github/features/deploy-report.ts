@@ -1,14 +1,13 @@
 /**
  * What a deploy tells GitHub, as its agents go: the records of its
  * environments (deployment-record.ts) and its pull request comment
- * (comment.ts). A deploy without a manifest is a manifest of one laid out
- * `flat`: its one record in the step's `environment` and the preview's
- * comment; a manifest's (`keyed`), a record an environment (shared by the
- * agents of one) and one comment for all. The comment is written at most
- * twice: once every agent is deployed or over, and when all are over.
- * Every write waits for the one before it (no burst of writes at once,
- * under GitHub's secondary rate limits). Advisory: it warns, it never
- * throws, and its time is bounded by the run's budget.
+ * (comment.ts). Without a manifest, a deploy is a manifest of one laid out
+ * `flat`: one record in the step's `environment`, the preview's comment; a
+ * manifest's (`keyed`): a record an environment, one comment for all. The
+ * comment is written at most twice: once every agent is deployed or over,
+ * and when all are over; each write waits for the ones before it (GitHub's
+ * secondary rate limits). Advisory: it warns, it never throws, and its time
+ * is bounded by the run's budget.
  */
 import type { GitHubApi } from '../client/api.js';
 import type { CallOptions } from '../client/calls.js';
@@ -39,7 +38,10 @@ export const CANCEL_WINDOW_MS = 2_500;
 export const FLAT_KEY = '';
 
 /** A deploy without a manifest: its one agent, named by its reports. */
-const ONE: ManifestOnGitHub = { source: '', agents: [{ key: FLAT_KEY, name: '', deploymentName: '' }] };
+const ONE: ManifestOnGitHub = {
+  source: '',
+  agents: [{ key: FLAT_KEY, name: '', deploymentName: '' }],
+};
 
 /** What the deploy's GitHub inputs ask for: a record in `environment` (none when empty), a comment. */
 export interface DeployWanted {
@@ -240,20 +242,13 @@ export class DeployReport {
     return this.#groups.find((group) => group.agents.some((agent) => agent.key === key));
   }
 
-  async #start(group: Group, options: CallOptions): Promise<void> {
-    const { record } = group;
-    const ids = new Map<string, string>();
-    for (const agent of group.agents) {
-      const id = this.#states.get(agent.key)?.report?.id;
-      if (id !== undefined) ids.set(agent.key, id);
-    }
-    if (record instanceof DeploymentRecord) {
-      const report = this.#states.get(group.agents[0]?.key ?? '')?.report;
-      if (report === undefined) return;
-      await record.start(report, options);
-    } else await record.start(ids, options);
+  async #start({ agents, record }: Group, options: CallOptions): Promise<void> {
+    const reports = agents.map((agent) => this.#states.get(agent.key)?.report);
+    if (record instanceof SharedRecord) {
+      await record.start(new Map(agents.map((agent, at) => [agent.key, reports[at]?.id])), options);
+    } else if (reports[0] !== undefined) await record.start(reports[0], options);
     if (record.id === undefined) return;
-    for (const agent of group.agents) this.#ids.set(agent.key, record.id);
+    for (const agent of agents) this.#ids.set(agent.key, record.id);
     this.#parts.onRecorded?.(record.id);
   }
 
