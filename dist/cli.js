@@ -29077,7 +29077,7 @@ __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __we
 /* harmony import */ var node_url__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(3136);
 /* harmony import */ var node_url__WEBPACK_IMPORTED_MODULE_2___default = /*#__PURE__*/__nccwpck_require__.n(node_url__WEBPACK_IMPORTED_MODULE_2__);
 /* harmony import */ var _inputs_bounded_read_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(4033);
-/* harmony import */ var _main_js__WEBPACK_IMPORTED_MODULE_4__ = __nccwpck_require__(5875);
+/* harmony import */ var _main_js__WEBPACK_IMPORTED_MODULE_4__ = __nccwpck_require__(4789);
 /* harmony import */ var _pipe_end_js__WEBPACK_IMPORTED_MODULE_5__ = __nccwpck_require__(2884);
 /** The command's entry (dist/cli.js, the package's bin): wires the process to `main`, nothing else. */
 
@@ -29132,7 +29132,7 @@ __webpack_async_result__();
 
 /***/ }),
 
-/***/ 5875:
+/***/ 4789:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -41397,8 +41397,9 @@ function parseDashboardUrl(raw) {
 
 ;// CONCATENATED MODULE: ./src/run/decisions/report.ts
 /**
- * What the run hands to later steps: the outputs, and what a dry run
- * prints. Every secret value is replaced by `***` first. (How the summary
+ * What the run hands to later steps: the outputs (of one deployment, and a
+ * manifest's keyed by agent, each agent's entry made from its deployment's
+ * value), and what a dry run prints. Every secret value is replaced by `***` first. (How the summary
  * reads is src/views/'s.)
  */
 
@@ -41486,6 +41487,45 @@ function dryRunReport(result) {
         ? `dry run: ${CREATE_CALL} would send`
         : `dry run: '${result.deployment.name}' exists, so nothing would be sent; a create would send`;
     return `${what}:\n${JSON.stringify(body, null, 2)}`;
+}
+/**
+ * An agent's entry from its deployment's result as far as its run knows it (none yet: an
+ * empty entry), and its failure once it failed.
+ */
+function deploymentEntry(name, known, failure) {
+    const deployment = known?.deployment;
+    const health = known?.liveness?.health;
+    return {
+        name,
+        'deployment-id': deployment?.id ?? '',
+        status: deployment?.status ?? '',
+        created: known?.result?.created === true,
+        live: known?.liveness?.live === true,
+        'commit-sha': deployment?.source_revision_config.repo_commit_sha ?? '',
+        url: deployment?.source_config.custom_url ?? '',
+        'dashboard-url': (deployment && dashboardUrlOf(known?.spec.dashboardUrl, deployment)) ?? '',
+        'drift-count': known?.drift?.length ?? 0,
+        healthy: health === undefined ? null : health.ok,
+        'health-status': String(health?.status ?? ''),
+        'github-deployment-id': '',
+        ...(failure === undefined ? {} : { error: failure }),
+    };
+}
+/**
+ * What a deploy of several agents hands to later steps: `deployments`, one line of JSON
+ * keyed by agent, small whatever the manifest (a count of the differences, not their list,
+ * which the summary and the command's `--json` hold), and `live`, true only when every agent
+ * is live; from every agent's entry, in the manifest's order.
+ */
+function keyedOutputs(entries) {
+    const all = [...entries.values()];
+    const checked = all.filter((entry) => entry.healthy !== null);
+    return {
+        deployments: JSON.stringify(Object.fromEntries(entries)),
+        live: String(all.length > 0 && all.every((entry) => entry.live)),
+        // Empty when no agent was checked; else true only when every agent checked answered.
+        healthy: checked.length === 0 ? '' : String(checked.every((entry) => entry.healthy === true)),
+    };
 }
 
 ;// CONCATENATED MODULE: ./src/run/decisions/drift.ts
@@ -43981,7 +44021,7 @@ function readDeploySpec(read, run) {
     return buildDeploySpec(readInputs(INPUTS, read, run), run);
 }
 
-;// CONCATENATED MODULE: ./src/inputs/agents-request.ts
+;// CONCATENATED MODULE: ./src/inputs/deploy-request.ts
 
 
 
@@ -44111,10 +44151,20 @@ function sharedEnvironments(manifest) {
     }));
 }
 /**
+ * What the step's deploy is asked to do: every agent of its manifest, or its one deployment
+ * (`flat`); else one `InputError` naming every problem. Nothing is sent.
+ */
+function deployRequest(inputs, run) {
+    if (inputs.agents !== undefined)
+        return manifestRequest(inputs, run);
+    const spec = buildDeploySpec(inputs, run);
+    return { layout: 'flat', source: 'inline', agents: [{ key: spec.name, name: spec.name, spec }] };
+}
+/**
  * Every agent of the step's manifest as its deploy is to run, or one
  * `InputError` naming every problem of every agent. Nothing is sent.
  */
-function buildAgentsRequest(inputs, run) {
+function manifestRequest(inputs, run) {
     const manifest = inputs.agents;
     if (manifest === undefined) {
         throw new errors_InputError([{ input: 'agents', problem: 'is empty: there is no manifest to read' }]);
@@ -44137,6 +44187,7 @@ function buildAgentsRequest(inputs, run) {
     if (problems.length > 0)
         throw new errors_InputError(problems);
     return {
+        layout: 'keyed',
         source: manifest.source,
         ...(inputs.name === '' ? {} : { nameTemplate: inputs.name }),
         agents,
@@ -44152,7 +44203,6 @@ function buildAgentsRequest(inputs, run) {
  * GitHub adapter's to add. The rest of the core's inputs are fixed: a plan
  * never waits, targets no commit, and is a dry run.
  */
-
 
 
 
@@ -44198,12 +44248,7 @@ function planAsked(inputs, run) {
     const fixed = declare_readInputs(core_inputs_pick(Object.keys(FIXED)), (name) => FIXED[name], run);
     const { 'on-change': onChange, ...shared } = inputs;
     const core = { ...fixed, ...shared };
-    if (core.agents !== undefined) {
-        return { ...buildAgentsRequest(core, run), onChange, layout: 'keyed' };
-    }
-    const spec = buildDeploySpec(core, run);
-    const agents = [{ key: spec.name, name: spec.name, spec }];
-    return { source: 'inline', agents, onChange, layout: 'flat' };
+    return { ...deployRequest(core, run), onChange };
 }
 /** The plan of one deployment these inputs ask for; a manifest is `planAsked`'s. */
 function planRequest(inputs, run) {
@@ -44297,11 +44342,11 @@ function readStatusRequest(read, run) {
     if (problems.length > 0)
         throw new errors_InputError(problems);
     const lookup = lookupOf(inputs, checkedAccess(inputs));
-    if (manifest === undefined)
-        return { lookup };
-    return {
-        agents: { source: manifest.source, agents: agentLookups(manifest, inputs, lookup, run) },
-    };
+    if (manifest === undefined) {
+        return { layout: 'flat', source: 'inline', agents: [{ key: lookup.name, spec: lookup }] };
+    }
+    const agents = agentLookups(manifest, inputs, lookup, run);
+    return { layout: 'keyed', source: manifest.source, agents };
 }
 
 ;// CONCATENATED MODULE: ./src/cli/wording.ts
@@ -48492,43 +48537,6 @@ async function withEvents(io, flow) {
     }
 }
 
-;// CONCATENATED MODULE: ./src/run/decisions/agents-report.ts
-
-/**
- * An agent's entry from its deployment's result as far as its run knows it (none yet: an
- * empty entry), and its failure once it failed.
- */
-function agentEntry(name, known, failure) {
-    const deployment = known?.deployment;
-    const health = known?.liveness?.health;
-    return {
-        name,
-        'deployment-id': deployment?.id ?? '',
-        status: deployment?.status ?? '',
-        created: known?.result?.created === true,
-        live: known?.liveness?.live === true,
-        'commit-sha': deployment?.source_revision_config.repo_commit_sha ?? '',
-        url: deployment?.source_config.custom_url ?? '',
-        'dashboard-url': (deployment && dashboardUrlOf(known?.spec.dashboardUrl, deployment)) ?? '',
-        'drift-count': known?.drift?.length ?? 0,
-        healthy: health === undefined ? null : health.ok,
-        'health-status': String(health?.status ?? ''),
-        'github-deployment-id': '',
-        ...(failure === undefined ? {} : { error: failure }),
-    };
-}
-/** The manifest's outputs from every agent's entry, in the manifest's order. */
-function agentsOutputs(entries) {
-    const all = [...entries.values()];
-    const checked = all.filter((entry) => entry.healthy !== null);
-    return {
-        deployments: JSON.stringify(Object.fromEntries(entries)),
-        live: String(all.length > 0 && all.every((entry) => entry.live)),
-        // Empty when no agent was checked; else true only when every agent checked answered.
-        healthy: checked.length === 0 ? '' : String(checked.every((entry) => entry.healthy === true)),
-    };
-}
-
 ;// CONCATENATED MODULE: ./src/run/ports/summaries.ts
 /** The summary of the step's one deployment. */
 function flatSummary(summary) {
@@ -50453,23 +50461,6 @@ async function pipeline(spec, io, share) {
     return { failure, stack, summary: flatSummary(record.summary(io.run.commit)) };
 }
 
-;// CONCATENATED MODULE: ./src/run/flows/agents-failure.ts
-/** The failure and the stacks of the agents' outcomes (in the agents' order); none when all succeeded. */
-function failureOfAgents(agents, outcomes) {
-    const failed = agents.flatMap((agent, index) => {
-        const failure = outcomes[index]?.failure;
-        // A reason's further lines (its remedy) stay under its agent's item.
-        return failure === undefined ? [] : [`- ${agent.key}: ${failure.replaceAll('\n', '\n  ')}`];
-    });
-    const stacks = outcomes.flatMap((outcome) => outcome.stack === undefined ? [] : [outcome.stack]);
-    return {
-        ...(failed.length === 0
-            ? {}
-            : { failure: `${failed.length} of ${agents.length} agents failed:\n${failed.join('\n')}` }),
-        ...(stacks.length === 0 ? {} : { stack: stacks.join('\n') }),
-    };
-}
-
 ;// CONCATENATED MODULE: ./src/run/decisions/shared-listings.ts
 /** The listing of each integration, read once: each caller gets its own copy of the list. */
 function sharedListings(service) {
@@ -50569,7 +50560,25 @@ function sharedWork(access, io, events) {
  */
 
 
-
+/**
+ * How a run of several agents ends: failed when any agent's run failed, one message naming
+ * each failed agent and its reason, with their stacks (in the agents' order); none when all
+ * succeeded.
+ */
+function failureOfAgents(agents, outcomes) {
+    const failed = agents.flatMap((agent, index) => {
+        const failure = outcomes[index]?.failure;
+        // A reason's further lines (its remedy) stay under its agent's item.
+        return failure === undefined ? [] : [`- ${agent.key}: ${failure.replaceAll('\n', '\n  ')}`];
+    });
+    const stacks = outcomes.flatMap((outcome) => outcome.stack === undefined ? [] : [outcome.stack]);
+    return {
+        ...(failed.length === 0
+            ? {}
+            : { failure: `${failed.length} of ${agents.length} agents failed:\n${failed.join('\n')}` }),
+        ...(stacks.length === 0 ? {} : { stack: stacks.join('\n') }),
+    };
+}
 /** No service to share when the manifest has no agent (it always has one). */
 const NO_ACCESS = { apiUrl: '', headers: {} };
 /**
@@ -50597,7 +50606,7 @@ async function eachAgent(agents, { io, events, access }, runOne, table = {}) {
     return { outcomes, ...failureOfAgents(agents, outcomes) };
 }
 
-;// CONCATENATED MODULE: ./src/run/flows/agents-run.ts
+;// CONCATENATED MODULE: ./src/run/flows/deploy-run.ts
 
 
 
@@ -50611,7 +50620,7 @@ class AgentsTable {
     constructor(agents, emit) {
         this.#emit = emit;
         for (const { key, spec } of agents)
-            this.#entries.set(key, agentEntry(spec.name));
+            this.#entries.set(key, deploymentEntry(spec.name));
     }
     /** The view that keeps an agent's deployment as its run knows it. */
     viewOf(agent) {
@@ -50619,16 +50628,16 @@ class AgentsTable {
             if (event.kind !== 'outputs' || event.deployment === undefined)
                 return;
             this.#known.set(agent.key, event.deployment);
-            this.#set(agent, agentEntry(agent.spec.name, event.deployment));
+            this.#set(agent, deploymentEntry(agent.spec.name, event.deployment));
         };
     }
     /** The agent's run ended: its failure, if any, joins its entry. */
     ended(agent, { failure }) {
-        this.#set(agent, agentEntry(agent.spec.name, this.#known.get(agent.key), failure));
+        this.#set(agent, deploymentEntry(agent.spec.name, this.#known.get(agent.key), failure));
     }
     #set(agent, entry) {
         this.#entries.set(agent.key, entry);
-        this.#emit(agentsOutputs(this.#entries), new Map(this.#entries));
+        this.#emit(keyedOutputs(this.#entries), new Map(this.#entries));
     }
 }
 /**
@@ -50645,8 +50654,11 @@ function keyedSummary(asked, outcomes, specOf) {
     });
     return { kind: 'deploy', layout: 'keyed', source: asked.source, deployments };
 }
-/** Deploys every agent of the manifest; never throws: how it ended is in the outcome. */
-async function deployAgents(asked, io) {
+/** Deploys every agent asked for; never throws: how it ended is in the outcome. */
+async function runDeploy(asked, io) {
+    const [one] = asked.agents;
+    if (asked.layout === 'flat' && one !== undefined)
+        return pipeline(one.spec, io);
     const events = new RunEvents(io.views, io.redact);
     const table = new AgentsTable(asked.agents, (outputs, entries) => events.emit({ kind: 'outputs', outputs, entries }));
     const { outcomes, ...ending } = await eachAgent(asked.agents, { io, events }, (agent, agentIo, share) => pipeline(agent.spec, agentIo, share), table);
@@ -50663,6 +50675,8 @@ async function deployAgents(asked, io) {
  * as the deploy reports a deployment it reuses; it never creates nor changes
  * anything, and asks nothing of the deployment but to be live.
  */
+
+
 
 
 
@@ -50798,14 +50812,16 @@ async function status_run_status(request, io, share) {
     const summary = record.summary(io.run.commit);
     return { failure, stack, summary: summary && flatSummary(summary) };
 }
-
-;// CONCATENATED MODULE: ./src/run/flows/status-agents.ts
-
-
-
-
-/** Looks every agent's deployment up; never throws: how it ended is in the outcome. */
-async function statusAgents(asked, io) {
+/**
+ * `status` of every agent asked for: one look-up laid out flat, or each agent's of a
+ * manifest as if alone (a few at once, their waits sharing one status request a check; one
+ * agent's failure stops none of the others), its outputs and summary those of a deploy of
+ * the same agents. Never throws: how it ended is in the outcome.
+ */
+async function runStatus(asked, io) {
+    const [one] = asked.agents;
+    if (asked.layout === 'flat' && one !== undefined)
+        return status_run_status(one.spec, io);
     const events = new RunEvents(io.views, io.redact);
     const { outcomes, ...ending } = await eachAgent(asked.agents, { io, events }, (agent, agentIo, share) => status_run_status(agent.spec, agentIo, share), new AgentsTable(asked.agents, (outputs, entries) => events.emit({ kind: 'outputs', outputs, entries })));
     return {
@@ -51124,9 +51140,6 @@ async function planned(spec, onChange, io, events, shared) {
 
 
 
-
-
-
 /**
  * Reads and checks every input of `command` without a request; throws the
  * core's `InputError`. `plan` reads plan/action.yml's inputs (the core's it
@@ -51138,20 +51151,10 @@ function readCommandRequest(command, read, run) {
         case 'plan':
             return readPlan(read, run);
         case 'status':
-            return { command, ...readStatusRequest(read, run) };
+            return { command, status: readStatusRequest(read, run) };
         case 'deploy':
-            return readDeploy(read, run);
+            return { command, deploy: deployRequest(declare_readInputs(core_inputs_INPUTS, read, run), run) };
     }
-}
-/**
- * `deploy`'s inputs: with a manifest (`--agents`), one deploy an agent, its
- * name the `--name` template (if any) filled; else the one deploy.
- */
-function readDeploy(read, run) {
-    const inputs = declare_readInputs(core_inputs_INPUTS, read, run);
-    return inputs.agents === undefined
-        ? { command: 'deploy', spec: buildDeploySpec(inputs, run) }
-        : { command: 'deploy', agents: buildAgentsRequest(inputs, run) };
 }
 /** The plan's inputs (plan/action.yml's, the manifest among them: `name` is then a template). */
 const PLAN_INPUTS = { ...PLAN_SHARED_INPUTS, ...PLAN_OWN_INPUTS };
@@ -51163,15 +51166,26 @@ const PLAN_INPUTS = { ...PLAN_SHARED_INPUTS, ...PLAN_OWN_INPUTS };
 function readPlan(read, run) {
     return { command: 'plan', plan: planAsked(declare_readInputs(PLAN_INPUTS, read, run), run) };
 }
+/** What a command runs over: one deployment (flat) or a manifest's agents (keyed). */
+function manifestOf(asked) {
+    switch (asked.command) {
+        case 'plan':
+            return asked.plan;
+        case 'status':
+            return asked.status;
+        case 'deploy':
+            return asked.deploy;
+    }
+}
 /** Runs a read request through the core; never throws: how it ended is in the outcome. */
 function runCommandRequest(asked, io) {
     switch (asked.command) {
         case 'plan':
             return runPlan(asked.plan, io);
         case 'status':
-            return 'agents' in asked ? statusAgents(asked.agents, io) : status_run_status(asked.lookup, io);
+            return runStatus(asked.status, io);
         case 'deploy':
-            return 'agents' in asked ? deployAgents(asked.agents, io) : pipeline(asked.spec, io);
+            return runDeploy(asked.deploy, io);
     }
 }
 
@@ -53164,7 +53178,7 @@ class OutputsSeen {
 function givenCommit(prepared) {
     if (prepared.command !== 'deploy')
         return undefined;
-    const { commit } = 'spec' in prepared ? prepared.spec : (prepared.agents.agents[0]?.spec ?? {});
+    const commit = prepared.deploy.agents[0]?.spec.commit;
     return commit?.kind === 'sha' ? commit.sha : undefined;
 }
 /**
@@ -53304,12 +53318,8 @@ async function runRequest(request, command, world, session, { seen, quitting }) 
         log.error(message);
         return { exitCode: EXIT.usage, error: message };
     }
-    const manifest = 'agents' in prepared
-        ? prepared.agents
-        : prepared.command === 'plan' && prepared.plan.layout === 'keyed'
-            ? prepared.plan
-            : undefined;
-    if (manifest !== undefined) {
+    const manifest = manifestOf(prepared);
+    if (manifest.layout === 'keyed') {
         if (prepared.command !== 'plan')
             seen.expectAgents();
         log.expectAgents(manifest.agents.length);

@@ -54114,8 +54114,9 @@ function parseDashboardUrl(raw) {
 
 ;// CONCATENATED MODULE: ./src/run/decisions/report.ts
 /**
- * What the run hands to later steps: the outputs, and what a dry run
- * prints. Every secret value is replaced by `***` first. (How the summary
+ * What the run hands to later steps: the outputs (of one deployment, and a
+ * manifest's keyed by agent, each agent's entry made from its deployment's
+ * value), and what a dry run prints. Every secret value is replaced by `***` first. (How the summary
  * reads is src/views/'s.)
  */
 
@@ -54204,14 +54205,11 @@ function dryRunReport(result) {
         : `dry run: '${result.deployment.name}' exists, so nothing would be sent; a create would send`;
     return `${what}:\n${JSON.stringify(body, null, 2)}`;
 }
-
-;// CONCATENATED MODULE: ./src/run/decisions/agents-report.ts
-
 /**
  * An agent's entry from its deployment's result as far as its run knows it (none yet: an
  * empty entry), and its failure once it failed.
  */
-function agentEntry(name, known, failure) {
+function deploymentEntry(name, known, failure) {
     const deployment = known?.deployment;
     const health = known?.liveness?.health;
     return {
@@ -54230,8 +54228,13 @@ function agentEntry(name, known, failure) {
         ...(failure === undefined ? {} : { error: failure }),
     };
 }
-/** The manifest's outputs from every agent's entry, in the manifest's order. */
-function agentsOutputs(entries) {
+/**
+ * What a deploy of several agents hands to later steps: `deployments`, one line of JSON
+ * keyed by agent, small whatever the manifest (a count of the differences, not their list,
+ * which the summary and the command's `--json` hold), and `live`, true only when every agent
+ * is live; from every agent's entry, in the manifest's order.
+ */
+function keyedOutputs(entries) {
     const all = [...entries.values()];
     const checked = all.filter((entry) => entry.healthy !== null);
     return {
@@ -57192,7 +57195,7 @@ function withRecordIds(outputs, entries, ids) {
         const id = ids.get(key);
         return [key, id === undefined ? entry : { ...entry, 'github-deployment-id': String(id) }];
     }));
-    return { ...outputs, deployments: agentsOutputs(recorded).deployments };
+    return { ...outputs, deployments: keyedOutputs(recorded).deployments };
 }
 /** The hooks of a deploy: of one deployment, or, given its manifest, of every agent. */
 function deployHooks(settings, manifest) {
@@ -57234,8 +57237,13 @@ function deployHooks(settings, manifest) {
         return hooks;
     };
 }
-/** What GitHub is told of the manifest the inputs ask for: each agent's names and own environment. */
+/**
+ * What GitHub is told of the manifest the inputs ask for: each agent's names and own
+ * environment; nothing of a deploy of one deployment (flat).
+ */
 function manifestOnGitHub(request) {
+    if (request.layout === 'flat')
+        return undefined;
     return {
         source: request.source,
         ...(request.nameTemplate === undefined ? {} : { nameTemplate: request.nameTemplate }),
@@ -63041,7 +63049,7 @@ function readDeploySpec(read, run) {
     return buildDeploySpec(readInputs(INPUTS, read, run), run);
 }
 
-;// CONCATENATED MODULE: ./src/inputs/agents-request.ts
+;// CONCATENATED MODULE: ./src/inputs/deploy-request.ts
 
 
 
@@ -63171,10 +63179,20 @@ function sharedEnvironments(manifest) {
     }));
 }
 /**
+ * What the step's deploy is asked to do: every agent of its manifest, or its one deployment
+ * (`flat`); else one `InputError` naming every problem. Nothing is sent.
+ */
+function deployRequest(inputs, run) {
+    if (inputs.agents !== undefined)
+        return manifestRequest(inputs, run);
+    const spec = buildDeploySpec(inputs, run);
+    return { layout: 'flat', source: 'inline', agents: [{ key: spec.name, name: spec.name, spec }] };
+}
+/**
  * Every agent of the step's manifest as its deploy is to run, or one
  * `InputError` naming every problem of every agent. Nothing is sent.
  */
-function buildAgentsRequest(inputs, run) {
+function manifestRequest(inputs, run) {
     const manifest = inputs.agents;
     if (manifest === undefined) {
         throw new errors_InputError([{ input: 'agents', problem: 'is empty: there is no manifest to read' }]);
@@ -63197,6 +63215,7 @@ function buildAgentsRequest(inputs, run) {
     if (problems.length > 0)
         throw new errors_InputError(problems);
     return {
+        layout: 'keyed',
         source: manifest.source,
         ...(inputs.name === '' ? {} : { nameTemplate: inputs.name }),
         agents,
@@ -65129,23 +65148,6 @@ async function pipeline(spec, io, share) {
     return { failure, stack, summary: flatSummary(record.summary(io.run.commit)) };
 }
 
-;// CONCATENATED MODULE: ./src/run/flows/agents-failure.ts
-/** The failure and the stacks of the agents' outcomes (in the agents' order); none when all succeeded. */
-function failureOfAgents(agents, outcomes) {
-    const failed = agents.flatMap((agent, index) => {
-        const failure = outcomes[index]?.failure;
-        // A reason's further lines (its remedy) stay under its agent's item.
-        return failure === undefined ? [] : [`- ${agent.key}: ${failure.replaceAll('\n', '\n  ')}`];
-    });
-    const stacks = outcomes.flatMap((outcome) => outcome.stack === undefined ? [] : [outcome.stack]);
-    return {
-        ...(failed.length === 0
-            ? {}
-            : { failure: `${failed.length} of ${agents.length} agents failed:\n${failed.join('\n')}` }),
-        ...(stacks.length === 0 ? {} : { stack: stacks.join('\n') }),
-    };
-}
-
 ;// CONCATENATED MODULE: ./src/run/decisions/shared-listings.ts
 /** The listing of each integration, read once: each caller gets its own copy of the list. */
 function sharedListings(service) {
@@ -65245,7 +65247,25 @@ function sharedWork(access, io, events) {
  */
 
 
-
+/**
+ * How a run of several agents ends: failed when any agent's run failed, one message naming
+ * each failed agent and its reason, with their stacks (in the agents' order); none when all
+ * succeeded.
+ */
+function failureOfAgents(agents, outcomes) {
+    const failed = agents.flatMap((agent, index) => {
+        const failure = outcomes[index]?.failure;
+        // A reason's further lines (its remedy) stay under its agent's item.
+        return failure === undefined ? [] : [`- ${agent.key}: ${failure.replaceAll('\n', '\n  ')}`];
+    });
+    const stacks = outcomes.flatMap((outcome) => outcome.stack === undefined ? [] : [outcome.stack]);
+    return {
+        ...(failed.length === 0
+            ? {}
+            : { failure: `${failed.length} of ${agents.length} agents failed:\n${failed.join('\n')}` }),
+        ...(stacks.length === 0 ? {} : { stack: stacks.join('\n') }),
+    };
+}
 /** No service to share when the manifest has no agent (it always has one). */
 const NO_ACCESS = { apiUrl: '', headers: {} };
 /**
@@ -65273,7 +65293,7 @@ async function eachAgent(agents, { io, events, access }, runOne, table = {}) {
     return { outcomes, ...failureOfAgents(agents, outcomes) };
 }
 
-;// CONCATENATED MODULE: ./src/run/flows/agents-run.ts
+;// CONCATENATED MODULE: ./src/run/flows/deploy-run.ts
 
 
 
@@ -65287,7 +65307,7 @@ class AgentsTable {
     constructor(agents, emit) {
         this.#emit = emit;
         for (const { key, spec } of agents)
-            this.#entries.set(key, agentEntry(spec.name));
+            this.#entries.set(key, deploymentEntry(spec.name));
     }
     /** The view that keeps an agent's deployment as its run knows it. */
     viewOf(agent) {
@@ -65295,16 +65315,16 @@ class AgentsTable {
             if (event.kind !== 'outputs' || event.deployment === undefined)
                 return;
             this.#known.set(agent.key, event.deployment);
-            this.#set(agent, agentEntry(agent.spec.name, event.deployment));
+            this.#set(agent, deploymentEntry(agent.spec.name, event.deployment));
         };
     }
     /** The agent's run ended: its failure, if any, joins its entry. */
     ended(agent, { failure }) {
-        this.#set(agent, agentEntry(agent.spec.name, this.#known.get(agent.key), failure));
+        this.#set(agent, deploymentEntry(agent.spec.name, this.#known.get(agent.key), failure));
     }
     #set(agent, entry) {
         this.#entries.set(agent.key, entry);
-        this.#emit(agentsOutputs(this.#entries), new Map(this.#entries));
+        this.#emit(keyedOutputs(this.#entries), new Map(this.#entries));
     }
 }
 /**
@@ -65321,8 +65341,11 @@ function keyedSummary(asked, outcomes, specOf) {
     });
     return { kind: 'deploy', layout: 'keyed', source: asked.source, deployments };
 }
-/** Deploys every agent of the manifest; never throws: how it ended is in the outcome. */
-async function deployAgents(asked, io) {
+/** Deploys every agent asked for; never throws: how it ended is in the outcome. */
+async function runDeploy(asked, io) {
+    const [one] = asked.agents;
+    if (asked.layout === 'flat' && one !== undefined)
+        return pipeline(one.spec, io);
     const events = new RunEvents(io.views, io.redact);
     const table = new AgentsTable(asked.agents, (outputs, entries) => events.emit({ kind: 'outputs', outputs, entries }));
     const { outcomes, ...ending } = await eachAgent(asked.agents, { io, events }, (agent, agentIo, share) => pipeline(agent.spec, agentIo, share), table);
@@ -65350,22 +65373,16 @@ async function deployAgents(asked, io) {
 
 
 
-
-
 /** action.yml's inputs, in its order. */
 const DEPLOY_INPUTS = { ...core_inputs_INPUTS, ...GITHUB_INPUTS };
 function run() {
     return runStep({
         inputs: DEPLOY_INPUTS,
         request: (inputs, run) => ({
-            asked: inputs.agents === undefined
-                ? { kind: 'one', spec: buildDeploySpec(inputs, run) }
-                : { kind: 'agents', agents: buildAgentsRequest(inputs, run) },
+            asked: deployRequest(inputs, run),
             settings: gitHubSettings(inputs),
         }),
-        run: ({ asked, settings }, step) => asked.kind === 'one'
-            ? pipeline(asked.spec, step.io(deployHooks(settings)))
-            : deployAgents(asked.agents, step.io(deployHooks(settings, manifestOnGitHub(asked.agents)))),
+        run: ({ asked, settings }, step) => runDeploy(asked, step.io(deployHooks(settings, manifestOnGitHub(asked)))),
     });
 }
 
@@ -65755,7 +65772,6 @@ function keyedHooks(settings, manifest) {
 
 
 
-
 /** The core's inputs a plan takes, in plan/action.yml's order. */
 const SHARED = [
     ...ACCESS_INPUT_NAMES,
@@ -65795,12 +65811,7 @@ function planAsked(inputs, run) {
     const fixed = declare_readInputs(core_inputs_pick(Object.keys(FIXED)), (name) => FIXED[name], run);
     const { 'on-change': onChange, ...shared } = inputs;
     const core = { ...fixed, ...shared };
-    if (core.agents !== undefined) {
-        return { ...buildAgentsRequest(core, run), onChange, layout: 'keyed' };
-    }
-    const spec = buildDeploySpec(core, run);
-    const agents = [{ key: spec.name, name: spec.name, spec }];
-    return { source: 'inline', agents, onChange, layout: 'flat' };
+    return { ...deployRequest(core, run), onChange };
 }
 /** The plan of one deployment these inputs ask for; a manifest is `planAsked`'s. */
 function planRequest(inputs, run) {
@@ -66701,7 +66712,7 @@ function retire_run_rowOf(summary) {
     };
 }
 /** The manifest's outputs: `deployments` keyed by agent, `retired` the total, the flat ones empty. */
-function keyedOutputs(agents, summaries) {
+function retire_run_keyedOutputs(agents, summaries) {
     const entries = agents.map(({ key, name }, at) => [key, { name, ...retire_run_rowOf(summaries[at]) }]);
     // An environment several agents share is one set of records: counted once.
     const byEnvironment = new Map();
@@ -66749,7 +66760,7 @@ async function runRetire(asked, io) {
             together?.over(agent.key);
         }
     }, {
-        allEnded: (all) => events.emit({ kind: 'outputs', outputs: keyedOutputs(agents, all.map(summaryOf)) }),
+        allEnded: (all) => events.emit({ kind: 'outputs', outputs: retire_run_keyedOutputs(agents, all.map(summaryOf)) }),
     });
     const previews = outcomes.flatMap((outcome) => summaryOf(outcome) ?? []);
     return { ...ending, summary: { kind: 'retire', previews } };

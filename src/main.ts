@@ -12,11 +12,9 @@
 import { deployHooks, manifestOnGitHub } from './github/deploy-hooks.js';
 import { GITHUB_INPUTS, gitHubSettings } from './github/inputs.js';
 import { runStep } from './github/step.js';
-import { buildDeploySpec } from './inputs/build-deploy-spec.js';
-import { buildAgentsRequest } from './inputs/agents-request.js';
+import { deployRequest } from './inputs/deploy-request.js';
 import { INPUTS } from './inputs/core-inputs.js';
-import { deployAgents } from './run/flows/agents-run.js';
-import { pipeline } from './run/flows/pipeline.js';
+import { runDeploy } from './run/flows/deploy-run.js';
 
 /** action.yml's inputs, in its order. */
 export const DEPLOY_INPUTS = { ...INPUTS, ...GITHUB_INPUTS };
@@ -25,18 +23,10 @@ export function run(): Promise<void> {
   return runStep({
     inputs: DEPLOY_INPUTS,
     request: (inputs, run) => ({
-      asked:
-        inputs.agents === undefined
-          ? ({ kind: 'one', spec: buildDeploySpec(inputs, run) } as const)
-          : ({ kind: 'agents', agents: buildAgentsRequest(inputs, run) } as const),
+      asked: deployRequest(inputs, run),
       settings: gitHubSettings(inputs),
     }),
     run: ({ asked, settings }, step) =>
-      asked.kind === 'one'
-        ? pipeline(asked.spec, step.io(deployHooks(settings)))
-        : deployAgents(
-            asked.agents,
-            step.io(deployHooks(settings, manifestOnGitHub(asked.agents))),
-          ),
+      runDeploy(asked, step.io(deployHooks(settings, manifestOnGitHub(asked)))),
   });
 }

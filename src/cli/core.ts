@@ -9,10 +9,8 @@
  * action's own reader and parsers.
  */
 import { readInputs, type InputReader } from '../inputs/declare.js';
-import { buildAgentsRequest, type AgentsRequest } from '../inputs/agents-request.js';
-import { buildDeploySpec } from '../inputs/build-deploy-spec.js';
+import { deployRequest, type DeployRequest } from '../inputs/deploy-request.js';
 import { INPUTS } from '../inputs/core-inputs.js';
-import type { DeploySpec } from '../inputs/deploy-spec.js';
 import {
   PLAN_OWN_INPUTS,
   PLAN_SHARED_INPUTS,
@@ -20,28 +18,20 @@ import {
   type PlanRequest,
 } from '../inputs/plan-inputs.js';
 import type { RunDescription } from '../inputs/run-description.js';
-import {
-  readStatusRequest,
-  type StatusAgentsRequest,
-  type StatusRequest,
-} from '../inputs/status-inputs.js';
-import { deployAgents } from '../run/flows/agents-run.js';
-import { statusAgents } from '../run/flows/status-agents.js';
-import { pipeline } from '../run/flows/pipeline.js';
-import { status } from '../run/flows/status-run.js';
+import { readStatusRequest, type StatusAsked } from '../inputs/status-inputs.js';
+import { runDeploy } from '../run/flows/deploy-run.js';
+import { runStatus } from '../run/flows/status-run.js';
 import type { RunnerIO, RunOutcome } from '../run/ports/runner.js';
 import { runPlan } from '../run/flows/plan-run.js';
 import type { CommandInput, RunCommand } from './options.js';
 
-/** What a command is asked to do, its inputs read and checked. */
+/**
+ * What a command is asked to do, its inputs read and checked: of every agent of a manifest
+ * (`--agents`), each as if alone, or of one deployment (a manifest of one).
+ */
 export type CommandRequest =
-  | { command: 'deploy'; spec: DeploySpec }
-  /** A deploy of every agent of a manifest (`--agents`), each as if alone. */
-  | { command: 'deploy'; agents: AgentsRequest }
-  | { command: 'status'; lookup: StatusRequest }
-  /** `status` of every agent of a manifest, each as if alone. */
-  | { command: 'status'; agents: StatusAgentsRequest }
-  /** The plan of every agent of a manifest (or of one deployment), each as if alone. */
+  | { command: 'deploy'; deploy: DeployRequest }
+  | { command: 'status'; status: StatusAsked }
   | { command: 'plan'; plan: PlanRequest };
 
 /**
@@ -59,21 +49,10 @@ export function readCommandRequest(
     case 'plan':
       return readPlan(read, run);
     case 'status':
-      return { command, ...readStatusRequest(read, run) };
+      return { command, status: readStatusRequest(read, run) };
     case 'deploy':
-      return readDeploy(read, run);
+      return { command, deploy: deployRequest(readInputs(INPUTS, read, run), run) };
   }
-}
-
-/**
- * `deploy`'s inputs: with a manifest (`--agents`), one deploy an agent, its
- * name the `--name` template (if any) filled; else the one deploy.
- */
-function readDeploy(read: InputReader<CommandInput>, run: RunDescription): CommandRequest {
-  const inputs = readInputs(INPUTS, read, run);
-  return inputs.agents === undefined
-    ? { command: 'deploy', spec: buildDeploySpec(inputs, run) }
-    : { command: 'deploy', agents: buildAgentsRequest(inputs, run) };
 }
 
 /** The plan's inputs (plan/action.yml's, the manifest among them: `name` is then a template). */
@@ -88,14 +67,29 @@ function readPlan(read: InputReader<CommandInput>, run: RunDescription): Command
   return { command: 'plan', plan: planAsked(readInputs(PLAN_INPUTS, read, run), run) };
 }
 
+/** What a command runs over: one deployment (flat) or a manifest's agents (keyed). */
+export function manifestOf(asked: CommandRequest): {
+  layout: 'flat' | 'keyed';
+  agents: readonly unknown[];
+} {
+  switch (asked.command) {
+    case 'plan':
+      return asked.plan;
+    case 'status':
+      return asked.status;
+    case 'deploy':
+      return asked.deploy;
+  }
+}
+
 /** Runs a read request through the core; never throws: how it ended is in the outcome. */
 export function runCommandRequest(asked: CommandRequest, io: RunnerIO): Promise<RunOutcome> {
   switch (asked.command) {
     case 'plan':
       return runPlan(asked.plan, io);
     case 'status':
-      return 'agents' in asked ? statusAgents(asked.agents, io) : status(asked.lookup, io);
+      return runStatus(asked.status, io);
     case 'deploy':
-      return 'agents' in asked ? deployAgents(asked.agents, io) : pipeline(asked.spec, io);
+      return runDeploy(asked.deploy, io);
   }
 }

@@ -23,7 +23,7 @@ import { renderSummary } from '../views/summary.js';
 import { readInvocation, UsageError, wantsEvents, type CliRequest } from './arguments.js';
 import { describeCiRun, runDescription, type CiRun } from './ci.js';
 import { checkoutCommitOrder } from './commit-order.js';
-import { readCommandRequest, runCommandRequest, type CommandRequest } from './core.js';
+import { manifestOf, readCommandRequest, runCommandRequest, type CommandRequest } from './core.js';
 import { describeInputError } from './input-errors.js';
 import { runFleet } from './fleet.js';
 import { EXIT, type CliWorld } from './world.js';
@@ -39,7 +39,7 @@ export { EXIT, type CliWorld } from './world.js';
 /** The commit a deploy was given (`--commit SHA`), which it targets whatever the checkout's head. */
 function givenCommit(prepared: CommandRequest): string | undefined {
   if (prepared.command !== 'deploy') return undefined;
-  const { commit } = 'spec' in prepared ? prepared.spec : (prepared.agents.agents[0]?.spec ?? {});
+  const commit = prepared.deploy.agents[0]?.spec.commit;
   return commit?.kind === 'sha' ? commit.sha : undefined;
 }
 
@@ -208,13 +208,8 @@ async function runRequest(
     log.error(message);
     return { exitCode: EXIT.usage, error: message };
   }
-  const manifest =
-    'agents' in prepared
-      ? prepared.agents
-      : prepared.command === 'plan' && prepared.plan.layout === 'keyed'
-        ? prepared.plan
-        : undefined;
-  if (manifest !== undefined) {
+  const manifest = manifestOf(prepared);
+  if (manifest.layout === 'keyed') {
     if (prepared.command !== 'plan') seen.expectAgents();
     log.expectAgents(manifest.agents.length);
   }

@@ -6,8 +6,8 @@
  * `deployments` output, and has one budget for all of GitHub's work that
  * grows with the number of agents.
  */
-import type { AgentsRequest } from '../inputs/agents-request.js';
-import { agentsOutputs } from '../run/decisions/agents-report.js';
+import type { DeployRequest } from '../inputs/deploy-request.js';
+import { keyedOutputs } from '../run/decisions/report.js';
 import type { EventView } from '../run/ports/events.js';
 import type { DeploymentEntry } from '../run/ports/findings.js';
 import { agentsBudgetMs } from './client/budget.js';
@@ -73,7 +73,7 @@ export function withRecordIds(
       return [key, id === undefined ? entry : { ...entry, 'github-deployment-id': String(id) }];
     }),
   );
-  return { ...outputs, deployments: agentsOutputs(recorded).deployments };
+  return { ...outputs, deployments: keyedOutputs(recorded).deployments };
 }
 
 /** The hooks of a deploy: of one deployment, or, given its manifest, of every agent. */
@@ -114,8 +114,12 @@ export function deployHooks(settings: GitHubSettings, manifest?: ManifestOnGitHu
   };
 }
 
-/** What GitHub is told of the manifest the inputs ask for: each agent's names and own environment. */
-export function manifestOnGitHub(request: AgentsRequest): ManifestOnGitHub {
+/**
+ * What GitHub is told of the manifest the inputs ask for: each agent's names and own
+ * environment; nothing of a deploy of one deployment (flat).
+ */
+export function manifestOnGitHub(request: DeployRequest): ManifestOnGitHub | undefined {
+  if (request.layout === 'flat') return undefined;
   return {
     source: request.source,
     ...(request.nameTemplate === undefined ? {} : { nameTemplate: request.nameTemplate }),

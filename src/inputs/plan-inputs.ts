@@ -8,8 +8,7 @@
  */
 import { input, readInputs, type InputValues } from './declare.js';
 import { pick, type InputName, type ParsedInputs } from './core-inputs.js';
-import { buildDeploySpec } from './build-deploy-spec.js';
-import { buildAgentsRequest, type AgentsRequest } from './agents-request.js';
+import { deployRequest, type DeployRequest } from './deploy-request.js';
 import { InputError } from './errors.js';
 import { parseOnChange, type OnChange } from './parsers.js';
 import type { DeploySpec } from './deploy-spec.js';
@@ -50,15 +49,9 @@ export const PLAN_SHARED_INPUTS = pick(SHARED);
 /** The plan's own: `on-change`. */
 export const PLAN_OWN_INPUTS = { 'on-change': input(parseOnChange, { default: 'none' }) };
 
-/**
- * The plan of every agent of a manifest, each as the deploy step would run
- * it; a step without `agents` is a manifest of one, laid out `flat` (its
- * outputs, summary and comment those of one deployment), a manifest `keyed`
- * by agent.
- */
-export interface PlanRequest extends AgentsRequest {
+/** The plan of every agent of a manifest (or of one deployment), each as the deploy step would run it. */
+export interface PlanRequest extends DeployRequest {
   onChange: OnChange;
-  layout: 'flat' | 'keyed';
 }
 
 type PlanInputValues = InputValues<typeof PLAN_SHARED_INPUTS> & InputValues<typeof PLAN_OWN_INPUTS>;
@@ -76,12 +69,7 @@ export function planAsked(inputs: PlanInputValues, run: RunDescription): PlanReq
   );
   const { 'on-change': onChange, ...shared } = inputs;
   const core: ParsedInputs = { ...fixed, ...shared };
-  if (core.agents !== undefined) {
-    return { ...buildAgentsRequest(core, run), onChange, layout: 'keyed' };
-  }
-  const spec = buildDeploySpec(core, run);
-  const agents = [{ key: spec.name, name: spec.name, spec }];
-  return { source: 'inline', agents, onChange, layout: 'flat' };
+  return { ...deployRequest(core, run), onChange };
 }
 
 /** The plan of one deployment these inputs ask for; a manifest is `planAsked`'s. */

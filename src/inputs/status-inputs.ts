@@ -5,7 +5,7 @@
  */
 import { readInputs, type InputReader, type InputValues } from './declare.js';
 import { pick, type InputName } from './core-inputs.js';
-import { entryInputs } from './agents-request.js';
+import { entryInputs } from './deploy-request.js';
 import { InputError } from './errors.js';
 import type { Manifest } from './manifest.js';
 import { namedAgents } from './name-template.js';
@@ -50,8 +50,12 @@ export interface AgentLookup {
   spec: StatusRequest;
 }
 
-/** `status` of every agent of a manifest (`agents`), each looked up as if alone. */
-export interface StatusAgentsRequest {
+/**
+ * `status` of every agent of a manifest (`agents`), each looked up as if alone; without
+ * one, the one deployment's look-up as a manifest of one, laid out `flat`.
+ */
+export interface StatusAsked {
+  layout: 'flat' | 'keyed';
   /** Where the manifest came from: its file's path, or `inline`. */
   source: string;
   agents: AgentLookup[];
@@ -111,17 +115,15 @@ function lookupOf(inputs: InputValues<typeof STATUS_INPUTS>, access: ServiceAcce
  * as `status` always read it (it takes no `repository`); so an empty api
  * key on a pull request whose head names its repository reads as a fork's.
  */
-export function readStatusRequest(
-  read: InputReader<InputName>,
-  run: RunDescription,
-): { lookup: StatusRequest } | { agents: StatusAgentsRequest } {
+export function readStatusRequest(read: InputReader<InputName>, run: RunDescription): StatusAsked {
   const inputs = readInputs(STATUS_INPUTS, read, { ...run, repository: undefined });
   const manifest = inputs.agents;
   const problems = unusedHealthProblems(inputs, wordsOf(run), manifest);
   if (problems.length > 0) throw new InputError(problems);
   const lookup = lookupOf(inputs, checkedAccess(inputs));
-  if (manifest === undefined) return { lookup };
-  return {
-    agents: { source: manifest.source, agents: agentLookups(manifest, inputs, lookup, run) },
-  };
+  if (manifest === undefined) {
+    return { layout: 'flat', source: 'inline', agents: [{ key: lookup.name, spec: lookup }] };
+  }
+  const agents = agentLookups(manifest, inputs, lookup, run);
+  return { layout: 'keyed', source: manifest.source, agents };
 }

@@ -6,7 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import { agentVariable, keyedDotenv, keyedJson } from '../../src/cli/outputs.ts';
 import { OutputsSeen } from '../../src/cli/outputs-seen.ts';
-import { agentEntry, agentsOutputs } from '../../src/run/decisions/agents-report.ts';
+import { deploymentEntry, keyedOutputs } from '../../src/run/decisions/report.ts';
 import type { DeploymentEntry } from '../../src/run/ports/findings.ts';
 import type { DeploymentSummary } from '../../src/run/ports/summaries.ts';
 import { aDeployment } from '../support/fixtures.ts';
@@ -113,17 +113,17 @@ describe('the outputs of several agents', () => {
   });
 
   it('says whether every agent checked answered its health check, second, when one was checked', async () => {
-    // The run's own rule (agentsOutputs) makes `healthy` from each agent's outputs; the
+    // The run's own rule (keyedOutputs) makes `healthy` from each agent's outputs; the
     // command reads it back from the run's events, as a deploy of several agents does.
     const reported = async (healthy: Record<string, string>) => {
       const seen = new OutputsSeen();
       const entries = new Map<string, DeploymentEntry>();
       for (const [key, value] of Object.entries(healthy)) {
         const deployment = checked(key, value);
-        entries.set(key, agentEntry(key, deployment));
+        entries.set(key, deploymentEntry(key, deployment));
         await seen.view({ kind: 'outputs', outputs: {}, deployment, agent: key });
       }
-      await seen.view({ kind: 'outputs', outputs: agentsOutputs(entries), entries });
+      await seen.view({ kind: 'outputs', outputs: keyedOutputs(entries), entries });
       return { json: seen.json(), lines: seen.dotenv(20).text.split('\n').slice(0, 2) };
     };
     const oneDidNot = await reported({ a: 'true', b: 'false', c: '' });

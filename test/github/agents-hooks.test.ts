@@ -6,7 +6,7 @@
  * manifest with a row per agent and two writes at most, its marker kept as
  * agents come and go, the records' ids in `deployments`, the budget.
  */
-import { agentEntry, agentsOutputs } from '../../src/run/decisions/agents-report.ts';
+import { deploymentEntry, keyedOutputs } from '../../src/run/decisions/report.ts';
 import * as prettier from 'prettier';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { deployHooks } from '../../src/github/deploy-hooks.ts';
@@ -180,10 +180,10 @@ describe('records', () => {
     }
     expect(made.refreshed).toBeGreaterThan(0);
     const entries = new Map([
-      ['support', agentEntry('support-pr-7')],
-      ['research', agentEntry('research-assistant-pr-7')],
+      ['support', deploymentEntry('support-pr-7')],
+      ['research', deploymentEntry('research-assistant-pr-7')],
     ]);
-    const { deployments } = agentsOutputs(entries);
+    const { deployments } = keyedOutputs(entries);
     const shown = made.hooks.outputs!({ deployments, live: 'true' }, entries);
     expect(JSON.parse(shown.deployments!)).toEqual({
       support: { ...entries.get('support'), 'github-deployment-id': String(gh.deployments[0]!.id) },

@@ -5,7 +5,7 @@
  * and headers or an expected text without a check, an input error before any request.
  */
 import { describe, expect, it } from 'vitest';
-import { buildAgentsRequest } from '../../src/inputs/agents-request.ts';
+import { manifestRequest } from '../../src/inputs/deploy-request.ts';
 import { INPUTS } from '../../src/inputs/core-inputs.ts';
 import { readInputs } from '../../src/inputs/declare.ts';
 import { InputError } from '../../src/inputs/errors.ts';
@@ -100,7 +100,7 @@ describe('the deploy spec', () => {
 describe('a manifest', () => {
   const agents = (entries: string) => `agents:\n${entries}`;
   const request = (given: Record<string, string>) =>
-    buildAgentsRequest(readInputs(INPUTS, reader({ ...BASE, name: '', ...given }), run), run);
+    manifestRequest(readInputs(INPUTS, reader({ ...BASE, name: '', ...given }), run), run);
 
   it("gives each agent its entry's check over the step's, with the step's headers", () => {
     const asked = request({
@@ -143,12 +143,13 @@ describe('status', () => {
 
   it('reads the check, its header values never to print', () => {
     const asked = status({ 'health-check': '/ok', 'health-check-headers': `X-K: ${AGENT_KEY}` });
-    if (!('lookup' in asked)) throw new Error('expected one look-up');
-    expect(asked.lookup.health).toEqual({
+    const [lookup] = asked.agents;
+    if (asked.layout !== 'flat' || lookup === undefined) throw new Error('expected one look-up');
+    expect(lookup.spec.health).toEqual({
       check: { kind: 'path', path: '/ok' },
       headers: { 'X-K': AGENT_KEY },
     });
-    expect(asked.lookup.sensitiveValues).toContain(AGENT_KEY);
+    expect(lookup.spec.sensitiveValues).toContain(AGENT_KEY);
   });
 
   it("gives each agent of a manifest its entry's check, a bad one named by its path", () => {
@@ -159,8 +160,8 @@ describe('status', () => {
       name: '',
       agents: 'agents:\n  support:\n    health-check: /ok\n  triage: {}\n',
     });
-    if (!('agents' in asked)) throw new Error('expected agents');
-    const health = asked.agents.agents.map(({ key, spec }) => [key, spec.health?.check]);
+    if (asked.layout !== 'keyed') throw new Error('expected agents');
+    const health = asked.agents.map(({ key, spec }) => [key, spec.health?.check]);
     expect(health).toEqual([
       ['support', { kind: 'path', path: '/ok' }],
       ['triage', undefined],

@@ -16,8 +16,9 @@ function request(given: Partial<Record<InputName, string>>, read: InputName[] = 
     read.push(name);
     return given[name];
   }, RUN);
-  if (!('lookup' in asked)) throw new Error('expected one look-up');
-  return asked.lookup;
+  const [lookup] = asked.agents;
+  if (asked.layout !== 'flat' || lookup === undefined) throw new Error('expected one look-up');
+  return lookup.spec;
 }
 
 describe('readStatusRequest', () => {

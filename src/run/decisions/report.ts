@@ -1,14 +1,15 @@
 /**
- * What the run hands to later steps: the outputs, and what a dry run
- * prints. Every secret value is replaced by `***` first. (How the summary
+ * What the run hands to later steps: the outputs (of one deployment, and a
+ * manifest's keyed by agent, each agent's entry made from its deployment's
+ * value), and what a dry run prints. Every secret value is replaced by `***` first. (How the summary
  * reads is src/views/'s.)
  */
 import { MASK } from '../../common/redact.js';
 import { CREATE_CALL } from '../../service/endpoints.js';
 import { fillDashboardUrl } from '../../inputs/dashboard-url.js';
 import type { DeployResult } from './deploy.js';
-import type { DriftEntry, HealthSeen } from '../ports/findings.js';
-import type { DeployedResult } from '../ports/summaries.js';
+import type { DeploymentEntry, DriftEntry, HealthSeen } from '../ports/findings.js';
+import type { DeployedResult, DeploymentSummary } from '../ports/summaries.js';
 import type { Deployment } from '../../service/schemas.js';
 
 /** The names of every output, as action.yml declares them. */
@@ -115,4 +116,53 @@ export function dryRunReport(result: DeployResult): string {
       ? `dry run: ${CREATE_CALL} would send`
       : `dry run: '${result.deployment.name}' exists, so nothing would be sent; a create would send`;
   return `${what}:\n${JSON.stringify(body, null, 2)}`;
+}
+
+/**
+ * An agent's entry from its deployment's result as far as its run knows it (none yet: an
+ * empty entry), and its failure once it failed.
+ */
+export function deploymentEntry(
+  name: string,
+  known?: DeploymentSummary,
+  failure?: string,
+): DeploymentEntry {
+  const deployment = known?.deployment;
+  const health = known?.liveness?.health;
+  return {
+    name,
+    'deployment-id': deployment?.id ?? '',
+    status: deployment?.status ?? '',
+    created: known?.result?.created === true,
+    live: known?.liveness?.live === true,
+    'commit-sha': deployment?.source_revision_config.repo_commit_sha ?? '',
+    url: deployment?.source_config.custom_url ?? '',
+    'dashboard-url': (deployment && dashboardUrlOf(known?.spec.dashboardUrl, deployment)) ?? '',
+    'drift-count': known?.drift?.length ?? 0,
+    healthy: health === undefined ? null : health.ok,
+    'health-status': String(health?.status ?? ''),
+    'github-deployment-id': '',
+    ...(failure === undefined ? {} : { error: failure }),
+  };
+}
+
+/**
+ * What a deploy of several agents hands to later steps: `deployments`, one line of JSON
+ * keyed by agent, small whatever the manifest (a count of the differences, not their list,
+ * which the summary and the command's `--json` hold), and `live`, true only when every agent
+ * is live; from every agent's entry, in the manifest's order.
+ */
+export function keyedOutputs(entries: ReadonlyMap<string, DeploymentEntry>): {
+  deployments: string;
+  live: string;
+  healthy: string;
+} {
+  const all = [...entries.values()];
+  const checked = all.filter((entry) => entry.healthy !== null);
+  return {
+    deployments: JSON.stringify(Object.fromEntries(entries)),
+    live: String(all.length > 0 && all.every((entry) => entry.live)),
+    // Empty when no agent was checked; else true only when every agent checked answered.
+    healthy: checked.length === 0 ? '' : String(checked.every((entry) => entry.healthy === true)),
+  };
 }

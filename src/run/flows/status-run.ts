@@ -6,7 +6,7 @@
  */
 import { ActionError } from '../../common/errors.js';
 import { untrusted } from '../../common/runtime.js';
-import type { StatusRequest } from '../../inputs/status-inputs.js';
+import type { AgentLookup, StatusAsked, StatusRequest } from '../../inputs/status-inputs.js';
 import type { Deployment } from '../../service/schemas.js';
 import { inGroup } from '../ports/dependencies.js';
 import { RunEvents } from '../ports/events.js';
@@ -21,6 +21,8 @@ import { stepFailure } from '../decisions/green.js';
 import { noteHealth, waitForLive, withHealth } from './live-wait.js';
 import type { SharedWork } from './pipeline.js';
 import { failureOf } from './run-record.js';
+import { AgentsTable, keyedSummary } from './deploy-run.js';
+import { eachAgent } from './each-agent.js';
 import { dependenciesOf, maskValues } from './setup.js';
 
 /**
@@ -177,4 +179,35 @@ export async function status(
   const { failure, stack } = record;
   const summary = record.summary(io.run.commit);
   return { failure, stack, summary: summary && flatSummary(summary) };
+}
+
+/**
+ * `status` of every agent asked for: one look-up laid out flat, or each agent's of a
+ * manifest as if alone (a few at once, their waits sharing one status request a check; one
+ * agent's failure stops none of the others), its outputs and summary those of a deploy of
+ * the same agents. Never throws: how it ended is in the outcome.
+ */
+export async function runStatus(asked: StatusAsked, io: RunnerIO): Promise<RunOutcome> {
+  const [one] = asked.agents;
+  if (asked.layout === 'flat' && one !== undefined) return status(one.spec, io);
+  const events = new RunEvents(io.views, io.redact);
+  const { outcomes, ...ending } = await eachAgent<AgentLookup, RunOutcome>(
+    asked.agents,
+    { io, events },
+    (agent, agentIo, share) => status(agent.spec, agentIo, share),
+    new AgentsTable(asked.agents, (outputs, entries) =>
+      events.emit({ kind: 'outputs', outputs, entries }),
+    ),
+  );
+  return {
+    ...ending,
+    // An agent whose deployment was not found shows its name and why (no source: status
+    // does not know it then).
+    summary: keyedSummary(asked, outcomes, ({ spec }) => ({
+      name: spec.name,
+      source: 'codehost',
+      dryRun: false,
+      dashboardUrl: spec.dashboardUrl,
+    })),
+  };
 }

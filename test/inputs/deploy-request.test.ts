@@ -1,11 +1,11 @@
 /**
  * The `agents` input (src/inputs/manifest.ts) and each agent's deploy spec
- * (src/inputs/agents-request.ts): a manifest inline or in a file, the
+ * (src/inputs/deploy-request.ts): a manifest inline or in a file, the
  * step's `name` as a template, an entry over the step, the secrets an agent
  * gets, and every problem of every agent reported at once, named by its path.
  */
 import { describe, expect, it } from 'vitest';
-import { buildAgentsRequest, type AgentsRequest } from '../../src/inputs/agents-request.ts';
+import { manifestRequest, type DeployRequest } from '../../src/inputs/deploy-request.ts';
 import { INPUTS } from '../../src/inputs/core-inputs.ts';
 import { readInputs } from '../../src/inputs/declare.ts';
 import { InputError } from '../../src/inputs/errors.ts';
@@ -26,9 +26,9 @@ const run: RunDescription = { workspace: workspace.root, repository: 'acme/agent
 const SHA = 'a'.repeat(40);
 
 /** The step's inputs with a manifest and no name, unless `given` says otherwise. */
-function request(given: Record<string, string>): AgentsRequest {
+function request(given: Record<string, string>): DeployRequest {
   const inputs = readInputs(INPUTS, reader({ ...BASE, name: '', ...given }), run);
-  return buildAgentsRequest(inputs, run);
+  return manifestRequest(inputs, run);
 }
 
 /** `input 'path': problem` lines, as the step's message shows them. */
@@ -104,7 +104,7 @@ describe('the manifest', () => {
   it('is no manifest when empty: the single deployment is read as always', () => {
     const inputs = readInputs(INPUTS, reader({ ...BASE }), run);
     expect(inputs.agents).toBeUndefined();
-    expect(() => buildAgentsRequest(inputs, run)).toThrow(/input 'agents': is empty/);
+    expect(() => manifestRequest(inputs, run)).toThrow(/input 'agents': is empty/);
   });
 
   it('names each unknown key by its path, and a value that is not text', () => {

@@ -7,7 +7,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { readDeploySpec } from '../../../src/inputs/build-deploy-spec.ts';
 import type { RunDescription } from '../../../src/inputs/run-description.ts';
-import { deployAgents } from '../../../src/run/flows/agents-run.ts';
+import { runDeploy } from '../../../src/run/flows/deploy-run.ts';
 import { startEmulator, type Emulator } from '../../emulator/emulator.ts';
 import { reader, WORKFLOW_REPOSITORY } from '../../support/action.ts';
 import { FakeClock } from '../../support/clock.ts';
@@ -64,7 +64,10 @@ function agent(key: string, extra: Record<string, string> = {}) {
 
 async function run(agents: ReturnType<typeof agent>[]) {
   const runner = recordingRunner(description, { clock: new FakeClock() });
-  const outcome = await deployAgents({ source: 'deploy/agents.yaml', agents }, runner.io);
+  const outcome = await runDeploy(
+    { layout: 'keyed', source: 'deploy/agents.yaml', agents },
+    runner.io,
+  );
   return { ...runner, outcome };
 }
 

@@ -1,6 +1,7 @@
 /**
- * The deploy of several agents (a manifest) in one run: each agent's run is
- * the single deploy (pipeline.ts), as if it were alone, over what all share
+ * The deploy as a run, of every agent of a manifest (a step without `agents`
+ * is a manifest of one, laid out flat: its run is the pipeline's, pipeline.ts).
+ * Each agent's run of a manifest is that same deploy, as if it were alone, over what all share
  * (shared-work.ts: a few find or create at once, one status request a check
  * for every agent that waits, the repository listing once); one agent's
  * failure stops none of the others, and the run fails once every agent has
@@ -11,7 +12,7 @@ import type { DeploySpec } from '../../inputs/deploy-spec.js';
 import { RunEvents, type EventView } from '../ports/events.js';
 import type { RunnerIO, RunOutcome } from '../ports/runner.js';
 import type { DeploymentSummary, DeploySummary } from '../ports/summaries.js';
-import { agentEntry, agentsOutputs } from '../decisions/agents-report.js';
+import { deploymentEntry, keyedOutputs } from '../decisions/report.js';
 import type { DeploymentEntry } from '../ports/findings.js';
 import { pipeline } from './pipeline.js';
 import { eachAgent } from './each-agent.js';
@@ -23,8 +24,9 @@ export interface AgentToDeploy {
   spec: DeploySpec;
 }
 
-/** What a deploy of several agents is asked to do. */
+/** What a deploy is asked to do: one agent laid out flat, or a manifest's, keyed. */
 export interface AgentsToDeploy {
+  layout: 'flat' | 'keyed';
   /** Where the manifest was read: its path, or `inline`. */
   source: string;
   /** Every agent, in the manifest's order; each spec's name is its deployment's. */
@@ -52,7 +54,7 @@ export class AgentsTable {
 
   constructor(agents: readonly ManifestAgent[], emit: SetOutputs) {
     this.#emit = emit;
-    for (const { key, spec } of agents) this.#entries.set(key, agentEntry(spec.name));
+    for (const { key, spec } of agents) this.#entries.set(key, deploymentEntry(spec.name));
   }
 
   /** The view that keeps an agent's deployment as its run knows it. */
@@ -60,18 +62,18 @@ export class AgentsTable {
     return (event) => {
       if (event.kind !== 'outputs' || event.deployment === undefined) return;
       this.#known.set(agent.key, event.deployment);
-      this.#set(agent, agentEntry(agent.spec.name, event.deployment));
+      this.#set(agent, deploymentEntry(agent.spec.name, event.deployment));
     };
   }
 
   /** The agent's run ended: its failure, if any, joins its entry. */
   ended(agent: ManifestAgent, { failure }: RunOutcome): void {
-    this.#set(agent, agentEntry(agent.spec.name, this.#known.get(agent.key), failure));
+    this.#set(agent, deploymentEntry(agent.spec.name, this.#known.get(agent.key), failure));
   }
 
   #set(agent: ManifestAgent, entry: DeploymentEntry): void {
     this.#entries.set(agent.key, entry);
-    this.#emit(agentsOutputs(this.#entries), new Map(this.#entries));
+    this.#emit(keyedOutputs(this.#entries), new Map(this.#entries));
   }
 }
 
@@ -94,8 +96,10 @@ export function keyedSummary<Agent extends { key: string }>(
   return { kind: 'deploy', layout: 'keyed', source: asked.source, deployments };
 }
 
-/** Deploys every agent of the manifest; never throws: how it ended is in the outcome. */
-export async function deployAgents(asked: AgentsToDeploy, io: RunnerIO): Promise<RunOutcome> {
+/** Deploys every agent asked for; never throws: how it ended is in the outcome. */
+export async function runDeploy(asked: AgentsToDeploy, io: RunnerIO): Promise<RunOutcome> {
+  const [one] = asked.agents;
+  if (asked.layout === 'flat' && one !== undefined) return pipeline(one.spec, io);
   const events = new RunEvents(io.views, io.redact);
   const table = new AgentsTable(asked.agents, (outputs, entries) =>
     events.emit({ kind: 'outputs', outputs, entries }),

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { failureOfAgents } from '../../../src/run/flows/agents-failure.ts';
+import { failureOfAgents } from '../../../src/run/flows/each-agent.ts';
 
 describe('failureOfAgents', () => {
   it("keeps each reason's further lines under its agent's item", () => {

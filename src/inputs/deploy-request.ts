@@ -1,6 +1,7 @@
 /**
- * From the step's inputs and its manifest (`agents`) to one deploy spec per
- * agent. Each agent's inputs are the step's, overridden by what its entry
+ * From the step's inputs to what its deploy is asked to do: one deploy spec
+ * per agent of its manifest (`agents`), or, without one, the one deployment's
+ * spec as a manifest of one laid out `flat`. Each agent's inputs are the step's, overridden by what its entry
  * sets, each value parsed as that input's text is; its deployment name is
  * the step's `name` template filled with the agent's name; its secrets the
  * step's it lists. Every problem of every agent is found before any request
@@ -31,8 +32,13 @@ export interface AgentRequest {
   environment?: string;
 }
 
-/** Every agent of the manifest, checked together. */
-export interface AgentsRequest {
+/**
+ * Every agent of the manifest, checked together; a step without `agents` is a manifest of
+ * one, laid out `flat` (its outputs, summary and comment those of one deployment), a
+ * manifest `keyed` by agent.
+ */
+export interface DeployRequest {
+  layout: 'flat' | 'keyed';
   /** Where the manifest came from: its file's path, or `inline`. */
   source: string;
   /** The step's `name`, a template holding `{agent}`, when it is set. */
@@ -184,10 +190,20 @@ function sharedEnvironments(manifest: Manifest): InputProblem[] {
 }
 
 /**
+ * What the step's deploy is asked to do: every agent of its manifest, or its one deployment
+ * (`flat`); else one `InputError` naming every problem. Nothing is sent.
+ */
+export function deployRequest(inputs: ParsedInputs, run: RunDescription): DeployRequest {
+  if (inputs.agents !== undefined) return manifestRequest(inputs, run);
+  const spec = buildDeploySpec(inputs, run);
+  return { layout: 'flat', source: 'inline', agents: [{ key: spec.name, name: spec.name, spec }] };
+}
+
+/**
  * Every agent of the step's manifest as its deploy is to run, or one
  * `InputError` naming every problem of every agent. Nothing is sent.
  */
-export function buildAgentsRequest(inputs: ParsedInputs, run: RunDescription): AgentsRequest {
+export function manifestRequest(inputs: ParsedInputs, run: RunDescription): DeployRequest {
   const manifest = inputs.agents;
   if (manifest === undefined) {
     throw new InputError([{ input: 'agents', problem: 'is empty: there is no manifest to read' }]);
@@ -207,6 +223,7 @@ export function buildAgentsRequest(inputs: ParsedInputs, run: RunDescription): A
   problems.push(...sharedEnvironments(manifest));
   if (problems.length > 0) throw new InputError(problems);
   return {
+    layout: 'keyed',
     source: manifest.source,
     ...(inputs.name === '' ? {} : { nameTemplate: inputs.name }),
     agents,
