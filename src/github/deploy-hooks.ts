@@ -1,23 +1,19 @@
 /**
  * The deploy step's GitHub hooks (src/main.ts): the deployment records and
- * the pull request comment, as a view of the run's events, and the commit
- * order, whenever there is a token and a repository. A deploy of one
- * deployment (flat) has one record and the preview's comment, from its
- * `deployed` and `finished` events; a manifest's (keyed), the records of its
- * environments and its one comment, from each agent's `deployed`,
- * `finished` and `agent_over` and the manifest's `agents_over`, each agent's
- * record id in the `deployments` output, and one budget for all of GitHub's
- * work that grows with the number of agents.
+ * the pull request comment (one DeployReport, flat or keyed), as a view of
+ * the run's events, and the commit order, whenever there is a token and a
+ * repository. A manifest's deploy also puts each agent's record id in the
+ * `deployments` output, and has one budget for all of GitHub's work that
+ * grows with the number of agents.
  */
 import type { DeployRequest } from '../inputs/deploy-request.js';
 import { keyedOutputs } from '../run/decisions/report.js';
 import type { EventView } from '../run/ports/events.js';
 import type { DeploymentEntry } from '../run/ports/findings.js';
 import { agentsBudgetMs } from './client/budget.js';
-import { AgentsReport } from './features/agents-report.js';
 import type { ManifestOnGitHub } from './features/deployment-record.js';
 import { CommitOrders } from './features/commit-order.js';
-import { DeployReport } from './features/deploy-report.js';
+import { DeployReport, FLAT_KEY } from './features/deploy-report.js';
 import {
   commentOffPullRequest,
   gitHubApi,
@@ -47,20 +43,14 @@ function wanted(
   ];
 }
 
-/** The view of the run's events by the deploy's report: of one deployment, or of every agent. */
-function reportView(report: () => DeployReport | AgentsReport): EventView {
+/** The view of the run's events by the deploy's report, of each agent (flat: events without a key). */
+function reportView(report: () => DeployReport): EventView {
   return (event) => {
-    const { kind, agent } = event;
-    if (!['deployed', 'finished', 'agent_over', 'agents_over'].includes(kind)) return;
-    const made = report();
-    if (made instanceof DeployReport) {
-      if (event.kind === 'deployed') made.deployed(event.report);
-      else if (event.kind === 'finished') return made.finished(event.report);
-    } else if (event.kind === 'agents_over') return made.allOver();
-    else if (agent === undefined) return;
-    else if (event.kind === 'deployed') made.deployed(agent, event.report);
-    else if (event.kind === 'finished') made.finished(agent, event.report);
-    else if (event.kind === 'agent_over') return made.over(agent, event.failure);
+    const key = event.agent ?? FLAT_KEY;
+    if (event.kind === 'deployed') report().deployed(event.report, key);
+    else if (event.kind === 'finished') return report().finished(event.report, key);
+    else if (event.kind === 'agent_over') return report().over(key, event.failure);
+    else if (event.kind === 'agents_over') return report().allOver();
   };
 }
 
@@ -100,14 +90,11 @@ export function deployHooks(settings: GitHubSettings, manifest?: ManifestOnGitHu
     if (at === undefined) return { api: undefined };
     const made = new Lazy(() => {
       const api = gitHubApi(settings.token, at, dependencies);
-      const report =
+      const parts =
         manifest === undefined
-          ? new DeployReport(api, at, settings, dependencies)
-          : new AgentsReport(api, at, manifest, settings, {
-              logger,
-              redact: dependencies.redact,
-              onRecorded: () => dependencies.refreshOutputs?.(),
-            });
+          ? dependencies
+          : { logger, redact: given.redact, onRecorded: () => given.refreshOutputs?.() };
+      const report = new DeployReport(api, at, settings, parts, manifest);
       return { api, report, orders: new CommitOrders(api) };
     });
     const hooks: GitHubHooks = {
@@ -118,7 +105,7 @@ export function deployHooks(settings: GitHubSettings, manifest?: ManifestOnGitHu
         made.value.orders.ask(repository, target, latest),
       outputs: (outputs, entries) => {
         const report = made.made?.report;
-        if (!(report instanceof AgentsReport)) return outputs;
+        if (manifest === undefined || report === undefined) return outputs;
         return withRecordIds(outputs, entries, report.recordIds);
       },
     };

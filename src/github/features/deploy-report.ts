@@ -1,25 +1,47 @@
 /**
- * What a deploy tells GitHub, as it goes: its deployment record (when
- * `environment` names one) and its preview comment (on a pull request, when
- * `pr-comment` asks), both started once the service deployment is found or
- * created and ended when the run ends. Advisory: it warns, it never throws,
- * and its time is bounded by the run's budget.
+ * What a deploy tells GitHub, as its agents go: the records of its
+ * environments (deployment-record.ts) and its pull request comment
+ * (comment.ts). Without a manifest, a deploy is a manifest of one laid out
+ * `flat`: one record in the step's `environment`, the preview's comment; a
+ * manifest's (`keyed`): a record an environment, one comment for all. The
+ * comment is written at most twice: once every agent is deployed or over,
+ * and when all are over; each write waits for the ones before it (GitHub's
+ * secondary rate limits). Advisory: it warns, it never throws, and its time
+ * is bounded by the run's budget.
  */
 import type { GitHubApi } from '../client/api.js';
 import type { CallOptions } from '../client/calls.js';
 import type { Logger } from '../../common/runtime.js';
 import type { RunReport } from '../../run/ports/progress.js';
+import { agentsCommentBody, type AgentState } from './comment.js';
+import { carriesManifestMarker, carriesMarker, manifestIdentity } from './comment-marker.js';
 import { withRunUrl, type GitHubRunContext } from './context.js';
-import { DeploymentRecord } from './deployment-record.js';
+import {
+  DeploymentRecord,
+  recordGroups,
+  SharedRecord,
+  type AgentOnGitHub,
+  type ManifestOnGitHub,
+  type RecordContext,
+} from './deployment-record.js';
 import { PullRequestComment } from './pr-comment.js';
 
 /**
  * A cancelled run: the runner sends SIGINT, then SIGTERM 7.5 s later, then
  * kills the step. Calls under way get `CANCEL_GRACE_MS` to finish, and the
- * last status `CANCEL_WINDOW_MS`.
+ * last writes `CANCEL_WINDOW_MS`.
  */
 export const CANCEL_GRACE_MS = 1_000;
 export const CANCEL_WINDOW_MS = 2_500;
+
+/** The key of a deploy's one agent when it has no manifest (its events carry none). */
+export const FLAT_KEY = '';
+
+/** A deploy without a manifest: its one agent, named by its reports. */
+const ONE: ManifestOnGitHub = {
+  source: '',
+  agents: [{ key: FLAT_KEY, name: '', deploymentName: '' }],
+};
 
 /** What the deploy's GitHub inputs ask for: a record in `environment` (none when empty), a comment. */
 export interface DeployWanted {
@@ -30,91 +52,244 @@ export interface DeployWanted {
 export interface DeployReportParts {
   logger: Logger;
   redact: (text: string) => string;
-  /** Called once the GitHub deployment is recorded (the `github-deployment-id` output). */
+  /** Called as a record is made, with its id (the `github-deployment-id` output). */
   onRecorded?: (id: number) => void;
 }
 
-/** The record and the comment of one deploy; each method is safe to call in any order, any number of times. */
-export class DeployReport {
-  readonly #record: DeploymentRecord | undefined;
-  readonly #comment: PullRequestComment | undefined;
-  readonly #runUrl: string | undefined;
-  readonly #onRecorded: ((id: number) => void) | undefined;
-  /** Ends calls still under way when the run is cancelled, so the last status goes at once. */
-  readonly #work = new AbortController();
-  #started: Promise<void> | undefined;
-  #finished = false;
+/** One environment's record: a single deploy's for an agent alone, else a shared one. */
+interface Group {
+  agents: readonly AgentOnGitHub[];
+  record: DeploymentRecord | SharedRecord;
+  started: boolean;
+  finished: boolean;
+}
 
+/** The records and the comment of one deploy; each method is safe to call in any order, any number of times. */
+export class DeployReport {
+  readonly #manifest: ManifestOnGitHub;
+  readonly #layout: 'flat' | 'keyed';
+  readonly #states = new Map<string, AgentState>();
+  readonly #groups: Group[] = [];
+  readonly #comment: PullRequestComment | undefined;
+  readonly #parts: DeployReportParts;
+  readonly #runUrl: string | undefined;
+  readonly #ids = new Map<string, number>();
+  /** Ends calls still under way when the run is cancelled, so the last writes go at once. */
+  readonly #work = new AbortController();
+  #queue: Promise<void> = Promise.resolve();
+  /** What a write waits for: every one before it (flat: the record's and the comment's go together). */
+  #after: Promise<void> = Promise.resolve();
+  #firstWrite = false;
+  #ended = false;
+  #cancelled = false;
+
+  /** Of a manifest's agents (keyed), or without one, of one deployment (flat). */
   constructor(
     api: GitHubApi,
     context: GitHubRunContext,
     wanted: DeployWanted,
     parts: DeployReportParts,
+    manifest?: ManifestOnGitHub,
   ) {
-    const { logger, redact } = parts;
+    this.#layout = manifest === undefined ? 'flat' : 'keyed';
+    this.#manifest = manifest ?? ONE;
+    this.#parts = parts;
     this.#runUrl = context.runUrl;
-    this.#onRecorded = parts.onRecorded;
-    if (wanted.environment !== '') {
-      this.#record = new DeploymentRecord(
-        api,
-        {
-          repository: context.repository,
-          sha: context.sha,
-          environment: wanted.environment,
-          transient: context.pullRequest !== undefined,
-          ...(context.runUrl === undefined ? {} : { runUrl: context.runUrl }),
-        },
-        redact,
-      );
+    for (const agent of this.#manifest.agents) this.#states.set(agent.key, { agent, over: false });
+    const groups =
+      manifest === undefined
+        ? new Map(wanted.environment === '' ? [] : [[wanted.environment, ONE.agents]])
+        : recordGroups(manifest, wanted.environment);
+    for (const [environment, agents] of groups) {
+      const at: RecordContext = {
+        repository: context.repository,
+        sha: context.sha,
+        environment,
+        transient: context.pullRequest !== undefined,
+        ...(context.runUrl === undefined ? {} : { runUrl: context.runUrl }),
+      };
+      const record =
+        agents.length === 1
+          ? new DeploymentRecord(api, at, parts.redact)
+          : new SharedRecord(api, at, agents, parts.redact);
+      this.#groups.push({ agents, record, started: false, finished: false });
     }
     if (wanted.comment && context.pullRequest !== undefined) {
       const where = { repository: context.repository, pullRequest: context.pullRequest };
-      this.#comment = new PullRequestComment(api, where, logger, redact);
+      const carries = manifest === undefined ? carriesMarker : carriesManifestMarker;
+      this.#comment = new PullRequestComment(api, where, parts.logger, parts.redact, carries);
     }
   }
 
-  /** The GitHub deployment's id, once recorded (the `github-deployment-id` output). */
-  get deploymentId(): number | undefined {
-    return this.#record?.id;
+  /** Each agent's key and the id of the record covering it, as recorded so far. */
+  get recordIds(): ReadonlyMap<string, number> {
+    return this.#ids;
   }
 
-  /** Starts the record and the first comment write; the run goes on meanwhile. */
-  deployed(report: RunReport): void {
-    if (this.#started !== undefined || this.#finished) return;
-    const options: CallOptions = { signal: this.#work.signal };
-    this.#started = Promise.all([
-      this.#record?.start(report, options).then(() => {
-        if (this.#record?.id !== undefined) this.#onRecorded?.(this.#record.id);
-      }),
-      this.#comment?.write(withRunUrl(report, this.#runUrl), options),
-    ]).then(() => undefined);
+  /** The flat deploy's GitHub deployment id, once recorded (the `github-deployment-id` output). */
+  get deploymentId(): number | undefined {
+    return this.#ids.get(FLAT_KEY);
+  }
+
+  /** The agent's deployment was found or created: its record starts once each of its agents' is. */
+  deployed(report: RunReport, key = FLAT_KEY): void {
+    const state = this.#states.get(key);
+    if (state === undefined || this.#ended) return;
+    state.report = report;
+    this.#after = this.#queue;
+    this.#maybeStart(this.#groupOf(key));
+    this.#maybeFirstWrite();
   }
 
   /**
-   * The final status and the comment's update. A cancelled run ends what is
-   * still under way and writes its `error` status within `CANCEL_WINDOW_MS`.
+   * How the agent's run ended (a cancelled run ends the others' calls under
+   * way at the end); a flat deploy is then over.
    */
-  async finished(report: RunReport): Promise<void> {
-    if (this.#finished) return;
-    this.#finished = true;
-    const cancelled = report.stage === 'cancelled';
-    if (cancelled && this.#started !== undefined) {
-      // What is under way may finish (the record's id is needed for its last status), briefly.
+  async finished(report: RunReport, key = FLAT_KEY): Promise<void> {
+    const state = this.#states.get(key);
+    if (state === undefined) return;
+    state.report = report;
+    if (report.stage === 'cancelled') this.#cancelled = true;
+    if (this.#layout === 'flat') await this.over(key);
+  }
+
+  /** The agent is over: its record ends when all of its agents are, the comment when all are. */
+  async over(key: string, failure?: string): Promise<void> {
+    const state = this.#states.get(key);
+    if (state === undefined) return;
+    state.over = true;
+    if (failure !== undefined) state.failure = failure;
+    this.#maybeStart(this.#groupOf(key));
+    this.#maybeFirstWrite();
+    await this.#settle();
+  }
+
+  /** Every agent is over, whatever was heard of each. */
+  async allOver(): Promise<void> {
+    for (const state of this.#states.values()) state.over = true;
+    for (const group of this.#groups) this.#maybeStart(group);
+    await this.#settle();
+  }
+
+  /**
+   * Starts the group's record once every agent of it is found or created, or
+   * over without a deployment (its id then null in a shared record's
+   * payload); never for a group none of whose agents has a deployment.
+   */
+  #maybeStart(group: Group | undefined): void {
+    if (group === undefined || group.started || this.#ended) return;
+    const states = group.agents.map((agent) => this.#states.get(agent.key));
+    if (!states.every((state) => state?.report !== undefined || state?.over === true)) return;
+    if (!states.some((state) => state?.report !== undefined)) return;
+    group.started = true;
+    this.#serial((options) => this.#start(group, options));
+  }
+
+  async #settle(): Promise<void> {
+    const options = await this.#endOptions();
+    this.#after = this.#queue;
+    for (const group of this.#groups) {
+      if (group.finished || !group.agents.every((agent) => this.#states.get(agent.key)?.over)) {
+        continue;
+      }
+      group.finished = true;
+      this.#serial(() => this.#finish(group, options));
+    }
+    const states = [...this.#states.values()];
+    if (!this.#ended && states.every((state) => state.over)) {
+      this.#ended = true;
+      // A cancelled run has no time to look for the comment: it updates one it already has.
+      if (!this.#cancelled || this.#comment?.commentId !== undefined) {
+        this.#serial(() => this.#writeComment(options));
+      }
+    }
+    await this.#queue;
+  }
+
+  /** The calls' options at the end: a cancelled run ends what is under way, briefly, and hurries. */
+  async #endOptions(): Promise<CallOptions> {
+    if (!this.#cancelled) return {};
+    if (!this.#work.signal.aborted) {
       let timer: ReturnType<typeof setTimeout> | undefined;
       await Promise.race([
-        this.#started,
+        this.#queue,
         new Promise((resolve) => (timer = setTimeout(resolve, CANCEL_GRACE_MS))),
       ]);
       clearTimeout(timer);
       this.#work.abort();
     }
-    await this.#started;
-    const options: CallOptions = cancelled ? { callMs: CANCEL_WINDOW_MS } : {};
-    // A cancelled run has no time to look for the comment: it updates one it already has.
-    const comment = cancelled && this.#comment?.commentId === undefined ? undefined : this.#comment;
-    await Promise.all([
-      this.#record?.finish(report, options),
-      comment?.write(withRunUrl(report, this.#runUrl), options),
-    ]);
+    return { callMs: CANCEL_WINDOW_MS };
+  }
+
+  #maybeFirstWrite(): void {
+    if (this.#firstWrite || this.#ended || this.#comment === undefined) return;
+    const states = [...this.#states.values()];
+    if (!states.every((state) => state.report !== undefined || state.over)) return;
+    if (states.every((state) => state.over)) return;
+    this.#firstWrite = true;
+    this.#serial((options) => this.#writeComment(options));
+  }
+
+  /** Runs `task` once every write before it is done (flat: but those of the same moment). */
+  #serial(task: (options: CallOptions) => Promise<void>): void {
+    const options: CallOptions = { signal: this.#work.signal };
+    const run = this.#after.then(() => task(options)).catch(() => undefined);
+    this.#queue = Promise.all([this.#queue, run]).then(() => undefined);
+    if (this.#layout === 'keyed') this.#after = this.#queue;
+  }
+
+  #groupOf(key: string): Group | undefined {
+    return this.#groups.find((group) => group.agents.some((agent) => agent.key === key));
+  }
+
+  async #start({ agents, record }: Group, options: CallOptions): Promise<void> {
+    const reports = agents.map((agent) => this.#states.get(agent.key)?.report);
+    if (record instanceof SharedRecord) {
+      await record.start(new Map(agents.map((agent, at) => [agent.key, reports[at]?.id])), options);
+    } else if (reports[0] !== undefined) await record.start(reports[0], options);
+    if (record.id === undefined) return;
+    for (const agent of agents) this.#ids.set(agent.key, record.id);
+    this.#parts.onRecorded?.(record.id);
+  }
+
+  async #finish(group: Group, options: CallOptions): Promise<void> {
+    const { record } = group;
+    if (record instanceof SharedRecord) {
+      await record.finish(
+        group.agents.map((agent) => ({ ...this.#states.get(agent.key), agent })),
+        options,
+      );
+      return;
+    }
+    const state = this.#states.get(group.agents[0]?.key ?? '');
+    if (state?.report === undefined) return;
+    const failed = state.failure !== undefined && state.report.stage === 'deploying';
+    await record.finish(
+      failed ? { ...state.report, stage: 'failed', failure: state.failure } : state.report,
+      options,
+    );
+  }
+
+  async #writeComment(options: CallOptions): Promise<void> {
+    const comment = this.#comment;
+    if (comment === undefined) return;
+    if (this.#layout === 'flat') {
+      const report = this.#states.get(FLAT_KEY)?.report;
+      if (report !== undefined) await comment.write(withRunUrl(report, this.#runUrl), options);
+      return;
+    }
+    const states = this.#manifest.agents.flatMap((agent) => {
+      const state = this.#states.get(agent.key);
+      return state === undefined ? [] : [state];
+    });
+    await comment.writeBody(
+      manifestIdentity(this.#manifest),
+      () =>
+        agentsCommentBody(this.#manifest, states, comment.body, {
+          redact: this.#parts.redact,
+          ...(this.#runUrl === undefined ? {} : { runUrl: this.#runUrl }),
+        }),
+      options,
+    );
   }
 }

@@ -260,7 +260,10 @@ export class SharedRecord {
   }
 
   /** Creates the deployment, listing every agent with its id (null without one), and its `in_progress` status. */
-  async start(ids: ReadonlyMap<string, string>, options: CallOptions = {}): Promise<void> {
+  async start(
+    ids: ReadonlyMap<string, string | undefined>,
+    options: CallOptions = {},
+  ): Promise<void> {
     const agents = this.#agents.map((agent) => ({
       key: agent.key,
       name: agent.deploymentName,
