@@ -54299,6 +54299,38 @@ class Budget {
     }
 }
 
+;// CONCATENATED MODULE: ./src/github/features/commit-order.ts
+class CommitOrders {
+    #api;
+    #orders = new Map();
+    constructor(api) {
+        this.#api = api;
+    }
+    ask(repository, target, latest) {
+        const key = `${repository}\n${target}\n${latest}`.toLowerCase();
+        let order = this.#orders.get(key);
+        if (order === undefined) {
+            order = this.#compare(repository, target, latest);
+            this.#orders.set(key, order);
+        }
+        return order;
+    }
+    async #compare(repository, target, latest) {
+        const [owner, repo, ...rest] = repository.split('/');
+        if (!owner || !repo || rest.length > 0)
+            return undefined;
+        const result = await this.#api.compare({ owner, repo }, target, latest, { silent: true });
+        if (!result.ok)
+            return undefined;
+        const { status } = result.value;
+        if (status === 'ahead')
+            return 'newer';
+        if (status === 'behind')
+            return 'older';
+        return undefined;
+    }
+}
+
 ;// CONCATENATED MODULE: ./src/common/github-text.ts
 /**
  * The one writer of text that goes to GitHub: the pull request comment
@@ -56055,96 +56087,26 @@ class PullRequestComment {
 
 
 
+
+
 /**
  * A cancelled run: the runner sends SIGINT, then SIGTERM 7.5 s later, then
  * kills the step. Calls under way get `CANCEL_GRACE_MS` to finish, and the
- * last status `CANCEL_WINDOW_MS`.
+ * last writes `CANCEL_WINDOW_MS`.
  */
 const CANCEL_GRACE_MS = 1_000;
 const CANCEL_WINDOW_MS = 2_500;
-/** The record and the comment of one deploy; each method is safe to call in any order, any number of times. */
+/** The key of a deploy's one agent when it has no manifest (its events carry none). */
+const FLAT_KEY = '';
+/** A deploy without a manifest: its one agent, named by its reports. */
+const ONE = {
+    source: '',
+    agents: [{ key: FLAT_KEY, name: '', deploymentName: '' }],
+};
+/** The records and the comment of one deploy; each method is safe to call in any order, any number of times. */
 class DeployReport {
-    #record;
-    #comment;
-    #runUrl;
-    #onRecorded;
-    /** Ends calls still under way when the run is cancelled, so the last status goes at once. */
-    #work = new AbortController();
-    #started;
-    #finished = false;
-    constructor(api, context, wanted, parts) {
-        const { logger, redact } = parts;
-        this.#runUrl = context.runUrl;
-        this.#onRecorded = parts.onRecorded;
-        if (wanted.environment !== '') {
-            this.#record = new DeploymentRecord(api, {
-                repository: context.repository,
-                sha: context.sha,
-                environment: wanted.environment,
-                transient: context.pullRequest !== undefined,
-                ...(context.runUrl === undefined ? {} : { runUrl: context.runUrl }),
-            }, redact);
-        }
-        if (wanted.comment && context.pullRequest !== undefined) {
-            const where = { repository: context.repository, pullRequest: context.pullRequest };
-            this.#comment = new PullRequestComment(api, where, logger, redact);
-        }
-    }
-    /** The GitHub deployment's id, once recorded (the `github-deployment-id` output). */
-    get deploymentId() {
-        return this.#record?.id;
-    }
-    /** Starts the record and the first comment write; the run goes on meanwhile. */
-    deployed(report) {
-        if (this.#started !== undefined || this.#finished)
-            return;
-        const options = { signal: this.#work.signal };
-        this.#started = Promise.all([
-            this.#record?.start(report, options).then(() => {
-                if (this.#record?.id !== undefined)
-                    this.#onRecorded?.(this.#record.id);
-            }),
-            this.#comment?.write(withRunUrl(report, this.#runUrl), options),
-        ]).then(() => undefined);
-    }
-    /**
-     * The final status and the comment's update. A cancelled run ends what is
-     * still under way and writes its `error` status within `CANCEL_WINDOW_MS`.
-     */
-    async finished(report) {
-        if (this.#finished)
-            return;
-        this.#finished = true;
-        const cancelled = report.stage === 'cancelled';
-        if (cancelled && this.#started !== undefined) {
-            // What is under way may finish (the record's id is needed for its last status), briefly.
-            let timer;
-            await Promise.race([
-                this.#started,
-                new Promise((resolve) => (timer = setTimeout(resolve, CANCEL_GRACE_MS))),
-            ]);
-            clearTimeout(timer);
-            this.#work.abort();
-        }
-        await this.#started;
-        const options = cancelled ? { callMs: CANCEL_WINDOW_MS } : {};
-        // A cancelled run has no time to look for the comment: it updates one it already has.
-        const comment = cancelled && this.#comment?.commentId === undefined ? undefined : this.#comment;
-        await Promise.all([
-            this.#record?.finish(report, options),
-            comment?.write(withRunUrl(report, this.#runUrl), options),
-        ]);
-    }
-}
-
-;// CONCATENATED MODULE: ./src/github/features/agents-report.ts
-
-
-
-
-
-class AgentsReport {
     #manifest;
+    #layout;
     #states = new Map();
     #groups = [];
     #comment;
@@ -56154,16 +56116,23 @@ class AgentsReport {
     /** Ends calls still under way when the run is cancelled, so the last writes go at once. */
     #work = new AbortController();
     #queue = Promise.resolve();
+    /** What a write waits for: every one before it (flat: the record's and the comment's go together). */
+    #after = Promise.resolve();
     #firstWrite = false;
     #ended = false;
     #cancelled = false;
-    constructor(api, context, manifest, wanted, parts) {
-        this.#manifest = manifest;
+    /** Of a manifest's agents (keyed), or without one, of one deployment (flat). */
+    constructor(api, context, wanted, parts, manifest) {
+        this.#layout = manifest === undefined ? 'flat' : 'keyed';
+        this.#manifest = manifest ?? ONE;
         this.#parts = parts;
         this.#runUrl = context.runUrl;
-        for (const agent of manifest.agents)
+        for (const agent of this.#manifest.agents)
             this.#states.set(agent.key, { agent, over: false });
-        for (const [environment, agents] of recordGroups(manifest, wanted.environment)) {
+        const groups = manifest === undefined
+            ? new Map(wanted.environment === '' ? [] : [[wanted.environment, ONE.agents]])
+            : recordGroups(manifest, wanted.environment);
+        for (const [environment, agents] of groups) {
             const at = {
                 repository: context.repository,
                 sha: context.sha,
@@ -56178,30 +56147,41 @@ class AgentsReport {
         }
         if (wanted.comment && context.pullRequest !== undefined) {
             const where = { repository: context.repository, pullRequest: context.pullRequest };
-            this.#comment = new PullRequestComment(api, where, parts.logger, parts.redact, carriesManifestMarker);
+            const carries = manifest === undefined ? carriesMarker : carriesManifestMarker;
+            this.#comment = new PullRequestComment(api, where, parts.logger, parts.redact, carries);
         }
     }
     /** Each agent's key and the id of the record covering it, as recorded so far. */
     get recordIds() {
         return this.#ids;
     }
+    /** The flat deploy's GitHub deployment id, once recorded (the `github-deployment-id` output). */
+    get deploymentId() {
+        return this.#ids.get(FLAT_KEY);
+    }
     /** The agent's deployment was found or created: its record starts once each of its agents' is. */
-    deployed(key, report) {
+    deployed(report, key = FLAT_KEY) {
         const state = this.#states.get(key);
         if (state === undefined || this.#ended)
             return;
         state.report = report;
+        this.#after = this.#queue;
         this.#maybeStart(this.#groupOf(key));
         this.#maybeFirstWrite();
     }
-    /** How the agent's run ended (a cancelled run ends the others' calls under way at the end). */
-    finished(key, report) {
+    /**
+     * How the agent's run ended (a cancelled run ends the others' calls under
+     * way at the end); a flat deploy is then over.
+     */
+    async finished(report, key = FLAT_KEY) {
         const state = this.#states.get(key);
         if (state === undefined)
             return;
         state.report = report;
         if (report.stage === 'cancelled')
             this.#cancelled = true;
+        if (this.#layout === 'flat')
+            await this.over(key);
     }
     /** The agent is over: its record ends when all of its agents are, the comment when all are. */
     async over(key, failure) {
@@ -56241,6 +56221,7 @@ class AgentsReport {
     }
     async #settle() {
         const options = await this.#endOptions();
+        this.#after = this.#queue;
         for (const group of this.#groups) {
             if (group.finished || !group.agents.every((agent) => this.#states.get(agent.key)?.over)) {
                 continue;
@@ -56284,35 +56265,29 @@ class AgentsReport {
         this.#firstWrite = true;
         this.#serial((options) => this.#writeComment(options));
     }
-    /** Runs `task` once every write before it is done. */
+    /** Runs `task` once every write before it is done (flat: but those of the same moment). */
     #serial(task) {
         const options = { signal: this.#work.signal };
-        this.#queue = this.#queue.then(() => task(options)).catch(() => undefined);
+        const run = this.#after.then(() => task(options)).catch(() => undefined);
+        this.#queue = Promise.all([this.#queue, run]).then(() => undefined);
+        if (this.#layout === 'keyed')
+            this.#after = this.#queue;
     }
     #groupOf(key) {
         return this.#groups.find((group) => group.agents.some((agent) => agent.key === key));
     }
-    async #start(group, options) {
-        const { record } = group;
-        const ids = new Map();
-        for (const agent of group.agents) {
-            const id = this.#states.get(agent.key)?.report?.id;
-            if (id !== undefined)
-                ids.set(agent.key, id);
+    async #start({ agents, record }, options) {
+        const reports = agents.map((agent) => this.#states.get(agent.key)?.report);
+        if (record instanceof SharedRecord) {
+            await record.start(new Map(agents.map((agent, at) => [agent.key, reports[at]?.id])), options);
         }
-        if (record instanceof DeploymentRecord) {
-            const report = this.#states.get(group.agents[0]?.key ?? '')?.report;
-            if (report === undefined)
-                return;
-            await record.start(report, options);
-        }
-        else
-            await record.start(ids, options);
+        else if (reports[0] !== undefined)
+            await record.start(reports[0], options);
         if (record.id === undefined)
             return;
-        for (const agent of group.agents)
+        for (const agent of agents)
             this.#ids.set(agent.key, record.id);
-        this.#parts.onRecorded?.(this.#ids);
+        this.#parts.onRecorded?.(record.id);
     }
     async #finish(group, options) {
         const { record } = group;
@@ -56330,6 +56305,12 @@ class AgentsReport {
         const comment = this.#comment;
         if (comment === undefined)
             return;
+        if (this.#layout === 'flat') {
+            const report = this.#states.get(FLAT_KEY)?.report;
+            if (report !== undefined)
+                await comment.write(withRunUrl(report, this.#runUrl), options);
+            return;
+        }
         const states = this.#manifest.agents.flatMap((agent) => {
             const state = this.#states.get(agent.key);
             return state === undefined ? [] : [state];
@@ -56338,38 +56319,6 @@ class AgentsReport {
             redact: this.#parts.redact,
             ...(this.#runUrl === undefined ? {} : { runUrl: this.#runUrl }),
         }), options);
-    }
-}
-
-;// CONCATENATED MODULE: ./src/github/features/commit-order.ts
-class CommitOrders {
-    #api;
-    #orders = new Map();
-    constructor(api) {
-        this.#api = api;
-    }
-    ask(repository, target, latest) {
-        const key = `${repository}\n${target}\n${latest}`.toLowerCase();
-        let order = this.#orders.get(key);
-        if (order === undefined) {
-            order = this.#compare(repository, target, latest);
-            this.#orders.set(key, order);
-        }
-        return order;
-    }
-    async #compare(repository, target, latest) {
-        const [owner, repo, ...rest] = repository.split('/');
-        if (!owner || !repo || rest.length > 0)
-            return undefined;
-        const result = await this.#api.compare({ owner, repo }, target, latest, { silent: true });
-        if (!result.ok)
-            return undefined;
-        const { status } = result.value;
-        if (status === 'ahead')
-            return 'newer';
-        if (status === 'behind')
-            return 'older';
-        return undefined;
     }
 }
 
@@ -57146,7 +57095,6 @@ function commentOffPullRequest(comment, context, logger) {
 
 
 
-
 /** What the step would write on GitHub, for the notice of a token that is empty. */
 function wanted(settings, manifest, pullRequest) {
     const records = manifest === undefined
@@ -57158,29 +57106,18 @@ function wanted(settings, manifest, pullRequest) {
         settings.comment && pullRequest !== undefined ? 'the pull request comment' : undefined,
     ];
 }
-/** The view of the run's events by the deploy's report: of one deployment, or of every agent. */
+/** The view of the run's events by the deploy's report, of each agent (flat: events without a key). */
 function reportView(report) {
     return (event) => {
-        const { kind, agent } = event;
-        if (!['deployed', 'finished', 'agent_over', 'agents_over'].includes(kind))
-            return;
-        const made = report();
-        if (made instanceof DeployReport) {
-            if (event.kind === 'deployed')
-                made.deployed(event.report);
-            else if (event.kind === 'finished')
-                return made.finished(event.report);
-        }
-        else if (event.kind === 'agents_over')
-            return made.allOver();
-        else if (agent === undefined)
-            return;
-        else if (event.kind === 'deployed')
-            made.deployed(agent, event.report);
+        const key = event.agent ?? FLAT_KEY;
+        if (event.kind === 'deployed')
+            report().deployed(event.report, key);
         else if (event.kind === 'finished')
-            made.finished(agent, event.report);
+            return report().finished(event.report, key);
         else if (event.kind === 'agent_over')
-            return made.over(agent, event.failure);
+            return report().over(key, event.failure);
+        else if (event.kind === 'agents_over')
+            return report().allOver();
     };
 }
 /**
@@ -57212,13 +57149,10 @@ function deployHooks(settings, manifest) {
             return { api: undefined };
         const made = new Lazy(() => {
             const api = gitHubApi(settings.token, at, dependencies);
-            const report = manifest === undefined
-                ? new DeployReport(api, at, settings, dependencies)
-                : new AgentsReport(api, at, manifest, settings, {
-                    logger,
-                    redact: dependencies.redact,
-                    onRecorded: () => dependencies.refreshOutputs?.(),
-                });
+            const parts = manifest === undefined
+                ? dependencies
+                : { logger, redact: given.redact, onRecorded: () => given.refreshOutputs?.() };
+            const report = new DeployReport(api, at, settings, parts, manifest);
             return { api, report, orders: new CommitOrders(api) };
         });
         const hooks = {
@@ -57228,7 +57162,7 @@ function deployHooks(settings, manifest) {
             commitOrder: (repository, target, latest) => made.value.orders.ask(repository, target, latest),
             outputs: (outputs, entries) => {
                 const report = made.made?.report;
-                if (!(report instanceof AgentsReport))
+                if (manifest === undefined || report === undefined)
                     return outputs;
                 return withRecordIds(outputs, entries, report.recordIds);
             },

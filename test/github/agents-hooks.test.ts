@@ -1,6 +1,6 @@
 /**
  * A manifest's deploy on GitHub, against the GitHub emulator over real HTTP
- * with the real Octokit: the hooks' view driven with the events deployAgents
+ * with the real Octokit: the hooks' view driven with the events runDeploy
  * emits (each agent's `deployed`, `finished` and `agent_over`, then the
  * manifest's `agents_over`): one record per environment, one comment for the
  * manifest with a row per agent and two writes at most, its marker kept as
@@ -107,7 +107,7 @@ function make(
   return made;
 }
 
-/** The events of a run as deployAgents emits them: `ends` each agent's last stage, or its failure. */
+/** The events of a run as runDeploy emits them: `ends` each agent's last stage, or its failure. */
 async function run(
   { hooks }: Made,
   manifest: ManifestOnGitHub,
