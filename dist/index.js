@@ -60788,111 +60788,6 @@ function within(text, budget = SUMMARY_BUDGET) {
     return `${kept}${note(size - bytesOf(kept))}`;
 }
 
-;// CONCATENATED MODULE: ./src/run/ports/events.ts
-/**
- * What the core says happened during a run: one channel of typed events, and
- * the only way the core tells its runner anything. The runner gives views
- * (`EventView`), and each decides how an event looks: the action's log, log
- * groups, outputs, GitHub deployment statuses and comments (src/github/), the
- * command's human log, outputs and `--events` stream (src/cli/). A new view
- * is one more function, and no change to the core. A port: it imports
- * nothing from the steps and flows that emit it.
- *
- * Secrets are redacted once, where events are made (`RunEvents.emit`): the
- * free text of an event (a log line, a heading, what a wait waits for) goes
- * through the runner's `redact`; reports carry text already redacted and
- * secret values as `***`; outputs are data, redacted by structure.
- */
-
-/** The event with its free text redacted. */
-function redacted(event, redact) {
-    switch (event.kind) {
-        case 'log':
-        case 'phase':
-            return { ...event, message: redact(event.message) };
-        case 'waiting':
-            return {
-                ...event,
-                waitingFor: redact(event.waitingFor),
-                ...(event.briefly === undefined ? {} : { briefly: redact(event.briefly) }),
-                ...(event.note === undefined ? {} : { note: redact(event.note) }),
-            };
-        case 'status_change':
-            return { ...event, status: redact(event.status), waitingFor: redact(event.waitingFor) };
-        case 'health':
-            return {
-                ...event,
-                url: event.url === null ? null : redact(event.url),
-                ...(event.error === undefined ? {} : { error: redact(event.error) }),
-            };
-        default:
-            return event;
-    }
-}
-/** The channel of one run: every view sees every event, in order, redacted. */
-class RunEvents {
-    #views;
-    #redact;
-    #pending = [];
-    constructor(views, redact) {
-        this.#views = views;
-        this.#redact = redact;
-    }
-    /** Tells every view. */
-    emit = (event) => {
-        const made = redacted(event, this.#redact);
-        for (const view of this.#views) {
-            const work = view(made);
-            if (work !== undefined)
-                this.#pending.push(work);
-        }
-    };
-    /** Resolves once every view has done the work an event started (each view bounds its own). */
-    async settled() {
-        const pending = this.#pending;
-        this.#pending = [];
-        await Promise.allSettled(pending);
-    }
-    /** The core's log, as `log` events. */
-    logger = {
-        info: (message) => this.emit({ kind: 'log', level: 'info', message }),
-        notice: (message) => this.emit({ kind: 'log', level: 'notice', message }),
-        warning: (message) => this.emit({ kind: 'log', level: 'warning', message }),
-        debug: (message) => this.emit({ kind: 'log', level: 'debug', message }),
-    };
-}
-/** The wait's line in a log: `waiting until live: WHAT; 12.0 s so far[; NOTE]`. */
-function waitingLine(event) {
-    const after = event.note === undefined ? '' : `; ${event.note}`;
-    return `waiting until live: ${event.waitingFor}; ${formatDuration(event.elapsedMs)} so far${after}`;
-}
-/**
- * The events as lines of a `Logger`: `log` events at their level, the wait's
- * state as its line; the rest is left to other views.
- */
-function logView(logger) {
-    return (event) => {
-        if (event.kind === 'log')
-            logger[event.level](event.message);
-        else if (event.kind === 'waiting')
-            logger.info(waitingLine(event));
-    };
-}
-/** The views of one agent's run: each of `views`, told every event with the agent's key. */
-function agentViews(views, agent) {
-    return views.map((view) => (event) => view({ ...event, agent }));
-}
-/** Runs `flow` over a new channel to `views`; resolves once the views' work is done too. */
-async function withEvents(io, flow) {
-    const events = new RunEvents(io.views, io.redact);
-    try {
-        return await flow(events);
-    }
-    finally {
-        await events.settled();
-    }
-}
-
 ;// CONCATENATED MODULE: ./src/run/ports/pace.ts
 /**
  * How long the run waits between attempts and between checks: the shipped
@@ -61623,10 +61518,116 @@ function renderSummary(summary, redact) {
     }
 }
 
-;// CONCATENATED MODULE: ./src/github/agent-log.ts
+;// CONCATENATED MODULE: ./src/run/ports/events.ts
+/**
+ * What the core says happened during a run: one channel of typed events, and
+ * the only way the core tells its runner anything. The runner gives views
+ * (`EventView`), and each decides how an event looks: the action's log, log
+ * groups, outputs, GitHub deployment statuses and comments (src/github/), the
+ * command's human log, outputs and `--events` stream (src/cli/). A new view
+ * is one more function, and no change to the core. A port: it imports
+ * nothing from the steps and flows that emit it.
+ *
+ * Secrets are redacted once, where events are made (`RunEvents.emit`): the
+ * free text of an event (a log line, a heading, what a wait waits for) goes
+ * through the runner's `redact`; reports carry text already redacted and
+ * secret values as `***`; outputs are data, redacted by structure.
+ */
 
-/** The view of agents' events (those with a key) as the step's log; other events are left alone. */
-function agentLog(logger, groups) {
+/** The event with its free text redacted. */
+function redacted(event, redact) {
+    switch (event.kind) {
+        case 'log':
+        case 'phase':
+            return { ...event, message: redact(event.message) };
+        case 'waiting':
+            return {
+                ...event,
+                waitingFor: redact(event.waitingFor),
+                ...(event.briefly === undefined ? {} : { briefly: redact(event.briefly) }),
+                ...(event.note === undefined ? {} : { note: redact(event.note) }),
+            };
+        case 'status_change':
+            return { ...event, status: redact(event.status), waitingFor: redact(event.waitingFor) };
+        case 'health':
+            return {
+                ...event,
+                url: event.url === null ? null : redact(event.url),
+                ...(event.error === undefined ? {} : { error: redact(event.error) }),
+            };
+        default:
+            return event;
+    }
+}
+/** The channel of one run: every view sees every event, in order, redacted. */
+class RunEvents {
+    #views;
+    #redact;
+    #pending = [];
+    constructor(views, redact) {
+        this.#views = views;
+        this.#redact = redact;
+    }
+    /** Tells every view. */
+    emit = (event) => {
+        const made = redacted(event, this.#redact);
+        for (const view of this.#views) {
+            const work = view(made);
+            if (work !== undefined)
+                this.#pending.push(work);
+        }
+    };
+    /** Resolves once every view has done the work an event started (each view bounds its own). */
+    async settled() {
+        const pending = this.#pending;
+        this.#pending = [];
+        await Promise.allSettled(pending);
+    }
+    /** The core's log, as `log` events. */
+    logger = {
+        info: (message) => this.emit({ kind: 'log', level: 'info', message }),
+        notice: (message) => this.emit({ kind: 'log', level: 'notice', message }),
+        warning: (message) => this.emit({ kind: 'log', level: 'warning', message }),
+        debug: (message) => this.emit({ kind: 'log', level: 'debug', message }),
+    };
+}
+/** The wait's line in a log: `waiting until live: WHAT; 12.0 s so far[; NOTE]`. */
+function waitingLine(event) {
+    const after = event.note === undefined ? '' : `; ${event.note}`;
+    return `waiting until live: ${event.waitingFor}; ${formatDuration(event.elapsedMs)} so far${after}`;
+}
+/**
+ * The events as lines of a `Logger`: `log` events at their level, the wait's
+ * state as its line; the rest is left to other views.
+ */
+function logView(logger) {
+    return (event) => {
+        if (event.kind === 'log')
+            logger[event.level](event.message);
+        else if (event.kind === 'waiting')
+            logger.info(waitingLine(event));
+    };
+}
+/** The views of one agent's run: each of `views`, told every event with the agent's key. */
+function agentViews(views, agent) {
+    return views.map((view) => (event) => view({ ...event, agent }));
+}
+/** Runs `flow` over a new channel to `views`; resolves once the views' work is done too. */
+async function withEvents(io, flow) {
+    const events = new RunEvents(io.views, io.redact);
+    try {
+        return await flow(events);
+    }
+    finally {
+        await events.settled();
+    }
+}
+
+;// CONCATENATED MODULE: ./src/github/step-log.ts
+
+/** The view of the run's events as the step's log: one deployment's, flat, or agents', keyed. */
+function stepLog(logger, groups) {
+    const flat = logView(logger);
     const open = new Map();
     const write = (agent, line) => {
         const group = open.get(agent);
@@ -61637,8 +61638,14 @@ function agentLog(logger, groups) {
     };
     return (event) => {
         const { agent } = event;
-        if (agent === undefined)
+        if (agent === undefined) {
+            flat(event);
+            if (event.kind === 'phase' && event.grouped)
+                groups.start(event.message);
+            else if (event.kind === 'phase_over' && event.grouped)
+                groups.end();
             return;
+        }
         switch (event.kind) {
             case 'log':
                 return write(agent, { level: event.level, message: event.message });
@@ -61961,7 +61968,6 @@ class StepOutputs {
 
 
 
-
 /**
  * Where the warnings GitHub does not show as annotations are (past the
  * step's 10 annotations), unless the entry says otherwise: the deploy step's.
@@ -61989,22 +61995,8 @@ function logger(redact, annotations) {
  * grouped phase, and its outputs (step-outputs.ts).
  */
 function stepViews(annotations, outputs) {
-    const groups = (event) => {
-        if (event.agent !== undefined)
-            return;
-        if (event.kind === 'phase' && event.grouped)
-            startGroup(event.message);
-        else if (event.kind === 'phase_over' && event.grouped)
-            endGroup();
-    };
     const log = logger((text) => text, annotations);
-    const own = logView(log);
-    const agents = agentLog(log, { start: startGroup, end: endGroup });
-    return [
-        (event) => (event.agent === undefined ? own(event) : agents(event)),
-        groups,
-        outputs.view,
-    ];
+    return [stepLog(log, { start: startGroup, end: endGroup }), outputs.view];
 }
 /**
  * Cancels the run on SIGINT/SIGTERM (a cancelled workflow): the pipeline

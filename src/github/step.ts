@@ -19,12 +19,12 @@ import {
   type InputValues,
 } from '../inputs/declare.js';
 import type { RunDescription } from '../inputs/run-description.js';
-import { logView, type EventView } from '../run/ports/events.js';
+import type { EventView } from '../run/ports/events.js';
 import { paceFrom, shortenedMs } from '../run/ports/pace.js';
 import type { RunnerIO, RunOutcome } from '../run/ports/runner.js';
 import { proxySettingsFrom, type ProxySettings } from '../service/proxy.js';
 import { renderSummary } from '../views/summary.js';
-import { agentLog } from './agent-log.js';
+import { stepLog } from './step-log.js';
 import { WarningAnnotations } from './annotations.js';
 import { RUN_BUDGET_MS } from './client/budget.js';
 import { describeRun, gitHubRunContext } from './event.js';
@@ -61,19 +61,8 @@ function logger(redact: (text: string) => string, annotations: WarningAnnotation
  * grouped phase, and its outputs (step-outputs.ts).
  */
 function stepViews(annotations: WarningAnnotations, outputs: StepOutputs): EventView[] {
-  const groups: EventView = (event) => {
-    if (event.agent !== undefined) return;
-    if (event.kind === 'phase' && event.grouped) core.startGroup(event.message);
-    else if (event.kind === 'phase_over' && event.grouped) core.endGroup();
-  };
   const log = logger((text) => text, annotations);
-  const own = logView(log);
-  const agents = agentLog(log, { start: core.startGroup, end: core.endGroup });
-  return [
-    (event) => (event.agent === undefined ? own(event) : agents(event)),
-    groups,
-    outputs.view,
-  ];
+  return [stepLog(log, { start: core.startGroup, end: core.endGroup }), outputs.view];
 }
 
 /**

@@ -1,13 +1,14 @@
 /**
- * The step's log while several agents run at once. GitHub's log groups do
- * not nest, and agents' lines would interleave inside one another's groups:
- * each line of an agent is written with its key, and a phase of an agent
+ * The step's log: each line of the run as it comes, a log group for each of
+ * its grouped phases. While several agents run at once (their events carry
+ * their key), GitHub's log groups do not nest, and agents' lines would
+ * interleave inside one another's groups: each line of an agent is written with its key, and a phase of an agent
  * that ends soon (resolving, finding, creating) is held and written whole
  * as one group headed by its key when it ends. The wait, which may last
  * long, is not held: its lines are written as they come.
  */
 import type { Logger } from '../common/runtime.js';
-import { waitingLine, type EventView, type RunEvent } from '../run/ports/events.js';
+import { logView, waitingLine, type EventView, type RunEvent } from '../run/ports/events.js';
 
 /** How the step writes a group. */
 export interface GroupWriter {
@@ -18,8 +19,9 @@ export interface GroupWriter {
 /** A line held until its group is written. */
 type Held = { level: keyof Logger; message: string };
 
-/** The view of agents' events (those with a key) as the step's log; other events are left alone. */
-export function agentLog(logger: Logger, groups: GroupWriter): EventView {
+/** The view of the run's events as the step's log: one deployment's, flat, or agents', keyed. */
+export function stepLog(logger: Logger, groups: GroupWriter): EventView {
+  const flat = logView(logger);
   const open = new Map<string, { heading: string; lines: Held[] }>();
   const write = (agent: string, line: Held) => {
     const group = open.get(agent);
@@ -28,7 +30,12 @@ export function agentLog(logger: Logger, groups: GroupWriter): EventView {
   };
   return (event: RunEvent) => {
     const { agent } = event;
-    if (agent === undefined) return;
+    if (agent === undefined) {
+      flat(event);
+      if (event.kind === 'phase' && event.grouped) groups.start(event.message);
+      else if (event.kind === 'phase_over' && event.grouped) groups.end();
+      return;
+    }
     switch (event.kind) {
       case 'log':
         return write(agent, { level: event.level, message: event.message });
