@@ -848,7 +848,6 @@ module.exports = /^#!(.*)/;
 /***/ 6752:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
-var __webpack_unused_export__;
 
 
 const Client = __nccwpck_require__(3701)
@@ -876,29 +875,29 @@ const createRedirectInterceptor = __nccwpck_require__(5092)
 
 Object.assign(Dispatcher.prototype, api)
 
-__webpack_unused_export__ = Dispatcher
-__webpack_unused_export__ = Client
-__webpack_unused_export__ = Pool
-__webpack_unused_export__ = BalancedPool
-module.exports.g6 = Agent
-__webpack_unused_export__ = ProxyAgent
-module.exports.J2 = EnvHttpProxyAgent
-__webpack_unused_export__ = RetryAgent
-__webpack_unused_export__ = RetryHandler
+module.exports.Dispatcher = Dispatcher
+module.exports.Client = Client
+module.exports.Pool = Pool
+module.exports.BalancedPool = BalancedPool
+module.exports.Agent = Agent
+module.exports.ProxyAgent = ProxyAgent
+module.exports.EnvHttpProxyAgent = EnvHttpProxyAgent
+module.exports.RetryAgent = RetryAgent
+module.exports.RetryHandler = RetryHandler
 
-__webpack_unused_export__ = DecoratorHandler
-__webpack_unused_export__ = RedirectHandler
-__webpack_unused_export__ = createRedirectInterceptor
-__webpack_unused_export__ = {
+module.exports.DecoratorHandler = DecoratorHandler
+module.exports.RedirectHandler = RedirectHandler
+module.exports.createRedirectInterceptor = createRedirectInterceptor
+module.exports.interceptors = {
   redirect: __nccwpck_require__(1514),
   retry: __nccwpck_require__(2026),
   dump: __nccwpck_require__(8060),
   dns: __nccwpck_require__(379)
 }
 
-__webpack_unused_export__ = buildConnector
-__webpack_unused_export__ = errors
-__webpack_unused_export__ = {
+module.exports.buildConnector = buildConnector
+module.exports.errors = errors
+module.exports.util = {
   parseHeaders: util.parseHeaders,
   headerNameToString: util.headerNameToString
 }
@@ -952,11 +951,11 @@ function makeDispatcher (fn) {
   }
 }
 
-__webpack_unused_export__ = setGlobalDispatcher
-__webpack_unused_export__ = getGlobalDispatcher
+module.exports.setGlobalDispatcher = setGlobalDispatcher
+module.exports.getGlobalDispatcher = getGlobalDispatcher
 
 const fetchImpl = (__nccwpck_require__(4398).fetch)
-__webpack_unused_export__ = async function fetch (init, options = undefined) {
+module.exports.fetch = async function fetch (init, options = undefined) {
   try {
     return await fetchImpl(init, options)
   } catch (err) {
@@ -967,57 +966,57 @@ __webpack_unused_export__ = async function fetch (init, options = undefined) {
     throw err
   }
 }
-/* unused reexport */ __nccwpck_require__(660).Headers
-/* unused reexport */ __nccwpck_require__(9051).Response
-/* unused reexport */ __nccwpck_require__(9967).Request
-/* unused reexport */ __nccwpck_require__(5910).FormData
-__webpack_unused_export__ = globalThis.File ?? (__nccwpck_require__(4573).File)
-/* unused reexport */ __nccwpck_require__(8355).FileReader
+module.exports.Headers = __nccwpck_require__(660).Headers
+module.exports.Response = __nccwpck_require__(9051).Response
+module.exports.Request = __nccwpck_require__(9967).Request
+module.exports.FormData = __nccwpck_require__(5910).FormData
+module.exports.File = globalThis.File ?? (__nccwpck_require__(4573).File)
+module.exports.FileReader = __nccwpck_require__(8355).FileReader
 
 const { setGlobalOrigin, getGlobalOrigin } = __nccwpck_require__(1059)
 
-__webpack_unused_export__ = setGlobalOrigin
-__webpack_unused_export__ = getGlobalOrigin
+module.exports.setGlobalOrigin = setGlobalOrigin
+module.exports.getGlobalOrigin = getGlobalOrigin
 
 const { CacheStorage } = __nccwpck_require__(3245)
 const { kConstruct } = __nccwpck_require__(109)
 
 // Cache & CacheStorage are tightly coupled with fetch. Even if it may run
 // in an older version of Node, it doesn't have any use without fetch.
-__webpack_unused_export__ = new CacheStorage(kConstruct)
+module.exports.caches = new CacheStorage(kConstruct)
 
 const { deleteCookie, getCookies, getSetCookies, setCookie } = __nccwpck_require__(9061)
 
-__webpack_unused_export__ = deleteCookie
-__webpack_unused_export__ = getCookies
-__webpack_unused_export__ = getSetCookies
-__webpack_unused_export__ = setCookie
+module.exports.deleteCookie = deleteCookie
+module.exports.getCookies = getCookies
+module.exports.getSetCookies = getSetCookies
+module.exports.setCookie = setCookie
 
 const { parseMIMEType, serializeAMimeType } = __nccwpck_require__(1900)
 
-__webpack_unused_export__ = parseMIMEType
-__webpack_unused_export__ = serializeAMimeType
+module.exports.parseMIMEType = parseMIMEType
+module.exports.serializeAMimeType = serializeAMimeType
 
 const { CloseEvent, ErrorEvent, MessageEvent } = __nccwpck_require__(5188)
-/* unused reexport */ __nccwpck_require__(3726).WebSocket
-__webpack_unused_export__ = CloseEvent
-__webpack_unused_export__ = ErrorEvent
-__webpack_unused_export__ = MessageEvent
+module.exports.WebSocket = __nccwpck_require__(3726).WebSocket
+module.exports.CloseEvent = CloseEvent
+module.exports.ErrorEvent = ErrorEvent
+module.exports.MessageEvent = MessageEvent
 
-module.exports.Em = makeDispatcher(api.request)
-__webpack_unused_export__ = makeDispatcher(api.stream)
-__webpack_unused_export__ = makeDispatcher(api.pipeline)
-__webpack_unused_export__ = makeDispatcher(api.connect)
-__webpack_unused_export__ = makeDispatcher(api.upgrade)
+module.exports.request = makeDispatcher(api.request)
+module.exports.stream = makeDispatcher(api.stream)
+module.exports.pipeline = makeDispatcher(api.pipeline)
+module.exports.connect = makeDispatcher(api.connect)
+module.exports.upgrade = makeDispatcher(api.upgrade)
 
-__webpack_unused_export__ = MockClient
-__webpack_unused_export__ = MockPool
-__webpack_unused_export__ = MockAgent
-__webpack_unused_export__ = mockErrors
+module.exports.MockClient = MockClient
+module.exports.MockPool = MockPool
+module.exports.MockAgent = MockAgent
+module.exports.mockErrors = mockErrors
 
 const { EventSource } = __nccwpck_require__(1238)
 
-__webpack_unused_export__ = EventSource
+module.exports.EventSource = EventSource
 
 
 /***/ }),
@@ -29077,7 +29076,7 @@ __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __we
 /* harmony import */ var node_url__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(3136);
 /* harmony import */ var node_url__WEBPACK_IMPORTED_MODULE_2___default = /*#__PURE__*/__nccwpck_require__.n(node_url__WEBPACK_IMPORTED_MODULE_2__);
 /* harmony import */ var _inputs_bounded_read_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(4033);
-/* harmony import */ var _main_js__WEBPACK_IMPORTED_MODULE_4__ = __nccwpck_require__(4789);
+/* harmony import */ var _main_js__WEBPACK_IMPORTED_MODULE_4__ = __nccwpck_require__(2170);
 /* harmony import */ var _pipe_end_js__WEBPACK_IMPORTED_MODULE_5__ = __nccwpck_require__(2884);
 /** The command's entry (dist/cli.js, the package's bin): wires the process to `main`, nothing else. */
 
@@ -29132,7 +29131,7 @@ __webpack_async_result__();
 
 /***/ }),
 
-/***/ 4789:
+/***/ 2170:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -29503,14 +29502,20 @@ function paceFrom(env) {
     };
 }
 
-// EXTERNAL MODULE: ./node_modules/undici/index.js
-var undici = __nccwpck_require__(6752);
+;// CONCATENATED MODULE: ./src/service/undici.ts
+let loaded;
+/** undici, loaded once (part of the bundle, evaluated only now). */
+async function loadUndici() {
+    return (loaded ??= await Promise.resolve(/* import() eager */).then(__nccwpck_require__.t.bind(__nccwpck_require__, 6752, 19)));
+}
+/** undici, already loaded by `loadUndici()`; a programming error otherwise. */
+function loadedUndici() {
+    if (loaded === undefined)
+        throw new Error('undici is used before loadUndici() loaded it');
+    return loaded;
+}
+
 ;// CONCATENATED MODULE: ./src/service/proxy.ts
-/**
- * Where the service's requests go: through the proxy the step's environment
- * names (docs/how-it-works.md, "Retries and timeouts"), read by the adapter and passed in as
- * data, or straight to the service.
- */
 
 
 /**
@@ -29581,7 +29586,7 @@ function proxyDispatcher(proxy, options = {}) {
     const { httpsProxy = '', httpProxy = '', noProxy = '' } = proxy;
     if (httpsProxy === '' && httpProxy === '')
         return undefined;
-    return withoutExperimentalWarning(() => new undici/* EnvHttpProxyAgent */.J2({ ...options, httpsProxy, httpProxy, noProxy }));
+    return withoutExperimentalWarning(() => new (loadedUndici().EnvHttpProxyAgent)({ ...options, httpsProxy, httpProxy, noProxy }));
 }
 
 ;// CONCATENATED MODULE: ./src/common/address.ts
@@ -39647,7 +39652,7 @@ const SOURCES = [
     'internal_source',
     'internal_template',
 ];
-const SourceSchema = schemas_enum(SOURCES);
+const SourceSchema = lazy(() => schemas_enum(SOURCES));
 /**
  * The one definition of the nested resources, wrapped by `object` at every
  * level: strict for requests, loose for responses. Fields that exist only in
@@ -39834,7 +39839,7 @@ const STATUSES = [
     'AWAITING_DELETE',
     'UNKNOWN',
 ];
-const DeploymentStatusSchema = schemas_enum(STATUSES);
+const DeploymentStatusSchema = lazy(() => schemas_enum(STATUSES));
 /**
  * The deployment types the action knows (the service's OpenAPI document,
  * `SourceConfigRequest.deployment_type`): a known list, not a wall: a
@@ -39843,7 +39848,13 @@ const DeploymentStatusSchema = schemas_enum(STATUSES);
  * `config` input warns once of a type not here (build-plan.ts).
  */
 const DEPLOYMENT_TYPES = ['dev_free', 'dev', 'prod'];
-const response = buildFamily(schema_parts_looseObject);
+/**
+ * The response family is built on first use too, as the request family below: a run that fails
+ * on its inputs parses no answer.
+ */
+let responseFamily;
+const buildResponseFamily = () => buildFamily(schema_parts_looseObject);
+const response = () => (responseFamily ??= buildResponseFamily());
 // ---------------------------------------------------------------------------
 // Request schemas (strict)
 // ---------------------------------------------------------------------------
@@ -39867,21 +39878,21 @@ const DeploymentCreateRequestSchema = lazy(() => request().Deployment.extend({ n
 // Response schemas (loose)
 // ---------------------------------------------------------------------------
 /** Item of the repository listing of a source-hosting integration. */
-const RepositorySchema = looseObject({
+const RepositorySchema = lazy(() => looseObject({
     host_integration_id: schema_parts_uuid(),
     id: schema_parts_int(),
     name: schemas_string(),
     owner: schemas_string(),
     url: schemas_string(),
     default_branch: schemas_string(),
-});
-const RepositoryListSchema = array(RepositorySchema);
-const ResourceSpecSchema = response.ResourceSpec;
-const SourceConfigSchema = response.SourceConfig;
-const SourceRevisionConfigSchema = response.SourceRevisionConfig.extend({
+}));
+const RepositoryListSchema = lazy(() => array(RepositorySchema));
+const ResourceSpecSchema = lazy(() => response().ResourceSpec);
+const SourceConfigSchema = lazy(() => response().SourceConfig);
+const SourceRevisionConfigSchema = lazy(() => response().SourceRevisionConfig.extend({
     repo_commit_sha: schemas_string().nullish(),
-});
-const DeploymentSchema = response.Deployment.extend({
+}));
+const DeploymentSchema = lazy(() => response().Deployment.extend({
     source_revision_config: SourceRevisionConfigSchema,
     id: schema_parts_uuid(),
     tenant_id: schema_parts_uuid(),
@@ -39894,27 +39905,27 @@ const DeploymentSchema = response.Deployment.extend({
     latest_revision_id: schema_parts_uuid().nullable(),
     active_revision_id: schema_parts_uuid().nullable(),
     image_version: schemas_string().nullish(),
-});
+}));
 /** Body of the deployment listing: a page and the offset of the next one. */
-const DeploymentListSchema = looseObject({
+const DeploymentListSchema = lazy(() => looseObject({
     resources: array(DeploymentSchema),
     offset: schema_parts_int(),
-});
+}));
 /**
  * The answer to a status check of several deployments (`deployment_ids=A,B,…`):
  * a list whose records are checked one by one (`DeploymentSchema`), so that
  * one malformed record is only its own deployment's answer.
  */
-const DeploymentBatchSchema = looseObject({
+const DeploymentBatchSchema = lazy(() => looseObject({
     resources: array(unknown()),
     offset: schema_parts_int(),
-});
+}));
 /**
  * An error body, read only to show the service's own message. `detail` is a
  * string (`{"detail": "Error description."}`) or a validation list
  * (`[{loc, msg, type}]`).
  */
-const ErrorBodySchema = looseObject({
+const ErrorBodySchema = lazy(() => looseObject({
     detail: union([
         schemas_string(),
         array(looseObject({
@@ -39926,7 +39937,7 @@ const ErrorBodySchema = looseObject({
         .optional(),
     message: schemas_string().optional(),
     error: schemas_string().optional(),
-});
+}));
 
 ;// CONCATENATED MODULE: ./src/service/answers.ts
 /**
@@ -40442,6 +40453,7 @@ async function exchanged(address, options) {
     if (refused !== undefined)
         return { ok: false, error: hide(refused), refused: true };
     const timeoutMs = options.timeoutMs ?? CHECK_TIMEOUT_MS;
+    await loadUndici();
     const bound = new ExchangeBound(timeoutMs, options.signal);
     const route = dispatcherFor(options);
     try {
@@ -40472,7 +40484,7 @@ function dispatcherFor(options) {
     const viaProxy = proxyDispatcher(options.proxy ?? {}, { connect, ...requestTls });
     if (viaProxy !== undefined)
         return { dispatcher: viaProxy, proxied: true };
-    return { dispatcher: new undici/* Agent */.g6({ connect }), proxied: false };
+    return { dispatcher: new (loadedUndici().Agent)({ connect }), proxied: false };
 }
 /** The GET, and the same-origin redirects it leads to, to the answer to judge (or why none). */
 async function exchange(start, options, route, signal, hidden) {
@@ -40484,7 +40496,7 @@ async function exchange(start, options, route, signal, hidden) {
             if (refused !== undefined)
                 return { ok: false, error: refused, refused: true };
         }
-        const answer = await (0,undici/* request */.Em)(url, {
+        const answer = await loadedUndici().request(url, {
             method: 'GET',
             headers,
             signal,
@@ -40898,8 +40910,8 @@ function idOf(record) {
 
 
 /** What of any record may hold secret values, whatever the rest of it is. */
-const RecordSecretsSchema = looseObject({ secrets: array(unknown()) });
-const SecretValueSchema = looseObject({ value: schemas_string() });
+const RecordSecretsSchema = lazy(() => looseObject({ secrets: array(unknown()) }));
+const SecretValueSchema = lazy(() => looseObject({ value: schemas_string() }));
 class DeploymentVetting {
     #logger;
     #mask;
@@ -42898,11 +42910,11 @@ function readDocument(raw, workspace) {
 
 
 /** What may be set beyond the dedicated inputs. */
-const ConfigSchema = strictObject({
+const ConfigSchema = lazy(() => strictObject({
     source_config: SourceConfigRequestSchema.nullish(),
     source_revision_config: SourceRevisionConfigRequestSchema.nullish(),
     secret_references: array(SecretReferenceSchema).nullish(),
-});
+}));
 /** Inline JSON or YAML, or the path of a .json/.yaml/.yml file in the workspace. */
 function parseConfig(raw, workspace) {
     if (raw === '')
@@ -43258,7 +43270,8 @@ function declare_readInputs(declarations, read, run) {
         name,
         read(name) ?? defaultText(declarations[name], run),
     ]));
-    const result = declarationsSchema(declarations, run, raw).safeParse(raw);
+    // Parsed once: zod's generated fast path for an object would cost more to make than it saves.
+    const result = declarationsSchema(declarations, run, raw).safeParse(raw, { jitless: true });
     const issues = (result.error?.issues ?? []).map((issue) => ({
         input: String(issue.path[0] ?? 'inputs'),
         problem: issue.message,
@@ -50175,7 +50188,8 @@ class ServiceClient {
         };
         if (spec.body !== undefined)
             headers['content-type'] = 'application/json';
-        const answer = await (0,undici/* request */.Em)(this.url(spec.path, spec.query), {
+        const { request } = await loadUndici();
+        const answer = await request(this.url(spec.path, spec.query), {
             method: spec.method,
             headers,
             body: spec.body === undefined ? undefined : JSON.stringify(spec.body),
@@ -53192,6 +53206,7 @@ class OutputsSeen {
 
 
 
+
 /** The commit a deploy was given (`--commit SHA`), which it targets whatever the checkout's head. */
 function givenCommit(prepared) {
     if (prepared.command !== 'deploy')
@@ -53393,6 +53408,8 @@ async function main(world) {
         case 'run': {
             const { request } = invocation;
             const { command } = request;
+            // Loaded only for a command that may send a request (src/service/undici.ts).
+            await loadUndici();
             return isRunCommand(command)
                 ? runCommand(request, command, world)
                 : runFleet(command, request, world);
@@ -62428,6 +62445,36 @@ exports.visitAsync = visitAsync;
 /******/ 	};
 /******/ })();
 /******/ 
+/******/ /* webpack/runtime/create fake namespace object */
+/******/ (() => {
+/******/ 	var getProto = Object.getPrototypeOf ? (obj) => (Object.getPrototypeOf(obj)) : (obj) => (obj.__proto__);
+/******/ 	var leafPrototypes;
+/******/ 	// create a fake namespace object
+/******/ 	// mode & 1: value is a module id, require it
+/******/ 	// mode & 2: merge all properties of value into the ns
+/******/ 	// mode & 4: return value when already ns object
+/******/ 	// mode & 16: return value when it's Promise-like
+/******/ 	// mode & 8|1: behave like require
+/******/ 	__nccwpck_require__.t = function(value, mode) {
+/******/ 		if(mode & 1) value = this(value);
+/******/ 		if(mode & 8) return value;
+/******/ 		if(typeof value === 'object' && value) {
+/******/ 			if((mode & 4) && value.__esModule) return value;
+/******/ 			if((mode & 16) && typeof value.then === 'function') return value;
+/******/ 		}
+/******/ 		var ns = Object.create(null);
+/******/ 		__nccwpck_require__.r(ns);
+/******/ 		var def = {};
+/******/ 		leafPrototypes = leafPrototypes || [null, getProto({}), getProto([]), getProto(getProto)];
+/******/ 		for(var current = mode & 2 && value; typeof current == 'object' && !~leafPrototypes.indexOf(current); current = getProto(current)) {
+/******/ 			Object.getOwnPropertyNames(current).forEach((key) => (def[key] = () => (value[key])));
+/******/ 		}
+/******/ 		def['default'] = () => (value);
+/******/ 		__nccwpck_require__.d(ns, def);
+/******/ 		return ns;
+/******/ 	};
+/******/ })();
+/******/ 
 /******/ /* webpack/runtime/define property getters */
 /******/ (() => {
 /******/ 	// define getter functions for harmony exports
@@ -62443,6 +62490,17 @@ exports.visitAsync = visitAsync;
 /******/ /* webpack/runtime/hasOwnProperty shorthand */
 /******/ (() => {
 /******/ 	__nccwpck_require__.o = (obj, prop) => (Object.prototype.hasOwnProperty.call(obj, prop))
+/******/ })();
+/******/ 
+/******/ /* webpack/runtime/make namespace object */
+/******/ (() => {
+/******/ 	// define __esModule on exports
+/******/ 	__nccwpck_require__.r = (exports) => {
+/******/ 		if(typeof Symbol !== 'undefined' && Symbol.toStringTag) {
+/******/ 			Object.defineProperty(exports, Symbol.toStringTag, { value: 'Module' });
+/******/ 		}
+/******/ 		Object.defineProperty(exports, '__esModule', { value: true });
+/******/ 	};
 /******/ })();
 /******/ 
 /************************************************************************/

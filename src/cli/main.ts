@@ -19,6 +19,7 @@ import { paceFrom } from '../run/ports/pace.js';
 import type { RunnerIO } from '../run/ports/runner.js';
 import type { RunSummary } from '../run/ports/summaries.js';
 import { proxySettingsFrom } from '../service/proxy.js';
+import { loadUndici } from '../service/undici.js';
 import { renderSummary } from '../views/summary.js';
 import { readInvocation, UsageError, wantsEvents, type CliRequest } from './arguments.js';
 import { describeCiRun, runDescription, type CiRun } from './ci.js';
@@ -265,6 +266,8 @@ export async function main(world: CliWorld): Promise<number> {
     case 'run': {
       const { request } = invocation;
       const { command } = request;
+      // Loaded only for a command that may send a request (src/service/undici.ts).
+      await loadUndici();
       return isRunCommand(command)
         ? runCommand(request, command, world)
         : runFleet(command, request, world);

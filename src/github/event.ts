@@ -27,16 +27,18 @@ const BRANCH_REF = 'refs/heads/';
 const PULL_REQUEST_EVENTS = ['pull_request', 'pull_request_target'];
 
 /** The part of a pull request event's payload that is read; the rest may be anything. */
-const PullRequestPayloadSchema = z.looseObject({
-  pull_request: z.looseObject({
-    head: z.looseObject({
-      ref: z.string().min(1),
-      sha: z.string().regex(FULL_SHA),
-      // null when the fork the pull request comes from was deleted
-      repo: z.looseObject({ full_name: z.string() }).nullish(),
+const PullRequestPayloadSchema = z.lazy(() =>
+  z.looseObject({
+    pull_request: z.looseObject({
+      head: z.looseObject({
+        ref: z.string().min(1),
+        sha: z.string().regex(FULL_SHA),
+        // null when the fork the pull request comes from was deleted
+        repo: z.looseObject({ full_name: z.string() }).nullish(),
+      }),
     }),
   }),
-});
+);
 
 function none(reason: string): RunHead {
   return { kind: 'none', reason };
@@ -116,13 +118,15 @@ export interface GitHubVariables {
   GITHUB_API_URL?: string;
 }
 
-const PullRequestNumberSchema = z.looseObject({
-  pull_request: z.looseObject({
-    number: z.number().int().positive(),
-    state: z.string().optional().catch(undefined),
-    merged: z.boolean().nullish().catch(undefined),
+const PullRequestNumberSchema = z.lazy(() =>
+  z.looseObject({
+    pull_request: z.looseObject({
+      number: z.number().int().positive(),
+      state: z.string().optional().catch(undefined),
+      merged: z.boolean().nullish().catch(undefined),
+    }),
   }),
-});
+);
 
 /** How a pull request stands, from its payload: merged, closed without merging, or open. */
 function pullRequestState(pull: {

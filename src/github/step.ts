@@ -1,12 +1,13 @@
 /**
  * A step on a GitHub runner, for every entry of the action (src/main.ts is
  * the deploy step's), wired through @actions/core (only src/github/ imports
- * @actions/*). An entry says which inputs it declares, what they ask for and
- * what it does; `runStep` does the rest. @actions/github (Octokit) is loaded
+ * @actions/*), which is loaded once the inputs are read (early-commands.ts
+ * writes what comes before). An entry says which inputs it declares, what
+ * they ask for and what it does; `runStep` does the rest. @actions/github (Octokit) is loaded
  * only by the first GitHub API call (src/github/calls.ts), so a run that uses
  * no GitHub feature starts without it.
  */
-import * as core from '@actions/core';
+import type * as Core from '@actions/core';
 import { ActionError, describeError } from '../common/errors.js';
 import { Redactor } from '../common/redact.js';
 import { neutraliseCommands, systemClock, type Logger } from '../common/runtime.js';
@@ -23,10 +24,12 @@ import type { EventView } from '../run/ports/events.js';
 import { paceFrom, shortenedMs } from '../run/ports/pace.js';
 import type { RunnerIO, RunOutcome } from '../run/ports/runner.js';
 import { proxySettingsFrom, type ProxySettings } from '../service/proxy.js';
+import { loadUndici } from '../service/undici.js';
 import { renderSummary } from '../views/summary.js';
 import { stepLog } from './step-log.js';
 import { WarningAnnotations } from './annotations.js';
 import { RUN_BUDGET_MS } from './client/budget.js';
+import { early } from './early-commands.js';
 import { describeRun, gitHubRunContext } from './event.js';
 import type { GitHubHooks, HookDependencies, MakeHooks } from './hooks.js';
 import { readRunnerEvent } from './runner-event.js';
@@ -44,7 +47,11 @@ const OTHER_WARNINGS =
  * as log lines, each through `redact` (the core's events are redacted where
  * they are made; the step's own lines are not).
  */
-function logger(redact: (text: string) => string, annotations: WarningAnnotations): Logger {
+function logger(
+  core: typeof Core,
+  redact: (text: string) => string,
+  annotations: WarningAnnotations,
+): Logger {
   return {
     info: (message) => core.info(neutraliseCommands(redact(message))),
     notice: (message) => core.notice(redact(message)),
@@ -60,8 +67,12 @@ function logger(redact: (text: string) => string, annotations: WarningAnnotation
  * The step's views of the core's events: its log, a log group for each
  * grouped phase, and its outputs (step-outputs.ts).
  */
-function stepViews(annotations: WarningAnnotations, outputs: StepOutputs): EventView[] {
-  const log = logger((text) => text, annotations);
+function stepViews(
+  core: typeof Core,
+  annotations: WarningAnnotations,
+  outputs: StepOutputs,
+): EventView[] {
+  const log = logger(core, (text) => text, annotations);
   return [stepLog(log, { start: core.startGroup, end: core.endGroup }), outputs.view];
 }
 
@@ -85,7 +96,7 @@ function onCancel(controller: AbortController, log: Logger): () => void {
   };
 }
 
-async function writeSummary(html: string, log: Logger): Promise<void> {
+async function writeSummary(core: typeof Core, html: string, log: Logger): Promise<void> {
   if (!process.env.GITHUB_STEP_SUMMARY) return;
   try {
     // Each summary is written within the budget; this holds it there after redaction too.
@@ -114,7 +125,7 @@ function inputVariable(name: string): string {
  * reads as its declared default, whatever the input.
  */
 function readInput(name: string): string | undefined {
-  return process.env[inputVariable(name)] === undefined ? undefined : core.getInput(name);
+  return process.env[inputVariable(name)] === undefined ? undefined : early.getInput(name);
 }
 
 /**
@@ -174,7 +185,12 @@ function answersOf(hooks: GitHubHooks): Partial<Answers> {
 }
 
 /** What the step hands an entry's hooks. */
-function hookDependencies(log: Logger, redactor: Redactor, outputs: StepOutputs): HookDependencies {
+function hookDependencies(
+  core: typeof Core,
+  log: Logger,
+  redactor: Redactor,
+  outputs: StepOutputs,
+): HookDependencies {
   return {
     logger: log,
     clock: systemClock,
@@ -183,6 +199,26 @@ function hookDependencies(log: Logger, redactor: Redactor, outputs: StepOutputs)
     onRecorded: (id) => core.setOutput('github-deployment-id', String(id)),
     refreshOutputs: outputs.refresh,
   };
+}
+
+/** Before anything is parsed or logged: each sensitive input's raw text, and each of its lines. */
+function maskSensitiveInputs(inputs: Declarations, mask: (value: string) => void): void {
+  for (const name of sensitiveNames(inputs)) {
+    const raw = early.getInput(name);
+    if (!isUnevaluated(raw)) mask(raw);
+  }
+}
+
+/**
+ * @actions/core, and undici for the requests, loaded once the inputs are read: a run that
+ * fails on them loads neither (early-commands.ts, src/service/undici.ts).
+ */
+async function loadRunWork(): Promise<typeof Core> {
+  const [core] = await Promise.all([
+    import(/* webpackMode: "eager" */ '@actions/core'),
+    loadUndici(),
+  ]);
+  return core;
 }
 
 /**
@@ -196,33 +232,30 @@ export async function runStep<D extends Declarations, Request>(
 ): Promise<void> {
   const redactor = new Redactor();
   const mask = (value: string) => {
-    for (const fresh of redactor.add(value)) core.setSecret(fresh);
+    for (const fresh of redactor.add(value)) early.setSecret(fresh);
   };
-  // Before anything is parsed or logged: the raw text, and each of its lines.
-  for (const name of sensitiveNames(entry.inputs)) {
-    const raw = core.getInput(name);
-    if (!isUnevaluated(raw)) mask(raw);
+  maskSensitiveInputs(entry.inputs, mask);
+  const event = readRunnerEvent(process.env);
+  if (event.problem !== undefined && early.isDebug()) early.debug(redactor.redact(event.problem));
+  const description = describeRun(event, process.env, process.cwd());
+  const read = readRequest(entry, description);
+  if ('failure' in read) {
+    early.setFailed(redactor.redact(read.failure));
+    return;
   }
+  const core = await loadRunWork();
   const annotations = new WarningAnnotations({
     annotate: (message) => core.warning(message),
     line: (message) => core.info(neutraliseCommands(message)),
   });
-  const log = logger((text) => redactor.redact(text), annotations);
-  const event = readRunnerEvent(process.env);
-  if (event.problem !== undefined) log.debug(event.problem);
-  const description = describeRun(event, process.env, process.cwd());
-  const read = readRequest(entry, description);
-  if ('failure' in read) {
-    core.setFailed(redactor.redact(read.failure));
-    return;
-  }
+  const log = logger(core, (text) => redactor.redact(text), annotations);
   const controller = new AbortController();
   const stopListening = onCancel(controller, log);
   const io = (makeHooks: MakeHooks): RunnerIO => {
     const outputs = new StepOutputs((name, value) => core.setOutput(name, value));
     const hooks = makeHooks(
       gitHubRunContext(event, process.env, description),
-      hookDependencies(log, redactor, outputs),
+      hookDependencies(core, log, redactor, outputs),
     );
     outputs.additions = hooks.outputs;
     return {
@@ -234,7 +267,7 @@ export async function runStep<D extends Declarations, Request>(
       mask,
       redact: (text) => redactor.redact(text),
       views: [
-        ...stepViews(annotations, outputs),
+        ...stepViews(core, annotations, outputs),
         ...(hooks.view === undefined ? [] : [hooks.view]),
       ],
       ...answersOf(hooks),
@@ -246,7 +279,7 @@ export async function runStep<D extends Declarations, Request>(
   if (outcome.failure !== undefined) core.setFailed(outcome.failure);
   if (outcome.summary !== undefined) {
     const redact = (text: string) => redactor.redact(text);
-    await writeSummary(redact(renderSummary(outcome.summary, redact)), log);
+    await writeSummary(core, redact(renderSummary(outcome.summary, redact)), log);
   }
   annotations.flush(entry.otherWarnings ?? OTHER_WARNINGS);
 }

@@ -15,11 +15,13 @@ import { formatZodIssues } from '../service/issues.js';
 import { readDocument } from './workspace-document.js';
 
 /** What may be set beyond the dedicated inputs. */
-export const ConfigSchema = z.strictObject({
-  source_config: SourceConfigRequestSchema.nullish(),
-  source_revision_config: SourceRevisionConfigRequestSchema.nullish(),
-  secret_references: z.array(SecretReferenceSchema).nullish(),
-});
+export const ConfigSchema = z.lazy(() =>
+  z.strictObject({
+    source_config: SourceConfigRequestSchema.nullish(),
+    source_revision_config: SourceRevisionConfigRequestSchema.nullish(),
+    secret_references: z.array(SecretReferenceSchema).nullish(),
+  }),
+);
 export type Config = z.infer<typeof ConfigSchema>;
 
 /** Inline JSON or YAML, or the path of a .json/.yaml/.yml file in the workspace. */

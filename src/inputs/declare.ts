@@ -168,7 +168,8 @@ export function readInputs<D extends Declarations>(
       read(name) ?? defaultText(declarations[name] as DeclaredInput<unknown>, run),
     ]),
   );
-  const result = declarationsSchema(declarations, run, raw).safeParse(raw);
+  // Parsed once: zod's generated fast path for an object would cost more to make than it saves.
+  const result = declarationsSchema(declarations, run, raw).safeParse(raw, { jitless: true });
   const issues = (result.error?.issues ?? []).map((issue) => ({
     input: String(issue.path[0] ?? 'inputs'),
     problem: issue.message,

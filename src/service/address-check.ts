@@ -8,7 +8,7 @@
  */
 import { STATUS_CODES } from 'node:http';
 import type { LookupFunction } from 'node:net';
-import { Agent, request, type Dispatcher } from 'undici';
+import type { Dispatcher } from 'undici';
 import { shownAddress, webAddressFault } from '../common/address.js';
 import { CancelledError } from '../common/errors.js';
 import { Redactor } from '../common/redact.js';
@@ -25,6 +25,7 @@ import {
 } from './address-guard.js';
 import { queryValues } from './health-address.js';
 import { proxyDispatcher, type ProxySettings } from './proxy.js';
+import { loadUndici, loadedUndici } from './undici.js';
 
 /** An attempt's bound: an agent that scales to zero may take this long to answer. */
 export const CHECK_TIMEOUT_MS = 30_000;
@@ -149,6 +150,7 @@ async function exchanged(
   const refused = refusal(address);
   if (refused !== undefined) return { ok: false, error: hide(refused), refused: true };
   const timeoutMs = options.timeoutMs ?? CHECK_TIMEOUT_MS;
+  await loadUndici();
   const bound = new ExchangeBound(timeoutMs, options.signal);
   const route = dispatcherFor(options);
   try {
@@ -180,7 +182,7 @@ function dispatcherFor(options: CheckOptions): Route {
   const requestTls = options.ca === undefined ? {} : { requestTls: { ca: options.ca } };
   const viaProxy = proxyDispatcher(options.proxy ?? {}, { connect, ...requestTls });
   if (viaProxy !== undefined) return { dispatcher: viaProxy, proxied: true };
-  return { dispatcher: new Agent({ connect }), proxied: false };
+  return { dispatcher: new (loadedUndici().Agent)({ connect }), proxied: false };
 }
 
 /** The GET, and the same-origin redirects it leads to, to the answer to judge (or why none). */
@@ -201,7 +203,7 @@ async function exchange(
       );
       if (refused !== undefined) return { ok: false, error: refused, refused: true };
     }
-    const answer = await request(url, {
+    const answer = await loadedUndici().request(url, {
       method: 'GET',
       headers,
       signal,

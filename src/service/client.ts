@@ -7,9 +7,9 @@
  * and turns every failure into a `ServiceError`.
  */
 import { STATUS_CODES } from 'node:http';
-import { request as undiciRequest } from 'undici';
 import { boundedBody } from './bounded-body.js';
 import { ExchangeBound } from './exchange-bound.js';
+import { loadUndici } from './undici.js';
 import { CancelledError } from '../common/errors.js';
 import { ServiceError } from './errors.js';
 import {
@@ -164,7 +164,8 @@ export class ServiceClient {
       ...this.#options.headers,
     };
     if (spec.body !== undefined) headers['content-type'] = 'application/json';
-    const answer = await undiciRequest(this.url(spec.path, spec.query), {
+    const { request } = await loadUndici();
+    const answer = await request(this.url(spec.path, spec.query), {
       method: spec.method,
       headers,
       body: spec.body === undefined ? undefined : JSON.stringify(spec.body),

@@ -3,8 +3,9 @@
  * names (docs/how-it-works.md, "Retries and timeouts"), read by the adapter and passed in as
  * data, or straight to the service.
  */
-import { EnvHttpProxyAgent, type Dispatcher } from 'undici';
+import type { Dispatcher, EnvHttpProxyAgent } from 'undici';
 import { ActionError } from '../common/errors.js';
+import { loadedUndici } from './undici.js';
 
 /**
  * The proxy variables, as the adapter read them: `https_proxy`, else
@@ -105,6 +106,6 @@ export function proxyDispatcher(
   const { httpsProxy = '', httpProxy = '', noProxy = '' } = proxy;
   if (httpsProxy === '' && httpProxy === '') return undefined;
   return withoutExperimentalWarning(
-    () => new EnvHttpProxyAgent({ ...options, httpsProxy, httpProxy, noProxy }),
+    () => new (loadedUndici().EnvHttpProxyAgent)({ ...options, httpsProxy, httpProxy, noProxy }),
   );
 }

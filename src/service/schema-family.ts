@@ -20,7 +20,7 @@ export const SOURCES = [
   'internal_source',
   'internal_template',
 ] as const;
-export const SourceSchema = z.enum(SOURCES);
+export const SourceSchema = z.lazy(() => z.enum(SOURCES));
 export type Source = z.infer<typeof SourceSchema>;
 
 /**

@@ -36,7 +36,7 @@ export const STATUSES = [
   'AWAITING_DELETE',
   'UNKNOWN',
 ] as const;
-export const DeploymentStatusSchema = z.enum(STATUSES);
+export const DeploymentStatusSchema = z.lazy(() => z.enum(STATUSES));
 export type DeploymentStatus = z.infer<typeof DeploymentStatusSchema>;
 
 /**
@@ -48,7 +48,13 @@ export type DeploymentStatus = z.infer<typeof DeploymentStatusSchema>;
  */
 export const DEPLOYMENT_TYPES = ['dev_free', 'dev', 'prod'] as const;
 
-const response = buildFamily(looseObject);
+/**
+ * The response family is built on first use too, as the request family below: a run that fails
+ * on its inputs parses no answer.
+ */
+let responseFamily: ReturnType<typeof buildResponseFamily> | undefined;
+const buildResponseFamily = () => buildFamily(looseObject);
+const response = () => (responseFamily ??= buildResponseFamily());
 
 // ---------------------------------------------------------------------------
 // Request schemas (strict)
@@ -90,50 +96,58 @@ export type DeploymentCreateRequest = z.infer<typeof DeploymentCreateRequestSche
 // ---------------------------------------------------------------------------
 
 /** Item of the repository listing of a source-hosting integration. */
-export const RepositorySchema = z.looseObject({
-  host_integration_id: uuid(),
-  id: int(),
-  name: z.string(),
-  owner: z.string(),
-  url: z.string(),
-  default_branch: z.string(),
-});
+export const RepositorySchema = z.lazy(() =>
+  z.looseObject({
+    host_integration_id: uuid(),
+    id: int(),
+    name: z.string(),
+    owner: z.string(),
+    url: z.string(),
+    default_branch: z.string(),
+  }),
+);
 export type Repository = z.infer<typeof RepositorySchema>;
 
-export const RepositoryListSchema = z.array(RepositorySchema);
+export const RepositoryListSchema = z.lazy(() => z.array(RepositorySchema));
 
-export const ResourceSpecSchema = response.ResourceSpec;
+export const ResourceSpecSchema = z.lazy(() => response().ResourceSpec);
 export type ResourceSpec = z.infer<typeof ResourceSpecSchema>;
 
-export const SourceConfigSchema = response.SourceConfig;
+export const SourceConfigSchema = z.lazy(() => response().SourceConfig);
 export type SourceConfig = z.infer<typeof SourceConfigSchema>;
 
-export const SourceRevisionConfigSchema = response.SourceRevisionConfig.extend({
-  repo_commit_sha: z.string().nullish(),
-});
+export const SourceRevisionConfigSchema = z.lazy(() =>
+  response().SourceRevisionConfig.extend({
+    repo_commit_sha: z.string().nullish(),
+  }),
+);
 export type SourceRevisionConfig = z.infer<typeof SourceRevisionConfigSchema>;
 
-export const DeploymentSchema = response.Deployment.extend({
-  source_revision_config: SourceRevisionConfigSchema,
-  id: uuid(),
-  tenant_id: uuid(),
-  created_at: dateTime(),
-  updated_at: dateTime(),
-  // A known status, or one the service adds later: that is not a schema
-  // failure, the wait logs it and waits through it.
-  status: z.union([DeploymentStatusSchema, z.string()]),
-  // Required keys whose value may be null.
-  latest_revision_id: uuid().nullable(),
-  active_revision_id: uuid().nullable(),
-  image_version: z.string().nullish(),
-});
+export const DeploymentSchema = z.lazy(() =>
+  response().Deployment.extend({
+    source_revision_config: SourceRevisionConfigSchema,
+    id: uuid(),
+    tenant_id: uuid(),
+    created_at: dateTime(),
+    updated_at: dateTime(),
+    // A known status, or one the service adds later: that is not a schema
+    // failure, the wait logs it and waits through it.
+    status: z.union([DeploymentStatusSchema, z.string()]),
+    // Required keys whose value may be null.
+    latest_revision_id: uuid().nullable(),
+    active_revision_id: uuid().nullable(),
+    image_version: z.string().nullish(),
+  }),
+);
 export type Deployment = z.infer<typeof DeploymentSchema>;
 
 /** Body of the deployment listing: a page and the offset of the next one. */
-export const DeploymentListSchema = z.looseObject({
-  resources: z.array(DeploymentSchema),
-  offset: int(),
-});
+export const DeploymentListSchema = z.lazy(() =>
+  z.looseObject({
+    resources: z.array(DeploymentSchema),
+    offset: int(),
+  }),
+);
 export type DeploymentList = z.infer<typeof DeploymentListSchema>;
 
 /**
@@ -141,29 +155,33 @@ export type DeploymentList = z.infer<typeof DeploymentListSchema>;
  * a list whose records are checked one by one (`DeploymentSchema`), so that
  * one malformed record is only its own deployment's answer.
  */
-export const DeploymentBatchSchema = z.looseObject({
-  resources: z.array(z.unknown()),
-  offset: int(),
-});
+export const DeploymentBatchSchema = z.lazy(() =>
+  z.looseObject({
+    resources: z.array(z.unknown()),
+    offset: int(),
+  }),
+);
 
 /**
  * An error body, read only to show the service's own message. `detail` is a
  * string (`{"detail": "Error description."}`) or a validation list
  * (`[{loc, msg, type}]`).
  */
-export const ErrorBodySchema = z.looseObject({
-  detail: z
-    .union([
-      z.string(),
-      z.array(
-        z.looseObject({
-          loc: z.array(z.union([z.string(), z.number()])),
-          msg: z.string(),
-          type: z.string(),
-        }),
-      ),
-    ])
-    .optional(),
-  message: z.string().optional(),
-  error: z.string().optional(),
-});
+export const ErrorBodySchema = z.lazy(() =>
+  z.looseObject({
+    detail: z
+      .union([
+        z.string(),
+        z.array(
+          z.looseObject({
+            loc: z.array(z.union([z.string(), z.number()])),
+            msg: z.string(),
+            type: z.string(),
+          }),
+        ),
+      ])
+      .optional(),
+    message: z.string().optional(),
+    error: z.string().optional(),
+  }),
+);

@@ -27,8 +27,8 @@ import { FULL_SHA } from '../common/text.js';
 import type { Deployment } from './schemas.js';
 
 /** What of any record may hold secret values, whatever the rest of it is. */
-const RecordSecretsSchema = z.looseObject({ secrets: z.array(z.unknown()) });
-const SecretValueSchema = z.looseObject({ value: z.string() });
+const RecordSecretsSchema = z.lazy(() => z.looseObject({ secrets: z.array(z.unknown()) }));
+const SecretValueSchema = z.lazy(() => z.looseObject({ value: z.string() }));
 
 export class DeploymentVetting {
   readonly #logger: Logger;

@@ -13,19 +13,23 @@ import type { Attempt } from './attempt.js';
 /** At most this many pull requests in one query (GitHub's node limit is far above it). */
 export const MAX_PULL_REQUESTS_PER_QUERY = 100;
 
-const PullRequestNode = z.object({
-  number: z.number(),
-  state: z.string(),
-  merged: z.boolean().nullish(),
-  closedAt: z.string().nullish(),
-  mergedAt: z.string().nullish(),
-});
+const PullRequestNode = z.lazy(() =>
+  z.object({
+    number: z.number(),
+    state: z.string(),
+    merged: z.boolean().nullish(),
+    closedAt: z.string().nullish(),
+    mergedAt: z.string().nullish(),
+  }),
+);
 type PullRequestNode = z.infer<typeof PullRequestNode>;
 
 /** The answer: the repository, one field per alias (`pr12`), null for a number GitHub does not know. */
-export const PullRequestStatesAnswer = z.object({
-  repository: z.record(z.string(), PullRequestNode.nullable()),
-});
+export const PullRequestStatesAnswer = z.lazy(() =>
+  z.object({
+    repository: z.record(z.string(), PullRequestNode.nullable()),
+  }),
+);
 export type PullRequestStatesAnswer = z.infer<typeof PullRequestStatesAnswer>;
 
 /** A pull request number GitHub can be asked about: a positive integer within GraphQL's `Int`. */

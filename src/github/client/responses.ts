@@ -5,23 +5,27 @@
 import { z } from 'zod';
 
 /** What a call created (or updated): its id. */
-export const Created = z.object({ id: z.number() });
-const CommentSchema = z.object({
-  id: z.number(),
-  body: z.string().nullish(),
-  user: z.object({ login: z.string(), type: z.string().optional() }).nullish(),
-});
+export const Created = z.lazy(() => z.object({ id: z.number() }));
+const CommentSchema = z.lazy(() =>
+  z.object({
+    id: z.number(),
+    body: z.string().nullish(),
+    user: z.object({ login: z.string(), type: z.string().optional() }).nullish(),
+  }),
+);
 export type IssueComment = z.infer<typeof CommentSchema>;
-export const CommentPage = z.array(CommentSchema);
+export const CommentPage = z.lazy(() => z.array(CommentSchema));
 /** A page of an environment's GitHub deployments: only their ids are read. */
-export const DeploymentPage = z.array(z.object({ id: z.number() }));
+export const DeploymentPage = z.lazy(() => z.array(z.object({ id: z.number() })));
 export type GitHubDeployment = z.infer<typeof DeploymentPage>[number];
 /** A page of a deployment's statuses, newest first: only their states are read. */
-export const StatusPage = z.array(z.object({ state: z.string() }));
-export const Comparison = z.object({
-  status: z.string(),
-  ahead_by: z.number(),
-  behind_by: z.number(),
-});
+export const StatusPage = z.lazy(() => z.array(z.object({ state: z.string() })));
+export const Comparison = z.lazy(() =>
+  z.object({
+    status: z.string(),
+    ahead_by: z.number(),
+    behind_by: z.number(),
+  }),
+);
 export type Comparison = z.infer<typeof Comparison>;
-export const Viewer = z.object({ viewer: z.object({ login: z.string() }) });
+export const Viewer = z.lazy(() => z.object({ viewer: z.object({ login: z.string() }) }));

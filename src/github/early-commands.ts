@@ -1,0 +1,26 @@
+/**
+ * The workflow commands a step writes before it loads @actions/core (step.ts), written as
+ * @actions/core writes them: a run that fails on its inputs never loads @actions/core, whose
+ * imports (its HTTP client, undici, `node:tls`, `@actions/exec`) are much of start-up
+ * (bench/README.md).
+ */
+import { EOL } from 'node:os';
+
+/** `::command::message`, the message escaped as @actions/core escapes it. */
+function issue(command: string, message: string): void {
+  const data = message.replace(/%/g, '%25').replace(/\r/g, '%0D').replace(/\n/g, '%0A');
+  process.stdout.write(`::${command}::${data}${EOL}`);
+}
+
+/** What `runStep` needs before @actions/core is loaded: the same as its functions of these names. */
+export const early = {
+  getInput: (name: string): string =>
+    (process.env[`INPUT_${name.replace(/ /g, '_').toUpperCase()}`] ?? '').trim(),
+  setSecret: (secret: string): void => issue('add-mask', secret),
+  isDebug: (): boolean => process.env.RUNNER_DEBUG === '1',
+  debug: (message: string): void => issue('debug', message),
+  setFailed: (message: string): void => {
+    process.exitCode = 1;
+    issue('error', message);
+  },
+};
