@@ -56,14 +56,6 @@ export function repositoryOf(result: DeployedResult): { url?: string; ref?: stri
   };
 }
 
-/** What the run judged of the deployment: whether it is live, and what drifted. */
-export interface Assessment {
-  live: boolean;
-  drift: DriftEntry[];
-  /** What the health check answered last, when one was made. */
-  health?: HealthSeen;
-}
-
 /** The `dashboard-url` template filled for the deployment; undefined without a template. */
 export function dashboardUrlOf(
   template: string | undefined,
@@ -78,7 +70,8 @@ export function dashboardUrlOf(
 export function outputsOf(
   result: DeployedResult,
   deployment: Deployment | undefined,
-  assessment: Assessment,
+  /** What the run judged: whether it is live, what drifted, the health check's last answer. */
+  assessment: { live: boolean; drift: DriftEntry[]; health?: HealthSeen },
   dashboardTemplate?: string,
 ): Outputs {
   const repository = repositoryOf(result);

@@ -37,14 +37,4 @@ export class Slots {
       else next();
     };
   }
-
-  /** Runs `work` in a slot, freeing it however `work` ends. */
-  async run<T>(work: () => Promise<T>): Promise<T> {
-    const release = await this.take();
-    try {
-      return await work();
-    } finally {
-      release();
-    }
-  }
 }

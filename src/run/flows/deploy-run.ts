@@ -9,6 +9,7 @@
  * manifest's, keyed by agent; each agent's events carry its key.
  */
 import type { DeploySpec } from '../../inputs/deploy-spec.js';
+import type { AgentRequest, DeployRequest } from '../../inputs/deploy-request.js';
 import { RunEvents, type EventView } from '../ports/events.js';
 import type { RunnerIO, RunOutcome } from '../ports/runner.js';
 import type { DeploymentSummary, DeploySummary } from '../ports/summaries.js';
@@ -16,22 +17,6 @@ import { deploymentEntry, keyedOutputs } from '../decisions/report.js';
 import type { DeploymentEntry } from '../ports/findings.js';
 import { pipeline } from './pipeline.js';
 import { eachAgent } from './each-agent.js';
-
-/** One agent of the manifest: its key, its name, and what its deploy is asked to do. */
-export interface AgentToDeploy {
-  key: string;
-  name: string;
-  spec: DeploySpec;
-}
-
-/** What a deploy is asked to do: one agent laid out flat, or a manifest's, keyed. */
-export interface AgentsToDeploy {
-  layout: 'flat' | 'keyed';
-  /** Where the manifest was read: its path, or `inline`. */
-  source: string;
-  /** Every agent, in the manifest's order; each spec's name is its deployment's. */
-  agents: readonly AgentToDeploy[];
-}
 
 /** One agent of a manifest as its run sees it: its key, and its deployment's name and service. */
 export interface ManifestAgent {
@@ -97,14 +82,17 @@ export function keyedSummary<Agent extends { key: string }>(
 }
 
 /** Deploys every agent asked for; never throws: how it ended is in the outcome. */
-export async function runDeploy(asked: AgentsToDeploy, io: RunnerIO): Promise<RunOutcome> {
+export async function runDeploy(
+  asked: Pick<DeployRequest, 'layout' | 'source' | 'agents'>,
+  io: RunnerIO,
+): Promise<RunOutcome> {
   const [one] = asked.agents;
   if (asked.layout === 'flat' && one !== undefined) return pipeline(one.spec, io);
   const events = new RunEvents(io.views, io.redact);
   const table = new AgentsTable(asked.agents, (outputs, entries) =>
     events.emit({ kind: 'outputs', outputs, entries }),
   );
-  const { outcomes, ...ending } = await eachAgent<AgentToDeploy, RunOutcome>(
+  const { outcomes, ...ending } = await eachAgent<AgentRequest, RunOutcome>(
     asked.agents,
     { io, events },
     (agent, agentIo, share) => pipeline(agent.spec, agentIo, share),

@@ -9,7 +9,8 @@
  * if alone, over the repository listing read once; the manifest's outputs
  * and summary are keyed by agent, made from each agent's verdict.
  */
-import { ActionError, CancelledError, describeError } from '../../common/errors.js';
+import { CancelledError, describeError } from '../../common/errors.js';
+import { stackOf } from './run-record.js';
 import { untrusted, type Logger } from '../../common/runtime.js';
 import { plural } from '../../common/text.js';
 import type { DeploySpec } from '../../inputs/deploy-spec.js';
@@ -157,7 +158,7 @@ async function planned(
     }
     return {
       failure,
-      ...(error instanceof Error && !(error instanceof ActionError) ? { stack: error.stack } : {}),
+      ...stackOf(error),
     };
   }
 }

@@ -36,12 +36,12 @@ export function failureOf(
       cancelled: true,
     };
   }
-  const failure = redact(describeError(error));
-  // An expected failure (an ActionError) says all in its message.
-  const unexpected = !(error instanceof ActionError) && error instanceof Error;
-  return unexpected
-    ? { failure, cancelled: false, stack: error.stack }
-    : { failure, cancelled: false };
+  return { failure: redact(describeError(error)), cancelled: false, ...stackOf(error) };
+}
+
+/** The stack of an unexpected error, for the debug log: an expected one (an ActionError) says all in its message. */
+export function stackOf(error: unknown): { stack?: string } {
+  return error instanceof Error && !(error instanceof ActionError) ? { stack: error.stack } : {};
 }
 
 /** What the run knows at any point, for the outputs and the summary. */

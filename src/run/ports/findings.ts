@@ -117,8 +117,7 @@ export interface DeploymentEntry {
   error?: string;
 }
 
-export const PLAN_ACTIONS = ['create', 'reuse', 'fail'] as const;
-export type PlanAction = (typeof PLAN_ACTIONS)[number];
+export type PlanAction = 'create' | 'reuse' | 'fail';
 
 export interface Verdict {
   action: PlanAction;
