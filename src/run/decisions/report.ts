@@ -34,12 +34,9 @@ export const OUTPUT_NAMES = [
 export type OutputName = (typeof OUTPUT_NAMES)[number];
 export type Outputs = Partial<Record<OutputName, string>>;
 
-/** The deployment with every secret value replaced by `***`. */
-export function redactDeployment(deployment: Deployment): Deployment {
-  return {
-    ...deployment,
-    secrets: deployment.secrets.map((secret) => ({ ...secret, value: MASK })),
-  };
+/** The deployment (or a request) with every secret value replaced by `***`, names kept. */
+export function redactDeployment<T extends { secrets: { value: string }[] }>(item: T): T {
+  return { ...item, secrets: item.secrets.map((secret) => ({ ...secret, value: MASK })) };
 }
 
 /**
@@ -100,10 +97,7 @@ export function outputsOf(
 
 /** What a dry run prints: the request body, with every secret value replaced by `***`. */
 export function dryRunReport(result: DeployResult): string {
-  const body = {
-    ...result.request,
-    secrets: result.request.secrets.map((secret) => ({ ...secret, value: MASK })),
-  };
+  const body = redactDeployment(result.request);
   const what =
     result.deployment === undefined
       ? `dry run: ${CREATE_CALL} would send`
