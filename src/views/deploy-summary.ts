@@ -191,7 +191,6 @@ function linksOf(part: DeploymentPart, redact: (text: string) => string): string
   return links.length === 0 ? '—' : links.join(' · ');
 }
 
-/** An agent's row of the table. */
 function rowOf(
   part: DeploymentPart,
   write: { text: Cell; code: Cell; health: boolean },

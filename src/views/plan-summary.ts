@@ -24,7 +24,6 @@ function remedy(count: number): string {
 
 const upperFirst = (text: string) => `${text.charAt(0).toUpperCase()}${text.slice(1)}`;
 
-/** The verdict's heading. */
 function heading(name: string, verdict: Verdict, code: Cell): string {
   return {
     create: `🆕 Plan: the deploy would create ${code(name)}`,

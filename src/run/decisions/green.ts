@@ -26,7 +26,6 @@ export interface StepPolicy {
 
 /** What the run found of one deployment, as far as it got. */
 export interface Findings {
-  /** The deployment's name. */
   name: string;
   /** What the deployment differs in, once it was found. */
   goal?: Pick<Goal, 'drift' | 'asker'>;

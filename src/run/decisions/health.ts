@@ -72,7 +72,6 @@ export function healthWords(seen: HealthSeen, write: HealthWriter, separator = '
   return `${where}${write.text(healthAnswer(seen))}${body}`;
 }
 
-/** The answer as one line of the log. */
 export function healthLine(seen: HealthSeen): string {
   return `health check${seen.address === undefined ? ':' : ''} ${healthWords(seen, AS_IS)}`;
 }

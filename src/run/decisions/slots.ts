@@ -18,7 +18,6 @@ export class Slots {
     this.#size = size;
   }
 
-  /** Slots taken now. */
   get busy(): number {
     return this.#busy;
   }

@@ -44,7 +44,6 @@ export function stackOf(error: unknown): { stack?: string } {
   return error instanceof Error && !(error instanceof ActionError) ? { stack: error.stack } : {};
 }
 
-/** What the run knows at any point, for the outputs and the summary. */
 export class RunRecord {
   readonly spec: DeploySpec;
   /** What a create would send, once the repository is resolved, before any deployment is found. */
@@ -182,7 +181,6 @@ export class RunRecord {
     } = failureOf(error, this.#deployment, redact));
   }
 
-  /** The deployment's latest state, as the run knows it. */
   get deployment(): Deployment | undefined {
     return this.#deployment;
   }

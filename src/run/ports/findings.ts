@@ -96,7 +96,6 @@ export type Liveness =
 
 /** One deployment of a manifest, as the `deployments` output holds it under its agent's key. */
 export interface DeploymentEntry {
-  /** The deployment's name. */
   name: string;
   'deployment-id': string;
   status: string;
