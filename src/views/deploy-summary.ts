@@ -18,6 +18,7 @@ import type {
 } from '../run/ports/summaries.js';
 import { healthAnswer, healthWords } from '../run/decisions/health.js';
 import { dashboardUrlOf, repositoryOf } from '../run/decisions/report.js';
+import { driftAdvice } from '../run/decisions/green.js';
 import type { Deployment } from '../service/schemas.js';
 import { cellOf, differencesTable, labelledTable, type Cell } from './html-parts.js';
 
@@ -72,7 +73,7 @@ function driftTable(drift: DriftEntry[], code: Cell): SummaryPart[] {
       code,
       'Step wants',
       'Deployment has',
-      `<h3>⚠️ Drift: not applied</h3>\n<p>The service cannot update a deployment: change ${plural(drift.length, 'it', 'them')} in the service, or deploy under a new name.</p>\n`,
+      `<h3>⚠️ Drift: not applied</h3>\n<p>${driftAdvice(drift.length)}</p>\n`,
     ),
   ];
 }
@@ -190,7 +191,6 @@ function linksOf(part: DeploymentPart, redact: (text: string) => string): string
   return links.length === 0 ? '—' : links.join(' · ');
 }
 
-/** An agent's row of the table. */
 function rowOf(
   part: DeploymentPart,
   write: { text: Cell; code: Cell; health: boolean },

@@ -13,6 +13,7 @@ import type { Verdict } from '../run/ports/findings.js';
 import type { PlanReport } from '../run/ports/progress.js';
 import type { AgentPlanPart, PlanSummary } from '../run/ports/summaries.js';
 import { dashboardUrlOf } from '../run/decisions/report.js';
+import { differences } from '../run/decisions/green.js';
 import { cellOf, differencesTable, labelledTable, type Cell } from './html-parts.js';
 
 /** What the deploy does with `count` differences: nothing; the remedy. */
@@ -21,12 +22,8 @@ function remedy(count: number): string {
   return `The deploy would not apply ${them}: the service cannot update a deployment. Change ${them} in the service, or deploy under a new name.`;
 }
 
-/** `count` differences, the noun agreeing: `1 difference`, `2 differences`. */
-const differences = (count: number) => `${count} ${plural(count, 'difference')}`;
-
 const upperFirst = (text: string) => `${text.charAt(0).toUpperCase()}${text.slice(1)}`;
 
-/** The verdict's heading. */
 function heading(name: string, verdict: Verdict, code: Cell): string {
   return {
     create: `🆕 Plan: the deploy would create ${code(name)}`,

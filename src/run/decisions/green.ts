@@ -26,7 +26,6 @@ export interface StepPolicy {
 
 /** What the run found of one deployment, as far as it got. */
 export interface Findings {
-  /** The deployment's name. */
   name: string;
   /** What the deployment differs in, once it was found. */
   goal?: Pick<Goal, 'drift' | 'asker'>;
@@ -36,8 +35,11 @@ export interface Findings {
   waitFailure?: string;
 }
 
+/** `count` differences, the noun agreeing: `1 difference`, `2 differences`. */
+export const differences = (count: number) => `${count} ${plural(count, 'difference')}`;
+
 /** The advice for differences the service cannot apply. */
-function driftAdvice(count: number): string {
+export function driftAdvice(count: number): string {
   return `The service cannot update a deployment: change ${plural(count, 'it', 'them')} in the service, or deploy under a new name.`;
 }
 
@@ -53,7 +55,7 @@ export function unappliedFields(goal: Pick<Goal, 'drift'>): string[] {
 
 /** The line that says which differences were not applied (when the step goes on). */
 export function unappliedLine(fields: readonly string[]): string {
-  return `${fields.length} ${plural(fields.length, 'difference')} not applied: ${fields.join(', ')}. ${driftAdvice(fields.length)}`;
+  return `${differences(fields.length)} not applied: ${fields.join(', ')}. ${driftAdvice(fields.length)}`;
 }
 
 /** Why the differences fail the step, when they do. */

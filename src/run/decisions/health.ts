@@ -1,6 +1,5 @@
 /**
- * Live, when a health check is asked, also means answering (ACTION-CONTRACT.md behaviour
- * 31): once the deployment is otherwise live, its address is checked (one bounded `GET`,
+ * Live, when a health check is asked, also means answering: once the deployment is otherwise live, its address is checked (one bounded `GET`,
  * service/address-check.ts), and the deployment is live only while it answers `2xx`
  * (with the expected text). `decideLive` (goal.ts) asks the probe; the wait asks again
  * at its pace, and the run's agents share the checks of an address, at most 30 a minute
@@ -73,7 +72,6 @@ export function healthWords(seen: HealthSeen, write: HealthWriter, separator = '
   return `${where}${write.text(healthAnswer(seen))}${body}`;
 }
 
-/** The answer as one line of the log. */
 export function healthLine(seen: HealthSeen): string {
   return `health check${seen.address === undefined ? ':' : ''} ${healthWords(seen, AS_IS)}`;
 }

@@ -49,15 +49,8 @@ export function planEntry(verdict: Verdict | undefined, dashboardUrl: string | u
 
 /** The flat outputs of a verdict: `plan` as one line of JSON, secrets by name only. */
 export function planOutputs(verdict: Verdict, dashboardUrl: string | undefined): PlanOutputs {
-  const { plan, changes, ...entry } = planEntry(verdict, dashboardUrl);
-  return {
-    plan: JSON.stringify(plan),
-    action: entry.action,
-    changes: String(changes),
-    'deployment-id': entry['deployment-id'],
-    status: entry.status,
-    'dashboard-url': entry['dashboard-url'],
-  };
+  const { plan, action, changes, ...rest } = planEntry(verdict, dashboardUrl);
+  return { plan: JSON.stringify(plan), action, changes: String(changes), ...rest };
 }
 
 /** Each agent's row of the keyed `plans`, by key, in the manifest's order. */

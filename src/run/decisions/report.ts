@@ -34,12 +34,9 @@ export const OUTPUT_NAMES = [
 export type OutputName = (typeof OUTPUT_NAMES)[number];
 export type Outputs = Partial<Record<OutputName, string>>;
 
-/** The deployment with every secret value replaced by `***`. */
-export function redactDeployment(deployment: Deployment): Deployment {
-  return {
-    ...deployment,
-    secrets: deployment.secrets.map((secret) => ({ ...secret, value: MASK })),
-  };
+/** The deployment (or a request) with every secret value replaced by `***`, names kept. */
+export function redactDeployment<T extends { secrets: { value: string }[] }>(item: T): T {
+  return { ...item, secrets: item.secrets.map((secret) => ({ ...secret, value: MASK })) };
 }
 
 /**
@@ -56,14 +53,6 @@ export function repositoryOf(result: DeployedResult): { url?: string; ref?: stri
   };
 }
 
-/** What the run judged of the deployment: whether it is live, and what drifted. */
-export interface Assessment {
-  live: boolean;
-  drift: DriftEntry[];
-  /** What the health check answered last, when one was made. */
-  health?: HealthSeen;
-}
-
 /** The `dashboard-url` template filled for the deployment; undefined without a template. */
 export function dashboardUrlOf(
   template: string | undefined,
@@ -78,7 +67,8 @@ export function dashboardUrlOf(
 export function outputsOf(
   result: DeployedResult,
   deployment: Deployment | undefined,
-  assessment: Assessment,
+  /** What the run judged: whether it is live, what drifted, the health check's last answer. */
+  assessment: { live: boolean; drift: DriftEntry[]; health?: HealthSeen },
   dashboardTemplate?: string,
 ): Outputs {
   const repository = repositoryOf(result);
@@ -107,10 +97,7 @@ export function outputsOf(
 
 /** What a dry run prints: the request body, with every secret value replaced by `***`. */
 export function dryRunReport(result: DeployResult): string {
-  const body = {
-    ...result.request,
-    secrets: result.request.secrets.map((secret) => ({ ...secret, value: MASK })),
-  };
+  const body = redactDeployment(result.request);
   const what =
     result.deployment === undefined
       ? `dry run: ${CREATE_CALL} would send`

@@ -18,7 +18,6 @@ export class Slots {
     this.#size = size;
   }
 
-  /** Slots taken now. */
   get busy(): number {
     return this.#busy;
   }
@@ -36,15 +35,5 @@ export class Slots {
       if (next === undefined) this.#busy -= 1;
       else next();
     };
-  }
-
-  /** Runs `work` in a slot, freeing it however `work` ends. */
-  async run<T>(work: () => Promise<T>): Promise<T> {
-    const release = await this.take();
-    try {
-      return await work();
-    } finally {
-      release();
-    }
   }
 }

@@ -11,10 +11,9 @@
  *   it found, if any.
  */
 import { ActionError } from '../../common/errors.js';
-import { MASK } from '../../common/redact.js';
 import type { DeploySpec } from '../../inputs/deploy-spec.js';
 import { ServiceError } from '../../service/errors.js';
-import type { DeploymentCreateRequest } from '../../service/schemas.js';
+import { redactDeployment } from './report.js';
 import { deploy, NotReusableError } from './deploy.js';
 import type { RunDependencies } from '../ports/dependencies.js';
 import { shownDrift, type Verdict } from '../ports/findings.js';
@@ -27,11 +26,6 @@ const UNBUILT_MERGE =
 /** Why the plan targets no commit, in the code host's word for the change (a merge request on GitLab). */
 const merge = (changeRequest: string) =>
   `a plan describes the deploy a merge starts: a push to the branch the deployment tracks, not a commit of the ${changeRequest}`;
-
-/** The request with every secret value replaced by `***`, names kept. */
-function redactedRequest(request: DeploymentCreateRequest): DeploymentCreateRequest {
-  return { ...request, secrets: request.secrets.map((secret) => ({ ...secret, value: MASK })) };
-}
 
 /**
  * What the deploy step would do with `plan`: its own dry run, with no commit
@@ -60,7 +54,7 @@ export async function verdictOf(spec: DeploySpec, dependencies: RunDependencies)
   }
   const found = result.deployment;
   if (found === undefined) {
-    return { action: 'create', request: redactedRequest(result.request), changes: [] };
+    return { action: 'create', request: redactDeployment(result.request), changes: [] };
   }
   const goal = await assess(
     dryRun,

@@ -9,29 +9,14 @@
  * manifest's, keyed by agent; each agent's events carry its key.
  */
 import type { DeploySpec } from '../../inputs/deploy-spec.js';
+import type { DeployRequest } from '../../inputs/deploy-request.js';
 import { RunEvents, type EventView } from '../ports/events.js';
 import type { RunnerIO, RunOutcome } from '../ports/runner.js';
 import type { DeploymentSummary, DeploySummary } from '../ports/summaries.js';
 import { deploymentEntry, keyedOutputs } from '../decisions/report.js';
 import type { DeploymentEntry } from '../ports/findings.js';
-import { pipeline } from './pipeline.js';
+import { pipeline, type SharedWork } from './pipeline.js';
 import { eachAgent } from './each-agent.js';
-
-/** One agent of the manifest: its key, its name, and what its deploy is asked to do. */
-export interface AgentToDeploy {
-  key: string;
-  name: string;
-  spec: DeploySpec;
-}
-
-/** What a deploy is asked to do: one agent laid out flat, or a manifest's, keyed. */
-export interface AgentsToDeploy {
-  layout: 'flat' | 'keyed';
-  /** Where the manifest was read: its path, or `inline`. */
-  source: string;
-  /** Every agent, in the manifest's order; each spec's name is its deployment's. */
-  agents: readonly AgentToDeploy[];
-}
 
 /** One agent of a manifest as its run sees it: its key, and its deployment's name and service. */
 export interface ManifestAgent {
@@ -78,14 +63,21 @@ export class AgentsTable {
 }
 
 /**
- * The manifest's summary, keyed: each agent's deployment, or, when its run had
- * none, its name (and `spec`'s source) and why.
+ * Runs `runOne` for every agent of a manifest (the deploy's, `status`'s), its outputs and
+ * summary keyed: each agent's deployment, or, when its run had none, its name (and
+ * `specOf`'s source) and why.
  */
-export function keyedSummary<Agent extends { key: string }>(
+export async function keyedRun<Agent extends ManifestAgent>(
   asked: { source: string; agents: readonly Agent[] },
-  outcomes: readonly RunOutcome[],
+  io: RunnerIO,
+  runOne: (agent: Agent, io: RunnerIO, share: SharedWork) => Promise<RunOutcome>,
   specOf: (agent: Agent) => DeploymentSummary['spec'],
-): DeploySummary {
+): Promise<RunOutcome> {
+  const events = new RunEvents(io.views, io.redact);
+  const table = new AgentsTable(asked.agents, (outputs, entries) =>
+    events.emit({ kind: 'outputs', outputs, entries }),
+  );
+  const { outcomes, ...ending } = await eachAgent(asked.agents, { io, events }, runOne, table);
   const deployments = asked.agents.map((agent, at) => {
     const { key } = agent;
     const { summary: own, failure } = outcomes[at] ?? {};
@@ -93,25 +85,26 @@ export function keyedSummary<Agent extends { key: string }>(
       return { key, summary: own.deployments[0].summary };
     return { key, summary: { spec: specOf(agent), ...(failure === undefined ? {} : { failure }) } };
   });
-  return { kind: 'deploy', layout: 'keyed', source: asked.source, deployments };
+  const summary: DeploySummary = {
+    kind: 'deploy',
+    layout: 'keyed',
+    source: asked.source,
+    deployments,
+  };
+  return { ...ending, summary };
 }
 
 /** Deploys every agent asked for; never throws: how it ended is in the outcome. */
-export async function runDeploy(asked: AgentsToDeploy, io: RunnerIO): Promise<RunOutcome> {
+export async function runDeploy(
+  asked: Pick<DeployRequest, 'layout' | 'source' | 'agents'>,
+  io: RunnerIO,
+): Promise<RunOutcome> {
   const [one] = asked.agents;
   if (asked.layout === 'flat' && one !== undefined) return pipeline(one.spec, io);
-  const events = new RunEvents(io.views, io.redact);
-  const table = new AgentsTable(asked.agents, (outputs, entries) =>
-    events.emit({ kind: 'outputs', outputs, entries }),
+  return keyedRun(
+    asked,
+    io,
+    (agent, own, share) => pipeline(agent.spec, own, share),
+    (agent) => agent.spec,
   );
-  const { outcomes, ...ending } = await eachAgent<AgentToDeploy, RunOutcome>(
-    asked.agents,
-    { io, events },
-    (agent, agentIo, share) => pipeline(agent.spec, agentIo, share),
-    table,
-  );
-  return {
-    ...ending,
-    summary: keyedSummary(asked, outcomes, (agent) => agent.spec),
-  };
 }

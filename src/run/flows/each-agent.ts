@@ -46,7 +46,6 @@ const NO_ACCESS: Access = { apiUrl: '', headers: {} };
 export interface ManifestTable<A, O> {
   /** The view of one agent's own events (its outputs, its value). */
   viewOf?(agent: A): EventView;
-  /** The agent's run is over. */
   ended?(agent: A, outcome: O): void;
   /** Every agent's run is over, before the end of all is told. */
   allEnded?(outcomes: readonly O[]): void;

@@ -83,20 +83,9 @@ function waitingFor(goal: Goal, waits: boolean): string | undefined {
  * repository listing once).
  */
 export interface SharedWork {
-  /** Resolves once a slot is free, to the function that frees it. */
+  /** Resolves once a slot is free, to the function that frees it (a second call does nothing). */
   take(): Promise<() => void>;
   dependencies: Partial<RunDependencies>;
-}
-
-/** A run's hold on a shared slot: freed before the wait (a waiting agent holds none), and at the end. */
-async function slotOf(share: SharedWork | undefined): Promise<() => void> {
-  if (share === undefined) return () => undefined;
-  const release = await share.take();
-  let held = true;
-  return () => {
-    if (held) release();
-    held = false;
-  };
 }
 
 /**
@@ -195,7 +184,8 @@ export async function pipeline(
   const record = new RunRecord(spec, (outputs, deployment) =>
     events.emit({ kind: 'outputs', outputs, deployment }),
   );
-  const release = await slotOf(share);
+  // Freed before the wait (a waiting agent holds none), and at the end.
+  const release = share === undefined ? () => undefined : await share.take();
   try {
     const failure = await steps(spec, io, events, record, {
       release,

@@ -9,9 +9,9 @@
  * if alone, over the repository listing read once; the manifest's outputs
  * and summary are keyed by agent, made from each agent's verdict.
  */
-import { ActionError, CancelledError, describeError } from '../../common/errors.js';
+import { CancelledError, describeError } from '../../common/errors.js';
+import { stackOf } from './run-record.js';
 import { untrusted, type Logger } from '../../common/runtime.js';
-import { plural } from '../../common/text.js';
 import type { DeploySpec } from '../../inputs/deploy-spec.js';
 import type { OnChange } from '../../inputs/parsers.js';
 import type { PlanRequest } from '../../inputs/plan-inputs.js';
@@ -24,11 +24,9 @@ import { dependenciesOf, maskSpec, warnOfSpec } from './setup.js';
 import type { Verdict } from '../ports/findings.js';
 import type { AgentPlanPart } from '../ports/summaries.js';
 import { verdictOf } from '../decisions/verdict.js';
+import { differences, driftAdvice } from '../decisions/green.js';
 import { keyedPlanOutputs, planOutputs } from '../decisions/plan-outputs.js';
 import { eachAgent } from './each-agent.js';
-
-/** `count` differences, the noun agreeing: `1 difference`, `2 differences`. */
-const differences = (count: number) => `${count} ${plural(count, 'difference')}`;
 
 /** The verdict in one log line a difference, and one for the verdict. */
 function logVerdict(
@@ -135,7 +133,7 @@ async function planned(
       verdict.action === 'fail'
         ? io.redact(verdict.reason ?? 'the deploy would fail')
         : onChange === 'fail' && verdict.changes.length > 0
-          ? `The deploy of '${spec.name}' would not apply ${differences(verdict.changes.length)} (${dependencies.service.words.onChangeFail}): ${verdict.changes.map((change) => untrusted(change.field)).join(', ')}. The service cannot update a deployment: change ${plural(verdict.changes.length, 'it', 'them')} in the service, or deploy under a new name.`
+          ? `The deploy of '${spec.name}' would not apply ${differences(verdict.changes.length)} (${dependencies.service.words.onChangeFail}): ${verdict.changes.map((change) => untrusted(change.field)).join(', ')}. ${driftAdvice(verdict.changes.length)}`
           : undefined;
     const part = { key: spec.name, name: spec.name, summary: report };
     return { failure, summary: { kind: 'plan', layout: 'flat', agents: [part] } };
@@ -157,7 +155,7 @@ async function planned(
     }
     return {
       failure,
-      ...(error instanceof Error && !(error instanceof ActionError) ? { stack: error.stack } : {}),
+      ...stackOf(error),
     };
   }
 }

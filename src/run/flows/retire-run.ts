@@ -9,7 +9,8 @@
  * delete, and the deployment keeps running until someone deletes it there.
  * A manifest's run fails, once every agent's is over, when any failed.
  */
-import { ActionError, describeError } from '../../common/errors.js';
+import { describeError } from '../../common/errors.js';
+import { stackOf } from './run-record.js';
 import { untrusted, type Logger } from '../../common/runtime.js';
 import type { RetireAsked } from '../../inputs/retire-inputs.js';
 import { pickOne } from '../decisions/deploy.js';
@@ -100,9 +101,7 @@ function retireOne(
         failure: io.redact(
           `${describeError(error)}\nNothing on GitHub was changed: re-run the job to retire the preview.`,
         ),
-        ...(error instanceof Error && !(error instanceof ActionError)
-          ? { stack: error.stack }
-          : {}),
+        ...stackOf(error),
       };
     }
   });
@@ -200,13 +199,8 @@ export async function runRetire(asked: RetireAsked, io: RunnerIO): Promise<RunOu
     agents,
     { io, events, access },
     async (agent, own, share) => {
-      const taken = await share.take();
-      let held = true;
       // The slot goes back once the agent is looked up: the others' lookups need it.
-      const release = () => {
-        if (held) taken();
-        held = false;
-      };
+      const release = await share.take();
       try {
         return await retireOne(access, agent.name, own, together?.retiredOf(agent.key, release));
       } finally {

@@ -36,15 +36,14 @@ export function failureOf(
       cancelled: true,
     };
   }
-  const failure = redact(describeError(error));
-  // An expected failure (an ActionError) says all in its message.
-  const unexpected = !(error instanceof ActionError) && error instanceof Error;
-  return unexpected
-    ? { failure, cancelled: false, stack: error.stack }
-    : { failure, cancelled: false };
+  return { failure: redact(describeError(error)), cancelled: false, ...stackOf(error) };
 }
 
-/** What the run knows at any point, for the outputs and the summary. */
+/** The stack of an unexpected error, for the debug log: an expected one (an ActionError) says all in its message. */
+export function stackOf(error: unknown): { stack?: string } {
+  return error instanceof Error && !(error instanceof ActionError) ? { stack: error.stack } : {};
+}
+
 export class RunRecord {
   readonly spec: DeploySpec;
   /** What a create would send, once the repository is resolved, before any deployment is found. */
@@ -182,7 +181,6 @@ export class RunRecord {
     } = failureOf(error, this.#deployment, redact));
   }
 
-  /** The deployment's latest state, as the run knows it. */
   get deployment(): Deployment | undefined {
     return this.#deployment;
   }

@@ -6,7 +6,7 @@
  */
 import { ActionError } from '../../common/errors.js';
 import { untrusted } from '../../common/runtime.js';
-import type { AgentLookup, StatusAsked, StatusRequest } from '../../inputs/status-inputs.js';
+import type { StatusAsked, StatusRequest } from '../../inputs/status-inputs.js';
 import type { Deployment } from '../../service/schemas.js';
 import { inGroup } from '../ports/dependencies.js';
 import { RunEvents } from '../ports/events.js';
@@ -21,8 +21,7 @@ import { stepFailure } from '../decisions/green.js';
 import { noteHealth, waitForLive, withHealth } from './live-wait.js';
 import type { SharedWork } from './pipeline.js';
 import { failureOf } from './run-record.js';
-import { AgentsTable, keyedSummary } from './deploy-run.js';
-import { eachAgent } from './each-agent.js';
+import { keyedRun } from './deploy-run.js';
 import { dependenciesOf, maskValues } from './setup.js';
 
 /** What `status` knows at any point: the deployment found, its latest state and how live it is. */
@@ -177,24 +176,17 @@ export async function status(
 export async function runStatus(asked: StatusAsked, io: RunnerIO): Promise<RunOutcome> {
   const [one] = asked.agents;
   if (asked.layout === 'flat' && one !== undefined) return status(one.spec, io);
-  const events = new RunEvents(io.views, io.redact);
-  const { outcomes, ...ending } = await eachAgent<AgentLookup, RunOutcome>(
-    asked.agents,
-    { io, events },
-    (agent, agentIo, share) => status(agent.spec, agentIo, share),
-    new AgentsTable(asked.agents, (outputs, entries) =>
-      events.emit({ kind: 'outputs', outputs, entries }),
-    ),
-  );
-  return {
-    ...ending,
-    // An agent whose deployment was not found shows its name and why (no source: status
-    // does not know it then).
-    summary: keyedSummary(asked, outcomes, ({ spec }) => ({
+  // An agent whose deployment was not found shows its name and why (no source: status does
+  // not know it then).
+  return keyedRun(
+    asked,
+    io,
+    (agent, own, share) => status(agent.spec, own, share),
+    ({ spec }) => ({
       name: spec.name,
       source: 'codehost',
       dryRun: false,
       dashboardUrl: spec.dashboardUrl,
-    })),
-  };
+    }),
+  );
 }

@@ -11,6 +11,7 @@
  * and nothing says so: the service's interface has no delete.
  */
 import { ActionError, describeError } from '../../common/errors.js';
+import { stackOf } from './run-record.js';
 import { untrusted, type Logger } from '../../common/runtime.js';
 import { plural } from '../../common/text.js';
 import {
@@ -252,7 +253,7 @@ async function sweep(request: SweepRequest, io: RunnerIO, events: RunEvents): Pr
   } catch (error) {
     return {
       failure: io.redact(`${describeError(error)}\nNothing on GitHub was changed.`),
-      ...(error instanceof Error && !(error instanceof ActionError) ? { stack: error.stack } : {}),
+      ...stackOf(error),
     };
   }
 }

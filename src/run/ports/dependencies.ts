@@ -65,13 +65,12 @@ export interface RunDependencies {
   redact?: (text: string) => string;
 }
 
-/** Runs a phase headed `name`: a `phase` event as it starts, a `phase_over` as it ends, however. */
-export type PhaseGroup = <T>(name: string, phase: Phase, work: () => Promise<T>) => Promise<T>;
-
-/** Phases as events: the views make them log groups. */
-export function inGroup(dependencies: Pick<RunDependencies, 'events'>): PhaseGroup {
-  const { events } = dependencies;
-  return async (name, phase, work) => {
+/**
+ * Phases as events, which the views make log groups: runs a phase headed `name`, a `phase`
+ * event as it starts, a `phase_over` as it ends, however.
+ */
+export function inGroup({ events }: Pick<RunDependencies, 'events'>) {
+  return async <T>(name: string, phase: Phase, work: () => Promise<T>): Promise<T> => {
     events?.({ kind: 'phase', phase, message: name, grouped: true });
     try {
       return await work();

@@ -17,10 +17,8 @@ import type { PlanNotMade, PlanReport, RunReport } from './progress.js';
 import type { DeploymentEntry } from './findings.js';
 import type { AgentPlanPart, DeploymentSummary } from './summaries.js';
 
-/** The phases of a run a `step` event names. */
 export type Phase = 'resolve' | 'find' | 'create' | 'wait' | 'plan';
 
-/** How loud a `log` event is. */
 export type LogLevel = 'info' | 'notice' | 'warning' | 'debug';
 
 /**
@@ -31,7 +29,6 @@ export type LogLevel = 'info' | 'notice' | 'warning' | 'debug';
 export type RunEvent = RunEventBody & { readonly agent?: string };
 
 export type RunEventBody =
-  /** A line of the log. */
   | { kind: 'log'; level: LogLevel; message: string }
   /**
    * A phase starts; `message` is its heading. Its lines are a log group
@@ -108,7 +105,6 @@ export type EventView = (event: RunEvent) => void | Promise<void>;
 /** Where a step sends its events (`RunEvents.emit`, or nothing in a test). */
 export type EventSink = (event: RunEvent) => void;
 
-/** The event with its free text redacted. */
 function redacted(event: RunEvent, redact: (text: string) => string): RunEvent {
   switch (event.kind) {
     case 'log':
@@ -145,7 +141,6 @@ export class RunEvents {
     this.#redact = redact;
   }
 
-  /** Tells every view. */
   readonly emit: EventSink = (event) => {
     const made = redacted(event, this.#redact);
     for (const view of this.#views) {

@@ -96,7 +96,6 @@ export type Liveness =
 
 /** One deployment of a manifest, as the `deployments` output holds it under its agent's key. */
 export interface DeploymentEntry {
-  /** The deployment's name. */
   name: string;
   'deployment-id': string;
   status: string;
@@ -117,8 +116,7 @@ export interface DeploymentEntry {
   error?: string;
 }
 
-export const PLAN_ACTIONS = ['create', 'reuse', 'fail'] as const;
-export type PlanAction = (typeof PLAN_ACTIONS)[number];
+export type PlanAction = 'create' | 'reuse' | 'fail';
 
 export interface Verdict {
   action: PlanAction;

@@ -17,7 +17,6 @@ export interface RunReport {
   /** The deployment's name, as the step asked for it. */
   name: string;
   stage: Stage;
-  /** The service's deployment id and status. */
   id?: string;
   status?: string;
   created?: boolean;

@@ -71,7 +71,6 @@ export interface DeploySummary {
   deployments: DeploymentPart[];
 }
 
-/** The summary of the step's one deployment. */
 export function flatSummary(summary: DeploymentSummary): DeploySummary {
   return { kind: 'deploy', layout: 'flat', deployments: [{ key: summary.spec.name, summary }] };
 }
@@ -140,7 +139,6 @@ export interface Retired {
   nothing: number;
 }
 
-/** What the sweep found. */
 export interface Sweep {
   orphans: Orphan[];
   open: number;
@@ -160,7 +158,6 @@ export interface SweepSummary extends Sweep {
 /** An agent's part of a plan: its plan, or why none was made. */
 export interface AgentPlanPart {
   key: string;
-  /** The deployment's name. */
   name: string;
   summary?: PlanReport;
   /** Why the agent's plan fails the step (its deploy would fail, a difference with `on-change: fail`, no plan made). */
