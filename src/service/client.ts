@@ -30,7 +30,7 @@ import {
   type RetryPolicy,
 } from './retry.js';
 import { formatDuration, systemClock, type Clock } from '../common/runtime.js';
-import { formatZodIssues } from './issues.js';
+import { schemaMismatch } from './issues.js';
 import type { Answered, ClientOptions, QueryValue, RequestSpec } from './request-spec.js';
 
 /** Far above a page of 100 deployments (~1 MiB); an answer past it is not the service's. */
@@ -237,14 +237,7 @@ export class ServiceClient {
     }
     const parsed = spec.schema.safeParse(json);
     if (parsed.success) return { value: parsed.data };
-    const issues = formatZodIssues(parsed.error);
-    const shown = issues.slice(0, 5).join('; ');
-    const more = issues.length > 5 ? ` (and ${issues.length - 5} more)` : '';
-    return new ServiceError({
-      method,
-      path,
-      status,
-      problem: `${status} answer does not match the service's schema: ${shown}${more}`,
-    });
+    const problem = `${status} answer ${schemaMismatch(parsed.error)}`;
+    return new ServiceError({ method, path, status, problem });
   }
 }

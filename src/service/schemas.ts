@@ -49,25 +49,18 @@ export type DeploymentStatus = z.infer<typeof DeploymentStatusSchema>;
 export const DEPLOYMENT_TYPES = ['dev_free', 'dev', 'prod'] as const;
 
 /**
- * The response family is built on first use too, as the request family below: a run that fails
- * on its inputs parses no answer.
+ * Each family is built on first use: a run parses a request schema only when the `config` input
+ * is given, and one that fails on its inputs parses no answer; building a family is a measurable
+ * part of start-up (bench/RESULTS.md).
  */
-let responseFamily: ReturnType<typeof buildResponseFamily> | undefined;
-const buildResponseFamily = () => buildFamily(looseObject);
-const response = () => (responseFamily ??= buildResponseFamily());
+let responseFamily: ReturnType<typeof buildFamily<z.core.$loose>> | undefined;
+const response = () => (responseFamily ??= buildFamily(looseObject));
+let requestFamily: ReturnType<typeof buildFamily<z.core.$strict>> | undefined;
+const request = () => (requestFamily ??= buildFamily(strictObject));
 
 // ---------------------------------------------------------------------------
 // Request schemas (strict)
 // ---------------------------------------------------------------------------
-
-/**
- * The request family is built on first use: a run parses a request schema
- * only when the `config` input is given, and building the family is a
- * measurable part of start-up (bench/RESULTS.md).
- */
-let requestFamily: ReturnType<typeof buildRequestFamily> | undefined;
-const buildRequestFamily = () => buildFamily(strictObject);
-const request = () => (requestFamily ??= buildRequestFamily());
 
 export const ResourceSpecRequestSchema = z.lazy(() => request().ResourceSpec);
 export type ResourceSpecRequest = z.infer<typeof ResourceSpecRequestSchema>;
