@@ -52,6 +52,7 @@ export class ServiceClient {
   readonly #retry: RetryPolicy;
   readonly #clock: Clock;
   readonly #redact: (text: string) => string;
+  readonly #maxAnswerBytes: number;
 
   /** How remedies name what they point to (the endpoints' remedies use them too). */
   readonly words: RemedyWords;
@@ -62,6 +63,7 @@ export class ServiceClient {
     this.#retry = options.retry ?? DEFAULT_RETRY_POLICY;
     this.#clock = options.clock ?? systemClock;
     this.#redact = options.redact ?? ((text) => text);
+    this.#maxAnswerBytes = options.maxAnswerBytes ?? DEFAULT_MAX_ANSWER_BYTES;
   }
 
   url(path: string, query: Record<string, QueryValue> = {}): string {
@@ -146,10 +148,6 @@ export class ServiceClient {
     }
     if (answer.status < 200 || answer.status > 299) return this.#failure(spec, answer, idempotent);
     return this.#parse(spec, answer);
-  }
-
-  get #maxAnswerBytes(): number {
-    return this.#options.maxAnswerBytes ?? DEFAULT_MAX_ANSWER_BYTES;
   }
 
   /**
