@@ -98,12 +98,8 @@ export function listRequest(
     deployment_ids: ids(inputs['deployment-ids']),
   };
   const warnings = [
-    inputs.status === undefined
-      ? undefined
-      : unknownValueWarning('status', inputs.status, STATUSES),
-    inputs['deployment-type'] === undefined
-      ? undefined
-      : unknownValueWarning('deployment-type', inputs['deployment-type'], DEPLOYMENT_TYPES),
+    unknownValueWarning('status', inputs.status, STATUSES),
+    unknownValueWarning('deployment-type', inputs['deployment-type'], DEPLOYMENT_TYPES),
   ].filter((warning) => warning !== undefined);
   return {
     access: checkedAccess(inputs),
