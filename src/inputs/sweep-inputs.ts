@@ -1,17 +1,10 @@
 /**
- * The sweep step's inputs (sweep/action.yml) that reach
- * the service, and its own: the previews' name pattern, their environments'
- * pattern, what an orphan does to the step, and the dry run. The GitHub
- * ones (`github-token`, `pr-comment`) are the GitHub adapter's to add. A
- * pattern holds `{number}` exactly once, where the pull request's number
- * stands; a name matches only when it is the pattern with a positive
- * decimal number, without leading zeros, in its place. With a manifest
- * (`agents`), a pattern also holds `{agent}` once, which only the manifest's
- * agents' exact names fill, never a wildcard: a deployment matches only when
- * it is the pattern with one of those names and a number, compared as whole
- * texts (no regular expression is built from a name). A step without
- * `agents` sweeps a manifest of one: one agent, nameless (its pattern holds
- * no `{agent}`), in the flat layout.
+ * The sweep step's inputs (sweep/action.yml) that reach the service, and its own (the
+ * patterns, `on-orphans`, `dry-run`); the GitHub ones are the GitHub adapter's to add. A
+ * name matches a pattern only when it is the pattern with a positive decimal number, no
+ * leading zero, for `{number}` and, with a manifest, one of its agents' exact names for
+ * `{agent}`, compared as whole texts (never a wildcard, no regular expression built from
+ * a name). A step without `agents` sweeps a manifest of one nameless agent, laid out flat.
  */
 import { UNSAFE_IN_AN_INPUT } from '../common/characters.js';
 import { AGENT_PLACEHOLDER, fillPlaceholder, placeholderCount } from '../common/placeholders.js';

@@ -218,13 +218,7 @@ export class Service {
     return this.#byIds(ids, { limit: PAGE_LIMIT }, timeoutMs);
   }
 
-  /**
-   * Each id asked, as the answer lists it: its record checked alone
-   * (vetted), or why it cannot be taken (a record that fails the schema,
-   * or the id listed twice with different contents). An id nobody asked
-   * for is no answer; an id the answer omits has none. Every record's
-   * secret values are registered first, whatever its shape.
-   */
+  /** Each id asked, as the answer lists it (`answersByIds` says how each record is read). */
   async #byIds(
     ids: readonly string[],
     query: { limit?: number },

@@ -1,5 +1,5 @@
 /**
- * The wire schemas of the deployment management service (docs/how-it-works.md, "The service's interface").
+ * The wire schemas of the deployment management service.
  *
  * Every resource is a zod schema and every TypeScript type is `z.infer` of one.
  * The fields are written once, in `buildFamily`, and built twice:
@@ -12,8 +12,8 @@
  *   the service may grow; missing or mistyped known fields still fail, with
  *   the field's path.
  *
- * Where the service's interface (docs/how-it-works.md, "The service's interface") and its
- * OpenAPI document differ, the interface wins, with one exception:
+ * Where the service's interface (docs/how-it-works.md, "The service's interface") and
+ * its OpenAPI document differ, the interface wins, with one exception:
  * `source_config.deployment_type`, which the interface's table omits but the
  * service's listing filters by and the real service takes at creation. Value ranges that only the OpenAPI document shows (cpu
  * 0.1..8, cpu_limit 0.1..16) are not enforced here; the service reports them.
