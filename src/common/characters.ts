@@ -62,6 +62,11 @@ export function hasControlCharacter(text: string): boolean {
   return /[\u0000-\u001f\u007f-\u009f]/.test(text);
 }
 
+/** A character as a `%XX` escape (upper-case hex), as a URL carries it. */
+export function percentEscape(character: string): string {
+  return `%${character.charCodeAt(0).toString(16).toUpperCase().padStart(2, '0')}`;
+}
+
 /** A character as a `\uXXXX` escape (lower-case hex), as JSON and JavaScript read it back. */
 export function unicodeEscape(character: string): string {
   return `\\u${character.charCodeAt(0).toString(16).padStart(4, '0')}`;

@@ -20,7 +20,7 @@
  * A new kind of GitHub text adds its writer here.
  */
 import { publishedOrNothing } from './address.js';
-import { LINE_BREAK, UNSAFE_RUN_IN_A_LINE } from './characters.js';
+import { LINE_BREAK, percentEscape, UNSAFE_RUN_IN_A_LINE } from './characters.js';
 
 /** Zero width: breaks a mention, an issue reference or an autolink, and shows nothing. */
 const ZWSP = '\u200b';
@@ -130,14 +130,11 @@ export function markdownCode(value: string, max = 300, inTable = true): string {
 /** Characters that would end a link's destination early, break a table or start markup. */
 const UNSAFE_IN_A_DESTINATION = /[()<>\s"'`|[\]\\]/g;
 
-const percentEncoded = (c: string) =>
-  `%${c.charCodeAt(0).toString(16).toUpperCase().padStart(2, '0')}`;
-
 /** A link the action builds, `[text](address)`: only to an address that may be published. */
 export function markdownLink(text: string, address: string | null | undefined): string | undefined {
   const published = publishedOrNothing(address);
   if (published === undefined) return undefined;
-  return `[${text}](${published.replace(UNSAFE_IN_A_DESTINATION, percentEncoded)})`;
+  return `[${text}](${published.replace(UNSAFE_IN_A_DESTINATION, percentEscape)})`;
 }
 
 // ---- HTML inside Markdown: the job summary and --summary ---------------------------------------
@@ -188,7 +185,7 @@ export function htmlCode(value: string, max = 300): string {
 export function htmlLink(text: string, address: string | null | undefined): string | undefined {
   const published = publishedOrNothing(address);
   if (published === undefined) return undefined;
-  const href = published.replace(UNSAFE_IN_A_DESTINATION, percentEncoded).replace(/&/g, '&amp;');
+  const href = published.replace(UNSAFE_IN_A_DESTINATION, percentEscape).replace(/&/g, '&amp;');
   // GitHub links nothing inside a link: its text is shown as it is, an address a reader can copy.
   return `<a href="${href}">${htmlLiteral(oneLine(text, 1_000))}</a>`;
 }

@@ -4,6 +4,8 @@
  * by structure (report.ts). The runner masks the values registered with
  * `core.setSecret` too, but only in the log it renders.
  */
+import { percentEscape } from './characters.js';
+
 export const MASK = '***';
 
 /**
@@ -39,9 +41,6 @@ function jsonForms(value: string): string[] {
   ]);
 }
 
-const percentEncoded = (character: string) =>
-  `%${character.charCodeAt(0).toString(16).toUpperCase().padStart(2, '0')}`;
-
 /**
  * The forms a value takes inside a URL or a form body: `encodeURIComponent`'s;
  * RFC 3986's and Python's `quote` (`!'()*` encoded too); and the
@@ -50,7 +49,7 @@ const percentEncoded = (character: string) =>
  */
 function urlForms(value: string): string[] {
   const component = encodeURIComponent(value);
-  const strict = component.replace(/[!'()*]/g, percentEncoded);
+  const strict = component.replace(/[!'()*]/g, percentEscape);
   const searchParams = new URLSearchParams({ v: value }).toString().slice('v='.length);
   return [component, strict, strict.replaceAll('%20', '+'), searchParams];
 }

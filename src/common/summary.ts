@@ -8,9 +8,7 @@
  * retire's summaries are all written through `boundedSummary`.
  */
 
-/** GitHub's limit on a step's summary, in bytes. */
-export const SUMMARY_LIMIT = 1_048_576;
-/** What a summary may take, with a margin under the limit (the redaction after it may grow it). */
+/** What a summary may take: a margin under GitHub's 1 MiB, as the redaction after it may grow it. */
 export const SUMMARY_BUDGET = 1_000_000;
 
 /** A list that may be cut: its lines (one item each) after a head, then a tail. */

@@ -161,7 +161,6 @@ function sourceFields(inputs: ParsedInputs, wanted: Requested): SourceFields | I
  */
 function specWarnings(wanted: Requested): string[] {
   const type = wanted.sourceConfig.deployment_type;
-  if (type == null) return [];
   const warning = unknownValueWarning(
     'config: source_config.deployment_type',
     type,

@@ -9,9 +9,6 @@ import { parseWebAddress } from './parsers.js';
 const PLACEHOLDERS = ['id', 'tenant_id', 'name'] as const;
 type Placeholder = (typeof PLACEHOLDERS)[number];
 
-/** What fills the placeholders: the deployment's own fields. */
-export type DashboardValues = Record<Placeholder, string>;
-
 /** `{…}` with no brace inside: linear, one pass. */
 const PLACEHOLDER = /\{([^{}]*)\}/g;
 
@@ -20,7 +17,7 @@ function isPlaceholder(name: string): name is Placeholder {
 }
 
 /** The template with each placeholder replaced by its value, URL-encoded as `encodeURIComponent` does. */
-export function fillDashboardUrl(template: string, values: DashboardValues): string {
+export function fillDashboardUrl(template: string, values: Record<Placeholder, string>): string {
   return template.replace(PLACEHOLDER, (whole, name: string) =>
     isPlaceholder(name) ? encodeURIComponent(values[name]) : whole,
   );

@@ -13,7 +13,8 @@ import { INPUTS, type InputName, type ParsedInputs } from './core-inputs.js';
 import type { DeclaredInput } from './declare.js';
 import { InputError, Invalid, type InputProblem } from './errors.js';
 import type { AgentEntry, Manifest } from './manifest.js';
-import { AGENT_PLACEHOLDER, namedAgents, sharedValues, type NamedAgent } from './name-template.js';
+import { AGENT_PLACEHOLDER } from '../common/placeholders.js';
+import { namedAgents, sharedValues, type NamedAgent } from './name-template.js';
 import { HEALTH_INPUT_NAMES, unusedHealthProblems } from './health-inputs.js';
 import { wordsOf, type RunDescription } from './run-description.js';
 import type { RemedyWords } from '../service/answers.js';
@@ -64,20 +65,6 @@ const ENTRY_INPUTS = [
 /** How a problem of an agent's field is named: `agents.research.config`. */
 const pathOf = (key: string, field: string): string => formatIssuePath(['agents', key, field]);
 
-/** `parse(raw)`, or the problem it reports under the field's path. */
-function attempt<T>(
-  key: string,
-  field: string,
-  parse: () => T,
-): { value: T } | { problem: InputProblem } {
-  try {
-    return { value: parse() };
-  } catch (error) {
-    if (!(error instanceof Invalid)) throw error;
-    return { problem: { input: pathOf(key, field), problem: error.message } };
-  }
-}
-
 /** The step's secrets the entry lists (all when it lists none), or a problem for each unknown name. */
 function agentSecrets(
   { key, entry }: NamedAgent,
@@ -113,10 +100,12 @@ export function entryInputs(
   for (const field of fields) {
     const raw = entry[field];
     if (typeof raw !== 'string') continue;
-    const declared = INPUTS[field] as DeclaredInput<unknown>;
-    const parsed = attempt(key, field, () => declared.parse(raw.trim(), run));
-    if ('problem' in parsed) problems.push(parsed.problem);
-    else overrides[field] = parsed.value;
+    try {
+      overrides[field] = (INPUTS[field] as DeclaredInput<unknown>).parse(raw.trim(), run);
+    } catch (error) {
+      if (!(error instanceof Invalid)) throw error;
+      problems.push({ input: pathOf(key, field), problem: error.message });
+    }
   }
   return { overrides, problems };
 }

@@ -9,7 +9,7 @@
 import { input, type InputValues } from './declare.js';
 import { pick } from './core-inputs.js';
 import { fail, InputError } from './errors.js';
-import { parseBoolean, parseGuid, parseText, unlessEmpty } from './parsers.js';
+import { parseBoolean, parseGuid, unlessEmpty } from './parsers.js';
 import { UNSAFE_IN_AN_INPUT } from '../common/characters.js';
 import type { DeploymentFilters } from '../service/endpoints.js';
 import { unknownValueWarning } from '../service/known-values.js';
@@ -24,7 +24,7 @@ export const DEFAULT_LIST_LIMIT = 100;
 /** One line of text: a filter value is sent in a query, never with a control character. */
 function parseFilterText(raw: string): string {
   if (UNSAFE_IN_AN_INPUT.test(raw)) fail('must not contain control characters or line breaks');
-  return parseText(raw);
+  return raw;
 }
 
 /** Comma-separated uuids (`a,b`), spaces around each allowed; each checked. */
@@ -98,12 +98,8 @@ export function listRequest(
     deployment_ids: ids(inputs['deployment-ids']),
   };
   const warnings = [
-    inputs.status === undefined
-      ? undefined
-      : unknownValueWarning('status', inputs.status, STATUSES),
-    inputs['deployment-type'] === undefined
-      ? undefined
-      : unknownValueWarning('deployment-type', inputs['deployment-type'], DEPLOYMENT_TYPES),
+    unknownValueWarning('status', inputs.status, STATUSES),
+    unknownValueWarning('deployment-type', inputs['deployment-type'], DEPLOYMENT_TYPES),
   ].filter((warning) => warning !== undefined);
   return {
     access: checkedAccess(inputs),

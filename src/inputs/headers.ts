@@ -38,11 +38,6 @@ const CONTROLLED_HEADERS = new Map(
   ].map((name) => [name.toLowerCase(), name]),
 );
 
-/** The canonical spelling of a header the action controls, or undefined. */
-function controlledHeader(name: string): string | undefined {
-  return CONTROLLED_HEADERS.get(name.toLowerCase());
-}
-
 /** A header name fetch can send: `__proto__` is a token, but a record of headers drops it. */
 function isSendableHeaderName(name: string): boolean {
   return HEADER_TOKEN.test(name) && name !== '__proto__';
@@ -51,7 +46,7 @@ function isSendableHeaderName(name: string): boolean {
 /** The `api-key-header` input. */
 export function parseApiKeyHeader(raw: string): string {
   if (!isSendableHeaderName(raw)) fail(`is not a valid header name: '${raw}'`);
-  const controlled = controlledHeader(raw);
+  const controlled = CONTROLLED_HEADERS.get(raw.toLowerCase());
   if (controlled !== undefined) {
     fail(
       `${controlled} is a header the action sets itself or cannot send: name another header (e.g. X-Api-Key or Authorization)`,
@@ -90,7 +85,7 @@ export function parseHeaders(raw: string): Record<string, string> {
     const key = name.toLowerCase();
     const first = seen.get(key);
     if (first !== undefined) fail(`line ${index + 1} repeats the header of line ${first}`);
-    const controlled = controlledHeader(name);
+    const controlled = CONTROLLED_HEADERS.get(key);
     if (controlled !== undefined) {
       fail(`line ${index + 1} sets a header the action sets itself or cannot send (${controlled})`);
     }

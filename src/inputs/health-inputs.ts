@@ -1,7 +1,7 @@
 /**
- * The inputs of the check of a deployment's own address (ACTION-CONTRACT.md behaviour
- * 31): `health-check`, `health-check-headers` and `health-check-expect`, read as one
- * request, or none when the check is off. Headers or an expected text without a
+ * The inputs of the check of a deployment's own address: `health-check`,
+ * `health-check-headers` and `health-check-expect`, read as one request, or none when
+ * the check is off. Headers or an expected text without a
  * check would check nothing: an input error, before any request.
  */
 import { ACTION_WORDS, type RemedyWords } from '../service/answers.js';

@@ -77,20 +77,12 @@ function isMapping(value: unknown): value is Record<string, unknown> {
 
 /** What is wrong with an agent's key, if anything. */
 function keyProblem(key: string): InputProblem | undefined {
-  const input = formatIssuePath(['agents', key]);
-  if (!AGENT_KEY.test(key)) {
-    return {
-      input,
-      problem: 'a key must be lower-case letters, digits and -, starting with a letter or a digit',
-    };
-  }
-  if (key.length > MAX_AGENT_KEY_LENGTH) {
-    return {
-      input,
-      problem: `a key must be at most ${MAX_AGENT_KEY_LENGTH} characters, this one has ${key.length}`,
-    };
-  }
-  return undefined;
+  const problem = !AGENT_KEY.test(key)
+    ? 'a key must be lower-case letters, digits and -, starting with a letter or a digit'
+    : key.length > MAX_AGENT_KEY_LENGTH
+      ? `a key must be at most ${MAX_AGENT_KEY_LENGTH} characters, this one has ${key.length}`
+      : undefined;
+  return problem === undefined ? undefined : { input: formatIssuePath(['agents', key]), problem };
 }
 
 /** What is wrong with one field's value, if anything (zod's message, or the environment's own). */

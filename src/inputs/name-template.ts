@@ -4,22 +4,11 @@
  * agent's deployment is named by the agent's name) or a template holding
  * `{agent}` exactly once, which each agent's name fills (`{agent}-pr-7`).
  */
-import {
-  AGENT_PLACEHOLDER,
-  fillPlaceholder,
-  placeholderCount as countOf,
-} from '../common/placeholders.js';
+import { AGENT_PLACEHOLDER, fillPlaceholder, placeholderCount } from '../common/placeholders.js';
 import { Invalid, type InputProblem } from './errors.js';
 import type { AgentEntry, Manifest } from './manifest.js';
 import { NAME_REQUIRED, parseName } from './parsers.js';
 import { formatIssuePath } from '../service/issues.js';
-
-export { AGENT_PLACEHOLDER };
-
-/** How many times `text` holds `{agent}`. */
-export function placeholderCount(text: string): number {
-  return countOf(text, AGENT_PLACEHOLDER);
-}
 
 /** `name` as given: empty beside `agents`, else one name (checked against `agents` apart). */
 export function parseNameOrTemplate(raw: string): string {
@@ -37,7 +26,7 @@ export function nameBesideAgents(
 ): string | undefined {
   if ((set.agents ?? '') === '') return raw === '' ? NAME_REQUIRED : undefined;
   if (raw === '') return undefined;
-  const count = placeholderCount(raw);
+  const count = placeholderCount(raw, AGENT_PLACEHOLDER);
   if (count === 1) return undefined;
   const held = count === 0 ? 'does not hold {agent}' : `holds {agent} ${count} times`;
   return `${held}: with agents it is empty (each deployment named by its agent's name) or holds {agent} exactly once, which each agent's name fills (like {agent}-pr-7)`;

@@ -4,7 +4,7 @@
  * declared list in declared.ts knows which input it parses).
  * Headers, secrets and `config` have modules of their own.
  */
-import { webAddressFault } from '../common/address.js';
+import { shownAddress, webAddressFault } from '../common/address.js';
 import { UNSAFE_IN_AN_INPUT } from '../common/characters.js';
 import { FULL_SHA, withoutTrailingSlashes } from '../common/text.js';
 import { fail } from './errors.js';
@@ -56,7 +56,7 @@ export function parseWebAddress(
   // Checked before anything echoes the URL: credentials in it would leak.
   if (fault === 'credentials') fail(`must not contain credentials: ${messages.credentials}`);
   // Shown without its query and fragment: they may carry a key too.
-  const shown = `${url.protocol}//${url.host}${url.pathname}`;
+  const shown = shownAddress(url);
   if (fault === 'plain-http') {
     fail(
       `must use https:// (http:// is allowed only for localhost, 127.0.0.0/8 and [::1]), got '${shown}'`,
@@ -72,9 +72,10 @@ export function parseApiUrl(raw: string): string {
     example: 'https://api.example.com',
     credentials: 'pass them with api-key or headers',
   });
-  const shown = `${url.protocol}//${url.host}${url.pathname}`;
   if (url.search !== '' || url.hash !== '') {
-    fail(`must not have a query or fragment: give the base address only, like '${shown}'`);
+    fail(
+      `must not have a query or fragment: give the base address only, like '${shownAddress(url)}'`,
+    );
   }
   return `${url.origin}${withoutTrailingSlashes(url.pathname)}`;
 }

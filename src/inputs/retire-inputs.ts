@@ -8,12 +8,8 @@
 import { input, type InputValues } from './declare.js';
 import { INPUTS, pick } from './core-inputs.js';
 import { InputError } from './errors.js';
-import {
-  nameBesideAgents,
-  namedAgents,
-  parseNameOrTemplate,
-  placeholderCount,
-} from './name-template.js';
+import { AGENT_PLACEHOLDER } from '../common/placeholders.js';
+import { nameBesideAgents, namedAgents, parseNameOrTemplate } from './name-template.js';
 import { checkedAccess, ACCESS_INPUT_NAMES, type ServiceAccess } from './service-access.js';
 
 /**
@@ -22,7 +18,7 @@ import { checkedAccess, ACCESS_INPUT_NAMES, type ServiceAccess } from './service
  * name is what its production deployment is called, never a preview.
  */
 function retireNameBesides(raw: string, set: Readonly<Record<string, string>>): string | undefined {
-  if ((set.agents ?? '') !== '' && placeholderCount(raw) === 0) {
+  if ((set.agents ?? '') !== '' && !raw.includes(AGENT_PLACEHOLDER)) {
     return `${raw === '' ? 'is empty' : 'does not hold {agent}'}: with agents it is the previews' name template, holding {agent} exactly once, which each agent's name fills (like {agent}-pr-7)`;
   }
   return nameBesideAgents(raw, set);

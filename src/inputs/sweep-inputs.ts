@@ -1,26 +1,19 @@
 /**
- * The sweep step's inputs (sweep/action.yml) that reach
- * the service, and its own: the previews' name pattern, their environments'
- * pattern, what an orphan does to the step, and the dry run. The GitHub
- * ones (`github-token`, `pr-comment`) are the GitHub adapter's to add. A
- * pattern holds `{number}` exactly once, where the pull request's number
- * stands; a name matches only when it is the pattern with a positive
- * decimal number, without leading zeros, in its place. With a manifest
- * (`agents`), a pattern also holds `{agent}` once, which only the manifest's
- * agents' exact names fill, never a wildcard: a deployment matches only when
- * it is the pattern with one of those names and a number, compared as whole
- * texts (no regular expression is built from a name). A step without
- * `agents` sweeps a manifest of one: one agent, nameless (its pattern holds
- * no `{agent}`), in the flat layout.
+ * The sweep step's inputs (sweep/action.yml) that reach the service, and its own (the
+ * patterns, `on-orphans`, `dry-run`); the GitHub ones are the GitHub adapter's to add. A
+ * name matches a pattern only when it is the pattern with a positive decimal number, no
+ * leading zero, for `{number}` and, with a manifest, one of its agents' exact names for
+ * `{agent}`, compared as whole texts (never a wildcard, no regular expression built from
+ * a name). A step without `agents` sweeps a manifest of one nameless agent, laid out flat.
  */
 import { UNSAFE_IN_AN_INPUT } from '../common/characters.js';
-import { fillPlaceholder } from '../common/placeholders.js';
+import { AGENT_PLACEHOLDER, fillPlaceholder, placeholderCount } from '../common/placeholders.js';
 import { input, type InputValues } from './declare.js';
 import { INPUTS, pick } from './core-inputs.js';
 import { fail, InputError } from './errors.js';
 import type { Manifest } from './manifest.js';
-import { AGENT_PLACEHOLDER, namedAgents, placeholderCount } from './name-template.js';
-import { parseBoolean, parseOneOf } from './parsers.js';
+import { namedAgents } from './name-template.js';
+import { parseBoolean, parseOneOf, unlessEmpty } from './parsers.js';
 import { checkedAccess, ACCESS_INPUT_NAMES, type ServiceAccess } from './service-access.js';
 
 const PLACEHOLDER = '{number}';
@@ -49,7 +42,7 @@ function splitPattern(text: string, what: string): NamePattern {
   }
   if (UNSAFE_IN_AN_INPUT.test(text)) fail('must not contain control characters or line breaks');
   const [before = '', after = ''] = parts;
-  const agents = placeholderCount(text);
+  const agents = placeholderCount(text, AGENT_PLACEHOLDER);
   if (agents > 1) fail(`may hold {agent} at most once, got '${text}'`);
   if (/[{}]/.test(fillPlaceholder(before + after, AGENT_PLACEHOLDER, ''))) {
     fail(`may hold no other {…} than {number} and {agent}, got '${text}'`);
@@ -64,10 +57,6 @@ function parseNamePattern(raw: string): NamePattern {
     fail('must hold more than {number}: every deployment named with digits alone would match');
   }
   return pattern;
-}
-
-function parseEnvironmentPattern(raw: string): NamePattern | undefined {
-  return raw === '' ? undefined : splitPattern(raw, 'the environment name');
 }
 
 /**
@@ -88,15 +77,10 @@ export function filled(pattern: NamePattern, number: number): string {
   return `${pattern.before}${number}${pattern.after}`;
 }
 
-/** What the listing is searched for: the pattern's longest literal part. */
-export function searchText(pattern: NamePattern): string {
-  return pattern.before.length >= pattern.after.length ? pattern.before : pattern.after;
-}
-
 /** The sweep's inputs that reach the service, in sweep/action.yml's order. */
 export const SWEEP_SERVICE_INPUTS = pick(ACCESS_INPUT_NAMES);
 
-const holdsAgent = (raw: string): boolean => placeholderCount(raw) > 0;
+const holdsAgent = (raw: string): boolean => raw.includes(AGENT_PLACEHOLDER);
 const AGENT_EXAMPLE = 'e.g. {agent}-pr-{number}';
 
 /**
@@ -126,10 +110,13 @@ function environmentPatternBesideAgents(raw: string, set: Readonly<Record<string
 export const SWEEP_OWN_INPUTS = {
   'name-pattern': input(parseNamePattern, { besides: namePatternBesideAgents }),
   agents: INPUTS.agents,
-  'environment-pattern': input(parseEnvironmentPattern, {
-    default: '',
-    besides: environmentPatternBesideAgents,
-  }),
+  'environment-pattern': input(
+    unlessEmpty((raw) => splitPattern(raw, 'the environment name')),
+    {
+      default: '',
+      besides: environmentPatternBesideAgents,
+    },
+  ),
   'on-orphans': input((raw) => parseOneOf(ON_ORPHANS, raw), { default: 'warn' }),
   'dry-run': input(parseBoolean, { default: 'false' }),
 };
@@ -198,12 +185,6 @@ export interface AgentPattern {
   names: NamePattern;
 }
 
-/** What a deployment's name matches: the agent and the digits of its number. */
-export interface PatternMatch {
-  agent: SweptAgent;
-  digits: string;
-}
-
 /** `pattern` with `{agent}` replaced by `name`, as text. */
 export function forAgent(pattern: NamePattern, name: string): NamePattern {
   const fill = (text: string) => fillPlaceholder(text, AGENT_PLACEHOLDER, name);
@@ -219,18 +200,19 @@ export function agentPatterns(names: NamePattern, agents: readonly SweptAgent[])
   return agents.map((agent) => ({ agent, names: forAgent(names, agent.name) }));
 }
 
-/** Every pattern `name` matches exactly, with the digits it gives. */
-export function matchesOf(patterns: readonly AgentPattern[], name: string): PatternMatch[] {
+/** Every pattern `name` matches exactly: its agent and the digits of its number. */
+export function matchesOf(patterns: readonly AgentPattern[], name: string) {
   return patterns.flatMap(({ agent, names }) => {
     const digits = digitsIn(names, name);
-    if (digits === undefined) return [];
-    return [{ agent, digits }];
+    return digits === undefined ? [] : [{ agent, digits }];
   });
 }
 
 /** What each pattern's listing searches for: its longest literal part, each text once. */
 export function searchTexts(patterns: readonly AgentPattern[]): string[] {
-  return [...new Set(patterns.map(({ names }) => searchText(names)))];
+  const longest = ({ before, after }: NamePattern) =>
+    before.length >= after.length ? before : after;
+  return [...new Set(patterns.map(({ names }) => longest(names)))];
 }
 
 /**

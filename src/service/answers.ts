@@ -118,42 +118,29 @@ export function describeAnswer(
 /**
  * How the user of an entry gives what a remedy points to: the action's
  * inputs, or the command's options and variables. The core speaks of the
- * key, not of how it was given, so each entry says it in its own words.
+ * key, not of how it was given, so each entry says it in its own words:
+ * each field says how the entry gives that value or option.
  */
 export interface RemedyWords {
-  /** How the key is given. */
   apiKey: string;
-  /** How the key's header is named. */
   apiKeyHeader: string;
-  /** How extra request headers are given. */
   headers: string;
-  /** How the integration's id is given. */
   integrationId: string;
-  /** How the service's address is given. */
   apiUrl: string;
   /** Where this run's address came from (the flag, the variable), when the entry knows; apiUrl when absent. */
   apiUrlFrom?: string;
-  /** How the deployment's name is given. */
   name: string;
-  /** How the repository is given. */
   repository: string;
-  /** How the wait's limit is given. */
   waitTimeout: string;
-  /** How the health check's headers are given. */
   healthCheckHeaders: string;
-  /** How failing on drift is asked for. */
   onDriftFail: string;
-  /** How failing a plan on a difference is asked for. */
   onChangeFail: string;
   /** What the code host calls a proposed change: a pull request, or GitLab's merge request. */
   changeRequest: string;
   /** Who asks for the deployment: the step, or the command. */
   asker: string;
-  /** How the deployment's secrets are given. */
   secrets: string;
-  /** How the health check is given. */
   healthCheck: string;
-  /** How the commit target is given. */
   commit: string;
   /** That the run does not wait until live. */
   noWait: string;

@@ -30,7 +30,7 @@ import {
   type RetryPolicy,
 } from './retry.js';
 import { formatDuration, systemClock, type Clock } from '../common/runtime.js';
-import { formatZodIssues } from './issues.js';
+import { schemaMismatch } from './issues.js';
 import type { Answered, ClientOptions, QueryValue, RequestSpec } from './request-spec.js';
 
 /** Far above a page of 100 deployments (~1 MiB); an answer past it is not the service's. */
@@ -52,6 +52,7 @@ export class ServiceClient {
   readonly #retry: RetryPolicy;
   readonly #clock: Clock;
   readonly #redact: (text: string) => string;
+  readonly #maxAnswerBytes: number;
 
   /** How remedies name what they point to (the endpoints' remedies use them too). */
   readonly words: RemedyWords;
@@ -62,6 +63,7 @@ export class ServiceClient {
     this.#retry = options.retry ?? DEFAULT_RETRY_POLICY;
     this.#clock = options.clock ?? systemClock;
     this.#redact = options.redact ?? ((text) => text);
+    this.#maxAnswerBytes = options.maxAnswerBytes ?? DEFAULT_MAX_ANSWER_BYTES;
   }
 
   url(path: string, query: Record<string, QueryValue> = {}): string {
@@ -146,10 +148,6 @@ export class ServiceClient {
     }
     if (answer.status < 200 || answer.status > 299) return this.#failure(spec, answer, idempotent);
     return this.#parse(spec, answer);
-  }
-
-  get #maxAnswerBytes(): number {
-    return this.#options.maxAnswerBytes ?? DEFAULT_MAX_ANSWER_BYTES;
   }
 
   /**
@@ -237,14 +235,7 @@ export class ServiceClient {
     }
     const parsed = spec.schema.safeParse(json);
     if (parsed.success) return { value: parsed.data };
-    const issues = formatZodIssues(parsed.error);
-    const shown = issues.slice(0, 5).join('; ');
-    const more = issues.length > 5 ? ` (and ${issues.length - 5} more)` : '';
-    return new ServiceError({
-      method,
-      path,
-      status,
-      problem: `${status} answer does not match the service's schema: ${shown}${more}`,
-    });
+    const problem = `${status} answer ${schemaMismatch(parsed.error)}`;
+    return new ServiceError({ method, path, status, problem });
   }
 }

@@ -28,6 +28,7 @@ import {
   type Listing,
   type PagedListing,
   type PageSink,
+  type Walk,
 } from './listing.js';
 
 export type { DeploymentFilters, Listing, PagedListing, PageSink } from './listing.js';
@@ -101,15 +102,9 @@ export class Service {
   }
 
   /** The walk of `walkListing` over this service's pages (its warnings in the run's log). */
-  #walk(
-    filters: DeploymentFilters,
-    size: () => number,
-    onPage: (fresh: readonly Deployment[]) => boolean,
-    tooLong: () => string,
-    unpaged?: (offset: number) => string,
-  ): Promise<number> {
+  #walk(filters: DeploymentFilters, walk: Omit<Walk, 'page'>): Promise<number> {
     const page = (offset: number, limit: number) => this.#page({ ...filters, limit, offset });
-    return walkListing({ page, size, onPage, tooLong, unpaged }, this.#logger, this.#maxPages);
+    return walkListing({ ...walk, page }, this.#logger, this.#maxPages);
   }
 
   /**
@@ -125,19 +120,21 @@ export class Service {
     const found: Deployment[] = [];
     await this.#walk(
       { name_contains: name },
-      () => PAGE_LIMIT,
-      (fresh) => {
-        for (const deployment of fresh) {
-          if (deployment.name === name) found.push(this.#vetting.vet(deployment));
-        }
-        return true;
+      {
+        size: () => PAGE_LIMIT,
+        onPage: (fresh) => {
+          for (const deployment of fresh) {
+            if (deployment.name === name) found.push(this.#vetting.vet(deployment));
+          }
+          return true;
+        },
+        tooLong: () =>
+          `GET ${DEPLOYMENTS}: no end of the list after ${this.#maxPages} pages of ${PAGE_LIMIT} deployments whose names contain '${name}'; stopped rather than risk creating a duplicate. Use a more distinctive name, or report the service's pagination.`,
+        unpaged: proving
+          ? (offset) =>
+              `GET ${DEPLOYMENTS} at offset ${offset} listed only deployments it had already listed: the listing does not page (it ignores offset), so a deployment named '${name}' may sit beyond them; stopped rather than risk creating a duplicate. Use a more distinctive name, or report the service's pagination.`
+          : undefined,
       },
-      () =>
-        `GET ${DEPLOYMENTS}: no end of the list after ${this.#maxPages} pages of ${PAGE_LIMIT} deployments whose names contain '${name}'; stopped rather than risk creating a duplicate. Use a more distinctive name, or report the service's pagination.`,
-      proving
-        ? (offset) =>
-            `GET ${DEPLOYMENTS} at offset ${offset} listed only deployments it had already listed: the listing does not page (it ignores offset), so a deployment named '${name}' may sit beyond them; stopped rather than risk creating a duplicate. Use a more distinctive name, or report the service's pagination.`
-        : undefined,
     );
     return found;
   }
@@ -180,18 +177,17 @@ export class Service {
     const left = () => limit - taken.size;
     if (limit <= 0) return { count: 0, more: false };
     let stopped = false;
-    const offset = await this.#walk(
-      filters,
-      () => Math.min(PAGE_LIMIT, left()),
-      (fresh) => {
+    const offset = await this.#walk(filters, {
+      size: () => Math.min(PAGE_LIMIT, left()),
+      onPage: (fresh) => {
         const page = fresh.slice(0, left()).map((deployment) => this.#vetting.vet(deployment));
         for (const deployment of page) taken.add(deployment.id);
         stopped = page.length > 0 && !onPage(page);
         return !stopped && left() > 0;
       },
-      () =>
+      tooLong: () =>
         `GET ${DEPLOYMENTS}: no end of the list after ${this.#maxPages} pages; stopped. Report the service's pagination.`,
-    );
+    });
     if (!probe || stopped || left() > 0) return { count: taken.size, more: false };
     const next = await this.#page({ ...filters, limit: 1, offset });
     return {
@@ -222,13 +218,7 @@ export class Service {
     return this.#byIds(ids, { limit: PAGE_LIMIT }, timeoutMs);
   }
 
-  /**
-   * Each id asked, as the answer lists it: its record checked alone
-   * (vetted), or why it cannot be taken (a record that fails the schema,
-   * or the id listed twice with different contents). An id nobody asked
-   * for is no answer; an id the answer omits has none. Every record's
-   * secret values are registered first, whatever its shape.
-   */
+  /** Each id asked, as the answer lists it (`answersByIds` says how each record is read). */
   async #byIds(
     ids: readonly string[],
     query: { limit?: number },

@@ -5,7 +5,7 @@
  */
 import { z } from 'zod';
 import { ServiceError } from './errors.js';
-import { formatZodIssues } from './issues.js';
+import { schemaMismatch } from './issues.js';
 import { DeploymentSchema, type Deployment } from './schemas.js';
 import type { DeploymentVetting } from './vet.js';
 
@@ -52,10 +52,7 @@ export function answersByIds(
       answers.set(id, vetting.vet(parsed.data));
       return;
     }
-    const issues = formatZodIssues(atIndex(parsed.error, index));
-    const more = issues.length > 5 ? ` (and ${issues.length - 5} more)` : '';
-    const shown = issues.slice(0, 5).join('; ');
-    answers.set(id, unusable(id, `does not match the service's schema: ${shown}${more}`));
+    answers.set(id, unusable(id, schemaMismatch(atIndex(parsed.error, index))));
   });
   return answers;
 }

@@ -43,3 +43,10 @@ export function formatZodIssues(error: z.ZodError): string[] {
   }
   return lines;
 }
+
+/** A parse that failed the service's schema, its first five problems shown and the rest counted. */
+export function schemaMismatch(error: z.ZodError): string {
+  const issues = formatZodIssues(error);
+  const more = issues.length > 5 ? ` (and ${issues.length - 5} more)` : '';
+  return `does not match the service's schema: ${issues.slice(0, 5).join('; ')}${more}`;
+}

@@ -6,12 +6,12 @@
  */
 import { untrusted } from '../common/runtime.js';
 
-/** The one warning for a value of `what` (`deployment_type`, `--status`) not in `known`; undefined for a known one. */
+/** The one warning for a value of `what` (`deployment_type`, `--status`) not in `known`; undefined for a known one or none. */
 export function unknownValueWarning(
   what: string,
-  value: string,
+  value: string | null | undefined,
   known: readonly string[],
 ): string | undefined {
-  if (known.includes(value)) return undefined;
+  if (value === undefined || value === null || known.includes(value)) return undefined;
   return `${what} '${untrusted(value)}' is not one this release knows (${known.join(', ')}): it is passed on as it is, and the service decides`;
 }

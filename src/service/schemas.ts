@@ -1,5 +1,5 @@
 /**
- * The wire schemas of the deployment management service (docs/how-it-works.md, "The service's interface").
+ * The wire schemas of the deployment management service.
  *
  * Every resource is a zod schema and every TypeScript type is `z.infer` of one.
  * The fields are written once, in `buildFamily`, and built twice:
@@ -12,8 +12,8 @@
  *   the service may grow; missing or mistyped known fields still fail, with
  *   the field's path.
  *
- * Where the service's interface (docs/how-it-works.md, "The service's interface") and its
- * OpenAPI document differ, the interface wins, with one exception:
+ * Where the service's interface (docs/how-it-works.md, "The service's interface") and
+ * its OpenAPI document differ, the interface wins, with one exception:
  * `source_config.deployment_type`, which the interface's table omits but the
  * service's listing filters by and the real service takes at creation. Value ranges that only the OpenAPI document shows (cpu
  * 0.1..8, cpu_limit 0.1..16) are not enforced here; the service reports them.
@@ -49,25 +49,18 @@ export type DeploymentStatus = z.infer<typeof DeploymentStatusSchema>;
 export const DEPLOYMENT_TYPES = ['dev_free', 'dev', 'prod'] as const;
 
 /**
- * The response family is built on first use too, as the request family below: a run that fails
- * on its inputs parses no answer.
+ * Each family is built on first use: a run parses a request schema only when the `config` input
+ * is given, and one that fails on its inputs parses no answer; building a family is a measurable
+ * part of start-up (bench/RESULTS.md).
  */
-let responseFamily: ReturnType<typeof buildResponseFamily> | undefined;
-const buildResponseFamily = () => buildFamily(looseObject);
-const response = () => (responseFamily ??= buildResponseFamily());
+let responseFamily: ReturnType<typeof buildFamily<z.core.$loose>> | undefined;
+const response = () => (responseFamily ??= buildFamily(looseObject));
+let requestFamily: ReturnType<typeof buildFamily<z.core.$strict>> | undefined;
+const request = () => (requestFamily ??= buildFamily(strictObject));
 
 // ---------------------------------------------------------------------------
 // Request schemas (strict)
 // ---------------------------------------------------------------------------
-
-/**
- * The request family is built on first use: a run parses a request schema
- * only when the `config` input is given, and building the family is a
- * measurable part of start-up (bench/RESULTS.md).
- */
-let requestFamily: ReturnType<typeof buildRequestFamily> | undefined;
-const buildRequestFamily = () => buildFamily(strictObject);
-const request = () => (requestFamily ??= buildRequestFamily());
 
 export const ResourceSpecRequestSchema = z.lazy(() => request().ResourceSpec);
 export type ResourceSpecRequest = z.infer<typeof ResourceSpecRequestSchema>;
