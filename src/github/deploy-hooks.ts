@@ -19,6 +19,7 @@ import {
   gitHubApi,
   Lazy,
   reachable,
+  recordsWanted,
   type GitHubHooks,
   type MakeHooks,
 } from './hooks.js';
@@ -32,13 +33,9 @@ function wanted(
   manifest: ManifestOnGitHub | undefined,
   pullRequest: number | undefined,
 ): (string | undefined)[] {
-  const records =
-    manifest === undefined
-      ? settings.environment !== ''
-      : manifest.agents.some((agent) => (agent.environment ?? settings.environment) !== '');
   const what = manifest === undefined ? 'record' : 'records';
   return [
-    records ? `the GitHub deployment ${what}` : undefined,
+    recordsWanted(settings.environment, manifest) ? `the GitHub deployment ${what}` : undefined,
     settings.comment && pullRequest !== undefined ? 'the pull request comment' : undefined,
   ];
 }

@@ -82,6 +82,15 @@ export function forAgents<D extends HookDependencies>(given: D, agents: number |
     : { ...given, budgetMs: agentsBudgetMs(agents, given.budgetMs) };
 }
 
+/** Whether some record is wanted: the step's environment, or, with a manifest, some agent's. */
+export function recordsWanted(
+  environment: string,
+  manifest: { agents: readonly { environment?: string }[] } | undefined,
+): boolean {
+  if (manifest === undefined) return environment !== '';
+  return manifest.agents.some((agent) => (agent.environment ?? environment) !== '');
+}
+
 /** The run's one GitHub API, with the run's one budget. */
 export function gitHubApi(
   token: string,

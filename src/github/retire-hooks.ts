@@ -19,6 +19,7 @@ import {
   gitHubApi,
   Lazy,
   reachable,
+  recordsWanted,
   type MakeHooks,
 } from './hooks.js';
 import type { GitHubSettings } from './inputs.js';
@@ -46,11 +47,10 @@ function wanted(
       pullRequest === undefined ? undefined : 'rewriting the preview comment',
     ];
   }
-  const records = manifest.agents.some(
-    (agent) => (agent.environment ?? settings.environment) !== '',
-  );
   return [
-    records ? "marking the GitHub deployments of the agents' environments inactive" : undefined,
+    recordsWanted(settings.environment, manifest)
+      ? "marking the GitHub deployments of the agents' environments inactive"
+      : undefined,
     pullRequest === undefined ? undefined : "rewriting the manifest's comment",
   ];
 }

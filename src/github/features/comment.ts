@@ -218,19 +218,17 @@ function commitOf(report: RunReport): string {
 function liveOf({ report, failure, over }: AgentState): string {
   if (report === undefined) return failure !== undefined ? '🔴 failed' : over ? '⚪ over' : '🟡 …';
   if (failure !== undefined && report.stage !== 'cancelled') return '🔴 failed';
-  switch (report.stage) {
-    case 'live':
-      return '🟢 live';
-    case 'failed':
-      return '🔴 failed';
-    case 'cancelled':
-      return '⚪ cancelled';
-    case 'not-live':
-      return report.never === true ? '🔴 will not run this commit' : '🟡 not live yet';
-    case 'deploying':
-      return '🟡 deploying';
-  }
+  if (report.stage === 'not-live' && report.never === true) return '🔴 will not run this commit';
+  return LIVE[report.stage];
 }
+
+const LIVE: Record<Stage, string> = {
+  live: '🟢 live',
+  failed: '🔴 failed',
+  cancelled: '⚪ cancelled',
+  'not-live': '🟡 not live yet',
+  deploying: '🟡 deploying',
+};
 
 /** One agent's row; `redact` hides secret values in the service's text first. */
 function agentRow(state: AgentState, redact: (text: string) => string, health: boolean): string {
