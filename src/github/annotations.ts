@@ -13,7 +13,6 @@ export const ANNOTATION_LIMIT = 10;
 export interface AnnotationSink {
   /** A warning annotation (`::warning::`). */
   annotate(message: string): void;
-  /** A plain log line. */
   line(message: string): void;
 }
 

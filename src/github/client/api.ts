@@ -1,13 +1,8 @@
 /**
  * GitHub's REST API, as a service like any other: one typed function per
- * call the action makes, through @actions/github's Octokit (base address
- * from GITHUB_API_URL, so GitHub Enterprise works too). Every call is
- * advisory and bounded (2 attempts within 10 s, within the run's budget),
- * and no failure leaves this module as an exception: it is one warning that
- * names the call, the status, GitHub's message and the remedy, and the
- * caller gets `{ ok: false }`. The calls go through the request loop in
- * calls.ts, to the routes of routes.ts, with the bodies of requests.ts, and
- * their answers are read with the schemas of responses.ts.
+ * call the action makes, each through the one request loop (calls.ts), to
+ * the routes of routes.ts, its answer read with a schema of responses.ts. No
+ * failure leaves it as an exception: the caller gets `{ ok: false }`.
  */
 import {
   CommentPage,
