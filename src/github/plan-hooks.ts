@@ -19,6 +19,7 @@ import {
 } from './features/plan-comment.js';
 import { PullRequestComment } from './features/pr-comment.js';
 import { manifestIdentity } from './features/comment-marker.js';
+import { withRunUrl } from './features/context.js';
 import {
   commentOffPullRequest,
   forAgents,
@@ -100,10 +101,7 @@ function keyedHooks(settings: PlanSettings, manifest: ManifestOnGitHub): MakeHoo
       }
       const { comment } = made.value;
       await comment.writeBody(identity, () =>
-        keyedPlanCommentBody(manifest, states, comment.body, {
-          redact,
-          ...(at.runUrl === undefined ? {} : { runUrl: at.runUrl }),
-        }),
+        keyedPlanCommentBody(manifest, states, comment.body, withRunUrl({ redact }, at.runUrl)),
       );
     };
     return {

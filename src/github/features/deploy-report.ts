@@ -104,13 +104,9 @@ export class DeployReport {
         ? new Map(wanted.environment === '' ? [] : [[wanted.environment, ONE.agents]])
         : recordGroups(manifest, wanted.environment);
     for (const [environment, agents] of groups) {
-      const at: RecordContext = {
-        repository: context.repository,
-        sha: context.sha,
-        environment,
-        transient: context.pullRequest !== undefined,
-        ...(context.runUrl === undefined ? {} : { runUrl: context.runUrl }),
-      };
+      const { repository, sha, pullRequest, runUrl } = context;
+      const transient = pullRequest !== undefined;
+      const at: RecordContext = withRunUrl({ repository, sha, environment, transient }, runUrl);
       const record = new DeploymentRecord(api, at, parts.redact);
       this.#groups.push({ agents, record, started: false, finished: false });
     }
@@ -283,10 +279,12 @@ export class DeployReport {
     await comment.writeBody(
       manifestIdentity(this.#manifest),
       () =>
-        agentsCommentBody(this.#manifest, states, comment.body, {
-          redact: this.#parts.redact,
-          ...(this.#runUrl === undefined ? {} : { runUrl: this.#runUrl }),
-        }),
+        agentsCommentBody(
+          this.#manifest,
+          states,
+          comment.body,
+          withRunUrl({ redact: this.#parts.redact }, this.#runUrl),
+        ),
       options,
     );
   }

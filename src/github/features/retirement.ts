@@ -21,6 +21,7 @@ import {
   type ManifestOnGitHub,
 } from './deployment-record.js';
 import type { PullRequestComment } from './pr-comment.js';
+import { withRunUrl } from './context.js';
 import { retiredCommentBody, retiredManifestBody, sameRetiredBody } from './retire-comment.js';
 import { markInactive, type RecordsRetired } from './retire-records.js';
 
@@ -110,11 +111,10 @@ function rewriteComment(
 ): Promise<Retirement['comment']> {
   const body = () =>
     retiredCommentBody(
-      {
-        ...report,
-        ...(pullRequestState === undefined ? {} : { pullRequestState }),
-        ...(runUrl === undefined ? {} : { runUrl }),
-      },
+      withRunUrl(
+        { ...report, ...(pullRequestState === undefined ? {} : { pullRequestState }) },
+        runUrl,
+      ),
       redact,
     );
   return comment.rewrite(report.name, body, {}, sameRetiredBody);
