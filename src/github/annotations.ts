@@ -13,7 +13,6 @@ export const ANNOTATION_LIMIT = 10;
 export interface AnnotationSink {
   /** A warning annotation (`::warning::`). */
   annotate(message: string): void;
-  /** A plain log line. */
   line(message: string): void;
 }
 
@@ -40,12 +39,8 @@ export class WarningAnnotations {
       this.#sink.annotate(message);
       return;
     }
-    if (this.#flushed) {
-      // After the last annotation: a line only (nothing should warn this late).
-      this.#sink.line(`Warning: ${message}`);
-      return;
-    }
-    this.#held.push(message);
+    // After the last annotation: a line only (nothing should warn this late).
+    if (!this.#flushed) this.#held.push(message);
     this.#sink.line(`Warning: ${message}`);
   }
 

@@ -10,15 +10,16 @@ import type { DeployRequest } from '../inputs/deploy-request.js';
 import { keyedOutputs } from '../run/decisions/report.js';
 import type { EventView } from '../run/ports/events.js';
 import type { DeploymentEntry } from '../run/ports/findings.js';
-import { agentsBudgetMs } from './client/budget.js';
 import type { ManifestOnGitHub } from './features/deployment-record.js';
 import { CommitOrders } from './features/commit-order.js';
 import { DeployReport, FLAT_KEY } from './features/deploy-report.js';
 import {
   commentOffPullRequest,
+  forAgents,
   gitHubApi,
   Lazy,
   reachable,
+  recordsWanted,
   type GitHubHooks,
   type MakeHooks,
 } from './hooks.js';
@@ -32,13 +33,9 @@ function wanted(
   manifest: ManifestOnGitHub | undefined,
   pullRequest: number | undefined,
 ): (string | undefined)[] {
-  const records =
-    manifest === undefined
-      ? settings.environment !== ''
-      : manifest.agents.some((agent) => (agent.environment ?? settings.environment) !== '');
   const what = manifest === undefined ? 'record' : 'records';
   return [
-    records ? `the GitHub deployment ${what}` : undefined,
+    recordsWanted(settings.environment, manifest) ? `the GitHub deployment ${what}` : undefined,
     settings.comment && pullRequest !== undefined ? 'the pull request comment' : undefined,
   ];
 }
@@ -80,10 +77,7 @@ export function withRecordIds(
 export function deployHooks(settings: GitHubSettings, manifest?: ManifestOnGitHub): MakeHooks {
   return (context, given) => {
     const { logger } = given;
-    const dependencies =
-      manifest === undefined
-        ? given
-        : { ...given, budgetMs: agentsBudgetMs(manifest.agents.length, given.budgetMs) };
+    const dependencies = forAgents(given, manifest?.agents.length);
     commentOffPullRequest(settings.comment, context, logger);
     const asked = wanted(settings, manifest, context?.pullRequest);
     const at = reachable(settings.token, context, logger, asked);

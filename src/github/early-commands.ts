@@ -12,10 +12,12 @@ function issue(command: string, message: string): void {
   process.stdout.write(`::${command}::${data}${EOL}`);
 }
 
+/** The variable the runner gives an input in, as `core.getInput` reads it. */
+export const inputVariable = (name: string) => `INPUT_${name.replace(/ /g, '_').toUpperCase()}`;
+
 /** What `runStep` needs before @actions/core is loaded: the same as its functions of these names. */
 export const early = {
-  getInput: (name: string): string =>
-    (process.env[`INPUT_${name.replace(/ /g, '_').toUpperCase()}`] ?? '').trim(),
+  getInput: (name: string): string => (process.env[inputVariable(name)] ?? '').trim(),
   setSecret: (secret: string): void => issue('add-mask', secret),
   isDebug: (): boolean => process.env.RUNNER_DEBUG === '1',
   debug: (message: string): void => issue('debug', message),

@@ -5,9 +5,8 @@
  * be live"): on a pull request its head, never GITHUB_SHA, the merge commit.
  */
 import { z } from 'zod';
-import { FULL_SHA } from '../common/text.js';
 import { isFromFork, type RunDescription, type RunHead } from '../inputs/run-description.js';
-import { withoutTrailingSlashes } from '../common/text.js';
+import { FULL_SHA, withoutTrailingSlashes } from '../common/text.js';
 import type { GitHubRunContext } from './features/context.js';
 
 /** The event the workflow runs for, as @actions/github's `context` gives it. */
@@ -89,10 +88,13 @@ export function runHead(event: RunEvent, workflowRepository: string | undefined)
 /** The step or job condition that skips a fork's pull request runs (docs/github.md, "Forks"). */
 export const SKIP_FORKS = 'github.event.pull_request.head.repo.full_name == github.repository';
 
-/** What the runner's environment says of the run: GITHUB_WORKSPACE, GITHUB_REPOSITORY. */
-export interface RunnerVariables {
+/** What the runner's environment says of the run and where it is on GitHub. */
+interface RunnerVariables {
   GITHUB_WORKSPACE?: string;
   GITHUB_REPOSITORY?: string;
+  GITHUB_SERVER_URL?: string;
+  GITHUB_RUN_ID?: string;
+  GITHUB_API_URL?: string;
 }
 
 /** The run as the core takes it, from the event and the runner's variables. */
@@ -108,14 +110,6 @@ export function describeRun(
     commit: event.sha,
     skipForks: `if: ${SKIP_FORKS}`,
   };
-}
-
-/** What the runner says of where the run is on GitHub. */
-export interface GitHubVariables {
-  GITHUB_REPOSITORY?: string;
-  GITHUB_SERVER_URL?: string;
-  GITHUB_RUN_ID?: string;
-  GITHUB_API_URL?: string;
 }
 
 const PullRequestNumberSchema = z.lazy(() =>
@@ -146,7 +140,7 @@ function pullRequestState(pull: {
  */
 export function gitHubRunContext(
   event: RunEvent,
-  variables: GitHubVariables,
+  variables: RunnerVariables,
   run: RunDescription,
 ): GitHubRunContext | undefined {
   const [owner, repo, ...rest] = (variables.GITHUB_REPOSITORY ?? '').split('/');

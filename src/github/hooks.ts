@@ -10,7 +10,7 @@
  */
 import type { DeploymentEntry } from '../run/ports/findings.js';
 import { GitHubApi } from './client/api.js';
-import { Budget } from './client/budget.js';
+import { agentsBudgetMs, Budget } from './client/budget.js';
 import type { GitHubApiOptions } from './client/calls.js';
 import type { GitHubRunContext } from './features/context.js';
 import type { Clock, Logger } from '../common/runtime.js';
@@ -73,6 +73,22 @@ export class Lazy<T> {
   get made(): T | undefined {
     return this.#value;
   }
+}
+
+/** A manifest's dependencies: a budget that grows with its agents (`agentsBudgetMs`). */
+export function forAgents<D extends HookDependencies>(given: D, agents: number | undefined): D {
+  return agents === undefined
+    ? given
+    : { ...given, budgetMs: agentsBudgetMs(agents, given.budgetMs) };
+}
+
+/** Whether some record is wanted: the step's environment, or, with a manifest, some agent's. */
+export function recordsWanted(
+  environment: string,
+  manifest: { agents: readonly { environment?: string }[] } | undefined,
+): boolean {
+  if (manifest === undefined) return environment !== '';
+  return manifest.agents.some((agent) => (agent.environment ?? environment) !== '');
 }
 
 /** The run's one GitHub API, with the run's one budget. */

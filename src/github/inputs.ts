@@ -75,7 +75,6 @@ export interface GitHubSettings {
   token: string;
   /** `environment`: record a GitHub deployment there when not empty. */
   environment: string;
-  /** `pr-comment`. */
   comment: boolean;
 }
 

@@ -9,7 +9,6 @@
  * refused (cancelled) leaves the comment as it was.
  */
 import type { PlanNotMade, PlanReport } from '../run/ports/progress.js';
-import { agentsBudgetMs } from './client/budget.js';
 import type { ManifestOnGitHub } from './features/deployment-record.js';
 import {
   carriesKeyedPlanMarker,
@@ -19,7 +18,16 @@ import {
   type AgentPlanState,
 } from './features/plan-comment.js';
 import { PullRequestComment } from './features/pr-comment.js';
-import { commentOffPullRequest, gitHubApi, Lazy, reachable, type MakeHooks } from './hooks.js';
+import { manifestIdentity } from './features/comment-marker.js';
+import { withRunUrl } from './features/context.js';
+import {
+  commentOffPullRequest,
+  forAgents,
+  gitHubApi,
+  Lazy,
+  reachable,
+  type MakeHooks,
+} from './hooks.js';
 import type { GitHubSettings } from './inputs.js';
 
 export type PlanSettings = Pick<GitHubSettings, 'token' | 'comment'>;
@@ -73,15 +81,12 @@ function flatHooks(settings: PlanSettings): MakeHooks {
 function keyedHooks(settings: PlanSettings, manifest: ManifestOnGitHub): MakeHooks {
   return (context, given) => {
     const { redact } = given;
-    const dependencies = {
-      ...given,
-      budgetMs: agentsBudgetMs(manifest.agents.length, given.budgetMs),
-    };
+    const dependencies = forAgents(given, manifest.agents.length);
     const target = planCommentAt(settings, context, dependencies, carriesKeyedPlanMarker);
     if (target === undefined) return { api: undefined };
     const { at, made } = target;
     const reports = new Map<string, PlanReport | PlanNotMade>();
-    const identity = manifest.nameTemplate ?? manifest.source;
+    const identity = manifestIdentity(manifest);
     const write = async (): Promise<void> => {
       const states: AgentPlanState[] = [];
       for (const agent of manifest.agents) {
@@ -96,10 +101,7 @@ function keyedHooks(settings: PlanSettings, manifest: ManifestOnGitHub): MakeHoo
       }
       const { comment } = made.value;
       await comment.writeBody(identity, () =>
-        keyedPlanCommentBody(manifest, states, comment.body, {
-          redact,
-          ...(at.runUrl === undefined ? {} : { runUrl: at.runUrl }),
-        }),
+        keyedPlanCommentBody(manifest, states, comment.body, withRunUrl({ redact }, at.runUrl)),
       );
     };
     return {

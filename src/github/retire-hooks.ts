@@ -7,14 +7,21 @@
  * within a budget that grows with the number of agents.
  */
 import type { RetireRequest } from '../inputs/retire-inputs.js';
-import { agentsBudgetMs } from './client/budget.js';
 import { carriesManifestMarker, carriesMarker } from './features/comment-marker.js';
 import type { ManifestOnGitHub } from './features/deployment-record.js';
 import type { GitHubRunContext } from './features/context.js';
 import { PullRequestComment } from './features/pr-comment.js';
 import { eachRetired, retireManifest, retirePreview } from './features/retirement.js';
 import type { Logger } from '../common/runtime.js';
-import { commentOffPullRequest, gitHubApi, Lazy, reachable, type MakeHooks } from './hooks.js';
+import {
+  commentOffPullRequest,
+  forAgents,
+  gitHubApi,
+  Lazy,
+  reachable,
+  recordsWanted,
+  type MakeHooks,
+} from './hooks.js';
 import type { GitHubSettings } from './inputs.js';
 
 /** The warning of a retire on a pull request that is still open. */
@@ -40,11 +47,10 @@ function wanted(
       pullRequest === undefined ? undefined : 'rewriting the preview comment',
     ];
   }
-  const records = manifest.agents.some(
-    (agent) => (agent.environment ?? settings.environment) !== '',
-  );
   return [
-    records ? "marking the GitHub deployments of the agents' environments inactive" : undefined,
+    recordsWanted(settings.environment, manifest)
+      ? "marking the GitHub deployments of the agents' environments inactive"
+      : undefined,
     pullRequest === undefined ? undefined : "rewriting the manifest's comment",
   ];
 }
@@ -53,10 +59,7 @@ function wanted(
 export function retireHooks(settings: GitHubSettings, request?: RetireRequest): MakeHooks {
   const manifest = request?.layout === 'keyed' ? previewsOnGitHub(request) : undefined;
   return (context, given) => {
-    const dependencies =
-      manifest === undefined
-        ? given
-        : { ...given, budgetMs: agentsBudgetMs(manifest.agents.length, given.budgetMs) };
+    const dependencies = forAgents(given, manifest?.agents.length);
     const { logger, redact } = dependencies;
     commentOffPullRequest(settings.comment, context, logger);
     const pullRequest = settings.comment ? context?.pullRequest : undefined;

@@ -6,16 +6,10 @@
  * GitHub feature should not pay for it at start-up.
  */
 import { readFileSync } from 'node:fs';
+import type { RunEvent } from './event.js';
 
-export interface RunnerEvent {
-  name: string;
-  ref: string;
-  sha: string;
-  /** The webhook payload, not yet checked; `{}` when there is none. */
-  payload: unknown;
-  /** Why the payload could not be read, for one debug line. */
-  problem?: string;
-}
+/** The event; its payload `{}` when there is none, and `problem` says why it could not be read. */
+type RunnerEvent = RunEvent & { problem?: string };
 
 export function readRunnerEvent(env: Record<string, string | undefined>): RunnerEvent {
   const event = {

@@ -10,7 +10,6 @@
 import type { Logger } from '../common/runtime.js';
 import { logView, waitingLine, type EventView, type RunEvent } from '../run/ports/events.js';
 
-/** How the step writes a group. */
 export interface GroupWriter {
   start(name: string): void;
   end(): void;

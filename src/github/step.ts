@@ -29,7 +29,7 @@ import { renderSummary } from '../views/summary.js';
 import { stepLog } from './step-log.js';
 import { WarningAnnotations } from './annotations.js';
 import { RUN_BUDGET_MS } from './client/budget.js';
-import { early } from './early-commands.js';
+import { early, inputVariable } from './early-commands.js';
 import { describeRun, gitHubRunContext } from './event.js';
 import type { GitHubHooks, HookDependencies, MakeHooks } from './hooks.js';
 import { readRunnerEvent } from './runner-event.js';
@@ -104,19 +104,6 @@ async function writeSummary(core: typeof Core, html: string, log: Logger): Promi
   } catch (error) {
     log.warning(`could not write the job summary: ${describeError(error)}`);
   }
-}
-
-/**
- * A shorter budget for the GitHub work, for tests of a hanging GitHub only
- * (`DEPLOY_AGENT_GITHUB_BUDGET_MS`); it can never exceed the run's 15 s.
- */
-function gitHubBudgetMs(env: NodeJS.ProcessEnv): number {
-  return shortenedMs(env.DEPLOY_AGENT_GITHUB_BUDGET_MS, RUN_BUDGET_MS);
-}
-
-/** The variable the runner gives an input in, as `core.getInput` reads it. */
-function inputVariable(name: string): string {
-  return `INPUT_${name.replace(/ /g, '_').toUpperCase()}`;
 }
 
 /**
@@ -195,7 +182,8 @@ function hookDependencies(
     logger: log,
     clock: systemClock,
     redact: (text) => redactor.redact(text),
-    budgetMs: gitHubBudgetMs(process.env),
+    // Shorter for tests of a hanging GitHub only; never more than the run's 15 s.
+    budgetMs: shortenedMs(process.env.DEPLOY_AGENT_GITHUB_BUDGET_MS, RUN_BUDGET_MS),
     onRecorded: (id) => core.setOutput('github-deployment-id', String(id)),
     refreshOutputs: outputs.refresh,
   };

@@ -139,14 +139,11 @@ class SweepOnGitHub {
   /** An orphan retired: its environment, its comment, and how its pull request ended. */
   retired(report: RetireReport): Promise<Retirement> {
     const { logger, redact } = this.#dependencies;
-    const state =
-      report.pullRequest === undefined ? undefined : this.#states.get(report.pullRequest);
     const target = {
       environment: report.environment ?? '',
       // A manifest's previews share its one comment, rewritten once a pull request by a keyed retire.
       comment: report.agents === undefined ? this.#commentOf(report.pullRequest) : undefined,
-      pullRequestState:
-        state?.state === 'merged' || state?.state === 'closed' ? state.state : undefined,
+      pullRequestState: this.#ended(report.pullRequest),
     };
     return retirePreview(this.api, report, target, { ...this.#context, logger, redact });
   }
@@ -167,15 +164,20 @@ class SweepOnGitHub {
     const { logger, redact } = this.#dependencies;
     const where = { repository: this.#context.repository, pullRequest };
     const comment = new PullRequestComment(this.api, where, logger, redact, carriesManifestMarker);
-    const state = this.#states.get(pullRequest)?.state;
     const target = {
       manifest: manifestOfPullRequest(swept, pullRequest),
       // No environment: each was marked by a flat retire, with its orphans.
       environment: '',
       comment,
-      pullRequestState: state === 'merged' || state === 'closed' ? state : undefined,
+      pullRequestState: this.#ended(pullRequest),
     };
     return retireManifest(this.api, reports, target, { ...this.#context, logger, redact });
+  }
+
+  /** How the pull request ended, when the states say it did. */
+  #ended(pullRequest: number | undefined): 'merged' | 'closed' | undefined {
+    const state = pullRequest === undefined ? undefined : this.#states.get(pullRequest)?.state;
+    return state === 'merged' || state === 'closed' ? state : undefined;
   }
 
   /** The orphan's pull request comment, made once; none when `pr-comment` is off. */

@@ -1,13 +1,8 @@
 /**
  * GitHub's REST API, as a service like any other: one typed function per
- * call the action makes, through @actions/github's Octokit (base address
- * from GITHUB_API_URL, so GitHub Enterprise works too). Every call is
- * advisory and bounded (2 attempts within 10 s, within the run's budget),
- * and no failure leaves this module as an exception: it is one warning that
- * names the call, the status, GitHub's message and the remedy, and the
- * caller gets `{ ok: false }`. The calls go through the request loop in
- * calls.ts, to the routes of routes.ts, with the bodies of requests.ts, and
- * their answers are read with the schemas of responses.ts.
+ * call the action makes, each through the one request loop (calls.ts), to
+ * the routes of routes.ts, its answer read with a schema of responses.ts. No
+ * failure leaves it as an exception: the caller gets `{ ok: false }`.
  */
 import {
   CommentPage,
@@ -37,6 +32,7 @@ import {
   rest,
   STATUS_LIST,
   VIEWER,
+  type Permission,
   type RestCall,
 } from './routes.js';
 import {
@@ -49,6 +45,7 @@ import {
 import type { PullRequestState } from '../../run/ports/progress.js';
 import type { DeploymentRequest, DeploymentStatusRequest, Repo } from './requests.js';
 import type { z } from 'zod';
+import type { Attempt } from './attempt.js';
 
 export class GitHubApi {
   readonly #calls: GitHubCalls;
@@ -73,25 +70,40 @@ export class GitHubApi {
    */
   async viewerLogin(options: CallOptions = {}): Promise<Result<string>> {
     if (this.#viewer !== undefined) return this.#viewer;
-    const viewer = await this.#askViewer(options);
+    const query = 'query { viewer { login } }';
+    const viewer = await this.#graphql(VIEWER, query, {}, Viewer, (v) => v.viewer.login, options);
     if (viewer.ok) this.#viewer = viewer;
     return viewer;
   }
 
-  async #askViewer(options: CallOptions): Promise<Result<string>> {
+  /** One GraphQL query; `answer` reads an error that is an answer (`graphqlAnswer`). */
+  async #graphql<S extends z.ZodType, T>(
+    route: { call: string; purpose: string; permission?: Permission },
+    query: string,
+    variables: Record<string, unknown>,
+    schema: S,
+    pick: (value: z.infer<S>) => T,
+    options: CallOptions,
+    answer: (error: unknown) => Attempt | undefined = () => undefined,
+  ): Promise<Result<T>> {
+    const { call, purpose, permission } = route;
     const result = await this.#calls.call(
-      VIEWER.call,
-      VIEWER.purpose,
-      undefined,
+      call,
+      purpose,
+      permission,
       options,
       async (octokit, signal) => {
-        const data = await octokit.graphql<unknown>('query { viewer { login } }', {
-          request: { signal },
-        });
-        return { status: 200, data, headers: {} };
+        try {
+          const data = await octokit.graphql<unknown>(query, { ...variables, request: { signal } });
+          return { status: 200, data, headers: {} };
+        } catch (error) {
+          const answered = answer(error);
+          if (answered === undefined) throw error;
+          return answered;
+        }
       },
     );
-    return this.#calls.parse(result, Viewer, (v) => v.viewer.login, VIEWER.call, options);
+    return this.#calls.parse(result, schema, pick, call, options);
   }
 
   /**
@@ -119,52 +131,30 @@ export class GitHubApi {
     return { ok: true, value: states };
   }
 
-  async #pullRequestBatch(
+  #pullRequestBatch(
     repo: Repo,
     numbers: readonly number[],
     query: string,
     options: CallOptions,
   ): Promise<Result<PullRequestState[]>> {
-    const { call, purpose, permission } = PULL_REQUEST_STATES;
-    const result = await this.#calls.call(
-      call,
-      purpose,
-      permission,
+    const variables = { owner: repo.owner, name: repo.repo };
+    const pick = (answer: PullRequestStatesAnswer) => statesOf(numbers, answer);
+    const schema = PullRequestStatesAnswer;
+    return this.#graphql(
+      PULL_REQUEST_STATES,
+      query,
+      variables,
+      schema,
+      pick,
       options,
-      async (octokit, signal) => {
-        try {
-          const data = await octokit.graphql<unknown>(query, {
-            owner: repo.owner,
-            name: repo.repo,
-            request: { signal },
-          });
-          return { status: 200, data, headers: {} };
-        } catch (error) {
-          const answer = graphqlAnswer(error);
-          if (answer === undefined) throw error;
-          return answer;
-        }
-      },
-    );
-    return this.#calls.parse(
-      result,
-      PullRequestStatesAnswer,
-      (answer) => statesOf(numbers, answer),
-      call,
-      options,
+      graphqlAnswer,
     );
   }
 
   /** The state of deployment `id`'s latest status (`GET …/statuses`, newest first), undefined for none. */
-  async latestStatus(repo: Repo, id: number, options: CallOptions = {}) {
+  latestStatus(repo: Repo, id: number, options: CallOptions = {}) {
     const call = rest(STATUS_LIST, { ...repo, deployment_id: id, per_page: 1 });
-    return this.#calls.parse(
-      await this.#calls.rest(call, options),
-      StatusPage,
-      (statuses) => statuses[0]?.state,
-      call,
-      options,
-    );
+    return this.#read(call, StatusPage, (statuses) => statuses[0]?.state, options);
   }
 
   createDeployment(repo: Repo, body: DeploymentRequest, options: CallOptions = {}) {
@@ -251,31 +241,24 @@ export class GitHubApi {
   }
 
   /** `GET /repos/{owner}/{repo}/compare/{base}...{head}`: how `head` stands against `base`. */
-  async compare(repo: Repo, base: string, head: string, options: CallOptions = {}) {
+  compare(repo: Repo, base: string, head: string, options: CallOptions = {}) {
     // Only the order is needed: the smallest page of commits and files.
     const call = rest(COMPARE, { ...repo, basehead: `${base}...${head}`, per_page: 1 });
-    return this.#calls.parse(
-      await this.#calls.rest(call, options),
-      Comparison,
-      (c) => c,
-      call,
-      options,
-    );
+    return this.#read(call, Comparison, (c) => c, options);
   }
 
   /** A call whose answer is what it created (or updated): its id. */
-  async #created(
-    route: string,
-    parameters: Record<string, unknown>,
+  #created(route: string, parameters: Record<string, unknown>, options: CallOptions) {
+    return this.#read(rest(route, parameters), Created, (c) => c.id, options);
+  }
+
+  /** A REST call, its answer read with `schema`. */
+  async #read<S extends z.ZodType, T>(
+    call: RestCall,
+    schema: S,
+    pick: (value: z.infer<S>) => T,
     options: CallOptions,
-  ): Promise<Result<number>> {
-    const call = rest(route, parameters);
-    return this.#calls.parse(
-      await this.#calls.rest(call, options),
-      Created,
-      (c) => c.id,
-      call,
-      options,
-    );
+  ): Promise<Result<T>> {
+    return this.#calls.parse(await this.#calls.rest(call, options), schema, pick, call, options);
   }
 }

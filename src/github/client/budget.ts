@@ -35,7 +35,6 @@ export class Budget {
     this.totalMs = totalMs;
   }
 
-  /** What is left, in ms. */
   get remainingMs(): number {
     return Math.max(0, this.totalMs - this.#reservedMs);
   }

@@ -13,17 +13,11 @@
 import type { getOctokit } from '@actions/github';
 import type { z } from 'zod';
 import { parseRetryAfter } from '../../service/retry.js';
-import type { Clock, Logger } from '../../common/runtime.js';
+import { untrusted, type Clock, type Logger } from '../../common/runtime.js';
 import { withoutTrailingSlashes } from '../../common/text.js';
 import type { Budget } from './budget.js';
 import { header, NoAnswer, toAttempt, type Attempt } from './attempt.js';
-import {
-  callFailure,
-  failureLine,
-  unreadableAnswer,
-  unreadableLine,
-  type CallFailure,
-} from './failures.js';
+import { callFailure, failureLine, type CallFailure } from './failures.js';
 import { callName, ROUTES, type Permission, type RestCall } from './routes.js';
 
 type Octokit = ReturnType<typeof getOctokit>;
@@ -213,8 +207,9 @@ export class GitHubCalls {
     const parsed = schema.safeParse(result.value.data);
     if (parsed.success) return { ok: true, value: pick(parsed.data) };
     const path = parsed.error.issues[0]?.path.join('.') || '(the answer)';
-    const failure = unreadableAnswer(call, result.value.status, path);
-    this.#say(unreadableLine(failure), options);
+    const problem = `an answer the action cannot read (${untrusted(path)})`;
+    const failure: CallFailure = { call, status: result.value.status, problem };
+    this.#say(`GitHub: ${call}: ${problem}. The deploy itself is not affected.`, options);
     return { ok: false, failure };
   }
 }

@@ -63,20 +63,6 @@ export function failureLine(
   )} The deploy itself is not affected.`;
 }
 
-/** A successful answer that does not match its schema; `path` is where it first differs. */
-export function unreadableAnswer(
-  call: string,
-  status: number | undefined,
-  path: string,
-): CallFailure {
-  return { call, status, problem: `an answer the action cannot read (${untrusted(path)})` };
-}
-
-/** The one line an unreadable answer writes. */
-export function unreadableLine(failure: CallFailure): string {
-  return `GitHub: ${failure.call}: ${failure.problem}. The deploy itself is not affected.`;
-}
-
 /** GitHub's own message (`message` of its JSON error body), on one line and short. */
 function githubMessage(data: unknown): string {
   const message =

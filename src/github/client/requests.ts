@@ -3,7 +3,6 @@
  * bodies of the deployment calls (responses.ts has what GitHub answers).
  */
 
-/** A repository, `owner/name`. */
 export interface Repo {
   owner: string;
   repo: string;

@@ -29,6 +29,28 @@ export function rowsWithin(rows: readonly string[], usedChars: number): string[]
   return kept;
 }
 
+/** The agents an earlier body listed that the manifest no longer holds, with their dashboards. */
+export function goneAgents(
+  manifest: ManifestOnGitHub,
+  previous: string | undefined,
+): [string, string | undefined][] {
+  const current = new Set(manifest.agents.map((agent) => agent.key));
+  return [...listedAgents(previous)].filter(([key]) => !current.has(key));
+}
+
+/** The workflow run's link below a keyed table, when there is one. */
+export function runTail(runUrl: string | undefined): string[] {
+  const run = markdownLink('Workflow run', runUrl);
+  return run === undefined ? [] : ['', run];
+}
+
+/** The table rows of `all` that fit between `head` and `tail`, and a line for those left out. */
+export function keptRows(head: string[], all: string[], tail: string[]): string[] {
+  const rows = rowsWithin(all, head.join('\n').length + tail.join('\n').length + 200);
+  if (rows.length === all.length) return rows;
+  return [...rows, '', `…and ${all.length - rows.length} more: see the job summary.`];
+}
+
 /**
  * The marker's name: every character but `A–Z a–z 0–9 _` percent-encoded
  * (UTF-8), so `-`, `>` and `!` never appear raw (no name ends the comment
@@ -50,10 +72,13 @@ export function marker(name: string): string {
   return `<!-- deploy-agent:${encodeName(name)} -->`;
 }
 
-/** Whether a comment's body is this deployment's comment (the marker opens it). */
-export function carriesMarker(body: string | null | undefined, name: string): boolean {
-  return typeof body === 'string' && body.startsWith(marker(name));
-}
+/** Whether a comment's body is the one `mark` names (its marker opens it). */
+export const carrying =
+  (mark: (name: string) => string) =>
+  (body: string | null | undefined, name: string): boolean =>
+    typeof body === 'string' && body.startsWith(mark(name));
+
+export const carriesMarker = carrying(marker);
 
 /**
  * Whether a comment was written by the token's own identity. GraphQL's
@@ -80,10 +105,7 @@ export function manifestMarker(identity: string): string {
   return `<!-- deploy-agent-agents:${encodeName(identity)} -->`;
 }
 
-/** Whether a comment's body is this manifest's comment (the marker opens it). */
-export function carriesManifestMarker(body: string | null | undefined, identity: string): boolean {
-  return typeof body === 'string' && body.startsWith(manifestMarker(identity));
-}
+export const carriesManifestMarker = carrying(manifestMarker);
 
 /** An agent row as this module writes it: its key in a code span opens it. */
 const ROW = /^\| `([a-z0-9][a-z0-9-]{0,39})` \|/;

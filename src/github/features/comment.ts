@@ -13,13 +13,15 @@ import { healthWords } from '../../run/decisions/health.js';
 import type { HealthSeen } from '../../run/ports/findings.js';
 import type { RunReport, Stage } from '../../run/ports/progress.js';
 import {
+  goneAgents,
   goneRow,
   headOf,
-  listedAgents,
+  keptRows,
   manifestIdentity,
   manifestMarker,
   marker,
   rowsWithin,
+  runTail,
   withHealth,
 } from './comment-marker.js';
 import type { AgentOnGitHub, ManifestOnGitHub } from './deployment-record.js';
@@ -36,7 +38,10 @@ const FAILURE_CHARS = 1_000;
 
 /** A commit in a code span, short, when it is one (hex), else text. */
 function commit(sha: string | undefined): string {
-  if (sha === undefined || sha === '') return '(none)';
+  return sha === undefined || sha === '' ? '(none)' : commitCode(sha);
+}
+
+function commitCode(sha: string): string {
   return /^[0-9a-f]{7,64}$/i.test(sha)
     ? markdownCode(shortSha(sha).toLowerCase())
     : markdownText(sha, 64);
@@ -63,6 +68,11 @@ export interface BodyText {
   code: (value: string, max?: number) => string;
 }
 
+const bodyText = (redact: (text: string) => string): BodyText => ({
+  text: (value, max) => markdownText(redact(value), max),
+  code: (value, max) => markdownCode(redact(value), max),
+});
+
 /**
  * The comment's Markdown. `redact` hides secret values in the free text
  * (the failure, the waiting text) before it is escaped.
@@ -71,10 +81,7 @@ export function commentBody(
   report: CommentReport,
   redact: (text: string) => string = (text) => text,
 ): string {
-  const write: BodyText = {
-    text: (value, max) => markdownText(redact(value), max),
-    code: (value, max) => markdownCode(redact(value), max),
-  };
+  const write = bodyText(redact);
   const name = markdownCode(redact(report.name), 200, false);
   const headline =
     report.stage === 'not-live' && report.never === true
@@ -204,28 +211,24 @@ function commitOf(report: RunReport): string {
   const live = report.supersededBy ?? (report.stage === 'live' ? report.liveCommit : undefined);
   const sha = live ?? report.targetCommit;
   if (sha === undefined) return '';
-  const code = /^[0-9a-f]{7,64}$/i.test(sha)
-    ? markdownCode(shortSha(sha).toLowerCase())
-    : markdownText(sha, 64);
+  const code = commitCode(sha);
   return live === undefined ? `${code} wanted` : `${code} is live`;
 }
 
 function liveOf({ report, failure, over }: AgentState): string {
   if (report === undefined) return failure !== undefined ? '🔴 failed' : over ? '⚪ over' : '🟡 …';
   if (failure !== undefined && report.stage !== 'cancelled') return '🔴 failed';
-  switch (report.stage) {
-    case 'live':
-      return '🟢 live';
-    case 'failed':
-      return '🔴 failed';
-    case 'cancelled':
-      return '⚪ cancelled';
-    case 'not-live':
-      return report.never === true ? '🔴 will not run this commit' : '🟡 not live yet';
-    case 'deploying':
-      return '🟡 deploying';
-  }
+  if (report.stage === 'not-live' && report.never === true) return '🔴 will not run this commit';
+  return LIVE[report.stage];
 }
+
+const LIVE: Record<Stage, string> = {
+  live: '🟢 live',
+  failed: '🔴 failed',
+  cancelled: '⚪ cancelled',
+  'not-live': '🟡 not live yet',
+  deploying: '🟡 deploying',
+};
 
 /** One agent's row; `redact` hides secret values in the service's text first. */
 function agentRow(state: AgentState, redact: (text: string) => string, health: boolean): string {
@@ -248,10 +251,7 @@ function agentRow(state: AgentState, redact: (text: string) => string, health: b
     links.join(' · '),
     failure === undefined ? '' : markdownText(redact(failure), ROW_FAILURE_CHARS),
   ];
-  const write: BodyText = {
-    text: (value, max) => markdownText(redact(value), max),
-    code: (value, max) => markdownCode(redact(value), max),
-  };
+  const write = bodyText(redact);
   const seen = report?.health;
   const shown = health ? (seen === undefined ? '' : healthCell(seen, write)) : undefined;
   return `| ${withHealth(cells, shown).join(' | ')} |`;
@@ -265,8 +265,6 @@ export function agentsCommentBody(
   parts: { runUrl?: string; redact: (text: string) => string },
 ): string {
   const identity = manifestIdentity(manifest);
-  const current = new Set(manifest.agents.map((agent) => agent.key));
-  const gone = [...listedAgents(previous)].filter(([key]) => !current.has(key));
   const live = states.filter((state) => state.report?.stage === 'live').length;
   const title = markdownCode(parts.redact(identity), 200, false);
   const health = states.some((state) => state.report?.health !== undefined);
@@ -276,16 +274,10 @@ export function agentsCommentBody(
     '',
     ...headOf(health),
   ];
-  const footer = markdownLink('Workflow run', parts.runUrl);
-  const tail = footer === undefined ? [] : ['', footer];
+  const tail = runTail(parts.runUrl);
   const all = [
     ...states.map((state) => agentRow(state, parts.redact, health)),
-    ...gone.map(([key, dashboard]) => goneRow(key, dashboard, health)),
+    ...goneAgents(manifest, previous).map(([key, dashboard]) => goneRow(key, dashboard, health)),
   ];
-  const rows = rowsWithin(all, head.join('\n').length + tail.join('\n').length + 200);
-  const more =
-    rows.length < all.length
-      ? ['', `…and ${all.length - rows.length} more: see the job summary.`]
-      : [];
-  return [...head, ...rows, ...more, ...tail].join('\n') + '\n';
+  return [...head, ...keptRows(head, all, tail), ...tail].join('\n') + '\n';
 }

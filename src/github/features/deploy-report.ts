@@ -18,8 +18,11 @@ import { carriesManifestMarker, carriesMarker, manifestIdentity } from './commen
 import { withRunUrl, type GitHubRunContext } from './context.js';
 import {
   DeploymentRecord,
+  finalStatus,
   recordGroups,
-  SharedRecord,
+  sharedStart,
+  sharedStatus,
+  singleStart,
   type AgentOnGitHub,
   type ManifestOnGitHub,
   type RecordContext,
@@ -59,7 +62,7 @@ export interface DeployReportParts {
 /** One environment's record: a single deploy's for an agent alone, else a shared one. */
 interface Group {
   agents: readonly AgentOnGitHub[];
-  record: DeploymentRecord | SharedRecord;
+  record: DeploymentRecord;
   started: boolean;
   finished: boolean;
 }
@@ -101,17 +104,10 @@ export class DeployReport {
         ? new Map(wanted.environment === '' ? [] : [[wanted.environment, ONE.agents]])
         : recordGroups(manifest, wanted.environment);
     for (const [environment, agents] of groups) {
-      const at: RecordContext = {
-        repository: context.repository,
-        sha: context.sha,
-        environment,
-        transient: context.pullRequest !== undefined,
-        ...(context.runUrl === undefined ? {} : { runUrl: context.runUrl }),
-      };
-      const record =
-        agents.length === 1
-          ? new DeploymentRecord(api, at, parts.redact)
-          : new SharedRecord(api, at, agents, parts.redact);
+      const { repository, sha, pullRequest, runUrl } = context;
+      const transient = pullRequest !== undefined;
+      const at: RecordContext = withRunUrl({ repository, sha, environment, transient }, runUrl);
+      const record = new DeploymentRecord(api, at, parts.redact);
       this.#groups.push({ agents, record, started: false, finished: false });
     }
     if (wanted.comment && context.pullRequest !== undefined) {
@@ -244,30 +240,28 @@ export class DeployReport {
 
   async #start({ agents, record }: Group, options: CallOptions): Promise<void> {
     const reports = agents.map((agent) => this.#states.get(agent.key)?.report);
-    if (record instanceof SharedRecord) {
-      await record.start(new Map(agents.map((agent, at) => [agent.key, reports[at]?.id])), options);
-    } else if (reports[0] !== undefined) await record.start(reports[0], options);
+    if (agents.length > 1) {
+      const ids = new Map(agents.map((agent, at) => [agent.key, reports[at]?.id]));
+      await record.start(sharedStart(agents, ids), options);
+    } else if (reports[0] !== undefined) await record.start(singleStart(reports[0]), options);
     if (record.id === undefined) return;
     for (const agent of agents) this.#ids.set(agent.key, record.id);
     this.#parts.onRecorded?.(record.id);
   }
 
-  async #finish(group: Group, options: CallOptions): Promise<void> {
-    const { record } = group;
-    if (record instanceof SharedRecord) {
-      await record.finish(
-        group.agents.map((agent) => ({ ...this.#states.get(agent.key), agent })),
-        options,
-      );
+  async #finish({ agents, record }: Group, options: CallOptions): Promise<void> {
+    if (agents.length > 1) {
+      const ends = agents.map((agent) => ({ ...this.#states.get(agent.key), agent }));
+      await record.finish(sharedStatus(ends), undefined, options);
       return;
     }
-    const state = this.#states.get(group.agents[0]?.key ?? '');
+    const state = this.#states.get(agents[0]?.key ?? '');
     if (state?.report === undefined) return;
     const failed = state.failure !== undefined && state.report.stage === 'deploying';
-    await record.finish(
-      failed ? { ...state.report, stage: 'failed', failure: state.failure } : state.report,
-      options,
-    );
+    const report: RunReport = failed
+      ? { ...state.report, stage: 'failed', failure: state.failure }
+      : state.report;
+    await record.finish(finalStatus(report), report, options);
   }
 
   async #writeComment(options: CallOptions): Promise<void> {
@@ -285,10 +279,12 @@ export class DeployReport {
     await comment.writeBody(
       manifestIdentity(this.#manifest),
       () =>
-        agentsCommentBody(this.#manifest, states, comment.body, {
-          redact: this.#parts.redact,
-          ...(this.#runUrl === undefined ? {} : { runUrl: this.#runUrl }),
-        }),
+        agentsCommentBody(
+          this.#manifest,
+          states,
+          comment.body,
+          withRunUrl({ redact: this.#parts.redact }, this.#runUrl),
+        ),
       options,
     );
   }

@@ -71,6 +71,9 @@ export function recordGroups(
   return groups;
 }
 
+/** A status: its state, and its description. */
+type Status = { state: DeploymentState; text: string };
+
 /** How an agent of a shared record ended: its last report, or its failure alone. */
 export interface AgentEnd {
   agent: AgentOnGitHub;
@@ -79,7 +82,7 @@ export interface AgentEnd {
 }
 
 /** The shared record's final state and its description, from how each agent ended. */
-export function sharedStatus(ends: readonly AgentEnd[]): { state: DeploymentState; text: string } {
+export function sharedStatus(ends: readonly AgentEnd[]): Status {
   const states = ends.map(({ agent, report, failure }) =>
     report === undefined
       ? { state: 'failure' as const, text: `${agent.key}: the deploy failed: ${failure ?? ''}` }
@@ -114,7 +117,7 @@ function unanswered({ name, health }: RunReport, withBody: boolean): string | un
 }
 
 /** The final state and its description, from how the run ended. */
-export function finalStatus(report: RunReport): { state: DeploymentState; text: string } {
+export function finalStatus(report: RunReport): Status {
   const name = report.name;
   switch (report.stage) {
     case 'live': {
@@ -152,8 +155,6 @@ export function finalStatus(report: RunReport): { state: DeploymentState; text: 
       return { state: 'in_progress', text: `${name} is not live yet; the step did not wait` };
   }
 }
-
-type Status = { state: DeploymentState; text: string };
 
 /** How a record is written: its API, where, and what hides secret values. */
 interface RecordWriter {
@@ -209,6 +210,44 @@ async function writeStatus(
   await api.createDeploymentStatus(context.repository, id, body, options);
 }
 
+/** How a record starts: its description and payload, and its `in_progress` status. */
+interface Start {
+  text: string;
+  payload: Record<string, unknown>;
+  status: Status;
+  report?: RunReport;
+}
+
+/** A single deploy's record starts with its deployment's id and name. */
+export function singleStart(report: RunReport): Start {
+  const waiting =
+    report.waitingFor === undefined ? 'deploying' : `deploying (${report.waitingFor})`;
+  return {
+    text: `Deployment ${report.name} (deploy-agent)`,
+    payload: { id: report.id ?? null, name: report.name },
+    status: { state: 'in_progress', text: `${report.name}: ${waiting}` },
+    report,
+  };
+}
+
+/** A shared record lists every agent with its id (null without one). */
+export function sharedStart(
+  agents: readonly AgentOnGitHub[],
+  ids: ReadonlyMap<string, string | undefined>,
+): Start {
+  const listed = agents.map((agent) => ({
+    key: agent.key,
+    name: agent.deploymentName,
+    id: ids.get(agent.key) ?? null,
+  }));
+  return {
+    text: `Deployments of ${listed.length} agents (deploy-agent)`,
+    payload: { agents: listed },
+    status: { state: 'in_progress', text: `${listed.length} agents: deploying` },
+  };
+}
+
+/** One GitHub deployment in one environment, of one agent or shared by several. */
 export class DeploymentRecord {
   readonly #writer: RecordWriter;
   #id: number | undefined;
@@ -223,60 +262,13 @@ export class DeploymentRecord {
   }
 
   /** Creates the deployment and its `in_progress` status. */
-  async start(report: RunReport, options: CallOptions = {}): Promise<void> {
-    const payload = { id: report.id ?? null, name: report.name };
-    const text = `Deployment ${report.name} (deploy-agent)`;
+  async start({ text, payload, status, report }: Start, options: CallOptions = {}): Promise<void> {
     this.#id = await create(this.#writer, text, payload, options);
-    const waiting =
-      report.waitingFor === undefined ? 'deploying' : `deploying (${report.waitingFor})`;
-    const status = { state: 'in_progress' as const, text: `${report.name}: ${waiting}` };
     await writeStatus(this.#writer, this.#id, status, report, options);
   }
 
   /** The one final status; nothing when the deployment was never created. */
-  async finish(report: RunReport, options: CallOptions = {}): Promise<void> {
-    await writeStatus(this.#writer, this.#id, finalStatus(report), report, options);
-  }
-}
-
-/** One GitHub deployment for several agents of one environment. */
-export class SharedRecord {
-  readonly #writer: RecordWriter;
-  readonly #agents: readonly AgentOnGitHub[];
-  #id: number | undefined;
-
-  constructor(
-    api: GitHubApi,
-    context: RecordContext,
-    agents: readonly AgentOnGitHub[],
-    redact: (text: string) => string,
-  ) {
-    this.#writer = { api, context, redact };
-    this.#agents = agents;
-  }
-
-  get id(): number | undefined {
-    return this.#id;
-  }
-
-  /** Creates the deployment, listing every agent with its id (null without one), and its `in_progress` status. */
-  async start(
-    ids: ReadonlyMap<string, string | undefined>,
-    options: CallOptions = {},
-  ): Promise<void> {
-    const agents = this.#agents.map((agent) => ({
-      key: agent.key,
-      name: agent.deploymentName,
-      id: ids.get(agent.key) ?? null,
-    }));
-    const text = `Deployments of ${agents.length} agents (deploy-agent)`;
-    this.#id = await create(this.#writer, text, { agents }, options);
-    const status = { state: 'in_progress' as const, text: `${agents.length} agents: deploying` };
-    await writeStatus(this.#writer, this.#id, status, undefined, options);
-  }
-
-  /** The one final status, once every agent is over; nothing when never created. */
-  async finish(ends: readonly AgentEnd[], options: CallOptions = {}): Promise<void> {
-    await writeStatus(this.#writer, this.#id, sharedStatus(ends), undefined, options);
+  async finish(status: Status, report?: RunReport, options: CallOptions = {}): Promise<void> {
+    await writeStatus(this.#writer, this.#id, status, report, options);
   }
 }

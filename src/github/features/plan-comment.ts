@@ -19,10 +19,13 @@ import type { PlanNotMade, PlanReport } from '../../run/ports/progress.js';
 import { dashboardUrlOf } from '../../run/decisions/report.js';
 import {
   BODY_BUDGET,
+  carrying,
   COMMENT_LIMIT,
   encodeName,
-  listedAgents,
-  rowsWithin,
+  goneAgents,
+  keptRows,
+  manifestIdentity,
+  runTail,
 } from './comment-marker.js';
 import { changesLines, verdictLines } from './plan-verdict.js';
 import { withRunUrl, type GitHubRunContext } from './context.js';
@@ -38,10 +41,7 @@ export function planMarker(name: string): string {
   return `<!-- deploy-agent-plan:${encodeName(name)} -->`;
 }
 
-/** Whether a comment's body is this name's plan comment (its marker opens it). */
-export function carriesPlanMarker(body: string | null | undefined, name: string): boolean {
-  return typeof body === 'string' && body.startsWith(planMarker(name));
-}
+export const carriesPlanMarker = carrying(planMarker);
 
 /** The plan comment's Markdown; `redact` hides secret values in free text first. */
 export function planCommentBody(
@@ -140,10 +140,7 @@ export function keyedPlanMarker(identity: string): string {
   return `<!-- deploy-agent-agents-plan:${encodeName(identity)} -->`;
 }
 
-/** Whether a comment's body is this manifest's plan comment (its marker opens it). */
-export function carriesKeyedPlanMarker(body: string | null | undefined, identity: string): boolean {
-  return typeof body === 'string' && body.startsWith(keyedPlanMarker(identity));
-}
+export const carriesKeyedPlanMarker = carrying(keyedPlanMarker);
 
 /** What opens an agent's part below the table. */
 const DETAILS = '\n#### ';
@@ -251,26 +248,19 @@ export function keyedPlanCommentBody(
   parts: { runUrl?: string; redact: Redact },
 ): string {
   const { redact } = parts;
-  const identity = manifest.nameTemplate ?? manifest.source;
-  const current = new Set(manifest.agents.map((agent) => agent.key));
+  const identity = manifestIdentity(manifest);
   // The agents' rows only: the differences below them are rows of other tables.
-  const listed = listedAgents(previous?.split(DETAILS)[0]);
-  const gone = [...listed].filter(([key]) => !current.has(key));
+  const gone = goneAgents(manifest, previous?.split(DETAILS)[0]);
   const head = [keyedPlanMarker(identity), headline(identity, states, redact), '', ...HEAD];
-  const run = markdownLink('Workflow run', parts.runUrl);
-  const tail = run === undefined ? [] : ['', run];
+  const tail = runTail(parts.runUrl);
   const all = [
     ...states.map((state) => agentRow(state, redact)),
     ...gone.map(([key, dashboard]) => goneRow(key, dashboard)),
   ];
-  const rows = rowsWithin(all, head.join('\n').length + tail.join('\n').length + 200);
-  const more =
-    rows.length < all.length
-      ? ['', `…and ${all.length - rows.length} more: see the job summary.`]
-      : [];
-  const used = [...head, ...rows, ...more, ...tail].join('\n').length;
+  const rows = keptRows(head, all, tail);
+  const used = [...head, ...rows, ...tail].join('\n').length;
   const share = Math.floor((BODY_BUDGET - used - 200) / Math.max(states.length, 1));
   const details = states.flatMap((state) => detailsOf(state, redact, share));
-  const body = [...head, ...rows, ...more, '', ...details, ...tail].join('\n') + '\n';
+  const body = [...head, ...rows, '', ...details, ...tail].join('\n') + '\n';
   return body.length < COMMENT_LIMIT ? body : body.slice(0, BODY_BUDGET);
 }

@@ -14,17 +14,12 @@ import { commentBody, type CommentReport } from './comment.js';
 import { carriesMarker, isOwnComment } from './comment-marker.js';
 import type { Logger } from '../../common/runtime.js';
 
-export interface CommentContext {
-  repository: Repo;
-  pullRequest: number;
-}
-
 /** The most writes a run makes to its comment. */
 const MAX_WRITES = 2;
 
 export class PullRequestComment {
   readonly #api: GitHubApi;
-  readonly #context: CommentContext;
+  readonly #context: { repository: Repo; pullRequest: number };
   readonly #logger: Logger;
   readonly #redact: (text: string) => string;
   #commentId: number | undefined;
@@ -40,7 +35,7 @@ export class PullRequestComment {
 
   constructor(
     api: GitHubApi,
-    context: CommentContext,
+    context: { repository: Repo; pullRequest: number },
     logger: Logger,
     redact: (text: string) => string,
     carries: (body: string | null | undefined, name: string) => boolean = carriesMarker,

@@ -18,11 +18,12 @@ import type {
 } from '../../run/ports/progress.js';
 import type { ManifestOnGitHub } from './deployment-record.js';
 import {
-  listedAgents,
+  goneAgents,
+  keptRows,
   manifestIdentity,
   manifestMarker,
   marker,
-  rowsWithin,
+  runTail,
 } from './comment-marker.js';
 
 export interface RetiredComment extends RetireReport {
@@ -176,23 +177,13 @@ export function retiredManifestBody(
         : cellsOf(report.deployments, redact);
     return `| ${[markdownCode(agent.key), markdownCode(redact(agent.deploymentName), 100), ...cells].join(' | ')} |`;
   });
-  const current = new Set(manifest.agents.map((agent) => agent.key));
-  const gone = [...listedAgents(previous)]
-    .filter(([key]) => !current.has(key))
-    .map(([key, dashboard]) => {
-      const where = markdownLink('Dashboard', dashboard);
-      const runs = `no longer deployed by this workflow; runs until deleted${where === undefined ? '' : `: ${where}`}`;
-      return `| ${markdownCode(key)} |  |  |  | ${runs} |`;
-    });
-  const footer = markdownLink('Workflow run', retired.runUrl);
-  const tail = footer === undefined ? [] : ['', footer];
-  const all = [...rows, ...gone];
-  const kept = rowsWithin(all, head.join('\n').length + tail.join('\n').length + 200);
-  const more =
-    kept.length < all.length
-      ? ['', `…and ${all.length - kept.length} more: see the job summary.`]
-      : [];
-  return [...head, ...kept, ...more, ...tail].join('\n') + '\n';
+  const gone = goneAgents(manifest, previous).map(([key, dashboard]) => {
+    const where = markdownLink('Dashboard', dashboard);
+    const runs = `no longer deployed by this workflow; runs until deleted${where === undefined ? '' : `: ${where}`}`;
+    return `| ${markdownCode(key)} |  |  |  | ${runs} |`;
+  });
+  const tail = runTail(retired.runUrl);
+  return [...head, ...keptRows(head, [...rows, ...gone], tail), ...tail].join('\n') + '\n';
 }
 
 /** The workflow run's link, the one line two runs' retired bodies differ by. */

@@ -21,6 +21,7 @@ import {
   type ManifestOnGitHub,
 } from './deployment-record.js';
 import type { PullRequestComment } from './pr-comment.js';
+import { withRunUrl } from './context.js';
 import { retiredCommentBody, retiredManifestBody, sameRetiredBody } from './retire-comment.js';
 import { markInactive, type RecordsRetired } from './retire-records.js';
 
@@ -54,18 +55,18 @@ export async function retirePreview(
       ? ('skipped' as const)
       : rewriteComment(target.comment, report, target.pullRequestState, parts),
   ]);
-  return {
-    ...(records === undefined
-      ? { found: 0, inactive: 0, more: false }
-      : {
-          environment: target.environment,
-          found: records.found,
-          inactive: records.inactive,
-          more: records.more,
-          alreadyInactive: records.already,
-        }),
-    comment,
-  };
+  return retirementOf(target.environment, records, comment);
+}
+
+/** What one preview's retirement did: its environment's records, when marked, and its comment. */
+function retirementOf(
+  environment: string,
+  records: RecordsRetired | undefined,
+  comment: Retirement['comment'],
+): Retirement {
+  if (records === undefined) return { found: 0, inactive: 0, more: false, comment };
+  const { found, inactive, already, more } = records;
+  return { environment, found, inactive, more, alreadyInactive: already, comment };
 }
 
 /** Each preview of its own retired, one after the other; each one's retirement by key. */
@@ -110,11 +111,10 @@ function rewriteComment(
 ): Promise<Retirement['comment']> {
   const body = () =>
     retiredCommentBody(
-      {
-        ...report,
-        ...(pullRequestState === undefined ? {} : { pullRequestState }),
-        ...(runUrl === undefined ? {} : { runUrl }),
-      },
+      withRunUrl(
+        { ...report, ...(pullRequestState === undefined ? {} : { pullRequestState }) },
+        runUrl,
+      ),
       redact,
     );
   return comment.rewrite(report.name, body, {}, sameRetiredBody);
@@ -188,20 +188,7 @@ export async function retireManifest(
   for (const agent of manifest.agents) {
     if (!looked.has(agent.key)) continue;
     const environment = environmentOf(agent, target.environment);
-    const marked = records.get(environment);
-    retirements.set(
-      agent.key,
-      marked === undefined
-        ? { found: 0, inactive: 0, more: false, comment: rewritten }
-        : {
-            environment,
-            found: marked.found,
-            inactive: marked.inactive,
-            alreadyInactive: marked.already,
-            more: marked.more,
-            comment: rewritten,
-          },
-    );
+    retirements.set(agent.key, retirementOf(environment, records.get(environment), rewritten));
   }
   return retirements;
 }
