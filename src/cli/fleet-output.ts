@@ -69,18 +69,9 @@ const byCutRank = (shown: readonly Shown[]) =>
     .filter((each) => typeof each.cutRank === 'number')
     .sort((a, b) => Number(a.cutRank) - Number(b.cutRank));
 
-/** Cuts the columns that may be cut, in their order, until the table fits `width`, if it can. */
-function cutToFit(shown: readonly Shown[], width: number): void {
-  for (const column of byCutRank(shown)) {
-    const over = totalWidth(shown) - width;
-    if (over <= 0) return;
-    column.width = Math.max(column.floor, column.width - over);
-  }
-}
-
-/** Cuts the name in its middle, down to its heading, until the table fits `width`, if it can. */
-function cutNameToFit(shown: readonly Shown[], width: number): void {
-  for (const column of shown.filter((each) => each.cutRank === 'middle')) {
+/** Cuts `columns` (of `shown`), in their order, down to their floor, until the table fits `width`, if it can. */
+function cutToFit(shown: readonly Shown[], columns: readonly Shown[], width: number): void {
+  for (const column of columns) {
     const over = totalWidth(shown) - width;
     if (over <= 0) return;
     column.width = Math.max(column.floor, column.width - over);
@@ -103,10 +94,14 @@ function fit(shown: Shown[], width: number): Shown[] {
     kept.forEach((each) => {
       each.width = full[shown.indexOf(each)] ?? 0;
     });
-    cutToFit(kept, width);
+    cutToFit(kept, byCutRank(kept), width);
     if (totalWidth(kept) <= width) return kept;
     if (left === leaving.length) {
-      cutNameToFit(kept, width);
+      cutToFit(
+        kept,
+        kept.filter((each) => each.cutRank === 'middle'),
+        width,
+      );
       return kept;
     }
   }

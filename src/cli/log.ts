@@ -181,55 +181,38 @@ export class StderrLog {
     return this.#style('bold', `== ${this.#clean(name)}`);
   }
 
-  /** The log as a view of the core's events: its lines, the wait's state, the phases' headings. */
-  readonly view: EventSink = (event) => {
-    if (event.agent !== undefined) {
-      this.#agentEvent(event.agent, event);
-      return;
-    }
-    switch (event.kind) {
-      case 'log':
-        this[event.level](event.message);
-        return;
-      case 'waiting':
-        this.#waitingOf(ONE_DEPLOYMENT, event);
-        return;
-      case 'phase':
-        if (event.grouped) this.heading(event.message);
-        return;
-      default:
-        return;
-    }
-  };
-
   /**
-   * An agent's event: its line after its key; its wait on the live line
-   * beside the other agents' (or as a line in CI) until its wait is over or
-   * it says something else.
+   * The log as a view of the core's events: its lines, the wait's state, the
+   * phases' headings. An agent's line comes after its key; its wait is on the
+   * live line beside the other agents' (or a line in CI) until its wait is
+   * over or it says something else.
    */
-  #agentEvent(agent: string, event: RunEvent): void {
-    this.#count(agent, event);
+  readonly view: EventSink = (event) => {
+    const { agent } = event;
+    if (agent !== undefined) this.#count(agent, event);
+    const entry = agent ?? ONE_DEPLOYMENT;
     const keyed = (line: string | undefined) => {
-      if (line !== undefined) this.#line(`[${agent}] ${line}`);
+      if (line !== undefined) this.#line(agent === undefined ? line : `[${agent}] ${line}`);
     };
     switch (event.kind) {
       case 'log':
-        if (event.level === 'info') this.#live.drop(agent);
+        // The wait is over (or never began): the live line gives way for good.
+        if (event.level === 'info') this.#live.drop(entry);
         keyed(this.#levelLine(event.level, event.message));
         return;
       case 'waiting':
-        this.#waitingOf(agent, event);
+        this.#waitingOf(entry, event);
         return;
       case 'phase':
         if (event.grouped) keyed(this.#headingLine(event.message));
         return;
       case 'wait_over':
-        this.#live.drop(agent);
+        if (agent !== undefined) this.#live.drop(agent);
         return;
       default:
         return;
     }
-  }
+  };
 
   /** A deploy of several agents, `count` of them: the live line says how many are live. */
   expectAgents(count: number): void {

@@ -116,11 +116,6 @@ function dotenvValue(value: unknown): string {
   return ['string', 'number', 'boolean'].includes(typeof value) ? String(value) : '';
 }
 
-/** An output `--dotenv` leaves out, and why in plain words (never its value). */
-export interface DotenvSkip extends DotenvLeftOut {
-  name: string;
-}
-
 /**
  * The report of a run of one, as GitLab accepts and reads it back exactly
  * (`dotenvReport`): each output of its row in order but the JSON ones
@@ -129,7 +124,7 @@ export interface DotenvSkip extends DotenvLeftOut {
 export function outputsDotenv(
   row: Row,
   maxKeys: number = DOTENV_LIMIT_VARIABLES,
-): { text: string; skipped: DotenvSkip[] } {
+): { text: string; skipped: (DotenvLeftOut & { name: string })[] } {
   const names = ordered(row).map(([name, value]) => [name, dotenvValue(value)] as const);
   const { text, skipped } = dotenvReport(
     names.map(([name, value]) => [dotenvName(name), value]),
@@ -140,17 +135,12 @@ export function outputsDotenv(
   return { text, skipped: skipped.map((each) => ({ name: nameOf(each.variable), ...each })) };
 }
 
-/** One agent of a manifest: its entry in the action's `deployments`, its row, why it failed. */
-export interface AgentRow {
-  key: string;
-  entry?: DeploymentEntry;
-  row: Row;
-  error?: string;
-}
-
-/** A manifest: every agent in its order, whether all are live, whether those checked answered. */
+/**
+ * A manifest: every agent in its order (its entry in the action's `deployments`, its row, why it
+ * failed), whether all are live, whether those checked answered.
+ */
 export interface ManifestRows {
-  agents: readonly AgentRow[];
+  agents: readonly { key: string; entry?: DeploymentEntry; row: Row; error?: string }[];
   live: boolean;
   healthy: boolean | null;
 }
