@@ -43,12 +43,6 @@ export interface RunEnding {
   error?: string;
 }
 
-/** A known, non-empty text output of `--json`'s object. */
-function known(outputs: Record<string, unknown>, name: string): string | undefined {
-  const value = outputs[name];
-  return typeof value === 'string' && value !== '' ? value : undefined;
-}
-
 /** A wait in progress: since when, what it waits for, the next heartbeat's timer. */
 interface Wait {
   since: number;
@@ -123,7 +117,7 @@ export class EventStream {
           this.#arm(agent);
         }
         return;
-      case 'status_change':
+      case 'status_change': {
         this.#line('status_change', {
           ...tagged,
           status: event.status,
@@ -131,8 +125,12 @@ export class EventStream {
           active_revision_id: event.activeRevisionId,
           waiting_for: event.waitingFor,
         });
-        this.#waited(agent, event.waitingFor);
+        // What the wait now waits for, and its heartbeat from now.
+        const wait = this.#waits.get(agent ?? ONE);
+        if (wait !== undefined) wait.waitingFor = event.waitingFor;
+        this.#arm(agent);
         return;
+      }
       case 'health':
         this.#line('health', {
           ...tagged,
@@ -151,14 +149,6 @@ export class EventStream {
         return;
     }
   };
-
-  /** A change seen by `agent`'s wait: what it now waits for, and its heartbeat from now. */
-  #waited(agent: string | undefined, waitingFor: string): void {
-    const wait = this.#waits.get(agent ?? ONE);
-    if (wait === undefined) return;
-    wait.waitingFor = waitingFor;
-    this.#arm(agent);
-  }
 
   /**
    * Whether a failed run timed out: its one wait did, or, for several
@@ -194,8 +184,8 @@ export class EventStream {
       ['url', 'url'],
       ['dashboard_url', 'dashboard-url'],
     ] as const) {
-      const value = known(outputs, output);
-      if (value !== undefined) fields[field] = value;
+      const value = outputs[output];
+      if (typeof value === 'string' && value !== '') fields[field] = value;
     }
     fields.outputs = outputs;
     if (error !== undefined) fields.error = this.#options.redact(error);

@@ -31,7 +31,7 @@ import type { CliRequest } from './arguments.js';
 import { describeCiRun, runDescription, type CiRun } from './ci.js';
 import {
   DEPLOYMENT_COLUMNS,
-  DeploymentsJsonStream,
+  deploymentsJsonStream,
   lines,
   REPOSITORY_COLUMNS,
   table,
@@ -103,7 +103,7 @@ async function writeListing(
     }
     return { count: deployments.length, more };
   }
-  const json = request.json ? new DeploymentsJsonStream((text) => stdout.write(text)) : undefined;
+  const json = request.json ? deploymentsJsonStream((text) => stdout.write(text)) : undefined;
   try {
     return await service.listPages(
       asked.filters,

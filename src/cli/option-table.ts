@@ -83,36 +83,21 @@ function commandsOf(input: InputName): readonly Command[] {
   );
 }
 
-/** An option that gives an input's text: `--option VALUE`, or a flag when it has no `valueName`. */
-function inputOption({
-  valueName,
-  declared,
-  ...spec
-}: Pick<OptionSpec, 'option' | 'excludes' | 'description' | 'commands' | 'role'> & {
-  valueName?: string;
-  declared: InputDefault | undefined;
-}): OptionSpec {
-  return {
-    ...spec,
-    type: valueName === undefined ? 'boolean' : 'string',
-    multiple: false,
-    ...(valueName === undefined ? {} : { valueName }),
-    variable: variableOf(spec.option),
-    defaultText: shownDefault(declared),
-  };
-}
-
 /** The option of an input given as `--input VALUE`, or as a flag under its own name (`--wait`). */
 function valueOption(input: InputName, shape: InputShape, description: string): OptionSpec {
   const flag = shape.kind === 'flag';
-  return inputOption({
-    option: (flag ? shape.option : undefined) ?? input,
+  const option = (shape.kind === 'flag' ? shape.option : undefined) ?? input;
+  return {
+    option,
+    type: flag ? 'boolean' : 'string',
+    multiple: false,
     ...(flag ? {} : { valueName: 'VALUE' }),
-    declared: INPUTS[input].default,
+    variable: variableOf(option),
+    defaultText: shownDefault(INPUTS[input].default),
     description,
     commands: commandsOf(input),
     role: { kind: 'input', input },
-  });
+  };
 }
 
 /**
@@ -190,16 +175,17 @@ function inputOptions(input: InputName, description: string): OptionSpec[] {
 
 /** The plan's own options, from plan/action.yml's own inputs: `--on-change VALUE`. */
 function planOptions(): OptionSpec[] {
-  return Object.entries(PLAN_OWN_INPUTS).map(([input, declared]) =>
-    inputOption({
-      option: input,
-      valueName: 'VALUE',
-      declared: declared.default,
-      description: PLAN_OPTION_DESCRIPTIONS[input as PlanOwnInput],
-      commands: ['plan'],
-      role: { kind: 'plan-input', input: input as PlanOwnInput },
-    }),
-  );
+  return Object.entries(PLAN_OWN_INPUTS).map(([input, declared]) => ({
+    option: input,
+    type: 'string',
+    multiple: false,
+    valueName: 'VALUE',
+    variable: variableOf(input),
+    defaultText: shownDefault(declared.default),
+    description: PLAN_OPTION_DESCRIPTIONS[input as PlanOwnInput],
+    commands: ['plan'],
+    role: { kind: 'plan-input', input: input as PlanOwnInput },
+  }));
 }
 
 /** What a list option's value is, for the help. */
@@ -220,16 +206,19 @@ const LIST_EXCLUDES: Readonly<Partial<Record<ListOwnInput, readonly string[]>>> 
 function listOptions(): OptionSpec[] {
   return Object.entries(LIST_OWN_INPUTS).map(([name, declared]) => {
     const input = name as ListOwnInput;
-    const excludes = LIST_EXCLUDES[input];
-    return inputOption({
+    const flag = input === 'all';
+    return {
       option: input,
-      ...(input === 'all' ? {} : { valueName: LIST_VALUE_NAMES[input] ?? 'VALUE' }),
-      ...(excludes === undefined ? {} : { excludes }),
-      declared: declared.default,
+      type: flag ? 'boolean' : 'string',
+      multiple: false,
+      ...(flag ? {} : { valueName: LIST_VALUE_NAMES[input] ?? 'VALUE' }),
+      variable: variableOf(input),
+      ...(LIST_EXCLUDES[input] === undefined ? {} : { excludes: LIST_EXCLUDES[input] }),
+      defaultText: shownDefault(declared.default),
       description: LIST_OPTION_DESCRIPTIONS[input],
       commands: ['list'],
       role: { kind: 'list-input', input },
-    });
+    };
   });
 }
 

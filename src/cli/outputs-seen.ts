@@ -18,10 +18,12 @@ import {
   keyedJson,
   outputsDotenv,
   outputsJson,
+  planRow,
+  plansDotenv,
+  plansJson,
   type ManifestRows,
   type Row,
 } from './outputs.js';
-import { planRow, plansDotenv, plansJson } from './plan-outputs.js';
 
 export class OutputsSeen {
   /** Flat: the run is of one deployment; keyed: of a manifest's agents. */
