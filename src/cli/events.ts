@@ -1,17 +1,13 @@
 /**
  * `--events`: stdout as a stream for tools, one JSON object a line (NDJSON),
  * with the event names of the vendor's `langgraph deploy --json` stream. A
- * view of the core's events (src/run/ports/events.ts: its phases, status
- * changes and warnings) and of the command's own warnings; it adds the
- * heartbeats, on its own timer while a wait sees no change (docs/command.md's
- * 10 s, not the log's 30 s), and the `result` line, always the last, written
- * once, however the run ends. In a deploy of several agents, every line of
- * an agent carries `agent` (its key), each agent's wait has heartbeats of
- * its own, and the `result` holds every agent's outputs. The core's events
- * come redacted; the command's own text (a warning, the error) is redacted
- * here, where the line is made; the outputs are redacted by structure
- * already. Each line is
- * `lineSafeJson`: no reader of lines cuts it in two.
+ * view of the core's events and of the command's own warnings; it adds the
+ * heartbeats, on its own timer while a wait sees no change (10 s, not the
+ * log's 30 s), and the `result` line, always the last, written once, however
+ * the run ends. An agent's lines carry `agent` (its key), each agent's wait
+ * has heartbeats of its own. The core's events and the outputs come
+ * redacted; the command's own text (a warning, the error) is redacted here.
+ * Each line is `lineSafeJson`: no reader of lines cuts it in two.
  */
 import { lineSafeJson } from '../common/json-text.js';
 import type { RunEvent } from '../run/ports/events.js';
