@@ -17,41 +17,32 @@ const SHA = /^[0-9a-f]{40}$/i;
 const GIT_TIMEOUT_MS = 5_000;
 
 /** The folder git runs in, and the environment it gets (the command's own). */
-export interface Checkout {
+interface Checkout {
   cwd: string;
   env: Environment;
 }
 
-/** Runs `git args` in `cwd`, no shell; its exit code, or undefined when git could not say. */
-function gitExit(where: Checkout, args: readonly string[]): Promise<number | undefined> {
-  return new Promise((resolve) => {
-    execFile(
-      'git',
-      [...args],
-      { cwd: where.cwd, env: { ...where.env }, timeout: GIT_TIMEOUT_MS, windowsHide: true },
-      (error) => {
-        if (error === null) {
-          resolve(0);
-          return;
-        }
-        // A spawn failure (ENOENT) has a string code; a killed run, a signal.
-        const { code, signal } = error as { code?: unknown; signal?: unknown };
-        resolve(typeof code === 'number' && signal == null ? code : undefined);
-      },
-    );
-  });
-}
-
-/** Whether `ancestor` is an ancestor of `descendant`; undefined when git cannot say (128: a commit it lacks). */
-async function isAncestor(
+/**
+ * Whether `ancestor` is an ancestor of `descendant` (`git merge-base --is-ancestor`, no shell);
+ * undefined when git cannot say (128: a commit it lacks; a spawn failure; a killed run).
+ */
+function isAncestor(
   where: Checkout,
   ancestor: string,
   descendant: string,
 ): Promise<boolean | undefined> {
-  const code = await gitExit(where, ['merge-base', '--is-ancestor', ancestor, descendant]);
-  if (code === 0) return true;
-  if (code === 1) return false;
-  return undefined;
+  return new Promise((resolve) => {
+    execFile(
+      'git',
+      ['merge-base', '--is-ancestor', ancestor, descendant],
+      { cwd: where.cwd, env: { ...where.env }, timeout: GIT_TIMEOUT_MS, windowsHide: true },
+      (error) => {
+        // A spawn failure (ENOENT) has a string code; a killed run, a signal.
+        const { code, signal } = (error ?? { code: 0 }) as { code?: unknown; signal?: unknown };
+        resolve(signal == null && (code === 0 || code === 1) ? code === 0 : undefined);
+      },
+    );
+  });
 }
 
 /**

@@ -34,6 +34,9 @@ export type CommandRequest =
   | { command: 'status'; status: StatusAsked }
   | { command: 'plan'; plan: PlanRequest };
 
+/** The plan's inputs (plan/action.yml's, the manifest among them: `name` is then a template). */
+const PLAN_INPUTS = { ...PLAN_SHARED_INPUTS, ...PLAN_OWN_INPUTS };
+
 /**
  * Reads and checks every input of `command` without a request; throws the
  * core's `InputError`. `plan` reads plan/action.yml's inputs (the core's it
@@ -47,7 +50,7 @@ export function readCommandRequest(
 ): CommandRequest {
   switch (command) {
     case 'plan':
-      return readPlan(read, run);
+      return { command, plan: planAsked(readInputs(PLAN_INPUTS, read, run), run) };
     case 'status':
       return { command, status: readStatusRequest(read, run) };
     case 'deploy':
@@ -55,31 +58,13 @@ export function readCommandRequest(
   }
 }
 
-/** The plan's inputs (plan/action.yml's, the manifest among them: `name` is then a template). */
-const PLAN_INPUTS = { ...PLAN_SHARED_INPUTS, ...PLAN_OWN_INPUTS };
-
-/**
- * `plan`'s inputs: with a manifest (`--agents`), one plan an agent, each
- * the plan its deploy would have (the name template, if any, filled); else
- * the one plan.
- */
-function readPlan(read: InputReader<CommandInput>, run: RunDescription): CommandRequest {
-  return { command: 'plan', plan: planAsked(readInputs(PLAN_INPUTS, read, run), run) };
-}
-
 /** What a command runs over: one deployment (flat) or a manifest's agents (keyed). */
 export function manifestOf(asked: CommandRequest): {
   layout: 'flat' | 'keyed';
   agents: readonly unknown[];
 } {
-  switch (asked.command) {
-    case 'plan':
-      return asked.plan;
-    case 'status':
-      return asked.status;
-    case 'deploy':
-      return asked.deploy;
-  }
+  if (asked.command === 'plan') return asked.plan;
+  return asked.command === 'status' ? asked.status : asked.deploy;
 }
 
 /** Runs a read request through the core; never throws: how it ended is in the outcome. */

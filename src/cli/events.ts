@@ -1,17 +1,13 @@
 /**
  * `--events`: stdout as a stream for tools, one JSON object a line (NDJSON),
  * with the event names of the vendor's `langgraph deploy --json` stream. A
- * view of the core's events (src/run/ports/events.ts: its phases, status
- * changes and warnings) and of the command's own warnings; it adds the
- * heartbeats, on its own timer while a wait sees no change (docs/command.md's
- * 10 s, not the log's 30 s), and the `result` line, always the last, written
- * once, however the run ends. In a deploy of several agents, every line of
- * an agent carries `agent` (its key), each agent's wait has heartbeats of
- * its own, and the `result` holds every agent's outputs. The core's events
- * come redacted; the command's own text (a warning, the error) is redacted
- * here, where the line is made; the outputs are redacted by structure
- * already. Each line is
- * `lineSafeJson`: no reader of lines cuts it in two.
+ * view of the core's events and of the command's own warnings; it adds the
+ * heartbeats, on its own timer while a wait sees no change (10 s, not the
+ * log's 30 s), and the `result` line, always the last, written once, however
+ * the run ends. An agent's lines carry `agent` (its key), each agent's wait
+ * has heartbeats of its own. The core's events and the outputs come
+ * redacted; the command's own text (a warning, the error) is redacted here.
+ * Each line is `lineSafeJson`: no reader of lines cuts it in two.
  */
 import { lineSafeJson } from '../common/json-text.js';
 import type { RunEvent } from '../run/ports/events.js';
@@ -41,12 +37,6 @@ export interface RunEnding {
   outputs: Record<string, unknown>;
   /** Why it failed; redacted here. */
   error?: string;
-}
-
-/** A known, non-empty text output of `--json`'s object. */
-function known(outputs: Record<string, unknown>, name: string): string | undefined {
-  const value = outputs[name];
-  return typeof value === 'string' && value !== '' ? value : undefined;
 }
 
 /** A wait in progress: since when, what it waits for, the next heartbeat's timer. */
@@ -123,7 +113,7 @@ export class EventStream {
           this.#arm(agent);
         }
         return;
-      case 'status_change':
+      case 'status_change': {
         this.#line('status_change', {
           ...tagged,
           status: event.status,
@@ -131,8 +121,12 @@ export class EventStream {
           active_revision_id: event.activeRevisionId,
           waiting_for: event.waitingFor,
         });
-        this.#waited(agent, event.waitingFor);
+        // What the wait now waits for, and its heartbeat from now.
+        const wait = this.#waits.get(agent ?? ONE);
+        if (wait !== undefined) wait.waitingFor = event.waitingFor;
+        this.#arm(agent);
         return;
+      }
       case 'health':
         this.#line('health', {
           ...tagged,
@@ -151,14 +145,6 @@ export class EventStream {
         return;
     }
   };
-
-  /** A change seen by `agent`'s wait: what it now waits for, and its heartbeat from now. */
-  #waited(agent: string | undefined, waitingFor: string): void {
-    const wait = this.#waits.get(agent ?? ONE);
-    if (wait === undefined) return;
-    wait.waitingFor = waitingFor;
-    this.#arm(agent);
-  }
 
   /**
    * Whether a failed run timed out: its one wait did, or, for several
@@ -194,8 +180,8 @@ export class EventStream {
       ['url', 'url'],
       ['dashboard_url', 'dashboard-url'],
     ] as const) {
-      const value = known(outputs, output);
-      if (value !== undefined) fields[field] = value;
+      const value = outputs[output];
+      if (typeof value === 'string' && value !== '') fields[field] = value;
     }
     fields.outputs = outputs;
     if (error !== undefined) fields.error = this.#options.redact(error);

@@ -1,24 +1,16 @@
 /**
- * How `list` and `repos` write what they found: a table
- * that fits the terminal's width in screen columns; one line an item with tab-separated
+ * How `list` and `repos` write what they found: a table that fits the
+ * terminal's width in screen columns; one line an item with tab-separated
  * fields and no header when stdout is not a terminal (as `gh` does), so
- * that `cut` and `awk` work; or `--json`, the items as the service answered
- * them, every secret value `***`. Service text is untrusted: a cell is one
- * line, its control characters (a tab, a line break) shown escaped.
+ * that `cut` and `awk` work; or `--json`, every secret value `***`. Service
+ * text is untrusted: a cell is one line, its control characters escaped.
  */
 import { lineSafeJson } from '../common/json-text.js';
 import { untrusted } from '../common/runtime.js';
 import type { Deployment, Repository } from '../service/schemas.js';
 import { cutMiddle, cutToWidth, padToWidth, screenWidth } from './screen-width.js';
 
-/**
- * The columns of an item: a heading, how each item fills it, and how a
- * table gives way on a narrow terminal: the columns a person does not act
- * on are cut, and at last left out, in the order of `cutRank` (the lowest
- * first); then, only when the line still does not fit, the name is cut in
- * its middle (`'middle'`: its start and its end stay); the id a person
- * copies into a command (`'never'`) is never cut.
- */
+/** The columns of an item: a heading, how each item fills it, and how it gives way (`fit`). */
 export interface Column<T> {
   heading: string;
   cell: (item: T) => string;
@@ -69,18 +61,9 @@ const byCutRank = (shown: readonly Shown[]) =>
     .filter((each) => typeof each.cutRank === 'number')
     .sort((a, b) => Number(a.cutRank) - Number(b.cutRank));
 
-/** Cuts the columns that may be cut, in their order, until the table fits `width`, if it can. */
-function cutToFit(shown: readonly Shown[], width: number): void {
-  for (const column of byCutRank(shown)) {
-    const over = totalWidth(shown) - width;
-    if (over <= 0) return;
-    column.width = Math.max(column.floor, column.width - over);
-  }
-}
-
-/** Cuts the name in its middle, down to its heading, until the table fits `width`, if it can. */
-function cutNameToFit(shown: readonly Shown[], width: number): void {
-  for (const column of shown.filter((each) => each.cutRank === 'middle')) {
+/** Cuts `columns` (of `shown`), in their order, down to their floor, until the table fits `width`, if it can. */
+function cutToFit(shown: readonly Shown[], columns: readonly Shown[], width: number): void {
+  for (const column of columns) {
     const over = totalWidth(shown) - width;
     if (over <= 0) return;
     column.width = Math.max(column.floor, column.width - over);
@@ -88,12 +71,12 @@ function cutNameToFit(shown: readonly Shown[], width: number): void {
 }
 
 /**
- * The columns as shown within `width` screen columns: the empty ones left
- * out; then the columns that may be cut are cut, in their order, down to
- * their heading; if that is not enough they are left out, in the same
- * order, from their full width again; if the name and the id alone are
- * still wider, the name is cut (in its middle). The id is always whole,
- * even when it alone is wider than the terminal.
+ * The columns as shown within `width` screen columns: those a person does
+ * not act on are cut, in their order, down to their heading; if that is not
+ * enough they are left out, in the same order, from their full width again;
+ * if the name and the id alone are still wider, the name is cut in its
+ * middle (its start and its end stay). The id a person copies into a
+ * command is always whole, even when it alone is wider than the terminal.
  */
 function fit(shown: Shown[], width: number): Shown[] {
   const full = shown.map((each) => each.width);
@@ -103,10 +86,14 @@ function fit(shown: Shown[], width: number): Shown[] {
     kept.forEach((each) => {
       each.width = full[shown.indexOf(each)] ?? 0;
     });
-    cutToFit(kept, width);
+    cutToFit(kept, byCutRank(kept), width);
     if (totalWidth(kept) <= width) return kept;
     if (left === leaving.length) {
-      cutNameToFit(kept, width);
+      cutToFit(
+        kept,
+        kept.filter((each) => each.cutRank === 'middle'),
+        width,
+      );
       return kept;
     }
   }
@@ -114,12 +101,10 @@ function fit(shown: Shown[], width: number): Shown[] {
 }
 
 /**
- * A table of the items with a heading line, measured in screen columns
- * (a wide character or an emoji takes two) and at most `width` of them a
- * line: a column no item fills is left out, and the columns a person does
- * not act on give way (cut, ending in `…`, then left out) before the name,
- * which is cut in its middle only when it and the id cannot both fit; the
- * id is never cut. A pipe's lines and `--json` carry the whole name.
+ * A table of the items with a heading line, at most `width` screen columns
+ * a line (a wide character or an emoji takes two): a column no item fills
+ * is left out, the others `fit`. A pipe's lines and `--json` carry the
+ * whole name.
  */
 export function table<T>(
   items: readonly T[],
@@ -163,43 +148,28 @@ export function lines<T>(items: readonly T[], columns: readonly Column<T>[]): st
     .join('');
 }
 
-/** A deployment as the service answered it, each secret's value `***` (by structure). */
-function shown(deployment: Deployment): Deployment {
-  return {
-    ...deployment,
-    secrets: deployment.secrets.map((secret) => ({ ...secret, value: '***' })),
-  };
-}
-
 /**
  * The deployments as one JSON array, written page by page as they arrive
- * (`list --json`): `[`, each item indented as `JSON.stringify(list, null, 2)`
- * would, items separated by `,\n`, then `]`; the same text as the whole
- * array at once, without holding it.
+ * (`list --json`), each secret's value `***` (by structure): the same text
+ * as `JSON.stringify(list, null, 2)` of the whole array, without holding it.
  */
-export class DeploymentsJsonStream {
-  readonly #write: (text: string) => void;
-  #count = 0;
-
-  constructor(write: (text: string) => void) {
-    this.#write = write;
-    this.#write('[');
-  }
-
-  /** One page's items. */
-  page(deployments: readonly Deployment[]): void {
-    let text = '';
-    for (const deployment of deployments) {
-      // Inside strings a line break is escaped: every raw one is the item's layout.
-      const item = lineSafeJson(shown(deployment), 2).replaceAll('\n', '\n  ');
-      text += `${this.#count === 0 ? '\n' : ',\n'}  ${item}`;
-      this.#count += 1;
-    }
-    if (text !== '') this.#write(text);
-  }
-
-  /** The array's end. */
-  end(): void {
-    this.#write(this.#count === 0 ? ']\n' : '\n]\n');
-  }
+export function deploymentsJsonStream(write: (text: string) => void) {
+  let count = 0;
+  write('[');
+  return {
+    page(deployments: readonly Deployment[]): void {
+      let text = '';
+      for (const deployment of deployments) {
+        const secrets = deployment.secrets.map((secret) => ({ ...secret, value: '***' }));
+        // Inside strings a line break is escaped: every raw one is the item's layout.
+        const item = lineSafeJson({ ...deployment, secrets }, 2).replaceAll('\n', '\n  ');
+        text += `${count === 0 ? '\n' : ',\n'}  ${item}`;
+        count += 1;
+      }
+      if (text !== '') write(text);
+    },
+    end(): void {
+      write(count === 0 ? ']\n' : '\n]\n');
+    },
+  };
 }

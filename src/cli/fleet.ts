@@ -21,6 +21,7 @@ import {
   REPOS_INPUTS,
   reposRequest,
 } from '../inputs/fleet-inputs.js';
+import type { RunDescription } from '../inputs/run-description.js';
 import type { ServiceAccess } from '../inputs/service-access.js';
 import { paceFrom } from '../run/ports/pace.js';
 import { ServiceClient } from '../service/client.js';
@@ -30,11 +31,10 @@ import type { CliRequest } from './arguments.js';
 import { describeCiRun, runDescription, type CiRun } from './ci.js';
 import {
   DEPLOYMENT_COLUMNS,
-  DeploymentsJsonStream,
+  deploymentsJsonStream,
   lines,
   REPOSITORY_COLUMNS,
   table,
-  type Column,
 } from './fleet-output.js';
 import { describeInputError } from './input-errors.js';
 import type { StderrLog } from './log.js';
@@ -51,6 +51,7 @@ interface FleetContext {
   world: CliWorld;
   /** Where the command runs (the inputs' defaults, and how an input error names them). */
   ci: CiRun;
+  run: RunDescription;
   log: StderrLog;
   redactor: Redactor;
   signal: AbortSignal;
@@ -58,7 +59,7 @@ interface FleetContext {
 
 /** The service over HTTP, as the deploy reaches it (proxy, retries, the command's words). */
 function serviceOf(access: ServiceAccess, context: FleetContext): Service {
-  const { world, log, redactor, signal, request } = context;
+  const { world, log, redactor, signal, run } = context;
   for (const value of access.sensitiveValues) redactor.add(value);
   const client = new ServiceClient({
     baseUrl: access.apiUrl,
@@ -69,27 +70,13 @@ function serviceOf(access: ServiceAccess, context: FleetContext): Service {
     signal,
     redact: (text) => redactor.redact(text),
     dispatcher: proxyDispatcher(proxySettingsFrom(world.env)),
-    words: commandWords(world.env, request.origins['api-url']),
+    words: run.words,
   });
   // A listed deployment carries its secrets: the service registers each value as its page is parsed.
   return new Service(client, log, {
     mask: (value) => redactor.add(value),
     redact: (text) => redactor.redact(text),
   });
-}
-
-/** Writes the items: `--json`, a table on a terminal, else tab-separated lines. */
-function write<T>(
-  items: readonly T[],
-  columns: readonly Column<T>[],
-  json: () => string,
-  { request, world }: FleetContext,
-): void {
-  const { stdout } = world;
-  if (request.json) stdout.write(json());
-  else if (stdout.isTTY === true) {
-    if (items.length > 0) stdout.write(table(items, columns, stdout.columns ?? DEFAULT_WIDTH));
-  } else stdout.write(lines(items, columns));
 }
 
 /**
@@ -116,7 +103,7 @@ async function writeListing(
     }
     return { count: deployments.length, more };
   }
-  const json = request.json ? new DeploymentsJsonStream((text) => stdout.write(text)) : undefined;
+  const json = request.json ? deploymentsJsonStream((text) => stdout.write(text)) : undefined;
   try {
     return await service.listPages(
       asked.filters,
@@ -137,8 +124,7 @@ async function writeListing(
 }
 
 async function list(context: FleetContext): Promise<void> {
-  const { request, world, ci, log } = context;
-  const run = runDescription(ci, world.cwd, commandWords(world.env, request.origins['api-url']));
+  const { request, world, run, log } = context;
   const asked = listRequest(
     readInputs({ ...FLEET_SHARED_INPUTS, ...LIST_OWN_INPUTS }, (name) => request.inputs[name], run),
   );
@@ -153,13 +139,18 @@ async function list(context: FleetContext): Promise<void> {
   if (count === 0 && world.stdout.closed !== true) log.info('no deployment matches');
 }
 
+/** Writes the repositories: `--json`, a table on a terminal, else tab-separated lines. */
 async function repos(context: FleetContext): Promise<void> {
-  const { request, world, ci, log } = context;
-  const run = runDescription(ci, world.cwd, commandWords(world.env, request.origins['api-url']));
+  const { request, world, run, log } = context;
+  const { stdout } = world;
   const asked = reposRequest(readInputs(REPOS_INPUTS, (name) => request.inputs[name], run));
   const repositories = await serviceOf(asked.access, context).listRepositories(asked.integrationId);
   if (repositories.length === 0) log.info('the integration has no repository to deploy');
-  write(repositories, REPOSITORY_COLUMNS, () => `${lineSafeJson(repositories, 2)}\n`, context);
+  if (request.json) stdout.write(`${lineSafeJson(repositories, 2)}\n`);
+  else if (stdout.isTTY !== true) stdout.write(lines(repositories, REPOSITORY_COLUMNS));
+  else if (repositories.length > 0) {
+    stdout.write(table(repositories, REPOSITORY_COLUMNS, stdout.columns ?? DEFAULT_WIDTH));
+  }
 }
 
 /** Runs `list` or `repos`; resolves to the exit status. */
@@ -171,7 +162,8 @@ export async function runFleet(
   const session = openSession(request.secretValues, world);
   const { log, redactor, signal } = session;
   const ci = describeCiRun(world.env, world.cwd);
-  const context: FleetContext = { request, world, ci, log, redactor, signal };
+  const run = runDescription(ci, world.cwd, commandWords(world.env, request.origins['api-url']));
+  const context: FleetContext = { request, world, ci, run, log, redactor, signal };
   try {
     await session.interruptible(() => (command === 'list' ? list(context) : repos(context)));
     return EXIT.done;

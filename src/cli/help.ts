@@ -47,19 +47,15 @@ function wrap(text: string, indent: string): string {
   return lines.join('\n');
 }
 
-/** `--name VALUE`, `--header NAME (repeatable)`, `--wait`. */
-function optionSynopsis(spec: OptionSpec): string {
-  const value = spec.type === 'string' ? ` ${spec.valueName ?? 'VALUE'}` : '';
-  return `--${spec.option}${value}`;
-}
-
 function optionHelp(spec: OptionSpec): string {
   const facts = [
     spec.variable === undefined ? undefined : `env ${spec.variable}`,
     spec.defaultText === undefined ? undefined : `default: ${spec.defaultText}`,
     spec.multiple ? 'repeatable' : undefined,
   ].filter((fact) => fact !== undefined);
-  const head = `  ${optionSynopsis(spec)}${facts.length > 0 ? `  (${facts.join('; ')})` : ''}`;
+  // `--name VALUE`, `--header NAME`, `--wait`.
+  const value = spec.type === 'string' ? ` ${spec.valueName ?? 'VALUE'}` : '';
+  const head = `  --${spec.option}${value}${facts.length > 0 ? `  (${facts.join('; ')})` : ''}`;
   return `${head}\n${wrap(spec.description, INDENT)}`;
 }
 

@@ -15,6 +15,8 @@ function inputLabels(table: readonly OptionSpec[]): Map<string, string> {
     const variable = spec.variable === undefined ? '' : ` (or ${spec.variable})`;
     switch (spec.role.kind) {
       case 'input':
+      case 'plan-input':
+      case 'list-input':
         labels.set(spec.role.input, `--${spec.option}${variable}`);
         break;
       case 'api-key-file':
@@ -28,10 +30,6 @@ function inputLabels(table: readonly OptionSpec[]): Map<string, string> {
         break;
       case 'secrets-file':
         labels.set('secrets', `the secrets (--secret, --secrets-file or DEPLOY_SECRETS)`);
-        break;
-      case 'plan-input':
-      case 'list-input':
-        labels.set(spec.role.input, `--${spec.option}${variable}`);
         break;
       default:
         break;

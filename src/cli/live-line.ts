@@ -1,11 +1,8 @@
 /**
  * The log's live line on a terminal: one row that says what the wait waits
  * for and for how long, redrawn in place (every second, at each change, and
- * to the new width when the terminal is resized). In a deploy of several
- * agents it is still one row, for every agent that waits, so that agents
- * waiting at once never take turns on it: what a person acts on first (how
- * many agents are live, then each waiting agent's status, or what else it
- * waits for), the longest wait's time last, always in view:
+ * on a resize). Several agents still share one row, so that they never take
+ * turns on it: what a person acts on first, the longest wait's time last:
  * `… 1 of 3 live · research: AWAITING_DATABASE · triage: DEPLOYING (12 s)`.
  * Its text is already cleaned by the log.
  */

@@ -1,15 +1,11 @@
 /**
  * The log on stderr, for a person: a view of the core's events (`view`) and
- * the command's own lines. In CI (no terminal) one line per event, and while
- * waiting one per change and one at least every 30 s while nothing changes,
- * never one per check; on a terminal, a live line with the status and the
- * elapsed time replaces the waiting lines (live-line.ts). In a deploy of
- * several agents, each line of an agent (its headings and its waiting lines
- * too) is the line a deploy of that agent alone writes, after its key
- * (`[support] `). Colour only on a terminal, never with NO_COLOR. Every line
- * is redacted before it is written: the core's events are already, the
- * command's own lines are not. On a terminal a line wider than it breaks
- * between words, never inside one.
+ * the command's own lines. In CI one line per event, and while waiting one
+ * per change and one at least every 30 s, never one per check; on a
+ * terminal, a live line (live-line.ts) replaces the waiting lines. An
+ * agent's line is the line a deploy of that agent alone writes, after its
+ * key (`[support] `). Every line is redacted before it is written: the
+ * core's events are already, the command's own lines are not.
  */
 
 import { neutraliseCommands } from '../common/runtime.js';
@@ -172,64 +168,39 @@ export class StderrLog {
     this.#write('debug', message);
   }
 
-  /** A phase's heading, where the action opens a log group. */
-  heading(name: string): void {
-    this.#line(this.#headingLine(name));
-  }
-
-  #headingLine(name: string): string {
-    return this.#style('bold', `== ${this.#clean(name)}`);
-  }
-
-  /** The log as a view of the core's events: its lines, the wait's state, the phases' headings. */
+  /**
+   * The log as a view of the core's events: its lines, the wait's state, the
+   * phases' headings. An agent's line comes after its key; its wait is on the
+   * live line beside the other agents' (or a line in CI) until its wait is
+   * over or it says something else.
+   */
   readonly view: EventSink = (event) => {
-    if (event.agent !== undefined) {
-      this.#agentEvent(event.agent, event);
-      return;
-    }
+    const { agent } = event;
+    if (agent !== undefined) this.#count(agent, event);
+    const entry = agent ?? ONE_DEPLOYMENT;
+    const keyed = (line: string | undefined) => {
+      if (line !== undefined) this.#line(agent === undefined ? line : `[${agent}] ${line}`);
+    };
     switch (event.kind) {
       case 'log':
-        this[event.level](event.message);
+        // The wait is over (or never began): the live line gives way for good.
+        if (event.level === 'info') this.#live.drop(entry);
+        keyed(this.#levelLine(event.level, event.message));
         return;
       case 'waiting':
-        this.#waitingOf(ONE_DEPLOYMENT, event);
+        this.#waitingOf(entry, event);
         return;
       case 'phase':
-        if (event.grouped) this.heading(event.message);
+        // A phase's heading, where the action opens a log group.
+        if (event.grouped) keyed(this.#style('bold', `== ${this.#clean(event.message)}`));
+        return;
+      case 'wait_over':
+        if (agent !== undefined) this.#live.drop(agent);
         return;
       default:
         return;
     }
   };
-
-  /**
-   * An agent's event: its line after its key; its wait on the live line
-   * beside the other agents' (or as a line in CI) until its wait is over or
-   * it says something else.
-   */
-  #agentEvent(agent: string, event: RunEvent): void {
-    this.#count(agent, event);
-    const keyed = (line: string | undefined) => {
-      if (line !== undefined) this.#line(`[${agent}] ${line}`);
-    };
-    switch (event.kind) {
-      case 'log':
-        if (event.level === 'info') this.#live.drop(agent);
-        keyed(this.#levelLine(event.level, event.message));
-        return;
-      case 'waiting':
-        this.#waitingOf(agent, event);
-        return;
-      case 'phase':
-        if (event.grouped) keyed(this.#headingLine(event.message));
-        return;
-      case 'wait_over':
-        this.#live.drop(agent);
-        return;
-      default:
-        return;
-    }
-  }
 
   /** A deploy of several agents, `count` of them: the live line says how many are live. */
   expectAgents(count: number): void {

@@ -64,13 +64,6 @@ function describeRun(ci: CiRun, given?: string): string {
   return `run: ${ci.where}, branch ${head.branch} at ${shortSha(head.sha)}${from}`;
 }
 
-/** How the core's part of a run ended: its exit status, its failure, its summary. */
-interface Ran {
-  exitCode: number;
-  error?: string;
-  summary?: RunSummary;
-}
-
 /**
  * Why `option`'s file could not be written: its path and the system's reason
  * (`illegal operation on a directory (EISDIR)`), never a stack.
@@ -137,9 +130,11 @@ async function runCommand(
   const session = openSession(request.secretValues, world, { events: request.events });
   const { redact } = session;
   const seen = new OutputsSeen();
+  // Outputs are redacted by structure; the error is free text.
+  const redactError = (error?: string) => (error === undefined ? undefined : redact(error));
   /** The stream's last line: what --json would print, and how the run ended. */
   const end = (exitCode: number, error?: string): number => {
-    const redacted = error === undefined ? undefined : redact(error);
+    const redacted = redactError(error);
     session.events?.result({ exitCode, outputs: seen.json(redacted), error: redacted });
     return exitCode;
   };
@@ -151,11 +146,7 @@ async function runCommand(
     const failures = writeFiles(request, seen, ran.summary, world, session);
     const errors = [ran.error, ...failures].filter((each) => each !== undefined);
     const error = errors.length === 0 ? undefined : errors.join('; ');
-    if (request.json) {
-      // Outputs are redacted by structure; the error is free text.
-      const redacted = error === undefined ? undefined : redact(error);
-      world.stdout.write(`${lineSafeJson(seen.json(redacted), 2)}\n`);
-    }
+    if (request.json) world.stdout.write(`${lineSafeJson(seen.json(redactError(error)), 2)}\n`);
     const failed = failures.length > 0 && ran.exitCode === EXIT.done;
     return end(failed ? EXIT.failed : ran.exitCode, error);
   } catch (error) {
@@ -195,7 +186,7 @@ async function runRequest(
   world: CliWorld,
   session: Session,
   { seen, quitting }: { seen: OutputsSeen; quitting: (signal: string) => void },
-): Promise<Ran> {
+) {
   const { log } = session;
   const ci = describeCiRun(world.env, world.cwd);
   const words = commandWords(world.env, request.origins['api-url']);

@@ -15,13 +15,6 @@ import type { Reading } from './sources.js';
 const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
 const VARIABLE_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
 
-/** Drops one trailing line break, as `$(cat FILE)` would drop them all. */
-function withoutTrailingLineBreak(text: string): string {
-  if (text.endsWith('\r\n')) return text.slice(0, -2);
-  if (text.endsWith('\n')) return text.slice(0, -1);
-  return text;
-}
-
 /** Reads each of `command`'s options in `table` (given, else its variable) into `reading`. */
 export function readInputs(
   given: Given,
@@ -53,7 +46,7 @@ export function readInputs(
         if (path !== undefined) {
           const text = reading.file('api-key-file', path);
           if (text !== undefined) {
-            const key = withoutTrailingLineBreak(text);
+            const key = text.replace(/\r?\n$/, ''); // One trailing line break dropped; `$(cat FILE)` drops them all.
             reading.secret(key);
             reading.inputs['api-key'] = key;
             reading.origins['api-key'] = `--api-key-file ${path}`;

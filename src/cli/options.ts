@@ -22,17 +22,16 @@ export function isRunCommand(command: Command): command is RunCommand {
 
 /** The plan's own inputs (plan/action.yml's, not the core's): `on-change`. */
 export type PlanOwnInput = keyof typeof PLAN_OWN_INPUTS;
-export type { ListOwnInput };
 /** Every input the command reads: the core's, the plan's own and the list's own. */
 export type CommandInput = InputName | PlanOwnInput | ListOwnInput;
 
-/** Each input's description, as action.yml words it (read at run time, for the help). */
 /** The inputs of `Name: value` lines whose values come from the variables their names give. */
 export type HeaderInput = 'headers' | 'health-check-headers';
 
+/** Each input's description, as action.yml words it (read at run time, for the help). */
 export type Descriptions = Readonly<Partial<Record<string, string>>>;
 
-export type OptionRole =
+type OptionRole =
   | { kind: 'input'; input: InputName }
   /** An input of plan/action.yml that is not the core's (`--on-change`). */
   | { kind: 'plan-input'; input: PlanOwnInput }

@@ -1,12 +1,9 @@
 /**
  * What a run has made known so far, from its events' values, and what
- * `--json`, the stream's `result` and `--dotenv` make of it. A run of one
- * keeps its deployment's row (a deploy's `deployment`, a plan's verdict):
- * the flat layout. A manifest keeps each agent's row apart (its events carry
- * its key) and each agent's entry (the manifest's `entries`) apart again:
- * the keyed layout, where an agent's `status` is never the run's. A plan of
- * several agents carries each agent's plan: its `--json` and `--dotenv` are
- * made from them.
+ * `--json`, the stream's `result` and `--dotenv` make of it: a run of one
+ * keeps its row (flat); a manifest each agent's row and entry by key
+ * (keyed: an agent's `status` is never the run's); a plan of several agents
+ * each agent's plan.
  */
 import type { EventView } from '../run/ports/events.js';
 import type { DeploymentEntry } from '../run/ports/findings.js';
@@ -18,10 +15,12 @@ import {
   keyedJson,
   outputsDotenv,
   outputsJson,
+  planRow,
+  plansDotenv,
+  plansJson,
   type ManifestRows,
   type Row,
 } from './outputs.js';
-import { planRow, plansDotenv, plansJson } from './plan-outputs.js';
 
 export class OutputsSeen {
   /** Flat: the run is of one deployment; keyed: of a manifest's agents. */

@@ -7,13 +7,19 @@
  * `deployments` output) and its row, `live` and `healthy` the manifest's;
  * its report is `DEPLOYMENT_LIVE` and four variables an agent, the most
  * useful first, so that GitLab's limit on the number of variables cuts the
- * least useful. The values arrive redacted by their structure (every secret
- * value in `deployment` and `drift` is `***`); nothing here redacts by
- * substring, so that a secret `true` cannot turn `created` into `***`.
+ * least useful. A plan's row is `planRow`; a plan of several agents writes
+ * the plan step's `plans` by key with the manifest's `action` and `changes`
+ * (the total), and as variables those two, then each agent's id and status
+ * (a plan has no URL and no liveness). The values arrive redacted by their
+ * structure (every secret value in `deployment` and `drift` is `***`);
+ * nothing here redacts by substring, so that a secret `true` cannot turn
+ * `created` into `***`.
  */
+import { keyedPlanOutputs, planEntry, plansByKey } from '../run/decisions/plan-outputs.js';
 import { redactDeployment, repositoryOf, dashboardUrlOf } from '../run/decisions/report.js';
 import type { DeploymentEntry } from '../run/ports/findings.js';
-import type { DeploymentSummary } from '../run/ports/summaries.js';
+import type { PlanReport } from '../run/ports/progress.js';
+import type { AgentPlanPart, DeploymentSummary } from '../run/ports/summaries.js';
 import { DOTENV_LIMIT_VARIABLES, dotenvReport, type DotenvLeftOut } from './dotenv.js';
 import { environmentName } from './options.js';
 
@@ -116,11 +122,6 @@ function dotenvValue(value: unknown): string {
   return ['string', 'number', 'boolean'].includes(typeof value) ? String(value) : '';
 }
 
-/** An output `--dotenv` leaves out, and why in plain words (never its value). */
-export interface DotenvSkip extends DotenvLeftOut {
-  name: string;
-}
-
 /**
  * The report of a run of one, as GitLab accepts and reads it back exactly
  * (`dotenvReport`): each output of its row in order but the JSON ones
@@ -129,7 +130,7 @@ export interface DotenvSkip extends DotenvLeftOut {
 export function outputsDotenv(
   row: Row,
   maxKeys: number = DOTENV_LIMIT_VARIABLES,
-): { text: string; skipped: DotenvSkip[] } {
+): { text: string; skipped: (DotenvLeftOut & { name: string })[] } {
   const names = ordered(row).map(([name, value]) => [name, dotenvValue(value)] as const);
   const { text, skipped } = dotenvReport(
     names.map(([name, value]) => [dotenvName(name), value]),
@@ -140,17 +141,12 @@ export function outputsDotenv(
   return { text, skipped: skipped.map((each) => ({ name: nameOf(each.variable), ...each })) };
 }
 
-/** One agent of a manifest: its entry in the action's `deployments`, its row, why it failed. */
-export interface AgentRow {
-  key: string;
-  entry?: DeploymentEntry;
-  row: Row;
-  error?: string;
-}
-
-/** A manifest: every agent in its order, whether all are live, whether those checked answered. */
+/**
+ * A manifest: every agent in its order (its entry in the action's `deployments`, its row, why it
+ * failed), whether all are live, whether those checked answered.
+ */
 export interface ManifestRows {
-  agents: readonly AgentRow[];
+  agents: readonly { key: string; entry?: DeploymentEntry; row: Row; error?: string }[];
   live: boolean;
   healthy: boolean | null;
 }
@@ -210,4 +206,49 @@ export function keyedDotenv(
     ],
     maxKeys,
   );
+}
+
+/** A plan of one deployment as its outputs' values: `changes` as text, as the action's output. */
+export function planRow({ verdict, dashboardUrl }: PlanReport): Row {
+  const entry = planEntry(verdict, dashboardUrl);
+  return { ...entry, changes: String(entry.changes) };
+}
+
+/** The `--json` object: the manifest's `action` and `changes`, `plans` by key, `error` when it failed. */
+export function plansJson(
+  plans: readonly AgentPlanPart[],
+  error?: string,
+): Record<string, unknown> {
+  const { action, changes } = keyedPlanOutputs(plans);
+  return {
+    action: action ?? '',
+    changes: changes ?? '',
+    plans: plansByKey(plans),
+    ...(error === undefined ? {} : { error }),
+  };
+}
+
+/**
+ * The report GitLab accepts and reads back exactly, at most `maxKeys`
+ * variables, under 5 KB: `DEPLOYMENT_PLAN_ACTION`, `DEPLOYMENT_CHANGES`,
+ * then each agent's `_ID`, then each agent's `_STATUS` (agents in the
+ * manifest's order); no empty value; each variable left out with why.
+ */
+export function plansDotenv(
+  plans: readonly AgentPlanPart[],
+  maxKeys: number,
+): { text: string; skipped: DotenvLeftOut[] } {
+  const { action, changes } = keyedPlanOutputs(plans);
+  const each = (part: 'ID' | 'STATUS', field: 'id' | 'status') =>
+    plans.map(({ key, summary }): [string, string] => [
+      agentVariable(key, part),
+      summary?.verdict.deployment?.[field] ?? '',
+    ]);
+  const variables: [string, string][] = [
+    [dotenvName('action'), action ?? ''],
+    [dotenvName('changes'), changes ?? ''],
+    ...each('ID', 'id'),
+    ...each('STATUS', 'status'),
+  ];
+  return dotenvReport(variables, maxKeys);
 }

@@ -7,7 +7,7 @@
  */
 import { Redactor } from '../common/redact.js';
 import { EventStream, heartbeatMsFrom } from './events.js';
-import { commandLog, type StderrLog } from './log.js';
+import { commandLog } from './log.js';
 import { EXIT, type CliWorld } from './world.js';
 
 /** The `--events` stream on stdout, when asked for. */
@@ -24,49 +24,41 @@ export function eventStream(
   });
 }
 
-export interface Session {
-  readonly redactor: Redactor;
-  /** Every secret known so far replaced by `***`. */
-  readonly redact: (text: string) => string;
-  readonly log: StderrLog;
-  /** The `--events` stream; undefined when not asked for. */
-  readonly events: EventStream | undefined;
-  /** Aborted by the first SIGINT or SIGTERM. */
-  readonly signal: AbortSignal;
-  /** A warning of the command's own: in the log, and in the stream. */
-  readonly warn: (message: string) => void;
-  /**
-   * Runs `work` while listening for SIGINT and SIGTERM, and closes the log
-   * after. On a second signal, `quitting` says what must still be said (the
-   * stream's result line) before the process ends with 130.
-   */
-  interruptible<T>(work: () => Promise<T>, quitting?: (signal: string) => void): Promise<T>;
-}
+export type Session = ReturnType<typeof openSession>;
 
 /** Sets a command up: the secrets it read are redacted from everything it writes. */
 export function openSession(
   secretValues: readonly string[],
   world: CliWorld,
   { events: wantsEvents = false }: { events?: boolean } = {},
-): Session {
+) {
   const redactor = new Redactor();
   for (const value of secretValues) redactor.add(value);
   const redact = (text: string) => redactor.redact(text);
   const events = eventStream(wantsEvents, world, redact);
   const log = commandLog(world.stderr, world.env, redact);
   const controller = new AbortController();
+  /** A warning of the command's own: in the log, and in the stream. */
   const warn = (message: string) => {
     log.warning(message);
     events?.warn(message);
   };
   return {
     redactor,
+    /** Every secret known so far replaced by `***`. */
     redact,
     log,
+    /** The `--events` stream; undefined when not asked for. */
     events,
+    /** Aborted by the first SIGINT or SIGTERM. */
     signal: controller.signal,
     warn,
-    async interruptible(work, quitting) {
+    /**
+     * Runs `work` while listening for SIGINT and SIGTERM, and closes the log
+     * after. On a second signal, `quitting` says what must still be said (the
+     * stream's result line) before the process ends with 130.
+     */
+    async interruptible<T>(work: () => Promise<T>, quitting?: (signal: string) => void) {
       const stopListening = world.onSignal((signal) => {
         if (controller.signal.aborted) {
           log.close();
