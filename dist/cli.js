@@ -29076,7 +29076,7 @@ __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __we
 /* harmony import */ var node_url__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(3136);
 /* harmony import */ var node_url__WEBPACK_IMPORTED_MODULE_2___default = /*#__PURE__*/__nccwpck_require__.n(node_url__WEBPACK_IMPORTED_MODULE_2__);
 /* harmony import */ var _inputs_bounded_read_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(4033);
-/* harmony import */ var _main_js__WEBPACK_IMPORTED_MODULE_4__ = __nccwpck_require__(2170);
+/* harmony import */ var _main_js__WEBPACK_IMPORTED_MODULE_4__ = __nccwpck_require__(532);
 /* harmony import */ var _pipe_end_js__WEBPACK_IMPORTED_MODULE_5__ = __nccwpck_require__(2884);
 /** The command's entry (dist/cli.js, the package's bin): wires the process to `main`, nothing else. */
 
@@ -29131,7 +29131,7 @@ __webpack_async_result__();
 
 /***/ }),
 
-/***/ 2170:
+/***/ 532:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -29230,6 +29230,10 @@ function hasLineBreak(text) {
 /** Whether `text` holds a control character (C0, DEL or C1). */
 function hasControlCharacter(text) {
     return /[\u0000-\u001f\u007f-\u009f]/.test(text);
+}
+/** A character as a `%XX` escape (upper-case hex), as a URL carries it. */
+function characters_percentEscape(character) {
+    return `%${character.charCodeAt(0).toString(16).toUpperCase().padStart(2, '0')}`;
 }
 /** A character as a `\uXXXX` escape (lower-case hex), as JSON and JavaScript read it back. */
 function unicodeEscape(character) {
@@ -29790,13 +29794,12 @@ function markdownCode(value, max = 300, inTable = true) {
 }
 /** Characters that would end a link's destination early, break a table or start markup. */
 const UNSAFE_IN_A_DESTINATION = /[()<>\s"'`|[\]\\]/g;
-const percentEncoded = (c) => `%${c.charCodeAt(0).toString(16).toUpperCase().padStart(2, '0')}`;
 /** A link the action builds, `[text](address)`: only to an address that may be published. */
 function markdownLink(text, address) {
     const published = publishedOrNothing(address);
     if (published === undefined)
         return undefined;
-    return `[${text}](${published.replace(UNSAFE_IN_A_DESTINATION, percentEncoded)})`;
+    return `[${text}](${published.replace(UNSAFE_IN_A_DESTINATION, percentEscape)})`;
 }
 // ---- HTML inside Markdown: the job summary and --summary ---------------------------------------
 const HTML_ESCAPES = {
@@ -29836,7 +29839,7 @@ function htmlLink(text, address) {
     const published = address_publishedOrNothing(address);
     if (published === undefined)
         return undefined;
-    const href = published.replace(UNSAFE_IN_A_DESTINATION, percentEncoded).replace(/&/g, '&amp;');
+    const href = published.replace(UNSAFE_IN_A_DESTINATION, characters_percentEscape).replace(/&/g, '&amp;');
     // GitHub links nothing inside a link: its text is shown as it is, an address a reader can copy.
     return `<a href="${href}">${htmlLiteral(oneLine(text, 1_000))}</a>`;
 }
@@ -29862,9 +29865,7 @@ function htmlLines(value) {
  * left out, as the comments are cut. The deploy's, the plan's and the
  * retire's summaries are all written through `boundedSummary`.
  */
-/** GitHub's limit on a step's summary, in bytes. */
-const SUMMARY_LIMIT = 1_048_576;
-/** What a summary may take, with a margin under the limit (the redaction after it may grow it). */
+/** What a summary may take: a margin under GitHub's 1 MiB, as the redaction after it may grow it. */
 const SUMMARY_BUDGET = 1_000_000;
 const bytesOf = (text) => Buffer.byteLength(text, 'utf8');
 /** Room kept for each list's head, tail and its note of what was left out. */
@@ -29925,6 +29926,7 @@ var external_node_http_ = __nccwpck_require__(7067);
  * by structure (report.ts). The runner masks the values registered with
  * `core.setSecret` too, but only in the log it renders.
  */
+
 const MASK = '***';
 /**
  * Whether a value can be hidden in text without destroying it: `4`, `true`
@@ -29954,7 +29956,6 @@ function jsonForms(value) {
         asciiEscaped(form, true),
     ]);
 }
-const redact_percentEncoded = (character) => `%${character.charCodeAt(0).toString(16).toUpperCase().padStart(2, '0')}`;
 /**
  * The forms a value takes inside a URL or a form body: `encodeURIComponent`'s;
  * RFC 3986's and Python's `quote` (`!'()*` encoded too); and the
@@ -29963,7 +29964,7 @@ const redact_percentEncoded = (character) => `%${character.charCodeAt(0).toStrin
  */
 function urlForms(value) {
     const component = encodeURIComponent(value);
-    const strict = component.replace(/[!'()*]/g, redact_percentEncoded);
+    const strict = component.replace(/[!'()*]/g, characters_percentEscape);
     const searchParams = new URLSearchParams({ v: value }).toString().slice('v='.length);
     return [component, strict, strict.replaceAll('%20', '+'), searchParams];
 }
@@ -39805,7 +39806,7 @@ function buildFamily(object) {
 
 ;// CONCATENATED MODULE: ./src/service/schemas.ts
 /**
- * The wire schemas of the deployment management service (docs/how-it-works.md, "The service's interface").
+ * The wire schemas of the deployment management service.
  *
  * Every resource is a zod schema and every TypeScript type is `z.infer` of one.
  * The fields are written once, in `buildFamily`, and built twice:
@@ -39818,8 +39819,8 @@ function buildFamily(object) {
  *   the service may grow; missing or mistyped known fields still fail, with
  *   the field's path.
  *
- * Where the service's interface (docs/how-it-works.md, "The service's interface") and its
- * OpenAPI document differ, the interface wins, with one exception:
+ * Where the service's interface (docs/how-it-works.md, "The service's interface") and
+ * its OpenAPI document differ, the interface wins, with one exception:
  * `source_config.deployment_type`, which the interface's table omits but the
  * service's listing filters by and the real service takes at creation. Value ranges that only the OpenAPI document shows (cpu
  * 0.1..8, cpu_limit 0.1..16) are not enforced here; the service reports them.
@@ -39849,23 +39850,17 @@ const DeploymentStatusSchema = lazy(() => schemas_enum(STATUSES));
  */
 const DEPLOYMENT_TYPES = ['dev_free', 'dev', 'prod'];
 /**
- * The response family is built on first use too, as the request family below: a run that fails
- * on its inputs parses no answer.
+ * Each family is built on first use: a run parses a request schema only when the `config` input
+ * is given, and one that fails on its inputs parses no answer; building a family is a measurable
+ * part of start-up (bench/RESULTS.md).
  */
 let responseFamily;
-const buildResponseFamily = () => buildFamily(schema_parts_looseObject);
-const response = () => (responseFamily ??= buildResponseFamily());
+const response = () => (responseFamily ??= buildFamily(schema_parts_looseObject));
+let requestFamily;
+const request = () => (requestFamily ??= buildFamily(schema_parts_strictObject));
 // ---------------------------------------------------------------------------
 // Request schemas (strict)
 // ---------------------------------------------------------------------------
-/**
- * The request family is built on first use: a run parses a request schema
- * only when the `config` input is given, and building the family is a
- * measurable part of start-up (bench/RESULTS.md).
- */
-let requestFamily;
-const buildRequestFamily = () => buildFamily(schema_parts_strictObject);
-const request = () => (requestFamily ??= buildRequestFamily());
 const ResourceSpecRequestSchema = lazy(() => request().ResourceSpec);
 const SourceConfigRequestSchema = lazy(() => request().SourceConfig);
 /** repo_commit_sha is response-only: a request carrying it is rejected. */
@@ -40566,8 +40561,7 @@ function forbiddenCause(error) {
 
 ;// CONCATENATED MODULE: ./src/run/decisions/health.ts
 /**
- * Live, when a health check is asked, also means answering (ACTION-CONTRACT.md behaviour
- * 31): once the deployment is otherwise live, its address is checked (one bounded `GET`,
+ * Live, when a health check is asked, also means answering: once the deployment is otherwise live, its address is checked (one bounded `GET`,
  * service/address-check.ts), and the deployment is live only while it answers `2xx`
  * (with the expected text). `decideLive` (goal.ts) asks the probe; the wait asks again
  * at its pace, and the run's agents share the checks of an address, at most 30 a minute
@@ -40604,7 +40598,6 @@ function healthWords(seen, write, separator = '; ') {
         : `${separator}the answer begins: ${write.code(seen.excerpt)}`;
     return `${where}${write.text(healthAnswer(seen))}${body}`;
 }
-/** The answer as one line of the log. */
 function healthLine(seen) {
     return `health check${seen.address === undefined ? ':' : ''} ${healthWords(seen, AS_IS)}`;
 }
@@ -40817,6 +40810,12 @@ function formatZodIssues(error) {
     }
     return lines;
 }
+/** A parse that failed the service's schema, its first five problems shown and the rest counted. */
+function schemaMismatch(error) {
+    const issues = formatZodIssues(error);
+    const more = issues.length > 5 ? ` (and ${issues.length - 5} more)` : '';
+    return `does not match the service's schema: ${issues.slice(0, 5).join('; ')}${more}`;
+}
 
 ;// CONCATENATED MODULE: ./src/service/id-answers.ts
 /**
@@ -40864,10 +40863,7 @@ function answersByIds(records, ids, vetting, pathOf) {
             answers.set(id, vetting.vet(parsed.data));
             return;
         }
-        const issues = formatZodIssues(atIndex(parsed.error, index));
-        const more = issues.length > 5 ? ` (and ${issues.length - 5} more)` : '';
-        const shown = issues.slice(0, 5).join('; ');
-        answers.set(id, unusable(id, `does not match the service's schema: ${shown}${more}`));
+        answers.set(id, unusable(id, schemaMismatch(atIndex(parsed.error, index))));
     });
     return answers;
 }
@@ -41101,9 +41097,9 @@ class Service {
         return list;
     }
     /** The walk of `walkListing` over this service's pages (its warnings in the run's log). */
-    #walk(filters, size, onPage, tooLong, unpaged) {
+    #walk(filters, walk) {
         const page = (offset, limit) => this.#page({ ...filters, limit, offset });
-        return walkListing({ page, size, onPage, tooLong, unpaged }, this.#logger, this.#maxPages);
+        return walkListing({ ...walk, page }, this.#logger, this.#maxPages);
     }
     /**
      * Every deployment named exactly `name`, in the order listed, each id
@@ -41116,15 +41112,20 @@ class Service {
      */
     async findByName(name, { proving = true } = {}) {
         const found = [];
-        await this.#walk({ name_contains: name }, () => PAGE_LIMIT, (fresh) => {
-            for (const deployment of fresh) {
-                if (deployment.name === name)
-                    found.push(this.#vetting.vet(deployment));
-            }
-            return true;
-        }, () => `GET ${DEPLOYMENTS}: no end of the list after ${this.#maxPages} pages of ${PAGE_LIMIT} deployments whose names contain '${name}'; stopped rather than risk creating a duplicate. Use a more distinctive name, or report the service's pagination.`, proving
-            ? (offset) => `GET ${DEPLOYMENTS} at offset ${offset} listed only deployments it had already listed: the listing does not page (it ignores offset), so a deployment named '${name}' may sit beyond them; stopped rather than risk creating a duplicate. Use a more distinctive name, or report the service's pagination.`
-            : undefined);
+        await this.#walk({ name_contains: name }, {
+            size: () => PAGE_LIMIT,
+            onPage: (fresh) => {
+                for (const deployment of fresh) {
+                    if (deployment.name === name)
+                        found.push(this.#vetting.vet(deployment));
+                }
+                return true;
+            },
+            tooLong: () => `GET ${DEPLOYMENTS}: no end of the list after ${this.#maxPages} pages of ${PAGE_LIMIT} deployments whose names contain '${name}'; stopped rather than risk creating a duplicate. Use a more distinctive name, or report the service's pagination.`,
+            unpaged: proving
+                ? (offset) => `GET ${DEPLOYMENTS} at offset ${offset} listed only deployments it had already listed: the listing does not page (it ignores offset), so a deployment named '${name}' may sit beyond them; stopped rather than risk creating a duplicate. Use a more distinctive name, or report the service's pagination.`
+                : undefined,
+        });
         return found;
     }
     /**
@@ -41155,13 +41156,17 @@ class Service {
         if (limit <= 0)
             return { count: 0, more: false };
         let stopped = false;
-        const offset = await this.#walk(filters, () => Math.min(PAGE_LIMIT, left()), (fresh) => {
-            const page = fresh.slice(0, left()).map((deployment) => this.#vetting.vet(deployment));
-            for (const deployment of page)
-                taken.add(deployment.id);
-            stopped = page.length > 0 && !onPage(page);
-            return !stopped && left() > 0;
-        }, () => `GET ${DEPLOYMENTS}: no end of the list after ${this.#maxPages} pages; stopped. Report the service's pagination.`);
+        const offset = await this.#walk(filters, {
+            size: () => Math.min(PAGE_LIMIT, left()),
+            onPage: (fresh) => {
+                const page = fresh.slice(0, left()).map((deployment) => this.#vetting.vet(deployment));
+                for (const deployment of page)
+                    taken.add(deployment.id);
+                stopped = page.length > 0 && !onPage(page);
+                return !stopped && left() > 0;
+            },
+            tooLong: () => `GET ${DEPLOYMENTS}: no end of the list after ${this.#maxPages} pages; stopped. Report the service's pagination.`,
+        });
         if (!probe || stopped || left() > 0)
             return { count: taken.size, more: false };
         const next = await this.#page({ ...filters, limit: 1, offset });
@@ -41191,13 +41196,7 @@ class Service {
             throw new RangeError(`getByIds takes ${ids.length} ids, not ≤ 100`);
         return this.#byIds(ids, { limit: PAGE_LIMIT }, timeoutMs);
     }
-    /**
-     * Each id asked, as the answer lists it: its record checked alone
-     * (vetted), or why it cannot be taken (a record that fails the schema,
-     * or the id listed twice with different contents). An id nobody asked
-     * for is no answer; an id the answer omits has none. Every record's
-     * secret values are registered first, whatever its shape.
-     */
+    /** Each id asked, as the answer lists it (`answersByIds` says how each record is read). */
     async #byIds(ids, query, timeoutMs) {
         const list = await this.#client.request({
             method: 'GET',
@@ -41288,7 +41287,7 @@ function parseWebAddress(text, messages) {
     if (fault === 'credentials')
         fail(`must not contain credentials: ${messages.credentials}`);
     // Shown without its query and fragment: they may carry a key too.
-    const shown = `${url.protocol}//${url.host}${url.pathname}`;
+    const shown = shownAddress(url);
     if (fault === 'plain-http') {
         fail(`must use https:// (http:// is allowed only for localhost, 127.0.0.0/8 and [::1]), got '${shown}'`);
     }
@@ -41303,9 +41302,8 @@ function parseApiUrl(raw) {
         example: 'https://api.example.com',
         credentials: 'pass them with api-key or headers',
     });
-    const shown = `${url.protocol}//${url.host}${url.pathname}`;
     if (url.search !== '' || url.hash !== '') {
-        fail(`must not have a query or fragment: give the base address only, like '${shown}'`);
+        fail(`must not have a query or fragment: give the base address only, like '${shownAddress(url)}'`);
     }
     return `${url.origin}${withoutTrailingSlashes(url.pathname)}`;
 }
@@ -41436,12 +41434,9 @@ const OUTPUT_NAMES = (/* unused pure expression or super */ null && ([
     'dashboard-url',
     'deployments',
 ]));
-/** The deployment with every secret value replaced by `***`. */
-function redactDeployment(deployment) {
-    return {
-        ...deployment,
-        secrets: deployment.secrets.map((secret) => ({ ...secret, value: MASK })),
-    };
+/** The deployment (or a request) with every secret value replaced by `***`, names kept. */
+function redactDeployment(item) {
+    return { ...item, secrets: item.secrets.map((secret) => ({ ...secret, value: MASK })) };
 }
 /**
  * The repository and ref of the deployment (codehost): what was sent when
@@ -41465,7 +41460,9 @@ function dashboardUrlOf(template, deployment) {
     return fillDashboardUrl(template, { id, tenant_id, name });
 }
 /** The outputs known from a deploy result (and, when waited, its latest state). */
-function outputsOf(result, deployment, assessment, dashboardTemplate) {
+function outputsOf(result, deployment, 
+/** What the run judged: whether it is live, what drifted, the health check's last answer. */
+assessment, dashboardTemplate) {
     const repository = repositoryOf(result);
     const outputs = {
         created: String(result.created),
@@ -41492,10 +41489,7 @@ function outputsOf(result, deployment, assessment, dashboardTemplate) {
 }
 /** What a dry run prints: the request body, with every secret value replaced by `***`. */
 function dryRunReport(result) {
-    const body = {
-        ...result.request,
-        secrets: result.request.secrets.map((secret) => ({ ...secret, value: MASK })),
-    };
+    const body = redactDeployment(result.request);
     const what = result.deployment === undefined
         ? `dry run: ${CREATE_CALL} would send`
         : `dry run: '${result.deployment.name}' exists, so nothing would be sent; a create would send`;
@@ -41539,6 +41533,144 @@ function keyedOutputs(entries) {
         // Empty when no agent was checked; else true only when every agent checked answered.
         healthy: checked.length === 0 ? '' : String(checked.every((entry) => entry.healthy === true)),
     };
+}
+
+;// CONCATENATED MODULE: ./src/run/decisions/live.ts
+
+
+/** The commit of the deployment's latest revision, lower-cased, if the service says. */
+function latestCommit(deployment) {
+    const sha = deployment.source_revision_config.repo_commit_sha;
+    return sha === undefined || sha === null || sha === '' ? undefined : sha.toLowerCase();
+}
+/**
+ * Whether the deployment is live. `seenRevisions` are the revision ids the
+ * step saw when it found the deployment (none on create): a revision for
+ * another commit that is not among them is a newer push.
+ */
+function liveness(deployment, target, seenRevisions, orderOf = () => undefined) {
+    const { status, latest_revision_id: latest, active_revision_id: active } = deployment;
+    if (status === 'AWAITING_DELETE') {
+        return {
+            live: false,
+            missing: 'the deployment is being deleted (AWAITING_DELETE)',
+            final: true,
+        };
+    }
+    if (status !== 'READY') {
+        const shown = untrusted(status);
+        return { live: false, missing: `status is ${shown}, not READY`, briefly: shown };
+    }
+    if (latest === null) {
+        return target === undefined
+            ? { live: true }
+            : { live: false, missing: `no revision yet for commit ${shortSha(target.sha)}` };
+    }
+    if (active !== latest) {
+        const still = active === null ? 'no revision is active yet' : `revision ${active} still is`;
+        return {
+            live: false,
+            missing: `the latest revision ${latest} is not active yet (${still}; if it stays so, its build may have failed)`,
+        };
+    }
+    if (target === undefined)
+        return { live: true };
+    const commit = latestCommit(deployment);
+    if (commit === target.sha)
+        return { live: true };
+    const order = commit === undefined ? undefined : orderOf(commit);
+    // Newer than the target (its descendant): live instead of it. Unseen: a newer push, unless it is older.
+    if (commit !== undefined &&
+        (order === 'newer' || (order !== 'older' && !seenRevisions.has(latest))))
+        return { live: true, supersededBy: commit };
+    const branch = target.branch === undefined ? '' : ` of branch ${target.branch}`;
+    const shown = commit === undefined ? '(none given)' : shortSha(untrusted(commit));
+    const relation = order === 'older' ? 'older than' : 'not';
+    const missing = `the latest revision is for commit ${shown}, ${relation} the target ${shortSha(target.sha)}${branch}`;
+    // Older: the target's push may still come. Not known: only a push of the target builds it.
+    if (commit === undefined || order === 'older')
+        return { live: false, missing };
+    return {
+        live: false,
+        missing: `${missing}; which of the two is newer is not known here`,
+        remedy: unpushedRemedy(deployment, target.sha, commit),
+    };
+}
+/** What to do when the service runs another commit and waiting cannot tell whether the target comes. */
+function unpushedRemedy(deployment, target, live) {
+    const ref = deployment.source_revision_config.repo_ref;
+    const where = ref === undefined || ref === null ? 'the branch it tracks' : `branch ${untrusted(ref)}`;
+    return `A longer wait does not build commit ${shortSha(target)} unless it is pushed to ${where}: push it there, or target commit ${shortSha(untrusted(live))} if that is the newer one.`;
+}
+/** The ref a deployment tracks: the live one, else the one the request sets. */
+function trackedRef(deployment, requested) {
+    return deployment?.source_revision_config.repo_ref ?? requested ?? undefined;
+}
+/**
+ * The target of a run, from what the step asked for: an explicit sha always;
+ * `auto` only when the run's branch is the one the deployment tracks. Says in
+ * one line why nothing is targeted otherwise.
+ */
+function chooseTarget(commit, tracked, logger) {
+    switch (commit.kind) {
+        case 'sha':
+            return { sha: commit.sha };
+        case 'none':
+            logger.info(`no commit is targeted: ${commit.reason}`);
+            return undefined;
+        case 'auto':
+            if (tracked === commit.branch)
+                return { sha: commit.sha, branch: commit.branch };
+            logger.info(`no commit is targeted: the run is for branch ${commit.branch}, and the deployment tracks ${tracked === undefined ? 'no branch' : untrusted(tracked)}`);
+            return undefined;
+    }
+}
+
+;// CONCATENATED MODULE: ./src/run/decisions/commit-order.ts
+
+
+
+/** The longest list of commits a run asks about: a wait sees a few pushes, not hundreds. */
+const MAX_QUESTIONS = 20;
+class CommitOrders {
+    #answers = new Map();
+    #ask;
+    #repository;
+    #target;
+    #logger;
+    /** Without a question, a repository or a target, nothing is asked and every answer is unknown. */
+    constructor(ask, repository, target, logger) {
+        this.#ask = ask;
+        this.#repository = repository;
+        this.#target = target;
+        this.#logger = logger;
+    }
+    /** What is known of `commit` against the target; undefined when not asked or not known. */
+    of(commit) {
+        return this.#answers.get(commit);
+    }
+    /** Asks about the commit of the deployment's latest revision, once, when it is not the target. */
+    async learn(deployment) {
+        const commit = latestCommit(deployment);
+        const ask = this.#ask;
+        const target = this.#target?.sha;
+        if (ask === undefined || this.#repository === undefined || target === undefined)
+            return;
+        if (commit === undefined || commit === target || this.#answers.has(commit))
+            return;
+        if (this.#answers.size >= MAX_QUESTIONS)
+            return;
+        this.#answers.set(commit, undefined);
+        const order = await ask(this.#repository, target, commit);
+        this.#answers.set(commit, order);
+        const which = `commit ${shortSha(untrusted(commit))} against the target ${shortSha(target)}`;
+        if (order === undefined) {
+            this.#logger.debug(`commit order of ${which}: not known, so it counts as before`);
+        }
+        else {
+            this.#logger.debug(`commit order of ${which}: ${order}`);
+        }
+    }
 }
 
 ;// CONCATENATED MODULE: ./src/run/decisions/drift.ts
@@ -41662,6 +41794,217 @@ function showValue(value) {
     return text.length > 120 ? `${text.slice(0, 120)}…` : text;
 }
 
+;// CONCATENATED MODULE: ./src/run/decisions/goal.ts
+/**
+ * What the step asks of the deployment `deploy` found or created: the commit
+ * that must be live, the revisions it saw, and where a reused deployment
+ * differs from what the step asks for (docs/how-it-works.md, "What green means", "Drift").
+ */
+
+
+
+
+
+
+/** The deployment `deploy` found, or undefined when it created one (or would). */
+function reusedOf(result) {
+    return result.created ? undefined : result.deployment;
+}
+/**
+ * The revisions of the deployment as the step found or created it: a
+ * revision the step did not see is a newer push. The same rule on create and
+ * on reuse, so that one world gets one verdict: a create's own revision is
+ * the branch's head as the service knows it, no evidence of a newer push.
+ */
+function seenRevisionsOf(deployment) {
+    if (deployment === undefined)
+        return new Set();
+    return new Set([deployment.latest_revision_id, deployment.active_revision_id].filter((id) => id !== null));
+}
+/** The target of a codehost spec, against the branch the deployment tracks. */
+function targetOf(spec, result, logger) {
+    if (spec.source !== 'codehost')
+        return undefined;
+    const tracked = trackedRef(reusedOf(result), result.request.source_revision_config.repo_ref);
+    return chooseTarget(spec.commit, tracked, logger);
+}
+/**
+ * The target as drift, when a reused deployment will not build it and
+ * another commit is live that is not newer than it (a newer one supersedes it).
+ */
+function unbuiltOf(reused, target, orders) {
+    if (reused === undefined || target === undefined)
+        return undefined;
+    if (reused.source_config.build_on_push === true)
+        return undefined;
+    const live = latestCommit(reused);
+    if (live === target.sha)
+        return undefined;
+    if (live !== undefined && orders.of(live) === 'newer')
+        return undefined;
+    return {
+        field: 'source_revision_config.repo_commit_sha',
+        wanted: target.sha,
+        live: live ?? null,
+        kind: 'unbuilt',
+        blocks: true,
+    };
+}
+/** The repository whose commits are compared: the deployed one (`repository`). */
+function comparedRepository(spec) {
+    return spec.source === 'codehost'
+        ? `${spec.repository.owner}/${spec.repository.name}`
+        : undefined;
+}
+/**
+ * The goal of the run. When the reused deployment's latest revision is for
+ * another commit, `ask` (if any) says which is newer. A target the deployment
+ * will not build is drift, and blocked with the revision drift: the
+ * deployment is not live, and the step does not wait for it.
+ */
+async function assess(spec, result, logger, ask, { asker } = ACTION_WORDS) {
+    const reused = reusedOf(result);
+    const seenRevisions = seenRevisionsOf(result.deployment);
+    const drift = reused === undefined ? [] : findDrift(spec, result.request, reused).map(fieldDrift);
+    const target = targetOf(spec, result, logger);
+    const orders = new CommitOrders(ask, comparedRepository(spec), target, logger);
+    if (reused !== undefined)
+        await orders.learn(reused);
+    const unbuilt = unbuiltOf(reused, target, orders);
+    if (unbuilt === undefined)
+        return { target, seenRevisions, drift, orders, asker };
+    return { seenRevisions, drift: [...drift, unbuilt], orders, asker };
+}
+/**
+ * The differences that block the revision (a revision field the deployment
+ * will never take, and a commit it will not build): the deployment never
+ * runs what the step asks for.
+ */
+function blockedIn(drift) {
+    return drift.filter((entry) => entry.blocks);
+}
+/** The targeted commit the reused deployment will not build, when it is drift. */
+function unbuiltIn(drift) {
+    return drift.find((entry) => entry.kind === 'unbuilt');
+}
+/**
+ * What runs and what the step asked for, for each blocked entry, in one
+ * sentence; the remedy last.
+ */
+function blockedText({ drift, asker = ACTION_WORDS.asker, }) {
+    const parts = blockedIn(drift).map((entry) => entry.kind === 'unbuilt'
+        ? `it runs commit ${showCommit(entry.live)} and ${asker} asks for commit ${shortSha(entry.wanted)}, which the service will not build (build_on_push is off)`
+        : `${untrusted(entry.field)} is ${showValue(entry.live)} and ${asker} asks for ${showValue(entry.wanted)}`);
+    return `${parts.join('; ')}. The service cannot update a deployment, so what ${asker} asks for will never run there`;
+}
+/** What to do about blocked entries: the remedies that fit them. */
+function blockedRemedy(goal) {
+    const blocked = blockedIn(goal.drift);
+    const unbuilt = blocked.some((entry) => entry.kind === 'unbuilt');
+    const others = blocked.some((entry) => entry.kind !== 'unbuilt');
+    const remedies = [
+        ...(unbuilt
+            ? ['turn build_on_push on for the deployment in the service (or set commit: none)']
+            : []),
+        ...(others ? ['change the deployment in the service'] : []),
+        'deploy under a new name',
+    ];
+    return `To fix it: ${remedies.join(', or ')}.`;
+}
+function showCommit(value) {
+    return typeof value === 'string' ? shortSha(untrusted(value)) : '(none given)';
+}
+/** Nothing asked of the deployment but to be live: no target, no revision seen, no drift. */
+const ONLY_LIVE = { seenRevisions: new Set() };
+/**
+ * Whether the deployment is live for the goal, now: what blocks it, its
+ * target, the revisions the step saw, and what the adapter says of the
+ * order of commits (asked here, once a commit; none: unknown).
+ *
+ * The one place where live is decided. The flows decide it once for the
+ * deployment they found, the wait for each one it sees, and the rest (the
+ * run's record, its outputs, reports and summary, the log) reads the value
+ * they pass on. A new condition of live goes here, and only here: the last
+ * is an answer from the deployment's address, asked once it is otherwise live.
+ */
+async function decideLive(deployment, goal) {
+    await goal.orders?.learn(deployment);
+    const { drift = [], asker } = goal;
+    if (blockedIn(drift).length > 0)
+        return { live: false, missing: blockedText({ drift, asker }), final: true };
+    const otherwise = liveness(deployment, goal.target, goal.seenRevisions, (commit) => goal.orders?.of(commit));
+    if (!otherwise.live || goal.health === undefined)
+        return otherwise;
+    return goal.health.judge(deployment, otherwise);
+}
+
+;// CONCATENATED MODULE: ./src/run/decisions/green.ts
+/**
+ * Whether a deployment's run leaves the step green: one pure function of what the run found
+ * and the step's policy (whether it waits, `on-drift`). A deployment that is not live is a
+ * value the run found, not an exception; this says what it means for the step, and in which
+ * words it fails.
+ *
+ * Red, in this order: a difference blocks what runs (the deployment will never run what the
+ * step asks for) and the step waits or fails on drift; `on-drift: fail` and any difference;
+ * the wait ended without the deployment live; without a wait, it will never be live (a health
+ * check asked for that cannot be made). A deployment not live yet, without a wait, is green:
+ * the step did not ask to wait.
+ */
+
+
+
+/** `count` differences, the noun agreeing: `1 difference`, `2 differences`. */
+const differences = (count) => `${count} ${plural(count, 'difference')}`;
+/** The advice for differences the service cannot apply. */
+function driftAdvice(count) {
+    return `The service cannot update a deployment: change ${plural(count, 'it', 'them')} in the service, or deploy under a new name.`;
+}
+/** Says that the deployment will never run what the step asks for, and what to do. */
+function neverLive(name, goal) {
+    return `Deployment '${name}' is not live and will not be: ${blockedText(goal)}. ${blockedRemedy(goal)}`;
+}
+/** The differences that do not block what runs, named by field. */
+function unappliedFields(goal) {
+    return goal.drift.filter((entry) => !entry.blocks).map((entry) => untrusted(entry.field));
+}
+/** The line that says which differences were not applied (when the step goes on). */
+function unappliedLine(fields) {
+    return `${differences(fields.length)} not applied: ${fields.join(', ')}. ${driftAdvice(fields.length)}`;
+}
+/** Why the differences fail the step, when they do. */
+function driftFailure(name, goal, policy, words) {
+    const fails = policy.onDrift === 'fail';
+    const fields = unappliedFields(goal);
+    if (blockedIn(goal.drift).length > 0 && (policy.waits || fails)) {
+        const also = fails && fields.length > 0
+            ? ` It also differs (${words.onDriftFail}): ${fields.join(', ')}.`
+            : '';
+        return `${neverLive(name, goal)}${also}`;
+    }
+    if (!fails || fields.length === 0)
+        return undefined;
+    return `Deployment '${name}' differs from what ${words.asker} asks for (${words.onDriftFail}): ${fields.join(', ')}. ${driftAdvice(fields.length)}`;
+}
+/**
+ * Why the step fails on this deployment, in the words it fails with; undefined when it is
+ * green as far as the findings go.
+ */
+function stepFailure(findings, policy, words) {
+    const { name, goal, liveness } = findings;
+    const drift = goal === undefined ? undefined : driftFailure(name, goal, policy, words);
+    if (drift !== undefined)
+        return drift;
+    if (findings.waitFailure !== undefined)
+        return findings.waitFailure;
+    if (policy.waits || liveness === undefined || liveness.live)
+        return undefined;
+    const unhealthy = liveness.health !== undefined && !liveness.health.ok;
+    return unhealthy && liveness.final === true
+        ? `Deployment '${name}' is not live: ${liveness.missing}.`
+        : undefined;
+}
+
 ;// CONCATENATED MODULE: ./src/views/html-parts.ts
 
 /**
@@ -41698,6 +42041,7 @@ function differencesTable(drift, code, wants, has, head = '') {
  * answered, when any agent has one), then, below, each agent's drift,
  * failing health check and failure.
  */
+
 
 
 
@@ -41750,7 +42094,7 @@ function driftTable(drift, code) {
     if (drift.length === 0)
         return [];
     return [
-        differencesTable(drift, code, 'Step wants', 'Deployment has', `<h3>⚠️ Drift: not applied</h3>\n<p>The service cannot update a deployment: change ${plural(drift.length, 'it', 'them')} in the service, or deploy under a new name.</p>\n`),
+        differencesTable(drift, code, 'Step wants', 'Deployment has', `<h3>⚠️ Drift: not applied</h3>\n<p>${driftAdvice(drift.length)}</p>\n`),
     ];
 }
 /**
@@ -41854,7 +42198,6 @@ function linksOf(part, redact) {
     ].filter((link) => link !== undefined);
     return links.length === 0 ? '—' : links.join(' · ');
 }
-/** An agent's row of the table. */
 function rowOf(part, write, redact) {
     const { text, code } = write;
     const { summary } = part;
@@ -41935,15 +42278,13 @@ function deployLayoutHtml(summary, redact) {
 
 
 
+
 /** What the deploy does with `count` differences: nothing; the remedy. */
 function remedy(count) {
     const them = plural(count, 'it', 'them');
     return `The deploy would not apply ${them}: the service cannot update a deployment. Change ${them} in the service, or deploy under a new name.`;
 }
-/** `count` differences, the noun agreeing: `1 difference`, `2 differences`. */
-const differences = (count) => `${count} ${plural(count, 'difference')}`;
 const upperFirst = (text) => `${text.charAt(0).toUpperCase()}${text.slice(1)}`;
-/** The verdict's heading. */
 function heading(name, verdict, code) {
     return {
         create: `🆕 Plan: the deploy would create ${code(name)}`,
@@ -42592,14 +42933,6 @@ function parseSecrets(raw) {
 /** A header name as RFC 9110 allows one (a token). */
 const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
 const VARIABLE_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
-/** Drops one trailing line break, as `$(cat FILE)` would drop them all. */
-function withoutTrailingLineBreak(text) {
-    if (text.endsWith('\r\n'))
-        return text.slice(0, -2);
-    if (text.endsWith('\n'))
-        return text.slice(0, -1);
-    return text;
-}
 /** Reads each of `command`'s options in `table` (given, else its variable) into `reading`. */
 function option_values_readInputs(given, command, table, reading) {
     const { env } = reading.sources;
@@ -42628,7 +42961,7 @@ function option_values_readInputs(given, command, table, reading) {
                 if (path !== undefined) {
                     const text = reading.file('api-key-file', path);
                     if (text !== undefined) {
-                        const key = withoutTrailingLineBreak(text);
+                        const key = text.replace(/\r?\n$/, ''); // One trailing line break dropped; `$(cat FILE)` drops them all.
                         reading.secret(key);
                         reading.inputs['api-key'] = key;
                         reading.origins['api-key'] = `--api-key-file ${path}`;
@@ -43012,10 +43345,6 @@ const CONTROLLED_HEADERS = new Map([
     'Transfer-Encoding',
     'Upgrade',
 ].map((name) => [name.toLowerCase(), name]));
-/** The canonical spelling of a header the action controls, or undefined. */
-function controlledHeader(name) {
-    return CONTROLLED_HEADERS.get(name.toLowerCase());
-}
 /** A header name fetch can send: `__proto__` is a token, but a record of headers drops it. */
 function isSendableHeaderName(name) {
     return HEADER_TOKEN.test(name) && name !== '__proto__';
@@ -43024,7 +43353,7 @@ function isSendableHeaderName(name) {
 function parseApiKeyHeader(raw) {
     if (!isSendableHeaderName(raw))
         fail(`is not a valid header name: '${raw}'`);
-    const controlled = controlledHeader(raw);
+    const controlled = CONTROLLED_HEADERS.get(raw.toLowerCase());
     if (controlled !== undefined) {
         fail(`${controlled} is a header the action sets itself or cannot send: name another header (e.g. X-Api-Key or Authorization)`);
     }
@@ -43063,7 +43392,7 @@ function parseHeaders(raw) {
         const first = seen.get(key);
         if (first !== undefined)
             fail(`line ${index + 1} repeats the header of line ${first}`);
-        const controlled = controlledHeader(name);
+        const controlled = CONTROLLED_HEADERS.get(key);
         if (controlled !== undefined) {
             fail(`line ${index + 1} sets a header the action sets itself or cannot send (${controlled})`);
         }
@@ -43335,20 +43664,12 @@ function isMapping(value) {
 }
 /** What is wrong with an agent's key, if anything. */
 function keyProblem(key) {
-    const input = formatIssuePath(['agents', key]);
-    if (!AGENT_KEY.test(key)) {
-        return {
-            input,
-            problem: 'a key must be lower-case letters, digits and -, starting with a letter or a digit',
-        };
-    }
-    if (key.length > MAX_AGENT_KEY_LENGTH) {
-        return {
-            input,
-            problem: `a key must be at most ${MAX_AGENT_KEY_LENGTH} characters, this one has ${key.length}`,
-        };
-    }
-    return undefined;
+    const problem = !AGENT_KEY.test(key)
+        ? 'a key must be lower-case letters, digits and -, starting with a letter or a digit'
+        : key.length > MAX_AGENT_KEY_LENGTH
+            ? `a key must be at most ${MAX_AGENT_KEY_LENGTH} characters, this one has ${key.length}`
+            : undefined;
+    return problem === undefined ? undefined : { input: formatIssuePath(['agents', key]), problem };
 }
 /** What is wrong with one field's value, if anything (zod's message, or the environment's own). */
 function fieldProblem(field, value) {
@@ -43453,11 +43774,6 @@ function environmentHoldsAgentTwice(text) {
 
 
 
-
-/** How many times `text` holds `{agent}`. */
-function name_template_placeholderCount(text) {
-    return placeholderCount(text, AGENT_PLACEHOLDER);
-}
 /** `name` as given: empty beside `agents`, else one name (checked against `agents` apart). */
 function parseNameOrTemplate(raw) {
     return raw === '' ? '' : parseName(raw);
@@ -43472,7 +43788,7 @@ function nameBesideAgents(raw, set) {
         return raw === '' ? NAME_REQUIRED : undefined;
     if (raw === '')
         return undefined;
-    const count = name_template_placeholderCount(raw);
+    const count = placeholderCount(raw, AGENT_PLACEHOLDER);
     if (count === 1)
         return undefined;
     const held = count === 0 ? 'does not hold {agent}' : `holds {agent} ${count} times`;
@@ -43602,9 +43918,9 @@ const core_inputs_pick = (names) => {
  * of the wrong type is still an input error (the schemas say so).
  */
 
-/** The one warning for a value of `what` (`deployment_type`, `--status`) not in `known`; undefined for a known one. */
+/** The one warning for a value of `what` (`deployment_type`, `--status`) not in `known`; undefined for a known one or none. */
 function unknownValueWarning(what, value, known) {
-    if (known.includes(value))
+    if (value === undefined || value === null || known.includes(value))
         return undefined;
     return `${what} '${untrusted(value)}' is not one this release knows (${known.join(', ')}): it is passed on as it is, and the service decides`;
 }
@@ -43675,7 +43991,7 @@ const DEFAULT_LIST_LIMIT = 100;
 function parseFilterText(raw) {
     if (UNSAFE_IN_AN_INPUT.test(raw))
         fail('must not contain control characters or line breaks');
-    return parseText(raw);
+    return raw;
 }
 /** Comma-separated uuids (`a,b`), spaces around each allowed; each checked. */
 function parseIdList(raw) {
@@ -43726,12 +44042,8 @@ function listRequest(inputs) {
         deployment_ids: ids(inputs['deployment-ids']),
     };
     const warnings = [
-        inputs.status === undefined
-            ? undefined
-            : unknownValueWarning('status', inputs.status, STATUSES),
-        inputs['deployment-type'] === undefined
-            ? undefined
-            : unknownValueWarning('deployment-type', inputs['deployment-type'], DEPLOYMENT_TYPES),
+        unknownValueWarning('status', inputs.status, STATUSES),
+        unknownValueWarning('deployment-type', inputs['deployment-type'], DEPLOYMENT_TYPES),
     ].filter((warning) => warning !== undefined);
     return {
         access: checkedAccess(inputs),
@@ -43790,9 +44102,9 @@ function commitRequest(commit, fields, run) {
 
 ;// CONCATENATED MODULE: ./src/inputs/health-inputs.ts
 /**
- * The inputs of the check of a deployment's own address (ACTION-CONTRACT.md behaviour
- * 31): `health-check`, `health-check-headers` and `health-check-expect`, read as one
- * request, or none when the check is off. Headers or an expected text without a
+ * The inputs of the check of a deployment's own address: `health-check`,
+ * `health-check-headers` and `health-check-expect`, read as one request, or none when
+ * the check is off. Headers or an expected text without a
  * check would check nothing: an input error, before any request.
  */
 
@@ -43985,8 +44297,6 @@ function sourceFields(inputs, wanted) {
  */
 function specWarnings(wanted) {
     const type = wanted.sourceConfig.deployment_type;
-    if (type == null)
-        return [];
     const warning = unknownValueWarning('config: source_config.deployment_type', type, DEPLOYMENT_TYPES);
     return warning === undefined ? [] : [warning];
 }
@@ -44044,6 +44354,7 @@ function readDeploySpec(read, run) {
 
 
 
+
 /** The inputs an entry sets that are parsed as the step's are (`name` and `secrets` aside). */
 const ENTRY_INPUTS = [
     'source',
@@ -44059,17 +44370,6 @@ const ENTRY_INPUTS = [
 ];
 /** How a problem of an agent's field is named: `agents.research.config`. */
 const pathOf = (key, field) => formatIssuePath(['agents', key, field]);
-/** `parse(raw)`, or the problem it reports under the field's path. */
-function attempt(key, field, parse) {
-    try {
-        return { value: parse() };
-    }
-    catch (error) {
-        if (!(error instanceof Invalid))
-            throw error;
-        return { problem: { input: pathOf(key, field), problem: error.message } };
-    }
-}
 /** The step's secrets the entry lists (all when it lists none), or a problem for each unknown name. */
 function agentSecrets({ key, entry }, inputs, words) {
     const listed = entry.secrets;
@@ -44098,12 +44398,14 @@ function entryInputs({ key, entry }, fields, run) {
         const raw = entry[field];
         if (typeof raw !== 'string')
             continue;
-        const declared = core_inputs_INPUTS[field];
-        const parsed = attempt(key, field, () => declared.parse(raw.trim(), run));
-        if ('problem' in parsed)
-            problems.push(parsed.problem);
-        else
-            overrides[field] = parsed.value;
+        try {
+            overrides[field] = core_inputs_INPUTS[field].parse(raw.trim(), run);
+        }
+        catch (error) {
+            if (!(error instanceof Invalid))
+                throw error;
+            problems.push({ input: pathOf(key, field), problem: error.message });
+        }
     }
     return { overrides, problems };
 }
@@ -48404,28 +48706,18 @@ function runDescription(run, workspace, words) {
 const SHA = /^[0-9a-f]{40}$/i;
 /** The longest one question may take: a local git answers in milliseconds. */
 const commit_order_GIT_TIMEOUT_MS = 5_000;
-/** Runs `git args` in `cwd`, no shell; its exit code, or undefined when git could not say. */
-function gitExit(where, args) {
+/**
+ * Whether `ancestor` is an ancestor of `descendant` (`git merge-base --is-ancestor`, no shell);
+ * undefined when git cannot say (128: a commit it lacks; a spawn failure; a killed run).
+ */
+function isAncestor(where, ancestor, descendant) {
     return new Promise((resolve) => {
-        (0,external_node_child_process_namespaceObject.execFile)('git', [...args], { cwd: where.cwd, env: { ...where.env }, timeout: commit_order_GIT_TIMEOUT_MS, windowsHide: true }, (error) => {
-            if (error === null) {
-                resolve(0);
-                return;
-            }
+        (0,external_node_child_process_namespaceObject.execFile)('git', ['merge-base', '--is-ancestor', ancestor, descendant], { cwd: where.cwd, env: { ...where.env }, timeout: commit_order_GIT_TIMEOUT_MS, windowsHide: true }, (error) => {
             // A spawn failure (ENOENT) has a string code; a killed run, a signal.
-            const { code, signal } = error;
-            resolve(typeof code === 'number' && signal == null ? code : undefined);
+            const { code, signal } = (error ?? { code: 0 });
+            resolve(signal == null && (code === 0 || code === 1) ? code === 0 : undefined);
         });
     });
-}
-/** Whether `ancestor` is an ancestor of `descendant`; undefined when git cannot say (128: a commit it lacks). */
-async function isAncestor(where, ancestor, descendant) {
-    const code = await gitExit(where, ['merge-base', '--is-ancestor', ancestor, descendant]);
-    if (code === 0)
-        return true;
-    if (code === 1)
-        return false;
-    return undefined;
 }
 /**
  * The question as the checkout answers it: `newer` when the target
@@ -48462,7 +48754,6 @@ function checkoutCommitOrder(where) {
  * secret values as `***`; outputs are data, redacted by structure.
  */
 
-/** The event with its free text redacted. */
 function redacted(event, redact) {
     switch (event.kind) {
         case 'log':
@@ -48496,7 +48787,6 @@ class RunEvents {
         this.#views = views;
         this.#redact = redact;
     }
-    /** Tells every view. */
     emit = (event) => {
         const made = redacted(event, this.#redact);
         for (const view of this.#views) {
@@ -48552,7 +48842,6 @@ async function withEvents(io, flow) {
 }
 
 ;// CONCATENATED MODULE: ./src/run/ports/summaries.ts
-/** The summary of the step's one deployment. */
 function flatSummary(summary) {
     return { kind: 'deploy', layout: 'flat', deployments: [{ key: summary.spec.name, summary }] };
 }
@@ -48571,9 +48860,11 @@ class DeploymentError extends ActionError {
 }
 
 ;// CONCATENATED MODULE: ./src/run/ports/dependencies.ts
-/** Phases as events: the views make them log groups. */
-function inGroup(dependencies) {
-    const { events } = dependencies;
+/**
+ * Phases as events, which the views make log groups: runs a phase headed `name`, a `phase`
+ * event as it starts, a `phase_over` as it ends, however.
+ */
+function inGroup({ events }) {
     return async (name, phase, work) => {
         events?.({ kind: 'phase', phase, message: name, grouped: true });
         try {
@@ -48832,353 +49123,6 @@ async function deploy(spec, dependencies, { onRequest, onCreated } = {}) {
             : `reusing ${outcome.deployment.id}, created by another run (${untrusted(outcome.deployment.status)})`);
         return { request, repository, ...outcome };
     });
-}
-
-;// CONCATENATED MODULE: ./src/run/decisions/live.ts
-
-
-/** The commit of the deployment's latest revision, lower-cased, if the service says. */
-function latestCommit(deployment) {
-    const sha = deployment.source_revision_config.repo_commit_sha;
-    return sha === undefined || sha === null || sha === '' ? undefined : sha.toLowerCase();
-}
-/**
- * Whether the deployment is live. `seenRevisions` are the revision ids the
- * step saw when it found the deployment (none on create): a revision for
- * another commit that is not among them is a newer push.
- */
-function liveness(deployment, target, seenRevisions, orderOf = () => undefined) {
-    const { status, latest_revision_id: latest, active_revision_id: active } = deployment;
-    if (status === 'AWAITING_DELETE') {
-        return {
-            live: false,
-            missing: 'the deployment is being deleted (AWAITING_DELETE)',
-            final: true,
-        };
-    }
-    if (status !== 'READY') {
-        const shown = untrusted(status);
-        return { live: false, missing: `status is ${shown}, not READY`, briefly: shown };
-    }
-    if (latest === null) {
-        return target === undefined
-            ? { live: true }
-            : { live: false, missing: `no revision yet for commit ${shortSha(target.sha)}` };
-    }
-    if (active !== latest) {
-        const still = active === null ? 'no revision is active yet' : `revision ${active} still is`;
-        return {
-            live: false,
-            missing: `the latest revision ${latest} is not active yet (${still}; if it stays so, its build may have failed)`,
-        };
-    }
-    if (target === undefined)
-        return { live: true };
-    const commit = latestCommit(deployment);
-    if (commit === target.sha)
-        return { live: true };
-    const order = commit === undefined ? undefined : orderOf(commit);
-    // Newer than the target (its descendant): live instead of it. Unseen: a newer push, unless it is older.
-    if (commit !== undefined &&
-        (order === 'newer' || (order !== 'older' && !seenRevisions.has(latest))))
-        return { live: true, supersededBy: commit };
-    const branch = target.branch === undefined ? '' : ` of branch ${target.branch}`;
-    const shown = commit === undefined ? '(none given)' : shortSha(untrusted(commit));
-    const relation = order === 'older' ? 'older than' : 'not';
-    const missing = `the latest revision is for commit ${shown}, ${relation} the target ${shortSha(target.sha)}${branch}`;
-    // Older: the target's push may still come. Not known: only a push of the target builds it.
-    if (commit === undefined || order === 'older')
-        return { live: false, missing };
-    return {
-        live: false,
-        missing: `${missing}; which of the two is newer is not known here`,
-        remedy: unpushedRemedy(deployment, target.sha, commit),
-    };
-}
-/** What to do when the service runs another commit and waiting cannot tell whether the target comes. */
-function unpushedRemedy(deployment, target, live) {
-    const ref = deployment.source_revision_config.repo_ref;
-    const where = ref === undefined || ref === null ? 'the branch it tracks' : `branch ${untrusted(ref)}`;
-    return `A longer wait does not build commit ${shortSha(target)} unless it is pushed to ${where}: push it there, or target commit ${shortSha(untrusted(live))} if that is the newer one.`;
-}
-/** The ref a deployment tracks: the live one, else the one the request sets. */
-function trackedRef(deployment, requested) {
-    return deployment?.source_revision_config.repo_ref ?? requested ?? undefined;
-}
-/**
- * The target of a run, from what the step asked for: an explicit sha always;
- * `auto` only when the run's branch is the one the deployment tracks. Says in
- * one line why nothing is targeted otherwise.
- */
-function chooseTarget(commit, tracked, logger) {
-    switch (commit.kind) {
-        case 'sha':
-            return { sha: commit.sha };
-        case 'none':
-            logger.info(`no commit is targeted: ${commit.reason}`);
-            return undefined;
-        case 'auto':
-            if (tracked === commit.branch)
-                return { sha: commit.sha, branch: commit.branch };
-            logger.info(`no commit is targeted: the run is for branch ${commit.branch}, and the deployment tracks ${tracked === undefined ? 'no branch' : untrusted(tracked)}`);
-            return undefined;
-    }
-}
-
-;// CONCATENATED MODULE: ./src/run/decisions/commit-order.ts
-
-
-
-/** The longest list of commits a run asks about: a wait sees a few pushes, not hundreds. */
-const MAX_QUESTIONS = 20;
-class CommitOrders {
-    #answers = new Map();
-    #ask;
-    #repository;
-    #target;
-    #logger;
-    /** Without a question, a repository or a target, nothing is asked and every answer is unknown. */
-    constructor(ask, repository, target, logger) {
-        this.#ask = ask;
-        this.#repository = repository;
-        this.#target = target;
-        this.#logger = logger;
-    }
-    /** What is known of `commit` against the target; undefined when not asked or not known. */
-    of(commit) {
-        return this.#answers.get(commit);
-    }
-    /** Asks about the commit of the deployment's latest revision, once, when it is not the target. */
-    async learn(deployment) {
-        const commit = latestCommit(deployment);
-        const ask = this.#ask;
-        const target = this.#target?.sha;
-        if (ask === undefined || this.#repository === undefined || target === undefined)
-            return;
-        if (commit === undefined || commit === target || this.#answers.has(commit))
-            return;
-        if (this.#answers.size >= MAX_QUESTIONS)
-            return;
-        this.#answers.set(commit, undefined);
-        const order = await ask(this.#repository, target, commit);
-        this.#answers.set(commit, order);
-        const which = `commit ${shortSha(untrusted(commit))} against the target ${shortSha(target)}`;
-        if (order === undefined) {
-            this.#logger.debug(`commit order of ${which}: not known, so it counts as before`);
-        }
-        else {
-            this.#logger.debug(`commit order of ${which}: ${order}`);
-        }
-    }
-}
-
-;// CONCATENATED MODULE: ./src/run/decisions/goal.ts
-/**
- * What the step asks of the deployment `deploy` found or created: the commit
- * that must be live, the revisions it saw, and where a reused deployment
- * differs from what the step asks for (docs/how-it-works.md, "What green means", "Drift").
- */
-
-
-
-
-
-
-/** The deployment `deploy` found, or undefined when it created one (or would). */
-function reusedOf(result) {
-    return result.created ? undefined : result.deployment;
-}
-/**
- * The revisions of the deployment as the step found or created it: a
- * revision the step did not see is a newer push. The same rule on create and
- * on reuse, so that one world gets one verdict: a create's own revision is
- * the branch's head as the service knows it, no evidence of a newer push.
- */
-function seenRevisionsOf(deployment) {
-    if (deployment === undefined)
-        return new Set();
-    return new Set([deployment.latest_revision_id, deployment.active_revision_id].filter((id) => id !== null));
-}
-/** The target of a codehost spec, against the branch the deployment tracks. */
-function targetOf(spec, result, logger) {
-    if (spec.source !== 'codehost')
-        return undefined;
-    const tracked = trackedRef(reusedOf(result), result.request.source_revision_config.repo_ref);
-    return chooseTarget(spec.commit, tracked, logger);
-}
-/**
- * The target as drift, when a reused deployment will not build it and
- * another commit is live that is not newer than it (a newer one supersedes it).
- */
-function unbuiltOf(reused, target, orders) {
-    if (reused === undefined || target === undefined)
-        return undefined;
-    if (reused.source_config.build_on_push === true)
-        return undefined;
-    const live = latestCommit(reused);
-    if (live === target.sha)
-        return undefined;
-    if (live !== undefined && orders.of(live) === 'newer')
-        return undefined;
-    return {
-        field: 'source_revision_config.repo_commit_sha',
-        wanted: target.sha,
-        live: live ?? null,
-        kind: 'unbuilt',
-        blocks: true,
-    };
-}
-/** The repository whose commits are compared: the deployed one (`repository`). */
-function comparedRepository(spec) {
-    return spec.source === 'codehost'
-        ? `${spec.repository.owner}/${spec.repository.name}`
-        : undefined;
-}
-/**
- * The goal of the run. When the reused deployment's latest revision is for
- * another commit, `ask` (if any) says which is newer. A target the deployment
- * will not build is drift, and blocked with the revision drift: the
- * deployment is not live, and the step does not wait for it.
- */
-async function assess(spec, result, logger, ask, { asker } = ACTION_WORDS) {
-    const reused = reusedOf(result);
-    const seenRevisions = seenRevisionsOf(result.deployment);
-    const drift = reused === undefined ? [] : findDrift(spec, result.request, reused).map(fieldDrift);
-    const target = targetOf(spec, result, logger);
-    const orders = new CommitOrders(ask, comparedRepository(spec), target, logger);
-    if (reused !== undefined)
-        await orders.learn(reused);
-    const unbuilt = unbuiltOf(reused, target, orders);
-    if (unbuilt === undefined)
-        return { target, seenRevisions, drift, orders, asker };
-    return { seenRevisions, drift: [...drift, unbuilt], orders, asker };
-}
-/**
- * The differences that block the revision (a revision field the deployment
- * will never take, and a commit it will not build): the deployment never
- * runs what the step asks for.
- */
-function blockedIn(drift) {
-    return drift.filter((entry) => entry.blocks);
-}
-/** The targeted commit the reused deployment will not build, when it is drift. */
-function unbuiltIn(drift) {
-    return drift.find((entry) => entry.kind === 'unbuilt');
-}
-/**
- * What runs and what the step asked for, for each blocked entry, in one
- * sentence; the remedy last.
- */
-function blockedText({ drift, asker = ACTION_WORDS.asker, }) {
-    const parts = blockedIn(drift).map((entry) => entry.kind === 'unbuilt'
-        ? `it runs commit ${showCommit(entry.live)} and ${asker} asks for commit ${shortSha(entry.wanted)}, which the service will not build (build_on_push is off)`
-        : `${untrusted(entry.field)} is ${showValue(entry.live)} and ${asker} asks for ${showValue(entry.wanted)}`);
-    return `${parts.join('; ')}. The service cannot update a deployment, so what ${asker} asks for will never run there`;
-}
-/** What to do about blocked entries: the remedies that fit them. */
-function blockedRemedy(goal) {
-    const blocked = blockedIn(goal.drift);
-    const unbuilt = blocked.some((entry) => entry.kind === 'unbuilt');
-    const others = blocked.some((entry) => entry.kind !== 'unbuilt');
-    const remedies = [
-        ...(unbuilt
-            ? ['turn build_on_push on for the deployment in the service (or set commit: none)']
-            : []),
-        ...(others ? ['change the deployment in the service'] : []),
-        'deploy under a new name',
-    ];
-    return `To fix it: ${remedies.join(', or ')}.`;
-}
-function showCommit(value) {
-    return typeof value === 'string' ? shortSha(untrusted(value)) : '(none given)';
-}
-/** Nothing asked of the deployment but to be live: no target, no revision seen, no drift. */
-const ONLY_LIVE = { seenRevisions: new Set() };
-/**
- * Whether the deployment is live for the goal, now: what blocks it, its
- * target, the revisions the step saw, and what the adapter says of the
- * order of commits (asked here, once a commit; none: unknown).
- *
- * The one place where live is decided. The flows decide it once for the
- * deployment they found, the wait for each one it sees, and the rest (the
- * run's record, its outputs, reports and summary, the log) reads the value
- * they pass on. A new condition of live goes here, and only here: the last
- * is an answer from the deployment's address, asked once it is otherwise live.
- */
-async function decideLive(deployment, goal) {
-    await goal.orders?.learn(deployment);
-    const { drift = [], asker } = goal;
-    if (blockedIn(drift).length > 0)
-        return { live: false, missing: blockedText({ drift, asker }), final: true };
-    const otherwise = liveness(deployment, goal.target, goal.seenRevisions, (commit) => goal.orders?.of(commit));
-    if (!otherwise.live || goal.health === undefined)
-        return otherwise;
-    return goal.health.judge(deployment, otherwise);
-}
-
-;// CONCATENATED MODULE: ./src/run/decisions/green.ts
-/**
- * Whether a deployment's run leaves the step green: one pure function of what the run found
- * and the step's policy (whether it waits, `on-drift`). A deployment that is not live is a
- * value the run found, not an exception; this says what it means for the step, and in which
- * words it fails.
- *
- * Red, in this order: a difference blocks what runs (the deployment will never run what the
- * step asks for) and the step waits or fails on drift; `on-drift: fail` and any difference;
- * the wait ended without the deployment live; without a wait, it will never be live (a health
- * check asked for that cannot be made). A deployment not live yet, without a wait, is green:
- * the step did not ask to wait.
- */
-
-
-
-/** The advice for differences the service cannot apply. */
-function driftAdvice(count) {
-    return `The service cannot update a deployment: change ${plural(count, 'it', 'them')} in the service, or deploy under a new name.`;
-}
-/** Says that the deployment will never run what the step asks for, and what to do. */
-function neverLive(name, goal) {
-    return `Deployment '${name}' is not live and will not be: ${blockedText(goal)}. ${blockedRemedy(goal)}`;
-}
-/** The differences that do not block what runs, named by field. */
-function unappliedFields(goal) {
-    return goal.drift.filter((entry) => !entry.blocks).map((entry) => untrusted(entry.field));
-}
-/** The line that says which differences were not applied (when the step goes on). */
-function unappliedLine(fields) {
-    return `${fields.length} ${plural(fields.length, 'difference')} not applied: ${fields.join(', ')}. ${driftAdvice(fields.length)}`;
-}
-/** Why the differences fail the step, when they do. */
-function driftFailure(name, goal, policy, words) {
-    const fails = policy.onDrift === 'fail';
-    const fields = unappliedFields(goal);
-    if (blockedIn(goal.drift).length > 0 && (policy.waits || fails)) {
-        const also = fails && fields.length > 0
-            ? ` It also differs (${words.onDriftFail}): ${fields.join(', ')}.`
-            : '';
-        return `${neverLive(name, goal)}${also}`;
-    }
-    if (!fails || fields.length === 0)
-        return undefined;
-    return `Deployment '${name}' differs from what ${words.asker} asks for (${words.onDriftFail}): ${fields.join(', ')}. ${driftAdvice(fields.length)}`;
-}
-/**
- * Why the step fails on this deployment, in the words it fails with; undefined when it is
- * green as far as the findings go.
- */
-function stepFailure(findings, policy, words) {
-    const { name, goal, liveness } = findings;
-    const drift = goal === undefined ? undefined : driftFailure(name, goal, policy, words);
-    if (drift !== undefined)
-        return drift;
-    if (findings.waitFailure !== undefined)
-        return findings.waitFailure;
-    if (policy.waits || liveness === undefined || liveness.live)
-        return undefined;
-    const unhealthy = liveness.health !== undefined && !liveness.health.ok;
-    return unhealthy && liveness.final === true
-        ? `Deployment '${name}' is not live: ${liveness.missing}.`
-        : undefined;
 }
 
 ;// CONCATENATED MODULE: ./src/run/decisions/wait-schedule.ts
@@ -49856,7 +49800,6 @@ async function waitForLive(asked, found, liveness, goal, dependencies) {
 function shownDrift({ field, wanted, live }) {
     return { field, wanted, live };
 }
-const PLAN_ACTIONS = (/* unused pure expression or super */ null && (['create', 'reuse', 'fail']));
 
 ;// CONCATENATED MODULE: ./src/run/flows/run-record.ts
 /**
@@ -49886,14 +49829,12 @@ function failureOf(error, deployment, redact) {
             cancelled: true,
         };
     }
-    const failure = redact(describeError(error));
-    // An expected failure (an ActionError) says all in its message.
-    const unexpected = !(error instanceof ActionError) && error instanceof Error;
-    return unexpected
-        ? { failure, cancelled: false, stack: error.stack }
-        : { failure, cancelled: false };
+    return { failure: redact(describeError(error)), cancelled: false, ...stackOf(error) };
 }
-/** What the run knows at any point, for the outputs and the summary. */
+/** The stack of an unexpected error, for the debug log: an expected one (an ActionError) says all in its message. */
+function stackOf(error) {
+    return error instanceof Error && !(error instanceof ActionError) ? { stack: error.stack } : {};
+}
 class RunRecord {
     spec;
     /** What a create would send, once the repository is resolved, before any deployment is found. */
@@ -50011,7 +49952,6 @@ class RunRecord {
             stack: this.#stack,
         } = failureOf(error, this.#deployment, redact));
     }
-    /** The deployment's latest state, as the run knows it. */
     get deployment() {
         return this.#deployment;
     }
@@ -50082,6 +50022,7 @@ class ServiceClient {
     #retry;
     #clock;
     #redact;
+    #maxAnswerBytes;
     /** How remedies name what they point to (the endpoints' remedies use them too). */
     words;
     constructor(options) {
@@ -50090,6 +50031,7 @@ class ServiceClient {
         this.#retry = options.retry ?? DEFAULT_RETRY_POLICY;
         this.#clock = options.clock ?? systemClock;
         this.#redact = options.redact ?? ((text) => text);
+        this.#maxAnswerBytes = options.maxAnswerBytes ?? DEFAULT_MAX_ANSWER_BYTES;
     }
     url(path, query = {}) {
         const url = new URL(`${this.#options.baseUrl}${path}`);
@@ -50171,9 +50113,6 @@ class ServiceClient {
         if (answer.status < 200 || answer.status > 299)
             return this.#failure(spec, answer, idempotent);
         return this.#parse(spec, answer);
-    }
-    get #maxAnswerBytes() {
-        return this.#options.maxAnswerBytes ?? DEFAULT_MAX_ANSWER_BYTES;
     }
     /**
      * One HTTP exchange. undici's `request` rather than `fetch`: the same
@@ -50258,15 +50197,8 @@ class ServiceClient {
         const parsed = spec.schema.safeParse(json);
         if (parsed.success)
             return { value: parsed.data };
-        const issues = formatZodIssues(parsed.error);
-        const shown = issues.slice(0, 5).join('; ');
-        const more = issues.length > 5 ? ` (and ${issues.length - 5} more)` : '';
-        return new ServiceError({
-            method,
-            path,
-            status,
-            problem: `${status} answer does not match the service's schema: ${shown}${more}`,
-        });
+        const problem = `${status} answer ${schemaMismatch(parsed.error)}`;
+        return new ServiceError({ method, path, status, problem });
     }
 }
 
@@ -50393,18 +50325,6 @@ function waitingFor(goal, waits) {
         ? 'the deployment to be live'
         : `commit ${shortSha(goal.target.sha)} to be live`;
 }
-/** A run's hold on a shared slot: freed before the wait (a waiting agent holds none), and at the end. */
-async function slotOf(share) {
-    if (share === undefined)
-        return () => undefined;
-    const release = await share.take();
-    let held = true;
-    return () => {
-        if (held)
-            release();
-        held = false;
-    };
-}
 /**
  * The steps of a run, each feeding the record; why the step fails on this deployment
  * (`stepFailure`), or undefined when it does not. Throws on an error the run cannot go on from.
@@ -50480,7 +50400,8 @@ function tellDeployed(record, events, waitingFor) {
 async function pipeline(spec, io, share) {
     const events = new RunEvents(io.views, io.redact);
     const record = new RunRecord(spec, (outputs, deployment) => events.emit({ kind: 'outputs', outputs, deployment }));
-    const release = await slotOf(share);
+    // Freed before the wait (a waiting agent holds none), and at the end.
+    const release = share === undefined ? () => undefined : await share.take();
     try {
         const failure = await steps(spec, io, events, record, {
             release,
@@ -50535,7 +50456,6 @@ class Slots {
             throw new RangeError(`Slots need a size of 1 or more, not ${size}`);
         this.#size = size;
     }
-    /** Slots taken now. */
     get busy() {
         return this.#busy;
     }
@@ -50557,16 +50477,6 @@ class Slots {
             else
                 next();
         };
-    }
-    /** Runs `work` in a slot, freeing it however `work` ends. */
-    async run(work) {
-        const release = await this.take();
-        try {
-            return await work();
-        }
-        finally {
-            release();
-        }
     }
 }
 
@@ -50685,10 +50595,14 @@ class AgentsTable {
     }
 }
 /**
- * The manifest's summary, keyed: each agent's deployment, or, when its run had
- * none, its name (and `spec`'s source) and why.
+ * Runs `runOne` for every agent of a manifest (the deploy's, `status`'s), its outputs and
+ * summary keyed: each agent's deployment, or, when its run had none, its name (and
+ * `specOf`'s source) and why.
  */
-function keyedSummary(asked, outcomes, specOf) {
+async function keyedRun(asked, io, runOne, specOf) {
+    const events = new RunEvents(io.views, io.redact);
+    const table = new AgentsTable(asked.agents, (outputs, entries) => events.emit({ kind: 'outputs', outputs, entries }));
+    const { outcomes, ...ending } = await eachAgent(asked.agents, { io, events }, runOne, table);
     const deployments = asked.agents.map((agent, at) => {
         const { key } = agent;
         const { summary: own, failure } = outcomes[at] ?? {};
@@ -50696,20 +50610,20 @@ function keyedSummary(asked, outcomes, specOf) {
             return { key, summary: own.deployments[0].summary };
         return { key, summary: { spec: specOf(agent), ...(failure === undefined ? {} : { failure }) } };
     });
-    return { kind: 'deploy', layout: 'keyed', source: asked.source, deployments };
+    const summary = {
+        kind: 'deploy',
+        layout: 'keyed',
+        source: asked.source,
+        deployments,
+    };
+    return { ...ending, summary };
 }
 /** Deploys every agent asked for; never throws: how it ended is in the outcome. */
 async function runDeploy(asked, io) {
     const [one] = asked.agents;
     if (asked.layout === 'flat' && one !== undefined)
         return pipeline(one.spec, io);
-    const events = new RunEvents(io.views, io.redact);
-    const table = new AgentsTable(asked.agents, (outputs, entries) => events.emit({ kind: 'outputs', outputs, entries }));
-    const { outcomes, ...ending } = await eachAgent(asked.agents, { io, events }, (agent, agentIo, share) => pipeline(agent.spec, agentIo, share), table);
-    return {
-        ...ending,
-        summary: keyedSummary(asked, outcomes, (agent) => agent.spec),
-    };
+    return keyedRun(asked, io, (agent, own, share) => pipeline(agent.spec, own, share), (agent) => agent.spec);
 }
 
 ;// CONCATENATED MODULE: ./src/run/flows/status-run.ts
@@ -50719,7 +50633,6 @@ async function runDeploy(asked, io) {
  * as the deploy reports a deployment it reuses; it never creates nor changes
  * anything, and asks nothing of the deployment but to be live.
  */
-
 
 
 
@@ -50854,19 +50767,14 @@ async function runStatus(asked, io) {
     const [one] = asked.agents;
     if (asked.layout === 'flat' && one !== undefined)
         return status_run_status(one.spec, io);
-    const events = new RunEvents(io.views, io.redact);
-    const { outcomes, ...ending } = await eachAgent(asked.agents, { io, events }, (agent, agentIo, share) => status_run_status(agent.spec, agentIo, share), new AgentsTable(asked.agents, (outputs, entries) => events.emit({ kind: 'outputs', outputs, entries })));
-    return {
-        ...ending,
-        // An agent whose deployment was not found shows its name and why (no source: status
-        // does not know it then).
-        summary: keyedSummary(asked, outcomes, ({ spec }) => ({
-            name: spec.name,
-            source: 'codehost',
-            dryRun: false,
-            dashboardUrl: spec.dashboardUrl,
-        })),
-    };
+    // An agent whose deployment was not found shows its name and why (no source: status does
+    // not know it then).
+    return keyedRun(asked, io, (agent, own, share) => status_run_status(agent.spec, own, share), ({ spec }) => ({
+        name: spec.name,
+        source: 'codehost',
+        dryRun: false,
+        dashboardUrl: spec.dashboardUrl,
+    }));
 }
 
 ;// CONCATENATED MODULE: ./src/run/decisions/verdict.ts
@@ -50892,10 +50800,6 @@ async function runStatus(asked, io) {
 const UNBUILT_MERGE = 'build_on_push is off, so the service will not build the merged commit, and a deploy that targets it (commit: auto on the branch the deployment tracks) is not live. Turn build_on_push on for the deployment in the service.';
 /** Why the plan targets no commit, in the code host's word for the change (a merge request on GitLab). */
 const verdict_merge = (changeRequest) => `a plan describes the deploy a merge starts: a push to the branch the deployment tracks, not a commit of the ${changeRequest}`;
-/** The request with every secret value replaced by `***`, names kept. */
-function redactedRequest(request) {
-    return { ...request, secrets: request.secrets.map((secret) => ({ ...secret, value: MASK })) };
-}
 /**
  * What the deploy step would do with `plan`: its own dry run, with no commit
  * targeted (the merge's deploy is a push to the branch the deployment tracks).
@@ -50924,7 +50828,7 @@ async function verdictOf(spec, dependencies) {
     }
     const found = result.deployment;
     if (found === undefined) {
-        return { action: 'create', request: redactedRequest(result.request), changes: [] };
+        return { action: 'create', request: redactDeployment(result.request), changes: [] };
     }
     const goal = await assess(dryRun, result, dependencies.logger, undefined, dependencies.service.words);
     const buildsOnPush = found.source === 'codehost' && found.source_config.build_on_push === true;
@@ -50976,15 +50880,8 @@ function planEntry(verdict, dashboardUrl) {
 }
 /** The flat outputs of a verdict: `plan` as one line of JSON, secrets by name only. */
 function planOutputs(verdict, dashboardUrl) {
-    const { plan, changes, ...entry } = planEntry(verdict, dashboardUrl);
-    return {
-        plan: JSON.stringify(plan),
-        action: entry.action,
-        changes: String(changes),
-        'deployment-id': entry['deployment-id'],
-        status: entry.status,
-        'dashboard-url': entry['dashboard-url'],
-    };
+    const { plan, action, changes, ...rest } = planEntry(verdict, dashboardUrl);
+    return { plan: JSON.stringify(plan), action, changes: String(changes), ...rest };
 }
 /** Each agent's row of the keyed `plans`, by key, in the manifest's order. */
 function plansByKey(parts) {
@@ -51042,8 +50939,7 @@ function keyedPlanOutputs(parts) {
 
 
 
-/** `count` differences, the noun agreeing: `1 difference`, `2 differences`. */
-const plan_run_differences = (count) => `${count} ${plural(count, 'difference')}`;
+
 /** The verdict in one log line a difference, and one for the verdict. */
 function logVerdict(name, verdict, logger, words) {
     if (verdict.action === 'create') {
@@ -51059,7 +50955,7 @@ function logVerdict(name, verdict, logger, words) {
     }
     const branch = verdict.tracks?.branch;
     const builds = verdict.tracks?.buildsOnPush === true;
-    logger.info(`plan: the deploy would reuse ${verdict.deployment?.id ?? ''} with ${plan_run_differences(verdict.changes.length)} it would not apply` +
+    logger.info(`plan: the deploy would reuse ${verdict.deployment?.id ?? ''} with ${differences(verdict.changes.length)} it would not apply` +
         (branch === undefined
             ? ''
             : `; it tracks ${untrusted(branch)}, and a push there ${builds ? 'builds a new revision' : 'builds nothing (build_on_push is off)'}`));
@@ -51125,7 +51021,7 @@ async function planned(spec, onChange, io, events, shared) {
         const failure = verdict.action === 'fail'
             ? io.redact(verdict.reason ?? 'the deploy would fail')
             : onChange === 'fail' && verdict.changes.length > 0
-                ? `The deploy of '${spec.name}' would not apply ${plan_run_differences(verdict.changes.length)} (${dependencies.service.words.onChangeFail}): ${verdict.changes.map((change) => untrusted(change.field)).join(', ')}. The service cannot update a deployment: change ${plural(verdict.changes.length, 'it', 'them')} in the service, or deploy under a new name.`
+                ? `The deploy of '${spec.name}' would not apply ${differences(verdict.changes.length)} (${dependencies.service.words.onChangeFail}): ${verdict.changes.map((change) => untrusted(change.field)).join(', ')}. ${driftAdvice(verdict.changes.length)}`
                 : undefined;
         const part = { key: spec.name, name: spec.name, summary: report };
         return { failure, summary: { kind: 'plan', layout: 'flat', agents: [part] } };
@@ -51148,7 +51044,7 @@ async function planned(spec, onChange, io, events, shared) {
         }
         return {
             failure,
-            ...(error instanceof Error && !(error instanceof ActionError) ? { stack: error.stack } : {}),
+            ...stackOf(error),
         };
     }
 }
@@ -51172,6 +51068,8 @@ async function planned(spec, onChange, io, events, shared) {
 
 
 
+/** The plan's inputs (plan/action.yml's, the manifest among them: `name` is then a template). */
+const PLAN_INPUTS = { ...PLAN_SHARED_INPUTS, ...PLAN_OWN_INPUTS };
 /**
  * Reads and checks every input of `command` without a request; throws the
  * core's `InputError`. `plan` reads plan/action.yml's inputs (the core's it
@@ -51181,33 +51079,18 @@ async function planned(spec, onChange, io, events, shared) {
 function readCommandRequest(command, read, run) {
     switch (command) {
         case 'plan':
-            return readPlan(read, run);
+            return { command, plan: planAsked(declare_readInputs(PLAN_INPUTS, read, run), run) };
         case 'status':
             return { command, status: readStatusRequest(read, run) };
         case 'deploy':
             return { command, deploy: deployRequest(declare_readInputs(core_inputs_INPUTS, read, run), run) };
     }
 }
-/** The plan's inputs (plan/action.yml's, the manifest among them: `name` is then a template). */
-const PLAN_INPUTS = { ...PLAN_SHARED_INPUTS, ...PLAN_OWN_INPUTS };
-/**
- * `plan`'s inputs: with a manifest (`--agents`), one plan an agent, each
- * the plan its deploy would have (the name template, if any, filled); else
- * the one plan.
- */
-function readPlan(read, run) {
-    return { command: 'plan', plan: planAsked(declare_readInputs(PLAN_INPUTS, read, run), run) };
-}
 /** What a command runs over: one deployment (flat) or a manifest's agents (keyed). */
 function manifestOf(asked) {
-    switch (asked.command) {
-        case 'plan':
-            return asked.plan;
-        case 'status':
-            return asked.status;
-        case 'deploy':
-            return asked.deploy;
-    }
+    if (asked.command === 'plan')
+        return asked.plan;
+    return asked.command === 'status' ? asked.status : asked.deploy;
 }
 /** Runs a read request through the core; never throws: how it ended is in the outcome. */
 function runCommandRequest(asked, io) {
@@ -51230,6 +51113,8 @@ function inputLabels(table) {
         const variable = spec.variable === undefined ? '' : ` (or ${spec.variable})`;
         switch (spec.role.kind) {
             case 'input':
+            case 'plan-input':
+            case 'list-input':
                 labels.set(spec.role.input, `--${spec.option}${variable}`);
                 break;
             case 'api-key-file':
@@ -51240,10 +51125,6 @@ function inputLabels(table) {
                 break;
             case 'secrets-file':
                 labels.set('secrets', `the secrets (--secret, --secrets-file or DEPLOY_SECRETS)`);
-                break;
-            case 'plan-input':
-            case 'list-input':
-                labels.set(spec.role.input, `--${spec.option}${variable}`);
                 break;
             default:
                 break;
@@ -51842,12 +51723,11 @@ function wrapAtSpaces(line, columns) {
 
 ;// CONCATENATED MODULE: ./src/cli/fleet-output.ts
 /**
- * How `list` and `repos` write what they found: a table
- * that fits the terminal's width in screen columns; one line an item with tab-separated
+ * How `list` and `repos` write what they found: a table that fits the
+ * terminal's width in screen columns; one line an item with tab-separated
  * fields and no header when stdout is not a terminal (as `gh` does), so
- * that `cut` and `awk` work; or `--json`, the items as the service answered
- * them, every secret value `***`. Service text is untrusted: a cell is one
- * line, its control characters (a tab, a line break) shown escaped.
+ * that `cut` and `awk` work; or `--json`, every secret value `***`. Service
+ * text is untrusted: a cell is one line, its control characters escaped.
  */
 
 
@@ -51878,18 +51758,9 @@ const totalWidth = (shown) => shown.reduce((sum, each) => sum + each.width, 0) +
 const byCutRank = (shown) => shown
     .filter((each) => typeof each.cutRank === 'number')
     .sort((a, b) => Number(a.cutRank) - Number(b.cutRank));
-/** Cuts the columns that may be cut, in their order, until the table fits `width`, if it can. */
-function cutToFit(shown, width) {
-    for (const column of byCutRank(shown)) {
-        const over = totalWidth(shown) - width;
-        if (over <= 0)
-            return;
-        column.width = Math.max(column.floor, column.width - over);
-    }
-}
-/** Cuts the name in its middle, down to its heading, until the table fits `width`, if it can. */
-function cutNameToFit(shown, width) {
-    for (const column of shown.filter((each) => each.cutRank === 'middle')) {
+/** Cuts `columns` (of `shown`), in their order, down to their floor, until the table fits `width`, if it can. */
+function cutToFit(shown, columns, width) {
+    for (const column of columns) {
         const over = totalWidth(shown) - width;
         if (over <= 0)
             return;
@@ -51897,12 +51768,12 @@ function cutNameToFit(shown, width) {
     }
 }
 /**
- * The columns as shown within `width` screen columns: the empty ones left
- * out; then the columns that may be cut are cut, in their order, down to
- * their heading; if that is not enough they are left out, in the same
- * order, from their full width again; if the name and the id alone are
- * still wider, the name is cut (in its middle). The id is always whole,
- * even when it alone is wider than the terminal.
+ * The columns as shown within `width` screen columns: those a person does
+ * not act on are cut, in their order, down to their heading; if that is not
+ * enough they are left out, in the same order, from their full width again;
+ * if the name and the id alone are still wider, the name is cut in its
+ * middle (its start and its end stay). The id a person copies into a
+ * command is always whole, even when it alone is wider than the terminal.
  */
 function fit(shown, width) {
     const full = shown.map((each) => each.width);
@@ -51912,23 +51783,21 @@ function fit(shown, width) {
         kept.forEach((each) => {
             each.width = full[shown.indexOf(each)] ?? 0;
         });
-        cutToFit(kept, width);
+        cutToFit(kept, byCutRank(kept), width);
         if (totalWidth(kept) <= width)
             return kept;
         if (left === leaving.length) {
-            cutNameToFit(kept, width);
+            cutToFit(kept, kept.filter((each) => each.cutRank === 'middle'), width);
             return kept;
         }
     }
     return shown;
 }
 /**
- * A table of the items with a heading line, measured in screen columns
- * (a wide character or an emoji takes two) and at most `width` of them a
- * line: a column no item fills is left out, and the columns a person does
- * not act on give way (cut, ending in `…`, then left out) before the name,
- * which is cut in its middle only when it and the id cannot both fit; the
- * id is never cut. A pipe's lines and `--json` carry the whole name.
+ * A table of the items with a heading line, at most `width` screen columns
+ * a line (a wide character or an emoji takes two): a column no item fills
+ * is left out, the others `fit`. A pipe's lines and `--json` carry the
+ * whole name.
  */
 function table(items, columns, width) {
     const rows = [columns.map((column) => column.heading), ...rowsOf(items, columns)];
@@ -51961,59 +51830,44 @@ function lines(items, columns) {
         .map((row) => `${row.join('\t')}\n`)
         .join('');
 }
-/** A deployment as the service answered it, each secret's value `***` (by structure). */
-function shown(deployment) {
-    return {
-        ...deployment,
-        secrets: deployment.secrets.map((secret) => ({ ...secret, value: '***' })),
-    };
-}
 /**
  * The deployments as one JSON array, written page by page as they arrive
- * (`list --json`): `[`, each item indented as `JSON.stringify(list, null, 2)`
- * would, items separated by `,\n`, then `]`; the same text as the whole
- * array at once, without holding it.
+ * (`list --json`), each secret's value `***` (by structure): the same text
+ * as `JSON.stringify(list, null, 2)` of the whole array, without holding it.
  */
-class DeploymentsJsonStream {
-    #write;
-    #count = 0;
-    constructor(write) {
-        this.#write = write;
-        this.#write('[');
-    }
-    /** One page's items. */
-    page(deployments) {
-        let text = '';
-        for (const deployment of deployments) {
-            // Inside strings a line break is escaped: every raw one is the item's layout.
-            const item = lineSafeJson(shown(deployment), 2).replaceAll('\n', '\n  ');
-            text += `${this.#count === 0 ? '\n' : ',\n'}  ${item}`;
-            this.#count += 1;
-        }
-        if (text !== '')
-            this.#write(text);
-    }
-    /** The array's end. */
-    end() {
-        this.#write(this.#count === 0 ? ']\n' : '\n]\n');
-    }
+function deploymentsJsonStream(write) {
+    let count = 0;
+    write('[');
+    return {
+        page(deployments) {
+            let text = '';
+            for (const deployment of deployments) {
+                const secrets = deployment.secrets.map((secret) => ({ ...secret, value: '***' }));
+                // Inside strings a line break is escaped: every raw one is the item's layout.
+                const item = lineSafeJson({ ...deployment, secrets }, 2).replaceAll('\n', '\n  ');
+                text += `${count === 0 ? '\n' : ',\n'}  ${item}`;
+                count += 1;
+            }
+            if (text !== '')
+                write(text);
+        },
+        end() {
+            write(count === 0 ? ']\n' : '\n]\n');
+        },
+    };
 }
 
 ;// CONCATENATED MODULE: ./src/cli/events.ts
 /**
  * `--events`: stdout as a stream for tools, one JSON object a line (NDJSON),
  * with the event names of the vendor's `langgraph deploy --json` stream. A
- * view of the core's events (src/run/ports/events.ts: its phases, status
- * changes and warnings) and of the command's own warnings; it adds the
- * heartbeats, on its own timer while a wait sees no change (docs/command.md's
- * 10 s, not the log's 30 s), and the `result` line, always the last, written
- * once, however the run ends. In a deploy of several agents, every line of
- * an agent carries `agent` (its key), each agent's wait has heartbeats of
- * its own, and the `result` holds every agent's outputs. The core's events
- * come redacted; the command's own text (a warning, the error) is redacted
- * here, where the line is made; the outputs are redacted by structure
- * already. Each line is
- * `lineSafeJson`: no reader of lines cuts it in two.
+ * view of the core's events and of the command's own warnings; it adds the
+ * heartbeats, on its own timer while a wait sees no change (10 s, not the
+ * log's 30 s), and the `result` line, always the last, written once, however
+ * the run ends. An agent's lines carry `agent` (its key), each agent's wait
+ * has heartbeats of its own. The core's events and the outputs come
+ * redacted; the command's own text (a warning, the error) is redacted here.
+ * Each line is `lineSafeJson`: no reader of lines cuts it in two.
  */
 
 
@@ -52022,11 +51876,6 @@ const HEARTBEAT_MS = 10_000;
 /** The heartbeat's interval: `HEARTBEAT_MS`, or shorter for tests (`DEPLOY_AGENT_HEARTBEAT_MS`). */
 function heartbeatMsFrom(env) {
     return shortenedMs(env.DEPLOY_AGENT_HEARTBEAT_MS, HEARTBEAT_MS);
-}
-/** A known, non-empty text output of `--json`'s object. */
-function known(outputs, name) {
-    const value = outputs[name];
-    return typeof value === 'string' && value !== '' ? value : undefined;
 }
 /** Where a wait is kept: an agent's key, or '' for a run of one deployment. */
 const ONE = '';
@@ -52093,7 +51942,7 @@ class EventStream {
                     this.#arm(agent);
                 }
                 return;
-            case 'status_change':
+            case 'status_change': {
                 this.#line('status_change', {
                     ...tagged,
                     status: event.status,
@@ -52101,8 +51950,13 @@ class EventStream {
                     active_revision_id: event.activeRevisionId,
                     waiting_for: event.waitingFor,
                 });
-                this.#waited(agent, event.waitingFor);
+                // What the wait now waits for, and its heartbeat from now.
+                const wait = this.#waits.get(agent ?? ONE);
+                if (wait !== undefined)
+                    wait.waitingFor = event.waitingFor;
+                this.#arm(agent);
                 return;
+            }
             case 'health':
                 this.#line('health', {
                     ...tagged,
@@ -52123,14 +51977,6 @@ class EventStream {
                 return;
         }
     };
-    /** A change seen by `agent`'s wait: what it now waits for, and its heartbeat from now. */
-    #waited(agent, waitingFor) {
-        const wait = this.#waits.get(agent ?? ONE);
-        if (wait === undefined)
-            return;
-        wait.waitingFor = waitingFor;
-        this.#arm(agent);
-    }
     /**
      * Whether a failed run timed out: its one wait did, or, for several
      * agents, each agent that failed (its `error` in the outputs) ran out of
@@ -52164,8 +52010,8 @@ class EventStream {
             ['url', 'url'],
             ['dashboard_url', 'dashboard-url'],
         ]) {
-            const value = known(outputs, output);
-            if (value !== undefined)
+            const value = outputs[output];
+            if (typeof value === 'string' && value !== '')
                 fields[field] = value;
         }
         fields.outputs = outputs;
@@ -52180,11 +52026,8 @@ class EventStream {
 /**
  * The log's live line on a terminal: one row that says what the wait waits
  * for and for how long, redrawn in place (every second, at each change, and
- * to the new width when the terminal is resized). In a deploy of several
- * agents it is still one row, for every agent that waits, so that agents
- * waiting at once never take turns on it: what a person acts on first (how
- * many agents are live, then each waiting agent's status, or what else it
- * waits for), the longest wait's time last, always in view:
+ * on a resize). Several agents still share one row, so that they never take
+ * turns on it: what a person acts on first, the longest wait's time last:
  * `… 1 of 3 live · research: AWAITING_DATABASE · triage: DEPLOYING (12 s)`.
  * Its text is already cleaned by the log.
  */
@@ -52348,16 +52191,12 @@ function fairShares(widths, room) {
 ;// CONCATENATED MODULE: ./src/cli/log.ts
 /**
  * The log on stderr, for a person: a view of the core's events (`view`) and
- * the command's own lines. In CI (no terminal) one line per event, and while
- * waiting one per change and one at least every 30 s while nothing changes,
- * never one per check; on a terminal, a live line with the status and the
- * elapsed time replaces the waiting lines (live-line.ts). In a deploy of
- * several agents, each line of an agent (its headings and its waiting lines
- * too) is the line a deploy of that agent alone writes, after its key
- * (`[support] `). Colour only on a terminal, never with NO_COLOR. Every line
- * is redacted before it is written: the core's events are already, the
- * command's own lines are not. On a terminal a line wider than it breaks
- * between words, never inside one.
+ * the command's own lines. In CI one line per event, and while waiting one
+ * per change and one at least every 30 s, never one per check; on a
+ * terminal, a live line (live-line.ts) replaces the waiting lines. An
+ * agent's line is the line a deploy of that agent alone writes, after its
+ * key (`[support] `). Every line is redacted before it is written: the
+ * core's events are already, the command's own lines are not.
  */
 
 
@@ -52471,65 +52310,44 @@ class StderrLog {
     debug(message) {
         this.#write('debug', message);
     }
-    /** A phase's heading, where the action opens a log group. */
-    heading(name) {
-        this.#line(this.#headingLine(name));
-    }
-    #headingLine(name) {
-        return this.#style('bold', `== ${this.#clean(name)}`);
-    }
-    /** The log as a view of the core's events: its lines, the wait's state, the phases' headings. */
+    /**
+     * The log as a view of the core's events: its lines, the wait's state, the
+     * phases' headings. An agent's line comes after its key; its wait is on the
+     * live line beside the other agents' (or a line in CI) until its wait is
+     * over or it says something else.
+     */
     view = (event) => {
-        if (event.agent !== undefined) {
-            this.#agentEvent(event.agent, event);
-            return;
-        }
+        const { agent } = event;
+        if (agent !== undefined)
+            this.#count(agent, event);
+        const entry = agent ?? ONE_DEPLOYMENT;
+        const keyed = (line) => {
+            if (line !== undefined)
+                this.#line(agent === undefined ? line : `[${agent}] ${line}`);
+        };
         switch (event.kind) {
             case 'log':
-                this[event.level](event.message);
+                // The wait is over (or never began): the live line gives way for good.
+                if (event.level === 'info')
+                    this.#live.drop(entry);
+                keyed(this.#levelLine(event.level, event.message));
                 return;
             case 'waiting':
-                this.#waitingOf(ONE_DEPLOYMENT, event);
+                this.#waitingOf(entry, event);
                 return;
             case 'phase':
+                // A phase's heading, where the action opens a log group.
                 if (event.grouped)
-                    this.heading(event.message);
+                    keyed(this.#style('bold', `== ${this.#clean(event.message)}`));
+                return;
+            case 'wait_over':
+                if (agent !== undefined)
+                    this.#live.drop(agent);
                 return;
             default:
                 return;
         }
     };
-    /**
-     * An agent's event: its line after its key; its wait on the live line
-     * beside the other agents' (or as a line in CI) until its wait is over or
-     * it says something else.
-     */
-    #agentEvent(agent, event) {
-        this.#count(agent, event);
-        const keyed = (line) => {
-            if (line !== undefined)
-                this.#line(`[${agent}] ${line}`);
-        };
-        switch (event.kind) {
-            case 'log':
-                if (event.level === 'info')
-                    this.#live.drop(agent);
-                keyed(this.#levelLine(event.level, event.message));
-                return;
-            case 'waiting':
-                this.#waitingOf(agent, event);
-                return;
-            case 'phase':
-                if (event.grouped)
-                    keyed(this.#headingLine(event.message));
-                return;
-            case 'wait_over':
-                this.#live.drop(agent);
-                return;
-            default:
-                return;
-        }
-    }
     /** A deploy of several agents, `count` of them: the live line says how many are live. */
     expectAgents(count) {
         this.#agents.of = count;
@@ -52585,17 +52403,26 @@ function openSession(secretValues, world, { events: wantsEvents = false } = {}) 
     const events = eventStream(wantsEvents, world, redact);
     const log = commandLog(world.stderr, world.env, redact);
     const controller = new AbortController();
+    /** A warning of the command's own: in the log, and in the stream. */
     const warn = (message) => {
         log.warning(message);
         events?.warn(message);
     };
     return {
         redactor,
+        /** Every secret known so far replaced by `***`. */
         redact,
         log,
+        /** The `--events` stream; undefined when not asked for. */
         events,
+        /** Aborted by the first SIGINT or SIGTERM. */
         signal: controller.signal,
         warn,
+        /**
+         * Runs `work` while listening for SIGINT and SIGTERM, and closes the log
+         * after. On a second signal, `quitting` says what must still be said (the
+         * stream's result line) before the process ends with 130.
+         */
         async interruptible(work, quitting) {
             const stopListening = world.onSignal((signal) => {
                 if (controller.signal.aborted) {
@@ -52648,7 +52475,7 @@ function openSession(secretValues, world, { events: wantsEvents = false } = {}) 
 const DEFAULT_WIDTH = 80;
 /** The service over HTTP, as the deploy reaches it (proxy, retries, the command's words). */
 function serviceOf(access, context) {
-    const { world, log, redactor, signal, request } = context;
+    const { world, log, redactor, signal, run } = context;
     for (const value of access.sensitiveValues)
         redactor.add(value);
     const client = new ServiceClient({
@@ -52660,25 +52487,13 @@ function serviceOf(access, context) {
         signal,
         redact: (text) => redactor.redact(text),
         dispatcher: proxyDispatcher(proxySettingsFrom(world.env)),
-        words: commandWords(world.env, request.origins['api-url']),
+        words: run.words,
     });
     // A listed deployment carries its secrets: the service registers each value as its page is parsed.
     return new Service(client, log, {
         mask: (value) => redactor.add(value),
         redact: (text) => redactor.redact(text),
     });
-}
-/** Writes the items: `--json`, a table on a terminal, else tab-separated lines. */
-function write(items, columns, json, { request, world }) {
-    const { stdout } = world;
-    if (request.json)
-        stdout.write(json());
-    else if (stdout.isTTY === true) {
-        if (items.length > 0)
-            stdout.write(table(items, columns, stdout.columns ?? DEFAULT_WIDTH));
-    }
-    else
-        stdout.write(lines(items, columns));
 }
 /**
  * Writes the listing: with `--json` and when piped, each page as it arrives
@@ -52700,7 +52515,7 @@ async function writeListing(service, asked, context) {
         }
         return { count: deployments.length, more };
     }
-    const json = request.json ? new DeploymentsJsonStream((text) => stdout.write(text)) : undefined;
+    const json = request.json ? deploymentsJsonStream((text) => stdout.write(text)) : undefined;
     try {
         return await service.listPages(asked.filters, asked.limit, (page) => {
             // The reader has gone (`| head`): nothing more to read for it.
@@ -52719,8 +52534,7 @@ async function writeListing(service, asked, context) {
     }
 }
 async function list(context) {
-    const { request, world, ci, log } = context;
-    const run = runDescription(ci, world.cwd, commandWords(world.env, request.origins['api-url']));
+    const { request, world, run, log } = context;
     const asked = listRequest(declare_readInputs({ ...FLEET_SHARED_INPUTS, ...LIST_OWN_INPUTS }, (name) => request.inputs[name], run));
     for (const warning of asked.warnings)
         log.warning(warning);
@@ -52732,21 +52546,29 @@ async function list(context) {
     if (count === 0 && world.stdout.closed !== true)
         log.info('no deployment matches');
 }
+/** Writes the repositories: `--json`, a table on a terminal, else tab-separated lines. */
 async function repos(context) {
-    const { request, world, ci, log } = context;
-    const run = runDescription(ci, world.cwd, commandWords(world.env, request.origins['api-url']));
+    const { request, world, run, log } = context;
+    const { stdout } = world;
     const asked = reposRequest(declare_readInputs(REPOS_INPUTS, (name) => request.inputs[name], run));
     const repositories = await serviceOf(asked.access, context).listRepositories(asked.integrationId);
     if (repositories.length === 0)
         log.info('the integration has no repository to deploy');
-    write(repositories, REPOSITORY_COLUMNS, () => `${lineSafeJson(repositories, 2)}\n`, context);
+    if (request.json)
+        stdout.write(`${lineSafeJson(repositories, 2)}\n`);
+    else if (stdout.isTTY !== true)
+        stdout.write(lines(repositories, REPOSITORY_COLUMNS));
+    else if (repositories.length > 0) {
+        stdout.write(table(repositories, REPOSITORY_COLUMNS, stdout.columns ?? DEFAULT_WIDTH));
+    }
 }
 /** Runs `list` or `repos`; resolves to the exit status. */
 async function runFleet(command, request, world) {
     const session = openSession(request.secretValues, world);
     const { log, redactor, signal } = session;
     const ci = describeCiRun(world.env, world.cwd);
-    const context = { request, world, ci, log, redactor, signal };
+    const run = runDescription(ci, world.cwd, commandWords(world.env, request.origins['api-url']));
+    const context = { request, world, ci, run, log, redactor, signal };
     try {
         await session.interruptible(() => (command === 'list' ? list(context) : repos(context)));
         return EXIT.done;
@@ -52813,18 +52635,15 @@ function wrap(text, indent) {
         lines.push(indent + line);
     return lines.join('\n');
 }
-/** `--name VALUE`, `--header NAME (repeatable)`, `--wait`. */
-function optionSynopsis(spec) {
-    const value = spec.type === 'string' ? ` ${spec.valueName ?? 'VALUE'}` : '';
-    return `--${spec.option}${value}`;
-}
 function optionHelp(spec) {
     const facts = [
         spec.variable === undefined ? undefined : `env ${spec.variable}`,
         spec.defaultText === undefined ? undefined : `default: ${spec.defaultText}`,
         spec.multiple ? 'repeatable' : undefined,
     ].filter((fact) => fact !== undefined);
-    const head = `  ${optionSynopsis(spec)}${facts.length > 0 ? `  (${facts.join('; ')})` : ''}`;
+    // `--name VALUE`, `--header NAME`, `--wait`.
+    const value = spec.type === 'string' ? ` ${spec.valueName ?? 'VALUE'}` : '';
+    const head = `  --${spec.option}${value}${facts.length > 0 ? `  (${facts.join('; ')})` : ''}`;
     return `${head}\n${wrap(spec.description, INDENT)}`;
 }
 const EXIT_CODES = `Exit status: 0 done (with --wait: live; list and repos: also when nothing matches); 1 the deploy failed (service error, drift with --on-drift fail, AWAITING_DELETE, a wait that timed out, no deployment of that name for status; for plan: a fail verdict, or a difference with --on-change fail; list and repos: a service error); 2 usage or input error, before any request; 130 interrupted (outputs still written).`;
@@ -52893,10 +52712,15 @@ function topHelp(version) {
  * `deployments` output) and its row, `live` and `healthy` the manifest's;
  * its report is `DEPLOYMENT_LIVE` and four variables an agent, the most
  * useful first, so that GitLab's limit on the number of variables cuts the
- * least useful. The values arrive redacted by their structure (every secret
- * value in `deployment` and `drift` is `***`); nothing here redacts by
- * substring, so that a secret `true` cannot turn `created` into `***`.
+ * least useful. A plan's row is `planRow`; a plan of several agents writes
+ * the plan step's `plans` by key with the manifest's `action` and `changes`
+ * (the total), and as variables those two, then each agent's id and status
+ * (a plan has no URL and no liveness). The values arrive redacted by their
+ * structure (every secret value in `deployment` and `drift` is `***`);
+ * nothing here redacts by substring, so that a secret `true` cannot turn
+ * `created` into `***`.
  */
+
 
 
 
@@ -53044,22 +52868,6 @@ function keyedDotenv(manifest, maxKeys) {
         ...variables(['STATUS', 'LIVE']),
     ], maxKeys);
 }
-
-;// CONCATENATED MODULE: ./src/cli/plan-outputs.ts
-/**
- * What a plan writes for machines outside GitHub, from its verdicts: one
- * row a deployment (`planEntry`), flat for a plan of one (`planRow`: the
- * outputs of outputs.ts), or keyed for a manifest: one `--json` object
- * whose `plans` is the plan step's `plans` (each agent's plan by key,
- * `error` when its plan fails), with the manifest's `action` and `changes`
- * (the total); and a dotenv report of the manifest's
- * `DEPLOYMENT_PLAN_ACTION` and `DEPLOYMENT_CHANGES`, then each agent's id
- * and status (a plan has no URL and no liveness), the most useful first, so
- * that GitLab's limit on the number of variables cuts the least useful.
- */
-
-
-
 /** A plan of one deployment as its outputs' values: `changes` as text, as the action's output. */
 function planRow({ verdict, dashboardUrl }) {
     const entry = planEntry(verdict, dashboardUrl);
@@ -53097,7 +52905,6 @@ function plansDotenv(plans, maxKeys) {
 }
 
 ;// CONCATENATED MODULE: ./src/cli/outputs-seen.ts
-
 
 class OutputsSeen {
     /** Flat: the run is of one deployment; keyed: of a manifest's agents. */
@@ -53289,9 +53096,11 @@ async function runCommand(request, command, world) {
     const session = openSession(request.secretValues, world, { events: request.events });
     const { redact } = session;
     const seen = new OutputsSeen();
+    // Outputs are redacted by structure; the error is free text.
+    const redactError = (error) => (error === undefined ? undefined : redact(error));
     /** The stream's last line: what --json would print, and how the run ended. */
     const end = (exitCode, error) => {
-        const redacted = error === undefined ? undefined : redact(error);
+        const redacted = redactError(error);
         session.events?.result({ exitCode, outputs: seen.json(redacted), error: redacted });
         return exitCode;
     };
@@ -53303,11 +53112,8 @@ async function runCommand(request, command, world) {
         const failures = writeFiles(request, seen, ran.summary, world, session);
         const errors = [ran.error, ...failures].filter((each) => each !== undefined);
         const error = errors.length === 0 ? undefined : errors.join('; ');
-        if (request.json) {
-            // Outputs are redacted by structure; the error is free text.
-            const redacted = error === undefined ? undefined : redact(error);
-            world.stdout.write(`${lineSafeJson(seen.json(redacted), 2)}\n`);
-        }
+        if (request.json)
+            world.stdout.write(`${lineSafeJson(seen.json(redactError(error)), 2)}\n`);
         const failed = failures.length > 0 && ran.exitCode === EXIT.done;
         return end(failed ? EXIT.failed : ran.exitCode, error);
     }

@@ -46130,6 +46130,70 @@ function getOctokit(token, options, ...additionalPlugins) {
 /************************************************************************/
 var __webpack_exports__ = {};
 
+;// CONCATENATED MODULE: ./src/common/characters.ts
+/**
+ * The one place that says what a control character and a line break are,
+ * and which of them each kind of text may hold. Every writer and parser
+ * takes its set from here.
+ *
+ * - A line break is every sequence some reader ends a line at: LF, a lone
+ *   CR (the runner, as .NET's `ReadLine` does), CRLF, NEL (U+0085) and the
+ *   Unicode separators U+2028 and U+2029.
+ * - A control character is C0 (U+0000–U+001F, tab included), DEL and C1
+ *   (U+0080–U+009F; an ANSI escape starts with ESC).
+ * - A bidirectional control is every code point of Unicode's `Bidi_Control`
+ *   property (`\p{Bidi_Control}`, the whole set as the running JavaScript
+ *   engine knows it: U+061C ARABIC LETTER MARK, U+200E, U+200F,
+ *   U+202A–U+202E, U+2066–U+2069 in Unicode 16): it reorders what a person
+ *   sees. Taken from the property, never listed by hand.
+ */
+/* eslint-disable no-control-regex -- naming control characters is this file's job */
+/** Every line-break sequence, each matched whole (CRLF as one). */
+const LINE_BREAK = /\r\n|[\n\r\u0085\u2028\u2029]/;
+/** The same, captured: `text.split(LINE_BREAK_KEPT)` keeps the breaks between the lines. */
+const LINE_BREAK_KEPT = /(\r\n|[\n\r\u0085\u2028\u2029])/;
+/**
+ * What must not reach one line of output raw (a log line, a status, a cell
+ * of the comment or the summary): every control character, every line
+ * break and every bidirectional control. Global, for `replace`.
+ */
+const UNSAFE_IN_A_LINE = /[\u0000-\u001f\u007f-\u009f\u2028\u2029\p{Bidi_Control}]/gu;
+/** The same, a run of them at a time, for text flattened to one line. */
+const UNSAFE_RUN_IN_A_LINE = /[\u0000-\u001f\u007f-\u009f\u2028\u2029\p{Bidi_Control}]+/gu;
+/**
+ * What `JSON.stringify` leaves raw inside a string that must not reach a line
+ * raw: DEL, C1 (NEL included), U+2028, U+2029 and every bidirectional
+ * control (it escapes C0 itself). Global, for `replace`.
+ */
+const RAW_IN_JSON_TEXT = /[\u007f-\u009f\u2028\u2029\p{Bidi_Control}]/gu;
+/**
+ * What an input on one line refuses (`name`, ids, a ref): C0 and DEL, line
+ * breaks included. C1 and the separators are accepted, as they always were:
+ * an input is the workflow author's text, not the service's.
+ */
+const UNSAFE_IN_AN_INPUT = /[\u0000-\u001f\u007f]/;
+/**
+ * What a name GitHub shows and puts in addresses refuses (an environment):
+ * every control character and line break.
+ */
+const UNSAFE_IN_A_NAME = /[\u0000-\u001f\u007f-\u009f\u2028\u2029]/;
+/** Whether `text` holds a line break. */
+function hasLineBreak(text) {
+    return LINE_BREAK.test(text);
+}
+/** Whether `text` holds a control character (C0, DEL or C1). */
+function hasControlCharacter(text) {
+    return /[\u0000-\u001f\u007f-\u009f]/.test(text);
+}
+/** A character as a `%XX` escape (upper-case hex), as a URL carries it. */
+function percentEscape(character) {
+    return `%${character.charCodeAt(0).toString(16).toUpperCase().padStart(2, '0')}`;
+}
+/** A character as a `\uXXXX` escape (lower-case hex), as JSON and JavaScript read it back. */
+function unicodeEscape(character) {
+    return `\\u${character.charCodeAt(0).toString(16).padStart(4, '0')}`;
+}
+
 ;// CONCATENATED MODULE: ./src/common/redact.ts
 /**
  * Removes secret values from free text (log lines, error messages, the job
@@ -46137,6 +46201,7 @@ var __webpack_exports__ = {};
  * by structure (report.ts). The runner masks the values registered with
  * `core.setSecret` too, but only in the log it renders.
  */
+
 const MASK = '***';
 /**
  * Whether a value can be hidden in text without destroying it: `4`, `true`
@@ -46166,7 +46231,6 @@ function jsonForms(value) {
         asciiEscaped(form, true),
     ]);
 }
-const percentEncoded = (character) => `%${character.charCodeAt(0).toString(16).toUpperCase().padStart(2, '0')}`;
 /**
  * The forms a value takes inside a URL or a form body: `encodeURIComponent`'s;
  * RFC 3986's and Python's `quote` (`!'()*` encoded too); and the
@@ -46175,7 +46239,7 @@ const percentEncoded = (character) => `%${character.charCodeAt(0).toString(16).t
  */
 function urlForms(value) {
     const component = encodeURIComponent(value);
-    const strict = component.replace(/[!'()*]/g, percentEncoded);
+    const strict = component.replace(/[!'()*]/g, percentEscape);
     const searchParams = new URLSearchParams({ v: value }).toString().slice('v='.length);
     return [component, strict, strict.replaceAll('%20', '+'), searchParams];
 }
@@ -47731,6 +47795,12 @@ function formatZodIssues(error) {
         }
     }
     return lines;
+}
+/** A parse that failed the service's schema, its first five problems shown and the rest counted. */
+function schemaMismatch(error) {
+    const issues = formatZodIssues(error);
+    const more = issues.length > 5 ? ` (and ${issues.length - 5} more)` : '';
+    return `does not match the service's schema: ${issues.slice(0, 5).join('; ')}${more}`;
 }
 
 ;// CONCATENATED MODULE: ./node_modules/zod/v4/core/memoizer.js
@@ -56132,7 +56202,7 @@ function buildFamily(object) {
 
 ;// CONCATENATED MODULE: ./src/service/schemas.ts
 /**
- * The wire schemas of the deployment management service (docs/how-it-works.md, "The service's interface").
+ * The wire schemas of the deployment management service.
  *
  * Every resource is a zod schema and every TypeScript type is `z.infer` of one.
  * The fields are written once, in `buildFamily`, and built twice:
@@ -56145,8 +56215,8 @@ function buildFamily(object) {
  *   the service may grow; missing or mistyped known fields still fail, with
  *   the field's path.
  *
- * Where the service's interface (docs/how-it-works.md, "The service's interface") and its
- * OpenAPI document differ, the interface wins, with one exception:
+ * Where the service's interface (docs/how-it-works.md, "The service's interface") and
+ * its OpenAPI document differ, the interface wins, with one exception:
  * `source_config.deployment_type`, which the interface's table omits but the
  * service's listing filters by and the real service takes at creation. Value ranges that only the OpenAPI document shows (cpu
  * 0.1..8, cpu_limit 0.1..16) are not enforced here; the service reports them.
@@ -56176,23 +56246,17 @@ const DeploymentStatusSchema = lazy(() => schemas_enum(STATUSES));
  */
 const DEPLOYMENT_TYPES = ['dev_free', 'dev', 'prod'];
 /**
- * The response family is built on first use too, as the request family below: a run that fails
- * on its inputs parses no answer.
+ * Each family is built on first use: a run parses a request schema only when the `config` input
+ * is given, and one that fails on its inputs parses no answer; building a family is a measurable
+ * part of start-up (bench/RESULTS.md).
  */
 let responseFamily;
-const buildResponseFamily = () => buildFamily(schema_parts_looseObject);
-const response = () => (responseFamily ??= buildResponseFamily());
+const response = () => (responseFamily ??= buildFamily(schema_parts_looseObject));
+let requestFamily;
+const request = () => (requestFamily ??= buildFamily(schema_parts_strictObject));
 // ---------------------------------------------------------------------------
 // Request schemas (strict)
 // ---------------------------------------------------------------------------
-/**
- * The request family is built on first use: a run parses a request schema
- * only when the `config` input is given, and building the family is a
- * measurable part of start-up (bench/RESULTS.md).
- */
-let requestFamily;
-const buildRequestFamily = () => buildFamily(schema_parts_strictObject);
-const request = () => (requestFamily ??= buildRequestFamily());
 const ResourceSpecRequestSchema = lazy(() => request().ResourceSpec);
 const SourceConfigRequestSchema = lazy(() => request().SourceConfig);
 /** repo_commit_sha is response-only: a request carrying it is rejected. */
@@ -56312,10 +56376,7 @@ function answersByIds(records, ids, vetting, pathOf) {
             answers.set(id, vetting.vet(parsed.data));
             return;
         }
-        const issues = formatZodIssues(atIndex(parsed.error, index));
-        const more = issues.length > 5 ? ` (and ${issues.length - 5} more)` : '';
-        const shown = issues.slice(0, 5).join('; ');
-        answers.set(id, unusable(id, `does not match the service's schema: ${shown}${more}`));
+        answers.set(id, unusable(id, schemaMismatch(atIndex(parsed.error, index))));
     });
     return answers;
 }
@@ -56328,66 +56389,6 @@ function idOf(record) {
     if (typeof record !== 'object' || record === null || !('id' in record))
         return undefined;
     return typeof record.id === 'string' ? record.id : undefined;
-}
-
-;// CONCATENATED MODULE: ./src/common/characters.ts
-/**
- * The one place that says what a control character and a line break are,
- * and which of them each kind of text may hold. Every writer and parser
- * takes its set from here.
- *
- * - A line break is every sequence some reader ends a line at: LF, a lone
- *   CR (the runner, as .NET's `ReadLine` does), CRLF, NEL (U+0085) and the
- *   Unicode separators U+2028 and U+2029.
- * - A control character is C0 (U+0000–U+001F, tab included), DEL and C1
- *   (U+0080–U+009F; an ANSI escape starts with ESC).
- * - A bidirectional control is every code point of Unicode's `Bidi_Control`
- *   property (`\p{Bidi_Control}`, the whole set as the running JavaScript
- *   engine knows it: U+061C ARABIC LETTER MARK, U+200E, U+200F,
- *   U+202A–U+202E, U+2066–U+2069 in Unicode 16): it reorders what a person
- *   sees. Taken from the property, never listed by hand.
- */
-/* eslint-disable no-control-regex -- naming control characters is this file's job */
-/** Every line-break sequence, each matched whole (CRLF as one). */
-const LINE_BREAK = /\r\n|[\n\r\u0085\u2028\u2029]/;
-/** The same, captured: `text.split(LINE_BREAK_KEPT)` keeps the breaks between the lines. */
-const LINE_BREAK_KEPT = /(\r\n|[\n\r\u0085\u2028\u2029])/;
-/**
- * What must not reach one line of output raw (a log line, a status, a cell
- * of the comment or the summary): every control character, every line
- * break and every bidirectional control. Global, for `replace`.
- */
-const UNSAFE_IN_A_LINE = /[\u0000-\u001f\u007f-\u009f\u2028\u2029\p{Bidi_Control}]/gu;
-/** The same, a run of them at a time, for text flattened to one line. */
-const UNSAFE_RUN_IN_A_LINE = /[\u0000-\u001f\u007f-\u009f\u2028\u2029\p{Bidi_Control}]+/gu;
-/**
- * What `JSON.stringify` leaves raw inside a string that must not reach a line
- * raw: DEL, C1 (NEL included), U+2028, U+2029 and every bidirectional
- * control (it escapes C0 itself). Global, for `replace`.
- */
-const RAW_IN_JSON_TEXT = /[\u007f-\u009f\u2028\u2029\p{Bidi_Control}]/gu;
-/**
- * What an input on one line refuses (`name`, ids, a ref): C0 and DEL, line
- * breaks included. C1 and the separators are accepted, as they always were:
- * an input is the workflow author's text, not the service's.
- */
-const UNSAFE_IN_AN_INPUT = /[\u0000-\u001f\u007f]/;
-/**
- * What a name GitHub shows and puts in addresses refuses (an environment):
- * every control character and line break.
- */
-const UNSAFE_IN_A_NAME = /[\u0000-\u001f\u007f-\u009f\u2028\u2029]/;
-/** Whether `text` holds a line break. */
-function hasLineBreak(text) {
-    return LINE_BREAK.test(text);
-}
-/** Whether `text` holds a control character (C0, DEL or C1). */
-function hasControlCharacter(text) {
-    return /[\u0000-\u001f\u007f-\u009f]/.test(text);
-}
-/** A character as a `\uXXXX` escape (lower-case hex), as JSON and JavaScript read it back. */
-function unicodeEscape(character) {
-    return `\\u${character.charCodeAt(0).toString(16).padStart(4, '0')}`;
 }
 
 ;// CONCATENATED MODULE: ./src/common/runtime.ts
@@ -56784,9 +56785,9 @@ class Service {
         return list;
     }
     /** The walk of `walkListing` over this service's pages (its warnings in the run's log). */
-    #walk(filters, size, onPage, tooLong, unpaged) {
+    #walk(filters, walk) {
         const page = (offset, limit) => this.#page({ ...filters, limit, offset });
-        return walkListing({ page, size, onPage, tooLong, unpaged }, this.#logger, this.#maxPages);
+        return walkListing({ ...walk, page }, this.#logger, this.#maxPages);
     }
     /**
      * Every deployment named exactly `name`, in the order listed, each id
@@ -56799,15 +56800,20 @@ class Service {
      */
     async findByName(name, { proving = true } = {}) {
         const found = [];
-        await this.#walk({ name_contains: name }, () => PAGE_LIMIT, (fresh) => {
-            for (const deployment of fresh) {
-                if (deployment.name === name)
-                    found.push(this.#vetting.vet(deployment));
-            }
-            return true;
-        }, () => `GET ${DEPLOYMENTS}: no end of the list after ${this.#maxPages} pages of ${PAGE_LIMIT} deployments whose names contain '${name}'; stopped rather than risk creating a duplicate. Use a more distinctive name, or report the service's pagination.`, proving
-            ? (offset) => `GET ${DEPLOYMENTS} at offset ${offset} listed only deployments it had already listed: the listing does not page (it ignores offset), so a deployment named '${name}' may sit beyond them; stopped rather than risk creating a duplicate. Use a more distinctive name, or report the service's pagination.`
-            : undefined);
+        await this.#walk({ name_contains: name }, {
+            size: () => PAGE_LIMIT,
+            onPage: (fresh) => {
+                for (const deployment of fresh) {
+                    if (deployment.name === name)
+                        found.push(this.#vetting.vet(deployment));
+                }
+                return true;
+            },
+            tooLong: () => `GET ${DEPLOYMENTS}: no end of the list after ${this.#maxPages} pages of ${PAGE_LIMIT} deployments whose names contain '${name}'; stopped rather than risk creating a duplicate. Use a more distinctive name, or report the service's pagination.`,
+            unpaged: proving
+                ? (offset) => `GET ${DEPLOYMENTS} at offset ${offset} listed only deployments it had already listed: the listing does not page (it ignores offset), so a deployment named '${name}' may sit beyond them; stopped rather than risk creating a duplicate. Use a more distinctive name, or report the service's pagination.`
+                : undefined,
+        });
         return found;
     }
     /**
@@ -56838,13 +56844,17 @@ class Service {
         if (limit <= 0)
             return { count: 0, more: false };
         let stopped = false;
-        const offset = await this.#walk(filters, () => Math.min(PAGE_LIMIT, left()), (fresh) => {
-            const page = fresh.slice(0, left()).map((deployment) => this.#vetting.vet(deployment));
-            for (const deployment of page)
-                taken.add(deployment.id);
-            stopped = page.length > 0 && !onPage(page);
-            return !stopped && left() > 0;
-        }, () => `GET ${DEPLOYMENTS}: no end of the list after ${this.#maxPages} pages; stopped. Report the service's pagination.`);
+        const offset = await this.#walk(filters, {
+            size: () => Math.min(PAGE_LIMIT, left()),
+            onPage: (fresh) => {
+                const page = fresh.slice(0, left()).map((deployment) => this.#vetting.vet(deployment));
+                for (const deployment of page)
+                    taken.add(deployment.id);
+                stopped = page.length > 0 && !onPage(page);
+                return !stopped && left() > 0;
+            },
+            tooLong: () => `GET ${DEPLOYMENTS}: no end of the list after ${this.#maxPages} pages; stopped. Report the service's pagination.`,
+        });
         if (!probe || stopped || left() > 0)
             return { count: taken.size, more: false };
         const next = await this.#page({ ...filters, limit: 1, offset });
@@ -56874,13 +56884,7 @@ class Service {
             throw new RangeError(`getByIds takes ${ids.length} ids, not ≤ 100`);
         return this.#byIds(ids, { limit: PAGE_LIMIT }, timeoutMs);
     }
-    /**
-     * Each id asked, as the answer lists it: its record checked alone
-     * (vetted), or why it cannot be taken (a record that fails the schema,
-     * or the id listed twice with different contents). An id nobody asked
-     * for is no answer; an id the answer omits has none. Every record's
-     * secret values are registered first, whatever its shape.
-     */
+    /** Each id asked, as the answer lists it (`answersByIds` says how each record is read). */
     async #byIds(ids, query, timeoutMs) {
         const list = await this.#client.request({
             method: 'GET',
@@ -57029,7 +57033,7 @@ function parseWebAddress(text, messages) {
     if (fault === 'credentials')
         fail(`must not contain credentials: ${messages.credentials}`);
     // Shown without its query and fragment: they may carry a key too.
-    const shown = `${url.protocol}//${url.host}${url.pathname}`;
+    const shown = shownAddress(url);
     if (fault === 'plain-http') {
         fail(`must use https:// (http:// is allowed only for localhost, 127.0.0.0/8 and [::1]), got '${shown}'`);
     }
@@ -57044,9 +57048,8 @@ function parseApiUrl(raw) {
         example: 'https://api.example.com',
         credentials: 'pass them with api-key or headers',
     });
-    const shown = `${url.protocol}//${url.host}${url.pathname}`;
     if (url.search !== '' || url.hash !== '') {
-        fail(`must not have a query or fragment: give the base address only, like '${shown}'`);
+        fail(`must not have a query or fragment: give the base address only, like '${shownAddress(url)}'`);
     }
     return `${url.origin}${withoutTrailingSlashes(url.pathname)}`;
 }
@@ -57177,12 +57180,9 @@ const OUTPUT_NAMES = (/* unused pure expression or super */ null && ([
     'dashboard-url',
     'deployments',
 ]));
-/** The deployment with every secret value replaced by `***`. */
-function redactDeployment(deployment) {
-    return {
-        ...deployment,
-        secrets: deployment.secrets.map((secret) => ({ ...secret, value: MASK })),
-    };
+/** The deployment (or a request) with every secret value replaced by `***`, names kept. */
+function redactDeployment(item) {
+    return { ...item, secrets: item.secrets.map((secret) => ({ ...secret, value: MASK })) };
 }
 /**
  * The repository and ref of the deployment (codehost): what was sent when
@@ -57206,7 +57206,9 @@ function dashboardUrlOf(template, deployment) {
     return fillDashboardUrl(template, { id, tenant_id, name });
 }
 /** The outputs known from a deploy result (and, when waited, its latest state). */
-function outputsOf(result, deployment, assessment, dashboardTemplate) {
+function outputsOf(result, deployment, 
+/** What the run judged: whether it is live, what drifted, the health check's last answer. */
+assessment, dashboardTemplate) {
     const repository = repositoryOf(result);
     const outputs = {
         created: String(result.created),
@@ -57233,10 +57235,7 @@ function outputsOf(result, deployment, assessment, dashboardTemplate) {
 }
 /** What a dry run prints: the request body, with every secret value replaced by `***`. */
 function dryRunReport(result) {
-    const body = {
-        ...result.request,
-        secrets: result.request.secrets.map((secret) => ({ ...secret, value: MASK })),
-    };
+    const body = redactDeployment(result.request);
     const what = result.deployment === undefined
         ? `dry run: ${CREATE_CALL} would send`
         : `dry run: '${result.deployment.name}' exists, so nothing would be sent; a create would send`;
@@ -57280,59 +57279,6 @@ function keyedOutputs(entries) {
         // Empty when no agent was checked; else true only when every agent checked answered.
         healthy: checked.length === 0 ? '' : String(checked.every((entry) => entry.healthy === true)),
     };
-}
-
-;// CONCATENATED MODULE: ./src/github/client/budget.ts
-/** All the GitHub work of one run. */
-const RUN_BUDGET_MS = 15_000;
-/** A manifest's GitHub work: one run's, plus this much for each agent beyond the first... */
-const AGENT_BUDGET_MS = 1_000;
-/** ...and never more than this, whatever the number of agents. */
-const AGENTS_BUDGET_MAX_MS = 60_000;
-/**
- * The budget of a step that deploys `agents` agents: the run's, plus a
- * second for each agent beyond the first, at most a minute. A shorter
- * budget given for tests (`givenMs`, under the run's) stays as it is.
- */
-function agentsBudgetMs(agents, givenMs) {
-    if (givenMs !== undefined && givenMs < RUN_BUDGET_MS)
-        return givenMs;
-    const extra = Math.max(0, agents - 1) * AGENT_BUDGET_MS;
-    return Math.min(AGENTS_BUDGET_MAX_MS, RUN_BUDGET_MS + extra);
-}
-class Budget {
-    totalMs;
-    #reservedMs = 0;
-    #clock;
-    constructor(clock, totalMs = RUN_BUDGET_MS) {
-        this.#clock = clock;
-        this.totalMs = totalMs;
-    }
-    /** What is left, in ms. */
-    get remainingMs() {
-        return Math.max(0, this.totalMs - this.#reservedMs);
-    }
-    /**
-     * Reserves up to `wantedMs`; returns what was granted (0 when spent) and a
-     * function that ends the reservation, keeping only the time really used.
-     */
-    reserve(wantedMs) {
-        const grantedMs = Math.max(0, Math.min(wantedMs, this.remainingMs));
-        this.#reservedMs += grantedMs;
-        const started = this.#clock.now();
-        let ended = false;
-        return {
-            grantedMs,
-            end: () => {
-                const usedMs = Math.min(grantedMs, Math.max(0, this.#clock.now() - started));
-                if (!ended) {
-                    ended = true;
-                    this.#reservedMs -= grantedMs - usedMs;
-                }
-                return usedMs;
-            },
-        };
-    }
 }
 
 ;// CONCATENATED MODULE: ./src/github/features/commit-order.ts
@@ -57478,13 +57424,12 @@ function markdownCode(value, max = 300, inTable = true) {
 }
 /** Characters that would end a link's destination early, break a table or start markup. */
 const UNSAFE_IN_A_DESTINATION = /[()<>\s"'`|[\]\\]/g;
-const github_text_percentEncoded = (c) => `%${c.charCodeAt(0).toString(16).toUpperCase().padStart(2, '0')}`;
 /** A link the action builds, `[text](address)`: only to an address that may be published. */
 function markdownLink(text, address) {
     const published = publishedOrNothing(address);
     if (published === undefined)
         return undefined;
-    return `[${text}](${published.replace(UNSAFE_IN_A_DESTINATION, github_text_percentEncoded)})`;
+    return `[${text}](${published.replace(UNSAFE_IN_A_DESTINATION, percentEscape)})`;
 }
 // ---- HTML inside Markdown: the job summary and --summary ---------------------------------------
 const HTML_ESCAPES = {
@@ -57524,7 +57469,7 @@ function htmlLink(text, address) {
     const published = publishedOrNothing(address);
     if (published === undefined)
         return undefined;
-    const href = published.replace(UNSAFE_IN_A_DESTINATION, github_text_percentEncoded).replace(/&/g, '&amp;');
+    const href = published.replace(UNSAFE_IN_A_DESTINATION, percentEscape).replace(/&/g, '&amp;');
     // GitHub links nothing inside a link: its text is shown as it is, an address a reader can copy.
     return `<a href="${href}">${htmlLiteral(oneLine(text, 1_000))}</a>`;
 }
@@ -58256,8 +58201,7 @@ function forbiddenCause(error) {
 
 ;// CONCATENATED MODULE: ./src/run/decisions/health.ts
 /**
- * Live, when a health check is asked, also means answering (ACTION-CONTRACT.md behaviour
- * 31): once the deployment is otherwise live, its address is checked (one bounded `GET`,
+ * Live, when a health check is asked, also means answering: once the deployment is otherwise live, its address is checked (one bounded `GET`,
  * service/address-check.ts), and the deployment is live only while it answers `2xx`
  * (with the expected text). `decideLive` (goal.ts) asks the probe; the wait asks again
  * at its pace, and the run's agents share the checks of an address, at most 30 a minute
@@ -58294,7 +58238,6 @@ function healthWords(seen, write, separator = '; ') {
         : `${separator}the answer begins: ${write.code(seen.excerpt)}`;
     return `${where}${write.text(healthAnswer(seen))}${body}`;
 }
-/** The answer as one line of the log. */
 function healthLine(seen) {
     return `health check${seen.address === undefined ? ':' : ''} ${healthWords(seen, AS_IS)}`;
 }
@@ -58454,6 +58397,23 @@ function rowsWithin(rows, usedChars) {
     }
     return kept;
 }
+/** The agents an earlier body listed that the manifest no longer holds, with their dashboards. */
+function goneAgents(manifest, previous) {
+    const current = new Set(manifest.agents.map((agent) => agent.key));
+    return [...listedAgents(previous)].filter(([key]) => !current.has(key));
+}
+/** The workflow run's link below a keyed table, when there is one. */
+function runTail(runUrl) {
+    const run = markdownLink('Workflow run', runUrl);
+    return run === undefined ? [] : ['', run];
+}
+/** The table rows of `all` that fit between `head` and `tail`, and a line for those left out. */
+function keptRows(head, all, tail) {
+    const rows = rowsWithin(all, head.join('\n').length + tail.join('\n').length + 200);
+    if (rows.length === all.length)
+        return rows;
+    return [...rows, '', `…and ${all.length - rows.length} more: see the job summary.`];
+}
 /**
  * The marker's name: every character but `A–Z a–z 0–9 _` percent-encoded
  * (UTF-8), so `-`, `>` and `!` never appear raw (no name ends the comment
@@ -58473,10 +58433,9 @@ function encodeName(name) {
 function marker(name) {
     return `<!-- deploy-agent:${encodeName(name)} -->`;
 }
-/** Whether a comment's body is this deployment's comment (the marker opens it). */
-function carriesMarker(body, name) {
-    return typeof body === 'string' && body.startsWith(marker(name));
-}
+/** Whether a comment's body is the one `mark` names (its marker opens it). */
+const carrying = (mark) => (body, name) => typeof body === 'string' && body.startsWith(mark(name));
+const carriesMarker = carrying(marker);
 /**
  * Whether a comment was written by the token's own identity. GraphQL's
  * `viewer` names a bot without the `[bot]` suffix that REST shows
@@ -58498,10 +58457,7 @@ function manifestIdentity(manifest) {
 function manifestMarker(identity) {
     return `<!-- deploy-agent-agents:${encodeName(identity)} -->`;
 }
-/** Whether a comment's body is this manifest's comment (the marker opens it). */
-function carriesManifestMarker(body, identity) {
-    return typeof body === 'string' && body.startsWith(manifestMarker(identity));
-}
+const carriesManifestMarker = carrying(manifestMarker);
 /** An agent row as this module writes it: its key in a code span opens it. */
 const ROW = /^\| `([a-z0-9][a-z0-9-]{0,39})` \|/;
 const DASHBOARD = /\[Dashboard\]\(([^()\s]+)\)/;
@@ -58581,8 +58537,9 @@ const FAILURE_CHARS = 1_000;
 // ---- service text, written by the one GitHub-text module -----------------------------------------
 /** A commit in a code span, short, when it is one (hex), else text. */
 function commit(sha) {
-    if (sha === undefined || sha === '')
-        return '(none)';
+    return sha === undefined || sha === '' ? '(none)' : commitCode(sha);
+}
+function commitCode(sha) {
     return /^[0-9a-f]{7,64}$/i.test(sha)
         ? markdownCode(shortSha(sha).toLowerCase())
         : markdownText(sha, 64);
@@ -58600,15 +58557,16 @@ const HEADLINE = {
     failed: (name) => `🔴 ${name}: the deploy failed`,
     cancelled: (name) => `⚪ ${name}: the run was cancelled`,
 };
+const bodyText = (redact) => ({
+    text: (value, max) => markdownText(redact(value), max),
+    code: (value, max) => markdownCode(redact(value), max),
+});
 /**
  * The comment's Markdown. `redact` hides secret values in the free text
  * (the failure, the waiting text) before it is escaped.
  */
 function commentBody(report, redact = (text) => text) {
-    const write = {
-        text: (value, max) => markdownText(redact(value), max),
-        code: (value, max) => markdownCode(redact(value), max),
-    };
+    const write = bodyText(redact);
     const name = markdownCode(redact(report.name), 200, false);
     const headline = report.stage === 'not-live' && report.never === true
         ? `🔴 ${name} will not run what this push asks for`
@@ -58710,9 +58668,7 @@ function commitOf(report) {
     const sha = live ?? report.targetCommit;
     if (sha === undefined)
         return '';
-    const code = /^[0-9a-f]{7,64}$/i.test(sha)
-        ? markdownCode(shortSha(sha).toLowerCase())
-        : markdownText(sha, 64);
+    const code = commitCode(sha);
     return live === undefined ? `${code} wanted` : `${code} is live`;
 }
 function liveOf({ report, failure, over }) {
@@ -58720,19 +58676,17 @@ function liveOf({ report, failure, over }) {
         return failure !== undefined ? '🔴 failed' : over ? '⚪ over' : '🟡 …';
     if (failure !== undefined && report.stage !== 'cancelled')
         return '🔴 failed';
-    switch (report.stage) {
-        case 'live':
-            return '🟢 live';
-        case 'failed':
-            return '🔴 failed';
-        case 'cancelled':
-            return '⚪ cancelled';
-        case 'not-live':
-            return report.never === true ? '🔴 will not run this commit' : '🟡 not live yet';
-        case 'deploying':
-            return '🟡 deploying';
-    }
+    if (report.stage === 'not-live' && report.never === true)
+        return '🔴 will not run this commit';
+    return LIVE[report.stage];
 }
+const LIVE = {
+    live: '🟢 live',
+    failed: '🔴 failed',
+    cancelled: '⚪ cancelled',
+    'not-live': '🟡 not live yet',
+    deploying: '🟡 deploying',
+};
 /** One agent's row; `redact` hides secret values in the service's text first. */
 function agentRow(state, redact, health) {
     const { agent, report } = state;
@@ -58753,10 +58707,7 @@ function agentRow(state, redact, health) {
         links.join(' · '),
         failure === undefined ? '' : markdownText(redact(failure), ROW_FAILURE_CHARS),
     ];
-    const write = {
-        text: (value, max) => markdownText(redact(value), max),
-        code: (value, max) => markdownCode(redact(value), max),
-    };
+    const write = bodyText(redact);
     const seen = report?.health;
     const shown = health ? (seen === undefined ? '' : healthCell(seen, write)) : undefined;
     return `| ${withHealth(cells, shown).join(' | ')} |`;
@@ -58764,8 +58715,6 @@ function agentRow(state, redact, health) {
 /** The comment's Markdown: every agent's row, then the rows of agents no longer in the manifest. */
 function agentsCommentBody(manifest, states, previous, parts) {
     const identity = manifestIdentity(manifest);
-    const current = new Set(manifest.agents.map((agent) => agent.key));
-    const gone = [...listedAgents(previous)].filter(([key]) => !current.has(key));
     const live = states.filter((state) => state.report?.stage === 'live').length;
     const title = markdownCode(parts.redact(identity), 200, false);
     const health = states.some((state) => state.report?.health !== undefined);
@@ -58775,17 +58724,12 @@ function agentsCommentBody(manifest, states, previous, parts) {
         '',
         ...headOf(health),
     ];
-    const footer = markdownLink('Workflow run', parts.runUrl);
-    const tail = footer === undefined ? [] : ['', footer];
+    const tail = runTail(parts.runUrl);
     const all = [
         ...states.map((state) => agentRow(state, parts.redact, health)),
-        ...gone.map(([key, dashboard]) => goneRow(key, dashboard, health)),
+        ...goneAgents(manifest, previous).map(([key, dashboard]) => goneRow(key, dashboard, health)),
     ];
-    const rows = rowsWithin(all, head.join('\n').length + tail.join('\n').length + 200);
-    const more = rows.length < all.length
-        ? ['', `…and ${all.length - rows.length} more: see the job summary.`]
-        : [];
-    return [...head, ...rows, ...more, ...tail].join('\n') + '\n';
+    return [...head, ...keptRows(head, all, tail), ...tail].join('\n') + '\n';
 }
 
 ;// CONCATENATED MODULE: ./src/github/features/context.ts
@@ -58917,6 +58861,30 @@ async function writeStatus({ api, context, redact }, id, { state, text }, report
     };
     await api.createDeploymentStatus(context.repository, id, body, options);
 }
+/** A single deploy's record starts with its deployment's id and name. */
+function singleStart(report) {
+    const waiting = report.waitingFor === undefined ? 'deploying' : `deploying (${report.waitingFor})`;
+    return {
+        text: `Deployment ${report.name} (deploy-agent)`,
+        payload: { id: report.id ?? null, name: report.name },
+        status: { state: 'in_progress', text: `${report.name}: ${waiting}` },
+        report,
+    };
+}
+/** A shared record lists every agent with its id (null without one). */
+function sharedStart(agents, ids) {
+    const listed = agents.map((agent) => ({
+        key: agent.key,
+        name: agent.deploymentName,
+        id: ids.get(agent.key) ?? null,
+    }));
+    return {
+        text: `Deployments of ${listed.length} agents (deploy-agent)`,
+        payload: { agents: listed },
+        status: { state: 'in_progress', text: `${listed.length} agents: deploying` },
+    };
+}
+/** One GitHub deployment in one environment, of one agent or shared by several. */
 class DeploymentRecord {
     #writer;
     #id;
@@ -58928,46 +58896,13 @@ class DeploymentRecord {
         return this.#id;
     }
     /** Creates the deployment and its `in_progress` status. */
-    async start(report, options = {}) {
-        const payload = { id: report.id ?? null, name: report.name };
-        const text = `Deployment ${report.name} (deploy-agent)`;
+    async start({ text, payload, status, report }, options = {}) {
         this.#id = await create(this.#writer, text, payload, options);
-        const waiting = report.waitingFor === undefined ? 'deploying' : `deploying (${report.waitingFor})`;
-        const status = { state: 'in_progress', text: `${report.name}: ${waiting}` };
         await writeStatus(this.#writer, this.#id, status, report, options);
     }
     /** The one final status; nothing when the deployment was never created. */
-    async finish(report, options = {}) {
-        await writeStatus(this.#writer, this.#id, finalStatus(report), report, options);
-    }
-}
-/** One GitHub deployment for several agents of one environment. */
-class SharedRecord {
-    #writer;
-    #agents;
-    #id;
-    constructor(api, context, agents, redact) {
-        this.#writer = { api, context, redact };
-        this.#agents = agents;
-    }
-    get id() {
-        return this.#id;
-    }
-    /** Creates the deployment, listing every agent with its id (null without one), and its `in_progress` status. */
-    async start(ids, options = {}) {
-        const agents = this.#agents.map((agent) => ({
-            key: agent.key,
-            name: agent.deploymentName,
-            id: ids.get(agent.key) ?? null,
-        }));
-        const text = `Deployments of ${agents.length} agents (deploy-agent)`;
-        this.#id = await create(this.#writer, text, { agents }, options);
-        const status = { state: 'in_progress', text: `${agents.length} agents: deploying` };
-        await writeStatus(this.#writer, this.#id, status, undefined, options);
-    }
-    /** The one final status, once every agent is over; nothing when never created. */
-    async finish(ends, options = {}) {
-        await writeStatus(this.#writer, this.#id, sharedStatus(ends), undefined, options);
+    async finish(status, report, options = {}) {
+        await writeStatus(this.#writer, this.#id, status, report, options);
     }
 }
 
@@ -59176,16 +59111,10 @@ class DeployReport {
             ? new Map(wanted.environment === '' ? [] : [[wanted.environment, ONE.agents]])
             : recordGroups(manifest, wanted.environment);
         for (const [environment, agents] of groups) {
-            const at = {
-                repository: context.repository,
-                sha: context.sha,
-                environment,
-                transient: context.pullRequest !== undefined,
-                ...(context.runUrl === undefined ? {} : { runUrl: context.runUrl }),
-            };
-            const record = agents.length === 1
-                ? new DeploymentRecord(api, at, parts.redact)
-                : new SharedRecord(api, at, agents, parts.redact);
+            const { repository, sha, pullRequest, runUrl } = context;
+            const transient = pullRequest !== undefined;
+            const at = withRunUrl({ repository, sha, environment, transient }, runUrl);
+            const record = new DeploymentRecord(api, at, parts.redact);
             this.#groups.push({ agents, record, started: false, finished: false });
         }
         if (wanted.comment && context.pullRequest !== undefined) {
@@ -59321,28 +59250,32 @@ class DeployReport {
     }
     async #start({ agents, record }, options) {
         const reports = agents.map((agent) => this.#states.get(agent.key)?.report);
-        if (record instanceof SharedRecord) {
-            await record.start(new Map(agents.map((agent, at) => [agent.key, reports[at]?.id])), options);
+        if (agents.length > 1) {
+            const ids = new Map(agents.map((agent, at) => [agent.key, reports[at]?.id]));
+            await record.start(sharedStart(agents, ids), options);
         }
         else if (reports[0] !== undefined)
-            await record.start(reports[0], options);
+            await record.start(singleStart(reports[0]), options);
         if (record.id === undefined)
             return;
         for (const agent of agents)
             this.#ids.set(agent.key, record.id);
         this.#parts.onRecorded?.(record.id);
     }
-    async #finish(group, options) {
-        const { record } = group;
-        if (record instanceof SharedRecord) {
-            await record.finish(group.agents.map((agent) => ({ ...this.#states.get(agent.key), agent })), options);
+    async #finish({ agents, record }, options) {
+        if (agents.length > 1) {
+            const ends = agents.map((agent) => ({ ...this.#states.get(agent.key), agent }));
+            await record.finish(sharedStatus(ends), undefined, options);
             return;
         }
-        const state = this.#states.get(group.agents[0]?.key ?? '');
+        const state = this.#states.get(agents[0]?.key ?? '');
         if (state?.report === undefined)
             return;
         const failed = state.failure !== undefined && state.report.stage === 'deploying';
-        await record.finish(failed ? { ...state.report, stage: 'failed', failure: state.failure } : state.report, options);
+        const report = failed
+            ? { ...state.report, stage: 'failed', failure: state.failure }
+            : state.report;
+        await record.finish(finalStatus(report), report, options);
     }
     async #writeComment(options) {
         const comment = this.#comment;
@@ -59358,10 +59291,7 @@ class DeployReport {
             const state = this.#states.get(agent.key);
             return state === undefined ? [] : [state];
         });
-        await comment.writeBody(manifestIdentity(this.#manifest), () => agentsCommentBody(this.#manifest, states, comment.body, {
-            redact: this.#parts.redact,
-            ...(this.#runUrl === undefined ? {} : { runUrl: this.#runUrl }),
-        }), options);
+        await comment.writeBody(manifestIdentity(this.#manifest), () => agentsCommentBody(this.#manifest, states, comment.body, withRunUrl({ redact: this.#parts.redact }, this.#runUrl)), options);
     }
 }
 
@@ -59511,14 +59441,6 @@ function callFailure(call, last, attempts, cancel, budgetMs) {
 function failureLine(failure, purpose, permission, last, fork) {
     return `GitHub: could not ${purpose}: ${failure.call}: ${failure.problem}.${remedy(failure.status, permission, last, fork)} The deploy itself is not affected.`;
 }
-/** A successful answer that does not match its schema; `path` is where it first differs. */
-function unreadableAnswer(call, status, path) {
-    return { call, status, problem: `an answer the action cannot read (${untrusted(path)})` };
-}
-/** The one line an unreadable answer writes. */
-function unreadableLine(failure) {
-    return `GitHub: ${failure.call}: ${failure.problem}. The deploy itself is not affected.`;
-}
 /** GitHub's own message (`message` of its JSON error body), on one line and short. */
 function githubMessage(data) {
     const message = typeof data === 'object' &&
@@ -59643,6 +59565,7 @@ function callName({ route, parameters }) {
 }
 
 ;// CONCATENATED MODULE: ./src/github/client/calls.ts
+
 
 
 
@@ -59777,8 +59700,9 @@ class GitHubCalls {
         if (parsed.success)
             return { ok: true, value: pick(parsed.data) };
         const path = parsed.error.issues[0]?.path.join('.') || '(the answer)';
-        const failure = unreadableAnswer(call, result.value.status, path);
-        this.#say(unreadableLine(failure), options);
+        const problem = `an answer the action cannot read (${untrusted(path)})`;
+        const failure = { call, status: result.value.status, problem };
+        this.#say(`GitHub: ${call}: ${problem}. The deploy itself is not affected.`, options);
         return { ok: false, failure };
     }
 }
@@ -59916,14 +59840,9 @@ function graphqlAnswer(error) {
 ;// CONCATENATED MODULE: ./src/github/client/api.ts
 /**
  * GitHub's REST API, as a service like any other: one typed function per
- * call the action makes, through @actions/github's Octokit (base address
- * from GITHUB_API_URL, so GitHub Enterprise works too). Every call is
- * advisory and bounded (2 attempts within 10 s, within the run's budget),
- * and no failure leaves this module as an exception: it is one warning that
- * names the call, the status, GitHub's message and the remedy, and the
- * caller gets `{ ok: false }`. The calls go through the request loop in
- * calls.ts, to the routes of routes.ts, with the bodies of requests.ts, and
- * their answers are read with the schemas of responses.ts.
+ * call the action makes, each through the one request loop (calls.ts), to
+ * the routes of routes.ts, its answer read with a schema of responses.ts. No
+ * failure leaves it as an exception: the caller gets `{ ok: false }`.
  */
 
 
@@ -59951,19 +59870,28 @@ class GitHubApi {
     async viewerLogin(options = {}) {
         if (this.#viewer !== undefined)
             return this.#viewer;
-        const viewer = await this.#askViewer(options);
+        const query = 'query { viewer { login } }';
+        const viewer = await this.#graphql(VIEWER, query, {}, Viewer, (v) => v.viewer.login, options);
         if (viewer.ok)
             this.#viewer = viewer;
         return viewer;
     }
-    async #askViewer(options) {
-        const result = await this.#calls.call(VIEWER.call, VIEWER.purpose, undefined, options, async (octokit, signal) => {
-            const data = await octokit.graphql('query { viewer { login } }', {
-                request: { signal },
-            });
-            return { status: 200, data, headers: {} };
+    /** One GraphQL query; `answer` reads an error that is an answer (`graphqlAnswer`). */
+    async #graphql(route, query, variables, schema, pick, options, answer = () => undefined) {
+        const { call, purpose, permission } = route;
+        const result = await this.#calls.call(call, purpose, permission, options, async (octokit, signal) => {
+            try {
+                const data = await octokit.graphql(query, { ...variables, request: { signal } });
+                return { status: 200, data, headers: {} };
+            }
+            catch (error) {
+                const answered = answer(error);
+                if (answered === undefined)
+                    throw error;
+                return answered;
+            }
         });
-        return this.#calls.parse(result, Viewer, (v) => v.viewer.login, VIEWER.call, options);
+        return this.#calls.parse(result, schema, pick, call, options);
     }
     /**
      * The states of pull requests `numbers` of `repo`, one GraphQL query per
@@ -59987,30 +59915,16 @@ class GitHubApi {
         }
         return { ok: true, value: states };
     }
-    async #pullRequestBatch(repo, numbers, query, options) {
-        const { call, purpose, permission } = PULL_REQUEST_STATES;
-        const result = await this.#calls.call(call, purpose, permission, options, async (octokit, signal) => {
-            try {
-                const data = await octokit.graphql(query, {
-                    owner: repo.owner,
-                    name: repo.repo,
-                    request: { signal },
-                });
-                return { status: 200, data, headers: {} };
-            }
-            catch (error) {
-                const answer = graphqlAnswer(error);
-                if (answer === undefined)
-                    throw error;
-                return answer;
-            }
-        });
-        return this.#calls.parse(result, PullRequestStatesAnswer, (answer) => statesOf(numbers, answer), call, options);
+    #pullRequestBatch(repo, numbers, query, options) {
+        const variables = { owner: repo.owner, name: repo.repo };
+        const pick = (answer) => statesOf(numbers, answer);
+        const schema = PullRequestStatesAnswer;
+        return this.#graphql(PULL_REQUEST_STATES, query, variables, schema, pick, options, graphqlAnswer);
     }
     /** The state of deployment `id`'s latest status (`GET …/statuses`, newest first), undefined for none. */
-    async latestStatus(repo, id, options = {}) {
+    latestStatus(repo, id, options = {}) {
         const call = rest(STATUS_LIST, { ...repo, deployment_id: id, per_page: 1 });
-        return this.#calls.parse(await this.#calls.rest(call, options), StatusPage, (statuses) => statuses[0]?.state, call, options);
+        return this.#read(call, StatusPage, (statuses) => statuses[0]?.state, options);
     }
     createDeployment(repo, body, options = {}) {
         const parameters = { ...repo, ...body, auto_merge: false, required_contexts: [] };
@@ -60059,15 +59973,70 @@ class GitHubApi {
             : this.#created(COMMENT_UPDATE, { ...repo, comment_id: existing, body }, options);
     }
     /** `GET /repos/{owner}/{repo}/compare/{base}...{head}`: how `head` stands against `base`. */
-    async compare(repo, base, head, options = {}) {
+    compare(repo, base, head, options = {}) {
         // Only the order is needed: the smallest page of commits and files.
         const call = rest(COMPARE, { ...repo, basehead: `${base}...${head}`, per_page: 1 });
-        return this.#calls.parse(await this.#calls.rest(call, options), Comparison, (c) => c, call, options);
+        return this.#read(call, Comparison, (c) => c, options);
     }
     /** A call whose answer is what it created (or updated): its id. */
-    async #created(route, parameters, options) {
-        const call = rest(route, parameters);
-        return this.#calls.parse(await this.#calls.rest(call, options), Created, (c) => c.id, call, options);
+    #created(route, parameters, options) {
+        return this.#read(rest(route, parameters), Created, (c) => c.id, options);
+    }
+    /** A REST call, its answer read with `schema`. */
+    async #read(call, schema, pick, options) {
+        return this.#calls.parse(await this.#calls.rest(call, options), schema, pick, call, options);
+    }
+}
+
+;// CONCATENATED MODULE: ./src/github/client/budget.ts
+/** All the GitHub work of one run. */
+const RUN_BUDGET_MS = 15_000;
+/** A manifest's GitHub work: one run's, plus this much for each agent beyond the first... */
+const AGENT_BUDGET_MS = 1_000;
+/** ...and never more than this, whatever the number of agents. */
+const AGENTS_BUDGET_MAX_MS = 60_000;
+/**
+ * The budget of a step that deploys `agents` agents: the run's, plus a
+ * second for each agent beyond the first, at most a minute. A shorter
+ * budget given for tests (`givenMs`, under the run's) stays as it is.
+ */
+function agentsBudgetMs(agents, givenMs) {
+    if (givenMs !== undefined && givenMs < RUN_BUDGET_MS)
+        return givenMs;
+    const extra = Math.max(0, agents - 1) * AGENT_BUDGET_MS;
+    return Math.min(AGENTS_BUDGET_MAX_MS, RUN_BUDGET_MS + extra);
+}
+class Budget {
+    totalMs;
+    #reservedMs = 0;
+    #clock;
+    constructor(clock, totalMs = RUN_BUDGET_MS) {
+        this.#clock = clock;
+        this.totalMs = totalMs;
+    }
+    get remainingMs() {
+        return Math.max(0, this.totalMs - this.#reservedMs);
+    }
+    /**
+     * Reserves up to `wantedMs`; returns what was granted (0 when spent) and a
+     * function that ends the reservation, keeping only the time really used.
+     */
+    reserve(wantedMs) {
+        const grantedMs = Math.max(0, Math.min(wantedMs, this.remainingMs));
+        this.#reservedMs += grantedMs;
+        const started = this.#clock.now();
+        let ended = false;
+        return {
+            grantedMs,
+            end: () => {
+                const usedMs = Math.min(grantedMs, Math.max(0, this.#clock.now() - started));
+                if (!ended) {
+                    ended = true;
+                    this.#reservedMs -= grantedMs - usedMs;
+                }
+                return usedMs;
+            },
+        };
     }
 }
 
@@ -60087,6 +60056,18 @@ class Lazy {
     get made() {
         return this.#value;
     }
+}
+/** A manifest's dependencies: a budget that grows with its agents (`agentsBudgetMs`). */
+function forAgents(given, agents) {
+    return agents === undefined
+        ? given
+        : { ...given, budgetMs: agentsBudgetMs(agents, given.budgetMs) };
+}
+/** Whether some record is wanted: the step's environment, or, with a manifest, some agent's. */
+function recordsWanted(environment, manifest) {
+    if (manifest === undefined)
+        return environment !== '';
+    return manifest.agents.some((agent) => (agent.environment ?? environment) !== '');
 }
 /** The run's one GitHub API, with the run's one budget. */
 function gitHubApi(token, context, { logger, clock, budgetMs, apiOptions }) {
@@ -60137,15 +60118,11 @@ function commentOffPullRequest(comment, context, logger) {
 
 
 
-
 /** What the step would write on GitHub, for the notice of a token that is empty. */
 function wanted(settings, manifest, pullRequest) {
-    const records = manifest === undefined
-        ? settings.environment !== ''
-        : manifest.agents.some((agent) => (agent.environment ?? settings.environment) !== '');
     const what = manifest === undefined ? 'record' : 'records';
     return [
-        records ? `the GitHub deployment ${what}` : undefined,
+        recordsWanted(settings.environment, manifest) ? `the GitHub deployment ${what}` : undefined,
         settings.comment && pullRequest !== undefined ? 'the pull request comment' : undefined,
     ];
 }
@@ -60182,9 +60159,7 @@ function withRecordIds(outputs, entries, ids) {
 function deployHooks(settings, manifest) {
     return (context, given) => {
         const { logger } = given;
-        const dependencies = manifest === undefined
-            ? given
-            : { ...given, budgetMs: agentsBudgetMs(manifest.agents.length, given.budgetMs) };
+        const dependencies = forAgents(given, manifest?.agents.length);
         commentOffPullRequest(settings.comment, context, logger);
         const asked = wanted(settings, manifest, context?.pullRequest);
         const at = reachable(settings.token, context, logger, asked);
@@ -60547,20 +60522,12 @@ function isMapping(value) {
 }
 /** What is wrong with an agent's key, if anything. */
 function keyProblem(key) {
-    const input = formatIssuePath(['agents', key]);
-    if (!AGENT_KEY.test(key)) {
-        return {
-            input,
-            problem: 'a key must be lower-case letters, digits and -, starting with a letter or a digit',
-        };
-    }
-    if (key.length > MAX_AGENT_KEY_LENGTH) {
-        return {
-            input,
-            problem: `a key must be at most ${MAX_AGENT_KEY_LENGTH} characters, this one has ${key.length}`,
-        };
-    }
-    return undefined;
+    const problem = !AGENT_KEY.test(key)
+        ? 'a key must be lower-case letters, digits and -, starting with a letter or a digit'
+        : key.length > MAX_AGENT_KEY_LENGTH
+            ? `a key must be at most ${MAX_AGENT_KEY_LENGTH} characters, this one has ${key.length}`
+            : undefined;
+    return problem === undefined ? undefined : { input: formatIssuePath(['agents', key]), problem };
 }
 /** What is wrong with one field's value, if anything (zod's message, or the environment's own). */
 function fieldProblem(field, value) {
@@ -60835,9 +60802,7 @@ function gitHubSettings(inputs) {
  * left out, as the comments are cut. The deploy's, the plan's and the
  * retire's summaries are all written through `boundedSummary`.
  */
-/** GitHub's limit on a step's summary, in bytes. */
-const SUMMARY_LIMIT = 1_048_576;
-/** What a summary may take, with a margin under the limit (the redaction after it may grow it). */
+/** What a summary may take: a margin under GitHub's 1 MiB, as the redaction after it may grow it. */
 const SUMMARY_BUDGET = 1_000_000;
 const bytesOf = (text) => Buffer.byteLength(text, 'utf8');
 /** Room kept for each list's head, tail and its note of what was left out. */
@@ -60940,6 +60905,144 @@ function paceFrom(env) {
             heartbeatMs: shortenedMs(env.DEPLOY_AGENT_HEARTBEAT_MS, DEFAULT_WAIT.heartbeatMs),
         },
     };
+}
+
+;// CONCATENATED MODULE: ./src/run/decisions/live.ts
+
+
+/** The commit of the deployment's latest revision, lower-cased, if the service says. */
+function latestCommit(deployment) {
+    const sha = deployment.source_revision_config.repo_commit_sha;
+    return sha === undefined || sha === null || sha === '' ? undefined : sha.toLowerCase();
+}
+/**
+ * Whether the deployment is live. `seenRevisions` are the revision ids the
+ * step saw when it found the deployment (none on create): a revision for
+ * another commit that is not among them is a newer push.
+ */
+function liveness(deployment, target, seenRevisions, orderOf = () => undefined) {
+    const { status, latest_revision_id: latest, active_revision_id: active } = deployment;
+    if (status === 'AWAITING_DELETE') {
+        return {
+            live: false,
+            missing: 'the deployment is being deleted (AWAITING_DELETE)',
+            final: true,
+        };
+    }
+    if (status !== 'READY') {
+        const shown = untrusted(status);
+        return { live: false, missing: `status is ${shown}, not READY`, briefly: shown };
+    }
+    if (latest === null) {
+        return target === undefined
+            ? { live: true }
+            : { live: false, missing: `no revision yet for commit ${shortSha(target.sha)}` };
+    }
+    if (active !== latest) {
+        const still = active === null ? 'no revision is active yet' : `revision ${active} still is`;
+        return {
+            live: false,
+            missing: `the latest revision ${latest} is not active yet (${still}; if it stays so, its build may have failed)`,
+        };
+    }
+    if (target === undefined)
+        return { live: true };
+    const commit = latestCommit(deployment);
+    if (commit === target.sha)
+        return { live: true };
+    const order = commit === undefined ? undefined : orderOf(commit);
+    // Newer than the target (its descendant): live instead of it. Unseen: a newer push, unless it is older.
+    if (commit !== undefined &&
+        (order === 'newer' || (order !== 'older' && !seenRevisions.has(latest))))
+        return { live: true, supersededBy: commit };
+    const branch = target.branch === undefined ? '' : ` of branch ${target.branch}`;
+    const shown = commit === undefined ? '(none given)' : shortSha(untrusted(commit));
+    const relation = order === 'older' ? 'older than' : 'not';
+    const missing = `the latest revision is for commit ${shown}, ${relation} the target ${shortSha(target.sha)}${branch}`;
+    // Older: the target's push may still come. Not known: only a push of the target builds it.
+    if (commit === undefined || order === 'older')
+        return { live: false, missing };
+    return {
+        live: false,
+        missing: `${missing}; which of the two is newer is not known here`,
+        remedy: unpushedRemedy(deployment, target.sha, commit),
+    };
+}
+/** What to do when the service runs another commit and waiting cannot tell whether the target comes. */
+function unpushedRemedy(deployment, target, live) {
+    const ref = deployment.source_revision_config.repo_ref;
+    const where = ref === undefined || ref === null ? 'the branch it tracks' : `branch ${untrusted(ref)}`;
+    return `A longer wait does not build commit ${shortSha(target)} unless it is pushed to ${where}: push it there, or target commit ${shortSha(untrusted(live))} if that is the newer one.`;
+}
+/** The ref a deployment tracks: the live one, else the one the request sets. */
+function trackedRef(deployment, requested) {
+    return deployment?.source_revision_config.repo_ref ?? requested ?? undefined;
+}
+/**
+ * The target of a run, from what the step asked for: an explicit sha always;
+ * `auto` only when the run's branch is the one the deployment tracks. Says in
+ * one line why nothing is targeted otherwise.
+ */
+function chooseTarget(commit, tracked, logger) {
+    switch (commit.kind) {
+        case 'sha':
+            return { sha: commit.sha };
+        case 'none':
+            logger.info(`no commit is targeted: ${commit.reason}`);
+            return undefined;
+        case 'auto':
+            if (tracked === commit.branch)
+                return { sha: commit.sha, branch: commit.branch };
+            logger.info(`no commit is targeted: the run is for branch ${commit.branch}, and the deployment tracks ${tracked === undefined ? 'no branch' : untrusted(tracked)}`);
+            return undefined;
+    }
+}
+
+;// CONCATENATED MODULE: ./src/run/decisions/commit-order.ts
+
+
+
+/** The longest list of commits a run asks about: a wait sees a few pushes, not hundreds. */
+const MAX_QUESTIONS = 20;
+class commit_order_CommitOrders {
+    #answers = new Map();
+    #ask;
+    #repository;
+    #target;
+    #logger;
+    /** Without a question, a repository or a target, nothing is asked and every answer is unknown. */
+    constructor(ask, repository, target, logger) {
+        this.#ask = ask;
+        this.#repository = repository;
+        this.#target = target;
+        this.#logger = logger;
+    }
+    /** What is known of `commit` against the target; undefined when not asked or not known. */
+    of(commit) {
+        return this.#answers.get(commit);
+    }
+    /** Asks about the commit of the deployment's latest revision, once, when it is not the target. */
+    async learn(deployment) {
+        const commit = latestCommit(deployment);
+        const ask = this.#ask;
+        const target = this.#target?.sha;
+        if (ask === undefined || this.#repository === undefined || target === undefined)
+            return;
+        if (commit === undefined || commit === target || this.#answers.has(commit))
+            return;
+        if (this.#answers.size >= MAX_QUESTIONS)
+            return;
+        this.#answers.set(commit, undefined);
+        const order = await ask(this.#repository, target, commit);
+        this.#answers.set(commit, order);
+        const which = `commit ${shortSha(untrusted(commit))} against the target ${shortSha(target)}`;
+        if (order === undefined) {
+            this.#logger.debug(`commit order of ${which}: not known, so it counts as before`);
+        }
+        else {
+            this.#logger.debug(`commit order of ${which}: ${order}`);
+        }
+    }
 }
 
 ;// CONCATENATED MODULE: ./src/run/decisions/drift.ts
@@ -61063,6 +61166,217 @@ function showValue(value) {
     return text.length > 120 ? `${text.slice(0, 120)}…` : text;
 }
 
+;// CONCATENATED MODULE: ./src/run/decisions/goal.ts
+/**
+ * What the step asks of the deployment `deploy` found or created: the commit
+ * that must be live, the revisions it saw, and where a reused deployment
+ * differs from what the step asks for (docs/how-it-works.md, "What green means", "Drift").
+ */
+
+
+
+
+
+
+/** The deployment `deploy` found, or undefined when it created one (or would). */
+function reusedOf(result) {
+    return result.created ? undefined : result.deployment;
+}
+/**
+ * The revisions of the deployment as the step found or created it: a
+ * revision the step did not see is a newer push. The same rule on create and
+ * on reuse, so that one world gets one verdict: a create's own revision is
+ * the branch's head as the service knows it, no evidence of a newer push.
+ */
+function seenRevisionsOf(deployment) {
+    if (deployment === undefined)
+        return new Set();
+    return new Set([deployment.latest_revision_id, deployment.active_revision_id].filter((id) => id !== null));
+}
+/** The target of a codehost spec, against the branch the deployment tracks. */
+function targetOf(spec, result, logger) {
+    if (spec.source !== 'codehost')
+        return undefined;
+    const tracked = trackedRef(reusedOf(result), result.request.source_revision_config.repo_ref);
+    return chooseTarget(spec.commit, tracked, logger);
+}
+/**
+ * The target as drift, when a reused deployment will not build it and
+ * another commit is live that is not newer than it (a newer one supersedes it).
+ */
+function unbuiltOf(reused, target, orders) {
+    if (reused === undefined || target === undefined)
+        return undefined;
+    if (reused.source_config.build_on_push === true)
+        return undefined;
+    const live = latestCommit(reused);
+    if (live === target.sha)
+        return undefined;
+    if (live !== undefined && orders.of(live) === 'newer')
+        return undefined;
+    return {
+        field: 'source_revision_config.repo_commit_sha',
+        wanted: target.sha,
+        live: live ?? null,
+        kind: 'unbuilt',
+        blocks: true,
+    };
+}
+/** The repository whose commits are compared: the deployed one (`repository`). */
+function comparedRepository(spec) {
+    return spec.source === 'codehost'
+        ? `${spec.repository.owner}/${spec.repository.name}`
+        : undefined;
+}
+/**
+ * The goal of the run. When the reused deployment's latest revision is for
+ * another commit, `ask` (if any) says which is newer. A target the deployment
+ * will not build is drift, and blocked with the revision drift: the
+ * deployment is not live, and the step does not wait for it.
+ */
+async function assess(spec, result, logger, ask, { asker } = ACTION_WORDS) {
+    const reused = reusedOf(result);
+    const seenRevisions = seenRevisionsOf(result.deployment);
+    const drift = reused === undefined ? [] : findDrift(spec, result.request, reused).map(fieldDrift);
+    const target = targetOf(spec, result, logger);
+    const orders = new commit_order_CommitOrders(ask, comparedRepository(spec), target, logger);
+    if (reused !== undefined)
+        await orders.learn(reused);
+    const unbuilt = unbuiltOf(reused, target, orders);
+    if (unbuilt === undefined)
+        return { target, seenRevisions, drift, orders, asker };
+    return { seenRevisions, drift: [...drift, unbuilt], orders, asker };
+}
+/**
+ * The differences that block the revision (a revision field the deployment
+ * will never take, and a commit it will not build): the deployment never
+ * runs what the step asks for.
+ */
+function blockedIn(drift) {
+    return drift.filter((entry) => entry.blocks);
+}
+/** The targeted commit the reused deployment will not build, when it is drift. */
+function unbuiltIn(drift) {
+    return drift.find((entry) => entry.kind === 'unbuilt');
+}
+/**
+ * What runs and what the step asked for, for each blocked entry, in one
+ * sentence; the remedy last.
+ */
+function blockedText({ drift, asker = ACTION_WORDS.asker, }) {
+    const parts = blockedIn(drift).map((entry) => entry.kind === 'unbuilt'
+        ? `it runs commit ${showCommit(entry.live)} and ${asker} asks for commit ${shortSha(entry.wanted)}, which the service will not build (build_on_push is off)`
+        : `${untrusted(entry.field)} is ${showValue(entry.live)} and ${asker} asks for ${showValue(entry.wanted)}`);
+    return `${parts.join('; ')}. The service cannot update a deployment, so what ${asker} asks for will never run there`;
+}
+/** What to do about blocked entries: the remedies that fit them. */
+function blockedRemedy(goal) {
+    const blocked = blockedIn(goal.drift);
+    const unbuilt = blocked.some((entry) => entry.kind === 'unbuilt');
+    const others = blocked.some((entry) => entry.kind !== 'unbuilt');
+    const remedies = [
+        ...(unbuilt
+            ? ['turn build_on_push on for the deployment in the service (or set commit: none)']
+            : []),
+        ...(others ? ['change the deployment in the service'] : []),
+        'deploy under a new name',
+    ];
+    return `To fix it: ${remedies.join(', or ')}.`;
+}
+function showCommit(value) {
+    return typeof value === 'string' ? shortSha(untrusted(value)) : '(none given)';
+}
+/** Nothing asked of the deployment but to be live: no target, no revision seen, no drift. */
+const ONLY_LIVE = { seenRevisions: new Set() };
+/**
+ * Whether the deployment is live for the goal, now: what blocks it, its
+ * target, the revisions the step saw, and what the adapter says of the
+ * order of commits (asked here, once a commit; none: unknown).
+ *
+ * The one place where live is decided. The flows decide it once for the
+ * deployment they found, the wait for each one it sees, and the rest (the
+ * run's record, its outputs, reports and summary, the log) reads the value
+ * they pass on. A new condition of live goes here, and only here: the last
+ * is an answer from the deployment's address, asked once it is otherwise live.
+ */
+async function decideLive(deployment, goal) {
+    await goal.orders?.learn(deployment);
+    const { drift = [], asker } = goal;
+    if (blockedIn(drift).length > 0)
+        return { live: false, missing: blockedText({ drift, asker }), final: true };
+    const otherwise = liveness(deployment, goal.target, goal.seenRevisions, (commit) => goal.orders?.of(commit));
+    if (!otherwise.live || goal.health === undefined)
+        return otherwise;
+    return goal.health.judge(deployment, otherwise);
+}
+
+;// CONCATENATED MODULE: ./src/run/decisions/green.ts
+/**
+ * Whether a deployment's run leaves the step green: one pure function of what the run found
+ * and the step's policy (whether it waits, `on-drift`). A deployment that is not live is a
+ * value the run found, not an exception; this says what it means for the step, and in which
+ * words it fails.
+ *
+ * Red, in this order: a difference blocks what runs (the deployment will never run what the
+ * step asks for) and the step waits or fails on drift; `on-drift: fail` and any difference;
+ * the wait ended without the deployment live; without a wait, it will never be live (a health
+ * check asked for that cannot be made). A deployment not live yet, without a wait, is green:
+ * the step did not ask to wait.
+ */
+
+
+
+/** `count` differences, the noun agreeing: `1 difference`, `2 differences`. */
+const differences = (count) => `${count} ${plural(count, 'difference')}`;
+/** The advice for differences the service cannot apply. */
+function driftAdvice(count) {
+    return `The service cannot update a deployment: change ${plural(count, 'it', 'them')} in the service, or deploy under a new name.`;
+}
+/** Says that the deployment will never run what the step asks for, and what to do. */
+function neverLive(name, goal) {
+    return `Deployment '${name}' is not live and will not be: ${blockedText(goal)}. ${blockedRemedy(goal)}`;
+}
+/** The differences that do not block what runs, named by field. */
+function unappliedFields(goal) {
+    return goal.drift.filter((entry) => !entry.blocks).map((entry) => untrusted(entry.field));
+}
+/** The line that says which differences were not applied (when the step goes on). */
+function unappliedLine(fields) {
+    return `${differences(fields.length)} not applied: ${fields.join(', ')}. ${driftAdvice(fields.length)}`;
+}
+/** Why the differences fail the step, when they do. */
+function driftFailure(name, goal, policy, words) {
+    const fails = policy.onDrift === 'fail';
+    const fields = unappliedFields(goal);
+    if (blockedIn(goal.drift).length > 0 && (policy.waits || fails)) {
+        const also = fails && fields.length > 0
+            ? ` It also differs (${words.onDriftFail}): ${fields.join(', ')}.`
+            : '';
+        return `${neverLive(name, goal)}${also}`;
+    }
+    if (!fails || fields.length === 0)
+        return undefined;
+    return `Deployment '${name}' differs from what ${words.asker} asks for (${words.onDriftFail}): ${fields.join(', ')}. ${driftAdvice(fields.length)}`;
+}
+/**
+ * Why the step fails on this deployment, in the words it fails with; undefined when it is
+ * green as far as the findings go.
+ */
+function stepFailure(findings, policy, words) {
+    const { name, goal, liveness } = findings;
+    const drift = goal === undefined ? undefined : driftFailure(name, goal, policy, words);
+    if (drift !== undefined)
+        return drift;
+    if (findings.waitFailure !== undefined)
+        return findings.waitFailure;
+    if (policy.waits || liveness === undefined || liveness.live)
+        return undefined;
+    const unhealthy = liveness.health !== undefined && !liveness.health.ok;
+    return unhealthy && liveness.final === true
+        ? `Deployment '${name}' is not live: ${liveness.missing}.`
+        : undefined;
+}
+
 ;// CONCATENATED MODULE: ./src/views/html-parts.ts
 
 /**
@@ -61099,6 +61413,7 @@ function differencesTable(drift, code, wants, has, head = '') {
  * answered, when any agent has one), then, below, each agent's drift,
  * failing health check and failure.
  */
+
 
 
 
@@ -61151,7 +61466,7 @@ function driftTable(drift, code) {
     if (drift.length === 0)
         return [];
     return [
-        differencesTable(drift, code, 'Step wants', 'Deployment has', `<h3>⚠️ Drift: not applied</h3>\n<p>The service cannot update a deployment: change ${plural(drift.length, 'it', 'them')} in the service, or deploy under a new name.</p>\n`),
+        differencesTable(drift, code, 'Step wants', 'Deployment has', `<h3>⚠️ Drift: not applied</h3>\n<p>${driftAdvice(drift.length)}</p>\n`),
     ];
 }
 /**
@@ -61255,7 +61570,6 @@ function linksOf(part, redact) {
     ].filter((link) => link !== undefined);
     return links.length === 0 ? '—' : links.join(' · ');
 }
-/** An agent's row of the table. */
 function rowOf(part, write, redact) {
     const { text, code } = write;
     const { summary } = part;
@@ -61336,15 +61650,13 @@ function deployLayoutHtml(summary, redact) {
 
 
 
+
 /** What the deploy does with `count` differences: nothing; the remedy. */
 function plan_summary_remedy(count) {
     const them = plural(count, 'it', 'them');
     return `The deploy would not apply ${them}: the service cannot update a deployment. Change ${them} in the service, or deploy under a new name.`;
 }
-/** `count` differences, the noun agreeing: `1 difference`, `2 differences`. */
-const differences = (count) => `${count} ${plural(count, 'difference')}`;
 const upperFirst = (text) => `${text.charAt(0).toUpperCase()}${text.slice(1)}`;
-/** The verdict's heading. */
 function heading(name, verdict, code) {
     return {
         create: `🆕 Plan: the deploy would create ${code(name)}`,
@@ -61635,7 +61947,6 @@ function renderSummary(summary, redact) {
  * secret values as `***`; outputs are data, redacted by structure.
  */
 
-/** The event with its free text redacted. */
 function redacted(event, redact) {
     switch (event.kind) {
         case 'log':
@@ -61669,7 +61980,6 @@ class RunEvents {
         this.#views = views;
         this.#redact = redact;
     }
-    /** Tells every view. */
     emit = (event) => {
         const made = redacted(event, this.#redact);
         for (const view of this.#views) {
@@ -61807,12 +62117,9 @@ class WarningAnnotations {
             this.#sink.annotate(message);
             return;
         }
-        if (this.#flushed) {
-            // After the last annotation: a line only (nothing should warn this late).
-            this.#sink.line(`Warning: ${message}`);
-            return;
-        }
-        this.#held.push(message);
+        // After the last annotation: a line only (nothing should warn this late).
+        if (!this.#flushed)
+            this.#held.push(message);
         this.#sink.line(`Warning: ${message}`);
     }
     /** Writes the last annotation; `where` says where the others are (`the step's log`, the summary…). */
@@ -61846,9 +62153,11 @@ function issue(command, message) {
     const data = message.replace(/%/g, '%25').replace(/\r/g, '%0D').replace(/\n/g, '%0A');
     process.stdout.write(`::${command}::${data}${external_node_os_namespaceObject.EOL}`);
 }
+/** The variable the runner gives an input in, as `core.getInput` reads it. */
+const inputVariable = (name) => `INPUT_${name.replace(/ /g, '_').toUpperCase()}`;
 /** What `runStep` needs before @actions/core is loaded: the same as its functions of these names. */
 const early = {
-    getInput: (name) => (process.env[`INPUT_${name.replace(/ /g, '_').toUpperCase()}`] ?? '').trim(),
+    getInput: (name) => (process.env[inputVariable(name)] ?? '').trim(),
     setSecret: (secret) => issue('add-mask', secret),
     isDebug: () => process.env.RUNNER_DEBUG === '1',
     debug: (message) => issue('debug', message),
@@ -61888,7 +62197,6 @@ function isFromFork(run) {
  * head the run is for, worked out from the event (docs/how-it-works.md, "Which commit must
  * be live"): on a pull request its head, never GITHUB_SHA, the merge commit.
  */
-
 
 
 
@@ -62151,17 +62459,6 @@ async function writeSummary(core, html, log) {
     }
 }
 /**
- * A shorter budget for the GitHub work, for tests of a hanging GitHub only
- * (`DEPLOY_AGENT_GITHUB_BUDGET_MS`); it can never exceed the run's 15 s.
- */
-function gitHubBudgetMs(env) {
-    return shortenedMs(env.DEPLOY_AGENT_GITHUB_BUDGET_MS, RUN_BUDGET_MS);
-}
-/** The variable the runner gives an input in, as `core.getInput` reads it. */
-function inputVariable(name) {
-    return `INPUT_${name.replace(/ /g, '_').toUpperCase()}`;
-}
-/**
  * An input as `core.getInput` reads it; undefined when its variable is not
  * set at all (no runner: `local-action`, an older action.yml), so that it
  * reads as its declared default, whatever the input.
@@ -62201,7 +62498,8 @@ function hookDependencies(core, log, redactor, outputs) {
         logger: log,
         clock: systemClock,
         redact: (text) => redactor.redact(text),
-        budgetMs: gitHubBudgetMs(process.env),
+        // Shorter for tests of a hanging GitHub only; never more than the run's 15 s.
+        budgetMs: shortenedMs(process.env.DEPLOY_AGENT_GITHUB_BUDGET_MS, RUN_BUDGET_MS),
         onRecorded: (id) => core.setOutput('github-deployment-id', String(id)),
         refreshOutputs: outputs.refresh,
     };
@@ -62417,10 +62715,6 @@ const CONTROLLED_HEADERS = new Map([
     'Transfer-Encoding',
     'Upgrade',
 ].map((name) => [name.toLowerCase(), name]));
-/** The canonical spelling of a header the action controls, or undefined. */
-function controlledHeader(name) {
-    return CONTROLLED_HEADERS.get(name.toLowerCase());
-}
 /** A header name fetch can send: `__proto__` is a token, but a record of headers drops it. */
 function isSendableHeaderName(name) {
     return HEADER_TOKEN.test(name) && name !== '__proto__';
@@ -62429,7 +62723,7 @@ function isSendableHeaderName(name) {
 function parseApiKeyHeader(raw) {
     if (!isSendableHeaderName(raw))
         fail(`is not a valid header name: '${raw}'`);
-    const controlled = controlledHeader(raw);
+    const controlled = CONTROLLED_HEADERS.get(raw.toLowerCase());
     if (controlled !== undefined) {
         fail(`${controlled} is a header the action sets itself or cannot send: name another header (e.g. X-Api-Key or Authorization)`);
     }
@@ -62468,7 +62762,7 @@ function parseHeaders(raw) {
         const first = seen.get(key);
         if (first !== undefined)
             fail(`line ${index + 1} repeats the header of line ${first}`);
-        const controlled = controlledHeader(name);
+        const controlled = CONTROLLED_HEADERS.get(key);
         if (controlled !== undefined) {
             fail(`line ${index + 1} sets a header the action sets itself or cannot send (${controlled})`);
         }
@@ -62596,11 +62890,6 @@ function parseImageReference(raw) {
 
 
 
-
-/** How many times `text` holds `{agent}`. */
-function name_template_placeholderCount(text) {
-    return placeholderCount(text, AGENT_PLACEHOLDER);
-}
 /** `name` as given: empty beside `agents`, else one name (checked against `agents` apart). */
 function parseNameOrTemplate(raw) {
     return raw === '' ? '' : parseName(raw);
@@ -62615,7 +62904,7 @@ function nameBesideAgents(raw, set) {
         return raw === '' ? NAME_REQUIRED : undefined;
     if (raw === '')
         return undefined;
-    const count = name_template_placeholderCount(raw);
+    const count = placeholderCount(raw, AGENT_PLACEHOLDER);
     if (count === 1)
         return undefined;
     const held = count === 0 ? 'does not hold {agent}' : `holds {agent} ${count} times`;
@@ -62811,9 +63100,9 @@ const core_inputs_pick = (names) => {
 
 ;// CONCATENATED MODULE: ./src/inputs/health-inputs.ts
 /**
- * The inputs of the check of a deployment's own address (ACTION-CONTRACT.md behaviour
- * 31): `health-check`, `health-check-headers` and `health-check-expect`, read as one
- * request, or none when the check is off. Headers or an expected text without a
+ * The inputs of the check of a deployment's own address: `health-check`,
+ * `health-check-headers` and `health-check-expect`, read as one request, or none when
+ * the check is off. Headers or an expected text without a
  * check would check nothing: an input error, before any request.
  */
 
@@ -62915,9 +63204,9 @@ function checkedAccess(inputs) {
  * of the wrong type is still an input error (the schemas say so).
  */
 
-/** The one warning for a value of `what` (`deployment_type`, `--status`) not in `known`; undefined for a known one. */
+/** The one warning for a value of `what` (`deployment_type`, `--status`) not in `known`; undefined for a known one or none. */
 function unknownValueWarning(what, value, known) {
-    if (known.includes(value))
+    if (value === undefined || value === null || known.includes(value))
         return undefined;
     return `${what} '${untrusted(value)}' is not one this release knows (${known.join(', ')}): it is passed on as it is, and the service decides`;
 }
@@ -63062,8 +63351,6 @@ function sourceFields(inputs, wanted) {
  */
 function specWarnings(wanted) {
     const type = wanted.sourceConfig.deployment_type;
-    if (type == null)
-        return [];
     const warning = unknownValueWarning('config: source_config.deployment_type', type, DEPLOYMENT_TYPES);
     return warning === undefined ? [] : [warning];
 }
@@ -63121,6 +63408,7 @@ function readDeploySpec(read, run) {
 
 
 
+
 /** The inputs an entry sets that are parsed as the step's are (`name` and `secrets` aside). */
 const ENTRY_INPUTS = [
     'source',
@@ -63136,17 +63424,6 @@ const ENTRY_INPUTS = [
 ];
 /** How a problem of an agent's field is named: `agents.research.config`. */
 const pathOf = (key, field) => formatIssuePath(['agents', key, field]);
-/** `parse(raw)`, or the problem it reports under the field's path. */
-function attempt(key, field, parse) {
-    try {
-        return { value: parse() };
-    }
-    catch (error) {
-        if (!(error instanceof Invalid))
-            throw error;
-        return { problem: { input: pathOf(key, field), problem: error.message } };
-    }
-}
 /** The step's secrets the entry lists (all when it lists none), or a problem for each unknown name. */
 function agentSecrets({ key, entry }, inputs, words) {
     const listed = entry.secrets;
@@ -63175,12 +63452,14 @@ function entryInputs({ key, entry }, fields, run) {
         const raw = entry[field];
         if (typeof raw !== 'string')
             continue;
-        const declared = core_inputs_INPUTS[field];
-        const parsed = attempt(key, field, () => declared.parse(raw.trim(), run));
-        if ('problem' in parsed)
-            problems.push(parsed.problem);
-        else
-            overrides[field] = parsed.value;
+        try {
+            overrides[field] = core_inputs_INPUTS[field].parse(raw.trim(), run);
+        }
+        catch (error) {
+            if (!(error instanceof Invalid))
+                throw error;
+            problems.push({ input: pathOf(key, field), problem: error.message });
+        }
     }
     return { overrides, problems };
 }
@@ -63286,7 +63565,6 @@ function manifestRequest(inputs, run) {
 }
 
 ;// CONCATENATED MODULE: ./src/run/ports/summaries.ts
-/** The summary of the step's one deployment. */
 function flatSummary(summary) {
     return { kind: 'deploy', layout: 'flat', deployments: [{ key: summary.spec.name, summary }] };
 }
@@ -63305,9 +63583,11 @@ class DeploymentError extends ActionError {
 }
 
 ;// CONCATENATED MODULE: ./src/run/ports/dependencies.ts
-/** Phases as events: the views make them log groups. */
-function inGroup(dependencies) {
-    const { events } = dependencies;
+/**
+ * Phases as events, which the views make log groups: runs a phase headed `name`, a `phase`
+ * event as it starts, a `phase_over` as it ends, however.
+ */
+function inGroup({ events }) {
     return async (name, phase, work) => {
         events?.({ kind: 'phase', phase, message: name, grouped: true });
         try {
@@ -63566,353 +63846,6 @@ async function deploy(spec, dependencies, { onRequest, onCreated } = {}) {
             : `reusing ${outcome.deployment.id}, created by another run (${untrusted(outcome.deployment.status)})`);
         return { request, repository, ...outcome };
     });
-}
-
-;// CONCATENATED MODULE: ./src/run/decisions/live.ts
-
-
-/** The commit of the deployment's latest revision, lower-cased, if the service says. */
-function latestCommit(deployment) {
-    const sha = deployment.source_revision_config.repo_commit_sha;
-    return sha === undefined || sha === null || sha === '' ? undefined : sha.toLowerCase();
-}
-/**
- * Whether the deployment is live. `seenRevisions` are the revision ids the
- * step saw when it found the deployment (none on create): a revision for
- * another commit that is not among them is a newer push.
- */
-function liveness(deployment, target, seenRevisions, orderOf = () => undefined) {
-    const { status, latest_revision_id: latest, active_revision_id: active } = deployment;
-    if (status === 'AWAITING_DELETE') {
-        return {
-            live: false,
-            missing: 'the deployment is being deleted (AWAITING_DELETE)',
-            final: true,
-        };
-    }
-    if (status !== 'READY') {
-        const shown = untrusted(status);
-        return { live: false, missing: `status is ${shown}, not READY`, briefly: shown };
-    }
-    if (latest === null) {
-        return target === undefined
-            ? { live: true }
-            : { live: false, missing: `no revision yet for commit ${shortSha(target.sha)}` };
-    }
-    if (active !== latest) {
-        const still = active === null ? 'no revision is active yet' : `revision ${active} still is`;
-        return {
-            live: false,
-            missing: `the latest revision ${latest} is not active yet (${still}; if it stays so, its build may have failed)`,
-        };
-    }
-    if (target === undefined)
-        return { live: true };
-    const commit = latestCommit(deployment);
-    if (commit === target.sha)
-        return { live: true };
-    const order = commit === undefined ? undefined : orderOf(commit);
-    // Newer than the target (its descendant): live instead of it. Unseen: a newer push, unless it is older.
-    if (commit !== undefined &&
-        (order === 'newer' || (order !== 'older' && !seenRevisions.has(latest))))
-        return { live: true, supersededBy: commit };
-    const branch = target.branch === undefined ? '' : ` of branch ${target.branch}`;
-    const shown = commit === undefined ? '(none given)' : shortSha(untrusted(commit));
-    const relation = order === 'older' ? 'older than' : 'not';
-    const missing = `the latest revision is for commit ${shown}, ${relation} the target ${shortSha(target.sha)}${branch}`;
-    // Older: the target's push may still come. Not known: only a push of the target builds it.
-    if (commit === undefined || order === 'older')
-        return { live: false, missing };
-    return {
-        live: false,
-        missing: `${missing}; which of the two is newer is not known here`,
-        remedy: unpushedRemedy(deployment, target.sha, commit),
-    };
-}
-/** What to do when the service runs another commit and waiting cannot tell whether the target comes. */
-function unpushedRemedy(deployment, target, live) {
-    const ref = deployment.source_revision_config.repo_ref;
-    const where = ref === undefined || ref === null ? 'the branch it tracks' : `branch ${untrusted(ref)}`;
-    return `A longer wait does not build commit ${shortSha(target)} unless it is pushed to ${where}: push it there, or target commit ${shortSha(untrusted(live))} if that is the newer one.`;
-}
-/** The ref a deployment tracks: the live one, else the one the request sets. */
-function trackedRef(deployment, requested) {
-    return deployment?.source_revision_config.repo_ref ?? requested ?? undefined;
-}
-/**
- * The target of a run, from what the step asked for: an explicit sha always;
- * `auto` only when the run's branch is the one the deployment tracks. Says in
- * one line why nothing is targeted otherwise.
- */
-function chooseTarget(commit, tracked, logger) {
-    switch (commit.kind) {
-        case 'sha':
-            return { sha: commit.sha };
-        case 'none':
-            logger.info(`no commit is targeted: ${commit.reason}`);
-            return undefined;
-        case 'auto':
-            if (tracked === commit.branch)
-                return { sha: commit.sha, branch: commit.branch };
-            logger.info(`no commit is targeted: the run is for branch ${commit.branch}, and the deployment tracks ${tracked === undefined ? 'no branch' : untrusted(tracked)}`);
-            return undefined;
-    }
-}
-
-;// CONCATENATED MODULE: ./src/run/decisions/commit-order.ts
-
-
-
-/** The longest list of commits a run asks about: a wait sees a few pushes, not hundreds. */
-const MAX_QUESTIONS = 20;
-class commit_order_CommitOrders {
-    #answers = new Map();
-    #ask;
-    #repository;
-    #target;
-    #logger;
-    /** Without a question, a repository or a target, nothing is asked and every answer is unknown. */
-    constructor(ask, repository, target, logger) {
-        this.#ask = ask;
-        this.#repository = repository;
-        this.#target = target;
-        this.#logger = logger;
-    }
-    /** What is known of `commit` against the target; undefined when not asked or not known. */
-    of(commit) {
-        return this.#answers.get(commit);
-    }
-    /** Asks about the commit of the deployment's latest revision, once, when it is not the target. */
-    async learn(deployment) {
-        const commit = latestCommit(deployment);
-        const ask = this.#ask;
-        const target = this.#target?.sha;
-        if (ask === undefined || this.#repository === undefined || target === undefined)
-            return;
-        if (commit === undefined || commit === target || this.#answers.has(commit))
-            return;
-        if (this.#answers.size >= MAX_QUESTIONS)
-            return;
-        this.#answers.set(commit, undefined);
-        const order = await ask(this.#repository, target, commit);
-        this.#answers.set(commit, order);
-        const which = `commit ${shortSha(untrusted(commit))} against the target ${shortSha(target)}`;
-        if (order === undefined) {
-            this.#logger.debug(`commit order of ${which}: not known, so it counts as before`);
-        }
-        else {
-            this.#logger.debug(`commit order of ${which}: ${order}`);
-        }
-    }
-}
-
-;// CONCATENATED MODULE: ./src/run/decisions/goal.ts
-/**
- * What the step asks of the deployment `deploy` found or created: the commit
- * that must be live, the revisions it saw, and where a reused deployment
- * differs from what the step asks for (docs/how-it-works.md, "What green means", "Drift").
- */
-
-
-
-
-
-
-/** The deployment `deploy` found, or undefined when it created one (or would). */
-function reusedOf(result) {
-    return result.created ? undefined : result.deployment;
-}
-/**
- * The revisions of the deployment as the step found or created it: a
- * revision the step did not see is a newer push. The same rule on create and
- * on reuse, so that one world gets one verdict: a create's own revision is
- * the branch's head as the service knows it, no evidence of a newer push.
- */
-function seenRevisionsOf(deployment) {
-    if (deployment === undefined)
-        return new Set();
-    return new Set([deployment.latest_revision_id, deployment.active_revision_id].filter((id) => id !== null));
-}
-/** The target of a codehost spec, against the branch the deployment tracks. */
-function targetOf(spec, result, logger) {
-    if (spec.source !== 'codehost')
-        return undefined;
-    const tracked = trackedRef(reusedOf(result), result.request.source_revision_config.repo_ref);
-    return chooseTarget(spec.commit, tracked, logger);
-}
-/**
- * The target as drift, when a reused deployment will not build it and
- * another commit is live that is not newer than it (a newer one supersedes it).
- */
-function unbuiltOf(reused, target, orders) {
-    if (reused === undefined || target === undefined)
-        return undefined;
-    if (reused.source_config.build_on_push === true)
-        return undefined;
-    const live = latestCommit(reused);
-    if (live === target.sha)
-        return undefined;
-    if (live !== undefined && orders.of(live) === 'newer')
-        return undefined;
-    return {
-        field: 'source_revision_config.repo_commit_sha',
-        wanted: target.sha,
-        live: live ?? null,
-        kind: 'unbuilt',
-        blocks: true,
-    };
-}
-/** The repository whose commits are compared: the deployed one (`repository`). */
-function comparedRepository(spec) {
-    return spec.source === 'codehost'
-        ? `${spec.repository.owner}/${spec.repository.name}`
-        : undefined;
-}
-/**
- * The goal of the run. When the reused deployment's latest revision is for
- * another commit, `ask` (if any) says which is newer. A target the deployment
- * will not build is drift, and blocked with the revision drift: the
- * deployment is not live, and the step does not wait for it.
- */
-async function assess(spec, result, logger, ask, { asker } = ACTION_WORDS) {
-    const reused = reusedOf(result);
-    const seenRevisions = seenRevisionsOf(result.deployment);
-    const drift = reused === undefined ? [] : findDrift(spec, result.request, reused).map(fieldDrift);
-    const target = targetOf(spec, result, logger);
-    const orders = new commit_order_CommitOrders(ask, comparedRepository(spec), target, logger);
-    if (reused !== undefined)
-        await orders.learn(reused);
-    const unbuilt = unbuiltOf(reused, target, orders);
-    if (unbuilt === undefined)
-        return { target, seenRevisions, drift, orders, asker };
-    return { seenRevisions, drift: [...drift, unbuilt], orders, asker };
-}
-/**
- * The differences that block the revision (a revision field the deployment
- * will never take, and a commit it will not build): the deployment never
- * runs what the step asks for.
- */
-function blockedIn(drift) {
-    return drift.filter((entry) => entry.blocks);
-}
-/** The targeted commit the reused deployment will not build, when it is drift. */
-function unbuiltIn(drift) {
-    return drift.find((entry) => entry.kind === 'unbuilt');
-}
-/**
- * What runs and what the step asked for, for each blocked entry, in one
- * sentence; the remedy last.
- */
-function blockedText({ drift, asker = ACTION_WORDS.asker, }) {
-    const parts = blockedIn(drift).map((entry) => entry.kind === 'unbuilt'
-        ? `it runs commit ${showCommit(entry.live)} and ${asker} asks for commit ${shortSha(entry.wanted)}, which the service will not build (build_on_push is off)`
-        : `${untrusted(entry.field)} is ${showValue(entry.live)} and ${asker} asks for ${showValue(entry.wanted)}`);
-    return `${parts.join('; ')}. The service cannot update a deployment, so what ${asker} asks for will never run there`;
-}
-/** What to do about blocked entries: the remedies that fit them. */
-function blockedRemedy(goal) {
-    const blocked = blockedIn(goal.drift);
-    const unbuilt = blocked.some((entry) => entry.kind === 'unbuilt');
-    const others = blocked.some((entry) => entry.kind !== 'unbuilt');
-    const remedies = [
-        ...(unbuilt
-            ? ['turn build_on_push on for the deployment in the service (or set commit: none)']
-            : []),
-        ...(others ? ['change the deployment in the service'] : []),
-        'deploy under a new name',
-    ];
-    return `To fix it: ${remedies.join(', or ')}.`;
-}
-function showCommit(value) {
-    return typeof value === 'string' ? shortSha(untrusted(value)) : '(none given)';
-}
-/** Nothing asked of the deployment but to be live: no target, no revision seen, no drift. */
-const ONLY_LIVE = { seenRevisions: new Set() };
-/**
- * Whether the deployment is live for the goal, now: what blocks it, its
- * target, the revisions the step saw, and what the adapter says of the
- * order of commits (asked here, once a commit; none: unknown).
- *
- * The one place where live is decided. The flows decide it once for the
- * deployment they found, the wait for each one it sees, and the rest (the
- * run's record, its outputs, reports and summary, the log) reads the value
- * they pass on. A new condition of live goes here, and only here: the last
- * is an answer from the deployment's address, asked once it is otherwise live.
- */
-async function decideLive(deployment, goal) {
-    await goal.orders?.learn(deployment);
-    const { drift = [], asker } = goal;
-    if (blockedIn(drift).length > 0)
-        return { live: false, missing: blockedText({ drift, asker }), final: true };
-    const otherwise = liveness(deployment, goal.target, goal.seenRevisions, (commit) => goal.orders?.of(commit));
-    if (!otherwise.live || goal.health === undefined)
-        return otherwise;
-    return goal.health.judge(deployment, otherwise);
-}
-
-;// CONCATENATED MODULE: ./src/run/decisions/green.ts
-/**
- * Whether a deployment's run leaves the step green: one pure function of what the run found
- * and the step's policy (whether it waits, `on-drift`). A deployment that is not live is a
- * value the run found, not an exception; this says what it means for the step, and in which
- * words it fails.
- *
- * Red, in this order: a difference blocks what runs (the deployment will never run what the
- * step asks for) and the step waits or fails on drift; `on-drift: fail` and any difference;
- * the wait ended without the deployment live; without a wait, it will never be live (a health
- * check asked for that cannot be made). A deployment not live yet, without a wait, is green:
- * the step did not ask to wait.
- */
-
-
-
-/** The advice for differences the service cannot apply. */
-function driftAdvice(count) {
-    return `The service cannot update a deployment: change ${plural(count, 'it', 'them')} in the service, or deploy under a new name.`;
-}
-/** Says that the deployment will never run what the step asks for, and what to do. */
-function neverLive(name, goal) {
-    return `Deployment '${name}' is not live and will not be: ${blockedText(goal)}. ${blockedRemedy(goal)}`;
-}
-/** The differences that do not block what runs, named by field. */
-function unappliedFields(goal) {
-    return goal.drift.filter((entry) => !entry.blocks).map((entry) => untrusted(entry.field));
-}
-/** The line that says which differences were not applied (when the step goes on). */
-function unappliedLine(fields) {
-    return `${fields.length} ${plural(fields.length, 'difference')} not applied: ${fields.join(', ')}. ${driftAdvice(fields.length)}`;
-}
-/** Why the differences fail the step, when they do. */
-function driftFailure(name, goal, policy, words) {
-    const fails = policy.onDrift === 'fail';
-    const fields = unappliedFields(goal);
-    if (blockedIn(goal.drift).length > 0 && (policy.waits || fails)) {
-        const also = fails && fields.length > 0
-            ? ` It also differs (${words.onDriftFail}): ${fields.join(', ')}.`
-            : '';
-        return `${neverLive(name, goal)}${also}`;
-    }
-    if (!fails || fields.length === 0)
-        return undefined;
-    return `Deployment '${name}' differs from what ${words.asker} asks for (${words.onDriftFail}): ${fields.join(', ')}. ${driftAdvice(fields.length)}`;
-}
-/**
- * Why the step fails on this deployment, in the words it fails with; undefined when it is
- * green as far as the findings go.
- */
-function stepFailure(findings, policy, words) {
-    const { name, goal, liveness } = findings;
-    const drift = goal === undefined ? undefined : driftFailure(name, goal, policy, words);
-    if (drift !== undefined)
-        return drift;
-    if (findings.waitFailure !== undefined)
-        return findings.waitFailure;
-    if (policy.waits || liveness === undefined || liveness.live)
-        return undefined;
-    const unhealthy = liveness.health !== undefined && !liveness.health.ok;
-    return unhealthy && liveness.final === true
-        ? `Deployment '${name}' is not live: ${liveness.missing}.`
-        : undefined;
 }
 
 ;// CONCATENATED MODULE: external "node:timers/promises"
@@ -64592,7 +64525,6 @@ async function waitForLive(asked, found, liveness, goal, dependencies) {
 function shownDrift({ field, wanted, live }) {
     return { field, wanted, live };
 }
-const PLAN_ACTIONS = (/* unused pure expression or super */ null && (['create', 'reuse', 'fail']));
 
 ;// CONCATENATED MODULE: ./src/run/flows/run-record.ts
 /**
@@ -64622,14 +64554,12 @@ function failureOf(error, deployment, redact) {
             cancelled: true,
         };
     }
-    const failure = redact(describeError(error));
-    // An expected failure (an ActionError) says all in its message.
-    const unexpected = !(error instanceof ActionError) && error instanceof Error;
-    return unexpected
-        ? { failure, cancelled: false, stack: error.stack }
-        : { failure, cancelled: false };
+    return { failure: redact(describeError(error)), cancelled: false, ...stackOf(error) };
 }
-/** What the run knows at any point, for the outputs and the summary. */
+/** The stack of an unexpected error, for the debug log: an expected one (an ActionError) says all in its message. */
+function stackOf(error) {
+    return error instanceof Error && !(error instanceof ActionError) ? { stack: error.stack } : {};
+}
 class RunRecord {
     spec;
     /** What a create would send, once the repository is resolved, before any deployment is found. */
@@ -64747,7 +64677,6 @@ class RunRecord {
             stack: this.#stack,
         } = failureOf(error, this.#deployment, redact));
     }
-    /** The deployment's latest state, as the run knows it. */
     get deployment() {
         return this.#deployment;
     }
@@ -64818,6 +64747,7 @@ class ServiceClient {
     #retry;
     #clock;
     #redact;
+    #maxAnswerBytes;
     /** How remedies name what they point to (the endpoints' remedies use them too). */
     words;
     constructor(options) {
@@ -64826,6 +64756,7 @@ class ServiceClient {
         this.#retry = options.retry ?? DEFAULT_RETRY_POLICY;
         this.#clock = options.clock ?? systemClock;
         this.#redact = options.redact ?? ((text) => text);
+        this.#maxAnswerBytes = options.maxAnswerBytes ?? DEFAULT_MAX_ANSWER_BYTES;
     }
     url(path, query = {}) {
         const url = new URL(`${this.#options.baseUrl}${path}`);
@@ -64907,9 +64838,6 @@ class ServiceClient {
         if (answer.status < 200 || answer.status > 299)
             return this.#failure(spec, answer, idempotent);
         return this.#parse(spec, answer);
-    }
-    get #maxAnswerBytes() {
-        return this.#options.maxAnswerBytes ?? DEFAULT_MAX_ANSWER_BYTES;
     }
     /**
      * One HTTP exchange. undici's `request` rather than `fetch`: the same
@@ -64994,15 +64922,8 @@ class ServiceClient {
         const parsed = spec.schema.safeParse(json);
         if (parsed.success)
             return { value: parsed.data };
-        const issues = formatZodIssues(parsed.error);
-        const shown = issues.slice(0, 5).join('; ');
-        const more = issues.length > 5 ? ` (and ${issues.length - 5} more)` : '';
-        return new ServiceError({
-            method,
-            path,
-            status,
-            problem: `${status} answer does not match the service's schema: ${shown}${more}`,
-        });
+        const problem = `${status} answer ${schemaMismatch(parsed.error)}`;
+        return new ServiceError({ method, path, status, problem });
     }
 }
 
@@ -65129,18 +65050,6 @@ function waitingFor(goal, waits) {
         ? 'the deployment to be live'
         : `commit ${shortSha(goal.target.sha)} to be live`;
 }
-/** A run's hold on a shared slot: freed before the wait (a waiting agent holds none), and at the end. */
-async function slotOf(share) {
-    if (share === undefined)
-        return () => undefined;
-    const release = await share.take();
-    let held = true;
-    return () => {
-        if (held)
-            release();
-        held = false;
-    };
-}
 /**
  * The steps of a run, each feeding the record; why the step fails on this deployment
  * (`stepFailure`), or undefined when it does not. Throws on an error the run cannot go on from.
@@ -65216,7 +65125,8 @@ function tellDeployed(record, events, waitingFor) {
 async function pipeline(spec, io, share) {
     const events = new RunEvents(io.views, io.redact);
     const record = new RunRecord(spec, (outputs, deployment) => events.emit({ kind: 'outputs', outputs, deployment }));
-    const release = await slotOf(share);
+    // Freed before the wait (a waiting agent holds none), and at the end.
+    const release = share === undefined ? () => undefined : await share.take();
     try {
         const failure = await steps(spec, io, events, record, {
             release,
@@ -65271,7 +65181,6 @@ class Slots {
             throw new RangeError(`Slots need a size of 1 or more, not ${size}`);
         this.#size = size;
     }
-    /** Slots taken now. */
     get busy() {
         return this.#busy;
     }
@@ -65293,16 +65202,6 @@ class Slots {
             else
                 next();
         };
-    }
-    /** Runs `work` in a slot, freeing it however `work` ends. */
-    async run(work) {
-        const release = await this.take();
-        try {
-            return await work();
-        }
-        finally {
-            release();
-        }
     }
 }
 
@@ -65421,10 +65320,14 @@ class AgentsTable {
     }
 }
 /**
- * The manifest's summary, keyed: each agent's deployment, or, when its run had
- * none, its name (and `spec`'s source) and why.
+ * Runs `runOne` for every agent of a manifest (the deploy's, `status`'s), its outputs and
+ * summary keyed: each agent's deployment, or, when its run had none, its name (and
+ * `specOf`'s source) and why.
  */
-function keyedSummary(asked, outcomes, specOf) {
+async function keyedRun(asked, io, runOne, specOf) {
+    const events = new RunEvents(io.views, io.redact);
+    const table = new AgentsTable(asked.agents, (outputs, entries) => events.emit({ kind: 'outputs', outputs, entries }));
+    const { outcomes, ...ending } = await eachAgent(asked.agents, { io, events }, runOne, table);
     const deployments = asked.agents.map((agent, at) => {
         const { key } = agent;
         const { summary: own, failure } = outcomes[at] ?? {};
@@ -65432,20 +65335,20 @@ function keyedSummary(asked, outcomes, specOf) {
             return { key, summary: own.deployments[0].summary };
         return { key, summary: { spec: specOf(agent), ...(failure === undefined ? {} : { failure }) } };
     });
-    return { kind: 'deploy', layout: 'keyed', source: asked.source, deployments };
+    const summary = {
+        kind: 'deploy',
+        layout: 'keyed',
+        source: asked.source,
+        deployments,
+    };
+    return { ...ending, summary };
 }
 /** Deploys every agent asked for; never throws: how it ended is in the outcome. */
 async function runDeploy(asked, io) {
     const [one] = asked.agents;
     if (asked.layout === 'flat' && one !== undefined)
         return pipeline(one.spec, io);
-    const events = new RunEvents(io.views, io.redact);
-    const table = new AgentsTable(asked.agents, (outputs, entries) => events.emit({ kind: 'outputs', outputs, entries }));
-    const { outcomes, ...ending } = await eachAgent(asked.agents, { io, events }, (agent, agentIo, share) => pipeline(agent.spec, agentIo, share), table);
-    return {
-        ...ending,
-        summary: keyedSummary(asked, outcomes, (agent) => agent.spec),
-    };
+    return keyedRun(asked, io, (agent, own, share) => pipeline(agent.spec, own, share), (agent) => agent.spec);
 }
 
 ;// CONCATENATED MODULE: ./src/main.ts
@@ -65570,10 +65473,7 @@ const plan_comment_FAILURE_CHARS = 1_000;
 function planMarker(name) {
     return `<!-- deploy-agent-plan:${encodeName(name)} -->`;
 }
-/** Whether a comment's body is this name's plan comment (its marker opens it). */
-function carriesPlanMarker(body, name) {
-    return typeof body === 'string' && body.startsWith(planMarker(name));
-}
+const carriesPlanMarker = carrying(planMarker);
 /** The plan comment's Markdown; `redact` hides secret values in free text first. */
 function planCommentBody(report, redact = (text) => text) {
     const { verdict } = report;
@@ -65644,10 +65544,7 @@ async function writePlanComment(comment, report, context, redact) {
 function keyedPlanMarker(identity) {
     return `<!-- deploy-agent-agents-plan:${encodeName(identity)} -->`;
 }
-/** Whether a comment's body is this manifest's plan comment (its marker opens it). */
-function carriesKeyedPlanMarker(body, identity) {
-    return typeof body === 'string' && body.startsWith(keyedPlanMarker(identity));
-}
+const carriesKeyedPlanMarker = carrying(keyedPlanMarker);
 /** What opens an agent's part below the table. */
 const DETAILS = '\n#### ';
 const HEAD = [
@@ -65739,30 +65636,25 @@ function headline(identity, states, redact) {
 /** The manifest's plan comment; `previous` is its body as found, whose gone agents keep a row. */
 function keyedPlanCommentBody(manifest, states, previous, parts) {
     const { redact } = parts;
-    const identity = manifest.nameTemplate ?? manifest.source;
-    const current = new Set(manifest.agents.map((agent) => agent.key));
+    const identity = manifestIdentity(manifest);
     // The agents' rows only: the differences below them are rows of other tables.
-    const listed = listedAgents(previous?.split(DETAILS)[0]);
-    const gone = [...listed].filter(([key]) => !current.has(key));
+    const gone = goneAgents(manifest, previous?.split(DETAILS)[0]);
     const head = [keyedPlanMarker(identity), headline(identity, states, redact), '', ...HEAD];
-    const run = markdownLink('Workflow run', parts.runUrl);
-    const tail = run === undefined ? [] : ['', run];
+    const tail = runTail(parts.runUrl);
     const all = [
         ...states.map((state) => plan_comment_agentRow(state, redact)),
         ...gone.map(([key, dashboard]) => plan_comment_goneRow(key, dashboard)),
     ];
-    const rows = rowsWithin(all, head.join('\n').length + tail.join('\n').length + 200);
-    const more = rows.length < all.length
-        ? ['', `…and ${all.length - rows.length} more: see the job summary.`]
-        : [];
-    const used = [...head, ...rows, ...more, ...tail].join('\n').length;
+    const rows = keptRows(head, all, tail);
+    const used = [...head, ...rows, ...tail].join('\n').length;
     const share = Math.floor((BODY_BUDGET - used - 200) / Math.max(states.length, 1));
     const details = states.flatMap((state) => plan_comment_detailsOf(state, redact, share));
-    const body = [...head, ...rows, ...more, '', ...details, ...tail].join('\n') + '\n';
+    const body = [...head, ...rows, '', ...details, ...tail].join('\n') + '\n';
     return body.length < COMMENT_LIMIT ? body : body.slice(0, BODY_BUDGET);
 }
 
 ;// CONCATENATED MODULE: ./src/github/plan-hooks.ts
+
 
 
 
@@ -65806,16 +65698,13 @@ function flatHooks(settings) {
 function keyedHooks(settings, manifest) {
     return (context, given) => {
         const { redact } = given;
-        const dependencies = {
-            ...given,
-            budgetMs: agentsBudgetMs(manifest.agents.length, given.budgetMs),
-        };
+        const dependencies = forAgents(given, manifest.agents.length);
         const target = planCommentAt(settings, context, dependencies, carriesKeyedPlanMarker);
         if (target === undefined)
             return { api: undefined };
         const { at, made } = target;
         const reports = new Map();
-        const identity = manifest.nameTemplate ?? manifest.source;
+        const identity = manifestIdentity(manifest);
         const write = async () => {
             const states = [];
             for (const agent of manifest.agents) {
@@ -65830,10 +65719,7 @@ function keyedHooks(settings, manifest) {
                 });
             }
             const { comment } = made.value;
-            await comment.writeBody(identity, () => keyedPlanCommentBody(manifest, states, comment.body, {
-                redact,
-                ...(at.runUrl === undefined ? {} : { runUrl: at.runUrl }),
-            }));
+            await comment.writeBody(identity, () => keyedPlanCommentBody(manifest, states, comment.body, withRunUrl({ redact }, at.runUrl)));
         };
         return {
             get api() {
@@ -65940,10 +65826,6 @@ function planRequest(inputs, run) {
 const UNBUILT_MERGE = 'build_on_push is off, so the service will not build the merged commit, and a deploy that targets it (commit: auto on the branch the deployment tracks) is not live. Turn build_on_push on for the deployment in the service.';
 /** Why the plan targets no commit, in the code host's word for the change (a merge request on GitLab). */
 const verdict_merge = (changeRequest) => `a plan describes the deploy a merge starts: a push to the branch the deployment tracks, not a commit of the ${changeRequest}`;
-/** The request with every secret value replaced by `***`, names kept. */
-function redactedRequest(request) {
-    return { ...request, secrets: request.secrets.map((secret) => ({ ...secret, value: MASK })) };
-}
 /**
  * What the deploy step would do with `plan`: its own dry run, with no commit
  * targeted (the merge's deploy is a push to the branch the deployment tracks).
@@ -65972,7 +65854,7 @@ async function verdictOf(spec, dependencies) {
     }
     const found = result.deployment;
     if (found === undefined) {
-        return { action: 'create', request: redactedRequest(result.request), changes: [] };
+        return { action: 'create', request: redactDeployment(result.request), changes: [] };
     }
     const goal = await assess(dryRun, result, dependencies.logger, undefined, dependencies.service.words);
     const buildsOnPush = found.source === 'codehost' && found.source_config.build_on_push === true;
@@ -66024,15 +65906,8 @@ function planEntry(verdict, dashboardUrl) {
 }
 /** The flat outputs of a verdict: `plan` as one line of JSON, secrets by name only. */
 function planOutputs(verdict, dashboardUrl) {
-    const { plan, changes, ...entry } = planEntry(verdict, dashboardUrl);
-    return {
-        plan: JSON.stringify(plan),
-        action: entry.action,
-        changes: String(changes),
-        'deployment-id': entry['deployment-id'],
-        status: entry.status,
-        'dashboard-url': entry['dashboard-url'],
-    };
+    const { plan, action, changes, ...rest } = planEntry(verdict, dashboardUrl);
+    return { plan: JSON.stringify(plan), action, changes: String(changes), ...rest };
 }
 /** Each agent's row of the keyed `plans`, by key, in the manifest's order. */
 function plansByKey(parts) {
@@ -66090,8 +65965,7 @@ function keyedPlanOutputs(parts) {
 
 
 
-/** `count` differences, the noun agreeing: `1 difference`, `2 differences`. */
-const plan_run_differences = (count) => `${count} ${plural(count, 'difference')}`;
+
 /** The verdict in one log line a difference, and one for the verdict. */
 function logVerdict(name, verdict, logger, words) {
     if (verdict.action === 'create') {
@@ -66107,7 +65981,7 @@ function logVerdict(name, verdict, logger, words) {
     }
     const branch = verdict.tracks?.branch;
     const builds = verdict.tracks?.buildsOnPush === true;
-    logger.info(`plan: the deploy would reuse ${verdict.deployment?.id ?? ''} with ${plan_run_differences(verdict.changes.length)} it would not apply` +
+    logger.info(`plan: the deploy would reuse ${verdict.deployment?.id ?? ''} with ${differences(verdict.changes.length)} it would not apply` +
         (branch === undefined
             ? ''
             : `; it tracks ${untrusted(branch)}, and a push there ${builds ? 'builds a new revision' : 'builds nothing (build_on_push is off)'}`));
@@ -66173,7 +66047,7 @@ async function planned(spec, onChange, io, events, shared) {
         const failure = verdict.action === 'fail'
             ? io.redact(verdict.reason ?? 'the deploy would fail')
             : onChange === 'fail' && verdict.changes.length > 0
-                ? `The deploy of '${spec.name}' would not apply ${plan_run_differences(verdict.changes.length)} (${dependencies.service.words.onChangeFail}): ${verdict.changes.map((change) => untrusted(change.field)).join(', ')}. The service cannot update a deployment: change ${plural(verdict.changes.length, 'it', 'them')} in the service, or deploy under a new name.`
+                ? `The deploy of '${spec.name}' would not apply ${differences(verdict.changes.length)} (${dependencies.service.words.onChangeFail}): ${verdict.changes.map((change) => untrusted(change.field)).join(', ')}. ${driftAdvice(verdict.changes.length)}`
                 : undefined;
         const part = { key: spec.name, name: spec.name, summary: report };
         return { failure, summary: { kind: 'plan', layout: 'flat', agents: [part] } };
@@ -66196,7 +66070,7 @@ async function planned(spec, onChange, io, events, shared) {
         }
         return {
             failure,
-            ...(error instanceof Error && !(error instanceof ActionError) ? { stack: error.stack } : {}),
+            ...stackOf(error),
         };
     }
 }
@@ -66367,22 +66241,13 @@ function retiredManifestBody(retired, previous, redact) {
             : retire_comment_cellsOf(report.deployments, redact);
         return `| ${[markdownCode(agent.key), markdownCode(redact(agent.deploymentName), 100), ...cells].join(' | ')} |`;
     });
-    const current = new Set(manifest.agents.map((agent) => agent.key));
-    const gone = [...listedAgents(previous)]
-        .filter(([key]) => !current.has(key))
-        .map(([key, dashboard]) => {
+    const gone = goneAgents(manifest, previous).map(([key, dashboard]) => {
         const where = markdownLink('Dashboard', dashboard);
         const runs = `no longer deployed by this workflow; runs until deleted${where === undefined ? '' : `: ${where}`}`;
         return `| ${markdownCode(key)} |  |  |  | ${runs} |`;
     });
-    const footer = markdownLink('Workflow run', retired.runUrl);
-    const tail = footer === undefined ? [] : ['', footer];
-    const all = [...rows, ...gone];
-    const kept = rowsWithin(all, head.join('\n').length + tail.join('\n').length + 200);
-    const more = kept.length < all.length
-        ? ['', `…and ${all.length - kept.length} more: see the job summary.`]
-        : [];
-    return [...head, ...kept, ...more, ...tail].join('\n') + '\n';
+    const tail = runTail(retired.runUrl);
+    return [...head, ...keptRows(head, [...rows, ...gone], tail), ...tail].join('\n') + '\n';
 }
 /** The workflow run's link, the one line two runs' retired bodies differ by. */
 const RUN_LINK = /^\[Workflow run\]\(.*\)$/m;
@@ -66439,6 +66304,7 @@ async function markInactive(api, repository, environment, status, logger, option
 
 
 
+
 /** Retires `report`'s preview where `target` says: its records and its comment. */
 async function retirePreview(api, report, target, parts) {
     const [records, comment] = await Promise.all([
@@ -66447,18 +66313,14 @@ async function retirePreview(api, report, target, parts) {
             ? 'skipped'
             : rewriteComment(target.comment, report, target.pullRequestState, parts),
     ]);
-    return {
-        ...(records === undefined
-            ? { found: 0, inactive: 0, more: false }
-            : {
-                environment: target.environment,
-                found: records.found,
-                inactive: records.inactive,
-                more: records.more,
-                alreadyInactive: records.already,
-            }),
-        comment,
-    };
+    return retirementOf(target.environment, records, comment);
+}
+/** What one preview's retirement did: its environment's records, when marked, and its comment. */
+function retirementOf(environment, records, comment) {
+    if (records === undefined)
+        return { found: 0, inactive: 0, more: false, comment };
+    const { found, inactive, already, more } = records;
+    return { environment, found, inactive, more, alreadyInactive: already, comment };
 }
 /** Each preview of its own retired, one after the other; each one's retirement by key. */
 async function eachRetired(reports, retire) {
@@ -66479,11 +66341,7 @@ function markRecords(api, report, environment, { repository, runUrl, logger, red
 }
 /** Its comment rewritten to say it is retired, unless it already says so. */
 function rewriteComment(comment, report, pullRequestState, { runUrl, redact }) {
-    const body = () => retiredCommentBody({
-        ...report,
-        ...(pullRequestState === undefined ? {} : { pullRequestState }),
-        ...(runUrl === undefined ? {} : { runUrl }),
-    }, redact);
+    const body = () => retiredCommentBody(withRunUrl({ ...report, ...(pullRequestState === undefined ? {} : { pullRequestState }) }, runUrl), redact);
     return comment.rewrite(report.name, body, {}, sameRetiredBody);
 }
 /** Every environment of an agent looked up, marked inactive, one environment after the other. */
@@ -66524,23 +66382,12 @@ async function retireManifest(api, reports, target, parts) {
         if (!looked.has(agent.key))
             continue;
         const environment = environmentOf(agent, target.environment);
-        const marked = records.get(environment);
-        retirements.set(agent.key, marked === undefined
-            ? { found: 0, inactive: 0, more: false, comment: rewritten }
-            : {
-                environment,
-                found: marked.found,
-                inactive: marked.inactive,
-                alreadyInactive: marked.already,
-                more: marked.more,
-                comment: rewritten,
-            });
+        retirements.set(agent.key, retirementOf(environment, records.get(environment), rewritten));
     }
     return retirements;
 }
 
 ;// CONCATENATED MODULE: ./src/github/retire-hooks.ts
-
 
 
 
@@ -66561,9 +66408,10 @@ function retire_hooks_wanted(settings, manifest, pullRequest) {
             pullRequest === undefined ? undefined : 'rewriting the preview comment',
         ];
     }
-    const records = manifest.agents.some((agent) => (agent.environment ?? settings.environment) !== '');
     return [
-        records ? "marking the GitHub deployments of the agents' environments inactive" : undefined,
+        recordsWanted(settings.environment, manifest)
+            ? "marking the GitHub deployments of the agents' environments inactive"
+            : undefined,
         pullRequest === undefined ? undefined : "rewriting the manifest's comment",
     ];
 }
@@ -66571,9 +66419,7 @@ function retire_hooks_wanted(settings, manifest, pullRequest) {
 function retireHooks(settings, request) {
     const manifest = request?.layout === 'keyed' ? previewsOnGitHub(request) : undefined;
     return (context, given) => {
-        const dependencies = manifest === undefined
-            ? given
-            : { ...given, budgetMs: agentsBudgetMs(manifest.agents.length, given.budgetMs) };
+        const dependencies = forAgents(given, manifest?.agents.length);
         const { logger, redact } = dependencies;
         commentOffPullRequest(settings.comment, context, logger);
         const pullRequest = settings.comment ? context?.pullRequest : undefined;
@@ -66632,13 +66478,14 @@ function previewsOnGitHub(request) {
 
 
 
+
 /**
  * `name` beside `agents` in a retire: one name without a manifest; with one,
  * a template holding `{agent}` exactly once. Never empty: each agent's own
  * name is what its production deployment is called, never a preview.
  */
 function retireNameBesides(raw, set) {
-    if ((set.agents ?? '') !== '' && name_template_placeholderCount(raw) === 0) {
+    if ((set.agents ?? '') !== '' && !raw.includes(AGENT_PLACEHOLDER)) {
         return `${raw === '' ? 'is empty' : 'does not hold {agent}'}: with agents it is the previews' name template, holding {agent} exactly once, which each agent's name fills (like {agent}-pr-7)`;
     }
     return nameBesideAgents(raw, set);
@@ -66691,6 +66538,7 @@ function retireRequest(inputs) {
  * delete, and the deployment keeps running until someone deletes it there.
  * A manifest's run fails, once every agent's is over, when any failed.
  */
+
 
 
 
@@ -66753,9 +66601,7 @@ function retireOne(access, name, io, retired) {
         catch (error) {
             return {
                 failure: io.redact(`${describeError(error)}\nNothing on GitHub was changed: re-run the job to retire the preview.`),
-                ...(error instanceof Error && !(error instanceof ActionError)
-                    ? { stack: error.stack }
-                    : {}),
+                ...stackOf(error),
             };
         }
     });
@@ -66837,14 +66683,8 @@ async function runRetire(asked, io) {
     }
     const events = new RunEvents(io.views, io.redact);
     const { outcomes, ...ending } = await eachAgent(agents, { io, events, access }, async (agent, own, share) => {
-        const taken = await share.take();
-        let held = true;
         // The slot goes back once the agent is looked up: the others' lookups need it.
-        const release = () => {
-            if (held)
-                taken();
-            held = false;
-        };
+        const release = await share.take();
         try {
             return await retireOne(access, agent.name, own, together?.retiredOf(agent.key, release));
         }
@@ -66903,19 +66743,12 @@ function retire_run() {
 
 ;// CONCATENATED MODULE: ./src/inputs/sweep-inputs.ts
 /**
- * The sweep step's inputs (sweep/action.yml) that reach
- * the service, and its own: the previews' name pattern, their environments'
- * pattern, what an orphan does to the step, and the dry run. The GitHub
- * ones (`github-token`, `pr-comment`) are the GitHub adapter's to add. A
- * pattern holds `{number}` exactly once, where the pull request's number
- * stands; a name matches only when it is the pattern with a positive
- * decimal number, without leading zeros, in its place. With a manifest
- * (`agents`), a pattern also holds `{agent}` once, which only the manifest's
- * agents' exact names fill, never a wildcard: a deployment matches only when
- * it is the pattern with one of those names and a number, compared as whole
- * texts (no regular expression is built from a name). A step without
- * `agents` sweeps a manifest of one: one agent, nameless (its pattern holds
- * no `{agent}`), in the flat layout.
+ * The sweep step's inputs (sweep/action.yml) that reach the service, and its own (the
+ * patterns, `on-orphans`, `dry-run`); the GitHub ones are the GitHub adapter's to add. A
+ * name matches a pattern only when it is the pattern with a positive decimal number, no
+ * leading zero, for `{number}` and, with a manifest, one of its agents' exact names for
+ * `{agent}`, compared as whole texts (never a wildcard, no regular expression built from
+ * a name). A step without `agents` sweeps a manifest of one nameless agent, laid out flat.
  */
 
 
@@ -66938,7 +66771,7 @@ function splitPattern(text, what) {
     if (UNSAFE_IN_AN_INPUT.test(text))
         fail('must not contain control characters or line breaks');
     const [before = '', after = ''] = parts;
-    const agents = name_template_placeholderCount(text);
+    const agents = placeholderCount(text, AGENT_PLACEHOLDER);
     if (agents > 1)
         fail(`may hold {agent} at most once, got '${text}'`);
     if (/[{}]/.test(fillPlaceholder(before + after, AGENT_PLACEHOLDER, ''))) {
@@ -66954,9 +66787,6 @@ function parseNamePattern(raw) {
         fail('must hold more than {number}: every deployment named with digits alone would match');
     }
     return pattern;
-}
-function parseEnvironmentPattern(raw) {
-    return raw === '' ? undefined : splitPattern(raw, 'the environment name');
 }
 /**
  * The pull request's number `name` stands for under `pattern`, its digits as
@@ -66976,13 +66806,9 @@ function digitsIn(pattern, name) {
 function filled(pattern, number) {
     return `${pattern.before}${number}${pattern.after}`;
 }
-/** What the listing is searched for: the pattern's longest literal part. */
-function searchText(pattern) {
-    return pattern.before.length >= pattern.after.length ? pattern.before : pattern.after;
-}
 /** The sweep's inputs that reach the service, in sweep/action.yml's order. */
 const SWEEP_SERVICE_INPUTS = core_inputs_pick(ACCESS_INPUT_NAMES);
-const holdsAgent = (raw) => name_template_placeholderCount(raw) > 0;
+const holdsAgent = (raw) => raw.includes(AGENT_PLACEHOLDER);
 const AGENT_EXAMPLE = 'e.g. {agent}-pr-{number}';
 /**
  * What is wrong with `name-pattern` beside `agents`, if anything: `{agent}`
@@ -67009,7 +66835,7 @@ function environmentPatternBesideAgents(raw, set) {
 const SWEEP_OWN_INPUTS = {
     'name-pattern': input(parseNamePattern, { besides: namePatternBesideAgents }),
     agents: core_inputs_INPUTS.agents,
-    'environment-pattern': input(parseEnvironmentPattern, {
+    'environment-pattern': input(unlessEmpty((raw) => splitPattern(raw, 'the environment name')), {
         default: '',
         besides: environmentPatternBesideAgents,
     }),
@@ -67062,18 +66888,17 @@ function forAgent(pattern, name) {
 function agentPatterns(names, agents) {
     return agents.map((agent) => ({ agent, names: forAgent(names, agent.name) }));
 }
-/** Every pattern `name` matches exactly, with the digits it gives. */
+/** Every pattern `name` matches exactly: its agent and the digits of its number. */
 function matchesOf(patterns, name) {
     return patterns.flatMap(({ agent, names }) => {
         const digits = digitsIn(names, name);
-        if (digits === undefined)
-            return [];
-        return [{ agent, digits }];
+        return digits === undefined ? [] : [{ agent, digits }];
     });
 }
 /** What each pattern's listing searches for: its longest literal part, each text once. */
 function searchTexts(patterns) {
-    return [...new Set(patterns.map(({ names }) => searchText(names)))];
+    const longest = ({ before, after }) => before.length >= after.length ? before : after;
+    return [...new Set(patterns.map(({ names }) => longest(names)))];
 }
 /**
  * The environment of a preview: the pattern with the pull request's number
@@ -67202,12 +67027,11 @@ class SweepOnGitHub {
     /** An orphan retired: its environment, its comment, and how its pull request ended. */
     retired(report) {
         const { logger, redact } = this.#dependencies;
-        const state = report.pullRequest === undefined ? undefined : this.#states.get(report.pullRequest);
         const target = {
             environment: report.environment ?? '',
             // A manifest's previews share its one comment, rewritten once a pull request by a keyed retire.
             comment: report.agents === undefined ? this.#commentOf(report.pullRequest) : undefined,
-            pullRequestState: state?.state === 'merged' || state?.state === 'closed' ? state.state : undefined,
+            pullRequestState: this.#ended(report.pullRequest),
         };
         return retirePreview(this.api, report, target, { ...this.#context, logger, redact });
     }
@@ -67225,15 +67049,19 @@ class SweepOnGitHub {
         const { logger, redact } = this.#dependencies;
         const where = { repository: this.#context.repository, pullRequest };
         const comment = new PullRequestComment(this.api, where, logger, redact, carriesManifestMarker);
-        const state = this.#states.get(pullRequest)?.state;
         const target = {
             manifest: manifestOfPullRequest(swept, pullRequest),
             // No environment: each was marked by a flat retire, with its orphans.
             environment: '',
             comment,
-            pullRequestState: state === 'merged' || state === 'closed' ? state : undefined,
+            pullRequestState: this.#ended(pullRequest),
         };
         return retireManifest(this.api, reports, target, { ...this.#context, logger, redact });
+    }
+    /** How the pull request ended, when the states say it did. */
+    #ended(pullRequest) {
+        const state = pullRequest === undefined ? undefined : this.#states.get(pullRequest)?.state;
+        return state === 'merged' || state === 'closed' ? state : undefined;
     }
     /** The orphan's pull request comment, made once; none when `pr-comment` is off. */
     #commentOf(pullRequest) {
@@ -67389,6 +67217,7 @@ async function retireAll(orphans, request, io) {
  * an unknown number is reported, an open one counted. Nothing is deleted,
  * and nothing says so: the service's interface has no delete.
  */
+
 
 
 
@@ -67588,7 +67417,7 @@ async function sweep(request, io, events) {
     catch (error) {
         return {
             failure: io.redact(`${describeError(error)}\nNothing on GitHub was changed.`),
-            ...(error instanceof Error && !(error instanceof ActionError) ? { stack: error.stack } : {}),
+            ...stackOf(error),
         };
     }
 }
