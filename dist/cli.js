@@ -50651,10 +50651,10 @@ async function runDeploy(asked, io) {
 class StatusRecord {
     /** The deployment as first found: reused, and asked nothing. */
     #found;
-    deployment;
-    liveness;
-    failure;
-    stack;
+    #deployment;
+    #liveness;
+    #failure;
+    #stack;
     #request;
     #setOutputs;
     constructor(request, setOutputs) {
@@ -50664,21 +50664,25 @@ class StatusRecord {
     /** The deployment's state as the run sees it now, and how live it is; the first is the one found. */
     seen(deployment, liveness) {
         const found = (this.#found ??= { deployment, created: false });
-        this.deployment = deployment;
-        this.liveness = liveness;
+        this.#deployment = deployment;
+        this.#liveness = liveness;
         const { dashboardUrl } = this.#request;
         this.#setOutputs(outputsOf(found, deployment, { live: liveness.live, drift: [], health: liveness.health }, dashboardUrl), this.summary(undefined));
     }
     /** The deployment is not live as the step asks (`stepFailure`): why, redacted. */
     notLive(failure, redact) {
-        this.failure = redact(failure);
+        this.#failure = redact(failure);
     }
     failed(error, redact) {
-        ({ failure: this.failure, stack: this.stack } = failureOf(error, this.deployment, redact));
+        ({ failure: this.#failure, stack: this.#stack } = failureOf(error, this.#deployment, redact));
+    }
+    /** Why the run failed (redacted), and the stack of an unexpected error. */
+    get ending() {
+        return { failure: this.#failure, stack: this.#stack };
     }
     /** The summary, as the deploy's of a deployment it reused; none when no deployment has the name. */
     summary(commit) {
-        const { deployment } = this;
+        const deployment = this.#deployment;
         if (deployment === undefined)
             return undefined;
         const { name, dashboardUrl } = this.#request;
@@ -50686,12 +50690,12 @@ class StatusRecord {
             spec: { name, source: deployment.source, dryRun: false, dashboardUrl },
             result: this.#found,
             deployment,
-            liveness: this.liveness,
+            liveness: this.#liveness,
             healthNotMade: this.#request.waitForReady
                 ? undefined
-                : healthNotMade(this.#request, this.liveness),
+                : healthNotMade(this.#request, this.#liveness),
             drift: [],
-            failure: this.failure,
+            failure: this.#failure,
             commit,
         };
     }
@@ -50753,7 +50757,7 @@ async function status_run_status(request, io, share) {
         record.failed(error, io.redact);
     }
     await events.settled();
-    const { failure, stack } = record;
+    const { failure, stack } = record.ending;
     const summary = record.summary(io.run.commit);
     return { failure, stack, summary: summary && flatSummary(summary) };
 }

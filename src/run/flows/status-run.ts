@@ -28,10 +28,10 @@ import { dependenciesOf, maskValues } from './setup.js';
 class StatusRecord {
   /** The deployment as first found: reused, and asked nothing. */
   #found?: DeployedResult;
-  deployment?: Deployment;
-  liveness?: Liveness;
-  failure?: string;
-  stack?: string;
+  #deployment?: Deployment;
+  #liveness?: Liveness;
+  #failure?: string;
+  #stack?: string;
   readonly #request: StatusRequest;
   readonly #setOutputs: (outputs: Outputs, deployment: DeploymentSummary | undefined) => void;
 
@@ -46,8 +46,8 @@ class StatusRecord {
   /** The deployment's state as the run sees it now, and how live it is; the first is the one found. */
   seen(deployment: Deployment, liveness: Liveness): void {
     const found = (this.#found ??= { deployment, created: false });
-    this.deployment = deployment;
-    this.liveness = liveness;
+    this.#deployment = deployment;
+    this.#liveness = liveness;
     const { dashboardUrl } = this.#request;
     this.#setOutputs(
       outputsOf(
@@ -62,28 +62,33 @@ class StatusRecord {
 
   /** The deployment is not live as the step asks (`stepFailure`): why, redacted. */
   notLive(failure: string, redact: (text: string) => string): void {
-    this.failure = redact(failure);
+    this.#failure = redact(failure);
   }
 
   failed(error: unknown, redact: (text: string) => string): void {
-    ({ failure: this.failure, stack: this.stack } = failureOf(error, this.deployment, redact));
+    ({ failure: this.#failure, stack: this.#stack } = failureOf(error, this.#deployment, redact));
+  }
+
+  /** Why the run failed (redacted), and the stack of an unexpected error. */
+  get ending(): { failure?: string; stack?: string } {
+    return { failure: this.#failure, stack: this.#stack };
   }
 
   /** The summary, as the deploy's of a deployment it reused; none when no deployment has the name. */
   summary(commit: string | undefined): DeploymentSummary | undefined {
-    const { deployment } = this;
+    const deployment = this.#deployment;
     if (deployment === undefined) return undefined;
     const { name, dashboardUrl } = this.#request;
     return {
       spec: { name, source: deployment.source, dryRun: false, dashboardUrl },
       result: this.#found,
       deployment,
-      liveness: this.liveness,
+      liveness: this.#liveness,
       healthNotMade: this.#request.waitForReady
         ? undefined
-        : healthNotMade(this.#request, this.liveness),
+        : healthNotMade(this.#request, this.#liveness),
       drift: [],
-      failure: this.failure,
+      failure: this.#failure,
       commit,
     };
   }
@@ -162,7 +167,7 @@ export async function status(
     record.failed(error, io.redact);
   }
   await events.settled();
-  const { failure, stack } = record;
+  const { failure, stack } = record.ending;
   const summary = record.summary(io.run.commit);
   return { failure, stack, summary: summary && flatSummary(summary) };
 }
