@@ -50595,11 +50595,14 @@ class AgentsTable {
     }
 }
 /**
- * Runs `runOne` for every agent of a manifest (the deploy's, `status`'s), its outputs and
- * summary keyed: each agent's deployment, or, when its run had none, its name (and
- * `specOf`'s source) and why.
+ * Runs `runOne` for every agent asked for (the deploy's, `status`'s): one deployment laid out
+ * flat is its run alone (no work to share); a manifest's outputs and summary are keyed, each
+ * agent's deployment, or, when its run had none, its name (and `specOf`'s source) and why.
  */
-async function keyedRun(asked, io, runOne, specOf) {
+async function runEach(asked, io, runOne, specOf) {
+    const [one] = asked.agents;
+    if (asked.layout === 'flat' && one !== undefined)
+        return runOne(one, io);
     const events = new RunEvents(io.views, io.redact);
     const table = new AgentsTable(asked.agents, (outputs, entries) => events.emit({ kind: 'outputs', outputs, entries }));
     const { outcomes, ...ending } = await eachAgent(asked.agents, { io, events }, runOne, table);
@@ -50620,10 +50623,7 @@ async function keyedRun(asked, io, runOne, specOf) {
 }
 /** Deploys every agent asked for; never throws: how it ended is in the outcome. */
 async function runDeploy(asked, io) {
-    const [one] = asked.agents;
-    if (asked.layout === 'flat' && one !== undefined)
-        return pipeline(one.spec, io);
-    return keyedRun(asked, io, (agent, own, share) => pipeline(agent.spec, own, share), (agent) => agent.spec);
+    return runEach(asked, io, (agent, own, share) => pipeline(agent.spec, own, share), (agent) => agent.spec);
 }
 
 ;// CONCATENATED MODULE: ./src/run/flows/status-run.ts
@@ -50768,12 +50768,9 @@ async function status_run_status(request, io, share) {
  * the same agents. Never throws: how it ended is in the outcome.
  */
 async function runStatus(asked, io) {
-    const [one] = asked.agents;
-    if (asked.layout === 'flat' && one !== undefined)
-        return status_run_status(one.spec, io);
     // An agent whose deployment was not found shows its name and why (no source: status does
     // not know it then).
-    return keyedRun(asked, io, (agent, own, share) => status_run_status(agent.spec, own, share), ({ spec }) => ({
+    return runEach(asked, io, (agent, own, share) => status_run_status(agent.spec, own, share), ({ spec }) => ({
         name: spec.name,
         source: 'codehost',
         dryRun: false,

@@ -65320,11 +65320,14 @@ class AgentsTable {
     }
 }
 /**
- * Runs `runOne` for every agent of a manifest (the deploy's, `status`'s), its outputs and
- * summary keyed: each agent's deployment, or, when its run had none, its name (and
- * `specOf`'s source) and why.
+ * Runs `runOne` for every agent asked for (the deploy's, `status`'s): one deployment laid out
+ * flat is its run alone (no work to share); a manifest's outputs and summary are keyed, each
+ * agent's deployment, or, when its run had none, its name (and `specOf`'s source) and why.
  */
-async function keyedRun(asked, io, runOne, specOf) {
+async function runEach(asked, io, runOne, specOf) {
+    const [one] = asked.agents;
+    if (asked.layout === 'flat' && one !== undefined)
+        return runOne(one, io);
     const events = new RunEvents(io.views, io.redact);
     const table = new AgentsTable(asked.agents, (outputs, entries) => events.emit({ kind: 'outputs', outputs, entries }));
     const { outcomes, ...ending } = await eachAgent(asked.agents, { io, events }, runOne, table);
@@ -65345,10 +65348,7 @@ async function keyedRun(asked, io, runOne, specOf) {
 }
 /** Deploys every agent asked for; never throws: how it ended is in the outcome. */
 async function runDeploy(asked, io) {
-    const [one] = asked.agents;
-    if (asked.layout === 'flat' && one !== undefined)
-        return pipeline(one.spec, io);
-    return keyedRun(asked, io, (agent, own, share) => pipeline(agent.spec, own, share), (agent) => agent.spec);
+    return runEach(asked, io, (agent, own, share) => pipeline(agent.spec, own, share), (agent) => agent.spec);
 }
 
 ;// CONCATENATED MODULE: ./src/main.ts

@@ -14,9 +14,7 @@ import { MANIFEST_PATH, THREE_AGENTS, manifestStep } from '../support/manifests.
 import { startPullRequestWorld } from '../support/pull-request-world.ts';
 import { QUICK } from '../support/quick.ts';
 import { runAction, type ActionRun } from '../support/run-action.ts';
-
-const API_KEY = 'golden-key-0123456789abcdef';
-const OPENAI = 'sk-golden-openai-0123456789';
+import { API_KEY, OPENAI } from './action-world.ts';
 
 let emu: Emulator;
 let gh: GitHubEmulator;

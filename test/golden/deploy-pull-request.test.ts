@@ -13,9 +13,7 @@ import { actionParts, expectGolden, gitHubParts, serviceChanges } from '../suppo
 import { startPullRequestWorld } from '../support/pull-request-world.ts';
 import { QUICK } from '../support/quick.ts';
 import { runAction } from '../support/run-action.ts';
-
-const API_KEY = 'golden-key-0123456789abcdef';
-const OPENAI = 'sk-golden-openai-0123456789';
+import { API_KEY, OPENAI } from './action-world.ts';
 
 let emu: Emulator;
 let gh: GitHubEmulator;

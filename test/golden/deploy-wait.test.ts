@@ -15,8 +15,8 @@ import { actionParts, expectGolden, serviceChanges } from '../support/golden.ts'
 import { QUICK } from '../support/quick.ts';
 import { MAIN_HEAD, MAIN_PUSH } from '../support/manifests.ts';
 import { runAction } from '../support/run-action.ts';
+import { API_KEY } from './action-world.ts';
 
-const API_KEY = 'golden-key-0123456789abcdef';
 /** The commit `my-agent` runs before the push of MAIN_HEAD. */
 const OLD = '1111111111111111111111111111111111111111';
 

@@ -17,9 +17,7 @@ import { actionParts, expectGolden, gitHubParts, serviceChanges } from '../suppo
 import { TENANT_ID } from '../support/ids.ts';
 import { MANIFEST_PATH, THREE_AGENTS } from '../support/manifests.ts';
 import { runAction, type ActionRun } from '../support/run-action.ts';
-
-const API_KEY = 'golden-key-0123456789abcdef';
-const OPENAI = 'sk-golden-openai-0123456789';
+import { API_KEY, OPENAI } from './action-world.ts';
 
 let emu: Emulator;
 let gh: GitHubEmulator;

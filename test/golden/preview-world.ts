@@ -11,6 +11,12 @@ import { gitHubStep, pullRequestEvent } from '../support/github-step.ts';
 import { MANIFEST_PATH, THREE_AGENTS } from '../support/manifests.ts';
 import { printed, runAction } from '../support/run-action.ts';
 
+/** The dashboard's address template the preview steps are given. */
+export const DASHBOARD = 'https://console.example/o/{tenant_id}/deployments/{id}';
+
+/** Who writes the comments GitHub shows: the workflow's token. */
+export const BOT = { login: 'github-actions[bot]', type: 'Bot' as const };
+
 /** Deploys every agent's preview of pull request 7, then forgets the service's requests. */
 export async function deployPreviews(
   emu: Emulator,

@@ -13,12 +13,10 @@ import { actionParts, expectGolden, gitHubParts, serviceChanges } from '../suppo
 import { MANIFEST_PATH, THREE_AGENTS } from '../support/manifests.ts';
 import { startPullRequestWorld } from '../support/pull-request-world.ts';
 import { runAction, type ActionRun } from '../support/run-action.ts';
-import { deployPreviews } from './preview-world.ts';
+import { DASHBOARD, BOT, deployPreviews } from './preview-world.ts';
+import { API_KEY } from './action-world.ts';
 
 const REPO = 'acme/agent';
-const API_KEY = 'golden-key-0123456789abcdef';
-const DASHBOARD = 'https://console.example/o/{tenant_id}/deployments/{id}';
-const BOT = { login: 'github-actions[bot]', type: 'Bot' as const };
 const files = { [MANIFEST_PATH]: THREE_AGENTS };
 const marker = (name: string) => `<!-- deploy-agent:${name.replaceAll('-', '%2D')} -->`;
 

@@ -63,16 +63,18 @@ export class AgentsTable {
 }
 
 /**
- * Runs `runOne` for every agent of a manifest (the deploy's, `status`'s), its outputs and
- * summary keyed: each agent's deployment, or, when its run had none, its name (and
- * `specOf`'s source) and why.
+ * Runs `runOne` for every agent asked for (the deploy's, `status`'s): one deployment laid out
+ * flat is its run alone (no work to share); a manifest's outputs and summary are keyed, each
+ * agent's deployment, or, when its run had none, its name (and `specOf`'s source) and why.
  */
-export async function keyedRun<Agent extends ManifestAgent>(
-  asked: { source: string; agents: readonly Agent[] },
+export async function runEach<Agent extends ManifestAgent>(
+  asked: { layout: 'flat' | 'keyed'; source: string; agents: readonly Agent[] },
   io: RunnerIO,
-  runOne: (agent: Agent, io: RunnerIO, share: SharedWork) => Promise<RunOutcome>,
+  runOne: (agent: Agent, io: RunnerIO, share?: SharedWork) => Promise<RunOutcome>,
   specOf: (agent: Agent) => DeploymentSummary['spec'],
 ): Promise<RunOutcome> {
+  const [one] = asked.agents;
+  if (asked.layout === 'flat' && one !== undefined) return runOne(one, io);
   const events = new RunEvents(io.views, io.redact);
   const table = new AgentsTable(asked.agents, (outputs, entries) =>
     events.emit({ kind: 'outputs', outputs, entries }),
@@ -99,9 +101,7 @@ export async function runDeploy(
   asked: Pick<DeployRequest, 'layout' | 'source' | 'agents'>,
   io: RunnerIO,
 ): Promise<RunOutcome> {
-  const [one] = asked.agents;
-  if (asked.layout === 'flat' && one !== undefined) return pipeline(one.spec, io);
-  return keyedRun(
+  return runEach(
     asked,
     io,
     (agent, own, share) => pipeline(agent.spec, own, share),

@@ -21,7 +21,7 @@ import { stepFailure } from '../decisions/green.js';
 import { noteHealth, waitForLive, withHealth } from './live-wait.js';
 import type { SharedWork } from './pipeline.js';
 import { failureOf } from './run-record.js';
-import { keyedRun } from './deploy-run.js';
+import { runEach } from './deploy-run.js';
 import { dependenciesOf, maskValues } from './setup.js';
 
 /** What `status` knows at any point: the deployment found, its latest state and how live it is. */
@@ -179,11 +179,9 @@ export async function status(
  * the same agents. Never throws: how it ended is in the outcome.
  */
 export async function runStatus(asked: StatusAsked, io: RunnerIO): Promise<RunOutcome> {
-  const [one] = asked.agents;
-  if (asked.layout === 'flat' && one !== undefined) return status(one.spec, io);
   // An agent whose deployment was not found shows its name and why (no source: status does
   // not know it then).
-  return keyedRun(
+  return runEach(
     asked,
     io,
     (agent, own, share) => status(agent.spec, own, share),
