@@ -29076,7 +29076,7 @@ __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __we
 /* harmony import */ var node_url__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(3136);
 /* harmony import */ var node_url__WEBPACK_IMPORTED_MODULE_2___default = /*#__PURE__*/__nccwpck_require__.n(node_url__WEBPACK_IMPORTED_MODULE_2__);
 /* harmony import */ var _inputs_bounded_read_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(4033);
-/* harmony import */ var _main_js__WEBPACK_IMPORTED_MODULE_4__ = __nccwpck_require__(532);
+/* harmony import */ var _main_js__WEBPACK_IMPORTED_MODULE_4__ = __nccwpck_require__(8385);
 /* harmony import */ var _pipe_end_js__WEBPACK_IMPORTED_MODULE_5__ = __nccwpck_require__(2884);
 /** The command's entry (dist/cli.js, the package's bin): wires the process to `main`, nothing else. */
 
@@ -29131,7 +29131,7 @@ __webpack_async_result__();
 
 /***/ }),
 
-/***/ 532:
+/***/ 8385:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -41237,7 +41237,7 @@ const ON_DRIFT_MODES = ['warn', 'fail'];
 /**
  * Parsers of single inputs: pure functions from the input's text to its value
  * that throw `Invalid` with what is wrong (never naming the input: the
- * declared list in declared.ts knows which input it parses).
+ * declared list in core-inputs.ts knows which input it parses).
  * Headers, secrets and `config` have modules of their own.
  */
 
@@ -43512,7 +43512,7 @@ function parseImageReference(raw) {
 ;// CONCATENATED MODULE: ./src/inputs/declare.ts
 /**
  * How an input is declared, and the one reader of any set of declared
- * inputs: the core's (declared.ts), the GitHub Action's own
+ * inputs: the core's (core-inputs.ts), the GitHub Action's own
  * (src/github/inputs.ts), and each entry's set made of them. Reading a set
  * reads, defaults and parses every input in one pass and reports every bad
  * one in one `InputError`, before any request.
@@ -48876,6 +48876,39 @@ function inGroup({ events }) {
     };
 }
 
+;// CONCATENATED MODULE: ./src/run/decisions/find.ts
+/**
+ * A deployment looked for by its exact name, the one way the deploy, `status` and retire
+ * find it: the service filters by substring, and does not enforce unique names.
+ */
+
+
+/**
+ * The deployment named exactly `name` (`pickOne`'s choice among several), looked for in a log
+ * group of its own; `said` writes what was found there.
+ */
+function findDeployment(name, dependencies, said) {
+    const { service, logger } = dependencies;
+    return inGroup(dependencies)(`Looking for deployment '${name}'`, 'find', async () => {
+        const found = pickOne(await service.findByName(name), name, logger);
+        said?.(found);
+        return found;
+    });
+}
+/**
+ * The one deployment to use when several have the name (the service does not
+ * enforce unique names): one not being deleted, then the oldest; a warning
+ * names every id and the pick.
+ */
+function pickOne(found, name, logger) {
+    const [first, ...others] = [...found].sort((a, b) => Number(a.status === 'AWAITING_DELETE') - Number(b.status === 'AWAITING_DELETE') ||
+        Date.parse(a.created_at) - Date.parse(b.created_at));
+    if (first === undefined || others.length === 0)
+        return first;
+    logger.warning(`${found.length} deployments are named '${name}': ${found.map((d) => `${d.id} (${untrusted(d.status)}, created ${untrusted(d.created_at)})`).join(', ')}. Using ${first.id}: not being deleted first, then the oldest. The service does not enforce unique names; delete the others in the service.`);
+    return first;
+}
+
 ;// CONCATENATED MODULE: ./src/run/decisions/repository.ts
 /**
  * Which repository a codehost deploy builds from: the entry of the
@@ -48927,6 +48960,7 @@ async function resolveRepository(service, spec, repositories) {
 
 
 
+
 /**
  * When the service may have created a deployment that its listing does not
  * show yet (it promises no read-after-write), the name is looked up again
@@ -48969,19 +49003,6 @@ function buildCreateRequest(spec, repository) {
         request.secret_references = spec.secretReferences;
     }
     return request;
-}
-/**
- * The one deployment to use when several have the name (the service does not
- * enforce unique names): one not being deleted, then the oldest; a warning
- * names every id and the pick.
- */
-function pickOne(found, name, logger) {
-    const [first, ...others] = [...found].sort((a, b) => Number(a.status === 'AWAITING_DELETE') - Number(b.status === 'AWAITING_DELETE') ||
-        Date.parse(a.created_at) - Date.parse(b.created_at));
-    if (first === undefined || others.length === 0)
-        return first;
-    logger.warning(`${found.length} deployments are named '${name}': ${found.map((d) => `${d.id} (${untrusted(d.status)}, created ${untrusted(d.created_at)})`).join(', ')}. Using ${first.id}: not being deleted first, then the oldest. The service does not enforce unique names; delete the others in the service.`);
-    return first;
 }
 /** A deployment found by its name that the step cannot reuse. */
 class NotReusableError extends DeploymentError {
@@ -49097,13 +49118,9 @@ async function deploy(spec, dependencies, { onRequest, onCreated } = {}) {
         : undefined;
     const request = buildCreateRequest(spec, repository);
     onRequest?.(request);
-    const existing = await group(`Looking for deployment '${spec.name}'`, 'find', async () => {
-        const found = pickOne(await service.findByName(spec.name), spec.name, logger);
-        logger.info(found === undefined
-            ? `no deployment is named '${spec.name}'`
-            : `found '${spec.name}': ${found.id} (${untrusted(found.status)})`);
-        return found;
-    });
+    const existing = await findDeployment(spec.name, dependencies, (found) => logger.info(found === undefined
+        ? `no deployment is named '${spec.name}'`
+        : `found '${spec.name}': ${found.id} (${untrusted(found.status)})`));
     if (existing !== undefined) {
         return {
             request,
@@ -50646,7 +50663,6 @@ async function runDeploy(asked, io) {
 
 
 
-
 /** What `status` knows at any point: the deployment found, its latest state and how live it is. */
 class StatusRecord {
     /** The deployment as first found: reused, and asked nothing. */
@@ -50713,7 +50729,7 @@ async function lookUp(request, io, events, record, share) {
     const release = (await share?.take()) ?? (() => undefined);
     let found;
     try {
-        found = await inGroup(dependencies)(`Looking for deployment '${name}'`, 'find', async () => pickOne(await dependencies.service.findByName(name), name, logger));
+        found = await findDeployment(name, dependencies);
     }
     finally {
         release();
@@ -59914,7 +59930,7 @@ var schema$1 = __nccwpck_require__(3559);
 var binary = __nccwpck_require__(6083);
 var merge = __nccwpck_require__(452);
 var omap = __nccwpck_require__(303);
-var pairs = __nccwpck_require__(8385);
+var pairs = __nccwpck_require__(766);
 var schema$2 = __nccwpck_require__(5913);
 var set = __nccwpck_require__(1528);
 var timestamp = __nccwpck_require__(4371);
@@ -60343,7 +60359,7 @@ var identity = __nccwpck_require__(1127);
 var toJS = __nccwpck_require__(6424);
 var YAMLMap = __nccwpck_require__(4454);
 var YAMLSeq = __nccwpck_require__(2223);
-var pairs = __nccwpck_require__(8385);
+var pairs = __nccwpck_require__(766);
 
 class YAMLOMap extends YAMLSeq.YAMLSeq {
     constructor() {
@@ -60418,7 +60434,7 @@ exports.omap = omap;
 
 /***/ }),
 
-/***/ 8385:
+/***/ 766:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
@@ -60522,7 +60538,7 @@ var float = __nccwpck_require__(5782);
 var int = __nccwpck_require__(873);
 var merge = __nccwpck_require__(452);
 var omap = __nccwpck_require__(303);
-var pairs = __nccwpck_require__(8385);
+var pairs = __nccwpck_require__(766);
 var set = __nccwpck_require__(1528);
 var timestamp = __nccwpck_require__(4371);
 

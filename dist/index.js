@@ -56983,7 +56983,7 @@ const ON_DRIFT_MODES = ['warn', 'fail'];
 /**
  * Parsers of single inputs: pure functions from the input's text to its value
  * that throw `Invalid` with what is wrong (never naming the input: the
- * declared list in declared.ts knows which input it parses).
+ * declared list in core-inputs.ts knows which input it parses).
  * Headers, secrets and `config` have modules of their own.
  */
 
@@ -58378,6 +58378,7 @@ function healthNotMade(asked, liveness) {
  * columns, and the budget every body stays within.
  */
 
+
 /** GitHub refuses a comment over 65,536 characters; the body stays well under it. */
 const COMMENT_LIMIT = 65_536;
 const BODY_BUDGET = 60_000;
@@ -58424,9 +58425,7 @@ function encodeName(name) {
     let encoded = '';
     for (const byte of new TextEncoder().encode(name)) {
         const character = String.fromCharCode(byte);
-        encoded += /[A-Za-z0-9_]/.test(character)
-            ? character
-            : `%${byte.toString(16).toUpperCase().padStart(2, '0')}`;
+        encoded += /[A-Za-z0-9_]/.test(character) ? character : percentEscape(character);
     }
     return encoded;
 }
@@ -60624,7 +60623,7 @@ function environmentHoldsAgentTwice(text) {
 ;// CONCATENATED MODULE: ./src/inputs/declare.ts
 /**
  * How an input is declared, and the one reader of any set of declared
- * inputs: the core's (declared.ts), the GitHub Action's own
+ * inputs: the core's (core-inputs.ts), the GitHub Action's own
  * (src/github/inputs.ts), and each entry's set made of them. Reading a set
  * reads, defaults and parses every input in one pass and reports every bad
  * one in one `InputError`, before any request.
@@ -60735,7 +60734,7 @@ function declare_readInputs(declarations, read, run) {
 ;// CONCATENATED MODULE: ./src/github/inputs.ts
 /**
  * The inputs only the GitHub Action has (github-token, environment,
- * pr-comment), declared as the core's are (src/inputs/declared.ts): each with its parser
+ * pr-comment), declared as the core's are (src/inputs/core-inputs.ts): each with its parser
  * and its default, in action.yml's order. An entry's set holds them beside
  * the core's, and the one reader (src/inputs/declare.ts) reads them all.
  */
@@ -63599,6 +63598,39 @@ function inGroup({ events }) {
     };
 }
 
+;// CONCATENATED MODULE: ./src/run/decisions/find.ts
+/**
+ * A deployment looked for by its exact name, the one way the deploy, `status` and retire
+ * find it: the service filters by substring, and does not enforce unique names.
+ */
+
+
+/**
+ * The deployment named exactly `name` (`pickOne`'s choice among several), looked for in a log
+ * group of its own; `said` writes what was found there.
+ */
+function findDeployment(name, dependencies, said) {
+    const { service, logger } = dependencies;
+    return inGroup(dependencies)(`Looking for deployment '${name}'`, 'find', async () => {
+        const found = pickOne(await service.findByName(name), name, logger);
+        said?.(found);
+        return found;
+    });
+}
+/**
+ * The one deployment to use when several have the name (the service does not
+ * enforce unique names): one not being deleted, then the oldest; a warning
+ * names every id and the pick.
+ */
+function pickOne(found, name, logger) {
+    const [first, ...others] = [...found].sort((a, b) => Number(a.status === 'AWAITING_DELETE') - Number(b.status === 'AWAITING_DELETE') ||
+        Date.parse(a.created_at) - Date.parse(b.created_at));
+    if (first === undefined || others.length === 0)
+        return first;
+    logger.warning(`${found.length} deployments are named '${name}': ${found.map((d) => `${d.id} (${untrusted(d.status)}, created ${untrusted(d.created_at)})`).join(', ')}. Using ${first.id}: not being deleted first, then the oldest. The service does not enforce unique names; delete the others in the service.`);
+    return first;
+}
+
 ;// CONCATENATED MODULE: ./src/run/decisions/repository.ts
 /**
  * Which repository a codehost deploy builds from: the entry of the
@@ -63650,6 +63682,7 @@ async function resolveRepository(service, spec, repositories) {
 
 
 
+
 /**
  * When the service may have created a deployment that its listing does not
  * show yet (it promises no read-after-write), the name is looked up again
@@ -63692,19 +63725,6 @@ function buildCreateRequest(spec, repository) {
         request.secret_references = spec.secretReferences;
     }
     return request;
-}
-/**
- * The one deployment to use when several have the name (the service does not
- * enforce unique names): one not being deleted, then the oldest; a warning
- * names every id and the pick.
- */
-function pickOne(found, name, logger) {
-    const [first, ...others] = [...found].sort((a, b) => Number(a.status === 'AWAITING_DELETE') - Number(b.status === 'AWAITING_DELETE') ||
-        Date.parse(a.created_at) - Date.parse(b.created_at));
-    if (first === undefined || others.length === 0)
-        return first;
-    logger.warning(`${found.length} deployments are named '${name}': ${found.map((d) => `${d.id} (${untrusted(d.status)}, created ${untrusted(d.created_at)})`).join(', ')}. Using ${first.id}: not being deleted first, then the oldest. The service does not enforce unique names; delete the others in the service.`);
-    return first;
 }
 /** A deployment found by its name that the step cannot reuse. */
 class NotReusableError extends DeploymentError {
@@ -63820,13 +63840,9 @@ async function deploy(spec, dependencies, { onRequest, onCreated } = {}) {
         : undefined;
     const request = buildCreateRequest(spec, repository);
     onRequest?.(request);
-    const existing = await group(`Looking for deployment '${spec.name}'`, 'find', async () => {
-        const found = pickOne(await service.findByName(spec.name), spec.name, logger);
-        logger.info(found === undefined
-            ? `no deployment is named '${spec.name}'`
-            : `found '${spec.name}': ${found.id} (${untrusted(found.status)})`);
-        return found;
-    });
+    const existing = await findDeployment(spec.name, dependencies, (found) => logger.info(found === undefined
+        ? `no deployment is named '${spec.name}'`
+        : `found '${spec.name}': ${found.id} (${untrusted(found.status)})`));
     if (existing !== undefined) {
         return {
             request,
@@ -66108,7 +66124,7 @@ function plan_run() {
             asked: planAsked(inputs, run),
             settings: { token: inputs['github-token'], comment: inputs['pr-comment'] },
         }),
-        run: ({ asked, settings }, step) => runPlan(asked, step.io(planHooks(settings, asked.layout === 'keyed' ? manifestOnGitHub(asked) : undefined))),
+        run: ({ asked, settings }, step) => runPlan(asked, step.io(planHooks(settings, manifestOnGitHub(asked)))),
         otherWarnings: "every one is in the step's log",
     });
 }
@@ -66546,7 +66562,6 @@ function retireRequest(inputs) {
 
 
 
-
 /** The names of the retire step's outputs, as retire/action.yml declares them. */
 const RETIRE_OUTPUT_NAMES = (/* unused pure expression or super */ null && ([
     'deployment-id',
@@ -66574,10 +66589,9 @@ function retireOne(access, name, io, retired) {
         const { logger } = events;
         const outputs = (values) => events.emit({ kind: 'outputs', outputs: values });
         try {
-            for (const value of access.sensitiveValues)
-                io.mask(value);
+            maskValues(access, io);
             const dependencies = dependenciesOf(access, io, events);
-            const deployment = await inGroup(dependencies)(`Looking for deployment '${name}'`, 'find', async () => pickOne(await dependencies.service.findByName(name), name, logger));
+            const deployment = await findDeployment(name, dependencies);
             const dashboardUrl = deployment === undefined ? undefined : dashboardUrlOf(access.dashboardUrl, deployment);
             const found = deployment === undefined
                 ? undefined
@@ -67372,8 +67386,7 @@ async function sweep(request, io, events) {
     const { logger } = events;
     const outputs = (values) => events.emit({ kind: 'outputs', outputs: values });
     try {
-        for (const value of request.sensitiveValues)
-            io.mask(value);
+        maskValues(request, io);
         const { previews, ambiguous } = await findPreviews(request, io, events);
         const numbers = [...new Set(previews.map((preview) => askable(preview.digits)))]
             .filter((number) => number !== undefined)

@@ -33,12 +33,7 @@ export function run(): Promise<void> {
       settings: { token: inputs['github-token'], comment: inputs['pr-comment'] },
     }),
     run: ({ asked, settings }, step) =>
-      runPlan(
-        asked,
-        step.io(
-          planHooks(settings, asked.layout === 'keyed' ? manifestOnGitHub(asked) : undefined),
-        ),
-      ),
+      runPlan(asked, step.io(planHooks(settings, manifestOnGitHub(asked)))),
     otherWarnings: "every one is in the step's log",
   });
 }

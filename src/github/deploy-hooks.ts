@@ -55,7 +55,7 @@ function reportView(report: () => DeployReport): EventView {
  * The manifest's outputs with each agent's `github-deployment-id` in `deployments` (the id of
  * the record covering it), rendered again from the deployments' entries; the rest as it is.
  */
-export function withRecordIds(
+function withRecordIds(
   outputs: Readonly<Partial<Record<string, string>>>,
   entries: ReadonlyMap<string, DeploymentEntry> | undefined,
   ids: ReadonlyMap<string, number>,

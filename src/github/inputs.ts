@@ -1,6 +1,6 @@
 /**
  * The inputs only the GitHub Action has (github-token, environment,
- * pr-comment), declared as the core's are (src/inputs/declared.ts): each with its parser
+ * pr-comment), declared as the core's are (src/inputs/core-inputs.ts): each with its parser
  * and its default, in action.yml's order. An entry's set holds them beside
  * the core's, and the one reader (src/inputs/declare.ts) reads them all.
  */

@@ -4,7 +4,7 @@
  * @actions/*), which is loaded once the inputs are read (early-commands.ts
  * writes what comes before). An entry says which inputs it declares, what
  * they ask for and what it does; `runStep` does the rest. @actions/github (Octokit) is loaded
- * only by the first GitHub API call (src/github/calls.ts), so a run that uses
+ * only by the first GitHub API call (src/github/client/calls.ts), so a run that uses
  * no GitHub feature starts without it.
  */
 import type * as Core from '@actions/core';

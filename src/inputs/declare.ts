@@ -1,6 +1,6 @@
 /**
  * How an input is declared, and the one reader of any set of declared
- * inputs: the core's (declared.ts), the GitHub Action's own
+ * inputs: the core's (core-inputs.ts), the GitHub Action's own
  * (src/github/inputs.ts), and each entry's set made of them. Reading a set
  * reads, defaults and parses every input in one pass and reports every bad
  * one in one `InputError`, before any request.

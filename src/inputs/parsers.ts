@@ -1,7 +1,7 @@
 /**
  * Parsers of single inputs: pure functions from the input's text to its value
  * that throw `Invalid` with what is wrong (never naming the input: the
- * declared list in declared.ts knows which input it parses).
+ * declared list in core-inputs.ts knows which input it parses).
  * Headers, secrets and `config` have modules of their own.
  */
 import { shownAddress, webAddressFault } from '../common/address.js';

@@ -108,12 +108,12 @@ export function byAgent(
 }
 
 /** A log line's agent: its `[key] ` prefix. */
-export function logAgent(line: string): string | undefined {
+function logAgent(line: string): string | undefined {
   return /^\[([a-z0-9_-]+)\] /.exec(line)?.[1];
 }
 
 /** An --events line's agent: its `agent` field. */
-export function eventAgent(line: string): string | undefined {
+function eventAgent(line: string): string | undefined {
   try {
     const agent = (JSON.parse(line) as { agent?: unknown }).agent;
     return typeof agent === 'string' ? agent : undefined;

@@ -17,7 +17,7 @@ import { ROOT } from './action.ts';
 import { DEPLOYMENT_ID, INTEGRATION, REVISION_A, REVISION_B, TENANT_ID } from './ids.ts';
 import { parseOutputFile, type ActionRun } from './run-action.ts';
 
-export const GOLDEN_DIR = path.join(ROOT, 'test', 'golden');
+const GOLDEN_DIR = path.join(ROOT, 'test', 'golden');
 
 /** The fixtures' ids, kept as they are wherever they appear. */
 const FIXED_IDS = [INTEGRATION, DEPLOYMENT_ID, TENANT_ID, REVISION_A, REVISION_B];
@@ -66,7 +66,7 @@ export interface NormaliseOptions {
 }
 
 /** The text with what varies between two runs of the same case made the same. */
-export function normalise(text: string, options: NormaliseOptions = {}): string {
+function normalise(text: string, options: NormaliseOptions = {}): string {
   const keep = new Set([...FIXED_IDS, ...(options.keep ?? [])].map((value) => value.toLowerCase()));
   let out = text.replace(DELIMITER, 'ghadelimiter_<delimiter>');
   out = numbered(out, UUID, 'uuid', keep);
@@ -95,7 +95,7 @@ export function section(title: string, body: string | undefined): string {
  * (When each was written varies with how fast GitHub answers, the record's id above all, and no
  * one sees it: later steps read the outputs after the step.)
  */
-export function outputsAsRead(outputFile: string): string {
+function outputsAsRead(outputFile: string): string {
   const outputs = parseOutputFile(outputFile);
   return Object.keys(outputs)
     .sort()

@@ -6,6 +6,7 @@
  * the manifest no longer holds runs until deleted), the keyed table's
  * columns, and the budget every body stays within.
  */
+import { percentEscape } from '../../common/characters.js';
 import { markdownCode, markdownLink } from '../../common/github-text.js';
 import type { ManifestOnGitHub } from './deployment-record.js';
 
@@ -61,9 +62,7 @@ export function encodeName(name: string): string {
   let encoded = '';
   for (const byte of new TextEncoder().encode(name)) {
     const character = String.fromCharCode(byte);
-    encoded += /[A-Za-z0-9_]/.test(character)
-      ? character
-      : `%${byte.toString(16).toUpperCase().padStart(2, '0')}`;
+    encoded += /[A-Za-z0-9_]/.test(character) ? character : percentEscape(character);
   }
   return encoded;
 }

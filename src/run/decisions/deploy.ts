@@ -7,11 +7,12 @@ import { ActionError, CancelledError } from '../../common/errors.js';
 import type { RemedyWords } from '../../service/answers.js';
 import type { ServiceError } from '../../service/errors.js';
 import type { DeploySpec } from '../../inputs/deploy-spec.js';
-import { formatDuration, untrusted, type Logger } from '../../common/runtime.js';
+import { formatDuration, untrusted } from '../../common/runtime.js';
 import { CREATE_CALL } from '../../service/endpoints.js';
 import type { Deployment, DeploymentCreateRequest, Repository } from '../../service/schemas.js';
 import { DeploymentError } from '../ports/errors.js';
 import { inGroup, type RunDependencies } from '../ports/dependencies.js';
+import { findDeployment, pickOne } from './find.js';
 import { fullName, resolveRepository } from './repository.js';
 
 /**
@@ -73,24 +74,6 @@ export function buildCreateRequest(
     request.secret_references = spec.secretReferences;
   }
   return request;
-}
-
-/**
- * The one deployment to use when several have the name (the service does not
- * enforce unique names): one not being deleted, then the oldest; a warning
- * names every id and the pick.
- */
-export function pickOne(found: Deployment[], name: string, logger: Logger): Deployment | undefined {
-  const [first, ...others] = [...found].sort(
-    (a, b) =>
-      Number(a.status === 'AWAITING_DELETE') - Number(b.status === 'AWAITING_DELETE') ||
-      Date.parse(a.created_at) - Date.parse(b.created_at),
-  );
-  if (first === undefined || others.length === 0) return first;
-  logger.warning(
-    `${found.length} deployments are named '${name}': ${found.map((d) => `${d.id} (${untrusted(d.status)}, created ${untrusted(d.created_at)})`).join(', ')}. Using ${first.id}: not being deleted first, then the oldest. The service does not enforce unique names; delete the others in the service.`,
-  );
-  return first;
 }
 
 /** A deployment found by its name that the step cannot reuse. */
@@ -263,15 +246,13 @@ export async function deploy(
       : undefined;
   const request = buildCreateRequest(spec, repository);
   onRequest?.(request);
-  const existing = await group(`Looking for deployment '${spec.name}'`, 'find', async () => {
-    const found = pickOne(await service.findByName(spec.name), spec.name, logger);
+  const existing = await findDeployment(spec.name, dependencies, (found) =>
     logger.info(
       found === undefined
         ? `no deployment is named '${spec.name}'`
         : `found '${spec.name}': ${found.id} (${untrusted(found.status)})`,
-    );
-    return found;
-  });
+    ),
+  );
   if (existing !== undefined) {
     return {
       request,

@@ -13,11 +13,10 @@ import { describeError } from '../../common/errors.js';
 import { stackOf } from './run-record.js';
 import { untrusted, type Logger } from '../../common/runtime.js';
 import type { RetireAsked } from '../../inputs/retire-inputs.js';
-import { pickOne } from '../decisions/deploy.js';
-import { inGroup } from '../ports/dependencies.js';
+import { findDeployment } from '../decisions/find.js';
 import { RunEvents, withEvents } from '../ports/events.js';
 import type { RunnerIO, RunOutcome } from '../ports/runner.js';
-import { dependenciesOf } from './setup.js';
+import { dependenciesOf, maskValues } from './setup.js';
 import type {
   AgentRetireReport,
   ReportRetired,
@@ -68,13 +67,9 @@ function retireOne(
     const { logger } = events;
     const outputs = (values: RetireOutputs) => events.emit({ kind: 'outputs', outputs: values });
     try {
-      for (const value of access.sensitiveValues) io.mask(value);
+      maskValues(access, io);
       const dependencies = dependenciesOf(access, io, events);
-      const deployment = await inGroup(dependencies)(
-        `Looking for deployment '${name}'`,
-        'find',
-        async () => pickOne(await dependencies.service.findByName(name), name, logger),
-      );
+      const deployment = await findDeployment(name, dependencies);
       const dashboardUrl =
         deployment === undefined ? undefined : dashboardUrlOf(access.dashboardUrl, deployment);
       const found: RetiredDeployment | undefined =

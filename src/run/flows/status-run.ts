@@ -8,11 +8,10 @@ import { ActionError } from '../../common/errors.js';
 import { untrusted } from '../../common/runtime.js';
 import type { StatusAsked, StatusRequest } from '../../inputs/status-inputs.js';
 import type { Deployment } from '../../service/schemas.js';
-import { inGroup } from '../ports/dependencies.js';
 import { RunEvents } from '../ports/events.js';
 import type { Liveness } from '../ports/findings.js';
 import type { RunnerIO, RunOutcome } from '../ports/runner.js';
-import { pickOne } from '../decisions/deploy.js';
+import { findDeployment } from '../decisions/find.js';
 import { decideLive, ONLY_LIVE } from '../decisions/goal.js';
 import { healthNotMade } from '../decisions/health.js';
 import { flatSummary, type DeployedResult, type DeploymentSummary } from '../ports/summaries.js';
@@ -113,9 +112,7 @@ async function lookUp(
   const release = (await share?.take()) ?? (() => undefined);
   let found;
   try {
-    found = await inGroup(dependencies)(`Looking for deployment '${name}'`, 'find', async () =>
-      pickOne(await dependencies.service.findByName(name), name, logger),
-    );
+    found = await findDeployment(name, dependencies);
   } finally {
     release();
   }

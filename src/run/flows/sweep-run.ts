@@ -28,7 +28,7 @@ import { withEvents, type RunEvents } from '../ports/events.js';
 import { MAX_PULL_REQUEST_NUMBER, type PullRequestState } from '../ports/progress.js';
 import type { RunnerIO, RunOutcome } from '../ports/runner.js';
 import { dashboardUrlOf } from '../decisions/report.js';
-import { dependenciesOf } from './setup.js';
+import { dependenciesOf, maskValues } from './setup.js';
 import { NOTHING_RETIRED, retireAll } from './sweep-retire.js';
 import type { Orphan, Preview, Sweep, SweepSummary, Unknown } from '../ports/summaries.js';
 
@@ -207,7 +207,7 @@ async function sweep(request: SweepRequest, io: RunnerIO, events: RunEvents): Pr
   const { logger } = events;
   const outputs = (values: SweepOutputs) => events.emit({ kind: 'outputs', outputs: values });
   try {
-    for (const value of request.sensitiveValues) io.mask(value);
+    maskValues(request, io);
     const { previews, ambiguous } = await findPreviews(request, io, events);
     const numbers = [...new Set(previews.map((preview) => askable(preview.digits)))]
       .filter((number) => number !== undefined)
