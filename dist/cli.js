@@ -41525,13 +41525,23 @@ function deploymentEntry(name, known, failure) {
  * is live; from every agent's entry, in the manifest's order.
  */
 function keyedOutputs(entries) {
-    const all = [...entries.values()];
-    const checked = all.filter((entry) => entry.healthy !== null);
+    const { live, healthy } = manifestLiveness(entries.values());
     return {
         deployments: JSON.stringify(Object.fromEntries(entries)),
-        live: String(all.length > 0 && all.every((entry) => entry.live)),
-        // Empty when no agent was checked; else true only when every agent checked answered.
-        healthy: checked.length === 0 ? '' : String(checked.every((entry) => entry.healthy === true)),
+        live: String(live),
+        healthy: healthy === null ? '' : String(healthy),
+    };
+}
+/**
+ * A manifest's liveness from its agents' entries: live only when every agent is; healthy
+ * only when every agent checked answered (null when none was checked).
+ */
+function manifestLiveness(entries) {
+    const all = [...entries];
+    const checked = all.filter((entry) => entry.healthy !== null);
+    return {
+        live: all.length > 0 && all.every((entry) => entry.live),
+        healthy: checked.length === 0 ? null : checked.every((entry) => entry.healthy === true),
     };
 }
 
@@ -52922,6 +52932,14 @@ function plansDotenv(plans, maxKeys) {
 }
 
 ;// CONCATENATED MODULE: ./src/cli/outputs-seen.ts
+/**
+ * What a run has made known so far, from its events' values, and what
+ * `--json`, the stream's `result` and `--dotenv` make of it: a run of one
+ * keeps its row (flat); a manifest each agent's row and entry by key
+ * (keyed: an agent's `status` is never the run's); a plan of several agents
+ * each agent's plan.
+ */
+
 
 class OutputsSeen {
     /** Flat: the run is of one deployment; keyed: of a manifest's agents. */
@@ -52971,13 +52989,7 @@ class OutputsSeen {
             const entry = this.#entries.get(key);
             return { key, entry, row: this.#agents.get(key) ?? {}, error: entry?.error };
         });
-        const entries = [...this.#entries.values()];
-        const checked = entries.filter((entry) => entry.healthy !== null);
-        return {
-            agents,
-            live: entries.length > 0 && entries.every((entry) => entry.live),
-            healthy: checked.length === 0 ? null : checked.every((entry) => entry.healthy === true),
-        };
+        return { agents, ...manifestLiveness(this.#entries.values()) };
     }
     /** The object `--json` prints, and the stream's `result` holds; `error` when the run failed. */
     json(error) {

@@ -5,6 +5,7 @@
  * (keyed: an agent's `status` is never the run's); a plan of several agents
  * each agent's plan.
  */
+import { manifestLiveness } from '../run/decisions/report.js';
 import type { EventView } from '../run/ports/events.js';
 import type { DeploymentEntry } from '../run/ports/findings.js';
 import type { AgentPlanPart } from '../run/ports/summaries.js';
@@ -66,13 +67,7 @@ export class OutputsSeen {
       const entry = this.#entries.get(key);
       return { key, entry, row: this.#agents.get(key) ?? {}, error: entry?.error };
     });
-    const entries = [...this.#entries.values()];
-    const checked = entries.filter((entry) => entry.healthy !== null);
-    return {
-      agents,
-      live: entries.length > 0 && entries.every((entry) => entry.live),
-      healthy: checked.length === 0 ? null : checked.every((entry) => entry.healthy === true),
-    };
+    return { agents, ...manifestLiveness(this.#entries.values()) };
   }
 
   /** The object `--json` prints, and the stream's `result` holds; `error` when the run failed. */

@@ -144,12 +144,26 @@ export function keyedOutputs(entries: ReadonlyMap<string, DeploymentEntry>): {
   live: string;
   healthy: string;
 } {
-  const all = [...entries.values()];
-  const checked = all.filter((entry) => entry.healthy !== null);
+  const { live, healthy } = manifestLiveness(entries.values());
   return {
     deployments: JSON.stringify(Object.fromEntries(entries)),
-    live: String(all.length > 0 && all.every((entry) => entry.live)),
-    // Empty when no agent was checked; else true only when every agent checked answered.
-    healthy: checked.length === 0 ? '' : String(checked.every((entry) => entry.healthy === true)),
+    live: String(live),
+    healthy: healthy === null ? '' : String(healthy),
+  };
+}
+
+/**
+ * A manifest's liveness from its agents' entries: live only when every agent is; healthy
+ * only when every agent checked answered (null when none was checked).
+ */
+export function manifestLiveness(entries: Iterable<DeploymentEntry>): {
+  live: boolean;
+  healthy: boolean | null;
+} {
+  const all = [...entries];
+  const checked = all.filter((entry) => entry.healthy !== null);
+  return {
+    live: all.length > 0 && all.every((entry) => entry.live),
+    healthy: checked.length === 0 ? null : checked.every((entry) => entry.healthy === true),
   };
 }
