@@ -1,44 +1,33 @@
 /**
- * The pace of the health checks of one run's addresses (one address, one pace; the checks
- * keep the wait's pace exactly):
- * agents whose checks go to the same address (the same origin, path and query, and the
- * same headers) share one check each tick, and each judges that one answer by its own
- * expected text.
- *
- * A check asked while one of its address is under way takes that one's answer; one
- * asked within half a tick of the last check's start is of the same tick and takes the
- * last answer. Otherwise the address is checked, unless it has had 30 checks in the
- * last minute (the last answer then stands): a check every tick of the wait (1 s, then
- * every 2 s) while fewer, and at most 30 a minute whatever the number of agents. A tick
- * that comes a few milliseconds early is never skipped: what counts as the last minute
- * ends half a tick before now.
+ * One pace per address: agents checking the same address (origin, path, query, headers)
+ * share one check a tick, each judging it by its own expected text. A check asked while one
+ * is under way, or within half a tick of the last start, takes that answer; else the address
+ * is checked unless it had 30 checks in the last minute. The minute ends half a tick before
+ * now, so a tick a few milliseconds early is never skipped.
  */
 import type { Clock } from '../../common/runtime.js';
 import { askAddress, type Judgement } from '../../service/address-check.js';
 import type { AddressAnswer, AddressAsk, AddressCheck } from '../ports/dependencies.js';
 import { DEFAULT_WAIT, type WaitOptions } from '../ports/pace.js';
 
-/** The most checks of one address in the last minute (at the shipped pace: 60 s). */
-export const CHECKS_A_MINUTE = 30;
+const CHECKS_A_MINUTE = 30;
 
-export interface AddressChecksOptions {
+interface AddressChecksOptions {
   clock: Clock;
-  /** The waits' schedule (its ticks); `DEFAULT_WAIT` when absent. */
+  /** `DEFAULT_WAIT` when absent. */
   wait?: Pick<WaitOptions, 'initialIntervalMs' | 'maxIntervalMs'>;
-  /** The check (service/address-check.ts's; a test may point it elsewhere). */
   ask?: typeof askAddress;
-  /** The run's redaction, for the answers' excerpts (see CheckOptions.redact). */
+  /** For the answers' excerpts. */
   redact?: (text: string) => string;
 }
 
-/** One address's checks: the one under way, when each of the last minute started, the last answer. */
+/** `starts`: of the last minute's checks. */
 interface Paced {
   underWay?: { at: number; endsBy: number; answer: Promise<Judgement> };
   starts: number[];
   last?: AddressAnswer;
 }
 
-/** The key of an address: the same origin, path and query (no fragment), the same headers. */
 function keyOf(address: string, headers: Readonly<Record<string, string>>): string {
   let where = address;
   try {
@@ -51,14 +40,12 @@ function keyOf(address: string, headers: Readonly<Record<string, string>>): stri
   return JSON.stringify([where, Object.entries(headers).sort(([a], [b]) => (a < b ? -1 : 1))]);
 }
 
-/** The health checks of a run (one for all its agents), each address at one pace. */
 export class AddressChecks {
   readonly #clock: Clock;
   readonly #ask: typeof askAddress;
   readonly #redact: ((text: string) => string) | undefined;
-  /** Half the shortest tick: checks asked closer than this to the last one are of its tick. */
   readonly #sameTickMs: number;
-  /** The minute the cap counts (30 of the longest intervals: 60 s at the shipped pace). */
+  /** 30 of the longest intervals: 60 s at the shipped pace. */
   readonly #windowMs: number;
   readonly #addresses = new Map<string, Paced>();
 
@@ -71,7 +58,6 @@ export class AddressChecks {
     this.#windowMs = CHECKS_A_MINUTE * wait.maxIntervalMs;
   }
 
-  /** The answer of `address` for this tick: the one under way, the last one, or a new check's. */
   readonly answer: AddressCheck = async (address, ask) => {
     const key = keyOf(address, ask.headers);
     const paced = this.#addresses.get(key) ?? { starts: [] };
@@ -85,7 +71,6 @@ export class AddressChecks {
     return this.#check(address, ask, paced, now);
   };
 
-  /** Whether the last answer stands at `now`: of this tick, or the address has had its 30 this minute. */
   #paced(paced: Paced, now: number): boolean {
     const { last, starts } = paced;
     if (last !== undefined && now - last.at < this.#sameTickMs) return true;
@@ -94,17 +79,10 @@ export class AddressChecks {
     return paced.starts.length >= CHECKS_A_MINUTE;
   }
 
-  /** A new check of the address, shared by whoever asks while it is under way. */
   async #check(address: string, ask: AddressAsk, paced: Paced, at: number): Promise<AddressAnswer> {
-    const { headers, proxy, signal, timeoutMs } = ask;
-    const answer = this.#ask(address, {
-      headers,
-      ...(proxy === undefined ? {} : { proxy }),
-      ...(signal === undefined ? {} : { signal }),
-      ...(this.#redact === undefined ? {} : { redact: this.#redact }),
-      timeoutMs,
-    });
-    const underWay = { at, endsBy: at + timeoutMs, answer };
+    const answer = this.#ask(address, { ...ask, redact: this.#redact });
+    const underWay = { at, endsBy: at + ask.timeoutMs, answer };
+
     paced.underWay = underWay;
     paced.starts.push(at);
     try {

@@ -1,7 +1,6 @@
 /**
- * The deploy flow's decisions: which repository (codehost), which deployment
- * of the name, reuse or create — never two from one name where the service
- * lets the action prevent it, and a warning with every id where it cannot.
+ * Which repository, which deployment of the name, reuse or create: never two from one name
+ * where the service lets the action prevent it, and a warning with every id where it cannot.
  */
 import { ActionError, CancelledError } from '../../common/errors.js';
 import type { RemedyWords } from '../../service/answers.js';
@@ -15,27 +14,19 @@ import { inGroup, type RunDependencies } from '../ports/dependencies.js';
 import { findDeployment, pickOne } from './find.js';
 import { fullName, resolveRepository } from './repository.js';
 
-/**
- * When the service may have created a deployment that its listing does not
- * show yet (it promises no read-after-write), the name is looked up again
- * after each of these pauses: 6 s in all, before concluding it was not created.
- */
+/** The listing may lag a create (no read-after-write): the name is looked up after each pause. */
 export const SETTLE_PAUSES_MS = [0, 1_000, 2_000, 3_000];
 
 export interface DeployResult {
   /** Absent only in a dry run that would create the deployment. */
   deployment?: Deployment;
   created: boolean;
-  /** The request body that was sent, or, when it was not, that a create would send. */
+  /** Sent, or what a create would send. */
   request: DeploymentCreateRequest;
   repository?: Repository;
 }
 
-/**
- * The service stored a created deployment under another name: the step fails,
- * since the next run would not find it, but what was created is known, so
- * the outputs say it, so that a person can remove it.
- */
+/** A create stored under another name fails the step (the next run would not find it); the outputs still say what was created. */
 export class RenamedError extends ActionError {
   override name = 'RenamedError';
   readonly created: DeployResult & { deployment: Deployment };
@@ -49,7 +40,6 @@ export class RenamedError extends ActionError {
   }
 }
 
-/** The body of the create call for the spec (and the resolved repository). */
 export function buildCreateRequest(
   spec: DeploySpec,
   repository?: Repository,
@@ -76,12 +66,11 @@ export function buildCreateRequest(
   return request;
 }
 
-/** A deployment found by its name that the step cannot reuse. */
 export class NotReusableError extends DeploymentError {
   override name = 'NotReusableError';
 }
 
-/** A deployment found by its name, fit to reuse: same source, not being deleted. */
+/** Fit to reuse: same source, not being deleted. */
 function checkReusable(
   deployment: Deployment,
   spec: DeploySpec,
@@ -102,10 +91,6 @@ function checkReusable(
   return deployment;
 }
 
-/**
- * Looks the name up again after each pause of `SETTLE_PAUSES_MS`, until the
- * deployment is listed: the service's listing may lag its writes.
- */
 async function findSettled(
   name: string,
   dependencies: RunDependencies,
@@ -121,11 +106,7 @@ async function findSettled(
 
 const settleWindow = formatDuration(SETTLE_PAUSES_MS.reduce((sum, pause) => sum + pause, 0));
 
-/**
- * The reconcile hook of the create: after a 409 or a create that may have
- * taken effect, what is there under the name. A 409 with nothing listed
- * fails; an ambiguous create with nothing listed is tried again.
- */
+/** After a 409 or a create that may have taken effect: a 409 with nothing listed fails; an ambiguous create is tried again. */
 function reconcileCreate(name: string, dependencies: RunDependencies) {
   const { logger } = dependencies;
   return async (failure: ServiceError): Promise<Deployment | undefined> => {
@@ -157,12 +138,7 @@ function reconcileCreate(name: string, dependencies: RunDependencies) {
   };
 }
 
-/**
- * After a create: the name the service stored must be the one asked for
- * (else every run would create another), and one more look-up warns when the
- * name now has more than one deployment (two runs raced on a service that
- * does not enforce unique names).
- */
+/** After a create: the stored name must be the asked one, and a look-up warns when two runs raced to the name. */
 async function checkCreated(
   created: DeployResult & { deployment: Deployment },
   dependencies: RunDependencies,
@@ -181,22 +157,13 @@ async function checkCreated(
   }
 }
 
-/** What the deploy tells its caller as it goes, before it returns. */
-export interface DeployHooks {
-  /** The create's body, as soon as the repository is resolved. */
+interface DeployHooks {
   onRequest?: (request: DeploymentCreateRequest) => void;
-  /**
-   * The deployment this run created, the moment the service answers the
-   * create: before the checks after it, which may fail or be cancelled.
-   */
+  /** Told the moment the service answers, before the checks after it (which may fail or be cancelled). */
   onCreated?: (created: DeployResult & { deployment: Deployment }) => void;
 }
 
-/**
- * The create call, reconciled: the deployment and whether this run
- * created it. The answer to this run's own create is the deployment; one
- * found by a look-up is checked like any other found by its name.
- */
+/** The create, reconciled; a deployment found by a look-up is checked like any found by its name. */
 async function create(
   spec: DeploySpec,
   request: DeploymentCreateRequest,
@@ -213,8 +180,7 @@ async function create(
   // A deployment that answered a 409 was created by another run.
   const created = via !== 'conflict';
   if (created) onCreated?.({ request, repository, deployment, created });
-  // A deployment found by the reconcile look-up has the exact name, and that
-  // look-up already warned about duplicates: only the create's own answer is checked.
+  // The reconcile look-up found the exact name and warned about duplicates already.
   if (via === 'answer') {
     await checkCreated({ request, repository, deployment, created }, dependencies);
   }
@@ -222,11 +188,10 @@ async function create(
 }
 
 /**
- * Resolve, find, then reuse or create (or, in a dry run, say what would be
- * created). The hooks are told the create's body and the deployment created
- * as soon as each is known, so a run that fails or is cancelled after can
- * still say what it asked for and what exists.
+ * Resolve, find, then reuse or create (or say what a dry run would). The hooks hear the body
+ * and the created deployment at once, so a run that fails later still says what exists.
  */
+
 export async function deploy(
   spec: DeploySpec,
   dependencies: RunDependencies,

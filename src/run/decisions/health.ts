@@ -1,13 +1,9 @@
 /**
- * Live, when a health check is asked, also means answering: once the deployment is otherwise live, its address is checked (one bounded `GET`,
- * service/address-check.ts), and the deployment is live only while it answers `2xx`
- * (with the expected text). `decideLive` (goal.ts) asks the probe; the wait asks again
- * at its pace, and the run's agents share the checks of an address, at most 30 a minute
- * (address-pace.ts; counted apart from the service's checks), each agent judging the
- * shared answer by its own expected text. Three `401`/`403` answers in a row end the
- * wait (a wrong key does not heal); a check that needs the deployment's `url` where it
- * has none, or an address the check never asks (address-check.ts), can never be made. The log says each change of the answer, and at least
- * every heartbeat while it fails; each change is a `health` event.
+ * With a health check asked, a deployment otherwise live is live only while its address
+ * answers `2xx` (with the expected text), checked at the wait's pace and shared by the agents
+ * (address-pace.ts). Three `401`/`403` in a row end the wait (a wrong key does not heal); a
+ * check needing a `url` the deployment lacks, or an address never asked, can never be made.
+ * The log says each change of the answer, and every heartbeat while it fails.
  */
 import { shownAddress } from '../../common/address.js';
 import { formatDuration, type Clock, type Logger } from '../../common/runtime.js';
@@ -20,26 +16,21 @@ import type { AddressCheck } from '../ports/dependencies.js';
 import type { EventSink } from '../ports/events.js';
 import type { HealthSeen, Liveness } from '../ports/findings.js';
 
-/** `401`/`403` answers in a row that end the wait. */
-export const REFUSALS_TO_GIVE_UP = 3;
-/** What is missing when the check needs a `url` the deployment does not have. */
+const REFUSALS_TO_GIVE_UP = 3;
 export const NO_URL = 'health-check is set but the deployment has no custom_url';
 
-export interface ProbeDependencies {
+interface ProbeDependencies {
   clock: Clock;
   logger: Logger;
   events?: EventSink;
   signal?: AbortSignal;
   proxy?: ProxySettings;
-  /** While the check fails, a log line at least this often. */
   heartbeatMs: number;
-  /** The run's checks of addresses, shared by its agents at one pace for each address. */
   addresses: AddressCheck;
   /** How the check's headers are given, for the message of a refused key. */
   headersWords: string;
 }
 
-/** How the probe judges one state of the deployment that is otherwise live. */
 export interface HealthJudge {
   judge(deployment: Deployment, otherwise: Liveness & { live: true }): Promise<Liveness>;
 }
@@ -50,19 +41,11 @@ export function healthAnswer(seen: HealthSeen): string {
   return seen.error ?? 'no answer';
 }
 
-/** How a reader's medium writes text and code (the log: as they are). */
-export interface HealthWriter {
-  text: (value: string) => string;
-  code: (value: string) => string;
-}
+type HealthWriter = Record<'text' | 'code', (value: string) => string>;
 
 const AS_IS: HealthWriter = { text: (value) => value, code: (value) => value };
 
-/**
- * What the check answered, in the words every view says it in: where (the address,
- * without its query), the answer, and after `separator` the start of a failing answer's
- * body: `https://agent.example/ok: 503 Service Unavailable; the answer begins: …`.
- */
+/** Every view's words: `https://agent.example/ok: 503 Service Unavailable; the answer begins: …`. */
 export function healthWords(seen: HealthSeen, write: HealthWriter, separator = '; '): string {
   const where = seen.address === undefined ? '' : `${write.code(seen.address)}: `;
   const body =
@@ -76,7 +59,6 @@ export function healthLine(seen: HealthSeen): string {
   return `health check${seen.address === undefined ? ':' : ''} ${healthWords(seen, AS_IS)}`;
 }
 
-/** The key of an answer: a change of it is said at once. */
 function answerKey(seen: HealthSeen): string {
   return JSON.stringify([seen.address ?? null, seen.ok, seen.status ?? null, seen.error ?? null]);
 }
@@ -92,18 +74,16 @@ function seenOf(address: string, result: CheckResult): HealthSeen {
   };
 }
 
-/** The check of one run's deployment, and what it answered so far. */
 export class HealthProbe implements HealthJudge {
   readonly #request: HealthRequest;
   readonly #dependencies: ProbeDependencies;
   readonly #deadline: number;
-  /** The last check made: its address, when, and what it answered. */
   #last: { address: string; at: number; seen: HealthSeen } | undefined;
-  /** The last answer said: its key, since when it is the answer, and when it was last said. */
+  /** The answer said last: since when it is the answer, when last said. */
   #said: { key: string; since: number; at: number } | undefined;
   #refusedInARow = 0;
 
-  /** `budgetMs`: how long the checks may go on (the wait's length, or one check's). */
+  /** `budgetMs`: the wait's length, or one check's. */
   constructor(request: HealthRequest, dependencies: ProbeDependencies, budgetMs: number) {
     this.#request = request;
     this.#dependencies = dependencies;
@@ -147,19 +127,13 @@ export class HealthProbe implements HealthJudge {
     };
   }
 
-  /** What the address answers this tick (address-pace.ts), judged by this check's expected text. */
   async #answer(address: string): Promise<HealthSeen> {
     const { clock, signal, proxy, addresses } = this.#dependencies;
     // Whole seconds, so that an attempt cut short by the wait's end says `within 8 s`.
     const left = Math.floor((this.#deadline - clock.now()) / 1000) * 1000;
     const timeoutMs = Math.min(CHECK_TIMEOUT_MS, Math.max(left, 1_000));
     const { headers, expect } = this.#request;
-    const { at, judgement } = await addresses(address, {
-      headers,
-      ...(proxy === undefined ? {} : { proxy }),
-      ...(signal === undefined ? {} : { signal }),
-      timeoutMs,
-    });
+    const { at, judgement } = await addresses(address, { headers, proxy, signal, timeoutMs });
     const last = this.#last;
     // An answer this probe has judged already (the tick's, or the last while the address is paced).
     if (last !== undefined && last.address === address && last.at === at) return last.seen;
@@ -170,7 +144,6 @@ export class HealthProbe implements HealthJudge {
     return seen;
   }
 
-  /** The answer in the log at each change, and at least every heartbeat while it fails; a `health` event at each change. */
   #say(seen: HealthSeen): void {
     const { clock, logger, events, heartbeatMs } = this.#dependencies;
     const key = answerKey(seen);
@@ -194,11 +167,8 @@ export class HealthProbe implements HealthJudge {
   }
 }
 
-/**
- * Why a health check asked for was not made, when it was not (a run that
- * does not wait: with a wait, it is made once the deployment is live): the
- * deployment was not live yet. None in a dry run, which checks no address.
- */
+/** Why a check asked for was not made: without a wait, the deployment was not live yet (a dry run checks nothing). */
+
 export function healthNotMade(
   asked: { health?: HealthRequest | undefined; dryRun?: boolean },
   liveness: Liveness | undefined,

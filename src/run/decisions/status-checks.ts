@@ -1,35 +1,19 @@
 /**
- * The status checks of several waits as one request a check: every agent
- * that waits asks `check(id, timeoutMs)` on its own schedule (wait.ts), and
- * the checks asked meanwhile leave together as
- * `GET /v2/deployments?deployment_ids=A,B,…&limit=100` (100 ids a request).
+ * The status checks of every waiting agent as one request
+ * (`GET /v2/deployments?deployment_ids=A,B,…`, 100 ids a request), at one wait's pace whatever
+ * the number of agents (wait-schedule.ts; after a `429` or `Retry-After`, the pause asked), so
+ * one agent alone makes the same requests at the same moments as a wait calling `getById`.
  *
- * The requests keep one wait's pace whatever the number of agents: they
- * start no closer than the schedule of wait-schedule.ts allows (1 s, then
- * 2 s, start to start), and after a `429` or a `Retry-After` not before the
- * pause the service asked for. One agent alone therefore makes the same
- * requests at the same moments as a wait that calls `getById` itself.
+ * A request holds every id asked lately (within two of the longest intervals), so a check
+ * asked while one holding its id is under way takes its answer. Each check is told when its
+ * request left: a wait measures the service's silence from then. A failed request fails every
+ * check it serves (each wait counts it, and slows down on a `429`); a garbled record fails
+ * only its agent's check.
  *
- * Every request holds the ids of all agents that asked lately (within two
- * of the longest intervals), so a check asked while a request that holds its
- * id is under way takes that request's answer rather than wait for the
- * next. Each check is told when the request that answers it left, so that
- * its wait measures the service's silence from then, not from its turn in
- * the queue. A failed request fails every check it serves with the same error:
- * each wait counts it, and slows down on a `429`, as it does alone. A
- * request that answers serves each check from its own record alone
- * (`Service.getByIds`): a record the service garbled fails that agent's
- * check as its own answer would, and no other.
- *
- * Deadlines: a request may take as long as the nearest deadline of the
- * checks it starts with allows (at least a second, as one wait's last
- * check), and a check joins a request under way only when that request
- * ends by the check's own deadline; otherwise it waits for the next. No
- * check waits past its own deadline: one the service's pause would hold
- * past it fails at once with the refusal that asked for the pause (its
- * wait then ends on time, as a wait alone pauses to its deadline), and one
- * the pace would send past it ends at its deadline, unsent
- * (`CheckNotSentError`).
+ * Deadlines: a request may take until the nearest deadline of its checks (at least 1 s); a
+ * check joins one under way only when it ends by the check's deadline. No check waits past
+ * its deadline: one the service's pause would hold past it fails at once with that refusal,
+ * one the pace would send past it ends unsent (`CheckNotSentError`).
  */
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { Clock } from '../../common/runtime.js';
@@ -49,32 +33,28 @@ import {
   type Schedule,
 } from './wait-schedule.js';
 
-/** What the checks are made from: one service, the run's clock and signal, the waits' pace. */
-export interface StatusChecksOptions {
+interface StatusChecksOptions {
   service: Pick<Service, 'getByIds'>;
   clock: Clock;
   signal?: AbortSignal;
-  /** The waits' schedule; `DEFAULT_WAIT` when absent. */
+  /** `DEFAULT_WAIT` when absent. */
   wait?: Omit<WaitOptions, 'timeoutMs'>;
 }
 
-/** A check whose deadline came before the pace let it leave: its wait ends, not live. */
+/** Its deadline came before the pace let it leave: its wait ends, not live. */
 export class CheckNotSentError extends ActionError {
   override name = 'CheckNotSentError';
 }
 
-/** One agent's check, until a request answers it. */
 interface Asked {
   id: string;
-  /** When the check may take no longer: when it was asked, plus its timeout. */
+  /** When asked, plus its timeout. */
   deadline: number;
-  /** Told when the request that answers it leaves. */
   sent: ((at: number) => void) | undefined;
   resolve: (deployment: Deployment | undefined) => void;
   reject: (error: unknown) => void;
 }
 
-/** A request under way: the ids it holds, when it left and ends at the latest, the checks it answers. */
 interface Batch {
   ids: ReadonlySet<string>;
   sentAt: number;
@@ -88,9 +68,8 @@ export class StatusChecks {
   readonly #signal: AbortSignal | undefined;
   readonly #wait: Omit<WaitOptions, 'timeoutMs'>;
   #schedule: Schedule;
-  /** No request before this (a pause the service asked for)... */
+  /** No request before this: a pause the service asked for, by this refusal. */
   #heldUntil = Number.NEGATIVE_INFINITY;
-  /** ...by this refusal. */
   #heldBy: ServiceError | undefined;
   #queued: Asked[] = [];
   /** Each id asked lately, and when last. */
@@ -106,7 +85,7 @@ export class StatusChecks {
     this.#schedule = startSchedule(this.#wait, this.#clock.now());
   }
 
-  /** A wait's check (`RunDependencies.statusCheck`): the deployment as the next request lists it. */
+  /** `RunDependencies.statusCheck`: the deployment as the next request lists it. */
   readonly check: StatusCheck = (id, timeoutMs, sent) =>
     new Promise((resolve, reject) => {
       const now = this.#clock.now();
@@ -126,7 +105,6 @@ export class StatusChecks {
       if (!this.#pumping) void this.#pump();
     });
 
-  /** Sends the queued checks as the pace allows, until none is left. */
   async #pump(): Promise<void> {
     this.#pumping = true;
     try {
@@ -168,7 +146,7 @@ export class StatusChecks {
     }
   }
 
-  /** One request a hundred ids: the queued checks' first, then those asked lately. */
+  /** The queued checks' ids first, then those asked lately. */
   #send(): void {
     const now = this.#clock.now();
     this.#schedule = checkStarted(this.#schedule, this.#wait, now);
@@ -190,7 +168,6 @@ export class StatusChecks {
     }
   }
 
-  /** The request's answer to each check it serves, or its failure to each. */
   async #answer(batch: Batch, timeoutMs: number): Promise<void> {
     try {
       const found = await this.#service.getByIds([...batch.ids], timeoutMs);
@@ -198,7 +175,7 @@ export class StatusChecks {
       this.#schedule = answered(this.#schedule);
       for (const asked of batch.checks) {
         const answer = found.get(asked.id);
-        // A record that cannot be taken is that agent's answer alone, as if it had asked alone.
+
         if (answer instanceof ServiceError) asked.reject(answer);
         else asked.resolve(answer);
       }

@@ -1,13 +1,7 @@
 /**
- * Waiting until a deployment is live (goal.ts decides what that is, once for
- * each state of the deployment seen): the checks and what the log says
- * meanwhile. Checks `getById` (or the checks several waits share,
- * status-checks.ts) on the schedule of wait-schedule.ts (every second at
- * first, then every 2 s at most, slower as the service asks with a `429` or
- * a `Retry-After`) up to a deadline, tolerating a few failed checks
- * in a row. A deployment that already is live needs no check. The views get
- * a line at each change and, while nothing changes, a heartbeat
- * (wait-heartbeat.ts).
+ * Waiting until a deployment is live: `getById` (or the shared checks, status-checks.ts) on
+ * the schedule of wait-schedule.ts up to a deadline, tolerating a few failed checks in a row.
+ * A deployment already live needs no check.
  */
 import { ActionError } from '../../common/errors.js';
 import { ServiceError } from '../../service/errors.js';
@@ -32,10 +26,7 @@ import {
 } from './wait-schedule.js';
 import { STATUSES, type Deployment } from '../../service/schemas.js';
 
-/**
- * How a wait ended: the last deployment seen and how live it is; when it is not live (the
- * deployment will not be, the deadline passed, too many failed checks), why, in words.
- */
+/** The last deployment seen, how live it is, and when not, why. */
 export type WaitEnd =
   | { deployment: Deployment; verdict: Liveness & { live: true }; failure?: undefined }
   | { deployment: Deployment; verdict: Liveness & { live: false }; failure: string };
@@ -43,11 +34,7 @@ export type WaitEnd =
 /** A check in flight for less than this is no silence of the service worth a word. */
 const SILENCE_MS = 1_000;
 
-/**
- * One check: the deployment as the service lists it now, why the check
- * failed, or nothing when the shared checks reached the deadline unsent.
- * `sent` is told when its request left.
- */
+/** The deployment as listed now, why the check failed, or nothing when it reached the deadline unsent. */
 async function check(
   dependencies: Pick<RunDependencies, 'service' | 'statusCheck' | 'clock'>,
   id: string,
@@ -64,7 +51,6 @@ async function check(
     return seen ?? new ActionError(`${Service.describeGetById(id)} does not list the deployment`);
   } catch (error) {
     if (error instanceof ServiceError && error.transient) return error;
-    // The deadline came before the shared checks' pace let this one leave: no answer, no failure.
     if (error instanceof CheckNotSentError) return undefined;
     throw error;
   }
@@ -77,7 +63,6 @@ function noteUnknownStatus(status: string, known: Set<string>, logger: Logger): 
   logger.info(`status ${untrusted(status)} is not one this release knows: waiting through it`);
 }
 
-/** Why a wait timed out: its length, its checks, the pause the service asked for, what is missing, what to do. */
 function timedOut(
   name: string,
   schedule: Schedule,
@@ -94,11 +79,7 @@ function timedOut(
   return `Deployment ${name} is not live after ${formatDuration(options.timeoutMs)} (${schedule.checks} checks${slowed}): ${missing}. ${advice}`;
 }
 
-/**
- * One check, with the heartbeat's lines meanwhile: they say the service's
- * silence counted from when the request left, not from the check's turn in
- * a shared queue.
- */
+/** A check, its heartbeat counting the service's silence from when the request left, not from its turn in the queue. */
 function beatingCheck(
   heartbeat: Heartbeat,
   state: WaitState,
@@ -117,29 +98,23 @@ function beatingCheck(
   );
 }
 
-/** What the heartbeat adds while a check is in flight: the service's silence since its request left, if long. */
 function silence(sentAt: number | undefined, now: number): string | undefined {
   if (sentAt === undefined || now - sentAt < SILENCE_MS) return undefined;
   return `the service has not answered a status check for ${formatDuration(now - sentAt)}`;
 }
 
-/** The note of a `429`: asked to slow down, which is no failure (the deadline still holds). */
 function slowingDown(schedule: Schedule): string {
   return `the service asked to slow down (429): next check in ${formatDuration(schedule.slowdownMs)}`;
 }
 
-/** The warning of a failed check the wait tolerates, and when the next comes if the service said. */
 function failedCheck(schedule: Schedule, options: WaitOptions, failure: string): string {
   const { slowdownMs } = schedule;
   const later = slowdownMs > 0 ? `; next check in ${formatDuration(slowdownMs)}, as it asked` : '';
   return `check ${schedule.checks} failed (${schedule.failedInARow} of ${options.maxFailedPolls} tolerated in a row): ${failure}${later}`;
 }
 
-/**
- * Checks until the deployment is live; the deployment, and how it is live.
- * `decided` is how live `initial` is, when the caller decided it already:
- * it is not decided again.
- */
+/** Checks until the deployment is live. `decided`: how live `initial` is, when the caller knows. */
+
 export async function waitUntilLive(
   initial: Deployment,
   goal: LiveGoal,
