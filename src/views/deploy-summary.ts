@@ -1,12 +1,9 @@
 /**
- * The deploy's summary (and `status`'s). Of one deployment (flat): a
- * heading, a table of the deployment, its drift, the failure if any. Of a
- * manifest (keyed): a row an agent (its deployment, status, whether it is
- * live, its commit, how many differences, its links; what its health check
- * answered, when any agent has one), then, below, each agent's drift,
- * failing health check and failure.
+ * The deploy's summary (and `status`'s): of one deployment (flat), its table, drift and
+ * failure; of a manifest (keyed), a row an agent, then each agent's drift, failing health
+ * check and failure below.
  */
-import { htmlCode, htmlLines, htmlLink, htmlText } from '../common/github-text.js';
+import { htmlLines, htmlLink } from '../common/github-text.js';
 import { boundedSummary, type SummaryPart } from '../common/summary.js';
 import { plural, shortSha } from '../common/text.js';
 import type { DriftEntry, HealthSeen } from '../run/ports/findings.js';
@@ -20,7 +17,7 @@ import { healthAnswer, healthWords } from '../run/decisions/health.js';
 import { dashboardUrlOf, repositoryOf } from '../run/decisions/report.js';
 import { driftAdvice } from '../run/decisions/green.js';
 import type { Deployment } from '../service/schemas.js';
-import { cellOf, differencesTable, labelledTable, type Cell } from './html-parts.js';
+import { cellsOf, differencesTable, labelledTable, type Cell } from './html-parts.js';
 
 function outcomeOf(result: DeployedResult | undefined, shown: Deployment | undefined): string {
   if (result === undefined) return '—';
@@ -36,21 +33,12 @@ function liveCell(liveness: SummaryInput['liveness']): string | undefined {
     : `yes: commit ${shortSha(liveness.supersededBy)} of a newer push is live instead of the target`;
 }
 
-/**
- * What the health check answered, as a cell: its address (without query),
- * the answer (`answers 200`, `503 Service Unavailable`, the network's error),
- * and the start of a failing answer's body; none when no check was made.
- */
 function healthCell(health: HealthSeen | undefined, text: Cell, code: Cell): string | undefined {
   if (health === undefined) return undefined;
   return `${health.ok ? '✅' : '❌'} ${healthWords(health, { text, code }, '<br>')}`;
 }
 
-/**
- * The deployment type's row, when the step set one or the deployment has one:
- * on reuse the deployment's own (a different wish is drift, shown below), else
- * the service's answer, or what was (or would be) sent.
- */
+/** On reuse the deployment's own type (a different wish is drift), else the answer's, or what was sent. */
 function typeRow(
   result: DeployedResult | undefined,
   shown: Deployment | undefined,
@@ -64,7 +52,6 @@ function typeRow(
   return [['Deployment type', code(reused ? live : (live ?? asked))]];
 }
 
-/** The drift section of the summary, when anything drifted. */
 function driftTable(drift: DriftEntry[], code: Cell): SummaryPart[] {
   if (drift.length === 0) return [];
   return [
@@ -78,22 +65,16 @@ function driftTable(drift: DriftEntry[], code: Cell): SummaryPart[] {
   ];
 }
 
-/**
- * The failure in a `<pre>`, its lines kept (the action's messages span
- * lines; text from the service in them is already on one line each) but no
- * blank one, so the block cannot end before its closing tag.
- */
+/** Lines kept but no blank one (`htmlLines`), so the block cannot end before its closing tag. */
 function failureBlock(failure: string | undefined, redact: (text: string) => string): string[] {
   if (failure === undefined) return [];
   return [`<p><strong>Error:</strong></p>\n<pre>${htmlLines(redact(failure))}</pre>`];
 }
 
-/** The health check's cell when one asked for was not made (the run said why). */
 function healthNotMade({ healthNotMade: why }: SummaryInput): string | undefined {
   return why === undefined ? undefined : `not made: ${why} (not waiting)`;
 }
 
-/** The health check's row, when a check was made or one asked for was not. */
 function healthRow(input: SummaryInput, text: Cell, code: Cell): [string, string][] {
   const notMade = healthNotMade(input);
   const cell = healthCell(input.liveness?.health, text, code);
@@ -101,11 +82,9 @@ function healthRow(input: SummaryInput, text: Cell, code: Cell): [string, string
   return notMade === undefined ? [] : [['Health check', text(notMade)]];
 }
 
-/** The rows of the deployment's table, each cell already written (text, code or a link). */
 function deploymentRows(input: SummaryInput, redact: (text: string) => string): [string, string][] {
   const { spec, result, commit } = input;
-  const text = cellOf(redact, (value) => htmlText(value));
-  const code = cellOf(redact, (value) => htmlCode(value));
+  const { text, code } = cellsOf(redact);
   const shown = input.deployment ?? result?.deployment;
   const asked = result ?? (input.request && { request: input.request, created: false });
   const repository = asked === undefined ? {} : repositoryOf(asked);
@@ -138,11 +117,10 @@ function deploymentRows(input: SummaryInput, redact: (text: string) => string): 
   return rows;
 }
 
-/** The job summary as HTML: a heading, a table of the deployment, drift, the failure if any. */
 export function summaryHtml(input: SummaryInput): string {
   const { spec, failure } = input;
   const redact = input.redact ?? ((text: string) => text);
-  const code = cellOf(redact, (value) => htmlCode(value));
+  const { code } = cellsOf(redact);
   const title =
     failure !== undefined
       ? '❌ Deployment failed'
@@ -159,10 +137,9 @@ export function summaryHtml(input: SummaryInput): string {
 }
 
 const HEADINGS = ['Agent', 'Deployment', 'Status', 'Live', 'Commit', 'Drift', 'Links'];
-/** The column of the health checks' answers, after `Live`: only when some agent has a check. */
+/** `Health` comes after `Live`, only when some agent's check was made (or said why not). */
 const HEALTH_AFTER = HEADINGS.indexOf('Live') + 1;
 
-/** Whether some agent's health check was made, or not made (said why): the table then has a `Health` column. */
 function anyHealth(summary: DeploySummary): boolean {
   return summary.deployments.some(
     (part) =>
@@ -170,14 +147,13 @@ function anyHealth(summary: DeploySummary): boolean {
   );
 }
 
-/** What an agent's health check answered, short, for its row: the whole answer is below it. */
+/** Short: the whole answer is below the table. */
 function healthOf(part: DeploymentPart, text: Cell): string {
   const health = part.summary.liveness?.health;
   if (health === undefined) return text(healthNotMade(part.summary));
   return `${health.ok ? '✅' : '❌'} ${text(healthAnswer(health))}`;
 }
 
-/** The links of an agent's row: its address and its dashboard, those the address rule lets through. */
 function linksOf(part: DeploymentPart, redact: (text: string) => string): string {
   const { summary } = part;
   const shown = summary.deployment ?? summary.result?.deployment;
@@ -215,7 +191,6 @@ function rowOf(
   return `<tr>${cells.map((cell) => `<td>${cell}</td>`).join('')}</tr>`;
 }
 
-/** Below the table: an agent's drift and failure, under its key, when it has either. */
 function detailsOf(
   part: DeploymentPart,
   { text, code }: { text: Cell; code: Cell },
@@ -235,10 +210,8 @@ function detailsOf(
   ];
 }
 
-/** The summary of a manifest's deploy, a row an agent, as HTML within GitHub's limit. */
 function keyedHtml(summary: DeploySummary, redact: (text: string) => string): string {
-  const text = cellOf(redact, (value) => htmlText(value));
-  const code = cellOf(redact, (value) => htmlCode(value));
+  const { text, code } = cellsOf(redact);
   const failed = summary.deployments.filter((part) => part.summary.failure !== undefined).length;
   const count = summary.deployments.length;
   const title =
@@ -263,7 +236,6 @@ function keyedHtml(summary: DeploySummary, redact: (text: string) => string): st
   );
 }
 
-/** The deploy's summary, of its one deployment (flat) or a manifest's (keyed), as HTML. */
 export function deployLayoutHtml(summary: DeploySummary, redact: (text: string) => string): string {
   const [one] = summary.deployments;
   if (summary.layout === 'flat' && one !== undefined)

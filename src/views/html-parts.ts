@@ -1,24 +1,22 @@
-/**
- * The parts every summary is built of: a cell (secret values removed, then
- * written by the one GitHub-text module), a table of labelled cells, and a
- * table of differences cut to what fits.
- */
+/** The parts every summary is built of. */
+import { htmlCode, htmlText } from '../common/github-text.js';
 import type { CutList } from '../common/summary.js';
 import type { DriftEntry } from '../run/ports/findings.js';
 import { showValue } from '../run/decisions/drift.js';
 
 export type Cell = (value: string | null | undefined) => string;
 
-/**
- * A cell of the summary, written by the one GitHub-text module: secret values
- * removed first (they could not be found once escaped), then text or code.
- */
-export const cellOf =
+/** Secret values removed first (they could not be found once escaped), then written. */
+const cellOf =
   (redact: (text: string) => string, write: (text: string) => string): Cell =>
   (value) =>
     value === undefined || value === null || value === '' ? '—' : write(redact(value));
 
-/** A table of labelled cells, one row a label. */
+export const cellsOf = (redact: (text: string) => string) => ({
+  text: cellOf(redact, (value) => htmlText(value)),
+  code: cellOf(redact, (value) => htmlCode(value)),
+});
+
 export function labelledTable(rows: [string, string][]): string {
   const body = rows
     .map(([label, value]) => `<tr><th align="left">${label}</th><td>${value}</td></tr>`)
@@ -26,10 +24,8 @@ export function labelledTable(rows: [string, string][]): string {
   return `<table>\n${body}\n</table>`;
 }
 
-/**
- * A table of differences (drift): one row a field, its wanted and live values,
- * secrets `***`; as many rows as fit in the summary, and a count of the others.
- */
+/** One row a field, as many as fit, and a count of the others. */
+
 export function differencesTable(
   drift: DriftEntry[],
   code: Cell,

@@ -6,7 +6,7 @@
  * apply), then each agent's plan below, each within its share of GitHub's
  * limit.
  */
-import { htmlCode, htmlLines, htmlLink, htmlText } from '../common/github-text.js';
+import { htmlLines, htmlLink, htmlText } from '../common/github-text.js';
 import { boundedSummary, SUMMARY_BUDGET, within, type SummaryPart } from '../common/summary.js';
 import { plural } from '../common/text.js';
 import type { Verdict } from '../run/ports/findings.js';
@@ -14,7 +14,7 @@ import type { PlanReport } from '../run/ports/progress.js';
 import type { AgentPlanPart, PlanSummary } from '../run/ports/summaries.js';
 import { dashboardUrlOf } from '../run/decisions/report.js';
 import { differences } from '../run/decisions/green.js';
-import { cellOf, differencesTable, labelledTable, type Cell } from './html-parts.js';
+import { cellsOf, differencesTable, labelledTable, type Cell } from './html-parts.js';
 
 /** What the deploy does with `count` differences: nothing; the remedy. */
 function remedy(count: number): string {
@@ -87,7 +87,7 @@ export function planSummaryHtml(
   redact: (text: string) => string,
   budget?: number,
 ): string {
-  const code = cellOf(redact, (value) => htmlCode(value));
+  const { code } = cellsOf(redact);
   const parts: SummaryPart[] = [`<h2>${heading(name, verdict, code)}</h2>`];
   parts.push(...deploymentTable(verdict, dashboardUrl, code, redact));
   if (verdict.wouldFail !== undefined) {
@@ -145,7 +145,7 @@ function detailsOf(
 
 /** The summary of a plan of several agents, as HTML within GitHub's limit. */
 function keyedHtml(summary: PlanSummary, redact: (text: string) => string): string {
-  const code = cellOf(redact, (value) => htmlCode(value));
+  const { code } = cellsOf(redact);
   const count = summary.agents.length;
   const failed = summary.agents.filter((part) => part.failure !== undefined).length;
   const title =

@@ -8,7 +8,7 @@ import { htmlCode, htmlLink, htmlText } from '../common/github-text.js';
 import { boundedSummary } from '../common/summary.js';
 import type { RetireReport, Retirement } from '../run/ports/progress.js';
 import type { RetireSummary } from '../run/ports/summaries.js';
-import { cellOf, labelledTable } from './html-parts.js';
+import { cellsOf, labelledTable } from './html-parts.js';
 
 /** What the retire did on GitHub, one row each. */
 function gitHubRows(retirement: Retirement | undefined): [string, string][] {
@@ -42,7 +42,7 @@ export function retireSummaryHtml(
   retirement: Retirement | undefined,
   redact: (text: string) => string,
 ): string {
-  const code = cellOf(redact, (value) => htmlCode(value));
+  const { code } = cellsOf(redact);
   // The retire step's preview has its one deployment, or none.
   const { deployment, dashboardUrl } = deployments[0] ?? {};
   const parts = [`<h2>⚫ Preview retired: ${code(name)}</h2>`];

@@ -2,11 +2,11 @@
  * The sweep's summary: the orphans with where to delete each, the counts,
  * what changed on GitHub. Never a word of anything being deleted or stopped.
  */
-import { htmlCode, htmlLink, htmlText } from '../common/github-text.js';
+import { htmlLink, htmlText } from '../common/github-text.js';
 import { boundedSummary, type SummaryPart } from '../common/summary.js';
 import { plural } from '../common/text.js';
 import type { Orphan, SweepSummary, Unknown } from '../run/ports/summaries.js';
-import { cellOf, labelledTable, type Cell } from './html-parts.js';
+import { cellsOf, labelledTable, type Cell } from './html-parts.js';
 
 /** What the sweep changed on GitHub, and what it found already so: the summary's last row. */
 function changedOnGitHub(sweep: SweepSummary): string {
@@ -63,7 +63,7 @@ function orphansTable(orphans: readonly Orphan[], code: Cell): SummaryPart {
 
 /** The job summary: the orphans with where to delete each, the counts, what changed on GitHub. */
 export function sweepSummaryHtml(sweep: SweepSummary, redact: (text: string) => string): string {
-  const code = cellOf(redact, (value) => htmlCode(value));
+  const { code } = cellsOf(redact);
   const { orphans } = sweep;
   const parts: SummaryPart[] = [
     `<h2>${orphans.length === 0 ? '✅ No orphaned preview' : `🧹 ${orphans.length} orphaned ${plural(orphans.length, 'preview')}`}: ${code(sweep.pattern)}</h2>`,

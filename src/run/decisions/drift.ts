@@ -1,8 +1,4 @@
-/**
- * Drift: where a reused deployment differs from what the step asks for. The
- * service has no update call, so these differences stay until someone
- * changes the deployment in the service (docs/how-it-works.md, "Drift").
- */
+/** Where a reused deployment differs from the step: the service has no update call, so it stays (docs/how-it-works.md, "Drift"). */
 import { MASK } from '../../common/redact.js';
 import { untrusted } from '../../common/runtime.js';
 import type { DeploySpec } from '../../inputs/deploy-spec.js';
@@ -15,7 +11,7 @@ const isObject = (value: unknown): value is Record<string, unknown> =>
 /** null and absent are the same to the service (every field is nullable). */
 const isAbsent = (value: unknown) => value === undefined || value === null;
 
-/** Deep equality of JSON values; numbers by value (`2` equals `2.0`). */
+/** Deep equality of JSON values (`2` equals `2.0`). */
 function same(a: unknown, b: unknown): boolean {
   if (isAbsent(a) || isAbsent(b)) return isAbsent(a) && isAbsent(b);
   if (Array.isArray(a) || Array.isArray(b)) {
@@ -33,10 +29,7 @@ function same(a: unknown, b: unknown): boolean {
   return a === b;
 }
 
-/**
- * The fields of a revision: a reused deployment that differs in one of them
- * never runs what the step asks for.
- */
+/** A reused deployment that differs in one of these never runs what the step asks for. */
 const REVISION_FIELDS = [
   'repo_ref',
   'agent_config_path',
@@ -44,24 +37,15 @@ const REVISION_FIELDS = [
   'source_tarball_path',
 ] as const;
 
-/** Whether a drift entry changes which code runs (a revision field), not only how it runs. */
-function isRevisionField(field: string): boolean {
-  return REVISION_FIELDS.some((key) => field === `source_revision_config.${key}`);
-}
-
-/** A difference `findDrift` found, saying what it is: a field, blocking when it is a revision field. */
 export function fieldDrift(entry: DriftEntry): FieldDrift {
-  return { ...entry, kind: 'field', blocks: isRevisionField(entry.field) };
+  const blocks = REVISION_FIELDS.some((key) => entry.field === `source_revision_config.${key}`);
+  return { ...entry, kind: 'field', blocks };
 }
 
 /** `build_on_push` null or absent reads as off: a codehost create builds on push unless the step says otherwise. */
 const buildsOnPush = (value: unknown) => value === true;
 
-/**
- * Compares what the step sets in an object with the live object: only the
- * keys the step sets, recursing into objects (the service fills in
- * defaults), arrays whole.
- */
+/** Only the keys the step sets (the service fills in defaults), recursing into objects, arrays whole. */
 function compareSet(
   path: string,
   wanted: Record<string, unknown>,
@@ -100,10 +84,8 @@ const sortedReferences = (references: readonly unknown[]) =>
   references.map((reference) => JSON.stringify(reference)).sort();
 
 /**
- * Every difference between the step and the deployment it reused:
- * `source_config` (what the step sets, and for codehost the listing's
- * repo_url and integration_id), `source_revision_config` fields the step
- * sets, secrets when the step gives any, secret_references as a set.
+ * `source_config` as requested (for codehost with the listing's repo_url and integration_id),
+ * the revision fields the step sets, secrets when it gives any, secret_references as a set.
  */
 export function findDrift(
   spec: DeploySpec,
@@ -139,7 +121,8 @@ export function findDrift(
   return out;
 }
 
-/** How a drifted value is written in a message: JSON, short, on one line. */
+/** JSON, short, on one line. */
+
 export function showValue(value: unknown): string {
   if (value === null || value === undefined) return '(not set)';
   const text = untrusted(typeof value === 'string' ? value : JSON.stringify(value));

@@ -1,15 +1,9 @@
-/**
- * A deployment looked for by its exact name, the one way the deploy, `status` and retire
- * find it: the service filters by substring, and does not enforce unique names.
- */
+/** The one way to find a deployment by its exact name: the service filters by substring, and does not enforce unique names. */
 import { untrusted, type Logger } from '../../common/runtime.js';
 import type { Deployment } from '../../service/schemas.js';
 import { inGroup, type RunDependencies } from '../ports/dependencies.js';
 
-/**
- * The deployment named exactly `name` (`pickOne`'s choice among several), looked for in a log
- * group of its own; `said` writes what was found there.
- */
+/** Looked for in a log group of its own; `said` writes what was found there. */
 export function findDeployment(
   name: string,
   dependencies: Pick<RunDependencies, 'service' | 'logger' | 'events'>,
@@ -23,11 +17,8 @@ export function findDeployment(
   });
 }
 
-/**
- * The one deployment to use when several have the name (the service does not
- * enforce unique names): one not being deleted, then the oldest; a warning
- * names every id and the pick.
- */
+/** Among several of the name: one not being deleted, then the oldest; a warning names every id. */
+
 export function pickOne(found: Deployment[], name: string, logger: Logger): Deployment | undefined {
   const [first, ...others] = [...found].sort(
     (a, b) =>

@@ -1,9 +1,7 @@
 /**
- * What "live" means (docs/how-it-works.md, "What green means"): the deployment is READY,
- * its latest revision is the active one (a READY deployment with no revision
- * counts), and, when a commit is targeted, the latest revision is for that
- * commit — or for a newer push that superseded it: a commit the adapter says
- * is newer, or a revision the step did not see for a commit not said older.
+ * Live (docs/how-it-works.md, "What green means"): READY, the latest revision active (or
+ * none), and for a targeted commit, a latest revision for it or for a newer push: a commit
+ * the adapter says is newer, or a revision the step did not see for a commit not said older.
  */
 import type { CommitRequest } from '../../inputs/deploy-spec.js';
 import { untrusted, type Logger } from '../../common/runtime.js';
@@ -12,24 +10,19 @@ import type { Deployment } from '../../service/schemas.js';
 import type { Liveness } from '../ports/findings.js';
 import type { CommitOrder } from '../ports/progress.js';
 
-/** The commit that must be live, once the flow decided it is targeted. */
 export interface Target {
   sha: string;
-  /** The branch the run is for, when the commit was derived from the event. */
+  /** When the commit was derived from the event. */
   branch?: string;
 }
 
-/** The commit of the deployment's latest revision, lower-cased, if the service says. */
+/** Lower-cased. */
 export function latestCommit(deployment: Deployment): string | undefined {
   const sha = deployment.source_revision_config.repo_commit_sha;
   return sha === undefined || sha === null || sha === '' ? undefined : sha.toLowerCase();
 }
 
-/**
- * Whether the deployment is live. `seenRevisions` are the revision ids the
- * step saw when it found the deployment (none on create): a revision for
- * another commit that is not among them is a newer push.
- */
+/** `seenRevisions`: a revision for another commit not among them is a newer push. */
 export function liveness(
   deployment: Deployment,
   target: Target | undefined,
@@ -83,7 +76,6 @@ export function liveness(
   };
 }
 
-/** What to do when the service runs another commit and waiting cannot tell whether the target comes. */
 function unpushedRemedy(deployment: Deployment, target: string, live: string): string {
   const ref = deployment.source_revision_config.repo_ref;
   const where =
@@ -91,7 +83,6 @@ function unpushedRemedy(deployment: Deployment, target: string, live: string): s
   return `A longer wait does not build commit ${shortSha(target)} unless it is pushed to ${where}: push it there, or target commit ${shortSha(untrusted(live))} if that is the newer one.`;
 }
 
-/** The ref a deployment tracks: the live one, else the one the request sets. */
 export function trackedRef(
   deployment: Deployment | undefined,
   requested: string | undefined | null,
@@ -99,11 +90,8 @@ export function trackedRef(
   return deployment?.source_revision_config.repo_ref ?? requested ?? undefined;
 }
 
-/**
- * The target of a run, from what the step asked for: an explicit sha always;
- * `auto` only when the run's branch is the one the deployment tracks. Says in
- * one line why nothing is targeted otherwise.
- */
+/** An explicit sha always; `auto` only when the run's branch is the one the deployment tracks. */
+
 export function chooseTarget(
   commit: CommitRequest,
   tracked: string | undefined,

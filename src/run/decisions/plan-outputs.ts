@@ -1,19 +1,13 @@
 /**
- * What a plan hands to later steps, rendered from its verdicts: one row a
- * deployment (`planEntry`), laid out flat for a step without `agents`
- * (`plan` as one line of JSON, `action`, `changes`, the deployment's id,
- * status and dashboard), or keyed for a manifest: `plans`, one line of JSON
- * keyed by agent (each agent's row, `error` when its plan fails), `changes`
- * the total, and `action`: `fail` when any agent's deploy would fail, else
- * the one action all agree on, else `mixed`. A plan that could not be made
- * for an agent is no verdict: the manifest's `action` and `changes` then say
- * nothing, rather than speak for it.
+ * A plan's outputs: one row a deployment (`planEntry`), flat, or keyed for a manifest
+ * (`plans`; `action`: `fail` when any would fail, else the one all agree on, else `mixed`).
+ * An agent with no plan made is no verdict: `action` and `changes` then say nothing.
  */
 import type { PlanAction, Verdict } from '../ports/findings.js';
 import type { AgentPlanPart } from '../ports/summaries.js';
 import { dashboardUrlOf } from './report.js';
 
-/** The names of the plan's outputs, as plan/action.yml declares them. */
+/** As plan/action.yml declares them. */
 export const PLAN_OUTPUT_NAMES = [
   'plan',
   'action',
@@ -23,9 +17,8 @@ export const PLAN_OUTPUT_NAMES = [
   'dashboard-url',
   'plans',
 ] as const;
-export type PlanOutputs = Partial<Record<(typeof PLAN_OUTPUT_NAMES)[number], string>>;
+type PlanOutputs = Partial<Record<(typeof PLAN_OUTPUT_NAMES)[number], string>>;
 
-/** One deployment's plan as data: what the deploy would do, to what, with which differences. */
 export function planEntry(verdict: Verdict | undefined, dashboardUrl: string | undefined) {
   const deployment = verdict?.deployment;
   return {
@@ -47,13 +40,12 @@ export function planEntry(verdict: Verdict | undefined, dashboardUrl: string | u
   };
 }
 
-/** The flat outputs of a verdict: `plan` as one line of JSON, secrets by name only. */
+/** Secrets by name only. */
 export function planOutputs(verdict: Verdict, dashboardUrl: string | undefined): PlanOutputs {
   const { plan, action, changes, ...rest } = planEntry(verdict, dashboardUrl);
   return { plan: JSON.stringify(plan), action, changes: String(changes), ...rest };
 }
 
-/** Each agent's row of the keyed `plans`, by key, in the manifest's order. */
 export function plansByKey(
   parts: readonly AgentPlanPart[],
 ): Record<string, Record<string, unknown>> {
@@ -69,7 +61,6 @@ export function plansByKey(
   );
 }
 
-/** The manifest's action from each agent's, or undefined when one has none. */
 function actionOf(actions: readonly (PlanAction | undefined)[]): PlanAction | 'mixed' | undefined {
   if (actions.some((action) => action === undefined)) return undefined;
   if (actions.includes('fail')) return 'fail';
@@ -77,7 +68,6 @@ function actionOf(actions: readonly (PlanAction | undefined)[]): PlanAction | 'm
   return actions.every((action) => action === first) ? first : 'mixed';
 }
 
-/** The keyed outputs of a manifest's plans, in the manifest's order. */
 export function keyedPlanOutputs(parts: readonly AgentPlanPart[]): Record<string, string> {
   const verdicts = parts.map((part) => part.summary?.verdict);
   const action = actionOf(verdicts.map((verdict) => verdict?.action));

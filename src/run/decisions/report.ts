@@ -1,9 +1,4 @@
-/**
- * What the run hands to later steps: the outputs (of one deployment, and a
- * manifest's keyed by agent, each agent's entry made from its deployment's
- * value), and what a dry run prints. Every secret value is replaced by `***` first. (How the summary
- * reads is src/views/'s.)
- */
+/** What the run hands to later steps (flat, or keyed by agent) and what a dry run prints; every secret value `***` first. */
 import { MASK } from '../../common/redact.js';
 import { CREATE_CALL } from '../../service/endpoints.js';
 import { fillDashboardUrl } from '../../inputs/dashboard-url.js';
@@ -12,7 +7,7 @@ import type { DeploymentEntry, DriftEntry, HealthSeen } from '../ports/findings.
 import type { DeployedResult, DeploymentSummary } from '../ports/summaries.js';
 import type { Deployment } from '../../service/schemas.js';
 
-/** The names of every output, as action.yml declares them. */
+/** As action.yml declares them. */
 export const OUTPUT_NAMES = [
   'deployment-id',
   'status',
@@ -34,15 +29,11 @@ export const OUTPUT_NAMES = [
 export type OutputName = (typeof OUTPUT_NAMES)[number];
 export type Outputs = Partial<Record<OutputName, string>>;
 
-/** The deployment (or a request) with every secret value replaced by `***`, names kept. */
 export function redactDeployment<T extends { secrets: { value: string }[] }>(item: T): T {
   return { ...item, secrets: item.secrets.map((secret) => ({ ...secret, value: MASK })) };
 }
 
-/**
- * The repository and ref of the deployment (codehost): what was sent when
- * this run created it (or would), the live values when it was reused.
- */
+/** A codehost deployment's repository and ref: as sent when this run created it (or would), else live. */
 export function repositoryOf(result: DeployedResult): { url?: string; ref?: string } {
   const { request, deployment } = result;
   const described = result.created || deployment === undefined ? request : deployment;
@@ -53,7 +44,6 @@ export function repositoryOf(result: DeployedResult): { url?: string; ref?: stri
   };
 }
 
-/** The `dashboard-url` template filled for the deployment; undefined without a template. */
 export function dashboardUrlOf(
   template: string | undefined,
   deployment: Deployment,
@@ -63,11 +53,19 @@ export function dashboardUrlOf(
   return fillDashboardUrl(template, { id, tenant_id, name });
 }
 
-/** The outputs known from a deploy result (and, when waited, its latest state). */
+/** The fields the flat outputs and a keyed entry share, in their order. */
+function linksOf(deployment: Deployment | undefined, dashboardTemplate: string | undefined) {
+  return {
+    'commit-sha': deployment?.source_revision_config.repo_commit_sha ?? '',
+    url: deployment?.source_config.custom_url ?? '',
+    'dashboard-url': (deployment && dashboardUrlOf(dashboardTemplate, deployment)) ?? '',
+  };
+}
+
+/** `deployment`: the latest state seen. */
 export function outputsOf(
   result: DeployedResult,
   deployment: Deployment | undefined,
-  /** What the run judged: whether it is live, what drifted, the health check's last answer. */
   assessment: { live: boolean; drift: DriftEntry[]; health?: HealthSeen },
   dashboardTemplate?: string,
 ): Outputs {
@@ -89,13 +87,10 @@ export function outputsOf(
     'latest-revision-id': deployment.latest_revision_id ?? '',
     'active-revision-id': deployment.active_revision_id ?? '',
     deployment: JSON.stringify(redactDeployment(deployment)),
-    'commit-sha': deployment.source_revision_config.repo_commit_sha ?? '',
-    url: deployment.source_config.custom_url ?? '',
-    'dashboard-url': dashboardUrlOf(dashboardTemplate, deployment) ?? '',
+    ...linksOf(deployment, dashboardTemplate),
   };
 }
 
-/** What a dry run prints: the request body, with every secret value replaced by `***`. */
 export function dryRunReport(result: DeployResult): string {
   const body = redactDeployment(result.request);
   const what =
@@ -105,10 +100,7 @@ export function dryRunReport(result: DeployResult): string {
   return `${what}:\n${JSON.stringify(body, null, 2)}`;
 }
 
-/**
- * An agent's entry from its deployment's result as far as its run knows it (none yet: an
- * empty entry), and its failure once it failed.
- */
+/** An agent's entry as far as its run knows it (nothing yet: an empty entry). */
 export function deploymentEntry(
   name: string,
   known?: DeploymentSummary,
@@ -122,9 +114,7 @@ export function deploymentEntry(
     status: deployment?.status ?? '',
     created: known?.result?.created === true,
     live: known?.liveness?.live === true,
-    'commit-sha': deployment?.source_revision_config.repo_commit_sha ?? '',
-    url: deployment?.source_config.custom_url ?? '',
-    'dashboard-url': (deployment && dashboardUrlOf(known?.spec.dashboardUrl, deployment)) ?? '',
+    ...linksOf(deployment, known?.spec.dashboardUrl),
     'drift-count': known?.drift?.length ?? 0,
     healthy: health === undefined ? null : health.ok,
     'health-status': String(health?.status ?? ''),
@@ -134,10 +124,8 @@ export function deploymentEntry(
 }
 
 /**
- * What a deploy of several agents hands to later steps: `deployments`, one line of JSON
- * keyed by agent, small whatever the manifest (a count of the differences, not their list,
- * which the summary and the command's `--json` hold), and `live`, true only when every agent
- * is live; from every agent's entry, in the manifest's order.
+ * A manifest's outputs: `deployments`, one line of JSON keyed by agent, small whatever the
+ * manifest (a count of differences, not their list, which the summary and `--json` hold).
  */
 export function keyedOutputs(entries: ReadonlyMap<string, DeploymentEntry>): {
   deployments: string;
@@ -152,10 +140,8 @@ export function keyedOutputs(entries: ReadonlyMap<string, DeploymentEntry>): {
   };
 }
 
-/**
- * A manifest's liveness from its agents' entries: live only when every agent is; healthy
- * only when every agent checked answered (null when none was checked).
- */
+/** Live only when every agent is; healthy only when every agent checked answered (null: none checked). */
+
 export function manifestLiveness(entries: Iterable<DeploymentEntry>): {
   live: boolean;
   healthy: boolean | null;

@@ -1,8 +1,7 @@
 /**
- * Which repository a codehost deploy builds from: the entry of the
- * integration's listing for the step's `repository` (on its code host, when
- * the run knows it), exact, else case-insensitive; else an error that says
- * what the integration does list.
+ * Which repository a codehost deploy builds from: the integration's listed entry for the
+ * step's `repository` (on its host, when known), exact, else case-insensitive; else an error
+ * that says what the integration does list.
  */
 import { ActionError } from '../../common/errors.js';
 import { untrusted } from '../../common/runtime.js';
@@ -13,18 +12,13 @@ import type { Repository } from '../../service/schemas.js';
 /** Repositories named in the error when the wanted one is not listed. */
 const REPOSITORIES_SHOWN = 5;
 
-/** `owner/name`. */
 export const fullName = (repository: { owner: string; name: string }) =>
   `${repository.owner}/${repository.name}`;
 
-/** A listed repository's host, lower-cased ('' when its url is no URL). */
 const hostOf = (url: string) => (URL.canParse(url) ? new URL(url).hostname.toLowerCase() : '');
 
-/**
- * The listing's entry for `spec.repository` (on its host, if named): exact,
- * else case-insensitive. The listing is `repositories`' when given (one
- * listing that several agents share), else the service's own.
- */
+/** `repositories`: a listing several agents share; else the service's own. */
+
 export async function resolveRepository(
   service: Service,
   spec: CodehostSpec,

@@ -1,11 +1,8 @@
 /**
- * At most so many pieces of work at once (the agents' find-or-create, four
- * at a time): `take()` resolves when a slot is free, with the function that
- * frees it again; the ones waiting get a slot in the order they asked.
+ * At most so many pieces of work at once (the agents' find-or-create): `take()` resolves
+ * with the function that frees the slot (a second call does nothing), in the order asked.
  */
-
-/** Frees the slot taken; a second call does nothing. */
-export type Release = () => void;
+type Release = () => void;
 
 export class Slots {
   readonly #size: number;
@@ -22,7 +19,6 @@ export class Slots {
     return this.#busy;
   }
 
-  /** A free slot, when there is one: resolves to the function that frees it. */
   async take(): Promise<Release> {
     if (this.#busy < this.#size) this.#busy += 1;
     else await new Promise<void>((resolve) => this.#waiting.push(resolve));

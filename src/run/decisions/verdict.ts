@@ -1,15 +1,4 @@
-/**
- * The plan's verdict: what the deploy step would
- * do with these inputs, found by the deploy step's own dry run, so that it
- * sends GET requests only and decides exactly as the deploy would.
- *
- * - `create`: no deployment has the name; the request body the deploy would
- *   send, secret values replaced by `***`.
- * - `reuse`: every difference the deploy would not apply (its drift), the
- *   branch the deployment tracks and whether a push there builds.
- * - `fail`: what the deploy would fail on before a POST, with the deployment
- *   it found, if any.
- */
+/** The plan's verdict, found by the deploy's own dry run: GET requests only, decided exactly as the deploy would. */
 import { ActionError } from '../../common/errors.js';
 import type { DeploySpec } from '../../inputs/deploy-spec.js';
 import { ServiceError } from '../../service/errors.js';
@@ -19,20 +8,13 @@ import type { RunDependencies } from '../ports/dependencies.js';
 import { shownDrift, type Verdict } from '../ports/findings.js';
 import { assess, blockedIn, blockedRemedy, blockedText } from './goal.js';
 
-/** What a codehost deployment that does not build on push does with the merged commit. */
 const UNBUILT_MERGE =
   'build_on_push is off, so the service will not build the merged commit, and a deploy that targets it (commit: auto on the branch the deployment tracks) is not live. Turn build_on_push on for the deployment in the service.';
 
-/** Why the plan targets no commit, in the code host's word for the change (a merge request on GitLab). */
 const merge = (changeRequest: string) =>
   `a plan describes the deploy a merge starts: a push to the branch the deployment tracks, not a commit of the ${changeRequest}`;
 
-/**
- * What the deploy step would do with `plan`: its own dry run, with no commit
- * targeted (the merge's deploy is a push to the branch the deployment tracks).
- * A failure of the service itself (a 5xx after retries, a 401) is thrown: it
- * says nothing of what the deploy would do.
- */
+/** A failure of the service itself (a 5xx after retries, a 401) is thrown: it says nothing of the deploy. */
 export async function verdictOf(spec: DeploySpec, dependencies: RunDependencies): Promise<Verdict> {
   const dryRun: DeploySpec = {
     ...spec,
@@ -63,6 +45,7 @@ export async function verdictOf(spec: DeploySpec, dependencies: RunDependencies)
     undefined,
     dependencies.service.words,
   );
+
   const buildsOnPush = found.source === 'codehost' && found.source_config.build_on_push === true;
   const wouldFail = [
     ...(blockedIn(goal.drift).length === 0 ? [] : [`${blockedText(goal)}. ${blockedRemedy(goal)}`]),
