@@ -17,7 +17,7 @@ import { healthAnswer, healthWords } from '../run/decisions/health.js';
 import { dashboardUrlOf, repositoryOf } from '../run/decisions/report.js';
 import { driftAdvice } from '../run/decisions/green.js';
 import type { Deployment } from '../service/schemas.js';
-import { cellsOf, differencesTable, labelledTable, type Cell } from './html-parts.js';
+import { cellsOf, differencesTable, labelledTable, tableRow, type Cell } from './html-parts.js';
 
 function outcomeOf(result: DeployedResult | undefined, shown: Deployment | undefined): string {
   if (result === undefined) return '—';
@@ -77,9 +77,8 @@ function healthNotMade({ healthNotMade: why }: SummaryInput): string | undefined
 
 function healthRow(input: SummaryInput, text: Cell, code: Cell): [string, string][] {
   const notMade = healthNotMade(input);
-  const cell = healthCell(input.liveness?.health, text, code);
-  if (cell !== undefined) return [['Health check', cell]];
-  return notMade === undefined ? [] : [['Health check', text(notMade)]];
+  const cell = healthCell(input.liveness?.health, text, code) ?? (notMade && text(notMade));
+  return cell === undefined ? [] : [['Health check', cell]];
 }
 
 function deploymentRows(input: SummaryInput, redact: (text: string) => string): [string, string][] {
@@ -188,7 +187,7 @@ function rowOf(
     linksOf(part, redact),
   ];
   if (write.health) cells.splice(HEALTH_AFTER, 0, healthOf(part, text));
-  return `<tr>${cells.map((cell) => `<td>${cell}</td>`).join('')}</tr>`;
+  return tableRow(cells);
 }
 
 function detailsOf(
@@ -220,12 +219,11 @@ function keyedHtml(summary: DeploySummary, redact: (text: string) => string): st
       : `🚀 ${count} ${plural(count, 'agent')}`;
   const health = anyHealth(summary);
   const headings = health ? HEADINGS.toSpliced(HEALTH_AFTER, 0, 'Health') : HEADINGS;
-  const head = `<tr>${headings.map((heading) => `<th>${heading}</th>`).join('')}</tr>`;
   return (
     boundedSummary([
       `<h2>${title}: ${code(summary.source)}</h2>`,
       {
-        head: `<table>\n${head}`,
+        head: `<table>\n${tableRow(headings, 'th')}`,
         lines: summary.deployments.map((part) => rowOf(part, { text, code, health }, redact)),
         tail: '\n</table>',
         leftOut: (left) =>

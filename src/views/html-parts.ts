@@ -1,4 +1,3 @@
-/** The parts every summary is built of. */
 import { htmlCode, htmlText } from '../common/github-text.js';
 import type { CutList } from '../common/summary.js';
 import type { DriftEntry } from '../run/ports/findings.js';
@@ -16,6 +15,9 @@ export const cellsOf = (redact: (text: string) => string) => ({
   text: cellOf(redact, (value) => htmlText(value)),
   code: cellOf(redact, (value) => htmlCode(value)),
 });
+
+export const tableRow = (cells: readonly string[], tag = 'td') =>
+  `<tr>${cells.map((cell) => `<${tag}>${cell}</${tag}>`).join('')}</tr>`;
 
 export function labelledTable(rows: [string, string][]): string {
   const body = rows

@@ -1,11 +1,4 @@
-/**
- * The plan's summary. Of one deployment (flat): the verdict, the deployment
- * it is about, what the deploy would not apply, the request it would send,
- * and why it would fail. Of a manifest (keyed): a row an agent (its
- * deployment, what its deploy would do, how many differences it would not
- * apply), then each agent's plan below, each within its share of GitHub's
- * limit.
- */
+/** The plan's summary: of one deployment (flat), or a row an agent then each agent's plan within its share of GitHub's limit (keyed). */
 import { htmlLines, htmlLink, htmlText } from '../common/github-text.js';
 import { boundedSummary, SUMMARY_BUDGET, within, type SummaryPart } from '../common/summary.js';
 import { plural } from '../common/text.js';
@@ -14,9 +7,8 @@ import type { PlanReport } from '../run/ports/progress.js';
 import type { AgentPlanPart, PlanSummary } from '../run/ports/summaries.js';
 import { dashboardUrlOf } from '../run/decisions/report.js';
 import { differences } from '../run/decisions/green.js';
-import { cellsOf, differencesTable, labelledTable, type Cell } from './html-parts.js';
+import { cellsOf, differencesTable, labelledTable, tableRow, type Cell } from './html-parts.js';
 
-/** What the deploy does with `count` differences: nothing; the remedy. */
 function remedy(count: number): string {
   const them = plural(count, 'it', 'them');
   return `The deploy would not apply ${them}: the service cannot update a deployment. Change ${them} in the service, or deploy under a new name.`;
@@ -35,7 +27,6 @@ function heading(name: string, verdict: Verdict, code: Cell): string {
   }[verdict.action];
 }
 
-/** The table of the deployment the verdict is about, when there is one. */
 function deploymentTable(
   verdict: Verdict,
   dashboardUrl: string | undefined,
@@ -66,7 +57,7 @@ function deploymentTable(
   return [labelledTable(rows)];
 }
 
-/** The request the deploy would send, a line of it each (one secret's name, say), as many as fit. */
+/** A line of the request each (one secret's name, say), as many as fit. */
 function requestBlock(verdict: Verdict, redact: (text: string) => string): SummaryPart[] {
   if (verdict.request === undefined) return [];
   const request = htmlLines(redact(JSON.stringify(verdict.request, null, 2))).split('\n');
@@ -81,7 +72,6 @@ function requestBlock(verdict: Verdict, redact: (text: string) => string): Summa
   ];
 }
 
-/** The job summary of a plan, as HTML (service text escaped by the one GitHub-text module). */
 export function planSummaryHtml(
   { name, verdict, dashboardUrl }: PlanReport,
   redact: (text: string) => string,
@@ -112,7 +102,6 @@ export function planSummaryHtml(
 
 const HEADINGS = ['Agent', 'Deployment', 'The deploy would', 'Not applied'];
 
-/** What the agent's deploy would do, in the row's words. */
 function actionCell(part: AgentPlanPart): string {
   const verdict = part.summary?.verdict;
   if (verdict === undefined) return '❌ no plan made';
@@ -127,10 +116,10 @@ function rowOf(part: AgentPlanPart, code: Cell): string {
     htmlText(actionCell(part)),
     htmlText(changes === undefined ? '—' : String(changes)),
   ];
-  return `<tr>${cells.map((cell) => `<td>${cell}</td>`).join('')}</tr>`;
+  return tableRow(cells);
 }
 
-/** An agent's plan below the table (or why none was made), within `budget` bytes. */
+/** Or why none was made, within `budget` bytes. */
 function detailsOf(
   part: AgentPlanPart,
   code: Cell,
@@ -143,7 +132,6 @@ function detailsOf(
   return `${head}\n<pre>${htmlLines(redact(part.failure ?? 'no plan was made'))}</pre>`;
 }
 
-/** The summary of a plan of several agents, as HTML within GitHub's limit. */
 function keyedHtml(summary: PlanSummary, redact: (text: string) => string): string {
   const { code } = cellsOf(redact);
   const count = summary.agents.length;
@@ -152,14 +140,12 @@ function keyedHtml(summary: PlanSummary, redact: (text: string) => string): stri
     failed > 0
       ? `❌ Plan: ${failed} of ${count} ${plural(count, 'agent')} would fail`
       : `📋 Plan of ${count} ${plural(count, 'agent')}`;
-  const head = `<tr>${HEADINGS.map((heading) => `<th>${heading}</th>`).join('')}</tr>`;
-  const table = `<table>\n${head}\n${summary.agents.map((part) => rowOf(part, code)).join('\n')}\n</table>`;
+  const table = `<table>\n${tableRow(HEADINGS, 'th')}\n${summary.agents.map((part) => rowOf(part, code)).join('\n')}\n</table>`;
   const share = Math.floor((SUMMARY_BUDGET - table.length - 1_000) / Math.max(count, 1));
   const details = summary.agents.map((part) => detailsOf(part, code, redact, share));
   return within(`<h2>${title}: ${code(summary.source)}</h2>\n${table}\n${details.join('\n')}\n`);
 }
 
-/** The plan's summary, of its one deployment (flat) or a manifest's (keyed), as HTML. */
 export function planLayoutHtml(summary: PlanSummary, redact: (text: string) => string): string {
   const [one] = summary.agents;
   if (summary.layout === 'flat' && one?.summary !== undefined)

@@ -1,14 +1,10 @@
-/**
- * The sweep's summary: the orphans with where to delete each, the counts,
- * what changed on GitHub. Never a word of anything being deleted or stopped.
- */
+/** The sweep's summary: never a word of anything being deleted or stopped. */
 import { htmlLink, htmlText } from '../common/github-text.js';
 import { boundedSummary, type SummaryPart } from '../common/summary.js';
 import { plural } from '../common/text.js';
 import type { Orphan, SweepSummary, Unknown } from '../run/ports/summaries.js';
 import { cellsOf, labelledTable, type Cell } from './html-parts.js';
 
-/** What the sweep changed on GitHub, and what it found already so: the summary's last row. */
 function changedOnGitHub(sweep: SweepSummary): string {
   const count = sweep.orphans.length;
   if (sweep.dryRun) return 'nothing (a dry run)';
@@ -35,23 +31,20 @@ function changedOnGitHub(sweep: SweepSummary): string {
   return `${count} ${plural(count, 'orphan')}: ${parts.join('; ')}`;
 }
 
-/** The unknown previews' pull requests, each once, as their names spell them, smallest first. */
+/** Each once, as the previews' names spell them, smallest first. */
 function unknownNumbers(unknown: readonly Unknown[]): string[] {
   const digits = [...new Set(unknown.map((preview) => preview.digits))];
   digits.sort((a, b) => a.length - b.length || a.localeCompare(b));
   return digits.map((number) => `#${number}`);
 }
 
-/** The orphans' table, one row each with where to delete it, as many as fit. */
 function orphansTable(orphans: readonly Orphan[], code: Cell): SummaryPart {
   return {
     head: '<table>\n<tr><th>Preview</th><th>Pull request</th><th>Closed</th><th>Status</th><th>Delete it</th></tr>',
     lines: orphans.map(
       (orphan) =>
         `<tr><td>${code(orphan.deployment.name)}</td><td>#${orphan.number} (${orphan.state})</td><td>${htmlText(orphan.closedAt ?? '—')}</td><td>${code(orphan.deployment.status)}</td><td>${
-          (orphan.dashboardUrl === undefined
-            ? undefined
-            : htmlLink('open it in the dashboard', orphan.dashboardUrl)) ??
+          htmlLink('open it in the dashboard', orphan.dashboardUrl) ??
           htmlText(`by its id ${orphan.deployment.id}`)
         }</td></tr>`,
     ),
@@ -61,7 +54,6 @@ function orphansTable(orphans: readonly Orphan[], code: Cell): SummaryPart {
   };
 }
 
-/** The job summary: the orphans with where to delete each, the counts, what changed on GitHub. */
 export function sweepSummaryHtml(sweep: SweepSummary, redact: (text: string) => string): string {
   const { code } = cellsOf(redact);
   const { orphans } = sweep;

@@ -21,7 +21,6 @@ interface AddressChecksOptions {
   redact?: (text: string) => string;
 }
 
-/** `starts`: of the last minute's checks. */
 interface Paced {
   underWay?: { at: number; endsBy: number; answer: Promise<Judgement> };
   starts: number[];
@@ -29,15 +28,13 @@ interface Paced {
 }
 
 function keyOf(address: string, headers: Readonly<Record<string, string>>): string {
-  let where = address;
-  try {
-    const url = new URL(address);
-    url.hash = '';
-    where = url.href;
-  } catch {
-    // An address that is no URL is refused by the check; its text is its key.
-  }
-  return JSON.stringify([where, Object.entries(headers).sort(([a], [b]) => (a < b ? -1 : 1))]);
+  // An address that is no URL is refused by the check; its text is its key.
+  const url = URL.canParse(address) ? new URL(address) : undefined;
+  if (url !== undefined) url.hash = '';
+  return JSON.stringify([
+    url?.href ?? address,
+    Object.entries(headers).sort(([a], [b]) => (a < b ? -1 : 1)),
+  ]);
 }
 
 export class AddressChecks {

@@ -70,7 +70,6 @@ export class NotReusableError extends DeploymentError {
   override name = 'NotReusableError';
 }
 
-/** Fit to reuse: same source, not being deleted. */
 function checkReusable(
   deployment: Deployment,
   spec: DeploySpec,

@@ -33,10 +33,8 @@ function reusedOf(result: DeployResult): Deployment | undefined {
  * world gets one verdict: a create's own revision is the head the service knows, not a push.
  */
 function seenRevisionsOf(deployment: Deployment | undefined): Set<string> {
-  if (deployment === undefined) return new Set();
-  return new Set(
-    [deployment.latest_revision_id, deployment.active_revision_id].filter((id) => id !== null),
-  );
+  const ids = [deployment?.latest_revision_id, deployment?.active_revision_id];
+  return new Set(ids.filter((id) => typeof id === 'string'));
 }
 
 function targetOf(spec: DeploySpec, result: DeployResult, logger: Logger): Target | undefined {
@@ -88,7 +86,6 @@ export async function assess(
   return { seenRevisions, drift: [...drift, unbuilt], orders, asker };
 }
 
-/** The differences that mean the deployment never runs what the step asks for. */
 export function blockedIn(drift: readonly Drift[]): Drift[] {
   return drift.filter((entry) => entry.blocks);
 }
@@ -97,7 +94,6 @@ export function unbuiltIn(drift: readonly Drift[]): UnbuiltDrift | undefined {
   return drift.find((entry): entry is UnbuiltDrift => entry.kind === 'unbuilt');
 }
 
-/** What runs and what was asked for, each blocked entry, in one sentence. */
 export function blockedText({
   drift,
   asker = ACTION_WORDS.asker,

@@ -17,7 +17,6 @@ export interface StepPolicy {
   onDrift: 'warn' | 'fail';
 }
 
-/** What the run found of one deployment, as far as it got. */
 export interface Findings {
   name: string;
   goal?: Pick<Goal, 'drift' | 'asker'>;

@@ -101,14 +101,9 @@ export class HealthProbe implements HealthJudge {
     if (health.ok) return { ...otherwise, health };
     const shown = health.address ?? 'the health check';
     // An address the check never asks does not become one by waiting.
-    if (health.refused === true) {
-      return {
-        live: false,
-        final: true,
-        missing: health.error ?? `${shown} is not checked`,
-        health,
-      };
-    }
+    const missing = health.error ?? `${shown} is not checked`;
+    if (health.refused === true) return { live: false, final: true, missing, health };
+
     if (this.#refusedInARow >= REFUSALS_TO_GIVE_UP) {
       return {
         live: false,
@@ -173,9 +168,7 @@ export function healthNotMade(
   asked: { health?: HealthRequest | undefined; dryRun?: boolean },
   liveness: Liveness | undefined,
 ): string | undefined {
-  if (asked.health === undefined || asked.dryRun === true || liveness === undefined)
-    return undefined;
-  return liveness.live || liveness.health !== undefined
-    ? undefined
-    : 'the deployment is not live yet';
+  const made = liveness === undefined || liveness.live || liveness.health !== undefined;
+  if (asked.health === undefined || asked.dryRun === true || made) return undefined;
+  return 'the deployment is not live yet';
 }

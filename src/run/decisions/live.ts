@@ -16,7 +16,6 @@ export interface Target {
   branch?: string;
 }
 
-/** Lower-cased. */
 export function latestCommit(deployment: Deployment): string | undefined {
   const sha = deployment.source_revision_config.repo_commit_sha;
   return sha === undefined || sha === null || sha === '' ? undefined : sha.toLowerCase();
@@ -30,13 +29,8 @@ export function liveness(
   orderOf: (commit: string) => CommitOrder = () => undefined,
 ): Liveness {
   const { status, latest_revision_id: latest, active_revision_id: active } = deployment;
-  if (status === 'AWAITING_DELETE') {
-    return {
-      live: false,
-      missing: 'the deployment is being deleted (AWAITING_DELETE)',
-      final: true,
-    };
-  }
+  const deleting = 'the deployment is being deleted (AWAITING_DELETE)';
+  if (status === 'AWAITING_DELETE') return { live: false, missing: deleting, final: true };
   if (status !== 'READY') {
     const shown = untrusted(status);
     return { live: false, missing: `status is ${shown}, not READY`, briefly: shown };

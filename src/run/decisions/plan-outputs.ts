@@ -46,9 +46,7 @@ export function planOutputs(verdict: Verdict, dashboardUrl: string | undefined):
   return { plan: JSON.stringify(plan), action, changes: String(changes), ...rest };
 }
 
-export function plansByKey(
-  parts: readonly AgentPlanPart[],
-): Record<string, Record<string, unknown>> {
+export function plansByKey(parts: readonly AgentPlanPart[]) {
   return Object.fromEntries(
     parts.map((part) => [
       part.key,

@@ -44,13 +44,9 @@ export function repositoryOf(result: DeployedResult): { url?: string; ref?: stri
   };
 }
 
-export function dashboardUrlOf(
-  template: string | undefined,
-  deployment: Deployment,
-): string | undefined {
-  if (template === undefined) return undefined;
+export function dashboardUrlOf(template: string | undefined, deployment: Deployment) {
   const { id, tenant_id, name } = deployment;
-  return fillDashboardUrl(template, { id, tenant_id, name });
+  return template === undefined ? undefined : fillDashboardUrl(template, { id, tenant_id, name });
 }
 
 /** The fields the flat outputs and a keyed entry share, in their order. */
@@ -127,11 +123,7 @@ export function deploymentEntry(
  * A manifest's outputs: `deployments`, one line of JSON keyed by agent, small whatever the
  * manifest (a count of differences, not their list, which the summary and `--json` hold).
  */
-export function keyedOutputs(entries: ReadonlyMap<string, DeploymentEntry>): {
-  deployments: string;
-  live: string;
-  healthy: string;
-} {
+export function keyedOutputs(entries: ReadonlyMap<string, DeploymentEntry>) {
   const { live, healthy } = manifestLiveness(entries.values());
   return {
     deployments: JSON.stringify(Object.fromEntries(entries)),
@@ -142,10 +134,7 @@ export function keyedOutputs(entries: ReadonlyMap<string, DeploymentEntry>): {
 
 /** Live only when every agent is; healthy only when every agent checked answered (null: none checked). */
 
-export function manifestLiveness(entries: Iterable<DeploymentEntry>): {
-  live: boolean;
-  healthy: boolean | null;
-} {
+export function manifestLiveness(entries: Iterable<DeploymentEntry>) {
   const all = [...entries];
   const checked = all.filter((entry) => entry.healthy !== null);
   return {

@@ -3,13 +3,11 @@
  * (`GET /v2/deployments?deployment_ids=A,B,…`, 100 ids a request), at one wait's pace whatever
  * the number of agents (wait-schedule.ts; after a `429` or `Retry-After`, the pause asked), so
  * one agent alone makes the same requests at the same moments as a wait calling `getById`.
- *
  * A request holds every id asked lately (within two of the longest intervals), so a check
  * asked while one holding its id is under way takes its answer. Each check is told when its
  * request left: a wait measures the service's silence from then. A failed request fails every
  * check it serves (each wait counts it, and slows down on a `429`); a garbled record fails
  * only its agent's check.
- *
  * Deadlines: a request may take until the nearest deadline of its checks (at least 1 s); a
  * check joins one under way only when it ends by the check's deadline. No check waits past
  * its deadline: one the service's pause would hold past it fails at once with that refusal,
@@ -72,7 +70,6 @@ export class StatusChecks {
   #heldUntil = Number.NEGATIVE_INFINITY;
   #heldBy: ServiceError | undefined;
   #queued: Asked[] = [];
-  /** Each id asked lately, and when last. */
   readonly #lately = new Map<string, number>();
   readonly #underWay = new Set<Batch>();
   #pumping = false;
@@ -146,7 +143,6 @@ export class StatusChecks {
     }
   }
 
-  /** The queued checks' ids first, then those asked lately. */
   #send(): void {
     const now = this.#clock.now();
     this.#schedule = checkStarted(this.#schedule, this.#wait, now);

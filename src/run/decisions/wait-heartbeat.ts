@@ -35,7 +35,6 @@ export class Heartbeat {
     this.#started = started;
   }
 
-  /** Said unless the last line showed this state. */
   show(state: WaitState): void {
     if (this.#shown !== undefined && this.#shown.key === progressKey(state.deployment)) return;
     this.say(state);

@@ -14,7 +14,6 @@ type ScheduleOptions = Pick<
   'initialIntervalMs' | 'maxIntervalMs' | 'growth' | 'maxFailedPolls' | 'maxSlowdownMs'
 >;
 
-/** Each function below returns a new one. */
 export interface Schedule {
   readonly intervalMs: number;
   /** The wait's start before the first check. */

@@ -26,7 +26,6 @@ import {
 } from './wait-schedule.js';
 import { STATUSES, type Deployment } from '../../service/schemas.js';
 
-/** The last deployment seen, how live it is, and when not, why. */
 export type WaitEnd =
   | { deployment: Deployment; verdict: Liveness & { live: true }; failure?: undefined }
   | { deployment: Deployment; verdict: Liveness & { live: false }; failure: string };
