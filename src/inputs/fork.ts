@@ -1,13 +1,9 @@
 /**
- * A fork's pull request without an api key: CI
- * systems give a fork's runs no secrets, so the key is empty and every input
- * filled from a secret is too. That is a problem of the run, not of a value:
- * it is found on the raw text, before any input is parsed, and it leads the
- * report, ahead of the empty values it causes.
+ * A fork's runs get no secrets, so the key is empty and every input filled from a secret too:
+ * a problem of the run, found on the raw text, leading the report ahead of the empty values.
  */
 import { isFromFork, type RunDescription } from './run-description.js';
 
-/** Why an empty `api-key` cannot work on this run, and how to skip such runs; undefined when it is not a fork's. */
 export function forkRunProblem(apiKey: string, run: RunDescription): string | undefined {
   if (apiKey !== '' || !isFromFork(run)) return undefined;
   const head = run.head?.kind === 'branch' ? run.head.repository : undefined;
