@@ -1,7 +1,6 @@
 /** The core's inputs in action.yml's order (test/repo/contract.test.ts checks every entry's set against its action.yml). */
 import { parseConfig } from './config.js';
 import { parseDashboardUrl } from './dashboard-url.js';
-import { forkRunProblem } from './fork.js';
 import { parseApiKey, parseApiKeyHeader, parseHeaders } from './headers.js';
 import { parseHealthCheck } from './health-check.js';
 import { parseImageReference } from './image-reference.js';
@@ -22,7 +21,7 @@ import {
   unlessEmpty,
 } from './parsers.js';
 import type { RepositoryName } from './deploy-spec.js';
-import type { RunDescription } from './run-description.js';
+import { forkRunProblem, type RunDescription } from './run-description.js';
 import { parseSecrets } from './secrets.js';
 
 /** `repository`, or the run's own when given empty (the default), on the run's host when known. */

@@ -38,3 +38,16 @@ export function isFromFork(run: RunDescription): boolean {
   if (head?.kind !== 'branch' || !head.pullRequest || head.repository === undefined) return false;
   return head.repository?.toLowerCase() !== run.repository?.toLowerCase();
 }
+
+/**
+ * A fork's runs get no secrets, so the key is empty and every input filled from a secret too:
+ * a problem of the run, found on the raw text, leading the report ahead of the empty values.
+ */
+export function forkRunProblem(apiKey: string, run: RunDescription): string | undefined {
+  if (apiKey !== '' || !isFromFork(run)) return undefined;
+  const head = run.head?.kind === 'branch' ? run.head.repository : undefined;
+  const from = head === null || head === undefined ? 'a deleted fork' : `the fork ${head}`;
+  const skip =
+    run.skipForks === undefined ? 'Skip runs from forks' : `Skip them with \`${run.skipForks}\``;
+  return `is empty: this run is for a pull request from ${from}, and a fork's runs get no secrets, so the step cannot authenticate. ${skip} on the step or the job.`;
+}
