@@ -1,13 +1,7 @@
 /**
- * The deploy step (action.yml): find or create the deployment, wait if
- * asked, report. An entry of the action is this much: the inputs its
- * action.yml declares (the core's and its own), what they ask for, the core
- * run that does it and the GitHub hooks it passes in (its record, its
- * comment, the commit order); src/github/step.ts does the rest on the runner.
- * A new entry (a sub-action) is a file like this one.
- *
- * `run()` is where GitHub's `@github/local-action` looks for it
- * (`npx local-action . src/main.ts .env`); src/index.ts runs it.
+ * The deploy step (action.yml). An entry (a sub-action) is this much: its action.yml's inputs,
+ * what they ask for, the core run and the GitHub hooks it passes in; src/github/step.ts does the
+ * rest. `run()` is where `@github/local-action` looks (`npx local-action . src/main.ts .env`).
  */
 import { deployHooks, manifestOnGitHub } from './github/deploy-hooks.js';
 import { GITHUB_INPUTS, gitHubSettings } from './github/inputs.js';
@@ -16,7 +10,6 @@ import { deployRequest } from './inputs/deploy-request.js';
 import { INPUTS } from './inputs/core-inputs.js';
 import { runDeploy } from './run/flows/deploy-run.js';
 
-/** action.yml's inputs, in its order. */
 export const DEPLOY_INPUTS = { ...INPUTS, ...GITHUB_INPUTS };
 
 export function run(): Promise<void> {

@@ -1,13 +1,4 @@
-/**
- * The plan step (plan/action.yml): what the deploy step would do with these
- * inputs, read-only, as outputs, a job summary, the plan comment and an exit
- * status a required check can use; with `agents`, for every agent of the
- * manifest, in one comment. An entry like src/main.ts: its inputs, what
- * they ask for, the core run that does it, its GitHub hook.
- *
- * `run()` is what `@github/local-action` calls (`npx --yes @github/local-action plan ../src/plan.ts .env`);
- * src/index.ts runs it when the runner starts dist/plan.js.
- */
+/** The plan step (plan/action.yml): what the deploy step would do, read-only. An entry like src/main.ts. */
 import { manifestOnGitHub } from './github/deploy-hooks.js';
 import { GITHUB_INPUTS } from './github/inputs.js';
 import { planHooks } from './github/plan-hooks.js';
@@ -17,7 +8,6 @@ import { parseBoolean } from './inputs/parsers.js';
 import { PLAN_OWN_INPUTS, PLAN_SHARED_INPUTS, planAsked } from './inputs/plan-inputs.js';
 import { runPlan } from './run/flows/plan-run.js';
 
-/** plan/action.yml's inputs, in its order. */
 export const PLAN_INPUTS = {
   ...PLAN_SHARED_INPUTS,
   'github-token': GITHUB_INPUTS['github-token'],

@@ -1,13 +1,7 @@
-/**
- * The core's inputs read into one typed deploy spec, before any request
- * (`readDeploySpec`): from inputs that each parsed on their own, `config` merged
- * under the explicit inputs, the request headers, and the checks that depend
- * on more than one input (mostly on `source`). Every such problem is found
- * before the spec is built, and all of them are reported together.
- */
+/** `config` merged under the explicit inputs, and every check across inputs reported together. */
 import { commitRequest } from './commit.js';
 import { INPUTS, type InputName, type ParsedInputs } from './core-inputs.js';
-import { readInputs, type InputReader } from './declare.js';
+import { given, readInputs, type InputReader } from './declare.js';
 import { InputError, Invalid, type InputProblem } from './errors.js';
 import { parseImageReference } from './image-reference.js';
 import type { DeploySpec, DeploySpecCommon, SourceFields } from './deploy-spec.js';
@@ -22,18 +16,10 @@ import {
   type SourceRevisionConfigRequest,
 } from '../service/schemas.js';
 
-/** What the step asks the service for: `config`, with each explicit input written over it. */
 interface Requested {
   sourceConfig: SourceConfigRequest;
   sourceRevisionConfig: SourceRevisionConfigRequest;
   secretReferences: SecretReference[] | null;
-}
-
-/** The fields of `record` whose value is not undefined: an input that was not given. */
-function given<T extends object>(record: T): Partial<T> {
-  return Object.fromEntries(
-    Object.entries(record).filter(([, value]) => value !== undefined),
-  ) as Partial<T>;
 }
 
 function requested(inputs: ParsedInputs): Requested {
@@ -55,7 +41,6 @@ function requested(inputs: ParsedInputs): Requested {
   };
 }
 
-/** Problems of inputs that are each valid but do not go together. */
 function combinationProblems(
   inputs: ParsedInputs,
   wanted: Requested,
@@ -92,10 +77,7 @@ function needsImage(source: string, wanted: Requested): InputProblem[] {
   ];
 }
 
-/**
- * The image `config` gives, checked as the `image-uri` input is where it was
- * read; none when the input is given, which `config`'s gives way to.
- */
+/** `config`'s image, checked as `image-uri` is, unless the input (which wins) is given. */
 function configImageProblems(inputs: ParsedInputs): InputProblem[] {
   const image = inputs.config.source_revision_config?.image_uri;
   if (inputs['image-uri'] !== undefined || image === undefined || image === null) return [];
@@ -130,7 +112,6 @@ function codehostFields(inputs: ParsedInputs, wanted: Requested): SourceFields |
   return problems;
 }
 
-/** The fields only the spec's source has, or what that source needs and lacks. */
 function sourceFields(inputs: ParsedInputs, wanted: Requested): SourceFields | InputProblem[] {
   const { source } = inputs;
   const missing = (problems: InputProblem[], fields: SourceFields) =>
@@ -155,10 +136,7 @@ function sourceFields(inputs: ParsedInputs, wanted: Requested): SourceFields | I
   }
 }
 
-/**
- * The spec's warnings: one for a `deployment_type` the action does not know,
- * which is sent as it is (the service decides).
- */
+/** A `deployment_type` the action does not know is sent as it is (the service decides). */
 function specWarnings(wanted: Requested): string[] {
   const type = wanted.sourceConfig.deployment_type;
   const warning = unknownValueWarning(
@@ -186,7 +164,7 @@ function commonFields(
     secrets: inputs.secrets,
     waitForReady: inputs['wait-for-ready'],
     waitTimeoutSeconds: inputs['wait-timeout'],
-    ...(health === undefined ? {} : { health }),
+    ...given({ health }),
     commit: commitRequest(inputs.commit, fields, run),
     onDrift: inputs['on-drift'],
     dryRun: inputs['dry-run'],
@@ -200,7 +178,6 @@ function commonFields(
   };
 }
 
-/** The deploy spec, or an `InputError` naming every input that does not fit the others. */
 export function buildDeploySpec(inputs: ParsedInputs, run: RunDescription): DeploySpec {
   const wanted = requested(inputs);
   const problems = combinationProblems(inputs, wanted, run);
@@ -210,11 +187,7 @@ export function buildDeploySpec(inputs: ParsedInputs, run: RunDescription): Depl
   return { ...commonFields(inputs, wanted, fields, run), ...fields };
 }
 
-/**
- * Reads and validates every core input. Throws an `InputError` naming each
- * bad one: first every input that is wrong on its own, else every input
- * that does not fit the others.
- */
+/** Throws an `InputError`: every input wrong on its own, else every one that does not fit the others. */
 export function readDeploySpec(read: InputReader<InputName>, run: RunDescription): DeploySpec {
   return buildDeploySpec(readInputs(INPUTS, read, run), run);
 }

@@ -1,9 +1,3 @@
-/**
- * Which commit must be live (docs/how-it-works.md, "What green means"): the `commit` input,
- * with `auto` taken from the head the run is for. Whether an `auto` commit is
- * targeted depends on the branch the deployment tracks, which only the
- * deploy step knows; this module says which branch and sha the run is for.
- */
 import type { CommitInput } from './parsers.js';
 import type { CommitRequest, RepositoryName, SourceFields } from './deploy-spec.js';
 import { wordsOf, type RunDescription } from './run-description.js';
@@ -17,10 +11,8 @@ function sameRepository(fullName: string, repository: RepositoryName): boolean {
 }
 
 /**
- * The commit the plan asks for, once the plan's source fields are known (a
- * sha with a source other than codehost is refused before this). A head in
- * another repository (a fork) is a commit the deployment's repository does
- * not have.
+ * Whether `auto` is targeted depends on the branch the deployment tracks, which only the deploy
+ * step knows. A head in another repository (a fork) is a commit the deployment's does not have.
  */
 export function commitRequest(
   commit: CommitInput,

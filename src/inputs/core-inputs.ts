@@ -1,13 +1,6 @@
-/**
- * The core's inputs, declared once (declare.ts says how): each input's name,
- * in action.yml's order, with its parser and its default. `INPUT_NAMES`,
- * `InputName`, the inputs masked before they are parsed and the parsed
- * values' type come from this one record (test/repo/contract.test.ts checks
- * each entry's set, these and its own, against its action.yml).
- */
+/** The core's inputs in action.yml's order (test/repo/contract.test.ts checks every entry's set against its action.yml). */
 import { parseConfig } from './config.js';
 import { parseDashboardUrl } from './dashboard-url.js';
-import { forkRunProblem } from './fork.js';
 import { parseApiKey, parseApiKeyHeader, parseHeaders } from './headers.js';
 import { parseHealthCheck } from './health-check.js';
 import { parseImageReference } from './image-reference.js';
@@ -28,13 +21,10 @@ import {
   unlessEmpty,
 } from './parsers.js';
 import type { RepositoryName } from './deploy-spec.js';
-import type { RunDescription } from './run-description.js';
+import { forkRunProblem, type RunDescription } from './run-description.js';
 import { parseSecrets } from './secrets.js';
 
-/**
- * `repository`, or the run's own when given empty (the default); the run's
- * own is on the run's host, when the run knows it.
- */
+/** `repository`, or the run's own when given empty (the default), on the run's host when known. */
 function parseRepositoryInput(raw: string, run: RunDescription): RepositoryName | undefined {
   const own = raw === '' || raw === run.repository;
   const parsed = unlessEmpty(parseRepository)(own ? (run.repository ?? '') : raw);
@@ -42,7 +32,6 @@ function parseRepositoryInput(raw: string, run: RunDescription): RepositoryName 
   return parsed === undefined || host === undefined ? parsed : { ...parsed, host };
 }
 
-/** The core's inputs: every entry's set shares them (the deploy step's declares them all). */
 export const INPUTS = {
   'api-url': input(parseApiUrl),
   'api-key': input(parseApiKey, { sensitive: true, default: '', runProblem: forkRunProblem }),
@@ -71,26 +60,20 @@ export const INPUTS = {
 
 export type InputName = keyof typeof INPUTS;
 
-/** The names of every input, in action.yml's order. */
 export const INPUT_NAMES: readonly InputName[] = namesOf(INPUTS);
 
-/** Inputs whose raw text is masked before it is even parsed. */
 export const SENSITIVE_INPUT_NAMES: readonly InputName[] = sensitiveNames(INPUTS);
 
-/** Every core input's value, each parsed on its own. */
 export type ParsedInputs = InputValues<typeof INPUTS>;
 
-/** `name` in a set without `agents`: required, one deployment's name. */
 const REQUIRED_NAME = input(parseName);
 
-/**
- * Some of the core's inputs, as an entry that takes only those declares
- * them, in `names`' order; an entry that takes `name` without `agents`
- * takes it required.
- */
+/** Some of the core's inputs, in `names`' order; `name` without `agents` is required. */
 export const pick = <K extends InputName>(names: readonly K[]) => {
   const manifest = names.includes('agents' as K);
   return Object.fromEntries(
     names.map((name) => [name, name === 'name' && !manifest ? REQUIRED_NAME : INPUTS[name]]),
   ) as { [N in K]: (typeof INPUTS)[N] };
 };
+
+export const DASHBOARD_INPUT = pick(['dashboard-url']);

@@ -1,8 +1,3 @@
-/**
- * The `dashboard-url` input: where a person opens the deployment in the
- * service, as a URL template with the placeholders `{id}`, `{tenant_id}` and
- * `{name}`. Checked before any request; filled once the deployment is known.
- */
 import { fail } from './errors.js';
 import { parseWebAddress } from './parsers.js';
 
@@ -16,14 +11,13 @@ function isPlaceholder(name: string): name is Placeholder {
   return (PLACEHOLDERS as readonly string[]).includes(name);
 }
 
-/** The template with each placeholder replaced by its value, URL-encoded as `encodeURIComponent` does. */
+/** Each placeholder's value URL-encoded. */
 export function fillDashboardUrl(template: string, values: Record<Placeholder, string>): string {
   return template.replace(PLACEHOLDER, (whole, name: string) =>
     isPlaceholder(name) ? encodeURIComponent(values[name]) : whole,
   );
 }
 
-/** The template, once it is known to fill into an https:// (or loopback http://) address. */
 export function parseDashboardUrl(raw: string): string {
   for (const [, name = ''] of raw.matchAll(PLACEHOLDER)) {
     if (!isPlaceholder(name)) {

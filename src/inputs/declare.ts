@@ -1,18 +1,9 @@
-/**
- * How an input is declared, and the one reader of any set of declared
- * inputs: the core's (core-inputs.ts), the GitHub Action's own
- * (src/github/inputs.ts), and each entry's set made of them. Reading a set
- * reads, defaults and parses every input in one pass and reports every bad
- * one in one `InputError`, before any request.
- */
+/** The one reader of any set of declared inputs: every bad one in one `InputError`, before any request. */
 import { z } from 'zod';
 import { EmptyValue, Invalid, InputError, type InputProblem } from './errors.js';
 import type { RunDescription } from './run-description.js';
 
-/**
- * An input's default: a text, or a field of the run's description, which
- * action.yml spells `${{ github.<field> }}`.
- */
+/** A text, or a field of the run's description (action.yml's `${{ github.<field> }}`). */
 export type InputDefault = string | { run: 'repository' };
 
 /**
@@ -25,23 +16,19 @@ export function isUnevaluated(raw: string): boolean {
 }
 
 export interface DeclaredInput<T> {
-  /** From the input's text (trimmed, `''` when not given) to its value; throws `Invalid`. */
+  /** From the trimmed text (`''` when not given) to its value; throws `Invalid`. */
   readonly parse: (raw: string, run: RunDescription) => T;
-  /** Its raw text is masked before it is parsed: it holds secret values. */
+  /** Its raw text is masked before it is parsed. */
   readonly sensitive: boolean;
-  /** The value when the input is not given; a required input has none. */
   readonly default?: InputDefault;
   /**
-   * What is wrong with the run given this raw text, if anything (an empty
-   * api key on a fork's pull request): it leads the report, and the empty
-   * values the same cause leaves in other inputs are not reported after it.
+   * A problem of the run this raw text shows (an empty api key on a fork's pull request):
+   * it leads the report, and the empty values it leaves in other inputs are not reported.
    */
   readonly runProblem?: (raw: string, run: RunDescription) => string | undefined;
   /**
-   * What is wrong with its raw text beside the raw texts of the other inputs
-   * of its set, if anything (`name`, required unless `agents` is given): an
-   * input absent from the set reads as `''`. Checked before it is parsed, and
-   * reported with the inputs that are wrong on their own, in the set's order.
+   * What is wrong with its raw text beside the other raw texts of its set (absent ones
+   * read as `''`), checked before it is parsed and reported in the set's order.
    */
   readonly besides?: (raw: string, set: Readonly<Record<string, string>>) => string | undefined;
 }
@@ -58,27 +45,19 @@ export function input<T>(
   return { ...options, parse, sensitive: options.sensitive ?? false };
 }
 
-/** A set of declared inputs, in its action.yml's order. */
 export type Declarations = Readonly<Record<string, DeclaredInput<unknown>>>;
 
-/** Each input of a set, parsed. */
 export type InputValues<D extends Declarations> = {
   -readonly [K in keyof D]: ReturnType<D[K]['parse']>;
 };
 
-/**
- * Reads one input as `core.getInput` does: trimmed, `''` when given empty.
- * Undefined when the input is not given at all (outside a runner, which
- * sets every declared input): its declared default is used.
- */
+/** As `core.getInput` reads: trimmed; undefined when not given at all (outside a runner): the default is used. */
 export type InputReader<N extends string = string> = (name: N) => string | undefined;
 
-/** The names of a set, in its order. */
 export function namesOf<D extends Declarations>(declarations: D): (keyof D & string)[] {
   return Object.keys(declarations);
 }
 
-/** The inputs of a set whose raw text is masked before it is even parsed. */
 export function sensitiveNames<D extends Declarations>(declarations: D): (keyof D & string)[] {
   return namesOf(declarations).filter((name) => declarations[name]?.sensitive === true);
 }
@@ -89,10 +68,6 @@ export function defaultText(declared: DeclaredInput<unknown>, run: RunDescriptio
   return typeof fallback === 'string' ? fallback : (run[fallback.run] ?? '');
 }
 
-/**
- * A zod schema for one input: what is wrong with it beside the set's other
- * raw texts, else its parser's `Invalid`, becomes an issue.
- */
 function inputSchema(
   declared: DeclaredInput<unknown>,
   run: RunDescription,
@@ -118,10 +93,7 @@ function inputSchema(
   });
 }
 
-/**
- * Every input of a set parsed on its own, each checked beside the raw texts
- * of the others (`set`); an issue's path is the input's name.
- */
+/** An issue's path is the input's name. */
 export function declarationsSchema(
   declarations: Declarations,
   run: RunDescription,
@@ -139,7 +111,6 @@ export function declarationsSchema(
 
 const problemOf = ({ input, problem }: InputProblem): InputProblem => ({ input, problem });
 
-/** The first problem of the run an input's raw text shows (declared by `runProblem`). */
 function runProblemOf(
   declarations: Declarations,
   raw: Record<string, string>,
@@ -152,11 +123,7 @@ function runProblemOf(
   return undefined;
 }
 
-/**
- * Reads every input of a set, each on its own. Throws one `InputError`
- * naming every bad input, in the set's order; a problem of the run comes
- * first, without the empty values it explains.
- */
+/** Throws one `InputError` naming every bad input, in the set's order. */
 export function readInputs<D extends Declarations>(
   declarations: D,
   read: InputReader<keyof D & string>,
@@ -187,4 +154,11 @@ export function readInputs<D extends Declarations>(
   }
   if (!result.success) throw new InputError(issues.map(problemOf));
   return result.data as InputValues<D>;
+}
+
+/** `record` without its undefined fields: the inputs that were given. */
+export function given<T extends object>(record: T): Partial<T> {
+  return Object.fromEntries(
+    Object.entries(record).filter(([, value]) => value !== undefined),
+  ) as Partial<T>;
 }

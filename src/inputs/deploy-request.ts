@@ -1,16 +1,12 @@
 /**
- * From the step's inputs to what its deploy is asked to do: one deploy spec
- * per agent of its manifest (`agents`), or, without one, the one deployment's
- * spec as a manifest of one laid out `flat`. Each agent's inputs are the step's, overridden by what its entry
- * sets, each value parsed as that input's text is; its deployment name is
- * the step's `name` template filled with the agent's name; its secrets the
- * step's it lists. Every problem of every agent is found before any request
- * and reported at once, each named by its path (`agents.research.config`).
+ * Each agent's inputs are the step's, overridden by what its entry sets (parsed as the step's
+ * are); its secrets the step's it lists. Every problem of every agent is reported at once,
+ * before any request, each named by its path (`agents.research.config`).
  */
 import type { DeploySpec } from './deploy-spec.js';
 import { buildDeploySpec } from './build-deploy-spec.js';
 import { INPUTS, type InputName, type ParsedInputs } from './core-inputs.js';
-import type { DeclaredInput } from './declare.js';
+import { given, type DeclaredInput } from './declare.js';
 import { InputError, Invalid, type InputProblem } from './errors.js';
 import type { AgentEntry, Manifest } from './manifest.js';
 import { AGENT_PLACEHOLDER } from '../common/placeholders.js';
@@ -21,30 +17,20 @@ import type { RemedyWords } from '../service/answers.js';
 import { ACCESS_INPUT_NAMES, accessProblems } from './service-access.js';
 import { formatIssuePath } from '../service/issues.js';
 
-/** One agent of the manifest, as it is to be deployed. */
-export interface AgentRequest {
-  /** Its key in the manifest. */
+/** One agent of the manifest; `spec.name` is its deployment's name (the template filled). */
+interface AgentRequest {
   key: string;
-  /** The agent's name: its entry's `name`, else its key. */
   name: string;
-  /** What its deploy is asked to do; `spec.name` is its deployment's name (the template filled). */
   spec: DeploySpec;
-  /** The entry's own `environment`, as written, when it sets one. */
   environment?: string;
 }
 
-/**
- * Every agent of the manifest, checked together; a step without `agents` is a manifest of
- * one, laid out `flat` (its outputs, summary and comment those of one deployment), a
- * manifest `keyed` by agent.
- */
+/** A step without `agents` is a manifest of one, laid out `flat`. */
 export interface DeployRequest {
   layout: 'flat' | 'keyed';
   /** Where the manifest came from: its file's path, or `inline`. */
   source: string;
-  /** The step's `name`, a template holding `{agent}`, when it is set. */
   nameTemplate?: string;
-  /** Every agent, in the manifest's order. */
   agents: AgentRequest[];
 }
 
@@ -62,10 +48,9 @@ const ENTRY_INPUTS = [
   'health-check-expect',
 ] as const satisfies readonly (InputName & keyof AgentEntry)[];
 
-/** How a problem of an agent's field is named: `agents.research.config`. */
 const pathOf = (key: string, field: string): string => formatIssuePath(['agents', key, field]);
 
-/** The step's secrets the entry lists (all when it lists none), or a problem for each unknown name. */
+/** The step's secrets the entry lists (all when it lists none). */
 function agentSecrets(
   { key, entry }: NamedAgent,
   inputs: ParsedInputs,
@@ -86,10 +71,6 @@ function agentSecrets(
   return { value: inputs.secrets.filter((secret) => listed.includes(secret.name)) };
 }
 
-/**
- * The inputs among `fields` an agent's entry sets, each parsed as the step's input of
- * that name is; the problems named under the entry's path (`agents.research.config`).
- */
 export function entryInputs(
   { key, entry }: Pick<NamedAgent, 'key' | 'entry'>,
   fields: readonly (InputName & keyof AgentEntry)[],
@@ -110,7 +91,6 @@ export function entryInputs(
   return { overrides, problems };
 }
 
-/** The agent's inputs: the step's, overridden by its entry's; or every problem of its entry. */
 function agentInputs(
   agent: NamedAgent,
   inputs: ParsedInputs,
@@ -123,11 +103,7 @@ function agentInputs(
   return { inputs: { ...inputs, ...overrides, name: agent.deploymentName }, problems };
 }
 
-/**
- * One agent's request, or its problems: those of its entry, else those its
- * spec's checks report, named under the agent's path (the service's access
- * is the step's, checked once for all agents).
- */
+/** One agent's request, or its problems: its entry's, else its spec's. */
 function agentRequest(
   agent: NamedAgent,
   inputs: ParsedInputs,
@@ -139,12 +115,11 @@ function agentRequest(
   const access: readonly string[] = [...ACCESS_INPUT_NAMES, ...stepOnlyHealth(agent)];
   try {
     const spec = buildDeploySpec(own.inputs, run);
-    const { environment } = agent.entry;
     return {
       key: agent.key,
       name: agent.name,
       spec,
-      ...(environment === undefined ? {} : { environment }),
+      ...given({ environment: agent.entry.environment }),
     };
   } catch (error) {
     if (!(error instanceof InputError)) throw error;
@@ -154,10 +129,7 @@ function agentRequest(
   }
 }
 
-/**
- * The health inputs an agent's problems leave to the step: the step's headers (and its
- * expected text) may serve the agents that set a check, and need not fit the others.
- */
+/** The step's health headers and text may serve the agents that set a check, and need not fit the others. */
 function stepOnlyHealth(agent: NamedAgent): string[] {
   const names: string[] = HEALTH_INPUT_NAMES.filter((name) => name !== 'health-check');
   return names.filter((name) => !(name in agent.entry));
@@ -178,20 +150,13 @@ function sharedEnvironments(manifest: Manifest): InputProblem[] {
   );
 }
 
-/**
- * What the step's deploy is asked to do: every agent of its manifest, or its one deployment
- * (`flat`); else one `InputError` naming every problem. Nothing is sent.
- */
+/** Every agent of the manifest, or the one deployment; else one `InputError` naming every problem. */
 export function deployRequest(inputs: ParsedInputs, run: RunDescription): DeployRequest {
   if (inputs.agents !== undefined) return manifestRequest(inputs, run);
   const spec = buildDeploySpec(inputs, run);
   return { layout: 'flat', source: 'inline', agents: [{ key: spec.name, name: spec.name, spec }] };
 }
 
-/**
- * Every agent of the step's manifest as its deploy is to run, or one
- * `InputError` naming every problem of every agent. Nothing is sent.
- */
 export function manifestRequest(inputs: ParsedInputs, run: RunDescription): DeployRequest {
   const manifest = inputs.agents;
   if (manifest === undefined) {

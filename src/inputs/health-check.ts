@@ -1,8 +1,3 @@
-/**
- * The `health-check` input (docs/how-it-works.md, "Live means answering"): empty (off), a path
- * starting with `/`, or a full address (https://, or http:// on a loopback host) that
- * may hold `{url}`, the deployment's address. Any other `{…}` is a mistake.
- */
 import { fillPlaceholder } from '../common/placeholders.js';
 import { fail } from './errors.js';
 import { parseWebAddress } from './parsers.js';
@@ -10,7 +5,6 @@ import { URL_PLACEHOLDER, type HealthCheck } from '../service/health-address.js'
 
 const EXAMPLES = "'/ok', '{url}/ok?check_db=1' or 'https://agent.example.com/ok'";
 
-/** The check the input asks for; `undefined` when it is empty (off). */
 export function parseHealthCheck(raw: string): HealthCheck | undefined {
   const text = raw.trim();
   if (text === '') return undefined;

@@ -1,25 +1,15 @@
-/**
- * The deploy step's `name` beside `agents`: without a manifest it is the
- * deployment's name, and required; with one it is either empty (each
- * agent's deployment is named by the agent's name) or a template holding
- * `{agent}` exactly once, which each agent's name fills (`{agent}-pr-7`).
- */
 import { AGENT_PLACEHOLDER, fillPlaceholder, placeholderCount } from '../common/placeholders.js';
 import { Invalid, type InputProblem } from './errors.js';
 import type { AgentEntry, Manifest } from './manifest.js';
 import { NAME_REQUIRED, parseName } from './parsers.js';
 import { formatIssuePath } from '../service/issues.js';
 
-/** `name` as given: empty beside `agents`, else one name (checked against `agents` apart). */
+/** Empty beside `agents`, else one name (checked against `agents` apart). */
 export function parseNameOrTemplate(raw: string): string {
   return raw === '' ? '' : parseName(raw);
 }
 
-/**
- * What is wrong with `name` beside the raw `agents` of its set, if anything:
- * empty without a manifest, or with one a text that does not hold `{agent}`
- * exactly once.
- */
+/** Without a manifest `name` is required; with one, empty or holding `{agent}` exactly once. */
 export function nameBesideAgents(
   raw: string,
   set: Readonly<Record<string, string>>,
@@ -32,22 +22,19 @@ export function nameBesideAgents(
   return `${held}: with agents it is empty (each deployment named by its agent's name) or holds {agent} exactly once, which each agent's name fills (like {agent}-pr-7)`;
 }
 
-/** The deployment name of the agent named `agentName`: the template filled (as text), else its name. */
 export function deploymentName(template: string, agentName: string): string {
   return template === '' ? agentName : fillPlaceholder(template, AGENT_PLACEHOLDER, agentName);
 }
 
-/** One agent of a manifest, named: its key, its entry, its name and its deployment's. */
+/** `name` is its entry's `name`, else its key. */
 export interface NamedAgent {
   key: string;
   entry: AgentEntry;
-  /** The agent's name: its entry's `name`, else its key. */
   name: string;
-  /** Its deployment's name: the template filled with the agent's name, else that name. */
   deploymentName: string;
 }
 
-/** A problem for each value that more than one agent has, naming the agents (`support` and `docs`). */
+/** A problem for each value more than one agent has, naming them (`support and docs`). */
 export function sharedValues(
   values: readonly { key: string; value: string | undefined }[],
   problem: (value: string, keys: string) => InputProblem,
@@ -63,13 +50,7 @@ export function sharedValues(
     );
 }
 
-/**
- * Every agent of `manifest` with a valid name, and the problems of the
- * others: a name (or, filled in `template`, a deployment name) that is not
- * one, named by its path (`agents.research.name`); two agents with one
- * deployment name; and the manifest's own (a bad key, an unknown entry
- * key). Every entry that reads a manifest names its agents so.
- */
+/** Every agent with a valid (deployment) name, and every problem: the others', shared names, the manifest's own. */
 export function namedAgents(
   manifest: Manifest,
   template: string,

@@ -1,9 +1,4 @@
-/**
- * Parsers of single inputs: pure functions from the input's text to its value
- * that throw `Invalid` with what is wrong (never naming the input: the
- * declared list in core-inputs.ts knows which input it parses).
- * Headers, secrets and `config` have modules of their own.
- */
+/** Parsers throw `Invalid` with what is wrong, never naming the input (the declared list knows it). */
 import { shownAddress, webAddressFault } from '../common/address.js';
 import { UNSAFE_IN_AN_INPUT } from '../common/characters.js';
 import { FULL_SHA, withoutTrailingSlashes } from '../common/text.js';
@@ -20,12 +15,10 @@ const GUID = /^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a
 const REPOSITORY = /^([A-Za-z0-9_.-]+)\/([A-Za-z0-9_.-]+)$/;
 const SHORT_SHA = /^[0-9a-fA-F]{4,39}$/;
 
-/** `parse`, except that an empty input means "not given". */
 export function unlessEmpty<T>(parse: (raw: string) => T): (raw: string) => T | undefined {
   return (raw) => (raw === '' ? undefined : parse(raw));
 }
 
-/** Any text; empty when not given. */
 export function parseText(raw: string): string {
   return raw;
 }
@@ -37,11 +30,7 @@ export function parseBoolean(raw: string): boolean {
   fail(`must be true or false, got '${raw}'`);
 }
 
-/**
- * `text` as an https:// address (http:// only on a loopback host) without
- * credentials. `example` shows what is expected; `credentials` says where
- * credentials go instead.
- */
+/** https:// (http:// only on a loopback host), without credentials (`credentials` says where they go). */
 export function parseWebAddress(
   text: string,
   messages: { example: string; credentials: string },
@@ -80,7 +69,6 @@ export function parseApiUrl(raw: string): string {
   return `${url.origin}${withoutTrailingSlashes(url.pathname)}`;
 }
 
-/** `raw` as one of `values`; the message names them all (`a or b`, `one of a, b, c`). */
 export function parseOneOf<T extends string>(values: readonly T[], raw: string): T {
   const value = values.find((candidate) => candidate === raw);
   if (value !== undefined) return value;
@@ -92,7 +80,6 @@ export function parseSource(raw: string): Source {
   return parseOneOf(SOURCES, raw);
 }
 
-/** What `name` says when it is needed and empty. */
 export const NAME_REQUIRED = 'is required (the deployment name)';
 
 export function parseName(raw: string): string {
@@ -123,7 +110,7 @@ export function parseRepository(raw: string): RepositoryName {
   return { owner: match[1] ?? '', name: match[2] ?? '' };
 }
 
-/** The `commit` input as given; `auto` is resolved against the run's event later. */
+/** `auto` is resolved against the run's event later. */
 export type CommitInput = { kind: 'auto' } | { kind: 'none' } | { kind: 'sha'; sha: string };
 
 export function parseCommit(raw: string): CommitInput {
@@ -143,7 +130,6 @@ export function parseOnDrift(raw: string): OnDrift {
 export const ON_CHANGE_MODES = ['none', 'fail'] as const;
 export type OnChange = (typeof ON_CHANGE_MODES)[number];
 
-/** `on-change` of the plan: `fail` makes a difference the deploy would not apply fail the step. */
 export function parseOnChange(raw: string): OnChange {
   return parseOneOf(ON_CHANGE_MODES, raw);
 }

@@ -1,34 +1,21 @@
-/**
- * The run the inputs are read for, as the adapter that runs the core
- * describes it: src/github/ derives it from the workflow's event, and a
- * command would take it from its flags or its CI's variables. Nothing here
- * knows where it runs.
- */
+/** The run the inputs are read for, as the adapter describes it: nothing here knows where it runs. */
 import { ACTION_WORDS, type RemedyWords } from '../service/answers.js';
 
-/** Where the run is, and for which repository and commit. */
 export interface RunDescription {
   /** Where a `config` file path is resolved (on GitHub, GITHUB_WORKSPACE). */
   workspace: string;
-  /** The repository the run is for (`owner/name`): the default of the `repository` input. */
   repository?: string;
-  /**
-   * The code host `repository` is on (`github.com`), when the run knows it (a
-   * terminal's checkout: its origin remote); an entry of the integration's
-   * listing on another host is not it.
-   */
+  /** `repository`'s code host, when known: an entry of the integration's listing on another host is not it. */
   repositoryHost?: string;
-  /** The branch head the run is for, which `commit: auto` targets; undefined when not known. */
+  /** What `commit: auto` targets. */
   head?: RunHead;
   /** The commit the run checked out, for the summary (on a pull request, a merge commit). */
   commit?: string;
-  /** How to skip a fork's runs where this runs (shown when a fork's run has no api key). */
+  /** How to skip a fork's runs here (shown when a fork's run has no api key). */
   skipForks?: string;
-  /** How the entry names what its user gives (its inputs, or its options); the action's when absent. */
   words?: RemedyWords;
 }
 
-/** The entry's words for what its user gives: the run's, else the action's inputs. */
 export function wordsOf(run: Pick<RunDescription, 'words'>): RemedyWords {
   return run.words ?? ACTION_WORDS;
 }
@@ -38,24 +25,29 @@ export type RunHead =
   | {
       kind: 'branch';
       branch: string;
-      /** A full sha, lower-cased. */
       sha: string;
-      /**
-       * The repository that has the branch (`owner/name`): null when it was
-       * deleted (a pull request from a removed fork), undefined when not said.
-       */
+      /** Null when deleted (a pull request from a removed fork), undefined when not said. */
       repository?: string | null;
-      /** The head of a pull request, which may come from a fork. */
       pullRequest: boolean;
     }
   | { kind: 'none'; reason: string };
 
-/**
- * The run is for a pull request from another repository than the run's own
- * (or from a deleted one): CI systems give such runs no secrets.
- */
+/** A pull request from another (or a deleted) repository: CI systems give such runs no secrets. */
 export function isFromFork(run: RunDescription): boolean {
   const { head } = run;
   if (head?.kind !== 'branch' || !head.pullRequest || head.repository === undefined) return false;
   return head.repository?.toLowerCase() !== run.repository?.toLowerCase();
+}
+
+/**
+ * A fork's runs get no secrets, so the key is empty and every input filled from a secret too:
+ * a problem of the run, found on the raw text, leading the report ahead of the empty values.
+ */
+export function forkRunProblem(apiKey: string, run: RunDescription): string | undefined {
+  if (apiKey !== '' || !isFromFork(run)) return undefined;
+  const head = run.head?.kind === 'branch' ? run.head.repository : undefined;
+  const from = head === null || head === undefined ? 'a deleted fork' : `the fork ${head}`;
+  const skip =
+    run.skipForks === undefined ? 'Skip runs from forks' : `Skip them with \`${run.skipForks}\``;
+  return `is empty: this run is for a pull request from ${from}, and a fork's runs get no secrets, so the step cannot authenticate. ${skip} on the step or the job.`;
 }

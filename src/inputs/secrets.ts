@@ -1,9 +1,6 @@
 /**
- * The `secrets` input: `NAME=value` lines (split at the first `=`, blank
- * lines and `#` comments ignored) or a JSON object. Messages never include a
- * value, and name a line by its number, never by its text: a line of a
- * multi-line value pasted by mistake may look like NAME=value, and its
- * "name" is then a piece of a secret.
+ * Messages never include a value, and name a line by its number, never its text: a line of
+ * a multi-line value pasted by mistake may look like NAME=value, its "name" a piece of a secret.
  */
 import { EmptyValue, fail } from './errors.js';
 import type { Secret } from '../service/schemas.js';
@@ -14,7 +11,6 @@ const SECRET_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
 interface Entry {
   name: string;
   value: unknown;
-  /** How a message names the entry: `line 3`, `secret NAME` or `key 2`. */
   where: string;
 }
 
@@ -39,15 +35,15 @@ function jsonEntries(raw: string): Entry[] {
   if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {
     fail('must be NAME=value lines or a JSON object');
   }
-  // Keys are named by position: a repeated key may be a value put in a name's place.
-  // A key repeated deeper, inside a value, fails below: a value must be a string.
+  // Named by position: a repeated key may be a value put in a name's place. Deeper ones fail
+  // below: a value must be a string.
   if (repeated !== undefined && repeated.path.length === 1) {
     fail(`key ${repeated.index + 1} repeats the secret name of key ${repeated.firstIndex + 1}`);
   }
   return Object.entries(parsed as Record<string, unknown>).map(([name, value], index) => ({
     name,
     value,
-    // An invalid key is not echoed: it may be a value put in its place.
+    // An invalid key is not echoed, for the same reason.
     where: SECRET_NAME.test(name) ? `secret ${name}` : `key ${index + 1}`,
   }));
 }

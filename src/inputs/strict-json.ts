@@ -1,28 +1,22 @@
 /**
- * JSON as the inputs read it: strict JSON syntax (JSON.parse), and no key
- * given twice in one object. JSON.parse keeps the last of repeated keys
- * silently, so the text is also read by the yaml package, whose document
- * keeps every key as written (JSON is YAML 1.2, escapes such as `\/` and
- * `\u00e9` included), and the first repeated key is looked for there.
+ * JSON.parse keeps the last of repeated keys silently, so the text is also read by the yaml
+ * package, whose document keeps every key as written (JSON is YAML 1.2, escapes included).
  */
 import { isMap, isScalar, isSeq, parseDocument } from 'yaml';
 
-/** A key given twice in one object. */
-export interface RepeatedKey {
-  /** From the root to the repeated key, the key included. */
+/** `index` and `firstIndex` count the object's keys from 0. */
+interface RepeatedKey {
   path: (string | number)[];
-  /** Where the object has the key again, counting its keys from 0 ... */
   index: number;
-  /** ... and where it has it first. */
   firstIndex: number;
 }
 
-export type StrictJson =
-  /** Not JSON. `reason` is JSON.parse's message, which may quote the text. */
+type StrictJson =
+  /** `reason` is JSON.parse's message, which may quote the text. */
   | { kind: 'invalid'; reason: string }
-  /** JSON, but nested too deeply for the yaml parser: repeated keys cannot be ruled out. */
+  /** Nested too deeply for the yaml parser: repeated keys cannot be ruled out. */
   | { kind: 'unchecked' }
-  /** JSON; `repeated` is the first key given twice (objects' own keys before nested ones). */
+  /** `repeated`: the first key given twice (objects' own keys before nested ones). */
   | { kind: 'json'; value: unknown; repeated: RepeatedKey | undefined };
 
 export function parseStrictJson(text: string): StrictJson {

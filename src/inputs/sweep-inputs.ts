@@ -1,15 +1,12 @@
 /**
- * The sweep step's inputs (sweep/action.yml) that reach the service, and its own (the
- * patterns, `on-orphans`, `dry-run`); the GitHub ones are the GitHub adapter's to add. A
- * name matches a pattern only when it is the pattern with a positive decimal number, no
+ * A name matches a pattern only when it is the pattern with a positive decimal number, no
  * leading zero, for `{number}` and, with a manifest, one of its agents' exact names for
- * `{agent}`, compared as whole texts (never a wildcard, no regular expression built from
- * a name). A step without `agents` sweeps a manifest of one nameless agent, laid out flat.
+ * `{agent}`, compared as whole texts (never a wildcard, no regular expression built from a name).
  */
 import { UNSAFE_IN_AN_INPUT } from '../common/characters.js';
 import { AGENT_PLACEHOLDER, fillPlaceholder, placeholderCount } from '../common/placeholders.js';
-import { input, type InputValues } from './declare.js';
-import { INPUTS, pick } from './core-inputs.js';
+import { given, input, type InputValues } from './declare.js';
+import { DASHBOARD_INPUT, INPUTS, pick } from './core-inputs.js';
 import { fail, InputError } from './errors.js';
 import type { Manifest } from './manifest.js';
 import { namedAgents } from './name-template.js';
@@ -17,14 +14,11 @@ import { parseBoolean, parseOneOf, unlessEmpty } from './parsers.js';
 import { checkedAccess, ACCESS_INPUT_NAMES, type ServiceAccess } from './service-access.js';
 
 const PLACEHOLDER = '{number}';
-/** A pull request's number as a name spells it: positive, no leading zero. */
 const NUMBER = /^[1-9][0-9]*$/;
 
-/** A pattern split at its one `{number}`. */
+/** A pattern split at its one `{number}`; `text` as written, for messages. */
 export interface NamePattern {
-  /** As written, for messages. */
   text: string;
-  /** What comes before `{number}`, `{agent}` in it when the pattern holds one. */
   before: string;
   after: string;
 }
@@ -59,11 +53,7 @@ function parseNamePattern(raw: string): NamePattern {
   return pattern;
 }
 
-/**
- * The pull request's number `name` stands for under `pattern`, its digits as
- * written (however many: whether GitHub can have such a pull request is the
- * sweep's to judge); undefined when it does not match exactly.
- */
+/** `name`'s digits under `pattern`, however many (whether such a pull request exists is the sweep's to judge). */
 export function digitsIn(pattern: NamePattern, name: string): string | undefined {
   const { before, after } = pattern;
   if (name.length <= before.length + after.length) return undefined;
@@ -72,22 +62,16 @@ export function digitsIn(pattern: NamePattern, name: string): string | undefined
   return NUMBER.test(digits) ? digits : undefined;
 }
 
-/** The pattern with `number` in its place. */
 export function filled(pattern: NamePattern, number: number): string {
   return `${pattern.before}${number}${pattern.after}`;
 }
 
-/** The sweep's inputs that reach the service, in sweep/action.yml's order. */
 export const SWEEP_SERVICE_INPUTS = pick(ACCESS_INPUT_NAMES);
 
 const holdsAgent = (raw: string): boolean => raw.includes(AGENT_PLACEHOLDER);
 const AGENT_EXAMPLE = 'e.g. {agent}-pr-{number}';
 
-/**
- * What is wrong with `name-pattern` beside `agents`, if anything: `{agent}`
- * without a manifest (nothing would fill it, and it is never a wildcard), or
- * a manifest without `{agent}` (its agents would not name the previews).
- */
+/** `{agent}` without a manifest fills with nothing (never a wildcard); a manifest without it names no previews. */
 function namePatternBesideAgents(raw: string, set: Readonly<Record<string, string>>) {
   const manifest = (set.agents ?? '') !== '';
   if (holdsAgent(raw) && !manifest) {
@@ -99,57 +83,41 @@ function namePatternBesideAgents(raw: string, set: Readonly<Record<string, strin
   return undefined;
 }
 
-/** `environment-pattern` holding `{agent}` without a manifest: nothing would fill it. */
 function environmentPatternBesideAgents(raw: string, set: Readonly<Record<string, string>>) {
   return holdsAgent(raw) && (set.agents ?? '') === ''
     ? `holds {agent}, which only the names of the agents in agents fill: give agents, or write the agent's name in environment-pattern`
     : undefined;
 }
 
-/** Its own, after the GitHub ones in sweep/action.yml. */
 export const SWEEP_OWN_INPUTS = {
   'name-pattern': input(parseNamePattern, { besides: namePatternBesideAgents }),
   agents: INPUTS.agents,
   'environment-pattern': input(
     unlessEmpty((raw) => splitPattern(raw, 'the environment name')),
-    {
-      default: '',
-      besides: environmentPatternBesideAgents,
-    },
+    { default: '', besides: environmentPatternBesideAgents },
   ),
   'on-orphans': input((raw) => parseOneOf(ON_ORPHANS, raw), { default: 'warn' }),
   'dry-run': input(parseBoolean, { default: 'false' }),
 };
 
-/** The dashboard's address, last in sweep/action.yml. */
-export const SWEEP_DASHBOARD_INPUT = pick(['dashboard-url']);
-
-/** An agent of the manifest: its key, and its name (its entry's `name`, else its key). */
+/** An agent of the manifest: its key, and its entry's `name`, else its key. */
 export interface SweptAgent {
   key: string;
   name: string;
 }
 
 export interface SweepRequest extends ServiceAccess {
-  /** The previews' names; with `agents`, `{agent}` in it stands for each agent's name. */
   names: NamePattern;
-  /** Whose previews: the manifest's agents, whose names are the only texts `{agent}` stands for. */
+  /** The only texts `{agent}` stands for; without a manifest, one nameless agent. */
   agents: readonly SweptAgent[];
-  /** `keyed` with a manifest (each orphan names its agent), `flat` without. */
   layout: 'flat' | 'keyed';
   environments?: NamePattern;
   onOrphans: OnOrphans;
   dryRun: boolean;
-  /** Where a person opens (and deletes) a deployment: a template of `{id}`, `{tenant_id}`, `{name}`. */
   dashboardUrl?: string;
 }
 
-/**
- * The manifest's agents, each with its name: its entry's `name`, else its
- * key; a bad `name`, or one name of two agents, an input error, as the
- * deploy step's. Without a manifest, one nameless agent: its pattern holds
- * no `{agent}` to fill.
- */
+/** A bad `name`, or one name of two agents, is an input error, as in the deploy step. */
 function sweptAgents(manifest: Manifest | undefined): SweptAgent[] {
   if (manifest === undefined) return [{ key: '', name: '' }];
   const { agents, problems } = namedAgents(manifest, '');
@@ -161,31 +129,26 @@ function sweptAgents(manifest: Manifest | undefined): SweptAgent[] {
 export function sweepRequest(
   inputs: InputValues<typeof SWEEP_SERVICE_INPUTS> &
     InputValues<typeof SWEEP_OWN_INPUTS> &
-    InputValues<typeof SWEEP_DASHBOARD_INPUT>,
+    InputValues<typeof DASHBOARD_INPUT>,
 ): SweepRequest {
-  const access = checkedAccess(inputs);
-  const environments = inputs['environment-pattern'];
-  const dashboardUrl = inputs['dashboard-url'];
   const manifest = inputs.agents;
   return {
-    ...access,
+    ...checkedAccess(inputs),
     names: inputs['name-pattern'],
     agents: sweptAgents(manifest),
     layout: manifest === undefined ? 'flat' : 'keyed',
-    ...(environments === undefined ? {} : { environments }),
+    ...given({ environments: inputs['environment-pattern'] }),
     onOrphans: inputs['on-orphans'],
     dryRun: inputs['dry-run'],
-    ...(dashboardUrl === undefined ? {} : { dashboardUrl }),
+    ...given({ dashboardUrl: inputs['dashboard-url'] }),
   };
 }
 
-/** One agent's previews: its name, and the pattern with `{agent}` filled by it. */
 export interface AgentPattern {
   agent: SweptAgent;
   names: NamePattern;
 }
 
-/** `pattern` with `{agent}` replaced by `name`, as text. */
 export function forAgent(pattern: NamePattern, name: string): NamePattern {
   const fill = (text: string) => fillPlaceholder(text, AGENT_PLACEHOLDER, name);
   return {
@@ -195,7 +158,6 @@ export function forAgent(pattern: NamePattern, name: string): NamePattern {
   };
 }
 
-/** The patterns to look for: one an agent. */
 export function agentPatterns(names: NamePattern, agents: readonly SweptAgent[]): AgentPattern[] {
   return agents.map((agent) => ({ agent, names: forAgent(names, agent.name) }));
 }
@@ -215,10 +177,6 @@ export function searchTexts(patterns: readonly AgentPattern[]): string[] {
   return [...new Set(patterns.map(({ names }) => longest(names)))];
 }
 
-/**
- * The environment of a preview: the pattern with the pull request's number
- * and, when it holds `{agent}`, the preview's agent's name.
- */
 export function environmentOf(pattern: NamePattern, number: number, agent?: SweptAgent): string {
   return filled(forAgent(pattern, agent?.name ?? ''), number);
 }

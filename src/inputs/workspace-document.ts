@@ -1,10 +1,3 @@
-/**
- * A JSON or YAML document an input gives inline, or as the path of a
- * `.json`, `.yaml` or `.yml` file in the workspace (`config`, `agents`): the
- * file read bounded, a regular file, inside the workspace, and a key given
- * twice an error that names its path. What the document must hold is the
- * input's to say.
- */
 import { lstatSync, realpathSync, statSync, type Stats } from 'node:fs';
 import path from 'node:path';
 import { parse as parseYaml } from 'yaml';
@@ -33,13 +26,11 @@ function parseYamlText(text: string): unknown {
   }
 }
 
-/** Whether `inner` is `root` or inside it (both absolute, normalised). */
 function isInside(root: string, inner: string): boolean {
   const relative = path.relative(root, inner);
   return !(relative === '..' || relative.startsWith(`..${path.sep}`) || path.isAbsolute(relative));
 }
 
-/** What a path that is not a regular file is, as a person names it. */
 function kindOf(stats: Stats): string {
   if (stats.isDirectory()) return 'a directory';
   if (stats.isFIFO()) return 'a FIFO';
@@ -49,18 +40,14 @@ function kindOf(stats: Stats): string {
   return 'neither a file nor a directory';
 }
 
-/** Whether the error is the file system's "no such file" (a missing path, a dangling link). */
 function isMissing(error: unknown): boolean {
   const code = (error as NodeJS.ErrnoException).code;
   return code === 'ENOENT' || code === 'ENOTDIR';
 }
 
 /**
- * The real path of the file `raw` names in the workspace. Checked twice: as
- * written (`../x.json`), and once symbolic links are followed, since a link
- * in the workspace (or a linked directory on the way) may point anywhere.
- * A path that exists but is not a regular file says what it is: "not
- * found" would send a person looking for a file that is there.
+ * Inside the workspace as written (`../x.json`) and once links are followed: a link may point
+ * anywhere. A path that is not a regular file says what it is ("not found" would mislead).
  */
 function workspaceFile(raw: string, workspace: string): string {
   // No file system takes a NUL in a path; Node would throw before asking.
@@ -97,7 +84,6 @@ function readDocumentFile(raw: string, workspace: string): unknown {
   try {
     text = readBounded(file, { cap: DOCUMENT_FILE_CAP });
   } catch (error) {
-    // Its message names the cap ("it is larger than 1 MiB") or the deadline.
     if (!(error instanceof BoundedReadError)) throw error;
     fail(`file '${raw}' cannot be read: ${error.message}`);
   }
@@ -109,7 +95,6 @@ export function isFilePath(raw: string): boolean {
   return !raw.includes('\n') && /\.(json|ya?ml)$/i.test(raw) && !/^[{[]/.test(raw);
 }
 
-/** The document `raw` gives: inline JSON or YAML, or the file in the workspace it names. */
 export function readDocument(raw: string, workspace: string): unknown {
   return isFilePath(raw) ? readDocumentFile(raw, workspace) : parseYamlText(raw);
 }

@@ -37,7 +37,7 @@ function pullRequest(name: string, head: unknown): RunEvent {
 
 /** The commit request of a codehost plan read for `event`. */
 function commitFor(event: RunEvent | undefined, given: Record<string, string> = {}) {
-  // With a key: a fork's run without one fails before targeting (test/inputs/fork.test.ts).
+  // With a key: a fork's run without one fails before targeting (test/inputs/run-description.test.ts).
   const keyed = { 'api-key': 'a-key-for-the-test', ...given };
   return spec(keyed, { head: event && runHead(event, WORKFLOW_REPOSITORY) }).commit;
 }

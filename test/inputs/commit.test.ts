@@ -11,7 +11,7 @@ const workspace = temporaryWorkspace('commit-test-');
 const { plan: spec } = planReader({ workspace: workspace.root });
 const SHA = 'aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa';
 
-// With a key: a fork's run without one fails earlier (test/inputs/fork.test.ts).
+// With a key: a fork's run without one fails earlier (test/inputs/run-description.test.ts).
 const commitFor = (head: RunHead) =>
   spec({ repository: 'acme/agent', 'api-key': 'a-key-for-the-test' }, { head }).commit;
 
