@@ -14,8 +14,7 @@ import { CancelledError } from '../common/errors.js';
 import { Redactor } from '../common/redact.js';
 import { untrusted } from '../common/runtime.js';
 import { networkFailure } from './answers.js';
-import { boundedBody } from './bounded-body.js';
-import { ExchangeBound } from './exchange-bound.js';
+import { boundedBody, ExchangeBound } from './exchange-bound.js';
 import {
   FORBIDDEN_ADDRESS,
   FORBIDDEN_WORDS,

@@ -1,14 +1,14 @@
 /**
- * The one HTTP client of the service. Every request goes through `exchange()`:
- * one loop that sets the headers and the per-request timeout, retries what is
- * safe to retry (every method, one rule, `Retry-After` honoured), asks the
- * caller's reconcile hook what happened when a request may have taken effect,
- * reads at most `maxAnswerBytes`, validates the answer against its schema,
- * and turns every failure into a `ServiceError`.
+ * The one HTTP client of the service. Every request goes through `exchange()`: one loop that
+ * sets the headers and the per-request timeout, retries what is safe to retry (every method,
+ * one rule, `Retry-After` honoured), asks the reconcile hook when a request may have taken
+ * effect, reads at most `maxAnswerBytes`, validates the answer, and turns every failure into a
+ * `ServiceError`.
  */
 import { STATUS_CODES } from 'node:http';
-import { boundedBody } from './bounded-body.js';
-import { ExchangeBound } from './exchange-bound.js';
+import type { Dispatcher } from 'undici';
+import type { z } from 'zod';
+import { boundedBody, ExchangeBound } from './exchange-bound.js';
 import { loadUndici } from './undici.js';
 import { CancelledError } from '../common/errors.js';
 import { ServiceError } from './errors.js';
@@ -29,16 +29,64 @@ import {
   parseRetryAfter,
   type RetryPolicy,
 } from './retry.js';
-import { formatDuration, systemClock, type Clock } from '../common/runtime.js';
+import { formatDuration, systemClock, type Clock, type Logger } from '../common/runtime.js';
 import { schemaMismatch } from './issues.js';
-import type { Answered, ClientOptions, QueryValue, RequestSpec } from './request-spec.js';
+
+type QueryValue = string | number | boolean | undefined;
+
+/** A request, as the service module (endpoints.ts) spells it. */
+export interface RequestSpec<T> {
+  method: 'GET' | 'POST';
+  /** Below the base address. */
+  path: string;
+  query?: Record<string, QueryValue>;
+  body?: unknown;
+  schema: z.ZodType<T>;
+  /** Sending it twice is harmless (default: GET only); else it is retried only after `reconcile`. */
+  idempotent?: boolean;
+  /**
+   * Asked when the request may have taken effect unanswered (a dropped connection, a timeout,
+   * a 5xx to a POST) or on `409 Conflict`: a value is the request's result, `undefined` that it
+   * did not take effect (tried again within the same attempts). It may throw to end it.
+   */
+  reconcile?: (failure: ServiceError) => Promise<T | undefined>;
+  /** Remedies for statuses, over the defaults. */
+  remedies?: Partial<Record<number, string>>;
+  /** Instead of the policy's. */
+  attempts?: number;
+  /** When shorter than the policy's per-request timeout. */
+  timeoutMs?: number;
+}
+
+/** How a request ended well: with its own answer, or through the reconcile hook. */
+export interface Answered<T> {
+  value: T;
+  via: 'answer' | 'ambiguous' | 'conflict';
+}
+
+interface ClientOptions {
+  baseUrl: string;
+  headers: Record<string, string>;
+  retry?: RetryPolicy;
+  clock?: Clock;
+  logger: Logger;
+  /** The run's cancellation: aborts every request and wait. */
+  signal?: AbortSignal;
+  userAgent?: string;
+  /** Removes secret values from the service's free text before it is shortened. */
+  redact?: (text: string) => string;
+  maxAnswerBytes?: number;
+  /** A proxy agent, or undici's global dispatcher when absent. */
+  dispatcher?: Dispatcher;
+  /** How the entry names what a remedy points to; the action's inputs when absent. */
+  words?: RemedyWords;
+}
 
 /** Far above a page of 100 deployments (~1 MiB); an answer past it is not the service's. */
 export const DEFAULT_MAX_ANSWER_BYTES = 32 * 1024 * 1024;
 
 const isRetryableStatus = (status: number) => status === 408 || status === 429 || status >= 500;
 
-/** An answer, body read, before it is judged. */
 interface RawAnswer {
   status: number;
   /** Larger than `maxAnswerBytes`: only the start was read. */

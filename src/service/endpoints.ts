@@ -6,9 +6,7 @@
  */
 import type { RemedyWords } from './answers.js';
 import { ServiceError } from './errors.js';
-import { answersByIds, type IdAnswer } from './id-answers.js';
-import type { ServiceClient } from './client.js';
-import type { Answered, RequestSpec } from './request-spec.js';
+import type { Answered, RequestSpec, ServiceClient } from './client.js';
 import type { Logger } from '../common/runtime.js';
 import {
   DeploymentBatchSchema,
@@ -22,8 +20,10 @@ import {
 } from './schemas.js';
 import { DeploymentVetting } from './vet.js';
 import {
+  answersByIds,
   DEPLOYMENTS,
   walkListing,
+  type IdAnswer,
   type DeploymentFilters,
   type Listing,
   type PagedListing,
