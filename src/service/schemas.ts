@@ -9,7 +9,8 @@
  * wins, except `source_config.deployment_type`: its table omits it, but the listing filters by
  * it and the service takes it at creation. Ranges only the OpenAPI document shows (cpu
  * 0.1..8, cpu_limit 0.1..16) are left to the service.
- */ import { z } from 'zod';
+ */
+import { z } from 'zod';
 import { buildFamily, dateTime, int, looseObject, strictObject, uuid } from './schema-family.js';
 
 export { SOURCES, SourceSchema, type Source } from './schema-family.js';
