@@ -24,12 +24,11 @@ import { queryValues } from './health-address.js';
 import { proxyDispatcher, type ProxySettings } from './proxy.js';
 import { loadUndici, loadedUndici } from './undici.js';
 
-/** An attempt's bound: an agent that scales to zero may take this long to answer. */
+/** An agent that scales to zero may take this long to answer. */
 export const CHECK_TIMEOUT_MS = 30_000;
-/** The most of an answer's body read; the expected text is looked for in these bytes only. */
+/** The expected text is looked for in these bytes only. */
 export const MAX_BODY_BYTES = 64 * 1024;
 const MAX_REDIRECTS = 5;
-/** The most of a failing answer's body shown. */
 const EXCERPT_CHARACTERS = 200;
 
 const REDIRECTS = new Set([301, 302, 303, 307, 308]);
@@ -61,7 +60,7 @@ export interface CheckResult {
   refused?: true;
 }
 
-/** Why `address` is not checked at all, or undefined: decided before any connection. */
+/** Decided before any connection. */
 function refusal(address: string): string | undefined {
   let url: URL;
   try {
@@ -89,10 +88,7 @@ export async function checkAddress(
   return (await askAddress(address, options))(options.expect);
 }
 
-/**
- * An answer judged by an expected text (empty or absent: any `2xx` will do): one answer
- * serves every agent whose check goes to the same address, each judged by its own text.
- */
+/** One answer serves every agent whose check goes to the same address, each with its own text. */
 export type Judgement = (expect: string | undefined) => CheckResult;
 
 interface Answered {
@@ -210,7 +206,7 @@ async function exchange(
   }
 }
 
-/** `work`, or a rejection as soon as `signal` aborts (a DNS look-up cannot be stopped). */
+/** A DNS look-up cannot be stopped: rejected as soon as `signal` aborts. */
 function whileNotAborted<T>(work: Promise<T>, signal: AbortSignal): Promise<T> {
   if (signal.aborted) return Promise.reject(new Error('aborted'));
   return new Promise((resolve, reject) => {
@@ -241,7 +237,7 @@ function judge(
   return { ok: false, status, error, bodyExcerpt: untrusted(text) };
 }
 
-/** Why the connection was refused before it was made (a forbidden resolved address), if it was. */
+/** A forbidden resolved address refused the connection before it was made. */
 function forbiddenCause(error: unknown): string | undefined {
   for (let cause: unknown = error; cause instanceof Error; cause = cause.cause) {
     if ((cause as NodeJS.ErrnoException).code === FORBIDDEN_ADDRESS) return cause.message;

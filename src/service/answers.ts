@@ -102,36 +102,13 @@ export function describeAnswer(
   return parts.join(', ');
 }
 
-/** How an entry names what a remedy points to: the action's inputs, the command's options. */
-export interface RemedyWords {
-  apiKey: string;
-  apiKeyHeader: string;
-  headers: string;
-  integrationId: string;
-  apiUrl: string;
-  /** Where this run's address came from (the flag, the variable), when known. */
-  apiUrlFrom?: string;
-  name: string;
-  repository: string;
-  waitTimeout: string;
-  healthCheckHeaders: string;
-  onDriftFail: string;
-  onChangeFail: string;
-  /** A pull request, or GitLab's merge request. */
-  changeRequest: string;
-  asker: string;
-  secrets: string;
-  healthCheck: string;
-  commit: string;
-  noWait: string;
-}
-
-export const ACTION_WORDS: RemedyWords = {
+export const ACTION_WORDS = {
   apiKey: 'the api-key input',
   apiKeyHeader: 'api-key-header',
   headers: 'the headers input',
   integrationId: 'the integration-id input',
   apiUrl: 'api-url',
+  /** Where this run's address came from (the flag, the variable), when known. */
   apiUrlFrom: 'the api-url input',
   name: 'the name input',
   repository: 'the repository input',
@@ -139,12 +116,18 @@ export const ACTION_WORDS: RemedyWords = {
   healthCheckHeaders: 'health-check-headers',
   onDriftFail: 'on-drift: fail',
   onChangeFail: 'on-change: fail',
+  /** Or GitLab's merge request. */
   changeRequest: 'pull request',
   asker: 'the step',
   secrets: 'the secrets input',
   healthCheck: 'health-check',
   commit: 'the commit input',
   noWait: 'wait-for-ready is off',
+};
+
+/** How an entry names what a remedy points to: the action's inputs, the command's options. */
+export type RemedyWords = Omit<Record<keyof typeof ACTION_WORDS, string>, 'apiUrlFrom'> & {
+  apiUrlFrom?: string;
 };
 
 const noSuchEndpoint = (words: RemedyWords) =>

@@ -10,6 +10,7 @@ export class ExchangeBound {
   readonly #cancel: AbortSignal | undefined;
   readonly #timer: ReturnType<typeof setTimeout>;
   readonly #onCancel = (): void => this.#abort.abort();
+  readonly signal = this.#abort.signal;
   #timedOut = false;
 
   /** Throws `CancelledError` when the run is cancelled already. */
@@ -21,10 +22,6 @@ export class ExchangeBound {
       this.#abort.abort();
     }, timeoutMs);
     cancel?.addEventListener('abort', this.#onCancel, { once: true });
-  }
-
-  get signal(): AbortSignal {
-    return this.#abort.signal;
   }
 
   get timedOut(): boolean {

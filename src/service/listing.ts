@@ -11,10 +11,9 @@ import { schemaMismatch } from './issues.js';
 import { DeploymentSchema, type Deployment, type DeploymentList } from './schemas.js';
 import type { DeploymentVetting } from './vet.js';
 
-/** The listing's path, and the create's. */
 export const DEPLOYMENTS = '/v2/deployments';
 
-/** The listing's filters (docs/how-it-works.md, "The service's interface"), each as the query names it. */
+/** As the query names them (docs/how-it-works.md, "The service's interface"). */
 export interface DeploymentFilters {
   name_contains?: string;
   status?: string;
@@ -31,10 +30,7 @@ export interface Listing {
   more: boolean;
 }
 
-/**
- * Takes one page's deployments as they arrive (each once, vetted) and lets
- * them go; false ends the listing there (its reader has gone).
- */
+/** One page's deployments (each once, vetted); false ends the listing there (its reader has gone). */
 export type PageSink = (deployments: readonly Deployment[]) => boolean;
 
 /** A listing handed on page by page: how many it handed on, and whether the list goes on. */
@@ -43,7 +39,6 @@ export interface PagedListing {
   more: boolean;
 }
 
-/** One walk: how it reads a page, how large, what it hands on, and what it says when it cannot end. */
 export interface Walk {
   page: (offset: number, limit: number) => Promise<DeploymentList>;
   size: () => number;
@@ -89,7 +84,6 @@ export async function walkListing(walk: Walk, logger: Logger, maxPages: number):
   throw new ActionError(walk.tooLong());
 }
 
-/** What a status check answers for one id: the deployment, or why its record is not taken. */
 export type IdAnswer = Deployment | ServiceError;
 
 /**
@@ -136,14 +130,13 @@ export function answersByIds(
   return answers;
 }
 
-/** A record's problems, with the paths they would have in the whole answer (`resources[2].created_at`). */
+/** The paths the problems would have in the whole answer (`resources[2].created_at`). */
 function atIndex(error: z.ZodError, index: number): z.ZodError {
   return new z.ZodError(
     error.issues.map((issue) => ({ ...issue, path: ['resources', index, ...issue.path] })),
   );
 }
 
-/** The `id` a listed record claims, whatever else it holds. */
 function idOf(record: unknown): string | undefined {
   if (typeof record !== 'object' || record === null || !('id' in record)) return undefined;
   return typeof record.id === 'string' ? record.id : undefined;

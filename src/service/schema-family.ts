@@ -92,47 +92,39 @@ export function buildFamily<C extends z.core.$strict | z.core.$loose>(object: Ob
   // image_pull_secrets item; the service requires its name.
   const LocalObjectReference = object({ name: z.string() });
 
-  // resource_spec: all fields nullable.
   const ResourceSpec = object({
-    // main service
     min_scale: int().nullish(),
     max_scale: int().nullish(),
     cpu: z.number().nullish(),
     cpu_limit: z.number().nullish(),
     memory_mb: int().nullish(),
     memory_limit_mb: int().nullish(),
-    // queue
     queue_min_scale: int().nullish(),
     queue_max_scale: int().nullish(),
     queue_cpu: z.number().nullish(),
     queue_cpu_limit: z.number().nullish(),
     queue_memory_mb: int().nullish(),
     queue_memory_limit_mb: int().nullish(),
-    // orchestrator
     orchestrator_cpu: z.number().nullish(),
     orchestrator_cpu_limit: z.number().nullish(),
     orchestrator_memory_mb: int().nullish(),
     orchestrator_memory_limit_mb: int().nullish(),
     orchestrator_min_scale: int().nullish(),
     orchestrator_max_scale: int().nullish(),
-    // executor
     executor_cpu: z.number().nullish(),
     executor_cpu_limit: z.number().nullish(),
     executor_memory_mb: int().nullish(),
     executor_memory_limit_mb: int().nullish(),
-    // redis
     redis_cpu: z.number().nullish(),
     redis_cpu_limit: z.number().nullish(),
     redis_memory_mb: int().nullish(),
     redis_memory_limit_mb: int().nullish(),
-    // database
     db_cpu: z.number().nullish(),
     db_cpu_limit: z.number().nullish(),
     db_memory_mb: int().nullish(),
     db_memory_limit_mb: int().nullish(),
     db_storage_gi: int().nullish(),
     db_max_connections: int().nullish(),
-    // placement and pod customization
     labels: stringMap().nullish(),
     annotations: stringMap().nullish(),
     service_account_name: z.string().nullish(),
@@ -145,7 +137,6 @@ export function buildFamily<C extends z.core.$strict | z.core.$loose>(object: Ob
 
   const ListenerConfig = object({ k8s_namespace: z.string().nullish() });
 
-  // source_config: all fields nullable.
   const SourceConfig = object({
     integration_id: uuid().nullish(),
     repo_url: z.string().nullish(),
@@ -160,7 +151,7 @@ export function buildFamily<C extends z.core.$strict | z.core.$loose>(object: Ob
     build_command: z.string().nullish(),
   });
 
-  // source_revision_config, the fields that are both sent and returned.
+  // Only the fields both sent and returned.
   const SourceRevisionConfig = object({
     repo_ref: z.string().nullish(),
     agent_config_path: z.string().nullish(),
@@ -175,7 +166,7 @@ export function buildFamily<C extends z.core.$strict | z.core.$loose>(object: Ob
     secret_key: z.string(),
   });
 
-  // The deployment, the fields that are both sent and returned.
+  // Only the fields both sent and returned.
   const Deployment = object({
     name: z.string(),
     source: SourceSchema,

@@ -67,27 +67,23 @@ export class DeploymentVetting {
     if (given === undefined || given === null || given === '') return given;
     const verdict = publishableAddress(given);
     for (const secret of verdict.removed) this.#mask(secret);
+    const its = `the service's custom_url of '${untrusted(deployment.name)}'`;
     if (!verdict.ok) {
-      this.#once(
-        `custom_url-refused:${given}`,
-        `the service's custom_url of '${untrusted(deployment.name)}' is not published: ${verdict.why}`,
-      );
+      this.#once(`custom_url-refused:${given}`, `${its} is not published: ${verdict.why}`);
       return null;
     }
     // A password is taken out above; any other secret value in the address withholds it all.
     if (this.#redact(verdict.address) !== verdict.address) {
-      this.#once(
-        `custom_url-secret:${deployment.id}`,
-        `the service's custom_url of '${untrusted(deployment.name)}' holds a secret value: it is not published (no url output, link or environment_url)`,
-      );
+      const message = `${its} holds a secret value: it is not published (no url output, link or environment_url)`;
+      this.#once(`custom_url-secret:${deployment.id}`, message);
       return null;
     }
     if (verdict.address === given) return given;
     this.#once(
       `custom_url:${verdict.address}`,
       verdict.hadCredentials
-        ? `the service's custom_url of '${untrusted(deployment.name)}' holds a user or password: it is published without them (the password is masked)`
-        : `the service's custom_url of '${untrusted(deployment.name)}' holds spaces or control characters: it is published as an address parser reads it`,
+        ? `${its} holds a user or password: it is published without them (the password is masked)`
+        : `${its} holds spaces or control characters: it is published as an address parser reads it`,
     );
     return verdict.address;
   }
