@@ -117,16 +117,14 @@ const HTML_ESCAPES: Record<string, string> = {
   "'": '&#39;',
 };
 
-function htmlEscaped(text: string): string {
-  return text.replace(/[&<>"']/g, (c) => HTML_ESCAPES[c] ?? c);
-}
-
 /** What Markdown could take for markup should the HTML block end early (no blank line gets in). */
 const MARKDOWN_IN_HTML = /[|[\]()!`\\]/g;
 
 /** For where GitHub links nothing (code, pre, a link). */
 function htmlLiteral(text: string): string {
-  return htmlEscaped(text).replace(MARKDOWN_IN_HTML, (c) => `&#${c.charCodeAt(0)};`);
+  return text
+    .replace(/[&<>"']/g, (c) => HTML_ESCAPES[c] ?? c)
+    .replace(MARKDOWN_IN_HTML, (c) => `&#${c.charCodeAt(0)};`);
 }
 
 /** On one line: a blank line would end the HTML block. */

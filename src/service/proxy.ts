@@ -50,12 +50,7 @@ function withoutExperimentalWarning<T>(make: () => T): T {
   // eslint-disable-next-line @typescript-eslint/unbound-method
   const emitWarning = process.emitWarning;
   process.emitWarning = (warning: string | Error, ...rest: unknown[]) => {
-    const [options] = rest;
-    const code =
-      typeof options === 'object' && options !== null && 'code' in options
-        ? options.code
-        : undefined;
-    if (code === 'UNDICI-EHPA') return;
+    if ((rest[0] as { code?: unknown } | null | undefined)?.code === 'UNDICI-EHPA') return;
     Reflect.apply(emitWarning, process, [warning, ...rest]);
   };
   try {
