@@ -1,31 +1,16 @@
 /**
- * The one rule for an address the action publishes (the `url` output, the
- * deployment's `custom_url` in the `deployment` output and the command's
- * `--json`, a GitHub deployment's `environment_url`, every link in the
- * comment and the summary): an `http(s)` address, never a user or a
- * password. An address with credentials is published without them; the
- * caller masks what was removed before anything is written.
+ * The one rule for an address the action publishes (outputs, `--json`, `environment_url`,
+ * every link): `http(s)`, never a user or a password. One with credentials is published
+ * without them; the caller masks what was removed before anything is written.
  */
 import { untrusted } from './runtime.js';
 
-export type AddressVerdict =
-  | {
-      ok: true;
-      /** The address to publish: as given, or re-written without its credentials. */
-      address: string;
-      /** What was removed from it (the password, decoded and as written), to mask. */
-      removed: string[];
-      /** It held a user or a password, now removed. */
-      hadCredentials: boolean;
-    }
-  | {
-      ok: false;
-      /** Why it is not published, in a few words that name no part of it. */
-      why: string;
-      removed: string[];
-    };
+type AddressVerdict =
+  | { ok: true; address: string; removed: string[]; hadCredentials: boolean }
+  /** `why` names no part of the address. */
+  | { ok: false; why: string; removed: string[] };
 
-/** The address as it may be published, or why it may not. */
+/** `removed`: the password, decoded and as written, to mask. */
 export function publishableAddress(text: string): AddressVerdict {
   let url: URL;
   try {
@@ -48,7 +33,6 @@ export function publishableAddress(text: string): AddressVerdict {
   return { ok: true, address: url.href, removed, hadCredentials };
 }
 
-/** The address when it may be published as it is or without its credentials, else undefined. */
 export function publishedOrNothing(text: string | null | undefined): string | undefined {
   if (text === undefined || text === null || text === '') return undefined;
   const verdict = publishableAddress(text);
@@ -78,22 +62,14 @@ function isLoopback(hostname: string): boolean {
   );
 }
 
-/**
- * What keeps `url` from being an address the action sends a request to:
- * credentials in it, plain http:// off a loopback host, another scheme.
- * Each caller says it in its own words; the rule is this one.
- */
+/** What keeps `url` from being an address the action sends a request to; each caller words it. */
 export function webAddressFault(url: URL): 'credentials' | 'plain-http' | 'scheme' | undefined {
   if (url.username !== '' || url.password !== '') return 'credentials';
   if (url.protocol === 'http:') return isLoopback(url.hostname) ? undefined : 'plain-http';
   return url.protocol === 'https:' ? undefined : 'scheme';
 }
 
-/**
- * An address as it may be shown: scheme, host and path, without credentials, query or
- * fragment (a query may carry a key). Text that is not an address is shown as nothing
- * of it, in a few words.
- */
+/** Scheme, host and path: no credentials, query (it may carry a key) or fragment. */
 export function shownAddress(address: string | URL): string {
   let url: URL;
   try {

@@ -1,14 +1,9 @@
-/**
- * The errors every part of the action shares. An `ActionError` is an
- * expected failure: its message is shown as it is, without a stack trace.
- * An error only one folder throws lives in that folder (inputs/errors.ts,
- * service/errors.ts, run/decisions/wait.ts).
- */
+/** An expected failure: its message is shown as it is, without a stack trace. */
 export class ActionError extends Error {
   override name = 'ActionError';
 }
 
-/** The workflow was cancelled (SIGINT/SIGTERM) while the action was running. */
+/** SIGINT/SIGTERM. */
 export class CancelledError extends ActionError {
   override name = 'CancelledError';
 }

@@ -1,31 +1,20 @@
 /**
- * The one writer of text that goes to GitHub: the pull request comment
- * (Markdown), the job summary and the command's `--summary` (HTML inside
- * Markdown), and deployment statuses (plain text on one line). Text from the
- * service is data in all of them: it shows as the text it is, never as HTML,
- * a link, an image, an autolink, a mention (`@name`) or an issue reference
- * (`#12`, `owner/repo#3`, `GH-12`). The only links are the ones built here,
- * to addresses the address rule lets through (`common/address.ts`).
+ * The one writer of text that goes to GitHub: the comment (Markdown), the job summary and
+ * `--summary` (HTML inside Markdown), deployment statuses (one plain line). Service text is
+ * data in all of them: never HTML, a link, an image, a mention (`@name`) or an issue reference
+ * (`#12`, `owner/repo#3`, `GH-12`). The only links are built here, to addresses
+ * `common/address.ts` lets through.
  *
- * GitHub renders Markdown with cmark-gfm, then links mentions, issue
- * references and bare addresses in the text it rendered (outside code and
- * links), whether the text came from Markdown or from HTML: an entity such
- * as `&#64;` decodes back to `@` before that. So a zero-width space goes
- * after every `@`, `#` and `GH-` in service text; an address in it
- * (`https://…`, `www.…`) sits in a code span, where GitHub links nothing and
- * a reader copies it as it is; and code spans hold what reads best as code
- * (ids, names, commits). Nothing is linked inside a code span, a `<pre>` or
- * a link, so the text there is only escaped.
- *
- * A new kind of GitHub text adds its writer here.
+ * GitHub links mentions, references and bare addresses in the rendered text (outside code and
+ * links), from Markdown or HTML alike (`&#64;` decodes back to `@` first). So a zero-width
+ * space follows every `@`, `#` and `GH-` in service text, and an address in it sits in a code
+ * span (linked by nothing, copied as it is). Inside code, `<pre>` or a link, text is only escaped.
  */
 import { publishedOrNothing } from './address.js';
 import { LINE_BREAK, percentEscape, UNSAFE_RUN_IN_A_LINE } from './characters.js';
 
-/** Zero width: breaks a mention, an issue reference or an autolink, and shows nothing. */
 const ZWSP = '\u200b';
 
-/** `text` cut to `max` characters, the last one `…` when cut. */
 function cut(text: string, max: number): string {
   const characters = [...text];
   return characters.length > max ? `${characters.slice(0, max - 1).join('')}…` : text;
@@ -36,7 +25,6 @@ function oneLine(value: string, max = Infinity): string {
   return cut(value.replace(UNSAFE_RUN_IN_A_LINE, ' '), max);
 }
 
-/** A mention or an issue reference GitHub would link in rendered text, made inert by a zero-width space. */
 function inert(text: string): string {
   return text
     .replace(/[@#]/g, (c) => `${c}${ZWSP}`)
@@ -44,24 +32,21 @@ function inert(text: string): string {
 }
 
 /**
- * An address GitHub would link in text: a scheme's `://` or `www.`, up to a
- * space or a character no code span or table cell keeps as it is. The scheme
- * is bounded, so that a long word without `://` is not read again from each
- * of its letters.
+ * An address GitHub would link: a scheme's `://` or `www.`, up to a space or a character no code
+ * span or table cell keeps. The scheme is bounded, so a long word is not read again from each letter.
  */
 const ADDRESS = /(?:[a-z][a-z0-9+.-]{0,31}:\/\/|www\.)[^\s|<>"'`\\]*/gi;
 
 /** Punctuation that ends a sentence rather than an address, as GitHub leaves it out of a link. */
 const TRAILING = new Set('.,:;!?*_~)]}');
 
-/** `address` without the punctuation after it (a loop: a `[…]+$` reads the rest again from each). */
+/** A loop: a `[…]+$` would read the rest again from each. */
 function withoutTrailing(address: string): string {
   let end = address.length;
   while (end > 0 && TRAILING.has(address.charAt(end - 1))) end--;
   return address.slice(0, end);
 }
 
-/** `text` with each address written by `address` and the text between by `prose`. */
 function withAddresses(
   text: string,
   prose: (part: string) => string,
@@ -78,27 +63,17 @@ function withAddresses(
   return written + prose(text.slice(from));
 }
 
-// ---- plain text: deployment statuses and descriptions --------------------------------------------
-
-/** A description or status text: one line, trimmed, at most `max` characters. GitHub shows it as is. */
+/** A deployment status or description: GitHub shows it as it is. */
 export function plainLine(value: string, max: number): string {
   return cut(oneLine(value).trim(), max);
 }
 
-// ---- Markdown: the pull request comment ---------------------------------------------------------
-
 /**
- * Inline Markdown punctuation that can start markup anywhere in a line: a
- * backslash escape keeps it literal. (`-`, `+`, `=`, `#` and `>` start markup
- * only at the start of a line, where service text never is; `!` only before
- * a `[`, which is escaped.)
+ * Punctuation that starts Markdown markup anywhere in a line, escaped. (`-`, `+`, `=`, `#`, `>`
+ * do only at a line's start, where service text never is; `!` only before an escaped `[`.)
  */
 const MARKDOWN_INLINE = /[\\`*_~[\]<&|]/g;
 
-/**
- * Service text as inline Markdown: on one line, cut to `max`, the punctuation
- * that would start markup escaped, nothing GitHub would link.
- */
 export function markdownText(value: string, max = 300): string {
   return withAddresses(
     oneLine(value, max),
@@ -108,18 +83,15 @@ export function markdownText(value: string, max = 300): string {
 }
 
 /**
- * Service text as a code span, which reads best for ids, names and commits:
- * fenced by more backticks than any run inside, on one line, cut to `max`.
- * In a table cell a `|` ends the cell even inside a code span, so it is
- * escaped there (GitHub shows `|`).
+ * For ids, names and commits: fenced by more backticks than any run inside. In a table a `|`
+ * ends the cell even inside a code span, so it is escaped there (GitHub shows `|`).
  */
 export function markdownCode(value: string, max = 300, inTable = true): string {
   const text = oneLine(value, max);
   if (text.trim() === '') return '(none)';
   const longest = Math.max(0, ...(text.match(/`+/g) ?? []).map((run) => run.length));
   const fence = '`'.repeat(longest + 1);
-  // A span that starts or ends with a backtick, or with a space at both ends, needs a space
-  // each side: CommonMark takes one away from each.
+  // CommonMark takes a space from each end of a span that starts or ends with one or a backtick.
   const pad =
     text.startsWith('`') || text.endsWith('`') || (text.startsWith(' ') && text.endsWith(' '));
   const padded = pad ? ` ${text} ` : text;
@@ -137,8 +109,6 @@ export function markdownLink(text: string, address: string | null | undefined): 
   return `[${text}](${published.replace(UNSAFE_IN_A_DESTINATION, percentEscape)})`;
 }
 
-// ---- HTML inside Markdown: the job summary and --summary ---------------------------------------
-
 const HTML_ESCAPES: Record<string, string> = {
   '&': '&amp;',
   '<': '&lt;',
@@ -147,26 +117,17 @@ const HTML_ESCAPES: Record<string, string> = {
   "'": '&#39;',
 };
 
-/** HTML's own characters as references. */
-function htmlEscaped(text: string): string {
-  return text.replace(/[&<>"']/g, (c) => HTML_ESCAPES[c] ?? c);
-}
-
-/**
- * Characters Markdown could take for markup should the HTML block end early
- * (it cannot: no blank line gets in), as character references.
- */
+/** What Markdown could take for markup should the HTML block end early (no blank line gets in). */
 const MARKDOWN_IN_HTML = /[|[\]()!`\\]/g;
 
-/** Text escaped for the summary's HTML, as it is: for where GitHub links nothing (code, pre, a link). */
+/** For where GitHub links nothing (code, pre, a link). */
 function htmlLiteral(text: string): string {
-  return htmlEscaped(text).replace(MARKDOWN_IN_HTML, (c) => `&#${c.charCodeAt(0)};`);
+  return text
+    .replace(/[&<>"']/g, (c) => HTML_ESCAPES[c] ?? c)
+    .replace(MARKDOWN_IN_HTML, (c) => `&#${c.charCodeAt(0)};`);
 }
 
-/**
- * Service text for the summary's HTML: on one line (a blank line would end
- * the HTML block), cut to `max`, escaped, nothing GitHub would link.
- */
+/** On one line: a blank line would end the HTML block. */
 export function htmlText(value: string, max = 1_000): string {
   // Made inert before it is escaped: the references written then hold a '#' of their own.
   return withAddresses(
@@ -176,7 +137,6 @@ export function htmlText(value: string, max = 1_000): string {
   );
 }
 
-/** Service text in `<code>`, which reads best for ids, names, commits and addresses. */
 export function htmlCode(value: string, max = 300): string {
   return `<code>${htmlLiteral(oneLine(value, max))}</code>`;
 }
@@ -190,10 +150,7 @@ export function htmlLink(text: string, address: string | null | undefined): stri
   return `<a href="${href}">${htmlLiteral(oneLine(text, 1_000))}</a>`;
 }
 
-/**
- * Several lines of text for a `<pre>` in the summary: its lines kept, each
- * escaped, no blank one (the HTML block would end before its closing tag).
- */
+/** For a `<pre>`: no blank line, or the HTML block would end before its closing tag. */
 export function htmlLines(value: string): string {
   return value
     .split(LINE_BREAK)

@@ -1,18 +1,12 @@
 /**
- * Removes secret values from free text (log lines, error messages, the job
- * summary) before it is shown. Outputs are not free text: they are redacted
- * by structure (report.ts). The runner masks the values registered with
- * `core.setSecret` too, but only in the log it renders.
+ * Secret values out of free text (logs, messages, the summary); outputs are redacted by
+ * structure (report.ts). The runner's `core.setSecret` masks only the log it renders.
  */
 import { percentEscape } from './characters.js';
 
 export const MASK = '***';
 
-/**
- * Whether a value can be hidden in text without destroying it: `4`, `true`
- * or `off` occur everywhere (ids, counts, words), so replacing them would
- * garble every line and still not hide them.
- */
+/** `4`, `true` or `off` occur everywhere: replacing them would garble every line and hide nothing. */
 export function isRedactable(value: string): boolean {
   const trimmed = value.trim();
   return (
@@ -30,7 +24,7 @@ function asciiEscaped(text: string, upper: boolean): string {
   });
 }
 
-/** The forms a value takes inside JSON text: escaped quotes, `\/`, and escaped non-ASCII. */
+/** Inside JSON: escaped quotes, `\/`, escaped non-ASCII. */
 function jsonForms(value: string): string[] {
   const inner = JSON.stringify(value).slice(1, -1);
   const slashes = inner.replaceAll('/', '\\/');
@@ -42,10 +36,8 @@ function jsonForms(value: string): string[] {
 }
 
 /**
- * The forms a value takes inside a URL or a form body: `encodeURIComponent`'s;
- * RFC 3986's and Python's `quote` (`!'()*` encoded too); and the
- * `application/x-www-form-urlencoded` forms, space as `+`, of Python's
- * `urlencode` (`~` kept) and of `URLSearchParams` (`*` kept, `~` encoded).
+ * Inside a URL or a form body: `encodeURIComponent`'s; RFC 3986's and Python's `quote` (`!'()*`
+ * too); form bodies (space as `+`) of Python's `urlencode` and of `URLSearchParams`.
  */
 function urlForms(value: string): string[] {
   const component = encodeURIComponent(value);
@@ -56,19 +48,17 @@ function urlForms(value: string): string[] {
 
 export class Redactor {
   readonly #needles = new Set<string>();
-  /** The needles by length, kept as they are added: a short text looks up only what it could hold. */
+  /** A short text looks up only what it could hold. */
   readonly #byLength = new Map<number, Set<string>>();
   /** Needles that hold the mask itself, which a replacement could make appear. */
   readonly #holdingMask = new Set<string>();
-  /** The values given to `add`, so that a value registered at every poll costs nothing again. */
+  /** A value registered at every poll costs nothing again. */
   readonly #added = new Set<string>();
   #sorted: string[] | undefined;
 
   /**
-   * Registers a secret value: the value, each of its lines that is
-   * redactable, and the forms they take inside JSON, URLs and form bodies. Returns the
-   * value and lines that were not known yet, for the runner's mask; a value
-   * that is not redactable is not registered (see `isRedactable`).
+   * The value and each redactable line of it, in their JSON, URL and form forms. Returns those
+   * not known yet, for the runner's mask.
    */
   add(value: string): string[] {
     if (this.#added.has(value)) return [];
@@ -101,10 +91,8 @@ export class Redactor {
   }
 
   /**
-   * The needles that could be replaced in `text`, longest first: every one,
-   * or, when the needles far outnumber the places a needle could sit in
-   * `text` (a status among thousands of listed secrets), only those `text`
-   * holds, and those holding the mask. The replacements are the same.
+   * Longest first: every one, or, when they far outnumber the places one could sit in `text`
+   * (a status among thousands of secrets), only those it holds and those holding the mask.
    */
   #candidates(text: string): readonly string[] {
     if (text.length * this.#byLength.size >= this.#needles.size) return this.#longestFirst();
@@ -118,11 +106,7 @@ export class Redactor {
     return [...found].sort((a, b) => b.length - a.length);
   }
 
-  /**
-   * The first `characters` characters (code points) of `text` as it is, each secret value
-   * that begins among them replaced by `***`, one that runs past the cut whole: the head
-   * is cut from the text as received, and no part of a secret is left at its end.
-   */
+  /** The first `characters` code points as received, a secret that runs past the cut masked whole. */
   redactHead(text: string, characters: number): string {
     const needles = this.#longestFirst();
     let out = '';
@@ -141,7 +125,7 @@ export class Redactor {
     return out;
   }
 
-  /** The needles, longest first, so that a secret containing another is replaced whole. */
+  /** A secret containing another is replaced whole. */
   #longestFirst(): string[] {
     this.#sorted ??= [...this.#needles].sort((a, b) => b.length - a.length);
     return this.#sorted;

@@ -1,33 +1,23 @@
-/**
- * What every module needs from the world, passed in rather than imported:
- * time (a clock tests can fake), logging, and how values are written in a log.
- */
+/** What every module needs from the world, passed in rather than imported, and how a log writes values. */
 import { LINE_BREAK_KEPT, UNSAFE_IN_A_LINE, unicodeEscape } from './characters.js';
 import { CancelledError } from './errors.js';
 
 export interface Clock {
-  /**
-   * Milliseconds on a monotonic clock: deadlines and elapsed times are
-   * measured with it, so a wall clock stepped back or forward cannot stretch
-   * or cut a wait.
-   */
+  /** Monotonic milliseconds: a wall clock stepped back or forward cannot stretch or cut a wait. */
   now(): number;
-  /** Milliseconds since the epoch, only to read an HTTP date (`Retry-After`). */
+  /** Only to read an HTTP date (`Retry-After`). */
   wallTime(): number;
-  /** Resolves after `ms`; rejects with a `CancelledError` when `signal` aborts. */
+  /** Rejects with a `CancelledError` when `signal` aborts. */
   sleep(ms: number, signal?: AbortSignal): Promise<void>;
-  /** A number in [0, 1), for jitter. */
+  /** In [0, 1), for jitter. */
   random(): number;
-  /**
-   * Calls `callback` once after `ms`, unless the returned function is called
-   * first: for what must happen while something else is awaited.
-   */
+  /** `callback` once after `ms`, unless the returned function is called first. */
   timer(ms: number, callback: () => void): () => void;
 }
 
 export interface Logger {
   info(message: string): void;
-  /** A notice annotation: something the user should see, not a problem. */
+  /** Something the user should see, not a problem. */
   notice(message: string): void;
   warning(message: string): void;
   debug(message: string): void;
@@ -67,10 +57,8 @@ export function formatDuration(ms: number): string {
 }
 
 /**
- * A value that came from the service, made fit for one log line: line breaks
- * and other control characters shown escaped (`\r`, `\u001b`), not
- * interpreted, so that it cannot start a line of its own (a line starting
- * with `::` is a runner command) nor colour or rewrite the log.
+ * A service value fit for one log line: controls shown escaped (`\r`, `\u001b`), so it cannot
+ * start a line of its own (`::` starts a runner command) nor colour or rewrite the log.
  */
 export function untrusted(value: string): string {
   return value.replace(UNSAFE_IN_A_LINE, (character) => {
@@ -80,11 +68,8 @@ export function untrusted(value: string): string {
 }
 
 /**
- * The last defence for text the action logs: a line that would start a
- * runner command (`::name::`, leading white space ignored as the runner
- * does) is shown with a marker in front, so only the action's own
- * `@actions/core` calls issue commands. A line ends at any break a reader
- * honours, a lone CR included.
+ * The last defence for logged text: a line (ended by any break, a lone CR included) that would
+ * start a runner command (`::name::`, after white space) gets a marker in front.
  */
 export function neutraliseCommands(text: string): string {
   return text

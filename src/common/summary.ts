@@ -1,24 +1,18 @@
 /**
- * A job summary within GitHub's limit. GitHub refuses a step summary over
- * 1 MiB (in UTF-8 bytes), and a summary holds lists as long as the service
- * makes them (a deployment's secrets, each one a drift row), escaped, so
- * one of them can be several times the limit. A summary is written as parts:
- * fixed ones, and lists that are cut to what fits, with a count of what was
- * left out, as the comments are cut. The deploy's, the plan's and the
- * retire's summaries are all written through `boundedSummary`.
+ * A job summary within GitHub's 1 MiB (UTF-8) limit. Its lists are as long as the service makes
+ * them (each secret a drift row), so it is written as fixed parts and lists cut to what fits,
+ * with a count of what was left out.
  */
 
-/** What a summary may take: a margin under GitHub's 1 MiB, as the redaction after it may grow it. */
+/** A margin under 1 MiB: the redaction after it may grow it. */
 export const SUMMARY_BUDGET = 1_000_000;
 
-/** A list that may be cut: its lines (one item each) after a head, then a tail. */
 export interface CutList {
-  /** Its lines follow it, each on a line of its own. */
   head: string;
   lines: readonly string[];
   /** Follows the last line as it is: `\n</table>`, or `</pre>` closing the last line. */
   tail: string;
-  /** What is said after the tail when `count` lines were left out. */
+  /** Said after the tail when `count` lines were left out. */
   leftOut: (count: number) => string;
 }
 
@@ -26,14 +20,10 @@ export type SummaryPart = string | CutList;
 
 export const bytesOf = (text: string): number => Buffer.byteLength(text, 'utf8');
 
-/** Room kept for each list's head, tail and its note of what was left out. */
 const noteBytes = (list: CutList) =>
   bytesOf(list.head) + bytesOf(list.tail) + bytesOf(list.leftOut(Number.MAX_SAFE_INTEGER)) + 3;
 
-/**
- * The parts joined by line breaks, within `budget` bytes: fixed parts whole,
- * then each list, in order, keeps its first lines that fit in what is left.
- */
+/** Fixed parts whole, then each list, in order, keeps its first lines that fit in what is left. */
 export function boundedSummary(parts: readonly SummaryPart[], budget = SUMMARY_BUDGET): string {
   const fixed = parts.filter((part): part is string => typeof part === 'string');
   const lists = parts.filter((part): part is CutList => typeof part !== 'string');
@@ -57,11 +47,7 @@ export function boundedSummary(parts: readonly SummaryPart[], budget = SUMMARY_B
   return within(written.join('\n'), budget);
 }
 
-/**
- * The last guard: a text over `budget` bytes cut at its last line break that
- * fits, saying how many bytes were left out (a fixed part can only be this
- * long if something upstream lost its own bound).
- */
+/** The last guard (only a fixed part that lost its own bound is this long): cut at a line break. */
 export function within(text: string, budget = SUMMARY_BUDGET): string {
   const size = bytesOf(text);
   if (size <= budget) return text;

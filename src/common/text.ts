@@ -1,9 +1,6 @@
-/** How commits are matched and written, the same way everywhere. */
-
-/** A full commit sha: 40 hex digits, either case (the service records full shas only). */
+/** Either case; the service records full shas only. */
 export const FULL_SHA = /^[0-9a-fA-F]{40}$/;
 
-/** How a sha is written in a message or the summary: its first 12 digits. */
 export function shortSha(sha: string): string;
 export function shortSha(sha: string | null | undefined): string | undefined;
 export function shortSha(sha: string | null | undefined): string | undefined {
@@ -17,11 +14,7 @@ export function withoutTrailingSlashes(address: string): string {
   return address.slice(0, end);
 }
 
-/**
- * The word that agrees with `count`: `one` for 1, else `many` (`one` + `s`
- * unless given). For a noun, `${n} ${plural(n, 'difference')}`; for a
- * pronoun, `plural(n, 'it', 'them')`.
- */
+/** `${n} ${plural(n, 'difference')}`, `plural(n, 'it', 'them')`. */
 export function plural(count: number, one: string, many = `${one}s`): string {
   return count === 1 ? one : many;
 }

@@ -1,10 +1,8 @@
 /**
- * One bounded check of a deployment's address (docs/how-it-works.md, "Live means answering"): a `GET`
- * that answers `2xx` (and holds the expected text) or says why not, as a value. Only
- * https:// or a loopback http://, never a link-local or metadata address (address-guard.ts),
- * redirects followed only to the same origin, the body read at most 64 KiB, TLS verified,
- * the proxy honoured. No header value and no query string appears in what it says: the
- * values of both are secrets, hidden even where the answer echoes them.
+ * One bounded check of a deployment's address (docs/how-it-works.md, "Live means answering"):
+ * only https:// or a loopback http://, never a link-local or metadata address, redirects only
+ * to the same origin, TLS verified, the proxy honoured. Header and query values are secrets,
+ * hidden in all it says, even where the answer echoes them.
  */
 import { STATUS_CODES } from 'node:http';
 import type { LookupFunction } from 'node:net';
@@ -14,8 +12,7 @@ import { CancelledError } from '../common/errors.js';
 import { Redactor } from '../common/redact.js';
 import { untrusted } from '../common/runtime.js';
 import { networkFailure } from './answers.js';
-import { boundedBody } from './bounded-body.js';
-import { ExchangeBound } from './exchange-bound.js';
+import { boundedBody, ExchangeBound } from './exchange-bound.js';
 import {
   FORBIDDEN_ADDRESS,
   FORBIDDEN_WORDS,
@@ -27,59 +24,43 @@ import { queryValues } from './health-address.js';
 import { proxyDispatcher, type ProxySettings } from './proxy.js';
 import { loadUndici, loadedUndici } from './undici.js';
 
-/** An attempt's bound: an agent that scales to zero may take this long to answer. */
+/** An agent that scales to zero may take this long to answer. */
 export const CHECK_TIMEOUT_MS = 30_000;
-/** The most of an answer's body read; the expected text is looked for in these bytes only. */
+/** The expected text is looked for in these bytes only. */
 export const MAX_BODY_BYTES = 64 * 1024;
-/** The most same-origin redirects followed. */
-export const MAX_REDIRECTS = 5;
-/** The most of a failing answer's body shown. */
-export const EXCERPT_CHARACTERS = 200;
+const MAX_REDIRECTS = 5;
+const EXCERPT_CHARACTERS = 200;
 
 const REDIRECTS = new Set([301, 302, 303, 307, 308]);
 
 export interface CheckOptions {
-  /** Request headers (`health-check-headers`); their values appear in nothing said. */
   headers?: Readonly<Record<string, string>>;
   /** Text the body must hold (in its first 64 KiB); empty or absent: any `2xx` will do. */
   expect?: string;
   proxy?: ProxySettings;
   /** The whole exchange's bound, redirects and body included. */
   timeoutMs?: number;
-  /** The run's cancellation: the check then throws `CancelledError`. */
   signal?: AbortSignal;
-  /** The DNS look-up (node:dns's by default), guarded all the same. */
+  /** Guarded all the same. */
   lookup?: LookupFunction;
-  /** Certificates trusted instead of the system's (a runner uses NODE_EXTRA_CA_CERTS). */
+  /** Instead of the system's (a runner uses NODE_EXTRA_CA_CERTS). */
   ca?: string;
-  /**
-   * The run's redaction (every secret it holds), applied to the whole answer read before its
-   * excerpt is cut: a secret that runs past the cut is hidden whole, not left in part.
-   */
+  /** The run's redaction, applied to all that was read before the cut: a secret is hidden whole. */
   redact?: (text: string) => string;
 }
 
 export interface CheckResult {
-  /** A `2xx` answer holding the expected text. */
   ok: boolean;
-  /** The last answer's HTTP status, when one came. */
+  /** The last answer's, when one came. */
   status?: number;
-  /** Why the check failed, in a sentence that shows no query and no header value. */
   error?: string;
-  /**
-   * A failing answer's first 200 characters as received, header and query values masked,
-   * then on one line and escaped.
-   */
+  /** A failing answer's first 200 characters as received, secrets masked, on one line, escaped. */
   bodyExcerpt?: string;
-  /**
-   * The address is one the check never asks (not https nor a loopback http, credentials
-   * in it, a link-local or metadata address, literal or resolved): nothing was sent, and
-   * asking again would not change it.
-   */
+  /** The check never asks this address: nothing was sent, and asking again would not change it. */
   refused?: true;
 }
 
-/** Why `address` is not checked at all, or undefined: decided before any connection. */
+/** Decided before any connection. */
 function refusal(address: string): string | undefined {
   let url: URL;
   try {
@@ -100,7 +81,6 @@ function refusal(address: string): string | undefined {
   return undefined;
 }
 
-/** The one GET of the check, bounded by `timeoutMs`; throws `CancelledError` on cancel. */
 export async function checkAddress(
   address: string,
   options: CheckOptions = {},
@@ -108,36 +88,28 @@ export async function checkAddress(
   return (await askAddress(address, options))(options.expect);
 }
 
-/**
- * An answer judged by an expected text (empty or absent: any `2xx` will do): one answer
- * serves every agent whose check goes to the same address, each judged by its own text.
- */
+/** One answer serves every agent whose check goes to the same address, each with its own text. */
 export type Judgement = (expect: string | undefined) => CheckResult;
 
-/** A status and the start of a body, to be judged. */
 interface Answered {
   status: number;
   body: Buffer;
 }
 
-/**
- * The one GET of the check, bounded by `timeoutMs`, and its answer to be judged by each
- * expected text (`options.expect` is not read); throws `CancelledError` on cancel.
- */
+/** The one GET of the check (`options.expect` not read); throws `CancelledError` on cancel. */
 export async function askAddress(
   address: string,
   options: Omit<CheckOptions, 'expect'> = {},
 ): Promise<Judgement> {
   const result = await exchanged(address, options);
   if (!('body' in result)) return () => result;
-  // The answer's text with the run's secrets hidden, made once for all who judge the answer.
+  // Redacted once for all who judge the answer.
   const redact = options.redact ?? ((text: string) => text);
   let shown: string | undefined;
   const redactedText = () => (shown ??= redact(result.body.toString('utf8')));
   return (expect) => judge(result.status, result.body, expect, result.hidden, redactedText);
 }
 
-/** The exchange's answer (and how its text is hidden), or why there is none to judge. */
 async function exchanged(
   address: string,
   options: Omit<CheckOptions, 'expect'>,
@@ -185,7 +157,6 @@ function dispatcherFor(options: CheckOptions): Route {
   return { dispatcher: new (loadedUndici().Agent)({ connect }), proxied: false };
 }
 
-/** The GET, and the same-origin redirects it leads to, to the answer to judge (or why none). */
 async function exchange(
   start: URL,
   options: Omit<CheckOptions, 'expect'>,
@@ -235,7 +206,7 @@ async function exchange(
   }
 }
 
-/** `work`, or a rejection as soon as `signal` aborts (a DNS look-up cannot be stopped). */
+/** A DNS look-up cannot be stopped: rejected as soon as `signal` aborts. */
 function whileNotAborted<T>(work: Promise<T>, signal: AbortSignal): Promise<T> {
   if (signal.aborted) return Promise.reject(new Error('aborted'));
   return new Promise((resolve, reject) => {
@@ -266,7 +237,7 @@ function judge(
   return { ok: false, status, error, bodyExcerpt: untrusted(text) };
 }
 
-/** Why the connection was refused before it was made (a forbidden resolved address), if it was. */
+/** A forbidden resolved address refused the connection before it was made. */
 function forbiddenCause(error: unknown): string | undefined {
   for (let cause: unknown = error; cause instanceof Error; cause = cause.cause) {
     if ((cause as NodeJS.ErrnoException).code === FORBIDDEN_ADDRESS) return cause.message;

@@ -1,19 +1,16 @@
 /**
- * Where a health check never goes (docs/how-it-works.md, "Live means answering"): a link-local or cloud
- * metadata address (169.254.0.0/16, fe80::/10, and AWS's fd00:ec2::254), whether the
- * address names it literally or a host name resolves to it. The look-up below refuses such
- * an answer before any connection is made, so no header reaches it.
+ * Where a health check never goes: a link-local or metadata address (169.254.0.0/16, fe80::/10,
+ * AWS's fd00:ec2::254), literal or resolved. The look-up refuses it before any connection is
+ * made, so no header reaches it.
  */
 import { lookup as dnsLookup } from 'node:dns';
 import { isIP, type LookupFunction } from 'node:net';
 
-/** The code of the error the guarded look-up gives for a refused address. */
 export const FORBIDDEN_ADDRESS = 'EFORBIDDENADDRESS';
 
-/** What the check says of such an address. */
 export const FORBIDDEN_WORDS = 'a link-local or metadata address (169.254.0.0/16, fe80::/10)';
 
-/** The eight 16-bit groups of an IPv6 address (a trailing IPv4 part included), or undefined. */
+/** The eight 16-bit groups of an IPv6 address (a trailing IPv4 part included). */
 function groupsOf(ip: string): number[] | undefined {
   let text = ip.toLowerCase().replace(/%.*$/, '');
   const last = text.lastIndexOf(':') + 1;
@@ -35,7 +32,6 @@ function isForbiddenV4(ip: string): boolean {
   return a === 169 && b === 254;
 }
 
-/** Whether an IP address (v4 or v6, without brackets) is link-local or a metadata address. */
 export function isForbiddenIp(ip: string): boolean {
   const version = isIP(ip.replace(/%.*$/, ''));
   if (version === 4) return isForbiddenV4(ip);
@@ -51,7 +47,6 @@ export function isForbiddenIp(ip: string): boolean {
   return groups.join(':') === [0xfd00, 0xec2, 0, 0, 0, 0, 0, 0x254].join(':');
 }
 
-/** Whether a URL's host name (IPv6 in brackets) is such an address, written literally. */
 export function isForbiddenHost(hostname: string): boolean {
   return isForbiddenIp(hostname.replace(/^\[(.*)\]$/, '$1'));
 }
@@ -66,7 +61,6 @@ function forbidden(hostname: string, ip: string): NodeJS.ErrnoException {
 
 type Answered = (error: NodeJS.ErrnoException | null, address: unknown, family?: number) => void;
 
-/** `lookup` (node:dns's by default) refusing any answer that holds a forbidden address. */
 export function guardedLookup(lookup: LookupFunction = dnsLookup): LookupFunction {
   const guarded = (hostname: string, options: object, callback: Answered): void => {
     const answered: Answered = (error, address, family) => {
@@ -84,9 +78,8 @@ export function guardedLookup(lookup: LookupFunction = dnsLookup): LookupFunctio
 }
 
 /**
- * The forbidden address `hostname` resolves to, if any: asked before a request through a
- * proxy, which resolves the name itself. A failed look-up says nothing (the proxy may know
- * names this machine does not).
+ * Asked before a request through a proxy, which resolves the name itself. A failed look-up
+ * says nothing (the proxy may know names this machine does not).
  */
 export function forbiddenResolution(
   hostname: string,

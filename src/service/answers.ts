@@ -1,28 +1,20 @@
 /**
- * What the action says about an exchange that failed: the service's own
- * message from an error body, a description of a body it could not read,
- * how a request without an answer failed, and what the user can do about it.
- * Text from the service is untrusted: secret values are redacted before
- * anything is shortened, and every value is kept to one line.
+ * What the action says about an exchange that failed, and what the user can do about it.
+ * Service text is untrusted: secret values are redacted before anything is shortened, and
+ * every value is kept to one line.
  */
 import { untrusted } from '../common/runtime.js';
 import { ErrorBodySchema } from './schemas.js';
 
 const EXCERPT_LENGTH = 200;
-/**
- * How much of a text the excerpt reads: enough for 200 characters once the
- * tags of a page are dropped, and never the whole of a 32 MiB answer.
- */
+/** Enough for 200 characters once a page's tags are dropped, never a whole 32 MiB answer. */
 const EXCERPT_SCAN = 8 * 1024;
-/** How much of a body is searched for an HTML page's title. */
 const TITLE_SCAN = 64 * 1024;
-/** Entries of a validation list shown; the rest are counted. */
 const ISSUES_SHOWN = 20;
 
 /**
- * The text without its `<script>` and `<style>` elements, in one pass: each
- * search starts where the last one ended (a lazy `[\s\S]*?` per opening
- * would read the rest of the text again for every unclosed one).
+ * Without `<script>` and `<style>` elements, in one pass: each search starts where the last
+ * ended (a lazy `[\s\S]*?` would read the rest again for every unclosed opening).
  */
 function withoutScripts(html: string): string {
   const opening = /<(?:script|style)\b[^<>]*>/gi;
@@ -40,9 +32,8 @@ function withoutScripts(html: string): string {
 }
 
 /**
- * A short, single-line excerpt of a text body (tags of an HTML page
- * dropped), read from its first few kilobytes only. Every pattern here stops
- * at the next `<`, so the work grows with the text's length, not its square.
+ * A short one-line excerpt of a body (a page's tags dropped), from its first kilobytes. Every
+ * pattern here stops at the next `<`, so the work grows with the length, not its square.
  */
 export function excerpt(text: string): string {
   const head = text.slice(0, EXCERPT_SCAN);
@@ -55,9 +46,8 @@ export function excerpt(text: string): string {
 }
 
 /**
- * The service's own message: `detail` (a string, or a list of field errors
- * shown one a line, the first 20 of them), `message` or `error`, else the
- * start of the text. `redact` runs first, on the raw text and on each value.
+ * The service's own message: `detail` (a string, or the first 20 field errors one a line),
+ * `message` or `error`, else the text's start. `redact` runs first, on the text and each value.
  */
 export function serviceMessageOf(
   raw: string,
@@ -89,10 +79,7 @@ export function serviceMessageOf(
   return excerpt(text);
 }
 
-/**
- * A body that is not JSON, described without echoing it: its content type,
- * its size, where parsing failed, and an HTML page's title.
- */
+/** A body that is not JSON, described without echoing it (only a page's title is shown). */
 export function describeAnswer(
   body: Buffer,
   contentType: string | undefined,
@@ -115,44 +102,13 @@ export function describeAnswer(
   return parts.join(', ');
 }
 
-/**
- * How the user of an entry gives what a remedy points to: the action's
- * inputs, or the command's options and variables. The core speaks of the
- * key, not of how it was given, so each entry says it in its own words:
- * each field says how the entry gives that value or option.
- */
-export interface RemedyWords {
-  apiKey: string;
-  apiKeyHeader: string;
-  headers: string;
-  integrationId: string;
-  apiUrl: string;
-  /** Where this run's address came from (the flag, the variable), when the entry knows; apiUrl when absent. */
-  apiUrlFrom?: string;
-  name: string;
-  repository: string;
-  waitTimeout: string;
-  healthCheckHeaders: string;
-  onDriftFail: string;
-  onChangeFail: string;
-  /** What the code host calls a proposed change: a pull request, or GitLab's merge request. */
-  changeRequest: string;
-  /** Who asks for the deployment: the step, or the command. */
-  asker: string;
-  secrets: string;
-  healthCheck: string;
-  commit: string;
-  /** That the run does not wait until live. */
-  noWait: string;
-}
-
-/** The action's words: its inputs. */
-export const ACTION_WORDS: RemedyWords = {
+export const ACTION_WORDS = {
   apiKey: 'the api-key input',
   apiKeyHeader: 'api-key-header',
   headers: 'the headers input',
   integrationId: 'the integration-id input',
   apiUrl: 'api-url',
+  /** Where this run's address came from (the flag, the variable), when known. */
   apiUrlFrom: 'the api-url input',
   name: 'the name input',
   repository: 'the repository input',
@@ -160,12 +116,18 @@ export const ACTION_WORDS: RemedyWords = {
   healthCheckHeaders: 'health-check-headers',
   onDriftFail: 'on-drift: fail',
   onChangeFail: 'on-change: fail',
+  /** Or GitLab's merge request. */
   changeRequest: 'pull request',
   asker: 'the step',
   secrets: 'the secrets input',
   healthCheck: 'health-check',
   commit: 'the commit input',
   noWait: 'wait-for-ready is off',
+};
+
+/** How an entry names what a remedy points to: the action's inputs, the command's options. */
+export type RemedyWords = Omit<Record<keyof typeof ACTION_WORDS, string>, 'apiUrlFrom'> & {
+  apiUrlFrom?: string;
 };
 
 const noSuchEndpoint = (words: RemedyWords) =>
@@ -179,23 +141,19 @@ function defaultRemedies(words: RemedyWords): Partial<Record<number, string>> {
   };
 }
 
-export interface RemedyContext {
+interface RemedyContext {
   status: number;
   path: string;
   baseUrl: string;
-  /** The `Location` of a redirect. */
   location?: string;
   serviceMessage?: string;
-  /** The endpoint's own remedies, over the defaults. */
   remedies?: Partial<Record<number, string>>;
-  /** How the entry names what the defaults point to; the action's inputs when absent. */
-  words?: RemedyWords;
+  words: RemedyWords;
 }
 
 /** What the user can do about a status that trying again will not fix. */
 export function remedyFor(context: RemedyContext): string | undefined {
-  const { status, location } = context;
-  const words = context.words ?? ACTION_WORDS;
+  const { status, location, words } = context;
   if (status >= 300 && status < 400) {
     return `Check ${words.apiUrl}: the service redirected${location ? ` to ${location}` : ''}, and redirects are not followed (they would carry the api key elsewhere).`;
   }
@@ -238,10 +196,7 @@ export function networkFailure(error: unknown, timedOut: boolean, timeoutMs: num
   return { problem: code !== '' ? `${text} (${code})` : text, reached };
 }
 
-/**
- * The host and port a base address reaches (the scheme's port when it names
- * none), never its userinfo, path or query: what a connection error names.
- */
+/** What a connection error names: host and port (the scheme's by default), never userinfo, path or query. */
 export function hostAndPort(baseUrl: string): string {
   if (!URL.canParse(baseUrl)) return 'the address';
   const url = new URL(baseUrl);

@@ -1,14 +1,11 @@
 /**
- * The one HTTP client of the service. Every request goes through `exchange()`:
- * one loop that sets the headers and the per-request timeout, retries what is
- * safe to retry (every method, one rule, `Retry-After` honoured), asks the
- * caller's reconcile hook what happened when a request may have taken effect,
- * reads at most `maxAnswerBytes`, validates the answer against its schema,
- * and turns every failure into a `ServiceError`.
+ * The one HTTP client of the service: every request goes through `exchange()`, one retry loop
+ * for every method, and every failure becomes a `ServiceError`.
  */
 import { STATUS_CODES } from 'node:http';
-import { boundedBody } from './bounded-body.js';
-import { ExchangeBound } from './exchange-bound.js';
+import type { Dispatcher } from 'undici';
+import type { z } from 'zod';
+import { boundedBody, ExchangeBound } from './exchange-bound.js';
 import { loadUndici } from './undici.js';
 import { CancelledError } from '../common/errors.js';
 import { ServiceError } from './errors.js';
@@ -29,16 +26,59 @@ import {
   parseRetryAfter,
   type RetryPolicy,
 } from './retry.js';
-import { formatDuration, systemClock, type Clock } from '../common/runtime.js';
+import { formatDuration, systemClock, type Clock, type Logger } from '../common/runtime.js';
 import { schemaMismatch } from './issues.js';
-import type { Answered, ClientOptions, QueryValue, RequestSpec } from './request-spec.js';
+
+type QueryValue = string | number | boolean | undefined;
+
+export interface RequestSpec<T> {
+  method: 'GET' | 'POST';
+  path: string;
+  query?: Record<string, QueryValue>;
+  body?: unknown;
+  schema: z.ZodType<T>;
+  /** Sending it twice is harmless (default: GET only); else it is retried only after `reconcile`. */
+  idempotent?: boolean;
+  /**
+   * Asked when the request may have taken effect unanswered (a dropped connection, a timeout,
+   * a 5xx to a POST) or on `409 Conflict`: a value is the request's result, `undefined` that it
+   * did not take effect (tried again within the same attempts). It may throw to end it.
+   */
+  reconcile?: (failure: ServiceError) => Promise<T | undefined>;
+  /** Over the defaults. */
+  remedies?: Partial<Record<number, string>>;
+  /** Instead of the policy's. */
+  attempts?: number;
+  /** When shorter than the policy's per-request timeout. */
+  timeoutMs?: number;
+}
+
+export interface Answered<T> {
+  value: T;
+  via: 'answer' | 'ambiguous' | 'conflict';
+}
+
+interface ClientOptions {
+  baseUrl: string;
+  headers: Record<string, string>;
+  retry?: RetryPolicy;
+  clock?: Clock;
+  logger: Logger;
+  signal?: AbortSignal;
+  userAgent?: string;
+  /** Removes secret values from the service's free text before it is shortened. */
+  redact?: (text: string) => string;
+  maxAnswerBytes?: number;
+  /** Undici's global dispatcher when absent. */
+  dispatcher?: Dispatcher;
+  words?: RemedyWords;
+}
 
 /** Far above a page of 100 deployments (~1 MiB); an answer past it is not the service's. */
 export const DEFAULT_MAX_ANSWER_BYTES = 32 * 1024 * 1024;
 
 const isRetryableStatus = (status: number) => status === 408 || status === 429 || status >= 500;
 
-/** An answer, body read, before it is judged. */
 interface RawAnswer {
   status: number;
   /** Larger than `maxAnswerBytes`: only the start was read. */
@@ -54,7 +94,6 @@ export class ServiceClient {
   readonly #redact: (text: string) => string;
   readonly #maxAnswerBytes: number;
 
-  /** How remedies name what they point to (the endpoints' remedies use them too). */
   readonly words: RemedyWords;
 
   constructor(options: ClientOptions) {
@@ -107,12 +146,11 @@ export class ServiceClient {
     }
   }
 
-  /** One exchange: the parsed value, or the failure as a `ServiceError` (thrown only on cancel). */
+  /** The failure as a value (thrown only on cancel). */
   async #attempt<T>(spec: RequestSpec<T>, attempt: number): Promise<{ value: T } | ServiceError> {
     const { method, path } = spec;
     const idempotent = spec.idempotent ?? method === 'GET';
     const timeoutMs = Math.min(this.#retry.requestTimeoutMs, spec.timeoutMs ?? Infinity);
-    // Aborted by the per-request timeout or by the run's cancellation.
     const bound = new ExchangeBound(timeoutMs, this.#options.signal);
     const started = this.#clock.now();
     let answer: RawAnswer;
@@ -139,21 +177,16 @@ export class ServiceClient {
     );
     if (answer.oversized) {
       const cap = `${Math.round(this.#maxAnswerBytes / 1024 / 1024)} MiB`;
-      return new ServiceError({
-        method,
-        path,
-        status: answer.status,
-        problem: `${answer.status} answer is larger than ${cap}; stopped reading it (is ${this.words.apiUrl} the service?)`,
-      });
+      const problem = `${answer.status} answer is larger than ${cap}; stopped reading it (is ${this.words.apiUrl} the service?)`;
+      return new ServiceError({ method, path, status: answer.status, problem });
     }
     if (answer.status < 200 || answer.status > 299) return this.#failure(spec, answer, idempotent);
     return this.#parse(spec, answer);
   }
 
   /**
-   * One HTTP exchange. undici's `request` rather than `fetch`: the same
-   * connection pool without WHATWG streams on every answer (bench/README.md),
-   * and it follows no redirect (one would carry the api key elsewhere).
+   * undici's `request`, not `fetch`: no WHATWG streams on every answer (bench/README.md), and
+   * no redirect followed (one would carry the api key elsewhere).
    */
   async #send(spec: RequestSpec<unknown>, signal: AbortSignal): Promise<RawAnswer> {
     const headers: Record<string, string> = {
@@ -219,19 +252,14 @@ export class ServiceClient {
   #parse<T>(spec: RequestSpec<T>, answer: RawAnswer): { value: T } | ServiceError {
     const { method, path } = spec;
     const { status } = answer;
-    const text = answer.body.toString('utf8');
     let json: unknown;
     try {
-      json = JSON.parse(text);
+      json = JSON.parse(answer.body.toString('utf8'));
     } catch (error) {
       // Never echoed: a listing carries other deployments' secrets, which no mask covers.
       const what = describeAnswer(answer.body, answer.header('content-type'), error);
-      return new ServiceError({
-        method,
-        path,
-        status,
-        problem: `${status} answer is not JSON (${what})`,
-      });
+      const problem = `${status} answer is not JSON (${what})`;
+      return new ServiceError({ method, path, status, problem });
     }
     const parsed = spec.schema.safeParse(json);
     if (parsed.success) return { value: parsed.data };

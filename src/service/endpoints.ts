@@ -1,14 +1,10 @@
 /**
- * The deployment management service as a typed API: one function an
- * endpoint, the only place that spells a path, a query or a schema. The flow
- * reads like the contract (`findByName`, `create`, `getById`) and never sees
- * HTTP. Endpoints are described in docs/how-it-works.md.
+ * The service as a typed API (docs/how-it-works.md): one method an endpoint, the only place
+ * that spells a path, a query or a schema; the flow never sees HTTP.
  */
 import type { RemedyWords } from './answers.js';
 import { ServiceError } from './errors.js';
-import { answersByIds, type IdAnswer } from './id-answers.js';
-import type { ServiceClient } from './client.js';
-import type { Answered, RequestSpec } from './request-spec.js';
+import type { Answered, RequestSpec, ServiceClient } from './client.js';
 import type { Logger } from '../common/runtime.js';
 import {
   DeploymentBatchSchema,
@@ -22,8 +18,10 @@ import {
 } from './schemas.js';
 import { DeploymentVetting } from './vet.js';
 import {
+  answersByIds,
   DEPLOYMENTS,
   walkListing,
+  type IdAnswer,
   type DeploymentFilters,
   type Listing,
   type PagedListing,
@@ -33,19 +31,16 @@ import {
 
 export type { DeploymentFilters, Listing, PagedListing, PageSink } from './listing.js';
 
-/** How messages name the create call. */
 export const CREATE_CALL = `POST ${DEPLOYMENTS}`;
 /** The largest page the service serves. */
 export const PAGE_LIMIT = 100;
 /** Pages read at most in one search: 100,000 deployments that contain the name. */
 export const MAX_PAGES = 1_000;
 
-export interface ServiceOptions {
-  /** Pages read at most when searching by name. */
+interface ServiceOptions {
   maxPages?: number;
-  /** Masks a value for the runner and the run's own redaction (a password in `custom_url`). */
+  /** Registers a secret with the runner and the run's redaction (a password in `custom_url`). */
   mask?: (secret: string) => void;
-  /** The run's redaction (every value `mask` registered): a deployment's own fields pass it. */
   redact?: (text: string) => string;
 }
 
@@ -53,7 +48,6 @@ export class Service {
   readonly #client: ServiceClient;
   readonly #logger: Logger;
   readonly #maxPages: number;
-  /** Every deployment answered passes through it before the run sees it. */
   readonly #vetting: DeploymentVetting;
 
   constructor(client: ServiceClient, logger: Logger, options: ServiceOptions = {}) {
@@ -63,12 +57,10 @@ export class Service {
     this.#vetting = new DeploymentVetting(logger, options.mask ?? (() => {}), options.redact);
   }
 
-  /** How the entry names what a remedy points to (its inputs, or its options). */
   get words(): RemedyWords {
     return this.#client.words;
   }
 
-  /** `GET /v1/integrations/forge/codehost/{id}/repos`. */
   listRepositories(integrationId: string): Promise<Repository[]> {
     return this.#client.request({
       method: 'GET',
@@ -81,11 +73,7 @@ export class Service {
     });
   }
 
-  /**
-   * One page of the listing, each deployment's secret values registered
-   * before anything else can print (vet.ts): the service may echo them in
-   * the next page's error.
-   */
+  /** Each deployment's secrets registered before anything can print: the next page's error may echo them. */
   async #page(
     query: DeploymentFilters & { limit?: number; offset?: number },
     options: Pick<RequestSpec<unknown>, 'attempts' | 'timeoutMs'> = {},
@@ -101,20 +89,15 @@ export class Service {
     return list;
   }
 
-  /** The walk of `walkListing` over this service's pages (its warnings in the run's log). */
   #walk(filters: DeploymentFilters, walk: Omit<Walk, 'page'>): Promise<number> {
     const page = (offset: number, limit: number) => this.#page({ ...filters, limit, offset });
     return walkListing({ ...walk, page }, this.#logger, this.#maxPages);
   }
 
   /**
-   * Every deployment named exactly `name`, in the order listed, each id
-   * once. The service filters by substring only and does not say where the
-   * list ends: the walk ends as `#walk` says; `maxPages` stops a service
-   * that never ends it. What it returns is proof of what is absent (a
-   * create follows an empty answer), so a listing that does not page
-   * fails it rather than end it; `proving: false` (a look-up that only
-   * warns, as after a create) ends it there with a warning instead.
+   * Every deployment named exactly `name` (the service filters by substring only), each id once.
+   * What it returns proves what is absent (a create follows an empty answer), so a listing that
+   * does not page fails it; `proving: false` (a look-up that only warns) ends it with a warning.
    */
   async findByName(name: string, { proving = true } = {}): Promise<Deployment[]> {
     const found: Deployment[] = [];
@@ -140,11 +123,8 @@ export class Service {
   }
 
   /**
-   * The deployments `filters` select, in the order listed, each id once, at
-   * most `limit`: pages of 100 (the last one only as large as what is
-   * left), each following the offset the service returned; the list ends as
-   * in `findByName`. With `probe`, a list that reaches `limit` asks for one
-   * more to say whether it goes on (`more`).
+   * At most `limit` deployments `filters` select, each id once. With `probe`, a list that reaches
+   * `limit` asks for one more to say whether it goes on (`more`).
    */
   async list(filters: DeploymentFilters, limit: number, { probe = false } = {}): Promise<Listing> {
     const deployments: Deployment[] = [];
@@ -161,10 +141,8 @@ export class Service {
   }
 
   /**
-   * `list`, each page's deployments handed to `onPage` as the page arrives
-   * and not kept, so a listing's memory does not grow with it (only the ids,
-   * to list each once). When `onPage` returns false the listing ends there:
-   * no further page, no probe.
+   * `list`, each page handed to `onPage` and not kept, so memory does not grow with the listing
+   * (only the ids). `onPage` returning false ends it there: no further page, no probe.
    */
   async listPages(
     filters: DeploymentFilters,
@@ -172,7 +150,6 @@ export class Service {
     onPage: PageSink,
     { probe = false } = {},
   ): Promise<PagedListing> {
-    /** The ids handed on: how many, and which ones the probe's answer must go past. */
     const taken = new Set<string>();
     const left = () => limit - taken.size;
     if (limit <= 0) return { count: 0, more: false };
@@ -206,11 +183,7 @@ export class Service {
     return answer;
   }
 
-  /**
-   * `GET /v2/deployments?deployment_ids=A,B,…&limit=100`: `getById` for up to
-   * 100 ids, by id, each answered on its own: a record that fails the schema
-   * is that id's answer (the error `getById` would throw), not the others'.
-   */
+  /** `getById` for up to 100 ids, each answered on its own (a bad record is only its id's error). */
   getByIds(ids: readonly string[], timeoutMs?: number): Promise<Map<string, IdAnswer>> {
     // More is a caller's mistake: one page holds 100.
     if (ids.length > PAGE_LIMIT)
@@ -218,7 +191,6 @@ export class Service {
     return this.#byIds(ids, { limit: PAGE_LIMIT }, timeoutMs);
   }
 
-  /** Each id asked, as the answer lists it (`answersByIds` says how each record is read). */
   async #byIds(
     ids: readonly string[],
     query: { limit?: number },
@@ -230,7 +202,7 @@ export class Service {
       query: { deployment_ids: ids.join(','), ...query },
       schema: DeploymentBatchSchema,
       attempts: 1,
-      ...(timeoutMs === undefined ? {} : { timeoutMs }),
+      timeoutMs,
     });
     return answersByIds(
       list.resources,
@@ -240,10 +212,7 @@ export class Service {
     );
   }
 
-  /**
-   * `POST /v2/deployments`. When the create may have taken effect without an
-   * answer, or the service answers 409, `reconcile` finds what is there.
-   */
+  /** `reconcile` finds what is there when the create may have taken effect unanswered, or on 409. */
   async create(
     request: DeploymentCreateRequest,
     reconcile: (failure: ServiceError) => Promise<Deployment | undefined>,
@@ -259,7 +228,6 @@ export class Service {
     return { ...answered, value: this.#vetting.vet(answered.value) };
   }
 
-  /** How a person reads a call, for messages: `GET /v2/deployments?deployment_ids=ID`. */
   static describeGetById(id: string): string {
     return `GET ${DEPLOYMENTS}?deployment_ids=${id}`;
   }

@@ -1,31 +1,25 @@
 /** What a failed call to the service raises. */
 import { ActionError } from '../common/errors.js';
 
-export interface ServiceErrorDetails {
+interface ServiceErrorDetails {
   method: string;
   path: string;
-  /** HTTP status, absent when no answer came (network error, timeout). */
+  /** Absent when no answer came. */
   status?: number;
-  /** What went wrong, e.g. `503 Service Unavailable` or `connection reset`. */
+  /** `503 Service Unavailable`, `connection reset`. */
   problem: string;
-  /** The service's own message, already redacted and shortened, when it gave one. */
+  /** Already redacted and shortened. */
   serviceMessage?: string;
   requestId?: string;
-  /** What the user can do about it. */
   remedy?: string;
   attempts?: number;
-  /**
-   * The request may or may not have taken effect (no answer, or a 5xx to a
-   * request that is not idempotent).
-   */
+  /** It may or may not have taken effect (no answer, or a 5xx to a request not idempotent). */
   ambiguous?: boolean;
-  /** A transient failure (network, 408, 429, 5xx): trying again later may succeed. */
+  /** Network, 408, 429, 5xx: trying again later may succeed. */
   transient?: boolean;
-  /** The service's `Retry-After`, in milliseconds, when it sent one. */
   retryAfterMs?: number;
 }
 
-/** A call to the service failed: names the call, the status and the service's message. */
 export class ServiceError extends ActionError {
   override name = 'ServiceError';
   readonly details: ServiceErrorDetails;

@@ -1,7 +1,7 @@
 /**
- * One HTTP exchange's bound: a signal aborted once `timeoutMs` pass or the
- * run is cancelled, whichever comes first. `timedOut` and `cancelled` say
- * which; `end()` clears the timer and the listener.
+ * One HTTP exchange's bounds: a signal aborted once `timeoutMs` pass or the run is cancelled,
+ * whichever comes first (`timedOut` and `cancelled` say which; `end()` clears the timer and
+ * the listener), and its answer's body read to at most `limit` bytes.
  */
 import { CancelledError } from '../common/errors.js';
 
@@ -10,6 +10,7 @@ export class ExchangeBound {
   readonly #cancel: AbortSignal | undefined;
   readonly #timer: ReturnType<typeof setTimeout>;
   readonly #onCancel = (): void => this.#abort.abort();
+  readonly signal = this.#abort.signal;
   #timedOut = false;
 
   /** Throws `CancelledError` when the run is cancelled already. */
@@ -21,10 +22,6 @@ export class ExchangeBound {
       this.#abort.abort();
     }, timeoutMs);
     cancel?.addEventListener('abort', this.#onCancel, { once: true });
-  }
-
-  get signal(): AbortSignal {
-    return this.#abort.signal;
   }
 
   get timedOut(): boolean {
@@ -40,4 +37,22 @@ export class ExchangeBound {
     clearTimeout(this.#timer);
     this.#cancel?.removeEventListener('abort', this.#onCancel);
   }
+}
+
+/**
+ * At most `limit` bytes of `body`, and whether it held more. Leaving the loop early destroys
+ * the rest (and its connection), so a body that never ends costs no more than `limit`.
+ */
+export async function boundedBody(
+  body: AsyncIterable<Buffer>,
+  limit: number,
+): Promise<{ body: Buffer; oversized: boolean }> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of body) {
+    chunks.push(chunk);
+    size += chunk.length;
+    if (size > limit) break;
+  }
+  return { body: Buffer.concat(chunks).subarray(0, limit), oversized: size > limit };
 }

@@ -1,7 +1,4 @@
-/**
- * Messages of a failed parse: one line per problem, each starting with the path of
- * the field (a service's answer, a config file, a request the step would send).
- */
+/** Messages of a failed parse: one line per problem, each starting with the field's path. */
 import type { z } from 'zod';
 
 const PLAIN_KEY = /^[A-Za-z_][A-Za-z0-9_-]*$/;
@@ -24,12 +21,7 @@ export function formatIssuePath(path: readonly PropertyKey[]): string {
   return out === '' ? '(root)' : out;
 }
 
-/**
- * One line per problem, each starting with the path of the field:
- * `source_config.resource_spec.min_scal: unknown key` (one line per unknown
- * key, the key appended to the path) or
- * `resources[0].id: Invalid input: expected string, received undefined`.
- */
+/** `resource_spec.min_scal: unknown key` (one line per key), `resources[0].id: Invalid input: …`. */
 export function formatZodIssues(error: z.ZodError): string[] {
   const lines: string[] = [];
   for (const issue of error.issues) {
@@ -44,7 +36,7 @@ export function formatZodIssues(error: z.ZodError): string[] {
   return lines;
 }
 
-/** A parse that failed the service's schema, its first five problems shown and the rest counted. */
+/** Its first five problems shown and the rest counted. */
 export function schemaMismatch(error: z.ZodError): string {
   const issues = formatZodIssues(error);
   const more = issues.length > 5 ? ` (and ${issues.length - 5} more)` : '';

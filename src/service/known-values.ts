@@ -1,12 +1,9 @@
 /**
- * The service's enums (`status`, `source_config.deployment_type`)
- * are known lists, not walls. A value the action does not know is passed on
- * with one warning naming the known ones, and the service decides; a value
- * of the wrong type is still an input error (the schemas say so).
+ * The service's enums (`status`, `deployment_type`) are known lists, not walls: an unknown
+ * value is passed on with one warning, and the service decides.
  */
 import { untrusted } from '../common/runtime.js';
 
-/** The one warning for a value of `what` (`deployment_type`, `--status`) not in `known`; undefined for a known one or none. */
 export function unknownValueWarning(
   what: string,
   value: string | null | undefined,

@@ -1,20 +1,15 @@
-/**
- * The one retry rule of every request: how many attempts, how long between
- * them (the service's `Retry-After` when it sends one, else exponential
- * backoff with jitter), and how long one attempt may take.
- */
+/** The one retry rule of every request. */
 import type { Clock } from '../common/runtime.js';
 
 export interface RetryPolicy {
-  /** Attempts per request, the first one included. */
+  /** The first one included. */
   attempts: number;
-  /** Backoff before the second attempt; doubles with each further one. */
+  /** Before the second attempt; doubles with each further one. */
   initialDelayMs: number;
-  /** The longest backoff between two attempts. */
   maxDelayMs: number;
-  /** The longest `Retry-After` honoured; a longer one is cut to this. */
+  /** A longer `Retry-After` is cut to this. */
   maxRetryAfterMs: number;
-  /** How long one attempt may take, answer body included. */
+  /** Answer body included. */
   requestTimeoutMs: number;
 }
 
@@ -30,21 +25,15 @@ const DAY = '(?:Mon|Tue|Wed|Thu|Fri|Sat|Sun)';
 const LONG_DAY = '(?:Monday|Tuesday|Wednesday|Thursday|Friday|Saturday|Sunday)';
 const MONTH = '(?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec)';
 const TIME = '\\d{2}:\\d{2}:\\d{2}';
-/**
- * The three forms of an HTTP date (RFC 9110, 5.6.7): IMF-fixdate, the
- * obsolete RFC 850 form and asctime. Only these are read as a date: what
- * `Date.parse` alone takes (`-5`, `2025`, `soon 1`) is not one.
- */
+/** The three forms of an HTTP date (RFC 9110, 5.6.7); what `Date.parse` alone takes (`-5`, `2025`) is not one. */
 const HTTP_DATE = new RegExp(
   `^(?:${DAY}, \\d{2} ${MONTH} \\d{4} ${TIME} GMT|${LONG_DAY}, \\d{2}-${MONTH}-\\d{2} ${TIME} GMT|${DAY} ${MONTH} [ \\d]\\d ${TIME} \\d{4})$`,
 );
 
 /**
- * `Retry-After` in milliseconds, or undefined when it says nothing usable
- * (RFC 9110, 10.2.3): a whole number of seconds (`0` included), or an HTTP
- * date still to come. Anything else (`-5`, `1.5`, `soon`) and a date already
- * past are ignored, so the caller's back-off applies: a hostile or stale
- * header never makes the retries come faster than the back-off would.
+ * `Retry-After` in milliseconds (RFC 9110, 10.2.3): whole seconds or a date to come. Anything
+ * else (`-5`, `1.5`, a past date) is ignored, so a hostile or stale header never makes the
+ * retries come faster than the back-off would.
  */
 export function parseRetryAfter(value: string | undefined, wallTime: number): number | undefined {
   const trimmed = value?.trim() ?? '';
@@ -55,7 +44,7 @@ export function parseRetryAfter(value: string | undefined, wallTime: number): nu
   return date - wallTime;
 }
 
-/** The delay after failed attempt number `attempt` (1-based): `Retry-After` (capped), else backoff with jitter. */
+/** After failed attempt `attempt` (1-based): `Retry-After` (capped), else backoff with jitter. */
 export function delayBeforeRetry(
   policy: RetryPolicy,
   attempt: number,

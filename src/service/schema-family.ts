@@ -1,16 +1,28 @@
 /**
- * The one definition of the service's nested resources (schemas.ts builds it
- * twice: strict for what the action sends, loose for what the service answers).
+ * The one definition of the service's nested resources, and the field kinds it is written
+ * with (schemas.ts builds it twice: strict for what the action sends, loose for answers).
  */
 import { z } from 'zod';
-import {
-  freeForm,
-  int,
-  stringMap,
-  uuid,
-  type ObjectConfig,
-  type ObjectFactory,
-} from './schema-parts.js';
+
+/** An object whose inner structure the service interface does not show: anything goes. */
+const freeForm = () => z.record(z.string(), z.unknown());
+/** Labels, annotations, resource quantities. */
+const stringMap = () => z.record(z.string(), z.string());
+/**
+ * Any 8-4-4-4-12 hex id (z.guid), not only RFC 4122 variants. A malformed id reads "Invalid
+ * UUID" as the contract names it; a missing one keeps zod's "expected string, received undefined".
+ */
+export const uuid = () =>
+  z.guid({ error: (issue) => (issue.code === 'invalid_format' ? 'Invalid UUID' : undefined) });
+export const int = () => z.number().int();
+/** ISO 8601, with an offset (`Z`, `+02:00`) or without, any number of fractional digits. */
+export const dateTime = () => z.iso.datetime({ offset: true, local: true });
+
+type ObjectFactory<C extends z.core.$strict | z.core.$loose> = <S extends z.core.$ZodShape>(
+  shape: S,
+) => z.ZodObject<S, C>;
+export const strictObject: ObjectFactory<z.core.$strict> = (shape) => z.strictObject(shape);
+export const looseObject: ObjectFactory<z.core.$loose> = (shape) => z.looseObject(shape);
 
 /** Source kinds (docs/how-it-works.md, "The service's interface"). */
 export const SOURCES = [
@@ -24,12 +36,10 @@ export const SourceSchema = z.lazy(() => z.enum(SOURCES));
 export type Source = z.infer<typeof SourceSchema>;
 
 /**
- * The one definition of the nested resources, wrapped by `object` at every
- * level: strict for requests, loose for responses. Fields that exist only in
- * a request or only in a response are added with `.extend`, which keeps the
- * strictness of the object it extends.
+ * Wrapped by `object` at every level. Fields only a request or only an answer has are added
+ * with `.extend`, which keeps the strictness of the object it extends.
  */
-export function buildFamily<C extends ObjectConfig>(object: ObjectFactory<C>) {
+export function buildFamily<C extends z.core.$strict | z.core.$loose>(object: ObjectFactory<C>) {
   // volume_mounts item, also a container's volumeMounts item.
   const VolumeMount = object({
     name: z.string().nullish(),
@@ -82,47 +92,39 @@ export function buildFamily<C extends ObjectConfig>(object: ObjectFactory<C>) {
   // image_pull_secrets item; the service requires its name.
   const LocalObjectReference = object({ name: z.string() });
 
-  // resource_spec: all fields nullable.
   const ResourceSpec = object({
-    // main service
     min_scale: int().nullish(),
     max_scale: int().nullish(),
     cpu: z.number().nullish(),
     cpu_limit: z.number().nullish(),
     memory_mb: int().nullish(),
     memory_limit_mb: int().nullish(),
-    // queue
     queue_min_scale: int().nullish(),
     queue_max_scale: int().nullish(),
     queue_cpu: z.number().nullish(),
     queue_cpu_limit: z.number().nullish(),
     queue_memory_mb: int().nullish(),
     queue_memory_limit_mb: int().nullish(),
-    // orchestrator
     orchestrator_cpu: z.number().nullish(),
     orchestrator_cpu_limit: z.number().nullish(),
     orchestrator_memory_mb: int().nullish(),
     orchestrator_memory_limit_mb: int().nullish(),
     orchestrator_min_scale: int().nullish(),
     orchestrator_max_scale: int().nullish(),
-    // executor
     executor_cpu: z.number().nullish(),
     executor_cpu_limit: z.number().nullish(),
     executor_memory_mb: int().nullish(),
     executor_memory_limit_mb: int().nullish(),
-    // redis
     redis_cpu: z.number().nullish(),
     redis_cpu_limit: z.number().nullish(),
     redis_memory_mb: int().nullish(),
     redis_memory_limit_mb: int().nullish(),
-    // database
     db_cpu: z.number().nullish(),
     db_cpu_limit: z.number().nullish(),
     db_memory_mb: int().nullish(),
     db_memory_limit_mb: int().nullish(),
     db_storage_gi: int().nullish(),
     db_max_connections: int().nullish(),
-    // placement and pod customization
     labels: stringMap().nullish(),
     annotations: stringMap().nullish(),
     service_account_name: z.string().nullish(),
@@ -135,7 +137,6 @@ export function buildFamily<C extends ObjectConfig>(object: ObjectFactory<C>) {
 
   const ListenerConfig = object({ k8s_namespace: z.string().nullish() });
 
-  // source_config: all fields nullable.
   const SourceConfig = object({
     integration_id: uuid().nullish(),
     repo_url: z.string().nullish(),
@@ -150,7 +151,7 @@ export function buildFamily<C extends ObjectConfig>(object: ObjectFactory<C>) {
     build_command: z.string().nullish(),
   });
 
-  // source_revision_config, the fields that are both sent and returned.
+  // Only the fields both sent and returned.
   const SourceRevisionConfig = object({
     repo_ref: z.string().nullish(),
     agent_config_path: z.string().nullish(),
@@ -165,7 +166,7 @@ export function buildFamily<C extends ObjectConfig>(object: ObjectFactory<C>) {
     secret_key: z.string(),
   });
 
-  // The deployment, the fields that are both sent and returned.
+  // Only the fields both sent and returned.
   const Deployment = object({
     name: z.string(),
     source: SourceSchema,

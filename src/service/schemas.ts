@@ -1,30 +1,17 @@
 /**
- * The wire schemas of the deployment management service.
+ * The wire schemas of the service; every type is `z.infer` of one. The fields are written
+ * once (`buildFamily`) and built twice: requests strict at every level of the known structure
+ * (an unknown key in what we send is a typo, `resource_spec.min_scal`), answers loose
+ * (unknown keys kept, since the service may grow; missing or mistyped known fields still fail
+ * with the field's path). Free-form maps stay free-form in both.
  *
- * Every resource is a zod schema and every TypeScript type is `z.infer` of one.
- * The fields are written once, in `buildFamily`, and built twice:
- *
- * - REQUEST schemas are strict at every level of the known structure: an
- *   unknown key is an error, because in something we send it is a typo
- *   (`resource_spec.min_scal`). Free-form maps (labels, securityContext,
- *   valueFrom, volume sources, ...) stay free-form.
- * - RESPONSE schemas are loose: unknown keys are tolerated and kept, because
- *   the service may grow; missing or mistyped known fields still fail, with
- *   the field's path.
- *
- * Where the service's interface (docs/how-it-works.md, "The service's interface") and
- * its OpenAPI document differ, the interface wins, with one exception:
- * `source_config.deployment_type`, which the interface's table omits but the
- * service's listing filters by and the real service takes at creation. Value ranges that only the OpenAPI document shows (cpu
- * 0.1..8, cpu_limit 0.1..16) are not enforced here; the service reports them.
+ * Where the interface (docs/how-it-works.md) and the OpenAPI document differ, the interface
+ * wins, except `source_config.deployment_type`: its table omits it, but the listing filters by
+ * it and the service takes it at creation. Ranges only the OpenAPI document shows (cpu
+ * 0.1..8, cpu_limit 0.1..16) are left to the service.
  */
 import { z } from 'zod';
-import { buildFamily } from './schema-family.js';
-import { dateTime, int, looseObject, strictObject, uuid } from './schema-parts.js';
-
-// ---------------------------------------------------------------------------
-// Enums
-// ---------------------------------------------------------------------------
+import { buildFamily, dateTime, int, looseObject, strictObject, uuid } from './schema-family.js';
 
 export { SOURCES, SourceSchema, type Source } from './schema-family.js';
 
@@ -40,27 +27,17 @@ export const DeploymentStatusSchema = z.lazy(() => z.enum(STATUSES));
 export type DeploymentStatus = z.infer<typeof DeploymentStatusSchema>;
 
 /**
- * The deployment types the action knows (the service's OpenAPI document,
- * `SourceConfigRequest.deployment_type`): a known list, not a wall: a
- * type the action does not know is sent as given. The schemas take any string, in a request as in an answer,
- * since the service adds types (`serverless`, `dedicated`); reading the
- * `config` input warns once of a type not here (build-plan.ts).
+ * The deployment types the action knows (OpenAPI `SourceConfigRequest.deployment_type`): the
+ * schemas take any string, since the service adds types (`serverless`); an unknown one is
+ * sent as given, with one warning (known-values.ts).
  */
 export const DEPLOYMENT_TYPES = ['dev_free', 'dev', 'prod'] as const;
 
-/**
- * Each family is built on first use: a run parses a request schema only when the `config` input
- * is given, and one that fails on its inputs parses no answer; building a family is a measurable
- * part of start-up (bench/RESULTS.md).
- */
+/** Built on first use: building a family is a measurable part of start-up (bench/RESULTS.md). */
 let responseFamily: ReturnType<typeof buildFamily<z.core.$loose>> | undefined;
 const response = () => (responseFamily ??= buildFamily(looseObject));
 let requestFamily: ReturnType<typeof buildFamily<z.core.$strict>> | undefined;
 const request = () => (requestFamily ??= buildFamily(strictObject));
-
-// ---------------------------------------------------------------------------
-// Request schemas (strict)
-// ---------------------------------------------------------------------------
 
 export const ResourceSpecRequestSchema = z.lazy(() => request().ResourceSpec);
 export type ResourceSpecRequest = z.infer<typeof ResourceSpecRequestSchema>;
@@ -83,10 +60,6 @@ export const DeploymentCreateRequestSchema = z.lazy(() =>
   request().Deployment.extend({ name: z.string().min(1, 'must not be empty') }),
 );
 export type DeploymentCreateRequest = z.infer<typeof DeploymentCreateRequestSchema>;
-
-// ---------------------------------------------------------------------------
-// Response schemas (loose)
-// ---------------------------------------------------------------------------
 
 /** Item of the repository listing of a source-hosting integration. */
 export const RepositorySchema = z.lazy(() =>
@@ -123,8 +96,7 @@ export const DeploymentSchema = z.lazy(() =>
     tenant_id: uuid(),
     created_at: dateTime(),
     updated_at: dateTime(),
-    // A known status, or one the service adds later: that is not a schema
-    // failure, the wait logs it and waits through it.
+    // One the service adds later is no schema failure: the wait logs it and waits through it.
     status: z.union([DeploymentStatusSchema, z.string()]),
     // Required keys whose value may be null.
     latest_revision_id: uuid().nullable(),
@@ -134,7 +106,7 @@ export const DeploymentSchema = z.lazy(() =>
 );
 export type Deployment = z.infer<typeof DeploymentSchema>;
 
-/** Body of the deployment listing: a page and the offset of the next one. */
+/** A page and the offset of the next one. */
 export const DeploymentListSchema = z.lazy(() =>
   z.looseObject({
     resources: z.array(DeploymentSchema),
@@ -143,11 +115,7 @@ export const DeploymentListSchema = z.lazy(() =>
 );
 export type DeploymentList = z.infer<typeof DeploymentListSchema>;
 
-/**
- * The answer to a status check of several deployments (`deployment_ids=A,B,…`):
- * a list whose records are checked one by one (`DeploymentSchema`), so that
- * one malformed record is only its own deployment's answer.
- */
+/** A status check of several ids: its records are checked one by one (listing.ts). */
 export const DeploymentBatchSchema = z.lazy(() =>
   z.looseObject({
     resources: z.array(z.unknown()),
@@ -155,11 +123,7 @@ export const DeploymentBatchSchema = z.lazy(() =>
   }),
 );
 
-/**
- * An error body, read only to show the service's own message. `detail` is a
- * string (`{"detail": "Error description."}`) or a validation list
- * (`[{loc, msg, type}]`).
- */
+/** An error body, read only for the service's own message: `detail` a string or `[{loc, msg, type}]`. */
 export const ErrorBodySchema = z.lazy(() =>
   z.looseObject({
     detail: z

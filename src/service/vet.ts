@@ -1,24 +1,13 @@
 /**
- * What of a deployment the service answers the run passes on. Service text
- * is untrusted, and two fields reach other systems as they are: `custom_url`
- * (the `url` output, GitHub's `environment_url`, links) and `repo_commit_sha`
- * (the `commit-sha` output, a GitLab variable, GitHub's compare). So:
+ * What of a deployment the service answers the run passes on. Two untrusted fields reach other
+ * systems as they are: `custom_url` (the `url` output, `environment_url`, links) passes only as
+ * a publishable address (a password masked and taken out) and `repo_commit_sha` (`commit-sha`,
+ * a GitLab variable, GitHub's compare) only as a full 40-hex commit. No secret value passes:
+ * `status` is redacted where it enters, and a `custom_url` holding one is not published at all,
+ * so that no view can forget it. Each change is said once a run, not at every poll.
  *
- * - `custom_url` only as an address that may be published
- *   (`publishableAddress`): a password in it is masked at once and the
- *   address kept without it; anything else is dropped.
- * - `repo_commit_sha` only as a full 40-hex commit; anything else is dropped.
- * - no secret value (the step's, or one any deployment holds): `status` is
- *   redacted here, where it enters, and a `custom_url` that holds one is not
- *   published at all (no `url` output, no link, no `environment_url`), so
- *   that no view can forget it.
- *
- * Each value dropped or changed is said once a run, not at every poll.
- *
- * And every secret value a deployment carries is registered for redaction
- * (`hide`) the moment its answer is parsed, whichever deployment it is: the
- * service may echo it in any later message (a page-2 error, a failed
- * status check's detail), and nothing may print it first.
+ * Every secret a deployment carries is registered (`hide`) the moment its answer is parsed:
+ * the service may echo it in any later message (a page-2 error), and nothing may print it first.
  */
 import { z } from 'zod';
 import { publishableAddress } from '../common/address.js';
@@ -26,7 +15,6 @@ import { untrusted, type Logger } from '../common/runtime.js';
 import { FULL_SHA } from '../common/text.js';
 import type { Deployment } from './schemas.js';
 
-/** What of any record may hold secret values, whatever the rest of it is. */
 const RecordSecretsSchema = z.lazy(() => z.looseObject({ secrets: z.array(z.unknown()) }));
 const SecretValueSchema = z.lazy(() => z.looseObject({ value: z.string() }));
 
@@ -36,7 +24,6 @@ export class DeploymentVetting {
   readonly #redact: (text: string) => string;
   readonly #said = new Set<string>();
 
-  /** `redact`: the run's redaction, which knows every value `mask` registered. */
   constructor(
     logger: Logger,
     mask: (secret: string) => void,
@@ -47,11 +34,7 @@ export class DeploymentVetting {
     this.#redact = redact;
   }
 
-  /**
-   * Registers the secret values of a deployment the service answered, used
-   * or not, whatever the rest of its record is: one that fails the schema
-   * (a bad `created_at`) still carries them.
-   */
+  /** Whatever the rest of the record is: one that fails the schema still carries secrets. */
   hide(record: unknown): void {
     const listed = RecordSecretsSchema.safeParse(record);
     if (!listed.success) return;
@@ -61,7 +44,6 @@ export class DeploymentVetting {
     }
   }
 
-  /** The deployment as the run may pass it on (its secret values registered). */
   vet(deployment: Deployment): Deployment {
     this.hide(deployment);
     const url = this.#url(deployment);
@@ -85,27 +67,23 @@ export class DeploymentVetting {
     if (given === undefined || given === null || given === '') return given;
     const verdict = publishableAddress(given);
     for (const secret of verdict.removed) this.#mask(secret);
+    const its = `the service's custom_url of '${untrusted(deployment.name)}'`;
     if (!verdict.ok) {
-      this.#once(
-        `custom_url-refused:${given}`,
-        `the service's custom_url of '${untrusted(deployment.name)}' is not published: ${verdict.why}`,
-      );
+      this.#once(`custom_url-refused:${given}`, `${its} is not published: ${verdict.why}`);
       return null;
     }
     // A password is taken out above; any other secret value in the address withholds it all.
     if (this.#redact(verdict.address) !== verdict.address) {
-      this.#once(
-        `custom_url-secret:${deployment.id}`,
-        `the service's custom_url of '${untrusted(deployment.name)}' holds a secret value: it is not published (no url output, link or environment_url)`,
-      );
+      const message = `${its} holds a secret value: it is not published (no url output, link or environment_url)`;
+      this.#once(`custom_url-secret:${deployment.id}`, message);
       return null;
     }
     if (verdict.address === given) return given;
     this.#once(
       `custom_url:${verdict.address}`,
       verdict.hadCredentials
-        ? `the service's custom_url of '${untrusted(deployment.name)}' holds a user or password: it is published without them (the password is masked)`
-        : `the service's custom_url of '${untrusted(deployment.name)}' holds spaces or control characters: it is published as an address parser reads it`,
+        ? `${its} holds a user or password: it is published without them (the password is masked)`
+        : `${its} holds spaces or control characters: it is published as an address parser reads it`,
     );
     return verdict.address;
   }
