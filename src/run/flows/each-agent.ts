@@ -50,11 +50,10 @@ type Access = Pick<DeploySpec, 'apiUrl' | 'headers'>;
 function sharedWork(access: Access, io: RunnerIO, events: RunEvents): SharedWork {
   const dependencies = dependenciesOf(access, io, events);
   const slots = new Slots(4);
-  const checks = new StatusChecks(dependencies);
   return {
     take: () => slots.take(),
     dependencies: {
-      statusCheck: checks.check,
+      statusCheck: new StatusChecks(dependencies).check,
       repositories: sharedListings(dependencies.service),
       addressCheck: new AddressChecks(dependencies).answer,
     },
@@ -65,7 +64,6 @@ function sharedWork(access: Access, io: RunnerIO, events: RunEvents): SharedWork
 interface Manifest<A> {
   /** The service the shared work reaches; the first agent's spec's when absent. */
   access?: Access;
-  /** The view of one agent's own events. */
   viewOf?(agent: A): EventView;
   ended?(agent: A, outcome: RunOutcome): void;
   /** Every agent's run is over, before the end of all is told. */

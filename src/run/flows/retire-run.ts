@@ -65,12 +65,11 @@ function retireOne(
       maskValues(access, io);
       const dependencies = dependenciesOf(access, io, events);
       const deployment = await findDeployment(name, dependencies);
-      const dashboardUrl =
-        deployment === undefined ? undefined : dashboardUrlOf(access.dashboardUrl, deployment);
-      const found: RetiredDeployment | undefined =
-        deployment === undefined
-          ? undefined
-          : { deployment, ...(dashboardUrl === undefined ? {} : { dashboardUrl }) };
+      const dashboardUrl = deployment && dashboardUrlOf(access.dashboardUrl, deployment);
+      const found = deployment && {
+        deployment,
+        ...(dashboardUrl === undefined ? {} : { dashboardUrl }),
+      };
       const report: RetireReport = { name, deployments: found === undefined ? [] : [found] };
       outputs({
         'deployment-id': deployment?.id ?? '',
@@ -118,7 +117,7 @@ class RetiredTogether {
     );
   }
 
-  retiredOf(key: string, looked: () => void = () => undefined) {
+  retiredOf(key: string, looked: () => void) {
     return async (report: RetireReport): Promise<Retirement> => {
       looked();
       this.#reports.push({ key, report });
@@ -152,9 +151,9 @@ function keyedOutputs(
   const entries = agents.map(({ key, name }, at) => [key, { name, ...rowOf(summaries[at]) }]);
   // An environment several agents share is one set of records: counted once.
   const byEnvironment = new Map<string, number>();
-  for (const retirement of summaries.map((summary) => summary?.retirement)) {
-    if (retirement?.environment === undefined) continue;
-    byEnvironment.set(retirement.environment, retirement.inactive);
+  for (const { retirement } of summaries.flatMap((summary) => summary ?? [])) {
+    if (retirement?.environment !== undefined)
+      byEnvironment.set(retirement.environment, retirement.inactive);
   }
   const retired = [...byEnvironment.values()].reduce((sum, count) => sum + count, 0);
   return {
@@ -172,7 +171,6 @@ function summaryOf(outcome: RunOutcome | undefined): RetiredPreview | undefined 
 
 /** Never throws: how it ended is in the outcome. */
 export async function runRetire(asked: RetireAsked, io: RunnerIO): Promise<RunOutcome> {
-  const { agents, layout, ...access } = asked;
   const together = io.retired === undefined ? undefined : new RetiredTogether(asked, io.retired);
   return runAgents(
     asked,
@@ -181,16 +179,16 @@ export async function runRetire(asked: RetireAsked, io: RunnerIO): Promise<RunOu
       // The slot goes back once the agent is looked up: the others' lookups need it.
       const release = (await share?.take()) ?? (() => undefined);
       try {
-        return await retireOne(access, agent.name, own, together?.retiredOf(agent.key, release));
+        return await retireOne(asked, agent.name, own, together?.retiredOf(agent.key, release));
       } finally {
         release();
         together?.over(agent.key);
       }
     },
     (events) => ({
-      access,
+      access: asked,
       allEnded: (all) =>
-        events.emit({ kind: 'outputs', outputs: keyedOutputs(agents, all.map(summaryOf)) }),
+        events.emit({ kind: 'outputs', outputs: keyedOutputs(asked.agents, all.map(summaryOf)) }),
       summary: (outcomes) => ({
         kind: 'retire',
         previews: outcomes.flatMap((outcome) => summaryOf(outcome) ?? []),

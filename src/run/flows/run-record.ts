@@ -61,13 +61,12 @@ export class RunRecord extends RunEnding {
   #request?: DeploymentCreateRequest;
   #result?: DeployResult;
   #goal?: Goal;
-  /** The deployment's latest state (after waiting, when the run waited). */
   #deployment?: Deployment;
   /** Decided by the flow and the wait (`decideLive`), never here. */
   #liveness?: Liveness;
   /** The adapter was told the deployment was found or created: it is told how the run ends. */
   #reported = false;
-  /** The commit of each revision the run saw live (latest and active), by revision id. */
+  /** By revision id: the commit of each revision the run saw live (latest and active). */
   readonly #liveCommits = new Map<string, string>();
   readonly #setOutputs: (outputs: Outputs, deployment: DeploymentSummary) => void;
 
@@ -80,24 +79,19 @@ export class RunRecord extends RunEnding {
     this.#setOutputs = setOutputs;
   }
 
-  /**
-   * The deployment this run created, the moment the service answers the
-   * create: the outputs name it even when a check after it fails or the run
-   * is cancelled, so a person knows what exists.
-   */
+  /** The moment the service answers the create: the outputs name it whatever fails after. */
   created(result: DeployResult & { deployment: Deployment }): void {
     this.#result = result;
     this.seen(result.deployment, undefined);
   }
 
-  /** The deployment found or created, its goal, and how live it is (none when a dry run would create it). */
+  /** `liveness`: none when a dry run would create the deployment. */
   deployed(result: DeployResult, goal: Goal, liveness: Liveness | undefined): void {
     this.#result = result;
     this.#goal = goal;
     this.seen(result.deployment, liveness);
   }
 
-  /** The differences, as they are shown: none before the goal is known. */
   get #drift() {
     return (this.#goal?.drift ?? []).map(shownDrift);
   }
@@ -111,7 +105,6 @@ export class RunRecord extends RunEnding {
     return commit === undefined ? { revision: active } : { revision: active, commit };
   }
 
-  /** The deployment's state as the run sees it now, and how live it is (none without a goal). */
   seen(deployment: Deployment | undefined, liveness: Liveness | undefined): void {
     const active = deployment?.active_revision_id ?? null;
     const commit = deployment === undefined ? undefined : latestCommit(deployment);
@@ -134,7 +127,6 @@ export class RunRecord extends RunEnding {
     );
   }
 
-  /** The run in the core's words, for the adapter's progress hooks. */
   report(stage: Stage, waitingFor?: string): RunReport {
     const { spec } = this;
     const result = this.#result;

@@ -11,7 +11,6 @@ import type { RunDependencies } from '../ports/dependencies.js';
 import type { RunEvents } from '../ports/events.js';
 import type { RunnerIO } from '../ports/runner.js';
 
-/** What the steps are given: the service over HTTP, and the run's channel as their log and sink. */
 export function dependenciesOf(
   access: Pick<ServiceAccess, 'apiUrl' | 'headers'>,
   io: RunnerIO,

@@ -65,7 +65,6 @@ function byPullRequest(groups: readonly Orphan[][]): Map<number, Orphan[][]> {
   return pulls;
 }
 
-/** What GitHub is told of orphans: their names, deployments, pull request, environment. */
 function reportOf(group: readonly Orphan[], number: number, request: SweepRequest): RetireReport {
   const [first] = group;
   const agents = [...new Set(group.map((orphan) => orphan.agent?.key ?? ''))];

@@ -110,7 +110,6 @@ async function findPreviews(
   );
 }
 
-/** Where a person deletes the orphan: its dashboard, else its id in the service. */
 function whereToDelete(orphan: Orphan): string {
   return orphan.dashboardUrl ?? `deployment ${orphan.deployment.id} in the service`;
 }

@@ -21,7 +21,6 @@ export interface RunnerIO {
   pullRequestStates?: AskPullRequestStates;
   /** Asked when the deployment's commit is not the target. */
   commitOrder?: AskCommitOrder;
-  /** The defaults when absent. */
   pace?: Pace;
 }
 

@@ -27,7 +27,6 @@ export interface DeploymentSummary {
   liveness?: { live: boolean; supersededBy?: string; missing?: string; health?: HealthSeen };
   /** Why a health check asked for was not made, when the run did not wait. */
   healthNotMade?: string;
-  /** The targeted commit. */
   target?: string;
   drift?: DriftEntry[];
   /** Already redacted. */
@@ -137,5 +136,4 @@ export interface AgentPlanPart {
   failure?: string;
 }
 
-/** One kind a flow. */
 export type RunSummary = DeploySummary | PlanSummary | RetireSummary | SweepSummary;
