@@ -1,8 +1,4 @@
-/**
- * The wait as a phase of a flow (the deploy's, `status`'s): in a log group,
- * until the deployment is live, and what the log says of it then. The wait
- * itself is run/decisions/wait.ts.
- */
+/** The wait as a phase of the deploy's and `status`'s flows; the wait itself is run/decisions/wait.ts. */
 import { untrusted, type Logger } from '../../common/runtime.js';
 import { shortSha } from '../../common/text.js';
 import type { DeploySpec, HealthRequest } from '../../inputs/deploy-spec.js';
@@ -18,10 +14,7 @@ import { waitUntilLive } from '../decisions/wait.js';
 import { AddressChecks } from '../decisions/address-pace.js';
 import { healthLine, healthNotMade, HealthProbe } from '../decisions/health.js';
 
-/**
- * The goal with the check of the deployment's address, when one is asked: its checks
- * go on as long as the wait may (one check's bound without a wait).
- */
+/** The goal with the health check, when asked: it checks as long as the wait may (one check without). */
 export function withHealth<G extends LiveGoal>(
   goal: G,
   asked: { health?: HealthRequest; waitForReady: boolean; waitTimeoutSeconds: number },
@@ -54,9 +47,8 @@ export function withHealth<G extends LiveGoal>(
 }
 
 /**
- * Without a wait: a health check that did not answer as asked is a warning; one asked for
- * and not made (the deployment not live yet) is a notice that says so. One that can never
- * answer (no `url` to check) fails the step (`stepFailure`), after the outputs.
+ * Without a wait: a health check not answering as asked is a warning, one not made (not live
+ * yet) a notice. One that can never answer (no `url`) fails the step (`stepFailure`).
  */
 export function noteHealth(
   asked: { name: string; health?: HealthRequest | undefined; dryRun?: boolean },
@@ -89,11 +81,7 @@ export function noteSuperseded(goal: LiveGoal, liveness: Liveness, logger: Logge
   );
 }
 
-/**
- * Waits, in a log group, until the deployment is live, from how live it was
- * found (not decided again); the deployment as it ends up, how live it is, and
- * why it is not when the wait ended without it.
- */
+/** Waits in a log group, from how live it was found (not decided again); why not, when not live. */
 export async function waitForLive(
   asked: Pick<DeploySpec, 'name' | 'waitTimeoutSeconds'>,
   found: Deployment,

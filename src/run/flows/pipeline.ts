@@ -1,9 +1,4 @@
-/**
- * The run as a pipeline: spec → deploy → wait → report. Each step is
- * a function that returns a value; what is known so far is kept in one
- * `RunRecord` (run-record.ts), which sets the outputs as soon as they are known and is what
- * the job summary is written from, whether the run succeeded or not.
- */
+/** The run as a pipeline: spec → deploy → wait → report, each step feeding one `RunRecord`. */
 import { untrusted, type Logger } from '../../common/runtime.js';
 import { shortSha } from '../../common/text.js';
 import type { DeploySpec } from '../../inputs/deploy-spec.js';
@@ -21,15 +16,14 @@ import { neverLive, stepFailure, unappliedFields, unappliedLine } from '../decis
 import { dryRunReport } from '../decisions/report.js';
 import { noteHealth, noteSuperseded, waitForLive, withHealth } from './live-wait.js';
 import { RunRecord } from './run-record.js';
-import { dependenciesOf, maskSpec, warnOfSpec } from './setup.js';
+import { dependenciesOf, maskAndWarn } from './setup.js';
 
 /** Why a targeted commit is drift: the deployment will not build it. */
 const BUILD_OFF = 'build_on_push is off: the service will not build this commit';
 
 /**
- * One warning a difference; then, when the step goes on (`stepFailure` says when it does
- * not), that the deployment will never run what the step asks for, and which differences
- * were not applied.
+ * One warning a difference; then, when the step goes on, that the deployment will never run
+ * what the step asks for, and which differences were not applied.
  */
 function reportDrift(
   goal: Goal,
@@ -48,10 +42,7 @@ function reportDrift(
   if (fields.length > 0) logger.info(unappliedLine(fields));
 }
 
-/**
- * Without a wait (not asked for, or a dry run): says when the target is not
- * live yet, and that a health check asked for was not made then.
- */
+/** Without a wait (not asked for, or a dry run): the target not live yet, a health check not made. */
 function noteLiveness(
   spec: DeploySpec,
   goal: Goal,
@@ -68,7 +59,6 @@ function noteLiveness(
   noteHealth(spec, liveness, logger, service.words);
 }
 
-/** What the step waits for, said once the deployment is found or created. */
 function waitingFor(goal: Goal, waits: boolean): string | undefined {
   if (!waits) return undefined;
   return goal.target === undefined
@@ -76,22 +66,14 @@ function waitingFor(goal: Goal, waits: boolean): string | undefined {
     : `commit ${shortSha(goal.target.sha)} to be live`;
 }
 
-/**
- * What the run of one agent among several shares with the others: a slot to
- * find or create in (a few agents at once), and the dependencies made once
- * for all of them (one status request a check for every waiting agent, the
- * repository listing once).
- */
+/** What one agent's run shares with the others' (each-agent.ts). */
 export interface SharedWork {
   /** Resolves once a slot is free, to the function that frees it (a second call does nothing). */
   take(): Promise<() => void>;
   dependencies: Partial<RunDependencies>;
 }
 
-/**
- * The steps of a run, each feeding the record; why the step fails on this deployment
- * (`stepFailure`), or undefined when it does not. Throws on an error the run cannot go on from.
- */
+/** Why the step fails on this deployment (`stepFailure`), or undefined; throws when it cannot go on. */
 async function steps(
   spec: DeploySpec,
   io: RunnerIO,
@@ -100,8 +82,7 @@ async function steps(
   share: { release: () => void; dependencies?: Partial<RunDependencies> },
 ): Promise<string | undefined> {
   const { logger } = events;
-  maskSpec(spec, io, logger);
-  warnOfSpec(spec, logger);
+  maskAndWarn(spec, io, logger);
   const dependencies = { ...dependenciesOf(spec, io, events), ...share.dependencies };
   const result = await deploy(spec, dependencies, {
     onRequest: (request) => record.requested(request),
@@ -151,30 +132,20 @@ async function steps(
   return failure;
 }
 
-/**
- * The deploy's last line: created or reused, the id, the status, and the
- * address when the deployment has one it may publish (the vetted deployment's
- * `custom_url`: none when it was withheld for holding a secret).
- */
+/** The deploy's last line; the vetted `custom_url` is absent when withheld for holding a secret. */
 function finalLine(name: string, created: boolean, deployment: Deployment): string {
   const url = deployment.source_config.custom_url;
   const at = url === undefined || url === null || url === '' ? '' : ` at ${untrusted(url)}`;
   return `${created ? 'created' : 'reused'} '${name}': ${deployment.id} (${untrusted(deployment.status)})${at}`;
 }
 
-/**
- * Tells the views, once, that the run has a deployment (found, or created
- * by it): they are then told how the run ends. A dry run tells nothing.
- */
+/** Tells the views, once, that the run has a deployment: they are then told how it ends. */
 function tellDeployed(record: RunRecord, events: RunEvents, waitingFor?: string): void {
   if (!record.toReport()) return;
   events.emit({ kind: 'deployed', report: record.report('deploying', waitingFor) });
 }
 
-/**
- * Deploys what the spec asks for; never throws: how it ended is in the
- * outcome. `share` is given when the run is one agent's among several.
- */
+/** Deploys what the spec asks for; never throws. `share`: one agent's run among several. */
 export async function pipeline(
   spec: DeploySpec,
   io: RunnerIO,

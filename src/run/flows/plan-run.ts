@@ -1,13 +1,8 @@
 /**
- * The plan as a run, of every agent of a manifest (a step without `agents`
- * is a manifest of one): each agent's verdict, its outputs and what its
- * summary shows (src/views/ renders it), and whether the step fails (on
- * `fail`, or on a difference with `on-change: fail`), after the outputs are
- * written. A plan that cannot be made is no verdict: the step fails, and
- * the adapter is told so that its comment stops speaking for an earlier
- * commit. The plans of several agents run at once (each-agent.ts), each as
- * if alone, over the repository listing read once; the manifest's outputs
- * and summary are keyed by agent, made from each agent's verdict.
+ * The plan, of every agent: each verdict, its outputs, and whether the step fails (on `fail`,
+ * or a difference with `on-change: fail`), after the outputs are written. A plan that cannot
+ * be made is no verdict: the step fails, and the adapter is told so that its comment stops
+ * speaking for an earlier commit.
  */
 import { CancelledError, describeError } from '../../common/errors.js';
 import { stackOf } from './run-record.js';
@@ -18,17 +13,17 @@ import type { PlanRequest } from '../../inputs/plan-inputs.js';
 import type { RemedyWords } from '../../service/answers.js';
 import { showValue } from '../decisions/drift.js';
 import type { RunDependencies } from '../ports/dependencies.js';
-import { RunEvents, withEvents } from '../ports/events.js';
+import { withEvents, type RunEvents } from '../ports/events.js';
 import type { RunnerIO, RunOutcome } from '../ports/runner.js';
-import { dependenciesOf, maskSpec, warnOfSpec } from './setup.js';
+import { dependenciesOf, maskAndWarn } from './setup.js';
 import type { Verdict } from '../ports/findings.js';
 import type { AgentPlanPart } from '../ports/summaries.js';
 import { verdictOf } from '../decisions/verdict.js';
 import { differences, driftAdvice } from '../decisions/green.js';
 import { keyedPlanOutputs, planOutputs } from '../decisions/plan-outputs.js';
-import { eachAgent } from './each-agent.js';
+import { runAgents } from './each-agent.js';
 
-/** The verdict in one log line a difference, and one for the verdict. */
+/** One log line a difference, and one for the verdict. */
 function logVerdict(
   name: string,
   verdict: Verdict,
@@ -59,51 +54,37 @@ function logVerdict(
   if (verdict.wouldFail !== undefined) logger.warning(`plan: ${verdict.wouldFail}`);
 }
 
-/** Runs the plan of every agent; never throws: how it ended is in the outcome. */
+/** Never throws: how it ended is in the outcome. */
 export async function runPlan(asked: PlanRequest, io: RunnerIO): Promise<RunOutcome> {
-  const [one] = asked.agents;
-  if (asked.layout === 'flat' && one !== undefined) {
-    return withEvents(io, (events) => planned(one.spec, asked.onChange, io, events, {}));
-  }
-  const events = new RunEvents(io.views, io.redact);
-  const parts = (outcomes: readonly RunOutcome[]): AgentPlanPart[] =>
-    asked.agents.map((agent, index) => {
-      const { summary, failure } = outcomes[index] ?? {};
-      const [own] = summary?.kind === 'plan' ? summary.agents : [];
-      return {
-        ...own,
-        key: agent.key,
-        name: agent.spec.name,
-        ...(failure === undefined ? {} : { failure }),
-      };
-    });
-  const { outcomes, ...ending } = await eachAgent(
-    asked.agents,
-    { io, events },
+  let plans: AgentPlanPart[] = [];
+  return runAgents(
+    asked,
+    io,
     async (agent, agentIo, share) => {
-      const release = await share.take();
+      const release = (await share?.take()) ?? (() => undefined);
       try {
-        return await withEvents(agentIo, (agentEvents) =>
-          planned(agent.spec, asked.onChange, agentIo, agentEvents, share.dependencies),
+        return await withEvents(agentIo, (events) =>
+          planned(agent.spec, asked.onChange, agentIo, events, share?.dependencies ?? {}),
         );
       } finally {
         release();
       }
     },
-    {
-      allEnded: (all) => {
-        const plans = parts(all);
+    (events) => ({
+      allEnded: (outcomes) => {
+        plans = asked.agents.map((agent, index) => {
+          const { summary, failure } = outcomes[index] ?? {};
+          const [own] = summary?.kind === 'plan' ? summary.agents : [];
+          const { key, spec } = agent;
+          return { ...own, key, name: spec.name, ...(failure === undefined ? {} : { failure }) };
+        });
         events.emit({ kind: 'outputs', outputs: keyedPlanOutputs(plans), plans });
       },
-    },
+      summary: () => ({ kind: 'plan', layout: 'keyed', source: asked.source, agents: plans }),
+    }),
   );
-  return {
-    ...ending,
-    summary: { kind: 'plan', layout: 'keyed', source: asked.source, agents: parts(outcomes) },
-  };
 }
 
-/** The plan's steps, its verdict or its failure told to the views. */
 async function planned(
   spec: DeploySpec,
   onChange: OnChange,
@@ -113,8 +94,7 @@ async function planned(
 ): Promise<RunOutcome> {
   const { logger } = events;
   try {
-    maskSpec(spec, io, logger);
-    warnOfSpec(spec, logger);
+    maskAndWarn(spec, io, logger);
     const dependencies = { ...dependenciesOf(spec, io, events), ...shared };
     // Not a group of its own: the deploy's dry run opens its groups, and GitHub does not nest them.
     const phase = { phase: 'plan', grouped: false } as const;

@@ -1,20 +1,15 @@
 /**
- * The retire as a run, of one preview (the step without `agents`, its
- * outputs flat) or of a manifest's (its outputs keyed by agent): each
- * preview's deployment looked up by its exact name (read-only, a few at
- * once), the adapter told to retire them where it showed them (GitHub's
- * records and the comment) once every one is looked up, one log line each
- * and what the summary shows (src/views/ renders it). Nothing here deletes
- * or stops anything, and nothing says so: the service's interface has no
- * delete, and the deployment keeps running until someone deletes it there.
- * A manifest's run fails, once every agent's is over, when any failed.
+ * The retire, of one preview or of a manifest's: each deployment looked up by its exact name
+ * (read-only), the adapter told to retire them where it showed them once every one is looked
+ * up. Nothing here deletes or stops anything, and nothing says so: the service's interface has
+ * no delete, and the deployment keeps running until someone deletes it there.
  */
 import { describeError } from '../../common/errors.js';
 import { stackOf } from './run-record.js';
 import { untrusted, type Logger } from '../../common/runtime.js';
 import type { RetireAsked } from '../../inputs/retire-inputs.js';
 import { findDeployment } from '../decisions/find.js';
-import { RunEvents, withEvents } from '../ports/events.js';
+import { withEvents, type RunEvents } from '../ports/events.js';
 import type { RunnerIO, RunOutcome } from '../ports/runner.js';
 import { dependenciesOf, maskValues } from './setup.js';
 import type {
@@ -26,9 +21,9 @@ import type {
 } from '../ports/progress.js';
 import type { RetiredPreview } from '../ports/summaries.js';
 import { dashboardUrlOf } from '../decisions/report.js';
-import { eachAgent } from './each-agent.js';
+import { runAgents } from './each-agent.js';
 
-/** The names of the retire step's outputs, as retire/action.yml declares them. */
+/** As retire/action.yml declares them. */
 export const RETIRE_OUTPUT_NAMES = [
   'deployment-id',
   'status',
@@ -39,7 +34,7 @@ export const RETIRE_OUTPUT_NAMES = [
 ] as const;
 export type RetireOutputs = Partial<Record<(typeof RETIRE_OUTPUT_NAMES)[number], string>>;
 
-/** The one log line: what still exists in the service, and where to delete it. */
+/** What still exists in the service, and where to delete it. */
 function logLine(name: string, found: RetiredDeployment | undefined, logger: Logger): void {
   if (found === undefined) {
     logger.notice(
@@ -56,7 +51,7 @@ function logLine(name: string, found: RetiredDeployment | undefined, logger: Log
   );
 }
 
-/** One preview retired: looked up, told, its outputs and its value; never throws. */
+/** Never throws. */
 function retireOne(
   access: Omit<RetireAsked, 'agents' | 'layout' | 'source'>,
   name: string,
@@ -70,12 +65,11 @@ function retireOne(
       maskValues(access, io);
       const dependencies = dependenciesOf(access, io, events);
       const deployment = await findDeployment(name, dependencies);
-      const dashboardUrl =
-        deployment === undefined ? undefined : dashboardUrlOf(access.dashboardUrl, deployment);
-      const found: RetiredDeployment | undefined =
-        deployment === undefined
-          ? undefined
-          : { deployment, ...(dashboardUrl === undefined ? {} : { dashboardUrl }) };
+      const dashboardUrl = deployment && dashboardUrlOf(access.dashboardUrl, deployment);
+      const found = deployment && {
+        deployment,
+        ...(dashboardUrl === undefined ? {} : { dashboardUrl }),
+      };
       const report: RetireReport = { name, deployments: found === undefined ? [] : [found] };
       outputs({
         'deployment-id': deployment?.id ?? '',
@@ -104,10 +98,7 @@ function retireOne(
 
 const NOTHING: Retirement = { found: 0, inactive: 0, more: false, comment: 'skipped' };
 
-/**
- * The previews retired together: each one's retirement waits until every
- * one is looked up or over, then the adapter's one call retires them.
- */
+/** Each one's retirement waits until every one is looked up or over; then one call retires them. */
 class RetiredTogether {
   readonly #pending: Set<string>;
   readonly #reports: AgentRetireReport[] = [];
@@ -126,8 +117,7 @@ class RetiredTogether {
     );
   }
 
-  /** The preview's retirement: it is looked up; its retirement once every one's is known. */
-  retiredOf(key: string, looked: () => void = () => undefined) {
+  retiredOf(key: string, looked: () => void) {
     return async (report: RetireReport): Promise<Retirement> => {
       looked();
       this.#reports.push({ key, report });
@@ -136,14 +126,13 @@ class RetiredTogether {
     };
   }
 
-  /** The agent is over (looked up, or failed before). */
   over(key: string): void {
     if (!this.#pending.delete(key)) return;
     if (this.#pending.size === 0) this.#start();
   }
 }
 
-/** A preview's one row of outputs, from its retire's value (none found: empty). */
+/** None found: empty. */
 function rowOf(summary: RetiredPreview | undefined) {
   const found = summary?.report.deployments[0];
   return {
@@ -162,9 +151,9 @@ function keyedOutputs(
   const entries = agents.map(({ key, name }, at) => [key, { name, ...rowOf(summaries[at]) }]);
   // An environment several agents share is one set of records: counted once.
   const byEnvironment = new Map<string, number>();
-  for (const retirement of summaries.map((summary) => summary?.retirement)) {
-    if (retirement?.environment === undefined) continue;
-    byEnvironment.set(retirement.environment, retirement.inactive);
+  for (const { retirement } of summaries.flatMap((summary) => summary ?? [])) {
+    if (retirement?.environment !== undefined)
+      byEnvironment.set(retirement.environment, retirement.inactive);
   }
   const retired = [...byEnvironment.values()].reduce((sum, count) => sum + count, 0);
   return {
@@ -176,38 +165,34 @@ function keyedOutputs(
   };
 }
 
-/** The preview an outcome retired, when it has one. */
 function summaryOf(outcome: RunOutcome | undefined): RetiredPreview | undefined {
   return outcome?.summary?.kind === 'retire' ? outcome.summary.previews[0] : undefined;
 }
 
-/** Runs the retire; never throws: how it ended is in the outcome. */
+/** Never throws: how it ended is in the outcome. */
 export async function runRetire(asked: RetireAsked, io: RunnerIO): Promise<RunOutcome> {
-  const { agents, layout, ...access } = asked;
   const together = io.retired === undefined ? undefined : new RetiredTogether(asked, io.retired);
-  const [one] = agents;
-  if (layout === 'flat' && one !== undefined) {
-    return retireOne(access, one.name, io, together?.retiredOf(one.key));
-  }
-  const events = new RunEvents(io.views, io.redact);
-  const { outcomes, ...ending } = await eachAgent(
-    agents,
-    { io, events, access },
+  return runAgents(
+    asked,
+    io,
     async (agent, own, share) => {
       // The slot goes back once the agent is looked up: the others' lookups need it.
-      const release = await share.take();
+      const release = (await share?.take()) ?? (() => undefined);
       try {
-        return await retireOne(access, agent.name, own, together?.retiredOf(agent.key, release));
+        return await retireOne(asked, agent.name, own, together?.retiredOf(agent.key, release));
       } finally {
         release();
         together?.over(agent.key);
       }
     },
-    {
+    (events) => ({
+      access: asked,
       allEnded: (all) =>
-        events.emit({ kind: 'outputs', outputs: keyedOutputs(agents, all.map(summaryOf)) }),
-    },
+        events.emit({ kind: 'outputs', outputs: keyedOutputs(asked.agents, all.map(summaryOf)) }),
+      summary: (outcomes) => ({
+        kind: 'retire',
+        previews: outcomes.flatMap((outcome) => summaryOf(outcome) ?? []),
+      }),
+    }),
   );
-  const previews = outcomes.flatMap((outcome) => summaryOf(outcome) ?? []);
-  return { ...ending, summary: { kind: 'retire', previews } };
 }

@@ -1,7 +1,6 @@
 /**
- * What the run knows at any point, kept in one record: it sets the outputs as
- * soon as they are known, and the job summary is written from it, whether the
- * run succeeded or not.
+ * What the run knows at any point, kept in one record: it sets the outputs as soon as they
+ * are known, and the summary is written from it, whether the run succeeded or not.
  */
 import { ActionError, CancelledError, describeError } from '../../common/errors.js';
 import { untrusted } from '../../common/runtime.js';
@@ -16,57 +15,58 @@ import { latestCommit } from '../decisions/live.js';
 import type { DeploymentSummary } from '../ports/summaries.js';
 import { dashboardUrlOf, outputsOf, type Outputs } from '../decisions/report.js';
 
-/**
- * Why a run failed, for its outcome: the message (already redacted), whether
- * it was cancelled (saying in which state it left the deployment), and the
- * stack of an unexpected error, for the debug log.
- */
-export function failureOf(
-  error: unknown,
-  deployment: Deployment | undefined,
-  redact: (text: string) => string,
-): { failure: string; cancelled: boolean; stack?: string } {
-  if (error instanceof CancelledError) {
-    const state =
-      deployment === undefined
-        ? ''
-        : ` while deployment ${deployment.id} was ${untrusted(deployment.status)}`;
-    return {
-      failure: `The run was cancelled${state}; the outputs hold what was known.`,
-      cancelled: true,
-    };
-  }
-  return { failure: redact(describeError(error)), cancelled: false, ...stackOf(error) };
-}
-
-/** The stack of an unexpected error, for the debug log: an expected one (an ActionError) says all in its message. */
+/** The stack of an unexpected error, for the debug log: an ActionError says all in its message. */
 export function stackOf(error: unknown): { stack?: string } {
   return error instanceof Error && !(error instanceof ActionError) ? { stack: error.stack } : {};
 }
 
-export class RunRecord {
+/** How a run about one deployment ends: why it failed (redacted), and an unexpected error's stack. */
+export abstract class RunEnding {
+  protected failure?: string;
+  #stack?: string;
+  /** The run was cancelled (SIGINT, SIGTERM). */
+  protected cancelled = false;
+
+  abstract get deployment(): Deployment | undefined;
+
+  /** The deployment is not live as the step asks (`stepFailure`): why, redacted. */
+  notLive(failure: string, redact: (text: string) => string): void {
+    this.failure = redact(failure);
+  }
+
+  /** A cancel says in which state it left the deployment. */
+  failed(error: unknown, redact: (text: string) => string): void {
+    const { deployment } = this;
+    this.cancelled = error instanceof CancelledError;
+    if (!this.cancelled) {
+      this.failure = redact(describeError(error));
+      this.#stack = stackOf(error).stack;
+      return;
+    }
+    const state =
+      deployment === undefined
+        ? ''
+        : ` while deployment ${deployment.id} was ${untrusted(deployment.status)}`;
+    this.failure = `The run was cancelled${state}; the outputs hold what was known.`;
+  }
+
+  get ending(): { failure?: string; stack?: string } {
+    return { failure: this.failure, stack: this.#stack };
+  }
+}
+
+export class RunRecord extends RunEnding {
   readonly spec: DeploySpec;
-  /** What a create would send, once the repository is resolved, before any deployment is found. */
+  /** What a create would send, before any deployment is found. */
   #request?: DeploymentCreateRequest;
   #result?: DeployResult;
   #goal?: Goal;
-  /** The deployment's latest state (after waiting, when the run waited). */
   #deployment?: Deployment;
-  /**
-   * Whether the deployment is live, and how: decided by the flow for the
-   * deployment it found and by the wait for each one it sees (goal.ts,
-   * `decideLive`), stored with it; the outputs, reports and summary read it.
-   */
+  /** Decided by the flow and the wait (`decideLive`), never here. */
   #liveness?: Liveness;
-  /** Why the run failed, already redacted. */
-  #failure?: string;
-  /** The stack of an unexpected error, for the debug log. */
-  #stack?: string;
-  /** The run was cancelled (SIGINT, SIGTERM). */
-  #cancelled = false;
   /** The adapter was told the deployment was found or created: it is told how the run ends. */
   #reported = false;
-  /** The commit of each revision the run saw live (latest and active), by revision id. */
+  /** By revision id: the commit of each revision the run saw live (latest and active). */
   readonly #liveCommits = new Map<string, string>();
   readonly #setOutputs: (outputs: Outputs, deployment: DeploymentSummary) => void;
 
@@ -74,28 +74,24 @@ export class RunRecord {
     spec: DeploySpec,
     setOutputs: (outputs: Outputs, deployment: DeploymentSummary) => void,
   ) {
+    super();
     this.spec = spec;
     this.#setOutputs = setOutputs;
   }
 
-  /**
-   * The deployment this run created, the moment the service answers the
-   * create: the outputs name it even when a check after it fails or the run
-   * is cancelled, so a person knows what exists.
-   */
+  /** The moment the service answers the create: the outputs name it whatever fails after. */
   created(result: DeployResult & { deployment: Deployment }): void {
     this.#result = result;
     this.seen(result.deployment, undefined);
   }
 
-  /** The deployment found or created, its goal, and how live it is (none when a dry run would create it). */
+  /** `liveness`: none when a dry run would create the deployment. */
   deployed(result: DeployResult, goal: Goal, liveness: Liveness | undefined): void {
     this.#result = result;
     this.#goal = goal;
     this.seen(result.deployment, liveness);
   }
 
-  /** The differences, as they are shown: none before the goal is known. */
   get #drift() {
     return (this.#goal?.drift ?? []).map(shownDrift);
   }
@@ -109,7 +105,6 @@ export class RunRecord {
     return commit === undefined ? { revision: active } : { revision: active, commit };
   }
 
-  /** The deployment's state as the run sees it now, and how live it is (none without a goal). */
   seen(deployment: Deployment | undefined, liveness: Liveness | undefined): void {
     const active = deployment?.active_revision_id ?? null;
     const commit = deployment === undefined ? undefined : latestCommit(deployment);
@@ -132,7 +127,6 @@ export class RunRecord {
     );
   }
 
-  /** The run in the core's words, for the adapter's progress hooks. */
   report(stage: Stage, waitingFor?: string): RunReport {
     const { spec } = this;
     const result = this.#result;
@@ -152,7 +146,7 @@ export class RunRecord {
       stillLive: verdict?.live === true ? undefined : this.#stillLive(deployment),
       waitingFor: waitingFor ?? (verdict?.live === false ? verdict.missing : undefined),
       never: verdict?.live === false && verdict.final === true,
-      failure: this.#failure,
+      failure: this.failure,
       drift: this.#drift,
       url: deployment?.source_config.custom_url ?? undefined,
       health: verdict?.health,
@@ -163,39 +157,19 @@ export class RunRecord {
 
   /** How the run ended, for the last report. */
   get stage(): Stage {
-    if (this.#cancelled) return 'cancelled';
-    if (this.#failure !== undefined) return 'failed';
+    if (this.cancelled) return 'cancelled';
+    if (this.failure !== undefined) return 'failed';
     return this.#liveness?.live === true ? 'live' : 'not-live';
-  }
-
-  /** The deployment is not live as the step asks (`stepFailure`): why, redacted. */
-  notLive(failure: string, redact: (text: string) => string): void {
-    this.#failure = redact(failure);
-  }
-
-  failed(error: unknown, redact: (text: string) => string): void {
-    ({
-      cancelled: this.#cancelled,
-      failure: this.#failure,
-      stack: this.#stack,
-    } = failureOf(error, this.#deployment, redact));
   }
 
   get deployment(): Deployment | undefined {
     return this.#deployment;
   }
 
-  /** Why the run failed (redacted), and the stack of an unexpected error. */
-  get ending(): { failure?: string; stack?: string } {
-    return { failure: this.#failure, stack: this.#stack };
-  }
-
-  /** What a create would send: the repository resolved, before any deployment is found. */
   requested(request: DeploymentCreateRequest): void {
     this.#request = request;
   }
 
-  /** Whether the adapter was told of the deployment (and so is told how the run ends). */
   get reported(): boolean {
     return this.#reported;
   }
@@ -222,7 +196,7 @@ export class RunRecord {
       healthNotMade: this.spec.waitForReady ? undefined : healthNotMade(this.spec, this.#liveness),
       target: this.#goal?.target?.sha,
       drift: this.#goal?.drift.map(shownDrift),
-      failure: this.#failure,
+      failure: this.failure,
       commit,
     };
   }

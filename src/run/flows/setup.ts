@@ -1,9 +1,4 @@
-/**
- * What every flow does before its first request: mask the values never to
- * print, warn of what the spec does not know, and make the decisions'
- * dependencies (the service over HTTP, the run's channel as their log and
- * sink) from what the runner gives.
- */
+/** What every flow does before its first request: mask, warn, and make the steps' dependencies. */
 import { isRedactable } from '../../common/redact.js';
 import type { Logger } from '../../common/runtime.js';
 import type { DeploySpec } from '../../inputs/deploy-spec.js';
@@ -16,7 +11,6 @@ import type { RunDependencies } from '../ports/dependencies.js';
 import type { RunEvents } from '../ports/events.js';
 import type { RunnerIO } from '../ports/runner.js';
 
-/** What the steps are given: the service over HTTP, and the run's channel as their log and sink. */
 export function dependenciesOf(
   access: Pick<ServiceAccess, 'apiUrl' | 'headers'>,
   io: RunnerIO,
@@ -46,17 +40,17 @@ export function dependenciesOf(
   };
 }
 
-/** Masks every value never to print: the api key, the header values (and a spec's secret values). */
+/** The api key, the header values (and a spec's secret values). */
 export function maskValues(sensitive: Pick<ServiceAccess, 'sensitiveValues'>, io: RunnerIO): void {
   for (const value of sensitive.sensitiveValues) io.mask(value);
 }
 
 /**
- * Masks every sensitive value of the spec; one warning for each secret too
- * short or common to hide in text (`4`, `true`): it is sent, outputs redact
- * it by structure, but the service's own messages may show it.
+ * Masks every sensitive value of the spec; one warning for each secret too short or common to
+ * hide in text (`4`, `true`: outputs redact it by structure, the service's messages may show
+ * it), then the spec's own warnings (a `deployment_type` the action does not know).
  */
-export function maskSpec(spec: DeploySpec, io: RunnerIO, logger: Logger): void {
+export function maskAndWarn(spec: DeploySpec, io: RunnerIO, logger: Logger): void {
   maskValues(spec, io);
   for (const secret of spec.secrets) {
     if (isRedactable(secret.value)) continue;
@@ -64,9 +58,5 @@ export function maskSpec(spec: DeploySpec, io: RunnerIO, logger: Logger): void {
       `the value of secret ${secret.name} is too short or common to redact in text: outputs hide it, but it cannot be hidden in the service's own messages. Prefer a longer value if it is sensitive.`,
     );
   }
-}
-
-/** The spec's warnings (a `deployment_type` the action does not know), once each, before any request. */
-export function warnOfSpec(spec: DeploySpec, logger: Logger): void {
   for (const warning of spec.warnings) logger.warning(warning);
 }

@@ -1,8 +1,6 @@
 /**
- * `deploy-agent status` as a run: the deployment named exactly `name`, looked
- * up over the same service client, wait and outputs as the deploy, reported
- * as the deploy reports a deployment it reuses; it never creates nor changes
- * anything, and asks nothing of the deployment but to be live.
+ * `deploy-agent status`: the deployment named exactly `name`, reported as the deploy reports
+ * one it reuses; it never creates nor changes anything, and asks nothing of it but to be live.
  */
 import { ActionError } from '../../common/errors.js';
 import { untrusted } from '../../common/runtime.js';
@@ -19,18 +17,16 @@ import { outputsOf, type Outputs } from '../decisions/report.js';
 import { stepFailure } from '../decisions/green.js';
 import { noteHealth, waitForLive, withHealth } from './live-wait.js';
 import type { SharedWork } from './pipeline.js';
-import { failureOf } from './run-record.js';
+import { RunEnding } from './run-record.js';
 import { runEach } from './deploy-run.js';
 import { dependenciesOf, maskValues } from './setup.js';
 
-/** What `status` knows at any point: the deployment found, its latest state and how live it is. */
-class StatusRecord {
+/** What `status` knows at any point. */
+class StatusRecord extends RunEnding {
   /** The deployment as first found: reused, and asked nothing. */
   #found?: DeployedResult;
   #deployment?: Deployment;
   #liveness?: Liveness;
-  #failure?: string;
-  #stack?: string;
   readonly #request: StatusRequest;
   readonly #setOutputs: (outputs: Outputs, deployment: DeploymentSummary | undefined) => void;
 
@@ -38,11 +34,16 @@ class StatusRecord {
     request: StatusRequest,
     setOutputs: (outputs: Outputs, deployment: DeploymentSummary | undefined) => void,
   ) {
+    super();
     this.#request = request;
     this.#setOutputs = setOutputs;
   }
 
-  /** The deployment's state as the run sees it now, and how live it is; the first is the one found. */
+  get deployment(): Deployment | undefined {
+    return this.#deployment;
+  }
+
+  /** The first deployment seen is the one found. */
   seen(deployment: Deployment, liveness: Liveness): void {
     const found = (this.#found ??= { deployment, created: false });
     this.#deployment = deployment;
@@ -59,20 +60,6 @@ class StatusRecord {
     );
   }
 
-  /** The deployment is not live as the step asks (`stepFailure`): why, redacted. */
-  notLive(failure: string, redact: (text: string) => string): void {
-    this.#failure = redact(failure);
-  }
-
-  failed(error: unknown, redact: (text: string) => string): void {
-    ({ failure: this.#failure, stack: this.#stack } = failureOf(error, this.#deployment, redact));
-  }
-
-  /** Why the run failed (redacted), and the stack of an unexpected error. */
-  get ending(): { failure?: string; stack?: string } {
-    return { failure: this.#failure, stack: this.#stack };
-  }
-
   /** The summary, as the deploy's of a deployment it reused; none when no deployment has the name. */
   summary(commit: string | undefined): DeploymentSummary | undefined {
     const deployment = this.#deployment;
@@ -87,16 +74,13 @@ class StatusRecord {
         ? undefined
         : healthNotMade(this.#request, this.#liveness),
       drift: [],
-      failure: this.#failure,
+      failure: this.failure,
       commit,
     };
   }
 }
 
-/**
- * Looks the deployment up, and waits for it when asked; why the step fails on it
- * (`stepFailure`), or undefined. Throws on an error the run cannot go on from.
- */
+/** Looks up, and waits when asked; why the step fails (`stepFailure`); throws when it cannot go on. */
 async function lookUp(
   request: StatusRequest,
   io: RunnerIO,
@@ -144,10 +128,7 @@ async function lookUp(
   return undefined;
 }
 
-/**
- * `deploy-agent status`: the deployment named exactly `name`, reported as
- * `deploy` would. `share` is given when it is one agent's among several.
- */
+/** `share`: one agent's run among several. */
 export async function status(
   request: StatusRequest,
   io: RunnerIO,
@@ -169,12 +150,7 @@ export async function status(
   return { failure, stack, summary: summary && flatSummary(summary) };
 }
 
-/**
- * `status` of every agent asked for: one look-up laid out flat, or each agent's of a
- * manifest as if alone (a few at once, their waits sharing one status request a check; one
- * agent's failure stops none of the others), its outputs and summary those of a deploy of
- * the same agents. Never throws: how it ended is in the outcome.
- */
+/** `status` of every agent asked for, its outputs and summary a deploy's; never throws. */
 export async function runStatus(asked: StatusAsked, io: RunnerIO): Promise<RunOutcome> {
   // An agent whose deployment was not found shows its name and why (no source: status does
   // not know it then).

@@ -1,10 +1,8 @@
 /**
- * The sweep's orphans retired on GitHub as retire does: one retirement a
- * group (one environment marking, one comment rewrite naming each of its
- * deployments); with a manifest, each pull request's groups then the
- * manifest's one comment of that pull request, rewritten once to say every
- * agent's preview is retired, as the retire step with the manifest leaves
- * it. What that did, each orphan counted once.
+ * The sweep's orphans retired on GitHub as retire does: one retirement a group (one
+ * environment marking, one comment rewrite naming each of its deployments); with a manifest,
+ * then the manifest's one comment of that pull request, rewritten once, as the retire step
+ * with the manifest leaves it.
  */
 import { environmentOf, type SweepRequest } from '../../inputs/sweep-inputs.js';
 import type { AgentRetireReport, RetireReport, Retirement } from '../ports/progress.js';
@@ -35,10 +33,8 @@ function retiredAs(
 }
 
 /**
- * What an orphan is retired with: its environment, else its pull request
- * (and agent). Several deployments of one name share the pull request's
- * environment and comment; with a manifest, an environment without
- * `{agent}` is the one of every agent's preview of the pull request.
+ * What an orphan is retired with: its environment, else its pull request (and agent). With a
+ * manifest, an environment without `{agent}` is every agent's preview's of the pull request.
  */
 function retiredWith(orphan: Orphan, request: SweepRequest): string {
   const { environments } = request;
@@ -69,7 +65,6 @@ function byPullRequest(groups: readonly Orphan[][]): Map<number, Orphan[][]> {
   return pulls;
 }
 
-/** What GitHub is told of orphans: their names, deployments, pull request, environment. */
 function reportOf(group: readonly Orphan[], number: number, request: SweepRequest): RetireReport {
   const [first] = group;
   const agents = [...new Set(group.map((orphan) => orphan.agent?.key ?? ''))];
@@ -88,10 +83,8 @@ function reportOf(group: readonly Orphan[], number: number, request: SweepReques
 }
 
 /**
- * The manifest's one comment of pull request `number` rewritten once: a
- * report for every agent of the manifest, its orphans' deployments (none
- * when the listing held no preview of it for that pull request). What
- * became of the comment; undefined without a manifest or a way to say.
+ * The manifest's one comment of pull request `number` rewritten once: a report for every
+ * agent, its orphans' deployments (maybe none). Undefined without a manifest or a way to say.
  */
 async function manifestComment(
   groups: readonly Orphan[][],
@@ -113,7 +106,7 @@ async function manifestComment(
   return [...retirements.values()][0]?.comment;
 }
 
-/** The orphans retired on GitHub; what that did, each orphan counted once. */
+/** What retiring the orphans did, each orphan counted once. */
 export async function retireAll(
   orphans: readonly Orphan[],
   request: SweepRequest,

@@ -1,14 +1,10 @@
 /**
- * The sweep as a run: the previews the listing holds under the name
- * pattern (searched for each agent's pattern's longest literal part, each
- * text once, every page, GET only), exact matches only: a name that two
- * agents' patterns both give (`a` and `a1` under `{agent}{number}`) proves
- * neither, and is left alone; their pull requests' states from the runner
- * (GitHub); each preview of a closed or merged pull request, an orphan,
- * reported and retired as retire does, unless a dry run; what its summary
- * shows (src/views/ renders it). Only what is proven an orphan is touched:
- * an unknown number is reported, an open one counted. Nothing is deleted,
- * and nothing says so: the service's interface has no delete.
+ * The sweep: the previews the listing holds under the name pattern (each agent's pattern's
+ * longest literal part searched, GET only), exact matches only: a name two agents' patterns
+ * both give (`a` and `a1` under `{agent}{number}`) proves neither, and is left alone. Each
+ * preview of a closed or merged pull request is an orphan, reported and retired as retire
+ * does, unless a dry run. Only what is proven an orphan is touched; nothing is deleted, and
+ * nothing says so: the service's interface has no delete.
  */
 import { ActionError, describeError } from '../../common/errors.js';
 import { stackOf } from './run-record.js';
@@ -32,7 +28,7 @@ import { dependenciesOf, maskValues } from './setup.js';
 import { NOTHING_RETIRED, retireAll } from './sweep-retire.js';
 import type { Orphan, Preview, Sweep, SweepSummary, Unknown } from '../ports/summaries.js';
 
-/** The names of the sweep step's outputs, as sweep/action.yml declares them. */
+/** As sweep/action.yml declares them. */
 export const SWEEP_OUTPUT_NAMES = [
   'orphans',
   'orphan-count',
@@ -42,7 +38,7 @@ export const SWEEP_OUTPUT_NAMES = [
 ] as const;
 export type SweepOutputs = Partial<Record<(typeof SWEEP_OUTPUT_NAMES)[number], string>>;
 
-/** The `orphans` output's items, oldest close first; keyed, each names its agent. */
+/** Oldest close first; keyed, each names its agent. */
 function orphansJson(orphans: readonly Orphan[], layout: SweepRequest['layout']): string {
   return JSON.stringify(
     orphans.map((orphan) => ({
@@ -67,7 +63,6 @@ interface FoundPreviews {
   ambiguous: Unknown[];
 }
 
-/** `deployment` as a preview, or as an ambiguous name, or nothing when no pattern matches it. */
 function sorted(deployment: Deployment, patterns: AgentPattern[], found: FoundPreviews): void {
   const matches = matchesOf(patterns, deployment.name);
   const [first] = matches;
@@ -84,7 +79,6 @@ function sorted(deployment: Deployment, patterns: AgentPattern[], found: FoundPr
   });
 }
 
-/** The previews of the listing: exact matches of the pattern, each with its number (and agent). */
 async function findPreviews(
   request: SweepRequest,
   io: RunnerIO,
@@ -116,24 +110,17 @@ async function findPreviews(
   );
 }
 
-/** Where a person deletes the orphan: its dashboard, else its id in the service. */
 function whereToDelete(orphan: Orphan): string {
   return orphan.dashboardUrl ?? `deployment ${orphan.deployment.id} in the service`;
 }
 
-/**
- * The number GitHub can be asked about for `digits`, or undefined beyond
- * its `Int` (GitHub would reject the whole query, and so the sweep).
- */
+/** Undefined beyond GitHub's `Int` (GitHub would reject the whole query, and so the sweep). */
 function askable(digits: string): number | undefined {
   const number = Number(digits);
   return number <= MAX_PULL_REQUEST_NUMBER ? number : undefined;
 }
 
-/**
- * GitHub's word on a preview's pull request, or why nothing it said proves
- * how that pull request stands (the end of the preview's log line).
- */
+/** GitHub's word on a preview's pull request, or why it proves nothing (the end of its log line). */
 function proofOf(digits: string, states: ReadonlyMap<number, PullRequestState>) {
   const number = askable(digits);
   if (number === undefined) {
@@ -149,7 +136,6 @@ function proofOf(digits: string, states: ReadonlyMap<number, PullRequestState>) 
   return known;
 }
 
-/** The previews sorted by their pull requests' states. */
 function classify(
   previews: readonly Preview[],
   states: ReadonlyMap<number, PullRequestState>,
@@ -179,7 +165,6 @@ function classify(
   return { orphans, open, unknown };
 }
 
-/** ` of agent 'support'` when the preview is an agent's of the manifest. */
 const agentOf = ({ agent }: Preview, { layout }: SweepRequest): string =>
   layout === 'keyed' ? ` of agent '${agent?.key ?? ''}'` : '';
 
@@ -198,7 +183,7 @@ function report(found: Omit<Sweep, 'retired'>, request: SweepRequest, logger: Lo
   );
 }
 
-/** Runs the sweep; never throws: how it ended is in the outcome. */
+/** Never throws: how it ended is in the outcome. */
 export async function runSweep(request: SweepRequest, io: RunnerIO): Promise<RunOutcome> {
   return withEvents(io, (events) => sweep(request, io, events));
 }

@@ -1,16 +1,11 @@
 /**
- * What the core says happened during a run: one channel of typed events, and
- * the only way the core tells its runner anything. The runner gives views
- * (`EventView`), and each decides how an event looks: the action's log, log
- * groups, outputs, GitHub deployment statuses and comments (src/github/), the
- * command's human log, outputs and `--events` stream (src/cli/). A new view
- * is one more function, and no change to the core. A port: it imports
+ * The one channel by which the core tells its runner anything; each view (`EventView`)
+ * decides how an event looks (log, outputs, GitHub records, `--events`). A port: it imports
  * nothing from the steps and flows that emit it.
  *
- * Secrets are redacted once, where events are made (`RunEvents.emit`): the
- * free text of an event (a log line, a heading, what a wait waits for) goes
- * through the runner's `redact`; reports carry text already redacted and
- * secret values as `***`; outputs are data, redacted by structure.
+ * Secrets are redacted once, in `RunEvents.emit`: an event's free text goes through the
+ * runner's `redact`; reports carry text already redacted and secret values as `***`; outputs
+ * are data, redacted by structure.
  */
 import { formatDuration, type Logger } from '../../common/runtime.js';
 import type { PlanNotMade, PlanReport, RunReport } from './progress.js';
@@ -21,37 +16,24 @@ export type Phase = 'resolve' | 'find' | 'create' | 'wait' | 'plan';
 
 export type LogLevel = 'info' | 'notice' | 'warning' | 'debug';
 
-/**
- * What happened, and, in a step of several agents, which agent it happened
- * to (its key): every event of one agent's run carries it; the manifest's
- * own events (its outputs, its shared checks' lines) do not.
- */
+/** In a step of several agents, every event of one agent's run carries its key; the manifest's own do not. */
 export type RunEvent = RunEventBody & { readonly agent?: string };
 
 export type RunEventBody =
   | { kind: 'log'; level: LogLevel; message: string }
-  /**
-   * A phase starts; `message` is its heading. Its lines are a log group
-   * until its `step_over`, unless `grouped` is false (the plan, whose phases
-   * are groups of their own: GitHub does not nest them).
-   */
+  /** Its lines are a log group unless `grouped` is false (the plan's: GitHub does not nest groups). */
   | { kind: 'phase'; phase: Phase; message: string; grouped: boolean }
-  /** The phase ends, however (its group closes). */
   | { kind: 'phase_over'; phase: Phase; grouped: boolean }
-  /**
-   * The wait's state, at each change and at least every heartbeat while
-   * nothing changes: what it waits for, for how long so far and, when the
-   * next check comes later than usual or one is unanswered, why.
-   */
+  /** At each change and every heartbeat; `note`: why the next check is late, or one unanswered. */
   | {
       kind: 'waiting';
       waitingFor: string;
-      /** `waitingFor` in a word or two, where a row of several agents has room for little. */
+      /** `waitingFor` in a word or two, for a row of several agents. */
       briefly?: string;
       elapsedMs: number;
       note?: string;
     }
-  /** A wait saw the deployment's status, revisions or commit change (its first sight included). */
+  /** Its first sight included. */
   | {
       kind: 'status_change';
       status: string;
@@ -59,19 +41,12 @@ export type RunEventBody =
       activeRevisionId: string | null;
       waitingFor: string;
     }
-  /**
-   * The health check's answer changed (its first included): the address without its
-   * query (null: none could be made), the HTTP status (null: none came), whether it
-   * answers as asked, and why not.
-   */
+  /** The health check's answer changed (its first included); `url` without its query, null: none made. */
   | { kind: 'health'; url: string | null; httpStatus: number | null; ok: boolean; error?: string }
-  /** A wait ended: live, past its deadline, or failed (will not be live, too many failed checks). */
   | { kind: 'wait_over'; outcome: 'live' | 'timed_out' | 'failed' }
   /**
-   * Outputs known so far (only those that changed need be new); data, redacted by structure.
-   * A deploy's carry the deployment's result as far as it is known (`deployment`), a
-   * manifest's each deployment's entry (`entries`, by agent), a manifest's plan each agent's
-   * plan (`plans`): views render those values, never the outputs' text.
+   * Outputs known so far (only those that changed need be new). Views render the values
+   * (`deployment`, a manifest's `entries` by agent, its `plans`), never the outputs' text.
    */
   | {
       kind: 'outputs';
@@ -82,27 +57,17 @@ export type RunEventBody =
     }
   /** The deployment was found or created (never on a dry run): the run goes on. */
   | { kind: 'deployed'; report: RunReport }
-  /** How a run that was `deployed` ended: after it, nothing. */
+  /** After it, nothing. */
   | { kind: 'finished'; report: RunReport }
-  /** A plan's verdict, or that it could not be made. */
   | { kind: 'planned'; report: PlanReport | PlanNotMade }
-  /**
-   * One agent's run of a manifest is over, however it ended (its failure,
-   * if any): sent with the agent's key after its own events, even when it
-   * failed before its deployment was found or created.
-   */
+  /** Sent after the agent's own events, even when it failed before any deployment. */
   | { kind: 'agent_over'; failure?: string }
-  /** Every agent of a manifest is over: the manifest's last event. */
+  /** The manifest's last event. */
   | { kind: 'agents_over' };
 
-/**
- * A view of the events. It must not throw; when it starts work the run's
- * end should wait for (a GitHub call), it returns its promise, which must
- * settle within a bound the view keeps.
- */
+/** Must not throw; work the run's end should wait for (a GitHub call) is returned, bounded by the view. */
 export type EventView = (event: RunEvent) => void | Promise<void>;
 
-/** Where a step sends its events (`RunEvents.emit`, or nothing in a test). */
 export type EventSink = (event: RunEvent) => void;
 
 function redacted(event: RunEvent, redact: (text: string) => string): RunEvent {
@@ -156,7 +121,6 @@ export class RunEvents {
     await Promise.allSettled(pending);
   }
 
-  /** The core's log, as `log` events. */
   readonly logger: Logger = {
     info: (message) => this.emit({ kind: 'log', level: 'info', message }),
     notice: (message) => this.emit({ kind: 'log', level: 'notice', message }),
@@ -171,10 +135,7 @@ export function waitingLine(event: Extract<RunEvent, { kind: 'waiting' }>): stri
   return `waiting until live: ${event.waitingFor}; ${formatDuration(event.elapsedMs)} so far${after}`;
 }
 
-/**
- * The events as lines of a `Logger`: `log` events at their level, the wait's
- * state as its line; the rest is left to other views.
- */
+/** `log` events and the wait's state as lines of a `Logger`; the rest is left to other views. */
 export function logView(logger: Logger): EventSink {
   return (event) => {
     if (event.kind === 'log') logger[event.level](event.message);
@@ -182,7 +143,7 @@ export function logView(logger: Logger): EventSink {
   };
 }
 
-/** The views of one agent's run: each of `views`, told every event with the agent's key. */
+/** Each of `views`, told every event with the agent's key. */
 export function agentViews(views: readonly EventView[], agent: string): EventView[] {
   return views.map((view) => (event) => view({ ...event, agent }));
 }

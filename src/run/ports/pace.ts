@@ -1,31 +1,24 @@
 /**
- * How long the run waits between attempts and between checks: the shipped
- * defaults (`DEFAULT_RETRY_POLICY`, `DEFAULT_WAIT`), or shorter for tests of
- * retries and waits only. Like the GitHub side's test budget, a variable can
- * only shorten them, never lengthen them, and nothing else changes: the same
- * attempts, the same growth, the same deadlines.
- *
- * - `DEPLOY_AGENT_RETRY_DELAY_MS`: the back-off before a request's second
- *   attempt (default 1 s; it doubles for each further attempt, up to 20 s).
- * - `DEPLOY_AGENT_POLL_INTERVAL_MS`: the longest interval between two checks
- *   of a wait (default: the schedule of `DEFAULT_WAIT`, 1 s then 2 s).
- * - `DEPLOY_AGENT_HEARTBEAT_MS`: while a wait sees no change, how often the
- *   log still says so (default 30 s).
+ * How long the run waits between attempts and between checks. For tests, a variable can only
+ * shorten them, never lengthen them; nothing else changes (attempts, growth, deadlines):
+ * - `DEPLOY_AGENT_RETRY_DELAY_MS`: the back-off before a request's second attempt (1 s,
+ *   doubling up to 20 s);
+ * - `DEPLOY_AGENT_POLL_INTERVAL_MS`: the longest interval between two checks (2 s);
+ * - `DEPLOY_AGENT_HEARTBEAT_MS`: how often the log says a wait sees no change (30 s).
  */
 import { DEFAULT_RETRY_POLICY, type RetryPolicy } from '../../service/retry.js';
 
 export interface WaitOptions {
   timeoutMs: number;
-  /** The first interval; each next one is `growth` times longer, up to `maxIntervalMs`. */
+  /** Each next interval is `growth` times longer, up to `maxIntervalMs`. */
   initialIntervalMs: number;
-  /** The longest interval between two checks, at any length of wait (unless the service asks for more). */
+  /** At any length of wait, unless the service asks for more. */
   maxIntervalMs: number;
   growth: number;
   /** Failed polls in a row that are tolerated before the wait fails. */
   maxFailedPolls: number;
   /** The longest pause a `Retry-After` (or a run of `429`s) may ask for between two checks. */
   maxSlowdownMs: number;
-  /** While nothing changes, a log line at least this often. */
   heartbeatMs: number;
 }
 
@@ -45,16 +38,12 @@ export interface Pace {
 
 export const DEFAULT_PACE: Pace = { retry: DEFAULT_RETRY_POLICY, wait: DEFAULT_WAIT };
 
-/**
- * The milliseconds a test-only variable asks for, never more than `limit`:
- * `limit` itself when the text is not a positive number (unset, empty, a word).
- */
+/** A test-only variable's milliseconds, at most `limit`; `limit` when not a positive number. */
 export function shortenedMs(text: string | undefined, limit: number): number {
   const wanted = Number(text);
   return Number.isFinite(wanted) && wanted > 0 ? Math.min(wanted, limit) : limit;
 }
 
-/** The pace an environment (the process's, as the adapter hands it over) asks for. */
 export function paceFrom(env: Readonly<Record<string, string | undefined>>): Pace {
   const retryDelayMs = shortenedMs(
     env.DEPLOY_AGENT_RETRY_DELAY_MS,
