@@ -180,20 +180,12 @@ function driftLines(report: CommentReport, { code }: BodyText, usedChars: number
     '| Field | Wanted | Live |',
     '| --- | --- | --- |',
   ];
-  const rows = rowsWithin(
-    report.drift.map(
-      (entry) => `| ${code(entry.field, 200)} | ${show(entry.wanted)} | ${show(entry.live)} |`,
-    ),
-    usedChars + head.join('\n').length + 1 + 200,
+  const rows = report.drift.map(
+    (entry) => `| ${code(entry.field, 200)} | ${show(entry.wanted)} | ${show(entry.live)} |`,
   );
-  const lines = [...head, ...rows];
-  if (rows.length < report.drift.length) {
-    lines.push(
-      '',
-      `…and ${report.drift.length - rows.length} more: see the job summary and the step's \`drift\` output.`,
-    );
-  }
-  return lines;
+  const more = (left: number) =>
+    `…and ${left} more: see the job summary and the step's \`drift\` output.`;
+  return [...head, ...rowsWithin(rows, usedChars + head.join('\n').length + 1 + 200, more)];
 }
 
 // ---- the keyed body: a row per agent ---------------------------------------------------------

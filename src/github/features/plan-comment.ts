@@ -20,7 +20,7 @@ import { dashboardUrlOf } from '../../run/decisions/report.js';
 import {
   BODY_BUDGET,
   carrying,
-  COMMENT_LIMIT,
+  capped,
   encodeName,
   goneAgents,
   keptRows,
@@ -63,8 +63,7 @@ export function planCommentBody(
   if (verdict.changes.length > 0) {
     lines.push(...changesLines(verdict, redact, [...lines, ...footer].join('\n').length));
   }
-  const body = [...lines, ...footer].join('\n');
-  return body.length < COMMENT_LIMIT ? body : body.slice(0, BODY_BUDGET);
+  return capped([...lines, ...footer].join('\n'));
 }
 
 /** What the deploy would do, in one line. */
@@ -261,6 +260,5 @@ export function keyedPlanCommentBody(
   const used = [...head, ...rows, ...tail].join('\n').length;
   const share = Math.floor((BODY_BUDGET - used - 200) / Math.max(states.length, 1));
   const details = states.flatMap((state) => detailsOf(state, redact, share));
-  const body = [...head, ...rows, '', ...details, ...tail].join('\n') + '\n';
-  return body.length < COMMENT_LIMIT ? body : body.slice(0, BODY_BUDGET);
+  return capped([...head, ...rows, '', ...details, ...tail].join('\n') + '\n');
 }
