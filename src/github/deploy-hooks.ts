@@ -1,10 +1,7 @@
 /**
- * The deploy step's GitHub hooks (src/main.ts): the deployment records and
- * the pull request comment (one DeployReport, flat or keyed), as a view of
- * the run's events, and the commit order, whenever there is a token and a
- * repository. A manifest's deploy also puts each agent's record id in the
- * `deployments` output, and has one budget for all of GitHub's work that
- * grows with the number of agents.
+ * The deploy step's GitHub hooks: the records and the pull request comment
+ * (one DeployReport) as a view of the events, and the commit order. A
+ * manifest's deploy also puts each agent's record id in `deployments`.
  */
 import type { DeployRequest } from '../inputs/deploy-request.js';
 import { keyedOutputs } from '../run/decisions/report.js';

@@ -1,8 +1,7 @@
 /**
- * The workflow commands a step writes before it loads @actions/core (step.ts), written as
- * @actions/core writes them: a run that fails on its inputs never loads @actions/core, whose
- * imports (its HTTP client, undici, `node:tls`, `@actions/exec`) are much of start-up
- * (bench/README.md).
+ * The workflow commands a step writes before it loads @actions/core, written
+ * as it writes them: a run that fails on its inputs never loads it, whose
+ * imports are much of start-up (bench/README.md).
  */
 import { EOL } from 'node:os';
 

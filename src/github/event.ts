@@ -1,8 +1,7 @@
 /**
- * The run as GitHub describes it, turned into the core's neutral
- * `RunDescription`: the workspace, the workflow's repository, and the branch
- * head the run is for, worked out from the event (docs/how-it-works.md, "Which commit must
- * be live"): on a pull request its head, never GITHUB_SHA, the merge commit.
+ * The run as GitHub describes it, as the core's `RunDescription`. On a pull
+ * request the head is its head, never GITHUB_SHA, the merge commit
+ * (docs/how-it-works.md, "Which commit must be live").
  */
 import { z } from 'zod';
 import { isFromFork, type RunDescription, type RunHead } from '../inputs/run-description.js';

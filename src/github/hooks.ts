@@ -1,12 +1,7 @@
 /**
- * What every entry's GitHub hooks share: the view and answers the core
- * gets (`GitHubHooks`), what the step hands each entry's hooks
- * (`HookDependencies`), the one GitHub API of a run (one budget), and the
- * lines a run without a token or a repository writes. Each entry passes in
- * its own hooks (deploy-hooks.ts, plan-hooks.ts, retire-hooks.ts,
- * sweep-hooks.ts); nothing talks to GitHub until an event or a question
- * needs it: the features are made then, and Octokit is loaded on their
- * first request, so a run that uses no feature pays nothing for them.
+ * What every entry's GitHub hooks share. Nothing talks to GitHub until an
+ * event or a question needs it, and Octokit loads on the first request, so
+ * a run that uses no feature pays nothing for them.
  */
 import type { DeploymentEntry } from '../run/ports/findings.js';
 import { GitHubApi } from './client/api.js';

@@ -1,9 +1,4 @@
-/**
- * The inputs only the GitHub Action has (github-token, environment,
- * pr-comment), declared as the core's are (src/inputs/core-inputs.ts): each with its parser
- * and its default, in action.yml's order. An entry's set holds them beside
- * the core's, and the one reader (src/inputs/declare.ts) reads them all.
- */
+/** The inputs only the GitHub Action has, declared as the core's are, in action.yml's order. */
 import { UNSAFE_IN_A_NAME } from '../common/characters.js';
 import { environmentHoldsAgentTwice } from '../inputs/manifest.js';
 import {

@@ -1,12 +1,7 @@
 /**
- * The plan step's GitHub hook (src/plan.ts): its plan comment on the pull
- * request, when `pr-comment` asks and there is a token and a repository.
- * A plan of one deployment writes it as a view of its `planned` event; a
- * manifest's, a row an agent, once every agent's plan is made (its
- * `agents_over`), from each agent's `planned` event: one walk of the
- * comment pages and one write a run, within a budget that grows with the
- * number of agents. A run in which some agent's plan was neither made nor
- * refused (cancelled) leaves the comment as it was.
+ * The plan step's GitHub hook: its plan comment. A manifest's is written
+ * once every agent's plan is made (`agents_over`); a run in which some
+ * agent's plan was neither made nor refused leaves it as it was.
  */
 import type { PlanNotMade, PlanReport } from '../run/ports/progress.js';
 import type { ManifestOnGitHub } from './features/deployment-record.js';

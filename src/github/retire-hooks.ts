@@ -1,10 +1,6 @@
 /**
- * The retire step's GitHub hook (src/retire.ts): `retired`, which marks the
- * deployments of its `environment` inactive and rewrites the preview's
- * comment on its event's pull request (none is created), when there is a
- * token and a repository; with a manifest (keyed), it does so once for
- * every agent (each environment, the manifest's one comment),
- * within a budget that grows with the number of agents.
+ * The retire step's GitHub hook `retired`: each environment's deployments
+ * marked inactive and the pull request's comment rewritten (none created).
  */
 import type { RetireRequest } from '../inputs/retire-inputs.js';
 import { carriesManifestMarker, carriesMarker } from './features/comment-marker.js';

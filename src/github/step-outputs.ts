@@ -1,9 +1,7 @@
 /**
- * The step's outputs as a view of the run's `outputs` events: each set again
- * only when its value changes (outputs are data: no substring redaction),
- * an agent's own outputs left to the manifest's (its `deployments`), and
- * what the hooks add (the records' ids) applied to every set, including
- * once more when the hooks say what they add changed.
+ * The step's outputs: each set again only when its value changes (outputs
+ * are data: no substring redaction), with what the hooks add applied to
+ * every set.
  */
 import type { EventView } from '../run/ports/events.js';
 import type { DeploymentEntry } from '../run/ports/findings.js';

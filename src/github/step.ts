@@ -1,11 +1,8 @@
 /**
- * A step on a GitHub runner, for every entry of the action (src/main.ts is
- * the deploy step's), wired through @actions/core (only src/github/ imports
- * @actions/*), which is loaded once the inputs are read (early-commands.ts
- * writes what comes before). An entry says which inputs it declares, what
- * they ask for and what it does; `runStep` does the rest. @actions/github (Octokit) is loaded
- * only by the first GitHub API call (src/github/client/calls.ts), so a run that uses
- * no GitHub feature starts without it.
+ * A step on a GitHub runner, for every entry of the action: only
+ * src/github/ imports @actions/*. @actions/core loads once the inputs are
+ * read, Octokit on the first GitHub call, so a run that uses neither starts
+ * without them.
  */
 import type * as Core from '@actions/core';
 import { ActionError, describeError } from '../common/errors.js';

@@ -1,14 +1,9 @@
 /**
- * The sweep's GitHub hooks (src/sweep.ts): `pullRequestStates`, how the
- * repository's pull requests stand, remembered; and `retired`: flat, for
- * each orphan, which names its own pull request and environment, and whose
- * comment says how its pull request ended; keyed, with a manifest, once a
- * pull request, which rewrites the manifest's one comment (found by
- * the deploy step's name template: name-pattern with the pull request's
- * number) as the retire step does. Without the states nothing is an
- * orphan: `pullRequestStates` is always there, and without a token or a
- * repository it throws, before any request, an `ActionError` naming what is
- * missing (the core fails the step on it as on GitHub's refusal).
+ * The sweep's GitHub hooks: `pullRequestStates` (remembered) and `retired`,
+ * flat for each orphan, keyed once a pull request (the manifest's one
+ * comment, found by name-pattern with the number). Without the states
+ * nothing is an orphan, so without a token or a repository
+ * `pullRequestStates` throws an `ActionError` naming what is missing.
  */
 import { ActionError } from '../common/errors.js';
 import {

@@ -1,8 +1,4 @@
-/**
- * One attempt of a GitHub call, as the request loop sees it: the answer
- * GitHub gave (status, body, headers), or why there was none (a timeout, the
- * network, a cancel).
- */
+/** One attempt of a GitHub call: GitHub's answer, or why there was none. */
 import { formatDuration, untrusted } from '../../common/runtime.js';
 
 /** An answer GitHub gave, or none. */

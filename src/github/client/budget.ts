@@ -1,8 +1,7 @@
 /**
- * The time GitHub may cost a run (all the GitHub work of a run adds at most
- * 15 s, whatever GitHub does). Every attempt reserves the time it may take
- * before it starts and gives back what it did not use, so calls made side by
- * side cannot overspend it together.
+ * The time GitHub may cost a run (at most 15 s). Each attempt reserves its
+ * time before it starts and gives back the rest, so calls side by side
+ * cannot overspend it together.
  */
 import type { Clock } from '../../common/runtime.js';
 

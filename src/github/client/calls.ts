@@ -1,14 +1,9 @@
 /**
- * The one request loop of every GitHub call, through @actions/github's
- * Octokit (base address from GITHUB_API_URL, so GitHub Enterprise works too):
- * at most `attempts` attempts within `callMs` and the run's budget, retries
- * and their waits, and the one line a failure writes. Nothing leaves it as
- * an exception: the caller gets a `Result`.
- *
- * Octokit is loaded on the first call only: a dynamic import, kept in
- * dist/index.js (`webpackMode: "eager"`: one file, and ncc's licenses.txt,
- * which it writes per chunk, stays whole) but evaluated only when called, so
- * a run that uses no GitHub feature does not pay for it at start-up.
+ * The one request loop of every GitHub call: at most `attempts` within
+ * `callMs` and the run's budget; the caller gets a `Result`, never an
+ * exception. Octokit is a dynamic import kept in dist/index.js
+ * (`webpackMode: "eager"`: one file, so ncc's licenses.txt stays whole),
+ * evaluated on the first call only.
  */
 import type { getOctokit } from '@actions/github';
 import type { z } from 'zod';

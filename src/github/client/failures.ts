@@ -1,8 +1,4 @@
-/**
- * The text of a failed GitHub call: what failed (the call, the status,
- * GitHub's own message, the attempts) and what a person does about it (the
- * token, a rate limit, a fork, the `permissions:` line the route names).
- */
+/** The text of a failed GitHub call: what failed, and what a person does about it. */
 import { formatDuration, untrusted } from '../../common/runtime.js';
 import { header, type Attempt } from './attempt.js';
 import type { Permission } from './routes.js';

@@ -1,7 +1,4 @@
-/**
- * Pagination of GitHub's lists: a list read page by page, up to a limit of
- * pages, until the reader has found what it looks for or the list ends.
- */
+/** A GitHub list read page by page, up to a limit, until the reader is done or it ends. */
 import type { Result } from './calls.js';
 
 /** A walk of a pull request's comments reads at most this many pages of `PER_PAGE`. */

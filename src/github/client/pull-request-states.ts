@@ -1,10 +1,8 @@
 /**
- * How pull requests stand, for the sweep (which retires the previews of
- * closed ones): one GraphQL query per `MAX_PULL_REQUESTS_PER_QUERY` numbers,
- * each number an aliased `pullRequest(number:)` field of the workflow's
- * repository. GitHub answers a number it does not know with a null field and
- * a `NOT_FOUND` error beside the others' data: that number is `unknown`, the
- * others keep their state.
+ * How pull requests stand: one GraphQL query per
+ * `MAX_PULL_REQUESTS_PER_QUERY` numbers. A number GitHub does not know gets a
+ * null field and a `NOT_FOUND` error beside the others' data: it is
+ * `unknown`, the others keep their state.
  */
 import { z } from 'zod';
 import { MAX_PULL_REQUEST_NUMBER, type PullRequestState } from '../../run/ports/progress.js';

@@ -1,7 +1,4 @@
-/**
- * GitHub's answers as the action reads them: one zod schema per answer, only
- * the fields the action reads, unknown ones tolerated.
- */
+/** GitHub's answers: a zod schema each, only the fields read, unknown ones tolerated. */
 import { z } from 'zod';
 
 /** What a call created (or updated): its id. */

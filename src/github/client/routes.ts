@@ -1,8 +1,4 @@
-/**
- * The route table: each GitHub call the action makes (the only place that
- * spells a GitHub path), what it is for and the `permissions:` line its
- * failure names, and how a call is named in a failure.
- */
+/** Each GitHub call the action makes (the only place that spells a path) and its `permissions:` line. */
 
 /** The permission a call needs, as a workflow's `permissions:` block spells it. */
 export type Permission =

@@ -1,11 +1,7 @@
 /**
- * The pull request comment's Markdown body, written from a neutral report of
- * the run: a preview's (flat: its headline, its table, its drift) and a
- * manifest's (keyed: a row per agent, and the rows of agents the manifest no
- * longer holds, which run until deleted; a column says what each health check
- * answered when some agent's was made). Text from the service is data, never
- * Markdown (the one writer of GitHub text, `common/github-text.ts`, says how),
- * and the body stays under GitHub's limit.
+ * The pull request comment's Markdown: a preview's (flat) and a manifest's
+ * (keyed, a row an agent). Service text is data, never Markdown
+ * (`common/github-text.ts`), and the body stays under GitHub's limit.
  */
 import { markdownCode, markdownLink, markdownText } from '../../common/github-text.js';
 import { plural, shortSha } from '../../common/text.js';

@@ -1,17 +1,10 @@
 /**
- * The plan comment, written from the core's `PlanReport`s through the one
- * GitHub-text module, a marker of its own (a plan comment is never a
- * preview's, nor a deploy's). Flat, of one deployment: one comment per pull
- * request and deployment name. Keyed, of a manifest: one comment for every
- * agent, a row an agent (what its deploy would do, how many differences it
- * would not apply, its dashboard), then each agent's differences, what would
- * fail and any plan not made below; its marker holds the step's name
- * template (or the manifest's path), so that adding or removing an agent
- * keeps the comment, and an agent an earlier plan listed that the manifest
- * no longer holds keeps a row saying the deploy leaves its deployment as it
- * is. A long list of changes folds into a `<details>` block and is cut, with
- * a count of what was left out, so that the body stays under GitHub's
- * 65,536 characters.
+ * The plan comment, with a marker of its own (never a preview's or a
+ * deploy's). Flat: one per pull request and deployment name. Keyed: one for
+ * the manifest (its marker holds the name template or path, so adding or
+ * removing an agent keeps it), a row an agent, then each agent's details; a
+ * gone agent keeps its row. Long lists fold and are cut to stay under
+ * GitHub's 65,536 characters.
  */
 import { markdownCode, markdownLink, markdownText } from '../../common/github-text.js';
 import { plural } from '../../common/text.js';

@@ -1,9 +1,7 @@
 /**
- * The pull request comment's life in one run: one walk of the comment pages
- * to find this deployment's comment among the token's own, then at most two
- * writes: create or update when the deployment is found or created, and one
- * update at the end. A comment by anyone else is never edited, whatever it
- * carries.
+ * The pull request comment's life in one run: one walk of the pages to find
+ * it among the token's own, then at most two writes. A comment by anyone
+ * else is never edited, whatever it carries.
  */
 import type { GitHubApi } from '../client/api.js';
 import type { Repo } from '../client/requests.js';

@@ -1,14 +1,9 @@
 /**
- * A retired preview's GitHub deployments: every deployment of its environment
- * in the workflow's repository, newest first over every page up to the cap,
- * each given one `inactive` status (a deployment listed twice, as a list that
- * moves between pages gives it, is marked and counted once: `walkPages` gives
- * each id once), so the Environments page and the pull request no longer show
- * it as deployed. Advisory and bounded like every GitHub call: the first
- * refused or unanswered call ends it (the next ones would fail alike, within
- * the same budget), and what is left is counted in one warning. Idempotent: a
- * deployment whose latest status is already `inactive` (a retire or a sweep
- * before) is counted and skipped, without a write.
+ * A retired preview's GitHub deployments, each given one `inactive` status
+ * (each id once, however pages move). Advisory and bounded: the first
+ * refused or unanswered call ends it (the next would fail alike), and what
+ * is left is counted in one warning. Idempotent: one already `inactive` is
+ * counted and skipped without a write.
  */
 import type { GitHubApi } from '../client/api.js';
 import type { DeploymentStatusRequest, Repo } from '../client/requests.js';
